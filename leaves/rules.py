@@ -1,0 +1,58 @@
+"""Numbers and interpretations of the 13 Leaves rules (``shared/RULES.md``).
+
+Every choice the sources leave open is a named constant here, so that code and docs
+refer to one place instead of baking the choice into an implementation detail.
+"""
+
+from __future__ import annotations
+
+N_VALUES = 13
+"""Card values run 1..13 (index ``value - 1`` in every 13-long count vector)."""
+
+DECK: tuple[int, ...] = tuple(8 - abs(v - 7) for v in range(1, N_VALUES + 1))
+"""Copies of each value in the 62-card deck, value 1 first: 2,3,4,5,6,7,8,7,6,5,4,3,2."""
+
+DECK_SIZE = sum(DECK)
+MAX_COPIES = max(DECK)
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+HAND_SIZES: dict[int, int] = {3: 12, 4: 11, 5: 10, 6: 9}
+"""Cards dealt to each player by player count (Setup)."""
+
+N_PLAY_ACTIONS = N_VALUES * MAX_COPIES  # 104: play (v, k) -> (v-1)*8 + (k-1)
+TAKE_BASE = N_PLAY_ACTIONS  # pass taking t -> 104 + (t-1)
+N_ACTIONS = N_PLAY_ACTIONS + N_VALUES  # 117
+
+TURN_LIMIT = 1000
+"""Interpretation E1: a game that reaches this many turns ends with no winner (unfinished).
+
+Random play averages about 80 turns (4 players) and the longest of millions of random games
+stays near 300, so real strategies never meet it; it only guards against degenerate loops.
+Configurable per game through ``new_game(..., turn_limit=...)``."""
+
+PASS_NEEDS_CARD = True
+"""Interpretation P1: a pass takes a card, so a player facing an empty table must play."""
+
+TAKE_IS_MANDATORY = True
+"""Interpretation P2: passing always takes one card when the table has any."""
+
+EXPERT_TARGET = 20
+"""Expert variant: the match ends after the game in which some total reaches this."""
+
+EXPERT_TIES_SHARE_WIN = True
+"""Interpretation X1: players tied for the lowest match total share the match win."""
+
+UNFINISHED_GAME_SCORES_ALL = True
+"""Expert variant and an unfinished game (E1): with no winner, every player scores one
+point per card left in hand (nobody gets the winner's 0)."""
+
+
+def hand_size_for(n_players: int) -> int:
+    """Cards per hand for a legal player count; raises ValueError otherwise."""
+    try:
+        return HAND_SIZES[n_players]
+    except KeyError:
+        raise ValueError(
+            f"13 Leaves is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n_players}"
+        ) from None

@@ -1,0 +1,223 @@
+"""What one player may know: ``PlayerView`` and the determinizer ``sample_state``.
+
+A view holds only public information plus the owner's hand (RULES.md, "What a player can
+see"); it keeps no reference to the state it came from, so a strategy given a view cannot
+reach hidden cards. Two states that differ only in hidden cards give equal views.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import ALL_ACTIONS, Action
+from .packed import pack, unpack
+from .rules import DECK, N_VALUES
+
+
+class PlayerView:
+    """Immutable information set of ``player``: own hand, public table, sizes and history."""
+
+    __slots__ = (
+        "player",
+        "n_players",
+        "current_player",
+        "turn",
+        "round",
+        "turn_limit",
+        "winner",
+        "_hand",
+        "_table",
+        "_removed",
+        "_known",
+        "_sizes",
+        "_passed",
+        "_history",
+        "_lo",
+        "_hi",
+        "_npassed",
+        "_legal",
+    )
+
+    @classmethod
+    def _from_state(cls, state, player: int) -> PlayerView:
+        if not (0 <= player < state._n):
+            raise ValueError(f"player must be a seat 0..{state._n - 1}, got {player}")
+        v = object.__new__(cls)
+        v.player = player
+        v.n_players = state._n
+        v.current_player = state._cur
+        v.turn = state._turn
+        v.round = state._round
+        v.turn_limit = state._limit
+        v.winner = state.winner
+        v._hand = state._hands[player]
+        v._table = state._table
+        v._removed = state._removed
+        v._known = state._known
+        v._sizes = state._sizes
+        v._passed = state._passed
+        v._history = state._history
+        v._lo = state._lo
+        v._hi = state._hi
+        v._npassed = state._npassed
+        v._legal = None
+        return v
+
+    # --------------------------------------------------------------- public information
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """Own cards per value (value 1 first)."""
+        return unpack(self._hand)
+
+    @property
+    def hand_size(self) -> int:
+        return self._sizes[self.player]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return self._sizes
+
+    @property
+    def table(self) -> tuple[int, ...]:
+        return unpack(self._table)
+
+    @property
+    def stacks(self) -> tuple[tuple[int, int], ...]:
+        return tuple((v + 1, c) for v, c in enumerate(unpack(self._table)) if c)
+
+    @property
+    def ends(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """((left value, size), (right value, size)) or None on an empty table."""
+        if self._lo < 0:
+            return None
+        t = unpack(self._table)
+        return ((self._lo + 1, t[self._lo]), (self._hi + 1, t[self._hi]))
+
+    @property
+    def removed(self) -> tuple[int, ...]:
+        return unpack(self._removed)
+
+    @property
+    def known(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, values publicly known to be in that hand (taken on a pass, not played since)."""
+        return tuple(unpack(k) for k in self._known)
+
+    @property
+    def passed(self) -> tuple[bool, ...]:
+        return tuple(bool(self._passed >> i & 1) for i in range(self.n_players))
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.winner is not None or self.turn >= self.turn_limit
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """Public history (seat, action), oldest first, since the game's start."""
+        out = []
+        h = self._history
+        while h is not None:
+            h, seat, aid = h
+            out.append((seat, ALL_ACTIONS[aid]))
+        out.reverse()
+        return tuple(out)
+
+    def opponents_in_round(self) -> tuple[int, ...]:
+        """Seats other than the owner that have not passed this round."""
+        return tuple(
+            i for i in range(self.n_players) if i != self.player and not (self._passed >> i & 1)
+        )
+
+    def unseen(self) -> tuple[int, ...]:
+        """Cards the owner cannot place: in opponents' hands (beyond the known ones) or undealt."""
+        hand = unpack(self._hand)
+        table = unpack(self._table)
+        removed = unpack(self._removed)
+        known = [unpack(k) for i, k in enumerate(self._known) if i != self.player]
+        return tuple(
+            DECK[v] - hand[v] - table[v] - removed[v] - sum(k[v] for k in known)
+            for v in range(N_VALUES)
+        )
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The owner's legal actions when it is their turn (empty otherwise)."""
+        if self._legal is None:
+            if self.current_player != self.player or self.is_terminal:
+                self._legal = ()
+            else:
+                self._legal = self._public_state().legal_actions()
+        return self._legal
+
+    def _public_state(self):
+        """A state with this view's public fields and own hand; other hands are placeholders.
+
+        Only ``legal_actions`` of the owner is read from it, which depends on nothing hidden.
+        """
+        from .state import State
+
+        hands = tuple(self._hand if i == self.player else 0 for i in range(self.n_players))
+        return State._raw(
+            self.n_players, hands, self._sizes, self._table, self._lo, self._hi, self._removed,
+            0, self._known, self._passed, self._npassed, self.current_player,
+            -1 if self.winner is None else self.winner, self.turn, self.round, self.turn_limit,
+            None,
+        )  # fmt: skip
+
+    # --------------------------------------------------------------- determinization
+    def sample_state(self, rng: np.random.Generator):
+        """A full state consistent with this view, hidden cards dealt uniformly at random.
+
+        Opponents keep their hand sizes and the cards they are known to hold; the remaining
+        unseen cards are shuffled among their hidden slots and the undealt pile.
+        """
+        from .state import State
+
+        pool = self.unseen()
+        cards = np.repeat(np.arange(N_VALUES), pool)
+        order = rng.permutation(len(cards))
+        shuffled = cards[order]
+        hands = []
+        pos = 0
+        for i in range(self.n_players):
+            if i == self.player:
+                hands.append(self._hand)
+                continue
+            known = self._known[i]
+            hidden = self._sizes[i] - sum(unpack(known))
+            part = np.bincount(shuffled[pos : pos + hidden], minlength=N_VALUES)
+            pos += hidden
+            hands.append(known + pack(part.tolist()))
+        undealt = pack(np.bincount(shuffled[pos:], minlength=N_VALUES).tolist())
+        return State._raw(
+            self.n_players, tuple(hands), self._sizes, self._table, self._lo, self._hi,
+            self._removed, undealt, self._known, self._passed, self._npassed,
+            self.current_player, -1 if self.winner is None else self.winner, self.turn,
+            self.round, self.turn_limit, self._history,
+        )  # fmt: skip
+
+    # --------------------------------------------------------------- identity
+    def _key(self) -> tuple:
+        return (
+            self.player, self.n_players, self.current_player, self.turn, self.round,
+            self.turn_limit, self.winner, self._hand, self._table, self._removed, self._known,
+            self._sizes, self._passed, self.history,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __setattr__(self, name, value):
+        if name == "_legal" or not hasattr(self, "_legal"):
+            object.__setattr__(self, name, value)
+        else:
+            raise AttributeError("PlayerView is immutable")
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayerView(player={self.player}, turn={self.turn}, hand={list(self.hand)}, "
+            f"stacks={list(self.stacks)}, hand_sizes={list(self._sizes)})"
+        )
