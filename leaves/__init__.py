@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .actions import ALL_ACTIONS, Action, IllegalActionError
+from .expert import ExpertMatch, game_scores
+from .record import GameRecord, read_records, replay
 from .rules import (
     DECK,
     EXPERT_TARGET,
@@ -23,6 +25,8 @@ __all__ = [
     "Action",
     "DECK",
     "EXPERT_TARGET",
+    "ExpertMatch",
+    "GameRecord",
     "HAND_SIZES",
     "IllegalActionError",
     "MAX_PLAYERS",
@@ -32,6 +36,9 @@ __all__ = [
     "PlayerView",
     "State",
     "TURN_LIMIT",
+    "game_scores",
+    "read_records",
+    "replay",
     "new_game",
     "__version__",
 ]

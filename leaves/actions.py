@@ -67,7 +67,9 @@ class Action:
                 raise IndexError
             return _ACTIONS[action_id]
         except (IndexError, TypeError):
-            raise ValueError(f"action id must be an integer 0..{N_ACTIONS - 1}, got {action_id!r}") from None
+            raise ValueError(
+                f"action id must be an integer 0..{N_ACTIONS - 1}, got {action_id!r}"
+            ) from None
 
     @staticmethod
     def parse(text: str) -> Action:

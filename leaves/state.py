@@ -378,16 +378,14 @@ class State:
         c = (h >> sh) & 15
         if c < k:
             raise IllegalActionError(
-                f"cannot play {k} card{'s' if k > 1 else ''} of value {vi + 1}: "
-                f"the hand holds {c}"
+                f"cannot play {k} card{'s' if k > 1 else ''} of value {vi + 1}: the hand holds {c}"
             )
         if lo < 0:
             lo = hi = vi
         else:
             if lo < vi < hi:
                 raise IllegalActionError(
-                    f"value {vi + 1} lies between the ends {lo + 1} and {hi + 1}: "
-                    "never allowed"
+                    f"value {vi + 1} lies between the ends {lo + 1} and {hi + 1}: never allowed"
                 )
             left = vi <= lo
             end = lo if left else hi
@@ -601,6 +599,9 @@ def _state_from_dict(d: dict[str, Any]) -> State:
     )  # fmt: skip
 
 
+_CARDS = np.repeat(np.arange(N_VALUES), DECK)
+
+
 def deal(
     n_players: int,
     rng: np.random.Generator,
@@ -608,17 +609,14 @@ def deal(
 ) -> tuple[list[list[int]], list[int]]:
     """Shuffle the deck with ``rng`` and deal ``hand_size`` cards to each seat in turn order.
 
-    Returns (hands, undealt) as count lists. Seat i gets shuffled cards i*hand_size onwards.
+    Returns (hands, undealt) as count lists. Seat i gets shuffled cards i*hand_size onwards;
+    the cards after the last hand stay undealt.
     """
-    cards = np.repeat(np.arange(N_VALUES), DECK)
-    order = rng.permutation(DECK_SIZE)
-    shuffled = cards[order]
-    hands = [
-        np.bincount(shuffled[i * hand_size : (i + 1) * hand_size], minlength=N_VALUES).tolist()
-        for i in range(n_players)
-    ]
-    undealt = np.bincount(shuffled[n_players * hand_size :], minlength=N_VALUES).tolist()
-    return hands, undealt
+    shuffled = _CARDS[rng.permutation(DECK_SIZE)]
+    owner = np.minimum(np.arange(DECK_SIZE) // hand_size, n_players)
+    flat = np.bincount(owner * N_VALUES + shuffled, minlength=(n_players + 1) * N_VALUES)
+    rows = flat.reshape(n_players + 1, N_VALUES).tolist()
+    return rows[:n_players], rows[n_players]
 
 
 def new_game(
@@ -641,19 +639,16 @@ def new_game(
         raise ValueError(
             f"cannot deal {hand_size} cards to each of {n_players} players from {DECK_SIZE}"
         )
+    if turn_limit < 1:
+        raise ValueError(f"turn_limit must be >= 1, got {turn_limit}")
     rng = as_generator(seed)
     hands, undealt = deal(n_players, rng, hand_size)
     if first_player is None:
         first_player = int(rng.integers(n_players))
     elif not (0 <= first_player < n_players):
         raise ValueError(f"first_player must be a seat 0..{n_players - 1}, got {first_player}")
-    return State.from_dict(
-        {
-            "hands": hands,
-            "table": [0] * N_VALUES,
-            "removed": [0] * N_VALUES,
-            "undealt": undealt,
-            "current_player": first_player,
-            "turn_limit": turn_limit,
-        }
-    )
+    return State._raw(
+        n_players, tuple(pack(h) for h in hands), (hand_size,) * n_players, 0, -1, -1, 0,
+        pack(undealt), (0,) * n_players, 0, 0, int(first_player), -1, 0, 1, int(turn_limit),
+        None,
+    )  # fmt: skip

@@ -1,0 +1,19 @@
+"""The one error type commands raise for bad input: printed as one line, never a traceback."""
+
+from __future__ import annotations
+
+import click
+
+
+class CLIError(click.ClickException):
+    """A user-facing error: ``leaves: error: MESSAGE`` on stderr and exit code ``exit_code``.
+
+    Use ``usage=True`` for bad usage (unknown strategy, bad flag value): exit code 2.
+    """
+
+    def __init__(self, message: str, usage: bool = False):
+        super().__init__(message)
+        self.exit_code = 2 if usage else 1
+
+    def show(self, file=None) -> None:
+        click.echo(f"leaves: error: {self.format_message()}", err=True)

@@ -1,0 +1,141 @@
+"""Game records: everything needed to reproduce a game, one JSON object a line.
+
+A record keeps the dealt hands, the first player and the action ids, so ``replay`` rebuilds
+every state with the rules core and refuses a record whose actions are illegal or whose stated
+result does not match what the actions produce.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .actions import IllegalActionError
+from .rules import TURN_LIMIT
+from .state import State
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished (or unfinished) game, reproducible by ``leaves.replay``."""
+
+    hands: list[list[int]]
+    first_player: int
+    actions: list[int]
+    winner: int | None
+    turns: int
+    rounds: int
+    seed: int | None = None
+    strategies: list[str] = field(default_factory=list)
+    turn_limit: int = TURN_LIMIT
+    unfinished: bool = False
+    forfeit_seat: int | None = None
+    error: str | None = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.hands)
+
+    def initial_state(self) -> State:
+        """The dealt position the game started from."""
+        return State.initial(self.hands, self.first_player, self.turn_limit)
+
+    @classmethod
+    def from_states(
+        cls,
+        initial: State,
+        final: State,
+        seed: int | None = None,
+        strategies: list[str] | tuple[str, ...] = (),
+        forfeit_seat: int | None = None,
+        error: str | None = None,
+    ) -> GameRecord:
+        """Record the game that led from ``initial`` to ``final`` (via ``final.history``)."""
+        start = len(initial.history)
+        actions = [a.id for _, a in final.history[start:]]
+        return cls(
+            hands=[list(h) for h in initial.hands],
+            first_player=initial.current_player,
+            actions=actions,
+            winner=final.winner,
+            turns=final.turn,
+            rounds=final.round,
+            seed=None if seed is None else int(seed),
+            strategies=list(strategies),
+            turn_limit=initial.turn_limit,
+            unfinished=final.unfinished,
+            forfeit_seat=forfeit_seat,
+            error=error,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        """One line of JSON (no newline inside)."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameRecord:
+        if not isinstance(d, dict):
+            raise ValueError("a game record must be a JSON object")
+        required = ("hands", "first_player", "actions", "winner", "turns", "rounds")
+        missing = [k for k in required if k not in d]
+        if missing:
+            raise ValueError(f"game record is missing {', '.join(missing)}")
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+    @classmethod
+    def from_json(cls, line: str) -> GameRecord:
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a JSON game record: {exc.msg} at column {exc.colno}") from None
+        return cls.from_dict(d)
+
+
+def replay(record: GameRecord) -> list[State]:
+    """Every state of the recorded game, the dealt position first.
+
+    Raises ``IllegalActionError`` for an illegal action (naming the turn) and ``ValueError``
+    when the record's stated winner, turns or rounds differ from what its actions produce.
+    """
+    try:
+        state = record.initial_state()
+    except ValueError as exc:
+        raise ValueError(f"bad record: {exc}") from None
+    states = [state]
+    for turn, aid in enumerate(record.actions):
+        try:
+            state = state.apply(int(aid))
+        except (IllegalActionError, ValueError) as exc:
+            raise IllegalActionError(f"record action {turn} (id {aid}) is illegal: {exc}") from None
+        states.append(state)
+    forfeited = record.forfeit_seat is not None
+    if not forfeited:
+        if state.winner != record.winner:
+            raise ValueError(f"record says winner {record.winner}, its actions give {state.winner}")
+        if not state.is_terminal:
+            raise ValueError("record ends before the game is over")
+    if state.turn != record.turns or state.round != record.rounds:
+        raise ValueError(
+            f"record says {record.turns} turns and {record.rounds} rounds, its actions give "
+            f"{state.turn} and {state.round}"
+        )
+    return states
+
+
+def read_records(path) -> list[GameRecord]:
+    """All records of a JSON-lines file; ValueError names the bad line."""
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for i, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(GameRecord.from_json(line))
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"{path}, line {i}: {exc}") from None
+    return out

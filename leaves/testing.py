@@ -1,0 +1,114 @@
+"""Hypothesis strategies for property-testing code against the 13 Leaves rules.
+
+Users import these to generate positions, whole games and legal action sequences for their own
+strategies and tools::
+
+    from hypothesis import given
+    from leaves.testing import positions
+
+    @given(positions())
+    def test_my_strategy_is_legal(state):
+        ...
+
+Every generated position is reached by legal play from a real deal, so it satisfies every
+invariant of the rules (cards conserved, ends consistent, known cards bounded by hands).
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from .rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from .state import State, new_game
+
+__all__ = [
+    "action_sequences",
+    "games",
+    "new_games",
+    "player_counts",
+    "positions",
+    "seeds",
+]
+
+
+def seeds() -> st.SearchStrategy[int]:
+    """Seeds for ``new_game`` (64-bit non-negative ints)."""
+    return st.integers(min_value=0, max_value=2**63 - 1)
+
+
+def player_counts(min_players: int = MIN_PLAYERS, max_players: int = MAX_PLAYERS):
+    """Player counts allowed by the rules (3..6 by default)."""
+    return st.integers(min_value=min_players, max_value=max_players)
+
+
+@st.composite
+def new_games(
+    draw,
+    min_players: int = MIN_PLAYERS,
+    max_players: int = MAX_PLAYERS,
+    turn_limit: int = TURN_LIMIT,
+) -> State:
+    """Freshly dealt games with a random player count, seed and first player."""
+    n = draw(player_counts(min_players, max_players))
+    return new_game(n, seed=draw(seeds()), turn_limit=turn_limit)
+
+
+@st.composite
+def action_sequences(
+    draw,
+    min_players: int = MIN_PLAYERS,
+    max_players: int = MAX_PLAYERS,
+    max_turns: int | None = None,
+    turn_limit: int = TURN_LIMIT,
+) -> tuple[State, list[int]]:
+    """(initial state, legal action ids) of a game played by drawing each move.
+
+    Stops at a terminal state or after ``max_turns`` actions; every id is legal where played.
+    Choices are drawn as indices into the legal actions, so hypothesis shrinks towards the
+    lowest-id moves and short games.
+    """
+    state = draw(new_games(min_players, max_players, turn_limit))
+    start = state
+    ids: list[int] = []
+    limit = max_turns if max_turns is not None else turn_limit
+    while not state.is_terminal and len(ids) < limit:
+        legal = state.legal_actions()
+        choice = legal[draw(st.integers(0, len(legal) - 1))]
+        ids.append(choice.id)
+        state = state.apply(choice)
+    return start, ids
+
+
+@st.composite
+def games(
+    draw,
+    min_players: int = MIN_PLAYERS,
+    max_players: int = MAX_PLAYERS,
+    turn_limit: int = TURN_LIMIT,
+) -> list[State]:
+    """Every state of one whole game of random legal play (initial state first)."""
+    start, ids = draw(action_sequences(min_players, max_players, turn_limit=turn_limit))
+    out = [start]
+    for aid in ids:
+        out.append(out[-1].apply(aid))
+    return out
+
+
+@st.composite
+def positions(
+    draw,
+    min_players: int = MIN_PLAYERS,
+    max_players: int = MAX_PLAYERS,
+    max_turns: int = 200,
+    nonterminal: bool = True,
+) -> State:
+    """A position reached by random legal play (by default, one where someone must act)."""
+    n_turns = draw(st.integers(0, max_turns))
+    start, ids = draw(action_sequences(min_players, max_players, max_turns=n_turns))
+    state = start
+    for aid in ids:
+        nxt = state.apply(aid)
+        if nonterminal and nxt.is_terminal:
+            break
+        state = nxt
+    return state

@@ -1,0 +1,56 @@
+"""Expert variant: per-game scores, match end at 20 points, shared wins on ties (X1)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from leaves import EXPERT_TARGET, Action, ExpertMatch, game_scores, new_game
+from leaves.expert import scores_from_cards
+
+from .helpers import counts, position
+
+
+def test_game_scores_winner_zero_others_cards_left():
+    s = position([counts(v10=2), counts(v2=2, v3=1), counts(v4=1)], table=counts(v9=2))
+    s = s.apply(Action.play(10, 2))
+    assert game_scores(s) == (0, 3, 1)
+    with pytest.raises(ValueError):
+        game_scores(new_game(4, seed=1))
+
+
+def test_unfinished_game_everyone_scores_cards():
+    assert scores_from_cards([3, 4, 5], None) == (3, 4, 5)
+
+
+def test_match_ends_at_target_and_lowest_wins():
+    m = ExpertMatch(3)
+    assert m.target == EXPERT_TARGET == 20
+    m = m.add([0, 10, 5])
+    assert not m.is_over and m.winners == ()
+    m = m.add([7, 10, 0])
+    assert m.is_over and m.totals == (7, 20, 5) and m.winners == (2,) and m.games == 2
+    with pytest.raises(ValueError):
+        m.add([0, 0, 0])
+
+
+def test_ties_share_the_match_win():
+    m = ExpertMatch(4).add([5, 0, 5, 25])
+    assert m.winners == (1,)
+    m2 = ExpertMatch(4).add([0, 3, 3, 12]).add([3, 0, 9, 8])
+    assert m2.totals == (3, 3, 12, 20) and m2.winners == (0, 1)
+
+
+@given(st.lists(st.lists(st.integers(0, 12), min_size=4, max_size=4), min_size=1, max_size=30))
+def test_match_properties(games):
+    m = ExpertMatch(4)
+    for g in games:
+        if m.is_over:
+            break
+        m = m.add(g)
+    if m.is_over:
+        assert max(m.totals) >= 20
+        assert all(m.totals[w] == min(m.totals) for w in m.winners) and m.winners
+    else:
+        assert max(m.totals) < 20
