@@ -1,0 +1,63 @@
+"""``leaves report``: build the HTML or Markdown report of a tournament run directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .errors import CLIError
+
+
+@click.command("report")
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Output directory (default: RUN_DIR/report).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "md"]),
+    default="html",
+    show_default=True,
+    help="Page format: self-contained HTML or Markdown (charts as PNG files).",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(2, 20),
+    default=5,
+    show_default=True,
+    help="How many top strategies to compare pairwise for significance.",
+)
+def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
+    """Build a report from a tournament run directory.
+
+    Writes the page (report.html, self-contained: charts embedded, no network needed; or
+    report.md) plus summary.csv, head_to_head.csv, seats.csv, lengths.csv, rating.csv,
+    significance.csv (expert runs: expert.csv, expert_scores.csv, expert_lengths.csv) and
+    charts/*.png.
+
+    \b
+    Examples:
+      leaves report runs/a                      # -> runs/a/report/report.html
+      leaves report runs/a --out report/        # -> report/report.html
+      leaves report runs/a --format md --out docs/results
+      leaves report runs/a --top 8              # pairwise tests among the top 8
+    """
+    from reports import ReportError, build_report
+
+    if not run_dir.exists():
+        raise CLIError(f"run directory not found: {run_dir}", usage=True)
+    if not run_dir.is_dir():
+        raise CLIError(f"not a run directory: {run_dir}", usage=True)
+    try:
+        path = build_report(run_dir, out=out, fmt=fmt, top=top)
+    except ReportError as exc:
+        raise CLIError(str(exc)) from exc
+    except OSError as exc:
+        raise CLIError(f"cannot write the report: {exc}") from exc
+    click.echo(f"report: {path}")

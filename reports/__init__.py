@@ -1,0 +1,41 @@
+"""Reports over tournament runs: tables (DataFrames + CSV), charts, HTML / Markdown pages.
+
+Tables take a games DataFrame in the pinned run layout, a run directory, a results object
+(``.out`` path) or a loaded :class:`Run`; :func:`build_report` writes everything at once.
+"""
+
+from __future__ import annotations
+
+from . import charts
+from .data import Games, ReportError, Run, as_games, as_run, games_from_frame, load_run
+from .expert import expert, expert_lengths, expert_scores
+from .rating import rating
+from .report import build_report, compute_tables
+from .significance import significance
+from .stats import wilson
+from .tables import head_to_head, head_to_head_matrix, length_distribution, lengths, seats, summary
+
+__all__ = [
+    "Games",
+    "ReportError",
+    "Run",
+    "as_games",
+    "as_run",
+    "build_report",
+    "charts",
+    "compute_tables",
+    "expert",
+    "expert_lengths",
+    "expert_scores",
+    "games_from_frame",
+    "head_to_head",
+    "head_to_head_matrix",
+    "length_distribution",
+    "lengths",
+    "load_run",
+    "rating",
+    "seats",
+    "significance",
+    "summary",
+    "wilson",
+]

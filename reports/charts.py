@@ -1,0 +1,197 @@
+"""Charts of the report tables, headless (no pyplot state: plain ``matplotlib.figure.Figure``).
+
+Each function takes a table from :mod:`reports` (and an optional ``ax`` to draw into, so users
+can compose their own figures) and returns the Figure. Colours are the Okabe-Ito palette, which
+stays distinguishable under the common colour-vision deficiencies; the heatmap uses the
+diverging, colour-blind-safe ``PuOr`` map centred on 50%.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+OKABE_ITO = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+# legends go outside the axes, on the right, so they never cover data
+OUTSIDE = dict(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+
+
+def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
+    if ax is not None:
+        return ax.figure, ax
+    fig = Figure(figsize=size, layout="constrained", dpi=100)
+    return fig, fig.add_subplot()
+
+
+def _height(n: int) -> float:
+    return max(2.6, 0.9 + 0.38 * n)
+
+
+def win_rates(summary: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Win rate per strategy (strongest on top) with 95% intervals and the fair-share mark."""
+    df = summary.iloc[::-1]
+    fig, ax = _axes(ax, (8.5, _height(len(df))))
+    y = np.arange(len(df))
+    rate = df["win_rate"].to_numpy()
+    err = np.vstack([rate - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - rate])
+    ax.barh(y, rate, color=OKABE_ITO[0], alpha=0.85, height=0.6, label="win rate")
+    ax.errorbar(rate, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1,
+                label="95% interval")  # fmt: skip
+    if "fair_share" in df:
+        ax.scatter(df["fair_share"], y, marker="|", s=250, color=OKABE_ITO[3], zorder=3,
+                   label="fair share (1/players)")  # fmt: skip
+    ax.set_yticks(y, df["strategy"])
+    ax.set_xlabel("win rate (share of games won)")
+    ax.set_xlim(0, min(1.0, max(float(df["ci_high"].max()) * 1.15, 0.05)))
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_title("Win rate by strategy")
+    ax.legend(**OUTSIDE)
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Heatmap: how often the row strategy finished ahead of the column strategy (ties count
+    half, i.e. the ``score`` column), annotated with percentages."""
+    order = list(dict.fromkeys(h2h["strategy"].tolist() + h2h["opponent"].tolist()))
+    mat = h2h.pivot(index="strategy", columns="opponent", values="score")
+    mat = mat.reindex(index=order, columns=order).to_numpy(dtype=float)
+    n = len(order)
+    side = max(4.0, 1.6 + 0.62 * n)
+    fig, ax = _axes(ax, (side + 1.3, side))
+    im = ax.imshow(np.ma.masked_invalid(mat), cmap="PuOr", vmin=0, vmax=1)
+    ax.set_xticks(np.arange(n), order, rotation=40, ha="right", rotation_mode="anchor")
+    ax.set_yticks(np.arange(n), order)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("strategy")
+    if n <= 14:
+        for i in range(n):
+            for j in range(n):
+                if np.isfinite(mat[i, j]):
+                    v = mat[i, j]
+                    ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8,
+                            color="white" if abs(v - 0.5) > 0.3 else "black")  # fmt: skip
+    cbar = fig.colorbar(im, ax=ax, shrink=0.8)
+    cbar.set_label("row finished ahead of column (ties = ½)")
+    cbar.ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_title("Head to head")
+    return fig
+
+
+def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Win rate by position after the first player, one line per player count, with 95%
+    intervals and dashed fair-share levels."""
+    fig, ax = _axes(ax, (8.5, 4.2))
+    counts = sorted(seats["n_players"].unique())
+    width = 0.8 / max(len(counts), 1)
+    for i, n in enumerate(counts):
+        d = seats[seats["n_players"] == n]
+        x = d["position"].to_numpy() + (i - (len(counts) - 1) / 2) * width
+        r = d["win_rate"].to_numpy()
+        err = np.vstack([r - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - r])
+        c = OKABE_ITO[i % len(OKABE_ITO)]
+        ax.errorbar(x, r, yerr=err, fmt=MARKERS[i % len(MARKERS)] + "-", color=c, capsize=3,
+                    lw=1.2, ms=5, label=f"{n} players")  # fmt: skip
+        ax.hlines(1 / n, -0.4, n - 0.6, colors=c, linestyles="dashed", lw=0.9, alpha=0.8)
+    maxpos = int(seats["position"].max()) if len(seats) else 0
+    ax.set_xticks(range(maxpos + 1), ["first"] + [f"+{p}" for p in range(1, maxpos + 1)])
+    ax.set_xlabel("seat position after the first player (clockwise)")
+    ax.set_ylabel("win rate")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_title("Seat and first-player advantage (dashed: fair share)")
+    ax.legend(**OUTSIDE)
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def length_distribution(dist: pd.DataFrame, measure: str = "turns",
+                        ax: Axes | None = None) -> Figure:  # fmt: skip
+    """Distribution of game length (``measure``: 'turns' or 'rounds') per player count, as
+    step histograms of the share of games (the rare tail beyond every player count's 99.5th
+    percentile, e.g. games stopped by the turn limit, is left out of the picture, not the means)."""
+    fig, ax = _axes(ax, (8.5, 4.0))
+    d = dist[(dist["by"] == "n_players") & (dist["measure"] == measure)]
+    groups = list(d.groupby("group", sort=False))
+    upper = max(float(_weighted_quantiles(grp["value"].to_numpy(), grp["games"].to_numpy(),
+                                          [0.995])[0]) for _, grp in groups)  # fmt: skip
+    lower = float(d["value"].min())
+    binw = max(1, int(np.ceil(max(upper - lower, 1.0) / 60)))
+    for i, (n, grp) in enumerate(groups):
+        v = grp["value"].to_numpy()
+        w = grp["games"].to_numpy()
+        bins = np.arange(lower // binw * binw, upper + 2 * binw, binw)
+        h, edges = np.histogram(v, bins=bins, weights=w)  # values past the last edge: not drawn
+        ax.stairs(h / w.sum(), edges, color=OKABE_ITO[i % len(OKABE_ITO)], lw=1.6,
+                  label=f"{n} players (mean {np.average(v, weights=w):.1f})")  # fmt: skip
+    ax.set_xlabel(f"{measure} per game" + (f" (bins of {binw})" if binw > 1 else ""))
+    ax.set_ylabel("share of games")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_title(f"Game length: {measure}")
+    ax.legend(**OUTSIDE)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs) -> np.ndarray:
+    order = np.argsort(values)
+    v, w = values[order], weights[order]
+    cum = np.cumsum(w) / w.sum()
+    return v[np.minimum(np.searchsorted(cum, qs), len(v) - 1)]
+
+
+def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
+                  ax: Axes | None = None) -> Figure:  # fmt: skip
+    """Final match totals per strategy as box plots (box: quartiles, line: median, whiskers:
+    5th-95th percentiles, diamond: mean). Lower totals are better."""
+    order = order or sorted(scores["strategy"].unique())
+    fig, ax = _axes(ax, (8.5, _height(len(order))))
+    stats = []
+    for s in order:
+        d = scores[scores["strategy"] == s]
+        v, w = d["total"].to_numpy(float), d["matches"].to_numpy(float)
+        p5, q1, med, q3, p95 = _weighted_quantiles(v, w, [0.05, 0.25, 0.5, 0.75, 0.95])
+        stats.append(dict(label=s, med=med, q1=q1, q3=q3, whislo=p5, whishi=p95,
+                          mean=np.average(v, weights=w), fliers=[]))  # fmt: skip
+    stats = stats[::-1]
+    ax.bxp(stats, orientation="horizontal", showmeans=True, patch_artist=True,
+           boxprops=dict(facecolor=OKABE_ITO[5], alpha=0.7),
+           medianprops=dict(color=OKABE_ITO[3], lw=2),
+           meanprops=dict(marker="D", markerfacecolor="black", markeredgecolor="black", ms=4))  # fmt: skip
+    ax.set_xlabel("final match total (points; lower is better)")
+    ax.set_title("Expert variant: final scores")
+    handles = [Line2D([], [], color=OKABE_ITO[3], lw=2, label="median"),
+               Line2D([], [], marker="D", color="black", ls="", ms=4, label="mean")]  # fmt: skip
+    ax.legend(handles=handles, **OUTSIDE)
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Plackett-Luce ratings (log-worth, mean 0) with 95% intervals, strongest on top."""
+    df = ratings.iloc[::-1]
+    fig, ax = _axes(ax, (8.5, _height(len(df))))
+    y = np.arange(len(df))
+    r = df["rating"].to_numpy()
+    err = np.vstack([r - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - r])
+    ax.errorbar(r, y, xerr=err, fmt="o", color=OKABE_ITO[0], ecolor="black", capsize=3, ms=6,
+                label="rating, 95% interval")  # fmt: skip
+    ax.axvline(0, color="gray", lw=0.8, ls="--")
+    ax.set_yticks(y, df["strategy"])
+    ax.set_xlabel("Plackett-Luce rating (log-worth; 0 = average)")
+    ax.set_title("Rating from finishing orders")
+    ax.legend(**OUTSIDE)
+    ax.grid(axis="x", alpha=0.3)
+    return fig

@@ -1,0 +1,147 @@
+"""Expert-variant tables: match wins (shared wins count as wins), points per game, match length,
+final score distributions.
+
+Match winners are recomputed from the final totals by the rule (lowest total wins, players tied
+for the lowest share the win), so they do not depend on how the runner encodes them. Totals come
+from the matches table when given, else from summing the per-game ``score_i`` columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .data import ReportError, Run, as_run
+from .stats import wilson
+
+
+def _match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(seats (M, S) codes, totals (M, S) with -1 for empty, games (M,), n_players (M,))."""
+    g = run.games
+    if g.match is None:
+        raise ReportError("not an expert run: the games have no 'match' column")
+    ids, first = np.unique(g.match, return_index=True)
+    seats = g.seats[first].astype(np.int64)
+    n_players = g.n_players[first].astype(np.int64)
+    width = seats.shape[1]
+    m = run.matches
+    if m is not None and "match" in m.columns and f"total_{0}" in m.columns:
+        m = m.set_index("match").reindex(ids)
+        if m.index.hasnans or m["games"].isna().any():
+            raise ReportError("matches table and games disagree on match ids")
+        totals = np.stack(
+            [
+                m[f"total_{s}"].fillna(-1).to_numpy(dtype=np.int64)
+                if f"total_{s}" in m.columns
+                else np.full(len(ids), -1)
+                for s in range(width)
+            ],
+            axis=1,
+        )
+        games = m["games"].to_numpy(dtype=np.int64)
+    else:
+        if g.scores is None:
+            raise ReportError("expert run without matches table or score_i columns")
+        inv = np.searchsorted(ids, g.match)
+        totals = np.stack(
+            [
+                np.bincount(inv, weights=np.maximum(g.scores[:, s], 0), minlength=len(ids))
+                for s in range(g.scores.shape[1])
+            ],
+            axis=1,
+        ).astype(np.int64)
+        totals = np.pad(totals, ((0, 0), (0, width - totals.shape[1])))
+        games = np.bincount(inv, minlength=len(ids))
+    totals = np.where(seats >= 0, totals, -1)
+    return seats, totals, games, n_players
+
+
+def _per_seat(seats: np.ndarray, k: int, weights) -> np.ndarray:
+    codes = np.where(seats < 0, k, seats).ravel()
+    w = np.broadcast_to(weights, seats.shape).ravel().astype(float)
+    return np.bincount(codes, weights=w, minlength=k + 1)[:k]
+
+
+def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per strategy over expert matches: matches (seats occupied), match wins (shared wins
+    counted as wins) and how many were shared, match win rate with a 95% Wilson interval, fair
+    share (mean 1/players), mean points per game (lower is better), mean and median final total,
+    mean match length in games. Sorted by match win rate."""
+    run = as_run(data)
+    if matches is not None:
+        run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
+    seats, totals, games, n_players = _match_arrays(run)
+    g = run.games
+    k = g.n_strategies
+    occupied = seats >= 0
+    low = np.where(occupied, totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+    won = occupied & (totals == low)
+    shared = won & (won.sum(axis=1, keepdims=True) > 1)
+    n_m = _per_seat(seats, k, 1.0)
+    wins = _per_seat(seats, k, won)
+    if g.scores is not None:
+        played = g.seats >= 0
+        sc = np.where(played, g.scores, 0)
+        codes = np.where(played, g.seats, k).astype(np.int64).ravel()
+        pts = np.bincount(codes, weights=sc.ravel().astype(float), minlength=k + 1)[:k]
+        ppg = pts / np.bincount(codes, minlength=k + 1)[:k]
+    else:
+        ppg = _per_seat(seats, k, np.maximum(totals, 0)) / _per_seat(seats, k, games[:, None])
+    medians = [
+        float(np.median(totals[seats == c])) if (seats == c).any() else np.nan for c in range(k)
+    ]
+    lo, hi = wilson(wins, n_m)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df = pd.DataFrame(
+            {
+                "strategy": list(g.labels),
+                "matches": n_m.astype(np.int64),
+                "match_wins": wins.astype(np.int64),
+                "shared_wins": _per_seat(seats, k, shared).astype(np.int64),
+                "match_win_rate": wins / n_m,
+                "ci_low": lo,
+                "ci_high": hi,
+                "fair_share": _per_seat(seats, k, 1.0 / n_players[:, None]) / n_m,
+                "points_per_game": ppg,
+                "mean_final_total": _per_seat(seats, k, np.maximum(totals, 0)) / n_m,
+                "median_final_total": medians,
+                "mean_match_games": _per_seat(seats, k, games[:, None]) / n_m,
+            }
+        )
+    df = df[df["matches"] > 0]
+    return df.sort_values(["match_win_rate", "strategy"], ascending=[False, True]).reset_index(
+        drop=True
+    )
+
+
+def expert_scores(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Distribution of final match totals per strategy (long: strategy, total, matches)."""
+    run = as_run(data)
+    if matches is not None:
+        run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
+    seats, totals, _, _ = _match_arrays(run)
+    occ = seats >= 0
+    df = pd.DataFrame({"code": seats[occ], "total": totals[occ]})
+    out = df.value_counts(["code", "total"]).rename("matches").reset_index()
+    out.insert(0, "strategy", np.asarray(run.games.labels, dtype=object)[out["code"]])
+    return out.drop(columns="code").sort_values(["strategy", "total"]).reset_index(drop=True)
+
+
+def expert_lengths(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Match length in games by player count: matches, mean, median, p10, p90, max."""
+    run = as_run(data)
+    if matches is not None:
+        run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
+    _, _, games, n_players = _match_arrays(run)
+    df = pd.DataFrame({"n_players": n_players, "games": games})
+    agg = df.groupby("n_players")["games"].agg(
+        matches="size",
+        mean="mean",
+        median="median",
+        p10=lambda x: x.quantile(0.1),
+        p90=lambda x: x.quantile(0.9),
+        max="max",
+    )
+    return agg.reset_index()

@@ -1,0 +1,284 @@
+"""The report: every table as CSV, every chart as PNG, and one self-contained HTML page (charts
+embedded as base64 PNG, inline CSS, no scripts, no network) or a Markdown page."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from . import charts
+from .data import Run, as_run
+from .expert import expert, expert_lengths, expert_scores
+from .rating import rating
+from .significance import PAIRED, significance
+from .tables import head_to_head, length_distribution, lengths, seats, summary
+
+FORMATS = ("html", "md")
+
+
+@dataclass
+class Section:
+    title: str
+    text: str = ""
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    charts: list[str] = field(default_factory=list)  # chart file stems
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, (float, np.floating)):
+        if not np.isfinite(v):
+            return "" if np.isnan(v) else str(v)
+        return f"{v:.4g}" if abs(v) < 1e5 else f"{v:,.0f}"
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return f"{v:,}" if abs(v) >= 10_000 else str(v)
+    return str(v)
+
+
+def _html_table(df: pd.DataFrame) -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
+        for row in df.itertuples(index=False)
+    )
+    return (
+        f'<div class="tw"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    )
+
+
+def _md_table(df: pd.DataFrame) -> str:
+    def cell(v: Any) -> str:
+        return _fmt(v).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(c) for c in df.columns) + " |"]
+    lines.append("|" + "|".join("---" for _ in df.columns) + "|")
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    return buf.getvalue()
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
+max-width:1100px;padding:0 1em;color:#222;line-height:1.45}
+h1{border-bottom:2px solid #0072B2;padding-bottom:.2em}h2{margin-top:2em;color:#0072B2}
+.tw{overflow-x:auto;margin:.8em 0}table{border-collapse:collapse;font-size:.85em}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th{background:#eef4fa}td:first-child,th:first-child{text-align:left}
+tr:nth-child(even){background:#fafafa}img{max-width:100%;height:auto;display:block;margin:1em 0}
+.note{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.8em;overflow-x:auto;font-size:.8em}
+"""
+
+
+def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
+    secs = [
+        Section(
+            "Summary",
+            "Per strategy: seats occupied (games), wins, win rate with a 95% Wilson interval, "
+            "fair share (expected win rate if all were equal), relative = win rate / fair share, "
+            "mean cards left when not winning, unfinished and forfeited games. Strongest first.",
+            [("summary", tables["summary"])],
+            ["win_rates"],
+        ),
+        Section(
+            "Rating (Plackett-Luce)",
+            "Fitted on the finishing order (fewer cards left is better) of every game; ties "
+            "handled by Breslow's method; 95% intervals from the Hessian. worth = chance to "
+            "finish first at a table holding one of each.",
+            [("rating", tables["rating"])],
+            ["rating"],
+        ),
+        Section(
+            "Differences that matter",
+            "Top strategies compared pairwise by win rate (diff = a - b, 95% t interval). "
+            + (
+                "Paired by deal: each deal was played under every seat rotation, so the deal's "
+                "luck cancels within a deal."
+                if method == PAIRED
+                else "Unpaired: the games carry no deal column, so each shared game is a unit."
+            )
+            + " p-values Holm-adjusted over the pairs shown.",
+            [("significance", tables["significance"])],
+        ),
+        Section(
+            "Head to head",
+            "How often the row strategy finished ahead of the column strategy (fewer cards "
+            "left) over all seat pairs where they shared a table; heatmap counts ties as half.",
+            [("head_to_head", tables["head_to_head"])],
+            ["head_to_head"],
+        ),
+        Section(
+            "Seat and first-player advantage",
+            "Win rate by seat position relative to the first player, per player count.",
+            [("seats", tables["seats"])],
+            ["seats"],
+        ),
+        Section(
+            "Game length",
+            "Turns and rounds per game, by player count and by strategy (games it took part "
+            "in). Percentiles are exact.",
+            [("lengths", tables["lengths"])],
+            ["lengths_turns", "lengths_rounds"],
+        ),
+    ]
+    if "expert" in tables:
+        secs.append(
+            Section(
+                "Expert variant",
+                "Matches to 20 points; the lowest total wins, ties share the win (counted as "
+                "wins, and in shared_wins). Points per game: lower is better.",
+                [("expert", tables["expert"]), ("expert_lengths", tables["expert_lengths"])],
+                ["expert_scores"],
+            )
+        )
+    return secs
+
+
+def _overview(run: Run) -> list[tuple[str, str]]:
+    g = run.games
+    man = run.manifest
+    items = [("games", f"{len(g):,}"), ("strategies", ", ".join(g.labels))]
+    counts = np.bincount(g.n_players.astype(np.int64))
+    items.append(("players", ", ".join(f"{n}: {c:,}" for n, c in enumerate(counts) if c)))
+    items.append(("unfinished", f"{int(g.unfinished.sum()):,}"))
+    items.append(("forfeited", f"{int(g.forfeited.sum()):,}"))
+    items.append(("duplicate deals", "yes (deal column)" if g.deal is not None else "no"))
+    for key in ("wall_time_s", "wall_time", "wall_s", "elapsed_s", "seed", "expert"):
+        if key in man:
+            items.append((key, str(man[key])))
+    if run.path is not None:
+        items.append(("run directory", str(run.path)))
+    return items
+
+
+def compute_tables(run: Run, top: int = 5) -> tuple[dict[str, pd.DataFrame], str]:
+    """All report tables of a run (keys = CSV stems) and the significance method used."""
+    g = run.games
+    summ = summary(g)
+    order = summ["strategy"].tolist()
+    t: dict[str, pd.DataFrame] = {
+        "summary": summ,
+        "head_to_head": head_to_head(g, order=order),
+        "seats": seats(g),
+        "lengths": lengths(g),
+        "lengths_hist": length_distribution(g),
+        "rating": rating(g),
+        "significance": significance(g, top=top, order=order),
+    }
+    if g.match is not None:
+        t["expert"] = expert(run)
+        t["expert_scores"] = expert_scores(run)
+        t["expert_lengths"] = expert_lengths(run)
+    method = t["significance"]["method"].iloc[0] if len(t["significance"]) else "none"
+    return t, method
+
+
+def _make_charts(t: dict[str, pd.DataFrame]) -> dict[str, Figure]:
+    figs = {
+        "win_rates": charts.win_rates(t["summary"]),
+        "rating": charts.rating(t["rating"]),
+        "seats": charts.seat_advantage(t["seats"]),
+        "lengths_turns": charts.length_distribution(t["lengths_hist"], "turns"),
+        "lengths_rounds": charts.length_distribution(t["lengths_hist"], "rounds"),
+    }
+    if len(t["head_to_head"]):
+        figs["head_to_head"] = charts.head_to_head(t["head_to_head"])
+    if "expert_scores" in t:
+        figs["expert_scores"] = charts.expert_scores(
+            t["expert_scores"], order=t["expert"]["strategy"].tolist()
+        )
+    return figs
+
+
+def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
+                 top: int = 5) -> Path:  # fmt: skip
+    """Write the report of a run (directory, results object, Run or games DataFrame) into
+    ``out`` (default: RUN_DIR/report, or ./report) and return the page's path: report.html
+    or report.md, next to summary.csv, head_to_head.csv, seats.csv, lengths.csv, rating.csv,
+    significance.csv (expert runs: expert.csv, ...) and charts/*.png."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}: choose html or md")
+    start = time.perf_counter()
+    run = as_run(source)
+    if out is None:
+        out = (run.path / "report") if run.path is not None else Path("report")
+    out = Path(out)
+    (out / "charts").mkdir(parents=True, exist_ok=True)
+    tables, method = compute_tables(run, top=top)
+    for name, df in tables.items():
+        df.to_csv(out / f"{name}.csv", index=False)
+    images: dict[str, bytes] = {}
+    for name, fig in _make_charts(tables).items():
+        images[name] = _png(fig)
+        (out / "charts" / f"{name}.png").write_bytes(images[name])
+    secs = _sections(tables, method)
+    build_s = time.perf_counter() - start
+    if fmt == "html":
+        page = _render_html(run, secs, images, build_s)
+        path = out / "report.html"
+    else:
+        page = _render_md(run, secs, images, build_s)
+        path = out / "report.md"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def _title(run: Run) -> str:
+    name = run.manifest.get("name") or (run.path.name if run.path is not None else "run")
+    return f"Tournament report: {name}"
+
+
+def _render_html(run: Run, secs: list[Section], images: dict[str, bytes], build_s: float) -> str:
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(_title(run))}</title><style>{CSS}</style></head><body>",
+        f"<h1>{esc(_title(run))}</h1>",
+        "<ul>" + "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in _overview(run)),
+        f"<li><b>report built in</b>: {build_s:.1f} s</li></ul>",
+    ]
+    for sec in secs:
+        parts.append(f"<h2>{esc(sec.title)}</h2><p class='note'>{esc(sec.text)}</p>")
+        for stem in sec.charts:
+            if stem in images:
+                b64 = base64.b64encode(images[stem]).decode("ascii")
+                parts.append(f'<img alt="{esc(stem)}" src="data:image/png;base64,{b64}">')
+        for name, df in sec.tables:
+            parts.append(f"<p class='note'>{esc(name)}.csv</p>{_html_table(df)}")
+    if run.manifest:
+        spec = json.dumps(run.manifest, indent=2, default=str)
+        parts.append(f"<h2>Tournament spec and versions</h2><pre>{esc(spec)}</pre>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _render_md(run: Run, secs: list[Section], images: dict[str, bytes], build_s: float) -> str:
+    lines = [f"# {_title(run)}", ""]
+    lines += [f"- **{k}**: {v}" for k, v in _overview(run)]
+    lines += [f"- **report built in**: {build_s:.1f} s", ""]
+    for sec in secs:
+        lines += [f"## {sec.title}", "", sec.text, ""]
+        for stem in sec.charts:
+            if stem in images:
+                lines += [f"![{stem}](charts/{stem}.png)", ""]
+        for name, df in sec.tables:
+            lines += [f"`{name}.csv`", "", _md_table(df), ""]
+    if run.manifest:
+        spec = json.dumps(run.manifest, indent=2, default=str)
+        lines += ["## Tournament spec and versions", "", "```json", spec, "```", ""]
+    return "\n".join(lines)

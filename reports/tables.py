@@ -1,0 +1,271 @@
+"""The per-run tables: summary per strategy, head to head, seat advantage, game length.
+
+Every function takes anything :func:`reports.data.as_games` accepts (a games DataFrame, a run
+directory, a results object, a :class:`Games`) and returns a small DataFrame. All counting is a
+few ``np.bincount`` passes over the seat columns; nothing loops over games in Python.
+
+Counting convention: a strategy's ``games`` counts the seats it occupied (a strategy seated twice
+at one table plays two "games" there), so its wins sum to the number of games won.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .data import Games, as_games
+from .patterns import finishing_patterns
+from .stats import hist_moments, hist_quantiles, wilson
+
+QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90, 0.99)
+Q_NAMES = ("p10", "p25", "median", "p75", "p90", "p99")
+
+
+def _flat_codes(g: Games) -> np.ndarray:
+    """Seat codes flattened (N*S,), empty seats mapped to a dump bin K."""
+    k = g.n_strategies
+    codes = g.seats.ravel().astype(np.int64)
+    codes[codes < 0] = k
+    return codes
+
+
+def _bincount_by_code(g: Games, weights: np.ndarray | None = None,
+                      codes: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+    """Sum ``weights`` (broadcastable to (N, S)) per strategy code over occupied seats."""
+    k = g.n_strategies
+    codes = _flat_codes(g) if codes is None else codes
+    w = None if weights is None else np.broadcast_to(weights, g.seats.shape).ravel()
+    return np.bincount(codes, weights=w, minlength=k + 1)[:k]
+
+
+def _win_matrix(g: Games) -> np.ndarray:
+    return np.arange(g.seats.shape[1])[None, :] == g.winner[:, None]
+
+
+def _summary_counts(g: Games) -> np.ndarray:
+    """(7, K): seats, wins, fair-share wins, cards left when losing (sum, count), unfinished,
+    forfeits per strategy, over one block."""
+    codes = _flat_codes(g)
+
+    def per(weights=None):
+        return _bincount_by_code(g, weights, codes)
+
+    win = _win_matrix(g)
+    lost = ~win & (g.cards >= 0)
+    if (g.forfeit_seat >= 0).any() or not g.forfeited.any():
+        forfeit_w = np.arange(g.seats.shape[1])[None, :] == g.forfeit_seat[:, None]
+    else:  # forfeit known per game only: count it for everyone at that table
+        forfeit_w = g.forfeited[:, None]
+    return np.stack(
+        [
+            per(),
+            per(win.astype(np.float64)),
+            per((1.0 / np.maximum(g.n_players, 1))[:, None]),
+            per(np.where(lost, g.cards, 0).astype(np.float64)),
+            per(lost.astype(np.float64)),
+            per(g.unfinished[:, None].astype(np.float64)),
+            per(forfeit_w.astype(np.float64)),
+        ]
+    )
+
+
+def summary(data: Any) -> pd.DataFrame:
+    """Per strategy: games (seats occupied), wins, win rate with a 95% Wilson interval, the fair
+    share (expected win rate if all were equal: mean of 1/players), win rate relative to it, mean
+    cards left when not winning, unfinished and forfeited games. Sorted strongest first (by win
+    rate relative to the fair share, which equals win-rate order when all play the same counts).
+    """
+    g = as_games(data)
+    acc = g.cache.get("summary_counts")
+    if acc is None:
+        acc = np.zeros((7, g.n_strategies))
+        for b in g.blocks():
+            acc += _summary_counts(b)
+        g.cache["summary_counts"] = acc
+    games, wins, fair, cards_sum, cards_n, unfinished, forfeits = acc
+    lo, hi = wilson(wins, games)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df = pd.DataFrame(
+            {
+                "strategy": list(g.labels),
+                "games": games.astype(np.int64),
+                "wins": wins.astype(np.int64),
+                "win_rate": wins / games,
+                "ci_low": lo,
+                "ci_high": hi,
+                "fair_share": fair / games,
+                "relative": (wins / games) / (fair / games),
+                "mean_cards_left_when_losing": cards_sum / cards_n,
+                "unfinished": unfinished.astype(np.int64),
+                "forfeits": forfeits.astype(np.int64),
+            }
+        )
+    df = df[df["games"] > 0]
+    return df.sort_values(["relative", "strategy"], ascending=[False, True]).reset_index(drop=True)
+
+
+def strength_order(data: Any) -> list[str]:
+    """Strategy labels, strongest first (the summary's order)."""
+    return summary(data)["strategy"].tolist()
+
+
+def head_to_head_counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(shared, ahead, ties) K x K matrices over every pair of seats with different strategies:
+    ``ahead[a, b]`` counts seat pairs where a finished ahead of b (fewer cards left; the winner
+    ahead of all, a forfeiting seat behind all)."""
+    k = g.n_strategies
+    tables, ranks, weight = finishing_patterns(g)
+    size = 3 * k * k + 1  # (a * k + b) * 3 + outcome (0: a ahead, 1: b ahead, 2: tie); dump bin
+    counts = np.zeros(size)
+    width = tables.shape[1]
+    for i in range(width):
+        for j in range(i + 1, width):
+            a, b = tables[:, i], tables[:, j]
+            valid = (a >= 0) & (b >= 0) & (a != b)
+            ri, rj = ranks[:, i], ranks[:, j]
+            outcome = np.where(ri < rj, 0, np.where(rj < ri, 1, 2))
+            key = np.where(valid, (a * k + b) * 3 + outcome, size - 1)
+            counts += np.bincount(key, weights=weight, minlength=size)
+    c = counts[:-1].reshape(k, k, 3).astype(np.int64)
+    ahead = c[:, :, 0] + c[:, :, 1].T  # a ahead of b, seen from either seat order
+    ties = c[:, :, 2] + c[:, :, 2].T
+    shared = ahead + ahead.T + ties
+    return shared, ahead, ties
+
+
+def head_to_head(data: Any, order: list[str] | None = None) -> pd.DataFrame:
+    """For each ordered pair of strategies that shared tables: ``shared`` seat pairings, how often
+    ``strategy`` finished ahead of ``opponent`` (fewer cards left), behind, tied; ``ahead_rate`` =
+    ahead / shared with a 95% Wilson interval, and ``score`` = (ahead + ties/2) / shared.
+    ahead(A,B) + ahead(B,A) + ties = shared. Rows in ``order`` (default: the summary's).
+    Long form; see :func:`head_to_head_matrix`."""
+    g = as_games(data)
+    shared, ahead, ties = head_to_head_counts(g)
+    order = [g.labels.index(s) for s in (order or strength_order(g))]
+    rows = []
+    for a in order:
+        for b in order:
+            if a != b and shared[a, b] > 0:
+                rows.append((g.labels[a], g.labels[b], shared[a, b], ahead[a, b], ahead[b, a]))
+    df = pd.DataFrame(rows, columns=["strategy", "opponent", "shared", "ahead", "behind"])
+    df["ties"] = df["shared"] - df["ahead"] - df["behind"]
+    df["ahead_rate"] = df["ahead"] / df["shared"]
+    df["ci_low"], df["ci_high"] = wilson(df["ahead"].to_numpy(), df["shared"].to_numpy())
+    df["score"] = (df["ahead"] + 0.5 * df["ties"]) / df["shared"]
+    return df
+
+
+def head_to_head_matrix(h2h: pd.DataFrame, value: str = "ahead_rate") -> pd.DataFrame:
+    """Pivot a :func:`head_to_head` table: rows strategy, columns opponent, in table order."""
+    order = list(dict.fromkeys(h2h["strategy"].tolist() + h2h["opponent"].tolist()))
+    mat = h2h.pivot(index="strategy", columns="opponent", values=value)
+    return mat.reindex(index=order, columns=order)
+
+
+def seats(data: Any) -> pd.DataFrame:
+    """Win rate by seat position relative to the first player (0 = first to play), per player
+    count, with 95% Wilson intervals; ``fair`` = 1 / players. Games without a winner count as
+    games (no one's win)."""
+    g = as_games(data)
+    w = g.seats.shape[1] + 1  # key = players * w + position
+    size = (w + 1) * w
+    games, wins, csum, cnum = (np.zeros(size) for _ in range(4))
+    for b in g.blocks():
+        n = b.n_players.astype(np.int64)
+        f = b.first.astype(np.int64)
+        nn = np.maximum(n, 1)
+        games += np.bincount(n * w, minlength=size)
+        has = b.winner >= 0
+        wins += np.bincount((n * w + (b.winner - f) % nn)[has], minlength=size)
+        for s in range(b.seats.shape[1]):
+            ok = (s < n) & (b.cards[:, s] >= 0)
+            key = np.where(ok, n * w + (s - f) % nn, size - 1)
+            csum += np.bincount(key, weights=b.cards[:, s], minlength=size)
+            cnum += np.bincount(key, weights=ok, minlength=size)
+    rows = []
+    for n in range(1, w):
+        for p in range(n):
+            if games[n * w]:
+                c = csum[n * w + p] / cnum[n * w + p] if cnum[n * w + p] else np.nan
+                rows.append((n, p, int(games[n * w]), int(wins[n * w + p]), c))
+    df = pd.DataFrame(rows, columns=["n_players", "position", "games", "wins", "mean_cards_left"])
+    df["win_rate"] = df["wins"] / df["games"]
+    df["ci_low"], df["ci_high"] = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
+    df["fair"] = 1.0 / df["n_players"]
+    cols = ["n_players", "position", "games", "wins", "win_rate", "ci_low", "ci_high", "fair"]
+    return df[cols + ["mean_cards_left"]]
+
+
+def _length_hists(g: Games) -> list[tuple[str, str, str, np.ndarray]]:
+    """(by, group, measure, histogram) for all games, per player count and per strategy (games
+    a strategy took part in, once per game)."""
+    width = int(max(g.turns.max(initial=0), g.rounds.max(initial=0))) + 1
+    hists: dict[tuple[str, str, str], np.ndarray] = {}
+
+    def add(key: tuple[str, str, str], values: np.ndarray) -> None:
+        h = np.bincount(values, minlength=width)
+        hists[key] = hists[key] + h if key in hists else h
+
+    n_values = [int(n) for n in np.unique(g.n_players)]
+    for b in g.blocks():
+        n_all = b.n_players
+        present = [(b.seats == k).any(axis=1) for k in range(g.n_strategies)]
+        for measure, values in (("turns", b.turns), ("rounds", b.rounds)):
+            v = np.clip(values, 0, None)
+            add(("all", "all", measure), v)
+            for n in n_values:
+                add(("n_players", str(n), measure), v[n_all == n])
+            for k, label in enumerate(g.labels):
+                add(("strategy", label, measure), v[present[k]])
+    order = {"all": 0, "n_players": 1, "strategy": 2}
+    keys = sorted(hists, key=lambda t: (t[2] != "turns", order[t[0]]))
+    return [(*key, hists[key]) for key in keys if hists[key].sum() > 0]
+
+
+def lengths(data: Any) -> pd.DataFrame:
+    """Turns and rounds per game: count, mean, std, min, percentiles (numpy's linear method,
+    exact), max; for all games, by player count and by strategy. Long form with a ``measure``
+    column ('turns' or 'rounds') and ``by`` ('all', 'n_players', 'strategy')."""
+    g = as_games(data)
+    hists = _length_hists(g)
+    counts = np.stack([h[3] for h in hists])
+    n, mean, std = hist_moments(counts)
+    q = hist_quantiles(counts, QUANTILES)
+    nz = counts > 0
+    cols = np.arange(counts.shape[1])
+    mins = np.where(nz.any(axis=1), np.where(nz, cols, counts.shape[1]).min(axis=1), -1)
+    maxs = np.where(nz, cols, -1).max(axis=1)
+    df = pd.DataFrame(
+        {
+            "by": [h[0] for h in hists],
+            "group": [h[1] for h in hists],
+            "measure": [h[2] for h in hists],
+            "games": n.astype(np.int64),
+            "mean": mean,
+            "std": std,
+            "min": mins,
+        }
+    )
+    for i, name in enumerate(Q_NAMES):
+        df[name] = q[:, i]
+    df["max"] = maxs
+    return df
+
+
+def length_distribution(data: Any) -> pd.DataFrame:
+    """Histogram of turns and rounds per game (long: by, group, measure, value, games), for
+    charts: all games and per player count."""
+    g = as_games(data)
+    rows = []
+    for by, group, measure, hist in _length_hists(g):
+        if by == "strategy":
+            continue
+        nz = np.flatnonzero(hist)
+        rows.append(
+            pd.DataFrame(
+                {"by": by, "group": group, "measure": measure, "value": nz, "games": hist[nz]}
+            )
+        )
+    return pd.concat(rows, ignore_index=True)
