@@ -46,7 +46,9 @@ def win_rates(summary: pd.DataFrame, ax: Axes | None = None) -> Figure:
     fig, ax = _axes(ax, (8.5, _height(len(df))))
     y = np.arange(len(df))
     rate = df["win_rate"].to_numpy()
-    err = np.vstack([rate - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - rate])
+    err = np.clip(
+        np.vstack([rate - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - rate]), 0, None
+    )
     ax.barh(y, rate, color=OKABE_ITO[0], alpha=0.85, height=0.6, label="win rate")
     ax.errorbar(rate, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1,
                 label="95% interval")  # fmt: skip
@@ -185,7 +187,7 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
     fig, ax = _axes(ax, (8.5, _height(len(df))))
     y = np.arange(len(df))
     r = df["rating"].to_numpy()
-    err = np.vstack([r - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - r])
+    err = np.clip(np.vstack([r - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - r]), 0, None)
     ax.errorbar(r, y, xerr=err, fmt="o", color=OKABE_ITO[0], ecolor="black", capsize=3, ms=6,
                 label="rating, 95% interval")  # fmt: skip
     ax.axvline(0, color="gray", lw=0.8, ls="--")

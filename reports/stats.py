@@ -20,8 +20,9 @@ def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
-    hi = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    # At k = 0 (k = n) the bound is exactly 0 (1); floating point would leave ~1e-18.
+    lo = np.where(n > 0, np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0)), np.nan)
+    hi = np.where(n > 0, np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0)), np.nan)
     return lo, hi
 
 

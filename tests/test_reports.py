@@ -305,3 +305,11 @@ def test_games_roundtrip_frame():
     back = reports.as_games(g.to_frame())
     assert np.array_equal(back.seats, g.seats) and np.array_equal(back.cards, g.cards)
     assert back.labels == g.labels
+
+
+def test_wilson_bounds_are_exact_at_zero_and_all_wins():
+    from reports.stats import wilson
+
+    lo, hi = wilson([0, 10], [10, 10])
+    assert lo[0] == 0.0 and hi[1] == 1.0
+    assert (lo <= [0.0, 1.0]).all() and (hi >= [0.0, 1.0]).all()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import traceback
 
 import click
 
@@ -12,12 +13,24 @@ from .errors import CLIError
 # name -> (module, attribute, one-line help). Modules are imported only when used.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": ("leaves.cli.bench_cmd", "bench", "Measure random-play throughput."),
-    "strategies": ("leaves.cli.strategies_cmd", "strategies", "List registered strategies."),
+    "strategies": (
+        "leaves.cli.strategies_cmd",
+        "strategies",
+        "List registered strategies (--load FILE.py adds yours).",
+    ),
     "tournament": ("leaves.cli.tournament_cmd", "tournament", "Run a round-robin tournament."),
     "report": ("leaves.cli.report_cmd", "report", "Build a report from a run directory."),
     "play": ("leaves.cli.play_cmd", "play", "Play a game in the terminal against bots."),
-    "replay": ("leaves.cli.replay_cmd", "replay", "Step through a recorded game."),
-    "run": ("leaves.cli.run_cmd", "run", "The main job: default tournament and report."),
+    "replay": (
+        "leaves.cli.replay_cmd",
+        "replay",
+        "Step through a recorded game (GameRecord JSON lines).",
+    ),
+    "run": (
+        "leaves.cli.run_cmd",
+        "run",
+        "The main job: default tournament of the built-ins + report.",
+    ),
 }
 
 
@@ -36,8 +49,11 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS or not self._exists(name):
             return None
-        module, attr, _ = COMMANDS[name]
-        return getattr(importlib.import_module(module), attr)
+        module, attr, short = COMMANDS[name]
+        command = getattr(importlib.import_module(module), attr)
+        if command.short_help is None:
+            command.short_help = short  # the listing in 'leaves --help' stays one clean line
+        return command
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,43 +66,60 @@ def cli(ctx: click.Context, debug: bool) -> None:
     \b
     Examples:
       leaves run                          # default tournament + HTML report
+      leaves strategies                   # what can play
       leaves tournament random greedy --players 4 --games 100000 --out runs/a
       leaves report runs/a --out report/
       leaves play --players 4 --against greedy,random,counter
+      leaves replay games.jsonl
+
+    \b
+    Shell completion (bash, zsh, fish), e.g. in ~/.bashrc:
+      eval "$(_LEAVES_COMPLETE=bash_source leaves)"
+    (zsh: zsh_source, fish: fish_source)
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
 
 
+def _usage_hint(exc: click.UsageError) -> str:
+    ctx = exc.ctx
+    if ctx is None:
+        return " (see 'leaves --help')"
+    return f" (see '{ctx.command_path} --help')"
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Run the CLI; unexpected exceptions become one line unless --debug is given."""
-    args = sys.argv[1:] if argv is None else argv
+    """Run the CLI: errors are one line on stderr (exit 2 for usage errors, 1 otherwise).
+
+    ``--debug`` (before the subcommand) adds the full traceback.
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in args
+
+    def fail(message: str, code: int) -> None:
+        if debug:
+            traceback.print_exc()
+        click.echo(f"leaves: error: {message}", err=True)
+        sys.exit(code)
+
     try:
         cli.main(args=args, prog_name="leaves", standalone_mode=False)
     except CLIError as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        fail(exc.format_message(), exc.exit_code)
     except click.exceptions.Abort:
-        click.echo("leaves: interrupted", err=True)
-        sys.exit(130)
+        fail("interrupted", 130)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.UsageError as exc:
+        fail(exc.format_message() + _usage_hint(exc), exc.exit_code)
     except click.ClickException as exc:
-        if debug:
-            raise
-        exc.show()
-        sys.exit(exc.exit_code)
+        fail(exc.format_message(), exc.exit_code)
     except KeyboardInterrupt:
-        click.echo("leaves: interrupted", err=True)
-        sys.exit(130)
+        fail("interrupted", 130)
+    except BrokenPipeError:
+        sys.stderr.close()  # output piped into head/less that quit early: not an error
+        sys.exit(0)
     except (ValueError, OSError, KeyError, TypeError) as exc:
-        if debug:
-            raise
-        click.echo(f"leaves: error: {exc}", err=True)
-        sys.exit(1)
+        fail(str(exc) or type(exc).__name__, 1)
     except Exception as exc:  # noqa: BLE001 - last resort: one line, --debug for the trace
-        if debug:
-            raise
-        click.echo(f"leaves: error: {type(exc).__name__}: {exc} (rerun with --debug)", err=True)
-        sys.exit(1)
+        fail(f"{type(exc).__name__}: {exc} (rerun with --debug for the traceback)", 1)

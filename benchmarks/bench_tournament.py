@@ -1,0 +1,116 @@
+"""End-to-end tournament speed, scaling and memory, through the real command line.
+
+Runs ``leaves tournament`` in a subprocess (startup, workers, Parquet and manifest included)
+and samples the resident memory of the whole process tree (driver + workers) from /proc.
+
+    python benchmarks/bench_tournament.py                    # 1M games, --jobs 2 (the target)
+    python benchmarks/bench_tournament.py --scaling          # also 1 vs 2 jobs on the same run
+    python benchmarks/bench_tournament.py --flat             # --no-rows memory, 1x vs 4x games
+    python benchmarks/bench_tournament.py --games 200000     # quick look
+
+Targets: 1,000,000 four-player games among four heuristics with --jobs 2 in <= 30 s wall on
+two cores, 1 -> 2 jobs >= 1.8x, peak memory < 1 GB and flat with --no-rows. The machine must
+be otherwise idle for the figures to mean anything (the load average is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HEURISTICS = ["greedy", "low", "high", "minimal"]
+
+
+def _tree_rss(session: int) -> int:
+    """Summed resident memory (bytes) of every process in session ``session``."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) != session:  # field 6 of stat: session id
+                continue
+            with open(f"/proc/{entry}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def run(games: int, jobs: int, rows: bool = True, seed: int = 1) -> dict[str, float]:
+    """One CLI run into a fresh directory: wall seconds, peak tree memory, output size."""
+    out = Path(tempfile.mkdtemp(prefix="bench-tournament-")) / "run"
+    cmd = [
+        sys.executable, "-m", "leaves", "tournament", *HEURISTICS, "--players", "4",
+        "--games", str(games), "--seed", str(seed), "--jobs", str(jobs), "--out", str(out),
+        "--no-progress", *([] if rows else ["--no-rows"]),
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    peak = [0]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+    def sample() -> None:
+        while proc.poll() is None:
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+            time.sleep(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = proc.communicate()
+    wall = time.perf_counter() - t0
+    sampler.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"tournament failed: {err.strip().splitlines()[-1:]}")
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    shutil.rmtree(out.parent, ignore_errors=True)
+    return {"wall": wall, "peak": peak[0], "size": size, "games": games}
+
+
+def show(label: str, r: dict[str, float]) -> None:
+    print(
+        f"{label:<28} {r['games']:>11,} games  {r['wall']:7.1f} s  "
+        f"{r['games'] / r['wall']:>9,.0f} games/s  peak {r['peak'] / 2**20:6.0f} MiB  "
+        f"output {r['size'] / 2**20:6.1f} MiB"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=1_000_000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scaling", action="store_true", help="also time --jobs 1")
+    ap.add_argument("--flat", action="store_true", help="--no-rows memory at 1x and 4x games")
+    args = ap.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    main_run = run(args.games, args.jobs)
+    show(f"rows, --jobs {args.jobs}", main_run)
+    if args.scaling:
+        single = run(args.games, 1)
+        show("rows, --jobs 1", single)
+        print(f"scaling 1 -> {args.jobs} jobs: {single['wall'] / main_run['wall']:.2f}x")
+    if args.flat:
+        small = run(args.games, args.jobs, rows=False)
+        show(f"no rows, --jobs {args.jobs}", small)
+        big = run(4 * args.games, args.jobs, rows=False)
+        show(f"no rows, --jobs {args.jobs}, 4x games", big)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Write and register your own strategy, play it, and run it against the built-in ones.
+
+    python examples/my_strategy.py                 # one game, then a small tournament
+    leaves strategies --load examples/my_strategy.py
+    leaves play --load examples/my_strategy.py --against hoarder
+    leaves tournament examples/my_strategy.py:Hoarder greedy low random --out runs/mine
+
+A strategy subclasses ``strategies.Strategy``: a registry ``name``, a one-line
+``description``, a ``classifier``, keyword parameters with defaults, and ``choose``, which
+sees only its own ``PlayerView`` and draws any randomness from the ``rng`` it is given.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from leaves import Action, PlayerView
+from strategies import Strategy
+
+
+class Hoarder(Strategy):
+    """Sheds its biggest group; passes (taking a card it pairs) rather than break a pair."""
+
+    name = "hoarder"
+    description = "plays its biggest group; passes to take a card it already holds"
+    classifier = {"stochastic": False, "uses_card_counting": False}
+
+    def __init__(self, min_group: int = 2):
+        self.min_group = min_group
+
+    def choose(self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator):
+        hand = view.hand
+        plays = [a for a in legal if not a.is_pass and a.count == hand[a.value - 1]]
+        takes = [a for a in legal if a.is_pass]
+        big = [a for a in plays if a.count >= self.min_group]
+        if big:
+            return max(big, key=lambda a: (a.count, -a.value))
+        pairing = [a for a in takes if hand[a.value - 1] > 0]
+        if pairing:
+            return max(pairing, key=lambda a: hand[a.value - 1])
+        if plays:
+            return plays[0]
+        return legal[0]  # only partial plays or takes of new values left
+
+
+def main() -> None:
+    import strategies
+    from tournaments import Tournament
+
+    print("registered:", "hoarder" in strategies.names())
+    game = strategies.play_game([Hoarder(), "greedy", "random", "low"], seed=7)
+    print(f"one game: winner seat {game.winner}, cards left {game.cards_left}")
+
+    games = int(os.environ.get("LEAVES_EXAMPLE_GAMES", "4000"))
+    t = Tournament([Hoarder(min_group=3), "greedy", "random", "low"], games=games, seed=3)
+    result = t.run(n_jobs=1, out=os.environ.get("LEAVES_EXAMPLE_OUT"))
+    print(result.summary()[["strategy", "games", "wins", "win_rate"]].to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()

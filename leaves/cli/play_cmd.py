@@ -1,0 +1,467 @@
+"""``leaves play``: a human plays 13 Leaves in the terminal against strategies.
+
+The game loop (``play_game``) takes the bots and a ``read`` function as arguments, so tests can
+drive it with a stand-in bot and scripted input; the click command only builds those from the
+command line (strategy specs via ``strategies.get``, input from the terminal).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import click
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from leaves import Action, IllegalActionError, State
+
+from . import render
+from .errors import CLIError
+
+HELP_TEXT = (
+    "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
+    "plays three 6s, 'take 9' (or 'pass, take 9') passes and takes a 9 from the table. "
+    "Enter alone shows the position again, 'q' quits."
+)
+
+_PLAY_RE = re.compile(r"(?:play\s*)?(\d+)\s*[x*]\s*(\d+)")
+_TAKE_RE = re.compile(r"(?:pass\s*,?\s*)?(?:take|t)\s*(\d+)|pass\s*,?\s*(\d+)")
+
+
+class MoveError(ValueError):
+    """Input that is not a legal move now; the message says why."""
+
+
+class QuitGame(Exception):
+    """The human asked to stop."""
+
+
+Reader = Callable[[str], str]
+
+
+def parse_move(text: str, state: State) -> Action:
+    """The legal action the human means by ``text`` (a key or a typed move) in ``state``.
+
+    Raises MoveError with a one-line reason: an unknown key, unreadable text, or the rule the
+    move breaks (the ``IllegalActionError`` message of ``State.apply``).
+    """
+    legal = state.legal_actions()
+    keys = render.move_keys(legal)
+    t = text.strip().lower()
+    if t in keys:
+        return keys[t]
+    if t.isdigit():
+        raise MoveError(f"No move has the key {t}: the keys are 1 to {len(legal)}.")
+    action: Action | None = None
+    try:
+        if m := _PLAY_RE.fullmatch(t):
+            action = Action.play(int(m.group(2)), int(m.group(1)))
+        elif m := _TAKE_RE.fullmatch(t):
+            action = Action.take(int(m.group(1) or m.group(2)))
+        elif t == "pass":
+            if state.ends is None:
+                action = Action.take(1)  # apply() explains why a pass is impossible here
+            else:
+                stacks = ", ".join(str(v) for v, _ in state.stacks)
+                raise MoveError(
+                    f"A pass takes a card: say which, e.g. 'take 9' (stacks: {stacks})."
+                )
+        else:
+            action = Action.parse(t)
+    except ValueError as exc:
+        if isinstance(exc, MoveError):
+            raise
+        if "cannot read" in str(exc):
+            raise MoveError(
+                f"Cannot read a move from {text.strip()!r}: type a key (1 to {len(legal)}), "
+                "a play like '3x6' (three 6s) or a pass like 'take 9'"
+            ) from None
+        raise MoveError(f"Not a move: {exc}") from None
+    if action in legal:
+        return action
+    try:
+        state.apply(action)
+    except IllegalActionError as exc:
+        raise MoveError(f"Illegal move '{action}': {exc}") from None
+    raise MoveError(f"Illegal move '{action}'")  # pragma: no cover - rules agree
+
+
+@dataclass
+class Seats:
+    """Who sits where: ``bots[s]`` is None for the human seat."""
+
+    names: list[str]
+    bots: list[object | None]
+    rngs: list[np.random.Generator | None] = field(default_factory=list)
+
+    @property
+    def human(self) -> int | None:
+        for seat, bot in enumerate(self.bots):
+            if bot is None:
+                return seat
+        return None
+
+
+def _bot_move(seats: Seats, state: State, seat: int) -> Action:
+    bot = seats.bots[seat]
+    view = state.view(seat)
+    legal = state.legal_actions()
+    who = render.seat_label(seat, seats.names)
+    try:
+        action = bot.choose(view, legal, seats.rngs[seat])
+        if isinstance(action, int | np.integer):
+            action = Action.from_id(int(action))
+    except Exception as exc:  # noqa: BLE001 - a user strategy may raise anything
+        raise CLIError(f"strategy {who} failed: {type(exc).__name__}: {exc}") from exc
+    if action not in legal:
+        raise CLIError(f"strategy {who} chose an illegal move: {action}")
+    return action
+
+
+def _ask_human(console: Console, state: State, seat: int, names: Sequence[str], read: Reader):
+    view = state.view(seat)
+    legal = state.legal_actions()
+    console.print()
+    console.print(render.position(view, names, hand=view.hand, legal=legal))
+    while True:
+        try:
+            text = read("Your move (? for help): ")
+        except EOFError:
+            raise CLIError("input ended before the game did") from None
+        t = text.strip().lower()
+        if t in ("q", "quit", "exit"):
+            raise QuitGame
+        if t in ("?", "h", "help"):
+            console.print(HELP_TEXT)
+            continue
+        if not t:
+            console.print(render.position(view, names, hand=view.hand, legal=legal))
+            continue
+        try:
+            return parse_move(t, state)
+        except MoveError as exc:
+            console.print(Text(str(exc), style="bold red"))
+
+
+def _call_hook(bot, hook: str, who: str, *args) -> None:
+    fn = getattr(bot, hook, None)
+    if callable(fn):
+        try:
+            fn(*args)
+        except Exception as exc:  # noqa: BLE001 - a user strategy may raise anything
+            raise CLIError(f"strategy {who} failed in {hook}: {type(exc).__name__}: {exc}") from exc
+
+
+def _game_result(initial: State, final: State, names: Sequence[str]):
+    """What ``Strategy.end_game`` receives: a ``strategies.GameResult`` when available."""
+    try:
+        from strategies import GameResult
+    except ImportError:
+        return final.winner
+    return GameResult(
+        labels=tuple(names),
+        deal_seed=0,
+        play_seed=0,
+        first_player=initial.current_player,
+        winner=final.winner,
+        cards_left=final.hand_sizes,
+        turns=final.turn,
+        rounds=final.round,
+        unfinished=final.unfinished,
+        final_state=final,
+    )
+
+
+def play_game(console: Console, state: State, seats: Seats, read: Reader) -> State:
+    """Play ``state`` to the end: bots choose, the human is asked; every move is shown."""
+    initial = state
+    for seat, bot in enumerate(seats.bots):
+        if bot is not None:
+            who = render.seat_label(seat, seats.names)
+            _call_hook(bot, "start_game", who, state.view(seat), seats.rngs[seat])
+    human = seats.human
+    if state.current_player == human:
+        console.print(Text(f"Round {state.round}: you lead.", style="bold"))
+    else:
+        first = render.seat_label(state.current_player, seats.names)
+        console.print(Text(f"Round {state.round}: {first} leads.", style="bold"))
+    while not state.is_terminal:
+        seat = state.current_player
+        if seat == human:
+            action = _ask_human(console, state, seat, seats.names, read)
+            console.print(f"You {render.describe_action(action, you=True)}.")
+        else:
+            action = _bot_move(seats, state, seat)
+            console.print(
+                f"  {render.seat_label(seat, seats.names)} {render.describe_action(action)}."
+            )
+        after = state.apply(action)
+        if after.round > state.round and not after.is_terminal:
+            cleared = sum(after.removed) - sum(state.removed)
+            cards = f"{cleared} card{'s' if cleared != 1 else ''}"
+            if after.current_player == human:
+                line = f"you are the only one left, remove the {cards} on the table and lead"
+            else:
+                leader = render.seat_label(after.current_player, seats.names)
+                line = f"{leader} is the only one left, removes the {cards} on the table and leads"
+            console.print(Text(f"Round {state.round} ends: {line} round {after.round}.", "bold"))
+        state = after
+    result = _game_result(initial, state, seats.names)
+    for seat, bot in enumerate(seats.bots):
+        if bot is not None:
+            who = render.seat_label(seat, seats.names)
+            _call_hook(bot, "end_game", who, state.view(seat), result)
+    return state
+
+
+def show_result(console: Console, state: State, names: Sequence[str]) -> None:
+    """Who won (or that the turn limit ended the game) and every hand left."""
+    console.print()
+    if state.winner is None:
+        console.print(
+            Text(f"The game stopped unfinished at the turn limit ({state.turn_limit}).", "bold")
+        )
+    elif names[state.winner] == "you":
+        console.print(Text(f"You win after {state.turn} turns!", style="bold green"))
+    else:
+        who = render.seat_label(state.winner, names)
+        console.print(Text(f"{who} wins after {state.turn} turns.", style="bold red"))
+    console.print(render.seats_table(state, names, hands=state.hands))
+
+
+def split_specs(values: Sequence[str]) -> list[str]:
+    """Strategy specs from ``--against`` values, split on commas outside parameter lists.
+
+    ``greedy:a=1,b=2,random`` is two specs: a piece with '=' but no ':' continues the
+    parameters of the spec before it; commas inside ``name(k=v,...)`` never split.
+    """
+    specs: list[str] = []
+    for value in values:
+        pieces, depth, cur = [], 0, ""
+        for ch in value:
+            depth += (ch == "(") - (ch == ")")
+            if ch == "," and depth <= 0:
+                pieces.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        pieces.append(cur)
+        for piece in (p.strip() for p in pieces):
+            if not piece:
+                continue
+            if (
+                specs
+                and "=" in piece
+                and ":" not in piece
+                and "(" not in piece
+                and ":" in specs[-1]
+            ):
+                specs[-1] += "," + piece
+            else:
+                specs.append(piece)
+    return specs
+
+
+def make_bots(specs: Sequence[str], n_opponents: int) -> list:
+    """One strategy instance per opponent from the specs (one spec fills every seat)."""
+    import strategies
+
+    if len(specs) == 1:
+        specs = list(specs) * n_opponents
+    if len(specs) != n_opponents:
+        raise CLIError(
+            f"--against needs 1 or {n_opponents} strategies for {n_opponents} opponents, "
+            f"got {len(specs)}",
+            usage=True,
+        )
+    bots = []
+    for spec in specs:
+        try:
+            bots.append(strategies.get(spec))
+        except Exception as exc:  # noqa: BLE001 - user files and specs raise many kinds
+            raise CLIError(f"--against: {exc}", usage=True) from exc
+    return bots
+
+
+def complete_specs(incomplete: str) -> list[str]:
+    """Shell completion of ``--against``: strategy names after the last comma."""
+    try:
+        import strategies
+
+        known = strategies.names()
+    except Exception:  # noqa: BLE001 - completion must never fail loudly
+        return []
+    head, comma, last = incomplete.rpartition(",")
+    return [f"{head}{comma}{name}" for name in known if name.startswith(last)]
+
+
+def default_opponent() -> str:
+    """The built-in strategy a human meets when ``--against`` is not given."""
+    import strategies
+
+    names = strategies.names()
+    for name in ("greedy", "heuristic", "random"):
+        if name in names:
+            return name
+    return names[0]
+
+
+def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
+    t = Table(title=f"Scores after game {match.games}", title_justify="left")
+    t.add_column("seat", justify="right")
+    t.add_column("player")
+    t.add_column("this game", justify="right")
+    t.add_column("total", justify="right")
+    for seat, name in enumerate(names):
+        t.add_row(str(seat), name, str(last[seat]), str(match.totals[seat]))
+    return t
+
+
+@click.command(name="play")
+@click.option("-n", "--players", default=4, show_default=True, help="Players at the table (3-6).")
+@click.option("--seat", default=0, show_default=True, help="Your seat (0 = first).")
+@click.option(
+    "--against",
+    "against",
+    multiple=True,
+    metavar="SPEC,...",
+    shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
+    help="Opponent strategies: one spec for every seat or one per opponent "
+    "(name, name:key=value,..., file.py:Class). Default: a built-in heuristic.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed of the deal(s) and of the bots (default: fresh, printed).",
+)
+@click.option("--expert", is_flag=True, help="Expert variant: games until someone has 20 points.")
+@click.option(
+    "--target",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Points that end an expert match (default 20; implies --expert).",
+)
+@click.option(
+    "--load",
+    "load",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="A Python file that defines (registers) strategies; repeatable.",
+)
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Append each finished game as a GameRecord JSON line (see 'leaves replay').",
+)
+def play(
+    players: int,
+    seat: int,
+    against: tuple[str, ...],
+    seed: int | None,
+    expert: bool,
+    target: int | None,
+    load: tuple[str, ...],
+    save: str | None,
+) -> None:
+    """Play 13 Leaves in the terminal against built-in or your own strategies.
+
+    Each turn shows the table (stacks, both ends and their sizes), your hand, every seat's
+    hand size, who passed and the cards known from takes, and the legal moves with keys.
+    Type a key or a move ('3x6' plays three 6s, 'take 9' passes taking a 9).
+
+    \b
+    Examples:
+      leaves play                                  # 4 players, you in seat 0
+      leaves play --players 3 --seat 1 --against greedy,random --seed 7
+      leaves play --expert                         # games until someone has 20 points
+      leaves play --load my_bot.py --against mybot --save games.jsonl
+    """
+    from leaves.rules import EXPERT_TARGET, MAX_PLAYERS, MIN_PLAYERS
+
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CLIError(
+            f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}", usage=True
+        )
+    if not 0 <= seat < players:
+        raise CLIError(
+            f"--seat must be 0 to {players - 1} for {players} players, got {seat}", usage=True
+        )
+    from .strategies_cmd import load_files
+
+    load_files(load)
+    specs = split_specs(against) or [default_opponent()]
+    bots = make_bots(specs, players - 1)
+    bots.insert(seat, None)
+    names = ["you" if b is None else str(getattr(b, "label", type(b).__name__)) for b in bots]
+    seq = np.random.SeedSequence(seed)
+    deal_seq, bot_seq = seq.spawn(2)
+    rngs = [np.random.default_rng(s) for s in bot_seq.spawn(players)]
+    seats = Seats(names=names, bots=bots, rngs=rngs)
+    console = render.make_console()
+    read = console.input
+    console.print(
+        Text(
+            f"13 Leaves, {players} players, seed {seq.entropy} (--seed {seq.entropy} replays this)."
+        )
+    )
+    console.print(
+        "Opponents: " + ", ".join(render.seat_label(s, names) for s in range(players) if s != seat)
+    )
+    expert = expert or target is not None
+    match = None
+    if expert:
+        from leaves.expert import ExpertMatch, game_scores
+
+        points = target or EXPERT_TARGET
+        match = ExpertMatch(players, target=points)
+        console.print(
+            f"Expert match: games until someone reaches {points} points; lowest total wins."
+        )
+    from leaves import new_game
+
+    try:
+        while True:
+            (game_seed,) = deal_seq.spawn(1)  # successive children: one deal per game
+            initial = new_game(players, seed=np.random.default_rng(game_seed))
+            final = play_game(console, initial, seats, read)
+            show_result(console, final, names)
+            if save:
+                _save(save, initial, final, names)
+            if match is None:
+                break
+            scores = game_scores(final)
+            match = match.add(scores)
+            console.print(_scores_table(match, names, scores))
+            if match.is_over:
+                winners = ", ".join(render.seat_label(s, names) for s in match.winners)
+                tie = " (tied, sharing the win)" if len(match.winners) > 1 else ""
+                verb = "win" if len(match.winners) > 1 or match.winners == (seat,) else "wins"
+                console.print(
+                    Text(f"Match over after {match.games} games: {winners} {verb}{tie}.", "bold")
+                )
+                break
+            try:
+                if read("Enter for the next game, q to stop: ").strip().lower() in ("q", "quit"):
+                    raise QuitGame
+            except EOFError:
+                raise CLIError("input ended before the match did") from None
+    except QuitGame:
+        console.print("You left the game.")
+
+
+def _save(path: str, initial: State, final: State, names: Sequence[str]) -> None:
+    from leaves.record import GameRecord
+
+    labels = tuple("human" if name == "you" else name for name in names)
+    record = GameRecord.from_states(initial, final, seed=None, strategies=labels)
+    try:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(record.to_json() + "\n")
+    except OSError as exc:
+        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,267 @@
+"""Terminal rendering of a 13 Leaves position with rich, shared by ``play`` and ``replay``.
+
+Everything here turns a ``State`` or a ``PlayerView`` (both expose the same public fields) into
+rich renderables and plain sentences; nothing reads input or changes a game. Colour only adds
+emphasis: the words ("left end", "passed", key numbers) carry the meaning on a plain terminal.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Sequence
+from typing import Protocol
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from leaves import Action
+
+END_STYLE = "bold black on yellow"
+HAND_STYLE = "bold cyan"
+KEY_STYLE = "bold green"
+
+_COUNT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+class Position(Protocol):
+    """What rendering reads: the public fields ``State`` and ``PlayerView`` share."""
+
+    n_players: int
+    current_player: int
+    turn: int
+    round: int
+
+    @property
+    def stacks(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def ends(self) -> tuple[tuple[int, int], tuple[int, int]] | None: ...
+    @property
+    def hand_sizes(self) -> tuple[int, ...]: ...
+    @property
+    def passed(self) -> tuple[bool, ...]: ...
+    @property
+    def known(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def removed(self) -> tuple[int, ...]: ...
+
+
+def make_console(
+    file=None, width: int | None = None, force_terminal: bool | None = None
+) -> Console:
+    """The console commands print to: no syntax highlighting, respects ``NO_COLOR``."""
+    return Console(
+        file=file,
+        width=width,
+        force_terminal=force_terminal,
+        highlight=False,
+        no_color="NO_COLOR" in os.environ,
+        soft_wrap=False,
+    )
+
+
+def to_text(renderable: RenderableType, width: int = 100) -> str:
+    """Plain text of a renderable (tests, logs): no colour codes."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, highlight=False)
+    console.print(renderable)
+    return buf.getvalue()
+
+
+# ----------------------------------------------------------------------------- words
+def _n_cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def a_card(value: int) -> str:
+    """'a 9', 'an 8', 'an 11'."""
+    return f"{'an' if value in (8, 11) else 'a'} {value}"
+
+
+def cards_phrase(count: int, value: int) -> str:
+    """'a 6', 'three 6s'."""
+    if count == 1:
+        return a_card(value)
+    word = _COUNT_WORDS[count] if count < len(_COUNT_WORDS) else str(count)
+    return f"{word} {value}s"
+
+
+def describe_action(action: Action, you: bool = False) -> str:
+    """A verb phrase for the move log: 'plays three 6s', 'passes and takes a 9'.
+
+    ``you=True`` conjugates for the human: 'play three 6s', 'pass and take a 9'.
+    """
+    s = "" if you else "s"
+    if action.is_pass:
+        return f"pass{'' if you else 'es'} and take{s} {a_card(action.value)}"
+    return f"play{s} {cards_phrase(action.count, action.value)}"
+
+
+def seat_label(seat: int, names: Sequence[str]) -> str:
+    """'seat 2 (greedy)' or 'you (seat 0)'."""
+    name = names[seat]
+    return f"you (seat {seat})" if name == "you" else f"seat {seat} ({name})"
+
+
+def counts_text(counts: Sequence[int], sep: str = " ") -> str:
+    """Every card of a 13-count vector, lowest first: '2 2 5 6 6 6'; '-' when empty."""
+    cards = [str(v + 1) for v, c in enumerate(counts) for _ in range(c)]
+    return sep.join(cards) if cards else "-"
+
+
+def end_rules(ends: tuple[tuple[int, int], tuple[int, int]] | None) -> str:
+    """The rule the ends impose on the next play, in one sentence."""
+    if ends is None:
+        return "Empty table: play any number of cards of one value (a pass needs a card to take)."
+    (lv, ls), (rv, rs) = ends
+    if lv == rv:
+        return f"One stack ({cards_phrase(ls, lv)}): play any value with at least {_n_cards(ls)}."
+    rule = (
+        f"Left end {lv} (size {ls}): play a value <= {lv} with at least {_n_cards(ls)}. "
+        f"Right end {rv} (size {rs}): play a value >= {rv} with at least {_n_cards(rs)}."
+    )
+    if rv - lv > 1:
+        middle = f"{lv + 1}" if rv - lv == 2 else f"{lv + 1}-{rv - 1}"
+        rule += f" Values {middle}: never."
+    return rule
+
+
+# ----------------------------------------------------------------------------- pieces
+def table_row(stacks: Sequence[tuple[int, int]], ends) -> RenderableType:
+    """The row of stacks, lowest value left: value, size, and which stacks are the ends."""
+    if not stacks:
+        return Text("(the table is empty)", style="dim")
+    grid = Table(box=box.ROUNDED, show_header=False, padding=(0, 1))
+    for _ in stacks:
+        grid.add_column(justify="center", min_width=5)
+    (lv, _), (rv, _) = ends
+    values, sizes, marks = [], [], []
+    for value, size in stacks:
+        is_end = value in (lv, rv)
+        style = END_STYLE if is_end else ""
+        values.append(Text(str(value), style=style))
+        sizes.append(Text(f"x{size}", style="bold" if is_end else "dim"))
+        if lv == rv:
+            marks.append(Text("both ends", style="yellow"))
+        elif value == lv:
+            marks.append(Text("left end", style="yellow"))
+        elif value == rv:
+            marks.append(Text("right end", style="yellow"))
+        else:
+            marks.append(Text(""))
+    grid.add_row(*values)
+    grid.add_row(*sizes)
+    grid.add_row(*marks)
+    return grid
+
+
+def hand_text(hand: Sequence[int]) -> Text:
+    """A hand as its cards grouped by value: '2 2  5  6 6 6  (6 cards)'."""
+    groups = [" ".join([str(v + 1)] * c) for v, c in enumerate(hand) if c]
+    text = Text("  ".join(groups) if groups else "(empty)", style=HAND_STYLE)
+    n = sum(hand)
+    text.append(f"   ({n} card{'s' if n != 1 else ''})", style="dim")
+    return text
+
+
+def seats_table(
+    pos: Position,
+    names: Sequence[str],
+    hands: Sequence[Sequence[int]] | None = None,
+) -> Table:
+    """Every seat: hand size, passed this round, cards publicly known in the hand (taken).
+
+    ``hands`` (replays, where everything is shown) adds a column with every hand.
+    """
+    t = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    t.add_column("")
+    t.add_column("seat", justify="right")
+    t.add_column("player")
+    t.add_column("cards", justify="right")
+    t.add_column("this round")
+    if hands is not None:
+        t.add_column("hand", no_wrap=True)
+    t.add_column("known (taken)")
+    sizes = pos.hand_sizes
+    passed = pos.passed
+    known = pos.known
+    over = getattr(pos, "is_terminal", False)
+    for seat in range(pos.n_players):
+        turn_mark = "" if over or seat != pos.current_player else ">"
+        row = [
+            Text(turn_mark, style="bold"),
+            str(seat),
+            Text(names[seat], style="bold" if names[seat] == "you" else ""),
+            str(sizes[seat]),
+            Text("passed", style="red") if passed[seat] else Text("in", style="green"),
+        ]
+        if hands is not None:
+            row.append(counts_text(hands[seat]))
+        row.append(counts_text(known[seat]) if any(known[seat]) else "")
+        t.add_row(*row)
+    return t
+
+
+def move_keys(legal: Sequence[Action]) -> dict[str, Action]:
+    """Short keys for the legal moves: '1', '2', ... in the (ascending id) order given."""
+    return {str(i + 1): a for i, a in enumerate(legal)}
+
+
+def moves_table(legal: Sequence[Action], columns: int = 4) -> Table:
+    """The legal moves with their keys, plays first then passes, in a few columns."""
+    t = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    cells = []
+    for key, action in move_keys(legal).items():
+        cell = Text()
+        cell.append(f"{key:>2}", style=KEY_STYLE)
+        cell.append(f" {action}")
+        cells.append(cell)
+    columns = max(1, min(columns, len(cells)))
+    for _ in range(columns):
+        t.add_column()
+    rows = (len(cells) + columns - 1) // columns
+    for r in range(rows):
+        # Fill column by column so the order reads downwards like a list.
+        t.add_row(
+            *[cells[c * rows + r] if c * rows + r < len(cells) else "" for c in range(columns)]
+        )
+    return t
+
+
+def removed_text(removed: Sequence[int]) -> Text | None:
+    """Cards removed from the game at round ends, or None when there are none."""
+    n = sum(removed)
+    if not n:
+        return None
+    return Text(f"Out of the game ({n}): {counts_text(removed)}", style="dim")
+
+
+def position(
+    pos: Position,
+    names: Sequence[str],
+    hand: Sequence[int] | None = None,
+    legal: Sequence[Action] | None = None,
+    hands: Sequence[Sequence[int]] | None = None,
+    title: str | None = None,
+) -> Group:
+    """The whole picture: title, table row, end rules, seats, removed cards, hand, moves."""
+    parts: list[RenderableType] = []
+    head = title or f"Turn {pos.turn + 1} - round {pos.round}"
+    parts.append(Text(head, style="bold underline"))
+    parts.append(Text("Table:", style="bold"))
+    parts.append(table_row(pos.stacks, pos.ends))
+    parts.append(Text(end_rules(pos.ends), style="italic"))
+    parts.append(seats_table(pos, names, hands=hands))
+    gone = removed_text(pos.removed)
+    if gone is not None:
+        parts.append(gone)
+    if hand is not None:
+        line = Text("Your hand: ", style="bold")
+        line.append_text(hand_text(hand))
+        parts.append(line)
+    if legal:
+        parts.append(Text("Legal moves (type the key, or a move like '3x6' / 'take 9'):"))
+        parts.append(moves_table(legal))
+    return Group(*parts)

@@ -1,0 +1,156 @@
+"""``leaves strategies``: the table of registered strategies, and loading users' strategy files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .errors import CLIError
+
+
+def load_files(paths: Iterable[str]) -> None:
+    """Import each Python file so the Strategy subclasses it defines register themselves.
+
+    Uses the registry's own file loader, so a later ``file.py:Class`` spec of the same file
+    finds the already loaded module. A missing file or an error inside it is a CLIError.
+    """
+    paths = list(paths)
+    if not paths:
+        return
+    from strategies import registry
+
+    loader = getattr(registry, "load_file", None) or registry._load_file
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_file():
+            raise CLIError(f"--load: no such file: {raw}", usage=True)
+        if path.suffix != ".py":
+            raise CLIError(f"--load: {raw} is not a Python (.py) file", usage=True)
+        try:
+            loader(str(path))
+        except ValueError as exc:
+            raise CLIError(f"--load: {exc}") from exc
+
+
+def parse_filters(items: Sequence[str]) -> dict[str, Any]:
+    """``key=value`` pairs to a classifier filter (values read like strategy parameters)."""
+    from strategies.registry import parse_value
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise CLIError(
+                f"--filter wants key=value (e.g. stochastic=false), got {item!r}", usage=True
+            )
+        out[key] = parse_value(value.strip())
+    return out
+
+
+def classifier_text(classifier: dict[str, Any]) -> str:
+    """True flags by name ('compiled, stochastic'), other values as key=value; '-' if none."""
+    parts = []
+    for key, value in sorted(classifier.items()):
+        if value is True:
+            parts.append(key)
+        elif value not in (False, None, ""):
+            parts.append(f"{key}={value}")
+    return ", ".join(parts) or "-"
+
+
+def strategy_rows(filters: dict[str, Any]) -> list[tuple[str, str, dict, dict]]:
+    """(name, description, classifier, default params) of each registered strategy that matches."""
+    import inspect
+
+    import strategies
+    from strategies.registry import get_class
+
+    try:
+        wanted = strategies.filtered(**filters) if filters else strategies.names()
+    except ValueError as exc:
+        raise CLIError(f"--filter: {exc}", usage=True) from exc
+    rows = []
+    for name in wanted:
+        try:
+            cls = get_class(name)
+        except ValueError as exc:  # a broken entry point: say so, keep listing the others
+            rows.append((name, f"(cannot load: {exc})", {}, {}))
+            continue
+        sig = cls._param_signature
+        params = {
+            k: p.default
+            for k, p in sig.parameters.items()
+            if p.default is not inspect.Parameter.empty
+        }
+        rows.append((name, str(cls.description), dict(cls.classifier), params))
+    return rows
+
+
+@click.command(name="strategies")
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Keep strategies whose classifier has KEY=VALUE (repeatable, all must match).",
+)
+@click.option(
+    "--load",
+    "load",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="A Python file that defines (registers) strategies; repeatable.",
+)
+@click.option("--names", "names_only", is_flag=True, help="Print only the names, one a line.")
+def strategies(filters: tuple[str, ...], load: tuple[str, ...], names_only: bool) -> None:
+    """List registered strategies with their descriptions, classifiers and parameters.
+
+    Built-in strategies, those installed through the 'leaves.strategies' entry point group and
+    those defined in files given with --load all appear.
+
+    \b
+    Examples:
+      leaves strategies
+      leaves strategies --filter stochastic=false --filter search=false
+      leaves strategies --load my_bot.py
+      leaves strategies --names
+    """
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from .render import make_console
+
+    load_files(load)
+    wanted = parse_filters(filters)
+    rows = strategy_rows(wanted)
+    console = make_console()
+    if names_only:
+        for name, *_ in rows:
+            click.echo(name)
+        return
+    if not rows:
+        shown = ", ".join(filters)
+        raise CLIError(f"no strategy matches {shown}" if shown else "no strategies are registered")
+    table = Table(box=box.SIMPLE_HEAD, title="Registered strategies", title_justify="left")
+    table.add_column("name", style="bold", no_wrap=True)
+    table.add_column("classifiers", overflow="fold")
+    table.add_column("description, parameters (defaults)", overflow="fold", ratio=1)
+    for name, desc, classifier, params in rows:
+        desc_text = Text(desc)
+        if params:
+            pars = ", ".join(f"{k}={v}" for k, v in params.items())
+            desc_text.append(f"\n{pars}", style="dim")
+        table.add_row(name, classifier_text(classifier), desc_text)
+    console.print(table)
+    console.print(
+        Text(
+            "Use a strategy by name, with parameters as name:key=value,... "
+            "(e.g. 'counter:threat_weight=1.0'), or as file.py:ClassName.",
+            style="dim",
+        )
+    )

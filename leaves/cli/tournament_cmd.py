@@ -1,0 +1,237 @@
+"""``leaves tournament``: run a round-robin tournament into an output directory."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from .errors import CLIError
+
+# config-file key -> (click parameter name, expected type)
+CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
+    "strategies": ("specs", (list,)),
+    "players": ("players", (int, str, list)),
+    "games": ("games", (int,)),
+    "seed": ("seed", (int,)),
+    "jobs": ("jobs", (int,)),
+    "out": ("out", (str,)),
+    "resume": ("resume", (bool,)),
+    "expert": ("expert", (bool,)),
+    "target": ("target", (int,)),
+    "repeats": ("repeats", (bool,)),
+    "rows": ("rows", (bool,)),
+    "record": ("record", (str,)),
+    "record_sample": ("record_sample", (int,)),
+    "backend": ("backend", (str,)),
+    "scheduler": ("scheduler", (str,)),
+    "chunk_size": ("chunk_size", (int,)),
+    "turn_limit": ("turn_limit", (int,)),
+}
+
+
+def read_config(path: str) -> dict[str, Any]:
+    """Options from a TOML file (top level or a ``[tournament]`` table), keyed like the CLI."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise CLIError(f"--config: no such file: {path}", usage=True) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CLIError(f"--config: {path} is not valid TOML: {exc}", usage=True) from None
+    data = data.get("tournament", data)
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in CONFIG_KEYS:
+            known = ", ".join(sorted(CONFIG_KEYS))
+            raise CLIError(f"--config: unknown key {key!r} in {path} (known: {known})", usage=True)
+        name, types = CONFIG_KEYS[key]
+        if not isinstance(value, types) or (bool in (type(value),) and bool not in types):
+            want = " or ".join(t.__name__ for t in types)
+            raise CLIError(f"--config: {key} must be {want} in {path}", usage=True)
+        if key == "strategies":
+            value = tuple(str(v) for v in value)
+        if key == "players" and isinstance(value, list):
+            value = ",".join(str(v) for v in value)
+        out[name] = value
+    return out
+
+
+def _load_game(spec: str, turn_limit: int | None) -> Any:
+    if spec == "13leaves":
+        from leaves.rules import TURN_LIMIT
+        from tournaments.leaves_game import LeavesGame
+
+        return LeavesGame(turn_limit=turn_limit or TURN_LIMIT)
+    module, _, attr = spec.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module), attr or "Game")
+    except (ImportError, AttributeError) as exc:
+        raise CLIError(f"--game: cannot load {spec!r}: {exc}", usage=True) from None
+    return factory()
+
+
+def _summary_table(result: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    df = result.summary()
+    expert = result.spec["expert"]
+    rank = f"{result.manifest.get('rank_value', 'rank')}_mean"
+    table = Table(title="Tournament summary", title_justify="left")
+    table.add_column("strategy")
+    table.add_column("games", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column(rank.replace("_", " "), justify="right")
+    if expert:
+        table.add_column("matches", justify="right")
+        table.add_column("match win rate", justify="right")
+    table.add_column("forfeits", justify="right")
+    for row in df.itertuples(index=False):
+        cells = [
+            str(row.strategy),
+            f"{row.games:,}",
+            f"{row.wins:,}",
+            f"{row.win_rate:.4f}",
+            f"{getattr(row, rank):.3f}",
+        ]
+        if expert:
+            cells += [f"{row.matches:,}", f"{row.match_win_rate:.4f}"]
+        cells.append(f"{row.forfeits:,}")
+        table.add_row(*cells)
+    Console().print(table)
+
+
+@click.command(name="tournament")
+@click.argument("specs", nargs=-1, metavar="SPEC [SPEC ...]")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="TOML file of options.")
+@click.option("--players", default="4", show_default=True, help='Seats per table, or "3,4,5".')
+@click.option("--games", type=int, default=100_000, show_default=True, help="Total games.")
+@click.option("--seed", type=int, default=None, help="Tournament seed (default: fresh, saved).")
+@click.option("--jobs", "jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
+@click.option("--out", type=click.Path(file_okay=False), default=None, help="Output directory.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
+@click.option("--expert", is_flag=True, help="Play expert matches to --target points.")
+@click.option("--target", type=int, default=20, show_default=True, help="Expert match target.")
+@click.option("--repeats", is_flag=True, help="Let a strategy take several seats at a table.")
+@click.option("--rows/--no-rows", default=True, show_default=True, help="Keep per-game rows.")
+@click.option("--record", type=click.Path(dir_okay=False), default=None, help="GameRecords file.")
+@click.option("--record-sample", type=int, default=None, help="Record about N games, not all.")
+@click.option(
+    "--backend",
+    type=click.Choice(["loky", "dask"]),
+    default="loky",
+    show_default=True,
+    help="loky: local processes; dask: a Dask cluster (see --scheduler).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    help="Dask scheduler address, e.g. tcp://host:8786 (none: a local cluster).",
+)
+@click.option("--chunk-size", type=int, default=None, help="Games per chunk (part of the spec).")
+@click.option("--turn-limit", type=int, default=None, help="Turn limit per game (default 1000).")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@click.option("--game", "game_spec", default="13leaves", hidden=True, help="Game plug-in.")
+@click.pass_context
+def tournament(ctx: click.Context, **opts: Any) -> None:
+    """Run a round-robin tournament among strategies and save the results in --out.
+
+    Every combination of --players strategies meets on the same deals, each deal replayed
+    under every rotation of the seats, so seat and deal luck cancel. --games is the total
+    (rounded up to whole duplicate sets). Results depend only on the seed, never on --jobs
+    or --backend. Per-game rows go to OUT/games/*.parquet (pandas.read_parquet(OUT/"games")),
+    the spec and progress to OUT/manifest.json.
+
+    \b
+    Examples:
+      leaves tournament greedy low high minimal --players 4 --games 1000000 --out runs/a
+      leaves tournament greedy random counter --players 3,4,5 --games 300000 --out runs/mix
+      leaves tournament greedy low high --expert --games 10000 --out runs/expert
+      leaves tournament --config examples/tournament.toml
+      leaves tournament greedy low high random --out runs/a --resume     # after Ctrl-C
+      leaves tournament greedy low high random --backend dask --scheduler tcp://head:8786 \\
+          --games 100000000 --no-rows --out runs/big
+    """
+    if opts["config"]:
+        for name, value in read_config(opts["config"]).items():
+            if ctx.get_parameter_source(name) != ParameterSource.COMMANDLINE or (
+                name == "specs" and not opts["specs"]
+            ):
+                opts[name] = value
+    if not opts["specs"]:
+        raise CLIError("name at least one strategy (see 'leaves strategies')", usage=True)
+    if opts["out"] is None:
+        raise CLIError("--out DIR is required (where the results go)", usage=True)
+    if opts["record_sample"] is not None and opts["record"] is None:
+        raise CLIError("--record-sample needs --record FILE", usage=True)
+    if opts["scheduler"] is not None and opts["backend"] != "dask":
+        raise CLIError("--scheduler needs --backend dask", usage=True)
+    if opts["jobs"] == 0 or opts["jobs"] < -1:
+        raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
+
+    from tournaments import Tournament
+
+    game = _load_game(opts["game_spec"], opts["turn_limit"])
+    try:
+        t = Tournament(
+            opts["specs"],
+            players=opts["players"],
+            games=opts["games"],
+            seed=opts["seed"],
+            expert=opts["expert"],
+            target=opts["target"],
+            repeats=opts["repeats"],
+            rows=opts["rows"],
+            record=opts["record"],
+            record_sample=opts["record_sample"],
+            chunk_size=opts["chunk_size"],
+            game=game,
+        )
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
+    out = Path(opts["out"])
+    try:
+        t.check_out(out, opts["resume"])
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
+    progress = opts["progress"]
+    if progress is None:
+        progress = sys.stderr.isatty()
+    click.echo(t.rounded_note, err=True)
+    click.echo(f"seed {t.seed}; results in {opts['out']}", err=True)
+    t0 = time.perf_counter()
+    try:
+        result = t.run(
+            n_jobs=opts["jobs"],
+            out=out,
+            resume=opts["resume"],
+            backend=opts["backend"],
+            scheduler=opts["scheduler"],
+            progress=progress,
+        )
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: rerun the same command with --resume to continue {out}", err=True)
+        raise
+    wall = time.perf_counter() - t0
+    _summary_table(result)
+    n_forfeits = int(result.summary()["forfeits"].sum())
+    if n_forfeits:
+        click.echo(f"{n_forfeits:,} forfeited games: details in {out / 'forfeits.json'}")
+    unit = "matches" if t.expert else "games"
+    click.echo(
+        f"{t.n_games:,} {unit} in {wall:.1f} s this session "
+        f"({result.manifest['wall_time_s']:.1f} s in all); results in {out}"
+    )
+    if t.record is not None:
+        click.echo(f"game records in {t.record}")

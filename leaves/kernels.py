@@ -1,0 +1,576 @@
+"""Compiled rules of 13 Leaves over the array board (``leaves.board``), for bulk simulation.
+
+The kernels implement exactly the rules of ``leaves.state.State`` (same legal action order,
+round ends, takes moving the ends inward, P1, known-card bookkeeping, turn limit E1); a
+hypothesis differential test drives both through thousands of games and compares every field.
+Everything is ``@njit(cache=True)`` except the Python helpers at the bottom
+(``board_from_state``, ``state_from_board``, ``deal_board``). Beyond the pinned API:
+``random_action`` (one uniform legal action without building the list), ``random_games``
+(deal + random playout of many games from one seed: the benchmark loop) and
+``random_playout_into`` (no allocation).
+
+Randomness is xoshiro256** (state ``uint64[4]``) seeded from one ``uint64`` through
+splitmix64, so a seed means the same stream on every platform and in every caller:
+
+* ``rng_below(s, n)`` is Lemire's multiply-shift on the top 32 bits of one draw, with
+  rejection, so it is exactly uniform for ``1 <= n < 2**32``.
+* ``board_deal`` starts from the sorted deck (two 1s, three 2s, ...), shuffles it with
+  Durstenfeld's Fisher-Yates (``for i = 61..1: swap(deck[i], deck[rng_below(s, i + 1)])``),
+  deals seat ``i`` the cards ``i*hand_size .. (i+1)*hand_size - 1`` and leaves the rest
+  undealt; with ``first_player=-1`` it then draws the first player with ``rng_below(s, n)``.
+* ``random_playout`` picks ``legal[rng_below(s, n_legal)]`` each turn (uniform over the
+  legal action ids, RULES.md "random").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import (
+    BOARD_ROWS,
+    HANDS,
+    KNOWN,
+    M_CUR,
+    M_FIRST,
+    M_HI,
+    M_LIMIT,
+    M_LO,
+    M_N,
+    M_NPASSED,
+    M_PASSED,
+    M_ROUND,
+    M_TURN,
+    M_WINNER,
+    MAX_SEATS,
+    META,
+    REMOVED,
+    TABLE,
+    UNDEALT,
+)
+from .rules import DECK, DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
+
+_DECK_SORTED = np.repeat(np.arange(N_VALUES, dtype=np.int64), DECK)
+_SM_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_SM_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_SM_M2 = np.uint64(0x94D049BB133111EB)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+_U11 = np.uint64(11)
+_U17 = np.uint64(17)
+_U7 = np.uint64(7)
+_U57 = np.uint64(57)
+_U45 = np.uint64(45)
+_U19 = np.uint64(19)
+_U5 = np.uint64(5)
+_U9 = np.uint64(9)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+_INV53 = 1.0 / 9007199254740992.0  # 2**-53
+
+
+def _seat_tables() -> tuple[np.ndarray, np.ndarray]:
+    # _NEXT_SEAT[n, passed, p]: the next seat after p, clockwise, that has not passed (p
+    # itself when it is the only one); _LOWEST_CLEAR[passed]: the lowest seat not passed.
+    nxt = np.full((MAX_SEATS + 1, 1 << MAX_SEATS, MAX_SEATS), -1, dtype=np.int8)
+    for n in range(1, MAX_SEATS + 1):
+        for passed in range(1 << MAX_SEATS):
+            for p in range(n):
+                for step in range(1, n + 1):
+                    q = (p + step) % n
+                    if not passed >> q & 1:
+                        nxt[n, passed, p] = q
+                        break
+    low = np.full(1 << MAX_SEATS, -1, dtype=np.int8)
+    for passed in range((1 << MAX_SEATS) - 1):
+        q = 0
+        while passed >> q & 1:
+            q += 1
+        low[passed] = q
+    return nxt, low
+
+
+_NEXT_SEAT, _LOWEST_CLEAR = _seat_tables()
+
+
+# ---------------------------------------------------------------------------- RNG
+@njit(cache=True)
+def rng_new(seed):
+    """A fresh xoshiro256** state (uint64[4]) from one uint64 seed, expanded by splitmix64."""
+    s = np.empty(4, dtype=np.uint64)
+    x = np.uint64(seed)
+    for i in range(4):
+        x = x + _SM_GAMMA
+        z = x
+        z = (z ^ (z >> _U30)) * _SM_M1
+        z = (z ^ (z >> _U27)) * _SM_M2
+        s[i] = z ^ (z >> _U31)
+    return s
+
+
+@njit(cache=True, inline="always")
+def rng_next(s):
+    """Next uint64 of the xoshiro256** stream ``s`` (advances ``s`` in place)."""
+    s0 = s[0]
+    s1 = s[1]
+    s2 = s[2]
+    s3 = s[3]
+    x = s1 * _U5
+    result = ((x << _U7) | (x >> _U57)) * _U9
+    t = s1 << _U17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << _U45) | (s3 >> _U19)
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return result
+
+
+@njit(cache=True)
+def rng_uniform(s):
+    """A float64 uniform on [0, 1) from the top 53 bits of one draw."""
+    return np.float64(rng_next(s) >> _U11) * _INV53
+
+
+@njit(cache=True, inline="always")
+def rng_below(s, n):
+    """An int64 uniform on 0..n-1 (1 <= n < 2**32): Lemire's method, exact by rejection."""
+    nn = np.uint64(n)
+    m = (rng_next(s) >> _U32) * nn
+    low = m & _LOW32
+    if low < nn:
+        t = (_TWO32 - nn) % nn
+        while low < t:
+            m = (rng_next(s) >> _U32) * nn
+            low = m & _LOW32
+    return np.int64(m >> _U32)
+
+
+# ---------------------------------------------------------------------------- boards
+@njit(cache=True)
+def board_new():
+    """An all-zero board (``int32[BOARD_ROWS, 13]``); fill it with ``board_deal``."""
+    return np.zeros((BOARD_ROWS, N_VALUES), dtype=np.int32)
+
+
+@njit(cache=True)
+def board_copy(b):
+    """An independent copy of a board (one memcpy)."""
+    return b.copy()
+
+
+@njit(cache=True)
+def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck):
+    # ``deck`` is an int64[62] scratch buffer, so bulk loops deal without allocating.
+    if n_players < 2 or n_players > MAX_SEATS:
+        raise ValueError("board_deal: n_players must be 2..6")
+    if hand_size < 1 or n_players * hand_size > DECK_SIZE:
+        raise ValueError("board_deal: n_players * hand_size must be 1..62 cards")
+    if first_player < -1 or first_player >= n_players:
+        raise ValueError("board_deal: first_player must be -1 (draw it) or a seat")
+    if turn_limit < 1:
+        raise ValueError("board_deal: turn_limit must be >= 1")
+    for i in range(DECK_SIZE):
+        deck[i] = _DECK_SORTED[i]
+    for i in range(DECK_SIZE - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+    board[:, :] = 0
+    pos = 0
+    for p in range(n_players):
+        for _ in range(hand_size):
+            board[HANDS + p, deck[pos]] += 1
+            pos += 1
+    while pos < DECK_SIZE:
+        board[UNDEALT, deck[pos]] += 1
+        pos += 1
+    if first_player < 0:
+        first_player = rng_below(rng, n_players)
+    board[META, M_CUR] = first_player
+    board[META, M_WINNER] = -1
+    board[META, M_TURN] = 0
+    board[META, M_ROUND] = 1
+    board[META, M_LO] = -1
+    board[META, M_HI] = -1
+    board[META, M_N] = n_players
+    board[META, M_PASSED] = 0
+    board[META, M_NPASSED] = 0
+    board[META, M_LIMIT] = turn_limit
+    board[META, M_FIRST] = first_player
+
+
+@njit(cache=True)
+def board_deal(board, n_players, hand_size, rng, first_player, turn_limit):
+    """Shuffle and deal a new game onto ``board`` (overwritten) from the stream ``rng``.
+
+    ``first_player=-1`` draws the first player with ``rng_below(rng, n_players)`` after the
+    shuffle. Raises ValueError for an impossible deal.
+    """
+    deck = np.empty(DECK_SIZE, dtype=np.int64)
+    _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck)
+
+
+# ---------------------------------------------------------------------------- rules
+@njit(cache=True)
+def is_terminal(board):
+    """True once a seat has emptied its hand or the turn limit (E1) is reached."""
+    return board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]
+
+
+@njit(cache=True)
+def hand_size(board, seat):
+    """Cards in ``seat``'s hand."""
+    total = 0
+    for v in range(N_VALUES):
+        total += board[HANDS + seat, v]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _sides(board):
+    # The play rule as three numbers: values v <= lo need >= a cards, values v >= start need
+    # >= b cards, nothing between. An empty table is lo=-1, start=0, b=1 (any value, any
+    # count). Every legal play list is then "per value v, counts need_v .. hand[v]".
+    lo = np.int64(board[META, M_LO])
+    if lo < 0:
+        return np.int64(-1), np.int64(1), np.int64(0), np.int64(1)
+    hi = np.int64(board[META, M_HI])
+    start = hi if hi > lo else lo + 1
+    return lo, np.int64(board[TABLE, lo]), start, np.int64(board[TABLE, hi])
+
+
+@njit(cache=True, inline="always")
+def _legal_into(board, out):
+    # Branch-free: each value writes all 8 candidate ids and advances by its legal count, so
+    # ``out`` must have room for 8 past the last play (117 is plenty: plays <= 62 cards).
+    if board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]:
+        return 0
+    hr = HANDS + np.int64(board[META, M_CUR])
+    lo, a, start, b = _sides(board)
+    n = 0
+    for v in range(N_VALUES):
+        need = a if v <= lo else b
+        c = np.int64(board[hr, v]) - need + 1
+        c = c if (v <= lo or v >= start) and c > 0 else 0
+        base = v * 8 + need - 1
+        for j in range(8):
+            out[n + j] = base + j
+        n += c
+    for v in range(N_VALUES):
+        out[n] = TAKE_BASE + v
+        n += 1 if board[TABLE, v] != 0 else 0
+    return n
+
+
+@njit(cache=True)
+def legal_actions(board, out):
+    """Write the legal action ids, ascending, into ``out`` (int64[117]); return how many."""
+    return _legal_into(board, out)
+
+
+@njit(cache=True)
+def is_legal(board, aid):
+    """True when action id ``aid`` is legal for the seat to act (False for a finished game)."""
+    if aid < 0 or aid >= N_ACTIONS:
+        return False
+    if board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]:
+        return False
+    hr = HANDS + np.int64(board[META, M_CUR])
+    lo = np.int64(board[META, M_LO])
+    hi = np.int64(board[META, M_HI])
+    if aid >= TAKE_BASE:
+        v = aid - TAKE_BASE
+        return lo >= 0 and board[TABLE, v] != 0
+    v = aid >> 3
+    k = (aid & 7) + 1
+    if board[hr, v] < k:
+        return False
+    if lo < 0:
+        return True
+    if v <= lo:
+        return k >= board[TABLE, lo]
+    if v >= hi:
+        return k >= board[TABLE, hi]
+    return False
+
+
+@njit(cache=True, inline="always")
+def _apply(board, aid):
+    p = np.int64(board[META, M_CUR])
+    n = np.int64(board[META, M_N])
+    lo = np.int64(board[META, M_LO])
+    hi = np.int64(board[META, M_HI])
+    passed = np.int64(board[META, M_PASSED])
+    if aid >= TAKE_BASE:
+        # Pass: take one card of value v from its stack, then sit out the round.
+        v = aid - TAKE_BASE
+        tc = board[TABLE, v]
+        board[TABLE, v] = tc - 1
+        if tc == 1:
+            # The stack is gone: an emptied end moves inward to the next stack.
+            if lo == hi:
+                lo = -1
+                hi = -1
+            elif v == lo:
+                lo += 1
+                while board[TABLE, lo] == 0:
+                    lo += 1
+            elif v == hi:
+                hi -= 1
+                while board[TABLE, hi] == 0:
+                    hi -= 1
+        board[HANDS + p, v] += 1
+        board[KNOWN + p, v] += 1
+        passed |= np.int64(1) << p
+        npassed = np.int64(board[META, M_NPASSED]) + 1
+        if npassed >= n - 1:
+            # Round end: the one seat left clears the table and leads on an empty table.
+            q = np.int64(_LOWEST_CLEAR[passed])
+            for u in range(N_VALUES):
+                board[REMOVED, u] += board[TABLE, u]
+                board[TABLE, u] = 0
+            lo = -1
+            hi = -1
+            passed = 0
+            npassed = 0
+            board[META, M_ROUND] += 1
+        else:
+            q = np.int64(_NEXT_SEAT[n, passed, p])
+        board[META, M_PASSED] = passed
+        board[META, M_NPASSED] = npassed
+    else:
+        # Play k cards of value v onto an end (or as a new end).
+        v = aid >> 3
+        k = (aid & 7) + 1
+        hr = HANDS + p
+        board[hr, v] -= k
+        board[TABLE, v] += k
+        lo = v if (lo < 0 or v < lo) else lo
+        hi = v if v > hi else hi
+        kc = np.int64(board[KNOWN + p, v])
+        board[KNOWN + p, v] = kc - k if kc > k else 0
+        size = 0
+        for u in range(N_VALUES):
+            size += np.int64(board[hr, u])
+        if size == 0:
+            board[META, M_WINNER] = p
+            q = p
+        else:
+            q = np.int64(_NEXT_SEAT[n, passed, p])
+    board[META, M_CUR] = q
+    board[META, M_LO] = lo
+    board[META, M_HI] = hi
+    board[META, M_TURN] += 1
+
+
+@njit(cache=True)
+def apply(board, aid):
+    """Apply the legal action id ``aid`` in place (unchecked: test with ``is_legal`` first)."""
+    _apply(board, aid)
+
+
+@njit(cache=True, inline="always")
+def _random_action(board, rng):
+    # The same choice as ``legal[rng_below(rng, n_legal)]`` over ``legal_actions``' ascending
+    # list, found by counting per value then walking to the drawn index (no enumeration).
+    hr = HANDS + np.int64(board[META, M_CUR])
+    lo = np.int64(board[META, M_LO])
+    if lo < 0:
+        size = 0
+        for v in range(N_VALUES):
+            size += np.int64(board[hr, v])
+        r = rng_below(rng, size)
+        v = 0
+        while True:
+            c = np.int64(board[hr, v])
+            if r < c:
+                return v * 8 + r
+            r -= c
+            v += 1
+    hi = np.int64(board[META, M_HI])
+    a = np.int64(board[TABLE, lo])
+    b = np.int64(board[TABLE, hi])
+    start = hi if hi > lo else lo + 1
+    n_left = 0
+    for v in range(lo + 1):
+        c = np.int64(board[hr, v]) - a + 1
+        n_left += c if c > 0 else 0
+    n_right = 0
+    for v in range(start, N_VALUES):
+        c = np.int64(board[hr, v]) - b + 1
+        n_right += c if c > 0 else 0
+    n_take = 0
+    for v in range(lo, hi + 1):
+        n_take += 1 if board[TABLE, v] != 0 else 0
+    r = rng_below(rng, n_left + n_right + n_take)
+    if r < n_left:
+        v = 0
+        while True:
+            c = np.int64(board[hr, v]) - a + 1
+            if c > 0:
+                if r < c:
+                    return v * 8 + a - 1 + r
+                r -= c
+            v += 1
+    r -= n_left
+    if r < n_right:
+        v = start
+        while True:
+            c = np.int64(board[hr, v]) - b + 1
+            if c > 0:
+                if r < c:
+                    return v * 8 + b - 1 + r
+                r -= c
+            v += 1
+    r -= n_right
+    v = lo
+    while True:
+        if board[TABLE, v] != 0:
+            if r == 0:
+                return TAKE_BASE + v
+            r -= 1
+        v += 1
+
+
+@njit(cache=True)
+def random_action(board, rng):
+    """A uniformly random legal action id: ``legal[rng_below(rng, n_legal)]`` without a list.
+
+    Draws exactly one ``rng_below`` like the enumerate-then-index form, so both consume the
+    stream identically. The game must not be over.
+    """
+    return _random_action(board, rng)
+
+
+@njit(cache=True, inline="always")
+def _playout(board, rng, buf):
+    # ``buf`` is unused now (kept so callers that hand in scratch space keep working).
+    while board[META, M_WINNER] < 0 and board[META, M_TURN] < board[META, M_LIMIT]:
+        _apply(board, _random_action(board, rng))
+    return np.int64(board[META, M_WINNER])
+
+
+@njit(cache=True)
+def random_playout_into(board, rng, buf):
+    """``random_playout`` with a caller's int64[117] scratch buffer (no allocation)."""
+    return _playout(board, rng, buf)
+
+
+@njit(cache=True)
+def random_playout(board, rng):
+    """Play uniformly random legal actions to the end; return the winner or -1 (unfinished)."""
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    return _playout(board, rng, buf)
+
+
+@njit(cache=True)
+def random_games(n_players, hand_size, n_games, seed, turn_limit):
+    """Deal and randomly play ``n_games`` games from one seed, all inside compiled code.
+
+    Returns (turns int64[n_games], rounds int64[n_games], winners int64[n_games]); this is the
+    loop the benchmark times.
+    """
+    rng = rng_new(seed)
+    board = np.zeros((BOARD_ROWS, N_VALUES), dtype=np.int32)
+    deck = np.empty(DECK_SIZE, dtype=np.int64)
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    turns = np.empty(n_games, dtype=np.int64)
+    rounds = np.empty(n_games, dtype=np.int64)
+    winners = np.empty(n_games, dtype=np.int64)
+    for g in range(n_games):
+        _deal_into(board, n_players, hand_size, rng, -1, turn_limit, deck)
+        winners[g] = _playout(board, rng, buf)
+        turns[g] = board[META, M_TURN]
+        rounds[g] = board[META, M_ROUND]
+    return turns, rounds, winners
+
+
+# ---------------------------------------------------------------------------- converters
+def board_from_state(state) -> np.ndarray:
+    """The board of a ``State`` (Python). ``M_FIRST`` is the seat to act at turn 0, else -1."""
+    d = state.to_dict()
+    n = len(d["hands"])
+    if n > MAX_SEATS:
+        raise ValueError(f"a board holds at most {MAX_SEATS} seats, the state has {n}")
+    b = np.zeros((BOARD_ROWS, N_VALUES), dtype=np.int32)
+    for p in range(n):
+        b[HANDS + p] = d["hands"][p]
+        b[KNOWN + p] = d["known"][p]
+    b[TABLE] = d["table"]
+    b[REMOVED] = d["removed"]
+    b[UNDEALT] = d["undealt"]
+    nz = [v for v in range(N_VALUES) if d["table"][v]]
+    passed = sum(1 << i for i, x in enumerate(d["passed"]) if x)
+    b[META, M_CUR] = d["current_player"]
+    b[META, M_WINNER] = -1 if d["winner"] is None else d["winner"]
+    b[META, M_TURN] = d["turn"]
+    b[META, M_ROUND] = d["round"]
+    b[META, M_LO] = nz[0] if nz else -1
+    b[META, M_HI] = nz[-1] if nz else -1
+    b[META, M_N] = n
+    b[META, M_PASSED] = passed
+    b[META, M_NPASSED] = sum(bool(x) for x in d["passed"])
+    b[META, M_LIMIT] = d["turn_limit"]
+    b[META, M_FIRST] = d["current_player"] if d["turn"] == 0 else -1
+    return b
+
+
+def state_from_board(board: np.ndarray):
+    """The ``State`` of a board (Python), validated by ``State.from_dict`` (no history)."""
+    from .state import State
+
+    b = np.asarray(board)
+    if b.shape != (BOARD_ROWS, N_VALUES):
+        raise ValueError(f"a board has shape ({BOARD_ROWS}, {N_VALUES}), got {b.shape}")
+    n = int(b[META, M_N])
+    if not (2 <= n <= MAX_SEATS):
+        raise ValueError(f"board says {n} players; a board holds 2..{MAX_SEATS}")
+    passed = int(b[META, M_PASSED])
+    winner = int(b[META, M_WINNER])
+    return State.from_dict(
+        {
+            "hands": [b[HANDS + p].tolist() for p in range(n)],
+            "table": b[TABLE].tolist(),
+            "removed": b[REMOVED].tolist(),
+            "undealt": b[UNDEALT].tolist(),
+            "known": [b[KNOWN + p].tolist() for p in range(n)],
+            "passed": [bool(passed >> p & 1) for p in range(n)],
+            "current_player": int(b[META, M_CUR]),
+            "winner": None if winner < 0 else winner,
+            "turn": int(b[META, M_TURN]),
+            "round": int(b[META, M_ROUND]),
+            "turn_limit": int(b[META, M_LIMIT]),
+        }
+    )
+
+
+def deal_board(
+    n_players: int,
+    seed: int,
+    first_player: int = -1,
+    hand_size: int | None = None,
+    turn_limit: int | None = None,
+) -> np.ndarray:
+    """A freshly dealt board from one uint64 deal seed (Python convenience over board_deal)."""
+    from .rules import TURN_LIMIT, hand_size_for
+
+    hs = hand_size_for(n_players) if hand_size is None else int(hand_size)
+    board = board_new()
+    board_deal(
+        board,
+        int(n_players),
+        hs,
+        rng_new(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)),
+        int(first_player),
+        TURN_LIMIT if turn_limit is None else int(turn_limit),
+    )
+    return board

@@ -1,0 +1,51 @@
+"""strategies: players of 13 Leaves, their registry, conformance checks and batch play.
+
+``Strategy`` is the base class; ``get(spec)`` builds one from a name or spec string,
+``names()``/``filtered(**classifier)`` list them, ``play_game``/``play_batch``/
+``play_match_batch`` play them, ``testing.check_strategy`` checks a user's own strategy.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from .base import Strategy
+from .play import (
+    BatchResult,
+    GameResult,
+    MatchBatchResult,
+    play_batch,
+    play_game,
+    play_match_batch,
+)
+from .registry import filtered, get, names, register
+
+__all__ = [
+    "BatchResult",
+    "GameResult",
+    "MatchBatchResult",
+    "Strategy",
+    "filtered",
+    "get",
+    "names",
+    "play_batch",
+    "play_game",
+    "play_match_batch",
+    "register",
+    "testing",
+]
+
+
+def __getattr__(name: str):
+    # ``strategies.testing`` imports hypothesis, so it loads on first use only.
+    if name == "testing":
+        return importlib.import_module(f"{__name__}.testing")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# Built-in strategies register themselves on import; each part is skipped while absent.
+if importlib.util.find_spec(f"{__name__}.builtin") is not None:
+    from . import builtin  # noqa: F401
+if importlib.util.find_spec(f"{__name__}.ismcts") is not None:
+    from . import ismcts  # noqa: F401

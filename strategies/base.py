@@ -1,0 +1,199 @@
+"""The ``Strategy`` base class: what every player of 13 Leaves implements.
+
+A strategy sees only a ``PlayerView`` (its own hand and public information), never the full
+state. Its constructor's keyword parameters make variants; they are captured automatically so
+that ``params`` and ``label`` tell variants apart in results without any boilerplate in
+subclasses. Subclasses that define ``name`` register themselves in ``strategies.registry``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from leaves import Action, PlayerView
+
+CLASSIFIER_KEYS: tuple[str, ...] = ("stochastic", "uses_card_counting", "search", "compiled")
+"""Classifier keys every strategy has (subclasses may add more)."""
+
+DEFAULT_CLASSIFIER: dict[str, Any] = {key: False for key in CLASSIFIER_KEYS}
+
+NAME_RE = re.compile(r"^[a-z][a-z0-9_\-]*$")
+"""Registry names: lowercase, start with a letter, then letters, digits, ``_`` or ``-``."""
+
+
+def format_value(value: Any) -> str:
+    """A parameter value as it appears in a label; ``strategies.get`` parses it back."""
+    if isinstance(value, bool | np.bool_):
+        return "True" if value else "False"
+    if isinstance(value, float | np.floating):
+        return repr(float(value))
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if (
+        isinstance(value, str)
+        and re.fullmatch(r"[A-Za-z_][\w\-./]*", value)
+        and (value.lower() not in ("true", "false", "none", "inf", "nan"))
+    ):
+        return value
+    return repr(value)
+
+
+class Strategy:
+    """Base class of a 13 Leaves player.
+
+    Subclasses set the class attributes ``name`` (registry name), ``description`` (one line)
+    and ``classifier`` (merged over the defaults: ``stochastic``, ``uses_card_counting``,
+    ``search``, ``compiled``), declare their parameters as keyword arguments with defaults in
+    ``__init__`` and implement ``choose``. ``class X(Strategy, register=False)`` opts out of
+    registration (useful for tests and throwaway variants).
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+    classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)
+
+    _params: dict[str, Any]
+
+    def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        merged = dict(DEFAULT_CLASSIFIER)
+        for base in reversed(cls.__mro__[1:]):
+            merged.update(base.__dict__.get("classifier", {}))
+        merged.update(cls.__dict__.get("classifier", {}))
+        cls.classifier = merged
+        cls._param_signature = _parameters(cls)
+        if "name" in cls.__dict__:
+            if not isinstance(cls.name, str) or not NAME_RE.match(cls.name):
+                raise ValueError(
+                    f"{cls.__qualname__}.name must be lowercase letters, digits, '_' or '-' "
+                    f"starting with a letter, got {cls.__dict__['name']!r}"
+                )
+            if register:
+                from .registry import _register_class
+
+                _register_class(cls)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Strategy:
+        self = super().__new__(cls)
+        sig = cls._param_signature
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as exc:
+            valid = ", ".join(sig.parameters) or "none"
+            raise ValueError(
+                f"bad parameters for strategy {cls._display_name()}: {exc} "
+                f"(valid parameters: {valid})"
+            ) from None
+        bound.apply_defaults()
+        self._params = dict(bound.arguments)
+        return self
+
+    def __init__(self) -> None:
+        """Subclasses declare their keyword parameters here; they need not call super()."""
+
+    # ------------------------------------------------------------------ the protocol
+    def choose(
+        self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
+    ) -> Action:
+        """Pick one of ``legal`` (never empty) for the position ``view`` describes.
+
+        ``rng`` is the only source of randomness a strategy may use, so games replay exactly.
+        """
+        raise NotImplementedError(f"{type(self).__qualname__} must implement choose()")
+
+    def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
+        """Hook called once per game before the first move, with this seat's initial view."""
+
+    def end_game(self, view: PlayerView, result: Any) -> None:
+        """Hook called once per game after the end, with the final view and the game result."""
+
+    def compiled(self) -> tuple[int, np.ndarray] | None:
+        """(policy kind id, float64 parameters) for the compiled batch loop, or None."""
+        return None
+
+    # ------------------------------------------------------------------ identity
+    @property
+    def params(self) -> dict[str, Any]:
+        """All constructor parameters, defaults filled in (a copy)."""
+        return dict(self._params)
+
+    @property
+    def label(self) -> str:
+        """``name`` or ``name(k=v,...)`` listing the parameters that differ from the defaults."""
+        defaults = {
+            k: p.default
+            for k, p in self._param_signature.parameters.items()
+            if p.default is not inspect.Parameter.empty
+        }
+        shown = [
+            f"{k}={format_value(v)}"
+            for k, v in self._params.items()
+            if k not in defaults or not _same(v, defaults[k])
+        ]
+        base = self._display_name()
+        return f"{base}({','.join(shown)})" if shown else base
+
+    @classmethod
+    def _display_name(cls) -> str:
+        return getattr(cls, "name", None) or cls.__qualname__
+
+    def __repr__(self) -> str:
+        return self.label
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Strategy):
+            return NotImplemented
+        return type(self) is type(other) and self.label == other.label
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.label))
+
+    def __reduce__(self):
+        from .registry import _rebuild
+
+        return (_rebuild, (_class_ref(type(self)), self._params), self._extra_state())
+
+    def _extra_state(self) -> dict[str, Any] | None:
+        state = {k: v for k, v in self.__dict__.items() if k != "_params"}
+        return state or None
+
+    def __setstate__(self, state: dict[str, Any] | None) -> None:
+        if state:
+            self.__dict__.update(state)
+
+
+def _class_ref(cls: type) -> Any:
+    """The class itself, or "file.py:Class" for a class loaded from a user's file."""
+    source = cls.__dict__.get("_source_spec")
+    return source if source is not None else cls
+
+
+def _parameters(cls: type) -> inspect.Signature:
+    """The constructor's parameters (without ``self``); ``*args``/``**kwargs`` are refused."""
+    sig = inspect.signature(cls.__init__)
+    params = list(sig.parameters.values())[1:]
+    for p in params:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise TypeError(
+                f"{cls.__qualname__}.__init__ must name its parameters (no *args/**kwargs), "
+                "so that variants can be labelled and rebuilt"
+            )
+    return sig.replace(parameters=params)
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b) and type(a) is type(b) or (
+            isinstance(a, int | float) and isinstance(b, int | float)
+            and not isinstance(a, bool) and not isinstance(b, bool) and a == b
+        )  # fmt: skip
+    except Exception:
+        return a is b
+
+
+Strategy._param_signature = inspect.Signature([])

@@ -1,0 +1,50 @@
+"""The built-in strategies; importing this package registers them all.
+
+Each is one compiled numba policy (``strategies.compiled``) usable from the compiled batch
+loop and, through ``choose``, from the Python path with the same decisions.
+"""
+
+from __future__ import annotations
+
+from .counter import CounterStrategy
+from .random_ import RandomStrategy
+from .simple import (
+    BlockerStrategy,
+    GreedyStrategy,
+    HighStrategy,
+    LowStrategy,
+    MinimalStrategy,
+    PatientStrategy,
+)
+from .taker import TakerStrategy
+from .weighted import PLAY_FEATURES, TAKE_FEATURES, WeightedStrategy
+
+BUILTINS = (
+    RandomStrategy,
+    LowStrategy,
+    HighStrategy,
+    MinimalStrategy,
+    GreedyStrategy,
+    PatientStrategy,
+    BlockerStrategy,
+    CounterStrategy,
+    TakerStrategy,
+    WeightedStrategy,
+)
+"""Every built-in class, the baseline first."""
+
+__all__ = [
+    "BUILTINS",
+    "BlockerStrategy",
+    "CounterStrategy",
+    "GreedyStrategy",
+    "HighStrategy",
+    "LowStrategy",
+    "MinimalStrategy",
+    "PLAY_FEATURES",
+    "PatientStrategy",
+    "RandomStrategy",
+    "TAKE_FEATURES",
+    "TakerStrategy",
+    "WeightedStrategy",
+]

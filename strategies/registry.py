@@ -1,0 +1,382 @@
+"""Finding strategies by name: the registry, spec strings, entry points and user files.
+
+A spec names a strategy and optionally its parameters:
+
+- ``"greedy"``, ``"greedy:keep_pairs=true,depth=3"`` or the label form ``"greedy(keep_pairs=True)"``
+- ``"path/to/file.py:ClassName"`` or ``"package.module:ClassName"``, optionally followed by
+  ``":k=v,..."`` or ``"(k=v,...)"``
+
+Values are read as bool (true/false/yes/no), None, int, float, a quoted string, or else a plain
+string. Third-party packages add strategies through the entry-point group ``leaves.strategies``
+(``name = "package.module:ClassName"``); those are listed by ``names()`` and imported on use.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import re
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+from .base import CLASSIFIER_KEYS, NAME_RE, Strategy
+
+ENTRY_POINT_GROUP = "leaves.strategies"
+
+_REGISTRY: dict[str, type[Strategy]] = {}
+_FILE_MODULES: dict[str, Any] = {}
+
+
+# ---------------------------------------------------------------------- registration
+def _register_class(cls: type[Strategy], name: str | None = None) -> None:
+    """Add ``cls`` under ``name`` (default ``cls.name``); re-registering the same class is a no-op."""
+    key = name or cls.name
+    old = _REGISTRY.get(key)
+    if old is not None and old is not cls and _qualified(old) != _qualified(cls):
+        raise ValueError(
+            f"strategy name {key!r} is already taken by {_qualified(old)}; "
+            f"choose another name for {_qualified(cls)}"
+        )
+    _REGISTRY[key] = cls
+
+
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def register(cls: type[Strategy] | None = None, *, name: str | None = None) -> Any:
+    """Register a Strategy subclass; use as ``@register`` or ``@register(name="mine")``.
+
+    Needed only for classes declared with ``register=False`` or registered under another name;
+    subclasses that define ``name`` register themselves.
+    """
+
+    def decorate(c: type[Strategy]) -> type[Strategy]:
+        if not (isinstance(c, type) and issubclass(c, Strategy)):
+            raise TypeError(f"register expects a Strategy subclass, got {c!r}")
+        key = name or c.__dict__.get("name") or getattr(c, "name", None)
+        if not key:
+            raise ValueError(f"{c.__qualname__} has no name: set name = '...' or pass name=")
+        if not NAME_RE.match(key):
+            raise ValueError(f"bad strategy name {key!r}: use lowercase letters, digits, '_', '-'")
+        if "name" not in c.__dict__:
+            c.name = key
+        _register_class(c, key)
+        return c
+
+    return decorate(cls) if cls is not None else decorate
+
+
+def unregister(name: str) -> None:
+    """Remove a registered name (tests and interactive sessions)."""
+    _REGISTRY.pop(name, None)
+
+
+def _entry_points() -> dict[str, Any]:
+    return {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _load_entry_point(name: str, ep: Any) -> type[Strategy]:
+    try:
+        cls = ep.load()
+    except Exception as exc:
+        raise ValueError(
+            f"cannot load strategy {name!r} from entry point {ep.value!r}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise ValueError(f"entry point {name!r} ({ep.value}) is not a strategies.Strategy subclass")
+    if _REGISTRY.get(name) is not cls:
+        _register_class(cls, name)
+    return cls
+
+
+# ---------------------------------------------------------------------- queries
+def names() -> list[str]:
+    """Every strategy name: registered classes and installed entry points, sorted."""
+    return sorted(set(_REGISTRY) | set(_entry_points()))
+
+
+def get_class(name: str) -> type[Strategy]:
+    """The class registered under ``name``; unknown names get close suggestions."""
+    cls = _REGISTRY.get(name)
+    if cls is not None:
+        return cls
+    eps = _entry_points()
+    if name in eps:
+        return _load_entry_point(name, eps[name])
+    raise ValueError(_unknown_message(name))
+
+
+def _unknown_message(name: str) -> str:
+    known = names()
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    if not close:
+        close = [k for k in known if name.lower() in k or k in name.lower()][:3]
+    hint = (
+        f"; did you mean {' or '.join(repr(c) for c in close)}?"
+        if close
+        else f"; known strategies: {', '.join(known) or 'none'}"
+    )
+    return f"unknown strategy {name!r}{hint}"
+
+
+def filtered(**classifier: Any) -> list[str]:
+    """Names of the strategies whose classifier matches every given key, e.g. ``compiled=True``."""
+    eps = _entry_points()
+    for name, ep in eps.items():
+        if name not in _REGISTRY:
+            try:
+                _load_entry_point(name, ep)
+            except ValueError as exc:
+                warnings.warn(str(exc), stacklevel=2)
+    known_keys = set(CLASSIFIER_KEYS)
+    for cls in _REGISTRY.values():
+        known_keys.update(cls.classifier)
+    unknown = sorted(set(classifier) - known_keys)
+    if unknown:
+        raise ValueError(
+            f"unknown classifier key {unknown[0]!r}; known keys: {', '.join(sorted(known_keys))}"
+        )
+    return sorted(
+        name
+        for name, cls in _REGISTRY.items()
+        if all(cls.classifier.get(k) == v for k, v in classifier.items())
+    )
+
+
+# ---------------------------------------------------------------------- building
+def get(spec: Any, **params: Any) -> Strategy:
+    """Build a strategy from a spec string, a Strategy subclass or an instance.
+
+    ``get("greedy", keep_pairs=True)`` and ``get("greedy:keep_pairs=true")`` are the same;
+    keyword ``params`` override those in the spec. An instance with no ``params`` is returned
+    as is.
+    """
+    if isinstance(spec, Strategy):
+        if not params:
+            return spec
+        return build(type(spec), {**spec.params, **params})
+    if isinstance(spec, type) and issubclass(spec, Strategy):
+        return build(spec, params)
+    if not isinstance(spec, str):
+        raise ValueError(
+            f"a strategy is given by a name, a spec string, a class or an instance, got {spec!r}"
+        )
+    cls, spec_params = resolve(spec)
+    return build(cls, {**spec_params, **params})
+
+
+def build(cls: type[Strategy], params: dict[str, Any]) -> Strategy:
+    """``cls(**params)`` with parameter names and simple types checked against the signature."""
+    sig = cls._param_signature
+    valid = list(sig.parameters)
+    for key in params:
+        if key not in sig.parameters:
+            what = f"valid parameters: {', '.join(valid)}" if valid else "it takes no parameters"
+            close = difflib.get_close_matches(key, valid, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(
+                f"strategy {cls._display_name()} has no parameter {key!r}{hint}; {what}"
+            )
+    checked = {k: _check_type(cls, k, sig.parameters[k].default, v) for k, v in params.items()}
+    return cls(**checked)
+
+
+def _check_type(cls: type[Strategy], key: str, default: Any, value: Any) -> Any:
+    """Coerce int -> float for float parameters and refuse values of the wrong simple type."""
+    if default is inspect.Parameter.empty or default is None or value is None:
+        return value
+    expected: type | None = None
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+        expected = bool
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool) or _is_np_int(value)
+        expected = int
+    elif isinstance(default, float):
+        if isinstance(value, int) and not isinstance(value, bool) or _is_np_int(value):
+            return float(value)
+        ok = isinstance(value, float)
+        expected = float
+    elif isinstance(default, str):
+        ok = isinstance(value, str)
+        expected = str
+    else:
+        return value
+    if not ok:
+        raise ValueError(
+            f"parameter {key!r} of strategy {cls._display_name()} expects "
+            f"{expected.__name__}, got {value!r}"
+        )
+    return value
+
+
+def _is_np_int(value: Any) -> bool:
+    import numpy as np
+
+    return isinstance(value, np.integer)
+
+
+# ---------------------------------------------------------------------- spec strings
+_LOADER_RE = re.compile(r"^(?P<target>.+?):(?P<cls>[A-Za-z_]\w*)(?P<rest>(?::.*)?)$")
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a spec into (target, params): target is a name or ``module:Class``/``file.py:Class``."""
+    s = spec.strip()
+    if not s:
+        raise ValueError("empty strategy spec")
+    if s.endswith(")") and "(" in s:
+        head = s[: s.index("(")].strip()
+        return head, parse_params(s[s.index("(") + 1 : -1], spec)
+    drive = ""
+    if re.match(r"^[A-Za-z]:[\\/]", s):  # a Windows drive letter is not a separator
+        drive, s = s[:2], s[2:]
+    m = _LOADER_RE.match(s)
+    if m and _looks_like_loader(m.group("target")):
+        rest = m.group("rest")[1:] if m.group("rest") else ""
+        return drive + m.group("target") + ":" + m.group("cls"), parse_params(rest, spec)
+    name, _, rest = s.partition(":")
+    return drive + name.strip(), parse_params(rest, spec)
+
+
+def _looks_like_loader(target: str) -> bool:
+    """A file or module target; a bare registered name followed by ``:x`` is a parameter typo."""
+    if target.endswith(".py") or "/" in target or "\\" in target or "." in target:
+        return True
+    return target not in _REGISTRY and target not in _entry_points()
+
+
+def parse_params(text: str, spec: str = "") -> dict[str, Any]:
+    """``"a=1,b=true,c='x,y'"`` -> ``{"a": 1, "b": True, "c": "x,y"}``."""
+    out: dict[str, Any] = {}
+    for item in _split_commas(text):
+        if not item.strip():
+            continue
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key.isidentifier():
+            raise ValueError(
+                f"cannot read parameter {item.strip()!r} in strategy spec {spec!r}: "
+                "write key=value, e.g. 'greedy:keep_pairs=true,depth=3'"
+            )
+        if key in out:
+            raise ValueError(f"parameter {key!r} given twice in strategy spec {spec!r}")
+        out[key] = parse_value(raw.strip())
+    return out
+
+
+def _split_commas(text: str) -> list[str]:
+    parts, cur, quote = [], [], ""
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+            cur.append(ch)
+        elif ch == ",":
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if quote:
+        raise ValueError(f"unclosed quote in strategy parameters {text!r}")
+    parts.append("".join(cur))
+    return parts
+
+
+def parse_value(raw: str) -> Any:
+    """A spec value: bool, None, int, float, quoted string, or the text itself."""
+    low = raw.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low == "none":
+        return None
+    if raw[:1] in ("'", '"'):
+        try:
+            return ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            raise ValueError(f"cannot read the quoted value {raw}") from None
+    try:
+        return int(raw.replace("_", "")) if re.fullmatch(r"[+-]?\d[\d_]*", raw) else float(raw)
+    except ValueError:
+        return raw
+
+
+def resolve(spec: str) -> tuple[type[Strategy], dict[str, Any]]:
+    """The class and parameters a spec string names (loading files and modules as needed)."""
+    target, params = parse_spec(spec)
+    where, sep, cls_name = target.rpartition(":")
+    if sep and len(where) > 1:  # not just a Windows drive letter
+        return load_class(where, cls_name), params
+    return get_class(target), params
+
+
+def load_class(where: str, cls_name: str) -> type[Strategy]:
+    """``Class`` from ``path/to/file.py`` or from ``package.module``."""
+    if where.endswith(".py") or "/" in where or "\\" in where:
+        module = _load_file(where)
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ImportError as exc:
+            raise ValueError(f"cannot import module {where!r}: {exc}") from exc
+    obj = getattr(module, cls_name, None)
+    if not (isinstance(obj, type) and issubclass(obj, Strategy)):
+        found = sorted(
+            k
+            for k, v in vars(module).items()
+            if isinstance(v, type) and issubclass(v, Strategy) and v.__module__ == module.__name__
+        )
+        what = "has no class" if obj is None else "has no Strategy subclass"
+        hint = f"; it defines {', '.join(found)}" if found else ""
+        raise ValueError(f"{where!r} {what} {cls_name!r}{hint}")
+    return obj
+
+
+def _load_file(path_text: str) -> Any:
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        raise ValueError(f"no such strategy file: {path_text}")
+    path = path.resolve()
+    key = str(path)
+    if key in _FILE_MODULES:
+        return _FILE_MODULES[key]
+    digest = hashlib.sha1(key.encode()).hexdigest()[:10]
+    stem = re.sub(r"\W", "_", path.stem)
+    mod_name = f"leaves_user_strategy_{stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"cannot load {path_text} as a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(mod_name, None)
+        raise ValueError(f"error while loading {path_text}: {type(exc).__name__}: {exc}") from exc
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, Strategy) and value.__module__ == mod_name:
+            value._source_spec = f"{key}:{value.__qualname__}"
+    _FILE_MODULES[key] = module
+    return module
+
+
+def _rebuild(cls_ref: Any, params: dict[str, Any]) -> Strategy:
+    """Unpickle helper: a class (or a "file.py:Class" reference) and its parameters."""
+    if isinstance(cls_ref, str):
+        where, _, cls_name = cls_ref.rpartition(":")
+        cls_ref = load_class(where, cls_name)
+    return cls_ref(**params)

@@ -1,0 +1,211 @@
+"""Conformance check for strategies: ``check_strategy(cls_or_spec)``.
+
+Users run it on their own strategy (``pytest``-style: it raises ``AssertionError`` with a
+message naming the position on failure). Positions come from random legal games (uniform
+over the legal actions) from hypothesis-drawn seeds, stopped at random turns, and cover every
+phase of a round: leading on an empty table, following, forced situations where only takes
+are legal, the last two players in a round, and 3 to 6 players. For each position it checks:
+
+- the answer is an ``Action`` among the legal ones (and ``choose`` does not raise);
+- the view, the legal tuple and the state are unchanged afterwards;
+- the same seed gives the same answer (fresh instances, ``np.random.default_rng(seed)``);
+
+and it plays a few whole games with the strategy in every seat (hooks included) through
+``play_game``, which must finish without a forfeit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from leaves import Action, State, new_game
+from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
+
+from .base import CLASSIFIER_KEYS, Strategy
+from .registry import get
+
+PHASES: tuple[str, ...] = ("lead", "follow", "forced_take", "last_two", "any")
+"""Kinds of positions checked: see ``phase_of``."""
+
+_SEARCH_GAMES = 8
+
+
+def phase_matches(state: State, phase: str) -> bool:
+    """Whether the position (its player to act) is of kind ``phase``.
+
+    ``lead``: empty table; ``follow``: a table to play on with some play legal;
+    ``forced_take``: only takes are legal; ``last_two``: two players left in the round;
+    ``any``: every position.
+    """
+    if state.is_terminal:
+        return False
+    if phase == "any":
+        return True
+    if phase == "lead":
+        return state.ends is None
+    legal = state.legal_actions()
+    if phase == "follow":
+        return state.ends is not None and any(not a.is_pass for a in legal)
+    if phase == "forced_take":
+        return all(a.is_pass for a in legal)
+    if phase == "last_two":
+        return state.n_players - sum(state.passed) == 2
+    raise ValueError(f"unknown phase {phase!r}; phases: {', '.join(PHASES)}")
+
+
+def random_position(n_players: int, seed: int, phase: str = "any") -> tuple[State, State]:
+    """(dealt state, a position of kind ``phase`` in that game) from random legal play.
+
+    Plays uniform random games from ``seed`` and picks a matching position uniformly among
+    those the game passes through; tries a few games before settling for the deal itself.
+    """
+    rng = np.random.default_rng(seed)
+    for _ in range(_SEARCH_GAMES):
+        initial = state = new_game(n_players, seed=rng)
+        found = []
+        while not state.is_terminal:
+            if phase_matches(state, phase):
+                found.append(state)
+            legal = state.legal_actions()
+            state = state.apply(legal[int(rng.integers(len(legal)))])
+        if found:
+            return initial, found[int(rng.integers(len(found)))]
+    initial = new_game(n_players, seed=rng)
+    return initial, initial
+
+
+def _factory(cls_or_spec: Any) -> tuple[type[Strategy], dict[str, Any], str]:
+    proto = get(cls_or_spec)
+    return type(proto), proto.params, proto.label
+
+
+def _check_identity(cls: type[Strategy], params: dict[str, Any], label: str) -> None:
+    inst = cls(**params)
+    assert isinstance(getattr(cls, "description", ""), str), f"{label}: description must be a str"
+    missing = [k for k in CLASSIFIER_KEYS if k not in cls.classifier]
+    assert not missing, f"{label}: classifier lacks {', '.join(missing)}"
+    assert inst.label == repr(inst) == label, f"{label}: label and repr differ ({inst!r})"
+    assert inst.params == params, f"{label}: params changed on rebuilding ({inst.params})"
+    compiled = inst.compiled()
+    if compiled is not None:
+        ok = (
+            isinstance(compiled, tuple)
+            and len(compiled) == 2
+            and isinstance(compiled[0], int | np.integer)
+            and np.asarray(compiled[1]).dtype == np.float64
+        )
+        assert ok, f"{label}: compiled() must return None or (int kind, float64 params)"
+
+
+def check_position(
+    cls: type[Strategy],
+    params: dict[str, Any],
+    initial: State,
+    state: State,
+    seed: int,
+    where: str = "",
+) -> Action:
+    """Ask fresh instances for a move at ``state`` and check legality, purity, reproducibility.
+
+    Each instance first gets ``start_game`` with its seat's view of ``initial`` (the deal).
+    """
+    label = cls(**params).label
+    seat = state.current_player
+    legal = state.legal_actions()
+    legal_ids = [a.id for a in legal]
+    place = (
+        f"{where}turn {state.turn} of a {state.n_players}-player game, seat {seat}, "
+        f"stacks {list(state.stacks)}, hand {list(state.hand(seat))}"
+    )
+    answers = []
+    for _ in range(2):
+        strat = cls(**params)
+        view = state.view(seat)
+        rng = np.random.default_rng(seed)
+        try:
+            strat.start_game(initial.view(seat), rng)
+            action = strat.choose(view, legal, rng)
+        except Exception as exc:
+            raise AssertionError(
+                f"{label}: start_game/choose raised {type(exc).__name__}: {exc} at {place}"
+            ) from exc
+        assert isinstance(action, Action), (
+            f"{label}: choose returned {action!r} ({type(action).__name__}), not an Action, "
+            f"at {place}"
+        )
+        assert action in legal, (
+            f"{label}: choose returned {action} at {place}; legal: {[str(a) for a in legal]}"
+        )
+        assert view == state.view(seat) and view.hand == state.hand(seat), (
+            f"{label}: choose modified the view at {place}"
+        )
+        assert [a.id for a in legal] == legal_ids and legal == state.legal_actions(), (
+            f"{label}: choose modified the legal actions at {place}"
+        )
+        answers.append(action)
+    assert answers[0] == answers[1], (
+        f"{label}: not reproducible: the same seed gave {answers[0]} then {answers[1]} at "
+        f"{place} (draw randomness only from the rng argument)"
+    )
+    return answers[0]
+
+
+def check_strategy(
+    cls_or_spec: Any, max_examples: int = 60, games: int = 4, seed: int | None = None
+) -> None:
+    """Check that a strategy follows the protocol; raise AssertionError explaining any failure.
+
+    ``cls_or_spec`` is a Strategy subclass, an instance (its parameters are reused) or a spec
+    string. First one position of every phase for every player count, then
+    ``max_examples`` hypothesis-drawn positions (a failure is shrunk to a simple case), then
+    ``games`` whole self-play games. Deterministic unless ``seed`` is given.
+    """
+    from .play import play_game
+
+    cls, params, label = _factory(cls_or_spec)
+    _check_identity(cls, params, label)
+    base = 0 if seed is None else int(seed)
+
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        for k, phase in enumerate(PHASES):
+            s = base + 1000 * n + k
+            initial, state = random_position(n, s, phase)
+            check_position(cls, params, initial, state, s, f"phase {phase!r} (seed {s}): ")
+
+    @settings(
+        max_examples=max(1, max_examples),
+        deadline=None,
+        database=None,
+        derandomize=seed is None,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
+    @given(
+        n_players=st.integers(MIN_PLAYERS, MAX_PLAYERS),
+        phase=st.sampled_from(PHASES),
+        game_seed=st.integers(0, 2**32 - 1),
+        play_seed=st.integers(0, 2**32 - 1),
+    )
+    def positions(n_players: int, phase: str, game_seed: int, play_seed: int) -> None:
+        initial, state = random_position(n_players, game_seed, phase)
+        where = f"phase {phase!r} (position seed {game_seed}, rng seed {play_seed}): "
+        check_position(cls, params, initial, state, play_seed, where)
+
+    if seed is not None:
+        positions = hypothesis_seed(int(seed))(positions)
+    if max_examples > 0:
+        positions()
+
+    for g in range(games):
+        n = MIN_PLAYERS + g % (MAX_PLAYERS - MIN_PLAYERS + 1)
+        result = play_game(
+            [cls(**params) for _ in range(n)], seed=base + g, record=False, turn_limit=2000
+        )
+        assert result.forfeit_seat is None, (
+            f"{label}: forfeited a {n}-player self-play game (seed {base + g}): {result.error}"
+        )

@@ -1,0 +1,262 @@
+"""Built-in strategies and the compiled game loop (strategies.builtin, strategies.compiled)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import strategies
+from leaves import Action, State, kernels
+from leaves.board import M_CUR, META
+from strategies import compiled as C
+from strategies.builtin import BUILTINS
+from strategies.play import deal_state
+from strategies.testing import check_strategy, random_position
+
+NAMES = [cls.name for cls in BUILTINS]
+DETERMINISTIC = [cls.name for cls in BUILTINS if not cls.classifier["stochastic"]]
+
+
+def table_arrays(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    compiled = [strategies.get(n).compiled() for n in names]
+    return (
+        np.array([k for k, _ in compiled], dtype=np.int64),
+        np.stack([v for _, v in compiled]),
+    )
+
+
+def full_board(state: State) -> tuple[np.ndarray, np.ndarray]:
+    """The complete board of ``state`` (every hand, undealt) and its hand sizes."""
+    board = kernels.board_from_state(state)
+    sizes = np.zeros(8, dtype=np.int64)
+    sizes[: state.n_players] = state.hand_sizes
+    return board, sizes
+
+
+def decide_full(name: str, state: State, seed: int = 0) -> int:
+    kind, params = strategies.get(name).compiled()
+    board, sizes = full_board(state)
+    work = np.zeros(C.WORK_SIZE, dtype=np.int64)
+    rng = kernels.rng_new(np.uint64(seed))
+    return int(C.decide(kind, params, board, state.current_player, sizes, rng, work))
+
+
+# ----------------------------------------------------------------------------- identity
+def test_at_least_eight_distinct_builtins_registered():
+    assert len(set(NAMES)) >= 8
+    kinds = {strategies.get(n).compiled()[0] for n in NAMES}
+    assert len(kinds) == len(NAMES)
+    for cls in BUILTINS:
+        assert cls.__doc__ and len(cls.__doc__.split()) > 30, cls.name
+        assert cls.classifier["compiled"] and not cls.classifier["search"]
+    assert strategies.get("random").classifier["stochastic"]
+    assert strategies.get("counter").classifier["uses_card_counting"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_builtin_passes_check_strategy(name):
+    check_strategy(name, max_examples=8, games=2)
+
+
+def test_weighted_parameters_reach_the_policy_and_bad_values_are_refused():
+    w = strategies.get("weighted:w_pass=5.0")
+    kind, vec = w.compiled()
+    assert kind == C.WEIGHTED and vec[6] == 5.0 and vec.shape == (C.N_PARAMS,)
+    assert w.label == "weighted(w_pass=5.0)"
+    with pytest.raises(ValueError, match="w_shed must be a number"):
+        type(w)(w_shed="abc")
+    with pytest.raises(ValueError, match="w_shed"):
+        strategies.get("weighted:w_shed=abc")
+
+
+# ----------------------------------------------------------------------------- same decisions
+positions = st.builds(
+    random_position,
+    st.integers(3, 6),
+    st.integers(0, 2**31),
+    st.sampled_from(["lead", "follow", "forced_take", "last_two", "any"]),
+)
+
+
+@settings(max_examples=40)
+@given(pos=positions, name=st.sampled_from(DETERMINISTIC))
+def test_compiled_policy_on_full_board_equals_python_choose(pos, name):
+    _, state = pos
+    if state.is_terminal:
+        return
+    strat = strategies.get(name)
+    legal = state.legal_actions()
+    view = state.view(state.current_player)
+    chosen = strat.choose(view, legal, np.random.default_rng(0))
+    assert chosen in legal
+    assert decide_full(name, state) == chosen.id
+
+
+@settings(max_examples=40)
+@given(pos=positions, name=st.sampled_from(NAMES), seed=st.integers(0, 2**32), k=st.integers(0, 9))
+def test_policies_ignore_hidden_cards(pos, name, seed, k):
+    """Re-dealing the hidden cards among opponents and the undealt pile keeps the decision."""
+    _, state = pos
+    if state.is_terminal:
+        return
+    view = state.view(state.current_player)
+    other = view.sample_state(np.random.default_rng(k))
+    assert other.view(state.current_player) == view
+    assert decide_full(name, state, seed) == decide_full(name, other, seed)
+
+
+def test_random_choose_is_uniform_over_legal_ids():
+    _, state = random_position(4, 3, "follow")
+    legal = state.legal_actions()
+    assert len(legal) >= 3
+    view = state.view(state.current_player)
+    strat = strategies.get("random")
+    rng = np.random.default_rng(1)
+    draws = 300 * len(legal)
+    counts = {a: 0 for a in legal}
+    for _ in range(draws):
+        counts[strat.choose(view, legal, rng)] += 1
+    sd = (300 * (1 - 1 / len(legal))) ** 0.5
+    assert all(abs(c - 300) < 5 * sd for c in counts.values()), counts
+
+
+def test_winning_play_is_always_taken():
+    # seat 0 holds three 9s and the right end is two 8s: playing all three wins.
+    from tests.helpers import counts, position
+
+    state = position(
+        [counts(v9=3), counts(v1=1, v2=2), counts(v3=1, v4=1), counts(v5=2)],
+        table=counts(v6=1, v8=2),
+    )
+    for name in DETERMINISTIC:
+        assert decide_full(name, state) == Action.play(9, 3).id, name
+
+
+# ----------------------------------------------------------------------------- compiled loop
+def _seeds(g: int, salt: int) -> tuple[np.ndarray, np.ndarray]:
+    return (
+        np.random.SeedSequence([salt, 0]).generate_state(g, dtype=np.uint64),
+        np.random.SeedSequence([salt, 1]).generate_state(g, dtype=np.uint64),
+    )
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        ["counter", "taker", "weighted", "random"],
+        ["low", "high", "minimal"],
+        ["greedy", "patient", "blocker", "random", "counter", "weighted"],
+    ],
+)
+def test_batch_results_are_consistent_and_reproducible(table):
+    kinds, params = table_arrays(table)
+    d, p = _seeds(300, len(table))
+    res = C.play_batch_compiled(kinds, params, d, p, 1000)
+    first, left, winner, turns, rounds, unfinished = res
+    n = len(table)
+    assert left.shape == (300, n) and (left >= 0).all()
+    assert ((first >= 0) & (first < n)).all()
+    done = ~unfinished
+    assert (winner[done] >= 0).all() and (winner[unfinished] == -1).all()
+    assert (left[done, winner[done]] == 0).all()
+    assert ((left == 0).sum(axis=1) == done).all()  # only the winner has emptied its hand
+    assert (turns >= 1).all() and (rounds >= 1).all()
+    again = C.play_batch_compiled(kinds, params, d, p, 1000)
+    for a, b in zip(res, again, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_batch_records_replay_with_the_state_api():
+    """Cards conserved and every action legal: State.apply replays each recorded game."""
+    table = ["random", "counter", "taker", "weighted"]
+    kinds, params = table_arrays(table)
+    d, p = _seeds(40, 9)
+    first, left, winner, turns, rounds, unfinished, actions = C.play_batch_compiled_records(
+        kinds, params, d, p, 1000
+    )
+    for g in range(40):
+        state = deal_state(4, int(d[g]))
+        assert state.current_player == first[g]
+        for aid in actions[g, : turns[g]]:
+            state = state.apply(int(aid))
+        assert state.is_terminal and state.turn == turns[g] and state.round == rounds[g]
+        assert state.winner == (None if winner[g] < 0 else winner[g])
+        assert list(state.hand_sizes) == left[g].tolist()
+
+
+@pytest.mark.parametrize("table", [["counter", "taker", "weighted", "low"], DETERMINISTIC[:5]])
+def test_compiled_loop_agrees_with_python_play(table):
+    """Deterministic tables: the Python path (State API + choose) plays the same games."""
+    kinds, params = table_arrays(table)
+    d, p = _seeds(8, 3)
+    _, left, winner, turns, rounds, _ = C.play_batch_compiled(kinds, params, d, p, 1000)
+    strats = [strategies.get(n) for n in table]
+    rng = np.random.default_rng(0)
+    for g in range(8):
+        state = deal_state(len(table), int(d[g]))
+        while not state.is_terminal:
+            seat = state.current_player
+            state = state.apply(strats[seat].choose(state.view(seat), state.legal_actions(), rng))
+        assert (state.winner, state.turn, state.round) == (
+            None if winner[g] < 0 else winner[g],
+            turns[g],
+            rounds[g],
+        )
+        assert list(state.hand_sizes) == left[g].tolist()
+
+
+def test_turn_limit_makes_games_unfinished():
+    kinds, params = table_arrays(["random"] * 4)
+    d, p = _seeds(20, 4)
+    _, _, winner, turns, _, unfinished = C.play_batch_compiled(kinds, params, d, p, 5)
+    assert unfinished.all() and (winner == -1).all() and (turns == 5).all()
+
+
+def test_matches_compiled_agree_with_play_match_batch():
+    table = ["random", "counter", "taker", "weighted"]
+    kinds, params = table_arrays(table)
+    m, p = _seeds(6, 5)
+    out = C.play_matches_compiled(kinds, params, m, p, 20, 1000)
+    games, totals, winners, game_match, deal_seeds, play_seeds = out[:6]
+    ref = strategies.play.play_match_batch(table, m, p, target=20)
+    np.testing.assert_array_equal(games, ref.games)
+    np.testing.assert_array_equal(totals, ref.totals)
+    np.testing.assert_array_equal(winners, ref.match_winners)
+    np.testing.assert_array_equal(game_match, ref.game_match)
+    np.testing.assert_array_equal(deal_seeds, ref.deal_seeds)
+    np.testing.assert_array_equal(play_seeds, ref.play_seeds)
+    np.testing.assert_array_equal(out[7], ref.cards_left)
+    assert (totals.max(axis=1) >= 20).all()
+    for i in range(len(m)):
+        assert int(games[i]) == int((game_match == i).sum())
+    assert C.match_game_deal_seed(np.uint64(m[0]), 3) == C.match_game_deal_seed_py(int(m[0]), 3)
+
+
+def test_bad_tables_are_refused_with_clear_messages():
+    kinds, params = table_arrays(["random"] * 4)
+    d, p = _seeds(2, 6)
+    with pytest.raises(ValueError, match="3 to 6 players"):
+        C.play_batch_compiled(kinds[:2], params[:2], d, p, 1000)
+    with pytest.raises(ValueError, match="policy kinds"):
+        C.play_batch_compiled(kinds + 50, params, d, p, 1000)
+    with pytest.raises(ValueError, match="same length"):
+        C.play_batch_compiled(kinds, params, d, p[:1], 1000)
+    with pytest.raises(ValueError, match="params must have shape"):
+        C.play_batch_compiled(kinds, params[:, :3], d, p, 1000)
+
+
+def test_python_board_shows_only_the_owners_cards():
+    _, state = random_position(5, 11, "follow")
+    seat = state.current_player
+    board, sizes = C.board_from_view(state.view(seat))
+    full, full_sizes = full_board(state)
+    np.testing.assert_array_equal(sizes, full_sizes)
+    assert board[META, M_CUR] == seat
+    for i in range(5):
+        expect = full[i] if i == seat else np.zeros(13)
+        np.testing.assert_array_equal(board[i], expect)
+    np.testing.assert_array_equal(board[6:8], full[6:8])  # table, removed
+    assert not board[8].any()  # undealt hidden
+    np.testing.assert_array_equal(board[9:15], full[9:15])  # known

@@ -1,0 +1,160 @@
+"""``leaves tournament``: flags, the TOML config, one-line errors, and resume after a real kill."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from leaves.cli.main import main
+from tournaments import Tournament, load
+
+ROOT = Path(__file__).resolve().parents[1]
+FOUR = ["greedy", "low", "high", "minimal"]
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", *args])
+        raise SystemExit(0)
+    out, err = capsys.readouterr()
+    return int(exc.value.code or 0), out, err
+
+
+def test_cli_runs_and_reports(tmp_path, capsys):
+    out = tmp_path / "run"
+    code, stdout, stderr = run_cli(
+        capsys, *FOUR, "--players", "4", "--games", "1001", "--seed", "4", "--jobs", "1",
+        "--out", str(out), "--record", str(tmp_path / "r.jsonl"), "--record-sample", "8",
+    )  # fmt: skip
+    assert code == 0, stderr
+    assert "1,004 games" in stderr and "rounded up" in stderr
+    assert "win rate" in stdout and "greedy" in stdout
+    df = pd.read_parquet(out / "games")
+    assert len(df) == 1004
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["spec"]["seed"] == 4
+    assert {"leaves", "numpy", "numba", "python"} <= set(manifest["versions"])
+    assert manifest["chunks_done"] == [[0, manifest["spec"]["n_chunks"] - 1]]
+    assert len((tmp_path / "r.jsonl").read_text().splitlines()) >= 8
+
+
+def test_config_file_with_command_line_overrides(tmp_path, capsys):
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(
+        '[tournament]\nstrategies = ["greedy", "low", "high"]\nplayers = [3]\n'
+        f'games = 30\nseed = 9\njobs = 1\nout = "{tmp_path / "cfg"}"\nexpert = true\n'
+    )
+    code, _, stderr = run_cli(capsys, "--config", str(cfg), "--games", "6")
+    assert code == 0, stderr
+    spec = load(tmp_path / "cfg").spec
+    assert spec["strategies"] == ["greedy", "low", "high"] and spec["players"] == [3]
+    assert spec["expert"] and spec["games_asked"] == 6 and spec["seed"] == 9
+    assert len(pd.read_parquet(tmp_path / "cfg" / "matches")) == 6
+
+
+def test_example_config_is_valid(tmp_path, capsys):
+    code, _, stderr = run_cli(
+        capsys, "--config", str(ROOT / "examples" / "tournament.toml"), "--games", "200",
+        "--jobs", "1", "--out", str(tmp_path / "ex"),
+    )  # fmt: skip
+    assert code == 0, stderr
+    assert load(tmp_path / "ex").spec["players"] == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nosuch", "greedy", "low", "--out", "X"], "unknown strategy 'nosuch'"),
+        (["greedy", "low", "high", "--players", "7", "--out", "X"], "3 to 6 players"),
+        (["greedy", "low", "high", "--players", "3,four", "--out", "X"], "--players"),
+        (["greedy", "low", "high"], "--out DIR is required"),
+        (["greedy", "low", "--scheduler", "tcp://x:1", "--out", "X"], "--backend dask"),
+        (["greedy", "low", "--record-sample", "5", "--out", "X"], "--record FILE"),
+        (["--config", "missing.toml", "--out", "X"], "no such file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
+    args = [str(tmp_path / "o") if a == "X" else a for a in args]
+    code, _, stderr = run_cli(capsys, *args)
+    assert code == 2
+    assert stderr.count("\n") == 1 and stderr.startswith("leaves: error:") and message in stderr
+
+
+def test_refuses_a_non_empty_out_and_a_resume_with_another_spec(tmp_path, capsys):
+    base = ["greedy", "low", "high", "--players", "3", "--seed", "1", "--jobs", "1"]
+    out = ["--out", str(tmp_path)]
+    assert run_cli(capsys, *base, "--games", "30", *out)[0] == 0
+    code, _, err = run_cli(capsys, *base, "--games", "30", *out)
+    assert code == 2 and "not empty" in err and "--resume" in err
+    code, _, err = run_cli(capsys, *base, "--games", "60", *out, "--resume")
+    assert code == 2 and err.count("\n") == 1 and "different tournament" in err
+
+
+def _chunks_done(out: Path) -> int:
+    folder = out / "chunks"
+    return len(list(folder.glob("chunk-*.npz"))) if folder.is_dir() else 0
+
+
+def _start_and_stop(args: list[str], out: Path, at_least: int, sig: int) -> int:
+    """Start the CLI, wait until ``at_least`` chunks are done, send ``sig``; its exit code."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        args, cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while _chunks_done(out) < at_least:
+            assert proc.poll() is None, "the run ended before it could be stopped"
+            assert time.monotonic() < deadline, "no chunk finished in time"
+            time.sleep(0.01)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)  # what Ctrl-C in a terminal does
+        else:
+            os.kill(proc.pid, sig)  # the CLI process itself: no chance to clean up
+        return proc.wait(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # its worker processes (the session we started)
+
+
+def test_resume_after_ctrl_c_and_a_real_kill_equals_an_uninterrupted_run(tmp_path):
+    out = tmp_path / "killed"
+    args = [
+        sys.executable, "-m", "leaves", "tournament", *FOUR, "--players", "4",
+        "--games", "24000", "--chunk-size", "240", "--seed", "21", "--out", str(out),
+        "--no-progress",
+    ]  # fmt: skip
+    assert _start_and_stop([*args, "--jobs", "2"], out, 3, signal.SIGINT) == 130
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    first = _chunks_done(out)
+    assert _start_and_stop([*args, "--jobs", "2", "--resume"], out, first + 3, signal.SIGKILL)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "running"
+    assert first + 3 <= _chunks_done(out) < manifest["spec"]["n_chunks"]
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    resumed = subprocess.run(
+        [*args, "--jobs", "1", "--resume"], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    whole = Tournament(FOUR, players=4, games=24000, chunk_size=240, seed=21).run(
+        out=tmp_path / "whole"
+    )
+    res = load(out)
+    assert res.complete and len(res.manifest["sessions"]) == 3
+    pd.testing.assert_frame_equal(res.games(), whole.games())
+    pd.testing.assert_frame_equal(res.summary(), whole.summary())
+    for key, value in whole.aggregates().items():
+        assert (res.aggregates()[key] == value).all(), key

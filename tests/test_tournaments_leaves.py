@@ -1,0 +1,106 @@
+"""Tournaments of real 13 Leaves strategies through the ``LeavesGame`` plug-in."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import leaves
+import strategies
+from strategies import Strategy
+from tournaments import Tournament
+
+HEURISTICS = ["greedy", "low", "high", "minimal"]
+
+
+class Crashy(Strategy, register=False):
+    """Plays the lowest legal action; raises when holding a 13, cheats when holding a 12."""
+
+    name = "crashy"
+
+    def choose(self, view, legal, rng):
+        if view.hand[12]:
+            raise RuntimeError("boom: a 13 in hand")
+        if view.hand[11] and view.turn > 3:
+            return leaves.Action.play(1, 8)  # never legal: eight 1s do not exist
+        return legal[0]
+
+
+def test_results_do_not_depend_on_workers_or_backend(tmp_path):
+    distributed = pytest.importorskip("distributed")
+
+    def t():
+        return Tournament(HEURISTICS, players=4, games=4000, seed=11, chunk_size=400)
+
+    one = t().run(n_jobs=1, out=tmp_path / "one").games()
+    two = t().run(n_jobs=2, out=tmp_path / "two").games()
+    pd.testing.assert_frame_equal(one, two)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        dask = t().run(backend="dask", scheduler=cluster.scheduler_address, out=tmp_path / "d")
+    pd.testing.assert_frame_equal(one, dask.games())
+    assert len(one) == 4000 and one["winner"].notna().all() and not one["forfeit"].any()
+    assert str(one["seat_0"].dtype) == "category" and one["cards_left_0"].dtype == np.int16
+
+
+def test_duplicate_sets_share_the_deal_and_records_replay(tmp_path):
+    rec = tmp_path / "games.jsonl"
+    res = Tournament(["greedy", "low", "high"], players=3, games=60, seed=3, record=rec).run(
+        out=tmp_path / "o"
+    )
+    df = res.games()
+    records = [leaves.GameRecord.from_json(line) for line in rec.read_text().splitlines()]
+    assert len(records) == len(df) == 60
+    for rotation_set in range(20):
+        group = df.iloc[3 * rotation_set : 3 * rotation_set + 3]
+        recs = records[3 * rotation_set : 3 * rotation_set + 3]
+        assert group["deal_seed"].nunique() == 1 and group["first_player"].nunique() == 1
+        assert all(r.hands == recs[0].hands for r in recs)  # the same deal in every rotation
+        assert [r.strategies[0] for r in recs] == ["greedy", "low", "high"]
+    for r, row in zip(records[:5], df.itertuples(), strict=False):
+        states = leaves.replay(r)
+        assert states[-1].winner == row.winner_seat and r.seed == row.deal_seed
+        assert r.strategies == [row.seat_0, row.seat_1, row.seat_2]
+
+
+def test_a_raising_or_cheating_strategy_forfeits_and_the_run_goes_on(tmp_path):
+    res = Tournament([Crashy(), "greedy", "low"], players=3, games=90, seed=5).run(out=tmp_path)
+    df = res.games()
+    lost = df[df["forfeit"]]
+    assert 0 < len(lost) < len(df)
+    assert lost["error"].str.contains("boom").any()
+    assert lost["error"].str.contains("IllegalActionError").any()
+    assert (lost["winner_seat"] == -1).all()
+    forfeits = res.forfeits
+    assert len(forfeits) == len(lost) and (forfeits["strategy"] == "crashy").all()
+    f = forfeits.iloc[0]
+    again = strategies.play_batch(
+        [Crashy() if s == "crashy" else s for s in f["seats"]],
+        np.array([f["deal_seed"]], np.uint64),
+        np.array([f["seed"]], np.uint64),
+    )
+    assert again.forfeit_seat[0] == f["seat"] and again.errors[0] == f["error"]
+    assert res.summary().set_index("strategy").loc["crashy", "forfeits"] == len(lost)
+
+
+def test_expert_matches_have_per_game_and_per_match_rows(tmp_path):
+    res = Tournament(["greedy", "low", "high"], players=3, games=12, seed=2, expert=True).run(
+        out=tmp_path
+    )
+    games, matches = res.games(), res.matches()
+    assert len(matches) == 12
+    for m in matches.itertuples():
+        g = games[games["match"] == m.match]
+        totals = [int(g[f"score_{s}"].sum()) for s in range(3)]
+        assert totals == [m.total_0, m.total_1, m.total_2] and max(totals) >= 20
+        assert len(g) == m.games and list(g["game_in_match"]) == list(range(m.games))
+    row = games.iloc[1]  # each game replays alone from its own seeds
+    again = strategies.play_batch(
+        [row[f"seat_{s}"] for s in range(3)],
+        np.array([row["deal_seed"]], np.uint64),
+        np.array([row["seed"]], np.uint64),
+    )
+    assert again.cards_left[0].tolist() == [row[f"cards_left_{s}"] for s in range(3)]
+    assert res.summary()["match_win_share"].sum() == pytest.approx(12)

@@ -1,0 +1,25 @@
+"""tournaments: round-robin tournaments of many games, in parallel, streamed to Parquet.
+
+The runner is game-agnostic (``GamePlugin``); 13 Leaves (``LeavesGame``) is the default game.
+"""
+
+from __future__ import annotations
+
+from .game import GamePlugin, SeatedBatch, SeatedMatches
+from .result import TournamentResult, load
+from .runner import Tournament, parse_players
+from .schedule import Schedule, make_tables
+from .seeds import derive_seeds
+
+__all__ = [
+    "GamePlugin",
+    "Schedule",
+    "SeatedBatch",
+    "SeatedMatches",
+    "Tournament",
+    "TournamentResult",
+    "derive_seeds",
+    "load",
+    "make_tables",
+    "parse_players",
+]

@@ -1,0 +1,164 @@
+"""Per-chunk aggregates: small fixed-size arrays that merge by addition.
+
+They let a run of any length report per-strategy results with flat memory and no per-game
+rows. Shapes depend only on the tournament spec: S entrants, T tables, table sizes up to
+``MAX_SEATS``, a length histogram up to the plug-in's ``max_length``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .game import SeatedBatch, SeatedMatches
+
+__all__ = ["MAX_SEATS", "empty", "add_batch", "add_matches", "merge", "save", "load"]
+
+MAX_SEATS = 6
+SIZES = MAX_SEATS + 1  # arrays indexed by table size 0..6
+
+
+def empty(
+    n_entrants: int, n_tables: int, max_length: int, game_values: Sequence[str] = ()
+) -> dict[str, np.ndarray]:
+    """Zero aggregates. Counts are int64; ``match_win_share`` (ties split) is float64."""
+    s, t = n_entrants, n_tables
+    agg = {
+        # per entrant (one count per seat taken: an entrant seated twice counts twice)
+        "games": np.zeros(s, np.int64),
+        "wins": np.zeros(s, np.int64),
+        "rank_sum": np.zeros(s, np.int64),  # e.g. cards left, summed
+        "forfeits": np.zeros(s, np.int64),
+        # head to head: ahead[i, j] games where i finished strictly ahead of j at one table
+        "ahead": np.zeros((s, s), np.int64),
+        "met": np.zeros((s, s), np.int64),
+        # seat offset from the first player: [entrant, table size, offset]
+        "offset_games": np.zeros((s, SIZES, MAX_SEATS), np.int64),
+        "offset_wins": np.zeros((s, SIZES, MAX_SEATS), np.int64),
+        # per table of the schedule, wins by position in the base table
+        "table_games": np.zeros(t, np.int64),
+        "table_wins": np.zeros((t, MAX_SEATS), np.int64),
+        # per table size
+        "size_games": np.zeros(SIZES, np.int64),
+        "size_no_winner": np.zeros(SIZES, np.int64),
+        "size_forfeits": np.zeros(SIZES, np.int64),
+        "length_sum": np.zeros(SIZES, np.int64),
+        "length_sq_sum": np.zeros(SIZES, np.int64),
+        "length_hist": np.zeros((SIZES, max_length + 1), np.int64),
+        # expert matches
+        "matches": np.zeros(s, np.int64),
+        "match_wins": np.zeros(s, np.int64),
+        "match_win_share": np.zeros(s, np.float64),
+        "match_points": np.zeros(s, np.int64),
+        "match_games_sum": np.zeros(SIZES, np.int64),
+        "size_matches": np.zeros(SIZES, np.int64),
+    }
+    for name in game_values:
+        agg[f"value_sum:{name}"] = np.zeros(SIZES, np.int64)
+    return agg
+
+
+def add_batch(
+    agg: dict[str, np.ndarray],
+    table: int,
+    rotation: int,
+    entrants: Sequence[int],
+    batch: SeatedBatch,
+    rank_value: str,
+    length_value: str,
+) -> None:
+    """Add games played at one seating (``entrants[s]`` in seat ``s``) into ``agg``."""
+    g = len(batch)
+    if g == 0:
+        return
+    k = len(entrants)
+    ent = np.asarray(entrants, dtype=np.int64)
+    winner = batch.winner_seat.astype(np.int64)
+    has_winner = winner >= 0
+    rank = batch.seat_values[rank_value].astype(np.int64)
+    first = batch.first_player.astype(np.int64)
+
+    np.add.at(agg["games"], ent, g)
+    win_counts = np.bincount(winner[has_winner], minlength=k)
+    np.add.at(agg["wins"], ent, win_counts)
+    np.add.at(agg["rank_sum"], ent, rank.sum(axis=0))
+    forfeit = batch.forfeit_seat.astype(np.int64)
+    np.add.at(agg["forfeits"], ent, np.bincount(forfeit[forfeit >= 0], minlength=k))
+
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                agg["ahead"][ent[i], ent[j]] += int(np.count_nonzero(rank[:, i] < rank[:, j]))
+                agg["met"][ent[i], ent[j]] += g
+
+    # seat offset from the first player, per seat
+    for s in range(k):
+        off = (s - first) % k
+        agg["offset_games"][ent[s], k] += np.bincount(off, minlength=MAX_SEATS)
+        agg["offset_wins"][ent[s], k] += np.bincount(off[winner == s], minlength=MAX_SEATS)
+
+    agg["table_games"][table] += g
+    # base-table position p sits in seat (p - rotation) % k
+    for p in range(k):
+        agg["table_wins"][table, p] += int(win_counts[(p - rotation) % k])
+
+    agg["size_games"][k] += g
+    agg["size_no_winner"][k] += int(np.count_nonzero(~has_winner))
+    agg["size_forfeits"][k] += int(np.count_nonzero(forfeit >= 0))
+    length = batch.game_values[length_value].astype(np.int64)
+    agg["length_sum"][k] += int(length.sum())
+    agg["length_sq_sum"][k] += int((length * length).sum())
+    hist = agg["length_hist"]
+    agg["length_hist"][k] += np.bincount(
+        np.minimum(length, hist.shape[1] - 1), minlength=hist.shape[1]
+    )
+    for name, values in batch.game_values.items():
+        key = f"value_sum:{name}"
+        if key in agg:
+            agg[key][k] += int(values.astype(np.int64).sum())
+
+
+def add_matches(
+    agg: dict[str, np.ndarray], entrants: Sequence[int], matches: SeatedMatches
+) -> None:
+    """Add per-match outcomes at one seating into ``agg`` (games are added by ``add_batch``)."""
+    m = int(matches.match_games.shape[0])
+    if m == 0:
+        return
+    k = len(entrants)
+    ent = np.asarray(entrants, dtype=np.int64)
+    winners = matches.match_winners.astype(bool)
+    n_winners = winners.sum(axis=1)
+    np.add.at(agg["matches"], ent, m)
+    np.add.at(agg["match_wins"], ent, winners.sum(axis=0))
+    share = (winners / np.maximum(n_winners, 1)[:, None]).sum(axis=0)
+    np.add.at(agg["match_win_share"], ent, share)
+    np.add.at(agg["match_points"], ent, matches.match_totals.astype(np.int64).sum(axis=0))
+    agg["match_games_sum"][k] += int(matches.match_games.astype(np.int64).sum())
+    agg["size_matches"][k] += m
+
+
+def merge(aggs: Iterable[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray] | None:
+    """Elementwise sum of aggregates (None for none)."""
+    total: dict[str, np.ndarray] | None = None
+    for agg in aggs:
+        if total is None:
+            total = {k: np.array(v, copy=True) for k, v in agg.items()}
+        else:
+            for key, value in agg.items():
+                total[key] += value
+    return total
+
+
+def save(path, agg: Mapping[str, np.ndarray], **extra: np.ndarray) -> None:
+    """Write aggregates (and extra arrays) to an open binary file or path as ``.npz``."""
+    np.savez_compressed(path, **agg, **{f"extra:{k}": v for k, v in extra.items()})
+
+
+def load(path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """(aggregates, extras) from a ``.npz`` written by ``save``."""
+    with np.load(path, allow_pickle=False) as data:
+        agg = {k: data[k] for k in data.files if not k.startswith("extra:")}
+        extra = {k[6:]: data[k] for k in data.files if k.startswith("extra:")}
+    return agg, extra

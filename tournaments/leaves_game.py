@@ -1,0 +1,125 @@
+"""The 13 Leaves plug-in: maps the runner's seatings and seeds to ``strategies.play_batch``.
+
+This is the only module of ``tournaments`` that knows the game. Per-seat value: ``cards_left``
+(lower finishes ahead; the winner has 0). Per-game values: ``turns`` (the length histogrammed),
+``rounds``, ``unfinished``. Expert scores are the cards left of every game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+
+from .game import SeatedBatch, SeatedMatches
+
+__all__ = ["LeavesGame"]
+
+_CACHE: dict[str, Any] = {}  # spec string -> Strategy, per process (workers reuse instances)
+
+
+def _strategy(payload: Any) -> Any:
+    import strategies
+
+    if isinstance(payload, str):
+        if payload not in _CACHE:
+            _CACHE[payload] = strategies.get(payload)
+        return _CACHE[payload]
+    return payload
+
+
+class LeavesGame:
+    """13 Leaves between ``strategies`` entrants (specs, classes or instances)."""
+
+    name = "13leaves"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    rank_value = "cards_left"
+    length_value = "turns"
+
+    def __init__(self, turn_limit: int = TURN_LIMIT):
+        if int(turn_limit) < 1:
+            raise ValueError(f"the turn limit must be at least 1, got {turn_limit}")
+        self.turn_limit = int(turn_limit)
+        self.max_length = self.turn_limit
+        self._turn_dtype = np.int16 if self.turn_limit < 2**15 else np.int32
+
+    def config(self) -> dict[str, Any]:
+        return {"turn_limit": self.turn_limit}
+
+    def versions(self) -> dict[str, str]:
+        import leaves
+
+        return {"leaves": leaves.__version__}
+
+    def resolve(self, spec: Any) -> tuple[str, Any]:
+        """(label, payload): strings travel as strings (file specs made absolute)."""
+        import strategies
+
+        strategy = strategies.get(spec)
+        if isinstance(spec, str):
+            path, sep, rest = spec.partition(":")
+            if sep and path.endswith(".py"):
+                spec = f"{Path(path).resolve()}:{rest}"
+            return strategy.label, spec
+        return strategy.label, strategy
+
+    def _batch(self, res: Any) -> SeatedBatch:
+        return SeatedBatch(
+            first_player=np.asarray(res.first_player, np.int8),
+            winner_seat=np.asarray(res.winner_seat, np.int8),
+            forfeit_seat=np.asarray(res.forfeit_seat, np.int8),
+            seat_values={"cards_left": np.asarray(res.cards_left, np.int16)},
+            game_values={
+                "turns": np.asarray(res.turns).astype(self._turn_dtype),
+                "rounds": np.asarray(res.rounds).astype(self._turn_dtype),
+                "unfinished": np.asarray(res.unfinished, bool),
+            },
+            errors=list(res.errors),
+        )
+
+    def play(
+        self,
+        seats: Sequence[Any],
+        deal_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        record: bool = False,
+    ) -> SeatedBatch:
+        import strategies
+
+        table = [_strategy(p) for p in seats]
+        res = strategies.play_batch(
+            table, deal_seeds, play_seeds, turn_limit=self.turn_limit, record=record
+        )
+        out = self._batch(res)
+        if record:
+            out.records = [r.to_json() for r in res.records or []]
+        return out
+
+    def play_matches(
+        self,
+        seats: Sequence[Any],
+        match_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        target: int,
+    ) -> SeatedMatches:
+        import strategies
+
+        table = [_strategy(p) for p in seats]
+        res = strategies.play_match_batch(
+            table, match_seeds, play_seeds, target=target, turn_limit=self.turn_limit
+        )
+        return SeatedMatches(
+            games=self._batch(res),
+            game_match=np.asarray(res.game_match, np.int32),
+            game_scores=np.asarray(res.cards_left, np.int16),
+            match_games=np.asarray(res.games, np.int16),
+            match_totals=np.asarray(res.totals, np.int16),
+            match_winners=np.asarray(res.match_winners, bool),
+            game_deal_seeds=res.deal_seeds,
+            game_play_seeds=res.play_seeds,
+        )

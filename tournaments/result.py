@@ -1,0 +1,182 @@
+"""``TournamentResult``: read a run directory back (rows, summaries, forfeits, manifest)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import aggregates, storage
+
+if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
+    import pandas as pd
+
+__all__ = ["TournamentResult", "load"]
+
+
+def load(out: str | Path) -> TournamentResult:
+    """Open the results of a run directory (complete or not)."""
+    return TournamentResult(out)
+
+
+class TournamentResult:
+    """The results of a tournament run stored in ``out``.
+
+    Summaries come from merged per-chunk aggregates, so they are cheap whatever the number of
+    games and need no per-game rows; ``games()`` reads the rows (when the run kept them).
+    """
+
+    def __init__(self, out: str | Path):
+        self.out = Path(out)
+        self.manifest: dict[str, Any] = storage.read_manifest(self.out)
+        self._agg: dict[str, np.ndarray] | None = None
+        self._forfeits: list[dict[str, Any]] | None = None
+
+    def __repr__(self) -> str:
+        return f"TournamentResult({str(self.out)!r}, status={self.status!r})"
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        return self.manifest["spec"]
+
+    @property
+    def status(self) -> str:
+        return self.manifest.get("status", "unknown")
+
+    @property
+    def complete(self) -> bool:
+        return self.status == "complete"
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.manifest["labels"])
+
+    # ------------------------------------------------------------------ rows
+
+    def games(self, columns: list[str] | None = None) -> pd.DataFrame:
+        """One row per game, sorted by game index (see the README for the columns)."""
+        return self._read("games", "game", columns)
+
+    def matches(self, columns: list[str] | None = None) -> pd.DataFrame:
+        """One row per match of an expert run, sorted by match index."""
+        if not self.spec["expert"]:
+            raise ValueError("this run has no matches (it was not an --expert run)")
+        return self._read("matches", "match", columns)
+
+    def _read(self, kind: str, key: str, columns: list[str] | None) -> pd.DataFrame:
+        import pandas as pd
+
+        if not self.spec["rows"]:
+            raise ValueError(f"{self.out} kept no per-game rows (the run used --no-rows)")
+        folder = self.out / kind
+        if not folder.is_dir() or not any(folder.glob("*.parquet")):
+            raise ValueError(f"{self.out} has no {kind} rows yet")
+        df = pd.read_parquet(folder, columns=columns)
+        if key in df.columns:
+            df = df.sort_values(key, kind="stable")
+        return df.reset_index(drop=True)
+
+    # ------------------------------------------------------------------ aggregates
+
+    @staticmethod
+    def merge_chunks(
+        out: Path, n_chunks: int | None = None
+    ) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
+        """Merge the aggregates and forfeit details of every finished chunk in ``out``."""
+        done = sorted(storage.done_chunks(out))
+        if n_chunks is not None and len(done) != n_chunks:
+            raise RuntimeError(f"{out}: {len(done)} of {n_chunks} chunks are done")
+        total: dict[str, np.ndarray] | None = None
+        forfeits: list[dict[str, Any]] = []
+        for cid in done:
+            agg, extra = aggregates.load(storage.chunk_path(out, cid))
+            total = aggregates.merge([agg] if total is None else [total, agg])
+            forfeits.extend(json.loads(str(extra["forfeits"])))
+        if total is None:
+            raise ValueError(f"{out} has no finished chunks yet")
+        forfeits.sort(key=lambda f: f.get("game", 0))
+        return total, forfeits
+
+    def aggregates(self) -> dict[str, np.ndarray]:
+        """Merged aggregates (see ``tournaments.aggregates.empty`` for their meaning)."""
+        if self._agg is None:
+            path = self.out / "aggregates.npz"
+            if self.complete and path.exists():
+                self._agg, _ = aggregates.load(path)
+            else:
+                self._agg, self._forfeits = self.merge_chunks(self.out)
+        return self._agg
+
+    @property
+    def forfeits(self) -> pd.DataFrame:
+        """Forfeited games: game, seat, strategy, error, and the seeds that reproduce it."""
+        import pandas as pd
+
+        if self._forfeits is None:
+            path = self.out / "forfeits.json"
+            if self.complete and path.exists():
+                self._forfeits = json.loads(path.read_text())
+            else:
+                self._agg, self._forfeits = self.merge_chunks(self.out)
+        cols = ["game", "deal", "table", "seat", "strategy", "error", "seed", "deal_seed", "seats"]
+        return pd.DataFrame(self._forfeits, columns=cols if not self._forfeits else None)
+
+    def summary(self) -> pd.DataFrame:
+        """Per strategy: games (seats taken), wins, win_rate, mean rank value, forfeits.
+
+        Expert runs add matches, match_wins (ties count for each tied player), match_win_share
+        (ties split) and match_win_rate. Sorted by win rate (match win rate when expert).
+        """
+        import pandas as pd
+
+        agg = self.aggregates()
+        rank = self.manifest.get("rank_value", "rank")
+        games = agg["games"]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            df = pd.DataFrame(
+                {
+                    "strategy": self.labels,
+                    "games": games,
+                    "wins": agg["wins"],
+                    "win_rate": agg["wins"] / games,
+                    f"{rank}_mean": agg["rank_sum"] / games,
+                    "forfeits": agg["forfeits"],
+                }
+            )
+            key = "win_rate"
+            if self.spec["expert"]:
+                matches = agg["matches"]
+                df["matches"] = matches
+                df["match_wins"] = agg["match_wins"]
+                df["match_win_share"] = agg["match_win_share"]
+                df["match_win_rate"] = agg["match_win_share"] / matches
+                df["match_points_mean"] = agg["match_points"] / matches
+                key = "match_win_rate"
+        return df.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
+
+    def head_to_head(self) -> pd.DataFrame:
+        """P(row strategy finishes strictly ahead of column strategy | both at one table)."""
+        import pandas as pd
+
+        agg = self.aggregates()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = agg["ahead"] / agg["met"]
+        return pd.DataFrame(rate, index=self.labels, columns=self.labels)
+
+    def seat_offsets(self) -> pd.DataFrame:
+        """Win rate by table size and seat offset from the first player (0 = first to act)."""
+        import pandas as pd
+
+        agg = self.aggregates()
+        games = agg["offset_games"].sum(axis=0)
+        wins = agg["offset_wins"].sum(axis=0)
+        rows = []
+        for k in range(agg["offset_games"].shape[1]):
+            for off in range(k):
+                if games[k, off]:
+                    rows.append((k, off, int(games[k, off]), int(wins[k, off])))
+        df = pd.DataFrame(rows, columns=["n_players", "offset", "games", "wins"])
+        df["win_rate"] = df["wins"] / df["games"]
+        return df

@@ -1,0 +1,402 @@
+"""``Tournament``: a round-robin spec, and the driver that runs it into an output directory.
+
+The driver builds chunk tasks lazily, hands them to a backend (``parallel``), and writes each
+finished chunk as it arrives: rows part, records, then the chunk's aggregates (which mark it
+done). The manifest holds the spec; ``resume`` skips chunks already done, so an interrupted
+run finishes with exactly the files an uninterrupted one writes. The game is a plug-in
+(``game.GamePlugin``); 13 Leaves is the default.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import platform
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import aggregates, storage
+from .game import GamePlugin
+from .parallel import BACKENDS, imap_unordered
+from .result import TournamentResult
+from .schedule import Schedule, make_tables
+from .work import SEED_KEYS, ChunkOutput, ChunkTask, run_chunk
+
+__all__ = ["Tournament", "parse_players"]
+
+FORFEIT_DETAILS_MAX = 10_000
+"""Every forfeit is counted; OUT/forfeits.json details the first this many (by game index)."""
+
+MANIFEST_EVERY_S = 2.0
+"""The manifest's progress fields are rewritten at most this often (and at the end)."""
+
+
+def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
+    """Table sizes from 4, "3,4,5" or [3, 4]: sorted, without duplicates."""
+    if isinstance(players, str):
+        try:
+            sizes = [int(p) for p in players.replace(" ", "").split(",") if p]
+        except ValueError:
+            raise ValueError(f"--players takes numbers like 4 or 3,4,5, got {players!r}") from None
+    elif isinstance(players, int | np.integer):
+        sizes = [int(players)]
+    else:
+        sizes = [int(p) for p in players]
+    if not sizes:
+        raise ValueError("--players needs at least one table size")
+    return tuple(sorted(set(sizes)))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _default_game() -> GamePlugin:
+    from .leaves_game import LeavesGame
+
+    return LeavesGame()
+
+
+class Tournament:
+    """A round-robin among ``strategies`` on tables of ``players`` seats, duplicate deals.
+
+    ``games`` is the total number of games (of matches with ``expert=True``), rounded up so
+    that every table plays the same number of deals, each under every rotation of its seats
+    (``n_games`` says how many). ``seed`` fixes every deal and decision (None: fresh entropy,
+    kept in the manifest). ``rows=False`` keeps only the aggregates (flat storage for huge
+    runs). ``record`` writes GameRecords as JSON lines to that file, for every game or a
+    spread sample of ``record_sample`` games. ``chunk_size`` (games per unit of work and
+    storage) is part of the spec; the default depends only on the number of games.
+    """
+
+    def __init__(
+        self,
+        strategies: Sequence[Any],
+        players: int | str | Sequence[int] = 4,
+        games: int = 100_000,
+        seed: int | None = None,
+        expert: bool = False,
+        *,
+        target: int | None = None,
+        repeats: bool = False,
+        rows: bool = True,
+        record: str | Path | None = None,
+        record_sample: int | None = None,
+        chunk_size: int | None = None,
+        game: GamePlugin | None = None,
+    ):
+        self.game = game if game is not None else _default_game()
+        specs = list(strategies)
+        if not specs:
+            raise ValueError("a tournament needs at least one strategy")
+        resolved = [self.game.resolve(s) for s in specs]
+        self.labels = tuple(label for label, _ in resolved)
+        self.payloads = tuple(payload for _, payload in resolved)
+        dupes = sorted({x for x in self.labels if self.labels.count(x) > 1})
+        if dupes:
+            raise ValueError(f"strategy listed twice: {', '.join(dupes)}")
+        self.sizes = parse_players(players)
+        for k in self.sizes:
+            if not self.game.min_players <= k <= self.game.max_players:
+                raise ValueError(
+                    f"tables take {self.game.min_players} to {self.game.max_players} players, "
+                    f"got {k}"
+                )
+        if int(games) < 1:
+            raise ValueError(f"--games must be at least 1, got {games}")
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy)
+        if int(seed) < 0:
+            raise ValueError(f"--seed must be a non-negative integer, got {seed}")
+        self.seed = int(seed)
+        self.expert = bool(expert)
+        if target is None:
+            target = 20
+        if int(target) < 1:
+            raise ValueError(f"the expert target must be at least 1 point, got {target}")
+        self.target = int(target)
+        self.repeats = bool(repeats)
+        self.rows = bool(rows)
+        self.games_asked = int(games)
+        self.tables = make_tables(len(self.labels), self.sizes, self.repeats)
+        self.schedule = Schedule(self.tables, self.games_asked, chunk_size)
+        if self.schedule.n_games >= 2**32:
+            raise ValueError("at most 2**32 - 1 games per tournament")
+        self.record = Path(record) if record is not None else None
+        if record_sample is not None and int(record_sample) < 1:
+            raise ValueError(f"--record-sample must be at least 1, got {record_sample}")
+        if self.record is None:
+            self.record_stride = 0
+        elif record_sample is None:
+            self.record_stride = 1
+        else:
+            self.record_stride = max(1, self.schedule.n_games // int(record_sample))
+        if self.record is not None and self.expert:
+            raise ValueError("--record is not available with --expert (record plain games)")
+
+    # ------------------------------------------------------------------ spec
+
+    @property
+    def n_games(self) -> int:
+        """Games (matches when expert) the run plays: ``games`` rounded up to whole sets."""
+        return self.schedule.n_games
+
+    @property
+    def rounded_note(self) -> str:
+        """One line on how ``games`` was rounded to whole duplicate sets."""
+        unit = "matches" if self.expert else "games"
+        s = self.schedule
+        return (
+            f"{s.n_games:,} {unit} = {len(self.tables):,} table(s) x {s.deals:,} deals x "
+            f"every seat rotation (asked {self.games_asked:,}, rounded up to whole duplicate sets)"
+        )
+
+    def spec(self) -> dict[str, Any]:
+        """Everything that determines the results: compared on resume, kept in the manifest."""
+        return {
+            "game": self.game.name,
+            "game_config": self.game.config(),
+            "strategies": list(self.labels),
+            "players": list(self.sizes),
+            "games_asked": self.games_asked,
+            "n_games": self.schedule.n_games,
+            "deals_per_table": self.schedule.deals,
+            "seed": self.seed,
+            "expert": self.expert,
+            "target": self.target if self.expert else None,
+            "repeats": self.repeats,
+            "rows": self.rows,
+            "record_stride": self.record_stride,
+            "chunk_games": self.schedule.chunk_games,
+            "n_chunks": self.schedule.n_chunks,
+            "seed_keys": SEED_KEYS,
+        }
+
+    def _tasks(self, pending: Sequence[int]) -> Iterator[ChunkTask]:
+        for cid in pending:
+            chunk = self.schedule.chunk(cid)
+            yield ChunkTask(
+                chunk=chunk,
+                game=self.game,
+                seed=self.seed,
+                table=self.tables[chunk.table],
+                labels=self.labels,
+                payloads=self.payloads,
+                n_tables=len(self.tables),
+                rows=self.rows,
+                expert=self.expert,
+                target=self.target,
+                record_stride=self.record_stride,
+            )
+
+    # ------------------------------------------------------------------ run
+
+    def check_out(self, out: str | Path, resume: bool = False) -> dict[str, Any] | None:
+        """Refuse a non-empty ``out`` without ``resume``, or one holding another tournament.
+
+        Returns the manifest found there (None for a new run). Raises ValueError (one line).
+        """
+        out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"{out} exists and is not a directory")
+        if not (out.exists() and any(out.iterdir())):
+            return None
+        if not resume:
+            raise ValueError(
+                f"{out} is not empty: pass --resume to continue the run there, or pick a new --out"
+            )
+        old = storage.read_manifest(out)
+        if old.get("format") != storage.FORMAT:
+            raise ValueError(f"{out} does not hold a tournament run this version can resume")
+        spec = self.spec()
+        diff = [k for k in spec if old["spec"].get(k) != spec[k]]
+        if diff:
+            raise ValueError(
+                f"cannot resume {out}: it holds a different tournament "
+                f"(differs in {', '.join(diff)})"
+            )
+        return old
+
+    def _prepare(self, out: Path, resume: bool) -> dict[str, Any]:
+        spec = self.spec()
+        old = self.check_out(out, resume)
+        if old is not None:
+            manifest = old
+        else:
+            out.mkdir(parents=True, exist_ok=True)
+            manifest = {
+                "format": storage.FORMAT,
+                "spec": spec,
+                "seed": self.seed,
+                "labels": list(self.labels),
+                "tables": [list(t) for t in self.tables],
+                "rank_value": self.game.rank_value,
+                "length_value": self.game.length_value,
+                "versions": self._versions(),
+                "created": _now(),
+                "wall_time_s": 0.0,
+                "sessions": [],
+            }
+        return manifest
+
+    def _versions(self) -> dict[str, str]:
+        import numba
+
+        versions = {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "numba": numba.__version__,
+        }
+        try:
+            import leaves
+
+            versions["leaves"] = leaves.__version__
+        except ImportError:  # pragma: no cover - the leaves package is this project
+            pass
+        versions.update(self.game.versions())
+        return versions
+
+    def run(
+        self,
+        n_jobs: int = 1,
+        out: str | Path | None = None,
+        *,
+        resume: bool = False,
+        backend: str = "loky",
+        scheduler: Any = None,
+        progress: bool = False,
+    ) -> TournamentResult:
+        """Play every chunk not yet done into ``out`` and return the results.
+
+        ``out=None`` writes into a new temporary directory. ``resume=True`` continues a run
+        in ``out`` (refused if its spec differs). ``backend``: "loky" (``n_jobs`` local
+        processes) or "dask" (``scheduler`` address or Client; none starts a local cluster).
+        Results never depend on ``n_jobs`` or the backend.
+        """
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+        if scheduler is not None and backend != "dask":
+            raise ValueError("--scheduler needs --backend dask")
+        if n_jobs == 0 or n_jobs < -1:
+            raise ValueError(f"--jobs must be a positive number of workers (or -1), got {n_jobs}")
+        if out is None:
+            out = Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
+        out = Path(out)
+        manifest = self._prepare(out, resume)
+        storage.clean_temporaries(out)
+        done = storage.done_chunks(out)
+        pending = [c for c in range(self.schedule.n_chunks) if c not in done]
+        units_done = sum(self.schedule.chunk(c).n_games for c in done)
+        merged = _Merged(out, done)  # running totals; done chunks are read once
+        session = {"started": _now(), "jobs": n_jobs, "backend": backend, "wall_s": 0.0}
+        manifest["sessions"].append(session)
+        manifest["status"] = "running"
+        manifest["record_file"] = str(self.record) if self.record else None
+        t0 = time.perf_counter()
+        base_wall = float(manifest.get("wall_time_s", 0.0))
+        last_write = [0.0]
+
+        def save(status: str | None = None, force: bool = False) -> None:
+            now = time.perf_counter()
+            if not force and now - last_write[0] < MANIFEST_EVERY_S:
+                return
+            last_write[0] = now
+            session["wall_s"] = round(now - t0, 3)
+            manifest["wall_time_s"] = round(base_wall + now - t0, 3)
+            manifest["chunks_done"] = storage.to_ranges(done)
+            manifest["n_chunks_done"] = len(done)
+            manifest["units_done"] = units_done
+            if status:
+                manifest["status"] = status
+            storage.write_manifest(out, manifest)
+
+        save(force=True)
+        from .progress import RunProgress
+
+        unit = "matches" if self.expert else "games"
+        try:
+            with RunProgress(self.schedule.n_games, units_done, progress, unit) as bar:
+                results = imap_unordered(
+                    run_chunk, self._tasks(pending), n_jobs, backend, scheduler
+                )
+                for output in results:
+                    self._write_chunk(out, output)
+                    merged.add(output.aggregates, output.forfeits)
+                    done.add(output.chunk_id)
+                    n = self.schedule.chunk(output.chunk_id).n_games
+                    units_done += n
+                    bar.advance(n)
+                    save()
+        except BaseException:
+            save("interrupted", force=True)
+            raise
+        self._finish(out, merged)
+        manifest["finished"] = _now()
+        save("complete", force=True)
+        return TournamentResult(out)
+
+    def _write_chunk(self, out: Path, output: ChunkOutput) -> None:
+        cid = output.chunk_id
+        if output.games_parquet is not None:
+            storage.atomic_write_bytes(storage.part_path(out, "games", cid), output.games_parquet)
+        if output.matches_parquet is not None:
+            storage.atomic_write_bytes(
+                storage.part_path(out, "matches", cid), output.matches_parquet
+            )
+        if self.record_stride:
+            text = "".join(line + "\n" for line in output.records)
+            storage.atomic_write_bytes(storage.record_path(out, cid), text.encode())
+        # the aggregates file goes last: its presence marks the chunk done
+        storage.atomic_write_bytes(storage.chunk_path(out, cid), output.chunk_file)
+
+    def _finish(self, out: Path, merged: _Merged) -> None:
+        """Save the merged aggregates and forfeits; gather records into the record file."""
+        if merged.total is None or len(storage.done_chunks(out)) != self.schedule.n_chunks:
+            raise RuntimeError(f"{out}: the run ended with chunks missing")
+        agg, forfeits = merged.total, merged.forfeits()
+        buf = io.BytesIO()
+        aggregates.save(buf, agg)
+        storage.atomic_write_bytes(out / "aggregates.npz", buf.getvalue())
+        storage.atomic_write_bytes(
+            out / "forfeits.json", (json.dumps(forfeits, indent=1) + "\n").encode()
+        )
+        if self.record is not None:
+            self.record.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.record.with_name(f".{self.record.name}.tmp")
+            with open(tmp, "wb") as dst:
+                for cid in range(self.schedule.n_chunks):
+                    with open(storage.record_path(out, cid), "rb") as src:
+                        shutil.copyfileobj(src, dst)
+            tmp.replace(self.record)
+
+
+class _Merged:
+    """Aggregates and forfeit details of finished chunks, summed as they arrive (flat memory)."""
+
+    def __init__(self, out: Path, done: set[int]):
+        self.total: dict[str, np.ndarray] | None = None
+        self._forfeits: list[dict[str, Any]] = []
+        for cid in sorted(done):
+            agg, extra = aggregates.load(storage.chunk_path(out, cid))
+            self.add(agg, json.loads(str(extra["forfeits"])))
+
+    def add(self, agg: dict[str, np.ndarray], forfeits: list[dict[str, Any]]) -> None:
+        if self.total is None:
+            self.total = {k: np.array(v, copy=True) for k, v in agg.items()}
+        else:
+            for key, value in agg.items():
+                self.total[key] += value
+        self._forfeits.extend(forfeits)
+        if len(self._forfeits) > 2 * FORFEIT_DETAILS_MAX:
+            self._forfeits = self.forfeits()
+
+    def forfeits(self) -> list[dict[str, Any]]:
+        """The forfeits of the lowest game indices, at most ``FORFEIT_DETAILS_MAX``."""
+        return sorted(self._forfeits, key=lambda f: f["game"])[:FORFEIT_DETAILS_MAX]

@@ -1,0 +1,387 @@
+"""One chunk of work, run in a worker: seeds -> plug-in -> rows, aggregates, forfeits, records.
+
+This is the only code that runs remotely. It is a pure function of its task (a chunk of the
+schedule plus the spec), so any worker, process or cluster node gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import aggregates
+from .aggregates import MAX_SEATS
+from .game import GamePlugin, SeatedBatch
+from .schedule import Chunk, seat_entrants
+from .seeds import derive_seeds
+
+__all__ = ["ChunkTask", "ChunkOutput", "run_chunk", "SEED_KEYS", "MAX_GAMES_PER_MATCH"]
+
+SEED_KEYS = {"deal": 0, "play": 1, "match": 2, "match_play": 3}
+"""SeedSequence spawn-key prefixes: deal seeds use (0, table size, deal index), play seeds
+(1, game index); expert runs use (2, table size, deal index) for match seeds and
+(3, seated-match index) for their play seeds."""
+
+MAX_GAMES_PER_MATCH = 64
+"""Expert rows number games ``match * 64 + game_in_match`` (a match to 20 points between 3+
+players cannot last more than 30 games)."""
+
+FORFEIT_DETAILS_PER_CHUNK = 100
+"""Forfeits are all counted; the details (seed, error) of at most this many per chunk are kept
+in the aggregates (per-game rows keep every error)."""
+
+PARQUET_COMPRESSION = "zstd"
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a worker needs for one chunk."""
+
+    chunk: Chunk
+    game: GamePlugin
+    seed: int
+    table: tuple[int, ...]  # entrant indices of the chunk's table, base rotation
+    labels: tuple[str, ...]  # every entrant's label
+    payloads: tuple[Any, ...]  # every entrant's payload for the plug-in
+    n_tables: int
+    rows: bool = True
+    expert: bool = False
+    target: int = 20
+    record_stride: int = 0  # record games whose index is a multiple of this (0: none)
+
+
+@dataclass
+class ChunkOutput:
+    """What a worker sends back: small, and ready to be written."""
+
+    chunk_id: int
+    n_games: int
+    n_matches: int
+    aggregates: dict[str, np.ndarray]
+    forfeits: list[dict[str, Any]] = field(default_factory=list)
+    games_parquet: bytes | None = None
+    matches_parquet: bytes | None = None
+    records: list[str] = field(default_factory=list)
+    chunk_file: bytes = b""  # the chunk's aggregates + forfeits as .npz, made by the worker
+
+
+def _seat_label_column(
+    entrant_per_game: np.ndarray | None, n: int, labels: tuple[str, ...]
+) -> pa.Array:
+    dictionary = pa.array(labels, type=pa.string())
+    if entrant_per_game is None:
+        indices = pa.nulls(n, type=pa.int16())
+    else:
+        ids = entrant_per_game.astype(np.int16)
+        indices = pa.array(ids, type=pa.int16(), mask=ids < 0)
+    return pa.DictionaryArray.from_arrays(indices, dictionary)
+
+
+def _seat_columns(
+    columns: dict[str, pa.Array], name: str, values: np.ndarray, k: int, n: int
+) -> None:
+    for s in range(MAX_SEATS):
+        if s < k:
+            arr = values[:, s]
+            columns[f"{name}_{s}"] = pa.array(arr, type=pa.from_numpy_dtype(arr.dtype))
+        else:
+            columns[f"{name}_{s}"] = pa.nulls(n, type=pa.from_numpy_dtype(values.dtype))
+
+
+def _parquet_bytes(columns: dict[str, pa.Array]) -> bytes:
+    buf = io.BytesIO()
+    pq.write_table(pa.table(columns), buf, compression=PARQUET_COMPRESSION)
+    return buf.getvalue()
+
+
+def _gather(batches: list[SeatedBatch], positions: list[np.ndarray], total: int) -> SeatedBatch:
+    """Interleave per-seating batches into one batch in chunk order."""
+
+    def place(get) -> np.ndarray:
+        first = get(batches[0])
+        out = np.empty((total, *first.shape[1:]), dtype=first.dtype)
+        for b, pos in zip(batches, positions, strict=True):
+            out[pos] = get(b)
+        return out
+
+    errors: list[str | None] = [None] * total
+    for b, pos in zip(batches, positions, strict=True):
+        for i, e in zip(pos.tolist(), b.errors, strict=True):
+            errors[i] = e
+    return SeatedBatch(
+        first_player=place(lambda b: b.first_player),
+        winner_seat=place(lambda b: b.winner_seat),
+        forfeit_seat=place(lambda b: b.forfeit_seat),
+        seat_values={k: place(lambda b, k=k: b.seat_values[k]) for k in batches[0].seat_values},
+        game_values={k: place(lambda b, k=k: b.game_values[k]) for k in batches[0].game_values},
+        errors=errors,
+    )
+
+
+def _game_rows(
+    task: ChunkTask,
+    batch: SeatedBatch,
+    seat_ent: np.ndarray,
+    ids: dict[str, np.ndarray],
+    extra: dict[str, np.ndarray],
+) -> dict[str, pa.Array]:
+    """Per-game columns: ids, seats, per-seat values, winner, game values, forfeit."""
+    n = len(batch)
+    k = task.chunk.n_players
+    cols: dict[str, pa.Array] = {}
+    cols["game"] = pa.array(ids["game"], type=pa.int64())
+    for name, values in extra.items():
+        cols[name] = pa.array(values, type=pa.from_numpy_dtype(values.dtype))
+    cols["deal"] = pa.array(ids["deal"], type=pa.int64())
+    cols["rotation"] = pa.array(ids["rotation"], type=pa.int8())
+    cols["table"] = pa.array(np.full(n, task.chunk.table, np.int32), type=pa.int32())
+    cols["seed"] = pa.array(ids["seed"], type=pa.uint64())
+    cols["deal_seed"] = pa.array(ids["deal_seed"], type=pa.uint64())
+    cols["n_players"] = pa.array(np.full(n, k, np.int8), type=pa.int8())
+    cols["first_player"] = pa.array(batch.first_player.astype(np.int8), type=pa.int8())
+    for s in range(MAX_SEATS):
+        cols[f"seat_{s}"] = _seat_label_column(seat_ent[:, s] if s < k else None, n, task.labels)
+    for name, values in batch.seat_values.items():
+        _seat_columns(cols, name, values, k, n)
+    winner = batch.winner_seat.astype(np.int8)
+    cols["winner_seat"] = pa.array(winner, type=pa.int8())
+    winner_ent = np.where(
+        winner >= 0, seat_ent[np.arange(n), np.maximum(winner, 0).astype(np.int64)], -1
+    )
+    cols["winner"] = _seat_label_column(winner_ent, n, task.labels)
+    for name, values in batch.game_values.items():
+        cols[name] = pa.array(values)
+    forfeit = batch.forfeit_seat.astype(np.int8)
+    cols["forfeit"] = pa.array(forfeit >= 0, type=pa.bool_())
+    cols["forfeit_seat"] = pa.array(forfeit, type=pa.int8())
+    cols["error"] = pa.array(batch.errors, type=pa.string())
+    return cols
+
+
+def _forfeit_details(
+    task: ChunkTask, batch: SeatedBatch, seat_ent: np.ndarray, ids: dict[str, np.ndarray]
+) -> list[dict[str, Any]]:
+    details = []
+    for i in np.flatnonzero(batch.forfeit_seat >= 0)[:FORFEIT_DETAILS_PER_CHUNK]:
+        seat = int(batch.forfeit_seat[i])
+        detail = {
+            "game": int(ids["game"][i]),
+            "deal": int(ids["deal"][i]),
+            "table": task.chunk.table,
+            "seat": seat,
+            "strategy": task.labels[seat_ent[i, seat]],
+            "error": batch.errors[i],
+            "seed": int(ids["seed"][i]),
+            "deal_seed": int(ids["deal_seed"][i]),
+            "seats": [task.labels[e] for e in seat_ent[i, : task.chunk.n_players]],
+        }
+        if "match" in ids:
+            detail["match"] = int(ids["match"][i])
+        details.append(detail)
+    return details
+
+
+def run_chunk(task: ChunkTask) -> ChunkOutput:
+    """Play one chunk and return its rows (Parquet bytes), aggregates, forfeits and records.
+
+    Everything that costs CPU (Parquet and .npz encoding) happens here, in the worker, so the
+    driver only writes bytes and adds up small arrays.
+    """
+    out = _run_match_chunk(task) if task.expert else _run_game_chunk(task)
+    buf = io.BytesIO()
+    aggregates.save(
+        buf,
+        out.aggregates,
+        forfeits=np.array(json.dumps(out.forfeits)),
+        n_games=np.array(out.n_games),
+        n_matches=np.array(out.n_matches),
+    )
+    out.chunk_file = buf.getvalue()
+    return out
+
+
+def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
+    chunk, game = task.chunk, task.game
+    k, n_games = chunk.n_players, chunk.n_games
+    games = chunk.game_indices()
+    deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
+    deal_seeds = derive_seeds(task.seed, (SEED_KEYS["deal"], k), deal_ids)
+    play_seeds = derive_seeds(task.seed, (SEED_KEYS["play"],), games)
+    agg = aggregates.empty(len(task.labels), task.n_tables, game.max_length)
+
+    batches, positions, seatings = [], [], []
+    for r in range(k):
+        entrants = seat_entrants(task.table, r)
+        pos = np.arange(r, n_games, k)
+        batch = game.play([task.payloads[e] for e in entrants], deal_seeds, play_seeds[pos])
+        aggregates.add_batch(
+            agg, chunk.table, r, entrants, batch, game.rank_value, game.length_value
+        )
+        batches.append(batch)
+        positions.append(pos)
+        seatings.append(entrants)
+    batch = _gather(batches, positions, n_games)
+    seat_ent = np.array([seatings[r] for r in range(k)], dtype=np.int64)[chunk.rotations()]
+    ids = {
+        "game": games,
+        "deal": chunk.deal_indices(),
+        "rotation": chunk.rotations(),
+        "seed": play_seeds,
+        "deal_seed": np.repeat(deal_seeds, k),
+    }
+    out = ChunkOutput(
+        chunk_id=chunk.id,
+        n_games=n_games,
+        n_matches=0,
+        aggregates=agg,
+        forfeits=_forfeit_details(task, batch, seat_ent, ids),
+    )
+    if task.rows:
+        out.games_parquet = _parquet_bytes(_game_rows(task, batch, seat_ent, ids, {}))
+    if task.record_stride:
+        out.records = _records(task, deal_seeds, play_seeds, games)
+    return out
+
+
+def _records(
+    task: ChunkTask, deal_seeds: np.ndarray, play_seeds: np.ndarray, games: np.ndarray
+) -> list[str]:
+    """Replay the sampled games of the chunk with recording on, in game order."""
+    k = task.chunk.n_players
+    picked = np.flatnonzero(games % task.record_stride == 0)
+    lines: dict[int, str] = {}
+    for r in range(k):
+        sel = picked[picked % k == r]
+        if sel.size == 0:
+            continue
+        entrants = seat_entrants(task.table, r)
+        batch = task.game.play(
+            [task.payloads[e] for e in entrants], deal_seeds[sel // k], play_seeds[sel], record=True
+        )
+        for i, line in zip(sel.tolist(), batch.records or [], strict=True):
+            lines[i] = line
+    return [lines[i] for i in sorted(lines)]
+
+
+def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
+    """Expert variant: one match per (deal, rotation); per-game and per-match rows."""
+    chunk, game = task.chunk, task.game
+    k, n_matches = chunk.n_players, chunk.n_games
+    match_ids = chunk.game_indices()  # seated-match index, numbered like games
+    deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
+    match_seeds = derive_seeds(task.seed, (SEED_KEYS["match"], k), deal_ids)
+    play_seeds = derive_seeds(task.seed, (SEED_KEYS["match_play"],), match_ids)
+    agg = aggregates.empty(len(task.labels), task.n_tables, game.max_length)
+
+    m_totals = np.zeros((n_matches, k), np.int16)
+    m_games = np.zeros(n_matches, np.int16)
+    m_winners = np.zeros((n_matches, k), bool)
+    game_batches, game_pos_match, game_scores, seatings = [], [], [], []
+    game_seeds: list[tuple[np.ndarray, np.ndarray] | None] = []
+    for r in range(k):
+        entrants = seat_entrants(task.table, r)
+        pos = np.arange(r, n_matches, k)
+        res = game.play_matches(
+            [task.payloads[e] for e in entrants], match_seeds, play_seeds[pos], task.target
+        )
+        if int(res.match_games.max(initial=0)) > MAX_GAMES_PER_MATCH:
+            raise RuntimeError(f"a match lasted more than {MAX_GAMES_PER_MATCH} games")
+        aggregates.add_batch(
+            agg, chunk.table, r, entrants, res.games, game.rank_value, game.length_value
+        )
+        aggregates.add_matches(agg, entrants, res)
+        m_totals[pos] = res.match_totals
+        m_games[pos] = res.match_games
+        m_winners[pos] = res.match_winners
+        game_batches.append(res.games)
+        game_pos_match.append(pos[res.game_match])  # chunk-local match position of each game
+        game_scores.append(res.game_scores)
+        seatings.append(entrants)
+        if res.game_deal_seeds is not None and res.game_play_seeds is not None:
+            game_seeds.append((res.game_deal_seeds, res.game_play_seeds))
+
+    # all games, ordered by match then by play order within the match
+    match_of_game = np.concatenate(game_pos_match)
+    order = np.argsort(match_of_game, kind="stable")
+    total = int(order.size)
+    inverse = np.empty(total, np.int64)
+    inverse[order] = np.arange(total)
+    offsets = np.cumsum([0] + [len(b) for b in game_batches])
+    positions = [inverse[offsets[i] : offsets[i + 1]] for i in range(k)]
+    batch = _gather(game_batches, positions, total)
+    match_pos = match_of_game[order]
+    scores = np.concatenate(game_scores)[order]
+    starts = np.searchsorted(match_pos, match_pos, side="left")
+    game_in_match = (np.arange(total) - starts).astype(np.int8)
+    rotations = chunk.rotations()
+    seat_table = np.array(seatings, dtype=np.int64)
+    seat_ent = seat_table[rotations[match_pos]]
+    match_global = match_ids[match_pos]
+    ids = {
+        "game": match_global * MAX_GAMES_PER_MATCH + game_in_match,
+        "deal": chunk.deal_indices()[match_pos],
+        "rotation": rotations[match_pos],
+        "seed": play_seeds[match_pos],
+        "deal_seed": match_seeds[match_pos // k],
+        "match": match_global,
+    }
+    extra = {
+        "match": match_global,
+        "game_in_match": game_in_match,
+        "match_seed": ids["deal_seed"],
+        "match_play_seed": ids["seed"],
+    }
+    if len(game_seeds) == k:  # the plug-in says how to replay each game on its own
+        ids["deal_seed"] = np.concatenate([d for d, _ in game_seeds])[order]
+        ids["seed"] = np.concatenate([p for _, p in game_seeds])[order]
+    out = ChunkOutput(
+        chunk_id=chunk.id,
+        n_games=total,
+        n_matches=n_matches,
+        aggregates=agg,
+        forfeits=_forfeit_details(task, batch, seat_ent, ids),
+    )
+    if task.rows:
+        cols = _game_rows(task, batch, seat_ent, ids, extra)
+        _seat_columns(cols, "score", scores.astype(np.int16), k, total)
+        out.games_parquet = _parquet_bytes(cols)
+        out.matches_parquet = _parquet_bytes(
+            _match_rows(
+                task,
+                match_ids,
+                match_seeds,
+                play_seeds,
+                seat_table[rotations],
+                m_games,
+                m_totals,
+                m_winners,
+            )
+        )
+    return out
+
+
+def _match_rows(task, match_ids, match_seeds, play_seeds, seat_ent, games, totals, winners):
+    chunk = task.chunk
+    k, n = chunk.n_players, chunk.n_games
+    cols: dict[str, pa.Array] = {
+        "match": pa.array(match_ids, type=pa.int64()),
+        "deal": pa.array(chunk.deal_indices(), type=pa.int64()),
+        "rotation": pa.array(chunk.rotations(), type=pa.int8()),
+        "table": pa.array(np.full(n, chunk.table, np.int32), type=pa.int32()),
+        "seed": pa.array(play_seeds, type=pa.uint64()),
+        "deal_seed": pa.array(np.repeat(match_seeds, k), type=pa.uint64()),
+        "n_players": pa.array(np.full(n, k, np.int8), type=pa.int8()),
+    }
+    for s in range(MAX_SEATS):
+        cols[f"seat_{s}"] = _seat_label_column(seat_ent[:, s] if s < k else None, n, task.labels)
+    cols["games"] = pa.array(games, type=pa.int16())
+    _seat_columns(cols, "total", totals.astype(np.int16), k, n)
+    seats = [np.flatnonzero(w).astype(np.int8) for w in winners]
+    cols["match_winners"] = pa.array(seats, type=pa.list_(pa.int8()))
+    return cols
