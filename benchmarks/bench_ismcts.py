@@ -1,0 +1,136 @@
+"""Strength and speed of ``ismcts``: one ISMCTS seat against copies of a heuristic.
+
+Plays ``--games`` games of ``--players`` players, ISMCTS in seat ``g % players`` of game ``g``
+(so it leads first as often as any seat), the other seats all ``--opponent``. Prints the
+ISMCTS win rate with its 95% Wilson interval, the parity rate (1 / players), and the mean
+wall time and iterations per searched decision (decisions with one legal action are not
+searched). Games are split over ``--jobs`` processes with joblib.
+
+Examples::
+
+    python benchmarks/bench_ismcts.py --games 40 --iterations 200
+    python benchmarks/bench_ismcts.py --games 400 --iterations 1000 --jobs 2 --opponent taker
+    python benchmarks/bench_ismcts.py --games 100 --iterations 0 --time-ms 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+from joblib import Parallel, delayed
+
+import strategies
+from strategies.ismcts import ISMCTS
+
+
+class _TimedISMCTS(ISMCTS, register=False):
+    """ISMCTS that adds up the wall time and iterations of its searched decisions."""
+
+    def choose(self, view, legal, rng):
+        t = time.perf_counter()
+        action = super().choose(view, legal, rng)
+        if len(legal) > 1:
+            self.spent = getattr(self, "spent", 0.0) + time.perf_counter() - t
+            self.decisions = getattr(self, "decisions", 0) + 1
+            self.iters = getattr(self, "iters", 0) + self.last_iterations
+        return action
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a binomial proportion k / n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return mid - half, mid + half
+
+
+def _run(games: list[int], seeds: np.ndarray, params: dict, opponent: str, n: int) -> tuple:
+    """Play the listed games; return (wins, games, unfinished, forfeits, decisions, s, iters)."""
+    me = _TimedISMCTS(**params)
+    wins = unfinished = forfeits = 0
+    for g in games:
+        seat = g % n
+        table = [me if i == seat else opponent for i in range(n)]
+        res = strategies.play_batch(table, seeds[g : g + 1, 0], seeds[g : g + 1, 1])
+        wins += int(res.winner_seat[0] == seat)
+        unfinished += int(res.unfinished[0])
+        forfeits += int(res.forfeit_seat[0] >= 0)
+        if res.errors[0]:
+            print("error:", res.errors[0])
+    return (
+        wins,
+        len(games),
+        unfinished,
+        forfeits,
+        getattr(me, "decisions", 0),
+        getattr(me, "spent", 0.0),
+        getattr(me, "iters", 0),
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--opponent", default="taker", help="strategy spec of the other seats")
+    ap.add_argument("--iterations", type=int, default=2000)
+    ap.add_argument("--time-ms", type=float, default=0.0)
+    ap.add_argument("--c", type=float, default=0.7)
+    ap.add_argument("--rollout", default="taker")
+    ap.add_argument("--playouts", type=int, default=1)
+    ap.add_argument("--shaping", type=float, default=0.0)
+    ap.add_argument("--max-depth", type=int, default=0)
+    ap.add_argument("--tree-opponents", action="store_true", help="model_opponents=False")
+    ap.add_argument("--infer-tries", type=int, default=50)
+    ap.add_argument("--infer-steps", type=int, default=4)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=2024)
+    args = ap.parse_args()
+
+    params = dict(
+        iterations=args.iterations,
+        time_ms=args.time_ms,
+        c=args.c,
+        rollout=args.rollout,
+        playouts=args.playouts,
+        shaping=args.shaping,
+        max_depth=args.max_depth,
+        model_opponents=not args.tree_opponents,
+        infer_tries=args.infer_tries,
+        infer_steps=args.infer_steps,
+    )
+    label = ISMCTS(**params).label
+    seeds = np.random.SeedSequence(args.seed).generate_state(2 * args.games, np.uint64)
+    seeds = seeds.reshape(args.games, 2)
+    jobs = max(1, args.jobs)
+    parts = [list(range(j, args.games, jobs)) for j in range(jobs)]
+    t0 = time.perf_counter()
+    if jobs == 1:
+        out = [_run(parts[0], seeds, params, args.opponent, args.players)]
+    else:
+        out = Parallel(n_jobs=jobs)(
+            delayed(_run)(p, seeds, params, args.opponent, args.players) for p in parts
+        )
+    wall = time.perf_counter() - t0
+    wins, games, unf, forf, dec, spent, iters = (sum(x[i] for x in out) for i in range(7))
+    lo, hi = wilson(wins, games)
+    print(f"{label} vs {args.players - 1}x {args.opponent}, {games} games (seed {args.seed})")
+    print(
+        f"  wins {wins}/{games} = {wins / games:.3f}  95% Wilson [{lo:.3f}, {hi:.3f}]  "
+        f"parity {1 / args.players:.3f}  unfinished {unf}  forfeits {forf}"
+    )
+    if dec:
+        print(
+            f"  {dec} searched decisions: {1000 * spent / dec:.1f} ms and "
+            f"{iters / dec:.0f} iterations each on average; wall {wall:.0f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()

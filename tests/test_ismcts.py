@@ -1,0 +1,244 @@
+"""Tests of the ``ismcts`` strategy: legality, reproducibility, budget, hidden information."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import strategies
+from leaves import DECK, Action, kernels
+from strategies import compiled as C
+from strategies.ismcts import ISMCTS, determinize, evidence, mismatches, swap_step
+from strategies.testing import PHASES, check_strategy, random_position
+
+from .helpers import counts, position
+
+
+def _choose(strat: ISMCTS, state, seed: int) -> Action:
+    seat = state.current_player
+    return strat.choose(state.view(seat), state.legal_actions(), np.random.default_rng(seed))
+
+
+def test_registered_with_classifier():
+    s = strategies.get("ismcts")
+    assert isinstance(s, ISMCTS)
+    assert s.classifier == {
+        "stochastic": True,
+        "uses_card_counting": True,
+        "search": True,
+        "compiled": False,
+    }
+    assert s.compiled() is None
+    assert strategies.get("ismcts:iterations=50,c=1.5").label == "ismcts(iterations=50,c=1.5)"
+
+
+@pytest.mark.parametrize("model_opponents", [True, False])
+@pytest.mark.parametrize("n_players", [3, 4, 5, 6])
+def test_legal_in_every_phase(n_players, model_opponents):
+    strat = ISMCTS(iterations=40, max_depth=0, model_opponents=model_opponents)
+    for k, phase in enumerate(PHASES):
+        _, state = random_position(n_players, 100 * n_players + k, phase)
+        if state.is_terminal:
+            continue
+        action = _choose(strat, state, k)
+        assert action in state.legal_actions(), (phase, str(action))
+
+
+def test_reproducible_with_seed_and_iteration_budget():
+    _, state = random_position(4, 7, "follow")
+    a = ISMCTS(iterations=150)
+    b = ISMCTS(iterations=150)
+    assert _choose(a, state, 11) == _choose(b, state, 11)
+    assert a.last_visits == b.last_visits and a.last_nodes == b.last_nodes
+    # Different seeds sample different determinizations: the statistics differ.
+    _choose(b, state, 12)
+    assert a.last_visits != b.last_visits
+
+
+def test_iteration_budget_is_used_exactly():
+    _, state = random_position(4, 3, "lead")
+    assert len(state.legal_actions()) > 1
+    for depth in (0, 1):
+        strat = ISMCTS(iterations=120, max_depth=depth, model_opponents=False)
+        _choose(strat, state, 0)
+        assert strat.last_iterations == 120
+        assert sum(strat.last_visits.values()) == 120  # every iteration passes the root
+        assert 2 <= strat.last_nodes <= 4 * 120 + 1
+        if depth == 1:
+            assert strat.last_nodes == 1 + len(strat.last_visits)
+    # A time budget with an iteration cap stops at the cap at the latest.
+    capped = ISMCTS(iterations=30, time_ms=60_000)
+    _choose(capped, state, 0)
+    assert capped.last_iterations == 30
+
+
+def test_single_legal_action_skips_search():
+    # Seat 0 holds only a 5 and faces two 6s on one end: only the take is legal.
+    state = position([counts(v5=1), counts(v2=1), counts(v3=1)], table=counts(v6=2))
+    assert len(state.legal_actions()) == 1
+    strat = ISMCTS(iterations=50)
+    assert _choose(strat, state, 0) == state.legal_actions()[0]
+    assert strat.last_iterations == 0
+
+
+def test_takes_the_winning_play():
+    # Seat 0 can shed its last two 9s at once; random playouts would rarely win otherwise.
+    state = position(
+        [counts(v9=2), counts(v1=1, v2=2, v3=3), counts(v4=2, v11=3)], table=counts(v8=2)
+    )
+    strat = ISMCTS(iterations=200, rollout="random")
+    assert _choose(strat, state, 5) == Action.play(9, 2)
+
+
+def _shuffle_hidden(state, seed: int):
+    """A state with the same view for the player to act but other hidden cards, if any."""
+    view = state.view(state.current_player)
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        other = view.sample_state(rng)
+        if other.hands != state.hands:
+            return other
+    return None
+
+
+@settings(max_examples=12)
+@given(
+    n_players=st.integers(3, 6),
+    game_seed=st.integers(0, 2**32 - 1),
+    play_seed=st.integers(0, 2**32 - 1),
+)
+def test_decision_depends_only_on_the_view(n_players, game_seed, play_seed):
+    _, state = random_position(n_players, game_seed, "any")
+    other = _shuffle_hidden(state, game_seed)
+    if other is None or len(state.legal_actions()) < 2:
+        return
+    seat = state.current_player
+    assert other.view(seat) == state.view(seat)
+    a, b = ISMCTS(iterations=60), ISMCTS(iterations=60)
+    assert _choose(a, state, play_seed) == _choose(b, other, play_seed)
+    assert a.last_visits == b.last_visits
+
+
+@settings(max_examples=25)
+@given(
+    n_players=st.integers(3, 6),
+    game_seed=st.integers(0, 2**32 - 1),
+    det_seed=st.integers(0, 2**63 - 1),
+)
+def test_determinization_is_consistent_with_the_view(n_players, game_seed, det_seed):
+    _, state = random_position(n_players, game_seed, "any")
+    seat = state.current_player
+    view = state.view(seat)
+    pub, sizes = C.board_from_view(view)
+    out = np.empty_like(pub)
+    determinize(pub, seat, sizes, kernels.rng_new(np.uint64(det_seed)), out)
+    sample = kernels.state_from_board(out)  # validates card totals against the deck
+    assert sample.hand(seat) == state.hand(seat)
+    assert sample.hand_sizes == state.hand_sizes
+    assert sample.known == state.known
+    assert sample.table == state.table and sample.removed == state.removed
+    assert sample.passed == state.passed and sample.current_player == state.current_player
+    for i in range(n_players):
+        assert all(h >= k for h, k in zip(sample.hand(i), state.known[i], strict=True))
+    assert sum(sum(h) for h in sample.hands) + sum(sample.undealt) + sum(sample.table) + sum(
+        sample.removed
+    ) == sum(DECK)
+
+
+def test_determinization_reaches_different_deals():
+    _, state = random_position(4, 1, "follow")
+    seat = state.current_player
+    pub, sizes = C.board_from_view(state.view(seat))
+    out = np.empty_like(pub)
+    rng = kernels.rng_new(np.uint64(3))
+    hands = set()
+    for _ in range(20):
+        determinize(pub, seat, sizes, rng, out)
+        hands.add(out[:4].tobytes())
+    assert len(hands) > 10
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"iterations": 0}, "set iterations or time_ms"),
+        ({"iterations": -1}, "iterations must be >= 0"),
+        ({"c": -0.5}, "c must be >= 0"),
+        ({"rollout": "nonsense"}, "bad rollout policy"),
+        ({"rollout": "ismcts"}, "no compiled form"),
+        ({"shaping": 2.0}, "shaping must be between 0 and 1"),
+        ({"playouts": 0}, "playouts must be >= 1"),
+        ({"time_ms": "soon"}, "time_ms must be a number"),
+        ({"max_depth": -1}, "max_depth must be >= 0"),
+        ({"infer_steps": -2}, "infer_steps must be >= 0"),
+        ({"model_opponents": "yes"}, "model_opponents must be true or false"),
+    ],
+)
+def test_bad_parameters_give_clear_errors(params, message):
+    with pytest.raises(ValueError, match=message):
+        ISMCTS(**params)
+
+
+def _taker_game(seed: int):
+    import leaves
+
+    result = strategies.play_game(["taker"] * 4, seed=seed)
+    return leaves.replay(result.record)
+
+
+def test_evidence_is_consistent_with_the_true_deal():
+    # Against the policy that really played, the true hands repeat every past decision.
+    kind, params = strategies.get("taker").compiled()
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    checked = 0
+    for state in _taker_game(3)[1:-1]:
+        ev = evidence(state.view(state.current_player))
+        board = kernels.board_from_state(state)
+        rng = kernels.rng_new(np.uint64(0))
+        assert mismatches(board, ev, kind, params, rng, work, np.empty_like(board), 1 << 30) == 0
+        checked += len(ev[2])
+    assert checked > 50
+    # Another policy's model is contradicted by some of them (the check can fail).
+    kind_low, params_low = strategies.get("low").compiled()
+    state = _taker_game(3)[-2]
+    ev = evidence(state.view(state.current_player))
+    board = kernels.board_from_state(state)
+    bad = mismatches(board, ev, kind_low, params_low, rng, work, np.empty_like(board), 1 << 30)
+    assert bad > 0
+
+
+def test_evidence_needs_the_history_from_the_deal():
+    state = _taker_game(4)[10]
+    assert len(evidence(state.view(state.current_player))[2]) > 0
+    rebuilt = kernels.state_from_board(kernels.board_from_state(state))  # no history
+    assert len(evidence(rebuilt.view(rebuilt.current_player))[2]) == 0
+
+
+def test_deal_chain_stays_consistent_and_never_adds_mismatches():
+    kind, params = strategies.get("taker").compiled()
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    states = _taker_game(8)
+    state = states[len(states) // 2]
+    seat = state.current_player
+    view = state.view(seat)
+    ev = evidence(view)
+    pub, sizes = C.board_from_view(view)
+    deal = np.empty_like(pub)
+    tmp = np.empty_like(pub)
+    rng = kernels.rng_new(np.uint64(5))
+    determinize(pub, seat, sizes, rng, deal)
+    bad = mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30)
+    for _ in range(300):
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work)
+        assert new <= bad
+        bad = new
+        assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
+    sample = kernels.state_from_board(deal)  # validates card totals
+    assert sample.hand(seat) == state.hand(seat)
+    assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
+
+
+def test_passes_check_strategy():
+    check_strategy("ismcts:iterations=20", max_examples=6, games=2)
