@@ -13,6 +13,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import PercentFormatter
 
 OKABE_ITO = (
     "#0072B2",  # blue
@@ -58,7 +59,7 @@ def win_rates(summary: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_yticks(y, df["strategy"])
     ax.set_xlabel("win rate (share of games won)")
     ax.set_xlim(0, min(1.0, max(float(df["ci_high"].max()) * 1.15, 0.05)))
-    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title("Win rate by strategy")
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
@@ -88,7 +89,7 @@ def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:
                             color="white" if abs(v - 0.5) > 0.3 else "black")  # fmt: skip
     cbar = fig.colorbar(im, ax=ax, shrink=0.8)
     cbar.set_label("row finished ahead of column (ties = ½)")
-    cbar.ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    cbar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title("Head to head")
     return fig
 
@@ -103,7 +104,7 @@ def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
         d = seats[seats["n_players"] == n]
         x = d["position"].to_numpy() + (i - (len(counts) - 1) / 2) * width
         r = d["win_rate"].to_numpy()
-        err = np.vstack([r - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - r])
+        err = np.clip(np.vstack([r - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - r]), 0, None)
         c = OKABE_ITO[i % len(OKABE_ITO)]
         ax.errorbar(x, r, yerr=err, fmt=MARKERS[i % len(MARKERS)] + "-", color=c, capsize=3,
                     lw=1.2, ms=5, label=f"{n} players")  # fmt: skip
@@ -112,7 +113,7 @@ def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_xticks(range(maxpos + 1), ["first"] + [f"+{p}" for p in range(1, maxpos + 1)])
     ax.set_xlabel("seat position after the first player (clockwise)")
     ax.set_ylabel("win rate")
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title("Seat and first-player advantage (dashed: fair share)")
     ax.legend(**OUTSIDE)
     ax.grid(axis="y", alpha=0.3)
@@ -140,7 +141,7 @@ def length_distribution(dist: pd.DataFrame, measure: str = "turns",
                   label=f"{n} players (mean {np.average(v, weights=w):.1f})")  # fmt: skip
     ax.set_xlabel(f"{measure} per game" + (f" (bins of {binw})" if binw > 1 else ""))
     ax.set_ylabel("share of games")
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title(f"Game length: {measure}")
     ax.legend(**OUTSIDE)
     ax.grid(alpha=0.3)
