@@ -11,11 +11,15 @@ Examples::
     python benchmarks/bench_ismcts.py --games 40 --iterations 200
     python benchmarks/bench_ismcts.py --games 400 --iterations 1000 --jobs 2 --opponent taker
     python benchmarks/bench_ismcts.py --games 100 --iterations 0 --time-ms 50
+    python benchmarks/bench_ismcts.py --games 600 --jobs 2 --opponent weighted --infer-lambda 2
+
+Parameters left out take the ``ISMCTS`` defaults.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 import time
 
@@ -79,16 +83,20 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--opponent", default="taker", help="strategy spec of the other seats")
-    ap.add_argument("--iterations", type=int, default=2000)
-    ap.add_argument("--time-ms", type=float, default=0.0)
-    ap.add_argument("--c", type=float, default=0.7)
-    ap.add_argument("--rollout", default="taker")
-    ap.add_argument("--playouts", type=int, default=1)
-    ap.add_argument("--shaping", type=float, default=0.0)
-    ap.add_argument("--max-depth", type=int, default=0)
+    d = {k: v.default for k, v in inspect.signature(ISMCTS.__init__).parameters.items()}
+    ap.add_argument("--iterations", type=int, default=d["iterations"])
+    ap.add_argument("--time-ms", type=float, default=d["time_ms"])
+    ap.add_argument("--c", type=float, default=d["c"])
+    ap.add_argument("--rollout", default=d["rollout"])
+    ap.add_argument("--playouts", type=int, default=d["playouts"])
+    ap.add_argument("--shaping", type=float, default=d["shaping"])
+    ap.add_argument("--max-depth", type=int, default=d["max_depth"])
     ap.add_argument("--tree-opponents", action="store_true", help="model_opponents=False")
-    ap.add_argument("--infer-tries", type=int, default=50)
-    ap.add_argument("--infer-steps", type=int, default=4)
+    ap.add_argument("--infer-tries", type=int, default=d["infer_tries"])
+    ap.add_argument("--infer-steps", type=int, default=d["infer_steps"])
+    ap.add_argument(
+        "--infer-lambda", type=float, default=d["infer_lambda"], help=">= 1e6: hard rejection"
+    )
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
     args = ap.parse_args()
@@ -104,6 +112,7 @@ def main() -> None:
         model_opponents=not args.tree_opponents,
         infer_tries=args.infer_tries,
         infer_steps=args.infer_steps,
+        infer_lambda=args.infer_lambda,
     )
     label = ISMCTS(**params).label
     seeds = np.random.SeedSequence(args.seed).generate_state(2 * args.games, np.uint64)

@@ -173,6 +173,8 @@ def test_determinization_reaches_different_deals():
         ({"time_ms": "soon"}, "time_ms must be a number"),
         ({"max_depth": -1}, "max_depth must be >= 0"),
         ({"infer_steps": -2}, "infer_steps must be >= 0"),
+        ({"infer_lambda": -1.0}, "infer_lambda must be >= 0"),
+        ({"infer_lambda": "hard"}, "infer_lambda must be a number"),
         ({"model_opponents": "yes"}, "model_opponents must be true or false"),
     ],
 )
@@ -231,13 +233,50 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     determinize(pub, seat, sizes, rng, deal)
     bad = mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30)
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, 1e9)
         assert new <= bad
         bad = new
         assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
     sample = kernels.state_from_board(deal)  # validates card totals
     assert sample.hand(seat) == state.hand(seat)
     assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
+
+
+def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
+    # A wrong opponent model ("low" for taker players): with a finite lambda the chain must be
+    # able to move to more contradicting deals (soft rejection), and every count it returns
+    # must be the true count of the deal it keeps.
+    kind, params = strategies.get("low").compiled()
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    states = _taker_game(8)
+    state = states[len(states) // 2]
+    seat = state.current_player
+    view = state.view(seat)
+    ev = evidence(view)
+    pub, sizes = C.board_from_view(view)
+    deal = np.empty_like(pub)
+    tmp = np.empty_like(pub)
+    rng = kernels.rng_new(np.uint64(9))
+    determinize(pub, seat, sizes, rng, deal)
+    bad = mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30)
+    ups = 0
+    for _ in range(300):
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, 0.5)
+        ups += new > bad
+        bad = new
+        assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
+    assert ups > 0
+    sample = kernels.state_from_board(deal)  # validates card totals
+    assert sample.hand(seat) == state.hand(seat)
+    assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
+
+
+def test_zero_lambda_ignores_the_opponent_model():
+    state = _taker_game(5)[30]
+    a = ISMCTS(iterations=80, infer_lambda=0.0)
+    b = ISMCTS(iterations=80, infer_tries=0, infer_steps=0)
+    assert _choose(a, state, 3) == _choose(b, state, 3)
+    assert a.last_visits == b.last_visits and a.last_rejects == 0
 
 
 def test_passes_check_strategy():

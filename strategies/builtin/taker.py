@@ -7,8 +7,8 @@ from ._base import CompiledBuiltin, as_float
 
 
 class TakerStrategy(CompiledBuiltin):
-    """Takes smartly: it plays its biggest whole group (ties to the more extreme value) and
-    never passes while it can play, but when it must pass it scores every stack it may take
+    """Takes smartly: it plays its smallest whole group (ties to the value nearest 7; a play
+    that empties the hand always) and never passes while it can play, but when it must pass it scores every stack it may take
     from by ``group_weight`` x cards of that value already held (the card's worth to its own
     next round: a card joining a group is worth more than a new single) + ``harm_weight`` x the
     change of the smaller end's size for the opponents still in the round (taking from a big
@@ -18,7 +18,7 @@ class TakerStrategy(CompiledBuiltin):
     """
 
     name = "taker"
-    description = "plays big groups; takes the card best for itself and worst for opponents"
+    description = "sheds small whole groups; takes the card best for itself and worst for opponents"
     kind = C.TAKER
 
     def __init__(
