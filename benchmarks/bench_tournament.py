@@ -90,6 +90,23 @@ def show(label: str, r: dict[str, float]) -> None:
     )
 
 
+def run_in_process(games: int, jobs: int) -> float:
+    """Wall seconds of ``Tournament.run`` alone, in this (already warm) process.
+
+    Leaves out what every command pays once whatever the number of jobs (interpreter start,
+    imports, the summary print), so it isolates how well the play itself scales.
+    """
+    sys.path.insert(0, str(ROOT))
+    from tournaments import Tournament
+
+    out = Path(tempfile.mkdtemp(prefix="bench-tournament-")) / "run"
+    t0 = time.perf_counter()
+    Tournament(HEURISTICS, players=4, games=games, seed=1).run(n_jobs=jobs, out=out)
+    wall = time.perf_counter() - t0
+    shutil.rmtree(out.parent, ignore_errors=True)
+    return wall
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1_000_000)
@@ -103,7 +120,14 @@ def main() -> None:
     if args.scaling:
         single = run(args.games, 1)
         show("rows, --jobs 1", single)
-        print(f"scaling 1 -> {args.jobs} jobs: {single['wall'] / main_run['wall']:.2f}x")
+        print(f"scaling 1 -> {args.jobs} jobs: {single['wall'] / main_run['wall']:.2f}x end to end")
+        run_in_process(20_000, 1)  # warm this process: imports and numba cache loads
+        one = min(run_in_process(args.games, 1) for _ in range(2))
+        many = min(run_in_process(args.games, args.jobs) for _ in range(2))
+        print(
+            f"Tournament.run alone (best of 2): --jobs 1 {one:.2f} s, --jobs {args.jobs} "
+            f"{many:.2f} s, scaling {one / many:.2f}x"
+        )
     if args.flat:
         small = run(args.games, args.jobs, rows=False)
         show(f"no rows, --jobs {args.jobs}", small)
