@@ -6,8 +6,6 @@ chunks a run has, and both yield results in completion order (the runner never r
 
 from __future__ import annotations
 
-import itertools
-import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -42,12 +40,7 @@ def _loky(fn: Callable[[Any], Any], tasks: Iterable[Any], n_jobs: int) -> Iterat
         for task in tasks:
             yield fn(task)
         return
-    import multiprocessing
-
-    if "fork" in multiprocessing.get_all_start_methods():
-        yield from _forked(fn, tasks, n_jobs)
-        return
-    from joblib import Parallel, delayed  # pragma: no cover - platforms without fork
+    from joblib import Parallel, delayed
 
     parallel = Parallel(
         n_jobs=n_jobs,
@@ -57,31 +50,6 @@ def _loky(fn: Callable[[Any], Any], tasks: Iterable[Any], n_jobs: int) -> Iterat
         batch_size=1,
     )
     yield from parallel(delayed(fn)(task) for task in tasks)
-
-
-def _forked(fn: Callable[[Any], Any], tasks: Iterable[Any], n_jobs: int) -> Iterator[Any]:
-    """joblib's process pool started by fork from a warm driver, fed in waves.
-
-    The driver runs the first task itself, which loads the game's compiled code; workers
-    forked after that start warm, instead of each paying a fresh interpreter, imports and
-    numba cache loads (about a second on two cores, which would dominate a short run).
-    joblib's fork-based backend returns whole lists, so tasks go in waves of a few per worker.
-    """
-    from joblib import Parallel, delayed
-
-    it = iter(tasks)
-    first = next(it, None)
-    if first is None:
-        return
-    yield fn(first)
-    workers = n_jobs if n_jobs > 0 else (os.cpu_count() or 1)
-    wave = 4 * workers
-    with Parallel(n_jobs=workers, backend="multiprocessing", batch_size=1) as parallel:
-        while True:
-            batch = list(itertools.islice(it, wave))
-            if not batch:
-                return
-            yield from parallel(delayed(fn)(task) for task in batch)
 
 
 def _dask(
