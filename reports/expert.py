@@ -66,7 +66,8 @@ def _per_seat(seats: np.ndarray, k: int, weights) -> np.ndarray:
 
 def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per strategy over expert matches: matches (seats occupied), match wins (shared wins
-    counted as wins) and how many were shared, match win rate with a 95% Wilson interval, fair
+    counted as wins) and how many were shared, match win rate with a 95% Wilson interval, the
+    rate with shared wins split (a win shared by j players counts 1/j), fair
     share (mean 1/players), mean points per game (lower is better), mean and median final total,
     mean match length in games. Sorted by match win rate."""
     run = as_run(data)
@@ -78,7 +79,8 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     occupied = seats >= 0
     low = np.where(occupied, totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
     won = occupied & (totals == low)
-    shared = won & (won.sum(axis=1, keepdims=True) > 1)
+    n_won = won.sum(axis=1, keepdims=True)
+    shared = won & (n_won > 1)
     n_m = _per_seat(seats, k, 1.0)
     wins = _per_seat(seats, k, won)
     if g.scores is not None:
@@ -101,6 +103,7 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
                 "match_wins": wins.astype(np.int64),
                 "shared_wins": _per_seat(seats, k, shared).astype(np.int64),
                 "match_win_rate": wins / n_m,
+                "match_win_rate_split": _per_seat(seats, k, won / np.maximum(n_won, 1)) / n_m,
                 "ci_low": lo,
                 "ci_high": hi,
                 "fair_share": _per_seat(seats, k, 1.0 / n_players[:, None]) / n_m,

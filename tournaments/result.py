@@ -126,8 +126,9 @@ class TournamentResult:
     def summary(self) -> pd.DataFrame:
         """Per strategy: games (seats taken), wins, win_rate, mean rank value, forfeits.
 
-        Expert runs add matches, match_wins (ties count for each tied player), match_win_share
-        (ties split) and match_win_rate. Sorted by win rate (match win rate when expert).
+        Expert runs add matches, match_wins (a shared win counts for each tied player, X1),
+        match_win_rate (= match_wins / matches, as in the report) and match_win_share (ties
+        split evenly). Sorted by win rate (match win rate when expert).
         """
         import pandas as pd
 
@@ -151,7 +152,7 @@ class TournamentResult:
                 df["matches"] = matches
                 df["match_wins"] = agg["match_wins"]
                 df["match_win_share"] = agg["match_win_share"]
-                df["match_win_rate"] = agg["match_win_share"] / matches
+                df["match_win_rate"] = agg["match_wins"] / matches
                 df["match_points_mean"] = agg["match_points"] / matches
                 key = "match_win_rate"
         return df.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
