@@ -295,16 +295,28 @@ def policy_minimal(board, seat, sizes):
 
 
 @njit(cache=True)
-def policy_greedy(board, seat):
-    """Biggest whole group; ties to the value farther from 7 (then the lower)."""
+def policy_greedy(board, seat, sizes, params):
+    """Biggest whole group; ties to the value farther from 7 (then the lower).
+
+    params: [keep_pairs]: when > 0.5, a group of exactly two is played only if nothing else
+    can be (or it empties the hand), keeping pairs to answer two-card ends later.
+    """
     lo = board[META, M_LO]
     hi = board[META, M_HI]
+    keep_pairs = params[0] > 0.5
     best = -1
     bc = 0
     bx = -1
+    pair = -1
     for v in range(13):
         c = board[HANDS + seat, v]
         if c > 0 and c >= _kmin(board, v, lo, hi):
+            if c == sizes[seat]:
+                return _play_id(v, c)  # empties the hand: wins
+            if keep_pairs and c == 2:
+                if pair < 0:
+                    pair = _play_id(v, c)
+                continue
             x = abs(v - 6)
             if c > bc or (c == bc and x > bx):
                 bc = c
@@ -312,6 +324,8 @@ def policy_greedy(board, seat):
                 best = _play_id(v, c)
     if best >= 0:
         return best
+    if pair >= 0:
+        return pair
     return _take_group(board, seat, lo, hi)
 
 
@@ -519,7 +533,7 @@ def decide(kind, params, board, seat, sizes, rng, work):
     elif kind == MINIMAL:
         return policy_minimal(board, seat, sizes)
     elif kind == GREEDY:
-        return policy_greedy(board, seat)
+        return policy_greedy(board, seat, sizes, params)
     elif kind == PATIENT:
         return policy_patient(board, seat, sizes, params)
     elif kind == BLOCKER:

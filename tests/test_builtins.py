@@ -260,3 +260,27 @@ def test_python_board_shows_only_the_owners_cards():
     np.testing.assert_array_equal(board[6:8], full[6:8])  # table, removed
     assert not board[8].any()  # undealt hidden
     np.testing.assert_array_equal(board[9:15], full[9:15])  # known
+
+
+def test_greedy_keep_pairs_variant_from_kwargs_and_spec():
+    import strategies
+    from leaves import Action
+
+    from .helpers import counts, position
+
+    a = strategies.get("greedy", keep_pairs=True)
+    b = strategies.get("greedy:keep_pairs=true")
+    assert (
+        a == b
+        and a.label == "greedy(keep_pairs=True)"
+        and strategies.get("greedy").label == "greedy"
+    )
+    # leading with a pair of 9s and a single 4: plain greedy dumps the pair, keep_pairs keeps it
+    s = position([counts(v9=2, v4=1), counts(v1=1), counts(v2=1)])
+    v = s.view(0)
+    rng = np.random.default_rng(0)
+    assert strategies.get("greedy").choose(v, s.legal_actions(), rng) == Action.play(9, 2)
+    assert a.choose(v, s.legal_actions(), rng) == Action.play(4, 1)
+    # a pair that empties the hand is always played
+    s2 = position([counts(v9=2), counts(v1=1), counts(v2=1)])
+    assert a.choose(s2.view(0), s2.legal_actions(), rng) == Action.play(9, 2)

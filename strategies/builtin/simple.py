@@ -54,15 +54,24 @@ class GreedyStrategy(CompiledBuiltin):
     """Dumps its biggest group: plays all of the value it holds most of among the playable ones
     (ties to the value farther from 7, then the lower). Shedding many cards at once sets a big
     end that opponents rarely match, so it often keeps the lead. Never passes while it can
-    play; a forced pass takes the value it holds most of.
+    play; a forced pass takes the value it holds most of. ``keep_pairs=True`` plays a group of
+    exactly two only when nothing else is playable (or it empties the hand), keeping pairs to
+    answer two-card ends later.
     """
 
     name = "greedy"
     description = "plays its biggest playable group, all of it"
     kind = C.GREEDY
 
-    def __init__(self) -> None:
-        pass
+    def __init__(self, keep_pairs: bool = False) -> None:
+        if not isinstance(keep_pairs, bool):
+            raise ValueError(
+                f"greedy: parameter keep_pairs must be true or false, got {keep_pairs!r}"
+            )
+        self.keep_pairs = keep_pairs
+
+    def _vector(self) -> list[float]:
+        return [1.0 if self.keep_pairs else 0.0]
 
 
 class BlockerStrategy(CompiledBuiltin):
