@@ -15,6 +15,7 @@ from .rules import N_VALUES
 SHIFTS: tuple[int, ...] = tuple(4 * i for i in range(N_VALUES))
 ONES: tuple[int, ...] = tuple(1 << s for s in SHIFTS)
 MASK = (1 << (4 * N_VALUES)) - 1
+LANE = 64  # bits per seat where several packed vectors share one int (State's hands)
 
 
 def pack(counts: Iterable[int]) -> int:

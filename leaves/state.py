@@ -1,7 +1,8 @@
 """The immutable game state of 13 Leaves and its transition function.
 
 A ``State`` is a handful of Python ints (see ``leaves.packed``): hands, table, removed and
-undealt piles are packed count vectors, who passed is a bit mask. ``apply`` builds a new state
+undealt piles are packed count vectors (all seats' hands share one int, a lane per seat), who
+passed is a bit mask. ``apply`` builds a new state
 and never touches the old one, so states can be shared freely by search code and kept as
 dictionary keys. The compiled kernels (``leaves.kernels``) implement the same rules over
 arrays; a differential test drives both through thousands of games and compares every state.
@@ -9,13 +10,14 @@ arrays; a differential test drives both through thousands of games and compares 
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .actions import ALL_ACTIONS, Action, IllegalActionError
-from .packed import ONES, SHIFTS, pack, unpack
+from .packed import LANE, MASK, ONES, SHIFTS, pack, unpack
 from .rules import (
     DECK,
     DECK_SIZE,
@@ -43,6 +45,116 @@ _TAKES: tuple[Action, ...] = ALL_ACTIONS[TAKE_BASE:]
 _DECK_PACKED = pack(DECK)
 _EMPTY: tuple = ()
 
+# All seats' hands (and publicly known cards) live in one int, LANE bits a seat: seat p's
+# packed hand is ``(hands >> LANE * p) & MASK``; with 64-bit lanes ``struct`` splits them all at
+# once. Moving a card is one shift and one add, where
+# a tuple of per-seat ints would be rebuilt on every move.
+_NEED_SHIFT = 4 * N_VALUES  # where a _PLAYS key keeps the need (above the 13 counts)
+_NEED1 = 1 << _NEED_SHIFT  # need 1: any count plays (empty table)
+_NIBBLE_LOW = sum(1 << s for s in SHIFTS)  # bit 0 of every nibble
+_BYTES_0F = sum(15 << (8 * i) for i in range(7))  # the even nibbles, one per byte
+
+# Legal actions are looked up in bounded caches instead of scanning 13 values each time; random
+# play hits them about 9 times in 10 within a few thousand games. _PLAYS maps (a hand masked to
+# the values playable on one end) | need << 52 to the plays there; _ENDS maps a packed table
+# to what it implies (masks and needs of both ends, takes). A full cache is simply cleared, so
+# memory stays bounded (tens of MB at most) over millions of games.
+_CACHE_MAX = 1 << 17
+_ENDS_MAX = 1 << 16
+_PLAYS: dict[int, tuple[Action, ...]] = {}
+_ENDS: dict[int, tuple[int, int, int, int, tuple[Action, ...]]] = {}
+_TAKES_OF: dict[int, tuple[Action, ...]] = {}  # by the nonzero nibbles of a table (<= 8192)
+_NEED_BITS = ~MASK
+_LOW_VALUES = (1 << (4 * 7)) - 1  # values 1..7
+_HIGH_VALUES = MASK ^ _LOW_VALUES  # values 8..13
+_LEFT_MASKS = tuple((1 << (4 * (v + 1))) - 1 for v in range(N_VALUES))
+_RIGHT_MASKS = tuple(MASK ^ ((1 << (4 * v)) - 1) for v in range(N_VALUES)) + (0,)
+
+# Per action id: (is_pass, value index, count, count * ONES[value index], shift of the value).
+_DECODE = tuple(
+    (a.is_pass, a.value - 1, a.count, a.count * ONES[a.value - 1], SHIFTS[a.value - 1])
+    for a in ALL_ACTIONS
+)
+
+
+def _scan(key: int) -> tuple[Action, ...]:
+    """The plays of every value with at least ``need`` cards in a masked hand."""
+    need = key >> _NEED_SHIFT
+    out: list[Action] = []
+    for v in range(N_VALUES):
+        c = (key >> SHIFTS[v]) & 15
+        if c >= need:
+            out += _RUNS[v][need][c]
+    return tuple(out)
+
+
+def _plays_miss(key: int) -> tuple[Action, ...]:
+    """``_PLAYS[key]`` on a miss. A key spanning values of both halves (1..7, 8..13) is joined
+    from the plays of each half, which are cached too and hit far more often."""
+    if len(_PLAYS) >= _CACHE_MAX:
+        _PLAYS.clear()
+    need = key & _NEED_BITS
+    low = (key & _LOW_VALUES) | need
+    high = (key & _HIGH_VALUES) | need
+    if low == need or high == need:
+        plays = _scan(key)
+    else:
+        plays = _PLAYS.get(low)
+        if plays is None:
+            plays = _PLAYS[low] = _scan(low)
+        more = _PLAYS.get(high)
+        if more is None:
+            more = _PLAYS[high] = _scan(high)
+        plays += more
+    _PLAYS[key] = plays
+    return plays
+
+
+def _ends_miss(t: int) -> tuple[int, int, int, int, tuple[Action, ...]]:
+    """``_ENDS[t]`` on a miss, for a nonempty packed table."""
+    if len(_ENDS) >= _ENDS_MAX:
+        _ENDS.clear()
+    present = (t | t >> 1 | t >> 2 | t >> 3) & _NIBBLE_LOW
+    lo = ((present & -present).bit_length() - 1) >> 2
+    hi = (present.bit_length() - 1) >> 2
+    takes = _TAKES_OF.get(present)
+    if takes is None:
+        takes = _TAKES_OF[present] = tuple(
+            _TAKES[v] for v in range(lo, hi + 1) if present >> SHIFTS[v] & 1
+        )
+    info = (
+        _LEFT_MASKS[lo],
+        ((t >> SHIFTS[lo]) & 15) << _NEED_SHIFT,
+        _RIGHT_MASKS[hi if hi > lo else lo + 1],
+        ((t >> SHIFTS[hi]) & 15) << _NEED_SHIFT,
+        takes,
+    )
+    _ENDS[t] = info
+    return info
+
+
+def _hand_size(h: int) -> int:
+    """Sum of a packed hand's counts: byte lanes summed by the mod-255 trick (sum < 255)."""
+    return ((h & _BYTES_0F) + ((h >> 4) & _BYTES_0F)) % 255
+
+
+_STRUCTS: dict[int, struct.Struct] = {}
+
+
+def _lanes(x: int, n: int) -> tuple[int, ...]:
+    """The n per-seat values of an int with a 64-bit lane per seat."""
+    st = _STRUCTS.get(n)
+    if st is None:
+        st = _STRUCTS[n] = struct.Struct(f"<{n}Q")
+    return st.unpack(x.to_bytes(8 * n, "little"))
+
+
+def _join(parts) -> int:
+    x = 0
+    for i, h in enumerate(parts):
+        x |= h << (LANE * i)
+    return x
+
 
 def as_generator(seed: SeedLike) -> np.random.Generator:
     """A numpy Generator from an int, a SeedSequence, a Generator (used as is) or None."""
@@ -51,8 +163,7 @@ def as_generator(seed: SeedLike) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-def _side_name(is_left: bool) -> str:
-    return "left" if is_left else "right"
+_new = object.__new__
 
 
 class State:
@@ -64,16 +175,14 @@ class State:
 
     __slots__ = (
         "_n",
-        "_hands",
-        "_sizes",
+        "_hh",
         "_table",
         "_lo",
         "_hi",
         "_removed",
         "_undealt",
-        "_known",
+        "_kk",
         "_passed",
-        "_npassed",
         "_cur",
         "_winner",
         "_turn",
@@ -106,18 +215,41 @@ class State:
         limit: int,
         history: tuple | None,
     ) -> State:
-        s = object.__new__(cls)
+        """A state from per-seat packed hands and known cards (sizes and npassed are implied)."""
+        return cls._make(
+            n, _join(hands), table, lo, hi, removed, undealt, _join(known), passed, cur,
+            winner, turn, rnd, limit, history,
+        )  # fmt: skip
+
+    @classmethod
+    def _make(
+        cls,
+        n: int,
+        hh: int,
+        table: int,
+        lo: int,
+        hi: int,
+        removed: int,
+        undealt: int,
+        kk: int,
+        passed: int,
+        cur: int,
+        winner: int,
+        turn: int,
+        rnd: int,
+        limit: int,
+        history: tuple | None,
+    ) -> State:
+        s = _new(cls)
         s._n = n
-        s._hands = hands
-        s._sizes = sizes
+        s._hh = hh
         s._table = table
         s._lo = lo
         s._hi = hi
         s._removed = removed
         s._undealt = undealt
-        s._known = known
+        s._kk = kk
         s._passed = passed
-        s._npassed = npassed
         s._cur = cur
         s._winner = winner
         s._turn = turn
@@ -127,6 +259,23 @@ class State:
         s._legal = None
         s._key = None
         return s
+
+    # Per-seat forms of the packed fields, as ``PlayerView`` and the dict form read them.
+    @property
+    def _hands(self) -> tuple[int, ...]:
+        return _lanes(self._hh, self._n)
+
+    @property
+    def _known(self) -> tuple[int, ...]:
+        return _lanes(self._kk, self._n)
+
+    @property
+    def _sizes(self) -> tuple[int, ...]:
+        return tuple([_hand_size(h) for h in _lanes(self._hh, self._n)])
+
+    @property
+    def _npassed(self) -> int:
+        return self._passed.bit_count()
 
     @classmethod
     def initial(
@@ -267,31 +416,33 @@ class State:
         if self._winner >= 0 or self._turn >= self._limit:
             legal = _EMPTY
         else:
-            h = self._hands[self._cur]
-            lo = self._lo
-            out: list[Action] = []
-            if lo < 0:
-                for v in range(N_VALUES):
-                    c = (h >> SHIFTS[v]) & 15
-                    if c:
-                        out += _RUNS[v][1][c]
+            h = (self._hh >> (LANE * self._cur)) & MASK
+            t = self._table
+            if not t:
+                # Whole hands rarely repeat: look their two halves up instead.
+                key = (h & _LOW_VALUES) | _NEED1
+                legal = _PLAYS.get(key)
+                if legal is None:
+                    legal = _plays_miss(key)
+                key = (h & _HIGH_VALUES) | _NEED1
+                more = _PLAYS.get(key)
+                if more is None:
+                    more = _plays_miss(key)
+                legal += more
             else:
-                t = self._table
-                hi = self._hi
-                a = (t >> SHIFTS[lo]) & 15
-                for v in range(lo + 1):
-                    c = (h >> SHIFTS[v]) & 15
-                    if c >= a:
-                        out += _RUNS[v][a][c]
-                b = (t >> SHIFTS[hi]) & 15
-                for v in range(hi if hi > lo else lo + 1, N_VALUES):
-                    c = (h >> SHIFTS[v]) & 15
-                    if c >= b:
-                        out += _RUNS[v][b][c]
-                for v in range(lo, hi + 1):
-                    if (t >> SHIFTS[v]) & 15:
-                        out.append(_TAKES[v])
-            legal = tuple(out)
+                ends = _ENDS.get(t)
+                if ends is None:
+                    ends = _ends_miss(t)
+                lmask, lneed, rmask, rneed, takes = ends
+                key = (h & lmask) | lneed
+                left = _PLAYS.get(key)
+                if left is None:
+                    left = _plays_miss(key)
+                key = (h & rmask) | rneed
+                right = _PLAYS.get(key)
+                if right is None:
+                    right = _plays_miss(key)
+                legal = left + right + takes
         self._legal = legal
         return legal
 
@@ -304,25 +455,27 @@ class State:
 
     def apply(self, action: Action | int) -> State:
         """The state after ``action`` (an Action or its id); raises IllegalActionError."""
-        if isinstance(action, int):
-            action = Action.from_id(action)
+        try:
+            aid = action.id
+        except AttributeError:
+            if not isinstance(action, int):
+                raise
+            aid = Action.from_id(action).id
         if self._winner >= 0:
             raise IllegalActionError(f"the game is over: seat {self._winner} has won")
         if self._turn >= self._limit:
             raise IllegalActionError(
                 f"the game is over: the turn limit of {self._limit} turns was reached (E1)"
             )
+        is_pass, vi, k, delta, sh = _DECODE[aid]
         p = self._cur
-        vi = action.value - 1
-        sh = SHIFTS[vi]
-        one = ONES[vi]
-        lo = self._lo
-        hi = self._hi
+        base = LANE * p
+        hh = self._hh
         table = self._table
+        lo = self._lo
         n = self._n
-        hands = self._hands
-        h = hands[p]
-        if action.is_pass:
+        s = _new(State)
+        if is_pass:
             if lo < 0:
                 raise IllegalActionError(
                     "cannot pass on an empty table: a pass must take a card (P1)"
@@ -332,7 +485,8 @@ class State:
                 raise IllegalActionError(
                     f"cannot take a {vi + 1}: there is no stack of {vi + 1}s on the table"
                 )
-            table -= one
+            hi = self._hi
+            table -= delta
             if tc == 1:
                 if lo == hi:
                     lo = hi = -1
@@ -344,84 +498,97 @@ class State:
                     hi -= 1
                     while not (table >> SHIFTS[hi]) & 15:
                         hi -= 1
-            hands = hands[:p] + (h + one,) + hands[p + 1 :]
-            sizes = self._sizes
-            sizes = sizes[:p] + (sizes[p] + 1,) + sizes[p + 1 :]
-            known = self._known
-            known = known[:p] + (known[p] + one,) + known[p + 1 :]
+            delta <<= base
+            s._hh = hh + delta
+            s._kk = self._kk + delta
             passed = self._passed | (1 << p)
-            npassed = self._npassed + 1
-            removed = self._removed
-            rnd = self._round
-            if npassed >= n - 1:
+            if passed.bit_count() >= n - 1:
                 # Round end: the survivor clears the table and leads the next round.
                 q = 0
                 while passed >> q & 1:
                     q += 1
-                removed += table
+                s._removed = self._removed + table
+                s._round = self._round + 1
                 table = 0
                 lo = hi = -1
                 passed = 0
-                npassed = 0
-                rnd += 1
             else:
-                q = (p + 1) % n
+                s._removed = self._removed
+                s._round = self._round
+                q = p + 1
+                if q == n:
+                    q = 0
                 while passed >> q & 1:
-                    q = (q + 1) % n
-            return State._raw(
-                n, hands, sizes, table, lo, hi, removed, self._undealt, known, passed,
-                npassed, q, -1, self._turn + 1, rnd, self._limit,
-                (self._history, p, action.id),
-            )  # fmt: skip
-        # A play of k cards of value vi.
-        k = action.count
-        c = (h >> sh) & 15
-        if c < k:
-            raise IllegalActionError(
-                f"cannot play {k} card{'s' if k > 1 else ''} of value {vi + 1}: the hand holds {c}"
-            )
-        if lo < 0:
-            lo = hi = vi
+                    q += 1
+                    if q == n:
+                        q = 0
+            s._winner = -1
         else:
-            if lo < vi < hi:
+            # A play of k cards of value vi.
+            h = (hh >> base) & MASK
+            c = (h >> sh) & 15
+            if c < k:
                 raise IllegalActionError(
-                    f"value {vi + 1} lies between the ends {lo + 1} and {hi + 1}: never allowed"
+                    f"cannot play {k} card{'s' if k > 1 else ''} of value {vi + 1}: "
+                    f"the hand holds {c}"
                 )
-            left = vi <= lo
-            end = lo if left else hi
-            need = (table >> SHIFTS[end]) & 15
-            if k < need:
-                raise IllegalActionError(
-                    f"needs at least {need} cards on the {_side_name(left)} end, got {k}"
-                )
-            if vi < lo:
-                lo = vi
-            elif vi > hi:
-                hi = vi
-        table += k * one
-        h -= k * one
-        hands = hands[:p] + (h,) + hands[p + 1 :]
-        size = self._sizes[p] - k
-        sizes = self._sizes[:p] + (size,) + self._sizes[p + 1 :]
-        known = self._known
-        kn = known[p]
-        kc = (kn >> sh) & 15
-        if kc:
-            known = known[:p] + (kn - min(kc, k) * one,) + known[p + 1 :]
-        passed = self._passed
-        if size == 0:
-            winner = p
-            q = p
-        else:
-            winner = -1
-            q = (p + 1) % n
-            while passed >> q & 1:
-                q = (q + 1) % n
-        return State._raw(
-            n, hands, sizes, table, lo, hi, self._removed, self._undealt, known, passed,
-            self._npassed, q, winner, self._turn + 1, self._round, self._limit,
-            (self._history, p, action.id),
-        )  # fmt: skip
+            if lo < 0:
+                lo = hi = vi
+            else:
+                hi = self._hi
+                if vi <= lo:
+                    need = (table >> SHIFTS[lo]) & 15
+                    if k < need:
+                        raise IllegalActionError(
+                            f"needs at least {need} cards on the left end, got {k}"
+                        )
+                    lo = vi
+                elif vi >= hi:
+                    need = (table >> SHIFTS[hi]) & 15
+                    if k < need:
+                        raise IllegalActionError(
+                            f"needs at least {need} cards on the right end, got {k}"
+                        )
+                    hi = vi
+                else:
+                    raise IllegalActionError(
+                        f"value {vi + 1} lies between the ends {lo + 1} and {hi + 1}: never allowed"
+                    )
+            table += delta
+            s._hh = hh - (delta << base)
+            kk = self._kk
+            if kk:
+                kc = (kk >> (base + sh)) & 15
+                if kc:
+                    kk -= (kc if kc < k else k) << (base + sh)
+            s._kk = kk
+            s._removed = self._removed
+            s._round = self._round
+            passed = self._passed
+            if h == delta:
+                s._winner = q = p
+            else:
+                s._winner = -1
+                q = p + 1
+                if q == n:
+                    q = 0
+                while passed >> q & 1:
+                    q += 1
+                    if q == n:
+                        q = 0
+        s._n = n
+        s._table = table
+        s._lo = lo
+        s._hi = hi
+        s._undealt = self._undealt
+        s._passed = passed
+        s._cur = q
+        s._turn = self._turn + 1
+        s._limit = self._limit
+        s._history = (self._history, p, aid)
+        s._legal = None
+        s._key = None
+        return s
 
     def clone(self) -> State:
         """States are immutable, so a clone is the state itself (OpenSpiel-style API)."""
@@ -447,7 +614,7 @@ class State:
         key = self._key
         if key is None:
             key = (
-                self._n, self._hands, self._table, self._removed, self._undealt, self._known,
+                self._n, self._hh, self._table, self._removed, self._undealt, self._kk,
                 self._passed, self._cur, self._winner, self._turn, self._round, self._limit,
             )  # fmt: skip
             self._key = key
@@ -619,6 +786,23 @@ def deal(
     return rows[:n_players], rows[n_players]
 
 
+_POW16 = np.array([1 << sh for sh in SHIFTS], dtype=np.int64)
+_OWNERS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _deal_packed(n_players: int, rng: np.random.Generator, hand_size: int) -> tuple[int, int]:
+    """``deal`` (same draws from ``rng``, same cards) as (all hands in lanes, packed undealt)."""
+    shuffled = _CARDS[rng.permutation(DECK_SIZE)]
+    owner = _OWNERS.get((n_players, hand_size))
+    if owner is None:
+        owner = np.minimum(np.arange(DECK_SIZE) // hand_size, n_players) * N_VALUES
+        _OWNERS[(n_players, hand_size)] = owner
+    flat = np.bincount(owner + shuffled, minlength=(n_players + 1) * N_VALUES)
+    packed = (flat.reshape(n_players + 1, N_VALUES) @ _POW16).tolist()
+    undealt = packed.pop()
+    return _join(packed), undealt
+
+
 def new_game(
     n_players: int,
     seed: SeedLike = None,
@@ -642,13 +826,12 @@ def new_game(
     if turn_limit < 1:
         raise ValueError(f"turn_limit must be >= 1, got {turn_limit}")
     rng = as_generator(seed)
-    hands, undealt = deal(n_players, rng, hand_size)
+    hh, undealt = _deal_packed(n_players, rng, hand_size)
     if first_player is None:
         first_player = int(rng.integers(n_players))
     elif not (0 <= first_player < n_players):
         raise ValueError(f"first_player must be a seat 0..{n_players - 1}, got {first_player}")
-    return State._raw(
-        n_players, tuple(pack(h) for h in hands), (hand_size,) * n_players, 0, -1, -1, 0,
-        pack(undealt), (0,) * n_players, 0, 0, int(first_player), -1, 0, 1, int(turn_limit),
-        None,
+    return State._make(
+        n_players, hh, 0, -1, -1, 0, undealt, 0, 0, int(first_player), -1, 0, 1,
+        int(turn_limit), None,
     )  # fmt: skip

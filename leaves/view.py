@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import ALL_ACTIONS, Action
-from .packed import pack, unpack
+from .packed import LANE, MASK, pack, unpack
 from .rules import DECK, N_VALUES
 
 
@@ -50,7 +50,7 @@ class PlayerView:
         v.round = state._round
         v.turn_limit = state._limit
         v.winner = state.winner
-        v._hand = state._hands[player]
+        v._hand = (state._hh >> (LANE * player)) & MASK
         v._table = state._table
         v._removed = state._removed
         v._known = state._known
