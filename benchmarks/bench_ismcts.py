@@ -12,6 +12,7 @@ Examples::
     python benchmarks/bench_ismcts.py --games 400 --iterations 1000 --jobs 2 --opponent taker
     python benchmarks/bench_ismcts.py --games 100 --iterations 0 --time-ms 50
     python benchmarks/bench_ismcts.py --games 600 --jobs 2 --opponent weighted --infer-lambda 2
+    python benchmarks/bench_ismcts.py --games 200 --jobs 2 --opponent taker --models weighted,taker
 
 Parameters left out take the ``ISMCTS`` defaults.
 """
@@ -97,6 +98,11 @@ def main() -> None:
     ap.add_argument(
         "--infer-lambda", type=float, default=d["infer_lambda"], help=">= 1e6: hard rejection"
     )
+    ap.add_argument(
+        "--models", default=d["models"], help="candidate opponent models, e.g. weighted,taker"
+    )
+    ap.add_argument("--model-min", type=int, default=d["model_min"])
+    ap.add_argument("--model-steps", type=int, default=d["model_steps"])
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
     args = ap.parse_args()
@@ -113,6 +119,9 @@ def main() -> None:
         infer_tries=args.infer_tries,
         infer_steps=args.infer_steps,
         infer_lambda=args.infer_lambda,
+        models=args.models,
+        model_min=args.model_min,
+        model_steps=args.model_steps,
     )
     label = ISMCTS(**params).label
     seeds = np.random.SeedSequence(args.seed).generate_state(2 * args.games, np.uint64)

@@ -34,9 +34,20 @@ Reward of a playout for seat ``i``: ``(1 - shaping) * [i won] + shaping * shed_i
 hand shed). The default ``shaping=0`` scores wins only: measured against ``taker``, even
 ``shaping=0.1`` played worse (holding cards back is often right in 13 Leaves).
 
-Defaults (1000 iterations, ``rollout="weighted"``, ``infer_lambda=2``) were measured in
-4-player games (``benchmarks/bench_ismcts.py``): well above parity against three ``weighted``
-(the strongest heuristic) and against three ``taker`` alike, at about 15-25 ms a decision.
+*Opponent model selection* (``models``, default ``"weighted,taker"``): before searching, each
+candidate policy models every opponent in turn; a deal is fitted to it (the least contradicting
+of a few uniform deals, then ``model_steps`` swaps that never add contradictions) and its
+contradictions are counted per seat (``fit_models``). Each opponent seat is then modelled by
+the candidate with the lowest count, the other opponents' counts added with weight
+``model_pool`` (a table-wide prior that settles ties while a seat has little history; ties
+overall keep the rollout policy). That model plays the seat in inference, in the tree and in
+playouts; the searcher itself plays the rollout policy in playouts. Selection uses its own
+RNG stream, derived from the same seed.
+
+Defaults (1000 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="weighted,
+taker"``) were measured in 4-player games (``benchmarks/bench_ismcts.py``): well above parity
+against three ``weighted`` (the strongest heuristic) and against three ``taker`` alike, at
+about 20 ms a decision on an idle core.
 
 The whole search loop (deal, select, expand, play out, back up) runs in one numba kernel over
 flat node arrays; Python only builds the public board and the opponents' decision record, and
@@ -140,8 +151,9 @@ def determinize(pub, seat, sizes, rng, out):
 
 
 @njit(cache=True)
-def playout_rewards(board, kind, params, rng, work, sizes, playouts, shaping, dealt, reward):
-    """Play ``board`` to the end ``playouts`` times with policy ``kind``; mean reward per seat.
+def playout_rewards(board, kinds, params, rng, work, sizes, playouts, shaping, dealt, reward):
+    """Play ``board`` to the end ``playouts`` times, seat ``p`` by policy ``kinds[p]`` (with
+    ``params[p]``); mean reward per seat.
 
     ``board`` is left unchanged (each playout runs on a copy). ``reward[i]`` gets the mean of
     ``(1 - shaping) * [i won] + shaping * (1 - min(left_i, dealt) / dealt)``.
@@ -156,7 +168,7 @@ def playout_rewards(board, kind, params, rng, work, sizes, playouts, shaping, de
             sizes[i] = K.hand_size(tmp, i)
         while not K.is_terminal(tmp):
             p = tmp[META, M_CUR]
-            aid = C.decide(kind, params, tmp, p, sizes, rng, work)
+            aid = C.decide(kinds[p], params[p], tmp, p, sizes, rng, work)
             K.apply(tmp, aid)
             if aid >= TAKE_BASE:
                 sizes[p] += 1
@@ -172,9 +184,10 @@ def playout_rewards(board, kind, params, rng, work, sizes, playouts, shaping, de
 
 
 @njit(cache=True)
-def mismatches(board, ev, kind, params, rng, work, tmp, limit):
-    """How many of the opponents' past decisions in ``ev`` policy ``kind`` would not repeat
-    with the hands on ``board`` (counting stops at ``limit``).
+def mismatches(board, ev, kinds, params, rng, work, tmp, limit):
+    """How many of the opponents' past decisions in ``ev`` would not repeat with the hands on
+    ``board`` if seat ``p`` played policy ``kinds[p]`` (params ``params[p]``); counting stops at
+    ``limit``.
 
     ``ev`` = (boards, sizes, seats, actions, offsets): decision ``e`` was ``actions[e]`` by
     ``seats[e]`` on the public board ``boards[e]`` with public hand sizes ``sizes[e]``; that
@@ -192,7 +205,8 @@ def mismatches(board, ev, kind, params, rng, work, tmp, limit):
             if x < 0:
                 ok = False
             tmp[row, v] = x
-        if not ok or C.decide(kind, params, tmp, seats[e], sizes[e], rng, work) != actions[e]:
+        s = seats[e]
+        if not ok or C.decide(kinds[s], params[s], tmp, s, sizes[e], rng, work) != actions[e]:
             bad += 1
             if bad >= limit:
                 return bad
@@ -200,18 +214,18 @@ def mismatches(board, ev, kind, params, rng, work, tmp, limit):
 
 
 @njit(cache=True)
-def draw_deal(pub, seat, sizes, rng, ev, kind, params, tries, board, spare, tmp, work, stats):
+def draw_deal(pub, seat, sizes, rng, ev, kinds, params, tries, board, spare, tmp, work, stats):
     """``determinize`` into ``board``; with evidence ``ev`` (``mismatches``), redraw up to
     ``tries`` times until the rollout policy would repeat every past opponent decision,
     keeping the best draw (rejection sampling of deals given the opponent model)."""
     determinize(pub, seat, sizes, rng, board)
     if ev[2].shape[0] == 0 or tries <= 1:
         return
-    least = mismatches(board, ev, kind, params, rng, work, tmp, 1 << 30)
+    least = mismatches(board, ev, kinds, params, rng, work, tmp, 1 << 30)
     t = 1
     while least > 0 and t < tries:
         determinize(pub, seat, sizes, rng, spare)
-        bad = mismatches(spare, ev, kind, params, rng, work, tmp, least)
+        bad = mismatches(spare, ev, kinds, params, rng, work, tmp, least)
         stats[_S_REJECTS] += 1
         if bad < least:
             least = bad
@@ -220,7 +234,7 @@ def draw_deal(pub, seat, sizes, rng, ev, kind, params, tries, board, spare, tmp,
 
 
 @njit(cache=True)
-def swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, lam):
+def swap_step(deal, pub, seat, rng, ev, kinds, params, bad, tmp, work, lam):
     """One Metropolis step on the hidden cards of ``deal``: swap a random hidden card of a
     random opponent with a random hidden card of another opponent or the undealt pile; keep
     a swap that adds ``d > 0`` mismatches (``mismatches``) with probability ``exp(-lam * d)``
@@ -277,7 +291,7 @@ def swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, lam):
     deal[row_i, vj] += 1
     deal[row_j, vj] -= 1
     deal[row_j, vi] += 1
-    new = mismatches(deal, ev, kind, params, rng, work, tmp, bad + slack + 1)
+    new = mismatches(deal, ev, kinds, params, rng, work, tmp, bad + slack + 1)
     if new <= bad + slack:
         return new
     deal[row_i, vi] += 1
@@ -285,6 +299,59 @@ def swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, lam):
     deal[row_j, vj] += 1
     deal[row_j, vi] -= 1
     return bad
+
+
+@njit(cache=True)
+def seat_mismatches(board, ev, kinds, params, rng, work, tmp, out):
+    """``mismatches`` counted per seat: ``out[p]`` for seat ``p``'s past decisions."""
+    boards, sizes, seats, actions, offsets = ev
+    out[:] = 0
+    for e in range(seats.shape[0]):
+        tmp[:, :] = boards[e]
+        s = seats[e]
+        row = HANDS + s
+        ok = True
+        for v in range(N_VALUES):
+            x = board[row, v] + offsets[e, v]
+            if x < 0:
+                ok = False
+            tmp[row, v] = x
+        if not ok or C.decide(kinds[s], params[s], tmp, s, sizes[e], rng, work) != actions[e]:
+            out[s] += 1
+
+
+@njit(cache=True)
+def fit_models(pub, seat, sizes, rng, ev, cand_kinds, cand_params, tries, steps, fit):
+    """``fit[m, p]``: how many of seat ``p``'s past decisions candidate policy ``m`` fails to
+    repeat on a deal fitted to it (lower fits better).
+
+    For each candidate every opponent is modelled by it; the deal is the least contradicting
+    of ``tries`` uniform draws (``draw_deal``), improved by up to ``steps`` swaps that never
+    add contradictions (``swap_step`` with hard rejection). Counting the best-fitting deal's
+    contradictions per seat approximates each candidate's likelihood for that seat, maximised
+    over the cards it cannot see.
+    """
+    deal = np.empty_like(pub)
+    spare = np.empty_like(pub)
+    tmp = np.empty_like(pub)
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    stats = np.zeros(4, np.int64)
+    kinds = np.empty(8, np.int64)
+    params = np.empty((8, cand_params.shape[1]), np.float64)
+    out = np.zeros(8, np.int64)
+    for m in range(cand_kinds.shape[0]):
+        for i in range(8):
+            kinds[i] = cand_kinds[m]
+            params[i, :] = cand_params[m]
+        draw_deal(pub, seat, sizes, rng, ev, kinds, params, tries, deal, spare, tmp, work, stats)
+        bad = mismatches(deal, ev, kinds, params, rng, work, tmp, 1 << 30)
+        for _ in range(steps):
+            if bad == 0:
+                break
+            bad = swap_step(deal, pub, seat, rng, ev, kinds, params, bad, tmp, work, 2 * _HARD)
+        seat_mismatches(deal, ev, kinds, params, rng, work, tmp, out)
+        for i in range(8):
+            fit[m, i] = out[i]
 
 
 @njit(cache=True, inline="always")
@@ -315,13 +382,15 @@ def _new_node(parent, aid, seat, first_child, next_sibling, action, actor, visit
 
 @njit(cache=True)
 def search(
-    pub, seat, pub_sizes, n_iter, fcfg, icfg, params, ev, rng, deal,
+    pub, seat, pub_sizes, n_iter, fcfg, icfg, kinds, params, ev, rng, deal,
     first_child, next_sibling, action, actor, visits, avail, total, stats,
 ):  # fmt: skip
     """Run ``n_iter`` ISMCTS iterations, growing the tree held in the node arrays.
 
     ``fcfg`` = (c, shaping, dealt, infer_lambda); ``icfg`` = (rollout kind, playouts, max_depth,
-    model_opponents, infer_tries, infer_steps); ``ev`` the opponents' past decisions
+    model_opponents, infer_tries, infer_steps); seat ``p`` is modelled by policy ``kinds[p]``
+    with ``params[p]`` in playouts, in the tree's opponent moves and in inference (the
+    searcher's own seat plays the rollout policy there); ``ev`` the opponents' past decisions
     (``mismatches``); ``deal`` holds the current deal (the Markov chain's state).
     Node ``j``: ``action[j]`` leads to it from its parent, ``actor[j]`` is the seat that took
     that action, children are a linked list (``first_child``, ``next_sibling``; -1 ends it).
@@ -334,7 +403,6 @@ def search(
     shaping = fcfg[1]
     dealt = fcfg[2]
     lam = fcfg[3]
-    kind = icfg[0]
     playouts = icfg[1]
     max_depth = icfg[2]
     model_opponents = icfg[3] != 0
@@ -356,17 +424,17 @@ def search(
             # A Markov chain over deals, started once by rejection sampling.
             if stats[_S_ITERS] == 0:
                 draw_deal(
-                    pub, seat, pub_sizes, rng, ev, kind, params, tries, deal, spare, tmp,
+                    pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp,
                     work, stats,
                 )  # fmt: skip
-                stats[_S_BAD] = mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30)
+                stats[_S_BAD] = mismatches(deal, ev, kinds, params, rng, work, tmp, 1 << 30)
             for _s in range(steps):
                 stats[_S_BAD] = swap_step(
-                    deal, pub, seat, rng, ev, kind, params, stats[_S_BAD], tmp, work, lam
+                    deal, pub, seat, rng, ev, kinds, params, stats[_S_BAD], tmp, work, lam
                 )
         else:
             draw_deal(
-                pub, seat, pub_sizes, rng, ev, kind, params, tries, deal, spare, tmp, work, stats
+                pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp, work, stats
             )
         board[:, :] = deal
         node = 0
@@ -380,7 +448,7 @@ def search(
             if model_opponents and p != seat:
                 # Opponents play the rollout policy here too; the tree still branches on what
                 # they play, so own nodes stay keyed by the whole public history.
-                aid = C.decide(kind, params, board, p, sizes, rng, work)
+                aid = C.decide(kinds[p], params[p], board, p, sizes, rng, work)
                 _track(sizes, p, aid)
                 K.apply(board, aid)
                 ch = first_child[node]
@@ -437,7 +505,7 @@ def search(
             node = best
             depth += 1
             path[depth] = node
-        playout_rewards(board, kind, params, rng, work, sizes, playouts, shaping, dealt, reward)
+        playout_rewards(board, kinds, params, rng, work, sizes, playouts, shaping, dealt, reward)
         for d in range(1, depth + 1):
             j = path[d]
             visits[j] += 1.0
@@ -462,8 +530,15 @@ class ISMCTS(Strategy):
     ``infer_steps=0``: uniform deals), ``infer_steps`` (card swaps of the deal chain per
     iteration), ``infer_lambda`` (how hard a contradiction of the opponent model weighs on a
     deal: a swap adding ``d`` contradictions is kept with probability ``exp(-lambda * d)``;
-    0 = ignore the model, ``>= 1e6`` = hard rejection). The move played is the root child with the most visits (ties: the first in
-    ``legal``). A decision with one legal action skips the search.
+    0 = ignore the model, ``>= 1e6`` = hard rejection), ``models`` (candidate opponent
+    models: specs separated by ``+``, or by commas when none has parameters; each opponent seat
+    is modelled, in inference, tree moves and playouts, by the candidate that contradicts its
+    past decisions least; ``""``: the rollout policy for every seat), ``model_min`` (opponent
+    decisions needed before selecting; fewer: the rollout policy), ``model_steps`` (card swaps
+    spent fitting a deal to each candidate), ``model_pool`` (weight of the other opponents'
+    contradictions in a seat's choice: 0 = each seat on its own evidence). The move played is
+    the root child with the most visits (ties: the first in ``legal``). A decision with one
+    legal action skips the search.
     """
 
     name = "ismcts"
@@ -488,6 +563,10 @@ class ISMCTS(Strategy):
         infer_tries: int = 50,
         infer_steps: int = 4,
         infer_lambda: float = 2.0,
+        models: Any = "weighted,taker",
+        model_min: int = 3,
+        model_steps: int = 1000,
+        model_pool: float = 0.5,
     ) -> None:
         label = self.name
         if isinstance(iterations, bool) or not isinstance(iterations, int | np.integer):
@@ -537,6 +616,19 @@ class ISMCTS(Strategy):
         if self.infer_lambda < 0:
             raise ValueError(f"{label}: infer_lambda must be >= 0, got {infer_lambda}")
         self.kind, self.policy_params = _rollout_policy(rollout)
+        self._candidates = _candidates(rollout, models, self.kind, self.policy_params)
+        for name, value in (("model_min", model_min), ("model_steps", model_steps)):
+            if isinstance(value, bool) or not isinstance(value, int | np.integer):
+                raise ValueError(f"{label}: {name} must be an integer, got {value!r}")
+            if value < 0:
+                raise ValueError(f"{label}: {name} must be >= 0, got {value}")
+        self.model_min = max(int(model_min), 1)
+        self.model_steps = int(model_steps)
+        self.model_pool = _number(label, "model_pool", model_pool)
+        if self.model_pool < 0:
+            raise ValueError(f"{label}: model_pool must be >= 0, got {model_pool}")
+        self.last_models: dict[int, str] = {}
+        """Policy that modelled each opponent seat in the last ``choose`` (seat -> label)."""
         self.last_iterations = 0
         """Iterations the last ``choose`` ran (0 when it had a single legal action)."""
         self.last_nodes = 0
@@ -553,11 +645,13 @@ class ISMCTS(Strategy):
             self.last_iterations = 0
             self.last_nodes = 0
             self.last_visits = {}
+            self.last_models = {}
             return legal[0]
         start = time.perf_counter()
         pub, sizes = C.board_from_view(view)
         seat = view.player
-        krng = K.rng_new(np.uint64(int(rng.integers(2**63))))
+        kseed = int(rng.integers(2**63))
+        krng = K.rng_new(np.uint64(kseed))
         cap = 4 * self.iterations + 1 if self.iterations else _NODE_CAP
         first_child = np.empty(cap, np.int64)
         next_sibling = np.empty(cap, np.int64)
@@ -585,10 +679,19 @@ class ISMCTS(Strategy):
             np.int64,
         )
         infer = (self.infer_tries > 1 or self.infer_steps > 0) and self.infer_lambda > 0
-        ev = evidence(view) if infer else _NO_EVIDENCE
+        select = len(self._candidates) > 1
+        ev = evidence(view) if infer or select else _NO_EVIDENCE
+        if select:
+            kinds, params = self._seat_models(view, pub, sizes, ev, kseed)
+        else:
+            kinds, params = uniform_models(self.kind, self.policy_params)
+            rollout = self._candidates[0][2]
+            self.last_models = {p: rollout for p in range(view.n_players) if p != seat}
+        if not infer:
+            ev = _NO_EVIDENCE
         head = (pub, seat, sizes)
         tail = (
-            fcfg, icfg, self.policy_params, ev, krng, np.empty_like(pub),
+            fcfg, icfg, kinds, params, ev, krng, np.empty_like(pub),
             first_child, next_sibling, action, actor, visits, avail, total, stats,
         )  # fmt: skip
         if self.time_ms <= 0:
@@ -614,6 +717,80 @@ class ISMCTS(Strategy):
         self.last_visits = {a: counts[a.id] for a in legal if a.id in counts}
         return _most_visited(legal, counts)
 
+    def _seat_models(
+        self, view: PlayerView, pub: np.ndarray, sizes: np.ndarray, ev: tuple, kseed: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per-seat (kinds, params): each opponent with at least ``model_min`` past decisions
+        gets the candidate that best explains them (``fit_models``; ties: the rollout policy).
+
+        Uses its own kernel RNG stream derived from ``kseed``, so the search's stream is the
+        same as without model selection.
+        """
+        kinds, params = uniform_models(self.kind, self.policy_params)
+        seat = view.player
+        self.last_models = {p: self._candidates[0][2] for p in range(view.n_players) if p != seat}
+        seats = ev[2]
+        if len(seats) == 0:
+            return kinds, params
+        if len(seats) < self.model_min:
+            return kinds, params
+        cand_kinds = np.array([k for k, _, _ in self._candidates], np.int64)
+        cand_params = np.array([p for _, p, _ in self._candidates], np.float64)
+        fit = np.zeros((len(cand_kinds), 8), np.int64)
+        mrng = K.rng_new(np.uint64(kseed) ^ _MODEL_SALT)
+        fit_models(
+            pub, seat, sizes, mrng, ev, cand_kinds, cand_params, _MODEL_TRIES,
+            self.model_steps, fit,
+        )  # fmt: skip
+        others = fit.sum(axis=1)[:, None] - fit  # the other opponents' contradictions
+        score = fit + self.model_pool * others
+        for p in range(view.n_players):
+            if p == seat:
+                continue
+            m = int(np.argmin(score[:, p]))  # first minimum: the rollout policy on ties
+            kinds[p] = cand_kinds[m]
+            params[p] = cand_params[m]
+            self.last_models[p] = self._candidates[m][2]
+        return kinds, params
+
+
+def uniform_models(kind: int, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-seat model arrays (``kinds`` int64[8], ``params`` float64[8, N_PARAMS]) with one
+    policy for every seat, as the kernels take them."""
+    return (
+        np.full(8, kind, np.int64),
+        np.tile(np.asarray(params, np.float64), (8, 1)),
+    )
+
+
+def _candidates(rollout: Any, models: Any, kind: int, params: np.ndarray) -> list[tuple]:
+    """(kind, params, label) of the candidate opponent models, the rollout policy first.
+
+    ``models``: specs separated by ``+`` (or by commas when none has parameters), or a
+    sequence of specs; empty: the rollout policy only (no selection). Duplicates are dropped.
+    """
+    from .registry import get
+
+    if isinstance(models, str):
+        text = models.strip()
+        specs = [] if not text else text.split("+") if "+" in text else text.split(",")
+    elif isinstance(models, list | tuple):
+        specs = list(models)
+    else:
+        raise ValueError(f"ismcts: models must be a text like 'weighted,taker', got {models!r}")
+    label = rollout if isinstance(rollout, str) else get(rollout).label
+    out = [(kind, params, label)]
+    for spec in specs:
+        if isinstance(spec, str) and not spec.strip():
+            raise ValueError(f"ismcts: empty policy name in models {models!r}")
+        k, p = _rollout_policy(spec, what="opponent model")
+        if all(k != k2 or not np.array_equal(p, p2) for k2, p2, _ in out):
+            out.append((k, p, spec.strip() if isinstance(spec, str) else get(spec).label))
+    return out
+
+
+_MODEL_SALT = np.uint64(0x3C6EF372FE94F82B)  # separates the model-selection RNG stream
+_MODEL_TRIES = 20  # uniform deals drawn per candidate model before the swaps of ``fit_models``
 
 _NO_EVIDENCE = (
     np.zeros((0, BOARD_ROWS, N_VALUES), np.int32),
@@ -715,18 +892,18 @@ def _number(label: str, name: str, value: Any) -> float:
     return x
 
 
-def _rollout_policy(spec: Any) -> tuple[int, np.ndarray]:
+def _rollout_policy(spec: Any, what: str = "rollout policy") -> tuple[int, np.ndarray]:
     """(kind, params) of the compiled playout policy named by ``spec``."""
     from .registry import get
 
     try:
         strat = get(spec)
     except ValueError as exc:
-        raise ValueError(f"ismcts: bad rollout policy: {exc}") from None
+        raise ValueError(f"ismcts: bad {what}: {exc}") from None
     compiled = strat.compiled()
     if compiled is None:
         raise ValueError(
-            f"ismcts: rollout policy {strat.label!r} has no compiled form; "
+            f"ismcts: {what} {strat.label!r} has no compiled form; "
             "use a built-in such as 'taker' or 'random'"
         )
     kind, params = compiled

@@ -10,7 +10,17 @@ from hypothesis import strategies as st
 import strategies
 from leaves import DECK, Action, kernels
 from strategies import compiled as C
-from strategies.ismcts import ISMCTS, determinize, evidence, mismatches, swap_step
+from strategies.ismcts import (
+    ISMCTS,
+    _rollout_policy,
+    determinize,
+    evidence,
+    fit_models,
+    mismatches,
+    seat_mismatches,
+    swap_step,
+    uniform_models,
+)
 from strategies.testing import PHASES, check_strategy, random_position
 
 from .helpers import counts, position
@@ -176,6 +186,13 @@ def test_determinization_reaches_different_deals():
         ({"infer_lambda": -1.0}, "infer_lambda must be >= 0"),
         ({"infer_lambda": "hard"}, "infer_lambda must be a number"),
         ({"model_opponents": "yes"}, "model_opponents must be true or false"),
+        ({"models": "nonsense"}, "bad opponent model"),
+        ({"models": "weighted,ismcts"}, "opponent model 'ismcts' has no compiled form"),
+        ({"models": "weighted,,taker"}, "empty policy name"),
+        ({"models": 3}, "models must be a text"),
+        ({"model_min": -1}, "model_min must be >= 0"),
+        ({"model_steps": 1.5}, "model_steps must be an integer"),
+        ({"model_pool": -0.5}, "model_pool must be >= 0"),
     ],
 )
 def test_bad_parameters_give_clear_errors(params, message):
@@ -183,16 +200,25 @@ def test_bad_parameters_give_clear_errors(params, message):
         ISMCTS(**params)
 
 
-def _taker_game(seed: int):
+def _game(policy: str, seed: int):
     import leaves
 
-    result = strategies.play_game(["taker"] * 4, seed=seed)
+    result = strategies.play_game([policy] * 4, seed=seed)
     return leaves.replay(result.record)
+
+
+def _taker_game(seed: int):
+    return _game("taker", seed)
+
+
+def _models(spec: str):
+    """Per-seat model arrays with ``spec`` playing every seat."""
+    return uniform_models(*_rollout_policy(spec))
 
 
 def test_evidence_is_consistent_with_the_true_deal():
     # Against the policy that really played, the true hands repeat every past decision.
-    kind, params = strategies.get("taker").compiled()
+    kind, params = _models("taker")
     work = np.zeros(C.WORK_SIZE, np.int64)
     checked = 0
     for state in _taker_game(3)[1:-1]:
@@ -203,7 +229,7 @@ def test_evidence_is_consistent_with_the_true_deal():
         checked += len(ev[2])
     assert checked > 50
     # Another policy's model is contradicted by some of them (the check can fail).
-    kind_low, params_low = strategies.get("low").compiled()
+    kind_low, params_low = _models("low")
     state = _taker_game(3)[-2]
     ev = evidence(state.view(state.current_player))
     board = kernels.board_from_state(state)
@@ -219,7 +245,7 @@ def test_evidence_needs_the_history_from_the_deal():
 
 
 def test_deal_chain_stays_consistent_and_never_adds_mismatches():
-    kind, params = strategies.get("taker").compiled()
+    kind, params = _models("taker")
     work = np.zeros(C.WORK_SIZE, np.int64)
     states = _taker_game(8)
     state = states[len(states) // 2]
@@ -246,7 +272,7 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     # A wrong opponent model ("low" for taker players): with a finite lambda the chain must be
     # able to move to more contradicting deals (soft rejection), and every count it returns
     # must be the true count of the deal it keeps.
-    kind, params = strategies.get("low").compiled()
+    kind, params = _models("low")
     work = np.zeros(C.WORK_SIZE, np.int64)
     states = _taker_game(8)
     state = states[len(states) // 2]
@@ -281,3 +307,69 @@ def test_zero_lambda_ignores_the_opponent_model():
 
 def test_passes_check_strategy():
     check_strategy("ismcts:iterations=20", max_examples=6, games=2)
+
+
+def test_seat_mismatches_split_the_total():
+    kinds, params = _models("weighted")
+    kinds[2], params[2] = _models("taker")[0][2], _models("taker")[1][2]  # a mixed table
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    state = _taker_game(6)[-2]
+    ev = evidence(state.view(state.current_player))
+    board = kernels.board_from_state(state)
+    tmp = np.empty_like(board)
+    rng = kernels.rng_new(np.uint64(1))
+    per_seat = np.zeros(8, np.int64)
+    seat_mismatches(board, ev, kinds, params, rng, work, tmp, per_seat)
+    assert per_seat.sum() == mismatches(board, ev, kinds, params, rng, work, tmp, 1 << 30)
+    assert per_seat[2] == 0  # seat 2 is modelled by the policy that played it
+    assert per_seat.sum() > 0  # the others are not
+    assert per_seat[state.current_player] == 0  # the observer's own decisions are not evidence
+
+
+@pytest.mark.parametrize("policy", ["taker", "weighted"])
+def test_models_pick_the_policy_that_played(policy):
+    states = _game(policy, 2)
+    state = states[len(states) * 3 // 4]
+    seat = state.current_player
+    strat = ISMCTS(iterations=20, models="weighted,taker")
+    _choose(strat, state, 0)
+    assert strat.last_models == {p: policy for p in range(4) if p != seat}
+    # Too little history (model_min): every opponent falls back to the rollout policy.
+    few = ISMCTS(iterations=20, models="weighted,taker", model_min=10_000)
+    _choose(few, state, 0)
+    assert few.last_models == {p: "weighted" for p in range(4) if p != seat}
+
+
+def test_fit_models_scores_the_true_policy_best():
+    cands = [_rollout_policy(x) for x in ("weighted", "taker")]
+    cand_kinds = np.array([k for k, _ in cands], np.int64)
+    cand_params = np.array([p for _, p in cands], np.float64)
+    state = _taker_game(9)[-2]
+    view = state.view(state.current_player)
+    pub, sizes = C.board_from_view(view)
+    fit = np.zeros((2, 8), np.int64)
+    rng = kernels.rng_new(np.uint64(4))
+    fit_models(pub, view.player, sizes, rng, evidence(view), cand_kinds, cand_params, 20, 500, fit)
+    assert fit[1].sum() < fit[0].sum()
+    assert fit[:, view.player].sum() == 0
+
+
+def test_models_off_matches_a_single_candidate():
+    # models="" and models naming only the rollout policy both skip selection: same search.
+    state = _taker_game(5)[30]
+    a = ISMCTS(iterations=80, models="")
+    b = ISMCTS(iterations=80, models="weighted")
+    assert _choose(a, state, 3) == _choose(b, state, 3)
+    assert a.last_visits == b.last_visits
+    assert set(a.last_models.values()) == {"weighted"}
+
+
+def test_model_selection_changes_the_search_against_another_policy():
+    states = _taker_game(5)
+    state = states[len(states) * 3 // 4]
+    a = ISMCTS(iterations=80, models="")
+    b = ISMCTS(iterations=80)
+    _choose(a, state, 3)
+    _choose(b, state, 3)
+    assert "taker" in b.last_models.values()
+    assert a.last_visits != b.last_visits
