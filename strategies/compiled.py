@@ -120,18 +120,19 @@ def _play_id(v, k):
 
 @njit(cache=True, inline="always")
 def _new_ends(board, lo, hi, v, k):
-    """(left size, right size) of the ends after playing ``k`` cards of ``v`` (assumed legal)."""
+    """(left value, left size, right value, right size) of the ends after playing ``k`` cards
+    of ``v`` (assumed legal)."""
     if lo < 0:
-        return k, k
+        return v, k, v, k
     if v <= lo:
         a = k + (board[TABLE, v] if v == lo else 0)
         if lo == hi and v == lo:
-            return a, a
-        return a, board[TABLE, hi]
+            return v, a, v, a
+        return v, a, hi, board[TABLE, hi]
     b = k + (board[TABLE, v] if v == hi else 0)
     if lo == hi and v == hi:
-        return b, b
-    return board[TABLE, lo], b
+        return v, b, v, b
+    return lo, board[TABLE, lo], v, b
 
 
 @njit(cache=True, inline="always")
@@ -395,9 +396,7 @@ def policy_counter(board, seat, sizes, params, work):
         if c == 0 or c < kmin:
             continue
         for k in range(kmin, c + 1):
-            a, b = _new_ends(board, lo, hi, v, k)
-            nlo = v if (lo < 0 or v < lo) else lo
-            nhi = v if (lo < 0 or v > hi) else hi
+            nlo, a, nhi, b = _new_ends(board, lo, hi, v, k)
             th = _threat(work, nlo, a, nhi, b)
             s = params[4] * k - params[0] * th - params[1] * (c - k)
             if th == 0:
@@ -484,9 +483,7 @@ def policy_weighted(board, seat, sizes, params, work):
         if c == 0 or c < kmin:
             continue
         for k in range(kmin, c + 1):
-            a, b = _new_ends(board, lo, hi, v, k)
-            nlo = v if (lo < 0 or v < lo) else lo
-            nhi = v if (lo < 0 or v > hi) else hi
+            nlo, a, nhi, b = _new_ends(board, lo, hi, v, k)
             th = _threat(work, nlo, a, nhi, b) if count else 0
             end = a if v == nlo else b
             near = 1.0 if min(a, b) <= mopp else 0.0

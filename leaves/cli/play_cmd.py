@@ -21,6 +21,7 @@ from leaves import Action, IllegalActionError, State
 
 from . import render
 from .errors import CLIError
+from .options import load_option
 
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
@@ -346,13 +347,7 @@ def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
     default=None,
     help="Points that end an expert match (default 20; implies --expert).",
 )
-@click.option(
-    "--load",
-    "load",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    help="A Python file that defines (registers) strategies; repeatable.",
-)
+@load_option
 @click.option(
     "--save",
     type=click.Path(dir_okay=False, writable=True),

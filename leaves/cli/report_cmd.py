@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from .errors import CLIError
+from .options import format_option
 
 
 @click.command("report")
@@ -18,14 +19,7 @@ from .errors import CLIError
     default=None,
     help="Output directory (default: RUN_DIR/report).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["html", "md"]),
-    default="html",
-    show_default=True,
-    help="Page format: self-contained HTML or Markdown (charts as PNG files).",
-)
+@format_option
 @click.option(
     "--top",
     type=click.IntRange(2, 20),

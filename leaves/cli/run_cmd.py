@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .errors import CLIError
+from .options import format_option
 
 DEFAULT_GAMES = 200_000
 DEFAULT_PLAYERS = 4
@@ -65,14 +66,7 @@ def builtin_heuristics() -> list[str]:
 )
 @click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True)
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in OUT.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["html", "md"]),
-    default="html",
-    show_default=True,
-    help="Report page format.",
-)
+@format_option
 def run(games: int, out: Path, jobs: int, players: int, seed: int, resume: bool, fmt: str) -> None:
     """The main job: a round-robin tournament of the built-in heuristics, then its report.
 

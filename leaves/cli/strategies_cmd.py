@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
+from .options import load_option
 
 
 def load_files(paths: Iterable[str]) -> None:
@@ -98,13 +99,7 @@ def strategy_rows(filters: dict[str, Any]) -> list[tuple[str, str, dict, dict]]:
     metavar="KEY=VALUE",
     help="Keep strategies whose classifier has KEY=VALUE (repeatable, all must match).",
 )
-@click.option(
-    "--load",
-    "load",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    help="A Python file that defines (registers) strategies; repeatable.",
-)
+@load_option
 @click.option("--names", "names_only", is_flag=True, help="Print only the names, one a line.")
 def strategies(filters: tuple[str, ...], load: tuple[str, ...], names_only: bool) -> None:
     """List registered strategies with their descriptions, classifiers and parameters.
