@@ -69,6 +69,23 @@ def test_chunks_partition_the_games_into_whole_duplicate_sets(n, sizes, games, c
         assert c.n_players == len(s.tables[c.table])
 
 
+@settings(max_examples=40)
+@given(
+    sizes=st.lists(st.integers(1, 60), min_size=1, max_size=4),
+    games=st.integers(1, 3000),
+    chunk=st.integers(1, 700),
+)
+def test_chunks_keep_whole_seating_sets(sizes, games, chunk):
+    tables = [(0, 1, 2)] * len(sizes)
+    s = Schedule(tables, games, chunk, set_sizes=sizes)
+    assert s.n_games >= games and s.n_games - games < sum(sizes)
+    seen = np.concatenate([c.game_indices() for c in s.chunks()])
+    assert np.array_equal(np.sort(seen), np.arange(s.n_games))
+    for c in s.chunks():
+        assert c.n_games == c.n_deals * sizes[c.table]
+        assert np.array_equal(c.rotations()[: sizes[c.table]], np.arange(sizes[c.table]))
+
+
 # ---------------------------------------------------------------- runs
 def test_rows_do_not_depend_on_jobs_or_chunk_size(tmp_path):
     one = toy(games=600, chunk_size=40).run(n_jobs=1, out=tmp_path / "one").games()
@@ -81,15 +98,18 @@ def test_rows_do_not_depend_on_jobs_or_chunk_size(tmp_path):
     assert not one["seed"].equals(other_seed["seed"])
 
 
-def test_every_deal_is_replayed_under_every_rotation(tmp_path):
-    df = toy(entrants=["a", "p1", "p2", "p3", "p4"], games=500).run(out=tmp_path / "o").games()
+@pytest.mark.parametrize("seating, per_deal", [("rotations", 4), ("balanced", 24)])
+def test_every_deal_is_replayed_under_every_seating(tmp_path, seating, per_deal):
+    df = toy(entrants=["a", "p1", "p2", "p3", "p4"], games=500, seating=seating)
+    df = df.run(out=tmp_path / "o").games()
     seats = [f"seat_{s}" for s in range(4)]
     for _key, group in df.groupby(["table", "deal"]):
-        assert len(group) == 4
+        assert len(group) == per_deal
         assert group["deal_seed"].nunique() == 1 and group["first_player"].nunique() == 1
-        assert sorted(group["rotation"]) == [0, 1, 2, 3]
-        for col in seats:  # each entrant of the table sits once in every seat
-            assert group[col].nunique() == 4
+        assert sorted(group["rotation"]) == list(range(per_deal))
+        for col in seats:  # each entrant of the table sits equally often in every seat
+            counts = group[col].value_counts()
+            assert sorted(counts[counts > 0]) == [per_deal // 4] * 4
         assert {frozenset(r) for r in group[seats].itertuples(index=False)} == {
             frozenset(group[seats].iloc[0])
         }
@@ -154,21 +174,21 @@ def test_expert_rows_and_matches(tmp_path):
 
 
 def test_no_rows_keeps_flat_aggregates_only(tmp_path):
-    res = toy(games=400, rows=False).run(out=tmp_path)
+    res = toy(games=480, rows=False).run(out=tmp_path)
     assert not (tmp_path / "games").exists()
-    assert res.summary()["games"].tolist() == [400] * 4  # every entrant sits in every game
+    assert res.summary()["games"].tolist() == [480] * 4  # every entrant sits in every game
     with pytest.raises(ValueError, match="no-rows"):
         res.games()
 
 
 def test_record_sample_writes_json_lines(tmp_path):
     rec = tmp_path / "games.jsonl"
-    res = toy(games=400, record=rec, record_sample=10).run(out=tmp_path / "o")
+    res = toy(games=480, record=rec, record_sample=10).run(out=tmp_path / "o")
     lines = rec.read_text().splitlines()
     assert len(lines) == 10
     df = res.games().set_index("game")
     first = json.loads(lines[1])
-    assert first["deal_seed"] == int(df.loc[40, "deal_seed"])
+    assert first["deal_seed"] == int(df.loc[48, "deal_seed"])
 
 
 def test_refuses_non_empty_dir_and_a_different_spec_on_resume(tmp_path):
@@ -179,8 +199,10 @@ def test_refuses_non_empty_dir_and_a_different_spec_on_resume(tmp_path):
         toy(games=300).run(out=tmp_path, resume=True)
     with pytest.raises(ValueError, match="differs in seed"):
         toy(games=200, seed=1).run(out=tmp_path, resume=True)
+    with pytest.raises(ValueError, match=r"seating\)"):
+        toy(games=200, seating="rotations").run(out=tmp_path, resume=True)
     again = toy(games=200).run(out=tmp_path, resume=True)  # nothing left to do: same results
-    assert again.complete and len(again.games()) == 200
+    assert again.complete and len(again.games()) == 216  # 200 rounded up to 24 seatings
 
 
 def test_resume_redoes_only_missing_chunks(tmp_path):

@@ -36,10 +36,10 @@ def test_cli_runs_and_reports(tmp_path, capsys):
         "--out", str(out), "--record", str(tmp_path / "r.jsonl"), "--record-sample", "8",
     )  # fmt: skip
     assert code == 0, stderr
-    assert "1,004 games" in stderr and "rounded up" in stderr
+    assert "1,008 games" in stderr and "rounded up" in stderr
     assert "win rate" in stdout and "greedy" in stdout
     df = pd.read_parquet(out / "games")
-    assert len(df) == 1004
+    assert len(df) == 1008
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["spec"]["seed"] == 4
     assert {"leaves", "numpy", "numba", "python"} <= set(manifest["versions"])
@@ -56,7 +56,7 @@ def test_config_file_with_command_line_overrides(tmp_path, capsys):
     code, _, stderr = run_cli(capsys, "--config", str(cfg), "--games", "6")
     assert code == 0, stderr
     spec = load(tmp_path / "cfg").spec
-    assert spec["strategies"] == ["greedy", "low", "high"] and spec["players"] == [3]
+    assert spec["strategies"] == ["greedy", "high", "low"] and spec["players"] == [3]
     assert spec["expert"] and spec["games_asked"] == 6 and spec["seed"] == 9
     assert len(pd.read_parquet(tmp_path / "cfg" / "matches")) == 6
 
@@ -158,3 +158,44 @@ def test_resume_after_ctrl_c_and_a_real_kill_equals_an_uninterrupted_run(tmp_pat
     pd.testing.assert_frame_equal(res.summary(), whole.summary())
     for key, value in whole.aggregates().items():
         assert (res.aggregates()[key] == value).all(), key
+
+
+@pytest.mark.parametrize(
+    "players, extra",
+    [("4", []), ("3", ["--repeats"]), ("5", []), ("6", ["--repeats"])],
+)
+def test_listing_order_changes_nothing(tmp_path, capsys, players, extra):
+    import reports
+
+    specs = ["weighted", "taker", "counter", "high", "low"]
+    if extra:
+        specs = specs[:3]
+    outs = []
+    for i, listing in enumerate([specs, list(reversed(specs)), specs[1:] + specs[:1]]):
+        out = tmp_path / f"r{i}"
+        code, _, stderr = run_cli(
+            capsys, *listing, "--players", players, "--games", "1", "--seed", "5",
+            "--jobs", "1", "--out", str(out), *extra,
+        )  # fmt: skip
+        assert code == 0, stderr
+        outs.append(out)
+    first = pd.read_parquet(outs[0] / "games")
+    summary = reports.summary(reports.load_run(outs[0])).to_csv(index=False)
+    for out in outs[1:]:
+        pd.testing.assert_frame_equal(first, pd.read_parquet(out / "games"))
+        assert reports.summary(reports.load_run(out)).to_csv(index=False) == summary
+
+
+def test_listing_order_gives_identical_summary_csv_files(tmp_path, capsys):
+    from reports import build_report
+
+    csvs = []
+    for i, listing in enumerate([["weighted", "taker", "counter", "high"],
+                                 ["high", "counter", "taker", "weighted"]]):  # fmt: skip
+        out = tmp_path / f"r{i}"
+        code, _, stderr = run_cli(capsys, *listing, "--games", "48", "--seed", "5",
+                                  "--jobs", "1", "--out", str(out))  # fmt: skip
+        assert code == 0, stderr
+        build_report(out, out / "report", fmt="md")
+        csvs.append((out / "report" / "summary.csv").read_bytes())
+    assert csvs[0] == csvs[1]

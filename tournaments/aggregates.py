@@ -36,6 +36,9 @@ def empty(
         # seat offset from the first player: [entrant, table size, offset]
         "offset_games": np.zeros((s, SIZES, MAX_SEATS), np.int64),
         "offset_wins": np.zeros((s, SIZES, MAX_SEATS), np.int64),
+        # neighbours: [i, j] games where j sat directly before i (i acts right after j)
+        "after_games": np.zeros((s, s), np.int64),
+        "after_wins": np.zeros((s, s), np.int64),
         # per table of the schedule, wins by position in the base table
         "table_games": np.zeros(t, np.int64),
         "table_wins": np.zeros((t, MAX_SEATS), np.int64),
@@ -62,13 +65,17 @@ def empty(
 def add_batch(
     agg: dict[str, np.ndarray],
     table: int,
-    rotation: int,
+    rotation: int | Sequence[int],
     entrants: Sequence[int],
     batch: SeatedBatch,
     rank_value: str,
     length_value: str,
 ) -> None:
-    """Add games played at one seating (``entrants[s]`` in seat ``s``) into ``agg``."""
+    """Add games played at one seating (``entrants[s]`` in seat ``s``) into ``agg``.
+
+    ``rotation`` gives each seat's position in the base table: a sequence (seat ``s`` holds
+    base position ``rotation[s]``) or an int ``r`` (seat ``s`` holds ``(s + r) % k``).
+    """
     g = len(batch)
     if g == 0:
         return
@@ -98,10 +105,18 @@ def add_batch(
         agg["offset_games"][ent[s], k] += np.bincount(off, minlength=MAX_SEATS)
         agg["offset_wins"][ent[s], k] += np.bincount(off[winner == s], minlength=MAX_SEATS)
 
+    for s in range(k):
+        before = ent[(s - 1) % k]
+        agg["after_games"][ent[s], before] += g
+        agg["after_wins"][ent[s], before] += int(win_counts[s])
+
     agg["table_games"][table] += g
-    # base-table position p sits in seat (p - rotation) % k
-    for p in range(k):
-        agg["table_wins"][table, p] += int(win_counts[(p - rotation) % k])
+    if isinstance(rotation, int | np.integer):
+        positions = [(s + int(rotation)) % k for s in range(k)]
+    else:
+        positions = [int(p) for p in rotation]
+    for s in range(k):
+        agg["table_wins"][table, positions[s]] += int(win_counts[s])
 
     agg["size_games"][k] += g
     agg["size_no_winner"][k] += int(np.count_nonzero(~has_winner))

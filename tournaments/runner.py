@@ -27,6 +27,7 @@ from .game import GamePlugin
 from .parallel import BACKENDS, imap_unordered
 from .result import TournamentResult
 from .schedule import Schedule, make_tables
+from .seating import DEFAULT_SEATING, SEATINGS, design
 from .work import SEED_KEYS, ChunkOutput, ChunkTask, run_chunk
 
 __all__ = ["Tournament", "parse_players"]
@@ -67,9 +68,13 @@ def _default_game() -> GamePlugin:
 class Tournament:
     """A round-robin among ``strategies`` on tables of ``players`` seats, duplicate deals.
 
-    ``games`` is the total number of games (of matches with ``expert=True``), rounded up so
-    that every table plays the same number of deals, each under every rotation of its seats
-    (``n_games`` says how many). ``seed`` fixes every deal and decision (None: fresh entropy,
+    Entrants are put in a canonical order (by label) before anything is derived from them, so
+    the listing order never changes a result. ``games`` is the total number of games (of
+    matches with ``expert=True``), rounded up so that every table plays the same number of
+    deals, each under every seating of the table's ``seating`` design (``n_games`` says how
+    many): ``balanced`` (default) seats every entrant in every position and after every other
+    entrant equally often (``tournaments.seating``), ``all`` uses every order, ``rotations``
+    only the rotations of one order (for comparison with earlier runs). ``seed`` fixes every deal and decision (None: fresh entropy,
     kept in the manifest). ``rows=False`` keeps only the aggregates (flat storage for huge
     runs). ``record`` writes GameRecords as JSON lines to that file, for every game or a
     spread sample of ``record_sample`` games. ``chunk_size`` (games per unit of work and
@@ -91,12 +96,13 @@ class Tournament:
         record_sample: int | None = None,
         chunk_size: int | None = None,
         game: GamePlugin | None = None,
+        seating: str = DEFAULT_SEATING,
     ):
         self.game = game if game is not None else _default_game()
         specs = list(strategies)
         if not specs:
             raise ValueError("a tournament needs at least one strategy")
-        resolved = [self.game.resolve(s) for s in specs]
+        resolved = sorted((self.game.resolve(s) for s in specs), key=lambda r: r[0])
         self.labels = tuple(label for label, _ in resolved)
         self.payloads = tuple(payload for _, payload in resolved)
         dupes = sorted({x for x in self.labels if self.labels.count(x) > 1})
@@ -125,8 +131,14 @@ class Tournament:
         self.repeats = bool(repeats)
         self.rows = bool(rows)
         self.games_asked = int(games)
+        if seating not in SEATINGS:
+            raise ValueError(f"unknown --seating {seating!r}: choose one of {', '.join(SEATINGS)}")
+        self.seating = seating
         self.tables = make_tables(len(self.labels), self.sizes, self.repeats)
-        self.schedule = Schedule(self.tables, self.games_asked, chunk_size)
+        self.seatings = [design(t, seating) for t in self.tables]
+        self.schedule = Schedule(
+            self.tables, self.games_asked, chunk_size, [len(d) for d in self.seatings]
+        )
         if self.schedule.n_games >= 2**32:
             raise ValueError("at most 2**32 - 1 games per tournament")
         self.record = Path(record) if record is not None else None
@@ -153,10 +165,27 @@ class Tournament:
         """One line on how ``games`` was rounded to whole duplicate sets."""
         unit = "matches" if self.expert else "games"
         s = self.schedule
+        per = "/".join(str(n) for n in sorted(set(s.set_sizes)))
         return (
             f"{s.n_games:,} {unit} = {len(self.tables):,} table(s) x {s.deals:,} deals x "
-            f"every seat rotation (asked {self.games_asked:,}, rounded up to whole duplicate sets)"
+            f"{per} {self.seating} seatings (asked {self.games_asked:,}, rounded up to whole "
+            "duplicate sets)"
         )
+
+    def design(self) -> dict[str, Any]:
+        """The seating design as the manifest records it: for each pattern of repeats at a
+        table (its entrants numbered 0.. in canonical order), the seatings of one deal."""
+        patterns: dict[str, list[list[int]]] = {}
+        for table, seatings in zip(self.tables, self.seatings, strict=True):
+            distinct = sorted(set(table))
+            key = ",".join(str(distinct.index(e)) for e in table)
+            if key not in patterns:
+                patterns[key] = [[distinct.index(e) for e in st] for st in seatings]
+        return {
+            "kind": self.seating,
+            "seatings_per_deal": {k: len(v) for k, v in patterns.items()},
+            "seatings": patterns,
+        }
 
     def spec(self) -> dict[str, Any]:
         """Everything that determines the results: compared on resume, kept in the manifest."""
@@ -172,6 +201,7 @@ class Tournament:
             "expert": self.expert,
             "target": self.target if self.expert else None,
             "repeats": self.repeats,
+            "seating": self.seating,
             "rows": self.rows,
             "record_stride": self.record_stride,
             "chunk_games": self.schedule.chunk_games,
@@ -194,6 +224,7 @@ class Tournament:
                 expert=self.expert,
                 target=self.target,
                 record_stride=self.record_stride,
+                seatings=self.seatings[chunk.table],
             )
 
     # ------------------------------------------------------------------ run
@@ -237,6 +268,7 @@ class Tournament:
                 "seed": self.seed,
                 "labels": list(self.labels),
                 "tables": [list(t) for t in self.tables],
+                "seating_design": self.design(),
                 "rank_value": self.game.rank_value,
                 "length_value": self.game.length_value,
                 "versions": self._versions(),

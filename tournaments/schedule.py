@@ -1,14 +1,16 @@
 """Who plays whom, on which deal, in which seat: the round-robin as pure index arithmetic.
 
-A *table* is a tuple of entrant indices (one per seat, at the base rotation). Every table
-plays the same number of *deals*; each deal is replayed under every rotation of the seats
-("duplicate" play), so seat and deal luck cancel. Game ``g`` of the tournament is
+A *table* is a tuple of entrant indices (a multiset: who plays). Every table plays the same
+number of *deals*; each deal is replayed under every seating of the table's design
+(``tournaments.seating``; "duplicate" play), so seat, neighbour and deal luck cancel. With
+``n_t`` seatings at table ``t``, game ``g`` of the tournament is
 
-    g = table_offset[t] + deal * k_t + rotation
+    g = table_offset[t] + deal * n_t + seating
 
-so one duplicate set is ``k_t`` consecutive games. A *chunk* is a run of deals of one table
-(all their rotations): the unit of work, of storage and of resume. Nothing here knows the game
-being played; nothing is materialized per game.
+so one duplicate set is ``n_t`` consecutive games (the per-game rows call the seating index
+``rotation``). A *chunk* is a run of deals of one table (all their seatings): the unit of work,
+of storage and of resume. Nothing here knows the game being played; nothing is materialized
+per game.
 """
 
 from __future__ import annotations
@@ -44,14 +46,14 @@ def make_tables(
 
 
 def seat_entrants(table: Sequence[int], rotation: int) -> tuple[int, ...]:
-    """Entrant in each seat under ``rotation``: seat ``s`` holds ``table[(s + rotation) % k]``."""
+    """Entrant in each seat under a plain rotation: seat ``s`` holds ``table[(s + r) % k]``."""
     k = len(table)
     return tuple(table[(s + rotation) % k] for s in range(k))
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """Deals ``deal_start .. deal_stop - 1`` of table ``table`` under every rotation."""
+    """Deals ``deal_start .. deal_stop - 1`` of table ``table`` under every seating."""
 
     id: int
     table: int
@@ -59,6 +61,11 @@ class Chunk:
     deal_start: int
     deal_stop: int
     game_start: int  # tournament index of the chunk's first game
+    set_size: int = 0  # seatings per deal (0: one per seat, plain rotations)
+
+    @property
+    def n_seatings(self) -> int:
+        return self.set_size or self.n_players
 
     @property
     def n_deals(self) -> int:
@@ -66,36 +73,48 @@ class Chunk:
 
     @property
     def n_games(self) -> int:
-        return self.n_deals * self.n_players
+        return self.n_deals * self.n_seatings
 
     def game_indices(self) -> np.ndarray:
         """Tournament game index of every game in the chunk, in order (deal-major)."""
         return np.arange(self.game_start, self.game_start + self.n_games, dtype=np.int64)
 
     def deal_indices(self) -> np.ndarray:
-        """Deal index of every game in the chunk (each repeated over the rotations)."""
-        return np.repeat(np.arange(self.deal_start, self.deal_stop, dtype=np.int64), self.n_players)
+        """Deal index of every game in the chunk (each repeated over the seatings)."""
+        return np.repeat(
+            np.arange(self.deal_start, self.deal_stop, dtype=np.int64), self.n_seatings
+        )
 
     def rotations(self) -> np.ndarray:
-        """Rotation of every game in the chunk."""
-        return np.tile(np.arange(self.n_players, dtype=np.int8), self.n_deals)
+        """Seating index (within the deal's duplicate set) of every game in the chunk."""
+        return np.tile(np.arange(self.n_seatings, dtype=np.int16), self.n_deals)
 
 
 class Schedule:
-    """Tables, deals per table and chunks of a tournament asking for ``games`` games in all."""
+    """Tables, deals per table and chunks of a tournament asking for ``games`` games in all.
+
+    ``set_sizes[t]`` is the number of seatings each deal of table ``t`` is played under (by
+    default its number of seats: plain rotations).
+    """
 
     def __init__(
         self,
         tables: Sequence[tuple[int, ...]],
         games: int,
         chunk_games: int | None = None,
+        set_sizes: Sequence[int] | None = None,
     ):
         if not tables:
             raise ValueError("a tournament needs at least one table")
         if games < 1:
             raise ValueError(f"--games must be at least 1, got {games}")
         self.tables = [tuple(t) for t in tables]
-        self.seats_per_set = sum(len(t) for t in self.tables)
+        if set_sizes is None:
+            set_sizes = [len(t) for t in self.tables]
+        if len(set_sizes) != len(self.tables) or min(set_sizes) < 1:
+            raise ValueError("every table needs at least one seating")
+        self.set_sizes = [int(n) for n in set_sizes]
+        self.seats_per_set = sum(self.set_sizes)
         self.deals = math.ceil(games / self.seats_per_set)
         """Deals per table: the asked games rounded up to whole duplicate sets on every table."""
         self.n_games = self.deals * self.seats_per_set
@@ -105,11 +124,11 @@ class Schedule:
             raise ValueError(f"chunk size must be at least 1 game, got {chunk_games}")
         self.chunk_games = int(chunk_games)
         self.offsets = np.concatenate(
-            [[0], np.cumsum([self.deals * len(t) for t in self.tables])]
+            [[0], np.cumsum([self.deals * n for n in self.set_sizes])]
         ).astype(np.int64)
         self._chunk_starts: list[tuple[int, int, int]] = []  # (table, deal_start, deal_stop)
-        for t, table in enumerate(self.tables):
-            per = max(1, self.chunk_games // len(table))
+        for t in range(len(self.tables)):
+            per = max(1, self.chunk_games // self.set_sizes[t])
             for d0 in range(0, self.deals, per):
                 self._chunk_starts.append((t, d0, min(self.deals, d0 + per)))
 
@@ -119,8 +138,8 @@ class Schedule:
 
     def chunk(self, chunk_id: int) -> Chunk:
         t, d0, d1 = self._chunk_starts[chunk_id]
-        k = len(self.tables[t])
-        return Chunk(chunk_id, t, k, d0, d1, int(self.offsets[t]) + d0 * k)
+        k, n = len(self.tables[t]), self.set_sizes[t]
+        return Chunk(chunk_id, t, k, d0, d1, int(self.offsets[t]) + d0 * n, n)
 
     def chunks(self) -> list[Chunk]:
         return [self.chunk(i) for i in range(self.n_chunks)]

@@ -19,6 +19,7 @@ from . import aggregates
 from .aggregates import MAX_SEATS
 from .game import GamePlugin, SeatedBatch
 from .schedule import Chunk, seat_entrants
+from .seating import base_positions
 from .seeds import derive_seeds
 
 __all__ = ["ChunkTask", "ChunkOutput", "run_chunk", "SEED_KEYS", "MAX_GAMES_PER_MATCH"]
@@ -54,6 +55,13 @@ class ChunkTask:
     expert: bool = False
     target: int = 20
     record_stride: int = 0  # record games whose index is a multiple of this (0: none)
+    seatings: tuple[tuple[int, ...], ...] = ()  # entrant per seat, per seating (default: rotations)
+
+    def seating(self, r: int) -> tuple[int, ...]:
+        """Entrants seat by seat under seating ``r`` of each deal's duplicate set."""
+        if self.seatings:
+            return self.seatings[r]
+        return seat_entrants(self.table, r)
 
 
 @dataclass
@@ -139,7 +147,7 @@ def _game_rows(
     for name, values in extra.items():
         cols[name] = pa.array(values, type=pa.from_numpy_dtype(values.dtype))
     cols["deal"] = pa.array(ids["deal"], type=pa.int64())
-    cols["rotation"] = pa.array(ids["rotation"], type=pa.int8())
+    cols["rotation"] = pa.array(ids["rotation"], type=pa.int16())
     cols["table"] = pa.array(np.full(n, task.chunk.table, np.int32), type=pa.int32())
     cols["seed"] = pa.array(ids["seed"], type=pa.uint64())
     cols["deal_seed"] = pa.array(ids["deal_seed"], type=pa.uint64())
@@ -208,7 +216,7 @@ def run_chunk(task: ChunkTask) -> ChunkOutput:
 
 def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     chunk, game = task.chunk, task.game
-    k, n_games = chunk.n_players, chunk.n_games
+    k, n_games, n_set = chunk.n_players, chunk.n_games, chunk.n_seatings
     games = chunk.game_indices()
     deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
     deal_seeds = derive_seeds(task.seed, (SEED_KEYS["deal"], k), deal_ids)
@@ -216,24 +224,30 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     agg = aggregates.empty(len(task.labels), task.n_tables, game.max_length)
 
     batches, positions, seatings = [], [], []
-    for r in range(k):
-        entrants = seat_entrants(task.table, r)
-        pos = np.arange(r, n_games, k)
+    for r in range(n_set):
+        entrants = task.seating(r)
+        pos = np.arange(r, n_games, n_set)
         batch = game.play([task.payloads[e] for e in entrants], deal_seeds, play_seeds[pos])
         aggregates.add_batch(
-            agg, chunk.table, r, entrants, batch, game.rank_value, game.length_value
+            agg,
+            chunk.table,
+            base_positions(task.table, entrants),
+            entrants,
+            batch,
+            game.rank_value,
+            game.length_value,
         )
         batches.append(batch)
         positions.append(pos)
         seatings.append(entrants)
     batch = _gather(batches, positions, n_games)
-    seat_ent = np.array([seatings[r] for r in range(k)], dtype=np.int64)[chunk.rotations()]
+    seat_ent = np.array(seatings, dtype=np.int64)[chunk.rotations()]
     ids = {
         "game": games,
         "deal": chunk.deal_indices(),
         "rotation": chunk.rotations(),
         "seed": play_seeds,
-        "deal_seed": np.repeat(deal_seeds, k),
+        "deal_seed": np.repeat(deal_seeds, n_set),
     }
     out = ChunkOutput(
         chunk_id=chunk.id,
@@ -253,16 +267,19 @@ def _records(
     task: ChunkTask, deal_seeds: np.ndarray, play_seeds: np.ndarray, games: np.ndarray
 ) -> list[str]:
     """Replay the sampled games of the chunk with recording on, in game order."""
-    k = task.chunk.n_players
+    n_set = task.chunk.n_seatings
     picked = np.flatnonzero(games % task.record_stride == 0)
     lines: dict[int, str] = {}
-    for r in range(k):
-        sel = picked[picked % k == r]
+    for r in range(n_set):
+        sel = picked[picked % n_set == r]
         if sel.size == 0:
             continue
-        entrants = seat_entrants(task.table, r)
+        entrants = task.seating(r)
         batch = task.game.play(
-            [task.payloads[e] for e in entrants], deal_seeds[sel // k], play_seeds[sel], record=True
+            [task.payloads[e] for e in entrants],
+            deal_seeds[sel // n_set],
+            play_seeds[sel],
+            record=True,
         )
         for i, line in zip(sel.tolist(), batch.records or [], strict=True):
             lines[i] = line
@@ -272,7 +289,7 @@ def _records(
 def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     """Expert variant: one match per (deal, rotation); per-game and per-match rows."""
     chunk, game = task.chunk, task.game
-    k, n_matches = chunk.n_players, chunk.n_games
+    k, n_matches, n_set = chunk.n_players, chunk.n_games, chunk.n_seatings
     match_ids = chunk.game_indices()  # seated-match index, numbered like games
     deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
     match_seeds = derive_seeds(task.seed, (SEED_KEYS["match"], k), deal_ids)
@@ -284,16 +301,22 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     m_winners = np.zeros((n_matches, k), bool)
     game_batches, game_pos_match, game_scores, seatings = [], [], [], []
     game_seeds: list[tuple[np.ndarray, np.ndarray] | None] = []
-    for r in range(k):
-        entrants = seat_entrants(task.table, r)
-        pos = np.arange(r, n_matches, k)
+    for r in range(n_set):
+        entrants = task.seating(r)
+        pos = np.arange(r, n_matches, n_set)
         res = game.play_matches(
             [task.payloads[e] for e in entrants], match_seeds, play_seeds[pos], task.target
         )
         if int(res.match_games.max(initial=0)) > MAX_GAMES_PER_MATCH:
             raise RuntimeError(f"a match lasted more than {MAX_GAMES_PER_MATCH} games")
         aggregates.add_batch(
-            agg, chunk.table, r, entrants, res.games, game.rank_value, game.length_value
+            agg,
+            chunk.table,
+            base_positions(task.table, entrants),
+            entrants,
+            res.games,
+            game.rank_value,
+            game.length_value,
         )
         aggregates.add_matches(agg, entrants, res)
         m_totals[pos] = res.match_totals
@@ -313,7 +336,7 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     inverse = np.empty(total, np.int64)
     inverse[order] = np.arange(total)
     offsets = np.cumsum([0] + [len(b) for b in game_batches])
-    positions = [inverse[offsets[i] : offsets[i + 1]] for i in range(k)]
+    positions = [inverse[offsets[i] : offsets[i + 1]] for i in range(n_set)]
     batch = _gather(game_batches, positions, total)
     match_pos = match_of_game[order]
     scores = np.concatenate(game_scores)[order]
@@ -328,7 +351,7 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
         "deal": chunk.deal_indices()[match_pos],
         "rotation": rotations[match_pos],
         "seed": play_seeds[match_pos],
-        "deal_seed": match_seeds[match_pos // k],
+        "deal_seed": match_seeds[match_pos // n_set],
         "match": match_global,
     }
     extra = {
@@ -337,7 +360,7 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
         "match_seed": ids["deal_seed"],
         "match_play_seed": ids["seed"],
     }
-    if len(game_seeds) == k:  # the plug-in says how to replay each game on its own
+    if len(game_seeds) == n_set:  # the plug-in says how to replay each game on its own
         ids["deal_seed"] = np.concatenate([d for d, _ in game_seeds])[order]
         ids["seed"] = np.concatenate([p for _, p in game_seeds])[order]
     out = ChunkOutput(
@@ -372,10 +395,10 @@ def _match_rows(task, match_ids, match_seeds, play_seeds, seat_ent, games, total
     cols: dict[str, pa.Array] = {
         "match": pa.array(match_ids, type=pa.int64()),
         "deal": pa.array(chunk.deal_indices(), type=pa.int64()),
-        "rotation": pa.array(chunk.rotations(), type=pa.int8()),
+        "rotation": pa.array(chunk.rotations(), type=pa.int16()),
         "table": pa.array(np.full(n, chunk.table, np.int32), type=pa.int32()),
         "seed": pa.array(play_seeds, type=pa.uint64()),
-        "deal_seed": pa.array(np.repeat(match_seeds, k), type=pa.uint64()),
+        "deal_seed": pa.array(np.repeat(match_seeds, chunk.n_seatings), type=pa.uint64()),
         "n_players": pa.array(np.full(n, k, np.int8), type=pa.int8()),
     }
     for s in range(MAX_SEATS):

@@ -25,6 +25,7 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "expert": ("expert", (bool,)),
     "target": ("target", (int,)),
     "repeats": ("repeats", (bool,)),
+    "seating": ("seating", (str,)),
     "rows": ("rows", (bool,)),
     "record": ("record", (str,)),
     "record_sample": ("record_sample", (int,)),
@@ -122,6 +123,14 @@ def _summary_table(result: Any) -> None:
 @click.option("--expert", is_flag=True, help="Play expert matches to --target points.")
 @click.option("--target", type=int, default=20, show_default=True, help="Expert match target.")
 @click.option("--repeats", is_flag=True, help="Let a strategy take several seats at a table.")
+@click.option(
+    "--seating",
+    type=click.Choice(["balanced", "all", "rotations"]),
+    default="balanced",
+    show_default=True,
+    help="Seatings of each deal: balanced (every position, every neighbour equally often), "
+    "all orders, or rotations of one order (earlier runs' design, for comparison).",
+)
 @click.option("--rows/--no-rows", default=True, show_default=True, help="Keep per-game rows.")
 @click.option("--record", type=click.Path(dir_okay=False), default=None, help="GameRecords file.")
 @click.option("--record-sample", type=int, default=None, help="Record about N games, not all.")
@@ -146,9 +155,10 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     """Run a round-robin tournament among strategies and save the results in --out.
 
     Every combination of --players strategies meets on the same deals, each deal replayed
-    under every rotation of the seats, so seat and deal luck cancel. --games is the total
-    (rounded up to whole duplicate sets). Results depend only on the seed, never on --jobs
-    or --backend. Per-game rows go to OUT/games/*.parquet (pandas.read_parquet(OUT/"games")),
+    under a balanced set of seatings (every strategy in every position and directly after
+    every other equally often), so seat, neighbour and deal luck cancel. --games is the total
+    (rounded up to whole duplicate sets). Results depend only on the seed, never on the order
+    the strategies are listed in, --jobs or --backend. Per-game rows go to OUT/games/*.parquet (pandas.read_parquet(OUT/"games")),
     the spec and progress to OUT/manifest.json.
 
     \b
@@ -190,6 +200,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
             expert=opts["expert"],
             target=opts["target"],
             repeats=opts["repeats"],
+            seating=opts["seating"],
             rows=opts["rows"],
             record=opts["record"],
             record_sample=opts["record_sample"],
