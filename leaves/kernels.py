@@ -3,17 +3,13 @@
 The kernels implement exactly the rules of ``leaves.state.State`` (same legal action order,
 round ends, takes moving the ends inward, P1, known-card bookkeeping, turn limit E1); a
 hypothesis differential test drives both through thousands of games and compares every field.
-Everything is ``@njit(cache=True)`` except the Python helpers at the bottom
-(``board_from_state``, ``state_from_board``, ``deal_board``). Beyond the pinned API:
-``random_action`` (one uniform legal action without building the list), ``random_games``
-(deal + random playout of many games from one seed: the benchmark loop) and
-``random_playout_into`` (no allocation).
+Everything is ``@njit(cache=True)`` except ``deal_board`` (a Python convenience); the
+board builders ``board_from_state``/``state_from_board`` live in ``leaves.board`` and the RNG
+(xoshiro256** seeded through splitmix64: ``rng_new``, ``rng_next``, ``rng_uniform``,
+``rng_below``) in ``leaves.rng``; both are re-exported here. Beyond the basic API:
+``random_action`` (one uniform legal action without building the list) and ``random_games``
+(deal + random playout of many games from one seed: the benchmark loop).
 
-Randomness is xoshiro256** (state ``uint64[4]``) seeded from one ``uint64`` through
-splitmix64, so a seed means the same stream on every platform and in every caller:
-
-* ``rng_below(s, n)`` is Lemire's multiply-shift on the top 32 bits of one draw, with
-  rejection, so it is exactly uniform for ``1 <= n < 2**32``.
 * ``board_deal`` starts from the sorted deck (two 1s, three 2s, ...), shuffles it with
   Durstenfeld's Fisher-Yates (``for i = 61..1: swap(deck[i], deck[rng_below(s, i + 1)])``),
   deals seat ``i`` the cards ``i*hand_size .. (i+1)*hand_size - 1`` and leaves the rest
@@ -37,7 +33,6 @@ from .board import (
     M_LIMIT,
     M_LO,
     M_N,
-    M_NPASSED,
     M_PASSED,
     M_ROUND,
     M_TURN,
@@ -47,33 +42,40 @@ from .board import (
     REMOVED,
     TABLE,
     UNDEALT,
+    board_from_state,
+    state_from_board,
 )
+from .rng import rng_below, rng_new, rng_next, rng_uniform
 from .rules import DECK, DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
 
+__all__ = [
+    "apply",
+    "board_copy",
+    "board_deal",
+    "board_from_state",
+    "board_new",
+    "deal_board",
+    "hand_size",
+    "is_legal",
+    "is_terminal",
+    "legal_actions",
+    "random_action",
+    "random_games",
+    "random_playout",
+    "rng_below",
+    "rng_new",
+    "rng_next",
+    "rng_uniform",
+    "state_from_board",
+]
+
 _DECK_SORTED = np.repeat(np.arange(N_VALUES, dtype=np.int64), DECK)
-_SM_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_SM_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_SM_M2 = np.uint64(0x94D049BB133111EB)
-_U30 = np.uint64(30)
-_U27 = np.uint64(27)
-_U31 = np.uint64(31)
-_U32 = np.uint64(32)
-_U11 = np.uint64(11)
-_U17 = np.uint64(17)
-_U7 = np.uint64(7)
-_U57 = np.uint64(57)
-_U45 = np.uint64(45)
-_U19 = np.uint64(19)
-_U5 = np.uint64(5)
-_U9 = np.uint64(9)
-_LOW32 = np.uint64(0xFFFFFFFF)
-_TWO32 = np.uint64(1 << 32)
-_INV53 = 1.0 / 9007199254740992.0  # 2**-53
 
 
-def _seat_tables() -> tuple[np.ndarray, np.ndarray]:
+def _seat_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # _NEXT_SEAT[n, passed, p]: the next seat after p, clockwise, that has not passed (p
-    # itself when it is the only one); _LOWEST_CLEAR[passed]: the lowest seat not passed.
+    # itself when it is the only one); _LOWEST_CLEAR[passed]: the lowest seat not passed;
+    # _N_PASSED[passed]: how many seats passed (the bit count of the mask).
     nxt = np.full((MAX_SEATS + 1, 1 << MAX_SEATS, MAX_SEATS), -1, dtype=np.int8)
     for n in range(1, MAX_SEATS + 1):
         for passed in range(1 << MAX_SEATS):
@@ -89,68 +91,11 @@ def _seat_tables() -> tuple[np.ndarray, np.ndarray]:
         while passed >> q & 1:
             q += 1
         low[passed] = q
-    return nxt, low
+    count = np.array([bin(m).count("1") for m in range(1 << MAX_SEATS)], dtype=np.int8)
+    return nxt, low, count
 
 
-_NEXT_SEAT, _LOWEST_CLEAR = _seat_tables()
-
-
-# ---------------------------------------------------------------------------- RNG
-@njit(cache=True)
-def rng_new(seed):
-    """A fresh xoshiro256** state (uint64[4]) from one uint64 seed, expanded by splitmix64."""
-    s = np.empty(4, dtype=np.uint64)
-    x = np.uint64(seed)
-    for i in range(4):
-        x = x + _SM_GAMMA
-        z = x
-        z = (z ^ (z >> _U30)) * _SM_M1
-        z = (z ^ (z >> _U27)) * _SM_M2
-        s[i] = z ^ (z >> _U31)
-    return s
-
-
-@njit(cache=True, inline="always")
-def rng_next(s):
-    """Next uint64 of the xoshiro256** stream ``s`` (advances ``s`` in place)."""
-    s0 = s[0]
-    s1 = s[1]
-    s2 = s[2]
-    s3 = s[3]
-    x = s1 * _U5
-    result = ((x << _U7) | (x >> _U57)) * _U9
-    t = s1 << _U17
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = (s3 << _U45) | (s3 >> _U19)
-    s[0] = s0
-    s[1] = s1
-    s[2] = s2
-    s[3] = s3
-    return result
-
-
-@njit(cache=True)
-def rng_uniform(s):
-    """A float64 uniform on [0, 1) from the top 53 bits of one draw."""
-    return np.float64(rng_next(s) >> _U11) * _INV53
-
-
-@njit(cache=True, inline="always")
-def rng_below(s, n):
-    """An int64 uniform on 0..n-1 (1 <= n < 2**32): Lemire's method, exact by rejection."""
-    nn = np.uint64(n)
-    m = (rng_next(s) >> _U32) * nn
-    low = m & _LOW32
-    if low < nn:
-        t = (_TWO32 - nn) % nn
-        while low < t:
-            m = (rng_next(s) >> _U32) * nn
-            low = m & _LOW32
-    return np.int64(m >> _U32)
+_NEXT_SEAT, _LOWEST_CLEAR, _N_PASSED = _seat_tables()
 
 
 # ---------------------------------------------------------------------------- boards
@@ -203,7 +148,6 @@ def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck)
     board[META, M_HI] = -1
     board[META, M_N] = n_players
     board[META, M_PASSED] = 0
-    board[META, M_NPASSED] = 0
     board[META, M_LIMIT] = turn_limit
     board[META, M_FIRST] = first_player
 
@@ -331,8 +275,7 @@ def _apply(board, aid):
         board[HANDS + p, v] += 1
         board[KNOWN + p, v] += 1
         passed |= np.int64(1) << p
-        npassed = np.int64(board[META, M_NPASSED]) + 1
-        if npassed >= n - 1:
+        if _N_PASSED[passed] >= n - 1:
             # Round end: the one seat left clears the table and leads on an empty table.
             q = np.int64(_LOWEST_CLEAR[passed])
             for u in range(N_VALUES):
@@ -341,12 +284,10 @@ def _apply(board, aid):
             lo = -1
             hi = -1
             passed = 0
-            npassed = 0
             board[META, M_ROUND] += 1
         else:
             q = np.int64(_NEXT_SEAT[n, passed, p])
         board[META, M_PASSED] = passed
-        board[META, M_NPASSED] = npassed
     else:
         # Play k cards of value v onto an end (or as a new end).
         v = aid >> 3
@@ -452,24 +393,16 @@ def random_action(board, rng):
 
 
 @njit(cache=True, inline="always")
-def _playout(board, rng, buf):
-    # ``buf`` is unused now (kept so callers that hand in scratch space keep working).
+def _playout(board, rng):
     while board[META, M_WINNER] < 0 and board[META, M_TURN] < board[META, M_LIMIT]:
         _apply(board, _random_action(board, rng))
     return np.int64(board[META, M_WINNER])
 
 
 @njit(cache=True)
-def random_playout_into(board, rng, buf):
-    """``random_playout`` with a caller's int64[117] scratch buffer (no allocation)."""
-    return _playout(board, rng, buf)
-
-
-@njit(cache=True)
 def random_playout(board, rng):
     """Play uniformly random legal actions to the end; return the winner or -1 (unfinished)."""
-    buf = np.empty(N_ACTIONS, dtype=np.int64)
-    return _playout(board, rng, buf)
+    return _playout(board, rng)
 
 
 @njit(cache=True)
@@ -482,77 +415,18 @@ def random_games(n_players, hand_size, n_games, seed, turn_limit):
     rng = rng_new(seed)
     board = np.zeros((BOARD_ROWS, N_VALUES), dtype=np.int32)
     deck = np.empty(DECK_SIZE, dtype=np.int64)
-    buf = np.empty(N_ACTIONS, dtype=np.int64)
     turns = np.empty(n_games, dtype=np.int64)
     rounds = np.empty(n_games, dtype=np.int64)
     winners = np.empty(n_games, dtype=np.int64)
     for g in range(n_games):
         _deal_into(board, n_players, hand_size, rng, -1, turn_limit, deck)
-        winners[g] = _playout(board, rng, buf)
+        winners[g] = _playout(board, rng)
         turns[g] = board[META, M_TURN]
         rounds[g] = board[META, M_ROUND]
     return turns, rounds, winners
 
 
-# ---------------------------------------------------------------------------- converters
-def board_from_state(state) -> np.ndarray:
-    """The board of a ``State`` (Python). ``M_FIRST`` is the seat to act at turn 0, else -1."""
-    d = state.to_dict()
-    n = len(d["hands"])
-    if n > MAX_SEATS:
-        raise ValueError(f"a board holds at most {MAX_SEATS} seats, the state has {n}")
-    b = np.zeros((BOARD_ROWS, N_VALUES), dtype=np.int32)
-    for p in range(n):
-        b[HANDS + p] = d["hands"][p]
-        b[KNOWN + p] = d["known"][p]
-    b[TABLE] = d["table"]
-    b[REMOVED] = d["removed"]
-    b[UNDEALT] = d["undealt"]
-    nz = [v for v in range(N_VALUES) if d["table"][v]]
-    passed = sum(1 << i for i, x in enumerate(d["passed"]) if x)
-    b[META, M_CUR] = d["current_player"]
-    b[META, M_WINNER] = -1 if d["winner"] is None else d["winner"]
-    b[META, M_TURN] = d["turn"]
-    b[META, M_ROUND] = d["round"]
-    b[META, M_LO] = nz[0] if nz else -1
-    b[META, M_HI] = nz[-1] if nz else -1
-    b[META, M_N] = n
-    b[META, M_PASSED] = passed
-    b[META, M_NPASSED] = sum(bool(x) for x in d["passed"])
-    b[META, M_LIMIT] = d["turn_limit"]
-    b[META, M_FIRST] = d["current_player"] if d["turn"] == 0 else -1
-    return b
-
-
-def state_from_board(board: np.ndarray):
-    """The ``State`` of a board (Python), validated by ``State.from_dict`` (no history)."""
-    from .state import State
-
-    b = np.asarray(board)
-    if b.shape != (BOARD_ROWS, N_VALUES):
-        raise ValueError(f"a board has shape ({BOARD_ROWS}, {N_VALUES}), got {b.shape}")
-    n = int(b[META, M_N])
-    if not (2 <= n <= MAX_SEATS):
-        raise ValueError(f"board says {n} players; a board holds 2..{MAX_SEATS}")
-    passed = int(b[META, M_PASSED])
-    winner = int(b[META, M_WINNER])
-    return State.from_dict(
-        {
-            "hands": [b[HANDS + p].tolist() for p in range(n)],
-            "table": b[TABLE].tolist(),
-            "removed": b[REMOVED].tolist(),
-            "undealt": b[UNDEALT].tolist(),
-            "known": [b[KNOWN + p].tolist() for p in range(n)],
-            "passed": [bool(passed >> p & 1) for p in range(n)],
-            "current_player": int(b[META, M_CUR]),
-            "winner": None if winner < 0 else winner,
-            "turn": int(b[META, M_TURN]),
-            "round": int(b[META, M_ROUND]),
-            "turn_limit": int(b[META, M_LIMIT]),
-        }
-    )
-
-
+# ---------------------------------------------------------------------------- Python
 def deal_board(
     n_players: int,
     seed: int,

@@ -18,6 +18,7 @@ import numpy as np
 
 from leaves import Action, GameRecord, State
 from leaves.rules import EXPERT_TARGET, MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from leaves.seeding import match_deal_seeds, match_play_seeds
 
 from .base import Strategy
 from .registry import get
@@ -376,36 +377,6 @@ def _record_from_arrays(
 
 
 # ---------------------------------------------------------------------- expert matches
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_PLAY_SALT = np.uint64(0x6A09E667F3BCC908)
-
-
-def _mix(z: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser, elementwise over uint64 (wrapping arithmetic)."""
-    with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * _M1
-        z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-def match_deal_seeds(match_seeds: np.ndarray, game: int) -> np.ndarray:
-    """Deal seed of game ``game`` (0-based) of each match: splitmix64(seed + (game+1)*gamma).
-
-    It depends only on the match seed and ``game``, never on how earlier games went, so
-    rotated tables replay the same deals; equal to ``compiled.match_game_deal_seed``.
-    """
-    s = np.asarray(match_seeds, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        return _mix(s + np.uint64(game + 1) * _GAMMA)
-
-
-def match_play_seeds(play_seeds: np.ndarray, game: int) -> np.ndarray:
-    """Play seed of game ``game`` of each match (a salted stream, apart from the deal seeds)."""
-    return match_deal_seeds(np.asarray(play_seeds, dtype=np.uint64) ^ _PLAY_SALT, game)
-
-
 @dataclass
 class MatchBatchResult:
     """Outcomes of M expert matches at one table, and of every game they played.

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 import strategies
 from leaves import Action, State, kernels
-from leaves.board import M_CUR, META
+from leaves.board import M_CUR, META, public_board
 from strategies import compiled as C
-from strategies.builtin import BUILTINS
+from strategies.builtin import BUILTINS, WeightedStrategy
 from strategies.play import deal_state
 from strategies.testing import check_strategy, random_position
 
@@ -63,7 +63,8 @@ def test_builtin_passes_check_strategy(name):
 def test_weighted_parameters_reach_the_policy_and_bad_values_are_refused():
     w = strategies.get("weighted:w_pass=5.0")
     kind, vec = w.compiled()
-    assert kind == C.WEIGHTED and vec[6] == 5.0 and vec.shape == (C.N_PARAMS,)
+    assert kind == WeightedStrategy.kind and vec.shape == (C.N_PARAMS,)
+    assert vec[WeightedStrategy.PARAMS.index.w_pass] == 5.0
     assert w.label == "weighted(w_pass=5.0)"
     with pytest.raises(ValueError, match="w_shed must be a number"):
         type(w)(w_shed="abc")
@@ -214,26 +215,6 @@ def test_turn_limit_makes_games_unfinished():
     assert unfinished.all() and (winner == -1).all() and (turns == 5).all()
 
 
-def test_matches_compiled_agree_with_play_match_batch():
-    table = ["random", "counter", "taker", "weighted"]
-    kinds, params = table_arrays(table)
-    m, p = _seeds(6, 5)
-    out = C.play_matches_compiled(kinds, params, m, p, 20, 1000)
-    games, totals, winners, game_match, deal_seeds, play_seeds = out[:6]
-    ref = strategies.play.play_match_batch(table, m, p, target=20)
-    np.testing.assert_array_equal(games, ref.games)
-    np.testing.assert_array_equal(totals, ref.totals)
-    np.testing.assert_array_equal(winners, ref.match_winners)
-    np.testing.assert_array_equal(game_match, ref.game_match)
-    np.testing.assert_array_equal(deal_seeds, ref.deal_seeds)
-    np.testing.assert_array_equal(play_seeds, ref.play_seeds)
-    np.testing.assert_array_equal(out[7], ref.cards_left)
-    assert (totals.max(axis=1) >= 20).all()
-    for i in range(len(m)):
-        assert int(games[i]) == int((game_match == i).sum())
-    assert C.match_game_deal_seed(np.uint64(m[0]), 3) == C.match_game_deal_seed_py(int(m[0]), 3)
-
-
 def test_bad_tables_are_refused_with_clear_messages():
     kinds, params = table_arrays(["random"] * 4)
     d, p = _seeds(2, 6)
@@ -250,7 +231,7 @@ def test_bad_tables_are_refused_with_clear_messages():
 def test_python_board_shows_only_the_owners_cards():
     _, state = random_position(5, 11, "follow")
     seat = state.current_player
-    board, sizes = C.board_from_view(state.view(seat))
+    board, sizes = public_board(state.view(seat))
     full, full_sizes = full_board(state)
     np.testing.assert_array_equal(sizes, full_sizes)
     assert board[META, M_CUR] == seat
@@ -284,3 +265,67 @@ def test_greedy_keep_pairs_variant_from_kwargs_and_spec():
     # a pair that empties the hand is always played
     s2 = position([counts(v9=2), counts(v1=1), counts(v2=1)])
     assert a.choose(s2.view(0), s2.legal_actions(), rng) == Action.play(9, 2)
+
+
+# ----------------------------------------------------------------------------- declarations
+def test_builtins_are_the_dispatched_policies_in_kind_order():
+    assert tuple(BUILTINS) == C.POLICIES
+    assert [cls.kind for cls in C.POLICIES] == list(range(C.N_KINDS))
+
+
+@settings(max_examples=30)
+@given(pos=positions, seed=st.integers(0, 2**32))
+def test_decide_calls_the_kernel_of_each_kind(pos, seed):
+    _, state = pos
+    if state.is_terminal:
+        return
+    board, sizes = full_board(state)
+    seat = state.current_player
+    for cls in C.POLICIES:
+        vec = cls().compiled()[1]
+        work = np.zeros(C.WORK_SIZE, dtype=np.int64)
+        rng = kernels.rng_new(np.uint64(seed))
+        via_decide = C.decide(cls.kind, vec, board, seat, sizes, rng, work)
+        rng = kernels.rng_new(np.uint64(seed))
+        direct = cls.policy(board, seat, sizes, vec, rng, work)
+        assert via_decide == direct, cls.name
+
+
+@pytest.mark.parametrize("cls", BUILTINS, ids=lambda c: c.name)
+def test_parameters_come_from_the_one_declaration(cls):
+    decl = cls.PARAMS
+    s = cls()
+    assert s.params == decl.defaults()
+    vec = s.compiled()[1]
+    assert vec.shape == (C.N_PARAMS,) and not vec[len(decl) :].any()
+    for i, p in enumerate(decl):
+        assert decl.index[i] == i and getattr(decl.index, p.name) == i
+        assert vec[i] == float(p.default)
+        if p.range is not None:
+            low, high = p.range
+            assert low < high and low <= p.default <= high, p.name
+            # a changed value lands at its declared position, and only there
+            x = high if p.default != high else low
+            moved = cls(**{p.name: x}).compiled()[1]
+            assert moved[i] == x and np.count_nonzero(moved != vec) == 1, p.name
+    assert set(decl.tunable()) == {p.name for p in decl if p.range is not None}
+
+
+def test_tunable_parameters_are_declared_for_every_numeric_parameter():
+    for cls in BUILTINS:
+        for p in cls.PARAMS:
+            assert p.is_flag or p.range is not None, f"{cls.name}.{p.name} has no range"
+
+
+def test_weighted_has_one_weight_per_feature_in_feature_order():
+    from strategies.builtin import PLAY_FEATURES, TAKE_FEATURES
+
+    want = tuple(f"w_{f}" for f in PLAY_FEATURES + TAKE_FEATURES)
+    assert WeightedStrategy.PARAMS.names == want
+
+
+def test_flag_parameters_refuse_non_booleans():
+    with pytest.raises(ValueError, match="keep_pairs must be true or false"):
+        type(strategies.get("greedy"))(keep_pairs=1)
+    with pytest.raises(ValueError, match="min_hand must be finite"):
+        type(strategies.get("patient"))(min_hand=float("inf"))

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 import strategies
 from leaves import DECK, Action, kernels
+from leaves.board import public_board
 from strategies import compiled as C
 from strategies.ismcts import (
     ISMCTS,
-    _rollout_policy,
     determinize,
     evidence,
     fit_models,
@@ -21,6 +21,7 @@ from strategies.ismcts import (
     swap_step,
     uniform_models,
 )
+from strategies.ismcts.strategy import _rollout_policy
 from strategies.testing import PHASES, check_strategy, random_position
 
 from .helpers import counts, position
@@ -141,7 +142,7 @@ def test_determinization_is_consistent_with_the_view(n_players, game_seed, det_s
     _, state = random_position(n_players, game_seed, "any")
     seat = state.current_player
     view = state.view(seat)
-    pub, sizes = C.board_from_view(view)
+    pub, sizes = public_board(view)
     out = np.empty_like(pub)
     determinize(pub, seat, sizes, kernels.rng_new(np.uint64(det_seed)), out)
     sample = kernels.state_from_board(out)  # validates card totals against the deck
@@ -160,7 +161,7 @@ def test_determinization_is_consistent_with_the_view(n_players, game_seed, det_s
 def test_determinization_reaches_different_deals():
     _, state = random_position(4, 1, "follow")
     seat = state.current_player
-    pub, sizes = C.board_from_view(state.view(seat))
+    pub, sizes = public_board(state.view(seat))
     out = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(3))
     hands = set()
@@ -252,7 +253,7 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     seat = state.current_player
     view = state.view(seat)
     ev = evidence(view)
-    pub, sizes = C.board_from_view(view)
+    pub, sizes = public_board(view)
     deal = np.empty_like(pub)
     tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(5))
@@ -279,7 +280,7 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     seat = state.current_player
     view = state.view(seat)
     ev = evidence(view)
-    pub, sizes = C.board_from_view(view)
+    pub, sizes = public_board(view)
     deal = np.empty_like(pub)
     tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(9))
@@ -346,7 +347,7 @@ def test_fit_models_scores_the_true_policy_best():
     cand_params = np.array([p for _, p in cands], np.float64)
     state = _taker_game(9)[-2]
     view = state.view(state.current_player)
-    pub, sizes = C.board_from_view(view)
+    pub, sizes = public_board(view)
     fit = np.zeros((2, 8), np.int64)
     rng = kernels.rng_new(np.uint64(4))
     fit_models(pub, view.player, sizes, rng, evidence(view), cand_kinds, cand_params, 20, 500, fit)

@@ -24,7 +24,6 @@ from leaves.board import (
     M_LIMIT,
     M_LO,
     M_N,
-    M_NPASSED,
     M_PASSED,
     M_ROUND,
     M_TURN,
@@ -70,7 +69,6 @@ def _assert_same(state: State, board: np.ndarray, where: str) -> None:
     passed = [bool(meta[M_PASSED] >> p & 1) for p in range(n)]
     assert passed == list(state.passed), where
     assert meta[M_PASSED] >> n == 0, where
-    assert meta[M_NPASSED] == sum(state.passed), where
     assert meta[M_CUR] == state.current_player, where
     assert meta[M_WINNER] == (-1 if state.winner is None else state.winner), where
     assert meta[M_TURN] == state.turn, where
@@ -297,7 +295,7 @@ def test_board_deal(n_players, seed, first, limit):
     assert (meta[M_TURN], meta[M_ROUND], meta[M_WINNER], meta[M_LO], meta[M_HI]) == (
         0, 1, -1, -1, -1
     )  # fmt: skip
-    assert meta[M_PASSED] == 0 and meta[M_NPASSED] == 0
+    assert meta[M_PASSED] == 0
     assert 0 <= meta[M_CUR] < n_players and meta[M_FIRST] == meta[M_CUR]
     if first >= 0:
         assert meta[M_CUR] == first

@@ -301,15 +301,6 @@ def test_match_deal_seeds_do_not_depend_on_play():
     assert not np.array_equal(match_deal_seeds(ms, 0), match_play_seeds(ms, 0))
 
 
-def test_match_deal_seed_formula_matches_compiled_loop():
-    compiled = pytest.importorskip("strategies.compiled")
-    for s in (0, 5, 2**64 - 1):
-        for i in (0, 1, 7):
-            assert int(match_deal_seeds(np.array([s], np.uint64), i)[0]) == (
-                compiled.match_game_deal_seed_py(s, i)
-            )
-
-
 def _check_matches(res, n, target):
     assert res.totals.shape == (len(res), n) and res.match_winners.shape == (len(res), n)
     assert res.games.dtype == np.int16 and res.totals.dtype == np.int16

@@ -16,20 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from leaves.seeding import splitmix64
+
 from .game import SeatedBatch, SeatedMatches
 
 __all__ = ["ToyGame", "splitmix64"]
 
 _LABEL = re.compile(r"^[A-Za-z_][A-Za-z_]*\d*$")
-
-
-def splitmix64(x: np.ndarray) -> np.ndarray:
-    """The splitmix64 output function over a uint64 array (wrapping arithmetic)."""
-    with np.errstate(over="ignore"):
-        z = np.asarray(x, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
 
 
 class ToyGame:

@@ -1,44 +1,48 @@
 """Shared plumbing of the built-in strategies: one compiled policy, two ways to call it.
 
-A built-in is a numba policy (``strategies.compiled``) plus a parameter vector. ``compiled()``
-hands both to the compiled batch loop; ``choose`` builds a board holding only what the view's
-owner may see and calls the very same policy, so the Python and compiled paths decide alike.
+A built-in module holds, side by side, the parameter declaration (``declare(Param(...))``),
+the numba policy kernel that reads them by name and the ``Strategy`` class. The class gets its
+constructor, validation and parameter vector from the declaration, so they cannot disagree
+with the kernel. ``compiled()`` hands (kind, vector) to the compiled loops; ``choose`` builds
+the board its view's owner may see (``leaves.board.public_board``) and calls the very same
+kernel through ``strategies.compiled.dispatch``, so both paths decide alike.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any, ClassVar
 
 import numpy as np
 
 from leaves import Action, PlayerView
 
-from .. import compiled as C
 from ..base import Strategy
+from ..policy.params import ParamSet, declare
 
 
-def as_float(strategy: str, name: str, value: Any) -> float:
-    """``value`` as a finite float, or a one-line ValueError naming the parameter."""
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{strategy}: parameter {name} must be a number, got {value!r}") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{strategy}: parameter {name} must be finite, got {value!r}")
-    return x
+def _init_from(params: ParamSet):
+    """A constructor whose signature is the declaration; values come checked from ``_params``."""
+
+    def __init__(self: CompiledBuiltin, *args: Any, **kwargs: Any) -> None:
+        # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
+        values = params.checked(self.name, self._params)
+        self._vector = params.vector(values)
+
+    __init__.__signature__ = params.signature()  # type: ignore[attr-defined]
+    return __init__
 
 
 class CompiledBuiltin(Strategy, register=False):
-    """Base of the built-ins: subclasses set ``kind`` and return their parameters in ``_vector``.
+    """Base of the built-ins: subclasses set ``kind`` (their index in
+    ``strategies.compiled.dispatch.POLICIES``), ``PARAMS`` and ``policy`` (the kernel).
 
     Deterministic built-ins draw nothing from ``rng``; stochastic ones seed the kernel RNG of
     the policy from ``rng.integers(2**63)`` once per decision.
     """
 
     kind: ClassVar[int]
+    PARAMS: ClassVar[ParamSet] = declare()
+    policy: ClassVar[Any]
     classifier: ClassVar[dict[str, Any]] = {
         "stochastic": False,
         "uses_card_counting": False,
@@ -46,19 +50,19 @@ class CompiledBuiltin(Strategy, register=False):
         "compiled": True,
     }
 
-    def _vector(self) -> list[float]:
-        """The policy's float parameters, in the order the policy reads them."""
-        return []
+    _vector: np.ndarray
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        cls.__init__ = _init_from(cls.PARAMS)  # before Strategy reads the signature
+        super().__init_subclass__(**kwargs)
 
     def compiled(self) -> tuple[int, np.ndarray]:
-        vec = np.zeros(C.N_PARAMS, dtype=np.float64)
-        values = self._vector()
-        vec[: len(values)] = values
-        return self.kind, vec
+        return self.kind, self._vector.copy()
 
     def choose(
         self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
     ) -> Action:
-        kind, params = self.compiled()
+        from ..compiled.bridge import decide_view  # the bridge imports every built-in
+
         seed = int(rng.integers(2**63)) if self.classifier["stochastic"] else 0
-        return Action.from_id(C.decide_view(kind, params, view, seed))
+        return Action.from_id(decide_view(self.kind, self._vector, view, seed))

@@ -2,8 +2,73 @@
 
 from __future__ import annotations
 
-from .. import compiled as C
-from ._base import CompiledBuiltin, as_float
+from numba import njit
+
+from leaves.board import HANDS, M_HI, M_LO, META
+
+from ..policy.features import (
+    fill_avail,
+    kmin,
+    min_opp_size,
+    new_ends,
+    play_id,
+    take_group,
+    threat,
+    winning_play,
+)
+from ..policy.params import Param, declare
+from ._base import CompiledBuiltin
+
+COUNTER_PARAMS = declare(
+    Param("threat_weight", 0.3, (0.0, 3.0), doc="per value that could answer the new ends"),
+    Param("keep_weight", 6.0, (0.0, 12.0), doc="per card of the played value kept in hand"),
+    Param("safe_bonus", 2.8, (0.0, 6.0), doc="when no value could answer the new ends"),
+    Param("near_win_penalty", 5.9, (0.0, 12.0), doc="when an end lets the shortest hand go out"),
+    Param("shed_weight", -1.8, (-5.0, 5.0), doc="per card played"),
+)
+_W = COUNTER_PARAMS.index
+
+
+@njit(cache=True)
+def policy_counter(board, seat, sizes, params, rng, work):
+    """Card counter: plays ends the unseen cards are unlikely to answer.
+
+    Score of play (v, k): shed_weight * k - threat_weight * threat - keep_weight * (cards of
+    v kept) + safe_bonus if nobody can answer - near_win_penalty if an opponent in the round
+    could go out.
+    """
+    lo = board[META, M_LO]
+    hi = board[META, M_HI]
+    w = winning_play(board, seat, sizes, lo, hi)
+    if w >= 0:
+        return w
+    fill_avail(board, seat, work)
+    mopp = min_opp_size(board, seat, sizes)
+    best = -1
+    bs = -1e18
+    for v in range(13):
+        c = board[HANDS + seat, v]
+        km = kmin(board, v, lo, hi)
+        if c == 0 or c < km:
+            continue
+        for k in range(km, c + 1):
+            nlo, a, nhi, b = new_ends(board, lo, hi, v, k)
+            th = threat(work, nlo, a, nhi, b)
+            s = (
+                params[_W.shed_weight] * k
+                - params[_W.threat_weight] * th
+                - params[_W.keep_weight] * (c - k)
+            )
+            if th == 0:
+                s += params[_W.safe_bonus]
+            if min(a, b) <= mopp:
+                s -= params[_W.near_win_penalty]
+            if s > bs:
+                bs = s
+                best = play_id(v, k)
+    if best >= 0:
+        return best
+    return take_group(board, seat, lo, hi)
 
 
 class CounterStrategy(CompiledBuiltin):
@@ -12,34 +77,16 @@ class CounterStrategy(CompiledBuiltin):
     (``PlayerView.unseen()``). For each legal play it computes the ends the table would have
     and the threat: how many values could still answer them, a value counting when the unseen
     copies plus what an opponent in the round is known to hold reach the end's size (the
-    rulebook's "only one 6 is left" reasoning). Score = cards shed - ``threat_weight`` x threat
-    - ``keep_weight`` x cards of that value kept + ``safe_bonus`` if nothing can answer -
-    ``near_win_penalty`` if an end would be small enough for the shortest hand in the round to
-    go out. Best score wins (ties to the lowest id); a play that empties its hand always wins;
-    a forced pass takes the value it holds most of.
+    rulebook's "only one 6 is left" reasoning). Score = ``shed_weight`` x cards shed -
+    ``threat_weight`` x threat - ``keep_weight`` x cards of that value kept + ``safe_bonus`` if
+    nothing can answer - ``near_win_penalty`` if an end would be small enough for the shortest
+    hand in the round to go out. Best score wins (ties to the lowest id); a play that empties
+    its hand always wins; a forced pass takes the value it holds most of.
     """
 
     name = "counter"
     description = "counts unseen cards and plays ends opponents are unlikely to answer"
-    kind = C.COUNTER
+    kind = 7
+    policy = policy_counter
+    PARAMS = COUNTER_PARAMS
     classifier = {"uses_card_counting": True}
-
-    def __init__(
-        self,
-        threat_weight: float = 0.3,
-        keep_weight: float = 6.0,
-        safe_bonus: float = 2.8,
-        near_win_penalty: float = 5.9,
-        shed_weight: float = -1.8,
-    ) -> None:
-        n = self.name
-        self.weights = [
-            as_float(n, "threat_weight", threat_weight),
-            as_float(n, "keep_weight", keep_weight),
-            as_float(n, "safe_bonus", safe_bonus),
-            as_float(n, "near_win_penalty", near_win_penalty),
-            as_float(n, "shed_weight", shed_weight),
-        ]
-
-    def _vector(self) -> list[float]:
-        return self.weights

@@ -1,9 +1,32 @@
-"""Simple one-rule heuristics with different characters (none counts cards)."""
+"""Simple one-rule heuristics with different characters (none counts cards).
+
+Each built-in here is its kernel followed by its class; a forced pass always takes the value
+the player holds most of (``features.take_group``) unless the docstring says otherwise.
+"""
 
 from __future__ import annotations
 
-from .. import compiled as C
-from ._base import CompiledBuiltin, as_float
+from numba import njit
+
+from leaves.board import HANDS, M_HI, M_LO, META
+from leaves.rules import TAKE_BASE
+
+from ..policy.features import kmin, play_id, take_group, winning_play
+from ..policy.params import Param, declare
+from ._base import CompiledBuiltin
+
+
+# ----------------------------------------------------------------------------- low
+@njit(cache=True)
+def policy_low(board, seat, sizes, params, rng, work):
+    """Whole group of the lowest playable value; else take the value held most."""
+    lo = board[META, M_LO]
+    hi = board[META, M_HI]
+    for v in range(13):
+        c = board[HANDS + seat, v]
+        if c > 0 and c >= kmin(board, v, lo, hi):
+            return play_id(v, c)
+    return take_group(board, seat, lo, hi)
 
 
 class LowStrategy(CompiledBuiltin):
@@ -15,10 +38,21 @@ class LowStrategy(CompiledBuiltin):
 
     name = "low"
     description = "plays its whole group of the lowest playable value"
-    kind = C.LOW
+    kind = 1
+    policy = policy_low
 
-    def __init__(self) -> None:
-        pass
+
+# ----------------------------------------------------------------------------- high
+@njit(cache=True)
+def policy_high(board, seat, sizes, params, rng, work):
+    """Whole group of the highest playable value; else take the value held most."""
+    lo = board[META, M_LO]
+    hi = board[META, M_HI]
+    for v in range(12, -1, -1):
+        c = board[HANDS + seat, v]
+        if c > 0 and c >= kmin(board, v, lo, hi):
+            return play_id(v, c)
+    return take_group(board, seat, lo, hi)
 
 
 class HighStrategy(CompiledBuiltin):
@@ -29,10 +63,34 @@ class HighStrategy(CompiledBuiltin):
 
     name = "high"
     description = "plays its whole group of the highest playable value"
-    kind = C.HIGH
+    kind = 2
+    policy = policy_high
 
-    def __init__(self) -> None:
-        pass
+
+# ----------------------------------------------------------------------------- minimal
+@njit(cache=True)
+def policy_minimal(board, seat, sizes, params, rng, work):
+    """Fewest cards allowed; ties: no split, then lowest value. Wins when it can."""
+    lo = board[META, M_LO]
+    hi = board[META, M_HI]
+    w = winning_play(board, seat, sizes, lo, hi)
+    if w >= 0:
+        return w
+    best = -1
+    bk = 99
+    bl = 99
+    for v in range(13):
+        c = board[HANDS + seat, v]
+        k = kmin(board, v, lo, hi)
+        if c > 0 and c >= k:
+            left = c - k
+            if k < bk or (k == bk and left < bl):
+                bk = k
+                bl = left
+                best = play_id(v, k)
+    if best >= 0:
+        return best
+    return take_group(board, seat, lo, hi)
 
 
 class MinimalStrategy(CompiledBuiltin):
@@ -44,10 +102,52 @@ class MinimalStrategy(CompiledBuiltin):
 
     name = "minimal"
     description = "plays the fewest cards allowed, keeping groups intact"
-    kind = C.MINIMAL
+    kind = 3
+    policy = policy_minimal
 
-    def __init__(self) -> None:
-        pass
+
+# ----------------------------------------------------------------------------- greedy
+GREEDY_PARAMS = declare(
+    Param(
+        "keep_pairs", False, doc="play a group of exactly two only when nothing else is playable"
+    ),
+)
+_G = GREEDY_PARAMS.index
+
+
+@njit(cache=True)
+def policy_greedy(board, seat, sizes, params, rng, work):
+    """Biggest whole group; ties to the value farther from 7 (then the lower).
+
+    With ``keep_pairs``, a group of exactly two is played only if nothing else can be (or it
+    empties the hand), keeping pairs to answer two-card ends later.
+    """
+    lo = board[META, M_LO]
+    hi = board[META, M_HI]
+    keep_pairs = params[_G.keep_pairs] > 0.5
+    best = -1
+    bc = 0
+    bx = -1
+    pair = -1
+    for v in range(13):
+        c = board[HANDS + seat, v]
+        if c > 0 and c >= kmin(board, v, lo, hi):
+            if c == sizes[seat]:
+                return play_id(v, c)  # empties the hand: wins
+            if keep_pairs and c == 2:
+                if pair < 0:
+                    pair = play_id(v, c)
+                continue
+            x = abs(v - 6)
+            if c > bc or (c == bc and x > bx):
+                bc = c
+                bx = x
+                best = play_id(v, c)
+    if best >= 0:
+        return best
+    if pair >= 0:
+        return pair
+    return take_group(board, seat, lo, hi)
 
 
 class GreedyStrategy(CompiledBuiltin):
@@ -61,32 +161,37 @@ class GreedyStrategy(CompiledBuiltin):
 
     name = "greedy"
     description = "plays its biggest playable group, all of it"
-    kind = C.GREEDY
-
-    def __init__(self, keep_pairs: bool = False) -> None:
-        if not isinstance(keep_pairs, bool):
-            raise ValueError(
-                f"greedy: parameter keep_pairs must be true or false, got {keep_pairs!r}"
-            )
-        self.keep_pairs = keep_pairs
-
-    def _vector(self) -> list[float]:
-        return [1.0 if self.keep_pairs else 0.0]
+    kind = 4
+    policy = policy_greedy
+    PARAMS = GREEDY_PARAMS
 
 
-class BlockerStrategy(CompiledBuiltin):
-    """Prefers the extremes: plays its whole group of the playable value farthest from 7 (1s and
-    13s first, ties to the bigger group). A 1 on the left or a 13 on the right closes that
-    side to new stacks, so opponents can only answer by stacking at least as many cards.
-    Never passes while it can play; a forced pass takes the value it holds most of.
-    """
+# ----------------------------------------------------------------------------- patient
+PATIENT_PARAMS = declare(
+    Param("min_hand", 6, (0, 12), doc="smallest own hand size at which it still passes"),
+)
+_P = PATIENT_PARAMS.index
 
-    name = "blocker"
-    description = "plays the most extreme value (1s and 13s) to close a side"
-    kind = C.BLOCKER
 
-    def __init__(self) -> None:
-        pass
+@njit(cache=True)
+def policy_patient(board, seat, sizes, params, rng, work):
+    """Sheds whole groups, biggest first; rather than shed a lone card it passes to grow a pair
+    (while its hand has at least ``min_hand`` cards)."""
+    lo = board[META, M_LO]
+    hi = board[META, M_HI]
+    best = -1
+    bc = 0
+    for v in range(13):
+        c = board[HANDS + seat, v]
+        if c > bc and c >= kmin(board, v, lo, hi):
+            bc = c
+            best = play_id(v, c)
+    if lo < 0 or bc >= 2 or (best >= 0 and sizes[seat] < params[_P.min_hand]):
+        return best
+    t = take_group(board, seat, lo, hi)
+    if best >= 0 and board[HANDS + seat, t - TAKE_BASE] == 0:
+        return best
+    return t
 
 
 class PatientStrategy(CompiledBuiltin):
@@ -98,10 +203,41 @@ class PatientStrategy(CompiledBuiltin):
 
     name = "patient"
     description = "sheds groups; passes to make pairs instead of shedding lone cards"
-    kind = C.PATIENT
+    kind = 5
+    policy = policy_patient
+    PARAMS = PATIENT_PARAMS
 
-    def __init__(self, min_hand: int = 6) -> None:
-        self.min_hand = as_float(self.name, "min_hand", min_hand)
 
-    def _vector(self) -> list[float]:
-        return [self.min_hand]
+# ----------------------------------------------------------------------------- blocker
+@njit(cache=True)
+def policy_blocker(board, seat, sizes, params, rng, work):
+    """Whole group of the most extreme playable value (1s and 13s first); ties to the bigger."""
+    lo = board[META, M_LO]
+    hi = board[META, M_HI]
+    best = -1
+    bc = 0
+    bx = -1
+    for v in range(13):
+        c = board[HANDS + seat, v]
+        if c > 0 and c >= kmin(board, v, lo, hi):
+            x = abs(v - 6)
+            if x > bx or (x == bx and c > bc):
+                bc = c
+                bx = x
+                best = play_id(v, c)
+    if best >= 0:
+        return best
+    return take_group(board, seat, lo, hi)
+
+
+class BlockerStrategy(CompiledBuiltin):
+    """Prefers the extremes: plays its whole group of the playable value farthest from 7 (1s and
+    13s first, ties to the bigger group). A 1 on the left or a 13 on the right closes that
+    side to new stacks, so opponents can only answer by stacking at least as many cards.
+    Never passes while it can play; a forced pass takes the value it holds most of.
+    """
+
+    name = "blocker"
+    description = "plays the most extreme value (1s and 13s) to close a side"
+    kind = 6
+    policy = policy_blocker

@@ -2,34 +2,69 @@
 
 from __future__ import annotations
 
-from .. import compiled as C
-from ._base import CompiledBuiltin, as_float
+from numba import njit
+
+from leaves.board import HANDS, M_HI, M_LO, META
+
+from ..policy.features import kmin, play_id, take_scored
+from ..policy.params import Param, declare
+from ._base import CompiledBuiltin
+
+TAKER_PARAMS = declare(
+    Param("group_weight", 2.0, (0.0, 5.0), doc="per card of the taken value already held"),
+    Param("harm_weight", 0.25, (-2.0, 2.0), doc="per unit the smaller end grows for opponents"),
+    Param("extreme_weight", 0.2, (-1.0, 1.0), doc="per step of the value away from 7"),
+)
+_W = TAKER_PARAMS.index
+
+
+@njit(cache=True)
+def policy_taker(board, seat, sizes, params, rng, work):
+    """Plays its smallest whole group (ties to the value nearest 7); takes by ``take_scored``."""
+    lo = board[META, M_LO]
+    hi = board[META, M_HI]
+    best = -1
+    bs = -1e18
+    for v in range(13):
+        c = board[HANDS + seat, v]
+        k = kmin(board, v, lo, hi)
+        if c > 0 and c >= k:
+            s = -2.0 * c - 0.1 * abs(v - 6)
+            if c == sizes[seat]:
+                s = 1e9  # empties the hand: wins
+            if s > bs:
+                bs = s
+                best = play_id(v, c)
+    if best >= 0:
+        return best
+    return take_scored(
+        board,
+        seat,
+        lo,
+        hi,
+        0.0,
+        params[_W.group_weight],
+        params[_W.harm_weight],
+        params[_W.extreme_weight],
+        -1,
+        -1e18,
+    )
 
 
 class TakerStrategy(CompiledBuiltin):
     """Takes smartly: it plays its smallest whole group (ties to the value nearest 7; a play
-    that empties the hand always) and never passes while it can play, but when it must pass it scores every stack it may take
-    from by ``group_weight`` x cards of that value already held (the card's worth to its own
-    next round: a card joining a group is worth more than a new single) + ``harm_weight`` x the
-    change of the smaller end's size for the opponents still in the round (taking from a big
-    end makes it easier to answer, taking a lone end card can expose a bigger stack, emptying
-    the table gives the next player a free lead) + ``extreme_weight`` x the value's distance
-    from 7 (extremes block later). Highest score wins, ties to the lowest value.
+    that empties the hand always) and never passes while it can play, but when it must pass it
+    scores every stack it may take from by ``group_weight`` x cards of that value already held
+    (the card's worth to its own next round: a card joining a group is worth more than a new
+    single) + ``harm_weight`` x the change of the smaller end's size for the opponents still in
+    the round (taking from a big end makes it easier to answer, taking a lone end card can
+    expose a bigger stack, emptying the table gives the next player a free lead) +
+    ``extreme_weight`` x the value's distance from 7 (extremes block later). Highest score
+    wins, ties to the lowest value.
     """
 
     name = "taker"
     description = "sheds small whole groups; takes the card best for itself and worst for opponents"
-    kind = C.TAKER
-
-    def __init__(
-        self, group_weight: float = 2.0, harm_weight: float = 0.25, extreme_weight: float = 0.2
-    ) -> None:
-        n = self.name
-        self.weights = [
-            as_float(n, "group_weight", group_weight),
-            as_float(n, "harm_weight", harm_weight),
-            as_float(n, "extreme_weight", extreme_weight),
-        ]
-
-    def _vector(self) -> list[float]:
-        return self.weights
+    kind = 8
+    policy = policy_taker
+    PARAMS = TAKER_PARAMS

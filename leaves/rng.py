@@ -1,0 +1,82 @@
+"""The kernels' random number generator: xoshiro256** seeded from one uint64 by splitmix64.
+
+A seed means the same stream on every platform and in every caller, compiled or not:
+
+* ``rng_new(seed)``: the four state words are outputs 0..3 of splitmix64 started at ``seed``
+  (``leaves.seeding.splitmix64_at``).
+* ``rng_below(s, n)`` is Lemire's multiply-shift on the top 32 bits of one draw, with
+  rejection, so it is exactly uniform for ``1 <= n < 2**32``.
+* ``rng_uniform(s)`` is the top 53 bits of one draw scaled to [0, 1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .seeding import splitmix64_at
+
+_U5 = np.uint64(5)
+_U7 = np.uint64(7)
+_U9 = np.uint64(9)
+_U11 = np.uint64(11)
+_U17 = np.uint64(17)
+_U19 = np.uint64(19)
+_U32 = np.uint64(32)
+_U45 = np.uint64(45)
+_U57 = np.uint64(57)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+_INV53 = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@njit(cache=True)
+def rng_new(seed):
+    """A fresh xoshiro256** state (uint64[4]) from one uint64 seed, expanded by splitmix64."""
+    s = np.empty(4, dtype=np.uint64)
+    for i in range(4):
+        s[i] = splitmix64_at(seed, i)
+    return s
+
+
+@njit(cache=True, inline="always")
+def rng_next(s):
+    """Next uint64 of the xoshiro256** stream ``s`` (advances ``s`` in place)."""
+    s0 = s[0]
+    s1 = s[1]
+    s2 = s[2]
+    s3 = s[3]
+    x = s1 * _U5
+    result = ((x << _U7) | (x >> _U57)) * _U9
+    t = s1 << _U17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << _U45) | (s3 >> _U19)
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return result
+
+
+@njit(cache=True)
+def rng_uniform(s):
+    """A float64 uniform on [0, 1) from the top 53 bits of one draw."""
+    return np.float64(rng_next(s) >> _U11) * _INV53
+
+
+@njit(cache=True, inline="always")
+def rng_below(s, n):
+    """An int64 uniform on 0..n-1 (1 <= n < 2**32): Lemire's method, exact by rejection."""
+    nn = np.uint64(n)
+    m = (rng_next(s) >> _U32) * nn
+    low = m & _LOW32
+    if low < nn:
+        t = (_TWO32 - nn) % nn
+        while low < t:
+            m = (rng_next(s) >> _U32) * nn
+            low = m & _LOW32
+    return np.int64(m >> _U32)

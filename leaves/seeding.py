@@ -1,0 +1,191 @@
+"""Where every seed comes from: splitmix64, the salts that separate streams, and a vectorised
+port of numpy's ``SeedSequence``, each defined once for every caller.
+
+* ``splitmix64_at(state, i)`` is output ``i`` (0-based) of Vigna's splitmix64 generator started
+  at ``state``: ``mix64(state + (i + 1) * GAMMA)``. It expands one seed into the kernels'
+  xoshiro256** state (``leaves.rng.rng_new``) and derives the deal and play seeds of game
+  ``i`` of an expert match (``match_deal_seeds``, ``match_play_seeds``), so a game depends
+  only on its match seed and its number, never on how earlier games went.
+* Salts: a stream that must be independent of another one derived from the same seed is
+  derived from ``seed ^ SALT`` (``PLAY_SALT``: a match's play seeds apart from its deal seeds;
+  ``MODEL_SALT``: ``ismcts``' model selection apart from its search).
+* ``derive_seeds(seed, key, indices)`` equals ``SeedSequence(seed, spawn_key=(*key, i))
+  .generate_state(1, uint64)[0]`` for each index, bit for bit, over whole arrays: the seeds of
+  every tournament game are a pure function of (tournament seed, key, game index).
+
+The arithmetic is written once, as numba functions (uint64 arithmetic wraps); the Python
+entry points (``splitmix64``, ``match_deal_seeds``, ``match_play_seeds``) call them on arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "GAMMA",
+    "MODEL_SALT",
+    "PLAY_SALT",
+    "derive_seeds",
+    "entropy_words",
+    "match_deal_seeds",
+    "match_play_seeds",
+    "mix64",
+    "reference_seed",
+    "splitmix64",
+    "splitmix64_at",
+]
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+"""splitmix64's increment (the golden ratio in 64 bits)."""
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_U27 = np.uint64(27)
+_U30 = np.uint64(30)
+_U31 = np.uint64(31)
+
+PLAY_SALT = np.uint64(0x6A09E667F3BCC908)
+"""XORed into a match's play seed before its per-game play seeds are derived."""
+MODEL_SALT = np.uint64(0x3C6EF372FE94F82B)
+"""XORed into an ``ismcts`` decision's kernel seed for its model-selection stream."""
+
+
+# ----------------------------------------------------------------------------- splitmix64
+@njit(cache=True, inline="always")
+def mix64(z):
+    """splitmix64's output function (a bijective finaliser) of one uint64."""
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True, inline="always")
+def splitmix64_at(state, index):
+    """Output ``index`` (0-based) of the splitmix64 generator started at uint64 ``state``."""
+    return mix64(np.uint64(state) + np.uint64(index + 1) * GAMMA)
+
+
+@njit(cache=True)
+def _splitmix64_array(states, index, out):
+    for i in range(states.shape[0]):
+        out[i] = splitmix64_at(states[i], index)
+
+
+def splitmix64(states: np.ndarray | int, index: int = 0) -> np.ndarray:
+    """``splitmix64_at`` over an array of uint64 states (a scalar gives a 0-d result)."""
+    a = np.asarray(states, dtype=np.uint64)
+    flat = np.ascontiguousarray(a.ravel())
+    out = np.empty_like(flat)
+    _splitmix64_array(flat, int(index), out)
+    return out.reshape(a.shape)
+
+
+def match_deal_seeds(match_seeds: np.ndarray, game: int) -> np.ndarray:
+    """Deal seed of game ``game`` (0-based) of each expert match: ``splitmix64_at(seed, game)``.
+
+    It depends only on the match seed and ``game``, never on how earlier games went, so
+    rotated tables replay the same deals.
+    """
+    return splitmix64(np.asarray(match_seeds, dtype=np.uint64), game)
+
+
+def match_play_seeds(play_seeds: np.ndarray, game: int) -> np.ndarray:
+    """Play seed of game ``game`` of each match: the same on ``seed ^ PLAY_SALT``, a stream
+    apart from the deal seeds."""
+    return splitmix64(np.asarray(play_seeds, dtype=np.uint64) ^ PLAY_SALT, game)
+
+
+# ----------------------------------------------------------------------------- SeedSequence
+# numpy's SeedSequence hash (O'Neill's ``seed_seq_fe``, pool size 4), ported to whole arrays
+# of indices: building one SeedSequence per game costs microseconds in Python.
+_MASK32 = 0xFFFFFFFF
+_INIT_A = 0x43B0D7E5
+_MULT_A = 0x931E8875
+_INIT_B = 0x8B51F9DD
+_MULT_B = 0x58F38DED
+_MIX_MULT_L = 0xCA01F9DD
+_MIX_MULT_R = 0x4973F715
+_XSHIFT = 16
+_POOL_SIZE = 4
+
+
+def entropy_words(value: int) -> list[int]:
+    """A non-negative int as numpy's SeedSequence sees it: little-endian 32-bit words."""
+    if value < 0:
+        raise ValueError(f"seeds must be non-negative integers, got {value}")
+    words = []
+    while True:
+        words.append(value & _MASK32)
+        value >>= 32
+        if value == 0:
+            return words
+
+
+def reference_seed(seed: int, key: Sequence[int], index: int) -> int:
+    """The same value as ``derive_seeds`` for one index, straight from numpy (for tests)."""
+    ss = np.random.SeedSequence(seed, spawn_key=(*key, index))
+    return int(ss.generate_state(1, np.uint64)[0])
+
+
+def _u32(x: int) -> np.uint32:
+    return np.uint32(x & _MASK32)
+
+
+def derive_seeds(seed: int, key: Sequence[int], indices: np.ndarray) -> np.ndarray:
+    """uint64 seeds ``SeedSequence(seed, spawn_key=(*key, i)).generate_state(1, uint64)[0]``.
+
+    ``indices`` are non-negative integers below 2**32 (the hash only reads them as one word).
+    """
+    idx = np.asarray(indices, dtype=np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() > _MASK32):
+        raise ValueError("seed indices must lie in 0 .. 2**32 - 1")
+    n = idx.shape[0]
+    run = entropy_words(int(seed))
+    run = run + [0] * max(0, _POOL_SIZE - len(run))  # padded because a spawn key follows
+    spawn: list[int] = []
+    for k in key:
+        spawn.extend(entropy_words(int(k)))
+    # Entropy words: constants (the same for every game) then the index word.
+    const_words = run + spawn
+    n_words = len(const_words) + 1
+
+    def word(i: int) -> np.ndarray:
+        if i < len(const_words):
+            return np.full(n, const_words[i], dtype=np.uint32)
+        return idx.astype(np.uint32)
+
+    with np.errstate(over="ignore"):
+        hash_const = _INIT_A
+
+        def hashmix(value: np.ndarray) -> np.ndarray:
+            nonlocal hash_const
+            value = value ^ _u32(hash_const)
+            hash_const = (hash_const * _MULT_A) & _MASK32
+            value = value * _u32(hash_const)
+            return value ^ (value >> np.uint32(_XSHIFT))
+
+        def mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            result = x * _u32(_MIX_MULT_L) - y * _u32(_MIX_MULT_R)
+            return result ^ (result >> np.uint32(_XSHIFT))
+
+        zeros = np.zeros(n, dtype=np.uint32)
+        pool = [hashmix(word(i) if i < n_words else zeros) for i in range(_POOL_SIZE)]
+        for i_src in range(_POOL_SIZE):
+            for i_dst in range(_POOL_SIZE):
+                if i_src != i_dst:
+                    pool[i_dst] = mix(pool[i_dst], hashmix(pool[i_src]))
+        for i_src in range(_POOL_SIZE, n_words):
+            w = word(i_src)
+            for i_dst in range(_POOL_SIZE):
+                pool[i_dst] = mix(pool[i_dst], hashmix(w))
+
+        hash_b = _INIT_B
+        out = []
+        for i_dst in range(2):
+            data = pool[i_dst] ^ _u32(hash_b)
+            hash_b = (hash_b * _MULT_B) & _MASK32
+            data = data * _u32(hash_b)
+            out.append(data ^ (data >> np.uint32(_XSHIFT)))
+    return out[0].astype(np.uint64) | (out[1].astype(np.uint64) << np.uint64(32))

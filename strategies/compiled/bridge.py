@@ -1,0 +1,23 @@
+"""The Python path into the compiled policies: a decision from a ``PlayerView``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from leaves import kernels as K
+from leaves.board import public_board
+
+from ..policy.features import WORK_SIZE
+from .dispatch import decide
+
+
+def decide_view(kind: int, params: np.ndarray, view, seed: int) -> int:
+    """The action id policy ``kind`` picks for ``view`` (its owner to act), kernel RNG ``seed``.
+
+    The policy sees ``public_board(view)``: exactly what the owner may know.
+    """
+    board, sizes = public_board(view)
+    rng = K.rng_new(np.uint64(seed))
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    params = np.ascontiguousarray(params, dtype=np.float64)
+    return int(decide(int(kind), params, board, int(view.player), sizes, rng, work))

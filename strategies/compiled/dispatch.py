@@ -1,0 +1,79 @@
+"""Which kernel decides for a seat: the built-in policies in kind order, and ``decide``.
+
+A policy kind is a built-in's index in ``POLICIES`` (its class attribute ``kind``). Every
+kernel has the same signature ``(board, seat, sizes, params, rng, work)``, so ``decide`` is
+one plain ``if`` chain a compiled loop can call for any seat; adding a built-in means adding
+its class to ``POLICIES`` and one branch here (``tests/test_builtins.py`` checks both agree).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..builtin.counter import CounterStrategy, policy_counter
+from ..builtin.random_ import RandomStrategy, policy_random
+from ..builtin.simple import (
+    BlockerStrategy,
+    GreedyStrategy,
+    HighStrategy,
+    LowStrategy,
+    MinimalStrategy,
+    PatientStrategy,
+    policy_blocker,
+    policy_greedy,
+    policy_high,
+    policy_low,
+    policy_minimal,
+    policy_patient,
+)
+from ..builtin.taker import TakerStrategy, policy_taker
+from ..builtin.weighted import WeightedStrategy, policy_weighted
+
+POLICIES = (
+    RandomStrategy,
+    LowStrategy,
+    HighStrategy,
+    MinimalStrategy,
+    GreedyStrategy,
+    PatientStrategy,
+    BlockerStrategy,
+    CounterStrategy,
+    TakerStrategy,
+    WeightedStrategy,
+)
+"""Every compiled built-in, in kind order (``POLICIES[k].kind == k``)."""
+N_KINDS = len(POLICIES)
+
+for _k, _cls in enumerate(POLICIES):
+    if _cls.kind != _k:
+        raise RuntimeError(f"{_cls.__name__}.kind is {_cls.kind}, its place in POLICIES is {_k}")
+
+
+@njit(cache=True)
+def decide(kind, params, board, seat, sizes, rng, work):
+    """Action id chosen by policy ``kind`` for ``seat`` (the seat to act) on ``board``.
+
+    ``params`` float64[N_PARAMS]; ``sizes`` int64[SEAT_SLOTS] public hand sizes; ``rng`` a
+    kernel RNG (only stochastic policies draw from it); ``work`` int64[WORK_SIZE] scratch.
+    """
+    if kind == 0:
+        return policy_random(board, seat, sizes, params, rng, work)
+    if kind == 1:
+        return policy_low(board, seat, sizes, params, rng, work)
+    if kind == 2:
+        return policy_high(board, seat, sizes, params, rng, work)
+    if kind == 3:
+        return policy_minimal(board, seat, sizes, params, rng, work)
+    if kind == 4:
+        return policy_greedy(board, seat, sizes, params, rng, work)
+    if kind == 5:
+        return policy_patient(board, seat, sizes, params, rng, work)
+    if kind == 6:
+        return policy_blocker(board, seat, sizes, params, rng, work)
+    if kind == 7:
+        return policy_counter(board, seat, sizes, params, rng, work)
+    if kind == 8:
+        return policy_taker(board, seat, sizes, params, rng, work)
+    if kind == 9:
+        return policy_weighted(board, seat, sizes, params, rng, work)
+    return -1

@@ -1,0 +1,137 @@
+"""The compiled game loops: whole batches of games between built-in policies, no Python call
+per decision.
+
+``play_to_end`` is the one loop that plays a dealt board out (the batch loop below and the
+search's playouts both use it); ``play_batch_compiled`` deals game ``g`` from
+``deal_seeds[g]`` (``kernels.board_deal``, as the Python path does) and plays it with a kernel
+RNG from ``play_seeds[g]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from leaves import kernels as K
+from leaves.board import M_CUR, M_FIRST, M_N, M_ROUND, M_TURN, M_WINNER, META, SEAT_SLOTS
+from leaves.rules import MAX_COPIES, TAKE_BASE, hand_size_for
+
+from ..policy.features import WORK_SIZE
+from ..policy.params import N_PARAMS
+from .dispatch import N_KINDS, decide
+
+
+@njit(cache=True, inline="always")
+def track_size(sizes, p, aid):
+    """Update the public hand size of seat ``p`` for its action ``aid``."""
+    if aid >= TAKE_BASE:
+        sizes[p] += 1
+    else:
+        sizes[p] -= aid % MAX_COPIES + 1
+
+
+@njit(cache=True)
+def play_to_end(board, kinds, params, sizes, rng, work, rec, record):
+    """Play ``board`` (a full board) to the end, seat ``p`` by policy ``kinds[p]`` with
+    ``params[p]``; ``sizes`` ends as every seat's cards left. Returns the turns played, which
+    are written to ``rec`` when ``record``."""
+    n = board[META, M_N]
+    for i in range(n):
+        sizes[i] = K.hand_size(board, i)
+    t = 0
+    while not K.is_terminal(board):
+        p = board[META, M_CUR]
+        aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
+        K.apply(board, aid)
+        track_size(sizes, p, aid)
+        if record:
+            rec[t] = aid
+        t += 1
+    return t
+
+
+@njit(cache=True)
+def _batch(kinds, params, deal_seeds, play_seeds, turn_limit, record, hand_size):
+    n = kinds.shape[0]
+    g_count = deal_seeds.shape[0]
+    first = np.empty(g_count, np.int8)
+    left = np.empty((g_count, n), np.int16)
+    winner = np.empty(g_count, np.int8)
+    turns = np.empty(g_count, np.int32)
+    rounds = np.empty(g_count, np.int32)
+    unfinished = np.empty(g_count, np.bool_)
+    actions = np.zeros((g_count if record else 0, turn_limit), np.int8)
+    dummy = np.zeros(0, np.int8)
+    board = K.board_new()
+    sizes = np.zeros(SEAT_SLOTS, np.int64)
+    work = np.zeros(WORK_SIZE, np.int64)
+    for g in range(g_count):
+        board[:, :] = 0
+        K.board_deal(board, n, hand_size, K.rng_new(deal_seeds[g]), -1, turn_limit)
+        first[g] = board[META, M_FIRST]
+        rng = K.rng_new(play_seeds[g])
+        if record:
+            play_to_end(board, kinds, params, sizes, rng, work, actions[g], True)
+        else:
+            play_to_end(board, kinds, params, sizes, rng, work, dummy, False)
+        for i in range(n):
+            left[g, i] = sizes[i]
+        winner[g] = board[META, M_WINNER]
+        turns[g] = board[META, M_TURN]
+        rounds[g] = board[META, M_ROUND]
+        unfinished[g] = board[META, M_WINNER] < 0
+    return first, left, winner, turns, rounds, unfinished, actions
+
+
+def _check_table(kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    kinds = np.ascontiguousarray(kinds, dtype=np.int64)
+    params = np.ascontiguousarray(params, dtype=np.float64)
+    if kinds.ndim != 1:
+        raise ValueError("kinds must be a 1-D array with one policy kind per seat")
+    hand_size_for(len(kinds))  # raises for a player count outside 3..6
+    if params.shape != (len(kinds), N_PARAMS):
+        raise ValueError(f"params must have shape ({len(kinds)}, {N_PARAMS}), got {params.shape}")
+    if kinds.min() < 0 or kinds.max() >= N_KINDS:
+        raise ValueError(f"policy kinds must be 0..{N_KINDS - 1}, got {kinds.tolist()}")
+    return kinds, params
+
+
+def _seeds(x: np.ndarray, name: str) -> np.ndarray:
+    a = np.asarray(x)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of seeds")
+    return np.ascontiguousarray(a.astype(np.uint64))
+
+
+def _run(kinds, params, deal_seeds, play_seeds, turn_limit, record) -> tuple[np.ndarray, ...]:
+    kinds, params = _check_table(kinds, params)
+    d, p = _seeds(deal_seeds, "deal_seeds"), _seeds(play_seeds, "play_seeds")
+    if d.shape != p.shape:
+        raise ValueError("deal_seeds and play_seeds must have the same length")
+    return _batch(kinds, params, d, p, int(turn_limit), record, hand_size_for(len(kinds)))
+
+
+def play_batch_compiled(
+    kinds: np.ndarray,
+    params: np.ndarray,
+    deal_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    turn_limit: int,
+) -> tuple[np.ndarray, ...]:
+    """Play one game per seed pair, seat ``i`` run by policy ``kinds[i]`` with ``params[i]``.
+
+    Returns (first_player int8 (G,), cards_left int16 (G, n), winner_seat int8 (G,),
+    turns int32 (G,), rounds int32 (G,), unfinished bool (G,)).
+    """
+    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, False)[:6]
+
+
+def play_batch_compiled_records(
+    kinds: np.ndarray,
+    params: np.ndarray,
+    deal_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    turn_limit: int,
+) -> tuple[np.ndarray, ...]:
+    """``play_batch_compiled`` plus the action ids: int8 (G, turn_limit), row g valid to turns[g]."""
+    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, True)

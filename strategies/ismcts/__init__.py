@@ -1,0 +1,90 @@
+"""``ismcts``: information-set Monte Carlo tree search over determinizations.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one tree, rooted at the searching
+player's information set, whose nodes are keyed by the public action history from the root
+(own and opponents' actions alike). Each iteration
+
+1. *determinizes*: deals the cards the searcher cannot place (``PlayerView.unseen``) into the
+   opponents' hidden slots and the undealt pile, keeping every hand size and every publicly
+   known card. Plain deals are uniform (the distribution of ``PlayerView.sample_state``, done in
+   numba). With inference on (``infer_tries``/``infer_steps``, the default) deals are drawn
+   from the posterior under the *opponent model* "opponents play like the rollout policy":
+   every past opponent decision is replayed on its public board with the sampled hand (what
+   the seat holds now plus what it played minus what it took since) and a deal under which
+   the policy would have decided otherwise counts as a *contradiction*. The first deal of a
+   decision comes from rejection sampling (``infer_tries`` draws, keeping the least
+   contradicting one); the following ones from a Markov chain that swaps hidden cards between
+   holders (``infer_steps`` swaps per iteration) and targets deals weighted by
+   ``exp(-infer_lambda * contradictions)``: a swap that adds ``d`` contradictions is kept with
+   probability ``exp(-infer_lambda * d)``. This *soft* rejection lets a wrong opponent model
+   degrade gracefully: with hard rejection (``infer_lambda >= 1e6``) the chain clings to the
+   few deals that best fit the wrong model, which measured worse than no inference at all;
+2. *selects* down the tree with UCB1 over the children whose action is legal in this deal, with
+   **availability counts** (a child's exploration term uses how often it was available, not the
+   parent's visits), since legal moves vary by deal. With ``model_opponents`` (the default)
+   opponents' moves inside the tree are played by the rollout policy, not chosen by UCB, and
+   the tree records them as branches, so own nodes stay keyed by the whole public history;
+3. *expands* one untried legal action, then *plays out* the deal to its end with a fast
+   compiled policy (param ``rollout``: any strategy spec whose ``compiled()`` is not None);
+4. *backs up* a reward vector: each node adds the reward of the seat that acted into it, so
+   every seat maximizes its own outcome (max-n style) in a multi-player game.
+
+Reward of a playout for seat ``i``: ``(1 - shaping) * [i won] + shaping * shed_i`` where
+``shed_i = 1 - min(cards left, hand size dealt) / hand size dealt`` (the fraction of a starting
+hand shed). The default ``shaping=0`` scores wins only: measured against ``taker``, even
+``shaping=0.1`` played worse (holding cards back is often right in 13 Leaves).
+
+*Opponent model selection* (``models``, default ``"weighted,taker"``): before searching, each
+candidate policy models every opponent in turn; a deal is fitted to it (the least contradicting
+of a few uniform deals, then ``model_steps`` swaps that never add contradictions) and its
+contradictions are counted per seat (``fit_models``). Each opponent seat is then modelled by
+the candidate with the lowest count, the other opponents' counts added with weight
+``model_pool`` (a table-wide prior that settles ties while a seat has little history; ties
+overall keep the rollout policy). That model plays the seat in inference, in the tree and in
+playouts; the searcher itself plays the rollout policy in playouts. Selection uses its own
+RNG stream, derived from the same seed.
+
+Defaults (1000 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="weighted,
+taker"``) were measured in 4-player games (``benchmarks/bench_ismcts.py``): well above parity
+against three ``weighted`` (the strongest heuristic) and against three ``taker`` alike, at
+about 20 ms a decision on an idle core.
+
+The whole search loop (deal, select, expand, play out, back up) runs in one numba kernel over
+flat node arrays; Python only builds the public board and the opponents' decision record, and
+slices the work into chunks to honour ``time_ms``.
+
+Modules: ``settings`` (every parameter declared once, and the ``Config`` the kernel reads),
+``evidence`` (the opponents' past decisions, replayed with the core's kernels),
+``inference`` (deals that fit them, model fitting), ``tree`` (the search kernel) and
+``strategy`` (the ``ISMCTS`` class that drives it). All randomness comes from the ``rng``
+passed to ``choose`` (one draw seeds the kernel RNG), so with an iteration budget
+(``time_ms=0``) a decision depends only on the view and the seed.
+"""
+
+from __future__ import annotations
+
+from .evidence import NO_EVIDENCE, Evidence, evidence
+from .inference import determinize, draw_deal, fit_models, mismatches, seat_mismatches, swap_step
+from .settings import SETTINGS, Config
+from .strategy import ISMCTS, uniform_models
+from .tree import Tree, new_tree, playout_rewards, search
+
+__all__ = [
+    "Config",
+    "Evidence",
+    "ISMCTS",
+    "NO_EVIDENCE",
+    "SETTINGS",
+    "Tree",
+    "determinize",
+    "draw_deal",
+    "evidence",
+    "fit_models",
+    "mismatches",
+    "new_tree",
+    "playout_rewards",
+    "search",
+    "seat_mismatches",
+    "swap_step",
+    "uniform_models",
+]

@@ -1,0 +1,100 @@
+"""The opponents' past decisions, replayed from the public history for inference.
+
+Each opponent decision keeps the public board it faced (table, ends, removed and known cards,
+who passed, turn, round) and the public hand sizes, so a model policy can be asked what it
+would have done holding a sampled hand. The boards come from replaying the history with the
+core's kernels (``kernels.apply``), so the rules are not written again here.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from leaves import PlayerView
+from leaves import kernels as K
+from leaves.board import (
+    BOARD_ROWS,
+    HANDS,
+    M_CUR,
+    MAX_SEATS,
+    META,
+    SEAT_SLOTS,
+    set_public,
+)
+from leaves.rules import MAX_COPIES, N_VALUES, hand_size_for
+
+Evidence = namedtuple("Evidence", ["boards", "sizes", "seats", "actions", "offsets"])
+"""Decision ``e`` was ``actions[e]`` by ``seats[e]`` on the public board ``boards[e]`` with
+public hand sizes ``sizes[e]``; that seat's hand then was its hand now plus ``offsets[e]``
+(what it played minus what it took since, the decision included)."""
+
+NO_EVIDENCE = Evidence(
+    np.zeros((0, BOARD_ROWS, N_VALUES), np.int32),
+    np.zeros((0, SEAT_SLOTS), np.int64),
+    np.zeros(0, np.int64),
+    np.zeros(0, np.int64),
+    np.zeros((0, N_VALUES), np.int64),
+)
+
+_STAND_IN = MAX_COPIES
+"""Cards of every value in each hand of the replay board. The hands are unknown; these stand-in
+cards only keep ``kernels.apply`` from seeing an emptied hand (no seat plays more of a value
+than it was dealt, at most ``MAX_COPIES``); they are zeroed in every kept board."""
+
+
+def evidence(view: PlayerView) -> Evidence:
+    """The opponents' past decisions in ``view``'s history (``NO_EVIDENCE`` if none).
+
+    Needs the history from the deal (``view.turn == len(history)``, standard hand sizes);
+    otherwise there is no safe replay and no evidence.
+    """
+    history = view.history
+    n = view.n_players
+    if not history or view.turn != len(history) or not 3 <= n <= MAX_SEATS:
+        return NO_EVIDENCE
+    zeros = [0] * N_VALUES
+    board = np.zeros((BOARD_ROWS, N_VALUES), np.int32)
+    set_public(
+        board,
+        n_players=n,
+        table=zeros,
+        removed=zeros,
+        known=[],
+        current=history[0][0],
+        winner=None,
+        turn=0,
+        round_=1,
+        passed=[],
+        turn_limit=view.turn_limit,
+    )
+    board[HANDS : HANDS + n] = _STAND_IN
+    dealt = hand_size_for(n)
+    net = np.zeros((n, N_VALUES), np.int64)  # cumulative played minus taken, per seat
+    boards, size_rows, seats, actions, marks = [], [], [], [], []
+    for who, act in history:
+        if board[META, M_CUR] != who:
+            return NO_EVIDENCE  # not a history the rules produce
+        if who != view.player:
+            seen = board.copy()
+            seen[HANDS : HANDS + MAX_SEATS] = 0
+            boards.append(seen)
+            sizes = np.zeros(SEAT_SLOTS, np.int64)
+            sizes[:n] = dealt - net.sum(axis=1)
+            size_rows.append(sizes)
+            seats.append(who)
+            actions.append(act.id)
+            marks.append(net[who].copy())
+        net[who, act.value - 1] += -1 if act.is_pass else act.count
+        K.apply(board, act.id)
+    if tuple(dealt - net.sum(axis=1)) != tuple(view.hand_sizes) or not seats:
+        return NO_EVIDENCE  # not a standard deal: no safe replay
+    seat_arr = np.array(seats, np.int64)
+    return Evidence(
+        np.array(boards, np.int32),
+        np.array(size_rows, np.int64),
+        seat_arr,
+        np.array(actions, np.int64),
+        net[seat_arr] - np.array(marks, np.int64),
+    )

@@ -1,0 +1,239 @@
+"""Hidden-hand inference: which deals of the unseen cards fit the opponents' past decisions.
+
+A deal is scored by its *contradictions*: past opponent decisions (``evidence``) that the
+seat's model policy would not have repeated holding the cards the deal gives it. Deals are
+drawn uniformly (``determinize``), by rejection (``draw_deal``) or by a Metropolis chain of
+card swaps targeting ``exp(-infer_lambda * contradictions)`` (``swap_step``); candidate
+opponent models are compared by the contradictions of a deal fitted to each (``fit_models``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from leaves import kernels as K
+from leaves.board import HANDS, KNOWN, M_N, META, REMOVED, SEAT_SLOTS, TABLE, UNDEALT
+from leaves.rules import DECK, DECK_SIZE, N_VALUES
+
+from ..compiled.dispatch import decide
+from ..policy.features import WORK_SIZE
+
+_DECK = np.array(DECK, dtype=np.int64)
+
+S_NODES = 0  # stats[S_NODES]: nodes in the tree (the root is node 0)
+S_ITERS = 1  # iterations done
+S_REJECTS = 2  # determinizations redrawn because they contradicted the opponent model
+S_BAD = 3  # contradictions of the current deal of the Markov chain (``swap_step``)
+N_STATS = 4
+HARD = 1e6  # ``infer_lambda`` from here on: hard rejection (a contradicted deal is never kept)
+_MAX_SLACK = 1 << 20  # more mismatches than any game has decisions
+
+
+@njit(cache=True)
+def determinize(pub, seat, sizes, rng, out):
+    """Fill ``out`` with ``pub`` whose hidden cards are dealt uniformly at random.
+
+    ``pub`` holds only what ``seat`` may see (``leaves.board.public_board``): own hand, public
+    rows, known cards. Unseen cards go to the opponents' hidden slots (hand size minus known
+    cards) and the undealt row, uniformly, as ``PlayerView.sample_state`` does.
+    """
+    out[:, :] = pub
+    n = pub[META, M_N]
+    pool = np.empty(DECK_SIZE, np.int64)
+    m = 0
+    for v in range(N_VALUES):
+        x = _DECK[v] - pub[HANDS + seat, v] - pub[TABLE, v] - pub[REMOVED, v]
+        for i in range(n):
+            if i != seat:
+                x -= pub[KNOWN + i, v]
+        for _ in range(x):
+            pool[m] = v
+            m += 1
+    for i in range(m - 1, 0, -1):
+        j = K.rng_below(rng, i + 1)
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+    pos = 0
+    for i in range(n):
+        if i == seat:
+            continue
+        hidden = sizes[i]
+        for v in range(N_VALUES):
+            out[HANDS + i, v] = pub[KNOWN + i, v]
+            hidden -= pub[KNOWN + i, v]
+        for _ in range(hidden):
+            out[HANDS + i, pool[pos]] += 1
+            pos += 1
+    for v in range(N_VALUES):
+        out[UNDEALT, v] = 0
+    while pos < m:
+        out[UNDEALT, pool[pos]] += 1
+        pos += 1
+
+
+@njit(cache=True, inline="always")
+def _repeats(board, ev, e, kinds, params, rng, work, tmp):
+    """Would seat ``ev.seats[e]``, holding its hand on ``board`` then, repeat decision ``e``?
+
+    Its hand then was its hand on ``board`` plus ``ev.offsets[e]`` (what it played minus what
+    it took since, the decision included); a hand that goes negative cannot have been held.
+    """
+    tmp[:, :] = ev.boards[e]
+    s = ev.seats[e]
+    row = HANDS + s
+    ok = True
+    for v in range(N_VALUES):
+        x = board[row, v] + ev.offsets[e, v]
+        if x < 0:
+            ok = False
+        tmp[row, v] = x
+    return ok and decide(kinds[s], params[s], tmp, s, ev.sizes[e], rng, work) == ev.actions[e]
+
+
+@njit(cache=True)
+def mismatches(board, ev, kinds, params, rng, work, tmp, limit):
+    """How many of the opponents' past decisions in ``ev`` (``evidence.Evidence``) would not
+    repeat with the hands on ``board`` if seat ``p`` played policy ``kinds[p]`` (params
+    ``params[p]``); counting stops at ``limit``."""
+    bad = 0
+    for e in range(ev.seats.shape[0]):
+        if not _repeats(board, ev, e, kinds, params, rng, work, tmp):
+            bad += 1
+            if bad >= limit:
+                return bad
+    return bad
+
+
+@njit(cache=True)
+def seat_mismatches(board, ev, kinds, params, rng, work, tmp, out):
+    """``mismatches`` counted per seat: ``out[p]`` for seat ``p``'s past decisions."""
+    out[:] = 0
+    for e in range(ev.seats.shape[0]):
+        if not _repeats(board, ev, e, kinds, params, rng, work, tmp):
+            out[ev.seats[e]] += 1
+
+
+@njit(cache=True)
+def draw_deal(pub, seat, sizes, rng, ev, kinds, params, tries, board, spare, tmp, work, stats):
+    """``determinize`` into ``board``; with evidence ``ev`` (``mismatches``), redraw up to
+    ``tries`` times until the rollout policy would repeat every past opponent decision,
+    keeping the best draw (rejection sampling of deals given the opponent model)."""
+    determinize(pub, seat, sizes, rng, board)
+    if ev.seats.shape[0] == 0 or tries <= 1:
+        return
+    least = mismatches(board, ev, kinds, params, rng, work, tmp, 1 << 30)
+    t = 1
+    while least > 0 and t < tries:
+        determinize(pub, seat, sizes, rng, spare)
+        bad = mismatches(spare, ev, kinds, params, rng, work, tmp, least)
+        stats[S_REJECTS] += 1
+        if bad < least:
+            least = bad
+            board[:, :] = spare
+        t += 1
+
+
+@njit(cache=True)
+def swap_step(deal, pub, seat, rng, ev, kinds, params, bad, tmp, work, lam):
+    """One Metropolis step on the hidden cards of ``deal``: swap a random hidden card of a
+    random opponent with a random hidden card of another opponent or the undealt pile; keep
+    a swap that adds ``d > 0`` mismatches (``mismatches``) with probability ``exp(-lam * d)``
+    (``lam >= HARD``: never). Returns the new mismatch count.
+
+    Proposals are symmetric over card slots, so the chain samples deals with weight
+    ``exp(-lam * mismatches)``: the posterior if each opponent decision deviates from the
+    model with odds ``exp(-lam)``. A finite ``lam`` keeps a wrong opponent model from pinning
+    the chain to the few least contradicting deals; ``lam >= HARD`` walks among consistent
+    deals only (uniformly, as rejection sampling would, but far cheaper).
+    """
+    n = pub[META, M_N]
+    i = K.rng_below(rng, n - 1)
+    if i >= seat:
+        i += 1
+    j = K.rng_below(rng, n - 1)  # another opponent, or n - 1 for the undealt pile
+    if j >= seat:
+        j += 1
+    if j == i:
+        j = -1  # the undealt pile
+    row_i = HANDS + i
+    row_j = UNDEALT if j < 0 else HANDS + j
+    hi = 0
+    hj = 0
+    for v in range(N_VALUES):
+        hi += deal[row_i, v] - pub[KNOWN + i, v]
+        hj += deal[row_j, v] - (0 if j < 0 else pub[KNOWN + j, v])
+    if hi == 0 or hj == 0:
+        return bad
+    r = K.rng_below(rng, hi)
+    vi = 0
+    while True:
+        r -= deal[row_i, vi] - pub[KNOWN + i, vi]
+        if r < 0:
+            break
+        vi += 1
+    r = K.rng_below(rng, hj)
+    vj = 0
+    while True:
+        r -= deal[row_j, vj] - (0 if j < 0 else pub[KNOWN + j, vj])
+        if r < 0:
+            break
+        vj += 1
+    if vi == vj:
+        return bad
+    # Accepting d extra mismatches with probability exp(-lam * d) = accepting d <= slack for
+    # an exponential slack; drawing it first lets ``mismatches`` stop counting early.
+    slack = 0
+    if lam < HARD:
+        slack = _MAX_SLACK
+        if lam > 0:
+            slack = int(min(-math.log(1.0 - K.rng_uniform(rng)) / lam, _MAX_SLACK))
+    deal[row_i, vi] -= 1
+    deal[row_i, vj] += 1
+    deal[row_j, vj] -= 1
+    deal[row_j, vi] += 1
+    new = mismatches(deal, ev, kinds, params, rng, work, tmp, bad + slack + 1)
+    if new <= bad + slack:
+        return new
+    deal[row_i, vi] += 1
+    deal[row_i, vj] -= 1
+    deal[row_j, vj] += 1
+    deal[row_j, vi] -= 1
+    return bad
+
+
+@njit(cache=True)
+def fit_models(pub, seat, sizes, rng, ev, cand_kinds, cand_params, tries, steps, fit):
+    """``fit[m, p]``: how many of seat ``p``'s past decisions candidate policy ``m`` fails to
+    repeat on a deal fitted to it (lower fits better).
+
+    For each candidate every opponent is modelled by it; the deal is the least contradicting
+    of ``tries`` uniform draws (``draw_deal``), improved by up to ``steps`` swaps that never
+    add contradictions (``swap_step`` with hard rejection). Counting the best-fitting deal's
+    contradictions per seat approximates each candidate's likelihood for that seat, maximised
+    over the cards it cannot see.
+    """
+    deal = np.empty_like(pub)
+    spare = np.empty_like(pub)
+    tmp = np.empty_like(pub)
+    work = np.zeros(WORK_SIZE, np.int64)
+    stats = np.zeros(N_STATS, np.int64)
+    kinds = np.empty(SEAT_SLOTS, np.int64)
+    params = np.empty((SEAT_SLOTS, cand_params.shape[1]), np.float64)
+    out = np.zeros(SEAT_SLOTS, np.int64)
+    for m in range(cand_kinds.shape[0]):
+        for i in range(SEAT_SLOTS):
+            kinds[i] = cand_kinds[m]
+            params[i, :] = cand_params[m]
+        draw_deal(pub, seat, sizes, rng, ev, kinds, params, tries, deal, spare, tmp, work, stats)
+        bad = mismatches(deal, ev, kinds, params, rng, work, tmp, 1 << 30)
+        for _ in range(steps):
+            if bad == 0:
+                break
+            bad = swap_step(deal, pub, seat, rng, ev, kinds, params, bad, tmp, work, 2 * HARD)
+        seat_mismatches(deal, ev, kinds, params, rng, work, tmp, out)
+        for i in range(SEAT_SLOTS):
+            fit[m, i] = out[i]

@@ -1,0 +1,56 @@
+"""The settings of ``ismcts``: each declared once (default, validity, tuning range), and the
+named record the search kernel reads.
+
+``SETTINGS`` gives the constructor its signature and validation; ``Config`` carries the
+numeric settings into numba as named fields (a namedtuple: numba passes it by value).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from ..policy.params import Param, declare
+
+MAX_DEPTH = 1100
+"""Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
+
+SETTINGS = declare(
+    Param("iterations", 1000, (100, 5000), "search iterations per decision (0: no cap)",
+          integer=True, low=0),
+    Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
+    Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
+    Param("rollout", "weighted", None, "compiled policy of playouts and the default model"),
+    Param("playouts", 1, None, "playouts per iteration from one leaf, averaged",
+          integer=True, low=1),
+    Param("shaping", 0.0, (0.0, 0.5), "weight of the cards-shed reward", low=0, high=1),
+    Param("max_depth", 0, None, "tree plies below the root (0: unlimited; 1: flat Monte Carlo)",
+          integer=True, low=0),
+    Param("model_opponents", True, None, "opponents' tree moves by their model, not UCB"),
+    Param("infer_tries", 50, (1, 200), "rejection draws of the first deal",
+          integer=True, low=0),
+    Param("infer_steps", 4, (0, 16), "card swaps of the deal chain per iteration",
+          integer=True, low=0),
+    Param("infer_lambda", 2.0, (0.0, 8.0), "weight of a contradiction (>= 1e6: hard)", low=0),
+    Param("models", "weighted,taker", None, "candidate opponent models ('': the rollout only)"),
+    Param("model_min", 3, (1, 20), "opponent decisions needed before selecting a model",
+          integer=True, low=0),
+    Param("model_steps", 1000, (0, 4000), "card swaps fitting a deal to each candidate",
+          integer=True, low=0),
+    Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
+)  # fmt: skip
+
+Config = namedtuple(
+    "Config",
+    [
+        "c",  # float: UCB1 exploration constant
+        "shaping",  # float: weight of the cards-shed reward
+        "dealt",  # float: cards dealt per hand (the shaping reward's scale)
+        "infer_lambda",  # float: weight of one contradiction (>= HARD: hard rejection)
+        "playouts",  # int: playouts per iteration
+        "max_depth",  # int: tree plies below the root
+        "model_opponents",  # bool: opponents' tree moves by their model
+        "infer_tries",  # int: rejection draws of the first deal
+        "infer_steps",  # int: swaps of the deal chain per iteration
+    ],
+)
+"""The search kernel's settings, by name."""

@@ -1,0 +1,252 @@
+"""The ``ismcts`` strategy: settings, opponent models and the Python driver of the search."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from leaves import Action, PlayerView
+from leaves import kernels as K
+from leaves.board import SEAT_SLOTS, public_board
+from leaves.rules import hand_size_for
+from leaves.seeding import MODEL_SALT
+
+from ..base import Strategy
+from ..policy.params import N_PARAMS
+from .evidence import NO_EVIDENCE, evidence
+from .inference import N_STATS, S_ITERS, S_NODES, S_REJECTS, fit_models
+from .settings import MAX_DEPTH, SETTINGS, Config
+from .tree import new_tree, root_visits, search
+
+_CHUNK = 16  # iterations per kernel call when a time budget is set
+_NODE_CAP = 200_000  # node capacity with a time budget only (about 8 MB of arrays)
+_MODEL_TRIES = 20  # uniform deals drawn per candidate model before the swaps of ``fit_models``
+
+
+class ISMCTS(Strategy):
+    """Information-set MCTS with compiled playouts (see ``strategies.ismcts``).
+
+    Parameters (declared once, with their defaults and checks, in ``settings.SETTINGS``):
+    ``iterations`` (search iterations per decision; 0 = no cap, then ``time_ms`` must be set),
+    ``time_ms`` (wall-clock budget per decision in milliseconds; 0 = none; with both set,
+    whichever runs out first stops the search), ``c`` (UCB1 exploration constant, rewards lie
+    in [0, 1]), ``rollout`` (spec of the playout policy and opponent model; it must be a
+    compiled strategy), ``playouts`` (playouts per iteration from the same leaf, averaged;
+    only useful with a stochastic rollout), ``shaping`` (weight of the cards-shed reward,
+    0..1), ``max_depth`` (tree plies below the root, 0 = unlimited; 1 = flat Monte Carlo at
+    the root), ``model_opponents`` (opponents' moves in the tree by their model; False: chosen
+    by UCB from their own rewards, plain SO-ISMCTS), ``infer_tries`` (rejection draws of the
+    first deal against the opponents' past decisions; 0 or 1 with ``infer_steps=0``: uniform
+    deals), ``infer_steps`` (card swaps of the deal chain per iteration), ``infer_lambda``
+    (how hard a contradiction of the opponent model weighs on a deal: a swap adding ``d``
+    contradictions is kept with probability ``exp(-lambda * d)``; 0 = ignore the model,
+    ``>= 1e6`` = hard rejection), ``models`` (candidate opponent models: specs separated by
+    ``+``, or by commas when none has parameters; each opponent seat is modelled, in
+    inference, tree moves and playouts, by the candidate that contradicts its past decisions
+    least; ``""``: the rollout policy for every seat), ``model_min`` (opponent decisions
+    needed before selecting; fewer: the rollout policy), ``model_steps`` (card swaps spent
+    fitting a deal to each candidate), ``model_pool`` (weight of the other opponents'
+    contradictions in a seat's choice: 0 = each seat on its own evidence). The move played is
+    the root child with the most visits (ties: the first in ``legal``). A decision with one
+    legal action skips the search.
+    """
+
+    name = "ismcts"
+    description = "information-set Monte Carlo tree search with compiled heuristic playouts"
+    classifier = {
+        "stochastic": True,
+        "uses_card_counting": True,
+        "search": True,
+        "compiled": False,
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
+        v = SETTINGS.checked(self.name, self._params)
+        if v["iterations"] == 0 and v["time_ms"] == 0:
+            raise ValueError(f"{self.name}: set iterations or time_ms (both are 0: no budget)")
+        self.iterations = v["iterations"]
+        self.time_ms = v["time_ms"]
+        self.kind, self.policy_params = _rollout_policy(v["rollout"])
+        self._candidates = _candidates(v["rollout"], v["models"], self.kind, self.policy_params)
+        self.model_min = max(v["model_min"], 1)
+        self.model_steps = v["model_steps"]
+        self.model_pool = v["model_pool"]
+        self.infer = (v["infer_tries"] > 1 or v["infer_steps"] > 0) and v["infer_lambda"] > 0
+        self.config = Config(
+            c=v["c"],
+            shaping=v["shaping"],
+            dealt=1.0,  # set per decision from the player count
+            infer_lambda=v["infer_lambda"],
+            playouts=v["playouts"],
+            max_depth=min(v["max_depth"] or MAX_DEPTH - 1, MAX_DEPTH - 1),
+            model_opponents=v["model_opponents"],
+            infer_tries=v["infer_tries"],
+            infer_steps=v["infer_steps"],
+        )
+        self.last_models: dict[int, str] = {}
+        """Policy that modelled each opponent seat in the last ``choose`` (seat -> label)."""
+        self.last_iterations = 0
+        """Iterations the last ``choose`` ran (0 when it had a single legal action)."""
+        self.last_nodes = 0
+        """Tree nodes the last ``choose`` built, the root included."""
+        self.last_visits: dict[Action, int] = {}
+        """Visits of each root action searched by the last ``choose`` (for analysis)."""
+        self.last_rejects = 0
+        """Deals the last ``choose`` redrew because they contradicted a pass."""
+
+    __init__.__signature__ = SETTINGS.signature()  # type: ignore[attr-defined]
+
+    def choose(
+        self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
+    ) -> Action:
+        if len(legal) == 1:
+            self.last_iterations = 0
+            self.last_nodes = 0
+            self.last_visits = {}
+            self.last_models = {}
+            return legal[0]
+        start = time.perf_counter()
+        pub, sizes = public_board(view)
+        seat = view.player
+        kseed = int(rng.integers(2**63))
+        krng = K.rng_new(np.uint64(kseed))
+        cap = 4 * self.iterations + 1 if self.iterations else _NODE_CAP
+        tree = new_tree(cap)
+        stats = np.zeros(N_STATS, np.int64)
+        stats[S_NODES] = 1
+        n = view.n_players
+        dealt = float(hand_size_for(n)) if 3 <= n <= 6 else 1.0
+        cfg = self.config._replace(dealt=max(dealt, 1.0))
+        select = len(self._candidates) > 1
+        ev = evidence(view) if self.infer or select else NO_EVIDENCE
+        if select:
+            kinds, params = self._seat_models(view, pub, sizes, ev, kseed)
+        else:
+            kinds, params = uniform_models(self.kind, self.policy_params)
+            rollout = self._candidates[0][2]
+            self.last_models = {p: rollout for p in range(n) if p != seat}
+        if not self.infer:
+            ev = NO_EVIDENCE
+        deal = np.empty_like(pub)
+        if self.time_ms <= 0:
+            search(pub, seat, sizes, self.iterations, cfg, kinds, params, ev, krng, deal, tree,
+                   stats)  # fmt: skip
+        else:
+            deadline = start + self.time_ms / 1000.0
+            left = self.iterations if self.iterations else -1
+            while left != 0 and time.perf_counter() < deadline:
+                step = _CHUNK if left < 0 else min(_CHUNK, left)
+                search(pub, seat, sizes, step, cfg, kinds, params, ev, krng, deal, tree, stats)
+                if left > 0:
+                    left -= step
+                if stats[S_NODES] >= cap and self.iterations == 0:
+                    break  # a full tree cannot grow: stop rather than spin on leaf playouts
+        self.last_rejects = int(stats[S_REJECTS])
+        self.last_iterations = int(stats[S_ITERS])
+        self.last_nodes = int(stats[S_NODES])
+        counts = root_visits(tree)
+        self.last_visits = {a: counts[a.id] for a in legal if a.id in counts}
+        return _most_visited(legal, counts)
+
+    def _seat_models(
+        self, view: PlayerView, pub: np.ndarray, sizes: np.ndarray, ev: Any, kseed: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per-seat (kinds, params): each opponent with at least ``model_min`` past decisions
+        gets the candidate that best explains them (``fit_models``; ties: the rollout policy).
+
+        Uses its own kernel RNG stream derived from ``kseed`` (``MODEL_SALT``), so the
+        search's stream is the same as without model selection.
+        """
+        kinds, params = uniform_models(self.kind, self.policy_params)
+        seat = view.player
+        self.last_models = {p: self._candidates[0][2] for p in range(view.n_players) if p != seat}
+        if len(ev.seats) == 0 or len(ev.seats) < self.model_min:
+            return kinds, params
+        cand_kinds = np.array([k for k, _, _ in self._candidates], np.int64)
+        cand_params = np.array([p for _, p, _ in self._candidates], np.float64)
+        fit = np.zeros((len(cand_kinds), SEAT_SLOTS), np.int64)
+        mrng = K.rng_new(np.uint64(kseed) ^ MODEL_SALT)
+        fit_models(
+            pub, seat, sizes, mrng, ev, cand_kinds, cand_params, _MODEL_TRIES,
+            self.model_steps, fit,
+        )  # fmt: skip
+        others = fit.sum(axis=1)[:, None] - fit  # the other opponents' contradictions
+        score = fit + self.model_pool * others
+        for p in range(view.n_players):
+            if p == seat:
+                continue
+            m = int(np.argmin(score[:, p]))  # first minimum: the rollout policy on ties
+            kinds[p] = cand_kinds[m]
+            params[p] = cand_params[m]
+            self.last_models[p] = self._candidates[m][2]
+        return kinds, params
+
+
+def uniform_models(kind: int, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-seat model arrays (``kinds`` int64[SEAT_SLOTS], ``params`` float64[SEAT_SLOTS,
+    N_PARAMS]) with one policy for every seat, as the kernels take them."""
+    return (
+        np.full(SEAT_SLOTS, kind, np.int64),
+        np.tile(np.asarray(params, np.float64), (SEAT_SLOTS, 1)),
+    )
+
+
+def _candidates(rollout: Any, models: Any, kind: int, params: np.ndarray) -> list[tuple]:
+    """(kind, params, label) of the candidate opponent models, the rollout policy first.
+
+    ``models``: specs separated by ``+`` (or by commas when none has parameters), or a
+    sequence of specs; empty: the rollout policy only (no selection). Duplicates are dropped.
+    """
+    from ..registry import get
+
+    if isinstance(models, str):
+        text = models.strip()
+        specs = [] if not text else text.split("+") if "+" in text else text.split(",")
+    elif isinstance(models, list | tuple):
+        specs = list(models)
+    else:
+        raise ValueError(f"ismcts: models must be a text like 'weighted,taker', got {models!r}")
+    label = rollout if isinstance(rollout, str) else get(rollout).label
+    out = [(kind, params, label)]
+    for spec in specs:
+        if isinstance(spec, str) and not spec.strip():
+            raise ValueError(f"ismcts: empty policy name in models {models!r}")
+        k, p = _rollout_policy(spec, what="opponent model")
+        if all(k != k2 or not np.array_equal(p, p2) for k2, p2, _ in out):
+            out.append((k, p, spec.strip() if isinstance(spec, str) else get(spec).label))
+    return out
+
+
+def _most_visited(legal: tuple[Action, ...], counts: dict[int, int]) -> Action:
+    """The legal action with the most root visits (ties and unvisited: the lowest id)."""
+    best = legal[0]
+    best_n = counts.get(best.id, 0)
+    for a in legal[1:]:
+        n = counts.get(a.id, 0)
+        if n > best_n:
+            best, best_n = a, n
+    return best
+
+
+def _rollout_policy(spec: Any, what: str = "rollout policy") -> tuple[int, np.ndarray]:
+    """(kind, params) of the compiled playout policy named by ``spec``."""
+    from ..registry import get
+
+    try:
+        strat = get(spec)
+    except ValueError as exc:
+        raise ValueError(f"ismcts: bad {what}: {exc}") from None
+    compiled = strat.compiled()
+    if compiled is None:
+        raise ValueError(
+            f"ismcts: {what} {strat.label!r} has no compiled form; "
+            "use a built-in such as 'taker' or 'random'"
+        )
+    kind, params = compiled
+    vec = np.zeros(N_PARAMS, np.float64)
+    p = np.asarray(params, np.float64).ravel()
+    vec[: len(p)] = p[:N_PARAMS]
+    return int(kind), vec

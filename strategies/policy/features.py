@@ -1,0 +1,184 @@
+"""What the compiled policies read from a board, written once: minimum counts, the ends a
+play leaves, card counting, the smallest opponent hand, the default and the scored take.
+
+Every helper reads only what the seat to act may know (own hand row, public rows, META and
+the public ``sizes``), so a policy built from them is fair on a ``public_board`` and on a full
+board alike. ``work`` is the int64[WORK_SIZE] scratch buffer policies share.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from leaves.board import HANDS, KNOWN, M_N, M_PASSED, META, REMOVED, TABLE
+from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
+
+WORK_SIZE = 160
+"""Length of the int64 scratch buffer ``work`` policies share (0..116 free for a legal list)."""
+
+AVAIL = 128  # work[AVAIL : AVAIL + 13]: per-value count an opponent in the round might hold
+
+_DECK = np.array(DECK, dtype=np.int64)
+NONE = 99  # "cannot play this value" sentinel for the minimum count
+
+
+@njit(cache=True, inline="always")
+def kmin(board, v, lo, hi):
+    """Fewest cards of value index ``v`` a play needs now, or ``NONE`` (between the ends)."""
+    if lo < 0:
+        return 1
+    if v <= lo:
+        return board[TABLE, lo]
+    if v >= hi:
+        return board[TABLE, hi]
+    return NONE
+
+
+@njit(cache=True, inline="always")
+def play_id(v, k):
+    return v * MAX_COPIES + k - 1
+
+
+@njit(cache=True, inline="always")
+def new_ends(board, lo, hi, v, k):
+    """(left value, left size, right value, right size) of the ends after playing ``k`` cards
+    of ``v`` (assumed legal)."""
+    if lo < 0:
+        return v, k, v, k
+    if v <= lo:
+        a = k + (board[TABLE, v] if v == lo else 0)
+        if lo == hi and v == lo:
+            return v, a, v, a
+        return v, a, hi, board[TABLE, hi]
+    b = k + (board[TABLE, v] if v == hi else 0)
+    if lo == hi and v == hi:
+        return v, b, v, b
+    return lo, board[TABLE, lo], v, b
+
+
+@njit(cache=True, inline="always")
+def ease_after_take(board, lo, hi, t):
+    """The smaller end size after taking one card of ``t``; 0 when the table becomes empty."""
+    c = board[TABLE, t]
+    if c > 1 or (t != lo and t != hi):
+        a = board[TABLE, lo] - (1 if t == lo else 0)
+        b = board[TABLE, hi] - (1 if t == hi else 0)
+        return min(a, b)
+    if lo == hi:
+        return 0
+    if t == lo:
+        nl = lo + 1
+        while board[TABLE, nl] == 0:
+            nl += 1
+        return min(board[TABLE, nl], board[TABLE, hi])
+    nh = hi - 1
+    while board[TABLE, nh] == 0:
+        nh -= 1
+    return min(board[TABLE, lo], board[TABLE, nh])
+
+
+@njit(cache=True, inline="always")
+def min_opp_size(board, seat, sizes):
+    """Smallest hand among opponents still in the round (99 if none)."""
+    n = board[META, M_N]
+    mask = board[META, M_PASSED]
+    m = 99
+    for i in range(n):
+        if i != seat and not (mask >> i) & 1 and sizes[i] < m:
+            m = sizes[i]
+    return m
+
+
+@njit(cache=True, inline="always")
+def fill_avail(board, seat, work):
+    """work[AVAIL + u]: cards of value ``u`` an opponent in the round might hold.
+
+    Unseen cards (the owner cannot place them: ``PlayerView.unseen``) plus the most any
+    opponent still in the round is publicly known to hold.
+    """
+    n = board[META, M_N]
+    mask = board[META, M_PASSED]
+    for u in range(13):
+        x = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
+        best = 0
+        for i in range(n):
+            if i != seat:
+                kn = board[KNOWN + i, u]
+                x -= kn
+                if not (mask >> i) & 1 and kn > best:
+                    best = kn
+        work[AVAIL + u] = x + best
+
+
+@njit(cache=True, inline="always")
+def threat(work, lo_v, a, hi_v, b):
+    """How many values could answer ends (lo_v, size a) and (hi_v, size b), by ``avail``."""
+    t = 0
+    if lo_v == hi_v:
+        need = min(a, b)
+        for u in range(13):
+            if work[AVAIL + u] >= need:
+                t += 1
+        return t
+    for u in range(lo_v + 1):
+        if work[AVAIL + u] >= a:
+            t += 1
+    for u in range(hi_v, 13):
+        if work[AVAIL + u] >= b:
+            t += 1
+    return t
+
+
+@njit(cache=True, inline="always")
+def winning_play(board, seat, sizes, lo, hi):
+    """A play that empties the hand (always best: it wins at once), or -1."""
+    h = sizes[seat]
+    if h > MAX_COPIES:
+        return -1
+    for v in range(13):
+        c = board[HANDS + seat, v]
+        if c == h:
+            if c >= kmin(board, v, lo, hi):
+                return play_id(v, c)
+            return -1
+        if c > 0:
+            return -1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def take_group(board, seat, lo, hi):
+    """The default take: the value held most (builds groups), ties to the lowest value."""
+    best = -1
+    bs = -1
+    for t in range(lo, hi + 1):
+        if board[TABLE, t] > 0:
+            s = board[HANDS + seat, t]
+            if s > bs:
+                bs = s
+                best = t
+    return TAKE_BASE + best
+
+
+@njit(cache=True, inline="always")
+def take_scored(board, seat, lo, hi, bias, wg, wh, we, best, bs):
+    """The best of ``best`` (an action id scoring ``bs``) and every take, each scored
+    ``bias + wg * held + wh * harm + we * |t - 7|`` (ties keep the earlier: lower id).
+
+    ``held``: cards of the value already in hand (the card's worth to its own groups);
+    ``harm``: change of the smaller end size for the opponents in the round (a bigger end is
+    harder to answer; emptying the table hands the next player a free lead and counts as the
+    end size dropping to 0). The table must not be empty.
+    """
+    ease = min(board[TABLE, lo], board[TABLE, hi])
+    for t in range(lo, hi + 1):
+        if board[TABLE, t] == 0:
+            continue
+        harm = ease_after_take(board, lo, hi, t) - ease
+        s = bias + wg * board[HANDS + seat, t] + wh * harm
+        s += we * abs(t - 6)
+        if s > bs:
+            bs = s
+            best = TAKE_BASE + t
+    return best

@@ -1,0 +1,172 @@
+"""Same seeds, same results: outcomes captured from the code before the compiled layer, the
+search and the seeding were reorganised, kept so that no refactoring changes a result.
+
+The golden values are at the level of play (seats + seeds -> outcomes), not of a tournament
+schedule: for every built-in, tables of 3..6 players through ``strategies.play_batch`` (the
+compiled loop, with and without recorded actions) and ``strategies.play_game`` (the Python
+path), and a fixed set of ``ismcts`` decisions under several settings. Each digest is the
+SHA-256 of the outcome arrays (prefix kept); a few literal values make a failure readable.
+If a change here is intended (a rule fix, a new policy behaviour), it is not a refactoring:
+say so in the commit and regenerate the values with ``golden_values()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+import leaves
+import strategies
+from strategies.ismcts import ISMCTS
+
+TABLES = {
+    "a3": ["random", "low", "high"],
+    "b4": ["minimal", "greedy", "patient", "blocker"],
+    "c5": ["counter", "taker", "weighted", "low", "random"],
+    "d6": ["weighted", "counter", "taker", "greedy", "minimal", "high"],
+    "e4": [
+        "greedy:keep_pairs=true",
+        "patient:min_hand=4",
+        "counter:threat_weight=1.0,keep_weight=2.0,safe_bonus=0.5",
+        "taker:group_weight=1.0,harm_weight=1.0,extreme_weight=0.0",
+    ],
+    "f4": [
+        "weighted:w_pass=-2.0,w_threat=-0.5,w_take_harm=0.7",
+        "blocker",
+        "counter:near_win_penalty=0.0,shed_weight=1.0",
+        "random",
+    ],
+}
+GAMES = 40
+ISMCTS_CONFIGS = {
+    "default": {"iterations": 120},
+    "flat": {"iterations": 120, "max_depth": 1, "models": ""},
+    "so": {"iterations": 120, "model_opponents": False, "infer_tries": 0, "infer_steps": 0},
+    "hard": {"iterations": 120, "infer_lambda": 1e6, "rollout": "taker", "models": "weighted"},
+    "shaped": {"iterations": 120, "shaping": 0.3, "playouts": 2, "rollout": "random", "c": 1.3},
+}
+
+
+def _digest(*arrays: np.ndarray) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(str(a.dtype).encode() + str(a.shape).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def _seeds(table: str) -> tuple[np.ndarray, np.ndarray]:
+    base = sum(map(ord, table))
+    ss = np.random.SeedSequence(base).generate_state(2 * GAMES, np.uint64)
+    return ss[:GAMES], ss[GAMES:]
+
+
+def compiled_outcome(table: str, record: bool = False) -> tuple[str, list[int]]:
+    deal, play = _seeds(table)
+    res = strategies.play_batch(TABLES[table], deal, play, record=record)
+    arrays = [res.first_player, res.cards_left, res.winner_seat, res.turns, res.rounds]
+    arrays.append(res.unfinished)
+    if record:
+        arrays += [np.array(r.actions, np.int16) for r in res.records]
+    return _digest(*arrays), res.turns[:4].tolist()
+
+
+def python_outcome(table: str) -> tuple[str, list[int]]:
+    deal, play = _seeds(table)
+    rows = []
+    for d, p in zip(deal, play, strict=True):
+        r = strategies.play_game(TABLES[table], deal_seed=int(d), play_seed=int(p), record=True)
+        rows.append([r.first_player, -1 if r.winner is None else r.winner, r.turns, r.rounds])
+        rows.append(list(r.cards_left) + list(r.record.actions))
+    flat = np.array([x for row in rows for x in row], np.int64)
+    return _digest(flat), [row[2] for row in rows[0:8:2]]
+
+
+def _positions() -> list[leaves.State]:
+    """Mid-game positions of a recorded heuristic game per player count (seats to act vary)."""
+    out = []
+    for n, turns in ((3, (0, 9, 25)), (4, (4, 17, 40)), (5, (12, 30)), (6, (20,))):
+        table = ["weighted", "taker", "counter", "low", "high", "minimal"][:n]
+        r = strategies.play_game(table, seed=100 + n)
+        states = leaves.replay(r.record)
+        for t in turns:
+            s = states[min(t, len(states) - 2)]
+            if len(s.legal_actions()) > 1:
+                out.append(s)
+    return out
+
+
+def ismcts_outcome(config: str) -> tuple[str, list[int]]:
+    strat = ISMCTS(**ISMCTS_CONFIGS[config])
+    chosen, visits = [], []
+    for i, state in enumerate(_positions()):
+        seat = state.current_player
+        rng = np.random.default_rng(1000 + i)
+        a = strat.choose(state.view(seat), state.legal_actions(), rng)
+        chosen.append(a.id)
+        visits += sorted((b.id, v) for b, v in strat.last_visits.items())
+        visits.append((strat.last_nodes, strat.last_rejects))
+    return _digest(np.array(chosen, np.int64), np.array(visits, np.int64)), chosen
+
+
+def golden_values() -> dict[str, tuple[str, list[int]]]:
+    """Every golden value from the current code (print it to regenerate ``GOLDEN``)."""
+    out = {}
+    for t in TABLES:
+        out[f"compiled/{t}"] = compiled_outcome(t)
+        out[f"compiled_rec/{t}"] = compiled_outcome(t, record=True)
+        out[f"python/{t}"] = python_outcome(t)
+    for c in ISMCTS_CONFIGS:
+        out[f"ismcts/{c}"] = ismcts_outcome(c)
+    return out
+
+
+GOLDEN: dict[str, tuple[str, list[int]]] = {
+    "compiled/a3": ("b5aeab8e8b0bc1e3", [29, 40, 43, 31]),
+    "compiled/b4": ("668b4e2597d28b28", [40, 31, 49, 34]),
+    "compiled/c5": ("fdd49d0a6a77f486", [63, 42, 52, 56]),
+    "compiled/d6": ("dfaa9561f2810610", [59, 46, 39, 63]),
+    "compiled/e4": ("1fad89d832e7c400", [53, 51, 37, 38]),
+    "compiled/f4": ("0c355a3f5581cad9", [35, 40, 31, 34]),
+    "compiled_rec/a3": ("02b6d9d0e7a5ac1f", [29, 40, 43, 31]),
+    "compiled_rec/b4": ("119d720befb9836c", [40, 31, 49, 34]),
+    "compiled_rec/c5": ("e6806932a76d03fd", [63, 42, 52, 56]),
+    "compiled_rec/d6": ("50d50d59d6ac4a9c", [59, 46, 39, 63]),
+    "compiled_rec/e4": ("481c76c3464b5e62", [53, 51, 37, 38]),
+    "compiled_rec/f4": ("8562d5ba0c2808dd", [35, 40, 31, 34]),
+    "ismcts/default": ("09d6cd3ad5078d47", [40, 80, 49, 111, 41, 105, 24, 107]),
+    "ismcts/flat": ("722eadc0083b797f", [64, 33, 49, 111, 41, 105, 24, 105]),
+    "ismcts/hard": ("45208767c73e377b", [64, 80, 97, 111, 41, 114, 24, 107]),
+    "ismcts/shaped": ("95a3fe7c579770af", [72, 33, 49, 109, 16, 114, 24, 105]),
+    "ismcts/so": ("107b0c4ad9cf935b", [8, 33, 49, 111, 32, 114, 24, 113]),
+    "python/a3": ("779d41f982ed9228", [31, 27, 33, 24]),
+    "python/b4": ("4f5f90b3c08a3167", [40, 31, 49, 34]),
+    "python/c5": ("6338d1143828baec", [49, 64, 71, 32]),
+    "python/d6": ("18d5c5f58e3a399a", [59, 46, 39, 63]),
+    "python/e4": ("0250df0090f6edbe", [53, 51, 37, 38]),
+    "python/f4": ("27bb8ec37a39a487", [28, 26, 27, 32]),
+}
+
+
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_compiled_path_unchanged(table):
+    assert compiled_outcome(table) == GOLDEN[f"compiled/{table}"]
+    assert compiled_outcome(table, record=True) == GOLDEN[f"compiled_rec/{table}"]
+
+
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_python_path_unchanged(table):
+    assert python_outcome(table) == GOLDEN[f"python/{table}"]
+
+
+@pytest.mark.parametrize("config", sorted(ISMCTS_CONFIGS))
+def test_ismcts_decisions_unchanged(config):
+    assert ismcts_outcome(config) == GOLDEN[f"ismcts/{config}"]
+
+
+def test_golden_covers_every_builtin():
+    names = {strategies.get(s).name for t in TABLES.values() for s in t}
+    assert names == {cls.name for cls in strategies.builtin.BUILTINS}
