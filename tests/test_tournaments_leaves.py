@@ -104,3 +104,40 @@ def test_expert_matches_have_per_game_and_per_match_rows(tmp_path):
     )
     assert again.cards_left[0].tolist() == [row[f"cards_left_{s}"] for s in range(3)]
     assert res.summary()["match_win_share"].sum() == pytest.approx(12)
+
+
+class HandMemory(Strategy, register=False):
+    """Remembers every hand it was dealt, across games, and would exploit a replayed deal."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def start_game(self, view, rng):
+        self.replayed = view.hand in self.seen
+        self.seen.add(view.hand)
+
+    def choose(self, view, legal, rng):
+        if self.replayed or len(self.seen) > 1:
+            return legal[-1]
+        return legal[0]
+
+
+class HandMemoryless(Strategy, register=False):
+    """``HandMemory`` as it plays in a game of its own: always its first choice."""
+
+    def choose(self, view, legal, rng):
+        return legal[0]
+
+
+def test_memory_across_games_gains_nothing_and_ignores_jobs(tmp_path):
+    def rows(entrant, jobs, out):
+        t = Tournament([entrant, "greedy", "low"], players=3, games=120, seed=4, chunk_size=30)
+        return t.run(n_jobs=jobs, out=tmp_path / out).games()
+
+    one = rows(HandMemory(), 1, "one")
+    two = rows(HandMemory(), 2, "two")
+    pd.testing.assert_frame_equal(one, two)
+    twin = rows(HandMemoryless(), 1, "twin")
+    for col in ["winner_seat", "cards_left_0", "cards_left_1", "cards_left_2", "turns"]:
+        assert one[col].tolist() == twin[col].tolist()
+    assert len(one) == 120
