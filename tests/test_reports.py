@@ -343,3 +343,24 @@ def test_neighbours_match_a_brute_force_count(seed):
             wins[key] = wins.get(key, 0) + int(row.winner_seat == s)
     assert {k: int(v) for k, v in t["games"].items()} == games
     assert {k: int(v) for k, v in t["wins"].items()} == wins
+
+
+def test_design_effect_counts_correlated_games_of_a_deal():
+    rng = np.random.default_rng(3)
+    rows = []
+    for _ in range(60):
+        order = tuple(rng.permutation(["A", "B", "C"]))
+        winner = int(rng.integers(3))
+        cards = tuple(0 if s == winner else int(rng.integers(1, 6)) for s in range(3))
+        rows.append((order, cards, winner, 0, 10, 2, False))
+    single = frame(rows, {"deal": np.arange(60)})
+    copies = frame([r for r in rows for _ in range(4)], {"deal": np.repeat(np.arange(60), 4)})
+    s1 = reports.summary(single).set_index("strategy")
+    s4 = reports.summary(copies).set_index("strategy")
+    # four identical copies of each deal carry the information of one: the effect is ~4
+    assert s1["design_effect"].tolist() == pytest.approx([60 / 59] * 3)
+    assert s4["design_effect"].tolist() == pytest.approx([4 * 60 / 59] * 3)
+    assert s4["ci_low"].tolist() == pytest.approx(s1["ci_low"].tolist())
+    assert s4["win_rate"].tolist() == pytest.approx(s1["win_rate"].tolist())
+    no_deal = reports.summary(single.drop(columns="deal"))
+    assert (no_deal["design_effect"] == 1.0).all()
