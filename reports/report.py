@@ -106,8 +106,8 @@ def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
             "Differences that matter",
             "Top strategies compared pairwise by win rate (diff = a - b, 95% t interval). "
             + (
-                "Paired by deal: each deal was played under every seat rotation, so the deal's "
-                "luck cancels within a deal."
+                "Paired by deal: each deal was played under every seating of its duplicate "
+                "set, so the deal's luck cancels within a deal."
                 if method == PAIRED
                 else "Unpaired: the games carry no deal column, so each shared game is a unit."
             )
