@@ -16,8 +16,22 @@ import pandas as pd
 
 from .data import Games, as_games
 from .stats import wilson
+from .tables import design_effect
 
 __all__ = ["neighbours", "neighbour_matrix"]
+
+
+def _pair_code(b: Games, s: int) -> np.ndarray:
+    """Per game: strategy in seat ``s`` * K + strategy seated before it (-1: no such pair)."""
+    k = b.n_strategies
+    n = b.n_players.astype(np.int64)
+    before_seat = np.where(s == 0, n - 1, s - 1)
+    me = b.seats[:, s].astype(np.int64)
+    before = np.take_along_axis(
+        b.seats.astype(np.int64), np.clip(before_seat, 0, None)[:, None], axis=1
+    )[:, 0]
+    ok = (s < n) & (me >= 0) & (before >= 0)
+    return np.where(ok, me * k + before, -1)
 
 
 def _counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -29,13 +43,9 @@ def _counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for b in g.blocks():
         n = b.n_players.astype(np.int64)
         for s in range(b.seats.shape[1]):
-            before_seat = np.where(s == 0, n - 1, s - 1)
-            me = b.seats[:, s].astype(np.int64)
-            before = np.take_along_axis(
-                b.seats.astype(np.int64), np.clip(before_seat, 0, None)[:, None], axis=1
-            )[:, 0]
-            ok = (s < n) & (me >= 0) & (before >= 0)
-            key = (me * k + before)[ok]
+            code = _pair_code(b, s)
+            ok = code >= 0
+            key = code[ok]
             games += np.bincount(key, minlength=k * k)
             wins += np.bincount(key, weights=(b.winner[ok] == s), minlength=k * k)
             fair += np.bincount(key, weights=1.0 / n[ok], minlength=k * k)
@@ -43,15 +53,18 @@ def _counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
-    """Per (strategy, before): games, wins, win rate with a 95% Wilson interval, fair share,
-    relative (win rate / fair share), and ``vs_overall``: the win rate minus the strategy's
-    win rate over all its games. Rows for pairs that never met are left out; ``order`` sorts
-    strategies (default: by label)."""
+    """Per (strategy, before): games, wins, win rate with a 95% interval (Wilson's on the
+    effective games, clustered by deal as in ``summary``), fair share, relative (win rate /
+    fair share), and ``vs_overall``: the win rate minus the strategy's win rate over all its
+    games. Rows for pairs that never met are left out; ``order`` sorts strategies (default: by
+    label)."""
     g = as_games(data)
     games, wins, fair = _counts(g)
     k = g.n_strategies
     me, before = np.divmod(np.arange(k * k), k)
-    lo, hi = wilson(wins.ravel(), games.ravel())
+    deff = design_effect(g, wins.ravel(), games.ravel(), _pair_code)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo, hi = wilson(wins.ravel() / deff, games.ravel() / deff)
     overall = wins.sum(axis=1) / np.maximum(games.sum(axis=1), 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = wins.ravel() / games.ravel()
@@ -67,6 +80,7 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
                 "fair_share": fair.ravel() / games.ravel(),
                 "relative": rate / (fair.ravel() / games.ravel()),
                 "vs_overall": rate - overall[me],
+                "design_effect": deff,
             }
         )
     df = df[df["games"] > 0]

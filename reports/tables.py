@@ -10,6 +10,7 @@ at one table plays two "games" there), so its wins sum to the number of games wo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -71,15 +72,22 @@ def _summary_counts(g: Games) -> np.ndarray:
     )
 
 
-def design_effect(g: Games, wins: np.ndarray, games: np.ndarray) -> np.ndarray:
-    """Per strategy: variance of its win rate over duplicate deals / the binomial variance.
+def design_effect(
+    g: Games,
+    wins: np.ndarray,
+    games: np.ndarray,
+    group: Callable[[Games, int], np.ndarray] | None = None,
+) -> np.ndarray:
+    """Per group: variance of its win rate over duplicate deals / the binomial variance.
 
     Games of one deal (same ``n_players`` and ``deal``: the same cards, every table of that
     size, every seating) are not independent, so a plain binomial interval can be too narrow
     (or too wide). The cluster-robust variance of the ratio wins / games over deals, divided by
     p(1-p)/n, says by how much; 1 where the rows carry no deal column or too few deals.
+    Groups are strategies by default; ``group(block, seat)`` may give another code per seat
+    (-1: not counted), ``wins``/``games`` being the groups' totals.
     """
-    k = g.n_strategies
+    k = len(wins)
     deff = np.ones(k)
     if g.deal is None or len(g) == 0:
         return deff
@@ -93,7 +101,7 @@ def design_effect(g: Games, wins: np.ndarray, games: np.ndarray) -> np.ndarray:
     for b in g.blocks():
         cluster = b.n_players.astype(np.int64) * n_deals + b.deal.astype(np.int64)
         for s in range(b.seats.shape[1]):
-            code = b.seats[:, s].astype(np.int64)
+            code = b.seats[:, s].astype(np.int64) if group is None else group(b, s)
             ok = code >= 0
             key = (code * n_clusters + cluster)[ok]
             n_c += np.bincount(key, minlength=k * n_clusters)
