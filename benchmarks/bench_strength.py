@@ -1,7 +1,8 @@
 """Strength of each built-in heuristic against three ``random`` players, and loop speed.
 
-4-player games on duplicate deals: every deal is played four times with the heuristic
-rotated through all seats (the other three seats ``random``), so seat and deal luck cancel.
+4-player games on duplicate deals: every deal is played under the balanced seating design of
+the table (``tournaments.seating.design``; with three identical ``random`` seats it puts the
+heuristic once in every seat), so seat, neighbour and deal luck cancel.
 Prints each heuristic's win rate with a 95% Wilson interval (floor, not a test: > 25% means
 better than a random seat), then how many 4-player games per second the compiled loop plays
 with four heuristics at the table (one core).
@@ -20,6 +21,7 @@ import numpy as np
 
 import strategies
 from strategies import compiled as C
+from tournaments.seating import design
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -41,7 +43,8 @@ def vs_random(name: str, deals: int, seed: int, n_players: int = 4) -> tuple[int
     kind, vec = strategies.get(name).compiled()
     rk, rv = strategies.get("random").compiled()
     wins = games = 0
-    for seat in range(n_players):
+    for seating in design((0,) + (1,) * (n_players - 1)):  # entrant 0: the heuristic
+        seat = seating.index(0)
         kinds = np.full(n_players, rk, dtype=np.int64)
         params = np.tile(rv, (n_players, 1))
         kinds[seat] = kind

@@ -7,6 +7,7 @@ and samples the resident memory of the whole process tree (driver + workers) fro
     python benchmarks/bench_tournament.py --scaling          # also 1 vs 2 jobs on the same run
     python benchmarks/bench_tournament.py --flat             # --no-rows memory, 1x vs 4x games
     python benchmarks/bench_tournament.py --games 200000     # quick look
+    python benchmarks/bench_tournament.py --compare          # balanced vs rotations seating
 
 Targets: 1,000,000 four-player games among four heuristics with --jobs 2 in <= 30 s wall on
 two cores, 1 -> 2 jobs >= 1.8x, peak memory < 1 GB and flat with --no-rows. The machine must
@@ -49,13 +50,16 @@ def _tree_rss(session: int) -> int:
     return total
 
 
+SEATING = ["balanced"]  # --seating of every run (set from the command line)
+
+
 def run(games: int, jobs: int, rows: bool = True, seed: int = 1) -> dict[str, float]:
     """One CLI run into a fresh directory: wall seconds, peak tree memory, output size."""
     out = Path(tempfile.mkdtemp(prefix="bench-tournament-")) / "run"
     cmd = [
         sys.executable, "-m", "leaves", "tournament", *HEURISTICS, "--players", "4",
         "--games", str(games), "--seed", str(seed), "--jobs", str(jobs), "--out", str(out),
-        "--no-progress", *([] if rows else ["--no-rows"]),
+        "--no-progress", "--seating", SEATING[0], *([] if rows else ["--no-rows"]),
     ]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     peak = [0]
@@ -101,7 +105,9 @@ def run_in_process(games: int, jobs: int) -> float:
 
     out = Path(tempfile.mkdtemp(prefix="bench-tournament-")) / "run"
     t0 = time.perf_counter()
-    Tournament(HEURISTICS, players=4, games=games, seed=1).run(n_jobs=jobs, out=out)
+    Tournament(HEURISTICS, players=4, games=games, seed=1, seating=SEATING[0]).run(
+        n_jobs=jobs, out=out
+    )
     wall = time.perf_counter() - t0
     shutil.rmtree(out.parent, ignore_errors=True)
     return wall
@@ -113,10 +119,17 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--scaling", action="store_true", help="also time --jobs 1")
     ap.add_argument("--flat", action="store_true", help="--no-rows memory at 1x and 4x games")
+    ap.add_argument("--seating", default="balanced", help="balanced, all or rotations")
+    ap.add_argument("--compare", action="store_true", help="also time --seating rotations")
     args = ap.parse_args()
+    SEATING[0] = args.seating
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     main_run = run(args.games, args.jobs)
-    show(f"rows, --jobs {args.jobs}", main_run)
+    show(f"rows, --jobs {args.jobs}, {args.seating}", main_run)
+    if args.compare:
+        SEATING[0] = "rotations"
+        show(f"rows, --jobs {args.jobs}, rotations", run(args.games, args.jobs))
+        SEATING[0] = args.seating
     if args.scaling:
         single = run(args.games, 1)
         show("rows, --jobs 1", single)

@@ -21,7 +21,7 @@ def main(out: str | None = None) -> None:
     jobs = int(os.environ.get("LEAVES_EXAMPLE_JOBS", "1"))
     out = out or tempfile.mkdtemp(prefix="leaves-example-")
 
-    # Four strategies at 4-player tables: one table, every deal under every seat rotation.
+    # Four strategies at 4-player tables: one table, every deal under 24 balanced seatings.
     tournament = Tournament(["greedy", "low", "counter", "random"], players=4, games=games, seed=1)
     print(tournament.rounded_note)
     result = tournament.run(n_jobs=jobs, out=out)

@@ -3,7 +3,7 @@
 After each game the winner scores 0 and everyone else one point per card left; the match
 ends after the game in which some total reaches the target, and the lowest total wins, ties
 sharing the win (Interpretation X1). An unfinished game (E1) scores every player their cards
-left (``UNFINISHED_GAME_SCORES_ALL``).
+left (a fixed choice, see ``leaves.rules``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,15 @@
 """Numbers and interpretations of the 13 Leaves rules (``shared/RULES.md``).
 
-Every choice the sources leave open is a named constant here, so that code and docs
-refer to one place instead of baking the choice into an implementation detail.
+The numbers code reads are named constants here. Where the sources leave a choice open, this
+implementation makes one fixed choice, stated below and in the README (a named switch that
+nothing reads would suggest a choice one cannot make); only the turn limit is configurable:
+
+- P1: a pass takes a card, so a player facing an empty table (the round's leader, or after
+  takes emptied it) must play.
+- P2: every pass takes exactly one card while the table has any.
+- X1 (expert variant): players tied for the lowest match total share the match win.
+- Expert variant and an unfinished game (E1): with no winner, every player scores one point
+  per card left in hand (nobody gets the winner's 0).
 """
 
 from __future__ import annotations
@@ -31,21 +39,8 @@ Random play averages about 80 turns (4 players) and the longest of millions of r
 stays near 300, so real strategies never meet it; it only guards against degenerate loops.
 Configurable per game through ``new_game(..., turn_limit=...)``."""
 
-PASS_NEEDS_CARD = True
-"""Interpretation P1: a pass takes a card, so a player facing an empty table must play."""
-
-TAKE_IS_MANDATORY = True
-"""Interpretation P2: passing always takes one card when the table has any."""
-
 EXPERT_TARGET = 20
 """Expert variant: the match ends after the game in which some total reaches this."""
-
-EXPERT_TIES_SHARE_WIN = True
-"""Interpretation X1: players tied for the lowest match total share the match win."""
-
-UNFINISHED_GAME_SCORES_ALL = True
-"""Expert variant and an unfinished game (E1): with no winner, every player scores one
-point per card left in hand (nobody gets the winner's 0)."""
 
 
 def hand_size_for(n_players: int) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import charts
 from .data import Games, ReportError, Run, as_games, as_run, games_from_frame, load_run
 from .expert import expert, expert_lengths, expert_scores
+from .neighbours import neighbour_matrix, neighbours
 from .rating import rating
 from .report import build_report, compute_tables
 from .significance import significance
@@ -33,6 +34,8 @@ __all__ = [
     "length_distribution",
     "lengths",
     "load_run",
+    "neighbour_matrix",
+    "neighbours",
     "rating",
     "seats",
     "significance",

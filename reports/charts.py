@@ -198,3 +198,45 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
     return fig
+
+
+def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Win rate of each strategy (rows) by the strategy seated directly before it (markers),
+    with 95% intervals; the strategy's overall win rate is the grey bar."""
+    order = list(dict.fromkeys(table["strategy"]))
+    befores = list(dict.fromkeys(table["before"]))
+    fig, ax = _axes(ax, (8.5, _height(len(order)) + 0.3 * len(befores) / 2))
+    n_b = len(befores)
+    step = 0.8 / max(n_b, 1)
+    for i, name in enumerate(order[::-1]):
+        rows = table[table["strategy"] == name]
+        total = rows["wins"].sum() / max(rows["games"].sum(), 1)
+        ax.barh(i, total, color="#dddddd", height=0.85, zorder=1)
+        for j, before in enumerate(befores):
+            r = rows[rows["before"] == before]
+            if r.empty:
+                continue
+            y = i - 0.4 + step * (j + 0.5)
+            rate = float(r["win_rate"].iloc[0])
+            err = [[max(rate - float(r["ci_low"].iloc[0]), 0)],
+                   [max(float(r["ci_high"].iloc[0]) - rate, 0)]]  # fmt: skip
+            colour = OKABE_ITO[j % len(OKABE_ITO)]
+            ax.errorbar(rate, y, xerr=err, fmt=MARKERS[j % len(MARKERS)], color=colour,
+                        ms=4, capsize=2, lw=1, zorder=3)  # fmt: skip
+    handles = [
+        Line2D(
+            [],
+            [],
+            color=OKABE_ITO[j % len(OKABE_ITO)],
+            marker=MARKERS[j % len(MARKERS)],
+            ls="none",
+            label=f"after {b}",
+        )  # fmt: skip
+        for j, b in enumerate(befores)
+    ]
+    ax.set_yticks(np.arange(len(order)), order[::-1])
+    ax.set_xlabel("win rate, by the strategy seated directly before (95% intervals)")
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_title("Whom do you want to sit after?", fontsize=10)
+    ax.legend(handles=handles, **OUTSIDE)
+    return fig

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 from . import charts
 from .data import Run, as_run
 from .expert import expert, expert_lengths, expert_scores
+from .neighbours import neighbours
 from .rating import rating
 from .significance import PAIRED, significance
 from .tables import head_to_head, length_distribution, lengths, seats, summary
@@ -105,8 +106,8 @@ def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
             "Differences that matter",
             "Top strategies compared pairwise by win rate (diff = a - b, 95% t interval). "
             + (
-                "Paired by deal: each deal was played under every seat rotation, so the deal's "
-                "luck cancels within a deal."
+                "Paired by deal: each deal was played under every seating of its duplicate "
+                "set, so the deal's luck cancels within a deal."
                 if method == PAIRED
                 else "Unpaired: the games carry no deal column, so each shared game is a unit."
             )
@@ -125,6 +126,15 @@ def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
             "Win rate by seat position relative to the first player, per player count.",
             [("seats", tables["seats"])],
             ["seats"],
+        ),
+        Section(
+            "Neighbours: whom do you want to sit after?",
+            "Win rate of each strategy by the strategy seated directly before it (whose ends "
+            "it faces), with 95% Wilson intervals; vs_overall = that win rate minus the "
+            "strategy's win rate over all its games. With the balanced seating design every "
+            "strategy sits after every other equally often.",
+            [("neighbours", tables["neighbours"])],
+            ["neighbours"],
         ),
         Section(
             "Game length",
@@ -173,6 +183,7 @@ def compute_tables(run: Run, top: int = 5) -> tuple[dict[str, pd.DataFrame], str
         "summary": summ,
         "head_to_head": head_to_head(g, order=order),
         "seats": seats(g),
+        "neighbours": neighbours(g, order=order),
         "lengths": lengths(g),
         "lengths_hist": length_distribution(g),
         "rating": rating(g),
@@ -196,6 +207,8 @@ def _make_charts(t: dict[str, pd.DataFrame]) -> dict[str, Figure]:
     }
     if len(t["head_to_head"]):
         figs["head_to_head"] = charts.head_to_head(t["head_to_head"])
+    if len(t["neighbours"]):
+        figs["neighbours"] = charts.neighbours(t["neighbours"])
     if "expert_scores" in t:
         figs["expert_scores"] = charts.expert_scores(
             t["expert_scores"], order=t["expert"]["strategy"].tolist()
@@ -207,8 +220,8 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
                  top: int = 5) -> Path:  # fmt: skip
     """Write the report of a run (directory, results object, Run or games DataFrame) into
     ``out`` (default: RUN_DIR/report, or ./report) and return the page's path: report.html
-    or report.md, next to summary.csv, head_to_head.csv, seats.csv, lengths.csv, rating.csv,
-    significance.csv (expert runs: expert.csv, ...) and charts/*.png."""
+    or report.md, next to summary.csv, head_to_head.csv, seats.csv, neighbours.csv,
+    lengths.csv, rating.csv, significance.csv (expert runs: expert.csv, ...) and charts/*.png."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     start = time.perf_counter()

@@ -1,10 +1,10 @@
 """Is A really better than B? Paired tests over duplicate deals for the top strategies.
 
-A tournament plays each deal under every seat rotation, so within one deal the same cards pass
+A tournament plays each deal under a set of seatings, so within one deal the same cards pass
 through every strategy's hands: the deal's luck cancels when A's and B's win rates are compared
 deal by deal. The unit of the test is therefore the deal (rows sharing the ``deal`` column): per
 deal, d = (A's win rate over its seats in that deal) - (B's), and a t-test on the mean of d.
-Without a ``deal`` column each game is its own unit (no pairing across rotations: an unpaired
+Without a ``deal`` column each game is its own unit (no pairing across seatings: an unpaired
 comparison of the two strategies' per-game results in the games they shared), and the table says
 so in ``method``. p-values are Holm-corrected over all pairs shown.
 """

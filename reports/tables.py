@@ -10,6 +10,7 @@ at one table plays two "games" there), so its wins sum to the number of games wo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -71,11 +72,64 @@ def _summary_counts(g: Games) -> np.ndarray:
     )
 
 
+def design_effect(
+    g: Games,
+    wins: np.ndarray,
+    games: np.ndarray,
+    group: Callable[[Games, int], np.ndarray] | None = None,
+) -> np.ndarray:
+    """Per group: variance of its win rate over duplicate deals / the binomial variance.
+
+    Games of one deal (same ``n_players`` and ``deal``: the same cards, every table of that
+    size, every seating) are not independent, so a plain binomial interval can be too narrow
+    (or too wide). The cluster-robust variance of the ratio wins / games over deals, divided by
+    p(1-p)/n, says by how much; 1 where the rows carry no deal column or too few deals.
+    Groups are strategies by default; ``group(block, seat)`` may give another code per seat
+    (-1: not counted), ``wins``/``games`` being the groups' totals.
+    """
+    k = len(wins)
+    deff = np.ones(k)
+    if g.deal is None or len(g) == 0:
+        return deff
+    n_deals = int(g.deal.max()) + 1
+    n_sizes = int(g.n_players.max()) + 1
+    n_clusters = n_deals * n_sizes
+    if k * n_clusters > 50_000_000:  # pragma: no cover - far beyond any run's deal count
+        return deff
+    w_c = np.zeros(k * n_clusters)
+    n_c = np.zeros(k * n_clusters)
+    for b in g.blocks():
+        cluster = b.n_players.astype(np.int64) * n_deals + b.deal.astype(np.int64)
+        for s in range(b.seats.shape[1]):
+            code = b.seats[:, s].astype(np.int64) if group is None else group(b, s)
+            ok = code >= 0
+            key = (code * n_clusters + cluster)[ok]
+            n_c += np.bincount(key, minlength=k * n_clusters)
+            w_c += np.bincount(key, weights=(b.winner[ok] == s), minlength=k * n_clusters)
+    w_c = w_c.reshape(k, n_clusters)
+    n_c = n_c.reshape(k, n_clusters)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = wins / games
+        resid = ((w_c - p[:, None] * n_c) ** 2).sum(axis=1)
+        m = (n_c > 0).sum(axis=1)
+        var = resid / games**2 * m / (m - 1)
+        binom = p * (1 - p) / games
+        out = var / binom
+    usable = (m >= 10) & (binom > 0) & np.isfinite(out) & (out > 0)
+    deff[usable] = out[usable]
+    return deff
+
+
 def summary(data: Any) -> pd.DataFrame:
-    """Per strategy: games (seats occupied), wins, win rate with a 95% Wilson interval, the fair
+    """Per strategy: games (seats occupied), wins, win rate with a 95% interval, the fair
     share (expected win rate if all were equal: mean of 1/players), win rate relative to it, mean
     cards left when not winning, unfinished and forfeited games. Sorted strongest first (by win
     rate relative to the fair share, which equals win-rate order when all play the same counts).
+
+    The interval is Wilson's on the effective number of games: games / ``design_effect`` when
+    the rows say which duplicate deal each game was (games of one deal are correlated), so it
+    covers the true rate 95% of the time (``benchmarks/bench_calibration.py``); the design
+    effect is the last column.
     """
     g = as_games(data)
     acc = g.cache.get("summary_counts")
@@ -85,7 +139,12 @@ def summary(data: Any) -> pd.DataFrame:
             acc += _summary_counts(b)
         g.cache["summary_counts"] = acc
     games, wins, fair, cards_sum, cards_n, unfinished, forfeits = acc
-    lo, hi = wilson(wins, games)
+    deff = g.cache.get("summary_deff")
+    if deff is None:
+        deff = design_effect(g, wins, games)
+        g.cache["summary_deff"] = deff
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo, hi = wilson(wins / deff, games / deff)
     with np.errstate(invalid="ignore", divide="ignore"):
         df = pd.DataFrame(
             {
@@ -100,6 +159,7 @@ def summary(data: Any) -> pd.DataFrame:
                 "mean_cards_left_when_losing": cards_sum / cards_n,
                 "unfinished": unfinished.astype(np.int64),
                 "forfeits": forfeits.astype(np.int64),
+                "design_effect": deff,
             }
         )
     df = df[df["games"] > 0]

@@ -107,10 +107,15 @@ class Strategy:
         raise NotImplementedError(f"{type(self).__qualname__} must implement choose()")
 
     def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
-        """Hook called once per game before the first move, with this seat's initial view."""
+        """Hook called once per game before the first move, with this seat's initial view.
+
+        Batches and tournaments give every game a fresh instance (``strategies.play.fresh``:
+        the class rebuilt from ``params``), so nothing stored on ``self`` outlives a game.
+        """
 
     def end_game(self, view: PlayerView, result: Any) -> None:
-        """Hook called once per game after the end, with the final view and the game result."""
+        """Hook called once per game after the end, with this seat's final view and the
+        public result (``strategies.PublicResult``: winner, cards left, turns; no hands)."""
 
     def compiled(self) -> tuple[int, np.ndarray] | None:
         """(policy kind id, float64 parameters) for the compiled batch loop, or None."""

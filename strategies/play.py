@@ -6,6 +6,11 @@ path (``strategies.compiled.play_batch_compiled``), which ``play_batch`` uses wh
 has a compiled policy. On the Python path each game's decisions draw from
 ``np.random.default_rng(play_seed)``. A strategy that raises or returns an action that is not
 legal forfeits the game: it ends at once with no winner and the error is kept.
+
+Strategies never carry information from one game to the next: ``play_batch`` (and so every
+tournament) plays each game with fresh instances built from the seats' parameters
+(``fresh``), and ``end_game`` receives only the player's final view and the public result
+(``PublicResult``: no hands, deal or seeds).
 """
 
 from __future__ import annotations
@@ -28,8 +33,34 @@ _U64 = 0xFFFFFFFFFFFFFFFF
 
 # ---------------------------------------------------------------------- one game
 @dataclass(frozen=True)
+class PublicResult:
+    """What every player may know when a game ends: passed to ``Strategy.end_game``.
+
+    Hand sizes are public at every moment; hands, the deal and the seeds are not.
+    """
+
+    labels: tuple[str, ...]
+    first_player: int
+    winner: int | None
+    cards_left: tuple[int, ...]
+    turns: int
+    rounds: int
+    unfinished: bool
+    forfeit_seat: int | None = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.labels)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Expert points: cards left in hand (the winner has none; E1/forfeit: everyone's)."""
+        return self.cards_left
+
+
+@dataclass(frozen=True)
 class GameResult:
-    """Outcome of one game played by ``play_game`` (also passed to ``Strategy.end_game``)."""
+    """Outcome of one game played by ``play_game`` (the caller's full record of it)."""
 
     labels: tuple[str, ...]
     deal_seed: int
@@ -53,6 +84,29 @@ class GameResult:
     def scores(self) -> tuple[int, ...]:
         """Expert points: cards left in hand (the winner has none; E1/forfeit: everyone's)."""
         return self.cards_left
+
+    def public(self) -> PublicResult:
+        """The part of the result every player may know (what ``end_game`` receives)."""
+        return PublicResult(
+            labels=self.labels,
+            first_player=self.first_player,
+            winner=self.winner,
+            cards_left=self.cards_left,
+            turns=self.turns,
+            rounds=self.rounds,
+            unfinished=self.unfinished,
+            forfeit_seat=self.forfeit_seat,
+        )
+
+
+def fresh(strategy: Strategy) -> Strategy:
+    """A new instance with the same parameters: the state every game starts from.
+
+    Anything a strategy stores on itself during a game is dropped before the next one, so a
+    decision never depends on earlier games, on how games are chunked or on ``--jobs``. Keep
+    expensive immutable set-up (tables, models) in class-level caches keyed by parameters.
+    """
+    return type(strategy)(**strategy.params)
 
 
 def _seat_strategies(players: Any, n_players: int | None) -> list[Strategy]:
@@ -199,7 +253,7 @@ def _play_one(
     out = result(forfeit, error)
     for seat, s in enumerate(strats):
         try:
-            s.end_game(state.view(seat), out)
+            s.end_game(state.view(seat), out.public())
         except Exception as exc:
             if out.forfeit_seat is None:
                 out = result(seat, _error(seat, s, exc))
@@ -265,7 +319,8 @@ def play_batch(
     """Play game ``i`` from ``deal_seeds[i]``/``play_seeds[i]`` for every ``i`` at one table.
 
     Runs the compiled loop when every seat has a compiled policy (``Strategy.compiled()`` is
-    not None); otherwise plays with ``choose``. ``record=True`` adds a ``GameRecord`` per
+    not None); otherwise plays with ``choose``, each game with fresh instances (``fresh``),
+    so the given instances are never changed and games never share state. ``record=True`` adds a ``GameRecord`` per
     game on either path. Deterministic
     strategies give the same games on both paths; stochastic ones draw from different
     generators (xoshiro vs numpy), so their individual games differ while the statistics agree.
@@ -290,7 +345,8 @@ def _play_python(
     out = _empty_batch(g, n)
     records: list[GameRecord] = []
     for i in range(g):
-        r = _play_one(strats, int(deal[i]), int(play[i]), turn_limit, record)
+        seats = [fresh(s) for s in strats]  # no state crosses from one game to the next
+        r = _play_one(seats, int(deal[i]), int(play[i]), turn_limit, record)
         out.first_player[i] = r.first_player
         out.cards_left[i] = r.cards_left
         out.winner_seat[i] = -1 if r.winner is None else r.winner

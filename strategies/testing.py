@@ -9,6 +9,10 @@ are legal, the last two players in a round, and 3 to 6 players. For each positio
 - the answer is an ``Action`` among the legal ones (and ``choose`` does not raise);
 - the view, the legal tuple and the state are unchanged afterwards;
 - the same seed gives the same answer (fresh instances, ``np.random.default_rng(seed)``);
+- no memory across games: an instance that has played other games first answers the same
+  position, with the same rng state, as a fresh one (tournaments give every game a fresh
+  instance; a strategy whose decisions depend on earlier games would behave differently
+  when used directly);
 
 and it plays a few whole games with the strategy in every seat (hooks included) through
 ``play_game``, which must finish without a forfeit.
@@ -155,6 +159,48 @@ def check_position(
     return answers[0]
 
 
+MEMORY_GAMES = 2
+"""Games an instance plays (3 players, against first-legal players) before ``check_memory``
+asks it again."""
+
+
+class _FirstLegal(Strategy, register=False):
+    """A cheap opponent for the memory check's games."""
+
+    def choose(self, view: Any, legal: tuple[Action, ...], rng: np.random.Generator) -> Action:
+        return legal[0]
+
+
+def check_memory(
+    cls: type[Strategy], params: dict[str, Any], initial: State, state: State, seed: int,
+    where: str = "",
+) -> None:  # fmt: skip
+    """The answer at ``state`` must not change after the instance has played other games."""
+    from .play import play_game
+
+    label = cls(**params).label
+    seat = state.current_player
+    legal = state.legal_actions()
+
+    def ask(strat: Strategy) -> Action:
+        rng = np.random.default_rng(seed)
+        strat.start_game(initial.view(seat), rng)
+        return strat.choose(state.view(seat), legal, rng)
+
+    before = ask(cls(**params))
+    used = cls(**params)
+    for g in range(MEMORY_GAMES):
+        seats = [used, _FirstLegal(), _FirstLegal()]
+        play_game(seats[g % 3 :] + seats[: g % 3], seed=seed + 7919 * (g + 1), record=False)
+    after = ask(used)
+    assert before == after, (
+        f"{label}: remembers earlier games: after {MEMORY_GAMES} other games it chose {after} "
+        f"instead of {before} at {where}turn {state.turn} of a {state.n_players}-player game, "
+        f"seat {seat} (same position, same rng state); keep per-game state in start_game, "
+        "nothing across games"
+    )
+
+
 def check_strategy(
     cls_or_spec: Any, max_examples: int = 60, games: int = 4, seed: int | None = None
 ) -> None:
@@ -163,7 +209,8 @@ def check_strategy(
     ``cls_or_spec`` is a Strategy subclass, an instance (its parameters are reused) or a spec
     string. First one position of every phase for every player count, then
     ``max_examples`` hypothesis-drawn positions (a failure is shrunk to a simple case), then
-    ``games`` whole self-play games. Deterministic unless ``seed`` is given.
+    a memory check (the same positions after other games), then ``games`` whole self-play
+    games. Deterministic unless ``seed`` is given.
     """
     from .play import play_game
 
@@ -200,6 +247,11 @@ def check_strategy(
         positions = hypothesis_seed(int(seed))(positions)
     if max_examples > 0:
         positions()
+
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        s = base + 1000 * n + 999
+        initial, state = random_position(n, s, "any")
+        check_memory(cls, params, initial, state, s, f"seed {s}: ")
 
     for g in range(games):
         n = MIN_PLAYERS + g % (MAX_PLAYERS - MIN_PLAYERS + 1)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import leaves
 import strategies
 from leaves import ExpertMatch, GameRecord, replay
-from strategies import Strategy, play_batch, play_game, play_match_batch
+from strategies import PublicResult, Strategy, play_batch, play_game, play_match_batch
 from strategies.play import _play_python, deal_state, match_deal_seeds, match_play_seeds
 
 
@@ -130,7 +130,12 @@ def test_hooks_are_called_once_per_game():
     hooks = [Hooked() for _ in range(3)]
     r = play_game(hooks, seed=5)
     assert [h.starts for h in hooks] == [1, 1, 1]
-    assert all(h.ends == [r] for h in hooks)
+    assert all(h.ends == [r.public()] for h in hooks)
+    public = hooks[0].ends[0]  # the public result only: no hands, deal or seeds
+    assert isinstance(public, PublicResult)
+    for secret in ("final_state", "record", "deal_seed", "play_seed", "error"):
+        assert not hasattr(public, secret)
+    assert public.winner == r.winner and public.cards_left == r.cards_left
 
 
 def test_turn_limit_makes_an_unfinished_game():

@@ -313,3 +313,54 @@ def test_wilson_bounds_are_exact_at_zero_and_all_wins():
     lo, hi = wilson([0, 10], [10, 10])
     assert lo[0] == 0.0 and hi[1] == 1.0
     assert (lo <= [0.0, 1.0]).all() and (hi >= [0.0, 1.0]).all()
+
+
+def test_neighbours_exact():
+    t = reports.neighbours(HAND)
+    got = {(r.strategy, r.before): (r.games, r.wins) for r in t.itertuples()}
+    # clockwise: the seat before seat s is s - 1 (seat 0: the last seat)
+    assert got == {("A", "C"): (5, 2), ("B", "A"): (5, 1), ("C", "B"): (5, 1)}
+    assert t["vs_overall"].tolist() == pytest.approx([0.0, 0.0, 0.0])
+    lo, hi = reports.wilson(2, 5)
+    assert t["ci_low"].iloc[0] == pytest.approx(lo) and t["ci_high"].iloc[0] == pytest.approx(hi)
+    m = reports.neighbour_matrix(t, "wins")
+    assert m.loc["A", "C"] == 2 and np.isnan(m.loc["A", "B"])
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_neighbours_match_a_brute_force_count(seed):
+    df = synthetic_games({"a": 0.5, "b": 0.0, "c": -0.5, "d": 0.2}, players=(3, 4, 5),
+                         deals=3, seed=seed)  # fmt: skip
+    t = reports.neighbours(df).set_index(["strategy", "before"])
+    games: dict = {}
+    wins: dict = {}
+    for row in df.itertuples(index=False):
+        n = row.n_players
+        for s in range(n):
+            key = (getattr(row, f"seat_{s}"), getattr(row, f"seat_{(s - 1) % n}"))
+            games[key] = games.get(key, 0) + 1
+            wins[key] = wins.get(key, 0) + int(row.winner_seat == s)
+    assert {k: int(v) for k, v in t["games"].items()} == games
+    assert {k: int(v) for k, v in t["wins"].items()} == wins
+
+
+def test_design_effect_counts_correlated_games_of_a_deal():
+    rng = np.random.default_rng(3)
+    rows = []
+    for _ in range(60):
+        order = tuple(rng.permutation(["A", "B", "C"]))
+        winner = int(rng.integers(3))
+        cards = tuple(0 if s == winner else int(rng.integers(1, 6)) for s in range(3))
+        rows.append((order, cards, winner, 0, 10, 2, False))
+    single = frame(rows, {"deal": np.arange(60)})
+    copies = frame([r for r in rows for _ in range(4)], {"deal": np.repeat(np.arange(60), 4)})
+    s1 = reports.summary(single).set_index("strategy")
+    s4 = reports.summary(copies).set_index("strategy")
+    # four identical copies of each deal carry the information of one: the effect is ~4
+    assert s1["design_effect"].tolist() == pytest.approx([60 / 59] * 3)
+    assert s4["design_effect"].tolist() == pytest.approx([4 * 60 / 59] * 3)
+    assert s4["ci_low"].tolist() == pytest.approx(s1["ci_low"].tolist())
+    assert s4["win_rate"].tolist() == pytest.approx(s1["win_rate"].tolist())
+    no_deal = reports.summary(single.drop(columns="deal"))
+    assert (no_deal["design_effect"] == 1.0).all()

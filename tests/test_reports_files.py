@@ -32,6 +32,7 @@ PINNED = {
     "summary.csv": ["strategy", "games", "wins", "win_rate", "ci_low", "ci_high"],
     "head_to_head.csv": ["strategy", "opponent", "shared", "ahead", "behind", "ties"],
     "seats.csv": ["n_players", "position", "games", "wins", "win_rate", "ci_low", "ci_high"],
+    "neighbours.csv": ["strategy", "before", "games", "wins", "win_rate", "ci_low", "ci_high"],
     "lengths.csv": [
         "by",
         "group",
@@ -74,7 +75,8 @@ def test_html_report_files(run_dir, tmp_path):
     assert not EXTERNAL.search(page)
     assert "<script" not in page and "<link" not in page
     assert "Tournament spec and versions" in page and "greedy" in page
-    for chart in ("win_rates", "head_to_head", "seats", "lengths_turns", "rating"):
+    assert "whom do you want to sit after?" in page
+    for chart in ("win_rates", "head_to_head", "seats", "neighbours", "lengths_turns", "rating"):
         assert (tmp_path / "r" / "charts" / f"{chart}.png").stat().st_size > 1000
 
 

@@ -219,3 +219,28 @@ def test_from_dict_rejects_impossible_positions():
         leaves.State.from_dict(dict(good, table=[0] * 12))
     with pytest.raises(ValueError, match="winner"):
         leaves.State.from_dict(dict(good, winner=2))
+
+
+def test_every_rules_constant_is_read_by_the_code():
+    """A named rule choice that nothing reads would pretend to be a switch (issue: P1, P2, X1
+    were constants that the State API and the kernels ignored)."""
+    import re
+    from pathlib import Path
+
+    from leaves import rules
+
+    root = Path(rules.__file__).resolve().parents[1]
+    rules_src = Path(rules.__file__).read_text()
+    code = "\n".join(
+        p.read_text()
+        for pkg in ("leaves", "strategies", "tournaments", "reports")
+        for p in (root / pkg).rglob("*.py")
+        if p.resolve() != Path(rules.__file__).resolve()
+    )
+    names = [n for n in vars(rules) if n.isupper()]
+    assert names
+    for name in names:
+        pattern = re.compile(rf"\b{name}\b")
+        used_here = len(pattern.findall(rules_src)) > 1  # read by another definition
+        assert used_here or pattern.search(code), f"leaves.rules.{name} is read by nothing"
+        assert not isinstance(getattr(rules, name), bool), f"{name} looks like a switch"

@@ -454,6 +454,19 @@ class Raises(Strategy, register=False):
         return legal[0]
 
 
+class RemembersHands(Strategy, register=False):
+    """Keeps every hand it is dealt, across games, and plays differently once it has some."""
+
+    def __init__(self):
+        self.hands = []
+
+    def start_game(self, view, rng):
+        self.hands.append(view.hand)
+
+    def choose(self, view, legal, rng):
+        return legal[-1] if len(set(self.hands)) > 1 else legal[0]
+
+
 class ForgetsLeading(Strategy, register=False):
     """Breaks only when leading with 6 players (checks that the sweep reaches every case)."""
 
@@ -472,6 +485,7 @@ class ForgetsLeading(Strategy, register=False):
         (GlobalRandom, "not reproducible"),
         (Raises, "raised KeyError"),
         (ForgetsLeading, "6-player game"),
+        (RemembersHands, "remembers earlier games"),
     ],
 )
 def test_check_strategy_catches_broken_strategies(cls, message):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -104,3 +106,87 @@ def test_expert_matches_have_per_game_and_per_match_rows(tmp_path):
     )
     assert again.cards_left[0].tolist() == [row[f"cards_left_{s}"] for s in range(3)]
     assert res.summary()["match_win_share"].sum() == pytest.approx(12)
+
+
+class HandMemory(Strategy, register=False):
+    """Remembers every hand it was dealt, across games, and would exploit a replayed deal."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def start_game(self, view, rng):
+        self.replayed = view.hand in self.seen
+        self.seen.add(view.hand)
+
+    def choose(self, view, legal, rng):
+        if self.replayed or len(self.seen) > 1:
+            return legal[-1]
+        return legal[0]
+
+
+class HandMemoryless(Strategy, register=False):
+    """``HandMemory`` as it plays in a game of its own: always its first choice."""
+
+    def choose(self, view, legal, rng):
+        return legal[0]
+
+
+def test_memory_across_games_gains_nothing_and_ignores_jobs(tmp_path):
+    def rows(entrant, jobs, out):
+        t = Tournament([entrant, "greedy", "low"], players=3, games=120, seed=4, chunk_size=30)
+        return t.run(n_jobs=jobs, out=tmp_path / out).games()
+
+    one = rows(HandMemory(), 1, "one")
+    two = rows(HandMemory(), 2, "two")
+    pd.testing.assert_frame_equal(one, two)
+    twin = rows(HandMemoryless(), 1, "twin")
+    for col in ["winner_seat", "cards_left_0", "cards_left_1", "cards_left_2", "turns"]:
+        assert one[col].tolist() == twin[col].tolist()
+    assert len(one) == 120
+
+
+def test_manifest_records_every_entrant_and_resume_refuses_a_change(tmp_path):
+    strat_file = tmp_path / "mine.py"
+    strat_file.write_text(
+        "from strategies import Strategy\n\n"
+        "class Mine(Strategy, register=False):\n"
+        "    def __init__(self, pick: int = 0):\n"
+        "        self.pick = pick\n\n"
+        "    def choose(self, view, legal, rng):\n"
+        "        return legal[min(self.pick, len(legal) - 1)]\n"
+    )
+
+    def t():
+        specs = [f"{strat_file}:Mine", "counter", "low"]
+        return Tournament(specs, players=3, games=6, seed=1)
+
+    out = tmp_path / "run"
+    t().run(out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    entrants = {e["label"]: e for e in manifest["spec"]["entrants"]}
+    assert entrants["Mine"]["params"] == {"pick": 0} and entrants["Mine"]["file_sha256"]
+    counter = entrants["counter"]
+    assert counter["params"]["threat_weight"] is not None  # defaults included
+    assert counter["package"].startswith("leaves ") and counter["file_sha256"] is None
+    t().run(out=out, resume=True)  # unchanged: accepted
+
+    def refused(edit, message):
+        spec = json.loads((out / "manifest.json").read_text())
+        saved = json.dumps(spec)
+        edit(spec["spec"]["entrants"])
+        (out / "manifest.json").write_text(json.dumps(spec))
+        with pytest.raises(ValueError, match=message) as exc:
+            t().run(out=out, resume=True)
+        assert "\n" not in str(exc.value)
+        (out / "manifest.json").write_text(saved)
+
+    def by_label(entrants, label):
+        return next(e for e in entrants if e["label"] == label)
+
+    refused(lambda es: by_label(es, "counter")["params"].update(threat_weight=9.0),
+            r"counter: parameter threat_weight was 9.0, now ")  # fmt: skip
+    refused(lambda es: by_label(es, "low").update(package="leaves 0.0.1"),
+            r"low: package leaves 0.0.1 is now leaves ")  # fmt: skip
+    strat_file.write_text(strat_file.read_text() + "\n# tuned\n")
+    with pytest.raises(ValueError, match=r"Mine: file .*mine.py changed since the run started"):
+        t().run(out=out, resume=True)

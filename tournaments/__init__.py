@@ -9,16 +9,19 @@ from .game import GamePlugin, SeatedBatch, SeatedMatches
 from .result import TournamentResult, load
 from .runner import Tournament, parse_players
 from .schedule import Schedule, make_tables
+from .seating import SEATINGS, design
 from .seeds import derive_seeds
 
 __all__ = [
     "GamePlugin",
+    "SEATINGS",
     "Schedule",
     "SeatedBatch",
     "SeatedMatches",
     "Tournament",
     "TournamentResult",
     "derive_seeds",
+    "design",
     "load",
     "make_tables",
     "parse_players",

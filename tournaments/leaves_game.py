@@ -68,6 +68,19 @@ class LeavesGame:
             return strategy.label, spec
         return strategy.label, strategy
 
+    def describe(self, payload: Any) -> dict[str, Any]:
+        """What the entrant's behaviour depends on (``strategies.provenance``): its class,
+        every parameter, the providing package's version, a hash of its file."""
+        from strategies.provenance import provenance
+
+        return provenance(_strategy(payload))
+
+    def describe_change(self, old: dict[str, Any], new: dict[str, Any]) -> str | None:
+        """One phrase naming how an entrant's description changed (None: it did not)."""
+        from strategies.provenance import provenance_change
+
+        return provenance_change(old, new)
+
     def _batch(self, res: Any) -> SeatedBatch:
         return SeatedBatch(
             first_player=np.asarray(res.first_player, np.int8),

@@ -104,6 +104,7 @@ class Tournament:
             raise ValueError("a tournament needs at least one strategy")
         resolved = sorted((self.game.resolve(s) for s in specs), key=lambda r: r[0])
         self.labels = tuple(label for label, _ in resolved)
+        self._entrants: list[dict[str, Any]] | None = None
         self.payloads = tuple(payload for _, payload in resolved)
         dupes = sorted({x for x in self.labels if self.labels.count(x) > 1})
         if dupes:
@@ -207,7 +208,29 @@ class Tournament:
             "chunk_games": self.schedule.chunk_games,
             "n_chunks": self.schedule.n_chunks,
             "seed_keys": SEED_KEYS,
+            "entrants": self.entrants(),
         }
+
+    def entrants(self) -> list[dict[str, Any]]:
+        """Per entrant (canonical order), what its behaviour depends on, as the plug-in
+        describes it (13 Leaves: class, every parameter, package version, file hash)."""
+        describe = getattr(self.game, "describe", None)
+        if describe is None:
+            return [{"label": label} for label in self.labels]
+        if self._entrants is None:
+            self._entrants = [describe(p) for p in self.payloads]
+        return self._entrants
+
+    def _entrant_change(self, old: list[dict[str, Any]] | None) -> str | None:
+        new = self.entrants()
+        if not isinstance(old, list) or len(old) != len(new):
+            return None
+        explain = getattr(self.game, "describe_change", None)
+        for before, now in zip(old, new, strict=True):
+            if before != now:
+                phrase = explain(before, now) if explain is not None else None
+                return phrase or f"{now.get('label', '?')} changed"
+        return None
 
     def _tasks(self, pending: Sequence[int]) -> Iterator[ChunkTask]:
         for cid in pending:
@@ -248,6 +271,10 @@ class Tournament:
             raise ValueError(f"{out} does not hold a tournament run this version can resume")
         spec = self.spec()
         diff = [k for k in spec if old["spec"].get(k) != spec[k]]
+        if diff == ["entrants"]:
+            change = self._entrant_change(old["spec"].get("entrants"))
+            if change:
+                raise ValueError(f"cannot resume {out}: an entrant changed ({change})")
         if diff:
             raise ValueError(
                 f"cannot resume {out}: it holds a different tournament "

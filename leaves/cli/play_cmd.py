@@ -157,29 +157,39 @@ def _call_hook(bot, hook: str, who: str, *args) -> None:
             raise CLIError(f"strategy {who} failed in {hook}: {type(exc).__name__}: {exc}") from exc
 
 
-def _game_result(initial: State, final: State, names: Sequence[str]):
-    """What ``Strategy.end_game`` receives: a ``strategies.GameResult`` when available."""
+def _fresh_bots(bots: list[object | None]) -> list[object | None]:
     try:
-        from strategies import GameResult
+        from strategies import Strategy, fresh
+    except ImportError:
+        return bots
+    return [fresh(b) if isinstance(b, Strategy) else b for b in bots]
+
+
+def _game_result(initial: State, final: State, names: Sequence[str]):
+    """What ``Strategy.end_game`` receives: a ``strategies.PublicResult`` when available."""
+    try:
+        from strategies import PublicResult
     except ImportError:
         return final.winner
-    return GameResult(
+    return PublicResult(
         labels=tuple(names),
-        deal_seed=0,
-        play_seed=0,
         first_player=initial.current_player,
         winner=final.winner,
         cards_left=final.hand_sizes,
         turns=final.turn,
         rounds=final.round,
         unfinished=final.unfinished,
-        final_state=final,
     )
 
 
 def play_game(console: Console, state: State, seats: Seats, read: Reader) -> State:
-    """Play ``state`` to the end: bots choose, the human is asked; every move is shown."""
+    """Play ``state`` to the end: bots choose, the human is asked; every move is shown.
+
+    Strategy bots start each game as fresh instances, as in tournaments (nothing a bot stored
+    in one game reaches the next).
+    """
     initial = state
+    seats.bots = _fresh_bots(seats.bots)
     for seat, bot in enumerate(seats.bots):
         if bot is not None:
             who = render.seat_label(seat, seats.names)

@@ -39,7 +39,7 @@ def builtin_heuristics() -> list[str]:
     type=click.IntRange(min=1),
     default=DEFAULT_GAMES,
     show_default=True,
-    help="Games in all (rounded up so every table plays every seat rotation of its deals).",
+    help="Games in all (rounded up so every table plays every seating of its deals).",
 )
 @click.option(
     "--out",
@@ -71,7 +71,8 @@ def run(games: int, out: Path, jobs: int, players: int, seed: int, resume: bool,
     """The main job: a round-robin tournament of the built-in heuristics, then its report.
 
     Every built-in strategy that does no search (all of them but ismcts) meets every other
-    on tables of --players seats, on duplicate deals under every seat rotation. The run is
+    on tables of --players seats, on duplicate deals under a balanced set of seatings (every
+    strategy in every position and after every other equally often). The run is
     written to OUT (resumable with --resume) and the report to OUT/report. The same seed and
     game count give the same results whatever --jobs is.
 

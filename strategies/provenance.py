@@ -1,0 +1,78 @@
+"""What a strategy's behaviour depends on, recorded so that a resumed run can refuse a change.
+
+A label shows only the parameters that differ from the defaults, so it does not change when a
+default does, nor when the code behind a name changes. ``provenance`` records the class, every
+parameter (defaults included), the version of the package that provides the class and, for a
+class loaded from a ``file.py``, a hash of that file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .base import Strategy, format_value
+
+__all__ = ["provenance", "provenance_change"]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    return format_value(value)
+
+
+@cache
+def _package_version(module: str) -> str | None:
+    top = module.split(".")[0]
+    try:
+        dists = importlib.metadata.packages_distributions().get(top, [])
+        if dists:
+            return f"{dists[0]} {importlib.metadata.version(dists[0])}"
+    except Exception:  # noqa: BLE001 - broken metadata must not stop a run
+        return None
+    return None
+
+
+def provenance(strategy: Strategy) -> dict[str, Any]:
+    """{label, class, params (all), package (name and version), file_sha256} of a strategy."""
+    cls = type(strategy)
+    source = cls.__dict__.get("_source_spec")
+    out: dict[str, Any] = {
+        "label": strategy.label,
+        "class": source.rpartition(":")[2] if source else f"{cls.__module__}:{cls.__qualname__}",
+        "params": {k: _jsonable(v) for k, v in strategy.params.items()},
+        "package": None if source else _package_version(cls.__module__),
+        "file_sha256": None,
+    }
+    if source:
+        path = Path(source.rpartition(":")[0])
+        try:
+            out["file_sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            out["file_sha256"] = "unreadable"
+        out["file"] = str(path)
+    return out
+
+
+def provenance_change(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """One phrase naming the first difference between two provenances (None: the same)."""
+    label = new.get("label", "?")
+    if old.get("class") != new.get("class"):
+        return f"{label}: class {old.get('class')} is now {new.get('class')}"
+    old_p, new_p = old.get("params", {}), new.get("params", {})
+    for key in sorted(set(old_p) | set(new_p)):
+        if key not in old_p:
+            return f"{label}: new parameter {key}={new_p[key]!r}"
+        if key not in new_p:
+            return f"{label}: parameter {key} is gone"
+        if old_p[key] != new_p[key]:
+            return f"{label}: parameter {key} was {old_p[key]!r}, now {new_p[key]!r}"
+    if old.get("package") != new.get("package"):
+        return f"{label}: package {old.get('package')} is now {new.get('package')}"
+    if old.get("file_sha256") != new.get("file_sha256"):
+        return f"{label}: file {new.get('file', '?')} changed since the run started"
+    return None
