@@ -1,4 +1,4 @@
-"""Numbers and interpretations of the 13 Leaves rules (``shared/RULES.md``).
+"""Numbers and interpretations of the 13 Leaves rules (``docs/rules.md``).
 
 Every choice the sources leave open is a named constant here, so that code and docs
 refer to one place instead of baking the choice into an implementation detail.

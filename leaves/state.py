@@ -598,7 +598,7 @@ class State:
 
     # ------------------------------------------------------------------ views
     def view(self, player: int):
-        """What ``player`` may know (RULES.md, "What a player can see")."""
+        """What ``player`` may know (docs/rules.md, "What a player can see")."""
         from .view import PlayerView
 
         return PlayerView._from_state(self, player)

@@ -1,6 +1,6 @@
 """What one player may know: ``PlayerView`` and the determinizer ``sample_state``.
 
-A view holds only public information plus the owner's hand (RULES.md, "What a player can
+A view holds only public information plus the owner's hand (docs/rules.md, "What a player can
 see"); it keeps no reference to the state it came from, so a strategy given a view cannot
 reach hidden cards. Two states that differ only in hidden cards give equal views.
 """
