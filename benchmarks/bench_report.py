@@ -5,7 +5,7 @@ directory, then builds the report in a child process and prints its wall time an
 (max RSS of the child alone, so the generator's memory does not count).
 
     python benchmarks/bench_report.py                 # 10M games
-    python benchmarks/bench_report.py --games 1000000 --keep /tmp/run1m
+    python benchmarks/bench_report.py --games 1000000 --keep runs/run1m
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Actions and their pinned integer encoding (RULES.md, "Action encoding")."""
+"""Actions and their pinned integer encoding (docs/rules.md, "Action encoding")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Throughput of random play: the compiled kernels and the public ``State`` API, on one core.
 
-Both paths deal every game and choose uniformly among the legal action ids (RULES.md,
+Both paths deal every game and choose uniformly among the legal action ids (docs/rules.md,
 "random"), so the figures compare with other implementations of the same baseline.
 """
 

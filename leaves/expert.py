@@ -1,4 +1,4 @@
-"""Expert variant scoring: matches of games to ``EXPERT_TARGET`` points (RULES.md).
+"""Expert variant scoring: matches of games to ``EXPERT_TARGET`` points (docs/rules.md).
 
 After each game the winner scores 0 and everyone else one point per card left; the match
 ends after the game in which some total reaches the target, and the lowest total wins, ties

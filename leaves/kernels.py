@@ -15,7 +15,7 @@ board builders ``board_from_state``/``state_from_board`` live in ``leaves.board`
   deals seat ``i`` the cards ``i*hand_size .. (i+1)*hand_size - 1`` and leaves the rest
   undealt; with ``first_player=-1`` it then draws the first player with ``rng_below(s, n)``.
 * ``random_playout`` picks ``legal[rng_below(s, n_legal)]`` each turn (uniform over the
-  legal action ids, RULES.md "random").
+  legal action ids, docs/rules.md "random").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Numbers and interpretations of the 13 Leaves rules (``shared/RULES.md``).
+"""Numbers and interpretations of the 13 Leaves rules (``docs/rules.md``).
 
 The numbers code reads are named constants here. Where the sources leave a choice open, this
 implementation makes one fixed choice, stated below and in the README (a named switch that

@@ -199,7 +199,6 @@ class State:
         cls,
         n: int,
         hands: tuple[int, ...],
-        sizes: tuple[int, ...],
         table: int,
         lo: int,
         hi: int,
@@ -207,7 +206,6 @@ class State:
         undealt: int,
         known: tuple[int, ...],
         passed: int,
-        npassed: int,
         cur: int,
         winner: int,
         turn: int,
@@ -215,7 +213,7 @@ class State:
         limit: int,
         history: tuple | None,
     ) -> State:
-        """A state from per-seat packed hands and known cards (sizes and npassed are implied)."""
+        """A state from per-seat packed hands and known cards."""
         return cls._make(
             n, _join(hands), table, lo, hi, removed, undealt, _join(known), passed, cur,
             winner, turn, rnd, limit, history,
@@ -272,10 +270,6 @@ class State:
     @property
     def _sizes(self) -> tuple[int, ...]:
         return tuple([_hand_size(h) for h in _lanes(self._hh, self._n)])
-
-    @property
-    def _npassed(self) -> int:
-        return self._passed.bit_count()
 
     @classmethod
     def initial(
@@ -604,7 +598,7 @@ class State:
 
     # ------------------------------------------------------------------ views
     def view(self, player: int):
-        """What ``player`` may know (RULES.md, "What a player can see")."""
+        """What ``player`` may know (docs/rules.md, "What a player can see")."""
         from .view import PlayerView
 
         return PlayerView._from_state(self, player)
@@ -726,9 +720,6 @@ def _state_from_dict(d: dict[str, Any]) -> State:
     npassed = sum(passed)
     if npassed >= n - 1:
         raise ValueError(f"{npassed} of {n} players passed: the round should have ended")
-    if npassed and not any(table):
-        # Takes can empty the table mid-round; that is legal, so only check consistency below.
-        pass
     cur = d["current_player"]
     if not isinstance(cur, int | np.integer) or not (0 <= int(cur) < n):
         raise ValueError(f"current_player must be a seat 0..{n - 1}, got {cur!r}")
@@ -759,9 +750,9 @@ def _state_from_dict(d: dict[str, Any]) -> State:
     nz = [v for v in range(N_VALUES) if table[v]]
     lo, hi = (nz[0], nz[-1]) if nz else (-1, -1)
     return State._raw(
-        n, tuple(pack(h) for h in hands), sizes, pack(table), lo, hi, pack(removed),
+        n, tuple(pack(h) for h in hands), pack(table), lo, hi, pack(removed),
         pack(undealt), tuple(pack(k) for k in known),
-        sum(1 << i for i in range(n) if passed[i]), npassed, cur,
+        sum(1 << i for i in range(n) if passed[i]), cur,
         -1 if winner is None else winner, turn, rnd, limit, None,
     )  # fmt: skip
 

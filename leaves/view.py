@@ -1,6 +1,6 @@
 """What one player may know: ``PlayerView`` and the determinizer ``sample_state``.
 
-A view holds only public information plus the owner's hand (RULES.md, "What a player can
+A view holds only public information plus the owner's hand (docs/rules.md, "What a player can
 see"); it keeps no reference to the state it came from, so a strategy given a view cannot
 reach hidden cards. Two states that differ only in hidden cards give equal views.
 """
@@ -34,7 +34,6 @@ class PlayerView:
         "_history",
         "_lo",
         "_hi",
-        "_npassed",
         "_legal",
     )
 
@@ -59,7 +58,6 @@ class PlayerView:
         v._history = state._history
         v._lo = state._lo
         v._hi = state._hi
-        v._npassed = state._npassed
         v._legal = None
         return v
 
@@ -156,8 +154,8 @@ class PlayerView:
 
         hands = tuple(self._hand if i == self.player else 0 for i in range(self.n_players))
         return State._raw(
-            self.n_players, hands, self._sizes, self._table, self._lo, self._hi, self._removed,
-            0, self._known, self._passed, self._npassed, self.current_player,
+            self.n_players, hands, self._table, self._lo, self._hi, self._removed,
+            0, self._known, self._passed, self.current_player,
             -1 if self.winner is None else self.winner, self.turn, self.round, self.turn_limit,
             None,
         )  # fmt: skip
@@ -188,8 +186,8 @@ class PlayerView:
             hands.append(known + pack(part.tolist()))
         undealt = pack(np.bincount(shuffled[pos:], minlength=N_VALUES).tolist())
         return State._raw(
-            self.n_players, tuple(hands), self._sizes, self._table, self._lo, self._hi,
-            self._removed, undealt, self._known, self._passed, self._npassed,
+            self.n_players, tuple(hands), self._table, self._lo, self._hi,
+            self._removed, undealt, self._known, self._passed,
             self.current_player, -1 if self.winner is None else self.winner, self.turn,
             self.round, self.turn_limit, self._history,
         )  # fmt: skip

@@ -395,7 +395,7 @@ def test_random_games_is_deal_then_playout_from_one_stream():
 
 
 def test_random_games_statistics_look_like_the_rules_doc():
-    """RULES.md: random play, 4 players, about 80 turns and 11.5 rounds per game."""
+    """docs/rules.md: random play, 4 players, about 80 turns and 11.5 rounds per game."""
     turns, rounds, winners = K.random_games(4, 11, 20000, 5, TURN_LIMIT)
     assert 76 < turns.mean() < 84
     assert 11.0 < rounds.mean() < 12.0

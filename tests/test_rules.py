@@ -1,4 +1,4 @@
-"""One test (at least) per rule of RULES.md, on hand-made positions."""
+"""One test (at least) per rule of docs/rules.md, on hand-made positions."""
 
 from __future__ import annotations
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from numba import njit
 
-from leaves.board import HANDS, M_HI, M_LO, META
+from leaves.board import M_HI, M_LO, META
 
 from ..policy.features import (
     fill_avail,
-    kmin,
     min_opp_size,
     new_ends,
     play_id,
+    play_range,
     take_group,
     threat,
     winning_play,
@@ -47,10 +47,7 @@ def policy_counter(board, seat, sizes, params, rng, work):
     best = -1
     bs = -1e18
     for v in range(13):
-        c = board[HANDS + seat, v]
-        km = kmin(board, v, lo, hi)
-        if c == 0 or c < km:
-            continue
+        km, c = play_range(board, seat, v, lo, hi)
         for k in range(km, c + 1):
             nlo, a, nhi, b = new_ends(board, lo, hi, v, k)
             th = threat(work, nlo, a, nhi, b)

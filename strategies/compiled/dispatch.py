@@ -3,22 +3,17 @@
 A policy kind is a built-in's index in ``POLICIES`` (its class attribute ``kind``). Every
 kernel has the same signature ``(board, seat, sizes, params, rng, work)``, so ``decide`` is
 one plain ``if`` chain a compiled loop can call for any seat; adding a built-in means adding
-its class to ``POLICIES`` and one branch here (``tests/test_builtins.py`` checks both agree).
+its class to ``strategies.builtin.BUILTINS`` and one branch here (``tests/test_builtins.py`` checks both agree).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from ..builtin.counter import CounterStrategy, policy_counter
-from ..builtin.random_ import RandomStrategy, policy_random
+from ..builtin import BUILTINS
+from ..builtin.counter import policy_counter
+from ..builtin.random_ import policy_random
 from ..builtin.simple import (
-    BlockerStrategy,
-    GreedyStrategy,
-    HighStrategy,
-    LowStrategy,
-    MinimalStrategy,
-    PatientStrategy,
     policy_blocker,
     policy_greedy,
     policy_high,
@@ -26,21 +21,10 @@ from ..builtin.simple import (
     policy_minimal,
     policy_patient,
 )
-from ..builtin.taker import TakerStrategy, policy_taker
-from ..builtin.weighted import WeightedStrategy, policy_weighted
+from ..builtin.taker import policy_taker
+from ..builtin.weighted import policy_weighted
 
-POLICIES = (
-    RandomStrategy,
-    LowStrategy,
-    HighStrategy,
-    MinimalStrategy,
-    GreedyStrategy,
-    PatientStrategy,
-    BlockerStrategy,
-    CounterStrategy,
-    TakerStrategy,
-    WeightedStrategy,
-)
+POLICIES = BUILTINS
 """Every compiled built-in, in kind order (``POLICIES[k].kind == k``)."""
 N_KINDS = len(POLICIES)
 

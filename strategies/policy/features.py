@@ -36,6 +36,16 @@ def kmin(board, v, lo, hi):
 
 
 @njit(cache=True, inline="always")
+def play_range(board, seat, v, lo, hi):
+    """(fewest, most) cards of value index ``v`` the seat may play now; fewest > most when it
+    cannot play ``v`` at all, so ``range(fewest, most + 1)`` lists its legal counts."""
+    c = board[HANDS + seat, v]
+    if c == 0:
+        return 1, 0
+    return kmin(board, v, lo, hi), c
+
+
+@njit(cache=True, inline="always")
 def play_id(v, k):
     return v * MAX_COPIES + k - 1
 
