@@ -217,6 +217,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
             backend=opts["backend"],
             scheduler=opts["scheduler"],
             progress=progress,
+            log=lambda line: click.echo(line, err=True),
         )
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
