@@ -177,24 +177,41 @@ def test_any_changed_byte_of_any_recorded_file_is_detected(small_run, data):
 
 
 def test_writes_are_synced_before_and_after_the_rename(tmp_path, monkeypatch):
-    events: list[str] = []
-    real_fsync, real_replace = os.fsync, os.replace
+    """Each file is fsynced before its rename; its folder after the rename, and before the
+    manifest that records it is written."""
+    events: list[tuple[str, str]] = []
+    real_fsync, real_replace, real_fsync_dir = os.fsync, os.replace, storage.fsync_dir
+
+    def rel(path) -> str:
+        return Path(path).relative_to(tmp_path).as_posix()
 
     def fsync(fd):
-        events.append("dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        if not stat.S_ISDIR(os.fstat(fd).st_mode):
+            events.append(("file", ""))
         real_fsync(fd)
 
     def replace(src, dst):
-        events.append(f"rename {Path(dst).relative_to(tmp_path).as_posix()}")
+        events.append(("rename", rel(dst)))
         real_replace(src, dst)
+
+    def fsync_dir(folder):
+        events.append(("dir", rel(folder)))
+        real_fsync_dir(folder)
 
     monkeypatch.setattr(storage.os, "fsync", fsync)
     monkeypatch.setattr(storage.os, "replace", replace)
+    monkeypatch.setattr(storage, "fsync_dir", fsync_dir)
     toy(seed=7).run(out=tmp_path)
-    renamed = [i for i, e in enumerate(events) if e.startswith("rename")]
-    names = {events[i].split()[1] for i in renamed}
-    assert {"manifest.json", "aggregates.npz", "forfeits.json"} <= names
-    assert {f"games/part-{c:06d}.parquet" for c in range(5)} <= names
-    assert {f"chunks/chunk-{c:06d}.npz" for c in range(5)} <= names
-    for i in renamed:
-        assert events[i - 1] == "file" and events[i + 1] == "dir", events[i]
+    renamed = {name for kind, name in events if kind == "rename"}
+    assert {"manifest.json", "aggregates.npz", "forfeits.json"} <= renamed
+    assert {f"games/part-{c:06d}.parquet" for c in range(5)} <= renamed
+    assert {f"chunks/chunk-{c:06d}.npz" for c in range(5)} <= renamed
+    for i, (kind, name) in enumerate(events):
+        if kind != "rename":
+            continue
+        assert events[i - 1] == ("file", ""), name
+        folder = Path(name).parent.as_posix()
+        later = events[i + 1 :]
+        synced = later.index(("dir", folder))
+        if name != "manifest.json":
+            assert ("rename", "manifest.json") in later[synced:], name

@@ -312,6 +312,7 @@ class Tournament:
         t0 = time.perf_counter()
         base_wall = float(manifest.get("wall_time_s", 0.0))
         last_write = [0.0]
+        unsynced: set[Path] = set()  # folders with renames not yet made durable
 
         def save(status: str | None = None, force: bool = False) -> None:
             now = time.perf_counter()
@@ -327,6 +328,9 @@ class Tournament:
             verify.integrity(manifest)["chunks"] = dict(sorted(chunks.items(), key=_int_key))
             if status:
                 manifest["status"] = status
+            for folder in sorted(unsynced):  # the renames of the chunks it records first
+                storage.fsync_dir(folder)
+            unsynced.clear()
             storage.write_manifest(out, manifest)
 
         save(force=True)
@@ -339,7 +343,7 @@ class Tournament:
                     run_chunk, self._tasks(pending), n_jobs, backend, scheduler
                 )
                 for output in results:
-                    files = self._write_chunk(out, output)
+                    files = self._write_chunk(out, output, unsynced)
                     verify.integrity(manifest)["chunks"][str(output.chunk_id)] = files
                     merged.add(output.aggregates, output.forfeits)
                     done.add(output.chunk_id)
@@ -382,13 +386,17 @@ class Tournament:
         rest = n - len(done) - len([c for c in bad if 0 <= c < n])
         return done, note + (f", {rest} still to play" if rest else "")
 
-    def _write_chunk(self, out: Path, output: ChunkOutput) -> dict[str, list[Any]]:
-        """Write a chunk's files (its aggregates last); their manifest entries by path."""
+    def _write_chunk(
+        self, out: Path, output: ChunkOutput, unsynced: set[Path]
+    ) -> dict[str, list[Any]]:
+        """Write a chunk's files (its aggregates last); their manifest entries by path. The
+        folders to sync before the manifest may record the chunk are added to ``unsynced``."""
         cid = output.chunk_id
         files: dict[str, list[Any]] = {}
 
         def write(path: Path, data: bytes) -> None:
-            storage.atomic_write_bytes(path, data)
+            storage.atomic_write_bytes(path, data, sync_dir=False)
+            unsynced.add(path.parent)
             files[path.relative_to(out).as_posix()] = storage.file_entry(data)
 
         if output.games_parquet is not None:

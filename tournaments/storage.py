@@ -128,10 +128,12 @@ def _make_dirs(folder: Path) -> None:
     fsync_dir(folder.parent)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, sync_dir: bool = True) -> None:
     """Write ``data`` to ``path`` durably: a temporary file in the same folder, ``fsync``, a
     rename, then ``fsync`` of the folder (so neither a crash nor a power loss can leave a
-    partial or empty file under the final name)."""
+    partial or empty file under the final name). ``sync_dir=False`` leaves the folder's sync
+    to the caller, who batches several renames before one ``fsync_dir`` (the runner syncs a
+    chunk's folders before the manifest that records the chunk)."""
     _make_dirs(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -143,7 +145,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    fsync_dir(path.parent)
+    if sync_dir:
+        fsync_dir(path.parent)
 
 
 def chunk_path(out: Path, chunk_id: int) -> Path:
