@@ -63,3 +63,22 @@ def test_killing_a_dask_worker_process_mid_run_changes_nothing(tmp_path):
     pd.testing.assert_frame_equal(res.summary(), whole.summary())
     for key, value in whole.aggregates().items():
         assert (res.aggregates()[key] == value).all(), key
+
+
+def test_a_dead_local_worker_is_one_line_saying_resume(tmp_path, capsys, monkeypatch):
+    from leaves.cli.main import main
+
+    class TerminatedWorkerError(Exception):  # what joblib raises when a loky worker dies
+        pass
+
+    def run(self, *args, **kwargs):
+        raise TerminatedWorkerError("A worker process managed by the executor was\nkilled")
+
+    monkeypatch.setattr(Tournament, "run", run)
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", "greedy", "low", "high", "--players", "3", "--games", "30",
+              "--out", str(tmp_path / "o")])  # fmt: skip
+    stderr = capsys.readouterr().err
+    err = stderr.splitlines()[-1]  # after the run's two opening lines
+    assert exc.value.code == 1 and "Traceback" not in stderr and "executor" not in stderr
+    assert err.startswith("leaves: error: a worker process died") and "--resume" in err

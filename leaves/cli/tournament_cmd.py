@@ -237,6 +237,13 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     except KeyboardInterrupt:
         click.echo(f"interrupted: rerun the same command with --resume to continue {out}", err=True)
         raise
+    except Exception as exc:
+        if type(exc).__name__ != "TerminatedWorkerError":  # joblib's: a local worker died
+            raise
+        raise CLIError(
+            f"a worker process died (killed, or out of memory); every finished chunk is kept: "
+            f"rerun the same command with --resume to continue {out}"
+        ) from None
     wall = time.perf_counter() - t0
     _summary_table(result)
     n_forfeits = int(result.summary()["forfeits"].sum())
