@@ -8,6 +8,7 @@ and samples the resident memory of the whole process tree (driver + workers) fro
     python benchmarks/bench_tournament.py --flat             # --no-rows memory, 1x vs 4x games
     python benchmarks/bench_tournament.py --games 200000     # quick look
     python benchmarks/bench_tournament.py --compare          # balanced vs rotations seating
+    python benchmarks/bench_tournament.py --integrity        # cost of checksums and fsync
 
 Targets: 1,000,000 four-player games among four heuristics with --jobs 2 in <= 30 s wall on
 two cores, 1 -> 2 jobs >= 1.8x, peak memory < 1 GB and flat with --no-rows. The machine must
@@ -113,6 +114,71 @@ def run_in_process(games: int, jobs: int) -> float:
     return wall
 
 
+def integrity_cost(games: int, jobs: int, repeats: int = 3) -> None:
+    """What verified, durable storage costs a run, measured in this (warm) process.
+
+    Times the driver's checksumming (``storage.file_entry``) and ``fsync`` calls during
+    ``Tournament.run``, then ``verify_run`` over the finished run (what ``--resume`` adds), and
+    compares whole runs with both replaced by no-ops (alternating, best of ``repeats``).
+    """
+    sys.path.insert(0, str(ROOT))
+    from tournaments import Tournament, storage
+    from tournaments.verify import verify_run
+
+    spent = {"hash_s": 0.0, "hash_bytes": 0, "fsync_s": 0.0, "fsyncs": 0}
+    real_entry, real_fsync = storage.file_entry, storage.os.fsync
+
+    def timed_entry(data: bytes) -> list:
+        t = time.perf_counter()
+        try:
+            return real_entry(data)
+        finally:
+            spent["hash_s"] += time.perf_counter() - t
+            spent["hash_bytes"] += len(data)
+
+    def timed_fsync(fd: int) -> None:
+        t = time.perf_counter()
+        try:
+            real_fsync(fd)
+        finally:
+            spent["fsync_s"] += time.perf_counter() - t
+            spent["fsyncs"] += 1
+
+    def one(patch_entry, patch_fsync) -> tuple[float, float]:
+        storage.file_entry, storage.os.fsync = patch_entry, patch_fsync
+        out = Path(tempfile.mkdtemp(prefix="bench-integrity-")) / "run"
+        try:
+            t0 = time.perf_counter()
+            Tournament(HEURISTICS, players=4, games=games, seed=1).run(n_jobs=jobs, out=out)
+            wall = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            ok = verify_run(out).ok
+            check = time.perf_counter() - t0
+            assert ok or patch_entry is not real_entry
+            return wall, check
+        finally:
+            storage.file_entry, storage.os.fsync = real_entry, real_fsync
+            shutil.rmtree(out.parent, ignore_errors=True)
+
+    one(real_entry, real_fsync)  # warm workers, imports and numba caches
+    wall, check = one(timed_entry, timed_fsync)
+    print(
+        f"one run of {games:,} games (--jobs {jobs}, {wall:.2f} s): checksums "
+        f"{spent['hash_s'] * 1e3:.0f} ms over {spent['hash_bytes'] / 2**20:.1f} MiB, "
+        f"fsync {spent['fsync_s'] * 1e3:.0f} ms in {spent['fsyncs']} calls; "
+        f"leaves verify of the finished run {check * 1e3:.0f} ms"
+    )
+    with_, without = [], []
+    for _ in range(repeats):
+        with_.append(one(real_entry, real_fsync)[0])
+        without.append(one(lambda data: [len(data), ""], lambda fd: None)[0])
+    best_with, best_without = min(with_), min(without)
+    print(
+        f"Tournament.run best of {repeats}: {best_with:.2f} s with checksums and fsync, "
+        f"{best_without:.2f} s without ({(best_with / best_without - 1) * 100:+.1f}%)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1_000_000)
@@ -121,9 +187,16 @@ def main() -> None:
     ap.add_argument("--flat", action="store_true", help="--no-rows memory at 1x and 4x games")
     ap.add_argument("--seating", default="balanced", help="balanced, all or rotations")
     ap.add_argument("--compare", action="store_true", help="also time --seating rotations")
+    ap.add_argument(
+        "--integrity", action="store_true", help="only the cost of checksums, fsync, verify"
+    )
     args = ap.parse_args()
     SEATING[0] = args.seating
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if args.integrity:
+        integrity_cost(args.games, args.jobs)
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+        return
     main_run = run(args.games, args.jobs)
     show(f"rows, --jobs {args.jobs}, {args.seating}", main_run)
     if args.compare:

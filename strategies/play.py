@@ -26,6 +26,7 @@ from leaves.rules import EXPERT_TARGET, MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from leaves.seeding import match_deal_seeds, match_play_seeds
 
 from .base import Strategy
+from .deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
 from .registry import get
 
 _U64 = 0xFFFFFFFFFFFFFFFF
@@ -163,19 +164,25 @@ def play_game(
     *,
     deal_seed: int | None = None,
     play_seed: int | None = None,
+    decision_timeout: float | None = None,
 ) -> GameResult:
     """Play one game on the Python path and return its ``GameResult``.
 
     ``players`` is one strategy (spec, class or instance) per seat, or a single one with
     ``n_players``. ``seed`` derives both the deal seed and the play seed; ``deal_seed`` and
     ``play_seed`` set them directly (as ``play_batch`` does for game ``i``).
+    ``decision_timeout`` (seconds) forfeits a seat whose decision takes longer.
     """
+    timeout = check_timeout(decision_timeout)
     strats = _seat_strategies(players, n_players)
     if deal_seed is None or play_seed is None:
         words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
         deal_seed = int(words[0]) if deal_seed is None else deal_seed
         play_seed = int(words[1]) if play_seed is None else play_seed
-    return _play_one(
+    return run_bounded(
+        timeout,
+        _play_one_bounded,
+        timeout,
         strats,
         _seed_u64(deal_seed, "deal seed"),
         _seed_u64(play_seed, "play seed"),
@@ -195,8 +202,21 @@ def _error(seat: int, strat: Strategy, exc: BaseException | str) -> str:
     return f"seat {seat} ({strat.label}): {text}"
 
 
+_UNBOUNDED = Deadline(None)
+
+
+def _play_one_bounded(timeout: float | None, *args: Any) -> GameResult:
+    with bounded(timeout) as deadline:
+        return _play_one(*args, deadline)
+
+
 def _play_one(
-    strats: list[Strategy], deal_seed: int, play_seed: int, turn_limit: int, record: bool
+    strats: list[Strategy],
+    deal_seed: int,
+    play_seed: int,
+    turn_limit: int,
+    record: bool,
+    deadline: Deadline = _UNBOUNDED,
 ) -> GameResult:
     n = len(strats)
     initial = deal_state(n, deal_seed, turn_limit)
@@ -207,7 +227,11 @@ def _play_one(
     error: str | None = None
     for seat, s in enumerate(strats):
         try:
-            s.start_game(state.view(seat), rng)
+            with deadline:
+                s.start_game(state.view(seat), rng)
+        except DecisionTimeout:
+            forfeit, error = seat, _error(seat, s, deadline.message("start_game"))
+            break
         except Exception as exc:
             forfeit, error = seat, _error(seat, s, exc)
             break
@@ -216,7 +240,12 @@ def _play_one(
         s = strats[seat]
         legal = state.legal_actions()
         try:
-            action = s.choose(state.view(seat), legal, rng)
+            with deadline:
+                action = s.choose(state.view(seat), legal, rng)
+        except DecisionTimeout:
+            what = f"choose at turn {state.turn}"
+            forfeit, error = seat, _error(seat, s, deadline.message(what))
+            break
         except Exception as exc:
             forfeit, error = seat, _error(seat, s, exc)
             break
@@ -253,7 +282,11 @@ def _play_one(
     out = result(forfeit, error)
     for seat, s in enumerate(strats):
         try:
-            s.end_game(state.view(seat), out.public())
+            with deadline:
+                s.end_game(state.view(seat), out.public())
+        except DecisionTimeout:
+            if out.forfeit_seat is None:
+                out = result(seat, _error(seat, s, deadline.message("end_game")))
         except Exception as exc:
             if out.forfeit_seat is None:
                 out = result(seat, _error(seat, s, exc))
@@ -315,13 +348,16 @@ def play_batch(
     play_seeds: np.ndarray,
     turn_limit: int = TURN_LIMIT,
     record: bool = False,
+    decision_timeout: float | None = None,
 ) -> BatchResult:
     """Play game ``i`` from ``deal_seeds[i]``/``play_seeds[i]`` for every ``i`` at one table.
 
     Runs the compiled loop when every seat has a compiled policy (``Strategy.compiled()`` is
     not None); otherwise plays with ``choose``, each game with fresh instances (``fresh``),
-    so the given instances are never changed and games never share state. ``record=True`` adds a ``GameRecord`` per
-    game on either path. Deterministic
+    so the given instances are never changed and games never share state. ``record=True`` adds
+    a ``GameRecord`` per game on either path. ``decision_timeout`` (seconds; None or 0: none)
+    forfeits a Python seat whose decision takes longer (compiled policies cannot hang).
+    Deterministic
     strategies give the same games on both paths; stochastic ones draw from different
     generators (xoshiro vs numpy), so their individual games differ while the statistics agree.
     """
@@ -331,22 +367,40 @@ def play_batch(
     if deal.shape != play.shape:
         raise ValueError(f"deal_seeds and play_seeds differ in length: {len(deal)} != {len(play)}")
     limit = _check_turn_limit(turn_limit)
+    timeout = check_timeout(decision_timeout)
     compiled = [s.compiled() for s in strats]
     if all(c is not None for c in compiled):
         labels = tuple(s.label for s in strats)
         return _play_compiled(compiled, labels, deal, play, limit, record)
-    return _play_python(strats, deal, play, limit, record)
+    return run_bounded(timeout, _play_python, strats, deal, play, limit, record, timeout)
 
 
 def _play_python(
-    strats: list[Strategy], deal: np.ndarray, play: np.ndarray, turn_limit: int, record: bool
+    strats: list[Strategy],
+    deal: np.ndarray,
+    play: np.ndarray,
+    turn_limit: int,
+    record: bool,
+    timeout: float | None = None,
+) -> BatchResult:
+    with bounded(timeout) as deadline:
+        return _play_python_games(strats, deal, play, turn_limit, record, deadline)
+
+
+def _play_python_games(
+    strats: list[Strategy],
+    deal: np.ndarray,
+    play: np.ndarray,
+    turn_limit: int,
+    record: bool,
+    deadline: Deadline,
 ) -> BatchResult:
     g, n = len(deal), len(strats)
     out = _empty_batch(g, n)
     records: list[GameRecord] = []
     for i in range(g):
         seats = [fresh(s) for s in strats]  # no state crosses from one game to the next
-        r = _play_one(seats, int(deal[i]), int(play[i]), turn_limit, record)
+        r = _play_one(seats, int(deal[i]), int(play[i]), turn_limit, record, deadline)
         out.first_player[i] = r.first_player
         out.cards_left[i] = r.cards_left
         out.winner_seat[i] = -1 if r.winner is None else r.winner
@@ -478,6 +532,7 @@ def play_match_batch(
     target: int = EXPERT_TARGET,
     turn_limit: int = TURN_LIMIT,
     record: bool = False,
+    decision_timeout: float | None = None,
 ) -> MatchBatchResult:
     """Play one expert match per seed: games until some total reaches ``target``.
 
@@ -506,7 +561,10 @@ def play_match_batch(
     while active.size:
         deal = match_deal_seeds(mseeds[active], wave)
         play = match_play_seeds(pseeds[active], wave)
-        res = play_batch(strats, deal, play, turn_limit=turn_limit, record=record)
+        res = play_batch(
+            strats, deal, play, turn_limit=turn_limit, record=record,
+            decision_timeout=decision_timeout,
+        )  # fmt: skip
         totals[active] += res.cards_left
         games[active] += 1
         waves.append((active, wave, res, deal, play))

@@ -2,7 +2,8 @@
 
 This is the only module of ``tournaments`` that knows the game. Per-seat value: ``cards_left``
 (lower finishes ahead; the winner has 0). Per-game values: ``turns`` (the length histogrammed),
-``rounds``, ``unfinished``. Expert scores are the cards left of every game.
+``rounds``, ``unfinished``. Expert scores are the cards left of every game. A plain-Python
+strategy's decision is bounded by ``decision_timeout`` seconds (then it forfeits the game).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 import numpy as np
 
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
+from strategies.deadline import check_timeout
 
 from .game import SeatedBatch, SeatedMatches
 
@@ -41,15 +44,21 @@ class LeavesGame:
     rank_value = "cards_left"
     length_value = "turns"
 
-    def __init__(self, turn_limit: int = TURN_LIMIT):
+    def __init__(
+        self, turn_limit: int = TURN_LIMIT, decision_timeout: float | None = DEFAULT_TIMEOUT
+    ):
         if int(turn_limit) < 1:
             raise ValueError(f"the turn limit must be at least 1, got {turn_limit}")
+        try:
+            self.decision_timeout = check_timeout(decision_timeout)
+        except ValueError as exc:
+            raise ValueError(f"--decision-timeout: {exc}") from None
         self.turn_limit = int(turn_limit)
         self.max_length = self.turn_limit
         self._turn_dtype = np.int16 if self.turn_limit < 2**15 else np.int32
 
     def config(self) -> dict[str, Any]:
-        return {"turn_limit": self.turn_limit}
+        return {"turn_limit": self.turn_limit, "decision_timeout": self.decision_timeout}
 
     def versions(self) -> dict[str, str]:
         import leaves
@@ -106,8 +115,9 @@ class LeavesGame:
 
         table = [_strategy(p) for p in seats]
         res = strategies.play_batch(
-            table, deal_seeds, play_seeds, turn_limit=self.turn_limit, record=record
-        )
+            table, deal_seeds, play_seeds, turn_limit=self.turn_limit, record=record,
+            decision_timeout=self.decision_timeout,
+        )  # fmt: skip
         out = self._batch(res)
         if record:
             out.records = [r.to_json() for r in res.records or []]
@@ -124,8 +134,9 @@ class LeavesGame:
 
         table = [_strategy(p) for p in seats]
         res = strategies.play_match_batch(
-            table, match_seeds, play_seeds, target=target, turn_limit=self.turn_limit
-        )
+            table, match_seeds, play_seeds, target=target, turn_limit=self.turn_limit,
+            decision_timeout=self.decision_timeout,
+        )  # fmt: skip
         return SeatedMatches(
             games=self._batch(res),
             game_match=np.asarray(res.game_match, np.int32),

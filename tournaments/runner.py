@@ -2,8 +2,9 @@
 
 The driver builds chunk tasks lazily, hands them to a backend (``parallel``), and writes each
 finished chunk as it arrives: rows part, records, then the chunk's aggregates (which mark it
-done). The manifest holds the spec; ``resume`` skips chunks already done, so an interrupted
-run finishes with exactly the files an uninterrupted one writes. The game is a plug-in
+done). The manifest holds the spec and each done chunk's file sizes and checksums; ``resume``
+verifies them, skips the chunks that check out and replays the others (``verify``), so an
+interrupted or damaged run finishes with exactly the files an uninterrupted one writes. The game is a plug-in
 (``game.GamePlugin``); 13 Leaves is the default.
 """
 
@@ -11,18 +12,19 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import platform
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import aggregates, storage
+from . import aggregates, storage, verify
 from .game import GamePlugin
 from .parallel import BACKENDS, imap_unordered
 from .result import TournamentResult
@@ -303,6 +305,7 @@ class Tournament:
                 "wall_time_s": 0.0,
                 "sessions": [],
             }
+        verify.integrity(manifest)
         return manifest
 
     def _versions(self) -> dict[str, str]:
@@ -331,13 +334,15 @@ class Tournament:
         backend: str = "loky",
         scheduler: Any = None,
         progress: bool = False,
+        log: Callable[[str], None] | None = None,
     ) -> TournamentResult:
         """Play every chunk not yet done into ``out`` and return the results.
 
         ``out=None`` writes into a new temporary directory. ``resume=True`` continues a run
         in ``out`` (refused if its spec differs). ``backend``: "loky" (``n_jobs`` local
         processes) or "dask" (``scheduler`` address or Client; none starts a local cluster).
-        Results never depend on ``n_jobs`` or the backend.
+        Results never depend on ``n_jobs`` or the backend. ``log`` receives the one line a
+        resume says about the chunks it verified and replays.
         """
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
@@ -348,19 +353,25 @@ class Tournament:
         if out is None:
             out = Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
         out = Path(out)
+        resuming = out.is_dir() and (out / storage.MANIFEST).exists()
         manifest = self._prepare(out, resume)
         storage.clean_temporaries(out)
-        done = storage.done_chunks(out)
+        done, note = self._verified(out, manifest)
+        if resuming and log is not None:
+            log(note)
         pending = [c for c in range(self.schedule.n_chunks) if c not in done]
         units_done = sum(self.schedule.chunk(c).n_games for c in done)
         merged = _Merged(out, done)  # running totals; done chunks are read once
         session = {"started": _now(), "jobs": n_jobs, "backend": backend, "wall_s": 0.0}
+        if resuming:
+            session["resume"] = note
         manifest["sessions"].append(session)
         manifest["status"] = "running"
         manifest["record_file"] = str(self.record) if self.record else None
         t0 = time.perf_counter()
         base_wall = float(manifest.get("wall_time_s", 0.0))
         last_write = [0.0]
+        unsynced: set[Path] = set()  # folders with renames not yet made durable
 
         def save(status: str | None = None, force: bool = False) -> None:
             now = time.perf_counter()
@@ -372,8 +383,13 @@ class Tournament:
             manifest["chunks_done"] = storage.to_ranges(done)
             manifest["n_chunks_done"] = len(done)
             manifest["units_done"] = units_done
+            chunks = verify.integrity(manifest)["chunks"]
+            verify.integrity(manifest)["chunks"] = dict(sorted(chunks.items(), key=_int_key))
             if status:
                 manifest["status"] = status
+            for folder in sorted(unsynced):  # the renames of the chunks it records first
+                storage.fsync_dir(folder)
+            unsynced.clear()
             storage.write_manifest(out, manifest)
 
         save(force=True)
@@ -386,7 +402,8 @@ class Tournament:
                     run_chunk, self._tasks(pending), n_jobs, backend, scheduler
                 )
                 for output in results:
-                    self._write_chunk(out, output)
+                    files = self._write_chunk(out, output, unsynced)
+                    verify.integrity(manifest)["chunks"][str(output.chunk_id)] = files
                     merged.add(output.aggregates, output.forfeits)
                     done.add(output.chunk_id)
                     n = self.schedule.chunk(output.chunk_id).n_games
@@ -396,36 +413,73 @@ class Tournament:
         except BaseException:
             save("interrupted", force=True)
             raise
-        self._finish(out, merged)
+        verify.integrity(manifest)["files"] = self._finish(out, merged, done)
         manifest["finished"] = _now()
         save("complete", force=True)
         return TournamentResult(out)
 
-    def _write_chunk(self, out: Path, output: ChunkOutput) -> None:
-        cid = output.chunk_id
-        if output.games_parquet is not None:
-            storage.atomic_write_bytes(storage.part_path(out, "games", cid), output.games_parquet)
-        if output.matches_parquet is not None:
-            storage.atomic_write_bytes(
-                storage.part_path(out, "matches", cid), output.matches_parquet
+    def _verified(self, out: Path, manifest: dict[str, Any]) -> tuple[set[int], str]:
+        """Chunks done and verified, after forgetting bad ones; the one line saying so.
+
+        Files named like this run's but of chunks it does not have are removed (they would
+        otherwise be read with the run's rows).
+        """
+        n = self.schedule.n_chunks
+        done, bad, _ = verify.check_chunks(out, manifest, n)
+        chunks = verify.integrity(manifest)["chunks"]
+        for cid in bad:
+            chunks.pop(str(cid), None)
+        removed = verify.remove_foreign(out, n)
+        note = f"resume: {len(done)} of {n} chunks verified"
+        if bad:
+            shown = [str(p) for cid in sorted(bad) for p in bad[cid]]
+            more = f"; and {len(shown) - 3} more" if len(shown) > 3 else ""
+            note += (
+                f", {len(bad)} replayed (missing, truncated, corrupt or another run's files: "
+                f"{'; '.join(shown[:3])}{more})"
             )
+        else:
+            note += ", 0 replayed"
+        if removed:
+            note += f", {removed} file(s) of chunks this run does not have removed"
+        rest = n - len(done) - len([c for c in bad if 0 <= c < n])
+        return done, note + (f", {rest} still to play" if rest else "")
+
+    def _write_chunk(
+        self, out: Path, output: ChunkOutput, unsynced: set[Path]
+    ) -> dict[str, list[Any]]:
+        """Write a chunk's files (its aggregates last); their manifest entries by path. The
+        folders to sync before the manifest may record the chunk are added to ``unsynced``."""
+        cid = output.chunk_id
+        files: dict[str, list[Any]] = {}
+
+        def write(path: Path, data: bytes) -> None:
+            storage.atomic_write_bytes(path, data, sync_dir=False)
+            unsynced.add(path.parent)
+            files[path.relative_to(out).as_posix()] = storage.file_entry(data)
+
+        if output.games_parquet is not None:
+            write(storage.part_path(out, "games", cid), output.games_parquet)
+        if output.matches_parquet is not None:
+            write(storage.part_path(out, "matches", cid), output.matches_parquet)
         if self.record_stride:
             text = "".join(line + "\n" for line in output.records)
-            storage.atomic_write_bytes(storage.record_path(out, cid), text.encode())
-        # the aggregates file goes last: its presence marks the chunk done
-        storage.atomic_write_bytes(storage.chunk_path(out, cid), output.chunk_file)
+            write(storage.record_path(out, cid), text.encode())
+        write(storage.chunk_path(out, cid), output.chunk_file)
+        return files
 
-    def _finish(self, out: Path, merged: _Merged) -> None:
-        """Save the merged aggregates and forfeits; gather records into the record file."""
-        if merged.total is None or len(storage.done_chunks(out)) != self.schedule.n_chunks:
+    def _finish(self, out: Path, merged: _Merged, done: set[int]) -> dict[str, list[Any]]:
+        """Save the merged aggregates and forfeits (returns their manifest entries); gather
+        records into the record file."""
+        if merged.total is None or len(done) != self.schedule.n_chunks:
             raise RuntimeError(f"{out}: the run ended with chunks missing")
         agg, forfeits = merged.total, merged.forfeits()
         buf = io.BytesIO()
         aggregates.save(buf, agg)
-        storage.atomic_write_bytes(out / "aggregates.npz", buf.getvalue())
-        storage.atomic_write_bytes(
-            out / "forfeits.json", (json.dumps(forfeits, indent=1) + "\n").encode()
-        )
+        files = {"aggregates.npz": buf.getvalue()}
+        files["forfeits.json"] = (json.dumps(forfeits, indent=1) + "\n").encode()
+        for name, data in files.items():
+            storage.atomic_write_bytes(out / name, data)
         if self.record is not None:
             self.record.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.record.with_name(f".{self.record.name}.tmp")
@@ -433,7 +487,15 @@ class Tournament:
                 for cid in range(self.schedule.n_chunks):
                     with open(storage.record_path(out, cid), "rb") as src:
                         shutil.copyfileobj(src, dst)
+                dst.flush()
+                os.fsync(dst.fileno())
             tmp.replace(self.record)
+            storage.fsync_dir(self.record.parent)
+        return {name: storage.file_entry(data) for name, data in files.items()}
+
+
+def _int_key(item: tuple[str, Any]) -> int:
+    return int(item[0])
 
 
 class _Merged:

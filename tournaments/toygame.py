@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,8 +35,11 @@ class ToyGame:
     rank_value = "cards_left"
     length_value = "turns"
 
-    def __init__(self, max_length: int = 200):
+    def __init__(self, max_length: int = 200, delay: float = 0.0):
         self.max_length = max_length
+        self.delay = float(delay)
+        """Seconds each ``play`` call sleeps: a slow game, to stop a run mid-way in tests. It
+        never changes results, so it is not part of ``config``."""
 
     def config(self) -> dict[str, Any]:
         return {"max_length": self.max_length}
@@ -60,6 +64,8 @@ class ToyGame:
         play_seeds: np.ndarray,
         record: bool = False,
     ) -> SeatedBatch:
+        if self.delay:
+            time.sleep(self.delay)
         n = len(seats)
         g = len(deal_seeds)
         deal = np.asarray(deal_seeds, dtype=np.uint64)

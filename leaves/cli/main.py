@@ -26,6 +26,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "replay",
         "Step through a recorded game (GameRecord JSON lines).",
     ),
+    "verify": (
+        "leaves.cli.verify_cmd",
+        "verify",
+        "Check a run's files against its manifest (sizes, checksums).",
+    ),
     "run": (
         "leaves.cli.run_cmd",
         "run",
@@ -69,6 +74,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
       leaves strategies                   # what can play
       leaves tournament random greedy --players 4 --games 100000 --out runs/a
       leaves report runs/a --out report/
+      leaves verify runs/a                # every part checks out?
       leaves play --players 4 --against greedy,random,counter
       leaves replay games.jsonl
 

@@ -8,6 +8,18 @@ import click
 
 from .errors import CLIError
 from .options import format_option
+from .verify_cmd import RESUME_HINT, bad_run_message
+
+
+def _check_parts(run_dir: Path) -> None:
+    """Refuse a run whose files do not match its manifest, naming the bad part."""
+    from tournaments.verify import verify_run
+
+    if not (run_dir / "manifest.json").exists():
+        return  # not written by the runner (e.g. hand-made parts): nothing to check against
+    result = verify_run(run_dir)
+    if result.has_checksums and not result.ok:
+        raise CLIError(bad_run_message(run_dir, result.problems))
 
 
 @click.command("report")
@@ -48,10 +60,12 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir}", usage=True)
+    _check_parts(run_dir)
     try:
         path = build_report(run_dir, out=out, fmt=fmt, top=top)
     except ReportError as exc:
-        raise CLIError(str(exc)) from exc
+        hint = f" ({RESUME_HINT})" if " part " in str(exc) else ""
+        raise CLIError(f"{exc}{hint}") from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
     click.echo(f"report: {path}")

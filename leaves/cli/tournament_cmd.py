@@ -33,6 +33,7 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "scheduler": ("scheduler", (str,)),
     "chunk_size": ("chunk_size", (int,)),
     "turn_limit": ("turn_limit", (int,)),
+    "decision_timeout": ("decision_timeout", (int, float)),
 }
 
 
@@ -65,12 +66,16 @@ def read_config(path: str) -> dict[str, Any]:
     return out
 
 
-def _load_game(spec: str, turn_limit: int | None) -> Any:
+def _load_game(spec: str, turn_limit: int | None, decision_timeout: float | None) -> Any:
     if spec == "13leaves":
         from leaves.rules import TURN_LIMIT
         from tournaments.leaves_game import LeavesGame
 
-        return LeavesGame(turn_limit=turn_limit or TURN_LIMIT)
+        kw = {} if decision_timeout is None else {"decision_timeout": decision_timeout}
+        try:
+            return LeavesGame(turn_limit=turn_limit or TURN_LIMIT, **kw)
+        except ValueError as exc:
+            raise CLIError(str(exc), usage=True) from None
     module, _, attr = spec.partition(":")
     try:
         factory = getattr(importlib.import_module(module), attr or "Game")
@@ -148,6 +153,13 @@ def _summary_table(result: Any) -> None:
 )
 @click.option("--chunk-size", type=int, default=None, help="Games per chunk (part of the spec).")
 @click.option("--turn-limit", type=int, default=None, help="Turn limit per game (default 1000).")
+@click.option(
+    "--decision-timeout",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="A plain-Python strategy's decision taking longer forfeits the game (default 60; 0: none).",
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 @click.option("--game", "game_spec", default="13leaves", hidden=True, help="Game plug-in.")
 @click.pass_context
@@ -168,6 +180,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
       leaves tournament greedy low high --expert --games 10000 --out runs/expert
       leaves tournament --config examples/tournament.toml
       leaves tournament greedy low high random --out runs/a --resume     # after Ctrl-C
+      leaves tournament my.py:Slow greedy low --decision-timeout 5 --out runs/s
       leaves tournament greedy low high random --backend dask --scheduler tcp://head:8786 \\
           --games 100000000 --no-rows --out runs/big
     """
@@ -190,7 +203,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
 
     from tournaments import Tournament
 
-    game = _load_game(opts["game_spec"], opts["turn_limit"])
+    game = _load_game(opts["game_spec"], opts["turn_limit"], opts["decision_timeout"])
     try:
         t = Tournament(
             opts["specs"],
@@ -228,12 +241,20 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
             backend=opts["backend"],
             scheduler=opts["scheduler"],
             progress=progress,
+            log=lambda line: click.echo(line, err=True),
         )
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
     except KeyboardInterrupt:
         click.echo(f"interrupted: rerun the same command with --resume to continue {out}", err=True)
         raise
+    except Exception as exc:
+        if type(exc).__name__ != "TerminatedWorkerError":  # joblib's: a local worker died
+            raise
+        raise CLIError(
+            f"a worker process died (killed, or out of memory); every finished chunk is kept: "
+            f"rerun the same command with --resume to continue {out}"
+        ) from None
     wall = time.perf_counter() - t0
     _summary_table(result)
     n_forfeits = int(result.summary()["forfeits"].sum())

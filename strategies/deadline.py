@@ -1,0 +1,168 @@
+"""Bounded decisions: a plain-Python strategy that takes too long forfeits the game.
+
+A hung ``choose`` (an endless loop, a sleep, a lock that never frees) must not hang a whole
+tournament. A watchdog thread with an asynchronous exception cannot interrupt a sleep or a
+blocking call, so the bound is a real-time interval timer (``signal.setitimer``): its SIGALRM
+interrupts sleeps and waits, and its handler raises ``DecisionTimeout`` in the decision. Signal
+handlers run only in the main thread, so a batch started elsewhere (a Dask worker thread) is
+played by a helper process of this thread, in that process's main thread (``run_bounded``).
+Code that never returns to the interpreter (a C extension, a numba kernel) is interrupted
+when it returns: the decision still forfeits, but only then. Time numba spends compiling (or
+loading from its cache) does not count: an alarm during compilation waits another period, since
+interrupting it would leave the code uncompiled and the next decision compiling again.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+__all__ = [
+    "DEFAULT_DECISION_TIMEOUT",
+    "DecisionTimeout",
+    "Deadline",
+    "bounded",
+    "can_bound_here",
+    "check_timeout",
+    "run_bounded",
+]
+
+DEFAULT_DECISION_TIMEOUT = 60.0
+"""Seconds a plain-Python decision may take in a tournament: far beyond any sane strategy
+(``ismcts`` takes ~20 ms), soon enough that a hung one costs a minute, not the run."""
+
+T = TypeVar("T")
+
+
+class DecisionTimeout(BaseException):
+    """Raised inside a decision that ran out of time.
+
+    A ``BaseException`` (like ``KeyboardInterrupt``), so a strategy's own ``except Exception``
+    cannot swallow it.
+    """
+
+
+def check_timeout(seconds: Any) -> float | None:
+    """A decision timeout in seconds (None or 0: no bound); ValueError for anything else."""
+    if seconds is None:
+        return None
+    try:
+        value = float(seconds)
+    except (TypeError, ValueError):
+        msg = f"the decision timeout must be a number of seconds, got {seconds!r}"
+        raise ValueError(msg) from None
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"the decision timeout must be 0 (none) or positive, got {seconds!r}")
+    return value or None
+
+
+def can_bound_here() -> bool:
+    """Whether this thread can arm the timer (the main thread, on a POSIX system)."""
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+_armed = False  # True only while a bounded call runs: a late alarm after it is ignored
+_period = 0.0  # the bound of the call running
+
+
+def _numba_compiling() -> bool:
+    """Whether this thread holds numba's compiler lock (compiling or loading cached code)."""
+    lock_module = sys.modules.get("numba.core.compiler_lock")
+    return lock_module is not None and bool(lock_module.global_compiler_lock.is_locked())
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    global _armed
+    if not _armed:
+        return
+    if _numba_compiling():
+        signal.setitimer(signal.ITIMER_REAL, _period)
+        return
+    _armed = False
+    raise DecisionTimeout
+
+
+class Deadline:
+    """Bounds calls to ``seconds`` each; use as ``with Deadline(s) as d: ... with d: call()``.
+
+    The outer ``with`` installs the SIGALRM handler for a batch (and restores the previous
+    one); each inner ``with`` arms the timer for one call. A ``DecisionTimeout`` may surface
+    as the inner block exits (the alarm raced the return): the call did take too long.
+    ``seconds=None`` bounds nothing.
+    """
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds
+        self._previous: Any = None
+
+    def open(self) -> Deadline:
+        if self.seconds is not None:
+            self._previous = signal.signal(signal.SIGALRM, _on_alarm)
+        return self
+
+    def close(self) -> None:
+        if self.seconds is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)
+
+    def __enter__(self) -> Deadline:
+        global _armed, _period
+        if self.seconds is not None:
+            _armed, _period = True, self.seconds
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        global _armed
+        if self.seconds is not None:
+            _armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def message(self, what: str) -> str:
+        """The forfeit's error text: which call ran out of time, and the bound. (Not the time
+        measured: the timer fires at the bound, and rows must not depend on the machine.)"""
+        return f"DecisionTimeout: {what} took longer than {self.seconds:g} s"
+
+
+@contextmanager
+def bounded(seconds: float | None) -> Iterator[Deadline]:
+    """A ``Deadline`` installed for the duration of the block (see ``Deadline``); it bounds
+    nothing where no timer can be armed (outside the main thread, or without SIGALRM)."""
+    deadline = Deadline(seconds if can_bound_here() else None).open()
+    try:
+        yield deadline
+    finally:
+        deadline.close()
+
+
+_helpers = threading.local()
+
+
+def _helper() -> ProcessPoolExecutor:
+    pool = getattr(_helpers, "pool", None)
+    if pool is None:
+        import multiprocessing
+
+        # a fresh interpreter (spawn): forking a process that runs threads is unsafe
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        _helpers.pool = pool
+    return pool
+
+
+def run_bounded(seconds: float | None, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` where its decisions can be bounded to ``seconds``: in this thread if it
+    is the main one (or nothing is bounded), else in this thread's helper process (started
+    once, then reused; arguments and result are pickled)."""
+    if seconds is None or can_bound_here() or not hasattr(signal, "setitimer"):
+        return fn(*args)
+    try:
+        return _helper().submit(fn, *args).result()
+    except BrokenProcessPool:
+        _helpers.pool = None  # the helper died (killed): the next batch gets a new one
+        raise

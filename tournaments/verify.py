@@ -1,0 +1,206 @@
+"""Check a run directory against its manifest: every file of every finished chunk, by size and
+checksum, plus the merged files of a complete run and strays that do not belong to it.
+
+The manifest's ``integrity`` part holds, per chunk, ``{relative path: [size, checksum]}`` for
+the chunk's rows, records and aggregates, and for a complete run the merged files. A chunk is
+*done* only if the manifest records it and every one of its files matches: a missing,
+truncated, corrupt or swapped-in file (a part of another run) makes it *bad*, and ``--resume``
+plays it again (its seeds make the replay exact). ``leaves verify`` and ``leaves report`` use
+the same check. Nothing here writes, except ``remove_foreign`` (used by resume).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import storage
+
+__all__ = [
+    "INTEGRITY",
+    "Problem",
+    "Verification",
+    "check_chunks",
+    "integrity",
+    "remove_foreign",
+    "verify_run",
+]
+
+INTEGRITY = "integrity"
+"""Manifest key: ``{"algorithm", "chunks": {chunk id: {path: [size, checksum]}}, "files"}``."""
+
+ROW_FOLDERS = ("games", "matches")
+_NAMED = {
+    "games": re.compile(r"^part-(\d+)\.parquet$"),
+    "matches": re.compile(r"^part-(\d+)\.parquet$"),
+    "chunks": re.compile(r"^chunk-(\d+)\.npz$"),
+    "records": re.compile(r"^chunk-(\d+)\.jsonl$"),
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One bad file: its path relative to the run, its chunk (None: not a chunk file), why."""
+
+    path: str
+    reason: str
+    chunk: int | None = None
+
+    def __str__(self) -> str:
+        where = f" (chunk {self.chunk})" if self.chunk is not None else ""
+        return f"{self.path}{where}: {self.reason}"
+
+
+@dataclass
+class Verification:
+    """What ``verify_run`` found. ``ok``: nothing is wrong (the run may still be unfinished)."""
+
+    out: Path
+    n_chunks: int = 0
+    done: set[int] = field(default_factory=set)
+    bad: dict[int, list[Problem]] = field(default_factory=dict)
+    other: list[Problem] = field(default_factory=list)
+    complete: bool = False
+    files_checked: int = 0
+    has_checksums: bool = False  # False: an older runner wrote the manifest, or none is readable
+
+    @property
+    def problems(self) -> list[Problem]:
+        return [p for cid in sorted(self.bad) for p in self.bad[cid]] + self.other
+
+    @property
+    def ok(self) -> bool:
+        return not self.bad and not self.other
+
+
+def integrity(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The manifest's integrity part, created empty if missing (older runs have none)."""
+    part = manifest.setdefault(INTEGRITY, {})
+    part.setdefault("algorithm", storage.CHECKSUM)
+    part.setdefault("chunks", {})
+    part.setdefault("files", {})
+    return part
+
+
+def check_chunks(
+    out: Path, manifest: dict[str, Any], n_chunks: int
+) -> tuple[set[int], dict[int, list[Problem]], int]:
+    """(done, bad, files checked): chunks whose recorded files all match, and those that don't.
+
+    Chunks the manifest does not record are neither (a killed run finished them after its last
+    manifest write, or never): they are simply still to play.
+    """
+    part = manifest.get(INTEGRITY) or {}
+    recorded = part.get("chunks") or {}
+    algorithm = part.get("algorithm", storage.CHECKSUM)
+    done: set[int] = set()
+    bad: dict[int, list[Problem]] = {}
+    checked = 0
+    for key, files in recorded.items():
+        cid = int(key)
+        if not 0 <= cid < n_chunks:
+            bad[cid] = [Problem(f"chunk {cid}", "the run has no such chunk", cid)]
+            continue
+        if algorithm != storage.CHECKSUM:
+            bad[cid] = [Problem(p, f"unknown checksum {algorithm!r}", cid) for p in files]
+            continue
+        problems = []
+        for rel, entry in files.items():
+            checked += 1
+            reason = storage.check_entry(out / rel, entry)
+            if reason:
+                problems.append(Problem(rel, reason, cid))
+        if problems:
+            bad[cid] = problems
+        else:
+            done.add(cid)
+    return done, bad, checked
+
+
+def _layout_files(out: Path) -> list[tuple[Path, str, int | None]]:
+    """(path, folder, chunk id or None) of every visible file in the run's chunk folders."""
+    found = []
+    for sub, pattern in _NAMED.items():
+        folder = out / sub
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.name.startswith("."):
+                continue
+            m = pattern.match(path.name) if path.parent == folder else None
+            found.append((path, sub, int(m.group(1)) if m else None))
+    return found
+
+
+def remove_foreign(out: Path, n_chunks: int) -> int:
+    """Delete files named like chunk files but of chunks beyond ``n_chunks``; how many.
+
+    Such a file can only come from another run (copied in by mistake), and reports would read
+    it with this run's rows. Files named otherwise are left alone (``verify_run`` names them).
+    """
+    removed = 0
+    for path, _, cid in _layout_files(out):
+        if cid is not None and cid >= n_chunks:
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def _strays(out: Path, recorded: set[str], n_chunks: int, complete: bool) -> list[Problem]:
+    """Files in the run's folders that its manifest does not account for.
+
+    Any unrecorded Parquet file under ``games/`` or ``matches/`` would be read by a report, so
+    it is bad unless it is a part of this run still to be (re)played; in a complete run every
+    file of the layout must be recorded.
+    """
+    problems = []
+    for path, sub, cid in _layout_files(out):
+        rel = path.relative_to(out).as_posix()
+        if rel in recorded:
+            continue
+        if cid is not None and cid >= n_chunks:
+            problems.append(Problem(rel, "not a part of this run (no such chunk)"))
+        elif cid is not None and complete:
+            problems.append(Problem(rel, "not recorded in the manifest", cid))
+        elif cid is None and sub in ROW_FOLDERS and path.suffix == ".parquet":
+            problems.append(Problem(rel, "not a part of this run (reports would read it)"))
+    return problems
+
+
+def verify_run(out: str | Path) -> Verification:
+    """Check every file of the run in ``out`` against its manifest, changing nothing."""
+    out = Path(out)
+    result = Verification(out)
+    try:
+        manifest = storage.read_manifest(out)
+    except ValueError as exc:
+        result.other.append(Problem(storage.MANIFEST, str(exc)))
+        return result
+    if manifest.get("format") != storage.FORMAT or not isinstance(manifest.get("spec"), dict):
+        result.other.append(Problem(storage.MANIFEST, "not a tournament run this version knows"))
+        return result
+    n_chunks = int(manifest["spec"].get("n_chunks", 0))
+    result.n_chunks = n_chunks
+    result.complete = manifest.get("status") == "complete"
+    if INTEGRITY not in manifest:
+        reason = "records no checksums (an older version wrote it): --resume replays every chunk"
+        result.other.append(Problem(storage.MANIFEST, reason))
+        return result
+    part = manifest[INTEGRITY]
+    result.has_checksums = True
+    result.done, result.bad, result.files_checked = check_chunks(out, manifest, n_chunks)
+    if result.complete:
+        for cid in range(n_chunks):
+            if cid not in result.done and cid not in result.bad:
+                path = storage.chunk_path(Path(), cid).as_posix()
+                result.bad[cid] = [Problem(path, "finished run, but no record of this chunk", cid)]
+        for rel, entry in (part.get("files") or {}).items():
+            result.files_checked += 1
+            reason = storage.check_entry(out / rel, entry)
+            if reason:
+                result.other.append(Problem(rel, reason))
+    recorded = {rel for files in (part.get("chunks") or {}).values() for rel in files}
+    result.other.extend(_strays(out, recorded, n_chunks, result.complete))
+    return result
