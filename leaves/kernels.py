@@ -16,6 +16,8 @@ board builders ``board_from_state``/``state_from_board`` live in ``leaves.board`
   undealt; with ``first_player=-1`` it then draws the first player with ``rng_below(s, n)``.
 * ``random_playout`` picks ``legal[rng_below(s, n_legal)]`` each turn (uniform over the
   legal action ids, docs/rules.md "random").
+
+Over 400 lines because it is one job: every rule of the game as a kernel, in one module.
 """
 
 from __future__ import annotations

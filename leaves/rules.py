@@ -1,7 +1,7 @@
 """Numbers and interpretations of the 13 Leaves rules (``docs/rules.md``).
 
 The numbers code reads are named constants here. Where the sources leave a choice open, this
-implementation makes one fixed choice, stated below and in the README (a named switch that
+implementation makes one fixed choice, stated below and in ``docs/rules.md`` (a named switch that
 nothing reads would suggest a choice one cannot make); only the turn limit is configurable:
 
 - P1: a pass takes a card, so a player facing an empty table (the round's leader, or after

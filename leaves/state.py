@@ -6,6 +6,9 @@ passed is a bit mask. ``apply`` builds a new state
 and never touches the old one, so states can be shared freely by search code and kept as
 dictionary keys. The compiled kernels (``leaves.kernels``) implement the same rules over
 arrays; a differential test drives both through thousands of games and compares every state.
+
+The module is long because it is one job: the reference rules and the validated construction
+of any position (``from_dict``), kept together so each rule is written once in Python.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
+from . import builtin, ismcts  # noqa: F401  (the built-ins register themselves)
 from .base import Strategy
 from .play import (
     BatchResult,
@@ -46,10 +46,3 @@ def __getattr__(name: str):
     if name == "testing":
         return importlib.import_module(f"{__name__}.testing")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-# Built-in strategies register themselves on import; each part is skipped while absent.
-if importlib.util.find_spec(f"{__name__}.builtin") is not None:
-    from . import builtin  # noqa: F401
-if importlib.util.find_spec(f"{__name__}.ismcts") is not None:
-    from . import ismcts  # noqa: F401

@@ -11,6 +11,9 @@ Strategies never carry information from one game to the next: ``play_batch`` (an
 tournament) plays each game with fresh instances built from the seats' parameters
 (``fresh``), and ``end_game`` receives only the player's final view and the public result
 (``PublicResult``: no hands, deal or seeds).
+
+Long because it is one job, playing strategies against each other on the Python and the
+compiled path: one game, a batch at one table, a batch of expert matches.
 """
 
 from __future__ import annotations

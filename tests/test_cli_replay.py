@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):
-    strategies = pytest.importorskip("strategies")
+    import strategies
+
     path = tmp_path_factory.mktemp("rec") / "games.jsonl"
     results = [
         strategies.play_game(["greedy", "random", "counter"], seed=s, record=True) for s in (1, 2)

@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
@@ -66,7 +64,6 @@ def test_check_my_strategy(tmp_path):
 
 
 def test_my_strategy_file_loads_into_the_cli(tmp_path):
-    pytest.importorskip("strategies")
     proc = subprocess.run(
         [sys.executable, "-m", "leaves", "strategies", "--load", str(EXAMPLES / "my_strategy.py")],
         cwd=ROOT,

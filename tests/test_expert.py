@@ -40,6 +40,8 @@ def test_ties_share_the_match_win():
     assert m.winners == (1,)
     m2 = ExpertMatch(4).add([0, 3, 3, 12]).add([3, 0, 9, 8])
     assert m2.totals == (3, 3, 12, 20) and m2.winners == (0, 1)
+    m3 = ExpertMatch(4).add([4, 4, 20, 4])
+    assert m3.winners == (0, 1, 3)  # a three-way tie: all three win
 
 
 @given(st.lists(st.lists(st.integers(0, 12), min_size=4, max_size=4), min_size=1, max_size=30))
@@ -51,6 +53,8 @@ def test_match_properties(games):
         m = m.add(g)
     if m.is_over:
         assert max(m.totals) >= 20
-        assert all(m.totals[w] == min(m.totals) for w in m.winners) and m.winners
+        # every player on the lowest total wins (X1), and nobody else
+        low = min(m.totals)
+        assert m.winners == tuple(i for i, t in enumerate(m.totals) if t == low)
     else:
         assert max(m.totals) < 20

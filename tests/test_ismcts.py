@@ -300,10 +300,13 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
 
 def test_zero_lambda_ignores_the_opponent_model():
     state = _taker_game(5)[30]
-    a = ISMCTS(iterations=80, infer_lambda=0.0)
-    b = ISMCTS(iterations=80, infer_tries=0, infer_steps=0)
+    a = ISMCTS(iterations=80, infer_lambda=0.0, models="")
+    b = ISMCTS(iterations=80, infer_tries=0, infer_steps=0, models="")
+    on = ISMCTS(iterations=80, models="")  # inference with the default weight
     assert _choose(a, state, 3) == _choose(b, state, 3)
     assert a.last_visits == b.last_visits and a.last_rejects == 0
+    _choose(on, state, 3)
+    assert on.last_visits != a.last_visits  # so the equality above is not vacuous
 
 
 def test_passes_check_strategy():
@@ -363,6 +366,10 @@ def test_models_off_matches_a_single_candidate():
     assert _choose(a, state, 3) == _choose(b, state, 3)
     assert a.last_visits == b.last_visits
     assert set(a.last_models.values()) == {"weighted"}
+    # a second candidate makes the same search select models (and here, differ)
+    c = ISMCTS(iterations=80, models="weighted,taker")
+    _choose(c, state, 3)
+    assert "taker" in c.last_models.values() and c.last_visits != a.last_visits
 
 
 def test_model_selection_changes_the_search_against_another_policy():

@@ -64,8 +64,11 @@ def test_summary_exact():
     assert s["unfinished"].tolist() == [1, 1, 1]
     assert s["forfeits"].tolist() == [0, 0, 0]
     assert s["fair_share"].tolist() == pytest.approx([1 / 3] * 3)
-    lo, hi = reports.wilson(2, 5)
-    assert s.loc["A", "ci_low"] == pytest.approx(lo) and s.loc["A", "ci_high"] == pytest.approx(hi)
+    # The interval is the 95% Wilson score interval, computed here independently (scipy).
+    for name, k in (("A", 2), ("B", 1), ("C", 1)):
+        ci = binomtest(k, 5).proportion_ci(method="wilson")
+        got = (s.loc[name, "ci_low"], s.loc[name, "ci_high"])
+        assert got == pytest.approx((ci.low, ci.high), abs=1e-9), name
 
 
 def test_wilson_values():
@@ -181,6 +184,10 @@ def test_rating_orders_strategies():
     assert (r["ci_low"] < r["rating"]).all() and (r["rating"] < r["ci_high"]).all()
     assert r["rating"].sum() == pytest.approx(0.0, abs=1e-9)
     assert r["worth"].sum() == pytest.approx(1.0)
+    # Hessian intervals narrow like 1/sqrt(games): four times the deals, half the width.
+    r4 = reports.rating(synthetic_games(STRONG, players=(3, 4, 5), deals=80, seed=3))
+    ratio = (r["ci_high"] - r["ci_low"]) / (r4["ci_high"] - r4["ci_low"]).to_numpy()
+    assert ((ratio > 1.6) & (ratio < 2.5)).all(), ratio.tolist()
 
 
 def test_plackett_luce_matches_choix_without_ties():

@@ -6,7 +6,7 @@ import pytest
 
 import leaves
 from leaves import DECK, Action, IllegalActionError, new_game
-from leaves.rules import HAND_SIZES, TURN_LIMIT
+from leaves.rules import TURN_LIMIT
 
 from .helpers import counts, position
 
@@ -18,9 +18,10 @@ def test_deck_composition():
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_deal_sizes_and_undealt(n):
+    dealt = {3: 12, 4: 11, 5: 10, 6: 9}[n]  # docs/rules.md, "Setup"
     s = new_game(n, seed=7)
-    assert s.hand_sizes == (HAND_SIZES[n],) * n
-    assert sum(s.undealt) == 62 - n * HAND_SIZES[n]
+    assert s.hand_sizes == (dealt,) * n
+    assert sum(s.undealt) == 62 - n * dealt
     assert s.table == (0,) * 13 and s.turn == 0 and s.round == 1
     assert 0 <= s.current_player < n
 
@@ -198,10 +199,18 @@ def test_illegal_action_leaves_state_unchanged():
 
 
 def test_counting_turns_and_rounds():
-    s = new_game(3, seed=2)
+    # Every action is a turn; a round begins when all but one have passed.
+    s = position([counts(v2=1, v5=2), counts(v9=1, v1=1), counts(v12=1, v13=1)], current=0)
     assert (s.turn, s.round) == (0, 1)
-    s = s.apply(s.legal_actions()[0])
-    assert s.turn == 1
+    s = s.apply(Action.play(5, 2))  # seat 0 leads two 5s
+    assert (s.turn, s.round) == (1, 1)
+    s = s.apply(Action.take(5))  # seat 1 passes, taking a 5
+    assert (s.turn, s.round) == (2, 1)
+    s = s.apply(Action.take(5))  # seat 2 passes: only seat 0 is left, a new round begins
+    assert (s.turn, s.round, s.current_player) == (3, 2, 0)
+    assert s.table == (0,) * 13 and s.passed == (False, False, False)
+    s = s.apply(Action.play(2, 1))
+    assert (s.turn, s.round) == (4, 2)
 
 
 def test_from_dict_rejects_impossible_positions():

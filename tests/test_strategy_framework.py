@@ -90,11 +90,15 @@ def test_classifier_is_merged_over_defaults():
     assert Tunable.classifier["compiled"] is False
 
 
-def test_hooks_are_noops_and_compiled_defaults_to_none():
+def test_compiled_defaults_to_none_and_default_hooks_change_nothing():
+    # A strategy with the default hooks plays exactly like one whose hooks are never called:
+    # same games, and no state left on the instance.
     s = FirstLegal()
     assert s.compiled() is None
-    assert s.start_game(None, None) is None
-    assert s.end_game(None, None) is None
+    before = dict(vars(s))
+    a = strategies.play_game([s, "low", "high"], seed=4)
+    b = strategies.play_game([FirstLegal(), "low", "high"], seed=4)
+    assert a.record.actions == b.record.actions and vars(s) == before
 
 
 def test_choose_must_be_implemented():

@@ -1,7 +1,9 @@
 """The built-in strategies; importing this package registers them all.
 
-Each is one compiled numba policy (``strategies.compiled``) usable from the compiled batch
-loop and, through ``choose``, from the Python path with the same decisions.
+Each module holds, for each built-in, its parameter declaration, its numba policy kernel and
+its class (``_base.CompiledBuiltin``): the kernel runs in the compiled batch loop
+(``strategies.compiled``) and, through ``choose``, on the Python path with the same decisions.
+``BUILTINS`` is the one list of them, in policy-kind order.
 """
 
 from __future__ import annotations

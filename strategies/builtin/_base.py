@@ -33,8 +33,8 @@ def _init_from(params: ParamSet):
 
 
 class CompiledBuiltin(Strategy, register=False):
-    """Base of the built-ins: subclasses set ``kind`` (their index in
-    ``strategies.compiled.dispatch.POLICIES``), ``PARAMS`` and ``policy`` (the kernel).
+    """Base of the built-ins: subclasses set ``kind`` (their index in ``BUILTINS``),
+    ``PARAMS`` (their ``declare(...)``) and ``policy`` (the kernel).
 
     Deterministic built-ins draw nothing from ``rng``; stochastic ones seed the kernel RNG of
     the policy from ``rng.integers(2**63)`` once per decision.
