@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 from . import charts
 from .data import Run, as_run
 from .expert import expert, expert_lengths, expert_scores
+from .findings import key_findings
 from .neighbours import neighbours
 from .rating import rating
 from .significance import PAIRED, significance
@@ -33,6 +34,7 @@ class Section:
     text: str = ""
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
     charts: list[str] = field(default_factory=list)  # chart file stems
+    bullets: list[str] = field(default_factory=list)  # sentences shown as a list
 
 
 def _fmt(v: Any) -> str:
@@ -86,6 +88,12 @@ tr:nth-child(even){background:#fafafa}img{max-width:100%;height:auto;display:blo
 
 def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
     secs = [
+        Section(
+            "Key findings",
+            "In words, from the tables below; 95% intervals in brackets, numbers rounded "
+            "(the CSVs keep full precision).",
+            bullets=[f.text for f in key_findings(tables, method)],
+        ),
         Section(
             "Summary",
             "Per strategy: seats occupied (games), wins, win rate with a 95% Wilson interval, "
@@ -262,11 +270,17 @@ def _render_html(run: Run, secs: list[Section], images: dict[str, bytes], build_
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(_title(run))}</title><style>{CSS}</style></head><body>",
         f"<h1>{esc(_title(run))}</h1>",
-        "<ul>" + "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in _overview(run)),
-        f"<li><b>report built in</b>: {build_s:.1f} s</li></ul>",
     ]
-    for sec in secs:
+    for i, sec in enumerate(secs):
+        if i == 1:  # the answers first, then what the run was
+            parts.append(
+                "<h2>Run</h2><ul>"
+                + "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in _overview(run))
+                + f"<li><b>report built in</b>: {build_s:.1f} s</li></ul>"
+            )
         parts.append(f"<h2>{esc(sec.title)}</h2><p class='note'>{esc(sec.text)}</p>")
+        if sec.bullets:
+            parts.append("<ul>" + "".join(f"<li>{esc(b)}</li>" for b in sec.bullets) + "</ul>")
         for stem in sec.charts:
             if stem in images:
                 b64 = base64.b64encode(images[stem]).decode("ascii")
@@ -282,10 +296,14 @@ def _render_html(run: Run, secs: list[Section], images: dict[str, bytes], build_
 
 def _render_md(run: Run, secs: list[Section], images: dict[str, bytes], build_s: float) -> str:
     lines = [f"# {_title(run)}", ""]
-    lines += [f"- **{k}**: {v}" for k, v in _overview(run)]
-    lines += [f"- **report built in**: {build_s:.1f} s", ""]
-    for sec in secs:
+    for i, sec in enumerate(secs):
+        if i == 1:  # the answers first, then what the run was
+            lines += ["## Run", ""]
+            lines += [f"- **{k}**: {v}" for k, v in _overview(run)]
+            lines += [f"- **report built in**: {build_s:.1f} s", ""]
         lines += [f"## {sec.title}", "", sec.text, ""]
+        if sec.bullets:
+            lines += [f"- {b}" for b in sec.bullets] + [""]
         for stem in sec.charts:
             if stem in images:
                 lines += [f"![{stem}](charts/{stem}.png)", ""]
