@@ -9,6 +9,8 @@ from __future__ import annotations
 from . import charts
 from .data import Games, ReportError, Run, as_games, as_run, games_from_frame, load_run
 from .expert import expert, expert_lengths, expert_scores
+from .findings import Finding, key_findings
+from .gauntlet import gauntlet
 from .neighbours import neighbour_matrix, neighbours
 from .rating import rating
 from .report import build_report, compute_tables
@@ -17,6 +19,7 @@ from .stats import wilson
 from .tables import head_to_head, head_to_head_matrix, length_distribution, lengths, seats, summary
 
 __all__ = [
+    "Finding",
     "Games",
     "ReportError",
     "Run",
@@ -29,8 +32,10 @@ __all__ = [
     "expert_lengths",
     "expert_scores",
     "games_from_frame",
+    "gauntlet",
     "head_to_head",
     "head_to_head_matrix",
+    "key_findings",
     "length_distribution",
     "lengths",
     "load_run",

@@ -20,6 +20,8 @@ from . import charts
 from .data import Run, as_run
 from .expert import expert, expert_lengths, expert_scores
 from .findings import key_findings
+from .gauntlet import design as gauntlet_design
+from .gauntlet import gauntlet
 from .neighbours import neighbours
 from .rating import rating
 from .significance import PAIRED, significance
@@ -101,6 +103,19 @@ def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
             "mean cards left when not winning, unfinished and forfeited games. Strongest first.",
             [("summary", tables["summary"])],
             ["win_rates"],
+        ),
+        *(
+            [
+                Section(
+                    "Gauntlet",
+                    "The strategy and the baseline in the same seats on the same deals against "
+                    "the field; diff = strategy - baseline win rate, paired by deal, 95% t "
+                    "interval.",
+                    [("gauntlet", tables["gauntlet"])],
+                )
+            ]
+            if "gauntlet" in tables
+            else []
         ),
         Section(
             "Rating (Plackett-Luce)",
@@ -197,6 +212,8 @@ def compute_tables(run: Run, top: int = 5) -> tuple[dict[str, pd.DataFrame], str
         "rating": rating(g),
         "significance": significance(g, top=top, order=order),
     }
+    if gauntlet_design(run) is not None:
+        t["gauntlet"] = gauntlet(run)
     if g.match is not None:
         t["expert"] = expert(run)
         t["expert_scores"] = expert_scores(run)

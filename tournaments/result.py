@@ -18,7 +18,12 @@ __all__ = ["TournamentResult", "load"]
 
 def load(out: str | Path) -> TournamentResult:
     """Open the results of a run directory (complete or not)."""
-    return TournamentResult(out)
+    res = TournamentResult(out)
+    if res.spec.get("design", {}).get("kind") == "gauntlet":
+        from .gauntlet import GauntletResult
+
+        return GauntletResult(out)
+    return res
 
 
 class TournamentResult:
