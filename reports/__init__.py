@@ -12,6 +12,7 @@ from .expert import expert, expert_lengths, expert_scores
 from .findings import Finding, key_findings
 from .gauntlet import gauntlet
 from .neighbours import neighbour_matrix, neighbours
+from .notebook import Plots, Report
 from .rating import rating
 from .report import build_report, compute_tables
 from .significance import significance
@@ -19,6 +20,8 @@ from .stats import wilson
 from .tables import head_to_head, head_to_head_matrix, length_distribution, lengths, seats, summary
 
 __all__ = [
+    "Plots",
+    "Report",
     "Finding",
     "Games",
     "ReportError",
@@ -47,3 +50,14 @@ __all__ = [
     "summary",
     "wilson",
 ]
+
+
+def _register() -> None:
+    """``res.plot`` on tournament results: tournaments sit below reports and cannot import
+    it, so reports registers its plots when imported."""
+    from tournaments.result import register_accessor
+
+    register_accessor("plot", Plots)
+
+
+_register()

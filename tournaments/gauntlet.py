@@ -17,6 +17,7 @@ the order in which it was listed.
 
 from __future__ import annotations
 
+import html
 import itertools
 from collections.abc import Sequence
 from pathlib import Path
@@ -156,6 +157,15 @@ class GauntletResult(TournamentResult):
     @property
     def field(self) -> list[str]:
         return list(self.design["field"])
+
+    def _repr_html_(self) -> str:
+        d = self.design
+        line = (
+            f"<p>Gauntlet: <b>{html.escape(d['strategy'])}</b> and the baseline "
+            f"<b>{html.escape(d['baseline'])}</b> against {html.escape(', '.join(d['field']))} "
+            "(<code>reports.gauntlet(res)</code> gives the paired comparison)</p>"
+        )
+        return line + super()._repr_html_()
 
 
 def _leaves_game() -> GamePlugin:
