@@ -206,15 +206,15 @@ def _expert(ex: pd.DataFrame | None) -> list[Finding]:
 
 def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "") -> list[Finding]:
     """The key findings of a report's tables (``reports.compute_tables``), most important first:
-    a gauntlet's answer (gauntlet runs), the best strategy and its paired margin over the next, the seat effect, the strongest
+    a gauntlet's answer (gauntlet runs, instead of) the best strategy and its paired margin over the next, the seat effect, the strongest
     neighbour effect (when a ``neighbours`` table exists), game length, and for expert runs the
     match win split and shared wins."""
-    out = []
-    if "gauntlet" in tables:
+    if "gauntlet" in tables:  # not a round robin: the field's ranking answers nothing asked
         from .gauntlet import sentences
 
-        out += [Finding("gauntlet", " ".join(sentences(tables["gauntlet"])))]
-    out += _best(tables, method)
+        out = [Finding("gauntlet", " ".join(sentences(tables["gauntlet"])))]
+    else:
+        out = _best(tables, method)
     out += _seats(tables.get("seats"))
     out += _neighbours(tables.get("neighbours"))
     out += _lengths(tables.get("lengths"))

@@ -28,6 +28,8 @@ from .significance import PAIRED, significance
 from .tables import head_to_head, length_distribution, lengths, seats, summary
 
 FORMATS = ("html", "md")
+FINDINGS_FILE = "findings.txt"
+"""The key findings, one sentence a line, next to the page (the commands print them)."""
 
 
 @dataclass
@@ -245,8 +247,9 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
                  top: int = 5) -> Path:  # fmt: skip
     """Write the report of a run (directory, results object, Run or games DataFrame) into
     ``out`` (default: RUN_DIR/report, or ./report) and return the page's path: report.html
-    or report.md, next to summary.csv, head_to_head.csv, seats.csv, neighbours.csv,
-    lengths.csv, rating.csv, significance.csv (expert runs: expert.csv, ...) and charts/*.png."""
+    or report.md, next to findings.txt (the key findings), summary.csv, head_to_head.csv,
+    seats.csv, neighbours.csv, lengths.csv, rating.csv, significance.csv (expert runs:
+    expert.csv, ...) and charts/*.png."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     start = time.perf_counter()
@@ -263,6 +266,7 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         images[name] = _png(fig)
         (out / "charts" / f"{name}.png").write_bytes(images[name])
     secs = _sections(tables, method)
+    (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")
     build_s = time.perf_counter() - start
     if fmt == "html":
         page = _render_html(run, secs, images, build_s)

@@ -108,3 +108,19 @@ def test_p_text_cases():
     assert p_text(0.0031) == "p = 0.003"
     assert p_text(4.2e-6) == "p = 4e-06"
     assert p_text(0.0) == "p < 1e-16"
+
+
+def test_report_command_prints_the_findings(tmp_path, capsys):
+    from leaves.cli.main import main
+
+    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=100, seed=1)
+    run_dir = write_run(tmp_path / "run", games)
+    with pytest.raises(SystemExit) as exc:
+        main(["report", str(run_dir), "--format", "md"])
+        raise SystemExit(0)
+    out = capsys.readouterr().out.splitlines()
+    assert exc.value.code in (0, None)
+    written = (run_dir / "report" / "findings.txt").read_text().splitlines()
+    assert out[0] == "Key findings:" and out[1 : 1 + len(written)] == [f"- {w}" for w in written]
+    assert written[0].startswith("a is the best strategy")
+    assert out[-1] == f"report: {run_dir / 'report' / 'report.md'}"
