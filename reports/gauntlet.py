@@ -18,11 +18,12 @@ NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
 
 
 def design(data: Any) -> dict[str, Any] | None:
-    """The gauntlet design stored in a run's manifest, or None for other runs."""
+    """The gauntlet (strategy, baseline, field) a run's manifest names, or None for other
+    runs."""
     run = as_run(data)
     spec = run.manifest.get("spec", {}) if isinstance(run.manifest, dict) else {}
-    d = spec.get("design") if isinstance(spec, dict) else None
-    return d if isinstance(d, dict) and d.get("kind") == "gauntlet" else None
+    d = spec.get("gauntlet") if isinstance(spec, dict) else None
+    return d if isinstance(d, dict) else None
 
 
 def gauntlet(data: Any) -> pd.DataFrame:
@@ -33,7 +34,7 @@ def gauntlet(data: Any) -> pd.DataFrame:
     run = as_run(data)
     d = design(run)
     if d is None:
-        raise ReportError("not a gauntlet run: its manifest names no gauntlet design")
+        raise ReportError("not a gauntlet run: its manifest names no gauntlet")
     g = run.games
     a, b = g.labels.index(d["strategy"]), g.labels.index(d["baseline"])
     wins, seats, method = per_unit(g, [a, b])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import Counter
 from pathlib import Path
 
 import pandas as pd
@@ -17,7 +16,8 @@ import tournaments
 from leaves.cli.main import main
 from reports.gauntlet import field_words, sentences
 from reports.synthetic import synthetic_games
-from tournaments.gauntlet import Gauntlet, field_orders
+from tournaments.gauntlet import Gauntlet, field_groups
+from tournaments.seating import is_balanced
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,24 +31,27 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
 
 
 @given(st.integers(1, 6), st.integers(2, 5))
-def test_field_orders_are_balanced(n_field, seats):
-    orders = field_orders(n_field, seats)
-    assert len(set(orders)) == len(orders) and orders == sorted(orders)
-    for order in orders:
-        assert len(order) == seats and set(order) <= set(range(n_field))
-    # every field seat holds each entrant equally often over the orders
-    for s in range(seats):
-        per_seat = Counter(o[s] for o in orders)
-        total = Counter(e for o in orders for e in o)
-        for e in range(n_field):
-            assert per_seat[e] * seats == total[e]
-    if n_field >= seats:  # every combination of the field, in every order
-        assert len(orders) == len(list(itertools.permutations(range(n_field), seats)))
+def test_field_groups_fill_the_seats(n_field, seats):
+    groups = field_groups(range(10, 10 + n_field), seats)
+    for g in groups:
+        assert len(g) == seats and set(g) <= set(range(10, 10 + n_field))
+    if n_field >= seats:  # every combination of the field
+        assert groups == list(itertools.combinations(range(10, 10 + n_field), seats))
+    else:  # the whole field, repeated in turn
+        assert len(groups) == 1 and set(groups[0]) == set(range(10, 10 + n_field))
 
 
-def test_field_orders_repeat_a_small_field_in_turn():
-    assert field_orders(1, 3) == [(0, 0, 0)]
-    assert field_orders(2, 3) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+@pytest.mark.parametrize("field, players", [(["taker"], 4), (["taker", "low"], 4),
+                                            (["taker", "low", "high", "greedy"], 3)])  # fmt: skip
+def test_seatings_are_balanced_and_the_baseline_mirrors_the_strategy(field, players):
+    g = Gauntlet("counter", field, players=players, games=100, seed=0)
+    me, other = g.labels.index("counter"), g.labels.index("weighted")
+    half = len(g.tables) // 2
+    for t in range(half):
+        mine, theirs = g.seatings[t], g.seatings[half + t]
+        assert is_balanced(mine) and g.tables[t][0] == me and g.tables[half + t][0] == other
+        assert [tuple(other if e == me else e for e in s) for s in mine] == list(theirs)
+        assert sorted(g.tables[t][1:]) == sorted(g.tables[half + t][1:])
 
 
 def test_weaker_strategy_has_a_negative_difference_whose_interval_excludes_zero(tmp_path):
@@ -67,23 +70,19 @@ def test_same_deals_and_seats_for_strategy_and_baseline(tmp_path):
     res = tournaments.gauntlet("low", ["taker", "greedy"], "high", players=3, games=300, seed=2,
                                out=tmp_path)  # fmt: skip
     df = res.games()
-    seats = df[[f"seat_{s}" for s in range(3)]].astype(str)
+    cols = [f"seat_{s}" for s in range(3)]
+    seats = df[cols].astype(str)
     side = seats.eq("low").any(axis=1)
-    assert seats.eq("high").any(axis=1).eq(~side).all()
-    mine, base = df[side], df[~side]
-    assert len(mine) == len(base) == 300
-    key = ["deal", "rotation", "deal_seed"]
-    pos_mine = seats[side].eq("low").to_numpy().argmax(axis=1)
-    pos_base = seats[~side].eq("high").to_numpy().argmax(axis=1)
-    a = mine[key].assign(pos=pos_mine)
-    b = base[key].assign(pos=pos_base)
-    assert sorted(map(tuple, a.to_numpy())) == sorted(map(tuple, b.to_numpy()))
-    # the field sits where it sat: same labels in the other seats
-    fm = seats[side].mask(seats[side].eq("low"), "X").agg(",".join, axis=1)
-    fb = seats[~side].mask(seats[~side].eq("high"), "X").agg(",".join, axis=1)
-    assert Counter(zip(mine["deal"], fm, strict=True)) == Counter(
-        zip(base["deal"], fb, strict=True)
-    )
+    assert seats.eq("high").any(axis=1).eq(~side).all()  # one of the two at every table
+    assert side.sum() == (~side).sum() == 300
+    half = len(res.manifest["tables"]) // 2
+    key = ["table", "deal", "rotation"]
+    mine = df[side].assign(table=df["table"] % half).set_index(key).sort_index()
+    base = df[~side].assign(table=df["table"] % half).set_index(key).sort_index()
+    assert mine.index.equals(base.index)
+    assert (mine["deal_seed"] == base["deal_seed"]).all()  # the same cards
+    mirrored = mine[cols].astype(str).replace("low", "high")
+    assert (mirrored == base[cols].astype(str)).all().all()  # the same seats
 
 
 def test_results_do_not_depend_on_jobs_or_field_order(tmp_path):
@@ -145,6 +144,7 @@ def test_field_words():
 
 def test_gauntlet_games_rounding_note():
     g = Gauntlet("greedy", ["taker", "low"], players=4, games=1000, seed=0)
-    assert g.games_per_side == 1008  # 3 field orders x 4 seats x 84 deals
-    assert g.n_games == 2016
-    assert "1,008 games each for greedy" in g.rounded_note
+    n_set = len(g.seatings[0])  # balanced seatings of (greedy, low, taker, low)
+    deals = -(-1000 // n_set)
+    assert g.games_per_side == deals * n_set >= 1000 and g.n_games == 2 * g.games_per_side
+    assert f"{g.games_per_side:,} games each for greedy" in g.rounded_note

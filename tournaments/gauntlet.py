@@ -2,17 +2,17 @@
 
 The question a strategy author asks is "is mine better than X?". A round robin answers it only
 indirectly; a gauntlet seats the strategy once at every table, the rest of the table being the
-field, and seats the baseline exactly where the strategy sat on exactly the same deals. The
+field, and seats the baseline exactly where the strategy sat, on exactly the same deals. The
 difference of their win rates, paired deal by deal, is then free of card and seat luck.
 
-Seatings: the field fills the other ``players - 1`` seats. With fewer field strategies than
-seats they are repeated in turn (``a, b`` for three seats is ``a, b, a``); with more, every
-combination of them takes a table. Each table is played under every distinct order of its
-field seats, and the runner replays each deal under every rotation, so the strategy (and the
-baseline) sits in every position against every arrangement of the field. Deal seeds depend
-only on the seed, the table size and the deal index, so the strategy's tables and the
-baseline's tables see the same cards. The field is sorted by label, so results do not depend on
-the order in which it was listed.
+Tables: the field fills the other ``players - 1`` seats. With fewer field strategies than seats
+they are repeated in turn (``a, b`` for three seats is ``a, b, a``); with more, every
+combination of them makes a table. Each deal of a table is replayed under the table's balanced
+seating design (``tournaments.seating``: the strategy in every position, after and before every
+field strategy equally often); the baseline's table uses the same seatings with the baseline in
+the strategy's seat. Deal seeds depend only on the seed, the table size and the deal index, so
+both sides see the same cards. Entrants are in canonical (label) order, so results do not
+depend on the order in which the field was listed.
 """
 
 from __future__ import annotations
@@ -27,34 +27,29 @@ from .game import GamePlugin
 from .result import TournamentResult
 from .runner import Tournament
 from .schedule import Schedule
+from .seating import DEFAULT_SEATING, design
 
-__all__ = ["Gauntlet", "GauntletResult", "field_orders", "gauntlet"]
+__all__ = ["Gauntlet", "GauntletResult", "field_groups", "gauntlet"]
 
-DESIGN = "gauntlet"
+KIND = "gauntlet"
 
 
-def field_orders(n_field: int, seats: int) -> list[tuple[int, ...]]:
-    """Every arrangement of field entrants ``0 .. n_field - 1`` over ``seats`` seats: each
-    table's field (all combinations when there are enough entrants, else the entrants repeated
-    in turn) under each of its distinct orders, sorted."""
-    if n_field < 1 or seats < 1:
+def field_groups(field: Sequence[int], seats: int) -> list[tuple[int, ...]]:
+    """The field part of each table: every combination of ``seats`` field entrants when there
+    are enough of them, else the entrants repeated in turn to fill the seats."""
+    field = list(field)
+    if not field or seats < 1:
         raise ValueError("a gauntlet needs at least one field strategy and one field seat")
-    if n_field >= seats:
-        groups = list(itertools.combinations(range(n_field), seats))
-    else:
-        groups = [tuple(i % n_field for i in range(seats))]
-    orders: set[tuple[int, ...]] = set()
-    for group in groups:
-        orders.update(itertools.permutations(group))
-    return sorted(orders)
+    if len(field) >= seats:
+        return list(itertools.combinations(field, seats))
+    return [tuple(field[i % len(field)] for i in range(seats))]
 
 
 class Gauntlet(Tournament):
     """``strategy`` and ``baseline`` each in one seat of every table against ``field``.
 
     ``games`` is the number of games the strategy plays (rounded up to whole duplicate sets);
-    the baseline plays as many on the same deals. Entrants are, in order: strategy, baseline,
-    then the field sorted by label. ``n_games`` counts both sides.
+    the baseline plays as many on the same deals and seatings. ``n_games`` counts both sides.
     """
 
     def __init__(
@@ -85,15 +80,13 @@ class Gauntlet(Tournament):
             raise ValueError(f"the strategy and its baseline are the same ({label})")
         for who, name in (("strategy", label), ("baseline", base)):
             if name in field_by_label:
-                raise ValueError(
-                    f"the {who} {name} is also in the field: pick another "
-                    f"{'--baseline' if who == 'baseline' else '--against'}"
-                )
+                flag = "--baseline" if who == "baseline" else "--against"
+                raise ValueError(f"the {who} {name} is also in the field: pick another {flag}")
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"--players takes one table size for a gauntlet, got {players!r}")
         names = sorted(field_by_label)
         super().__init__(
-            [strategy, baseline, *(field_by_label[n] for n in names)],
+            [strategy, baseline, *field_by_label.values()],
             players=players,
             games=games,
             seed=seed,
@@ -101,17 +94,16 @@ class Gauntlet(Tournament):
             chunk_size=chunk_size,
             game=game,
         )
-        orders = field_orders(len(names), players - 1)
-        fld = [tuple(2 + e for e in order) for order in orders]
-        self.tables = [(0, *o) for o in fld] + [(1, *o) for o in fld]
-        self.schedule = Schedule(self.tables, 2 * int(games), chunk_size)
-        self.design = {
-            "kind": DESIGN,
-            "strategy": label,
-            "baseline": base,
-            "field": names,
-            "field_orders": [list(o) for o in orders],
-        }
+        me, other = self.labels.index(label), self.labels.index(base)
+        groups = field_groups([self.labels.index(n) for n in names], players - 1)
+        mine = [design((me, *g), DEFAULT_SEATING) for g in groups]
+        theirs = [tuple(tuple(other if e == me else e for e in st) for st in d) for d in mine]
+        self.tables = [(me, *g) for g in groups] + [(other, *g) for g in groups]
+        self.seatings = mine + theirs
+        self.schedule = Schedule(
+            self.tables, 2 * int(games), chunk_size, [len(d) for d in self.seatings]
+        )
+        self.gauntlet = {"strategy": label, "baseline": base, "field": names}
 
     @property
     def games_per_side(self) -> int:
@@ -121,16 +113,17 @@ class Gauntlet(Tournament):
     @property
     def rounded_note(self) -> str:
         s = self.schedule
-        orders = len(self.tables) // 2
+        n_tables = len(self.tables) // 2
         return (
-            f"{self.games_per_side:,} games each for {self.design['strategy']} and the baseline "
-            f"{self.design['baseline']} = {orders:,} field order(s) x {s.deals:,} deals x "
-            f"{self.sizes[0]} seats (asked {self.games_asked:,}, rounded up to whole sets)"
+            f"{self.games_per_side:,} games each for {self.gauntlet['strategy']} and the baseline "
+            f"{self.gauntlet['baseline']} = {n_tables:,} table(s) x {s.deals:,} deals x "
+            f"{s.set_sizes[0]} balanced seatings (asked {self.games_asked:,}, rounded up to whole "
+            "duplicate sets)"
         )
 
     def spec(self) -> dict[str, Any]:
         spec = super().spec()
-        spec["design"] = self.design
+        spec[KIND] = self.gauntlet
         return spec
 
     def run(self, *args: Any, **kwargs: Any) -> GauntletResult:
@@ -140,26 +133,23 @@ class Gauntlet(Tournament):
 
 
 class GauntletResult(TournamentResult):
-    """The results of a gauntlet run: a tournament run whose spec names its design."""
-
-    @property
-    def design(self) -> dict[str, Any]:
-        return self.spec["design"]
+    """The results of a gauntlet run: a tournament run whose spec has a ``gauntlet`` entry
+    (strategy, baseline, field labels)."""
 
     @property
     def strategy(self) -> str:
-        return self.design["strategy"]
+        return self.spec[KIND]["strategy"]
 
     @property
     def baseline(self) -> str:
-        return self.design["baseline"]
+        return self.spec[KIND]["baseline"]
 
     @property
     def field(self) -> list[str]:
-        return list(self.design["field"])
+        return list(self.spec[KIND]["field"])
 
     def _repr_html_(self) -> str:
-        d = self.design
+        d = self.spec[KIND]
         line = (
             f"<p>Gauntlet: <b>{html.escape(d['strategy'])}</b> and the baseline "
             f"<b>{html.escape(d['baseline'])}</b> against {html.escape(', '.join(d['field']))} "

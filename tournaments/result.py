@@ -29,7 +29,7 @@ def register_accessor(name: str, factory: Callable[[Any], Any]) -> None:
 def load(out: str | Path) -> TournamentResult:
     """Open the results of a run directory (complete or not)."""
     res = TournamentResult(out)
-    if res.spec.get("design", {}).get("kind") == "gauntlet":
+    if "gauntlet" in res.spec:
         from .gauntlet import GauntletResult
 
         return GauntletResult(out)
