@@ -13,7 +13,7 @@ from strategies.builtin import PLAY_FEATURES, TAKE_FEATURES
 WEIGHTS = st.lists(st.floats(-5, 5, allow_nan=False), min_size=10, max_size=10)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(positions(), WEIGHTS)
 def test_explanation_ranks_first_what_the_policy_plays(state, weights):
     params = dict(zip([f"w_{f}" for f in PLAY_FEATURES + TAKE_FEATURES], weights, strict=True))
