@@ -156,19 +156,25 @@ def _seats(seats: pd.DataFrame) -> list[Finding]:
 
 
 def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
-    """The strongest neighbour effect, when the run's report has a neighbour table with an
-    effect column and its interval (``strategy``, ``neighbour``, ``diff``, ``ci_low``,
-    ``ci_high``); omitted otherwise."""
-    need = {"strategy", "neighbour", "diff", "ci_low", "ci_high"}
+    """The strongest neighbour effect, when the report has a neighbours table (per strategy
+    and the strategy seated before it: ``win_rate`` with its interval and ``vs_overall``, the
+    difference from the strategy's win rate over all its games); omitted otherwise."""
+    need = {"strategy", "before", "win_rate", "ci_low", "ci_high", "vs_overall"}
     if nb is None or not len(nb) or not need <= set(nb.columns):
         return []
-    row = nb.loc[nb["diff"].abs().idxmax()]
-    sure = row["ci_low"] > 0 or row["ci_high"] < 0
-    way = "raises" if row["diff"] > 0 else "lowers"
+    nb = nb[nb["vs_overall"].notna()]
+    if not len(nb):
+        return []
+    row = nb.loc[nb["vs_overall"].abs().idxmax()]
+    overall = row["win_rate"] - row["vs_overall"]
+    sure = row["ci_low"] > overall or row["ci_high"] < overall
     text = (
-        f"Neighbours: sitting next to {row['neighbour']} {way} {row['strategy']}'s win rate by "
-        f"{points(row['diff'])} {interval(row['ci_low'], row['ci_high'])}, the strongest "
-        f"neighbour effect{'' if sure else ', but its interval includes zero'}."
+        f"Neighbours: {row['strategy']} wins {pct(row['win_rate'])} "
+        f"{interval(row['ci_low'], row['ci_high'])} when {row['before']} sits before it, "
+        f"against {pct(overall)} over all its games ({100 * row['vs_overall']:+.1f} points), "
+        f"the strongest neighbour effect"
+        + ("" if sure else "; its interval includes the overall rate, so it may be chance")
+        + "."
     )
     return [Finding("neighbours", text)]
 

@@ -65,17 +65,22 @@ def test_neighbour_finding_appears_when_the_table_exists():
     tables, method = reports.compute_tables(reports.as_run(games))
     tables["neighbours"] = pd.DataFrame(
         {
-            "strategy": ["a", "b"],
-            "neighbour": ["b", "a"],
-            "diff": [0.01, -0.04],
-            "ci_low": [-0.01, -0.06],
-            "ci_high": [0.03, -0.02],
+            "strategy": ["a", "a", "b"],
+            "before": ["a", "b", "a"],
+            "win_rate": [0.51, 0.47, 0.30],
+            "ci_low": [0.49, 0.45, 0.28],
+            "ci_high": [0.53, 0.49, 0.32],
+            "vs_overall": [0.01, -0.03, 0.0],
         }
     )
     found = {f.topic: f.text for f in key_findings(tables, method)}
-    assert found["neighbours"].startswith(
-        "Neighbours: sitting next to a lowers b's win rate by 4.0"
+    assert found["neighbours"] == (
+        "Neighbours: a wins 47.0% [45.0, 49.0] when b sits before it, against 50.0% over all "
+        "its games (-3.0 points), the strongest neighbour effect."
     )
+    tables["neighbours"]["ci_high"] = 0.52  # the interval now holds the overall rate
+    found = {f.topic: f.text for f in key_findings(tables, method)}
+    assert found["neighbours"].endswith("includes the overall rate, so it may be chance.")
 
 
 def test_single_strategy_run():
