@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
+
+from .stats import Z95
 
 __all__ = ["Finding", "key_findings", "pct", "points", "interval", "p_text"]
 
@@ -167,14 +170,22 @@ def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
         return []
     row = nb.loc[nb["vs_overall"].abs().idxmax()]
     overall = row["win_rate"] - row["vs_overall"]
-    sure = row["ci_low"] > overall or row["ci_high"] < overall
+    # The largest of many pairs is picked, so its p-value is Bonferroni-corrected over them;
+    # the standard error is read off the row's 95% interval.
+    se = (row["ci_high"] - row["ci_low"]) / (2 * Z95)
+    p = float(2 * norm.sf(abs(row["vs_overall"]) / se)) if se > 0 else 1.0
+    n = len(nb)
+    p_adj = min(1.0, p * n)
+    verdict = (
+        f"it holds after Bonferroni correction over the {n} pairs"
+        if p_adj < 0.05
+        else f"not significant after correction over the {n} pairs: it may be chance"
+    )
     text = (
         f"Neighbours: {row['strategy']} wins {pct(row['win_rate'])} "
         f"{interval(row['ci_low'], row['ci_high'])} when {row['before']} sits before it, "
-        f"against {pct(overall)} over all its games ({100 * row['vs_overall']:+.1f} points), "
-        f"the strongest neighbour effect"
-        + ("" if sure else "; its interval includes the overall rate, so it may be chance")
-        + "."
+        f"against {pct(overall)} over all its games ({100 * row['vs_overall']:+.1f} points, "
+        f"{p_text(p)}), the strongest neighbour effect; {verdict}."
     )
     return [Finding("neighbours", text)]
 
