@@ -9,7 +9,10 @@ from __future__ import annotations
 from . import charts
 from .data import Games, ReportError, Run, as_games, as_run, games_from_frame, load_run
 from .expert import expert, expert_lengths, expert_scores
+from .findings import Finding, key_findings
+from .gauntlet import gauntlet
 from .neighbours import neighbour_matrix, neighbours
+from .notebook import Plots, Report
 from .rating import rating
 from .report import build_report, compute_tables
 from .significance import significance
@@ -17,6 +20,9 @@ from .stats import wilson
 from .tables import head_to_head, head_to_head_matrix, length_distribution, lengths, seats, summary
 
 __all__ = [
+    "Plots",
+    "Report",
+    "Finding",
     "Games",
     "ReportError",
     "Run",
@@ -29,8 +35,10 @@ __all__ = [
     "expert_lengths",
     "expert_scores",
     "games_from_frame",
+    "gauntlet",
     "head_to_head",
     "head_to_head_matrix",
+    "key_findings",
     "length_distribution",
     "lengths",
     "load_run",
@@ -42,3 +50,14 @@ __all__ = [
     "summary",
     "wilson",
 ]
+
+
+def _register() -> None:
+    """``res.plot`` on tournament results: tournaments sit below reports and cannot import
+    it, so reports registers its plots when imported."""
+    from tournaments.result import register_accessor
+
+    register_accessor("plot", Plots)
+
+
+_register()

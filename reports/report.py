@@ -19,12 +19,17 @@ from matplotlib.figure import Figure
 from . import charts
 from .data import Run, as_run
 from .expert import expert, expert_lengths, expert_scores
+from .findings import key_findings
+from .gauntlet import design as gauntlet_design
+from .gauntlet import gauntlet
 from .neighbours import neighbours
 from .rating import rating
 from .significance import PAIRED, significance
 from .tables import head_to_head, length_distribution, lengths, seats, summary
 
 FORMATS = ("html", "md")
+FINDINGS_FILE = "findings.txt"
+"""The key findings, one sentence a line, next to the page (the commands print them)."""
 
 
 @dataclass
@@ -33,6 +38,7 @@ class Section:
     text: str = ""
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
     charts: list[str] = field(default_factory=list)  # chart file stems
+    bullets: list[str] = field(default_factory=list)  # sentences shown as a list
 
 
 def _fmt(v: Any) -> str:
@@ -87,12 +93,31 @@ tr:nth-child(even){background:#fafafa}img{max-width:100%;height:auto;display:blo
 def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
     secs = [
         Section(
+            "Key findings",
+            "In words, from the tables below; 95% intervals in brackets, numbers rounded "
+            "(the CSVs keep full precision).",
+            bullets=[f.text for f in key_findings(tables, method)],
+        ),
+        Section(
             "Summary",
             "Per strategy: seats occupied (games), wins, win rate with a 95% Wilson interval, "
             "fair share (expected win rate if all were equal), relative = win rate / fair share, "
             "mean cards left when not winning, unfinished and forfeited games. Strongest first.",
             [("summary", tables["summary"])],
             ["win_rates"],
+        ),
+        *(
+            [
+                Section(
+                    "Gauntlet",
+                    "The strategy and the baseline in the same seats on the same deals against "
+                    "the field; diff = strategy - baseline win rate, paired by deal, 95% t "
+                    "interval.",
+                    [("gauntlet", tables["gauntlet"])],
+                )
+            ]
+            if "gauntlet" in tables
+            else []
         ),
         Section(
             "Rating (Plackett-Luce)",
@@ -189,6 +214,8 @@ def compute_tables(run: Run, top: int = 5) -> tuple[dict[str, pd.DataFrame], str
         "rating": rating(g),
         "significance": significance(g, top=top, order=order),
     }
+    if gauntlet_design(run) is not None:
+        t["gauntlet"] = gauntlet(run)
     if g.match is not None:
         t["expert"] = expert(run)
         t["expert_scores"] = expert_scores(run)
@@ -220,8 +247,9 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
                  top: int = 5) -> Path:  # fmt: skip
     """Write the report of a run (directory, results object, Run or games DataFrame) into
     ``out`` (default: RUN_DIR/report, or ./report) and return the page's path: report.html
-    or report.md, next to summary.csv, head_to_head.csv, seats.csv, neighbours.csv,
-    lengths.csv, rating.csv, significance.csv (expert runs: expert.csv, ...) and charts/*.png."""
+    or report.md, next to findings.txt (the key findings), summary.csv, head_to_head.csv,
+    seats.csv, neighbours.csv, lengths.csv, rating.csv, significance.csv (expert runs:
+    expert.csv, ...) and charts/*.png."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     start = time.perf_counter()
@@ -238,6 +266,7 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         images[name] = _png(fig)
         (out / "charts" / f"{name}.png").write_bytes(images[name])
     secs = _sections(tables, method)
+    (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")
     build_s = time.perf_counter() - start
     if fmt == "html":
         page = _render_html(run, secs, images, build_s)
@@ -262,11 +291,17 @@ def _render_html(run: Run, secs: list[Section], images: dict[str, bytes], build_
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(_title(run))}</title><style>{CSS}</style></head><body>",
         f"<h1>{esc(_title(run))}</h1>",
-        "<ul>" + "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in _overview(run)),
-        f"<li><b>report built in</b>: {build_s:.1f} s</li></ul>",
     ]
-    for sec in secs:
+    for i, sec in enumerate(secs):
+        if i == 1:  # the answers first, then what the run was
+            parts.append(
+                "<h2>Run</h2><ul>"
+                + "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in _overview(run))
+                + f"<li><b>report built in</b>: {build_s:.1f} s</li></ul>"
+            )
         parts.append(f"<h2>{esc(sec.title)}</h2><p class='note'>{esc(sec.text)}</p>")
+        if sec.bullets:
+            parts.append("<ul>" + "".join(f"<li>{esc(b)}</li>" for b in sec.bullets) + "</ul>")
         for stem in sec.charts:
             if stem in images:
                 b64 = base64.b64encode(images[stem]).decode("ascii")
@@ -282,10 +317,14 @@ def _render_html(run: Run, secs: list[Section], images: dict[str, bytes], build_
 
 def _render_md(run: Run, secs: list[Section], images: dict[str, bytes], build_s: float) -> str:
     lines = [f"# {_title(run)}", ""]
-    lines += [f"- **{k}**: {v}" for k, v in _overview(run)]
-    lines += [f"- **report built in**: {build_s:.1f} s", ""]
-    for sec in secs:
+    for i, sec in enumerate(secs):
+        if i == 1:  # the answers first, then what the run was
+            lines += ["## Run", ""]
+            lines += [f"- **{k}**: {v}" for k, v in _overview(run)]
+            lines += [f"- **report built in**: {build_s:.1f} s", ""]
         lines += [f"## {sec.title}", "", sec.text, ""]
+        if sec.bullets:
+            lines += [f"- {b}" for b in sec.bullets] + [""]
         for stem in sec.charts:
             if stem in images:
                 lines += [f"![{stem}](charts/{stem}.png)", ""]

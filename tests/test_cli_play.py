@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 
 from leaves import Action, IllegalActionError, new_game
+from leaves.cli import hint as hint_mod
 from leaves.cli import render
 from leaves.cli.errors import CLIError
 from leaves.cli.play_cmd import MoveError, Seats, parse_move, play_game, split_specs
@@ -279,3 +280,68 @@ def test_quitting_and_closed_input_end_cleanly():
     )
     assert proc.returncode == 1
     assert proc.stderr.strip() == "leaves: error: input ended before the game did"
+
+
+# ----------------------------------------------------------------------------- levels and hints
+def test_levels_map_to_documented_opponents():
+    from leaves.cli.play_cmd import DEFAULT_LEVEL, LEVELS, level_opponents
+
+    assert DEFAULT_LEVEL == "medium" and LEVELS["medium"] == ("weighted",)
+    assert level_opponents("easy", 3) == ["greedy", "random", "greedy"]
+    assert level_opponents("hard", 2) == ["ismcts", "ismcts"]
+
+
+def test_level_and_against_together_are_refused():
+    proc = subprocess.run(
+        [sys.executable, "-m", "leaves", "play", "--level", "easy", "--against", "random"],
+        input="", capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("leaves: error: --level picks the opponents")
+
+
+def test_hint_names_the_search_move_and_explains_weighted():
+    import strategies
+
+    state = _rulebook_state()
+    view = state.view(0)
+    text = render.to_text(hint_mod.hint(view, np.random.default_rng(0)), width=200)
+    best = strategies.get("weighted").explain(view)
+    search = strategies.get("ismcts").choose(view, state.legal_actions(), np.random.default_rng(0))
+    assert f"ismcts (search) would {hint_mod._describe(search)}." in text
+    assert f"weighted would {hint_mod._describe(best[0].action)}; its top choices" in text
+    for s in best[:3]:
+        assert re.search(rf"{hint_mod._describe(s.action)}\s+{s.score:.2f}", text)
+        for name, c in s.contributions.items():
+            if c:
+                assert f"{name} = {s.features[name]:g}: {c:+.2f}" in text
+
+
+def test_default_opponents_are_stronger_than_the_old_default():
+    import strategies
+
+    # medium (weighted) against three of the old default (greedy): duplicate deals, all seats
+    res = strategies.play_batch(
+        ["weighted", "greedy", "greedy", "greedy"],
+        np.arange(1, 201, dtype=np.uint64), np.arange(1, 201, dtype=np.uint64),
+    )  # fmt: skip
+    assert np.mean(res.winner_seat == 0) > 0.25 + 0.1
+
+
+def test_play_hard_level_with_hints_in_a_terminal():
+    child = _spawn("--players", "3", "--level", "hard", "--seed", "4", timeout=120)
+    child.expect(r"Opponents: seat 1 \(ismcts\), seat 2 \(ismcts\)")
+    child.expect("Type h on your turn for a hint")
+    child.expect(r"Your move \(\? for help\): ")
+    child.sendline("h")
+    child.expect(r"Hint: ismcts \(search\) would (play \d+x\d+|take \d+)\.")
+    child.expect(r"weighted would (play \d+x\d+|take \d+)(; its top choices| wins)")
+    child.expect(r"Your move \(\? for help\): ")
+    child.sendline("1")
+    i = child.expect([r"Your move \(\? for help\): ", *END])  # the search bots answered
+    if i == 0:
+        child.sendline("q")
+        child.expect("You left the game.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

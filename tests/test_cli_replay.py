@@ -91,6 +91,11 @@ def test_replay_steps_with_enter_in_a_terminal(records):
     assert "Turn 1:" not in child.before
     child.sendline("")
     child.expect("Turn 1:")
+    child.expect("Enter: next move, h: hint")
+    assert "Turn 2:" not in child.before
+    child.sendline("h")  # a hint for the player to move, then the same position waits
+    child.expect(r"Hint for seat \d \(\S+\), to move:")
+    child.expect(r"weighted would (play \d+x\d+|take \d+)")
     child.expect("Enter: next move")
     assert "Turn 2:" not in child.before
     child.sendline("a")
@@ -111,3 +116,15 @@ def test_replay_of_a_saved_record_refuses_a_tampered_one(records, tmp_path, caps
     assert code == 1
     assert err.startswith(f"leaves: error: {bad}, game 1: record says winner")
     assert err.count("\n") == 1
+
+
+def test_replay_hints_show_the_hint_for_every_recorded_position(records, capsys):
+    path, recs = records
+    code, out, err = _run(capsys, "replay", str(path), "--all", "--hints")
+    assert code == 0 and err == ""
+    states = replay(recs[0])
+    names = recs[0].strategies
+    assert out.count(", to move:") == len(states) - 1  # every position but the last
+    first = states[0].current_player
+    assert f"Hint for {seat_label(first, names)}, to move:" in out
+    assert out.count("weighted would ") == len(states) - 1

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +37,7 @@ def _run(script: str, tmp_path: Path, *args: str) -> str:
 def test_every_example_is_tested():
     tested = {"run_tournament.py", "win_rate_chart.py", "my_strategy.py", "check_my_strategy.py"}
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
+    assert {p.name for p in EXAMPLES.glob("*.ipynb")} == {"notebook.ipynb"}
 
 
 def test_run_tournament(tmp_path):
@@ -74,3 +77,47 @@ def test_my_strategy_file_loads_into_the_cli(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "hoarder" in proc.stdout and "min_group=2" in proc.stdout
+
+
+# Runs a notebook's code cells in order in one namespace, as a kernel would, and renders each
+# cell's last expression the way Jupyter does (its _repr_html_, else repr), printing a marker
+# line per cell. No Jupyter install is needed.
+NOTEBOOK_RUNNER = """
+import ast, json, sys
+cells = json.load(open(sys.argv[1], encoding="utf-8"))["cells"]
+ns = {"__name__": "__main__"}
+for i, cell in enumerate(c for c in cells if c["cell_type"] == "code"):
+    tree = ast.parse("".join(cell["source"]))
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, f"cell {i}", "exec"), ns)
+    shown = "none"
+    if last is not None:
+        value = eval(compile(ast.Expression(last.value), f"cell {i}", "eval"), ns)
+        html = getattr(value, "_repr_html_", lambda: None)()
+        if html is not None:
+            shown = f"html {type(value).__name__} {len(html)}"
+        elif value is not None:
+            shown = f"repr {type(value).__name__}"
+    print(f"cell {i}: {shown}")
+"""
+
+
+def test_example_notebook_executes(tmp_path):
+    nb = json.loads((EXAMPLES / "notebook.ipynb").read_text())
+    assert nb["nbformat"] == 4 and all("id" in c and "source" in c for c in nb["cells"])
+    assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
+    env = {**os.environ, "LEAVES_EXAMPLE_GAMES": "400", "MPLBACKEND": "Agg",
+           "PYTHONPATH": str(ROOT)}  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", NOTEBOOK_RUNNER, str(EXAMPLES / "notebook.ipynb")],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    shown = dict(
+        line.split(": ", 1) for line in proc.stdout.splitlines() if line.startswith("cell ")
+    )
+    kinds = [v.split()[:2] for v in shown.values()]
+    assert ["html", "TournamentResult"] in kinds  # the result renders as HTML
+    assert ["repr", "Figure"] in kinds  # a kernel shows it as an image
+    assert ["html", "Report"] in kinds and ["html", "DataFrame"] in kinds
+    assert re.search(r"counter (beats|loses to) weighted|No significant difference", proc.stdout)

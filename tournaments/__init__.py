@@ -6,6 +6,7 @@ The runner is game-agnostic (``GamePlugin``); 13 Leaves (``LeavesGame``) is the 
 from __future__ import annotations
 
 from .game import GamePlugin, SeatedBatch, SeatedMatches
+from .gauntlet import Gauntlet, GauntletResult, gauntlet
 from .result import TournamentResult, load
 from .runner import Tournament, parse_players
 from .schedule import Schedule, make_tables
@@ -15,6 +16,8 @@ from .seeds import derive_seeds
 __all__ = [
     "GamePlugin",
     "SEATINGS",
+    "Gauntlet",
+    "GauntletResult",
     "Schedule",
     "SeatedBatch",
     "SeatedMatches",
@@ -22,6 +25,7 @@ __all__ = [
     "TournamentResult",
     "derive_seeds",
     "design",
+    "gauntlet",
     "load",
     "make_tables",
     "parse_players",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,12 +15,25 @@ from . import aggregates, storage
 if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
     import pandas as pd
 
-__all__ = ["TournamentResult", "load"]
+__all__ = ["TournamentResult", "load", "register_accessor"]
+
+_ACCESSORS: dict[str, Callable[[Any], Any]] = {}
+
+
+def register_accessor(name: str, factory: Callable[[Any], Any]) -> None:
+    """Let a higher layer add ``result.<name>`` (``reports`` adds ``plot``): results stay free
+    of plotting imports, and ``import reports`` makes ``res.plot.win_rates()`` work."""
+    _ACCESSORS[name] = factory
 
 
 def load(out: str | Path) -> TournamentResult:
     """Open the results of a run directory (complete or not)."""
-    return TournamentResult(out)
+    res = TournamentResult(out)
+    if "gauntlet" in res.spec:
+        from .gauntlet import GauntletResult
+
+        return GauntletResult(out)
+    return res
 
 
 class TournamentResult:
@@ -36,6 +51,30 @@ class TournamentResult:
 
     def __repr__(self) -> str:
         return f"TournamentResult({str(self.out)!r}, status={self.status!r})"
+
+    @property
+    def plot(self) -> Any:
+        """One-call charts of this run (``res.plot.win_rates()`` returns the Figure); they come
+        from the ``reports`` package, which registers them when imported."""
+        if "plot" not in _ACCESSORS:
+            raise AttributeError("plots come from the reports package: run 'import reports' first")
+        return _ACCESSORS["plot"](self)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: where, how far, and the summary table."""
+        esc = html.escape
+        spec = self.manifest.get("spec", {})
+        head = (
+            f"<p><b>{esc(type(self).__name__)}</b> <code>{esc(str(self.out))}</code>: "
+            f"{esc(self.status)}, {int(self.manifest.get('units_done', 0)):,} of "
+            f"{int(spec.get('n_games', 0)):,} {'matches' if spec.get('expert') else 'games'}, "
+            f"seed {esc(str(self.manifest.get('seed')))}</p>"
+        )
+        try:
+            table = self.summary().to_html(index=False, float_format=lambda x: f"{x:.4f}")
+        except (ValueError, RuntimeError, OSError):
+            table = "<p>no finished chunks yet</p>"
+        return head + table
 
     @property
     def spec(self) -> dict[str, Any]:

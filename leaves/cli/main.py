@@ -20,6 +20,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "tournament": ("leaves.cli.tournament_cmd", "tournament", "Run a round-robin tournament."),
     "report": ("leaves.cli.report_cmd", "report", "Build a report from a run directory."),
+    "gauntlet": (
+        "leaves.cli.gauntlet_cmd",
+        "gauntlet",
+        "One strategy against a field, compared with a baseline on the same deals.",
+    ),
     "play": ("leaves.cli.play_cmd", "play", "Play a game in the terminal against bots."),
     "replay": (
         "leaves.cli.replay_cmd",
@@ -75,6 +80,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
       leaves tournament random greedy --players 4 --games 100000 --out runs/a
       leaves report runs/a --out report/
       leaves verify runs/a                # every part checks out?
+      leaves gauntlet my_bot.py:MyBot --against taker
       leaves play --players 4 --against greedy,random,counter
       leaves replay games.jsonl
 

@@ -26,8 +26,20 @@ from .options import load_option
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
     "plays three 6s, 'take 9' (or 'pass, take 9') passes and takes a 9 from the table. "
+    "'h' shows a hint (what the strongest bot would play, and why weighted would), "
     "Enter alone shows the position again, 'q' quits."
 )
+
+LEVELS: dict[str, tuple[str, ...]] = {
+    "easy": ("greedy", "random"),
+    "medium": ("weighted",),
+    "hard": ("ismcts",),
+}
+"""Opponents per --level, repeated in turn over the seats: easy alternates the weakest
+heuristic and random play; medium is the best heuristic; hard is information-set search at its
+default budget (1,000 iterations, about 20 ms a decision on one core)."""
+
+DEFAULT_LEVEL = "medium"
 
 _PLAY_RE = re.compile(r"(?:play\s*)?(\d+)\s*[x*]\s*(\d+)")
 _TAKE_RE = re.compile(r"(?:pass\s*,?\s*)?(?:take|t)\s*(\d+)|pass\s*,?\s*(\d+)")
@@ -98,6 +110,7 @@ class Seats:
     names: list[str]
     bots: list[object | None]
     rngs: list[np.random.Generator | None] = field(default_factory=list)
+    hint_rng: np.random.Generator | None = None  # the hint's search draws from this
 
     @property
     def human(self) -> int | None:
@@ -123,7 +136,14 @@ def _bot_move(seats: Seats, state: State, seat: int) -> Action:
     return action
 
 
-def _ask_human(console: Console, state: State, seat: int, names: Sequence[str], read: Reader):
+def _ask_human(
+    console: Console,
+    state: State,
+    seat: int,
+    names: Sequence[str],
+    read: Reader,
+    hint_rng: np.random.Generator | None = None,
+):
     view = state.view(seat)
     legal = state.legal_actions()
     console.print()
@@ -136,8 +156,13 @@ def _ask_human(console: Console, state: State, seat: int, names: Sequence[str], 
         t = text.strip().lower()
         if t in ("q", "quit", "exit"):
             raise QuitGame
-        if t in ("?", "h", "help"):
+        if t in ("?", "help"):
             console.print(HELP_TEXT)
+            continue
+        if t in ("h", "hint"):
+            from .hint import hint
+
+            console.print(hint(view, hint_rng or np.random.default_rng(0)))
             continue
         if not t:
             console.print(render.position(view, names, hand=view.hand, legal=legal))
@@ -203,7 +228,7 @@ def play_game(console: Console, state: State, seats: Seats, read: Reader) -> Sta
     while not state.is_terminal:
         seat = state.current_player
         if seat == human:
-            action = _ask_human(console, state, seat, seats.names, read)
+            action = _ask_human(console, state, seat, seats.names, read, seats.hint_rng)
             console.print(f"You {render.describe_action(action, you=True)}.")
         else:
             action = _bot_move(seats, state, seat)
@@ -310,15 +335,10 @@ def complete_specs(incomplete: str) -> list[str]:
     return [f"{head}{comma}{name}" for name in known if name.startswith(last)]
 
 
-def default_opponent() -> str:
-    """The built-in strategy a human meets when ``--against`` is not given."""
-    import strategies
-
-    names = strategies.names()
-    for name in ("greedy", "heuristic", "random"):
-        if name in names:
-            return name
-    return names[0]
+def level_opponents(level: str, n_opponents: int) -> list[str]:
+    """The opponents' specs of ``--level``, its strategies repeated in turn over the seats."""
+    specs = LEVELS[level]
+    return [specs[i % len(specs)] for i in range(n_opponents)]
 
 
 def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
@@ -350,6 +370,13 @@ def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
     default=None,
     help="Seed of the deal(s) and of the bots (default: fresh, printed).",
 )
+@click.option(
+    "--level",
+    type=click.Choice(list(LEVELS)),
+    default=None,
+    help="Opponents' strength: easy (greedy and random), medium (weighted, the default), "
+    "hard (ismcts search). Ignored with --against.",
+)
 @click.option("--expert", is_flag=True, help="Expert variant: games until someone has 20 points.")
 @click.option(
     "--target",
@@ -369,6 +396,7 @@ def play(
     seat: int,
     against: tuple[str, ...],
     seed: int | None,
+    level: str | None,
     expert: bool,
     target: int | None,
     load: tuple[str, ...],
@@ -378,11 +406,14 @@ def play(
 
     Each turn shows the table (stacks, both ends and their sizes), your hand, every seat's
     hand size, who passed and the cards known from takes, and the legal moves with keys.
-    Type a key or a move ('3x6' plays three 6s, 'take 9' passes taking a 9).
+    Type a key or a move ('3x6' plays three 6s, 'take 9' passes taking a 9), 'h' for a
+    hint. --level picks the opponents: easy (greedy and random), medium (weighted, the
+    best heuristic; the default), hard (ismcts, information-set search).
 
     \b
     Examples:
-      leaves play                                  # 4 players, you in seat 0
+      leaves play                                  # 4 players, you in seat 0, medium
+      leaves play --level hard                     # against three ismcts
       leaves play --players 3 --seat 1 --against greedy,random --seed 7
       leaves play --expert                         # games until someone has 20 points
       leaves play --load my_bot.py --against mybot --save games.jsonl
@@ -400,14 +431,21 @@ def play(
     from .strategies_cmd import load_files
 
     load_files(load)
-    specs = split_specs(against) or [default_opponent()]
+    specs = split_specs(against)
+    if specs and level is not None:
+        raise CLIError(
+            "--level picks the opponents: give --level or --against, not both", usage=True
+        )
+    if not specs:
+        specs = level_opponents(level or DEFAULT_LEVEL, players - 1)
     bots = make_bots(specs, players - 1)
     bots.insert(seat, None)
     names = ["you" if b is None else str(getattr(b, "label", type(b).__name__)) for b in bots]
     seq = np.random.SeedSequence(seed)
     deal_seq, bot_seq = seq.spawn(2)
     rngs = [np.random.default_rng(s) for s in bot_seq.spawn(players)]
-    seats = Seats(names=names, bots=bots, rngs=rngs)
+    (hint_seq,) = seq.spawn(1)  # a third child: the deals and bots above stay as they were
+    seats = Seats(names=names, bots=bots, rngs=rngs, hint_rng=np.random.default_rng(hint_seq))
     console = render.make_console()
     read = console.input
     console.print(
@@ -418,6 +456,7 @@ def play(
     console.print(
         "Opponents: " + ", ".join(render.seat_label(s, names) for s in range(players) if s != seat)
     )
+    console.print("Type h on your turn for a hint, ? for help.")
     expert = expert or target is not None
     match = None
     if expert:

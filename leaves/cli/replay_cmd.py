@@ -55,18 +55,25 @@ def read_record(path: str, game: int):
     is_flag=True,
     help="Print every step without waiting (the default when stdin is not a terminal).",
 )
-def replay(record_file: str, game: int, show_all: bool) -> None:
+@click.option(
+    "--hints",
+    is_flag=True,
+    help="Show the hint (as 'h' does in play) for the player to move at every position.",
+)
+def replay(record_file: str, game: int, show_all: bool, hints: bool) -> None:
     """Step through a recorded game, move by move, with every hand shown.
 
     Records are GameRecord JSON lines, as written by 'leaves play --save', by tournaments
     that keep records, or by leaves.GameRecord.to_json(). Press Enter for the next move,
-    'a' to show the rest at once, 'q' to stop.
+    'h' for a hint (what the strongest bot would play here, and why weighted would), 'a' to
+    show the rest at once, 'q' to stop.
 
     \b
     Examples:
       leaves replay games.jsonl
       leaves replay runs/a/records.jsonl --game 12
       leaves replay games.jsonl --all | less -R
+      leaves replay games.jsonl --all --hints       # a hint at every position
     """
     from leaves import IllegalActionError
     from leaves.record import replay as replay_states
@@ -100,12 +107,19 @@ def replay(record_file: str, game: int, show_all: bool) -> None:
             )
         console.print()
         console.print(render.position(state, names, hands=state.hands, title=title))
-        if interactive and i < len(states) - 1:
+        if hints and not state.is_terminal:
+            _show_hint(console, state, names, record.seed, i)
+        while interactive and i < len(states) - 1:
             try:
-                answer = console.input("[dim]Enter: next move, a: all, q: quit[/dim] ")
+                answer = console.input("[dim]Enter: next move, h: hint, a: all, q: quit[/dim] ")
             except EOFError:
                 answer = "q"
             answer = answer.strip().lower()
+            if answer in ("h", "hint"):
+                _show_hint(console, state, names, record.seed, i)
+                continue
+            break
+        if interactive and i < len(states) - 1:
             if answer in ("q", "quit"):
                 return
             if answer in ("a", "all"):
@@ -120,3 +134,17 @@ def replay(record_file: str, game: int, show_all: bool) -> None:
         outcome = f"unfinished at the turn limit ({final.turn_limit} turns)"
     console.print()
     console.print(Text(f"Result: {outcome}.", style="bold"))
+
+
+def _show_hint(console, state, names, seed: int | None, index: int) -> None:
+    """The hint for the player to move in ``state``, drawn from a generator fixed by the
+    record's seed and the position, so a replay shows the same hint every time."""
+    import numpy as np
+
+    from . import render
+    from .hint import hint
+
+    seat = state.current_player
+    console.print(Text(f"Hint for {render.seat_label(seat, names)}, to move:", style="bold"))
+    rng = np.random.default_rng([seed or 0, index])
+    console.print(hint(state.view(seat), rng))

@@ -43,7 +43,8 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     """Build a report from a tournament run directory.
 
     Writes the page (report.html, self-contained: charts embedded, no network needed; or
-    report.md) plus summary.csv, head_to_head.csv, seats.csv, lengths.csv, rating.csv,
+    report.md), opening on the key findings in words (also in findings.txt, and printed),
+    plus summary.csv, head_to_head.csv, seats.csv, lengths.csv, rating.csv,
     significance.csv (expert runs: expert.csv, expert_scores.csv, expert_lengths.csv) and
     charts/*.png.
 
@@ -68,4 +69,15 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
         raise CLIError(f"{exc}{hint}") from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
+    echo_findings(path.parent)
     click.echo(f"report: {path}")
+
+
+def echo_findings(folder: Path) -> None:
+    """Print the key findings a report wrote next to its page: the answers, in the terminal."""
+    from reports.report import FINDINGS_FILE
+
+    lines = (folder / FINDINGS_FILE).read_text(encoding="utf-8").splitlines()
+    click.echo("Key findings:")
+    for line in lines:
+        click.echo(f"- {line}")

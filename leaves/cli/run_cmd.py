@@ -118,6 +118,9 @@ def run(games: int, out: Path, jobs: int, players: int, seed: int, resume: bool,
         raise CLIError(str(exc)) from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
+    from .report_cmd import echo_findings
+
+    echo_findings(page.parent)
     click.echo(f"report: {page}")
     if sys.stdout.isatty():
         click.echo(f"open it with: python -m webbrowser {page.resolve().as_uri()}")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from numba import njit
 
+from leaves import DECK, Action, PlayerView
 from leaves.board import M_HI, M_LO, META
 
 from ..policy.features import (
@@ -110,3 +113,118 @@ class WeightedStrategy(CompiledBuiltin):
     policy = policy_weighted
     PARAMS = WEIGHTED_PARAMS
     classifier = {"uses_card_counting": True}
+
+    def explain(self, view: PlayerView) -> list[Scored]:
+        """Every legal action of ``view`` (its owner to act) with its features, each feature's
+        contribution (weight x value) and the score, best first: the order in which this
+        strategy prefers them (``[0]`` is what ``choose`` plays). Computed in Python from the
+        feature definitions above, for people asking why; the policy itself is compiled."""
+        return explain_weighted(self.weights, view)
+
+    @property
+    def weights(self) -> list[float]:
+        """The weights in ``PLAY_FEATURES + TAKE_FEATURES`` order."""
+        return [float(self._vector[getattr(_W, f"w_{f}")]) for f in PLAY_FEATURES + TAKE_FEATURES]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One action as ``weighted`` sees it: score = sum of contributions (weight x feature);
+    ``wins`` marks a play that empties the hand (always chosen, whatever its score)."""
+
+    action: Action
+    score: float
+    features: dict[str, float]
+    contributions: dict[str, float]
+    wins: bool = False
+
+
+def _features(view: PlayerView) -> list[tuple[Action, list[str], list[float], bool]]:
+    """(action, feature names, values, empties the hand) for each legal action of ``view``."""
+    me, n = view.player, view.n_players
+    hand, table = view.hand, view.table
+    ends = view.ends
+    lo = -1 if ends is None else ends[0][0] - 1
+    hi = -1 if ends is None else ends[1][0] - 1
+    others = [i for i in range(n) if i != me]
+    in_round = [i for i in others if not view.passed[i]]
+    avail = [
+        DECK[u]
+        - hand[u]
+        - table[u]
+        - view.removed[u]
+        - sum(view.known[i][u] for i in others)
+        + max((view.known[i][u] for i in in_round), default=0)
+        for u in range(13)
+    ]
+    mopp = min((view.hand_sizes[i] for i in in_round), default=99)
+
+    def kmin(u: int) -> int | None:
+        if lo < 0:
+            return 1
+        if u <= lo:
+            return table[lo]
+        if u >= hi:
+            return table[hi]
+        return None
+
+    def new_ends(u: int, k: int) -> tuple[int, int, int, int]:
+        if lo < 0:
+            return u, k, u, k
+        if u <= lo:
+            a = k + (table[u] if u == lo else 0)
+            return (u, a, u, a) if lo == hi and u == lo else (u, a, hi, table[hi])
+        b = k + (table[u] if u == hi else 0)
+        return (u, b, u, b) if lo == hi and u == hi else (lo, table[lo], u, b)
+
+    def threat(lo_v: int, a: int, hi_v: int, b: int) -> int:
+        if lo_v == hi_v:
+            return sum(avail[u] >= min(a, b) for u in range(13))
+        return sum(avail[u] >= a for u in range(lo_v + 1)) + sum(
+            avail[u] >= b for u in range(hi_v, 13)
+        )
+
+    def ease_after_take(t: int) -> int:
+        if table[t] > 1 or (t != lo and t != hi):
+            return min(table[lo] - (t == lo), table[hi] - (t == hi))
+        if lo == hi:
+            return 0
+        if t == lo:
+            nl = next(u for u in range(lo + 1, 13) if table[u])
+            return min(table[nl], table[hi])
+        nh = next(u for u in range(hi - 1, -1, -1) if table[u])
+        return min(table[lo], table[nh])
+
+    size = view.hand_sizes[me]
+    out = []
+    for u in range(13):
+        c, need = hand[u], kmin(u)
+        if c == 0 or need is None or c < need:
+            continue
+        for k in range(need, c + 1):
+            nlo, a, nhi, b = new_ends(u, k)
+            end = a if u == nlo else b
+            values = [k, c - k, end, abs(u - 6), threat(nlo, a, nhi, b), float(min(a, b) <= mopp)]
+            out.append((Action.play(u + 1, k), list(PLAY_FEATURES), values, k == size))
+    if lo >= 0:
+        ease = min(table[lo], table[hi])
+        for t in range(lo, hi + 1):
+            if table[t]:
+                values = [1, hand[t], ease_after_take(t) - ease, abs(t - 6)]
+                out.append((Action.take(t + 1), list(TAKE_FEATURES), values, False))
+    return out
+
+
+def explain_weighted(weights: list[float], view: PlayerView) -> list[Scored]:
+    """``WeightedStrategy.explain`` for a weight vector in ``PLAY_FEATURES + TAKE_FEATURES``
+    order. Ties keep the lower action id, as the policy does."""
+    w = dict(zip(PLAY_FEATURES + TAKE_FEATURES, weights, strict=True))
+    scored = []
+    for action, names, values, wins in _features(view):
+        contrib = {f: w[f] * v for f, v in zip(names, values, strict=True)}
+        score = 0.0
+        for x in contrib.values():  # the policy's order of summation: ties break alike
+            score += x
+        feats = {f: float(v) for f, v in zip(names, values, strict=True)}
+        scored.append(Scored(action, score, feats, contrib, wins))
+    return sorted(scored, key=lambda s: (not s.wins, -s.score, s.action.id))

@@ -1,0 +1,65 @@
+"""Hints: what the strongest available bot would play here, and why ``weighted`` would.
+
+The search bot (``ismcts``, when registered) is the strongest player but cannot say why; the
+best heuristic (``weighted``) scores every move as weights x features, so its top choices can
+be shown with each feature's contribution. ``play`` and ``replay`` both show this text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from leaves import PlayerView
+
+SEARCH_BOT = "ismcts"
+"""The strongest bot when it is registered (it searches; about 20 ms a decision)."""
+
+TOP = 3
+"""How many of weighted's choices a hint explains."""
+
+
+def _describe(action) -> str:
+    return f"play {action.count}x{action.value}" if not action.is_pass else f"take {action.value}"
+
+
+def hint(view: PlayerView, rng: np.random.Generator, top: int = TOP) -> RenderableType:
+    """The hint for ``view`` (its owner to act): the search bot's move, then weighted's top
+    ``top`` choices with the contributions (weight x feature value) that make their scores."""
+    import strategies
+    from strategies.builtin import BEST_HEURISTIC
+
+    legal = view.legal_actions()
+    lines: list[RenderableType] = []
+    if SEARCH_BOT in strategies.names():
+        bot = strategies.get(SEARCH_BOT)
+        move = bot.choose(view, legal, rng)
+        lines.append(Text(f"Hint: {bot.label} (search) would {_describe(move)}.", style="bold"))
+    best = strategies.get(BEST_HEURISTIC)
+    scored = best.explain(view)
+    head = f"{best.label} would {_describe(scored[0].action)}"
+    if scored[0].wins:
+        lines.append(Text(f"{head}: it empties your hand and wins.", style="bold"))
+        return Group(*lines)
+    lines.append(Text(f"{head}; its top choices (score = sum of weight x feature):"))
+    lines.append(_contributions(scored[:top]))
+    return Group(*lines)
+
+
+def _contributions(scored: Sequence) -> Table:
+    t = Table(show_header=True, box=None, pad_edge=False)
+    t.add_column("move")
+    t.add_column("score", justify="right")
+    t.add_column("because (feature = value: contribution)")
+    for s in scored:
+        parts = [
+            f"{name} = {s.features[name]:g}: {c:+.2f}"
+            for name, c in s.contributions.items()
+            if c != 0
+        ]
+        t.add_row(_describe(s.action), f"{s.score:.2f}", ", ".join(parts) or "all zero")
+    return t

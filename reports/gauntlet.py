@@ -1,0 +1,104 @@
+"""The answer of a gauntlet run: the strategy's win rate, the baseline's on the same deals and
+seats, and their paired difference in one sentence ("my_bot beats weighted by 3.1 points
+[2.2, 4.0] against three taker")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .data import ReportError, as_run
+from .findings import interval, p_text, pct, points
+from .significance import paired_difference, per_unit
+from .stats import wilson
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+def design(data: Any) -> dict[str, Any] | None:
+    """The gauntlet (strategy, baseline, field) a run's manifest names, or None for other
+    runs."""
+    run = as_run(data)
+    spec = run.manifest.get("spec", {}) if isinstance(run.manifest, dict) else {}
+    d = spec.get("gauntlet") if isinstance(spec, dict) else None
+    return d if isinstance(d, dict) else None
+
+
+def gauntlet(data: Any) -> pd.DataFrame:
+    """One row: strategy and baseline win rates with 95% Wilson intervals, the paired
+    difference (strategy - baseline, deal by deal) with its 95% t interval and p-value, the
+    field, table size, games per side and deals. Raises ReportError for a run that is not a
+    gauntlet."""
+    run = as_run(data)
+    d = design(run)
+    if d is None:
+        raise ReportError("not a gauntlet run: its manifest names no gauntlet")
+    g = run.games
+    a, b = g.labels.index(d["strategy"]), g.labels.index(d["baseline"])
+    wins, seats, method = per_unit(g, [a, b])
+    r = paired_difference(wins[a], seats[a], wins[b], seats[b])
+    if r is None:
+        raise ReportError("the gauntlet has fewer than two deals: no paired comparison")
+    w = np.array([wins[a].sum(), wins[b].sum()])
+    n = np.array([seats[a].sum(), seats[b].sum()])
+    lo, hi = wilson(w, n)
+    n_players = int(np.bincount(g.n_players.astype(np.int64)).argmax())
+    row = {
+        "strategy": d["strategy"],
+        "baseline": d["baseline"],
+        "field": ",".join(d["field"]),
+        "n_players": n_players,
+        "games": int(n[0]),
+        "deals": r["units"],
+        "method": method,
+        "win_rate": w[0] / n[0],
+        "ci_low": lo[0],
+        "ci_high": hi[0],
+        "baseline_win_rate": w[1] / n[1],
+        "baseline_ci_low": lo[1],
+        "baseline_ci_high": hi[1],
+        "diff": r["diff"],
+        "diff_ci_low": r["ci_low"],
+        "diff_ci_high": r["ci_high"],
+        "p_value": r["p_value"],
+    }
+    return pd.DataFrame([row])
+
+
+def field_words(field: list[str], n_players: int) -> str:
+    """'three taker' for one field strategy, else 'a field of greedy and taker'."""
+    seats = n_players - 1
+    if len(field) == 1:
+        count = NUMBERS[seats] if seats < len(NUMBERS) else str(seats)
+        return f"{count} {field[0]}"
+    names = ", ".join(field[:-1]) + f" and {field[-1]}"
+    return f"a field of {names}"
+
+
+def sentences(table: pd.DataFrame) -> list[str]:
+    """The gauntlet's answer in words: the two win rates, then the paired difference."""
+    r = table.iloc[0]
+    against = field_words(r["field"].split(","), int(r["n_players"]))
+    rates = (
+        f"{r['strategy']} wins {pct(r['win_rate'])} {interval(r['ci_low'], r['ci_high'])} of "
+        f"{int(r['games']):,} games against {against}; {r['baseline']}, in the same seats on the "
+        f"same deals, wins {pct(r['baseline_win_rate'])} "
+        f"{interval(r['baseline_ci_low'], r['baseline_ci_high'])}."
+    )
+    ci = interval(r["diff_ci_low"], r["diff_ci_high"])
+    how = f"(paired over {int(r['deals']):,} deals, {p_text(r['p_value'])})"
+    if r["diff_ci_low"] > 0:
+        verdict = f"{r['strategy']} beats {r['baseline']} by {points(r['diff'])} {ci} {how}."
+    elif r["diff_ci_high"] < 0:
+        verdict = (
+            f"{r['strategy']} loses to {r['baseline']}: the difference is "
+            f"{100 * r['diff']:+.1f} points {ci} {how}."
+        )
+    else:
+        verdict = (
+            f"No significant difference between {r['strategy']} and {r['baseline']}: "
+            f"{100 * r['diff']:+.1f} points {ci} {how}."
+        )
+    return [rates, verdict]

@@ -1,0 +1,116 @@
+"""Notebook use: a report object that renders as HTML, and one-call plots of a run.
+
+``reports.Report(res)`` computes every table once and shows, in Jupyter, the key findings, the
+summary and the pairwise comparisons; ``res.plot.win_rates()`` (after ``import reports``) or
+``reports.Report(res).plot.win_rates()`` returns the matplotlib Figure of one chart.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from . import charts
+from .data import Run, as_run
+from .findings import Finding, key_findings
+from .report import _html_table, _md_table, _png, build_report, compute_tables
+from .tables import head_to_head, length_distribution, seats, summary
+
+__all__ = ["Plots", "Report"]
+
+
+class Plots:
+    """The report's charts for one run, each computed from the run and returned as a Figure
+    (pass ``ax=`` to draw into your own axes)."""
+
+    def __init__(self, source: Any):
+        self._source = source
+
+    @cached_property
+    def run(self) -> Run:
+        return as_run(self._source)
+
+    def win_rates(self, ax: Axes | None = None) -> Figure:
+        """Win rate per strategy with 95% intervals and the fair share."""
+        return charts.win_rates(summary(self.run), ax=ax)
+
+    def head_to_head(self, ax: Axes | None = None) -> Figure:
+        """How often each strategy finished ahead of each other one (heatmap)."""
+        return charts.head_to_head(head_to_head(self.run), ax=ax)
+
+    def seats(self, ax: Axes | None = None) -> Figure:
+        """Win rate by position from the first player, per player count."""
+        return charts.seat_advantage(seats(self.run), ax=ax)
+
+    def lengths(self, measure: str = "turns", ax: Axes | None = None) -> Figure:
+        """Distribution of game length in ``measure`` ('turns' or 'rounds')."""
+        return charts.length_distribution(length_distribution(self.run), measure, ax=ax)
+
+    def rating(self, ax: Axes | None = None) -> Figure:
+        """Plackett-Luce worth per strategy with 95% intervals."""
+        from .rating import rating
+
+        return charts.rating(rating(self.run), ax=ax)
+
+
+class Report:
+    """The report of a run (directory, results object, Run or games DataFrame) as an object:
+    every table computed once (``tables``, ``findings``, ``plot``); shows as HTML in a
+    notebook; ``save`` writes the full report (page, CSVs, charts)."""
+
+    def __init__(self, source: Any, top: int = 5):
+        self.run = as_run(source)
+        self.top = top
+        self.tables, self.method = compute_tables(self.run, top=top)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The key findings, in sentences."""
+        return key_findings(self.tables, self.method)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        return self.tables["summary"]
+
+    @property
+    def plot(self) -> Plots:
+        return Plots(self.run)
+
+    def save(self, out: str | Path | None = None, fmt: str = "html") -> Path:
+        """Write the report (see ``build_report``) and return the page's path."""
+        return build_report(self.run, out=out, fmt=fmt, top=self.top)
+
+    def __repr__(self) -> str:
+        return "\n".join(f"- {f.text}" for f in self.findings)
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        fig = charts.win_rates(self.summary)
+        png = base64.b64encode(_png(fig)).decode("ascii")
+        parts = [
+            "<h3>Key findings</h3><ul>",
+            *(f"<li>{esc(f.text)}</li>" for f in self.findings),
+            "</ul>",
+        ]
+        if "gauntlet" in self.tables:
+            parts += ["<h3>Gauntlet</h3>", _html_table(self.tables["gauntlet"])]
+        parts += [
+            "<h3>Summary</h3>",
+            _html_table(self.summary),
+            f'<img alt="win rates" src="data:image/png;base64,{png}">',
+            "<h3>Differences that matter</h3>",
+            _html_table(self.tables["significance"]),
+        ]
+        return "\n".join(parts)
+
+    def _repr_markdown_(self) -> str:
+        lines = ["### Key findings", ""] + [f"- {f.text}" for f in self.findings]
+        lines += ["", "### Summary", "", _md_table(self.summary)]
+        return "\n".join(lines)

@@ -1,0 +1,136 @@
+"""Key findings: sentences from the tables, on runs with a known winner and with none."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import reports
+from reports.findings import interval, key_findings, p_text, pct, points
+from reports.synthetic import synthetic_expert, synthetic_games, write_run
+
+
+def _findings(games: pd.DataFrame) -> list:
+    tables, method = reports.compute_tables(reports.as_run(games))
+    return key_findings(tables, method)
+
+
+def test_known_winner_is_named_with_margin_interval_and_significance():
+    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=400, seed=1)
+    tables, method = reports.compute_tables(reports.as_run(games))
+    first = key_findings(tables, method)[0].text
+    assert first.startswith("a is the best strategy: a wins ")
+    top = tables["summary"].iloc[0]
+    assert f"{100 * top['win_rate']:.1f}% [{100 * top['ci_low']:.1f}, " in first
+    row = tables["significance"].query("a == 'a' and b == 'b'").iloc[0]
+    assert f"beats the runner-up, b, by {100 * row['diff']:.1f} points " in first
+    assert f"[{100 * row['ci_low']:.1f}, {100 * row['ci_high']:.1f}]" in first
+    assert "paired by deal" in first and "holds after Holm correction over the 3 pairs" in first
+
+
+def test_no_significant_winner_is_said_so():
+    games = synthetic_games({"a": 0.0, "b": 0.0, "c": -0.2}, players=(3,), deals=400, seed=1)
+    first = _findings(games)[0].text
+    assert first.startswith("No strategy is clearly the best: ")
+    assert "not significant" in first
+    assert "best strategy" not in first
+
+
+def test_seat_length_and_expert_sentences():
+    games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3, 4), deals=50, seed=2)
+    found = {f.topic: f.text for f in _findings(games)}
+    assert found["seats"].startswith("Seat: at 4 players ")  # the count with the most games
+    games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3,), deals=400, seed=2)
+    found = {f.topic: f.text for f in _findings(games)}
+    assert found["seats"].startswith("Seat: at 3 players the first to play wins ")
+    assert "an advantage" in found["seats"]  # the synthetic model favours the first player
+    assert re.search(r"lasts \d+ turns on median", found["lengths"])
+    assert "neighbours" not in found  # no neighbour table: the sentence is left out
+    ex_games, matches = synthetic_expert({"x": 1.0, "y": 0.0, "z": -1.0}, players=(3,))
+    run = reports.as_run(ex_games)
+    run.matches = matches
+    tables, method = reports.compute_tables(run)
+    found = {f.topic: f.text for f in key_findings(tables, method)}
+    top = tables["expert"].iloc[0]
+    assert found["expert"].startswith(f"Expert matches: {top['strategy']} wins ")
+    assert f"{int(top['shared_wins'])} of its {int(top['match_wins'])} wins" in found["expert"]
+
+
+def test_neighbour_finding_appears_when_the_table_exists():
+    games = synthetic_games({"a": 0.3, "b": 0.0}, players=(3,), deals=20)
+    tables, method = reports.compute_tables(reports.as_run(games))
+    tables["neighbours"] = pd.DataFrame(
+        {
+            "strategy": ["a", "a", "b"],
+            "before": ["a", "b", "a"],
+            "win_rate": [0.51, 0.47, 0.30],
+            "ci_low": [0.49, 0.45, 0.28],
+            "ci_high": [0.53, 0.49, 0.32],
+            "vs_overall": [0.01, -0.03, 0.0],
+        }
+    )
+    found = {f.topic: f.text for f in key_findings(tables, method)}
+    text = found["neighbours"]
+    assert text.startswith(
+        "Neighbours: a wins 47.0% [45.0, 49.0] when b sits before it, against 50.0% over all "
+        "its games (-3.0 points, p = "
+    )
+    assert text.endswith("the strongest neighbour effect; it holds after Bonferroni correction "
+                         "over the 3 pairs.")  # fmt: skip
+    tables["neighbours"]["ci_low"] = 0.40  # a wide interval: the same gap may be chance
+    tables["neighbours"]["ci_high"] = 0.54
+    found = {f.topic: f.text for f in key_findings(tables, method)}
+    assert found["neighbours"].endswith("not significant after correction over the 3 pairs: "
+                                        "it may be chance.")  # fmt: skip
+
+
+def test_single_strategy_run():
+    games = synthetic_games({"solo": 0.0}, players=(3,), deals=10)
+    assert _findings(games)[0].text.startswith("Only one strategy played: solo wins ")
+
+
+@pytest.mark.parametrize("fmt, page", [("html", "report.html"), ("md", "report.md")])
+def test_findings_open_the_report(tmp_path, fmt, page):
+    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=100, seed=1)
+    run_dir = write_run(tmp_path / "run", games)
+    text = reports.build_report(run_dir, out=tmp_path / "r", fmt=fmt).read_text()
+    assert (tmp_path / "r" / page).exists()
+    first = text.index("Key findings")
+    assert first < text.index("run directory") < text.index("Summary")
+    assert "a is the best strategy" in text[first : text.index("Summary")]
+
+
+@given(st.floats(0, 1), st.floats(0, 1))
+def test_rounding_helpers(a, b):
+    lo, hi = min(a, b), max(a, b)
+    assert re.fullmatch(r"\d{1,3}\.\d%", pct(a))
+    assert re.fullmatch(r"\[\d{1,3}\.\d, \d{1,3}\.\d\]", interval(lo, hi))
+    assert re.fullmatch(r"\d{1,3}\.\d points?", points(a - b))
+    assert p_text(a).startswith("p ")
+
+
+def test_p_text_cases():
+    assert p_text(0.2134) == "p = 0.21"
+    assert p_text(0.0031) == "p = 0.003"
+    assert p_text(4.2e-6) == "p = 4e-06"
+    assert p_text(0.0) == "p < 1e-16"
+
+
+def test_report_command_prints_the_findings(tmp_path, capsys):
+    from leaves.cli.main import main
+
+    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=100, seed=1)
+    run_dir = write_run(tmp_path / "run", games)
+    with pytest.raises(SystemExit) as exc:
+        main(["report", str(run_dir), "--format", "md"])
+        raise SystemExit(0)
+    out = capsys.readouterr().out.splitlines()
+    assert exc.value.code in (0, None)
+    written = (run_dir / "report" / "findings.txt").read_text().splitlines()
+    assert out[0] == "Key findings:" and out[1 : 1 + len(written)] == [f"- {w}" for w in written]
+    assert written[0].startswith("a is the best strategy")
+    assert out[-1] == f"report: {run_dir / 'report' / 'report.md'}"

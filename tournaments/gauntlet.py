@@ -1,0 +1,187 @@
+"""A gauntlet: one strategy against a field, compared with a baseline on the same deals.
+
+The question a strategy author asks is "is mine better than X?". A round robin answers it only
+indirectly; a gauntlet seats the strategy once at every table, the rest of the table being the
+field, and seats the baseline exactly where the strategy sat, on exactly the same deals. The
+difference of their win rates, paired deal by deal, is then free of card and seat luck.
+
+Tables: the field fills the other ``players - 1`` seats. With fewer field strategies than seats
+they are repeated in turn (``a, b`` for three seats is ``a, b, a``); with more, every
+combination of them makes a table. Each deal of a table is replayed under the table's balanced
+seating design (``tournaments.seating``: the strategy in every position, after and before every
+field strategy equally often); the baseline's table uses the same seatings with the baseline in
+the strategy's seat. Deal seeds depend only on the seed, the table size and the deal index, so
+both sides see the same cards. Entrants are in canonical (label) order, so results do not
+depend on the order in which the field was listed.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .game import GamePlugin
+from .result import TournamentResult
+from .runner import Tournament
+from .schedule import Schedule
+from .seating import DEFAULT_SEATING, design
+
+__all__ = ["Gauntlet", "GauntletResult", "field_groups", "gauntlet"]
+
+KIND = "gauntlet"
+
+
+def field_groups(field: Sequence[int], seats: int) -> list[tuple[int, ...]]:
+    """The field part of each table: every combination of ``seats`` field entrants when there
+    are enough of them, else the entrants repeated in turn to fill the seats."""
+    field = list(field)
+    if not field or seats < 1:
+        raise ValueError("a gauntlet needs at least one field strategy and one field seat")
+    if len(field) >= seats:
+        return list(itertools.combinations(field, seats))
+    return [tuple(field[i % len(field)] for i in range(seats))]
+
+
+class Gauntlet(Tournament):
+    """``strategy`` and ``baseline`` each in one seat of every table against ``field``.
+
+    ``games`` is the number of games the strategy plays (rounded up to whole duplicate sets);
+    the baseline plays as many on the same deals and seatings. ``n_games`` counts both sides.
+    """
+
+    def __init__(
+        self,
+        strategy: Any,
+        field: Sequence[Any],
+        baseline: Any = None,
+        players: int = 4,
+        games: int = 10_000,
+        seed: int | None = None,
+        *,
+        rows: bool = True,
+        chunk_size: int | None = None,
+        game: GamePlugin | None = None,
+    ):
+        if baseline is None:
+            from strategies.builtin import BEST_HEURISTIC
+
+            baseline = BEST_HEURISTIC
+        game = game if game is not None else _leaves_game()
+        field = list(field)
+        if not field:
+            raise ValueError("a gauntlet needs a field: name at least one --against strategy")
+        label = game.resolve(strategy)[0]
+        base = game.resolve(baseline)[0]
+        field_by_label = {game.resolve(s)[0]: s for s in field}
+        if label == base:
+            raise ValueError(f"the strategy and its baseline are the same ({label})")
+        for who, name in (("strategy", label), ("baseline", base)):
+            if name in field_by_label:
+                flag = "--baseline" if who == "baseline" else "--against"
+                raise ValueError(f"the {who} {name} is also in the field: pick another {flag}")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"--players takes one table size for a gauntlet, got {players!r}")
+        names = sorted(field_by_label)
+        super().__init__(
+            [strategy, baseline, *field_by_label.values()],
+            players=players,
+            games=games,
+            seed=seed,
+            rows=rows,
+            chunk_size=chunk_size,
+            game=game,
+        )
+        me, other = self.labels.index(label), self.labels.index(base)
+        groups = field_groups([self.labels.index(n) for n in names], players - 1)
+        mine = [design((me, *g), DEFAULT_SEATING) for g in groups]
+        theirs = [tuple(tuple(other if e == me else e for e in st) for st in d) for d in mine]
+        self.tables = [(me, *g) for g in groups] + [(other, *g) for g in groups]
+        self.seatings = mine + theirs
+        self.schedule = Schedule(
+            self.tables, 2 * int(games), chunk_size, [len(d) for d in self.seatings]
+        )
+        self.gauntlet = {"strategy": label, "baseline": base, "field": names}
+
+    @property
+    def games_per_side(self) -> int:
+        """Games the strategy plays (and the baseline plays)."""
+        return self.schedule.n_games // 2
+
+    @property
+    def rounded_note(self) -> str:
+        s = self.schedule
+        n_tables = len(self.tables) // 2
+        return (
+            f"{self.games_per_side:,} games each for {self.gauntlet['strategy']} and the baseline "
+            f"{self.gauntlet['baseline']} = {n_tables:,} table(s) x {s.deals:,} deals x "
+            f"{s.set_sizes[0]} balanced seatings (asked {self.games_asked:,}, rounded up to whole "
+            "duplicate sets)"
+        )
+
+    def spec(self) -> dict[str, Any]:
+        spec = super().spec()
+        spec[KIND] = self.gauntlet
+        return spec
+
+    def run(self, *args: Any, **kwargs: Any) -> GauntletResult:
+        """Play the gauntlet (the same arguments as ``Tournament.run``)."""
+        res = super().run(*args, **kwargs)
+        return GauntletResult(res.out)
+
+
+class GauntletResult(TournamentResult):
+    """The results of a gauntlet run: a tournament run whose spec has a ``gauntlet`` entry
+    (strategy, baseline, field labels)."""
+
+    @property
+    def strategy(self) -> str:
+        return self.spec[KIND]["strategy"]
+
+    @property
+    def baseline(self) -> str:
+        return self.spec[KIND]["baseline"]
+
+    @property
+    def field(self) -> list[str]:
+        return list(self.spec[KIND]["field"])
+
+    def _repr_html_(self) -> str:
+        d = self.spec[KIND]
+        line = (
+            f"<p>Gauntlet: <b>{html.escape(d['strategy'])}</b> and the baseline "
+            f"<b>{html.escape(d['baseline'])}</b> against {html.escape(', '.join(d['field']))} "
+            "(<code>reports.gauntlet(res)</code> gives the paired comparison)</p>"
+        )
+        return line + super()._repr_html_()
+
+
+def _leaves_game() -> GamePlugin:
+    from .leaves_game import LeavesGame
+
+    return LeavesGame()
+
+
+def gauntlet(
+    strategy: Any,
+    against: Sequence[Any],
+    baseline: Any = None,
+    players: int = 4,
+    games: int = 10_000,
+    seed: int | None = None,
+    n_jobs: int = 1,
+    out: str | Path | None = None,
+    *,
+    resume: bool = False,
+    **options: Any,
+) -> GauntletResult:
+    """Run a gauntlet of ``strategy`` against the field ``against`` (specs), with ``baseline``
+    (default: the strongest built-in heuristic) on the same deals and seats, into ``out``.
+
+    ``reports.gauntlet(result)`` gives the paired comparison. Results never depend on
+    ``n_jobs``.
+    """
+    g = Gauntlet(strategy, against, baseline, players=players, games=games, seed=seed, **options)
+    return g.run(n_jobs=n_jobs, out=out, resume=resume)
