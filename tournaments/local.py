@@ -60,17 +60,23 @@ def imap_local(
     n_jobs: int = 1,
     workload: Workload | None = None,
     prepare: Callable[[], None] | None = None,
+    stats: dict[str, int] | None = None,
 ) -> Iterator[Any]:
     """``fn(task)`` for every task, in completion order, in this process and loky workers.
 
     Without a ``workload`` the workers start at once (the work is assumed to pay for them).
     ``prepare()`` readies this process to play (e.g. loads compiled code) before its first
     task, after any workers are asked for, so that its time never counts as playing time.
+    ``stats`` (if given) receives ``workers`` (0 when none were started), ``driver_tasks``
+    and ``worker_tasks``.
     """
+    counts = stats if stats is not None else {}
+    counts.update(workers=0, driver_tasks=0, worker_tasks=0)
     it = iter(tasks)
     workers = n_workers(n_jobs)
     if workers == 0:
         for task in it:
+            counts["driver_tasks"] += 1
             yield fn(task)
         return
     left = None if workload is None else workload.units
@@ -81,6 +87,7 @@ def imap_local(
     def start() -> Any:
         from joblib.externals.loky import get_reusable_executor
 
+        counts["workers"] = workers
         return get_reusable_executor(max_workers=workers, timeout=WORKER_IDLE_S)
 
     def fill() -> None:  # keep two tasks per worker queued
@@ -102,6 +109,7 @@ def imap_local(
             if ready:
                 for future in ready:
                     inflight.discard(future)
+                    counts["worker_tasks"] += 1
                     yield future.result()
                 continue
             task = next(it, None)
@@ -109,6 +117,7 @@ def imap_local(
                 t0 = time.perf_counter()
                 output = fn(task)
                 spent = time.perf_counter() - t0
+                counts["driver_tasks"] += 1
                 yield output
                 if executor is None and workload is not None and left is not None:
                     size = workload.size(task)

@@ -413,8 +413,17 @@ class Tournament:
                     size=lambda task: task.chunk.n_games,
                     min_unit_s=getattr(self.game, "min_unit_s", 0.0),
                 )
+                players: dict[str, int] = {}  # workers started, chunks played where
+                session["players"] = players
                 results = imap_unordered(
-                    run_chunk, self._tasks(pending), n_jobs, backend, scheduler, workload, prepare
+                    run_chunk,
+                    self._tasks(pending),
+                    n_jobs,
+                    backend,
+                    scheduler,
+                    workload,
+                    prepare,
+                    players,
                 )
                 for output in results:
                     files = self._write_chunk(out, output, unsynced)
