@@ -116,20 +116,28 @@ def _compile_c() -> Path | None:
 
 
 def random_play(games: int, repeats: int, players: int = 4) -> dict[str, Any]:
-    """Compiled random play against the C engine, interleaved, best of ``repeats`` each."""
-    from leaves import kernels
+    """Compiled random play against the C engine, interleaved, best of ``repeats`` each.
+
+    ``fastplay.random_games`` (bitmask table) is the figure; ``kernels.random_games`` (the
+    board every policy reads) is shown beside it. Both play the same games as the C engine.
+    """
+    from leaves import fastplay, kernels
     from leaves.rules import HAND_SIZES, TURN_LIMIT
 
     hand = HAND_SIZES[players]
-    kernels.random_games(players, hand, 10, 0, TURN_LIMIT)  # load or compile
+    fastplay.random_games(players, hand, 10, 0, TURN_LIMIT)  # load or compile
+    kernels.random_games(players, hand, 10, 0, TURN_LIMIT)
     exe = _compile_c()
-    best_numba = best_c = float("inf")
+    best_numba = best_board = best_c = float("inf")
     totals = None
     c_totals = None
     for _ in range(repeats):
         t0 = time.perf_counter()
-        turns, rounds, winners = kernels.random_games(players, hand, games, 0, TURN_LIMIT)
+        turns, rounds, winners = fastplay.random_games(players, hand, games, 0, TURN_LIMIT)
         best_numba = min(best_numba, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        kernels.random_games(players, hand, games, 0, TURN_LIMIT)  # the board-based loop
+        best_board = min(best_board, time.perf_counter() - t0)
         totals = [int(turns.sum()), int(rounds.sum()), int((winners + 1).sum())]
         if exe is not None:
             cmd = [str(exe), str(players), str(hand), str(games), "0", str(TURN_LIMIT), "1"]
@@ -139,6 +147,7 @@ def random_play(games: int, repeats: int, players: int = 4) -> dict[str, Any]:
             c_totals = [int(x) for x in rest]
     out: dict[str, Any] = {
         "random_games_per_s": games / best_numba,
+        "board_random_games_per_s": games / best_board,
         "random_turns_per_s": totals[0] / best_numba,
         "mean_turns": totals[0] / games,
     }
