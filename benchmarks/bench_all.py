@@ -5,6 +5,7 @@
     python benchmarks/bench_all.py --cold          # also the first run's compile (minutes)
     python benchmarks/bench_all.py --markdown      # the README performance table
     python benchmarks/bench_all.py --json          # one JSON object
+    python benchmarks/bench_all.py --markdown --from FILE   # the table from a saved --json
 
 Figures and their floors:
 
@@ -216,7 +217,8 @@ def markdown(res: dict[str, Any]) -> str:
          f"{res['tournament_1m_jobs2_s']:.2f} s", "tournament_1m_jobs2_s",
          "`leaves tournament greedy low high minimal --games 1000000 --jobs 2`"),
         ("compiled random play, 4 players, one core",
-         f"{res['random_games_per_s']:,.0f} games/s ({res['random_turns_per_s'] / 1e6:.1f} M turns/s)",
+         f"{res['random_games_per_s']:,.0f} games/s ({res['random_turns_per_s'] / 1e6:.1f} M turns/s;"
+         f" the board loop `kernels.random_games`: {res['board_random_games_per_s']:,.0f})",
          None, "`leaves bench --players 4`"),
     ]  # fmt: skip
     if "random_vs_c" in res:
@@ -259,8 +261,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="best of this many")
     parser.add_argument("--markdown", action="store_true", help="print the README table")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--from", dest="source", help="read figures from a saved --json run")
     args = parser.parse_args()
-    res = run(args.quick, args.cold, max(1, args.repeats))
+    if args.source:
+        res = json.loads(Path(args.source).read_text())
+    else:
+        res = run(args.quick, args.cold, max(1, args.repeats))
     if args.json:
         print(json.dumps(res, indent=1))
     elif args.markdown:

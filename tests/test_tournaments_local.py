@@ -11,6 +11,7 @@ import os
 import pickle
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -182,3 +183,24 @@ def test_the_leaves_plugin_warms_up_only_what_a_run_needs():
     python_only = f"{__file__.replace('test_tournaments_local', 'test_tournaments_leaves')}:Crashy"
     cold, load = game.warm_up([python_only], False)
     assert cold is False and load() is None
+
+
+def _slow_in_workers(task: tuple[int, int]) -> int:
+    x, driver = task
+    if os.getpid() != driver:
+        time.sleep(60)
+    return x
+
+
+def test_an_interrupted_run_stops_its_workers_at_once(monkeypatch):
+    """Closing the stream (as an exception in the runner does) kills busy workers now."""
+    monkeypatch.setattr(local, "PAYBACK", 0.0)
+    work = Workload(units=20, size=lambda t: 1, min_unit_s=1.0)
+    stats: dict[str, int] = {}
+    tasks = [(x, os.getpid()) for x in range(20)]
+    stream = imap_local(_slow_in_workers, tasks, 2, work, stats=stats)
+    first = next(stream)  # played by the driver while the worker sleeps on its two tasks
+    t0 = time.perf_counter()
+    stream.close()
+    assert time.perf_counter() - t0 < 10
+    assert first in range(20) and stats["workers"] == 1 and stats["worker_tasks"] == 0
