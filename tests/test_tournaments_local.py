@@ -87,7 +87,7 @@ def test_workers_start_when_measured_work_pays(monkeypatch):
 
     def fn(x: int) -> int:
         calls.append(x)
-        return x
+        return x + 0 * sum(range(20_000))  # some CPU time to measure
 
     stats: dict[str, int] = {}
     work = Workload(units=6, size=lambda t: 1, min_unit_s=0.0)

@@ -29,6 +29,8 @@ PAYBACK = 1.0
 WORKER_IDLE_S = 300
 """Idle workers stay this long, so the runs of one Python session reuse them."""
 
+_END = object()  # no task left
+
 
 @dataclass(frozen=True)
 class Workload:
@@ -92,8 +94,8 @@ def imap_local(
 
     def fill() -> None:  # keep two tasks per worker queued
         while executor is not None and len(inflight) < 2 * workers:
-            task = next(it, None)
-            if task is None:
+            task = next(it, _END)
+            if task is _END:
                 return
             inflight.add(executor.submit(fn, task))
 
@@ -112,11 +114,11 @@ def imap_local(
                     counts["worker_tasks"] += 1
                     yield future.result()
                 continue
-            task = next(it, None)
-            if task is not None:  # nothing to collect: the driver plays a chunk itself
-                t0 = time.perf_counter()
+            task = next(it, _END)
+            if task is not _END:  # nothing to collect: the driver plays a chunk itself
+                t0 = time.process_time()  # CPU time: a busy machine does not inflate it
                 output = fn(task)
-                spent = time.perf_counter() - t0
+                spent = time.process_time() - t0
                 counts["driver_tasks"] += 1
                 yield output
                 if executor is None and workload is not None and left is not None:
