@@ -13,6 +13,7 @@ from leaves.board import M_CUR, META, public_board
 from strategies import compiled as C
 from strategies.builtin import BUILTINS, WeightedStrategy
 from strategies.play import deal_state
+from strategies.policy import features as F
 from strategies.testing import check_strategy, random_position
 
 NAMES = [cls.name for cls in BUILTINS]
@@ -329,3 +330,35 @@ def test_flag_parameters_refuse_non_booleans():
         type(strategies.get("greedy"))(keep_pairs=1)
     with pytest.raises(ValueError, match="min_hand must be finite"):
         type(strategies.get("patient"))(min_hand=float("inf"))
+
+
+@settings(max_examples=200)
+@given(
+    avail=st.lists(st.integers(0, 8), min_size=13, max_size=13),
+    ends=st.tuples(st.integers(0, 12), st.integers(0, 12)).map(sorted),
+    a=st.integers(1, 8),
+    b=st.integers(1, 8),
+)
+def test_threat_from_prefix_counts_equals_counting_every_value(avail, ends, a, b):
+    """counter/weighted read threats from per-decision prefix counts: the same numbers."""
+    lo_v, hi_v = ends
+    work = np.zeros(F.WORK_SIZE, np.int64)
+    work[F.AVAIL : F.AVAIL + 13] = avail
+    for need in range(1, 9):
+        work[F.GE + need * 14 + 1 : F.GE + need * 14 + 14] = np.cumsum(np.array(avail) >= need)
+    if lo_v == hi_v:
+        expected = sum(x >= min(a, b) for x in avail)
+    else:
+        expected = sum(x >= a for x in avail[: lo_v + 1]) + sum(x >= b for x in avail[hi_v:])
+    assert F.threat(work, lo_v, a, hi_v, b) == expected
+
+
+def test_fill_avail_writes_the_prefix_counts_threat_reads():
+    _, state = random_position(4, 3, "follow")
+    board = kernels.board_from_state(state)
+    work = np.zeros(F.WORK_SIZE, np.int64)
+    F.fill_avail(board, int(board[META, M_CUR]), work)
+    avail = work[F.AVAIL : F.AVAIL + 13]
+    for need in range(1, 9):
+        row = work[F.GE + need * 14 : F.GE + need * 14 + 14]
+        assert row.tolist() == [0, *np.cumsum(avail >= need).tolist()]

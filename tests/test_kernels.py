@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
@@ -441,3 +441,16 @@ def test_bench_command_json_and_bad_values():
     for bad in (["--players", "2"], ["--players", "7"], ["--games", "0"], ["--repeats", "0"]):
         res = runner.invoke(cli, ["bench", *bad])
         assert res.exit_code == 2, (bad, res.output)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n_players=st.integers(3, 6), seed=st.integers(0, 2**64 - 1), limit=st.integers(1, 1000))
+def test_bitmask_random_play_plays_the_kernels_games(n_players, seed, limit):
+    """``fastplay.random_games`` (bitmask table, no lists) = ``kernels.random_games``."""
+    from leaves import fastplay
+
+    hand = HAND_SIZES[n_players]
+    fast = fastplay.random_games(n_players, hand, 200, np.uint64(seed), limit)
+    ref = K.random_games(n_players, hand, 200, np.uint64(seed), limit)
+    for a, b in zip(fast, ref, strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -8,7 +8,7 @@ strategy's decision is bounded by ``decision_timeout`` seconds (then it forfeits
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,8 @@ class LeavesGame:
     max_players = MAX_PLAYERS
     rank_value = "cards_left"
     length_value = "turns"
+    min_unit_s = 2e-6
+    """A lower bound on one game's single-core time (compiled random play, 3 players)."""
 
     def __init__(
         self, turn_limit: int = TURN_LIMIT, decision_timeout: float | None = DEFAULT_TIMEOUT
@@ -89,6 +91,15 @@ class LeavesGame:
         from strategies.provenance import provenance_change
 
         return provenance_change(old, new)
+
+    def warm_up(self, payloads: Sequence[Any], expert: bool) -> tuple[bool, Callable[[], None]]:
+        """(cold, load): ``load()`` readies the compiled loop the run needs (games or matches);
+        ``cold`` says it must compile it first (numba's cache does not hold it yet)."""
+        from strategies import warmup
+
+        if not any(_strategy(p).compiled() is not None for p in payloads):
+            return False, lambda: None
+        return not warmup.loop_cached(expert), lambda: warmup.warm_up(expert)
 
     def _batch(self, res: Any) -> SeatedBatch:
         return SeatedBatch(

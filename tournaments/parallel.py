@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from .local import Workload, imap_local
+
 __all__ = ["BACKENDS", "imap_unordered"]
 
 BACKENDS = ("loky", "dask")
@@ -20,36 +22,26 @@ def imap_unordered(
     n_jobs: int = 1,
     backend: str = "loky",
     scheduler: Any = None,
+    workload: Workload | None = None,
+    prepare: Callable[[], None] | None = None,
+    stats: dict[str, int] | None = None,
 ) -> Iterator[Any]:
     """``fn(task)`` for every task, yielded in completion order.
 
-    ``backend="loky"``: ``n_jobs`` local worker processes (``n_jobs=1`` runs in this process,
-    ``-1`` uses every core). ``backend="dask"``: the Dask cluster at ``scheduler`` (an address
-    such as ``tcp://host:8786``, or a ``distributed.Client``); with no scheduler a local cluster
-    of ``n_jobs`` single-threaded worker processes is started for the run.
+    ``backend="loky"``: ``n_jobs`` local players, this process and ``n_jobs - 1`` worker
+    processes started only when the ``workload`` pays for them (``local.imap_local``;
+    ``n_jobs=1`` runs in this process, ``-1`` uses every core); ``prepare()`` readies this
+    process to play (it runs after the workers are asked for, so both overlap); ``stats``
+    receives who played how many tasks (``local.imap_local``).
+    ``backend="dask"``: the Dask cluster at ``scheduler`` (an address such as
+    ``tcp://host:8786``, or a ``distributed.Client``); with no scheduler a local cluster of
+    ``n_jobs`` single-threaded worker processes is started for the run.
     """
     if backend == "loky":
-        return _loky(fn, tasks, n_jobs)
+        return imap_local(fn, tasks, n_jobs, workload, prepare, stats)
     if backend == "dask":
         return _dask(fn, tasks, n_jobs, scheduler)
     raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-
-
-def _loky(fn: Callable[[Any], Any], tasks: Iterable[Any], n_jobs: int) -> Iterator[Any]:
-    if n_jobs == 1:
-        for task in tasks:
-            yield fn(task)
-        return
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(
-        n_jobs=n_jobs,
-        backend="loky",
-        return_as="generator_unordered",
-        pre_dispatch="2*n_jobs",
-        batch_size=1,
-    )
-    yield from parallel(delayed(fn)(task) for task in tasks)
 
 
 def _dask(

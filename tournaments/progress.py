@@ -1,10 +1,29 @@
-"""A progress bar for runs: games done, games per second, time left (rich, on stderr)."""
+"""What a run shows on stderr (rich): a spinner while it compiles, then a progress bar.
+
+The progress bar shows games done, games per second and time left.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
-__all__ = ["RunProgress"]
+__all__ = ["COMPILING", "RunProgress", "compiling"]
+
+COMPILING = "compiling (first run only)"
+
+
+@contextmanager
+def compiling(enabled: bool = True) -> Iterator[None]:
+    """A spinner saying ``COMPILING`` for the duration (nothing when not ``enabled``)."""
+    if not enabled:
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(COMPILING, spinner="dots"):
+        yield
 
 
 class RunProgress:

@@ -162,6 +162,33 @@ class TournamentResult:
         cols = ["game", "deal", "table", "seat", "strategy", "error", "seed", "deal_seed", "seats"]
         return pd.DataFrame(self._forfeits, columns=cols if not self._forfeits else None)
 
+    def summary_columns(self) -> dict[str, np.ndarray]:
+        """``summary()`` as numpy columns (rows in the same order), without importing pandas."""
+        agg = self.aggregates()
+        rank = self.manifest.get("rank_value", "rank")
+        games = agg["games"]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cols = {
+                "strategy": np.array(self.labels, dtype=object),
+                "games": games,
+                "wins": agg["wins"],
+                "win_rate": agg["wins"] / games,
+                f"{rank}_mean": agg["rank_sum"] / games,
+                "forfeits": agg["forfeits"],
+            }
+            key = "win_rate"
+            if self.spec["expert"]:
+                matches = agg["matches"]
+                cols["matches"] = matches
+                cols["match_wins"] = agg["match_wins"]
+                cols["match_win_share"] = agg["match_win_share"]
+                cols["match_win_rate"] = agg["match_wins"] / matches
+                cols["match_points_mean"] = agg["match_points"] / matches
+                key = "match_win_rate"
+        # highest first, ties in listing order, undefined rates (no games) last
+        order = np.argsort(-cols[key], kind="stable")
+        return {name: values[order] for name, values in cols.items()}
+
     def summary(self) -> pd.DataFrame:
         """Per strategy: games (seats taken), wins, win_rate, mean rank value, forfeits.
 
@@ -171,30 +198,7 @@ class TournamentResult:
         """
         import pandas as pd
 
-        agg = self.aggregates()
-        rank = self.manifest.get("rank_value", "rank")
-        games = agg["games"]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            df = pd.DataFrame(
-                {
-                    "strategy": self.labels,
-                    "games": games,
-                    "wins": agg["wins"],
-                    "win_rate": agg["wins"] / games,
-                    f"{rank}_mean": agg["rank_sum"] / games,
-                    "forfeits": agg["forfeits"],
-                }
-            )
-            key = "win_rate"
-            if self.spec["expert"]:
-                matches = agg["matches"]
-                df["matches"] = matches
-                df["match_wins"] = agg["match_wins"]
-                df["match_win_share"] = agg["match_win_share"]
-                df["match_win_rate"] = agg["match_wins"] / matches
-                df["match_points_mean"] = agg["match_points"] / matches
-                key = "match_win_rate"
-        return df.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
+        return pd.DataFrame(self.summary_columns())
 
     def head_to_head(self) -> pd.DataFrame:
         """P(row strategy finishes strictly ahead of column strategy | both at one table)."""

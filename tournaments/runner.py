@@ -26,8 +26,10 @@ import numpy as np
 
 from . import aggregates, storage, verify
 from .game import GamePlugin
+from .local import Workload
 from .parallel import BACKENDS, imap_unordered
 from .result import TournamentResult
+from .rows import to_parquet
 from .schedule import Schedule, make_tables
 from .seating import DEFAULT_SEATING, SEATINGS, design
 from .work import SEED_KEYS, ChunkOutput, ChunkTask, run_chunk
@@ -393,13 +395,35 @@ class Tournament:
             storage.write_manifest(out, manifest)
 
         save(force=True)
-        from .progress import RunProgress
+        from .progress import RunProgress, compiling
 
         unit = "matches" if self.expert else "games"
         try:
+            prepare = None
+            warm_up = getattr(self.game, "warm_up", None)
+            if pending and warm_up is not None:
+                cold, prepare = warm_up(self.payloads, self.expert)
+                if cold:  # compile before any worker starts, so each one loads the cache
+                    with compiling(progress):
+                        prepare()
+                    prepare = None
             with RunProgress(self.schedule.n_games, units_done, progress, unit) as bar:
+                workload = Workload(
+                    units=sum(self.schedule.chunk(c).n_games for c in pending),
+                    size=lambda task: task.chunk.n_games,
+                    min_unit_s=getattr(self.game, "min_unit_s", 0.0),
+                )
+                players: dict[str, int] = {}  # workers started, chunks played where
+                session["players"] = players
                 results = imap_unordered(
-                    run_chunk, self._tasks(pending), n_jobs, backend, scheduler
+                    run_chunk,
+                    self._tasks(pending),
+                    n_jobs,
+                    backend,
+                    scheduler,
+                    workload,
+                    prepare,
+                    players,
                 )
                 for output in results:
                     files = self._write_chunk(out, output, unsynced)
@@ -458,10 +482,11 @@ class Tournament:
             unsynced.add(path.parent)
             files[path.relative_to(out).as_posix()] = storage.file_entry(data)
 
-        if output.games_parquet is not None:
-            write(storage.part_path(out, "games", cid), output.games_parquet)
-        if output.matches_parquet is not None:
-            write(storage.part_path(out, "matches", cid), output.matches_parquet)
+        if output.games_rows is not None:
+            write(storage.part_path(out, "games", cid), to_parquet(output.games_rows, self.labels))
+        if output.matches_rows is not None:
+            data = to_parquet(output.matches_rows, self.labels)
+            write(storage.part_path(out, "matches", cid), data)
         if self.record_stride:
             text = "".join(line + "\n" for line in output.records)
             write(storage.record_path(out, cid), text.encode())

@@ -1,7 +1,9 @@
 """One chunk of work, run in a worker: seeds -> plug-in -> rows, aggregates, forfeits, records.
 
 This is the only code that runs remotely. It is a pure function of its task (a chunk of the
-schedule plus the spec), so any worker, process or cluster node gives the same bytes.
+schedule plus the spec), so any worker, process or cluster node (or the driver itself) gives
+the same output. It imports only what playing needs: rows leave as numpy columns
+(``rows.Columns``) and the driver encodes them, so a worker never loads pyarrow or pandas.
 """
 
 from __future__ import annotations
@@ -12,12 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from . import aggregates
 from .aggregates import MAX_SEATS
 from .game import GamePlugin, SeatedBatch
+from .rows import Columns
 from .schedule import Chunk, seat_entrants
 from .seating import base_positions
 from .seeds import derive_seeds
@@ -36,8 +37,6 @@ players cannot last more than 30 games)."""
 FORFEIT_DETAILS_PER_CHUNK = 100
 """Forfeits are all counted; the details (seed, error) of at most this many per chunk are kept
 in the aggregates (per-game rows keep every error)."""
-
-PARQUET_COMPRESSION = "zstd"
 
 
 @dataclass(frozen=True)
@@ -73,39 +72,18 @@ class ChunkOutput:
     n_matches: int
     aggregates: dict[str, np.ndarray]
     forfeits: list[dict[str, Any]] = field(default_factory=list)
-    games_parquet: bytes | None = None
-    matches_parquet: bytes | None = None
+    games_rows: Columns | None = None
+    matches_rows: Columns | None = None
     records: list[str] = field(default_factory=list)
     chunk_file: bytes = b""  # the chunk's aggregates + forfeits as .npz, made by the worker
 
 
-def _seat_label_column(
-    entrant_per_game: np.ndarray | None, n: int, labels: tuple[str, ...]
-) -> pa.Array:
-    dictionary = pa.array(labels, type=pa.string())
-    if entrant_per_game is None:
-        indices = pa.nulls(n, type=pa.int16())
-    else:
-        ids = entrant_per_game.astype(np.int16)
-        indices = pa.array(ids, type=pa.int16(), mask=ids < 0)
-    return pa.DictionaryArray.from_arrays(indices, dictionary)
-
-
-def _seat_columns(
-    columns: dict[str, pa.Array], name: str, values: np.ndarray, k: int, n: int
-) -> None:
+def _seat_columns(cols: Columns, name: str, values: np.ndarray, k: int) -> None:
     for s in range(MAX_SEATS):
         if s < k:
-            arr = values[:, s]
-            columns[f"{name}_{s}"] = pa.array(arr, type=pa.from_numpy_dtype(arr.dtype))
+            cols.plain(f"{name}_{s}", values[:, s])
         else:
-            columns[f"{name}_{s}"] = pa.nulls(n, type=pa.from_numpy_dtype(values.dtype))
-
-
-def _parquet_bytes(columns: dict[str, pa.Array]) -> bytes:
-    buf = io.BytesIO()
-    pq.write_table(pa.table(columns), buf, compression=PARQUET_COMPRESSION)
-    return buf.getvalue()
+            cols.null(f"{name}_{s}", values.dtype)
 
 
 def _gather(batches: list[SeatedBatch], positions: list[np.ndarray], total: int) -> SeatedBatch:
@@ -138,37 +116,37 @@ def _game_rows(
     seat_ent: np.ndarray,
     ids: dict[str, np.ndarray],
     extra: dict[str, np.ndarray],
-) -> dict[str, pa.Array]:
+) -> Columns:
     """Per-game columns: ids, seats, per-seat values, winner, game values, forfeit."""
     n = len(batch)
     k = task.chunk.n_players
-    cols: dict[str, pa.Array] = {}
-    cols["game"] = pa.array(ids["game"], type=pa.int64())
+    cols = Columns(n)
+    cols.plain("game", ids["game"], np.int64)
     for name, values in extra.items():
-        cols[name] = pa.array(values, type=pa.from_numpy_dtype(values.dtype))
-    cols["deal"] = pa.array(ids["deal"], type=pa.int64())
-    cols["rotation"] = pa.array(ids["rotation"], type=pa.int16())
-    cols["table"] = pa.array(np.full(n, task.chunk.table, np.int32), type=pa.int32())
-    cols["seed"] = pa.array(ids["seed"], type=pa.uint64())
-    cols["deal_seed"] = pa.array(ids["deal_seed"], type=pa.uint64())
-    cols["n_players"] = pa.array(np.full(n, k, np.int8), type=pa.int8())
-    cols["first_player"] = pa.array(batch.first_player.astype(np.int8), type=pa.int8())
+        cols.plain(name, values)
+    cols.plain("deal", ids["deal"], np.int64)
+    cols.plain("rotation", ids["rotation"], np.int16)
+    cols.plain("table", np.full(n, task.chunk.table, np.int32))
+    cols.plain("seed", ids["seed"], np.uint64)
+    cols.plain("deal_seed", ids["deal_seed"], np.uint64)
+    cols.plain("n_players", np.full(n, k, np.int8))
+    cols.plain("first_player", batch.first_player, np.int8)
     for s in range(MAX_SEATS):
-        cols[f"seat_{s}"] = _seat_label_column(seat_ent[:, s] if s < k else None, n, task.labels)
+        cols.label(f"seat_{s}", seat_ent[:, s] if s < k else None)
     for name, values in batch.seat_values.items():
-        _seat_columns(cols, name, values, k, n)
+        _seat_columns(cols, name, values, k)
     winner = batch.winner_seat.astype(np.int8)
-    cols["winner_seat"] = pa.array(winner, type=pa.int8())
+    cols.plain("winner_seat", winner)
     winner_ent = np.where(
         winner >= 0, seat_ent[np.arange(n), np.maximum(winner, 0).astype(np.int64)], -1
     )
-    cols["winner"] = _seat_label_column(winner_ent, n, task.labels)
+    cols.label("winner", winner_ent)
     for name, values in batch.game_values.items():
-        cols[name] = pa.array(values)
+        cols.plain(name, values)
     forfeit = batch.forfeit_seat.astype(np.int8)
-    cols["forfeit"] = pa.array(forfeit >= 0, type=pa.bool_())
-    cols["forfeit_seat"] = pa.array(forfeit, type=pa.int8())
-    cols["error"] = pa.array(batch.errors, type=pa.string())
+    cols.plain("forfeit", forfeit >= 0)
+    cols.plain("forfeit_seat", forfeit)
+    cols.text("error", batch.errors)
     return cols
 
 
@@ -257,7 +235,7 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
         forfeits=_forfeit_details(task, batch, seat_ent, ids),
     )
     if task.rows:
-        out.games_parquet = _parquet_bytes(_game_rows(task, batch, seat_ent, ids, {}))
+        out.games_rows = _game_rows(task, batch, seat_ent, ids, {})
     if task.record_stride:
         out.records = _records(task, deal_seeds, play_seeds, games)
     return out
@@ -372,19 +350,17 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     )
     if task.rows:
         cols = _game_rows(task, batch, seat_ent, ids, extra)
-        _seat_columns(cols, "score", scores.astype(np.int16), k, total)
-        out.games_parquet = _parquet_bytes(cols)
-        out.matches_parquet = _parquet_bytes(
-            _match_rows(
-                task,
-                match_ids,
-                match_seeds,
-                play_seeds,
-                seat_table[rotations],
-                m_games,
-                m_totals,
-                m_winners,
-            )
+        _seat_columns(cols, "score", scores.astype(np.int16), k)
+        out.games_rows = cols
+        out.matches_rows = _match_rows(
+            task,
+            match_ids,
+            match_seeds,
+            play_seeds,
+            seat_table[rotations],
+            m_games,
+            m_totals,
+            m_winners,
         )
     return out
 
@@ -392,19 +368,17 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
 def _match_rows(task, match_ids, match_seeds, play_seeds, seat_ent, games, totals, winners):
     chunk = task.chunk
     k, n = chunk.n_players, chunk.n_games
-    cols: dict[str, pa.Array] = {
-        "match": pa.array(match_ids, type=pa.int64()),
-        "deal": pa.array(chunk.deal_indices(), type=pa.int64()),
-        "rotation": pa.array(chunk.rotations(), type=pa.int16()),
-        "table": pa.array(np.full(n, chunk.table, np.int32), type=pa.int32()),
-        "seed": pa.array(play_seeds, type=pa.uint64()),
-        "deal_seed": pa.array(np.repeat(match_seeds, chunk.n_seatings), type=pa.uint64()),
-        "n_players": pa.array(np.full(n, k, np.int8), type=pa.int8()),
-    }
+    cols = Columns(n)
+    cols.plain("match", match_ids, np.int64)
+    cols.plain("deal", chunk.deal_indices(), np.int64)
+    cols.plain("rotation", chunk.rotations(), np.int16)
+    cols.plain("table", np.full(n, chunk.table, np.int32))
+    cols.plain("seed", play_seeds, np.uint64)
+    cols.plain("deal_seed", np.repeat(match_seeds, chunk.n_seatings), np.uint64)
+    cols.plain("n_players", np.full(n, k, np.int8))
     for s in range(MAX_SEATS):
-        cols[f"seat_{s}"] = _seat_label_column(seat_ent[:, s] if s < k else None, n, task.labels)
-    cols["games"] = pa.array(games, type=pa.int16())
-    _seat_columns(cols, "total", totals.astype(np.int16), k, n)
-    seats = [np.flatnonzero(w).astype(np.int8) for w in winners]
-    cols["match_winners"] = pa.array(seats, type=pa.list_(pa.int8()))
+        cols.label(f"seat_{s}", seat_ent[:, s] if s < k else None)
+    cols.plain("games", games, np.int16)
+    _seat_columns(cols, "total", totals.astype(np.int16), k)
+    cols.int8_lists("match_winners", [np.flatnonzero(w) for w in winners])
     return cols

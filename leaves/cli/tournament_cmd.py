@@ -88,7 +88,7 @@ def _summary_table(result: Any) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    df = result.summary()
+    cols = result.summary_columns()  # numpy: the command never needs pandas
     expert = result.spec["expert"]
     rank = f"{result.manifest.get('rank_value', 'rank')}_mean"
     table = Table(title="Tournament summary", title_justify="left")
@@ -101,17 +101,17 @@ def _summary_table(result: Any) -> None:
         table.add_column("matches", justify="right")
         table.add_column("match win rate", justify="right")
     table.add_column("forfeits", justify="right")
-    for row in df.itertuples(index=False):
+    for i in range(len(cols["strategy"])):
         cells = [
-            str(row.strategy),
-            f"{row.games:,}",
-            f"{row.wins:,}",
-            f"{row.win_rate:.4f}",
-            f"{getattr(row, rank):.3f}",
+            str(cols["strategy"][i]),
+            f"{cols['games'][i]:,}",
+            f"{cols['wins'][i]:,}",
+            f"{cols['win_rate'][i]:.4f}",
+            f"{cols[rank][i]:.3f}",
         ]
         if expert:
-            cells += [f"{row.matches:,}", f"{row.match_win_rate:.4f}"]
-        cells.append(f"{row.forfeits:,}")
+            cells += [f"{cols['matches'][i]:,}", f"{cols['match_win_rate'][i]:.4f}"]
+        cells.append(f"{cols['forfeits'][i]:,}")
         table.add_row(*cells)
     Console().print(table)
 
@@ -257,7 +257,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
         ) from None
     wall = time.perf_counter() - t0
     _summary_table(result)
-    n_forfeits = int(result.summary()["forfeits"].sum())
+    n_forfeits = int(result.summary_columns()["forfeits"].sum())
     if n_forfeits:
         click.echo(f"{n_forfeits:,} forfeited games: details in {out / 'forfeits.json'}")
     unit = "matches" if t.expert else "games"

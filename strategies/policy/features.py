@@ -15,9 +15,11 @@ from leaves.board import HANDS, KNOWN, M_N, M_PASSED, META, REMOVED, TABLE
 from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
 
 WORK_SIZE = 160
-"""Length of the int64 scratch buffer ``work`` policies share (0..116 free for a legal list)."""
+"""Length of the int64 scratch buffer ``work`` policies share (0..125: ``fill_avail``'s prefix
+counts, which a legal list there would overwrite)."""
 
 AVAIL = 128  # work[AVAIL : AVAIL + 13]: per-value count an opponent in the round might hold
+GE = 0  # work[GE + need * 14 + j]: values u < j with work[AVAIL + u] >= need (need 1..8)
 
 _DECK = np.array(DECK, dtype=np.int64)
 NONE = 99  # "cannot play this value" sentinel for the minimum count
@@ -105,10 +107,13 @@ def fill_avail(board, seat, work):
     """work[AVAIL + u]: cards of value ``u`` an opponent in the round might hold.
 
     Unseen cards (the owner cannot place them: ``PlayerView.unseen``) plus the most any
-    opponent still in the round is publicly known to hold.
+    opponent still in the round is publicly known to hold. Also fills the prefix counts
+    ``threat`` reads, so each candidate play's threat costs O(1), not a pass over 13 values.
     """
     n = board[META, M_N]
     mask = board[META, M_PASSED]
+    for need in range(1, MAX_COPIES + 1):
+        work[GE + need * 14] = 0
     for u in range(13):
         x = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
         best = 0
@@ -118,26 +123,27 @@ def fill_avail(board, seat, work):
                 x -= kn
                 if not (mask >> i) & 1 and kn > best:
                     best = kn
-        work[AVAIL + u] = x + best
+        av = x + best
+        work[AVAIL + u] = av
+        for need in range(1, MAX_COPIES + 1):
+            row = GE + need * 14
+            work[row + u + 1] = work[row + u] + (1 if av >= need else 0)
+
+
+@njit(cache=True, inline="always")
+def _at_least(work, need, stop):
+    """How many values u < ``stop`` have work[AVAIL + u] >= ``need`` (1 <= need)."""
+    if need > MAX_COPIES:
+        return 0
+    return work[GE + need * 14 + stop]
 
 
 @njit(cache=True, inline="always")
 def threat(work, lo_v, a, hi_v, b):
     """How many values could answer ends (lo_v, size a) and (hi_v, size b), by ``avail``."""
-    t = 0
     if lo_v == hi_v:
-        need = min(a, b)
-        for u in range(13):
-            if work[AVAIL + u] >= need:
-                t += 1
-        return t
-    for u in range(lo_v + 1):
-        if work[AVAIL + u] >= a:
-            t += 1
-    for u in range(hi_v, 13):
-        if work[AVAIL + u] >= b:
-            t += 1
-    return t
+        return _at_least(work, min(a, b), 13)
+    return _at_least(work, a, lo_v + 1) + _at_least(work, b, 13) - _at_least(work, b, hi_v)
 
 
 @njit(cache=True, inline="always")

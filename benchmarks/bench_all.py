@@ -1,0 +1,288 @@
+"""Every speed figure of the project in one run, with the machine it ran on.
+
+    python benchmarks/bench_all.py                 # all figures (about a minute on 2 cores)
+    python benchmarks/bench_all.py --quick         # smaller runs, for a look
+    python benchmarks/bench_all.py --cold          # also the first run's compile (minutes)
+    python benchmarks/bench_all.py --markdown      # the README performance table
+    python benchmarks/bench_all.py --json          # one JSON object
+    python benchmarks/bench_all.py --markdown --from FILE   # the table from a saved --json
+
+Figures and their floors:
+
+- a 10,000-game tournament, default ``--jobs``, end to end through the command: <= 1.0 s;
+- 1,000,000 four-player games among four heuristics, ``--jobs 2``, end to end: <= 3.5 s;
+- compiled random play (4 players) against the C reference engine ``ref_engine.c`` of the
+  same algorithm, timed in the same run, interleaved: >= 0.5x (the C engine is compiled with
+  ``cc -O2 -march=native`` when a compiler is present; its game totals must equal the
+  kernels', so both play the very same games);
+- per-turn cost of ``counter`` and ``weighted`` against the simple heuristics;
+- with ``--cold``: the first run on an empty numba cache (compile included): <= 10 s.
+
+Times are best-of-N wall seconds (N = ``--repeats``), because a shared machine only ever
+adds time; the load average is printed next to them. Figures from a busy machine are noisy:
+compare ratios taken in the same run, and measure absolute figures on an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+HEURISTICS = ["greedy", "low", "high", "minimal"]
+FLOORS = {
+    "tournament_10k_s": ("<=", 1.0),
+    "tournament_1m_jobs2_s": ("<=", 3.5),
+    "random_vs_c": (">=", 0.5),
+    "cold_first_run_s": ("<=", 10.0),
+}
+
+
+def machine() -> dict[str, Any]:
+    """CPU, cores, load, versions: what the figures depend on."""
+    import numba
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
+    except (OSError, StopIteration):
+        pass
+    cc = shutil.which("cc")
+    cc_version = None
+    if cc:
+        done = subprocess.run([cc, "--version"], capture_output=True, text=True)
+        cc_version = done.stdout.splitlines()[0] if done.stdout else None
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "cc": cc_version,
+    }
+
+
+def _cli_seconds(args: list[str], env: dict[str, str] | None = None) -> float:
+    out = Path(tempfile.mkdtemp(prefix="bench-all-"))
+    cmd = [sys.executable, "-m", "leaves", *args, "--out", str(out / "run"), "--no-progress"]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, env={**os.environ, **(env or {})})
+    seconds = time.perf_counter() - t0
+    shutil.rmtree(out, ignore_errors=True)
+    return seconds
+
+
+def tournament_seconds(games: int, jobs: int | None, repeats: int) -> float:
+    """Best wall time of ``leaves tournament`` (4 heuristics, 4 players) end to end."""
+    args = ["tournament", *HEURISTICS, "--players", "4", "--games", str(games), "--seed", "1"]
+    if jobs is not None:
+        args += ["--jobs", str(jobs)]
+    _cli_seconds([*args[:5], "--games", "100"])  # numba's cache is warm before timing
+    return min(_cli_seconds(args) for _ in range(repeats))
+
+
+def cold_first_run_seconds() -> float:
+    """``leaves tournament`` on an empty numba cache: the first run after an install."""
+    cache = tempfile.mkdtemp(prefix="bench-all-numba-")
+    try:
+        args = ["tournament", *HEURISTICS, "--players", "4", "--games", "1000", "--jobs", "1"]
+        return _cli_seconds(args, env={"NUMBA_CACHE_DIR": cache})
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _compile_c() -> Path | None:
+    cc = shutil.which("cc")
+    if cc is None:
+        return None
+    exe = Path(tempfile.mkdtemp(prefix="bench-all-c-")) / "ref_engine"
+    src = ROOT / "benchmarks" / "ref_engine.c"
+    for flags in (["-O2", "-march=native"], ["-O2"]):
+        if subprocess.run([cc, *flags, "-o", str(exe), str(src)]).returncode == 0:
+            return exe
+    return None
+
+
+def random_play(games: int, repeats: int, players: int = 4) -> dict[str, Any]:
+    """Compiled random play against the C engine, interleaved, best of ``repeats`` each.
+
+    ``fastplay.random_games`` (bitmask table) is the figure; ``kernels.random_games`` (the
+    board every policy reads) is shown beside it. Both play the same games as the C engine.
+    """
+    from leaves import fastplay, kernels
+    from leaves.rules import HAND_SIZES, TURN_LIMIT
+
+    hand = HAND_SIZES[players]
+    fastplay.random_games(players, hand, 10, 0, TURN_LIMIT)  # load or compile
+    kernels.random_games(players, hand, 10, 0, TURN_LIMIT)
+    exe = _compile_c()
+    best_numba = best_board = best_c = float("inf")
+    totals = None
+    c_totals = None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        turns, rounds, winners = fastplay.random_games(players, hand, games, 0, TURN_LIMIT)
+        best_numba = min(best_numba, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        kernels.random_games(players, hand, games, 0, TURN_LIMIT)  # the board-based loop
+        best_board = min(best_board, time.perf_counter() - t0)
+        totals = [int(turns.sum()), int(rounds.sum()), int((winners + 1).sum())]
+        if exe is not None:
+            cmd = [str(exe), str(players), str(hand), str(games), "0", str(TURN_LIMIT), "1"]
+            fields = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+            seconds, *rest = fields.split()
+            best_c = min(best_c, float(seconds))
+            c_totals = [int(x) for x in rest]
+    out: dict[str, Any] = {
+        "random_games_per_s": games / best_numba,
+        "board_random_games_per_s": games / best_board,
+        "random_turns_per_s": totals[0] / best_numba,
+        "mean_turns": totals[0] / games,
+    }
+    if exe is not None:
+        if c_totals != totals:
+            raise RuntimeError(f"the C engine played other games: {c_totals} != {totals}")
+        out["c_games_per_s"] = games / best_c
+        out["random_vs_c"] = best_c / best_numba
+    return out
+
+
+def per_turn(games: int, repeats: int) -> dict[str, Any]:
+    """Nanoseconds per turn of each heuristic playing all four seats (compiled loop)."""
+    import strategies
+
+    deal = np.arange(games, dtype=np.uint64) * np.uint64(7919) + np.uint64(1)
+    play = deal + np.uint64(104729)
+    cost = {}
+    for name in ["random", *HEURISTICS, "blocker", "patient", "taker", "counter", "weighted"]:
+        table = [name] * 4
+        strategies.play_batch(table, deal[:10], play[:10])  # load
+        best = float("inf")
+        turns = 1
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            res = strategies.play_batch(table, deal, play)
+            best = min(best, time.perf_counter() - t0)
+            turns = int(np.asarray(res.turns).sum())
+        cost[name] = 1e9 * best / turns
+    simple = float(np.mean([cost[n] for n in HEURISTICS]))
+    return {
+        "ns_per_turn": {k: round(v, 1) for k, v in cost.items()},
+        "counter_vs_simple": cost["counter"] / simple,
+        "weighted_vs_simple": cost["weighted"] / simple,
+    }
+
+
+def run(quick: bool, cold: bool, repeats: int) -> dict[str, Any]:
+    res: dict[str, Any] = {"machine": machine()}
+    res.update(random_play(50_000 if quick else 200_000, repeats))
+    res.update(per_turn(5_000 if quick else 20_000, repeats))
+    res["tournament_10k_s"] = tournament_seconds(10_000, None, repeats)
+    res["tournament_1m_jobs2_s"] = tournament_seconds(
+        100_000 if quick else 1_000_000, 2, 1 if quick else max(1, repeats - 1)
+    )
+    if quick:
+        res["tournament_1m_jobs2_s_note"] = "quick: 100,000 games, not 1,000,000"
+    if cold:
+        res["cold_first_run_s"] = cold_first_run_seconds()
+    res["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    return res
+
+
+def _floor(key: str, value: float) -> str:
+    op, target = FLOORS[key]
+    ok = value <= target if op == "<=" else value >= target
+    return f"floor {op} {target:g}: {'met' if ok else 'NOT met'}"
+
+
+def markdown(res: dict[str, Any]) -> str:
+    m = res["machine"]
+    rows = [
+        ("10,000-game tournament, default `--jobs`, end to end", f"{res['tournament_10k_s']:.2f} s",
+         "tournament_10k_s", "`leaves tournament greedy low high minimal --games 10000`"),
+        ("1,000,000 four-player games, four heuristics, `--jobs 2`, end to end",
+         f"{res['tournament_1m_jobs2_s']:.2f} s", "tournament_1m_jobs2_s",
+         "`leaves tournament greedy low high minimal --games 1000000 --jobs 2`"),
+        ("compiled random play, 4 players, one core",
+         f"{res['random_games_per_s']:,.0f} games/s ({res['random_turns_per_s'] / 1e6:.1f} M turns/s;"
+         f" the board loop `kernels.random_games`: {res['board_random_games_per_s']:,.0f})",
+         None, "`leaves bench --players 4`"),
+    ]  # fmt: skip
+    if "random_vs_c" in res:
+        rows.append(
+            ("same, against the C reference `benchmarks/ref_engine.c` (same games)",
+             f"{res['random_vs_c']:.2f}x C ({res['c_games_per_s']:,.0f} games/s)",
+             "random_vs_c", "`python benchmarks/bench_all.py`")
+        )  # fmt: skip
+    ns = res["ns_per_turn"]
+    rows.append(
+        ("ns per turn, all four seats one strategy",
+         ", ".join(f"{k} {v:.0f}" for k, v in ns.items())
+         + f" (counter {res['counter_vs_simple']:.1f}x, weighted {res['weighted_vs_simple']:.1f}x"
+         " the simple heuristics)", None, "`python benchmarks/bench_all.py`")
+    )  # fmt: skip
+    if "cold_first_run_s" in res:
+        rows.append(
+            ("first run on an empty numba cache (1,000 games, compile included)",
+             f"{res['cold_first_run_s']:.1f} s", "cold_first_run_s",
+             "`python benchmarks/bench_all.py --cold`")
+        )  # fmt: skip
+    lines = [
+        f"Measured by `python benchmarks/bench_all.py` on {m['cpu']} ({m['cores']} cores), "
+        f"Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}; load average "
+        f"{m['load_average'][0]:.2f} before, {m['load_average_after'][0]:.2f} after.",
+        "",
+        "| what | figure | floor | command |",
+        "|---|---|---|---|",
+    ]
+    for what, figure, key, cmd in rows:
+        floor = _floor(key, res[key]) if key else ""
+        lines.append(f"| {what} | {figure} | {floor} | {cmd} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller runs")
+    parser.add_argument("--cold", action="store_true", help="also time a first run's compile")
+    parser.add_argument("--repeats", type=int, default=3, help="best of this many")
+    parser.add_argument("--markdown", action="store_true", help="print the README table")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--from", dest="source", help="read figures from a saved --json run")
+    args = parser.parse_args()
+    if args.source:
+        res = json.loads(Path(args.source).read_text())
+    else:
+        res = run(args.quick, args.cold, max(1, args.repeats))
+    if args.json:
+        print(json.dumps(res, indent=1))
+    elif args.markdown:
+        print(markdown(res))
+    else:
+        m = res["machine"]
+        print(f"machine: {m['cpu']}, {m['cores']} cores, load {m['load_average']} -> "
+              f"{m['load_average_after']}; Python {m['python']}, numpy {m['numpy']}, "
+              f"numba {m['numba']}, cc: {m['cc']}")  # fmt: skip
+        for key, value in res.items():
+            if key == "machine":
+                continue
+            note = f"   ({_floor(key, value)})" if key in FLOORS else ""
+            print(f"{key:>24}: {value:,.3f}{note}" if isinstance(value, float) else
+                  f"{key:>24}: {value}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

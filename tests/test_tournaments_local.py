@@ -1,0 +1,206 @@
+"""Local runs: who plays a chunk (the driver or a worker) never changes a row.
+
+Also: workers load only what playing needs, small runs start no workers, the compile notice
+shows only when numba's cache is cold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from tournaments import Tournament, local
+from tournaments.local import Workload, imap_local, n_workers
+
+HEURISTICS = ["greedy", "low", "high", "minimal"]
+MIXED = ["random", "counter", "weighted", "taker", "patient"]
+
+
+def _players(res) -> dict:
+    return json.loads((res.out / "manifest.json").read_text())["sessions"][-1]["players"]
+
+
+def _mixed(**kw) -> Tournament:
+    return Tournament(MIXED, players="3,4", games=2400, seed=21, chunk_size=150, **kw)
+
+
+def test_rows_are_the_same_in_the_driver_and_in_workers(tmp_path, monkeypatch):
+    one = _mixed().run(n_jobs=1, out=tmp_path / "one")
+    small = _mixed().run(n_jobs=2, out=tmp_path / "small")  # too little work: driver only
+    monkeypatch.setattr(local, "PAYBACK", 0.0)  # any work pays: a worker starts at once
+    both = _mixed().run(n_jobs=2, out=tmp_path / "both")
+    assert _players(one) == {"workers": 0, "driver_tasks": one.spec["n_chunks"], "worker_tasks": 0}
+    assert _players(small)["workers"] == 0
+    mix = _players(both)
+    assert mix["workers"] == 1 and mix["worker_tasks"] > 0
+    assert mix["driver_tasks"] + mix["worker_tasks"] == both.spec["n_chunks"]
+    base = one.games()
+    for other in (small, both):
+        pd.testing.assert_frame_equal(base, other.games())
+        for key, value in one.aggregates().items():
+            np.testing.assert_array_equal(value, other.aggregates()[key])
+    assert base["forfeit"].sum() == 0 and len(base) == _mixed().n_games
+
+
+def test_expert_matches_are_the_same_in_the_driver_and_in_workers(tmp_path, monkeypatch):
+    def t():
+        return Tournament(HEURISTICS, players=3, games=96, seed=5, expert=True, chunk_size=12)
+
+    one = t().run(n_jobs=1, out=tmp_path / "one")
+    monkeypatch.setattr(local, "PAYBACK", 0.0)
+    both = t().run(n_jobs=2, out=tmp_path / "both")
+    assert _players(both)["worker_tasks"] > 0
+    pd.testing.assert_frame_equal(one.games(), both.games())
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(one.out / "matches"), pd.read_parquet(both.out / "matches")
+    )
+
+
+def _square(x: int) -> tuple[int, int]:
+    return x * x, os.getpid()
+
+
+def test_imap_local_plays_every_task_once_wherever_it_runs(monkeypatch):
+    small = Workload(units=10, size=lambda t: 1, min_unit_s=1e-9)
+    stats: dict[str, int] = {}
+    out = sorted(imap_local(_square, range(10), 2, small, stats=stats))
+    assert [r for r, _ in out] == [x * x for x in range(10)]
+    assert {p for _, p in out} == {os.getpid()} and stats["workers"] == 0
+    monkeypatch.setattr(local, "PAYBACK", 0.0)
+    out = sorted(imap_local(_square, range(40), 2, small, stats=stats))
+    assert [r for r, _ in out] == [x * x for x in range(40)]
+    assert stats["workers"] == 1 and stats["driver_tasks"] + stats["worker_tasks"] == 40
+    assert stats["worker_tasks"] == sum(p != os.getpid() for _, p in out)
+
+
+def test_workers_start_when_measured_work_pays(monkeypatch):
+    """Cheap-looking work whose first task is slow starts the workers after that task."""
+    calls: list[int] = []
+    monkeypatch.setattr(local, "WORKER_START_S", 0.0)  # any measured time pays
+
+    def fn(x: int) -> int:
+        calls.append(x)
+        return x + 0 * sum(range(20_000))  # some CPU time to measure
+
+    stats: dict[str, int] = {}
+    work = Workload(units=6, size=lambda t: 1, min_unit_s=0.0)
+    assert sorted(imap_local(fn, range(6), 2, work, stats=stats)) == list(range(6))
+    assert stats["workers"] == 1 and calls[0] == 0
+
+
+def test_n_workers_counts_the_driver_as_a_player():
+    assert n_workers(1) == 0 and n_workers(2) == 1 and n_workers(5) == 4
+    assert n_workers(-1) == max(0, (os.cpu_count() or 1) - 1)
+
+
+def test_a_worker_never_loads_pandas_pyarrow_or_dask(tmp_path):
+    """A fresh interpreter that unpickles a chunk task and plays it, as a loky worker does."""
+    t = Tournament(HEURISTICS + ["counter"], players="3,4", games=200, seed=2, expert=False)
+    task = next(t._tasks([0]))
+    path = tmp_path / "task.pkl"
+    path.write_bytes(pickle.dumps(task))
+    code = (
+        "import pickle, sys; task = pickle.loads(open(sys.argv[1], 'rb').read()); "
+        "from tournaments.work import run_chunk; out = run_chunk(task); "
+        "assert out.games_rows is not None; "
+        "print(sorted({m.split('.')[0] for m in sys.modules}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
+    )
+    loaded = set(eval(done.stdout))  # noqa: S307 - our own subprocess's list of names
+    assert "numba" in loaded and "tournaments" in loaded
+    assert not loaded & {"pandas", "pyarrow", "dask", "distributed", "matplotlib", "rich"}
+
+
+def test_summary_columns_match_the_summary_frame(tmp_path):
+    res = Tournament(HEURISTICS, players=3, games=300, seed=4).run(out=tmp_path / "o")
+    cols = res.summary_columns()
+    df = res.summary()
+    assert list(df.columns) == list(cols)
+    for name, values in cols.items():
+        assert df[name].tolist() == values.tolist()
+
+
+def test_the_compile_notice_shows_only_when_the_cache_is_cold(tmp_path, monkeypatch):
+    shown: list[bool] = []
+    loads: list[str] = []
+
+    class Notice:
+        def __init__(self, enabled):
+            shown.append(enabled)
+
+        def __enter__(self):
+            loads.append("notice")
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+    import tournaments.progress as progress_mod
+
+    monkeypatch.setattr(progress_mod, "compiling", Notice)
+    for cold in (False, True):
+        t = Tournament(HEURISTICS, players=3, games=30, seed=1)
+        monkeypatch.setattr(
+            t.game, "warm_up", lambda p, e, cold=cold: (cold, lambda: loads.append("load"))
+        )
+        t.run(out=tmp_path / f"o{cold}", progress=True)
+    # warm (one player): the first chunk loads the loop; cold: it compiles under the notice
+    assert shown == [True] and loads == ["notice", "load"]
+
+
+def test_the_loop_reads_as_not_cached_in_an_empty_numba_cache(tmp_path):
+    code = "from strategies import warmup; print(warmup.loop_cached(False))"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_the_loop_reads_as_cached_once_loaded():
+    from strategies import warmup
+
+    warmup.warm_up(False)
+    assert warmup.loop_cached(False)
+
+
+def test_the_leaves_plugin_warms_up_only_what_a_run_needs():
+    from tournaments.leaves_game import LeavesGame
+
+    game = LeavesGame()
+    cold, load = game.warm_up(["greedy", "low"], False)
+    load()
+    assert game.warm_up(["greedy", "low"], False)[0] is False  # loaded: nothing to compile
+    python_only = f"{__file__.replace('test_tournaments_local', 'test_tournaments_leaves')}:Crashy"
+    cold, load = game.warm_up([python_only], False)
+    assert cold is False and load() is None
+
+
+def _slow_in_workers(task: tuple[int, int]) -> int:
+    x, driver = task
+    if os.getpid() != driver:
+        time.sleep(60)
+    return x
+
+
+def test_an_interrupted_run_stops_its_workers_at_once(monkeypatch):
+    """Closing the stream (as an exception in the runner does) kills busy workers now."""
+    monkeypatch.setattr(local, "PAYBACK", 0.0)
+    work = Workload(units=20, size=lambda t: 1, min_unit_s=1.0)
+    stats: dict[str, int] = {}
+    tasks = [(x, os.getpid()) for x in range(20)]
+    stream = imap_local(_slow_in_workers, tasks, 2, work, stats=stats)
+    first = next(stream)  # played by the driver while the worker sleeps on its two tasks
+    t0 = time.perf_counter()
+    stream.close()
+    assert time.perf_counter() - t0 < 10
+    assert first in range(20) and stats["workers"] == 1 and stats["worker_tasks"] == 0
