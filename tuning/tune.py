@@ -4,9 +4,11 @@ Each generation, every candidate and the starting parameters play the same focus
 (same seed: the same deals and seatings), so they are compared on common random numbers; the
 seeds change from one generation to the next, so the search cannot fit one set of deals.
 CMA-ES (the ``cma`` package) maximises the win rate against the field; its Gaussian draws come
-from a generator derived from the tuning seed. The tuned parameters are the search mean at the
-end (less biased by lucky evaluations than the best single candidate). A verification
-tournament on fresh seeds then compares them with the starting parameters, paired game by game.
+from a generator derived from the tuning seed. Noisy scores can carry the search mean away from
+where the best candidates were, so a selection stage (a tenth of the budget) replays a few
+finalists (the final search mean and the candidates that beat the starting parameters by the
+most on their generation's deals) on new common deals and keeps the best. A verification
+tournament on fresh seeds then compares it with the starting parameters, paired game by game.
 """
 
 from __future__ import annotations
@@ -36,9 +38,16 @@ from .verify import Verification, compare
 
 __all__ = ["TuneResult", "tune", "TUNE_SEED_KEYS", "TARGET_GENERATIONS", "SIGMA0"]
 
-TUNE_SEED_KEYS = {"cma": 100, "generation": 101, "verify": 102}
+TUNE_SEED_KEYS = {"cma": 100, "generation": 101, "verify": 102, "select": 103}
 """SeedSequence spawn-key prefixes under the tuning seed: the optimiser's draws, generation g's
-tournament seed (101, g) and the verification tournament's seed (102, 0)."""
+tournament seed (101, g), the verification tournament's seed (102, 0) and the selection
+stage's (103, 0)."""
+
+SELECT_SHARE = 0.1
+"""Share of the budget spent replaying the finalists."""
+
+FINALISTS = 5
+"""The final search mean and up to this many minus one best candidates replayed at the end."""
 
 TARGET_GENERATIONS = 25
 """Without ``candidate_games``, the budget is split so that the search runs about this many
@@ -71,7 +80,8 @@ class TuneResult:
         return [
             f"best: {self.best_spec}",
             f"search: {s['generations_run']} generations x {s['popsize']} candidates "
-            f"(+ start) x {s['candidate_games']:,} games = {s['games_used']:,} games",
+            f"(+ start) x {s['candidate_games']:,} games, then {s['finalists']} finalists x "
+            f"{s['finalist_games']:,} games: {s['games_used']:,} games",
             f"verification on fresh seeds ({t.games:,} games each, seed {v.seed}):",
             f"  tuned  {t.win_rate:.2%} [{t.ci_low:.2%}, {t.ci_high:.2%}]",
             f"  start  {st.win_rate:.2%} [{st.ci_low:.2%}, {st.ci_high:.2%}]",
@@ -90,18 +100,21 @@ def _check_out(out: Path) -> None:
 
 def _plan(
     field: Field, spec: str, budget: int, popsize: int, candidate_games: int | None
-) -> tuple[int, int]:
-    """(games per evaluation after rounding to whole duplicate sets, generations to run)."""
+) -> tuple[int, int, int]:
+    """(games per evaluation, generations to run, games per finalist), in whole duplicate sets."""
     per_gen = popsize + 1  # the candidates and the starting parameters
-    asked = candidate_games or max(1, budget // (TARGET_GENERATIONS * per_gen))
+    search = budget - int(budget * SELECT_SHARE)
+    asked = candidate_games or max(1, search // (TARGET_GENERATIONS * per_gen))
     games = field.games_per_run(spec, asked)
-    generations = budget // (per_gen * games)
+    generations = search // (per_gen * games)
     if generations < 2:
+        need = math.ceil(2 * per_gen * games / (1 - SELECT_SHARE))
         raise ValueError(
             f"--budget {budget:,} is too small: two generations of {popsize} candidates and the "
-            f"start at {games:,} games each need {2 * per_gen * games:,} games"
+            f"start at {games:,} games each, and the final selection, need {need:,} games"
         )
-    return games, generations
+    select = field.games_per_run(spec, max(games, int(budget * SELECT_SHARE) // FINALISTS))
+    return games, generations, select
 
 
 def _optimizer(space: Space, popsize: int, seed: int) -> Any:
@@ -176,7 +189,7 @@ def tune(
     seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
     if seed < 0:
         raise ValueError(f"--seed must be a non-negative integer, got {seed}")
-    games, generations = _plan(field, spec, int(budget), popsize, candidate_games)
+    games, generations, select_games = _plan(field, spec, int(budget), popsize, candidate_games)
     verify_games = int(verify_games) if verify_games is not None else max(games, budget // 2)
     if verify_games < 1:
         raise ValueError(f"--verify-games must be at least 1, got {verify_games}")
@@ -189,7 +202,7 @@ def tune(
     start_values = {p.name: p.clip(p.value) for p in params}
     rows: list[dict[str, Any]] = []
     search: list[dict[str, Any]] = []
-    total = generations * (popsize + 1) * games
+    total = generations * (popsize + 1) * games + FINALISTS * select_games
     with RunProgress(total, 0, progress, "games") as bar:
         for g in range(generations):
             gseed = int(gen_seeds[g])
@@ -209,7 +222,19 @@ def tune(
             search.append(
                 {"generation": g, "sigma": float(es.sigma), **space.decode(es.mean[: space.dim])}
             )
-    best = space.decode(np.asarray(es.result.xfavorite)[: space.dim])
+        mean_values = space.decode(es.mean[: space.dim])
+        finalists = _finalists(rows, _distinct(spec, mean_values, space, opponent_labels))
+        sseed = int(derive_seeds(seed, (TUNE_SEED_KEYS["select"],), np.arange(1))[0])
+        picked = None
+        for i, cand in enumerate(finalists):
+            score = field.score(cand, select_games, sseed)
+            bar.advance(select_games)
+            values = strategies.get(cand).params
+            values = {p.name: values[p.name] for p in params}
+            rows.append(_row(generations, i, "finalist", cand, values, score, sseed))
+            if picked is None or score.win_rate > picked[1]:
+                picked = (values, score.win_rate)
+    best = picked[0]
     best_spec = strategies.spec_with(spec, best)
 
     vseed = int(derive_seeds(seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
@@ -235,6 +260,8 @@ def tune(
         "candidate_games": games,
         "generations_planned": generations,
         "generations_run": len(search),
+        "finalists": len(finalists),
+        "finalist_games": select_games,
         "games_used": int(candidates["games"].sum()),
         "verify_games": verification.tuned.games,
         "verify_seed": vseed,
@@ -256,6 +283,22 @@ def tune(
     )
     _write(result, space)
     return result
+
+
+def _finalists(rows: list[dict[str, Any]], mean_spec: str) -> list[str]:
+    """The search mean, then the candidates that beat the start by most on their own deals."""
+    df = pd.DataFrame(rows)
+    start = df[df["kind"] == "start"].set_index("generation")["win_rate"]
+    cand = df[df["kind"] == "candidate"].copy()
+    cand["gain"] = cand["win_rate"].to_numpy() - start.loc[cand["generation"]].to_numpy()
+    ranked = cand.sort_values(["gain", "generation", "candidate"], ascending=[False, True, True])
+    out = [mean_spec]
+    for spec in ranked["spec"]:
+        if len(out) == FINALISTS:
+            break
+        if spec not in out:
+            out.append(spec)
+    return out
 
 
 def _distinct(spec: str, values: dict[str, Any], space: Space, taken: set[str]) -> str:
