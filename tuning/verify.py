@@ -66,10 +66,11 @@ class Verification:
 
 
 def _wins(result: TournamentResult, label: str) -> tuple[np.ndarray, np.ndarray, Any]:
-    """Per game: did ``label`` win; the duplicate set; the seatings with ``label`` masked."""
-    df = result.games(["game", "table", "deal", "winner", *SEAT_COLUMNS])
+    """Per game: did ``label`` win; the duplicate set; the deal and seating, ``label`` masked."""
+    df = result.games(["game", "table", "deal", "deal_seed", "winner", *SEAT_COLUMNS])
     seats = df[SEAT_COLUMNS].astype(object).where(df[SEAT_COLUMNS].notna(), None)
     seats = seats.replace({label: CANDIDATE})
+    seats["deal_seed"] = df["deal_seed"].to_numpy()
     won = (df["winner"].astype(object) == label).to_numpy()
     units = df["table"].to_numpy(np.int64) * (int(df["deal"].max()) + 1) + df["deal"].to_numpy()
     return won, units, seats
