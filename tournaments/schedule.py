@@ -35,9 +35,9 @@ def make_tables(
 
     Combinations are without repeats unless ``repeats`` is asked for or there are fewer
     entrants than seats (then combinations with replacement, so every entrant still plays).
-    With ``focus`` (an entrant index) every table seats that entrant once, first, and the
-    other seats are the combinations of the remaining entrants: one entrant measured against
-    a field, with no games among the field alone.
+    With ``focus`` (an entrant index) every table seats that entrant once and the other seats
+    are the combinations of the remaining entrants: one entrant measured against a field, with
+    no games among the field alone.
     """
     if focus is not None:
         if not 0 <= focus < n_entrants:
@@ -51,7 +51,7 @@ def make_tables(
                 combos = itertools.combinations_with_replacement(others, k - 1)
             else:
                 combos = itertools.combinations(others, k - 1)
-            tables.extend((focus, *c) for c in combos)
+            tables.extend(tuple(sorted((focus, *c))) for c in combos)
         return tables
     tables = []
     for k in sizes:

@@ -1,9 +1,11 @@
 """The verification: tuned against starting parameters on fresh seeds, paired game by game.
 
 Both play the same focused tournament (same field, same seed, hence the same deals and
-seatings); only the candidate's parameters differ. The unit of the paired test is the
-duplicate set (one deal of one table under every seating): per set, the difference of the two
-candidates' win rates, then a t interval on its mean. Each arm's win rate gets a Wilson
+seatings); only the candidate's parameters differ. Games are paired by their deal and seating
+(the candidate's seat masked), not by game index, since the runner orders entrants by label and
+the two candidates' labels need not sort alike. The unit of the paired test is the deal (every
+table of one size shares its deals, each replayed under every seating): per deal, the
+difference of the two candidates' win rates, then a t interval on its mean. Each arm's win rate gets a Wilson
 interval.
 """
 
@@ -13,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy import stats as sps
 
 from reports.stats import wilson
@@ -48,7 +51,7 @@ class Verification:
     diff_low: float
     diff_high: float
     p_value: float
-    units: int  # duplicate sets paired
+    units: int  # deals paired
 
     @property
     def verdict(self) -> str:
@@ -65,15 +68,23 @@ class Verification:
         return d
 
 
-def _wins(result: TournamentResult, label: str) -> tuple[np.ndarray, np.ndarray, Any]:
-    """Per game: did ``label`` win; the duplicate set; the deal and seating, ``label`` masked."""
-    df = result.games(["game", "table", "deal", "deal_seed", "winner", *SEAT_COLUMNS])
-    seats = df[SEAT_COLUMNS].astype(object).where(df[SEAT_COLUMNS].notna(), None)
+def _games(result: TournamentResult, label: str) -> pd.DataFrame:
+    """Per game, sorted by deal and seating: ``key`` (deal seed and who sits where, ``label``
+    masked), ``deal`` (its seed) and ``won`` (did ``label`` win)."""
+    df = result.games(["deal_seed", "winner", *SEAT_COLUMNS])
+    seats = df[SEAT_COLUMNS].astype(object).where(df[SEAT_COLUMNS].notna(), "")
     seats = seats.replace({label: CANDIDATE})
-    seats["deal_seed"] = df["deal_seed"].to_numpy()
-    won = (df["winner"].astype(object) == label).to_numpy()
-    units = df["table"].to_numpy(np.int64) * (int(df["deal"].max()) + 1) + df["deal"].to_numpy()
-    return won, units, seats
+    key = df["deal_seed"].astype(str)
+    for col in SEAT_COLUMNS:
+        key = key + "|" + seats[col].astype(str)
+    out = pd.DataFrame(
+        {
+            "key": key,
+            "deal": df["deal_seed"].to_numpy(),
+            "won": (df["winner"].astype(object) == label).to_numpy(),
+        }
+    )
+    return out.sort_values("key", kind="stable").reset_index(drop=True)
 
 
 def _arm(spec: str, label: str, won: np.ndarray) -> Arm:
@@ -88,15 +99,11 @@ def compare(
     seed: int,
 ) -> Verification:
     """Paired comparison of two (spec, label, result) arms played on the same seed."""
-    won_t, units, seats_t = _wins(tuned[2], tuned[1])
-    won_s, units_s, seats_s = _wins(start[2], start[1])
-    if (
-        len(won_t) != len(won_s)
-        or not np.array_equal(units, units_s)
-        or not seats_t.equals(seats_s)
-    ):
+    gt, gs = _games(tuned[2], tuned[1]), _games(start[2], start[1])
+    if len(gt) != len(gs) or not gt["key"].equals(gs["key"]):
         raise RuntimeError("the verification arms did not play the same games: cannot pair them")
-    _, inverse = np.unique(units, return_inverse=True)
+    won_t, won_s = gt["won"].to_numpy(), gs["won"].to_numpy()
+    _, inverse = np.unique(gt["deal"].to_numpy(), return_inverse=True)
     per_set = np.bincount(inverse, weights=won_t.astype(float) - won_s.astype(float))
     per_set /= np.bincount(inverse)
     m = len(per_set)

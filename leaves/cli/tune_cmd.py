@@ -37,6 +37,13 @@ from .play_cmd import complete_specs, split_specs
 )
 @click.option("--popsize", type=int, default=None, help="Candidates per generation.")
 @click.option(
+    "--sigma",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="Initial search step, as a fraction of each parameter's range.",
+)
+@click.option(
     "--candidate-games", type=int, default=None, help="Games per candidate (default: from budget)."
 )
 @click.option(
@@ -84,6 +91,7 @@ def tune(**opts: Any) -> None:
             popsize=opts["popsize"],
             candidate_games=opts["candidate_games"],
             verify_games=opts["verify_games"],
+            sigma=opts["sigma"],
             progress=progress,
         )
     except ValueError as exc:
