@@ -8,24 +8,29 @@ and every x in (2, 4) is best: a tuner started at the default (x = 5, ``greedy``
 
 from __future__ import annotations
 
-from strategies import compiled as C
-from strategies.builtin._base import CompiledBuiltin
+import strategies
+from strategies import Strategy
 
 BEST_X = 3.0
 TOLERANCE = 1.0  # every x with |x - BEST_X| < TOLERANCE plays the best policy (low)
 GREEDY_WITHIN = 2.5
 
 
-class Toy(CompiledBuiltin, register=False):
-    classifier = {"stochastic": True}
+class Toy(Strategy, register=False):
+    classifier = {"stochastic": True, "compiled": True}
     tunable = {"x": (0.0, 10.0)}
 
     def __init__(self, x: float = 5.0):
         self.x = float(x)
 
-    @property
-    def kind(self) -> int:  # type: ignore[override]
+    def _policy(self) -> Strategy:
         d = abs(self.x - BEST_X)
         if d < TOLERANCE:
-            return C.LOW
-        return C.GREEDY if d < GREEDY_WITHIN else C.RANDOM
+            return strategies.get("low")
+        return strategies.get("greedy" if d < GREEDY_WITHIN else "random")
+
+    def compiled(self):
+        return self._policy().compiled()
+
+    def choose(self, view, legal, rng):
+        return self._policy().choose(view, legal, rng)

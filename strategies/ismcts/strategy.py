@@ -61,6 +61,7 @@ class ISMCTS(Strategy):
         "search": True,
         "compiled": False,
     }
+    tunable = SETTINGS.tunable()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
