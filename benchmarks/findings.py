@@ -61,12 +61,14 @@ def _md(df: pd.DataFrame) -> str:
     return "\n".join([head, rule, *rows])
 
 
-def seat_advantage(work: Path, charts: Path, scale: float, jobs: int) -> tuple[list[str], dict]:
+def seat_advantage(
+    work: Path, charts: Path, scale: float, jobs: int, counts: tuple[int, ...]
+) -> tuple[list[str], dict]:
     """Win rate by position after the first player, self-play of one strategy per table."""
     lines, head = [], {}
     for name in SELF_PLAY:
-        res = _run(work, f"seats-{name}", jobs, strategies=[name], players=PLAYER_COUNTS,
-                   games=max(len(PLAYER_COUNTS) * 60, int(GAMES["seats"] * scale)))  # fmt: skip
+        res = _run(work, f"seats-{name}", jobs, strategies=[name], players=counts,
+                   games=max(len(counts) * 60, int(GAMES["seats"] * scale)))  # fmt: skip
         seats = reports.seats(reports.load_run(res.out))
         fig = reports.charts.seat_advantage(seats)
         fig.axes[0].set_title(f"Seat advantage, every seat {name}")
@@ -125,15 +127,16 @@ def take_worth(work: Path, scale: float, jobs: int) -> tuple[list[str], list[dic
     return lines, rows
 
 
-def round_robin(work: Path, charts: Path, scale: float, jobs: int) -> tuple[list[str], dict, Path]:
+def round_robin(
+    work: Path, charts: Path, scale: float, jobs: int, counts: tuple[int, ...]
+) -> tuple[list[str], dict, Path]:
     """Every built-in without search, round robin at each player count."""
     names = strategies.filtered(search=False)
-    lines, best, four = [], {}, None
-    for k in PLAYER_COUNTS:
+    lines, best, runs = [], {}, {}
+    for k in counts:
         res = _run(work, f"rr-{k}", jobs, strategies=names, players=k,
                    games=max(1, int(GAMES["round_robin"] * scale)))  # fmt: skip
-        if k == 4:
-            four = res.out
+        runs[k] = res.out
         summ = reports.summary(reports.load_run(res.out))
         fig = reports.charts.win_rates(summ)
         fig.axes[0].set_title(f"Round robin, {k} players")
@@ -159,11 +162,11 @@ def round_robin(work: Path, charts: Path, scale: float, jobs: int) -> tuple[list
             "fair share": [_pct(1 / k) for k in best],
         }
     )
-    return ["Best per player count:", "", _md(summary), "", *lines], best, four
+    return ["Best per player count:", "", _md(summary), "", *lines], best, runs
 
 
-def neighbours(run_dir: Path, top: int = 5) -> tuple[list[str], pd.DataFrame]:
-    """Win rate of each strategy by the strategy seated directly before it (4 players)."""
+def neighbours(run_dir: Path, k: int, top: int = 5) -> tuple[list[str], pd.DataFrame]:
+    """Win rate of each strategy by the strategy seated directly before it (``k`` players)."""
     res = TournamentResult(run_dir)
     agg = res.aggregates()
     labels = res.labels
@@ -182,7 +185,7 @@ def neighbours(run_dir: Path, top: int = 5) -> tuple[list[str], pd.DataFrame]:
         rows.append(cells)
     df = pd.DataFrame(rows)
     lines = [
-        f"The {top} strongest heuristics of the 4-player round robin: row = the strategy, "
+        f"The {top} strongest heuristics of the {k}-player round robin: row = the strategy, "
         "column = who sits directly before it (and so leaves it the ends it must answer); "
         "win rates with 95% intervals, over the games where that pair sat so.",
         "",
@@ -192,12 +195,12 @@ def neighbours(run_dir: Path, top: int = 5) -> tuple[list[str], pd.DataFrame]:
     return lines, df
 
 
-def expert(work: Path, scale: float, jobs: int) -> tuple[list[str], dict]:
+def expert(work: Path, scale: float, jobs: int, counts: tuple[int, ...]) -> tuple[list[str], dict]:
     """Match length and shared match wins in the expert variant, self-play at 3-6 players."""
     rows, shared = [], {}
     for name in EXPERT_SELF_PLAY:
-        res = _run(work, f"expert-{name}", jobs, strategies=[name], players=PLAYER_COUNTS,
-                   expert=True, games=max(len(PLAYER_COUNTS) * 60,
+        res = _run(work, f"expert-{name}", jobs, strategies=[name], players=counts,
+                   expert=True, games=max(len(counts) * 60,
                                           int(GAMES["expert_matches"] * scale)))  # fmt: skip
         m = res.matches(["n_players", "games", "match_winners"])
         m["n_winners"] = m["match_winners"].map(len)
@@ -232,27 +235,33 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--out", type=Path, default=Path("docs"), help="folder for findings.md")
+    ap.add_argument(
+        "--players", default=",".join(map(str, PLAYER_COUNTS)), help="player counts to measure"
+    )
     args = ap.parse_args()
+    counts = tuple(sorted({int(k) for k in args.players.split(",")}))
+    focus_k = 4 if 4 in counts else counts[0]  # the player count of the headlines
     t0 = time.perf_counter()
     out = args.out
     charts = out / "findings"
     charts.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="leaves-findings-") as tmp:
         work = Path(tmp)
-        seat_lines, first = seat_advantage(work, charts, args.scale, args.jobs)
+        seat_lines, first = seat_advantage(work, charts, args.scale, args.jobs, counts)
         take_lines, takes = take_worth(work, args.scale, args.jobs)
-        rr_lines, best, four = round_robin(work, charts, args.scale, args.jobs)
-        nb_lines, nb = neighbours(four)
-        ex_lines, shared = expert(work, args.scale, args.jobs)
+        rr_lines, best, runs = round_robin(work, charts, args.scale, args.jobs, counts)
+        nb_lines, _ = neighbours(runs[focus_k], focus_k)
+        ex_lines, _ = expert(work, args.scale, args.jobs, counts)
         specs = [TournamentResult(p).spec for p in work.iterdir()]
         games = sum(int(s["n_games"]) for s in specs if not s["expert"])
     wall = time.perf_counter() - t0
-    w4 = first["weighted"].loc[4]
-    r4 = first["random"].loc[4]
+    w4 = first["weighted"].loc[focus_k]
+    r4 = first["random"].loc[focus_k]
     headline = [
-        f"- Going first at 4 players: {_pct(r4['win_rate'])} {_ci(r4['ci_low'], r4['ci_high'])} "
-        f"under random play and {_pct(w4['win_rate'])} {_ci(w4['ci_low'], w4['ci_high'])} when "
-        "every seat plays `weighted` (fair share 25%).",
+        f"- Going first at {focus_k} players: {_pct(r4['win_rate'])} "
+        f"{_ci(r4['ci_low'], r4['ci_high'])} under random play and {_pct(w4['win_rate'])} "
+        f"{_ci(w4['ci_low'], w4['ci_high'])} when every seat plays `weighted` (fair share "
+        f"{_pct(1 / focus_k)}).",
         f"- A smart take is worth {100 * takes[0]['_diff']:+.1f} points of win rate to `taker` "
         f"and {100 * takes[1]['_diff']:+.1f} to `weighted` (same play rule, 4 players).",
         "- Best at each player count: "
@@ -263,7 +272,8 @@ def main() -> None:
         "# Findings about 13 Leaves",
         "",
         "Generated by `python benchmarks/findings.py` (seed "
-        f"{SEED}, scale {args.scale:g}); the same command gives the same numbers. Duplicate "
+        f"{SEED}, scale {args.scale:g}, players {args.players}); the same command gives the same "
+        "numbers. Duplicate "
         "deals, balanced seating, 95% intervals (Wilson for rates, t over deals for paired "
         "differences).",
         "",
