@@ -22,6 +22,7 @@ from .play import (
     play_match_batch,
 )
 from .registry import filtered, get, names, register
+from .tunable import Tunable, spec_with, tunables
 
 __all__ = [
     "BatchResult",
@@ -29,6 +30,7 @@ __all__ = [
     "MatchBatchResult",
     "PublicResult",
     "Strategy",
+    "Tunable",
     "filtered",
     "fresh",
     "get",
@@ -37,7 +39,9 @@ __all__ = [
     "play_game",
     "play_match_batch",
     "register",
+    "spec_with",
     "testing",
+    "tunables",
 ]
 
 

@@ -49,13 +49,16 @@ class Strategy:
     Subclasses set the class attributes ``name`` (registry name), ``description`` (one line)
     and ``classifier`` (merged over the defaults: ``stochastic``, ``uses_card_counting``,
     ``search``, ``compiled``), declare their parameters as keyword arguments with defaults in
-    ``__init__`` and implement ``choose``. ``class X(Strategy, register=False)`` opts out of
+    ``__init__`` and implement ``choose``. ``tunable`` maps the numeric parameters an optimiser
+    may change to their (low, high) range (``strategies.tunables`` reads it; ``leaves tune``
+    searches it). ``class X(Strategy, register=False)`` opts out of
     registration (useful for tests and throwaway variants).
     """
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
     classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)
+    tunable: ClassVar[dict[str, tuple[float, float]]] = {}
 
     _params: dict[str, Any]
 

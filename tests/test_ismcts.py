@@ -381,3 +381,18 @@ def test_model_selection_changes_the_search_against_another_policy():
     _choose(b, state, 3)
     assert "taker" in b.last_models.values()
     assert a.last_visits != b.last_visits
+
+
+def test_models_all_considers_every_compiled_builtin():
+    import strategies
+
+    every = set(strategies.filtered(compiled=True, search=False))
+    strat = ISMCTS(iterations=20, models="all")
+    assert {label for _, _, label in strat._candidates} == every
+    # with every built-in as a candidate, a taker table is still recognised as taker
+    states = _game("taker", 2)
+    state = states[len(states) * 3 // 4]
+    _choose(strat, state, 0)
+    seat = state.current_player
+    assert set(strat.last_models) == {p for p in range(4) if p != seat}
+    assert "taker" in strat.last_models.values()

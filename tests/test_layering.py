@@ -1,4 +1,4 @@
-"""Imports flow one way: leaves <- strategies <- tournaments <- reports; the CLI sits on top."""
+"""Imports flow one way: leaves <- strategies <- tournaments <- reports <- tuning; the CLI on top."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ["leaves", "strategies", "tournaments", "reports"]
+LAYERS = ["leaves", "strategies", "tournaments", "reports", "tuning"]
 
 
 def _imported_packages(path: Path) -> set[str]:

@@ -83,6 +83,8 @@ class Tournament:
     runs). ``record`` writes GameRecords as JSON lines to that file, for every game or a
     spread sample of ``record_sample`` games. ``chunk_size`` (games per unit of work and
     storage) is part of the spec; the default depends only on the number of games.
+    ``focus`` (one of ``strategies``, or its label) seats that entrant at every table, the
+    others filling the remaining seats: one strategy measured against a field (tuning).
     """
 
     def __init__(
@@ -101,6 +103,7 @@ class Tournament:
         chunk_size: int | None = None,
         game: GamePlugin | None = None,
         seating: str = DEFAULT_SEATING,
+        focus: Any = None,
     ):
         self.game = game if game is not None else _default_game()
         specs = list(strategies)
@@ -139,7 +142,9 @@ class Tournament:
         if seating not in SEATINGS:
             raise ValueError(f"unknown --seating {seating!r}: choose one of {', '.join(SEATINGS)}")
         self.seating = seating
-        self.tables = make_tables(len(self.labels), self.sizes, self.repeats)
+        self.focus = None if focus is None else self._focus_label(focus)
+        focus_index = None if self.focus is None else self.labels.index(self.focus)
+        self.tables = make_tables(len(self.labels), self.sizes, self.repeats, focus_index)
         self.seatings = [design(t, seating) for t in self.tables]
         self.schedule = Schedule(
             self.tables, self.games_asked, chunk_size, [len(d) for d in self.seatings]
@@ -157,6 +162,18 @@ class Tournament:
             self.record_stride = max(1, self.schedule.n_games // int(record_sample))
         if self.record is not None and self.expert:
             raise ValueError("--record is not available with --expert (record plain games)")
+
+    def _focus_label(self, focus: Any) -> str:
+        """The label of ``focus``: one of the strategies (as given) or a label."""
+        if isinstance(focus, str) and focus in self.labels:
+            return focus
+        try:
+            label = self.game.resolve(focus)[0]
+        except ValueError:
+            label = None
+        if label not in self.labels:
+            raise ValueError(f"focus {focus!r} is not one of the tournament's strategies")
+        return label
 
     # ------------------------------------------------------------------ spec
 
@@ -207,6 +224,7 @@ class Tournament:
             "target": self.target if self.expert else None,
             "repeats": self.repeats,
             "seating": self.seating,
+            "focus": self.focus,
             "rows": self.rows,
             "record_stride": self.record_stride,
             "chunk_games": self.schedule.chunk_games,

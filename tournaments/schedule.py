@@ -29,14 +29,31 @@ MAX_CHUNK_GAMES = 50_000
 
 
 def make_tables(
-    n_entrants: int, sizes: Sequence[int], repeats: bool = False
+    n_entrants: int, sizes: Sequence[int], repeats: bool = False, focus: int | None = None
 ) -> list[tuple[int, ...]]:
     """Every combination of ``k`` entrants for each table size ``k``.
 
     Combinations are without repeats unless ``repeats`` is asked for or there are fewer
     entrants than seats (then combinations with replacement, so every entrant still plays).
+    With ``focus`` (an entrant index) every table seats that entrant once and the other seats
+    are the combinations of the remaining entrants: one entrant measured against a field, with
+    no games among the field alone.
     """
-    tables: list[tuple[int, ...]] = []
+    if focus is not None:
+        if not 0 <= focus < n_entrants:
+            raise ValueError(f"focus entrant {focus} is not one of the {n_entrants} entrants")
+        if n_entrants < 2:
+            raise ValueError("a focused tournament needs at least one other entrant")
+        others = [i for i in range(n_entrants) if i != focus]
+        tables: list[tuple[int, ...]] = []
+        for k in sizes:
+            if repeats or len(others) < k - 1:
+                combos = itertools.combinations_with_replacement(others, k - 1)
+            else:
+                combos = itertools.combinations(others, k - 1)
+            tables.extend(tuple(sorted((focus, *c))) for c in combos)
+        return tables
+    tables = []
     for k in sizes:
         if repeats or n_entrants < k:
             tables.extend(itertools.combinations_with_replacement(range(n_entrants), k))

@@ -36,6 +36,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "verify",
         "Check a run's files against its manifest (sizes, checksums).",
     ),
+    "tune": (
+        "leaves.cli.tune_cmd",
+        "tune",
+        "Tune a strategy's parameters by tournaments (CMA-ES).",
+    ),
     "run": (
         "leaves.cli.run_cmd",
         "run",

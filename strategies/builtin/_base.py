@@ -54,6 +54,8 @@ class CompiledBuiltin(Strategy, register=False):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         cls.__init__ = _init_from(cls.PARAMS)  # before Strategy reads the signature
+        if "tunable" not in cls.__dict__:  # the tuner's ranges come from the same declaration
+            cls.tunable = cls.PARAMS.tunable()
         super().__init_subclass__(**kwargs)
 
     def compiled(self) -> tuple[int, np.ndarray]:

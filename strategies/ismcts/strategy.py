@@ -23,6 +23,8 @@ from .tree import new_tree, root_visits, search
 _CHUNK = 16  # iterations per kernel call when a time budget is set
 _NODE_CAP = 200_000  # node capacity with a time budget only (about 8 MB of arrays)
 _MODEL_TRIES = 20  # uniform deals drawn per candidate model before the swaps of ``fit_models``
+ALL_MODELS = "all"
+"""``models="all"``: every registered compiled built-in is a candidate opponent model."""
 
 
 class ISMCTS(Strategy):
@@ -61,6 +63,7 @@ class ISMCTS(Strategy):
         "search": True,
         "compiled": False,
     }
+    tunable = SETTINGS.tunable()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
@@ -198,13 +201,18 @@ def _candidates(rollout: Any, models: Any, kind: int, params: np.ndarray) -> lis
     """(kind, params, label) of the candidate opponent models, the rollout policy first.
 
     ``models``: specs separated by ``+`` (or by commas when none has parameters), or a
-    sequence of specs; empty: the rollout policy only (no selection). Duplicates are dropped.
+    sequence of specs; ``"all"``: every registered compiled built-in (so no opponent meets a
+    search that never considered its way of playing); empty: the rollout policy only (no
+    selection). Duplicates are dropped.
     """
-    from ..registry import get
+    from ..registry import filtered, get
 
     if isinstance(models, str):
         text = models.strip()
-        specs = [] if not text else text.split("+") if "+" in text else text.split(",")
+        if text == ALL_MODELS:
+            specs = filtered(compiled=True, search=False)
+        else:
+            specs = [] if not text else text.split("+") if "+" in text else text.split(",")
     elif isinstance(models, list | tuple):
         specs = list(models)
     else:

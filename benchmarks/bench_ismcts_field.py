@@ -1,0 +1,108 @@
+"""``ismcts`` against every other built-in and against mixed fields, at 3 to 6 players.
+
+Each line is a focused tournament (``Tournament(..., focus=ISMCTS)``): one ``ismcts`` seat and
+the rest of the table from the field, duplicate deals, balanced seating, a seed never used for
+tuning. Against a single built-in the other seats are all that built-in ("three of any single
+built-in" at 4 players). Prints the win rate with its 95% Wilson interval, the fair share and
+whether the floor holds (4 players: 45% at default settings, 38% with ``--fast``), then the
+mean time of a searched decision on one core.
+
+    python benchmarks/bench_ismcts_field.py --games 600 --jobs 2              # the floors
+    python benchmarks/bench_ismcts_field.py --games 600 --jobs 2 --fast       # the fast setting
+    python benchmarks/bench_ismcts_field.py --games 48 --players 3,4,5,6      # every table size
+    python benchmarks/bench_ismcts_field.py --spec "ismcts:models=all" --games 600
+
+``--fast`` plays ``FAST`` (fewer iterations and model-fitting swaps: about a fifth of the work
+of a default decision).
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+
+import strategies
+from reports.stats import wilson
+from tournaments import Tournament, parse_players
+
+DEFAULT = "ismcts"
+FAST = "ismcts:iterations=200,model_steps=200,infer_tries=20"
+FLOORS = {DEFAULT: 0.45, FAST: 0.38}
+FIELDS = {
+    "heuristics": ("weighted", "taker", "counter", "high", "low"),
+    "weak": ("greedy", "blocker", "patient", "minimal", "random"),
+}
+SEED = 90_417  # not a seed any tuning used
+
+
+def opponents() -> list[str]:
+    """Every built-in except the search itself."""
+    return strategies.filtered(search=False)
+
+
+def measure(spec: str, field: tuple[str, ...], players: int, games: int, jobs: int) -> tuple:
+    """(wins, games) of ``spec`` in one focused tournament against ``field``."""
+    t = Tournament([spec, *field], players=players, games=games, seed=SEED, focus=spec)
+    with tempfile.TemporaryDirectory() as tmp:
+        summ = t.run(n_jobs=jobs, out=tmp).summary()
+    row = summ[summ["strategy"] == t.focus].iloc[0]
+    return int(row["wins"]), int(row["games"])
+
+
+def decision_ms(spec: str, games: int = 6, seed: int = SEED) -> float:
+    """Mean wall time of a searched decision (more than one legal action), one core."""
+    me = strategies.get(spec)
+    spent, decisions = 0.0, 0
+    original = me.choose
+
+    def timed(view, legal, rng):
+        nonlocal spent, decisions
+        t0 = time.perf_counter()
+        action = original(view, legal, rng)
+        if len(legal) > 1:
+            spent += time.perf_counter() - t0
+            decisions += 1
+        return action
+
+    me.choose = timed
+    for g in range(games):
+        table = [me, "weighted", "taker", "counter"]
+        strategies.play_game(table[g % 4 :] + table[: g % 4], seed=seed + g)
+    return 1000 * spent / max(decisions, 1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--spec", default=None, help=f"the searcher (default {DEFAULT!r})")
+    ap.add_argument("--fast", action="store_true", help=f"play {FAST!r}")
+    ap.add_argument("--games", type=int, default=600, help="games per line (rounded up)")
+    ap.add_argument("--players", default="4", help='table sizes, e.g. "3,4,5,6"')
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--no-fields", action="store_true", help="single built-ins only")
+    args = ap.parse_args()
+    spec = args.spec or (FAST if args.fast else DEFAULT)
+    floor = FLOORS.get(spec)
+    lines = [(o, (o,)) for o in opponents()]
+    if not args.no_fields:
+        lines += [(f"field {name}", field) for name, field in FIELDS.items()]
+    print(f"{spec}: one seat, duplicate deals, balanced seating, seed {SEED}")
+    print("| players | opponents | win rate | 95% Wilson | fair | floor |")
+    print("|---|---|---|---|---|---|")
+    t0 = time.perf_counter()
+    for k in parse_players(args.players):
+        for name, field in lines:
+            label = name if len(field) > 1 else f"{k - 1}x {field[0]}"
+            wins, n = measure(spec, field, k, args.games, args.jobs)
+            lo, hi = wilson(wins, n)
+            ok = ""
+            if floor is not None and k == 4 and len(field) == 1:
+                ok = "ok" if wins / n >= floor else "BELOW"
+            print(f"| {k} | {label} | {100 * wins / n:.1f}% | [{100 * float(lo):.1f}, "
+                  f"{100 * float(hi):.1f}] | {100 / k:.0f}% | {ok} |", flush=True)  # fmt: skip
+    print(f"\n{time.perf_counter() - t0:.0f} s; a searched decision takes "
+          f"{decision_ms(spec):.1f} ms on one core")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

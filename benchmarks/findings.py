@@ -1,0 +1,312 @@
+"""Answers about 13 Leaves, measured: writes ``docs/findings.md`` and its charts.
+
+One command, fixed seeds: the same seeds give the same numbers (only the run-time line
+changes). Every tournament uses duplicate deals and the runner's balanced seating, and every
+rate comes with a 95% interval (Wilson for rates, t over deals for paired differences).
+
+    python benchmarks/findings.py                        # docs/findings.md (a few minutes)
+    python benchmarks/findings.py --scale 0.1 --out /tmp/f   # a quick, noisier look
+
+Sections: first-player and seat advantage at 3-6 players (random play and the strongest
+heuristics in self-play); the worth of the take choice (same play rule, different takes);
+the best strategy per player count (round robin of the built-ins without search); the
+neighbour effect (win rate by who sits directly before you); expert-variant match length and
+how often a match win is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+import reports
+import strategies
+from reports.stats import wilson
+from tournaments import Tournament, TournamentResult
+from tuning.verify import compare
+
+SEED = 20261130
+PLAYER_COUNTS = (3, 4, 5, 6)
+SELF_PLAY = ("random", "weighted", "taker")
+TAKE_FIELD = ("counter", "high", "low", "minimal")
+TAKE_PAIRS = (
+    ("taker", "taker:group_weight=0.0,harm_weight=0.0,extreme_weight=0.0"),
+    ("weighted", "weighted:w_take_group=0.0,w_take_harm=0.0,w_take_extreme=0.0"),
+)
+EXPERT_SELF_PLAY = ("random", "weighted")
+GAMES = {"seats": 120_000, "take": 60_000, "round_robin": 120_000, "expert_matches": 4_000}
+
+
+def _run(work: Path, name: str, jobs: int, **kw) -> TournamentResult:
+    return Tournament(seed=SEED, **kw).run(n_jobs=jobs, out=work / name)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _md(df: pd.DataFrame) -> str:
+    head = "| " + " | ".join(df.columns) + " |"
+    rule = "|" + "|".join("---" for _ in df.columns) + "|"
+    rows = ["| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
+
+
+def seat_advantage(
+    work: Path, charts: Path, scale: float, jobs: int, counts: tuple[int, ...]
+) -> tuple[list[str], dict]:
+    """Win rate by position after the first player, self-play of one strategy per table."""
+    lines, head = [], {}
+    for name in SELF_PLAY:
+        res = _run(work, f"seats-{name}", jobs, strategies=[name], players=counts,
+                   games=max(len(counts) * 60, int(GAMES["seats"] * scale)))  # fmt: skip
+        seats = reports.seats(reports.load_run(res.out))
+        fig = reports.charts.seat_advantage(seats)
+        fig.axes[0].set_title(f"Seat advantage, every seat {name}")
+        fig.savefig(charts / f"seats_{name}.png")
+        table = pd.DataFrame(
+            {
+                "players": seats["n_players"],
+                "position": ["first" if p == 0 else f"+{p}" for p in seats["position"]],
+                "win rate": [_pct(r) for r in seats["win_rate"]],
+                "95% CI": [
+                    _ci(a, b) for a, b in zip(seats["ci_low"], seats["ci_high"], strict=True)
+                ],
+                "fair": [_pct(f) for f in seats["fair"]],
+                "games": seats["games"],
+            }
+        )
+        first = seats[seats["position"] == 0].set_index("n_players")
+        head[name] = first
+        lines += [f"### Every seat `{name}`", "", _md(table), "",
+                  f"![seat advantage, {name}](findings/seats_{name}.png)", ""]  # fmt: skip
+    return lines, head
+
+
+def take_worth(work: Path, scale: float, jobs: int) -> tuple[list[str], list[dict]]:
+    """Same play rule, smart takes vs taking the lowest value, against one field, paired."""
+    rows = []
+    games = max(96, int(GAMES["take"] * scale))
+    for smart, plain in TAKE_PAIRS:
+        runs = []
+        for arm in (smart, plain):
+            res = Tournament([arm, *TAKE_FIELD], players=4, games=games, seed=SEED, focus=arm)
+            runs.append(
+                (arm, strategies.get(arm).label, res.run(n_jobs=jobs, out=work / f"take-{arm}"))
+            )
+        v = compare(runs[0], runs[1], SEED)
+        rows.append(
+            {
+                "play rule": f"`{smart}`",
+                "smart take": f"{_pct(v.tuned.win_rate)} {_ci(v.tuned.ci_low, v.tuned.ci_high)}",
+                "lowest-value take": f"{_pct(v.start.win_rate)} {_ci(v.start.ci_low, v.start.ci_high)}",
+                "difference (paired)": f"{100 * v.diff:+.1f} points {_ci(v.diff_low, v.diff_high)}",
+                "games each": f"{v.tuned.games:,}",
+                "_diff": v.diff,
+            }
+        )
+    df = pd.DataFrame(rows)
+    lines = [
+        "Each play rule is measured twice against the same field "
+        f"({', '.join(f'`{f}`' for f in TAKE_FIELD)}; 4 players, one seat ours, same deals "
+        "and seatings): once with its own take rule, once taking the lowest value it may "
+        "(all take weights 0). The difference is paired deal by deal.",
+        "",
+        _md(df.drop(columns="_diff")),
+        "",
+    ]
+    return lines, rows
+
+
+def round_robin(
+    work: Path, charts: Path, scale: float, jobs: int, counts: tuple[int, ...]
+) -> tuple[list[str], dict, Path]:
+    """Every built-in without search, round robin at each player count."""
+    names = strategies.filtered(search=False)
+    lines, best, runs = [], {}, {}
+    for k in counts:
+        res = _run(work, f"rr-{k}", jobs, strategies=names, players=k,
+                   games=max(1, int(GAMES["round_robin"] * scale)))  # fmt: skip
+        runs[k] = res.out
+        summ = reports.summary(reports.load_run(res.out))
+        fig = reports.charts.win_rates(summ)
+        fig.axes[0].set_title(f"Round robin, {k} players")
+        fig.savefig(charts / f"round_robin_{k}.png")
+        top = summ.iloc[0]
+        best[k] = top
+        table = pd.DataFrame(
+            {
+                "strategy": [f"`{s}`" for s in summ["strategy"]],
+                "win rate": [_pct(r) for r in summ["win_rate"]],
+                "95% CI": [_ci(a, b) for a, b in zip(summ["ci_low"], summ["ci_high"], strict=True)],
+                "games": summ["games"],
+            }
+        )
+        lines += [f"### {k} players ({int(res.spec['n_games']):,} games)", "", _md(table), "",
+                  f"![round robin, {k} players](findings/round_robin_{k}.png)", ""]  # fmt: skip
+    summary = pd.DataFrame(
+        {
+            "players": list(best),
+            "best": [f"`{b['strategy']}`" for b in best.values()],
+            "win rate": [_pct(b["win_rate"]) for b in best.values()],
+            "95% CI": [_ci(b["ci_low"], b["ci_high"]) for b in best.values()],
+            "fair share": [_pct(1 / k) for k in best],
+        }
+    )
+    return ["Best per player count:", "", _md(summary), "", *lines], best, runs
+
+
+def neighbours(run_dir: Path, k: int, top: int = 5) -> tuple[list[str], pd.DataFrame]:
+    """Win rate of each strategy by the strategy seated directly before it (``k`` players)."""
+    res = TournamentResult(run_dir)
+    agg = res.aggregates()
+    labels = res.labels
+    order = [s for s in res.summary()["strategy"] if s != "random"][:top]
+    idx = [labels.index(s) for s in order]
+    rows = []
+    for i in idx:
+        games, wins = agg["after_games"][i], agg["after_wins"][i]
+        lo, hi = wilson(wins[idx], games[idx])
+        cells = {"strategy": f"`{labels[i]}`"}
+        for j, a, b in zip(idx, lo, hi, strict=True):
+            rate = wins[j] / games[j] if games[j] else float("nan")
+            cells[f"after `{labels[j]}`"] = f"{_pct(rate)} {_ci(a, b)}" if j != i else "-"
+        rates = [wins[j] / games[j] for j in idx if j != i and games[j]]
+        cells["spread"] = f"{100 * (max(rates) - min(rates)):.1f} points"
+        rows.append(cells)
+    df = pd.DataFrame(rows)
+    lines = [
+        f"The {top} strongest heuristics of the {k}-player round robin: row = the strategy, "
+        "column = who sits directly before it (and so leaves it the ends it must answer); "
+        "win rates with 95% intervals, over the games where that pair sat so.",
+        "",
+        _md(df),
+        "",
+    ]
+    return lines, df
+
+
+def expert(work: Path, scale: float, jobs: int, counts: tuple[int, ...]) -> tuple[list[str], dict]:
+    """Match length and shared match wins in the expert variant, self-play at 3-6 players."""
+    rows, shared = [], {}
+    for name in EXPERT_SELF_PLAY:
+        res = _run(work, f"expert-{name}", jobs, strategies=[name], players=counts,
+                   expert=True, games=max(len(counts) * 60,
+                                          int(GAMES["expert_matches"] * scale)))  # fmt: skip
+        m = res.matches(["n_players", "games", "match_winners"])
+        m["n_winners"] = m["match_winners"].map(len)
+        for k, g in m.groupby("n_players"):
+            n = len(g)
+            s = int((g["n_winners"] > 1).sum())
+            lo, hi = wilson(s, n)
+            rows.append(
+                {
+                    "every seat": f"`{name}`",
+                    "players": int(k),
+                    "matches": n,
+                    "games per match (mean)": f"{g['games'].mean():.2f}",
+                    "median": f"{g['games'].median():.0f}",
+                    "10-90%": f"{g['games'].quantile(0.1):.0f}-{g['games'].quantile(0.9):.0f}",
+                    "match win shared": f"{_pct(s / n)} {_ci(float(lo), float(hi))}",
+                }
+            )
+            shared[(name, int(k))] = (s / n, float(g["games"].mean()))
+    lines = [
+        "Matches to 20 points (a shared lowest total is a shared win, rule X1), every seat "
+        "played by one strategy:",
+        "",
+        _md(pd.DataFrame(rows)),
+        "",
+    ]
+    return lines, shared
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument("--out", type=Path, default=Path("docs"), help="folder for findings.md")
+    ap.add_argument(
+        "--players", default=",".join(map(str, PLAYER_COUNTS)), help="player counts to measure"
+    )
+    args = ap.parse_args()
+    counts = tuple(sorted({int(k) for k in args.players.split(",")}))
+    focus_k = 4 if 4 in counts else counts[0]  # the player count of the headlines
+    t0 = time.perf_counter()
+    out = args.out
+    charts = out / "findings"
+    charts.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="leaves-findings-") as tmp:
+        work = Path(tmp)
+        seat_lines, first = seat_advantage(work, charts, args.scale, args.jobs, counts)
+        take_lines, takes = take_worth(work, args.scale, args.jobs)
+        rr_lines, best, runs = round_robin(work, charts, args.scale, args.jobs, counts)
+        nb_lines, _ = neighbours(runs[focus_k], focus_k)
+        ex_lines, _ = expert(work, args.scale, args.jobs, counts)
+        specs = [TournamentResult(p).spec for p in work.iterdir()]
+        games = sum(int(s["n_games"]) for s in specs if not s["expert"])
+    wall = time.perf_counter() - t0
+    w4 = first["weighted"].loc[focus_k]
+    r4 = first["random"].loc[focus_k]
+    headline = [
+        f"- Going first at {focus_k} players: {_pct(r4['win_rate'])} "
+        f"{_ci(r4['ci_low'], r4['ci_high'])} under random play and {_pct(w4['win_rate'])} "
+        f"{_ci(w4['ci_low'], w4['ci_high'])} when every seat plays `weighted` (fair share "
+        f"{_pct(1 / focus_k)}).",
+        f"- A smart take is worth {100 * takes[0]['_diff']:+.1f} points of win rate to `taker` "
+        f"and {100 * takes[1]['_diff']:+.1f} to `weighted` (same play rule, 4 players).",
+        "- Best at each player count: "
+        + ", ".join(f"{k}: `{b['strategy']}` {_pct(b['win_rate'])}" for k, b in best.items())
+        + ".",
+    ]
+    doc = [
+        "# Findings about 13 Leaves",
+        "",
+        "Generated by `python benchmarks/findings.py` (seed "
+        f"{SEED}, scale {args.scale:g}, players {args.players}); the same command gives the same "
+        "numbers. Duplicate "
+        "deals, balanced seating, 95% intervals (Wilson for rates, t over deals for paired "
+        "differences).",
+        "",
+        f"Run time: {wall:.0f} s for {games:,} games plus the expert matches, "
+        f"{args.jobs} worker(s), Python {platform.python_version()}.",
+        "",
+        "## Headlines",
+        "",
+        *headline,
+        "",
+        "## First-player and seat advantage",
+        "",
+        "Win rate by seat position counted clockwise from the player who leads the first "
+        "round, when every seat plays the same strategy (so only the seat differs).",
+        "",
+        *seat_lines,
+        "## The worth of the take choice",
+        "",
+        *take_lines,
+        "## The best strategy per player count",
+        "",
+        *rr_lines,
+        "## Whom do you want to sit after? The neighbour effect",
+        "",
+        *nb_lines,
+        "## Expert variant: match length and shared wins",
+        "",
+        *ex_lines,
+    ]
+    text = "\n".join(doc).rstrip() + "\n"
+    (out / "findings.md").write_text(text)
+    print(f"wrote {out / 'findings.md'} in {wall:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Score one candidate: its win rate in a focused tournament against the field.
+
+Every table seats the candidate once and fills the other seats from the field (every
+combination of distinct opponents; with repeats only when the field is smaller than the table), and each deal is replayed
+under every seating of the runner's design, so the luck of the cards and of the seats cancels.
+Candidates given the same ``seed`` play the very same deals and seatings: differences between
+them are differences of play (common random numbers).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tournaments import Tournament, TournamentResult
+
+__all__ = ["Field", "Score"]
+
+
+@dataclass(frozen=True)
+class Score:
+    """A candidate's wins in the games it played."""
+
+    wins: int
+    games: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else float("nan")
+
+
+@dataclass(frozen=True)
+class Field:
+    """The opponents and table sizes every candidate is measured against."""
+
+    against: tuple[str, ...]
+    players: tuple[int, ...]
+    n_jobs: int = 1
+
+    def tournament(self, candidate: str, games: int, seed: int, rows: bool = False) -> Tournament:
+        """The focused tournament of ``candidate`` against the field."""
+        return Tournament(
+            [candidate, *self.against],
+            players=self.players,
+            games=games,
+            seed=seed,
+            focus=candidate,
+            rows=rows,
+        )
+
+    def games_per_run(self, candidate: str, games: int) -> int:
+        """Games a run asking for ``games`` plays (rounded up to whole duplicate sets)."""
+        return self.tournament(candidate, games, 0).n_games
+
+    def play(self, candidate: str, games: int, seed: int, out: str | Path) -> TournamentResult:
+        """Run the focused tournament into ``out`` (rows kept) and return its results."""
+        t = self.tournament(candidate, games, seed, rows=True)
+        return t.run(n_jobs=self.n_jobs, out=out)
+
+    def score(self, candidate: str, games: int, seed: int) -> Score:
+        """The candidate's wins in a focused tournament of ``games`` games on ``seed``."""
+        t = self.tournament(candidate, games, seed)
+        tmp = tempfile.mkdtemp(prefix="leaves-tune-")
+        try:
+            result = t.run(n_jobs=self.n_jobs, out=tmp)
+            return candidate_score(result, t.focus)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def candidate_score(result: TournamentResult, label: str) -> Score:
+    """Wins and games of the entrant labelled ``label`` in ``result``."""
+    summary = result.summary()
+    row = summary[summary["strategy"] == label]
+    if len(row) != 1:
+        raise RuntimeError(f"{label} did not play in {result.out}")
+    return Score(int(row["wins"].iloc[0]), int(row["games"].iloc[0]))
+
+
+def parse_field(against: str | Sequence[str]) -> tuple[str, ...]:
+    """Opponent specs from one spec or a list of specs; refuses an empty field."""
+    specs = [against] if isinstance(against, str) else list(against)
+    specs = [str(s).strip() for s in specs if str(s).strip()]
+    if not specs:
+        raise ValueError("--against needs at least one opponent strategy")
+    return tuple(specs)
