@@ -16,7 +16,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .kernels import _DECK_SORTED, _LOWEST_CLEAR, _NEXT_SEAT, rng_below, rng_new
+from .kernels import _DECK_SORTED, _LOWEST_CLEAR, _NEXT_SEAT
+from .rng import rng_below, rng_new
 from .rules import DECK_SIZE, N_VALUES, TAKE_BASE
 
 __all__ = ["random_games"]
