@@ -5,7 +5,7 @@ changes). Every tournament uses duplicate deals and the runner's balanced seatin
 rate comes with a 95% interval (Wilson for rates, t over deals for paired differences).
 
     python benchmarks/findings.py                        # docs/findings.md (a few minutes)
-    python benchmarks/findings.py --scale 0.1 --out quick-findings  # a quick, noisier look
+    python benchmarks/findings.py --scale 0.1 --players 4 --out quick   # a quicker look
 
 Sections: first-player and seat advantage at 3-6 players (random play and the strongest
 heuristics in self-play); the worth of the take choice (same play rule, different takes);

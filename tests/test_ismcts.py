@@ -345,7 +345,9 @@ def test_models_pick_the_policy_that_played(policy):
 
 
 def test_fit_models_scores_the_true_policy_best():
-    cands = [_rollout_policy(x) for x in ("weighted", "taker")]
+    # weighted's previous defaults: the tuned ones play this taker game as taker does
+    old = "weighted:w_shed=-0.5,w_keep=-4.0,w_end=-0.8,w_extreme=-0.4,w_threat=-0.15,w_near_win=-2.0,w_pass=-13.0,w_take_group=1.2,w_take_harm=0.0,w_take_extreme=0.2"
+    cands = [_rollout_policy(x) for x in (old, "taker")]
     cand_kinds = np.array([k for k, _ in cands], np.int64)
     cand_params = np.array([p for _, p in cands], np.float64)
     state = _taker_game(9)[-2]

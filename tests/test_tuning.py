@@ -295,3 +295,19 @@ def test_cli_tunes_and_reports(capsys, tmp_path):
     assert code == 0, err
     assert stdout.startswith("best: ") and "paired difference" in stdout
     assert (out / "best.txt").read_text().strip() == stdout.splitlines()[0][len("best: ") :]
+
+
+def test_python_m_tuning_is_the_tune_command(tmp_path):
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-m", "tuning", "greedy", "--against", "low"],
+        capture_output=True, text=True, cwd=root, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "leaves: error: strategy greedy declares no tunable parameters "
+        "(a class attribute tunable = {'name': (low, high), ...})\n"
+    )
