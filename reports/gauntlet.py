@@ -12,7 +12,7 @@ import pandas as pd
 from .data import ReportError, as_run
 from .findings import interval, p_text, pct, points
 from .significance import paired_difference, per_unit
-from .stats import wilson
+from .tables import summary
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
 
@@ -27,7 +27,8 @@ def design(data: Any) -> dict[str, Any] | None:
 
 
 def gauntlet(data: Any) -> pd.DataFrame:
-    """One row: strategy and baseline win rates with 95% Wilson intervals, the paired
+    """One row: strategy and baseline win rates with their 95% intervals (the summary's:
+    Wilson's on the deal-clustered effective games), the paired
     difference (strategy - baseline, deal by deal) with its 95% t interval and p-value, the
     field, table size, games per side and deals. Raises ReportError for a run that is not a
     gauntlet."""
@@ -41,24 +42,23 @@ def gauntlet(data: Any) -> pd.DataFrame:
     r = paired_difference(wins[a], seats[a], wins[b], seats[b])
     if r is None:
         raise ReportError("the gauntlet has fewer than two deals: no paired comparison")
-    w = np.array([wins[a].sum(), wins[b].sum()])
-    n = np.array([seats[a].sum(), seats[b].sum()])
-    lo, hi = wilson(w, n)
+    summ = summary(g).set_index("strategy")
+    mine, base = summ.loc[d["strategy"]], summ.loc[d["baseline"]]
     n_players = int(np.bincount(g.n_players.astype(np.int64)).argmax())
     row = {
         "strategy": d["strategy"],
         "baseline": d["baseline"],
         "field": ",".join(d["field"]),
         "n_players": n_players,
-        "games": int(n[0]),
+        "games": int(mine["games"]),
         "deals": r["units"],
         "method": method,
-        "win_rate": w[0] / n[0],
-        "ci_low": lo[0],
-        "ci_high": hi[0],
-        "baseline_win_rate": w[1] / n[1],
-        "baseline_ci_low": lo[1],
-        "baseline_ci_high": hi[1],
+        "win_rate": mine["win_rate"],
+        "ci_low": mine["ci_low"],
+        "ci_high": mine["ci_high"],
+        "baseline_win_rate": base["win_rate"],
+        "baseline_ci_low": base["ci_low"],
+        "baseline_ci_high": base["ci_high"],
         "diff": r["diff"],
         "diff_ci_low": r["ci_low"],
         "diff_ci_high": r["ci_high"],

@@ -148,3 +148,14 @@ def test_gauntlet_games_rounding_note():
     deals = -(-1000 // n_set)
     assert g.games_per_side == deals * n_set >= 1000 and g.n_games == 2 * g.games_per_side
     assert f"{g.games_per_side:,} games each for greedy" in g.rounded_note
+
+
+def test_gauntlet_rates_and_intervals_are_the_summarys(tmp_path):
+    res = tournaments.gauntlet("low", ["taker"], players=3, games=120, seed=4, out=tmp_path)
+    row = reports.gauntlet(res).iloc[0]
+    summ = reports.summary(res).set_index("strategy")
+    for side, name in (("", "low"), ("baseline_", "weighted")):
+        assert row[f"{side}win_rate"] == summ.loc[name, "win_rate"]
+        assert row[f"{side}ci_low"] == summ.loc[name, "ci_low"]
+        assert row[f"{side}ci_high"] == summ.loc[name, "ci_high"]
+    assert row["games"] == summ.loc["low", "games"] == summ.loc["weighted", "games"] == 120

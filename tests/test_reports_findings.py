@@ -49,7 +49,10 @@ def test_seat_length_and_expert_sentences():
     assert found["seats"].startswith("Seat: at 3 players the first to play wins ")
     assert "an advantage" in found["seats"]  # the synthetic model favours the first player
     assert re.search(r"lasts \d+ turns on median", found["lengths"])
-    assert "neighbours" not in found  # no neighbour table: the sentence is left out
+    assert found["neighbours"].startswith("Neighbours: ")  # the report has a neighbours table
+    tables, method = reports.compute_tables(reports.as_run(games))
+    del tables["neighbours"]
+    assert "neighbours" not in {f.topic for f in key_findings(tables, method)}  # left out
     ex_games, matches = synthetic_expert({"x": 1.0, "y": 0.0, "z": -1.0}, players=(3,))
     run = reports.as_run(ex_games)
     run.matches = matches

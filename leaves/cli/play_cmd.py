@@ -375,7 +375,7 @@ def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
     type=click.Choice(list(LEVELS)),
     default=None,
     help="Opponents' strength: easy (greedy and random), medium (weighted, the default), "
-    "hard (ismcts search). Ignored with --against.",
+    "hard (ismcts search). Give --level or --against, not both.",
 )
 @click.option("--expert", is_flag=True, help="Expert variant: games until someone has 20 points.")
 @click.option(
