@@ -20,12 +20,12 @@ from tournaments.toygame import ToyGame
 from tournaments.verify import verify_run
 
 TOY = ["a", "p1", "p2", "p3"]
-TOY_ARGS = [*TOY, "--game", "tournaments.toygame:ToyGame", "--players", "4", "--games", "400",
-            "--chunk-size", "80", "--jobs", "1", "--no-progress"]  # fmt: skip
+TOY_ARGS = [*TOY, "--game", "tournaments.toygame:ToyGame", "--players", "4", "--games", "480",
+            "--chunk-size", "96", "--jobs", "1", "--no-progress"]  # fmt: skip
 
 
 def toy(seed: int = 7, **kw) -> Tournament:
-    return Tournament(TOY, players=4, games=400, seed=seed, chunk_size=80, game=ToyGame(), **kw)
+    return Tournament(TOY, players=4, games=480, seed=seed, chunk_size=96, game=ToyGame(), **kw)
 
 
 def cli(capsys, *args: str) -> tuple[int, str, str]:
@@ -108,7 +108,7 @@ def test_verify_checks_merged_files_records_and_strays(runs, tmp_path, capsys):
         "games/copy.parquet: not a part of this run (reports would read it)"
     ]  # a file named otherwise is left to the user
     (run / "games/copy.parquet").unlink()
-    assert verify_run(run).ok and len(result.games()) == 400
+    assert verify_run(run).ok and len(result.games()) == 480
 
 
 def test_an_unfinished_run_verifies_and_unrecorded_chunks_are_just_pending(runs, tmp_path, capsys):
