@@ -80,6 +80,7 @@ def test_example_config_is_valid(tmp_path, capsys):
         (["greedy", "low", "--scheduler", "tcp://x:1", "--out", "X"], "--backend dask"),
         (["greedy", "low", "--record-sample", "5", "--out", "X"], "--record FILE"),
         (["--config", "missing.toml", "--out", "X"], "no such file"),
+        (["greedy", "low", "high", "--seating", "spiral", "--out", "X"], "--seating"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
