@@ -44,11 +44,21 @@ from .rules import (
 )
 from .timing import nb_duration
 
-__all__ = ["RoundBatch", "play_rounds", "MAX_ACTIONS", "ENDED_BLOCKADE", "ENDED_UNFINISHED"]
+__all__ = [
+    "RoundBatch",
+    "play_rounds",
+    "MAX_ACTIONS",
+    "MAX_ROUND_MS",
+    "ENDED_BLOCKADE",
+    "ENDED_UNFINISHED",
+]
 
-MAX_ACTIONS = 200_000
-"""Safety net: a round stops (``ended_by`` = ENDED_UNFINISHED) after this many resolved actions.
-Rounds end long before (a few hundred actions); reaching it means a policy that never plays."""
+MAX_ROUND_MS = 600_000
+"""Safety net: a round still running after 10 minutes of game time stops unfinished
+(``ended_by`` = ENDED_UNFINISHED), scored as it stands. Built-in rounds last about 20 s; only
+strategies that refuse to play what they can (user code) get here."""
+MAX_ACTIONS = 2_000_000
+"""Second safety net, on resolved actions (reaction times of 1 ms)."""
 
 ENDED_BLOCKADE = -1
 ENDED_UNFINISHED = -2
@@ -158,6 +168,8 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
         for q in range(1, n):
             if pt[q] < pt[s] or (pt[q] == pt[s] and pk[q] < pk[s]):
                 s = q
+        if pt[s] > MAX_ROUND_MS:
+            break
         t = pt[s]
         kind = pkind[s]
         if kind <= K_HAND:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from .compiled import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ACTIONS
+from .compiled import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ACTIONS, MAX_ROUND_MS
 from .record import RoundRecord
 from .rng import POLICY, RECYCLE, TIME, SplitMix, shuffled, stream_seed
 from .rules import row_size, value_of
@@ -133,6 +133,8 @@ def play_round(
     while ended == ENDED_UNFINISHED and actions < max_actions:
         actions += 1
         seat = min(range(n), key=lambda s: (pending[s][0], pending[s][1]))
+        if pending[seat][0] > MAX_ROUND_MS:
+            break
         now, _, d = pending[seat]
         if d.kind in SOURCES:
             pile = len(state.piles) if value_of(d.card) == 1 else d.pile
