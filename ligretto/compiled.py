@@ -149,6 +149,7 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
                 hlen,
                 hp,
                 hplen,
+                want_cnt,
                 pile_col,
                 pile_top,
                 n_piles,
@@ -283,6 +284,7 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
             hlen,
             hp,
             hplen,
+            want_cnt,
             pile_col,
             pile_top,
             n_piles,
@@ -322,6 +324,7 @@ def _schedule(
     hlen,
     hp,
     hplen,
+    want_cnt,
     pile_col,
     pile_top,
     n_piles,
@@ -341,6 +344,7 @@ def _schedule(
     p = params[s]
     kind, slot, card, pile, looked = nb_decide(
         p,
+        want_cnt,
         pile_col,
         pile_top,
         n_piles,

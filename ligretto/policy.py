@@ -56,58 +56,64 @@ def _holds(card, stack_top, row, k, hand_top):
 
 
 @nb.njit(cache=True)
-def _ok(card, params, pile_col, pile_top, n_piles, stack_top, row, k, hand_top, idle):
-    """(fits and is not held back, target pile)."""
+def _ok(card, params, want, stack_top, row, k, hand_top, idle):
+    """Does ``card`` fit (``want[colour, value]``: piles waiting for it) and is it not held
+    back?"""
     if card < 0:
-        return False, NO_TARGET
-    t = nb_target(card, pile_col, pile_top, n_piles)
-    if t == NO_TARGET:
-        return False, t
-    if (
-        t == -1
-        and params[P_CAUTIOUS] > 0
+        return False
+    value = card % N_VALUES + 1
+    if value > 1:
+        return want[card // N_VALUES, value] > 0
+    # a cautious player holds back a lone 1 (a pile the others fill) until its patience ends
+    return not (
+        params[P_CAUTIOUS] > 0
         and idle < params[P_PATIENCE]
         and not _holds(card + 1, stack_top, row, k, hand_top)
-    ):
-        return False, t  # a lone 1 would start a pile the others fill: not yet
-    return True, t
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def _card(src, j, stack_top, row, hand_top):
+    if src == 0:
+        return stack_top
+    if src == 1:
+        return row[j]
+    return hand_top
 
 
 @nb.njit(cache=True)
 def nb_decide(
-    params, pile_col, pile_top, n_piles, stack_top, row, k, hand_top, can_flip, idle, states, ri
-):
+    params, want, pile_col, pile_top, n_piles, stack_top, row, k, hand_top, can_flip, idle,
+    states, ri,
+):  # fmt: skip
     """(kind, slot, card, pile, looked) for a player seeing these cards.
 
+    ``want[c, v]`` counts the centre piles of colour ``c`` waiting for number ``v``;
     ``states[ri]`` is the seat's policy stream (only ``ORDER_SCAN`` draws from it).
     """
     order = np.int64(params[P_ORDER])
     looked = 0
     if order == ORDER_SCAN:
         n_ok = 0
-        kinds = np.empty(k + 2, np.int64)
-        slots = np.empty(k + 2, np.int64)
         for src in range(3):
-            m = 1 if src != 1 else k
-            for j in range(m):
-                card = stack_top if src == 0 else (row[j] if src == 1 else hand_top)
+            for j in range(1 if src != 1 else k):
+                card = _card(src, j, stack_top, row, hand_top)
                 if card < 0:
                     continue
                 looked += 1
-                ok, _ = _ok(
-                    card, params, pile_col, pile_top, n_piles, stack_top, row, k, hand_top, idle
-                )
-                if ok:
-                    kinds[n_ok] = src
-                    slots[n_ok] = j
+                if _ok(card, params, want, stack_top, row, k, hand_top, idle):
                     n_ok += 1
         if n_ok > 0:
             pick = nb_below(states, ri, n_ok)
-            src = kinds[pick]
-            j = slots[pick]
-            card = stack_top if src == 0 else (row[j] if src == 1 else hand_top)
-            t = nb_target(card, pile_col, pile_top, n_piles)
-            return src, j, card, t, looked
+            for src in range(3):
+                for j in range(1 if src != 1 else k):
+                    card = _card(src, j, stack_top, row, hand_top)
+                    if not _ok(card, params, want, stack_top, row, k, hand_top, idle):
+                        continue
+                    if pick == 0:
+                        pile = nb_target(card, pile_col, pile_top, n_piles)
+                        return src, j, card, pile, looked
+                    pick -= 1
     else:
         for step in range(3):
             if order == ORDER_STACK:
@@ -116,17 +122,14 @@ def nb_decide(
                 src = 1 if step == 0 else (0 if step == 1 else 2)
             else:
                 src = 2 if step == 0 else (0 if step == 1 else 1)
-            m = 1 if src != 1 else k
-            for j in range(m):
-                card = stack_top if src == 0 else (row[j] if src == 1 else hand_top)
+            for j in range(1 if src != 1 else k):
+                card = _card(src, j, stack_top, row, hand_top)
                 if card < 0:
                     continue
                 looked += 1
-                ok, t = _ok(
-                    card, params, pile_col, pile_top, n_piles, stack_top, row, k, hand_top, idle
-                )
-                if ok:
-                    return src, j, card, t, looked
+                if _ok(card, params, want, stack_top, row, k, hand_top, idle):
+                    pile = nb_target(card, pile_col, pile_top, n_piles)
+                    return src, j, card, pile, looked
     if can_flip:
         return K_FLIP, -1, -1, -1, looked
     return K_WAIT, -1, -1, -1, looked
@@ -154,10 +157,15 @@ def decide_view(params: np.ndarray, view, rng):
     tops = np.asarray(view.pile_tops, dtype=np.int64).reshape(n_piles)
     pile_col = tops // N_VALUES
     pile_top = tops % N_VALUES + 1
+    want = np.zeros((4, N_VALUES + 2), np.int64)
+    for c, v in zip(pile_col.tolist(), pile_top.tolist(), strict=True):
+        if v < N_VALUES:
+            want[c, v + 1] += 1
     row = np.asarray(view.row, dtype=np.int64)
     states = np.array([rng.state], dtype=np.uint64)
     kind, slot, card, pile, looked = nb_decide(
         np.asarray(params, dtype=np.float64),
+        want,
         pile_col,
         pile_top,
         n_piles,
