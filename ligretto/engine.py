@@ -117,7 +117,11 @@ def play_round(
 
     def schedule(seat: int, now: int) -> None:
         view = state.view(seat)
-        d = _check(view, players[seat].decide(view, policy_rng[seat]), seat)
+        try:
+            d = players[seat].decide(view, policy_rng[seat])
+        except Exception as exc:  # a strategy's own bug: its seat forfeits the round
+            raise PlayerError(seat, f"{type(exc).__name__}: {exc}") from exc
+        d = _check(view, d, seat)
         rng = time_rng[seat]
         dur = players[seat].reaction.duration(int(d.looked), d.kind == "flip", rng)
         pending[seat] = (now + dur, rng.next(), d)

@@ -102,6 +102,13 @@ USER = textwrap.dedent(
                 return Decision("stack", 0, card, pile, 1)
             return Decision("flip" if view.can_flip else "wait", looked=1)
 
+    class Crash(LigrettoStrategy, register=False):
+        def __init__(self, speed: float = 1.0):
+            pass
+
+        def decide(self, view, rng):
+            raise KeyError("oops")
+
     class Cheat(LigrettoStrategy, register=False):
         def __init__(self, speed: float = 1.0):
             pass
@@ -127,6 +134,8 @@ def test_user_file_strategy_plays_through_the_python_path(tmp_path):
     assert rnd.record.strategies == ["lazy", "row"]
     bad = play_batch([f"{path}:Cheat", "stack"], seeds, seeds)
     assert all("seat 0" in e for e in bad.errors) and (bad.forfeit_seat == 0).all()
+    crash = play_batch(["stack", f"{path}:Crash"], seeds, seeds)
+    assert all("seat 1: KeyError" in e for e in crash.errors) and (crash.forfeit_seat == 1).all()
     with pytest.raises(ValueError, match="not a 13 Leaves one"):
         strategies.get(f"{path}:Lazy")
     reg.unregister("lazy", game="ligretto")

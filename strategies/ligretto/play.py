@@ -48,8 +48,8 @@ class BatchOut:
 def play_batch(
     specs: Sequence[Any], deal_seeds: np.ndarray, play_seeds: np.ndarray, record: bool = False
 ) -> BatchOut:
-    """One round per seed pair. A Python strategy that breaks the rules forfeits its round
-    (its scores are kept as they stood, the error is returned per round)."""
+    """One round per seed pair. A Python strategy that breaks the rules or raises forfeits the
+    round (no scores, no winner; the error and the seat are returned per round)."""
     table = [resolve(s) for s in specs]
     n = len(table)
     g = len(deal_seeds)
@@ -74,14 +74,9 @@ def play_batch(
             out = ligretto.play_round(
                 table, int(deal_seeds[i]), int(play_seeds[i]), record=record, labels=labels
             )
-        except ligretto.PlayerError as e:
+        except ligretto.PlayerError as e:  # breaking the rules or raising: a forfeit
             errors[i] = str(e)
             forfeit[i] = e.seat
-            ended[i] = -2
-            records.append("")
-            continue
-        except Exception as e:  # a strategy's own bug: the seat is unknown here
-            errors[i] = f"{type(e).__name__}: {e}"
             ended[i] = -2
             records.append("")
             continue
