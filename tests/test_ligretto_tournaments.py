@@ -152,7 +152,7 @@ def test_command_line(tmp_path, capsys):
     [
         (["--players", "13"], "2 to 12 players, got 13"),
         (["greedy"], "'greedy' is a 13 Leaves strategy"),
-        (["--turn-limit", "9"], "--turn-limit is a 13 Leaves option"),
+        (["--turn-limit", "9"], "--turn-limit and --decision-timeout are 13 Leaves options"),
         (["--rounds", "0"], "--rounds must be at least 1"),
         (["--rounds", "2", "--target", "50"], "not both"),
     ],
