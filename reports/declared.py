@@ -319,10 +319,33 @@ def match_chart(table: pd.DataFrame) -> Figure:
 
 
 # ------------------------------------------------------------------ the page
+def _findings(tables: dict[str, pd.DataFrame], declared: dict) -> list[str]:
+    """A few sentences: the best strategy by mean rank value and by win rate, and matches."""
+    rank = declared["rank_value"]
+    s = tables["summary"]
+    top = s.iloc[0]
+    lines = [
+        f"{top['strategy']} has the best mean {rank} per game: {top[f'{rank}_mean']:.2f} "
+        f"(95% interval {top[f'{rank}_ci_low']:.2f} to {top[f'{rank}_ci_high']:.2f}).",
+    ]
+    w = s.sort_values("win_rate", ascending=False).iloc[0]
+    lines.append(
+        f"{w['strategy']} wins most often: {w['win_rate']:.1%} of its games "
+        f"(fair share {w['fair_share']:.1%})."
+    )
+    if "matches" in tables:
+        m = tables["matches"].iloc[0]
+        lines.append(
+            f"{m['strategy']} wins most matches: {m['match_win_rate']:.1%} "
+            f"({m['games_per_match']:.1f} games per match on average)."
+        )
+    return lines
+
+
 def build_declared_report(run: Path, declared: dict, out: str | Path | None = None,
                           fmt: str = "html", start: float | None = None) -> Path:  # fmt: skip
     """Write the report of ``run`` (see the module docstring) and return the page's path."""
-    from .report import Section, _png, write_page
+    from .report import FINDINGS_FILE, Section, _png, write_page
 
     start = time.perf_counter() if start is None else start
     manifest = json.loads((run / "manifest.json").read_text())
@@ -404,6 +427,9 @@ def build_declared_report(run: Path, declared: dict, out: str | Path | None = No
                 [("head_to_head", h2h)],
             )
         )
+    findings = _findings(tables, declared)
+    secs.insert(0, Section("Key findings", "The answers in words.", bullets=findings))
+    (out / FINDINGS_FILE).write_text("\n".join(findings) + "\n", encoding="utf-8")
     overview = [
         ("game", str(declared["name"])),
         ("games", f"{len(games):,}"),

@@ -56,6 +56,8 @@ class LigrettoGame:
     match_score = "score"
     match_target = MATCH_TARGET
     default_seating = "rotations"  # no turns, so no neighbour to balance; seats still rotate
+    min_unit_s = 2e-5
+    """A lower bound on one round's single-core time (compiled built-ins, 2 players)."""
 
     def config(self) -> dict[str, Any]:
         return {}

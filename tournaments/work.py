@@ -372,7 +372,8 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     )
     if task.rows:
         cols = _game_rows(task, batch, seat_ent, ids, extra)
-        _seat_columns(cols, "score", scores.astype(np.int16), k, game.max_players)
+        if "score" not in batch.seat_values:  # a game whose own column is "score" has them
+            _seat_columns(cols, "score", scores.astype(np.int16), k, game.max_players)
         out.games_rows = cols
         out.matches_rows = _match_rows(
             task,
