@@ -65,7 +65,9 @@ def test_summary_counts_shared_wins_for_each_winner(tmp_path):
         assert summary.loc[label, "wins"] == wins
     agg = res.aggregates()
     n_with_winner = int((df[[f"won_{s}" for s in range(4)]].sum(axis=1) > 0).sum())
-    assert agg["win_share"].sum() == pytest.approx(n_with_winner)
+    from tournaments.aggregates import SHARE_UNITS
+
+    assert agg["win_share_units"].sum() == n_with_winner * SHARE_UNITS
 
 
 @pytest.mark.parametrize("how", [{"target": 60}, {"rounds": 3}])

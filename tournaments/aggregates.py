@@ -4,7 +4,8 @@ They let a run of any length report per-strategy results with flat memory and no
 rows. Shapes depend only on the tournament spec: S entrants, T tables, table sizes up to the
 game's ``max_players`` (``MAX_SEATS`` for 13 Leaves), a length histogram up to the plug-in's
 ``max_length``. The rank value's direction comes from the game (``higher_is_better``); games
-with shared wins count a win for each tied winner in ``wins`` and split it in ``win_share``.
+with shared wins count a win for each tied winner in ``wins`` and split it in
+``win_share_units`` (``SHARE_UNITS`` per game won: exact integers).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import numpy as np
 
 from .game import SeatedBatch, SeatedMatches
 
-__all__ = ["MAX_SEATS", "empty", "add_batch", "add_matches", "merge", "save", "load"]
+__all__ = ["MAX_SEATS", "SHARE_UNITS", "empty", "add_batch", "add_matches", "merge", "save", "load"]
 
 MAX_SEATS = 6  # 13 Leaves' largest table: the default
+SHARE_UNITS = 27_720  # lcm(1..12): a win shared by m <= 12 players is SHARE_UNITS // m units
 
 
 def empty(
@@ -65,7 +67,7 @@ def empty(
         "size_matches": np.zeros(sizes, np.int64),
     }
     if shared_wins:
-        agg["win_share"] = np.zeros(s, np.float64)
+        agg["win_share_units"] = np.zeros(s, np.int64)
     for name in game_values:
         agg[f"value_sum:{name}"] = np.zeros(sizes, np.int64)
     return agg
@@ -100,9 +102,11 @@ def add_batch(
         won = batch.winners.astype(bool)
         has_winner = won.any(axis=1)
         win_counts = won.sum(axis=0)
-        share = (won / np.maximum(won.sum(axis=1), 1)[:, None]).sum(axis=0)
-        if "win_share" in agg:
-            np.add.at(agg["win_share"], ent, share)
+        # a win shared by m players is SHARE_UNITS // m units each: exact integers, so the
+        # sum never depends on the order chunks are merged in
+        units = (won * (SHARE_UNITS // np.maximum(won.sum(axis=1), 1))[:, None]).sum(axis=0)
+        if "win_share_units" in agg:
+            np.add.at(agg["win_share_units"], ent, units.astype(np.int64))
     else:
         has_winner = winner >= 0
         win_counts = np.bincount(winner[has_winner], minlength=k)
