@@ -253,6 +253,11 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     start = time.perf_counter()
+    declared = _declared_game(source)
+    if declared is not None:
+        from .declared import build_declared_report
+
+        return build_declared_report(Path(source), declared, out=out, fmt=fmt, start=start)
     run = as_run(source)
     if out is None:
         out = (run.path / "report") if run.path is not None else Path("report")
@@ -267,15 +272,38 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         (out / "charts" / f"{name}.png").write_bytes(images[name])
     secs = _sections(tables, method)
     (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")
+    return write_page(out, fmt, _title(run), _overview(run), run.manifest, secs, images, start)
+
+
+def write_page(out: Path, fmt: str, title: str, overview: list[tuple[str, str]],
+               manifest: dict, secs: list[Section], images: dict[str, bytes],
+               start: float) -> Path:  # fmt: skip
+    """Render the sections into OUT/report.html or OUT/report.md and return its path (the
+    overview follows the first section: the answers first, then what the run was)."""
     build_s = time.perf_counter() - start
     if fmt == "html":
-        page = _render_html(run, secs, images, build_s)
+        page = _render_html(title, overview, manifest, secs, images, build_s)
         path = out / "report.html"
     else:
-        page = _render_md(run, secs, images, build_s)
+        page = _render_md(title, overview, manifest, secs, images, build_s)
         path = out / "report.md"
     path.write_text(page, encoding="utf-8")
     return path
+
+
+def _declared_game(source: Any) -> dict | None:
+    """The game declaration of a run directory whose game is not 13 Leaves (else None)."""
+    if not isinstance(source, (str, Path)):
+        return None
+    mpath = Path(source) / "manifest.json"
+    try:
+        manifest = json.loads(mpath.read_text())
+    except (OSError, ValueError):
+        return None
+    declared = manifest.get("game_declaration") if isinstance(manifest, dict) else None
+    if not isinstance(declared, dict) or declared.get("name") in (None, "13leaves"):
+        return None
+    return declared
 
 
 def _title(run: Run) -> str:
@@ -283,20 +311,21 @@ def _title(run: Run) -> str:
     return f"Tournament report: {name}"
 
 
-def _render_html(run: Run, secs: list[Section], images: dict[str, bytes], build_s: float) -> str:
+def _render_html(title: str, overview: list[tuple[str, str]], manifest: dict,
+                 secs: list[Section], images: dict[str, bytes], build_s: float) -> str:  # fmt: skip
     esc = html.escape
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(_title(run))}</title><style>{CSS}</style></head><body>",
-        f"<h1>{esc(_title(run))}</h1>",
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{esc(title)}</h1>",
     ]
     for i, sec in enumerate(secs):
         if i == 1:  # the answers first, then what the run was
             parts.append(
                 "<h2>Run</h2><ul>"
-                + "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in _overview(run))
+                + "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in overview)
                 + f"<li><b>report built in</b>: {build_s:.1f} s</li></ul>"
             )
         parts.append(f"<h2>{esc(sec.title)}</h2><p class='note'>{esc(sec.text)}</p>")
@@ -308,19 +337,20 @@ def _render_html(run: Run, secs: list[Section], images: dict[str, bytes], build_
                 parts.append(f'<img alt="{esc(stem)}" src="data:image/png;base64,{b64}">')
         for name, df in sec.tables:
             parts.append(f"<p class='note'>{esc(name)}.csv</p>{_html_table(df)}")
-    if run.manifest:
-        spec = json.dumps(run.manifest, indent=2, default=str)
+    if manifest:
+        spec = json.dumps(manifest, indent=2, default=str)
         parts.append(f"<h2>Tournament spec and versions</h2><pre>{esc(spec)}</pre>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _render_md(run: Run, secs: list[Section], images: dict[str, bytes], build_s: float) -> str:
-    lines = [f"# {_title(run)}", ""]
+def _render_md(title: str, overview: list[tuple[str, str]], manifest: dict,
+               secs: list[Section], images: dict[str, bytes], build_s: float) -> str:  # fmt: skip
+    lines = [f"# {title}", ""]
     for i, sec in enumerate(secs):
         if i == 1:  # the answers first, then what the run was
             lines += ["## Run", ""]
-            lines += [f"- **{k}**: {v}" for k, v in _overview(run)]
+            lines += [f"- **{k}**: {v}" for k, v in overview]
             lines += [f"- **report built in**: {build_s:.1f} s", ""]
         lines += [f"## {sec.title}", "", sec.text, ""]
         if sec.bullets:
@@ -330,7 +360,7 @@ def _render_md(run: Run, secs: list[Section], images: dict[str, bytes], build_s:
                 lines += [f"![{stem}](charts/{stem}.png)", ""]
         for name, df in sec.tables:
             lines += [f"`{name}.csv`", "", _md_table(df), ""]
-    if run.manifest:
-        spec = json.dumps(run.manifest, indent=2, default=str)
+    if manifest:
+        spec = json.dumps(manifest, indent=2, default=str)
         lines += ["## Tournament spec and versions", "", "```json", spec, "```", ""]
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 
 from . import builtin, ismcts  # noqa: F401  (the built-ins register themselves)
+from . import ligretto as _ligretto  # noqa: F401  (Ligretto's, in its own registry)
 from .base import Strategy
 from .play import (
     BatchResult,

@@ -56,6 +56,7 @@ class Strategy:
     """
 
     name: ClassVar[str]
+    game: ClassVar[str] = "leaves"  # the registry it belongs to (a name means one thing per game)
     description: ClassVar[str] = ""
     classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)
     tunable: ClassVar[dict[str, tuple[float, float]]] = {}

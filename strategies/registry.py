@@ -9,6 +9,10 @@ A spec names a strategy and optionally its parameters:
 Values are read as bool (true/false/yes/no), None, int, float, a quoted string, or else a plain
 string. Third-party packages add strategies through the entry-point group ``leaves.strategies``
 (``name = "package.module:ClassName"``); those are listed by ``names()`` and imported on use.
+
+Registries are kept per game, so a name means one thing per game: 13 Leaves (``"leaves"``, the
+default) and Ligretto (``"ligretto"``, entry-point group ``leaves.ligretto_strategies``). A
+strategy class says its game in ``game``.
 """
 
 from __future__ import annotations
@@ -29,22 +33,35 @@ from typing import Any
 from .base import CLASSIFIER_KEYS, NAME_RE, Strategy
 
 ENTRY_POINT_GROUP = "leaves.strategies"
+ENTRY_POINT_GROUPS = {"leaves": ENTRY_POINT_GROUP, "ligretto": "leaves.ligretto_strategies"}
+"""Entry-point group of each game's strategies."""
+GAME_TITLES = {"leaves": "13 Leaves", "ligretto": "Ligretto"}
+DEFAULT_GAME = "leaves"
 
-_REGISTRY: dict[str, type[Strategy]] = {}
+_REGISTRIES: dict[str, dict[str, type[Strategy]]] = {g: {} for g in ENTRY_POINT_GROUPS}
+_REGISTRY = _REGISTRIES[DEFAULT_GAME]  # 13 Leaves
 _FILE_MODULES: dict[str, Any] = {}
 
 
 # ---------------------------------------------------------------------- registration
+def _registry(game: str) -> dict[str, type[Strategy]]:
+    if game not in _REGISTRIES:
+        raise ValueError(f"unknown game {game!r}: choose one of {', '.join(_REGISTRIES)}")
+    return _REGISTRIES[game]
+
+
 def _register_class(cls: type[Strategy], name: str | None = None) -> None:
-    """Add ``cls`` under ``name`` (default ``cls.name``); re-registering the same class is a no-op."""
+    """Add ``cls`` under ``name`` (default ``cls.name``) in its game's registry; re-registering
+    the same class is a no-op."""
     key = name or cls.name
-    old = _REGISTRY.get(key)
+    registry = _registry(cls.game)
+    old = registry.get(key)
     if old is not None and old is not cls and _qualified(old) != _qualified(cls):
         raise ValueError(
             f"strategy name {key!r} is already taken by {_qualified(old)}; "
             f"choose another name for {_qualified(cls)}"
         )
-    _REGISTRY[key] = cls
+    registry[key] = cls
 
 
 def _qualified(cls: type) -> str:
@@ -74,16 +91,17 @@ def register(cls: type[Strategy] | None = None, *, name: str | None = None) -> A
     return decorate(cls) if cls is not None else decorate
 
 
-def unregister(name: str) -> None:
+def unregister(name: str, game: str = DEFAULT_GAME) -> None:
     """Remove a registered name (tests and interactive sessions)."""
-    _REGISTRY.pop(name, None)
+    _registry(game).pop(name, None)
 
 
-def _entry_points() -> dict[str, Any]:
-    return {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+def _entry_points(game: str = DEFAULT_GAME) -> dict[str, Any]:
+    group = ENTRY_POINT_GROUPS[game]
+    return {ep.name: ep for ep in importlib.metadata.entry_points(group=group)}
 
 
-def _load_entry_point(name: str, ep: Any) -> type[Strategy]:
+def _load_entry_point(name: str, ep: Any, game: str = DEFAULT_GAME) -> type[Strategy]:
     try:
         cls = ep.load()
     except Exception as exc:
@@ -93,30 +111,39 @@ def _load_entry_point(name: str, ep: Any) -> type[Strategy]:
         ) from exc
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
         raise ValueError(f"entry point {name!r} ({ep.value}) is not a strategies.Strategy subclass")
-    if _REGISTRY.get(name) is not cls:
+    _check_game(cls, game)
+    if _registry(game).get(name) is not cls:
         _register_class(cls, name)
     return cls
 
 
 # ---------------------------------------------------------------------- queries
-def names() -> list[str]:
-    """Every strategy name: registered classes and installed entry points, sorted."""
-    return sorted(set(_REGISTRY) | set(_entry_points()))
+def names(game: str = DEFAULT_GAME) -> list[str]:
+    """Every strategy name of ``game``: registered classes and installed entry points, sorted."""
+    return sorted(set(_registry(game)) | set(_entry_points(game)))
 
 
-def get_class(name: str) -> type[Strategy]:
-    """The class registered under ``name``; unknown names get close suggestions."""
-    cls = _REGISTRY.get(name)
+def get_class(name: str, game: str = DEFAULT_GAME) -> type[Strategy]:
+    """The class registered under ``name`` for ``game``; unknown names get close suggestions."""
+    cls = _registry(game).get(name)
     if cls is not None:
         return cls
-    eps = _entry_points()
+    eps = _entry_points(game)
     if name in eps:
-        return _load_entry_point(name, eps[name])
-    raise ValueError(_unknown_message(name))
+        return _load_entry_point(name, eps[name], game)
+    raise ValueError(_unknown_message(name, game))
 
 
-def _unknown_message(name: str) -> str:
-    known = names()
+def _check_game(cls: type[Strategy], game: str) -> None:
+    if cls.game != game:
+        raise ValueError(
+            f"{cls._display_name()} is a {GAME_TITLES.get(cls.game, cls.game)} strategy, "
+            f"not a {GAME_TITLES.get(game, game)} one"
+        )
+
+
+def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
+    known = names(game)
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
     if not close:
         close = [k for k in known if name.lower() in k or k in name.lower()][:3]
@@ -125,20 +152,26 @@ def _unknown_message(name: str) -> str:
         if close
         else f"; known strategies: {', '.join(known) or 'none'}"
     )
-    return f"unknown strategy {name!r}{hint}"
+    elsewhere = [g for g in _REGISTRIES if g != game and name in names(g)]
+    if elsewhere:
+        where = GAME_TITLES.get(elsewhere[0], elsewhere[0])
+        hint = f" ({name!r} is a {where} strategy){hint}"
+    what = "strategy" if game == DEFAULT_GAME else f"{GAME_TITLES.get(game, game)} strategy"
+    return f"unknown {what} {name!r}{hint}"
 
 
-def filtered(**classifier: Any) -> list[str]:
+def filtered(*, game: str = DEFAULT_GAME, **classifier: Any) -> list[str]:
     """Names of the strategies whose classifier matches every given key, e.g. ``compiled=True``."""
-    eps = _entry_points()
+    registry = _registry(game)
+    eps = _entry_points(game)
     for name, ep in eps.items():
-        if name not in _REGISTRY:
+        if name not in registry:
             try:
-                _load_entry_point(name, ep)
+                _load_entry_point(name, ep, game)
             except ValueError as exc:
                 warnings.warn(str(exc), stacklevel=2)
     known_keys = set(CLASSIFIER_KEYS)
-    for cls in _REGISTRY.values():
+    for cls in registry.values():
         known_keys.update(cls.classifier)
     unknown = sorted(set(classifier) - known_keys)
     if unknown:
@@ -147,30 +180,34 @@ def filtered(**classifier: Any) -> list[str]:
         )
     return sorted(
         name
-        for name, cls in _REGISTRY.items()
+        for name, cls in registry.items()
         if all(cls.classifier.get(k) == v for k, v in classifier.items())
     )
 
 
 # ---------------------------------------------------------------------- building
-def get(spec: Any, **params: Any) -> Strategy:
+def get(spec: Any, *, game: str = DEFAULT_GAME, **params: Any) -> Strategy:
     """Build a strategy from a spec string, a Strategy subclass or an instance.
 
     ``get("greedy", keep_pairs=True)`` and ``get("greedy:keep_pairs=true")`` are the same;
     keyword ``params`` override those in the spec. An instance with no ``params`` is returned
-    as is.
+    as is. ``game`` picks the registry (a name means one thing per game); a strategy of
+    another game is refused.
     """
     if isinstance(spec, Strategy):
+        _check_game(type(spec), game)
         if not params:
             return spec
         return build(type(spec), {**spec.params, **params})
     if isinstance(spec, type) and issubclass(spec, Strategy):
+        _check_game(spec, game)
         return build(spec, params)
     if not isinstance(spec, str):
         raise ValueError(
             f"a strategy is given by a name, a spec string, a class or an instance, got {spec!r}"
         )
-    cls, spec_params = resolve(spec)
+    cls, spec_params = resolve(spec, game)
+    _check_game(cls, game)
     return build(cls, {**spec_params, **params})
 
 
@@ -229,7 +266,7 @@ def _is_np_int(value: Any) -> bool:
 _LOADER_RE = re.compile(r"^(?P<target>.+?):(?P<cls>[A-Za-z_]\w*)(?P<rest>(?::.*)?)$")
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+def parse_spec(spec: str, game: str = DEFAULT_GAME) -> tuple[str, dict[str, Any]]:
     """Split a spec into (target, params): target is a name or ``module:Class``/``file.py:Class``."""
     s = spec.strip()
     if not s:
@@ -241,18 +278,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if re.match(r"^[A-Za-z]:[\\/]", s):  # a Windows drive letter is not a separator
         drive, s = s[:2], s[2:]
     m = _LOADER_RE.match(s)
-    if m and _looks_like_loader(m.group("target")):
+    if m and _looks_like_loader(m.group("target"), game):
         rest = m.group("rest")[1:] if m.group("rest") else ""
         return drive + m.group("target") + ":" + m.group("cls"), parse_params(rest, spec)
     name, _, rest = s.partition(":")
     return drive + name.strip(), parse_params(rest, spec)
 
 
-def _looks_like_loader(target: str) -> bool:
+def _looks_like_loader(target: str, game: str = DEFAULT_GAME) -> bool:
     """A file or module target; a bare registered name followed by ``:x`` is a parameter typo."""
     if target.endswith(".py") or "/" in target or "\\" in target or "." in target:
         return True
-    return target not in _REGISTRY and target not in _entry_points()
+    return target not in _registry(game) and target not in _entry_points(game)
 
 
 def parse_params(text: str, spec: str = "") -> dict[str, Any]:
@@ -315,13 +352,13 @@ def parse_value(raw: str) -> Any:
         return raw
 
 
-def resolve(spec: str) -> tuple[type[Strategy], dict[str, Any]]:
+def resolve(spec: str, game: str = DEFAULT_GAME) -> tuple[type[Strategy], dict[str, Any]]:
     """The class and parameters a spec string names (loading files and modules as needed)."""
-    target, params = parse_spec(spec)
+    target, params = parse_spec(spec, game)
     where, sep, cls_name = target.rpartition(":")
     if sep and len(where) > 1:  # not just a Windows drive letter
         return load_class(where, cls_name), params
-    return get_class(target), params
+    return get_class(target, game), params
 
 
 def load_class(where: str, cls_name: str) -> type[Strategy]:

@@ -1,4 +1,5 @@
-"""Imports flow one way: leaves <- strategies <- tournaments <- reports <- tuning; the CLI on top."""
+"""Imports flow one way: leaves, ligretto <- strategies <- tournaments <- reports <- tuning; the
+CLI on top. The two rules cores (``leaves``, ``ligretto``) do not import each other."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["leaves", "strategies", "tournaments", "reports", "tuning"]
+CORES = ["leaves", "ligretto"]  # side by side at the bottom
 
 
 def _imported_packages(path: Path) -> set[str]:
@@ -42,3 +44,18 @@ def test_rules_core_imports_no_plotting_or_dataframes():
         if "cli" in path.parts:
             continue
         assert not (_imported_packages(path) & heavy), path
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_rules_cores_import_neither_each_other_nor_higher_layers(core):
+    forbidden = (set(CORES) | set(LAYERS[1:])) - {core}
+    heavy = {"pandas", "matplotlib", "pyarrow", "dask", "joblib"}
+    offenders = []
+    for path in sorted((ROOT / core).rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if rel.parts[:2] == ("leaves", "cli"):
+            continue
+        bad = _imported_packages(path) & (forbidden | heavy)
+        if bad:
+            offenders.append(f"{rel} imports {sorted(bad)}")
+    assert not offenders, "; ".join(offenders)

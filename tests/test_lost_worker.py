@@ -10,8 +10,8 @@ import time
 import pandas as pd
 import pytest
 
+from tests.toygame import ToyGame
 from tournaments import Tournament
-from tournaments.toygame import ToyGame
 from tournaments.verify import verify_run
 
 

@@ -57,10 +57,13 @@ def test_match_streams_are_salted_and_per_game():
 
 def test_one_splitmix64_for_every_caller():
     import strategies.play
+    import tests.toygame
+    import tournaments.matches
     import tournaments.seeds
-    import tournaments.toygame
 
-    assert tournaments.toygame.splitmix64 is seeding.splitmix64
+    assert tests.toygame.splitmix64 is seeding.splitmix64
+    assert tournaments.matches.match_deal_seeds is seeding.match_deal_seeds
+    assert tournaments.matches.match_play_seeds is seeding.match_play_seeds
     assert strategies.play.match_deal_seeds is seeding.match_deal_seeds
     assert strategies.play.match_play_seeds is seeding.match_play_seeds
     assert tournaments.seeds.derive_seeds is seeding.derive_seeds

@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leaves.cli.main import main
+from tests.toygame import ToyGame
 from tournaments import Tournament, load, storage
-from tournaments.toygame import ToyGame
 from tournaments.verify import verify_run
 
 TOY = ["a", "p1", "p2", "p3"]
-TOY_ARGS = [*TOY, "--game", "tournaments.toygame:ToyGame", "--players", "4", "--games", "400",
+TOY_ARGS = [*TOY, "--game", "tests.toygame:ToyGame", "--players", "4", "--games", "400",
             "--chunk-size", "80", "--jobs", "1", "--no-progress"]  # fmt: skip
 
 

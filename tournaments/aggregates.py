@@ -1,8 +1,11 @@
 """Per-chunk aggregates: small fixed-size arrays that merge by addition.
 
 They let a run of any length report per-strategy results with flat memory and no per-game
-rows. Shapes depend only on the tournament spec: S entrants, T tables, table sizes up to
-``MAX_SEATS``, a length histogram up to the plug-in's ``max_length``.
+rows. Shapes depend only on the tournament spec: S entrants, T tables, table sizes up to the
+game's ``max_players`` (``MAX_SEATS`` for 13 Leaves), a length histogram up to the plug-in's
+``max_length``. The rank value's direction comes from the game (``higher_is_better``); games
+with shared wins count a win for each tied winner in ``wins`` and split it in
+``win_share_units`` (``SHARE_UNITS`` per game won: exact integers).
 """
 
 from __future__ import annotations
@@ -13,17 +16,23 @@ import numpy as np
 
 from .game import SeatedBatch, SeatedMatches
 
-__all__ = ["MAX_SEATS", "empty", "add_batch", "add_matches", "merge", "save", "load"]
+__all__ = ["MAX_SEATS", "SHARE_UNITS", "empty", "add_batch", "add_matches", "merge", "save", "load"]
 
-MAX_SEATS = 6
-SIZES = MAX_SEATS + 1  # arrays indexed by table size 0..6
+MAX_SEATS = 6  # 13 Leaves' largest table: the default
+SHARE_UNITS = 27_720  # lcm(1..12): a win shared by m <= 12 players is SHARE_UNITS // m units
 
 
 def empty(
-    n_entrants: int, n_tables: int, max_length: int, game_values: Sequence[str] = ()
+    n_entrants: int,
+    n_tables: int,
+    max_length: int,
+    game_values: Sequence[str] = (),
+    max_seats: int = MAX_SEATS,
+    shared_wins: bool = False,
 ) -> dict[str, np.ndarray]:
     """Zero aggregates. Counts are int64; ``match_win_share`` (ties split) is float64."""
     s, t = n_entrants, n_tables
+    sizes = max_seats + 1  # arrays indexed by table size 0..max_seats
     agg = {
         # per entrant (one count per seat taken: an entrant seated twice counts twice)
         "games": np.zeros(s, np.int64),
@@ -34,31 +43,33 @@ def empty(
         "ahead": np.zeros((s, s), np.int64),
         "met": np.zeros((s, s), np.int64),
         # seat offset from the first player: [entrant, table size, offset]
-        "offset_games": np.zeros((s, SIZES, MAX_SEATS), np.int64),
-        "offset_wins": np.zeros((s, SIZES, MAX_SEATS), np.int64),
+        "offset_games": np.zeros((s, sizes, max_seats), np.int64),
+        "offset_wins": np.zeros((s, sizes, max_seats), np.int64),
         # neighbours: [i, j] games where j sat directly before i (i acts right after j)
         "after_games": np.zeros((s, s), np.int64),
         "after_wins": np.zeros((s, s), np.int64),
         # per table of the schedule, wins by position in the base table
         "table_games": np.zeros(t, np.int64),
-        "table_wins": np.zeros((t, MAX_SEATS), np.int64),
+        "table_wins": np.zeros((t, max_seats), np.int64),
         # per table size
-        "size_games": np.zeros(SIZES, np.int64),
-        "size_no_winner": np.zeros(SIZES, np.int64),
-        "size_forfeits": np.zeros(SIZES, np.int64),
-        "length_sum": np.zeros(SIZES, np.int64),
-        "length_sq_sum": np.zeros(SIZES, np.int64),
-        "length_hist": np.zeros((SIZES, max_length + 1), np.int64),
+        "size_games": np.zeros(sizes, np.int64),
+        "size_no_winner": np.zeros(sizes, np.int64),
+        "size_forfeits": np.zeros(sizes, np.int64),
+        "length_sum": np.zeros(sizes, np.int64),
+        "length_sq_sum": np.zeros(sizes, np.int64),
+        "length_hist": np.zeros((sizes, max_length + 1), np.int64),
         # expert matches
         "matches": np.zeros(s, np.int64),
         "match_wins": np.zeros(s, np.int64),
         "match_win_share": np.zeros(s, np.float64),
         "match_points": np.zeros(s, np.int64),
-        "match_games_sum": np.zeros(SIZES, np.int64),
-        "size_matches": np.zeros(SIZES, np.int64),
+        "match_games_sum": np.zeros(sizes, np.int64),
+        "size_matches": np.zeros(sizes, np.int64),
     }
+    if shared_wins:
+        agg["win_share_units"] = np.zeros(s, np.int64)
     for name in game_values:
-        agg[f"value_sum:{name}"] = np.zeros(SIZES, np.int64)
+        agg[f"value_sum:{name}"] = np.zeros(sizes, np.int64)
     return agg
 
 
@@ -70,6 +81,7 @@ def add_batch(
     batch: SeatedBatch,
     rank_value: str,
     length_value: str,
+    higher_is_better: bool = False,
 ) -> None:
     """Add games played at one seating (``entrants[s]`` in seat ``s``) into ``agg``.
 
@@ -82,12 +94,22 @@ def add_batch(
     k = len(entrants)
     ent = np.asarray(entrants, dtype=np.int64)
     winner = batch.winner_seat.astype(np.int64)
-    has_winner = winner >= 0
     rank = batch.seat_values[rank_value].astype(np.int64)
-    first = batch.first_player.astype(np.int64)
+    ahead_key = -rank if higher_is_better else rank  # smaller key finishes ahead
 
     np.add.at(agg["games"], ent, g)
-    win_counts = np.bincount(winner[has_winner], minlength=k)
+    if batch.winners is not None:  # shared wins: every tied winner counts
+        won = batch.winners.astype(bool)
+        has_winner = won.any(axis=1)
+        win_counts = won.sum(axis=0)
+        # a win shared by m players is SHARE_UNITS // m units each: exact integers, so the
+        # sum never depends on the order chunks are merged in
+        units = (won * (SHARE_UNITS // np.maximum(won.sum(axis=1), 1))[:, None]).sum(axis=0)
+        if "win_share_units" in agg:
+            np.add.at(agg["win_share_units"], ent, units.astype(np.int64))
+    else:
+        has_winner = winner >= 0
+        win_counts = np.bincount(winner[has_winner], minlength=k)
     np.add.at(agg["wins"], ent, win_counts)
     np.add.at(agg["rank_sum"], ent, rank.sum(axis=0))
     forfeit = batch.forfeit_seat.astype(np.int64)
@@ -96,14 +118,20 @@ def add_batch(
     for i in range(k):
         for j in range(k):
             if i != j:
-                agg["ahead"][ent[i], ent[j]] += int(np.count_nonzero(rank[:, i] < rank[:, j]))
+                agg["ahead"][ent[i], ent[j]] += int(
+                    np.count_nonzero(ahead_key[:, i] < ahead_key[:, j])
+                )
                 agg["met"][ent[i], ent[j]] += g
 
-    # seat offset from the first player, per seat
-    for s in range(k):
-        off = (s - first) % k
-        agg["offset_games"][ent[s], k] += np.bincount(off, minlength=MAX_SEATS)
-        agg["offset_wins"][ent[s], k] += np.bincount(off[winner == s], minlength=MAX_SEATS)
+    # seat offset from the first player, per seat (games that have one)
+    if batch.first_player is not None:
+        first = batch.first_player.astype(np.int64)
+        width = agg["offset_games"].shape[2]
+        for s in range(k):
+            off = (s - first) % k
+            won_s = batch.winners[:, s] if batch.winners is not None else winner == s
+            agg["offset_games"][ent[s], k] += np.bincount(off, minlength=width)
+            agg["offset_wins"][ent[s], k] += np.bincount(off[won_s], minlength=width)
 
     for s in range(k):
         before = ent[(s - 1) % k]

@@ -2,8 +2,15 @@
 
 The runner (chunks, seeds, workers, storage, resume, aggregates) knows nothing about the game.
 A game plug-in turns entrant specs into labels, and plays a batch of games (or matches) at one
-seating from arrays of seeds. ``tournaments.leaves_game.LeavesGame`` is the 13 Leaves plug-in;
-``tournaments.toygame.ToyGame`` is a tiny stand-in used to test the runner.
+seating from arrays of seeds. It *declares* what the runner, aggregates, matches and reports
+need: its per-seat and per-game result columns, which per-seat column ranks the players and
+whether higher or lower is better, whether games have a first player, whether tied players
+share a win, the default match target and seating design. Nothing else is assumed.
+
+Games register through the entry-point group ``leaves.games`` (``tournaments.games``):
+``leaves`` (13 Leaves, ``tournaments.leaves_game``) and ``ligretto``
+(``tournaments.ligretto_game``); a third party's game installs the same way. The tests carry a
+toy game that differs from both on purpose.
 
 A plug-in object must be picklable (it travels to worker processes and Dask workers).
 """
@@ -16,25 +23,28 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["GamePlugin", "SeatedBatch", "SeatedMatches"]
+__all__ = ["GamePlugin", "SeatedBatch", "SeatedMatches", "declaration"]
 
 
 @dataclass
 class SeatedBatch:
     """Outcome of G games played at one seating (seat ``s`` holds ``labels[s]``).
 
-    ``seat_values`` holds per-seat numbers, shape (G, n); the first one is the *rank value*
-    (lower finishes ahead: cards left in 13 Leaves). ``game_values`` holds per-game numbers,
-    shape (G,); the first one is the *length* (turns) that the runner histograms.
+    ``seat_values`` holds the game's declared per-seat columns, shape (G, n), among them the
+    *rank value*; ``game_values`` the per-game columns, shape (G,), among them the *length*
+    that the runner histograms. ``first_player`` is None for a game without one. ``winners``
+    (G, n) marks every winner when tied players share a win; ``winner_seat`` is then the
+    single winner or -1 for a shared win.
     """
 
-    first_player: np.ndarray  # int8 (G,)
-    winner_seat: np.ndarray  # int8 (G,), -1: no winner
+    first_player: np.ndarray | None  # int8 (G,)
+    winner_seat: np.ndarray  # int8 (G,), -1: no (single) winner
     forfeit_seat: np.ndarray  # int8 (G,), -1: no forfeit
     seat_values: dict[str, np.ndarray]
     game_values: dict[str, np.ndarray]
     errors: list[str | None]
     records: list[str] | None = None  # one JSON line per game when asked to record
+    winners: np.ndarray | None = None  # bool (G, n) for games with shared wins
 
     def __len__(self) -> int:
         return int(self.winner_seat.shape[0])
@@ -64,10 +74,18 @@ class GamePlugin(Protocol):
 
     name: str  # e.g. "13leaves": stored in the manifest
     min_players: int
-    max_players: int
-    rank_value: str  # name of the per-seat column where lower finishes ahead ("cards_left")
+    max_players: int  # also the number of seat_i / <column>_i columns in the rows
+    seat_columns: tuple[str, ...]  # per-seat result columns (rows hold <name>_0 .. _max-1)
+    game_columns: tuple[str, ...]  # per-game result columns
+    rank_value: str  # the per-seat column that orders the players at a table
+    higher_is_better: bool  # direction of rank_value (and of match totals)
     length_value: str  # name of the per-game length column ("turns")
     max_length: int  # length histogram size - 1 (a turn limit)
+    has_first_player: bool  # games have a first player (rows get first_player, seat offsets)
+    shared_wins: bool  # tied players share a win (SeatedBatch.winners)
+    match_score: str  # the per-seat column a match adds up
+    match_target: int  # the default target of a match
+    default_seating: str  # seating design when none is asked for (tournaments.seating)
 
     def config(self) -> dict[str, Any]:
         """Options that change results (e.g. a turn limit): part of the tournament spec."""
@@ -100,6 +118,26 @@ class GamePlugin(Protocol):
         match_seeds: np.ndarray,
         play_seeds: np.ndarray,
         target: int,
+        rounds: int | None = None,
     ) -> SeatedMatches:
-        """Play one match to ``target`` points per seed pair."""
+        """Play one match per seed pair: to ``target`` points, or ``rounds`` games when given
+        (games that support it; ``tournaments.matches.play_matches`` is the generic way)."""
         ...
+
+
+def declaration(game: GamePlugin) -> dict[str, Any]:
+    """What a game declares, as the manifest keeps it (reports read only this)."""
+    return {
+        "name": game.name,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "seat_columns": list(game.seat_columns),
+        "game_columns": list(game.game_columns),
+        "rank_value": game.rank_value,
+        "higher_is_better": bool(game.higher_is_better),
+        "length_value": game.length_value,
+        "has_first_player": bool(game.has_first_player),
+        "shared_wins": bool(game.shared_wins),
+        "match_score": game.match_score,
+        "match_target": int(game.match_target),
+    }

@@ -41,8 +41,16 @@ class LeavesGame:
     name = "13leaves"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    seat_columns = ("cards_left",)
+    game_columns = ("turns", "rounds", "unfinished")
     rank_value = "cards_left"
+    higher_is_better = False  # fewer cards left finishes ahead; the lowest match total wins
     length_value = "turns"
+    has_first_player = True
+    shared_wins = False  # one winner per game (matches: tied totals share, see play_matches)
+    match_score = "cards_left"
+    match_target = 20  # the expert variant: to 20 points
+    default_seating = "balanced"
     min_unit_s = 2e-6
     """A lower bound on one game's single-core time (compiled random play, 3 players)."""
 
@@ -140,9 +148,12 @@ class LeavesGame:
         match_seeds: np.ndarray,
         play_seeds: np.ndarray,
         target: int,
+        rounds: int | None = None,
     ) -> SeatedMatches:
         import strategies
 
+        if rounds is not None:
+            raise ValueError("13 Leaves matches run to a target (--target), not a number of rounds")
         table = [_strategy(p) for p in seats]
         res = strategies.play_match_batch(
             table, match_seeds, play_seeds, target=target, turn_limit=self.turn_limit,

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import aggregates, storage, verify
-from .game import GamePlugin
+from .game import GamePlugin, declaration
 from .local import Workload
 from .parallel import BACKENDS, imap_unordered
 from .result import TournamentResult
@@ -102,8 +102,9 @@ class Tournament:
         record_sample: int | None = None,
         chunk_size: int | None = None,
         game: GamePlugin | None = None,
-        seating: str = DEFAULT_SEATING,
+        seating: str | None = None,
         focus: Any = None,
+        rounds: int | None = None,
     ):
         self.game = game if game is not None else _default_game()
         specs = list(strategies)
@@ -131,14 +132,23 @@ class Tournament:
             raise ValueError(f"--seed must be a non-negative integer, got {seed}")
         self.seed = int(seed)
         self.expert = bool(expert)
+        if rounds is not None:
+            if int(rounds) < 1:
+                raise ValueError(f"--rounds must be at least 1, got {rounds}")
+            if target is not None:
+                raise ValueError("a match runs to --target or for --rounds, not both")
+            self.expert = True
+        self.rounds = int(rounds) if rounds is not None else None
         if target is None:
-            target = 20
+            target = self.game.match_target
         if int(target) < 1:
-            raise ValueError(f"the expert target must be at least 1 point, got {target}")
+            raise ValueError(f"the match target must be at least 1 point, got {target}")
         self.target = int(target)
         self.repeats = bool(repeats)
         self.rows = bool(rows)
         self.games_asked = int(games)
+        if seating is None:
+            seating = getattr(self.game, "default_seating", DEFAULT_SEATING)
         if seating not in SEATINGS:
             raise ValueError(f"unknown --seating {seating!r}: choose one of {', '.join(SEATINGS)}")
         self.seating = seating
@@ -221,10 +231,11 @@ class Tournament:
             "deals_per_table": self.schedule.deals,
             "seed": self.seed,
             "expert": self.expert,
-            "target": self.target if self.expert else None,
+            "target": self.target if self.expert and self.rounds is None else None,
             "repeats": self.repeats,
             "seating": self.seating,
             "focus": self.focus,
+            **({"rounds": self.rounds} if self.rounds is not None else {}),
             "rows": self.rows,
             "record_stride": self.record_stride,
             "chunk_games": self.schedule.chunk_games,
@@ -268,6 +279,7 @@ class Tournament:
                 rows=self.rows,
                 expert=self.expert,
                 target=self.target,
+                rounds=self.rounds,
                 record_stride=self.record_stride,
                 seatings=self.seatings[chunk.table],
             )
@@ -320,6 +332,7 @@ class Tournament:
                 "seating_design": self.design(),
                 "rank_value": self.game.rank_value,
                 "length_value": self.game.length_value,
+                "game_declaration": declaration(self.game),
                 "versions": self._versions(),
                 "created": _now(),
                 "wall_time_s": 0.0,

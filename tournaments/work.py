@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from . import aggregates
-from .aggregates import MAX_SEATS
 from .game import GamePlugin, SeatedBatch
 from .rows import Columns
 from .schedule import Chunk, seat_entrants
@@ -53,6 +52,7 @@ class ChunkTask:
     rows: bool = True
     expert: bool = False
     target: int = 20
+    rounds: int | None = None  # matches of a fixed number of games (instead of a target)
     record_stride: int = 0  # record games whose index is a multiple of this (0: none)
     seatings: tuple[tuple[int, ...], ...] = ()  # entrant per seat, per seating (default: rotations)
 
@@ -78,8 +78,8 @@ class ChunkOutput:
     chunk_file: bytes = b""  # the chunk's aggregates + forfeits as .npz, made by the worker
 
 
-def _seat_columns(cols: Columns, name: str, values: np.ndarray, k: int) -> None:
-    for s in range(MAX_SEATS):
+def _seat_columns(cols: Columns, name: str, values: np.ndarray, k: int, seats: int) -> None:
+    for s in range(seats):
         if s < k:
             cols.plain(f"{name}_{s}", values[:, s])
         else:
@@ -100,8 +100,11 @@ def _gather(batches: list[SeatedBatch], positions: list[np.ndarray], total: int)
     for b, pos in zip(batches, positions, strict=True):
         for i, e in zip(pos.tolist(), b.errors, strict=True):
             errors[i] = e
+    first = batches[0].first_player is not None
+    shared = batches[0].winners is not None
     return SeatedBatch(
-        first_player=place(lambda b: b.first_player),
+        first_player=place(lambda b: b.first_player) if first else None,
+        winners=place(lambda b: b.winners) if shared else None,
         winner_seat=place(lambda b: b.winner_seat),
         forfeit_seat=place(lambda b: b.forfeit_seat),
         seat_values={k: place(lambda b, k=k: b.seat_values[k]) for k in batches[0].seat_values},
@@ -130,11 +133,13 @@ def _game_rows(
     cols.plain("seed", ids["seed"], np.uint64)
     cols.plain("deal_seed", ids["deal_seed"], np.uint64)
     cols.plain("n_players", np.full(n, k, np.int8))
-    cols.plain("first_player", batch.first_player, np.int8)
-    for s in range(MAX_SEATS):
+    if batch.first_player is not None:
+        cols.plain("first_player", batch.first_player, np.int8)
+    seats = task.game.max_players
+    for s in range(seats):
         cols.label(f"seat_{s}", seat_ent[:, s] if s < k else None)
     for name, values in batch.seat_values.items():
-        _seat_columns(cols, name, values, k)
+        _seat_columns(cols, name, values, k, seats)
     winner = batch.winner_seat.astype(np.int8)
     cols.plain("winner_seat", winner)
     winner_ent = np.where(
@@ -173,6 +178,17 @@ def _forfeit_details(
     return details
 
 
+def _empty_aggregates(task: ChunkTask) -> dict[str, np.ndarray]:
+    game = task.game
+    return aggregates.empty(
+        len(task.labels),
+        task.n_tables,
+        game.max_length,
+        max_seats=game.max_players,
+        shared_wins=game.shared_wins,
+    )
+
+
 def run_chunk(task: ChunkTask) -> ChunkOutput:
     """Play one chunk and return its rows (Parquet bytes), aggregates, forfeits and records.
 
@@ -199,7 +215,7 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
     deal_seeds = derive_seeds(task.seed, (SEED_KEYS["deal"], k), deal_ids)
     play_seeds = derive_seeds(task.seed, (SEED_KEYS["play"],), games)
-    agg = aggregates.empty(len(task.labels), task.n_tables, game.max_length)
+    agg = _empty_aggregates(task)
 
     batches, positions, seatings = [], [], []
     for r in range(n_set):
@@ -214,6 +230,7 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
             batch,
             game.rank_value,
             game.length_value,
+            game.higher_is_better,
         )
         batches.append(batch)
         positions.append(pos)
@@ -272,7 +289,7 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
     match_seeds = derive_seeds(task.seed, (SEED_KEYS["match"], k), deal_ids)
     play_seeds = derive_seeds(task.seed, (SEED_KEYS["match_play"],), match_ids)
-    agg = aggregates.empty(len(task.labels), task.n_tables, game.max_length)
+    agg = _empty_aggregates(task)
 
     m_totals = np.zeros((n_matches, k), np.int16)
     m_games = np.zeros(n_matches, np.int16)
@@ -283,7 +300,11 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
         entrants = task.seating(r)
         pos = np.arange(r, n_matches, n_set)
         res = game.play_matches(
-            [task.payloads[e] for e in entrants], match_seeds, play_seeds[pos], task.target
+            [task.payloads[e] for e in entrants],
+            match_seeds,
+            play_seeds[pos],
+            task.target,
+            rounds=task.rounds,
         )
         if int(res.match_games.max(initial=0)) > MAX_GAMES_PER_MATCH:
             raise RuntimeError(f"a match lasted more than {MAX_GAMES_PER_MATCH} games")
@@ -295,6 +316,7 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
             res.games,
             game.rank_value,
             game.length_value,
+            game.higher_is_better,
         )
         aggregates.add_matches(agg, entrants, res)
         m_totals[pos] = res.match_totals
@@ -350,7 +372,8 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     )
     if task.rows:
         cols = _game_rows(task, batch, seat_ent, ids, extra)
-        _seat_columns(cols, "score", scores.astype(np.int16), k)
+        if "score" not in batch.seat_values:  # a game whose own column is "score" has them
+            _seat_columns(cols, "score", scores.astype(np.int16), k, game.max_players)
         out.games_rows = cols
         out.matches_rows = _match_rows(
             task,
@@ -376,9 +399,10 @@ def _match_rows(task, match_ids, match_seeds, play_seeds, seat_ent, games, total
     cols.plain("seed", play_seeds, np.uint64)
     cols.plain("deal_seed", np.repeat(match_seeds, chunk.n_seatings), np.uint64)
     cols.plain("n_players", np.full(n, k, np.int8))
-    for s in range(MAX_SEATS):
+    seats = task.game.max_players
+    for s in range(seats):
         cols.label(f"seat_{s}", seat_ent[:, s] if s < k else None)
     cols.plain("games", games, np.int16)
-    _seat_columns(cols, "total", totals.astype(np.int16), k)
+    _seat_columns(cols, "total", totals.astype(np.int16), k, seats)
     cols.int8_lists("match_winners", [np.flatnonzero(w) for w in winners])
     return cols

@@ -54,11 +54,45 @@ def _table(result: dict[str, Any]) -> None:
     )
 
 
+def _ligretto_table(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Ligretto rounds, {result['players']} players, one core")
+    table.add_column("path")
+    table.add_column("rounds", justify="right")
+    table.add_column("rounds/s", justify="right")
+    table.add_row(
+        "compiled (numba round loop)",
+        f"{result['rounds']:,} x {result['repeats']}",
+        f"{result['rounds_per_second']:,.0f}",
+    )
+    if result["api_rounds"]:
+        table.add_row(
+            "Python path (State, engine)",
+            f"{result['api_rounds']:,}",
+            f"{result['api_rounds_per_second']:,.1f}",
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        f"mean round {result['mean_round_seconds']:.1f} s of game time, "
+        f"{result['mean_plays']:.1f} cards played, blockades {result['blockade_share']:.2%}"
+    )
+
+
 @click.command("bench")
+@click.option(
+    "--game",
+    type=click.Choice(["leaves", "ligretto"]),
+    default="leaves",
+    show_default=True,
+    help="13 Leaves random play, or Ligretto rounds of the built-in attention orders.",
+)
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="Seats (3..6).")
 @click.option(
-    "--games", "-n", type=int, default=200_000, show_default=True,
-    help="Compiled games per timed run.",
+    "--games", "-n", type=int, default=None,
+    help="Compiled games (Ligretto: rounds) per timed run  [default: 200000; Ligretto 50000].",
 )  # fmt: skip
 @click.option(
     "--api-games", type=int, default=None,
@@ -71,7 +105,13 @@ def _table(result: dict[str, Any]) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and play.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def bench(
-    players: int, games: int, api_games: int | None, repeats: int, seed: int, as_json: bool
+    game: str,
+    players: int,
+    games: int | None,
+    api_games: int | None,
+    repeats: int,
+    seed: int,
+    as_json: bool,
 ) -> None:
     """Measure random-play throughput on one core (deal included, compile time excluded).
 
@@ -83,7 +123,13 @@ def bench(
       leaves bench                        # 4 players, table
       leaves bench --players 6 --games 500000
       leaves bench --json                 # one JSON object (games_per_second, ...)
+      leaves bench --game ligretto --json # rounds_per_second of 4-player Ligretto rounds
     """
+    if game == "ligretto":
+        _bench_ligretto(players, games, api_games, repeats, seed, as_json)
+        return
+    if games is None:
+        games = 200_000
     if not (3 <= players <= 6):
         raise CLIError(f"--players must be 3..6, got {players}", usage=True)
     _positive("--games", games)
@@ -101,3 +147,32 @@ def bench(
         click.echo(json.dumps(result))
     else:
         _table(result)
+
+
+def _bench_ligretto(
+    players: int, rounds: int | None, api_rounds: int | None, repeats: int, seed: int,
+    as_json: bool,
+) -> None:  # fmt: skip
+    from ligretto.bench import DEFAULT_API_ROUNDS, DEFAULT_ROUNDS, run_bench
+    from ligretto.rules import MAX_PLAYERS, MIN_PLAYERS
+
+    if not (MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise CLIError(f"--players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}", usage=True)
+    rounds = DEFAULT_ROUNDS if rounds is None else rounds
+    _positive("--games", rounds)
+    _positive("--repeats", repeats)
+    if api_rounds is not None:
+        _positive("--api-games", api_rounds, minimum=0)
+    if seed < 0 or seed >= 1 << 63:
+        raise CLIError(f"--seed must be 0..2**63-1, got {seed}", usage=True)
+    result = run_bench(
+        players=players,
+        rounds=rounds,
+        seed=seed,
+        api_rounds=DEFAULT_API_ROUNDS if api_rounds is None else api_rounds,
+        repeats=repeats,
+    )
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        _ligretto_table(result)

@@ -1,4 +1,5 @@
-"""``leaves replay``: step through a recorded game (GameRecord JSON lines) move by move."""
+"""``leaves replay``: step through a recorded game (GameRecord JSON lines) move by move, or
+print a recorded Ligretto round (``"game": "ligretto"``) as a timeline."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ from rich.text import Text
 from .errors import CLIError
 
 
-def read_record(path: str, game: int):
-    """The ``game``-th record (1 = first) of a JSON-lines file; CLIError for anything wrong."""
-    from leaves.record import GameRecord
-
+def read_line(path: str, game: int) -> tuple[int, str]:
+    """(line number, text) of the ``game``-th record (1 = first) of a JSON-lines file."""
     try:
         fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below, errors are worded
     except FileNotFoundError:
@@ -28,15 +27,46 @@ def read_record(path: str, game: int):
                     continue
                 seen += 1
                 if seen == game:
-                    try:
-                        return GameRecord.from_json(line)
-                    except (ValueError, TypeError) as exc:
-                        raise CLIError(f"{path}, line {lineno}: bad game record: {exc}") from None
+                    return lineno, line
         except UnicodeDecodeError:
             raise CLIError(f"{path} is not a text file of JSON game records") from None
     if seen == 0:
         raise CLIError(f"{path} holds no game records")
     raise CLIError(f"--game {game}: {path} holds only {seen} game record(s)", usage=True)
+
+
+def read_record(path: str, game: int):
+    """The ``game``-th 13 Leaves record of a JSON-lines file; CLIError for anything wrong."""
+    from leaves.record import GameRecord
+
+    lineno, line = read_line(path, game)
+    try:
+        return GameRecord.from_json(line)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(f"{path}, line {lineno}: bad game record: {exc}") from None
+
+
+def _is_ligretto(line: str) -> bool:
+    import json
+
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("game") == "ligretto"
+
+
+def _replay_ligretto(path: str, game: int, lineno: int, line: str) -> None:
+    import ligretto
+
+    try:
+        record = ligretto.RoundRecord.from_json(line)
+        ligretto.replay(record)  # checked card by card before it is shown
+    except (ValueError, TypeError) as exc:
+        raise CLIError(f"{path}, line {lineno}: bad Ligretto round record: {exc}") from None
+    click.echo(f"Round {game} of {path}")
+    for text in ligretto.timeline(record):
+        click.echo(text)
 
 
 @click.command(name="replay")
@@ -66,7 +96,9 @@ def replay(record_file: str, game: int, show_all: bool, hints: bool) -> None:
     Records are GameRecord JSON lines, as written by 'leaves play --save', by tournaments
     that keep records, or by leaves.GameRecord.to_json(). Press Enter for the next move,
     'h' for a hint (what the strongest bot would play here, and why weighted would), 'a' to
-    show the rest at once, 'q' to stop.
+    show the rest at once, 'q' to stop. A Ligretto round record (from
+    'leaves tournament --game ligretto --record FILE') is checked card by card and printed
+    as a timeline: who played which card from where onto which pile, when.
 
     \b
     Examples:
@@ -74,12 +106,17 @@ def replay(record_file: str, game: int, show_all: bool, hints: bool) -> None:
       leaves replay runs/a/records.jsonl --game 12
       leaves replay games.jsonl --all | less -R
       leaves replay games.jsonl --all --hints       # a hint at every position
+      leaves replay ligretto-rounds.jsonl --game 3
     """
     from leaves import IllegalActionError
     from leaves.record import replay as replay_states
 
     from . import render
 
+    lineno, line = read_line(record_file, game)
+    if _is_ligretto(line):
+        _replay_ligretto(record_file, game, lineno, line)
+        return
     record = read_record(record_file, game)
     try:
         states = replay_states(record)

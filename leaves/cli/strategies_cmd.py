@@ -63,7 +63,9 @@ def classifier_text(classifier: dict[str, Any]) -> str:
     return ", ".join(parts) or "-"
 
 
-def strategy_rows(filters: dict[str, Any]) -> list[tuple[str, str, dict, dict]]:
+def strategy_rows(
+    filters: dict[str, Any], game: str = "leaves"
+) -> list[tuple[str, str, dict, dict]]:
     """(name, description, classifier, default params) of each registered strategy that matches."""
     import inspect
 
@@ -71,13 +73,15 @@ def strategy_rows(filters: dict[str, Any]) -> list[tuple[str, str, dict, dict]]:
     from strategies.registry import get_class
 
     try:
-        wanted = strategies.filtered(**filters) if filters else strategies.names()
+        wanted = (
+            strategies.filtered(game=game, **filters) if filters else strategies.names(game=game)
+        )
     except ValueError as exc:
         raise CLIError(f"--filter: {exc}", usage=True) from exc
     rows = []
     for name in wanted:
         try:
-            cls = get_class(name)
+            cls = get_class(name, game)
         except ValueError as exc:  # a broken entry point: say so, keep listing the others
             rows.append((name, f"(cannot load: {exc})", {}, {}))
             continue
@@ -101,11 +105,21 @@ def strategy_rows(filters: dict[str, Any]) -> list[tuple[str, str, dict, dict]]:
 )
 @load_option
 @click.option("--names", "names_only", is_flag=True, help="Print only the names, one a line.")
-def strategies(filters: tuple[str, ...], load: tuple[str, ...], names_only: bool) -> None:
+@click.option(
+    "--game",
+    type=click.Choice(["leaves", "ligretto"]),
+    default="leaves",
+    show_default=True,
+    help="Whose strategies: 13 Leaves (leaves) or Ligretto (a name means one thing per game).",
+)
+def strategies(
+    filters: tuple[str, ...], load: tuple[str, ...], names_only: bool, game: str
+) -> None:
     """List registered strategies with their descriptions, classifiers and parameters.
 
-    Built-in strategies, those installed through the 'leaves.strategies' entry point group and
-    those defined in files given with --load all appear.
+    Built-in strategies, those installed through the 'leaves.strategies' entry point group
+    ('leaves.ligretto_strategies' for Ligretto) and those defined in files given with --load
+    all appear.
 
     \b
     Examples:
@@ -113,6 +127,7 @@ def strategies(filters: tuple[str, ...], load: tuple[str, ...], names_only: bool
       leaves strategies --filter stochastic=false --filter search=false
       leaves strategies --load my_bot.py
       leaves strategies --names
+      leaves strategies --game ligretto
     """
     from rich import box
     from rich.table import Table
@@ -122,7 +137,7 @@ def strategies(filters: tuple[str, ...], load: tuple[str, ...], names_only: bool
 
     load_files(load)
     wanted = parse_filters(filters)
-    rows = strategy_rows(wanted)
+    rows = strategy_rows(wanted, game)
     console = make_console()
     if names_only:
         for name, *_ in rows:
@@ -131,7 +146,8 @@ def strategies(filters: tuple[str, ...], load: tuple[str, ...], names_only: bool
     if not rows:
         shown = ", ".join(filters)
         raise CLIError(f"no strategy matches {shown}" if shown else "no strategies are registered")
-    table = Table(box=box.SIMPLE_HEAD, title="Registered strategies", title_justify="left")
+    title = "Registered strategies" + (" (Ligretto)" if game == "ligretto" else "")
+    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
     table.add_column("name", style="bold", no_wrap=True)
     table.add_column("classifiers", overflow="fold")
     table.add_column("description, parameters (defaults)", overflow="fold", ratio=1)
@@ -145,7 +161,12 @@ def strategies(filters: tuple[str, ...], load: tuple[str, ...], names_only: bool
     console.print(
         Text(
             "Use a strategy by name, with parameters as name:key=value,... "
-            "(e.g. 'counter:threat_weight=1.0'), or as file.py:ClassName.",
+            + (
+                "(e.g. 'cautious:patience=3,speed=1.1'), "
+                if game == "ligretto"
+                else "(e.g. 'counter:threat_weight=1.0'), "
+            )
+            + "or as file.py:ClassName.",
             style="dim",
         )
     )

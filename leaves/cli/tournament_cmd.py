@@ -34,6 +34,8 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "chunk_size": ("chunk_size", (int,)),
     "turn_limit": ("turn_limit", (int,)),
     "decision_timeout": ("decision_timeout", (int, float)),
+    "game": ("game_spec", (str,)),
+    "rounds": ("rounds", (int,)),
 }
 
 
@@ -67,13 +69,26 @@ def read_config(path: str) -> dict[str, Any]:
 
 
 def _load_game(spec: str, turn_limit: int | None, decision_timeout: float | None) -> Any:
-    if spec == "13leaves":
-        from leaves.rules import TURN_LIMIT
-        from tournaments.leaves_game import LeavesGame
+    """A registered game (entry-point group leaves.games) or ``module:Factory``."""
+    from tournaments.games import game_class
 
-        kw = {} if decision_timeout is None else {"decision_timeout": decision_timeout}
+    if spec == "13leaves":  # the 13 Leaves plug-in's own name, as manifests store it
+        spec = "leaves"
+    options: dict[str, Any] = {}
+    if turn_limit is not None or decision_timeout is not None:
+        if spec != "leaves":
+            raise CLIError("--turn-limit and --decision-timeout are 13 Leaves options", usage=True)
+        if turn_limit is not None:
+            options["turn_limit"] = turn_limit
+        if decision_timeout is not None:
+            options["decision_timeout"] = decision_timeout
+    if ":" not in spec:
         try:
-            return LeavesGame(turn_limit=turn_limit or TURN_LIMIT, **kw)
+            cls = game_class(spec)
+        except ValueError as exc:
+            raise CLIError(f"--game: {exc}", usage=True) from None
+        try:
+            return cls(**options)
         except ValueError as exc:
             raise CLIError(str(exc), usage=True) from None
     module, _, attr = spec.partition(":")
@@ -125,16 +140,28 @@ def _summary_table(result: Any) -> None:
 @click.option("--jobs", "jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Output directory.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
-@click.option("--expert", is_flag=True, help="Play expert matches to --target points.")
-@click.option("--target", type=int, default=20, show_default=True, help="Expert match target.")
+@click.option(
+    "--expert", is_flag=True, help="Play matches to --target points (13 Leaves' expert variant)."
+)
+@click.option(
+    "--target",
+    type=int,
+    default=None,
+    help="Match target (13 Leaves --expert: 20; Ligretto: 100, and it turns matches on).",
+)
+@click.option(
+    "--rounds",
+    type=int,
+    default=None,
+    help="Ligretto: games of a fixed number of rounds instead of a target.",
+)
 @click.option("--repeats", is_flag=True, help="Let a strategy take several seats at a table.")
 @click.option(
     "--seating",
     type=click.Choice(["balanced", "all", "rotations"]),
-    default="balanced",
-    show_default=True,
-    help="Seatings of each deal: balanced (every position, every neighbour equally often), "
-    "all orders, or rotations of one order (earlier runs' design, for comparison).",
+    default=None,
+    help="Seatings of each deal: balanced (every position, every neighbour equally often; "
+    "13 Leaves' default), all orders, or rotations of one order (Ligretto's default: no turns).",
 )
 @click.option("--rows/--no-rows", default=True, show_default=True, help="Keep per-game rows.")
 @click.option("--record", type=click.Path(dir_okay=False), default=None, help="GameRecords file.")
@@ -161,7 +188,13 @@ def _summary_table(result: Any) -> None:
     help="A plain-Python strategy's decision taking longer forfeits the game (default 60; 0: none).",
 )
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
-@click.option("--game", "game_spec", default="13leaves", hidden=True, help="Game plug-in.")
+@click.option(
+    "--game",
+    "game_spec",
+    default="leaves",
+    show_default=True,
+    help="The game: leaves (13 Leaves), ligretto, or any game installed in leaves.games.",
+)
 @click.pass_context
 def tournament(ctx: click.Context, **opts: Any) -> None:
     """Run a round-robin tournament among strategies and save the results in --out.
@@ -178,6 +211,10 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
       leaves tournament greedy low high minimal --players 4 --games 1000000 --out runs/a
       leaves tournament greedy random counter --players 3,4,5 --games 300000 --out runs/mix
       leaves tournament greedy low high --expert --games 10000 --out runs/expert
+      leaves tournament --game ligretto stack row cycler cautious scanner --players 4 \\
+          --games 100000 --out runs/lig
+      leaves tournament --game ligretto stack stack:speed=1.1 cautious --players 3 \\
+          --target 100 --games 3000 --out runs/lig100
       leaves tournament --config examples/tournament.toml
       leaves tournament greedy low high random --out runs/a --resume     # after Ctrl-C
       leaves tournament my.py:Slow greedy low --decision-timeout 5 --out runs/s
@@ -204,14 +241,25 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     from tournaments import Tournament
 
     game = _load_game(opts["game_spec"], opts["turn_limit"], opts["decision_timeout"])
+    expert = opts["expert"]
+    if game.name == "13leaves":
+        if opts["rounds"] is not None:
+            raise CLIError(
+                "--rounds is a Ligretto option (13 Leaves matches use --target)", usage=True
+            )
+        if not expert:
+            opts["target"] = None
+    elif opts["target"] is not None or opts["rounds"] is not None:
+        expert = True  # Ligretto: a target or a number of rounds makes games of rounds
     try:
         t = Tournament(
             opts["specs"],
             players=opts["players"],
             games=opts["games"],
             seed=opts["seed"],
-            expert=opts["expert"],
+            expert=expert,
             target=opts["target"],
+            rounds=opts["rounds"],
             repeats=opts["repeats"],
             seating=opts["seating"],
             rows=opts["rows"],

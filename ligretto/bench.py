@@ -1,0 +1,89 @@
+"""Throughput of Ligretto rounds on one core: the compiled round loop and the Python path.
+
+``rounds_per_second`` is wall-clock (best of the repeats); ``rounds_per_cpu_second`` divides by
+the process's CPU time instead, which a machine shared with other jobs disturbs less.
+
+The table cycles through the attention orders of the built-in players (stack first, row
+first, hand first, look at all) at default speed, so the figure is what a tournament of the
+built-ins costs per round. Deals are included; compile time is not.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from typing import Any
+
+import numpy as np
+
+from .compiled import ENDED_BLOCKADE, play_rounds
+from .policy import N_PARAMS
+from .rules import check_players
+
+DEFAULT_ROUNDS = 50_000
+DEFAULT_API_ROUNDS = 200
+DEFAULT_REPEATS = 3
+
+
+def bench_table(players: int) -> np.ndarray:
+    """Policy vectors of the benchmark table: orders 0..3 in turn, default timing."""
+    check_players(players)
+    table = np.zeros((players, N_PARAMS))
+    for s in range(players):
+        table[s, :5] = [1.0, 300, 60, 250, 100]
+        table[s, 5] = s % 4
+        table[s, 7] = 6
+    return table
+
+
+def run_bench(
+    players: int = 4,
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = 0,
+    api_rounds: int = DEFAULT_API_ROUNDS,
+    repeats: int = DEFAULT_REPEATS,
+) -> dict[str, Any]:
+    """Rounds per second of the compiled loop (best of ``repeats``) and of the Python path."""
+    import numba
+
+    from .engine import play_round
+    from .policy import PolicyPlayer
+
+    if rounds < 1 or repeats < 1 or api_rounds < 0:
+        raise ValueError("rounds and repeats must be at least 1, api_rounds at least 0")
+    table = bench_table(players)
+    seeds = np.arange(rounds, dtype=np.uint64) + np.uint64(seed)
+    play_rounds(table, seeds[:10], seeds[:10])  # compile or load the cache
+    rates, cpu_rates = [], []
+    batch = None
+    for _ in range(repeats):
+        t0, c0 = time.perf_counter(), time.process_time()
+        batch = play_rounds(table, seeds, seeds[::-1].copy())
+        rates.append(rounds / (time.perf_counter() - t0))
+        cpu_rates.append(rounds / max(time.process_time() - c0, 1e-9))
+    api_rate = None
+    if api_rounds:
+        players_ = [PolicyPlayer(p) for p in table]
+        t0 = time.perf_counter()
+        for i in range(api_rounds):
+            play_round(players_, int(seeds[i]), int(seeds[-1 - i]))
+        api_rate = api_rounds / (time.perf_counter() - t0)
+    assert batch is not None
+    return {
+        "game": "ligretto",
+        "players": players,
+        "rounds": rounds,
+        "repeats": repeats,
+        "rounds_per_second": max(rates),
+        "rounds_per_second_runs": rates,
+        "rounds_per_cpu_second": max(cpu_rates),  # CPU time: less sensitive to a busy machine
+        "api_rounds": api_rounds,
+        "api_rounds_per_second": api_rate,
+        "mean_round_seconds": float(batch.time_ms.mean() / 1000),
+        "mean_plays": float(batch.plays.mean()),
+        "blockade_share": float((batch.ended_by == ENDED_BLOCKADE).mean()),
+        "numba_version": numba.__version__,
+        "numpy_version": np.__version__,
+        "python_version": platform.python_version(),
+        "machine": platform.machine(),
+    }

@@ -1,0 +1,186 @@
+"""The Python round loop: real time over the immutable ``State``, any ``Player`` objects.
+
+Each seat holds one pending action: decided when its previous action resolved, from what the
+seat saw then, and due after the reaction time its model draws. The earliest due action
+resolves next (equal times: the smaller seeded tie key first, never the seat number). A play
+whose pile no longer takes the card fails and its time is spent. The round ends when a stack
+empties or at a true blockade. ``ligretto.compiled`` is the same loop in numba.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+from .compiled import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ACTIONS, MAX_ROUND_MS
+from .record import RoundRecord
+from .rng import POLICY, RECYCLE, TIME, SplitMix, shuffled, stream_seed
+from .rules import row_size, value_of
+from .state import SOURCES, IllegalMove, PlayerView, State, deal_orders
+from .timing import ReactionModel
+
+__all__ = ["Decision", "Player", "RoundOutcome", "play_round", "PlayerError"]
+
+
+class Decision(NamedTuple):
+    """What a player does next: ``kind`` "stack", "row" or "hand" (a play of ``card`` from
+    row ``slot`` onto ``pile``, -1 starting a pile), "flip" or "wait"; ``looked``: how many
+    cards it looked at (it costs time)."""
+
+    kind: str
+    slot: int = -1
+    card: int = -1
+    pile: int = -1
+    looked: int = 0
+
+
+class Player(Protocol):
+    """A Ligretto player: a reaction-time model and a decision from a view."""
+
+    reaction: ReactionModel
+
+    def decide(self, view: PlayerView, rng: SplitMix) -> Decision: ...
+
+
+class PlayerError(RuntimeError):
+    """A player returned something the rules do not allow (the seat is in ``seat``)."""
+
+    def __init__(self, seat: int, message: str):
+        super().__init__(f"seat {seat}: {message}")
+        self.seat = seat
+
+
+@dataclass
+class RoundOutcome:
+    """A finished round: final state, who ended it, scores, and its record."""
+
+    state: State
+    ended_by: int  # seat whose stack emptied, ENDED_BLOCKADE (-1) or ENDED_UNFINISHED (-2)
+    time_ms: int
+    events: list[list[Any]] = field(default_factory=list)
+    record: RoundRecord | None = None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.state.scores()
+
+
+def _check(view: PlayerView, d: Any, seat: int) -> Decision:
+    if not isinstance(d, Decision):
+        raise PlayerError(seat, f"decide must return a Decision, got {d!r}")
+    if d.kind in SOURCES:
+        card = {"stack": view.stack_top, "hand": view.hand_top}.get(d.kind)
+        if d.kind == "row":
+            if not 0 <= d.slot < len(view.row):
+                raise PlayerError(seat, f"no row slot {d.slot}")
+            card = view.row[d.slot]
+        if card is None or card < 0 or card != d.card:
+            raise PlayerError(seat, f"{d.kind} does not show card {d.card}")
+        if value_of(card) == 1:
+            if d.pile != -1:
+                raise PlayerError(seat, "a 1 starts a new pile: pile must be -1")
+        elif not 0 <= d.pile < len(view.pile_tops):
+            raise PlayerError(seat, f"no centre pile {d.pile}")
+    elif d.kind == "flip":
+        if not view.can_flip:
+            raise PlayerError(seat, "no hand cards to turn")
+    elif d.kind != "wait":
+        raise PlayerError(seat, f"unknown decision kind {d.kind!r}")
+    if int(d.looked) < 0:
+        raise PlayerError(seat, "looked must be at least 0")
+    return d
+
+
+def play_round(
+    players: Sequence[Player],
+    deal_seed: int,
+    play_seed: int,
+    record: bool = False,
+    labels: Sequence[str] | None = None,
+    max_actions: int = MAX_ACTIONS,
+    deal: Sequence[Sequence[int]] | None = None,
+) -> RoundOutcome:
+    """Play one round of ``players`` (seat order) from two seeds, through the State API.
+
+    ``deal`` (per seat, 40 card ids in dealt order) replaces the deal drawn from ``deal_seed``.
+    """
+    n = len(players)
+    orders = [list(o) for o in deal] if deal is not None else deal_orders(n, deal_seed)
+    state = State.deal(orders)
+    time_rng = [SplitMix(stream_seed(play_seed, s, TIME)) for s in range(n)]
+    recycle_rng = [SplitMix(stream_seed(play_seed, s, RECYCLE)) for s in range(n)]
+    policy_rng = [SplitMix(stream_seed(play_seed, s, POLICY)) for s in range(n)]
+    pending: list[tuple[int, int, Decision]] = [(0, 0, Decision("wait"))] * n
+    events: list[list[Any]] = []
+    recycled: list[list[list[int]]] = [[] for _ in range(n)]
+
+    def schedule(seat: int, now: int) -> None:
+        view = state.view(seat)
+        try:
+            d = players[seat].decide(view, policy_rng[seat])
+        except Exception as exc:  # a strategy's own bug: its seat forfeits the round
+            raise PlayerError(seat, f"{type(exc).__name__}: {exc}") from exc
+        d = _check(view, d, seat)
+        rng = time_rng[seat]
+        dur = players[seat].reaction.duration(int(d.looked), d.kind == "flip", rng)
+        pending[seat] = (now + dur, rng.next(), d)
+
+    ended = ENDED_UNFINISHED
+    now = 0
+    if state.is_blockade():
+        ended = ENDED_BLOCKADE
+    else:
+        for s in range(n):
+            schedule(s, 0)
+    actions = 0
+    while ended == ENDED_UNFINISHED and actions < max_actions:
+        actions += 1
+        seat = min(range(n), key=lambda s: (pending[s][0], pending[s][1]))
+        if pending[seat][0] > MAX_ROUND_MS:
+            break
+        now, _, d = pending[seat]
+        if d.kind in SOURCES:
+            pile = len(state.piles) if value_of(d.card) == 1 else d.pile
+            try:
+                state = state.play(seat, d.kind, d.slot, pile)
+            except IllegalMove:  # someone was faster: the card stays, the time is spent
+                state = state.rest(seat)
+                events.append([now, seat, "fail", d.card, d.pile])
+            else:
+                events.append([now, seat, d.kind, d.card, pile])
+                emptied = state.stack_emptied()
+                if emptied is not None:
+                    ended = emptied
+                    break
+                if state.is_blockade():
+                    ended = ENDED_BLOCKADE
+                    break
+        elif d.kind == "flip":
+            if not state.hands[seat]:
+                order = shuffled(list(state.hand_piles[seat]), recycle_rng[seat])
+                state = state.recycle(seat, order)
+                recycled[seat].append(order)
+                events.append([now, seat, "recycle", -1, -1])
+            state = state.flip(seat).rest(seat)
+            events.append([now, seat, "flip", -1, -1])
+        else:
+            state = state.rest(seat)
+        schedule(seat, now)
+    out = RoundOutcome(state=state, ended_by=ended, time_ms=now, events=events)
+    if record:
+        out.record = RoundRecord(
+            players=n,
+            row_size=row_size(n),
+            seed=int(deal_seed),
+            play_seed=int(play_seed),
+            strategies=list(labels) if labels is not None else [str(p) for p in players],
+            deal=orders,
+            events=events,
+            recycled=recycled,
+            ended_by=ended if ended >= 0 else None,
+            stack_left=list(state.stack_left()),
+            centre_cards=list(state.centre_cards()),
+            scores=list(state.scores()),
+        )
+    return out

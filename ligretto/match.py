@@ -1,0 +1,63 @@
+"""Games of several rounds: to a target total (the source's 100) or a fixed number of rounds.
+
+The highest total wins; players tied for it share the win (Interpretation L4). A round's
+winners are decided the same way, from its scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .rules import MATCH_TARGET
+
+__all__ = ["winners", "Match", "MAX_ROUNDS_PER_GAME"]
+
+MAX_ROUNDS_PER_GAME = 64
+"""A game to a target stops after this many rounds (the highest total then wins): a round
+scores at most +40 for somebody in practice far sooner (targets of 100 take ~10-20 rounds)."""
+
+
+def winners(scores: Sequence[int] | np.ndarray) -> list[bool]:
+    """Who has the highest score (all tied players share it)."""
+    arr = np.asarray(scores)
+    return (arr == arr.max()).tolist()
+
+
+@dataclass(frozen=True)
+class Match:
+    """An immutable game of rounds: ``add(scores)`` returns the next one."""
+
+    n_players: int
+    target: int | None = MATCH_TARGET
+    rounds: int | None = None
+    totals: tuple[int, ...] = field(default=())
+    played: int = 0
+
+    def __post_init__(self) -> None:
+        if (self.target is None) == (self.rounds is None):
+            raise ValueError("a game runs either to a target total or a number of rounds")
+        if self.target is not None and self.target < 1:
+            raise ValueError(f"the target must be at least 1 point, got {self.target}")
+        if self.rounds is not None and self.rounds < 1:
+            raise ValueError(f"a game has at least 1 round, got {self.rounds}")
+        if not self.totals:
+            object.__setattr__(self, "totals", (0,) * self.n_players)
+
+    def add(self, scores: Sequence[int]) -> Match:
+        if self.is_over:
+            raise ValueError("the game is over")
+        totals = tuple(int(a) + int(b) for a, b in zip(self.totals, scores, strict=True))
+        return Match(self.n_players, self.target, self.rounds, totals, self.played + 1)
+
+    @property
+    def is_over(self) -> bool:
+        if self.rounds is not None:
+            return self.played >= self.rounds
+        return max(self.totals) >= self.target or self.played >= MAX_ROUNDS_PER_GAME
+
+    @property
+    def winners(self) -> list[bool]:
+        return winners(self.totals)

@@ -1,0 +1,75 @@
+"""Ligretto's rules as named constants: the one source for the core, the kernels and reports.
+
+Every ``L*`` name is an Interpretation from the project's Ligretto rules text, where the source
+article is silent; changing one changes the game, so results would no longer compare.
+"""
+
+from __future__ import annotations
+
+COLOURS = ("red", "green", "blue", "yellow")
+N_COLOURS = 4
+N_VALUES = 10
+SET_SIZE = N_COLOURS * N_VALUES  # 40 cards per player, one of each colour x number
+STACK_SIZE = 10  # the Ligretto stack
+FLIP_COUNT = 3  # hand cards turned up at once
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12
+MAX_PILES = N_COLOURS * MAX_PLAYERS  # every pile starts with a 1: at most one per 1 dealt
+MAX_HAND = SET_SIZE - STACK_SIZE - 3  # 27: the largest hand (9-12 players, row of 3)
+
+CENTRE_POINTS = 1  # per own card in the centre
+STACK_PENALTY = 2  # per card left in the own Ligretto stack
+MATCH_TARGET = 100  # the source's example target for a game of several rounds
+
+L1_STACK_TOP_FACE_UP = True
+"""L1: the top card of the Ligretto stack lies face up and may be played directly."""
+
+L2_ROW_REFILLED_FROM_STACK = True
+"""L2: a row card played leaves a gap filled at once from the top of the own Ligretto stack."""
+
+L3_RECYCLE_SHUFFLES = True
+"""L3: turning over a used-up hand first shuffles the hand pile (seeded) into a new hand."""
+
+L4_SHARED_WINS = True
+"""L4: players tied for the highest total share the win (rounds as well as games)."""
+
+
+def row_size(n_players: int) -> int:
+    """Row length by player count: 5 with 2-4 players, 4 with 5-8, 3 with 9-12."""
+    check_players(n_players)
+    if n_players <= 4:
+        return 5
+    if n_players <= 8:
+        return 4
+    return 3
+
+
+def check_players(n_players: int) -> None:
+    """Raise ValueError (one line) for a player count Ligretto does not allow."""
+    if not MIN_PLAYERS <= int(n_players) <= MAX_PLAYERS:
+        raise ValueError(f"Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n_players}")
+
+
+def card_id(colour: int, value: int) -> int:
+    """Pinned card id: colour 0..3 (red, green, blue, yellow), number 1..10 -> 0..39."""
+    if not (0 <= colour < N_COLOURS and 1 <= value <= N_VALUES):
+        raise ValueError(f"no Ligretto card of colour {colour} and number {value}")
+    return colour * N_VALUES + (value - 1)
+
+
+def colour_of(card: int) -> int:
+    return card // N_VALUES
+
+
+def value_of(card: int) -> int:
+    return card % N_VALUES + 1
+
+
+def card_name(card: int) -> str:
+    """``"red 3"``: how timelines and errors show a card."""
+    return f"{COLOURS[colour_of(card)]} {value_of(card)}"
+
+
+def score(centre_cards: int, stack_left: int) -> int:
+    """Round points: +1 per own card in the centre, -2 per card left in the own stack."""
+    return CENTRE_POINTS * centre_cards - STACK_PENALTY * stack_left

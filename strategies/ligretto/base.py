@@ -1,0 +1,59 @@
+"""``LigrettoStrategy``: the base class of a Ligretto player, registered per game.
+
+Same ideas as 13 Leaves strategies (a name, a one-line description, a classifier, keyword
+parameters with defaults that make labelled variants, spec strings, ``file.py:Class``, entry
+points), in Ligretto's own registry: ``strategies.get("stack", game="ligretto")``. Every
+Ligretto strategy has a reaction-time model: ``speed`` (1.1 = 10% faster), ``think_ms``,
+``look_ms`` (per card looked at), ``flip_ms``, ``spread_ms``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ligretto import Decision, PlayerView, ReactionModel
+from ligretto.rng import SplitMix
+
+from ..base import Strategy
+
+__all__ = ["LigrettoStrategy", "GAME"]
+
+GAME = "ligretto"
+TIMING = ("speed", "think_ms", "look_ms", "flip_ms", "spread_ms")
+
+
+class LigrettoStrategy(Strategy, register=False):
+    """Base class of a Ligretto player: implement ``decide`` (or ``policy`` for a built-in).
+
+    Subclasses declare ``__init__`` keyword parameters that include the timing parameters
+    (``TIMING``) with defaults; ``reaction`` is built from them.
+    """
+
+    game: ClassVar[str] = GAME
+    classifier: ClassVar[dict[str, Any]] = {"stochastic": False, "compiled": False}
+
+    @property
+    def reaction(self) -> ReactionModel:
+        """The reaction-time model from the timing parameters (defaults where absent)."""
+        p = self._params
+        kw = {k: p[k] for k in TIMING if k in p}
+        return ReactionModel(**kw)
+
+    def decide(self, view: PlayerView, rng: SplitMix) -> Decision:
+        """The next action for ``view``; randomness only from ``rng`` (the seat's stream)."""
+        policy = self.policy()
+        if policy is None:
+            raise NotImplementedError(f"{type(self).__qualname__} must implement decide()")
+        from ligretto.policy import decide_view
+
+        return decide_view(policy, view, rng)
+
+    def policy(self) -> np.ndarray | None:
+        """The policy vector (``ligretto.policy``) the compiled loop runs, or None."""
+        return None
+
+    def compiled(self) -> tuple[int, np.ndarray] | None:
+        policy = self.policy()
+        return None if policy is None else (0, policy)

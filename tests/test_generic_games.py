@@ -1,0 +1,71 @@
+"""The runner, aggregates, matches and reports read only what a game declares.
+
+The toy game (tests/toygame.py) differs from 13 Leaves on purpose: higher is better, other
+columns, no first player, shared wins, up to 8 seats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+import reports
+from tests.toygame import ToyGame
+from tournaments import Tournament
+from tournaments.game import GamePlugin, declaration
+
+
+def test_toy_and_real_games_implement_the_declared_plugin():
+    from tournaments.games import get_game
+
+    for game in (ToyGame(), get_game("leaves"), get_game("ligretto")):
+        assert isinstance(game, GamePlugin)
+        d = declaration(game)
+        assert d["rank_value"] in d["seat_columns"] or d["rank_value"] == "cards_left"
+        assert d["length_value"] in d["game_columns"]
+
+
+def test_eight_seats_no_first_player_and_direction(tmp_path):
+    res = Tournament(["a", "p1", "p2", "p3", "p4", "p5", "p6", "p7"], players=8, games=160,
+                     seed=2, game=ToyGame(), seating="rotations").run(out=tmp_path)  # fmt: skip
+    df = res.games()
+    assert [c for c in df.columns if c.startswith("seat_")] == [f"seat_{s}" for s in range(8)]
+    assert "first_player" not in df
+    agg = res.aggregates()
+    assert agg["offset_games"].sum() == 0  # nothing about a first player is invented
+    assert agg["table_wins"].shape[1] == 8
+    # higher points finish ahead: the most skilled entrant is ahead of the least most often
+    h2h = res.head_to_head()
+    assert h2h.loc["p7", "a"] > 0.9 and h2h.loc["a", "p7"] < 0.1
+    pts = df[[f"points_{s}" for s in range(8)]].to_numpy()
+    seats = df[[f"seat_{s}" for s in range(8)]].astype(str).to_numpy()
+    i, j = res.labels.index("p7"), res.labels.index("a")
+    ahead = sum(
+        int((pts[r, seats[r] == "p7"] > pts[r, seats[r] == "a"]).all()) for r in range(len(df))
+    )
+    assert agg["ahead"][i, j] == ahead
+
+
+def test_report_of_a_toy_run_follows_the_declaration(tmp_path):
+    Tournament(["a", "p1", "p3"], players=3, games=300, seed=4, game=ToyGame()).run(
+        out=tmp_path / "run"
+    )
+    page = reports.build_report(tmp_path / "run")
+    summary = pd.read_csv(page.parent / "summary.csv")
+    assert summary["strategy"].tolist() == ["p3", "p1", "a"]  # higher points first
+    assert "points_mean" in summary and "win_share" in summary
+    cols = pd.read_csv(page.parent / "game_columns.csv")
+    assert {"steps_mean", "top_ties_mean"} <= set(cols.columns)
+    assert "Toy tournament report" in page.read_text()
+
+
+def test_toy_matches_run_to_the_declared_target_in_its_direction(tmp_path):
+    res = Tournament(["a", "p2"], players=2, games=20, seed=1, game=ToyGame(), expert=True).run(
+        out=tmp_path
+    )
+    m = res.matches()
+    totals = m[["total_0", "total_1"]].to_numpy()
+    assert (totals.max(axis=1) >= ToyGame.match_target).all()
+    winners = [list(w) for w in m["match_winners"]]
+    best = totals == totals.max(axis=1, keepdims=True)
+    assert winners == [list(np.flatnonzero(b)) for b in best]

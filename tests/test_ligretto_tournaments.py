@@ -1,0 +1,174 @@
+"""Ligretto on the generic runner: rows, matches, records, reports and the command line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ligretto
+from leaves.cli.main import main
+from strategies.ligretto import play_batch
+from tournaments import Tournament
+from tournaments.games import game_names, get_game
+
+FIVE = ["stack", "row", "cycler", "cautious", "scanner"]
+
+
+def lig(players=4, games=400, seed=11, entrants=FIVE, **kw) -> Tournament:
+    return Tournament(entrants, players=players, games=games, seed=seed,
+                      game=get_game("ligretto"), **kw)  # fmt: skip
+
+
+def cli(capsys, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+        raise SystemExit(0)
+    out, err = capsys.readouterr()
+    return int(exc.value.code or 0), out, err
+
+
+def test_both_games_are_registered_entry_points():
+    assert {"leaves", "ligretto"} <= set(game_names())
+    assert get_game("leaves").name == "13leaves" and get_game("ligretto").name == "ligretto"
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        get_game("chess")
+
+
+def test_rows_do_not_depend_on_jobs_or_chunks_and_replay_from_their_seeds(tmp_path):
+    one = lig(chunk_size=40).run(n_jobs=1, out=tmp_path / "one").games()
+    two = lig(chunk_size=40).run(n_jobs=2, out=tmp_path / "two").games()
+    big = lig(chunk_size=400).run(n_jobs=1, out=tmp_path / "big").games()
+    pd.testing.assert_frame_equal(one, two)
+    pd.testing.assert_frame_equal(one, big)
+    assert "first_player" not in one and "cards_left_0" not in one
+    assert {"score_11", "won_0", "blockade", "seconds"} <= set(one.columns)
+    row = one.iloc[7]
+    seats = [row[f"seat_{s}"] for s in range(4)]
+    again = play_batch(seats, np.array([row["deal_seed"]], np.uint64),
+                       np.array([row["seed"]], np.uint64))  # fmt: skip
+    assert again.batch.scores[0].tolist() == [row[f"score_{s}"] for s in range(4)]
+    # the round's winners: every seat with the highest score (ties share)
+    scores = one[[f"score_{s}" for s in range(4)]].to_numpy()
+    won = one[[f"won_{s}" for s in range(4)]].to_numpy().astype(bool)
+    assert np.array_equal(won, scores == scores.max(axis=1, keepdims=True))
+
+
+def test_summary_counts_shared_wins_for_each_winner(tmp_path):
+    res = lig(games=800).run(out=tmp_path)
+    df = res.games()
+    summary = res.summary().set_index("strategy")
+    for label in FIVE:
+        wins = sum(((df[f"seat_{s}"] == label) & (df[f"won_{s}"] == 1)).sum() for s in range(4))
+        assert summary.loc[label, "wins"] == wins
+    agg = res.aggregates()
+    n_with_winner = int((df[[f"won_{s}" for s in range(4)]].sum(axis=1) > 0).sum())
+    from tournaments.aggregates import SHARE_UNITS
+
+    assert agg["win_share_units"].sum() == n_with_winner * SHARE_UNITS
+
+
+@pytest.mark.parametrize("how", [{"target": 60}, {"rounds": 3}])
+def test_games_of_rounds_to_a_target_or_a_number_of_rounds(tmp_path, how):
+    res = lig(players=3, games=30, entrants=FIVE[:3], expert=True, **how).run(out=tmp_path)
+    games, matches = res.games(), res.matches()
+    assert len(matches) == 30
+    by_match = games.groupby("match")
+    for m in matches.itertuples():
+        g = by_match.get_group(m.match)
+        totals = [int(g[f"score_{s}"].sum()) for s in range(3)]
+        assert totals == [m.total_0, m.total_1, m.total_2]
+        assert list(m.match_winners) == [s for s in range(3) if totals[s] == max(totals)]
+        if "rounds" in how:
+            assert m.games == 3
+        else:
+            assert max(totals) >= 60
+            before = [int(g[f"score_{s}"].iloc[:-1].sum()) for s in range(3)]
+            assert max(before) < 60  # it stopped at the first round reaching the target
+
+
+def test_records_are_pinned_round_records_that_replay(tmp_path):
+    rec = tmp_path / "r.jsonl"
+    res = lig(games=200, record=rec, record_sample=5).run(out=tmp_path / "o")
+    lines = rec.read_text().splitlines()
+    assert len(lines) == 5
+    rows = res.games().set_index("game")
+    stride = res.spec["record_stride"]
+    for i, line in enumerate(lines):
+        r = ligretto.RoundRecord.from_json(line)
+        ligretto.replay(r)
+        row = rows.loc[i * stride]
+        assert r.seed == int(row["deal_seed"]) and r.play_seed == int(row["seed"])
+        assert r.scores == [int(row[f"score_{s}"]) for s in range(4)]
+        assert r.strategies == [row[f"seat_{s}"] for s in range(4)]
+
+
+def test_report_of_a_ligretto_run_has_its_tables_and_charts(tmp_path):
+    entrants = ["stack", "stack:speed=1.2", "cautious", "cautious:speed=1.2"]
+    lig(games=400, entrants=entrants).run(out=tmp_path / "run")
+    lig(players=3, games=12, entrants=FIVE[:3], expert=True).run(out=tmp_path / "m")
+    import reports
+
+    page = reports.build_report(tmp_path / "run")
+    text = page.read_text()
+    assert "Mean score per game" in text and "blockade_share" in text
+    summary = pd.read_csv(page.parent / "summary.csv")
+    assert list(summary["score_mean"]) == sorted(summary["score_mean"], reverse=True)
+    speed = pd.read_csv(page.parent / "speed.csv")
+    assert set(speed["speed"]) == {1.0, 1.2} and set(speed["strategy"]) == {"stack", "cautious"}
+    for chart in ("points", "win_rates", "speed"):
+        assert (page.parent / "charts" / f"{chart}.png").stat().st_size > 1000
+    page = reports.build_report(tmp_path / "m", fmt="md")
+    matches = pd.read_csv(page.parent / "matches.csv")
+    assert matches["matches"].tolist() == [12, 12, 12]
+    assert "games per match" in page.read_text()
+
+
+def test_command_line(tmp_path, capsys):
+    out = tmp_path / "run"
+    code, stdout, err = cli(
+        capsys, "tournament", "--game", "ligretto", *FIVE, "--players", "4", "--games", "100",
+        "--seed", "2", "--jobs", "1", "--out", str(out), "--record", str(tmp_path / "r.jsonl"),
+        "--record-sample", "2",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "score mean" in stdout
+    code, stdout, err = cli(capsys, "report", str(out))
+    assert code == 0, err
+    assert (out / "report" / "report.html").exists()
+    code, stdout, err = cli(capsys, "replay", str(tmp_path / "r.jsonl"), "--game", "2")
+    assert code == 0, err
+    assert "plays" in stdout and "round over" in stdout
+    code, stdout, err = cli(capsys, "strategies", "--game", "ligretto", "--names")
+    assert stdout.split() == sorted(FIVE)
+    code, stdout, err = cli(capsys, "bench", "--game", "ligretto", "--json", "--games", "200",
+                            "--repeats", "1", "--api-games", "2")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(stdout)["rounds_per_second"] > 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "13"], "2 to 12 players, got 13"),
+        (["greedy"], "'greedy' is a 13 Leaves strategy"),
+        (["--turn-limit", "9"], "--turn-limit and --decision-timeout are 13 Leaves options"),
+        (["--rounds", "0"], "--rounds must be at least 1"),
+        (["--rounds", "2", "--target", "50"], "not both"),
+    ],
+)
+def test_bad_input_is_one_line(tmp_path, capsys, args, message):
+    code, _, err = cli(capsys, "tournament", "--game", "ligretto", "stack", "row", *args,
+                       "--out", str(tmp_path / "x"))  # fmt: skip
+    assert code == 2 and err.count("\n") == 1 and message in err
+    assert err.startswith("leaves: error: ")
+
+
+def test_thirteen_leaves_refuses_ligretto_names_and_rounds(tmp_path, capsys):
+    code, _, err = cli(capsys, "tournament", "greedy", "stack", "--out", str(tmp_path / "x"))
+    assert code == 2 and "'stack' is a Ligretto strategy" in err
+    code, _, err = cli(capsys, "tournament", "greedy", "low", "--rounds", "2",
+                       "--out", str(tmp_path / "y"))  # fmt: skip
+    assert code == 2 and "--rounds is a Ligretto option" in err

@@ -1,0 +1,49 @@
+"""Games as plug-ins: the entry-point group ``leaves.games``.
+
+A game package registers its ``GamePlugin`` class (``name = "package.module:Class"``);
+``get_game("ligretto", rounds=5)`` builds one with its options. 13 Leaves (``leaves``) and
+Ligretto (``ligretto``) are registered by this project the same way.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.metadata
+from typing import Any
+
+from .game import GamePlugin
+
+__all__ = ["GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class"]
+
+GAME_GROUP = "leaves.games"
+DEFAULT_GAME = "leaves"
+
+
+def _entry_points() -> dict[str, Any]:
+    return {ep.name: ep for ep in importlib.metadata.entry_points(group=GAME_GROUP)}
+
+
+def game_names() -> list[str]:
+    """Installed games, sorted."""
+    return sorted(_entry_points())
+
+
+def game_class(name: str) -> type:
+    """The plug-in class registered as ``name``; unknown names get a one-line error."""
+    eps = _entry_points()
+    if name not in eps:
+        close = difflib.get_close_matches(name, list(eps), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"unknown game {name!r}{hint} (installed: {', '.join(sorted(eps))})")
+    try:
+        return eps[name].load()
+    except Exception as exc:
+        raise ValueError(f"cannot load game {name!r}: {type(exc).__name__}: {exc}") from exc
+
+
+def get_game(name: str = DEFAULT_GAME, **options: Any) -> GamePlugin:
+    """An instance of game ``name`` with ``options`` (e.g. ``turn_limit``, ``rounds``)."""
+    game = game_class(name)(**options)
+    if not isinstance(game, GamePlugin):
+        raise ValueError(f"game {name!r} does not implement tournaments.game.GamePlugin")
+    return game
