@@ -110,23 +110,45 @@ def test_records_are_pinned_round_records_that_replay(tmp_path):
 
 def test_report_of_a_ligretto_run_has_its_tables_and_charts(tmp_path):
     entrants = ["stack", "stack:speed=1.2", "cautious", "cautious:speed=1.2"]
-    lig(games=400, entrants=entrants).run(out=tmp_path / "run")
+    res = lig(games=400, entrants=entrants).run(out=tmp_path / "run")
     lig(players=3, games=12, entrants=FIVE[:3], expert=True).run(out=tmp_path / "m")
     import reports
 
     page = reports.build_report(tmp_path / "run")
+    out = page.parent
     text = page.read_text()
-    assert "Mean score per game" in text and "blockade_share" in text
-    summary = pd.read_csv(page.parent / "summary.csv")
-    assert list(summary["score_mean"]) == sorted(summary["score_mean"], reverse=True)
-    speed = pd.read_csv(page.parent / "speed.csv")
-    assert set(speed["speed"]) == {1.0, 1.2} and set(speed["strategy"]) == {"stack", "cautious"}
-    for chart in ("points", "win_rates", "speed"):
-        assert (page.parent / "charts" / f"{chart}.png").stat().st_size > 1000
+    assert "Mean score per round" in text and "blockade_share" in text
+    assert "first-player" not in text and "Neighbours" not in text  # no turns in Ligretto
+    assert not (out / "seats.csv").exists() and not (out / "neighbours.csv").exists()
+    summary = pd.read_csv(out / "summary.csv")
+    assert {"win_share", "mean_score_when_losing"} <= set(summary.columns)
+    assert not any("ended_by" in c for c in summary.columns)
+    means = pd.read_csv(out / "means.csv")
+    assert list(means["score_mean"]) == sorted(means["score_mean"], reverse=True)
+    assert {"stack_left_mean", "centre_cards_ci_low", "score_ci_high"} <= set(means.columns)
+    rows = res.games()
+    speed = pd.read_csv(out / "by_parameter.csv")
+    assert set(speed["parameter"]) == {"speed"} and set(speed["value"]) == {1.0, 1.2}
+    assert set(speed["strategy"]) == {"stack", "cautious"}
+    fast = speed[(speed["strategy"] == "stack") & (speed["value"] == 1.2)].iloc[0]
+    pts = [rows[f"score_{s}"][rows[f"seat_{s}"] == "stack(speed=1.2)"] for s in range(4)]
+    assert fast["score_mean"] == pytest.approx(pd.concat(pts).mean())
+    outcomes = pd.read_csv(out / "outcomes.csv").set_index("n_players")
+    assert outcomes.loc["all", "rounds"] == len(rows)
+    assert outcomes.loc["all", "blockade_share"] == pytest.approx(rows["blockade"].mean())
+    lengths = pd.read_csv(out / "lengths.csv")
+    assert set(lengths["measure"]) == {"seconds", "plays"}
+    findings = (out / "findings.txt").read_text()
+    assert "of its rounds" in findings and "Rounds ended by blockade" in findings
+    for chart in ("means", "win_rates", "by_speed", "lengths_seconds", "head_to_head", "rating"):
+        assert (out / "charts" / f"{chart}.png").stat().st_size > 1000
     page = reports.build_report(tmp_path / "m", fmt="md")
     matches = pd.read_csv(page.parent / "matches.csv")
     assert matches["matches"].tolist() == [12, 12, 12]
-    assert "games per match" in page.read_text()
+    assert {"points_per_round", "mean_match_rounds"} <= set(matches.columns)
+    text = page.read_text()
+    assert "Games (rounds to the target)" in text and "the highest total wins" in text
+    assert (page.parent / "charts" / "matches_scores.png").exists()
 
 
 def test_command_line(tmp_path, capsys):
