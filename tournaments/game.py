@@ -99,19 +99,7 @@ class GamePlugin(Protocol):
     match_score: str  # the per-seat column a match adds up
     match_target: int  # the default target of a match
     default_seating: str  # seating design when none is asked for (tournaments.seating)
-    # how reports show it (``Declaration``; ``GameBase`` has defaults for all of these)
-    title: str
-    ahead_means: str
-    length_columns: tuple[str, ...]
-    share_columns: dict[str, str]
-    mean_columns: tuple[str, ...]
-    parameters: dict[str, float]
-    turn_order: bool
-    unit: str
-    match_unit: str
-    match_name: str
-    match_title: str
-    match_label: str
+    # and the rest of ``Declaration`` (how reports show it): ``GameBase`` has defaults
 
     def config(self) -> dict[str, Any]:
         """Options that change results (e.g. a turn limit): part of the tournament spec."""
