@@ -103,7 +103,7 @@ def by_parameter(data: Any) -> pd.DataFrame | None:
     """For each declared parameter: the mean rank value with a 95% interval by strategy (its
     label without that parameter) and the parameter's value (the declared default where the
     label shows none). Long form: parameter, strategy, value, seats, <rank>_mean, ci. None
-    when the game declares no parameters."""
+    when the game declares no parameters or the run plays each at one value only."""
     g = as_games(data)
     d = g.declaration
     if not d.parameters:
@@ -120,8 +120,10 @@ def by_parameter(data: Any) -> pd.DataFrame | None:
         df = pd.DataFrame({"parameter": param, "strategy": [b for b, _ in groups],
                            "value": [v for _, v in groups], "seats": mom[0].astype(np.int64),
                            **_mean_ci(mom, rank)})  # fmt: skip
-        frames.append(df[df["seats"] > 0])
-    return pd.concat(frames, ignore_index=True)
+        df = df[df["seats"] > 0]
+        if df["value"].nunique() > 1:  # a parameter every entrant plays at one value says nothing
+            frames.append(df)
+    return pd.concat(frames, ignore_index=True) if frames else None
 
 
 def outcomes(data: Any) -> pd.DataFrame | None:
