@@ -1,7 +1,8 @@
 """Plackett-Luce rating from finishing orders, fitted on every game with Hessian intervals.
 
-Finishing order: fewer cards left is better; the winner first, a forfeiting seat last. Ties
-(equal cards left) are handled with Breslow's method from survival analysis: each tied player is
+Finishing order: a better rank value in the game's declared direction (13 Leaves: fewer cards
+left; Ligretto: a higher score); the winner first, a forfeiting seat last. Ties (equal values)
+are handled with Breslow's method from survival analysis: each tied player is
 a choice out of everyone not strictly ahead of it (the tied rivals included), so a tie counts as
 "neither ahead" instead of being broken at random. Without ties this is the exact Plackett-Luce
 likelihood (checked against ``choix`` in the tests).

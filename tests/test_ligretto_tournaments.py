@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -160,6 +161,10 @@ def test_command_line(tmp_path, capsys):
     )  # fmt: skip
     assert code == 0, err
     assert "score mean" in stdout
+    # the declared unit, not 13 Leaves' "games": a column, the closing line
+    assert re.search(r"┃ rounds\s+┃", stdout) and "games" not in stdout
+    assert re.search(r"\d+ rounds in [\d.]+ s this session", stdout)
+    assert "round records in" in stdout
     code, stdout, err = cli(capsys, "report", str(out))
     assert code == 0, err
     assert (out / "report" / "report.html").exists()
