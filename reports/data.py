@@ -281,7 +281,10 @@ def _games_parts(table: pa.Table, labels: _Labels, d: Declaration) -> dict[str, 
             out[f"means:{c}"] = np.stack(
                 [_int_column(table, x, np.int16, MISSING) for x in cols], 1
             )
-    if "forfeit" in names and not pa.types.is_boolean(table.column("forfeit").type):
+    if "forfeit_seat" in names:  # the runner's rows: which seat forfeited
+        out["forfeit_seat"] = _int_column(table, "forfeit_seat", np.int8)
+        out["forfeited"] = out["forfeit_seat"] >= 0
+    elif "forfeit" in names and not pa.types.is_boolean(table.column("forfeit").type):
         out["forfeit_seat"] = _int_column(table, "forfeit", np.int8)
         out["forfeited"] = out["forfeit_seat"] >= 0
     else:

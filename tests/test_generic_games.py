@@ -104,3 +104,22 @@ def test_toy_matches_run_to_the_declared_target_in_its_direction(tmp_path):
     winners = [list(w) for w in m["match_winners"]]
     best = totals == totals.max(axis=1, keepdims=True)
     assert winners == [list(np.flatnonzero(b)) for b in best]
+
+
+def test_report_counts_a_forfeit_for_the_seat_that_forfeited(tmp_path):
+    """The runner's rows say which seat forfeited (``forfeit_seat``): only that strategy is
+    charged, and it finishes behind everyone in that game."""
+    res = Tournament(["a", "crash", "p1"], players=3, games=300, seed=4, game=ToyGame()).run(
+        out=tmp_path
+    )
+    rows = res.games()
+    s = reports.summary(tmp_path).set_index("strategy")
+    assert s.loc["crash", "forfeits"] == int(rows["forfeit"].sum()) > 0
+    assert s.loc["a", "forfeits"] == s.loc["p1", "forfeits"] == 0
+    g = reports.as_games(tmp_path)
+    assert (g.forfeit_seat[g.forfeited] >= 0).all()
+    key = g.ranks_key()[g.forfeited]
+    seat = g.forfeit_seat[g.forfeited].astype(int)
+    mine = key[np.arange(len(seat)), seat]
+    others = np.where(np.arange(3)[None, :] == seat[:, None], -(10**9), key[:, :3])
+    assert (mine > others.max(axis=1)).all()  # the forfeiting seat finishes behind all
