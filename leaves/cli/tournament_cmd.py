@@ -170,7 +170,12 @@ def _summary_table(result: Any) -> None:
     "13 Leaves' default), all orders, or rotations of one order (Ligretto's default: no turns).",
 )
 @click.option("--rows/--no-rows", default=True, show_default=True, help="Keep per-game rows.")
-@click.option("--record", type=click.Path(dir_okay=False), default=None, help="GameRecords file.")
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Records file (13 Leaves games, Ligretto rounds).",
+)
 @click.option(
     "--record-sample", type=int, default=None, help="Record about N games (rounds), not all."
 )
@@ -211,10 +216,12 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
 
     Every combination of --players strategies meets on the same deals, each deal replayed
     under a balanced set of seatings (every strategy in every position and directly after
-    every other equally often), so seat, neighbour and deal luck cancel. --games is the total
-    (rounded up to whole duplicate sets). Results depend only on the seed, never on the order
-    the strategies are listed in, --jobs or --backend. Per-game rows go to OUT/games/*.parquet (pandas.read_parquet(OUT/"games")),
-    the spec and progress to OUT/manifest.json.
+    every other equally often; Ligretto, which has no turns: the rotations of each table), so
+    seat, neighbour and deal luck cancel. --games is the total number of games (Ligretto:
+    rounds), rounded up to whole duplicate sets. Results depend only on the seed, never on the
+    order the strategies are listed in, --jobs or --backend. One row per game (round) goes to
+    OUT/games/*.parquet (pandas.read_parquet(OUT/"games")), the spec and progress to
+    OUT/manifest.json.
 
     \b
     Examples:
