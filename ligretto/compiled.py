@@ -8,6 +8,7 @@ of accessible cards and one mask of wanted cards make the blockade test O(player
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numba as nb
@@ -65,6 +66,28 @@ ENDED_UNFINISHED = -2
 N_STREAMS = 4  # per seat: DEAL, TIME, RECYCLE, POLICY
 
 
+Seats = namedtuple(
+    "Seats", "stack spos row hand hpos hlen hp hplen idle states pt pk pkind pslot pcard ppile"
+)
+"""Per-seat arrays of a round: the cards (stack and its position, row, hand and its position
+and length, hand pile and its length), actions without a play (idle), random streams, and the
+pending action (time, tie key, kind, row slot, card, pile)."""
+Centre = namedtuple("Centre", "want_cnt pile_col pile_top")
+"""The centre piles (colour and top card) and how many piles want each card."""
+
+
+@nb.njit(cache=True)
+def _event(ev, n_ev, record, t, s, kind, card, pile):
+    """Write event ``n_ev`` when recording (while ``ev`` has room); the next event's index."""
+    if record and n_ev < ev.shape[0]:
+        ev[n_ev, 0] = t
+        ev[n_ev, 1] = s
+        ev[n_ev, 2] = kind
+        ev[n_ev, 3] = card
+        ev[n_ev, 4] = pile
+    return n_ev + 1
+
+
 @nb.njit(cache=True)
 def _bit(card):
     return np.uint64(1) << np.uint64(card)
@@ -120,8 +143,10 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
     pslot = np.zeros(n, np.int64)
     pcard = np.zeros(n, np.int64)
     ppile = np.zeros(n, np.int64)
+    seats = Seats(stack, spos, row, hand, hpos, hlen, hp, hplen, idle, states, pt, pk, pkind,
+                  pslot, pcard, ppile)  # fmt: skip
+    centre_piles = Centre(want_cnt, pile_col, pile_top)
     n_ev = 0
-    cap = ev.shape[0]
     plays = 0
     flips = 0
     fails = 0
@@ -136,32 +161,7 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
         ended = ENDED_BLOCKADE
     else:
         for s in range(n):
-            _schedule(
-                params,
-                s,
-                0,
-                k,
-                stack,
-                spos,
-                row,
-                hand,
-                hpos,
-                hlen,
-                hp,
-                hplen,
-                want_cnt,
-                pile_col,
-                pile_top,
-                n_piles,
-                idle,
-                states,
-                pt,
-                pk,
-                pkind,
-                pslot,
-                pcard,
-                ppile,
-            )
+            _schedule(params, s, 0, k, seats, centre_piles, n_piles)
     actions = 0
     while ended == ENDED_UNFINISHED and actions < MAX_ACTIONS:
         actions += 1
@@ -211,13 +211,7 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
                     hplen[s] -= 1
                 if spos[s] < STACK_SIZE:
                     acc[s] |= _bit(stack[s, spos[s]])
-                if record and n_ev < cap:
-                    ev[n_ev, 0] = t
-                    ev[n_ev, 1] = s
-                    ev[n_ev, 2] = kind
-                    ev[n_ev, 3] = card
-                    ev[n_ev, 4] = target
-                n_ev += 1
+                n_ev = _event(ev, n_ev, record, t, s, kind, card, target)
                 if spos[s] == STACK_SIZE:
                     ended = s
                     break
@@ -232,13 +226,7 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
             else:
                 idle[s] += 1
                 fails += 1
-                if record and n_ev < cap:
-                    ev[n_ev, 0] = t
-                    ev[n_ev, 1] = s
-                    ev[n_ev, 2] = K_FAIL
-                    ev[n_ev, 3] = card
-                    ev[n_ev, 4] = target
-                n_ev += 1
+                n_ev = _event(ev, n_ev, record, t, s, K_FAIL, card, target)
         elif kind == K_FLIP:
             if hpos[s] == hlen[s]:
                 m = hplen[s]
@@ -248,13 +236,7 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
                 hpos[s] = 0
                 hlen[s] = m
                 hplen[s] = 0
-                if record and n_ev < cap:
-                    ev[n_ev, 0] = t
-                    ev[n_ev, 1] = s
-                    ev[n_ev, 2] = K_RECYCLE
-                    ev[n_ev, 3] = -1
-                    ev[n_ev, 4] = -1
-                n_ev += 1
+                n_ev = _event(ev, n_ev, record, t, s, K_RECYCLE, -1, -1)
             m = min(FLIP_COUNT, hlen[s] - hpos[s])
             for _ in range(m):
                 hp[s, hplen[s]] = hand[s, hpos[s]]
@@ -262,41 +244,10 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
                 hpos[s] += 1
             idle[s] += 1
             flips += 1
-            if record and n_ev < cap:
-                ev[n_ev, 0] = t
-                ev[n_ev, 1] = s
-                ev[n_ev, 2] = K_FLIP
-                ev[n_ev, 3] = -1
-                ev[n_ev, 4] = -1
-            n_ev += 1
+            n_ev = _event(ev, n_ev, record, t, s, K_FLIP, -1, -1)
         else:
             idle[s] += 1
-        _schedule(
-            params,
-            s,
-            t,
-            k,
-            stack,
-            spos,
-            row,
-            hand,
-            hpos,
-            hlen,
-            hp,
-            hplen,
-            want_cnt,
-            pile_col,
-            pile_top,
-            n_piles,
-            idle,
-            states,
-            pt,
-            pk,
-            pkind,
-            pslot,
-            pcard,
-            ppile,
-        )
+        _schedule(params, s, t, k, seats, centre_piles, n_piles)
     for s in range(n):
         left = STACK_SIZE - spos[s]
         out[s] = centre[s] - STACK_PENALTY * left
@@ -311,52 +262,17 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
 
 
 @nb.njit(cache=True)
-def _schedule(
-    params,
-    s,
-    t,
-    k,
-    stack,
-    spos,
-    row,
-    hand,
-    hpos,
-    hlen,
-    hp,
-    hplen,
-    want_cnt,
-    pile_col,
-    pile_top,
-    n_piles,
-    idle,
-    states,
-    pt,
-    pk,
-    pkind,
-    pslot,
-    pcard,
-    ppile,
-):
+def _schedule(params, s, t, k, seats, centre, n_piles):
     """Seat ``s`` decides at time ``t`` (what it sees now) and its action is timed."""
-    stack_top = stack[s, spos[s]] if spos[s] < STACK_SIZE else -1
-    hand_top = hp[s, hplen[s] - 1] if hplen[s] > 0 else -1
-    can_flip = hlen[s] > hpos[s] or hplen[s] > 0
+    q = seats
+    stack_top = q.stack[s, q.spos[s]] if q.spos[s] < STACK_SIZE else -1
+    hand_top = q.hp[s, q.hplen[s] - 1] if q.hplen[s] > 0 else -1
+    can_flip = q.hlen[s] > q.hpos[s] or q.hplen[s] > 0
     p = params[s]
     kind, slot, card, pile, looked = nb_decide(
-        p,
-        want_cnt,
-        pile_col,
-        pile_top,
-        n_piles,
-        stack_top,
-        row[s],
-        k,
-        hand_top,
-        can_flip,
-        idle[s],
-        states,
-        s * N_STREAMS + POLICY,
-    )
+        p, centre.want_cnt, centre.pile_col, centre.pile_top, n_piles, stack_top, q.row[s], k,
+        hand_top, can_flip, q.idle[s], q.states, s * N_STREAMS + POLICY,
+    )  # fmt: skip
     ti = s * N_STREAMS + TIME
     d = nb_duration(
         p[P_SPEED],
@@ -366,15 +282,15 @@ def _schedule(
         p[P_SPREAD],
         looked,
         kind == K_FLIP,
-        states,
+        q.states,
         ti,
     )
-    pt[s] = t + d
-    pk[s] = nb_next(states, ti)
-    pkind[s] = kind
-    pslot[s] = slot
-    pcard[s] = card
-    ppile[s] = pile
+    q.pt[s] = t + d
+    q.pk[s] = nb_next(q.states, ti)
+    q.pkind[s] = kind
+    q.pslot[s] = slot
+    q.pcard[s] = card
+    q.ppile[s] = pile
     return kind == K_WAIT
 
 

@@ -173,7 +173,6 @@ def play_round(
             players=n,
             row_size=row_size(n),
             seed=int(deal_seed),
-            play_seed=int(play_seed),
             strategies=list(labels) if labels is not None else [str(p) for p in players],
             deal=orders,
             events=events,

@@ -81,6 +81,36 @@ def _card(src, j, stack_top, row, hand_top):
     return hand_top
 
 
+@nb.njit(cache=True, inline="always")
+def _source(order, step):
+    """The source (0 stack top, 1 row, 2 hand-pile top) a player looks at ``step``-th."""
+    if order == ORDER_ROW:
+        return 1 if step == 0 else (0 if step == 1 else 2)
+    if order == ORDER_HAND:
+        return 2 if step == 0 else (0 if step == 1 else 1)
+    return step  # stack, row, hand (and a scan's order)
+
+
+@nb.njit(cache=True)
+def _walk(order, target, params, want, stack_top, row, k, hand_top, idle):
+    """Look at the own face-up cards in ``order`` until fitting card number ``target`` (0:
+    the first; -1: look at all): (source, slot, card or -1, cards looked at, cards that fit)."""
+    looked = 0
+    n_fit = 0
+    for step in range(3):
+        src = _source(order, step)
+        for j in range(1 if src != 1 else k):
+            card = _card(src, j, stack_top, row, hand_top)
+            if card < 0:
+                continue
+            looked += 1
+            if _ok(card, params, want, stack_top, row, k, hand_top, idle):
+                if n_fit == target:
+                    return src, j, card, looked, n_fit
+                n_fit += 1
+    return -1, -1, -1, looked, n_fit
+
+
 @nb.njit(cache=True)
 def nb_decide(
     params, want, pile_col, pile_top, n_piles, stack_top, row, k, hand_top, can_flip, idle,
@@ -92,44 +122,18 @@ def nb_decide(
     ``states[ri]`` is the seat's policy stream (only ``ORDER_SCAN`` draws from it).
     """
     order = np.int64(params[P_ORDER])
-    looked = 0
-    if order == ORDER_SCAN:
-        n_ok = 0
-        for src in range(3):
-            for j in range(1 if src != 1 else k):
-                card = _card(src, j, stack_top, row, hand_top)
-                if card < 0:
-                    continue
-                looked += 1
-                if _ok(card, params, want, stack_top, row, k, hand_top, idle):
-                    n_ok += 1
+    if order == ORDER_SCAN:  # looks at every card, then picks one that fits at random
+        _, _, _, looked, n_ok = _walk(order, -1, params, want, stack_top, row, k, hand_top, idle)
         if n_ok > 0:
             pick = nb_below(states, ri, n_ok)
-            for src in range(3):
-                for j in range(1 if src != 1 else k):
-                    card = _card(src, j, stack_top, row, hand_top)
-                    if not _ok(card, params, want, stack_top, row, k, hand_top, idle):
-                        continue
-                    if pick == 0:
-                        pile = nb_target(card, pile_col, pile_top, n_piles)
-                        return src, j, card, pile, looked
-                    pick -= 1
-    else:
-        for step in range(3):
-            if order == ORDER_STACK:
-                src = step  # stack, row, hand
-            elif order == ORDER_ROW:
-                src = 1 if step == 0 else (0 if step == 1 else 2)
-            else:
-                src = 2 if step == 0 else (0 if step == 1 else 1)
-            for j in range(1 if src != 1 else k):
-                card = _card(src, j, stack_top, row, hand_top)
-                if card < 0:
-                    continue
-                looked += 1
-                if _ok(card, params, want, stack_top, row, k, hand_top, idle):
-                    pile = nb_target(card, pile_col, pile_top, n_piles)
-                    return src, j, card, pile, looked
+            src, j, card, _, _ = _walk(order, pick, params, want, stack_top, row, k, hand_top,
+                                       idle)  # fmt: skip
+            return src, j, card, nb_target(card, pile_col, pile_top, n_piles), looked
+    else:  # the first card that fits, in the order of attention
+        src, j, card, looked, _ = _walk(order, 0, params, want, stack_top, row, k, hand_top,
+                                        idle)  # fmt: skip
+        if card >= 0:
+            return src, j, card, nb_target(card, pile_col, pile_top, n_piles), looked
     if can_flip:
         return K_FLIP, -1, -1, -1, looked
     return K_WAIT, -1, -1, -1, looked

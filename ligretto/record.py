@@ -1,10 +1,12 @@
 """Round records in the pinned JSON-lines format, and a checked replay of them.
 
-One JSON object per round: ``game`` "ligretto", ``players``, ``row_size``, ``seed`` (the deal
-seed; ``play_seed`` beside it), ``strategies``, ``deal`` (per seat the 40 card ids in dealt
-order), ``events`` (``[time_ms, seat, kind, card_id, pile]`` in resolution order),
-``recycled`` (per seat, each recycled hand top first), ``ended_by`` (seat or null for a
-blockade), ``stack_left``, ``centre_cards``, ``scores``. ``replay`` rebuilds every state
+One JSON object per round with exactly the keys of the pinned format (``RECORD_KEYS``, in
+that order): ``game`` "ligretto", ``players``, ``row_size``, ``seed`` (the deal seed),
+``strategies``, ``deal`` (per seat the 40 card ids in dealt order), ``events`` (``[time_ms,
+seat, kind, card_id, pile]`` in resolution order), ``recycled`` (per seat, each recycled hand
+top first), ``ended_by`` (seat or null for a blockade), ``stack_left``, ``centre_cards``,
+``scores``. Nothing else: the deal and the events say everything a replay needs (the play
+seed, which drew the reaction times, is in the run's rows). ``replay`` rebuilds every state
 card by card and checks each event and the totals against the rules.
 """
 
@@ -17,9 +19,14 @@ from typing import Any
 from .rules import card_name, row_size
 from .state import SOURCES, IllegalMove, State
 
-__all__ = ["RoundRecord", "replay", "timeline", "RecordError"]
+__all__ = ["RECORD_KEYS", "RoundRecord", "replay", "timeline", "RecordError"]
 
 GAME = "ligretto"
+RECORD_KEYS = (
+    "game", "players", "row_size", "seed", "strategies", "deal", "events", "recycled",
+    "ended_by", "stack_left", "centre_cards", "scores",
+)  # fmt: skip
+"""The keys of a round record, in the order the format lists them."""
 
 
 class RecordError(ValueError):
@@ -39,13 +46,11 @@ class RoundRecord:
     stack_left: list[int]
     centre_cards: list[int]
     scores: list[int]
-    play_seed: int | None = None
     game: str = field(default=GAME)
 
     def to_json(self) -> str:
         d = asdict(self)
-        d = {"game": d.pop("game"), **d}
-        return json.dumps(d, separators=(",", ":"))
+        return json.dumps({k: d[k] for k in RECORD_KEYS}, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, line: str) -> RoundRecord:
@@ -56,7 +61,7 @@ class RoundRecord:
         if not isinstance(d, dict) or d.get("game") != GAME:
             raise RecordError('not a Ligretto round record ("game" must be "ligretto")')
         names = set(cls.__dataclass_fields__)
-        missing = sorted(names - set(d) - {"play_seed"})
+        missing = sorted(names - set(d))
         if missing:
             raise RecordError(f"record lacks {', '.join(missing)}")
         return cls(**{k: v for k, v in d.items() if k in names})

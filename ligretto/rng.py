@@ -1,9 +1,12 @@
-"""The round's random streams: splitmix64, identical in Python and in the numba kernels.
+"""The round's random streams, identical in Python and in the numba kernels.
 
 A round draws everything (deals, reaction times, tie-breaks, reshuffles, policy choices) from
 streams derived from its two seeds, one stream per seat and purpose, so a seat's draws never
 depend on what other seats did, and the Python path and the compiled path draw the very same
-numbers. Only integer arithmetic is used, so both paths agree bit for bit.
+numbers. A stream is Vigna's splitmix64 as ``leaves.seeding`` defines it for the whole project
+(one source of the arithmetic): the stream of (seat, purpose) under ``seed`` starts at
+``splitmix64_at(seed, seat + 16 * purpose)``, and each draw adds ``GAMMA`` to the state and
+mixes it (``mix64``). Only integer arithmetic is used, so both paths agree bit for bit.
 """
 
 from __future__ import annotations
@@ -11,26 +14,20 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from leaves.seeding import GAMMA, mix64, splitmix64_at
+
 MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
+_GAMMA = int(GAMMA)
+PURPOSES = 16
+"""Streams per seat that the numbering leaves room for (seat + PURPOSES * purpose)."""
 
 # stream purposes
 DEAL, TIME, RECYCLE, POLICY = 0, 1, 2, 3
 
 
-def mix(z: int) -> int:
-    """The splitmix64 output function."""
-    z &= MASK64
-    z = ((z ^ (z >> 30)) * _M1) & MASK64
-    z = ((z ^ (z >> 27)) * _M2) & MASK64
-    return z ^ (z >> 31)
-
-
 def stream_seed(seed: int, seat: int, purpose: int) -> int:
     """The start state of seat ``seat``'s stream for ``purpose`` under ``seed``."""
-    return mix((int(seed) + GOLDEN * (1 + seat + 16 * purpose)) & MASK64)
+    return int(splitmix64_at(np.uint64(int(seed) & MASK64), seat + PURPOSES * purpose))
 
 
 class SplitMix:
@@ -42,8 +39,8 @@ class SplitMix:
         self.state = int(state) & MASK64
 
     def next(self) -> int:
-        self.state = (self.state + GOLDEN) & MASK64
-        return mix(self.state)
+        self.state = (self.state + _GAMMA) & MASK64
+        return int(mix64(np.uint64(self.state)))
 
     def below(self, n: int) -> int:
         return self.next() % n
@@ -59,26 +56,16 @@ def shuffled(cards: list[int], rng: SplitMix) -> list[int]:
 
 
 # ---------------------------------------------------------------- numba twins
-_G = np.uint64(GOLDEN)
-
-
-@nb.njit(cache=True, inline="always")
-def nb_mix(z):
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(_M1)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(_M2)
-    return z ^ (z >> np.uint64(31))
-
-
 @nb.njit(cache=True)
 def nb_stream_seed(seed, seat, purpose):
-    return nb_mix(np.uint64(seed) + _G * np.uint64(1 + seat + 16 * purpose))
+    return splitmix64_at(np.uint64(seed), seat + PURPOSES * purpose)
 
 
 @nb.njit(cache=True, inline="always")
 def nb_next(states, i):
     """Advance stream ``states[i]`` and return 64 random bits."""
-    states[i] = states[i] + _G
-    return nb_mix(states[i])
+    states[i] = states[i] + GAMMA
+    return mix64(states[i])
 
 
 @nb.njit(cache=True, inline="always")

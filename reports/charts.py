@@ -15,6 +15,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import PercentFormatter
 
+from tournaments.game import plural
+
 OKABE_ITO = (
     "#0072B2",  # blue
     "#E69F00",  # orange
@@ -41,8 +43,9 @@ def _height(n: int) -> float:
     return max(2.6, 0.9 + 0.38 * n)
 
 
-def win_rates(summary: pd.DataFrame, ax: Axes | None = None) -> Figure:
-    """Win rate per strategy (strongest on top) with 95% intervals and the fair-share mark."""
+def win_rates(summary: pd.DataFrame, ax: Axes | None = None, unit: str = "game") -> Figure:
+    """Win rate per strategy (strongest on top) with 95% intervals and the fair-share mark;
+    ``unit``: what the rows are (a game, a round)."""
     df = summary.iloc[::-1]
     fig, ax = _axes(ax, (8.5, _height(len(df))))
     y = np.arange(len(df))
@@ -57,7 +60,7 @@ def win_rates(summary: pd.DataFrame, ax: Axes | None = None) -> Figure:
         ax.scatter(df["fair_share"], y, marker="|", s=250, color=OKABE_ITO[3], zorder=3,
                    label="fair share (1/players)")  # fmt: skip
     ax.set_yticks(y, df["strategy"])
-    ax.set_xlabel("win rate (share of games won)")
+    ax.set_xlabel(f"win rate (share of {plural(unit)} won)")
     ax.set_xlim(0, min(1.0, max(float(df["ci_high"].max()) * 1.15, 0.05)))
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title("Win rate by strategy")
@@ -120,11 +123,13 @@ def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
     return fig
 
 
-def length_distribution(dist: pd.DataFrame, measure: str = "turns",
-                        ax: Axes | None = None) -> Figure:  # fmt: skip
-    """Distribution of game length (``measure``: 'turns' or 'rounds') per player count, as
-    step histograms of the share of games (the rare tail beyond every player count's 99.5th
-    percentile, e.g. games stopped by the turn limit, is left out of the picture, not the means)."""
+def length_distribution(dist: pd.DataFrame, measure: str | None = None,
+                        ax: Axes | None = None, unit: str = "game") -> Figure:  # fmt: skip
+    """Distribution of a length column (``measure``, default the table's first: 13 Leaves'
+    turns or rounds) per player count, as step histograms of the share of games (the rare tail
+    beyond every player count's 99.5th percentile, e.g. games stopped by the turn limit, is left
+    out of the picture, not the means); ``unit``: what the rows are (a game, a round)."""
+    measure = measure or str(dist["measure"].iloc[0])
     fig, ax = _axes(ax, (8.5, 4.0))
     d = dist[(dist["by"] == "n_players") & (dist["measure"] == measure)]
     groups = list(d.groupby("group", sort=False))
@@ -139,10 +144,10 @@ def length_distribution(dist: pd.DataFrame, measure: str = "turns",
         h, edges = np.histogram(v, bins=bins, weights=w)  # values past the last edge: not drawn
         ax.stairs(h / w.sum(), edges, color=OKABE_ITO[i % len(OKABE_ITO)], lw=1.6,
                   label=f"{n} players (mean {np.average(v, weights=w):.1f})")  # fmt: skip
-    ax.set_xlabel(f"{measure} per game" + (f" (bins of {binw})" if binw > 1 else ""))
-    ax.set_ylabel("share of games")
+    ax.set_xlabel(f"{measure} per {unit}" + (f" (bins of {binw})" if binw > 1 else ""))
+    ax.set_ylabel(f"share of {plural(unit)}")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_title(f"Game length: {measure}")
+    ax.set_title(f"{unit.capitalize()} length: {measure}")
     ax.legend(**OUTSIDE)
     ax.grid(alpha=0.3)
     return fig
@@ -156,9 +161,11 @@ def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs) -> np.ndarr
 
 
 def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
-                  ax: Axes | None = None) -> Figure:  # fmt: skip
+                  ax: Axes | None = None, better: str = "lower",
+                  title: str = "Expert variant") -> Figure:  # fmt: skip
     """Final match totals per strategy as box plots (box: quartiles, line: median, whiskers:
-    5th-95th percentiles, diamond: mean). Lower totals are better."""
+    5th-95th percentiles, diamond: mean); ``better`` says which totals win ("lower" in 13
+    Leaves' expert variant), ``title`` names the matches."""
     order = order or sorted(scores["strategy"].unique())
     fig, ax = _axes(ax, (8.5, _height(len(order))))
     stats = []
@@ -173,8 +180,8 @@ def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
            boxprops=dict(facecolor=OKABE_ITO[5], alpha=0.7),
            medianprops=dict(color=OKABE_ITO[3], lw=2),
            meanprops=dict(marker="D", markerfacecolor="black", markeredgecolor="black", ms=4))  # fmt: skip
-    ax.set_xlabel("final match total (points; lower is better)")
-    ax.set_title("Expert variant: final scores")
+    ax.set_xlabel(f"final match total (points; {better} is better)")
+    ax.set_title(f"{title}: final scores")
     handles = [Line2D([], [], color=OKABE_ITO[3], lw=2, label="median"),
                Line2D([], [], marker="D", color="black", ls="", ms=4, label="mean")]  # fmt: skip
     ax.legend(handles=handles, **OUTSIDE)
@@ -239,4 +246,43 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title("Whom do you want to sit after?", fontsize=10)
     ax.legend(handles=handles, **OUTSIDE)
+    return fig
+
+
+def means(table: pd.DataFrame, column: str, better: str, unit: str = "game",
+          ax: Axes | None = None) -> Figure:  # fmt: skip
+    """Mean of ``column`` per seat by strategy (a ``reports.declared.means`` table, best on
+    top) with 95% intervals; ``better``: "higher" or "lower"."""
+    df = table.iloc[::-1]
+    fig, ax = _axes(ax, (8.5, _height(len(df))))
+    y = np.arange(len(df))
+    mean = df[f"{column}_mean"].to_numpy()
+    err = np.vstack([mean - df[f"{column}_ci_low"], df[f"{column}_ci_high"] - mean])
+    ax.barh(y, mean, color=OKABE_ITO[0], alpha=0.85, height=0.6)
+    ax.errorbar(mean, y, xerr=np.clip(err, 0, None), fmt="none", ecolor="black", capsize=3)
+    ax.set_yticks(y, df["strategy"])
+    ax.set_xlabel(f"mean {column} per {unit} (95% interval; {better} is better)")
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_title(f"Mean {column} per {unit} by strategy")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def by_parameter(table: pd.DataFrame, column: str, unit: str = "game",
+                 ax: Axes | None = None) -> Figure:  # fmt: skip
+    """Mean ``column`` by the value of a strategy parameter (a ``reports.declared.by_parameter``
+    table, one parameter), one line per strategy, with 95% intervals."""
+    param = str(table["parameter"].iloc[0])
+    fig, ax = _axes(ax, (8.5, 4.5))
+    for i, (name, sub) in enumerate(table.groupby("strategy")):
+        sub = sub.sort_values("value")
+        mean = sub[f"{column}_mean"].to_numpy()
+        err = np.vstack([mean - sub[f"{column}_ci_low"], sub[f"{column}_ci_high"] - mean])
+        ax.errorbar(sub["value"], mean, yerr=np.clip(err, 0, None), marker=MARKERS[i % 8],
+                    capsize=3, color=OKABE_ITO[i % len(OKABE_ITO)], label=name)  # fmt: skip
+    ax.set_xlabel(param)
+    ax.set_ylabel(f"mean {column} per {unit}")
+    ax.set_title(f"{column.capitalize()} by strategy and {param}")
+    ax.legend(**OUTSIDE)
+    ax.grid(alpha=0.3)
     return fig

@@ -1,9 +1,11 @@
 """Loading a tournament run into compact numpy arrays that every table is computed from.
 
 Why arrays and not a DataFrame: a run can hold 10 million games; strategy labels become small
-integer codes shared by all seats (one int8 per seat), card counts int16, so a whole run fits in a
-few hundred MB and every table is a handful of vectorized passes. Only the pinned columns are read
-(the column names are the contract with the tournament runner; nothing here knows 13 Leaves).
+integer codes shared by all seats (one int8 per seat), result values int16, so a whole run fits
+in a few hundred MB and every table is a handful of vectorized passes. Which columns to read
+comes from the game's declaration in the manifest (``tournaments.game.Declaration``: the rank
+column and its direction, length, share and mean columns, the table size); nothing here knows a
+game. A games DataFrame without a manifest is read under the default game's declaration.
 """
 
 from __future__ import annotations
@@ -20,40 +22,81 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-MAX_SEATS = 6
+from tournaments.game import Declaration
+
 BLOCK = 1 << 20  # rows per block in the table computations (bounds temporary memory)
-ARRAY_FIELDS = ("seats", "cards", "n_players", "first", "winner", "turns", "rounds", "unfinished",
-                "forfeited", "forfeit_seat", "deal", "match", "scores")  # fmt: skip
-REQUIRED = ("n_players", "first_player", "winner_seat", "turns", "rounds")
-OPTIONAL = ("unfinished", "forfeit", "deal", "match")
+MISSING = np.iinfo(np.int16).min
+"""A per-seat value that is not there (an empty seat, a null)."""
+ARRAY_FIELDS = ("seats", "values", "n_players", "first", "winner", "unfinished", "forfeited",
+                "forfeit_seat", "deal", "match", "scores")  # fmt: skip
+DICT_FIELDS = ("lengths", "flags", "means")
+_AHEAD, _BEHIND = 1 << 20, 1 << 21  # finishing keys: a winner before all, a forfeit after all
 
 
 class ReportError(ValueError):
     """Bad input for a report (missing or corrupt run directory, no games): one clear line."""
 
 
+def default_declaration() -> Declaration:
+    """The declaration of the default game (runs and DataFrames that carry none)."""
+    from tournaments.games import DEFAULT_GAME, get_game
+
+    return Declaration.of(get_game(DEFAULT_GAME))
+
+
+def run_declaration(manifest: dict) -> Declaration:
+    """The game declaration a run's manifest keeps (the default game's if it keeps none). A
+    run written before a field was declared gets that field from the installed game of the
+    same name."""
+    d = manifest.get("game_declaration") if isinstance(manifest, dict) else None
+    if d is None:
+        return default_declaration()
+    try:
+        return Declaration.from_dict({**_installed(d.get("name")), **d})
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise ReportError(f"corrupt manifest: {exc}") from None
+
+
+def _installed(name: Any) -> dict[str, Any]:
+    """The current declaration of the installed game named ``name`` ({} if none is)."""
+    from tournaments.games import game_class, game_names
+
+    for entry in game_names():
+        try:
+            cls = game_class(entry)
+        except ValueError:
+            continue
+        if getattr(cls, "name", None) == name:
+            return Declaration.of(cls()).to_dict()
+    return {}
+
+
 @dataclass
 class Games:
     """Per-game arrays of a run (N games, S seat columns). Empty seats have code -1.
 
+    ``values`` holds the declared rank value per seat (``MISSING`` where there is none);
+    ``lengths``, ``flags`` and ``means`` the declared length, share and mean columns.
     ``forfeit_seat`` is -1 where nobody forfeited or the seat is unknown (a bool ``forfeit``
     column); ``forfeited`` says whether the game ended by a forfeit at all.
     """
 
     labels: tuple[str, ...]
     seats: np.ndarray  # int8/int16 (N, S) strategy codes into labels, -1 empty
-    cards: np.ndarray  # int16 (N, S) cards left, -1 for empty seats / nulls
+    values: np.ndarray  # int16 (N, S) the rank value, MISSING for empty seats / nulls
     n_players: np.ndarray  # int8 (N,)
-    first: np.ndarray  # int8 (N,)
-    winner: np.ndarray  # int8 (N,), -1 none
-    turns: np.ndarray  # int32 (N,)
-    rounds: np.ndarray  # int32 (N,)
+    first: np.ndarray  # int8 (N,), 0 for games without a first player
+    winner: np.ndarray  # int8 (N,), -1 none (or a shared win)
     unfinished: np.ndarray  # bool (N,)
     forfeited: np.ndarray  # bool (N,)
     forfeit_seat: np.ndarray  # int8 (N,), -1 none/unknown
     deal: np.ndarray | None = None  # int64 (N,) deal index (duplicate deals), if the run has it
-    match: np.ndarray | None = None  # int64 (N,) expert match id
-    scores: np.ndarray | None = None  # int16 (N, S) expert points per game
+    match: np.ndarray | None = None  # int64 (N,) match id
+    scores: np.ndarray | None = None  # int16 (N, S) match points per game
+    lengths: dict[str, np.ndarray] = field(default_factory=dict)  # int32 (N,) per length column
+    flags: dict[str, np.ndarray] = field(default_factory=dict)  # bool (N,) per share column
+    means: dict[str, np.ndarray] = field(default_factory=dict)  # int16 (N, S) per mean column
+    declaration: Declaration = field(default_factory=default_declaration, repr=False)
     cache: dict = field(default_factory=dict, repr=False, compare=False)  # derived tables
 
     def __len__(self) -> int:
@@ -74,35 +117,53 @@ class Games:
                     f: (None if getattr(self, f) is None else getattr(self, f)[sl])
                     for f in ARRAY_FIELDS
                 },
+                **{f: {k: v[sl] for k, v in getattr(self, f).items()} for f in DICT_FIELDS},
+                declaration=self.declaration,
             )
 
     def ranks_key(self) -> np.ndarray:
-        """Finishing key per seat (lower is better): cards left, the winner first, a forfeiting
-        seat last, empty seats a large sentinel. int32 (N, S)."""
-        key = self.cards.astype(np.int16)
+        """Finishing key per seat (lower is better): the rank value in the declared direction,
+        the winner first, a forfeiting seat last, empty seats after all. int32 (N, S)."""
+        key = self.values.astype(np.int32)
+        if self.declaration.higher_is_better:
+            key = -key
         seat_idx = np.arange(self.seats.shape[1])
-        key[seat_idx[None, :] == self.winner[:, None]] = -1
-        key[seat_idx[None, :] == self.forfeit_seat[:, None]] = 32_000
-        key[self.seats < 0] = 32_767
+        key[seat_idx[None, :] == self.winner[:, None]] = -_AHEAD
+        key[seat_idx[None, :] == self.forfeit_seat[:, None]] = _AHEAD
+        key[(self.seats < 0) | (self.values == MISSING)] = _BEHIND
         return key
 
+    def wins(self) -> np.ndarray:
+        """bool (N, S): the seats that won each game. One winner (``winner``), or, for a game
+        with shared wins, every seat tied for the best rank value (none in a forfeited game)."""
+        seat_idx = np.arange(self.seats.shape[1])
+        if not self.declaration.shared_wins:
+            return seat_idx[None, :] == self.winner[:, None]
+        key = self.ranks_key()
+        best = key.min(axis=1, keepdims=True)
+        return (key == best) & (key < _AHEAD) & ~self.forfeited[:, None]
+
     def to_frame(self) -> pd.DataFrame:
-        """The games as a DataFrame in the pinned column layout (labels as categoricals)."""
+        """The games as a DataFrame in the run's column layout (labels as categoricals)."""
+        d = self.declaration
         cats = pd.CategoricalDtype(list(self.labels))
         cols: dict[str, Any] = {}
-        for s in range(self.seats.shape[1]):
+        width = self.seats.shape[1]
+        for s in range(width):
             cols[f"seat_{s}"] = pd.Categorical.from_codes(self.seats[:, s], dtype=cats)
-        for s in range(self.seats.shape[1]):
-            cols[f"cards_left_{s}"] = self.cards[:, s]
-        cols.update(
-            n_players=self.n_players,
-            first_player=self.first,
-            winner_seat=self.winner,
-            turns=self.turns,
-            rounds=self.rounds,
-            unfinished=self.unfinished,
-            forfeit=self.forfeit_seat,
-        )
+        for s in range(width):
+            cols[f"{d.rank_value}_{s}"] = self.values[:, s]
+        for name, v in self.means.items():
+            if name != d.rank_value:
+                for s in range(width):
+                    cols[f"{name}_{s}"] = v[:, s]
+        cols["n_players"] = self.n_players
+        if d.has_first_player:
+            cols["first_player"] = self.first
+        cols["winner_seat"] = self.winner
+        cols.update(self.lengths)
+        cols.update(self.flags)
+        cols.update(unfinished=self.unfinished, forfeit=self.forfeit_seat)
         if self.deal is not None:
             cols["deal"] = self.deal
         if self.match is not None:
@@ -115,7 +176,7 @@ class Games:
 
 @dataclass
 class Run:
-    """A loaded run: games arrays, the expert matches table (or None) and the manifest."""
+    """A loaded run: games arrays, the matches table (or None) and the manifest."""
 
     games: Games
     matches: pd.DataFrame | None = None
@@ -124,11 +185,16 @@ class Run:
 
     @property
     def expert(self) -> bool:
+        """A run of matches (13 Leaves' expert variant, Ligretto's games to a target)."""
         return self.games.match is not None or self.matches is not None
 
+    @property
+    def declaration(self) -> Declaration:
+        return self.games.declaration
 
-def _seat_columns(names: list[str], prefix: str) -> list[str]:
-    return [f"{prefix}{s}" for s in range(MAX_SEATS) if f"{prefix}{s}" in names]
+
+def _seat_columns(names: list[str] | set[str], prefix: str, width: int) -> list[str]:
+    return [f"{prefix}{s}" for s in range(width) if f"{prefix}{s}" in names]
 
 
 def _int_column(table: pa.Table, name: str, dtype: Any, fill: int = -1) -> np.ndarray:
@@ -137,6 +203,8 @@ def _int_column(table: pa.Table, name: str, dtype: Any, fill: int = -1) -> np.nd
         return np.full(len(col), fill, dtype=dtype)
     if pa.types.is_boolean(col.type):
         col = pc.cast(col, pa.int8())
+    if pa.types.is_integer(col.type):  # the fill must fit the column's type
+        col = pc.cast(col, pa.from_numpy_dtype(np.dtype(dtype)))
     return pc.fill_null(col, fill).to_numpy().astype(dtype, copy=False)
 
 
@@ -160,25 +228,63 @@ class _Labels:
         return lut[idx].astype(np.int16)  # -1 indexes the trailing -1 (null seat)
 
 
-def _games_parts(table: pa.Table, labels: _Labels) -> dict[str, np.ndarray]:
+def _required(d: Declaration) -> tuple[str, ...]:
+    return ("n_players", "winner_seat", *d.length_columns)
+
+
+def _wanted_names(d: Declaration) -> tuple[set[str], tuple[str, ...]]:
+    """(scalar columns, per-seat prefixes) a report reads under declaration ``d``."""
+    scalars = {*_required(d), *d.share_columns, "unfinished", "forfeit", "forfeit_seat",
+               "deal", "match"}  # fmt: skip
+    if d.has_first_player:
+        scalars.add("first_player")
+    prefixes = ("seat_", f"{d.rank_value}_", "score_", *(f"{m}_" for m in d.mean_columns))
+    return scalars, prefixes
+
+
+def _wanted(name: str, d: Declaration) -> bool:
+    scalars, prefixes = _wanted_names(d)
+    if name in scalars:
+        return True
+    return any(name == f"{p}{s}" for p in prefixes for s in range(d.max_players))
+
+
+def _games_parts(table: pa.Table, labels: _Labels, d: Declaration) -> dict[str, np.ndarray]:
     names = table.column_names
-    missing = [c for c in REQUIRED if c not in names]
-    seat_cols = _seat_columns(names, "seat_")
-    card_cols = _seat_columns(names, "cards_left_")
-    if missing or not seat_cols or len(card_cols) != len(seat_cols):
-        what = ", ".join(missing) or "seat_i / cards_left_i"
-        raise ReportError(f"games table lacks the pinned column(s): {what}")
+    width = d.max_players
+    missing = [c for c in _required(d) if c not in names]
+    seat_cols = _seat_columns(names, "seat_", width)
+    value_cols = _seat_columns(names, f"{d.rank_value}_", width)
+    if missing or not seat_cols or len(value_cols) != len(seat_cols):
+        what = ", ".join(missing) or f"seat_i / {d.rank_value}_i"
+        raise ReportError(f"games table lacks the pinned column(s) of {d.title}: {what}")
     n = table.num_rows
     out: dict[str, np.ndarray] = {
         "seats": np.stack([labels.encode(table.column(c)) for c in seat_cols], axis=1),
-        "cards": np.stack([_int_column(table, c, np.int16) for c in card_cols], axis=1),
+        "values": np.stack([_int_column(table, c, np.int16, MISSING) for c in value_cols], 1),
         "n_players": _int_column(table, "n_players", np.int8),
-        "first": _int_column(table, "first_player", np.int8),
+        "first": (
+            _int_column(table, "first_player", np.int8)
+            if d.has_first_player and "first_player" in names
+            else np.zeros(n, np.int8)
+        ),
         "winner": _int_column(table, "winner_seat", np.int8),
-        "turns": _int_column(table, "turns", np.int32, 0),
-        "rounds": _int_column(table, "rounds", np.int32, 0),
     }
-    if "forfeit" in names and not pa.types.is_boolean(table.column("forfeit").type):
+    for c in d.length_columns:
+        out[f"lengths:{c}"] = _int_column(table, c, np.int32, 0)
+    for c in d.share_columns:
+        if c in names:
+            out[f"flags:{c}"] = _int_column(table, c, np.int8, 0).astype(bool)
+    for c in d.mean_columns:
+        cols = _seat_columns(names, f"{c}_", width)
+        if len(cols) == len(seat_cols):
+            out[f"means:{c}"] = np.stack(
+                [_int_column(table, x, np.int16, MISSING) for x in cols], 1
+            )
+    if "forfeit_seat" in names:  # the runner's rows: which seat forfeited
+        out["forfeit_seat"] = _int_column(table, "forfeit_seat", np.int8)
+        out["forfeited"] = out["forfeit_seat"] >= 0
+    elif "forfeit" in names and not pa.types.is_boolean(table.column("forfeit").type):
         out["forfeit_seat"] = _int_column(table, "forfeit", np.int8)
         out["forfeited"] = out["forfeit_seat"] >= 0
     else:
@@ -195,16 +301,16 @@ def _games_parts(table: pa.Table, labels: _Labels) -> dict[str, np.ndarray]:
     for opt in ("deal", "match"):
         if opt in names:
             out[opt] = _int_column(table, opt, np.int64)
-    score_cols = _seat_columns(names, "score_")
-    if score_cols:
+    score_cols = _seat_columns(names, "score_", width)
+    if score_cols and "match" in names:
         out["scores"] = np.stack([_int_column(table, c, np.int16) for c in score_cols], axis=1)
     return out
 
 
-def _assemble(parts: list[dict[str, np.ndarray]], labels: _Labels) -> Games:
+def _assemble(parts: list[dict[str, np.ndarray]], labels: _Labels, d: Declaration) -> Games:
     """Concatenate per-part arrays (parts may have fewer seat columns; optional columns are
     kept only if every part has them)."""
-    return _Filler([len(p["turns"]) for p in parts]).fill_all(parts, labels)
+    return _Filler([len(p["n_players"]) for p in parts]).fill_all(parts, labels, d)
 
 
 class _Filler:
@@ -216,11 +322,12 @@ class _Filler:
         self.offset = 0
 
     def add(self, part: dict[str, np.ndarray], width: int) -> None:
-        n = len(part["turns"])
+        n = len(part["n_players"])
         if not self.arrays:
             for key, a in part.items():
                 shape = (self.total, width) if a.ndim == 2 else (self.total,)
-                fill = -1 if a.ndim == 2 else 0
+                per_value = key == "values" or key.startswith("means:")
+                fill = 0 if a.ndim == 1 else (MISSING if per_value else -1)
                 self.arrays[key] = np.full(shape, fill, dtype=a.dtype)
         for key in list(self.arrays):
             a = part.get(key)
@@ -234,50 +341,55 @@ class _Filler:
                 dest[self.offset : self.offset + n] = a
         self.offset += n
 
-    def fill_all(self, parts: list[dict[str, np.ndarray]], labels: _Labels) -> Games:
+    def fill_all(self, parts: list[dict[str, np.ndarray]], labels: _Labels,
+                 d: Declaration) -> Games:  # fmt: skip
         width = max((p["seats"].shape[1] for p in parts), default=0)
         for p in parts:
             self.add(p, width)
-        return self.result(labels)
+        return self.result(labels, d)
 
-    def result(self, labels: _Labels) -> Games:
+    def result(self, labels: _Labels, d: Declaration) -> Games:
         if self.total == 0:
             raise ReportError("the run has no games")
         a = self.arrays
         code_dtype = np.int8 if len(labels.codes) < 127 else np.int16
         names = tuple(sorted(labels.codes, key=labels.codes.get))
+        groups = {
+            f: {k.split(":", 1)[1]: v for k, v in a.items() if k.startswith(f"{f}:")}
+            for f in DICT_FIELDS
+        }
         return Games(
             labels=names,
             seats=a["seats"].astype(code_dtype, copy=False),
             **{f: a.get(f) for f in ARRAY_FIELDS if f != "seats"},
+            **groups,
+            declaration=d,
         )
 
 
-def games_from_frame(df: pd.DataFrame) -> Games:
-    """Convert a games DataFrame in the pinned layout (seat labels as str or categorical)."""
+def games_from_frame(df: pd.DataFrame, declaration: Declaration | None = None) -> Games:
+    """Convert a games DataFrame in a run's column layout (seat labels as str or categorical),
+    read under ``declaration`` (default: the default game's)."""
     if not isinstance(df, pd.DataFrame):
         raise ReportError(f"expected a games DataFrame, got {type(df).__name__}")
-    wanted = [c for c in df.columns if _wanted(str(c))]
+    d = declaration or default_declaration()
+    wanted = [c for c in df.columns if _wanted(str(c), d)]
     try:
         table = pa.Table.from_pandas(df[wanted], preserve_index=False)
     except (pa.ArrowException, ValueError, TypeError) as exc:
         raise ReportError(f"games DataFrame cannot be read: {exc}") from exc
     labels = _Labels()
-    return _assemble([_games_parts(table, labels)], labels)
-
-
-def _wanted(name: str) -> bool:
-    if name in REQUIRED or name in OPTIONAL:
-        return True
-    return any(name == f"{p}{s}" for p in ("seat_", "cards_left_", "score_") for s in range(6))
+    return _assemble([_games_parts(table, labels, d)], labels, d)
 
 
 def _part_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
 
 
-def load_games(folder: str | Path) -> Games:
-    """Read every Parquet part under ``folder`` (only the needed columns), part by part."""
+def load_games(folder: str | Path, declaration: Declaration | None = None) -> Games:
+    """Read every Parquet part under ``folder`` (only the columns ``declaration`` names; by
+    default the default game's), part by part."""
+    d = declaration or default_declaration()
     folder = Path(folder)
     files = _part_files(folder) if folder.is_dir() else [folder]
     labels = _Labels()
@@ -288,20 +400,21 @@ def load_games(folder: str | Path) -> Games:
             metas.append((f, meta.schema_arrow.names, meta.metadata.num_rows))
         except (OSError, pa.ArrowException) as exc:
             raise ReportError(f"cannot read games part {f}: {exc}") from exc
-    width = max((len(_seat_columns(names, "seat_")) for _, names, _ in metas), default=0)
+    width = max((len(_seat_columns(names, "seat_", d.max_players)) for _, names, _ in metas),
+                default=0)  # fmt: skip
     filler = _Filler([rows for _, _, rows in metas])
     for f, names, rows in metas:
         if not rows:
             continue
-        cols = [c for c in names if _wanted(c)]
+        cols = [c for c in names if _wanted(c, d)]
         seat_cols = [c for c in cols if c.startswith("seat_")]
         try:
             table = pq.read_table(f, columns=cols, read_dictionary=seat_cols)
         except (OSError, pa.ArrowException) as exc:
             raise ReportError(f"cannot read games part {f}: {exc}") from exc
-        filler.add(_games_parts(table, labels), width)
+        filler.add(_games_parts(table, labels, d), width)
         del table
-    return filler.result(labels)
+    return filler.result(labels, d)
 
 
 def load_run(run_dir: str | Path) -> Run:
@@ -323,7 +436,7 @@ def load_run(run_dir: str | Path) -> Run:
             raise ReportError(f"corrupt manifest {mpath}: {exc}") from exc
         if not isinstance(manifest, dict):
             raise ReportError(f"corrupt manifest {mpath}: not a JSON object")
-    games = load_games(games_dir)
+    games = load_games(games_dir, run_declaration(manifest))
     matches = None
     mdir = path / "matches"
     if mdir.is_dir() and _part_files(mdir):
@@ -349,8 +462,9 @@ def as_run(source: Any) -> Run:
     if isinstance(games, pd.DataFrame):
         matches = getattr(source, "matches", None)
         manifest = getattr(source, "manifest", None)
+        d = run_declaration(manifest) if isinstance(manifest, dict) else None
         return Run(
-            games=games_from_frame(games),
+            games=games_from_frame(games, d),
             matches=matches if isinstance(matches, pd.DataFrame) else None,
             manifest=manifest if isinstance(manifest, dict) else {},
         )

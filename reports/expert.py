@@ -1,9 +1,11 @@
-"""Expert-variant tables: match wins (shared wins count as wins), points per game, match length,
-final score distributions.
+"""Match tables (13 Leaves' expert variant, Ligretto's games of rounds): match wins (shared wins
+count as wins), points per game, match length, final score distributions.
 
-Match winners are recomputed from the final totals by the rule (lowest total wins, players tied
-for the lowest share the win), so they do not depend on how the runner encodes them. Totals come
-from the matches table when given, else from summing the per-game ``score_i`` columns.
+Match winners are recomputed from the final totals by the rule the game declares (the best
+total in its direction wins, players tied for it share the win), so they do not depend on how
+the runner encodes them. Totals come from the matches table when given, else from summing the
+per-game ``score_i`` columns. Column names follow the declared units (``points_per_game``,
+``mean_match_games``; Ligretto: ``points_per_round``, ``mean_match_rounds``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ def _match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     """(seats (M, S) codes, totals (M, S) with -1 for empty, games (M,), n_players (M,))."""
     g = run.games
     if g.match is None:
-        raise ReportError("not an expert run: the games have no 'match' column")
+        raise ReportError("not an expert run (of matches): the games have no 'match' column")
     ids, first = np.unique(g.match, return_index=True)
     seats = g.seats[first].astype(np.int64)
     n_players = g.n_players[first].astype(np.int64)
@@ -47,7 +49,9 @@ def _match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
         inv = np.searchsorted(ids, g.match)
         totals = np.stack(
             [
-                np.bincount(inv, weights=np.maximum(g.scores[:, s], 0), minlength=len(ids))
+                np.bincount(
+                    inv, weights=np.where(g.seats[:, s] >= 0, g.scores[:, s], 0), minlength=len(ids)
+                )  # fmt: skip
                 for s in range(g.scores.shape[1])
             ],
             axis=1,
@@ -65,20 +69,22 @@ def _per_seat(seats: np.ndarray, k: int, weights) -> np.ndarray:
 
 
 def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per strategy over expert matches: matches (seats occupied), match wins (shared wins
-    counted as wins) and how many were shared, match win rate with a 95% Wilson interval, the
-    rate with shared wins split (a win shared by j players counts 1/j), fair
-    share (mean 1/players), mean points per game (lower is better), mean and median final total,
-    mean match length in games. Sorted by match win rate."""
+    """Per strategy over matches: matches (seats occupied), match wins (shared wins counted as
+    wins) and how many were shared, match win rate with a 95% Wilson interval, the rate with
+    shared wins split (a win shared by j players counts 1/j), fair share (mean 1/players), mean
+    points per game (in the declared direction), mean and median final total, mean match length
+    in games. Sorted by match win rate."""
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
     seats, totals, games, n_players = _match_arrays(run)
     g = run.games
+    d = g.declaration
     k = g.n_strategies
     occupied = seats >= 0
-    low = np.where(occupied, totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
-    won = occupied & (totals == low)
+    sign = -1 if d.higher_is_better else 1  # the best total is the lowest signed one
+    low = np.where(occupied, sign * totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+    won = occupied & (sign * totals == low)
     n_won = won.sum(axis=1, keepdims=True)
     shared = won & (n_won > 1)
     n_m = _per_seat(seats, k, 1.0)
@@ -90,7 +96,7 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
         pts = np.bincount(codes, weights=sc.ravel().astype(float), minlength=k + 1)[:k]
         ppg = pts / np.bincount(codes, minlength=k + 1)[:k]
     else:
-        ppg = _per_seat(seats, k, np.maximum(totals, 0)) / _per_seat(seats, k, games[:, None])
+        ppg = _per_seat(seats, k, totals) / _per_seat(seats, k, games[:, None])
     medians = [
         float(np.median(totals[seats == c])) if (seats == c).any() else np.nan for c in range(k)
     ]
@@ -107,10 +113,10 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
                 "ci_low": lo,
                 "ci_high": hi,
                 "fair_share": _per_seat(seats, k, 1.0 / n_players[:, None]) / n_m,
-                "points_per_game": ppg,
-                "mean_final_total": _per_seat(seats, k, np.maximum(totals, 0)) / n_m,
+                f"points_per_{d.unit}": ppg,
+                "mean_final_total": _per_seat(seats, k, totals) / n_m,
                 "median_final_total": medians,
-                "mean_match_games": _per_seat(seats, k, games[:, None]) / n_m,
+                f"mean_match_{d.units()}": _per_seat(seats, k, games[:, None]) / n_m,
             }
         )
     df = df[df["matches"] > 0]
@@ -133,7 +139,8 @@ def expert_scores(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFram
 
 
 def expert_lengths(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Match length in games by player count: matches, mean, median, p10, p90, max."""
+    """Match length in games (rounds, for Ligretto) by player count: matches, mean, median,
+    p10, p90, max."""
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)

@@ -15,6 +15,9 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from tournaments.game import Declaration, plural
+
+from .data import default_declaration
 from .stats import Z95
 
 __all__ = ["Finding", "key_findings", "pct", "points", "interval", "p_text"]
@@ -77,14 +80,14 @@ def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
     return r
 
 
-def _best(tables: Mapping[str, pd.DataFrame], method: str) -> list[Finding]:
+def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> list[Finding]:
     summ = tables["summary"]
     if not len(summ):
-        return [Finding("summary", "No strategy has played a game.")]
+        return [Finding("summary", f"No strategy has played a {d.unit}.")]
     top = summ.iloc[0]
     rate = (
         f"{top['strategy']} wins {pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} "
-        f"of its games (fair share {pct(top['fair_share'])})"
+        f"of its {d.units()} (fair share {pct(top['fair_share'])})"
     )
     if len(summ) == 1:
         return [Finding("summary", f"Only one strategy played: {rate}.")]
@@ -121,7 +124,8 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str) -> list[Finding]:
         after = "" if row["p_value"] >= 0.05 else " after Holm correction over the pairs compared"
         text = (
             f"No strategy is clearly the best: {top['strategy']} leads with "
-            f"{pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} of its games won, "
+            f"{pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} of its "
+            f"{d.units()} won, "
             f"but its margin over {second['strategy']} ({pct(second['win_rate'])} "
             f"{interval(second['ci_low'], second['ci_high'])}) is {margin}): not "
             f"significant{after}."
@@ -129,7 +133,7 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str) -> list[Finding]:
     return [Finding("significance", text)]
 
 
-def _seats(seats: pd.DataFrame) -> list[Finding]:
+def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     if seats is None or not len(seats):
         return []
     n = int(seats.groupby("n_players")["games"].first().idxmax())
@@ -144,7 +148,7 @@ def _seats(seats: pd.DataFrame) -> list[Finding]:
         verdict = "no clear effect"
     text = (
         f"Seat: at {n} players the first to play wins {pct(first['win_rate'])} "
-        f"{interval(first['ci_low'], first['ci_high'])} of games against a fair share of "
+        f"{interval(first['ci_low'], first['ci_high'])} of {d.units()} against a fair share of "
         f"{pct(fair)}: {verdict}"
     )
     if len(at) > 1:
@@ -190,30 +194,70 @@ def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
     return [Finding("neighbours", text)]
 
 
-def _lengths(lengths: pd.DataFrame) -> list[Finding]:
+def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
+    """The first length column's median and 80% range, the second's mean (13 Leaves: turns,
+    then rounds)."""
     if lengths is None or not len(lengths):
         return []
     rows = lengths[lengths["by"] == "all"].set_index("measure")
-    if "turns" not in rows.index:
+    first, *rest = d.length_columns
+    if first not in rows.index:
         return []
-    t = rows.loc["turns"]
+    t = rows.loc[first]
     text = (
-        f"Game length: a game lasts {t['median']:.0f} turns on median (80% of games between "
-        f"{t['p10']:.0f} and {t['p90']:.0f})"
+        f"{d.unit.capitalize()} length: a {d.unit} lasts {t['median']:.0f} {first} on median "
+        f"(80% of {d.units()} between {t['p10']:.0f} and {t['p90']:.0f})"
     )
-    if "rounds" in rows.index:
-        text += f", {rows.loc['rounds']['mean']:.1f} rounds on average"
+    if rest and rest[0] in rows.index:
+        text += f", {rows.loc[rest[0]]['mean']:.1f} {rest[0]} on average"
     return [Finding("lengths", text + ".")]
 
 
-def _expert(ex: pd.DataFrame | None) -> list[Finding]:
+def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
+    """The best mean rank value per unit, with its interval (games that declare means)."""
+    col = d.rank_value
+    if means is None or not len(means) or f"{col}_mean" not in means:
+        return []
+    top = means.iloc[0]
+    name = col.replace("_", " ")
+    text = (
+        f"{top['strategy']} has the best mean {name} per {d.unit}: {top[f'{col}_mean']:.2f} "
+        f"[{top[f'{col}_ci_low']:.2f}, {top[f'{col}_ci_high']:.2f}]"
+    )
+    if len(means) > 1:
+        last = means.iloc[-1]
+        text += f"; {last['strategy']} has the worst: {last[f'{col}_mean']:.2f}"
+    return [Finding("means", text + ".")]
+
+
+def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:
+    """The share of every declared yes/no column over all rows (Ligretto: blockades)."""
+    if out is None or not len(out):
+        return []
+    row = out[out["n_players"].astype(str) == "all"].iloc[0]
+    found = []
+    for c, meaning in d.share_columns.items():
+        if f"{c}_share" in out:
+            found.append(
+                Finding(
+                    "outcomes",
+                    f"{d.units().capitalize()} {meaning}: {pct(row[f'{c}_share'])} "
+                    f"{interval(row[f'{c}_ci_low'], row[f'{c}_ci_high'])} of "
+                    f"{int(row[d.units()]):,} {d.units()}.",
+                )
+            )
+    return found
+
+
+def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     if ex is None or not len(ex):
         return []
     top = ex.iloc[0]
     shared = int(top["shared_wins"])
     text = (
-        f"Expert matches: {top['strategy']} wins {pct(top['match_win_rate'])} "
-        f"{interval(top['ci_low'], top['ci_high'])} of its matches (shared wins counted as "
+        f"{d.match_label}: {top['strategy']} wins {pct(top['match_win_rate'])} "
+        f"{interval(top['ci_low'], top['ci_high'])} of its {plural(d.match_unit)} (shared "
+        "wins counted as "
         f"wins; {pct(top['match_win_rate_split'])} with each shared win split), fair share "
         f"{pct(top['fair_share'])}; {shared:,} of its {int(top['match_wins']):,} wins "
         f"{'was' if shared == 1 else 'were'} shared."
@@ -221,19 +265,25 @@ def _expert(ex: pd.DataFrame | None) -> list[Finding]:
     return [Finding("expert", text)]
 
 
-def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "") -> list[Finding]:
-    """The key findings of a report's tables (``reports.compute_tables``), most important first:
-    a gauntlet's answer (gauntlet runs, instead of) the best strategy and its paired margin over the next, the seat effect, the strongest
-    neighbour effect (when a ``neighbours`` table exists), game length, and for expert runs the
-    match win split and shared wins."""
+def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
+                 declaration: Declaration | None = None) -> list[Finding]:  # fmt: skip
+    """The key findings of a report's tables (``reports.compute_tables``) in the words of the
+    game's declaration (default: the default game's), most important first: a gauntlet's
+    answer (gauntlet runs, instead of) the best strategy and its paired margin over the next,
+    the best mean rank value (games that declare means), the seat effect, the strongest
+    neighbour effect (when those tables exist), length, declared outcome shares, and for runs
+    of matches the match win split and shared wins."""
+    d = declaration or default_declaration()
     if "gauntlet" in tables:  # not a round robin: the field's ranking answers nothing asked
         from .gauntlet import sentences
 
         out = [Finding("gauntlet", " ".join(sentences(tables["gauntlet"])))]
     else:
-        out = _best(tables, method)
-    out += _seats(tables.get("seats"))
+        out = _best(tables, method, d)
+    out += _means(tables.get("means"), d)
+    out += _seats(tables.get("seats"), d)
     out += _neighbours(tables.get("neighbours"))
-    out += _lengths(tables.get("lengths"))
-    out += _expert(tables.get("expert"))
+    out += _lengths(tables.get("lengths"), d)
+    out += _outcomes(tables.get("outcomes"), d)
+    out += _expert(tables.get(d.match_name), d)
     return out

@@ -1,9 +1,9 @@
 """Neighbour effects: each strategy's win rate by the strategy seated directly before it.
 
-In 13 Leaves the player after you faces the ends you leave, so "whom do you want to sit
-after?" is a finding in its own right. Computed from the seat and winner columns only (any
-game the runner plays): the seat before seat ``s`` is ``(s - 1) % n_players`` (play goes
-clockwise, to the next seat). Under the balanced seating design every strategy sits after
+In a game with a turn order (the declaration's ``turn_order``; 13 Leaves: the player after you
+faces the ends you leave) "whom do you want to sit after?" is a finding in its own right.
+Computed from the seat and winner columns only: the seat before seat ``s`` is
+``(s - 1) % n_players`` (play goes clockwise, to the next seat). Under the balanced seating design every strategy sits after
 every other equally often, so the rows of one strategy compare like with like.
 """
 
@@ -42,12 +42,13 @@ def _counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     fair = np.zeros(k * k)
     for b in g.blocks():
         n = b.n_players.astype(np.int64)
+        won = b.wins()
         for s in range(b.seats.shape[1]):
             code = _pair_code(b, s)
             ok = code >= 0
             key = code[ok]
             games += np.bincount(key, minlength=k * k)
-            wins += np.bincount(key, weights=(b.winner[ok] == s), minlength=k * k)
+            wins += np.bincount(key, weights=won[ok, s], minlength=k * k)
             fair += np.bincount(key, weights=1.0 / n[ok], minlength=k * k)
     return games.reshape(k, k), wins.reshape(k, k), fair.reshape(k, k)
 

@@ -39,7 +39,7 @@ class Plots:
 
     def win_rates(self, ax: Axes | None = None) -> Figure:
         """Win rate per strategy with 95% intervals and the fair share."""
-        return charts.win_rates(summary(self.run), ax=ax)
+        return charts.win_rates(summary(self.run), ax=ax, unit=self.run.declaration.unit)
 
     def head_to_head(self, ax: Axes | None = None) -> Figure:
         """How often each strategy finished ahead of each other one (heatmap)."""
@@ -49,9 +49,12 @@ class Plots:
         """Win rate by position from the first player, per player count."""
         return charts.seat_advantage(seats(self.run), ax=ax)
 
-    def lengths(self, measure: str = "turns", ax: Axes | None = None) -> Figure:
-        """Distribution of game length in ``measure`` ('turns' or 'rounds')."""
-        return charts.length_distribution(length_distribution(self.run), measure, ax=ax)
+    def lengths(self, measure: str | None = None, ax: Axes | None = None) -> Figure:
+        """Distribution of a declared length column (default the first: 13 Leaves' turns)."""
+        d = self.run.declaration
+        measure = measure or d.length_columns[0]
+        return charts.length_distribution(length_distribution(self.run), measure, ax=ax,
+                                          unit=d.unit)  # fmt: skip
 
     def rating(self, ax: Axes | None = None) -> Figure:
         """Plackett-Luce worth per strategy with 95% intervals."""
@@ -73,7 +76,7 @@ class Report:
     @property
     def findings(self) -> list[Finding]:
         """The key findings, in sentences."""
-        return key_findings(self.tables, self.method)
+        return key_findings(self.tables, self.method, self.run.declaration)
 
     @property
     def summary(self) -> pd.DataFrame:

@@ -1,7 +1,8 @@
 """Plackett-Luce rating from finishing orders, fitted on every game with Hessian intervals.
 
-Finishing order: fewer cards left is better; the winner first, a forfeiting seat last. Ties
-(equal cards left) are handled with Breslow's method from survival analysis: each tied player is
+Finishing order: a better rank value in the game's declared direction (13 Leaves: fewer cards
+left; Ligretto: a higher score); the winner first, a forfeiting seat last. Ties (equal values)
+are handled with Breslow's method from survival analysis: each tied player is
 a choice out of everyone not strictly ahead of it (the tied rivals included), so a tie counts as
 "neither ahead" instead of being broken at random. Without ties this is the exact Plackett-Luce
 likelihood (checked against ``choix`` in the tests).
@@ -35,31 +36,29 @@ def choice_patterns(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     k = g.n_strategies
     tables, ranks, weight = finishing_patterns(g)
     width = tables.shape[1]
-    code = np.zeros(len(weight), dtype=np.int64)
-    for s in range(width):
-        code = code * (k + 1) + (tables[:, s] + 1)
     events = []
     for s in range(width):  # seat s is chosen among the seats not strictly ahead of it
-        mask = np.zeros(len(weight), dtype=np.int64)
-        for j in range(width):
-            mask |= ((tables[:, j] >= 0) & (ranks[:, j] >= ranks[:, s])).astype(np.int64) << j
         occ = tables[:, s] >= 0
-        ev = pd.Series(weight[occ], index=((code * width + s) * 64 + mask)[occ])
-        events.append(ev.groupby(level=0).sum())
-    ev = pd.concat(events)
-    keys = ev.index.to_numpy()
-    mask, seat, tcode = keys % 64, (keys // 64) % width, keys // (64 * width)
-    tab = np.zeros((len(keys), width), dtype=np.int64)
-    for s in range(width - 1, -1, -1):
-        tab[:, s] = tcode % (k + 1) - 1
-        tcode = tcode // (k + 1)
-    comp = np.zeros((len(keys), k))
-    rows = np.arange(len(keys))
+        inset = (tables >= 0) & (ranks >= ranks[:, [s]])
+        frame = pd.DataFrame(tables[occ], columns=[f"t{j}" for j in range(width)])
+        for j in range(width):
+            frame[f"m{j}"] = inset[occ, j]
+        frame["seat"] = s
+        frame["w"] = weight[occ]
+        events.append(frame)
+    # sorted by seat, table, then set membership as a bit mask (seat j = bit j)
+    keys = ["seat"] + [f"t{j}" for j in range(width)] + [f"m{j}" for j in reversed(range(width))]
+    ev = pd.concat(events, ignore_index=True).groupby(keys, sort=True)["w"].sum().reset_index()
+    tab = ev[[f"t{j}" for j in range(width)]].to_numpy(np.int64)
+    member = ev[[f"m{j}" for j in range(width)]].to_numpy(bool)
+    seat = ev["seat"].to_numpy(np.int64)
+    comp = np.zeros((len(ev), k))
+    rows = np.arange(len(ev))
     for j in range(width):  # one increment per row and j: plain fancy-index add is safe
-        inset = ((mask >> j) & 1).astype(bool) & (tab[:, j] >= 0)
+        inset = member[:, j] & (tab[:, j] >= 0)
         comp[rows[inset], tab[inset, j]] += 1.0
     keep = comp.sum(axis=1) > 1  # a choice out of one seat carries no information
-    return tab[rows, seat][keep], comp[keep], ev.to_numpy()[keep].astype(float)
+    return tab[rows, seat][keep], comp[keep], ev["w"].to_numpy()[keep].astype(float)
 
 
 def fit_plackett_luce(

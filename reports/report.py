@@ -16,8 +16,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from tournaments.game import Declaration, plural
+
 from . import charts
 from .data import Run, as_run
+from .declared import by_parameter, means, outcomes
 from .expert import expert, expert_lengths, expert_scores
 from .findings import key_findings
 from .gauntlet import design as gauntlet_design
@@ -90,38 +93,70 @@ tr:nth-child(even){background:#fafafa}img{max-width:100%;height:auto;display:blo
 """
 
 
-def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
+def _sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
+              spec: dict | None = None) -> list[Section]:  # fmt: skip
+    """The page's sections, in reading order; which ones and their words follow the game's
+    declaration ``d`` (units, direction, columns)."""
+    units, rank = d.units(), d.rank_value.replace("_", " ")
+    shared = (
+        " A win shared by tied players counts for each of them (win_share splits it)."
+        if d.shared_wins
+        else ""
+    )
     secs = [
         Section(
             "Key findings",
             "In words, from the tables below; 95% intervals in brackets, numbers rounded "
             "(the CSVs keep full precision).",
-            bullets=[f.text for f in key_findings(tables, method)],
+            bullets=[f.text for f in key_findings(tables, method, d)],
         ),
         Section(
             "Summary",
-            "Per strategy: seats occupied (games), wins, win rate with a 95% Wilson interval, "
+            f"Per strategy: seats occupied ({units}), wins, win rate with a 95% Wilson interval, "
             "fair share (expected win rate if all were equal), relative = win rate / fair share, "
-            "mean cards left when not winning, unfinished and forfeited games. Strongest first.",
+            f"mean {rank} when not winning, unfinished and forfeited {units}. Strongest first."
+            + shared,
             [("summary", tables["summary"])],
             ["win_rates"],
         ),
-        *(
-            [
-                Section(
-                    "Gauntlet",
-                    "The strategy and the baseline in the same seats on the same deals against "
-                    "the field; diff = strategy - baseline win rate, paired by deal, 95% t "
-                    "interval.",
-                    [("gauntlet", tables["gauntlet"])],
-                )
-            ]
-            if "gauntlet" in tables
-            else []
-        ),
+    ]
+    if "means" in tables:
+        cols = ", ".join(c.replace("_", " ") for c in d.mean_columns)
+        secs.append(
+            Section(
+                f"Mean {rank} per {d.unit}",
+                f"Per strategy: the mean per seat of {cols}, with 95% intervals (normal, over "
+                f"seats); {d.better} {rank} is better. Best first.",
+                [("means", tables["means"])],
+                ["means"],
+            )
+        )
+    if "by_parameter" in tables:
+        names = ", ".join(d.parameters)
+        secs.append(
+            Section(
+                f"{rank.capitalize()} by strategy and {names}",
+                f"The same strategies at different values of {names} (the default where the "
+                f"label shows none), mean {rank} per {d.unit} with 95% intervals: is it better "
+                "to be faster or to play smarter?",
+                [("by_parameter", tables["by_parameter"])],
+                [f"by_{p}" for p in d.parameters],
+            )
+        )
+    if "gauntlet" in tables:
+        secs.append(
+            Section(
+                "Gauntlet",
+                "The strategy and the baseline in the same seats on the same deals against "
+                "the field; diff = strategy - baseline win rate, paired by deal, 95% t "
+                "interval.",
+                [("gauntlet", tables["gauntlet"])],
+            )
+        )
+    secs += [
         Section(
             "Rating (Plackett-Luce)",
-            "Fitted on the finishing order (fewer cards left is better) of every game; ties "
+            f"Fitted on the finishing order ({d.ahead_means} is better) of every {d.unit}; ties "
             "handled by Breslow's method; 95% intervals from the Hessian. worth = chance to "
             "finish first at a table holding one of each.",
             [("rating", tables["rating"])],
@@ -134,58 +169,83 @@ def _sections(tables: dict[str, pd.DataFrame], method: str) -> list[Section]:
                 "Paired by deal: each deal was played under every seating of its duplicate "
                 "set, so the deal's luck cancels within a deal."
                 if method == PAIRED
-                else "Unpaired: the games carry no deal column, so each shared game is a unit."
+                else f"Unpaired: the {units} carry no deal column, so each shared {d.unit} is "
+                "a unit."
             )
             + " p-values Holm-adjusted over the pairs shown.",
             [("significance", tables["significance"])],
         ),
         Section(
             "Head to head",
-            "How often the row strategy finished ahead of the column strategy (fewer cards "
-            "left) over all seat pairs where they shared a table; heatmap counts ties as half.",
+            f"How often the row strategy finished ahead of the column strategy ({d.ahead_means}) "
+            "over all seat pairs where they shared a table; heatmap counts ties as half.",
             [("head_to_head", tables["head_to_head"])],
             ["head_to_head"],
         ),
-        Section(
-            "Seat and first-player advantage",
-            "Win rate by seat position relative to the first player, per player count.",
-            [("seats", tables["seats"])],
-            ["seats"],
-        ),
-        Section(
-            "Neighbours: whom do you want to sit after?",
-            "Win rate of each strategy by the strategy seated directly before it (whose ends "
-            "it faces), with 95% Wilson intervals; vs_overall = that win rate minus the "
-            "strategy's win rate over all its games. With the balanced seating design every "
-            "strategy sits after every other equally often.",
-            [("neighbours", tables["neighbours"])],
-            ["neighbours"],
-        ),
-        Section(
-            "Game length",
-            "Turns and rounds per game, by player count and by strategy (games it took part "
-            "in). Percentiles are exact.",
-            [("lengths", tables["lengths"])],
-            ["lengths_turns", "lengths_rounds"],
-        ),
     ]
-    if "expert" in tables:
+    if "seats" in tables:
         secs.append(
             Section(
-                "Expert variant",
-                "Matches to 20 points; the lowest total wins, ties share the win (counted as "
-                "wins, and in shared_wins). Points per game: lower is better.",
-                [("expert", tables["expert"]), ("expert_lengths", tables["expert_lengths"])],
-                ["expert_scores"],
+                "Seat and first-player advantage",
+                "Win rate by seat position relative to the first player, per player count.",
+                [("seats", tables["seats"])],
+                ["seats"],
             )
         )
+    if "neighbours" in tables:
+        secs.append(
+            Section(
+                "Neighbours: whom do you want to sit after?",
+                "Win rate of each strategy by the strategy seated directly before it (whose "
+                "ends it faces), with 95% Wilson intervals; vs_overall = that win rate minus the "
+                "strategy's win rate over all its games. With the balanced seating design every "
+                "strategy sits after every other equally often.",
+                [("neighbours", tables["neighbours"])],
+                ["neighbours"],
+            )
+        )
+    measures = " and ".join(d.length_columns)
+    length_tables = [("lengths", tables["lengths"])]
+    length_text = (
+        f"{measures.capitalize()} per {d.unit}, by player count and by strategy ({units} it "
+        "took part in). Percentiles are exact."
+    )
+    if "outcomes" in tables:
+        what = ", ".join(f"{plural(d.unit)} {v}" for v in d.share_columns.values())
+        length_text += f" Outcomes: per table size, the share of {what} (95% intervals)."
+        length_tables.insert(0, ("outcomes", tables["outcomes"]))
+    secs.append(
+        Section(
+            f"{d.unit.capitalize()} length" + (" and outcomes" if "outcomes" in tables else ""),
+            length_text,
+            length_tables,
+            [f"lengths_{m}" for m in d.length_columns],
+        )
+    )
+    if d.match_name in tables:
+        secs.append(Section(d.match_title, _match_text(d, spec or {}), [
+            (d.match_name, tables[d.match_name]),
+            (f"{d.match_name}_lengths", tables[f"{d.match_name}_lengths"]),
+        ], [f"{d.match_name}_scores"]))  # fmt: skip
     return secs
+
+
+def _match_text(d: Declaration, spec: dict) -> str:
+    rounds = spec.get("rounds")
+    target = spec.get("target") or d.match_target
+    how = f"of {rounds} {d.units()} each" if rounds else f"to {target} points"
+    best = "highest" if d.higher_is_better else "lowest"
+    return (
+        f"{plural(d.match_unit).capitalize()} {how}; the {best} total wins, ties share the win "
+        f"(counted as wins, and in shared_wins). Points per {d.unit}: {d.better} is better."
+    )
 
 
 def _overview(run: Run) -> list[tuple[str, str]]:
     g = run.games
     man = run.manifest
-    items = [("games", f"{len(g):,}"), ("strategies", ", ".join(g.labels))]
+    d = run.declaration
+    items = [("game", d.title), (d.units(), f"{len(g):,}"), ("strategies", ", ".join(g.labels))]
     counts = np.bincount(g.n_players.astype(np.int64))
     items.append(("players", ", ".join(f"{n}: {c:,}" for n, c in enumerate(counts) if c)))
     items.append(("unfinished", f"{int(g.unfinished.sum()):,}"))
@@ -200,46 +260,59 @@ def _overview(run: Run) -> list[tuple[str, str]]:
 
 
 def compute_tables(run: Run, top: int = 5) -> tuple[dict[str, pd.DataFrame], str]:
-    """All report tables of a run (keys = CSV stems) and the significance method used."""
+    """All report tables of a run (keys = CSV stems) and the significance method used; which
+    tables there are follows the run's game declaration."""
     g = run.games
+    d = run.declaration
     summ = summary(g)
     order = summ["strategy"].tolist()
-    t: dict[str, pd.DataFrame] = {
-        "summary": summ,
-        "head_to_head": head_to_head(g, order=order),
-        "seats": seats(g),
-        "neighbours": neighbours(g, order=order),
-        "lengths": lengths(g),
-        "lengths_hist": length_distribution(g),
-        "rating": rating(g),
-        "significance": significance(g, top=top, order=order),
-    }
+    t: dict[str, pd.DataFrame] = {"summary": summ}
+    for name, table in (("means", means(g)), ("by_parameter", by_parameter(g))):
+        if table is not None:
+            t[name] = table
+    t["head_to_head"] = head_to_head(g, order=order)
+    if d.has_first_player:
+        t["seats"] = seats(g)
+    if d.turn_order:
+        t["neighbours"] = neighbours(g, order=order)
+    t["lengths"] = lengths(g)
+    t["lengths_hist"] = length_distribution(g)
+    found = outcomes(g)
+    if found is not None:
+        t["outcomes"] = found
+    t["rating"] = rating(g)
+    t["significance"] = significance(g, top=top, order=order)
     if gauntlet_design(run) is not None:
         t["gauntlet"] = gauntlet(run)
     if g.match is not None:
-        t["expert"] = expert(run)
-        t["expert_scores"] = expert_scores(run)
-        t["expert_lengths"] = expert_lengths(run)
+        t[d.match_name] = expert(run)
+        t[f"{d.match_name}_scores"] = expert_scores(run)
+        t[f"{d.match_name}_lengths"] = expert_lengths(run)
     method = t["significance"]["method"].iloc[0] if len(t["significance"]) else "none"
     return t, method
 
 
-def _make_charts(t: dict[str, pd.DataFrame]) -> dict[str, Figure]:
-    figs = {
-        "win_rates": charts.win_rates(t["summary"]),
-        "rating": charts.rating(t["rating"]),
-        "seats": charts.seat_advantage(t["seats"]),
-        "lengths_turns": charts.length_distribution(t["lengths_hist"], "turns"),
-        "lengths_rounds": charts.length_distribution(t["lengths_hist"], "rounds"),
-    }
+def _make_charts(t: dict[str, pd.DataFrame], d: Declaration) -> dict[str, Figure]:
+    figs = {"win_rates": charts.win_rates(t["summary"], unit=d.unit)}
+    if "means" in t and d.rank_value in d.mean_columns:
+        figs["means"] = charts.means(t["means"], d.rank_value, d.better, d.unit)
+    if "by_parameter" in t:
+        for p, sub in t["by_parameter"].groupby("parameter"):
+            figs[f"by_{p}"] = charts.by_parameter(sub, d.rank_value, d.unit)
+    figs["rating"] = charts.rating(t["rating"])
+    if "seats" in t:
+        figs["seats"] = charts.seat_advantage(t["seats"])
+    for m in d.length_columns:
+        figs[f"lengths_{m}"] = charts.length_distribution(t["lengths_hist"], m, unit=d.unit)
     if len(t["head_to_head"]):
         figs["head_to_head"] = charts.head_to_head(t["head_to_head"])
-    if len(t["neighbours"]):
+    if "neighbours" in t and len(t["neighbours"]):
         figs["neighbours"] = charts.neighbours(t["neighbours"])
-    if "expert_scores" in t:
-        figs["expert_scores"] = charts.expert_scores(
-            t["expert_scores"], order=t["expert"]["strategy"].tolist()
-        )
+    if f"{d.match_name}_scores" in t:
+        figs[f"{d.match_name}_scores"] = charts.expert_scores(
+            t[f"{d.match_name}_scores"], order=t[d.match_name]["strategy"].tolist(),
+            better=d.better, title=d.match_title,
+        )  # fmt: skip
     return figs
 
 
@@ -248,16 +321,12 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     """Write the report of a run (directory, results object, Run or games DataFrame) into
     ``out`` (default: RUN_DIR/report, or ./report) and return the page's path: report.html
     or report.md, next to findings.txt (the key findings), summary.csv, head_to_head.csv,
-    seats.csv, neighbours.csv, lengths.csv, rating.csv, significance.csv (expert runs:
-    expert.csv, ...) and charts/*.png."""
+    lengths.csv, rating.csv, significance.csv, the tables the game's declaration asks for
+    (13 Leaves: seats.csv, neighbours.csv; Ligretto: means.csv, by_parameter.csv,
+    outcomes.csv), the match tables of runs of matches (expert.csv, ...) and charts/*.png."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     start = time.perf_counter()
-    declared = _declared_game(source)
-    if declared is not None:
-        from .declared import build_declared_report
-
-        return build_declared_report(Path(source), declared, out=out, fmt=fmt, start=start)
     run = as_run(source)
     if out is None:
         out = (run.path / "report") if run.path is not None else Path("report")
@@ -267,10 +336,10 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     for name, df in tables.items():
         df.to_csv(out / f"{name}.csv", index=False)
     images: dict[str, bytes] = {}
-    for name, fig in _make_charts(tables).items():
+    for name, fig in _make_charts(tables, run.declaration).items():
         images[name] = _png(fig)
         (out / "charts" / f"{name}.png").write_bytes(images[name])
-    secs = _sections(tables, method)
+    secs = _sections(tables, method, run.declaration, run.manifest.get("spec"))
     (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")
     return write_page(out, fmt, _title(run), _overview(run), run.manifest, secs, images, start)
 
@@ -289,21 +358,6 @@ def write_page(out: Path, fmt: str, title: str, overview: list[tuple[str, str]],
         path = out / "report.md"
     path.write_text(page, encoding="utf-8")
     return path
-
-
-def _declared_game(source: Any) -> dict | None:
-    """The game declaration of a run directory whose game is not 13 Leaves (else None)."""
-    if not isinstance(source, (str, Path)):
-        return None
-    mpath = Path(source) / "manifest.json"
-    try:
-        manifest = json.loads(mpath.read_text())
-    except (OSError, ValueError):
-        return None
-    declared = manifest.get("game_declaration") if isinstance(manifest, dict) else None
-    if not isinstance(declared, dict) or declared.get("name") in (None, "13leaves"):
-        return None
-    return declared
 
 
 def _title(run: Run) -> str:

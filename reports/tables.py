@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .data import Games, as_games
+from .data import MISSING, Games, as_games
 from .patterns import finishing_patterns
 from .stats import hist_moments, hist_quantiles, wilson
 
@@ -41,20 +41,16 @@ def _bincount_by_code(g: Games, weights: np.ndarray | None = None,
     return np.bincount(codes, weights=w, minlength=k + 1)[:k]
 
 
-def _win_matrix(g: Games) -> np.ndarray:
-    return np.arange(g.seats.shape[1])[None, :] == g.winner[:, None]
-
-
 def _summary_counts(g: Games) -> np.ndarray:
-    """(7, K): seats, wins, fair-share wins, cards left when losing (sum, count), unfinished,
-    forfeits per strategy, over one block."""
+    """(8, K): seats, wins, fair-share wins, rank value when losing (sum, count), unfinished,
+    forfeits, win shares (a win shared by j players counts 1/j) per strategy, over one block."""
     codes = _flat_codes(g)
 
     def per(weights=None):
         return _bincount_by_code(g, weights, codes)
 
-    win = _win_matrix(g)
-    lost = ~win & (g.cards >= 0)
+    win = g.wins()
+    lost = ~win & (g.values != MISSING)
     if (g.forfeit_seat >= 0).any() or not g.forfeited.any():
         forfeit_w = np.arange(g.seats.shape[1])[None, :] == g.forfeit_seat[:, None]
     else:  # forfeit known per game only: count it for everyone at that table
@@ -64,10 +60,11 @@ def _summary_counts(g: Games) -> np.ndarray:
             per(),
             per(win.astype(np.float64)),
             per((1.0 / np.maximum(g.n_players, 1))[:, None]),
-            per(np.where(lost, g.cards, 0).astype(np.float64)),
+            per(np.where(lost, g.values, 0).astype(np.float64)),
             per(lost.astype(np.float64)),
             per(g.unfinished[:, None].astype(np.float64)),
             per(forfeit_w.astype(np.float64)),
+            per(win / np.maximum(win.sum(axis=1, keepdims=True), 1)),
         ]
     )
 
@@ -100,12 +97,13 @@ def design_effect(
     n_c = np.zeros(k * n_clusters)
     for b in g.blocks():
         cluster = b.n_players.astype(np.int64) * n_deals + b.deal.astype(np.int64)
+        won = b.wins()
         for s in range(b.seats.shape[1]):
             code = b.seats[:, s].astype(np.int64) if group is None else group(b, s)
             ok = code >= 0
             key = (code * n_clusters + cluster)[ok]
             n_c += np.bincount(key, minlength=k * n_clusters)
-            w_c += np.bincount(key, weights=(b.winner[ok] == s), minlength=k * n_clusters)
+            w_c += np.bincount(key, weights=won[ok, s], minlength=k * n_clusters)
     w_c = w_c.reshape(k, n_clusters)
     n_c = n_c.reshape(k, n_clusters)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -122,9 +120,11 @@ def design_effect(
 
 def summary(data: Any) -> pd.DataFrame:
     """Per strategy: games (seats occupied), wins, win rate with a 95% interval, the fair
-    share (expected win rate if all were equal: mean of 1/players), win rate relative to it, mean
-    cards left when not winning, unfinished and forfeited games. Sorted strongest first (by win
-    rate relative to the fair share, which equals win-rate order when all play the same counts).
+    share (expected win rate if all were equal: mean of 1/players), win rate relative to it, the
+    mean rank value when not winning (``mean_<rank value>_when_losing``), unfinished and
+    forfeited games. Sorted strongest first (by win rate relative to the fair share, which
+    equals win-rate order when all play the same counts). A game whose tied players share a win
+    counts it for each of them, and adds ``win_share`` (each shared win split).
 
     The interval is Wilson's on the effective number of games: games / ``design_effect`` when
     the rows say which duplicate deal each game was (games of one deal are correlated), so it
@@ -134,11 +134,12 @@ def summary(data: Any) -> pd.DataFrame:
     g = as_games(data)
     acc = g.cache.get("summary_counts")
     if acc is None:
-        acc = np.zeros((7, g.n_strategies))
+        acc = np.zeros((8, g.n_strategies))
         for b in g.blocks():
             acc += _summary_counts(b)
         g.cache["summary_counts"] = acc
-    games, wins, fair, cards_sum, cards_n, unfinished, forfeits = acc
+    games, wins, fair, value_sum, value_n, unfinished, forfeits, shares = acc
+    d = g.declaration
     deff = g.cache.get("summary_deff")
     if deff is None:
         deff = design_effect(g, wins, games)
@@ -156,12 +157,14 @@ def summary(data: Any) -> pd.DataFrame:
                 "ci_high": hi,
                 "fair_share": fair / games,
                 "relative": (wins / games) / (fair / games),
-                "mean_cards_left_when_losing": cards_sum / cards_n,
+                f"mean_{d.rank_value}_when_losing": value_sum / value_n,
                 "unfinished": unfinished.astype(np.int64),
                 "forfeits": forfeits.astype(np.int64),
                 "design_effect": deff,
             }
         )
+        if d.shared_wins:
+            df.insert(6, "win_share", shares / games)
     df = df[df["games"] > 0]
     return df.sort_values(["relative", "strategy"], ascending=[False, True]).reset_index(drop=True)
 
@@ -173,8 +176,8 @@ def strength_order(data: Any) -> list[str]:
 
 def head_to_head_counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(shared, ahead, ties) K x K matrices over every pair of seats with different strategies:
-    ``ahead[a, b]`` counts seat pairs where a finished ahead of b (fewer cards left; the winner
-    ahead of all, a forfeiting seat behind all)."""
+    ``ahead[a, b]`` counts seat pairs where a finished ahead of b (a better rank value in the
+    declared direction; the winner ahead of all, a forfeiting seat behind all)."""
     k = g.n_strategies
     tables, ranks, weight = finishing_patterns(g)
     size = 3 * k * k + 1  # (a * k + b) * 3 + outcome (0: a ahead, 1: b ahead, 2: tie); dump bin
@@ -197,7 +200,7 @@ def head_to_head_counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def head_to_head(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     """For each ordered pair of strategies that shared tables: ``shared`` seat pairings, how often
-    ``strategy`` finished ahead of ``opponent`` (fewer cards left), behind, tied; ``ahead_rate`` =
+    ``strategy`` finished ahead of ``opponent`` (a better rank value), behind, tied; ``ahead_rate`` =
     ahead / shared with a 95% Wilson interval, and ``score`` = (ahead + ties/2) / shared.
     ahead(A,B) + ahead(B,A) + ties = shared. Rows in ``order`` (default: the summary's).
     Long form; see :func:`head_to_head_matrix`."""
@@ -225,10 +228,11 @@ def head_to_head_matrix(h2h: pd.DataFrame, value: str = "ahead_rate") -> pd.Data
 
 
 def seats(data: Any) -> pd.DataFrame:
-    """Win rate by seat position relative to the first player (0 = first to play), per player
-    count, with 95% Wilson intervals; ``fair`` = 1 / players. Games without a winner count as
-    games (no one's win)."""
+    """Win rate by seat position relative to the first player (0 = first to play; seat 0 for a
+    game without one), per player count, with 95% Wilson intervals; ``fair`` = 1 / players;
+    ``mean_<rank value>``. Games without a winner count as games (no one's win)."""
     g = as_games(data)
+    mean_col = f"mean_{g.declaration.rank_value}"
     w = g.seats.shape[1] + 1  # key = players * w + position
     size = (w + 1) * w
     games, wins, csum, cnum = (np.zeros(size) for _ in range(4))
@@ -237,12 +241,13 @@ def seats(data: Any) -> pd.DataFrame:
         f = b.first.astype(np.int64)
         nn = np.maximum(n, 1)
         games += np.bincount(n * w, minlength=size)
-        has = b.winner >= 0
-        wins += np.bincount((n * w + (b.winner - f) % nn)[has], minlength=size)
+        won = b.wins()
         for s in range(b.seats.shape[1]):
-            ok = (s < n) & (b.cards[:, s] >= 0)
-            key = np.where(ok, n * w + (s - f) % nn, size - 1)
-            csum += np.bincount(key, weights=b.cards[:, s], minlength=size)
+            at = n * w + (s - f) % nn
+            wins += np.bincount(at[won[:, s]], minlength=size)
+            ok = (s < n) & (b.values[:, s] != MISSING)
+            key = np.where(ok, at, size - 1)
+            csum += np.bincount(key, weights=np.where(ok, b.values[:, s], 0), minlength=size)
             cnum += np.bincount(key, weights=ok, minlength=size)
     rows = []
     for n in range(1, w):
@@ -250,18 +255,19 @@ def seats(data: Any) -> pd.DataFrame:
             if games[n * w]:
                 c = csum[n * w + p] / cnum[n * w + p] if cnum[n * w + p] else np.nan
                 rows.append((n, p, int(games[n * w]), int(wins[n * w + p]), c))
-    df = pd.DataFrame(rows, columns=["n_players", "position", "games", "wins", "mean_cards_left"])
+    df = pd.DataFrame(rows, columns=["n_players", "position", "games", "wins", mean_col])
     df["win_rate"] = df["wins"] / df["games"]
     df["ci_low"], df["ci_high"] = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
     df["fair"] = 1.0 / df["n_players"]
     cols = ["n_players", "position", "games", "wins", "win_rate", "ci_low", "ci_high", "fair"]
-    return df[cols + ["mean_cards_left"]]
+    return df[cols + [mean_col]]
 
 
 def _length_hists(g: Games) -> list[tuple[str, str, str, np.ndarray]]:
-    """(by, group, measure, histogram) for all games, per player count and per strategy (games
-    a strategy took part in, once per game)."""
-    width = int(max(g.turns.max(initial=0), g.rounds.max(initial=0))) + 1
+    """(by, group, measure, histogram) of every declared length column for all games, per
+    player count and per strategy (games a strategy took part in, once per game)."""
+    measures = g.declaration.length_columns
+    width = int(max(g.lengths[m].max(initial=0) for m in measures)) + 1
     hists: dict[tuple[str, str, str], np.ndarray] = {}
 
     def add(key: tuple[str, str, str], values: np.ndarray) -> None:
@@ -272,7 +278,8 @@ def _length_hists(g: Games) -> list[tuple[str, str, str, np.ndarray]]:
     for b in g.blocks():
         n_all = b.n_players
         present = [(b.seats == k).any(axis=1) for k in range(g.n_strategies)]
-        for measure, values in (("turns", b.turns), ("rounds", b.rounds)):
+        for measure in measures:
+            values = b.lengths[measure]
             v = np.clip(values, 0, None)
             add(("all", "all", measure), v)
             for n in n_values:
@@ -280,14 +287,15 @@ def _length_hists(g: Games) -> list[tuple[str, str, str, np.ndarray]]:
             for k, label in enumerate(g.labels):
                 add(("strategy", label, measure), v[present[k]])
     order = {"all": 0, "n_players": 1, "strategy": 2}
-    keys = sorted(hists, key=lambda t: (t[2] != "turns", order[t[0]]))
+    keys = sorted(hists, key=lambda t: (measures.index(t[2]), order[t[0]]))
     return [(*key, hists[key]) for key in keys if hists[key].sum() > 0]
 
 
 def lengths(data: Any) -> pd.DataFrame:
-    """Turns and rounds per game: count, mean, std, min, percentiles (numpy's linear method,
-    exact), max; for all games, by player count and by strategy. Long form with a ``measure``
-    column ('turns' or 'rounds') and ``by`` ('all', 'n_players', 'strategy')."""
+    """Every declared length column (13 Leaves: turns and rounds) per game: count, mean, std,
+    min, percentiles (numpy's linear method, exact), max; for all games, by player count and by
+    strategy. Long form with a ``measure`` column (the length column) and ``by`` ('all',
+    'n_players', 'strategy')."""
     g = as_games(data)
     hists = _length_hists(g)
     counts = np.stack([h[3] for h in hists])
@@ -315,7 +323,7 @@ def lengths(data: Any) -> pd.DataFrame:
 
 
 def length_distribution(data: Any) -> pd.DataFrame:
-    """Histogram of turns and rounds per game (long: by, group, measure, value, games), for
+    """Histogram of every declared length column (long: by, group, measure, value, games), for
     charts: all games and per player count."""
     g = as_games(data)
     rows = []

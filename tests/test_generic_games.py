@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import reports
 from tests.toygame import ToyGame
@@ -47,16 +48,50 @@ def test_eight_seats_no_first_player_and_direction(tmp_path):
 
 
 def test_report_of_a_toy_run_follows_the_declaration(tmp_path):
-    Tournament(["a", "p1", "p3"], players=3, games=300, seed=4, game=ToyGame()).run(
+    """The whole report of the toy game (higher is better, other columns, no first player,
+    shared wins): every table follows its declaration, nothing of 13 Leaves shows."""
+    res = Tournament(["a", "p1", "p3"], players=3, games=300, seed=4, game=ToyGame()).run(
         out=tmp_path / "run"
     )
     page = reports.build_report(tmp_path / "run")
-    summary = pd.read_csv(page.parent / "summary.csv")
+    out = page.parent
+    rows = res.games()
+    summary = pd.read_csv(out / "summary.csv")
     assert summary["strategy"].tolist() == ["p3", "p1", "a"]  # higher points first
-    assert "points_mean" in summary and "win_share" in summary
-    cols = pd.read_csv(page.parent / "game_columns.csv")
-    assert {"steps_mean", "top_ties_mean"} <= set(cols.columns)
-    assert "Toy tournament report" in page.read_text()
+    assert {"win_share", "mean_points_when_losing"} <= set(summary.columns)
+    # shared wins: every seat tied for the most points wins (none in a forfeited game)
+    pts = rows[[f"points_{s}" for s in range(3)]].to_numpy()
+    won = pts == pts.max(axis=1, keepdims=True)
+    labels = rows[[f"seat_{s}" for s in range(3)]].astype(str).to_numpy()
+    wins = {lab: int(won[labels == lab].sum()) for lab in ("a", "p1", "p3")}
+    assert summary.set_index("strategy")["wins"].to_dict() == wins
+    means = pd.read_csv(out / "means.csv").set_index("strategy")
+    assert means.loc["p3", "points_mean"] == pytest.approx(pts[labels == "p3"].mean())
+    assert "bonus_mean" in means
+    outcomes = pd.read_csv(out / "outcomes.csv").set_index("n_players")
+    assert outcomes.loc["all", "tied_share"] == pytest.approx(rows["tied"].mean())
+    assert set(pd.read_csv(out / "lengths.csv")["measure"]) == {"steps"}
+    rating = pd.read_csv(out / "rating.csv")
+    assert rating["strategy"].iloc[0] == "p3" and rating["strategy"].iloc[-1] == "a"
+    h2h = pd.read_csv(out / "head_to_head.csv").set_index(["strategy", "opponent"])
+    assert h2h.loc[("p3", "a"), "ahead_rate"] > 0.5 > h2h.loc[("a", "p3"), "ahead_rate"]
+    assert not (out / "seats.csv").exists() and not (out / "neighbours.csv").exists()
+    assert not (out / "by_parameter.csv").exists()  # the toy declares no parameters
+    text = page.read_text()
+    assert "more points is better" in text and "Toy" in text
+    assert "cards" not in text.lower() and "turns" not in text
+    findings = (out / "findings.txt").read_text()
+    assert "Games won by tied players" in findings and "steps on median" in findings
+    for chart in ("win_rates", "means", "rating", "head_to_head", "lengths_steps"):
+        assert (out / "charts" / f"{chart}.png").stat().st_size > 1000
+    # matches: the highest total wins
+    Tournament(["a", "p3"], players=2, games=20, seed=1, game=ToyGame(), expert=True).run(
+        out=tmp_path / "m"
+    )
+    page = reports.build_report(tmp_path / "m", fmt="md")
+    m = pd.read_csv(page.parent / "matches.csv").set_index("strategy")
+    assert m.loc["p3", "match_win_rate"] > m.loc["a", "match_win_rate"]
+    assert "the highest total wins" in page.read_text()
 
 
 def test_toy_matches_run_to_the_declared_target_in_its_direction(tmp_path):
@@ -69,3 +104,22 @@ def test_toy_matches_run_to_the_declared_target_in_its_direction(tmp_path):
     winners = [list(w) for w in m["match_winners"]]
     best = totals == totals.max(axis=1, keepdims=True)
     assert winners == [list(np.flatnonzero(b)) for b in best]
+
+
+def test_report_counts_a_forfeit_for_the_seat_that_forfeited(tmp_path):
+    """The runner's rows say which seat forfeited (``forfeit_seat``): only that strategy is
+    charged, and it finishes behind everyone in that game."""
+    res = Tournament(["a", "crash", "p1"], players=3, games=300, seed=4, game=ToyGame()).run(
+        out=tmp_path
+    )
+    rows = res.games()
+    s = reports.summary(tmp_path).set_index("strategy")
+    assert s.loc["crash", "forfeits"] == int(rows["forfeit"].sum()) > 0
+    assert s.loc["a", "forfeits"] == s.loc["p1", "forfeits"] == 0
+    g = reports.as_games(tmp_path)
+    assert (g.forfeit_seat[g.forfeited] >= 0).all()
+    key = g.ranks_key()[g.forfeited]
+    seat = g.forfeit_seat[g.forfeited].astype(int)
+    mine = key[np.arange(len(seat)), seat]
+    others = np.where(np.arange(3)[None, :] == seat[:, None], -(10**9), key[:, :3])
+    assert (mine > others.max(axis=1)).all()  # the forfeiting seat finishes behind all

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ligretto
 from leaves.cli.main import main
@@ -97,33 +100,56 @@ def test_records_are_pinned_round_records_that_replay(tmp_path):
     rows = res.games().set_index("game")
     stride = res.spec["record_stride"]
     for i, line in enumerate(lines):
+        assert list(json.loads(line)) == list(ligretto.record.RECORD_KEYS)  # no play_seed
         r = ligretto.RoundRecord.from_json(line)
         ligretto.replay(r)
         row = rows.loc[i * stride]
-        assert r.seed == int(row["deal_seed"]) and r.play_seed == int(row["seed"])
+        assert r.seed == int(row["deal_seed"])
         assert r.scores == [int(row[f"score_{s}"]) for s in range(4)]
         assert r.strategies == [row[f"seat_{s}"] for s in range(4)]
 
 
 def test_report_of_a_ligretto_run_has_its_tables_and_charts(tmp_path):
     entrants = ["stack", "stack:speed=1.2", "cautious", "cautious:speed=1.2"]
-    lig(games=400, entrants=entrants).run(out=tmp_path / "run")
+    res = lig(games=400, entrants=entrants).run(out=tmp_path / "run")
     lig(players=3, games=12, entrants=FIVE[:3], expert=True).run(out=tmp_path / "m")
     import reports
 
     page = reports.build_report(tmp_path / "run")
+    out = page.parent
     text = page.read_text()
-    assert "Mean score per game" in text and "blockade_share" in text
-    summary = pd.read_csv(page.parent / "summary.csv")
-    assert list(summary["score_mean"]) == sorted(summary["score_mean"], reverse=True)
-    speed = pd.read_csv(page.parent / "speed.csv")
-    assert set(speed["speed"]) == {1.0, 1.2} and set(speed["strategy"]) == {"stack", "cautious"}
-    for chart in ("points", "win_rates", "speed"):
-        assert (page.parent / "charts" / f"{chart}.png").stat().st_size > 1000
+    assert "Mean score per round" in text and "blockade_share" in text
+    assert "first-player" not in text and "Neighbours" not in text  # no turns in Ligretto
+    assert not (out / "seats.csv").exists() and not (out / "neighbours.csv").exists()
+    summary = pd.read_csv(out / "summary.csv")
+    assert {"win_share", "mean_score_when_losing"} <= set(summary.columns)
+    assert not any("ended_by" in c for c in summary.columns)
+    means = pd.read_csv(out / "means.csv")
+    assert list(means["score_mean"]) == sorted(means["score_mean"], reverse=True)
+    assert {"stack_left_mean", "centre_cards_ci_low", "score_ci_high"} <= set(means.columns)
+    rows = res.games()
+    speed = pd.read_csv(out / "by_parameter.csv")
+    assert set(speed["parameter"]) == {"speed"} and set(speed["value"]) == {1.0, 1.2}
+    assert set(speed["strategy"]) == {"stack", "cautious"}
+    fast = speed[(speed["strategy"] == "stack") & (speed["value"] == 1.2)].iloc[0]
+    pts = [rows[f"score_{s}"][rows[f"seat_{s}"] == "stack(speed=1.2)"] for s in range(4)]
+    assert fast["score_mean"] == pytest.approx(pd.concat(pts).mean())
+    outcomes = pd.read_csv(out / "outcomes.csv").set_index("n_players")
+    assert outcomes.loc["all", "rounds"] == len(rows)
+    assert outcomes.loc["all", "blockade_share"] == pytest.approx(rows["blockade"].mean())
+    lengths = pd.read_csv(out / "lengths.csv")
+    assert set(lengths["measure"]) == {"seconds", "plays"}
+    findings = (out / "findings.txt").read_text()
+    assert "of its rounds" in findings and "Rounds ended by blockade" in findings
+    for chart in ("means", "win_rates", "by_speed", "lengths_seconds", "head_to_head", "rating"):
+        assert (out / "charts" / f"{chart}.png").stat().st_size > 1000
     page = reports.build_report(tmp_path / "m", fmt="md")
     matches = pd.read_csv(page.parent / "matches.csv")
     assert matches["matches"].tolist() == [12, 12, 12]
-    assert "games per match" in page.read_text()
+    assert {"points_per_round", "mean_match_rounds"} <= set(matches.columns)
+    text = page.read_text()
+    assert "Games (rounds to the target)" in text and "the highest total wins" in text
+    assert (page.parent / "charts" / "matches_scores.png").exists()
 
 
 def test_command_line(tmp_path, capsys):
@@ -135,6 +161,10 @@ def test_command_line(tmp_path, capsys):
     )  # fmt: skip
     assert code == 0, err
     assert "score mean" in stdout
+    # the declared unit, not 13 Leaves' "games": a column, the closing line
+    assert re.search(r"┃ rounds\s+┃", stdout) and "games" not in stdout
+    assert re.search(r"\d+ rounds in [\d.]+ s this session", stdout)
+    assert "round records in" in stdout
     code, stdout, err = cli(capsys, "report", str(out))
     assert code == 0, err
     assert (out / "report" / "report.html").exists()
@@ -172,3 +202,29 @@ def test_thirteen_leaves_refuses_ligretto_names_and_rounds(tmp_path, capsys):
     code, _, err = cli(capsys, "tournament", "greedy", "low", "--rounds", "2",
                        "--out", str(tmp_path / "y"))  # fmt: skip
     assert code == 2 and "--rounds is a Ligretto option" in err
+
+
+_REFERENCE: dict[str, pd.DataFrame] = {}
+
+
+def _ligretto_rows(entrants: list[str], players: int) -> pd.DataFrame:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        res = lig(players=players, games=120, seed=5, entrants=entrants).run(out=tmp)
+        return res.games().sort_values("game").reset_index(drop=True)
+
+
+@settings(max_examples=4, deadline=None)
+@given(order=st.permutations(FIVE), players=st.sampled_from([3, 5]))
+def test_listing_order_cannot_change_ligretto_results(order, players):
+    """Ligretto's default seating is the rotations of one order (it has no turn order, so no
+    neighbour to balance, and balanced designs do not exist at a usable size for 7 to 12
+    seats). That order is the canonical one (by label), never the listing: any listing of the
+    same entrants plays the very same rounds at the very same seats."""
+    assert get_game("ligretto").default_seating == "rotations"
+    key = f"{players}"
+    if key not in _REFERENCE:
+        _REFERENCE[key] = _ligretto_rows(sorted(FIVE), players)
+    got = _ligretto_rows(list(order), players)
+    pd.testing.assert_frame_equal(got, _REFERENCE[key])

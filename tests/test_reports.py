@@ -310,7 +310,7 @@ def test_forfeit_seat_counts_and_ranks_last():
 def test_games_roundtrip_frame():
     g = reports.as_games(HAND)
     back = reports.as_games(g.to_frame())
-    assert np.array_equal(back.seats, g.seats) and np.array_equal(back.cards, g.cards)
+    assert np.array_equal(back.seats, g.seats) and np.array_equal(back.values, g.values)
     assert back.labels == g.labels
 
 

@@ -1,8 +1,8 @@
 """A tiny stand-in game for testing the runner, unlike 13 Leaves on purpose.
 
 It proves the runner, aggregates, matches and reports read only what a game declares: higher
-is better, its columns are ``points`` and ``bonus`` per seat and ``steps``/``top_ties`` per
-game, there is no first player (unless asked for, for seating tests), tied players share a
+is better, its columns are ``points`` and ``bonus`` per seat and ``steps``/``top_ties``/
+``tied`` per game, there is no first player (unless asked for, for seating tests), tied players share a
 win, and tables go up to 8 seats.
 
 Entrants are labels; trailing digits give a skill (``"p3"`` has skill 3, ``"a"`` skill 0). A
@@ -16,31 +16,33 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from leaves.seeding import splitmix64
-from tournaments.game import SeatedBatch, SeatedMatches
-from tournaments.matches import play_matches
+from tournaments.game import GameBase, SeatedBatch, Seats, Seeds
 
 __all__ = ["ToyGame"]
 
 _LABEL = re.compile(r"^[A-Za-z_][A-Za-z_]*\d*$")
 
 
-class ToyGame:
+class ToyGame(GameBase):
     """A plug-in implementing ``tournaments.game.GamePlugin`` with trivial numpy rules."""
 
     name = "toy"
+    title = "Toy"
     min_players = 2
     max_players = 8
     seat_columns = ("points", "bonus")
-    game_columns = ("steps", "top_ties")
+    game_columns = ("steps", "top_ties", "tied")
     rank_value = "points"
     higher_is_better = True
+    ahead_means = "more points"
     length_value = "steps"
+    share_columns = {"tied": "won by tied players"}
+    mean_columns = ("points", "bonus")
     shared_wins = True
     match_score = "points"
     match_target = 30
@@ -69,13 +71,8 @@ class ToyGame:
         digits = re.search(r"\d+$", label)
         return int(digits.group()) if digits else 0
 
-    def play(
-        self,
-        seats: Sequence[Any],
-        deal_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        record: bool = False,
-    ) -> SeatedBatch:
+    def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
+             record: bool = False) -> SeatedBatch:  # fmt: skip
         if self.delay:
             time.sleep(self.delay)
         n = len(seats)
@@ -125,20 +122,8 @@ class ToyGame:
             winner_seat=winner,
             forfeit_seat=forfeit,
             seat_values={"points": points, "bonus": bonus},
-            game_values={"steps": steps, "top_ties": ties.astype(np.int8)},
+            game_values={"steps": steps, "top_ties": ties.astype(np.int8), "tied": ties > 1},
             errors=errors,
             records=records,
             winners=winners,
-        )
-
-    def play_matches(
-        self,
-        seats: Sequence[Any],
-        match_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        target: int,
-        rounds: int | None = None,
-    ) -> SeatedMatches:
-        return play_matches(
-            self, seats, match_seeds, play_seeds, None if rounds else target, rounds
         )

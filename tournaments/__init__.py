@@ -5,7 +5,7 @@ The runner is game-agnostic (``GamePlugin``); 13 Leaves (``LeavesGame``) is the 
 
 from __future__ import annotations
 
-from .game import GamePlugin, SeatedBatch, SeatedMatches
+from .game import Declaration, GameBase, GamePlugin, SeatedBatch, SeatedMatches
 from .gauntlet import Gauntlet, GauntletResult, gauntlet
 from .result import TournamentResult, load
 from .runner import Tournament, parse_players
@@ -14,6 +14,8 @@ from .seating import SEATINGS, design
 from .seeds import derive_seeds
 
 __all__ = [
+    "Declaration",
+    "GameBase",
     "GamePlugin",
     "SEATINGS",
     "Gauntlet",

@@ -19,11 +19,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["GamePlugin", "SeatedBatch", "SeatedMatches", "declaration"]
+__all__ = [
+    "Declaration",
+    "GameBase",
+    "GamePlugin",
+    "SeatedBatch",
+    "SeatedMatches",
+    "declaration",
+    "file_spec",
+    "plural",
+]
+
+Seeds = np.ndarray
+Seats = Sequence[Any]
 
 
 @dataclass
@@ -86,6 +99,7 @@ class GamePlugin(Protocol):
     match_score: str  # the per-seat column a match adds up
     match_target: int  # the default target of a match
     default_seating: str  # seating design when none is asked for (tournaments.seating)
+    # and the rest of ``Declaration`` (how reports show it): ``GameBase`` has defaults
 
     def config(self) -> dict[str, Any]:
         """Options that change results (e.g. a turn limit): part of the tournament spec."""
@@ -102,42 +116,181 @@ class GamePlugin(Protocol):
         """
         ...
 
-    def play(
-        self,
-        seats: Sequence[Any],
-        deal_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        record: bool = False,
-    ) -> SeatedBatch:
+    def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
+             record: bool = False) -> SeatedBatch:  # fmt: skip
         """Play one game per seed pair with payload ``seats[s]`` in seat ``s``."""
         ...
 
-    def play_matches(
-        self,
-        seats: Sequence[Any],
-        match_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        target: int,
-        rounds: int | None = None,
-    ) -> SeatedMatches:
+    def play_matches(self, seats: Seats, match_seeds: Seeds, play_seeds: Seeds, target: int,
+                     rounds: int | None = None) -> SeatedMatches:  # fmt: skip
         """Play one match per seed pair: to ``target`` points, or ``rounds`` games when given
         (games that support it; ``tournaments.matches.play_matches`` is the generic way)."""
         ...
 
 
+DECLARED = (
+    "name", "title", "min_players", "max_players", "seat_columns", "game_columns", "rank_value",
+    "higher_is_better", "ahead_means", "length_value", "length_columns", "share_columns",
+    "mean_columns", "parameters", "has_first_player", "turn_order", "shared_wins", "unit",
+    "match_unit", "match_name", "match_title", "match_label", "match_score", "match_target",
+)  # fmt: skip
+"""The attributes of a plug-in that make its declaration (see ``Declaration``)."""
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a game declares, as the manifest keeps it: the runner, matches and reports read this
+    and nothing else about the game.
+
+    - ``seat_columns`` / ``game_columns``: result columns per seat (rows hold ``<name>_i``)
+      and per game. ``rank_value`` (a seat column) orders the players at a table,
+      ``higher_is_better`` its direction, ``ahead_means`` says it in words ("fewer cards
+      left"). ``length_columns``: per-game lengths (histograms, percentiles, charts; the
+      first one, ``length_value``, is the one the runner histograms). ``share_columns``: yes/no
+      per-game columns reported as shares, mapped to what they mean ("ended by blockade").
+      ``mean_columns``: seat columns whose mean per strategy is reported with 95% intervals.
+      ``parameters``: strategy parameters (name: default value, e.g. Ligretto's ``speed``)
+      by which the rank value is tabled ("is it better to be faster or to play smarter?").
+    - ``has_first_player``: seat positions count from a first player (the seat table);
+      ``turn_order``: the seat before one matters (the neighbours table); ``shared_wins``:
+      players tied for the best rank value all win.
+    - ``unit``: what one row is ("game", "round"); a match is several of them, a
+      ``match_unit`` ("match", "game") to ``match_target`` points of ``match_score``;
+      ``match_name`` (file stems), ``match_title`` and ``match_label`` name it in reports.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    seat_columns: tuple[str, ...]
+    game_columns: tuple[str, ...]
+    rank_value: str
+    higher_is_better: bool
+    ahead_means: str
+    length_value: str
+    length_columns: tuple[str, ...]
+    share_columns: dict[str, str]
+    mean_columns: tuple[str, ...]
+    parameters: dict[str, float]
+    has_first_player: bool
+    turn_order: bool
+    shared_wins: bool
+    unit: str
+    match_unit: str
+    match_name: str
+    match_title: str
+    match_label: str
+    match_score: str
+    match_target: int
+
+    @classmethod
+    def of(cls, game: Any) -> Declaration:
+        """The declaration of a plug-in (its class attributes named in ``DECLARED``)."""
+        return cls.from_dict({k: getattr(game, k) for k in DECLARED})
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Declaration:
+        """From the manifest's ``game_declaration``; ValueError names what is missing."""
+        missing = [k for k in DECLARED if k not in d]
+        if missing:
+            raise ValueError(f"the game declaration lacks {', '.join(missing)}")
+        v = {k: d[k] for k in DECLARED}
+        for k in ("seat_columns", "game_columns", "length_columns", "mean_columns"):
+            v[k] = tuple(v[k])
+        v["share_columns"] = dict(v["share_columns"])
+        v["parameters"] = {k: float(x) for k, x in dict(v["parameters"]).items()}
+        for k in ("higher_is_better", "has_first_player", "turn_order", "shared_wins"):
+            v[k] = bool(v[k])
+        for k in ("min_players", "max_players", "match_target"):
+            v[k] = int(v[k])
+        return cls(**v)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in DECLARED}
+        for k in ("seat_columns", "game_columns", "length_columns", "mean_columns"):
+            out[k] = list(out[k])
+        return out
+
+    def units(self, n: int | None = None) -> str:
+        """The row unit in the plural ("games", "rounds"), or singular for ``n == 1``."""
+        return self.unit if n == 1 else plural(self.unit)
+
+    @property
+    def better(self) -> str:
+        return "higher" if self.higher_is_better else "lower"
+
+
+def plural(word: str) -> str:
+    """English plural of a unit name: match -> matches, round -> rounds."""
+    return word + ("es" if word.endswith(("ch", "sh", "s", "x")) else "s")
+
+
 def declaration(game: GamePlugin) -> dict[str, Any]:
     """What a game declares, as the manifest keeps it (reports read only this)."""
-    return {
-        "name": game.name,
-        "min_players": game.min_players,
-        "max_players": game.max_players,
-        "seat_columns": list(game.seat_columns),
-        "game_columns": list(game.game_columns),
-        "rank_value": game.rank_value,
-        "higher_is_better": bool(game.higher_is_better),
-        "length_value": game.length_value,
-        "has_first_player": bool(game.has_first_player),
-        "shared_wins": bool(game.shared_wins),
-        "match_score": game.match_score,
-        "match_target": int(game.match_target),
-    }
+    return Declaration.of(game).to_dict()
+
+
+def file_spec(spec: Any) -> Any:
+    """A ``file.py:Class`` spec with its file made absolute (workers may run elsewhere); any
+    other spec unchanged."""
+    if isinstance(spec, str):
+        path, sep, rest = spec.partition(":")
+        if sep and path.endswith(".py"):
+            return f"{Path(path).resolve()}:{rest}"
+    return spec
+
+
+class GameBase:
+    """What plug-ins share: the declaration's defaults, spec resolution through the game's own
+    strategy registry (``lookup``) with a per-process cache of strategies, and generic matches
+    (``tournaments.matches``). A plug-in sets its declaration as class attributes and
+    ``lookup``, and implements ``play``."""
+
+    title = "Game"
+    ahead_means = "a better rank value"
+    share_columns: dict[str, str] = {}
+    mean_columns: tuple[str, ...] = ()
+    parameters: dict[str, float] = {}
+    turn_order = False
+    unit = "game"
+    match_unit = "match"
+    match_name = "matches"
+    match_title = "Matches"
+    match_label = "Matches"
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls._cache: dict[str, Any] = {}  # spec string -> strategy, per process and game
+
+    @property
+    def length_columns(self) -> tuple[str, ...]:
+        return (self.length_value,)
+
+    def config(self) -> dict[str, Any]:
+        return {}
+
+    def lookup(self, spec: Any) -> Any:
+        """The strategy object of an entrant spec (the game's registry); ValueError if unknown."""
+        raise NotImplementedError
+
+    def strategy(self, payload: Any) -> Any:
+        """The strategy a payload names (spec strings are looked up once per process)."""
+        if isinstance(payload, str):
+            if payload not in self._cache:
+                self._cache[payload] = self.lookup(payload)
+            return self._cache[payload]
+        return payload
+
+    def resolve(self, spec: Any) -> tuple[str, Any]:
+        """(label, payload): strings travel as strings (file specs made absolute)."""
+        strategy = self.lookup(spec)
+        return strategy.label, (file_spec(spec) if isinstance(spec, str) else strategy)
+
+    def play_matches(self, seats: Seats, match_seeds: Seeds, play_seeds: Seeds, target: int,
+                     rounds: int | None = None) -> SeatedMatches:  # fmt: skip
+        """Matches to ``target`` points, or of ``rounds`` games when given (generic)."""
+        from .matches import play_matches
+
+        return play_matches(self, seats, match_seeds, play_seeds, None if rounds else target,
+                            rounds)  # fmt: skip

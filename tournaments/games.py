@@ -11,7 +11,7 @@ import difflib
 import importlib.metadata
 from typing import Any
 
-from .game import GamePlugin
+from .game import Declaration, GamePlugin
 
 __all__ = ["GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class"]
 
@@ -44,6 +44,10 @@ def game_class(name: str) -> type:
 def get_game(name: str = DEFAULT_GAME, **options: Any) -> GamePlugin:
     """An instance of game ``name`` with ``options`` (e.g. ``turn_limit``, ``rounds``)."""
     game = game_class(name)(**options)
-    if not isinstance(game, GamePlugin):
+    try:
+        ok = isinstance(game, GamePlugin) and Declaration.of(game) is not None
+    except AttributeError as exc:  # a declaration attribute missing
+        raise ValueError(f"game {name!r} does not declare {exc.name!r}") from None
+    if not ok:
         raise ValueError(f"game {name!r} does not implement tournaments.game.GamePlugin")
     return game

@@ -9,7 +9,6 @@ strategy's decision is bounded by ``decision_timeout`` seconds (then it forfeits
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,38 +17,33 @@ from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
 from strategies.deadline import check_timeout
 
-from .game import SeatedBatch, SeatedMatches
+from .game import GameBase, SeatedBatch, SeatedMatches, Seats, Seeds
 
 __all__ = ["LeavesGame"]
 
-_CACHE: dict[str, Any] = {}  # spec string -> Strategy, per process (workers reuse instances)
 
-
-def _strategy(payload: Any) -> Any:
-    import strategies
-
-    if isinstance(payload, str):
-        if payload not in _CACHE:
-            _CACHE[payload] = strategies.get(payload)
-        return _CACHE[payload]
-    return payload
-
-
-class LeavesGame:
+class LeavesGame(GameBase):
     """13 Leaves between ``strategies`` entrants (specs, classes or instances)."""
 
     name = "13leaves"
+    title = "13 Leaves"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     seat_columns = ("cards_left",)
     game_columns = ("turns", "rounds", "unfinished")
     rank_value = "cards_left"
     higher_is_better = False  # fewer cards left finishes ahead; the lowest match total wins
+    ahead_means = "fewer cards left"
     length_value = "turns"
+    length_columns = ("turns", "rounds")
     has_first_player = True
+    turn_order = True  # the next player faces the ends one leaves: neighbours matter
     shared_wins = False  # one winner per game (matches: tied totals share, see play_matches)
     match_score = "cards_left"
     match_target = 20  # the expert variant: to 20 points
+    match_name = "expert"
+    match_title = "Expert variant"
+    match_label = "Expert matches"
     default_seating = "balanced"
     min_unit_s = 2e-6
     """A lower bound on one game's single-core time (compiled random play, 3 players)."""
@@ -75,24 +69,17 @@ class LeavesGame:
 
         return {"leaves": leaves.__version__}
 
-    def resolve(self, spec: Any) -> tuple[str, Any]:
-        """(label, payload): strings travel as strings (file specs made absolute)."""
+    def lookup(self, spec: Any) -> Any:
         import strategies
 
-        strategy = strategies.get(spec)
-        if isinstance(spec, str):
-            path, sep, rest = spec.partition(":")
-            if sep and path.endswith(".py"):
-                spec = f"{Path(path).resolve()}:{rest}"
-            return strategy.label, spec
-        return strategy.label, strategy
+        return strategies.get(spec)
 
     def describe(self, payload: Any) -> dict[str, Any]:
         """What the entrant's behaviour depends on (``strategies.provenance``): its class,
         every parameter, the providing package's version, a hash of its file."""
         from strategies.provenance import provenance
 
-        return provenance(_strategy(payload))
+        return provenance(self.strategy(payload))
 
     def describe_change(self, old: dict[str, Any], new: dict[str, Any]) -> str | None:
         """One phrase naming how an entrant's description changed (None: it did not)."""
@@ -105,7 +92,7 @@ class LeavesGame:
         ``cold`` says it must compile it first (numba's cache does not hold it yet)."""
         from strategies import warmup
 
-        if not any(_strategy(p).compiled() is not None for p in payloads):
+        if not any(self.strategy(p).compiled() is not None for p in payloads):
             return False, lambda: None
         return not warmup.loop_cached(expert), lambda: warmup.warm_up(expert)
 
@@ -123,16 +110,11 @@ class LeavesGame:
             errors=list(res.errors),
         )
 
-    def play(
-        self,
-        seats: Sequence[Any],
-        deal_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        record: bool = False,
-    ) -> SeatedBatch:
+    def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
+             record: bool = False) -> SeatedBatch:  # fmt: skip
         import strategies
 
-        table = [_strategy(p) for p in seats]
+        table = [self.strategy(p) for p in seats]
         res = strategies.play_batch(
             table, deal_seeds, play_seeds, turn_limit=self.turn_limit, record=record,
             decision_timeout=self.decision_timeout,
@@ -142,19 +124,14 @@ class LeavesGame:
             out.records = [r.to_json() for r in res.records or []]
         return out
 
-    def play_matches(
-        self,
-        seats: Sequence[Any],
-        match_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        target: int,
-        rounds: int | None = None,
-    ) -> SeatedMatches:
+    def play_matches(self, seats: Seats, match_seeds: Seeds, play_seeds: Seeds, target: int,
+                     rounds: int | None = None) -> SeatedMatches:  # fmt: skip
+        """The compiled match loop (the same rules as ``tournaments.matches``)."""
         import strategies
 
         if rounds is not None:
             raise ValueError("13 Leaves matches run to a target (--target), not a number of rounds")
-        table = [_strategy(p) for p in seats]
+        table = [self.strategy(p) for p in seats]
         res = strategies.play_match_batch(
             table, match_seeds, play_seeds, target=target, turn_limit=self.turn_limit,
             decision_timeout=self.decision_timeout,

@@ -10,37 +10,24 @@ rounds (to ``--target`` 100 points, or ``--rounds N``) are the runner's generic 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ligretto.compiled import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ROUND_MS
 from ligretto.rules import MATCH_TARGET, MAX_PLAYERS, MIN_PLAYERS
+from ligretto.timing import ReactionModel
 
-from .game import SeatedBatch, SeatedMatches
-from .matches import play_matches
+from .game import GameBase, SeatedBatch, Seats, Seeds
 
 __all__ = ["LigrettoGame"]
 
-_CACHE: dict[str, Any] = {}
 
-
-def _strategy(payload: Any) -> Any:
-    from strategies.ligretto import resolve
-
-    if isinstance(payload, str):
-        if payload not in _CACHE:
-            _CACHE[payload] = resolve(payload)
-        return _CACHE[payload]
-    return payload
-
-
-class LigrettoGame:
+class LigrettoGame(GameBase):
     """Ligretto between ``strategies.ligretto`` entrants (specs, classes or instances)."""
 
     name = "ligretto"
+    title = "Ligretto"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     seat_columns = ("score", "stack_left", "centre_cards", "won")
@@ -49,46 +36,42 @@ class LigrettoGame:
     )  # fmt: skip
     rank_value = "score"
     higher_is_better = True
+    ahead_means = "a higher score"
     length_value = "seconds"
+    length_columns = ("seconds", "plays")
+    share_columns = {"blockade": "ended by blockade"}
+    mean_columns = ("score", "stack_left", "centre_cards")
+    parameters = {"speed": ReactionModel().speed}  # better to be faster or to play smarter?
     max_length = MAX_ROUND_MS // 1000
     has_first_player = False
     shared_wins = True
     match_score = "score"
     match_target = MATCH_TARGET
-    default_seating = "rotations"  # no turns, so no neighbour to balance; seats still rotate
+    unit = "round"
+    match_unit = "game"  # a game of Ligretto: rounds to the target
+    match_title = "Games (rounds to the target)"
+    match_label = "Games"
+    default_seating = "rotations"
+    """No turns, so no neighbour to balance (and balanced designs do not exist at a usable size
+    for 7 to 12 seats); the rotations of the canonical order (by label, never the listing)."""
     min_unit_s = 2e-5
     """A lower bound on one round's single-core time (compiled built-ins, 2 players)."""
-
-    def config(self) -> dict[str, Any]:
-        return {}
 
     def versions(self) -> dict[str, str]:
         import ligretto
 
         return {"ligretto": ligretto.__version__}
 
-    def resolve(self, spec: Any) -> tuple[str, Any]:
-        """(label, payload): strings travel as strings (file specs made absolute)."""
+    def lookup(self, spec: Any) -> Any:
         from strategies.ligretto import resolve
 
-        strategy = resolve(spec)
-        if isinstance(spec, str):
-            path, sep, rest = spec.partition(":")
-            if sep and path.endswith(".py"):
-                spec = f"{Path(path).resolve()}:{rest}"
-            return strategy.label, spec
-        return strategy.label, strategy
+        return resolve(spec)
 
-    def play(
-        self,
-        seats: Sequence[Any],
-        deal_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        record: bool = False,
-    ) -> SeatedBatch:
+    def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
+             record: bool = False) -> SeatedBatch:  # fmt: skip
         from strategies.ligretto import play_batch
 
-        out = play_batch([_strategy(p) for p in seats], deal_seeds, play_seeds, record=record)
+        out = play_batch([self.strategy(p) for p in seats], deal_seeds, play_seeds, record=record)
         b = out.batch
         scores = b.scores.astype(np.int16)
         winners = scores == scores.max(axis=1, keepdims=True)
@@ -119,17 +102,4 @@ class LigrettoGame:
             errors=out.errors,
             records=[r for r in out.records] if out.records is not None else None,
             winners=winners,
-        )
-
-    def play_matches(
-        self,
-        seats: Sequence[Any],
-        match_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        target: int,
-        rounds: int | None = None,
-    ) -> SeatedMatches:
-        """Games of rounds: to ``target`` total points, or ``rounds`` rounds when given."""
-        return play_matches(
-            self, seats, match_seeds, play_seeds, None if rounds else target, rounds
         )

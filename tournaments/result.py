@@ -67,7 +67,7 @@ class TournamentResult:
         head = (
             f"<p><b>{esc(type(self).__name__)}</b> <code>{esc(str(self.out))}</code>: "
             f"{esc(self.status)}, {int(self.manifest.get('units_done', 0)):,} of "
-            f"{int(spec.get('n_games', 0)):,} {'matches' if spec.get('expert') else 'games'}, "
+            f"{int(spec.get('n_games', 0)):,} {self._units()}, "
             f"seed {esc(str(self.manifest.get('seed')))}</p>"
         )
         try:
@@ -75,6 +75,14 @@ class TournamentResult:
         except (ValueError, RuntimeError, OSError):
             table = "<p>no finished chunks yet</p>"
         return head + table
+
+    def _units(self) -> str:
+        """What the run counts, in its game's declared words ("games", "rounds", "matches")."""
+        from .game import plural
+
+        d = self.manifest.get("game_declaration", {})
+        unit = d.get("match_unit", "match") if self.spec.get("expert") else d.get("unit", "game")
+        return plural(unit)
 
     @property
     def spec(self) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import aggregates, storage, verify
-from .game import GamePlugin, declaration
+from .game import GamePlugin, declaration, plural
 from .local import Workload
 from .parallel import BACKENDS, imap_unordered
 from .result import TournamentResult
@@ -193,9 +193,14 @@ class Tournament:
         return self.schedule.n_games
 
     @property
+    def units(self) -> str:
+        """What the run counts, in the game's declared words ("games", "rounds", "matches")."""
+        return plural(self.game.match_unit if self.expert else self.game.unit)
+
+    @property
     def rounded_note(self) -> str:
         """One line on how ``games`` was rounded to whole duplicate sets."""
-        unit = "matches" if self.expert else "games"
+        unit = self.units
         s = self.schedule
         per = "/".join(str(n) for n in sorted(set(s.set_sizes)))
         return (
@@ -428,7 +433,7 @@ class Tournament:
         save(force=True)
         from .progress import RunProgress, compiling
 
-        unit = "matches" if self.expert else "games"
+        unit = self.units
         try:
             prepare = None
             warm_up = getattr(self.game, "warm_up", None)

@@ -130,14 +130,7 @@ def bench(
         return
     if games is None:
         games = 200_000
-    if not (3 <= players <= 6):
-        raise CLIError(f"--players must be 3..6, got {players}", usage=True)
-    _positive("--games", games)
-    _positive("--repeats", repeats)
-    if api_games is not None:
-        _positive("--api-games", api_games, minimum=0)
-    if seed < 0 or seed >= 1 << 64:
-        raise CLIError(f"--seed must be 0..2**64-1, got {seed}", usage=True)
+    _check_options(players, (3, 6), games, repeats, api_games, seed, seed_bits=64)
     from ..bench import run_bench
 
     result = run_bench(
@@ -149,6 +142,20 @@ def bench(
         _table(result)
 
 
+def _check_options(players: int, seats: tuple[int, int], games: int, repeats: int,
+                   api_games: int | None, seed: int, seed_bits: int) -> None:  # fmt: skip
+    """One line for the first bad option (the game's table sizes and seed range)."""
+    low, high = seats
+    if not low <= players <= high:
+        raise CLIError(f"--players must be {low}..{high}, got {players}", usage=True)
+    _positive("--games", games)
+    _positive("--repeats", repeats)
+    if api_games is not None:
+        _positive("--api-games", api_games, minimum=0)
+    if seed < 0 or seed >= 1 << seed_bits:
+        raise CLIError(f"--seed must be 0..2**{seed_bits}-1, got {seed}", usage=True)
+
+
 def _bench_ligretto(
     players: int, rounds: int | None, api_rounds: int | None, repeats: int, seed: int,
     as_json: bool,
@@ -156,15 +163,9 @@ def _bench_ligretto(
     from ligretto.bench import DEFAULT_API_ROUNDS, DEFAULT_ROUNDS, run_bench
     from ligretto.rules import MAX_PLAYERS, MIN_PLAYERS
 
-    if not (MIN_PLAYERS <= players <= MAX_PLAYERS):
-        raise CLIError(f"--players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}", usage=True)
     rounds = DEFAULT_ROUNDS if rounds is None else rounds
-    _positive("--games", rounds)
-    _positive("--repeats", repeats)
-    if api_rounds is not None:
-        _positive("--api-games", api_rounds, minimum=0)
-    if seed < 0 or seed >= 1 << 63:
-        raise CLIError(f"--seed must be 0..2**63-1, got {seed}", usage=True)
+    _check_options(players, (MIN_PLAYERS, MAX_PLAYERS), rounds, repeats, api_rounds, seed,
+                   seed_bits=63)  # fmt: skip
     result = run_bench(
         players=players,
         rounds=rounds,

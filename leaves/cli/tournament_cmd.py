@@ -103,18 +103,22 @@ def _summary_table(result: Any) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from tournaments.game import plural
+
     cols = result.summary_columns()  # numpy: the command never needs pandas
     expert = result.spec["expert"]
     rank = f"{result.manifest.get('rank_value', 'rank')}_mean"
+    declared = result.manifest.get("game_declaration", {})
+    unit, match_unit = declared.get("unit", "game"), declared.get("match_unit", "match")
     table = Table(title="Tournament summary", title_justify="left")
     table.add_column("strategy")
-    table.add_column("games", justify="right")
+    table.add_column(plural(unit), justify="right")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
     table.add_column(rank.replace("_", " "), justify="right")
     if expert:
-        table.add_column("matches", justify="right")
-        table.add_column("match win rate", justify="right")
+        table.add_column(plural(match_unit), justify="right")
+        table.add_column(f"{match_unit} win rate", justify="right")
     table.add_column("forfeits", justify="right")
     for i in range(len(cols["strategy"])):
         cells = [
@@ -135,7 +139,9 @@ def _summary_table(result: Any) -> None:
 @click.argument("specs", nargs=-1, metavar="SPEC [SPEC ...]")
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="TOML file of options.")
 @click.option("--players", default="4", show_default=True, help='Seats per table, or "3,4,5".')
-@click.option("--games", type=int, default=100_000, show_default=True, help="Total games.")
+@click.option(
+    "--games", type=int, default=100_000, show_default=True, help="Total games (Ligretto: rounds)."
+)
 @click.option("--seed", type=int, default=None, help="Tournament seed (default: fresh, saved).")
 @click.option("--jobs", "jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Output directory.")
@@ -164,8 +170,15 @@ def _summary_table(result: Any) -> None:
     "13 Leaves' default), all orders, or rotations of one order (Ligretto's default: no turns).",
 )
 @click.option("--rows/--no-rows", default=True, show_default=True, help="Keep per-game rows.")
-@click.option("--record", type=click.Path(dir_okay=False), default=None, help="GameRecords file.")
-@click.option("--record-sample", type=int, default=None, help="Record about N games, not all.")
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Records file (13 Leaves games, Ligretto rounds).",
+)
+@click.option(
+    "--record-sample", type=int, default=None, help="Record about N games (rounds), not all."
+)
 @click.option(
     "--backend",
     type=click.Choice(["loky", "dask"]),
@@ -178,7 +191,9 @@ def _summary_table(result: Any) -> None:
     default=None,
     help="Dask scheduler address, e.g. tcp://host:8786 (none: a local cluster).",
 )
-@click.option("--chunk-size", type=int, default=None, help="Games per chunk (part of the spec).")
+@click.option(
+    "--chunk-size", type=int, default=None, help="Games (rounds) per chunk (part of the spec)."
+)
 @click.option("--turn-limit", type=int, default=None, help="Turn limit per game (default 1000).")
 @click.option(
     "--decision-timeout",
@@ -201,10 +216,12 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
 
     Every combination of --players strategies meets on the same deals, each deal replayed
     under a balanced set of seatings (every strategy in every position and directly after
-    every other equally often), so seat, neighbour and deal luck cancel. --games is the total
-    (rounded up to whole duplicate sets). Results depend only on the seed, never on the order
-    the strategies are listed in, --jobs or --backend. Per-game rows go to OUT/games/*.parquet (pandas.read_parquet(OUT/"games")),
-    the spec and progress to OUT/manifest.json.
+    every other equally often; Ligretto, which has no turns: the rotations of each table), so
+    seat, neighbour and deal luck cancel. --games is the total number of games (Ligretto:
+    rounds), rounded up to whole duplicate sets. Results depend only on the seed, never on the
+    order the strategies are listed in, --jobs or --backend. One row per game (round) goes to
+    OUT/games/*.parquet (pandas.read_parquet(OUT/"games")), the spec and progress to
+    OUT/manifest.json.
 
     \b
     Examples:
@@ -307,11 +324,14 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     _summary_table(result)
     n_forfeits = int(result.summary_columns()["forfeits"].sum())
     if n_forfeits:
-        click.echo(f"{n_forfeits:,} forfeited games: details in {out / 'forfeits.json'}")
-    unit = "matches" if t.expert else "games"
+        from tournaments.game import plural
+
+        click.echo(f"{n_forfeits:,} forfeited {plural(t.game.unit)}: details in "
+                   f"{out / 'forfeits.json'}")  # fmt: skip
+    unit = t.units
     click.echo(
         f"{t.n_games:,} {unit} in {wall:.1f} s this session "
         f"({result.manifest['wall_time_s']:.1f} s in all); results in {out}"
     )
     if t.record is not None:
-        click.echo(f"game records in {t.record}")
+        click.echo(f"{t.game.unit} records in {t.record}")

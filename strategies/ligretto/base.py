@@ -15,20 +15,20 @@ import numpy as np
 
 from ligretto import Decision, PlayerView, ReactionModel
 from ligretto.rng import SplitMix
+from ligretto.timing import TIMING_PARAMS
 
 from ..base import Strategy
 
 __all__ = ["LigrettoStrategy", "GAME"]
 
 GAME = "ligretto"
-TIMING = ("speed", "think_ms", "look_ms", "flip_ms", "spread_ms")
 
 
 class LigrettoStrategy(Strategy, register=False):
     """Base class of a Ligretto player: implement ``decide`` (or ``policy`` for a built-in).
 
     Subclasses declare ``__init__`` keyword parameters that include the timing parameters
-    (``TIMING``) with defaults; ``reaction`` is built from them.
+    (``ligretto.timing.TIMING_PARAMS``) with defaults; ``reaction`` is built from them.
     """
 
     game: ClassVar[str] = GAME
@@ -38,7 +38,7 @@ class LigrettoStrategy(Strategy, register=False):
     def reaction(self) -> ReactionModel:
         """The reaction-time model from the timing parameters (defaults where absent)."""
         p = self._params
-        kw = {k: p[k] for k in TIMING if k in p}
+        kw = {k: p[k] for k in TIMING_PARAMS if k in p}
         return ReactionModel(**kw)
 
     def decide(self, view: PlayerView, rng: SplitMix) -> Decision:

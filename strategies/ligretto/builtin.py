@@ -10,34 +10,61 @@ its whole row before its stack is thorough but slower.
 
 from __future__ import annotations
 
+from dataclasses import fields
+from typing import Any, ClassVar
+
 import numpy as np
 
 from ligretto.policy import N_PARAMS, ORDERS
+from ligretto.timing import TIMING_PARAMS, ReactionModel
 
+from ..policy.params import Param, ParamSet, declare
 from .base import LigrettoStrategy
 
-__all__ = ["StackFirst", "RowMover", "HandCycler", "Cautious", "Scanner"]
+__all__ = ["StackFirst", "RowMover", "HandCycler", "Cautious", "Scanner", "TIMING"]
+
+_DEFAULTS = {f.name: f.default for f in fields(ReactionModel)}
+_TIMING = (
+    Param("speed", _DEFAULTS["speed"], doc="1.1 is 10% faster", low=0.0),
+    *(Param(name, _DEFAULTS[name], integer=True, low=0) for name in TIMING_PARAMS[1:]),
+)
+TIMING = declare(*_TIMING)
+"""The reaction-time parameters every built-in takes (defaults from ``ReactionModel``)."""
+
+
+def _init_from(params: ParamSet):
+    """A constructor whose signature is the declaration; values checked into ``_params``."""
+
+    def __init__(self: _Policy, *args: Any, **kwargs: Any) -> None:
+        # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
+        self._params = params.checked(self.name, self._params)
+        self.reaction  # noqa: B018 - the timing model validates itself (speed > 0)
+
+    __init__.__signature__ = params.signature()  # type: ignore[attr-defined]
+    return __init__
 
 
 class _Policy(LigrettoStrategy, register=False):
+    """A built-in: its attention ``order``, whether it is ``cautious``, and its parameters
+    declared once in ``PARAMS`` (constructor, validation and label come from it)."""
+
     order = "stack"
     cautious = False
     classifier = {"compiled": True}
+    PARAMS: ClassVar[ParamSet] = TIMING
 
-    def _vector(self, patience: int = 0) -> np.ndarray:
-        p = self._params
-        v = np.zeros(N_PARAMS)
-        v[:5] = [p["speed"], p["think_ms"], p["look_ms"], p["flip_ms"], p["spread_ms"]]
-        v[5] = ORDERS[self.order]
-        v[6] = 1.0 if self.cautious else 0.0
-        v[7] = patience
-        return v
-
-    def _check(self) -> None:
-        self.reaction  # noqa: B018 - validates the timing parameters
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        cls.__init__ = _init_from(cls.PARAMS)  # before Strategy reads the signature
+        super().__init_subclass__(**kwargs)
 
     def policy(self) -> np.ndarray:
-        return self._vector()
+        p = self._params
+        v = np.zeros(N_PARAMS)
+        v[:5] = [p[name] for name in TIMING_PARAMS]
+        v[5] = ORDERS[self.order]
+        v[6] = 1.0 if self.cautious else 0.0
+        v[7] = p.get("patience", 0)
+        return v
 
 
 class StackFirst(_Policy):
@@ -45,47 +72,17 @@ class StackFirst(_Policy):
     description = "empties the Ligretto stack first: looks at its stack top, then row, then hand"
     order = "stack"
 
-    def __init__(
-        self,
-        speed: float = 1.0,
-        think_ms: int = 300,
-        look_ms: int = 60,
-        flip_ms: int = 250,
-        spread_ms: int = 100,
-    ):
-        self._check()
-
 
 class RowMover(_Policy):
     name = "row"
     description = "keeps the row moving: looks along its row first (each refill drains the stack)"
     order = "row"
 
-    def __init__(
-        self,
-        speed: float = 1.0,
-        think_ms: int = 300,
-        look_ms: int = 60,
-        flip_ms: int = 250,
-        spread_ms: int = 100,
-    ):
-        self._check()
-
 
 class HandCycler(_Policy):
     name = "cycler"
     description = "cycles the hand fast: looks at its hand-pile top first, then stack, then row"
     order = "hand"
-
-    def __init__(
-        self,
-        speed: float = 1.0,
-        think_ms: int = 300,
-        look_ms: int = 60,
-        flip_ms: int = 250,
-        spread_ms: int = 100,
-    ):
-        self._check()
 
 
 class Cautious(_Policy):
@@ -96,22 +93,9 @@ class Cautious(_Policy):
     )
     order = "stack"
     cautious = True
-
-    def __init__(
-        self,
-        speed: float = 1.0,
-        think_ms: int = 300,
-        look_ms: int = 60,
-        flip_ms: int = 250,
-        spread_ms: int = 100,
-        patience: int = 6,
-    ):
-        if patience < 0:
-            raise ValueError(f"patience must be at least 0, got {patience}")
-        self._check()
-
-    def policy(self) -> np.ndarray:
-        return self._vector(self._params["patience"])
+    PARAMS = declare(
+        *_TIMING, Param("patience", 6, integer=True, low=0, doc="actions a 1 is held back")
+    )
 
 
 class Scanner(_Policy):
@@ -119,13 +103,3 @@ class Scanner(_Policy):
     description = "looks at every own face-up card each time and plays one that fits at random"
     order = "scan"
     classifier = {"stochastic": True}
-
-    def __init__(
-        self,
-        speed: float = 1.0,
-        think_ms: int = 300,
-        look_ms: int = 60,
-        flip_ms: int = 250,
-        spread_ms: int = 100,
-    ):
-        self._check()
