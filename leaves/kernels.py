@@ -23,7 +23,6 @@ Over 400 lines because it is one job: every rule of the game as a kernel, in one
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .board import (
     BOARD_ROWS,
@@ -47,6 +46,7 @@ from .board import (
     board_from_state,
     state_from_board,
 )
+from .jit import njit
 from .rng import rng_below, rng_new, rng_next, rng_uniform
 from .rules import DECK, DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
 

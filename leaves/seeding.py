@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 __all__ = [
     "GAMMA",

@@ -1,28 +1,31 @@
-"""Load (or, on a cold numba cache, compile) only the compiled loop a run needs, up front.
+"""Load (or, on a first run, compile) only the compiled loop a run needs, up front.
 
-Numba compiles on first call, so without this a fresh install's first run sits silent for
-many seconds inside its first batch. ``loop_cached`` says whether the games loop (which
-expert matches play in waves too) is already in numba's on-disk cache for this machine, so a
-caller can say "compiling (first run only)" only when it will; ``warm_up`` loads or compiles
-that loop alone (never ``ismcts``) by playing one tiny game.
+Without this a fresh install's first run would sit silent for many seconds inside its first
+batch. ``loop_cached`` says whether the games loop (which expert matches play in waves too)
+is ready: built ahead of time (``compiled.aot``) for these sources or, where that cannot be
+built, in numba's on-disk cache; a caller then says "compiling (first run only)" only when it
+will compile. ``warm_up`` builds or loads that loop alone (never ``ismcts``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .compiled import N_PARAMS, loops
+from .compiled import N_PARAMS, aot, loops
 
 __all__ = ["loop_cached", "warm_up"]
 
 
 def loop_cached(expert: bool = False) -> bool:
-    """True when numba's cache holds the games loop compiled for this machine.
+    """True when the games loop is built ahead of time for these sources or, where that cannot
+    be built, when numba's cache holds it compiled for this machine.
 
     ``expert`` matches play in waves of that same loop. Reads numba's cache index (not a
     public API): any failure reads as "not cached", which at worst shows the compile notice
     for a load.
     """
+    if aot.available():
+        return aot.loop() is not None
     dispatcher = loops._batch
     try:
         if dispatcher.overloads:
@@ -35,7 +38,10 @@ def loop_cached(expert: bool = False) -> bool:
 
 
 def warm_up(expert: bool = False) -> None:
-    """Load or compile the games loop by playing one 3-player game of random play."""
+    """Build (where it can) or load the games loop, then play one 3-player game of random play
+    through it (numba's JIT compiles or loads it there when nothing was built)."""
+    if aot.available() and aot.loop() is None:
+        aot.build()
     kinds = np.zeros(3, np.int64)
     params = np.zeros((3, N_PARAMS), np.float64)
     seeds = np.zeros(1, np.uint64)

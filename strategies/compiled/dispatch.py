@@ -8,7 +8,7 @@ its class to ``strategies.builtin.BUILTINS`` and one branch here (``tests/test_b
 
 from __future__ import annotations
 
-from numba import njit
+from leaves.jit import njit
 
 from ..builtin import BUILTINS
 from ..builtin.counter import policy_counter
