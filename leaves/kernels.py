@@ -171,7 +171,7 @@ def board_deal(board, n_players, hand_size, rng, first_player, turn_limit):
 
 
 # ---------------------------------------------------------------------------- rules
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_terminal(board):
     """True once a seat has emptied its hand or the turn limit (E1) is reached."""
     return board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]
@@ -320,9 +320,11 @@ def _apply(board, aid):
     board[META, M_TURN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(board, aid):
-    """Apply the legal action id ``aid`` in place (unchecked: test with ``is_legal`` first)."""
+    """Apply the legal action id ``aid`` in place (unchecked: test with ``is_legal`` first).
+
+    Inlined into compiled callers: the game loops call it every turn."""
     _apply(board, aid)
 
 
