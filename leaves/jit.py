@@ -37,6 +37,11 @@ class LazyKernel:
         self.__doc__ = py_func.__doc__
 
     @property
+    def py_func(self) -> Callable[..., Any]:
+        """The Python function (numba not imported): plain arithmetic kernels run on numpy."""
+        return self._py_func
+
+    @property
     def dispatcher(self) -> Any:
         """The numba dispatcher (numba is imported and every lazy kernel made real)."""
         activate()

@@ -102,7 +102,8 @@ def test_play_batch_uses_the_built_module(built, monkeypatch):
     np.testing.assert_array_equal(got.first_player, expected.first_player)
 
 
-def test_a_run_through_the_built_module_never_imports_numba(built, tmp_path):
+@pytest.mark.parametrize("kind", ["plain", "expert"])
+def test_a_run_through_the_built_module_never_imports_numba(built, tmp_path, kind):
     """A whole tournament (CLI, driver only) without numba, and the same rows as the JIT."""
     script = (
         "import sys\n"
@@ -114,6 +115,8 @@ def test_a_run_through_the_built_module_never_imports_numba(built, tmp_path):
         "print('numba' in sys.modules)\n"
     )
     args = "tournament greedy low counter weighted --players 4 --games 600 --seed 3 --jobs 1"
+    if kind == "expert":
+        args = args.replace("600", "48") + " --expert"
     outs = {}
     for mode in ("1", "0"):
         out = tmp_path / f"run{mode}"
@@ -128,10 +131,12 @@ def test_a_run_through_the_built_module_never_imports_numba(built, tmp_path):
     assert outs["0"][1] == "True"  # the JIT path imports it
     import pyarrow.parquet as pq
 
-    a = pq.read_table(outs["1"][0] / "games").sort_by("game")
-    b = pq.read_table(outs["0"][0] / "games").sort_by("game")
-    assert a.num_rows == b.num_rows > 0
-    assert a.equals(b)
+    for rows in ["games", "matches"] if kind == "expert" else ["games"]:
+        key = "game" if rows == "games" else "match"
+        a = pq.read_table(outs["1"][0] / rows).sort_by(key)
+        b = pq.read_table(outs["0"][0] / rows).sort_by(key)
+        assert a.num_rows == b.num_rows > 0
+        assert a.equals(b)
 
 
 def test_failed_build_is_remembered(tmp_path, monkeypatch):

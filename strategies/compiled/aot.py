@@ -16,6 +16,7 @@ The cache folder is ``$LEAVES_CACHE_DIR/aot``, else ``$XDG_CACHE_HOME/leaves/aot
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.metadata
@@ -147,16 +148,20 @@ def build() -> bool:
     target = module_path(k)
     if target.is_file():
         return True
-    target.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+    except OSError:  # a cache that cannot be written: the JIT, as without a compiler
+        return False
     try:
         _compile(_name(k), work)
         built = next(work.glob(f"{_name(k)}*"), None)
         if built is None:
-            return False
+            raise RuntimeError("numba.pycc wrote no module")
         os.replace(built, target)  # one step: a concurrent reader sees all of it or none
     except Exception as exc:  # noqa: BLE001 - any failure leaves the JIT in charge
-        (target.parent / FAILED).write_text(f"{type(exc).__name__}: {exc}\n")
+        with contextlib.suppress(OSError):
+            (target.parent / FAILED).write_text(f"{type(exc).__name__}: {exc}\n")
         return False
     finally:
         shutil.rmtree(work, ignore_errors=True)
