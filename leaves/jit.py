@@ -15,6 +15,7 @@ activates), so it is always callable from compiled code.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ __all__ = ["LazyKernel", "activate", "active", "njit"]
 
 _pending: list[LazyKernel] = []
 _active = False
+_lock = threading.RLock()
 
 
 class LazyKernel:
@@ -69,13 +71,14 @@ def njit(*args: Any, **options: Any) -> Any:
 
 
 def _make(fn: Callable[..., Any], options: dict[str, Any]) -> Any:
-    if _active:
-        import numba
+    with _lock:
+        if not _active:
+            kernel = LazyKernel(fn, options)
+            _pending.append(kernel)
+            return kernel
+    import numba
 
-        return numba.njit(**options)(fn)
-    kernel = LazyKernel(fn, options)
-    _pending.append(kernel)
-    return kernel
+    return numba.njit(**options)(fn)
 
 
 def active() -> bool:
@@ -88,16 +91,19 @@ def activate() -> None:
     global _active
     if _active:
         return
-    import numba
+    with _lock:
+        if _active:
+            return
+        import numba
 
-    for kernel in _pending:
-        kernel._dispatcher = numba.njit(**kernel._options)(kernel._py_func)
-    _active = True
-    for module in list(sys.modules.values()):
-        namespace = getattr(module, "__dict__", None)
-        if not isinstance(namespace, dict):
-            continue
-        for name, value in list(namespace.items()):
-            if type(value) is LazyKernel:
-                namespace[name] = value._dispatcher
-    _pending.clear()
+        for kernel in _pending:
+            kernel._dispatcher = numba.njit(**kernel._options)(kernel._py_func)
+        for module in list(sys.modules.values()):
+            namespace = getattr(module, "__dict__", None)
+            if not isinstance(namespace, dict):
+                continue
+            for name, value in list(namespace.items()):
+                if type(value) is LazyKernel:
+                    namespace[name] = value._dispatcher
+        _pending.clear()
+        _active = True

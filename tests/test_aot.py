@@ -156,6 +156,29 @@ def test_failed_build_is_remembered(tmp_path, monkeypatch):
     assert aot.loop() is None
 
 
+def test_background_build_starts_once(tmp_path, monkeypatch):
+    """The first run starts one detached build; a run while it goes on starts none."""
+    monkeypatch.setenv("LEAVES_AOT", "1")
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path))
+    if not aot.available():
+        pytest.skip("no C compiler")
+    started = []
+
+    class Popen:
+        def __init__(self, cmd, **kwargs):
+            started.append((cmd, kwargs))
+
+    monkeypatch.setattr(aot.subprocess, "Popen", Popen)
+    assert aot.build_in_background() is True
+    assert aot.build_in_background() is False  # one is running
+    ((cmd, kwargs),) = started
+    assert cmd == [sys.executable, "-m", "strategies.compiled.aot"]
+    assert kwargs["start_new_session"] and kwargs["stdout"] == aot.subprocess.DEVNULL
+    marker = aot.module_path().parent / aot.BUILDING
+    os.utime(marker, (0, 0))  # a marker left by a lost build does not block another
+    assert aot.build_in_background() is True
+
+
 def test_disabled_by_environment(monkeypatch):
     monkeypatch.setenv("LEAVES_AOT", "0")
     assert not aot.enabled()

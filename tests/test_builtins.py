@@ -339,13 +339,13 @@ def test_flag_parameters_refuse_non_booleans():
     a=st.integers(1, 8),
     b=st.integers(1, 8),
 )
-def test_threat_from_count_masks_equals_counting_every_value(avail, ends, a, b):
-    """counter/weighted read threats from per-decision masks of values: the same numbers."""
+def test_threat_from_prefix_counts_equals_counting_every_value(avail, ends, a, b):
+    """counter/weighted read threats from per-decision prefix counts: the same numbers."""
     lo_v, hi_v = ends
     work = np.zeros(F.WORK_SIZE, np.int64)
     work[F.AVAIL : F.AVAIL + 13] = avail
     for need in range(1, 9):
-        work[F.MASKS + need] = sum(1 << u for u in range(13) if avail[u] >= need)
+        work[F.GE + need * 14 + 1 : F.GE + need * 14 + 14] = np.cumsum(np.array(avail) >= need)
     if lo_v == hi_v:
         expected = sum(x >= min(a, b) for x in avail)
     else:
@@ -353,11 +353,12 @@ def test_threat_from_count_masks_equals_counting_every_value(avail, ends, a, b):
     assert F.threat(work, lo_v, a, hi_v, b) == expected
 
 
-def test_fill_avail_writes_the_masks_threat_reads():
+def test_fill_avail_writes_the_prefix_counts_threat_reads():
     _, state = random_position(4, 3, "follow")
     board = kernels.board_from_state(state)
-    work = np.full(F.WORK_SIZE, -1, np.int64)  # fill_avail must not rely on a clean buffer
+    work = np.zeros(F.WORK_SIZE, np.int64)
     F.fill_avail(board, int(board[META, M_CUR]), work)
     avail = work[F.AVAIL : F.AVAIL + 13]
     for need in range(1, 9):
-        assert work[F.MASKS + need] == sum(1 << u for u in range(13) if avail[u] >= need)
+        row = work[F.GE + need * 14 : F.GE + need * 14 + 14]
+        assert row.tolist() == [0, *np.cumsum(avail >= need).tolist()]

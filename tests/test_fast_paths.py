@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -217,3 +218,20 @@ def test_package_version_matches_the_full_scan():
     assert _package_version("hypothesis.core") == (
         f"hypothesis {importlib.metadata.version('hypothesis')}"
     )
+
+
+def test_lazy_njit_takes_numba_options_only():
+    from leaves import jit
+
+    @jit.njit
+    def double(x):
+        return 2 * x
+
+    @jit.njit(cache=False, inline="always")
+    def triple(x):
+        return 3 * x
+
+    assert double(4) == 8 and triple(4) == 12
+    assert double.py_func(5) == 10  # the Python function, as numba's dispatchers give it
+    with pytest.raises(TypeError, match="keyword options only"):
+        jit.njit("int64(int64)")

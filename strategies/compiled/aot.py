@@ -2,13 +2,16 @@
 
 Through numba's JIT a process pays about a second before its first game, even with the loop
 in numba's cache (importing numba, then starting its compiler to load the cached code), in
-the driver and in every worker: more than all the games of a small tournament. So the first
-run compiles the games loop (``loops._batch``, with every built-in policy) once more with
-``numba.pycc`` into an extension module that later runs import in a millisecond. It is built
-under "compiling (first run only)" into a cache folder keyed by a hash of the kernels' sources
-and the Python, numpy and numba versions, so an edit or an upgrade builds anew. Both run the
-same code (a differential test compares their games); without a C compiler, when the build
-fails, or with ``LEAVES_AOT=0``, runs use numba's JIT as before.
+the driver and in every worker: more than all the games of a small tournament. So the games
+loop (``loops._batch``, with every built-in policy) is compiled once more with
+``numba.pycc`` into an extension module that later runs import in a millisecond, into a
+cache folder keyed by a hash of the kernels' sources and the Python, numpy and numba
+versions (an edit or an upgrade builds anew). The first run compiles through the JIT as
+before (under "compiling (first run only)") and then starts the build in a background
+process (``build_in_background``, at low priority): it reuses the numba cache that compile
+filled, so the first run pays nothing more. Both run the same code (a differential test
+compares their games); until the module is there, without a C compiler, when the build
+fails, or with ``LEAVES_AOT=0``, runs use numba's JIT.
 
 The cache folder is ``$LEAVES_CACHE_DIR/aot``, else ``$XDG_CACHE_HOME/leaves/aot``, else
 ``~/.cache/leaves/aot``.
@@ -24,19 +27,33 @@ import importlib.util
 import os
 import platform
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-__all__ = ["SIGNATURE", "available", "build", "cache_dir", "enabled", "key", "loop", "module_path"]
+__all__ = [
+    "SIGNATURE",
+    "available",
+    "build",
+    "build_in_background",
+    "cache_dir",
+    "enabled",
+    "key",
+    "loop",
+    "module_path",
+]
 
 EXPORT = "batch"
 FAILED = "failed.txt"  # written next to the module when a build fails: why
+BUILDING = "building"  # next to the module while a background build runs
+STALE_S = 900  # a background build's marker older than this was left by a lost build
 SIGNATURE = (
     "Tuple((int8[::1], int16[:, ::1], int8[::1], int32[::1], int32[::1], boolean[::1], "
     "int8[:, ::1]))(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], "
@@ -168,6 +185,40 @@ def build() -> bool:
     return True
 
 
+def build_in_background() -> bool:
+    """Start ``build()`` in a detached low-priority process unless the module is there, being
+    built, or cannot be built. True when a build was started."""
+    if not available() or loop() is not None:
+        return False
+    marker = module_path().parent / BUILDING
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        if marker.exists() and time.time() - marker.stat().st_mtime < STALE_S:
+            return False
+        marker.write_text(str(os.getpid()))
+        subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # an interrupted run leaves the build to finish
+        )
+    except OSError:
+        return False
+    return True
+
+
+def _background_main() -> None:
+    """The background build: low priority, then the marker goes."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+    try:
+        build()
+    finally:
+        with contextlib.suppress(OSError):
+            (module_path().parent / BUILDING).unlink()
+
+
 def _compile(name: str, out: Path) -> None:
     import warnings
 
@@ -181,3 +232,7 @@ def _compile(name: str, out: Path) -> None:
     cc.output_dir = str(out)
     cc.export(EXPORT, SIGNATURE)(loops._batch.py_func)
     cc.compile()
+
+
+if __name__ == "__main__":
+    _background_main()

@@ -15,15 +15,13 @@ from leaves.jit import njit
 from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
 
 WORK_SIZE = 160
-"""Length of the int64 scratch buffer ``work`` policies share (0..8: ``fill_avail``'s masks,
-128..140: its counts)."""
+"""Length of the int64 scratch buffer ``work`` policies share (0..125: ``fill_avail``'s prefix
+counts, which a legal list there would overwrite)."""
 
 AVAIL = 128  # work[AVAIL : AVAIL + 13]: per-value count an opponent in the round might hold
-MASKS = 0  # work[MASKS + need]: bit u set when work[AVAIL + u] >= need (need 1..8)
+GE = 0  # work[GE + need * 14 + j]: values u < j with work[AVAIL + u] >= need (need 1..8)
 
 _DECK = np.array(DECK, dtype=np.int64)
-_POP13 = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)
-"""Set bits of every 13-bit mask (one per card value): a threat is two lookups."""
 NONE = 99  # "cannot play this value" sentinel for the minimum count
 
 
@@ -109,14 +107,13 @@ def fill_avail(board, seat, work):
     """work[AVAIL + u]: cards of value ``u`` an opponent in the round might hold.
 
     Unseen cards (the owner cannot place them: ``PlayerView.unseen``) plus the most any
-    opponent still in the round is publicly known to hold. Also fills the masks ``threat``
-    reads (per count, the values that reach it), so each candidate play's threat costs two
-    table lookups, not a pass over 13 values.
+    opponent still in the round is publicly known to hold. Also fills the prefix counts
+    ``threat`` reads, so each candidate play's threat costs O(1), not a pass over 13 values.
     """
     n = board[META, M_N]
     mask = board[META, M_PASSED]
     for need in range(1, MAX_COPIES + 1):
-        work[MASKS + need] = 0
+        work[GE + need * 14] = 0
     for u in range(13):
         x = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
         best = 0
@@ -128,26 +125,25 @@ def fill_avail(board, seat, work):
                     best = kn
         av = x + best
         work[AVAIL + u] = av
-        bit = np.int64(1) << u
-        for need in range(1, min(av, MAX_COPIES) + 1):
-            work[MASKS + need] |= bit
+        for need in range(1, MAX_COPIES + 1):
+            row = GE + need * 14
+            work[row + u + 1] = work[row + u] + (1 if av >= need else 0)
 
 
 @njit(cache=True, inline="always")
-def _at_least(work, need, start, stop):
-    """How many values ``start <= u < stop`` have work[AVAIL + u] >= ``need`` (1 <= need)."""
+def _at_least(work, need, stop):
+    """How many values u < ``stop`` have work[AVAIL + u] >= ``need`` (1 <= need)."""
     if need > MAX_COPIES:
         return 0
-    span = (np.int64(1) << stop) - (np.int64(1) << start)
-    return _POP13[work[MASKS + need] & span]
+    return work[GE + need * 14 + stop]
 
 
 @njit(cache=True, inline="always")
 def threat(work, lo_v, a, hi_v, b):
     """How many values could answer ends (lo_v, size a) and (hi_v, size b), by ``avail``."""
     if lo_v == hi_v:
-        return _at_least(work, min(a, b), 0, 13)
-    return _at_least(work, a, 0, lo_v + 1) + _at_least(work, b, hi_v, 13)
+        return _at_least(work, min(a, b), 13)
+    return _at_least(work, a, lo_v + 1) + _at_least(work, b, 13) - _at_least(work, b, hi_v)
 
 
 @njit(cache=True, inline="always")
