@@ -55,5 +55,5 @@ def __getattr__(name: str):
     # ``strategies.testing`` imports hypothesis, ``ismcts`` and ``ligretto`` numba: each loads
     # on first use only.
     if name in ("testing", "ismcts", "ligretto"):
-        return importlib.import_module(f"{__name__}.testing")
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -207,6 +207,8 @@ def test_ismcts_registers_on_first_use():
     first, second = _run(code).splitlines()
     assert first == "False"
     assert second == "ismcts(iterations=10) True"
+    attribute = "import strategies\nprint(strategies.ismcts.ISMCTS.__name__)\n"
+    assert _run(attribute) == "ISMCTS"  # the subpackage as an attribute, imported on use
 
 
 def test_package_version_matches_the_full_scan():
