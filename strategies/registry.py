@@ -12,7 +12,10 @@ string. Third-party packages add strategies through the entry-point group ``leav
 
 Registries are kept per game, so a name means one thing per game: 13 Leaves (``"leaves"``, the
 default) and Ligretto (``"ligretto"``, entry-point group ``leaves.ligretto_strategies``). A
-strategy class says its game in ``game``.
+strategy class says its game in ``game``. Modules that load numba at import register when
+first needed (``defer``).
+
+Over 400 lines because it is one job: turning what a user writes into a strategy class.
 """
 
 from __future__ import annotations
