@@ -16,7 +16,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .kernels import _DECK_SORTED, _LOWEST_CLEAR, _NEXT_SEAT
+from .kernels import DECK_SORTED, LOWEST_CLEAR, NEXT_SEAT
 from .rng import rng_below, rng_new
 from .rules import DECK_SIZE, N_VALUES, TAKE_BASE
 
@@ -103,7 +103,7 @@ def random_games(n_players, hand_size, n_games, seed, turn_limit):
     winners = np.empty(n_games, np.int64)
     for g in range(n_games):
         for i in range(DECK_SIZE):
-            deck[i] = _DECK_SORTED[i]
+            deck[i] = DECK_SORTED[i]
         for i in range(DECK_SIZE - 1, 0, -1):
             j = rng_below(rng, i + 1)
             tmp = deck[i]
@@ -136,14 +136,14 @@ def random_games(n_players, hand_size, n_games, seed, turn_limit):
                 passed |= np.int64(1) << cur
                 npassed += 1
                 if npassed >= n_players - 1:  # round end: the one left leads a fresh table
-                    cur = np.int64(_LOWEST_CLEAR[passed])
+                    cur = np.int64(LOWEST_CLEAR[passed])
                     table[:] = 0
                     mask = np.int64(0)
                     passed = np.int64(0)
                     npassed = 0
                     rnd += 1
                 else:
-                    cur = np.int64(_NEXT_SEAT[n_players, passed, cur])
+                    cur = np.int64(NEXT_SEAT[n_players, passed, cur])
             else:
                 v = aid >> 3
                 k = (aid & 7) + 1
@@ -154,7 +154,7 @@ def random_games(n_players, hand_size, n_games, seed, turn_limit):
                 if sizes[cur] == 0:
                     winner = cur
                 else:
-                    cur = np.int64(_NEXT_SEAT[n_players, passed, cur])
+                    cur = np.int64(NEXT_SEAT[n_players, passed, cur])
             turn += 1
         turns[g] = turn
         rounds[g] = rnd

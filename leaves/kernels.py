@@ -23,7 +23,6 @@ Over 400 lines because it is one job: every rule of the game as a kernel, in one
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .board import (
     BOARD_ROWS,
@@ -47,10 +46,15 @@ from .board import (
     board_from_state,
     state_from_board,
 )
+from .jit import njit
 from .rng import rng_below, rng_new, rng_next, rng_uniform
 from .rules import DECK, DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
 
 __all__ = [
+    "DECK_SORTED",
+    "LOWEST_CLEAR",
+    "NEXT_SEAT",
+    "N_PASSED",
     "apply",
     "board_copy",
     "board_deal",
@@ -71,13 +75,14 @@ __all__ = [
     "state_from_board",
 ]
 
-_DECK_SORTED = np.repeat(np.arange(N_VALUES, dtype=np.int64), DECK)
+DECK_SORTED = np.repeat(np.arange(N_VALUES, dtype=np.int64), DECK)
+"""The deck before a shuffle, as value indices (two 1s, three 2s, ...)."""
 
 
 def _seat_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    # _NEXT_SEAT[n, passed, p]: the next seat after p, clockwise, that has not passed (p
-    # itself when it is the only one); _LOWEST_CLEAR[passed]: the lowest seat not passed;
-    # _N_PASSED[passed]: how many seats passed (the bit count of the mask).
+    # NEXT_SEAT[n, passed, p]: the next seat after p, clockwise, that has not passed (p
+    # itself when it is the only one); LOWEST_CLEAR[passed]: the lowest seat not passed;
+    # N_PASSED[passed]: how many seats passed (the bit count of the mask).
     nxt = np.full((MAX_SEATS + 1, 1 << MAX_SEATS, MAX_SEATS), -1, dtype=np.int8)
     for n in range(1, MAX_SEATS + 1):
         for passed in range(1 << MAX_SEATS):
@@ -97,7 +102,7 @@ def _seat_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return nxt, low, count
 
 
-_NEXT_SEAT, _LOWEST_CLEAR, _N_PASSED = _seat_tables()
+NEXT_SEAT, LOWEST_CLEAR, N_PASSED = _seat_tables()
 
 
 # ---------------------------------------------------------------------------- boards
@@ -125,7 +130,7 @@ def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck)
     if turn_limit < 1:
         raise ValueError("board_deal: turn_limit must be >= 1")
     for i in range(DECK_SIZE):
-        deck[i] = _DECK_SORTED[i]
+        deck[i] = DECK_SORTED[i]
     for i in range(DECK_SIZE - 1, 0, -1):
         j = rng_below(rng, i + 1)
         tmp = deck[i]
@@ -166,7 +171,7 @@ def board_deal(board, n_players, hand_size, rng, first_player, turn_limit):
 
 
 # ---------------------------------------------------------------------------- rules
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_terminal(board):
     """True once a seat has emptied its hand or the turn limit (E1) is reached."""
     return board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]
@@ -277,9 +282,9 @@ def _apply(board, aid):
         board[HANDS + p, v] += 1
         board[KNOWN + p, v] += 1
         passed |= np.int64(1) << p
-        if _N_PASSED[passed] >= n - 1:
+        if N_PASSED[passed] >= n - 1:
             # Round end: the one seat left clears the table and leads on an empty table.
-            q = np.int64(_LOWEST_CLEAR[passed])
+            q = np.int64(LOWEST_CLEAR[passed])
             for u in range(N_VALUES):
                 board[REMOVED, u] += board[TABLE, u]
                 board[TABLE, u] = 0
@@ -288,7 +293,7 @@ def _apply(board, aid):
             passed = 0
             board[META, M_ROUND] += 1
         else:
-            q = np.int64(_NEXT_SEAT[n, passed, p])
+            q = np.int64(NEXT_SEAT[n, passed, p])
         board[META, M_PASSED] = passed
     else:
         # Play k cards of value v onto an end (or as a new end).
@@ -308,16 +313,18 @@ def _apply(board, aid):
             board[META, M_WINNER] = p
             q = p
         else:
-            q = np.int64(_NEXT_SEAT[n, passed, p])
+            q = np.int64(NEXT_SEAT[n, passed, p])
     board[META, M_CUR] = q
     board[META, M_LO] = lo
     board[META, M_HI] = hi
     board[META, M_TURN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(board, aid):
-    """Apply the legal action id ``aid`` in place (unchecked: test with ``is_legal`` first)."""
+    """Apply the legal action id ``aid`` in place (unchecked: test with ``is_legal`` first).
+
+    Inlined into compiled callers: the game loops call it every turn."""
     _apply(board, aid)
 
 

@@ -12,8 +12,8 @@ A seed means the same stream on every platform and in every caller, compiled or 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .seeding import splitmix64_at
 
 _U5 = np.uint64(5)

@@ -14,7 +14,8 @@ port of numpy's ``SeedSequence``, each defined once for every caller.
   every tournament game are a pure function of (tournament seed, key, game index).
 
 The arithmetic is written once, as numba functions (uint64 arithmetic wraps); the Python
-entry points (``splitmix64``, ``match_deal_seeds``, ``match_play_seeds``) call them on arrays.
+entry points (``splitmix64``, ``match_deal_seeds``, ``match_play_seeds``) run their source
+through numpy on whole arrays.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 __all__ = [
     "GAMMA",
@@ -67,19 +69,17 @@ def splitmix64_at(state, index):
     return mix64(np.uint64(state) + np.uint64(index + 1) * GAMMA)
 
 
-@njit(cache=True)
-def _splitmix64_array(states, index, out):
-    for i in range(states.shape[0]):
-        out[i] = splitmix64_at(states[i], index)
-
-
 def splitmix64(states: np.ndarray | int, index: int = 0) -> np.ndarray:
-    """``splitmix64_at`` over an array of uint64 states (a scalar gives a 0-d result)."""
+    """``splitmix64_at`` over an array of uint64 states (a scalar gives a 0-d result).
+
+    numpy runs ``mix64``'s own source over the whole array (its uint64 arithmetic wraps as
+    the kernel's does), so seeding an expert match's games needs no compiled code: a run
+    through the loop built ahead of time never loads numba for it.
+    """
     a = np.asarray(states, dtype=np.uint64)
-    flat = np.ascontiguousarray(a.ravel())
-    out = np.empty_like(flat)
-    _splitmix64_array(flat, int(index), out)
-    return out.reshape(a.shape)
+    with np.errstate(over="ignore"):
+        z = a + np.uint64(int(index) + 1) * GAMMA  # splitmix64_at's state, for every entry
+        return np.asarray(mix64.py_func(z), dtype=np.uint64)
 
 
 def match_deal_seeds(match_seeds: np.ndarray, game: int) -> np.ndarray:

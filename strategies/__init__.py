@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from . import builtin, ismcts  # noqa: F401  (the built-ins register themselves)
-from . import ligretto as _ligretto  # noqa: F401  (Ligretto's, in its own registry)
+from . import builtin  # noqa: F401  (the built-ins register themselves)
 from .base import Strategy
 from .play import (
     BatchResult,
@@ -21,9 +20,14 @@ from .play import (
     play_batch,
     play_game,
     play_match_batch,
+    play_seatings,
 )
-from .registry import filtered, get, names, register
+from .registry import defer, filtered, get, names, register
 from .tunable import Tunable, spec_with, tunables
+
+# Both load numba at import: they register on first use (a plain run never needs them).
+defer("strategies.ismcts", ("ismcts",))
+defer("strategies.ligretto", game="ligretto")  # Ligretto's, in its own registry
 
 __all__ = [
     "BatchResult",
@@ -39,6 +43,7 @@ __all__ = [
     "play_batch",
     "play_game",
     "play_match_batch",
+    "play_seatings",
     "register",
     "spec_with",
     "testing",
@@ -47,7 +52,8 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # ``strategies.testing`` imports hypothesis, so it loads on first use only.
-    if name == "testing":
-        return importlib.import_module(f"{__name__}.testing")
+    # ``strategies.testing`` imports hypothesis, ``ismcts`` and ``ligretto`` numba: each loads
+    # on first use only.
+    if name in ("testing", "ismcts", "ligretto"):
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

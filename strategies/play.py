@@ -418,29 +418,81 @@ def _play_python_games(
     return out
 
 
+def play_seatings(
+    tables: Sequence[Sequence[Strategy | str]],
+    seating: np.ndarray,
+    deal_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    turn_limit: int = TURN_LIMIT,
+    decision_timeout: float | None = None,
+) -> BatchResult:
+    """``play_batch`` for games at several seatings: game ``i`` at table ``tables[seating[i]]``.
+
+    Each game is the game ``play_batch(tables[seating[i]], ...)`` plays from the same seeds;
+    when every seat of every table is compiled they are all played in one compiled call (a
+    tournament chunk's seatings at once), else table by table.
+    """
+    seats = [_seat_strategies(t, None) for t in tables]
+    sel = np.asarray(seating, dtype=np.int64)
+    deal = _seed_array(deal_seeds, "deal_seeds")
+    play = _seed_array(play_seeds, "play_seeds")
+    if not (sel.shape == deal.shape == play.shape):
+        raise ValueError("seating, deal_seeds and play_seeds must have one entry per game")
+    if len({len(t) for t in seats}) != 1:
+        raise ValueError("every table of play_seatings must have the same number of seats")
+    if sel.size and (sel.min() < 0 or sel.max() >= len(seats)):
+        raise ValueError(f"seating indices must be 0..{len(seats) - 1}")
+    limit = _check_turn_limit(turn_limit)
+    compiled = [[s.compiled() for s in t] for t in seats]
+    if all(c is not None for t in compiled for c in t):
+        return _play_compiled(compiled, (), deal, play, limit, False, sel)
+    g, n = len(deal), len(seats[0])
+    out = _empty_batch(g, n)
+    for r, table in enumerate(seats):
+        pos = np.flatnonzero(sel == r)
+        if pos.size == 0:
+            continue
+        res = play_batch(table, deal[pos], play[pos], limit, False, decision_timeout)
+        for name in ("first_player", "cards_left", "winner_seat", "turns", "rounds"):
+            getattr(out, name)[pos] = getattr(res, name)
+        out.unfinished[pos] = res.unfinished
+        out.forfeit_seat[pos] = res.forfeit_seat
+        for i, e in zip(pos.tolist(), res.errors, strict=True):
+            out.errors[i] = e
+    return out
+
+
 def _play_compiled(
-    compiled: list[tuple[int, np.ndarray]],
+    compiled: list[tuple[int, np.ndarray]] | list[list[tuple[int, np.ndarray]]],
     labels: tuple[str, ...],
     deal: np.ndarray,
     play: np.ndarray,
     turn_limit: int,
     record: bool,
+    seating: np.ndarray | None = None,
 ) -> BatchResult:
+    """Compiled games at one table (``compiled``: (kind, params) per seat) or, with
+    ``seating``, at several (``compiled``: one such list per table)."""
     from . import compiled as compiled_mod
 
-    n = len(compiled)
+    tables = compiled if seating is not None else [compiled]
+    n = len(tables[0])
     width = max(
-        [getattr(compiled_mod, "N_PARAMS", 0)] + [np.atleast_1d(p).size for _, p in compiled]
+        [getattr(compiled_mod, "N_PARAMS", 0)]
+        + [np.atleast_1d(p).size for t in tables for _, p in t]
     )
-    kinds = np.array([int(k) for k, _ in compiled], dtype=np.int64)
-    params = np.zeros((n, width), dtype=np.float64)
-    for seat, (_, p) in enumerate(compiled):
-        p = np.atleast_1d(np.asarray(p, dtype=np.float64))
-        params[seat, : p.size] = p
+    kinds = np.array([[int(k) for k, _ in t] for t in tables], dtype=np.int64)
+    params = np.zeros((len(tables), n, width), dtype=np.float64)
+    for r, t in enumerate(tables):
+        for seat, (_, p) in enumerate(t):
+            p = np.atleast_1d(np.asarray(p, dtype=np.float64))
+            params[r, seat, : p.size] = p
     if record:
-        res = compiled_mod.play_batch_compiled_records(kinds, params, deal, play, turn_limit)
+        res = compiled_mod.play_batch_compiled_records(
+            kinds, params, deal, play, turn_limit, seating
+        )
     else:
-        res = compiled_mod.play_batch_compiled(kinds, params, deal, play, turn_limit)
+        res = compiled_mod.play_batch_compiled(kinds, params, deal, play, turn_limit, seating)
     first_player, cards_left, winner_seat, turns, rounds, unfinished = res[:6]
     g = len(deal)
     out = BatchResult(

@@ -25,13 +25,31 @@ def _jsonable(value: Any) -> Any:
     return format_value(value)
 
 
+PROJECT_DIST = "leaves"
+"""This project's distribution (``pyproject.toml`` ``name``): it provides the built-ins."""
+
+
+def _own_distribution(top: str) -> str | None:
+    """``PROJECT_DIST`` when it provides the top-level package ``top`` (one metadata read)."""
+    try:
+        provided = importlib.metadata.distribution(PROJECT_DIST).read_text("top_level.txt")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    return PROJECT_DIST if provided and top in provided.split() else None
+
+
 @cache
 def _package_version(module: str) -> str | None:
+    # packages_distributions() reads every installed distribution's metadata (about half a
+    # second), so the built-ins' own distribution is looked up directly first.
     top = module.split(".")[0]
     try:
-        dists = importlib.metadata.packages_distributions().get(top, [])
-        if dists:
-            return f"{dists[0]} {importlib.metadata.version(dists[0])}"
+        name = _own_distribution(top)
+        if name is None:
+            dists = importlib.metadata.packages_distributions().get(top, [])
+            name = dists[0] if dists else None
+        if name is not None:
+            return f"{name} {importlib.metadata.version(name)}"
     except Exception:  # noqa: BLE001 - broken metadata must not stop a run
         return None
     return None

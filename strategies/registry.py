@@ -12,7 +12,10 @@ string. Third-party packages add strategies through the entry-point group ``leav
 
 Registries are kept per game, so a name means one thing per game: 13 Leaves (``"leaves"``, the
 default) and Ligretto (``"ligretto"``, entry-point group ``leaves.ligretto_strategies``). A
-strategy class says its game in ``game``.
+strategy class says its game in ``game``. Modules that load numba at import register when
+first needed (``defer``).
+
+Over 400 lines because it is one job: turning what a user writes into a strategy class.
 """
 
 from __future__ import annotations
@@ -41,6 +44,24 @@ DEFAULT_GAME = "leaves"
 _REGISTRIES: dict[str, dict[str, type[Strategy]]] = {g: {} for g in ENTRY_POINT_GROUPS}
 _REGISTRY = _REGISTRIES[DEFAULT_GAME]  # 13 Leaves
 _FILE_MODULES: dict[str, Any] = {}
+_DEFERRED: dict[str, dict[str, tuple[str, ...]]] = {g: {} for g in ENTRY_POINT_GROUPS}
+"""Per game, modules whose strategies register when first needed: module -> the names it
+registers (empty: any use of the game's registry imports it)."""
+
+
+def defer(module: str, names: tuple[str, ...] = (), game: str = DEFAULT_GAME) -> None:
+    """Import ``module`` (which registers ``names``) only when one of them, or the whole
+    registry of ``game``, is first needed: a module that loads numba at import would
+    otherwise cost every process half a second, even one that never uses it."""
+    _DEFERRED[game][module] = tuple(names)
+
+
+def _load_deferred(game: str, name: str | None = None) -> None:
+    """Import the deferred modules of ``game`` that may register ``name`` (None: all)."""
+    for module, provided in list(_DEFERRED.get(game, {}).items()):
+        if name is None or not provided or name in provided:
+            _DEFERRED[game].pop(module, None)
+            importlib.import_module(module)
 
 
 # ---------------------------------------------------------------------- registration
@@ -55,6 +76,7 @@ def _register_class(cls: type[Strategy], name: str | None = None) -> None:
     the same class is a no-op."""
     key = name or cls.name
     registry = _registry(cls.game)
+    _load_deferred(cls.game, key)
     old = registry.get(key)
     if old is not None and old is not cls and _qualified(old) != _qualified(cls):
         raise ValueError(
@@ -120,11 +142,13 @@ def _load_entry_point(name: str, ep: Any, game: str = DEFAULT_GAME) -> type[Stra
 # ---------------------------------------------------------------------- queries
 def names(game: str = DEFAULT_GAME) -> list[str]:
     """Every strategy name of ``game``: registered classes and installed entry points, sorted."""
+    _load_deferred(game)
     return sorted(set(_registry(game)) | set(_entry_points(game)))
 
 
 def get_class(name: str, game: str = DEFAULT_GAME) -> type[Strategy]:
     """The class registered under ``name`` for ``game``; unknown names get close suggestions."""
+    _load_deferred(game, name)
     cls = _registry(game).get(name)
     if cls is not None:
         return cls
@@ -163,6 +187,7 @@ def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
 def filtered(*, game: str = DEFAULT_GAME, **classifier: Any) -> list[str]:
     """Names of the strategies whose classifier matches every given key, e.g. ``compiled=True``."""
     registry = _registry(game)
+    _load_deferred(game)
     eps = _entry_points(game)
     for name, ep in eps.items():
         if name not in registry:
@@ -289,6 +314,7 @@ def _looks_like_loader(target: str, game: str = DEFAULT_GAME) -> bool:
     """A file or module target; a bare registered name followed by ``:x`` is a parameter typo."""
     if target.endswith(".py") or "/" in target or "\\" in target or "." in target:
         return True
+    _load_deferred(game, target)
     return target not in _registry(game) and target not in _entry_points(game)
 
 

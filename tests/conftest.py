@@ -1,4 +1,4 @@
-"""Test configuration: hypothesis profiles and a headless matplotlib backend.
+"""Test configuration: hypothesis profiles, a headless matplotlib backend, numba's JIT.
 
 ``ci`` (chosen when the CI environment variable is set) keeps the whole suite within a few
 minutes on 2 cores; ``dev`` is the default; ``thorough`` runs many more examples locally:
@@ -13,6 +13,10 @@ import matplotlib
 from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
+
+# Runs use numba's JIT (its cache warm in the checkout) unless a test builds the ahead-of-time
+# loop itself (tests/test_aot.py): a build per edit of the kernels would cost every session.
+os.environ.setdefault("LEAVES_AOT", "0")
 
 settings.register_profile(
     "ci",

@@ -14,11 +14,22 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from leaves.board import MAX_SEATS
+
 from .game import SeatedBatch, SeatedMatches
 
-__all__ = ["MAX_SEATS", "SHARE_UNITS", "empty", "add_batch", "add_matches", "merge", "save", "load"]
+__all__ = [
+    "MAX_SEATS",
+    "SHARE_UNITS",
+    "empty",
+    "add_batch",
+    "add_games",
+    "add_matches",
+    "merge",
+    "save",
+    "load",
+]
 
-MAX_SEATS = 6  # 13 Leaves' largest table: the default
 SHARE_UNITS = 27_720  # lcm(1..12): a win shared by m <= 12 players is SHARE_UNITS // m units
 
 
@@ -88,67 +99,103 @@ def add_batch(
     ``rotation`` gives each seat's position in the base table: a sequence (seat ``s`` holds
     base position ``rotation[s]``) or an int ``r`` (seat ``s`` holds ``(s + r) % k``).
     """
-    g = len(batch)
-    if g == 0:
-        return
-    k = len(entrants)
-    ent = np.asarray(entrants, dtype=np.int64)
-    winner = batch.winner_seat.astype(np.int64)
-    rank = batch.seat_values[rank_value].astype(np.int64)
-    ahead_key = -rank if higher_is_better else rank  # smaller key finishes ahead
-
-    np.add.at(agg["games"], ent, g)
-    if batch.winners is not None:  # shared wins: every tied winner counts
-        won = batch.winners.astype(bool)
-        has_winner = won.any(axis=1)
-        win_counts = won.sum(axis=0)
-        # a win shared by m players is SHARE_UNITS // m units each: exact integers, so the
-        # sum never depends on the order chunks are merged in
-        units = (won * (SHARE_UNITS // np.maximum(won.sum(axis=1), 1))[:, None]).sum(axis=0)
-        if "win_share_units" in agg:
-            np.add.at(agg["win_share_units"], ent, units.astype(np.int64))
-    else:
-        has_winner = winner >= 0
-        win_counts = np.bincount(winner[has_winner], minlength=k)
-    np.add.at(agg["wins"], ent, win_counts)
-    np.add.at(agg["rank_sum"], ent, rank.sum(axis=0))
-    forfeit = batch.forfeit_seat.astype(np.int64)
-    np.add.at(agg["forfeits"], ent, np.bincount(forfeit[forfeit >= 0], minlength=k))
-
-    for i in range(k):
-        for j in range(k):
-            if i != j:
-                agg["ahead"][ent[i], ent[j]] += int(
-                    np.count_nonzero(ahead_key[:, i] < ahead_key[:, j])
-                )
-                agg["met"][ent[i], ent[j]] += g
-
-    # seat offset from the first player, per seat (games that have one)
-    if batch.first_player is not None:
-        first = batch.first_player.astype(np.int64)
-        width = agg["offset_games"].shape[2]
-        for s in range(k):
-            off = (s - first) % k
-            won_s = batch.winners[:, s] if batch.winners is not None else winner == s
-            agg["offset_games"][ent[s], k] += np.bincount(off, minlength=width)
-            agg["offset_wins"][ent[s], k] += np.bincount(off[won_s], minlength=width)
-
-    for s in range(k):
-        before = ent[(s - 1) % k]
-        agg["after_games"][ent[s], before] += g
-        agg["after_wins"][ent[s], before] += int(win_counts[s])
-
-    agg["table_games"][table] += g
+    g, k = len(batch), len(entrants)
     if isinstance(rotation, int | np.integer):
         positions = [(s + int(rotation)) % k for s in range(k)]
     else:
         positions = [int(p) for p in rotation]
-    for s in range(k):
-        agg["table_wins"][table, positions[s]] += int(win_counts[s])
+    seat_ent = np.broadcast_to(np.asarray(entrants, dtype=np.int64), (g, k))
+    seat_pos = np.broadcast_to(np.asarray(positions, dtype=np.int64), (g, k))
+    add_games(agg, table, seat_ent, seat_pos, batch, rank_value, length_value, higher_is_better)
+
+
+def _count(agg: dict[str, np.ndarray], key: str, index: np.ndarray, weights=None) -> None:
+    """``agg[key].flat[index] += weights`` (1 each without weights), as exact integers."""
+    target = agg[key]
+    idx = np.asarray(index).reshape(-1)
+    if weights is None:
+        counts = np.bincount(idx, minlength=target.size)
+    else:
+        w = np.asarray(weights, dtype=np.int64).reshape(-1)
+        if int(np.abs(w).sum()) < 2**53:  # float sums of such integers are exact
+            counts = np.rint(np.bincount(idx, weights=w, minlength=target.size)).astype(np.int64)
+        else:
+            counts = np.zeros(target.size, np.int64)
+            np.add.at(counts, idx, w)
+    target += counts.reshape(target.shape)
+
+
+def add_games(
+    agg: dict[str, np.ndarray],
+    table: int,
+    seat_ent: np.ndarray,
+    seat_pos: np.ndarray,
+    batch: SeatedBatch,
+    rank_value: str,
+    length_value: str,
+    higher_is_better: bool = False,
+) -> None:
+    """Add G games of one table of the schedule, each under its own seating, into ``agg``.
+
+    ``seat_ent[i, s]`` is the entrant in seat ``s`` of game ``i`` and ``seat_pos[i, s]`` its
+    position in the base table. Every count is an integer sum over games, so adding a chunk
+    at once or seating by seating gives the same aggregates.
+    """
+    g = len(batch)
+    if g == 0:
+        return
+    k = seat_ent.shape[1]
+    s_count = agg["games"].shape[0]
+    ent = np.asarray(seat_ent, dtype=np.int64)
+    winner = batch.winner_seat.astype(np.int64)
+    rank = batch.seat_values[rank_value].astype(np.int64)
+    ahead_key = -rank if higher_is_better else rank  # smaller key finishes ahead
+    rows = np.arange(g)
+
+    _count(agg, "games", ent)
+    if batch.winners is not None:  # shared wins: every tied winner counts
+        won = batch.winners.astype(bool)
+        has_winner = won.any(axis=1)
+        # a win shared by m players is SHARE_UNITS // m units each: exact integers, so the
+        # sum never depends on the order chunks are merged in
+        units = won * (SHARE_UNITS // np.maximum(won.sum(axis=1), 1))[:, None]
+        if "win_share_units" in agg:
+            _count(agg, "win_share_units", ent, units)
+    else:
+        has_winner = winner >= 0
+        won = np.zeros((g, k), bool)
+        won[rows[has_winner], winner[has_winner]] = True
+    _count(agg, "wins", ent[won])
+    _count(agg, "rank_sum", ent, rank)
+    forfeit = batch.forfeit_seat.astype(np.int64)
+    lost = forfeit >= 0
+    _count(agg, "forfeits", ent[rows[lost], forfeit[lost]])
+
+    i, j = np.nonzero(~np.eye(k, dtype=bool))  # every ordered pair of seats
+    pair = ent[:, i] * s_count + ent[:, j]
+    _count(agg, "ahead", pair[ahead_key[:, i] < ahead_key[:, j]])
+    _count(agg, "met", pair)
+
+    # seat offset from the first player, per seat (games that have one)
+    if batch.first_player is not None:
+        first = batch.first_player.astype(np.int64)
+        sizes, width = agg["offset_games"].shape[1:]
+        off = (np.arange(k)[None, :] - first[:, None]) % k
+        cell = (ent * sizes + k) * width + off
+        _count(agg, "offset_games", cell)
+        _count(agg, "offset_wins", cell[won])
+
+    before = np.roll(ent, 1, axis=1)  # the entrant in the seat before each seat
+    _count(agg, "after_games", ent * s_count + before)
+    _count(agg, "after_wins", (ent * s_count + before)[won])
+
+    agg["table_games"][table] += g
+    width = agg["table_wins"].shape[1]
+    _count(agg, "table_wins", table * width + np.asarray(seat_pos, dtype=np.int64)[won])
 
     agg["size_games"][k] += g
     agg["size_no_winner"][k] += int(np.count_nonzero(~has_winner))
-    agg["size_forfeits"][k] += int(np.count_nonzero(forfeit >= 0))
+    agg["size_forfeits"][k] += int(np.count_nonzero(lost))
     length = batch.game_values[length_value].astype(np.int64)
     agg["length_sum"][k] += int(length.sum())
     agg["length_sq_sum"][k] += int((length * length).sum())

@@ -124,6 +124,18 @@ class LeavesGame(GameBase):
             out.records = [r.to_json() for r in res.records or []]
         return out
 
+    def play_seatings(self, tables: Sequence[Seats], seating: np.ndarray, deal_seeds: Seeds,
+                      play_seeds: Seeds) -> SeatedBatch:  # fmt: skip
+        """Game ``i`` with payloads ``tables[seating[i]]``: a chunk's seatings in one call
+        (the games ``play`` plays table by table)."""
+        import strategies
+
+        res = strategies.play_seatings(
+            [[self.strategy(p) for p in t] for t in tables], seating, deal_seeds, play_seeds,
+            turn_limit=self.turn_limit, decision_timeout=self.decision_timeout,
+        )  # fmt: skip
+        return self._batch(res)
+
     def play_matches(self, seats: Seats, match_seeds: Seeds, play_seeds: Seeds, target: int,
                      rounds: int | None = None) -> SeatedMatches:  # fmt: skip
         """The compiled match loop (the same rules as ``tournaments.matches``)."""

@@ -217,26 +217,35 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     play_seeds = derive_seeds(task.seed, (SEED_KEYS["play"],), games)
     agg = _empty_aggregates(task)
 
-    batches, positions, seatings = [], [], []
-    for r in range(n_set):
-        entrants = task.seating(r)
-        pos = np.arange(r, n_games, n_set)
-        batch = game.play([task.payloads[e] for e in entrants], deal_seeds, play_seeds[pos])
-        aggregates.add_batch(
-            agg,
-            chunk.table,
-            base_positions(task.table, entrants),
-            entrants,
-            batch,
-            game.rank_value,
-            game.length_value,
-            game.higher_is_better,
+    seatings = [task.seating(r) for r in range(n_set)]
+    rotations = chunk.rotations()
+    seat_table = np.array(seatings, dtype=np.int64)
+    seat_ent = seat_table[rotations]
+    play_seatings = getattr(game, "play_seatings", None)
+    if play_seatings is not None:  # every seating of the chunk in one call
+        batch = play_seatings(
+            [[task.payloads[e] for e in entrants] for entrants in seatings],
+            rotations.astype(np.int64),
+            np.repeat(deal_seeds, n_set),
+            play_seeds,
         )
-        batches.append(batch)
-        positions.append(pos)
-        seatings.append(entrants)
-    batch = _gather(batches, positions, n_games)
-    seat_ent = np.array(seatings, dtype=np.int64)[chunk.rotations()]
+    else:
+        batches = [
+            game.play([task.payloads[e] for e in seatings[r]], deal_seeds, play_seeds[r::n_set])
+            for r in range(n_set)
+        ]
+        batch = _gather(batches, [np.arange(r, n_games, n_set) for r in range(n_set)], n_games)
+    base = np.array([base_positions(task.table, st) for st in seatings], dtype=np.int64)
+    aggregates.add_games(
+        agg,
+        chunk.table,
+        seat_ent,
+        base[rotations],
+        batch,
+        game.rank_value,
+        game.length_value,
+        game.higher_is_better,
+    )
     ids = {
         "game": games,
         "deal": chunk.deal_indices(),

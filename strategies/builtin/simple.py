@@ -6,9 +6,8 @@ the player holds most of (``features.take_group``) unless the docstring says oth
 
 from __future__ import annotations
 
-from numba import njit
-
 from leaves.board import HANDS, M_HI, M_LO, META
+from leaves.jit import njit
 from leaves.rules import TAKE_BASE
 
 from ..policy.features import kmin, play_id, take_group, winning_play

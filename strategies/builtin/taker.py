@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from leaves.board import HANDS, M_HI, M_LO, META
+from leaves.jit import njit
 
 from ..policy.features import kmin, play_id, take_scored
 from ..policy.params import Param, declare

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from numba import njit
-
 from leaves import DECK, Action, PlayerView
 from leaves.board import M_HI, M_LO, META
+from leaves.jit import njit
 
 from ..policy.features import (
     fill_avail,

@@ -4,20 +4,23 @@ per decision.
 ``play_to_end`` is the one loop that plays a dealt board out (the batch loop below and the
 search's playouts both use it); ``play_batch_compiled`` deals game ``g`` from
 ``deal_seeds[g]`` (``kernels.board_deal``, as the Python path does) and plays it with a kernel
-RNG from ``play_seeds[g]``.
+RNG from ``play_seeds[g]``, at one table or under per-game seatings (a tournament chunk in one
+call). It runs the ahead-of-time compiled copy of the loop (``aot``) when one is built, else
+numba's JIT.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from leaves import kernels as K
 from leaves.board import M_CUR, M_FIRST, M_N, M_ROUND, M_TURN, M_WINNER, META, SEAT_SLOTS
+from leaves.jit import njit
 from leaves.rules import MAX_COPIES, TAKE_BASE, hand_size_for
 
 from ..policy.features import WORK_SIZE
 from ..policy.params import N_PARAMS
+from . import aot
 from .dispatch import N_KINDS, decide
 
 
@@ -51,8 +54,10 @@ def play_to_end(board, kinds, params, sizes, rng, work, rec, record):
 
 
 @njit(cache=True)
-def _batch(kinds, params, deal_seeds, play_seeds, turn_limit, record, hand_size):
-    n = kinds.shape[0]
+def _batch(kinds, params, seating, deal_seeds, play_seeds, turn_limit, record, hand_size):
+    # Game g seats policies kinds[seating[g]] with params[seating[g]]: a chunk's seatings in
+    # one call (``aot.SIGNATURE`` exports exactly this signature).
+    n = kinds.shape[1]
     g_count = deal_seeds.shape[0]
     first = np.empty(g_count, np.int8)
     left = np.empty((g_count, n), np.int16)
@@ -66,14 +71,15 @@ def _batch(kinds, params, deal_seeds, play_seeds, turn_limit, record, hand_size)
     sizes = np.zeros(SEAT_SLOTS, np.int64)
     work = np.zeros(WORK_SIZE, np.int64)
     for g in range(g_count):
+        r = seating[g]
         board[:, :] = 0
         K.board_deal(board, n, hand_size, K.rng_new(deal_seeds[g]), -1, turn_limit)
         first[g] = board[META, M_FIRST]
         rng = K.rng_new(play_seeds[g])
         if record:
-            play_to_end(board, kinds, params, sizes, rng, work, actions[g], True)
+            play_to_end(board, kinds[r], params[r], sizes, rng, work, actions[g], True)
         else:
-            play_to_end(board, kinds, params, sizes, rng, work, dummy, False)
+            play_to_end(board, kinds[r], params[r], sizes, rng, work, dummy, False)
         for i in range(n):
             left[g, i] = sizes[i]
         winner[g] = board[META, M_WINNER]
@@ -84,13 +90,19 @@ def _batch(kinds, params, deal_seeds, play_seeds, turn_limit, record, hand_size)
 
 
 def _check_table(kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Kinds (R, n) and params (R, n, N_PARAMS) of R seatings, checked (1-D/2-D: one)."""
     kinds = np.ascontiguousarray(kinds, dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
-    if kinds.ndim != 1:
-        raise ValueError("kinds must be a 1-D array with one policy kind per seat")
-    hand_size_for(len(kinds))  # raises for a player count outside 3..6
-    if params.shape != (len(kinds), N_PARAMS):
-        raise ValueError(f"params must have shape ({len(kinds)}, {N_PARAMS}), got {params.shape}")
+    if kinds.ndim == 1:
+        kinds, params = kinds[None, :], params[None]
+    if kinds.ndim != 2 or kinds.shape[0] < 1:
+        raise ValueError("kinds must hold one policy kind per seat (per seating)")
+    n = kinds.shape[1]
+    hand_size_for(n)  # raises for a player count outside 3..6
+    if params.shape != (kinds.shape[0], n, N_PARAMS):
+        raise ValueError(
+            f"params must have shape ({n}, {N_PARAMS}) per seating, got {params.shape}"
+        )
     if kinds.min() < 0 or kinds.max() >= N_KINDS:
         raise ValueError(f"policy kinds must be 0..{N_KINDS - 1}, got {kinds.tolist()}")
     return kinds, params
@@ -103,12 +115,32 @@ def _seeds(x: np.ndarray, name: str) -> np.ndarray:
     return np.ascontiguousarray(a.astype(np.uint64))
 
 
-def _run(kinds, params, deal_seeds, play_seeds, turn_limit, record) -> tuple[np.ndarray, ...]:
+def _run(
+    kinds, params, deal_seeds, play_seeds, turn_limit, record, seating=None
+) -> tuple[np.ndarray, ...]:
     kinds, params = _check_table(kinds, params)
     d, p = _seeds(deal_seeds, "deal_seeds"), _seeds(play_seeds, "play_seeds")
     if d.shape != p.shape:
         raise ValueError("deal_seeds and play_seeds must have the same length")
-    return _batch(kinds, params, d, p, int(turn_limit), record, hand_size_for(len(kinds)))
+    if seating is None:
+        seating = np.zeros(d.shape[0], np.int64)
+    seating = np.ascontiguousarray(seating, dtype=np.int64)
+    if seating.shape != d.shape:
+        raise ValueError("seating must give one seating per game")
+    if seating.size and (seating.min() < 0 or seating.max() >= kinds.shape[0]):
+        raise ValueError(f"seatings must be 0..{kinds.shape[0] - 1}")
+    args = (
+        kinds,
+        params,
+        seating,
+        d,
+        p,
+        int(turn_limit),
+        bool(record),
+        hand_size_for(kinds.shape[1]),
+    )
+    compiled = aot.loop()  # the same loop compiled ahead of time, when built
+    return (_batch if compiled is None else compiled)(*args)
 
 
 def play_batch_compiled(
@@ -117,13 +149,16 @@ def play_batch_compiled(
     deal_seeds: np.ndarray,
     play_seeds: np.ndarray,
     turn_limit: int,
+    seating: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Play one game per seed pair, seat ``i`` run by policy ``kinds[i]`` with ``params[i]``.
 
-    Returns (first_player int8 (G,), cards_left int16 (G, n), winner_seat int8 (G,),
+    With ``seating`` (one index per game), ``kinds`` (R, n) and ``params`` (R, n, N_PARAMS)
+    hold R seatings and game ``g`` is played under seating ``seating[g]``: many seatings in
+    one call. Returns (first_player int8 (G,), cards_left int16 (G, n), winner_seat int8 (G,),
     turns int32 (G,), rounds int32 (G,), unfinished bool (G,)).
     """
-    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, False)[:6]
+    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, False, seating)[:6]
 
 
 def play_batch_compiled_records(
@@ -132,6 +167,7 @@ def play_batch_compiled_records(
     deal_seeds: np.ndarray,
     play_seeds: np.ndarray,
     turn_limit: int,
+    seating: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
     """``play_batch_compiled`` plus the action ids: int8 (G, turn_limit), row g valid to turns[g]."""
-    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, True)
+    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, True, seating)

@@ -9,9 +9,9 @@ board alike. ``work`` is the int64[WORK_SIZE] scratch buffer policies share.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from leaves.board import HANDS, KNOWN, M_N, M_PASSED, META, REMOVED, TABLE
+from leaves.jit import njit
 from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
 
 WORK_SIZE = 160

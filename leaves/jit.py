@@ -1,0 +1,109 @@
+"""``njit`` that imports numba only when a kernel is first used through numba.
+
+Importing numba costs a process about half a second, more than the games of a small run, and
+a run that plays through the ahead-of-time compiled loop (``strategies.compiled.aot``) never
+calls a kernel through numba at all. So the kernel modules decorate with this ``njit``: it
+takes numba's keyword options and returns a ``LazyKernel``. The first use of any lazy kernel
+(a call, or an attribute such as ``py_func``) imports numba, turns every lazy kernel into
+``numba.njit(**options)(function)`` and rebinds every module global that holds a lazy kernel
+to its dispatcher, so numba, compiling one kernel, finds real dispatchers among its globals
+(and inlines those marked ``inline="always"``). From then on ``njit`` returns dispatchers. A
+lazy kernel numba meets some other way types itself through ``_numba_type_`` (which
+activates), so it is always callable from compiled code.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["LazyKernel", "activate", "active", "njit"]
+
+_pending: list[LazyKernel] = []
+_active = False
+_lock = threading.RLock()
+
+
+class LazyKernel:
+    """A function waiting to become a numba dispatcher; used like one."""
+
+    def __init__(self, py_func: Callable[..., Any], options: dict[str, Any]):
+        self._py_func = py_func
+        self._options = options
+        self._dispatcher: Any = None
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__module__ = py_func.__module__
+        self.__doc__ = py_func.__doc__
+
+    @property
+    def py_func(self) -> Callable[..., Any]:
+        """The Python function (numba not imported): plain arithmetic kernels run on numpy."""
+        return self._py_func
+
+    @property
+    def dispatcher(self) -> Any:
+        """The numba dispatcher (numba is imported and every lazy kernel made real)."""
+        activate()
+        return self._dispatcher
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.dispatcher(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("_py_func", "_options", "_dispatcher"):
+            raise AttributeError(name)
+        return getattr(self.dispatcher, name)
+
+    def __repr__(self) -> str:
+        return f"<lazy kernel {self.__module__}.{self.__qualname__}>"
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``@njit`` or ``@njit(cache=True, ...)``: numba's keyword options, applied on first use."""
+    if len(args) == 1 and callable(args[0]) and not options:
+        return _make(args[0], {})
+    if args:
+        raise TypeError("leaves.jit.njit takes keyword options only (no signatures)")
+    return lambda fn: _make(fn, options)
+
+
+def _make(fn: Callable[..., Any], options: dict[str, Any]) -> Any:
+    with _lock:
+        if not _active:
+            kernel = LazyKernel(fn, options)
+            _pending.append(kernel)
+            return kernel
+    import numba
+
+    return numba.njit(**options)(fn)
+
+
+def active() -> bool:
+    """True once numba has been imported for the kernels."""
+    return _active
+
+
+def activate() -> None:
+    """Import numba and make every lazy kernel a dispatcher, rebinding module globals."""
+    global _active
+    if _active:
+        return
+    with _lock:
+        if _active:
+            return
+        import numba
+
+        for kernel in _pending:
+            kernel._dispatcher = numba.njit(**kernel._options)(kernel._py_func)
+        for module in list(sys.modules.values()):
+            namespace = getattr(module, "__dict__", None)
+            if not isinstance(namespace, dict):
+                continue
+            for name, value in list(namespace.items()):
+                if type(value) is LazyKernel:
+                    namespace[name] = value._dispatcher
+        _pending.clear()
+        _active = True

@@ -1,0 +1,238 @@
+"""The games loop compiled ahead of time: a plain extension module that imports without numba.
+
+Through numba's JIT a process pays about a second before its first game, even with the loop
+in numba's cache (importing numba, then starting its compiler to load the cached code), in
+the driver and in every worker: more than all the games of a small tournament. So the games
+loop (``loops._batch``, with every built-in policy) is compiled once more with
+``numba.pycc`` into an extension module that later runs import in a millisecond, into a
+cache folder keyed by a hash of the kernels' sources and the Python, numpy and numba
+versions (an edit or an upgrade builds anew). The first run compiles through the JIT as
+before (under "compiling (first run only)") and then starts the build in a background
+process (``build_in_background``, at low priority): it reuses the numba cache that compile
+filled, so the first run pays nothing more. Both run the same code (a differential test
+compares their games); until the module is there, without a C compiler, when the build
+fails, or with ``LEAVES_AOT=0``, runs use numba's JIT.
+
+The cache folder is ``$LEAVES_CACHE_DIR/aot``, else ``$XDG_CACHE_HOME/leaves/aot``, else
+``~/.cache/leaves/aot``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.machinery
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "SIGNATURE",
+    "available",
+    "build",
+    "build_in_background",
+    "cache_dir",
+    "enabled",
+    "key",
+    "loop",
+    "module_path",
+]
+
+EXPORT = "batch"
+FAILED = "failed.txt"  # written next to the module when a build fails: why
+BUILDING = "building"  # next to the module while a background build runs
+STALE_S = 900  # a background build's marker older than this was left by a lost build
+SIGNATURE = (
+    "Tuple((int8[::1], int16[:, ::1], int8[::1], int32[::1], int32[::1], boolean[::1], "
+    "int8[:, ::1]))(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], "
+    "int64, boolean, int64)"
+)
+"""``loops._batch``'s arguments and results as the extension module exports them."""
+
+_ROOT = Path(__file__).resolve().parents[2]
+_SOURCES = ("leaves", "strategies/builtin", "strategies/policy", "strategies/compiled")
+"""Folders whose ``.py`` files the compiled loop is made of (hashed into the key)."""
+
+_loaded: dict[Path, ModuleType | None] = {}  # by file: None when it was not there
+_keys: list[str] = []  # the key, computed once per process
+
+
+def enabled() -> bool:
+    """False when ``LEAVES_AOT=0``: runs then use numba's JIT only."""
+    return os.environ.get("LEAVES_AOT", "1") != "0"
+
+
+def cache_dir() -> Path:
+    """Where built modules are kept (see the module docstring)."""
+    root = os.environ.get("LEAVES_CACHE_DIR")
+    if root:
+        return Path(root) / "aot"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "leaves" / "aot"
+
+
+def _numba_version() -> str:
+    try:
+        return importlib.metadata.version("numba")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - numba is required
+        return "?"
+
+
+def key() -> str:
+    """Hash of the loop's sources and of what the built module depends on."""
+    if not _keys:
+        _keys.append(_hash())
+    return _keys[0]
+
+
+def _hash() -> str:
+    h = hashlib.sha256()
+    for folder in _SOURCES:
+        for path in sorted((_ROOT / folder).glob("*.py")):
+            h.update(path.relative_to(_ROOT).as_posix().encode())
+            h.update(path.read_bytes())
+    for part in (sys.version, platform.machine(), np.__version__, _numba_version(), SIGNATURE):
+        h.update(part.encode())
+    return h.hexdigest()[:20]
+
+
+def _name(k: str) -> str:
+    return f"_leaves_loop_{k}"
+
+
+def module_path(k: str | None = None) -> Path:
+    """The built module's file for key ``k`` (default: the current key)."""
+    k = key() if k is None else k
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return cache_dir() / k / f"{_name(k)}{suffix}"
+
+
+def _import(path: Path, name: str) -> ModuleType | None:
+    try:
+        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+        spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+        if spec is None:
+            return None
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        return module
+    except (ImportError, OSError):
+        return None
+
+
+def loop() -> Any:
+    """The ahead-of-time compiled ``loops._batch`` if it is built for these sources, else None."""
+    if not enabled():
+        return None
+    k = key()
+    path = module_path(k)
+    if _loaded.get(path) is None:
+        _loaded[path] = _import(path, _name(k)) if path.is_file() else None
+    module = _loaded[path]
+    return None if module is None else getattr(module, EXPORT)
+
+
+def available() -> bool:
+    """True when a run can use (or build) the compiled module: enabled, a C compiler, and no
+    failed build of these sources (a machine that cannot build tries once)."""
+    if not enabled() or (module_path().parent / FAILED).exists():
+        return False
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    return shutil.which(cc.split()[0]) is not None
+
+
+def build() -> bool:
+    """Compile the loop into the cache (a few seconds to a minute); False when it cannot.
+
+    Concurrent builds (workers, parallel tests) are harmless: each builds in its own folder
+    and the finished file is moved into place in one step.
+    """
+    if not available():
+        return False
+    k = key()
+    target = module_path(k)
+    if target.is_file():
+        return True
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+    except OSError:  # a cache that cannot be written: the JIT, as without a compiler
+        return False
+    try:
+        _compile(_name(k), work)
+        built = next(work.glob(f"{_name(k)}*"), None)
+        if built is None:
+            raise RuntimeError("numba.pycc wrote no module")
+        os.replace(built, target)  # one step: a concurrent reader sees all of it or none
+    except Exception as exc:  # noqa: BLE001 - any failure leaves the JIT in charge
+        with contextlib.suppress(OSError):
+            (target.parent / FAILED).write_text(f"{type(exc).__name__}: {exc}\n")
+        return False
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return True
+
+
+def build_in_background() -> bool:
+    """Start ``build()`` in a detached low-priority process unless the module is there, being
+    built, or cannot be built. True when a build was started."""
+    if not available() or loop() is not None:
+        return False
+    marker = module_path().parent / BUILDING
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        if marker.exists() and time.time() - marker.stat().st_mtime < STALE_S:
+            return False
+        marker.write_text(str(os.getpid()))
+        subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # an interrupted run leaves the build to finish
+        )
+    except OSError:
+        return False
+    return True
+
+
+def _background_main() -> None:
+    """The background build: low priority, then the marker goes."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+    try:
+        build()
+    finally:
+        with contextlib.suppress(OSError):
+            (module_path().parent / BUILDING).unlink()
+
+
+def _compile(name: str, out: Path) -> None:
+    import warnings
+
+    with warnings.catch_warnings():  # pycc is "pending deprecation", with no replacement yet
+        warnings.simplefilter("ignore")
+        from numba.pycc import CC
+
+    from . import loops
+
+    cc = CC(name, source_module=loops)
+    cc.output_dir = str(out)
+    cc.export(EXPORT, SIGNATURE)(loops._batch.py_func)
+    cc.compile()
+
+
+if __name__ == "__main__":
+    _background_main()

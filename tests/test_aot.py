@@ -1,0 +1,199 @@
+"""The games loop compiled ahead of time plays exactly the JIT's games, and a run through it
+never loads numba.
+
+The module is built once for this file into a temporary cache (a C compiler is needed; the
+build takes tens of seconds on a shared machine)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import strategies
+from leaves.rules import hand_size_for
+from strategies.builtin import BUILTINS
+from strategies.compiled import N_KINDS, N_PARAMS, aot, loops
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The compiled loop, built into a fresh cache folder (LEAVES_AOT on for this module)."""
+    cache = tmp_path_factory.mktemp("leaves-cache")
+    old = {k: os.environ.get(k) for k in ("LEAVES_AOT", "LEAVES_CACHE_DIR")}
+    os.environ["LEAVES_AOT"] = "1"
+    os.environ["LEAVES_CACHE_DIR"] = str(cache)
+    try:
+        if not aot.available():
+            pytest.skip("no C compiler: runs use numba's JIT")
+        assert aot.loop() is None  # nothing built in a fresh cache
+        assert aot.build(), (aot.module_path().parent / aot.FAILED).read_text()
+        fn = aot.loop()
+        assert fn is not None
+        yield {"loop": fn, "cache": cache}
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _params(kinds: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Each seat's parameter vector: its class's vector with some values drawn in range."""
+    out = np.zeros((*kinds.shape, N_PARAMS))
+    for idx in np.ndindex(kinds.shape):
+        cls = BUILTINS[int(kinds[idx])]
+        ranges = cls.PARAMS.tunable()
+        values = {k: float(rng.uniform(lo, hi)) for k, (lo, hi) in ranges.items()}
+        kind, vector = cls(**{k: type(cls().params[k])(v) for k, v in values.items()}).compiled()
+        out[idx][: vector.size] = vector
+    return out
+
+
+@settings(max_examples=25)
+@given(
+    n=st.integers(3, 6),
+    n_seatings=st.integers(1, 4),
+    games=st.integers(1, 12),
+    seed=st.integers(0, 2**32),
+    record=st.booleans(),
+)
+def test_compiled_module_plays_the_jit_games(built, n, n_seatings, games, seed, record):
+    rng = np.random.default_rng(seed)
+    kinds = rng.integers(0, N_KINDS, size=(n_seatings, n)).astype(np.int64)
+    params = _params(kinds, rng)
+    seating = rng.integers(0, n_seatings, size=games).astype(np.int64)
+    deal = rng.integers(0, 2**63, size=games).astype(np.uint64)
+    play = rng.integers(0, 2**63, size=games).astype(np.uint64)
+    args = (kinds, params, seating, deal, play, 1000, record, hand_size_for(n))
+    jit = loops._batch(*args)
+    ahead = built["loop"](*args)
+    assert len(jit) == len(ahead) == 7
+    for a, b in zip(jit, ahead, strict=True):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
+def test_play_batch_uses_the_built_module(built, monkeypatch):
+    """With the module built, ``play_batch`` never calls the JIT loop, and plays its games."""
+    table = ["weighted", "counter", "random", "taker"]
+    deal = np.arange(30, dtype=np.uint64)
+    play = deal + np.uint64(99)
+    with monkeypatch.context() as m:
+        m.setenv("LEAVES_AOT", "0")
+        expected = strategies.play_batch(table, deal, play)
+
+    def refuse(*args):
+        raise AssertionError("the JIT loop was called")
+
+    monkeypatch.setattr(loops, "_batch", refuse)
+    got = strategies.play_batch(table, deal, play)
+    np.testing.assert_array_equal(got.cards_left, expected.cards_left)
+    np.testing.assert_array_equal(got.turns, expected.turns)
+    np.testing.assert_array_equal(got.first_player, expected.first_player)
+
+
+@pytest.mark.parametrize("kind", ["plain", "expert"])
+def test_a_run_through_the_built_module_never_imports_numba(built, tmp_path, kind):
+    """A whole tournament (CLI, driver only) without numba, and the same rows as the JIT."""
+    script = (
+        "import sys\n"
+        "from leaves.cli.main import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit as e:\n"
+        "    assert not e.code, e.code\n"
+        "print('numba' in sys.modules)\n"
+    )
+    args = "tournament greedy low counter weighted --players 4 --games 600 --seed 3 --jobs 1"
+    if kind == "expert":
+        args = args.replace("600", "48") + " --expert"
+    outs = {}
+    for mode in ("1", "0"):
+        out = tmp_path / f"run{mode}"
+        env = {**os.environ, "LEAVES_AOT": mode, "LEAVES_CACHE_DIR": str(built["cache"])}
+        done = subprocess.run(
+            [sys.executable, "-c", script, *args.split(), "--out", str(out), "--no-progress"],
+            capture_output=True, text=True, env=env, cwd=ROOT,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outs[mode] = (out, done.stdout.strip().splitlines()[-1])
+    assert outs["1"][1] == "False"  # the built module: numba never imported
+    assert outs["0"][1] == "True"  # the JIT path imports it
+    import pyarrow.parquet as pq
+
+    for rows in ["games", "matches"] if kind == "expert" else ["games"]:
+        key = "game" if rows == "games" else "match"
+        a = pq.read_table(outs["1"][0] / rows).sort_by(key)
+        b = pq.read_table(outs["0"][0] / rows).sort_by(key)
+        assert a.num_rows == b.num_rows > 0
+        assert a.equals(b)
+
+
+def test_failed_build_is_remembered(tmp_path, monkeypatch):
+    """A machine that cannot build tries once per source version, then uses the JIT."""
+    monkeypatch.setenv("LEAVES_AOT", "1")
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path))
+
+    def fail(name, out):
+        raise RuntimeError("no toolchain")
+
+    monkeypatch.setattr(aot, "_compile", fail)
+    if not aot.available():
+        pytest.skip("no C compiler")
+    assert aot.build() is False
+    assert "no toolchain" in (aot.module_path().parent / aot.FAILED).read_text()
+    assert aot.available() is False
+    assert aot.loop() is None
+
+
+def test_background_build_starts_once(tmp_path, monkeypatch):
+    """The first run starts one detached build; a run while it goes on starts none."""
+    monkeypatch.setenv("LEAVES_AOT", "1")
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path))
+    if not aot.available():
+        pytest.skip("no C compiler")
+    started = []
+
+    class Popen:
+        def __init__(self, cmd, **kwargs):
+            started.append((cmd, kwargs))
+
+    monkeypatch.setattr(aot.subprocess, "Popen", Popen)
+    assert aot.build_in_background() is True
+    assert aot.build_in_background() is False  # one is running
+    ((cmd, kwargs),) = started
+    assert cmd == [sys.executable, "-m", "strategies.compiled.aot"]
+    assert kwargs["start_new_session"] and kwargs["stdout"] == aot.subprocess.DEVNULL
+    marker = aot.module_path().parent / aot.BUILDING
+    os.utime(marker, (0, 0))  # a marker left by a lost build does not block another
+    assert aot.build_in_background() is True
+
+
+def test_disabled_by_environment(monkeypatch):
+    monkeypatch.setenv("LEAVES_AOT", "0")
+    assert not aot.enabled()
+    assert not aot.available()
+    assert aot.loop() is None
+
+
+def test_key_depends_on_the_kernels_sources(monkeypatch):
+    """Editing a kernel source gives another key (another module is built)."""
+    before = aot._hash()
+    real = Path.read_bytes
+
+    def edited(path):
+        data = real(path)
+        return data + b"\n# edit\n" if path.name == "simple.py" else data
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    assert aot._hash() != before

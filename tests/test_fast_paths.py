@@ -1,0 +1,239 @@
+"""The shortcuts that make runs start fast decide nothing: a chunk's seatings in one call, the
+aggregates added at once, numba imported late, ismcts registered late, provenance looked up
+without scanning every installed distribution."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import strategies
+from strategies import Strategy
+from strategies.provenance import _package_version
+from tournaments import aggregates
+from tournaments.game import SeatedBatch
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ----------------------------------------------------------------------------- aggregates
+def _reference_add(agg, table, positions, entrants, batch, higher_is_better):
+    """The per-seating loop aggregates were first written as (one seating, plain loops)."""
+    k = len(entrants)
+    ent = list(entrants)
+    rank = batch.seat_values["score"].astype(np.int64)
+    key = -rank if higher_is_better else rank
+    for i in range(len(batch)):
+        if batch.winners is not None:
+            won = [bool(x) for x in batch.winners[i]]
+        else:
+            won = [batch.winner_seat[i] == s for s in range(k)]
+        m = max(sum(won), 1)
+        for s in range(k):
+            agg["games"][ent[s]] += 1
+            agg["wins"][ent[s]] += won[s]
+            if "win_share_units" in agg and won[s]:
+                agg["win_share_units"][ent[s]] += aggregates.SHARE_UNITS // m
+            agg["rank_sum"][ent[s]] += rank[i, s]
+            if batch.forfeit_seat[i] == s:
+                agg["forfeits"][ent[s]] += 1
+            for t in range(k):
+                if s != t:
+                    agg["met"][ent[s], ent[t]] += 1
+                    agg["ahead"][ent[s], ent[t]] += key[i, s] < key[i, t]
+            if batch.first_player is not None:
+                off = (s - batch.first_player[i]) % k
+                agg["offset_games"][ent[s], k, off] += 1
+                agg["offset_wins"][ent[s], k, off] += won[s]
+            before = ent[(s - 1) % k]
+            agg["after_games"][ent[s], before] += 1
+            agg["after_wins"][ent[s], before] += won[s]
+            agg["table_wins"][table, positions[s]] += won[s]
+        agg["table_games"][table] += 1
+        agg["size_games"][k] += 1
+        agg["size_no_winner"][k] += not any(won)
+        agg["size_forfeits"][k] += batch.forfeit_seat[i] >= 0
+        length = int(batch.game_values["turns"][i])
+        agg["length_sum"][k] += length
+        agg["length_sq_sum"][k] += length * length
+        agg["length_hist"][k, min(length, agg["length_hist"].shape[1] - 1)] += 1
+        agg["value_sum:turns"][k] += length
+
+
+@st.composite
+def seated_games(draw):
+    k = draw(st.integers(3, 6))
+    n_ent = draw(st.integers(k, 8))
+    n_set = draw(st.integers(1, 4))
+    seatings = [draw(st.permutations(range(n_ent)))[:k] for _ in range(n_set)]
+    g = draw(st.integers(1, 30))
+    shared = draw(st.booleans())
+    first = draw(st.booleans())
+    rng = np.random.default_rng(draw(st.integers(0, 2**32)))
+    winners = rng.random((g, k)) < 0.3 if shared else None
+    winner = rng.integers(-1, k, g).astype(np.int8)
+    if shared:
+        winner = np.where(winners.sum(axis=1) == 1, winners.argmax(axis=1), -1).astype(np.int8)
+    batch = SeatedBatch(
+        first_player=rng.integers(0, k, g).astype(np.int8) if first else None,
+        winner_seat=winner,
+        forfeit_seat=np.where(rng.random(g) < 0.2, rng.integers(0, k, g), -1).astype(np.int8),
+        seat_values={"score": rng.integers(0, 20, (g, k)).astype(np.int16)},
+        game_values={"turns": rng.integers(1, 300, g).astype(np.int16)},
+        errors=[None] * g,
+        winners=winners,
+    )
+    seating = rng.integers(0, n_set, g)
+    positions = [list(draw(st.permutations(range(k)))) for _ in range(n_set)]
+    return k, n_ent, seatings, positions, seating, batch, draw(st.booleans())
+
+
+def _subset(batch: SeatedBatch, rows: np.ndarray) -> SeatedBatch:
+    return SeatedBatch(
+        first_player=None if batch.first_player is None else batch.first_player[rows],
+        winner_seat=batch.winner_seat[rows],
+        forfeit_seat=batch.forfeit_seat[rows],
+        seat_values={k: v[rows] for k, v in batch.seat_values.items()},
+        game_values={k: v[rows] for k, v in batch.game_values.items()},
+        errors=[batch.errors[i] for i in rows],
+        winners=None if batch.winners is None else batch.winners[rows],
+    )
+
+
+@settings(max_examples=60)
+@given(seated_games())
+def test_games_added_at_once_equal_the_per_seating_loop(case):
+    k, n_ent, seatings, positions, seating, batch, higher = case
+    shared = batch.winners is not None
+
+    def empty():
+        return aggregates.empty(n_ent, 2, 200, ("turns",), shared_wins=shared)
+
+    at_once, by_seating, reference = empty(), empty(), empty()
+    ent = np.array(seatings, np.int64)[seating]
+    pos = np.array(positions, np.int64)[seating]
+    aggregates.add_games(at_once, 1, ent, pos, batch, "score", "turns", higher)
+    for r in range(len(seatings)):
+        rows = np.flatnonzero(seating == r)
+        part = _subset(batch, rows)
+        aggregates.add_batch(
+            by_seating, 1, positions[r], seatings[r], part, "score", "turns", higher
+        )
+        _reference_add(reference, 1, positions[r], seatings[r], part, higher)
+    for key in reference:
+        np.testing.assert_array_equal(at_once[key], reference[key], err_msg=key)
+        np.testing.assert_array_equal(by_seating[key], reference[key], err_msg=key)
+
+
+# ----------------------------------------------------------------------------- play_seatings
+class FirstLegal(Strategy, register=False):
+    """A plain-Python strategy (no compiled policy): the lowest legal action id."""
+
+    def choose(self, view, legal, rng):
+        return legal[0]
+
+
+@settings(max_examples=15)
+@given(
+    names=st.lists(
+        st.sampled_from(["greedy", "counter", "weighted", "random", "taker", "patient"]),
+        min_size=4,
+        max_size=4,
+    ),
+    seed=st.integers(0, 2**32),
+    with_python=st.booleans(),
+)
+def test_play_seatings_plays_the_games_of_play_batch(names, seed, with_python):
+    """Game i of ``play_seatings`` is ``play_batch`` at its table from the same seeds, whether
+    every seat is compiled (one call) or not (table by table)."""
+    rng = np.random.default_rng(seed)
+    if with_python:
+        names = [*names[:3], FirstLegal()]
+    tables = [[names[i] for i in rng.permutation(4)] for _ in range(3)]
+    g = 12
+    seating = rng.integers(0, 3, g)
+    deal = rng.integers(0, 2**63, g).astype(np.uint64)
+    play = rng.integers(0, 2**63, g).astype(np.uint64)
+    res = strategies.play_seatings(tables, seating, deal, play)
+    for r, table in enumerate(tables):
+        rows = np.flatnonzero(seating == r)
+        one = strategies.play_batch(table, deal[rows], play[rows])
+        np.testing.assert_array_equal(res.cards_left[rows], one.cards_left)
+        np.testing.assert_array_equal(res.winner_seat[rows], one.winner_seat)
+        np.testing.assert_array_equal(res.first_player[rows], one.first_player)
+        np.testing.assert_array_equal(res.turns[rows], one.turns)
+        np.testing.assert_array_equal(res.forfeit_seat[rows], one.forfeit_seat)
+
+
+# ----------------------------------------------------------------------------- imports
+def _run(code: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_importing_the_packages_loads_no_numba_until_a_kernel_runs():
+    code = (
+        "import sys\n"
+        "import strategies, tournaments, leaves.kernels\n"
+        "print('numba' in sys.modules)\n"
+        "from leaves import kernels as K\n"
+        "b = K.deal_board(4, 7)\n"  # a kernel call: numba loads, every kernel becomes real
+        "import numba\n"
+        "from numba.core.registry import CPUDispatcher\n"
+        "from strategies.compiled import dispatch, loops\n"
+        "print('numba' in sys.modules, isinstance(loops.play_to_end, CPUDispatcher),"
+        " isinstance(dispatch.policy_counter, CPUDispatcher))\n"
+    )
+    first, second = _run(code).splitlines()
+    assert first == "False"
+    assert second == "True True True"
+
+
+def test_ismcts_registers_on_first_use():
+    code = (
+        "import sys, strategies\n"
+        "print('strategies.ismcts' in sys.modules)\n"
+        "print(strategies.get('ismcts:iterations=10').label, 'ismcts' in strategies.names())\n"
+    )
+    first, second = _run(code).splitlines()
+    assert first == "False"
+    assert second == "ismcts(iterations=10) True"
+    attribute = "import strategies\nprint(strategies.ismcts.ISMCTS.__name__)\n"
+    assert _run(attribute) == "ISMCTS"  # the subpackage as an attribute, imported on use
+
+
+def test_package_version_matches_the_full_scan():
+    top = "strategies"
+    dists = importlib.metadata.packages_distributions()[top]
+    assert _package_version("strategies.builtin.simple") == (
+        f"{dists[0]} {importlib.metadata.version(dists[0])}"
+    )
+    assert _package_version("hypothesis.core") == (
+        f"hypothesis {importlib.metadata.version('hypothesis')}"
+    )
+
+
+def test_lazy_njit_takes_numba_options_only():
+    from leaves import jit
+
+    @jit.njit
+    def double(x):
+        return 2 * x
+
+    @jit.njit(cache=False, inline="always")
+    def triple(x):
+        return 3 * x
+
+    assert double(4) == 8 and triple(4) == 12
+    assert double.py_func(5) == 10  # the Python function, as numba's dispatchers give it
+    with pytest.raises(TypeError, match="keyword options only"):
+        jit.njit("int64(int64)")
