@@ -9,8 +9,7 @@ from pathlib import Path
 import click
 
 from .errors import CLIError
-from .options import load_option
-from .play_cmd import complete_specs, split_specs
+from .options import complete_specs, load_option, split_specs
 
 
 @click.command(name="gauntlet")

@@ -21,7 +21,7 @@ from leaves import Action, IllegalActionError, State
 
 from . import render
 from .errors import CLIError
-from .options import load_option
+from .options import complete_specs, load_option, split_specs
 
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
@@ -269,39 +269,6 @@ def show_result(console: Console, state: State, names: Sequence[str]) -> None:
     console.print(render.seats_table(state, names, hands=state.hands))
 
 
-def split_specs(values: Sequence[str]) -> list[str]:
-    """Strategy specs from ``--against`` values, split on commas outside parameter lists.
-
-    ``greedy:a=1,b=2,random`` is two specs: a piece with '=' but no ':' continues the
-    parameters of the spec before it; commas inside ``name(k=v,...)`` never split.
-    """
-    specs: list[str] = []
-    for value in values:
-        pieces, depth, cur = [], 0, ""
-        for ch in value:
-            depth += (ch == "(") - (ch == ")")
-            if ch == "," and depth <= 0:
-                pieces.append(cur)
-                cur = ""
-            else:
-                cur += ch
-        pieces.append(cur)
-        for piece in (p.strip() for p in pieces):
-            if not piece:
-                continue
-            if (
-                specs
-                and "=" in piece
-                and ":" not in piece
-                and "(" not in piece
-                and ":" in specs[-1]
-            ):
-                specs[-1] += "," + piece
-            else:
-                specs.append(piece)
-    return specs
-
-
 def make_bots(specs: Sequence[str], n_opponents: int) -> list:
     """One strategy instance per opponent from the specs (one spec fills every seat)."""
     import strategies
@@ -321,18 +288,6 @@ def make_bots(specs: Sequence[str], n_opponents: int) -> list:
         except Exception as exc:  # noqa: BLE001 - user files and specs raise many kinds
             raise CLIError(f"--against: {exc}", usage=True) from exc
     return bots
-
-
-def complete_specs(incomplete: str) -> list[str]:
-    """Shell completion of ``--against``: strategy names after the last comma."""
-    try:
-        import strategies
-
-        known = strategies.names()
-    except Exception:  # noqa: BLE001 - completion must never fail loudly
-        return []
-    head, comma, last = incomplete.rpartition(",")
-    return [f"{head}{comma}{name}" for name in known if name.startswith(last)]
 
 
 def level_opponents(level: str, n_opponents: int) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .play_cmd import complete_specs, split_specs
+from .options import complete_specs, split_specs
 
 
 @click.command(name="tune")
