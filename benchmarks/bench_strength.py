@@ -94,7 +94,7 @@ def main() -> None:
     print(f"{'strategy':<10} {'games':>7} {'win rate':>9}   95% CI (deal-clustered)")
     for r, n in rows:
         print(
-            f"{n:<10} {r['games']:>7} {r['win_rate']:>8.1%}   [{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
+            f"{n:<10} {int(r['games']):>7} {r['win_rate']:>8.1%}   [{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
         )
     table = ["counter", "taker", "weighted", "greedy"]
     gps = speed(table, args.speed_games, args.seed)
