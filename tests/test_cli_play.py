@@ -18,8 +18,9 @@ from leaves import Action, IllegalActionError, new_game
 from leaves.cli import hint as hint_mod
 from leaves.cli import render
 from leaves.cli.errors import CLIError
+from leaves.cli.moves import MoveError, parse_move
 from leaves.cli.options import split_specs
-from leaves.cli.play_cmd import MoveError, Seats, parse_move, play_game
+from leaves.cli.play_cmd import Seats, play_game
 from leaves.record import GameRecord, replay
 from leaves.testing import positions
 from tests.helpers import counts, position
