@@ -26,6 +26,7 @@ from .actions import ALL_ACTIONS, Action, IllegalActionError
 from .deal import SeedLike, as_generator, deal_packed
 from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, ends_miss, plays_miss
 from .packed import LANE, MASK, ONES, SHIFTS, join_lanes, lane_total, lanes, unpack
+from .public import PublicFields
 from .rules import DECK, DECK_SIZE, N_VALUES, TURN_LIMIT, hand_size_for
 
 _EMPTY: tuple = ()
@@ -40,7 +41,7 @@ _DECODE = tuple(
 _new = object.__new__
 
 
-class State:
+class State(PublicFields):
     """A position of 13 Leaves: immutable, hashable, cheap to copy.
 
     Equality and hashing cover the position (hands, table, piles, who passed, whose turn,
@@ -210,27 +211,6 @@ class State:
     def turn_limit(self) -> int:
         return self._limit
 
-    @property
-    def table(self) -> tuple[int, ...]:
-        """Cards on the table per value (value 1 first); each nonzero entry is one stack."""
-        return unpack(self._table)
-
-    @property
-    def stacks(self) -> tuple[tuple[int, int], ...]:
-        """The table's stacks left to right as (value, size) pairs."""
-        return tuple((v + 1, c) for v, c in enumerate(unpack(self._table)) if c)
-
-    @property
-    def ends(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
-        """((left value, size), (right value, size)), or None for an empty table."""
-        if self._lo < 0:
-            return None
-        t = self._table
-        return (
-            (self._lo + 1, (t >> SHIFTS[self._lo]) & 15),
-            (self._hi + 1, (t >> SHIFTS[self._hi]) & 15),
-        )
-
     def hand(self, player: int) -> tuple[int, ...]:
         """Cards in ``player``'s hand per value (value 1 first)."""
         return unpack(self._hands[player])
@@ -240,40 +220,15 @@ class State:
         return tuple(unpack(h) for h in self._hands)
 
     @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return self._sizes
-
-    @property
     def passed(self) -> tuple[bool, ...]:
         """Who has passed this round."""
         p = self._passed
         return tuple(bool(p >> i & 1) for i in range(self._n))
 
     @property
-    def removed(self) -> tuple[int, ...]:
-        """Cards removed from the game at round ends, per value."""
-        return unpack(self._removed)
-
-    @property
     def undealt(self) -> tuple[int, ...]:
         """Cards never dealt, per value (hidden from every player)."""
         return unpack(self._undealt)
-
-    @property
-    def known(self) -> tuple[tuple[int, ...], ...]:
-        """Per seat, the cards publicly known to be in that hand (taken on a pass, not played since)."""
-        return tuple(unpack(k) for k in self._known)
-
-    @property
-    def history(self) -> tuple[tuple[int, Action], ...]:
-        """The public history since this state's origin: (seat, action) pairs, oldest first."""
-        out = []
-        h = self._history
-        while h is not None:
-            h, seat, aid = h
-            out.append((seat, ALL_ACTIONS[aid]))
-        out.reverse()
-        return tuple(out)
 
     # ------------------------------------------------------------------ rules
     def legal_actions(self) -> tuple[Action, ...]:
