@@ -68,3 +68,17 @@ def complete_specs(incomplete: str) -> list[str]:
         return []
     head, comma, last = incomplete.rpartition(",")
     return [f"{head}{comma}{name}" for name in known if name.startswith(last)]
+
+
+def against_option(help: str, required: bool = True, metavar: str = "SPEC[,SPEC...]"):
+    """``--against``: strategy specs (repeatable, comma-separated, read by ``split_specs``),
+    completed by strategy name in the shell."""
+    return click.option(
+        "--against",
+        "against",
+        multiple=True,
+        required=required,
+        metavar=metavar,
+        shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
+        help=help,
+    )

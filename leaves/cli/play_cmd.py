@@ -21,7 +21,7 @@ from leaves import Action, State
 from . import render
 from .errors import CLIError
 from .moves import MoveError, parse_move
-from .options import complete_specs, load_option, split_specs
+from .options import against_option, load_option, split_specs
 
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
@@ -256,14 +256,11 @@ def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
 @click.command(name="play")
 @click.option("-n", "--players", default=4, show_default=True, help="Players at the table (3-6).")
 @click.option("--seat", default=0, show_default=True, help="Your seat (0 = first).")
-@click.option(
-    "--against",
-    "against",
-    multiple=True,
-    metavar="SPEC,...",
-    shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
-    help="Opponent strategies: one spec for every seat or one per opponent "
+@against_option(
+    "Opponent strategies: one spec for every seat or one per opponent "
     "(name, name:key=value,..., file.py:Class). Default: a built-in heuristic.",
+    required=False,
+    metavar="SPEC,...",
 )
 @click.option(
     "--seed",
