@@ -23,11 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 import reports
 import strategies
+from reports.data import Games
 from reports.stats import wilson
+from reports.tables import design_effect
 from tournaments import Tournament, TournamentResult
 from tuning.verify import compare
 
@@ -62,6 +65,56 @@ def _md(df: pd.DataFrame) -> str:
     return "\n".join([head, rule, *rows])
 
 
+def _clustered_seats(g: Games) -> pd.DataFrame:
+    """``reports.seats`` with the summary's deal-clustered intervals, and the deals played.
+
+    A deterministic strategy in self-play plays the very same game under every seating of a
+    deal (the seats differ only in name), so those games are one observation, not several:
+    the interval is Wilson's on games / design effect, clustered by deal.
+    """
+    seats = reports.seats(g)
+    w = g.seats.shape[1] + 1  # group code: players * w + position after the first player
+
+    def position(b: Games, s: int) -> np.ndarray:
+        n = b.n_players.astype(np.int64)
+        first = b.first.astype(np.int64)
+        return np.where(s < n, n * w + (s - first) % np.maximum(n, 1), -1)
+
+    codes = (seats["n_players"] * w + seats["position"]).to_numpy()
+    wins, games = np.zeros(w * w), np.ones(w * w)
+    wins[codes], games[codes] = seats["wins"].to_numpy(), seats["games"].to_numpy()
+    deff = design_effect(g, wins, games, position)[codes]
+    lo, hi = wilson(seats["wins"] / deff, seats["games"] / deff)
+    out = seats.assign(ci_low=lo, ci_high=hi, design_effect=deff)
+    deals = pd.Series(g.deal).groupby(g.n_players).nunique()
+    out["deals"] = out["n_players"].map(deals).astype(int)
+    return out
+
+
+def _clustered_rate(hits: np.ndarray, n_players: np.ndarray, deal: np.ndarray) -> tuple:
+    """(lo, hi): 95% interval of the rate of ``hits`` (one per match), deal-clustered as the
+    summary's (a deterministic strategy replays a match identically under every seating)."""
+    n = len(hits)
+    g = Games(
+        labels=("hit",),
+        seats=np.zeros((n, 1), dtype=np.int8),
+        cards=np.zeros((n, 1), dtype=np.int16),
+        n_players=n_players.astype(np.int8),
+        first=np.zeros(n, dtype=np.int8),
+        winner=np.where(hits, 0, -1).astype(np.int8),
+        turns=np.zeros(n, dtype=np.int32),
+        rounds=np.zeros(n, dtype=np.int32),
+        unfinished=np.zeros(n, dtype=bool),
+        forfeited=np.zeros(n, dtype=bool),
+        forfeit_seat=np.full(n, -1, dtype=np.int8),
+        deal=deal.astype(np.int64),
+    )
+    k = float(hits.sum())
+    deff = float(design_effect(g, np.array([k]), np.array([float(n)]))[0])
+    lo, hi = wilson(k / deff, n / deff)
+    return float(lo), float(hi)
+
+
 def seat_advantage(
     work: Path, charts: Path, scale: float, jobs: int, counts: tuple[int, ...]
 ) -> tuple[list[str], dict]:
@@ -70,7 +123,7 @@ def seat_advantage(
     for name in SELF_PLAY:
         res = _run(work, f"seats-{name}", jobs, strategies=[name], players=counts,
                    games=max(len(counts) * 60, int(GAMES["seats"] * scale)))  # fmt: skip
-        seats = reports.seats(reports.load_run(res.out))
+        seats = _clustered_seats(reports.as_games(reports.load_run(res.out)))
         fig = reports.charts.seat_advantage(seats)
         fig.axes[0].set_title(f"Seat advantage, every seat {name}")
         fig.savefig(charts / f"seats_{name}.png")
@@ -84,6 +137,7 @@ def seat_advantage(
                 ],
                 "fair": [_pct(f) for f in seats["fair"]],
                 "games": seats["games"],
+                "deals": seats["deals"],
             }
         )
         first = seats[seats["position"] == 0].set_index("n_players")
@@ -205,12 +259,13 @@ def expert(work: Path, scale: float, jobs: int, counts: tuple[int, ...]) -> tupl
         res = _run(work, f"expert-{name}", jobs, strategies=[name], players=counts,
                    expert=True, games=max(len(counts) * 60,
                                           int(GAMES["expert_matches"] * scale)))  # fmt: skip
-        m = res.matches(["n_players", "games", "match_winners"])
+        m = res.matches(["n_players", "deal", "games", "match_winners"])
         m["n_winners"] = m["match_winners"].map(len)
         for k, g in m.groupby("n_players"):
             n = len(g)
-            s = int((g["n_winners"] > 1).sum())
-            lo, hi = wilson(s, n)
+            shared_win = (g["n_winners"] > 1).to_numpy()
+            s = int(shared_win.sum())
+            lo, hi = _clustered_rate(shared_win, g["n_players"].to_numpy(), g["deal"].to_numpy())
             rows.append(
                 {
                     "every seat": f"`{name}`",
@@ -219,13 +274,14 @@ def expert(work: Path, scale: float, jobs: int, counts: tuple[int, ...]) -> tupl
                     "games per match (mean)": f"{g['games'].mean():.2f}",
                     "median": f"{g['games'].median():.0f}",
                     "10-90%": f"{g['games'].quantile(0.1):.0f}-{g['games'].quantile(0.9):.0f}",
-                    "match win shared": f"{_pct(s / n)} {_ci(float(lo), float(hi))}",
+                    "match win shared": f"{_pct(s / n)} {_ci(lo, hi)}",
                 }
             )
             shared[(name, int(k))] = (s / n, float(g["games"].mean()))
     lines = [
         "Matches to 20 points (a shared lowest total is a shared win, rule X1), every seat "
-        "played by one strategy:",
+        "played by one strategy (intervals clustered by deal: `weighted` replays a match "
+        "identically under every seating of its deals):",
         "",
         _md(pd.DataFrame(rows)),
         "",
@@ -291,7 +347,10 @@ def main() -> None:
         "## First-player and seat advantage",
         "",
         "Win rate by seat position counted clockwise from the player who leads the first "
-        "round, when every seat plays the same strategy (so only the seat differs).",
+        "round, when every seat plays the same strategy (so only the seat differs). A "
+        "deterministic strategy (`weighted`, `taker`) in self-play plays the very same game "
+        "under every seating of a deal, so its distinct games are the deals; the intervals are "
+        "clustered by deal (Wilson's on games / design effect, as in the reports' summary).",
         "",
         *seat_lines,
         "## The worth of the take choice",
