@@ -22,7 +22,6 @@ import pandas as pd
 
 import reports
 import strategies
-from reports.data import Games
 from strategies import compiled as C
 from tournaments.seating import design
 
@@ -46,23 +45,22 @@ def vs_random(name: str, deals: int, seed: int, n_players: int = 4) -> pd.Series
         codes[seat] = 0
         res = C.play_batch_compiled(kinds, params, deal_seeds, play_seeds, 1000)
         parts.append((np.tile(codes, (deals, 1)), *res))
-    seats, first, cards, winner, turns, rounds, unfinished = (
+    codes, first, cards, winner, turns, rounds, unfinished = (
         np.concatenate([p[i] for p in parts]) for i in range(7)
     )
-    n = len(winner)
-    games = Games(
-        labels=(name, "random"),
-        seats=seats,
-        cards=cards,
-        n_players=np.full(n, n_players, dtype=np.int8),
-        first=first,
-        winner=winner,
-        turns=turns,
-        rounds=rounds,
-        unfinished=unfinished,
-        forfeited=np.zeros(n, dtype=bool),
-        forfeit_seat=np.full(n, -1, dtype=np.int8),
-        deal=np.tile(np.arange(deals, dtype=np.int64), len(parts)),
+    labels = np.array([name, "random"], dtype=object)
+    games = pd.DataFrame(  # the runner's row layout, which reports read
+        {
+            **{f"seat_{s}": labels[codes[:, s]] for s in range(n_players)},
+            **{f"cards_left_{s}": cards[:, s] for s in range(n_players)},
+            "n_players": n_players,
+            "first_player": first,
+            "winner_seat": winner,
+            "turns": turns,
+            "rounds": rounds,
+            "unfinished": unfinished,
+            "deal": np.tile(np.arange(deals, dtype=np.int64), len(parts)),
+        }
     )
     return reports.summary(games).set_index("strategy").loc[name]
 

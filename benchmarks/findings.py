@@ -94,21 +94,21 @@ def _clustered_seats(g: Games) -> pd.DataFrame:
 def _clustered_rate(hits: np.ndarray, n_players: np.ndarray, deal: np.ndarray) -> tuple:
     """(lo, hi): 95% interval of the rate of ``hits`` (one per match), deal-clustered as the
     summary's (a deterministic strategy replays a match identically under every seating)."""
-    n = len(hits)
-    g = Games(
-        labels=("hit",),
-        seats=np.zeros((n, 1), dtype=np.int8),
-        cards=np.zeros((n, 1), dtype=np.int16),
-        n_players=n_players.astype(np.int8),
-        first=np.zeros(n, dtype=np.int8),
-        winner=np.where(hits, 0, -1).astype(np.int8),
-        turns=np.zeros(n, dtype=np.int32),
-        rounds=np.zeros(n, dtype=np.int32),
-        unfinished=np.zeros(n, dtype=bool),
-        forfeited=np.zeros(n, dtype=bool),
-        forfeit_seat=np.full(n, -1, dtype=np.int8),
-        deal=deal.astype(np.int64),
+    g = reports.as_games(  # one seat per match that "wins" when the match is a hit
+        pd.DataFrame(
+            {
+                "seat_0": "hit",
+                "cards_left_0": np.where(hits, 0, 1),
+                "n_players": n_players,
+                "first_player": 0,
+                "winner_seat": np.where(hits, 0, -1),
+                "turns": 0,
+                "rounds": 0,
+                "deal": deal.astype(np.int64),
+            }
+        )
     )
+    n = len(hits)
     k = float(hits.sum())
     deff = float(design_effect(g, np.array([k]), np.array([float(n)]))[0])
     lo, hi = wilson(k / deff, n / deff)
