@@ -3,7 +3,8 @@
 4-player games on duplicate deals: every deal is played under the balanced seating design of
 the table (``tournaments.seating.design``; with three identical ``random`` seats it puts the
 heuristic once in every seat), so seat, neighbour and deal luck cancel.
-Prints each heuristic's win rate with a 95% Wilson interval (floor, not a test: > 25% means
+Prints each heuristic's win rate with the reports' 95% interval (``reports.summary``: Wilson's
+on the effective number of games, since the games of one deal are correlated; > 25% means
 better than a random seat), then how many 4-player games per second the compiled loop plays
 with four heuristics at the table (one core).
 
@@ -14,45 +15,54 @@ with four heuristics at the table (one core).
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
+import pandas as pd
 
+import reports
 import strategies
 from strategies import compiled as C
 from tournaments.seating import design
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a binomial proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return mid - half, mid + half
-
-
-def vs_random(name: str, deals: int, seed: int, n_players: int = 4) -> tuple[int, int]:
-    """(wins, games) of ``name`` against ``n_players - 1`` random seats on duplicate deals."""
+def vs_random(name: str, deals: int, seed: int, n_players: int = 4) -> pd.Series:
+    """The summary row of ``name`` against ``n_players - 1`` random seats on duplicate deals:
+    games, wins, win_rate and the deal-clustered 95% interval (ci_low, ci_high)."""
     ss = np.random.SeedSequence(seed)
     deal_seeds = ss.generate_state(deals, dtype=np.uint64)
     play_seeds = np.random.SeedSequence([seed, 1]).generate_state(deals, dtype=np.uint64)
     kind, vec = strategies.get(name).compiled()
     rk, rv = strategies.get("random").compiled()
-    wins = games = 0
+    parts = []
     for seating in design((0,) + (1,) * (n_players - 1)):  # entrant 0: the heuristic
         seat = seating.index(0)
         kinds = np.full(n_players, rk, dtype=np.int64)
         params = np.tile(rv, (n_players, 1))
         kinds[seat] = kind
         params[seat] = vec
+        codes = np.ones(n_players, dtype=np.int8)
+        codes[seat] = 0
         res = C.play_batch_compiled(kinds, params, deal_seeds, play_seeds, 1000)
-        wins += int((res[2] == seat).sum())
-        games += deals
-    return wins, games
+        parts.append((np.tile(codes, (deals, 1)), *res))
+    codes, first, cards, winner, turns, rounds, unfinished = (
+        np.concatenate([p[i] for p in parts]) for i in range(7)
+    )
+    labels = np.array([name, "random"], dtype=object)
+    games = pd.DataFrame(  # the runner's row layout, which reports read
+        {
+            **{f"seat_{s}": labels[codes[:, s]] for s in range(n_players)},
+            **{f"cards_left_{s}": cards[:, s] for s in range(n_players)},
+            "n_players": n_players,
+            "first_player": first,
+            "winner_seat": winner,
+            "turns": turns,
+            "rounds": rounds,
+            "unfinished": unfinished,
+            "deal": np.tile(np.arange(deals, dtype=np.int64), len(parts)),
+        }
+    )
+    return reports.summary(games).set_index("strategy").loc[name]
 
 
 def speed(names: list[str], games: int, seed: int) -> float:
@@ -76,16 +86,14 @@ def main() -> None:
     args = ap.parse_args()
 
     names = [n for n in strategies.names() if n != "random" and _builtin(n)]
-    rows = []
-    for n in names:
-        w, g = vs_random(n, args.deals, args.seed)
-        lo, hi = wilson(w, g)
-        rows.append((w / g, n, w, g, lo, hi))
-    rows.sort(reverse=True)
+    rows = sorted(((vs_random(n, args.deals, args.seed), n) for n in names),
+                  key=lambda r: (-r[0]["win_rate"], r[1]))  # fmt: skip
     print(f"4 players, heuristic vs 3 x random, {args.deals} duplicate deals x 4 seats")
-    print(f"{'strategy':<10} {'games':>7} {'win rate':>9}   95% Wilson")
-    for rate, n, _w, g, lo, hi in rows:
-        print(f"{n:<10} {g:>7} {rate:>8.1%}   [{lo:.1%}, {hi:.1%}]")
+    print(f"{'strategy':<10} {'games':>7} {'win rate':>9}   95% CI (deal-clustered)")
+    for r, n in rows:
+        print(
+            f"{n:<10} {int(r['games']):>7} {r['win_rate']:>8.1%}   [{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
+        )
     table = ["counter", "taker", "weighted", "greedy"]
     gps = speed(table, args.speed_games, args.seed)
     print(f"\ncompiled loop, {'/'.join(table)}: {gps:,.0f} 4-player games/s (one core)")

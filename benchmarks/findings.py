@@ -2,7 +2,8 @@
 
 One command, fixed seeds: the same seeds give the same numbers (only the run-time line
 changes). Every tournament uses duplicate deals and the runner's balanced seating, and every
-rate comes with a 95% interval (Wilson for rates, t over deals for paired differences).
+rate comes with a 95% interval (Wilson for rates, on the effective number of games where the
+games of one deal are correlated; t over deals for paired differences).
 
     python benchmarks/findings.py                        # docs/findings.md (a few minutes)
     python benchmarks/findings.py --scale 0.1 --players 4 --out quick   # a quicker look
@@ -22,11 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 import reports
 import strategies
+from reports.data import Games
 from reports.stats import wilson
+from reports.tables import design_effect
 from tournaments import Tournament, TournamentResult
 from tuning.verify import compare
 
@@ -61,6 +65,56 @@ def _md(df: pd.DataFrame) -> str:
     return "\n".join([head, rule, *rows])
 
 
+def _clustered_seats(g: Games) -> pd.DataFrame:
+    """``reports.seats`` with the summary's deal-clustered intervals, and the deals played.
+
+    A deterministic strategy in self-play plays the very same game under every seating of a
+    deal (the seats differ only in name), so those games are one observation, not several:
+    the interval is Wilson's on games / design effect, clustered by deal.
+    """
+    seats = reports.seats(g)
+    w = g.seats.shape[1] + 1  # group code: players * w + position after the first player
+
+    def position(b: Games, s: int) -> np.ndarray:
+        n = b.n_players.astype(np.int64)
+        first = b.first.astype(np.int64)
+        return np.where(s < n, n * w + (s - first) % np.maximum(n, 1), -1)
+
+    codes = (seats["n_players"] * w + seats["position"]).to_numpy()
+    wins, games = np.zeros(w * w), np.ones(w * w)
+    wins[codes], games[codes] = seats["wins"].to_numpy(), seats["games"].to_numpy()
+    deff = design_effect(g, wins, games, position)[codes]
+    lo, hi = wilson(seats["wins"] / deff, seats["games"] / deff)
+    out = seats.assign(ci_low=lo, ci_high=hi, design_effect=deff)
+    deals = pd.Series(g.deal).groupby(g.n_players).nunique()
+    out["deals"] = out["n_players"].map(deals).astype(int)
+    return out
+
+
+def _clustered_rate(hits: np.ndarray, n_players: np.ndarray, deal: np.ndarray) -> tuple:
+    """(lo, hi): 95% interval of the rate of ``hits`` (one per match), deal-clustered as the
+    summary's (a deterministic strategy replays a match identically under every seating)."""
+    g = reports.as_games(  # one seat per match that "wins" when the match is a hit
+        pd.DataFrame(
+            {
+                "seat_0": "hit",
+                "cards_left_0": np.where(hits, 0, 1),
+                "n_players": n_players,
+                "first_player": 0,
+                "winner_seat": np.where(hits, 0, -1),
+                "turns": 0,
+                "rounds": 0,
+                "deal": deal.astype(np.int64),
+            }
+        )
+    )
+    n = len(hits)
+    k = float(hits.sum())
+    deff = float(design_effect(g, np.array([k]), np.array([float(n)]))[0])
+    lo, hi = wilson(k / deff, n / deff)
+    return float(lo), float(hi)
+
+
 def seat_advantage(
     work: Path, charts: Path, scale: float, jobs: int, counts: tuple[int, ...]
 ) -> tuple[list[str], dict]:
@@ -69,7 +123,7 @@ def seat_advantage(
     for name in SELF_PLAY:
         res = _run(work, f"seats-{name}", jobs, strategies=[name], players=counts,
                    games=max(len(counts) * 60, int(GAMES["seats"] * scale)))  # fmt: skip
-        seats = reports.seats(reports.load_run(res.out))
+        seats = _clustered_seats(reports.as_games(reports.load_run(res.out)))
         fig = reports.charts.seat_advantage(seats)
         fig.axes[0].set_title(f"Seat advantage, every seat {name}")
         fig.savefig(charts / f"seats_{name}.png")
@@ -83,6 +137,7 @@ def seat_advantage(
                 ],
                 "fair": [_pct(f) for f in seats["fair"]],
                 "games": seats["games"],
+                "deals": seats["deals"],
             }
         )
         first = seats[seats["position"] == 0].set_index("n_players")
@@ -166,28 +221,30 @@ def round_robin(
 
 
 def neighbours(run_dir: Path, k: int, top: int = 5) -> tuple[list[str], pd.DataFrame]:
-    """Win rate of each strategy by the strategy seated directly before it (``k`` players)."""
-    res = TournamentResult(run_dir)
-    agg = res.aggregates()
-    labels = res.labels
-    order = [s for s in res.summary()["strategy"] if s != "random"][:top]
-    idx = [labels.index(s) for s in order]
+    """Win rate of each strategy by the strategy seated directly before it (``k`` players),
+    with the reports' deal-clustered intervals (``reports.neighbours``)."""
+    run = reports.load_run(run_dir)
+    order = [s for s in reports.summary(run)["strategy"] if s != "random"][:top]
+    nb = reports.neighbours(run).set_index(["strategy", "before"])
     rows = []
-    for i in idx:
-        games, wins = agg["after_games"][i], agg["after_wins"][i]
-        lo, hi = wilson(wins[idx], games[idx])
-        cells = {"strategy": f"`{labels[i]}`"}
-        for j, a, b in zip(idx, lo, hi, strict=True):
-            rate = wins[j] / games[j] if games[j] else float("nan")
-            cells[f"after `{labels[j]}`"] = f"{_pct(rate)} {_ci(a, b)}" if j != i else "-"
-        rates = [wins[j] / games[j] for j in idx if j != i and games[j]]
+    for me in order:
+        cells = {"strategy": f"`{me}`"}
+        rates = []
+        for before in order:
+            if before == me or (me, before) not in nb.index:
+                cells[f"after `{before}`"] = "-"
+                continue
+            r = nb.loc[(me, before)]
+            rates.append(r["win_rate"])
+            cells[f"after `{before}`"] = f"{_pct(r['win_rate'])} {_ci(r['ci_low'], r['ci_high'])}"
         cells["spread"] = f"{100 * (max(rates) - min(rates)):.1f} points"
         rows.append(cells)
     df = pd.DataFrame(rows)
     lines = [
         f"The {top} strongest heuristics of the {k}-player round robin: row = the strategy, "
         "column = who sits directly before it (and so leaves it the ends it must answer); "
-        "win rates with 95% intervals, over the games where that pair sat so.",
+        "win rates with 95% intervals (deal-clustered, as in the reports), over the games "
+        "where that pair sat so.",
         "",
         _md(df),
         "",
@@ -202,12 +259,13 @@ def expert(work: Path, scale: float, jobs: int, counts: tuple[int, ...]) -> tupl
         res = _run(work, f"expert-{name}", jobs, strategies=[name], players=counts,
                    expert=True, games=max(len(counts) * 60,
                                           int(GAMES["expert_matches"] * scale)))  # fmt: skip
-        m = res.matches(["n_players", "games", "match_winners"])
+        m = res.matches(["n_players", "deal", "games", "match_winners"])
         m["n_winners"] = m["match_winners"].map(len)
         for k, g in m.groupby("n_players"):
             n = len(g)
-            s = int((g["n_winners"] > 1).sum())
-            lo, hi = wilson(s, n)
+            shared_win = (g["n_winners"] > 1).to_numpy()
+            s = int(shared_win.sum())
+            lo, hi = _clustered_rate(shared_win, g["n_players"].to_numpy(), g["deal"].to_numpy())
             rows.append(
                 {
                     "every seat": f"`{name}`",
@@ -216,13 +274,14 @@ def expert(work: Path, scale: float, jobs: int, counts: tuple[int, ...]) -> tupl
                     "games per match (mean)": f"{g['games'].mean():.2f}",
                     "median": f"{g['games'].median():.0f}",
                     "10-90%": f"{g['games'].quantile(0.1):.0f}-{g['games'].quantile(0.9):.0f}",
-                    "match win shared": f"{_pct(s / n)} {_ci(float(lo), float(hi))}",
+                    "match win shared": f"{_pct(s / n)} {_ci(lo, hi)}",
                 }
             )
             shared[(name, int(k))] = (s / n, float(g["games"].mean()))
     lines = [
         "Matches to 20 points (a shared lowest total is a shared win, rule X1), every seat "
-        "played by one strategy:",
+        "played by one strategy (intervals clustered by deal: `weighted` replays a match "
+        "identically under every seating of its deals):",
         "",
         _md(pd.DataFrame(rows)),
         "",
@@ -274,7 +333,8 @@ def main() -> None:
         "Generated by `python benchmarks/findings.py` (seed "
         f"{SEED}, scale {args.scale:g}, players {args.players}); the same command gives the same "
         "numbers. Duplicate "
-        "deals, balanced seating, 95% intervals (Wilson for rates, t over deals for paired "
+        "deals, balanced seating, 95% intervals (Wilson for rates, on the effective number of "
+        "games where the games of one deal are correlated; t over deals for paired "
         "differences).",
         "",
         f"Run time: {wall:.0f} s for {games:,} games plus the expert matches, "
@@ -287,7 +347,10 @@ def main() -> None:
         "## First-player and seat advantage",
         "",
         "Win rate by seat position counted clockwise from the player who leads the first "
-        "round, when every seat plays the same strategy (so only the seat differs).",
+        "round, when every seat plays the same strategy (so only the seat differs). A "
+        "deterministic strategy (`weighted`, `taker`) in self-play plays the very same game "
+        "under every seating of a deal, so its distinct games are the deals; the intervals are "
+        "clustered by deal (Wilson's on games / design effect, as in the reports' summary).",
         "",
         *seat_lines,
         "## The worth of the take choice",

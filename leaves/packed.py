@@ -7,6 +7,7 @@ removing cards is one shift and one add. This is what makes the pure-Python ``St
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -40,3 +41,34 @@ def total(x: int) -> int:
 def count(x: int, index: int) -> int:
     """Count at value index ``index`` (value - 1)."""
     return (x >> (4 * index)) & 15
+
+
+# All seats' hands (and publicly known cards) live in one int, LANE bits a seat: seat p's
+# packed hand is ``(hands >> LANE * p) & MASK``; with 64-bit lanes ``struct`` splits them all at
+# once. Moving a card is one shift and one add, where a tuple of per-seat ints would be rebuilt
+# on every move.
+_BYTES_0F = sum(15 << (8 * i) for i in range(7))  # the even nibbles, one per byte
+
+
+def lane_total(h: int) -> int:
+    """Sum of one packed vector's counts: byte lanes summed by the mod-255 trick (sum < 255)."""
+    return ((h & _BYTES_0F) + ((h >> 4) & _BYTES_0F)) % 255
+
+
+_STRUCTS: dict[int, struct.Struct] = {}
+
+
+def lanes(x: int, n: int) -> tuple[int, ...]:
+    """The n per-seat values of an int with a 64-bit lane per seat."""
+    st = _STRUCTS.get(n)
+    if st is None:
+        st = _STRUCTS[n] = struct.Struct(f"<{n}Q")
+    return st.unpack(x.to_bytes(8 * n, "little"))
+
+
+def join_lanes(parts: Iterable[int]) -> int:
+    """One int holding ``parts`` (packed vectors, seat 0 first), a 64-bit lane each."""
+    x = 0
+    for i, h in enumerate(parts):
+        x |= h << (LANE * i)
+    return x

@@ -14,19 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import njit
-from .seeding import splitmix64_at
+from .seeding import splitmix64_at, uint64s
 
-_U5 = np.uint64(5)
-_U7 = np.uint64(7)
-_U9 = np.uint64(9)
-_U11 = np.uint64(11)
-_U17 = np.uint64(17)
-_U19 = np.uint64(19)
-_U32 = np.uint64(32)
-_U45 = np.uint64(45)
-_U57 = np.uint64(57)
-_LOW32 = np.uint64(0xFFFFFFFF)
-_TWO32 = np.uint64(1 << 32)
+_U5, _U7, _U9, _U11, _U17, _U19, _U32, _U45, _U57 = uint64s(5, 7, 9, 11, 17, 19, 32, 45, 57)
+_LOW32, _TWO32 = uint64s(0xFFFFFFFF, 1 << 32)
 _INV53 = 1.0 / 9007199254740992.0  # 2**-53
 
 

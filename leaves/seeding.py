@@ -38,15 +38,20 @@ __all__ = [
     "reference_seed",
     "splitmix64",
     "splitmix64_at",
+    "uint64s",
 ]
+
+
+def uint64s(*values: int) -> tuple[np.uint64, ...]:
+    """The constants of 64-bit generator code as ``np.uint64``: numba would type a plain int
+    as int64, and uint64 mixed with int64 arithmetic is promoted to float64, silently."""
+    return tuple(np.uint64(v) for v in values)
+
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 """splitmix64's increment (the golden ratio in 64 bits)."""
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_U27 = np.uint64(27)
-_U30 = np.uint64(30)
-_U31 = np.uint64(31)
+_M1, _M2 = uint64s(0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
+_U27, _U30, _U31 = uint64s(27, 30, 31)
 
 PLAY_SALT = np.uint64(0x6A09E667F3BCC908)
 """XORed into a match's play seed before its per-game play seeds are derived."""

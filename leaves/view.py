@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import ALL_ACTIONS, Action
+from .actions import Action
 from .packed import LANE, MASK, pack, unpack
+from .public import PublicFields
 from .rules import DECK, N_VALUES
 
 
-class PlayerView:
+class PlayerView(PublicFields):
     """Immutable information set of ``player``: own hand, public table, sizes and history."""
 
     __slots__ = (
@@ -72,52 +73,12 @@ class PlayerView:
         return self._sizes[self.player]
 
     @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return self._sizes
-
-    @property
-    def table(self) -> tuple[int, ...]:
-        return unpack(self._table)
-
-    @property
-    def stacks(self) -> tuple[tuple[int, int], ...]:
-        return tuple((v + 1, c) for v, c in enumerate(unpack(self._table)) if c)
-
-    @property
-    def ends(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
-        """((left value, size), (right value, size)) or None on an empty table."""
-        if self._lo < 0:
-            return None
-        t = unpack(self._table)
-        return ((self._lo + 1, t[self._lo]), (self._hi + 1, t[self._hi]))
-
-    @property
-    def removed(self) -> tuple[int, ...]:
-        return unpack(self._removed)
-
-    @property
-    def known(self) -> tuple[tuple[int, ...], ...]:
-        """Per seat, values publicly known to be in that hand (taken on a pass, not played since)."""
-        return tuple(unpack(k) for k in self._known)
-
-    @property
     def passed(self) -> tuple[bool, ...]:
         return tuple(bool(self._passed >> i & 1) for i in range(self.n_players))
 
     @property
     def is_terminal(self) -> bool:
         return self.winner is not None or self.turn >= self.turn_limit
-
-    @property
-    def history(self) -> tuple[tuple[int, Action], ...]:
-        """Public history (seat, action), oldest first, since the game's start."""
-        out = []
-        h = self._history
-        while h is not None:
-            h, seat, aid = h
-            out.append((seat, ALL_ACTIONS[aid]))
-        out.reverse()
-        return tuple(out)
 
     def opponents_in_round(self) -> tuple[int, ...]:
         """Seats other than the owner that have not passed this round."""

@@ -102,10 +102,12 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
             Finding(
                 "summary",
                 f"{top['strategy']} has the highest win rate: {rate}; next is {other}. "
-                "They never met on the same deals, so no paired comparison was made.",
+                "They never sat at one table on the same deals, so no paired comparison was made.",
             )
         ]
-    paired = "paired by deal" if method.startswith("paired") else "unpaired"
+    paired = (
+        "paired by deal at the tables both sat at" if method.startswith("paired") else "unpaired"
+    )
     n_pairs = len(tables["significance"])
     margin = (
         f"{points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({paired}, "

@@ -36,8 +36,24 @@ _U64 = 0xFFFFFFFFFFFFFFFF
 
 
 # ---------------------------------------------------------------------- one game
+class _Outcome:
+    """What every result of a game says the same way: seats and expert points."""
+
+    labels: tuple[str, ...]
+    cards_left: tuple[int, ...]
+
+    @property
+    def n_players(self) -> int:
+        return len(self.labels)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Expert points: cards left in hand (the winner has none; E1/forfeit: everyone's)."""
+        return self.cards_left
+
+
 @dataclass(frozen=True)
-class PublicResult:
+class PublicResult(_Outcome):
     """What every player may know when a game ends: passed to ``Strategy.end_game``.
 
     Hand sizes are public at every moment; hands, the deal and the seeds are not.
@@ -52,18 +68,9 @@ class PublicResult:
     unfinished: bool
     forfeit_seat: int | None = None
 
-    @property
-    def n_players(self) -> int:
-        return len(self.labels)
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Expert points: cards left in hand (the winner has none; E1/forfeit: everyone's)."""
-        return self.cards_left
-
 
 @dataclass(frozen=True)
-class GameResult:
+class GameResult(_Outcome):
     """Outcome of one game played by ``play_game`` (the caller's full record of it)."""
 
     labels: tuple[str, ...]
@@ -79,15 +86,6 @@ class GameResult:
     error: str | None = None
     final_state: State | None = field(default=None, repr=False, compare=False)
     record: GameRecord | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def n_players(self) -> int:
-        return len(self.labels)
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Expert points: cards left in hand (the winner has none; E1/forfeit: everyone's)."""
-        return self.cards_left
 
     def public(self) -> PublicResult:
         """The part of the result every player may know (what ``end_game`` receives)."""

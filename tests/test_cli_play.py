@@ -18,7 +18,9 @@ from leaves import Action, IllegalActionError, new_game
 from leaves.cli import hint as hint_mod
 from leaves.cli import render
 from leaves.cli.errors import CLIError
-from leaves.cli.play_cmd import MoveError, Seats, parse_move, play_game, split_specs
+from leaves.cli.moves import MoveError, parse_move
+from leaves.cli.options import split_specs
+from leaves.cli.play_cmd import Seats, play_game
 from leaves.record import GameRecord, replay
 from leaves.testing import positions
 from tests.helpers import counts, position
@@ -345,3 +347,18 @@ def test_play_hard_level_with_hints_in_a_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_against_is_one_option_for_play_tune_and_gauntlet():
+    import click
+
+    from leaves.cli.gauntlet_cmd import gauntlet
+    from leaves.cli.play_cmd import play
+    from leaves.cli.tune_cmd import tune
+
+    for cmd, required in ((play, False), (tune, True), (gauntlet, True)):
+        param = next(p for p in cmd.params if p.name == "against")
+        assert param.multiple and param.required is required
+        ctx = click.Context(cmd)
+        done = [c.value for c in param.shell_complete(ctx, "low,gre")]
+        assert done == ["low,greedy"]

@@ -33,3 +33,37 @@ def test_findings_regenerate_with_the_same_numbers(tmp_path):
         assert section in text
     assert (tmp_path / "a" / "findings" / "seats_random.png").stat().st_size > 5_000
     assert (tmp_path / "a" / "findings" / "round_robin_3.png").exists()
+
+
+def _findings_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("findings", ROOT / "benchmarks" / "findings.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_self_play_copies_of_a_game_count_once_in_the_seat_intervals(tmp_path):
+    import numpy as np
+    import pytest
+
+    import reports
+    from tournaments import Tournament
+
+    findings = _findings_module()
+    # weighted is deterministic: the 4 seatings of a deal are the very same game
+    res = Tournament(["weighted"], players=4, games=400, seed=2).run(n_jobs=1, out=tmp_path / "w")
+    g = reports.as_games(reports.load_run(res.out))
+    seats = findings._clustered_seats(g)
+    m = int(seats["deals"].iloc[0])
+    assert m == 100 and (seats["games"] == 400).all()
+    assert seats["design_effect"].to_numpy() == pytest.approx(4 * m / (m - 1))
+    plain = reports.seats(g)
+    assert ((seats["ci_high"] - seats["ci_low"]) > 1.9 * (plain["ci_high"] - plain["ci_low"])).all()
+    # the same for a rate over matches: four identical copies of each of 50 deals' outcome
+    hits = np.repeat(np.arange(50) % 5 == 0, 4)
+    lo, hi = findings._clustered_rate(hits, np.full(200, 4), np.repeat(np.arange(50), 4))
+    deff = 4 * 50 / 49  # 40 hits of 200 matches, 10 of 50 deals
+    once = reports.stats.wilson(40 / deff, 200 / deff)
+    assert (lo, hi) == pytest.approx((float(once[0]), float(once[1])))

@@ -67,3 +67,24 @@ def test_one_splitmix64_for_every_caller():
     assert strategies.play.match_deal_seeds is seeding.match_deal_seeds
     assert strategies.play.match_play_seeds is seeding.match_play_seeds
     assert tournaments.seeds.derive_seeds is seeding.derive_seeds
+
+
+def test_uint64s_keeps_generator_arithmetic_in_uint64():
+    from numba import njit
+
+    from leaves.seeding import uint64s
+
+    seven, fifty_seven, top = uint64s(7, 57, 2**64 - 1)
+    assert type(seven) is np.uint64 and int(top) == 2**64 - 1
+
+    @njit
+    def rotl7(x):
+        return (x << seven) | (x >> fifty_seven)
+
+    @njit
+    def wrap(x):
+        return x * top  # multiplication modulo 2**64: -x
+
+    assert rotl7(np.uint64(1) << np.uint64(60)) == 1 << 3  # the bit wrapped round
+    out = wrap(np.uint64(5))
+    assert not isinstance(out, float) and out == 2**64 - 5  # a float64 would round it

@@ -105,56 +105,72 @@ def _chunks_done(out: Path) -> int:
     return len(list(folder.glob("chunk-*.npz"))) if folder.is_dir() else 0
 
 
-def _start_and_stop(args: list[str], out: Path, at_least: int, sig: int) -> int:
-    """Start the CLI, wait until ``at_least`` chunks are done, send ``sig``; its exit code."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+GATED = f"{ROOT / 'tests' / 'gated.py'}:Gated"  # plays like low; can stall a run (tests/gated.py)
+
+
+def _start_and_stop(args: list[str], out: Path, at_least: int, sig: int, stall: int) -> int:
+    """Start the CLI with every process stalling before its game ``stall + 1`` (so the run
+    cannot finish), wait until ``at_least`` chunks are done, send ``sig``; its exit code."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LEAVES_TEST_STALL_AFTER": str(stall)}
     proc = subprocess.Popen(
         args, cwd=ROOT, env=env, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 600  # a broken run, not a slow machine, gets here
         while _chunks_done(out) < at_least:
             assert proc.poll() is None, "the run ended before it could be stopped"
             assert time.monotonic() < deadline, "no chunk finished in time"
-            time.sleep(0.01)
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be stopped"
         if sig == signal.SIGINT:
             os.killpg(proc.pid, sig)  # what Ctrl-C in a terminal does
         else:
             os.kill(proc.pid, sig)  # the CLI process itself: no chance to clean up
-        return proc.wait(timeout=60)
+        return proc.wait(timeout=300)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)  # its worker processes (the session we started)
 
 
 def test_resume_after_ctrl_c_and_a_real_kill_equals_an_uninterrupted_run(tmp_path):
+    # One seat stalls each process after 3 chunks' games, so the signals always land on a run
+    # with at least 3 chunks done and never all of them, however loaded the machine is.
     out = tmp_path / "killed"
+    field = [GATED, "greedy", "high", "minimal"]
+    chunk, games = 24, 960  # a chunk holds whole deals: 24 seatings of 4 players
     args = [
-        sys.executable, "-m", "leaves", "tournament", *FOUR, "--players", "4",
-        "--games", "24000", "--chunk-size", "240", "--seed", "21", "--out", str(out),
-        "--no-progress",
+        sys.executable, "-m", "leaves", "tournament", *field, "--players", "4",
+        "--games", str(games), "--chunk-size", str(chunk), "--seed", "21", "--out", str(out),
+        "--no-progress", "--decision-timeout", "0",
     ]  # fmt: skip
-    assert _start_and_stop([*args, "--jobs", "2"], out, 3, signal.SIGINT) == 130
+    stall = 3 * chunk
+    assert _start_and_stop([*args, "--jobs", "2"], out, 3, signal.SIGINT, stall) == 130
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "interrupted"
+    assert manifest["spec"]["n_chunks"] == games // chunk  # chunks of one deal: the stall's unit
     first = _chunks_done(out)
-    assert _start_and_stop([*args, "--jobs", "2", "--resume"], out, first + 3, signal.SIGKILL)
+    assert 3 <= first < manifest["spec"]["n_chunks"]
+    code = _start_and_stop([*args, "--jobs", "2", "--resume"], out, first + 3, signal.SIGKILL,
+                           stall)  # fmt: skip
+    assert code == -signal.SIGKILL
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "running"
     assert first + 3 <= _chunks_done(out) < manifest["spec"]["n_chunks"]
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("LEAVES_TEST_STALL_AFTER", None)
     resumed = subprocess.run(
         [*args, "--jobs", "1", "--resume"], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=300,
+        timeout=600,
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
-    whole = Tournament(FOUR, players=4, games=24000, chunk_size=240, seed=21).run(
+    whole = Tournament(field, players=4, games=games, chunk_size=chunk, seed=21).run(
         out=tmp_path / "whole"
     )
     res = load(out)
     assert res.complete and len(res.manifest["sessions"]) == 3
+    assert res.summary()["forfeits"].sum() == 0
     pd.testing.assert_frame_equal(res.games(), whole.games())
     pd.testing.assert_frame_equal(res.summary(), whole.summary())
     for key, value in whole.aggregates().items():

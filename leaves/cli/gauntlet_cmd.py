@@ -9,20 +9,13 @@ from pathlib import Path
 import click
 
 from .errors import CLIError
-from .options import load_option
-from .play_cmd import complete_specs, split_specs
+from .options import against_option, load_option, split_specs
 
 
 @click.command(name="gauntlet")
 @click.argument("spec", metavar="SPEC")
-@click.option(
-    "--against",
-    "against",
-    multiple=True,
-    required=True,
-    metavar="SPEC[,SPEC...]",
-    shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
-    help="The field: the strategies in the other seats (repeated in turn to fill them).",
+@against_option(
+    "The field: the strategies in the other seats (repeated in turn to fill them).",
 )
 @click.option(
     "--baseline",

@@ -7,7 +7,6 @@ command line (strategy specs via ``strategies.get``, input from the terminal).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -17,11 +16,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from leaves import Action, IllegalActionError, State
+from leaves import Action, State
 
 from . import render
 from .errors import CLIError
-from .options import load_option
+from .moves import MoveError, parse_move
+from .options import against_option, load_option, split_specs
 
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
@@ -41,66 +41,12 @@ default budget (1,000 iterations, about 20 ms a decision on one core)."""
 
 DEFAULT_LEVEL = "medium"
 
-_PLAY_RE = re.compile(r"(?:play\s*)?(\d+)\s*[x*]\s*(\d+)")
-_TAKE_RE = re.compile(r"(?:pass\s*,?\s*)?(?:take|t)\s*(\d+)|pass\s*,?\s*(\d+)")
-
-
-class MoveError(ValueError):
-    """Input that is not a legal move now; the message says why."""
-
 
 class QuitGame(Exception):
     """The human asked to stop."""
 
 
 Reader = Callable[[str], str]
-
-
-def parse_move(text: str, state: State) -> Action:
-    """The legal action the human means by ``text`` (a key or a typed move) in ``state``.
-
-    Raises MoveError with a one-line reason: an unknown key, unreadable text, or the rule the
-    move breaks (the ``IllegalActionError`` message of ``State.apply``).
-    """
-    legal = state.legal_actions()
-    keys = render.move_keys(legal)
-    t = text.strip().lower()
-    if t in keys:
-        return keys[t]
-    if t.isdigit():
-        raise MoveError(f"No move has the key {t}: the keys are 1 to {len(legal)}.")
-    action: Action | None = None
-    try:
-        if m := _PLAY_RE.fullmatch(t):
-            action = Action.play(int(m.group(2)), int(m.group(1)))
-        elif m := _TAKE_RE.fullmatch(t):
-            action = Action.take(int(m.group(1) or m.group(2)))
-        elif t == "pass":
-            if state.ends is None:
-                action = Action.take(1)  # apply() explains why a pass is impossible here
-            else:
-                stacks = ", ".join(str(v) for v, _ in state.stacks)
-                raise MoveError(
-                    f"A pass takes a card: say which, e.g. 'take 9' (stacks: {stacks})."
-                )
-        else:
-            action = Action.parse(t)
-    except ValueError as exc:
-        if isinstance(exc, MoveError):
-            raise
-        if "cannot read" in str(exc):
-            raise MoveError(
-                f"Cannot read a move from {text.strip()!r}: type a key (1 to {len(legal)}), "
-                "a play like '3x6' (three 6s) or a pass like 'take 9'"
-            ) from None
-        raise MoveError(f"Not a move: {exc}") from None
-    if action in legal:
-        return action
-    try:
-        state.apply(action)
-    except IllegalActionError as exc:
-        raise MoveError(f"Illegal move '{action}': {exc}") from None
-    raise MoveError(f"Illegal move '{action}'")  # pragma: no cover - rules agree
 
 
 @dataclass
@@ -269,39 +215,6 @@ def show_result(console: Console, state: State, names: Sequence[str]) -> None:
     console.print(render.seats_table(state, names, hands=state.hands))
 
 
-def split_specs(values: Sequence[str]) -> list[str]:
-    """Strategy specs from ``--against`` values, split on commas outside parameter lists.
-
-    ``greedy:a=1,b=2,random`` is two specs: a piece with '=' but no ':' continues the
-    parameters of the spec before it; commas inside ``name(k=v,...)`` never split.
-    """
-    specs: list[str] = []
-    for value in values:
-        pieces, depth, cur = [], 0, ""
-        for ch in value:
-            depth += (ch == "(") - (ch == ")")
-            if ch == "," and depth <= 0:
-                pieces.append(cur)
-                cur = ""
-            else:
-                cur += ch
-        pieces.append(cur)
-        for piece in (p.strip() for p in pieces):
-            if not piece:
-                continue
-            if (
-                specs
-                and "=" in piece
-                and ":" not in piece
-                and "(" not in piece
-                and ":" in specs[-1]
-            ):
-                specs[-1] += "," + piece
-            else:
-                specs.append(piece)
-    return specs
-
-
 def make_bots(specs: Sequence[str], n_opponents: int) -> list:
     """One strategy instance per opponent from the specs (one spec fills every seat)."""
     import strategies
@@ -321,18 +234,6 @@ def make_bots(specs: Sequence[str], n_opponents: int) -> list:
         except Exception as exc:  # noqa: BLE001 - user files and specs raise many kinds
             raise CLIError(f"--against: {exc}", usage=True) from exc
     return bots
-
-
-def complete_specs(incomplete: str) -> list[str]:
-    """Shell completion of ``--against``: strategy names after the last comma."""
-    try:
-        import strategies
-
-        known = strategies.names()
-    except Exception:  # noqa: BLE001 - completion must never fail loudly
-        return []
-    head, comma, last = incomplete.rpartition(",")
-    return [f"{head}{comma}{name}" for name in known if name.startswith(last)]
 
 
 def level_opponents(level: str, n_opponents: int) -> list[str]:
@@ -355,14 +256,11 @@ def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
 @click.command(name="play")
 @click.option("-n", "--players", default=4, show_default=True, help="Players at the table (3-6).")
 @click.option("--seat", default=0, show_default=True, help="Your seat (0 = first).")
-@click.option(
-    "--against",
-    "against",
-    multiple=True,
-    metavar="SPEC,...",
-    shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
-    help="Opponent strategies: one spec for every seat or one per opponent "
+@against_option(
+    "Opponent strategies: one spec for every seat or one per opponent "
     "(name, name:key=value,..., file.py:Class). Default: a built-in heuristic.",
+    required=False,
+    metavar="SPEC,...",
 )
 @click.option(
     "--seed",

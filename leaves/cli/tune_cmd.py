@@ -8,19 +8,14 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .play_cmd import complete_specs, split_specs
+from .options import against_option, split_specs
 
 
 @click.command(name="tune")
 @click.argument("spec", metavar="SPEC")
-@click.option(
-    "--against",
-    "against",
-    multiple=True,
-    required=True,
+@against_option(
+    "The field: opponent strategies, every table seats SPEC and players-1 of them.",
     metavar="SPEC,...",
-    shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
-    help="The field: opponent strategies, every table seats SPEC and players-1 of them.",
 )
 @click.option("--players", default="4", show_default=True, help='Seats per table, or "3,4,5".')
 @click.option(

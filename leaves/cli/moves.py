@@ -1,0 +1,67 @@
+"""Reading a human's move: a key from the numbered list, or the move typed out.
+
+Kept apart from the ``leaves play`` loop so the one place that turns text into an ``Action``
+(and says in one line why a text is not a legal move now) can be read and tested alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from leaves import Action, IllegalActionError, State
+
+from . import render
+
+_PLAY_RE = re.compile(r"(?:play\s*)?(\d+)\s*[x*]\s*(\d+)")
+_TAKE_RE = re.compile(r"(?:pass\s*,?\s*)?(?:take|t)\s*(\d+)|pass\s*,?\s*(\d+)")
+
+
+class MoveError(ValueError):
+    """Input that is not a legal move now; the message says why."""
+
+
+def parse_move(text: str, state: State) -> Action:
+    """The legal action the human means by ``text`` (a key or a typed move) in ``state``.
+
+    Raises MoveError with a one-line reason: an unknown key, unreadable text, or the rule the
+    move breaks (the ``IllegalActionError`` message of ``State.apply``).
+    """
+    legal = state.legal_actions()
+    keys = render.move_keys(legal)
+    t = text.strip().lower()
+    if t in keys:
+        return keys[t]
+    if t.isdigit():
+        raise MoveError(f"No move has the key {t}: the keys are 1 to {len(legal)}.")
+    action: Action | None = None
+    try:
+        if m := _PLAY_RE.fullmatch(t):
+            action = Action.play(int(m.group(2)), int(m.group(1)))
+        elif m := _TAKE_RE.fullmatch(t):
+            action = Action.take(int(m.group(1) or m.group(2)))
+        elif t == "pass":
+            if state.ends is None:
+                action = Action.take(1)  # apply() explains why a pass is impossible here
+            else:
+                stacks = ", ".join(str(v) for v, _ in state.stacks)
+                raise MoveError(
+                    f"A pass takes a card: say which, e.g. 'take 9' (stacks: {stacks})."
+                )
+        else:
+            action = Action.parse(t)
+    except ValueError as exc:
+        if isinstance(exc, MoveError):
+            raise
+        if "cannot read" in str(exc):
+            raise MoveError(
+                f"Cannot read a move from {text.strip()!r}: type a key (1 to {len(legal)}), "
+                "a play like '3x6' (three 6s) or a pass like 'take 9'"
+            ) from None
+        raise MoveError(f"Not a move: {exc}") from None
+    if action in legal:
+        return action
+    try:
+        state.apply(action)
+    except IllegalActionError as exc:
+        raise MoveError(f"Illegal move '{action}': {exc}") from None
+    raise MoveError(f"Illegal move '{action}'")  # pragma: no cover - rules agree

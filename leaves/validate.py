@@ -1,0 +1,113 @@
+"""Validated construction of any position from its plain-data form (``State.from_dict``).
+
+Every check names what makes a position impossible (cards that do not add up to the deck, a
+winner still holding cards, a seat to act that has passed), so a bad record or a hand-written
+test position fails with a sentence instead of a wrong game later.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .packed import pack
+from .rules import DECK, N_VALUES, TURN_LIMIT
+from .state import State
+
+
+def _counts(name: str, value: Any) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(c) for c in value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a list of {N_VALUES} card counts") from None
+    if len(counts) != N_VALUES:
+        raise ValueError(f"{name} must have {N_VALUES} counts (value 1 first), got {len(counts)}")
+    for v, c in enumerate(counts):
+        if c < 0 or c > DECK[v]:
+            raise ValueError(
+                f"{name}: {c} cards of value {v + 1} is impossible (the deck has {DECK[v]})"
+            )
+    return counts
+
+
+def state_from_dict(d: dict[str, Any]) -> State:
+    """The state ``d`` describes (``State.to_dict``'s form); ValueError if it is impossible."""
+    if not isinstance(d, dict):
+        raise ValueError("a state must be a dict")
+    missing = [k for k in ("hands", "table", "current_player") if k not in d]
+    if missing:
+        raise ValueError(f"state is missing {', '.join(missing)}")
+    raw_hands = d["hands"]
+    if not isinstance(raw_hands, list | tuple) or len(raw_hands) < 2:
+        raise ValueError("hands must list at least 2 players' hands")
+    n = len(raw_hands)
+    hands = [_counts(f"hands[{i}]", h) for i, h in enumerate(raw_hands)]
+    table = _counts("table", d["table"])
+    removed = _counts("removed", d.get("removed", [0] * N_VALUES))
+    if "undealt" in d:
+        undealt = _counts("undealt", d["undealt"])
+    else:
+        undealt = tuple(
+            DECK[v] - sum(h[v] for h in hands) - table[v] - removed[v] for v in range(N_VALUES)
+        )
+    for v in range(N_VALUES):
+        tot = sum(h[v] for h in hands) + table[v] + removed[v] + undealt[v]
+        if tot != DECK[v]:
+            raise ValueError(
+                f"cards of value {v + 1} add up to {tot} (hands + table + removed + undealt), "
+                f"the deck has {DECK[v]}"
+            )
+    known_raw = d.get("known") or [[0] * N_VALUES for _ in range(n)]
+    if len(known_raw) != n:
+        raise ValueError(f"known must have one entry per seat ({n}), got {len(known_raw)}")
+    known = [_counts(f"known[{i}]", k) for i, k in enumerate(known_raw)]
+    for i in range(n):
+        for v in range(N_VALUES):
+            if known[i][v] > hands[i][v]:
+                raise ValueError(
+                    f"known[{i}] says seat {i} holds {known[i][v]} of value {v + 1}, "
+                    f"the hand has {hands[i][v]}"
+                )
+    passed_raw = d.get("passed") or [False] * n
+    if len(passed_raw) != n:
+        raise ValueError(f"passed must have one flag per seat ({n}), got {len(passed_raw)}")
+    passed = [bool(x) for x in passed_raw]
+    npassed = sum(passed)
+    if npassed >= n - 1:
+        raise ValueError(f"{npassed} of {n} players passed: the round should have ended")
+    cur = d["current_player"]
+    if not isinstance(cur, int | np.integer) or not (0 <= int(cur) < n):
+        raise ValueError(f"current_player must be a seat 0..{n - 1}, got {cur!r}")
+    cur = int(cur)
+    winner = d.get("winner")
+    sizes = tuple(sum(h) for h in hands)
+    if winner is None:
+        if passed[cur]:
+            raise ValueError(f"current_player {cur} has passed this round and cannot act")
+        empty = [i for i, s in enumerate(sizes) if s == 0]
+        if empty:
+            raise ValueError(f"seat {empty[0]} has no cards left but there is no winner")
+    else:
+        if not isinstance(winner, int | np.integer) or not (0 <= int(winner) < n):
+            raise ValueError(f"winner must be a seat 0..{n - 1} or None, got {winner!r}")
+        winner = int(winner)
+        if sizes[winner] != 0:
+            raise ValueError(f"winner {winner} still holds {sizes[winner]} cards")
+    turn = int(d.get("turn", 0))
+    rnd = int(d.get("round", 1))
+    limit = int(d.get("turn_limit", TURN_LIMIT))
+    if turn < 0:
+        raise ValueError(f"turn must be >= 0, got {turn}")
+    if rnd < 1:
+        raise ValueError(f"round must be >= 1, got {rnd}")
+    if limit < 1:
+        raise ValueError(f"turn_limit must be >= 1, got {limit}")
+    nz = [v for v in range(N_VALUES) if table[v]]
+    lo, hi = (nz[0], nz[-1]) if nz else (-1, -1)
+    return State._raw(
+        n, tuple(pack(h) for h in hands), pack(table), lo, hi, pack(removed),
+        pack(undealt), tuple(pack(k) for k in known),
+        sum(1 << i for i in range(n) if passed[i]), cur,
+        -1 if winner is None else winner, turn, rnd, limit, None,
+    )  # fmt: skip

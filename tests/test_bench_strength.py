@@ -1,0 +1,35 @@
+"""benchmarks/bench_strength.py reports the deal-clustered interval of the reports, not a plain
+Wilson interval that treats the four seatings of one deal as independent games."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reports.stats import wilson
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location(
+        "bench_strength", ROOT / "benchmarks" / "bench_strength.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_vs_random_interval_is_clustered_by_deal():
+    row = _bench().vs_random("low", deals=120, seed=5)
+    assert row["games"] == 480
+    assert 0.5 < row["win_rate"] < 1.0
+    deff = row["design_effect"]
+    assert deff != pytest.approx(1.0)  # the four seatings of a deal are not independent
+    lo, hi = wilson(row["wins"] / deff, row["games"] / deff)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((float(lo), float(hi)))
+    plain = wilson(row["wins"], row["games"])
+    assert not np.allclose((row["ci_low"], row["ci_high"]), plain)
