@@ -29,8 +29,7 @@ import pandas as pd
 import reports
 import strategies
 from reports.data import Games
-from reports.stats import wilson
-from reports.tables import design_effect
+from reports.stats import clustered_wilson
 from tournaments import Tournament, TournamentResult
 from tuning.verify import compare
 
@@ -66,26 +65,8 @@ def _md(df: pd.DataFrame) -> str:
 
 
 def _clustered_seats(g: Games) -> pd.DataFrame:
-    """``reports.seats`` with the summary's deal-clustered intervals, and the deals played.
-
-    A deterministic strategy in self-play plays the very same game under every seating of a
-    deal (the seats differ only in name), so those games are one observation, not several:
-    the interval is Wilson's on games / design effect, clustered by deal.
-    """
-    seats = reports.seats(g)
-    w = g.seats.shape[1] + 1  # group code: players * w + position after the first player
-
-    def position(b: Games, s: int) -> np.ndarray:
-        n = b.n_players.astype(np.int64)
-        first = b.first.astype(np.int64)
-        return np.where(s < n, n * w + (s - first) % np.maximum(n, 1), -1)
-
-    codes = (seats["n_players"] * w + seats["position"]).to_numpy()
-    wins, games = np.zeros(w * w), np.ones(w * w)
-    wins[codes], games[codes] = seats["wins"].to_numpy(), seats["games"].to_numpy()
-    deff = design_effect(g, wins, games, position)[codes]
-    lo, hi = wilson(seats["wins"] / deff, seats["games"] / deff)
-    out = seats.assign(ci_low=lo, ci_high=hi, design_effect=deff)
+    """``reports.seats`` (deal-clustered intervals) with the deals played per player count."""
+    out = reports.seats(g)
     deals = pd.Series(g.deal).groupby(g.n_players).nunique()
     out["deals"] = out["n_players"].map(deals).astype(int)
     return out
@@ -94,25 +75,7 @@ def _clustered_seats(g: Games) -> pd.DataFrame:
 def _clustered_rate(hits: np.ndarray, n_players: np.ndarray, deal: np.ndarray) -> tuple:
     """(lo, hi): 95% interval of the rate of ``hits`` (one per match), deal-clustered as the
     summary's (a deterministic strategy replays a match identically under every seating)."""
-    g = reports.as_games(  # one seat per match that "wins" when the match is a hit
-        pd.DataFrame(
-            {
-                "seat_0": "hit",
-                "cards_left_0": np.where(hits, 0, 1),
-                "n_players": n_players,
-                "first_player": 0,
-                "winner_seat": np.where(hits, 0, -1),
-                "turns": 0,
-                "rounds": 0,
-                "deal": deal.astype(np.int64),
-            }
-        )
-    )
-    n = len(hits)
-    k = float(hits.sum())
-    deff = float(design_effect(g, np.array([k]), np.array([float(n)]))[0])
-    lo, hi = wilson(k / deff, n / deff)
-    return float(lo), float(hi)
+    return clustered_wilson(hits, np.asarray(n_players) * (int(deal.max()) + 1) + deal)
 
 
 def seat_advantage(

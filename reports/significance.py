@@ -68,19 +68,18 @@ def units(g: Games, by_table: bool = True) -> tuple[np.ndarray, np.ndarray, str]
 def _count(
     g: Games, codes: list[int], unit: np.ndarray
 ) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
-    """(wins, seats) per unit for each strategy code."""
+    """(wins, seats) per unit for each strategy code: seats it took and seats of it that won
+    (every seat tied for the best value wins in a game with shared wins)."""
     n_units = int(unit.max()) + 1 if len(unit) else 0
     wins = {c: np.zeros(n_units) for c in codes}
     seats = {c: np.zeros(n_units) for c in codes}
     for start, b in zip(range(0, len(g), BLOCK), g.blocks(BLOCK), strict=False):
         u = unit[start : start + len(b)]
-        won = np.where(b.winner >= 0, b.seats[np.arange(len(b)), np.maximum(b.winner, 0)], -1)
+        won = b.wins()
         for c in codes:
-            at = np.zeros(len(b), dtype=np.int8)
-            for s in range(b.seats.shape[1]):
-                at += b.seats[:, s] == c
-            seats[c] += np.bincount(u, weights=at, minlength=n_units)
-            wins[c] += np.bincount(u, weights=won == c, minlength=n_units)
+            mine = b.seats == c
+            seats[c] += np.bincount(u, weights=mine.sum(axis=1), minlength=n_units)
+            wins[c] += np.bincount(u, weights=(mine & won).sum(axis=1), minlength=n_units)
     return wins, seats
 
 

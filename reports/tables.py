@@ -18,7 +18,7 @@ import pandas as pd
 
 from .data import MISSING, Games, as_games
 from .patterns import finishing_patterns
-from .stats import hist_moments, hist_quantiles, wilson
+from .stats import design_effects, hist_moments, hist_quantiles, wilson
 
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90, 0.99)
 Q_NAMES = ("p10", "p25", "median", "p75", "p90", "p99")
@@ -104,18 +104,7 @@ def design_effect(
             key = (code * n_clusters + cluster)[ok]
             n_c += np.bincount(key, minlength=k * n_clusters)
             w_c += np.bincount(key, weights=won[ok, s], minlength=k * n_clusters)
-    w_c = w_c.reshape(k, n_clusters)
-    n_c = n_c.reshape(k, n_clusters)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = wins / games
-        resid = ((w_c - p[:, None] * n_c) ** 2).sum(axis=1)
-        m = (n_c > 0).sum(axis=1)
-        var = resid / games**2 * m / (m - 1)
-        binom = p * (1 - p) / games
-        out = var / binom
-    usable = (m >= 10) & (binom > 0) & np.isfinite(out) & (out > 0)
-    deff[usable] = out[usable]
-    return deff
+    return design_effects(wins, games, w_c.reshape(k, n_clusters), n_c.reshape(k, n_clusters))
 
 
 def summary(data: Any) -> pd.DataFrame:
@@ -229,7 +218,9 @@ def head_to_head_matrix(h2h: pd.DataFrame, value: str = "ahead_rate") -> pd.Data
 
 def seats(data: Any) -> pd.DataFrame:
     """Win rate by seat position relative to the first player (0 = first to play; seat 0 for a
-    game without one), per player count, with 95% Wilson intervals; ``fair`` = 1 / players;
+    game without one), per player count, with 95% intervals clustered by deal as the summary's
+    (a deterministic strategy in self-play replays the very same game under every seating of a
+    deal, so those games are one observation, not several); ``fair`` = 1 / players;
     ``mean_<rank value>``. Games without a winner count as games (no one's win)."""
     g = as_games(data)
     mean_col = f"mean_{g.declaration.rank_value}"
@@ -257,10 +248,20 @@ def seats(data: Any) -> pd.DataFrame:
                 rows.append((n, p, int(games[n * w]), int(wins[n * w + p]), c))
     df = pd.DataFrame(rows, columns=["n_players", "position", "games", "wins", mean_col])
     df["win_rate"] = df["wins"] / df["games"]
-    df["ci_low"], df["ci_high"] = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
+
+    def position(b: Games, s: int) -> np.ndarray:
+        n = b.n_players.astype(np.int64)
+        return np.where(s < n, n * w + (s - b.first.astype(np.int64)) % np.maximum(n, 1), -1)
+
+    codes = (df["n_players"] * w + df["position"]).to_numpy(dtype=np.int64)
+    group_wins, group_games = np.zeros(size), np.ones(size)
+    group_wins[codes], group_games[codes] = df["wins"], df["games"]
+    deff = design_effect(g, group_wins, group_games, position)[codes]
+    df["ci_low"], df["ci_high"] = wilson(df["wins"] / deff, df["games"] / deff)
     df["fair"] = 1.0 / df["n_players"]
+    df["design_effect"] = deff
     cols = ["n_players", "position", "games", "wins", "win_rate", "ci_low", "ci_high", "fair"]
-    return df[cols + [mean_col]]
+    return df[cols + [mean_col, "design_effect"]]
 
 
 def _length_hists(g: Games) -> list[tuple[str, str, str, np.ndarray]]:

@@ -114,3 +114,26 @@ def test_listing_order_of_rows_and_seats_changes_nothing(rnd, deals):
     cols = ["a", "b", "units", "win_rate_a", "win_rate_b", "diff", "ci_low", "ci_high"]
     pd.testing.assert_frame_equal(base[cols], other[cols], check_exact=False, rtol=1e-9)
     assert (base["units"] == deals).all()  # every pair shares a table on every deal
+
+
+def test_shared_wins_count_for_every_tied_seat():
+    """Under a declaration with shared wins, a game both A and B win counts for both: the pairs'
+    win rates agree with the summary's, not with a single winner column."""
+    from dataclasses import replace
+
+    from reports.data import default_declaration, games_from_frame
+
+    rows = []
+    for d in range(12):  # A and B tie for the best value on even deals; C wins odd ones
+        rows.append((("A", "B", "C"), 0 if d % 2 == 0 else 2, d))
+    df = games(rows)
+    for d in range(0, 12, 2):
+        df.loc[d, "cards_left_1"] = 0  # B has no cards left either: a shared win,
+        df.loc[d, "winner_seat"] = -1  # no single winner
+    g = games_from_frame(df, replace(default_declaration(), shared_wins=True))
+    sig = reports.significance(g, top=3, order=["A", "B", "C"]).set_index(["a", "b"])
+    summary = reports.summary(g).set_index("strategy")
+    assert sig.loc[("A", "B"), "win_rate_a"] == pytest.approx(summary.loc["A", "win_rate"])
+    assert sig.loc[("A", "B"), "win_rate_b"] == pytest.approx(summary.loc["B", "win_rate"])
+    assert sig.loc[("A", "B"), "win_rate_b"] == pytest.approx(0.5)  # not 0: its ties are wins
+    assert sig.loc[("A", "B"), "diff"] == pytest.approx(0.0)

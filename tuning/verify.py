@@ -6,7 +6,7 @@ seatings); only the candidate's parameters differ. Games are paired by their dea
 the two candidates' labels need not sort alike. The unit of the paired test is the deal (every
 table of one size shares its deals, each replayed under every seating): per deal, the
 difference of the two candidates' win rates, then a t interval on its mean. Each arm's win rate gets a Wilson
-interval.
+interval clustered by deal (a deterministic field replays a deal's games alike).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from reports.stats import wilson
+from reports.stats import clustered_wilson
 from tournaments import TournamentResult
 
 __all__ = ["Arm", "Verification", "compare"]
@@ -87,9 +87,9 @@ def _games(result: TournamentResult, label: str) -> pd.DataFrame:
     return out.sort_values("key", kind="stable").reset_index(drop=True)
 
 
-def _arm(spec: str, label: str, won: np.ndarray) -> Arm:
+def _arm(spec: str, label: str, won: np.ndarray, deal: np.ndarray) -> Arm:
     n, k = len(won), int(won.sum())
-    lo, hi = wilson(k, n)
+    lo, hi = clustered_wilson(won, deal)
     return Arm(spec, label, n, k, k / n, float(lo), float(hi))
 
 
@@ -118,8 +118,8 @@ def compare(
         half, p = float("inf"), float("nan")
     return Verification(
         seed=seed,
-        tuned=_arm(tuned[0], tuned[1], won_t),
-        start=_arm(start[0], start[1], won_s),
+        tuned=_arm(tuned[0], tuned[1], won_t, gt["deal"].to_numpy()),
+        start=_arm(start[0], start[1], won_s, gs["deal"].to_numpy()),
         diff=mean,
         diff_low=mean - half,
         diff_high=mean + half,
