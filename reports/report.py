@@ -166,8 +166,9 @@ def _sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
             "Differences that matter",
             "Top strategies compared pairwise by win rate (diff = a - b, 95% t interval). "
             + (
-                "Paired by deal: each deal was played under every seating of its duplicate "
-                "set, so the deal's luck cancels within a deal."
+                "Paired by deal at the tables both sat at: each deal was played under every "
+                "seating of its duplicate set, so a and b are compared on the same cards "
+                "against the same opponents; the t-test runs over deals."
                 if method == PAIRED
                 else f"Unpaired: the {units} carry no deal column, so each shared {d.unit} is "
                 "a unit."
