@@ -16,7 +16,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .kernels import DECK_SORTED, LOWEST_CLEAR, NEXT_SEAT
+from .kernels import LOWEST_CLEAR, NEXT_SEAT, shuffle_deck
 from .rng import rng_below, rng_new
 from .rules import DECK_SIZE, N_VALUES, TAKE_BASE
 
@@ -102,13 +102,7 @@ def random_games(n_players, hand_size, n_games, seed, turn_limit):
     rounds = np.empty(n_games, np.int64)
     winners = np.empty(n_games, np.int64)
     for g in range(n_games):
-        for i in range(DECK_SIZE):
-            deck[i] = DECK_SORTED[i]
-        for i in range(DECK_SIZE - 1, 0, -1):
-            j = rng_below(rng, i + 1)
-            tmp = deck[i]
-            deck[i] = deck[j]
-            deck[j] = tmp
+        shuffle_deck(deck, rng)
         hands[:, :] = 0
         table[:] = 0
         pos = 0

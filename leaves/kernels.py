@@ -72,6 +72,7 @@ __all__ = [
     "rng_new",
     "rng_next",
     "rng_uniform",
+    "shuffle_deck",
     "state_from_board",
 ]
 
@@ -118,6 +119,19 @@ def board_copy(b):
     return b.copy()
 
 
+@njit(cache=True, inline="always")
+def shuffle_deck(deck, rng):
+    """Fill ``deck`` (int64[62]) with the sorted deck, then Fisher-Yates shuffle it, one draw per
+    position from the last: the card order of every deal, on every compiled path."""
+    for i in range(DECK_SIZE):
+        deck[i] = DECK_SORTED[i]
+    for i in range(DECK_SIZE - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+
+
 @njit(cache=True)
 def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck):
     # ``deck`` is an int64[62] scratch buffer, so bulk loops deal without allocating.
@@ -129,13 +143,7 @@ def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck)
         raise ValueError("board_deal: first_player must be -1 (draw it) or a seat")
     if turn_limit < 1:
         raise ValueError("board_deal: turn_limit must be >= 1")
-    for i in range(DECK_SIZE):
-        deck[i] = DECK_SORTED[i]
-    for i in range(DECK_SIZE - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+    shuffle_deck(deck, rng)
     board[:, :] = 0
     pos = 0
     for p in range(n_players):
