@@ -75,7 +75,8 @@ def _clustered_seats(g: Games) -> pd.DataFrame:
 def _clustered_rate(hits: np.ndarray, n_players: np.ndarray, deal: np.ndarray) -> tuple:
     """(lo, hi): 95% interval of the rate of ``hits`` (one per match), deal-clustered as the
     summary's (a deterministic strategy replays a match identically under every seating)."""
-    return clustered_wilson(hits, np.asarray(n_players) * (int(deal.max()) + 1) + deal)
+    sizes, deals = np.asarray(n_players, np.int64), np.asarray(deal, np.int64)
+    return clustered_wilson(hits, sizes * (int(deals.max()) + 1) + deals)
 
 
 def seat_advantage(

@@ -63,7 +63,7 @@ def test_self_play_copies_of_a_game_count_once_in_the_seat_intervals(tmp_path):
     assert ((seats["ci_high"] - seats["ci_low"]) > 1.9 * (plain_hi - plain_lo)).all()
     # the same for a rate over matches: four identical copies of each of 50 deals' outcome
     hits = np.repeat(np.arange(50) % 5 == 0, 4)
-    lo, hi = findings._clustered_rate(hits, np.full(200, 4), np.repeat(np.arange(50), 4))
+    lo, hi = findings._clustered_rate(hits, np.full(200, 4, np.int8), np.repeat(np.arange(50), 4))
     deff = 4 * 50 / 49  # 40 hits of 200 matches, 10 of 50 deals
     once = reports.stats.wilson(40 / deff, 200 / deff)
     assert (lo, hi) == pytest.approx((float(once[0]), float(once[1])))
