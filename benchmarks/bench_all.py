@@ -268,8 +268,9 @@ def markdown(res: dict[str, Any]) -> str:
         )  # fmt: skip
     speed = res.get("machine_speed")
     scaled = (
-        f" The C reference ran at {speed:.2f}x the speed of the machine the floors were set on;"
-        " times in brackets are scaled to that machine (time x that ratio)."
+        f" The C reference ran at {speed:.2f}x the 600,000 games/s quoted for a C engine on the"
+        " machine the floors were set on; times in brackets are scaled by that ratio, an"
+        " estimate only as good as the two engines are alike (the floors are judged unscaled)."
         if speed
         else ""
     )
