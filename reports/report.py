@@ -167,7 +167,7 @@ def _sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
             "Top strategies compared pairwise by win rate (diff = a - b, 95% t interval). "
             + (
                 "Paired by deal at the tables both sat at: each deal was played under every "
-                "seating of its duplicate set, so a and b are compared on the same cards "
+                "seating of its duplicate set, so a and b are compared on the same deal "
                 "against the same opponents; the t-test runs over deals."
                 if method == PAIRED
                 else f"Unpaired: the {units} carry no deal column, so each shared {d.unit} is "
