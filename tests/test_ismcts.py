@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import strategies
 from leaves import DECK, Action, kernels
-from leaves.board import public_board
+from leaves.board import M_TURN, META, public_board
 from strategies import compiled as C
 from strategies.ismcts import (
     ISMCTS,
@@ -245,6 +245,31 @@ def test_evidence_needs_the_history_from_the_deal():
     assert len(evidence(rebuilt.view(rebuilt.current_player))[2]) == 0
 
 
+def _assert_seat_counts(deal, ev, kinds, params, per_seat) -> None:
+    """The chain's per-seat counts are the true counts of its deal, seat by seat."""
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    rng = kernels.rng_new(np.uint64(0))
+    fresh = np.zeros(8, np.int64)
+    seat_mismatches(deal, ev, kinds, params, rng, work, np.empty_like(deal), fresh)
+    assert fresh.tolist() == per_seat.tolist()
+
+
+def test_evidence_is_grouped_by_seat_in_game_order():
+    state = _taker_game(6)[-2]
+    view = state.view(state.current_player)
+    ev = evidence(view)
+    seats = ev.seats.tolist()
+    assert seats == sorted(seats) and view.player not in seats
+    for p in range(8):
+        assert set(seats[ev.starts[p] : ev.starts[p + 1]]) <= {p}
+        turns = [int(b[META, M_TURN]) for b in ev.boards[ev.starts[p] : ev.starts[p + 1]]]
+        assert turns == sorted(turns) and len(set(turns)) == len(turns)
+    # every opponent decision of the history, each once
+    others = [(w, a.id) for w, a in view.history if w != view.player]
+    assert sorted(zip(seats, ev.actions.tolist(), strict=True)) == sorted(others)
+    assert ev.starts[8] == len(others)
+
+
 def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     kind, params = _models("taker")
     work = np.zeros(C.WORK_SIZE, np.int64)
@@ -258,12 +283,14 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(5))
     determinize(pub, seat, sizes, rng, deal)
-    bad = mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30)
+    per_seat = np.zeros(8, np.int64)
+    bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, 1e9)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 1e9)
         assert new <= bad
         bad = new
         assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
+        _assert_seat_counts(deal, ev, kind, params, per_seat)
     sample = kernels.state_from_board(deal)  # validates card totals
     assert sample.hand(seat) == state.hand(seat)
     assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
@@ -285,13 +312,17 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(9))
     determinize(pub, seat, sizes, rng, deal)
-    bad = mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30)
-    ups = 0
+    per_seat = np.zeros(8, np.int64)
+    bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+    ups = downs = 0
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, 0.5)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 0.5)
         ups += new > bad
+        downs += new < bad
         bad = new
         assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
+        _assert_seat_counts(deal, ev, kind, params, per_seat)
+    assert downs > 0
     assert ups > 0
     sample = kernels.state_from_board(deal)  # validates card totals
     assert sample.hand(seat) == state.hand(seat)

@@ -22,7 +22,7 @@ from leaves.rules import N_ACTIONS
 from ..compiled.dispatch import decide
 from ..compiled.loops import play_to_end, track_size
 from ..policy.features import WORK_SIZE
-from .inference import S_BAD, S_ITERS, S_NODES, draw_deal, mismatches, swap_step
+from .inference import S_BAD, S_ITERS, S_NODES, S_SEAT_BAD, draw_deal, seat_mismatches, swap_step
 from .settings import MAX_DEPTH
 
 Tree = namedtuple(
@@ -113,7 +113,9 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     (``mismatches``); ``deal`` holds the current deal (the Markov chain's state).
     ``stats[S_NODES]`` is the node count
     (the capacity is the arrays' length: a full tree stops expanding and plays out from its
-    leaves), ``stats[S_ITERS]`` counts iterations, ``stats[S_REJECTS]`` redrawn deals.
+    leaves), ``stats[S_ITERS]`` counts iterations, ``stats[S_REJECTS]`` redrawn deals;
+    ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal chain's contradictions (in all,
+    per seat) from one call to the next.
     """
     first_child, next_sibling, action, actor, visits, avail, total = tree
     c = cfg.c
@@ -132,6 +134,7 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     is_legal = np.zeros(N_ACTIONS, np.bool_)
     path = np.empty(MAX_DEPTH, np.int64)
     reward = np.zeros(SEAT_SLOTS, np.float64)
+    seat_bad = stats[S_SEAT_BAD : S_SEAT_BAD + SEAT_SLOTS]  # the chain's state, per seat
     for _ in range(n_iter):
         if steps > 0 and ev.seats.shape[0] > 0:
             # A Markov chain over deals, started once by rejection sampling.
@@ -140,10 +143,10 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
                     pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp,
                     work, stats,
                 )  # fmt: skip
-                stats[S_BAD] = mismatches(deal, ev, kinds, params, rng, work, tmp, 1 << 30)
+                stats[S_BAD] = seat_mismatches(deal, ev, kinds, params, rng, work, tmp, seat_bad)
             for _s in range(steps):
                 stats[S_BAD] = swap_step(
-                    deal, pub, seat, rng, ev, kinds, params, stats[S_BAD], tmp, work, lam
+                    deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam
                 )
         else:
             draw_deal(
