@@ -429,3 +429,51 @@ def test_models_all_considers_every_compiled_builtin():
     seat = state.current_player
     assert set(strat.last_models) == {p for p in range(4) if p != seat}
     assert "taker" in strat.last_models.values()
+
+
+def test_fast_preset_sets_the_parameters_left_at_their_defaults():
+    from strategies.ismcts.settings import PRESETS
+
+    fast = strategies.get("ismcts:preset=fast")
+    assert fast.label == "ismcts(preset=fast)"
+    assert PRESETS["fast"]
+    for key, value in PRESETS["fast"].items():
+        assert fast.settings[key] == value != ISMCTS().settings[key]
+    # a parameter given another value wins over the preset
+    more = strategies.get("ismcts:preset=fast,iterations=300")
+    assert more.settings["iterations"] == 300 and more.label == "ismcts(iterations=300,preset=fast)"
+    # the preset changes the search: fewer iterations than the default
+    _, state = random_position(4, 3, "lead")
+    _choose(fast, state, 0)
+    assert fast.last_iterations == PRESETS["fast"]["iterations"]
+    # a fresh instance (every game starts from one) keeps the preset
+    assert strategies.fresh(fast).settings == fast.settings
+    with pytest.raises(ValueError, match="unknown preset 'quick'.*fast"):
+        ISMCTS(preset="quick")
+
+
+def test_every_preset_is_valid_and_names_real_settings():
+    from strategies.ismcts.settings import PRESETS, SETTINGS
+
+    for name, values in PRESETS.items():
+        assert set(values) <= set(SETTINGS.names) - {"preset"}
+        ISMCTS(preset=name)  # validated like any other setting
+
+
+def test_bench_counts_searched_decisions_across_fresh_instances():
+    # Every game plays a fresh instance, so the timing totals must outlive instances.
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_ismcts.py"
+    spec = importlib.util.spec_from_file_location("bench_ismcts", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    seeds = np.random.SeedSequence(3).generate_state(4, np.uint64).reshape(2, 2)
+    params = {"iterations": 20, "models": ""}
+    wins, games, _, _, decisions, wall, cpu, iters = bench._run([0, 1], seeds, params, "low", 4)
+    assert games == 2 and decisions > 0
+    assert iters == 20 * decisions and wall > 0 and cpu > 0
+    # a second run in the same process starts from zero
+    again = bench._run([0, 1], seeds, params, "low", 4)
+    assert again[4] == decisions and again[0] == wins

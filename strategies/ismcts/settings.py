@@ -37,7 +37,32 @@ SETTINGS = declare(
     Param("model_steps", 1000, (0, 4000), "card swaps fitting a deal to each candidate",
           integer=True, low=0),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
+    Param("preset", "", None, "named setting ('fast'): values of the parameters left at default"),
 )  # fmt: skip
+
+PRESETS: dict[str, dict[str, object]] = {
+    "fast": {"iterations": 200, "model_steps": 200, "infer_tries": 20},
+}
+"""Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
+parameter it names that is left at its default; a parameter set to another value wins
+(``ismcts:preset=fast,iterations=300``)."""
+
+
+def resolve_preset(strategy: str, values: dict[str, object]) -> dict[str, object]:
+    """``values`` with the named preset's settings filled in (ValueError: no such preset)."""
+    name = values.get("preset", "")
+    if not name:
+        return dict(values)
+    if name not in PRESETS:
+        known = ", ".join(sorted(PRESETS))
+        raise ValueError(f"{strategy}: unknown preset {name!r} (presets: {known})")
+    defaults = SETTINGS.defaults()
+    out = dict(values)
+    for key, value in PRESETS[name].items():
+        if values.get(key, defaults[key]) == defaults[key]:
+            out[key] = value
+    return out
+
 
 Config = namedtuple(
     "Config",

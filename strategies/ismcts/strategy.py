@@ -17,7 +17,7 @@ from ..base import Strategy
 from ..policy.params import N_PARAMS
 from .evidence import NO_EVIDENCE, evidence
 from .inference import N_STATS, S_ITERS, S_NODES, S_REJECTS, fit_models
-from .settings import MAX_DEPTH, SETTINGS, Config
+from .settings import MAX_DEPTH, SETTINGS, Config, resolve_preset
 from .tree import new_tree, root_visits, search
 
 _CHUNK = 16  # iterations per kernel call when a time budget is set
@@ -50,7 +50,9 @@ class ISMCTS(Strategy):
     least; ``""``: the rollout policy for every seat), ``model_min`` (opponent decisions
     needed before selecting; fewer: the rollout policy), ``model_steps`` (card swaps spent
     fitting a deal to each candidate), ``model_pool`` (weight of the other opponents'
-    contradictions in a seat's choice: 0 = each seat on its own evidence). The move played is
+    contradictions in a seat's choice: 0 = each seat on its own evidence), ``preset`` (a named
+    setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets the parameters it names that
+    are left at their defaults). The move played is
     the root child with the most visits (ties: the first in ``legal``). A decision with one
     legal action skips the search.
     """
@@ -67,9 +69,11 @@ class ISMCTS(Strategy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
-        v = SETTINGS.checked(self.name, self._params)
+        v = SETTINGS.checked(self.name, resolve_preset(self.name, self._params))
         if v["iterations"] == 0 and v["time_ms"] == 0:
             raise ValueError(f"{self.name}: set iterations or time_ms (both are 0: no budget)")
+        self.settings = v
+        """Every setting as the search uses it (a preset's values filled in)."""
         self.iterations = v["iterations"]
         self.time_ms = v["time_ms"]
         self.kind, self.policy_params = _rollout_policy(v["rollout"])
