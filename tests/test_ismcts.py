@@ -72,7 +72,7 @@ def test_iteration_budget_is_used_exactly():
     _, state = random_position(4, 3, "lead")
     assert len(state.legal_actions()) > 1
     for depth in (0, 1):
-        strat = ISMCTS(iterations=120, max_depth=depth, model_opponents=False)
+        strat = ISMCTS(iterations=120, max_depth=depth, model_opponents=False, stop_early=False)
         _choose(strat, state, 0)
         assert strat.last_iterations == 120
         assert sum(strat.last_visits.values()) == 120  # every iteration passes the root
@@ -477,3 +477,35 @@ def test_bench_counts_searched_decisions_across_fresh_instances():
     # a second run in the same process starts from zero
     again = bench._run([0, 1], seeds, params, "low", 4)
     assert again[4] == decisions and again[0] == wins
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    n_players=st.integers(3, 6),
+    game_seed=st.integers(0, 2**32 - 1),
+    phase=st.sampled_from(PHASES),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_stopping_early_never_changes_the_move(n_players, game_seed, phase, seed):
+    _, state = random_position(n_players, game_seed, phase)
+    if state.is_terminal or len(state.legal_actions()) == 1:
+        return
+    full = ISMCTS(iterations=300, stop_early=False)
+    early = ISMCTS(iterations=300)
+    assert _choose(early, state, seed) == _choose(full, state, seed)
+    assert full.last_iterations == 300 and early.last_iterations <= 300
+    # what the early search visited, the full one visited at least as often
+    assert all(full.last_visits[a] >= n for a, n in early.last_visits.items())
+
+
+def test_stopping_early_saves_iterations_on_a_clear_choice():
+    # Seat 0 can go out by shedding its last two 9s: the search settles on it long before 400.
+    state = position(
+        [counts(v9=2), counts(v1=1, v2=2, v3=3), counts(v4=2, v11=3)], table=counts(v8=2)
+    )
+    strat = ISMCTS(iterations=400)
+    assert _choose(strat, state, 5) == Action.play(9, 2)
+    assert strat.last_iterations < 400
+    best = strat.last_visits[Action.play(9, 2)]
+    others = max(n for a, n in strat.last_visits.items() if a != Action.play(9, 2))
+    assert best - others > 400 - strat.last_iterations

@@ -37,6 +37,7 @@ SETTINGS = declare(
     Param("model_steps", 1000, (0, 4000), "card swaps fitting a deal to each candidate",
           integer=True, low=0),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
+    Param("stop_early", True, None, "stop once more iterations cannot change the move"),
     Param("preset", "", None, "named setting ('fast'): values of the parameters left at default"),
 )  # fmt: skip
 
@@ -76,6 +77,7 @@ Config = namedtuple(
         "model_opponents",  # bool: opponents' tree moves by their model
         "infer_tries",  # int: rejection draws of the first deal
         "infer_steps",  # int: swaps of the deal chain per iteration
+        "stop_early",  # bool: end once the root's most visited child cannot be overtaken
     ],
 )
 """The search kernel's settings, by name."""

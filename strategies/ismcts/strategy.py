@@ -50,7 +50,9 @@ class ISMCTS(Strategy):
     least; ``""``: the rollout policy for every seat), ``model_min`` (opponent decisions
     needed before selecting; fewer: the rollout policy), ``model_steps`` (card swaps spent
     fitting a deal to each candidate), ``model_pool`` (weight of the other opponents'
-    contradictions in a seat's choice: 0 = each seat on its own evidence), ``preset`` (a named
+    contradictions in a seat's choice: 0 = each seat on its own evidence), ``stop_early``
+    (with an iteration budget, stop once the most visited root move leads by more visits
+    than iterations are left: the same move, sooner), ``preset`` (a named
     setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets the parameters it names that
     are left at their defaults). The move played is
     the root child with the most visits (ties: the first in ``legal``). A decision with one
@@ -92,6 +94,8 @@ class ISMCTS(Strategy):
             model_opponents=v["model_opponents"],
             infer_tries=v["infer_tries"],
             infer_steps=v["infer_steps"],
+            # only an iteration budget knows how many iterations are left
+            stop_early=v["stop_early"] and v["time_ms"] == 0,
         )
         self.last_models: dict[int, str] = {}
         """Policy that modelled each opponent seat in the last ``choose`` (seat -> label)."""

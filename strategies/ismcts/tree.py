@@ -103,6 +103,27 @@ def _new_node(tree, stats, parent, aid, seat):
     return j
 
 
+_CHECK_EVERY = 16  # iterations between checks whether the root's choice is already settled
+
+
+@njit(cache=True)
+def _decided(tree, left):
+    """Whether the most visited root child leads every other by more than ``left`` visits:
+    then no ``left`` further iterations can change the move played (the most visited)."""
+    best = 0.0
+    second = 0.0
+    ch = tree.first_child[0]
+    while ch >= 0:
+        v = tree.visits[ch]
+        if v > best:
+            second = best
+            best = v
+        elif v > second:
+            second = v
+        ch = tree.next_sibling[ch]
+    return best - second > left
+
+
 @njit(cache=True)
 def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree, stats):
     """Run ``n_iter`` ISMCTS iterations, growing ``tree`` (a ``Tree`` of node arrays).
@@ -114,6 +135,8 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     ``stats[S_NODES]`` is the node count
     (the capacity is the arrays' length: a full tree stops expanding and plays out from its
     leaves), ``stats[S_ITERS]`` counts iterations, ``stats[S_REJECTS]`` redrawn deals;
+    With ``cfg.stop_early`` the loop ends once the most visited root child cannot be
+    overtaken in the iterations left (``_decided``): the move is the same, found sooner.
     ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal chain's contradictions (in all,
     per seat) from one call to the next.
     """
@@ -135,7 +158,9 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     path = np.empty(MAX_DEPTH, np.int64)
     reward = np.zeros(SEAT_SLOTS, np.float64)
     seat_bad = stats[S_SEAT_BAD : S_SEAT_BAD + SEAT_SLOTS]  # the chain's state, per seat
-    for _ in range(n_iter):
+    for it in range(n_iter):
+        if cfg.stop_early and it % _CHECK_EVERY == 0 and it > 0 and _decided(tree, n_iter - it):
+            break
         if steps > 0 and ev.seats.shape[0] > 0:
             # A Markov chain over deals, started once by rejection sampling.
             if stats[S_ITERS] == 0:
