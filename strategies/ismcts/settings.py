@@ -31,10 +31,10 @@ SETTINGS = declare(
     Param("infer_steps", 4, (0, 16), "card swaps of the deal chain per iteration",
           integer=True, low=0),
     Param("infer_lambda", 2.0, (0.0, 8.0), "weight of a contradiction (>= 1e6: hard)", low=0),
-    Param("models", "weighted,taker", None, "candidate opponent models ('': the rollout only)"),
+    Param("models", "all", None, "candidate opponent models ('all': every compiled built-in)"),
     Param("model_min", 3, (1, 20), "opponent decisions needed before selecting a model",
           integer=True, low=0),
-    Param("model_steps", 1000, (0, 4000), "card swaps fitting a deal to each candidate",
+    Param("model_steps", 150, (0, 2000), "card swaps fitting a deal to each candidate",
           integer=True, low=0),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
     Param("stop_early", True, None, "stop once more iterations cannot change the move"),
@@ -42,7 +42,7 @@ SETTINGS = declare(
 )  # fmt: skip
 
 PRESETS: dict[str, dict[str, object]] = {
-    "fast": {"iterations": 200, "model_steps": 200, "infer_tries": 20},
+    "fast": {"iterations": 200, "model_steps": 50, "infer_tries": 20},
 }
 """Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
 parameter it names that is left at its default; a parameter set to another value wins
