@@ -366,7 +366,7 @@ def test_models_pick_the_policy_that_played(policy):
     states = _game(policy, 2)
     state = states[len(states) * 3 // 4]
     seat = state.current_player
-    strat = ISMCTS(iterations=20, models="weighted,taker")
+    strat = ISMCTS(iterations=20, models="weighted,taker", model_steps=1000)
     _choose(strat, state, 0)
     assert strat.last_models == {p: policy for p in range(4) if p != seat}
     # Too little history (model_min): every opponent falls back to the rollout policy.
@@ -442,10 +442,11 @@ def test_fast_preset_sets_the_parameters_left_at_their_defaults():
     # a parameter given another value wins over the preset
     more = strategies.get("ismcts:preset=fast,iterations=300")
     assert more.settings["iterations"] == 300 and more.label == "ismcts(iterations=300,preset=fast)"
-    # the preset changes the search: fewer iterations than the default
+    # the preset changes the search: its iteration budget, not the default's
     _, state = random_position(4, 3, "lead")
-    _choose(fast, state, 0)
-    assert fast.last_iterations == PRESETS["fast"]["iterations"]
+    exact = strategies.get("ismcts:preset=fast,stop_early=false")
+    _choose(exact, state, 0)
+    assert exact.last_iterations == PRESETS["fast"]["iterations"]
     # a fresh instance (every game starts from one) keeps the preset
     assert strategies.fresh(fast).settings == fast.settings
     with pytest.raises(ValueError, match="unknown preset 'quick'.*fast"):
