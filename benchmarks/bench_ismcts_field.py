@@ -87,11 +87,12 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-fields", action="store_true", help="single built-ins only")
     ap.add_argument("--opponents", default=None, help="single built-ins to play (default: all)")
+    ap.add_argument("--no-singles", action="store_true", help="mixed fields only")
     args = ap.parse_args()
     spec = args.spec or (FAST if args.fast else DEFAULT)
     floor = FLOORS.get(spec)
     singles = args.opponents.split(",") if args.opponents else opponents()
-    lines = [(o, (o,)) for o in singles]
+    lines = [] if args.no_singles else [(o, (o,)) for o in singles]
     if not args.no_fields:
         lines += [(f"field {name}", field) for name, field in FIELDS.items()]
     print(f"{spec}: one seat, duplicate deals, balanced seating, seed {SEED}")

@@ -42,7 +42,7 @@ SETTINGS = declare(
 )  # fmt: skip
 
 PRESETS: dict[str, dict[str, object]] = {
-    "fast": {"iterations": 200, "model_steps": 50, "infer_tries": 20},
+    "fast": {"iterations": 150, "model_steps": 30, "infer_tries": 20, "infer_steps": 2},
 }
 """Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
 parameter it names that is left at its default; a parameter set to another value wins
