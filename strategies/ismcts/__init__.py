@@ -51,7 +51,7 @@ Defaults (1000 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models=
 was first tuned against as candidates (``"weighted,taker"``) the search met ``low`` and
 ``high`` with a wrong model and won only 45-49% of 4-player games against three of them;
 with every built-in as a candidate, about three games in four. ``preset=fast``
-(``settings.PRESETS``) is a named setting of about a fifth of the work.
+(``settings.PRESETS``) is a named setting of about a quarter of the work.
 
 With an iteration budget, ``stop_early`` ends the loop once the most visited root move
 leads every other by more visits than iterations are left: the move played (the most
