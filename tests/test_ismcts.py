@@ -510,3 +510,36 @@ def test_stopping_early_saves_iterations_on_a_clear_choice():
     best = strat.last_visits[Action.play(9, 2)]
     others = max(n for a, n in strat.last_visits.items() if a != Action.play(9, 2))
     assert best - others > 400 - strat.last_iterations
+
+
+def test_prior_gives_the_rollout_policy_move_a_head_start():
+    _, state = random_position(4, 11, "follow")
+    seat = state.current_player
+    legal = state.legal_actions()
+    own = strategies.get("weighted").choose(state.view(seat), legal, np.random.default_rng(0))
+    # a head start of twice the budget: no search can overturn it
+    assert _choose(ISMCTS(iterations=100, prior=2.0), state, 1) == own
+    # the head start is in the choice only: the searched visits are the plain search's
+    plain = ISMCTS(iterations=100, stop_early=False)
+    biased = ISMCTS(iterations=100, prior=0.2, stop_early=False)
+    _choose(plain, state, 1)
+    _choose(biased, state, 1)
+    assert biased.last_visits == plain.last_visits
+    with pytest.raises(ValueError, match="prior"):
+        ISMCTS(prior=-1.0)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    game_seed=st.integers(0, 2**32 - 1),
+    phase=st.sampled_from(PHASES),
+    seed=st.integers(0, 2**32 - 1),
+    prior=st.sampled_from([0.05, 0.2, 0.5]),
+)
+def test_stopping_early_with_a_prior_never_changes_the_move(game_seed, phase, seed, prior):
+    _, state = random_position(4, game_seed, phase)
+    if state.is_terminal or len(state.legal_actions()) == 1:
+        return
+    full = ISMCTS(iterations=200, prior=prior, stop_early=False)
+    early = ISMCTS(iterations=200, prior=prior)
+    assert _choose(early, state, seed) == _choose(full, state, seed)

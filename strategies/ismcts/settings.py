@@ -38,11 +38,19 @@ SETTINGS = declare(
           integer=True, low=0),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
     Param("stop_early", True, None, "stop once more iterations cannot change the move"),
+    Param("prior", 0.0, (0.0, 2.0), "head start of the rollout policy's move, x iterations",
+          low=0),
     Param("preset", "", None, "named setting ('fast'): values of the parameters left at default"),
 )  # fmt: skip
 
 PRESETS: dict[str, dict[str, object]] = {
-    "fast": {"iterations": 150, "model_steps": 30, "infer_tries": 20, "infer_steps": 2},
+    "fast": {
+        "iterations": 150,
+        "model_steps": 30,
+        "infer_tries": 20,
+        "infer_steps": 2,
+        "prior": 0.5,
+    },
 }
 """Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
 parameter it names that is left at its default; a parameter set to another value wins
@@ -78,6 +86,8 @@ Config = namedtuple(
         "infer_tries",  # int: rejection draws of the first deal
         "infer_steps",  # int: swaps of the deal chain per iteration
         "stop_early",  # bool: end once the root's most visited child cannot be overtaken
+        "prior_action",  # int: the rollout policy's own move at the root (-1: no prior)
+        "prior_visits",  # float: its head start in the final choice, in visits
     ],
 )
 """The search kernel's settings, by name."""

@@ -107,20 +107,31 @@ _CHECK_EVERY = 16  # iterations between checks whether the root's choice is alre
 
 
 @njit(cache=True)
-def _decided(tree, left):
+def _decided(tree, left, prior_action, prior_visits):
     """Whether the most visited root child leads every other by more than ``left`` visits:
-    then no ``left`` further iterations can change the move played (the most visited)."""
+    then no ``left`` further iterations can change the move played (the most visited).
+    Action ``prior_action`` (-1: none) counts ``prior_visits`` more, as in the final choice."""
     best = 0.0
     second = 0.0
+    seen = prior_action < 0
     ch = tree.first_child[0]
     while ch >= 0:
         v = tree.visits[ch]
+        if tree.action[ch] == prior_action:
+            v += prior_visits
+            seen = True
         if v > best:
             second = best
             best = v
         elif v > second:
             second = v
         ch = tree.next_sibling[ch]
+    if not seen:  # the prior's move has no node yet: its head start still counts
+        if prior_visits > best:
+            second = best
+            best = prior_visits
+        elif prior_visits > second:
+            second = prior_visits
     return best - second > left
 
 
@@ -159,7 +170,12 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     reward = np.zeros(SEAT_SLOTS, np.float64)
     seat_bad = stats[S_SEAT_BAD : S_SEAT_BAD + SEAT_SLOTS]  # the chain's state, per seat
     for it in range(n_iter):
-        if cfg.stop_early and it % _CHECK_EVERY == 0 and it > 0 and _decided(tree, n_iter - it):
+        if (
+            cfg.stop_early
+            and it % _CHECK_EVERY == 0
+            and it > 0
+            and _decided(tree, n_iter - it, cfg.prior_action, cfg.prior_visits)
+        ):
             break
         if steps > 0 and ev.seats.shape[0] > 0:
             # A Markov chain over deals, started once by rejection sampling.
