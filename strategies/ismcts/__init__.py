@@ -39,11 +39,10 @@ searching, each candidate policy models every opponent in turn; a deal is fitted
 least contradicting of a few uniform deals, then ``model_steps`` swaps that never add
 contradictions) and its contradictions are counted per seat (``fit_models``). Each opponent
 seat is then modelled by the candidate with the lowest count, the other opponents' counts
-added with weight
-``model_pool`` (a table-wide prior that settles ties while a seat has little history; ties
-overall keep the rollout policy). That model plays the seat in inference, in the tree and in
-playouts; the searcher itself plays the rollout policy in playouts. Selection uses its own
-RNG stream, derived from the same seed.
+added with weight ``model_pool`` (a table-wide prior that settles ties while a seat has
+little history; ties overall keep the rollout policy). That model plays the seat in
+inference, in the tree and in playouts; the searcher itself plays the rollout policy in
+playouts. Selection uses its own RNG stream, derived from the same seed.
 
 Defaults (1000 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="all"``,
 ``model_steps=150``) were measured in 4-player games against three of every other built-in

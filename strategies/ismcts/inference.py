@@ -115,11 +115,10 @@ def mismatches(board, ev, kinds, params, rng, work, tmp, limit):
     repeat with the hands on ``board`` if seat ``p`` played policy ``kinds[p]`` (params
     ``params[p]``); counting stops at ``limit``."""
     bad = 0
-    for e in range(ev.seats.shape[0]):
-        if not _repeats(board, ev, e, kinds, params, rng, work, tmp):
-            bad += 1
-            if bad >= limit:
-                return bad
+    for p in range(ev.starts.shape[0] - 1):
+        bad += seat_count(board, ev, p, kinds, params, rng, work, tmp, limit - bad)
+        if bad >= limit:
+            return bad
     return bad
 
 
