@@ -44,7 +44,7 @@ little history; ties overall keep the rollout policy). That model plays the seat
 inference, in the tree and in playouts; the searcher itself plays the rollout policy in
 playouts. Selection uses its own RNG stream, derived from the same seed.
 
-Defaults (1000 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="all"``,
+Defaults (1500 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="all"``,
 ``model_steps=150``) were measured in 4-player games against three of every other built-in
 (``benchmarks/bench_ismcts_field.py``, figures in the README). With only the policies it
 was first tuned against as candidates (``"weighted,taker"``) the search met ``low`` and
