@@ -3,8 +3,8 @@
 Plays ``--games`` games of ``--players`` players, ISMCTS in seat ``g % players`` of game ``g``
 (so it leads first as often as any seat), the other seats all ``--opponent``. Prints the
 ISMCTS win rate with its 95% Wilson interval, the parity rate (1 / players), and the mean
-wall time and iterations per searched decision (decisions with one legal action are not
-searched). Games are split over ``--jobs`` processes with joblib.
+wall time, CPU time and iterations per searched decision (decisions with one legal action are
+not searched). Games are split over ``--jobs`` processes with joblib.
 
 Examples::
 
@@ -13,6 +13,7 @@ Examples::
     python benchmarks/bench_ismcts.py --games 100 --iterations 0 --time-ms 50
     python benchmarks/bench_ismcts.py --games 600 --jobs 2 --opponent weighted --infer-lambda 2
     python benchmarks/bench_ismcts.py --games 200 --jobs 2 --opponent taker --models weighted,taker
+    python benchmarks/bench_ismcts.py --games 200 --jobs 2 --opponent taker --preset fast
 
 Parameters left out take the ``ISMCTS`` defaults.
 """
@@ -32,15 +33,24 @@ from strategies.ismcts import ISMCTS
 
 
 class _TimedISMCTS(ISMCTS, register=False):
-    """ISMCTS that adds up the wall time and iterations of its searched decisions."""
+    """ISMCTS that adds up the wall time, CPU time and iterations of its searched decisions.
+
+    The totals live on the class: every game plays a fresh instance (``strategies.fresh``), so
+    counters on the instance would start from zero each game. ``_run`` resets them, since a
+    worker process may run several parts.
+    """
+
+    totals = {"decisions": 0, "wall": 0.0, "cpu": 0.0, "iters": 0}
 
     def choose(self, view, legal, rng):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         action = super().choose(view, legal, rng)
         if len(legal) > 1:
-            self.spent = getattr(self, "spent", 0.0) + time.perf_counter() - t
-            self.decisions = getattr(self, "decisions", 0) + 1
-            self.iters = getattr(self, "iters", 0) + self.last_iterations
+            tot = _TimedISMCTS.totals
+            tot["wall"] += time.perf_counter() - t
+            tot["cpu"] += time.thread_time() - c
+            tot["decisions"] += 1
+            tot["iters"] += self.last_iterations
         return action
 
 
@@ -56,7 +66,10 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _run(games: list[int], seeds: np.ndarray, params: dict, opponent: str, n: int) -> tuple:
-    """Play the listed games; return (wins, games, unfinished, forfeits, decisions, s, iters)."""
+    """Play the listed games; return (wins, games, unfinished, forfeits, decisions, wall s,
+    CPU s, iterations)."""
+    totals = _TimedISMCTS.totals
+    totals.update(decisions=0, wall=0.0, cpu=0.0, iters=0)
     me = _TimedISMCTS(**params)
     wins = unfinished = forfeits = 0
     for g in games:
@@ -73,9 +86,10 @@ def _run(games: list[int], seeds: np.ndarray, params: dict, opponent: str, n: in
         len(games),
         unfinished,
         forfeits,
-        getattr(me, "decisions", 0),
-        getattr(me, "spent", 0.0),
-        getattr(me, "iters", 0),
+        totals["decisions"],
+        totals["wall"],
+        totals["cpu"],
+        totals["iters"],
     )
 
 
@@ -103,6 +117,7 @@ def main() -> None:
     )
     ap.add_argument("--model-min", type=int, default=d["model_min"])
     ap.add_argument("--model-steps", type=int, default=d["model_steps"])
+    ap.add_argument("--preset", default=d["preset"], help="a named setting, e.g. fast")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
     args = ap.parse_args()
@@ -122,6 +137,7 @@ def main() -> None:
         models=args.models,
         model_min=args.model_min,
         model_steps=args.model_steps,
+        preset=args.preset,
     )
     label = ISMCTS(**params).label
     seeds = np.random.SeedSequence(args.seed).generate_state(2 * args.games, np.uint64)
@@ -136,7 +152,7 @@ def main() -> None:
             delayed(_run)(p, seeds, params, args.opponent, args.players) for p in parts
         )
     wall = time.perf_counter() - t0
-    wins, games, unf, forf, dec, spent, iters = (sum(x[i] for x in out) for i in range(7))
+    wins, games, unf, forf, dec, spent, cpu, iters = (sum(x[i] for x in out) for i in range(8))
     lo, hi = wilson(wins, games)
     print(f"{label} vs {args.players - 1}x {args.opponent}, {games} games (seed {args.seed})")
     print(
@@ -145,8 +161,9 @@ def main() -> None:
     )
     if dec:
         print(
-            f"  {dec} searched decisions: {1000 * spent / dec:.1f} ms and "
-            f"{iters / dec:.0f} iterations each on average; wall {wall:.0f} s"
+            f"  {dec} searched decisions: {1000 * spent / dec:.1f} ms wall clock "
+            f"({1000 * cpu / dec:.1f} ms CPU) and {iters / dec:.0f} iterations each on average; "
+            f"run {wall:.0f} s"
         )
 
 

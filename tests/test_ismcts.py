@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import strategies
 from leaves import DECK, Action, kernels
-from leaves.board import public_board
+from leaves.board import M_TURN, META, public_board
 from strategies import compiled as C
 from strategies.ismcts import (
     ISMCTS,
@@ -72,7 +72,7 @@ def test_iteration_budget_is_used_exactly():
     _, state = random_position(4, 3, "lead")
     assert len(state.legal_actions()) > 1
     for depth in (0, 1):
-        strat = ISMCTS(iterations=120, max_depth=depth, model_opponents=False)
+        strat = ISMCTS(iterations=120, max_depth=depth, model_opponents=False, stop_early=False)
         _choose(strat, state, 0)
         assert strat.last_iterations == 120
         assert sum(strat.last_visits.values()) == 120  # every iteration passes the root
@@ -245,6 +245,31 @@ def test_evidence_needs_the_history_from_the_deal():
     assert len(evidence(rebuilt.view(rebuilt.current_player))[2]) == 0
 
 
+def _assert_seat_counts(deal, ev, kinds, params, per_seat) -> None:
+    """The chain's per-seat counts are the true counts of its deal, seat by seat."""
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    rng = kernels.rng_new(np.uint64(0))
+    fresh = np.zeros(8, np.int64)
+    seat_mismatches(deal, ev, kinds, params, rng, work, np.empty_like(deal), fresh)
+    assert fresh.tolist() == per_seat.tolist()
+
+
+def test_evidence_is_grouped_by_seat_in_game_order():
+    state = _taker_game(6)[-2]
+    view = state.view(state.current_player)
+    ev = evidence(view)
+    seats = ev.seats.tolist()
+    assert seats == sorted(seats) and view.player not in seats
+    for p in range(8):
+        assert set(seats[ev.starts[p] : ev.starts[p + 1]]) <= {p}
+        turns = [int(b[META, M_TURN]) for b in ev.boards[ev.starts[p] : ev.starts[p + 1]]]
+        assert turns == sorted(turns) and len(set(turns)) == len(turns)
+    # every opponent decision of the history, each once
+    others = [(w, a.id) for w, a in view.history if w != view.player]
+    assert sorted(zip(seats, ev.actions.tolist(), strict=True)) == sorted(others)
+    assert ev.starts[8] == len(others)
+
+
 def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     kind, params = _models("taker")
     work = np.zeros(C.WORK_SIZE, np.int64)
@@ -258,12 +283,14 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(5))
     determinize(pub, seat, sizes, rng, deal)
-    bad = mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30)
+    per_seat = np.zeros(8, np.int64)
+    bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, 1e9)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 1e9)
         assert new <= bad
         bad = new
         assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
+        _assert_seat_counts(deal, ev, kind, params, per_seat)
     sample = kernels.state_from_board(deal)  # validates card totals
     assert sample.hand(seat) == state.hand(seat)
     assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
@@ -285,13 +312,17 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(9))
     determinize(pub, seat, sizes, rng, deal)
-    bad = mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30)
-    ups = 0
+    per_seat = np.zeros(8, np.int64)
+    bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+    ups = downs = 0
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, bad, tmp, work, 0.5)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 0.5)
         ups += new > bad
+        downs += new < bad
         bad = new
         assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
+        _assert_seat_counts(deal, ev, kind, params, per_seat)
+    assert downs > 0
     assert ups > 0
     sample = kernels.state_from_board(deal)  # validates card totals
     assert sample.hand(seat) == state.hand(seat)
@@ -335,7 +366,7 @@ def test_models_pick_the_policy_that_played(policy):
     states = _game(policy, 2)
     state = states[len(states) * 3 // 4]
     seat = state.current_player
-    strat = ISMCTS(iterations=20, models="weighted,taker")
+    strat = ISMCTS(iterations=20, models="weighted,taker", model_steps=1000)
     _choose(strat, state, 0)
     assert strat.last_models == {p: policy for p in range(4) if p != seat}
     # Too little history (model_min): every opponent falls back to the rollout policy.
@@ -398,3 +429,117 @@ def test_models_all_considers_every_compiled_builtin():
     seat = state.current_player
     assert set(strat.last_models) == {p for p in range(4) if p != seat}
     assert "taker" in strat.last_models.values()
+
+
+def test_fast_preset_sets_the_parameters_left_at_their_defaults():
+    from strategies.ismcts.settings import PRESETS
+
+    fast = strategies.get("ismcts:preset=fast")
+    assert fast.label == "ismcts(preset=fast)"
+    assert PRESETS["fast"]
+    for key, value in PRESETS["fast"].items():
+        assert fast.settings[key] == value != ISMCTS().settings[key]
+    # a parameter given another value wins over the preset
+    more = strategies.get("ismcts:preset=fast,iterations=300")
+    assert more.settings["iterations"] == 300 and more.label == "ismcts(iterations=300,preset=fast)"
+    # the preset changes the search: its iteration budget, not the default's
+    _, state = random_position(4, 3, "lead")
+    exact = strategies.get("ismcts:preset=fast,stop_early=false")
+    _choose(exact, state, 0)
+    assert exact.last_iterations == PRESETS["fast"]["iterations"]
+    # a fresh instance (every game starts from one) keeps the preset
+    assert strategies.fresh(fast).settings == fast.settings
+    with pytest.raises(ValueError, match="unknown preset 'quick'.*fast"):
+        ISMCTS(preset="quick")
+
+
+def test_every_preset_is_valid_and_names_real_settings():
+    from strategies.ismcts.settings import PRESETS, SETTINGS
+
+    for name, values in PRESETS.items():
+        assert set(values) <= set(SETTINGS.names) - {"preset"}
+        ISMCTS(preset=name)  # validated like any other setting
+
+
+def test_bench_counts_searched_decisions_across_fresh_instances():
+    # Every game plays a fresh instance, so the timing totals must outlive instances.
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_ismcts.py"
+    spec = importlib.util.spec_from_file_location("bench_ismcts", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    seeds = np.random.SeedSequence(3).generate_state(4, np.uint64).reshape(2, 2)
+    params = {"iterations": 20, "models": ""}
+    wins, games, _, _, decisions, wall, cpu, iters = bench._run([0, 1], seeds, params, "low", 4)
+    assert games == 2 and decisions > 0
+    assert iters == 20 * decisions and wall > 0 and cpu > 0
+    # a second run in the same process starts from zero
+    again = bench._run([0, 1], seeds, params, "low", 4)
+    assert again[4] == decisions and again[0] == wins
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    n_players=st.integers(3, 6),
+    game_seed=st.integers(0, 2**32 - 1),
+    phase=st.sampled_from(PHASES),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_stopping_early_never_changes_the_move(n_players, game_seed, phase, seed):
+    _, state = random_position(n_players, game_seed, phase)
+    if state.is_terminal or len(state.legal_actions()) == 1:
+        return
+    full = ISMCTS(iterations=300, stop_early=False)
+    early = ISMCTS(iterations=300)
+    assert _choose(early, state, seed) == _choose(full, state, seed)
+    assert full.last_iterations == 300 and early.last_iterations <= 300
+    # what the early search visited, the full one visited at least as often
+    assert all(full.last_visits[a] >= n for a, n in early.last_visits.items())
+
+
+def test_stopping_early_saves_iterations_on_a_clear_choice():
+    # Seat 0 can go out by shedding its last two 9s: the search settles on it long before 400.
+    state = position(
+        [counts(v9=2), counts(v1=1, v2=2, v3=3), counts(v4=2, v11=3)], table=counts(v8=2)
+    )
+    strat = ISMCTS(iterations=400)
+    assert _choose(strat, state, 5) == Action.play(9, 2)
+    assert strat.last_iterations < 400
+    best = strat.last_visits[Action.play(9, 2)]
+    others = max(n for a, n in strat.last_visits.items() if a != Action.play(9, 2))
+    assert best - others > 400 - strat.last_iterations
+
+
+def test_prior_gives_the_rollout_policy_move_a_head_start():
+    _, state = random_position(4, 11, "follow")
+    seat = state.current_player
+    legal = state.legal_actions()
+    own = strategies.get("weighted").choose(state.view(seat), legal, np.random.default_rng(0))
+    # a head start of twice the budget: no search can overturn it
+    assert _choose(ISMCTS(iterations=100, prior=2.0), state, 1) == own
+    # the head start is in the choice only: the searched visits are the plain search's
+    plain = ISMCTS(iterations=100, stop_early=False)
+    biased = ISMCTS(iterations=100, prior=0.2, stop_early=False)
+    _choose(plain, state, 1)
+    _choose(biased, state, 1)
+    assert biased.last_visits == plain.last_visits
+    with pytest.raises(ValueError, match="prior"):
+        ISMCTS(prior=-1.0)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    game_seed=st.integers(0, 2**32 - 1),
+    phase=st.sampled_from(PHASES),
+    seed=st.integers(0, 2**32 - 1),
+    prior=st.sampled_from([0.05, 0.2, 0.5]),
+)
+def test_stopping_early_with_a_prior_never_changes_the_move(game_seed, phase, seed, prior):
+    _, state = random_position(4, game_seed, phase)
+    if state.is_terminal or len(state.legal_actions()) == 1:
+        return
+    full = ISMCTS(iterations=200, prior=prior, stop_early=False)
+    early = ISMCTS(iterations=200, prior=prior)
+    assert _choose(early, state, seed) == _choose(full, state, seed)

@@ -34,20 +34,27 @@ Reward of a playout for seat ``i``: ``(1 - shaping) * [i won] + shaping * shed_i
 hand shed). The default ``shaping=0`` scores wins only: measured against ``taker``, even
 ``shaping=0.1`` played worse (holding cards back is often right in 13 Leaves).
 
-*Opponent model selection* (``models``, default ``"weighted,taker"``): before searching, each
-candidate policy models every opponent in turn; a deal is fitted to it (the least contradicting
-of a few uniform deals, then ``model_steps`` swaps that never add contradictions) and its
-contradictions are counted per seat (``fit_models``). Each opponent seat is then modelled by
-the candidate with the lowest count, the other opponents' counts added with weight
-``model_pool`` (a table-wide prior that settles ties while a seat has little history; ties
-overall keep the rollout policy). That model plays the seat in inference, in the tree and in
-playouts; the searcher itself plays the rollout policy in playouts. Selection uses its own
-RNG stream, derived from the same seed.
+*Opponent model selection* (``models``, default ``"all"``: every compiled built-in): before
+searching, each candidate policy models every opponent in turn; a deal is fitted to it (the
+least contradicting of a few uniform deals, then ``model_steps`` swaps that never add
+contradictions) and its contradictions are counted per seat (``fit_models``). Each opponent
+seat is then modelled by the candidate with the lowest count, the other opponents' counts
+added with weight ``model_pool`` (a table-wide prior that settles ties while a seat has
+little history; ties overall keep the rollout policy). That model plays the seat in
+inference, in the tree and in playouts; the searcher itself plays the rollout policy in
+playouts. Selection uses its own RNG stream, derived from the same seed.
 
-Defaults (1000 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="weighted,
-taker"``) were measured in 4-player games (``benchmarks/bench_ismcts.py``): well above parity
-against three ``weighted`` (the strongest heuristic) and against three ``taker`` alike, at
-about 20 ms a decision on an idle core.
+Defaults (1500 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="all"``,
+``model_steps=150``) were measured in 4-player games against three of every other built-in
+(``benchmarks/bench_ismcts_field.py``, figures in the README). With only the policies it
+was first tuned against as candidates (``"weighted,taker"``) the search met ``low`` and
+``high`` with a wrong model and won only 45-49% of 4-player games against three of them;
+with every built-in as a candidate, about three games in four. ``preset=fast``
+(``settings.PRESETS``) is a named setting of about a quarter of the work.
+
+With an iteration budget, ``stop_early`` ends the loop once the most visited root move
+leads every other by more visits than iterations are left: the move played (the most
+visited) cannot change, so it is found sooner.
 
 The whole search loop (deal, select, expand, play out, back up) runs in one numba kernel over
 flat node arrays; Python only builds the public board and the opponents' decision record, and

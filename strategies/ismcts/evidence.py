@@ -25,10 +25,12 @@ from leaves.board import (
 )
 from leaves.rules import MAX_COPIES, N_VALUES, hand_size_for
 
-Evidence = namedtuple("Evidence", ["boards", "sizes", "seats", "actions", "offsets"])
+Evidence = namedtuple("Evidence", ["boards", "sizes", "seats", "actions", "offsets", "starts"])
 """Decision ``e`` was ``actions[e]`` by ``seats[e]`` on the public board ``boards[e]`` with
 public hand sizes ``sizes[e]``; that seat's hand then was its hand now plus ``offsets[e]``
-(what it played minus what it took since, the decision included)."""
+(what it played minus what it took since, the decision included). Decisions are grouped by
+seat (in game order within a seat): seat ``p``'s are ``starts[p]:starts[p + 1]``, so a card
+swap between two hands re-checks only those two seats' decisions."""
 
 NO_EVIDENCE = Evidence(
     np.zeros((0, BOARD_ROWS, N_VALUES), np.int32),
@@ -36,6 +38,7 @@ NO_EVIDENCE = Evidence(
     np.zeros(0, np.int64),
     np.zeros(0, np.int64),
     np.zeros((0, N_VALUES), np.int64),
+    np.zeros(SEAT_SLOTS + 1, np.int64),
 )
 
 _STAND_IN = MAX_COPIES
@@ -70,7 +73,7 @@ def evidence(view: PlayerView) -> Evidence:
         turn_limit=view.turn_limit,
     )
     board[HANDS : HANDS + n] = _STAND_IN
-    dealt = hand_size_for(n)
+    size = [hand_size_for(n)] * n  # public hand sizes, as plain ints (cheaper than arrays)
     net = np.zeros((n, N_VALUES), np.int64)  # cumulative played minus taken, per seat
     boards, size_rows, seats, actions, marks = [], [], [], [], []
     for who, act in history:
@@ -80,21 +83,27 @@ def evidence(view: PlayerView) -> Evidence:
             seen = board.copy()
             seen[HANDS : HANDS + MAX_SEATS] = 0
             boards.append(seen)
-            sizes = np.zeros(SEAT_SLOTS, np.int64)
-            sizes[:n] = dealt - net.sum(axis=1)
-            size_rows.append(sizes)
+            size_rows.append(size + [0] * (SEAT_SLOTS - n))
             seats.append(who)
             actions.append(act.id)
             marks.append(net[who].copy())
-        net[who, act.value - 1] += -1 if act.is_pass else act.count
+        if act.is_pass:
+            net[who, act.value - 1] -= 1
+            size[who] += 1
+        else:
+            net[who, act.value - 1] += act.count
+            size[who] -= act.count
         K.apply(board, act.id)
-    if tuple(dealt - net.sum(axis=1)) != tuple(view.hand_sizes) or not seats:
+    if tuple(size) != tuple(view.hand_sizes) or not seats:
         return NO_EVIDENCE  # not a standard deal: no safe replay
     seat_arr = np.array(seats, np.int64)
+    order = np.argsort(seat_arr, kind="stable")  # grouped by seat, game order within a seat
+    seat_arr = seat_arr[order]
     return Evidence(
-        np.array(boards, np.int32),
-        np.array(size_rows, np.int64),
+        np.array(boards, np.int32)[order],
+        np.array(size_rows, np.int64)[order],
         seat_arr,
-        np.array(actions, np.int64),
-        net[seat_arr] - np.array(marks, np.int64),
+        np.array(actions, np.int64)[order],
+        (net[seat_arr] - np.array(marks, np.int64)[order]),
+        np.searchsorted(seat_arr, np.arange(SEAT_SLOTS + 1)).astype(np.int64),
     )

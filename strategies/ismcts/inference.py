@@ -27,7 +27,8 @@ S_NODES = 0  # stats[S_NODES]: nodes in the tree (the root is node 0)
 S_ITERS = 1  # iterations done
 S_REJECTS = 2  # determinizations redrawn because they contradicted the opponent model
 S_BAD = 3  # contradictions of the current deal of the Markov chain (``swap_step``)
-N_STATS = 4
+S_SEAT_BAD = 4  # stats[S_SEAT_BAD + p]: of them, seat p's (``swap_step``'s ``seat_bad``)
+N_STATS = S_SEAT_BAD + SEAT_SLOTS
 HARD = 1e6  # ``infer_lambda`` from here on: hard rejection (a contradicted deal is never kept)
 _MAX_SLACK = 1 << 20  # more mismatches than any game has decisions
 
@@ -95,12 +96,12 @@ def _repeats(board, ev, e, kinds, params, rng, work, tmp):
 
 
 @njit(cache=True)
-def mismatches(board, ev, kinds, params, rng, work, tmp, limit):
-    """How many of the opponents' past decisions in ``ev`` (``evidence.Evidence``) would not
-    repeat with the hands on ``board`` if seat ``p`` played policy ``kinds[p]`` (params
-    ``params[p]``); counting stops at ``limit``."""
+def seat_count(board, ev, s, kinds, params, rng, work, tmp, limit):
+    """How many of seat ``s``'s past decisions in ``ev`` would not repeat with its hand on
+    ``board`` under its model ``kinds[s]``; counting stops at ``limit``. Only seat ``s``'s
+    hand matters, so a swap of cards between two holders changes only their counts."""
     bad = 0
-    for e in range(ev.seats.shape[0]):
+    for e in range(ev.starts[s], ev.starts[s + 1]):
         if not _repeats(board, ev, e, kinds, params, rng, work, tmp):
             bad += 1
             if bad >= limit:
@@ -109,12 +110,27 @@ def mismatches(board, ev, kinds, params, rng, work, tmp, limit):
 
 
 @njit(cache=True)
+def mismatches(board, ev, kinds, params, rng, work, tmp, limit):
+    """How many of the opponents' past decisions in ``ev`` (``evidence.Evidence``) would not
+    repeat with the hands on ``board`` if seat ``p`` played policy ``kinds[p]`` (params
+    ``params[p]``); counting stops at ``limit``."""
+    bad = 0
+    for p in range(ev.starts.shape[0] - 1):
+        bad += seat_count(board, ev, p, kinds, params, rng, work, tmp, limit - bad)
+        if bad >= limit:
+            return bad
+    return bad
+
+
+@njit(cache=True)
 def seat_mismatches(board, ev, kinds, params, rng, work, tmp, out):
-    """``mismatches`` counted per seat: ``out[p]`` for seat ``p``'s past decisions."""
-    out[:] = 0
-    for e in range(ev.seats.shape[0]):
-        if not _repeats(board, ev, e, kinds, params, rng, work, tmp):
-            out[ev.seats[e]] += 1
+    """``mismatches`` counted per seat: ``out[p]`` for seat ``p``'s past decisions; returns
+    the total."""
+    total = 0
+    for p in range(out.shape[0]):
+        out[p] = seat_count(board, ev, p, kinds, params, rng, work, tmp, 1 << 30)
+        total += out[p]
+    return total
 
 
 @njit(cache=True)
@@ -138,11 +154,13 @@ def draw_deal(pub, seat, sizes, rng, ev, kinds, params, tries, board, spare, tmp
 
 
 @njit(cache=True)
-def swap_step(deal, pub, seat, rng, ev, kinds, params, bad, tmp, work, lam):
+def swap_step(deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam):
     """One Metropolis step on the hidden cards of ``deal``: swap a random hidden card of a
     random opponent with a random hidden card of another opponent or the undealt pile; keep
     a swap that adds ``d > 0`` mismatches (``mismatches``) with probability ``exp(-lam * d)``
-    (``lam >= HARD``: never). Returns the new mismatch count.
+    (``lam >= HARD``: never). ``seat_bad[p]`` holds seat ``p``'s mismatches on ``deal``
+    (``seat_mismatches``) and is kept up to date; only the two holders' decisions are
+    re-checked. Returns the new total.
 
     Proposals are symmetric over card slots, so the chain samples deals with weight
     ``exp(-lam * mismatches)``: the posterior if each opponent decision deviates from the
@@ -151,6 +169,9 @@ def swap_step(deal, pub, seat, rng, ev, kinds, params, bad, tmp, work, lam):
     deals only (uniformly, as rejection sampling would, but far cheaper).
     """
     n = pub[META, M_N]
+    bad = 0
+    for p in range(n):
+        bad += seat_bad[p]
     i = K.rng_below(rng, n - 1)
     if i >= seat:
         i += 1
@@ -195,9 +216,19 @@ def swap_step(deal, pub, seat, rng, ev, kinds, params, bad, tmp, work, lam):
     deal[row_i, vj] += 1
     deal[row_j, vj] -= 1
     deal[row_j, vi] += 1
-    new = mismatches(deal, ev, kinds, params, rng, work, tmp, bad + slack + 1)
-    if new <= bad + slack:
-        return new
+    # Only seats i and j hold other cards now: re-check their decisions, stopping as soon as
+    # the total passes bad + slack.
+    rest = bad - seat_bad[i] - (0 if j < 0 else seat_bad[j])
+    room = bad + slack + 1 - rest  # the new counts of i and j must stay below this
+    new_i = seat_count(deal, ev, i, kinds, params, rng, work, tmp, room)
+    new_j = 0
+    if j >= 0 and new_i < room:
+        new_j = seat_count(deal, ev, j, kinds, params, rng, work, tmp, room - new_i)
+    if new_i + new_j < room:
+        seat_bad[i] = new_i
+        if j >= 0:
+            seat_bad[j] = new_j
+        return rest + new_i + new_j
     deal[row_i, vi] += 1
     deal[row_i, vj] -= 1
     deal[row_j, vj] += 1
@@ -229,11 +260,10 @@ def fit_models(pub, seat, sizes, rng, ev, cand_kinds, cand_params, tries, steps,
             kinds[i] = cand_kinds[m]
             params[i, :] = cand_params[m]
         draw_deal(pub, seat, sizes, rng, ev, kinds, params, tries, deal, spare, tmp, work, stats)
-        bad = mismatches(deal, ev, kinds, params, rng, work, tmp, 1 << 30)
+        bad = seat_mismatches(deal, ev, kinds, params, rng, work, tmp, out)
         for _ in range(steps):
             if bad == 0:
                 break
-            bad = swap_step(deal, pub, seat, rng, ev, kinds, params, bad, tmp, work, 2 * HARD)
-        seat_mismatches(deal, ev, kinds, params, rng, work, tmp, out)
+            bad = swap_step(deal, pub, seat, rng, ev, kinds, params, out, tmp, work, 2 * HARD)
         for i in range(SEAT_SLOTS):
             fit[m, i] = out[i]

@@ -15,7 +15,7 @@ MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
 
 SETTINGS = declare(
-    Param("iterations", 1000, (100, 5000), "search iterations per decision (0: no cap)",
+    Param("iterations", 1500, (100, 5000), "search iterations per decision (0: no cap)",
           integer=True, low=0),
     Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
     Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
@@ -31,13 +31,47 @@ SETTINGS = declare(
     Param("infer_steps", 4, (0, 16), "card swaps of the deal chain per iteration",
           integer=True, low=0),
     Param("infer_lambda", 2.0, (0.0, 8.0), "weight of a contradiction (>= 1e6: hard)", low=0),
-    Param("models", "weighted,taker", None, "candidate opponent models ('': the rollout only)"),
+    Param("models", "all", None, "candidate opponent models ('all': every compiled built-in)"),
     Param("model_min", 3, (1, 20), "opponent decisions needed before selecting a model",
           integer=True, low=0),
-    Param("model_steps", 1000, (0, 4000), "card swaps fitting a deal to each candidate",
+    Param("model_steps", 150, (0, 2000), "card swaps fitting a deal to each candidate",
           integer=True, low=0),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
+    Param("stop_early", True, None, "stop once more iterations cannot change the move"),
+    Param("prior", 0.0, (0.0, 2.0), "head start of the rollout policy's move, x iterations",
+          low=0),
+    Param("preset", "", None, "named setting ('fast'): values of the parameters left at default"),
 )  # fmt: skip
+
+PRESETS: dict[str, dict[str, object]] = {
+    "fast": {
+        "iterations": 150,
+        "model_steps": 30,
+        "infer_tries": 20,
+        "infer_steps": 2,
+        "prior": 0.5,
+    },
+}
+"""Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
+parameter it names that is left at its default; a parameter set to another value wins
+(``ismcts:preset=fast,iterations=300``)."""
+
+
+def resolve_preset(strategy: str, values: dict[str, object]) -> dict[str, object]:
+    """``values`` with the named preset's settings filled in (ValueError: no such preset)."""
+    name = values.get("preset", "")
+    if not name:
+        return dict(values)
+    if name not in PRESETS:
+        known = ", ".join(sorted(PRESETS))
+        raise ValueError(f"{strategy}: unknown preset {name!r} (presets: {known})")
+    defaults = SETTINGS.defaults()
+    out = dict(values)
+    for key, value in PRESETS[name].items():
+        if values.get(key, defaults[key]) == defaults[key]:
+            out[key] = value
+    return out
+
 
 Config = namedtuple(
     "Config",
@@ -51,6 +85,9 @@ Config = namedtuple(
         "model_opponents",  # bool: opponents' tree moves by their model
         "infer_tries",  # int: rejection draws of the first deal
         "infer_steps",  # int: swaps of the deal chain per iteration
+        "stop_early",  # bool: end once the root's most visited child cannot be overtaken
+        "prior_action",  # int: the rollout policy's own move at the root (-1: no prior)
+        "prior_visits",  # float: its head start in the final choice, in visits
     ],
 )
 """The search kernel's settings, by name."""

@@ -17,7 +17,7 @@ from ..base import Strategy
 from ..policy.params import N_PARAMS
 from .evidence import NO_EVIDENCE, evidence
 from .inference import N_STATS, S_ITERS, S_NODES, S_REJECTS, fit_models
-from .settings import MAX_DEPTH, SETTINGS, Config
+from .settings import MAX_DEPTH, SETTINGS, Config, resolve_preset
 from .tree import new_tree, root_visits, search
 
 _CHUNK = 16  # iterations per kernel call when a time budget is set
@@ -50,7 +50,14 @@ class ISMCTS(Strategy):
     least; ``""``: the rollout policy for every seat), ``model_min`` (opponent decisions
     needed before selecting; fewer: the rollout policy), ``model_steps`` (card swaps spent
     fitting a deal to each candidate), ``model_pool`` (weight of the other opponents'
-    contradictions in a seat's choice: 0 = each seat on its own evidence). The move played is
+    contradictions in a seat's choice: 0 = each seat on its own evidence), ``stop_early``
+    (with an iteration budget, stop once the most visited root move leads by more visits
+    than iterations are left: the same move, sooner), ``prior`` (the rollout policy's own
+    move starts the final choice ahead by ``prior`` x the iteration budget in visits, or x the
+    iterations run with a time budget only: 0 = none),
+    ``preset`` (a named
+    setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets the parameters it names that
+    are left at their defaults). The move played is
     the root child with the most visits (ties: the first in ``legal``). A decision with one
     legal action skips the search.
     """
@@ -67,12 +74,16 @@ class ISMCTS(Strategy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
-        v = SETTINGS.checked(self.name, self._params)
+        v = SETTINGS.checked(self.name, resolve_preset(self.name, self._params))
         if v["iterations"] == 0 and v["time_ms"] == 0:
             raise ValueError(f"{self.name}: set iterations or time_ms (both are 0: no budget)")
+        self.settings = v
+        """Every setting as the search uses it (a preset's values filled in)."""
         self.iterations = v["iterations"]
         self.time_ms = v["time_ms"]
         self.kind, self.policy_params = _rollout_policy(v["rollout"])
+        self.prior = v["prior"]
+        self._own = _rollout_strategy(v["rollout"]) if self.prior > 0 else None
         self._candidates = _candidates(v["rollout"], v["models"], self.kind, self.policy_params)
         self.model_min = max(v["model_min"], 1)
         self.model_steps = v["model_steps"]
@@ -88,6 +99,10 @@ class ISMCTS(Strategy):
             model_opponents=v["model_opponents"],
             infer_tries=v["infer_tries"],
             infer_steps=v["infer_steps"],
+            # only an iteration budget knows how many iterations are left
+            stop_early=v["stop_early"] and v["time_ms"] == 0,
+            prior_action=-1,  # set per decision when ``prior`` > 0
+            prior_visits=0.0,
         )
         self.last_models: dict[int, str] = {}
         """Policy that modelled each opponent seat in the last ``choose`` (seat -> label)."""
@@ -123,6 +138,12 @@ class ISMCTS(Strategy):
         n = view.n_players
         dealt = float(hand_size_for(n)) if 3 <= n <= 6 else 1.0
         cfg = self.config._replace(dealt=max(dealt, 1.0))
+        if self.prior > 0:
+            # The rollout policy's own move starts ahead by prior x the iteration budget: a
+            # short search overrides it only when another move is clearly better.
+            # (With a time budget only, the head start is prior x the iterations run.)
+            own = self._own.choose(view, legal, rng)
+            cfg = cfg._replace(prior_action=own.id, prior_visits=self.prior * self.iterations)
         select = len(self._candidates) > 1
         ev = evidence(view) if self.infer or select else NO_EVIDENCE
         if select:
@@ -152,6 +173,9 @@ class ISMCTS(Strategy):
         self.last_nodes = int(stats[S_NODES])
         counts = root_visits(tree)
         self.last_visits = {a: counts[a.id] for a in legal if a.id in counts}
+        if cfg.prior_action >= 0:
+            bonus = cfg.prior_visits if self.iterations else self.prior * self.last_iterations
+            counts[cfg.prior_action] = counts.get(cfg.prior_action, 0) + bonus
         return _most_visited(legal, counts)
 
     def _seat_models(
@@ -228,7 +252,14 @@ def _candidates(rollout: Any, models: Any, kind: int, params: np.ndarray) -> lis
     return out
 
 
-def _most_visited(legal: tuple[Action, ...], counts: dict[int, int]) -> Action:
+def _rollout_strategy(spec: Any) -> Strategy:
+    """The rollout policy as a strategy (its own move is the ``prior``)."""
+    from ..registry import get
+
+    return get(spec)
+
+
+def _most_visited(legal: tuple[Action, ...], counts: dict[int, float]) -> Action:
     """The legal action with the most root visits (ties and unvisited: the lowest id)."""
     best = legal[0]
     best_n = counts.get(best.id, 0)

@@ -22,7 +22,7 @@ from leaves.rules import N_ACTIONS
 from ..compiled.dispatch import decide
 from ..compiled.loops import play_to_end, track_size
 from ..policy.features import WORK_SIZE
-from .inference import S_BAD, S_ITERS, S_NODES, draw_deal, mismatches, swap_step
+from .inference import S_BAD, S_ITERS, S_NODES, S_SEAT_BAD, draw_deal, seat_mismatches, swap_step
 from .settings import MAX_DEPTH
 
 Tree = namedtuple(
@@ -103,6 +103,38 @@ def _new_node(tree, stats, parent, aid, seat):
     return j
 
 
+_CHECK_EVERY = 16  # iterations between checks whether the root's choice is already settled
+
+
+@njit(cache=True)
+def _decided(tree, left, prior_action, prior_visits):
+    """Whether the most visited root child leads every other by more than ``left`` visits:
+    then no ``left`` further iterations can change the move played (the most visited).
+    Action ``prior_action`` (-1: none) counts ``prior_visits`` more, as in the final choice."""
+    best = 0.0
+    second = 0.0
+    seen = prior_action < 0
+    ch = tree.first_child[0]
+    while ch >= 0:
+        v = tree.visits[ch]
+        if tree.action[ch] == prior_action:
+            v += prior_visits
+            seen = True
+        if v > best:
+            second = best
+            best = v
+        elif v > second:
+            second = v
+        ch = tree.next_sibling[ch]
+    if not seen:  # the prior's move has no node yet: its head start still counts
+        if prior_visits > best:
+            second = best
+            best = prior_visits
+        elif prior_visits > second:
+            second = prior_visits
+    return best - second > left
+
+
 @njit(cache=True)
 def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree, stats):
     """Run ``n_iter`` ISMCTS iterations, growing ``tree`` (a ``Tree`` of node arrays).
@@ -113,7 +145,11 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     (``mismatches``); ``deal`` holds the current deal (the Markov chain's state).
     ``stats[S_NODES]`` is the node count
     (the capacity is the arrays' length: a full tree stops expanding and plays out from its
-    leaves), ``stats[S_ITERS]`` counts iterations, ``stats[S_REJECTS]`` redrawn deals.
+    leaves), ``stats[S_ITERS]`` counts iterations, ``stats[S_REJECTS]`` redrawn deals;
+    With ``cfg.stop_early`` the loop ends once the most visited root child cannot be
+    overtaken in the iterations left (``_decided``): the move is the same, found sooner.
+    ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal chain's contradictions (in all,
+    per seat) from one call to the next.
     """
     first_child, next_sibling, action, actor, visits, avail, total = tree
     c = cfg.c
@@ -132,7 +168,15 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     is_legal = np.zeros(N_ACTIONS, np.bool_)
     path = np.empty(MAX_DEPTH, np.int64)
     reward = np.zeros(SEAT_SLOTS, np.float64)
-    for _ in range(n_iter):
+    seat_bad = stats[S_SEAT_BAD : S_SEAT_BAD + SEAT_SLOTS]  # the chain's state, per seat
+    for it in range(n_iter):
+        if (
+            cfg.stop_early
+            and it % _CHECK_EVERY == 0
+            and it > 0
+            and _decided(tree, n_iter - it, cfg.prior_action, cfg.prior_visits)
+        ):
+            break
         if steps > 0 and ev.seats.shape[0] > 0:
             # A Markov chain over deals, started once by rejection sampling.
             if stats[S_ITERS] == 0:
@@ -140,10 +184,10 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
                     pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp,
                     work, stats,
                 )  # fmt: skip
-                stats[S_BAD] = mismatches(deal, ev, kinds, params, rng, work, tmp, 1 << 30)
+                stats[S_BAD] = seat_mismatches(deal, ev, kinds, params, rng, work, tmp, seat_bad)
             for _s in range(steps):
                 stats[S_BAD] = swap_step(
-                    deal, pub, seat, rng, ev, kinds, params, stats[S_BAD], tmp, work, lam
+                    deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam
                 )
         else:
             draw_deal(
