@@ -17,7 +17,7 @@ from rich.text import Text
 from leaves import PlayerView
 
 SEARCH_BOT = "ismcts"
-"""The strongest bot when it is registered (it searches; about 20 ms a decision)."""
+"""The strongest bot when it is registered (it searches; about 35 ms a decision)."""
 
 TOP = 3
 """How many of weighted's choices a hint explains."""

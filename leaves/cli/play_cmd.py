@@ -37,7 +37,7 @@ LEVELS: dict[str, tuple[str, ...]] = {
 }
 """Opponents per --level, repeated in turn over the seats: easy alternates the weakest
 heuristic and random play; medium is the best heuristic; hard is information-set search at its
-default budget (1,500 iterations, about 20 ms a decision on one core)."""
+default budget (1,500 iterations, about 35 ms a decision on one core)."""
 
 DEFAULT_LEVEL = "medium"
 
