@@ -190,3 +190,18 @@ def test_manifest_records_every_entrant_and_resume_refuses_a_change(tmp_path):
     strat_file.write_text(strat_file.read_text() + "\n# tuned\n")
     with pytest.raises(ValueError, match=r"Mine: file .*mine.py changed since the run started"):
         t().run(out=out, resume=True)
+
+
+def test_plain_python_strategies_play_in_small_chunks():
+    """A search plays about a second a game: its runs get small default chunks, so that --jobs
+    has work to share; compiled-only runs keep the large default; an explicit size wins."""
+    from tournaments.leaves_game import PYTHON_CHUNK_GAMES
+
+    slow = Tournament(["ismcts", "greedy", "low", "high"], players=4, games=600, seed=1)
+    assert slow.schedule.chunk_games == PYTHON_CHUNK_GAMES
+    assert slow.schedule.n_chunks == 13  # 25 deals of 24 seatings, two deals a chunk
+    fast = Tournament(["minimal", "greedy", "low", "high"], players=4, games=600, seed=1)
+    assert fast.schedule.chunk_games >= 2_000 and fast.schedule.n_chunks == 1
+    asked = Tournament(["ismcts", "greedy", "low", "high"], players=4, games=600, seed=1,
+                       chunk_size=5_000)  # fmt: skip
+    assert asked.schedule.chunk_games == 5_000

@@ -282,6 +282,12 @@ class GameBase:
             return self._cache[payload]
         return payload
 
+    def chunk_games(self, payloads: Sequence[Any]) -> int | None:
+        """The default games per chunk for these entrants (None: the schedule's own, sized
+        for fast games). A game whose entrants may take seconds a game asks for small
+        chunks, so that ``--jobs`` has work to share and an interruption loses little."""
+        return None
+
     def resolve(self, spec: Any) -> tuple[str, Any]:
         """(label, payload): strings travel as strings (file specs made absolute)."""
         strategy = self.lookup(spec)

@@ -19,6 +19,9 @@ from strategies.deadline import check_timeout
 
 from .game import GameBase, SeatedBatch, SeatedMatches, Seats, Seeds
 
+PYTHON_CHUNK_GAMES = 48
+"""Default games per chunk when a plain-Python strategy plays (two deals at 4 players)."""
+
 __all__ = ["LeavesGame"]
 
 
@@ -86,6 +89,13 @@ class LeavesGame(GameBase):
         from strategies.provenance import provenance_change
 
         return provenance_change(old, new)
+
+    def chunk_games(self, payloads: Sequence[Any]) -> int | None:
+        """Small chunks when a plain-Python strategy plays (a search takes about a second a
+        game): a few hundred of its games still make many chunks for the workers."""
+        if all(self.strategy(p).compiled() is not None for p in payloads):
+            return None
+        return PYTHON_CHUNK_GAMES
 
     def warm_up(self, payloads: Sequence[Any], expert: bool) -> tuple[bool, Callable[[], None]]:
         """(cold, load): ``load()`` readies the compiled loop the run needs (games or matches);

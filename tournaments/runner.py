@@ -156,6 +156,9 @@ class Tournament:
         focus_index = None if self.focus is None else self.labels.index(self.focus)
         self.tables = make_tables(len(self.labels), self.sizes, self.repeats, focus_index)
         self.seatings = [design(t, seating) for t in self.tables]
+        if chunk_size is None:
+            hint = getattr(self.game, "chunk_games", None)
+            chunk_size = hint(self.payloads) if hint is not None else None
         self.schedule = Schedule(
             self.tables, self.games_asked, chunk_size, [len(d) for d in self.seatings]
         )
