@@ -6,13 +6,9 @@ from leaves.board import M_HI, M_LO, META
 from leaves.jit import njit
 
 from ..policy.features import (
-    fill_avail,
-    min_opp_size,
-    new_ends,
-    play_id,
-    play_range,
+    COUNTER_RULE,
+    best_scored_play,
     take_group,
-    threat,
     winning_play,
 )
 from ..policy.params import Param, declare
@@ -41,27 +37,8 @@ def policy_counter(board, seat, sizes, params, rng, work):
     w = winning_play(board, seat, sizes, lo, hi)
     if w >= 0:
         return w
-    fill_avail(board, seat, work)
-    mopp = min_opp_size(board, seat, sizes)
-    best = -1
-    bs = -1e18
-    for v in range(13):
-        km, c = play_range(board, seat, v, lo, hi)
-        for k in range(km, c + 1):
-            nlo, a, nhi, b = new_ends(board, lo, hi, v, k)
-            th = threat(work, nlo, a, nhi, b)
-            s = (
-                params[_W.shed_weight] * k
-                - params[_W.threat_weight] * th
-                - params[_W.keep_weight] * (c - k)
-            )
-            if th == 0:
-                s += params[_W.safe_bonus]
-            if min(a, b) <= mopp:
-                s -= params[_W.near_win_penalty]
-            if s > bs:
-                bs = s
-                best = play_id(v, k)
+    at = (_W.shed_weight, _W.threat_weight, _W.keep_weight, _W.safe_bonus, _W.near_win_penalty, 0)
+    best, _ = best_scored_play(board, seat, sizes, lo, hi, params, work, True, COUNTER_RULE, at)
     if best >= 0:
         return best
     return take_group(board, seat, lo, hi)

@@ -9,13 +9,9 @@ from leaves.board import M_HI, M_LO, META
 from leaves.jit import njit
 
 from ..policy.features import (
-    fill_avail,
-    min_opp_size,
-    new_ends,
-    play_id,
-    play_range,
+    WEIGHTED_RULE,
+    best_scored_play,
     take_scored,
-    threat,
     winning_play,
 )
 from ..policy.params import Param, declare
@@ -57,29 +53,8 @@ def policy_weighted(board, seat, sizes, params, rng, work):
     if w >= 0:
         return w
     count = params[_W.w_threat] != 0.0
-    if count:
-        fill_avail(board, seat, work)
-    mopp = min_opp_size(board, seat, sizes)
-    best = -1
-    bs = -1e18
-    for v in range(13):
-        km, c = play_range(board, seat, v, lo, hi)
-        for k in range(km, c + 1):
-            nlo, a, nhi, b = new_ends(board, lo, hi, v, k)
-            th = threat(work, nlo, a, nhi, b) if count else 0
-            end = a if v == nlo else b
-            near = 1.0 if min(a, b) <= mopp else 0.0
-            s = (
-                params[_W.w_shed] * k
-                + params[_W.w_keep] * (c - k)
-                + params[_W.w_end] * end
-                + params[_W.w_extreme] * abs(v - 6)
-                + params[_W.w_threat] * th
-                + params[_W.w_near_win] * near
-            )
-            if s > bs:
-                bs = s
-                best = play_id(v, k)
+    at = (_W.w_shed, _W.w_keep, _W.w_end, _W.w_extreme, _W.w_threat, _W.w_near_win)
+    best, bs = best_scored_play(board, seat, sizes, lo, hi, params, work, count, WEIGHTED_RULE, at)
     if lo < 0:
         return best
     # Plays have lower ids than takes, so a take must score strictly more to win a tie.

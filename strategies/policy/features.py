@@ -198,3 +198,53 @@ def take_scored(board, seat, lo, hi, bias, wg, wh, we, best, bs):
             bs = s
             best = TAKE_BASE + t
     return best
+
+
+COUNTER_RULE = 0
+"""``best_scored_play``'s rule: shed - threat - keep, + safe when unanswerable, - near win."""
+WEIGHTED_RULE = 1
+"""``best_scored_play``'s rule: a weighted sum of the play's six features."""
+
+
+@njit(cache=True, inline="always")
+def best_scored_play(board, seat, sizes, lo, hi, params, work, count, rule, at):
+    """(play, score): the legal play with the highest score under ``rule`` (ties: the lowest
+    id) and its score; (-1, -1e18) if none.
+
+    Every play (v, k) the seat may make is scored from its features: k, the cards of v kept,
+    the new ends, the threat against them (counted only when ``count``; else 0) and whether
+    an end lets the shortest opponent hand go out. ``params[at[i]]`` is the rule's i-th
+    weight, in the order its formula below reads them; each rule keeps its own formula so a
+    score is computed exactly as the policy always has.
+    """
+    if count:
+        fill_avail(board, seat, work)
+    mopp = min_opp_size(board, seat, sizes)
+    best = -1
+    bs = -1e18
+    for v in range(13):
+        km, c = play_range(board, seat, v, lo, hi)
+        for k in range(km, c + 1):
+            nlo, a, nhi, b = new_ends(board, lo, hi, v, k)
+            th = threat(work, nlo, a, nhi, b) if count else 0
+            if rule == COUNTER_RULE:
+                s = params[at[0]] * k - params[at[1]] * th - params[at[2]] * (c - k)
+                if th == 0:
+                    s += params[at[3]]
+                if min(a, b) <= mopp:
+                    s -= params[at[4]]
+            else:
+                end = a if v == nlo else b
+                near = 1.0 if min(a, b) <= mopp else 0.0
+                s = (
+                    params[at[0]] * k
+                    + params[at[1]] * (c - k)
+                    + params[at[2]] * end
+                    + params[at[3]] * abs(v - 6)
+                    + params[at[4]] * th
+                    + params[at[5]] * near
+                )
+            if s > bs:
+                bs = s
+                best = play_id(v, k)
+    return best, bs
