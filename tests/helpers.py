@@ -1,6 +1,8 @@
-"""Small builders for hand-made positions in tests."""
+"""Small builders for hand-made positions in tests, and a command-line runner."""
 
 from __future__ import annotations
+
+import pytest
 
 from leaves import DECK, State
 
@@ -30,3 +32,14 @@ def position(hands, table=None, passed=None, current=0, known=None, removed=None
         **extra,
     }
     return State.from_dict(d)
+
+
+def cli(capsys, *args: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``leaves ARGS`` run in this process."""
+    from leaves.cli.main import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+        raise SystemExit(0)
+    out, err = capsys.readouterr()
+    return int(exc.value.code or 0), out, err

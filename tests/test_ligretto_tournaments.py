@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ligretto
-from leaves.cli.main import main
 from strategies.ligretto import play_batch
+from tests.helpers import cli
 from tournaments import Tournament
 from tournaments.games import game_names, get_game
 
@@ -23,14 +23,6 @@ FIVE = ["stack", "row", "cycler", "cautious", "scanner"]
 def lig(players=4, games=400, seed=11, entrants=FIVE, **kw) -> Tournament:
     return Tournament(entrants, players=players, games=games, seed=seed,
                       game=get_game("ligretto"), **kw)  # fmt: skip
-
-
-def cli(capsys, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    return int(exc.value.code or 0), out, err
 
 
 def test_both_games_are_registered_entry_points():

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leaves.cli.main import main
+from tests.helpers import cli
 from tests.toygame import ToyGame
 from tournaments import Tournament, load, storage
 from tournaments.verify import verify_run
@@ -26,14 +26,6 @@ TOY_ARGS = [*TOY, "--game", "tests.toygame:ToyGame", "--players", "4", "--games"
 
 def toy(seed: int = 7, **kw) -> Tournament:
     return Tournament(TOY, players=4, games=400, seed=seed, chunk_size=80, game=ToyGame(), **kw)
-
-
-def cli(capsys, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    return int(exc.value.code or 0), out, err
 
 
 @pytest.fixture(scope="module")
