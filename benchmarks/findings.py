@@ -184,25 +184,34 @@ def round_robin(
     return ["Best per player count:", "", _md(summary), "", *lines], best, runs
 
 
+def _points(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
 def neighbours(run_dir: Path, k: int, top: int = 5) -> tuple[list[str], pd.DataFrame]:
     """Win rate of each strategy by the strategy seated directly before it (``k`` players),
-    with the reports' deal-clustered intervals (``reports.neighbours``)."""
+    with the reports' deal-clustered intervals (``reports.neighbours``), then the seat alone:
+    that win rate minus the one with the same strategy elsewhere at the table."""
     run = reports.load_run(run_dir)
     order = [s for s in reports.summary(run)["strategy"] if s != "random"][:top]
     nb = reports.neighbours(run).set_index(["strategy", "before"])
-    rows = []
+    rows, effects = [], []
     for me in order:
         cells = {"strategy": f"`{me}`"}
-        rates = []
+        seat = {"strategy": f"`{me}`"}
         for before in order:
+            col = f"after `{before}`"
             if before == me or (me, before) not in nb.index:
-                cells[f"after `{before}`"] = "-"
+                cells[col] = seat[col] = "-"
                 continue
             r = nb.loc[(me, before)]
-            rates.append(r["win_rate"])
-            cells[f"after `{before}`"] = f"{_pct(r['win_rate'])} {_ci(r['ci_low'], r['ci_high'])}"
-        cells["spread"] = f"{100 * (max(rates) - min(rates)):.1f} points"
+            cells[col] = f"{_pct(r['win_rate'])} {_ci(r['ci_low'], r['ci_high'])}"
+            seat[col] = (
+                f"{_points(r['vs_elsewhere'])} "
+                f"[{_points(r['vs_elsewhere_low'])}, {_points(r['vs_elsewhere_high'])}]"
+            )
         rows.append(cells)
+        effects.append(seat)
     df = pd.DataFrame(rows)
     lines = [
         f"The {top} strongest heuristics of the {k}-player round robin: row = the strategy, "
@@ -211,6 +220,14 @@ def neighbours(run_dir: Path, k: int, top: int = 5) -> tuple[list[str], pd.DataF
         "where that pair sat so.",
         "",
         _md(df),
+        "",
+        "These rates also say who shares the table: the round robin has more strategies than "
+        "seats, so a row is higher after a weak strategy partly because that strategy is at "
+        "the table at all. The seat alone: the same win rate minus the win rate with that "
+        "strategy at another seat of the table (points, 95% interval; "
+        "`reports.neighbours`' `vs_elsewhere`):",
+        "",
+        _md(pd.DataFrame(effects)),
         "",
     ]
     return lines, df

@@ -166,20 +166,31 @@ def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
 
 def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
     """The strongest neighbour effect, when the report has a neighbours table (per strategy
-    and the strategy seated before it: ``win_rate`` with its interval and ``vs_overall``, the
-    difference from the strategy's win rate over all its games); omitted otherwise."""
-    need = {"strategy", "before", "win_rate", "ci_low", "ci_high", "vs_overall"}
+    and the strategy seated before it: ``win_rate`` with its interval). The effect is
+    ``vs_elsewhere`` (against sharing a table with that strategy at another seat) when the
+    table has it for some pair, else ``vs_overall`` (against all the strategy's games)."""
+    need = {"strategy", "before", "win_rate", "ci_low", "ci_high"}
     if nb is None or not len(nb) or not need <= set(nb.columns):
         return []
-    nb = nb[nb["vs_overall"].notna()]
+    isolated = {"elsewhere_rate", "vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high"} <= set(
+        nb.columns
+    ) and bool(nb["vs_elsewhere"].notna().any())  # no pair also met elsewhere: fixed seatings
+    effect = "vs_elsewhere" if isolated else "vs_overall"
+    if effect not in nb.columns:
+        return []
+    nb = nb[nb[effect].notna()]
     if not len(nb):
         return []
-    row = nb.loc[nb["vs_overall"].abs().idxmax()]
-    overall = row["win_rate"] - row["vs_overall"]
+    row = nb.loc[nb[effect].abs().idxmax()]
     # The largest of many pairs is picked, so its p-value is Bonferroni-corrected over them;
-    # the standard error is read off the row's 95% interval.
-    se = (row["ci_high"] - row["ci_low"]) / (2 * Z95)
-    p = float(2 * norm.sf(abs(row["vs_overall"]) / se)) if se > 0 else 1.0
+    # the standard error is read off the effect's (or the row's) 95% interval.
+    if isolated:
+        se = (row["vs_elsewhere_high"] - row["vs_elsewhere_low"]) / (2 * Z95)
+        against = f"{pct(row['elsewhere_rate'])} when it sits elsewhere at the table"
+    else:
+        se = (row["ci_high"] - row["ci_low"]) / (2 * Z95)
+        against = f"{pct(row['win_rate'] - row['vs_overall'])} over all its games"
+    p = float(2 * norm.sf(abs(row[effect]) / se)) if se > 0 else 1.0
     n = len(nb)
     p_adj = min(1.0, p * n)
     verdict = (
@@ -190,8 +201,8 @@ def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
     text = (
         f"Neighbours: {row['strategy']} wins {pct(row['win_rate'])} "
         f"{interval(row['ci_low'], row['ci_high'])} when {row['before']} sits before it, "
-        f"against {pct(overall)} over all its games ({100 * row['vs_overall']:+.1f} points, "
-        f"{p_text(p)}), the strongest neighbour effect; {verdict}."
+        f"against {against} ({100 * row[effect]:+.1f} points, {p_text(p)}), the strongest "
+        f"neighbour effect; {verdict}."
     )
     return [Finding("neighbours", text)]
 

@@ -199,8 +199,11 @@ def _sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
                 "Neighbours: whom do you want to sit after?",
                 "Win rate of each strategy by the strategy seated directly before it (whose "
                 "ends it faces), with 95% Wilson intervals; vs_overall = that win rate minus the "
-                "strategy's win rate over all its games. With the balanced seating design every "
-                "strategy sits after every other equally often.",
+                "strategy's win rate over all its games; vs_elsewhere = that win rate minus its "
+                "win rate with the same strategy at another seat of its table (compared within "
+                "each player count, with a 95% interval): the effect of the seat alone, when "
+                "more strategies than seats make who shares the table vary. With the balanced "
+                "seating design every strategy sits after every other equally often.",
                 [("neighbours", tables["neighbours"])],
                 ["neighbours"],
             )

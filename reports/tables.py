@@ -82,7 +82,8 @@ def design_effect(
     (or too wide). The cluster-robust variance of the ratio wins / games over deals, divided by
     p(1-p)/n, says by how much; 1 where the rows carry no deal column or too few deals.
     Groups are strategies by default; ``group(block, seat)`` may give another code per seat
-    (-1: not counted), ``wins``/``games`` being the groups' totals.
+    (-1: not counted), or several (an (N, m) array: the seat counts once in each), ``wins``/
+    ``games`` being the groups' totals.
     """
     k = len(wins)
     deff = np.ones(k)
@@ -100,10 +101,11 @@ def design_effect(
         won = b.wins()
         for s in range(b.seats.shape[1]):
             code = b.seats[:, s].astype(np.int64) if group is None else group(b, s)
-            ok = code >= 0
-            key = (code * n_clusters + cluster)[ok]
-            n_c += np.bincount(key, minlength=k * n_clusters)
-            w_c += np.bincount(key, weights=won[ok, s], minlength=k * n_clusters)
+            for col in code.reshape(len(code), -1).T:  # a group may give several codes a seat
+                ok = col >= 0
+                key = (col * n_clusters + cluster)[ok]
+                n_c += np.bincount(key, minlength=k * n_clusters)
+                w_c += np.bincount(key, weights=won[ok, s], minlength=k * n_clusters)
     return design_effects(wins, games, w_c.reshape(k, n_clusters), n_c.reshape(k, n_clusters))
 
 

@@ -350,6 +350,43 @@ def test_neighbours_match_a_brute_force_count(seed):
             wins[key] = wins.get(key, 0) + int(row.winner_seat == s)
     assert {k: int(v) for k, v in t["games"].items()} == games
     assert {k: int(v) for k, v in t["wins"].items()} == wins
+    # elsewhere: every other seat of the table but the one before, each counted once; the
+    # difference is taken within each player count, weighted by the smaller side's games
+    by_n: dict = {}  # (strategy, other, n) -> [games before, wins before, games else, wins else]
+    for row in df.itertuples(index=False):
+        n = row.n_players
+        for s in range(n):
+            for back in range(1, n):
+                key = (getattr(row, f"seat_{s}"), getattr(row, f"seat_{(s - back) % n}"), n)
+                c = by_n.setdefault(key, [0, 0, 0, 0])
+                at = 0 if back == 1 else 2
+                c[at] += 1
+                c[at + 1] += int(row.winner_seat == s)
+    for (me, other), r in t.iterrows():
+        cells = [c for (a, b, _), c in by_n.items() if (a, b) == (me, other)]
+        assert r["elsewhere_games"] == sum(c[2] for c in cells)
+        both = [c for c in cells if c[0] and c[2]]
+        if not both:
+            assert np.isnan(r["vs_elsewhere"])
+            continue
+        weight = [min(c[0], c[2]) for c in both]
+        diff = [c[1] / c[0] - c[3] / c[2] for c in both]
+        assert r["vs_elsewhere"] == pytest.approx(np.average(diff, weights=weight))
+        assert r["vs_elsewhere_low"] <= r["vs_elsewhere"] <= r["vs_elsewhere_high"]
+
+
+def test_neighbours_separate_sitting_after_from_sharing_a_table():
+    # No seat effect at all in these games, but a very weak "w": whoever shares a table with
+    # it wins more, so its successor's vs_overall is high; vs_elsewhere finds no effect, also
+    # when the pairs' games mix player counts differently.
+    strengths = {"a": 0.0, "b": 0.0, "c": 0.0, "d": 0.0, "w": -3.0}
+    df = synthetic_games(strengths, players=(3, 4, 5), deals=120, seed=11)
+    t = reports.neighbours(df).set_index(["strategy", "before"])
+    after_w = t.xs("w", level="before").dropna(subset=["vs_elsewhere"])
+    assert len(after_w) >= 2
+    assert (after_w["vs_overall"] > 0.04).all()
+    assert (after_w["vs_elsewhere_low"] < 0).all() and (after_w["vs_elsewhere_high"] > 0).all()
+    assert (after_w["vs_elsewhere"].abs() < 0.05).all()
 
 
 def test_design_effect_counts_correlated_games_of_a_deal():

@@ -89,6 +89,19 @@ def test_neighbour_finding_appears_when_the_table_exists():
     found = {f.topic: f.text for f in key_findings(tables, method)}
     assert found["neighbours"].endswith("not significant after correction over the 3 pairs: "
                                         "it may be chance.")  # fmt: skip
+    # with the seat-isolating columns the effect is the one against sitting elsewhere
+    tables["neighbours"] = tables["neighbours"].assign(
+        elsewhere_rate=[0.50, 0.52, 0.30],
+        vs_elsewhere=[0.01, -0.05, 0.0],
+        vs_elsewhere_low=[-0.01, -0.07, -0.02],
+        vs_elsewhere_high=[0.03, -0.03, 0.02],
+    )
+    text = {f.topic: f.text for f in key_findings(tables, method)}["neighbours"]
+    assert text.startswith(
+        "Neighbours: a wins 47.0% [40.0, 54.0] when b sits before it, against 52.0% when it "
+        "sits elsewhere at the table (-5.0 points, p = "
+    )
+    assert text.endswith("it holds after Bonferroni correction over the 3 pairs.")
 
 
 def test_single_strategy_run():
