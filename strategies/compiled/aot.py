@@ -44,6 +44,7 @@ __all__ = [
     "build",
     "build_in_background",
     "cache_dir",
+    "cache_root",
     "enabled",
     "key",
     "loop",
@@ -55,9 +56,9 @@ FAILED = "failed.txt"  # written next to the module when a build fails: why
 BUILDING = "building"  # next to the module while a background build runs
 STALE_S = 900  # a background build's marker older than this was left by a lost build
 SIGNATURE = (
-    "Tuple((int8[::1], int16[:, ::1], int8[::1], int32[::1], int32[::1], boolean[::1], "
-    "int8[:, ::1]))(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], "
-    "int64, boolean, int64)"
+    "int64(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], int64, "
+    "boolean, int64, int8[::1], int16[:, ::1], int8[::1], int32[::1], int32[::1], boolean[::1], "
+    "int8[:, ::1], int32[:, ::1], int64[::1], int64[::1], int64[::1], uint64[::1])"
 )
 """``loops._batch``'s arguments and results as the extension module exports them."""
 
@@ -74,13 +75,18 @@ def enabled() -> bool:
     return os.environ.get("LEAVES_AOT", "1") != "0"
 
 
-def cache_dir() -> Path:
-    """Where built modules are kept (see the module docstring)."""
+def cache_root() -> Path:
+    """``$LEAVES_CACHE_DIR``, else ``$XDG_CACHE_HOME/leaves``, else ``~/.cache/leaves``."""
     root = os.environ.get("LEAVES_CACHE_DIR")
     if root:
-        return Path(root) / "aot"
+        return Path(root)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "leaves" / "aot"
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "leaves"
+
+
+def cache_dir() -> Path:
+    """Where built modules are kept (see the module docstring)."""
+    return cache_root() / "aot"
 
 
 def _numba_version() -> str:
