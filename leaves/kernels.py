@@ -135,7 +135,7 @@ def shuffle_deck(deck, rng):
         deck[j] = tmp
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, deck):
     """``board_deal`` without its checks, into the int64[62] scratch ``deck``: for loops whose
     caller has checked the arguments once (no allocation, no exception to compile)."""

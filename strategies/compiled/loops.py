@@ -46,7 +46,7 @@ def track_size(sizes, p, aid):
         sizes[p] -= aid % MAX_COPIES + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_to_end(board, kinds, params, sizes, rng, work, rec, record):
     """Play ``board`` (a full board) to the end, seat ``p`` by policy ``kinds[p]`` with
     ``params[p]``; ``sizes`` ends as every seat's cards left. Returns the turns played, which
