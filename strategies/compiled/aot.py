@@ -3,15 +3,16 @@
 Through numba's JIT a process pays about a second before its first game, even with the loop
 in numba's cache (importing numba, then starting its compiler to load the cached code), in
 the driver and in every worker: more than all the games of a small tournament. So the games
-loop (``loops._batch``, with every built-in policy) is compiled once more with
-``numba.pycc`` into an extension module that later runs import in a millisecond, into a
-cache folder keyed by a hash of the kernels' sources and the Python, numpy and numba
-versions (an edit or an upgrade builds anew). The first run compiles through the JIT as
-before (under "compiling (first run only)") and then starts the build in a background
-process (``build_in_background``, at low priority): it reuses the numba cache that compile
-filled, so the first run pays nothing more. Both run the same code (a differential test
-compares their games); until the module is there, without a C compiler, when the build
-fails, or with ``LEAVES_AOT=0``, runs use numba's JIT.
+loop is compiled once more with ``numba.pycc``, over every built-in policy with the small
+ones inlined (``specialize.source(..., inline=True)``: the fastest loop, whose compile time
+does not matter here), into an extension module that later runs import in a millisecond,
+into a cache folder keyed by a hash of the kernels' sources and the Python, numpy and numba
+versions (an edit or an upgrade builds anew). The first run compiles the loop for its own
+kinds through the JIT (under "compiling (first run only)", ``specialize``) and then starts
+the build in a background process (``build_in_background``, at low priority), so the first
+run pays nothing more. Both run the same games (a differential test compares them); until
+the module is there, without a C compiler, when the build fails, or with ``LEAVES_AOT=0``,
+runs use numba's JIT.
 
 The cache folder is ``$LEAVES_CACHE_DIR/aot``, else ``$XDG_CACHE_HOME/leaves/aot``, else
 ``~/.cache/leaves/aot``.
@@ -232,11 +233,22 @@ def _compile(name: str, out: Path) -> None:
         warnings.simplefilter("ignore")
         from numba.pycc import CC
 
-    from . import loops
+    from . import specialize
+    from .dispatch import N_KINDS
 
-    cc = CC(name, source_module=loops)
+    # The loop over every kind with the small policies inlined (``specialize.source``):
+    # compile time does not matter here, the speed of every later run does.
+    path = out / "source" / "loop.py"  # apart from the module the build writes to ``out``
+    path.parent.mkdir()
+    path.write_text(specialize.source(tuple(range(N_KINDS)), inline=True))
+    spec = importlib.util.spec_from_file_location(f"{name}_source", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a plain .py file
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cc = CC(name, source_module=module)
     cc.output_dir = str(out)
-    cc.export(EXPORT, SIGNATURE)(loops._batch.py_func)
+    cc.export(EXPORT, SIGNATURE)(module._batch.py_func)
     cc.compile()
 
 

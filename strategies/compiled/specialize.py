@@ -42,8 +42,8 @@ __all__ = [
 ]
 
 CALLED = ("counter", "weighted")
-"""Built-ins the loops call; every other policy's body is inlined into its loop's ``decide``
-(no call per decision). These two are large: inlined they would lengthen the compile."""
+"""Built-ins a loop built with ``inline`` still calls: every other policy's body is inlined
+into its ``decide`` (no call per decision, a fifth faster). These two are large."""
 
 _loaded: dict[tuple[int, ...], Any] = {}  # kinds -> the loop's ``_batch`` dispatcher
 _found: dict[tuple[int, ...], Any] = {}  # kinds of a batch -> the covering loop found for it
@@ -67,8 +67,14 @@ def _function_source(fn: Any) -> str:
     return inspect.getsource(getattr(fn, "py_func", fn))
 
 
-def source(ks: tuple[int, ...]) -> str:
-    """The generated module for kinds ``ks``: ``decide`` over them, then the loop functions."""
+def source(ks: tuple[int, ...], inline: bool = False) -> str:
+    """The generated module for kinds ``ks``: ``decide`` over them, then the loop functions.
+
+    ``inline`` puts the small policies' bodies into ``decide``: a faster loop, a longer
+    compile (seconds more for a few kinds), so only the ahead-of-time build (``aot``, in the
+    background) asks for it; the JIT's loops call the policies, each compiled and cached once
+    for every loop that uses it.
+    """
     from . import loops
 
     imports, branches = [], []
@@ -76,7 +82,7 @@ def source(ks: tuple[int, ...]) -> str:
         cls = POLICIES[k]
         name = cls.policy.__name__
         imports.append(f"from {cls.policy.__module__} import {name}")
-        if cls.name not in CALLED:  # a small policy: its body in the loop, no call per turn
+        if inline and cls.name not in CALLED:  # its body in the loop, no call per turn
             imports.append(f"{name} = njit(inline='always')({name}.py_func)")
         branches.append(
             f"    if kind == {k}:\n        return {name}(board, seat, sizes, params, rng, work)"
