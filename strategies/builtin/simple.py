@@ -16,7 +16,7 @@ from leaves.board import HANDS, M_HI, M_LO, META
 from leaves.jit import njit
 from leaves.rules import TAKE_BASE
 
-from ..policy.features import NONE, group_needs, kmin, need_of, play_id, take_group, winning_play
+from ..policy.features import NONE, group_needs, need_of, play_id, take_group, winning_play
 from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
@@ -132,41 +132,25 @@ def policy_greedy(board, seat, sizes, params, rng, work):
     """
     lo = board[META, M_LO]
     hi = board[META, M_HI]
-    if params[_G.keep_pairs] <= 0.5:
-        # key (count, distance from 7, -value): its maximum is the rule's choice; a play that
-        # empties the hand is the only playable value then, so it is that maximum
-        a, b = group_needs(board, lo, hi)
-        top = -1
-        for v in range(13):
-            c = board[HANDS + seat, v]
-            key = (c * 16 + abs(v - 6)) * 16 + 15 - v
-            top = max(top, key if (c > 0) & (c >= need_of(v, lo, hi, a, b)) else -1)
-        if top >= 0:
-            return play_id(15 - (top & 15), top >> 8)
-        return take_group(board, seat, lo, hi)
-    keep_pairs = True
-    best = -1
-    bc = 0
-    bx = -1
-    pair = -1
+    a, b = group_needs(board, lo, hi)
+    keep_pairs = params[_G.keep_pairs] > 0.5
+    size = sizes[seat]
+    # key (count, distance from 7, -value): its maximum is the rule's choice. A play that
+    # empties the hand is the only playable value then, so it is that maximum; kept pairs
+    # (the lowest first) only when nothing else is playable.
+    top = -1
+    pair = NONE
     for v in range(13):
         c = board[HANDS + seat, v]
-        if c > 0 and c >= kmin(board, v, lo, hi):
-            if c == sizes[seat]:
-                return play_id(v, c)  # empties the hand: wins
-            if keep_pairs and c == 2:
-                if pair < 0:
-                    pair = play_id(v, c)
-                continue
-            x = abs(v - 6)
-            if c > bc or (c == bc and x > bx):
-                bc = c
-                bx = x
-                best = play_id(v, c)
-    if best >= 0:
-        return best
-    if pair >= 0:
-        return pair
+        ok = (c > 0) & (c >= need_of(v, lo, hi, a, b))
+        kept = keep_pairs & (c == 2) & (c != size)
+        key = (c * 16 + abs(v - 6)) * 16 + 15 - v
+        top = max(top, key if ok and not kept else -1)
+        pair = min(pair, v if ok and kept else NONE)
+    if top >= 0:
+        return play_id(15 - (top & 15), top >> 8)
+    if pair < NONE:
+        return play_id(pair, 2)
     return take_group(board, seat, lo, hi)
 
 
