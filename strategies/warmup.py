@@ -47,15 +47,16 @@ def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:
     ks = _kinds(kinds)
     if aot.loop() is None and specialize.covering(ks) is None:
         if kinds is None or specialize.in_numba_cache(loops._batch):
-            _play_one(loops.play_batch_compiled)  # the loop over every kind
+            _play_one()  # the loop over every kind
         else:
             specialize.compile_for(ks)
     if aot.loop() is None:
         aot.build_in_background()
 
 
-def _play_one(play) -> None:
+def _play_one() -> None:
+    """One game through ``loops._batch`` itself (numba compiles or loads it)."""
     kinds = np.zeros(3, np.int64)
     params = np.zeros((3, N_PARAMS), np.float64)
     seeds = np.zeros(1, np.uint64)
-    play(kinds, params, seeds, seeds, 1000)
+    loops._run(kinds, params, seeds, seeds, 1000, False, loop=loops._batch)
