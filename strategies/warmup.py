@@ -49,7 +49,10 @@ def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:
         if kinds is None or specialize.in_numba_cache(loops._batch):
             _play_one()  # the loop over every kind
         else:
-            specialize.compile_for(ks)
+            try:
+                specialize.compile_for(ks)
+            except OSError:  # a cache folder it cannot write: the loop over every kind
+                _play_one()
     if aot.loop() is None:
         aot.build_in_background()
 

@@ -132,3 +132,19 @@ def test_first_run_compiles_only_the_policies_of_its_kinds(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout.split() == ["False", "True", "True", "False", "False"]
+
+
+def test_an_unwritable_cache_falls_back_to_the_loop_over_every_kind(monkeypatch):
+    from strategies import warmup
+
+    def refuse(path, text):
+        raise PermissionError("read-only cache")
+
+    monkeypatch.setattr(specialize, "_write", refuse)
+    monkeypatch.setattr(specialize, "covering", lambda kinds: None)
+    monkeypatch.setattr(specialize, "in_numba_cache", lambda dispatcher: False)
+    monkeypatch.setattr(specialize, "_loaded", {})
+    played = []
+    monkeypatch.setattr(warmup, "_play_one", lambda: played.append(True))
+    warmup.warm_up(False, [6])
+    assert played == [True]

@@ -119,8 +119,13 @@ def _write(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
-        with contextlib.suppress(FileExistsError):
+        try:
             os.link(tmp, path)  # atomic, and never over a concurrent writer's file
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links: a plain rename, if still absent
+            if not path.exists():
+                os.replace(tmp, path)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
