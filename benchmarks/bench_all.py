@@ -205,12 +205,12 @@ def per_turn(games: int, repeats: int) -> dict[str, Any]:
 
 def run(quick: bool, cold: bool, repeats: int) -> dict[str, Any]:
     res: dict[str, Any] = {"machine": machine()}
-    res.update(random_play(50_000 if quick else 200_000, repeats))
-    res.update(per_turn(5_000 if quick else 20_000, repeats))
     from strategies.compiled import aot
 
     # every run after the first plays through the loop built ahead of time: build it now
     res["loop_built_ahead"] = bool(aot.available() and aot.build())
+    res.update(random_play(50_000 if quick else 200_000, repeats))
+    res.update(per_turn(5_000 if quick else 20_000, repeats))
     res["tournament_10k_s"] = tournament_seconds(10_000, None, repeats)
     res["tournament_1m_jobs2_s"] = tournament_seconds(
         100_000 if quick else 1_000_000, 2, 1 if quick else max(1, repeats - 1)

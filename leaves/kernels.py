@@ -5,8 +5,8 @@ round ends, takes moving the ends inward, P1, known-card bookkeeping, turn limit
 hypothesis differential test drives both through thousands of games and compares every field.
 Everything is ``@njit(cache=True)`` except ``deal_board`` (a Python convenience); the
 board builders ``board_from_state``/``state_from_board`` live in ``leaves.board`` and the RNG
-(xoshiro256** seeded through splitmix64: ``rng_new``, ``rng_next``, ``rng_uniform``,
-``rng_below``) in ``leaves.rng``; both are re-exported here. Beyond the basic API:
+(xoshiro256** seeded through splitmix64: ``rng_new``, ``rng_seed``, ``rng_next``,
+``rng_uniform``, ``rng_below``) in ``leaves.rng``; both are re-exported here. Beyond the basic API:
 ``random_action`` (one uniform legal action without building the list) and ``random_games``
 (deal + random playout of many games from one seed: the benchmark loop).
 
@@ -47,7 +47,7 @@ from .board import (
     state_from_board,
 )
 from .jit import njit
-from .rng import rng_below, rng_new, rng_next, rng_uniform
+from .rng import rng_below, rng_new, rng_next, rng_seed, rng_uniform
 from .rules import DECK, DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
 
 __all__ = [
@@ -56,11 +56,13 @@ __all__ = [
     "NEXT_SEAT",
     "N_PASSED",
     "apply",
+    "apply_sized",
     "board_copy",
     "board_deal",
     "board_from_state",
     "board_new",
     "deal_board",
+    "deal_unchecked",
     "hand_size",
     "is_legal",
     "is_terminal",
@@ -71,6 +73,7 @@ __all__ = [
     "rng_below",
     "rng_new",
     "rng_next",
+    "rng_seed",
     "rng_uniform",
     "shuffle_deck",
     "state_from_board",
@@ -133,18 +136,13 @@ def shuffle_deck(deck, rng):
 
 
 @njit(cache=True)
-def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck):
-    # ``deck`` is an int64[62] scratch buffer, so bulk loops deal without allocating.
-    if n_players < 2 or n_players > MAX_SEATS:
-        raise ValueError("board_deal: n_players must be 2..6")
-    if hand_size < 1 or n_players * hand_size > DECK_SIZE:
-        raise ValueError("board_deal: n_players * hand_size must be 1..62 cards")
-    if first_player < -1 or first_player >= n_players:
-        raise ValueError("board_deal: first_player must be -1 (draw it) or a seat")
-    if turn_limit < 1:
-        raise ValueError("board_deal: turn_limit must be >= 1")
+def deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, deck):
+    """``board_deal`` without its checks, into the int64[62] scratch ``deck``: for loops whose
+    caller has checked the arguments once (no allocation, no exception to compile)."""
     shuffle_deck(deck, rng)
-    board[:, :] = 0
+    for r in range(BOARD_ROWS):
+        for u in range(N_VALUES):
+            board[r, u] = 0
     pos = 0
     for p in range(n_players):
         for _ in range(hand_size):
@@ -165,6 +163,20 @@ def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck)
     board[META, M_PASSED] = 0
     board[META, M_LIMIT] = turn_limit
     board[META, M_FIRST] = first_player
+
+
+@njit(cache=True)
+def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck):
+    # ``deck`` is an int64[62] scratch buffer, so bulk loops deal without allocating.
+    if n_players < 2 or n_players > MAX_SEATS:
+        raise ValueError("board_deal: n_players must be 2..6")
+    if hand_size < 1 or n_players * hand_size > DECK_SIZE:
+        raise ValueError("board_deal: n_players * hand_size must be 1..62 cards")
+    if first_player < -1 or first_player >= n_players:
+        raise ValueError("board_deal: first_player must be -1 (draw it) or a seat")
+    if turn_limit < 1:
+        raise ValueError("board_deal: turn_limit must be >= 1")
+    deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, deck)
 
 
 @njit(cache=True)
@@ -264,6 +276,13 @@ def is_legal(board, aid):
 
 @njit(cache=True, inline="always")
 def _apply(board, aid):
+    _apply_sized(board, aid, board[META], False)
+
+
+@njit(cache=True, inline="always")
+def _apply_sized(board, aid, sizes, tracked):
+    # ``tracked``: ``sizes[p]`` holds the hand size of the seat to act; it is updated and
+    # tells a win without summing the hand row (else ``sizes`` is not read).
     p = np.int64(board[META, M_CUR])
     n = np.int64(board[META, M_N])
     lo = np.int64(board[META, M_LO])
@@ -289,6 +308,8 @@ def _apply(board, aid):
                     hi -= 1
         board[HANDS + p, v] += 1
         board[KNOWN + p, v] += 1
+        if tracked:
+            sizes[p] += 1
         passed |= np.int64(1) << p
         if N_PASSED[passed] >= n - 1:
             # Round end: the one seat left clears the table and leads on an empty table.
@@ -314,9 +335,13 @@ def _apply(board, aid):
         hi = v if v > hi else hi
         kc = np.int64(board[KNOWN + p, v])
         board[KNOWN + p, v] = kc - k if kc > k else 0
-        size = 0
-        for u in range(N_VALUES):
-            size += np.int64(board[hr, u])
+        if tracked:
+            size = sizes[p] - k
+            sizes[p] = size
+        else:
+            size = 0
+            for u in range(N_VALUES):
+                size += np.int64(board[hr, u])
         if size == 0:
             board[META, M_WINNER] = p
             q = p
@@ -334,6 +359,13 @@ def apply(board, aid):
 
     Inlined into compiled callers: the game loops call it every turn."""
     _apply(board, aid)
+
+
+@njit(cache=True, inline="always")
+def apply_sized(board, aid, sizes):
+    """``apply`` that keeps ``sizes[p]`` (every seat's hand size, int64) up to date and reads
+    the actor's from it instead of summing its hand: what the game loops call each turn."""
+    _apply_sized(board, aid, sizes, True)
 
 
 @njit(cache=True, inline="always")

@@ -3,7 +3,7 @@
 A seed means the same stream on every platform and in every caller, compiled or not:
 
 * ``rng_new(seed)``: the four state words are outputs 0..3 of splitmix64 started at ``seed``
-  (``leaves.seeding.splitmix64_at``).
+  (``leaves.seeding.splitmix64_at``); ``rng_seed(s, seed)`` resets ``s`` to that state.
 * ``rng_below(s, n)`` is Lemire's multiply-shift on the top 32 bits of one draw, with
   rejection, so it is exactly uniform for ``1 <= n < 2**32``.
 * ``rng_uniform(s)`` is the top 53 bits of one draw scaled to [0, 1).
@@ -21,12 +21,19 @@ _LOW32, _TWO32 = uint64s(0xFFFFFFFF, 1 << 32)
 _INV53 = 1.0 / 9007199254740992.0  # 2**-53
 
 
+@njit(cache=True, inline="always")
+def rng_seed(s, seed):
+    """Reset the xoshiro256** state ``s`` (uint64[4]) in place to ``rng_new(seed)``'s: loops
+    that start a stream per game reuse one array instead of allocating one."""
+    for i in range(4):
+        s[i] = splitmix64_at(seed, i)
+
+
 @njit(cache=True)
 def rng_new(seed):
     """A fresh xoshiro256** state (uint64[4]) from one uint64 seed, expanded by splitmix64."""
     s = np.empty(4, dtype=np.uint64)
-    for i in range(4):
-        s[i] = splitmix64_at(seed, i)
+    rng_seed(s, seed)
     return s
 
 

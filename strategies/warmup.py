@@ -1,50 +1,65 @@
 """Load (or, on a first run, compile) only the compiled loop a run needs, up front.
 
 Without this a fresh install's first run would sit silent for many seconds inside its first
-batch. ``loop_cached`` says whether the games loop (which expert matches play in waves too)
-is ready: built ahead of time (``compiled.aot``) or in numba's on-disk cache; a caller then
-says "compiling (first run only)" only when it will compile. ``warm_up`` loads that loop
-alone (never ``ismcts``), through numba's JIT while the module built ahead of time is not
-there, and then starts that build in the background.
+batch. ``loop_cached`` says whether a games loop for the run's policy kinds (which expert
+matches play in waves too) is ready: built ahead of time (``compiled.aot``), or a loop that
+covers those kinds in numba's on-disk cache (``compiled.specialize``, or the loop over every
+kind); a caller then says "compiling (first run only)" only when it will compile.
+``warm_up`` loads that loop alone (never ``ismcts``): a loop already cached that covers the
+kinds, else it compiles the loop for exactly those kinds (seconds for a few simple
+heuristics, not the minute every built-in takes), and then starts the ahead-of-time build in
+the background.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
-from .compiled import N_PARAMS, aot, loops
+from .compiled import N_KINDS, N_PARAMS, aot, loops, specialize
 
 __all__ = ["loop_cached", "warm_up"]
 
 
-def loop_cached(expert: bool = False) -> bool:
-    """True when the games loop is built ahead of time for these sources, or numba's cache
-    holds it compiled for this machine.
+def _kinds(kinds: Iterable[int] | None) -> tuple[int, ...]:
+    """The run's kinds; ``None`` (not said) means every kind."""
+    return tuple(range(N_KINDS)) if kinds is None else specialize.kind_set(kinds)
 
-    ``expert`` matches play in waves of that same loop. Reads numba's cache index (not a
-    public API): any failure reads as "not cached", which at worst shows the compile notice
-    for a load.
+
+def loop_cached(expert: bool = False, kinds: Iterable[int] | None = None) -> bool:
+    """True when the games loop for policy ``kinds`` (default: every kind) is built ahead of
+    time for these sources, or a loop covering them is loaded or in numba's cache.
+
+    ``expert`` matches play in waves of that same loop.
     """
     if aot.loop() is not None:
         return True
-    dispatcher = loops._batch
-    try:
-        if dispatcher.overloads:
-            return True
-        index = dispatcher._cache._cache_file._load_index()
-        magic = dispatcher.targetctx.codegen().magic_tuple()
-        return any(key[1] == magic for key in index)
-    except Exception:  # noqa: BLE001 - numba internals may change; assume cold
-        return False
+    ks = _kinds(kinds)
+    if specialize.covering(ks) is not None:
+        return True
+    return specialize.in_numba_cache(loops._batch)
 
 
-def warm_up(expert: bool = False) -> None:
-    """Load the games loop by playing one 3-player game of random play through it (numba's
-    JIT compiles or loads it there when nothing was built ahead of time; that build then
-    starts in the background, reusing the numba cache just filled)."""
+def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:
+    """Load the games loop for policy ``kinds`` (default: every kind), compiling it if no
+    loop covering them is cached; then start the ahead-of-time build in the background."""
+    ks = _kinds(kinds)
+    if aot.loop() is None and specialize.covering(ks) is None:
+        if kinds is None or specialize.in_numba_cache(loops._batch):
+            _play_one()  # the loop over every kind
+        else:
+            try:
+                specialize.compile_for(ks)
+            except OSError:  # a cache folder it cannot write: the loop over every kind
+                _play_one()
+    if aot.loop() is None:
+        aot.build_in_background()
+
+
+def _play_one() -> None:
+    """One game through ``loops._batch`` itself (numba compiles or loads it)."""
     kinds = np.zeros(3, np.int64)
     params = np.zeros((3, N_PARAMS), np.float64)
     seeds = np.zeros(1, np.uint64)
-    loops.play_batch_compiled(kinds, params, seeds, seeds, 1000)
-    if aot.loop() is None:
-        aot.build_in_background()
+    loops._run(kinds, params, seeds, seeds, 1000, False, loop=loops._batch)

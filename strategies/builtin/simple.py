@@ -2,6 +2,12 @@
 
 Each built-in here is its kernel followed by its class; a forced pass always takes the value
 the player holds most of (``features.take_group``) unless the docstring says otherwise.
+
+The kernels scan the 13 values without data-dependent jumps (they run millions of times a
+second): each playable value gets one integer key whose order is the rule's order (ties
+included: the lower value first), and the scan keeps the key's maximum or minimum, which
+compiles to selects. ``tests/test_policy_reference.py`` checks every kernel against the rule
+written as a plain first-best loop.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from leaves.board import HANDS, M_HI, M_LO, META
 from leaves.jit import njit
 from leaves.rules import TAKE_BASE
 
-from ..policy.features import kmin, play_id, take_group, winning_play
+from ..policy.features import NONE, group_needs, need_of, play_id, take_group, winning_play
 from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
@@ -21,10 +27,14 @@ def policy_low(board, seat, sizes, params, rng, work):
     """Whole group of the lowest playable value; else take the value held most."""
     lo = board[META, M_LO]
     hi = board[META, M_HI]
+    a, b = group_needs(board, lo, hi)
+    first = NONE
     for v in range(13):
         c = board[HANDS + seat, v]
-        if c > 0 and c >= kmin(board, v, lo, hi):
-            return play_id(v, c)
+        ok = (c > 0) & (c >= need_of(v, lo, hi, a, b))
+        first = min(first, v if ok else NONE)
+    if first < NONE:
+        return play_id(first, board[HANDS + seat, first])
     return take_group(board, seat, lo, hi)
 
 
@@ -47,10 +57,14 @@ def policy_high(board, seat, sizes, params, rng, work):
     """Whole group of the highest playable value; else take the value held most."""
     lo = board[META, M_LO]
     hi = board[META, M_HI]
-    for v in range(12, -1, -1):
+    a, b = group_needs(board, lo, hi)
+    last = -1
+    for v in range(13):
         c = board[HANDS + seat, v]
-        if c > 0 and c >= kmin(board, v, lo, hi):
-            return play_id(v, c)
+        ok = (c > 0) & (c >= need_of(v, lo, hi, a, b))
+        last = max(last, v if ok else -1)
+    if last >= 0:
+        return play_id(last, board[HANDS + seat, last])
     return take_group(board, seat, lo, hi)
 
 
@@ -75,20 +89,15 @@ def policy_minimal(board, seat, sizes, params, rng, work):
     w = winning_play(board, seat, sizes, lo, hi)
     if w >= 0:
         return w
-    best = -1
-    bk = 99
-    bl = 99
+    a, b = group_needs(board, lo, hi)
+    best = 1 << 30  # key (count, cards left, value): its minimum is the rule's choice
     for v in range(13):
         c = board[HANDS + seat, v]
-        k = kmin(board, v, lo, hi)
-        if c > 0 and c >= k:
-            left = c - k
-            if k < bk or (k == bk and left < bl):
-                bk = k
-                bl = left
-                best = play_id(v, k)
-    if best >= 0:
-        return best
+        k = need_of(v, lo, hi, a, b)
+        key = (k * 16 + c - k) * 16 + v
+        best = min(best, key if (c > 0) & (c >= k) else 1 << 30)
+    if best < 1 << 30:
+        return play_id(best & 15, best >> 8)
     return take_group(board, seat, lo, hi)
 
 
@@ -123,29 +132,25 @@ def policy_greedy(board, seat, sizes, params, rng, work):
     """
     lo = board[META, M_LO]
     hi = board[META, M_HI]
+    a, b = group_needs(board, lo, hi)
     keep_pairs = params[_G.keep_pairs] > 0.5
-    best = -1
-    bc = 0
-    bx = -1
-    pair = -1
+    size = sizes[seat]
+    # key (count, distance from 7, -value): its maximum is the rule's choice. A play that
+    # empties the hand is the only playable value then, so it is that maximum; kept pairs
+    # (the lowest first) only when nothing else is playable.
+    top = -1
+    pair = NONE
     for v in range(13):
         c = board[HANDS + seat, v]
-        if c > 0 and c >= kmin(board, v, lo, hi):
-            if c == sizes[seat]:
-                return play_id(v, c)  # empties the hand: wins
-            if keep_pairs and c == 2:
-                if pair < 0:
-                    pair = play_id(v, c)
-                continue
-            x = abs(v - 6)
-            if c > bc or (c == bc and x > bx):
-                bc = c
-                bx = x
-                best = play_id(v, c)
-    if best >= 0:
-        return best
-    if pair >= 0:
-        return pair
+        ok = (c > 0) & (c >= need_of(v, lo, hi, a, b))
+        kept = keep_pairs & (c == 2) & (c != size)
+        key = (c * 16 + abs(v - 6)) * 16 + 15 - v
+        top = max(top, key if ok and not kept else -1)
+        pair = min(pair, v if ok and kept else NONE)
+    if top >= 0:
+        return play_id(15 - (top & 15), top >> 8)
+    if pair < NONE:
+        return play_id(pair, 2)
     return take_group(board, seat, lo, hi)
 
 
@@ -178,13 +183,14 @@ def policy_patient(board, seat, sizes, params, rng, work):
     (while its hand has at least ``min_hand`` cards)."""
     lo = board[META, M_LO]
     hi = board[META, M_HI]
-    best = -1
-    bc = 0
+    a, b = group_needs(board, lo, hi)
+    top = -1  # key (count, -value): its maximum is the biggest group, the lowest on ties
     for v in range(13):
         c = board[HANDS + seat, v]
-        if c > bc and c >= kmin(board, v, lo, hi):
-            bc = c
-            best = play_id(v, c)
+        key = c * 16 + 15 - v
+        top = max(top, key if (c > 0) & (c >= need_of(v, lo, hi, a, b)) else -1)
+    best = -1 if top < 0 else play_id(15 - (top & 15), top >> 4)
+    bc = 0 if top < 0 else top >> 4
     if lo < 0 or bc >= 2 or (best >= 0 and sizes[seat] < params[_P.min_hand]):
         return best
     t = take_group(board, seat, lo, hi)
@@ -213,19 +219,14 @@ def policy_blocker(board, seat, sizes, params, rng, work):
     """Whole group of the most extreme playable value (1s and 13s first); ties to the bigger."""
     lo = board[META, M_LO]
     hi = board[META, M_HI]
-    best = -1
-    bc = 0
-    bx = -1
+    a, b = group_needs(board, lo, hi)
+    top = -1  # key (distance from 7, count, -value): its maximum is the rule's choice
     for v in range(13):
         c = board[HANDS + seat, v]
-        if c > 0 and c >= kmin(board, v, lo, hi):
-            x = abs(v - 6)
-            if x > bx or (x == bx and c > bc):
-                bc = c
-                bx = x
-                best = play_id(v, c)
-    if best >= 0:
-        return best
+        key = (abs(v - 6) * 16 + c) * 16 + 15 - v
+        top = max(top, key if (c > 0) & (c >= need_of(v, lo, hi, a, b)) else -1)
+    if top >= 0:
+        return play_id(15 - (top & 15), (top >> 4) & 15)
     return take_group(board, seat, lo, hi)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from leaves.board import HANDS, M_HI, M_LO, META
 from leaves.jit import njit
 
-from ..policy.features import kmin, play_id, take_scored
+from ..policy.features import group_needs, need_of, play_id, take_scored
 from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
@@ -22,20 +22,17 @@ def policy_taker(board, seat, sizes, params, rng, work):
     """Plays its smallest whole group (ties to the value nearest 7); takes by ``take_scored``."""
     lo = board[META, M_LO]
     hi = board[META, M_HI]
-    best = -1
-    bs = -1e18
+    a, b = group_needs(board, lo, hi)
+    # Score -2 * count - 0.1 * |v - 7| as the key (count, distance from 7, value), whose
+    # minimum is the best score, lowest value on ties. A play that empties the hand is the
+    # only playable value then, so it is that minimum.
+    low = 1 << 30
     for v in range(13):
         c = board[HANDS + seat, v]
-        k = kmin(board, v, lo, hi)
-        if c > 0 and c >= k:
-            s = -2.0 * c - 0.1 * abs(v - 6)
-            if c == sizes[seat]:
-                s = 1e9  # empties the hand: wins
-            if s > bs:
-                bs = s
-                best = play_id(v, c)
-    if best >= 0:
-        return best
+        key = (c * 16 + abs(v - 6)) * 16 + v
+        low = min(low, key if (c > 0) & (c >= need_of(v, lo, hi, a, b)) else 1 << 30)
+    if low < 1 << 30:
+        return play_id(low & 15, low >> 8)
     return take_scored(
         board,
         seat,

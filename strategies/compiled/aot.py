@@ -3,15 +3,16 @@
 Through numba's JIT a process pays about a second before its first game, even with the loop
 in numba's cache (importing numba, then starting its compiler to load the cached code), in
 the driver and in every worker: more than all the games of a small tournament. So the games
-loop (``loops._batch``, with every built-in policy) is compiled once more with
-``numba.pycc`` into an extension module that later runs import in a millisecond, into a
-cache folder keyed by a hash of the kernels' sources and the Python, numpy and numba
-versions (an edit or an upgrade builds anew). The first run compiles through the JIT as
-before (under "compiling (first run only)") and then starts the build in a background
-process (``build_in_background``, at low priority): it reuses the numba cache that compile
-filled, so the first run pays nothing more. Both run the same code (a differential test
-compares their games); until the module is there, without a C compiler, when the build
-fails, or with ``LEAVES_AOT=0``, runs use numba's JIT.
+loop is compiled once more with ``numba.pycc``, over every built-in policy with the small
+ones inlined (``specialize.source(..., inline=True)``: the fastest loop, whose compile time
+does not matter here), into an extension module that later runs import in a millisecond,
+into a cache folder keyed by a hash of the kernels' sources and the Python, numpy and numba
+versions (an edit or an upgrade builds anew). The first run compiles the loop for its own
+kinds through the JIT (under "compiling (first run only)", ``specialize``) and then starts
+the build in a background process (``build_in_background``, at low priority), so the first
+run pays nothing more. Both run the same games (a differential test compares them); until
+the module is there, without a C compiler, when the build fails, or with ``LEAVES_AOT=0``,
+runs use numba's JIT.
 
 The cache folder is ``$LEAVES_CACHE_DIR/aot``, else ``$XDG_CACHE_HOME/leaves/aot``, else
 ``~/.cache/leaves/aot``.
@@ -44,6 +45,7 @@ __all__ = [
     "build",
     "build_in_background",
     "cache_dir",
+    "cache_root",
     "enabled",
     "key",
     "loop",
@@ -55,9 +57,9 @@ FAILED = "failed.txt"  # written next to the module when a build fails: why
 BUILDING = "building"  # next to the module while a background build runs
 STALE_S = 900  # a background build's marker older than this was left by a lost build
 SIGNATURE = (
-    "Tuple((int8[::1], int16[:, ::1], int8[::1], int32[::1], int32[::1], boolean[::1], "
-    "int8[:, ::1]))(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], "
-    "int64, boolean, int64)"
+    "int64(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], int64, "
+    "boolean, int64, int8[::1], int16[:, ::1], int8[::1], int32[::1], int32[::1], boolean[::1], "
+    "int8[:, ::1], int32[:, ::1], int64[::1], int64[::1], int64[::1], uint64[::1])"
 )
 """``loops._batch``'s arguments and results as the extension module exports them."""
 
@@ -74,13 +76,18 @@ def enabled() -> bool:
     return os.environ.get("LEAVES_AOT", "1") != "0"
 
 
-def cache_dir() -> Path:
-    """Where built modules are kept (see the module docstring)."""
+def cache_root() -> Path:
+    """``$LEAVES_CACHE_DIR``, else ``$XDG_CACHE_HOME/leaves``, else ``~/.cache/leaves``."""
     root = os.environ.get("LEAVES_CACHE_DIR")
     if root:
-        return Path(root) / "aot"
+        return Path(root)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "leaves" / "aot"
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "leaves"
+
+
+def cache_dir() -> Path:
+    """Where built modules are kept (see the module docstring)."""
+    return cache_root() / "aot"
 
 
 def _numba_version() -> str:
@@ -226,11 +233,22 @@ def _compile(name: str, out: Path) -> None:
         warnings.simplefilter("ignore")
         from numba.pycc import CC
 
-    from . import loops
+    from . import specialize
+    from .dispatch import N_KINDS
 
-    cc = CC(name, source_module=loops)
+    # The loop over every kind with the small policies inlined (``specialize.source``):
+    # compile time does not matter here, the speed of every later run does.
+    path = out / "source" / "loop.py"  # apart from the module the build writes to ``out``
+    path.parent.mkdir()
+    path.write_text(specialize.source(tuple(range(N_KINDS)), inline=True))
+    spec = importlib.util.spec_from_file_location(f"{name}_source", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a plain .py file
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cc = CC(name, source_module=module)
     cc.output_dir = str(out)
-    cc.export(EXPORT, SIGNATURE)(loops._batch.py_func)
+    cc.export(EXPORT, SIGNATURE)(module._batch.py_func)
     cc.compile()
 
 

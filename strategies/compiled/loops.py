@@ -6,7 +6,8 @@ search's playouts both use it); ``play_batch_compiled`` deals game ``g`` from
 ``deal_seeds[g]`` (``kernels.board_deal``, as the Python path does) and plays it with a kernel
 RNG from ``play_seeds[g]``, at one table or under per-game seatings (a tournament chunk in one
 call). It runs the ahead-of-time compiled copy of the loop (``aot``) when one is built, else
-numba's JIT.
+numba's JIT: a copy of the loop for just the kinds a run uses (``specialize``) when one was
+compiled, else ``_batch`` over every kind.
 """
 
 from __future__ import annotations
@@ -14,13 +15,25 @@ from __future__ import annotations
 import numpy as np
 
 from leaves import kernels as K
-from leaves.board import M_CUR, M_FIRST, M_N, M_ROUND, M_TURN, M_WINNER, META, SEAT_SLOTS
+from leaves.board import (
+    BOARD_ROWS,
+    HANDS,
+    M_CUR,
+    M_FIRST,
+    M_LIMIT,
+    M_N,
+    M_ROUND,
+    M_TURN,
+    M_WINNER,
+    META,
+    SEAT_SLOTS,
+)
 from leaves.jit import njit
-from leaves.rules import MAX_COPIES, TAKE_BASE, hand_size_for
+from leaves.rules import DECK_SIZE, MAX_COPIES, N_VALUES, TAKE_BASE, hand_size_for
 
 from ..policy.features import WORK_SIZE
 from ..policy.params import N_PARAMS
-from . import aot
+from . import aot, specialize
 from .dispatch import N_KINDS, decide
 
 
@@ -40,13 +53,15 @@ def play_to_end(board, kinds, params, sizes, rng, work, rec, record):
     are written to ``rec`` when ``record``."""
     n = board[META, M_N]
     for i in range(n):
-        sizes[i] = K.hand_size(board, i)
+        total = 0
+        for v in range(N_VALUES):
+            total += board[HANDS + i, v]
+        sizes[i] = total
     t = 0
-    while not K.is_terminal(board):
+    while board[META, M_WINNER] < 0 and board[META, M_TURN] < board[META, M_LIMIT]:
         p = board[META, M_CUR]
         aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
-        K.apply(board, aid)
-        track_size(sizes, p, aid)
+        K.apply_sized(board, aid, sizes)
         if record:
             rec[t] = aid
         t += 1
@@ -54,39 +69,49 @@ def play_to_end(board, kinds, params, sizes, rng, work, rec, record):
 
 
 @njit(cache=True)
-def _batch(kinds, params, seating, deal_seeds, play_seeds, turn_limit, record, hand_size):
+def _batch(
+    kinds, params, seating, deal_seeds, play_seeds, turn_limit, record, hand_size,
+    first, left, winner, turns, rounds, unfinished, actions, board, sizes, work, deck, rng,
+):  # fmt: skip
     # Game g seats policies kinds[seating[g]] with params[seating[g]]: a chunk's seatings in
-    # one call (``aot.SIGNATURE`` exports exactly this signature).
+    # one call (``aot.SIGNATURE`` exports exactly this signature). The result arrays (first
+    # .. actions) and the scratch buffers (board .. rng) come from the caller (``_buffers``):
+    # the loop allocates nothing, which keeps its first compile short.
     n = kinds.shape[1]
-    g_count = deal_seeds.shape[0]
-    first = np.empty(g_count, np.int8)
-    left = np.empty((g_count, n), np.int16)
-    winner = np.empty(g_count, np.int8)
-    turns = np.empty(g_count, np.int32)
-    rounds = np.empty(g_count, np.int32)
-    unfinished = np.empty(g_count, np.bool_)
-    actions = np.zeros((g_count if record else 0, turn_limit), np.int8)
-    dummy = np.zeros(0, np.int8)
-    board = K.board_new()
-    sizes = np.zeros(SEAT_SLOTS, np.int64)
-    work = np.zeros(WORK_SIZE, np.int64)
-    for g in range(g_count):
+    for g in range(deal_seeds.shape[0]):
         r = seating[g]
-        board[:, :] = 0
-        K.board_deal(board, n, hand_size, K.rng_new(deal_seeds[g]), -1, turn_limit)
+        K.rng_seed(rng, deal_seeds[g])
+        K.deal_unchecked(board, n, hand_size, rng, -1, turn_limit, deck)
         first[g] = board[META, M_FIRST]
-        rng = K.rng_new(play_seeds[g])
-        if record:
-            play_to_end(board, kinds[r], params[r], sizes, rng, work, actions[g], True)
-        else:
-            play_to_end(board, kinds[r], params[r], sizes, rng, work, dummy, False)
+        K.rng_seed(rng, play_seeds[g])
+        rec = actions[g if record else 0]  # a dummy row when not recording
+        play_to_end(board, kinds[r], params[r], sizes, rng, work, rec, record)
         for i in range(n):
             left[g, i] = sizes[i]
         winner[g] = board[META, M_WINNER]
         turns[g] = board[META, M_TURN]
         rounds[g] = board[META, M_ROUND]
         unfinished[g] = board[META, M_WINNER] < 0
-    return first, left, winner, turns, rounds, unfinished, actions
+    return deal_seeds.shape[0]
+
+
+def _buffers(g_count: int, n: int, turn_limit: int, record: bool) -> tuple[np.ndarray, ...]:
+    """``_batch``'s last twelve arguments: results (first, left, winner, turns, rounds, unfinished, actions:
+    one dummy row when not recording) then scratch (board, sizes, work, deck, rng)."""
+    return (
+        np.empty(g_count, np.int8),
+        np.empty((g_count, n), np.int16),
+        np.empty(g_count, np.int8),
+        np.empty(g_count, np.int32),
+        np.empty(g_count, np.int32),
+        np.empty(g_count, np.bool_),
+        np.zeros((g_count, turn_limit) if record else (1, 1), np.int8),
+        np.zeros((BOARD_ROWS, N_VALUES), np.int32),
+        np.zeros(SEAT_SLOTS, np.int64),
+        np.zeros(WORK_SIZE, np.int64),
+        np.zeros(DECK_SIZE, np.int64),
+        np.zeros(4, np.uint64),
+    )
 
 
 def _check_table(kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -116,8 +141,10 @@ def _seeds(x: np.ndarray, name: str) -> np.ndarray:
 
 
 def _run(
-    kinds, params, deal_seeds, play_seeds, turn_limit, record, seating=None
+    kinds, params, deal_seeds, play_seeds, turn_limit, record, seating=None, loop=None
 ) -> tuple[np.ndarray, ...]:
+    """Check the arguments, allocate ``_batch``'s buffers and run ``loop`` (default: the
+    ahead-of-time module, else a loop compiled for these kinds, else ``_batch``)."""
     kinds, params = _check_table(kinds, params)
     d, p = _seeds(deal_seeds, "deal_seeds"), _seeds(play_seeds, "play_seeds")
     if d.shape != p.shape:
@@ -129,18 +156,17 @@ def _run(
         raise ValueError("seating must give one seating per game")
     if seating.size and (seating.min() < 0 or seating.max() >= kinds.shape[0]):
         raise ValueError(f"seatings must be 0..{kinds.shape[0] - 1}")
-    args = (
-        kinds,
-        params,
-        seating,
-        d,
-        p,
-        int(turn_limit),
-        bool(record),
-        hand_size_for(kinds.shape[1]),
-    )
-    compiled = aot.loop()  # the same loop compiled ahead of time, when built
-    return (_batch if compiled is None else compiled)(*args)
+    limit = int(turn_limit)
+    if limit < 1:
+        raise ValueError("turn_limit must be >= 1")
+    n = kinds.shape[1]
+    out = _buffers(d.shape[0], n, limit, bool(record))
+    if loop is None:
+        loop = aot.loop()  # the same loop compiled ahead of time, when built
+    if loop is None:  # else one compiled for the run's kinds, when there is one
+        loop = specialize.covering(kinds.ravel().tolist()) or _batch
+    loop(kinds, params, seating, d, p, limit, bool(record), hand_size_for(n), *out)
+    return out[:6] if not record else out[:7]
 
 
 def play_batch_compiled(

@@ -1,0 +1,150 @@
+"""Loops compiled for the policy kinds a run uses play the games of the loop over every kind,
+and a first run compiles only the kernels its kinds need."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import strategies
+from strategies.builtin import BUILTINS
+from strategies.compiled import N_PARAMS, loops, specialize
+
+SIMPLE = (1, 2, 3, 4)  # low, high, minimal, greedy: the kinds of the issue's runs
+
+
+def _params(kinds: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    out = np.zeros((*kinds.shape, N_PARAMS))
+    for idx in np.ndindex(kinds.shape):
+        cls = BUILTINS[int(kinds[idx])]
+        values = {k: float(rng.uniform(lo, hi)) for k, (lo, hi) in cls.PARAMS.tunable().items()}
+        vector = cls(**{k: type(cls().params[k])(v) for k, v in values.items()}).compiled()[1]
+        out[idx][: vector.size] = vector
+    return out
+
+
+@pytest.fixture(scope="module")
+def simple_loop():
+    return specialize.compile_for(SIMPLE)
+
+
+@settings(max_examples=20)
+@given(
+    n=st.integers(3, 6),
+    n_seatings=st.integers(1, 3),
+    games=st.integers(1, 12),
+    seed=st.integers(0, 2**32),
+    record=st.booleans(),
+    subset=st.sets(st.sampled_from(SIMPLE), min_size=1),
+)
+def test_specialised_loop_plays_the_games_of_the_loop_over_every_kind(
+    simple_loop, n, n_seatings, games, seed, record, subset
+):
+    rng = np.random.default_rng(seed)
+    kinds = rng.choice(sorted(subset), size=(n_seatings, n)).astype(np.int64)
+    params = _params(kinds, rng)
+    seating = rng.integers(0, n_seatings, size=games).astype(np.int64)
+    deal = rng.integers(0, 2**63, size=games).astype(np.uint64)
+    play = rng.integers(0, 2**63, size=games).astype(np.uint64)
+    args = (kinds, params, deal, play, 1000, record, seating)
+    every = loops._run(*args, loop=loops._batch)
+    special = loops._run(*args, loop=simple_loop)
+    for a, b in zip(every, special, strict=True):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
+def test_play_batch_uses_a_loop_that_covers_its_kinds(simple_loop, monkeypatch):
+    table = ["greedy", "low", "high"]
+    deal = np.arange(40, dtype=np.uint64)
+    play = deal + np.uint64(7)
+    expected = loops._run(
+        np.array([4, 1, 2]),
+        np.stack([strategies.get(s).compiled()[1] for s in table]),
+        deal,
+        play,
+        1000,
+        False,
+        loop=loops._batch,
+    )
+
+    def refuse(*args):
+        raise AssertionError("the loop over every kind was called")
+
+    monkeypatch.setattr(loops, "_batch", refuse)
+    got = strategies.play_batch(table, deal, play)
+    np.testing.assert_array_equal(got.cards_left, expected[1])
+    np.testing.assert_array_equal(got.turns, expected[3])
+
+
+def test_covering_picks_the_smallest_loop_that_holds_every_kind(monkeypatch):
+    monkeypatch.setattr(specialize, "_loaded", {(1, 2): "a", (1, 2, 3): "b", (0, 1, 2, 3): "c"})
+    monkeypatch.setattr(specialize, "_found", {})
+    monkeypatch.setattr(specialize, "_on_disk", lambda: [])
+    monkeypatch.setattr(specialize, "is_cached", lambda ks: True)
+    assert specialize.covering([2, 1, 2]) == "a"
+    assert specialize.covering([3]) == "b"
+    assert specialize.covering([0, 3]) == "c"
+    assert specialize.covering([7]) is None
+
+
+def test_generated_module_is_written_once(simple_loop):
+    path = specialize.loop_dir() / "loop_1_2_3_4.py"
+    stamp = path.stat().st_mtime_ns
+    specialize._write(path, "changed = True\n")  # never replaces: numba's cache keys on it
+    assert path.stat().st_mtime_ns == stamp
+    assert path.read_text() == specialize.source(SIMPLE)
+    assert "policy_counter" not in path.read_text()
+
+
+def test_kinds_are_checked():
+    with pytest.raises(ValueError, match="policy kinds"):
+        specialize.compile_for([len(BUILTINS)])
+    with pytest.raises(ValueError, match="policy kinds"):
+        specialize.compile_for([])
+
+
+def test_first_run_compiles_only_the_policies_of_its_kinds(tmp_path):
+    """Empty caches: the loop reads as not cached, warming up compiles it (and only the
+    policies of its kinds: never ``counter`` or ``weighted``), then it reads as cached."""
+    code = (
+        "from strategies import warmup\n"
+        "from strategies.builtin import counter, weighted, simple\n"
+        "print(warmup.loop_cached(False, [1]))\n"
+        "warmup.warm_up(False, [1])\n"
+        "print(warmup.loop_cached(False, [1]))\n"
+        "print(bool(simple.policy_low.overloads), bool(counter.policy_counter.overloads),"
+        " bool(weighted.policy_weighted.overloads))\n"
+    )
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        "LEAVES_CACHE_DIR": str(tmp_path / "leaves"),
+        "LEAVES_AOT": "0",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.split() == ["False", "True", "True", "False", "False"]
+
+
+def test_an_unwritable_cache_falls_back_to_the_loop_over_every_kind(monkeypatch):
+    from strategies import warmup
+
+    def refuse(path, text):
+        raise PermissionError("read-only cache")
+
+    monkeypatch.setattr(specialize, "_write", refuse)
+    monkeypatch.setattr(specialize, "covering", lambda kinds: None)
+    monkeypatch.setattr(specialize, "in_numba_cache", lambda dispatcher: False)
+    monkeypatch.setattr(specialize, "_loaded", {})
+    played = []
+    monkeypatch.setattr(warmup, "_play_one", lambda: played.append(True))
+    warmup.warm_up(False, [6])
+    assert played == [True]
