@@ -102,9 +102,12 @@ class LeavesGame(GameBase):
         ``cold`` says it must compile it first (numba's cache does not hold it yet)."""
         from strategies import warmup
 
-        if not any(self.strategy(p).compiled() is not None for p in payloads):
+        compiled = [self.strategy(p).compiled() for p in payloads]
+        kinds = [c[0] for c in compiled if c is not None]
+        if not kinds:  # plain-Python strategies only: nothing to compile
             return False, lambda: None
-        return not warmup.loop_cached(expert), lambda: warmup.warm_up(expert)
+        # Only the loop over the run's policy kinds: a first run compiles just those kernels.
+        return not warmup.loop_cached(expert, kinds), lambda: warmup.warm_up(expert, kinds)
 
     def _batch(self, res: Any) -> SeatedBatch:
         return SeatedBatch(
