@@ -114,13 +114,17 @@ def test_first_run_compiles_only_the_policies_of_its_kinds(tmp_path):
     """Empty caches: the loop reads as not cached, warming up compiles it (and only the
     policies of its kinds: never ``counter`` or ``weighted``), then it reads as cached."""
     code = (
+        "from numba.core import event\n"
         "from strategies import warmup\n"
         "from strategies.builtin import counter, weighted, simple\n"
         "print(warmup.loop_cached(False, [1]))\n"
-        "warmup.warm_up(False, [1])\n"
+        "with event.install_recorder('numba:compile') as rec:\n"
+        "    warmup.warm_up(False, [1])\n"
         "print(warmup.loop_cached(False, [1]))\n"
         "print(bool(simple.policy_low.overloads), bool(counter.policy_counter.overloads),"
         " bool(weighted.policy_weighted.overloads))\n"
+        "print(','.join(e.data['dispatcher'].py_func.__name__ for _, e in rec.buffer"
+        " if e.is_start))\n"
     )
     env = {
         **os.environ,
@@ -131,7 +135,14 @@ def test_first_run_compiles_only_the_policies_of_its_kinds(tmp_path):
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    assert done.stdout.split() == ["False", "True", "True", "False", "False"]
+    out = done.stdout.split()
+    assert out[:5] == ["False", "True", "True", "False", "False"]
+    compiled = out[5].split(",")
+    # precompile gave the callees the loop's own argument types: each compiled once, and the
+    # share a second process compiled (two cores or more) only loaded here
+    assert compiled.count("deal_unchecked") == 1
+    assert compiled.count("play_to_end") == 1
+    assert compiled.count("policy_low") == (0 if (os.cpu_count() or 1) > 1 else 1)
 
 
 def test_an_unwritable_cache_falls_back_to_the_loop_over_every_kind(monkeypatch):

@@ -81,7 +81,8 @@ def _batch(
     for g in range(deal_seeds.shape[0]):
         r = seating[g]
         K.rng_seed(rng, deal_seeds[g])
-        K.deal_unchecked(board, n, hand_size, rng, -1, turn_limit, deck)
+        # np.int64(-1), not the literal -1: the argument types ``precompile`` compiles for
+        K.deal_unchecked(board, n, hand_size, rng, np.int64(-1), turn_limit, deck)
         first[g] = board[META, M_FIRST]
         K.rng_seed(rng, play_seeds[g])
         rec = actions[g if record else 0]  # a dummy row when not recording

@@ -162,6 +162,10 @@ def compile_for(kinds: Iterable[int]) -> Any:
     """Load (compiling on a first run) the loop for ``kinds``; its ``_batch`` dispatcher."""
     ks = kind_set(kinds)
     _check(ks)
+    if not is_cached(ks):  # a first compile: the loop's callees on two cores first
+        from . import precompile
+
+        precompile.compile_callees(ks)
     batch = _import(ks)
     _warm(batch, ks)
     _found.clear()  # a loop now covers what none did before
