@@ -71,6 +71,8 @@ def _numeric(pa: Any, values: np.ndarray, valid: np.ndarray | None = None) -> An
 
 
 def _strings(pa: Any, values: list[str | None]) -> Any:
+    if values.count(None) == len(values):  # the usual error column: a loop over it would
+        return pa.nulls(len(values), type=pa.string())  # cost more than the rest of the rows
     encoded = [b"" if v is None else v.encode() for v in values]
     offsets = np.zeros(len(encoded) + 1, np.int32)
     np.cumsum([len(b) for b in encoded], out=offsets[1:])
