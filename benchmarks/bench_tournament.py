@@ -9,6 +9,7 @@ and samples the resident memory of the whole process tree (driver + workers) fro
     python benchmarks/bench_tournament.py --games 200000     # quick look
     python benchmarks/bench_tournament.py --compare          # balanced vs rotations seating
     python benchmarks/bench_tournament.py --integrity        # cost of checksums and fsync
+    python benchmarks/bench_tournament.py --worker-start     # a fresh worker's start-up CPU
 
 Targets: 1,000,000 four-player games among four heuristics with --jobs 2 in <= 30 s wall on
 two cores, 1 -> 2 jobs >= 1.8x, peak memory < 1 GB and flat with --no-rows. The machine must
@@ -179,6 +180,52 @@ def integrity_cost(games: int, jobs: int, repeats: int = 3) -> None:
     )
 
 
+def _first_chunk(task) -> tuple[float, float, float]:
+    """In a fresh worker: its CPU seconds until its first chunk was played, and that chunk's
+    CPU seconds played again (warm), and the start-up's wall seconds (from the submit)."""
+    import time as clock
+
+    from tournaments.work import run_chunk
+
+    run_chunk(task)  # loads the compiled loop, as a worker's first chunk does
+    first = clock.process_time()  # the process's CPU since it was started
+    t0 = clock.process_time()
+    run_chunk(task)
+    return first, clock.process_time() - t0, clock.time()
+
+
+def worker_start(repeats: int = 5) -> None:
+    """CPU seconds a fresh loky worker spends before its first game (``local.WORKER_START_S``).
+
+    Each repeat starts a new worker exactly as a run does (``get_reusable_executor``) and
+    plays one small chunk there twice: the process's CPU time after the first, less the
+    second (warm) one, is what starting cost it (interpreter, imports, unpickling the task,
+    loading the compiled loop).
+    """
+    sys.path.insert(0, str(ROOT))
+    from joblib.externals.loky import get_reusable_executor
+
+    from tournaments import Tournament
+
+    t = Tournament(HEURISTICS, players=4, games=24 * 20, seed=1, chunk_size=24)
+    task = next(t._tasks([0]))
+    cpu, wall = [], []
+    for _ in range(repeats):
+        executor = get_reusable_executor(max_workers=1, reuse=False)
+        t0 = time.time()
+        first, again, done = executor.submit(_first_chunk, task).result()
+        cpu.append(first - again)
+        wall.append(done - t0)
+        executor.shutdown(wait=True, kill_workers=True)
+    cpu.sort()
+    wall.sort()
+    print(
+        f"worker start-up over {repeats} fresh workers: CPU median {cpu[len(cpu) // 2]:.2f} s "
+        f"(min {cpu[0]:.2f}, max {cpu[-1]:.2f}), wall to its first game median "
+        f"{wall[len(wall) // 2]:.2f} s"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1_000_000)
@@ -190,9 +237,16 @@ def main() -> None:
     ap.add_argument(
         "--integrity", action="store_true", help="only the cost of checksums, fsync, verify"
     )
+    ap.add_argument(
+        "--worker-start", action="store_true", help="only a fresh worker's start-up CPU time"
+    )
     args = ap.parse_args()
     SEATING[0] = args.seating
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if args.worker_start:
+        worker_start()
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+        return
     if args.integrity:
         integrity_cost(args.games, args.jobs)
         print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -12,19 +12,26 @@ they finish. A chunk's output is a pure function of its task, so who plays it ne
 from __future__ import annotations
 
 import os
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["PAYBACK", "WORKER_START_S", "Workload", "imap_local", "n_workers"]
 
-WORKER_START_S = 1.5
-"""CPU seconds a fresh worker spends before its first game (measured on a 2-core VM)."""
+WORKER_START_S = 0.5
+"""CPU seconds a fresh worker spends before its first game: interpreter, imports, the task,
+loading the compiled loop. ``python benchmarks/bench_tournament.py --worker-start`` measured a
+median of 0.47 s (2-core machine, under load; its wall time to the first game 0.8 s)."""
 
 PAYBACK = 1.0
 """Workers start when the work left would take a core this many worker start-ups."""
+
+QUEUED_PER_WORKER = 2
+"""Tasks a worker holds at a time (the one it plays, the next): it never waits for one."""
 
 WORKER_IDLE_S = 300
 """Idle workers stay this long, so the runs of one Python session reuse them."""
@@ -74,67 +81,149 @@ def imap_local(
     """
     counts = stats if stats is not None else {}
     counts.update(workers=0, driver_tasks=0, worker_tasks=0)
-    it = iter(tasks)
     workers = n_workers(n_jobs)
     if workers == 0:
-        for task in it:
+        for task in tasks:
             counts["driver_tasks"] += 1
             yield fn(task)
         return
+    feed = _Feed(fn, tasks, workers)
     left = None if workload is None else workload.units
-    executor: Any = None
-    inflight: set[Future] = set()
     finished = False
 
-    def start() -> Any:
+    def start() -> None:
         from joblib.externals.loky import get_reusable_executor
 
         counts["workers"] = workers
-        return get_reusable_executor(max_workers=workers, timeout=WORKER_IDLE_S)
-
-    def fill() -> None:  # keep two tasks per worker queued
-        while executor is not None and len(inflight) < 2 * workers:
-            task = next(it, _END)
-            if task is _END:
-                return
-            inflight.add(executor.submit(fn, task))
+        feed.start(get_reusable_executor(max_workers=workers, timeout=WORKER_IDLE_S))
 
     if workload is None or _pays(workload.units * workload.min_unit_s):
-        executor = start()
+        start()  # workers start while this process prepares
     try:
-        fill()  # workers start while this process prepares
         if prepare is not None:
             prepare()
         while True:
-            fill()
-            ready = [f for f in inflight if f.done()]
-            if ready:
-                for future in ready:
-                    inflight.discard(future)
-                    counts["worker_tasks"] += 1
-                    yield future.result()
-                continue
-            task = next(it, _END)
-            if task is not _END:  # nothing to collect: the driver plays a chunk itself
-                t0 = time.process_time()  # CPU time: a busy machine does not inflate it
-                output = fn(task)
-                spent = time.process_time() - t0
-                counts["driver_tasks"] += 1
-                yield output
-                if executor is None and workload is not None and left is not None:
-                    size = workload.size(task)
-                    left -= size
-                    if size > 0 and _pays(left * spent / size):
-                        executor = start()
-                continue
-            if not inflight:
-                break
-            wait(inflight, return_when=FIRST_COMPLETED)
+            item = feed.collect(block=False)
+            if item is None:
+                task = feed.take()
+                if task is not _END:  # nothing to collect: the driver plays a task itself
+                    t0 = time.process_time()  # CPU time: a busy machine does not inflate it
+                    output = fn(task)
+                    spent = time.process_time() - t0
+                    counts["driver_tasks"] += 1
+                    yield output
+                    if not feed.started and workload is not None and left is not None:
+                        size = workload.size(task)
+                        left -= size
+                        if size > 0 and _pays(left * spent / size):
+                            start()
+                    continue
+                if not feed.outstanding:
+                    break
+                item = feed.collect(block=True)
+            counts["worker_tasks"] += 1
+            yield item
         finished = True
     finally:
-        if not finished and inflight:
-            for future in inflight:
+        feed.close(abandon=not finished)
+
+
+class _Feed:
+    """Hands out the tasks: to the driver when it asks (``take``), and to the workers from a
+    thread of its own that tops their queue up as each result arrives.
+
+    The driver is busy playing most of the time (with the GIL held while the compiled loop
+    plays a slice), so workers must not wait for it to come round to them: the feeding thread
+    submits the next task as soon as one finishes. Each worker holds at most
+    ``QUEUED_PER_WORKER`` tasks, so at the end the driver never waits long for tasks it could
+    have played.
+    """
+
+    def __init__(self, fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int):
+        self._fn = fn
+        self._tasks = iter(tasks)
+        self._slots = QUEUED_PER_WORKER * workers
+        self._cond = threading.Condition()
+        self._results: queue.Queue[Any] = queue.Queue()  # finished futures; an exception
+        self._running: set[Future] = set()  # submitted, not finished
+        self._in_flight = 0  # tasks handed to the executor, not finished
+        self._executor: Any = None
+        self._thread: threading.Thread | None = None
+        self._exhausted = False
+        self._closed = False
+        self.outstanding = 0  # tasks given to workers whose results were not collected
+
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
+
+    def take(self) -> Any:
+        """The next task (``_END`` when there is none left)."""
+        with self._cond:
+            return self._next()
+
+    def _next(self) -> Any:
+        if self._exhausted:
+            return _END
+        task = next(self._tasks, _END)
+        if task is _END:
+            self._exhausted = True
+        return task
+
+    def start(self, executor: Any) -> None:
+        self._executor = executor
+        self._thread = threading.Thread(target=self._feed, name="leaves-feed", daemon=True)
+        self._thread.start()
+
+    def _feed(self) -> None:
+        try:
+            while True:
+                with self._cond:
+                    while not self._closed and self._in_flight >= self._slots:
+                        self._cond.wait()
+                    task = _END if self._closed else self._next()
+                    if task is _END:
+                        return
+                    self._in_flight += 1
+                    self.outstanding += 1
+                future = self._executor.submit(self._fn, task)  # never under our lock
+                with self._cond:
+                    self._running.add(future)
+                future.add_done_callback(self._done)  # runs here if it is done already
+        except BaseException as exc:  # noqa: BLE001 - handed to the driver, which raises it
+            self._results.put(exc)
+
+    def _done(self, future: Future) -> None:
+        with self._cond:
+            self._running.discard(future)
+            self._in_flight -= 1
+            self._cond.notify_all()
+        self._results.put(future)
+
+    def collect(self, block: bool) -> Any:
+        """A worker's result (None when none is ready and ``block`` is false). Raises what the
+        task or the feeding raised."""
+        try:
+            item = self._results.get(block=block)
+        except queue.Empty:
+            return None
+        if isinstance(item, BaseException):
+            raise item
+        with self._cond:
+            self.outstanding -= 1
+        return item.result()
+
+    def close(self, abandon: bool) -> None:
+        """Stop feeding; ``abandon``: cancel the tasks in flight and, when some are already
+        running, stop the workers now (an interrupted run must not wait for them)."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+            running = list(self._running)
+        if self._thread is not None:
+            self._thread.join()
+        if abandon and running:
+            for future in running:
                 future.cancel()
-            if any(not f.done() for f in inflight):
-                # an interrupted run must stop now, not after the chunks in flight
-                executor.shutdown(wait=False, kill_workers=True)
+            if any(not f.done() for f in running):
+                self._executor.shutdown(wait=False, kill_workers=True)
