@@ -132,6 +132,41 @@ def test_games_added_at_once_equal_the_per_seating_loop(case):
         np.testing.assert_array_equal(by_seating[key], reference[key], err_msg=key)
 
 
+@settings(max_examples=60)
+@given(seated_games(), st.integers(1, 4))
+def test_whole_duplicate_sets_added_at_once_equal_the_per_seating_loop(case, deals):
+    """``add_sets``, the runner's way: game i under seating i % n, deal after deal."""
+    k, n_ent, seatings, positions, _, batch, higher = case
+    n = len(seatings)
+    g = deals * n
+    rows = np.arange(g) % len(batch)  # any games will do: take g of them
+    batch = _subset(batch, rows)
+    shared = batch.winners is not None
+
+    def empty():
+        return aggregates.empty(n_ent, 2, 200, ("turns",), shared_wins=shared)
+
+    at_once, reference = empty(), empty()
+    aggregates.add_sets(at_once, 1, seatings, positions, batch, "score", "turns", higher)
+    for r in range(n):
+        part = _subset(batch, np.arange(r, g, n))
+        _reference_add(reference, 1, positions[r], seatings[r], part, higher)
+    for key in reference:
+        np.testing.assert_array_equal(at_once[key], reference[key], err_msg=key)
+
+
+def test_add_sets_refuses_games_that_are_not_whole_sets():
+    batch = SeatedBatch(
+        first_player=None, winner_seat=np.zeros(5, np.int8), forfeit_seat=np.full(5, -1, np.int8),
+        seat_values={"score": np.zeros((5, 3), np.int16)}, game_values={"turns": np.ones(5)},
+        errors=[None] * 5,
+    )  # fmt: skip
+    agg = aggregates.empty(3, 1, 10, ("turns",))
+    with pytest.raises(ValueError, match="whole sets"):
+        aggregates.add_sets(agg, 0, [[0, 1, 2], [1, 2, 0]], [[0, 1, 2], [1, 2, 0]], batch,
+                            "score", "turns")  # fmt: skip
+
+
 # ----------------------------------------------------------------------------- play_seatings
 class FirstLegal(Strategy, register=False):
     """A plain-Python strategy (no compiled policy): the lowest legal action id."""

@@ -87,7 +87,7 @@ def imap_local(
             counts["driver_tasks"] += 1
             yield fn(task)
         return
-    feed = _Feed(fn, tasks, workers)
+    feed = _Feed(fn, tasks, workers, workload)
     left = None if workload is None else workload.units
     finished = False
 
@@ -139,10 +139,19 @@ class _Feed:
     have played.
     """
 
-    def __init__(self, fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int):
+    def __init__(
+        self,
+        fn: Callable[[Any], Any],
+        tasks: Iterable[Any],
+        workers: int,
+        workload: Workload | None = None,
+    ):
         self._fn = fn
         self._tasks = iter(tasks)
-        self._slots = QUEUED_PER_WORKER * workers
+        self._workers = workers
+        self._workload = workload
+        self._left = None if workload is None else workload.units  # units not yet handed out
+        self._last = 0  # the size of the last task handed out
         self._cond = threading.Condition()
         self._results: queue.Queue[Any] = queue.Queue()  # finished futures; an exception
         self._running: set[Future] = set()  # submitted, not finished
@@ -168,7 +177,19 @@ class _Feed:
         task = next(self._tasks, _END)
         if task is _END:
             self._exhausted = True
+        elif self._workload is not None and self._left is not None:
+            self._last = self._workload.size(task)
+            self._left -= self._last
         return task
+
+    def _slots(self) -> int:
+        """Tasks the workers may hold now: ``QUEUED_PER_WORKER`` each, one each once the tasks
+        left would not give every player (the driver too) that many more, so that the run
+        ends with every player busy to the end rather than the driver waiting on a queue."""
+        players = self._workers + 1
+        if self._left is not None and self._left < players * QUEUED_PER_WORKER * self._last:
+            return self._workers
+        return QUEUED_PER_WORKER * self._workers
 
     def start(self, executor: Any) -> None:
         self._executor = executor
@@ -179,7 +200,7 @@ class _Feed:
         try:
             while True:
                 with self._cond:
-                    while not self._closed and self._in_flight >= self._slots:
+                    while not self._closed and self._in_flight >= self._slots():
                         self._cond.wait()
                     task = _END if self._closed else self._next()
                     if task is _END:
