@@ -10,6 +10,7 @@ with shared wins count a win for each tied winner in ``wins`` and split it in
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -29,6 +30,7 @@ __all__ = [
     "add_matches",
     "merge",
     "save",
+    "npy_bytes",
     "load",
 ]
 
@@ -284,8 +286,30 @@ def merge(aggs: Iterable[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray] | N
 
 
 def save(path, agg: Mapping[str, np.ndarray], **extra: np.ndarray) -> None:
-    """Write aggregates (and extra arrays) to an open binary file or path as ``.npz``."""
-    np.savez_compressed(path, **agg, **{f"extra:{k}": v for k, v in extra.items()})
+    """Write aggregates (and extra arrays) to an open binary file or path as ``.npz``.
+
+    The file is what ``np.savez_compressed`` writes (a ZIP of ``.npy`` members, read back by
+    ``np.load``), made in half the time: every chunk of a run writes one, and numpy's writer
+    spends most of its time on each member's header.
+    """
+    arrays = {**agg, **{f"extra:{k}": v for k, v in extra.items()}}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as npz:
+        for name, value in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            npz.writestr(info, npy_bytes(value), compresslevel=1)
+
+
+def npy_bytes(value: np.ndarray) -> bytes:
+    """``value`` in the ``.npy`` format, version 1.0: the bytes ``np.save`` writes."""
+    arr = np.asarray(value)
+    if arr.dtype.hasobject:
+        raise ValueError("aggregates hold no Python objects")
+    descr = np.lib.format.dtype_to_descr(arr.dtype)
+    header = f"{{'descr': {descr!r}, 'fortran_order': False, 'shape': {arr.shape!r}, }}"
+    header += " " * (-(len(header) + 11) % 64) + "\n"  # the whole preamble: 64-byte aligned
+    preamble = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little")
+    return preamble + header.encode("latin1") + arr.tobytes()
 
 
 def load(path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
