@@ -6,7 +6,9 @@ driver is one of the ``n_jobs`` players: it plays chunks in its own process and 
 ``n_jobs - 1`` loky workers only once the work left, on one core, is worth more than
 ``PAYBACK`` worker start-ups (at once when even the cheapest games add up to that, else when
 the chunks it has played say so). It keeps playing while they start and collects whatever
-they finish. A chunk's output is a pure function of its task, so who plays it never matters.
+they finish; a thread of its own hands the workers their next task as soon as they finish
+one (``_Feed``). A chunk's output is a pure function of its task, so who plays it never
+matters.
 """
 
 from __future__ import annotations

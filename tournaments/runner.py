@@ -1,8 +1,9 @@
 """``Tournament``: a round-robin spec, and the driver that runs it into an output directory.
 
-The driver builds chunk tasks lazily, hands them to a backend (``parallel``), and writes each
-finished chunk as it arrives: rows part, records, then the chunk's aggregates (which mark it
-done). The manifest holds the spec and each done chunk's file sizes and checksums; ``resume``
+The driver builds chunk tasks lazily, hands them to a backend (``parallel``), and a thread of
+its own writes each finished chunk as it arrives: rows part, records, then the chunk's
+aggregates (which mark it done); the manifest records a chunk only once its files are written,
+and an interrupted run first records every chunk already played. The manifest holds the spec and each done chunk's file sizes and checksums; ``resume``
 verifies them, skips the chunks that check out and replays the others (``verify``), so an
 interrupted or damaged run finishes with exactly the files an uninterrupted one writes. The game is a plug-in
 (``game.GamePlugin``); 13 Leaves is the default.

@@ -218,10 +218,10 @@ def _empty_aggregates(task: ChunkTask) -> dict[str, np.ndarray]:
 
 
 def run_chunk(task: ChunkTask) -> ChunkOutput:
-    """Play one chunk and return its rows (Parquet bytes), aggregates, forfeits and records.
+    """Play one chunk and return its rows (numpy columns), aggregates, forfeits and records.
 
-    Everything that costs CPU (Parquet and .npz encoding) happens here, in the worker, so the
-    driver only writes bytes and adds up small arrays.
+    The chunk's aggregate file (.npz) is made here, in the worker; the rows are encoded as
+    Parquet by the driver's writing thread (a worker never loads pyarrow).
     """
     out = _run_match_chunk(task) if task.expert else _run_game_chunk(task)
     buf = io.BytesIO()
