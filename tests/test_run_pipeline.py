@@ -4,6 +4,7 @@ loses no chunk it had played."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -33,30 +34,33 @@ def _same_run(a, b) -> None:
 
 
 # ----------------------------------------------------------------------------- slices
-_TASK = Tournament(HEURISTICS, players=4, games=96, seed=3, chunk_size=96)._tasks([0])
-_TASK = next(_TASK)  # one chunk: 4 deals x 24 seatings
-_WHOLE = work.run_chunk(_TASK)
+@functools.cache
+def _chunk() -> tuple[work.ChunkTask, work.ChunkOutput]:
+    """One chunk (4 deals x 24 seatings) and its output played in one slice."""
+    task = next(Tournament(HEURISTICS, players=4, games=96, seed=3, chunk_size=96)._tasks([0]))
+    return task, work.run_chunk(task)
 
 
 @settings(max_examples=12, deadline=None)
 @given(size=st.integers(1, 100))
 def test_a_chunk_played_in_slices_of_any_size_is_the_same_chunk(size):
+    task, whole = _chunk()
     before = work.PLAY_SLICE_GAMES
     work.PLAY_SLICE_GAMES = size
     try:
-        out = work.run_chunk(_TASK)
+        out = work.run_chunk(task)
     finally:
         work.PLAY_SLICE_GAMES = before
-    names = [(name, kind) for name, kind, _ in _WHOLE.games_rows.items]
+    names = [(name, kind) for name, kind, _ in whole.games_rows.items]
     assert [(name, kind) for name, kind, _ in out.games_rows.items] == names
-    for (name, _, value), (_, _, whole) in zip(
-        out.games_rows.items, _WHOLE.games_rows.items, strict=True
+    for (name, _, value), (_, _, expected) in zip(
+        out.games_rows.items, whole.games_rows.items, strict=True
     ):
         if isinstance(value, np.ndarray):
-            np.testing.assert_array_equal(value, whole, err_msg=name)
+            np.testing.assert_array_equal(value, expected, err_msg=name)
         else:
-            assert value == whole, name
-    for key, value in _WHOLE.aggregates.items():
+            assert value == expected, name
+    for key, value in whole.aggregates.items():
         np.testing.assert_array_equal(out.aggregates[key], value, err_msg=key)
 
 
