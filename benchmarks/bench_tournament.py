@@ -182,48 +182,69 @@ def integrity_cost(games: int, jobs: int, repeats: int = 3) -> None:
 
 
 def _first_chunk(task) -> tuple[float, float, float]:
-    """In a fresh worker: its CPU seconds until its first chunk was played, and that chunk's
-    CPU seconds played again (warm), and the start-up's wall seconds (from the submit)."""
+    """In a fresh worker: its CPU seconds once its first chunk was played, that chunk's CPU
+    seconds played again (warm), and the time its first chunk ended."""
     import time as clock
 
     from tournaments.work import run_chunk
 
     run_chunk(task)  # loads the compiled loop, as a worker's first chunk does
-    first = clock.process_time()  # the process's CPU since it was started
+    first, ended = clock.process_time(), clock.time()  # the process's CPU since it started
     t0 = clock.process_time()
     run_chunk(task)
-    return first, clock.process_time() - t0, clock.time()
+    return first, clock.process_time() - t0, ended
 
 
-def worker_start(repeats: int = 5) -> None:
-    """CPU seconds a fresh loky worker spends before its first game (``local.WORKER_START_S``).
-
-    Each repeat starts a new worker exactly as a run does (``get_reusable_executor``) and
-    plays one small chunk there twice: the process's CPU time after the first, less the
-    second (warm) one, is what starting cost it (interpreter, imports, unpickling the task,
-    loading the compiled loop).
-    """
+def _worker_start_once() -> None:
+    """One measurement in this fresh process, as a run starts its worker: the driver plays
+    chunks while the worker (and loky's resource tracker, the first time) starts. Prints
+    ``{"cpu": .., "wall": ..}``: the worker's CPU seconds and the wall seconds from asking
+    for it to the end of its first (tiny) chunk."""
     sys.path.insert(0, str(ROOT))
+    import json
+
     from joblib.externals.loky import get_reusable_executor
 
     from tournaments import Tournament
+    from tournaments.work import run_chunk
 
-    t = Tournament(HEURISTICS, players=4, games=24 * 20, seed=1, chunk_size=24)
-    task = next(t._tasks([0]))
+    t = Tournament(HEURISTICS, players=4, games=24 * 40, seed=1, chunk_size=24 * 20)
+    small, busy = next(t._tasks([0])), next(t._tasks([1]))
+    small = next(Tournament(HEURISTICS, players=4, games=24, seed=1)._tasks([0]))
+    run_chunk(busy)  # this process plays already, as a driver does when workers start
+    t0 = time.time()
+    future = get_reusable_executor(max_workers=1).submit(_first_chunk, small)
+    while not future.done():
+        run_chunk(busy)
+    first, again, ended = future.result()
+    print(json.dumps({"cpu": first - again, "wall": ended - t0}))
+
+
+def worker_start(repeats: int = 5) -> None:
+    """What a fresh loky worker costs before its first game (``local.WORKER_START_S``).
+
+    Each repeat is a fresh process that starts one worker as a run does, while it plays
+    chunks itself (``_worker_start_once``): the worker's CPU seconds before its first game
+    (interpreter, imports, unpickling the task, loading the compiled loop) and the wall
+    seconds until it has played one (that also counts loky's resource tracker starting).
+    """
+    import json
+
     cpu, wall = [], []
     for _ in range(repeats):
-        executor = get_reusable_executor(max_workers=1, reuse=False)
-        t0 = time.time()
-        first, again, done = executor.submit(_first_chunk, task).result()
-        cpu.append(first - again)
-        wall.append(done - t0)
-        executor.shutdown(wait=True, kill_workers=True)
+        done = subprocess.run(
+            [sys.executable, __file__, "--worker-start-once"], cwd=ROOT, capture_output=True,
+            text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        one = json.loads(done.stdout.strip().splitlines()[-1])
+        cpu.append(one["cpu"])
+        wall.append(one["wall"])
     cpu.sort()
     wall.sort()
     print(
-        f"worker start-up over {repeats} fresh workers: CPU median {cpu[len(cpu) // 2]:.2f} s "
-        f"(min {cpu[0]:.2f}, max {cpu[-1]:.2f}), wall to its first game median "
-        f"{wall[len(wall) // 2]:.2f} s"
+        f"worker start-up over {repeats} fresh runs: CPU median {cpu[len(cpu) // 2]:.2f} s "
+        f"(min {cpu[0]:.2f}, max {cpu[-1]:.2f}); wall from asking for it to its first game "
+        f"median {wall[len(wall) // 2]:.2f} s (min {wall[0]:.2f}, max {wall[-1]:.2f})"
     )
 
 
@@ -241,7 +262,11 @@ def main() -> None:
     ap.add_argument(
         "--worker-start", action="store_true", help="only a fresh worker's start-up CPU time"
     )
+    ap.add_argument("--worker-start-once", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker_start_once:
+        _worker_start_once()
+        return
     SEATING[0] = args.seating
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if args.worker_start:

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import workers_play_at_once
 from tests.toygame import ToyGame
 from tournaments import Tournament, load, local, rows, runner, work
 from tournaments.local import Workload, _Feed, imap_local
@@ -70,11 +71,13 @@ def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, mo
         return Tournament(HEURISTICS, players="3,4", games=1200, seed=11, chunk_size=chunk_size)
 
     base = t().run(n_jobs=1, out=tmp_path / "base")
-    monkeypatch.setattr(local, "PAYBACK", 0.0)  # the worker starts at once
+    workers_play_at_once(monkeypatch)
     monkeypatch.setattr(work, "PLAY_SLICE_GAMES", 7)
     for i, (size, jobs) in enumerate([(None, 2), (48, 2), (600, 1), (72, 2)]):
         other = t(size).run(n_jobs=jobs, out=tmp_path / f"o{i}")
         _same_run(base, other)
+        players = other.manifest["sessions"][-1]["players"]
+        assert players["worker_tasks"] > 0 or jobs == 1
 
 
 # ----------------------------------------------------------------------------- feeding
@@ -91,13 +94,17 @@ def _marked(task: tuple[int, int, str]) -> int:
     return x
 
 
+def _ready_now() -> None:
+    pass
+
+
 def test_workers_are_fed_while_the_driver_is_busy_with_a_task(tmp_path):
     """The driver's first task waits until the worker has finished 6 tasks: more than it can
     hold at once, so only a feeder that does not wait for the driver lets it get there."""
     tasks = [(x, os.getpid(), str(tmp_path)) for x in range(12)]
     stats: dict[str, int] = {}
     t0 = time.monotonic()
-    out = sorted(imap_local(_marked, tasks, 2, stats=stats))
+    out = sorted(imap_local(_marked, tasks, 2, stats=stats, ready=_ready_now))
     assert out == list(range(12)) and stats["driver_tasks"] + stats["worker_tasks"] == 12
     assert time.monotonic() - t0 < 25, "the worker was not fed while the driver played"
     assert stats["worker_tasks"] >= 6
@@ -106,11 +113,31 @@ def test_workers_are_fed_while_the_driver_is_busy_with_a_task(tmp_path):
 def test_near_the_end_a_worker_holds_one_task_at_a_time():
     work_ = Workload(units=100, size=lambda task: 10, min_unit_s=0.0)
     feed = _Feed(lambda task: task, range(10), workers=1, workload=work_)
+    feed._ready = 1
     held = []
     while feed.take() is not local._END:
         held.append(feed._slots())
     # 2 players x 2 tasks x 10 units: below 40 units left, one task per worker
     assert held == [2] * 6 + [1] * 4
+
+
+def _slow_start() -> None:
+    time.sleep(20)
+
+
+def _where(x: int) -> tuple[int, int]:
+    return x, os.getpid()
+
+
+def test_tasks_never_wait_for_a_worker_that_is_still_starting():
+    """A worker gets tasks only once ready: the driver plays them all meanwhile, and neither
+    the stream nor its end waits for the worker."""
+    t0 = time.monotonic()
+    stats: dict[str, int] = {}
+    out = sorted(imap_local(_where, range(8), 2, stats=stats, ready=_slow_start))
+    assert out == [(x, os.getpid()) for x in range(8)]
+    assert stats["workers"] == 1 and stats["worker_tasks"] == 0
+    assert time.monotonic() - t0 < 15
 
 
 def _fails_on_three(x: int) -> int:

@@ -72,14 +72,17 @@ def imap_local(
     workload: Workload | None = None,
     prepare: Callable[[], None] | None = None,
     stats: dict[str, int] | None = None,
+    ready: Callable[[], Any] | None = None,
 ) -> Iterator[Any]:
     """``fn(task)`` for every task, in completion order, in this process and loky workers.
 
     Without a ``workload`` the workers start at once (the work is assumed to pay for them).
     ``prepare()`` readies this process to play (e.g. loads compiled code) before its first
     task, after any workers are asked for, so that its time never counts as playing time.
-    ``stats`` (if given) receives ``workers`` (0 when none were started), ``driver_tasks``
-    and ``worker_tasks``.
+    ``ready`` (picklable) readies a worker the same way: a worker gets tasks only once it
+    has run it, so tasks never wait for a worker that is still starting while the driver
+    could play them. ``stats`` (if given) receives ``workers`` (0 when none were started),
+    ``driver_tasks`` and ``worker_tasks``.
     """
     counts = stats if stats is not None else {}
     counts.update(workers=0, driver_tasks=0, worker_tasks=0)
@@ -91,13 +94,12 @@ def imap_local(
         return
     feed = _Feed(fn, tasks, workers, workload)
     left = None if workload is None else workload.units
-    finished = False
 
     def start() -> None:
         from joblib.externals.loky import get_reusable_executor
 
         counts["workers"] = workers
-        feed.start(get_reusable_executor(max_workers=workers, timeout=WORKER_IDLE_S))
+        feed.start(get_reusable_executor(max_workers=workers, timeout=WORKER_IDLE_S), ready)
 
     if workload is None or _pays(workload.units * workload.min_unit_s):
         start()  # workers start while this process prepares
@@ -125,14 +127,13 @@ def imap_local(
                 item = feed.collect(block=True)
             counts["worker_tasks"] += 1
             yield item
-        finished = True
     finally:
-        feed.close(abandon=not finished)
+        feed.close()
 
 
 class _Feed:
     """Hands out the tasks: to the driver when it asks (``take``), and to the workers from a
-    thread of its own that tops their queue up as each result arrives.
+    thread of its own that tops their queue up as each result arrives, once they are ready.
 
     The driver is busy playing most of the time (with the GIL held while the compiled loop
     plays a slice), so workers must not wait for it to come round to them: the feeding thread
@@ -153,6 +154,7 @@ class _Feed:
         self._workers = workers
         self._workload = workload
         self._left = None if workload is None else workload.units  # units not yet handed out
+        self._ready = 0  # workers ready to play
         self._last = 0  # the size of the last task handed out
         self._cond = threading.Condition()
         self._results: queue.Queue[Any] = queue.Queue()  # finished futures; an exception
@@ -185,21 +187,33 @@ class _Feed:
         return task
 
     def _slots(self) -> int:
-        """Tasks the workers may hold now: ``QUEUED_PER_WORKER`` each, one each once the tasks
-        left would not give every player (the driver too) that many more, so that the run
-        ends with every player busy to the end rather than the driver waiting on a queue."""
+        """Tasks the ready workers may hold now: ``QUEUED_PER_WORKER`` each, one each once the
+        tasks left would not give every player (the driver too) that many more, so that the
+        run ends with every player busy to the end rather than the driver waiting on a queue.
+        """
         players = self._workers + 1
         if self._left is not None and self._left < players * QUEUED_PER_WORKER * self._last:
-            return self._workers
-        return QUEUED_PER_WORKER * self._workers
+            return self._ready
+        return QUEUED_PER_WORKER * self._ready
 
-    def start(self, executor: Any) -> None:
+    def start(self, executor: Any, ready: Callable[[], Any] | None = None) -> None:
+        """Feed the workers of ``executor``, each once it has run ``ready`` (if given)."""
         self._executor = executor
-        self._thread = threading.Thread(target=self._feed, name="leaves-feed", daemon=True)
+        self._thread = threading.Thread(
+            target=self._feed, args=(ready,), name="leaves-feed", daemon=True
+        )
         self._thread.start()
 
-    def _feed(self) -> None:
+    def _feed(self, ready: Callable[[], Any] | None) -> None:
         try:
+            if ready is None:
+                with self._cond:
+                    self._ready = self._workers
+            for _ in range(self._workers if ready is not None else 0):
+                probe = self._executor.submit(ready)
+                with self._cond:
+                    self._running.add(probe)
+                probe.add_done_callback(self._warmed)
             while True:
                 with self._cond:
                     while not self._closed and self._in_flight >= self._slots():
@@ -215,6 +229,16 @@ class _Feed:
                 future.add_done_callback(self._done)  # runs here if it is done already
         except BaseException as exc:  # noqa: BLE001 - handed to the driver, which raises it
             self._results.put(exc)
+
+    def _warmed(self, probe: Future) -> None:
+        failed = None if probe.cancelled() else probe.exception()
+        with self._cond:
+            self._running.discard(probe)
+            if not probe.cancelled() and failed is None:
+                self._ready += 1
+            self._cond.notify_all()
+        if failed is not None:
+            self._results.put(failed)
 
     def _done(self, future: Future) -> None:
         with self._cond:
@@ -236,16 +260,18 @@ class _Feed:
             self.outstanding -= 1
         return item.result()
 
-    def close(self, abandon: bool) -> None:
-        """Stop feeding; ``abandon``: cancel the tasks in flight and, when some are already
-        running, stop the workers now (an interrupted run must not wait for them)."""
+    def close(self) -> None:
+        """Stop feeding and cancel what is still in flight. Workers still busy then (with a
+        task of an interrupted run, or still starting when the driver has played everything)
+        are stopped now: neither the run nor the interpreter's exit waits for them."""
         with self._cond:
             self._closed = True
             self._cond.notify_all()
-            running = list(self._running)
         if self._thread is not None:
             self._thread.join()
-        if abandon and running:
+        with self._cond:
+            running = list(self._running)
+        if running:
             for future in running:
                 future.cancel()
             if any(not f.done() for f in running):

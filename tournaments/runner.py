@@ -11,6 +11,7 @@ interrupted or damaged run finishes with exactly the files an uninterrupted one 
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -35,7 +36,7 @@ from .result import TournamentResult
 from .rows import to_parquet
 from .schedule import Schedule, make_tables
 from .seating import DEFAULT_SEATING, SEATINGS, design
-from .work import SEED_KEYS, ChunkOutput, ChunkTask, run_chunk
+from .work import SEED_KEYS, ChunkOutput, ChunkTask, ready, run_chunk
 
 __all__ = ["Tournament", "parse_players"]
 
@@ -486,6 +487,7 @@ class Tournament:
                     workload,
                     prepare,
                     players,
+                    functools.partial(ready, self.game, self.payloads, self.expert),
                 )
                 for output in results:
                     writer.put(output)

@@ -23,7 +23,7 @@ from .schedule import Chunk, seat_entrants
 from .seating import base_positions
 from .seeds import derive_seeds
 
-__all__ = ["ChunkTask", "ChunkOutput", "run_chunk", "SEED_KEYS", "MAX_GAMES_PER_MATCH"]
+__all__ = ["ChunkTask", "ChunkOutput", "ready", "run_chunk", "SEED_KEYS", "MAX_GAMES_PER_MATCH"]
 
 SEED_KEYS = {"deal": 0, "play": 1, "match": 2, "match_play": 3}
 """SeedSequence spawn-key prefixes: deal seeds use (0, table size, deal index), play seeds
@@ -215,6 +215,14 @@ def _empty_aggregates(task: ChunkTask) -> dict[str, np.ndarray]:
         max_seats=game.max_players,
         shared_wins=game.shared_wins,
     )
+
+
+def ready(game: GamePlugin, payloads: tuple[Any, ...], expert: bool) -> None:
+    """Ready a worker to play: what unpickling the game imports, then the compiled code the
+    plug-in's warm-up loads (a worker's first task then starts at once)."""
+    warm_up = getattr(game, "warm_up", None)
+    if warm_up is not None:
+        warm_up(payloads, expert)[1]()
 
 
 def run_chunk(task: ChunkTask) -> ChunkOutput:
