@@ -209,7 +209,7 @@ def _worker_start_once() -> None:
     from tournaments.work import run_chunk
 
     t = Tournament(HEURISTICS, players=4, games=24 * 40, seed=1, chunk_size=24 * 20)
-    small, busy = next(t._tasks([0])), next(t._tasks([1]))
+    busy = next(t._tasks([1]))
     small = next(Tournament(HEURISTICS, players=4, games=24, seed=1)._tasks([0]))
     run_chunk(busy)  # this process plays already, as a driver does when workers start
     t0 = time.time()
@@ -217,7 +217,25 @@ def _worker_start_once() -> None:
     while not future.done():
         run_chunk(busy)
     first, again, ended = future.result()
-    print(json.dumps({"cpu": first - again, "wall": ended - t0}))
+    children = _children_cpu(os.getpid())  # the worker, loky's and multiprocessing's trackers
+    print(json.dumps({"cpu": first - again, "children": children, "wall": ended - t0}))
+
+
+def _children_cpu(parent: int) -> float:
+    """CPU seconds (user + system) of the live child processes of ``parent`` (from /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:  # field 4 of stat: the parent's id
+            total += int(fields[11]) + int(fields[12])  # fields 14, 15: utime, stime
+    return total / tick
 
 
 def worker_start(repeats: int = 5) -> None:
@@ -225,12 +243,14 @@ def worker_start(repeats: int = 5) -> None:
 
     Each repeat is a fresh process that starts one worker as a run does, while it plays
     chunks itself (``_worker_start_once``): the worker's CPU seconds before its first game
-    (interpreter, imports, unpickling the task, loading the compiled loop) and the wall
-    seconds until it has played one (that also counts loky's resource tracker starting).
+    (interpreter, imports, unpickling the task, loading the compiled loop), the CPU seconds
+    of every process loky started (the worker and the resource trackers a first executor
+    starts: on two cores they share the core the driver leaves), and the wall seconds until
+    the worker has played (on an idle machine about that CPU time).
     """
     import json
 
-    cpu, wall = [], []
+    cpu, wall, children = [], [], []
     for _ in range(repeats):
         done = subprocess.run(
             [sys.executable, __file__, "--worker-start-once"], cwd=ROOT, capture_output=True,
@@ -239,12 +259,16 @@ def worker_start(repeats: int = 5) -> None:
         one = json.loads(done.stdout.strip().splitlines()[-1])
         cpu.append(one["cpu"])
         wall.append(one["wall"])
+        children.append(one["children"])
     cpu.sort()
     wall.sort()
+    children.sort()
+    mid = len(cpu) // 2
     print(
-        f"worker start-up over {repeats} fresh runs: CPU median {cpu[len(cpu) // 2]:.2f} s "
-        f"(min {cpu[0]:.2f}, max {cpu[-1]:.2f}); wall from asking for it to its first game "
-        f"median {wall[len(wall) // 2]:.2f} s (min {wall[0]:.2f}, max {wall[-1]:.2f})"
+        f"worker start-up over {repeats} fresh runs (medians): the worker's CPU "
+        f"{cpu[mid]:.2f} s (min {cpu[0]:.2f}, max {cpu[-1]:.2f}); with the resource trackers "
+        f"loky starts {children[mid]:.2f} s; wall from asking for it to its first game "
+        f"{wall[mid]:.2f} s (min {wall[0]:.2f}, max {wall[-1]:.2f})"
     )
 
 

@@ -24,10 +24,14 @@ from typing import Any
 
 __all__ = ["PAYBACK", "WORKER_START_S", "Workload", "imap_local", "n_workers"]
 
-WORKER_START_S = 0.5
-"""CPU seconds a fresh worker spends before its first game: interpreter, imports, the task,
-loading the compiled loop. ``python benchmarks/bench_tournament.py --worker-start`` measured a
-median of 0.47 s (2-core machine, under load; its wall time to the first game 0.8 s)."""
+WORKER_START_S = 0.9
+"""Seconds before a fresh worker plays: the CPU time of what loky starts (the worker's
+interpreter, imports, task and compiled loop, about 0.5 s; the resource trackers of a first
+executor, about 0.4 s), which on two cores shares the one core the driver leaves; it pays
+once the work left on one core is longer. ``python benchmarks/bench_tournament.py
+--worker-start`` measured medians of 0.47 and 0.61 s for the worker and 1.14 s for all (a
+2-core machine under a load of 3 to 4, which inflates them; the trackers took 0.39 s of a 1M
+game run)."""
 
 PAYBACK = 1.0
 """Workers start when the work left would take a core this many worker start-ups."""
