@@ -86,7 +86,7 @@ def _marked(task: tuple[int, int, str]) -> int:
     worker: mark this task finished."""
     x, driver, folder = task
     if os.getpid() == driver:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while len(os.listdir(folder)) < 6 and time.monotonic() < deadline:
             time.sleep(0.01)
     else:
@@ -106,7 +106,7 @@ def test_workers_are_fed_while_the_driver_is_busy_with_a_task(tmp_path):
     t0 = time.monotonic()
     out = sorted(imap_local(_marked, tasks, 2, stats=stats, ready=_ready_now))
     assert out == list(range(12)) and stats["driver_tasks"] + stats["worker_tasks"] == 12
-    assert time.monotonic() - t0 < 25, "the worker was not fed while the driver played"
+    assert time.monotonic() - t0 < 50, "the worker was not fed while the driver played"
     assert stats["worker_tasks"] >= 6
 
 
