@@ -102,14 +102,16 @@ def test_n_workers_counts_the_driver_as_a_player():
 
 
 def test_a_worker_never_loads_pandas_pyarrow_or_dask(tmp_path):
-    """A fresh interpreter that unpickles a chunk task and plays it, as a loky worker does."""
+    """A fresh interpreter that unpickles a chunk task, readies itself and plays the task, as a
+    loky worker does."""
     t = Tournament(HEURISTICS + ["counter"], players="3,4", games=200, seed=2, expert=False)
     task = next(t._tasks([0]))
     path = tmp_path / "task.pkl"
     path.write_bytes(pickle.dumps(task))
     code = (
         "import pickle, sys; task = pickle.loads(open(sys.argv[1], 'rb').read()); "
-        "from tournaments.work import run_chunk; out = run_chunk(task); "
+        "from tournaments.work import ready, run_chunk; "
+        "ready(task.game, task.payloads, task.expert); out = run_chunk(task); "
         "assert out.games_rows is not None; "
         "print(sorted({m.split('.')[0] for m in sys.modules}))"
     )
