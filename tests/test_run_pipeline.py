@@ -140,6 +140,22 @@ def test_tasks_never_wait_for_a_worker_that_is_still_starting():
     assert time.monotonic() - t0 < 15
 
 
+def _none_in_workers(task: tuple[int, int]) -> int | None:
+    x, driver = task
+    if os.getpid() != driver:
+        return None
+    time.sleep(0.05)  # the workers' results arrive while the driver plays
+    return x
+
+
+def test_a_worker_result_of_none_is_a_result(monkeypatch):
+    workers_play_at_once(monkeypatch)
+    tasks = [(x, os.getpid()) for x in range(30)]
+    stats: dict[str, int] = {}
+    out = list(imap_local(_none_in_workers, tasks, 2, stats=stats, ready=_ready_now))
+    assert len(out) == 30 and out.count(None) == stats["worker_tasks"] > 0
+
+
 def _fails_on_three(x: int) -> int:
     if x == 3:
         raise ArithmeticError("task 3 failed")

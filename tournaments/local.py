@@ -43,6 +43,7 @@ WORKER_IDLE_S = 300
 """Idle workers stay this long, so the runs of one Python session reuse them."""
 
 _END = object()  # no task left
+_NOTHING = object()  # no result ready
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def imap_local(
             prepare()
         while True:
             item = feed.collect(block=False)
-            if item is None:
+            if item is _NOTHING:
                 task = feed.take()
                 if task is not _END:  # nothing to collect: the driver plays a task itself
                     t0 = time.thread_time()  # this thread's CPU: not the writing thread's, nor load
@@ -252,12 +253,12 @@ class _Feed:
         self._results.put(future)
 
     def collect(self, block: bool) -> Any:
-        """A worker's result (None when none is ready and ``block`` is false). Raises what the
-        task or the feeding raised."""
+        """A worker's result (``_NOTHING`` when none is ready and ``block`` is false). Raises
+        what the task or the feeding raised."""
         try:
             item = self._results.get(block=block)
         except queue.Empty:
-            return None
+            return _NOTHING
         if isinstance(item, BaseException):
             raise item
         with self._cond:
