@@ -284,7 +284,7 @@ def main() -> None:
         "--integrity", action="store_true", help="only the cost of checksums, fsync, verify"
     )
     ap.add_argument(
-        "--worker-start", action="store_true", help="only a fresh worker's start-up CPU time"
+        "--worker-start", action="store_true", help="only what a fresh worker costs to start"
     )
     ap.add_argument("--worker-start-once", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
