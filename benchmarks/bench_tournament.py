@@ -9,10 +9,12 @@ and samples the resident memory of the whole process tree (driver + workers) fro
     python benchmarks/bench_tournament.py --games 200000     # quick look
     python benchmarks/bench_tournament.py --compare          # balanced vs rotations seating
     python benchmarks/bench_tournament.py --integrity        # cost of checksums and fsync
+    python benchmarks/bench_tournament.py --worker-start     # a fresh worker's start-up CPU
 
-Targets: 1,000,000 four-player games among four heuristics with --jobs 2 in <= 30 s wall on
-two cores, 1 -> 2 jobs >= 1.8x, peak memory < 1 GB and flat with --no-rows. The machine must
-be otherwise idle for the figures to mean anything (the load average is printed).
+Targets: 1,000,000 four-player games among four heuristics with --jobs 2 in <= 3.5 s wall on
+two cores (``bench_all.py`` holds the floors), 1 -> 2 jobs >= 1.8x, peak memory < 1 GB and
+flat with --no-rows. The machine must be otherwise idle for the figures to mean anything (the
+load average is printed).
 """
 
 from __future__ import annotations
@@ -179,6 +181,97 @@ def integrity_cost(games: int, jobs: int, repeats: int = 3) -> None:
     )
 
 
+def _first_chunk(task) -> tuple[float, float, float]:
+    """In a fresh worker: its CPU seconds once its first chunk was played, that chunk's CPU
+    seconds played again (warm), and the time its first chunk ended."""
+    import time as clock
+
+    from tournaments.work import run_chunk
+
+    run_chunk(task)  # loads the compiled loop, as a worker's first chunk does
+    first, ended = clock.process_time(), clock.time()  # the process's CPU since it started
+    t0 = clock.process_time()
+    run_chunk(task)
+    return first, clock.process_time() - t0, ended
+
+
+def _worker_start_once() -> None:
+    """One measurement in this fresh process, as a run starts its worker: the driver plays
+    chunks while the worker (and loky's resource tracker, the first time) starts. Prints
+    ``{"cpu": .., "wall": ..}``: the worker's CPU seconds and the wall seconds from asking
+    for it to the end of its first (tiny) chunk."""
+    sys.path.insert(0, str(ROOT))
+    import json
+
+    from joblib.externals.loky import get_reusable_executor
+
+    from tournaments import Tournament
+    from tournaments.work import run_chunk
+
+    t = Tournament(HEURISTICS, players=4, games=24 * 40, seed=1, chunk_size=24 * 20)
+    busy = next(t._tasks([1]))
+    small = next(Tournament(HEURISTICS, players=4, games=24, seed=1)._tasks([0]))
+    run_chunk(busy)  # this process plays already, as a driver does when workers start
+    t0 = time.time()
+    future = get_reusable_executor(max_workers=1).submit(_first_chunk, small)
+    while not future.done():
+        run_chunk(busy)
+    first, again, ended = future.result()
+    children = _children_cpu(os.getpid())  # the worker, loky's and multiprocessing's trackers
+    print(json.dumps({"cpu": first - again, "children": children, "wall": ended - t0}))
+
+
+def _children_cpu(parent: int) -> float:
+    """CPU seconds (user + system) of the live child processes of ``parent`` (from /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:  # field 4 of stat: the parent's id
+            total += int(fields[11]) + int(fields[12])  # fields 14, 15: utime, stime
+    return total / tick
+
+
+def worker_start(repeats: int = 5) -> None:
+    """What a fresh loky worker costs before its first game (``local.WORKER_START_S``).
+
+    Each repeat is a fresh process that starts one worker as a run does, while it plays
+    chunks itself (``_worker_start_once``): the worker's CPU seconds before its first game
+    (interpreter, imports, unpickling the task, loading the compiled loop), the CPU seconds
+    of every process loky started (the worker and the resource trackers a first executor
+    starts: on two cores they share the core the driver leaves), and the wall seconds until
+    the worker has played (on an idle machine about that CPU time).
+    """
+    import json
+
+    cpu, wall, children = [], [], []
+    for _ in range(repeats):
+        done = subprocess.run(
+            [sys.executable, __file__, "--worker-start-once"], cwd=ROOT, capture_output=True,
+            text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        one = json.loads(done.stdout.strip().splitlines()[-1])
+        cpu.append(one["cpu"])
+        wall.append(one["wall"])
+        children.append(one["children"])
+    cpu.sort()
+    wall.sort()
+    children.sort()
+    mid = len(cpu) // 2
+    print(
+        f"worker start-up over {repeats} fresh runs (medians): the worker's CPU "
+        f"{cpu[mid]:.2f} s (min {cpu[0]:.2f}, max {cpu[-1]:.2f}); with the resource trackers "
+        f"loky starts {children[mid]:.2f} s; wall from asking for it to its first game "
+        f"{wall[mid]:.2f} s (min {wall[0]:.2f}, max {wall[-1]:.2f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1_000_000)
@@ -190,9 +283,20 @@ def main() -> None:
     ap.add_argument(
         "--integrity", action="store_true", help="only the cost of checksums, fsync, verify"
     )
+    ap.add_argument(
+        "--worker-start", action="store_true", help="only what a fresh worker costs to start"
+    )
+    ap.add_argument("--worker-start-once", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker_start_once:
+        _worker_start_once()
+        return
     SEATING[0] = args.seating
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if args.worker_start:
+        worker_start()
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+        return
     if args.integrity:
         integrity_cost(args.games, args.jobs)
         print(f"load average after: {os.getloadavg()[0]:.2f}")

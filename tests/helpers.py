@@ -43,3 +43,23 @@ def cli(capsys, *args: str) -> tuple[int, str, str]:
         raise SystemExit(0)
     out, err = capsys.readouterr()
     return int(exc.value.code or 0), out, err
+
+
+def workers_play_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start workers at once and let the driver play only once they are ready (they get tasks
+    only then, and a short run would otherwise end in the driver first): for tests that
+    compare chunks played in workers with chunks played in the driver."""
+    import time
+
+    from tournaments import local
+
+    real = local._Feed.take
+
+    def take(self):
+        deadline = time.monotonic() + 120
+        while self.started and self._ready == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return real(self)
+
+    monkeypatch.setattr(local, "PAYBACK", 0.0)  # any work pays
+    monkeypatch.setattr(local._Feed, "take", take)

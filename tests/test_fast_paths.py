@@ -5,6 +5,7 @@ without scanning every installed distribution."""
 from __future__ import annotations
 
 import importlib.metadata
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import strategies
 from strategies import Strategy
@@ -130,6 +132,72 @@ def test_games_added_at_once_equal_the_per_seating_loop(case):
     for key in reference:
         np.testing.assert_array_equal(at_once[key], reference[key], err_msg=key)
         np.testing.assert_array_equal(by_seating[key], reference[key], err_msg=key)
+
+
+@settings(max_examples=60)
+@given(seated_games(), st.integers(1, 4))
+def test_whole_duplicate_sets_added_at_once_equal_the_per_seating_loop(case, deals):
+    """``add_sets``, the runner's way: game i under seating i % n, deal after deal."""
+    k, n_ent, seatings, positions, _, batch, higher = case
+    n = len(seatings)
+    g = deals * n
+    rows = np.arange(g) % len(batch)  # any games will do: take g of them
+    batch = _subset(batch, rows)
+    shared = batch.winners is not None
+
+    def empty():
+        return aggregates.empty(n_ent, 2, 200, ("turns",), shared_wins=shared)
+
+    at_once, reference = empty(), empty()
+    aggregates.add_sets(at_once, 1, seatings, positions, batch, "score", "turns", higher)
+    for r in range(n):
+        part = _subset(batch, np.arange(r, g, n))
+        _reference_add(reference, 1, positions[r], seatings[r], part, higher)
+    for key in reference:
+        np.testing.assert_array_equal(at_once[key], reference[key], err_msg=key)
+
+
+def test_add_sets_refuses_games_that_are_not_whole_sets():
+    batch = SeatedBatch(
+        first_player=None, winner_seat=np.zeros(5, np.int8), forfeit_seat=np.full(5, -1, np.int8),
+        seat_values={"score": np.zeros((5, 3), np.int16)}, game_values={"turns": np.ones(5)},
+        errors=[None] * 5,
+    )  # fmt: skip
+    agg = aggregates.empty(3, 1, 10, ("turns",))
+    with pytest.raises(ValueError, match="whole sets"):
+        aggregates.add_sets(agg, 0, [[0, 1, 2], [1, 2, 0]], [[0, 1, 2], [1, 2, 0]], batch,
+                            "score", "turns")  # fmt: skip
+
+
+@settings(max_examples=80)
+@given(
+    hnp.arrays(
+        st.sampled_from(["<i8", "<i2", "|b1", "<f8", "<u8", "|i1", "<U7"]),
+        hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=6),
+    )
+)
+def test_aggregate_members_are_the_npy_bytes_numpy_writes(arr):
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, arr, version=(1, 0), allow_pickle=False)
+    assert aggregates.npy_bytes(arr) == buf.getvalue()
+    if arr.ndim:  # (asfortranarray makes a 0-d array 1-d)
+        assert aggregates.npy_bytes(np.asfortranarray(arr)) == buf.getvalue()  # C order
+
+
+def test_saved_aggregates_load_back_exactly():
+    agg = aggregates.empty(5, 3, 40, ("turns",), shared_wins=True)
+    rng = np.random.default_rng(1)
+    for value in agg.values():
+        value += rng.integers(0, 2**40, value.shape).astype(value.dtype)
+    buf = io.BytesIO()
+    aggregates.save(buf, agg, forfeits=np.array('[{"game": 3}]'), n_games=np.array(12))
+    loaded, extra = aggregates.load(io.BytesIO(buf.getvalue()))
+    assert loaded.keys() == agg.keys() and set(extra) == {"forfeits", "n_games"}
+    for key, value in agg.items():
+        assert loaded[key].dtype == value.dtype and np.array_equal(loaded[key], value), key
+    assert str(extra["forfeits"]) == '[{"game": 3}]' and int(extra["n_games"]) == 12
+    with np.load(io.BytesIO(buf.getvalue())) as npz:  # a plain .npz to anyone else
+        assert sorted(npz.files) == sorted([*agg, "extra:forfeits", "extra:n_games"])
 
 
 # ----------------------------------------------------------------------------- play_seatings

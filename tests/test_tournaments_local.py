@@ -16,6 +16,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from tests.helpers import workers_play_at_once
 from tournaments import Tournament, local
 from tournaments.local import Workload, imap_local, n_workers
 
@@ -34,7 +35,7 @@ def _mixed(**kw) -> Tournament:
 def test_rows_are_the_same_in_the_driver_and_in_workers(tmp_path, monkeypatch):
     one = _mixed().run(n_jobs=1, out=tmp_path / "one")
     small = _mixed().run(n_jobs=2, out=tmp_path / "small")  # too little work: driver only
-    monkeypatch.setattr(local, "PAYBACK", 0.0)  # any work pays: a worker starts at once
+    workers_play_at_once(monkeypatch)
     both = _mixed().run(n_jobs=2, out=tmp_path / "both")
     assert _players(one) == {"workers": 0, "driver_tasks": one.spec["n_chunks"], "worker_tasks": 0}
     assert _players(small)["workers"] == 0
@@ -54,7 +55,7 @@ def test_expert_matches_are_the_same_in_the_driver_and_in_workers(tmp_path, monk
         return Tournament(HEURISTICS, players=3, games=96, seed=5, expert=True, chunk_size=12)
 
     one = t().run(n_jobs=1, out=tmp_path / "one")
-    monkeypatch.setattr(local, "PAYBACK", 0.0)
+    workers_play_at_once(monkeypatch)
     both = t().run(n_jobs=2, out=tmp_path / "both")
     assert _players(both)["worker_tasks"] > 0
     pd.testing.assert_frame_equal(one.games(), both.games())
@@ -101,14 +102,16 @@ def test_n_workers_counts_the_driver_as_a_player():
 
 
 def test_a_worker_never_loads_pandas_pyarrow_or_dask(tmp_path):
-    """A fresh interpreter that unpickles a chunk task and plays it, as a loky worker does."""
+    """A fresh interpreter that unpickles a chunk task, readies itself and plays the task, as a
+    loky worker does."""
     t = Tournament(HEURISTICS + ["counter"], players="3,4", games=200, seed=2, expert=False)
     task = next(t._tasks([0]))
     path = tmp_path / "task.pkl"
     path.write_bytes(pickle.dumps(task))
     code = (
         "import pickle, sys; task = pickle.loads(open(sys.argv[1], 'rb').read()); "
-        "from tournaments.work import run_chunk; out = run_chunk(task); "
+        "from tournaments.work import ready, run_chunk; "
+        "ready(task.game, task.payloads, task.expert); out = run_chunk(task); "
         "assert out.games_rows is not None; "
         "print(sorted({m.split('.')[0] for m in sys.modules}))"
     )

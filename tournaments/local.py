@@ -6,30 +6,44 @@ driver is one of the ``n_jobs`` players: it plays chunks in its own process and 
 ``n_jobs - 1`` loky workers only once the work left, on one core, is worth more than
 ``PAYBACK`` worker start-ups (at once when even the cheapest games add up to that, else when
 the chunks it has played say so). It keeps playing while they start and collects whatever
-they finish. A chunk's output is a pure function of its task, so who plays it never matters.
+they finish; a thread of its own hands the workers their next task as soon as they finish
+one (``_Feed``). A chunk's output is a pure function of its task, so who plays it never
+matters.
 """
 
 from __future__ import annotations
 
 import os
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["PAYBACK", "WORKER_START_S", "Workload", "imap_local", "n_workers"]
 
-WORKER_START_S = 1.5
-"""CPU seconds a fresh worker spends before its first game (measured on a 2-core VM)."""
+WORKER_START_S = 0.9
+"""Seconds before a fresh worker plays: the CPU time of what loky starts (the worker's
+interpreter, imports, task and compiled loop, about 0.5 s; the resource trackers of a first
+executor, about 0.4 s), which on two cores shares the one core the driver leaves; it pays
+once the work left on one core is longer. ``python benchmarks/bench_tournament.py
+--worker-start`` measured medians of 0.47 and 0.61 s for the worker and 1.14 s for all (a
+2-core machine under a load of 3 to 4, which inflates them; the trackers took 0.39 s of a 1M
+game run)."""
 
 PAYBACK = 1.0
 """Workers start when the work left would take a core this many worker start-ups."""
+
+QUEUED_PER_WORKER = 2
+"""Tasks a worker holds at a time (the one it plays, the next): it never waits for one."""
 
 WORKER_IDLE_S = 300
 """Idle workers stay this long, so the runs of one Python session reuse them."""
 
 _END = object()  # no task left
+_NOTHING = object()  # no result ready
 
 
 @dataclass(frozen=True)
@@ -63,78 +77,207 @@ def imap_local(
     workload: Workload | None = None,
     prepare: Callable[[], None] | None = None,
     stats: dict[str, int] | None = None,
+    ready: Callable[[], Any] | None = None,
 ) -> Iterator[Any]:
     """``fn(task)`` for every task, in completion order, in this process and loky workers.
 
     Without a ``workload`` the workers start at once (the work is assumed to pay for them).
     ``prepare()`` readies this process to play (e.g. loads compiled code) before its first
     task, after any workers are asked for, so that its time never counts as playing time.
-    ``stats`` (if given) receives ``workers`` (0 when none were started), ``driver_tasks``
-    and ``worker_tasks``.
+    ``ready`` (picklable) readies a worker the same way: a worker gets tasks only once it
+    has run it, so tasks never wait for a worker that is still starting while the driver
+    could play them. ``stats`` (if given) receives ``workers`` (0 when none were started),
+    ``driver_tasks`` and ``worker_tasks``.
     """
     counts = stats if stats is not None else {}
     counts.update(workers=0, driver_tasks=0, worker_tasks=0)
-    it = iter(tasks)
     workers = n_workers(n_jobs)
     if workers == 0:
-        for task in it:
+        for task in tasks:
             counts["driver_tasks"] += 1
             yield fn(task)
         return
+    feed = _Feed(fn, tasks, workers, workload)
     left = None if workload is None else workload.units
-    executor: Any = None
-    inflight: set[Future] = set()
-    finished = False
 
-    def start() -> Any:
+    def start() -> None:
         from joblib.externals.loky import get_reusable_executor
 
         counts["workers"] = workers
-        return get_reusable_executor(max_workers=workers, timeout=WORKER_IDLE_S)
-
-    def fill() -> None:  # keep two tasks per worker queued
-        while executor is not None and len(inflight) < 2 * workers:
-            task = next(it, _END)
-            if task is _END:
-                return
-            inflight.add(executor.submit(fn, task))
+        feed.start(get_reusable_executor(max_workers=workers, timeout=WORKER_IDLE_S), ready)
 
     if workload is None or _pays(workload.units * workload.min_unit_s):
-        executor = start()
+        start()  # workers start while this process prepares
     try:
-        fill()  # workers start while this process prepares
         if prepare is not None:
             prepare()
         while True:
-            fill()
-            ready = [f for f in inflight if f.done()]
-            if ready:
-                for future in ready:
-                    inflight.discard(future)
-                    counts["worker_tasks"] += 1
-                    yield future.result()
-                continue
-            task = next(it, _END)
-            if task is not _END:  # nothing to collect: the driver plays a chunk itself
-                t0 = time.process_time()  # CPU time: a busy machine does not inflate it
-                output = fn(task)
-                spent = time.process_time() - t0
-                counts["driver_tasks"] += 1
-                yield output
-                if executor is None and workload is not None and left is not None:
-                    size = workload.size(task)
-                    left -= size
-                    if size > 0 and _pays(left * spent / size):
-                        executor = start()
-                continue
-            if not inflight:
-                break
-            wait(inflight, return_when=FIRST_COMPLETED)
-        finished = True
+            item = feed.collect(block=False)
+            if item is _NOTHING:
+                task = feed.take()
+                if task is not _END:  # nothing to collect: the driver plays a task itself
+                    t0 = time.thread_time()  # this thread's CPU: not the writing thread's, nor load
+                    output = fn(task)
+                    spent = time.thread_time() - t0
+                    counts["driver_tasks"] += 1
+                    yield output
+                    if not feed.started and workload is not None and left is not None:
+                        size = workload.size(task)
+                        left -= size
+                        if size > 0 and _pays(left * spent / size):
+                            start()
+                    continue
+                if not feed.outstanding:
+                    break
+                item = feed.collect(block=True)
+            counts["worker_tasks"] += 1
+            yield item
     finally:
-        if not finished and inflight:
-            for future in inflight:
+        feed.close()
+
+
+class _Feed:
+    """Hands out the tasks: to the driver when it asks (``take``), and to the workers from a
+    thread of its own that tops their queue up as each result arrives, once they are ready.
+
+    The driver is busy playing most of the time (with the GIL held while the compiled loop
+    plays a slice), so workers must not wait for it to come round to them: the feeding thread
+    submits the next task as soon as one finishes. Each worker holds at most
+    ``QUEUED_PER_WORKER`` tasks, so at the end the driver never waits long for tasks it could
+    have played.
+    """
+
+    def __init__(
+        self,
+        fn: Callable[[Any], Any],
+        tasks: Iterable[Any],
+        workers: int,
+        workload: Workload | None = None,
+    ):
+        self._fn = fn
+        self._tasks = iter(tasks)
+        self._workers = workers
+        self._workload = workload
+        self._left = None if workload is None else workload.units  # units not yet handed out
+        self._ready = 0  # workers ready to play
+        self._last = 0  # the size of the last task handed out
+        self._cond = threading.Condition()
+        self._results: queue.Queue[Any] = queue.Queue()  # finished futures; an exception
+        self._running: set[Future] = set()  # submitted, not finished
+        self._in_flight = 0  # tasks handed to the executor, not finished
+        self._executor: Any = None
+        self._thread: threading.Thread | None = None
+        self._exhausted = False
+        self._closed = False
+        self.outstanding = 0  # tasks given to workers whose results were not collected
+
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
+
+    def take(self) -> Any:
+        """The next task (``_END`` when there is none left)."""
+        with self._cond:
+            return self._next()
+
+    def _next(self) -> Any:
+        if self._exhausted:
+            return _END
+        task = next(self._tasks, _END)
+        if task is _END:
+            self._exhausted = True
+        elif self._workload is not None and self._left is not None:
+            self._last = self._workload.size(task)
+            self._left -= self._last
+        return task
+
+    def _slots(self) -> int:
+        """Tasks the ready workers may hold now: ``QUEUED_PER_WORKER`` each, one each once the
+        tasks left would not give every player (the driver too) that many more, so that the
+        run ends with every player busy to the end rather than the driver waiting on a queue.
+        """
+        players = self._workers + 1
+        if self._left is not None and self._left < players * QUEUED_PER_WORKER * self._last:
+            return self._ready
+        return QUEUED_PER_WORKER * self._ready
+
+    def start(self, executor: Any, ready: Callable[[], Any] | None = None) -> None:
+        """Feed the workers of ``executor``, each once it has run ``ready`` (if given)."""
+        self._executor = executor
+        self._thread = threading.Thread(
+            target=self._feed, args=(ready,), name="leaves-feed", daemon=True
+        )
+        self._thread.start()
+
+    def _feed(self, ready: Callable[[], Any] | None) -> None:
+        try:
+            if ready is None:
+                with self._cond:
+                    self._ready = self._workers
+            for _ in range(self._workers if ready is not None else 0):
+                probe = self._executor.submit(ready)
+                with self._cond:
+                    self._running.add(probe)
+                probe.add_done_callback(self._warmed)
+            while True:
+                with self._cond:
+                    while not self._closed and self._in_flight >= self._slots():
+                        self._cond.wait()
+                    task = _END if self._closed else self._next()
+                    if task is _END:
+                        return
+                    self._in_flight += 1
+                    self.outstanding += 1
+                future = self._executor.submit(self._fn, task)  # never under our lock
+                with self._cond:
+                    self._running.add(future)
+                future.add_done_callback(self._done)  # runs here if it is done already
+        except BaseException as exc:  # noqa: BLE001 - handed to the driver, which raises it
+            self._results.put(exc)
+
+    def _warmed(self, probe: Future) -> None:
+        failed = None if probe.cancelled() else probe.exception()
+        with self._cond:
+            self._running.discard(probe)
+            if not probe.cancelled() and failed is None:
+                self._ready += 1
+            self._cond.notify_all()
+        if failed is not None:
+            self._results.put(failed)
+
+    def _done(self, future: Future) -> None:
+        with self._cond:
+            self._running.discard(future)
+            self._in_flight -= 1
+            self._cond.notify_all()
+        self._results.put(future)
+
+    def collect(self, block: bool) -> Any:
+        """A worker's result (``_NOTHING`` when none is ready and ``block`` is false). Raises
+        what the task or the feeding raised."""
+        try:
+            item = self._results.get(block=block)
+        except queue.Empty:
+            return _NOTHING
+        if isinstance(item, BaseException):
+            raise item
+        with self._cond:
+            self.outstanding -= 1
+        return item.result()
+
+    def close(self) -> None:
+        """Stop feeding and cancel what is still in flight. Workers still busy then (with a
+        task of an interrupted run, or still starting when the driver has played everything)
+        are stopped now: neither the run nor the interpreter's exit waits for them."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join()
+        with self._cond:
+            running = list(self._running)
+        if running:
+            for future in running:
                 future.cancel()
-            if any(not f.done() for f in inflight):
-                # an interrupted run must stop now, not after the chunks in flight
-                executor.shutdown(wait=False, kill_workers=True)
+            if any(not f.done() for f in running):
+                self._executor.shutdown(wait=False, kill_workers=True)

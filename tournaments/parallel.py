@@ -25,6 +25,7 @@ def imap_unordered(
     workload: Workload | None = None,
     prepare: Callable[[], None] | None = None,
     stats: dict[str, int] | None = None,
+    ready: Callable[[], Any] | None = None,
 ) -> Iterator[Any]:
     """``fn(task)`` for every task, yielded in completion order.
 
@@ -32,13 +33,14 @@ def imap_unordered(
     processes started only when the ``workload`` pays for them (``local.imap_local``;
     ``n_jobs=1`` runs in this process, ``-1`` uses every core); ``prepare()`` readies this
     process to play (it runs after the workers are asked for, so both overlap); ``stats``
-    receives who played how many tasks (``local.imap_local``).
+    receives who played how many tasks and a worker gets tasks once it has run ``ready``
+    (``local.imap_local``).
     ``backend="dask"``: the Dask cluster at ``scheduler`` (an address such as
     ``tcp://host:8786``, or a ``distributed.Client``); with no scheduler a local cluster of
     ``n_jobs`` single-threaded worker processes is started for the run.
     """
     if backend == "loky":
-        return imap_local(fn, tasks, n_jobs, workload, prepare, stats)
+        return imap_local(fn, tasks, n_jobs, workload, prepare, stats, ready)
     if backend == "dask":
         return _dask(fn, tasks, n_jobs, scheduler)
     raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")

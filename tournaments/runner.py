@@ -1,8 +1,9 @@
 """``Tournament``: a round-robin spec, and the driver that runs it into an output directory.
 
-The driver builds chunk tasks lazily, hands them to a backend (``parallel``), and writes each
-finished chunk as it arrives: rows part, records, then the chunk's aggregates (which mark it
-done). The manifest holds the spec and each done chunk's file sizes and checksums; ``resume``
+The driver builds chunk tasks lazily, hands them to a backend (``parallel``), and a thread of
+its own writes each finished chunk as it arrives: rows part, records, then the chunk's
+aggregates (which mark it done); the manifest records a chunk only once its files are written,
+and an interrupted run first records every chunk already played. The manifest holds the spec and each done chunk's file sizes and checksums; ``resume``
 verifies them, skips the chunks that check out and replays the others (``verify``), so an
 interrupted or damaged run finishes with exactly the files an uninterrupted one writes. The game is a plug-in
 (``game.GamePlugin``); 13 Leaves is the default.
@@ -10,6 +11,7 @@ interrupted or damaged run finishes with exactly the files an uninterrupted one 
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -17,7 +19,9 @@ import platform
 import shutil
 import tempfile
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,12 +36,15 @@ from .result import TournamentResult
 from .rows import to_parquet
 from .schedule import Schedule, make_tables
 from .seating import DEFAULT_SEATING, SEATINGS, design
-from .work import SEED_KEYS, ChunkOutput, ChunkTask, run_chunk
+from .work import SEED_KEYS, ChunkOutput, ChunkTask, ready, run_chunk
 
 __all__ = ["Tournament", "parse_players"]
 
 FORFEIT_DETAILS_MAX = 10_000
 """Every forfeit is counted; OUT/forfeits.json details the first this many (by game index)."""
+
+WRITES_QUEUED = 4
+"""Finished chunks that may wait for the driver's writing thread."""
 
 MANIFEST_EVERY_S = 2.0
 """The manifest's progress fields are rewritten at most this often (and at the end)."""
@@ -437,6 +444,21 @@ class Tournament:
         save(force=True)
         from .progress import RunProgress, compiling
 
+        writer = _Writer(lambda output: self._write_chunk(out, output))
+        advance: Callable[[int], None] = lambda n: None  # noqa: E731 - the bar's, while open
+
+        def record(output: ChunkOutput, files: dict[str, list[Any]]) -> None:
+            """A chunk whose files are all written: into the totals and the manifest."""
+            nonlocal units_done
+            unsynced.update((out / rel).parent for rel in files)
+            verify.integrity(manifest)["chunks"][str(output.chunk_id)] = files
+            merged.add(output.aggregates, output.forfeits)
+            done.add(output.chunk_id)
+            n = self.schedule.chunk(output.chunk_id).n_games
+            units_done += n
+            advance(n)
+            save()
+
         unit = self.units
         try:
             prepare = None
@@ -448,6 +470,7 @@ class Tournament:
                         prepare()
                     prepare = None
             with RunProgress(self.schedule.n_games, units_done, progress, unit) as bar:
+                advance = bar.advance
                 workload = Workload(
                     units=sum(self.schedule.chunk(c).n_games for c in pending),
                     size=lambda task: task.chunk.n_games,
@@ -464,19 +487,22 @@ class Tournament:
                     workload,
                     prepare,
                     players,
+                    functools.partial(ready, self.game, self.payloads, self.expert),
                 )
                 for output in results:
-                    files = self._write_chunk(out, output, unsynced)
-                    verify.integrity(manifest)["chunks"][str(output.chunk_id)] = files
-                    merged.add(output.aggregates, output.forfeits)
-                    done.add(output.chunk_id)
-                    n = self.schedule.chunk(output.chunk_id).n_games
-                    units_done += n
-                    bar.advance(n)
-                    save()
+                    writer.put(output)
+                    for written in writer.written():
+                        record(*written)
+                for written in writer.written(wait=True):
+                    record(*written)
         except BaseException:
+            advance = lambda n: None  # noqa: E731 - the bar is closed
+            for written in writer.settle():  # nothing already played is lost
+                record(*written)
             save("interrupted", force=True)
             raise
+        finally:
+            writer.close()
         verify.integrity(manifest)["files"] = self._finish(out, merged, done)
         manifest["finished"] = _now()
         save("complete", force=True)
@@ -509,17 +535,14 @@ class Tournament:
         rest = n - len(done) - len([c for c in bad if 0 <= c < n])
         return done, note + (f", {rest} still to play" if rest else "")
 
-    def _write_chunk(
-        self, out: Path, output: ChunkOutput, unsynced: set[Path]
-    ) -> dict[str, list[Any]]:
-        """Write a chunk's files (its aggregates last); their manifest entries by path. The
-        folders to sync before the manifest may record the chunk are added to ``unsynced``."""
+    def _write_chunk(self, out: Path, output: ChunkOutput) -> dict[str, list[Any]]:
+        """Encode and write a chunk's files (its aggregates last); their manifest entries by
+        path. Their folders are synced before the manifest records the chunk (``run``)."""
         cid = output.chunk_id
         files: dict[str, list[Any]] = {}
 
         def write(path: Path, data: bytes) -> None:
             storage.atomic_write_bytes(path, data, sync_dir=False)
-            unsynced.add(path.parent)
             files[path.relative_to(out).as_posix()] = storage.file_entry(data)
 
         if output.games_rows is not None:
@@ -557,6 +580,48 @@ class Tournament:
             tmp.replace(self.record)
             storage.fsync_dir(self.record.parent)
         return {name: storage.file_entry(data) for name, data in files.items()}
+
+
+class _Writer:
+    """Writes finished chunks in a thread of the driver, one at a time, in the order given.
+
+    Encoding a chunk's rows and ``fsync`` are most of a chunk's cost in the driver, and
+    both let go of the GIL: in a thread they overlap the chunks the driver plays, and the
+    waits for the disk cost no core anything. At most ``WRITES_QUEUED`` chunks wait (memory
+    stays flat when the disk is slow).
+    """
+
+    def __init__(self, write: Callable[[ChunkOutput], dict[str, list[Any]]]):
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._write = write
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leaves-write")
+        self._pending: deque[tuple[ChunkOutput, Future]] = deque()
+
+    def put(self, output: ChunkOutput) -> None:
+        self._pending.append((output, self._pool.submit(self._write, output)))
+
+    def written(self, wait: bool = False) -> Iterator[tuple[ChunkOutput, dict[str, list[Any]]]]:
+        """(output, files) of the chunks written so far, in order; waits for the oldest while
+        too many are queued, and for all with ``wait``. Raises what a write raised."""
+        while self._pending and (
+            wait or self._pending[0][1].done() or len(self._pending) > WRITES_QUEUED
+        ):
+            output, future = self._pending.popleft()
+            yield output, future.result()
+
+    def settle(self) -> Iterator[tuple[ChunkOutput, dict[str, list[Any]]]]:
+        """After an interruption: every queued chunk whose write succeeds (waited for)."""
+        while self._pending:
+            output, future = self._pending.popleft()
+            try:
+                files = future.result()
+            except Exception:  # noqa: BLE001 - a chunk not written is replayed on resume
+                continue
+            yield output, files
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _int_key(item: tuple[str, Any]) -> int:

@@ -9,6 +9,7 @@ the same output. It imports only what playing needs: rows leave as numpy columns
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,7 @@ from .schedule import Chunk, seat_entrants
 from .seating import base_positions
 from .seeds import derive_seeds
 
-__all__ = ["ChunkTask", "ChunkOutput", "run_chunk", "SEED_KEYS", "MAX_GAMES_PER_MATCH"]
+__all__ = ["ChunkTask", "ChunkOutput", "ready", "run_chunk", "SEED_KEYS", "MAX_GAMES_PER_MATCH"]
 
 SEED_KEYS = {"deal": 0, "play": 1, "match": 2, "match_play": 3}
 """SeedSequence spawn-key prefixes: deal seeds use (0, table size, deal index), play seeds
@@ -32,6 +33,13 @@ SEED_KEYS = {"deal": 0, "play": 1, "match": 2, "match_play": 3}
 MAX_GAMES_PER_MATCH = 64
 """Expert rows number games ``match * 64 + game_in_match`` (a match to 20 points between 3+
 players cannot last more than 30 games)."""
+
+PLAY_SLICE_GAMES = 8192
+"""A chunk's games are played this many at a time. The compiled loop holds the GIL while it
+plays, and the driver plays chunks too: between slices the threads that feed its worker
+processes (and write finished chunks) get to run. A slice of heuristics is about 60 ms, less
+than the task a worker holds in reserve; each call costs about 0.7 ms more. Games are
+independent, so the slicing changes no result."""
 
 FORFEIT_DETAILS_PER_CHUNK = 100
 """Forfeits are all counted; the details (seed, error) of at most this many per chunk are kept
@@ -84,6 +92,27 @@ def _seat_columns(cols: Columns, name: str, values: np.ndarray, k: int, seats: i
             cols.plain(f"{name}_{s}", values[:, s])
         else:
             cols.null(f"{name}_{s}", values.dtype)
+
+
+def _concat(batches: list[SeatedBatch]) -> SeatedBatch:
+    """Consecutive batches as one."""
+    if len(batches) == 1:
+        return batches[0]
+
+    def cat(get) -> np.ndarray | None:
+        parts = [get(b) for b in batches]
+        return None if parts[0] is None else np.concatenate(parts)
+
+    first = batches[0]
+    return SeatedBatch(
+        first_player=cat(lambda b: b.first_player),
+        winners=cat(lambda b: b.winners),
+        winner_seat=cat(lambda b: b.winner_seat),
+        forfeit_seat=cat(lambda b: b.forfeit_seat),
+        seat_values={k: cat(lambda b, k=k: b.seat_values[k]) for k in first.seat_values},
+        game_values={k: cat(lambda b, k=k: b.game_values[k]) for k in first.game_values},
+        errors=list(itertools.chain.from_iterable(b.errors for b in batches)),
+    )
 
 
 def _gather(batches: list[SeatedBatch], positions: list[np.ndarray], total: int) -> SeatedBatch:
@@ -189,11 +218,19 @@ def _empty_aggregates(task: ChunkTask) -> dict[str, np.ndarray]:
     )
 
 
-def run_chunk(task: ChunkTask) -> ChunkOutput:
-    """Play one chunk and return its rows (Parquet bytes), aggregates, forfeits and records.
+def ready(game: GamePlugin, payloads: tuple[Any, ...], expert: bool) -> None:
+    """Ready a worker to play: what unpickling the game imports, then the compiled code the
+    plug-in's warm-up loads (a worker's first task then starts at once)."""
+    warm_up = getattr(game, "warm_up", None)
+    if warm_up is not None:
+        warm_up(payloads, expert)[1]()
 
-    Everything that costs CPU (Parquet and .npz encoding) happens here, in the worker, so the
-    driver only writes bytes and adds up small arrays.
+
+def run_chunk(task: ChunkTask) -> ChunkOutput:
+    """Play one chunk and return its rows (numpy columns), aggregates, forfeits and records.
+
+    The chunk's aggregate file (.npz) is made here, in the worker; the rows are encoded as
+    Parquet by the driver's writing thread (a worker never loads pyarrow).
     """
     out = _run_match_chunk(task) if task.expert else _run_game_chunk(task)
     buf = io.BytesIO()
@@ -222,12 +259,12 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     seat_table = np.array(seatings, dtype=np.int64)
     seat_ent = seat_table[rotations]
     play_seatings = getattr(game, "play_seatings", None)
-    if play_seatings is not None:  # every seating of the chunk in one call
-        batch = play_seatings(
-            [[task.payloads[e] for e in entrants] for entrants in seatings],
-            rotations.astype(np.int64),
-            np.repeat(deal_seeds, n_set),
-            play_seeds,
+    if play_seatings is not None:  # every seating of the chunk at once, slice by slice
+        tables = [[task.payloads[e] for e in entrants] for entrants in seatings]
+        seating, deal_of_game = rotations.astype(np.int64), np.repeat(deal_seeds, n_set)
+        cuts = [slice(a, a + PLAY_SLICE_GAMES) for a in range(0, n_games, PLAY_SLICE_GAMES)]
+        batch = _concat(
+            [play_seatings(tables, seating[c], deal_of_game[c], play_seeds[c]) for c in cuts]
         )
     else:
         batches = [
@@ -236,11 +273,11 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
         ]
         batch = _gather(batches, [np.arange(r, n_games, n_set) for r in range(n_set)], n_games)
     base = np.array([base_positions(task.table, st) for st in seatings], dtype=np.int64)
-    aggregates.add_games(
+    aggregates.add_sets(  # games are deal-major: game i is played under seating i % n_set
         agg,
         chunk.table,
-        seat_ent,
-        base[rotations],
+        seat_table,
+        base,
         batch,
         game.rank_value,
         game.length_value,

@@ -1,0 +1,248 @@
+"""The driver's pipeline decides nothing: who plays a chunk, in how many slices, when its files
+are written, how the workers are fed. Rows and aggregates stay the same, and an interrupted run
+loses no chunk it had played."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.helpers import workers_play_at_once
+from tests.toygame import ToyGame
+from tournaments import Tournament, load, local, rows, runner, work
+from tournaments.local import Workload, _Feed, imap_local
+from tournaments.verify import verify_run
+
+HEURISTICS = ["greedy", "low", "high", "minimal"]
+
+
+def _same_run(a, b) -> None:
+    pd.testing.assert_frame_equal(a.games(), b.games())
+    agg_a, agg_b = a.aggregates(), b.aggregates()
+    assert agg_a.keys() == agg_b.keys()
+    for key, value in agg_a.items():
+        np.testing.assert_array_equal(value, agg_b[key], err_msg=key)
+
+
+# ----------------------------------------------------------------------------- slices
+@functools.cache
+def _chunk() -> tuple[work.ChunkTask, work.ChunkOutput]:
+    """One chunk (4 deals x 24 seatings) and its output played in one slice."""
+    task = next(Tournament(HEURISTICS, players=4, games=96, seed=3, chunk_size=96)._tasks([0]))
+    return task, work.run_chunk(task)
+
+
+@settings(max_examples=12, deadline=None)
+@given(size=st.integers(1, 100))
+def test_a_chunk_played_in_slices_of_any_size_is_the_same_chunk(size):
+    task, whole = _chunk()
+    before = work.PLAY_SLICE_GAMES
+    work.PLAY_SLICE_GAMES = size
+    try:
+        out = work.run_chunk(task)
+    finally:
+        work.PLAY_SLICE_GAMES = before
+    names = [(name, kind) for name, kind, _ in whole.games_rows.items]
+    assert [(name, kind) for name, kind, _ in out.games_rows.items] == names
+    for (name, _, value), (_, _, expected) in zip(
+        out.games_rows.items, whole.games_rows.items, strict=True
+    ):
+        if isinstance(value, np.ndarray):
+            np.testing.assert_array_equal(value, expected, err_msg=name)
+        else:
+            assert value == expected, name
+    for key, value in whole.aggregates.items():
+        np.testing.assert_array_equal(out.aggregates[key], value, err_msg=key)
+
+
+# ----------------------------------------------------------------------------- jobs, chunks
+def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, monkeypatch):
+    def t(chunk_size=None):
+        return Tournament(HEURISTICS, players="3,4", games=1200, seed=11, chunk_size=chunk_size)
+
+    base = t().run(n_jobs=1, out=tmp_path / "base")
+    workers_play_at_once(monkeypatch)
+    monkeypatch.setattr(work, "PLAY_SLICE_GAMES", 7)
+    for i, (size, jobs) in enumerate([(None, 2), (48, 2), (600, 1), (72, 2)]):
+        other = t(size).run(n_jobs=jobs, out=tmp_path / f"o{i}")
+        _same_run(base, other)
+        players = other.manifest["sessions"][-1]["players"]
+        assert players["worker_tasks"] > 0 or jobs == 1
+
+
+# ----------------------------------------------------------------------------- feeding
+def _marked(task: tuple[int, int, str]) -> int:
+    """In the driver: wait until the worker has finished 6 tasks (files in ``folder``); in the
+    worker: mark this task finished."""
+    x, driver, folder = task
+    if os.getpid() == driver:
+        deadline = time.monotonic() + 60
+        while len(os.listdir(folder)) < 6 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        Path(folder, f"{x}").write_text("")
+    return x
+
+
+def _ready_now() -> None:
+    pass
+
+
+def test_workers_are_fed_while_the_driver_is_busy_with_a_task(tmp_path):
+    """The driver's first task waits until the worker has finished 6 tasks: more than it can
+    hold at once, so only a feeder that does not wait for the driver lets it get there."""
+    tasks = [(x, os.getpid(), str(tmp_path)) for x in range(12)]
+    stats: dict[str, int] = {}
+    t0 = time.monotonic()
+    out = sorted(imap_local(_marked, tasks, 2, stats=stats, ready=_ready_now))
+    assert out == list(range(12)) and stats["driver_tasks"] + stats["worker_tasks"] == 12
+    assert time.monotonic() - t0 < 50, "the worker was not fed while the driver played"
+    assert stats["worker_tasks"] >= 6
+
+
+def test_near_the_end_a_worker_holds_one_task_at_a_time():
+    work_ = Workload(units=100, size=lambda task: 10, min_unit_s=0.0)
+    feed = _Feed(lambda task: task, range(10), workers=1, workload=work_)
+    feed._ready = 1
+    held = []
+    while feed.take() is not local._END:
+        held.append(feed._slots())
+    # 2 players x 2 tasks x 10 units: below 40 units left, one task per worker
+    assert held == [2] * 6 + [1] * 4
+
+
+def _slow_start() -> None:
+    time.sleep(20)
+
+
+def _where(x: int) -> tuple[int, int]:
+    return x, os.getpid()
+
+
+def test_tasks_never_wait_for_a_worker_that_is_still_starting():
+    """A worker gets tasks only once ready: the driver plays them all meanwhile, and neither
+    the stream nor its end waits for the worker."""
+    t0 = time.monotonic()
+    stats: dict[str, int] = {}
+    out = sorted(imap_local(_where, range(8), 2, stats=stats, ready=_slow_start))
+    assert out == [(x, os.getpid()) for x in range(8)]
+    assert stats["workers"] == 1 and stats["worker_tasks"] == 0
+    assert time.monotonic() - t0 < 15
+
+
+def _none_in_workers(task: tuple[int, int]) -> int | None:
+    x, driver = task
+    if os.getpid() != driver:
+        return None
+    time.sleep(0.05)  # the workers' results arrive while the driver plays
+    return x
+
+
+def test_a_worker_result_of_none_is_a_result(monkeypatch):
+    workers_play_at_once(monkeypatch)
+    tasks = [(x, os.getpid()) for x in range(30)]
+    stats: dict[str, int] = {}
+    out = list(imap_local(_none_in_workers, tasks, 2, stats=stats, ready=_ready_now))
+    assert len(out) == 30 and out.count(None) == stats["worker_tasks"] > 0
+
+
+def _fails_on_three(x: int) -> int:
+    if x == 3:
+        raise ArithmeticError("task 3 failed")
+    return x
+
+
+def test_a_failed_worker_task_fails_the_stream(monkeypatch):
+    got = []
+    with pytest.raises(ArithmeticError, match="task 3"):
+        for x in imap_local(_fails_on_three, [3, 0, 1, 2, 4, 5, 6], 2):
+            got.append(x)  # the driver plays what it can while the worker fails task 3
+    assert 3 not in got
+
+
+# ----------------------------------------------------------------------------- writing
+def _toy(**kw) -> Tournament:
+    return Tournament(["a", "p1", "p2", "p3"], players=4, games=480, seed=5, chunk_size=24,
+                      game=ToyGame(), **kw)  # fmt: skip
+
+
+def _slow_writes(monkeypatch, fail_at: int | None = None) -> list[int]:
+    """Writes that take a while (so several chunks wait for the writing thread), failing at
+    chunk ``fail_at``; returns the chunk ids written, in order."""
+    written: list[int] = []
+    real = runner.Tournament._write_chunk
+
+    def slow(self, out, output):
+        time.sleep(0.02)
+        if output.chunk_id == fail_at:
+            raise OSError(28, "No space left on device")
+        files = real(self, out, output)
+        written.append(output.chunk_id)
+        return files
+
+    monkeypatch.setattr(runner.Tournament, "_write_chunk", slow)
+    return written
+
+
+def test_an_interrupted_run_records_every_chunk_it_played(tmp_path, monkeypatch):
+    """Ctrl-C while chunks still wait for the writing thread: they are written and recorded
+    before the run stops, so resume plays only what was never played."""
+    written = _slow_writes(monkeypatch)
+    real_run_chunk = runner.run_chunk
+    played: list[int] = []
+
+    def run_chunk(task):
+        if len(played) == 10:
+            raise KeyboardInterrupt
+        played.append(task.chunk.id)
+        return real_run_chunk(task)
+
+    monkeypatch.setattr(runner, "run_chunk", run_chunk)
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        _toy().run(out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    assert manifest["n_chunks_done"] == 10 and sorted(written) == list(range(10))
+    assert verify_run(out).ok
+    monkeypatch.setattr(runner, "run_chunk", real_run_chunk)
+    resumed = _toy().run(out=out, resume=True)
+    assert sorted(written) == list(range(_toy().schedule.n_chunks))  # no chunk twice
+    _same_run(resumed, _toy().run(out=tmp_path / "whole"))
+
+
+def test_a_failed_write_stops_the_run_and_resume_finishes_it(tmp_path, monkeypatch):
+    written = _slow_writes(monkeypatch, fail_at=6)
+    out = tmp_path / "run"
+    with pytest.raises(OSError, match="No space left"):
+        _toy().run(out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted" and 6 not in written
+    assert manifest["n_chunks_done"] == len(written) >= 6  # those written before it, at least
+    assert verify_run(out).ok
+    monkeypatch.undo()
+    resumed = _toy().run(out=out, resume=True)
+    _same_run(resumed, _toy().run(out=tmp_path / "whole"))
+
+
+def test_parts_carry_statistics_only_for_the_index_columns(tmp_path):
+    res = Tournament(HEURISTICS, players=3, games=60, seed=1).run(out=tmp_path / "o")
+    part = next((res.out / "games").glob("part-*.parquet"))
+    meta = pq.ParquetFile(part).metadata.row_group(0)
+    with_stats = {
+        meta.column(i).path_in_schema
+        for i in range(meta.num_columns)
+        if meta.column(i).statistics is not None and meta.column(i).statistics.has_min_max
+    }
+    assert with_stats == {"game", "deal"} == set(rows.STATISTICS) & set(res.games().columns)
+    assert load(res.out).games()["game"].tolist() == list(range(res.spec["n_games"]))
