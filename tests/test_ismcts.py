@@ -296,6 +296,28 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
 
 
+def test_asking_past_decisions_leaves_the_evidence_unchanged():
+    # Each question writes a sampled hand into the kept board and clears it after.
+    kind, params = _models("taker")
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    states = _taker_game(11)
+    state = states[2 * len(states) // 3]
+    seat = state.current_player
+    ev = evidence(state.view(seat))
+    assert len(ev.seats) > 0
+    before = ev.boards.copy()
+    pub, sizes = public_board(state.view(seat))
+    deal = np.empty_like(pub)
+    tmp = np.empty_like(pub)
+    rng = kernels.rng_new(np.uint64(9))
+    determinize(pub, seat, sizes, rng, deal)
+    per_seat = np.zeros(8, np.int64)
+    seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+    for _ in range(50):
+        swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 2.0)
+    assert np.array_equal(ev.boards, before)
+
+
 def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     # A wrong opponent model ("low" for taker players): with a finite lambda the chain must be
     # able to move to more contradicting deals (soft rejection), and every count it returns
