@@ -565,3 +565,47 @@ def test_stopping_early_with_a_prior_never_changes_the_move(game_seed, phase, se
     full = ISMCTS(iterations=200, prior=prior, stop_early=False)
     early = ISMCTS(iterations=200, prior=prior)
     assert _choose(early, state, seed) == _choose(full, state, seed)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n_players=st.integers(3, 6),
+    seed=st.integers(0, 2**32 - 1),
+    depth=st.integers(1, 40),
+)
+def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
+    """``rollout_depth`` plays at most that many turns, then shares a reward of 1 among the
+    seats, more to fewer cards left; a game that ends sooner pays its winner as before."""
+    from leaves.board import M_WINNER
+    from strategies.ismcts.settings import EVAL_BETA, SETTINGS, Config
+    from strategies.ismcts.tree import play_some, playout_rewards
+
+    kinds, params = _models("weighted")
+    board = kernels.deal_board(n_players, seed)
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    sizes = np.zeros(8, np.int64)
+    rng = kernels.rng_new(np.uint64(seed))
+    played = board.copy()
+    play_some(played, kinds, params, sizes, rng, work, depth)
+    assert played[META, M_TURN] == depth or kernels.is_terminal(played)
+    d = SETTINGS.defaults()
+    cfg = Config(
+        c=0.7, shaping=0.0, rollout_depth=depth, dealt=10.0, infer_lambda=2.0, playouts=1,
+        max_depth=1, model_opponents=True, infer_tries=1, infer_steps=0,
+        stop_early=False, prior_action=-1, prior_visits=0.0,
+    )  # fmt: skip
+    assert d["rollout_depth"] == 0  # the default plays to the end
+    reward = np.zeros(8)
+    rng = kernels.rng_new(np.uint64(seed))
+    playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward)
+    assert np.array_equal(board[META], kernels.deal_board(n_players, seed)[META])  # unchanged
+    if played[META, M_WINNER] >= 0:
+        assert reward[played[META, M_WINNER]] == 1.0 and reward[:n_players].sum() == 1.0
+        return
+    if kernels.is_terminal(played):  # the turn limit: nobody won
+        assert not reward.any()
+        return
+    left = sizes[:n_players]
+    assert np.isclose(reward[:n_players].sum(), 1.0)
+    want = np.exp(-EVAL_BETA * left) / np.exp(-EVAL_BETA * left).sum()
+    assert np.allclose(reward[:n_players], want)

@@ -11,11 +11,16 @@ from collections import namedtuple
 
 from ..policy.params import Param, declare
 
+EVAL_BETA = 0.4
+"""A playout cut after ``rollout_depth`` turns scores seat ``i`` by ``exp(-EVAL_BETA * left_i)``
+over the sum for every seat: the chance of winning given the cards left, by a logit fitted to
+the hand sizes and winners of ``weighted`` games (4 players; ``benchmarks/bench_ismcts.py``)."""
+
 MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
 
 SETTINGS = declare(
-    Param("iterations", 1500, (100, 5000), "search iterations per decision (0: no cap)",
+    Param("iterations", 1300, (100, 5000), "search iterations per decision (0: no cap)",
           integer=True, low=0),
     Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
     Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
@@ -23,6 +28,8 @@ SETTINGS = declare(
     Param("playouts", 1, None, "playouts per iteration from one leaf, averaged",
           integer=True, low=1),
     Param("shaping", 0.0, (0.0, 0.5), "weight of the cards-shed reward", low=0, high=1),
+    Param("rollout_depth", 0, (0, 200), "playout turns before the cards left decide (0: to the end)",
+          integer=True, low=0),
     Param("max_depth", 0, None, "tree plies below the root (0: unlimited; 1: flat Monte Carlo)",
           integer=True, low=0),
     Param("model_opponents", True, None, "opponents' tree moves by their model, not UCB"),
@@ -34,7 +41,7 @@ SETTINGS = declare(
     Param("models", "all", None, "candidate opponent models ('all': every compiled built-in)"),
     Param("model_min", 3, (1, 20), "opponent decisions needed before selecting a model",
           integer=True, low=0),
-    Param("model_steps", 150, (0, 2000), "card swaps fitting a deal to each candidate",
+    Param("model_steps", 50, (0, 2000), "card swaps fitting a deal to each candidate",
           integer=True, low=0),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
     Param("stop_early", True, None, "stop once more iterations cannot change the move"),
@@ -78,6 +85,7 @@ Config = namedtuple(
     [
         "c",  # float: UCB1 exploration constant
         "shaping",  # float: weight of the cards-shed reward
+        "rollout_depth",  # int: playout turns before the cards left decide (0: to the end)
         "dealt",  # float: cards dealt per hand (the shaping reward's scale)
         "infer_lambda",  # float: weight of one contradiction (>= HARD: hard rejection)
         "playouts",  # int: playouts per iteration
