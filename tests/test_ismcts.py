@@ -431,7 +431,7 @@ def test_model_selection_changes_the_search_against_another_policy():
     states = _taker_game(5)
     state = states[len(states) * 3 // 4]
     a = ISMCTS(iterations=80, models="")
-    b = ISMCTS(iterations=80)
+    b = ISMCTS(iterations=80, model_steps=150)  # a fit long enough to tell taker here
     _choose(a, state, 3)
     _choose(b, state, 3)
     assert "taker" in b.last_models.values()
@@ -462,8 +462,8 @@ def test_fast_preset_sets_the_parameters_left_at_their_defaults():
     for key, value in PRESETS["fast"].items():
         assert fast.settings[key] == value != ISMCTS().settings[key]
     # a parameter given another value wins over the preset
-    more = strategies.get("ismcts:preset=fast,iterations=300")
-    assert more.settings["iterations"] == 300 and more.label == "ismcts(iterations=300,preset=fast)"
+    more = strategies.get("ismcts:preset=fast,iterations=500")
+    assert more.settings["iterations"] == 500 and more.label == "ismcts(iterations=500,preset=fast)"
     # the preset changes the search: its iteration budget, not the default's
     _, state = random_position(4, 3, "lead")
     exact = strategies.get("ismcts:preset=fast,stop_early=false")

@@ -52,16 +52,15 @@ SETTINGS = declare(
 
 PRESETS: dict[str, dict[str, object]] = {
     "fast": {
-        "iterations": 150,
-        "model_steps": 30,
+        "iterations": 300,
+        "model_steps": 10,
         "infer_tries": 20,
-        "infer_steps": 2,
         "prior": 0.5,
     },
 }
 """Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
 parameter it names that is left at its default; a parameter set to another value wins
-(``ismcts:preset=fast,iterations=300``)."""
+(``ismcts:preset=fast,iterations=500``)."""
 
 
 def resolve_preset(strategy: str, values: dict[str, object]) -> dict[str, object]:
