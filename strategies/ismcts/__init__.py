@@ -44,8 +44,8 @@ little history; ties overall keep the rollout policy). That model plays the seat
 inference, in the tree and in playouts; the searcher itself plays the rollout policy in
 playouts. Selection uses its own RNG stream, derived from the same seed.
 
-Defaults (1200 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="all"``,
-``model_steps=100``) were measured in 4-player games against three of every other built-in
+Defaults (1500 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="all"``,
+``model_steps=150``) were measured in 4-player games against three of every other built-in
 (``benchmarks/bench_ismcts_field.py``, figures in the README). With only the policies it
 was first tuned against as candidates (``"weighted,taker"``) the search met ``low`` and
 ``high`` with a wrong model and won only 45-49% of 4-player games against three of them;

@@ -20,7 +20,7 @@ MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
 
 SETTINGS = declare(
-    Param("iterations", 1200, (100, 5000), "search iterations per decision (0: no cap)",
+    Param("iterations", 1500, (100, 5000), "search iterations per decision (0: no cap)",
           integer=True, low=0),
     Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
     Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
@@ -41,7 +41,7 @@ SETTINGS = declare(
     Param("models", "all", None, "candidate opponent models ('all': every compiled built-in)"),
     Param("model_min", 3, (1, 20), "opponent decisions needed before selecting a model",
           integer=True, low=0),
-    Param("model_steps", 100, (0, 2000), "card swaps fitting a deal to each candidate",
+    Param("model_steps", 150, (0, 2000), "card swaps fitting a deal to each candidate",
           integer=True, low=0),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
     Param("stop_early", True, None, "stop once more iterations cannot change the move"),
