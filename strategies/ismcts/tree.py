@@ -70,8 +70,7 @@ def play_some(board, kinds, params, sizes, rng, work, turns):
     while not K.is_terminal(board) and (turns <= 0 or t < turns):
         p = board[META, M_CUR]
         aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
-        K.apply(board, aid)
-        track_size(sizes, p, aid)
+        K.apply_sized(board, aid, sizes)  # applies and keeps sizes, as play_to_end does
         t += 1
 
 
