@@ -13,8 +13,10 @@ from ..policy.params import Param, declare
 
 EVAL_BETA = 0.4
 """A playout cut after ``rollout_depth`` turns scores seat ``i`` by ``exp(-EVAL_BETA * left_i)``
-over the sum for every seat: the chance of winning given the cards left, by a logit fitted to
-the hand sizes and winners of ``weighted`` games (4 players; ``benchmarks/bench_ismcts.py``)."""
+over the sum for every seat: the chance of winning given the cards left, a logit fitted by
+maximum likelihood to the hand sizes and winners of 1,500 four-player ``weighted`` games (every
+third turn). The fit is 0.40 with at most ten turns left, 0.10 with 10-25, 0 before: the cards
+left tell little about the winner until late, so ``rollout_depth`` is off by default."""
 
 MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""

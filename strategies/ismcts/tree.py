@@ -82,7 +82,7 @@ def playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward):
     ``board`` is left unchanged (each playout runs on a copy). A finished game gives seat
     ``i`` ``(1 - shaping) * [i won] + shaping * (1 - min(left_i, dealt) / dealt)``; a playout
     cut after ``cfg.rollout_depth`` turns gives ``exp(-EVAL_BETA * left_i)`` over the sum for
-    every seat (the later turns cost more than they tell: they are far from the decision).
+    every seat (cheaper playouts, a cruder outcome).
     """
     n = board[META, M_N]
     playouts = cfg.playouts
