@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import strategies
 from leaves import Action, State, kernels
 from leaves.board import M_CUR, META, public_board
+from leaves.testing import positions as reached_positions
 from strategies import compiled as C
 from strategies.builtin import BUILTINS, WeightedStrategy
 from strategies.play import deal_state
@@ -336,16 +337,14 @@ def test_flag_parameters_refuse_non_booleans():
 @given(
     avail=st.lists(st.integers(0, 8), min_size=13, max_size=13),
     ends=st.tuples(st.integers(0, 12), st.integers(0, 12)).map(sorted),
-    a=st.integers(1, 8),
-    b=st.integers(1, 8),
+    a=st.integers(1, 9),
+    b=st.integers(1, 9),
 )
-def test_threat_from_prefix_counts_equals_counting_every_value(avail, ends, a, b):
-    """counter/weighted read threats from per-decision prefix counts: the same numbers."""
+def test_threat_counts_the_values_that_could_answer_each_end(avail, ends, a, b):
+    """A value answers an end when an opponent might hold at least the end's size of it."""
     lo_v, hi_v = ends
     work = np.zeros(F.WORK_SIZE, np.int64)
     work[F.AVAIL : F.AVAIL + 13] = avail
-    for need in range(1, 9):
-        work[F.GE + need * 14 + 1 : F.GE + need * 14 + 14] = np.cumsum(np.array(avail) >= need)
     if lo_v == hi_v:
         expected = sum(x >= min(a, b) for x in avail)
     else:
@@ -353,12 +352,17 @@ def test_threat_from_prefix_counts_equals_counting_every_value(avail, ends, a, b
     assert F.threat(work, lo_v, a, hi_v, b) == expected
 
 
-def test_fill_avail_writes_the_prefix_counts_threat_reads():
-    _, state = random_position(4, 3, "follow")
-    board = kernels.board_from_state(state)
-    work = np.zeros(F.WORK_SIZE, np.int64)
-    F.fill_avail(board, int(board[META, M_CUR]), work)
-    avail = work[F.AVAIL : F.AVAIL + 13]
-    for need in range(1, 9):
-        row = work[F.GE + need * 14 : F.GE + need * 14 + 14]
-        assert row.tolist() == [0, *np.cumsum(avail >= need).tolist()]
+@settings(max_examples=60, deadline=None)
+@given(state=reached_positions())
+def test_fill_avail_counts_unseen_cards_plus_the_most_an_opponent_in_the_round_shows(state):
+    me = state.current_player
+    players = state.n_players
+    view = state.view(me)
+    work = np.full(F.WORK_SIZE, -7, np.int64)  # stale scratch must not leak into the counts
+    board, _ = public_board(view)
+    F.fill_avail(board, me, work)
+    in_round = [i for i in range(players) if i != me and not view.passed[i]]
+    unseen = view.unseen()
+    for u in range(13):
+        shown = max((view.known[i][u] for i in in_round), default=0)
+        assert work[F.AVAIL + u] == unseen[u] + shown

@@ -296,6 +296,28 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
 
 
+def test_asking_past_decisions_leaves_the_evidence_unchanged():
+    # Each question writes a sampled hand into the kept board and clears it after.
+    kind, params = _models("taker")
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    states = _taker_game(11)
+    state = states[2 * len(states) // 3]
+    seat = state.current_player
+    ev = evidence(state.view(seat))
+    assert len(ev.seats) > 0
+    before = ev.boards.copy()
+    pub, sizes = public_board(state.view(seat))
+    deal = np.empty_like(pub)
+    tmp = np.empty_like(pub)
+    rng = kernels.rng_new(np.uint64(9))
+    determinize(pub, seat, sizes, rng, deal)
+    per_seat = np.zeros(8, np.int64)
+    seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+    for _ in range(50):
+        swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 2.0)
+    assert np.array_equal(ev.boards, before)
+
+
 def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     # A wrong opponent model ("low" for taker players): with a finite lambda the chain must be
     # able to move to more contradicting deals (soft rejection), and every count it returns
@@ -409,7 +431,7 @@ def test_model_selection_changes_the_search_against_another_policy():
     states = _taker_game(5)
     state = states[len(states) * 3 // 4]
     a = ISMCTS(iterations=80, models="")
-    b = ISMCTS(iterations=80)
+    b = ISMCTS(iterations=80, model_steps=150)  # a fit long enough to tell taker here
     _choose(a, state, 3)
     _choose(b, state, 3)
     assert "taker" in b.last_models.values()
@@ -440,8 +462,8 @@ def test_fast_preset_sets_the_parameters_left_at_their_defaults():
     for key, value in PRESETS["fast"].items():
         assert fast.settings[key] == value != ISMCTS().settings[key]
     # a parameter given another value wins over the preset
-    more = strategies.get("ismcts:preset=fast,iterations=300")
-    assert more.settings["iterations"] == 300 and more.label == "ismcts(iterations=300,preset=fast)"
+    more = strategies.get("ismcts:preset=fast,iterations=500")
+    assert more.settings["iterations"] == 500 and more.label == "ismcts(iterations=500,preset=fast)"
     # the preset changes the search: its iteration budget, not the default's
     _, state = random_position(4, 3, "lead")
     exact = strategies.get("ismcts:preset=fast,stop_early=false")
@@ -543,3 +565,47 @@ def test_stopping_early_with_a_prior_never_changes_the_move(game_seed, phase, se
     full = ISMCTS(iterations=200, prior=prior, stop_early=False)
     early = ISMCTS(iterations=200, prior=prior)
     assert _choose(early, state, seed) == _choose(full, state, seed)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n_players=st.integers(3, 6),
+    seed=st.integers(0, 2**32 - 1),
+    depth=st.integers(1, 40),
+)
+def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
+    """``rollout_depth`` plays at most that many turns, then shares a reward of 1 among the
+    seats, more to fewer cards left; a game that ends sooner pays its winner as before."""
+    from leaves.board import M_WINNER
+    from strategies.ismcts.settings import EVAL_BETA, SETTINGS, Config
+    from strategies.ismcts.tree import play_some, playout_rewards
+
+    kinds, params = _models("weighted")
+    board = kernels.deal_board(n_players, seed)
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    sizes = np.zeros(8, np.int64)
+    rng = kernels.rng_new(np.uint64(seed))
+    played = board.copy()
+    play_some(played, kinds, params, sizes, rng, work, depth)
+    assert played[META, M_TURN] == depth or kernels.is_terminal(played)
+    d = SETTINGS.defaults()
+    cfg = Config(
+        c=0.7, shaping=0.0, rollout_depth=depth, dealt=10.0, infer_lambda=2.0, playouts=1,
+        max_depth=1, model_opponents=True, infer_tries=1, infer_steps=0,
+        stop_early=False, prior_action=-1, prior_visits=0.0,
+    )  # fmt: skip
+    assert d["rollout_depth"] == 0  # the default plays to the end
+    reward = np.zeros(8)
+    rng = kernels.rng_new(np.uint64(seed))
+    playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward)
+    assert np.array_equal(board[META], kernels.deal_board(n_players, seed)[META])  # unchanged
+    if played[META, M_WINNER] >= 0:
+        assert reward[played[META, M_WINNER]] == 1.0 and reward[:n_players].sum() == 1.0
+        return
+    if kernels.is_terminal(played):  # the turn limit: nobody won
+        assert not reward.any()
+        return
+    left = sizes[:n_players]
+    assert np.isclose(reward[:n_players].sum(), 1.0)
+    want = np.exp(-EVAL_BETA * left) / np.exp(-EVAL_BETA * left).sum()
+    assert np.allclose(reward[:n_players], want)

@@ -11,6 +11,7 @@ from leaves.testing import positions
 from strategies.builtin import PLAY_FEATURES, TAKE_FEATURES
 
 WEIGHTS = st.lists(st.floats(-5, 5, allow_nan=False), min_size=10, max_size=10)
+NAMES = [f"w_{f}" for f in PLAY_FEATURES + TAKE_FEATURES]
 
 
 @settings(max_examples=60, deadline=None)
@@ -43,3 +44,22 @@ def test_explanation_of_a_known_position():
     assert play.features["end"] == 3 and play.features["extreme"] == 4
     take = scored["pass, take 12"]
     assert take.features == {"pass": 1, "take_group": 1, "take_harm": -1, "take_extreme": 5}
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions(), WEIGHTS)
+def test_no_take_scores_above_the_bound_that_lets_the_policy_skip_them(state, weights):
+    """``policy_weighted`` skips scoring takes when their bound is below its best play: the
+    bound must hold for every take of every position."""
+    from leaves.board import M_HI, M_LO, META, public_board
+    from strategies.builtin.weighted import _take_bound
+
+    view = state.view(state.current_player)
+    if view.ends is None:
+        return
+    s = strategies.get("weighted", **dict(zip(NAMES, weights, strict=True)))
+    board, _ = public_board(view)
+    vec = np.asarray(s.compiled()[1], np.float64)
+    bound = _take_bound(board, view.player, board[META, M_LO], board[META, M_HI], vec)
+    takes = [x.score for x in s.explain(view) if x.action.is_pass]
+    assert takes and max(takes) <= bound + 1e-9

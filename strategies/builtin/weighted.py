@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from leaves import DECK, Action, PlayerView
-from leaves.board import M_HI, M_LO, META
+from leaves.board import HANDS, M_HI, M_LO, META, TABLE
 from leaves.jit import njit
+from leaves.rules import MAX_COPIES
 
 from ..policy.features import (
     WEIGHTED_RULE,
@@ -38,6 +39,30 @@ WEIGHTED_PARAMS = declare(
 _W = WEIGHTED_PARAMS.index
 
 
+_MARGIN = 1e-9
+"""Room for rounding: a bound and a score summed in another order may differ by a few ulps."""
+
+
+@njit(cache=True, inline="always")
+def _take_bound(board, seat, lo, hi, params):
+    """An upper bound of every take's score (``take_scored``), from three cheap maxima: the
+    most cards of one value held, the end sizes, the value farthest from 7 between the ends."""
+    wg = params[_W.w_take_group]
+    wh = params[_W.w_take_harm]
+    we = params[_W.w_take_extreme]
+    held = 0
+    for v in range(13):
+        held = max(held, board[HANDS + seat, v])
+    ease = min(board[TABLE, lo], board[TABLE, hi])
+    # held in [0, held]; harm = ease after - ease in [-ease, MAX_COPIES - ease]; |t - 6| <= the
+    # farther end's, t lying between the ends
+    ub = params[_W.w_pass]
+    ub += wg * held if wg > 0 else 0.0
+    ub += wh * (MAX_COPIES - ease) if wh > 0 else -wh * ease
+    ub += we * max(abs(lo - 6), abs(hi - 6)) if we > 0 else 0.0
+    return ub
+
+
 @njit(cache=True)
 def policy_weighted(board, seat, sizes, params, rng, work):
     """Linear score of a feature vector per legal action; the best score wins (ties: lowest id).
@@ -58,6 +83,8 @@ def policy_weighted(board, seat, sizes, params, rng, work):
     if lo < 0:
         return best
     # Plays have lower ids than takes, so a take must score strictly more to win a tie.
+    if best >= 0 and _take_bound(board, seat, lo, hi, params) < bs - _MARGIN:
+        return best  # no take can score more: skip scoring each one
     return take_scored(
         board,
         seat,

@@ -11,6 +11,13 @@ from collections import namedtuple
 
 from ..policy.params import Param, declare
 
+EVAL_BETA = 0.4
+"""A playout cut after ``rollout_depth`` turns scores seat ``i`` by ``exp(-EVAL_BETA * left_i)``
+over the sum for every seat: the chance of winning given the cards left, a logit fitted by
+maximum likelihood to the hand sizes and winners of 1,500 four-player ``weighted`` games (every
+third turn). The fit is 0.40 with at most ten turns left, 0.10 with 10-25, 0 before: the cards
+left tell little about the winner until late, so ``rollout_depth`` is off by default."""
+
 MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
 
@@ -23,6 +30,8 @@ SETTINGS = declare(
     Param("playouts", 1, None, "playouts per iteration from one leaf, averaged",
           integer=True, low=1),
     Param("shaping", 0.0, (0.0, 0.5), "weight of the cards-shed reward", low=0, high=1),
+    Param("rollout_depth", 0, (0, 200), "playout turns before the cards left decide (0: to the end)",
+          integer=True, low=0),
     Param("max_depth", 0, None, "tree plies below the root (0: unlimited; 1: flat Monte Carlo)",
           integer=True, low=0),
     Param("model_opponents", True, None, "opponents' tree moves by their model, not UCB"),
@@ -45,16 +54,15 @@ SETTINGS = declare(
 
 PRESETS: dict[str, dict[str, object]] = {
     "fast": {
-        "iterations": 150,
-        "model_steps": 30,
+        "iterations": 300,
+        "model_steps": 10,
         "infer_tries": 20,
-        "infer_steps": 2,
         "prior": 0.5,
     },
 }
 """Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
 parameter it names that is left at its default; a parameter set to another value wins
-(``ismcts:preset=fast,iterations=300``)."""
+(``ismcts:preset=fast,iterations=500``)."""
 
 
 def resolve_preset(strategy: str, values: dict[str, object]) -> dict[str, object]:
@@ -78,6 +86,7 @@ Config = namedtuple(
     [
         "c",  # float: UCB1 exploration constant
         "shaping",  # float: weight of the cards-shed reward
+        "rollout_depth",  # int: playout turns before the cards left decide (0: to the end)
         "dealt",  # float: cards dealt per hand (the shaping reward's scale)
         "infer_lambda",  # float: weight of one contradiction (>= HARD: hard rejection)
         "playouts",  # int: playouts per iteration

@@ -92,6 +92,7 @@ class ISMCTS(Strategy):
         self.config = Config(
             c=v["c"],
             shaping=v["shaping"],
+            rollout_depth=v["rollout_depth"],
             dealt=1.0,  # set per decision from the player count
             infer_lambda=v["infer_lambda"],
             playouts=v["playouts"],

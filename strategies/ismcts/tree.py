@@ -20,10 +20,10 @@ from leaves.board import M_CUR, M_N, M_WINNER, META, SEAT_SLOTS
 from leaves.rules import N_ACTIONS
 
 from ..compiled.dispatch import decide
-from ..compiled.loops import play_to_end, track_size
+from ..compiled.loops import track_size
 from ..policy.features import WORK_SIZE
 from .inference import S_BAD, S_ITERS, S_NODES, S_SEAT_BAD, draw_deal, seat_mismatches, swap_step
-from .settings import MAX_DEPTH
+from .settings import EVAL_BETA, MAX_DEPTH
 
 Tree = namedtuple(
     "Tree", ["first_child", "next_sibling", "action", "actor", "visits", "avail", "total"]
@@ -60,12 +60,29 @@ def root_visits(tree: Tree) -> dict[int, int]:
 
 
 @njit(cache=True)
-def playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward):
-    """Play ``board`` to the end ``cfg.playouts`` times, seat ``p`` by policy ``kinds[p]``
-    (with ``params[p]``); mean reward per seat into ``reward``.
+def play_some(board, kinds, params, sizes, rng, work, turns):
+    """Play ``board`` (a full board) on for at most ``turns`` turns (0: to the end), seat
+    ``p`` by policy ``kinds[p]``; ``sizes`` ends as every seat's cards left."""
+    n = board[META, M_N]
+    for i in range(n):
+        sizes[i] = K.hand_size(board, i)
+    t = 0
+    while not K.is_terminal(board) and (turns <= 0 or t < turns):
+        p = board[META, M_CUR]
+        aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
+        K.apply_sized(board, aid, sizes)  # applies and keeps sizes, as play_to_end does
+        t += 1
 
-    ``board`` is left unchanged (each playout runs on a copy). ``reward[i]`` gets the mean of
-    ``(1 - shaping) * [i won] + shaping * (1 - min(left_i, dealt) / dealt)``.
+
+@njit(cache=True)
+def playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward):
+    """Play ``board`` out ``cfg.playouts`` times, seat ``p`` by policy ``kinds[p]`` (with
+    ``params[p]``); mean reward per seat into ``reward``.
+
+    ``board`` is left unchanged (each playout runs on a copy). A finished game gives seat
+    ``i`` ``(1 - shaping) * [i won] + shaping * (1 - min(left_i, dealt) / dealt)``; a playout
+    cut after ``cfg.rollout_depth`` turns gives ``exp(-EVAL_BETA * left_i)`` over the sum for
+    every seat (cheaper playouts, a cruder outcome).
     """
     n = board[META, M_N]
     playouts = cfg.playouts
@@ -74,11 +91,17 @@ def playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward):
     for i in range(n):
         reward[i] = 0.0
     tmp = np.empty_like(board)
-    no_record = np.zeros(0, np.int8)
     for _ in range(playouts):
         tmp[:, :] = board
-        play_to_end(tmp, kinds, params, sizes, rng, work, no_record, False)
+        play_some(tmp, kinds, params, sizes, rng, work, cfg.rollout_depth)
         w = tmp[META, M_WINNER]
+        if w < 0 and not K.is_terminal(tmp):
+            total = 0.0
+            for i in range(n):
+                total += math.exp(-EVAL_BETA * sizes[i])
+            for i in range(n):
+                reward[i] += math.exp(-EVAL_BETA * sizes[i]) / total / playouts
+            continue
         for i in range(n):
             left = min(sizes[i], dealt)
             r = shaping * (1.0 - left / dealt)

@@ -15,11 +15,10 @@ from leaves.jit import njit
 from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
 
 WORK_SIZE = 160
-"""Length of the int64 scratch buffer ``work`` policies share (0..125: ``fill_avail``'s prefix
-counts, which a legal list there would overwrite)."""
+"""Length of the int64 scratch buffer ``work`` policies share."""
 
 AVAIL = 128  # work[AVAIL : AVAIL + 13]: per-value count an opponent in the round might hold
-GE = 0  # work[GE + need * 14 + j]: values u < j with work[AVAIL + u] >= need (need 1..8)
+BEST = 144  # work[BEST : BEST + 13]: most of each value one opponent in the round is known to hold
 
 _DECK = np.array(DECK, dtype=np.int64)
 NONE = 99  # "cannot play this value" sentinel for the minimum count
@@ -124,43 +123,46 @@ def fill_avail(board, seat, work):
     """work[AVAIL + u]: cards of value ``u`` an opponent in the round might hold.
 
     Unseen cards (the owner cannot place them: ``PlayerView.unseen``) plus the most any
-    opponent still in the round is publicly known to hold. Also fills the prefix counts
-    ``threat`` reads, so each candidate play's threat costs O(1), not a pass over 13 values.
+    opponent still in the round is publicly known to hold. Row by row (each loop over the 13
+    values vectorises) and only these 13 counts: a decision asks for a few threats, each one
+    pass over at most 13 of them, which costs less than prefix tables for every size.
     """
     n = board[META, M_N]
     mask = board[META, M_PASSED]
-    for need in range(1, MAX_COPIES + 1):
-        work[GE + need * 14] = 0
     for u in range(13):
-        x = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
-        best = 0
-        for i in range(n):
-            if i != seat:
+        work[AVAIL + u] = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
+        work[BEST + u] = 0
+    for i in range(n):
+        if i == seat:
+            continue
+        if (mask >> i) & 1:
+            for u in range(13):
+                work[AVAIL + u] -= board[KNOWN + i, u]
+        else:
+            for u in range(13):
                 kn = board[KNOWN + i, u]
-                x -= kn
-                if not (mask >> i) & 1 and kn > best:
-                    best = kn
-        av = x + best
-        work[AVAIL + u] = av
-        for need in range(1, MAX_COPIES + 1):
-            row = GE + need * 14
-            work[row + u + 1] = work[row + u] + (1 if av >= need else 0)
+                work[AVAIL + u] -= kn
+                work[BEST + u] = max(work[BEST + u], kn)
+    for u in range(13):
+        work[AVAIL + u] += work[BEST + u]
 
 
 @njit(cache=True, inline="always")
-def _at_least(work, need, stop):
-    """How many values u < ``stop`` have work[AVAIL + u] >= ``need`` (1 <= need)."""
-    if need > MAX_COPIES:
-        return 0
-    return work[GE + need * 14 + stop]
+def _at_least(work, need, start, stop):
+    """How many values ``start <= u < stop`` have work[AVAIL + u] >= ``need`` (1 <= need)."""
+    m = 0
+    for u in range(start, stop):
+        if work[AVAIL + u] >= need:
+            m += 1
+    return m
 
 
 @njit(cache=True, inline="always")
 def threat(work, lo_v, a, hi_v, b):
     """How many values could answer ends (lo_v, size a) and (hi_v, size b), by ``avail``."""
     if lo_v == hi_v:
-        return _at_least(work, min(a, b), 13)
-    return _at_least(work, a, lo_v + 1) + _at_least(work, b, 13) - _at_least(work, b, hi_v)
+        return _at_least(work, min(a, b), 0, 13)
+    return _at_least(work, a, 0, lo_v + 1) + _at_least(work, b, hi_v, 13)
 
 
 @njit(cache=True, inline="always")
@@ -233,13 +235,15 @@ def best_scored_play(board, seat, sizes, lo, hi, params, work, count, rule, at):
     weight, in the order its formula below reads them; each rule keeps its own formula so a
     score is computed exactly as the policy always has.
     """
-    if count:
-        fill_avail(board, seat, work)
     mopp = min_opp_size(board, seat, sizes)
     best = -1
     bs = -1e18
+    counted = False  # the counts are filled at the first legal play: a forced pass needs none
     for v in range(13):
         km, c = play_range(board, seat, v, lo, hi)
+        if count and not counted and km <= c:
+            fill_avail(board, seat, work)
+            counted = True
         for k in range(km, c + 1):
             nlo, a, nhi, b = new_ends(board, lo, hi, v, k)
             th = threat(work, nlo, a, nhi, b) if count else 0
