@@ -33,18 +33,26 @@ ROOT = Path(__file__).resolve().parents[1]
 HEURISTICS = ["greedy", "low", "high", "minimal"]
 
 
-def _tree_rss(session: int) -> int:
-    """Summed resident memory (bytes) of every process in session ``session``."""
-    total = 0
+def _proc_stats():
+    """(pid, fields of /proc/PID/stat after the command name) of every live process."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            if int(fields[3]) != session:  # field 6 of stat: session id
-                continue
-            with open(f"/proc/{entry}/status") as f:
+                yield entry, f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+
+
+def _tree_rss(session: int) -> int:
+    """Summed resident memory (bytes) of every process in session ``session``."""
+    total = 0
+    for pid, fields in _proc_stats():
+        if int(fields[3]) != session:  # field 6 of stat: session id
+            continue
+        try:
+            with open(f"/proc/{pid}/status") as f:
                 for line in f:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1]) * 1024
@@ -223,19 +231,11 @@ def _worker_start_once() -> None:
 
 def _children_cpu(parent: int) -> float:
     """CPU seconds (user + system) of the live child processes of ``parent`` (from /proc)."""
-    tick = os.sysconf("SC_CLK_TCK")
     total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
+    for _, fields in _proc_stats():
         if int(fields[1]) == parent:  # field 4 of stat: the parent's id
             total += int(fields[11]) + int(fields[12])  # fields 14, 15: utime, stime
-    return total / tick
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def worker_start(repeats: int = 5) -> None:
