@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
-
-from .compiled import N_KINDS, N_PARAMS, aot, loops, specialize
+from .compiled import N_KINDS, aot, loops, specialize
 
 __all__ = ["loop_cached", "warm_up"]
 
@@ -59,7 +57,4 @@ def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:
 
 def _play_one() -> None:
     """One game through ``loops._batch`` itself (numba compiles or loads it)."""
-    kinds = np.zeros(3, np.int64)
-    params = np.zeros((3, N_PARAMS), np.float64)
-    seeds = np.zeros(1, np.uint64)
-    loops._run(kinds, params, seeds, seeds, 1000, False, loop=loops._batch)
+    specialize.play_one(loops._batch)

@@ -27,8 +27,9 @@ __all__ = ["DEAL", "compile_callees", "compile_parts", "split"]
 DEAL = "deal"
 """The part name of the deal (``kernels.deal_unchecked``); policy kinds are the other parts."""
 
-COST_S = {7: 6.0, 9: 7.0, 8: 2.5, 0: 2.2, DEAL: 2.0}
-"""Rough single-core compile seconds of the larger parts (the rest about 1.2): to balance."""
+COST_S = {"counter": 6.0, "weighted": 7.0, "taker": 2.5, "random": 2.2, DEAL: 2.0}
+"""Rough single-core compile seconds of the larger parts, by built-in name (the rest about
+``OTHER_S``): to balance the two shares."""
 OTHER_S = 1.2
 CHILD_START_S = 0.8
 """A child process's own start (Python, numpy, numba) before it compiles anything."""
@@ -36,22 +37,14 @@ CHILD_TIMEOUT_S = 300
 
 
 def _loop_args() -> tuple[np.ndarray, ...]:
-    """(board, sizes, params row, rng, work, deck) with the very types the loop passes."""
-    from leaves.board import BOARD_ROWS, SEAT_SLOTS
-    from leaves.rules import DECK_SIZE, N_VALUES
-
-    from ..policy.features import WORK_SIZE
+    """(board, sizes, params row, rng, work, deck) with the very types the loop passes: its
+    own scratch buffers (``loops._buffers``) and a row of its params table."""
     from ..policy.params import N_PARAMS
+    from .loops import _buffers
 
-    rng = np.arange(1, 5, dtype=np.uint64)  # any state but all zeros (which draws only zeros)
-    return (
-        np.zeros((BOARD_ROWS, N_VALUES), np.int32),
-        np.zeros(SEAT_SLOTS, np.int64),
-        np.zeros((1, N_PARAMS), np.float64)[0],
-        rng,
-        np.zeros(WORK_SIZE, np.int64),
-        np.zeros(DECK_SIZE, np.int64),
-    )
+    board, sizes, work, deck, rng = _buffers(1, 4, 1, False)[-5:]
+    rng[:] = np.arange(1, 5, dtype=np.uint64)  # any state but all zeros (which draws only zeros)
+    return board, sizes, np.zeros((1, N_PARAMS), np.float64)[0], rng, work, deck
 
 
 def compile_parts(parts: Sequence[int | str]) -> None:
@@ -63,11 +56,17 @@ def compile_parts(parts: Sequence[int | str]) -> None:
     board, sizes, params, rng, work, deck = _loop_args()
     for part in parts:
         if part == DEAL:
-            # the loop deals with (int64 players, int64 hand size, literal -1, int64 limit)
+            # the loop deals with int64 players, hand size, first player (-1) and limit
             K.deal_unchecked(board, 4, 13, rng, np.int64(-1), 1000, deck)
         else:
             # the loop's seat is a board cell: int32
             POLICIES[int(part)].policy(board, np.int32(0), sizes, params, rng, work)
+
+
+def _cost(part: int | str) -> float:
+    from .dispatch import POLICIES
+
+    return COST_S.get(part if part == DEAL else POLICIES[int(part)].name, OTHER_S)
 
 
 def split(parts: Sequence[int | str]) -> tuple[list[int | str], list[int | str]]:
@@ -76,10 +75,10 @@ def split(parts: Sequence[int | str]) -> tuple[list[int | str], list[int | str]]
     mine: list[int | str] = []
     child: list[int | str] = []
     load = [0.0, CHILD_START_S]
-    for part in sorted(parts, key=lambda p: -COST_S.get(p, OTHER_S)):
+    for part in sorted(parts, key=lambda p: -_cost(p)):
         side = 0 if load[0] <= load[1] else 1
         (mine, child)[side].append(part)
-        load[side] += COST_S.get(part, OTHER_S)
+        load[side] += _cost(part)
     return mine, child
 
 

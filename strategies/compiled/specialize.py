@@ -38,6 +38,7 @@ __all__ = [
     "is_cached",
     "kind_set",
     "loop_dir",
+    "play_one",
     "source",
 ]
 
@@ -167,20 +168,20 @@ def compile_for(kinds: Iterable[int]) -> Any:
 
         precompile.compile_callees(ks)
     batch = _import(ks)
-    _warm(batch, ks)
+    play_one(batch, ks[0])
     _found.clear()  # a loop now covers what none did before
     return batch
 
 
-def _warm(batch: Any, ks: tuple[int, ...]) -> None:
-    """Compile (or load from numba's cache) ``batch`` by playing one game through it (the
-    compile depends on the argument types only, so one kind of the set will do)."""
+def play_one(batch: Any, kind: int = 0) -> None:
+    """Compile (or load from numba's cache) the loop ``batch`` by playing one game through
+    it (the compile depends on the argument types only, so any kind it covers will do)."""
     import numpy as np
 
     from ..policy.params import N_PARAMS
     from .loops import _run
 
-    kinds = np.full(3, ks[0], np.int64)
+    kinds = np.full(3, kind, np.int64)
     params = np.zeros((3, N_PARAMS), np.float64)
     seeds = np.zeros(1, np.uint64)
     _run(kinds, params, seeds, seeds, 1000, False, loop=batch)
