@@ -1,12 +1,13 @@
-"""The driver's pipeline decides nothing: who plays a chunk, in how many slices, when its files
-are written, how the workers are fed. Rows and aggregates stay the same, and an interrupted run
-loses no chunk it had played."""
+"""The driver's pipeline decides nothing: who plays a chunk (the driver, a thread, a worker), in
+how many slices, when its files are written, how the workers are fed. Rows and aggregates stay
+the same, and an interrupted run loses no chunk it had played."""
 
 from __future__ import annotations
 
 import functools
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import workers_play_at_once
+from tests.helpers import processes_only, threads_play_at_once, workers_play_at_once
 from tests.toygame import ToyGame
 from tournaments import Tournament, load, local, rows, runner, work
 from tournaments.local import Workload, _Feed, imap_local
@@ -66,18 +67,24 @@ def test_a_chunk_played_in_slices_of_any_size_is_the_same_chunk(size):
 
 
 # ----------------------------------------------------------------------------- jobs, chunks
-def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, monkeypatch):
+@pytest.mark.parametrize("players", ["threads", "workers"])
+def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, monkeypatch, players):
     def t(chunk_size=None):
         return Tournament(HEURISTICS, players="3,4", games=1200, seed=11, chunk_size=chunk_size)
 
     base = t().run(n_jobs=1, out=tmp_path / "base")
-    workers_play_at_once(monkeypatch)
+    if players == "threads":
+        threads_play_at_once(monkeypatch)
+    else:
+        processes_only(monkeypatch)
+        workers_play_at_once(monkeypatch)
     monkeypatch.setattr(work, "PLAY_SLICE_GAMES", 7)
-    for i, (size, jobs) in enumerate([(None, 2), (48, 2), (600, 1), (72, 2)]):
+    for i, (size, jobs) in enumerate([(None, 2), (48, 2), (600, 1), (72, 3)]):
         other = t(size).run(n_jobs=jobs, out=tmp_path / f"o{i}")
         _same_run(base, other)
-        players = other.manifest["sessions"][-1]["players"]
-        assert players["worker_tasks"] > 0 or jobs == 1
+        played = other.manifest["sessions"][-1]["players"]
+        assert played[f"{players[:-1]}_tasks"] > 0 or jobs == 1
+        assert played["threads" if players == "threads" else "workers"] == jobs - 1
 
 
 # ----------------------------------------------------------------------------- feeding
@@ -219,6 +226,55 @@ def test_an_interrupted_run_records_every_chunk_it_played(tmp_path, monkeypatch)
     resumed = _toy().run(out=out, resume=True)
     assert sorted(written) == list(range(_toy().schedule.n_chunks))  # no chunk twice
     _same_run(resumed, _toy().run(out=tmp_path / "whole"))
+
+
+@pytest.mark.parametrize("where", ["playing", "writing"])
+def test_an_interrupted_threaded_run_records_every_chunk_its_threads_played(
+    tmp_path, monkeypatch, where
+):
+    """Ctrl-C in the driver (while it plays a chunk, or hands one to the writer) while a
+    player thread plays a chunk: the thread finishes it, and it is written and recorded
+    with every other chunk played, before the run stops."""
+    threads_play_at_once(monkeypatch)
+    written = _slow_writes(monkeypatch)
+    real_run_chunk, real_put = runner.run_chunk, runner._Writer.put
+    played: list[int] = []
+    interrupted: list[bool] = []
+    lock = threading.Lock()
+
+    def run_chunk(task):
+        in_driver = threading.current_thread() is threading.main_thread()
+        with lock:
+            if where == "playing" and in_driver and len(played) >= 10:
+                raise KeyboardInterrupt
+            played.append(task.chunk.id)
+        if not in_driver:
+            time.sleep(0.05)  # the driver plays too
+        return real_run_chunk(task)
+
+    def put(self, output):
+        real_put(self, output)
+        if where == "writing" and not interrupted and len(self._pending) + len(written) >= 10:
+            interrupted.append(True)  # once: the chunks handed over after it are not
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_chunk", run_chunk)
+    monkeypatch.setattr(runner._Writer, "put", put)
+    t = functools.partial(Tournament, HEURISTICS, players=3, games=1200, seed=4, chunk_size=24)
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        t().run(n_jobs=2, out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    assert manifest["sessions"][-1]["players"]["threads"] == 1
+    assert sorted(written) == sorted(played) and manifest["n_chunks_done"] == len(played)
+    assert 10 <= len(played) < t().schedule.n_chunks
+    assert verify_run(out).ok
+    monkeypatch.setattr(runner, "run_chunk", real_run_chunk)
+    monkeypatch.setattr(runner._Writer, "put", real_put)
+    resumed = t().run(out=out, resume=True, n_jobs=2)
+    assert sorted(written) == list(range(t().schedule.n_chunks))  # no chunk twice
+    _same_run(resumed, t().run(out=tmp_path / "whole"))
 
 
 def test_a_failed_write_stops_the_run_and_resume_finishes_it(tmp_path, monkeypatch):

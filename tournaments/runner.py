@@ -460,6 +460,7 @@ class Tournament:
             save()
 
         unit = self.units
+        results: Iterator[Any] | None = None
         try:
             prepare = None
             warm_up = getattr(self.game, "warm_up", None)
@@ -476,7 +477,7 @@ class Tournament:
                     size=lambda task: task.chunk.n_games,
                     min_unit_s=getattr(self.game, "min_unit_s", 0.0),
                 )
-                players: dict[str, int] = {}  # workers started, chunks played where
+                players: dict[str, int] = {}  # threads or workers started, chunks played where
                 session["players"] = players
                 results = imap_unordered(
                     run_chunk,
@@ -488,6 +489,8 @@ class Tournament:
                     prepare,
                     players,
                     functools.partial(ready, self.game, self.payloads, self.expert),
+                    threads=self._threads(),
+                    salvage=writer.put,
                 )
                 for output in results:
                     writer.put(output)
@@ -497,6 +500,9 @@ class Tournament:
                     record(*written)
         except BaseException:
             advance = lambda n: None  # noqa: E731 - the bar is closed
+            close = getattr(results, "close", None)
+            if close is not None:  # players stop; what they finished goes to the writer
+                close()
             for written in writer.settle():  # nothing already played is lost
                 record(*written)
             save("interrupted", force=True)
@@ -507,6 +513,12 @@ class Tournament:
         manifest["finished"] = _now()
         save("complete", force=True)
         return TournamentResult(out)
+
+    def _threads(self) -> bool:
+        """True when the game plays these entrants without holding the GIL: the run's other
+        players are then threads of this process (``local``), not worker processes."""
+        says = getattr(self.game, "plays_without_gil", None)
+        return bool(says is not None and says(self.payloads, self.expert))
 
     def _verified(self, out: Path, manifest: dict[str, Any]) -> tuple[set[int], str]:
         """Chunks done and verified, after forgetting bad ones; the one line saying so.
