@@ -4,6 +4,7 @@ the same, and an interrupted run loses no chunk it had played."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -47,12 +48,8 @@ def _chunk() -> tuple[work.ChunkTask, work.ChunkOutput]:
 @given(size=st.integers(1, 100))
 def test_a_chunk_played_in_slices_of_any_size_is_the_same_chunk(size):
     task, whole = _chunk()
-    before = work.PLAY_SLICE_GAMES
-    work.PLAY_SLICE_GAMES = size
-    try:
-        out = work.run_chunk(task)
-    finally:
-        work.PLAY_SLICE_GAMES = before
+    assert task.slice_games == 0  # one call for the whole chunk
+    out = work.run_chunk(dataclasses.replace(task, slice_games=size))
     names = [(name, kind) for name, kind, _ in whole.games_rows.items]
     assert [(name, kind) for name, kind, _ in out.games_rows.items] == names
     for (name, _, value), (_, _, expected) in zip(
@@ -78,12 +75,21 @@ def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, mo
     else:
         processes_only(monkeypatch)
         workers_play_at_once(monkeypatch)
-    monkeypatch.setattr(work, "PLAY_SLICE_GAMES", 7)
+    monkeypatch.setattr(work, "PLAY_SLICE_GAMES", 7)  # where the play holds the GIL
+    sliced: list[int] = []  # each run's slice_games
+    real_tasks = runner.Tournament._tasks
+
+    def tasks(self, pending, slice_games=0):
+        sliced.append(slice_games)
+        return real_tasks(self, pending, slice_games)
+
+    monkeypatch.setattr(runner.Tournament, "_tasks", tasks)
     for i, (size, jobs) in enumerate([(None, 2), (48, 2), (600, 1), (72, 3)]):
         other = t(size).run(n_jobs=jobs, out=tmp_path / f"o{i}")
         _same_run(base, other)
         played = other.manifest["sessions"][-1]["players"]
         assert played[f"{players[:-1]}_tasks"] > 0 or jobs == 1
+        assert sliced[-1] == (0 if players == "threads" else 7)
         assert played["threads" if players == "threads" else "workers"] == jobs - 1
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from . import aggregates, storage, verify
+from . import aggregates, storage, verify, work
 from .game import GamePlugin, declaration, plural
 from .local import Workload
 from .parallel import BACKENDS, imap_unordered
@@ -280,7 +280,7 @@ class Tournament:
                 return phrase or f"{now.get('label', '?')} changed"
         return None
 
-    def _tasks(self, pending: Sequence[int]) -> Iterator[ChunkTask]:
+    def _tasks(self, pending: Sequence[int], slice_games: int = 0) -> Iterator[ChunkTask]:
         for cid in pending:
             chunk = self.schedule.chunk(cid)
             yield ChunkTask(
@@ -297,6 +297,7 @@ class Tournament:
                 rounds=self.rounds,
                 record_stride=self.record_stride,
                 seatings=self.seatings[chunk.table],
+                slice_games=slice_games,
             )
 
     # ------------------------------------------------------------------ run
@@ -479,9 +480,10 @@ class Tournament:
                 )
                 players: dict[str, int] = {}  # threads or workers started, chunks played where
                 session["players"] = players
+                threads = self._threads()
                 results = imap_unordered(
                     run_chunk,
-                    self._tasks(pending),
+                    self._tasks(pending, 0 if threads else work.PLAY_SLICE_GAMES),
                     n_jobs,
                     backend,
                     scheduler,
@@ -489,7 +491,7 @@ class Tournament:
                     prepare,
                     players,
                     functools.partial(ready, self.game, self.payloads, self.expert),
-                    threads=self._threads(),
+                    threads=threads,
                     salvage=writer.put,
                 )
                 for output in results:
