@@ -169,6 +169,41 @@ def test_a_worker_result_of_none_is_a_result(monkeypatch):
     assert len(out) == 30 and out.count(None) == stats["worker_tasks"] > 0
 
 
+def _driver_waits(task: tuple[int, int, str]) -> int:
+    """In the driver: wait until the worker has finished 2 tasks; in the worker: mark it."""
+    x, driver, folder = task
+    if os.getpid() == driver:
+        deadline = time.monotonic() + 60
+        while len(os.listdir(folder)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        Path(folder, f"{x}").write_text("")
+    return x
+
+
+def test_a_closed_stream_hands_over_what_workers_finished(tmp_path, monkeypatch):
+    """Results of worker processes that arrived but were not collected when the stream is
+    closed go to ``salvage``: an interrupted run writes them too."""
+    feeds: list[_Feed] = []
+    real_init = _Feed.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        feeds.append(self)
+
+    monkeypatch.setattr(_Feed, "__init__", init)
+    tasks = [(x, os.getpid(), str(tmp_path)) for x in range(12)]
+    salvaged: list[int] = []
+    stream = imap_local(_driver_waits, tasks, 2, ready=_ready_now, salvage=salvaged.append)
+    first = next(stream)  # the driver's task, once the worker has finished two
+    deadline = time.monotonic() + 60
+    while feeds[0]._results.qsize() < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stream.close()
+    finished = {int(name) for name in os.listdir(tmp_path)}
+    assert len(salvaged) >= 2 and set(salvaged) <= finished and first not in salvaged
+
+
 def _fails_on_three(x: int) -> int:
     if x == 3:
         raise ArithmeticError("task 3 failed")
