@@ -18,6 +18,8 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import processes_only, threads_play_at_once, workers_play_at_once
 from tournaments import Tournament, local
@@ -142,6 +144,20 @@ def test_imap_local_in_threads_plays_every_task_once(monkeypatch):
     assert stats["driver_tasks"] + stats["thread_tasks"] == 30
     me = threading.get_ident()
     assert stats["thread_tasks"] == sum(t != me for _, t in out) > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 40), jobs=st.integers(1, 4), cost=st.integers(0, 3))
+def test_threads_yield_every_task_exactly_once(n, jobs, cost):
+    def fn(x: int) -> int:
+        time.sleep(cost * 1e-4 * (x % 3))  # uneven tasks: threads finish out of order
+        return x
+
+    stats: dict[str, int] = {}
+    out = list(imap_local(fn, range(n), jobs, stats=stats, threads=True))
+    assert sorted(out) == list(range(n))
+    assert stats["threads"] == (jobs - 1) and stats["workers"] == 0
+    assert stats["driver_tasks"] + stats["thread_tasks"] == n
 
 
 def test_a_failed_thread_task_fails_the_stream(monkeypatch):
