@@ -20,6 +20,7 @@ load average is printed).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -93,15 +94,25 @@ def run(games: int, jobs: int, rows: bool = True, seed: int = 1) -> dict[str, fl
     if proc.returncode != 0:
         raise SystemExit(f"tournament failed: {err.strip().splitlines()[-1:]}")
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    players = json.loads((out / "manifest.json").read_text())["sessions"][-1]["players"]
     shutil.rmtree(out.parent, ignore_errors=True)
-    return {"wall": wall, "peak": peak[0], "size": size, "games": games}
+    return {"wall": wall, "peak": peak[0], "size": size, "games": games, "players": players}
+
+
+def helpers(players: dict[str, int]) -> str:
+    """Who played besides the driver: "1 thread", "1 worker" or "driver only"."""
+    for kind in ("threads", "workers"):
+        n = players.get(kind, 0)
+        if n:
+            return f"{n} {kind[:-1]}{'s' if n > 1 else ''}"
+    return "driver only"
 
 
 def show(label: str, r: dict[str, float]) -> None:
     print(
         f"{label:<28} {r['games']:>11,} games  {r['wall']:7.1f} s  "
         f"{r['games'] / r['wall']:>9,.0f} games/s  peak {r['peak'] / 2**20:6.0f} MiB  "
-        f"output {r['size'] / 2**20:6.1f} MiB"
+        f"output {r['size'] / 2**20:6.1f} MiB  ({helpers(r['players'])})"
     )
 
 
@@ -209,7 +220,6 @@ def _worker_start_once() -> None:
     ``{"cpu": .., "wall": ..}``: the worker's CPU seconds and the wall seconds from asking
     for it to the end of its first (tiny) chunk."""
     sys.path.insert(0, str(ROOT))
-    import json
 
     from joblib.externals.loky import get_reusable_executor
 
@@ -248,8 +258,6 @@ def worker_start(repeats: int = 5) -> None:
     starts: on two cores they share the core the driver leaves), and the wall seconds until
     the worker has played (on an idle machine about that CPU time).
     """
-    import json
-
     cpu, wall, children = [], [], []
     for _ in range(repeats):
         done = subprocess.run(

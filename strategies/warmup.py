@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from .compiled import N_KINDS, aot, loops, specialize
 
-__all__ = ["loop_cached", "warm_up"]
+__all__ = ["loop_cached", "loop_releases_gil", "warm_up"]
 
 
 def _kinds(kinds: Iterable[int] | None) -> tuple[int, ...]:
@@ -37,6 +37,13 @@ def loop_cached(expert: bool = False, kinds: Iterable[int] | None = None) -> boo
     if specialize.covering(ks) is not None:
         return True
     return specialize.in_numba_cache(loops._batch)
+
+
+def loop_releases_gil() -> bool:
+    """True when the games loop runs use releases the GIL while it plays: the module built
+    ahead of time when it is there (``aot.releases_gil``), else numba's JIT loops, which
+    are compiled with ``nogil``."""
+    return aot.releases_gil() if aot.loop() is not None else True
 
 
 def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:

@@ -63,3 +63,29 @@ def workers_play_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(local, "PAYBACK", 0.0)  # any work pays
     monkeypatch.setattr(local._Feed, "take", take)
+
+
+def threads_play_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let the driver of a threaded run take a task only once a player thread has taken
+    one (or there is none left): a short run would otherwise end in the driver first. For
+    tests that compare chunks played in threads with chunks played in the driver."""
+    import time
+
+    from tournaments import local
+
+    real = local._Threads.take
+
+    def take(self):
+        deadline = time.monotonic() + 120
+        while self.taken == 0 and not self._exhausted and time.monotonic() < deadline:
+            time.sleep(0.001)
+        return real(self)
+
+    monkeypatch.setattr(local._Threads, "take", take)
+
+
+def processes_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """13 Leaves runs play in worker processes, as runs whose play holds the GIL do."""
+    from tournaments.leaves_game import LeavesGame
+
+    monkeypatch.setattr(LeavesGame, "plays_without_gil", lambda self, payloads, expert: False)

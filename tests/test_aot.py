@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -138,6 +140,73 @@ def test_a_run_through_the_built_module_never_imports_numba(built, tmp_path, kin
         assert a.equals(b)
 
 
+def _ticks_inside(loop, games: int = 60_000) -> int:
+    """How often another Python thread ran in the middle half of a call of ``loop`` (4
+    heuristics, ``games`` games): never while the call holds the GIL."""
+    table = [strategies.get(s).compiled() for s in ("greedy", "low", "high", "minimal")]
+    kinds = np.array([k for k, _ in table], np.int64)
+    params = np.array([p for _, p in table])
+    deal = np.arange(games, dtype=np.uint64)
+    loops._run(kinds, params, deal[:2], deal[:2], 1000, False, loop=loop)  # loaded
+    ticks: list[float] = []
+    running = [True]
+
+    def tick() -> None:
+        while running[0]:
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    time.sleep(0.01)
+    start = time.perf_counter()
+    loops._run(kinds, params, deal, deal + np.uint64(1), 1000, False, loop=loop)
+    end = time.perf_counter()
+    running[0] = False
+    ticker.join()
+    quarter = (end - start) / 4
+    return sum(start + quarter < t < end - quarter for t in ticks)
+
+
+def test_the_built_module_releases_the_gil_while_it_plays(built):
+    """Other threads run while it plays (a run's player threads play at once)."""
+    assert aot.releases_gil() and aot._releases_gil(aot.module_path())
+    assert _ticks_inside(built["loop"]) > 0
+
+
+def test_the_jit_loop_releases_the_gil_while_it_plays():
+    assert _ticks_inside(loops._batch) > 0
+
+
+def test_a_tuned_build_that_fails_builds_the_plain_module(tmp_path):
+    calls: list[bool] = []
+
+    def compile_module(tuned: bool) -> None:
+        calls.append(tuned)
+        (tmp_path / "mod.so").write_bytes(b"half")
+        if tuned:
+            raise AttributeError("numba moved its internals")
+
+    aot._tuned_or_plain(compile_module, tmp_path, "mod")
+    assert calls == [True, False] and (tmp_path / "mod.so").read_bytes() == b"half"
+
+
+@pytest.mark.parametrize("releases", [True, False])
+def test_build_says_whether_the_module_releases_the_gil(tmp_path, monkeypatch, releases):
+    monkeypatch.setenv("LEAVES_AOT", "1")
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path))
+    if not aot.available():
+        pytest.skip("no C compiler")
+
+    def fake(name, out):
+        (out / f"{name}.so").write_bytes(b"\0PyEval_SaveThread\0" if releases else b"\0plain\0")
+
+    monkeypatch.setattr(aot, "_compile", fake)
+    assert aot.build()
+    assert (aot.module_path().parent / aot.GIL_FREE).is_file() is releases
+    assert aot.releases_gil() is False  # not a loadable module: no loop, the JIT plays
+
+
 def test_failed_build_is_remembered(tmp_path, monkeypatch):
     """A machine that cannot build tries once per source version, then uses the JIT."""
     monkeypatch.setenv("LEAVES_AOT", "1")
@@ -183,6 +252,15 @@ def test_disabled_by_environment(monkeypatch):
     assert not aot.enabled()
     assert not aot.available()
     assert aot.loop() is None
+
+
+def test_key_depends_on_the_cpu(monkeypatch):
+    """A cache folder shared by two machines never hands one a module built for the other."""
+    before = aot._hash()
+    monkeypatch.setattr(aot, "host_cpu", lambda: "another cpu")
+    assert aot._hash() != before
+    monkeypatch.undo()
+    assert aot._hash() == before and aot.host_cpu()
 
 
 def test_key_depends_on_the_kernels_sources(monkeypatch):

@@ -1,12 +1,14 @@
-"""The driver's pipeline decides nothing: who plays a chunk, in how many slices, when its files
-are written, how the workers are fed. Rows and aggregates stay the same, and an interrupted run
-loses no chunk it had played."""
+"""The driver's pipeline decides nothing: who plays a chunk (the driver, a thread, a worker), in
+how many slices, when its files are written, how the workers are fed. Rows and aggregates stay
+the same, and an interrupted run loses no chunk it had played."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -17,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import workers_play_at_once
+from tests.helpers import processes_only, threads_play_at_once, workers_play_at_once
 from tests.toygame import ToyGame
 from tournaments import Tournament, load, local, rows, runner, work
 from tournaments.local import Workload, _Feed, imap_local
@@ -46,12 +48,8 @@ def _chunk() -> tuple[work.ChunkTask, work.ChunkOutput]:
 @given(size=st.integers(1, 100))
 def test_a_chunk_played_in_slices_of_any_size_is_the_same_chunk(size):
     task, whole = _chunk()
-    before = work.PLAY_SLICE_GAMES
-    work.PLAY_SLICE_GAMES = size
-    try:
-        out = work.run_chunk(task)
-    finally:
-        work.PLAY_SLICE_GAMES = before
+    assert task.slice_games == 0  # one call for the whole chunk
+    out = work.run_chunk(dataclasses.replace(task, slice_games=size))
     names = [(name, kind) for name, kind, _ in whole.games_rows.items]
     assert [(name, kind) for name, kind, _ in out.games_rows.items] == names
     for (name, _, value), (_, _, expected) in zip(
@@ -66,18 +64,33 @@ def test_a_chunk_played_in_slices_of_any_size_is_the_same_chunk(size):
 
 
 # ----------------------------------------------------------------------------- jobs, chunks
-def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, monkeypatch):
+@pytest.mark.parametrize("players", ["threads", "workers"])
+def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, monkeypatch, players):
     def t(chunk_size=None):
         return Tournament(HEURISTICS, players="3,4", games=1200, seed=11, chunk_size=chunk_size)
 
     base = t().run(n_jobs=1, out=tmp_path / "base")
-    workers_play_at_once(monkeypatch)
-    monkeypatch.setattr(work, "PLAY_SLICE_GAMES", 7)
-    for i, (size, jobs) in enumerate([(None, 2), (48, 2), (600, 1), (72, 2)]):
+    if players == "threads":
+        threads_play_at_once(monkeypatch)
+    else:
+        processes_only(monkeypatch)
+        workers_play_at_once(monkeypatch)
+    monkeypatch.setattr(work, "PLAY_SLICE_GAMES", 7)  # where the play holds the GIL
+    sliced: list[int] = []  # each run's slice_games
+    real_tasks = runner.Tournament._tasks
+
+    def tasks(self, pending, slice_games=0):
+        sliced.append(slice_games)
+        return real_tasks(self, pending, slice_games)
+
+    monkeypatch.setattr(runner.Tournament, "_tasks", tasks)
+    for i, (size, jobs) in enumerate([(None, 2), (48, 2), (600, 1), (72, 3)]):
         other = t(size).run(n_jobs=jobs, out=tmp_path / f"o{i}")
         _same_run(base, other)
-        players = other.manifest["sessions"][-1]["players"]
-        assert players["worker_tasks"] > 0 or jobs == 1
+        played = other.manifest["sessions"][-1]["players"]
+        assert played[f"{players[:-1]}_tasks"] > 0 or jobs == 1
+        assert sliced[-1] == (0 if players == "threads" else 7)
+        assert played["threads" if players == "threads" else "workers"] == jobs - 1
 
 
 # ----------------------------------------------------------------------------- feeding
@@ -156,6 +169,41 @@ def test_a_worker_result_of_none_is_a_result(monkeypatch):
     assert len(out) == 30 and out.count(None) == stats["worker_tasks"] > 0
 
 
+def _driver_waits(task: tuple[int, int, str]) -> int:
+    """In the driver: wait until the worker has finished 2 tasks; in the worker: mark it."""
+    x, driver, folder = task
+    if os.getpid() == driver:
+        deadline = time.monotonic() + 60
+        while len(os.listdir(folder)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        Path(folder, f"{x}").write_text("")
+    return x
+
+
+def test_a_closed_stream_hands_over_what_workers_finished(tmp_path, monkeypatch):
+    """Results of worker processes that arrived but were not collected when the stream is
+    closed go to ``salvage``: an interrupted run writes them too."""
+    feeds: list[_Feed] = []
+    real_init = _Feed.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        feeds.append(self)
+
+    monkeypatch.setattr(_Feed, "__init__", init)
+    tasks = [(x, os.getpid(), str(tmp_path)) for x in range(12)]
+    salvaged: list[int] = []
+    stream = imap_local(_driver_waits, tasks, 2, ready=_ready_now, salvage=salvaged.append)
+    first = next(stream)  # the driver's task, once the worker has finished two
+    deadline = time.monotonic() + 60
+    while feeds[0]._results.qsize() < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stream.close()
+    finished = {int(name) for name in os.listdir(tmp_path)}
+    assert len(salvaged) >= 2 and set(salvaged) <= finished and first not in salvaged
+
+
 def _fails_on_three(x: int) -> int:
     if x == 3:
         raise ArithmeticError("task 3 failed")
@@ -219,6 +267,55 @@ def test_an_interrupted_run_records_every_chunk_it_played(tmp_path, monkeypatch)
     resumed = _toy().run(out=out, resume=True)
     assert sorted(written) == list(range(_toy().schedule.n_chunks))  # no chunk twice
     _same_run(resumed, _toy().run(out=tmp_path / "whole"))
+
+
+@pytest.mark.parametrize("where", ["playing", "writing"])
+def test_an_interrupted_threaded_run_records_every_chunk_its_threads_played(
+    tmp_path, monkeypatch, where
+):
+    """Ctrl-C in the driver (while it plays a chunk, or hands one to the writer) while a
+    player thread plays a chunk: the thread finishes it, and it is written and recorded
+    with every other chunk played, before the run stops."""
+    threads_play_at_once(monkeypatch)
+    written = _slow_writes(monkeypatch)
+    real_run_chunk, real_put = runner.run_chunk, runner._Writer.put
+    played: list[int] = []
+    interrupted: list[bool] = []
+    lock = threading.Lock()
+
+    def run_chunk(task):
+        in_driver = threading.current_thread() is threading.main_thread()
+        with lock:
+            if where == "playing" and in_driver and len(played) >= 10:
+                raise KeyboardInterrupt
+            played.append(task.chunk.id)
+        if not in_driver:
+            time.sleep(0.05)  # the driver plays too
+        return real_run_chunk(task)
+
+    def put(self, output):
+        real_put(self, output)
+        if where == "writing" and not interrupted and len(self._pending) + len(written) >= 10:
+            interrupted.append(True)  # once: the chunks handed over after it are not
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_chunk", run_chunk)
+    monkeypatch.setattr(runner._Writer, "put", put)
+    t = functools.partial(Tournament, HEURISTICS, players=3, games=1200, seed=4, chunk_size=24)
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        t().run(n_jobs=2, out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    assert manifest["sessions"][-1]["players"]["threads"] == 1
+    assert sorted(written) == sorted(played) and manifest["n_chunks_done"] == len(played)
+    assert 10 <= len(played) < t().schedule.n_chunks
+    assert verify_run(out).ok
+    monkeypatch.setattr(runner, "run_chunk", real_run_chunk)
+    monkeypatch.setattr(runner._Writer, "put", real_put)
+    resumed = t().run(out=out, resume=True, n_jobs=2)
+    assert sorted(written) == list(range(t().schedule.n_chunks))  # no chunk twice
+    _same_run(resumed, t().run(out=tmp_path / "whole"))
 
 
 def test_a_failed_write_stops_the_run_and_resume_finishes_it(tmp_path, monkeypatch):

@@ -1,7 +1,8 @@
-"""Local runs: who plays a chunk (the driver or a worker) never changes a row.
+"""Local runs: who plays a chunk (the driver, a player thread or a worker process) never
+changes a row.
 
-Also: workers load only what playing needs, small runs start no workers, the compile notice
-shows only when numba's cache is cold.
+Also: compiled runs play in threads, others in workers; workers load only what playing
+needs, small runs start no workers, the compile notice shows only when numba's cache is cold.
 """
 
 from __future__ import annotations
@@ -11,12 +12,16 @@ import os
 import pickle
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
 import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tests.helpers import workers_play_at_once
+from tests.helpers import processes_only, threads_play_at_once, workers_play_at_once
 from tournaments import Tournament, local
 from tournaments.local import Workload, imap_local, n_workers
 
@@ -32,36 +37,79 @@ def _mixed(**kw) -> Tournament:
     return Tournament(MIXED, players="3,4", games=2400, seed=21, chunk_size=150, **kw)
 
 
-def test_rows_are_the_same_in_the_driver_and_in_workers(tmp_path, monkeypatch):
+def _idle(**kw) -> dict[str, int]:
+    return {"workers": 0, "threads": 0, "driver_tasks": 0, "worker_tasks": 0, "thread_tasks": 0,
+            **kw}  # fmt: skip
+
+
+def test_rows_are_the_same_in_the_driver_in_threads_and_in_workers(tmp_path, monkeypatch):
     one = _mixed().run(n_jobs=1, out=tmp_path / "one")
+    with monkeypatch.context() as m:
+        threads_play_at_once(m)
+        threaded = _mixed().run(n_jobs=2, out=tmp_path / "threads")
+    processes_only(monkeypatch)
     small = _mixed().run(n_jobs=2, out=tmp_path / "small")  # too little work: driver only
     workers_play_at_once(monkeypatch)
     both = _mixed().run(n_jobs=2, out=tmp_path / "both")
-    assert _players(one) == {"workers": 0, "driver_tasks": one.spec["n_chunks"], "worker_tasks": 0}
+    n_chunks = one.spec["n_chunks"]
+    assert _players(one) == _idle(driver_tasks=n_chunks)
     assert _players(small)["workers"] == 0
     mix = _players(both)
-    assert mix["workers"] == 1 and mix["worker_tasks"] > 0
-    assert mix["driver_tasks"] + mix["worker_tasks"] == both.spec["n_chunks"]
+    assert mix["workers"] == 1 and mix["worker_tasks"] > 0 and mix["threads"] == 0
+    assert mix["driver_tasks"] + mix["worker_tasks"] == n_chunks
+    played = _players(threaded)
+    assert played["threads"] == 1 and played["thread_tasks"] > 0 and played["workers"] == 0
+    assert played["driver_tasks"] + played["thread_tasks"] == n_chunks
     base = one.games()
-    for other in (small, both):
+    for other in (small, both, threaded):
         pd.testing.assert_frame_equal(base, other.games())
         for key, value in one.aggregates().items():
             np.testing.assert_array_equal(value, other.aggregates()[key])
     assert base["forfeit"].sum() == 0 and len(base) == _mixed().n_games
 
 
-def test_expert_matches_are_the_same_in_the_driver_and_in_workers(tmp_path, monkeypatch):
+@pytest.mark.parametrize("players", ["threads", "workers"])
+def test_expert_matches_are_the_same_in_the_driver_and_in_other_players(
+    tmp_path, monkeypatch, players
+):
     def t():
         return Tournament(HEURISTICS, players=3, games=96, seed=5, expert=True, chunk_size=12)
 
     one = t().run(n_jobs=1, out=tmp_path / "one")
-    workers_play_at_once(monkeypatch)
+    if players == "threads":
+        threads_play_at_once(monkeypatch)
+    else:
+        processes_only(monkeypatch)
+        workers_play_at_once(monkeypatch)
     both = t().run(n_jobs=2, out=tmp_path / "both")
-    assert _players(both)["worker_tasks"] > 0
+    assert _players(both)[f"{players[:-1]}_tasks"] > 0
     pd.testing.assert_frame_equal(one.games(), both.games())
     pd.testing.assert_frame_equal(
         pd.read_parquet(one.out / "matches"), pd.read_parquet(both.out / "matches")
     )
+
+
+def test_compiled_entrants_play_in_threads_python_ones_in_workers():
+    from tournaments.leaves_game import LeavesGame
+
+    game = LeavesGame()
+    crashy = f"{__file__.replace('test_tournaments_local', 'test_tournaments_leaves')}:Crashy"
+    assert game.plays_without_gil(MIXED, False) and game.plays_without_gil(HEURISTICS, True)
+    assert not game.plays_without_gil(["greedy", crashy], False)
+    from tournaments.ligretto_game import LigrettoGame
+
+    assert not LigrettoGame().plays_without_gil(["random"], False)
+
+
+def test_a_built_module_that_holds_the_gil_keeps_worker_processes(monkeypatch):
+    from strategies.compiled import aot
+    from tournaments.leaves_game import LeavesGame
+
+    monkeypatch.setattr(aot, "loop", lambda: object())
+    monkeypatch.setattr(aot, "releases_gil", lambda: False)
+    assert not LeavesGame().plays_without_gil(HEURISTICS, False)
+    monkeypatch.setattr(aot, "releases_gil", lambda: True)
+    assert LeavesGame().plays_without_gil(HEURISTICS, False)
 
 
 def _square(x: int) -> tuple[int, int]:
@@ -79,6 +127,87 @@ def test_imap_local_plays_every_task_once_wherever_it_runs(monkeypatch):
     assert [r for r, _ in out] == [x * x for x in range(40)]
     assert stats["workers"] == 1 and stats["driver_tasks"] + stats["worker_tasks"] == 40
     assert stats["worker_tasks"] == sum(p != os.getpid() for _, p in out)
+
+
+def _in_thread(x: int) -> tuple[int, int]:
+    return x * x, threading.get_ident()
+
+
+def test_imap_local_in_threads_plays_every_task_once(monkeypatch):
+    """Threads start at once, whatever the work (they cost nothing to start)."""
+    threads_play_at_once(monkeypatch)
+    small = Workload(units=10, size=lambda t: 1, min_unit_s=1e-9)
+    stats: dict[str, int] = {}
+    out = sorted(imap_local(_in_thread, range(30), 3, small, stats=stats, threads=True))
+    assert [r for r, _ in out] == [x * x for x in range(30)]
+    assert stats["threads"] == 2 and stats["workers"] == 0
+    assert stats["driver_tasks"] + stats["thread_tasks"] == 30
+    me = threading.get_ident()
+    assert stats["thread_tasks"] == sum(t != me for _, t in out) > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 40), jobs=st.integers(1, 4), cost=st.integers(0, 3))
+def test_threads_yield_every_task_exactly_once(n, jobs, cost):
+    def fn(x: int) -> int:
+        time.sleep(cost * 1e-4 * (x % 3))  # uneven tasks: threads finish out of order
+        return x
+
+    stats: dict[str, int] = {}
+    out = list(imap_local(fn, range(n), jobs, stats=stats, threads=True))
+    assert sorted(out) == list(range(n))
+    assert stats["threads"] == (jobs - 1) and stats["workers"] == 0
+    assert stats["driver_tasks"] + stats["thread_tasks"] == n
+
+
+def test_a_failed_thread_task_fails_the_stream(monkeypatch):
+    threads_play_at_once(monkeypatch)
+
+    def fn(x: int) -> int:
+        if x == 3 and threading.current_thread() is not threading.main_thread():
+            raise ArithmeticError("task 3 failed")
+        time.sleep(0.01)
+        return x
+
+    with pytest.raises(ArithmeticError, match="task 3"):
+        for _ in imap_local(fn, [0] + [3] * 30, 2, threads=True):
+            pass
+
+
+def test_a_closed_threaded_stream_hands_over_what_its_threads_played(monkeypatch):
+    """Closing the stream (an exception in the runner) lets each thread finish the task it
+    plays, takes no other, and hands every result not yielded to ``salvage``."""
+    pools: list[local._Threads] = []
+    real_init = local._Threads.__init__
+
+    def init(self, *args):
+        real_init(self, *args)
+        pools.append(self)
+
+    monkeypatch.setattr(local._Threads, "__init__", init)
+    release = threading.Event()
+    taken: list[int] = []
+
+    def fn(x: int) -> int:
+        if threading.current_thread() is not threading.main_thread():
+            taken.append(x)
+            release.wait(60)
+        return x
+
+    salvaged: list[int] = []
+    stats: dict[str, int] = {}
+    stream = imap_local(fn, range(50), 2, stats=stats, threads=True, salvage=salvaged.append)
+    first = next(stream)  # the driver's; the thread holds a task until released
+    closer = threading.Thread(target=stream.close)
+    closer.start()  # waits for the thread's task
+    deadline = time.monotonic() + 60
+    while not (taken and pools[0]._closed) and time.monotonic() < deadline:
+        time.sleep(0.001)
+    release.set()
+    closer.join(60)
+    assert not closer.is_alive()
+    assert taken == salvaged == [taken[0]]  # finished, handed over; no task taken after
+    assert first != taken[0] and stats["thread_tasks"] == 0
 
 
 def test_workers_start_when_measured_work_pays(monkeypatch):

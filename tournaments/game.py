@@ -13,6 +13,9 @@ Games register through the entry-point group ``leaves.games`` (``tournaments.gam
 toy game that differs from both on purpose.
 
 A plug-in object must be picklable (it travels to worker processes and Dask workers).
+Optional: ``plays_without_gil(payloads, expert)`` true when its play of these entrants
+releases the GIL for (nearly) all of its time, so that a local run's players can be threads
+of one process (``tournaments.local``); ``warm_up``, ``chunk_games``, ``play_seatings``.
 """
 
 from __future__ import annotations
@@ -287,6 +290,11 @@ class GameBase:
         for fast games). A game whose entrants may take seconds a game asks for small
         chunks, so that ``--jobs`` has work to share and an interruption loses little."""
         return None
+
+    def plays_without_gil(self, payloads: Sequence[Any], expert: bool) -> bool:
+        """True when playing these entrants releases the GIL (then a local run plays in
+        threads of one process, not worker processes). Plain Python play never does."""
+        return False
 
     def resolve(self, spec: Any) -> tuple[str, Any]:
         """(label, payload): strings travel as strings (file specs made absolute)."""

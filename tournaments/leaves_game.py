@@ -97,6 +97,16 @@ class LeavesGame(GameBase):
             return None
         return PYTHON_CHUNK_GAMES
 
+    def plays_without_gil(self, payloads: Sequence[Any], expert: bool) -> bool:
+        """True when every entrant is a compiled policy and the compiled loop a run uses
+        releases the GIL while it plays (numba's JIT loops do; the ahead-of-time module does
+        when its build could make it so): the run's players are then threads."""
+        if not all(self.strategy(p).compiled() is not None for p in payloads):
+            return False
+        from strategies import warmup
+
+        return warmup.loop_releases_gil()
+
     def warm_up(self, payloads: Sequence[Any], expert: bool) -> tuple[bool, Callable[[], None]]:
         """(cold, load): ``load()`` readies the compiled loop the run needs (games or matches);
         ``cold`` says it must compile it first (numba's cache does not hold it yet)."""

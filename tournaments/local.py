@@ -1,14 +1,20 @@
-"""Local runs: the driver plays chunks itself and starts worker processes only when they pay.
+"""Local runs: the driver plays chunks itself, with player threads or worker processes.
 
-A fresh worker process costs about ``WORKER_START_S`` of CPU before its first game
-(interpreter, imports, loading numba's cached code), more than a small run's games. So the
-driver is one of the ``n_jobs`` players: it plays chunks in its own process and starts
-``n_jobs - 1`` loky workers only once the work left, on one core, is worth more than
-``PAYBACK`` worker start-ups (at once when even the cheapest games add up to that, else when
-the chunks it has played say so). It keeps playing while they start and collects whatever
-they finish; a thread of its own hands the workers their next task as soon as they finish
-one (``_Feed``). A chunk's output is a pure function of its task, so who plays it never
-matters.
+When the game says its play runs without holding the GIL (``plays_without_gil``: 13 Leaves
+between compiled policies), the other ``n_jobs - 1`` players are threads of this process
+(``_Threads``): no start-up, no second import, no pickling, so they start at once and pull
+their next task themselves. Otherwise they are loky worker processes, which cost about
+``WORKER_START_S`` of CPU before their first game (interpreter, imports, loading numba's
+cached code), more than a small run's games: the driver then starts them only once the
+work left, on one core, is worth more than ``PAYBACK`` worker start-ups (at once when even
+the cheapest games add up to that, else when the chunks it has played say so), keeps
+playing while they start and collects whatever they finish; a thread of its own hands the
+workers their next task as soon as they finish one (``_Feed``). A chunk's output is a pure
+function of its task, so who plays it never matters.
+
+An interrupted stream loses nothing already played: what threads or workers finished but
+the driver had not collected goes to ``salvage``; a thread stops at its next chunk
+boundary (threads cannot be killed), a busy worker process is killed.
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["PAYBACK", "WORKER_START_S", "Workload", "imap_local", "n_workers"]
+
+Salvage = Callable[[Any], None]
+"""Receives, when a stream is closed early, each result finished but never yielded."""
 
 WORKER_START_S = 0.9
 """Seconds before a fresh worker plays: the CPU time of what loky starts (the worker's
@@ -78,33 +87,42 @@ def imap_local(
     prepare: Callable[[], None] | None = None,
     stats: dict[str, int] | None = None,
     ready: Callable[[], Any] | None = None,
+    threads: bool = False,
+    salvage: Salvage | None = None,
 ) -> Iterator[Any]:
-    """``fn(task)`` for every task, in completion order, in this process and loky workers.
+    """``fn(task)`` for every task, in completion order, in this process and other players.
 
-    Without a ``workload`` the workers start at once (the work is assumed to pay for them).
-    ``prepare()`` readies this process to play (e.g. loads compiled code) before its first
-    task, after any workers are asked for, so that its time never counts as playing time.
-    ``ready`` (picklable) readies a worker the same way: a worker gets tasks only once it
-    has run it, so tasks never wait for a worker that is still starting while the driver
-    could play them. ``stats`` (if given) receives ``workers`` (0 when none were started),
-    ``driver_tasks`` and ``worker_tasks``.
+    ``threads``: the other players are threads of this process (``fn`` must release the GIL
+    for most of its work to gain anything); they start at once, after ``prepare()``.
+    Otherwise they are loky workers: without a ``workload`` they start at once (the work is
+    assumed to pay for them). ``prepare()`` readies this process to play (e.g. loads
+    compiled code) before its first task, after any workers are asked for, so that its time
+    never counts as playing time. ``ready`` (picklable) readies a worker the same way: a
+    worker gets tasks only once it has run it, so tasks never wait for a worker that is
+    still starting while the driver could play them. ``stats`` (if given) receives
+    ``workers`` and ``threads`` (those started), ``driver_tasks``, ``worker_tasks`` and
+    ``thread_tasks``. ``salvage`` receives what was finished but not yielded when the
+    stream is closed early (an exception or ``close()``).
     """
     counts = stats if stats is not None else {}
-    counts.update(workers=0, driver_tasks=0, worker_tasks=0)
-    workers = n_workers(n_jobs)
-    if workers == 0:
+    counts.update(workers=0, threads=0, driver_tasks=0, worker_tasks=0, thread_tasks=0)
+    others = n_workers(n_jobs)
+    if others == 0:  # the first task loads what it needs
         for task in tasks:
             counts["driver_tasks"] += 1
             yield fn(task)
         return
-    feed = _Feed(fn, tasks, workers, workload)
+    if threads:
+        yield from _imap_threads(fn, tasks, others, prepare, counts, salvage)
+        return
+    feed = _Feed(fn, tasks, others, workload)
     left = None if workload is None else workload.units
 
     def start() -> None:
         from joblib.externals.loky import get_reusable_executor
 
-        counts["workers"] = workers
-        feed.start(get_reusable_executor(max_workers=workers, timeout=WORKER_IDLE_S), ready)
+        counts["workers"] = others
+        feed.start(get_reusable_executor(max_workers=others, timeout=WORKER_IDLE_S), ready)
 
     if workload is None or _pays(workload.units * workload.min_unit_s):
         start()  # workers start while this process prepares
@@ -133,7 +151,125 @@ def imap_local(
             counts["worker_tasks"] += 1
             yield item
     finally:
-        feed.close()
+        feed.close(salvage)
+
+
+def _imap_threads(
+    fn: Callable[[Any], Any],
+    tasks: Iterable[Any],
+    others: int,
+    prepare: Callable[[], None] | None,
+    counts: dict[str, int],
+    salvage: Salvage | None,
+) -> Iterator[Any]:
+    """``imap_local`` with ``others`` player threads: each takes its next task itself."""
+    if prepare is not None:  # before any thread plays: one load of the compiled code
+        prepare()
+    pool = _Threads(fn, tasks, others)
+    counts["threads"] = others
+    try:
+        while True:
+            item = pool.collect(block=False)
+            if item is _NOTHING:
+                task = pool.take()
+                if task is not _END:
+                    output = fn(task)
+                    counts["driver_tasks"] += 1
+                    yield output
+                    continue
+                if not pool.outstanding:
+                    break
+                item = pool.collect(block=True)
+            counts["thread_tasks"] += 1
+            yield item
+    finally:
+        pool.close(salvage)
+
+
+class _Threads:
+    """Player threads that take tasks from the shared stream as they finish one.
+
+    Results (or a task's exception) queue up for the driver (``collect``). Threads are
+    daemons: an interpreter that exits never waits for one.
+    """
+
+    def __init__(self, fn: Callable[[Any], Any], tasks: Iterable[Any], players: int):
+        self._fn = fn
+        self._tasks = iter(tasks)
+        self._lock = threading.Lock()
+        self._results: queue.Queue[Any] = queue.Queue()  # (True, output) or (False, exc)
+        self._exhausted = False
+        self._closed = False
+        self.outstanding = 0  # tasks taken by threads whose results were not collected
+        self.taken = 0  # tasks taken by threads in all
+        self._threads = [
+            threading.Thread(target=self._play, name=f"leaves-player-{i + 1}", daemon=True)
+            for i in range(players)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def take(self) -> Any:
+        """The next task (``_END`` when there is none left, or the stream is closed)."""
+        with self._lock:
+            return self._next()
+
+    def _next(self) -> Any:
+        if self._exhausted or self._closed:
+            return _END
+        task = next(self._tasks, _END)
+        if task is _END:
+            self._exhausted = True
+        return task
+
+    def _play(self) -> None:
+        while True:
+            with self._lock:
+                try:
+                    task = self._next()
+                except BaseException as exc:  # noqa: BLE001 - the stream's own failure
+                    self._exhausted = True
+                    self.outstanding += 1
+                    self._results.put((False, exc))
+                    return
+                if task is _END:
+                    return
+                self.outstanding += 1
+                self.taken += 1
+            try:
+                output = self._fn(task)
+            except BaseException as exc:  # noqa: BLE001 - handed to the driver, which raises it
+                self._results.put((False, exc))
+                return
+            self._results.put((True, output))
+
+    def collect(self, block: bool) -> Any:
+        """A thread's result (``_NOTHING`` when none is ready and ``block`` is false). Raises
+        what its task raised."""
+        try:
+            ok, item = self._results.get(block=block)
+        except queue.Empty:
+            return _NOTHING
+        with self._lock:
+            self.outstanding -= 1
+        if not ok:
+            raise item
+        return item
+
+    def close(self, salvage: Salvage | None = None) -> None:
+        """No thread takes another task; each finishes the one it plays, and every result
+        not collected goes to ``salvage``."""
+        with self._lock:
+            self._closed = True
+        for thread in self._threads:
+            thread.join()
+        while True:
+            try:
+                ok, item = self._results.get_nowait()
+            except queue.Empty:
+                return
+            if ok and salvage is not None:
+                salvage(item)
 
 
 class _Feed:
@@ -265,10 +401,11 @@ class _Feed:
             self.outstanding -= 1
         return item.result()
 
-    def close(self) -> None:
-        """Stop feeding and cancel what is still in flight. Workers still busy then (with a
-        task of an interrupted run, or still starting when the driver has played everything)
-        are stopped now: neither the run nor the interpreter's exit waits for them."""
+    def close(self, salvage: Salvage | None = None) -> None:
+        """Stop feeding and cancel what is still in flight; results that arrived but were
+        not collected go to ``salvage``. Workers still busy then (with a task of an
+        interrupted run, or still starting when the driver has played everything) are
+        stopped now: neither the run nor the interpreter's exit waits for them."""
         with self._cond:
             self._closed = True
             self._cond.notify_all()
@@ -281,3 +418,10 @@ class _Feed:
                 future.cancel()
             if any(not f.done() for f in running):
                 self._executor.shutdown(wait=False, kill_workers=True)
+        while salvage is not None:
+            try:
+                item = self._results.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, Future) and not item.cancelled() and item.exception() is None:
+                salvage(item.result())

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .local import Workload, imap_local
+from .local import Salvage, Workload, imap_local
 
 __all__ = ["BACKENDS", "imap_unordered"]
 
@@ -26,21 +26,25 @@ def imap_unordered(
     prepare: Callable[[], None] | None = None,
     stats: dict[str, int] | None = None,
     ready: Callable[[], Any] | None = None,
+    threads: bool = False,
+    salvage: Salvage | None = None,
 ) -> Iterator[Any]:
     """``fn(task)`` for every task, yielded in completion order.
 
-    ``backend="loky"``: ``n_jobs`` local players, this process and ``n_jobs - 1`` worker
-    processes started only when the ``workload`` pays for them (``local.imap_local``;
-    ``n_jobs=1`` runs in this process, ``-1`` uses every core); ``prepare()`` readies this
-    process to play (it runs after the workers are asked for, so both overlap); ``stats``
-    receives who played how many tasks and a worker gets tasks once it has run ``ready``
+    ``backend="loky"``: ``n_jobs`` local players, this process and ``n_jobs - 1`` threads
+    (``threads``: ``fn`` releases the GIL) or worker processes started only when the
+    ``workload`` pays for them (``local.imap_local``; ``n_jobs=1`` runs in this process,
+    ``-1`` uses every core); ``prepare()`` readies this process to play (it runs after the
+    workers are asked for, so both overlap; before any thread starts); ``stats`` receives
+    who played how many tasks, a worker gets tasks once it has run ``ready`` and
+    ``salvage`` gets what was finished but not yielded when the stream is closed early
     (``local.imap_local``).
     ``backend="dask"``: the Dask cluster at ``scheduler`` (an address such as
     ``tcp://host:8786``, or a ``distributed.Client``); with no scheduler a local cluster of
     ``n_jobs`` single-threaded worker processes is started for the run.
     """
     if backend == "loky":
-        return imap_local(fn, tasks, n_jobs, workload, prepare, stats, ready)
+        return imap_local(fn, tasks, n_jobs, workload, prepare, stats, ready, threads, salvage)
     if backend == "dask":
         return _dask(fn, tasks, n_jobs, scheduler)
     raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")

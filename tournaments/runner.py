@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from . import aggregates, storage, verify
+from . import aggregates, storage, verify, work
 from .game import GamePlugin, declaration, plural
 from .local import Workload
 from .parallel import BACKENDS, imap_unordered
@@ -280,7 +280,7 @@ class Tournament:
                 return phrase or f"{now.get('label', '?')} changed"
         return None
 
-    def _tasks(self, pending: Sequence[int]) -> Iterator[ChunkTask]:
+    def _tasks(self, pending: Sequence[int], slice_games: int = 0) -> Iterator[ChunkTask]:
         for cid in pending:
             chunk = self.schedule.chunk(cid)
             yield ChunkTask(
@@ -297,6 +297,7 @@ class Tournament:
                 rounds=self.rounds,
                 record_stride=self.record_stride,
                 seatings=self.seatings[chunk.table],
+                slice_games=slice_games,
             )
 
     # ------------------------------------------------------------------ run
@@ -460,6 +461,7 @@ class Tournament:
             save()
 
         unit = self.units
+        results: Iterator[Any] | None = None
         try:
             prepare = None
             warm_up = getattr(self.game, "warm_up", None)
@@ -476,11 +478,12 @@ class Tournament:
                     size=lambda task: task.chunk.n_games,
                     min_unit_s=getattr(self.game, "min_unit_s", 0.0),
                 )
-                players: dict[str, int] = {}  # workers started, chunks played where
+                players: dict[str, int] = {}  # threads or workers started, chunks played where
                 session["players"] = players
+                threads = self._threads()
                 results = imap_unordered(
                     run_chunk,
-                    self._tasks(pending),
+                    self._tasks(pending, 0 if threads else work.PLAY_SLICE_GAMES),
                     n_jobs,
                     backend,
                     scheduler,
@@ -488,6 +491,8 @@ class Tournament:
                     prepare,
                     players,
                     functools.partial(ready, self.game, self.payloads, self.expert),
+                    threads=threads,
+                    salvage=writer.put,
                 )
                 for output in results:
                     writer.put(output)
@@ -497,6 +502,9 @@ class Tournament:
                     record(*written)
         except BaseException:
             advance = lambda n: None  # noqa: E731 - the bar is closed
+            close = getattr(results, "close", None)
+            if close is not None:  # players stop; what they finished goes to the writer
+                close()
             for written in writer.settle():  # nothing already played is lost
                 record(*written)
             save("interrupted", force=True)
@@ -507,6 +515,12 @@ class Tournament:
         manifest["finished"] = _now()
         save("complete", force=True)
         return TournamentResult(out)
+
+    def _threads(self) -> bool:
+        """True when the game plays these entrants without holding the GIL: the run's other
+        players are then threads of this process (``local``), not worker processes."""
+        says = getattr(self.game, "plays_without_gil", None)
+        return bool(says is not None and says(self.payloads, self.expert))
 
     def _verified(self, out: Path, manifest: dict[str, Any]) -> tuple[set[int], str]:
         """Chunks done and verified, after forgetting bad ones; the one line saying so.

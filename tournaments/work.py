@@ -35,11 +35,12 @@ MAX_GAMES_PER_MATCH = 64
 players cannot last more than 30 games)."""
 
 PLAY_SLICE_GAMES = 8192
-"""A chunk's games are played this many at a time. The compiled loop holds the GIL while it
-plays, and the driver plays chunks too: between slices the threads that feed its worker
-processes (and write finished chunks) get to run. A slice of heuristics is about 60 ms, less
-than the task a worker holds in reserve; each call costs about 0.7 ms more. Games are
-independent, so the slicing changes no result."""
+"""Where the play holds the GIL (a compiled loop built without releasing it), a chunk's games
+are played this many at a time (``ChunkTask.slice_games``), since the driver plays chunks
+too: between slices the threads that feed its worker processes (and write finished chunks)
+get to run. A slice of heuristics is about 60 ms, less than the task a worker holds in
+reserve; each call costs about 1-3 ms more, so play that releases the GIL is not sliced.
+Games are independent, so the slicing changes no result."""
 
 FORFEIT_DETAILS_PER_CHUNK = 100
 """Forfeits are all counted; the details (seed, error) of at most this many per chunk are kept
@@ -63,6 +64,7 @@ class ChunkTask:
     rounds: int | None = None  # matches of a fixed number of games (instead of a target)
     record_stride: int = 0  # record games whose index is a multiple of this (0: none)
     seatings: tuple[tuple[int, ...], ...] = ()  # entrant per seat, per seating (default: rotations)
+    slice_games: int = 0  # games per call of the plug-in's play_seatings (0: all at once)
 
     def seating(self, r: int) -> tuple[int, ...]:
         """Entrants seat by seat under seating ``r`` of each deal's duplicate set."""
@@ -262,7 +264,8 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     if play_seatings is not None:  # every seating of the chunk at once, slice by slice
         tables = [[task.payloads[e] for e in entrants] for entrants in seatings]
         seating, deal_of_game = rotations.astype(np.int64), np.repeat(deal_seeds, n_set)
-        cuts = [slice(a, a + PLAY_SLICE_GAMES) for a in range(0, n_games, PLAY_SLICE_GAMES)]
+        step = task.slice_games or n_games
+        cuts = [slice(a, a + step) for a in range(0, n_games, step)]
         batch = _concat(
             [play_seatings(tables, seating[c], deal_of_game[c], play_seeds[c]) for c in cuts]
         )

@@ -14,6 +14,13 @@ run pays nothing more. Both run the same games (a differential test compares the
 the module is there, without a C compiler, when the build fails, or with ``LEAVES_AOT=0``,
 runs use numba's JIT.
 
+The module is built for this machine's CPU (llvmlite's host CPU name and features; pycc
+builds for a generic CPU) and releases the GIL while it plays (pycc has no ``nogil``), so a
+run plays in threads of one process (``tournaments.local``). Both reach into numba's pycc
+(``_tuned``); where that fails the plain module is built and runs keep worker processes
+(``releases_gil``). The CPU is part of the key, so a cache folder shared between machines
+never hands one a module built for another.
+
 The cache folder is ``$LEAVES_CACHE_DIR/aot``, else ``$XDG_CACHE_HOME/leaves/aot``, else
 ``~/.cache/leaves/aot``.
 """
@@ -32,7 +39,9 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -50,12 +59,16 @@ __all__ = [
     "key",
     "loop",
     "module_path",
+    "releases_gil",
 ]
 
 EXPORT = "batch"
 FAILED = "failed.txt"  # written next to the module when a build fails: why
 BUILDING = "building"  # next to the module while a background build runs
 STALE_S = 900  # a background build's marker older than this was left by a lost build
+GIL_FREE = "releases_gil"  # next to a module whose exported loop releases the GIL
+BUILD = "host-cpu,release-gil"
+"""How the module is built (hashed into the key: a module built otherwise is never reused)."""
 SIGNATURE = (
     "int64(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], int64, "
     "boolean, int64, int8[::1], int16[:, ::1], int8[::1], int32[::1], int32[::1], boolean[::1], "
@@ -69,6 +82,7 @@ _SOURCES = ("leaves", "strategies/builtin", "strategies/policy", "strategies/com
 
 _loaded: dict[Path, ModuleType | None] = {}  # by file: None when it was not there
 _keys: list[str] = []  # the key, computed once per process
+_lock = threading.Lock()  # player threads may look for the module at once
 
 
 def enabled() -> bool:
@@ -110,9 +124,22 @@ def _hash() -> str:
         for path in sorted((_ROOT / folder).glob("*.py")):
             h.update(path.relative_to(_ROOT).as_posix().encode())
             h.update(path.read_bytes())
-    for part in (sys.version, platform.machine(), np.__version__, _numba_version(), SIGNATURE):
+    parts = (sys.version, platform.machine(), np.__version__, _numba_version(), SIGNATURE, BUILD)
+    for part in (*parts, host_cpu()):
         h.update(part.encode())
     return h.hexdigest()[:20]
+
+
+def host_cpu() -> str:
+    """This machine's CPU for the key: model name and feature flags from ``/proc/cpuinfo``
+    (else ``platform.processor()``). Cheap: llvmlite's own answer costs a run 0.1 s of
+    imports; the build asks llvmlite (``_tuned``)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            lines = [ln for ln in f if ln.startswith(("model name", "flags", "Features"))]
+    except OSError:
+        lines = []
+    return "".join(sorted(set(lines))) or platform.processor()
 
 
 def _name(k: str) -> str:
@@ -146,9 +173,16 @@ def loop() -> Any:
     k = key()
     path = module_path(k)
     if _loaded.get(path) is None:
-        _loaded[path] = _import(path, _name(k)) if path.is_file() else None
+        with _lock:  # one import of the extension, whichever thread asks first
+            if _loaded.get(path) is None:
+                _loaded[path] = _import(path, _name(k)) if path.is_file() else None
     module = _loaded[path]
     return None if module is None else getattr(module, EXPORT)
+
+
+def releases_gil() -> bool:
+    """True when the built module is there and releases the GIL while it plays."""
+    return loop() is not None and (module_path().parent / GIL_FREE).is_file()
 
 
 def available() -> bool:
@@ -182,6 +216,8 @@ def build() -> bool:
         built = next(work.glob(f"{_name(k)}*"), None)
         if built is None:
             raise RuntimeError("numba.pycc wrote no module")
+        if _releases_gil(built):  # said before the module is there to be loaded
+            (target.parent / GIL_FREE).write_text("")
         os.replace(built, target)  # one step: a concurrent reader sees all of it or none
     except Exception as exc:  # noqa: BLE001 - any failure leaves the JIT in charge
         with contextlib.suppress(OSError):
@@ -246,10 +282,68 @@ def _compile(name: str, out: Path) -> None:
         raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    cc = CC(name, source_module=module)
-    cc.output_dir = str(out)
-    cc.export(EXPORT, SIGNATURE)(module._batch.py_func)
-    cc.compile()
+
+    def compile_module(tuned: bool) -> None:
+        cc = CC(name, source_module=module)
+        cc.output_dir = str(out)
+        cc.export(EXPORT, SIGNATURE)(module._batch.py_func)
+        if not tuned:
+            cc.compile()
+            return
+        with _tuned() as cpu:
+            cc.target_cpu = cpu
+            cc.compile()
+
+    _tuned_or_plain(compile_module, out, name)
+
+
+def _tuned_or_plain(compile_module: Callable[[bool], None], out: Path, name: str) -> None:
+    """``compile_module(tuned=True)``; where that fails (numba's internals moved), whatever
+    it left is removed and the plain module is built."""
+    try:
+        compile_module(True)
+    except Exception:  # noqa: BLE001 - any failure of the tuned build: the plain one
+        for path in out.glob(f"{name}*"):
+            path.unlink()
+        compile_module(False)
+
+
+@contextlib.contextmanager
+def _tuned() -> Iterator[str]:
+    """Inside: numba.pycc builds for this CPU (yields its name for ``CC.target_cpu``; pycc
+    takes no features, so its code generator is given llvmlite's host features) and its
+    exported functions release the GIL (numba issue 6382: ``Flags.release_gil``, which the
+    JIT's ``nogil`` sets, is what pycc's compiler never sets). Reaches into numba 0.59-0.68
+    internals; any mismatch raises, and the caller builds the plain module."""
+    import llvmlite.binding as ll
+    from numba.core import codegen
+    from numba.pycc import compiler
+
+    if not hasattr(compiler.Flags(), "release_gil"):
+        raise RuntimeError("numba's compiler flags have no release_gil")
+    cpu, features = ll.get_host_cpu_name(), ll.get_host_cpu_features().flatten()
+    plain_flags, plain_codegen = compiler.Flags, codegen.AOTCPUCodegen
+
+    class Flags(plain_flags):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    class HostCodegen(plain_codegen):  # type: ignore[misc,valid-type]
+        def _customize_tm_features(self) -> str:
+            return features
+
+    compiler.Flags, codegen.AOTCPUCodegen = Flags, HostCodegen
+    try:
+        yield cpu
+    finally:
+        compiler.Flags, codegen.AOTCPUCodegen = plain_flags, plain_codegen
+
+
+def _releases_gil(path: Path) -> bool:
+    """True when the module at ``path`` releases the GIL: it calls ``PyEval_SaveThread``
+    (numba's wrapper does when built with ``release_gil``; the plain module never does)."""
+    return b"PyEval_SaveThread" in path.read_bytes()
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ def play_to_end(board, kinds, params, sizes, rng, work, rec, record):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _batch(
     kinds, params, seating, deal_seeds, play_seeds, turn_limit, record, hand_size,
     first, left, winner, turns, rounds, unfinished, actions, board, sizes, work, deck, rng,

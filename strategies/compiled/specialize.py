@@ -24,6 +24,7 @@ import inspect
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,7 @@ into its ``decide`` (no call per decision, a fifth faster). These two are large.
 
 _loaded: dict[tuple[int, ...], Any] = {}  # kinds -> the loop's ``_batch`` dispatcher
 _found: dict[tuple[int, ...], Any] = {}  # kinds of a batch -> the covering loop found for it
+_lock = threading.RLock()  # a run's player threads look loops up at once: one import each
 
 
 def kind_set(kinds: Iterable[int]) -> tuple[int, ...]:
@@ -134,6 +136,11 @@ def _write(path: Path, text: str) -> None:
 
 def _import(ks: tuple[int, ...]) -> Any:
     """The loop's ``_batch`` for kinds ``ks`` (its module written first if needed)."""
+    with _lock:
+        return _import_locked(ks)
+
+
+def _import_locked(ks: tuple[int, ...]) -> Any:
     if ks in _loaded:
         return _loaded[ks]
     from leaves import jit
@@ -227,6 +234,13 @@ def _on_disk() -> list[tuple[int, ...]]:
 def covering(kinds: Iterable[int]) -> Any:
     """The smallest loaded or cached loop whose kinds include ``kinds``, else None."""
     ks = kind_set(kinds)
+    if ks in _found:
+        return _found[ks]
+    with _lock:
+        return _covering(ks)
+
+
+def _covering(ks: tuple[int, ...]) -> Any:
     if ks in _found:
         return _found[ks]
     want = set(ks)
