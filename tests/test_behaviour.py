@@ -109,9 +109,27 @@ def test_counter_avoids_an_end_the_shortest_hand_could_answer():
 
 
 def test_counter_counts_cards_removed_at_round_ends():
-    # The same hands and table; in ``counted`` most cards above 7 are out of the game, which
-    # changes how many values counter thinks could answer each end it might leave: it plays
-    # its 8 instead of its 9. Heuristics that count nothing decide alike in both positions.
+    # The same hands and table; in ``counted`` every 1, 2, 3 and the other 13 are out of the
+    # game, so a 13 leaves two ends nobody can answer (the safe bonus): counter plays it
+    # instead of its 11. Heuristics that count nothing decide alike in both positions.
+    hands = [
+        counts(v11=1, v12=1, v13=1),
+        counts(v5=1, v6=1, v12=1),
+        counts(v5=1, v6=1, v10=2),
+    ]
+    table = counts(v3=1, v4=1, v5=1)
+    removed = counts(v1=2, v2=3, v3=3, v4=4, v5=3, v6=5, v8=7, v9=6, v12=1, v13=1)
+    plain = position(hands, table=table)
+    counted = position(hands, table=table, removed=removed)
+    assert choice("counter", plain) == Action.play(11, 1)
+    assert choice("counter", counted) == Action.play(13, 1)
+    for other in ("low", "high", "greedy", "minimal", "blocker", "taker"):
+        assert choice(other, counted) == choice(other, plain), other
+
+
+def test_counter_threat_term_counts_cards_removed_at_round_ends():
+    # With a weight on the threat (the tuned default has none), counting changes how many
+    # values counter thinks could answer each end it might leave: it plays its 8, not its 9.
     hands = [
         counts(v4=1, v7=1, v8=1, v9=1),
         counts(v3=1, v6=1, v7=2, v11=1),
@@ -121,10 +139,8 @@ def test_counter_counts_cards_removed_at_round_ends():
     removed = counts(v8=6, v9=3, v10=5, v11=3, v12=3, v13=1)
     plain = position(hands, table=table)
     counted = position(hands, table=table, removed=removed)
-    assert choice("counter", plain) == Action.play(9, 1)
-    assert choice("counter", counted) == Action.play(8, 1)
-    for other in ("low", "high", "greedy", "minimal", "blocker", "taker"):
-        assert choice(other, counted) == choice(other, plain), other
+    assert choice("counter:threat_weight=0.3", plain) == Action.play(9, 1)
+    assert choice("counter:threat_weight=0.3", counted) == Action.play(8, 1)
 
 
 def test_taker_sheds_small_groups_and_takes_the_card_that_joins_its_biggest_group():
