@@ -54,7 +54,10 @@ def builtin_heuristics() -> list[str]:
     type=int,
     default=-1,
     show_default=True,
-    help="Worker processes (-1: one per CPU core). Results do not depend on it.",
+    help=(
+        "Players in parallel: this process plus threads (compiled strategies) or worker "
+        "processes (-1: one per CPU core). Results do not depend on it."
+    ),
 )
 @click.option(
     "-n",
