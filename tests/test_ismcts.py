@@ -13,6 +13,7 @@ from leaves.board import M_TURN, META, public_board
 from strategies import compiled as C
 from strategies.ismcts import (
     ISMCTS,
+    carry_deal,
     determinize,
     evidence,
     fit_models,
@@ -592,7 +593,7 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     cfg = Config(
         c=0.7, shaping=0.0, rollout_depth=depth, dealt=10.0, infer_lambda=2.0, playouts=1,
         max_depth=1, model_opponents=True, infer_tries=1, infer_steps=0,
-        stop_early=False, prior_action=-1, prior_visits=0.0,
+        stop_early=False, prior_action=-1, prior_visits=0.0, warm_deal=False,
     )  # fmt: skip
     assert d["rollout_depth"] == 0  # the default plays to the end
     reward = np.zeros(8)
@@ -609,3 +610,132 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     assert np.isclose(reward[:n_players].sum(), 1.0)
     want = np.exp(-EVAL_BETA * left) / np.exp(-EVAL_BETA * left).sum()
     assert np.allclose(reward[:n_players], want)
+
+
+def _since(earlier, later) -> np.ndarray:
+    """What each seat played minus took from ``earlier`` to ``later`` (same game)."""
+    since = np.zeros((8, 13), np.int64)
+    for who, act in later.history[len(earlier.history) :]:
+        since[who, act.value - 1] += -1 if act.is_pass else act.count
+    return since
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n_players=st.integers(3, 6),
+    game_seed=st.integers(0, 2**32 - 1),
+    picks=st.tuples(st.floats(0, 1), st.floats(0, 1)),
+    seed=st.integers(0, 2**63 - 1),
+)
+def test_a_carried_deal_is_a_deal_of_the_view_and_keeps_the_truth(
+    n_players, game_seed, picks, seed
+):
+    import leaves
+
+    result = strategies.play_game(["weighted"] * n_players, seed=game_seed)
+    states = leaves.replay(result.record)[:-1]
+    i, j = sorted(int(x * (len(states) - 1)) for x in picks)
+    earlier, state = states[i], states[j]
+    seat = state.current_player
+    pub, sizes = public_board(state.view(seat))
+    since = _since(earlier, state)
+    rng = kernels.rng_new(np.uint64(seed))
+    out = np.empty_like(pub)
+    # the true deal of an earlier position carries to the true deal now, whatever the rng
+    carry_deal(kernels.board_from_state(earlier), since, pub, seat, sizes, rng, out)
+    assert kernels.state_from_board(out) == state
+    # any deal of the earlier position carries to a deal consistent with this view
+    old_pub, old_sizes = public_board(earlier.view(earlier.current_player))
+    old = np.empty_like(pub)
+    determinize(old_pub, earlier.current_player, old_sizes, rng, old)
+    carry_deal(old, since, pub, seat, sizes, rng, out)
+    _assert_same_view(kernels.state_from_board(out), state, seat)  # validates card totals
+
+
+def _assert_same_view(sample, state, seat: int) -> None:
+    """``sample`` (a state from a board: no history) shows ``seat`` what ``state`` shows."""
+    assert sample.hand(seat) == state.hand(seat)
+    assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
+    assert sample.table == state.table and sample.removed == state.removed
+    assert sample.passed == state.passed and sample.current_player == state.current_player
+
+
+def test_a_carried_deal_keeps_what_it_can_and_deals_the_rest():
+    # An opponent's old hand minus a card seen since: the rest of it stays, that card moves.
+    states = _game("weighted", 4)
+    earlier, state = states[10], states[14]
+    seat = state.current_player
+    pub, sizes = public_board(state.view(seat))
+    old = kernels.board_from_state(earlier)
+    truth = kernels.board_from_state(state)
+    hands = set()
+    for k in range(30):
+        out = np.empty_like(pub)
+        scrambled = old.copy()
+        opp = (seat + 1) % 4
+        v = int(np.flatnonzero(truth[opp] - truth[9 + opp] > 0)[0])  # a hidden card of opp
+        scrambled[opp, v] -= 1  # the old deal lacked it: it must come from elsewhere
+        scrambled[8, v] += 1
+        carry_deal(scrambled, _since(earlier, state), pub, seat, sizes,
+                   kernels.rng_new(np.uint64(k)), out)  # fmt: skip
+        _assert_same_view(kernels.state_from_board(out), state, seat)
+        # every other seat keeps exactly its true hand less at most the one moved card
+        assert np.abs(out[:6] - truth[:6]).sum() <= 2 and np.abs(out[8] - truth[8]).sum() <= 2
+        hands.add(out[:9].tobytes())
+    assert len(hands) > 1  # the moved card goes to different places
+
+
+def _play_decisions(strat: ISMCTS, seed: int, start: bool = True) -> list:
+    """The moves and root visits of ``strat`` (seat 0) through one game against weighted,
+    played by hand so the instance is the one given (no fresh copy)."""
+    import leaves
+
+    state = leaves.new_game(4, seed=seed)
+    rng = np.random.default_rng(seed)
+    if start:
+        strat.start_game(state.view(0), rng)
+    out = []
+    others = strategies.get("weighted")
+    while not state.is_terminal:
+        seat = state.current_player
+        legal = state.legal_actions()
+        if seat == 0:
+            action = strat.choose(state.view(0), legal, rng)
+            out.append((action, dict(strat.last_visits)))
+        else:
+            action = others.choose(state.view(seat), legal, rng)
+        state = state.apply(action)
+    return out
+
+
+@pytest.mark.parametrize("start", [True, False])
+def test_reuse_never_carries_from_another_game(start):
+    # Deals carry over between the decisions of one game only: an instance that has played
+    # other games decides the next one as a new instance does, with or without start_game.
+    spec = {"iterations": 60, "model_steps": 20, "infer_tries": 5}
+    fresh = _play_decisions(ISMCTS(**spec), 21, start)
+    used = ISMCTS(**spec)
+    for seed in (5, 21, 8):
+        _play_decisions(used, seed, start)
+    assert _play_decisions(used, 21, start) == fresh
+    # and reuse changes the search (the carried deals are used)
+    off = _play_decisions(ISMCTS(**spec, reuse=False), 21, start)
+    assert [a for a, _ in off] != [a for a, _ in fresh] or [v for _, v in off] != [
+        v for _, v in fresh
+    ]
+
+
+def test_reuse_asked_twice_answers_the_same():
+    # Asked again at a position it has decided, the search starts from the same deals.
+    states = _game("weighted", 6)
+    seat = states[20].current_player
+    mine = [s for s in states[:-1] if s.current_player == seat and len(s.legal_actions()) > 1]
+    strat = ISMCTS(iterations=60, model_steps=20)
+    for s in mine[:4]:
+        _choose(strat, s, 3)
+    first = (_choose(strat, mine[4], 9), dict(strat.last_visits))
+    for _ in range(2):
+        assert (_choose(strat, mine[4], 9), dict(strat.last_visits)) == first
+    cold = ISMCTS(iterations=60, model_steps=20)
+    _choose(cold, mine[4], 9)
+    assert cold.last_visits != first[1]  # the warm answer is not the cold one

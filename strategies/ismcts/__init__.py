@@ -71,7 +71,16 @@ passed to ``choose`` (one draw seeds the kernel RNG), so with an iteration budge
 from __future__ import annotations
 
 from .evidence import NO_EVIDENCE, Evidence, evidence
-from .inference import determinize, draw_deal, fit_models, mismatches, seat_mismatches, swap_step
+from .inference import (
+    carry_deal,
+    determinize,
+    draw_deal,
+    fit_models,
+    mismatches,
+    refit_models,
+    seat_mismatches,
+    swap_step,
+)
 from .settings import SETTINGS, Config
 from .strategy import ISMCTS, uniform_models
 from .tree import Tree, new_tree, playout_rewards, search
@@ -83,6 +92,7 @@ __all__ = [
     "NO_EVIDENCE",
     "SETTINGS",
     "Tree",
+    "carry_deal",
     "determinize",
     "draw_deal",
     "evidence",
@@ -90,6 +100,7 @@ __all__ = [
     "mismatches",
     "new_tree",
     "playout_rewards",
+    "refit_models",
     "search",
     "seat_mismatches",
     "swap_step",

@@ -50,6 +50,7 @@ SETTINGS = declare(
     Param("prior", 0.0, (0.0, 2.0), "head start of the rollout policy's move, x iterations",
           low=0),
     Param("preset", "", None, "named setting ('fast'): values of the parameters left at default"),
+    Param("reuse", True, None, "start from the previous decision's fitted deals (same game)"),
 )  # fmt: skip
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -97,6 +98,7 @@ Config = namedtuple(
         "stop_early",  # bool: end once the root's most visited child cannot be overtaken
         "prior_action",  # int: the rollout policy's own move at the root (-1: no prior)
         "prior_visits",  # float: its head start in the final choice, in visits
+        "warm_deal",  # bool: the deal chain starts from the deal the caller gives
     ],
 )
 """The search kernel's settings, by name."""

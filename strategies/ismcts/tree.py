@@ -165,7 +165,8 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     ``cfg`` is the ``settings.Config``; seat ``p`` is modelled by policy ``kinds[p]``
     with ``params[p]`` in playouts, in the tree's opponent moves and in inference (the
     searcher's own seat plays the rollout policy there); ``ev`` the opponents' past decisions
-    (``mismatches``); ``deal`` holds the current deal (the Markov chain's state).
+    (``mismatches``); ``deal`` holds the current deal (the Markov chain's state; with
+    ``cfg.warm_deal`` the caller has put its start there, else rejection sampling draws it).
     ``stats[S_NODES]`` is the node count
     (the capacity is the arrays' length: a full tree stops expanding and plays out from its
     leaves), ``stats[S_ITERS]`` counts iterations, ``stats[S_REJECTS]`` redrawn deals;
@@ -203,10 +204,11 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
         if steps > 0 and ev.seats.shape[0] > 0:
             # A Markov chain over deals, started once by rejection sampling.
             if stats[S_ITERS] == 0:
-                draw_deal(
-                    pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp,
-                    work, stats,
-                )  # fmt: skip
+                if not cfg.warm_deal:  # else ``deal`` holds the start (carried by the caller)
+                    draw_deal(
+                        pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp,
+                        work, stats,
+                    )  # fmt: skip
                 stats[S_BAD] = seat_mismatches(deal, ev, kinds, params, rng, work, tmp, seat_bad)
             for _s in range(steps):
                 stats[S_BAD] = swap_step(
