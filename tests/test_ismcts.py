@@ -13,6 +13,7 @@ from leaves.board import M_TURN, META, public_board
 from strategies import compiled as C
 from strategies.ismcts import (
     ISMCTS,
+    NO_MEMO,
     carry_deal,
     determinize,
     evidence,
@@ -287,7 +288,7 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     per_seat = np.zeros(8, np.int64)
     bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 1e9)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 1e9, NO_MEMO)
         assert new <= bad
         bad = new
         assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
@@ -315,7 +316,7 @@ def test_asking_past_decisions_leaves_the_evidence_unchanged():
     per_seat = np.zeros(8, np.int64)
     seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
     for _ in range(50):
-        swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 2.0)
+        swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 2.0, NO_MEMO)
     assert np.array_equal(ev.boards, before)
 
 
@@ -339,7 +340,7 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
     ups = downs = 0
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 0.5)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 0.5, NO_MEMO)
         ups += new > bad
         downs += new < bad
         bad = new
@@ -494,7 +495,7 @@ def test_bench_counts_searched_decisions_across_fresh_instances():
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     seeds = np.random.SeedSequence(3).generate_state(4, np.uint64).reshape(2, 2)
-    params = {"iterations": 20, "models": ""}
+    params = {"iterations": 20, "models": "", "stop_early": False}
     wins, games, _, _, decisions, wall, cpu, iters = bench._run([0, 1], seeds, params, "low", 4)
     assert games == 2 and decisions > 0
     assert iters == 20 * decisions and wall > 0 and cpu > 0
@@ -739,3 +740,41 @@ def test_reuse_asked_twice_answers_the_same():
     cold = ISMCTS(iterations=60, model_steps=20)
     _choose(cold, mine[4], 9)
     assert cold.last_visits != first[1]  # the warm answer is not the cold one
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    policy=st.sampled_from(["taker", "weighted", "counter", "low"]),
+    game_seed=st.integers(0, 2**16),
+    lam=st.sampled_from([0.5, 2.0, 2e6]),
+    seed=st.integers(0, 2**63 - 1),
+)
+def test_the_memo_answers_as_counting_does(policy, game_seed, lam, seed):
+    # A deterministic model's count depends only on the seat's hand: a chain asking the memo
+    # walks exactly the deals a chain counting every time walks, and the memo is used.
+    from strategies.ismcts import new_memo
+
+    kind, params = _models(policy)
+    states = _game(policy, game_seed)
+    state = states[len(states) * 2 // 3]
+    seat = state.current_player
+    ev = evidence(state.view(seat))
+    pub, sizes = public_board(state.view(seat))
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    tmp = np.empty_like(pub)
+    start = np.empty_like(pub)
+    determinize(pub, seat, sizes, kernels.rng_new(np.uint64(seed)), start)
+    memo = new_memo(6)  # small: collisions overwrite
+    walks = []
+    for m in (NO_MEMO, memo):
+        deal = start.copy()
+        rng = kernels.rng_new(np.uint64(seed))
+        per_seat = np.zeros(8, np.int64)
+        seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+        walk = []
+        for _ in range(150):
+            swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, lam, m)
+            walk.append((deal.tobytes(), per_seat.tobytes()))
+        walks.append(walk)
+    assert walks[0] == walks[1]
+    assert (memo.keys >= 0).any() or len(ev.seats) == 0

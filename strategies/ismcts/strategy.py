@@ -16,7 +16,16 @@ from leaves.seeding import MODEL_SALT
 from ..base import Strategy
 from ..policy.params import N_PARAMS
 from .evidence import NO_EVIDENCE, evidence
-from .inference import N_STATS, S_ITERS, S_NODES, S_REJECTS, carry_deal, refit_models
+from .inference import (
+    N_STATS,
+    S_ITERS,
+    S_NODES,
+    S_REJECTS,
+    carry_deal,
+    memo_bits,
+    new_memo,
+    refit_models,
+)
 from .settings import MAX_DEPTH, SETTINGS, Config, resolve_preset
 from .tree import new_tree, root_visits, search
 
@@ -163,19 +172,23 @@ class ISMCTS(Strategy):
         if not self.infer:
             ev = NO_EVIDENCE
         deal = np.empty_like(pub)
+        # the deal chain's answers (two counts a swap), for these models and this evidence
+        swaps = (self.iterations or 1000) * cfg.infer_steps if len(ev.seats) else 0
+        memo = new_memo(memo_bits(2 * swaps) if swaps else 0)
         warm = chain is not None and cfg.infer_steps > 0 and len(ev.seats) > 0
         if warm:
             carry_deal(chain, since, pub, seat, sizes, krng, deal)
             cfg = cfg._replace(warm_deal=True)
         if self.time_ms <= 0:
             search(pub, seat, sizes, self.iterations, cfg, kinds, params, ev, krng, deal, tree,
-                   stats)  # fmt: skip
+                   stats, memo)  # fmt: skip
         else:
             deadline = start + self.time_ms / 1000.0
             left = self.iterations if self.iterations else -1
             while left != 0 and time.perf_counter() < deadline:
                 step = _CHUNK if left < 0 else min(_CHUNK, left)
-                search(pub, seat, sizes, step, cfg, kinds, params, ev, krng, deal, tree, stats)
+                search(pub, seat, sizes, step, cfg, kinds, params, ev, krng, deal, tree, stats,
+                       memo)  # fmt: skip
                 if left > 0:
                     left -= step
                 if stats[S_NODES] >= cap and self.iterations == 0:

@@ -159,7 +159,7 @@ def _decided(tree, left, prior_action, prior_visits):
 
 
 @njit(cache=True)
-def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree, stats):
+def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree, stats, memo):
     """Run ``n_iter`` ISMCTS iterations, growing ``tree`` (a ``Tree`` of node arrays).
 
     ``cfg`` is the ``settings.Config``; seat ``p`` is modelled by policy ``kinds[p]``
@@ -173,7 +173,8 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
     With ``cfg.stop_early`` the loop ends once the most visited root child cannot be
     overtaken in the iterations left (``_decided``): the move is the same, found sooner.
     ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal chain's contradictions (in all,
-    per seat) from one call to the next.
+    per seat) from one call to the next, and ``memo`` (``inference.Memo``) the chain's answers
+    by hand (valid while ``kinds``, ``params`` and ``ev`` stay the same).
     """
     first_child, next_sibling, action, actor, visits, avail, total = tree
     c = cfg.c
@@ -212,7 +213,7 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
                 stats[S_BAD] = seat_mismatches(deal, ev, kinds, params, rng, work, tmp, seat_bad)
             for _s in range(steps):
                 stats[S_BAD] = swap_step(
-                    deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam
+                    deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam, memo
                 )
         else:
             draw_deal(
