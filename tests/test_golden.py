@@ -43,9 +43,28 @@ GAMES = 40
 ISMCTS_CONFIGS = {
     "default": {"iterations": 120},
     "flat": {"iterations": 120, "max_depth": 1, "models": ""},
-    "so": {"iterations": 120, "model_opponents": False, "infer_tries": 0, "infer_steps": 0},
-    "hard": {"iterations": 120, "infer_lambda": 1e6, "rollout": "taker", "models": "weighted"},
-    "shaped": {"iterations": 120, "shaping": 0.3, "playouts": 2, "rollout": "random", "c": 1.3},
+    "so": {
+        "iterations": 120,
+        "model_opponents": False,
+        "infer_tries": 0,
+        "infer_steps": 0,
+        "max_depth": 0,
+    },
+    "hard": {
+        "iterations": 120,
+        "infer_lambda": 1e6,
+        "rollout": "taker",
+        "models": "weighted",
+        "max_depth": 0,
+    },
+    "shaped": {
+        "iterations": 120,
+        "shaping": 0.3,
+        "playouts": 2,
+        "rollout": "random",
+        "c": 1.3,
+        "max_depth": 0,
+    },
 }
 
 

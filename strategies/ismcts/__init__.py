@@ -52,6 +52,20 @@ was first tuned against as candidates (``"weighted,taker"``) the search met ``lo
 with every built-in as a candidate, about three games in four. ``preset=fast``
 (``settings.PRESETS``) is a named setting of about a quarter of the work.
 
+*Reuse* (``reuse``, on): a game asks the strategy many times, and what one decision learnt
+about the hands is a good start for the next. Each candidate's fitted deal and the deal
+chain's last deal are kept after a decision and carried to the next position of the same
+game (``inference.carry_deal``: every holder keeps its cards moved on by what it played and
+took since, the cards seen since are dealt anew), where the carried deal competes with a few
+fresh draws instead of twenty, and the chain starts from it instead of rejection sampling.
+The store is keyed by the game (seat, the hand it was dealt, the public history so far) and
+cleared by ``start_game``: an instance that played other games decides as a new one does.
+
+*Memo*: a deterministic model's contradictions for a seat depend only on the hand the deal
+gives it, and the chain's swaps keep returning to the same hands; one search answers them
+from a table keyed by (seat, hand) (``inference.memo_count``): the same chain for about two
+thirds of the time.
+
 With an iteration budget, ``stop_early`` ends the loop once the most visited root move
 leads every other by more visits than iterations are left: the move played (the most
 visited) cannot change, so it is found sooner.

@@ -67,7 +67,9 @@ class ISMCTS(Strategy):
     iterations run with a time budget only: 0 = none),
     ``preset`` (a named
     setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets the parameters it names that
-    are left at their defaults). The move played is
+    are left at their defaults), ``reuse`` (start from the fitted deals of this game's
+    previous decision, carried to this position; False: fit from fresh draws every
+    decision). The move played is
     the root child with the most visits (ties: the first in ``legal``). A decision with one
     legal action skips the search.
     """
