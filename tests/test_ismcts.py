@@ -778,3 +778,15 @@ def test_the_memo_answers_as_counting_does(policy, game_seed, lam, seed):
         walks.append(walk)
     assert walks[0] == walks[1]
     assert (memo.keys >= 0).any() or len(ev.seats) == 0
+
+
+@pytest.mark.parametrize("phase", ["lead", "follow"])
+def test_flat_is_the_default_and_a_second_ply_of_modelled_opponents_adds_nothing(phase):
+    # The default searches one ply (flat Monte Carlo over its own moves). A second ply holds
+    # only an opponent's modelled move, so the root's statistics stay the same.
+    assert ISMCTS().settings["max_depth"] == 1
+    _, state = random_position(4, 17, phase)
+    flat, two = ISMCTS(iterations=150), ISMCTS(iterations=150, max_depth=2)
+    assert _choose(flat, state, 4) == _choose(two, state, 4)
+    assert flat.last_visits == two.last_visits
+    assert flat.last_nodes == 1 + len(flat.last_visits) < two.last_nodes  # one ply vs two
