@@ -14,6 +14,8 @@ mean time of a searched decision on one core.
 
 ``--fast`` plays ``FAST``, the named setting ``preset=fast`` (``strategies.ismcts.settings.
 PRESETS``). ``--opponents`` limits the single built-ins (e.g. ``taker,weighted,counter``).
+``--seed`` plays other deals: tune and screen on those, and keep the published seed for the
+final figures (``--no-time`` skips the decision time while screening).
 The decision time is measured on one core over a few games against the strong heuristics:
 the wall clock (what a player waits) and the CPU time of the deciding thread (less sensitive
 to a shared machine).
