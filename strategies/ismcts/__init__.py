@@ -66,7 +66,7 @@ second ply is an opponent's modelled move).
 *Reuse* (``reuse``, on): a game asks the strategy many times, and what one decision learnt
 about the hands is a good start for the next. Each candidate's fitted deal and the deal
 chain's last deal are kept after a decision and carried to the next position of the same
-game (``inference.carry_deal``: every holder keeps its cards moved on by what it played and
+game (``carry.carry_deal``: every holder keeps its cards moved on by what it played and
 took since, the cards seen since are dealt anew), where the carried deal competes with a few
 fresh draws instead of twenty, and the chain starts from it instead of rejection sampling.
 The store is keyed by the game (seat, the hand it was dealt, the public history so far) and
@@ -87,7 +87,8 @@ slices the work into chunks to honour ``time_ms``.
 
 Modules: ``settings`` (every parameter declared once, and the ``Config`` the kernel reads),
 ``evidence`` (the opponents' past decisions, replayed with the core's kernels),
-``inference`` (deals that fit them, model fitting), ``tree`` (the search kernel) and
+``inference`` (deals that fit them, model fitting), ``carry`` (deals carried from one
+decision to the next), ``tree`` (the search kernel) and
 ``strategy`` (the ``ISMCTS`` class that drives it). All randomness comes from the ``rng``
 passed to ``choose`` (one draw seeds the kernel RNG), so with an iteration budget
 (``time_ms=0``) a decision depends only on the view and the seed.
@@ -95,11 +96,11 @@ passed to ``choose`` (one draw seeds the kernel RNG), so with an iteration budge
 
 from __future__ import annotations
 
+from .carry import carry_deal
 from .evidence import NO_EVIDENCE, Evidence, evidence
 from .inference import (
     NO_MEMO,
     Memo,
-    carry_deal,
     determinize,
     draw_deal,
     fit_models,

@@ -15,13 +15,13 @@ from leaves.seeding import MODEL_SALT
 
 from ..base import Strategy
 from ..policy.params import N_PARAMS
+from .carry import carry_deal
 from .evidence import NO_EVIDENCE, evidence
 from .inference import (
     N_STATS,
     S_ITERS,
     S_NODES,
     S_REJECTS,
-    carry_deal,
     memo_bits,
     new_memo,
     refit_models,
