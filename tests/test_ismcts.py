@@ -731,13 +731,14 @@ def test_reuse_asked_twice_answers_the_same():
     states = _game("weighted", 6)
     seat = states[20].current_player
     mine = [s for s in states[:-1] if s.current_player == seat and len(s.legal_actions()) > 1]
-    strat = ISMCTS(iterations=60, model_steps=20)
+    spec = {"iterations": 60, "model_steps": 20, "stop_early": False}
+    strat = ISMCTS(**spec)
     for s in mine[:4]:
         _choose(strat, s, 3)
     first = (_choose(strat, mine[4], 9), dict(strat.last_visits))
     for _ in range(2):
         assert (_choose(strat, mine[4], 9), dict(strat.last_visits)) == first
-    cold = ISMCTS(iterations=60, model_steps=20)
+    cold = ISMCTS(**spec)
     _choose(cold, mine[4], 9)
     assert cold.last_visits != first[1]  # the warm answer is not the cold one
 
