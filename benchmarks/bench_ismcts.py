@@ -14,8 +14,13 @@ Examples::
     python benchmarks/bench_ismcts.py --games 600 --jobs 2 --opponent weighted --infer-lambda 2
     python benchmarks/bench_ismcts.py --games 200 --jobs 2 --opponent taker --models weighted,taker
     python benchmarks/bench_ismcts.py --games 200 --jobs 2 --opponent taker --preset fast
+    python benchmarks/bench_ismcts.py --games 10 --opponent weighted --compare ismcts ismcts:reuse=false
 
-Parameters left out take the ``ISMCTS`` defaults.
+Parameters left out take the ``ISMCTS`` defaults. ``--compare SPEC...`` times searches
+instead of playing them: each game is played by ``--opponent`` in every seat, and every spec
+(a fresh instance per game) decides each position of seat ``g % players`` in game order, the
+specs taking turns at each position; it prints each spec's CPU time per searched decision and
+its ratio to the first spec's (the same positions, interleaved: fair on a shared machine).
 """
 
 from __future__ import annotations
@@ -93,6 +98,39 @@ def _run(games: list[int], seeds: np.ndarray, params: dict, opponent: str, n: in
     )
 
 
+def compare(specs: list[str], games: int, players: int, opponent: str, seed: int) -> None:
+    """CPU time of each spec's searches on the same positions, interleaved (``--compare``)."""
+    import leaves
+
+    seeds = np.random.SeedSequence(seed).generate_state(2 * games, np.uint64).reshape(games, 2)
+    cpu = [0.0] * len(specs)
+    iters = [0] * len(specs)
+    decisions = 0
+    strategies.play_game([opponent] + [specs[0]] * (players - 1), seed=seed)  # warm-up
+    for g in range(games):
+        seat = g % players
+        game = strategies.play_game([opponent] * players, seed=int(seeds[g, 0]))
+        rng = [np.random.default_rng(int(seeds[g, 1])) for _ in specs]
+        mine = [strategies.get(s) for s in specs]
+        states = leaves.replay(game.record)
+        for k, m in enumerate(mine):
+            m.start_game(states[0].view(seat), rng[k])
+        for state in states[:-1]:
+            legal = state.legal_actions()
+            if state.current_player != seat or len(legal) < 2:
+                continue
+            decisions += 1
+            for k in range(len(specs)):
+                c0 = time.thread_time()
+                mine[k].choose(state.view(seat), legal, rng[k])
+                cpu[k] += time.thread_time() - c0
+                iters[k] += mine[k].last_iterations
+    print(f"{decisions} searched positions, {games} games of {players}x {opponent} (seed {seed})")
+    for k, spec in enumerate(specs):
+        print(f"  {spec}: {1000 * cpu[k] / decisions:.2f} ms CPU a decision "
+              f"({cpu[k] / cpu[0]:.3f} of the first), {iters[k] / decisions:.0f} iterations")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40)
@@ -121,7 +159,11 @@ def main() -> None:
     ap.add_argument("--preset", default=d["preset"], help="a named setting, e.g. fast")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--compare", nargs="+", metavar="SPEC", help="time these specs instead")
     args = ap.parse_args()
+    if args.compare:
+        compare(args.compare, args.games, args.players, args.opponent, args.seed)
+        return
 
     params = dict(
         iterations=args.iterations,

@@ -14,6 +14,8 @@ mean time of a searched decision on one core.
 
 ``--fast`` plays ``FAST``, the named setting ``preset=fast`` (``strategies.ismcts.settings.
 PRESETS``). ``--opponents`` limits the single built-ins (e.g. ``taker,weighted,counter``).
+``--seed`` plays other deals: tune and screen on those, and keep the published seed for the
+final figures (``--no-time`` skips the decision time while screening).
 The decision time is measured on one core over a few games against the strong heuristics:
 the wall clock (what a player waits) and the CPU time of the deciding thread (less sensitive
 to a shared machine).
@@ -44,9 +46,11 @@ def opponents() -> list[str]:
     return strategies.filtered(search=False)
 
 
-def measure(spec: str, field: tuple[str, ...], players: int, games: int, jobs: int) -> tuple:
+def measure(
+    spec: str, field: tuple[str, ...], players: int, games: int, jobs: int, seed: int = SEED
+) -> tuple:
     """(wins, games) of ``spec`` in one focused tournament against ``field``."""
-    t = Tournament([spec, *field], players=players, games=games, seed=SEED, focus=spec)
+    t = Tournament([spec, *field], players=players, games=games, seed=seed, focus=spec)
     with tempfile.TemporaryDirectory() as tmp:
         summ = t.run(n_jobs=jobs, out=tmp).summary()
     row = summ[summ["strategy"] == t.focus].iloc[0]
@@ -88,6 +92,13 @@ def main() -> None:
     ap.add_argument("--no-fields", action="store_true", help="single built-ins only")
     ap.add_argument("--opponents", default=None, help="single built-ins to play (default: all)")
     ap.add_argument("--no-singles", action="store_true", help="mixed fields only")
+    ap.add_argument(
+        "--seed",
+        type=int,
+        default=SEED,
+        help=f"tournament seed (default {SEED}, the published one; tune on others)",
+    )
+    ap.add_argument("--no-time", action="store_true", help="skip the decision time")
     args = ap.parse_args()
     spec = args.spec or (FAST if args.fast else DEFAULT)
     floor = FLOORS.get(spec)
@@ -95,20 +106,22 @@ def main() -> None:
     lines = [] if args.no_singles else [(o, (o,)) for o in singles]
     if not args.no_fields:
         lines += [(f"field {name}", field) for name, field in FIELDS.items()]
-    print(f"{spec}: one seat, duplicate deals, balanced seating, seed {SEED}")
+    print(f"{spec}: one seat, duplicate deals, balanced seating, seed {args.seed}")
     print("| players | opponents | win rate | 95% Wilson | fair | floor |")
     print("|---|---|---|---|---|---|")
     t0 = time.perf_counter()
     for k in parse_players(args.players):
         for name, field in lines:
             label = name if len(field) > 1 else f"{k - 1}x {field[0]}"
-            wins, n = measure(spec, field, k, args.games, args.jobs)
+            wins, n = measure(spec, field, k, args.games, args.jobs, args.seed)
             lo, hi = wilson(wins, n)
             ok = ""
             if floor is not None and k == 4 and len(field) == 1:
                 ok = "ok" if wins / n >= floor else "BELOW"
             print(f"| {k} | {label} | {100 * wins / n:.1f}% | [{100 * float(lo):.1f}, "
                   f"{100 * float(hi):.1f}] | {100 / k:.0f}% | {ok} |", flush=True)  # fmt: skip
+    if args.no_time:
+        return
     wall, cpu = decision_ms(spec)
     print(f"\n{time.perf_counter() - t0:.0f} s; a searched decision takes {wall:.1f} ms wall "
           f"clock ({cpu:.1f} ms CPU) on one core")  # fmt: skip

@@ -43,9 +43,28 @@ GAMES = 40
 ISMCTS_CONFIGS = {
     "default": {"iterations": 120},
     "flat": {"iterations": 120, "max_depth": 1, "models": ""},
-    "so": {"iterations": 120, "model_opponents": False, "infer_tries": 0, "infer_steps": 0},
-    "hard": {"iterations": 120, "infer_lambda": 1e6, "rollout": "taker", "models": "weighted"},
-    "shaped": {"iterations": 120, "shaping": 0.3, "playouts": 2, "rollout": "random", "c": 1.3},
+    "so": {
+        "iterations": 120,
+        "model_opponents": False,
+        "infer_tries": 0,
+        "infer_steps": 0,
+        "max_depth": 0,
+    },
+    "hard": {
+        "iterations": 120,
+        "infer_lambda": 1e6,
+        "rollout": "taker",
+        "models": "weighted",
+        "max_depth": 0,
+    },
+    "shaped": {
+        "iterations": 120,
+        "shaping": 0.3,
+        "playouts": 2,
+        "rollout": "random",
+        "c": 1.3,
+        "max_depth": 0,
+    },
 }
 
 
@@ -137,11 +156,11 @@ GOLDEN: dict[str, tuple[str, list[int]]] = {
     "compiled_rec/d6": ("8cce90e6239339d4", [59, 95, 39, 30]),
     "compiled_rec/e4": ("a4cdc43169152230", [59, 51, 70, 38]),
     "compiled_rec/f4": ("562c4f2c98a9848b", [25, 52, 31, 34]),
-    "ismcts/default": ("5ec7cb535ccfdcc9", [17, 33, 25, 49, 109, 56, 114, 24, 96]),
-    "ismcts/flat": ("94e52d9a1e7863fb", [16, 80, 25, 49, 109, 80, 105, 24, 96]),
-    "ismcts/hard": ("f4cb0940da518282", [64, 33, 25, 49, 111, 56, 114, 24, 107]),
-    "ismcts/shaped": ("b9c5105f3bab5f85", [72, 25, 25, 49, 111, 80, 114, 24, 96]),
-    "ismcts/so": ("add2eb4e83f5503b", [8, 25, 24, 104, 109, 80, 114, 24, 96]),
+    "ismcts/default": ("69f9c24ad896a5e2", [16, 25, 25, 97, 105, 56, 105, 24, 81]),
+    "ismcts/flat": ("265849d00a4cb939", [16, 80, 25, 49, 109, 80, 105, 24, 96]),
+    "ismcts/hard": ("b06217b6aa613d4c", [64, 33, 25, 49, 111, 56, 114, 24, 107]),
+    "ismcts/shaped": ("afe8455a6896310d", [72, 25, 25, 97, 111, 56, 114, 24, 96]),
+    "ismcts/so": ("016cdb5e723dd54b", [8, 25, 25, 104, 109, 80, 114, 24, 96]),
     "python/a3": ("779d41f982ed9228", [31, 27, 33, 24]),
     "python/b4": ("4f5f90b3c08a3167", [40, 31, 49, 34]),
     "python/c5": ("44363c9b1e4b1d8a", [58, 40, 55, 32]),

@@ -13,6 +13,8 @@ from leaves.board import M_TURN, META, public_board
 from strategies import compiled as C
 from strategies.ismcts import (
     ISMCTS,
+    NO_MEMO,
+    carry_deal,
     determinize,
     evidence,
     fit_models,
@@ -286,7 +288,7 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     per_seat = np.zeros(8, np.int64)
     bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 1e9)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 1e9, NO_MEMO)
         assert new <= bad
         bad = new
         assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
@@ -314,7 +316,7 @@ def test_asking_past_decisions_leaves_the_evidence_unchanged():
     per_seat = np.zeros(8, np.int64)
     seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
     for _ in range(50):
-        swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 2.0)
+        swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 2.0, NO_MEMO)
     assert np.array_equal(ev.boards, before)
 
 
@@ -338,7 +340,7 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
     ups = downs = 0
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 0.5)
+        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 0.5, NO_MEMO)
         ups += new > bad
         downs += new < bad
         bad = new
@@ -493,7 +495,7 @@ def test_bench_counts_searched_decisions_across_fresh_instances():
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     seeds = np.random.SeedSequence(3).generate_state(4, np.uint64).reshape(2, 2)
-    params = {"iterations": 20, "models": ""}
+    params = {"iterations": 20, "models": "", "stop_early": False}
     wins, games, _, _, decisions, wall, cpu, iters = bench._run([0, 1], seeds, params, "low", 4)
     assert games == 2 and decisions > 0
     assert iters == 20 * decisions and wall > 0 and cpu > 0
@@ -592,7 +594,7 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     cfg = Config(
         c=0.7, shaping=0.0, rollout_depth=depth, dealt=10.0, infer_lambda=2.0, playouts=1,
         max_depth=1, model_opponents=True, infer_tries=1, infer_steps=0,
-        stop_early=False, prior_action=-1, prior_visits=0.0,
+        stop_early=False, prior_action=-1, prior_visits=0.0, warm_deal=False,
     )  # fmt: skip
     assert d["rollout_depth"] == 0  # the default plays to the end
     reward = np.zeros(8)
@@ -609,3 +611,183 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     assert np.isclose(reward[:n_players].sum(), 1.0)
     want = np.exp(-EVAL_BETA * left) / np.exp(-EVAL_BETA * left).sum()
     assert np.allclose(reward[:n_players], want)
+
+
+def _since(earlier, later) -> np.ndarray:
+    """What each seat played minus took from ``earlier`` to ``later`` (same game)."""
+    since = np.zeros((8, 13), np.int64)
+    for who, act in later.history[len(earlier.history) :]:
+        since[who, act.value - 1] += -1 if act.is_pass else act.count
+    return since
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n_players=st.integers(3, 6),
+    game_seed=st.integers(0, 2**32 - 1),
+    picks=st.tuples(st.floats(0, 1), st.floats(0, 1)),
+    seed=st.integers(0, 2**63 - 1),
+)
+def test_a_carried_deal_is_a_deal_of_the_view_and_keeps_the_truth(
+    n_players, game_seed, picks, seed
+):
+    import leaves
+
+    result = strategies.play_game(["weighted"] * n_players, seed=game_seed)
+    states = leaves.replay(result.record)[:-1]
+    i, j = sorted(int(x * (len(states) - 1)) for x in picks)
+    earlier, state = states[i], states[j]
+    seat = state.current_player
+    pub, sizes = public_board(state.view(seat))
+    since = _since(earlier, state)
+    rng = kernels.rng_new(np.uint64(seed))
+    out = np.empty_like(pub)
+    # the true deal of an earlier position carries to the true deal now, whatever the rng
+    carry_deal(kernels.board_from_state(earlier), since, pub, seat, sizes, rng, out)
+    assert kernels.state_from_board(out) == state
+    # any deal of the earlier position carries to a deal consistent with this view
+    old_pub, old_sizes = public_board(earlier.view(earlier.current_player))
+    old = np.empty_like(pub)
+    determinize(old_pub, earlier.current_player, old_sizes, rng, old)
+    carry_deal(old, since, pub, seat, sizes, rng, out)
+    _assert_same_view(kernels.state_from_board(out), state, seat)  # validates card totals
+
+
+def _assert_same_view(sample, state, seat: int) -> None:
+    """``sample`` (a state from a board: no history) shows ``seat`` what ``state`` shows."""
+    assert sample.hand(seat) == state.hand(seat)
+    assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
+    assert sample.table == state.table and sample.removed == state.removed
+    assert sample.passed == state.passed and sample.current_player == state.current_player
+
+
+def test_a_carried_deal_keeps_what_it_can_and_deals_the_rest():
+    # An opponent's old hand minus a card seen since: the rest of it stays, that card moves.
+    states = _game("weighted", 4)
+    earlier, state = states[10], states[14]
+    seat = state.current_player
+    pub, sizes = public_board(state.view(seat))
+    old = kernels.board_from_state(earlier)
+    truth = kernels.board_from_state(state)
+    hands = set()
+    for k in range(30):
+        out = np.empty_like(pub)
+        scrambled = old.copy()
+        opp = (seat + 1) % 4
+        v = int(np.flatnonzero(truth[opp] - truth[9 + opp] > 0)[0])  # a hidden card of opp
+        scrambled[opp, v] -= 1  # the old deal lacked it: it must come from elsewhere
+        scrambled[8, v] += 1
+        carry_deal(scrambled, _since(earlier, state), pub, seat, sizes,
+                   kernels.rng_new(np.uint64(k)), out)  # fmt: skip
+        _assert_same_view(kernels.state_from_board(out), state, seat)
+        # every other seat keeps exactly its true hand less at most the one moved card
+        assert np.abs(out[:6] - truth[:6]).sum() <= 2 and np.abs(out[8] - truth[8]).sum() <= 2
+        hands.add(out[:9].tobytes())
+    assert len(hands) > 1  # the moved card goes to different places
+
+
+def _play_decisions(strat: ISMCTS, seed: int, start: bool = True) -> list:
+    """The moves and root visits of ``strat`` (seat 0) through one game against weighted,
+    played by hand so the instance is the one given (no fresh copy)."""
+    import leaves
+
+    state = leaves.new_game(4, seed=seed)
+    rng = np.random.default_rng(seed)
+    if start:
+        strat.start_game(state.view(0), rng)
+    out = []
+    others = strategies.get("weighted")
+    while not state.is_terminal:
+        seat = state.current_player
+        legal = state.legal_actions()
+        if seat == 0:
+            action = strat.choose(state.view(0), legal, rng)
+            out.append((action, dict(strat.last_visits)))
+        else:
+            action = others.choose(state.view(seat), legal, rng)
+        state = state.apply(action)
+    return out
+
+
+@pytest.mark.parametrize("start", [True, False])
+def test_reuse_never_carries_from_another_game(start):
+    # Deals carry over between the decisions of one game only: an instance that has played
+    # other games decides the next one as a new instance does, with or without start_game.
+    spec = {"iterations": 60, "model_steps": 20, "infer_tries": 5}
+    fresh = _play_decisions(ISMCTS(**spec), 21, start)
+    used = ISMCTS(**spec)
+    for seed in (5, 21, 8):
+        _play_decisions(used, seed, start)
+    assert _play_decisions(used, 21, start) == fresh
+    # and reuse changes the search (the carried deals are used)
+    off = _play_decisions(ISMCTS(**spec, reuse=False), 21, start)
+    assert [a for a, _ in off] != [a for a, _ in fresh] or [v for _, v in off] != [
+        v for _, v in fresh
+    ]
+
+
+def test_reuse_asked_twice_answers_the_same():
+    # Asked again at a position it has decided, the search starts from the same deals.
+    states = _game("weighted", 6)
+    seat = states[20].current_player
+    mine = [s for s in states[:-1] if s.current_player == seat and len(s.legal_actions()) > 1]
+    spec = {"iterations": 60, "model_steps": 20, "stop_early": False}
+    strat = ISMCTS(**spec)
+    for s in mine[:4]:
+        _choose(strat, s, 3)
+    first = (_choose(strat, mine[4], 9), dict(strat.last_visits))
+    for _ in range(2):
+        assert (_choose(strat, mine[4], 9), dict(strat.last_visits)) == first
+    cold = ISMCTS(**spec)
+    _choose(cold, mine[4], 9)
+    assert cold.last_visits != first[1]  # the warm answer is not the cold one
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    policy=st.sampled_from(["taker", "weighted", "counter", "low"]),
+    game_seed=st.integers(0, 2**16),
+    lam=st.sampled_from([0.5, 2.0, 2e6]),
+    seed=st.integers(0, 2**63 - 1),
+)
+def test_the_memo_answers_as_counting_does(policy, game_seed, lam, seed):
+    # A deterministic model's count depends only on the seat's hand: a chain asking the memo
+    # walks exactly the deals a chain counting every time walks, and the memo is used.
+    from strategies.ismcts import new_memo
+
+    kind, params = _models(policy)
+    states = _game(policy, game_seed)
+    state = states[len(states) * 2 // 3]
+    seat = state.current_player
+    ev = evidence(state.view(seat))
+    pub, sizes = public_board(state.view(seat))
+    work = np.zeros(C.WORK_SIZE, np.int64)
+    tmp = np.empty_like(pub)
+    start = np.empty_like(pub)
+    determinize(pub, seat, sizes, kernels.rng_new(np.uint64(seed)), start)
+    memo = new_memo(6)  # small: collisions overwrite
+    walks = []
+    for m in (NO_MEMO, memo):
+        deal = start.copy()
+        rng = kernels.rng_new(np.uint64(seed))
+        per_seat = np.zeros(8, np.int64)
+        seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+        walk = []
+        for _ in range(150):
+            swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, lam, m)
+            walk.append((deal.tobytes(), per_seat.tobytes()))
+        walks.append(walk)
+    assert walks[0] == walks[1]
+    assert (memo.keys >= 0).any() or len(ev.seats) == 0
+
+
+@pytest.mark.parametrize("phase", ["lead", "follow"])
+def test_flat_is_the_default_and_a_second_ply_of_modelled_opponents_adds_nothing(phase):
+    # The default searches one ply (flat Monte Carlo over its own moves). A second ply holds
+    # only an opponent's modelled move, so the root's statistics stay the same.
+    assert ISMCTS().settings["max_depth"] == 1
+    _, state = random_position(4, 17, phase)
+    flat, two = ISMCTS(iterations=150), ISMCTS(iterations=150, max_depth=2)
+    assert _choose(flat, state, 4) == _choose(two, state, 4)
+    assert flat.last_visits == two.last_visits
+    assert flat.last_nodes == 1 + len(flat.last_visits) < two.last_nodes  # one ply vs two

@@ -19,9 +19,10 @@ player's information set, whose nodes are keyed by the public action history fro
    probability ``exp(-infer_lambda * d)``. This *soft* rejection lets a wrong opponent model
    degrade gracefully: with hard rejection (``infer_lambda >= 1e6``) the chain clings to the
    few deals that best fit the wrong model, which measured worse than no inference at all;
-2. *selects* down the tree with UCB1 over the children whose action is legal in this deal, with
-   **availability counts** (a child's exploration term uses how often it was available, not the
-   parent's visits), since legal moves vary by deal. With ``model_opponents`` (the default)
+2. *selects* down the tree (by default one ply deep: ``max_depth=1``) with UCB1 over the
+   children whose action is legal in this deal, with **availability counts** (a child's
+   exploration term uses how often it was available, not the parent's visits), since legal
+   moves vary by deal. With ``model_opponents`` (the default)
    opponents' moves inside the tree are played by the rollout policy, not chosen by UCB, and
    the tree records them as branches, so own nodes stay keyed by the whole public history;
 3. *expands* one untried legal action, then *plays out* the deal to its end with a fast
@@ -44,13 +45,37 @@ little history; ties overall keep the rollout policy). That model plays the seat
 inference, in the tree and in playouts; the searcher itself plays the rollout policy in
 playouts. Selection uses its own RNG stream, derived from the same seed.
 
-Defaults (1500 iterations, ``rollout="weighted"``, ``infer_lambda=2``, ``models="all"``,
-``model_steps=150``) were measured in 4-player games against three of every other built-in
-(``benchmarks/bench_ismcts_field.py``, figures in the README). With only the policies it
-was first tuned against as candidates (``"weighted,taker"``) the search met ``low`` and
-``high`` with a wrong model and won only 45-49% of 4-player games against three of them;
-with every built-in as a candidate, about three games in four. ``preset=fast``
-(``settings.PRESETS``) is a named setting of about a quarter of the work.
+Defaults (2000 iterations, ``max_depth=1``, ``rollout="weighted"``, ``infer_lambda=2``,
+``models="all"``, ``model_steps=150``) were measured in 4-player games against three of
+every other built-in (``benchmarks/bench_ismcts_field.py``, figures in the README). With
+only the policies it was first tuned against as candidates (``"weighted,taker"``) the
+search met ``low`` and ``high`` with a wrong model and won only 45-49% of 4-player games
+against three of them; with every built-in as a candidate, about three games in four.
+``preset=fast`` (``settings.PRESETS``) is a named setting of about a sixth of the work.
+
+*Flat by default* (``max_depth=1``): the tree holds only the searcher's next move, and the
+rest of every iteration is a playout. With opponents played by their models
+(``model_opponents``) the deeper tree only re-plans the searcher's own later moves, and on
+the benchmark's deals (seed 777, not the published one) that cost more than it found: at
+1500 iterations the flat search won 45.0% against three ``weighted``, the full tree 40.0%
+(240 games each); for ``preset=fast``, 39.0% and 41.9% against three ``weighted`` and three
+``taker`` instead of 32.9% and 35.8% (480 games each). ``max_depth=0`` is the full tree of
+before; with ``model_opponents`` ``max_depth=2`` searches as ``max_depth=1`` does (the
+second ply is an opponent's modelled move).
+
+*Reuse* (``reuse``, on): a game asks the strategy many times, and what one decision learnt
+about the hands is a good start for the next. Each candidate's fitted deal and the deal
+chain's last deal are kept after a decision and carried to the next position of the same
+game (``carry.carry_deal``: every holder keeps its cards moved on by what it played and
+took since, the cards seen since are dealt anew), where the carried deal competes with a few
+fresh draws instead of twenty, and the chain starts from it instead of rejection sampling.
+The store is keyed by the game (seat, the hand it was dealt, the public history so far) and
+cleared by ``start_game``: an instance that played other games decides as a new one does.
+
+*Memo*: a deterministic model's contradictions for a seat depend only on the hand the deal
+gives it, and the chain's swaps keep returning to the same hands; one search answers them
+from a table keyed by (seat, hand) (``inference.memo_count``): the same chain (tested), for
+a few percent less time at the defaults, where the playouts take most of it.
 
 With an iteration budget, ``stop_early`` ends the loop once the most visited root move
 leads every other by more visits than iterations are left: the move played (the most
@@ -62,7 +87,8 @@ slices the work into chunks to honour ``time_ms``.
 
 Modules: ``settings`` (every parameter declared once, and the ``Config`` the kernel reads),
 ``evidence`` (the opponents' past decisions, replayed with the core's kernels),
-``inference`` (deals that fit them, model fitting), ``tree`` (the search kernel) and
+``inference`` (deals that fit them, model fitting), ``carry`` (deals carried from one
+decision to the next), ``tree`` (the search kernel) and
 ``strategy`` (the ``ISMCTS`` class that drives it). All randomness comes from the ``rng``
 passed to ``choose`` (one draw seeds the kernel RNG), so with an iteration budget
 (``time_ms=0``) a decision depends only on the view and the seed.
@@ -70,8 +96,21 @@ passed to ``choose`` (one draw seeds the kernel RNG), so with an iteration budge
 
 from __future__ import annotations
 
+from .carry import carry_deal
 from .evidence import NO_EVIDENCE, Evidence, evidence
-from .inference import determinize, draw_deal, fit_models, mismatches, seat_mismatches, swap_step
+from .inference import (
+    NO_MEMO,
+    Memo,
+    determinize,
+    draw_deal,
+    fit_models,
+    memo_count,
+    mismatches,
+    new_memo,
+    refit_models,
+    seat_mismatches,
+    swap_step,
+)
 from .settings import SETTINGS, Config
 from .strategy import ISMCTS, uniform_models
 from .tree import Tree, new_tree, playout_rewards, search
@@ -80,16 +119,22 @@ __all__ = [
     "Config",
     "Evidence",
     "ISMCTS",
+    "Memo",
     "NO_EVIDENCE",
+    "NO_MEMO",
     "SETTINGS",
     "Tree",
+    "carry_deal",
     "determinize",
     "draw_deal",
     "evidence",
     "fit_models",
+    "memo_count",
     "mismatches",
+    "new_memo",
     "new_tree",
     "playout_rewards",
+    "refit_models",
     "search",
     "seat_mismatches",
     "swap_step",

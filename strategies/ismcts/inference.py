@@ -10,6 +10,7 @@ opponent models are compared by the contradictions of a deal fitted to each (``f
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -20,6 +21,7 @@ from leaves.rules import DECK, DECK_SIZE, N_VALUES
 
 from ..compiled.dispatch import decide
 from ..policy.features import WORK_SIZE
+from .carry import carry_deal
 
 _DECK = np.array(DECK, dtype=np.int64)
 
@@ -114,6 +116,73 @@ def seat_count(board, ev, s, kinds, params, rng, work, tmp, limit):
     return bad
 
 
+MEMO_BITS = 14
+"""The largest ``Memo``: ``2**MEMO_BITS`` slots (256 KB). A search sizes its memo to its swaps
+(``memo_bits``): clearing a larger one than they can fill costs more than it saves."""
+
+Memo = namedtuple("Memo", ["keys", "vals"])
+"""Answers of ``seat_count`` by (seat, hand), direct-mapped: ``keys[h]`` the seat and hand
+packed into one integer (-1: empty), ``vals[h]`` the count times 2 plus 1 if it is exact (the
+counting did not stop at its limit; else it is a lower bound). Valid while the evidence and
+the seats' models stay the same: one search, or one candidate of ``refit_models``."""
+
+
+def new_memo(bits: int = MEMO_BITS) -> Memo:
+    """An empty ``Memo`` of ``2**bits`` slots (``bits=0``: no memo, every count is counted)."""
+    size = 1 << min(bits, MEMO_BITS) if bits > 0 else 0
+    return Memo(np.full(size, -1, np.int64), np.zeros(size, np.int64))
+
+
+NO_MEMO = new_memo(0)
+
+
+def memo_bits(questions: int) -> int:
+    """Bits of a ``Memo`` with a slot for each of about ``questions`` counts (at least 64)."""
+    return min(max(int(questions).bit_length(), 6), MEMO_BITS)
+
+
+@njit(cache=True)
+def clear_memo(memo):
+    """Forget every answer (the models or the evidence changed)."""
+    memo.keys[:] = -1
+
+
+@njit(cache=True)
+def memo_count(board, ev, s, kinds, params, rng, work, tmp, limit, memo):
+    """``seat_count``, answered from ``memo`` when seat ``s`` held this hand before.
+
+    A seat's count depends only on its own hand (its row of ``board``; 13 counts of at most
+    8 cards: 4 bits each) while the evidence and its model stay fixed, so the pair packs into
+    one integer key. A model that draws random numbers answers with its first draw for a
+    hand (the compiled built-ins other than ``random`` draw none).
+    """
+    size = memo.keys.shape[0]
+    if size == 0:
+        return seat_count(board, ev, s, kinds, params, rng, work, tmp, limit)
+    key = np.int64(s)
+    for v in range(N_VALUES):
+        key |= np.int64(board[HANDS + s, v]) << np.int64(3 + 4 * v)
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - _log2(size))
+    slot = np.int64(h)
+    if memo.keys[slot] == key:
+        val = memo.vals[slot]
+        count = val >> 1
+        if (val & 1) == 1 or count >= limit:
+            return count
+    count = seat_count(board, ev, s, kinds, params, rng, work, tmp, limit)
+    memo.keys[slot] = key
+    memo.vals[slot] = 2 * count + (1 if count < limit else 0)
+    return count
+
+
+@njit(cache=True, inline="always")
+def _log2(size):
+    b = 0
+    while (1 << b) < size:
+        b += 1
+    return b
+
+
 @njit(cache=True)
 def mismatches(board, ev, kinds, params, rng, work, tmp, limit):
     """How many of the opponents' past decisions in ``ev`` (``evidence.Evidence``) would not
@@ -159,13 +228,14 @@ def draw_deal(pub, seat, sizes, rng, ev, kinds, params, tries, board, spare, tmp
 
 
 @njit(cache=True)
-def swap_step(deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam):
+def swap_step(deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam, memo):
     """One Metropolis step on the hidden cards of ``deal``: swap a random hidden card of a
     random opponent with a random hidden card of another opponent or the undealt pile; keep
     a swap that adds ``d > 0`` mismatches (``mismatches``) with probability ``exp(-lam * d)``
     (``lam >= HARD``: never). ``seat_bad[p]`` holds seat ``p``'s mismatches on ``deal``
     (``seat_mismatches``) and is kept up to date; only the two holders' decisions are
-    re-checked. Returns the new total.
+    re-checked, from ``memo`` (``memo_count``; ``NO_MEMO``: none) for a hand seen before.
+    Returns the new total.
 
     Proposals are symmetric over card slots, so the chain samples deals with weight
     ``exp(-lam * mismatches)``: the posterior if each opponent decision deviates from the
@@ -225,10 +295,10 @@ def swap_step(deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam)
     # the total passes bad + slack.
     rest = bad - seat_bad[i] - (0 if j < 0 else seat_bad[j])
     room = bad + slack + 1 - rest  # the new counts of i and j must stay below this
-    new_i = seat_count(deal, ev, i, kinds, params, rng, work, tmp, room)
+    new_i = memo_count(deal, ev, i, kinds, params, rng, work, tmp, room, memo)
     new_j = 0
     if j >= 0 and new_i < room:
-        new_j = seat_count(deal, ev, j, kinds, params, rng, work, tmp, room - new_i)
+        new_j = memo_count(deal, ev, j, kinds, params, rng, work, tmp, room - new_i, memo)
     if new_i + new_j < room:
         seat_bad[i] = new_i
         if j >= 0:
@@ -252,6 +322,23 @@ def fit_models(pub, seat, sizes, rng, ev, cand_kinds, cand_params, tries, steps,
     contradictions per seat approximates each candidate's likelihood for that seat, maximised
     over the cards it cannot see.
     """
+    deals = np.empty((cand_kinds.shape[0], pub.shape[0], pub.shape[1]), pub.dtype)
+    since = np.zeros((SEAT_SLOTS, N_VALUES), np.int64)
+    refit_models(pub, seat, sizes, rng, ev, cand_kinds, cand_params, tries, steps, fit, deals,
+                 since, False)  # fmt: skip
+
+
+@njit(cache=True)
+def refit_models(pub, seat, sizes, rng, ev, cand_kinds, cand_params, tries, steps, fit, deals,
+                 since, warm):  # fmt: skip
+    """``fit_models`` keeping each candidate's fitted deal in ``deals[m]``.
+
+    With ``warm``, ``deals[m]`` holds candidate ``m``'s fitted deal of an earlier decision of
+    the same game (``since``: what each seat played minus took from then to now): it is
+    carried to this position (``carry_deal``) and competes with
+    ``tries`` fresh draws, so the swaps of earlier decisions are not lost and a decision
+    needs fewer draws and swaps for the same fit.
+    """
     deal = np.empty_like(pub)
     spare = np.empty_like(pub)
     tmp = np.empty_like(pub)
@@ -260,15 +347,24 @@ def fit_models(pub, seat, sizes, rng, ev, cand_kinds, cand_params, tries, steps,
     kinds = np.empty(SEAT_SLOTS, np.int64)
     params = np.empty((SEAT_SLOTS, cand_params.shape[1]), np.float64)
     out = np.zeros(SEAT_SLOTS, np.int64)
+    bits = min(max(_log2(4 * steps), 6), MEMO_BITS)  # room for every hand the swaps see
+    memo = Memo(np.full(1 << bits, -1, np.int64), np.zeros(1 << bits, np.int64))
     for m in range(cand_kinds.shape[0]):
+        clear_memo(memo)  # another model: other answers
         for i in range(SEAT_SLOTS):
             kinds[i] = cand_kinds[m]
             params[i, :] = cand_params[m]
         draw_deal(pub, seat, sizes, rng, ev, kinds, params, tries, deal, spare, tmp, work, stats)
+        if warm:
+            carry_deal(deals[m], since, pub, seat, sizes, rng, spare)
+            least = mismatches(deal, ev, kinds, params, rng, work, tmp, 1 << 30)
+            if mismatches(spare, ev, kinds, params, rng, work, tmp, least + 1) <= least:
+                deal[:, :] = spare  # ties: the carried deal, fitted by more swaps
         bad = seat_mismatches(deal, ev, kinds, params, rng, work, tmp, out)
         for _ in range(steps):
             if bad == 0:
                 break
-            bad = swap_step(deal, pub, seat, rng, ev, kinds, params, out, tmp, work, 2 * HARD)
+            bad = swap_step(deal, pub, seat, rng, ev, kinds, params, out, tmp, work, 2 * HARD, memo)
         for i in range(SEAT_SLOTS):
             fit[m, i] = out[i]
+        deals[m, :, :] = deal

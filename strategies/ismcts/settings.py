@@ -22,7 +22,7 @@ MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
 
 SETTINGS = declare(
-    Param("iterations", 1500, (100, 5000), "search iterations per decision (0: no cap)",
+    Param("iterations", 2000, (100, 5000), "search iterations per decision (0: no cap)",
           integer=True, low=0),
     Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
     Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
@@ -32,7 +32,7 @@ SETTINGS = declare(
     Param("shaping", 0.0, (0.0, 0.5), "weight of the cards-shed reward", low=0, high=1),
     Param("rollout_depth", 0, (0, 200), "playout turns before the cards left decide (0: to the end)",
           integer=True, low=0),
-    Param("max_depth", 0, None, "tree plies below the root (0: unlimited; 1: flat Monte Carlo)",
+    Param("max_depth", 1, None, "tree plies below the root (1: flat Monte Carlo; 0: unlimited)",
           integer=True, low=0),
     Param("model_opponents", True, None, "opponents' tree moves by their model, not UCB"),
     Param("infer_tries", 50, (1, 200), "rejection draws of the first deal",
@@ -50,6 +50,7 @@ SETTINGS = declare(
     Param("prior", 0.0, (0.0, 2.0), "head start of the rollout policy's move, x iterations",
           low=0),
     Param("preset", "", None, "named setting ('fast'): values of the parameters left at default"),
+    Param("reuse", True, None, "start from the previous decision's fitted deals (same game)"),
 )  # fmt: skip
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -57,7 +58,7 @@ PRESETS: dict[str, dict[str, object]] = {
         "iterations": 300,
         "model_steps": 10,
         "infer_tries": 20,
-        "prior": 0.5,
+        "prior": 0.25,
     },
 }
 """Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
@@ -97,6 +98,7 @@ Config = namedtuple(
         "stop_early",  # bool: end once the root's most visited child cannot be overtaken
         "prior_action",  # int: the rollout policy's own move at the root (-1: no prior)
         "prior_visits",  # float: its head start in the final choice, in visits
+        "warm_deal",  # bool: the deal chain starts from the deal the caller gives
     ],
 )
 """The search kernel's settings, by name."""

@@ -10,19 +10,29 @@ import numpy as np
 from leaves import Action, PlayerView
 from leaves import kernels as K
 from leaves.board import SEAT_SLOTS, public_board
-from leaves.rules import hand_size_for
+from leaves.rules import N_VALUES, hand_size_for
 from leaves.seeding import MODEL_SALT
 
 from ..base import Strategy
 from ..policy.params import N_PARAMS
+from .carry import carry_deal
 from .evidence import NO_EVIDENCE, evidence
-from .inference import N_STATS, S_ITERS, S_NODES, S_REJECTS, fit_models
+from .inference import (
+    N_STATS,
+    S_ITERS,
+    S_NODES,
+    S_REJECTS,
+    memo_bits,
+    new_memo,
+    refit_models,
+)
 from .settings import MAX_DEPTH, SETTINGS, Config, resolve_preset
 from .tree import new_tree, root_visits, search
 
 _CHUNK = 16  # iterations per kernel call when a time budget is set
 _NODE_CAP = 200_000  # node capacity with a time budget only (about 8 MB of arrays)
 _MODEL_TRIES = 20  # uniform deals drawn per candidate model before the swaps of ``fit_models``
+_WARM_TRIES = 4  # fresh deals competing with a candidate's carried one (``reuse``)
 ALL_MODELS = "all"
 """``models="all"``: every registered compiled built-in is a candidate opponent model."""
 
@@ -57,7 +67,9 @@ class ISMCTS(Strategy):
     iterations run with a time budget only: 0 = none),
     ``preset`` (a named
     setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets the parameters it names that
-    are left at their defaults). The move played is
+    are left at their defaults), ``reuse`` (start from the fitted deals of this game's
+    previous decision, carried to this position; False: fit from fresh draws every
+    decision). The move played is
     the root child with the most visits (ties: the first in ``legal``). A decision with one
     legal action skips the search.
     """
@@ -89,6 +101,9 @@ class ISMCTS(Strategy):
         self.model_steps = v["model_steps"]
         self.model_pool = v["model_pool"]
         self.infer = (v["infer_tries"] > 1 or v["infer_steps"] > 0) and v["infer_lambda"] > 0
+        self.reuse = v["reuse"]
+        self._memory: list[tuple[tuple, Any, Any]] = []
+        """(game key, fitted deals, chain deal) after this game's recent decisions (``reuse``)."""
         self.config = Config(
             c=v["c"],
             shaping=v["shaping"],
@@ -104,6 +119,7 @@ class ISMCTS(Strategy):
             stop_early=v["stop_early"] and v["time_ms"] == 0,
             prior_action=-1,  # set per decision when ``prior`` > 0
             prior_visits=0.0,
+            warm_deal=False,  # set per decision when a deal carries over (``reuse``)
         )
         self.last_models: dict[int, str] = {}
         """Policy that modelled each opponent seat in the last ``choose`` (seat -> label)."""
@@ -147,8 +163,10 @@ class ISMCTS(Strategy):
             cfg = cfg._replace(prior_action=own.id, prior_visits=self.prior * self.iterations)
         select = len(self._candidates) > 1
         ev = evidence(view) if self.infer or select else NO_EVIDENCE
+        key = _game_key(view) if self.reuse else None
+        fitted, chain, since = self._recall(key)
         if select:
-            kinds, params = self._seat_models(view, pub, sizes, ev, kseed)
+            kinds, params, fitted = self._seat_models(view, pub, sizes, ev, kseed, fitted, since)
         else:
             kinds, params = uniform_models(self.kind, self.policy_params)
             rollout = self._candidates[0][2]
@@ -156,19 +174,30 @@ class ISMCTS(Strategy):
         if not self.infer:
             ev = NO_EVIDENCE
         deal = np.empty_like(pub)
+        # the deal chain's answers (two counts a swap), for these models and this evidence
+        swaps = (self.iterations or 1000) * cfg.infer_steps if len(ev.seats) else 0
+        memo = new_memo(memo_bits(2 * swaps) if swaps else 0)
+        warm = chain is not None and cfg.infer_steps > 0 and len(ev.seats) > 0
+        if warm:
+            carry_deal(chain, since, pub, seat, sizes, krng, deal)
+            cfg = cfg._replace(warm_deal=True)
         if self.time_ms <= 0:
             search(pub, seat, sizes, self.iterations, cfg, kinds, params, ev, krng, deal, tree,
-                   stats)  # fmt: skip
+                   stats, memo)  # fmt: skip
         else:
             deadline = start + self.time_ms / 1000.0
             left = self.iterations if self.iterations else -1
             while left != 0 and time.perf_counter() < deadline:
                 step = _CHUNK if left < 0 else min(_CHUNK, left)
-                search(pub, seat, sizes, step, cfg, kinds, params, ev, krng, deal, tree, stats)
+                search(pub, seat, sizes, step, cfg, kinds, params, ev, krng, deal, tree, stats,
+                       memo)  # fmt: skip
                 if left > 0:
                     left -= step
                 if stats[S_NODES] >= cap and self.iterations == 0:
                     break  # a full tree cannot grow: stop rather than spin on leaf playouts
+        if key is not None:
+            chained = cfg.infer_steps > 0 and len(ev.seats) > 0 and stats[S_ITERS] > 0
+            self._remember(key, fitted, deal.copy() if chained else None)
         self.last_rejects = int(stats[S_REJECTS])
         self.last_iterations = int(stats[S_ITERS])
         self.last_nodes = int(stats[S_NODES])
@@ -179,11 +208,39 @@ class ISMCTS(Strategy):
             counts[cfg.prior_action] = counts.get(cfg.prior_action, 0) + bonus
         return _most_visited(legal, counts)
 
+    def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
+        self._memory = []  # nothing of another game carries over
+
+    def _recall(self, key: tuple | None) -> tuple[Any, Any, Any]:
+        """(fitted deals, chain deal, since) of the latest earlier decision of the game
+        ``key`` names, ``since[p]`` what seat ``p`` played minus took from then to now; or
+        (None, None, None). Asked again at a position it has decided, the strategy starts
+        from the decision before, so the answer is the same."""
+        if key is None:
+            return None, None, None
+        n, seat, hand, history = key
+        for (n2, seat2, hand2, past), fitted, chain in reversed(self._memory):
+            same_game = (n2, seat2, hand2) == (n, seat, hand)
+            if same_game and len(past) < len(history) and history[: len(past)] == past:
+                since = np.zeros((SEAT_SLOTS, N_VALUES), np.int64)
+                for who, act in history[len(past) :]:
+                    since[who, act.value - 1] += -1 if act.is_pass else act.count
+                return fitted, chain, since
+        return None, None, None
+
+    def _remember(self, key: tuple, fitted: Any, chain: Any) -> None:
+        """Keep this decision's deals for the next one (and the one before, for a repeat)."""
+        self._memory = [m for m in self._memory if len(m[0][3]) < len(key[3])][-1:]
+        self._memory.append((key, fitted, chain))
+
     def _seat_models(
-        self, view: PlayerView, pub: np.ndarray, sizes: np.ndarray, ev: Any, kseed: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Per-seat (kinds, params): each opponent with at least ``model_min`` past decisions
-        gets the candidate that best explains them (``fit_models``; ties: the rollout policy).
+        self, view: PlayerView, pub: np.ndarray, sizes: np.ndarray, ev: Any, kseed: int,
+        fitted: Any = None, since: Any = None,
+    ) -> tuple[np.ndarray, np.ndarray, Any]:  # fmt: skip
+        """Per-seat (kinds, params, fitted deals): each opponent with at least ``model_min``
+        past decisions gets the candidate that best explains them (``refit_models``; ties:
+        the rollout policy). ``fitted``: each candidate's fitted deal of an earlier decision
+        of this game, to start from (None: fit from fresh draws).
 
         Uses its own kernel RNG stream derived from ``kseed`` (``MODEL_SALT``), so the
         search's stream is the same as without model selection.
@@ -192,14 +249,17 @@ class ISMCTS(Strategy):
         seat = view.player
         self.last_models = {p: self._candidates[0][2] for p in range(view.n_players) if p != seat}
         if len(ev.seats) == 0 or len(ev.seats) < self.model_min:
-            return kinds, params
+            return kinds, params, None
         cand_kinds = np.array([k for k, _, _ in self._candidates], np.int64)
         cand_params = np.array([p for _, p, _ in self._candidates], np.float64)
         fit = np.zeros((len(cand_kinds), SEAT_SLOTS), np.int64)
         mrng = K.rng_new(np.uint64(kseed) ^ MODEL_SALT)
-        fit_models(
-            pub, seat, sizes, mrng, ev, cand_kinds, cand_params, _MODEL_TRIES,
-            self.model_steps, fit,
+        warm = fitted is not None
+        deals = fitted.copy() if warm else np.empty((len(cand_kinds), *pub.shape), pub.dtype)
+        refit_models(
+            pub, seat, sizes, mrng, ev, cand_kinds, cand_params,
+            _WARM_TRIES if warm else _MODEL_TRIES, self.model_steps, fit, deals,
+            since if warm else np.zeros((SEAT_SLOTS, N_VALUES), np.int64), warm,
         )  # fmt: skip
         others = fit.sum(axis=1)[:, None] - fit  # the other opponents' contradictions
         score = fit + self.model_pool * others
@@ -210,7 +270,18 @@ class ISMCTS(Strategy):
             kinds[p] = cand_kinds[m]
             params[p] = cand_params[m]
             self.last_models[p] = self._candidates[m][2]
-        return kinds, params
+        return kinds, params, deals
+
+
+def _game_key(view: PlayerView) -> tuple:
+    """What names the game and the position of a decision: player count, seat, the hand the
+    seat was dealt (its hand now, plus what it played, minus what it took) and the public
+    history. A decision may start from an earlier one's deals only if this key extends it."""
+    hand = list(view.hand)
+    for who, act in view.history:
+        if who == view.player:
+            hand[act.value - 1] += -1 if act.is_pass else act.count
+    return view.n_players, view.player, tuple(hand), tuple(view.history)
 
 
 def uniform_models(kind: int, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -159,20 +159,22 @@ def _decided(tree, left, prior_action, prior_visits):
 
 
 @njit(cache=True)
-def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree, stats):
+def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree, stats, memo):
     """Run ``n_iter`` ISMCTS iterations, growing ``tree`` (a ``Tree`` of node arrays).
 
     ``cfg`` is the ``settings.Config``; seat ``p`` is modelled by policy ``kinds[p]``
     with ``params[p]`` in playouts, in the tree's opponent moves and in inference (the
     searcher's own seat plays the rollout policy there); ``ev`` the opponents' past decisions
-    (``mismatches``); ``deal`` holds the current deal (the Markov chain's state).
+    (``mismatches``); ``deal`` holds the current deal (the Markov chain's state; with
+    ``cfg.warm_deal`` the caller has put its start there, else rejection sampling draws it).
     ``stats[S_NODES]`` is the node count
     (the capacity is the arrays' length: a full tree stops expanding and plays out from its
     leaves), ``stats[S_ITERS]`` counts iterations, ``stats[S_REJECTS]`` redrawn deals;
     With ``cfg.stop_early`` the loop ends once the most visited root child cannot be
     overtaken in the iterations left (``_decided``): the move is the same, found sooner.
     ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal chain's contradictions (in all,
-    per seat) from one call to the next.
+    per seat) from one call to the next, and ``memo`` (``inference.Memo``) the chain's answers
+    by hand (valid while ``kinds``, ``params`` and ``ev`` stay the same).
     """
     first_child, next_sibling, action, actor, visits, avail, total = tree
     c = cfg.c
@@ -203,14 +205,15 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
         if steps > 0 and ev.seats.shape[0] > 0:
             # A Markov chain over deals, started once by rejection sampling.
             if stats[S_ITERS] == 0:
-                draw_deal(
-                    pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp,
-                    work, stats,
-                )  # fmt: skip
+                if not cfg.warm_deal:  # else ``deal`` holds the start (carried by the caller)
+                    draw_deal(
+                        pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp,
+                        work, stats,
+                    )  # fmt: skip
                 stats[S_BAD] = seat_mismatches(deal, ev, kinds, params, rng, work, tmp, seat_bad)
             for _s in range(steps):
                 stats[S_BAD] = swap_step(
-                    deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam
+                    deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam, memo
                 )
         else:
             draw_deal(
