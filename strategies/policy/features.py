@@ -1,5 +1,6 @@
 """What the compiled policies read from a board, written once: minimum counts, the ends a
-play leaves, card counting, the smallest opponent hand, the default and the scored take.
+play leaves, threats (over ``counting``'s card counts), the smallest opponent hand, the
+default and the scored take.
 
 Every helper reads only what the seat to act may know (own hand row, public rows, META and
 the public ``sizes``), so a policy built from them is fair on a ``public_board`` and on a full
@@ -8,19 +9,13 @@ board alike. ``work`` is the int64[WORK_SIZE] scratch buffer policies share.
 
 from __future__ import annotations
 
-import numpy as np
-
-from leaves.board import HANDS, KNOWN, M_N, M_PASSED, META, REMOVED, TABLE
+from leaves.board import HANDS, M_N, M_PASSED, META, TABLE
 from leaves.jit import njit
-from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
+from leaves.rules import MAX_COPIES, TAKE_BASE
 
-WORK_SIZE = 160
-"""Length of the int64 scratch buffer ``work`` policies share."""
+# the card counting and the scratch buffer's layout live in ``counting``; re-exported here
+from .counting import AVAIL, BEST, WORK_SIZE, fill_avail  # noqa: F401
 
-AVAIL = 128  # work[AVAIL : AVAIL + 13]: per-value count an opponent in the round might hold
-BEST = 144  # work[BEST : BEST + 13]: most of each value one opponent in the round is known to hold
-
-_DECK = np.array(DECK, dtype=np.int64)
 NONE = 99  # "cannot play this value" sentinel for the minimum count
 
 
@@ -116,35 +111,6 @@ def min_opp_size(board, seat, sizes):
         if i != seat and not (mask >> i) & 1 and sizes[i] < m:
             m = sizes[i]
     return m
-
-
-@njit(cache=True, inline="always")
-def fill_avail(board, seat, work):
-    """work[AVAIL + u]: cards of value ``u`` an opponent in the round might hold.
-
-    Unseen cards (the owner cannot place them: ``PlayerView.unseen``) plus the most any
-    opponent still in the round is publicly known to hold. Row by row (each loop over the 13
-    values vectorises) and only these 13 counts: a decision asks for a few threats, each one
-    pass over at most 13 of them, which costs less than prefix tables for every size.
-    """
-    n = board[META, M_N]
-    mask = board[META, M_PASSED]
-    for u in range(13):
-        work[AVAIL + u] = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
-        work[BEST + u] = 0
-    for i in range(n):
-        if i == seat:
-            continue
-        if (mask >> i) & 1:
-            for u in range(13):
-                work[AVAIL + u] -= board[KNOWN + i, u]
-        else:
-            for u in range(13):
-                kn = board[KNOWN + i, u]
-                work[AVAIL + u] -= kn
-                work[BEST + u] = max(work[BEST + u], kn)
-    for u in range(13):
-        work[AVAIL + u] += work[BEST + u]
 
 
 @njit(cache=True, inline="always")
