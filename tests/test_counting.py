@@ -144,3 +144,8 @@ def test_stale_rows_are_never_read():
     CT.count_start(other, work)
     CT.count_stop(work)
     assert _avail(board, 0, work) == _avail(board, 0, None)
+
+
+@given(st.integers(0, 2**62 - 1))
+def test_popcount_counts_the_set_bits(x):
+    assert CT.popcount(x) == bin(x).count("1")

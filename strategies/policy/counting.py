@@ -28,11 +28,12 @@ import numpy as np
 
 from leaves.board import HANDS, KNOWN, M_CUR, M_N, M_PASSED, MAX_SEATS, META, REMOVED, TABLE
 from leaves.jit import njit
-from leaves.rules import DECK, TAKE_BASE
+from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
 
 WORK_SIZE = 160
 """Length of the int64 scratch buffer ``work`` policies share."""
 
+MASKS = 80  # work[MASKS + s], 0 <= s <= MAX_COPIES + 1: bit u set when AVAIL[u] >= s
 PUB = 96  # work[PUB : PUB + 13]: cards of each value nobody has seen placed (while LIVE)
 KNOWN_N = 112  # work[KNOWN_N + i]: cards publicly known in seat i's hand (while LIVE)
 LIVE = 120  # work[LIVE] == 1 while PUB and KNOWN_N follow the board being played
@@ -41,7 +42,8 @@ BEST = 144  # work[BEST : BEST + 13]: most of each value one opponent in the rou
 
 _DECK = np.array(DECK, dtype=np.int64)
 
-assert KNOWN_N + MAX_SEATS <= LIVE < AVAIL and BEST + 13 <= WORK_SIZE
+assert MASKS + MAX_COPIES + 2 <= PUB and KNOWN_N + MAX_SEATS <= LIVE < AVAIL
+assert BEST + 13 <= WORK_SIZE
 
 
 @njit(cache=True, inline="always")
@@ -83,7 +85,8 @@ def count_stop(work):
 
 @njit(cache=True, inline="always")
 def fill_avail(board, seat, work):
-    """work[AVAIL + u]: cards of value ``u`` an opponent in the round might hold.
+    """work[AVAIL + u]: cards of value ``u`` an opponent in the round might hold, and the
+    ``MASKS`` of those counts (``fill_masks``).
 
     Unseen cards (the owner cannot place them: ``PlayerView.unseen``) plus the most any
     opponent still in the round is publicly known to hold. From the ``LIVE`` rows when they
@@ -102,6 +105,7 @@ def fill_avail(board, seat, work):
         for u in range(13):
             own = board[KNOWN + seat, u] - board[HANDS + seat, u]
             work[AVAIL + u] = work[PUB + u] + own + work[BEST + u]
+        fill_masks(work)
         return
     for u in range(13):
         work[AVAIL + u] = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
@@ -118,3 +122,27 @@ def fill_avail(board, seat, work):
                 work[BEST + u] = max(work[BEST + u], kn)
     for u in range(13):
         work[AVAIL + u] += work[BEST + u]
+    fill_masks(work)
+
+
+@njit(cache=True, inline="always")
+def fill_masks(work):
+    """work[MASKS + s]: the values ``u`` with work[AVAIL + u] >= ``s``, one bit each, for
+    0 <= s <= MAX_COPIES + 1 (no value reaches that last one): how many values could answer
+    an end of size ``s`` on one side is then a mask and a bit count (``features.threat``)."""
+    for s in range(MAX_COPIES + 2):
+        work[MASKS + s] = 0
+    for u in range(13):
+        c = min(max(work[AVAIL + u], 0), MAX_COPIES + 1)
+        work[MASKS + c] |= 1 << u
+    for s in range(MAX_COPIES, -1, -1):
+        work[MASKS + s] |= work[MASKS + s + 1]
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """Set bits of ``x`` (0 <= x < 2**62): the classic SWAR count, a few adds and masks."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56

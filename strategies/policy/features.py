@@ -14,7 +14,7 @@ from leaves.jit import njit
 from leaves.rules import MAX_COPIES, TAKE_BASE
 
 # the card counting and the scratch buffer's layout live in ``counting``; re-exported here
-from .counting import AVAIL, BEST, WORK_SIZE, fill_avail  # noqa: F401
+from .counting import AVAIL, BEST, MASKS, WORK_SIZE, fill_avail, popcount  # noqa: F401
 
 NONE = 99  # "cannot play this value" sentinel for the minimum count
 
@@ -113,22 +113,20 @@ def min_opp_size(board, seat, sizes):
     return m
 
 
-@njit(cache=True, inline="always")
-def _at_least(work, need, start, stop):
-    """How many values ``start <= u < stop`` have work[AVAIL + u] >= ``need`` (1 <= need)."""
-    m = 0
-    for u in range(start, stop):
-        if work[AVAIL + u] >= need:
-            m += 1
-    return m
+_ALL = (1 << 13) - 1  # a bit per value
 
 
 @njit(cache=True, inline="always")
 def threat(work, lo_v, a, hi_v, b):
-    """How many values could answer ends (lo_v, size a) and (hi_v, size b), by ``avail``."""
+    """How many values could answer ends (lo_v, size a) and (hi_v, size b), by ``avail``:
+    on one stack, the values with avail >= min(a, b); else those at or left of ``lo_v`` with
+    avail >= a plus those at or right of ``hi_v`` with avail >= b (``counting.fill_masks``;
+    1 <= a, b <= MAX_COPIES + 1)."""
     if lo_v == hi_v:
-        return _at_least(work, min(a, b), 0, 13)
-    return _at_least(work, a, 0, lo_v + 1) + _at_least(work, b, hi_v, 13)
+        return popcount(work[MASKS + min(a, b)])
+    left = work[MASKS + a] & ((2 << lo_v) - 1)
+    right = work[MASKS + b] & (_ALL ^ ((1 << hi_v) - 1))
+    return popcount(left) + popcount(right)
 
 
 @njit(cache=True, inline="always")
