@@ -12,7 +12,7 @@ from leaves import kernels
 from leaves.board import HANDS, KNOWN, M_CUR, M_LIMIT, M_N, M_TURN, META, REMOVED, TABLE
 from leaves.rules import DECK
 from strategies.builtin import BUILTINS
-from strategies.compiled.dispatch import decide
+from strategies.compiled.dispatch import COUNTS, decide
 from strategies.compiled.loops import play_to_end
 from strategies.policy import counting as CT
 
@@ -133,6 +133,37 @@ def test_a_game_cut_after_some_turns_and_resumed_is_the_same_game(n, seed, kinds
     rest = play_to_end(part, kinds_a, params, sizes, rng, work, rec, False, 0)
     assert first + rest == total
     assert np.array_equal(part, whole)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(3, 6),
+    seed=st.integers(0, 2**32 - 1),
+    turns=st.integers(0, 80),
+    junk=st.integers(-9, 9),
+)
+def test_a_kind_outside_counts_never_reads_the_counts(n, seed, turns, junk):
+    """``play_to_end`` keeps the counts only at tables with a kind in ``COUNTS``: every other
+    kind decides alike whatever the counting rows hold, even marked live."""
+    board = kernels.deal_board(n, seed)
+    kinds_a, params = _table([0] * n)
+    sizes = np.zeros(8, np.int64)
+    rec = np.zeros(1, np.int8)
+    work = np.zeros(CT.WORK_SIZE, np.int64)
+    play_to_end(
+        board, kinds_a, params, sizes, kernels.rng_new(np.uint64(seed)), work, rec, False, turns
+    )
+    if kernels.is_terminal(board):
+        return
+    p = int(board[META, M_CUR])
+    junk_work = np.full(CT.WORK_SIZE, junk, np.int64)
+    junk_work[CT.LIVE] = 1
+    for kind in np.flatnonzero(~COUNTS):
+        params_k = strategies.get(BUILTINS[kind].name).compiled()[1]
+        clean = np.zeros(CT.WORK_SIZE, np.int64)
+        rng_a, rng_b = kernels.rng_new(np.uint64(seed)), kernels.rng_new(np.uint64(seed))
+        want = decide(kind, params_k, board, p, sizes, rng_a, clean)
+        assert decide(kind, params_k, board, p, sizes, rng_b, junk_work.copy()) == want
 
 
 def test_stale_rows_are_never_read():

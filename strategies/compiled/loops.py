@@ -34,7 +34,7 @@ from leaves.rules import DECK_SIZE, MAX_COPIES, N_VALUES, TAKE_BASE, hand_size_f
 from ..policy.counting import WORK_SIZE, count_action, count_start, count_stop
 from ..policy.params import N_PARAMS
 from . import aot, specialize
-from .dispatch import N_KINDS, decide
+from .dispatch import COUNTS, N_KINDS, decide
 
 
 @njit(cache=True, inline="always")
@@ -54,8 +54,8 @@ def play_to_end(board, kinds, params, sizes, rng, work, rec, record, turns):
     ``record``.
 
     The card counts of ``counter`` and ``weighted`` (``counting``) follow the board here,
-    action by action, and are marked stale again on return: the board is this loop's alone
-    only while it runs.
+    action by action, when a seat reads them (``dispatch.COUNTS``), and are marked stale
+    again on return: the board is this loop's alone only while it runs.
     """
     n = board[META, M_N]
     for i in range(n):
@@ -63,14 +63,19 @@ def play_to_end(board, kinds, params, sizes, rng, work, rec, record, turns):
         for v in range(N_VALUES):
             total += board[HANDS + i, v]
         sizes[i] = total
-    count_start(board, work)
+    counts = False  # whether a seat reads the counts: else the table skips keeping them
+    for i in range(n):
+        counts |= COUNTS[kinds[i]]
+    if counts:
+        count_start(board, work)
     t = 0
     while board[META, M_WINNER] < 0 and board[META, M_TURN] < board[META, M_LIMIT]:
         if turns > 0 and t == turns:
             break
         p = board[META, M_CUR]
         aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
-        count_action(board, aid, work)
+        if counts:
+            count_action(board, aid, work)
         K.apply_sized(board, aid, sizes)
         if record:
             rec[t] = aid
