@@ -15,8 +15,12 @@ end moves the table to the removed cards); ``KNOWN_N[i]``, the known cards in se
 hand, tells which opponents can add to ``BEST`` at all. ``count_start`` computes both rows
 from a board, ``count_action`` brings them up to date for the action about to be applied and
 ``LIVE`` says that they follow the board: ``loops.play_to_end`` sets it for the game it plays
-and clears it when it returns, so every other caller of a policy (the Python bridge on a
-public board, the search's tree and inference) finds it clear and recounts from the board.
+(at a table with a seat that reads the counts) and clears it when it returns, so every other
+caller of a policy (the Python bridge on a public board, the search's tree and inference)
+finds it clear and recounts from the board.
+
+``fill_avail`` gives a decision its ``AVAIL`` and, per size ``s``, the bit mask of the values
+whose count reaches ``s`` (``MASKS``): the threat against an end is then a masked bit count.
 
 ``work`` is the int64[WORK_SIZE] scratch buffer the policies share; its counting rows are
 laid out here, in one place.
