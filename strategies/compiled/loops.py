@@ -4,8 +4,8 @@ per decision.
 ``play_to_end`` is the one loop that plays a dealt board out (the batch loop below and the
 search's playouts, cut after some turns or not, both use it); ``play_batch_compiled`` deals
 game ``g`` from ``deal_seeds[g]`` (``kernels.board_deal``, as the Python path does) and plays
-it with a kernel RNG from ``play_seeds[g]``, at one table or under per-game seatings (a tournament chunk in one
-call). It runs the ahead-of-time compiled copy of the loop (``aot``) when one is built, else
+it with a kernel RNG from ``play_seeds[g]``, at one table or under per-game seatings (a
+tournament chunk in one call). It runs the ahead-of-time compiled copy of the loop (``aot``) when one is built, else
 numba's JIT: a copy of the loop for just the kinds a run uses (``specialize``) when one was
 compiled, else ``_batch`` over every kind.
 """
