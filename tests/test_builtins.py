@@ -14,6 +14,7 @@ from leaves.testing import positions as reached_positions
 from strategies import compiled as C
 from strategies.builtin import BUILTINS, WeightedStrategy
 from strategies.play import deal_state
+from strategies.policy import counting
 from strategies.policy import features as F
 from strategies.testing import check_strategy, random_position
 
@@ -345,6 +346,7 @@ def test_threat_counts_the_values_that_could_answer_each_end(avail, ends, a, b):
     lo_v, hi_v = ends
     work = np.zeros(F.WORK_SIZE, np.int64)
     work[F.AVAIL : F.AVAIL + 13] = avail
+    counting.fill_masks(work)
     if lo_v == hi_v:
         expected = sum(x >= min(a, b) for x in avail)
     else:

@@ -579,8 +579,9 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     """``rollout_depth`` plays at most that many turns, then shares a reward of 1 among the
     seats, more to fewer cards left; a game that ends sooner pays its winner as before."""
     from leaves.board import M_WINNER
+    from strategies.compiled.loops import play_to_end
     from strategies.ismcts.settings import EVAL_BETA, SETTINGS, Config
-    from strategies.ismcts.tree import play_some, playout_rewards
+    from strategies.ismcts.tree import playout_rewards
 
     kinds, params = _models("weighted")
     board = kernels.deal_board(n_players, seed)
@@ -588,8 +589,10 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     sizes = np.zeros(8, np.int64)
     rng = kernels.rng_new(np.uint64(seed))
     played = board.copy()
-    play_some(played, kinds, params, sizes, rng, work, depth)
-    assert played[META, M_TURN] == depth or kernels.is_terminal(played)
+    rec = np.zeros(1, np.int8)
+    turns = play_to_end(played, kinds, params, sizes, rng, work, rec, False, depth)
+    assert played[META, M_TURN] == turns
+    assert turns == depth or (turns < depth and kernels.is_terminal(played))
     d = SETTINGS.defaults()
     cfg = Config(
         c=0.7, shaping=0.0, rollout_depth=depth, dealt=10.0, infer_lambda=2.0, playouts=1,

@@ -8,6 +8,8 @@ its class to ``strategies.builtin.BUILTINS`` and one branch here (``tests/test_b
 
 from __future__ import annotations
 
+import numpy as np
+
 from leaves.jit import njit
 
 from ..builtin import BUILTINS
@@ -27,6 +29,10 @@ from ..builtin.weighted import policy_weighted
 POLICIES = BUILTINS
 """Every compiled built-in, in kind order (``POLICIES[k].kind == k``)."""
 N_KINDS = len(POLICIES)
+
+COUNTS = np.array([bool(cls.classifier["uses_card_counting"]) for cls in POLICIES])
+"""``COUNTS[k]``: kind ``k`` reads the card counts ``loops.play_to_end`` keeps through a game
+(``policy.counting``); a table without such a seat skips keeping them."""
 
 for _k, _cls in enumerate(POLICIES):
     if _cls.kind != _k:

@@ -2,10 +2,10 @@
 per decision.
 
 ``play_to_end`` is the one loop that plays a dealt board out (the batch loop below and the
-search's playouts both use it); ``play_batch_compiled`` deals game ``g`` from
-``deal_seeds[g]`` (``kernels.board_deal``, as the Python path does) and plays it with a kernel
-RNG from ``play_seeds[g]``, at one table or under per-game seatings (a tournament chunk in one
-call). It runs the ahead-of-time compiled copy of the loop (``aot``) when one is built, else
+search's playouts, cut after some turns or not, both use it); ``play_batch_compiled`` deals
+game ``g`` from ``deal_seeds[g]`` (``kernels.board_deal``, as the Python path does) and plays
+it with a kernel RNG from ``play_seeds[g]``, at one table or under per-game seatings (a
+tournament chunk in one call). It runs the ahead-of-time compiled copy of the loop (``aot``) when one is built, else
 numba's JIT: a copy of the loop for just the kinds a run uses (``specialize``) when one was
 compiled, else ``_batch`` over every kind.
 """
@@ -31,10 +31,10 @@ from leaves.board import (
 from leaves.jit import njit
 from leaves.rules import DECK_SIZE, MAX_COPIES, N_VALUES, TAKE_BASE, hand_size_for
 
-from ..policy.features import WORK_SIZE
+from ..policy.counting import WORK_SIZE, count_action, count_start, count_stop
 from ..policy.params import N_PARAMS
 from . import aot, specialize
-from .dispatch import N_KINDS, decide
+from .dispatch import COUNTS, N_KINDS, decide
 
 
 @njit(cache=True, inline="always")
@@ -47,24 +47,40 @@ def track_size(sizes, p, aid):
 
 
 @njit(cache=True)
-def play_to_end(board, kinds, params, sizes, rng, work, rec, record):
-    """Play ``board`` (a full board) to the end, seat ``p`` by policy ``kinds[p]`` with
-    ``params[p]``; ``sizes`` ends as every seat's cards left. Returns the turns played, which
-    are written to ``rec`` when ``record``."""
+def play_to_end(board, kinds, params, sizes, rng, work, rec, record, turns):
+    """Play ``board`` (a full board) to the end, or for at most ``turns`` turns when
+    ``turns > 0``, seat ``p`` by policy ``kinds[p]`` with ``params[p]``; ``sizes`` ends as
+    every seat's cards left. Returns the turns played, which are written to ``rec`` when
+    ``record``.
+
+    The card counts of ``counter`` and ``weighted`` (``counting``) follow the board here,
+    action by action, when a seat reads them (``dispatch.COUNTS``), and are marked stale
+    again on return: the board is this loop's alone only while it runs.
+    """
     n = board[META, M_N]
     for i in range(n):
         total = 0
         for v in range(N_VALUES):
             total += board[HANDS + i, v]
         sizes[i] = total
+    counts = False  # whether a seat reads the counts: else the table skips keeping them
+    for i in range(n):
+        counts |= COUNTS[kinds[i]]
+    if counts:
+        count_start(board, work)
     t = 0
     while board[META, M_WINNER] < 0 and board[META, M_TURN] < board[META, M_LIMIT]:
+        if turns > 0 and t == turns:
+            break
         p = board[META, M_CUR]
         aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
+        if counts:
+            count_action(board, aid, work)
         K.apply_sized(board, aid, sizes)
         if record:
             rec[t] = aid
         t += 1
+    count_stop(work)
     return t
 
 
@@ -86,7 +102,7 @@ def _batch(
         first[g] = board[META, M_FIRST]
         K.rng_seed(rng, play_seeds[g])
         rec = actions[g if record else 0]  # a dummy row when not recording
-        play_to_end(board, kinds[r], params[r], sizes, rng, work, rec, record)
+        play_to_end(board, kinds[r], params[r], sizes, rng, work, rec, record, 0)
         for i in range(n):
             left[g, i] = sizes[i]
         winner[g] = board[META, M_WINNER]

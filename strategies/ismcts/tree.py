@@ -20,7 +20,7 @@ from leaves.board import M_CUR, M_N, M_WINNER, META, SEAT_SLOTS
 from leaves.rules import N_ACTIONS
 
 from ..compiled.dispatch import decide
-from ..compiled.loops import track_size
+from ..compiled.loops import play_to_end, track_size
 from ..policy.features import WORK_SIZE
 from .inference import S_BAD, S_ITERS, S_NODES, S_SEAT_BAD, draw_deal, seat_mismatches, swap_step
 from .settings import EVAL_BETA, MAX_DEPTH
@@ -60,21 +60,6 @@ def root_visits(tree: Tree) -> dict[int, int]:
 
 
 @njit(cache=True)
-def play_some(board, kinds, params, sizes, rng, work, turns):
-    """Play ``board`` (a full board) on for at most ``turns`` turns (0: to the end), seat
-    ``p`` by policy ``kinds[p]``; ``sizes`` ends as every seat's cards left."""
-    n = board[META, M_N]
-    for i in range(n):
-        sizes[i] = K.hand_size(board, i)
-    t = 0
-    while not K.is_terminal(board) and (turns <= 0 or t < turns):
-        p = board[META, M_CUR]
-        aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
-        K.apply_sized(board, aid, sizes)  # applies and keeps sizes, as play_to_end does
-        t += 1
-
-
-@njit(cache=True)
 def playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward):
     """Play ``board`` out ``cfg.playouts`` times, seat ``p`` by policy ``kinds[p]`` (with
     ``params[p]``); mean reward per seat into ``reward``.
@@ -91,9 +76,10 @@ def playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward):
     for i in range(n):
         reward[i] = 0.0
     tmp = np.empty_like(board)
+    rec = np.zeros(1, np.int8)  # play_to_end's record row: unused, nothing is recorded
     for _ in range(playouts):
         tmp[:, :] = board
-        play_some(tmp, kinds, params, sizes, rng, work, cfg.rollout_depth)
+        play_to_end(tmp, kinds, params, sizes, rng, work, rec, False, cfg.rollout_depth)
         w = tmp[META, M_WINNER]
         if w < 0 and not K.is_terminal(tmp):
             total = 0.0

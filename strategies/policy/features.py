@@ -1,5 +1,6 @@
 """What the compiled policies read from a board, written once: minimum counts, the ends a
-play leaves, card counting, the smallest opponent hand, the default and the scored take.
+play leaves, threats (over ``counting``'s card counts), the smallest opponent hand, the
+default and the scored take.
 
 Every helper reads only what the seat to act may know (own hand row, public rows, META and
 the public ``sizes``), so a policy built from them is fair on a ``public_board`` and on a full
@@ -8,19 +9,13 @@ board alike. ``work`` is the int64[WORK_SIZE] scratch buffer policies share.
 
 from __future__ import annotations
 
-import numpy as np
-
-from leaves.board import HANDS, KNOWN, M_N, M_PASSED, META, REMOVED, TABLE
+from leaves.board import HANDS, M_N, M_PASSED, META, TABLE
 from leaves.jit import njit
-from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
+from leaves.rules import MAX_COPIES, TAKE_BASE
 
-WORK_SIZE = 160
-"""Length of the int64 scratch buffer ``work`` policies share."""
+# the card counting and the scratch buffer's layout live in ``counting``; re-exported here
+from .counting import AVAIL, BEST, MASKS, WORK_SIZE, fill_avail, popcount  # noqa: F401
 
-AVAIL = 128  # work[AVAIL : AVAIL + 13]: per-value count an opponent in the round might hold
-BEST = 144  # work[BEST : BEST + 13]: most of each value one opponent in the round is known to hold
-
-_DECK = np.array(DECK, dtype=np.int64)
 NONE = 99  # "cannot play this value" sentinel for the minimum count
 
 
@@ -51,16 +46,6 @@ def need_of(v, lo, hi, a, b):
     """``kmin(board, v, lo, hi)`` from ``group_needs``' (a, b): a select, not a branch, so the
     policies' scans over the 13 values run without mispredicted jumps."""
     return a if v <= lo else (b if v >= hi else NONE)
-
-
-@njit(cache=True, inline="always")
-def play_range(board, seat, v, lo, hi):
-    """(fewest, most) cards of value index ``v`` the seat may play now; fewest > most when it
-    cannot play ``v`` at all, so ``range(fewest, most + 1)`` lists its legal counts."""
-    c = board[HANDS + seat, v]
-    if c == 0:
-        return 1, 0
-    return kmin(board, v, lo, hi), c
 
 
 @njit(cache=True, inline="always")
@@ -118,51 +103,20 @@ def min_opp_size(board, seat, sizes):
     return m
 
 
-@njit(cache=True, inline="always")
-def fill_avail(board, seat, work):
-    """work[AVAIL + u]: cards of value ``u`` an opponent in the round might hold.
-
-    Unseen cards (the owner cannot place them: ``PlayerView.unseen``) plus the most any
-    opponent still in the round is publicly known to hold. Row by row (each loop over the 13
-    values vectorises) and only these 13 counts: a decision asks for a few threats, each one
-    pass over at most 13 of them, which costs less than prefix tables for every size.
-    """
-    n = board[META, M_N]
-    mask = board[META, M_PASSED]
-    for u in range(13):
-        work[AVAIL + u] = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
-        work[BEST + u] = 0
-    for i in range(n):
-        if i == seat:
-            continue
-        if (mask >> i) & 1:
-            for u in range(13):
-                work[AVAIL + u] -= board[KNOWN + i, u]
-        else:
-            for u in range(13):
-                kn = board[KNOWN + i, u]
-                work[AVAIL + u] -= kn
-                work[BEST + u] = max(work[BEST + u], kn)
-    for u in range(13):
-        work[AVAIL + u] += work[BEST + u]
-
-
-@njit(cache=True, inline="always")
-def _at_least(work, need, start, stop):
-    """How many values ``start <= u < stop`` have work[AVAIL + u] >= ``need`` (1 <= need)."""
-    m = 0
-    for u in range(start, stop):
-        if work[AVAIL + u] >= need:
-            m += 1
-    return m
+_ALL = (1 << 13) - 1  # a bit per value
 
 
 @njit(cache=True, inline="always")
 def threat(work, lo_v, a, hi_v, b):
-    """How many values could answer ends (lo_v, size a) and (hi_v, size b), by ``avail``."""
+    """How many values could answer ends (lo_v, size a) and (hi_v, size b), by ``avail``:
+    on one stack, the values with avail >= min(a, b); else those at or left of ``lo_v`` with
+    avail >= a plus those at or right of ``hi_v`` with avail >= b (``counting.fill_masks``;
+    1 <= a, b <= MAX_COPIES + 1)."""
     if lo_v == hi_v:
-        return _at_least(work, min(a, b), 0, 13)
-    return _at_least(work, a, 0, lo_v + 1) + _at_least(work, b, hi_v, 13)
+        return popcount(work[MASKS + min(a, b)])
+    left = work[MASKS + a] & ((2 << lo_v) - 1)
+    right = work[MASKS + b] & (_ALL ^ ((1 << hi_v) - 1))
+    return popcount(left) + popcount(right)
 
 
 @njit(cache=True, inline="always")
@@ -238,10 +192,16 @@ def best_scored_play(board, seat, sizes, lo, hi, params, work, count, rule, at):
     mopp = min_opp_size(board, seat, sizes)
     best = -1
     bs = -1e18
-    counted = False  # the counts are filled at the first legal play: a forced pass needs none
+    counted = not count  # the counts are filled at the first legal play: a forced pass needs none
+    na, nb = group_needs(board, lo, hi)
     for v in range(13):
-        km, c = play_range(board, seat, v, lo, hi)
-        if count and not counted and km <= c:
+        # the fewest cards of v a play needs, by selects (``need_of``): a value the seat
+        # cannot play costs one compare and a jump, no branchy ``kmin``
+        c = board[HANDS + seat, v]
+        km = need_of(v, lo, hi, na, nb)
+        if c < km:
+            continue
+        if not counted:
             fill_avail(board, seat, work)
             counted = True
         for k in range(km, c + 1):
