@@ -264,7 +264,7 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     if play_seatings is not None:  # every seating of the chunk at once, slice by slice
         tables = [[task.payloads[e] for e in entrants] for entrants in seatings]
         seating, deal_of_game = rotations.astype(np.int64), np.repeat(deal_seeds, n_set)
-        step = task.slice_games or n_games
+        step = task.slice_games or max(n_games, 1)
         cuts = [slice(a, a + step) for a in range(0, n_games, step)]
         batch = _concat(
             [play_seatings(tables, seating[c], deal_of_game[c], play_seeds[c]) for c in cuts]
