@@ -52,9 +52,10 @@ only the policies it was first tuned against as candidates (``"weighted,taker"``
 search met ``low`` and ``high`` with a wrong model and won only 45-49% of 4-player games
 against three of them; with every built-in as a candidate, about three games in four.
 ``preset=fast`` (``settings.PRESETS``) is a named setting of about a fifth of the time.
-2500 iterations, not 2000: cheaper compiled policies made room for them within the 25 ms a
-decision, and on other deals than the published ones (seed 4242, 480 games against three
-``weighted``) they won 47.3% to 2000's 46.5%.
+2500 iterations, not 2000: they cost about 1.2 times the time of 2000 (about 21-25 ms a
+decision on an idle core, estimated, since the compiled policies got cheaper), and on other
+deals than the published ones (seed 4242, 480 games against three ``weighted``)
+they won 47.3% to 2000's 46.5%.
 
 *Flat by default* (``max_depth=1``): the tree holds only the searcher's next move, and the
 rest of every iteration is a playout. With opponents played by their models
