@@ -103,6 +103,15 @@ def test_generated_module_is_written_once(simple_loop):
     assert "policy_counter" not in path.read_text()
 
 
+def test_a_loop_whose_kinds_count_no_cards_compiles_no_counting_code():
+    # The card counts are kept only for kinds that read them (dispatch.COUNTS): a loop of
+    # simple heuristics calls no-ops instead, one with a counting kind the real updates.
+    noop = "def count_action(board, aid, work):\n    return None"
+    assert noop in specialize.source(SIMPLE)
+    for name in ("counter", "weighted"):
+        assert "def count_action" not in specialize.source((*SIMPLE, strategies.get(name).kind))
+
+
 def test_kinds_are_checked():
     with pytest.raises(ValueError, match="policy kinds"):
         specialize.compile_for([len(BUILTINS)])

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from . import aot
-from .dispatch import POLICIES
+from .dispatch import COUNTS, POLICIES
 
 __all__ = [
     "compile_for",
@@ -98,6 +98,7 @@ def source(ks: tuple[int, ...], inline: bool = False) -> str:
             "from strategies.compiled.loops import njit",
             *imports,
             "",
+            *([] if any(COUNTS[k] for k in ks) else _NO_COUNTS),
             "",
             "@njit(cache=True, inline='always')",
             "def decide(kind, params, board, seat, sizes, rng, work):",
@@ -110,6 +111,23 @@ def source(ks: tuple[int, ...], inline: bool = False) -> str:
             _function_source(loops._batch),
         ]
     )
+
+
+_NO_COUNTS = [
+    "# No kind of this loop reads the card counts (``dispatch.COUNTS``): the loop never keeps",
+    "# them, so it calls no-ops instead and its first compile skips the counting code.",
+    "",
+    "",
+    "@njit(cache=True, inline='always')",
+    "def count_start(board, work):",
+    "    return None",
+    "",
+    "",
+    "@njit(cache=True, inline='always')",
+    "def count_action(board, aid, work):",
+    "    return None",
+    "",
+]
 
 
 def _write(path: Path, text: str) -> None:
