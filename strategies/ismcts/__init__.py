@@ -45,17 +45,16 @@ little history; ties overall keep the rollout policy). That model plays the seat
 inference, in the tree and in playouts; the searcher itself plays the rollout policy in
 playouts. Selection uses its own RNG stream, derived from the same seed.
 
-Defaults (2500 iterations, ``max_depth=1``, ``rollout="weighted"``, ``infer_lambda=2``,
+Defaults (2000 iterations, ``max_depth=1``, ``rollout="weighted"``, ``infer_lambda=2``,
 ``models="all"``, ``model_steps=150``) were measured in 4-player games against three of
 every other built-in (``benchmarks/bench_ismcts_field.py``, figures in the README). With
 only the policies it was first tuned against as candidates (``"weighted,taker"``) the
 search met ``low`` and ``high`` with a wrong model and won only 45-49% of 4-player games
 against three of them; with every built-in as a candidate, about three games in four.
 ``preset=fast`` (``settings.PRESETS``) is a named setting of about a fifth of the time.
-2500 iterations, not 2000: they cost about 1.2 times the time of 2000 (about 21-25 ms a
-decision on an idle core, estimated, since the compiled policies got cheaper), and on other
-deals than the published ones (seed 4242, 480 games against three ``weighted``)
-they won 47.3% to 2000's 46.5%.
+2000 iterations, not 2500: 2500 won slightly more on other deals than the published ones
+(seed 4242, 480 games against three ``weighted``: 47.3% to 46.5%) but took 23.5-27.8 ms a
+decision on an idle core, over the 25 ms bound; 2000 took 16.4-23.5 ms.
 
 *Flat by default* (``max_depth=1``): the tree holds only the searcher's next move, and the
 rest of every iteration is a playout. With opponents played by their models

@@ -22,7 +22,7 @@ MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
 
 SETTINGS = declare(
-    Param("iterations", 2500, (100, 5000), "search iterations per decision (0: no cap)",
+    Param("iterations", 2000, (100, 5000), "search iterations per decision (0: no cap)",
           integer=True, low=0),
     Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
     Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
