@@ -123,6 +123,17 @@ def board_copy(b):
 
 
 @njit(cache=True, inline="always")
+def shuffle_head(a, m, rng):
+    """Fisher-Yates shuffle of ``a[:m]`` in place, one draw per position from the last (the
+    order ``shuffle_deck`` draws in)."""
+    for i in range(m - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
+
+
+@njit(cache=True, inline="always")
 def shuffle_deck(deck, rng):
     """Fill ``deck`` (int64[62]) with the sorted deck, then Fisher-Yates shuffle it, one draw per
     position from the last: the card order of every deal, on every compiled path."""

@@ -54,11 +54,7 @@ def carry_deal(old, since, pub, seat, sizes, rng, out):
         left -= hidden
     room[n] = left
     order = np.arange(n + 1)
-    for k in range(n, 0, -1):
-        j = K.rng_below(rng, k + 1)
-        t = order[k]
-        order[k] = order[j]
-        order[j] = t
+    K.shuffle_head(order, n + 1, rng)
     cards = np.empty(DECK_SIZE, np.int64)
     for h in order:  # keep: each holder's old hidden cards, moved on, while unseen and room
         if h == seat:
@@ -72,11 +68,7 @@ def carry_deal(old, since, pub, seat, sizes, rng, out):
             for _ in range(max(had, 0)):
                 cards[m] = v
                 m += 1
-        for k in range(m - 1, 0, -1):
-            j = K.rng_below(rng, k + 1)
-            t = cards[k]
-            cards[k] = cards[j]
-            cards[j] = t
+        K.shuffle_head(cards, m, rng)
         for k in range(m):
             if room[h] == 0:
                 break
@@ -90,11 +82,7 @@ def carry_deal(old, since, pub, seat, sizes, rng, out):
         for _ in range(pool[v]):
             cards[m] = v
             m += 1
-    for k in range(m - 1, 0, -1):
-        j = K.rng_below(rng, k + 1)
-        t = cards[k]
-        cards[k] = cards[j]
-        cards[j] = t
+    K.shuffle_head(cards, m, rng)
     pos = 0
     for h in range(n + 1):
         if h == seat:

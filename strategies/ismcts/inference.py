@@ -55,11 +55,7 @@ def determinize(pub, seat, sizes, rng, out):
         for _ in range(x):
             pool[m] = v
             m += 1
-    for i in range(m - 1, 0, -1):
-        j = K.rng_below(rng, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+    K.shuffle_head(pool, m, rng)
     pos = 0
     for i in range(n):
         if i == seat:
