@@ -146,7 +146,7 @@ def shuffle_deck(deck, rng):
         deck[j] = tmp
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, deck):
     """``board_deal`` without its checks, into the int64[62] scratch ``deck``: for loops whose
     caller has checked the arguments once (no allocation, no exception to compile)."""
@@ -176,7 +176,7 @@ def deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, d
     board[META, M_FIRST] = first_player
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck):
     # ``deck`` is an int64[62] scratch buffer, so bulk loops deal without allocating.
     if n_players < 2 or n_players > MAX_SEATS:
@@ -208,7 +208,7 @@ def is_terminal(board):
     return board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_size(board, seat):
     """Cards in ``seat``'s hand."""
     total = 0
@@ -253,13 +253,13 @@ def _legal_into(board, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions(board, out):
     """Write the legal action ids, ascending, into ``out`` (int64[117]); return how many."""
     return _legal_into(board, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_legal(board, aid):
     """True when action id ``aid`` is legal for the seat to act (False for a finished game)."""
     if aid < 0 or aid >= N_ACTIONS:
@@ -442,7 +442,7 @@ def _random_action(board, rng):
         v += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_action(board, rng):
     """A uniformly random legal action id: ``legal[rng_below(rng, n_legal)]`` without a list.
 
@@ -459,7 +459,7 @@ def _playout(board, rng):
     return np.int64(board[META, M_WINNER])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_playout(board, rng):
     """Play uniformly random legal actions to the end; return the winner or -1 (unfinished)."""
     return _playout(board, rng)

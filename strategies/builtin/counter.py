@@ -28,7 +28,7 @@ COUNTER_PARAMS = declare(
 _W = COUNTER_PARAMS.index
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_counter(board, seat, sizes, params, rng, work):
     """Card counter: plays ends the unseen cards are unlikely to answer.
 

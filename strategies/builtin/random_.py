@@ -8,7 +8,7 @@ from leaves.jit import njit
 from ._base import CompiledBuiltin
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_random(board, seat, sizes, params, rng, work):
     """Uniform over the legal ids: ``legal[rng_below(rng, n_legal)]`` (``kernels``' draw)."""
     return K.random_action(board, rng)

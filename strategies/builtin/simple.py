@@ -23,7 +23,7 @@ from ._base import CompiledBuiltin
 
 
 # ----------------------------------------------------------------------------- low
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_low(board, seat, sizes, params, rng, work):
     """Whole group of the lowest playable value; else take the value held most."""
     lo = board[META, M_LO]
@@ -62,7 +62,7 @@ class LowStrategy(CompiledBuiltin):
 
 
 # ----------------------------------------------------------------------------- high
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_high(board, seat, sizes, params, rng, work):
     """Whole group of the highest playable value; else take the value held most."""
     lo = board[META, M_LO]
@@ -100,7 +100,7 @@ class HighStrategy(CompiledBuiltin):
 
 
 # ----------------------------------------------------------------------------- minimal
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_minimal(board, seat, sizes, params, rng, work):
     """Fewest cards allowed; ties: no split, then lowest value. Wins when it can."""
     lo = board[META, M_LO]
@@ -142,7 +142,7 @@ GREEDY_PARAMS = declare(
 _G = GREEDY_PARAMS.index
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_greedy(board, seat, sizes, params, rng, work):
     """Biggest whole group; ties to the value farther from 7 (then the lower).
 
@@ -196,7 +196,7 @@ PATIENT_PARAMS = declare(
 _P = PATIENT_PARAMS.index
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_patient(board, seat, sizes, params, rng, work):
     """Sheds whole groups, biggest first; rather than shed a lone card it passes to grow a pair
     (while its hand has at least ``min_hand`` cards)."""
@@ -233,7 +233,7 @@ class PatientStrategy(CompiledBuiltin):
 
 
 # ----------------------------------------------------------------------------- blocker
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_blocker(board, seat, sizes, params, rng, work):
     """Whole group of the most extreme playable value (1s and 13s first); ties to the bigger."""
     lo = board[META, M_LO]

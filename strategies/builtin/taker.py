@@ -17,7 +17,7 @@ TAKER_PARAMS = declare(
 _W = TAKER_PARAMS.index
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_taker(board, seat, sizes, params, rng, work):
     """Plays its smallest whole group (ties to the value nearest 7); takes by ``take_scored``."""
     lo = board[META, M_LO]

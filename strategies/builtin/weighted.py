@@ -63,7 +63,7 @@ def _take_bound(board, seat, lo, hi, params):
     return ub
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def policy_weighted(board, seat, sizes, params, rng, work):
     """Linear score of a feature vector per legal action; the best score wins (ties: lowest id).
 

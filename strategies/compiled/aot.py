@@ -67,7 +67,7 @@ FAILED = "failed.txt"  # written next to the module when a build fails: why
 BUILDING = "building"  # next to the module while a background build runs
 STALE_S = 900  # a background build's marker older than this was left by a lost build
 GIL_FREE = "releases_gil"  # next to a module whose exported loop releases the GIL
-BUILD = "host-cpu,release-gil"
+BUILD = "host-cpu,release-gil,no-nrt"
 """How the module is built (hashed into the key: a module built otherwise is never reused)."""
 SIGNATURE = (
     "int64(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], int64, "
@@ -287,6 +287,7 @@ def _compile(name: str, out: Path) -> None:
         cc = CC(name, source_module=module)
         cc.output_dir = str(out)
         cc.export(EXPORT, SIGNATURE)(module._batch.py_func)
+        cc.use_nrt = False  # the loop and its callees keep no reference counts (``_nrt=False``)
         if not tuned:
             cc.compile()
             return
