@@ -11,10 +11,10 @@ import numpy as np
 from numba import njit
 
 from leaves import kernels as K
-from leaves.board import HANDS, KNOWN, M_N, META, REMOVED, SEAT_SLOTS, TABLE, UNDEALT
-from leaves.rules import DECK, DECK_SIZE, N_VALUES
+from leaves.board import HANDS, KNOWN, M_N, META, SEAT_SLOTS, UNDEALT
+from leaves.rules import DECK_SIZE, N_VALUES
 
-_DECK = np.array(DECK, dtype=np.int64)
+from .unseen import known_hand, unseen_of
 
 
 @njit(cache=True)
@@ -33,11 +33,7 @@ def carry_deal(old, since, pub, seat, sizes, rng, out):
     n = pub[META, M_N]
     pool = np.zeros(N_VALUES, np.int64)
     for v in range(N_VALUES):
-        x = _DECK[v] - pub[HANDS + seat, v] - pub[TABLE, v] - pub[REMOVED, v]
-        for i in range(n):
-            if i != seat:
-                x -= pub[KNOWN + i, v]
-        pool[v] = x
+        pool[v] = unseen_of(pub, seat, v)
     left = 0
     for v in range(N_VALUES):
         left += pool[v]
@@ -46,10 +42,7 @@ def carry_deal(old, since, pub, seat, sizes, rng, out):
     for i in range(n):
         if i == seat:
             continue
-        hidden = sizes[i]
-        for v in range(N_VALUES):
-            out[HANDS + i, v] = pub[KNOWN + i, v]
-            hidden -= pub[KNOWN + i, v]
+        hidden = known_hand(out, pub, sizes, i)
         room[i] = hidden
         left -= hidden
     room[n] = left

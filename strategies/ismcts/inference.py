@@ -16,14 +16,13 @@ import numpy as np
 from numba import njit
 
 from leaves import kernels as K
-from leaves.board import HANDS, KNOWN, M_N, META, REMOVED, SEAT_SLOTS, TABLE, UNDEALT
-from leaves.rules import DECK, DECK_SIZE, N_VALUES
+from leaves.board import HANDS, KNOWN, M_N, META, SEAT_SLOTS, UNDEALT
+from leaves.rules import DECK_SIZE, N_VALUES
 
 from ..compiled.dispatch import decide
 from ..policy.features import WORK_SIZE
 from .carry import carry_deal
-
-_DECK = np.array(DECK, dtype=np.int64)
+from .unseen import known_hand, unseen_of
 
 S_NODES = 0  # stats[S_NODES]: nodes in the tree (the root is node 0)
 S_ITERS = 1  # iterations done
@@ -48,11 +47,7 @@ def determinize(pub, seat, sizes, rng, out):
     pool = np.empty(DECK_SIZE, np.int64)
     m = 0
     for v in range(N_VALUES):
-        x = _DECK[v] - pub[HANDS + seat, v] - pub[TABLE, v] - pub[REMOVED, v]
-        for i in range(n):
-            if i != seat:
-                x -= pub[KNOWN + i, v]
-        for _ in range(x):
+        for _ in range(unseen_of(pub, seat, v)):
             pool[m] = v
             m += 1
     K.shuffle_head(pool, m, rng)
@@ -60,11 +55,7 @@ def determinize(pub, seat, sizes, rng, out):
     for i in range(n):
         if i == seat:
             continue
-        hidden = sizes[i]
-        for v in range(N_VALUES):
-            out[HANDS + i, v] = pub[KNOWN + i, v]
-            hidden -= pub[KNOWN + i, v]
-        for _ in range(hidden):
+        for _ in range(known_hand(out, pub, sizes, i)):
             out[HANDS + i, pool[pos]] += 1
             pos += 1
     for v in range(N_VALUES):
