@@ -368,3 +368,24 @@ def test_fill_avail_counts_unseen_cards_plus_the_most_an_opponent_in_the_round_s
     for u in range(13):
         shown = max((view.known[i][u] for i in in_round), default=0)
         assert work[F.AVAIL + u] == unseen[u] + shown
+
+
+EXTREME = st.sampled_from([-1e300, -1e30, -1e17, 0.0, 1e17, 1e30, 1e300])
+
+
+@settings(max_examples=80)
+@given(pos=positions, name=st.sampled_from(["weighted", "counter", "taker"]), data=st.data())
+def test_scored_policies_choose_legal_actions_at_extreme_weights(pos, name, data):
+    """Scores below any sentinel (the -1e18 that once stood for "nothing chosen yet") still
+    choose a legal action: the first action scored is kept whatever its score."""
+    _, state = pos
+    if state.is_terminal:
+        return
+    cls = type(strategies.get(name))
+    weights = {p.name: data.draw(EXTREME, label=p.name) for p in cls.PARAMS if p.is_number}
+    kind, params = cls(**weights).compiled()
+    board, sizes = full_board(state)
+    work = np.zeros(C.WORK_SIZE, dtype=np.int64)
+    rng = kernels.rng_new(np.uint64(0))
+    aid = int(C.decide(kind, params, board, state.current_player, sizes, rng, work))
+    assert aid in {a.id for a in state.legal_actions()}

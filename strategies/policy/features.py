@@ -151,7 +151,7 @@ def take_group(board, seat, lo, hi):
 
 @njit(cache=True, inline="always")
 def take_scored(board, seat, lo, hi, bias, wg, wh, we, best, bs):
-    """The best of ``best`` (an action id scoring ``bs``) and every take, each scored
+    """The best of ``best`` (an action id scoring ``bs``, or -1: none) and every take, each scored
     ``bias + wg * held + wh * harm + we * |t - 7|`` (ties keep the earlier: lower id).
 
     ``held``: cards of the value already in hand (the card's worth to its own groups);
@@ -166,7 +166,7 @@ def take_scored(board, seat, lo, hi, bias, wg, wh, we, best, bs):
         harm = ease_after_take(board, lo, hi, t) - ease
         s = bias + wg * board[HANDS + seat, t] + wh * harm
         s += we * abs(t - 6)
-        if s > bs:
+        if best < 0 or s > bs:  # the first action is kept whatever its score
             bs = s
             best = TAKE_BASE + t
     return best
@@ -224,7 +224,7 @@ def best_scored_play(board, seat, sizes, lo, hi, params, work, count, rule, at):
                     + params[at[4]] * th
                     + params[at[5]] * near
                 )
-            if s > bs:
+            if best < 0 or s > bs:  # the first play is kept whatever its score
                 bs = s
                 best = play_id(v, k)
     return best, bs
