@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -274,3 +275,55 @@ def test_key_depends_on_the_kernels_sources(monkeypatch):
 
     monkeypatch.setattr(Path, "read_bytes", edited)
     assert aot._hash() != before
+
+
+def test_a_build_prunes_key_folders_unused_for_a_month(tmp_path, monkeypatch):
+    """Each edit or upgrade adds a key folder to ``aot/`` and ``loops/``; a build removes the
+    ones no run used for ``PRUNE_DAYS`` days, never the current key's nor a recent one."""
+    monkeypatch.setenv("LEAVES_AOT", "1")
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path))
+    month_ago = time.time() - (aot.PRUNE_DAYS + 1) * 86_400
+    folders = {}
+    for name, loops_used, aot_used in [
+        ("a" * 20, month_ago, month_ago),  # stale in both: removed
+        ("b" * 20, month_ago, time.time()),  # its module was loaded lately: kept
+        ("c" * 20, month_ago, None),  # a loop without a module, stale: removed
+    ]:
+        for root, used in (("loops", loops_used), ("aot", aot_used)):
+            if used is not None:
+                folder = tmp_path / root / name
+                folder.mkdir(parents=True)
+                os.utime(folder, (used, used))
+                folders[root, name] = folder
+    other = tmp_path / "aot" / "notes"  # not a key folder: left alone
+    other.mkdir()
+    os.utime(other, (month_ago, month_ago))
+
+    def fake(name, out):
+        (out / f"{name}.so").write_bytes(b"\0plain\0")
+
+    monkeypatch.setattr(aot, "_compile", fake)
+    current = aot.module_path().parent
+    if not aot.available():
+        pytest.skip("no C compiler")
+    assert aot.build()
+    os.utime(current, (month_ago, month_ago))  # the current key is never pruned
+    assert aot.prune() == []
+    assert current.is_dir() and other.is_dir()
+    assert not folders["loops", "a" * 20].exists() and not folders["aot", "a" * 20].exists()
+    assert folders["loops", "b" * 20].is_dir() and folders["aot", "b" * 20].is_dir()
+    assert not folders["loops", "c" * 20].exists()
+
+
+def test_loading_the_module_marks_its_folder_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("LEAVES_AOT", "1")
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path))
+    path = aot.module_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")
+    month_ago = time.time() - (aot.PRUNE_DAYS + 1) * 86_400
+    os.utime(path.parent, (month_ago, month_ago))
+    monkeypatch.setattr(aot, "_loaded", {})
+    monkeypatch.setattr(aot, "_import", lambda path, name: types.SimpleNamespace(batch=len))
+    assert aot.loop() is len
+    assert time.time() - path.parent.stat().st_mtime < 60

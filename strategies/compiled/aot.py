@@ -22,7 +22,9 @@ run plays in threads of one process (``tournaments.local``). Both reach into num
 never hands one a module built for another.
 
 The cache folder is ``$LEAVES_CACHE_DIR/aot``, else ``$XDG_CACHE_HOME/leaves/aot``, else
-``~/.cache/leaves/aot``.
+``~/.cache/leaves/aot``. Every edit or upgrade adds a key folder there and in ``loops/``
+(``specialize``), so each build removes the key folders no run has used for ``PRUNE_DAYS``
+days (``prune``; a run that loads a module marks its folder used, at most once a day).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ __all__ = [
     "key",
     "loop",
     "module_path",
+    "prune",
     "releases_gil",
 ]
 
@@ -67,6 +70,8 @@ FAILED = "failed.txt"  # written next to the module when a build fails: why
 BUILDING = "building"  # next to the module while a background build runs
 STALE_S = 900  # a background build's marker older than this was left by a lost build
 GIL_FREE = "releases_gil"  # next to a module whose exported loop releases the GIL
+PRUNE_DAYS = 30  # a key folder no run has used for this long is removed by the next build
+_USED_EVERY_S = 86_400  # a run marks its module's folder used when the mark is older than this
 BUILD = "host-cpu,release-gil,no-nrt"
 """How the module is built (hashed into the key: a module built otherwise is never reused)."""
 SIGNATURE = (
@@ -176,8 +181,39 @@ def loop() -> Any:
         with _lock:  # one import of the extension, whichever thread asks first
             if _loaded.get(path) is None:
                 _loaded[path] = _import(path, _name(k)) if path.is_file() else None
+                if _loaded[path] is not None:
+                    _mark_used(path.parent)
     module = _loaded[path]
     return None if module is None else getattr(module, EXPORT)
+
+
+def _mark_used(folder: Path) -> None:
+    """Set ``folder``'s time to now when it is older than a day (``prune`` reads it)."""
+    with contextlib.suppress(OSError):
+        if time.time() - folder.stat().st_mtime > _USED_EVERY_S:
+            os.utime(folder)
+
+
+def prune(days: float = PRUNE_DAYS) -> list[str]:
+    """Remove the key folders of ``aot/`` and ``loops/`` that no run used for ``days`` days
+    (a key's last use: the later time of its two folders), never the current key's.
+    Returns the keys removed. Other versions of the project sharing the cache lose at most
+    a module they have not used for that long, which they build again."""
+    now, current = time.time(), key()
+    roots = [cache_root() / "aot", cache_root() / "loops"]
+    last: dict[str, float] = {}
+    for root in roots:
+        with contextlib.suppress(OSError):
+            for entry in root.iterdir():
+                if entry.is_dir() and len(entry.name) == len(current) and entry.name.isalnum():
+                    with contextlib.suppress(OSError):
+                        t = entry.stat().st_mtime
+                        last[entry.name] = max(last.get(entry.name, t), t)
+    stale = sorted(k for k, t in last.items() if k != current and now - t > days * 86_400)
+    for k in stale:
+        for root in roots:
+            shutil.rmtree(root / k, ignore_errors=True)
+    return stale
 
 
 def releases_gil() -> bool:
@@ -219,6 +255,7 @@ def build() -> bool:
         if _releases_gil(built):  # said before the module is there to be loaded
             (target.parent / GIL_FREE).write_text("")
         os.replace(built, target)  # one step: a concurrent reader sees all of it or none
+        prune()
     except Exception as exc:  # noqa: BLE001 - any failure leaves the JIT in charge
         with contextlib.suppress(OSError):
             (target.parent / FAILED).write_text(f"{type(exc).__name__}: {exc}\n")
