@@ -47,7 +47,7 @@ from .board import (
     state_from_board,
 )
 from .jit import njit
-from .rng import rng_below, rng_new, rng_next, rng_seed, rng_uniform
+from .rng import below_step, rng_below, rng_new, rng_next, rng_seed, rng_uniform
 from .rules import DECK, DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
 
 __all__ = [
@@ -124,13 +124,18 @@ def board_copy(b):
 
 @njit(cache=True, inline="always")
 def shuffle_head(a, m, rng):
-    """Fisher-Yates shuffle of ``a[:m]`` in place, one draw per position from the last (the
-    order ``shuffle_deck`` draws in)."""
+    """Fisher-Yates shuffle of ``a[:m]`` in place, one draw per position from the last: the
+    order of every deal (``shuffle_deck``) and of the search's partial shuffles."""
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]  # the state in locals (``below_step``)
     for i in range(m - 1, 0, -1):
-        j = rng_below(rng, i + 1)
+        j, s0, s1, s2, s3 = below_step(s0, s1, s2, s3, i + 1)
         tmp = a[i]
         a[i] = a[j]
         a[j] = tmp
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
 
 
 @njit(cache=True, inline="always")
@@ -139,11 +144,7 @@ def shuffle_deck(deck, rng):
     position from the last: the card order of every deal, on every compiled path."""
     for i in range(DECK_SIZE):
         deck[i] = DECK_SORTED[i]
-    for i in range(DECK_SIZE - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+    shuffle_head(deck, DECK_SIZE, rng)
 
 
 @njit(cache=True, _nrt=False)

@@ -38,12 +38,12 @@ def rng_new(seed):
 
 
 @njit(cache=True, inline="always")
-def rng_next(s):
-    """Next uint64 of the xoshiro256** stream ``s`` (advances ``s`` in place)."""
-    s0 = s[0]
-    s1 = s[1]
-    s2 = s[2]
-    s3 = s[3]
+def xoshiro_step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in four uint64 scalars: (output, s0, s1, s2, s3).
+
+    ``rng_next`` is this step on the state array; a tight loop of draws (the deck's shuffle)
+    keeps the state in locals with ``below_step``, so the stores of its own array cannot make
+    the compiled code reload the state after each one."""
     x = s1 * _U5
     result = ((x << _U7) | (x >> _U57)) * _U9
     t = s1 << _U17
@@ -53,6 +53,13 @@ def rng_next(s):
     s0 ^= s3
     s2 ^= t
     s3 = (s3 << _U45) | (s3 >> _U19)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def rng_next(s):
+    """Next uint64 of the xoshiro256** stream ``s`` (advances ``s`` in place)."""
+    result, s0, s1, s2, s3 = xoshiro_step(s[0], s[1], s[2], s[3])
     s[0] = s0
     s[1] = s1
     s[2] = s2
@@ -67,14 +74,27 @@ def rng_uniform(s):
 
 
 @njit(cache=True, inline="always")
-def rng_below(s, n):
-    """An int64 uniform on 0..n-1 (1 <= n < 2**32): Lemire's method, exact by rejection."""
+def below_step(s0, s1, s2, s3, n):
+    """``rng_below`` on a state held in four scalars (``xoshiro_step``): (value, s0, s1, s2, s3)."""
     nn = np.uint64(n)
-    m = (rng_next(s) >> _U32) * nn
+    r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+    m = (r >> _U32) * nn
     low = m & _LOW32
     if low < nn:
         t = (_TWO32 - nn) % nn
         while low < t:
-            m = (rng_next(s) >> _U32) * nn
+            r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            m = (r >> _U32) * nn
             low = m & _LOW32
-    return np.int64(m >> _U32)
+    return np.int64(m >> _U32), s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def rng_below(s, n):
+    """An int64 uniform on 0..n-1 (1 <= n < 2**32): Lemire's method, exact by rejection."""
+    value, s0, s1, s2, s3 = below_step(s[0], s[1], s[2], s[3], n)
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return value
