@@ -147,11 +147,12 @@ def test_first_run_compiles_only_the_policies_of_its_kinds(tmp_path):
     out = done.stdout.split()
     assert out[:5] == ["False", "True", "True", "False", "False"]
     compiled = out[5].split(",")
-    # The callees were compiled with the loop's own argument types: each at most once here
-    # (a kind the second process claimed first is only loaded)
+    # The callees were compiled with the loop's own argument types (``play_to_end`` first,
+    # by its signature, then ``_batch`` found it compiled): each at most once here, and a
+    # callee the second process claimed first only loaded
     assert compiled.count("_batch") == 1
-    assert compiled.count("deal_unchecked") == 1
     assert compiled.count("play_to_end") == 1
+    assert compiled.count("deal_unchecked") <= 1
     assert compiled.count("policy_low") <= 1
 
 

@@ -4,14 +4,16 @@ numba compiles one function at a time, in one thread, at one to a few CPU-second
 of it type inference and LLVM), so a first run's loop (the deal, the run's policies, then the
 loop itself) takes a core for many seconds while the machine's other cores idle. The loop's
 callees do not depend on each other, so ``sharing`` starts a child process that compiles
-them into numba's on-disk cache while this process compiles the loop at once: the loop's
-own front end (bytecode, inlining) runs while the child works, and its type inference meets
-the callees in the loop's order (the deal, then the kinds in increasing order), so the child
-takes them from the other end (the last kind first). Whichever process begins a callee
-first claims it (a file created exclusively in a folder both share); the other never
-compiles it: the child skips it, this process waits for the child to finish it and loads it
-from the cache. Each callee is compiled with exactly the argument types the loop passes it
-(``_loop_args``: a differing type would be a second compile), which a test checks.
+them into numba's on-disk cache while this process compiles the loop at once. This process
+begins with the inner loop (``play_to_end``), whose type inference meets the policies in the
+loop's order (the kinds in increasing order), then ``_batch``, which meets the deal; the
+child takes them from the other end (the last kind first, the deal last), while this process
+runs the loop's front end (bytecode, inlining). Whichever process begins a callee first
+claims it (a file created exclusively in a folder both share); the other never compiles it:
+the child skips it, this process waits for the child to finish it and loads it from the
+cache. Each callee is compiled with exactly the argument types the loop passes it
+(``_loop_args``, ``play_to_end_signature``: a differing type would be a second compile),
+which a test checks.
 
 Nothing depends on the child: if it fails, is slow or there is one core only, this process
 compiles whatever is not claimed or not finished, as it always did.
@@ -32,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DEAL", "claim", "compile_parts", "sharing"]
+__all__ = ["DEAL", "claim", "compile_parts", "play_to_end_signature", "sharing"]
 
 DEAL = "deal"
 """The part name of the deal (``kernels.deal_unchecked``); policy kinds are the other parts."""
@@ -51,6 +53,21 @@ def _loop_args() -> tuple[np.ndarray, ...]:
     board, sizes, work, deck, rng = _buffers(1, 4, 1, False)[-5:]
     rng[:] = np.arange(1, 5, dtype=np.uint64)  # any state but all zeros (which draws only zeros)
     return board, sizes, np.zeros((1, N_PARAMS), np.float64)[0], rng, work, deck
+
+
+def play_to_end_signature() -> tuple[Any, ...]:
+    """The argument types ``loops._batch`` calls ``play_to_end`` with (its own buffers, rows
+    of its kinds, params and actions tables, and the literal 0 turns)."""
+    from numba import typeof, types
+
+    from ..policy.params import N_PARAMS
+    from .loops import _buffers
+
+    out = _buffers(1, 4, 1, False)
+    actions, board, sizes, work, _, rng = out[6:]
+    kinds, params = np.zeros((1, 4), np.int64), np.zeros((1, 4, N_PARAMS), np.float64)
+    arrays = (board, kinds[0], params[0], sizes, rng, work, actions[0])
+    return (*map(typeof, arrays), types.boolean, types.literal(0))
 
 
 def _dispatcher(part: int | str) -> Any:
@@ -113,8 +130,8 @@ def _claiming(
 @contextlib.contextmanager
 def sharing(kinds: Sequence[int]) -> Iterator[None]:
     """While the block compiles the loop for ``kinds``, a child process compiles its
-    policies from the last kind down; the block's compile claims the deal and the kinds it
-    reaches first and loads the rest from numba's cache. One core: no child."""
+    policies from the last kind down, then the deal; the block's compile claims the callees
+    it reaches first and loads the rest from numba's cache. One core: no child."""
     parts = [DEAL, *kinds]
     if (os.cpu_count() or 1) < 2:
         yield
@@ -123,7 +140,7 @@ def sharing(kinds: Sequence[int]) -> Iterator[None]:
 
     jit.activate()  # the callees must be numba dispatchers to be shared
     folder = Path(tempfile.mkdtemp(prefix="leaves-precompile-"))
-    cmd = [sys.executable, "-m", __name__, str(folder), *map(str, reversed(kinds))]
+    cmd = [sys.executable, "-m", __name__, str(folder), *map(str, reversed(kinds)), DEAL]
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:  # cannot start a process: compile everything here
@@ -142,7 +159,7 @@ def sharing(kinds: Sequence[int]) -> Iterator[None]:
             with contextlib.suppress(AttributeError):
                 del d.compile  # the class's method again
         with contextlib.suppress(OSError):
-            for part in kinds:  # the child takes no more: every part is claimed
+            for part in parts:  # the child takes no more: every part is claimed
                 claim(folder, part)
         try:
             proc.wait(timeout=5)

@@ -196,6 +196,9 @@ def compile_for(kinds: Iterable[int]) -> Any:
 
         with precompile.sharing(ks):
             batch = _import(ks)
+            # the inner loop first: it meets the policies at once, while the child compiles
+            # the last of them; the deal, which ``_batch`` meets first, comes last
+            batch.py_func.__globals__["play_to_end"].compile(precompile.play_to_end_signature())
             play_one(batch, ks[0])
     _found.clear()  # a loop now covers what none did before
     return batch
