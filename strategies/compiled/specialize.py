@@ -188,12 +188,18 @@ def compile_for(kinds: Iterable[int]) -> Any:
     """Load (compiling on a first run) the loop for ``kinds``; its ``_batch`` dispatcher."""
     ks = kind_set(kinds)
     _check(ks)
-    if not is_cached(ks):  # a first compile: the loop's callees on two cores first
+    if is_cached(ks):
+        batch = _import(ks)
+        play_one(batch, ks[0])
+    else:  # a first compile: a second process shares the loop's callees
         from . import precompile
 
-        precompile.compile_callees(ks)
-    batch = _import(ks)
-    play_one(batch, ks[0])
+        with precompile.sharing(ks):
+            batch = _import(ks)
+            # the inner loop first: it meets the policies at once, while the child compiles
+            # the last of them; the deal, which ``_batch`` meets first, comes last
+            batch.py_func.__globals__["play_to_end"].compile(precompile.play_to_end_signature())
+            play_one(batch, ks[0])
     _found.clear()  # a loop now covers what none did before
     return batch
 
