@@ -305,3 +305,28 @@ def test_lazy_njit_takes_numba_options_only():
     assert double.py_func(5) == 10  # the Python function, as numba's dispatchers give it
     with pytest.raises(TypeError, match="keyword options only"):
         jit.njit("int64(int64)")
+
+
+def test_the_command_line_and_the_rules_package_start_without_numpy():
+    """``leaves --help`` and the ``leaves`` package load numpy only once a name needs it."""
+    code = (
+        "import sys, leaves, leaves.cli\n"
+        "print('numpy' in sys.modules, 'leaves.state' in sys.modules)\n"
+        "state = leaves.new_game(4, seed=1)\n"
+        "print('numpy' in sys.modules, type(state).__module__)\n"
+    )
+    assert _run(code).splitlines() == ["False False", "True leaves.state"]
+
+
+def test_every_name_of_the_rules_package_resolves_lazily():
+    import leaves
+
+    for name in leaves.__all__:
+        value = getattr(leaves, name)
+        if name != "__version__":
+            module = importlib.import_module(f"leaves.{leaves._EXPORTS[name]}")
+            assert getattr(module, name) is value, name
+    assert set(leaves.__all__) == {*leaves._EXPORTS, "__version__"}
+    assert set(leaves.__all__) <= set(dir(leaves))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        leaves.nope  # noqa: B018

@@ -165,7 +165,8 @@ def add_sets(
 
     ``seat_table[r, s]`` is the entrant in seat ``s`` under seating ``r`` and
     ``pos_table[r, s]`` its position in the base table. Outcomes are first summed per seating
-    (a reshape, no per-game index arithmetic), then credited to entrants: every count is an
+    (a reshape and a sum, or one ``bincount`` of (seating, seat) codes), then credited to
+    entrants: every count is an
     integer sum over games, so adding a chunk at once or seating by seating gives the same
     aggregates.
     """
@@ -185,8 +186,14 @@ def add_sets(
     def per_set(rows: list[np.ndarray] | np.ndarray) -> np.ndarray:
         """Rows of G per-game values summed over the games of each seating: (n, rows)."""
         a = np.asarray(rows)
-        return a.reshape(len(a), deals, n).sum(axis=1, dtype=np.int64).T
+        a = a.view(np.uint8) if a.dtype == np.bool_ else a  # einsum sums no bools
+        return np.einsum("rdn->nr", a.reshape(len(a), deals, n), dtype=np.int64)
 
+    def per_seat(code: np.ndarray, width: int) -> np.ndarray:
+        """Games counted by (seating, ``code`` in 0..width-1): (n, width), one pass."""
+        return np.bincount(set_of_game * width + code, minlength=n * width).reshape(n, width)
+
+    set_of_game = np.tile(np.arange(n, dtype=np.int64), deals)  # game i: seating i % n
     winner = batch.winner_seat.astype(np.int64)
     if batch.winners is not None:  # shared wins: every tied winner counts
         won = np.ascontiguousarray(batch.winners.T, dtype=bool)
@@ -196,10 +203,10 @@ def add_sets(
             # the sum never depends on the order chunks are merged in
             share = SHARE_UNITS // np.maximum(won.sum(axis=0), 1)
             _count(agg, "win_share_units", ent, per_set(won * share))
-    else:
+        wins = per_set(won)  # (n, k)
+    else:  # one winner or none (-1, counted in column 0 and dropped)
         has_winner = winner >= 0
-        won = np.stack([winner == s for s in range(k)])  # (k, G); no seat for -1
-    wins = per_set(won)  # (n, k)
+        wins = per_seat(winner + 1, k + 1)[:, 1:]
     rank = np.ascontiguousarray(batch.seat_values[rank_value].T, dtype=np.int64)
     forfeit = batch.forfeit_seat.astype(np.int64)
     lost = forfeit >= 0
@@ -207,26 +214,31 @@ def add_sets(
     _count(agg, "games", ent, deals)
     _count(agg, "wins", ent, wins)
     _count(agg, "rank_sum", ent, per_set(rank))
-    _count(agg, "forfeits", ent, per_set([forfeit == s for s in range(k)]))
+    if lost.any():
+        _count(agg, "forfeits", ent, per_seat(forfeit + 1, k + 1)[:, 1:])
 
     # head to head: every ordered pair of seats (s, t), s finishing strictly ahead of t
     ahead_key = -rank if higher_is_better else rank  # smaller key finishes ahead
     s_of, t_of = np.nonzero(~np.eye(k, dtype=bool))
     pair = ent[:, s_of] * s_count + ent[:, t_of]  # (n, pairs)
-    ahead = per_set([ahead_key[s] < ahead_key[t] for s, t in zip(s_of, t_of, strict=True)])
+    ahead = per_set((ahead_key[:, None] < ahead_key[None, :]).reshape(k * k, g))[:, s_of * k + t_of]
     _count(agg, "ahead", pair, ahead)
     _count(agg, "met", pair, deals)
 
     # seat offset from the first player, per seat (games that have one)
     if batch.first_player is not None:
         first = batch.first_player.astype(np.int64)
-        starts = [first == f for f in range(k)]  # (first seat, G)
         sizes, width = agg["offset_games"].shape[1:]
         seats = np.arange(k)
         off = (seats[None, :] - seats[:, None]) % k  # [first seat, seat]
         cell = (ent[:, None, :] * sizes + k) * width + off  # (n, first seat, seat)
-        _count(agg, "offset_games", cell, per_set(starts)[:, :, None])
-        both = per_set([starts[f] & won[s] for f in range(k) for s in range(k)])
+        _count(agg, "offset_games", cell, per_seat(first, k)[:, :, None])
+        if batch.winners is None:  # by (first seat, winner seat + 1) in one pass
+            both = per_seat(first * (k + 1) + winner + 1, k * (k + 1))
+            both = both.reshape(n, k, k + 1)[:, :, 1:]
+        else:
+            starts = [first == f for f in range(k)]  # (first seat, G)
+            both = per_set([starts[f] & won[s] for f in range(k) for s in range(k)])
         _count(agg, "offset_wins", cell, both.reshape(n, k, k))
 
     after = ent * s_count + np.roll(ent, 1, axis=1)  # j sat directly before i
