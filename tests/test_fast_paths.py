@@ -8,6 +8,7 @@ import importlib.metadata
 import io
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -198,6 +199,34 @@ def test_saved_aggregates_load_back_exactly():
     assert str(extra["forfeits"]) == '[{"game": 3}]' and int(extra["n_games"]) == 12
     with np.load(io.BytesIO(buf.getvalue())) as npz:  # a plain .npz to anyone else
         assert sorted(npz.files) == sorted([*agg, "extra:forfeits", "extra:n_games"])
+
+
+@settings(max_examples=40)
+@given(
+    st.dictionaries(
+        st.text(
+            st.characters(codec="utf-8", exclude_characters="/\\\x00"), min_size=1, max_size=12
+        ),
+        st.binary(max_size=3000) | st.sampled_from([b"", bytes(70_000)]),
+        max_size=8,
+    ),
+    st.integers(0, 9),
+)
+def test_zip_bytes_is_a_zip_every_reader_reads(members, level):
+    """The aggregates' own ZIP writer against ``zipfile``: names, contents, checksums."""
+    data = aggregates.zip_bytes(members, level)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        assert z.testzip() is None
+        assert z.namelist() == list(members)
+        assert {name: z.read(name) for name in z.namelist()} == members
+        assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in z.infolist())
+
+
+def test_zip_bytes_leaves_zip64_archives_to_zipfile(monkeypatch):
+    monkeypatch.setattr(aggregates, "_ZIP_LIMIT", 10)  # as if the members were over 4 GiB
+    members = {"a.npy": bytes(range(200)), "b.npy": b"x" * 50}
+    with zipfile.ZipFile(io.BytesIO(aggregates.zip_bytes(members))) as z:
+        assert z.testzip() is None and {n: z.read(n) for n in z.namelist()} == members
 
 
 # ----------------------------------------------------------------------------- play_seatings

@@ -10,7 +10,10 @@ with shared wins count a win for each tied winner in ``wins`` and split it in
 
 from __future__ import annotations
 
+import io
+import struct
 import zipfile
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -31,6 +34,7 @@ __all__ = [
     "merge",
     "save",
     "npy_bytes",
+    "zip_bytes",
     "load",
 ]
 
@@ -300,16 +304,56 @@ def merge(aggs: Iterable[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray] | N
 def save(path, agg: Mapping[str, np.ndarray], **extra: np.ndarray) -> None:
     """Write aggregates (and extra arrays) to an open binary file or path as ``.npz``.
 
-    The file is what ``np.savez_compressed`` writes (a ZIP of ``.npy`` members, read back by
-    ``np.load``), made in half the time: every chunk of a run writes one, and numpy's writer
-    spends most of its time on each member's header.
+    The file is what ``np.savez_compressed`` writes (a ZIP of deflated ``.npy`` members, read
+    back by ``np.load`` or any ZIP reader), made in a tenth of the time: every chunk of a run
+    writes one, and numpy's and ``zipfile``'s writers spend most of their time on each
+    member's headers.
     """
     arrays = {**agg, **{f"extra:{k}": v for k, v in extra.items()}}
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as npz:
-        for name, value in arrays.items():
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            npz.writestr(info, npy_bytes(value), compresslevel=1)
+    data = zip_bytes({f"{name}.npy": npy_bytes(value) for name, value in arrays.items()})
+    if hasattr(path, "write"):
+        path.write(data)
+    else:
+        with open(path, "wb") as f:
+            f.write(data)
+
+
+_ZIP_LOCAL = struct.Struct("<4s5H3L2H")
+_ZIP_CENTRAL = struct.Struct("<4s6H3L5H2L")
+_ZIP_END = struct.Struct("<4s4H2LH")
+_ZIP_DATE = (0 << 9) | (1 << 5) | 1  # 1980-01-01 (MS-DOS date), time 00:00: no clock in files
+_ZIP_LIMIT = 0xFFFFFFFF  # beyond this (or 65,535 members) a ZIP needs ZIP64 records
+
+
+def zip_bytes(members: Mapping[str, bytes], level: int = 1) -> bytes:
+    """A ZIP archive of ``members`` (name -> content), each deflated at ``level``, without
+    ZIP64 records (``zipfile`` writes those for a larger archive)."""
+    if len(members) >= 0xFFFF or sum(len(m) for m in members.values()) >= _ZIP_LIMIT:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as z:
+            for name, content in members.items():
+                info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                z.writestr(info, content, zipfile.ZIP_DEFLATED, level)
+        return buf.getvalue()
+    parts: list[bytes] = []
+    central: list[bytes] = []
+    offset = 0
+    for name, content in members.items():
+        encoded = name.encode()
+        packed = zlib.compress(content, level, -15)  # raw deflate, as ZIP holds it
+        flags = 0 if name.isascii() else 0x800  # bit 11: the name is UTF-8
+        # version 2.0 needed, flags, deflated, time and date, checksum, sizes, name length
+        common = (20, flags, 8, 0, _ZIP_DATE, zlib.crc32(content), len(packed), len(content))
+        common += (len(encoded),)
+        parts += [_ZIP_LOCAL.pack(b"PK\x03\x04", *common, 0), encoded, packed]
+        # made by version 2.0; no extra field, comment, disk or attributes; rw-------; offset
+        entry = _ZIP_CENTRAL.pack(b"PK\x01\x02", 20, *common, 0, 0, 0, 0, 0o600 << 16, offset)
+        central.append(entry + encoded)
+        offset += _ZIP_LOCAL.size + len(encoded) + len(packed)
+    directory = b"".join(central)
+    n = len(central)
+    end = _ZIP_END.pack(b"PK\x05\x06", 0, 0, n, n, len(directory), offset, 0)
+    return b"".join([*parts, directory, end])
 
 
 def npy_bytes(value: np.ndarray) -> bytes:
