@@ -211,7 +211,7 @@ def add_sets(
     else:  # one winner or none (-1, counted in column 0 and dropped)
         has_winner = winner >= 0
         wins = per_seat(winner + 1, k + 1)[:, 1:]
-    rank = np.ascontiguousarray(batch.seat_values[rank_value].T, dtype=np.int64)
+    rank = np.ascontiguousarray(batch.seat_values[rank_value].T)  # its own dtype: compared
     forfeit = batch.forfeit_seat.astype(np.int64)
     lost = forfeit >= 0
 
@@ -222,10 +222,10 @@ def add_sets(
         _count(agg, "forfeits", ent, per_seat(forfeit + 1, k + 1)[:, 1:])
 
     # head to head: every ordered pair of seats (s, t), s finishing strictly ahead of t
-    ahead_key = -rank if higher_is_better else rank  # smaller key finishes ahead
+    ahead_of = np.greater if higher_is_better else np.less  # s finishes ahead of t
     s_of, t_of = np.nonzero(~np.eye(k, dtype=bool))
     pair = ent[:, s_of] * s_count + ent[:, t_of]  # (n, pairs)
-    ahead = per_set((ahead_key[:, None] < ahead_key[None, :]).reshape(k * k, g))[:, s_of * k + t_of]
+    ahead = per_set(ahead_of(rank[:, None], rank[None, :]).reshape(k * k, g))[:, s_of * k + t_of]
     _count(agg, "ahead", pair, ahead)
     _count(agg, "met", pair, deals)
 

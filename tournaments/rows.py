@@ -38,10 +38,11 @@ class Columns:
 
     def plain(self, name: str, values: np.ndarray, dtype: Any = None) -> None:
         arr = np.asarray(values)
-        self.items.append((name, "plain", arr if dtype is None else arr.astype(dtype)))
+        self.items.append((name, "plain", arr if dtype is None else arr.astype(dtype, copy=False)))
 
     def label(self, name: str, indices: np.ndarray | None) -> None:
-        self.items.append((name, "label", None if indices is None else indices.astype(np.int16)))
+        labels = None if indices is None else indices.astype(np.int16, copy=False)
+        self.items.append((name, "label", labels))
 
     def null(self, name: str, dtype: Any) -> None:
         self.items.append((name, "null", np.dtype(dtype).str))
