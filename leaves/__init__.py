@@ -58,12 +58,19 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    """An exported name, or a submodule (``leaves.state``), imported on first use."""
     module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'leaves' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":  # the submodule exists but failed
+                raise
+    raise AttributeError(f"module 'leaves' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

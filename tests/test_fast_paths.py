@@ -359,3 +359,13 @@ def test_every_name_of_the_rules_package_resolves_lazily():
     assert set(leaves.__all__) <= set(dir(leaves))
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         leaves.nope  # noqa: B018
+
+
+def test_submodules_resolve_as_attributes_of_the_rules_package():
+    """``import leaves`` then ``leaves.expert.X`` works, as when the package loaded them."""
+    code = (
+        "import sys, leaves\n"
+        "print('leaves.expert' in sys.modules, leaves.expert.__name__, leaves.rules.TURN_LIMIT)\n"
+        "print(hasattr(leaves, 'nope'), hasattr(leaves, '_private'))\n"
+    )
+    assert _run(code).splitlines() == ["False leaves.expert 1000", "False False"]
