@@ -1,24 +1,37 @@
-"""leaves: the rules core of 13 Leaves, fast immutable states and compiled kernels."""
+"""leaves: the rules core of 13 Leaves, fast immutable states and compiled kernels.
+
+The names below are imported on first use (PEP 562): a command that needs only the compiled
+loop, such as a tournament among built-ins, never loads the ``State`` machinery.
+"""
 
 from __future__ import annotations
 
-from .actions import ALL_ACTIONS, Action, IllegalActionError
-from .expert import ExpertMatch, game_scores
-from .record import GameRecord, read_records, replay
-from .rules import (
-    DECK,
-    EXPERT_TARGET,
-    HAND_SIZES,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    N_ACTIONS,
-    N_VALUES,
-    TURN_LIMIT,
-)
-from .state import State, new_game
-from .view import PlayerView
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "ALL_ACTIONS": "actions",
+    "Action": "actions",
+    "IllegalActionError": "actions",
+    "ExpertMatch": "expert",
+    "game_scores": "expert",
+    "GameRecord": "record",
+    "read_records": "record",
+    "replay": "record",
+    "DECK": "rules",
+    "EXPERT_TARGET": "rules",
+    "HAND_SIZES": "rules",
+    "MAX_PLAYERS": "rules",
+    "MIN_PLAYERS": "rules",
+    "N_ACTIONS": "rules",
+    "N_VALUES": "rules",
+    "TURN_LIMIT": "rules",
+    "State": "state",
+    "new_game": "state",
+    "PlayerView": "view",
+}
 
 __all__ = [
     "ALL_ACTIONS",
@@ -42,3 +55,41 @@ __all__ = [
     "new_game",
     "__version__",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """An exported name, or a submodule (``leaves.state``), imported on first use."""
+    module = _EXPORTS.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":  # the submodule exists but failed
+                raise
+    raise AttributeError(f"module 'leaves' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # what type checkers and editors see
+    from .actions import ALL_ACTIONS, Action, IllegalActionError
+    from .expert import ExpertMatch, game_scores
+    from .record import GameRecord, read_records, replay
+    from .rules import (
+        DECK,
+        EXPERT_TARGET,
+        HAND_SIZES,
+        MAX_PLAYERS,
+        MIN_PLAYERS,
+        N_ACTIONS,
+        N_VALUES,
+        TURN_LIMIT,
+    )
+    from .state import State, new_game
+    from .view import PlayerView

@@ -20,7 +20,9 @@ through numpy on whole arrays.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -134,63 +136,73 @@ def reference_seed(seed: int, key: Sequence[int], index: int) -> int:
     return int(ss.generate_state(1, np.uint64)[0])
 
 
-def _u32(x: int) -> np.uint32:
-    return np.uint32(x & _MASK32)
+# The hash's steps, written once for Python ints and numpy uint32 arrays alike (the masks
+# keep Python ints to 32 bits; uint32 arrays wrap by themselves).
+def _hashmix(value: Any, hash_const: int) -> tuple[Any, int]:
+    """One word through the entropy hash: (the hashed word, the next hash constant)."""
+    value = value ^ hash_const
+    hash_const = (hash_const * _MULT_A) & _MASK32
+    value = (value * hash_const) & _MASK32
+    return value ^ (value >> _XSHIFT), hash_const
+
+
+def _mix(x: Any, y: Any) -> Any:
+    """Pool entry ``x`` with hashed word ``y`` mixed in."""
+    result = (((x * _MIX_MULT_L) & _MASK32) - ((y * _MIX_MULT_R) & _MASK32)) & _MASK32
+    return result ^ (result >> _XSHIFT)
+
+
+def _output(entry: Any, i: int) -> Any:
+    """Pool entry ``i`` as word ``i`` of ``generate_state``'s output."""
+    hash_b = (_INIT_B * pow(_MULT_B, i, 1 << 32)) & _MASK32
+    data = ((entry ^ hash_b) * ((hash_b * _MULT_B) & _MASK32)) & _MASK32
+    return data ^ (data >> _XSHIFT)
+
+
+@functools.lru_cache(maxsize=256)
+def _prefix(seed: int, key: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """The hash of every word before a spawn key's last one, which the index fills: (the
+    pool, the hash constant), the same for every index.
+
+    The seed's words come first, padded to the pool size because a spawn key follows, so
+    the index word is never one of the pool's first four and enters only the last mixing
+    step: the rest is computed once, in Python ints.
+    """
+    words = entropy_words(seed)
+    words += [0] * max(0, _POOL_SIZE - len(words))
+    for k in key:
+        words += entropy_words(k)
+    hash_const = _INIT_A
+    pool = []
+    for w in words[:_POOL_SIZE]:
+        hashed, hash_const = _hashmix(w, hash_const)
+        pool.append(hashed)
+    for i_src in range(_POOL_SIZE):
+        for i_dst in range(_POOL_SIZE):
+            if i_src != i_dst:
+                hashed, hash_const = _hashmix(pool[i_src], hash_const)
+                pool[i_dst] = _mix(pool[i_dst], hashed)
+    for w in words[_POOL_SIZE:]:
+        for i_dst in range(_POOL_SIZE):
+            hashed, hash_const = _hashmix(w, hash_const)
+            pool[i_dst] = _mix(pool[i_dst], hashed)
+    return tuple(pool), hash_const
 
 
 def derive_seeds(seed: int, key: Sequence[int], indices: np.ndarray) -> np.ndarray:
     """uint64 seeds ``SeedSequence(seed, spawn_key=(*key, i)).generate_state(1, uint64)[0]``.
 
     ``indices`` are non-negative integers below 2**32 (the hash only reads them as one word).
+    Only the index word's last mixing step and the two output words (the first two pool
+    entries) depend on the index: a few array operations however long the key.
     """
     idx = np.asarray(indices, dtype=np.int64)
     if idx.size and (idx.min() < 0 or idx.max() > _MASK32):
         raise ValueError("seed indices must lie in 0 .. 2**32 - 1")
-    n = idx.shape[0]
-    run = entropy_words(int(seed))
-    run = run + [0] * max(0, _POOL_SIZE - len(run))  # padded because a spawn key follows
-    spawn: list[int] = []
-    for k in key:
-        spawn.extend(entropy_words(int(k)))
-    # Entropy words: constants (the same for every game) then the index word.
-    const_words = run + spawn
-    n_words = len(const_words) + 1
-
-    def word(i: int) -> np.ndarray:
-        if i < len(const_words):
-            return np.full(n, const_words[i], dtype=np.uint32)
-        return idx.astype(np.uint32)
-
-    with np.errstate(over="ignore"):
-        hash_const = _INIT_A
-
-        def hashmix(value: np.ndarray) -> np.ndarray:
-            nonlocal hash_const
-            value = value ^ _u32(hash_const)
-            hash_const = (hash_const * _MULT_A) & _MASK32
-            value = value * _u32(hash_const)
-            return value ^ (value >> np.uint32(_XSHIFT))
-
-        def mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-            result = x * _u32(_MIX_MULT_L) - y * _u32(_MIX_MULT_R)
-            return result ^ (result >> np.uint32(_XSHIFT))
-
-        zeros = np.zeros(n, dtype=np.uint32)
-        pool = [hashmix(word(i) if i < n_words else zeros) for i in range(_POOL_SIZE)]
-        for i_src in range(_POOL_SIZE):
-            for i_dst in range(_POOL_SIZE):
-                if i_src != i_dst:
-                    pool[i_dst] = mix(pool[i_dst], hashmix(pool[i_src]))
-        for i_src in range(_POOL_SIZE, n_words):
-            w = word(i_src)
-            for i_dst in range(_POOL_SIZE):
-                pool[i_dst] = mix(pool[i_dst], hashmix(w))
-
-        hash_b = _INIT_B
-        out = []
-        for i_dst in range(2):
-            data = pool[i_dst] ^ _u32(hash_b)
-            hash_b = (hash_b * _MULT_B) & _MASK32
-            data = data * _u32(hash_b)
-            out.append(data ^ (data >> np.uint32(_XSHIFT)))
-    return out[0].astype(np.uint64) | (out[1].astype(np.uint64) << np.uint64(32))
+    pool, hash_const = _prefix(int(seed), tuple(int(k) for k in key))
+    word = idx.astype(np.uint32)
+    halves = []
+    for i_dst in range(2):  # entries 2 and 3 take the index too, but no output reads them
+        hashed, hash_const = _hashmix(word, hash_const)
+        halves.append(_output(_mix(pool[i_dst], hashed), i_dst).astype(np.uint64))
+    return halves[0] | (halves[1] << np.uint64(32))

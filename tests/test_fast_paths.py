@@ -8,6 +8,7 @@ import importlib.metadata
 import io
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -200,6 +201,34 @@ def test_saved_aggregates_load_back_exactly():
         assert sorted(npz.files) == sorted([*agg, "extra:forfeits", "extra:n_games"])
 
 
+@settings(max_examples=40)
+@given(
+    st.dictionaries(
+        st.text(
+            st.characters(codec="utf-8", exclude_characters="/\\\x00"), min_size=1, max_size=12
+        ),
+        st.binary(max_size=3000) | st.sampled_from([b"", bytes(70_000)]),
+        max_size=8,
+    ),
+    st.integers(0, 9),
+)
+def test_zip_bytes_is_a_zip_every_reader_reads(members, level):
+    """The aggregates' own ZIP writer against ``zipfile``: names, contents, checksums."""
+    data = aggregates.zip_bytes(members, level)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        assert z.testzip() is None
+        assert z.namelist() == list(members)
+        assert {name: z.read(name) for name in z.namelist()} == members
+        assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in z.infolist())
+
+
+def test_zip_bytes_leaves_zip64_archives_to_zipfile(monkeypatch):
+    monkeypatch.setattr(aggregates, "_ZIP_LIMIT", 10)  # as if the members were over 4 GiB
+    members = {"a.npy": bytes(range(200)), "b.npy": b"x" * 50}
+    with zipfile.ZipFile(io.BytesIO(aggregates.zip_bytes(members))) as z:
+        assert z.testzip() is None and {n: z.read(n) for n in z.namelist()} == members
+
+
 # ----------------------------------------------------------------------------- play_seatings
 class FirstLegal(Strategy, register=False):
     """A plain-Python strategy (no compiled policy): the lowest legal action id."""
@@ -305,3 +334,38 @@ def test_lazy_njit_takes_numba_options_only():
     assert double.py_func(5) == 10  # the Python function, as numba's dispatchers give it
     with pytest.raises(TypeError, match="keyword options only"):
         jit.njit("int64(int64)")
+
+
+def test_the_command_line_and_the_rules_package_start_without_numpy():
+    """``leaves --help`` and the ``leaves`` package load numpy only once a name needs it."""
+    code = (
+        "import sys, leaves, leaves.cli\n"
+        "print('numpy' in sys.modules, 'leaves.state' in sys.modules)\n"
+        "state = leaves.new_game(4, seed=1)\n"
+        "print('numpy' in sys.modules, type(state).__module__)\n"
+    )
+    assert _run(code).splitlines() == ["False False", "True leaves.state"]
+
+
+def test_every_name_of_the_rules_package_resolves_lazily():
+    import leaves
+
+    for name in leaves.__all__:
+        value = getattr(leaves, name)
+        if name != "__version__":
+            module = importlib.import_module(f"leaves.{leaves._EXPORTS[name]}")
+            assert getattr(module, name) is value, name
+    assert set(leaves.__all__) == {*leaves._EXPORTS, "__version__"}
+    assert set(leaves.__all__) <= set(dir(leaves))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        leaves.nope  # noqa: B018
+
+
+def test_submodules_resolve_as_attributes_of_the_rules_package():
+    """``import leaves`` then ``leaves.expert.X`` works, as when the package loaded them."""
+    code = (
+        "import sys, leaves\n"
+        "print('leaves.expert' in sys.modules, leaves.expert.__name__, leaves.rules.TURN_LIMIT)\n"
+        "print(hasattr(leaves, 'nope'), hasattr(leaves, '_private'))\n"
+    )
+    assert _run(code).splitlines() == ["False leaves.expert 1000", "False False"]

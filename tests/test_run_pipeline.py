@@ -343,3 +343,23 @@ def test_parts_carry_statistics_only_for_the_index_columns(tmp_path):
     }
     assert with_stats == {"game", "deal"} == set(rows.STATISTICS) & set(res.games().columns)
     assert load(res.out).games()["game"].tolist() == list(range(res.spec["n_games"]))
+
+
+def test_index_columns_are_stored_as_differences_and_read_back_exactly(tmp_path):
+    """The parts' encodings (differences for the indices, a dictionary for the labels)
+    change no value any reader sees."""
+    res = Tournament(HEURISTICS, players=3, games=60, seed=1, expert=True).run(out=tmp_path / "o")
+    for kind, index in (("games", ["game", "deal", "match"]), ("matches", ["match", "deal"])):
+        part = next((res.out / kind).glob("part-*.parquet"))
+        meta = pq.ParquetFile(part).metadata.row_group(0)
+        encodings = {
+            meta.column(i).path_in_schema: set(meta.column(i).encodings)
+            for i in range(meta.num_columns)
+        }
+        assert all("DELTA_BINARY_PACKED" in encodings[name] for name in index), kind
+        assert "RLE_DICTIONARY" in encodings["seat_0"]
+        assert not any("DELTA_BINARY_PACKED" in e for n, e in encodings.items() if n not in index)
+    games = res.games()
+    assert games["match"].is_monotonic_increasing
+    assert (games["game"] // work.MAX_GAMES_PER_MATCH == games["match"]).all()
+    assert res.matches()["match"].tolist() == list(range(res.spec["n_games"]))

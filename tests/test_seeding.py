@@ -4,7 +4,7 @@ and every former copy now being this one."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leaves import kernels as K
@@ -88,3 +88,32 @@ def test_uint64s_keeps_generator_arithmetic_in_uint64():
     assert rotl7(np.uint64(1) << np.uint64(60)) == 1 << 3  # the bit wrapped round
     out = wrap(np.uint64(5))
     assert not isinstance(out, float) and out == 2**64 - 5  # a float64 would round it
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.one_of(st.integers(0, 2**32), st.integers(0, 2**200)),
+    key=st.lists(st.one_of(st.integers(0, 8), st.integers(0, 2**70)), max_size=4),
+    indices=st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=40),
+)
+def test_derive_seeds_is_numpys_seedsequence_index_by_index(seed, key, indices):
+    """The array port against the scalar definition, index by index: seeds of one word or
+    of many (a spawn key then follows more than four words), keys of any length."""
+    got = seeding.derive_seeds(seed, key, np.array(indices + [0, 2**32 - 1]))
+    assert got.dtype == np.uint64
+    want = [seeding.reference_seed(seed, key, i) for i in indices + [0, 2**32 - 1]]
+    assert [int(x) for x in got] == want
+
+
+def test_derive_seeds_keeps_known_tournament_seeds():
+    """Deal and play seeds of tournament seed 1 (deal key (0, 4), play key (1,)) as runs
+    have always written them."""
+    deal = seeding.derive_seeds(1, (0, 4), np.arange(3))
+    play = seeding.derive_seeds(1, (1,), np.arange(2))
+    assert [hex(x) for x in deal] == [
+        "0xa1fd73b329bd5c70",
+        "0x323f33bbb4273ea8",
+        "0xb328ba6fa5a00582",
+    ]
+    assert [hex(x) for x in play] == ["0x4097f6cfc427b3a6", "0x94232fbca325a20d"]
+    assert seeding.derive_seeds(1, (1,), np.arange(0)).shape == (0,)

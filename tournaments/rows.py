@@ -7,7 +7,6 @@ import pyarrow, so a fresh worker starts with just what playing needs. The drive
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,10 +38,11 @@ class Columns:
 
     def plain(self, name: str, values: np.ndarray, dtype: Any = None) -> None:
         arr = np.asarray(values)
-        self.items.append((name, "plain", arr if dtype is None else arr.astype(dtype)))
+        self.items.append((name, "plain", arr if dtype is None else arr.astype(dtype, copy=False)))
 
     def label(self, name: str, indices: np.ndarray | None) -> None:
-        self.items.append((name, "label", None if indices is None else indices.astype(np.int16)))
+        labels = None if indices is None else indices.astype(np.int16, copy=False)
+        self.items.append((name, "label", labels))
 
     def null(self, name: str, dtype: Any) -> None:
         self.items.append((name, "null", np.dtype(dtype).str))
@@ -118,21 +118,27 @@ def _arrow(cols: Columns, labels: tuple[str, ...]) -> Any:
     return pa.Table.from_arrays(arrays, names=names)
 
 
-def to_parquet(cols: Columns, labels: tuple[str, ...]) -> bytes:
-    """The Parquet file (bytes) of ``cols``; label columns name entrants from ``labels``.
+def to_parquet(cols: Columns, labels: tuple[str, ...]) -> memoryview:
+    """The Parquet file of ``cols`` (its bytes, without a copy); label columns name entrants
+    from ``labels``.
 
     Only label columns are dictionary-encoded: tried on every column (pyarrow's default),
     the encoder gives up on seeds and ids after the work, a third of the write's time. Only
     the ``STATISTICS`` columns get min/max statistics (a reader skipping parts by game index
-    uses them; on every column they cost a fifth of the write).
+    uses them; on every column they cost a fifth of the write), and they are stored as
+    differences (``DELTA_BINARY_PACKED``, a standard Parquet encoding every reader decodes):
+    consecutive indices leave the compressor almost nothing, a tenth less time and a
+    fourteenth smaller parts than plain values.
     """
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    buf = io.BytesIO()
+    sink = pa.BufferOutputStream()
     dictionary = [name for name, kind, _ in cols.items if kind == "label"]
     stats = [name for name, _, _ in cols.items if name in STATISTICS]
     pq.write_table(
-        _arrow(cols, labels), buf, compression=PARQUET_COMPRESSION, use_dictionary=dictionary,
+        _arrow(cols, labels), sink, compression=PARQUET_COMPRESSION, use_dictionary=dictionary,
         write_statistics=stats or False,
+        column_encoding=dict.fromkeys(stats, "DELTA_BINARY_PACKED"),
     )  # fmt: skip
-    return buf.getvalue()
+    return memoryview(sink.getvalue())

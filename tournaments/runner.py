@@ -555,7 +555,7 @@ class Tournament:
         cid = output.chunk_id
         files: dict[str, list[Any]] = {}
 
-        def write(path: Path, data: bytes) -> None:
+        def write(path: Path, data: bytes | memoryview) -> None:
             storage.atomic_write_bytes(path, data, sync_dir=False)
             files[path.relative_to(out).as_posix()] = storage.file_entry(data)
 

@@ -62,7 +62,7 @@ def _hasher() -> hashlib.blake2b:
     return hashlib.blake2b(digest_size=16)
 
 
-def digest(data: bytes) -> str:
+def digest(data: bytes | memoryview) -> str:
     """Checksum of ``data`` (hex)."""
     h = _hasher()
     h.update(data)
@@ -75,7 +75,7 @@ def file_digest(path: Path) -> str:
         return hashlib.file_digest(f, _hasher).hexdigest()
 
 
-def file_entry(data: bytes) -> list[Any]:
+def file_entry(data: bytes | memoryview) -> list[Any]:
     """What the manifest keeps for a file of content ``data``: ``[size, checksum]``."""
     return [len(data), digest(data)]
 
@@ -128,7 +128,7 @@ def _make_dirs(folder: Path) -> None:
     fsync_dir(folder.parent)
 
 
-def atomic_write_bytes(path: Path, data: bytes, sync_dir: bool = True) -> None:
+def atomic_write_bytes(path: Path, data: bytes | memoryview, sync_dir: bool = True) -> None:
     """Write ``data`` to ``path`` durably: a temporary file in the same folder, ``fsync``, a
     rename, then ``fsync`` of the folder (so neither a crash nor a power loss can leave a
     partial or empty file under the final name). ``sync_dir=False`` leaves the folder's sync

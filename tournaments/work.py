@@ -167,8 +167,9 @@ def _game_rows(
     if batch.first_player is not None:
         cols.plain("first_player", batch.first_player, np.int8)
     seats = task.game.max_players
+    seat_rows = np.ascontiguousarray(seat_ent.T, dtype=np.int16)  # one converted row a seat
     for s in range(seats):
-        cols.label(f"seat_{s}", seat_ent[:, s] if s < k else None)
+        cols.label(f"seat_{s}", seat_rows[s] if s < k else None)
     for name, values in batch.seat_values.items():
         _seat_columns(cols, name, values, k, seats)
     winner = batch.winner_seat.astype(np.int8)

@@ -100,26 +100,22 @@ def _load_game(spec: str, turn_limit: int | None, decision_timeout: float | None
 
 
 def _summary_table(result: Any) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
     from tournaments.game import plural
+
+    from .plain_table import print_table
 
     cols = result.summary_columns()  # numpy: the command never needs pandas
     expert = result.spec["expert"]
     rank = f"{result.manifest.get('rank_value', 'rank')}_mean"
     declared = result.manifest.get("game_declaration", {})
     unit, match_unit = declared.get("unit", "game"), declared.get("match_unit", "match")
-    table = Table(title="Tournament summary", title_justify="left")
-    table.add_column("strategy")
-    table.add_column(plural(unit), justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column(rank.replace("_", " "), justify="right")
+    columns = [("strategy", "left")]
+    columns += [(plural(unit), "right"), ("wins", "right"), ("win rate", "right")]
+    columns.append((rank.replace("_", " "), "right"))
     if expert:
-        table.add_column(plural(match_unit), justify="right")
-        table.add_column(f"{match_unit} win rate", justify="right")
-    table.add_column("forfeits", justify="right")
+        columns += [(plural(match_unit), "right"), (f"{match_unit} win rate", "right")]
+    columns.append(("forfeits", "right"))
+    rows = []
     for i in range(len(cols["strategy"])):
         cells = [
             str(cols["strategy"][i]),
@@ -131,8 +127,8 @@ def _summary_table(result: Any) -> None:
         if expert:
             cells += [f"{cols['matches'][i]:,}", f"{cols['match_win_rate'][i]:.4f}"]
         cells.append(f"{cols['forfeits'][i]:,}")
-        table.add_row(*cells)
-    Console().print(table)
+        rows.append(cells)
+    print_table("Tournament summary", columns, rows)
 
 
 @click.command(name="tournament")
