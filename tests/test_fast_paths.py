@@ -369,3 +369,20 @@ def test_submodules_resolve_as_attributes_of_the_rules_package():
         "print(hasattr(leaves, 'nope'), hasattr(leaves, '_private'))\n"
     )
     assert _run(code).splitlines() == ["False leaves.expert 1000", "False False"]
+
+
+@pytest.mark.parametrize("chosen", [None, "3"])
+def test_the_command_line_runs_one_blas_thread_unless_the_user_chose(chosen):
+    """OpenBLAS's idle thread pool cost a million-game run CPU for nothing; a user's own
+    ``OPENBLAS_NUM_THREADS`` is kept."""
+    code = (
+        "import contextlib, os, sys\n"
+        "os.environ.pop('OPENBLAS_NUM_THREADS', None)\n"
+        + (f"os.environ['OPENBLAS_NUM_THREADS'] = '{chosen}'\n" if chosen else "")
+        + "from leaves.cli.main import main\n"
+        "print('numpy' in sys.modules)\n"  # not yet: OpenBLAS reads the variable as it loads
+        "with contextlib.redirect_stdout(open(os.devnull, 'w')), contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'])\n"
+    )
+    assert _run(code).splitlines() == ["False", chosen or "1"]
