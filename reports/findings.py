@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
+from scipy.special import ndtr  # the normal CDF, without scipy.stats' 1 s import
 
 from tournaments.game import Declaration, plural
 
@@ -190,7 +190,7 @@ def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
     else:
         se = (row["ci_high"] - row["ci_low"]) / (2 * Z95)
         against = f"{pct(row['win_rate'] - row['vs_overall'])} over all its games"
-    p = float(2 * norm.sf(abs(row[effect]) / se)) if se > 0 else 1.0
+    p = float(2 * ndtr(-abs(row[effect]) / se)) if se > 0 else 1.0
     n = len(nb)
     p_adj = min(1.0, p * n)
     verdict = (
