@@ -386,3 +386,19 @@ def test_the_command_line_runs_one_blas_thread_unless_the_user_chose(chosen):
         "print(os.environ['OPENBLAS_NUM_THREADS'])\n"
     )
     assert _run(code).splitlines() == ["False", chosen or "1"]
+
+
+def test_the_help_lists_every_command_without_importing_one():
+    """``leaves --help`` lists the commands from their one-line help, importing none (click's
+    own listing imported every command module, numpy and pandas with them)."""
+    code = (
+        "import contextlib, io, sys\n"
+        "from leaves.cli.main import COMMANDS, main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        "text = ' '.join(out.getvalue().split())  # a long line wraps\n"
+        "print(all(name in text and short in text for name, (_, _, short) in COMMANDS.items()))\n"
+        "print(sorted(m for m in sys.modules if m.endswith('_cmd') or m == 'numpy'))\n"
+    )
+    assert _run(code).splitlines() == ["True", "[]"]

@@ -62,6 +62,14 @@ class LazyGroup(click.Group):
 
         return importlib.util.find_spec(COMMANDS[name][0]) is not None
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The listing from ``COMMANDS``' one-line help: 'leaves --help' imports no command
+        (click's own listing imports every one to ask it, numpy and pandas included)."""
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS or not self._exists(name):
             return None
