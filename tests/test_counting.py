@@ -17,6 +17,12 @@ from strategies.compiled.loops import play_to_end
 from strategies.policy import counting as CT
 
 KINDS = st.integers(0, len(BUILTINS) - 1)
+TABLES = {
+    "n": st.integers(3, 6),
+    "seed": st.integers(0, 2**32 - 1),
+    "kinds": st.lists(KINDS, min_size=6, max_size=6),
+}
+"""A table of built-ins at any player count and its deal (``kinds[:n]`` sit)."""
 
 
 def _table(kinds: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -47,11 +53,7 @@ def _avail(board: np.ndarray, seat: int, live: np.ndarray | None) -> list[int]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    n=st.integers(3, 6),
-    seed=st.integers(0, 2**32 - 1),
-    kinds=st.lists(KINDS, min_size=6, max_size=6),
-)
+@given(**TABLES)
 def test_the_counts_kept_action_by_action_equal_the_recount(n, seed, kinds):
     """After every action of a game (any table of built-ins, every player count) the rows
     ``count_action`` keeps equal the recount, every seat's counts read from them equal its
@@ -79,11 +81,7 @@ def test_the_counts_kept_action_by_action_equal_the_recount(n, seed, kinds):
 
 
 @settings(max_examples=30, deadline=None)
-@given(
-    n=st.integers(3, 6),
-    seed=st.integers(0, 2**32 - 1),
-    kinds=st.lists(KINDS, min_size=6, max_size=6),
-)
+@given(**TABLES)
 def test_play_to_end_decides_as_a_recount_and_leaves_the_counts_stale(n, seed, kinds):
     """Every action ``play_to_end`` records (counts kept through the game) is the one the
     policy picks recounting from the board; on return the counts are no longer marked live,
@@ -109,12 +107,7 @@ def test_play_to_end_decides_as_a_recount_and_leaves_the_counts_stale(n, seed, k
 
 
 @settings(max_examples=30, deadline=None)
-@given(
-    n=st.integers(3, 6),
-    seed=st.integers(0, 2**32 - 1),
-    kinds=st.lists(KINDS, min_size=6, max_size=6),
-    cut=st.integers(1, 60),
-)
+@given(**TABLES, cut=st.integers(1, 60))
 def test_a_game_cut_after_some_turns_and_resumed_is_the_same_game(n, seed, kinds, cut):
     """``play_to_end`` with a turn cap plays at most that many turns; resuming it (the counts
     started anew from the board) ends exactly as the uncut game."""
