@@ -28,8 +28,8 @@ import pandas as pd
 
 import reports
 import strategies
+from reports.clusters import clustered_rate
 from reports.data import Games
-from reports.stats import clustered_wilson
 from tournaments import Tournament, TournamentResult
 from tuning.verify import compare
 
@@ -72,11 +72,12 @@ def _clustered_seats(g: Games) -> pd.DataFrame:
     return out
 
 
-def _clustered_rate(hits: np.ndarray, n_players: np.ndarray, deal: np.ndarray) -> tuple:
-    """(lo, hi): 95% interval of the rate of ``hits`` (one per match), deal-clustered as the
-    summary's (a deterministic strategy replays a match identically under every seating)."""
-    sizes, deals = np.asarray(n_players, np.int64), np.asarray(deal, np.int64)
-    return clustered_wilson(hits, sizes * (int(deals.max()) + 1) + deals)
+def _clustered_rate(hits: np.ndarray, table: np.ndarray, deal: np.ndarray) -> tuple:
+    """(lo, hi): 95% interval of the rate of ``hits`` (one per match), clustered by duplicate
+    set and stratified by table as the summary's (a deterministic strategy replays a match
+    identically under every seating)."""
+    tables, deals = np.asarray(table, np.int64), np.asarray(deal, np.int64)
+    return clustered_rate(hits, tables * (int(deals.max()) + 1) + deals, tables)
 
 
 def seat_advantage(
@@ -240,13 +241,13 @@ def expert(work: Path, scale: float, jobs: int, counts: tuple[int, ...]) -> tupl
         res = _run(work, f"expert-{name}", jobs, strategies=[name], players=counts,
                    expert=True, games=max(len(counts) * 60,
                                           int(GAMES["expert_matches"] * scale)))  # fmt: skip
-        m = res.matches(["n_players", "deal", "games", "match_winners"])
+        m = res.matches(["n_players", "table", "deal", "games", "match_winners"])
         m["n_winners"] = m["match_winners"].map(len)
         for k, g in m.groupby("n_players"):
             n = len(g)
             shared_win = (g["n_winners"] > 1).to_numpy()
             s = int(shared_win.sum())
-            lo, hi = _clustered_rate(shared_win, g["n_players"].to_numpy(), g["deal"].to_numpy())
+            lo, hi = _clustered_rate(shared_win, g["table"].to_numpy(), g["deal"].to_numpy())
             rows.append(
                 {
                     "every seat": f"`{name}`",

@@ -28,7 +28,7 @@ BLOCK = 1 << 20  # rows per block in the table computations (bounds temporary me
 MISSING = np.iinfo(np.int16).min
 """A per-seat value that is not there (an empty seat, a null)."""
 ARRAY_FIELDS = ("seats", "values", "n_players", "first", "winner", "unfinished", "forfeited",
-                "forfeit_seat", "deal", "match", "scores")  # fmt: skip
+                "forfeit_seat", "deal", "table", "match", "scores")  # fmt: skip
 DICT_FIELDS = ("lengths", "flags", "means")
 _AHEAD, _BEHIND = 1 << 20, 1 << 21  # finishing keys: a winner before all, a forfeit after all
 
@@ -91,6 +91,9 @@ class Games:
     forfeited: np.ndarray  # bool (N,)
     forfeit_seat: np.ndarray  # int8 (N,), -1 none/unknown
     deal: np.ndarray | None = None  # int64 (N,) deal index (duplicate deals), if the run has it
+    table: np.ndarray | None = (
+        None  # int64 (N,) deal stream: games of one deal and stream share cards
+    )
     match: np.ndarray | None = None  # int64 (N,) match id
     scores: np.ndarray | None = None  # int16 (N, S) match points per game
     lengths: dict[str, np.ndarray] = field(default_factory=dict)  # int32 (N,) per length column
@@ -166,6 +169,8 @@ class Games:
         cols.update(unfinished=self.unfinished, forfeit=self.forfeit_seat)
         if self.deal is not None:
             cols["deal"] = self.deal
+        if self.table is not None:
+            cols["table"] = self.table
         if self.match is not None:
             cols["match"] = self.match
         if self.scores is not None:
@@ -235,7 +240,7 @@ def _required(d: Declaration) -> tuple[str, ...]:
 def _wanted_names(d: Declaration) -> tuple[set[str], tuple[str, ...]]:
     """(scalar columns, per-seat prefixes) a report reads under declaration ``d``."""
     scalars = {*_required(d), *d.share_columns, "unfinished", "forfeit", "forfeit_seat",
-               "deal", "match"}  # fmt: skip
+               "deal", "table", "match"}  # fmt: skip
     if d.has_first_player:
         scalars.add("first_player")
     prefixes = ("seat_", f"{d.rank_value}_", "score_", *(f"{m}_" for m in d.mean_columns))
@@ -298,7 +303,7 @@ def _games_parts(table: pa.Table, labels: _Labels, d: Declaration) -> dict[str, 
         out["unfinished"] = _int_column(table, "unfinished", np.int8, 0).astype(bool)
     else:
         out["unfinished"] = (out["winner"] < 0) & ~out["forfeited"]
-    for opt in ("deal", "match"):
+    for opt in ("deal", "table", "match"):
         if opt in names:
             out[opt] = _int_column(table, opt, np.int64)
     score_cols = _seat_columns(names, "score_", width)
@@ -417,6 +422,23 @@ def load_games(folder: str | Path, declaration: Declaration | None = None) -> Ga
     return filler.result(labels, d)
 
 
+def deal_streams(manifest: dict, games: Games) -> np.ndarray | None:
+    """Per game, the deal stream of its table as the run's manifest describes the design: the
+    table itself (each table dealt its own cards), the stream it shares with another table (a
+    gauntlet's baseline copy), or, for runs whose tables of one size shared their deals (deal
+    seed key 0), the table size: those games are one duplicate set per deal."""
+    spec = manifest.get("spec", {}) if isinstance(manifest, dict) else {}
+    keys = spec.get("seed_keys", {}) if isinstance(spec, dict) else {}
+    if isinstance(keys, dict) and keys.get("deal") == 0:
+        return games.n_players.astype(np.int64)
+    if games.table is None:
+        return None
+    streams = spec.get("deal_streams") if isinstance(spec, dict) else None
+    if isinstance(streams, list) and streams and int(games.table.max(initial=0)) < len(streams):
+        return np.asarray(streams, dtype=np.int64)[games.table]
+    return games.table.astype(np.int64)
+
+
 def load_run(run_dir: str | Path) -> Run:
     """Load a run directory written by the tournament runner: games/, matches/, manifest.json."""
     path = Path(run_dir)
@@ -437,6 +459,7 @@ def load_run(run_dir: str | Path) -> Run:
         if not isinstance(manifest, dict):
             raise ReportError(f"corrupt manifest {mpath}: not a JSON object")
     games = load_games(games_dir, run_declaration(manifest))
+    games.table = deal_streams(manifest, games)
     matches = None
     mdir = path / "matches"
     if mdir.is_dir() and _part_files(mdir):
@@ -463,8 +486,11 @@ def as_run(source: Any) -> Run:
         matches = getattr(source, "matches", None)
         manifest = getattr(source, "manifest", None)
         d = run_declaration(manifest) if isinstance(manifest, dict) else None
+        loaded = games_from_frame(games, d)
+        if isinstance(manifest, dict):
+            loaded.table = deal_streams(manifest, loaded)
         return Run(
-            games=games_from_frame(games, d),
+            games=loaded,
             matches=matches if isinstance(matches, pd.DataFrame) else None,
             manifest=manifest if isinstance(manifest, dict) else {},
         )

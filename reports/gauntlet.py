@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .clusters import seat_sums
 from .data import ReportError, as_run
 from .findings import interval, p_text, pct, points
-from .significance import paired_difference, per_unit
+from .significance import method, paired
 from .tables import summary
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
@@ -27,21 +28,20 @@ def design(data: Any) -> dict[str, Any] | None:
 
 
 def gauntlet(data: Any) -> pd.DataFrame:
-    """One row: strategy and baseline win rates with their 95% intervals (the summary's:
-    Wilson's on the deal-clustered effective games), the paired
-    difference (strategy - baseline, deal by deal) with its 95% t interval and p-value, the
-    field, table size, games per side and deals. Raises ReportError for a run that is not a
-    gauntlet."""
+    """One row: strategy and baseline win rates with their 95% intervals (the summary's), the
+    paired difference (strategy - baseline, duplicate set by duplicate set: the baseline's
+    copy of a table is dealt the strategy's cards) with its 95% t interval and p-value, the
+    field, table size, games per side and the duplicate sets paired (``deals``). Raises
+    ReportError for a run that is not a gauntlet."""
     run = as_run(data)
     d = design(run)
     if d is None:
         raise ReportError("not a gauntlet run: its manifest names no gauntlet")
     g = run.games
     a, b = g.labels.index(d["strategy"]), g.labels.index(d["baseline"])
-    wins, seats, method = per_unit(g, [a, b])
-    r = paired_difference(wins[a], seats[a], wins[b], seats[b])
+    r = paired(g, seat_sums(g, g.n_strategies), a, b)
     if r is None:
-        raise ReportError("the gauntlet has fewer than two deals: no paired comparison")
+        raise ReportError("the gauntlet's strategy and baseline never played the same deals")
     summ = summary(g).set_index("strategy")
     mine, base = summ.loc[d["strategy"]], summ.loc[d["baseline"]]
     n_players = int(np.bincount(g.n_players.astype(np.int64)).argmax())
@@ -52,7 +52,8 @@ def gauntlet(data: Any) -> pd.DataFrame:
         "n_players": n_players,
         "games": int(mine["games"]),
         "deals": r["units"],
-        "method": method,
+        "df": r["df"],
+        "method": method(g),
         "win_rate": mine["win_rate"],
         "ci_low": mine["ci_low"],
         "ci_high": mine["ci_high"],

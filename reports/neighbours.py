@@ -18,9 +18,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .clusters import (
+    Estimates,
+    Sums,
+    clusters,
+    mean_estimates,
+    ratio_estimates,
+    seat_sums,
+    wilson_t,
+)
 from .data import Games, as_games
-from .stats import Z95, wilson
-from .tables import design_effect
 
 __all__ = ["neighbours", "neighbour_matrix"]
 
@@ -65,35 +72,27 @@ def _counts(g: Games) -> tuple[np.ndarray, ...]:
     return tuple(x.reshape(slots, kk) for x in out)
 
 
-def _vs_elsewhere(
-    games: np.ndarray, wins: np.ndarray, games_else: np.ndarray, wins_else: np.ndarray,
-    deff: np.ndarray, deff_else: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """(difference, half width of its 95% interval) per pair: the win rate after the other
-    strategy minus the win rate with it elsewhere at the table, within each player count (a
-    3-player game is easier to win, and a weak tablemate matters more there), averaged over
-    player counts weighted by the smaller side's games. Both rates' clustered errors are taken
-    as independent; duplicate deals correlate them positively, so the interval errs wide."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p, q = wins / games, wins_else / games_else
-        both = (games > 0) & (games_else > 0)
-        weight = np.where(both, np.minimum(games, games_else), 0.0)
-        var = deff * p * (1 - p) / games + deff_else * q * (1 - q) / games_else
-        total = weight.sum(axis=0)
-        diff = np.where(both, p - q, 0.0)
-        diff = (weight * diff).sum(axis=0) / total
-        se = np.sqrt((weight**2 * np.where(both, var, 0.0)).sum(axis=0)) / total
-    return diff, Z95 * se
+def _vs_elsewhere(g: Games, before: Sums, elsewhere: Sums) -> Estimates:
+    """Per pair (strategy * K + other): the win rate after the other strategy minus the win
+    rate with it at another seat, within each duplicate set where both happen (the same
+    table, the same cards, the same opponents), averaged over those sets with the
+    stratified cluster-robust error of ``reports.clusters``."""
+    c = max(clusters(g).n, 1)
+    k1, k2 = before.group * c + before.cluster, elsewhere.group * c + elsewhere.cluster
+    both, i1, i2 = np.intersect1d(k1, k2, assume_unique=True, return_indices=True)
+    d = before.w[i1] / before.n[i1] - elsewhere.w[i2] / elsewhere.n[i2]
+    return mean_estimates(d, both // c, both % c, before.n_groups, clusters(g))
 
 
 def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
-    """Per (strategy, before): games, wins, win rate with a 95% interval (Wilson's on the
-    effective games, clustered by deal as in ``summary``), fair share, relative (win rate /
+    """Per (strategy, before): games, wins, win rate with a 95% interval (counted as in
+    ``summary``: duplicate sets the units, tables the strata), fair share, relative (win rate /
     fair share), ``vs_overall`` (the win rate minus the strategy's win rate over all its
     games) and the comparison that isolates the seat: ``elsewhere_rate``, the strategy's win
     rate over its games with ``before`` at another seat of the table (each such seat counts
-    once), and ``vs_elsewhere`` with a 95% interval: sitting after ``before`` against sharing
-    a table with it elsewhere, compared within each player count (see ``_vs_elsewhere``).
+    once), and ``vs_elsewhere`` with a 95% interval and p-value: sitting after ``before``
+    against sharing a table with it elsewhere, compared within each duplicate set where both
+    happen (``vs_elsewhere_sets``; see ``_vs_elsewhere``).
     Rows for pairs that never met are left out; ``order`` sorts strategies (default: by
     label)."""
     g = as_games(data)
@@ -103,11 +102,14 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     fair = (by_n[0] / np.maximum(n_of, 1)).sum(axis=0)
     k = g.n_strategies
     me, before = np.divmod(np.arange(k * k), k)
-    deff = design_effect(g, wins, games, _pair_code)
-    deff_else = design_effect(g, wins_else, games_else, _elsewhere_codes)
-    diff, half = _vs_elsewhere(*by_n, deff, deff_else)
+    after = seat_sums(g, k * k, _pair_code)
+    est = ratio_estimates(after, clusters(g))
+    effect = _vs_elsewhere(g, after, seat_sums(g, k * k, _elsewhere_codes))
+    diff = effect.value
+    eff_lo, eff_hi = effect.interval()
     with np.errstate(invalid="ignore", divide="ignore"):
-        lo, hi = wilson(wins / deff, games / deff)
+        deff = est.se**2 / ((wins / games) * (1 - wins / games) / games)
+        lo, hi = wilson_t(est)
         overall = wins.reshape(k, k).sum(axis=1) / np.maximum(games.reshape(k, k).sum(axis=1), 1)
         rate = wins / games
         df = pd.DataFrame(
@@ -126,8 +128,10 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
                 "elsewhere_games": games_else.astype(np.int64),
                 "elsewhere_rate": wins_else / games_else,
                 "vs_elsewhere": diff,
-                "vs_elsewhere_low": diff - half,
-                "vs_elsewhere_high": diff + half,
+                "vs_elsewhere_low": eff_lo,
+                "vs_elsewhere_high": eff_hi,
+                "vs_elsewhere_sets": effect.units.astype(np.int64),
+                "vs_elsewhere_p": effect.p_value(),
             }
         )
     df = df[df["games"] > 0]

@@ -1,5 +1,5 @@
-"""Small vectorized statistics: Wilson intervals (plain and clustered), exact quantiles from
-histograms, Holm."""
+"""Small vectorized statistics: Wilson intervals, exact quantiles from histograms, Holm.
+(Intervals over a run's correlated games are ``reports.clusters``'.)"""
 
 from __future__ import annotations
 
@@ -25,44 +25,6 @@ def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     lo = np.where(n > 0, np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0)), np.nan)
     hi = np.where(n > 0, np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0)), np.nan)
     return lo, hi
-
-
-def design_effects(
-    wins: np.ndarray, games: np.ndarray, w_c: np.ndarray, n_c: np.ndarray
-) -> np.ndarray:
-    """Per group: the cluster-robust variance of its rate wins / games, divided by the binomial
-    variance p(1-p)/n. ``w_c``/``n_c`` (groups x clusters) are each group's wins and games per
-    cluster. 1 where there are fewer than 10 clusters or the ratio is undefined.
-
-    Games of one cluster (a deal: the same cards under every seating) are not independent, so
-    the plain binomial interval can be too narrow; Wilson's on games / design effect is not.
-    """
-    wins = np.asarray(wins, dtype=float)
-    games = np.asarray(games, dtype=float)
-    deff = np.ones(len(wins))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = wins / games
-        resid = ((w_c - p[:, None] * n_c) ** 2).sum(axis=1)
-        m = (n_c > 0).sum(axis=1)
-        var = resid / games**2 * m / (m - 1)
-        binom = p * (1 - p) / games
-        out = var / binom
-    usable = (m >= 10) & (binom > 0) & np.isfinite(out) & (out > 0)
-    deff[usable] = out[usable]
-    return deff
-
-
-def clustered_wilson(hits, clusters, z: float = Z95) -> tuple[float, float]:
-    """95% interval of the rate of ``hits`` (one 0/1 per trial), clustered by ``clusters``
-    (one label per trial): Wilson's on trials / design effect."""
-    hits = np.asarray(hits, dtype=float)
-    codes = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
-    w_c = np.bincount(codes, weights=hits)[None, :]
-    n_c = np.bincount(codes).astype(float)[None, :]
-    k, n = float(hits.sum()), float(len(hits))
-    deff = float(design_effects(np.array([k]), np.array([n]), w_c, n_c)[0])
-    lo, hi = wilson(k / deff, n / deff, z)
-    return float(lo), float(hi)
 
 
 def hist_quantiles(counts: np.ndarray, qs) -> np.ndarray:

@@ -88,32 +88,41 @@ def synthetic_games(
     unfinished_p: float = 0.002,
     forfeit_p: float = 0.001,
     luck: float = 1.0,
+    seating: str = "rotations",
 ) -> pd.DataFrame:
     """Games of every table (strategy combination, or up to ``max_tables`` of them) per player
-    count: ``deals`` duplicate deals each played under all n seat rotations (consecutive game
-    indices, shared ``deal`` and ``seed``). Higher strength wins more often."""
+    count: ``deals`` duplicate deals of each table (each table its own cards) each played under
+    the table's seatings (``seating``: n seat rotations by default, or any design of
+    ``tournaments.seating``), with consecutive game indices, the table's number (``table``)
+    and a ``deal`` and ``seed`` shared by the set. Higher strength wins more often."""
+    from tournaments.seating import design
+
     rng = np.random.default_rng(seed)
     labels = list(strengths)
     strength = np.array([strengths[s] for s in labels], dtype=float)
     frames = []
-    deal0 = 0
+    deal0 = table0 = 0
     for n in players:
         tabs = _tables(len(labels), n, rng, max_tables)
-        t_idx = np.repeat(np.arange(len(tabs)), deals * n)  # table, deal, rotation order
-        d_idx = np.tile(np.repeat(np.arange(deals), n), len(tabs))
-        r_idx = np.tile(np.arange(n), len(tabs) * deals)
+        orders = [np.array(design(t.tolist(), seating), dtype=np.int64) for t in tabs]
+        per = np.array([len(o) for o in orders])
+        t_idx = np.repeat(np.arange(len(tabs)), deals * per)  # table, deal, seating order
+        d_idx = np.concatenate([np.repeat(np.arange(deals), m) for m in per])
         deal_id = deal0 + t_idx * deals + d_idx
         deal0 = int(deal_id.max()) + 1
         n_deals = len(tabs) * deals
         deal_first = rng.integers(0, n, n_deals)
         deal_luck = rng.normal(0, luck, (n_deals, n))
-        rows = tabs[t_idx][
-            np.arange(len(t_idx))[:, None], (np.arange(n)[None, :] + r_idx[:, None]) % n
-        ]
+        rows = np.concatenate([np.tile(o, (deals, 1)) for o in orders])
         local = deal_id - deal_id.min()
         first = deal_first[local]
         out = _play(strength, rows, first, deal_luck[local], rng, unfinished_p, forfeit_p)
-        extra = {"deal": deal_id.astype(np.int64), "seed": (deal_id * 7919 + seed).astype(np.int64)}
+        extra = {
+            "deal": deal_id.astype(np.int64),
+            "table": (table0 + t_idx).astype(np.int32),
+            "seed": (deal_id * 7919 + seed).astype(np.int64),
+        }
+        table0 += len(tabs)
         frames.append(_frame(labels, rows, first, *out, extra))
     df = pd.concat(frames, ignore_index=True)
     df.insert(0, "game", np.arange(len(df), dtype=np.int64))

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .clusters import Estimates, clusters, ratio_estimates, seat_sums, wilson_t
 from .data import MISSING, Games, as_games
 from .patterns import finishing_patterns
-from .stats import design_effects, hist_moments, hist_quantiles, wilson
+from .stats import hist_moments, hist_quantiles, wilson
 
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90, 0.99)
 Q_NAMES = ("p10", "p25", "median", "p75", "p90", "p99")
@@ -69,44 +70,25 @@ def _summary_counts(g: Games) -> np.ndarray:
     )
 
 
-def design_effect(
+def rate_estimates(
     g: Games,
     wins: np.ndarray,
     games: np.ndarray,
     group: Callable[[Games, int], np.ndarray] | None = None,
-) -> np.ndarray:
-    """Per group: variance of its win rate over duplicate deals / the binomial variance.
+) -> tuple[Estimates, np.ndarray]:
+    """Per group: its win rate's stratified cluster-robust estimate (``reports.clusters``: the
+    duplicate sets as clusters, the tables as strata) and the design effect, the variance over
+    the binomial variance p(1-p)/n (how many games one independent game is worth, inverted).
 
-    Games of one deal (same ``n_players`` and ``deal``: the same cards, every table of that
-    size, every seating) are not independent, so a plain binomial interval can be too narrow
-    (or too wide). The cluster-robust variance of the ratio wins / games over deals, divided by
-    p(1-p)/n, says by how much; 1 where the rows carry no deal column or too few deals.
     Groups are strategies by default; ``group(block, seat)`` may give another code per seat
     (-1: not counted), or several (an (N, m) array: the seat counts once in each), ``wins``/
     ``games`` being the groups' totals.
     """
-    k = len(wins)
-    deff = np.ones(k)
-    if g.deal is None or len(g) == 0:
-        return deff
-    n_deals = int(g.deal.max()) + 1
-    n_sizes = int(g.n_players.max()) + 1
-    n_clusters = n_deals * n_sizes
-    if k * n_clusters > 50_000_000:  # pragma: no cover - far beyond any run's deal count
-        return deff
-    w_c = np.zeros(k * n_clusters)
-    n_c = np.zeros(k * n_clusters)
-    for b in g.blocks():
-        cluster = b.n_players.astype(np.int64) * n_deals + b.deal.astype(np.int64)
-        won = b.wins()
-        for s in range(b.seats.shape[1]):
-            code = b.seats[:, s].astype(np.int64) if group is None else group(b, s)
-            for col in code.reshape(len(code), -1).T:  # a group may give several codes a seat
-                ok = col >= 0
-                key = (col * n_clusters + cluster)[ok]
-                n_c += np.bincount(key, minlength=k * n_clusters)
-                w_c += np.bincount(key, weights=won[ok, s], minlength=k * n_clusters)
-    return design_effects(wins, games, w_c.reshape(k, n_clusters), n_c.reshape(k, n_clusters))
+    est = ratio_estimates(seat_sums(g, len(wins), group), clusters(g))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = wins / games
+        deff = est.se**2 / (p * (1 - p) / games)
+    return est, deff
 
 
 def summary(data: Any) -> pd.DataFrame:
@@ -117,10 +99,12 @@ def summary(data: Any) -> pd.DataFrame:
     equals win-rate order when all play the same counts). A game whose tied players share a win
     counts it for each of them, and adds ``win_share`` (each shared win split).
 
-    The interval is Wilson's on the effective number of games: games / ``design_effect`` when
-    the rows say which duplicate deal each game was (games of one deal are correlated), so it
-    covers the true rate 95% of the time (``benchmarks/bench_calibration.py``); the design
-    effect is the last column.
+    The interval counts what is independent (``reports.clusters``): the games of one deal at
+    one table are one unit, the tables strata, and the t quantile of the units' degrees of
+    freedom widens the interval of a small run (``df``; NaN bounds where the run is too small
+    to give one). It covers the true rate 95% of the time at every design size
+    (``benchmarks/bench_calibration.py``). ``design_effect`` is its variance over the binomial
+    one; ``conservative`` says the tables were dealt once each (pooled per size: too wide).
     """
     g = as_games(data)
     acc = g.cache.get("summary_counts")
@@ -131,12 +115,12 @@ def summary(data: Any) -> pd.DataFrame:
         g.cache["summary_counts"] = acc
     games, wins, fair, value_sum, value_n, unfinished, forfeits, shares = acc
     d = g.declaration
-    deff = g.cache.get("summary_deff")
-    if deff is None:
-        deff = design_effect(g, wins, games)
-        g.cache["summary_deff"] = deff
-    with np.errstate(invalid="ignore", divide="ignore"):
-        lo, hi = wilson(wins / deff, games / deff)
+    cached = g.cache.get("summary_estimates")
+    if cached is None:
+        cached = rate_estimates(g, wins, games)
+        g.cache["summary_estimates"] = cached
+    est, deff = cached
+    lo, hi = wilson_t(est)
     with np.errstate(invalid="ignore", divide="ignore"):
         df = pd.DataFrame(
             {
@@ -152,6 +136,9 @@ def summary(data: Any) -> pd.DataFrame:
                 "unfinished": unfinished.astype(np.int64),
                 "forfeits": forfeits.astype(np.int64),
                 "design_effect": deff,
+                "deal_sets": est.units.astype(np.int64),
+                "df": est.df,
+                "conservative": est.conservative,
             }
         )
         if d.shared_wins:
@@ -258,12 +245,14 @@ def seats(data: Any) -> pd.DataFrame:
     codes = (df["n_players"] * w + df["position"]).to_numpy(dtype=np.int64)
     group_wins, group_games = np.zeros(size), np.ones(size)
     group_wins[codes], group_games[codes] = df["wins"], df["games"]
-    deff = design_effect(g, group_wins, group_games, position)[codes]
-    df["ci_low"], df["ci_high"] = wilson(df["wins"] / deff, df["games"] / deff)
+    est, deff = rate_estimates(g, group_wins, group_games, position)
+    lo, hi = wilson_t(est)  # a position's seats are its size's games, one per game
+    df["ci_low"], df["ci_high"] = lo[codes], hi[codes]
     df["fair"] = 1.0 / df["n_players"]
-    df["design_effect"] = deff
+    df["design_effect"] = deff[codes]
+    df["deal_sets"] = est.units[codes].astype(np.int64)
     cols = ["n_players", "position", "games", "wins", "win_rate", "ci_low", "ci_high", "fair"]
-    return df[cols + [mean_col, "design_effect"]]
+    return df[cols + [mean_col, "design_effect", "deal_sets"]]
 
 
 def _length_hists(g: Games) -> list[tuple[str, str, str, np.ndarray]]:

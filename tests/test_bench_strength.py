@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import stats as sps
 
 from reports.stats import wilson
 
@@ -29,7 +30,9 @@ def test_vs_random_interval_is_clustered_by_deal():
     assert 0.5 < row["win_rate"] < 1.0
     deff = row["design_effect"]
     assert deff != pytest.approx(1.0)  # the four seatings of a deal are not independent
-    lo, hi = wilson(row["wins"] / deff, row["games"] / deff)
+    # Wilson's on the effective games, with the t quantile of the deals' degrees of freedom
+    z = sps.t.ppf(0.975, row["df"])
+    lo, hi = wilson(row["wins"] / deff, row["games"] / deff, z)
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((float(lo), float(hi)))
     plain = wilson(row["wins"], row["games"])
     assert not np.allclose((row["ci_low"], row["ci_high"]), plain)

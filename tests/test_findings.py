@@ -47,6 +47,7 @@ def _findings_module():
 def test_self_play_copies_of_a_game_count_once_in_the_seat_intervals(tmp_path):
     import numpy as np
     import pytest
+    from scipy import stats as sps
 
     import reports
     from tournaments import Tournament
@@ -59,11 +60,12 @@ def test_self_play_copies_of_a_game_count_once_in_the_seat_intervals(tmp_path):
     m = int(seats["deals"].iloc[0])
     assert m == 100 and (seats["games"] == 400).all()
     assert seats["design_effect"].to_numpy() == pytest.approx(4 * m / (m - 1))
+    assert (seats["deal_sets"] == m).all()
     plain_lo, plain_hi = reports.stats.wilson(seats["wins"], seats["games"])
     assert ((seats["ci_high"] - seats["ci_low"]) > 1.9 * (plain_hi - plain_lo)).all()
     # the same for a rate over matches: four identical copies of each of 50 deals' outcome
     hits = np.repeat(np.arange(50) % 5 == 0, 4)
-    lo, hi = findings._clustered_rate(hits, np.full(200, 4, np.int8), np.repeat(np.arange(50), 4))
+    lo, hi = findings._clustered_rate(hits, np.zeros(200, np.int8), np.repeat(np.arange(50), 4))
     deff = 4 * 50 / 49  # 40 hits of 200 matches, 10 of 50 deals
-    once = reports.stats.wilson(40 / deff, 200 / deff)
+    once = reports.stats.wilson(40 / deff, 200 / deff, sps.t.ppf(0.975, 49))
     assert (lo, hi) == pytest.approx((float(once[0]), float(once[1])))

@@ -10,8 +10,8 @@ they are repeated in turn (``a, b`` for three seats is ``a, b, a``); with more, 
 combination of them makes a table. Each deal of a table is replayed under the table's balanced
 seating design (``tournaments.seating``: the strategy in every position, after and before every
 field strategy equally often); the baseline's table uses the same seatings with the baseline in
-the strategy's seat. Deal seeds depend only on the seed, the table size and the deal index, so
-both sides see the same cards. Entrants are in canonical (label) order, so results do not
+the strategy's seat. Each table is dealt its own cards, and the baseline's copy of a table is
+dealt from the same stream as the strategy's, so both sides see the same cards. Entrants are in canonical (label) order, so results do not
 depend on the order in which the field was listed.
 """
 
@@ -101,7 +101,11 @@ class Gauntlet(Tournament):
         self.tables = [(me, *g) for g in groups] + [(other, *g) for g in groups]
         self.seatings = mine + theirs
         self.schedule = Schedule(
-            self.tables, 2 * int(games), chunk_size, [len(d) for d in self.seatings]
+            self.tables,
+            2 * int(games),
+            chunk_size,
+            [len(d) for d in self.seatings],
+            streams=[*range(len(groups)), *range(len(groups))],  # the copy sees the same cards
         )
         self.gauntlet = {"strategy": label, "baseline": base, "field": names}
 

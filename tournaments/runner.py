@@ -244,6 +244,8 @@ class Tournament:
             "games_asked": self.games_asked,
             "n_games": self.schedule.n_games,
             "deals_per_table": self.schedule.deals,
+            "deal_stages": list(self.schedule.stages),
+            "deal_streams": list(self.schedule.streams),
             "seed": self.seed,
             "expert": self.expert,
             "target": self.target if self.expert and self.rounds is None else None,

@@ -2,15 +2,24 @@
 
 A *table* is a tuple of entrant indices (a multiset: who plays). Every table plays the same
 number of *deals*; each deal is replayed under every seating of the table's design
-(``tournaments.seating``; "duplicate" play), so seat, neighbour and deal luck cancel. With
-``n_t`` seatings at table ``t``, game ``g`` of the tournament is
+(``tournaments.seating``; "duplicate" play), so seat, neighbour and deal luck cancel. Each
+table is dealt its own cards: deal ``d`` of table ``t`` comes from the table's *deal stream*
+(``streams[t]``, by default ``t``; a gauntlet gives the baseline's copy of a table the
+strategy's stream, so both sides see the same cards). Deals shared by every table of a size
+would make the tables' results correlated and a run of 200,000 games worth a few tens of
+thousands; one duplicate set per (table, deal) is the independent unit the reports count.
 
-    g = table_offset[t] + deal * n_t + seating
+With ``n_t`` seatings at table ``t`` and ``S = sum(n_t)`` games per deal over all tables,
+game ``g`` of the tournament is numbered deal-major:
 
-so one duplicate set is ``n_t`` consecutive games (the per-game rows call the seating index
-``rotation``). A *chunk* is a run of deals of one table (all their seatings): the unit of work,
-of storage and of resume. Nothing here knows the game being played; nothing is materialized
-per game.
+    g = deal * S + set_offset[t] + seating
+
+so a game's number (and every seed derived from it) does not depend on how many deals the
+run has: a run grown by more deals keeps every game it played (``stages``). One duplicate set
+is ``n_t`` consecutive numbers (the per-game rows call the seating index ``rotation``). A
+*chunk* is a run of deals of one table (all their seatings) within one stage: the unit of
+work, of storage and of resume. Nothing here knows the game being played; nothing is
+materialized per game.
 """
 
 from __future__ import annotations
@@ -77,8 +86,14 @@ class Chunk:
     n_players: int
     deal_start: int
     deal_stop: int
-    game_start: int  # tournament index of the chunk's first game
+    set_offset: int  # number of the table's first game of deal 0 (deal-major numbering)
     set_size: int = 0  # seatings per deal (0: one per seat, plain rotations)
+    period: int = 0  # games per deal over all tables (0: this table alone)
+    stream: int = -1  # the table's deal stream (-1: the table's index)
+
+    @property
+    def deal_stream(self) -> int:
+        return self.table if self.stream < 0 else self.stream
 
     @property
     def n_seatings(self) -> int:
@@ -93,8 +108,11 @@ class Chunk:
         return self.n_deals * self.n_seatings
 
     def game_indices(self) -> np.ndarray:
-        """Tournament game index of every game in the chunk, in order (deal-major)."""
-        return np.arange(self.game_start, self.game_start + self.n_games, dtype=np.int64)
+        """Tournament game index of every game in the chunk, in order (deal, then seating)."""
+        deals = np.arange(self.deal_start, self.deal_stop, dtype=np.int64)
+        period = self.period or self.n_seatings
+        start = deals[:, None] * period + self.set_offset
+        return (start + np.arange(self.n_seatings, dtype=np.int64)[None, :]).ravel()
 
     def deal_indices(self) -> np.ndarray:
         """Deal index of every game in the chunk (each repeated over the seatings)."""
@@ -107,11 +125,22 @@ class Chunk:
         return np.tile(np.arange(self.n_seatings, dtype=np.int16), self.n_deals)
 
 
+def deals_for(games: int, seats_per_set: int) -> int:
+    """Deals per table for ``games`` games: rounded up to whole duplicate sets on every table."""
+    return max(1, math.ceil(games / seats_per_set))
+
+
 class Schedule:
     """Tables, deals per table and chunks of a tournament asking for ``games`` games in all.
 
     ``set_sizes[t]`` is the number of seatings each deal of table ``t`` is played under (by
-    default its number of seats: plain rotations).
+    default its number of seats: plain rotations); ``streams[t]`` the deal stream table ``t``
+    is dealt from (by default its own, ``t``). ``stages`` (increasing deals per table) grows a
+    run in steps: stage ``s`` plays deals ``stages[s - 1] .. stages[s] - 1`` of every table,
+    and its chunks follow the earlier stages' (a run grown stage by stage plays exactly the
+    games of one asked for at once). Without ``stages``, one stage of ``games`` rounded up
+    to whole duplicate sets. The chunk size comes from the first stage, so growing never
+    moves a chunk already played.
     """
 
     def __init__(
@@ -120,6 +149,8 @@ class Schedule:
         games: int,
         chunk_games: int | None = None,
         set_sizes: Sequence[int] | None = None,
+        streams: Sequence[int] | None = None,
+        stages: Sequence[int] | None = None,
     ):
         if not tables:
             raise ValueError("a tournament needs at least one table")
@@ -131,32 +162,51 @@ class Schedule:
         if len(set_sizes) != len(self.tables) or min(set_sizes) < 1:
             raise ValueError("every table needs at least one seating")
         self.set_sizes = [int(n) for n in set_sizes]
+        self.streams = (
+            list(range(len(self.tables))) if streams is None else [int(x) for x in streams]
+        )
+        if len(self.streams) != len(self.tables):
+            raise ValueError("every table needs a deal stream")
         self.seats_per_set = sum(self.set_sizes)
-        self.deals = math.ceil(games / self.seats_per_set)
-        """Deals per table: the asked games rounded up to whole duplicate sets on every table."""
+        first = deals_for(games, self.seats_per_set)
+        self.stages = [first] if not stages else [int(x) for x in stages]
+        if self.stages[0] != first or any(b <= a for a, b in itertools.pairwise(self.stages)):
+            raise ValueError("stages must start at the asked deals and increase")
+        self.deals = self.stages[-1]
+        """Deals per table (the last stage's)."""
         self.n_games = self.deals * self.seats_per_set
         if chunk_games is None:
-            chunk_games = min(MAX_CHUNK_GAMES, max(2_000, math.ceil(self.n_games / 64)))
+            chunk_games = min(
+                MAX_CHUNK_GAMES, max(2_000, math.ceil(first * self.seats_per_set / 64))
+            )
         if chunk_games < 1:
             raise ValueError(f"chunk size must be at least 1 game, got {chunk_games}")
         self.chunk_games = int(chunk_games)
-        self.offsets = np.concatenate(
-            [[0], np.cumsum([self.deals * n for n in self.set_sizes])]
-        ).astype(np.int64)
+        self.set_offsets = np.concatenate([[0], np.cumsum(self.set_sizes)]).astype(np.int64)
         self._chunk_starts: list[tuple[int, int, int]] = []  # (table, deal_start, deal_stop)
-        for t in range(len(self.tables)):
-            per = max(1, self.chunk_games // self.set_sizes[t])
-            for d0 in range(0, self.deals, per):
-                self._chunk_starts.append((t, d0, min(self.deals, d0 + per)))
+        self._stage_starts = [0]
+        for lo, hi in itertools.pairwise([0, *self.stages]):
+            for t in range(len(self.tables)):
+                per = max(1, self.chunk_games // self.set_sizes[t])
+                for d0 in range(lo, hi, per):
+                    self._chunk_starts.append((t, d0, min(hi, d0 + per)))
+            self._stage_starts.append(len(self._chunk_starts))
 
     @property
     def n_chunks(self) -> int:
         return len(self._chunk_starts)
 
+    def stage_chunks(self, stage: int) -> range:
+        """The chunk ids of stage ``stage``."""
+        return range(self._stage_starts[stage], self._stage_starts[stage + 1])
+
     def chunk(self, chunk_id: int) -> Chunk:
         t, d0, d1 = self._chunk_starts[chunk_id]
         k, n = len(self.tables[t]), self.set_sizes[t]
-        return Chunk(chunk_id, t, k, d0, d1, int(self.offsets[t]) + d0 * n, n)
+        return Chunk(
+            chunk_id, t, k, d0, d1, int(self.set_offsets[t]), n, self.seats_per_set,
+            self.streams[t],
+        )  # fmt: skip
 
     def chunks(self) -> list[Chunk]:
         return [self.chunk(i) for i in range(self.n_chunks)]

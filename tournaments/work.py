@@ -25,10 +25,13 @@ from .seeds import derive_seeds
 
 __all__ = ["ChunkTask", "ChunkOutput", "ready", "run_chunk", "SEED_KEYS", "MAX_GAMES_PER_MATCH"]
 
-SEED_KEYS = {"deal": 0, "play": 1, "match": 2, "match_play": 3}
-"""SeedSequence spawn-key prefixes: deal seeds use (0, table size, deal index), play seeds
-(1, game index); expert runs use (2, table size, deal index) for match seeds and
-(3, seated-match index) for their play seeds."""
+SEED_KEYS = {"deal": 10, "play": 1, "match": 12, "match_play": 3}
+"""SeedSequence spawn-key prefixes: deal seeds use (10, deal stream, deal index), play seeds
+(1, game index); expert runs use (12, deal stream, deal index) for match seeds and
+(3, seated-match index) for their play seeds. A table's deal stream is its own (the
+baseline's copy of a gauntlet table shares the strategy's), and game indices are numbered
+deal-major (``tournaments.schedule``), so no seed depends on the number of deals. (Keys 0
+and 2 keyed deals by table size: every table of a size was dealt the same cards.)"""
 
 MAX_GAMES_PER_MATCH = 64
 """Expert rows number games ``match * 64 + game_in_match`` (a match to 20 points between 3+
@@ -250,10 +253,10 @@ def run_chunk(task: ChunkTask) -> ChunkOutput:
 
 def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     chunk, game = task.chunk, task.game
-    k, n_games, n_set = chunk.n_players, chunk.n_games, chunk.n_seatings
+    n_games, n_set = chunk.n_games, chunk.n_seatings
     games = chunk.game_indices()
     deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
-    deal_seeds = derive_seeds(task.seed, (SEED_KEYS["deal"], k), deal_ids)
+    deal_seeds = derive_seeds(task.seed, (SEED_KEYS["deal"], chunk.deal_stream), deal_ids)
     play_seeds = derive_seeds(task.seed, (SEED_KEYS["play"],), games)
     agg = _empty_aggregates(task)
 
@@ -337,7 +340,7 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     k, n_matches, n_set = chunk.n_players, chunk.n_games, chunk.n_seatings
     match_ids = chunk.game_indices()  # seated-match index, numbered like games
     deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
-    match_seeds = derive_seeds(task.seed, (SEED_KEYS["match"], k), deal_ids)
+    match_seeds = derive_seeds(task.seed, (SEED_KEYS["match"], chunk.deal_stream), deal_ids)
     play_seeds = derive_seeds(task.seed, (SEED_KEYS["match_play"],), match_ids)
     agg = _empty_aggregates(task)
 

@@ -4,9 +4,10 @@ Both play the same focused tournament (same field, same seed, hence the same dea
 seatings); only the candidate's parameters differ. Games are paired by their deal and seating
 (the candidate's seat masked), not by game index, since the runner orders entrants by label and
 the two candidates' labels need not sort alike. The unit of the paired test is the deal (every
-table of one size shares its deals, each replayed under every seating): per deal, the
-difference of the two candidates' win rates, then a t interval on its mean. Each arm's win rate gets a Wilson
-interval clustered by deal (a deterministic field replays a deal's games alike).
+table is dealt its own cards, each deal replayed under every seating, so a deal seed names one
+duplicate set): per set, the difference of the two candidates' win rates, then its mean with
+the stratified cluster-robust t interval of the reports (``reports.clusters``: the sets
+independent, the tables strata). Each arm's win rate gets the reports' interval too.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
-from reports.stats import clustered_wilson
+from reports.clusters import clustered_rate, given, mean_estimates
 from tournaments import TournamentResult
 
 __all__ = ["Arm", "Verification", "compare"]
@@ -55,7 +55,10 @@ class Verification:
 
     @property
     def verdict(self) -> str:
-        """'improved', 'worse' or 'no significant difference' (95% interval of the difference)."""
+        """'improved', 'worse' or 'no significant difference' (95% interval of the difference);
+        'too few deals to tell' where the run is too small for an interval."""
+        if not np.isfinite(self.diff_low):
+            return "too few deals to tell"
         if self.diff_low > 0:
             return "improved"
         if self.diff_high < 0:
@@ -71,7 +74,7 @@ class Verification:
 def _games(result: TournamentResult, label: str) -> pd.DataFrame:
     """Per game, sorted by deal and seating: ``key`` (deal seed and who sits where, ``label``
     masked), ``deal`` (its seed) and ``won`` (did ``label`` win)."""
-    df = result.games(["deal_seed", "winner", *SEAT_COLUMNS])
+    df = result.games(["deal_seed", "table", "winner", *SEAT_COLUMNS])
     seats = df[SEAT_COLUMNS].astype(object).where(df[SEAT_COLUMNS].notna(), "")
     seats = seats.replace({label: CANDIDATE})
     key = df["deal_seed"].astype(str)
@@ -81,15 +84,16 @@ def _games(result: TournamentResult, label: str) -> pd.DataFrame:
         {
             "key": key,
             "deal": df["deal_seed"].to_numpy(),
+            "table": df["table"].to_numpy(),
             "won": (df["winner"].astype(object) == label).to_numpy(),
         }
     )
     return out.sort_values("key", kind="stable").reset_index(drop=True)
 
 
-def _arm(spec: str, label: str, won: np.ndarray, deal: np.ndarray) -> Arm:
+def _arm(spec: str, label: str, won: np.ndarray, deal: np.ndarray, table: np.ndarray) -> Arm:
     n, k = len(won), int(won.sum())
-    lo, hi = clustered_wilson(won, deal)
+    lo, hi = clustered_rate(won, deal, table)
     return Arm(spec, label, n, k, k / n, float(lo), float(hi))
 
 
@@ -103,26 +107,19 @@ def compare(
     if len(gt) != len(gs) or not gt["key"].equals(gs["key"]):
         raise RuntimeError("the verification arms did not play the same games: cannot pair them")
     won_t, won_s = gt["won"].to_numpy(), gs["won"].to_numpy()
-    _, inverse = np.unique(gt["deal"].to_numpy(), return_inverse=True)
-    per_set = np.bincount(inverse, weights=won_t.astype(float) - won_s.astype(float))
-    per_set /= np.bincount(inverse)
+    cl = given(gt["deal"].to_numpy(), gt["table"].to_numpy())
+    per_set = np.bincount(cl.of_game, weights=won_t.astype(float) - won_s.astype(float))
+    per_set /= np.bincount(cl.of_game)
     m = len(per_set)
-    mean = float(per_set.mean())
-    se = float(per_set.std(ddof=1) / np.sqrt(m)) if m > 1 else float("nan")
-    if se > 0:
-        half = float(sps.t.ppf(0.975, m - 1)) * se
-        p = float(2 * sps.t.sf(abs(mean / se), m - 1))
-    elif m > 1:  # every set gave the same difference
-        half, p = 0.0, (1.0 if mean == 0 else 0.0)
-    else:
-        half, p = float("inf"), float("nan")
+    est = mean_estimates(per_set, np.zeros(m, np.int64), np.arange(m), 1, cl)
+    lo, hi = est.interval()
     return Verification(
         seed=seed,
-        tuned=_arm(tuned[0], tuned[1], won_t, gt["deal"].to_numpy()),
-        start=_arm(start[0], start[1], won_s, gs["deal"].to_numpy()),
-        diff=mean,
-        diff_low=mean - half,
-        diff_high=mean + half,
-        p_value=p,
+        tuned=_arm(tuned[0], tuned[1], won_t, gt["deal"].to_numpy(), gt["table"].to_numpy()),
+        start=_arm(start[0], start[1], won_s, gs["deal"].to_numpy(), gs["table"].to_numpy()),
+        diff=float(est.value[0]),
+        diff_low=float(lo[0]),
+        diff_high=float(hi[0]),
+        p_value=float(est.p_value()[0]),
         units=m,
     )

@@ -1,0 +1,340 @@
+"""Which games are independent, and intervals that count them honestly.
+
+A run deals each table its own cards and replays every deal under the table's seatings
+(``tournaments.schedule``): the games of one deal at one table, a *duplicate set*, share their
+cards and are correlated; different duplicate sets are independent. The tables are fixed by
+the design (who sits with whom is not drawn at random), so they are *strata*: a rate over many
+tables varies from run to run only through the deals within each table. Every interval of the
+reports is computed the same way:
+
+* a statistic is a sum over duplicate sets (*clusters*) of per-set contributions (a rate is
+  linearised: ``(wins - rate * games) / all games``);
+* its variance is the sum over tables of the within-table variance of those contributions,
+  ``D / (D - 1)`` times the squared deviations from the table's mean (``D`` sets at the table);
+* the interval takes Student's t with Satterthwaite's degrees of freedom for that sum, so a
+  run of few deals gets the wide interval it has earned instead of a normal one it has not.
+
+A table dealt once cannot tell its deal's luck from its mean. Tables with a single deal are
+pooled per table size into one stratum: that overstates the variance by the spread between
+those tables, so such intervals are conservative, and say so (``Estimates.conservative``).
+Where the degrees of freedom fall below ``MIN_DF`` no interval is stated (NaN): the reports say
+in words that the run is too small to tell (``too_small``).
+
+``benchmarks/bench_calibration.py`` measures the coverage of these intervals over many
+independent runs for a grid of designs; ``tests/test_clusters.py`` checks them on synthetic
+data with a known truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import special  # Student's t without scipy.stats' import time
+
+from .data import BLOCK, Games
+
+__all__ = [
+    "MIN_DF",
+    "Clusters",
+    "Estimates",
+    "Sums",
+    "clustered_rate",
+    "clusters",
+    "given",
+    "mean_estimates",
+    "ratio_estimates",
+    "seat_sums",
+    "t_quantile",
+    "too_small",
+    "wilson_t",
+]
+
+MIN_DF = 4.0
+"""Fewest degrees of freedom an interval is stated with. Below it the variance rests on so few
+independent deals that no interval would keep its 95% (``bench_calibration.py``)."""
+
+DENSE_CELLS = 1 << 22
+"""Group x cluster tables up to this many cells are summed densely, larger ones sparsely."""
+
+SAME_STREAM = "the same cards at every table of a size"
+
+
+@dataclass(frozen=True)
+class Clusters:
+    """The independent units of a run: each game's duplicate set and each set's stratum.
+
+    ``of_game[i]`` numbers game ``i``'s cluster (0 .. ``n - 1``); ``stratum[c]`` is cluster
+    ``c``'s table (its deal stream) or, where tables were pooled, its table size. ``method``
+    says in words what a unit is.
+    """
+
+    of_game: np.ndarray
+    stratum: np.ndarray
+    n_strata: int
+    pooled: bool
+    method: str
+
+    @property
+    def n(self) -> int:
+        return int(self.stratum.size)
+
+    def deals_per_stratum(self) -> int:
+        """The most duplicate sets any stratum has."""
+        return int(np.bincount(self.stratum).max(initial=0))
+
+
+def _table_codes(g: Games) -> np.ndarray:
+    """Per game, a code for who sits at its table (a multiset, whatever the seating) and how
+    many seats it has: the table of rows that carry no ``table`` column."""
+    seated = np.sort(g.seats.astype(np.int64) + 1, axis=1)  # empty seats (-1) become 0
+    keys = np.column_stack([g.n_players.astype(np.int64), seated])
+    return np.unique(keys, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
+
+
+def clusters(g: Games) -> Clusters:
+    """The clusters of ``g`` (cached on it). With a ``deal`` column a cluster is one deal of
+    one table (``table``: its deal stream; rows without it name the table by who sits there);
+    without one each game is its own cluster, stratified by its table."""
+    cached = g.cache.get("clusters")
+    if cached is not None:
+        return cached
+    table = g.table if g.table is not None else _table_codes(g)
+    table = pd.factorize(table)[0].astype(np.int64)
+    if g.deal is None:
+        of_game = np.arange(len(g), dtype=np.int64)
+        stratum_of_game, method = table, "each game (the rows carry no deal)"
+    else:
+        key = table * (int(g.deal.max(initial=0)) + 1) + g.deal.astype(np.int64)
+        of_game = pd.factorize(key)[0].astype(np.int64)
+        stratum_of_game, method = table, "one duplicate set (a deal at a table)"
+    n = int(of_game.max(initial=-1)) + 1
+    stratum = np.zeros(n, dtype=np.int64)
+    stratum[of_game] = stratum_of_game
+    size = np.zeros(n, dtype=np.int64)
+    size[of_game] = g.n_players.astype(np.int64)
+    per = np.bincount(stratum)
+    single = per[stratum] == 1
+    pooled = bool(single.any())
+    if pooled:  # a table dealt once: pooled with the other such tables of its size
+        top = int(stratum.max(initial=-1)) + 1
+        stratum = np.where(single, top + size, stratum)
+    stratum = pd.factorize(stratum)[0].astype(np.int64)
+    out = Clusters(of_game, stratum, int(stratum.max(initial=-1)) + 1, pooled, method)
+    g.cache["clusters"] = out
+    return out
+
+
+@dataclass(frozen=True)
+class Sums:
+    """Per (group, cluster) where the group is present: the sum of its outcomes ``w`` and its
+    count ``n`` (unique pairs, sorted by group then cluster)."""
+
+    group: np.ndarray
+    cluster: np.ndarray
+    w: np.ndarray
+    n: np.ndarray
+    n_groups: int
+
+    def totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sum of w, sum of n) per group."""
+        return (
+            np.bincount(self.group, weights=self.w, minlength=self.n_groups),
+            np.bincount(self.group, weights=self.n, minlength=self.n_groups),
+        )
+
+
+class _Accumulator:
+    """Sums of (group, cluster) keys over blocks: dense when the table is small, else sparse."""
+
+    def __init__(self, n_groups: int, n_clusters: int):
+        self.g, self.c = n_groups, max(n_clusters, 1)
+        self.dense = n_groups * self.c <= DENSE_CELLS
+        if self.dense:
+            self.w = np.zeros(n_groups * self.c)
+            self.n = np.zeros(n_groups * self.c)
+        else:
+            self.parts: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def add(self, key: np.ndarray, won: np.ndarray) -> None:
+        if self.dense:
+            self.n += np.bincount(key, minlength=self.g * self.c)
+            self.w += np.bincount(key, weights=won, minlength=self.g * self.c)
+            return
+        uniq, inv = np.unique(key, return_inverse=True)
+        self.parts.append((uniq, np.stack([np.bincount(inv, weights=won), np.bincount(inv)])))
+
+    def result(self) -> Sums:
+        if self.dense:
+            key = np.flatnonzero(self.n)
+            w, n = self.w[key], self.n[key]
+        elif self.parts:
+            keys = np.concatenate([k for k, _ in self.parts])
+            vals = np.concatenate([v for _, v in self.parts], axis=1)
+            key, inv = np.unique(keys, return_inverse=True)
+            w = np.bincount(inv, weights=vals[0])
+            n = np.bincount(inv, weights=vals[1])
+        else:
+            key, w, n = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
+        return Sums(key // self.c, key % self.c, w, n, self.g)
+
+
+def seat_sums(
+    g: Games,
+    n_groups: int,
+    code: Callable[[Games, int], np.ndarray] | None = None,
+    outcome: Callable[[Games], np.ndarray] | None = None,
+) -> Sums:
+    """Per (group, cluster): the outcomes (default: wins) and seats of every group.
+
+    Groups are strategies by default; ``code(block, seat)`` may give another code per seat
+    (-1: not counted) or several (an (N, m) array: the seat counts once in each).
+    ``outcome(block)`` is an (N, S) array of each seat's outcome (default: ``block.wins()``).
+    """
+    cl = clusters(g)
+    acc = _Accumulator(n_groups, cl.n)
+    for start, b in zip(range(0, max(len(g), 1), BLOCK), g.blocks(BLOCK), strict=False):
+        cluster = cl.of_game[start : start + len(b)]
+        won = (b.wins() if outcome is None else outcome(b)).astype(np.float64)
+        for s in range(b.seats.shape[1]):
+            c = b.seats[:, s].astype(np.int64) if code is None else code(b, s)
+            for col in c.reshape(len(c), -1).T:  # a group may give several codes a seat
+                ok = col >= 0
+                acc.add(col[ok] * acc.c + cluster[ok], won[ok, s])
+    return acc.result()
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """Per group: an estimate, its standard error and degrees of freedom, the independent
+    clusters it rests on, and whether strata were pooled (a conservative standard error)."""
+
+    value: np.ndarray
+    se: np.ndarray
+    df: np.ndarray
+    units: np.ndarray
+    conservative: bool = False
+
+    def half_width(self, level: float = 0.95) -> np.ndarray:
+        """Half the width of the two-sided t interval (NaN where the run is too small)."""
+        return t_quantile(self.df, level) * self.se
+
+    def interval(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+        half = self.half_width(level)
+        return self.value - half, self.value + half
+
+    def p_value(self, null: float = 0.0) -> np.ndarray:
+        """Two-sided p-value of ``value == null`` (t test; NaN where the run is too small)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = (self.value - null) / self.se
+            p = 2 * special.stdtr(np.where(np.isfinite(self.df), self.df, 1.0), -np.abs(t))
+        exact = (self.se == 0) & np.isfinite(self.value)
+        p = np.where(exact, np.where(self.value == null, 1.0, 0.0), p)
+        return np.where(self.df >= MIN_DF, p, np.nan)
+
+
+def t_quantile(df, level: float = 0.95) -> np.ndarray:
+    """Student's t quantile for a two-sided ``level`` interval; NaN below ``MIN_DF``."""
+    df = np.asarray(df, dtype=float)
+    ok = np.isfinite(df) & (df >= MIN_DF)
+    q = special.stdtrit(np.where(ok, df, MIN_DF), 0.5 + level / 2)
+    return np.where(ok, q, np.nan)
+
+
+def too_small(est: Estimates) -> np.ndarray:
+    """Per group: True where the run is too small for an interval."""
+    return ~(np.asarray(est.df) >= MIN_DF)
+
+
+def _stratified(
+    u: np.ndarray, group: np.ndarray, stratum: np.ndarray, n_groups: int, n_strata: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(variance, degrees of freedom, clusters) per group of the sum of per-cluster
+    contributions ``u``: within-stratum sample variances, summed; Satterthwaite's df."""
+    key = group * n_strata + stratum
+    cells = n_groups * n_strata
+    cnt = np.bincount(key, minlength=cells).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(key, weights=u, minlength=cells) / cnt
+        ss = np.bincount(key, weights=(u - mean[key]) ** 2, minlength=cells)
+        v = np.where(cnt >= 2, cnt / (cnt - 1) * ss, 0.0)
+        var = v.reshape(n_groups, n_strata).sum(axis=1)
+        den = np.where(cnt >= 2, v * v / (cnt - 1), 0.0).reshape(n_groups, n_strata).sum(axis=1)
+        free = np.maximum(cnt - 1, 0).reshape(n_groups, n_strata).sum(axis=1)
+        df = np.where(den > 0, var * var / den, free)  # all deviations zero: df of the counts
+    units = cnt.reshape(n_groups, n_strata).sum(axis=1)
+    return var, df, units
+
+
+def ratio_estimates(sums: Sums, cl: Clusters) -> Estimates:
+    """Per group: the rate sum(w) / sum(n) with its stratified cluster-robust error."""
+    w_tot, n_tot = sums.totals()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = w_tot / n_tot
+        u = (sums.w - rate[sums.group] * sums.n) / n_tot[sums.group]
+    var, df, units = _stratified(
+        u, sums.group, cl.stratum[sums.cluster], sums.n_groups, cl.n_strata
+    )
+    return Estimates(rate, np.sqrt(var), df, units, cl.pooled)
+
+
+def mean_estimates(
+    values: np.ndarray, group: np.ndarray, cluster: np.ndarray, n_groups: int, cl: Clusters
+) -> Estimates:
+    """Per group: the mean of one value per cluster (``values[i]`` of cluster ``cluster[i]``
+    in group ``group[i]``), each cluster weighing the same, with its stratified error."""
+    count = np.bincount(group, minlength=n_groups).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(group, weights=values, minlength=n_groups) / count
+        u = values / count[group]
+    var, df, units = _stratified(u, group, cl.stratum[cluster], n_groups, cl.n_strata)
+    return Estimates(mean, np.sqrt(var), df, units, cl.pooled)
+
+
+def wilson_t(est: Estimates, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """A rate's interval that stays inside [0, 1]: Wilson's score interval on the effective
+    number of games ``rate (1 - rate) / variance`` with the t quantile of the estimate's
+    degrees of freedom. A rate of exactly 0 or 1 has no spread to measure: it counts each
+    cluster once. NaN where the run is too small."""
+    p = np.asarray(est.value, dtype=float)
+    z = t_quantile(est.df, level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = est.se**2
+        n = np.where(var > 0, p * (1 - p) / var, np.where((p <= 0) | (p >= 1), est.units, np.inf))
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+        lo = np.where(p <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+        hi = np.where(p >= 1, 1.0, np.clip(centre + half, 0.0, 1.0))
+    bad = ~np.isfinite(z) | ~np.isfinite(p)
+    return np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
+
+
+def given(cluster: np.ndarray, stratum: np.ndarray | None = None) -> Clusters:
+    """Clusters from labels: ``cluster`` per trial, ``stratum`` per trial (default: one
+    stratum; a cluster takes its first trial's)."""
+    of = pd.factorize(np.asarray(cluster))[0].astype(np.int64)
+    n = int(of.max(initial=-1)) + 1
+    strata = np.zeros(n, np.int64)
+    if stratum is not None:
+        strata[of[::-1]] = pd.factorize(np.asarray(stratum))[0][::-1]
+    return Clusters(of, strata, int(strata.max(initial=-1)) + 1, False, "given")
+
+
+def clustered_rate(
+    hits: np.ndarray, cluster: np.ndarray, stratum: np.ndarray | None = None
+) -> tuple[float, float]:
+    """95% interval of the rate of ``hits`` (one 0/1 per trial), the trials clustered by
+    ``cluster`` and the clusters stratified by ``stratum`` (one label per trial; default: one
+    stratum), computed as every report interval is (``wilson_t``)."""
+    hits = np.asarray(hits, dtype=float)
+    cl = given(cluster, stratum)
+    n, of = cl.n, cl.of_game
+    sums = Sums(
+        np.zeros(n, np.int64), np.arange(n), np.bincount(of, weights=hits, minlength=n),
+        np.bincount(of, minlength=n).astype(float), 1,
+    )  # fmt: skip
+    lo, hi = wilson_t(ratio_estimates(sums, cl))
+    return float(lo[0]), float(hi[0])
