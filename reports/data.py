@@ -124,6 +124,24 @@ class Games:
                 declaration=self.declaration,
             )
 
+    def select(self, mask: np.ndarray) -> Games:
+        """The games where ``mask`` is True (copies; nothing cached carries over)."""
+        return Games(
+            labels=self.labels,
+            **{f: (None if getattr(self, f) is None else getattr(self, f)[mask])
+               for f in ARRAY_FIELDS},
+            **{f: {k: v[mask] for k, v in getattr(self, f).items()} for f in DICT_FIELDS},
+            declaration=self.declaration,
+        )  # fmt: skip
+
+    def finished(self) -> Games:
+        """The games not ended by a forfeit (itself when there is none, or when every game
+        was: then there is nothing else to show): a game a strategy forfeited says nothing
+        about seats or lengths."""
+        if not self.forfeited.any() or self.forfeited.all():
+            return self
+        return self.select(~self.forfeited)
+
     def ranks_key(self) -> np.ndarray:
         """Finishing key per seat (lower is better): the rank value in the declared direction,
         the winner first, a forfeiting seat last, empty seats after all. int32 (N, S)."""

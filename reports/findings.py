@@ -13,12 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtr  # the normal CDF, without scipy.stats' 1 s import
 
 from tournaments.game import Declaration, plural
 
 from .data import default_declaration
-from .stats import Z95
 
 __all__ = ["Finding", "key_findings", "pct", "points", "interval", "p_text"]
 
@@ -40,7 +38,10 @@ def pct(x: float) -> str:
 
 
 def interval(lo: float, hi: float, scale: float = 100.0) -> str:
-    """A 95% interval in percent (or points) with one decimal: '[50.6, 51.3]'."""
+    """A 95% interval in percent (or points) with one decimal: '[50.6, 51.3]'; where the run
+    was too small to state one, says so."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"({TOO_FEW})"
     return f"[{scale * lo:.1f}, {scale * hi:.1f}]"
 
 
@@ -106,7 +107,9 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
             )
         ]
     paired = (
-        "paired by deal at the tables both sat at" if method.startswith("paired") else "unpaired"
+        "paired by duplicate set at the tables both sat at"
+        if method.startswith("paired")
+        else "unpaired"
     )
     n_pairs = len(tables["significance"])
     margin = (
@@ -122,6 +125,11 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
             f"{top['strategy']} is the best strategy: {rate}. It beats the runner-up, "
             f"{second['strategy']}, by {margin}); {held}."
         )
+    elif not np.isfinite(row["ci_low"]):
+        text = (
+            f"{top['strategy']} has the highest win rate: {rate}; next is {other}. The run has "
+            f"{TOO_FEW} of their difference: play more {d.units()} to tell them apart."
+        )
     else:
         after = "" if row["p_value"] >= 0.05 else " after Holm correction over the pairs compared"
         text = (
@@ -135,63 +143,66 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
     return [Finding("significance", text)]
 
 
+TOO_FEW = "too few deals for an interval"
+
+
+def _verdict(lo: float, hi: float, fair: float) -> str:
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{TOO_FEW}, so no verdict"
+    if lo > fair:
+        return "an advantage"
+    if hi < fair:
+        return "a disadvantage"
+    return "no clear effect"
+
+
 def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
+    """The first player's win rate against the fair share, per table size (sizes are not
+    pooled: a first move is worth more at a small table)."""
     if seats is None or not len(seats):
         return []
-    n = int(seats.groupby("n_players")["games"].first().idxmax())
-    at = seats[seats["n_players"] == n].sort_values("position")
-    first = at.iloc[0]
-    fair = float(first["fair"])
-    if first["ci_low"] > fair:
-        verdict = "an advantage"
-    elif first["ci_high"] < fair:
-        verdict = "a disadvantage"
-    else:
-        verdict = "no clear effect"
-    text = (
-        f"Seat: at {n} players the first to play wins {pct(first['win_rate'])} "
-        f"{interval(first['ci_low'], first['ci_high'])} of {d.units()} against a fair share of "
-        f"{pct(fair)}: {verdict}"
-    )
-    if len(at) > 1:
-        worst = at.loc[at["win_rate"].idxmin()]
-        best = at.loc[at["win_rate"].idxmax()]
-        text += (
-            f". Best position {int(best['position'])} ({pct(best['win_rate'])}), worst "
-            f"position {int(worst['position'])} ({pct(worst['win_rate'])}), counting from the "
-            "first player"
+    parts = []
+    for n, at in seats.groupby("n_players"):
+        first = at.sort_values("position").iloc[0]
+        fair = float(first["fair"])
+        text = (
+            f"at {int(n)} players the first to play wins {pct(first['win_rate'])} "
+            f"{interval(first['ci_low'], first['ci_high'])} of {d.units()} against a fair share "
+            f"of {pct(fair)}: {_verdict(first['ci_low'], first['ci_high'], fair)}"
         )
-    return [Finding("seats", text + ".")]
+        if len(at) > 1 and seats["n_players"].nunique() == 1:
+            worst = at.loc[at["win_rate"].idxmin()]
+            best = at.loc[at["win_rate"].idxmax()]
+            text += (
+                f". Best position {int(best['position'])} ({pct(best['win_rate'])}), worst "
+                f"position {int(worst['position'])} ({pct(worst['win_rate'])}), counting from "
+                "the first player"
+            )
+        parts.append(text)
+    return [Finding("seats", "Seat: " + "; ".join(parts) + ".")]
 
 
 def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
-    """The strongest neighbour effect, when the report has a neighbours table (per strategy
-    and the strategy seated before it: ``win_rate`` with its interval). The effect is
-    ``vs_elsewhere`` (against sharing a table with that strategy at another seat) when the
-    table has it for some pair, else ``vs_overall`` (against all the strategy's games)."""
-    need = {"strategy", "before", "win_rate", "ci_low", "ci_high"}
+    """The strongest neighbour effect: sitting directly after a strategy against sharing the
+    table with it at another seat, compared within each duplicate set (``vs_elsewhere``, with
+    its t-test p-value). The largest of many pairs is picked, so its p-value is
+    Bonferroni-corrected over them. Without that comparison (seatings that never put a
+    strategy both before and elsewhere) no finding is made: the win rate after a strategy
+    against all one's games would mix the seat with the company."""
+    need = {"strategy", "before", "vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high",
+            "vs_elsewhere_p", "elsewhere_rate", "win_rate", "ci_low", "ci_high"}  # fmt: skip
     if nb is None or not len(nb) or not need <= set(nb.columns):
         return []
-    isolated = {"elsewhere_rate", "vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high"} <= set(
-        nb.columns
-    ) and bool(nb["vs_elsewhere"].notna().any())  # no pair also met elsewhere: fixed seatings
-    effect = "vs_elsewhere" if isolated else "vs_overall"
-    if effect not in nb.columns:
-        return []
-    nb = nb[nb[effect].notna()]
+    nb = nb[  # a strategy after its own copy says nothing about whom to sit after
+        nb["vs_elsewhere"].notna()
+        & np.isfinite(nb["vs_elsewhere_p"])
+        & (nb["strategy"] != nb["before"])
+    ]
     if not len(nb):
         return []
-    row = nb.loc[nb[effect].abs().idxmax()]
-    # The largest of many pairs is picked, so its p-value is Bonferroni-corrected over them;
-    # the standard error is read off the effect's (or the row's) 95% interval.
-    if isolated:
-        se = (row["vs_elsewhere_high"] - row["vs_elsewhere_low"]) / (2 * Z95)
-        against = f"{pct(row['elsewhere_rate'])} when it sits elsewhere at the table"
-    else:
-        se = (row["ci_high"] - row["ci_low"]) / (2 * Z95)
-        against = f"{pct(row['win_rate'] - row['vs_overall'])} over all its games"
-    p = float(2 * ndtr(-abs(row[effect]) / se)) if se > 0 else 1.0
+    row = nb.loc[nb["vs_elsewhere"].abs().idxmax()]
     n = len(nb)
+    p = float(row["vs_elsewhere_p"])
     p_adj = min(1.0, p * n)
     verdict = (
         f"it holds after Bonferroni correction over the {n} pairs"
@@ -201,19 +212,32 @@ def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
     text = (
         f"Neighbours: {row['strategy']} wins {pct(row['win_rate'])} "
         f"{interval(row['ci_low'], row['ci_high'])} when {row['before']} sits before it, "
-        f"against {against} ({100 * row[effect]:+.1f} points, {p_text(p)}), the strongest "
-        f"neighbour effect; {verdict}."
+        f"against {pct(row['elsewhere_rate'])} when it sits elsewhere at the table "
+        f"({100 * row['vs_elsewhere']:+.1f} points "
+        f"{interval(row['vs_elsewhere_low'], row['vs_elsewhere_high'])} within the same deals, "
+        f"{p_text(p)}), the strongest neighbour effect; {verdict}."
     )
     return [Finding("neighbours", text)]
 
 
 def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     """The first length column's median and 80% range, the second's mean (13 Leaves: turns,
-    then rounds)."""
+    then rounds), per table size when the run mixes sizes."""
     if lengths is None or not len(lengths):
         return []
-    rows = lengths[lengths["by"] == "all"].set_index("measure")
     first, *rest = d.length_columns
+    by_n = lengths[(lengths["by"] == "n_players") & (lengths["measure"] == first)]
+    if by_n["group"].nunique() > 1:
+        parts = [
+            f"{r['median']:.0f} {first} at {r['group']} players ({r['p10']:.0f}-{r['p90']:.0f})"
+            for _, r in by_n.iterrows()
+        ]
+        text = (
+            f"{d.unit.capitalize()} length: a {d.unit} lasts, on median (80% range), "
+            + ", ".join(parts)
+        )
+        return [Finding("lengths", text + ".")]
+    rows = lengths[lengths["by"] == "all"].set_index("measure")
     if first not in rows.index:
         return []
     t = rows.loc[first]
@@ -224,6 +248,40 @@ def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     if rest and rest[0] in rows.index:
         text += f", {rows.loc[rest[0]]['mean']:.1f} {rest[0]} on average"
     return [Finding("lengths", text + ".")]
+
+
+def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Finding]:
+    """Forfeited and unfinished games, first of all when there are any: every other finding
+    is read with them in mind."""
+    done = tables.get("completion")
+    if done is None or not len(done):
+        return []
+    row = done[done["n_players"].astype(str) == "all"].iloc[0]
+    games, forfeited, unfinished = int(row["games"]), int(row["forfeited"]), int(row["unfinished"])
+    if not forfeited and not unfinished:
+        return []
+    parts = []
+    if forfeited:
+        summ = tables.get("summary")
+        who = ""
+        if summ is not None and "forfeits" in summ and summ["forfeits"].sum() > 0:
+            by = summ[summ["forfeits"] > 0].sort_values("forfeits", ascending=False)
+            who = (
+                " (by "
+                + ", ".join(f"{r['strategy']}: {int(r['forfeits']):,}" for _, r in by.iterrows())
+                + ")"
+            )
+        parts.append(
+            f"{forfeited:,} of {games:,} {d.units()} ({pct(forfeited / games)}) ended by a "
+            f"forfeit{who}: they count as {d.units()} the forfeiting seat lost, and the seat and "
+            f"length findings leave them out"
+        )
+    if unfinished:
+        parts.append(
+            f"{unfinished:,} ({pct(unfinished / games)}) hit the turn limit unfinished and count "
+            "as nobody's win"
+        )
+    return [Finding("completion", "Caution: " + "; ".join(parts) + ".")]
 
 
 def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
@@ -293,6 +351,7 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
         out = [Finding("gauntlet", " ".join(sentences(tables["gauntlet"])))]
     else:
         out = _best(tables, method, d)
+    out = _completion(tables, d) + out
     out += _means(tables.get("means"), d)
     out += _seats(tables.get("seats"), d)
     out += _neighbours(tables.get("neighbours"))

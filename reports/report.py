@@ -28,7 +28,7 @@ from .gauntlet import gauntlet
 from .neighbours import neighbours
 from .rating import rating
 from .significance import PAIRED, significance
-from .tables import head_to_head, length_distribution, lengths, seats, summary
+from .tables import completion, head_to_head, length_distribution, lengths, seats, summary
 
 FORMATS = ("html", "md")
 FINDINGS_FILE = "findings.txt"
@@ -279,6 +279,7 @@ def compute_tables(run: Run, top: int = 5) -> tuple[dict[str, pd.DataFrame], str
         t["seats"] = seats(g)
     if d.turn_order:
         t["neighbours"] = neighbours(g, order=order)
+    t["completion"] = completion(g)
     t["lengths"] = lengths(g)
     t["lengths_hist"] = length_distribution(g)
     found = outcomes(g)

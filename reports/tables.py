@@ -205,13 +205,30 @@ def head_to_head_matrix(h2h: pd.DataFrame, value: str = "ahead_rate") -> pd.Data
     return mat.reindex(index=order, columns=order)
 
 
+def completion(data: Any) -> pd.DataFrame:
+    """Per table size and over all: games, how many ended by a forfeit (a strategy raised an
+    error or broke a rule) and how many hit the turn limit unfinished, with their shares."""
+    g = as_games(data)
+    rows = []
+    for n in [*np.unique(g.n_players).tolist(), None]:
+        at = np.ones(len(g), bool) if n is None else g.n_players == n
+        games, forfeited = int(at.sum()), int(g.forfeited[at].sum())
+        unfinished = int((g.unfinished & ~g.forfeited)[at].sum())
+        rows.append({"n_players": "all" if n is None else int(n), "games": games,
+                     "forfeited": forfeited, "unfinished": unfinished,
+                     "forfeited_share": forfeited / max(games, 1),
+                     "unfinished_share": unfinished / max(games, 1)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 def seats(data: Any) -> pd.DataFrame:
     """Win rate by seat position relative to the first player (0 = first to play; seat 0 for a
-    game without one), per player count, with 95% intervals clustered by deal as the summary's
-    (a deterministic strategy in self-play replays the very same game under every seating of a
-    deal, so those games are one observation, not several); ``fair`` = 1 / players;
-    ``mean_<rank value>``. Games without a winner count as games (no one's win)."""
-    g = as_games(data)
+    game without one), per player count, with 95% intervals clustered by duplicate set as the
+    summary's (a deterministic strategy in self-play replays the very same game under every
+    seating of a deal, so those games are one observation, not several); ``fair`` = 1 /
+    players; ``mean_<rank value>``. Unfinished games count as games (no one's win); games
+    ended by a forfeit are left out (``completion`` counts them)."""
+    g = as_games(data).finished()
     mean_col = f"mean_{g.declaration.rank_value}"
     w = g.seats.shape[1] + 1  # key = players * w + position
     size = (w + 1) * w
@@ -287,8 +304,8 @@ def lengths(data: Any) -> pd.DataFrame:
     """Every declared length column (13 Leaves: turns and rounds) per game: count, mean, std,
     min, percentiles (numpy's linear method, exact), max; for all games, by player count and by
     strategy. Long form with a ``measure`` column (the length column) and ``by`` ('all',
-    'n_players', 'strategy')."""
-    g = as_games(data)
+    'n_players', 'strategy'). Games ended by a forfeit are left out."""
+    g = as_games(data).finished()
     hists = _length_hists(g)
     counts = np.stack([h[3] for h in hists])
     n, mean, std = hist_moments(counts)
@@ -316,8 +333,8 @@ def lengths(data: Any) -> pd.DataFrame:
 
 def length_distribution(data: Any) -> pd.DataFrame:
     """Histogram of every declared length column (long: by, group, measure, value, games), for
-    charts: all games and per player count."""
-    g = as_games(data)
+    charts: all games and per player count (forfeited games left out)."""
+    g = as_games(data).finished()
     rows = []
     for by, group, measure, hist in _length_hists(g):
         if by == "strategy":

@@ -53,7 +53,8 @@ def test_plot_without_reports_says_what_to_import(res, monkeypatch):
 
 
 def test_report_object_shows_findings_tables_and_chart(tmp_path):
-    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=200, seed=1)
+    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=200, seed=1,
+                            unfinished_p=0.0, forfeit_p=0.0)  # fmt: skip
     rep = reports.Report(write_run(tmp_path / "run", games))
     html = rep._repr_html_()
     assert "<h3>Key findings</h3>" in html and "a is the best strategy" in html

@@ -87,7 +87,7 @@ def test_markdown_report(run_dir, tmp_path):
     images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert images and all((tmp_path / "m" / img).exists() for img in images)
     assert "| strategy | games | wins | win_rate | ci_low | ci_high |" in text
-    assert "paired by deal" in text
+    assert "paired by duplicate set" in text
 
 
 def test_expert_report(expert_dir, tmp_path):

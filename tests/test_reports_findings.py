@@ -13,6 +13,8 @@ import reports
 from reports.findings import interval, key_findings, p_text, pct, points
 from reports.synthetic import synthetic_expert, synthetic_games, write_run
 
+CLEAN = {"unfinished_p": 0.0, "forfeit_p": 0.0}  # no caution opens the findings
+
 
 def _findings(games: pd.DataFrame) -> list:
     tables, method = reports.compute_tables(reports.as_run(games))
@@ -20,7 +22,8 @@ def _findings(games: pd.DataFrame) -> list:
 
 
 def test_known_winner_is_named_with_margin_interval_and_significance():
-    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=400, seed=1)
+    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=400, seed=1,
+                            **CLEAN)  # fmt: skip
     tables, method = reports.compute_tables(reports.as_run(games))
     first = key_findings(tables, method)[0].text
     assert first.startswith("a is the best strategy: a wins ")
@@ -29,11 +32,15 @@ def test_known_winner_is_named_with_margin_interval_and_significance():
     row = tables["significance"].query("a == 'a' and b == 'b'").iloc[0]
     assert f"beats the runner-up, b, by {100 * row['diff']:.1f} points " in first
     assert f"[{100 * row['ci_low']:.1f}, {100 * row['ci_high']:.1f}]" in first
-    assert "paired by deal" in first and "holds after Holm correction over the 3 pairs" in first
+    assert (
+        "paired by duplicate set" in first
+        and "holds after Holm correction over the 3 pairs" in first
+    )
 
 
 def test_no_significant_winner_is_said_so():
-    games = synthetic_games({"a": 0.0, "b": 0.0, "c": -0.2}, players=(3,), deals=400, seed=1)
+    games = synthetic_games({"a": 0.0, "b": 0.0, "c": -0.2}, players=(3,), deals=400, seed=1,
+                            **CLEAN)  # fmt: skip
     first = _findings(games)[0].text
     assert first.startswith("No strategy is clearly the best: ")
     assert "not significant" in first
@@ -43,8 +50,11 @@ def test_no_significant_winner_is_said_so():
 def test_seat_length_and_expert_sentences():
     games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3, 4), deals=50, seed=2)
     found = {f.topic: f.text for f in _findings(games)}
-    assert found["seats"].startswith("Seat: at 4 players ")  # the count with the most games
-    games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3,), deals=400, seed=2)
+    # one sentence per table size: a first move is worth more at a small table
+    assert re.match(r"Seat: at 3 players the first .*; at 4 players the first ", found["seats"])
+    assert re.search(r"lasts, on median \(80% range\), \d+ turns at 3 players", found["lengths"])
+    games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3,), deals=200, seed=2,
+                            seating="balanced")  # fmt: skip
     found = {f.topic: f.text for f in _findings(games)}
     assert found["seats"].startswith("Seat: at 3 players the first to play wins ")
     assert "an advantage" in found["seats"]  # the synthetic model favours the first player
@@ -73,40 +83,56 @@ def test_neighbour_finding_appears_when_the_table_exists():
             "win_rate": [0.51, 0.47, 0.30],
             "ci_low": [0.49, 0.45, 0.28],
             "ci_high": [0.53, 0.49, 0.32],
-            "vs_overall": [0.01, -0.03, 0.0],
+            "elsewhere_rate": [0.50, 0.52, 0.30],
+            "vs_elsewhere": [0.01, -0.05, 0.0],
+            "vs_elsewhere_low": [-0.01, -0.07, -0.02],
+            "vs_elsewhere_high": [0.03, -0.03, 0.02],
+            "vs_elsewhere_p": [0.3, 0.001, 0.9],
         }
-    )
-    found = {f.topic: f.text for f in key_findings(tables, method)}
-    text = found["neighbours"]
-    assert text.startswith(
-        "Neighbours: a wins 47.0% [45.0, 49.0] when b sits before it, against 50.0% over all "
-        "its games (-3.0 points, p = "
-    )
-    assert text.endswith("the strongest neighbour effect; it holds after Bonferroni correction "
-                         "over the 3 pairs.")  # fmt: skip
-    tables["neighbours"]["ci_low"] = 0.40  # a wide interval: the same gap may be chance
-    tables["neighbours"]["ci_high"] = 0.54
-    found = {f.topic: f.text for f in key_findings(tables, method)}
-    assert found["neighbours"].endswith("not significant after correction over the 3 pairs: "
-                                        "it may be chance.")  # fmt: skip
-    # with the seat-isolating columns the effect is the one against sitting elsewhere
-    tables["neighbours"] = tables["neighbours"].assign(
-        elsewhere_rate=[0.50, 0.52, 0.30],
-        vs_elsewhere=[0.01, -0.05, 0.0],
-        vs_elsewhere_low=[-0.01, -0.07, -0.02],
-        vs_elsewhere_high=[0.03, -0.03, 0.02],
     )
     text = {f.topic: f.text for f in key_findings(tables, method)}["neighbours"]
     assert text.startswith(
-        "Neighbours: a wins 47.0% [40.0, 54.0] when b sits before it, against 52.0% when it "
-        "sits elsewhere at the table (-5.0 points, p = "
+        "Neighbours: a wins 47.0% [45.0, 49.0] when b sits before it, against 52.0% when it "
+        "sits elsewhere at the table (-5.0 points [-7.0, -3.0] within the same deals, p = "
     )
-    assert text.endswith("it holds after Bonferroni correction over the 3 pairs.")
+    assert text.endswith(
+        "it holds after Bonferroni correction over the 2 pairs."
+    )  # a after a: none
+    tables["neighbours"]["vs_elsewhere_p"] = [0.3, 0.04, 0.9]  # 0.08 after correction
+    found = {f.topic: f.text for f in key_findings(tables, method)}
+    assert found["neighbours"].endswith("not significant after correction over the 2 pairs: "
+                                        "it may be chance.")  # fmt: skip
+    # seatings that never separate "before" from "elsewhere": no neighbour finding at all
+    tables["neighbours"][["vs_elsewhere", "vs_elsewhere_p"]] = float("nan")
+    assert "neighbours" not in {f.topic for f in key_findings(tables, method)}
 
 
 def test_single_strategy_run():
-    games = synthetic_games({"solo": 0.0}, players=(3,), deals=10)
-    assert _findings(games)[0].text.startswith("Only one strategy played: solo wins ")
+    games = synthetic_games({"solo": 0.0}, players=(3,), deals=10, **CLEAN)
+    found = _findings(games)
+    assert found[0].text.startswith("Only one strategy played: solo wins ")
+    assert "neighbours" not in {f.topic for f in found}  # nobody else to sit before it
+
+
+def test_forfeits_and_unfinished_games_are_stated_first():
+    games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3,), deals=40, seed=4,
+                            unfinished_p=0.02, forfeit_p=0.3)  # fmt: skip
+    tables, method = reports.compute_tables(reports.as_run(games))
+    first = key_findings(tables, method)[0]
+    done = tables["completion"].set_index("n_players").loc["all"]
+    assert first.topic == "completion" and first.text.startswith("Caution: ")
+    assert f"{int(done['forfeited']):,} of {int(done['games']):,} games" in first.text
+    assert "leave them out" in first.text and "unfinished" in first.text
+    seats = tables["seats"]  # forfeited games are left out of the seat table
+    assert seats.groupby("n_players")["games"].first().iloc[0] == len(games) - done["forfeited"]
+
+
+def test_too_small_runs_say_so_instead_of_an_interval():
+    games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3,), deals=2, **CLEAN)
+    found = {f.topic: f.text for f in _findings(games)}
+    assert "too few deals for an interval" in found["significance"]
+    assert "nan" not in " ".join(found.values())
+    assert "too few deals for an interval, so no verdict" in found["seats"]
 
 
 @pytest.mark.parametrize("fmt, page", [("html", "report.html"), ("md", "report.md")])
@@ -139,7 +165,8 @@ def test_p_text_cases():
 def test_report_command_prints_the_findings(tmp_path, capsys):
     from leaves.cli.main import main
 
-    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=100, seed=1)
+    games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=100, seed=1,
+                            **CLEAN)  # fmt: skip
     run_dir = write_run(tmp_path / "run", games)
     with pytest.raises(SystemExit) as exc:
         main(["report", str(run_dir), "--format", "md"])
