@@ -25,7 +25,7 @@ from typing import Any
 
 from .game import GamePlugin
 from .result import TournamentResult
-from .runner import Tournament
+from .runner import Labeled, Tournament
 from .schedule import Schedule
 from .seating import DEFAULT_SEATING, design
 
@@ -50,6 +50,8 @@ class Gauntlet(Tournament):
 
     ``games`` is the number of games the strategy plays (rounded up to whole duplicate sets);
     the baseline plays as many on the same deals and seatings. ``n_games`` counts both sides.
+    ``allow_same`` lets the baseline be the strategy itself (a check that the comparison finds
+    no difference where there is none): its copy is labelled "<label> (baseline)".
     """
 
     def __init__(
@@ -64,6 +66,7 @@ class Gauntlet(Tournament):
         rows: bool = True,
         chunk_size: int | None = None,
         game: GamePlugin | None = None,
+        allow_same: bool = False,
     ):
         if baseline is None:
             from strategies.builtin import BEST_HEURISTIC
@@ -76,8 +79,12 @@ class Gauntlet(Tournament):
         label = game.resolve(strategy)[0]
         base = game.resolve(baseline)[0]
         field_by_label = {game.resolve(s)[0]: s for s in field}
+        base_spec = baseline
         if label == base:
-            raise ValueError(f"the strategy and its baseline are the same ({label})")
+            if not allow_same:
+                raise ValueError(f"the strategy and its baseline are the same ({label})")
+            base = f"{label} (baseline)"  # an A/A comparison: the copy needs a label of its own
+            base_spec = Labeled(baseline, base)
         for who, name in (("strategy", label), ("baseline", base)):
             if name in field_by_label:
                 flag = "--baseline" if who == "baseline" else "--against"
@@ -86,7 +93,7 @@ class Gauntlet(Tournament):
             raise ValueError(f"--players takes one table size for a gauntlet, got {players!r}")
         names = sorted(field_by_label)
         super().__init__(
-            [strategy, baseline, *field_by_label.values()],
+            [strategy, base_spec, *field_by_label.values()],
             players=players,
             games=games,
             seed=seed,

@@ -22,6 +22,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,10 @@ from .result import TournamentResult
 from .rows import to_parquet
 from .schedule import Schedule, make_tables
 from .seating import DEFAULT_SEATING, SEATINGS, design
+from .stages import GROWN_KEYS, extends, with_stages
 from .work import SEED_KEYS, ChunkOutput, ChunkTask, ready, run_chunk
 
-__all__ = ["Tournament", "parse_players"]
+__all__ = ["Labeled", "Tournament", "parse_players"]
 
 FORFEIT_DETAILS_MAX = 10_000
 """Every forfeit is counted; OUT/forfeits.json details the first this many (by game index)."""
@@ -64,6 +66,22 @@ def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
     if not sizes:
         raise ValueError("--players needs at least one table size")
     return tuple(sorted(set(sizes)))
+
+
+@dataclass(frozen=True)
+class Labeled:
+    """An entrant ``spec`` entered under its own ``label``: the same strategy twice in one run
+    (a gauntlet of a strategy against itself as its baseline) needs two labels."""
+
+    spec: Any
+    label: str
+
+
+def _resolve(game: GamePlugin, spec: Any) -> tuple[str, Any]:
+    """(label, payload) of an entrant spec; a ``Labeled`` one keeps the label it was given."""
+    if isinstance(spec, Labeled):
+        return spec.label, game.resolve(spec.spec)[1]
+    return game.resolve(spec)
 
 
 def _now() -> str:
@@ -117,7 +135,7 @@ class Tournament:
         specs = list(strategies)
         if not specs:
             raise ValueError("a tournament needs at least one strategy")
-        resolved = sorted((self.game.resolve(s) for s in specs), key=lambda r: r[0])
+        resolved = sorted((_resolve(self.game, s) for s in specs), key=lambda r: r[0])
         self.labels = tuple(label for label, _ in resolved)
         self._entrants: list[dict[str, Any]] | None = None
         self.payloads = tuple(payload for _, payload in resolved)
@@ -302,6 +320,12 @@ class Tournament:
                 slice_games=slice_games,
             )
 
+    def with_stages(self, stages: Sequence[int]) -> Tournament:
+        """This run grown to ``stages`` (cumulative deals per table, starting at its own
+        first stage): ``run(out, resume=True)`` then keeps every chunk already in ``out``
+        and plays only the new stages' (``tournaments.stages``)."""
+        return with_stages(self, stages)
+
     # ------------------------------------------------------------------ run
 
     def check_out(self, out: str | Path, resume: bool = False) -> dict[str, Any] | None:
@@ -323,6 +347,8 @@ class Tournament:
             raise ValueError(f"{out} does not hold a tournament run this version can resume")
         spec = self.spec()
         diff = [k for k in spec if old["spec"].get(k) != spec[k]]
+        if extends(old["spec"], spec):  # grown by more stages: its chunks are kept
+            diff = [k for k in diff if k not in GROWN_KEYS]
         if diff == ["entrants"]:
             change = self._entrant_change(old["spec"].get("entrants"))
             if change:
@@ -339,6 +365,7 @@ class Tournament:
         old = self.check_out(out, resume)
         if old is not None:
             manifest = old
+            manifest["spec"] = spec  # a run grown by stages records its new extent
         else:
             out.mkdir(parents=True, exist_ok=True)
             manifest = {

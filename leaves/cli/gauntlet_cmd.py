@@ -5,11 +5,19 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
 from .errors import CLIError
 from .options import against_option, load_option, split_specs
+
+FIXED_GAMES = 20_000
+"""Games per side of a gauntlet by default."""
+
+SEQUENTIAL_FIRST_GAMES = 4_000
+"""Games per side of a sequential gauntlet's first batch by default: enough duplicate sets
+for a steady variance estimate, few enough that a clear difference costs little."""
 
 
 @click.command(name="gauntlet")
@@ -25,7 +33,11 @@ from .options import against_option, load_option, split_specs
 )
 @click.option("--players", type=int, default=4, show_default=True, help="Seats per table.")
 @click.option(
-    "--games", type=int, default=20_000, show_default=True, help="Games SPEC plays (baseline too)."
+    "--games",
+    type=int,
+    default=None,
+    help="Games SPEC plays (baseline too; default 20,000); --sequential: the first batch "
+    "(default 4,000).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed.")
 @click.option("--jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
@@ -36,6 +48,40 @@ from .options import against_option, load_option, split_specs
     help="Run directory (default: a new temporary one); 'leaves report OUT' reads it.",
 )
 @click.option("--resume", is_flag=True, help="Continue an interrupted gauntlet in --out.")
+@click.option(
+    "--sequential",
+    is_flag=True,
+    help="Play batches (the first of --games) until a sequential test decides whether SPEC "
+    "beats the baseline by --margin (the baseline may then be SPEC itself).",
+)
+@click.option(
+    "--margin",
+    type=float,
+    default=1.0,
+    show_default=True,
+    metavar="POINTS",
+    help="--sequential: the difference worth finding, in percentage points of win rate.",
+)
+@click.option(
+    "--alpha",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="--sequential: false 'better' rate.",
+)
+@click.option(
+    "--beta",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="--sequential: missed 'better' rate.",
+)
+@click.option(
+    "--max-games",
+    type=int,
+    default=None,
+    help="--sequential: stop undecided after this many games per side (default 200,000).",
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 @load_option
 def gauntlet(
@@ -43,11 +89,16 @@ def gauntlet(
     against: tuple[str, ...],
     baseline: str | None,
     players: int,
-    games: int,
+    games: int | None,
     seed: int,
     jobs: int,
     out: str | None,
     resume: bool,
+    sequential: bool,
+    margin: float,
+    alpha: float,
+    beta: float,
+    max_games: int | None,
     progress: bool | None,
     load: tuple[str, ...],
 ) -> None:
@@ -64,9 +115,19 @@ def gauntlet(
       leaves gauntlet counter --against taker,greedy --baseline weighted --games 50000
       leaves gauntlet greedy --against weighted --baseline taker --players 3 --out runs/g
       leaves report runs/g
+      leaves gauntlet counter --against taker --sequential --margin 1
+
+    With --sequential, batches of whole duplicate sets (the first of --games, each next one
+    growing the deals by a quarter) are played until a sequential probability ratio test
+    (normal approximation, on the paired per-set differences) decides "better by at least
+    --margin" or "not better" at error rates --alpha and --beta, or --max-games is reached
+    (undecided). The decision goes into OUT/manifest.json ("sequential").
     """
     if jobs == 0 or jobs < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {jobs}", usage=True)
+    if games is None:
+        games = SEQUENTIAL_FIRST_GAMES if sequential else FIXED_GAMES
+    _check_sequential(sequential, resume, margin, alpha, beta, max_games, games)
     from .strategies_cmd import load_files
 
     load_files(load)
@@ -74,7 +135,9 @@ def gauntlet(
     from tournaments import Gauntlet
 
     try:
-        g = Gauntlet(spec, field, baseline, players=players, games=games, seed=seed)
+        g = Gauntlet(
+            spec, field, baseline, players=players, games=games, seed=seed, allow_same=sequential
+        )
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
     path = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-gauntlet-"))
@@ -85,16 +148,79 @@ def gauntlet(
     click.echo(g.rounded_note, err=True)
     if progress is None:
         progress = sys.stderr.isatty()
-    try:
-        result = g.run(n_jobs=jobs, out=path, resume=resume, progress=progress)
-    except KeyboardInterrupt:
-        click.echo(
-            f"interrupted: rerun the same command with --resume to continue {path}", err=True
-        )
-        raise
+    test = (margin, alpha, beta, max_games) if sequential else None
+    result, record = _play(g, path, jobs, progress, resume, test)
     import reports
     from reports.gauntlet import sentences
 
     for line in sentences(reports.gauntlet(result)):
         click.echo(line)
+    if record is not None:
+        from .sequential import sequential_line
+
+        click.echo(sequential_line(record, g.gauntlet["strategy"], g.gauntlet["baseline"]))
     click.echo(f"results in {path} ('leaves report {path}' for the full report)")
+
+
+def _check_sequential(
+    sequential: bool,
+    resume: bool,
+    margin: float,
+    alpha: float,
+    beta: float,
+    max_games: int | None,
+    games: int,
+) -> None:
+    """One-line errors for the --sequential options (before anything is played)."""
+    import math
+
+    if not sequential:
+        given = [f for f, v in (("--max-games", max_games),) if v is not None]
+        if given:
+            raise CLIError(f"{given[0]} needs --sequential", usage=True)
+        return
+    if resume:
+        raise CLIError(
+            "--resume is not available with --sequential (start a new --out)", usage=True
+        )
+    if not (math.isfinite(margin) and margin > 0):
+        raise CLIError(f"--margin must be a positive number of points, got {margin}", usage=True)
+    for name, value in (("--alpha", alpha), ("--beta", beta)):
+        if not 0 < value < 0.5:
+            raise CLIError(f"{name} must be between 0 and 0.5, got {value}", usage=True)
+    if max_games is not None and max_games < games:
+        raise CLIError(
+            f"--max-games ({max_games:,}) must be at least --games ({games:,})", usage=True
+        )
+
+
+def _play(
+    g: Any,
+    path: Path,
+    jobs: int,
+    progress: bool,
+    resume: bool,
+    test: tuple[float, float, float, int | None] | None,
+) -> tuple[Any, dict[str, Any] | None]:
+    """Play the gauntlet into ``path``: at once, or in batches until the sequential ``test``
+    (margin, alpha, beta, cap) decides. (result, the test's record or None)."""
+    try:
+        if test is None:
+            return g.run(n_jobs=jobs, out=path, resume=resume, progress=progress), None
+        from .sequential import SEQUENTIAL_MAX_GAMES, echo_err, run_sequential
+
+        def play(t: Any, out: Path, grow: bool) -> Any:
+            return t.run(n_jobs=jobs, out=out, resume=grow, progress=progress)
+
+        margin, alpha, beta, cap = test
+        cap = SEQUENTIAL_MAX_GAMES if cap is None else cap
+        result, record, _ = run_sequential(g, path, play, margin, alpha, beta, cap, echo_err)
+        return result, record
+    except KeyboardInterrupt:
+        again = (
+            f"rerun the same command with --resume to continue {path}"
+            if test is None
+            else "a --sequential gauntlet starts afresh (a new --out)"
+        )
+        click.echo(f"interrupted: {again}", err=True)
+        raise

@@ -36,6 +36,8 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "decision_timeout": ("decision_timeout", (int, float)),
     "game": ("game_spec", (str,)),
     "rounds": ("rounds", (int,)),
+    "precision": ("precision", (int, float)),
+    "max_games": ("max_games", (int,)),
 }
 
 
@@ -198,6 +200,20 @@ def _summary_table(result: Any) -> None:
     metavar="SECONDS",
     help="A plain-Python strategy's decision taking longer forfeits the game (default 60; 0: none).",
 )
+@click.option(
+    "--precision",
+    type=float,
+    default=None,
+    metavar="POINTS",
+    help="Play stages (the first of --games) until every strategy's 95% interval is at most "
+    "+-POINTS percentage points of win rate.",
+)
+@click.option(
+    "--max-games",
+    type=int,
+    default=None,
+    help="--precision: stop after about this many games in all (default 20,000,000).",
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 @click.option(
     "--game",
@@ -233,6 +249,11 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
       leaves tournament my.py:Slow greedy low --decision-timeout 5 --out runs/s
       leaves tournament greedy low high random --backend dask --scheduler tcp://head:8786 \\
           --games 100000000 --no-rows --out runs/big
+      leaves tournament greedy low high counter --games 20000 --precision 0.5 --out runs/p
+
+    With --precision, stages of whole duplicate sets are played (the first of --games, each
+    next one sized from the widths so far) until every strategy's 95% interval half-width is
+    at most POINTS, or --max-games is reached; where it stops depends only on the seed.
     """
     if opts["config"]:
         for name, value in read_config(opts["config"]).items():
@@ -250,6 +271,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
         raise CLIError("--scheduler needs --backend dask", usage=True)
     if opts["jobs"] == 0 or opts["jobs"] < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
+    _check_precision(opts)
 
     from tournaments import Tournament
 
@@ -294,28 +316,8 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     click.echo(t.rounded_note, err=True)
     click.echo(f"seed {t.seed}; results in {opts['out']}", err=True)
     t0 = time.perf_counter()
-    try:
-        result = t.run(
-            n_jobs=opts["jobs"],
-            out=out,
-            resume=opts["resume"],
-            backend=opts["backend"],
-            scheduler=opts["scheduler"],
-            progress=progress,
-            log=lambda line: click.echo(line, err=True),
-        )
-    except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: rerun the same command with --resume to continue {out}", err=True)
-        raise
-    except Exception as exc:
-        if type(exc).__name__ != "TerminatedWorkerError":  # joblib's: a local worker died
-            raise
-        raise CLIError(
-            f"a worker process died (killed, or out of memory); every finished chunk is kept: "
-            f"rerun the same command with --resume to continue {out}"
-        ) from None
+
+    result, t, widest = _run(t, out, opts, progress)
     wall = time.perf_counter() - t0
     _summary_table(result)
     n_forfeits = int(result.summary_columns()["forfeits"].sum())
@@ -331,3 +333,82 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     )
     if t.record is not None:
         click.echo(f"{t.game.unit} records in {t.record}")
+    if widest is not None:
+        click.echo(_precision_line(opts["precision"], widest, t.n_games, unit))
+
+
+def _run(t: Any, out: Path, opts: dict[str, Any], progress: bool) -> tuple[Any, Any, float | None]:
+    """Play the tournament into ``out``: at once, or stage by stage to --precision.
+    (result, the tournament as last played, its widest half-width or None)."""
+
+    def play(run: Any, where: Path, resume: bool) -> Any:
+        return run.run(
+            n_jobs=opts["jobs"],
+            out=where,
+            resume=resume,
+            backend=opts["backend"],
+            scheduler=opts["scheduler"],
+            progress=progress,
+            log=lambda line: click.echo(line, err=True),
+        )
+
+    try:
+        if opts["precision"] is None:
+            return play(t, out, opts["resume"]), t, None
+        from .sequential import PRECISION_MAX_GAMES, echo_err, run_precision
+
+        cap = opts["max_games"] or PRECISION_MAX_GAMES
+        return run_precision(t, out, play, opts["precision"], cap, echo_err)
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
+    except KeyboardInterrupt:
+        again = (
+            "a --precision run starts afresh (a new --out)"
+            if opts["precision"]
+            else (f"rerun the same command with --resume to continue {out}")
+        )
+        click.echo(f"interrupted: {again}", err=True)
+        raise
+    except Exception as exc:
+        if type(exc).__name__ != "TerminatedWorkerError":  # joblib's: a local worker died
+            raise
+        raise CLIError(
+            f"a worker process died (killed, or out of memory); every finished chunk is kept: "
+            f"rerun the same command with --resume to continue {out}"
+        ) from None
+
+
+def _check_precision(opts: dict[str, Any]) -> None:
+    """One-line errors for --precision and --max-games (before anything is played)."""
+    import math
+
+    precision, cap = opts["precision"], opts["max_games"]
+    if precision is None:
+        if cap is not None:
+            raise CLIError("--max-games needs --precision", usage=True)
+        return
+    if not (math.isfinite(precision) and precision > 0):
+        raise CLIError(f"--precision must be a positive number of points, got {precision}",
+                       usage=True)  # fmt: skip
+    if opts["resume"]:
+        raise CLIError("--resume is not available with --precision (start a new --out)",
+                       usage=True)  # fmt: skip
+    if opts["record_sample"] is not None:
+        raise CLIError("--record-sample is not available with --precision (the games "
+                       "recorded would depend on where the run stops)", usage=True)  # fmt: skip
+    if cap is not None and cap < opts["games"]:
+        raise CLIError(f"--max-games ({cap:,}) must be at least --games ({opts['games']:,})",
+                       usage=True)  # fmt: skip
+
+
+def _precision_line(target: float, widest: float, n_games: int, unit: str) -> str:
+    """What the precision target came to, in one line."""
+    import math
+
+    if math.isnan(widest):
+        return f"precision: {n_games:,} {unit}; too few deals for an interval (cap reached)"
+    reached = "reached" if widest <= target else "NOT reached (cap on games)"
+    return (
+        f"precision +-{target:g} points {reached}: {n_games:,} {unit}, widest 95% half-width "
+        f"{widest:.2f} points"
+    )

@@ -1,0 +1,172 @@
+"""Runs that decide their own length: ``leaves gauntlet --sequential`` and ``leaves tournament
+--precision``.
+
+Both play a run stage by stage in the same ``--out`` (``Tournament.with_stages``: every chunk
+already played is kept), ask ``reports`` for the estimates after each stage and let
+``tournaments.sequential`` decide whether to stop and how many deals the next stage adds.
+Every decision is made from results that depend only on the seed, so where a run stops never
+depends on ``--jobs``. (The command line is the layer that may import both.)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from .errors import CLIError
+
+__all__ = ["run_precision", "run_sequential", "sequential_line"]
+
+SEQUENTIAL_MAX_GAMES = 200_000
+"""The default cap of a sequential gauntlet: games per side."""
+
+PRECISION_MAX_GAMES = 20_000_000
+"""The default cap of a precision tournament: games in all."""
+
+
+def _paired(result: Any) -> dict[str, float]:
+    """The gauntlet's paired difference (strategy - baseline per duplicate set)."""
+    from reports.clusters import seat_sums
+    from reports.data import as_run
+    from reports.gauntlet import design
+    from reports.significance import paired
+
+    run = as_run(result.out)
+    d = design(run)
+    g = run.games
+    a, b = g.labels.index(d["strategy"]), g.labels.index(d["baseline"])
+    r = paired(g, seat_sums(g, g.n_strategies), a, b)
+    if r is None:  # pragma: no cover - a gauntlet's two sides always share their deals
+        raise CLIError("the gauntlet's strategy and baseline never played the same deals")
+    return r
+
+
+def _write_manifest_entry(out: Path, key: str, value: dict[str, Any]) -> None:
+    """Add ``value`` under ``key`` to the run's manifest (a report can then say it too)."""
+    from tournaments import storage
+
+    manifest = storage.read_manifest(out)
+    manifest[key] = value
+    storage.write_manifest(out, manifest)
+
+
+def run_sequential(
+    g: Any,
+    out: Path,
+    run: Callable[..., Any],
+    margin: float,
+    alpha: float,
+    beta: float,
+    max_games: int,
+    log: Callable[[str], None],
+) -> tuple[Any, dict[str, Any], dict[str, float]]:
+    """Play the gauntlet ``g`` in batches until the sequential test decides or ``max_games``
+    per side are played: (result, the test's record, the last paired estimate).
+
+    ``run(t, out, resume)`` plays one stage (``resume`` after the first). The first batch is ``g`` as asked; each next one
+    grows the deals by ``tournaments.sequential.GROWTH``, so the batches depend only on the
+    seed.
+    """
+    from tournaments.sequential import Sequential, next_stage
+
+    try:
+        test = Sequential(margin / 100, alpha, beta)
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
+    per_deal = g.schedule.seats_per_set // 2  # games per side per deal of every table
+    stages = list(g.schedule.stages)
+    max_deals = max(stages[-1], max_games // per_deal)
+    while True:
+        t = g.with_stages(stages)
+        result = run(t, out, len(stages) > 1)  # later stages grow the run
+        r = _paired(result)
+        decision = test.update(r["diff"], r["se"])
+        log(
+            f"batch {test.batches}: {t.games_per_side:,} games per side, difference "
+            f"{100 * r['diff']:+.2f} points [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}]"
+            f", LLR {test.llr:.2f} (stop at {test.lower:.2f} or {test.upper:.2f})"
+        )
+        nxt = None if decision else next_stage(stages[-1], max_deals)
+        if nxt is None:
+            break
+        stages.append(nxt)
+    record = test.record(t.games_per_side)
+    _write_manifest_entry(out, "sequential", record)
+    return result, record, r
+
+
+def sequential_line(record: dict[str, Any], strategy: str, baseline: str) -> str:
+    """The test's answer in one line: the decision, the games it took, the LLR and bounds."""
+    m = record["margin"]
+    points = f"{m:g} point{'s' if m != 1 else ''}"
+    llr = float(record["llr"]) if record["llr"] is not None else math.nan
+    games = f"{record['games_per_side']:,} games per side"
+    where = f"LLR {llr:.2f}, bounds {record['lower']:.2f} and {record['upper']:.2f}"
+    errors = f"alpha {record['alpha']:g}, beta {record['beta']:g}"
+    batches = f"{record['batches']} batch{'es' if record['batches'] != 1 else ''}"
+    if record["decision"] == "better":
+        verdict = f"{strategy} is better than {baseline} by at least {points}"
+    elif record["decision"] == "not better":
+        verdict = f"{strategy} is not better than {baseline} by {points}"
+    else:
+        verdict = f"undecided whether {strategy} is better than {baseline} by {points}"
+    return f"Sequential test: {verdict} ({games}, {batches}; {where}; {errors})."
+
+
+def widest_half_width(result: Any) -> float:
+    """The widest 95% interval half-width of any strategy's win rate, in percentage points
+    (NaN while the run is too small for an interval)."""
+    from reports.tables import summary
+
+    s = summary(result.out)
+    half = (s["ci_high"].to_numpy(float) - s["ci_low"].to_numpy(float)) / 2
+    return float(100 * half.max()) if half.size and np.isfinite(half).all() else math.nan
+
+
+def run_precision(
+    t: Any,
+    out: Path,
+    run: Callable[..., Any],
+    target: float,
+    max_games: int,
+    log: Callable[[str], None],
+) -> tuple[Any, Any, float]:
+    """Play the tournament ``t`` stage by stage until every strategy's 95% half-width is at
+    most ``target`` points or ``max_games`` are played: (result, the last stage's tournament,
+    the widest half-width). The next stage comes from the current widths
+    (``tournaments.sequential.next_precision_stage``), so it depends only on the seed."""
+    from tournaments.sequential import next_precision_stage
+
+    stages = list(t.schedule.stages)
+    max_deals = max(stages[-1], max_games // t.schedule.seats_per_set)
+    while True:
+        grown = t.with_stages(stages)
+        result = run(grown, out, len(stages) > 1)
+        widest = widest_half_width(result)
+        shown = "unknown (too few deals)" if math.isnan(widest) else f"{widest:.2f} points"
+        log(f"stage {len(stages)}: {grown.n_games:,} {grown.units}, widest half-width {shown}")
+        if not math.isnan(widest) and widest <= target:
+            break
+        nxt = next_precision_stage(stages[-1], widest, target, max_deals)
+        if nxt is None:
+            break
+        stages.append(nxt)
+    record = {
+        "target": target,
+        "widest_half_width": None if math.isnan(widest) else widest,
+        "reached": bool(not math.isnan(widest) and widest <= target),
+        "n_games": grown.n_games,
+        "stages": len(stages),
+    }
+    _write_manifest_entry(out, "precision", record)
+    return result, grown, widest
+
+
+def echo_err(line: str) -> None:
+    """A progress line on stderr."""
+    click.echo(line, err=True)

@@ -1,0 +1,154 @@
+"""The arithmetic of runs that decide their own length: a sequential test and a precision target.
+
+Both grow a run by stages (``tournaments.stages``) and decide after each stage from the
+results so far, so where a run stops depends only on its seed, never on ``--jobs``. Nothing
+here plays or reads a run: the command line plays the stages and asks ``reports`` for the
+estimates, then asks this module what to do next (this module imports only the standard
+library, so tests and the benchmark use exactly the decisions the command makes).
+
+The sequential test is Wald's SPRT on the normal approximation of the paired mean difference
+(a "GSPRT": the variance is estimated, not known). With ``dbar`` the mean per duplicate set of
+strategy minus baseline and ``V`` its estimated variance (the square of its standard error),
+
+    LLR = (mu1 - mu0) * (2 * dbar - mu0 - mu1) / (2 * V)
+
+is the log-likelihood ratio of H1: difference = ``mu1`` against H0: difference = ``mu0``;
+the test stops for H1 at ``log((1 - beta) / alpha)`` and for H0 at ``log(beta / (1 - alpha))``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = [
+    "BETTER",
+    "NOT_BETTER",
+    "UNDECIDED",
+    "Sequential",
+    "bounds",
+    "decide",
+    "llr",
+    "next_precision_stage",
+    "next_stage",
+]
+
+BETTER = "better"
+"""The strategy is better than the baseline by at least the margin (H1 accepted)."""
+NOT_BETTER = "not better"
+"""The strategy is not better than the baseline (H0 accepted)."""
+UNDECIDED = "undecided"
+"""The cap on games came first."""
+
+GROWTH = 1.25
+"""Each batch of a sequential test grows the deals played so far by this factor."""
+
+PRECISION_SAFETY = 1.1
+"""A precision run asks for this much more than the square-root law predicts it needs."""
+
+PRECISION_MIN_GROWTH = 1.25
+"""... and grows by at least this factor, so it never creeps."""
+
+
+def llr(dbar: float, variance: float, mu0: float, mu1: float) -> float:
+    """The normal log-likelihood ratio of difference ``mu1`` over ``mu0`` given a mean
+    ``dbar`` with variance ``variance``. A variance of zero (every set the same) gives
+    +-inf on either side of the midpoint, 0 on it; NaN inputs give NaN (no decision)."""
+    if not (math.isfinite(dbar) and math.isfinite(variance)) or variance < 0:
+        return math.nan
+    num = (mu1 - mu0) * (2 * dbar - mu0 - mu1)
+    if variance == 0:
+        return 0.0 if num == 0 else math.copysign(math.inf, num)
+    return num / (2 * variance)
+
+
+def bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's (lower, upper) stopping bounds for the error rates ``alpha`` (declaring H1
+    when H0 holds) and ``beta`` (declaring H0 when H1 holds)."""
+    if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
+        raise ValueError(f"--alpha and --beta must be in (0, 1) with alpha + beta < 1, "
+                         f"got {alpha} and {beta}")  # fmt: skip
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def decide(value: float, lower: float, upper: float) -> str | None:
+    """BETTER at or above ``upper``, NOT_BETTER at or below ``lower``, else None (go on)."""
+    if value >= upper:
+        return BETTER
+    if value <= lower:
+        return NOT_BETTER
+    return None
+
+
+def next_stage(deals: int, max_deals: int, growth: float = GROWTH) -> int | None:
+    """Deals per table after the next batch of a sequential test: ``deals`` grown by
+    ``growth`` (at least one more), at most ``max_deals``; None when the cap is reached."""
+    if deals >= max_deals:
+        return None
+    return min(max_deals, max(deals + 1, math.ceil(deals * growth)))
+
+
+def next_precision_stage(deals: int, widest: float, target: float, max_deals: int) -> int | None:
+    """Deals per table for a run whose widest half-width is ``widest`` to reach ``target``:
+    widths shrink as one over the square root of the deals, so scale the deals by
+    ``(widest / target) ** 2`` with a margin (``PRECISION_SAFETY``), at least by
+    ``PRECISION_MIN_GROWTH``; an unknown width (NaN: too few deals) doubles them. At most
+    ``max_deals``; None when the cap is reached."""
+    if deals >= max_deals:
+        return None
+    if math.isfinite(widest) and target > 0:
+        factor = max(PRECISION_MIN_GROWTH, PRECISION_SAFETY * (widest / target) ** 2)
+    else:
+        factor = 2.0
+    return min(max_deals, max(deals + 1, math.ceil(deals * factor)))
+
+
+@dataclass
+class Sequential:
+    """A sequential test of "the strategy is better than the baseline by ``margin``" (a
+    difference in win rate, e.g. 0.01 for one percentage point) at error rates ``alpha`` and
+    ``beta``; ``update`` takes each batch's estimate and says what it decided."""
+
+    margin: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    llr: float = math.nan
+    decision: str | None = None
+    batches: int = 0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.margin) and self.margin > 0):
+            raise ValueError(f"--margin must be a positive number of points, got {self.margin}")
+        self.lower, self.upper = bounds(self.alpha, self.beta)
+
+    def update(self, dbar: float, se: float) -> str | None:
+        """Take the paired mean difference ``dbar`` and its standard error ``se`` after a
+        batch: the decision (BETTER or NOT_BETTER) or None to play another batch."""
+        self.batches += 1
+        self.llr = llr(dbar, se * se, 0.0, self.margin)
+        self.decision = decide(self.llr, self.lower, self.upper)
+        return self.decision
+
+    def record(self, games_per_side: int) -> dict[str, Any]:
+        """What a run's manifest keeps of the test (``manifest["sequential"]``; the margin
+        in percentage points, as ``--margin`` takes it); an unfinished test says UNDECIDED."""
+        d = asdict(self)
+        return {
+            "decision": self.decision or UNDECIDED,
+            "games_per_side": int(games_per_side),
+            "llr": _finite(self.llr),
+            "lower": self.lower,
+            "upper": self.upper,
+            "margin": round(100 * self.margin, 10),
+            "alpha": d["alpha"],
+            "beta": d["beta"],
+            "batches": self.batches,
+        }
+
+
+def _finite(x: float) -> float | str | None:
+    """JSON has no infinity or NaN: "inf"/"-inf" for the one, None for the other."""
+    if math.isnan(x):
+        return None
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")

@@ -1,0 +1,51 @@
+"""Growing a run by stages: the same tournament with more deals, in the same output directory.
+
+A run's schedule lays its chunks stage after stage (``schedule.Schedule``), so a run with
+stages ``[D1, D2]`` keeps every chunk of a run with stages ``[D1]`` and adds the chunks of
+deals ``D1 .. D2 - 1``. Sequential tests and precision targets grow a run this way: each
+stage is decided from the results so far, and every game already played is kept.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from .schedule import Schedule
+
+__all__ = ["GROWN_KEYS", "extends", "grows", "with_stages"]
+
+GROWN_KEYS = frozenset({"games_asked", "n_games", "deals_per_table", "n_chunks", "deal_stages"})
+"""Spec entries that legitimately differ between a run and the same run grown by stages."""
+
+
+def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """True when the deal stages of spec ``new`` start with all of spec ``old``'s."""
+    before, after = old.get("deal_stages"), new.get("deal_stages")
+    if not isinstance(before, list) or not isinstance(after, list) or not before:
+        return False
+    return len(after) >= len(before) and after[: len(before)] == before
+
+
+def grows(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """True when ``new`` is ``old`` grown by stages: its deal stages extend the old ones (a
+    prefix, possibly all of them) and every other entry that determines results is equal."""
+    return extends(old, new) and all(old.get(k) == new[k] for k in new if k not in GROWN_KEYS)
+
+
+def with_stages(tournament: Any, stages: Sequence[int]) -> Any:
+    """A copy of ``tournament`` (a Tournament or Gauntlet) whose schedule has ``stages``
+    (cumulative deals per table). The first stage must be the run's own (the chunk layout
+    comes from it); everything else about the run is unchanged."""
+    s = tournament.schedule
+    stages = [int(x) for x in stages]
+    if not stages or stages[0] != s.stages[0]:
+        raise ValueError(f"the stages must start at the run's first stage ({s.stages[0]} deals)")
+    grown = copy.copy(tournament)
+    grown.schedule = Schedule(
+        s.tables, stages[0] * s.seats_per_set, s.chunk_games, s.set_sizes, s.streams, stages
+    )
+    if grown.schedule.n_games >= 2**32:
+        raise ValueError("at most 2**32 - 1 games per tournament")
+    return grown
