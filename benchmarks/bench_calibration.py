@@ -53,6 +53,7 @@ class Design:
 
 GRID = [
     Design("3p x 3 strategies, 2 deals", tuple(FIVE[:3]), "3", 2),
+    Design("3p x 3 strategies, 6 deals", tuple(FIVE[:3]), "3", 6),
     Design("3p x 3 strategies, 20 deals", tuple(FIVE[:3]), "3", 20),
     Design("3p x 3 strategies, 500 deals", tuple(FIVE[:3]), "3", 500),
     Design("4p x 5 strategies, 2 deals", tuple(FIVE), "4", 2),

@@ -65,7 +65,38 @@ def gauntlet(data: Any) -> pd.DataFrame:
         "diff_ci_high": r["ci_high"],
         "p_value": r["p_value"],
     }
+    seq = run.manifest.get("sequential") if isinstance(run.manifest, dict) else None
+    if isinstance(seq, dict):  # a sequential gauntlet: its decision, as the command said it
+        row.update({f"sequential_{k}": seq.get(k) for k in SEQUENTIAL_KEYS})
     return pd.DataFrame([row])
+
+
+SEQUENTIAL_KEYS = ("decision", "games_per_side", "llr", "lower", "upper", "margin", "alpha",
+                   "beta", "batches")  # fmt: skip
+
+
+def sequential_sentence(r: pd.Series) -> str | None:
+    """The sequential test's decision in words, for a row of a sequential gauntlet."""
+    if "sequential_decision" not in r or not isinstance(r["sequential_decision"], str):
+        return None
+    llr = float(r["sequential_llr"])  # "inf" and "-inf" (JSON has no infinity) read as floats
+    m = float(r["sequential_margin"])
+    points = f"{m:g} point{'s' if m != 1 else ''}"
+    strategy, baseline = r["strategy"], r["baseline"]
+    decision = r["sequential_decision"]
+    if decision == "better":
+        verdict = f"{strategy} is better than {baseline} by at least {points}"
+    elif decision == "not better":
+        verdict = f"{strategy} is not better than {baseline} by {points}"
+    else:
+        verdict = f"undecided whether {strategy} is better than {baseline} by {points}"
+    n = int(r["sequential_batches"])
+    return (
+        f"Sequential test: {verdict} ({int(r['sequential_games_per_side']):,} games per side, "
+        f"{n} batch{'es' if n != 1 else ''}; LLR {llr:.2f}, bounds "
+        f"{float(r['sequential_lower']):.2f} and {float(r['sequential_upper']):.2f}; alpha "
+        f"{float(r['sequential_alpha']):g}, beta {float(r['sequential_beta']):g})."
+    )
 
 
 def field_words(field: list[str], n_players: int) -> str:
@@ -102,4 +133,5 @@ def sentences(table: pd.DataFrame) -> list[str]:
             f"No significant difference between {r['strategy']} and {r['baseline']}: "
             f"{100 * r['diff']:+.1f} points {ci} {how}."
         )
-    return [rates, verdict]
+    seq = sequential_sentence(r)
+    return [rates, verdict] + ([seq] if seq else [])

@@ -6,7 +6,7 @@ the deal's luck cancels when A's and B's win rates are compared on the same card
 duplicate set where both sit, d = (A's win rate over its seats there) - (B's), so A and B are
 compared against the same opponents on the same cards, never A's tables against B's. The
 sets are independent, the tables strata: the mean of d gets the stratified cluster-robust
-error and a t interval with Satterthwaite's degrees of freedom (``reports.clusters``). Rows
+error and a t interval with the design's degrees of freedom (``reports.clusters``). Rows
 without a ``deal`` column make each game its own unit (an unpaired comparison of the two
 strategies' per-game results in the games they shared), and the table says so in
 ``method``. p-values are Holm-corrected over all pairs shown.

@@ -64,14 +64,18 @@ def test_summary_exact():
     assert s["unfinished"].tolist() == [1, 1, 1]
     assert s["forfeits"].tolist() == [0, 0, 0]
     assert s["fair_share"].tolist() == pytest.approx([1 / 3] * 3)
-    # Without a deal column every game is its own unit: Wilson's score interval on the games'
-    # own variance (not the binomial one) with Student's t for 4 degrees of freedom, computed
-    # here independently
-    won = {"A": [1, 0, 0, 1, 0], "B": [0, 1, 0, 0, 0], "C": [0, 0, 1, 0, 0]}
+    # Without a deal column every game is its own unit: five games, 4 degrees of freedom, too
+    # few for an interval (no interval rather than a false one)
+    assert s["df"].tolist() == pytest.approx([4.0] * 3)
+    assert s["ci_low"].isna().all() and s["ci_high"].isna().all()
+    # Twice the games: Wilson's score interval on the games' own variance (not the binomial
+    # one) with Student's t for 9 degrees of freedom, computed here independently
+    s = reports.summary(pd.concat([HAND, HAND], ignore_index=True)).set_index("strategy")
+    won = {"A": [1, 0, 0, 1, 0] * 2, "B": [0, 1, 0, 0, 0] * 2, "C": [0, 0, 1, 0, 0] * 2}
     for name, x in won.items():
         got = (s.loc[name, "ci_low"], s.loc[name, "ci_high"])
         assert got == pytest.approx(_wilson_t(np.array(x, float)), abs=1e-9), name
-        assert s.loc[name, "df"] == pytest.approx(4.0)
+        assert s.loc[name, "df"] == pytest.approx(9.0)
 
 
 def _wilson_t(x: np.ndarray) -> tuple[float, float]:
@@ -343,10 +347,12 @@ def test_neighbours_exact():
     # clockwise: the seat before seat s is s - 1 (seat 0: the last seat)
     assert got == {("A", "C"): (5, 2), ("B", "A"): (5, 1), ("C", "B"): (5, 1)}
     assert t["vs_overall"].tolist() == pytest.approx([0.0, 0.0, 0.0])
-    lo, hi = _wilson_t(np.array([1, 0, 0, 1, 0], float))  # A after C: every game, as A's
-    assert t["ci_low"].iloc[0] == pytest.approx(lo) and t["ci_high"].iloc[0] == pytest.approx(hi)
+    assert t["ci_low"].isna().all()  # five games: too few for an interval
     m = reports.neighbour_matrix(t, "wins")
     assert m.loc["A", "C"] == 2 and np.isnan(m.loc["A", "B"])
+    t = reports.neighbours(pd.concat([HAND, HAND], ignore_index=True))
+    lo, hi = _wilson_t(np.array([1, 0, 0, 1, 0] * 2, float))  # A after C: every game, as A's
+    assert t["ci_low"].iloc[0] == pytest.approx(lo) and t["ci_high"].iloc[0] == pytest.approx(hi)
 
 
 @settings(max_examples=15, deadline=None)

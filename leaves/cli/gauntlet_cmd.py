@@ -153,12 +153,8 @@ def gauntlet(
     import reports
     from reports.gauntlet import sentences
 
-    for line in sentences(reports.gauntlet(result)):
+    for line in sentences(reports.gauntlet(result)):  # a sequential test's decision last
         click.echo(line)
-    if record is not None:
-        from .sequential import sequential_line
-
-        click.echo(sequential_line(record, g.gauntlet["strategy"], g.gauntlet["baseline"]))
     click.echo(f"results in {path} ('leaves report {path}' for the full report)")
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from .errors import CLIError
 
-__all__ = ["run_precision", "run_sequential", "sequential_line"]
+__all__ = ["run_precision", "run_sequential"]
 
 SEQUENTIAL_MAX_GAMES = 200_000
 """The default cap of a sequential gauntlet: games per side."""
@@ -98,24 +98,6 @@ def run_sequential(
     record = test.record(t.games_per_side)
     _write_manifest_entry(out, "sequential", record)
     return result, record, r
-
-
-def sequential_line(record: dict[str, Any], strategy: str, baseline: str) -> str:
-    """The test's answer in one line: the decision, the games it took, the LLR and bounds."""
-    m = record["margin"]
-    points = f"{m:g} point{'s' if m != 1 else ''}"
-    llr = float(record["llr"]) if record["llr"] is not None else math.nan
-    games = f"{record['games_per_side']:,} games per side"
-    where = f"LLR {llr:.2f}, bounds {record['lower']:.2f} and {record['upper']:.2f}"
-    errors = f"alpha {record['alpha']:g}, beta {record['beta']:g}"
-    batches = f"{record['batches']} batch{'es' if record['batches'] != 1 else ''}"
-    if record["decision"] == "better":
-        verdict = f"{strategy} is better than {baseline} by at least {points}"
-    elif record["decision"] == "not better":
-        verdict = f"{strategy} is not better than {baseline} by {points}"
-    else:
-        verdict = f"undecided whether {strategy} is better than {baseline} by {points}"
-    return f"Sequential test: {verdict} ({games}, {batches}; {where}; {errors})."
 
 
 def widest_half_width(result: Any) -> float:
