@@ -3,8 +3,8 @@
 Each line is a focused tournament (``Tournament(..., focus=ISMCTS)``): one ``ismcts`` seat and
 the rest of the table from the field, duplicate deals, balanced seating, a seed never used for
 tuning. Against a single built-in the other seats are all that built-in ("three of any single
-built-in" at 4 players). Prints the win rate with its 95% Wilson interval, the fair share and
-whether the floor holds (4 players: 45% at default settings, 38% with ``--fast``), then the
+built-in" at 4 players). Prints the win rate with its 95% interval (the reports', over
+duplicate sets), the fair share and whether the floor holds (4 players: 45% at default settings, 38% with ``--fast``), then the
 mean time of a searched decision on one core.
 
     python benchmarks/bench_ismcts_field.py --games 600 --jobs 2              # the floors
@@ -27,8 +27,8 @@ import argparse
 import tempfile
 import time
 
+import reports
 import strategies
-from reports.stats import wilson
 from tournaments import Tournament, parse_players
 
 DEFAULT = "ismcts"
@@ -49,12 +49,13 @@ def opponents() -> list[str]:
 def measure(
     spec: str, field: tuple[str, ...], players: int, games: int, jobs: int, seed: int = SEED
 ) -> tuple:
-    """(wins, games) of ``spec`` in one focused tournament against ``field``."""
+    """(wins, games, ci_low, ci_high) of ``spec`` in one focused tournament against ``field``:
+    the reports' interval (the games of a deal at a table are one independent unit)."""
     t = Tournament([spec, *field], players=players, games=games, seed=seed, focus=spec)
     with tempfile.TemporaryDirectory() as tmp:
-        summ = t.run(n_jobs=jobs, out=tmp).summary()
+        summ = reports.summary(t.run(n_jobs=jobs, out=tmp))
     row = summ[summ["strategy"] == t.focus].iloc[0]
-    return int(row["wins"]), int(row["games"])
+    return int(row["wins"]), int(row["games"]), float(row["ci_low"]), float(row["ci_high"])
 
 
 def decision_ms(spec: str, games: int = 8, seed: int = SEED) -> tuple[float, float]:
@@ -107,14 +108,13 @@ def main() -> None:
     if not args.no_fields:
         lines += [(f"field {name}", field) for name, field in FIELDS.items()]
     print(f"{spec}: one seat, duplicate deals, balanced seating, seed {args.seed}")
-    print("| players | opponents | win rate | 95% Wilson | fair | floor |")
+    print("| players | opponents | win rate | 95% interval | fair | floor |")
     print("|---|---|---|---|---|---|")
     t0 = time.perf_counter()
     for k in parse_players(args.players):
         for name, field in lines:
             label = name if len(field) > 1 else f"{k - 1}x {field[0]}"
-            wins, n = measure(spec, field, k, args.games, args.jobs, args.seed)
-            lo, hi = wilson(wins, n)
+            wins, n, lo, hi = measure(spec, field, k, args.games, args.jobs, args.seed)
             ok = ""
             if floor is not None and k == 4 and len(field) == 1:
                 ok = "ok" if wins / n >= floor else "BELOW"
