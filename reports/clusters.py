@@ -42,6 +42,7 @@ from .data import BLOCK, Games
 
 __all__ = [
     "MIN_DF",
+    "Accumulator",
     "Clusters",
     "Estimates",
     "Sums",
@@ -51,6 +52,7 @@ __all__ = [
     "mean_estimates",
     "ratio_estimates",
     "seat_sums",
+    "table_sums",
     "t_quantile",
     "too_small",
     "wilson_t",
@@ -150,7 +152,7 @@ class Sums:
         )
 
 
-class _Accumulator:
+class Accumulator:
     """Sums of (group, cluster) keys over blocks: dense when the table is small, else sparse."""
 
     def __init__(self, n_groups: int, n_clusters: int):
@@ -198,7 +200,7 @@ def seat_sums(
     ``outcome(block)`` is an (N, S) array of each seat's outcome (default: ``block.wins()``).
     """
     cl = clusters(g)
-    acc = _Accumulator(n_groups, cl.n)
+    acc = Accumulator(n_groups, cl.n)
     for start, b in zip(range(0, max(len(g), 1), BLOCK), g.blocks(BLOCK), strict=False):
         cluster = cl.of_game[start : start + len(b)]
         won = (b.wins() if outcome is None else outcome(b)).astype(np.float64)
@@ -207,6 +209,22 @@ def seat_sums(
             for col in c.reshape(len(c), -1).T:  # a group may give several codes a seat
                 ok = col >= 0
                 acc.add(col[ok] * acc.c + cluster[ok], won[ok, s])
+    return acc.result()
+
+
+def table_sums(
+    codes: np.ndarray, outcome: np.ndarray, cluster: np.ndarray, n_groups: int, n_clusters: int
+) -> Sums:
+    """Per (group, cluster): the sums of ``outcome`` and the counts over the cells of
+    ``codes`` (rows x columns of group codes, -1: not counted; ``outcome`` the same shape),
+    row ``i`` belonging to cluster ``cluster[i]``. For rows that are not games (matches, or
+    one value per game: pass a single column)."""
+    acc = Accumulator(n_groups, n_clusters)
+    codes = np.asarray(codes, dtype=np.int64).reshape(len(cluster), -1)
+    outcome = np.asarray(outcome, dtype=np.float64).reshape(codes.shape)
+    for s in range(codes.shape[1]):
+        ok = codes[:, s] >= 0
+        acc.add(codes[ok, s] * acc.c + cluster[ok], outcome[ok, s])
     return acc.result()
 
 

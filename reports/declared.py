@@ -19,56 +19,53 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .clusters import Estimates, clustered_rate, clusters, ratio_estimates, table_sums
 from .data import MISSING, Games, as_games
-from .stats import Z95, wilson
 
 __all__ = ["means", "by_parameter", "outcomes", "split_label"]
 
 _LABEL = re.compile(r"^(?P<base>[^(]+)(?:\((?P<params>.*)\))?$")
 
 
-def _moments(g: Games, values: dict[str, np.ndarray], codes_of: np.ndarray,
-             n_groups: int) -> dict[str, np.ndarray]:  # fmt: skip
-    """Per group (``codes_of[strategy code]``, -1: none) and column: count, sum, sum of squares
-    over occupied seats with a value."""
-    out = {c: np.zeros((3, n_groups)) for c in values}
-    for start in range(0, len(g), 1 << 20):
-        sl = slice(start, start + (1 << 20))
-        seats = g.seats[sl].astype(np.int64)
-        group = np.where(seats >= 0, codes_of[np.maximum(seats, 0)], -1)
-        for c, v in values.items():
-            block = v[sl]
-            ok = (group >= 0) & (block != MISSING)
-            key = group[ok]
-            x = block[ok].astype(np.float64)
-            out[c] += np.stack([np.bincount(key, w, minlength=n_groups)
-                                for w in (None, x, x * x)])  # fmt: skip
-    return out
+def _estimates(g: Games, values: np.ndarray, codes_of: np.ndarray, n_groups: int) -> Estimates:
+    """Per group (``codes_of[strategy code]``, -1: none): the mean of ``values`` (N, S) over
+    the occupied seats that have one, with the reports' interval over duplicate sets."""
+    seats = g.seats.astype(np.int64)
+    ok = (seats >= 0) & (values != MISSING)
+    codes = np.where(ok, codes_of[np.maximum(seats, 0)], -1)
+    x = np.where(ok, values, 0)
+    cl = clusters(g)
+    return ratio_estimates(table_sums(codes, x, cl.of_game, n_groups, cl.n), cl)
 
 
-def _mean_ci(m: np.ndarray, name: str) -> dict[str, np.ndarray]:
-    n, s, ss = m
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = s / n
-        var = np.maximum(ss / n - mean**2, 0) * n / np.maximum(n - 1, 1)
-        half = Z95 * np.sqrt(var / n)
-    return {f"{name}_mean": mean, f"{name}_ci_low": mean - half, f"{name}_ci_high": mean + half}
+def _mean_ci(est: Estimates, name: str) -> dict[str, np.ndarray]:
+    lo, hi = est.interval()
+    return {f"{name}_mean": est.value, f"{name}_ci_low": lo, f"{name}_ci_high": hi}
+
+
+def _seats(g: Games, values: np.ndarray, codes_of: np.ndarray, n_groups: int) -> np.ndarray:
+    """Per group: the occupied seats that have a value."""
+    seats = g.seats.astype(np.int64)
+    ok = (seats >= 0) & (values != MISSING)
+    codes = np.where(ok, codes_of[np.maximum(seats, 0)], n_groups)
+    return np.bincount(codes.ravel(), minlength=n_groups + 1)[:n_groups]
 
 
 def means(data: Any, order: list[str] | None = None) -> pd.DataFrame | None:
     """Per strategy: seats taken and, for every declared mean column, its mean per seat with a
-    95% interval (normal, over seats). Best rank value first when the rank value is one of the
-    columns, else in ``order``. None when the game declares no mean columns."""
+    95% interval (over duplicate sets, as every interval of the reports). Best rank value
+    first when the rank value is one of the columns, else in ``order``. None when the game
+    declares no mean columns."""
     g = as_games(data)
     d = g.declaration
     if not g.means:
         return None
     k = g.n_strategies
-    mom = _moments(g, g.means, np.arange(k), k)
-    first = next(iter(mom.values()))
-    df = pd.DataFrame({"strategy": list(g.labels), "seats": first[0].astype(np.int64)})
-    for c in g.means:
-        for name, v in _mean_ci(mom[c], c).items():
+    first = next(iter(g.means.values()))
+    df = pd.DataFrame({"strategy": list(g.labels),
+                       "seats": _seats(g, first, np.arange(k), k).astype(np.int64)})  # fmt: skip
+    for c, values in g.means.items():
+        for name, v in _mean_ci(_estimates(g, values, np.arange(k), k), c).items():
             df[name] = v
     df = df[df["seats"] > 0]
     if d.rank_value in g.means:
@@ -116,10 +113,11 @@ def by_parameter(data: Any) -> pd.DataFrame | None:
         index = {key: i for i, key in enumerate(groups)}
         codes_of = np.array([index[(b, float(v) if v is not None else default)]
                              for b, v in keys])  # fmt: skip
-        mom = _moments(g, {rank: g.values}, codes_of, len(groups))[rank]
+        seats = _seats(g, g.values, codes_of, len(groups)).astype(np.int64)
+        est = _estimates(g, g.values, codes_of, len(groups))
         df = pd.DataFrame({"parameter": param, "strategy": [b for b, _ in groups],
-                           "value": [v for _, v in groups], "seats": mom[0].astype(np.int64),
-                           **_mean_ci(mom, rank)})  # fmt: skip
+                           "value": [v for _, v in groups], "seats": seats,
+                           **_mean_ci(est, rank)})  # fmt: skip
         df = df[df["seats"] > 0]
         if df["value"].nunique() > 1:  # a parameter every entrant plays at one value says nothing
             frames.append(df)
@@ -128,8 +126,8 @@ def by_parameter(data: Any) -> pd.DataFrame | None:
 
 def outcomes(data: Any) -> pd.DataFrame | None:
     """Per table size and over all: games (rounds), the share of every declared yes/no column
-    with a 95% Wilson interval and the mean of every length column. None when the game
-    declares no yes/no columns."""
+    with a 95% interval over duplicate sets and the mean of every length column. None when
+    the game declares no yes/no columns."""
     g = as_games(data)
     d = g.declaration
     if not g.flags:
@@ -140,11 +138,12 @@ def outcomes(data: Any) -> pd.DataFrame | None:
         at = np.ones(len(g), bool) if n is None else g.n_players == n
         row: dict[str, Any] = {"n_players": "all" if n is None else int(n),
                                d.units(): int(at.sum())}  # fmt: skip
+        cl = clusters(g)
         for c, flag in g.flags.items():
             hits = int(flag[at].sum())
-            low, high = wilson(np.array([hits]), np.array([int(at.sum())]))
+            low, high = clustered_rate(flag[at], cl.of_game[at], cl.stratum[cl.of_game[at]])
             row[f"{c}_share"] = hits / max(int(at.sum()), 1)
-            row[f"{c}_ci_low"], row[f"{c}_ci_high"] = float(low[0]), float(high[0])
+            row[f"{c}_ci_low"], row[f"{c}_ci_high"] = low, high
         for c in d.length_columns:
             row[f"{c}_mean"] = float(g.lengths[c][at].mean()) if at.any() else np.nan
         rows.append(row)

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .clusters import clusters, ratio_estimates, table_sums, wilson_t
 from .data import ReportError, Run, as_run
-from .stats import wilson
 
 
 def _match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -70,10 +70,10 @@ def _per_seat(seats: np.ndarray, k: int, weights) -> np.ndarray:
 
 def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per strategy over matches: matches (seats occupied), match wins (shared wins counted as
-    wins) and how many were shared, match win rate with a 95% Wilson interval, the rate with
-    shared wins split (a win shared by j players counts 1/j), fair share (mean 1/players), mean
-    points per game (in the declared direction), mean and median final total, mean match length
-    in games. Sorted by match win rate."""
+    wins) and how many were shared, match win rate with a 95% interval (over duplicate sets),
+    the rate with shared wins split (a win shared by j players counts 1/j), fair share (mean
+    1/players), mean points per game (in the declared direction), mean and median final total,
+    mean match length in games. Sorted by match win rate."""
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
@@ -100,7 +100,9 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     medians = [
         float(np.median(totals[seats == c])) if (seats == c).any() else np.nan for c in range(k)
     ]
-    lo, hi = wilson(wins, n_m)
+    cl = clusters(g)  # a match's games share its table and deal: one duplicate set
+    match_cluster = cl.of_game[np.unique(g.match, return_index=True)[1]]
+    lo, hi = wilson_t(ratio_estimates(table_sums(seats, won, match_cluster, k, cl.n), cl))
     with np.errstate(invalid="ignore", divide="ignore"):
         df = pd.DataFrame(
             {

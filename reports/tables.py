@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .clusters import Estimates, clusters, ratio_estimates, seat_sums, wilson_t
-from .data import MISSING, Games, as_games
+from .clusters import Accumulator, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
+from .data import BLOCK, MISSING, Games, as_games
 from .patterns import finishing_patterns
-from .stats import hist_moments, hist_quantiles, wilson
+from .stats import hist_moments, hist_quantiles
 
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90, 0.99)
 Q_NAMES = ("p10", "p25", "median", "p75", "p90", "p99")
@@ -176,10 +176,30 @@ def head_to_head_counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return shared, ahead, ties
 
 
+def _ahead_estimates(g: Games) -> Estimates:
+    """Per ordered pair (a * K + b): the rate at which a finishes ahead of b over the seat
+    pairs they share, with the reports' interval over duplicate sets."""
+    k = g.n_strategies
+    cl = clusters(g)
+    acc = Accumulator(k * k, cl.n)
+    for start, b in zip(range(0, max(len(g), 1), BLOCK), g.blocks(BLOCK), strict=False):
+        cluster = cl.of_game[start : start + len(b)]
+        ranks, seats = b.ranks_key(), b.seats.astype(np.int64)
+        width = seats.shape[1]
+        for i in range(width):
+            for j in range(i + 1, width):
+                a, o = seats[:, i], seats[:, j]
+                ok = (a >= 0) & (o >= 0) & (a != o)
+                for me, them, ahead in ((a, o, ranks[:, i] < ranks[:, j]),
+                                        (o, a, ranks[:, j] < ranks[:, i])):  # fmt: skip
+                    acc.add((me * k + them)[ok] * acc.c + cluster[ok], ahead[ok])
+    return ratio_estimates(acc.result(), cl)
+
+
 def head_to_head(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     """For each ordered pair of strategies that shared tables: ``shared`` seat pairings, how often
     ``strategy`` finished ahead of ``opponent`` (a better rank value), behind, tied; ``ahead_rate`` =
-    ahead / shared with a 95% Wilson interval, and ``score`` = (ahead + ties/2) / shared.
+    ahead / shared with a 95% interval over duplicate sets, and ``score`` = (ahead + ties/2) / shared.
     ahead(A,B) + ahead(B,A) + ties = shared. Rows in ``order`` (default: the summary's).
     Long form; see :func:`head_to_head_matrix`."""
     g = as_games(data)
@@ -193,7 +213,11 @@ def head_to_head(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=["strategy", "opponent", "shared", "ahead", "behind"])
     df["ties"] = df["shared"] - df["ahead"] - df["behind"]
     df["ahead_rate"] = df["ahead"] / df["shared"]
-    df["ci_low"], df["ci_high"] = wilson(df["ahead"].to_numpy(), df["shared"].to_numpy())
+    est = _ahead_estimates(g)
+    lo, hi = wilson_t(est)
+    pair = np.array([g.labels.index(a) * g.n_strategies + g.labels.index(b)
+                     for a, b in zip(df["strategy"], df["opponent"], strict=True)], np.int64)  # fmt: skip
+    df["ci_low"], df["ci_high"] = lo[pair] if len(pair) else [], hi[pair] if len(pair) else []
     df["score"] = (df["ahead"] + 0.5 * df["ties"]) / df["shared"]
     return df
 
