@@ -3,7 +3,8 @@
     python benchmarks/bench_all.py                 # all figures (about a minute on 2 cores)
     python benchmarks/bench_all.py --quick         # smaller runs, for a look
     python benchmarks/bench_all.py --cold          # also the first run's compile (minutes)
-    python benchmarks/bench_all.py --markdown      # the README performance table
+    python benchmarks/bench_all.py --markdown      # the performance table
+    python benchmarks/bench_all.py --cold --write  # ... written into docs/performance.md
     python benchmarks/bench_all.py --json          # one JSON object
     python benchmarks/bench_all.py --markdown --from FILE   # the table from a saved --json
 
@@ -290,14 +291,30 @@ def markdown(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+PAGE = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- bench_all:begin", "<!-- bench_all:end -->"
+
+
+def write_page(table: str, page: Path = PAGE) -> None:
+    """Put ``table`` between the page's markers, keeping the hand-written text around it (how
+    the figures came about): the page's measured table is this script's output, never typed."""
+    text = page.read_text()
+    start, stop = text.find(BEGIN), text.find(END)
+    if start < 0 or stop < start:
+        raise SystemExit(f"{page} has no {BEGIN} ... {END} markers")
+    head = text[: text.index("\n", start) + 1]
+    page.write_text(head + table.rstrip() + "\n" + text[stop:])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs")
     parser.add_argument("--cold", action="store_true", help="also time a first run's compile")
     parser.add_argument("--repeats", type=int, default=3, help="best of this many")
-    parser.add_argument("--markdown", action="store_true", help="print the README table")
+    parser.add_argument("--markdown", action="store_true", help="print the performance table")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--from", dest="source", help="read figures from a saved --json run")
+    parser.add_argument("--write", action="store_true", help=f"write the table into {PAGE.name}")
     args = parser.parse_args()
     if args.source:
         res = json.loads(Path(args.source).read_text())
@@ -305,6 +322,9 @@ def main() -> None:
         res = run(args.quick, args.cold, max(1, args.repeats))
     if args.json:
         print(json.dumps(res, indent=1))
+    elif args.write:
+        write_page(markdown(res))
+        print(f"wrote the table into {PAGE.relative_to(ROOT)}")
     elif args.markdown:
         print(markdown(res))
     else:

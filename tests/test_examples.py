@@ -1,4 +1,4 @@
-"""The scripts in examples/ run as the README shows them (small game counts), so they never rot."""
+"""The scripts in examples/ run as the docs show them (small game counts), so they never rot."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 ``Toy(x)`` plays a compiled built-in chosen by the distance d = |x - 3|: ``low`` when d < 1,
 ``greedy`` when d < 2.5, else ``random``. Against random opponents these win about 94%, 84% and
-25% of four-player games (README, Strength), so the win rate rises step by step towards x = 3
+25% of four-player games (docs/strength.md), so the win rate rises step by step towards x = 3
 and every x in (2, 4) is best: a tuner started at the default (x = 5, ``greedy``) must end there.
 """
 

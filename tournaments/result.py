@@ -103,7 +103,7 @@ class TournamentResult:
     # ------------------------------------------------------------------ rows
 
     def games(self, columns: list[str] | None = None) -> pd.DataFrame:
-        """One row per game, sorted by game index (see the README for the columns)."""
+        """One row per game, sorted by game index (docs/tournaments.md lists the columns)."""
         return self._read("games", "game", columns)
 
     def matches(self, columns: list[str] | None = None) -> pd.DataFrame:

@@ -36,7 +36,7 @@ BUILTINS = (
 """Every built-in class, the baseline first."""
 
 BEST_HEURISTIC = "weighted"
-"""The strongest built-in that does no search (README, Strength): the default baseline of a
+"""The strongest built-in that does no search (docs/strength.md): the default baseline of a
 gauntlet and the strategy whose reasons a hint explains."""
 
 __all__ = [

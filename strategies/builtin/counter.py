@@ -15,7 +15,7 @@ from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
 # Defaults found by `leaves tune counter --against weighted,taker,high,low,minimal,blocker,
-# patient,greedy --players 4 --budget 600000 --seed 7` (see the README: +1.4 points on fresh
+# patient,greedy --players 4 --budget 600000 --seed 7` (docs/tuning.md: +1.4 points on fresh
 # seeds over the previous hand-set defaults; the threat term went to zero, so the counting
 # pays through ``safe_bonus``, when no value could answer the new ends).
 COUNTER_PARAMS = declare(

@@ -22,7 +22,7 @@ PLAY_FEATURES = ("shed", "keep", "end", "extreme", "threat", "near_win")
 TAKE_FEATURES = ("pass", "take_group", "take_harm", "take_extreme")
 
 # Defaults found by `leaves tune weighted --against taker,counter,high,low,minimal,blocker,
-# patient,greedy --players 4 --budget 600000 --seed 7` (see the README: +1.3 points on fresh
+# patient,greedy --players 4 --budget 600000 --seed 7` (docs/tuning.md: +1.3 points on fresh
 # seeds over the previous defaults, which had been tuned against high and low only).
 WEIGHTED_PARAMS = declare(
     Param("w_shed", -1.59, (-5.0, 5.0), doc="cards played"),

@@ -47,7 +47,7 @@ playouts. Selection uses its own RNG stream, derived from the same seed.
 
 Defaults (2000 iterations, ``max_depth=1``, ``rollout="weighted"``, ``infer_lambda=2``,
 ``models="all"``, ``model_steps=150``) were measured in 4-player games against three of
-every other built-in (``benchmarks/bench_ismcts_field.py``, figures in the README). With
+every other built-in (``benchmarks/bench_ismcts_field.py``, figures in docs/strength.md). With
 only the policies it was first tuned against as candidates (``"weighted,taker"``) the
 search met ``low`` and ``high`` with a wrong model and won only 45-49% of 4-player games
 against three of them; with every built-in as a candidate, about three games in four.
