@@ -1,4 +1,4 @@
-"""Loading a tournament run into compact numpy arrays that every table is computed from.
+"""A tournament run as compact numpy arrays that every table is computed from.
 
 Why arrays and not a DataFrame: a run can hold 10 million games; strategy labels become small
 integer codes shared by all seats (one int8 per seat), result values int16, so a whole run fits
@@ -6,11 +6,11 @@ in a few hundred MB and every table is a handful of vectorized passes. Which col
 comes from the game's declaration in the manifest (``tournaments.game.Declaration``: the rank
 column and its direction, length, share and mean columns, the table size); nothing here knows a
 game. A games DataFrame without a manifest is read under the default game's declaration.
+Reading the Parquet parts is ``reports.loading``'s job.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,9 +18,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from tournaments.game import Declaration
 
@@ -216,310 +213,19 @@ class Run:
         return self.games.declaration
 
 
-def _seat_columns(names: list[str] | set[str], prefix: str, width: int) -> list[str]:
-    return [f"{prefix}{s}" for s in range(width) if f"{prefix}{s}" in names]
+# Reading runs lives in ``reports.loading`` (it needs these classes); its entry points are
+# re-exported here so that ``from reports.data import as_games`` keeps working.
+from .loading import (  # noqa: E402
+    as_games,
+    as_run,
+    deal_streams,
+    games_from_frame,
+    load_games,
+    load_run,
+)
 
-
-def _int_column(table: pa.Table, name: str, dtype: Any, fill: int = -1) -> np.ndarray:
-    col = table.column(name)
-    if pa.types.is_null(col.type):
-        return np.full(len(col), fill, dtype=dtype)
-    if pa.types.is_boolean(col.type):
-        col = pc.cast(col, pa.int8())
-    if pa.types.is_integer(col.type):  # the fill must fit the column's type
-        col = pc.cast(col, pa.from_numpy_dtype(np.dtype(dtype)))
-    return pc.fill_null(col, fill).to_numpy().astype(dtype, copy=False)
-
-
-class _Labels:
-    """Strategy label -> code, shared across seat columns and Parquet parts."""
-
-    def __init__(self) -> None:
-        self.codes: dict[str, int] = {}
-
-    def encode(self, col: pa.ChunkedArray) -> np.ndarray:
-        if pa.types.is_null(col.type):
-            return np.full(len(col), -1, dtype=np.int16)
-        if not pa.types.is_dictionary(col.type):
-            col = pc.dictionary_encode(col)
-        arr = col.unify_dictionaries().combine_chunks() if col.num_chunks else None
-        if arr is None:
-            return np.zeros(0, dtype=np.int16)
-        values = arr.dictionary.to_pylist()
-        lut = np.array([self.codes.setdefault(str(v), len(self.codes)) for v in values] + [-1])
-        idx = pc.fill_null(arr.indices, -1).to_numpy().astype(np.int64)
-        return lut[idx].astype(np.int16)  # -1 indexes the trailing -1 (null seat)
-
-
-def _required(d: Declaration) -> tuple[str, ...]:
-    return ("n_players", "winner_seat", *d.length_columns)
-
-
-def _wanted_names(d: Declaration) -> tuple[set[str], tuple[str, ...]]:
-    """(scalar columns, per-seat prefixes) a report reads under declaration ``d``."""
-    scalars = {*_required(d), *d.share_columns, "unfinished", "forfeit", "forfeit_seat",
-               "deal", "table", "match"}  # fmt: skip
-    if d.has_first_player:
-        scalars.add("first_player")
-    prefixes = ("seat_", f"{d.rank_value}_", "score_", *(f"{m}_" for m in d.mean_columns))
-    return scalars, prefixes
-
-
-def _wanted(name: str, d: Declaration) -> bool:
-    scalars, prefixes = _wanted_names(d)
-    if name in scalars:
-        return True
-    return any(name == f"{p}{s}" for p in prefixes for s in range(d.max_players))
-
-
-def _games_parts(table: pa.Table, labels: _Labels, d: Declaration) -> dict[str, np.ndarray]:
-    names = table.column_names
-    width = d.max_players
-    missing = [c for c in _required(d) if c not in names]
-    seat_cols = _seat_columns(names, "seat_", width)
-    value_cols = _seat_columns(names, f"{d.rank_value}_", width)
-    if missing or not seat_cols or len(value_cols) != len(seat_cols):
-        what = ", ".join(missing) or f"seat_i / {d.rank_value}_i"
-        raise ReportError(f"games table lacks the pinned column(s) of {d.title}: {what}")
-    n = table.num_rows
-    out: dict[str, np.ndarray] = {
-        "seats": np.stack([labels.encode(table.column(c)) for c in seat_cols], axis=1),
-        "values": np.stack([_int_column(table, c, np.int16, MISSING) for c in value_cols], 1),
-        "n_players": _int_column(table, "n_players", np.int8),
-        "first": (
-            _int_column(table, "first_player", np.int8)
-            if d.has_first_player and "first_player" in names
-            else np.zeros(n, np.int8)
-        ),
-        "winner": _int_column(table, "winner_seat", np.int8),
-    }
-    for c in d.length_columns:
-        out[f"lengths:{c}"] = _int_column(table, c, np.int32, 0)
-    for c in d.share_columns:
-        if c in names:
-            out[f"flags:{c}"] = _int_column(table, c, np.int8, 0).astype(bool)
-    for c in d.mean_columns:
-        cols = _seat_columns(names, f"{c}_", width)
-        if len(cols) == len(seat_cols):
-            out[f"means:{c}"] = np.stack(
-                [_int_column(table, x, np.int16, MISSING) for x in cols], 1
-            )
-    if "forfeit_seat" in names:  # the runner's rows: which seat forfeited
-        out["forfeit_seat"] = _int_column(table, "forfeit_seat", np.int8)
-        out["forfeited"] = out["forfeit_seat"] >= 0
-    elif "forfeit" in names and not pa.types.is_boolean(table.column("forfeit").type):
-        out["forfeit_seat"] = _int_column(table, "forfeit", np.int8)
-        out["forfeited"] = out["forfeit_seat"] >= 0
-    else:
-        out["forfeit_seat"] = np.full(n, -1, dtype=np.int8)
-        out["forfeited"] = (
-            _int_column(table, "forfeit", np.int8, 0).astype(bool)
-            if "forfeit" in names
-            else np.zeros(n, dtype=bool)
-        )
-    if "unfinished" in names:
-        out["unfinished"] = _int_column(table, "unfinished", np.int8, 0).astype(bool)
-    else:
-        out["unfinished"] = (out["winner"] < 0) & ~out["forfeited"]
-    for opt in ("deal", "table", "match"):
-        if opt in names:
-            out[opt] = _int_column(table, opt, np.int64)
-    score_cols = _seat_columns(names, "score_", width)
-    if score_cols and "match" in names:
-        out["scores"] = np.stack([_int_column(table, c, np.int16) for c in score_cols], axis=1)
-    return out
-
-
-def _assemble(parts: list[dict[str, np.ndarray]], labels: _Labels, d: Declaration) -> Games:
-    """Concatenate per-part arrays (parts may have fewer seat columns; optional columns are
-    kept only if every part has them)."""
-    return _Filler([len(p["n_players"]) for p in parts]).fill_all(parts, labels, d)
-
-
-class _Filler:
-    """Preallocated Games arrays filled part by part: peak memory = result + one part."""
-
-    def __init__(self, rows: list[int]) -> None:
-        self.total = sum(rows)
-        self.arrays: dict[str, np.ndarray] = {}
-        self.offset = 0
-
-    def add(self, part: dict[str, np.ndarray], width: int) -> None:
-        n = len(part["n_players"])
-        if not self.arrays:
-            for key, a in part.items():
-                shape = (self.total, width) if a.ndim == 2 else (self.total,)
-                per_value = key == "values" or key.startswith("means:")
-                fill = 0 if a.ndim == 1 else (MISSING if per_value else -1)
-                self.arrays[key] = np.full(shape, fill, dtype=a.dtype)
-        for key in list(self.arrays):
-            a = part.get(key)
-            if a is None:  # optional column missing in this part: drop it everywhere
-                del self.arrays[key]
-                continue
-            dest = self.arrays[key]
-            if a.ndim == 2:
-                dest[self.offset : self.offset + n, : a.shape[1]] = a
-            else:
-                dest[self.offset : self.offset + n] = a
-        self.offset += n
-
-    def fill_all(self, parts: list[dict[str, np.ndarray]], labels: _Labels,
-                 d: Declaration) -> Games:  # fmt: skip
-        width = max((p["seats"].shape[1] for p in parts), default=0)
-        for p in parts:
-            self.add(p, width)
-        return self.result(labels, d)
-
-    def result(self, labels: _Labels, d: Declaration) -> Games:
-        if self.total == 0:
-            raise ReportError("the run has no games")
-        a = self.arrays
-        code_dtype = np.int8 if len(labels.codes) < 127 else np.int16
-        names = tuple(sorted(labels.codes, key=labels.codes.get))
-        groups = {
-            f: {k.split(":", 1)[1]: v for k, v in a.items() if k.startswith(f"{f}:")}
-            for f in DICT_FIELDS
-        }
-        return Games(
-            labels=names,
-            seats=a["seats"].astype(code_dtype, copy=False),
-            **{f: a.get(f) for f in ARRAY_FIELDS if f != "seats"},
-            **groups,
-            declaration=d,
-        )
-
-
-def games_from_frame(df: pd.DataFrame, declaration: Declaration | None = None) -> Games:
-    """Convert a games DataFrame in a run's column layout (seat labels as str or categorical),
-    read under ``declaration`` (default: the default game's)."""
-    if not isinstance(df, pd.DataFrame):
-        raise ReportError(f"expected a games DataFrame, got {type(df).__name__}")
-    d = declaration or default_declaration()
-    wanted = [c for c in df.columns if _wanted(str(c), d)]
-    try:
-        table = pa.Table.from_pandas(df[wanted], preserve_index=False)
-    except (pa.ArrowException, ValueError, TypeError) as exc:
-        raise ReportError(f"games DataFrame cannot be read: {exc}") from exc
-    labels = _Labels()
-    return _assemble([_games_parts(table, labels, d)], labels, d)
-
-
-def _part_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
-
-
-def load_games(folder: str | Path, declaration: Declaration | None = None) -> Games:
-    """Read every Parquet part under ``folder`` (only the columns ``declaration`` names; by
-    default the default game's), part by part."""
-    d = declaration or default_declaration()
-    folder = Path(folder)
-    files = _part_files(folder) if folder.is_dir() else [folder]
-    labels = _Labels()
-    metas = []
-    for f in files:
-        try:
-            meta = pq.ParquetFile(f)
-            metas.append((f, meta.schema_arrow.names, meta.metadata.num_rows))
-        except (OSError, pa.ArrowException) as exc:
-            raise ReportError(f"cannot read games part {f}: {exc}") from exc
-    width = max((len(_seat_columns(names, "seat_", d.max_players)) for _, names, _ in metas),
-                default=0)  # fmt: skip
-    filler = _Filler([rows for _, _, rows in metas])
-    for f, names, rows in metas:
-        if not rows:
-            continue
-        cols = [c for c in names if _wanted(c, d)]
-        seat_cols = [c for c in cols if c.startswith("seat_")]
-        try:
-            table = pq.read_table(f, columns=cols, read_dictionary=seat_cols)
-        except (OSError, pa.ArrowException) as exc:
-            raise ReportError(f"cannot read games part {f}: {exc}") from exc
-        filler.add(_games_parts(table, labels, d), width)
-        del table
-    return filler.result(labels, d)
-
-
-def deal_streams(manifest: dict, games: Games) -> np.ndarray | None:
-    """Per game, the deal stream of its table as the run's manifest describes the design: the
-    table itself (each table dealt its own cards), the stream it shares with another table (a
-    gauntlet's baseline copy), or, for runs whose tables of one size shared their deals (deal
-    seed key 0), the table size: those games are one duplicate set per deal."""
-    spec = manifest.get("spec", {}) if isinstance(manifest, dict) else {}
-    keys = spec.get("seed_keys", {}) if isinstance(spec, dict) else {}
-    if isinstance(keys, dict) and keys.get("deal") == 0:
-        return games.n_players.astype(np.int64)
-    if games.table is None:
-        return None
-    streams = spec.get("deal_streams") if isinstance(spec, dict) else None
-    if isinstance(streams, list) and streams and int(games.table.max(initial=0)) < len(streams):
-        return np.asarray(streams, dtype=np.int64)[games.table]
-    return games.table.astype(np.int64)
-
-
-def load_run(run_dir: str | Path) -> Run:
-    """Load a run directory written by the tournament runner: games/, matches/, manifest.json."""
-    path = Path(run_dir)
-    if not path.exists():
-        raise ReportError(f"run directory not found: {path}")
-    if not path.is_dir():
-        raise ReportError(f"not a run directory: {path}")
-    games_dir = path / "games"
-    if not games_dir.is_dir() or not _part_files(games_dir):
-        raise ReportError(f"no games in {path} (expected Parquet parts under {games_dir})")
-    manifest: dict = {}
-    mpath = path / "manifest.json"
-    if mpath.exists():
-        try:
-            manifest = json.loads(mpath.read_text())
-        except (OSError, ValueError) as exc:
-            raise ReportError(f"corrupt manifest {mpath}: {exc}") from exc
-        if not isinstance(manifest, dict):
-            raise ReportError(f"corrupt manifest {mpath}: not a JSON object")
-    games = load_games(games_dir, run_declaration(manifest))
-    games.table = deal_streams(manifest, games)
-    matches = None
-    mdir = path / "matches"
-    if mdir.is_dir() and _part_files(mdir):
-        try:
-            matches = pd.concat([pd.read_parquet(f) for f in _part_files(mdir)], ignore_index=True)
-        except (OSError, pa.ArrowException) as exc:
-            raise ReportError(f"cannot read matches under {mdir}: {exc}") from exc
-    return Run(games=games, matches=matches, manifest=manifest, path=path)
-
-
-def as_run(source: Any) -> Run:
-    """Accept a run directory, a results object (``.out`` path or ``.games`` DataFrame), a
-    :class:`Run`, :class:`Games` or a games DataFrame."""
-    if isinstance(source, Run):
-        return source
-    if isinstance(source, Games):
-        return Run(games=source)
-    if isinstance(source, pd.DataFrame):
-        return Run(games=games_from_frame(source))
-    if isinstance(source, (str, Path)):
-        return load_run(source)
-    games = getattr(source, "games", None)
-    if isinstance(games, pd.DataFrame):
-        matches = getattr(source, "matches", None)
-        manifest = getattr(source, "manifest", None)
-        d = run_declaration(manifest) if isinstance(manifest, dict) else None
-        loaded = games_from_frame(games, d)
-        if isinstance(manifest, dict):
-            loaded.table = deal_streams(manifest, loaded)
-        return Run(
-            games=loaded,
-            matches=matches if isinstance(matches, pd.DataFrame) else None,
-            manifest=manifest if isinstance(manifest, dict) else {},
-        )
-    out = getattr(source, "out", None)
-    if out is not None:
-        return load_run(out)
-    raise ReportError(f"cannot make a report from {type(source).__name__}")
-
-
-def as_games(source: Any) -> Games:
-    """The :class:`Games` of anything :func:`as_run` accepts."""
-    if isinstance(source, Games):
-        return source
-    return as_run(source).games
+__all__ = [
+    "ARRAY_FIELDS", "BLOCK", "DICT_FIELDS", "MISSING", "Games", "ReportError", "Run",
+    "as_games", "as_run", "deal_streams", "default_declaration", "games_from_frame",
+    "load_games", "load_run", "run_declaration",
+]  # fmt: skip
