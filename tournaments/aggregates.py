@@ -153,6 +153,28 @@ def _count(agg: dict[str, np.ndarray], key: str, index: np.ndarray, weights: Any
     target += counts.reshape(target.shape)
 
 
+class _Sets:
+    """A chunk's G games of one table as ``deals`` duplicate sets of ``n`` seatings (game ``i``
+    under seating ``i % n``), and the two ways its per-game values are summed per seating."""
+
+    def __init__(self, g: int, n: int):
+        if g % n:
+            raise ValueError(f"{g} games are not whole sets of {n} seatings")
+        self.n, self.deals = n, g // n
+        self.set_of_game = np.tile(np.arange(n, dtype=np.int64), self.deals)
+
+    def per_set(self, rows: list[np.ndarray] | np.ndarray) -> np.ndarray:
+        """Rows of G per-game values summed over the games of each seating: (n, rows)."""
+        a = np.asarray(rows)
+        a = a.view(np.uint8) if a.dtype == np.bool_ else a  # einsum sums no bools
+        return np.einsum("rdn->nr", a.reshape(len(a), self.deals, self.n), dtype=np.int64)
+
+    def per_seat(self, code: np.ndarray, width: int) -> np.ndarray:
+        """Games counted by (seating, ``code`` in 0..width-1): (n, width), one pass."""
+        key = self.set_of_game * width + code
+        return np.bincount(key, minlength=self.n * width).reshape(self.n, width)
+
+
 def add_sets(
     agg: dict[str, np.ndarray],
     table: int,
@@ -170,90 +192,103 @@ def add_sets(
     ``seat_table[r, s]`` is the entrant in seat ``s`` under seating ``r`` and
     ``pos_table[r, s]`` its position in the base table. Outcomes are first summed per seating
     (a reshape and a sum, or one ``bincount`` of (seating, seat) codes), then credited to
-    entrants: every count is an
-    integer sum over games, so adding a chunk at once or seating by seating gives the same
-    aggregates.
+    entrants: every count is an integer sum over games, so adding a chunk at once or seating
+    by seating gives the same aggregates. Per-game values are kept seat by seat, one
+    contiguous row of G games each: numpy's elementwise work on (G, k) arrays with k <= 6 is
+    several times slower.
     """
     g = len(batch)
     if g == 0:
         return
     ent = np.asarray(seat_table, dtype=np.int64)
     pos = np.asarray(pos_table, dtype=np.int64)
-    n, k = ent.shape
-    if g % n:
-        raise ValueError(f"{g} games are not whole sets of {n} seatings")
-    deals = g // n
-    s_count = agg["games"].shape[0]
-
-    # Per-game values are kept seat by seat, one contiguous row of G games each: numpy's
-    # elementwise work on (G, k) arrays with k <= 6 is several times slower.
-    def per_set(rows: list[np.ndarray] | np.ndarray) -> np.ndarray:
-        """Rows of G per-game values summed over the games of each seating: (n, rows)."""
-        a = np.asarray(rows)
-        a = a.view(np.uint8) if a.dtype == np.bool_ else a  # einsum sums no bools
-        return np.einsum("rdn->nr", a.reshape(len(a), deals, n), dtype=np.int64)
-
-    def per_seat(code: np.ndarray, width: int) -> np.ndarray:
-        """Games counted by (seating, ``code`` in 0..width-1): (n, width), one pass."""
-        return np.bincount(set_of_game * width + code, minlength=n * width).reshape(n, width)
-
-    set_of_game = np.tile(np.arange(n, dtype=np.int64), deals)  # game i: seating i % n
-    winner = batch.winner_seat.astype(np.int64)
-    if batch.winners is not None:  # shared wins: every tied winner counts
-        won = np.ascontiguousarray(batch.winners.T, dtype=bool)
-        has_winner = won.any(axis=0)
-        if "win_share_units" in agg:
-            # a win shared by m players is SHARE_UNITS // m units each: exact integers, so
-            # the sum never depends on the order chunks are merged in
-            share = SHARE_UNITS // np.maximum(won.sum(axis=0), 1)
-            _count(agg, "win_share_units", ent, per_set(won * share))
-        wins = per_set(won)  # (n, k)
-    else:  # one winner or none (-1, counted in column 0 and dropped)
-        has_winner = winner >= 0
-        wins = per_seat(winner + 1, k + 1)[:, 1:]
+    sets = _Sets(g, ent.shape[0])
+    won, wins, has_winner = _wins(agg, ent, batch, sets)
     rank = np.ascontiguousarray(batch.seat_values[rank_value].T)  # its own dtype: compared
-    forfeit = batch.forfeit_seat.astype(np.int64)
-    lost = forfeit >= 0
-
-    _count(agg, "games", ent, deals)
+    lost = batch.forfeit_seat >= 0
+    _count(agg, "games", ent, sets.deals)
     _count(agg, "wins", ent, wins)
-    _count(agg, "rank_sum", ent, per_set(rank))
+    _count(agg, "rank_sum", ent, sets.per_set(rank))
     if lost.any():
-        _count(agg, "forfeits", ent, per_seat(forfeit + 1, k + 1)[:, 1:])
-
-    # head to head: every ordered pair of seats (s, t), s finishing strictly ahead of t
-    ahead_of = np.greater if higher_is_better else np.less  # s finishes ahead of t
-    s_of, t_of = np.nonzero(~np.eye(k, dtype=bool))
-    pair = ent[:, s_of] * s_count + ent[:, t_of]  # (n, pairs)
-    ahead = per_set(ahead_of(rank[:, None], rank[None, :]).reshape(k * k, g))[:, s_of * k + t_of]
-    _count(agg, "ahead", pair, ahead)
-    _count(agg, "met", pair, deals)
-
-    # seat offset from the first player, per seat (games that have one)
+        forfeit = batch.forfeit_seat.astype(np.int64)
+        _count(agg, "forfeits", ent, sets.per_seat(forfeit + 1, ent.shape[1] + 1)[:, 1:])
+    _add_ahead(agg, ent, rank, sets, higher_is_better)
     if batch.first_player is not None:
-        first = batch.first_player.astype(np.int64)
-        sizes, width = agg["offset_games"].shape[1:]
-        seats = np.arange(k)
-        off = (seats[None, :] - seats[:, None]) % k  # [first seat, seat]
-        cell = (ent[:, None, :] * sizes + k) * width + off  # (n, first seat, seat)
-        _count(agg, "offset_games", cell, per_seat(first, k)[:, :, None])
-        if batch.winners is None:  # by (first seat, winner seat + 1) in one pass
-            both = per_seat(first * (k + 1) + winner + 1, k * (k + 1))
-            both = both.reshape(n, k, k + 1)[:, :, 1:]
-        else:
-            starts = [first == f for f in range(k)]  # (first seat, G)
-            both = per_set([starts[f] & won[s] for f in range(k) for s in range(k)])
-        _count(agg, "offset_wins", cell, both.reshape(n, k, k))
-
+        _add_offsets(agg, ent, batch, won, sets)
+    s_count = agg["games"].shape[0]
     after = ent * s_count + np.roll(ent, 1, axis=1)  # j sat directly before i
-    _count(agg, "after_games", after, deals)
+    _count(agg, "after_games", after, sets.deals)
     _count(agg, "after_wins", after, wins)
-
     agg["table_games"][table] += g
-    width = agg["table_wins"].shape[1]
-    _count(agg, "table_wins", table * width + pos, wins)
+    _count(agg, "table_wins", table * agg["table_wins"].shape[1] + pos, wins)
+    _add_size_totals(agg, ent.shape[1], batch, has_winner, lost, length_value)
 
-    agg["size_games"][k] += g
+
+def _wins(
+    agg: dict[str, np.ndarray], ent: np.ndarray, batch: SeatedBatch, sets: _Sets
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """(won (k, G) for shared wins else None, wins per (seating, seat), has_winner (G,)); a
+    game's shared win also adds its exact integer share units."""
+    if batch.winners is None:  # one winner or none (-1, counted in column 0 and dropped)
+        winner = batch.winner_seat.astype(np.int64)
+        return None, sets.per_seat(winner + 1, ent.shape[1] + 1)[:, 1:], winner >= 0
+    won = np.ascontiguousarray(batch.winners.T, dtype=bool)  # every tied winner counts
+    if "win_share_units" in agg:
+        # a win shared by m players is SHARE_UNITS // m units each: exact integers, so the
+        # sum never depends on the order chunks are merged in
+        share = SHARE_UNITS // np.maximum(won.sum(axis=0), 1)
+        _count(agg, "win_share_units", ent, sets.per_set(won * share))
+    return won, sets.per_set(won), won.any(axis=0)
+
+
+def _add_ahead(
+    agg: dict[str, np.ndarray], ent: np.ndarray, rank: np.ndarray, sets: _Sets, higher: bool
+) -> None:
+    """Head to head: every ordered pair of seats (s, t), s finishing strictly ahead of t."""
+    k, g = rank.shape
+    ahead_of = np.greater if higher else np.less  # s finishes ahead of t
+    s_of, t_of = np.nonzero(~np.eye(k, dtype=bool))
+    pair = ent[:, s_of] * agg["games"].shape[0] + ent[:, t_of]  # (n, pairs)
+    cmp = ahead_of(rank[:, None], rank[None, :]).reshape(k * k, g)
+    _count(agg, "ahead", pair, sets.per_set(cmp)[:, s_of * k + t_of])
+    _count(agg, "met", pair, sets.deals)
+
+
+def _add_offsets(
+    agg: dict[str, np.ndarray],
+    ent: np.ndarray,
+    batch: SeatedBatch,
+    won: np.ndarray | None,
+    sets: _Sets,
+) -> None:
+    """Games and wins by seat offset from the first player, per seat."""
+    n, k = ent.shape
+    first = batch.first_player.astype(np.int64)
+    sizes, width = agg["offset_games"].shape[1:]
+    seats = np.arange(k)
+    off = (seats[None, :] - seats[:, None]) % k  # [first seat, seat]
+    cell = (ent[:, None, :] * sizes + k) * width + off  # (n, first seat, seat)
+    _count(agg, "offset_games", cell, sets.per_seat(first, k)[:, :, None])
+    if won is None:  # by (first seat, winner seat + 1) in one pass
+        winner = batch.winner_seat.astype(np.int64)
+        both = sets.per_seat(first * (k + 1) + winner + 1, k * (k + 1))
+        both = both.reshape(n, k, k + 1)[:, :, 1:]
+    else:
+        starts = [first == f for f in range(k)]  # (first seat, G)
+        both = sets.per_set([starts[f] & won[s] for f in range(k) for s in range(k)])
+    _count(agg, "offset_wins", cell, both.reshape(n, k, k))
+
+
+def _add_size_totals(
+    agg: dict[str, np.ndarray],
+    k: int,
+    batch: SeatedBatch,
+    has_winner: np.ndarray,
+    lost: np.ndarray,
+    length_value: str,
+) -> None:
+    """Per table size: games, games without a winner, forfeits, lengths, declared sums."""
+    agg["size_games"][k] += len(batch)
     agg["size_no_winner"][k] += int(np.count_nonzero(~has_winner))
     agg["size_forfeits"][k] += int(np.count_nonzero(lost))
     length = batch.game_values[length_value].astype(np.int64)
