@@ -10,15 +10,11 @@ import pandas as pd
 import pytest
 
 import reports
-from leaves.cli.main import main
+from tests.helpers import cli
 
 
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(["tournament", *args])
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    return int(exc.value.code or 0), out, err
+    return cli(capsys, "tournament", *args)
 
 
 ARGS = ["greedy", "low", "high", "--players", "3", "--games", "120", "--seed", "4",
@@ -61,7 +57,8 @@ def test_precision_stops_at_the_cap(tmp_path, capsys):
     [
         (["--precision", "0"], "--precision must be a positive"),
         (["--precision", "-1"], "--precision must be a positive"),
-        (["--precision", "1", "--resume"], "--resume is not available with --precision"),
+        (["--precision", "1", "--no-rows"], "--precision needs per-game rows"),
+        (["--precision", "1", "--add", "10", "--resume"], "--add and --precision"),
         (["--max-games", "1000"], "--max-games needs --precision"),
         (["--precision", "1", "--max-games", "10"], "--max-games (10) must be at least"),
     ],

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from leaves.cli.main import main
+from tests.helpers import cli
 from tournaments import Tournament
 from tournaments.gauntlet import Gauntlet
 from tournaments.sequential import (
@@ -27,11 +27,7 @@ from tournaments.stages import grows
 
 
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    return int(exc.value.code or 0), out, err
+    return cli(capsys, *args)
 
 
 # ------------------------------------------------------------------ the arithmetic
