@@ -124,7 +124,7 @@ CASES = [
             "{d}/run",
         ],
         2,
-        "cannot resume {d}/run: it holds a different tournament (differs in seed)",
+        "cannot resume {d}/run: --seed 2 but the run has seed 1",
     ),  # fmt: skip
     (["bench", "--players", "9"], 2, "--players must be 3..6, got 9"),
     (["bench", "--games", "0"], 2, "--games must be at least 1"),

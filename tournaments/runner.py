@@ -51,6 +51,9 @@ WRITES_QUEUED = 4
 MANIFEST_EVERY_S = 2.0
 """The manifest's progress fields are rewritten at most this often (and at the end)."""
 
+SEATING_WORDS = {"balanced": "balanced", "all": "all orders", "rotations": "rotations"}
+"""Each seating design in the words of the rounded note."""
+
 
 def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
     """Table sizes from 4, "3,4,5" or [3, 4]: sorted, without duplicates."""
@@ -228,13 +231,19 @@ class Tournament:
     @property
     def rounded_note(self) -> str:
         """One line on how ``games`` was rounded to whole duplicate sets."""
-        unit = self.units
         s = self.schedule
         per = "/".join(str(n) for n in sorted(set(s.set_sizes)))
+        tables, deals = len(self.tables), s.deals
+        seatings = "seating" if per == "1" else "seatings"
+        asked, grown = f"asked {self.games_asked:,}", len(s.stages) - 1
+        if grown:
+            asked += f", grown by {grown} more {'stage' if grown == 1 else 'stages'} of deals"
+        elif s.n_games != self.games_asked:
+            asked += ", rounded up to whole duplicate sets"
         return (
-            f"{s.n_games:,} {unit} = {len(self.tables):,} table(s) x {s.deals:,} deals x "
-            f"{per} {self.seating} seatings (asked {self.games_asked:,}, rounded up to whole "
-            "duplicate sets)"
+            f"{s.n_games:,} {self.units} = {tables:,} {'table' if tables == 1 else 'tables'} x "
+            f"{deals:,} {'deal' if deals == 1 else 'deals'} x {per} {seatings} "
+            f"({SEATING_WORDS.get(self.seating, self.seating)}; {asked})"
         )
 
     def design(self) -> dict[str, Any]:

@@ -12,9 +12,9 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from .schedule import Schedule
+from .schedule import Schedule, deals_for
 
-__all__ = ["GROWN_KEYS", "extends", "grows", "with_stages"]
+__all__ = ["GROWN_KEYS", "extends", "grown_stages", "grows", "with_stages"]
 
 GROWN_KEYS = frozenset({"games_asked", "n_games", "deals_per_table", "n_chunks", "deal_stages"})
 """Spec entries that legitimately differ between a run and the same run grown by stages."""
@@ -49,3 +49,34 @@ def with_stages(tournament: Any, stages: Sequence[int]) -> Any:
     if grown.schedule.n_games >= 2**32:
         raise ValueError("at most 2**32 - 1 games per tournament")
     return grown
+
+
+def grown_stages(
+    stages: Sequence[int],
+    seats_per_set: int,
+    games_asked: int,
+    games: int | None = None,
+    add: int | None = None,
+) -> list[int]:
+    """A run's deal ``stages`` grown to ``games`` in all (one new stage when that is more
+    deals than the run has, as a run asked for ``games`` at once would deal) or by ``add``
+    games more. ``games`` equal to the run's first ask, or to the deals it has, grows nothing;
+    fewer is refused (ValueError, one line): a run grows, it never shrinks."""
+    stages = [int(x) for x in stages]
+    if games is not None and add is not None:
+        raise ValueError("give --games (the total) or --add (games more), not both")
+    if add is not None:
+        if add < 1:
+            raise ValueError(f"--add must be at least 1 game, got {add}")
+        return [*stages, stages[-1] + deals_for(add, seats_per_set)]
+    if games is None or games == games_asked:
+        return stages
+    deals = deals_for(games, seats_per_set)
+    if deals > stages[-1]:
+        return [*stages, deals]
+    if deals == stages[-1]:
+        return stages
+    raise ValueError(
+        f"--games {games:,} but the run has {stages[-1] * seats_per_set:,} games already "
+        f"(asked {games_asked:,}): a run grows, it never shrinks (--add GAMES adds more)"
+    )

@@ -12,6 +12,7 @@ import click
 from click.core import ParameterSource
 
 from .errors import CLIError
+from .options import load_option
 
 # config-file key -> (click parameter name, expected type)
 CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
@@ -35,6 +36,7 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "turn_limit": ("turn_limit", (int,)),
     "decision_timeout": ("decision_timeout", (int, float)),
     "game": ("game_spec", (str,)),
+    "load": ("load", (list,)),
     "rounds": ("rounds", (int,)),
     "precision": ("precision", (int, float)),
     "max_games": ("max_games", (int,)),
@@ -62,7 +64,7 @@ def read_config(path: str) -> dict[str, Any]:
         if not isinstance(value, types) or (bool in (type(value),) and bool not in types):
             want = " or ".join(t.__name__ for t in types)
             raise CLIError(f"--config: {key} must be {want} in {path}", usage=True)
-        if key == "strategies":
+        if key in ("strategies", "load"):
             value = tuple(str(v) for v in value)
         if key == "players" and isinstance(value, list):
             value = ",".join(str(v) for v in value)
@@ -101,9 +103,13 @@ def _load_game(spec: str, turn_limit: int | None, decision_timeout: float | None
     return factory()
 
 
-def _summary_table(result: Any) -> None:
-    from tournaments.game import plural
+def _percent(rate: float) -> str:
+    """A rate as the reports print it: a percentage with one decimal ("20.0%")."""
+    return "n/a" if rate != rate else f"{100 * rate:.1f}%"
 
+
+def _summary_table(result: Any) -> None:
+    """The run's summary: seats taken (a game counts once per seat), wins, win rates in %."""
     from .plain_table import print_table
 
     cols = result.summary_columns()  # numpy: the command never needs pandas
@@ -112,10 +118,10 @@ def _summary_table(result: Any) -> None:
     declared = result.manifest.get("game_declaration", {})
     unit, match_unit = declared.get("unit", "game"), declared.get("match_unit", "match")
     columns = [("strategy", "left")]
-    columns += [(plural(unit), "right"), ("wins", "right"), ("win rate", "right")]
-    columns.append((rank.replace("_", " "), "right"))
+    columns += [(f"{unit} seats" if expert else "seats", "right"), ("wins", "right")]
+    columns += [("win rate", "right"), (rank.replace("_", " "), "right")]
     if expert:
-        columns += [(plural(match_unit), "right"), (f"{match_unit} win rate", "right")]
+        columns += [(f"{match_unit} seats", "right"), (f"{match_unit} win rate", "right")]
     columns.append(("forfeits", "right"))
     rows = []
     for i in range(len(cols["strategy"])):
@@ -123,11 +129,11 @@ def _summary_table(result: Any) -> None:
             str(cols["strategy"][i]),
             f"{cols['games'][i]:,}",
             f"{cols['wins'][i]:,}",
-            f"{cols['win_rate'][i]:.4f}",
+            _percent(cols["win_rate"][i]),
             f"{cols[rank][i]:.3f}",
         ]
         if expert:
-            cells += [f"{cols['matches'][i]:,}", f"{cols['match_win_rate'][i]:.4f}"]
+            cells += [f"{cols['matches'][i]:,}", _percent(cols["match_win_rate"][i])]
         cells.append(f"{cols['forfeits'][i]:,}")
         rows.append(cells)
     print_table("Tournament summary", columns, rows)
@@ -143,7 +149,19 @@ def _summary_table(result: Any) -> None:
 @click.option("--seed", type=int, default=None, help="Tournament seed (default: fresh, saved).")
 @click.option("--jobs", "jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Output directory.")
-@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue (or grow) the run in --out: every other option is read from its manifest; "
+    "options given must agree.",
+)
+@click.option(
+    "--add",
+    type=int,
+    default=None,
+    metavar="GAMES",
+    help="--resume: grow the run by about this many games (new deals; --games N: to N in all).",
+)
 @click.option(
     "--expert", is_flag=True, help="Play matches to --target points (13 Leaves' expert variant)."
 )
@@ -222,6 +240,7 @@ def _summary_table(result: Any) -> None:
     show_default=True,
     help="The game: leaves (13 Leaves), ligretto, or any game installed in leaves.games.",
 )
+@load_option
 @click.pass_context
 def tournament(ctx: click.Context, **opts: Any) -> None:
     """Run a round-robin tournament among strategies and save the results in --out.
@@ -255,65 +274,29 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     next one sized from the widths so far) until every strategy's 95% interval half-width is
     at most POINTS, or --max-games is reached; where it stops depends only on the seed.
     """
-    if opts["config"]:
-        for name, value in read_config(opts["config"]).items():
-            if ctx.get_parameter_source(name) != ParameterSource.COMMANDLINE or (
-                name == "specs" and not opts["specs"]
-            ):
-                opts[name] = value
-    if not opts["specs"]:
-        raise CLIError("name at least one strategy (see 'leaves strategies')", usage=True)
-    if opts["out"] is None:
-        raise CLIError("--out DIR is required (where the results go)", usage=True)
-    if opts["record_sample"] is not None and opts["record"] is None:
-        raise CLIError("--record-sample needs --record FILE", usage=True)
-    if opts["scheduler"] is not None and opts["backend"] != "dask":
-        raise CLIError("--scheduler needs --backend dask", usage=True)
-    if opts["jobs"] == 0 or opts["jobs"] < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
-    _check_precision(opts)
+    manifest = _settle_options(ctx, opts)
+    t = _build(opts)
+    if manifest is not None:
+        from .resume import restore
 
-    from tournaments import Tournament
-
-    game = _load_game(opts["game_spec"], opts["turn_limit"], opts["decision_timeout"])
-    expert = opts["expert"]
-    if game.name == "13leaves":
-        if opts["rounds"] is not None:
-            raise CLIError(
-                "--rounds is a Ligretto option (13 Leaves matches use --target)", usage=True
-            )
-        if not expert:
-            opts["target"] = None
-    elif opts["target"] is not None or opts["rounds"] is not None:
-        expert = True  # Ligretto: a target or a number of rounds makes games of rounds
-    try:
-        t = Tournament(
-            opts["specs"],
-            players=opts["players"],
-            games=opts["games"],
-            seed=opts["seed"],
-            expert=expert,
-            target=opts["target"],
-            rounds=opts["rounds"],
-            repeats=opts["repeats"],
-            seating=opts["seating"],
-            rows=opts["rows"],
-            record=opts["record"],
-            record_sample=opts["record_sample"],
-            chunk_size=opts["chunk_size"],
-            game=game,
-        )
-    except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        t = restore(t, manifest, opts)
     out = Path(opts["out"])
     try:
         t.check_out(out, opts["resume"])
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
+    from .writable import check_writable
+
+    check_writable(out)
+    if t.record is not None:
+        check_writable(t.record.parent, "--record")
     progress = opts["progress"]
     if progress is None:
         progress = sys.stderr.isatty()
     click.echo(t.rounded_note, err=True)
+    if manifest is not None and t.n_games != manifest["spec"]["n_games"]:
+        click.echo(f"growing {out}: {manifest['spec']['n_games']:,} -> {t.n_games:,} {t.units} "
+                   "(every one already played is kept)", err=True)  # fmt: skip
     click.echo(f"seed {t.seed}; results in {opts['out']}", err=True)
     t0 = time.perf_counter()
 
@@ -337,6 +320,91 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
         click.echo(_precision_line(opts["precision"], widest, t.n_games, unit))
 
 
+def _given(ctx: click.Context, opts: dict[str, Any], config: dict[str, Any]) -> set[str]:
+    """The options the user gave (on the command line or in --config), not defaults."""
+    given = {n for n in opts if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE}
+    given |= set(config)
+    if not opts["specs"]:
+        given.discard("specs")
+    return given
+
+
+def _settle_options(ctx: click.Context, opts: dict[str, Any]) -> dict[str, Any] | None:
+    """Merge --config, load --load files, read a resumed run's manifest into the options
+    and check them (one-line errors). Returns the resumed run's manifest (None: a new run)."""
+    config = read_config(opts["config"]) if opts["config"] else {}
+    for name, value in config.items():
+        if ctx.get_parameter_source(name) != ParameterSource.COMMANDLINE or (
+            name == "specs" and not opts["specs"]
+        ):
+            opts[name] = value
+    from .strategies_cmd import load_files
+
+    load_files(opts["load"])
+    if opts["add"] is not None and opts["precision"] is not None:
+        raise CLIError("--add and --precision: give one (--precision grows the run itself)",
+                       usage=True)  # fmt: skip
+    if opts["add"] is not None and not opts["resume"]:
+        raise CLIError("--add needs --resume (it grows the run in --out)", usage=True)
+    manifest = None
+    if opts["resume"] and opts["out"] is not None:
+        from .resume import apply_manifest, has_manifest
+
+        if has_manifest(opts["out"]):
+            manifest = apply_manifest(opts, _given(ctx, opts, config))
+        elif opts["add"] is not None or not opts["specs"]:
+            raise CLIError(f"cannot resume {opts['out']}: it holds no run (no manifest.json)",
+                           usage=True)  # fmt: skip
+    if not opts["specs"]:
+        raise CLIError("name at least one strategy (see 'leaves strategies')", usage=True)
+    if opts["out"] is None:
+        raise CLIError("--out DIR is required (where the results go)", usage=True)
+    if opts["record_sample"] is not None and opts["record"] is None:
+        raise CLIError("--record-sample needs --record FILE", usage=True)
+    if opts["scheduler"] is not None and opts["backend"] != "dask":
+        raise CLIError("--scheduler needs --backend dask", usage=True)
+    if opts["jobs"] == 0 or opts["jobs"] < -1:
+        raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
+    _check_precision(opts)
+    return manifest
+
+
+def _build(opts: dict[str, Any]) -> Any:
+    """The Tournament the options ask for (a resumed run: at the games it first asked for)."""
+    from tournaments import Tournament
+
+    game = _load_game(opts["game_spec"], opts["turn_limit"], opts["decision_timeout"])
+    expert = opts["expert"]
+    if game.name == "13leaves":
+        if opts["rounds"] is not None:
+            raise CLIError(
+                "--rounds is a Ligretto option (13 Leaves matches use --target)", usage=True
+            )
+        if not expert:
+            opts["target"] = None
+    elif opts["target"] is not None or opts["rounds"] is not None:
+        expert = True  # Ligretto: a target or a number of rounds makes games of rounds
+    try:
+        return Tournament(
+            opts["specs"],
+            players=opts["players"],
+            games=opts["games"],
+            seed=opts["seed"],
+            expert=expert,
+            target=opts["target"],
+            rounds=opts["rounds"],
+            repeats=opts["repeats"],
+            seating=opts["seating"],
+            rows=opts["rows"],
+            record=opts["record"],
+            record_sample=opts["record_sample"],
+            chunk_size=opts["chunk_size"],
+            game=game,
+        )
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
+
+
 def _run(t: Any, out: Path, opts: dict[str, Any], progress: bool) -> tuple[Any, Any, float | None]:
     """Play the tournament into ``out``: at once, or stage by stage to --precision.
     (result, the tournament as last played, its widest half-width or None)."""
@@ -345,7 +413,7 @@ def _run(t: Any, out: Path, opts: dict[str, Any], progress: bool) -> tuple[Any, 
         return run.run(
             n_jobs=opts["jobs"],
             out=where,
-            resume=resume,
+            resume=resume or opts["resume"],
             backend=opts["backend"],
             scheduler=opts["scheduler"],
             progress=progress,
@@ -362,11 +430,8 @@ def _run(t: Any, out: Path, opts: dict[str, Any], progress: bool) -> tuple[Any, 
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
     except KeyboardInterrupt:
-        again = (
-            "a --precision run starts afresh (a new --out)"
-            if opts["precision"]
-            else (f"rerun the same command with --resume to continue {out}")
-        )
+        more = f" --precision {opts['precision']:g}" if opts["precision"] else ""
+        again = f"'leaves tournament --out {out} --resume{more}' continues it"
         click.echo(f"interrupted: {again}", err=True)
         raise
     except Exception as exc:
@@ -374,7 +439,7 @@ def _run(t: Any, out: Path, opts: dict[str, Any], progress: bool) -> tuple[Any, 
             raise
         raise CLIError(
             f"a worker process died (killed, or out of memory); every finished chunk is kept: "
-            f"rerun the same command with --resume to continue {out}"
+            f"'leaves tournament --out {out} --resume' continues it"
         ) from None
 
 
@@ -390,9 +455,9 @@ def _check_precision(opts: dict[str, Any]) -> None:
     if not (math.isfinite(precision) and precision > 0):
         raise CLIError(f"--precision must be a positive number of points, got {precision}",
                        usage=True)  # fmt: skip
-    if opts["resume"]:
-        raise CLIError("--resume is not available with --precision (start a new --out)",
-                       usage=True)  # fmt: skip
+    if not opts["rows"]:
+        raise CLIError("--precision needs per-game rows (the intervals count deals): this run "
+                       "keeps none (--no-rows)", usage=True)  # fmt: skip
     if opts["record_sample"] is not None:
         raise CLIError("--record-sample is not available with --precision (the games "
                        "recorded would depend on where the run stops)", usage=True)  # fmt: skip

@@ -1,0 +1,197 @@
+"""``leaves tournament --out DIR --resume``: everything else comes from the run's manifest.
+
+A resumed run needs nothing but its folder: the strategies, players, seed (a fresh one is
+stored in full), seating, match settings, rows, records, chunk size and the game are read from
+``DIR/manifest.json``. Options given alongside must agree with what the run holds, and a
+disagreement names the option and both values in one line. ``--games`` larger than the run,
+or ``--add GAMES``, grows it by a new stage of deals (``tournaments.stages``): every game
+already played is kept, and the grown run is the one asked for at once.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from .errors import CLIError
+
+__all__ = ["apply_manifest", "has_manifest", "restore"]
+
+# option -> (its flag, the spec's key)
+_SCALARS: dict[str, tuple[str, str]] = {
+    "seed": ("--seed", "seed"),
+    "repeats": ("--repeats", "repeats"),
+    "seating": ("--seating", "seating"),
+    "rows": ("--rows", "rows"),
+    "chunk_size": ("--chunk-size", "chunk_games"),
+    "rounds": ("--rounds", "rounds"),
+}
+
+
+def has_manifest(out: str | None) -> bool:
+    """True when ``out`` holds a run to resume."""
+    return out is not None and (Path(out) / "manifest.json").is_file()
+
+
+def _words(value: Any) -> str:
+    """A stored or given value as the error line prints it (in full: seeds are long)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _disagree(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIError:
+    return CLIError(
+        f"cannot resume {out}: {flag} {_words(given)} but the run has {field} {_words(stored)}",
+        usage=True,
+    )
+
+
+def read_spec(out: str) -> dict[str, Any]:
+    """The manifest of the run in ``out`` (a one-line error when it cannot be read)."""
+    from tournaments import storage
+
+    try:
+        manifest = storage.read_manifest(Path(out))
+    except ValueError as exc:
+        raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
+    if not isinstance(manifest.get("spec"), dict) or "gauntlet" in manifest["spec"]:
+        what = "a gauntlet ('leaves gauntlet --resume')" if "gauntlet" in str(manifest) else (
+            "no tournament spec")  # fmt: skip
+        raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds {what}",
+                       usage=True)  # fmt: skip
+    return manifest
+
+
+def entrant_specs(spec: dict[str, Any]) -> tuple[str, ...]:
+    """Strategy specs that resolve to the run's entrants: each label, or, for a strategy
+    that came from a file (``file.py:Class``, ``--load``), the file loaded first."""
+    import strategies
+
+    from .strategies_cmd import load_files
+
+    out = []
+    for entrant in spec.get("entrants") or [{"label": x} for x in spec["strategies"]]:
+        label, file = str(entrant.get("label")), entrant.get("file")
+        try:
+            strategies.get(label)
+            out.append(label)
+            continue
+        except ValueError:
+            if not file:
+                raise CLIError(f"the run's strategy {label!r} is not registered here (load "
+                               "the file that defines it with --load)", usage=True) from None  # fmt: skip
+        if not Path(file).is_file():
+            raise CLIError(f"the run's strategy {label} came from {file}, which is gone",
+                           usage=True)  # fmt: skip
+        load_files([file])
+        try:
+            strategies.get(label)
+            out.append(label)
+        except ValueError:
+            out.append(f"{file}:{label}")
+    return tuple(out)
+
+
+def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    """Fill ``opts`` from the manifest in ``opts["out"]`` where not ``given``; refuse given
+    options that disagree. Returns the manifest. ``opts["grow_to"]`` keeps a ``--games``
+    larger than the run (the run itself is rebuilt at the games it first asked for)."""
+    out = opts["out"]
+    manifest = read_spec(out)
+    spec = manifest["spec"]
+    for name, (flag, field) in _SCALARS.items():
+        if name in given and opts[name] is not None and opts[name] != spec.get(field):
+            raise _disagree(out, flag, opts[name], field, spec.get(field))
+        opts[name] = spec.get(field)
+    if "players" in given:
+        from tournaments.runner import parse_players
+
+        try:
+            sizes = parse_players(opts["players"])
+        except ValueError as exc:
+            raise CLIError(str(exc), usage=True) from None
+        if list(sizes) != spec["players"]:
+            raise _disagree(out, "--players", sizes, "players", spec["players"])
+    opts["players"] = ",".join(str(k) for k in spec["players"])
+    if "expert" in given and opts["expert"] and not spec["expert"]:
+        raise _disagree(out, "--expert", True, "expert", False)
+    opts["expert"] = bool(spec["expert"])
+    if "target" in given and opts["target"] is not None and opts["target"] != spec["target"]:
+        raise _disagree(out, "--target", opts["target"], "target", spec["target"])
+    opts["target"] = spec["target"]
+    _record_options(opts, given, manifest)
+    _game_options(opts, given, spec)
+    opts["grow_to"] = opts["games"] if "games" in given else None
+    opts["games"] = int(spec["games_asked"])
+    if not opts["specs"]:
+        opts["specs"] = entrant_specs(spec)
+    return manifest
+
+
+def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:
+    """--record must name the run's record file (if any); the stride is the run's."""
+    out, stored = opts["out"], manifest.get("record_file")
+    asked = opts["record"] if "record" in given else None
+    if asked is not None and (stored is None or os.path.abspath(asked) != os.path.abspath(stored)):
+        raise _disagree(out, "--record", asked, "record file", stored)
+    opts["record"] = stored
+
+
+def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
+    """The game and its options (13 Leaves: --turn-limit, --decision-timeout) are the run's."""
+    out, game = opts["out"], spec.get("game", "13leaves")
+    if "game_spec" in given:
+        name = "13leaves" if opts["game_spec"] == "leaves" else opts["game_spec"]
+        if name != game and not opts["game_spec"].endswith(f":{game}"):
+            raise _disagree(out, "--game", opts["game_spec"], "game", game)
+    else:
+        opts["game_spec"] = "leaves" if game == "13leaves" else game
+    config = spec.get("game_config") or {}
+    for name, flag in (("turn_limit", "--turn-limit"), ("decision_timeout", "--decision-timeout")):
+        if name not in config:
+            continue
+        asked = opts[name] if name in given else None
+        if name == "decision_timeout" and asked is not None:
+            asked = float(asked) or None  # 0: no timeout, stored as none
+            stored = None if config[name] is None else float(config[name])
+            if asked != stored:
+                raise _disagree(out, flag, opts[name], "decision timeout", config[name])
+        elif asked is not None and asked != config[name]:
+            raise _disagree(out, flag, opts[name], name.replace("_", " "), config[name])
+        value = config[name]
+        if name == "decision_timeout" and value is None:
+            value = 0  # stored as none: no timeout, which the option says with 0
+        opts[name] = value if game == "13leaves" else None
+
+
+def restore(t: Any, manifest: dict[str, Any], opts: dict[str, Any]) -> Any:
+    """The run ``t`` (built from the options at the games it first asked for) as the
+    manifest holds it, grown by ``--games``/``--add``: its stages, record stride, checks."""
+    from tournaments.stages import grown_stages
+
+    out, spec = opts["out"], manifest["spec"]
+    if list(t.labels) != spec["strategies"]:
+        raise _disagree(out, "strategies", t.labels, "strategies", spec["strategies"])
+    if t.game.name != spec.get("game", t.game.name):
+        raise _disagree(out, "--game", t.game.name, "game", spec["game"])
+    if opts["record_sample"] is not None and t.record_stride != spec["record_stride"]:
+        raise _disagree(out, "--record-sample", opts["record_sample"], "one record every",
+                        f"{spec['record_stride']} games")  # fmt: skip
+    t.record_stride = int(spec["record_stride"])
+    try:
+        stages = grown_stages(
+            spec["deal_stages"], t.schedule.seats_per_set, spec["games_asked"],
+            opts.get("grow_to"), opts.get("add"),
+        )  # fmt: skip
+    except ValueError as exc:
+        raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
+    try:
+        return t.with_stages(stages) if stages != t.schedule.stages else t
+    except ValueError as exc:
+        raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
