@@ -145,6 +145,9 @@ def gauntlet(
         g.check_out(path, resume)
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
+    from .writable import check_writable
+
+    check_writable(path)
     click.echo(g.rounded_note, err=True)
     if progress is None:
         progress = sys.stderr.isatty()

@@ -96,6 +96,9 @@ def run(games: int, out: Path, jobs: int, players: int, seed: int, resume: bool,
             "or choose another --out",
             usage=True,
         )
+    from .writable import check_writable
+
+    check_writable(out)
     from reports import ReportError, build_report
     from tournaments import Tournament
 
