@@ -7,6 +7,7 @@ Tables take a games DataFrame in the pinned run layout, a run directory, a resul
 from __future__ import annotations
 
 from . import charts
+from .compare import Comparison, compare
 from .data import Games, ReportError, Run, as_games, as_run, games_from_frame, load_run
 from .expert import expert, expert_lengths, expert_scores
 from .findings import Finding, key_findings
@@ -20,6 +21,7 @@ from .stats import wilson
 from .tables import head_to_head, head_to_head_matrix, length_distribution, lengths, seats, summary
 
 __all__ = [
+    "Comparison",
     "Plots",
     "Report",
     "Finding",
@@ -30,6 +32,7 @@ __all__ = [
     "as_run",
     "build_report",
     "charts",
+    "compare",
     "compute_tables",
     "expert",
     "expert_lengths",

@@ -21,6 +21,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "tournament": ("leaves.cli.tournament_cmd", "tournament", "Run a round-robin tournament."),
     "report": ("leaves.cli.report_cmd", "report", "Build a report from a run directory."),
+    "compare": (
+        "leaves.cli.compare_cmd",
+        "compare",
+        "Compare two runs: per strategy, B - A in win rate with intervals.",
+    ),
     "gauntlet": (
         "leaves.cli.gauntlet_cmd",
         "gauntlet",
