@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .rules import MAX_COPIES, N_ACTIONS, N_VALUES, TAKE_BASE
 
 
@@ -9,18 +11,53 @@ class IllegalActionError(ValueError):
     """Raised by ``State.apply`` for an action the rules forbid; the message names the rule."""
 
 
+class _ClassOnly:
+    """A constructor reachable on the class only: ``Action.take(9)`` builds an action, while
+    ``a.take`` on an action raises, so it can never pass for an attribute (``a.take - 1``
+    would otherwise fail far from the mistake, on a function)."""
+
+    def __init__(self, fn: Callable[..., Action], instead: str):
+        self.fn = fn
+        self.instead = instead
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Callable[..., Action]:
+        if obj is not None:
+            raise AttributeError(
+                f"Action.{self.name} is a constructor, not an attribute of an action: "
+                f"{self.instead}"
+            )
+        return self.fn
+
+
 class Action:
     """One move: play ``count`` cards of ``value``, or pass taking one card of ``value``.
+
+    Build one with ``Action.play(value, count)``, ``Action.take(value)``,
+    ``Action.from_id(id)`` or ``Action.parse(text)`` (on the class: ``a.take`` on an action
+    raises AttributeError). Read-only attributes of an action ``a``:
+
+    - ``a.is_play`` / ``a.is_pass``: a play of cards from the hand, or a pass (which takes one
+      card from the table);
+    - ``a.value``: the card value (1..13) played, or taken by a pass;
+    - ``a.count``: the cards played (1..8); 0 on a pass;
+    - ``a.taken``: on a pass the value taken (the same as ``a.value``); None on a play;
+    - ``a.id``: the pinned integer id (0..116; ``int(a)`` gives it too).
 
     Instances are interned (one object per id), immutable, hashable and ordered by id, so
     ``Action.from_id(i) is Action.from_id(i)`` and comparisons are cheap.
     """
 
-    __slots__ = ("id", "is_pass", "value", "count")
+    __slots__ = ("id", "is_pass", "is_play", "value", "count", "taken")
     id: int
     is_pass: bool
+    is_play: bool
     value: int
     count: int
+    taken: int | None
 
     def __new__(cls, *_args, **_kwargs):  # pragma: no cover - construction goes via factories
         raise TypeError("use Action.play(value, count), Action.take(value) or Action.from_id(id)")
@@ -30,20 +67,18 @@ class Action:
         self = object.__new__(cls)
         set_ = object.__setattr__
         set_(self, "id", action_id)
-        if action_id < TAKE_BASE:
-            set_(self, "is_pass", False)
-            set_(self, "value", action_id // MAX_COPIES + 1)
-            set_(self, "count", action_id % MAX_COPIES + 1)
-        else:
-            set_(self, "is_pass", True)
-            set_(self, "value", action_id - TAKE_BASE + 1)
-            set_(self, "count", 1)
+        play = action_id < TAKE_BASE
+        value = action_id // MAX_COPIES + 1 if play else action_id - TAKE_BASE + 1
+        set_(self, "is_pass", not play)
+        set_(self, "is_play", play)
+        set_(self, "value", value)
+        set_(self, "count", action_id % MAX_COPIES + 1 if play else 0)
+        set_(self, "taken", None if play else value)
         return self
 
     def __setattr__(self, name, value):
         raise AttributeError("Action is immutable")
 
-    @staticmethod
     def play(value: int, count: int) -> Action:
         """Play ``count`` (1..8) cards of ``value`` (1..13)."""
         if not (1 <= value <= N_VALUES):
@@ -52,14 +87,16 @@ class Action:
             raise ValueError(f"play count must be 1..{MAX_COPIES}, got {count}")
         return _ACTIONS[(value - 1) * MAX_COPIES + (count - 1)]
 
-    @staticmethod
+    play = _ClassOnly(play, "use a.is_play, a.count and a.value")
+
     def take(value: int) -> Action:
         """Pass, taking one card of ``value`` (1..13) from the table."""
         if not (1 <= value <= N_VALUES):
             raise ValueError(f"card value must be 1..{N_VALUES}, got {value}")
         return _ACTIONS[TAKE_BASE + value - 1]
 
-    @staticmethod
+    take = _ClassOnly(take, "on a pass, a.taken (or a.value) is the card value taken")
+
     def from_id(action_id: int) -> Action:
         """The action with pinned id ``action_id`` (0..116)."""
         try:
@@ -70,6 +107,8 @@ class Action:
             raise ValueError(
                 f"action id must be an integer 0..{N_ACTIONS - 1}, got {action_id!r}"
             ) from None
+
+    from_id = _ClassOnly(from_id, "use a.id (or int(a)) for its id")
 
     @staticmethod
     def parse(text: str) -> Action:

@@ -31,14 +31,21 @@ from .rules import DECK, DECK_SIZE, N_VALUES, TURN_LIMIT, hand_size_for
 
 _EMPTY: tuple = ()
 
-# Per action id: (is_pass, value index, count, count * ONES[value index], shift of the value).
+# Per action id: (is_pass, value index, cards moved, their packed delta, shift of the value);
+# a pass moves one card (the card taken; its ``count`` of cards played is 0).
 _DECODE = tuple(
-    (a.is_pass, a.value - 1, a.count, a.count * ONES[a.value - 1], SHIFTS[a.value - 1])
+    (a.is_pass, a.value - 1, a.count or 1, (a.count or 1) * ONES[a.value - 1], SHIFTS[a.value - 1])
     for a in ALL_ACTIONS
 )
 
 
 _new = object.__new__
+
+
+def _article(value: int) -> str:
+    """'an' before a card value said with a vowel sound (8, 11, 18, 80-89), else 'a'."""
+    text = str(value)
+    return "an" if text.startswith("8") or text in ("11", "18") else "a"
 
 
 class State(PublicFields):
@@ -306,7 +313,8 @@ class State(PublicFields):
             tc = (table >> sh) & 15
             if not tc:
                 raise IllegalActionError(
-                    f"cannot take a {vi + 1}: there is no stack of {vi + 1}s on the table"
+                    f"cannot take {_article(vi + 1)} {vi + 1}: "
+                    f"there is no stack of {vi + 1}s on the table"
                 )
             hi = self._hi
             table -= delta

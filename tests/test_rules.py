@@ -253,3 +253,57 @@ def test_every_rules_constant_is_read_by_the_code():
         used_here = len(pattern.findall(rules_src)) > 1  # read by another definition
         assert used_here or pattern.search(code), f"leaves.rules.{name} is read by nothing"
         assert not isinstance(getattr(rules, name), bool), f"{name} looks like a switch"
+
+
+# ------------------------------------------------------------- actions explain themselves
+def test_actions_have_self_explaining_read_only_attributes():
+    take, play = Action.take(9), Action.play(6, 3)
+    assert (take.is_pass, take.is_play, take.taken, take.value, take.count) == (
+        True, False, 9, 9, 0,
+    )  # fmt: skip
+    assert (play.is_pass, play.is_play, play.taken, play.value, play.count) == (
+        False, True, None, 6, 3,
+    )  # fmt: skip
+    for a in leaves.ALL_ACTIONS:
+        assert a.is_play != a.is_pass
+        assert (a.taken == a.value) if a.is_pass else (a.taken is None and a.count >= 1)
+    for name in ("taken", "count", "is_play", "value"):
+        with pytest.raises(AttributeError, match="immutable"):
+            setattr(take, name, 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "advice"),
+    [("take", "a.taken"), ("play", "a.count"), ("from_id", "a.id")],
+)
+def test_constructors_work_on_the_class_only(name, advice):
+    a = Action.take(9)
+    with pytest.raises(AttributeError, match=rf"Action\.{name} is a constructor.*{advice}"):
+        getattr(a, name)
+    assert not hasattr(a, name)
+    assert Action.from_id(a.id) is a and Action.play(6, 3).id == 5 * 8 + 2
+    assert Action.take.__doc__ and "Pass" in Action.take.__doc__
+
+
+def test_actions_keep_their_ids_hashes_and_pickles():
+    import copy
+    import pickle
+
+    ids = [a.id for a in leaves.ALL_ACTIONS]
+    assert ids == list(range(117))
+    assert Action.take(1).id == 104 and Action.play(13, 8).id == 103
+    for a in leaves.ALL_ACTIONS:
+        assert pickle.loads(pickle.dumps(a)) is a and copy.deepcopy(a) is a
+        assert hash(a) == a.id and Action.parse(str(a)) is a
+
+
+@pytest.mark.parametrize(("value", "article"), [(8, "an"), (11, "an"), (9, "a"), (1, "a")])
+def test_a_take_without_a_stack_names_the_value_with_the_right_article(value, article):
+    from leaves.state import _article
+
+    assert _article(value) == article
+    assert _article(18) == "an" and _article(80) == "an" and _article(13) == "a"
+    hands = [counts(v1=2, v5=1), counts(v2=1), counts(v3=1)]
+    state = position(hands, table=counts(v4=1), current=0)
+    with pytest.raises(IllegalActionError, match=rf"cannot take {article} {value}: there is no"):
+        state.apply(Action.take(value))
