@@ -32,6 +32,9 @@ class GameRecord:
     unfinished: bool = False
     forfeit_seat: int | None = None
     error: str | None = None
+    stopped: str | None = None
+    """Why the game was left before its end (e.g. "the player quit"), or None. Such a record
+    is ``unfinished`` too, has no winner, and replays up to where it stopped."""
 
     @property
     def n_players(self) -> int:
@@ -50,8 +53,10 @@ class GameRecord:
         strategies: list[str] | tuple[str, ...] = (),
         forfeit_seat: int | None = None,
         error: str | None = None,
+        stopped: str | None = None,
     ) -> GameRecord:
-        """Record the game that led from ``initial`` to ``final`` (via ``final.history``)."""
+        """Record the game that led from ``initial`` to ``final`` (via ``final.history``);
+        ``stopped`` says why a game left before its end was (its record is unfinished)."""
         start = len(initial.history)
         actions = [a.id for _, a in final.history[start:]]
         return cls(
@@ -64,13 +69,17 @@ class GameRecord:
             seed=None if seed is None else int(seed),
             strategies=list(strategies),
             turn_limit=initial.turn_limit,
-            unfinished=final.unfinished,
+            unfinished=final.unfinished or stopped is not None,
             forfeit_seat=forfeit_seat,
             error=error,
+            stopped=stopped,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if d["stopped"] is None:
+            del d["stopped"]  # records of whole games read as before
+        return d
 
     def to_json(self) -> str:
         """One line of JSON (no newline inside)."""
@@ -113,8 +122,8 @@ def replay(record: GameRecord) -> list[State]:
         except (IllegalActionError, ValueError) as exc:
             raise IllegalActionError(f"record action {turn} (id {aid}) is illegal: {exc}") from None
         states.append(state)
-    forfeited = record.forfeit_seat is not None
-    if not forfeited:
+    cut_short = record.forfeit_seat is not None or record.stopped is not None
+    if not cut_short:
         if state.winner != record.winner:
             raise ValueError(f"record says winner {record.winner}, its actions give {state.winner}")
         if not state.is_terminal:

@@ -198,9 +198,30 @@ def _check_turn_limit(turn_limit: Any) -> int:
     return int(turn_limit)
 
 
-def _error(seat: int, strat: Strategy, exc: BaseException | str) -> str:
-    text = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
-    return f"seat {seat} ({strat.label}): {text}"
+class ForfeitError(str):
+    """A forfeit's one-line error, carrying the strategy's traceback as ``.traceback`` (None
+    for a timeout or an illegal answer): a run's rows keep the line, its forfeits.json the
+    traceback too, so a failure far into a long run can be found without replaying it."""
+
+    traceback: str | None
+
+    def __new__(cls, text: str, traceback: str | None = None) -> ForfeitError:
+        self = super().__new__(cls, text)
+        self.traceback = traceback
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # workers and the timeout helper pickle it
+        return (ForfeitError, (str(self), self.traceback))
+
+
+def _error(seat: int, strat: Strategy, exc: BaseException | str) -> ForfeitError:
+    if isinstance(exc, str):
+        return ForfeitError(f"seat {seat} ({strat.label}): {exc}")
+    import traceback
+
+    text = f"{type(exc).__name__}: {exc}".splitlines()[0]  # the rest is in the traceback
+    tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return ForfeitError(f"seat {seat} ({strat.label}): {text}", tb)
 
 
 _UNBOUNDED = Deadline(None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -128,3 +129,111 @@ def test_replay_hints_show_the_hint_for_every_recorded_position(records, capsys)
     first = states[0].current_player
     assert f"Hint for {seat_label(first, names)}, to move:" in out
     assert out.count("weighted would ") == len(states) - 1
+
+
+# ------------------------------------------------------------- games of a run, by number
+BOOM = str(Path(__file__).with_name("boom_strategy.py")) + ":Boom"
+
+
+@pytest.fixture(scope="module")
+def boom_run(tmp_path_factory):
+    from tournaments import Tournament
+
+    out = tmp_path_factory.mktemp("runs") / "boom"
+    Tournament([BOOM, "greedy", "random"], players=3, games=12, seed=1).run(out=out, n_jobs=1)
+    return out
+
+
+def test_a_forfeit_keeps_its_traceback_and_rows_keep_one_line(boom_run):
+    from tournaments import load
+
+    forfeits = json.loads((boom_run / "forfeits.json").read_text())
+    assert forfeits and all(
+        re.search(r"RuntimeError: boom at turn \d+$", f["error"]) for f in forfeits
+    )
+    trace = forfeits[0]["traceback"]
+    assert trace.startswith("Traceback (most recent call last):")
+    assert "boom_strategy.py" in trace and 'raise RuntimeError(f"boom at turn' in trace
+    errors = load(boom_run).games(["error"])["error"].dropna()
+    assert len(errors) and all("\n" not in e and "Traceback" not in e for e in errors)
+
+
+def test_replaying_a_forfeited_game_of_a_run_stops_at_the_failing_decision(
+    boom_run, capsys, monkeypatch
+):
+    from tournaments import load
+
+    monkeypatch.setenv("COLUMNS", "200")
+    rows = load(boom_run).games(["game", "turns", "forfeit_seat", "seat_0", "seat_1", "seat_2"])
+    row = rows[rows["forfeit_seat"] >= 0].iloc[1]
+    code, out, err = _run(capsys, "replay", str(boom_run), "--game", str(row["game"]), "--all")
+    assert code == 0 and err == ""
+    assert f"Game {row['game']} of run {boom_run}, replayed from its seeds" in out
+    assert f"Turn {row['turns']}:" in out and f"Turn {row['turns'] + 1}:" not in out
+    seat = int(row["forfeit_seat"])
+    assert re.search(
+        rf"Result: seat {seat} \(Boom\) forfeited: RuntimeError: boom at turn \d+\.", out
+    )
+    assert "The strategy's traceback:" in out and "boom_strategy.py" in out
+    code, first, _ = _run(capsys, "replay", str(boom_run), "--all")  # the first forfeit
+    assert code == 0 and "Game 0 of run" in first and "forfeited" in first
+
+
+def test_any_game_of_a_run_replays_as_it_was_played(tmp_path, capsys):
+    from tournaments import Tournament, load
+
+    out = tmp_path / "run"
+    Tournament(["greedy", "random", "weighted"], players=3, games=12, seed=3).run(out=out)
+    rows = load(out).games(["game", "turns", "winner_seat", "seat_0", "seat_1", "seat_2"])
+    for _, row in rows.iloc[[0, 5, 11]].iterrows():
+        code, text, err = _run(capsys, "replay", str(out), "--game", str(row["game"]), "--all")
+        assert code == 0 and err == "", err
+        winner = row[f"seat_{row['winner_seat']}"]
+        assert f"seat {row['winner_seat']} ({winner}) wins after {row['turns']} turns" in text
+
+
+def test_runs_without_rows_and_bad_game_numbers_are_one_line(tmp_path, boom_run, capsys):
+    from tournaments import Tournament
+
+    bare = tmp_path / "bare"
+    Tournament(["greedy", "low", "random"], players=3, games=6, seed=1, rows=False).run(out=bare)
+    cases = [
+        ([str(bare), "--game", "1"], "kept no per-game rows (--no-rows): its games cannot be"),
+        ([str(boom_run), "--game", "999"], "has no row for game 999"),
+        ([str(tmp_path)], "is a directory but not a tournament run"),
+    ]
+    for args, message in cases:
+        code, out, err = _run(capsys, "replay", *args)
+        assert code != 0 and message in err, err
+        assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_an_unfinished_record_replays_up_to_where_it_stopped(tmp_path, capsys):
+    import strategies
+    from leaves.record import GameRecord
+
+    full = strategies.play_game(["greedy", "low", "random"], seed=4, record=True)
+    states = replay(full.record)
+    left = GameRecord.from_states(states[0], states[7], strategies=["human", "low", "random"],
+                                  stopped="the player quit")  # fmt: skip
+    assert left.unfinished and left.winner is None and len(replay(left)) == 8
+    again = GameRecord.from_json(left.to_json())
+    assert again == left and "stopped" not in full.record.to_dict()
+    path = tmp_path / "left.jsonl"
+    path.write_text(left.to_json() + "\n")
+    code, out, err = _run(capsys, "replay", str(path), "--all")
+    assert code == 0 and err == ""
+    assert "Turn 7:" in out and "Turn 8:" not in out
+    assert "Result: unfinished: the player quit (turn 7)." in out
+    code, _, err = _run(capsys, "replay", str(path), "--game", "0")
+    assert code == 2 and "counts the records of a file from 1" in err
+
+
+def test_a_forfeit_error_pickles_with_its_traceback():
+    import pickle
+
+    from strategies.play import ForfeitError
+
+    e = ForfeitError("seat 0 (x): RuntimeError: boom", "Traceback ...")
+    back = pickle.loads(pickle.dumps(e))
+    assert back == e and back.traceback == "Traceback ..." and isinstance(back, str)

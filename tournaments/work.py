@@ -209,6 +209,9 @@ def _forfeit_details(
         }
         if "match" in ids:
             detail["match"] = int(ids["match"][i])
+        trace = getattr(batch.errors[i], "traceback", None)  # strategies.play.ForfeitError
+        if trace:
+            detail["traceback"] = str(trace)
         details.append(detail)
     return details
 
