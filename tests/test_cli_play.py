@@ -362,3 +362,57 @@ def test_against_is_one_option_for_play_tune_and_gauntlet():
         ctx = click.Context(cmd)
         done = [c.value for c in param.shell_complete(ctx, "low,gre")]
         assert done == ["low,greedy"]
+
+
+# ----------------------------------------------------------------------------- first search, quit and save
+def test_the_first_search_says_it_compiles_once(monkeypatch):
+    monkeypatch.setattr(hint_mod, "_search_ready", False)
+    monkeypatch.setattr(hint_mod, "SEARCH_BOT", "greedy")  # stands in for the slow search
+    out = io.StringIO()
+    console = render.make_console(file=out, width=120)
+    view = _rulebook_state().view(0)
+    hint_mod.hint(view, np.random.default_rng(0), console=console)
+    hint_mod.hint(view, np.random.default_rng(0), console=console)
+    assert out.getvalue().count(hint_mod.PREPARING) == 1
+
+
+def test_play_says_it_compiles_the_search_before_the_first_hint():
+    child = _spawn("--players", "3", "--against", "greedy", "--seed", "4", timeout=120)
+    child.expect(r"Your move \(\? for help\): ")
+    child.sendline("h")
+    child.expect(r"compiling the search, first time only")
+    child.expect(r"Hint: ismcts \(search\) would")
+    child.expect(r"Your move \(\? for help\): ")
+    child.sendline("h")
+    child.expect(r"Hint: ismcts \(search\) would")
+    assert "compiling the search" not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_quitting_with_save_saves_the_unfinished_game(tmp_path):
+    save = tmp_path / "games.jsonl"
+    child = _spawn("--players", "3", "--against", "random", "--seed", "5", "--save", str(save))
+    for _ in range(2):
+        child.expect(r"Your move \(\? for help\): ")
+        child.sendline("1")
+    child.expect(r"Your move \(\? for help\): ")
+    child.sendline("q")
+    child.expect("You left the game.")
+    child.expect(r"Saved the unfinished game to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    record = GameRecord.from_json(save.read_text().strip())
+    assert record.unfinished and record.stopped == "the player quit" and record.winner is None
+    states = replay(record)  # up to where the player stopped: their turn, the game not over
+    assert not states[-1].is_terminal and states[-1].current_player == 0
+    assert sum(1 for seat, _ in states[-1].history if seat == 0) == 2
+    proc = subprocess.run(
+        [sys.executable, "-m", "leaves", "replay", str(save), "--all"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+        env={**os.environ, "COLUMNS": "200", "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert proc.returncode == 0 and "Result: unfinished: the player quit" in proc.stdout

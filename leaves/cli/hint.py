@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -22,14 +22,31 @@ SEARCH_BOT = "ismcts"
 TOP = 3
 """How many of weighted's choices a hint explains."""
 
+PREPARING = "compiling the search, first time only (up to a minute)..."
+"""Said before the first search decision of a session: numba compiles (or loads from its
+cache) the search's kernels then, 25-70 s the first time, and the screen would freeze unsaid."""
+
+_search_ready = False
+
+
+def preparing_search(console: Console | None) -> None:
+    """Say ``PREPARING`` on ``console`` before the session's first search decision (once)."""
+    global _search_ready
+    if not _search_ready and console is not None:
+        console.print(Text(PREPARING, style="dim"))
+    _search_ready = True
+
 
 def _describe(action) -> str:
     return f"play {action.count}x{action.value}" if not action.is_pass else f"take {action.value}"
 
 
-def hint(view: PlayerView, rng: np.random.Generator, top: int = TOP) -> RenderableType:
+def hint(
+    view: PlayerView, rng: np.random.Generator, top: int = TOP, console: Console | None = None
+) -> RenderableType:
     """The hint for ``view`` (its owner to act): the search bot's move, then weighted's top
-    ``top`` choices with the contributions (weight x feature value) that make their scores."""
+    ``top`` choices with the contributions (weight x feature value) that make their scores.
+    ``console`` hears, before the first search of the session, that it compiles."""
     import strategies
     from strategies.builtin import BEST_HEURISTIC
 
@@ -37,6 +54,7 @@ def hint(view: PlayerView, rng: np.random.Generator, top: int = TOP) -> Renderab
     lines: list[RenderableType] = []
     if SEARCH_BOT in strategies.names():
         bot = strategies.get(SEARCH_BOT)
+        preparing_search(console)
         move = bot.choose(view, legal, rng)
         lines.append(Text(f"Hint: {bot.label} (search) would {_describe(move)}.", style="bold"))
     best = strategies.get(BEST_HEURISTIC)

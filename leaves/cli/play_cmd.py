@@ -43,7 +43,11 @@ DEFAULT_LEVEL = "medium"
 
 
 class QuitGame(Exception):
-    """The human asked to stop."""
+    """The human asked to stop; ``state`` is the position left (None between games)."""
+
+    def __init__(self, state: State | None = None):
+        super().__init__("the player quit")
+        self.state = state
 
 
 Reader = Callable[[str], str]
@@ -66,8 +70,12 @@ class Seats:
         return None
 
 
-def _bot_move(seats: Seats, state: State, seat: int) -> Action:
+def _bot_move(seats: Seats, state: State, seat: int, console: Console | None = None) -> Action:
     bot = seats.bots[seat]
+    if (getattr(bot, "classifier", None) or {}).get("search"):
+        from .hint import preparing_search
+
+        preparing_search(console)  # its first decision compiles: say so, once
     view = state.view(seat)
     legal = state.legal_actions()
     who = render.seat_label(seat, seats.names)
@@ -108,7 +116,7 @@ def _ask_human(
         if t in ("h", "hint"):
             from .hint import hint
 
-            console.print(hint(view, hint_rng or np.random.default_rng(0)))
+            console.print(hint(view, hint_rng or np.random.default_rng(0), console=console))
             continue
         if not t:
             console.print(render.position(view, names, hand=view.hand, legal=legal))
@@ -174,10 +182,13 @@ def play_game(console: Console, state: State, seats: Seats, read: Reader) -> Sta
     while not state.is_terminal:
         seat = state.current_player
         if seat == human:
-            action = _ask_human(console, state, seat, seats.names, read, seats.hint_rng)
+            try:
+                action = _ask_human(console, state, seat, seats.names, read, seats.hint_rng)
+            except QuitGame:
+                raise QuitGame(state) from None  # the game so far, for --save
             console.print(f"You {render.describe_action(action, you=True)}.")
         else:
-            action = _bot_move(seats, state, seat)
+            action = _bot_move(seats, state, seat, console)
             console.print(
                 f"  {render.seat_label(seat, seats.names)} {render.describe_action(action)}."
             )
@@ -287,7 +298,8 @@ def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
     "--save",
     type=click.Path(dir_okay=False, writable=True),
     default=None,
-    help="Append each finished game as a GameRecord JSON line (see 'leaves replay').",
+    help="Append each game as a GameRecord JSON line (see 'leaves replay'); a game left "
+    "with q is saved too, marked unfinished.",
 )
 def play(
     players: int,
@@ -393,15 +405,23 @@ def play(
                     raise QuitGame
             except EOFError:
                 raise CLIError("input ended before the match did") from None
-    except QuitGame:
+    except QuitGame as left:
         console.print("You left the game.")
+        if save and left.state is not None:
+            _save(save, initial, left.state, names, stopped="the player quit")
+            console.print(
+                f"Saved the unfinished game to {save} ('leaves replay {save}' replays it up to "
+                "where you stopped)."
+            )
 
 
-def _save(path: str, initial: State, final: State, names: Sequence[str]) -> None:
+def _save(
+    path: str, initial: State, final: State, names: Sequence[str], stopped: str | None = None
+) -> None:
     from leaves.record import GameRecord
 
     labels = tuple("human" if name == "you" else name for name in names)
-    record = GameRecord.from_states(initial, final, seed=None, strategies=labels)
+    record = GameRecord.from_states(initial, final, seed=None, strategies=labels, stopped=stopped)
     try:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(record.to_json() + "\n")
