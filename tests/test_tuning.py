@@ -231,7 +231,7 @@ def test_verification_pairs_games_and_finds_a_real_difference(tmp_path):
     assert v.verdict == "improved" and v.diff_low > 0.2
     assert v.diff == pytest.approx(v.tuned.win_rate - v.start.win_rate)
     same = compare(("random", "random", bad), ("random", "random", bad), 5)
-    assert same.diff == 0 and same.verdict == "no significant difference"
+    assert same.diff == 0 and same.verdict == "no game differed" and same.games_differing == 0
     worse = compare(("random", "random", bad), ("high", "high", good), 5)
     assert worse.verdict == "worse"
 
@@ -311,3 +311,39 @@ def test_python_m_tuning_is_the_tune_command(tmp_path):
         "leaves: error: strategy greedy declares no tunable parameters "
         "(a class attribute tunable = {'name': (low, high), ...})\n"
     )
+
+
+# ---------------------------------------------------------------- results that tell nothing
+
+INERT = str(Path(__file__).with_name("toy_tunable.py")) + ":Inert"
+
+
+def _inert_args(out, verify_games):
+    return ["tune", INERT, "--against", "random", "--budget", "1200", "--seed", "4",
+            "--popsize", "2", "--candidate-games", "100", "--verify-games", str(verify_games),
+            "--jobs", "1", "--out", str(out)]  # fmt: skip
+
+
+def test_a_parameter_that_changes_nothing_has_no_best(tmp_path, capsys):
+    code, stdout, err = _cli(capsys, _inert_args(tmp_path / "t", 48))
+    assert code == 0, err
+    lines = stdout.splitlines()
+    assert lines[0].startswith("no candidate differed from the starting parameters over ")
+    assert lines[0].endswith("games: the parameter(s) knob seem to change no decision")
+    assert "best:" not in stdout
+    assert any(ln.startswith("warning: the parameter(s) knob changed no decision") for ln in lines)
+    assert any(ln.startswith("warning: the verification's interval is +/-") for ln in lines)
+    out = tmp_path / "t"
+    assert (out / "best.txt").read_text().strip() == INERT
+    doc = json.loads((out / "tune.json").read_text())
+    assert doc["settings"]["no_effect"] is True and doc["best"] == {"knob": 0.5}
+    assert doc["verification"]["verdict"] == "no game differed" and len(doc["warnings"]) == 2
+    _, small, _ = _cli(capsys, _inert_args(tmp_path / "small", 24))
+    assert "warning: the verification is too small to tell anything (6 deals" in small
+
+
+def test_a_real_result_has_a_best_and_no_warning_of_no_effect(toy_run):
+    assert toy_run.headline() == f"best: {toy_run.best_spec}"
+    assert not toy_run.settings["no_effect"]
+    assert not any("changed no decision" in w for w in toy_run.warnings)
+    assert toy_run.verification.games_differing > 0

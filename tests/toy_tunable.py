@@ -34,3 +34,19 @@ class Toy(Strategy, register=False):
 
     def choose(self, view, legal, rng):
         return self._policy().choose(view, legal, rng)
+
+
+class Inert(Strategy, register=False):
+    """A tunable parameter that changes nothing: always plays the compiled ``greedy``."""
+
+    classifier = {"stochastic": False, "compiled": True}
+    tunable = {"knob": (0.0, 1.0)}
+
+    def __init__(self, knob: float = 0.5):
+        self.knob = float(knob)
+
+    def compiled(self):
+        return strategies.get("greedy").compiled()
+
+    def choose(self, view, legal, rng):
+        return strategies.get("greedy").choose(view, legal, rng)

@@ -19,7 +19,7 @@ import platform
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,25 @@ class TuneResult:
     search: pd.DataFrame
     verification: Verification
     settings: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+
+    def headline(self) -> str:
+        """What was found, never calling "best" parameters that play like the start."""
+        v, s = self.verification, self.settings
+        names = ", ".join(self.start)
+        if s.get("no_effect"):
+            return (
+                f"no candidate differed from the starting parameters over "
+                f"{s['games_used']:,} games: the parameter(s) {names} seem to change no decision"
+            )
+        if self.best_spec == self.spec:
+            return f"no better parameters found: the start ({self.spec}) beat every candidate"
+        if v.games_differing == 0:
+            return (
+                f"no better parameters found: {self.best_spec} won exactly the games the start "
+                f"won over {v.tuned.games:,} verification games"
+            )
+        return f"best: {self.best_spec}"
 
     def lines(self) -> list[str]:
         """A short account of the result, for a terminal."""
@@ -80,7 +99,7 @@ class TuneResult:
         s = self.settings
         t, st = v.tuned, v.start
         return [
-            f"best: {self.best_spec}",
+            self.headline(),
             f"search: {s['generations_run']} generations x {s['popsize']} candidates "
             f"(+ start) x {s['candidate_games']:,} games, then {s['finalists']} finalists x "
             f"{s['finalist_games']:,} games: {s['games_used']:,} games",
@@ -90,7 +109,50 @@ class TuneResult:
             f"  paired difference {v.diff:+.2%} [{v.diff_low:+.2%}, {v.diff_high:+.2%}], "
             f"p = {v.p_value:.2g} over {v.units:,} deals: {v.verdict}",
             f"results in {self.out} ({s['wall_s']:.1f} s)",
+            *(f"warning: {w}" for w in self.warnings),
         ]
+
+
+MIN_VERIFY_UNITS = 10
+"""Fewer paired deals than this and the verification's interval says nothing reliable."""
+
+WIDE_VERIFY = 0.05
+"""A verification interval wider than this either side of its difference (5 points of win
+rate) cannot tell the differences tuning usually finds."""
+
+
+def _no_effect(rows: list[dict[str, Any]]) -> bool:
+    """True when every candidate won exactly what its generation's start won, and every
+    finalist alike: on common deals, the parameters then changed no decision that mattered."""
+    df = pd.DataFrame(rows)
+    start = df[df["kind"] == "start"].set_index("generation")["wins"]
+    cand = df[df["kind"] == "candidate"]
+    same = (cand["wins"].to_numpy() == start.loc[cand["generation"]].to_numpy()).all()
+    return bool(same) and df.loc[df["kind"] == "finalist", "wins"].nunique() <= 1
+
+
+def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[str]:
+    """One line for each reason the result tells less than it seems to."""
+    out = []
+    if no_effect:
+        out.append(
+            f"the parameter(s) {', '.join(names)} changed no decision over the evaluation "
+            "games: widen their ranges (--sigma) or check that the strategy reads them"
+        )
+    width = (v.diff_high - v.diff_low) / 2
+    if v.games_differing == 0:  # identical arms: a zero-width interval, so the arms' own
+        width = max((a.ci_high - a.ci_low) / 2 for a in (v.tuned, v.start))
+    if v.units < MIN_VERIFY_UNITS or not np.isfinite(width):
+        out.append(
+            f"the verification is too small to tell anything ({v.units} deals, "
+            f"{v.tuned.games:,} games an arm): raise --verify-games or --budget"
+        )
+    elif width > WIDE_VERIFY:
+        out.append(
+            f"the verification's interval is +/-{width:.1%} wide ({v.units:,} deals): only a "
+            "larger difference would show; raise --verify-games or --budget"
+        )
+    return out
 
 
 def _check_out(out: Path) -> None:
@@ -242,6 +304,9 @@ def tune(
                 picked = (values, score.win_rate)
     best = picked[0]
     best_spec = strategies.spec_with(spec, best)
+    no_effect = _no_effect(rows)
+    if no_effect:  # every candidate played as the start did: nothing to call "best"
+        best, best_spec = dict(start_values), spec
 
     vseed = int(derive_seeds(seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
     tuned_label = strategies.get(best_spec).label
@@ -274,6 +339,7 @@ def tune(
         "parameters": {p.name: [p.low, p.high] for p in params},
         "seed_keys": TUNE_SEED_KEYS,
         "jobs": int(n_jobs),
+        "no_effect": no_effect,
     }
     settings["wall_s"] = round(time.perf_counter() - t0, 3)
     result = TuneResult(
@@ -286,6 +352,7 @@ def tune(
         search=search_df,
         verification=verification,
         settings=settings,
+        warnings=_warnings(verification, no_effect, [p.name for p in params]),
     )
     _write(result, space)
     return result
@@ -374,6 +441,8 @@ def _write(result: TuneResult, space: Space) -> None:
         "start": result.start,
         "settings": result.settings,
         "verification": v.to_dict(),
+        "headline": result.headline(),
+        "warnings": result.warnings,
         "versions": _versions(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }

@@ -52,11 +52,15 @@ class Verification:
     diff_high: float
     p_value: float
     units: int  # deals paired
+    games_differing: int = -1  # games one arm won and the other did not (-1: not counted)
 
     @property
     def verdict(self) -> str:
         """'improved', 'worse' or 'no significant difference' (95% interval of the difference);
-        'too few deals to tell' where the run is too small for an interval."""
+        'too few deals to tell' where the run is too small for an interval; 'no game differed'
+        when both arms won exactly the same games."""
+        if self.games_differing == 0:
+            return "no game differed"
         if not np.isfinite(self.diff_low):
             return "too few deals to tell"
         if self.diff_low > 0:
@@ -122,4 +126,5 @@ def compare(
         diff_high=float(hi[0]),
         p_value=float(est.p_value()[0]),
         units=m,
+        games_differing=int(np.count_nonzero(won_t != won_s)),
     )
