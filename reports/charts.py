@@ -8,14 +8,17 @@ diverging, colour-blind-safe ``PuOr`` map centred on 50%.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.ticker import PercentFormatter
 
 from tournaments.game import plural
+
+if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 OKABE_ITO = (
     "#0072B2",  # blue
@@ -28,15 +31,70 @@ OKABE_ITO = (
     "#000000",  # black
 )
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", ":", "-.")
 # legends go outside the axes, on the right, so they never cover data
 OUTSIDE = dict(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
 
 
+def style(i: int) -> tuple[str, str, str]:
+    """(colour, marker, linestyle) of the ``i``-th series of a chart: the marker moves on by
+    one each time the colours wrap around, the line style each time both do, so every series
+    looks different up to 8 x 8 x 4 = 256 series (and two series never differ by colour alone,
+    which colour-blind readers and grey prints would lose)."""
+    c, m = len(OKABE_ITO), len(MARKERS)
+    return OKABE_ITO[i % c], MARKERS[(i + i // c) % m], LINESTYLES[(i // (c * m)) % len(LINESTYLES)]
+
+
 def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
+    """The axes to draw in: the caller's, or a new figure's (laid out by ``_fit`` at the end:
+    fixed margins from the text lengths, a tenth of what constrained layout costs per chart)."""
     if ax is not None:
         return ax.figure, ax
-    fig = Figure(figsize=size, layout="constrained", dpi=100)
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size, dpi=100)
+    fig._leaves_fit = True  # type: ignore[attr-defined]
     return fig, fig.add_subplot()
+
+
+def _percent():
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0)
+
+
+def _proxy(**style_kw) -> Artist:
+    """A legend entry drawn like a series (colour, marker, line) but holding no data."""
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], **style_kw)
+
+
+def _text_width(labels, size: float) -> float:
+    """Estimated width in inches of the longest of ``labels`` at font ``size`` points."""
+    longest = max((len(str(t)) for t in labels), default=0)
+    return longest * size * 0.6 / 72
+
+
+def _fit(fig: Figure, ax: Axes, rotated: float = 0.0, extra_right: float = 0.0) -> Figure:
+    """Margins for a figure ``_axes`` made: room for the y tick labels and axis label on the
+    left, the title on top, the x labels below (``rotated``: extra inches for slanted tick
+    labels) and the outside legend on the right."""
+    if not getattr(fig, "_leaves_fit", False):
+        return fig
+    w, h = fig.get_size_inches()
+    left = 0.25 + _text_width([t.get_text() for t in ax.get_yticklabels()], 10) + 0.1
+    left += 0.3 if ax.get_ylabel() else 0.0
+    right = 0.2 + extra_right
+    legend = ax.get_legend()
+    if legend is not None:
+        right += 0.45 + _text_width([t.get_text() for t in legend.get_texts()], 8)
+    bottom = 0.55 + rotated + (0.25 if ax.get_xlabel() else 0.0)
+    top = 0.45
+    right = min(right, w * 0.45)
+    fig.subplots_adjust(left=min(left / w, 0.45), right=1 - right / w,
+                        bottom=min(bottom / h, 0.45), top=1 - top / h)  # fmt: skip
+    return fig
 
 
 def _height(n: int) -> float:
@@ -62,11 +120,11 @@ def win_rates(summary: pd.DataFrame, ax: Axes | None = None, unit: str = "game")
     ax.set_yticks(y, df["strategy"])
     ax.set_xlabel(f"win rate (share of {plural(unit)} won)")
     ax.set_xlim(0, min(1.0, max(float(df["ci_high"].max()) * 1.15, 0.05)))
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.xaxis.set_major_formatter(_percent())
     ax.set_title("Win rate by strategy")
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
-    return fig
+    return _fit(fig, ax)
 
 
 def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:
@@ -92,9 +150,9 @@ def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:
                             color="white" if abs(v - 0.5) > 0.3 else "black")  # fmt: skip
     cbar = fig.colorbar(im, ax=ax, shrink=0.8)
     cbar.set_label("row finished ahead of column (ties = ½)")
-    cbar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    cbar.ax.yaxis.set_major_formatter(_percent())
     ax.set_title("Head to head")
-    return fig
+    return _fit(fig, ax, rotated=_text_width(order, 10) * 0.65, extra_right=1.0)
 
 
 def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
@@ -108,19 +166,19 @@ def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
         x = d["position"].to_numpy() + (i - (len(counts) - 1) / 2) * width
         r = d["win_rate"].to_numpy()
         err = np.clip(np.vstack([r - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - r]), 0, None)
-        c = OKABE_ITO[i % len(OKABE_ITO)]
-        ax.errorbar(x, r, yerr=err, fmt=MARKERS[i % len(MARKERS)] + "-", color=c, capsize=3,
-                    lw=1.2, ms=5, label=f"{n} players")  # fmt: skip
+        c, marker, ls = style(i)
+        ax.errorbar(x, r, yerr=err, fmt=marker, ls=ls, color=c, capsize=3, lw=1.2, ms=5,
+                    label=f"{n} players")  # fmt: skip
         ax.hlines(1 / n, -0.4, n - 0.6, colors=c, linestyles="dashed", lw=0.9, alpha=0.8)
     maxpos = int(seats["position"].max()) if len(seats) else 0
     ax.set_xticks(range(maxpos + 1), ["first"] + [f"+{p}" for p in range(1, maxpos + 1)])
     ax.set_xlabel("seat position after the first player (clockwise)")
     ax.set_ylabel("win rate")
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.yaxis.set_major_formatter(_percent())
     ax.set_title("Seat and first-player advantage (dashed: fair share)")
     ax.legend(**OUTSIDE)
     ax.grid(axis="y", alpha=0.3)
-    return fig
+    return _fit(fig, ax)
 
 
 def length_distribution(dist: pd.DataFrame, measure: str | None = None,
@@ -142,15 +200,16 @@ def length_distribution(dist: pd.DataFrame, measure: str | None = None,
         w = grp["games"].to_numpy()
         bins = np.arange(lower // binw * binw, upper + 2 * binw, binw)
         h, edges = np.histogram(v, bins=bins, weights=w)  # values past the last edge: not drawn
-        ax.stairs(h / w.sum(), edges, color=OKABE_ITO[i % len(OKABE_ITO)], lw=1.6,
+        c, _, _ = style(i)
+        ax.stairs(h / w.sum(), edges, color=c, ls=LINESTYLES[(i // len(OKABE_ITO)) % 4], lw=1.6,
                   label=f"{n} players (mean {np.average(v, weights=w):.1f})")  # fmt: skip
     ax.set_xlabel(f"{measure} per {unit}" + (f" (bins of {binw})" if binw > 1 else ""))
     ax.set_ylabel(f"share of {plural(unit)}")
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.yaxis.set_major_formatter(_percent())
     ax.set_title(f"{unit.capitalize()} length: {measure}")
     ax.legend(**OUTSIDE)
     ax.grid(alpha=0.3)
-    return fig
+    return _fit(fig, ax)
 
 
 def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs) -> np.ndarray:
@@ -182,11 +241,11 @@ def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
            meanprops=dict(marker="D", markerfacecolor="black", markeredgecolor="black", ms=4))  # fmt: skip
     ax.set_xlabel(f"final match total (points; {better} is better)")
     ax.set_title(f"{title}: final scores")
-    handles = [Line2D([], [], color=OKABE_ITO[3], lw=2, label="median"),
-               Line2D([], [], marker="D", color="black", ls="", ms=4, label="mean")]  # fmt: skip
+    handles = [_proxy(color=OKABE_ITO[3], lw=2, label="median"),
+               _proxy(marker="D", color="black", ls="", ms=4, label="mean")]  # fmt: skip
     ax.legend(handles=handles, **OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
-    return fig
+    return _fit(fig, ax)
 
 
 def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
@@ -204,7 +263,7 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_title("Rating from finishing orders")
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
-    return fig
+    return _fit(fig, ax)
 
 
 def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
@@ -227,26 +286,19 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
             rate = float(r["win_rate"].iloc[0])
             err = [[max(rate - float(r["ci_low"].iloc[0]), 0)],
                    [max(float(r["ci_high"].iloc[0]) - rate, 0)]]  # fmt: skip
-            colour = OKABE_ITO[j % len(OKABE_ITO)]
-            ax.errorbar(rate, y, xerr=err, fmt=MARKERS[j % len(MARKERS)], color=colour,
-                        ms=4, capsize=2, lw=1, zorder=3)  # fmt: skip
+            colour, marker, _ = style(j)
+            ax.errorbar(rate, y, xerr=err, fmt=marker, color=colour, ms=4, capsize=2, lw=1,
+                        zorder=3)  # fmt: skip
     handles = [
-        Line2D(
-            [],
-            [],
-            color=OKABE_ITO[j % len(OKABE_ITO)],
-            marker=MARKERS[j % len(MARKERS)],
-            ls="none",
-            label=f"after {b}",
-        )  # fmt: skip
+        _proxy(color=style(j)[0], marker=style(j)[1], ls="none", label=f"after {b}")
         for j, b in enumerate(befores)
     ]
     ax.set_yticks(np.arange(len(order)), order[::-1])
     ax.set_xlabel("win rate, by the strategy seated directly before (95% intervals)")
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.xaxis.set_major_formatter(_percent())
     ax.set_title("Whom do you want to sit after?", fontsize=10)
     ax.legend(handles=handles, **OUTSIDE)
-    return fig
+    return _fit(fig, ax)
 
 
 def means(table: pd.DataFrame, column: str, better: str, unit: str = "game",
@@ -265,7 +317,7 @@ def means(table: pd.DataFrame, column: str, better: str, unit: str = "game",
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_title(f"Mean {column} per {unit} by strategy")
     ax.grid(axis="x", alpha=0.3)
-    return fig
+    return _fit(fig, ax)
 
 
 def by_parameter(table: pd.DataFrame, column: str, unit: str = "game",
@@ -278,11 +330,12 @@ def by_parameter(table: pd.DataFrame, column: str, unit: str = "game",
         sub = sub.sort_values("value")
         mean = sub[f"{column}_mean"].to_numpy()
         err = np.vstack([mean - sub[f"{column}_ci_low"], sub[f"{column}_ci_high"] - mean])
-        ax.errorbar(sub["value"], mean, yerr=np.clip(err, 0, None), marker=MARKERS[i % 8],
-                    capsize=3, color=OKABE_ITO[i % len(OKABE_ITO)], label=name)  # fmt: skip
+        colour, marker, ls = style(i)
+        ax.errorbar(sub["value"], mean, yerr=np.clip(err, 0, None), marker=marker, ls=ls,
+                    capsize=3, color=colour, label=name)  # fmt: skip
     ax.set_xlabel(param)
     ax.set_ylabel(f"mean {column} per {unit}")
     ax.set_title(f"{column.capitalize()} by strategy and {param}")
     ax.legend(**OUTSIDE)
     ax.grid(alpha=0.3)
-    return fig
+    return _fit(fig, ax)

@@ -11,17 +11,19 @@ import base64
 import html
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
 
 from . import charts
 from .data import Run, as_run
 from .findings import Finding, key_findings
 from .report import _html_table, _md_table, _png, build_report, compute_tables
 from .tables import head_to_head, length_distribution, seats, summary
+
+if TYPE_CHECKING:  # matplotlib loads on the first chart
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = ["Plots", "Report"]
 

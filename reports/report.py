@@ -3,94 +3,48 @@ embedded as base64 PNG, inline CSS, no scripts, no network) or a Markdown page."
 
 from __future__ import annotations
 
-import base64
-import html
 import io
-import json
+import multiprocessing as mp
+import os
 import time
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from tournaments.game import Declaration, plural
 
-from . import charts
-from .data import Run, as_run
+from .data import Games, Run, as_run
 from .declared import by_parameter, means, outcomes
 from .expert import expert, expert_lengths, expert_scores
 from .findings import key_findings
 from .gauntlet import design as gauntlet_design
 from .gauntlet import gauntlet
 from .neighbours import neighbours
+from .page import Section, html_table, md_table, render_html, render_md
 from .rating import rating
 from .significance import PAIRED, significance
 from .tables import completion, head_to_head, length_distribution, lengths, seats, summary
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FORMATS = ("html", "md")
 FINDINGS_FILE = "findings.txt"
 """The key findings, one sentence a line, next to the page (the commands print them)."""
 
 
-@dataclass
-class Section:
-    title: str
-    text: str = ""
-    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
-    charts: list[str] = field(default_factory=list)  # chart file stems
-    bullets: list[str] = field(default_factory=list)  # sentences shown as a list
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, (float, np.floating)):
-        if not np.isfinite(v):
-            return "" if np.isnan(v) else str(v)
-        return f"{v:.4g}" if abs(v) < 1e5 else f"{v:,.0f}"
-    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
-        return f"{v:,}" if abs(v) >= 10_000 else str(v)
-    return str(v)
-
-
-def _html_table(df: pd.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
-        for row in df.itertuples(index=False)
-    )
-    return (
-        f'<div class="tw"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-    )
-
-
-def _md_table(df: pd.DataFrame) -> str:
-    def cell(v: Any) -> str:
-        return _fmt(v).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(c) for c in df.columns) + " |"]
-    lines.append("|" + "|".join("---" for _ in df.columns) + "|")
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
-    return "\n".join(lines)
+_html_table, _md_table = html_table, md_table  # the names the notebook view imports
+DPI = 100
+"""Chart resolution: 850 pixels wide at the report's 8.5 inches, the page's column width."""
 
 
 def _png(fig: Figure) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110)
+    fig.savefig(buf, format="png", dpi=DPI)
     return buf.getvalue()
-
-
-CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
-max-width:1100px;padding:0 1em;color:#222;line-height:1.45}
-h1{border-bottom:2px solid #0072B2;padding-bottom:.2em}h2{margin-top:2em;color:#0072B2}
-.tw{overflow-x:auto;margin:.8em 0}table{border-collapse:collapse;font-size:.85em}
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#eef4fa}td:first-child,th:first-child{text-align:left}
-tr:nth-child(even){background:#fafafa}img{max-width:100%;height:auto;display:block;margin:1em 0}
-.note{color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.8em;overflow-x:auto;font-size:.8em}
-"""
 
 
 def _sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
@@ -184,6 +138,17 @@ def _sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
             ["head_to_head"],
         ),
     ]
+    secs += _game_sections(tables, d, spec)
+    for sec in secs:
+        sec.lead = _lead(sec, tables, d)
+    return secs[:1] + [sec for sec in secs[1:] if any(len(t) for _, t in sec.tables)]
+
+
+def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
+                   spec: dict | None) -> list[Section]:  # fmt: skip
+    """The sections the game's declaration asks for: seats, neighbours, lengths, matches."""
+    units = d.units()
+    secs: list[Section] = []
     if "seats" in tables:
         secs.append(
             Section(
@@ -234,6 +199,57 @@ def _sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
     return secs
 
 
+LEADS = {
+    "summary": "Win rate per strategy, strongest on top, with 95% intervals; the red mark is "
+    "the fair share (the win rate if all were equal).",
+    "gauntlet": "The strategy and the baseline on the same deals against the same field.",
+    "rating": "Rating from the whole finishing order, strongest on top, with 95% intervals.",
+    "significance": "Which differences in win rate between the top strategies are real, "
+    "and which could be chance.",
+    "head_to_head": "How often each strategy (row) finished ahead of each other one (column).",
+    "seats": "Win rate by seat position after the first player, per table size; dashed: the "
+    "fair share.",
+    "neighbours": "Win rate of each strategy by the strategy seated directly before it; the grey "
+    "bar is its win rate over all its seats.",
+}
+
+
+def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
+    """The one sentence shown with a section's chart."""
+    if not sec.tables:
+        return ""
+    name = sec.tables[0][0]
+    rank = d.rank_value.replace("_", " ")
+    if name == "rating":
+        return LEADS[name] + order_note(tables["summary"], tables["rating"])
+    if name == "means":
+        return f"Mean {rank} per {d.unit} by strategy, best on top, with 95% intervals."
+    if name == "by_parameter":
+        return f"Mean {rank} per {d.unit} of each strategy at each value of its parameters."
+    if name in ("lengths", "outcomes"):
+        return f"How long a {d.unit} lasts, per table size."
+    if name == d.match_name:
+        return f"{d.match_title}: the final totals per strategy."
+    return LEADS.get(name, "")
+
+
+def order_note(summary: pd.DataFrame, ratings: pd.DataFrame) -> str:
+    """A sentence when the rating and the win rate order the strategies differently."""
+    by_wins = summary["strategy"].tolist()
+    by_rating = ratings["strategy"].tolist()
+    pos = {s: i for i, s in enumerate(by_wins)}
+    for i, a in enumerate(by_rating):
+        for b in by_rating[i + 1 :]:
+            if a in pos and b in pos and pos[a] > pos[b]:
+                return (
+                    f" The rating puts {a} above {b}, the win rate the other way round: the "
+                    "rating uses the whole finishing order (who finishes ahead of whom), not "
+                    "only who wins, so a strategy that often comes second can rank higher by "
+                    "rating than one that wins more often but also finishes last more often."
+                )
+    return ""
+
+
 def _match_text(d: Declaration, spec: dict) -> str:
     rounds = spec.get("rounds")
     target = spec.get("target") or d.match_target
@@ -245,31 +261,83 @@ def _match_text(d: Declaration, spec: dict) -> str:
     )
 
 
-def _overview(run: Run) -> list[tuple[str, str]]:
-    g = run.games
-    man = run.manifest
-    d = run.declaration
-    items = [("game", d.title), (d.units(), f"{len(g):,}"), ("strategies", ", ".join(g.labels))]
+def _overview(run: Run, out: Path) -> list[tuple[str, str]]:
+    """The run in a few lines (the manifest itself is linked, not printed)."""
+    g, man, d = run.games, run.manifest, run.declaration
+    items = [("game", d.title), (d.units(), f"{len(g):,}")]
+    items.append(("strategies", f"{len(g.labels)}: " + ", ".join(g.labels)))
     counts = np.bincount(g.n_players.astype(np.int64))
-    items.append(("players", ", ".join(f"{n}: {c:,}" for n, c in enumerate(counts) if c)))
+    items.append(
+        ("table sizes", ", ".join(f"{n} players: {c:,}" for n, c in enumerate(counts) if c))
+    )
+    if "seed" in man:
+        items.append(("seed", str(man["seed"])))
+    seating = man.get("seating_design")
+    if isinstance(seating, dict) and seating.get("kind"):
+        per_deal = sorted(set((seating.get("seatings_per_deal") or {}).values()))
+        each = f", {'/'.join(map(str, per_deal))} seatings per deal" if per_deal else ""
+        items.append(("seating", f"{seating['kind']}{each}"))
+    items.append(("design", "duplicate deals (deal column)" if g.deal is not None else "own deals"))
     items.append(("unfinished", f"{int(g.unfinished.sum()):,}"))
     items.append(("forfeited", f"{int(g.forfeited.sum()):,}"))
-    items.append(("duplicate deals", "yes (deal column)" if g.deal is not None else "no"))
-    for key in ("wall_time_s", "wall_time", "wall_s", "elapsed_s", "seed", "expert"):
+    if isinstance(man.get("versions"), dict):
+        items.append(("versions", ", ".join(f"{k} {v}" for k, v in man["versions"].items())))
+    for key in ("wall_time_s", "wall_time", "wall_s", "elapsed_s"):
         if key in man:
-            items.append((key, str(man[key])))
+            items.append(("wall time", f"{man[key]} s"))
+            break
+    for key in ("finished", "created"):
+        if man.get(key):
+            items.append(("date", str(man[key])))
+            break
+    if "expert" in man:
+        items.append(("expert", str(man["expert"])))
     if run.path is not None:
         items.append(("run directory", str(run.path)))
+        if (run.path / "manifest.json").exists():
+            link = os.path.relpath(run.path / "manifest.json", out.resolve())
+            items.append(("manifest", Path(link).as_posix()))
     return items
 
 
-def compute_tables(run: Run, top: int = 5) -> tuple[dict[str, pd.DataFrame], str]:
+_SHARED: Games | None = None  # the games a forked table worker computes from (no pickling)
+
+
+def _shared_table(name: str, order: list[str]) -> pd.DataFrame:
+    assert _SHARED is not None
+    return neighbours(_SHARED, order=order) if name == "neighbours" else rating(_SHARED)
+
+
+def _fork_pool() -> ProcessPoolExecutor | None:
+    """A one-process pool forked from this one (the run's arrays shared, nothing re-imported),
+    or None where that is not possible or useful: one core, no fork, a daemonic worker, or
+    LEAVES_REPORT_SERIAL set."""
+    if (os.cpu_count() or 1) < 2 or os.environ.get("LEAVES_REPORT_SERIAL"):
+        return None
+    if "fork" not in mp.get_all_start_methods() or mp.current_process().daemon:
+        return None
+    try:
+        return ProcessPoolExecutor(1, mp_context=mp.get_context("fork"))
+    except (OSError, ValueError):
+        return None
+
+
+def compute_tables(run: Run, top: int = 5, parallel: bool = False
+                   ) -> tuple[dict[str, pd.DataFrame], str]:  # fmt: skip
     """All report tables of a run (keys = CSV stems) and the significance method used; which
-    tables there are follows the run's game declaration."""
+    tables there are follows the run's game declaration. ``parallel``: the two slowest
+    (neighbours, rating) in a forked process meanwhile (the same numbers)."""
+    global _SHARED
     g = run.games
     d = run.declaration
     summ = summary(g)
     order = summ["strategy"].tolist()
+    pool = _fork_pool() if parallel else None
+    later: dict[str, Future] = {}
+    if pool is not None:
+        _SHARED = g
+        for name in ("neighbours", "rating") if d.turn_order else ("rating",):
+            later[name] = pool.submit(_shared_table, name, order)
     t: dict[str, pd.DataFrame] = {"summary": summ}
     for name, table in (("means", means(g)), ("by_parameter", by_parameter(g))):
         if table is not None:
@@ -278,47 +346,85 @@ def compute_tables(run: Run, top: int = 5) -> tuple[dict[str, pd.DataFrame], str
     if d.has_first_player:
         t["seats"] = seats(g)
     if d.turn_order:
-        t["neighbours"] = neighbours(g, order=order)
+        t["neighbours"] = _collect(later, "neighbours", g, order)
     t["completion"] = completion(g)
     t["lengths"] = lengths(g)
     t["lengths_hist"] = length_distribution(g)
     found = outcomes(g)
     if found is not None:
         t["outcomes"] = found
-    t["rating"] = rating(g)
     t["significance"] = significance(g, top=top, order=order)
+    t["rating"] = _collect(later, "rating", g, order)
     if gauntlet_design(run) is not None:
         t["gauntlet"] = gauntlet(run)
     if g.match is not None:
         t[d.match_name] = expert(run)
         t[f"{d.match_name}_scores"] = expert_scores(run)
         t[f"{d.match_name}_lengths"] = expert_lengths(run)
+    if pool is not None:
+        pool.shutdown(wait=False)
+        _SHARED = None
     method = t["significance"]["method"].iloc[0] if len(t["significance"]) else "none"
     return t, method
 
 
-def _make_charts(t: dict[str, pd.DataFrame], d: Declaration) -> dict[str, Figure]:
-    figs = {"win_rates": charts.win_rates(t["summary"], unit=d.unit)}
+def _collect(later: dict[str, Future], name: str, g: Games, order: list[str]) -> pd.DataFrame:
+    """A table the forked worker computed, or this process's own where it could not."""
+    if name in later:
+        try:
+            return later[name].result()
+        except Exception:  # noqa: BLE001 - a lost worker: compute it here, the same table
+            pass
+    return neighbours(g, order=order) if name == "neighbours" else rating(g)
+
+
+ChartJob = tuple[str, tuple, dict]  # (function in reports.charts, args, keyword args)
+
+
+def _chart_jobs(t: dict[str, pd.DataFrame], d: Declaration) -> dict[str, ChartJob]:
+    """The charts of the tables, as calls a worker process can make (tables pickle cheaply)."""
+    jobs: dict[str, ChartJob] = {"win_rates": ("win_rates", (t["summary"],), {"unit": d.unit})}
     if "means" in t and d.rank_value in d.mean_columns:
-        figs["means"] = charts.means(t["means"], d.rank_value, d.better, d.unit)
+        jobs["means"] = ("means", (t["means"], d.rank_value, d.better, d.unit), {})
     if "by_parameter" in t:
         for p, sub in t["by_parameter"].groupby("parameter"):
-            figs[f"by_{p}"] = charts.by_parameter(sub, d.rank_value, d.unit)
-    figs["rating"] = charts.rating(t["rating"])
+            jobs[f"by_{p}"] = ("by_parameter", (sub, d.rank_value, d.unit), {})
+    if len(t["rating"]) > 1:
+        jobs["rating"] = ("rating", (t["rating"],), {})
     if "seats" in t:
-        figs["seats"] = charts.seat_advantage(t["seats"])
+        jobs["seats"] = ("seat_advantage", (t["seats"],), {})
     for m in d.length_columns:
-        figs[f"lengths_{m}"] = charts.length_distribution(t["lengths_hist"], m, unit=d.unit)
+        jobs[f"lengths_{m}"] = ("length_distribution", (t["lengths_hist"], m), {"unit": d.unit})
     if len(t["head_to_head"]):
-        figs["head_to_head"] = charts.head_to_head(t["head_to_head"])
-    if "neighbours" in t and len(t["neighbours"]):
-        figs["neighbours"] = charts.neighbours(t["neighbours"])
+        jobs["head_to_head"] = ("head_to_head", (t["head_to_head"],), {})
+    if "neighbours" in t and len(t["neighbours"]) and len(t["summary"]) > 1:
+        jobs["neighbours"] = ("neighbours", (t["neighbours"],), {})
     if f"{d.match_name}_scores" in t:
-        figs[f"{d.match_name}_scores"] = charts.expert_scores(
-            t[f"{d.match_name}_scores"], order=t[d.match_name]["strategy"].tolist(),
-            better=d.better, title=d.match_title,
-        )  # fmt: skip
-    return figs
+        order = t[d.match_name]["strategy"].tolist()
+        kw = {"order": order, "better": d.better, "title": d.match_title}
+        jobs[f"{d.match_name}_scores"] = ("expert_scores", (t[f"{d.match_name}_scores"],), kw)
+    return jobs
+
+
+def _render(job: ChartJob) -> bytes:
+    from . import charts
+
+    name, args, kwargs = job
+    return _png(getattr(charts, name)(*args, **kwargs))
+
+
+def _warm() -> None:
+    """Import matplotlib in the chart worker while the parent still reads the run."""
+    import matplotlib.backends.backend_agg  # noqa: F401
+
+    from . import charts  # noqa: F401
+
+
+def _make_charts(t: dict[str, pd.DataFrame], d: Declaration) -> dict[str, Figure]:
+    """The report's charts as Figures (for callers that want to draw more on them)."""
+    from . import charts
+
+    return {k: getattr(charts, f)(*a, **kw) for k, (f, a, kw) in _chart_jobs(t, d).items()}
 
 
 def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
@@ -328,39 +434,57 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     or report.md, next to findings.txt (the key findings), summary.csv, head_to_head.csv,
     lengths.csv, rating.csv, significance.csv, the tables the game's declaration asks for
     (13 Leaves: seats.csv, neighbours.csv; Ligretto: means.csv, by_parameter.csv,
-    outcomes.csv), the match tables of runs of matches (expert.csv, ...) and charts/*.png."""
+    outcomes.csv), the match tables of runs of matches (expert.csv, ...) and charts/*.png.
+    With two cores or more, the charts are drawn in a worker process forked at the start
+    (matplotlib imports there while the run loads here)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     start = time.perf_counter()
-    run = as_run(source)
-    if out is None:
-        out = (run.path / "report") if run.path is not None else Path("report")
-    out = Path(out)
-    (out / "charts").mkdir(parents=True, exist_ok=True)
-    tables, method = compute_tables(run, top=top)
-    for name, df in tables.items():
-        df.to_csv(out / f"{name}.csv", index=False)
-    images: dict[str, bytes] = {}
-    for name, fig in _make_charts(tables, run.declaration).items():
-        images[name] = _png(fig)
-        (out / "charts" / f"{name}.png").write_bytes(images[name])
-    secs = _sections(tables, method, run.declaration, run.manifest.get("spec"))
-    (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")
-    return write_page(out, fmt, _title(run), _overview(run), run.manifest, secs, images, start)
+    pool = _fork_pool()
+    try:
+        if pool is not None:
+            pool.submit(_warm)
+        run = as_run(source)
+        if out is None:
+            out = (run.path / "report") if run.path is not None else Path("report")
+        out = Path(out)
+        (out / "charts").mkdir(parents=True, exist_ok=True)
+        tables, method = compute_tables(run, top=top, parallel=pool is not None)
+        jobs = _chart_jobs(tables, run.declaration)
+        futures = {k: pool.submit(_render, job) for k, job in jobs.items()} if pool else {}
+        for name, df in tables.items():
+            df.to_csv(out / f"{name}.csv", index=False)
+        secs = _sections(tables, method, run.declaration, run.manifest.get("spec"))
+        (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")
+        images = {k: _render(job) for k, job in jobs.items() if k not in futures}
+        images.update(_results(futures, jobs))
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    for name, png in images.items():
+        (out / "charts" / f"{name}.png").write_bytes(png)
+    return write_page(out, fmt, _title(run), _overview(run, out), secs, images, start)
+
+
+def _results(futures: dict[str, Future], jobs: dict[str, ChartJob]) -> dict[str, bytes]:
+    images = {}
+    for k, fut in futures.items():
+        try:
+            images[k] = fut.result()
+        except Exception:  # noqa: BLE001 - a lost worker: draw it here, the same chart
+            images[k] = _render(jobs[k])
+    return images
 
 
 def write_page(out: Path, fmt: str, title: str, overview: list[tuple[str, str]],
-               manifest: dict, secs: list[Section], images: dict[str, bytes],
-               start: float) -> Path:  # fmt: skip
+               secs: list[Section], images: dict[str, bytes], start: float) -> Path:  # fmt: skip
     """Render the sections into OUT/report.html or OUT/report.md and return its path (the
-    overview follows the first section: the answers first, then what the run was)."""
-    build_s = time.perf_counter() - start
+    run summary follows the first section: the answers first, then what the run was)."""
+    overview = [*overview, ("report built in", f"{time.perf_counter() - start:.1f} s")]
     if fmt == "html":
-        page = _render_html(title, overview, manifest, secs, images, build_s)
-        path = out / "report.html"
+        page, path = render_html(title, overview, secs, images), out / "report.html"
     else:
-        page = _render_md(title, overview, manifest, secs, images, build_s)
-        path = out / "report.md"
+        page, path = render_md(title, overview, secs, images), out / "report.md"
     path.write_text(page, encoding="utf-8")
     return path
 
@@ -368,58 +492,3 @@ def write_page(out: Path, fmt: str, title: str, overview: list[tuple[str, str]],
 def _title(run: Run) -> str:
     name = run.manifest.get("name") or (run.path.name if run.path is not None else "run")
     return f"Tournament report: {name}"
-
-
-def _render_html(title: str, overview: list[tuple[str, str]], manifest: dict,
-                 secs: list[Section], images: dict[str, bytes], build_s: float) -> str:  # fmt: skip
-    esc = html.escape
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f"<h1>{esc(title)}</h1>",
-    ]
-    for i, sec in enumerate(secs):
-        if i == 1:  # the answers first, then what the run was
-            parts.append(
-                "<h2>Run</h2><ul>"
-                + "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in overview)
-                + f"<li><b>report built in</b>: {build_s:.1f} s</li></ul>"
-            )
-        parts.append(f"<h2>{esc(sec.title)}</h2><p class='note'>{esc(sec.text)}</p>")
-        if sec.bullets:
-            parts.append("<ul>" + "".join(f"<li>{esc(b)}</li>" for b in sec.bullets) + "</ul>")
-        for stem in sec.charts:
-            if stem in images:
-                b64 = base64.b64encode(images[stem]).decode("ascii")
-                parts.append(f'<img alt="{esc(stem)}" src="data:image/png;base64,{b64}">')
-        for name, df in sec.tables:
-            parts.append(f"<p class='note'>{esc(name)}.csv</p>{_html_table(df)}")
-    if manifest:
-        spec = json.dumps(manifest, indent=2, default=str)
-        parts.append(f"<h2>Tournament spec and versions</h2><pre>{esc(spec)}</pre>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
-
-
-def _render_md(title: str, overview: list[tuple[str, str]], manifest: dict,
-               secs: list[Section], images: dict[str, bytes], build_s: float) -> str:  # fmt: skip
-    lines = [f"# {title}", ""]
-    for i, sec in enumerate(secs):
-        if i == 1:  # the answers first, then what the run was
-            lines += ["## Run", ""]
-            lines += [f"- **{k}**: {v}" for k, v in overview]
-            lines += [f"- **report built in**: {build_s:.1f} s", ""]
-        lines += [f"## {sec.title}", "", sec.text, ""]
-        if sec.bullets:
-            lines += [f"- {b}" for b in sec.bullets] + [""]
-        for stem in sec.charts:
-            if stem in images:
-                lines += [f"![{stem}](charts/{stem}.png)", ""]
-        for name, df in sec.tables:
-            lines += [f"`{name}.csv`", "", _md_table(df), ""]
-    if manifest:
-        spec = json.dumps(manifest, indent=2, default=str)
-        lines += ["## Tournament spec and versions", "", "```json", spec, "```", ""]
-    return "\n".join(lines)

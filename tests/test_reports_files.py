@@ -74,7 +74,9 @@ def test_html_report_files(run_dir, tmp_path):
     assert page.count("data:image/png;base64,") >= 5
     assert not EXTERNAL.search(page)
     assert "<script" not in page and "<link" not in page
-    assert "Tournament spec and versions" in page and "greedy" in page
+    assert "Tournament spec and versions" not in page and "greedy" in page
+    assert '"integrity"' not in page and "<pre>" not in page  # a run summary, not the manifest
+    assert "<dt>seed</dt>" in page and "<dt>versions</dt>" in page
     assert "whom do you want to sit after?" in page
     for chart in ("win_rates", "head_to_head", "seats", "neighbours", "lengths_turns", "rating"):
         assert (tmp_path / "r" / "charts" / f"{chart}.png").stat().st_size > 1000
@@ -130,6 +132,8 @@ def test_cli_help_has_examples():
     ("setup", "message", "code"),
     [
         ("missing", "run directory not found", 2),
+        ("file", "not a run directory", 2),
+        ("bare", "not a run directory", 2),
         ("empty", "no games", 1),
         ("corrupt", "cannot read games part", 1),
         ("manifest", "corrupt manifest", 1),
@@ -138,7 +142,11 @@ def test_cli_help_has_examples():
 )
 def test_cli_errors_are_one_line(tmp_path, setup, message, code):
     d = tmp_path / "run"
-    if setup != "missing":
+    if setup == "file":
+        d.write_text("x")
+    elif setup == "bare":
+        d.mkdir()
+    elif setup != "missing":
         (d / "games").mkdir(parents=True)
     if setup == "corrupt":
         (d / "games" / "part-0.parquet").write_bytes(b"not parquet")

@@ -56,13 +56,25 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
       leaves report runs/a --out report/        # -> report/report.html
       leaves report runs/a --format md --out docs/results
       leaves report runs/a --top 8              # pairwise tests among the top 8
+
+    \b
+    Exit codes:
+      0  the report was written
+      1  the run cannot be reported: no games yet, an unreadable part, a corrupt
+         manifest, files that do not match it, or the report cannot be written
+      2  bad usage: an unknown option or bad value, or RUN_DIR that does not exist,
+         is a file or holds no run (neither games/ nor manifest.json)
     """
     from reports import ReportError, build_report
 
     if not run_dir.exists():
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
-        raise CLIError(f"not a run directory: {run_dir}", usage=True)
+        raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
+    if not (run_dir / "games").exists() and not (run_dir / "manifest.json").exists():
+        raise CLIError(
+            f"not a run directory: {run_dir} holds neither games/ nor manifest.json", usage=True
+        )
     _check_parts(run_dir)
     try:
         path = build_report(run_dir, out=out, fmt=fmt, top=top)

@@ -1,0 +1,221 @@
+"""The report page, HTML or Markdown, as a document: the key findings, a short run summary,
+then per section its chart, one sentence and the few numbers that matter, the full table
+folded away (``<details>``) and linked as its CSV next to the page."""
+
+from __future__ import annotations
+
+import base64
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+KEY_ROWS = 5
+"""How many rows of a table the page shows unfolded."""
+
+# per table: the columns that matter, the column to rank rows by (None: keep the table's
+# order; a leading "|" ranks by size, largest first) and what the shown rows are
+KEY: dict[str, tuple[tuple[str, ...], str | None, str]] = {
+    "summary": (("strategy", "games", "wins", "win_rate", "ci_low", "ci_high"), None, "strongest"),
+    "means": ((), None, "best"),
+    "rating": (("rank", "strategy", "rating", "ci_low", "ci_high", "worth"), None, "best rated"),
+    "significance": (("a", "b", "diff", "ci_low", "ci_high", "p_holm", "better"), None, "first"),
+    "head_to_head": (
+        ("strategy", "opponent", "shared", "ahead_rate", "ci_low", "ci_high"),
+        "|ahead_rate",
+        "most one-sided",
+    ),  # fmt: skip
+    "seats": (
+        ("n_players", "position", "games", "win_rate", "ci_low", "ci_high", "fair"),
+        None,
+        "first",
+    ),  # fmt: skip
+    "neighbours": (
+        (
+            "strategy",
+            "before",
+            "win_rate",
+            "vs_elsewhere",
+            "vs_elsewhere_low",
+            "vs_elsewhere_high",
+            "vs_elsewhere_p",
+        ),
+        "|vs_elsewhere",
+        "strongest",
+    ),  # fmt: skip
+    "lengths": (("by", "group", "measure", "games", "mean", "p10", "median", "p90"), None, "first"),
+}
+
+
+@dataclass
+class Section:
+    title: str
+    text: str = ""  # how it is computed: shown folded with the full tables
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    charts: list[str] = field(default_factory=list)  # chart file stems
+    bullets: list[str] = field(default_factory=list)  # sentences shown as a list
+    lead: str = ""  # the one sentence shown with the chart
+
+    def empty(self, images: dict[str, bytes]) -> bool:
+        """Nothing to show (a one-strategy run has no pairs): the page leaves it out."""
+        return (
+            not self.bullets
+            and not any(len(df) for _, df in self.tables)
+            and not any(c in images for c in self.charts)
+        )
+
+
+def fmt(v: Any) -> str:
+    if isinstance(v, (float, np.floating)):
+        if not np.isfinite(v):
+            return "" if np.isnan(v) else str(v)
+        return f"{v:.4g}" if abs(v) < 1e5 else f"{v:,.0f}"
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return f"{v:,}" if abs(v) >= 10_000 else str(v)
+    return str(v)
+
+
+def html_table(df: pd.DataFrame) -> str:
+    """A table inside its own scrolling box (``tw``): a wide table never widens the page."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(fmt(v))}</td>" for v in row) + "</tr>"
+        for row in df.itertuples(index=False)
+    )
+    return (
+        f'<div class="tw"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    )
+
+
+def md_table(df: pd.DataFrame) -> str:
+    def cell(v: Any) -> str:
+        return fmt(v).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(c) for c in df.columns) + " |"]
+    lines.append("|" + "|".join("---" for _ in df.columns) + "|")
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The few rows and columns of a table that matter, and a caption saying which they are."""
+    cols, by, what = KEY.get(name, ((), None, "first"))
+    shown = [c for c in cols if c in df.columns] or list(df.columns[:7])
+    if name == "lengths" and "by" in df.columns:
+        df = df[df["by"] == "n_players"]
+    col = (by or "").lstrip("|")
+    if col in df.columns:  # "|col": by size; ahead_rate: by distance from an even 50%
+        key = df[col] - 0.5 if col == "ahead_rate" else df[col]
+        key = key.abs() if by.startswith("|") else key
+        df = df.loc[key.sort_values(ascending=False, na_position="last").index]
+    top = df[shown].head(KEY_ROWS)
+    caption = f"the {what} {len(top)}" if len(df) > len(top) else ""
+    return top, caption
+
+
+CSS = """
+*{box-sizing:border-box}html,body{overflow-x:hidden}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
+max-width:1100px;padding:0 1em;color:#222;line-height:1.45}
+h1{border-bottom:2px solid #0072B2;padding-bottom:.2em}h2{margin-top:2em;color:#0072B2}
+.tw{overflow-x:auto;max-width:100%;margin:.6em 0}table{border-collapse:collapse;font-size:.85em}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right;white-space:nowrap}
+th{background:#eef4fa}td:first-child,th:first-child{text-align:left}
+tr:nth-child(even){background:#fafafa}img{max-width:100%;height:auto;display:block;margin:1em 0}
+.note{color:#555;font-size:.9em}.lead{font-size:1.05em}
+details{margin:.6em 0 1.2em}summary{cursor:pointer;color:#0072B2}
+dl.run{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.5em 0}
+dl.run dt{font-weight:bold}dl.run dd{margin:0;overflow-wrap:anywhere}
+"""
+
+
+def render_html(title: str, overview: list[tuple[str, str]], secs: list[Section],
+                images: dict[str, bytes]) -> str:  # fmt: skip
+    """The self-contained HTML page (inline CSS, charts as base64 PNG, no scripts)."""
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{esc(title)}</h1>",
+    ]
+    for i, sec in enumerate(secs):
+        if i == 1:  # the answers first, then what the run was
+            parts.append('<h2>Run</h2><dl class="run">')
+            parts += [f"<dt>{esc(k)}</dt><dd>{_link_or_text(k, v)}</dd>" for k, v in overview]
+            parts.append("</dl>")
+        parts.append(f"<h2>{esc(sec.title)}</h2>")
+        if sec.lead:
+            parts.append(f"<p class='lead'>{esc(sec.lead)}</p>")
+        if sec.bullets:
+            parts.append(f"<p class='note'>{esc(sec.text)}</p>")
+            parts.append("<ul>" + "".join(f"<li>{esc(b)}</li>" for b in sec.bullets) + "</ul>")
+        for stem in sec.charts:
+            if stem in images:
+                b64 = base64.b64encode(images[stem]).decode("ascii")
+                parts.append(f'<img alt="{esc(stem)}" src="data:image/png;base64,{b64}">')
+        parts += _html_tables(sec)
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _link_or_text(key: str, value: str) -> str:
+    if key == "manifest":
+        return f'<a href="{html.escape(value)}">{html.escape(value)}</a>'
+    return html.escape(value)
+
+
+def _html_tables(sec: Section) -> list[str]:
+    """The key rows of each table, then the method note and the full tables folded."""
+    esc = html.escape
+    parts, full = [], []
+    for name, df in sec.tables:
+        if not len(df):
+            continue
+        top, caption = key_rows(name, df)
+        note = f"{name}: {caption} of {len(df)} rows" if caption else name
+        parts.append(f"<p class='note'>{esc(note)}</p>{html_table(top)}")
+        full.append(
+            f"<p class='note'><a href=\"{esc(name)}.csv\">{esc(name)}.csv</a> "
+            f"({len(df)} rows)</p>{html_table(df)}"
+        )
+    if full or (sec.text and not sec.bullets):
+        text = "" if sec.bullets else f"<p class='note'>{esc(sec.text)}</p>"
+        parts.append(
+            "<details><summary>How it is computed, and the full table"
+            + ("s" if len(full) > 1 else "")
+            + f"</summary>{text}{''.join(full)}</details>"
+        )
+    return parts
+
+
+def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
+              images: dict[str, bytes]) -> str:  # fmt: skip
+    """The Markdown page: the same order, full tables in a plain subsection per section."""
+    lines = [f"# {title}", ""]
+    for i, sec in enumerate(secs):
+        if i == 1:  # the answers first, then what the run was
+            lines += ["## Run", ""] + [f"- **{k}**: {v}" for k, v in overview] + [""]
+        lines += [f"## {sec.title}", ""]
+        if sec.lead:
+            lines += [sec.lead, ""]
+        if sec.bullets:
+            lines += [sec.text, ""] + [f"- {b}" for b in sec.bullets] + [""]
+        for stem in sec.charts:
+            if stem in images:
+                lines += [f"![{stem}](charts/{stem}.png)", ""]
+        full = []
+        for name, df in sec.tables:
+            if not len(df):
+                continue
+            top, caption = key_rows(name, df)
+            lines += [f"`{name}`" + (f": {caption} of {len(df)} rows" if caption else ""), ""]
+            lines += [md_table(top), ""]
+            full += [f"[`{name}.csv`]({name}.csv) ({len(df)} rows)", "", md_table(df), ""]
+        if full or (sec.text and not sec.bullets):
+            lines += [f"### {sec.title}: how it is computed", ""]
+            lines += ([] if sec.bullets else [sec.text, ""]) + full
+    return "\n".join(lines)
