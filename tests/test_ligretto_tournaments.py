@@ -153,8 +153,8 @@ def test_command_line(tmp_path, capsys):
     )  # fmt: skip
     assert code == 0, err
     assert "score mean" in stdout
-    # the declared unit, not 13 Leaves' "games": a column, the closing line
-    assert re.search(r"┃ rounds\s+┃", stdout) and "games" not in stdout
+    # the declared unit, not 13 Leaves' "games", in the closing line; the summary counts seats
+    assert re.search(r"┃ seats\s+┃", stdout) and "games" not in stdout
     assert re.search(r"\d+ rounds in [\d.]+ s this session", stdout)
     assert "round records in" in stdout
     code, stdout, err = cli(capsys, "report", str(out))
