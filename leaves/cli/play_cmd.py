@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 import click
 import numpy as np
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from leaves import Action, State
@@ -22,6 +21,7 @@ from . import render
 from .errors import CLIError
 from .moves import MoveError, parse_move
 from .options import against_option, load_option, split_specs
+from .play_output import save_game, scores_table, show_result
 
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
@@ -211,21 +211,6 @@ def play_game(console: Console, state: State, seats: Seats, read: Reader) -> Sta
     return state
 
 
-def show_result(console: Console, state: State, names: Sequence[str]) -> None:
-    """Who won (or that the turn limit ended the game) and every hand left."""
-    console.print()
-    if state.winner is None:
-        console.print(
-            Text(f"The game stopped unfinished at the turn limit ({state.turn_limit}).", "bold")
-        )
-    elif names[state.winner] == "you":
-        console.print(Text(f"You win after {state.turn} turns!", style="bold green"))
-    else:
-        who = render.seat_label(state.winner, names)
-        console.print(Text(f"{who} wins after {state.turn} turns.", style="bold red"))
-    console.print(render.seats_table(state, names, hands=state.hands))
-
-
 def make_bots(specs: Sequence[str], n_opponents: int) -> list:
     """One strategy instance per opponent from the specs (one spec fills every seat)."""
     import strategies
@@ -251,17 +236,6 @@ def level_opponents(level: str, n_opponents: int) -> list[str]:
     """The opponents' specs of ``--level``, its strategies repeated in turn over the seats."""
     specs = LEVELS[level]
     return [specs[i % len(specs)] for i in range(n_opponents)]
-
-
-def _scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
-    t = Table(title=f"Scores after game {match.games}", title_justify="left")
-    t.add_column("seat", justify="right")
-    t.add_column("player")
-    t.add_column("this game", justify="right")
-    t.add_column("total", justify="right")
-    for seat, name in enumerate(names):
-        t.add_row(str(seat), name, str(last[seat]), str(match.totals[seat]))
-    return t
 
 
 @click.command(name="play")
@@ -386,12 +360,12 @@ def play(
             final = play_game(console, initial, seats, read)
             show_result(console, final, names)
             if save:
-                _save(save, initial, final, names)
+                save_game(save, initial, final, names)
             if match is None:
                 break
             scores = game_scores(final)
             match = match.add(scores)
-            console.print(_scores_table(match, names, scores))
+            console.print(scores_table(match, names, scores))
             if match.is_over:
                 winners = ", ".join(render.seat_label(s, names) for s in match.winners)
                 tie = " (tied, sharing the win)" if len(match.winners) > 1 else ""
@@ -408,22 +382,8 @@ def play(
     except QuitGame as left:
         console.print("You left the game.")
         if save and left.state is not None:
-            _save(save, initial, left.state, names, stopped="the player quit")
+            save_game(save, initial, left.state, names, stopped="the player quit")
             console.print(
                 f"Saved the unfinished game to {save} ('leaves replay {save}' replays it up to "
                 "where you stopped)."
             )
-
-
-def _save(
-    path: str, initial: State, final: State, names: Sequence[str], stopped: str | None = None
-) -> None:
-    from leaves.record import GameRecord
-
-    labels = tuple("human" if name == "you" else name for name in names)
-    record = GameRecord.from_states(initial, final, seed=None, strategies=labels, stopped=stopped)
-    try:
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(record.to_json() + "\n")
-    except OSError as exc:
-        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None

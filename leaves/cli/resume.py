@@ -10,7 +10,6 @@ already played is kept, and the grown run is the one asked for at once.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -135,20 +134,38 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
 
 
 def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:
-    """--record must name the run's record file (if any); the stride is the run's."""
+    """Records are the run's: a run that wrote none cannot start now (``--record`` then
+    disagrees), and one that did writes them where ``--record`` says (a run directory may
+    have been moved or copied; the records are gathered from its chunks), else where it
+    wrote them before."""
     out, stored = opts["out"], manifest.get("record_file")
     asked = opts["record"] if "record" in given else None
-    if asked is not None and (stored is None or os.path.abspath(asked) != os.path.abspath(stored)):
+    if asked is not None and stored is None:
         raise _disagree(out, "--record", asked, "record file", stored)
-    opts["record"] = stored
+    opts["record"] = asked if asked is not None else stored
+
+
+def _game_name(game_spec: str) -> str:
+    """The name a ``--game`` spec's plug-in records in a manifest (an entry-point name or a
+    ``module:Class`` spec; the spec itself where it names no installed game)."""
+    import importlib
+
+    from tournaments.games import game_class
+
+    try:
+        if ":" not in game_spec:
+            return str(game_class(game_spec).name)
+        module, _, attr = game_spec.partition(":")
+        return str(getattr(importlib.import_module(module), attr or "Game").name)
+    except (ValueError, ImportError, AttributeError):
+        return game_spec
 
 
 def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
     """The game and its options (13 Leaves: --turn-limit, --decision-timeout) are the run's."""
     out, game = opts["out"], spec.get("game", "13leaves")
     if "game_spec" in given:
-        name = "13leaves" if opts["game_spec"] == "leaves" else opts["game_spec"]
-        if name != game and not opts["game_spec"].endswith(f":{game}"):
+        if _game_name(opts["game_spec"]) != game:
             raise _disagree(out, "--game", opts["game_spec"], "game", game)
     else:
         opts["game_spec"] = "leaves" if game == "13leaves" else game
