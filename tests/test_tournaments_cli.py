@@ -109,12 +109,19 @@ def _chunks_done(out: Path) -> int:
 GATED = f"{ROOT / 'tests' / 'gated.py'}:Gated"  # plays like low; can stall a run (tests/gated.py)
 
 
+def _default_sigint() -> None:
+    """In the child, before it runs: Ctrl-C's default disposition. A test suite started from a
+    process that ignores SIGINT (a background job, nohup) passes the ignored signal on, and
+    Python then never raises KeyboardInterrupt: the run would not stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_and_stop(args: list[str], out: Path, at_least: int, sig: int, stall: int) -> int:
     """Start the CLI with every process stalling before its game ``stall + 1`` (so the run
     cannot finish), wait until ``at_least`` chunks are done, send ``sig``; its exit code."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "LEAVES_TEST_STALL_AFTER": str(stall)}
     proc = subprocess.Popen(
-        args, cwd=ROOT, env=env, start_new_session=True,
+        args, cwd=ROOT, env=env, start_new_session=True, preexec_fn=_default_sigint,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
