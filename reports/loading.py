@@ -226,32 +226,62 @@ def _part_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
 
 
+READ_ROWS = 1 << 20
+"""Consecutive parts with the same columns are read together, up to this many rows at once
+(one multithreaded read instead of one per part; memory stays the result plus one batch)."""
+
+
+def _metas(files: list[Path]) -> list[tuple[Path, list[str], int]]:
+    """(file, column names, rows) of every part."""
+    metas = []
+    for f in files:
+        try:
+            meta = pq.read_metadata(f)
+            metas.append((f, meta.schema.to_arrow_schema().names, meta.num_rows))
+        except (OSError, pa.ArrowException) as exc:
+            raise ReportError(f"cannot read games part {f}: {exc}") from exc
+    return metas
+
+
+def _batches(metas: list[tuple[Path, list[str], int]], d: Declaration):
+    """(files, wanted columns) of consecutive non-empty parts that share their columns."""
+    batch: list[Path] = []
+    cols: list[str] | None = None
+    rows = 0
+    for f, names, n in metas:
+        if not n:
+            continue
+        wanted = [c for c in names if _wanted(c, d)]
+        if batch and (wanted != cols or rows + n > READ_ROWS):
+            yield batch, cols
+            batch, rows = [], 0
+        batch.append(f)
+        cols, rows = wanted, rows + n
+    if batch:
+        yield batch, cols
+
+
 def load_games(folder: str | Path, declaration: Declaration | None = None) -> Games:
     """Read every Parquet part under ``folder`` (only the columns ``declaration`` names; by
-    default the default game's), part by part."""
+    default the default game's), a batch of parts at a time."""
     d = declaration or default_declaration()
     folder = Path(folder)
     files = _part_files(folder) if folder.is_dir() else [folder]
     labels = _Labels()
-    metas = []
-    for f in files:
-        try:
-            meta = pq.ParquetFile(f)
-            metas.append((f, meta.schema_arrow.names, meta.metadata.num_rows))
-        except (OSError, pa.ArrowException) as exc:
-            raise ReportError(f"cannot read games part {f}: {exc}") from exc
+    metas = _metas(files)
     width = max((len(_seat_columns(names, "seat_", d.max_players)) for _, names, _ in metas),
                 default=0)  # fmt: skip
     filler = _Filler([rows for _, _, rows in metas])
-    for f, names, rows in metas:
-        if not rows:
-            continue
-        cols = [c for c in names if _wanted(c, d)]
+    for batch, cols in _batches(metas, d):
         seat_cols = [c for c in cols if c.startswith("seat_")]
         try:
-            table = pq.read_table(f, columns=cols, read_dictionary=seat_cols)
+            if len(batch) == 1:
+                table = pq.read_table(batch[0], columns=cols, read_dictionary=seat_cols)
+            else:
+                table = pq.ParquetDataset(batch, read_dictionary=seat_cols).read(columns=cols)
         except (OSError, pa.ArrowException) as exc:
-            raise ReportError(f"cannot read games part {f}: {exc}") from exc
+            where = batch[0] if len(batch) == 1 else f"{batch[0]} .. {batch[-1].name}"
+            raise ReportError(f"cannot read games part {where}: {exc}") from exc
         filler.add(_games_parts(table, labels, d), width)
         del table
     return filler.result(labels, d)

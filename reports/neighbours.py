@@ -50,26 +50,12 @@ def _elsewhere_codes(b: Games, s: int) -> np.ndarray:
     return np.stack(cols, axis=1) if cols else np.full((len(b.seats), 0), -1, np.int64)
 
 
-def _counts(g: Games) -> tuple[np.ndarray, ...]:
-    """Per player count: (games, wins) with the strategy before, then (games, wins) with it
-    at another seat of the table, each (largest n + 1, K * K): [n, strategy * K + other]."""
-    kk = g.n_strategies**2
-    slots = int(g.n_players.max()) + 1 if len(g) else 1
-    out = [np.zeros(slots * kk) for _ in range(4)]
-    games, wins, games_else, wins_else = out
-    for b in g.blocks():
-        n = b.n_players.astype(np.int64)
-        won = b.wins()
-        for s in range(b.seats.shape[1]):
-            for col, gm, wn in (
-                (_pair_code(b, s), games, wins),
-                *((c, games_else, wins_else) for c in _elsewhere_codes(b, s).T),
-            ):
-                ok = col >= 0
-                key = (n * kk + col)[ok]
-                gm += np.bincount(key, minlength=slots * kk)
-                wn += np.bincount(key, weights=won[ok, s], minlength=slots * kk)
-    return tuple(x.reshape(slots, kk) for x in out)
+def _cluster_sizes(g: Games) -> np.ndarray:
+    """Players at the table of each cluster (a duplicate set is one table)."""
+    cl = clusters(g)
+    size = np.zeros(cl.n, dtype=np.float64)
+    size[cl.of_game] = g.n_players
+    return size
 
 
 def _vs_elsewhere(g: Games, before: Sums, elsewhere: Sums) -> Estimates:
@@ -96,15 +82,16 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     Rows for pairs that never met are left out; ``order`` sorts strategies (default: by
     label)."""
     g = as_games(data)
-    by_n = _counts(g)
-    games, wins, games_else, wins_else = (x.sum(axis=0) for x in by_n)
-    n_of = np.arange(by_n[0].shape[0])[:, None]
-    fair = (by_n[0] / np.maximum(n_of, 1)).sum(axis=0)
     k = g.n_strategies
     me, before = np.divmod(np.arange(k * k), k)
     after = seat_sums(g, k * k, _pair_code)
+    elsewhere = seat_sums(g, k * k, _elsewhere_codes)
+    wins, games = after.totals()
+    wins_else, games_else = elsewhere.totals()
+    size = _cluster_sizes(g)[after.cluster]
+    fair = np.bincount(after.group, weights=after.n / np.maximum(size, 1), minlength=k * k)
     est = ratio_estimates(after, clusters(g))
-    effect = _vs_elsewhere(g, after, seat_sums(g, k * k, _elsewhere_codes))
+    effect = _vs_elsewhere(g, after, elsewhere)
     diff = effect.value
     eff_lo, eff_hi = effect.interval()
     with np.errstate(invalid="ignore", divide="ignore"):

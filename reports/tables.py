@@ -18,7 +18,6 @@ import pandas as pd
 
 from .clusters import Accumulator, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
 from .data import BLOCK, MISSING, Games, as_games
-from .patterns import finishing_patterns
 from .stats import hist_moments, hist_quantiles
 
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90, 0.99)
@@ -152,33 +151,11 @@ def strength_order(data: Any) -> list[str]:
     return summary(data)["strategy"].tolist()
 
 
-def head_to_head_counts(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(shared, ahead, ties) K x K matrices over every pair of seats with different strategies:
-    ``ahead[a, b]`` counts seat pairs where a finished ahead of b (a better rank value in the
-    declared direction; the winner ahead of all, a forfeiting seat behind all)."""
-    k = g.n_strategies
-    tables, ranks, weight = finishing_patterns(g)
-    size = 3 * k * k + 1  # (a * k + b) * 3 + outcome (0: a ahead, 1: b ahead, 2: tie); dump bin
-    counts = np.zeros(size)
-    width = tables.shape[1]
-    for i in range(width):
-        for j in range(i + 1, width):
-            a, b = tables[:, i], tables[:, j]
-            valid = (a >= 0) & (b >= 0) & (a != b)
-            ri, rj = ranks[:, i], ranks[:, j]
-            outcome = np.where(ri < rj, 0, np.where(rj < ri, 1, 2))
-            key = np.where(valid, (a * k + b) * 3 + outcome, size - 1)
-            counts += np.bincount(key, weights=weight, minlength=size)
-    c = counts[:-1].reshape(k, k, 3).astype(np.int64)
-    ahead = c[:, :, 0] + c[:, :, 1].T  # a ahead of b, seen from either seat order
-    ties = c[:, :, 2] + c[:, :, 2].T
-    shared = ahead + ahead.T + ties
-    return shared, ahead, ties
-
-
-def _ahead_estimates(g: Games) -> Estimates:
+def _ahead_estimates(g: Games) -> tuple[Estimates, np.ndarray, np.ndarray]:
     """Per ordered pair (a * K + b): the rate at which a finishes ahead of b over the seat
-    pairs they share, with the reports' interval over duplicate sets."""
+    pairs they share, with the reports' interval over duplicate sets; and the (K, K) counts
+    of seat pairs shared and of a finishing strictly ahead of b (the winner ahead of all, a
+    forfeiting seat behind all)."""
     k = g.n_strategies
     cl = clusters(g)
     acc = Accumulator(k * k, cl.n)
@@ -193,7 +170,9 @@ def _ahead_estimates(g: Games) -> Estimates:
                 for me, them, ahead in ((a, o, ranks[:, i] < ranks[:, j]),
                                         (o, a, ranks[:, j] < ranks[:, i])):  # fmt: skip
                     acc.add((me * k + them)[ok] * acc.c + cluster[ok], ahead[ok])
-    return ratio_estimates(acc.result(), cl)
+    sums = acc.result()
+    ahead, shared = (np.rint(x).astype(np.int64).reshape(k, k) for x in sums.totals())
+    return ratio_estimates(sums, cl), shared, ahead
 
 
 def head_to_head(data: Any, order: list[str] | None = None) -> pd.DataFrame:
@@ -203,7 +182,7 @@ def head_to_head(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     ahead(A,B) + ahead(B,A) + ties = shared. Rows in ``order`` (default: the summary's).
     Long form; see :func:`head_to_head_matrix`."""
     g = as_games(data)
-    shared, ahead, ties = head_to_head_counts(g)
+    est, shared, ahead = _ahead_estimates(g)
     order = [g.labels.index(s) for s in (order or strength_order(g))]
     rows = []
     for a in order:
@@ -213,7 +192,6 @@ def head_to_head(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=["strategy", "opponent", "shared", "ahead", "behind"])
     df["ties"] = df["shared"] - df["ahead"] - df["behind"]
     df["ahead_rate"] = df["ahead"] / df["shared"]
-    est = _ahead_estimates(g)
     lo, hi = wilson_t(est)
     pair = np.array([g.labels.index(a) * g.n_strategies + g.labels.index(b)
                      for a, b in zip(df["strategy"], df["opponent"], strict=True)], np.int64)  # fmt: skip
