@@ -124,12 +124,18 @@ class Gauntlet(Tournament):
     @property
     def rounded_note(self) -> str:
         s = self.schedule
-        n_tables = len(self.tables) // 2
+        tables = len(self.tables) // 2
+        asked = f"asked {self.games_asked:,}"
+        if len(s.stages) > 1:
+            grown = len(s.stages) - 1
+            asked += f", grown by {grown} more {'batch' if grown == 1 else 'batches'} of deals"
+        elif self.games_per_side != self.games_asked:
+            asked += ", rounded up to whole duplicate sets"
         return (
             f"{self.games_per_side:,} games each for {self.gauntlet['strategy']} and the baseline "
-            f"{self.gauntlet['baseline']} = {n_tables:,} table(s) x {s.deals:,} deals x "
-            f"{s.set_sizes[0]} balanced seatings (asked {self.games_asked:,}, rounded up to whole "
-            "duplicate sets)"
+            f"{self.gauntlet['baseline']} = {tables:,} {'table' if tables == 1 else 'tables'} x "
+            f"{s.deals:,} {'deal' if s.deals == 1 else 'deals'} x {s.set_sizes[0]} seatings "
+            f"(balanced; {asked})"
         )
 
     def spec(self) -> dict[str, Any]:
