@@ -99,6 +99,34 @@ def md_table(df: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+RATE_TABLES = ("summary", "significance", "head_to_head", "seats", "neighbours", "expert",
+               "outcomes", "completion")  # fmt: skip
+"""Tables whose rates, intervals and differences read better as percentages and points."""
+_POINTS = ("diff", "vs_elsewhere", "vs_overall")
+_P = ("p_value", "p_holm", "vs_elsewhere_p")
+
+
+def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """The key rows as people read them (the CSVs keep full precision): rates in percent,
+    differences in points, p-values as the findings write them."""
+    if name not in RATE_TABLES:
+        return df
+    from .findings import p_text
+
+    out = df.copy()
+    for c in out.columns:
+        if not pd.api.types.is_float_dtype(out[c]):
+            continue
+        v = out[c]
+        if c in _P:
+            out[c] = [p_text(x) if np.isfinite(x) else "" for x in v]
+        elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
+            out[c] = [f"{100 * x:+.1f} pt" if np.isfinite(x) else "" for x in v]
+        elif c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share")):
+            out[c] = [f"{100 * x:.1f}%" if np.isfinite(x) else "" for x in v]
+    return out
+
+
 def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The few rows and columns of a table that matter, and a caption saying which they are."""
     cols, by, what = KEY.get(name, ((), None, "first"))
@@ -112,7 +140,7 @@ def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
         df = df.loc[key.sort_values(ascending=False, na_position="last").index]
     top = df[shown].head(KEY_ROWS)
     caption = f"the {what} {len(top)}" if len(df) > len(top) else ""
-    return top, caption
+    return readable(name, top), caption
 
 
 CSS = """
