@@ -347,3 +347,20 @@ def test_a_real_result_has_a_best_and_no_warning_of_no_effect(toy_run):
     assert not toy_run.settings["no_effect"]
     assert not any("changed no decision" in w for w in toy_run.warnings)
     assert toy_run.verification.games_differing > 0
+
+
+def test_cli_tunes_a_strategy_registered_by_load(capsys, tmp_path):
+    bot = tmp_path / "my_toy.py"
+    bot.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+        "from tests.toy_tunable import Toy\n\n\n"
+        "class LoadedToy(Toy):\n"
+        '    name = "loaded_toy"\n'
+    )
+    args = ["tune", "loaded_toy", "--load", str(bot), "--against", "random", "--budget", "1200",
+            "--seed", "4", "--popsize", "2", "--candidate-games", "100", "--verify-games", "48",
+            "--jobs", "1", "--out", str(tmp_path / "t")]  # fmt: skip
+    code, stdout, err = _cli(capsys, args)
+    assert code == 0, err
+    assert "loaded_toy" in stdout

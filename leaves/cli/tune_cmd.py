@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import against_option, split_specs
+from .options import against_option, load_option, split_specs
 
 
 @click.command(name="tune")
@@ -45,6 +45,7 @@ from .options import against_option, split_specs
     "--verify-games", type=int, default=None, help="Games per verification arm (default: budget/2)."
 )
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@load_option
 def tune(**opts: Any) -> None:
     """Find better parameters for SPEC by tournaments against a field (CMA-ES).
 
@@ -62,7 +63,11 @@ def tune(**opts: Any) -> None:
       leaves tune weighted --against taker,counter,high,low --budget 200000 --seed 1
       leaves tune taker --against weighted --players 3,4 --seed 2 --out tune-taker
       leaves tune my_bot.py:MyBot --against greedy,low --budget 50000 --out tune-mine
+      leaves tune mybot --load my_bot.py --against greedy,low --budget 50000
     """
+    from .strategies_cmd import load_files
+
+    load_files(opts.pop("load"))
     specs = split_specs(opts["against"])
     if not specs:
         raise CLIError("--against needs at least one opponent strategy", usage=True)
