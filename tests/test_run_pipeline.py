@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import processes_only, threads_play_at_once, workers_play_at_once
 from tests.toygame import ToyGame
-from tournaments import Tournament, load, local, rows, runner, work
+from tournaments import Tournament, load, local, rows, runner, session, work
 from tournaments.local import Workload, _Feed, imap_local
 from tournaments.verify import verify_run
 
@@ -228,17 +228,17 @@ def _slow_writes(monkeypatch, fail_at: int | None = None) -> list[int]:
     """Writes that take a while (so several chunks wait for the writing thread), failing at
     chunk ``fail_at``; returns the chunk ids written, in order."""
     written: list[int] = []
-    real = runner.Tournament._write_chunk
+    real = runner.write_chunk
 
-    def slow(self, out, output):
+    def slow(out, output, labels, records):
         time.sleep(0.02)
         if output.chunk_id == fail_at:
             raise OSError(28, "No space left on device")
-        files = real(self, out, output)
+        files = real(out, output, labels, records)
         written.append(output.chunk_id)
         return files
 
-    monkeypatch.setattr(runner.Tournament, "_write_chunk", slow)
+    monkeypatch.setattr(runner, "write_chunk", slow)
     return written
 
 
@@ -278,7 +278,7 @@ def test_an_interrupted_threaded_run_records_every_chunk_its_threads_played(
     with every other chunk played, before the run stops."""
     threads_play_at_once(monkeypatch)
     written = _slow_writes(monkeypatch)
-    real_run_chunk, real_put = runner.run_chunk, runner._Writer.put
+    real_run_chunk, real_put = runner.run_chunk, session.Writer.put
     played: list[int] = []
     interrupted: list[bool] = []
     lock = threading.Lock()
@@ -300,7 +300,7 @@ def test_an_interrupted_threaded_run_records_every_chunk_its_threads_played(
             raise KeyboardInterrupt
 
     monkeypatch.setattr(runner, "run_chunk", run_chunk)
-    monkeypatch.setattr(runner._Writer, "put", put)
+    monkeypatch.setattr(session.Writer, "put", put)
     t = functools.partial(Tournament, HEURISTICS, players=3, games=1200, seed=4, chunk_size=24)
     out = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
@@ -312,7 +312,7 @@ def test_an_interrupted_threaded_run_records_every_chunk_its_threads_played(
     assert 10 <= len(played) < t().schedule.n_chunks
     assert verify_run(out).ok
     monkeypatch.setattr(runner, "run_chunk", real_run_chunk)
-    monkeypatch.setattr(runner._Writer, "put", real_put)
+    monkeypatch.setattr(session.Writer, "put", real_put)
     resumed = t().run(out=out, resume=True, n_jobs=2)
     assert sorted(written) == list(range(t().schedule.n_chunks))  # no chunk twice
     _same_run(resumed, t().run(out=tmp_path / "whole"))

@@ -1,55 +1,38 @@
 """``Tournament``: a round-robin spec, and the driver that runs it into an output directory.
 
-The driver builds chunk tasks lazily, hands them to a backend (``parallel``), and a thread of
-its own writes each finished chunk as it arrives: rows part, records, then the chunk's
-aggregates (which mark it done); the manifest records a chunk only once its files are written,
-and an interrupted run first records every chunk already played. The manifest holds the spec and each done chunk's file sizes and checksums; ``resume``
-verifies them, skips the chunks that check out and replays the others (``verify``), so an
-interrupted or damaged run finishes with exactly the files an uninterrupted one writes. The game is a plug-in
-(``game.GamePlugin``); 13 Leaves is the default.
+The driver builds chunk tasks lazily and hands them to the players (``parallel``); a thread
+of its own writes each finished chunk as it arrives, and the manifest records a chunk only
+once its files are written (``session``); an interrupted run first records every chunk
+already played. The manifest holds the spec and each done chunk's file sizes and checksums;
+``resume`` verifies them, skips the chunks that check out and replays the others
+(``verify``), so an interrupted or damaged run finishes with exactly the files an
+uninterrupted one writes. The game is a plug-in (``game.GamePlugin``); 13 Leaves is the
+default.
 """
 
 from __future__ import annotations
 
 import functools
-import io
-import json
-import os
-import platform
-import shutil
 import tempfile
-import time
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import aggregates, storage, verify, work
-from .game import GamePlugin, declaration, plural
+from . import storage, verify, work
+from .game import GamePlugin, plural
 from .local import Workload
 from .parallel import BACKENDS, imap_unordered
 from .result import TournamentResult
-from .rows import to_parquet
 from .schedule import Schedule, make_tables
 from .seating import DEFAULT_SEATING, SEATINGS, design
+from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
 from .stages import GROWN_KEYS, extends, with_stages
-from .work import SEED_KEYS, ChunkOutput, ChunkTask, ready, run_chunk
+from .work import SEED_KEYS, ChunkTask, ready, run_chunk
 
-__all__ = ["Labeled", "Tournament", "parse_players"]
-
-FORFEIT_DETAILS_MAX = 10_000
-"""Every forfeit is counted; OUT/forfeits.json details the first this many (by game index)."""
-
-WRITES_QUEUED = 4
-"""Finished chunks that may wait for the driver's writing thread."""
-
-MANIFEST_EVERY_S = 2.0
-"""The manifest's progress fields are rewritten at most this often (and at the end)."""
+__all__ = ["Labeled", "Players", "Tournament", "parse_players"]
 
 SEATING_WORDS = {"balanced": "balanced", "all": "all orders", "rotations": "rotations"}
 """Each seating design in the words of the rounded note."""
@@ -87,8 +70,26 @@ def _resolve(game: GamePlugin, spec: Any) -> tuple[str, Any]:
     return game.resolve(spec)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+@dataclass(frozen=True)
+class Players:
+    """Who plays a run's chunks: ``n_jobs`` players (-1: one per core) on ``backend``
+    ("loky": this machine; "dask": the cluster at ``scheduler``, or a local one)."""
+
+    n_jobs: int = 1
+    backend: str = "loky"
+    scheduler: Any = None
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ValueError(
+                f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}"
+            )
+        if self.scheduler is not None and self.backend != "dask":
+            raise ValueError("--scheduler needs --backend dask")
+        if self.n_jobs == 0 or self.n_jobs < -1:
+            raise ValueError(
+                f"--jobs must be a positive number of workers (or -1), got {self.n_jobs}"
+            )
 
 
 def _default_game() -> GamePlugin:
@@ -303,10 +304,10 @@ class Tournament:
         if not isinstance(old, list) or len(old) != len(new):
             return None
         explain = getattr(self.game, "describe_change", None)
-        for before, now in zip(old, new, strict=True):
-            if before != now:
-                phrase = explain(before, now) if explain is not None else None
-                return phrase or f"{now.get('label', '?')} changed"
+        for before, after in zip(old, new, strict=True):
+            if before != after:
+                phrase = explain(before, after) if explain is not None else None
+                return phrase or f"{after.get('label', '?')} changed"
         return None
 
     def _tasks(self, pending: Sequence[int], slice_games: int = 0) -> Iterator[ChunkTask]:
@@ -377,41 +378,9 @@ class Tournament:
             manifest["spec"] = spec  # a run grown by stages records its new extent
         else:
             out.mkdir(parents=True, exist_ok=True)
-            manifest = {
-                "format": storage.FORMAT,
-                "spec": spec,
-                "seed": self.seed,
-                "labels": list(self.labels),
-                "tables": [list(t) for t in self.tables],
-                "seating_design": self.design(),
-                "rank_value": self.game.rank_value,
-                "length_value": self.game.length_value,
-                "game_declaration": declaration(self.game),
-                "versions": self._versions(),
-                "created": _now(),
-                "wall_time_s": 0.0,
-                "sessions": [],
-            }
+            manifest = new_manifest(self, spec)
         verify.integrity(manifest)
         return manifest
-
-    def _versions(self) -> dict[str, str]:
-        import importlib.metadata
-
-        versions = {
-            "python": platform.python_version(),
-            "numpy": np.__version__,
-            # from the metadata: importing numba costs a run that does not need it 0.5 s
-            "numba": importlib.metadata.version("numba"),
-        }
-        try:
-            import leaves
-
-            versions["leaves"] = leaves.__version__
-        except ImportError:  # pragma: no cover - the leaves package is this project
-            pass
-        versions.update(self.game.versions())
-        return versions
 
     def run(
         self,
@@ -432,102 +401,73 @@ class Tournament:
         Results never depend on ``n_jobs`` or the backend. ``log`` receives the one line a
         resume says about the chunks it verified and replays.
         """
-        if backend not in BACKENDS:
-            raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-        if scheduler is not None and backend != "dask":
-            raise ValueError("--scheduler needs --backend dask")
-        if n_jobs == 0 or n_jobs < -1:
-            raise ValueError(f"--jobs must be a positive number of workers (or -1), got {n_jobs}")
-        if out is None:
-            out = Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
-        out = Path(out)
+        players = Players(n_jobs, backend, scheduler)
+        out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
         resuming = out.is_dir() and (out / storage.MANIFEST).exists()
         manifest = self._prepare(out, resume)
         storage.clean_temporaries(out)
-        done, note = self._verified(out, manifest)
+        done, note = verified(out, manifest, self.schedule.n_chunks)
         if resuming and log is not None:
             log(note)
-        pending = [c for c in range(self.schedule.n_chunks) if c not in done]
-        units_done = sum(self.schedule.chunk(c).n_games for c in done)
-        merged = _Merged(out, done)  # running totals; done chunks are read once
-        session = {"started": _now(), "jobs": n_jobs, "backend": backend, "wall_s": 0.0}
+        session = {"started": now(), "jobs": n_jobs, "backend": backend, "wall_s": 0.0}
         if resuming:
             session["resume"] = note
         manifest["sessions"].append(session)
         manifest["status"] = "running"
         manifest["record_file"] = str(self.record) if self.record else None
-        t0 = time.perf_counter()
-        base_wall = float(manifest.get("wall_time_s", 0.0))
-        last_write = [0.0]
-        unsynced: set[Path] = set()  # folders with renames not yet made durable
+        runlog = RunLog(out, manifest, done, self.schedule, session)
+        runlog.save(force=True)
+        pending = [c for c in range(self.schedule.n_chunks) if c not in done]
+        self._play(pending, runlog, players, progress)
+        verify.integrity(manifest)["files"] = finish(out, runlog, self.record)
+        manifest["finished"] = now()
+        runlog.save("complete", force=True)
+        return TournamentResult(out)
 
-        def save(status: str | None = None, force: bool = False) -> None:
-            now = time.perf_counter()
-            if not force and now - last_write[0] < MANIFEST_EVERY_S:
-                return
-            last_write[0] = now
-            session["wall_s"] = round(now - t0, 3)
-            manifest["wall_time_s"] = round(base_wall + now - t0, 3)
-            manifest["chunks_done"] = storage.to_ranges(done)
-            manifest["n_chunks_done"] = len(done)
-            manifest["units_done"] = units_done
-            chunks = verify.integrity(manifest)["chunks"]
-            verify.integrity(manifest)["chunks"] = dict(sorted(chunks.items(), key=_int_key))
-            if status:
-                manifest["status"] = status
-            for folder in sorted(unsynced):  # the renames of the chunks it records first
-                storage.fsync_dir(folder)
-            unsynced.clear()
-            storage.write_manifest(out, manifest)
+    def _warm_up(self, pending: Sequence[int], progress: bool) -> Callable[[], None] | None:
+        """Compile what playing needs before any worker starts (each then loads the cache),
+        or return the plug-in's loader for the workers to run (None: nothing to load)."""
+        warm_up = getattr(self.game, "warm_up", None)
+        if not pending or warm_up is None:
+            return None
+        cold, prepare = warm_up(self.payloads, self.expert)
+        if not cold:
+            return prepare
+        from .progress import compiling
 
-        save(force=True)
-        from .progress import RunProgress, compiling
+        with compiling(progress):
+            prepare()
+        return None
 
-        writer = _Writer(lambda output: self._write_chunk(out, output))
-        advance: Callable[[int], None] = lambda n: None  # noqa: E731 - the bar's, while open
-
-        def record(output: ChunkOutput, files: dict[str, list[Any]]) -> None:
-            """A chunk whose files are all written: into the totals and the manifest."""
-            nonlocal units_done
-            unsynced.update((out / rel).parent for rel in files)
-            verify.integrity(manifest)["chunks"][str(output.chunk_id)] = files
-            merged.add(output.aggregates, output.forfeits)
-            done.add(output.chunk_id)
-            n = self.schedule.chunk(output.chunk_id).n_games
-            units_done += n
-            advance(n)
-            save()
-
-        unit = self.units
+    def _play(self, pending: Sequence[int], runlog: RunLog, players: Players,
+              progress: bool) -> None:  # fmt: skip
+        """Play the pending chunks on ``players``, each written by the writing thread and
+        recorded as it is; an interruption first records every chunk already played."""
+        writer = Writer(lambda o: write_chunk(runlog.out, o, self.labels, bool(self.record_stride)))
         results: Iterator[Any] | None = None
         try:
-            prepare = None
-            warm_up = getattr(self.game, "warm_up", None)
-            if pending and warm_up is not None:
-                cold, prepare = warm_up(self.payloads, self.expert)
-                if cold:  # compile before any worker starts, so each one loads the cache
-                    with compiling(progress):
-                        prepare()
-                    prepare = None
-            with RunProgress(self.schedule.n_games, units_done, progress, unit) as bar:
-                advance = bar.advance
+            prepare = self._warm_up(pending, progress)
+            from .progress import RunProgress
+
+            with RunProgress(self.schedule.n_games, runlog.units_done, progress, self.units) as bar:
+                runlog.advance = bar.advance
                 workload = Workload(
                     units=sum(self.schedule.chunk(c).n_games for c in pending),
                     size=lambda task: task.chunk.n_games,
                     min_unit_s=getattr(self.game, "min_unit_s", 0.0),
                 )
-                players: dict[str, int] = {}  # threads or workers started, chunks played where
-                session["players"] = players
+                started: dict[str, int] = {}  # threads or workers started, chunks played where
+                runlog.session["players"] = started
                 threads = self._threads()
                 results = imap_unordered(
                     run_chunk,
                     self._tasks(pending, 0 if threads else work.PLAY_SLICE_GAMES),
-                    n_jobs,
-                    backend,
-                    scheduler,
+                    players.n_jobs,
+                    players.backend,
+                    players.scheduler,
                     workload,
                     prepare,
-                    players,
+                    started,
                     functools.partial(ready, self.game, self.payloads, self.expert),
                     threads=threads,
                     salvage=writer.put,
@@ -535,171 +475,20 @@ class Tournament:
                 for output in results:
                     writer.put(output)
                     for written in writer.written():
-                        record(*written)
+                        runlog.record(*written)
                 for written in writer.written(wait=True):
-                    record(*written)
+                    runlog.record(*written)
         except BaseException:
-            advance = lambda n: None  # noqa: E731 - the bar is closed
             close = getattr(results, "close", None)
             if close is not None:  # players stop; what they finished goes to the writer
                 close()
-            for written in writer.settle():  # nothing already played is lost
-                record(*written)
-            save("interrupted", force=True)
+            runlog.settle(writer)
             raise
         finally:
             writer.close()
-        verify.integrity(manifest)["files"] = self._finish(out, merged, done)
-        manifest["finished"] = _now()
-        save("complete", force=True)
-        return TournamentResult(out)
 
     def _threads(self) -> bool:
         """True when the game plays these entrants without holding the GIL: the run's other
         players are then threads of this process (``local``), not worker processes."""
         says = getattr(self.game, "plays_without_gil", None)
         return bool(says is not None and says(self.payloads, self.expert))
-
-    def _verified(self, out: Path, manifest: dict[str, Any]) -> tuple[set[int], str]:
-        """Chunks done and verified, after forgetting bad ones; the one line saying so.
-
-        Files named like this run's but of chunks it does not have are removed (they would
-        otherwise be read with the run's rows).
-        """
-        n = self.schedule.n_chunks
-        done, bad, _ = verify.check_chunks(out, manifest, n)
-        chunks = verify.integrity(manifest)["chunks"]
-        for cid in bad:
-            chunks.pop(str(cid), None)
-        removed = verify.remove_foreign(out, n)
-        note = f"resume: {len(done)} of {n} chunks verified"
-        if bad:
-            shown = [str(p) for cid in sorted(bad) for p in bad[cid]]
-            more = f"; and {len(shown) - 3} more" if len(shown) > 3 else ""
-            note += (
-                f", {len(bad)} replayed (missing, truncated, corrupt or another run's files: "
-                f"{'; '.join(shown[:3])}{more})"
-            )
-        else:
-            note += ", 0 replayed"
-        if removed:
-            note += f", {removed} file(s) of chunks this run does not have removed"
-        rest = n - len(done) - len([c for c in bad if 0 <= c < n])
-        return done, note + (f", {rest} still to play" if rest else "")
-
-    def _write_chunk(self, out: Path, output: ChunkOutput) -> dict[str, list[Any]]:
-        """Encode and write a chunk's files (its aggregates last); their manifest entries by
-        path. Their folders are synced before the manifest records the chunk (``run``)."""
-        cid = output.chunk_id
-        files: dict[str, list[Any]] = {}
-
-        def write(path: Path, data: bytes | memoryview) -> None:
-            storage.atomic_write_bytes(path, data, sync_dir=False)
-            files[path.relative_to(out).as_posix()] = storage.file_entry(data)
-
-        if output.games_rows is not None:
-            write(storage.part_path(out, "games", cid), to_parquet(output.games_rows, self.labels))
-        if output.matches_rows is not None:
-            data = to_parquet(output.matches_rows, self.labels)
-            write(storage.part_path(out, "matches", cid), data)
-        if self.record_stride:
-            text = "".join(line + "\n" for line in output.records)
-            write(storage.record_path(out, cid), text.encode())
-        write(storage.chunk_path(out, cid), output.chunk_file)
-        return files
-
-    def _finish(self, out: Path, merged: _Merged, done: set[int]) -> dict[str, list[Any]]:
-        """Save the merged aggregates and forfeits (returns their manifest entries); gather
-        records into the record file."""
-        if merged.total is None or len(done) != self.schedule.n_chunks:
-            raise RuntimeError(f"{out}: the run ended with chunks missing")
-        agg, forfeits = merged.total, merged.forfeits()
-        buf = io.BytesIO()
-        aggregates.save(buf, agg)
-        files = {"aggregates.npz": buf.getvalue()}
-        files["forfeits.json"] = (json.dumps(forfeits, indent=1) + "\n").encode()
-        for name, data in files.items():
-            storage.atomic_write_bytes(out / name, data)
-        if self.record is not None:
-            self.record.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.record.with_name(f".{self.record.name}.tmp")
-            with open(tmp, "wb") as dst:
-                for cid in range(self.schedule.n_chunks):
-                    with open(storage.record_path(out, cid), "rb") as src:
-                        shutil.copyfileobj(src, dst)
-                dst.flush()
-                os.fsync(dst.fileno())
-            tmp.replace(self.record)
-            storage.fsync_dir(self.record.parent)
-        return {name: storage.file_entry(data) for name, data in files.items()}
-
-
-class _Writer:
-    """Writes finished chunks in a thread of the driver, one at a time, in the order given.
-
-    Encoding a chunk's rows and ``fsync`` are most of a chunk's cost in the driver, and
-    both let go of the GIL: in a thread they overlap the chunks the driver plays, and the
-    waits for the disk cost no core anything. At most ``WRITES_QUEUED`` chunks wait (memory
-    stays flat when the disk is slow).
-    """
-
-    def __init__(self, write: Callable[[ChunkOutput], dict[str, list[Any]]]):
-        from concurrent.futures import ThreadPoolExecutor
-
-        self._write = write
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leaves-write")
-        self._pending: deque[tuple[ChunkOutput, Future]] = deque()
-
-    def put(self, output: ChunkOutput) -> None:
-        self._pending.append((output, self._pool.submit(self._write, output)))
-
-    def written(self, wait: bool = False) -> Iterator[tuple[ChunkOutput, dict[str, list[Any]]]]:
-        """(output, files) of the chunks written so far, in order; waits for the oldest while
-        too many are queued, and for all with ``wait``. Raises what a write raised."""
-        while self._pending and (
-            wait or self._pending[0][1].done() or len(self._pending) > WRITES_QUEUED
-        ):
-            output, future = self._pending.popleft()
-            yield output, future.result()
-
-    def settle(self) -> Iterator[tuple[ChunkOutput, dict[str, list[Any]]]]:
-        """After an interruption: every queued chunk whose write succeeds (waited for)."""
-        while self._pending:
-            output, future = self._pending.popleft()
-            try:
-                files = future.result()
-            except Exception:  # noqa: BLE001 - a chunk not written is replayed on resume
-                continue
-            yield output, files
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _int_key(item: tuple[str, Any]) -> int:
-    return int(item[0])
-
-
-class _Merged:
-    """Aggregates and forfeit details of finished chunks, summed as they arrive (flat memory)."""
-
-    def __init__(self, out: Path, done: set[int]):
-        self.total: dict[str, np.ndarray] | None = None
-        self._forfeits: list[dict[str, Any]] = []
-        for cid in sorted(done):
-            agg, extra = aggregates.load(storage.chunk_path(out, cid))
-            self.add(agg, json.loads(str(extra["forfeits"])))
-
-    def add(self, agg: dict[str, np.ndarray], forfeits: list[dict[str, Any]]) -> None:
-        if self.total is None:
-            self.total = {k: np.array(v, copy=True) for k, v in agg.items()}
-        else:
-            for key, value in agg.items():
-                self.total[key] += value
-        self._forfeits.extend(forfeits)
-        if len(self._forfeits) > 2 * FORFEIT_DETAILS_MAX:
-            self._forfeits = self.forfeits()
-
-    def forfeits(self) -> list[dict[str, Any]]:
-        """The forfeits of the lowest game indices, at most ``FORFEIT_DETAILS_MAX``."""
-        return sorted(self._forfeits, key=lambda f: f["game"])[:FORFEIT_DETAILS_MAX]

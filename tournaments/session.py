@@ -1,0 +1,296 @@
+"""One session of a run in its output directory: chunk files written as chunks arrive, running
+totals, and the manifest that records only what is durably written.
+
+A chunk's files go down first (rows part, records, then its aggregates, each under a temporary
+name and renamed); their folders are synced before the manifest names the chunk; the manifest's
+progress is rewritten at most every ``MANIFEST_EVERY_S``. So an interrupted or killed session
+leaves a manifest that names exactly the chunks whose files are whole, and ``resume`` plays
+only the rest (``Tournament.run``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import platform
+import shutil
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import aggregates, storage, verify
+from .game import declaration
+from .rows import to_parquet
+from .schedule import Schedule
+from .work import ChunkOutput
+
+__all__ = [
+    "FORFEIT_DETAILS_MAX", "Merged", "RunLog", "Writer", "finish", "new_manifest", "verified",
+    "versions", "write_chunk",
+]  # fmt: skip
+
+FORFEIT_DETAILS_MAX = 10_000
+"""Every forfeit is counted; OUT/forfeits.json details the first this many (by game index)."""
+
+WRITES_QUEUED = 4
+"""Finished chunks that may wait for the driver's writing thread."""
+
+MANIFEST_EVERY_S = 2.0
+"""The manifest's progress fields are rewritten at most this often (and at the end)."""
+
+Files = dict[str, list[Any]]
+"""A chunk's files as the manifest records them: relative path -> [size, checksum]."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_manifest(tournament: Any, spec: dict[str, Any]) -> dict[str, Any]:
+    """The manifest a new run starts with: its spec, design and game declaration, the
+    versions its results depend on, and no session yet."""
+    t = tournament
+    return {
+        "format": storage.FORMAT,
+        "spec": spec,
+        "seed": t.seed,
+        "labels": list(t.labels),
+        "tables": [list(table) for table in t.tables],
+        "seating_design": t.design(),
+        "rank_value": t.game.rank_value,
+        "length_value": t.game.length_value,
+        "game_declaration": declaration(t.game),
+        "versions": versions(t.game),
+        "created": now(),
+        "wall_time_s": 0.0,
+        "sessions": [],
+    }
+
+
+def versions(game: Any) -> dict[str, str]:
+    """Python's, numpy's, numba's and this project's versions, and the game's own."""
+    import importlib.metadata
+
+    found = {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        # from the metadata: importing numba costs a run that does not need it 0.5 s
+        "numba": importlib.metadata.version("numba"),
+    }
+    try:
+        import leaves
+
+        found["leaves"] = leaves.__version__
+    except ImportError:  # pragma: no cover - the leaves package is this project
+        pass
+    found.update(game.versions())
+    return found
+
+
+class Writer:
+    """Writes finished chunks in a thread of the driver, one at a time, in the order given.
+
+    Encoding a chunk's rows and ``fsync`` are most of a chunk's cost in the driver, and
+    both let go of the GIL: in a thread they overlap the chunks the driver plays, and the
+    waits for the disk cost no core anything. At most ``WRITES_QUEUED`` chunks wait (memory
+    stays flat when the disk is slow).
+    """
+
+    def __init__(self, write: Callable[[ChunkOutput], Files]):
+        self._write = write
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leaves-write")
+        self._pending: deque[tuple[ChunkOutput, Future]] = deque()
+
+    def put(self, output: ChunkOutput) -> None:
+        self._pending.append((output, self._pool.submit(self._write, output)))
+
+    def written(self, wait: bool = False) -> Iterator[tuple[ChunkOutput, Files]]:
+        """(output, files) of the chunks written so far, in order; waits for the oldest while
+        too many are queued, and for all with ``wait``. Raises what a write raised."""
+        while self._pending and (
+            wait or self._pending[0][1].done() or len(self._pending) > WRITES_QUEUED
+        ):
+            output, future = self._pending.popleft()
+            yield output, future.result()
+
+    def settle(self) -> Iterator[tuple[ChunkOutput, Files]]:
+        """After an interruption: every queued chunk whose write succeeds (waited for)."""
+        while self._pending:
+            output, future = self._pending.popleft()
+            try:
+                files = future.result()
+            except Exception:  # noqa: BLE001 - a chunk not written is replayed on resume
+                continue
+            yield output, files
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Merged:
+    """Aggregates and forfeit details of finished chunks, summed as they arrive (flat memory)."""
+
+    def __init__(self, out: Path, done: set[int]):
+        self.total: dict[str, np.ndarray] | None = None
+        self._forfeits: list[dict[str, Any]] = []
+        for cid in sorted(done):
+            agg, extra = aggregates.load(storage.chunk_path(out, cid))
+            self.add(agg, json.loads(str(extra["forfeits"])))
+
+    def add(self, agg: dict[str, np.ndarray], forfeits: list[dict[str, Any]]) -> None:
+        if self.total is None:
+            self.total = {k: np.array(v, copy=True) for k, v in agg.items()}
+        else:
+            for key, value in agg.items():
+                self.total[key] += value
+        self._forfeits.extend(forfeits)
+        if len(self._forfeits) > 2 * FORFEIT_DETAILS_MAX:
+            self._forfeits = self.forfeits()
+
+    def forfeits(self) -> list[dict[str, Any]]:
+        """The forfeits of the lowest game indices, at most ``FORFEIT_DETAILS_MAX``."""
+        return sorted(self._forfeits, key=lambda f: f["game"])[:FORFEIT_DETAILS_MAX]
+
+
+def _int_key(item: tuple[str, Any]) -> int:
+    return int(item[0])
+
+
+class RunLog:
+    """The manifest of one session: the chunks done, their files and the running totals.
+
+    ``record`` takes a chunk whose files are all written; ``save`` rewrites the manifest (at
+    most every ``MANIFEST_EVERY_S`` unless forced), syncing first the folders of the chunks it
+    names. ``advance`` is the progress bar's, while one is open.
+    """
+
+    def __init__(self, out: Path, manifest: dict[str, Any], done: set[int], schedule: Schedule,
+                 session: dict[str, Any]):  # fmt: skip
+        self.out, self.manifest, self.done, self.schedule = out, manifest, done, schedule
+        self.session = session
+        self.merged = Merged(out, done)  # done chunks are read once
+        self.units_done = sum(schedule.chunk(c).n_games for c in done)
+        self.advance: Callable[[int], None] = lambda n: None
+        self._t0 = time.perf_counter()
+        self._base_wall = float(manifest.get("wall_time_s", 0.0))
+        self._last = 0.0
+        self._unsynced: set[Path] = set()  # folders with renames not yet made durable
+
+    def save(self, status: str | None = None, force: bool = False) -> None:
+        t = time.perf_counter()
+        if not force and t - self._last < MANIFEST_EVERY_S:
+            return
+        self._last = t
+        m = self.manifest
+        self.session["wall_s"] = round(t - self._t0, 3)
+        m["wall_time_s"] = round(self._base_wall + t - self._t0, 3)
+        m["chunks_done"] = storage.to_ranges(self.done)
+        m["n_chunks_done"] = len(self.done)
+        m["units_done"] = self.units_done
+        chunks = verify.integrity(m)["chunks"]
+        verify.integrity(m)["chunks"] = dict(sorted(chunks.items(), key=_int_key))
+        if status:
+            m["status"] = status
+        for folder in sorted(self._unsynced):  # the renames of the chunks it records first
+            storage.fsync_dir(folder)
+        self._unsynced.clear()
+        storage.write_manifest(self.out, m)
+
+    def record(self, output: ChunkOutput, files: Files) -> None:
+        """A chunk whose files are all written: into the totals and the manifest."""
+        self._unsynced.update((self.out / rel).parent for rel in files)
+        verify.integrity(self.manifest)["chunks"][str(output.chunk_id)] = files
+        self.merged.add(output.aggregates, output.forfeits)
+        self.done.add(output.chunk_id)
+        n = self.schedule.chunk(output.chunk_id).n_games
+        self.units_done += n
+        self.advance(n)
+        self.save()
+
+    def settle(self, writer: Writer) -> None:
+        """After an interruption: record every chunk the writer still finishes, then save."""
+        self.advance = lambda n: None  # the bar is closed
+        for written in writer.settle():  # nothing already played is lost
+            self.record(*written)
+        self.save("interrupted", force=True)
+
+
+def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str]:
+    """Chunks done and verified, after forgetting bad ones; the one line saying so.
+
+    Files named like this run's but of chunks it does not have are removed (they would
+    otherwise be read with the run's rows).
+    """
+    done, bad, _ = verify.check_chunks(out, manifest, n)
+    chunks = verify.integrity(manifest)["chunks"]
+    for cid in bad:
+        chunks.pop(str(cid), None)
+    removed = verify.remove_foreign(out, n)
+    note = f"resume: {len(done)} of {n} chunks verified"
+    if bad:
+        shown = [str(p) for cid in sorted(bad) for p in bad[cid]]
+        more = f"; and {len(shown) - 3} more" if len(shown) > 3 else ""
+        note += (
+            f", {len(bad)} replayed (missing, truncated, corrupt or another run's files: "
+            f"{'; '.join(shown[:3])}{more})"
+        )
+    else:
+        note += ", 0 replayed"
+    if removed:
+        note += f", {removed} file(s) of chunks this run does not have removed"
+    rest = n - len(done) - len([c for c in bad if 0 <= c < n])
+    return done, note + (f", {rest} still to play" if rest else "")
+
+
+def write_chunk(out: Path, output: ChunkOutput, labels: Sequence[str], records: bool) -> Files:
+    """Encode and write a chunk's files (its aggregates last); their manifest entries by
+    path. Their folders are synced before the manifest records the chunk (``RunLog``)."""
+    cid = output.chunk_id
+    files: Files = {}
+
+    def write(path: Path, data: bytes | memoryview) -> None:
+        storage.atomic_write_bytes(path, data, sync_dir=False)
+        files[path.relative_to(out).as_posix()] = storage.file_entry(data)
+
+    if output.games_rows is not None:
+        write(storage.part_path(out, "games", cid), to_parquet(output.games_rows, labels))
+    if output.matches_rows is not None:
+        write(storage.part_path(out, "matches", cid), to_parquet(output.matches_rows, labels))
+    if records:
+        text = "".join(line + "\n" for line in output.records)
+        write(storage.record_path(out, cid), text.encode())
+    write(storage.chunk_path(out, cid), output.chunk_file)
+    return files
+
+
+def finish(out: Path, log: RunLog, record: Path | None) -> Files:
+    """Save the merged aggregates and forfeits (returns their manifest entries); gather the
+    chunks' records into the record file."""
+    n_chunks = log.schedule.n_chunks
+    if log.merged.total is None or len(log.done) != n_chunks:
+        raise RuntimeError(f"{out}: the run ended with chunks missing")
+    buf = io.BytesIO()
+    aggregates.save(buf, log.merged.total)
+    files = {"aggregates.npz": buf.getvalue()}
+    files["forfeits.json"] = (json.dumps(log.merged.forfeits(), indent=1) + "\n").encode()
+    for name, data in files.items():
+        storage.atomic_write_bytes(out / name, data)
+    if record is not None:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        tmp = record.with_name(f".{record.name}.tmp")
+        with open(tmp, "wb") as dst:
+            for cid in range(n_chunks):
+                with open(storage.record_path(out, cid), "rb") as src:
+                    shutil.copyfileobj(src, dst)
+            dst.flush()
+            os.fsync(dst.fileno())
+        tmp.replace(record)
+        storage.fsync_dir(record.parent)
+    return {name: storage.file_entry(data) for name, data in files.items()}
