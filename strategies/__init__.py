@@ -11,17 +11,9 @@ import importlib
 
 from . import builtin  # noqa: F401  (the built-ins register themselves)
 from .base import Strategy
-from .play import (
-    BatchResult,
-    GameResult,
-    MatchBatchResult,
-    PublicResult,
-    fresh,
-    play_batch,
-    play_game,
-    play_match_batch,
-    play_seatings,
-)
+from .batch import BatchResult, play_batch, play_seatings
+from .matches import MatchBatchResult, play_match_batch
+from .play import GameResult, PublicResult, fresh, play_game
 from .registry import defer, filtered, get, names, register
 from .tunable import Tunable, spec_with, tunables
 

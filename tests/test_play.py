@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 import leaves
 import strategies
 from leaves import ExpertMatch, GameRecord, replay
+from leaves.seeding import match_deal_seeds, match_play_seeds
 from strategies import PublicResult, Strategy, play_batch, play_game, play_match_batch
-from strategies.play import _play_python, deal_state, match_deal_seeds, match_play_seeds
+from strategies.batch import _play_python
+from strategies.play import deal_state
 
 
 class Uniform(Strategy, register=False):

@@ -56,7 +56,7 @@ def test_match_streams_are_salted_and_per_game():
 
 
 def test_one_splitmix64_for_every_caller():
-    import strategies.play
+    import strategies.matches
     import tests.toygame
     import tournaments.matches
     import tournaments.seeds
@@ -64,8 +64,8 @@ def test_one_splitmix64_for_every_caller():
     assert tests.toygame.splitmix64 is seeding.splitmix64
     assert tournaments.matches.match_deal_seeds is seeding.match_deal_seeds
     assert tournaments.matches.match_play_seeds is seeding.match_play_seeds
-    assert strategies.play.match_deal_seeds is seeding.match_deal_seeds
-    assert strategies.play.match_play_seeds is seeding.match_play_seeds
+    assert strategies.matches.match_deal_seeds is seeding.match_deal_seeds
+    assert strategies.matches.match_play_seeds is seeding.match_play_seeds
     assert tournaments.seeds.derive_seeds is seeding.derive_seeds
 
 

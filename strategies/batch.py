@@ -1,0 +1,271 @@
+"""Batches of games at one table, on the compiled path when every seat has a compiled policy
+and game by game on the Python path otherwise: the same deals (``leaves.kernels``) either way,
+so a deal seed means the same hands and first player on both, and each game is played by
+fresh instances of the seats' strategies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from leaves import GameRecord, State
+from leaves.rules import TURN_LIMIT
+
+from .base import Strategy
+from .deadline import Deadline, bounded, check_timeout, run_bounded
+from .play import (
+    _check_turn_limit,
+    _play_one,
+    _seat_strategies,
+    deal_state,
+    fresh,
+)
+
+__all__ = ["BatchResult", "play_batch", "play_seatings"]
+
+
+@dataclass
+class BatchResult:
+    """Outcomes of G games at one table (arrays indexed by game, then seat)."""
+
+    first_player: np.ndarray  # int8 (G,)
+    cards_left: np.ndarray  # int16 (G, n)
+    winner_seat: np.ndarray  # int8 (G,), -1: no winner (unfinished or forfeited)
+    turns: np.ndarray  # int32 (G,)
+    rounds: np.ndarray  # int32 (G,)
+    unfinished: np.ndarray  # bool (G,): turn limit reached (E1)
+    forfeit_seat: np.ndarray  # int8 (G,), -1: none
+    errors: list[str | None]
+    records: list[GameRecord] | None = None
+
+    def __len__(self) -> int:
+        return len(self.winner_seat)
+
+    @property
+    def n_players(self) -> int:
+        return int(self.cards_left.shape[1])
+
+
+def _empty_batch(g: int, n: int) -> BatchResult:
+    return BatchResult(
+        first_player=np.zeros(g, np.int8),
+        cards_left=np.zeros((g, n), np.int16),
+        winner_seat=np.full(g, -1, np.int8),
+        turns=np.zeros(g, np.int32),
+        rounds=np.zeros(g, np.int32),
+        unfinished=np.zeros(g, bool),
+        forfeit_seat=np.full(g, -1, np.int8),
+        errors=[None] * g,
+        records=None,
+    )
+
+
+def _seed_array(seeds: Any, what: str) -> np.ndarray:
+    arr = np.asarray(seeds)
+    if arr.ndim != 1:
+        raise ValueError(f"{what} must be a 1-d array of seeds, got shape {arr.shape}")
+    if arr.size and arr.dtype != np.uint64:
+        if not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"{what} must hold integers, got dtype {arr.dtype}")
+        if arr.min() < 0:
+            raise ValueError(f"{what} must be non-negative (uint64 seeds)")
+    return arr.astype(np.uint64)
+
+
+def play_batch(
+    table: Sequence[Strategy | str],
+    deal_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    turn_limit: int = TURN_LIMIT,
+    record: bool = False,
+    decision_timeout: float | None = None,
+) -> BatchResult:
+    """Play game ``i`` from ``deal_seeds[i]``/``play_seeds[i]`` for every ``i`` at one table.
+
+    Runs the compiled loop when every seat has a compiled policy (``Strategy.compiled()`` is
+    not None); otherwise plays with ``choose``, each game with fresh instances (``fresh``),
+    so the given instances are never changed and games never share state. ``record=True`` adds
+    a ``GameRecord`` per game on either path. ``decision_timeout`` (seconds; None or 0: none)
+    forfeits a Python seat whose decision takes longer (compiled policies cannot hang).
+    Deterministic
+    strategies give the same games on both paths; stochastic ones draw from different
+    generators (xoshiro vs numpy), so their individual games differ while the statistics agree.
+    """
+    strats = _seat_strategies(table, None)
+    deal = _seed_array(deal_seeds, "deal_seeds")
+    play = _seed_array(play_seeds, "play_seeds")
+    if deal.shape != play.shape:
+        raise ValueError(f"deal_seeds and play_seeds differ in length: {len(deal)} != {len(play)}")
+    limit = _check_turn_limit(turn_limit)
+    timeout = check_timeout(decision_timeout)
+    compiled = [s.compiled() for s in strats]
+    if all(c is not None for c in compiled):
+        labels = tuple(s.label for s in strats)
+        return _play_compiled(compiled, labels, deal, play, limit, record)
+    return run_bounded(timeout, _play_python, strats, deal, play, limit, record, timeout)
+
+
+def _play_python(
+    strats: list[Strategy],
+    deal: np.ndarray,
+    play: np.ndarray,
+    turn_limit: int,
+    record: bool,
+    timeout: float | None = None,
+) -> BatchResult:
+    with bounded(timeout) as deadline:
+        return _play_python_games(strats, deal, play, turn_limit, record, deadline)
+
+
+def _play_python_games(
+    strats: list[Strategy],
+    deal: np.ndarray,
+    play: np.ndarray,
+    turn_limit: int,
+    record: bool,
+    deadline: Deadline,
+) -> BatchResult:
+    g, n = len(deal), len(strats)
+    out = _empty_batch(g, n)
+    records: list[GameRecord] = []
+    for i in range(g):
+        seats = [fresh(s) for s in strats]  # no state crosses from one game to the next
+        r = _play_one(seats, int(deal[i]), int(play[i]), turn_limit, record, deadline)
+        out.first_player[i] = r.first_player
+        out.cards_left[i] = r.cards_left
+        out.winner_seat[i] = -1 if r.winner is None else r.winner
+        out.turns[i] = r.turns
+        out.rounds[i] = r.rounds
+        out.unfinished[i] = r.unfinished
+        out.forfeit_seat[i] = -1 if r.forfeit_seat is None else r.forfeit_seat
+        out.errors[i] = r.error
+        if record and r.record is not None:
+            records.append(r.record)
+    out.records = records if record else None
+    return out
+
+
+def play_seatings(
+    tables: Sequence[Sequence[Strategy | str]],
+    seating: np.ndarray,
+    deal_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    turn_limit: int = TURN_LIMIT,
+    decision_timeout: float | None = None,
+) -> BatchResult:
+    """``play_batch`` for games at several seatings: game ``i`` at table ``tables[seating[i]]``.
+
+    Each game is the game ``play_batch(tables[seating[i]], ...)`` plays from the same seeds;
+    when every seat of every table is compiled they are all played in one compiled call (a
+    tournament chunk's seatings at once), else table by table.
+    """
+    seats = [_seat_strategies(t, None) for t in tables]
+    sel = np.asarray(seating, dtype=np.int64)
+    deal = _seed_array(deal_seeds, "deal_seeds")
+    play = _seed_array(play_seeds, "play_seeds")
+    if not (sel.shape == deal.shape == play.shape):
+        raise ValueError("seating, deal_seeds and play_seeds must have one entry per game")
+    if len({len(t) for t in seats}) != 1:
+        raise ValueError("every table of play_seatings must have the same number of seats")
+    if sel.size and (sel.min() < 0 or sel.max() >= len(seats)):
+        raise ValueError(f"seating indices must be 0..{len(seats) - 1}")
+    limit = _check_turn_limit(turn_limit)
+    compiled = [[s.compiled() for s in t] for t in seats]
+    if all(c is not None for t in compiled for c in t):
+        return _play_compiled(compiled, (), deal, play, limit, False, sel)
+    g, n = len(deal), len(seats[0])
+    out = _empty_batch(g, n)
+    for r, table in enumerate(seats):
+        pos = np.flatnonzero(sel == r)
+        if pos.size == 0:
+            continue
+        res = play_batch(table, deal[pos], play[pos], limit, False, decision_timeout)
+        for name in ("first_player", "cards_left", "winner_seat", "turns", "rounds"):
+            getattr(out, name)[pos] = getattr(res, name)
+        out.unfinished[pos] = res.unfinished
+        out.forfeit_seat[pos] = res.forfeit_seat
+        for i, e in zip(pos.tolist(), res.errors, strict=True):
+            out.errors[i] = e
+    return out
+
+
+def _play_compiled(
+    compiled: list[tuple[int, np.ndarray]] | list[list[tuple[int, np.ndarray]]],
+    labels: tuple[str, ...],
+    deal: np.ndarray,
+    play: np.ndarray,
+    turn_limit: int,
+    record: bool,
+    seating: np.ndarray | None = None,
+) -> BatchResult:
+    """Compiled games at one table (``compiled``: (kind, params) per seat) or, with
+    ``seating``, at several (``compiled``: one such list per table)."""
+    from . import compiled as compiled_mod
+
+    tables = compiled if seating is not None else [compiled]
+    n = len(tables[0])
+    width = max(
+        [getattr(compiled_mod, "N_PARAMS", 0)]
+        + [np.atleast_1d(p).size for t in tables for _, p in t]
+    )
+    kinds = np.array([[int(k) for k, _ in t] for t in tables], dtype=np.int64)
+    params = np.zeros((len(tables), n, width), dtype=np.float64)
+    for r, t in enumerate(tables):
+        for seat, (_, p) in enumerate(t):
+            p = np.atleast_1d(np.asarray(p, dtype=np.float64))
+            params[r, seat, : p.size] = p
+    if record:
+        res = compiled_mod.play_batch_compiled_records(
+            kinds, params, deal, play, turn_limit, seating
+        )
+    else:
+        res = compiled_mod.play_batch_compiled(kinds, params, deal, play, turn_limit, seating)
+    first_player, cards_left, winner_seat, turns, rounds, unfinished = res[:6]
+    g = len(deal)
+    out = BatchResult(
+        first_player=np.asarray(first_player, np.int8),
+        cards_left=np.asarray(cards_left, np.int16).reshape(g, n),
+        winner_seat=np.asarray(winner_seat, np.int8),
+        turns=np.asarray(turns, np.int32),
+        rounds=np.asarray(rounds, np.int32),
+        unfinished=np.asarray(unfinished, bool),
+        forfeit_seat=np.full(g, -1, np.int8),
+        errors=[None] * g,
+        records=None,
+    )
+    if record:
+        actions = res[6]
+        out.records = [
+            _record_from_arrays(
+                out, i, int(deal[i]), deal_state(n, int(deal[i]), turn_limit), actions[i], labels
+            )
+            for i in range(g)
+        ]
+    return out
+
+
+def _record_from_arrays(
+    out: BatchResult,
+    i: int,
+    seed: int,
+    initial: State,
+    actions: np.ndarray,
+    labels: tuple[str, ...],
+) -> GameRecord:
+    turns = int(out.turns[i])
+    winner = int(out.winner_seat[i])
+    return GameRecord(
+        hands=[list(h) for h in initial.hands],
+        first_player=initial.current_player,
+        actions=[int(a) for a in actions[:turns]],
+        winner=None if winner < 0 else winner,
+        turns=turns,
+        rounds=int(out.rounds[i]),
+        seed=int(seed),
+        strategies=list(labels),
+        turn_limit=initial.turn_limit,
+        unfinished=bool(out.unfinished[i]),
+    )
