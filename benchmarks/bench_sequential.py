@@ -38,7 +38,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tournaments.schedule import deals_for  # noqa: E402
-from tournaments.sequential import BETTER, GROWTH, bounds, decide, llr, next_stage  # noqa: E402
+from tournaments.sequential import (  # noqa: E402
+    BETTER,
+    GROWTH,
+    Sequential,
+    bounds,
+    decide,
+    llr,
+    next_stage,
+)
 
 SEATINGS = 4
 """Games per side of one duplicate set (4 seats, one field strategy: 4 balanced seatings)."""
@@ -115,8 +123,9 @@ def real_rows(n: int, margin: float, alpha: float, beta: float) -> str:
         for seed in range(n):
             g = Gauntlet("counter", ["taker"], "counter:near_win_penalty=3", games=FIRST_GAMES,
                          seed=seed)  # fmt: skip
-            _, rec, _ = run_sequential(g, Path(tmp) / str(seed), play, 100 * margin, alpha,
-                                       beta, MAX_GAMES, lambda line: None)  # fmt: skip
+            test = Sequential(margin, alpha, beta)
+            _, rec, _ = run_sequential(g, Path(tmp) / str(seed), play, test, MAX_GAMES,
+                                       lambda line: None)  # fmt: skip
             decisions.append(rec["decision"])
             games.append(rec["games_per_side"])
     return (f"real engine, counter vs counter(near_win_penalty=3), {n} seeds: "

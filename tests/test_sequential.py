@@ -148,7 +148,8 @@ def test_a_strategy_against_itself_is_not_declared_better(tmp_path):
         return t.run(n_jobs=1, out=out, resume=grow)
 
     logged: list[str] = []
-    _, rec, r = run_sequential(g, tmp_path / "s", play, 20.0, 0.05, 0.05, 4000, logged.append)
+    test = Sequential(0.20, 0.05, 0.05)  # a 20-point margin
+    _, rec, r = run_sequential(g, tmp_path / "s", play, test, 4000, logged.append)
     assert rec["decision"] == NOT_BETTER and abs(r["diff"]) < 0.2
     assert len(logged) == rec["batches"]
 

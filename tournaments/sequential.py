@@ -119,7 +119,9 @@ class Sequential:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.margin) and self.margin > 0):
-            raise ValueError(f"--margin must be a positive number of points, got {self.margin}")
+            raise ValueError(  # the margin is a rate; --margin says it in points
+                f"--margin must be a positive number of points, got {100 * self.margin:g}"
+            )
         self.lower, self.upper = bounds(self.alpha, self.beta)
 
     def update(self, dbar: float, se: float) -> str | None:

@@ -84,24 +84,7 @@ for a steady variance estimate, few enough that a clear difference costs little.
 )
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 @load_option
-def gauntlet(
-    spec: str,
-    against: tuple[str, ...],
-    baseline: str | None,
-    players: int,
-    games: int | None,
-    seed: int,
-    jobs: int,
-    out: str | None,
-    resume: bool,
-    sequential: bool,
-    margin: float,
-    alpha: float,
-    beta: float,
-    max_games: int | None,
-    progress: bool | None,
-    load: tuple[str, ...],
-) -> None:
+def gauntlet(**opts: Any) -> None:
     """Play SPEC in one seat of every table against a field, and the baseline in the same
     seats on the same deals; print both win rates and their paired difference.
 
@@ -123,21 +106,22 @@ def gauntlet(
     --margin" or "not better" at error rates --alpha and --beta, or --max-games is reached
     (undecided). The decision goes into OUT/manifest.json ("sequential").
     """
+    jobs, out, resume = opts["jobs"], opts["out"], opts["resume"]
     if jobs == 0 or jobs < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {jobs}", usage=True)
+    games = opts["games"]
     if games is None:
-        games = SEQUENTIAL_FIRST_GAMES if sequential else FIXED_GAMES
-    _check_sequential(sequential, resume, margin, alpha, beta, max_games, games)
+        games = SEQUENTIAL_FIRST_GAMES if opts["sequential"] else FIXED_GAMES
+    test = _sequential_test(opts, games)
     from .strategies_cmd import load_files
 
-    load_files(load)
-    field = split_specs(against)
+    load_files(opts["load"])
     from tournaments import Gauntlet
 
     try:
-        g = Gauntlet(
-            spec, field, baseline, players=players, games=games, seed=seed, allow_same=sequential
-        )
+        g = Gauntlet(opts["spec"], split_specs(opts["against"]), opts["baseline"],
+                     players=opts["players"], games=games, seed=opts["seed"],
+                     allow_same=test is not None)  # fmt: skip
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
     path = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-gauntlet-"))
@@ -149,10 +133,10 @@ def gauntlet(
 
     check_writable(path)
     click.echo(g.rounded_note, err=True)
+    progress = opts["progress"]
     if progress is None:
         progress = sys.stderr.isatty()
-    test = (margin, alpha, beta, max_games) if sequential else None
-    result, record = _play(g, path, jobs, progress, resume, test)
+    result = _play(g, path, jobs, progress, resume, test, opts["max_games"])
     import reports
     from reports.gauntlet import sentences
 
@@ -161,60 +145,48 @@ def gauntlet(
     click.echo(f"results in {path} ('leaves report {path}' for the full report)")
 
 
-def _check_sequential(
-    sequential: bool,
-    resume: bool,
-    margin: float,
-    alpha: float,
-    beta: float,
-    max_games: int | None,
-    games: int,
-) -> None:
-    """One-line errors for the --sequential options (before anything is played)."""
-    import math
-
-    if not sequential:
-        given = [f for f, v in (("--max-games", max_games),) if v is not None]
-        if given:
-            raise CLIError(f"{given[0]} needs --sequential", usage=True)
-        return
-    if resume:
+def _sequential_test(opts: dict[str, Any], games: int) -> Any:
+    """The sequential test the options ask for (``tournaments.sequential.Sequential``, which
+    checks the margin and error rates), or None; one-line errors before anything is played."""
+    max_games = opts["max_games"]
+    if not opts["sequential"]:
+        if max_games is not None:
+            raise CLIError("--max-games needs --sequential", usage=True)
+        return None
+    if opts["resume"]:
         raise CLIError(
             "--resume is not available with --sequential (start a new --out)", usage=True
         )
-    if not (math.isfinite(margin) and margin > 0):
-        raise CLIError(f"--margin must be a positive number of points, got {margin}", usage=True)
-    for name, value in (("--alpha", alpha), ("--beta", beta)):
-        if not 0 < value < 0.5:
-            raise CLIError(f"{name} must be between 0 and 0.5, got {value}", usage=True)
+    for name in ("alpha", "beta"):
+        if not 0 < opts[name] < 0.5:
+            raise CLIError(f"--{name} must be between 0 and 0.5, got {opts[name]}", usage=True)
     if max_games is not None and max_games < games:
         raise CLIError(
             f"--max-games ({max_games:,}) must be at least --games ({games:,})", usage=True
         )
+    from tournaments.sequential import Sequential
+
+    try:
+        return Sequential(opts["margin"] / 100, opts["alpha"], opts["beta"])
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
 
 
 def _play(
-    g: Any,
-    path: Path,
-    jobs: int,
-    progress: bool,
-    resume: bool,
-    test: tuple[float, float, float, int | None] | None,
-) -> tuple[Any, dict[str, Any] | None]:
+    g: Any, path: Path, jobs: int, progress: bool, resume: bool, test: Any, cap: int | None
+) -> Any:
     """Play the gauntlet into ``path``: at once, or in batches until the sequential ``test``
-    (margin, alpha, beta, cap) decides. (result, the test's record or None)."""
+    decides or ``cap`` games a side are played; the result."""
     try:
         if test is None:
-            return g.run(n_jobs=jobs, out=path, resume=resume, progress=progress), None
+            return g.run(n_jobs=jobs, out=path, resume=resume, progress=progress)
         from .sequential import SEQUENTIAL_MAX_GAMES, echo_err, run_sequential
 
         def play(t: Any, out: Path, grow: bool) -> Any:
             return t.run(n_jobs=jobs, out=out, resume=grow, progress=progress)
 
-        margin, alpha, beta, cap = test
         cap = SEQUENTIAL_MAX_GAMES if cap is None else cap
-        result, record, _ = run_sequential(g, path, play, margin, alpha, beta, cap, echo_err)
-        return result, record
+        return run_sequential(g, path, play, test, cap, echo_err)[0]
     except KeyboardInterrupt:
         again = (
             f"rerun the same command with --resume to continue {path}"

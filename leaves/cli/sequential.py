@@ -59,25 +59,20 @@ def run_sequential(
     g: Any,
     out: Path,
     run: Callable[..., Any],
-    margin: float,
-    alpha: float,
-    beta: float,
+    test: Any,
     max_games: int,
     log: Callable[[str], None],
 ) -> tuple[Any, dict[str, Any], dict[str, float]]:
-    """Play the gauntlet ``g`` in batches until the sequential test decides or ``max_games``
-    per side are played: (result, the test's record, the last paired estimate).
+    """Play the gauntlet ``g`` in batches until the sequential ``test``
+    (``tournaments.sequential.Sequential``) decides or ``max_games`` per side are played:
+    (result, the test's record, the last paired estimate).
 
     ``run(t, out, resume)`` plays one stage (``resume`` after the first). The first batch is ``g`` as asked; each next one
     grows the deals by ``tournaments.sequential.GROWTH``, so the batches depend only on the
     seed.
     """
-    from tournaments.sequential import Sequential, next_stage
+    from tournaments.sequential import next_stage
 
-    try:
-        test = Sequential(margin / 100, alpha, beta)
-    except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
     per_deal = g.schedule.seats_per_set // 2  # games per side per deal of every table
     stages = list(g.schedule.stages)
     max_deals = max(stages[-1], max_games // per_deal)
