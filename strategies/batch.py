@@ -41,6 +41,23 @@ class BatchResult:
     errors: list[str | None]
     records: list[GameRecord] | None = None
 
+    @classmethod
+    def of(cls, first_player: Any, cards_left: Any, winner_seat: Any, turns: Any, rounds: Any,
+           unfinished: Any, n: int) -> BatchResult:  # fmt: skip
+        """G games at ``n`` seats with no forfeit, each outcome cast to its dtype above
+        (``cards_left`` may come flat)."""
+        g = len(winner_seat)
+        return cls(
+            first_player=np.asarray(first_player, np.int8),
+            cards_left=np.asarray(cards_left, np.int16).reshape(g, n),
+            winner_seat=np.asarray(winner_seat, np.int8),
+            turns=np.asarray(turns, np.int32),
+            rounds=np.asarray(rounds, np.int32),
+            unfinished=np.asarray(unfinished, bool),
+            forfeit_seat=np.full(g, -1, np.int8),
+            errors=[None] * g,
+        )
+
     def __len__(self) -> int:
         return len(self.winner_seat)
 
@@ -50,17 +67,8 @@ class BatchResult:
 
 
 def _empty_batch(g: int, n: int) -> BatchResult:
-    return BatchResult(
-        first_player=np.zeros(g, np.int8),
-        cards_left=np.zeros((g, n), np.int16),
-        winner_seat=np.full(g, -1, np.int8),
-        turns=np.zeros(g, np.int32),
-        rounds=np.zeros(g, np.int32),
-        unfinished=np.zeros(g, bool),
-        forfeit_seat=np.full(g, -1, np.int8),
-        errors=[None] * g,
-        records=None,
-    )
+    zeros = np.zeros(g)
+    return BatchResult.of(zeros, np.zeros((g, n)), np.full(g, -1), zeros, zeros, zeros, n)
 
 
 def _seed_array(seeds: Any, what: str) -> np.ndarray:
@@ -224,25 +232,14 @@ def _play_compiled(
     else:
         res = compiled_mod.play_batch_compiled(kinds, params, deal, play, turn_limit, seating)
     first_player, cards_left, winner_seat, turns, rounds, unfinished = res[:6]
-    g = len(deal)
-    out = BatchResult(
-        first_player=np.asarray(first_player, np.int8),
-        cards_left=np.asarray(cards_left, np.int16).reshape(g, n),
-        winner_seat=np.asarray(winner_seat, np.int8),
-        turns=np.asarray(turns, np.int32),
-        rounds=np.asarray(rounds, np.int32),
-        unfinished=np.asarray(unfinished, bool),
-        forfeit_seat=np.full(g, -1, np.int8),
-        errors=[None] * g,
-        records=None,
-    )
+    out = BatchResult.of(first_player, cards_left, winner_seat, turns, rounds, unfinished, n)
     if record:
         actions = res[6]
         out.records = [
             _record_from_arrays(
                 out, i, int(deal[i]), deal_state(n, int(deal[i]), turn_limit), actions[i], labels
             )
-            for i in range(g)
+            for i in range(len(out))
         ]
     return out
 
