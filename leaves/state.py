@@ -44,8 +44,7 @@ _new = object.__new__
 
 def _article(value: int) -> str:
     """'an' before a card value said with a vowel sound (8, 11, 18, 80-89), else 'a'."""
-    text = str(value)
-    return "an" if text.startswith("8") or text in ("11", "18") else "a"
+    return "an" if str(value).startswith("8") or value in (11, 18) else "a"
 
 
 class State(PublicFields):

@@ -88,6 +88,7 @@ def synthetic_games(
     unfinished_p: float = 0.002,
     forfeit_p: float = 0.001,
     luck: float = 1.0,
+    *,
     seating: str = "rotations",
 ) -> pd.DataFrame:
     """Games of every table (strategy combination, or up to ``max_tables`` of them) per player

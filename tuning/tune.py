@@ -308,16 +308,7 @@ def tune(
     if no_effect:  # every candidate played as the start did: nothing to call "best"
         best, best_spec = dict(start_values), spec
 
-    vseed = int(derive_seeds(seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
-    tuned_label = strategies.get(best_spec).label
-    if tuned_label == start_label:
-        best_spec = spec  # the search came back to the start
-    arms = []
-    for name, arm_spec in (("tuned", best_spec), ("start", spec)):
-        result = field.play(arm_spec, verify_games, vseed, out / "verify" / name)
-        arms.append((arm_spec, strategies.get(arm_spec).label, result))
-    verification = compare(arms[0], arms[1], vseed)
-
+    best_spec, verification = _verify(field, spec, best_spec, verify_games, seed, out)
     candidates = pd.DataFrame(rows)
     search_df = pd.DataFrame(search)
     settings = {
@@ -335,7 +326,7 @@ def tune(
         "finalist_games": select_games,
         "games_used": int(candidates["games"].sum()),
         "verify_games": verification.tuned.games,
-        "verify_seed": vseed,
+        "verify_seed": verification.seed,
         "parameters": {p.name: [p.low, p.high] for p in params},
         "seed_keys": TUNE_SEED_KEYS,
         "jobs": int(n_jobs),
@@ -356,6 +347,20 @@ def tune(
     )
     _write(result, space)
     return result
+
+
+def _verify(field: Field, spec: str, best_spec: str, games: int, seed: int,
+            out: Path) -> tuple[str, Verification]:  # fmt: skip
+    """The tuned and the starting parameters on the same fresh seeds, paired game by game
+    (``tuning.verify``); the tuned spec becomes the start's when the search came back to it."""
+    vseed = int(derive_seeds(seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
+    if strategies.get(best_spec).label == strategies.get(spec).label:
+        best_spec = spec
+    arms = []
+    for name, arm_spec in (("tuned", best_spec), ("start", spec)):
+        result = field.play(arm_spec, games, vseed, out / "verify" / name)
+        arms.append((arm_spec, strategies.get(arm_spec).label, result))
+    return best_spec, compare(arms[0], arms[1], vseed)
 
 
 def _finalists(rows: list[dict[str, Any]], mean_spec: str) -> list[str]:

@@ -21,7 +21,7 @@ from . import render
 from .errors import CLIError
 from .moves import MoveError, parse_move
 from .options import against_option, load_option, split_specs
-from .play_output import save_game, scores_table, show_result
+from .play_output import save_game, scores_table, show_left, show_result
 
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
@@ -380,10 +380,4 @@ def play(
             except EOFError:
                 raise CLIError("input ended before the match did") from None
     except QuitGame as left:
-        console.print("You left the game.")
-        if save and left.state is not None:
-            save_game(save, initial, left.state, names, stopped="the player quit")
-            console.print(
-                f"Saved the unfinished game to {save} ('leaves replay {save}' replays it up to "
-                "where you stopped)."
-            )
+        show_left(console, save, initial, left.state, names)

@@ -14,7 +14,7 @@ from leaves import State
 from . import render
 from .errors import CLIError
 
-__all__ = ["save_game", "scores_table", "show_result"]
+__all__ = ["save_game", "scores_table", "show_left", "show_result"]
 
 
 def show_result(console: Console, state: State, names: Sequence[str]) -> None:
@@ -58,3 +58,15 @@ def save_game(
             fh.write(record.to_json() + "\n")
     except OSError as exc:
         raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def show_left(console: Console, save: str | None, initial: State, state: State | None,
+              names: Sequence[str]) -> None:  # fmt: skip
+    """The player quit: say so, and keep the game so far in ``save`` (marked unfinished)."""
+    console.print("You left the game.")
+    if save and state is not None:
+        save_game(save, initial, state, names, stopped="the player quit")
+        console.print(
+            f"Saved the unfinished game to {save} ('leaves replay {save}' replays it up to "
+            "where you stopped)."
+        )
