@@ -47,6 +47,10 @@ def _article(value: int) -> str:
     return "an" if str(value).startswith("8") or value in (11, 18) else "a"
 
 
+def _no_stack(value: int) -> str:
+    return f"cannot take {_article(value)} {value}: there is no stack of {value}s on the table"
+
+
 class State(PublicFields):
     """A position of 13 Leaves: immutable, hashable, cheap to copy.
 
@@ -311,10 +315,7 @@ class State(PublicFields):
                 )
             tc = (table >> sh) & 15
             if not tc:
-                raise IllegalActionError(
-                    f"cannot take {_article(vi + 1)} {vi + 1}: "
-                    f"there is no stack of {vi + 1}s on the table"
-                )
+                raise IllegalActionError(_no_stack(vi + 1))
             hi = self._hi
             table -= delta
             if tc == 1:
