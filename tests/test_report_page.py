@@ -64,3 +64,19 @@ def test_markdown_keeps_full_tables_in_plain_sections(tmp_path):
     games = synthetic_games(TEN, players=(3,), deals=5, seed=2)
     text = reports.build_report(games, out=tmp_path / "m", fmt="md").read_text()
     assert "### Head to head: how it is computed" in text and "[`summary.csv`](summary.csv)" in text
+
+
+def test_tables_computed_in_a_forked_process_are_the_tables_computed_here(tmp_path):
+    # With two cores the report computes neighbours and rating in a forked process: the
+    # numbers must not depend on which process computed them.
+    from reports.report import compute_tables
+
+    games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2, "d": 0.1}, players=(3, 4),
+                            deals=6, seed=3, seating="balanced")  # fmt: skip
+    run = reports.load_run(write_run(tmp_path / "run", games))
+    here, m1 = compute_tables(run, parallel=False)
+    run = reports.load_run(tmp_path / "run")
+    forked, m2 = compute_tables(run, parallel=True)
+    assert m1 == m2 and list(here) == list(forked)
+    for name in here:
+        pd.testing.assert_frame_equal(here[name], forked[name], check_exact=True, obj=name)
