@@ -65,31 +65,32 @@ independent deals that no interval would keep its 95% (``bench_calibration.py``)
 DENSE_CELLS = 1 << 22
 """Group x cluster tables up to this many cells are summed densely, larger ones sparsely."""
 
-SAME_STREAM = "the same cards at every table of a size"
-
 
 @dataclass(frozen=True)
 class Clusters:
     """The independent units of a run: each game's duplicate set and each set's stratum.
 
     ``of_game[i]`` numbers game ``i``'s cluster (0 .. ``n - 1``); ``stratum[c]`` is cluster
-    ``c``'s table (its deal stream) or, where tables were pooled, its table size. ``method``
-    says in words what a unit is.
+    ``c``'s table (its deal stream) or, where tables were pooled, its table size; ``first[c]``
+    is the first game of cluster ``c`` (what a cluster's games share: table, deal, size).
     """
 
     of_game: np.ndarray
     stratum: np.ndarray
     n_strata: int
     pooled: bool
-    method: str
+    first: np.ndarray
 
     @property
     def n(self) -> int:
         return int(self.stratum.size)
 
-    def deals_per_stratum(self) -> int:
-        """The most duplicate sets any stratum has."""
-        return int(np.bincount(self.stratum).max(initial=0))
+
+def first_of(of_game: np.ndarray) -> np.ndarray:
+    """For cluster numbers 0 .. n - 1 per row, the first row of each cluster."""
+    first = np.zeros(int(of_game.max(initial=-1)) + 1, dtype=np.int64)
+    first[of_game[::-1]] = np.arange(of_game.size, dtype=np.int64)[::-1]  # the last write wins
+    return first
 
 
 def _table_codes(g: Games) -> np.ndarray:
@@ -111,16 +112,11 @@ def clusters(g: Games) -> Clusters:
     table = pd.factorize(table)[0].astype(np.int64)
     if g.deal is None:
         of_game = np.arange(len(g), dtype=np.int64)
-        stratum_of_game, method = table, "each game (the rows carry no deal)"
     else:
         key = table * (int(g.deal.max(initial=0)) + 1) + g.deal.astype(np.int64)
         of_game = pd.factorize(key)[0].astype(np.int64)
-        stratum_of_game, method = table, "one duplicate set (a deal at a table)"
-    n = int(of_game.max(initial=-1)) + 1
-    stratum = np.zeros(n, dtype=np.int64)
-    stratum[of_game] = stratum_of_game
-    size = np.zeros(n, dtype=np.int64)
-    size[of_game] = g.n_players.astype(np.int64)
+    first = first_of(of_game)
+    stratum, size = table[first], g.n_players[first].astype(np.int64)
     per = np.bincount(stratum)
     single = per[stratum] == 1
     pooled = bool(single.any())
@@ -128,7 +124,7 @@ def clusters(g: Games) -> Clusters:
         top = int(stratum.max(initial=-1)) + 1
         stratum = np.where(single, top + size, stratum)
     stratum = pd.factorize(stratum)[0].astype(np.int64)
-    out = Clusters(of_game, stratum, int(stratum.max(initial=-1)) + 1, pooled, method)
+    out = Clusters(of_game, stratum, int(stratum.max(initial=-1)) + 1, pooled, first)
     g.cache["clusters"] = out
     return out
 
@@ -239,6 +235,11 @@ class Estimates:
     units: np.ndarray
     conservative: bool = False
 
+    def take(self, index: np.ndarray | list[int]) -> Estimates:
+        """The estimates of the groups ``index``, in that order."""
+        i = np.asarray(index, dtype=np.int64)
+        return Estimates(self.value[i], self.se[i], self.df[i], self.units[i], self.conservative)
+
     def half_width(self, level: float = 0.95) -> np.ndarray:
         """Half the width of the two-sided t interval (NaN where the run is too small)."""
         return t_quantile(self.df, level) * self.se
@@ -337,11 +338,11 @@ def given(cluster: np.ndarray, stratum: np.ndarray | None = None) -> Clusters:
     """Clusters from labels: ``cluster`` per trial, ``stratum`` per trial (default: one
     stratum; a cluster takes its first trial's)."""
     of = pd.factorize(np.asarray(cluster))[0].astype(np.int64)
-    n = int(of.max(initial=-1)) + 1
-    strata = np.zeros(n, np.int64)
+    first = first_of(of)
+    strata = np.zeros(first.size, np.int64)
     if stratum is not None:
-        strata[of[::-1]] = pd.factorize(np.asarray(stratum))[0][::-1]
-    return Clusters(of, strata, int(strata.max(initial=-1)) + 1, False, "given")
+        strata = pd.factorize(np.asarray(stratum))[0].astype(np.int64)[first]
+    return Clusters(of, strata, int(strata.max(initial=-1)) + 1, False, first)
 
 
 def clustered_rate(

@@ -54,8 +54,7 @@ def same_deals(spec_a: dict[str, Any], spec_b: dict[str, Any]) -> bool:
 def _keys(g: Games) -> tuple[np.ndarray, np.ndarray]:
     """Per cluster of ``g``: a (deal stream, deal) key comparable across runs, and its id."""
     cl = clusters(g)
-    first = np.zeros(cl.n, np.int64)
-    first[cl.of_game[::-1]] = np.arange(len(g))[::-1]
+    first = cl.first
     table = (np.zeros(len(g), np.int64) if g.table is None else g.table.astype(np.int64))[first]
     deal = g.deal.astype(np.int64)[first]
     return table * (1 << 32) + deal, np.arange(cl.n)
@@ -95,12 +94,8 @@ def _unpaired(ea: Estimates, eb: Estimates) -> Estimates:
 
 
 def _rates(g: Games, codes: list[int]) -> tuple[Estimates, np.ndarray, np.ndarray]:
-    est = ratio_estimates(seat_sums(g, g.n_strategies), clusters(g))
-    lo, hi = wilson_t(est)
-    pick = np.asarray(codes, dtype=np.int64)
-    sub = Estimates(est.value[pick], est.se[pick], est.df[pick], est.units[pick],
-                    est.conservative)  # fmt: skip
-    return sub, lo[pick], hi[pick]
+    est = ratio_estimates(seat_sums(g, g.n_strategies), clusters(g)).take(codes)
+    return (est, *wilson_t(est))
 
 
 def compare(run_a: Any, run_b: Any, alpha: float = 0.05) -> Comparison:
@@ -123,12 +118,12 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05) -> Comparison:
     diff = _paired(ga, gb, codes) if paired else _unpaired(ea, eb)
     d_lo, d_hi = diff.interval()
     p = diff.p_value()
-    p_holm = holm(np.where(np.isfinite(p), p, 1.0))
+    p_holm = holm(p)
     table = pd.DataFrame({
         "strategy": shared, "win_rate_a": ea.value, "ci_low_a": lo_a, "ci_high_a": hi_a,
         "win_rate_b": eb.value, "ci_low_b": lo_b, "ci_high_b": hi_b, "diff": diff.value,
         "ci_low": d_lo, "ci_high": d_hi, "df": diff.df, "units": diff.units.astype(np.int64),
-        "p_value": p, "p_holm": np.where(np.isfinite(p), p_holm, np.nan),
+        "p_value": p, "p_holm": p_holm,
     })  # fmt: skip
     table["significant"] = table["p_holm"] < alpha
     table = table.sort_values(["diff", "strategy"], ascending=[False, True], ignore_index=True)

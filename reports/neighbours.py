@@ -50,14 +50,6 @@ def _elsewhere_codes(b: Games, s: int) -> np.ndarray:
     return np.stack(cols, axis=1) if cols else np.full((len(b.seats), 0), -1, np.int64)
 
 
-def _cluster_sizes(g: Games) -> np.ndarray:
-    """Players at the table of each cluster (a duplicate set is one table)."""
-    cl = clusters(g)
-    size = np.zeros(cl.n, dtype=np.float64)
-    size[cl.of_game] = g.n_players
-    return size
-
-
 def _vs_elsewhere(g: Games, before: Sums, elsewhere: Sums) -> Estimates:
     """Per pair (strategy * K + other): the win rate after the other strategy minus the win
     rate with it at another seat, within each duplicate set where both happen (the same
@@ -88,7 +80,7 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     elsewhere = seat_sums(g, k * k, _elsewhere_codes)
     wins, games = after.totals()
     wins_else, games_else = elsewhere.totals()
-    size = _cluster_sizes(g)[after.cluster]
+    size = g.n_players[clusters(g).first[after.cluster]].astype(np.float64)
     fair = np.bincount(after.group, weights=after.n / np.maximum(size, 1), minlength=k * k)
     est = ratio_estimates(after, clusters(g))
     effect = _vs_elsewhere(g, after, elsewhere)

@@ -94,8 +94,7 @@ def significance(data: Any, top: int = 5, alpha: float = 0.05,
             "ci_low", "ci_high", "t", "p_value"]  # fmt: skip
     df = pd.DataFrame(rows, columns=cols)
     p = df["p_value"].to_numpy(dtype=float)
-    df["p_holm"] = holm(np.where(np.isfinite(p), p, 1.0))
-    df.loc[~np.isfinite(p), "p_holm"] = np.nan
+    df["p_holm"] = holm(p)
     df["significant"] = df["p_holm"] < alpha
     df["better"] = np.where(df["significant"], np.where(df["diff"] > 0, df["a"], df["b"]), "")
     return df

@@ -62,13 +62,15 @@ def hist_moments(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def holm(pvalues) -> np.ndarray:
-    """Holm-Bonferroni adjusted p-values (controls the family-wise error rate)."""
+    """Holm-Bonferroni adjusted p-values (controls the family-wise error rate). A NaN (a
+    comparison too small to test) counts as a test that found nothing (p = 1) and stays NaN."""
     p = np.asarray(pvalues, dtype=float)
     m = p.size
     if m == 0:
         return p
-    order = np.argsort(p)
-    adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    known = np.where(np.isfinite(p), p, 1.0)
+    order = np.argsort(known)
+    adj = np.maximum.accumulate((m - np.arange(m)) * known[order])
     out = np.empty(m)
     out[order] = np.minimum(adj, 1.0)
-    return out
+    return np.where(np.isfinite(p), out, np.nan)

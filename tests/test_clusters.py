@@ -23,7 +23,7 @@ RUNS = 400
 
 def _design(tables: int, deals: int) -> rc.Clusters:
     stratum = np.repeat(np.arange(tables), deals)
-    return rc.Clusters(np.arange(stratum.size), stratum, tables, False, "synthetic")
+    return rc.Clusters(np.arange(stratum.size), stratum, tables, False, np.arange(stratum.size))
 
 
 def _draw(rng, p_table: np.ndarray, deals: int, seats: int, deal_sd: float):
