@@ -235,6 +235,13 @@ class Estimates:
     units: np.ndarray
     conservative: bool = False
 
+    def design_effect(self, n: np.ndarray) -> np.ndarray:
+        """A rate's variance over the binomial one, p(1-p)/n for ``n`` trials: how many
+        trials one independent trial is worth, inverted."""
+        p = self.value
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.se**2 / (p * (1 - p) / n)
+
     def take(self, index: np.ndarray | list[int]) -> Estimates:
         """The estimates of the groups ``index``, in that order."""
         i = np.asarray(index, dtype=np.int64)

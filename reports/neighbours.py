@@ -87,7 +87,7 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     diff = effect.value
     eff_lo, eff_hi = effect.interval()
     with np.errstate(invalid="ignore", divide="ignore"):
-        deff = est.se**2 / ((wins / games) * (1 - wins / games) / games)
+        deff = est.design_effect(games)
         lo, hi = wilson_t(est)
         overall = wins.reshape(k, k).sum(axis=1) / np.maximum(games.reshape(k, k).sum(axis=1), 1)
         rate = wins / games

@@ -84,10 +84,7 @@ def rate_estimates(
     ``games`` being the groups' totals.
     """
     est = ratio_estimates(seat_sums(g, len(wins), group), clusters(g))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = wins / games
-        deff = est.se**2 / (p * (1 - p) / games)
-    return est, deff
+    return est, est.design_effect(games)
 
 
 def summary(data: Any) -> pd.DataFrame:
