@@ -5,9 +5,10 @@ fresh instances of the seats' strategies."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, Self
 
 import numpy as np
 
@@ -24,11 +25,51 @@ from .play import (
     fresh,
 )
 
-__all__ = ["BatchResult", "play_batch", "play_seatings"]
+__all__ = ["BatchResult", "PerGame", "play_batch", "play_seatings"]
+
+
+class PerGame:
+    """A batch of games: a dataclass whose every field holds one entry per game (an array by
+    game first, a dict of such arrays, a list, or None where the batch lacks a column), so any
+    batch joins and scatters field by field, whatever columns its game has. The one way games
+    played in slices, waves or seatings become one batch (``BatchResult`` here, the
+    tournaments' ``SeatedBatch``)."""
+
+    @classmethod
+    def concat(cls, batches: Sequence[Self], order: np.ndarray | None = None) -> Self:
+        """The games of ``batches`` one after another; with ``order``, game ``order[i]`` of
+        that is game ``i`` of the result."""
+        if len(batches) == 1 and order is None:
+            return batches[0]
+        joined = {f.name: _join([getattr(b, f.name) for b in batches], order) for f in fields(cls)}
+        return cls(**joined)
+
+    @classmethod
+    def scatter(cls, batches: Sequence[Self], positions: Sequence[np.ndarray]) -> Self:
+        """One batch in which the games of ``batches[i]`` stand at ``positions[i]`` (together
+        the positions 0 .. G-1, each once): e.g. per-seating batches in a chunk's game order."""
+        at = np.concatenate(positions).astype(np.int64, copy=False)
+        order = np.empty_like(at)
+        order[at] = np.arange(at.size)
+        return cls.concat(batches, order)
+
+
+def _join(parts: list[Any], order: np.ndarray | None) -> Any:
+    """One field of several batches joined (``PerGame.concat``)."""
+    first = parts[0]
+    if first is None:
+        return None
+    if isinstance(first, dict):
+        return {k: _join([p[k] for p in parts], order) for k in first}
+    if isinstance(first, list):
+        items = list(itertools.chain.from_iterable(parts))
+        return items if order is None else [items[i] for i in order.tolist()]
+    joined = np.concatenate(parts)
+    return joined if order is None else joined[order]
 
 
 @dataclass
-class BatchResult:
+class BatchResult(PerGame):
     """Outcomes of G games at one table (arrays indexed by game, then seat)."""
 
     first_player: np.ndarray  # int8 (G,)
@@ -184,20 +225,15 @@ def play_seatings(
     compiled = [[s.compiled() for s in t] for t in seats]
     if all(c is not None for t in compiled for c in t):
         return _play_compiled(compiled, (), deal, play, limit, False, sel)
-    g, n = len(deal), len(seats[0])
-    out = _empty_batch(g, n)
+    parts, positions = [], []
     for r, table in enumerate(seats):
         pos = np.flatnonzero(sel == r)
-        if pos.size == 0:
-            continue
-        res = play_batch(table, deal[pos], play[pos], limit, False, decision_timeout)
-        for name in ("first_player", "cards_left", "winner_seat", "turns", "rounds"):
-            getattr(out, name)[pos] = getattr(res, name)
-        out.unfinished[pos] = res.unfinished
-        out.forfeit_seat[pos] = res.forfeit_seat
-        for i, e in zip(pos.tolist(), res.errors, strict=True):
-            out.errors[i] = e
-    return out
+        if pos.size:
+            parts.append(play_batch(table, deal[pos], play[pos], limit, False, decision_timeout))
+            positions.append(pos)
+    if not parts:
+        return _empty_batch(0, len(seats[0]))
+    return BatchResult.scatter(parts, positions)
 
 
 def _play_compiled(

@@ -1,11 +1,15 @@
-"""Expert matches (rule X1): games at one table until some total reaches the target, played
-in waves of ``play_batch`` (game ``i`` of every unfinished match at once), each game from seeds
-derived from its match's seeds and its number, so any game replays on its own."""
+"""Matches: games at one table until some total reaches a target (or for a number of games),
+played in waves (game ``i`` of every unfinished match at once), each game from seeds derived
+from its match's seeds and its number, so any game replays on its own.
+
+``play_waves`` is the one match loop: 13 Leaves' expert matches (rule X1, ``play_match_batch``)
+and every tournament game's matches (``tournaments.matches``) play through it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -14,10 +18,96 @@ from leaves.rules import EXPERT_TARGET, TURN_LIMIT
 from leaves.seeding import match_deal_seeds, match_play_seeds
 
 from .base import Strategy
-from .batch import BatchResult, _empty_batch, _seed_array, play_batch
+from .batch import BatchResult, PerGame, _empty_batch, _seed_array, play_batch
 from .play import _seat_strategies
 
-__all__ = ["MatchBatchResult", "play_match_batch"]
+__all__ = ["MatchBatchResult", "Waves", "play_match_batch", "play_waves"]
+
+B = TypeVar("B", bound=PerGame)
+
+
+@dataclass
+class Waves(Generic[B]):
+    """M matches played by ``play_waves``: every game, ordered by match then by game number,
+    and each match's outcome."""
+
+    games: B  # every game (one batch)
+    game_match: np.ndarray  # int32 (Gtot,): the match of each game
+    game_index: np.ndarray  # int16 (Gtot,): its number within its match
+    game_scores: np.ndarray  # int64 (Gtot, n): the points each seat scored in it
+    deal_seeds: np.ndarray  # uint64 (Gtot,): game j replays from these two seeds
+    play_seeds: np.ndarray  # uint64 (Gtot,)
+    match_games: np.ndarray  # int16 (M,): games played in each match
+    match_totals: np.ndarray  # int64 (M, n)
+    match_winners: np.ndarray  # bool (M, n): the best total; ties share the win
+
+
+def play_waves(
+    play: Callable[[np.ndarray, np.ndarray], B],
+    score: Callable[[B], np.ndarray],
+    match_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    n: int,
+    *,
+    target: int | None = None,
+    rounds: int | None = None,
+    higher_is_better: bool = False,
+    max_games: int | None = None,
+) -> Waves[B]:
+    """One match per seed pair at ``n`` seats: ``play(deal_seeds, play_seeds)`` plays a wave of
+    games (one per unfinished match), ``score(batch)`` gives each seat's points (G, n).
+
+    A match ends once some total reaches ``target``, or after ``rounds`` games (exactly one
+    of them is given), or after ``max_games``. Game ``i`` of match ``m`` is dealt from
+    ``match_deal_seeds(match_seeds[m], i)`` and played from ``match_play_seeds(play_seeds[m],
+    i)``. The best total (``higher_is_better`` says which) wins; tied seats share the win. The
+    first wave is played even for no match, so the batch of no game has the game's columns.
+    """
+    if (target is None) == (rounds is None):
+        raise ValueError("a match runs either to a target or for a number of games")
+    limit = rounds if rounds is not None else max_games
+    m = len(match_seeds)
+    totals = np.zeros((m, n), np.int64)
+    games = np.zeros(m, np.int16)
+    live = np.arange(m)
+    waves: list[tuple[B, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    while True:
+        j = len(waves)  # game j's seeds depend only on the match's seeds and j
+        deal = match_deal_seeds(match_seeds[live], j)
+        seeds = match_play_seeds(play_seeds[live], j)
+        batch = play(deal, seeds)
+        points = np.asarray(score(batch), np.int64)
+        totals[live] += points
+        games[live] += 1
+        waves.append((batch, live, points, deal, seeds))
+        if target is not None:
+            live = live[totals[live].max(axis=1) < target]
+        if not live.size or (limit is not None and len(waves) >= limit):
+            break
+    return _collect(waves, games, totals, 1 if higher_is_better else -1)
+
+
+def _collect(waves: list, games: np.ndarray, totals: np.ndarray, sign: int) -> Waves:
+    """The waves' games in match-then-game order, and each match's winners."""
+    match = np.concatenate([w[1] for w in waves]).astype(np.int32)
+    index = np.concatenate([np.full(len(w[1]), j, np.int16) for j, w in enumerate(waves)])
+    order = np.argsort(match, kind="stable")  # waves come in game order
+
+    def cat(k: int) -> np.ndarray:
+        return np.concatenate([w[k] for w in waves])[order]
+
+    best = (sign * totals).max(axis=1, keepdims=True)
+    return Waves(
+        games=type(waves[0][0]).concat([w[0] for w in waves], order),
+        game_match=match[order],
+        game_index=index[order],
+        game_scores=cat(2),
+        deal_seeds=cat(3),
+        play_seeds=cat(4),
+        match_games=games,
+        match_totals=totals,
+        match_winners=sign * totals == best,
+    )
 
 
 @dataclass
@@ -85,58 +175,33 @@ def play_match_batch(
         )
     if not isinstance(target, int | np.integer) or target < 1:
         raise ValueError(f"target must be a positive number of points, got {target!r}")
-    m, n = len(mseeds), len(strats)
-    totals = np.zeros((m, n), np.int64)
-    games = np.zeros(m, np.int64)
-    active = np.arange(m)
-    waves: list[tuple[np.ndarray, int, BatchResult, np.ndarray, np.ndarray]] = []
-    wave = 0
-    while active.size:
-        deal = match_deal_seeds(mseeds[active], wave)
-        play = match_play_seeds(pseeds[active], wave)
-        res = play_batch(
-            strats, deal, play, turn_limit=turn_limit, record=record,
-            decision_timeout=decision_timeout,
-        )  # fmt: skip
-        totals[active] += res.cards_left
-        games[active] += 1
-        waves.append((active, wave, res, deal, play))
-        active = active[totals[active].max(axis=1) < target]
-        wave += 1
-    low = totals.min(axis=1, keepdims=True)
-    return _collect(waves, games, totals, totals == low, record, n)
+    n = len(strats)
 
+    def wave(deal: np.ndarray, play: np.ndarray) -> BatchResult:
+        if not deal.size:  # no match at all: nothing to play
+            empty = _empty_batch(0, n)
+            empty.records = [] if record else None
+            return empty
+        return play_batch(strats, deal, play, turn_limit=turn_limit, record=record,
+                          decision_timeout=decision_timeout)  # fmt: skip
 
-def _collect(waves, games, totals, winners, record, n) -> MatchBatchResult:
-    if not waves:
-        waves = [(np.zeros(0, np.int64), 0, _empty_batch(0, n), np.zeros(0, np.uint64),
-                  np.zeros(0, np.uint64))]  # fmt: skip
-        if record:
-            waves[0][2].records = []
-    match = np.concatenate([w[0] for w in waves]).astype(np.int32)
-    index = np.concatenate([np.full(len(w[0]), w[1]) for w in waves]).astype(np.int16)
-    order = np.lexsort((index, match))
-
-    def cat(attr: str) -> np.ndarray:
-        return np.concatenate([getattr(w[2], attr) for w in waves])[order]
-
-    errors_all = [e for w in waves for e in w[2].errors]
-    records_all = [r for w in waves for r in (w[2].records or [])] if record else None
+    w = play_waves(wave, lambda res: res.cards_left, mseeds, pseeds, n, target=int(target))
+    g = w.games
     return MatchBatchResult(
-        games=games.astype(np.int16),
-        totals=totals.astype(np.int16),
-        match_winners=winners,
-        game_match=match[order],
-        first_player=cat("first_player"),
-        cards_left=cat("cards_left").reshape(-1, n),
-        winner_seat=cat("winner_seat"),
-        turns=cat("turns"),
-        rounds=cat("rounds"),
-        unfinished=cat("unfinished"),
-        forfeit_seat=cat("forfeit_seat"),
-        errors=[errors_all[j] for j in order],
-        records=None if records_all is None else [records_all[j] for j in order],
-        game_index=index[order],
-        deal_seeds=np.concatenate([w[3] for w in waves])[order],
-        play_seeds=np.concatenate([w[4] for w in waves])[order],
+        games=w.match_games,
+        totals=w.match_totals.astype(np.int16),
+        match_winners=w.match_winners,
+        game_match=w.game_match,
+        first_player=g.first_player,
+        cards_left=g.cards_left,
+        winner_seat=g.winner_seat,
+        turns=g.turns,
+        rounds=g.rounds,
+        unfinished=g.unfinished,
+        forfeit_seat=g.forfeit_seat,
+        errors=g.errors,
+        records=g.records,
+        game_index=w.game_index,
+        deal_seeds=w.deal_seeds,
+        play_seeds=w.play_seeds,
     )

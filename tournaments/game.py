@@ -27,6 +27,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from strategies.batch import PerGame
+
 __all__ = [
     "Declaration",
     "GameBase",
@@ -43,14 +45,15 @@ Seats = Sequence[Any]
 
 
 @dataclass
-class SeatedBatch:
+class SeatedBatch(PerGame):
     """Outcome of G games played at one seating (seat ``s`` holds ``labels[s]``).
 
     ``seat_values`` holds the game's declared per-seat columns, shape (G, n), among them the
     *rank value*; ``game_values`` the per-game columns, shape (G,), among them the *length*
     that the runner histograms. ``first_player`` is None for a game without one. ``winners``
     (G, n) marks every winner when tied players share a win; ``winner_seat`` is then the
-    single winner or -1 for a shared win.
+    single winner or -1 for a shared win. Batches of games played in slices, waves or
+    seatings become one with ``SeatedBatch.concat`` and ``SeatedBatch.scatter`` (``PerGame``).
     """
 
     first_player: np.ndarray | None  # int8 (G,)

@@ -9,7 +9,6 @@ the same output. It imports only what playing needs: rows leave as numpy columns
 from __future__ import annotations
 
 import io
-import itertools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import aggregates
-from .game import GamePlugin, SeatedBatch
+from .game import GamePlugin, SeatedBatch, SeatedMatches
 from .rows import Columns
 from .schedule import Chunk, seat_entrants
 from .seating import base_positions
@@ -97,54 +96,6 @@ def _seat_columns(cols: Columns, name: str, values: np.ndarray, k: int, seats: i
             cols.plain(f"{name}_{s}", values[:, s])
         else:
             cols.null(f"{name}_{s}", values.dtype)
-
-
-def _concat(batches: list[SeatedBatch]) -> SeatedBatch:
-    """Consecutive batches as one."""
-    if len(batches) == 1:
-        return batches[0]
-
-    def cat(get) -> np.ndarray | None:
-        parts = [get(b) for b in batches]
-        return None if parts[0] is None else np.concatenate(parts)
-
-    first = batches[0]
-    return SeatedBatch(
-        first_player=cat(lambda b: b.first_player),
-        winners=cat(lambda b: b.winners),
-        winner_seat=cat(lambda b: b.winner_seat),
-        forfeit_seat=cat(lambda b: b.forfeit_seat),
-        seat_values={k: cat(lambda b, k=k: b.seat_values[k]) for k in first.seat_values},
-        game_values={k: cat(lambda b, k=k: b.game_values[k]) for k in first.game_values},
-        errors=list(itertools.chain.from_iterable(b.errors for b in batches)),
-    )
-
-
-def _gather(batches: list[SeatedBatch], positions: list[np.ndarray], total: int) -> SeatedBatch:
-    """Interleave per-seating batches into one batch in chunk order."""
-
-    def place(get) -> np.ndarray:
-        first = get(batches[0])
-        out = np.empty((total, *first.shape[1:]), dtype=first.dtype)
-        for b, pos in zip(batches, positions, strict=True):
-            out[pos] = get(b)
-        return out
-
-    errors: list[str | None] = [None] * total
-    for b, pos in zip(batches, positions, strict=True):
-        for i, e in zip(pos.tolist(), b.errors, strict=True):
-            errors[i] = e
-    first = batches[0].first_player is not None
-    shared = batches[0].winners is not None
-    return SeatedBatch(
-        first_player=place(lambda b: b.first_player) if first else None,
-        winners=place(lambda b: b.winners) if shared else None,
-        winner_seat=place(lambda b: b.winner_seat),
-        forfeit_seat=place(lambda b: b.forfeit_seat),
-        seat_values={k: place(lambda b, k=k: b.seat_values[k]) for k in batches[0].seat_values},
-        game_values={k: place(lambda b, k=k: b.game_values[k]) for k in batches[0].game_values},
-        errors=errors,
-    )
 
 
 def _game_rows(
@@ -273,7 +224,7 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
         seating, deal_of_game = rotations.astype(np.int64), np.repeat(deal_seeds, n_set)
         step = task.slice_games or max(n_games, 1)
         cuts = [slice(a, a + step) for a in range(0, n_games, step)]
-        batch = _concat(
+        batch = SeatedBatch.concat(
             [play_seatings(tables, seating[c], deal_of_game[c], play_seeds[c]) for c in cuts]
         )
     else:
@@ -281,7 +232,7 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
             game.play([task.payloads[e] for e in seatings[r]], deal_seeds, play_seeds[r::n_set])
             for r in range(n_set)
         ]
-        batch = _gather(batches, [np.arange(r, n_games, n_set) for r in range(n_set)], n_games)
+        batch = SeatedBatch.scatter(batches, [np.arange(r, n_games, n_set) for r in range(n_set)])
     base = np.array([base_positions(task.table, st) for st in seatings], dtype=np.int64)
     aggregates.add_sets(  # games are deal-major: game i is played under seating i % n_set
         agg,
@@ -337,110 +288,120 @@ def _records(
     return [lines[i] for i in sorted(lines)]
 
 
+@dataclass
+class _Matches:
+    """A chunk's matches, played seating by seating and joined: every game, match by match
+    (each match's games in play order), and each match's outcome."""
+
+    batch: SeatedBatch  # every game
+    match_pos: np.ndarray  # (Gtot,): the chunk-local match of each game
+    game_in_match: np.ndarray  # int8 (Gtot,)
+    scores: np.ndarray  # (Gtot, k): each game's points
+    game_seeds: tuple[np.ndarray, np.ndarray] | None  # (deal, play) that replay each game
+    seatings: list[tuple[int, ...]]  # entrants seat by seat, per seating
+    totals: np.ndarray  # int16 (M, k)
+    games: np.ndarray  # int16 (M,)
+    winners: np.ndarray  # bool (M, k)
+
+
+def _play_matches(
+    task: ChunkTask, match_seeds: np.ndarray, play_seeds: np.ndarray, agg: dict[str, np.ndarray]
+) -> _Matches:
+    """Every seating's matches of the chunk, added into ``agg`` and joined in chunk order."""
+    chunk, game = task.chunk, task.game
+    k, n_matches, n_set = chunk.n_players, chunk.n_games, chunk.n_seatings
+    totals = np.zeros((n_matches, k), np.int16)
+    games = np.zeros(n_matches, np.int16)
+    winners = np.zeros((n_matches, k), bool)
+    played: list[SeatedMatches] = []
+    seatings: list[tuple[int, ...]] = []
+    of_game: list[np.ndarray] = []
+    for r in range(n_set):
+        entrants = task.seating(r)
+        pos = np.arange(r, n_matches, n_set)
+        res = game.play_matches([task.payloads[e] for e in entrants], match_seeds,
+                                play_seeds[pos], task.target, rounds=task.rounds)  # fmt: skip
+        if int(res.match_games.max(initial=0)) > MAX_GAMES_PER_MATCH:
+            raise RuntimeError(f"a match lasted more than {MAX_GAMES_PER_MATCH} games")
+        aggregates.add_batch(
+            agg, chunk.table, base_positions(task.table, entrants), entrants, res.games,
+            game.rank_value, game.length_value, game.higher_is_better,
+        )  # fmt: skip
+        aggregates.add_matches(agg, entrants, res)
+        totals[pos], games[pos], winners[pos] = res.match_totals, res.match_games, res.match_winners
+        played.append(res)
+        seatings.append(entrants)
+        of_game.append(pos[res.game_match])  # chunk-local match position of each game
+    match_of_game = np.concatenate(of_game)
+    order = np.argsort(match_of_game, kind="stable")  # by match, then by play order
+    match_pos = match_of_game[order]
+    starts = np.searchsorted(match_pos, match_pos, side="left")
+    game_seeds = None
+    if all(r.game_deal_seeds is not None and r.game_play_seeds is not None for r in played):
+        game_seeds = (  # the plug-in says how to replay each game on its own
+            np.concatenate([r.game_deal_seeds for r in played])[order],
+            np.concatenate([r.game_play_seeds for r in played])[order],
+        )
+    return _Matches(
+        batch=SeatedBatch.concat([res.games for res in played], order),
+        match_pos=match_pos,
+        game_in_match=(np.arange(order.size) - starts).astype(np.int8),
+        scores=np.concatenate([res.game_scores for res in played])[order],
+        game_seeds=game_seeds,
+        seatings=seatings,
+        totals=totals,
+        games=games,
+        winners=winners,
+    )
+
+
 def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     """Expert variant: one match per (deal, rotation); per-game and per-match rows."""
     chunk, game = task.chunk, task.game
-    k, n_matches, n_set = chunk.n_players, chunk.n_games, chunk.n_seatings
     match_ids = chunk.game_indices()  # seated-match index, numbered like games
     deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
     match_seeds = derive_seeds(task.seed, (SEED_KEYS["match"], chunk.deal_stream), deal_ids)
     play_seeds = derive_seeds(task.seed, (SEED_KEYS["match_play"],), match_ids)
     agg = _empty_aggregates(task)
-
-    m_totals = np.zeros((n_matches, k), np.int16)
-    m_games = np.zeros(n_matches, np.int16)
-    m_winners = np.zeros((n_matches, k), bool)
-    game_batches, game_pos_match, game_scores, seatings = [], [], [], []
-    game_seeds: list[tuple[np.ndarray, np.ndarray] | None] = []
-    for r in range(n_set):
-        entrants = task.seating(r)
-        pos = np.arange(r, n_matches, n_set)
-        res = game.play_matches(
-            [task.payloads[e] for e in entrants],
-            match_seeds,
-            play_seeds[pos],
-            task.target,
-            rounds=task.rounds,
-        )
-        if int(res.match_games.max(initial=0)) > MAX_GAMES_PER_MATCH:
-            raise RuntimeError(f"a match lasted more than {MAX_GAMES_PER_MATCH} games")
-        aggregates.add_batch(
-            agg,
-            chunk.table,
-            base_positions(task.table, entrants),
-            entrants,
-            res.games,
-            game.rank_value,
-            game.length_value,
-            game.higher_is_better,
-        )
-        aggregates.add_matches(agg, entrants, res)
-        m_totals[pos] = res.match_totals
-        m_games[pos] = res.match_games
-        m_winners[pos] = res.match_winners
-        game_batches.append(res.games)
-        game_pos_match.append(pos[res.game_match])  # chunk-local match position of each game
-        game_scores.append(res.game_scores)
-        seatings.append(entrants)
-        if res.game_deal_seeds is not None and res.game_play_seeds is not None:
-            game_seeds.append((res.game_deal_seeds, res.game_play_seeds))
-
-    # all games, ordered by match then by play order within the match
-    match_of_game = np.concatenate(game_pos_match)
-    order = np.argsort(match_of_game, kind="stable")
-    total = int(order.size)
-    inverse = np.empty(total, np.int64)
-    inverse[order] = np.arange(total)
-    offsets = np.cumsum([0] + [len(b) for b in game_batches])
-    positions = [inverse[offsets[i] : offsets[i + 1]] for i in range(n_set)]
-    batch = _gather(game_batches, positions, total)
-    match_pos = match_of_game[order]
-    scores = np.concatenate(game_scores)[order]
-    starts = np.searchsorted(match_pos, match_pos, side="left")
-    game_in_match = (np.arange(total) - starts).astype(np.int8)
+    m = _play_matches(task, match_seeds, play_seeds, agg)
+    batch, match_pos = m.batch, m.match_pos
     rotations = chunk.rotations()
-    seat_table = np.array(seatings, dtype=np.int64)
+    seat_table = np.array(m.seatings, dtype=np.int64)
     seat_ent = seat_table[rotations[match_pos]]
     match_global = match_ids[match_pos]
     ids = {
-        "game": match_global * MAX_GAMES_PER_MATCH + game_in_match,
+        "game": match_global * MAX_GAMES_PER_MATCH + m.game_in_match,
         "deal": chunk.deal_indices()[match_pos],
         "rotation": rotations[match_pos],
         "seed": play_seeds[match_pos],
-        "deal_seed": match_seeds[match_pos // n_set],
+        "deal_seed": match_seeds[match_pos // chunk.n_seatings],
         "match": match_global,
     }
     extra = {
         "match": match_global,
-        "game_in_match": game_in_match,
+        "game_in_match": m.game_in_match,
         "match_seed": ids["deal_seed"],
         "match_play_seed": ids["seed"],
     }
-    if len(game_seeds) == n_set:  # the plug-in says how to replay each game on its own
-        ids["deal_seed"] = np.concatenate([d for d, _ in game_seeds])[order]
-        ids["seed"] = np.concatenate([p for _, p in game_seeds])[order]
+    if m.game_seeds is not None:
+        ids["deal_seed"], ids["seed"] = m.game_seeds
     out = ChunkOutput(
         chunk_id=chunk.id,
-        n_games=total,
-        n_matches=n_matches,
+        n_games=len(batch),
+        n_matches=chunk.n_games,
         aggregates=agg,
         forfeits=_forfeit_details(task, batch, seat_ent, ids),
     )
     if task.rows:
         cols = _game_rows(task, batch, seat_ent, ids, extra)
         if "score" not in batch.seat_values:  # a game whose own column is "score" has them
-            _seat_columns(cols, "score", scores.astype(np.int16), k, game.max_players)
+            k = chunk.n_players
+            _seat_columns(cols, "score", m.scores.astype(np.int16), k, game.max_players)
         out.games_rows = cols
         out.matches_rows = _match_rows(
-            task,
-            match_ids,
-            match_seeds,
-            play_seeds,
-            seat_table[rotations],
-            m_games,
-            m_totals,
-            m_winners,
-        )
+            task, match_ids, match_seeds, play_seeds, seat_table[rotations], m.games, m.totals,
+            m.winners,
+        )  # fmt: skip
     return out
 
 
