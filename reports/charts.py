@@ -272,23 +272,20 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     order = list(dict.fromkeys(table["strategy"]))
     befores = list(dict.fromkeys(table["before"]))
     fig, ax = _axes(ax, (8.5, _height(len(order)) + 0.3 * len(befores) / 2))
-    n_b = len(befores)
-    step = 0.8 / max(n_b, 1)
-    for i, name in enumerate(order[::-1]):
-        rows = table[table["strategy"] == name]
-        total = rows["wins"].sum() / max(rows["games"].sum(), 1)
-        ax.barh(i, total, color="#dddddd", height=0.85, zorder=1)
-        for j, before in enumerate(befores):
-            r = rows[rows["before"] == before]
-            if r.empty:
-                continue
-            y = i - 0.4 + step * (j + 0.5)
-            rate = float(r["win_rate"].iloc[0])
-            err = [[max(rate - float(r["ci_low"].iloc[0]), 0)],
-                   [max(float(r["ci_high"].iloc[0]) - rate, 0)]]  # fmt: skip
-            colour, marker, _ = style(j)
-            ax.errorbar(rate, y, xerr=err, fmt=marker, color=colour, ms=4, capsize=2, lw=1,
-                        zorder=3)  # fmt: skip
+    step = 0.8 / max(len(befores), 1)
+    row = {name: i for i, name in enumerate(order[::-1])}  # the best strategy on top
+    per = table.groupby("strategy", sort=False)[["wins", "games"]].sum()
+    totals = [per.at[name, "wins"] / max(per.at[name, "games"], 1) for name in row]
+    ax.barh(list(row.values()), totals, color="#dddddd", height=0.85, zorder=1)
+    for j, before in enumerate(befores):  # one series per neighbour: one artist, not one a row
+        r = table[table["before"] == before]
+        y = r["strategy"].map(row).to_numpy() - 0.4 + step * (j + 0.5)
+        rate = r["win_rate"].to_numpy(float)
+        err = np.clip([rate - r["ci_low"].to_numpy(float), r["ci_high"].to_numpy(float) - rate],
+                      0, None)  # fmt: skip
+        colour, marker, _ = style(j)
+        ax.errorbar(rate, y, xerr=err, fmt=marker, color=colour, ms=4, capsize=2, lw=1,
+                    zorder=3)  # fmt: skip
     handles = [
         _proxy(color=style(j)[0], marker=style(j)[1], ls="none", label=f"after {b}")
         for j, b in enumerate(befores)

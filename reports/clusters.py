@@ -31,12 +31,13 @@ data with a known truth.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 import pandas as pd
-from scipy import special  # Student's t without scipy.stats' import time
 
 from .data import BLOCK, Games
 
@@ -149,37 +150,38 @@ class Sums:
 
 
 class Accumulator:
-    """Sums of (group, cluster) keys over blocks: dense when the table is small, else sparse."""
+    """Sums of (group, cluster) keys over blocks: counted in one pass at the end when the
+    table of cells is small (a bincount per block would clear and add the whole table each
+    time), else reduced per block to its distinct keys (memory bounded by the keys seen)."""
 
     def __init__(self, n_groups: int, n_clusters: int):
         self.g, self.c = n_groups, max(n_clusters, 1)
         self.dense = n_groups * self.c <= DENSE_CELLS
-        if self.dense:
-            self.w = np.zeros(n_groups * self.c)
-            self.n = np.zeros(n_groups * self.c)
-        else:
-            self.parts: list[tuple[np.ndarray, np.ndarray]] = []
+        self.parts: list[tuple[np.ndarray, np.ndarray]] = []
 
     def add(self, key: np.ndarray, won: np.ndarray) -> None:
         if self.dense:
-            self.n += np.bincount(key, minlength=self.g * self.c)
-            self.w += np.bincount(key, weights=won, minlength=self.g * self.c)
+            self.parts.append((key, won))
             return
         uniq, inv = np.unique(key, return_inverse=True)
         self.parts.append((uniq, np.stack([np.bincount(inv, weights=won), np.bincount(inv)])))
 
     def result(self) -> Sums:
-        if self.dense:
-            key = np.flatnonzero(self.n)
-            w, n = self.w[key], self.n[key]
-        elif self.parts:
+        if not self.parts:
+            key, w, n = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
+        elif self.dense:
+            keys = np.concatenate([k for k, _ in self.parts])
+            won = np.concatenate([v for _, v in self.parts])
+            n = np.bincount(keys, minlength=self.g * self.c).astype(np.float64)
+            w = np.bincount(keys, weights=won, minlength=self.g * self.c)
+            key = np.flatnonzero(n)
+            w, n = w[key], n[key]
+        else:
             keys = np.concatenate([k for k, _ in self.parts])
             vals = np.concatenate([v for _, v in self.parts], axis=1)
             key, inv = np.unique(keys, return_inverse=True)
             w = np.bincount(inv, weights=vals[0])
             n = np.bincount(inv, weights=vals[1])
-        else:
-            key, w, n = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
         return Sums(key // self.c, key % self.c, w, n, self.g)
 
 
@@ -259,17 +261,33 @@ class Estimates:
         """Two-sided p-value of ``value == null`` (t test; NaN where the run is too small)."""
         with np.errstate(invalid="ignore", divide="ignore"):
             t = (self.value - null) / self.se
-            p = 2 * special.stdtr(np.where(np.isfinite(self.df), self.df, 1.0), -np.abs(t))
+            p = 2 * student_t().stdtr(np.where(np.isfinite(self.df), self.df, 1.0), -np.abs(t))
         exact = (self.se == 0) & np.isfinite(self.value)
         p = np.where(exact, np.where(self.value == null, 1.0, 0.0), p)
         return np.where(self.df >= MIN_DF, p, np.nan)
+
+
+def student_t() -> ModuleType:
+    """``scipy.special`` (Student's t without ``scipy.stats``' import time), imported on first
+    use: a report imports it in a thread while it reads the run (``import_student_t``)."""
+    from scipy import special
+
+    return special
+
+
+def import_student_t() -> threading.Thread:
+    """Start importing ``scipy.special`` in a thread (a tenth of a second that overlaps with
+    reading Parquet parts, whose decoding releases the GIL)."""
+    thread = threading.Thread(target=student_t, name="import scipy.special", daemon=True)
+    thread.start()
+    return thread
 
 
 def t_quantile(df, level: float = 0.95) -> np.ndarray:
     """Student's t quantile for a two-sided ``level`` interval; NaN below ``MIN_DF``."""
     df = np.asarray(df, dtype=float)
     ok = np.isfinite(df) & (df >= MIN_DF)
-    q = special.stdtrit(np.where(ok, df, MIN_DF), 0.5 + level / 2)
+    q = student_t().stdtrit(np.where(ok, df, MIN_DF), 0.5 + level / 2)
     return np.where(ok, q, np.nan)
 
 

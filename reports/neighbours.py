@@ -36,12 +36,13 @@ def _pair_code(b: Games, s: int, back: int = 1) -> np.ndarray:
     """Per game: strategy in seat ``s`` * K + strategy ``back`` seats before it (-1: no such
     pair, or ``back`` reaches round to ``s`` itself)."""
     k = b.n_strategies
-    n = b.n_players.astype(np.int64)
-    other = (s - back) % np.maximum(n, 1)
-    me = b.seats[:, s].astype(np.int64)
-    them = np.take_along_axis(b.seats.astype(np.int64), other[:, None], axis=1)[:, 0]
+    n = b.n_players.astype(np.int32)
+    # the seat ``back`` before ``s`` without a modulo (valid rows have back < n and s < n)
+    other = np.clip(s - back + np.where(s >= back, 0, n), 0, b.seats.shape[1] - 1)
+    me = b.seats[:, s].astype(np.int32)
+    them = np.take_along_axis(b.seats, other[:, None], axis=1)[:, 0].astype(np.int32)
     ok = (s < n) & (back < n) & (me >= 0) & (them >= 0)
-    return np.where(ok, me * k + them, -1)
+    return np.where(ok, me * k + them, -1).astype(np.int64)
 
 
 def _elsewhere_codes(b: Games, s: int) -> np.ndarray:

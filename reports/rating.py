@@ -32,33 +32,30 @@ def choice_patterns(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Returns (chosen (U,), composition (U, K) counts of each strategy in the choice set,
     weight (U,)). Each seat of each game is one event: its strategy chosen among the seats
-    that did not finish strictly ahead of it."""
+    that did not finish strictly ahead of it. The likelihood depends on an event only through
+    (chosen strategy, composition), so equal events are merged: a run of 200,000 games with
+    100,000 distinct finishing patterns holds a few thousand distinct choices."""
     k = g.n_strategies
     tables, ranks, weight = finishing_patterns(g)
     width = tables.shape[1]
-    events = []
+    base = width + 1  # a strategy's count in a choice set: 0 .. width
+    seated = tables >= 0
+    codes, weights = [], []
     for s in range(width):  # seat s is chosen among the seats not strictly ahead of it
-        occ = tables[:, s] >= 0
-        inset = (tables >= 0) & (ranks >= ranks[:, [s]])
-        frame = pd.DataFrame(tables[occ], columns=[f"t{j}" for j in range(width)])
-        for j in range(width):
-            frame[f"m{j}"] = inset[occ, j]
-        frame["seat"] = s
-        frame["w"] = weight[occ]
-        events.append(frame)
-    # sorted by seat, table, then set membership as a bit mask (seat j = bit j)
-    keys = ["seat"] + [f"t{j}" for j in range(width)] + [f"m{j}" for j in reversed(range(width))]
-    ev = pd.concat(events, ignore_index=True).groupby(keys, sort=True)["w"].sum().reset_index()
-    tab = ev[[f"t{j}" for j in range(width)]].to_numpy(np.int64)
-    member = ev[[f"m{j}" for j in range(width)]].to_numpy(bool)
-    seat = ev["seat"].to_numpy(np.int64)
-    comp = np.zeros((len(ev), k))
-    rows = np.arange(len(ev))
-    for j in range(width):  # one increment per row and j: plain fancy-index add is safe
-        inset = member[:, j] & (tab[:, j] >= 0)
-        comp[rows[inset], tab[inset, j]] += 1.0
+        occ = seated[:, s]
+        inset = seated[occ] & (ranks[occ] >= ranks[occ, s][:, None])
+        comp = np.zeros((int(occ.sum()), k), dtype=np.int64)
+        rows = np.nonzero(inset)
+        np.add.at(comp, (rows[0], tables[occ][rows]), 1)
+        code = comp @ (base ** np.arange(k, dtype=np.int64))
+        codes.append(code * k + tables[occ, s])
+        weights.append(weight[occ])
+    key, where = np.unique(np.concatenate(codes), return_inverse=True)
+    w = np.bincount(where, weights=np.concatenate(weights).astype(float))
+    chosen = key % k
+    comp = (key // k)[:, None] // (base ** np.arange(k, dtype=np.int64))[None, :] % base
     keep = comp.sum(axis=1) > 1  # a choice out of one seat carries no information
-    return tab[rows, seat][keep], comp[keep], ev["w"].to_numpy()[keep].astype(float)
+    return chosen[keep], comp[keep].astype(float), w[keep]
 
 
 def fit_plackett_luce(

@@ -7,6 +7,7 @@ import io
 import multiprocessing as mp
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,8 @@ import pandas as pd
 
 from tournaments.game import Declaration, plural
 
-from .data import Games, Run, as_run
+from .clusters import import_student_t
+from .data import Run, as_run
 from .declared import by_parameter, means, outcomes
 from .expert import expert, expert_lengths, expert_scores
 from .findings import key_findings
@@ -300,18 +302,10 @@ def _overview(run: Run, out: Path) -> list[tuple[str, str]]:
     return items
 
 
-_SHARED: Games | None = None  # the games a forked table worker computes from (no pickling)
-
-
-def _shared_table(name: str, order: list[str]) -> pd.DataFrame:
-    assert _SHARED is not None
-    return neighbours(_SHARED, order=order) if name == "neighbours" else rating(_SHARED)
-
-
 def _fork_pool() -> ProcessPoolExecutor | None:
-    """A one-process pool forked from this one (the run's arrays shared, nothing re-imported),
-    or None where that is not possible or useful: one core, no fork, a daemonic worker, or
-    LEAVES_REPORT_SERIAL set."""
+    """A one-process pool forked from this one (nothing re-imported, the tables sent as they
+    are made), or None where that is not possible or useful: one core, no fork, a daemonic
+    worker, or LEAVES_REPORT_SERIAL set."""
     if (os.cpu_count() or 1) < 2 or os.environ.get("LEAVES_REPORT_SERIAL"):
         return None
     if "fork" not in mp.get_all_start_methods() or mp.current_process().daemon:
@@ -322,87 +316,86 @@ def _fork_pool() -> ProcessPoolExecutor | None:
         return None
 
 
-def compute_tables(run: Run, top: int = 5, parallel: bool = False
-                   ) -> tuple[dict[str, pd.DataFrame], str]:  # fmt: skip
+Tables = dict[str, pd.DataFrame]
+
+
+def compute_tables(run: Run, top: int = 5, ready: Callable[[Tables], None] | None = None
+                   ) -> tuple[Tables, str]:  # fmt: skip
     """All report tables of a run (keys = CSV stems) and the significance method used; which
-    tables there are follows the run's game declaration. ``parallel``: the two slowest
-    (neighbours, rating) in a forked process meanwhile (the same numbers)."""
-    global _SHARED
+    tables there are follows the run's game declaration. ``ready(tables so far)`` is called
+    after each table (the report draws a chart as soon as its table exists); the tables whose
+    charts take longest to draw come first."""
     g = run.games
     d = run.declaration
-    summ = summary(g)
-    order = summ["strategy"].tolist()
-    pool = _fork_pool() if parallel else None
-    later: dict[str, Future] = {}
-    if pool is not None:
-        _SHARED = g
-        for name in ("neighbours", "rating") if d.turn_order else ("rating",):
-            later[name] = pool.submit(_shared_table, name, order)
-    t: dict[str, pd.DataFrame] = {"summary": summ}
-    for name, table in (("means", means(g)), ("by_parameter", by_parameter(g))):
+    t: Tables = {}
+
+    def add(name: str, table: pd.DataFrame | None) -> None:
         if table is not None:
             t[name] = table
-    t["head_to_head"] = head_to_head(g, order=order)
-    if d.has_first_player:
-        t["seats"] = seats(g)
+            if ready is not None:
+                ready(t)
+
+    add("summary", summary(g))
+    order = t["summary"]["strategy"].tolist()
+    add("means", means(g))
+    add("by_parameter", by_parameter(g))
     if d.turn_order:
-        t["neighbours"] = _collect(later, "neighbours", g, order)
-    t["completion"] = completion(g)
-    t["lengths"] = lengths(g)
-    t["lengths_hist"] = length_distribution(g)
-    found = outcomes(g)
-    if found is not None:
-        t["outcomes"] = found
-    t["significance"] = significance(g, top=top, order=order)
-    t["rating"] = _collect(later, "rating", g, order)
+        add("neighbours", neighbours(g, order=order))
+    add("head_to_head", head_to_head(g, order=order))
+    if d.has_first_player:
+        add("seats", seats(g))
+    add("completion", completion(g))
+    add("lengths", lengths(g))
+    add("lengths_hist", length_distribution(g))
+    add("outcomes", outcomes(g))
+    add("significance", significance(g, top=top, order=order))
+    add("rating", rating(g))
     if gauntlet_design(run) is not None:
-        t["gauntlet"] = gauntlet(run)
+        add("gauntlet", gauntlet(run))
     if g.match is not None:
-        t[d.match_name] = expert(run)
-        t[f"{d.match_name}_scores"] = expert_scores(run)
-        t[f"{d.match_name}_lengths"] = expert_lengths(run)
-    if pool is not None:
-        pool.shutdown(wait=False)
-        _SHARED = None
+        add(d.match_name, expert(run))
+        add(f"{d.match_name}_scores", expert_scores(run))
+        add(f"{d.match_name}_lengths", expert_lengths(run))
     method = t["significance"]["method"].iloc[0] if len(t["significance"]) else "none"
-    return t, method
+    return _in_order(t, d), method
 
 
-def _collect(later: dict[str, Future], name: str, g: Games, order: list[str]) -> pd.DataFrame:
-    """A table the forked worker computed, or this process's own where it could not."""
-    if name in later:
-        try:
-            return later[name].result()
-        except Exception:  # noqa: BLE001 - a lost worker: compute it here, the same table
-            pass
-    return neighbours(g, order=order) if name == "neighbours" else rating(g)
+def _in_order(t: Tables, d: Declaration) -> Tables:
+    """The tables in the order the page and the CSV listing present them."""
+    first = ["summary", "means", "by_parameter", "head_to_head", "seats", "neighbours"]
+    keys = [k for k in first if k in t] + [k for k in t if k not in first]
+    return {k: t[k] for k in keys}
 
 
 ChartJob = tuple[str, tuple, dict]  # (function in reports.charts, args, keyword args)
 
 
-def _chart_jobs(t: dict[str, pd.DataFrame], d: Declaration) -> dict[str, ChartJob]:
-    """The charts of the tables, as calls a worker process can make (tables pickle cheaply)."""
-    jobs: dict[str, ChartJob] = {"win_rates": ("win_rates", (t["summary"],), {"unit": d.unit})}
+def _chart_jobs(t: Tables, d: Declaration) -> dict[str, ChartJob]:
+    """The charts of the tables made so far, as calls a worker process can make (tables pickle
+    cheaply): each chart as soon as the tables it draws exist."""
+    jobs: dict[str, ChartJob] = {}
+    if "summary" in t:
+        jobs["win_rates"] = ("win_rates", (t["summary"],), {"unit": d.unit})
     if "means" in t and d.rank_value in d.mean_columns:
         jobs["means"] = ("means", (t["means"], d.rank_value, d.better, d.unit), {})
     if "by_parameter" in t:
         for p, sub in t["by_parameter"].groupby("parameter"):
             jobs[f"by_{p}"] = ("by_parameter", (sub, d.rank_value, d.unit), {})
-    if len(t["rating"]) > 1:
+    if "rating" in t and len(t["rating"]) > 1:
         jobs["rating"] = ("rating", (t["rating"],), {})
     if "seats" in t:
         jobs["seats"] = ("seat_advantage", (t["seats"],), {})
-    for m in d.length_columns:
+    for m in d.length_columns if "lengths_hist" in t else ():
         jobs[f"lengths_{m}"] = ("length_distribution", (t["lengths_hist"], m), {"unit": d.unit})
-    if len(t["head_to_head"]):
+    if "head_to_head" in t and len(t["head_to_head"]):
         jobs["head_to_head"] = ("head_to_head", (t["head_to_head"],), {})
     if "neighbours" in t and len(t["neighbours"]) and len(t["summary"]) > 1:
         jobs["neighbours"] = ("neighbours", (t["neighbours"],), {})
-    if f"{d.match_name}_scores" in t:
+    scores = f"{d.match_name}_scores"
+    if scores in t and d.match_name in t:
         order = t[d.match_name]["strategy"].tolist()
         kw = {"order": order, "better": d.better, "title": d.match_title}
-        jobs[f"{d.match_name}_scores"] = ("expert_scores", (t[f"{d.match_name}_scores"],), kw)
+        jobs[scores] = ("expert_scores", (t[scores],), kw)
     return jobs
 
 
@@ -441,17 +434,24 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     start = time.perf_counter()
     pool = _fork_pool()
+    futures: dict[str, Future] = {}
     try:
         if pool is not None:
             pool.submit(_warm)
+        import_student_t()
         run = as_run(source)
         if out is None:
             out = (run.path / "report") if run.path is not None else Path("report")
         out = Path(out)
         (out / "charts").mkdir(parents=True, exist_ok=True)
-        tables, method = compute_tables(run, top=top, parallel=pool is not None)
+
+        def draw(t: Tables) -> None:  # each chart to the worker once its tables exist
+            for k, job in _chart_jobs(t, run.declaration).items():
+                if k not in futures:
+                    futures[k] = pool.submit(_render, job)
+
+        tables, method = compute_tables(run, top=top, ready=draw if pool is not None else None)
         jobs = _chart_jobs(tables, run.declaration)
-        futures = {k: pool.submit(_render, job) for k, job in jobs.items()} if pool else {}
         for name, df in tables.items():
             df.to_csv(out / f"{name}.csv", index=False)
         secs = _sections(tables, method, run.declaration, run.manifest.get("spec"))

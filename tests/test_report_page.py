@@ -66,17 +66,20 @@ def test_markdown_keeps_full_tables_in_plain_sections(tmp_path):
     assert "### Head to head: how it is computed" in text and "[`summary.csv`](summary.csv)" in text
 
 
-def test_tables_computed_in_a_forked_process_are_the_tables_computed_here(tmp_path):
-    # With two cores the report computes neighbours and rating in a forked process: the
-    # numbers must not depend on which process computed them.
-    from reports.report import compute_tables
-
+def test_charts_drawn_in_the_worker_as_tables_are_made_are_the_charts_drawn_here(
+    tmp_path, monkeypatch
+):
+    # With two cores the report draws each chart in a forked process as soon as its table
+    # exists: the charts (and the tables) must not depend on where or when they were drawn.
     games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2, "d": 0.1}, players=(3, 4),
                             deals=6, seed=3, seating="balanced")  # fmt: skip
-    run = reports.load_run(write_run(tmp_path / "run", games))
-    here, m1 = compute_tables(run, parallel=False)
-    run = reports.load_run(tmp_path / "run")
-    forked, m2 = compute_tables(run, parallel=True)
-    assert m1 == m2 and list(here) == list(forked)
-    for name in here:
-        pd.testing.assert_frame_equal(here[name], forked[name], check_exact=True, obj=name)
+    run = write_run(tmp_path / "run", games)
+    forked = reports.build_report(run, out=tmp_path / "forked").parent
+    monkeypatch.setenv("LEAVES_REPORT_SERIAL", "1")
+    here = reports.build_report(run, out=tmp_path / "here").parent
+    names = sorted(p.name for p in (here / "charts").iterdir())
+    assert names == sorted(p.name for p in (forked / "charts").iterdir()) and len(names) >= 6
+    for name in names:
+        assert (here / "charts" / name).read_bytes() == (forked / "charts" / name).read_bytes()
+    for csv in sorted(here.glob("*.csv")):
+        assert csv.read_text() == (forked / csv.name).read_text(), csv.name
