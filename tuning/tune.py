@@ -14,9 +14,7 @@ tournament on fresh seeds then compares it with the starting parameters, paired 
 from __future__ import annotations
 
 import json
-import math
 import platform
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,11 +26,12 @@ import numpy as np
 import pandas as pd
 
 import strategies
-from tournaments import derive_seeds, parse_players
+from tournaments import derive_seeds
 from tournaments.progress import RunProgress
 
 from .chart import convergence
-from .evaluate import Field, Score, parse_field
+from .evaluate import Field, Score
+from .plan import FINALISTS, TARGET_GENERATIONS, Plan, checked
 from .space import Space
 from .verify import Verification, compare
 
@@ -42,17 +41,6 @@ TUNE_SEED_KEYS = {"cma": 100, "generation": 101, "verify": 102, "select": 103}
 """SeedSequence spawn-key prefixes under the tuning seed: the optimiser's draws, generation g's
 tournament seed (101, g), the verification tournament's seed (102, 0) and the selection
 stage's (103, 0)."""
-
-SELECT_SHARE = 0.1
-"""Share of the budget spent replaying the finalists."""
-
-FINALISTS = 5
-"""The final search mean and up to this many minus one best candidates replayed at the end."""
-
-TARGET_GENERATIONS = 25
-"""Without ``candidate_games``, the budget is split so that the search runs about this many
-generations: enough for CMA-ES to move, with each candidate's score still measured on a few
-hundred games or more."""
 
 SIGMA0 = 0.05
 """Initial step size, as a fraction of every parameter's range: small, because the defaults of a
@@ -155,32 +143,6 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
     return out
 
 
-def _check_out(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"{out} exists and is not a directory")
-    if out.exists() and any(out.iterdir()):
-        raise ValueError(f"{out} is not empty: pick a new --out")
-
-
-def _plan(
-    field: Field, spec: str, budget: int, popsize: int, candidate_games: int | None
-) -> tuple[int, int, int]:
-    """(games per evaluation, generations to run, games per finalist), in whole duplicate sets."""
-    per_gen = popsize + 1  # the candidates and the starting parameters
-    search = budget - int(budget * SELECT_SHARE)
-    asked = candidate_games or max(1, search // (TARGET_GENERATIONS * per_gen))
-    games = field.games_per_run(spec, asked)
-    generations = search // (per_gen * games)
-    if generations < 2:
-        need = math.ceil(2 * per_gen * games / (1 - SELECT_SHARE))
-        raise ValueError(
-            f"--budget {budget:,} is too small: two generations of {popsize} candidates and the "
-            f"start at {games:,} games each, and the final selection, need {need:,} games"
-        )
-    select = field.games_per_run(spec, max(games, int(budget * SELECT_SHARE) // FINALISTS))
-    return games, generations, select
-
-
 def _optimizer(space: Space, popsize: int, seed: int, sigma: float) -> Any:
     import cma
 
@@ -229,124 +191,111 @@ def tune(
     ``n_jobs``. Writes to ``out`` (a new temporary directory when None).
     """
     t0 = time.perf_counter()
-    if not isinstance(spec, str):
-        raise ValueError("tune takes the strategy as a spec string, e.g. 'weighted'")
-    field = Field(parse_field(against), parse_players(players), int(n_jobs))
-    if int(budget) < 1:
-        raise ValueError(f"--budget must be a positive number of games, got {budget}")
-    if n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"--jobs must be a positive number of workers (or -1), got {n_jobs}")
-    params = strategies.tunables(spec)
-    space = Space(params)
-    start_label = strategies.get(spec).label
-    opponent_labels = {strategies.get(s).label for s in field.against}
-    if start_label in opponent_labels:
-        raise ValueError(
-            f"{start_label} is both the strategy tuned and an opponent: give the opponent other "
-            "parameters (e.g. weighted:w_pass=-12.0) so the two can be told apart"
-        )
-    if popsize is None:
-        popsize = 4 + int(3 * math.log(max(2, space.dim)))
-    if int(popsize) < 2:
-        raise ValueError(f"--popsize must be at least 2, got {popsize}")
-    popsize = int(popsize)
-    if not 0 < float(sigma) <= 1:
-        raise ValueError(f"--sigma must lie in (0, 1] (a fraction of each range), got {sigma}")
-    if candidate_games is not None and int(candidate_games) < 1:
-        raise ValueError(f"--candidate-games must be at least 1, got {candidate_games}")
-    seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
-    if seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {seed}")
-    games, generations, select_games = _plan(field, spec, int(budget), popsize, candidate_games)
-    verify_games = int(verify_games) if verify_games is not None else max(games, budget // 2)
-    if verify_games < 1:
-        raise ValueError(f"--verify-games must be at least 1, got {verify_games}")
-    out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tune-"))
-    _check_out(out)
-    out.mkdir(parents=True, exist_ok=True)
-
-    es = _optimizer(space, popsize, seed, float(sigma))
-    gen_seeds = derive_seeds(seed, (TUNE_SEED_KEYS["generation"],), np.arange(generations))
-    start_values = {p.name: p.clip(p.value) for p in params}
+    plan = checked(spec, against, players, budget, seed, n_jobs, out, popsize=popsize,
+                    candidate_games=candidate_games, verify_games=verify_games, sigma=sigma)  # fmt: skip
+    plan.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
-    search: list[dict[str, Any]] = []
-    total = generations * (popsize + 1) * games + FINALISTS * select_games
+    total = plan.generations * (plan.popsize + 1) * plan.games + FINALISTS * plan.select_games
     with RunProgress(total, 0, progress, "games") as bar:
-        for g in range(generations):
-            gseed = int(gen_seeds[g])
-            xs = es.ask()
-            start_score = field.score(spec, games, gseed)
-            bar.advance(games)
-            rows.append(_row(g, -1, "start", spec, start_values, start_score, gseed))
-            fitness = []
-            for i, x in enumerate(xs):
-                values = space.decode(x[: space.dim])
-                cand = _distinct(spec, values, space, opponent_labels)
-                score = field.score(cand, games, gseed)
-                bar.advance(games)
-                rows.append(_row(g, i, "candidate", cand, values, score, gseed))
-                fitness.append(-score.win_rate)
-            es.tell(xs, fitness)
-            search.append(
-                {"generation": g, "sigma": float(es.sigma), **space.decode(es.mean[: space.dim])}
-            )
-        mean_values = space.decode(es.mean[: space.dim])
-        finalists = _finalists(rows, _distinct(spec, mean_values, space, opponent_labels))
-        sseed = int(derive_seeds(seed, (TUNE_SEED_KEYS["select"],), np.arange(1))[0])
-        picked = None
-        for i, cand in enumerate(finalists):
-            score = field.score(cand, select_games, sseed)
-            bar.advance(select_games)
-            values = strategies.get(cand).params
-            values = {p.name: values[p.name] for p in params}
-            rows.append(_row(generations, i, "finalist", cand, values, score, sseed))
-            if picked is None or score.win_rate > picked[1]:
-                picked = (values, score.win_rate)
-    best = picked[0]
+        search, mean_values = _search(plan, rows, bar)
+        finalists = _finalists(rows, _distinct(spec, mean_values, plan.space, plan.opponents))
+        best = _select(plan, finalists, rows, bar)
     best_spec = strategies.spec_with(spec, best)
     no_effect = _no_effect(rows)
     if no_effect:  # every candidate played as the start did: nothing to call "best"
-        best, best_spec = dict(start_values), spec
-
-    best_spec, verification = _verify(field, spec, best_spec, verify_games, seed, out)
+        best, best_spec = plan.start, spec
+    best_spec, verification = _verify(plan.field, spec, best_spec, plan.verify_games, plan.seed,
+                                      plan.out)  # fmt: skip
     candidates = pd.DataFrame(rows)
-    search_df = pd.DataFrame(search)
-    settings = {
-        "spec": spec,
-        "against": list(field.against),
-        "players": list(field.players),
-        "budget": int(budget),
-        "seed": seed,
-        "popsize": popsize,
-        "sigma0": float(sigma),
-        "candidate_games": games,
-        "generations_planned": generations,
-        "generations_run": len(search),
-        "finalists": len(finalists),
-        "finalist_games": select_games,
-        "games_used": int(candidates["games"].sum()),
-        "verify_games": verification.tuned.games,
-        "verify_seed": verification.seed,
-        "parameters": {p.name: [p.low, p.high] for p in params},
-        "seed_keys": TUNE_SEED_KEYS,
-        "jobs": int(n_jobs),
-        "no_effect": no_effect,
-    }
+    settings = _settings(plan, candidates, len(search), len(finalists), verification)
+    settings["no_effect"] = no_effect
     settings["wall_s"] = round(time.perf_counter() - t0, 3)
     result = TuneResult(
-        out=out,
+        out=plan.out,
         spec=spec,
         best_spec=best_spec,
         best=best,
-        start=start_values,
+        start=plan.start,
         candidates=candidates,
-        search=search_df,
+        search=pd.DataFrame(search),
         verification=verification,
         settings=settings,
-        warnings=_warnings(verification, no_effect, [p.name for p in params]),
+        warnings=_warnings(verification, no_effect, [p.name for p in plan.params]),
     )
-    _write(result, space)
+    _write(result, plan.space)
     return result
+
+
+def _search(plan: Plan, rows: list[dict[str, Any]], bar: RunProgress
+            ) -> tuple[list[dict[str, Any]], dict[str, Any]]:  # fmt: skip
+    """The CMA-ES generations: each candidate and the start on the generation's common deals
+    (rows appended to ``rows``). Returns the search path and the final mean's values."""
+    es = _optimizer(plan.space, plan.popsize, plan.seed, plan.sigma)
+    gen_seeds = derive_seeds(plan.seed, (TUNE_SEED_KEYS["generation"],),
+                             np.arange(plan.generations))  # fmt: skip
+    dim = plan.space.dim
+    search: list[dict[str, Any]] = []
+    for g in range(plan.generations):
+        gseed = int(gen_seeds[g])
+        xs = es.ask()
+        start_score = plan.field.score(plan.spec, plan.games, gseed)
+        bar.advance(plan.games)
+        rows.append(_row(g, -1, "start", plan.spec, plan.start, start_score, gseed))
+        fitness = []
+        for i, x in enumerate(xs):
+            values = plan.space.decode(x[:dim])
+            cand = _distinct(plan.spec, values, plan.space, plan.opponents)
+            score = plan.field.score(cand, plan.games, gseed)
+            bar.advance(plan.games)
+            rows.append(_row(g, i, "candidate", cand, values, score, gseed))
+            fitness.append(-score.win_rate)
+        es.tell(xs, fitness)
+        search.append(
+            {"generation": g, "sigma": float(es.sigma), **plan.space.decode(es.mean[:dim])}
+        )
+    return search, plan.space.decode(es.mean[:dim])
+
+
+def _select(plan: Plan, finalists: list[str], rows: list[dict[str, Any]], bar: RunProgress
+            ) -> dict[str, Any]:  # fmt: skip
+    """The finalists replayed on new common deals: the values of the best of them."""
+    sseed = int(derive_seeds(plan.seed, (TUNE_SEED_KEYS["select"],), np.arange(1))[0])
+    picked: tuple[dict[str, Any], float] | None = None
+    for i, cand in enumerate(finalists):
+        score = plan.field.score(cand, plan.select_games, sseed)
+        bar.advance(plan.select_games)
+        values = strategies.get(cand).params
+        values = {p.name: values[p.name] for p in plan.params}
+        rows.append(_row(plan.generations, i, "finalist", cand, values, score, sseed))
+        if picked is None or score.win_rate > picked[1]:
+            picked = (values, score.win_rate)
+    assert picked is not None  # the final mean is always a finalist
+    return picked[0]
+
+
+def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finalists: int,
+              verification: Verification) -> dict[str, Any]:  # fmt: skip
+    """What ``settings.json`` records of a run."""
+    return {
+        "spec": plan.spec,
+        "against": list(plan.field.against),
+        "players": list(plan.field.players),
+        "budget": plan.budget,
+        "seed": plan.seed,
+        "popsize": plan.popsize,
+        "sigma0": plan.sigma,
+        "candidate_games": plan.games,
+        "generations_planned": plan.generations,
+        "generations_run": generations_run,
+        "finalists": finalists,
+        "finalist_games": plan.select_games,
+        "games_used": int(candidates["games"].sum()),
+        "verify_games": verification.tuned.games,
+        "verify_seed": verification.seed,
+        "parameters": {p.name: [p.low, p.high] for p in plan.params},
+        "seed_keys": TUNE_SEED_KEYS,
+        "jobs": int(plan.field.n_jobs),
+    }
 
 
 def _verify(field: Field, spec: str, best_spec: str, games: int, seed: int,

@@ -1,0 +1,128 @@
+"""A tuning run's settings, checked, and its budget split into generations, a selection and a
+verification (``tune`` runs the plan; everything here is decided before a game is played)."""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import strategies
+from tournaments import parse_players
+
+from .evaluate import Field, parse_field
+from .space import Space
+
+__all__ = ["FINALISTS", "SELECT_SHARE", "TARGET_GENERATIONS", "Plan", "checked"]
+
+SELECT_SHARE = 0.1
+"""Share of the budget spent replaying the finalists."""
+
+FINALISTS = 5
+"""The final search mean and up to this many minus one best candidates replayed at the end."""
+
+TARGET_GENERATIONS = 25
+"""Without ``candidate_games``, the budget is split so that the search runs about this many
+generations: enough for CMA-ES to move, with each candidate's score still measured on a few
+hundred games or more."""
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} exists and is not a directory")
+    if out.exists() and any(out.iterdir()):
+        raise ValueError(f"{out} is not empty: pick a new --out")
+
+
+def split_budget(
+    field: Field, spec: str, budget: int, popsize: int, candidate_games: int | None
+) -> tuple[int, int, int]:
+    """(games per evaluation, generations to run, games per finalist), in whole duplicate sets."""
+    per_gen = popsize + 1  # the candidates and the starting parameters
+    search = budget - int(budget * SELECT_SHARE)
+    asked = candidate_games or max(1, search // (TARGET_GENERATIONS * per_gen))
+    games = field.games_per_run(spec, asked)
+    generations = search // (per_gen * games)
+    if generations < 2:
+        need = math.ceil(2 * per_gen * games / (1 - SELECT_SHARE))
+        raise ValueError(
+            f"--budget {budget:,} is too small: two generations of {popsize} candidates and the "
+            f"start at {games:,} games each, and the final selection, need {need:,} games"
+        )
+    select = field.games_per_run(spec, max(games, int(budget * SELECT_SHARE) // FINALISTS))
+    return games, generations, select
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A tuning run's checked settings: the strategy, its field and parameters, the seed and
+    how the budget is split (games per candidate, generations, selection and verification)."""
+
+    spec: str
+    field: Field
+    params: list[Any]
+    space: Space
+    opponents: set[str]
+    budget: int
+    seed: int
+    popsize: int
+    sigma: float
+    games: int
+    generations: int
+    select_games: int
+    verify_games: int
+    out: Path
+
+    @property
+    def start(self) -> dict[str, Any]:
+        return {p.name: p.clip(p.value) for p in self.params}
+
+
+def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None,
+             n_jobs: int, out: Any, **opts: Any) -> Plan:  # fmt: skip
+    """The settings of ``tune``, each checked with a one-line error naming its option."""
+    if not isinstance(spec, str):
+        raise ValueError("tune takes the strategy as a spec string, e.g. 'weighted'")
+    field = Field(parse_field(against), parse_players(players), int(n_jobs))
+    if int(budget) < 1:
+        raise ValueError(f"--budget must be a positive number of games, got {budget}")
+    if n_jobs == 0 or n_jobs < -1:
+        raise ValueError(f"--jobs must be a positive number of workers (or -1), got {n_jobs}")
+    params = strategies.tunables(spec)
+    space = Space(params)
+    start_label = strategies.get(spec).label
+    opponents = {strategies.get(s).label for s in field.against}
+    if start_label in opponents:
+        raise ValueError(
+            f"{start_label} is both the strategy tuned and an opponent: give the opponent other "
+            "parameters (e.g. weighted:w_pass=-12.0) so the two can be told apart"
+        )
+    popsize = opts["popsize"]
+    popsize = int(4 + int(3 * math.log(max(2, space.dim))) if popsize is None else popsize)
+    if popsize < 2:
+        raise ValueError(f"--popsize must be at least 2, got {popsize}")
+    if not 0 < float(opts["sigma"]) <= 1:
+        raise ValueError(
+            f"--sigma must lie in (0, 1] (a fraction of each range), got {opts['sigma']}"
+        )
+    candidate_games = opts["candidate_games"]
+    if candidate_games is not None and int(candidate_games) < 1:
+        raise ValueError(f"--candidate-games must be at least 1, got {candidate_games}")
+    seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
+    if seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, got {seed}")
+    games, generations, select_games = split_budget(
+        field, spec, int(budget), popsize, candidate_games
+    )
+    verify = opts["verify_games"]
+    verify = int(verify) if verify is not None else max(games, int(budget) // 2)
+    if verify < 1:
+        raise ValueError(f"--verify-games must be at least 1, got {verify}")
+    out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tune-"))
+    _check_out(out)
+    return Plan(spec, field, params, space, opponents, int(budget), seed, popsize,
+                 float(opts["sigma"]), games, generations, select_games, verify, out)  # fmt: skip
