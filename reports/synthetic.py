@@ -51,7 +51,10 @@ def _play(strength, table_codes, first, luck, rng, unfinished_p, forfeit_p):
     return cards, winner, turns, rounds, unfinished, forfeit
 
 
-def _frame(labels, tabs_rows, first, cards, winner, turns, rounds, unfinished, forfeit, extra):
+def _frame(labels, tabs_rows, first, outcome: tuple[np.ndarray, ...], extra) -> pd.DataFrame:
+    """The rows of games at one table: ``outcome`` = (cards, winner, turns, rounds,
+    unfinished, forfeit) as ``_play`` draws them."""
+    cards, winner, turns, rounds, unfinished, forfeit = outcome
     g, n = tabs_rows.shape
     cols: dict[str, object] = {}
     lab = np.array(list(labels) + [None], dtype=object)
@@ -124,7 +127,7 @@ def synthetic_games(
             "seed": (deal_id * 7919 + seed).astype(np.int64),
         }
         table0 += len(tabs)
-        frames.append(_frame(labels, rows, first, *out, extra))
+        frames.append(_frame(labels, rows, first, out, extra))
     df = pd.concat(frames, ignore_index=True)
     df.insert(0, "game", np.arange(len(df), dtype=np.int64))
     return df
@@ -165,7 +168,7 @@ def synthetic_expert(
                 )
                 if s >= n:
                     extra[f"score_{s}"][:] = pd.NA
-            gframes.append(_frame(labels, m_tab[idx], first, *out, extra))
+            gframes.append(_frame(labels, m_tab[idx], first, out, extra))
             alive[idx] = totals[idx].max(axis=1) < target
         mf = {"match": np.arange(m0, m0 + m), "games": played}
         low = totals.min(axis=1, keepdims=True)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import reports
-from reports.report import order_note
+from reports.sections import order_note
 from reports.synthetic import synthetic_games, write_run
 
 TEN = {f"s{i}": 0.1 * i - 0.5 for i in range(10)}

@@ -1,0 +1,292 @@
+"""The report page's sections: which there are for a run, in reading order, and the words
+around each table (what it is, how it is computed, the sentence that leads it); and the run
+in a few lines for the page's summary box."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from tournaments.game import Declaration, plural
+
+from .data import Run
+from .findings import key_findings
+from .page import Section
+from .significance import PAIRED
+
+__all__ = ["order_note", "overview", "sections"]
+
+Tables = dict[str, pd.DataFrame]
+
+
+def sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
+              spec: dict | None = None) -> list[Section]:  # fmt: skip
+    """The page's sections, in reading order; which ones and their words follow the game's
+    declaration ``d`` (units, direction, columns)."""
+    secs = [*_opening(tables, method, d), *_declared(tables, d), *_comparisons(tables, method, d)]
+    secs += _game_sections(tables, d, spec)
+    for sec in secs:
+        sec.lead = _lead(sec, tables, d)
+    return secs[:1] + [sec for sec in secs[1:] if any(len(t) for _, t in sec.tables)]
+
+
+def _opening(tables: Tables, method: str, d: Declaration) -> list[Section]:
+    """The key findings and the summary."""
+    units, rank = d.units(), d.rank_value.replace("_", " ")
+    shared = (
+        " A win shared by tied players counts for each of them (win_share splits it)."
+        if d.shared_wins
+        else ""
+    )
+    return [
+        Section(
+            "Key findings",
+            "In words, from the tables below; 95% intervals in brackets, numbers rounded "
+            "(the CSVs keep full precision).",
+            bullets=[f.text for f in key_findings(tables, method, d)],
+        ),
+        Section(
+            "Summary",
+            f"Per strategy: seats occupied ({units}), wins, win rate with a 95% interval "
+            "(duplicate sets the units), fair share (expected win rate if all were equal), "
+            f"relative = win rate / fair share, mean {rank} when not winning, unfinished and "
+            f"forfeited {units}. Strongest first." + shared,
+            [("summary", tables["summary"])],
+            ["win_rates"],
+        ),
+    ]
+
+
+def _declared(tables: Tables, d: Declaration) -> list[Section]:
+    """The sections of tables a game declares (means, by parameter) and the gauntlet's."""
+    rank = d.rank_value.replace("_", " ")
+    secs = []
+    if "means" in tables:
+        cols = ", ".join(c.replace("_", " ") for c in d.mean_columns)
+        secs.append(
+            Section(
+                f"Mean {rank} per {d.unit}",
+                f"Per strategy: the mean per seat of {cols}, with 95% intervals (normal, over "
+                f"seats); {d.better} {rank} is better. Best first.",
+                [("means", tables["means"])],
+                ["means"],
+            )
+        )
+    if "by_parameter" in tables:
+        names = ", ".join(d.parameters)
+        secs.append(
+            Section(
+                f"{rank.capitalize()} by strategy and {names}",
+                f"The same strategies at different values of {names} (the default where the "
+                f"label shows none), mean {rank} per {d.unit} with 95% intervals: is it better "
+                "to be faster or to play smarter?",
+                [("by_parameter", tables["by_parameter"])],
+                [f"by_{p}" for p in d.parameters],
+            )
+        )
+    if "gauntlet" in tables:
+        secs.append(
+            Section(
+                "Gauntlet",
+                "The strategy and the baseline in the same seats on the same deals against "
+                "the field; diff = strategy - baseline win rate, paired by deal, 95% t "
+                "interval.",
+                [("gauntlet", tables["gauntlet"])],
+            )
+        )
+    return secs
+
+
+def _comparisons(tables: Tables, method: str, d: Declaration) -> list[Section]:
+    """Strategies against each other: the rating, the differences that matter, head to head."""
+    units = d.units()
+    return [
+        Section(
+            "Rating (Plackett-Luce)",
+            f"Fitted on the finishing order ({d.ahead_means} is better) of every {d.unit}; ties "
+            "handled by Breslow's method; 95% intervals from the Hessian. worth = chance to "
+            "finish first at a table holding one of each.",
+            [("rating", tables["rating"])],
+            ["rating"],
+        ),
+        Section(
+            "Differences that matter",
+            "Top strategies compared pairwise by win rate (diff = a - b, 95% t interval). "
+            + (
+                "Paired by deal at the tables both sat at: each deal was played under every "
+                "seating of its duplicate set, so a and b are compared on the same deal "
+                "against the same opponents; the t-test runs over deals."
+                if method == PAIRED
+                else f"Unpaired: the {units} carry no deal column, so each shared {d.unit} is "
+                "a unit."
+            )
+            + " p-values Holm-adjusted over the pairs shown.",
+            [("significance", tables["significance"])],
+        ),
+        Section(
+            "Head to head",
+            f"How often the row strategy finished ahead of the column strategy ({d.ahead_means}) "
+            "over all seat pairs where they shared a table; heatmap counts ties as half.",
+            [("head_to_head", tables["head_to_head"])],
+            ["head_to_head"],
+        ),
+    ]
+
+
+def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
+                   spec: dict | None) -> list[Section]:  # fmt: skip
+    """The sections the game's declaration asks for: seats, neighbours, lengths, matches."""
+    units = d.units()
+    secs: list[Section] = []
+    if "seats" in tables:
+        secs.append(
+            Section(
+                "Seat and first-player advantage",
+                "Win rate by seat position relative to the first player, per player count.",
+                [("seats", tables["seats"])],
+                ["seats"],
+            )
+        )
+    if "neighbours" in tables:
+        secs.append(
+            Section(
+                "Neighbours: whom do you want to sit after?",
+                "Win rate of each strategy by the strategy seated directly before it (whose "
+                "ends it faces), with 95% intervals (duplicate sets the units); vs_overall = that win rate minus the "
+                "strategy's win rate over all its games; vs_elsewhere = that win rate minus its "
+                "win rate with the same strategy at another seat of its table (compared within "
+                "each duplicate set where both happen, with a 95% interval): the effect of the seat alone, when "
+                "more strategies than seats make who shares the table vary. With the balanced "
+                "seating design every strategy sits after every other equally often.",
+                [("neighbours", tables["neighbours"])],
+                ["neighbours"],
+            )
+        )
+    measures = " and ".join(d.length_columns)
+    length_tables = [("lengths", tables["lengths"])]
+    length_text = (
+        f"{measures.capitalize()} per {d.unit}, by player count and by strategy ({units} it "
+        "took part in). Percentiles are exact."
+    )
+    if "outcomes" in tables:
+        what = ", ".join(f"{plural(d.unit)} {v}" for v in d.share_columns.values())
+        length_text += f" Outcomes: per table size, the share of {what} (95% intervals)."
+        length_tables.insert(0, ("outcomes", tables["outcomes"]))
+    secs.append(
+        Section(
+            f"{d.unit.capitalize()} length" + (" and outcomes" if "outcomes" in tables else ""),
+            length_text,
+            length_tables,
+            [f"lengths_{m}" for m in d.length_columns],
+        )
+    )
+    if d.match_name in tables:
+        secs.append(Section(d.match_title, _match_text(d, spec or {}), [
+            (d.match_name, tables[d.match_name]),
+            (f"{d.match_name}_lengths", tables[f"{d.match_name}_lengths"]),
+        ], [f"{d.match_name}_scores"]))  # fmt: skip
+    return secs
+
+
+LEADS = {
+    "summary": "Win rate per strategy, strongest on top, with 95% intervals; the red mark is "
+    "the fair share (the win rate if all were equal).",
+    "gauntlet": "The strategy and the baseline on the same deals against the same field.",
+    "rating": "Rating from the whole finishing order, strongest on top, with 95% intervals.",
+    "significance": "Which differences in win rate between the top strategies are real, "
+    "and which could be chance.",
+    "head_to_head": "How often each strategy (row) finished ahead of each other one (column).",
+    "seats": "Win rate by seat position after the first player, per table size; dashed: the "
+    "fair share.",
+    "neighbours": "Win rate of each strategy by the strategy seated directly before it; the grey "
+    "bar is its win rate over all its seats.",
+}
+
+
+def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
+    """The one sentence shown with a section's chart."""
+    if not sec.tables:
+        return ""
+    name = sec.tables[0][0]
+    rank = d.rank_value.replace("_", " ")
+    if name == "rating":
+        return LEADS[name] + order_note(tables["summary"], tables["rating"])
+    if name == "means":
+        return f"Mean {rank} per {d.unit} by strategy, best on top, with 95% intervals."
+    if name == "by_parameter":
+        return f"Mean {rank} per {d.unit} of each strategy at each value of its parameters."
+    if name in ("lengths", "outcomes"):
+        return f"How long a {d.unit} lasts, per table size."
+    if name == d.match_name:
+        return f"{d.match_title}: the final totals per strategy."
+    return LEADS.get(name, "")
+
+
+def order_note(summary: pd.DataFrame, ratings: pd.DataFrame) -> str:
+    """A sentence when the rating and the win rate order the strategies differently."""
+    by_wins = summary["strategy"].tolist()
+    by_rating = ratings["strategy"].tolist()
+    pos = {s: i for i, s in enumerate(by_wins)}
+    for i, a in enumerate(by_rating):
+        for b in by_rating[i + 1 :]:
+            if a in pos and b in pos and pos[a] > pos[b]:
+                return (
+                    f" The rating puts {a} above {b}, the win rate the other way round: the "
+                    "rating uses the whole finishing order (who finishes ahead of whom), not "
+                    "only who wins, so a strategy that often comes second can rank higher by "
+                    "rating than one that wins more often but also finishes last more often."
+                )
+    return ""
+
+
+def _match_text(d: Declaration, spec: dict) -> str:
+    rounds = spec.get("rounds")
+    target = spec.get("target") or d.match_target
+    how = f"of {rounds} {d.units()} each" if rounds else f"to {target} points"
+    best = "highest" if d.higher_is_better else "lowest"
+    return (
+        f"{plural(d.match_unit).capitalize()} {how}; the {best} total wins, ties share the win "
+        f"(counted as wins, and in shared_wins). Points per {d.unit}: {d.better} is better."
+    )
+
+
+def overview(run: Run, out: Path) -> list[tuple[str, str]]:
+    """The run in a few lines (the manifest itself is linked, not printed)."""
+    g, man, d = run.games, run.manifest, run.declaration
+    items = [("game", d.title), (d.units(), f"{len(g):,}")]
+    items.append(("strategies", f"{len(g.labels)}: " + ", ".join(g.labels)))
+    counts = np.bincount(g.n_players.astype(np.int64))
+    items.append(
+        ("table sizes", ", ".join(f"{n} players: {c:,}" for n, c in enumerate(counts) if c))
+    )
+    if "seed" in man:
+        items.append(("seed", str(man["seed"])))
+    seating = man.get("seating_design")
+    if isinstance(seating, dict) and seating.get("kind"):
+        per_deal = sorted(set((seating.get("seatings_per_deal") or {}).values()))
+        each = f", {'/'.join(map(str, per_deal))} seatings per deal" if per_deal else ""
+        items.append(("seating", f"{seating['kind']}{each}"))
+    items.append(("design", "duplicate deals (deal column)" if g.deal is not None else "own deals"))
+    items.append(("unfinished", f"{int(g.unfinished.sum()):,}"))
+    items.append(("forfeited", f"{int(g.forfeited.sum()):,}"))
+    if isinstance(man.get("versions"), dict):
+        items.append(("versions", ", ".join(f"{k} {v}" for k, v in man["versions"].items())))
+    for key in ("wall_time_s", "wall_time", "wall_s", "elapsed_s"):
+        if key in man:
+            items.append(("wall time", f"{man[key]} s"))
+            break
+    for key in ("finished", "created"):
+        if man.get(key):
+            items.append(("date", str(man[key])))
+            break
+    if "expert" in man:
+        items.append(("expert", str(man["expert"])))
+    if run.path is not None:
+        items.append(("run directory", str(run.path)))
+        if (run.path / "manifest.json").exists():
+            link = os.path.relpath(run.path / "manifest.json", out.resolve())
+            items.append(("manifest", Path(link).as_posix()))
+    return items
