@@ -23,6 +23,7 @@ from tests.helpers import processes_only, threads_play_at_once, workers_play_at_
 from tests.toygame import ToyGame
 from tournaments import Tournament, load, local, rows, runner, session, work
 from tournaments.local import Workload, _Feed, imap_local
+from tournaments.players import Players
 from tournaments.verify import verify_run
 
 HEURISTICS = ["greedy", "low", "high", "minimal"]
@@ -117,7 +118,7 @@ def test_workers_are_fed_while_the_driver_is_busy_with_a_task(tmp_path):
     tasks = [(x, os.getpid(), str(tmp_path)) for x in range(12)]
     stats: dict[str, int] = {}
     t0 = time.monotonic()
-    out = sorted(imap_local(_marked, tasks, 2, stats=stats, ready=_ready_now))
+    out = sorted(imap_local(_marked, tasks, Players(2, stats=stats, ready=_ready_now)))
     assert out == list(range(12)) and stats["driver_tasks"] + stats["worker_tasks"] == 12
     assert time.monotonic() - t0 < 50, "the worker was not fed while the driver played"
     assert stats["worker_tasks"] >= 6
@@ -147,7 +148,7 @@ def test_tasks_never_wait_for_a_worker_that_is_still_starting():
     the stream nor its end waits for the worker."""
     t0 = time.monotonic()
     stats: dict[str, int] = {}
-    out = sorted(imap_local(_where, range(8), 2, stats=stats, ready=_slow_start))
+    out = sorted(imap_local(_where, range(8), Players(2, stats=stats, ready=_slow_start)))
     assert out == [(x, os.getpid()) for x in range(8)]
     assert stats["workers"] == 1 and stats["worker_tasks"] == 0
     assert time.monotonic() - t0 < 15
@@ -165,7 +166,7 @@ def test_a_worker_result_of_none_is_a_result(monkeypatch):
     workers_play_at_once(monkeypatch)
     tasks = [(x, os.getpid()) for x in range(30)]
     stats: dict[str, int] = {}
-    out = list(imap_local(_none_in_workers, tasks, 2, stats=stats, ready=_ready_now))
+    out = list(imap_local(_none_in_workers, tasks, Players(2, stats=stats, ready=_ready_now)))
     assert len(out) == 30 and out.count(None) == stats["worker_tasks"] > 0
 
 
@@ -194,7 +195,7 @@ def test_a_closed_stream_hands_over_what_workers_finished(tmp_path, monkeypatch)
     monkeypatch.setattr(_Feed, "__init__", init)
     tasks = [(x, os.getpid(), str(tmp_path)) for x in range(12)]
     salvaged: list[int] = []
-    stream = imap_local(_driver_waits, tasks, 2, ready=_ready_now, salvage=salvaged.append)
+    stream = imap_local(_driver_waits, tasks, Players(2, ready=_ready_now, salvage=salvaged.append))
     first = next(stream)  # the driver's task, once the worker has finished two
     deadline = time.monotonic() + 60
     while feeds[0]._results.qsize() < 2 and time.monotonic() < deadline:
@@ -213,7 +214,7 @@ def _fails_on_three(x: int) -> int:
 def test_a_failed_worker_task_fails_the_stream(monkeypatch):
     got = []
     with pytest.raises(ArithmeticError, match="task 3"):
-        for x in imap_local(_fails_on_three, [3, 0, 1, 2, 4, 5, 6], 2):
+        for x in imap_local(_fails_on_three, [3, 0, 1, 2, 4, 5, 6], Players(2)):
             got.append(x)  # the driver plays what it can while the worker fails task 3
     assert 3 not in got
 

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from tests.helpers import processes_only, threads_play_at_once, workers_play_at_once
 from tournaments import Tournament, local
 from tournaments.local import Workload, imap_local, n_workers
+from tournaments.players import Players
 
 HEURISTICS = ["greedy", "low", "high", "minimal"]
 MIXED = ["random", "counter", "weighted", "taker", "patient"]
@@ -119,11 +120,11 @@ def _square(x: int) -> tuple[int, int]:
 def test_imap_local_plays_every_task_once_wherever_it_runs(monkeypatch):
     small = Workload(units=10, size=lambda t: 1, min_unit_s=1e-9)
     stats: dict[str, int] = {}
-    out = sorted(imap_local(_square, range(10), 2, small, stats=stats))
+    out = sorted(imap_local(_square, range(10), Players(2, workload=small, stats=stats)))
     assert [r for r, _ in out] == [x * x for x in range(10)]
     assert {p for _, p in out} == {os.getpid()} and stats["workers"] == 0
     monkeypatch.setattr(local, "PAYBACK", 0.0)
-    out = sorted(imap_local(_square, range(40), 2, small, stats=stats))
+    out = sorted(imap_local(_square, range(40), Players(2, workload=small, stats=stats)))
     assert [r for r, _ in out] == [x * x for x in range(40)]
     assert stats["workers"] == 1 and stats["driver_tasks"] + stats["worker_tasks"] == 40
     assert stats["worker_tasks"] == sum(p != os.getpid() for _, p in out)
@@ -138,7 +139,9 @@ def test_imap_local_in_threads_plays_every_task_once(monkeypatch):
     threads_play_at_once(monkeypatch)
     small = Workload(units=10, size=lambda t: 1, min_unit_s=1e-9)
     stats: dict[str, int] = {}
-    out = sorted(imap_local(_in_thread, range(30), 3, small, stats=stats, threads=True))
+    out = sorted(
+        imap_local(_in_thread, range(30), Players(3, workload=small, stats=stats, threads=True))
+    )
     assert [r for r, _ in out] == [x * x for x in range(30)]
     assert stats["threads"] == 2 and stats["workers"] == 0
     assert stats["driver_tasks"] + stats["thread_tasks"] == 30
@@ -154,7 +157,7 @@ def test_threads_yield_every_task_exactly_once(n, jobs, cost):
         return x
 
     stats: dict[str, int] = {}
-    out = list(imap_local(fn, range(n), jobs, stats=stats, threads=True))
+    out = list(imap_local(fn, range(n), Players(jobs, stats=stats, threads=True)))
     assert sorted(out) == list(range(n))
     assert stats["threads"] == (jobs - 1) and stats["workers"] == 0
     assert stats["driver_tasks"] + stats["thread_tasks"] == n
@@ -170,7 +173,7 @@ def test_a_failed_thread_task_fails_the_stream(monkeypatch):
         return x
 
     with pytest.raises(ArithmeticError, match="task 3"):
-        for _ in imap_local(fn, [0] + [3] * 30, 2, threads=True):
+        for _ in imap_local(fn, [0] + [3] * 30, Players(2, threads=True)):
             pass
 
 
@@ -196,7 +199,9 @@ def test_a_closed_threaded_stream_hands_over_what_its_threads_played(monkeypatch
 
     salvaged: list[int] = []
     stats: dict[str, int] = {}
-    stream = imap_local(fn, range(50), 2, stats=stats, threads=True, salvage=salvaged.append)
+    stream = imap_local(
+        fn, range(50), Players(2, stats=stats, threads=True, salvage=salvaged.append)
+    )
     first = next(stream)  # the driver's; the thread holds a task until released
     closer = threading.Thread(target=stream.close)
     closer.start()  # waits for the thread's task
@@ -221,7 +226,9 @@ def test_workers_start_when_measured_work_pays(monkeypatch):
 
     stats: dict[str, int] = {}
     work = Workload(units=6, size=lambda t: 1, min_unit_s=0.0)
-    assert sorted(imap_local(fn, range(6), 2, work, stats=stats)) == list(range(6))
+    assert sorted(imap_local(fn, range(6), Players(2, workload=work, stats=stats))) == list(
+        range(6)
+    )
     assert stats["workers"] == 1 and calls[0] == 0
 
 
@@ -330,7 +337,7 @@ def test_an_interrupted_run_stops_its_workers_at_once(monkeypatch):
     work = Workload(units=20, size=lambda t: 1, min_unit_s=1.0)
     stats: dict[str, int] = {}
     tasks = [(x, os.getpid()) for x in range(20)]
-    stream = imap_local(_slow_in_workers, tasks, 2, work, stats=stats)
+    stream = imap_local(_slow_in_workers, tasks, Players(2, workload=work, stats=stats))
     first = next(stream)  # played by the driver while the worker sleeps on its two tasks
     t0 = time.perf_counter()
     stream.close()

@@ -25,13 +25,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
+
+from .players import Players, Salvage, Workload
 
 __all__ = ["PAYBACK", "WORKER_START_S", "Workload", "imap_local", "n_workers"]
-
-Salvage = Callable[[Any], None]
-"""Receives, when a stream is closed early, each result finished but never yielded."""
 
 WORKER_START_S = 0.9
 """Seconds before a fresh worker plays: the CPU time of what loky starts (the worker's
@@ -55,19 +53,6 @@ _END = object()  # no task left
 _NOTHING = object()  # no result ready
 
 
-@dataclass(frozen=True)
-class Workload:
-    """How much work the tasks hold, so the driver can judge whether workers pay.
-
-    ``units`` is the total over all tasks (e.g. games), ``size(task)`` one task's share and
-    ``min_unit_s`` a lower bound on one unit's single-core time (the cheapest game).
-    """
-
-    units: int
-    size: Callable[[Any], int]
-    min_unit_s: float
-
-
 def n_workers(n_jobs: int) -> int:
     """Worker processes for ``n_jobs`` players (the driver is one; -1: one per core)."""
     if n_jobs == -1:
@@ -79,21 +64,11 @@ def _pays(seconds_left: float) -> bool:
     return seconds_left > PAYBACK * WORKER_START_S
 
 
-def imap_local(
-    fn: Callable[[Any], Any],
-    tasks: Iterable[Any],
-    n_jobs: int = 1,
-    workload: Workload | None = None,
-    prepare: Callable[[], None] | None = None,
-    stats: dict[str, int] | None = None,
-    ready: Callable[[], Any] | None = None,
-    threads: bool = False,
-    salvage: Salvage | None = None,
-) -> Iterator[Any]:
+def imap_local(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players) -> Iterator[Any]:
     """``fn(task)`` for every task, in completion order, in this process and other players.
 
-    ``threads``: the other players are threads of this process (``fn`` must release the GIL
-    for most of its work to gain anything); they start at once, after ``prepare()``.
+    ``players.threads``: the other players are threads of this process (``fn`` must release
+    the GIL for most of its work to gain anything); they start at once, after ``prepare()``.
     Otherwise they are loky workers: without a ``workload`` they start at once (the work is
     assumed to pay for them). ``prepare()`` readies this process to play (e.g. loads
     compiled code) before its first task, after any workers are asked for, so that its time
@@ -104,83 +79,73 @@ def imap_local(
     ``thread_tasks``. ``salvage`` receives what was finished but not yielded when the
     stream is closed early (an exception or ``close()``).
     """
-    counts = stats if stats is not None else {}
+    counts = players.stats if players.stats is not None else {}
     counts.update(workers=0, threads=0, driver_tasks=0, worker_tasks=0, thread_tasks=0)
-    others = n_workers(n_jobs)
+    others = n_workers(players.n_jobs)
     if others == 0:  # the first task loads what it needs
         for task in tasks:
             counts["driver_tasks"] += 1
             yield fn(task)
         return
-    if threads:
-        yield from _imap_threads(fn, tasks, others, prepare, counts, salvage)
+    if players.threads:
+        if players.prepare is not None:  # before any thread plays: one load of the compiled code
+            players.prepare()
+        counts["threads"] = others
+        threads = _Threads(fn, tasks, others)
+        yield from _drive(fn, threads, counts, "thread_tasks", None, players.salvage)
         return
-    feed = _Feed(fn, tasks, others, workload)
-    left = None if workload is None else workload.units
+    work = players.workload
+    feed = _Feed(fn, tasks, others, work, ready=players.ready, counts=counts)
+    if work is None or _pays(work.units * work.min_unit_s):
+        feed.start()  # workers start while this process prepares
+    yield from _drive(fn, feed, counts, "worker_tasks", players.prepare, players.salvage)
 
-    def start() -> None:
-        from joblib.externals.loky import get_reusable_executor
 
-        counts["workers"] = others
-        feed.start(get_reusable_executor(max_workers=others, timeout=WORKER_IDLE_S), ready)
+class _Pool(Protocol):
+    """The other players, as the driver's loop sees them (``_Threads``, ``_Feed``)."""
 
-    if workload is None or _pays(workload.units * workload.min_unit_s):
-        start()  # workers start while this process prepares
+    outstanding: int  # tasks they took whose results were not collected
+
+    def take(self) -> Any: ...  # the driver's next task (_END: none left)
+
+    def collect(self, block: bool) -> Any: ...  # a result of theirs (_NOTHING: none ready)
+
+    def played(self, task: Any, spent: float) -> None: ...  # the driver played a task
+
+    def close(self, salvage: Salvage | None) -> None: ...
+
+
+def _drive(
+    fn: Callable[[Any], Any],
+    pool: _Pool,
+    counts: dict[str, int],
+    theirs: str,
+    prepare: Callable[[], None] | None,
+    salvage: Salvage | None,
+) -> Iterator[Any]:
+    """The driver's loop: yield what the other players finished, and while nothing is ready
+    play the next task itself, until no task is left and every result is in. ``theirs``
+    names the count of the others' tasks; ``pool.played`` hears of each task the driver
+    played and the CPU time it took."""
     try:
         if prepare is not None:
             prepare()
         while True:
-            item = feed.collect(block=False)
+            item = pool.collect(block=False)
             if item is _NOTHING:
-                task = feed.take()
+                task = pool.take()
                 if task is not _END:  # nothing to collect: the driver plays a task itself
                     t0 = time.thread_time()  # this thread's CPU: not the writing thread's, nor load
                     output = fn(task)
                     spent = time.thread_time() - t0
                     counts["driver_tasks"] += 1
                     yield output
-                    if not feed.started and workload is not None and left is not None:
-                        size = workload.size(task)
-                        left -= size
-                        if size > 0 and _pays(left * spent / size):
-                            start()
-                    continue
-                if not feed.outstanding:
-                    break
-                item = feed.collect(block=True)
-            counts["worker_tasks"] += 1
-            yield item
-    finally:
-        feed.close(salvage)
-
-
-def _imap_threads(
-    fn: Callable[[Any], Any],
-    tasks: Iterable[Any],
-    others: int,
-    prepare: Callable[[], None] | None,
-    counts: dict[str, int],
-    salvage: Salvage | None,
-) -> Iterator[Any]:
-    """``imap_local`` with ``others`` player threads: each takes its next task itself."""
-    if prepare is not None:  # before any thread plays: one load of the compiled code
-        prepare()
-    pool = _Threads(fn, tasks, others)
-    counts["threads"] = others
-    try:
-        while True:
-            item = pool.collect(block=False)
-            if item is _NOTHING:
-                task = pool.take()
-                if task is not _END:
-                    output = fn(task)
-                    counts["driver_tasks"] += 1
-                    yield output
+                    pool.played(task, spent)
                     continue
                 if not pool.outstanding:
                     break
                 item = pool.collect(block=True)
-            counts["thread_tasks"] += 1
+            counts[theirs] += 1
             yield item
     finally:
         pool.close(salvage)
@@ -243,6 +208,9 @@ class _Threads:
                 return
             self._results.put((True, output))
 
+    def played(self, task: Any, spent: float) -> None:
+        """Nothing to do when the driver played a task: the threads run from the start."""
+
     def collect(self, block: bool) -> Any:
         """A thread's result (``_NOTHING`` when none is ready and ``block`` is false). Raises
         what its task raised."""
@@ -289,11 +257,15 @@ class _Feed:
         tasks: Iterable[Any],
         workers: int,
         workload: Workload | None = None,
+        ready: Callable[[], Any] | None = None,
+        counts: dict[str, int] | None = None,
     ):
         self._fn = fn
         self._tasks = iter(tasks)
         self._workers = workers
         self._workload = workload
+        self._warm = ready  # what readies a worker (None: it is ready at once)
+        self._counts = counts if counts is not None else {}
         self._left = None if workload is None else workload.units  # units not yet handed out
         self._ready = 0  # workers ready to play
         self._last = 0  # the size of the last task handed out
@@ -337,13 +309,26 @@ class _Feed:
             return self._ready
         return QUEUED_PER_WORKER * self._ready
 
-    def start(self, executor: Any, ready: Callable[[], Any] | None = None) -> None:
-        """Feed the workers of ``executor``, each once it has run ``ready`` (if given)."""
-        self._executor = executor
+    def start(self) -> None:
+        """Start the workers (loky's reusable executor) and feed each once it has run
+        ``ready`` (if given)."""
+        from joblib.externals.loky import get_reusable_executor
+
+        self._counts["workers"] = self._workers
+        self._executor = get_reusable_executor(max_workers=self._workers, timeout=WORKER_IDLE_S)
         self._thread = threading.Thread(
-            target=self._feed, args=(ready,), name="leaves-feed", daemon=True
+            target=self._feed, args=(self._warm,), name="leaves-feed", daemon=True
         )
         self._thread.start()
+
+    def played(self, task: Any, spent: float) -> None:
+        """The driver played ``task`` in ``spent`` seconds of CPU: start the workers once the
+        work left (at that pace, on one core) would pay for them."""
+        if self.started or self._workload is None or self._left is None:
+            return
+        size = self._workload.size(task)
+        if size > 0 and _pays(self._left * spent / size):
+            self.start()
 
     def _feed(self, ready: Callable[[], Any] | None) -> None:
         try:

@@ -9,45 +9,29 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .local import Salvage, Workload, imap_local
+from .local import imap_local
+from .players import BACKENDS, Players
 
 __all__ = ["BACKENDS", "imap_unordered"]
 
-BACKENDS = ("loky", "dask")
-
 
 def imap_unordered(
-    fn: Callable[[Any], Any],
-    tasks: Iterable[Any],
-    n_jobs: int = 1,
-    backend: str = "loky",
-    scheduler: Any = None,
-    workload: Workload | None = None,
-    prepare: Callable[[], None] | None = None,
-    stats: dict[str, int] | None = None,
-    ready: Callable[[], Any] | None = None,
-    threads: bool = False,
-    salvage: Salvage | None = None,
+    fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players
 ) -> Iterator[Any]:
-    """``fn(task)`` for every task, yielded in completion order.
+    """``fn(task)`` for every task, yielded in completion order, by ``players``.
 
     ``backend="loky"``: ``n_jobs`` local players, this process and ``n_jobs - 1`` threads
     (``threads``: ``fn`` releases the GIL) or worker processes started only when the
-    ``workload`` pays for them (``local.imap_local``; ``n_jobs=1`` runs in this process,
-    ``-1`` uses every core); ``prepare()`` readies this process to play (it runs after the
-    workers are asked for, so both overlap; before any thread starts); ``stats`` receives
-    who played how many tasks, a worker gets tasks once it has run ``ready`` and
-    ``salvage`` gets what was finished but not yielded when the stream is closed early
-    (``local.imap_local``).
+    ``workload`` pays for them (``local.imap_local``, which also says what ``prepare``,
+    ``ready``, ``stats`` and ``salvage`` do; ``n_jobs=1`` runs in this process, ``-1`` uses
+    every core).
     ``backend="dask"``: the Dask cluster at ``scheduler`` (an address such as
     ``tcp://host:8786``, or a ``distributed.Client``); with no scheduler a local cluster of
     ``n_jobs`` single-threaded worker processes is started for the run.
     """
-    if backend == "loky":
-        return imap_local(fn, tasks, n_jobs, workload, prepare, stats, ready, threads, salvage)
-    if backend == "dask":
-        return _dask(fn, tasks, n_jobs, scheduler)
-    raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if players.backend == "dask":
+        return _dask(fn, tasks, players.n_jobs, players.scheduler)
+    return imap_local(fn, tasks, players)
 
 
 def _dask(

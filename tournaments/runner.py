@@ -12,6 +12,7 @@ default.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -23,8 +24,8 @@ import numpy as np
 
 from . import storage, verify, work
 from .game import GamePlugin, plural
-from .local import Workload
-from .parallel import BACKENDS, imap_unordered
+from .parallel import imap_unordered
+from .players import Players, Workload
 from .result import TournamentResult
 from .schedule import Schedule, make_tables
 from .seating import DEFAULT_SEATING, SEATINGS, design
@@ -68,28 +69,6 @@ def _resolve(game: GamePlugin, spec: Any) -> tuple[str, Any]:
     if isinstance(spec, Labeled):
         return spec.label, game.resolve(spec.spec)[1]
     return game.resolve(spec)
-
-
-@dataclass(frozen=True)
-class Players:
-    """Who plays a run's chunks: ``n_jobs`` players (-1: one per core) on ``backend``
-    ("loky": this machine; "dask": the cluster at ``scheduler``, or a local one)."""
-
-    n_jobs: int = 1
-    backend: str = "loky"
-    scheduler: Any = None
-
-    def __post_init__(self) -> None:
-        if self.backend not in BACKENDS:
-            raise ValueError(
-                f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}"
-            )
-        if self.scheduler is not None and self.backend != "dask":
-            raise ValueError("--scheduler needs --backend dask")
-        if self.n_jobs == 0 or self.n_jobs < -1:
-            raise ValueError(
-                f"--jobs must be a positive number of workers (or -1), got {self.n_jobs}"
-            )
 
 
 def _default_game() -> GamePlugin:
@@ -136,16 +115,7 @@ class Tournament:
         rounds: int | None = None,
     ):
         self.game = game if game is not None else _default_game()
-        specs = list(strategies)
-        if not specs:
-            raise ValueError("a tournament needs at least one strategy")
-        resolved = sorted((_resolve(self.game, s) for s in specs), key=lambda r: r[0])
-        self.labels = tuple(label for label, _ in resolved)
-        self._entrants: list[dict[str, Any]] | None = None
-        self.payloads = tuple(payload for _, payload in resolved)
-        dupes = sorted({x for x in self.labels if self.labels.count(x) > 1})
-        if dupes:
-            raise ValueError(f"strategy listed twice: {', '.join(dupes)}")
+        self._enter(strategies)
         self.sizes = parse_players(players)
         for k in self.sizes:
             if not self.game.min_players <= k <= self.game.max_players:
@@ -160,19 +130,7 @@ class Tournament:
         if int(seed) < 0:
             raise ValueError(f"--seed must be a non-negative integer, got {seed}")
         self.seed = int(seed)
-        self.expert = bool(expert)
-        if rounds is not None:
-            if int(rounds) < 1:
-                raise ValueError(f"--rounds must be at least 1, got {rounds}")
-            if target is not None:
-                raise ValueError("a match runs to --target or for --rounds, not both")
-            self.expert = True
-        self.rounds = int(rounds) if rounds is not None else None
-        if target is None:
-            target = self.game.match_target
-        if int(target) < 1:
-            raise ValueError(f"the match target must be at least 1 point, got {target}")
-        self.target = int(target)
+        self._match_rules(expert, target, rounds)
         self.repeats = bool(repeats)
         self.rows = bool(rows)
         self.games_asked = int(games)
@@ -193,6 +151,40 @@ class Tournament:
         )
         if self.schedule.n_games >= 2**32:
             raise ValueError("at most 2**32 - 1 games per tournament")
+        self._record_rule(record, record_sample)
+
+    def _enter(self, strategies: Sequence[Any]) -> None:
+        """The entrants' labels and payloads, in canonical order (by label), each once."""
+        specs = list(strategies)
+        if not specs:
+            raise ValueError("a tournament needs at least one strategy")
+        resolved = sorted((_resolve(self.game, s) for s in specs), key=lambda r: r[0])
+        self.labels = tuple(label for label, _ in resolved)
+        self._entrants: list[dict[str, Any]] | None = None
+        self.payloads = tuple(payload for _, payload in resolved)
+        dupes = sorted({x for x in self.labels if self.labels.count(x) > 1})
+        if dupes:
+            raise ValueError(f"strategy listed twice: {', '.join(dupes)}")
+
+    def _match_rules(self, expert: bool, target: int | None, rounds: int | None) -> None:
+        """Matches (``expert``, or implied by ``rounds``): to ``target`` points (the game's
+        default) or of ``rounds`` games."""
+        self.expert = bool(expert)
+        if rounds is not None:
+            if int(rounds) < 1:
+                raise ValueError(f"--rounds must be at least 1, got {rounds}")
+            if target is not None:
+                raise ValueError("a match runs to --target or for --rounds, not both")
+            self.expert = True
+        self.rounds = int(rounds) if rounds is not None else None
+        if target is None:
+            target = self.game.match_target
+        if int(target) < 1:
+            raise ValueError(f"the match target must be at least 1 point, got {target}")
+        self.target = int(target)
+
+    def _record_rule(self, record: str | Path | None, record_sample: int | None) -> None:
+        """Which games go to the ``record`` file: every ``record_stride``-th (0: none)."""
         self.record = Path(record) if record is not None else None
         if record_sample is not None and int(record_sample) < 1:
             raise ValueError(f"--record-sample must be at least 1, got {record_sample}")
@@ -459,19 +451,17 @@ class Tournament:
                 started: dict[str, int] = {}  # threads or workers started, chunks played where
                 runlog.session["players"] = started
                 threads = self._threads()
-                results = imap_unordered(
-                    run_chunk,
-                    self._tasks(pending, 0 if threads else work.PLAY_SLICE_GAMES),
-                    players.n_jobs,
-                    players.backend,
-                    players.scheduler,
-                    workload,
-                    prepare,
-                    started,
-                    functools.partial(ready, self.game, self.payloads, self.expert),
+                how = dataclasses.replace(
+                    players,
                     threads=threads,
+                    workload=workload,
+                    prepare=prepare,
+                    ready=functools.partial(ready, self.game, self.payloads, self.expert),
+                    stats=started,
                     salvage=writer.put,
                 )
+                tasks = self._tasks(pending, 0 if threads else work.PLAY_SLICE_GAMES)
+                results = imap_unordered(run_chunk, tasks, how)
                 for output in results:
                     writer.put(output)
                     for written in writer.written():

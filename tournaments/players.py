@@ -1,0 +1,64 @@
+"""Who plays a run's chunks, and how: one options object that ``Tournament.run`` hands through
+``parallel.imap_unordered`` to ``local.imap_local`` (rather than a row of arguments that each
+layer passes on one by one)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["BACKENDS", "Players", "Salvage", "Workload"]
+
+BACKENDS = ("loky", "dask")
+
+Salvage = Callable[[Any], None]
+"""Receives, when a stream is closed early, each result finished but never yielded."""
+
+
+@dataclass(frozen=True)
+class Workload:
+    """How much work the tasks hold, so the driver can judge whether workers pay.
+
+    ``units`` is the total over all tasks (e.g. games), ``size(task)`` one task's share and
+    ``min_unit_s`` a lower bound on one unit's single-core time (the cheapest game).
+    """
+
+    units: int
+    size: Callable[[Any], int]
+    min_unit_s: float
+
+
+@dataclass(frozen=True)
+class Players:
+    """Who plays a run's chunks: ``n_jobs`` players (-1: one per core) on ``backend``
+    ("loky": this machine; "dask": the cluster at ``scheduler``, or a local one).
+
+    What a local stream also needs (``local.imap_local``): ``threads``, the other players are
+    threads of this process (the play releases the GIL), else worker processes, started at
+    once without a ``workload`` and otherwise once it pays for them; ``prepare()`` readies
+    this process to play, ``ready`` (picklable) a worker; ``stats`` receives who played how
+    many tasks; ``salvage`` what was finished but not yielded when the stream closes early.
+    """
+
+    n_jobs: int = 1
+    backend: str = "loky"
+    scheduler: Any = None
+    threads: bool = False
+    workload: Workload | None = None
+    prepare: Callable[[], None] | None = None
+    ready: Callable[[], Any] | None = None
+    stats: dict[str, int] | None = None
+    salvage: Salvage | None = None
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ValueError(
+                f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}"
+            )
+        if self.scheduler is not None and self.backend != "dask":
+            raise ValueError("--scheduler needs --backend dask")
+        if self.n_jobs == 0 or self.n_jobs < -1:
+            raise ValueError(
+                f"--jobs must be a positive number of workers (or -1), got {self.n_jobs}"
+            )
