@@ -229,6 +229,10 @@ def _play_one_bounded(timeout: float | None, *args: Any) -> GameResult:
         return _play_one(*args, deadline)
 
 
+Forfeit = tuple[int, ForfeitError]
+"""The seat that forfeits a game, and why."""
+
+
 def _play_one(
     strats: list[Strategy],
     deal_seed: int,
@@ -237,24 +241,73 @@ def _play_one(
     record: bool,
     deadline: Deadline = _UNBOUNDED,
 ) -> GameResult:
-    n = len(strats)
-    initial = deal_state(n, deal_seed, turn_limit)
-    rng = np.random.default_rng(play_seed)
+    """One game: every seat starts it, plays its turns, and hears how it ended; the first seat
+    that fails (raises, runs past ``deadline`` or answers an illegal action) forfeits."""
+    initial = deal_state(len(strats), deal_seed, turn_limit)
     labels = tuple(s.label for s in strats)
-    state = initial
-    forfeit: int | None = None
-    error: str | None = None
+    game = _Game(strats, labels, initial, deal_seed, play_seed, record)
+    rng = np.random.default_rng(play_seed)
+    state, forfeit = initial, _start(strats, initial, rng, deadline)
+    if forfeit is None:
+        state, forfeit = _turns(strats, initial, rng, deadline)
+    return _end(game, state, game.result(state, forfeit), deadline)
+
+
+@dataclass(frozen=True)
+class _Game:
+    """A game in play: what its result holds besides the state it ended in."""
+
+    strats: list[Strategy]
+    labels: tuple[str, ...]
+    initial: State
+    deal_seed: int
+    play_seed: int
+    record: bool
+
+    def result(self, state: State, forfeit: Forfeit | None) -> GameResult:
+        """The result of the game ended in ``state`` (``forfeit``: by that seat's failure)."""
+        seat, err = forfeit if forfeit is not None else (None, None)
+        rec = None
+        if self.record:
+            rec = GameRecord.from_states(
+                self.initial, state, seed=self.deal_seed, strategies=self.labels,
+                forfeit_seat=seat, error=err,
+            )  # fmt: skip
+        return GameResult(
+            labels=self.labels,
+            deal_seed=self.deal_seed,
+            play_seed=self.play_seed,
+            first_player=self.initial.current_player,
+            winner=None if seat is not None else state.winner,
+            cards_left=state.hand_sizes,
+            turns=state.turn,
+            rounds=state.round,
+            unfinished=seat is None and state.unfinished,
+            forfeit_seat=seat,
+            error=err,
+            final_state=state,
+            record=rec,
+        )
+
+
+def _start(strats: list[Strategy], state: State, rng: np.random.Generator,
+           deadline: Deadline) -> Forfeit | None:  # fmt: skip
+    """Every seat's ``start_game``; the first that fails forfeits."""
     for seat, s in enumerate(strats):
         try:
             with deadline:
                 s.start_game(state.view(seat), rng)
         except DecisionTimeout:
-            forfeit, error = seat, _error(seat, s, deadline.message("start_game"))
-            break
+            return seat, _error(seat, s, deadline.message("start_game"))
         except Exception as exc:
-            forfeit, error = seat, _error(seat, s, exc)
-            break
-    while forfeit is None and not state.is_terminal:
+            return seat, _error(seat, s, exc)
+    return None
+
+
+def _turns(strats: list[Strategy], state: State, rng: np.random.Generator,
+           deadline: Deadline) -> tuple[State, Forfeit | None]:  # fmt: skip
+    """The game's turns from ``state``: where it ended, and who forfeited it (if anyone)."""
+    while not state.is_terminal:
         seat = state.current_player
         s = strats[seat]
         legal = state.legal_actions()
@@ -262,51 +315,27 @@ def _play_one(
             with deadline:
                 action = s.choose(state.view(seat), legal, rng)
         except DecisionTimeout:
-            what = f"choose at turn {state.turn}"
-            forfeit, error = seat, _error(seat, s, deadline.message(what))
-            break
+            return state, (seat, _error(seat, s, deadline.message(f"choose at turn {state.turn}")))
         except Exception as exc:
-            forfeit, error = seat, _error(seat, s, exc)
-            break
+            return state, (seat, _error(seat, s, exc))
         if not isinstance(action, Action) or action not in legal:
             shown = str(action) if isinstance(action, Action) else repr(action)
-            forfeit = seat
-            error = _error(seat, s, f"IllegalActionError: returned {shown}, not a legal action")
-            break
+            illegal = f"IllegalActionError: returned {shown}, not a legal action"
+            return state, (seat, _error(seat, s, illegal))
         state = state.apply(action)
+    return state, None
 
-    def result(forfeit_seat: int | None, err: str | None) -> GameResult:
-        rec = None
-        if record:
-            rec = GameRecord.from_states(
-                initial, state, seed=deal_seed, strategies=labels,
-                forfeit_seat=forfeit_seat, error=err,
-            )  # fmt: skip
-        return GameResult(
-            labels=labels,
-            deal_seed=deal_seed,
-            play_seed=play_seed,
-            first_player=initial.current_player,
-            winner=None if forfeit_seat is not None else state.winner,
-            cards_left=state.hand_sizes,
-            turns=state.turn,
-            rounds=state.round,
-            unfinished=forfeit_seat is None and state.unfinished,
-            forfeit_seat=forfeit_seat,
-            error=err,
-            final_state=state,
-            record=rec,
-        )
 
-    out = result(forfeit, error)
-    for seat, s in enumerate(strats):
+def _end(game: _Game, state: State, out: GameResult, deadline: Deadline) -> GameResult:
+    """Every seat's ``end_game``: one that fails forfeits a game nobody forfeited yet."""
+    for seat, s in enumerate(game.strats):
         try:
             with deadline:
                 s.end_game(state.view(seat), out.public())
         except DecisionTimeout:
             if out.forfeit_seat is None:
-                out = result(seat, _error(seat, s, deadline.message("end_game")))
+                out = game.result(state, (seat, _error(seat, s, deadline.message("end_game"))))
         except Exception as exc:
             if out.forfeit_seat is None:
-                out = result(seat, _error(seat, s, exc))
+                out = game.result(state, (seat, _error(seat, s, exc)))
     return out
