@@ -17,7 +17,7 @@ Batches of games at one table are ``strategies.batch``, expert matches ``strateg
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -66,36 +66,20 @@ class PublicResult(_Outcome):
     forfeit_seat: int | None = None
 
 
-@dataclass(frozen=True)
-class GameResult(_Outcome):
-    """Outcome of one game played by ``play_game`` (the caller's full record of it)."""
+@dataclass(frozen=True, kw_only=True)
+class GameResult(PublicResult):
+    """Outcome of one game played by ``play_game`` (the caller's full record of it): the
+    public result, and the seeds, error, final state and record that only the caller sees."""
 
-    labels: tuple[str, ...]
     deal_seed: int
     play_seed: int
-    first_player: int
-    winner: int | None
-    cards_left: tuple[int, ...]
-    turns: int
-    rounds: int
-    unfinished: bool
-    forfeit_seat: int | None = None
     error: str | None = None
     final_state: State | None = field(default=None, repr=False, compare=False)
     record: GameRecord | None = field(default=None, repr=False, compare=False)
 
     def public(self) -> PublicResult:
         """The part of the result every player may know (what ``end_game`` receives)."""
-        return PublicResult(
-            labels=self.labels,
-            first_player=self.first_player,
-            winner=self.winner,
-            cards_left=self.cards_left,
-            turns=self.turns,
-            rounds=self.rounds,
-            unfinished=self.unfinished,
-            forfeit_seat=self.forfeit_seat,
-        )
+        return PublicResult(**{f.name: getattr(self, f.name) for f in fields(PublicResult)})
 
 
 def fresh(strategy: Strategy) -> Strategy:
