@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .compiled import N_KINDS, aot, loops, specialize
+from .compiled import N_KINDS, aot, loops, numba_internals, specialize
 
 __all__ = ["loop_cached", "loop_releases_gil", "warm_up"]
 
@@ -36,7 +36,7 @@ def loop_cached(expert: bool = False, kinds: Iterable[int] | None = None) -> boo
     ks = _kinds(kinds)
     if specialize.covering(ks) is not None:
         return True
-    return specialize.in_numba_cache(loops._batch)
+    return numba_internals.in_cache(loops._batch)
 
 
 def loop_releases_gil() -> bool:
@@ -51,7 +51,7 @@ def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:
     loop covering them is cached; then start the ahead-of-time build in the background."""
     ks = _kinds(kinds)
     if aot.loop() is None and specialize.covering(ks) is None:
-        if kinds is None or specialize.in_numba_cache(loops._batch):
+        if kinds is None or numba_internals.in_cache(loops._batch):
             _play_one()  # the loop over every kind
         else:
             try:

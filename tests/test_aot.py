@@ -79,7 +79,7 @@ def test_compiled_module_plays_the_jit_games(built, n, n_seatings, games, seed, 
     args = (kinds, params, deal, play, 1000, record, seating)
     jit = loops._run(*args, loop=loops._batch)
     ahead = loops._run(*args, loop=built["loop"])
-    assert len(jit) == len(ahead) == (7 if record else 6)
+    assert len(jit) == len(ahead) == 7
     for a, b in zip(jit, ahead, strict=True):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)

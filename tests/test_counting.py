@@ -13,7 +13,7 @@ from leaves.board import HANDS, KNOWN, M_CUR, M_LIMIT, M_N, M_TURN, META, REMOVE
 from leaves.rules import DECK
 from strategies.builtin import BUILTINS
 from strategies.compiled.dispatch import COUNTS, decide
-from strategies.compiled.loops import play_to_end
+from strategies.compiled.loops import Seats, play_to_end
 from strategies.policy import counting as CT
 
 KINDS = st.integers(0, len(BUILTINS) - 1)
@@ -93,7 +93,7 @@ def test_play_to_end_decides_as_a_recount_and_leaves_the_counts_stale(n, seed, k
     work = np.zeros(CT.WORK_SIZE, np.int64)
     rec = np.zeros(board[META, M_LIMIT], np.int8)
     rng = kernels.rng_new(np.uint64(seed))
-    turns = play_to_end(board, kinds_a, params, sizes, rng, work, rec, True, 0)
+    turns = play_to_end(board, Seats(kinds_a, params), sizes, rng, work, rec, True, 0)
     assert work[CT.LIVE] == 0
     rng = kernels.rng_new(np.uint64(seed))
     replay_sizes = np.zeros(8, np.int64)
@@ -118,12 +118,12 @@ def test_a_game_cut_after_some_turns_and_resumed_is_the_same_game(n, seed, kinds
     work = np.zeros(CT.WORK_SIZE, np.int64)
     rec = np.zeros(1, np.int8)
     rng = kernels.rng_new(np.uint64(seed))
-    total = play_to_end(whole, kinds_a, params, sizes, rng, work, rec, False, 0)
+    total = play_to_end(whole, Seats(kinds_a, params), sizes, rng, work, rec, False, 0)
     rng = kernels.rng_new(np.uint64(seed))
-    first = play_to_end(part, kinds_a, params, sizes, rng, work, rec, False, cut)
+    first = play_to_end(part, Seats(kinds_a, params), sizes, rng, work, rec, False, cut)
     assert first == min(cut, total)
     assert part[META, M_TURN] == first
-    rest = play_to_end(part, kinds_a, params, sizes, rng, work, rec, False, 0)
+    rest = play_to_end(part, Seats(kinds_a, params), sizes, rng, work, rec, False, 0)
     assert first + rest == total
     assert np.array_equal(part, whole)
 
@@ -143,9 +143,8 @@ def test_a_kind_outside_counts_never_reads_the_counts(n, seed, turns, junk):
     sizes = np.zeros(8, np.int64)
     rec = np.zeros(1, np.int8)
     work = np.zeros(CT.WORK_SIZE, np.int64)
-    play_to_end(
-        board, kinds_a, params, sizes, kernels.rng_new(np.uint64(seed)), work, rec, False, turns
-    )
+    rng = kernels.rng_new(np.uint64(seed))
+    play_to_end(board, Seats(kinds_a, params), sizes, rng, work, rec, False, turns)
     if kernels.is_terminal(board):
         return
     p = int(board[META, M_CUR])

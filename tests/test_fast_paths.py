@@ -286,13 +286,14 @@ def test_importing_the_packages_loads_no_numba_until_a_kernel_runs():
         "b = K.deal_board(4, 7)\n"  # a kernel call: numba loads, every kernel becomes real
         "import numba\n"
         "from numba.core.registry import CPUDispatcher\n"
-        "from strategies.compiled import dispatch, loops\n"
+        "from strategies.compiled import dispatch, loop_template, loops\n"
         "print('numba' in sys.modules, isinstance(loops.play_to_end, CPUDispatcher),"
-        " isinstance(dispatch.policy_counter, CPUDispatcher))\n"
+        " isinstance(loop_template.policy_counter, CPUDispatcher),"
+        " isinstance(dispatch.decide, CPUDispatcher))\n"
     )
     first, second = _run(code).splitlines()
     assert first == "False"
-    assert second == "True True True"
+    assert second == "True True True True"
 
 
 def test_ismcts_registers_on_first_use():

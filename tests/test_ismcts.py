@@ -579,7 +579,7 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     """``rollout_depth`` plays at most that many turns, then shares a reward of 1 among the
     seats, more to fewer cards left; a game that ends sooner pays its winner as before."""
     from leaves.board import M_WINNER
-    from strategies.compiled.loops import play_to_end
+    from strategies.compiled.loops import Seats, play_to_end
     from strategies.ismcts.settings import EVAL_BETA, SETTINGS, Config
     from strategies.ismcts.tree import playout_rewards
 
@@ -590,7 +590,7 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     rng = kernels.rng_new(np.uint64(seed))
     played = board.copy()
     rec = np.zeros(1, np.int8)
-    turns = play_to_end(played, kinds, params, sizes, rng, work, rec, False, depth)
+    turns = play_to_end(played, Seats(kinds, params), sizes, rng, work, rec, False, depth)
     assert played[META, M_TURN] == turns
     assert turns == depth or (turns < depth and kernels.is_terminal(played))
     d = SETTINGS.defaults()

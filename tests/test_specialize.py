@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import strategies
 from strategies.builtin import BUILTINS
-from strategies.compiled import N_PARAMS, loops, precompile, specialize
+from strategies.compiled import N_PARAMS, loops, numba_internals, precompile, specialize
 
 SIMPLE = (1, 2, 3, 4)  # low, high, minimal, greedy: the kinds of the runs
 
@@ -99,17 +99,22 @@ def test_generated_module_is_written_once(simple_loop):
     stamp = path.stat().st_mtime_ns
     specialize._write(path, "changed = True\n")  # never replaces: numba's cache keys on it
     assert path.stat().st_mtime_ns == stamp
-    assert path.read_text() == specialize.source(SIMPLE)
-    assert "policy_counter" not in path.read_text()
+    assert path.read_text() == specialize.render(SIMPLE)
 
 
-def test_a_loop_whose_kinds_count_no_cards_compiles_no_counting_code():
+def test_a_loop_whose_kinds_count_no_cards_compiles_no_counting_code(simple_loop):
     # The card counts are kept only for kinds that read them (dispatch.COUNTS): a loop of
     # simple heuristics calls no-ops instead, one with a counting kind the real updates.
-    noop = "def count_action(board, aid, work):\n    return None"
-    assert noop in specialize.source(SIMPLE)
-    for name in ("counter", "weighted"):
-        assert "def count_action" not in specialize.source((*SIMPLE, strategies.get(name).kind))
+    from strategies.compiled import dispatch
+    from strategies.policy import counting
+
+    module = simple_loop.py_func.__globals__
+    assert not module["COUNTED"]
+    assert module["count_action"].py_func is dispatch.skip_count_action.py_func
+    assert module["policy_counter"].py_func is dispatch.absent.py_func
+    assert module["policy_low"].py_func is strategies.get("low").policy.py_func
+    every = loops._batch.py_func.__globals__
+    assert every["COUNTED"] and every["count_action"].py_func is counting.count_action.py_func
 
 
 def test_kinds_are_checked():
@@ -148,9 +153,9 @@ def test_first_run_compiles_only_the_policies_of_its_kinds(tmp_path):
     assert out[:5] == ["False", "True", "True", "False", "False"]
     compiled = out[5].split(",")
     # The callees were compiled with the loop's own argument types (``play_to_end`` first,
-    # by its signature, then ``_batch`` found it compiled): each at most once here, and a
+    # by its signature, then ``play_games`` found it compiled): each at most once here, and a
     # callee the second process claimed first only loaded
-    assert compiled.count("_batch") == 1
+    assert compiled.count("play_games") == 1
     assert compiled.count("play_to_end") == 1
     assert compiled.count("deal_unchecked") <= 1
     assert compiled.count("policy_low") <= 1
@@ -164,7 +169,7 @@ def test_an_unwritable_cache_falls_back_to_the_loop_over_every_kind(monkeypatch)
 
     monkeypatch.setattr(specialize, "_write", refuse)
     monkeypatch.setattr(specialize, "covering", lambda kinds: None)
-    monkeypatch.setattr(specialize, "in_numba_cache", lambda dispatcher: False)
+    monkeypatch.setattr(numba_internals, "in_cache", lambda dispatcher: False)
     monkeypatch.setattr(specialize, "_loaded", {})
     played = []
     monkeypatch.setattr(warmup, "_play_one", lambda: played.append(True))
@@ -226,7 +231,7 @@ def test_the_parent_waits_for_a_part_the_child_claimed(tmp_path, monkeypatch):
         (tmp_path / "1.done").touch()
 
     monkeypatch.setattr(precompile.time, "sleep", sleep)
-    wrapped = precompile._claiming(1, compile_, tmp_path, child)
+    wrapped = precompile._claiming(1, tmp_path, child)(compile_)
     assert wrapped("sig") == "loaded"
     assert seen == [("sig", True)]
     assert wrapped("other") == "loaded"  # later compiles go straight through
@@ -236,12 +241,12 @@ def test_the_parent_waits_for_a_part_the_child_claimed(tmp_path, monkeypatch):
 def test_the_parent_compiles_a_part_nobody_claimed_and_one_whose_child_stopped(tmp_path):
     child = _Child()
     calls = []
-    wrapped = precompile._claiming(2, calls.append, tmp_path, child)
+    wrapped = precompile._claiming(2, tmp_path, child)(calls.append)
     wrapped("sig")
     assert calls == ["sig"]
     assert not precompile.claim(tmp_path, 2)  # the parent's claim: the child skips it
     precompile.claim(tmp_path, 3)  # the child claimed kind 3, then stopped unfinished
     child.stopped = True
-    precompile._claiming(3, calls.append, tmp_path, child)("sig3")
+    precompile._claiming(3, tmp_path, child)(calls.append)("sig3")
     assert calls == ["sig", "sig3"]
     assert not (tmp_path / "3.done").exists()

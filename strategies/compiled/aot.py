@@ -4,8 +4,8 @@ Through numba's JIT a process pays about a second before its first game, even wi
 in numba's cache (importing numba, then starting its compiler to load the cached code), in
 the driver and in every worker: more than all the games of a small tournament. So the games
 loop is compiled once more with ``numba.pycc``, over every built-in policy with the small
-ones inlined (``specialize.source(..., inline=True)``: the fastest loop, whose compile time
-does not matter here), into an extension module that later runs import in a millisecond,
+ones inlined (``specialize.render(..., inline=True)``: the fastest loop, whose compile time
+does not matter here), exported over the NamedTuples of ``layout``, into an extension module that later runs import in a millisecond,
 into a cache folder keyed by a hash of the kernels' sources and the Python, numpy and numba
 versions (an edit or an upgrade builds anew). The first run compiles the loop for its own
 kinds through the JIT (under "compiling (first run only)", ``specialize``) and then starts
@@ -17,8 +17,9 @@ runs use numba's JIT.
 The module is built for this machine's CPU (llvmlite's host CPU name and features; pycc
 builds for a generic CPU) and releases the GIL while it plays (pycc has no ``nogil``), so a
 run plays in threads of one process (``tournaments.local``). Both reach into numba's pycc
-(``_tuned``); where that fails the plain module is built and runs keep worker processes
-(``releases_gil``). The CPU is part of the key, so a cache folder shared between machines
+(``numba_internals.tuned_pycc``); with another numba, or where that fails, the plain module
+is built and runs keep worker processes (``releases_gil``). Without pycc (numba dropped it)
+the build fails once and runs use the JIT. The CPU is part of the key, so a cache folder shared between machines
 never hands one a module built for another.
 
 The cache folder is ``$LEAVES_CACHE_DIR/aot``, else ``$XDG_CACHE_HOME/leaves/aot``, else
@@ -32,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.machinery
-import importlib.metadata
 import importlib.util
 import os
 import platform
@@ -43,15 +43,16 @@ import sysconfig
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from . import layout, numba_internals
+
 __all__ = [
-    "SIGNATURE",
     "available",
     "build",
     "build_in_background",
@@ -74,13 +75,6 @@ PRUNE_DAYS = 30  # a key folder no run has used for this long is removed by the 
 _USED_EVERY_S = 86_400  # a run marks its module's folder used when the mark is older than this
 BUILD = "host-cpu,release-gil,no-nrt"
 """How the module is built (hashed into the key: a module built otherwise is never reused)."""
-SIGNATURE = (
-    "int64(int64[:, ::1], float64[:, :, ::1], int64[::1], uint64[::1], uint64[::1], int64, "
-    "boolean, int64, int8[::1], int16[:, ::1], int8[::1], int32[::1], int32[::1], boolean[::1], "
-    "int8[:, ::1], int32[:, ::1], int64[::1], int64[::1], int64[::1], uint64[::1])"
-)
-"""``loops._batch``'s arguments and results as the extension module exports them."""
-
 _ROOT = Path(__file__).resolve().parents[2]
 _SOURCES = ("leaves", "strategies/builtin", "strategies/policy", "strategies/compiled")
 """Folders whose ``.py`` files the compiled loop is made of (hashed into the key)."""
@@ -109,13 +103,6 @@ def cache_dir() -> Path:
     return cache_root() / "aot"
 
 
-def _numba_version() -> str:
-    try:
-        return importlib.metadata.version("numba")
-    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - numba is required
-        return "?"
-
-
 def key() -> str:
     """Hash of the loop's sources and of what the built module depends on."""
     if not _keys:
@@ -129,7 +116,9 @@ def _hash() -> str:
         for path in sorted((_ROOT / folder).glob("*.py")):
             h.update(path.relative_to(_ROOT).as_posix().encode())
             h.update(path.read_bytes())
-    parts = (sys.version, platform.machine(), np.__version__, _numba_version(), SIGNATURE, BUILD)
+    version = numba_internals.numba_version()
+    parts = (sys.version, platform.machine(), np.__version__, version, layout.signature_text())
+    parts = (*parts, BUILD, str(numba_internals.supported()))
     for part in (*parts, host_cpu()):
         h.update(part.encode())
     return h.hexdigest()[:20]
@@ -138,7 +127,7 @@ def _hash() -> str:
 def host_cpu() -> str:
     """This machine's CPU for the key: model name and feature flags from ``/proc/cpuinfo``
     (else ``platform.processor()``). Cheap: llvmlite's own answer costs a run 0.1 s of
-    imports; the build asks llvmlite (``_tuned``)."""
+    imports; the build asks llvmlite (``numba_internals.tuned_pycc``)."""
     try:
         with open("/proc/cpuinfo") as f:
             lines = [ln for ln in f if ln.startswith(("model name", "flags", "Features"))]
@@ -172,7 +161,8 @@ def _import(path: Path, name: str) -> ModuleType | None:
 
 
 def loop() -> Any:
-    """The ahead-of-time compiled ``loops._batch`` if it is built for these sources, else None."""
+    """The ahead-of-time compiled ``loops._batch`` if it is built for these sources, else None.
+    It takes the same ``layout`` NamedTuples."""
     if not enabled():
         return None
     k = key()
@@ -307,13 +297,13 @@ def _compile(name: str, out: Path) -> None:
         from numba.pycc import CC
 
     from . import specialize
-    from .dispatch import N_KINDS
+    from .dispatch import ALL_KINDS
 
-    # The loop over every kind with the small policies inlined (``specialize.source``):
+    # The loop over every kind with the small policies inlined (``specialize.render``):
     # compile time does not matter here, the speed of every later run does.
     path = out / "source" / "loop.py"  # apart from the module the build writes to ``out``
     path.parent.mkdir()
-    path.write_text(specialize.source(tuple(range(N_KINDS)), inline=True))
+    path.write_text(specialize.render(ALL_KINDS, inline=True))
     spec = importlib.util.spec_from_file_location(f"{name}_source", path)
     if spec is None or spec.loader is None:  # pragma: no cover - a plain .py file
         raise ImportError(f"cannot load {path}")
@@ -323,12 +313,12 @@ def _compile(name: str, out: Path) -> None:
     def compile_module(tuned: bool) -> None:
         cc = CC(name, source_module=module)
         cc.output_dir = str(out)
-        cc.export(EXPORT, SIGNATURE)(module._batch.py_func)
-        cc.use_nrt = False  # the loop and its callees keep no reference counts (``_nrt=False``)
+        cc.export(EXPORT, layout.numba_signature())(module.play_games.py_func)
+        cc.use_nrt = False  # the loop and its callees keep no reference counts
         if not tuned:
             cc.compile()
             return
-        with _tuned() as cpu:
+        with numba_internals.tuned_pycc() as cpu:
             cc.target_cpu = cpu
             cc.compile()
 
@@ -336,46 +326,15 @@ def _compile(name: str, out: Path) -> None:
 
 
 def _tuned_or_plain(compile_module: Callable[[bool], None], out: Path, name: str) -> None:
-    """``compile_module(tuned=True)``; where that fails (numba's internals moved), whatever
-    it left is removed and the plain module is built."""
+    """``compile_module(tuned=True)``; where that fails (numba's internals moved, another
+    numba: ``numba_internals.Unsupported``), whatever it left is removed and the plain module
+    is built."""
     try:
         compile_module(True)
     except Exception:  # noqa: BLE001 - any failure of the tuned build: the plain one
         for path in out.glob(f"{name}*"):
             path.unlink()
         compile_module(False)
-
-
-@contextlib.contextmanager
-def _tuned() -> Iterator[str]:
-    """Inside: numba.pycc builds for this CPU (yields its name for ``CC.target_cpu``; pycc
-    takes no features, so its code generator is given llvmlite's host features) and its
-    exported functions release the GIL (numba issue 6382: ``Flags.release_gil``, which the
-    JIT's ``nogil`` sets, is what pycc's compiler never sets). Reaches into numba 0.59-0.68
-    internals; any mismatch raises, and the caller builds the plain module."""
-    import llvmlite.binding as ll
-    from numba.core import codegen
-    from numba.pycc import compiler
-
-    if not hasattr(compiler.Flags(), "release_gil"):
-        raise RuntimeError("numba's compiler flags have no release_gil")
-    cpu, features = ll.get_host_cpu_name(), ll.get_host_cpu_features().flatten()
-    plain_flags, plain_codegen = compiler.Flags, codegen.AOTCPUCodegen
-
-    class Flags(plain_flags):  # type: ignore[misc,valid-type]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.release_gil = True
-
-    class HostCodegen(plain_codegen):  # type: ignore[misc,valid-type]
-        def _customize_tm_features(self) -> str:
-            return features
-
-    compiler.Flags, codegen.AOTCPUCodegen = Flags, HostCodegen
-    try:
-        yield cpu
-    finally:
-        compiler.Flags, codegen.AOTCPUCodegen = plain_flags, plain_codegen
 
 
 def _releases_gil(path: Path) -> bool:

@@ -6,7 +6,7 @@ loop itself) takes a core for many seconds while the machine's other cores idle.
 callees do not depend on each other, so ``sharing`` starts a child process that compiles
 them into numba's on-disk cache while this process compiles the loop at once. This process
 begins with the inner loop (``play_to_end``), whose type inference meets the policies in the
-loop's order (the kinds in increasing order), then ``_batch``, which meets the deal; the
+loop's order (the kinds in increasing order), then ``play_games``, which meets the deal; the
 child takes them from the other end (the last kind first, the deal last), while this process
 runs the loop's front end (bytecode, inlining). Whichever process begins a callee first
 claims it (a file created exclusively in a folder both share); the other never compiles it:
@@ -14,6 +14,10 @@ the child skips it, this process waits for the child to finish it and loads it f
 cache. Each callee is compiled with exactly the argument types the loop passes it
 (``_loop_args``, ``play_to_end_signature``: a differing type would be a second compile),
 which a test checks.
+
+This process sees numba reach a callee through a hook on the callee's ``compile``
+(``numba_internals.compile_hooks``, numba internals); where that cannot be relied on no child
+is started.
 
 Nothing depends on the child: if it fails, is slow or there is one core only, this process
 compiles whatever is not claimed or not finished, as it always did.
@@ -34,6 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from . import layout, numba_internals
+
 __all__ = ["DEAL", "claim", "compile_parts", "play_to_end_signature", "sharing"]
 
 DEAL = "deal"
@@ -46,27 +52,21 @@ POLL_S = 0.01
 
 def _loop_args() -> tuple[np.ndarray, ...]:
     """(board, sizes, params row, rng, work, deck) with the very types the loop passes: its
-    own scratch buffers (``loops._buffers``) and a row of its params table."""
-    from ..policy.params import N_PARAMS
-    from .loops import _buffers
-
-    board, sizes, work, deck, rng = _buffers(1, 4, 1, False)[-5:]
-    rng[:] = np.arange(1, 5, dtype=np.uint64)  # any state but all zeros (which draws only zeros)
-    return board, sizes, np.zeros((1, N_PARAMS), np.float64)[0], rng, work, deck
+    own scratch buffers (``layout.Buffers``) and a row of its params table."""
+    seats, _, _, buf = layout.example()
+    buf.rng[:] = np.arange(1, 5, dtype=np.uint64)  # any state but all zeros (draws only zeros)
+    return buf.board, buf.sizes, seats.params[0, 0], buf.rng, buf.work, buf.deck
 
 
 def play_to_end_signature() -> tuple[Any, ...]:
-    """The argument types ``loops._batch`` calls ``play_to_end`` with (its own buffers, rows
-    of its kinds, params and actions tables, and the literal 0 turns)."""
+    """The argument types ``loop_template.play_games`` calls ``play_to_end`` with (its own
+    buffers, a seating's row of its kinds and params tables as ``Seats``, a row of its
+    actions table, and the literal 0 turns)."""
     from numba import typeof, types
 
-    from ..policy.params import N_PARAMS
-    from .loops import _buffers
-
-    out = _buffers(1, 4, 1, False)
-    actions, board, sizes, work, _, rng = out[6:]
-    kinds, params = np.zeros((1, 4), np.int64), np.zeros((1, 4, N_PARAMS), np.float64)
-    arrays = (board, kinds[0], params[0], sizes, rng, work, actions[0])
+    seats, _, out, buf = layout.example()
+    row = layout.Seats(seats.kinds[0], seats.params[0])
+    arrays = (buf.board, row, buf.sizes, buf.rng, buf.work, out.actions[0])
     return (*map(typeof, arrays), types.boolean, types.literal(0))
 
 
@@ -112,26 +112,32 @@ def _wait(folder: Path, part: int | str, proc: subprocess.Popen[bytes]) -> None:
 
 
 def _claiming(
-    part: int | str, compile_: Callable[..., Any], folder: Path, proc: subprocess.Popen[bytes]
-) -> Callable[..., Any]:
-    """A dispatcher's ``compile`` that first claims ``part``, or waits for the child's claim."""
-    state = {"first": True}
+    part: int | str, folder: Path, proc: subprocess.Popen[bytes]
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A wrapper of a dispatcher's ``compile`` that first claims ``part``, or waits for the
+    child's claim (``numba_internals.compile_hooks``)."""
 
-    def compile(sig: Any) -> Any:
-        if state["first"]:
-            state["first"] = False
-            if not claim(folder, part):
-                _wait(folder, part, proc)
-        return compile_(sig)  # compiles, or loads what the child put in the cache
+    def wrap(compile_: Callable[..., Any]) -> Callable[..., Any]:
+        state = {"first": True}
 
-    return compile
+        def compile(sig: Any) -> Any:
+            if state["first"]:
+                state["first"] = False
+                if not claim(folder, part):
+                    _wait(folder, part, proc)
+            return compile_(sig)  # compiles, or loads what the child put in the cache
+
+        return compile
+
+    return wrap
 
 
 @contextlib.contextmanager
 def sharing(kinds: Sequence[int]) -> Iterator[None]:
     """While the block compiles the loop for ``kinds``, a child process compiles its
     policies from the last kind down, then the deal; the block's compile claims the callees
-    it reaches first and loads the rest from numba's cache. One core: no child."""
+    it reaches first and loads the rest from numba's cache. No child with one core or where
+    numba's compiles cannot be hooked (``numba_internals.can_hook_compile``)."""
     parts = [DEAL, *kinds]
     if (os.cpu_count() or 1) < 2:
         yield
@@ -139,6 +145,9 @@ def sharing(kinds: Sequence[int]) -> Iterator[None]:
     from leaves import jit
 
     jit.activate()  # the callees must be numba dispatchers to be shared
+    if not numba_internals.can_hook_compile():
+        yield
+        return
     folder = Path(tempfile.mkdtemp(prefix="leaves-precompile-"))
     cmd = [sys.executable, "-m", __name__, str(folder), *map(str, reversed(kinds)), DEAL]
     try:
@@ -147,17 +156,12 @@ def sharing(kinds: Sequence[int]) -> Iterator[None]:
         shutil.rmtree(folder, ignore_errors=True)
         yield
         return
-    wrapped = []
     try:
-        for part in parts:
-            d = _dispatcher(part)
-            d.compile = _claiming(part, d.compile, folder, proc)
-            wrapped.append(d)
-        yield
+        with numba_internals.compile_hooks(
+            {_dispatcher(part): _claiming(part, folder, proc) for part in parts}
+        ):
+            yield
     finally:
-        for d in wrapped:
-            with contextlib.suppress(AttributeError):
-                del d.compile  # the class's method again
         with contextlib.suppress(OSError):
             for part in parts:  # the child takes no more: every part is claimed
                 claim(folder, part)

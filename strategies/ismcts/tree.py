@@ -20,7 +20,7 @@ from leaves.board import M_CUR, M_N, M_WINNER, META, SEAT_SLOTS
 from leaves.rules import N_ACTIONS
 
 from ..compiled.dispatch import decide
-from ..compiled.loops import play_to_end, track_size
+from ..compiled.loops import Seats, play_to_end, track_size
 from ..policy.features import WORK_SIZE
 from .inference import S_BAD, S_ITERS, S_NODES, S_SEAT_BAD, draw_deal, seat_mismatches, swap_step
 from .settings import EVAL_BETA, MAX_DEPTH
@@ -79,7 +79,7 @@ def playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward):
     rec = np.zeros(1, np.int8)  # play_to_end's record row: unused, nothing is recorded
     for _ in range(playouts):
         tmp[:, :] = board
-        play_to_end(tmp, kinds, params, sizes, rng, work, rec, False, cfg.rollout_depth)
+        play_to_end(tmp, Seats(kinds, params), sizes, rng, work, rec, False, cfg.rollout_depth)
         w = tmp[META, M_WINNER]
         if w < 0 and not K.is_terminal(tmp):
             total = 0.0
