@@ -271,21 +271,15 @@ def _records(
     """Replay the sampled games of the chunk with recording on, in game order."""
     n_set = task.chunk.n_seatings
     picked = np.flatnonzero(games % task.record_stride == 0)
-    lines: dict[int, str] = {}
+    parts, at = [], []
     for r in range(n_set):
         sel = picked[picked % n_set == r]
-        if sel.size == 0:
-            continue
-        entrants = task.seating(r)
-        batch = task.game.play(
-            [task.payloads[e] for e in entrants],
-            deal_seeds[sel // n_set],
-            play_seeds[sel],
-            record=True,
-        )
-        for i, line in zip(sel.tolist(), batch.records or [], strict=True):
-            lines[i] = line
-    return [lines[i] for i in sorted(lines)]
+        if sel.size:
+            seats = [task.payloads[e] for e in task.seating(r)]
+            deals = deal_seeds[sel // n_set]
+            parts.append(task.game.play(seats, deals, play_seeds[sel], record=True))
+            at.append(np.searchsorted(picked, sel))
+    return (SeatedBatch.scatter(parts, at).records or []) if parts else []
 
 
 @dataclass
