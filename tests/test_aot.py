@@ -179,6 +179,34 @@ def test_the_jit_loop_releases_the_gil_while_it_plays():
     assert _ticks_inside(loops._batch) > 0
 
 
+_PLAIN_BUILD = """
+from strategies.compiled import aot
+from tests.test_compile_path import _digest
+print(aot.build(), aot.loop() is not None, aot.releases_gil())
+print(_digest(["weighted", "counter", "random", "taker"]))
+"""
+
+
+def test_another_numba_builds_the_plain_module_and_plays_the_same_games(tmp_path, monkeypatch):
+    """Outside the numba versions ``numba_internals`` was written for, the build is numba's
+    plain one (generic CPU, holds the GIL: runs keep worker processes), the same games."""
+    monkeypatch.setenv("LEAVES_AOT", "1")
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path))
+    if not aot.available():
+        pytest.skip("no C compiler")
+    from tests.test_compile_path import _digest
+
+    env = {**os.environ, "LEAVES_NUMBA_INTERNALS": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", _PLAIN_BUILD], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    built, digest = done.stdout.strip().splitlines()[-2:]
+    assert built == "True True False"
+    monkeypatch.setenv("LEAVES_AOT", "0")
+    assert digest == _digest(["weighted", "counter", "random", "taker"])  # the JIT's games
+
+
 def test_a_tuned_build_that_fails_builds_the_plain_module(tmp_path):
     calls: list[bool] = []
 

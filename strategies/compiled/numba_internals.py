@@ -143,9 +143,14 @@ def tuned_pycc() -> Iterator[str]:
     the supported versions or where the internals moved: the caller builds the plain module."""
     if not supported():
         raise Unsupported(f"numba {numba_version()} is outside {SUPPORTED}")
+    import warnings
+
     import llvmlite.binding as ll
     from numba.core import codegen
-    from numba.pycc import compiler
+
+    with warnings.catch_warnings():  # pycc is "pending deprecation", with no replacement yet
+        warnings.simplefilter("ignore")
+        from numba.pycc import compiler
 
     plain_flags = getattr(compiler, "Flags", None)
     plain_codegen = getattr(codegen, "AOTCPUCodegen", None)
