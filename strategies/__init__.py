@@ -10,21 +10,23 @@ from __future__ import annotations
 import importlib
 
 from . import builtin  # noqa: F401  (the built-ins register themselves)
-from .base import Strategy
+from .base import Player, Strategy
 from .batch import BatchResult, play_batch, play_seatings
 from .matches import MatchBatchResult, play_match_batch
 from .play import GameResult, PublicResult, fresh, play_game
-from .registry import defer, filtered, get, names, register
+from .registry import declare_game, defer, filtered, get, names, register
 from .tunable import Tunable, spec_with, tunables
 
 # Both load numba at import: they register on first use (a plain run never needs them).
 defer("strategies.ismcts", ("ismcts",))
-defer("strategies.ligretto", game="ligretto")  # Ligretto's, in its own registry
+# Ligretto's strategies, in their own registry (the id its plug-in declares)
+declare_game("ligretto", "Ligretto", "leaves.ligretto_strategies", ("strategies.ligretto",))
 
 __all__ = [
     "BatchResult",
     "GameResult",
     "MatchBatchResult",
+    "Player",
     "PublicResult",
     "Strategy",
     "Tunable",

@@ -1,4 +1,6 @@
-"""The ``Strategy`` base class: what every player of 13 Leaves implements.
+"""``Player``, what a strategy of any game is to the registry (a name, its game, a description,
+a classifier, keyword parameters that make labelled variants), and ``Strategy``, the player of
+13 Leaves (``choose`` over a ``PlayerView``, an optional compiled policy).
 
 A strategy sees only a ``PlayerView`` (its own hand and public information), never the full
 state. Its constructor's keyword parameters make variants; they are captured automatically so
@@ -43,29 +45,30 @@ def format_value(value: Any) -> str:
     return repr(value)
 
 
-class Strategy:
-    """Base class of a 13 Leaves player.
+class Player:
+    """What the registry knows of a strategy of any game (each game's own base class adds how
+    it plays: ``Strategy`` for 13 Leaves).
 
-    Subclasses set the class attributes ``name`` (registry name), ``description`` (one line)
-    and ``classifier`` (merged over the defaults: ``stochastic``, ``uses_card_counting``,
-    ``search``, ``compiled``), declare their parameters as keyword arguments with defaults in
-    ``__init__`` and implement ``choose``. ``tunable`` maps the numeric parameters an optimiser
-    may change to their (low, high) range (``strategies.tunables`` reads it; ``leaves tune``
-    searches it). ``class X(Strategy, register=False)`` opts out of
-    registration (useful for tests and throwaway variants).
+    Subclasses set the class attributes ``game`` (the id of the game whose registry it joins),
+    ``name`` (registry name), ``description`` (one line) and ``classifier`` (merged over the
+    base classes' own), and declare their parameters as keyword arguments with defaults in
+    ``__init__``. ``tunable`` maps the numeric parameters an optimiser may change to their
+    (low, high) range (``strategies.tunables`` reads it; ``leaves tune`` searches it).
+    ``class X(Base, register=False)`` opts out of registration (useful for tests and
+    throwaway variants).
     """
 
     name: ClassVar[str]
-    game: ClassVar[str] = "leaves"  # the registry it belongs to (a name means one thing per game)
+    game: ClassVar[str]  # the registry it belongs to (a name means one thing per game)
     description: ClassVar[str] = ""
-    classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)
+    classifier: ClassVar[dict[str, Any]] = {}
     tunable: ClassVar[dict[str, tuple[float, float]]] = {}
 
     _params: dict[str, Any]
 
     def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        merged = dict(DEFAULT_CLASSIFIER)
+        merged: dict[str, Any] = {}
         for base in reversed(cls.__mro__[1:]):
             merged.update(base.__dict__.get("classifier", {}))
         merged.update(cls.__dict__.get("classifier", {}))
@@ -82,7 +85,7 @@ class Strategy:
 
                 _register_class(cls)
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Strategy:
+    def __new__(cls, *args: Any, **kwargs: Any) -> Player:
         self = super().__new__(cls)
         sig = cls._param_signature
         try:
@@ -99,31 +102,6 @@ class Strategy:
 
     def __init__(self) -> None:
         """Subclasses declare their keyword parameters here; they need not call super()."""
-
-    # ------------------------------------------------------------------ the protocol
-    def choose(
-        self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
-    ) -> Action:
-        """Pick one of ``legal`` (never empty) for the position ``view`` describes.
-
-        ``rng`` is the only source of randomness a strategy may use, so games replay exactly.
-        """
-        raise NotImplementedError(f"{type(self).__qualname__} must implement choose()")
-
-    def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
-        """Hook called once per game before the first move, with this seat's initial view.
-
-        Batches and tournaments give every game a fresh instance (``strategies.play.fresh``:
-        the class rebuilt from ``params``), so nothing stored on ``self`` outlives a game.
-        """
-
-    def end_game(self, view: PlayerView, result: Any) -> None:
-        """Hook called once per game after the end, with this seat's final view and the
-        public result (``strategies.PublicResult``: winner, cards left, turns; no hands)."""
-
-    def compiled(self) -> tuple[int, np.ndarray] | None:
-        """(policy kind id, float64 parameters) for the compiled batch loop, or None."""
-        return None
 
     # ------------------------------------------------------------------ identity
     @property
@@ -155,7 +133,7 @@ class Strategy:
         return self.label
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Strategy):
+        if not isinstance(other, Player):
             return NotImplemented
         return type(self) is type(other) and self.label == other.label
 
@@ -205,4 +183,37 @@ def _same(a: Any, b: Any) -> bool:
         return a is b
 
 
-Strategy._param_signature = inspect.Signature([])
+Player._param_signature = inspect.Signature([])
+
+
+class Strategy(Player):
+    """Base class of a 13 Leaves player: implement ``choose``; the classifier has the keys
+    ``stochastic``, ``uses_card_counting``, ``search`` and ``compiled`` (default False)."""
+
+    game: ClassVar[str] = "leaves"
+    classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)
+
+    # ------------------------------------------------------------------ the protocol
+    def choose(
+        self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
+    ) -> Action:
+        """Pick one of ``legal`` (never empty) for the position ``view`` describes.
+
+        ``rng`` is the only source of randomness a strategy may use, so games replay exactly.
+        """
+        raise NotImplementedError(f"{type(self).__qualname__} must implement choose()")
+
+    def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
+        """Hook called once per game before the first move, with this seat's initial view.
+
+        Batches and tournaments give every game a fresh instance (``strategies.play.fresh``:
+        the class rebuilt from ``params``), so nothing stored on ``self`` outlives a game.
+        """
+
+    def end_game(self, view: PlayerView, result: Any) -> None:
+        """Hook called once per game after the end, with this seat's final view and the
+        public result (``strategies.PublicResult``: winner, cards left, turns; no hands)."""
+
+    def compiled(self) -> tuple[int, np.ndarray] | None:
+        """(policy kind id, float64 parameters) for the compiled batch loop, or None."""
+        return None

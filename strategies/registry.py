@@ -10,10 +10,10 @@ Values are read as bool (true/false/yes/no), None, int, float, a quoted string, 
 string. Third-party packages add strategies through the entry-point group ``leaves.strategies``
 (``name = "package.module:ClassName"``); those are listed by ``names()`` and imported on use.
 
-Registries are kept per game, so a name means one thing per game: 13 Leaves (``"leaves"``, the
-default) and Ligretto (``"ligretto"``, entry-point group ``leaves.ligretto_strategies``). A
-strategy class says its game in ``game``. Modules that load numba at import register when
-first needed (``defer``).
+Registries are kept per game (``declare_game``), so a name means one thing per game: 13 Leaves
+(``"leaves"``, the default) here, Ligretto by ``strategies/__init__``, a third party's game by its
+own package. A strategy class (a ``Player``: ``Strategy`` for 13 Leaves) says its game in
+``game``. Modules that load numba at import register when first needed (``defer``).
 
 Over 400 lines because it is one job: turning what a user writes into a strategy class.
 """
@@ -33,27 +33,49 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from .base import CLASSIFIER_KEYS, NAME_RE, Strategy
+from .base import CLASSIFIER_KEYS, NAME_RE, Player
 
 ENTRY_POINT_GROUP = "leaves.strategies"
-ENTRY_POINT_GROUPS = {"leaves": ENTRY_POINT_GROUP, "ligretto": "leaves.ligretto_strategies"}
-"""Entry-point group of each game's strategies."""
-GAME_TITLES = {"leaves": "13 Leaves", "ligretto": "Ligretto"}
 DEFAULT_GAME = "leaves"
+"""The game whose strategies this package's protocol (``Player``) is first written for."""
 
-_REGISTRIES: dict[str, dict[str, type[Strategy]]] = {g: {} for g in ENTRY_POINT_GROUPS}
-_REGISTRY = _REGISTRIES[DEFAULT_GAME]  # 13 Leaves
+_REGISTRIES: dict[str, dict[str, type[Player]]] = {}
+_GROUPS: dict[str, str] = {}  # game -> the entry-point group of its strategies
+_TITLES: dict[str, str] = {}  # game -> its title in messages
 _FILE_MODULES: dict[str, Any] = {}
-_DEFERRED: dict[str, dict[str, tuple[str, ...]]] = {g: {} for g in ENTRY_POINT_GROUPS}
+_DEFERRED: dict[str, dict[str, tuple[str, ...]]] = {}
 """Per game, modules whose strategies register when first needed: module -> the names it
 registers (empty: any use of the game's registry imports it)."""
+
+
+def declare_game(game: str, title: str, group: str, deferred: tuple[str, ...] = ()) -> None:
+    """Keep a registry for ``game`` (its id, as its plug-in declares it): strategies whose
+    class says ``game = ...`` register there, ``group`` is the entry-point group third-party
+    strategies of it install under, and ``deferred`` modules register its built-ins when the
+    registry is first used. Declaring a game twice keeps what it holds."""
+    _REGISTRIES.setdefault(game, {})
+    _DEFERRED.setdefault(game, {})
+    _GROUPS[game], _TITLES[game] = group, title
+    for module in deferred:
+        defer(module, game=game)
+
+
+def games() -> list[str]:
+    """The games that have a strategy registry."""
+    return list(_REGISTRIES)
 
 
 def defer(module: str, names: tuple[str, ...] = (), game: str = DEFAULT_GAME) -> None:
     """Import ``module`` (which registers ``names``) only when one of them, or the whole
     registry of ``game``, is first needed: a module that loads numba at import would
     otherwise cost every process half a second, even one that never uses it."""
+    _registry(game)
     _DEFERRED[game][module] = tuple(names)
+
+
+def title(game: str) -> str:
+    """A game's title in messages ("13 Leaves")."""
+    return _TITLES.get(game, game)
 
 
 def _load_deferred(game: str, name: str | None = None) -> None:
@@ -65,13 +87,17 @@ def _load_deferred(game: str, name: str | None = None) -> None:
 
 
 # ---------------------------------------------------------------------- registration
-def _registry(game: str) -> dict[str, type[Strategy]]:
+def _game(game: str) -> str:
     if game not in _REGISTRIES:
         raise ValueError(f"unknown game {game!r}: choose one of {', '.join(_REGISTRIES)}")
-    return _REGISTRIES[game]
+    return game
 
 
-def _register_class(cls: type[Strategy], name: str | None = None) -> None:
+def _registry(game: str) -> dict[str, type[Player]]:
+    return _REGISTRIES[_game(game)]
+
+
+def _register_class(cls: type[Player], name: str | None = None) -> None:
     """Add ``cls`` under ``name`` (default ``cls.name``) in its game's registry; re-registering
     the same class is a no-op."""
     key = name or cls.name
@@ -90,15 +116,15 @@ def _qualified(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def register(cls: type[Strategy] | None = None, *, name: str | None = None) -> Any:
-    """Register a Strategy subclass; use as ``@register`` or ``@register(name="mine")``.
+def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any:
+    """Register a Player subclass; use as ``@register`` or ``@register(name="mine")``.
 
     Needed only for classes declared with ``register=False`` or registered under another name;
     subclasses that define ``name`` register themselves.
     """
 
-    def decorate(c: type[Strategy]) -> type[Strategy]:
-        if not (isinstance(c, type) and issubclass(c, Strategy)):
+    def decorate(c: type[Player]) -> type[Player]:
+        if not (isinstance(c, type) and issubclass(c, Player)):
             raise TypeError(f"register expects a Strategy subclass, got {c!r}")
         key = name or c.__dict__.get("name") or getattr(c, "name", None)
         if not key:
@@ -119,11 +145,11 @@ def unregister(name: str, game: str = DEFAULT_GAME) -> None:
 
 
 def _entry_points(game: str = DEFAULT_GAME) -> dict[str, Any]:
-    group = ENTRY_POINT_GROUPS[game]
+    group = _GROUPS[_game(game)]
     return {ep.name: ep for ep in importlib.metadata.entry_points(group=group)}
 
 
-def _load_entry_point(name: str, ep: Any, game: str = DEFAULT_GAME) -> type[Strategy]:
+def _load_entry_point(name: str, ep: Any, game: str = DEFAULT_GAME) -> type[Player]:
     try:
         cls = ep.load()
     except Exception as exc:
@@ -131,8 +157,11 @@ def _load_entry_point(name: str, ep: Any, game: str = DEFAULT_GAME) -> type[Stra
             f"cannot load strategy {name!r} from entry point {ep.value!r}: "
             f"{type(exc).__name__}: {exc}"
         ) from exc
-    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
-        raise ValueError(f"entry point {name!r} ({ep.value}) is not a strategies.Strategy subclass")
+    if not (isinstance(cls, type) and issubclass(cls, Player)):
+        raise ValueError(
+            f"entry point {name!r} ({ep.value}) is not a strategies.Strategy subclass "
+            "(or another game's strategy class)"
+        )
     _check_game(cls, game)
     if _registry(game).get(name) is not cls:
         _register_class(cls, name)
@@ -146,7 +175,7 @@ def names(game: str = DEFAULT_GAME) -> list[str]:
     return sorted(set(_registry(game)) | set(_entry_points(game)))
 
 
-def get_class(name: str, game: str = DEFAULT_GAME) -> type[Strategy]:
+def get_class(name: str, game: str = DEFAULT_GAME) -> type[Player]:
     """The class registered under ``name`` for ``game``; unknown names get close suggestions."""
     _load_deferred(game, name)
     cls = _registry(game).get(name)
@@ -158,11 +187,10 @@ def get_class(name: str, game: str = DEFAULT_GAME) -> type[Strategy]:
     raise ValueError(_unknown_message(name, game))
 
 
-def _check_game(cls: type[Strategy], game: str) -> None:
+def _check_game(cls: type[Player], game: str) -> None:
     if cls.game != game:
         raise ValueError(
-            f"{cls._display_name()} is a {GAME_TITLES.get(cls.game, cls.game)} strategy, "
-            f"not a {GAME_TITLES.get(game, game)} one"
+            f"{cls._display_name()} is a {title(cls.game)} strategy, not a {title(game)} one"
         )
 
 
@@ -178,9 +206,9 @@ def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
     )
     elsewhere = [g for g in _REGISTRIES if g != game and name in names(g)]
     if elsewhere:
-        where = GAME_TITLES.get(elsewhere[0], elsewhere[0])
+        where = title(elsewhere[0])
         hint = f" ({name!r} is a {where} strategy){hint}"
-    what = "strategy" if game == DEFAULT_GAME else f"{GAME_TITLES.get(game, game)} strategy"
+    what = "strategy" if game == DEFAULT_GAME else f"{title(game)} strategy"
     return f"unknown {what} {name!r}{hint}"
 
 
@@ -211,20 +239,20 @@ def filtered(*, game: str = DEFAULT_GAME, **classifier: Any) -> list[str]:
 
 
 # ---------------------------------------------------------------------- building
-def get(spec: Any, *, game: str = DEFAULT_GAME, **params: Any) -> Strategy:
-    """Build a strategy from a spec string, a Strategy subclass or an instance.
+def get(spec: Any, *, game: str = DEFAULT_GAME, **params: Any) -> Player:
+    """Build a strategy from a spec string, a Player subclass or an instance.
 
     ``get("greedy", keep_pairs=True)`` and ``get("greedy:keep_pairs=true")`` are the same;
     keyword ``params`` override those in the spec. An instance with no ``params`` is returned
     as is. ``game`` picks the registry (a name means one thing per game); a strategy of
     another game is refused.
     """
-    if isinstance(spec, Strategy):
+    if isinstance(spec, Player):
         _check_game(type(spec), game)
         if not params:
             return spec
         return build(type(spec), {**spec.params, **params})
-    if isinstance(spec, type) and issubclass(spec, Strategy):
+    if isinstance(spec, type) and issubclass(spec, Player):
         _check_game(spec, game)
         return build(spec, params)
     if not isinstance(spec, str):
@@ -236,7 +264,7 @@ def get(spec: Any, *, game: str = DEFAULT_GAME, **params: Any) -> Strategy:
     return build(cls, {**spec_params, **params})
 
 
-def build(cls: type[Strategy], params: dict[str, Any]) -> Strategy:
+def build(cls: type[Player], params: dict[str, Any]) -> Player:
     """``cls(**params)`` with parameter names and simple types checked against the signature."""
     sig = cls._param_signature
     valid = list(sig.parameters)
@@ -252,7 +280,7 @@ def build(cls: type[Strategy], params: dict[str, Any]) -> Strategy:
     return cls(**checked)
 
 
-def _check_type(cls: type[Strategy], key: str, default: Any, value: Any) -> Any:
+def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
     """Coerce int -> float for float parameters and refuse values of the wrong simple type."""
     if default is inspect.Parameter.empty or default is None or value is None:
         return value
@@ -378,7 +406,7 @@ def parse_value(raw: str) -> Any:
         return raw
 
 
-def resolve(spec: str, game: str = DEFAULT_GAME) -> tuple[type[Strategy], dict[str, Any]]:
+def resolve(spec: str, game: str = DEFAULT_GAME) -> tuple[type[Player], dict[str, Any]]:
     """The class and parameters a spec string names (loading files and modules as needed)."""
     target, params = parse_spec(spec, game)
     where, sep, cls_name = target.rpartition(":")
@@ -387,7 +415,7 @@ def resolve(spec: str, game: str = DEFAULT_GAME) -> tuple[type[Strategy], dict[s
     return get_class(target, game), params
 
 
-def load_class(where: str, cls_name: str) -> type[Strategy]:
+def load_class(where: str, cls_name: str) -> type[Player]:
     """``Class`` from ``path/to/file.py`` or from ``package.module``."""
     if where.endswith(".py") or "/" in where or "\\" in where:
         module = _load_file(where)
@@ -397,11 +425,11 @@ def load_class(where: str, cls_name: str) -> type[Strategy]:
         except ImportError as exc:
             raise ValueError(f"cannot import module {where!r}: {exc}") from exc
     obj = getattr(module, cls_name, None)
-    if not (isinstance(obj, type) and issubclass(obj, Strategy)):
+    if not (isinstance(obj, type) and issubclass(obj, Player)):
         found = sorted(
             k
             for k, v in vars(module).items()
-            if isinstance(v, type) and issubclass(v, Strategy) and v.__module__ == module.__name__
+            if isinstance(v, type) and issubclass(v, Player) and v.__module__ == module.__name__
         )
         what = "has no class" if obj is None else "has no Strategy subclass"
         hint = f"; it defines {', '.join(found)}" if found else ""
@@ -431,15 +459,18 @@ def _load_file(path_text: str) -> Any:
         sys.modules.pop(mod_name, None)
         raise ValueError(f"error while loading {path_text}: {type(exc).__name__}: {exc}") from exc
     for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, Strategy) and value.__module__ == mod_name:
+        if isinstance(value, type) and issubclass(value, Player) and value.__module__ == mod_name:
             value._source_spec = f"{key}:{value.__qualname__}"
     _FILE_MODULES[key] = module
     return module
 
 
-def _rebuild(cls_ref: Any, params: dict[str, Any]) -> Strategy:
+def _rebuild(cls_ref: Any, params: dict[str, Any]) -> Player:
     """Unpickle helper: a class (or a "file.py:Class" reference) and its parameters."""
     if isinstance(cls_ref, str):
         where, _, cls_name = cls_ref.rpartition(":")
         cls_ref = load_class(where, cls_name)
     return cls_ref(**params)
+
+
+declare_game(DEFAULT_GAME, "13 Leaves", ENTRY_POINT_GROUP)

@@ -27,7 +27,9 @@ def lig(players=4, games=400, seed=11, entrants=FIVE, **kw) -> Tournament:
 
 def test_both_games_are_registered_entry_points():
     assert {"leaves", "ligretto"} <= set(game_names())
-    assert get_game("leaves").name == "13leaves" and get_game("ligretto").name == "ligretto"
+    # one id per game: the entry point's name is the name the plug-in records
+    assert get_game("leaves").name == "leaves" and get_game("ligretto").name == "ligretto"
+    assert get_game("13leaves").name == "leaves"  # runs recorded before the id changed
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         get_game("chess")
 
@@ -176,7 +178,8 @@ def test_command_line(tmp_path, capsys):
     [
         (["--players", "13"], "2 to 12 players, got 13"),
         (["greedy"], "'greedy' is a 13 Leaves strategy"),
-        (["--turn-limit", "9"], "--turn-limit and --decision-timeout are 13 Leaves options"),
+        (["--turn-limit", "9"], "--turn-limit is not a Ligretto option"),
+        (["--decision-timeout", "9"], "--decision-timeout is not a Ligretto option"),
         (["--rounds", "0"], "--rounds must be at least 1"),
         (["--rounds", "2", "--target", "50"], "not both"),
     ],
@@ -193,7 +196,7 @@ def test_thirteen_leaves_refuses_ligretto_names_and_rounds(tmp_path, capsys):
     assert code == 2 and "'stack' is a Ligretto strategy" in err
     code, _, err = cli(capsys, "tournament", "greedy", "low", "--rounds", "2",
                        "--out", str(tmp_path / "y"))  # fmt: skip
-    assert code == 2 and "--rounds is a Ligretto option" in err
+    assert code == 2 and "--rounds: 13 Leaves matches run to a target (--target)" in err
 
 
 _REFERENCE: dict[str, pd.DataFrame] = {}

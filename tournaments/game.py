@@ -31,10 +31,15 @@ from strategies.batch import PerGame
 
 __all__ = [
     "Declaration",
+    "BenchReport",
     "GameBase",
+    "GameOption",
     "GamePlugin",
+    "Replayed",
     "SeatedBatch",
     "SeatedMatches",
+    "StrategyInfo",
+    "check_bench",
     "declaration",
     "file_spec",
     "plural",
@@ -227,6 +232,21 @@ class Declaration:
         return "higher" if self.higher_is_better else "lower"
 
 
+def check_bench(players: int, seats: tuple[int, int], games: int, repeats: int,
+                api_games: int | None, seed: int, seed_bits: int) -> None:  # fmt: skip
+    """A benchmark's settings in range (the game's table sizes and seed width), else a
+    ValueError naming the first bad one."""
+    low, high = seats
+    if not low <= players <= high:
+        raise ValueError(f"--players must be {low}..{high}, got {players}")
+    for name, value, least in (("--games", games, 1), ("--repeats", repeats, 1),
+                               ("--api-games", api_games, 0)):  # fmt: skip
+        if value is not None and value < least:
+            raise ValueError(f"{name} must be at least {least}, got {value}")
+    if seed < 0 or seed >= 1 << seed_bits:
+        raise ValueError(f"--seed must be 0..2**{seed_bits}-1, got {seed}")
+
+
 def plural(word: str) -> str:
     """English plural of a unit name: match -> matches, round -> rounds."""
     return word + ("es" if word.endswith(("ch", "sh", "s", "x")) else "s")
@@ -247,6 +267,55 @@ def file_spec(spec: Any) -> Any:
     return spec
 
 
+@dataclass(frozen=True)
+class GameOption:
+    """A setting a game adds to the command line: ``--turn-limit N`` passes ``turn_limit=N``
+    to the game's constructor (and is read back from a run's ``config`` on ``--resume``)."""
+
+    name: str  # the constructor's keyword, e.g. "turn_limit"
+    type: type  # int, float or str
+    help: str
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """One registered strategy of a game, as ``leaves strategies`` lists it."""
+
+    name: str
+    description: str
+    classifier: dict[str, Any]
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class BenchReport:
+    """A game's throughput benchmark (``leaves bench``): the figures (one JSON object), and a
+    table (title, columns, rows) with notes under it for the terminal."""
+
+    result: dict[str, Any]
+    title: str
+    columns: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+    notes: list[str]
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One game played again from its seeds: its record (one JSON line, as ``--record``
+    writes them), a forfeit's error and traceback, and (winner seat, length, forfeit seat) to
+    check against the run's row."""
+
+    record: str
+    error: str | None
+    traceback: str | None
+    outcome: tuple[int, int, int]
+
+
 class GameBase:
     """What plug-ins share: the declaration's defaults, spec resolution through the game's own
     strategy registry (``lookup``) with a per-process cache of strategies, and generic matches
@@ -254,6 +323,22 @@ class GameBase:
     ``lookup``, and implements ``play``."""
 
     title = "Game"
+    former_names: tuple[str, ...] = ()
+    """Names older runs of this game recorded (read, never written)."""
+    options: tuple[GameOption, ...] = ()
+    """The settings the command line offers for this game (constructor keywords)."""
+    default_baseline: str | None = None
+    """The gauntlet's baseline when none is given (None: the gauntlet asks for one)."""
+    spec_example = "name:key=value"
+    """A strategy spec with a parameter, for help texts."""
+    match_rounds = True
+    """Matches of a fixed number of games (``--rounds``) are possible."""
+    target_makes_matches = True
+    """True: a match target (or ``--rounds``) alone asks for matches; False: matches are asked
+    for by name (13 Leaves' expert variant, ``--expert``) and a target alone means nothing."""
+    replay_viewer: str | None = None
+    """``module:function`` that shows a record on the terminal (``leaves replay``), called as
+    ``function(game, record_line, options)``; None: the lines of ``replay_lines``."""
     ahead_means = "a better rank value"
     share_columns: dict[str, str] = {}
     mean_columns: tuple[str, ...] = ()
@@ -277,8 +362,69 @@ class GameBase:
         return {}
 
     def lookup(self, spec: Any) -> Any:
-        """The strategy object of an entrant spec (the game's registry); ValueError if unknown."""
-        raise NotImplementedError
+        """The strategy object of an entrant spec, from the game's registry (the strategies
+        registry kept under the game's name); ValueError if unknown."""
+        import strategies
+
+        return strategies.get(spec, game=self.name)
+
+    @classmethod
+    def named(cls, name: str) -> bool:
+        """True when ``name`` is this game's (its name or a former one)."""
+        return name == cls.name or name in cls.former_names
+
+    def strategy_infos(self, filters: dict[str, Any] | None = None) -> list[StrategyInfo]:
+        """The game's registered strategies whose classifier matches ``filters`` (all when
+        None), by name, with their default parameters (``leaves strategies``); ValueError for
+        a filter no strategy has. A strategy that cannot be loaded is listed as such."""
+        import inspect
+
+        from strategies import registry
+
+        game = self.name
+        wanted = registry.filtered(game=game, **filters) if filters else registry.names(game)
+        infos = []
+        for name in wanted:
+            try:
+                cls = registry.get_class(name, game)
+            except ValueError as exc:  # a broken entry point: say so, keep listing the others
+                infos.append(StrategyInfo(name, f"(cannot load: {exc})", {}, {}))
+                continue
+            params = {
+                k: p.default
+                for k, p in cls._param_signature.parameters.items()
+                if p.default is not inspect.Parameter.empty
+            }
+            infos.append(StrategyInfo(name, str(cls.description), dict(cls.classifier), params))
+        return infos
+
+    def rebuild(self, entrant: dict[str, Any]) -> Any:
+        """The payload of an entrant as the run's manifest describes it (``describe``, or its
+        label): what replaying one of its games needs. ValueError when it cannot be rebuilt."""
+        return self.resolve(entrant["label"])[1]
+
+    def replay(self, seats: Seats, deal_seed: int, play_seed: int) -> Replayed:
+        """Play one game again from its seeds, with its record."""
+        b = self.play(seats, np.array([deal_seed], np.uint64), np.array([play_seed], np.uint64),
+                      record=True)  # fmt: skip
+        if not b.records:
+            raise ValueError(f"{self.title} games keep no records to replay")
+        length = int(b.game_values[self.length_value][0])
+        outcome = (int(b.winner_seat[0]), length, int(b.forfeit_seat[0]))
+        error = b.errors[0]
+        return Replayed(b.records[0], None if error is None else str(error), None, outcome)
+
+    def bench(self, players: int, games: int | None, api_games: int | None, repeats: int,
+              seed: int) -> BenchReport:  # fmt: skip
+        """Time random (or built-in) play of ``games`` games at ``players`` seats, best of
+        ``repeats`` (``api_games`` through the plain-Python path); ValueError for a setting
+        out of range or a game without a benchmark."""
+        raise ValueError(f"{self.title} has no benchmark")
+
+    def replay_lines(self, record: str) -> list[str]:
+        """A recorded game (one JSON line) as lines of text, checked against the rules;
+        ValueError for a record that is not a legal game."""
+        raise ValueError(f"{self.title} has no way to show a recorded game")
 
     def strategy(self, payload: Any) -> Any:
         """The strategy a payload names (spec strings are looked up once per process)."""

@@ -1,19 +1,21 @@
 """Games as plug-ins: the entry-point group ``leaves.games``.
 
-A game package registers its ``GamePlugin`` class (``name = "package.module:Class"``);
-``get_game("ligretto", rounds=5)`` builds one with its options. 13 Leaves (``leaves``) and
+A game package registers its ``GamePlugin`` class under the game's id, the ``name`` its class
+declares (``name = "package.module:Class"``); ``get_game("leaves", turn_limit=500)`` builds
+one with its options. 13 Leaves (``leaves``) and
 Ligretto (``ligretto``) are registered by this project the same way.
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
 import importlib.metadata
 from typing import Any
 
 from .game import Declaration, GamePlugin
 
-__all__ = ["GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class"]
+__all__ = ["GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class", "plugin_class"]
 
 GAME_GROUP = "leaves.games"
 DEFAULT_GAME = "leaves"
@@ -29,9 +31,18 @@ def game_names() -> list[str]:
 
 
 def game_class(name: str) -> type:
-    """The plug-in class registered as ``name``; unknown names get a one-line error."""
+    """The plug-in class registered as ``name`` (or that names ``name`` among its
+    ``former_names``: runs recorded before a game's id changed); unknown names get a
+    one-line error."""
     eps = _entry_points()
     if name not in eps:
+        for other in eps:
+            try:
+                cls = eps[other].load()
+            except Exception:  # noqa: BLE001 - a broken plug-in is not the one asked for
+                continue
+            if name in getattr(cls, "former_names", ()):
+                return cls
         close = difflib.get_close_matches(name, list(eps), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise ValueError(f"unknown game {name!r}{hint} (installed: {', '.join(sorted(eps))})")
@@ -39,6 +50,18 @@ def game_class(name: str) -> type:
         return eps[name].load()
     except Exception as exc:
         raise ValueError(f"cannot load game {name!r}: {type(exc).__name__}: {exc}") from exc
+
+
+def plugin_class(spec: str) -> type:
+    """The class a game spec names: an installed game's id (or former name), or
+    ``module:Class`` (a game that is not installed, e.g. a test's)."""
+    if ":" not in spec:
+        return game_class(spec)
+    module, _, attr = spec.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attr or "Game")
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load {spec!r}: {exc}") from None
 
 
 def get_game(name: str = DEFAULT_GAME, **options: Any) -> GamePlugin:

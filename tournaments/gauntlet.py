@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .game import GamePlugin
+from .games import get_game
 from .result import TournamentResult
 from .runner import Labeled, Tournament
 from .schedule import Schedule
@@ -68,11 +69,11 @@ class Gauntlet(Tournament):
         game: GamePlugin | None = None,
         allow_same: bool = False,
     ):
+        game = game if game is not None else get_game()
         if baseline is None:
-            from strategies.builtin import BEST_HEURISTIC
-
-            baseline = BEST_HEURISTIC
-        game = game if game is not None else _leaves_game()
+            baseline = getattr(game, "default_baseline", None)
+            if baseline is None:
+                raise ValueError(f"name a baseline (--baseline): {game.title} declares none")
         field = list(field)
         if not field:
             raise ValueError("a gauntlet needs a field: name at least one --against strategy")
@@ -173,12 +174,6 @@ class GauntletResult(TournamentResult):
             "(<code>reports.gauntlet(res)</code> gives the paired comparison)</p>"
         )
         return line + super()._repr_html_()
-
-
-def _leaves_game() -> GamePlugin:
-    from .leaves_game import LeavesGame
-
-    return LeavesGame()
 
 
 def gauntlet(

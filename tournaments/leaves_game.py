@@ -14,10 +14,21 @@ from typing import Any
 import numpy as np
 
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from strategies.builtin import BEST_HEURISTIC
 from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
 from strategies.deadline import check_timeout
 
-from .game import GameBase, SeatedBatch, SeatedMatches, Seats, Seeds
+from .game import (
+    BenchReport,
+    GameBase,
+    GameOption,
+    Replayed,
+    SeatedBatch,
+    SeatedMatches,
+    Seats,
+    Seeds,
+    check_bench,
+)
 
 PYTHON_CHUNK_GAMES = 48
 """Default games per chunk when a plain-Python strategy plays (two deals at 4 players)."""
@@ -28,8 +39,24 @@ __all__ = ["LeavesGame"]
 class LeavesGame(GameBase):
     """13 Leaves between ``strategies`` entrants (specs, classes or instances)."""
 
-    name = "13leaves"
+    name = "leaves"
+    former_names = ("13leaves",)
     title = "13 Leaves"
+    options = (
+        GameOption("turn_limit", int, f"Turn limit per game (default {TURN_LIMIT})."),
+        GameOption(
+            "decision_timeout",
+            float,
+            "A plain-Python strategy's decision taking longer forfeits the game "
+            f"(default {DEFAULT_TIMEOUT:g}; 0: none).",
+            "SECONDS",
+        ),
+    )
+    default_baseline = BEST_HEURISTIC  # the gauntlet's baseline: the strongest heuristic
+    spec_example = "counter:threat_weight=1.0"
+    replay_viewer = "leaves.cli.replay_view:show"
+    match_rounds = False  # matches run to a target
+    target_makes_matches = False  # matches are the expert variant (--expert)
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     seat_columns = ("cards_left",)
@@ -72,10 +99,57 @@ class LeavesGame(GameBase):
 
         return {"leaves": leaves.__version__}
 
-    def lookup(self, spec: Any) -> Any:
+    def rebuild(self, entrant: dict[str, Any]) -> Any:
+        """The entrant from the manifest's description: its class (from its file, if any),
+        every parameter."""
         import strategies
 
-        return strategies.get(spec)
+        cls = str(entrant["class"])
+        target = f"{entrant['file']}:{cls}" if entrant.get("file") else cls
+        return strategies.get(target, **dict(entrant.get("params") or {}))
+
+    def bench(self, players: int, games: int | None, api_games: int | None, repeats: int,
+              seed: int) -> BenchReport:  # fmt: skip
+        """Random play through the compiled kernels and through the State API."""
+        from leaves.bench import run_bench
+
+        games = 200_000 if games is None else games
+        check_bench(players, (self.min_players, self.max_players), games, repeats, api_games,
+                    seed, seed_bits=64)  # fmt: skip
+        r = run_bench(players=players, games=games, seed=seed, api_games=api_games,
+                      repeats=repeats)  # fmt: skip
+        runs = ", ".join(f"{x:,.0f}" for x in r["games_per_second_runs"])
+        rows = [
+            ("compiled (numba kernels)", f"{r['games']:,} x {r['repeats']}",
+             f"{r['games_per_second']:,.0f}", f"{r['turns_per_second']:,.0f}"),
+            ("State API (legal_actions/apply)", f"{r['api_games']:,}",
+             f"{r['api_games_per_second']:,.0f}", f"{r['api_turns_per_second']:,.0f}"),
+        ]  # fmt: skip
+        speedup = f"; {r['speedup']:,.0f}x the API" if r["speedup"] else ""
+        notes = [
+            f"compiled runs (games/s): {runs}; best shown{speedup}",
+            f"mean turns {r['mean_turns']:.1f}, mean rounds {r['mean_rounds']:.2f}, "
+            f"longest game {r['max_turns']} turns, unfinished {r['unfinished']}",
+            f"numba {r['numba_version']}, numpy {r['numpy_version']}, "
+            f"Python {r['python_version']}, {r['cpu'] or r['machine']}",
+        ]
+        return BenchReport(r, f"13 Leaves random play, {players} players, one core",
+                           ("path", "games", "games/s", "turns/s"), rows, notes)  # fmt: skip
+
+    def replay(self, seats: Seats, deal_seed: int, play_seed: int) -> Replayed:
+        """One game again from its seeds (a forfeit stops at the failing decision, whose
+        traceback comes back)."""
+        import strategies
+
+        res = strategies.play_batch(
+            [self.strategy(p) for p in seats], np.array([deal_seed], np.uint64),
+            np.array([play_seed], np.uint64), record=True, turn_limit=self.turn_limit,
+            decision_timeout=self.decision_timeout,
+        )  # fmt: skip
+        error = res.errors[0]
+        outcome = (int(res.winner_seat[0]), int(res.turns[0]), int(res.forfeit_seat[0]))
+        return Replayed(res.records[0].to_json(), None if error is None else str(error),
+                        getattr(error, "traceback", None), outcome)  # fmt: skip
 
     def describe(self, payload: Any) -> dict[str, Any]:
         """What the entrant's behaviour depends on (``strategies.provenance``): its class,

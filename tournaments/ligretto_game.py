@@ -18,7 +18,7 @@ from ligretto.compiled import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ROUND_MS
 from ligretto.rules import MATCH_TARGET, MAX_PLAYERS, MIN_PLAYERS
 from ligretto.timing import ReactionModel
 
-from .game import GameBase, SeatedBatch, Seats, Seeds
+from .game import BenchReport, GameBase, SeatedBatch, Seats, Seeds, check_bench
 
 __all__ = ["LigrettoGame"]
 
@@ -28,6 +28,8 @@ class LigrettoGame(GameBase):
 
     name = "ligretto"
     title = "Ligretto"
+    default_baseline = "stack"
+    spec_example = "cautious:patience=3,speed=1.1"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     seat_columns = ("score", "stack_left", "centre_cards", "won")
@@ -66,6 +68,39 @@ class LigrettoGame(GameBase):
         from strategies.ligretto import resolve
 
         return resolve(spec)
+
+    def bench(self, players: int, games: int | None, api_games: int | None, repeats: int,
+              seed: int) -> BenchReport:  # fmt: skip
+        """Rounds of the built-in attention orders, compiled and through the Python path."""
+        from ligretto.bench import DEFAULT_API_ROUNDS, DEFAULT_ROUNDS, run_bench
+
+        rounds = DEFAULT_ROUNDS if games is None else games
+        check_bench(players, (self.min_players, self.max_players), rounds, repeats, api_games,
+                    seed, seed_bits=63)  # fmt: skip
+        api = DEFAULT_API_ROUNDS if api_games is None else api_games
+        r = run_bench(players=players, rounds=rounds, seed=seed, api_rounds=api, repeats=repeats)
+        rows = [("compiled (numba round loop)", f"{r['rounds']:,} x {r['repeats']}",
+                 f"{r['rounds_per_second']:,.0f}")]  # fmt: skip
+        if r["api_rounds"]:
+            rows.append(("Python path (State, engine)", f"{r['api_rounds']:,}",
+                         f"{r['api_rounds_per_second']:,.1f}"))  # fmt: skip
+        notes = [
+            f"mean round {r['mean_round_seconds']:.1f} s of game time, "
+            f"{r['mean_plays']:.1f} cards played, blockades {r['blockade_share']:.2%}"
+        ]
+        return BenchReport(r, f"Ligretto rounds, {players} players, one core",
+                           ("path", "rounds", "rounds/s"), rows, notes)  # fmt: skip
+
+    def replay_lines(self, record: str) -> list[str]:
+        """A recorded round, checked card by card, as a timeline."""
+        import ligretto
+
+        try:
+            rec = ligretto.RoundRecord.from_json(record)
+            ligretto.replay(rec)  # checked card by card before it is shown
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"bad Ligretto round record: {exc}") from None
+        return list(ligretto.timeline(rec))
 
     def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
              record: bool = False) -> SeatedBatch:  # fmt: skip

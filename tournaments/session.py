@@ -10,6 +10,7 @@ only the rest (``Tournament.run``).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -84,12 +85,9 @@ def versions(game: Any) -> dict[str, str]:
         # from the metadata: importing numba costs a run that does not need it 0.5 s
         "numba": importlib.metadata.version("numba"),
     }
-    try:
-        import leaves
-
-        found["leaves"] = leaves.__version__
-    except ImportError:  # pragma: no cover - the leaves package is this project
-        pass
+    # this tool's own version (its distribution), whichever game the run plays
+    with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+        found["leaves"] = importlib.metadata.version("leaves")
     found.update(game.versions())
     return found
 

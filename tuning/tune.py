@@ -364,13 +364,15 @@ def _row(
 
 
 def _versions() -> dict[str, str]:
+    """Python's, the optimiser's, numpy's and those the game's results depend on (the game
+    its tournaments play: the runner's default)."""
     import cma
 
-    import leaves
+    from tournaments.games import get_game
 
     return {
         "python": platform.python_version(),
-        "leaves": leaves.__version__,
+        **get_game().versions(),
         "cma": cma.__version__,
         "numpy": np.__version__,
     }

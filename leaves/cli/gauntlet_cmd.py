@@ -11,6 +11,7 @@ import click
 
 from .errors import CLIError
 from .options import against_option, load_option, split_specs
+from .tournament_parts import game_options, game_settings, load_game
 
 FIXED_GAMES = 20_000
 """Games per side of a gauntlet by default."""
@@ -29,8 +30,17 @@ for a steady variance estimate, few enough that a clear difference costs little.
     "--baseline",
     default=None,
     metavar="SPEC",
-    help="Played in the same seats on the same deals (default: the best built-in, weighted).",
+    help="Played in the same seats on the same deals (default: the game's baseline; "
+    "13 Leaves: the best built-in, weighted).",
 )
+@click.option(
+    "--game",
+    "game_spec",
+    default="leaves",
+    show_default=True,
+    help="The game: its id (leaves, ligretto, any game installed in leaves.games) or module:Class.",
+)
+@game_options
 @click.option("--players", type=int, default=4, show_default=True, help="Seats per table.")
 @click.option(
     "--games",
@@ -118,10 +128,11 @@ def gauntlet(**opts: Any) -> None:
     load_files(opts["load"])
     from tournaments import Gauntlet
 
+    game = load_game(opts["game_spec"], game_settings(opts))
     try:
         g = Gauntlet(opts["spec"], split_specs(opts["against"]), opts["baseline"],
                      players=opts["players"], games=games, seed=opts["seed"],
-                     allow_same=test is not None)  # fmt: skip
+                     allow_same=test is not None, game=game)  # fmt: skip
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
     path = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-gauntlet-"))

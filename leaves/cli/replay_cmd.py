@@ -1,15 +1,17 @@
-"""``leaves replay``: step through a recorded game (GameRecord JSON lines) move by move, or
-print a recorded Ligretto round (``"game": "ligretto"``) as a timeline."""
+"""``leaves replay``: show a recorded game (a JSON line of a records file, or a game of a run
+replayed from its seeds) with the viewer its game declares: 13 Leaves steps through it move by
+move, Ligretto prints a round as a timeline, a game without a viewer prints its lines."""
 
 from __future__ import annotations
 
-import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
-from rich.text import Text
 
 from .errors import CLIError
+from .tournament_parts import load_game
 
 
 def read_line(path: str, game: int) -> tuple[int, str]:
@@ -36,38 +38,56 @@ def read_line(path: str, game: int) -> tuple[int, str]:
     raise CLIError(f"--game {game}: {path} holds only {seen} game record(s)", usage=True)
 
 
-def read_record(path: str, game: int):
-    """The ``game``-th 13 Leaves record of a JSON-lines file; CLIError for anything wrong."""
-    from leaves.record import GameRecord
+@dataclass(frozen=True)
+class ReplayHow:
+    """How ``leaves replay`` shows a game: its heading, where it comes from (for errors), at
+    once or step by step, with hints, and a forfeit's traceback."""
 
-    lineno, line = read_line(path, game)
-    try:
-        return GameRecord.from_json(line)
-    except (ValueError, TypeError) as exc:
-        raise CLIError(f"{path}, line {lineno}: bad game record: {exc}") from None
+    head: str
+    where: str  # the game, as errors name it ("runs/a, game 417")
+    show_all: bool = False
+    hints: bool = False
+    traceback: str | None = None
+    source: str = ""  # the record's place in its file, as errors about reading it name it
+
+    @property
+    def read_from(self) -> str:
+        return self.source or self.where
 
 
-def _is_ligretto(line: str) -> bool:
+def game_of_record(line: str, where: str) -> Any:
+    """The game a record line belongs to: its ``"game"`` key names it (records without one
+    are the default game's)."""
     import json
+
+    from tournaments.games import DEFAULT_GAME
 
     try:
         data = json.loads(line)
     except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("game") == "ligretto"
+        raise CLIError(f"{where}: not a JSON game record") from None
+    name = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
+    return load_game(str(name), {})
 
 
-def _replay_ligretto(path: str, game: int, lineno: int, line: str) -> None:
-    import ligretto
+def show_record(game: Any, line: str, how: ReplayHow) -> None:
+    """Show a recorded game with the viewer its game declares, or as lines of text."""
+    import importlib
 
+    if game.replay_viewer:
+        module, _, function = game.replay_viewer.partition(":")
+        getattr(importlib.import_module(module), function)(game, line, how)
+        return
     try:
-        record = ligretto.RoundRecord.from_json(line)
-        ligretto.replay(record)  # checked card by card before it is shown
-    except (ValueError, TypeError) as exc:
-        raise CLIError(f"{path}, line {lineno}: bad Ligretto round record: {exc}") from None
-    click.echo(f"Round {game} of {path}")
-    for text in ligretto.timeline(record):
+        lines = game.replay_lines(line)
+    except ValueError as exc:
+        raise CLIError(f"{how.read_from}: {exc}") from None
+    click.echo(how.head)
+    for text in lines:
         click.echo(text)
+    if how.traceback:
+        click.echo("The strategy's traceback:")
+        click.echo(how.traceback.rstrip())
 
 
 @click.command(name="replay")
@@ -122,7 +142,8 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
         for line in played.warnings:
             click.echo(f"warning: {line}", err=True)
         where = f"{record_file}, game {played.game}"
-        _show(played.record, head, show_all, hints, where, played.traceback)
+        how = ReplayHow(head, where, show_all, hints, played.traceback)
+        show_record(played.plugin, played.record, how)
         return
     if Path(record_file).is_dir():
         raise CLIError(f"{record_file} is a directory but not a tournament run (no manifest.json)")
@@ -130,108 +151,8 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
         raise CLIError("--game counts the records of a file from 1", usage=True)
     game = game or 1
     lineno, line = read_line(record_file, game)
-    if _is_ligretto(line):
-        _replay_ligretto(record_file, game, lineno, line)
-        return
-    record = read_record(record_file, game)
-    where = f"{record_file}, game {game}"
-    _show(record, f"Game {game} of {record_file}", show_all, hints, where)
-
-
-def _show(
-    record, head: str, show_all: bool, hints: bool, where: str, traceback: str | None = None
-) -> None:
-    """Step through ``record`` (checked by ``leaves.replay``), then its result; ``where``
-    names the game in an error."""
-    from leaves import IllegalActionError
-    from leaves.record import replay as replay_states
-
-    from . import render
-
-    try:
-        states = replay_states(record)
-    except (IllegalActionError, ValueError) as exc:
-        raise CLIError(f"{where}: {exc}") from None
-    n = record.n_players
-    names = [str(s) for s in record.strategies][:n]
-    names += [f"seat {i}" for i in range(len(names), n)]
-    console = render.make_console()
-    interactive = not show_all and sys.stdin.isatty()
-    head += f": {n} players, {record.turns} turns, {record.rounds} rounds"
-    if record.seed is not None:
-        head += f", seed {record.seed}"
-    console.print(Text(head, style="bold"))
-    for i, state in enumerate(states):
-        _show_state(console, states, i, names)
-        if hints and not state.is_terminal:
-            _show_hint(console, state, names, record.seed, i)
-        if interactive and i < len(states) - 1:
-            answer = _ask(console, state, names, record.seed, i)
-            if answer in ("q", "quit"):
-                return
-            if answer in ("a", "all"):
-                interactive = False
-    console.print()
-    console.print(Text(f"Result: {_outcome(record, states[-1], names)}.", style="bold"))
-    if traceback:
-        console.print(Text("The strategy's traceback:", style="bold"))
-        console.print(Text(traceback.rstrip()))
-
-
-def _show_state(console, states: list, i: int, names: list[str]) -> None:
-    from . import render
-
-    state = states[i]
-    if i == 0:
-        title = f"Deal - {render.seat_label(state.current_player, names)} leads"
-    else:
-        seat, action = state.history[-1]
-        title = (
-            f"Turn {i}: {render.seat_label(seat, names)} {render.describe_action(action)}"
-            f" (round {states[i - 1].round})"
-        )
-    console.print()
-    console.print(render.position(state, names, hands=state.hands, title=title))
-
-
-def _ask(console, state, names: list[str], seed: int | None, i: int) -> str:
-    """The reader's answer at a position: hints are shown here, anything else returned."""
-    while True:
-        try:
-            answer = console.input("[dim]Enter: next move, h: hint, a: all, q: quit[/dim] ")
-        except EOFError:
-            answer = "q"
-        answer = answer.strip().lower()
-        if answer not in ("h", "hint"):
-            return answer
-        _show_hint(console, state, names, seed, i)
-
-
-def _outcome(record, final, names: list[str]) -> str:
-    from . import render
-
-    if record.forfeit_seat is not None:
-        who = render.seat_label(record.forfeit_seat, names)
-        error = str(record.error or "")
-        prefix = f"seat {record.forfeit_seat} ({names[record.forfeit_seat]}): "
-        error = error[len(prefix) :] if error.startswith(prefix) else error
-        return f"{who} forfeited" + (f": {error}" if error else "")
-    if getattr(record, "stopped", None):
-        return f"unfinished: {record.stopped} (turn {final.turn})"
-    if final.winner is not None:
-        return f"{render.seat_label(final.winner, names)} wins after {final.turn} turns"
-    return f"unfinished at the turn limit ({final.turn_limit} turns)"
-
-
-def _show_hint(console, state, names, seed: int | None, index: int) -> None:
-    """The hint for the player to move in ``state``, drawn from a generator fixed by the
-    record's seed and the position, so a replay shows the same hint every time."""
-    import numpy as np
-
-    from . import render
-    from .hint import hint
-
-    seat = state.current_player
-    console.print(Text(f"Hint for {render.seat_label(seat, names)}, to move:", style="bold"))
-    rng = np.random.default_rng([seed or 0, index])
-    console.print(hint(state.view(seat), rng, console=console))
+    source = f"{record_file}, line {lineno}"
+    plugin = game_of_record(line, source)
+    head = f"{plugin.unit.capitalize()} {game} of {record_file}"
+    how = ReplayHow(head, f"{record_file}, game {game}", show_all, hints, source=source)
+    show_record(plugin, line, how)

@@ -145,46 +145,44 @@ def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, A
     opts["record"] = asked if asked is not None else stored
 
 
-def _game_name(game_spec: str) -> str:
-    """The name a ``--game`` spec's plug-in records in a manifest (an entry-point name or a
-    ``module:Class`` spec; the spec itself where it names no installed game)."""
-    import importlib
+def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
+    """The game and its settings are the run's: a ``--game`` given must name it, a setting
+    given (``--turn-limit``, ...) must be the one the run has; the game is then built from
+    the run's own settings (``opts["game_config"]``)."""
+    from tournaments.games import plugin_class
 
-    from tournaments.games import game_class
+    out, stored = opts["out"], spec.get("game")
+    if "game_spec" in given:
+        try:
+            named = plugin_class(opts["game_spec"]).named(stored)
+        except (ValueError, TypeError, AttributeError):
+            named = opts["game_spec"] == stored
+        if not named:
+            raise _disagree(out, "--game", opts["game_spec"], "game", stored)
+    elif stored is not None:
+        opts["game_spec"] = stored
+    config = dict(spec.get("game_config") or {})
+    cls = _game_class(opts["game_spec"])
+    for opt in getattr(cls, "options", ()):
+        if opt.name not in given or opts.get(opt.name) is None or opt.name not in config:
+            continue
+        try:  # compared as the game keeps it (e.g. a timeout of 0 is kept as none)
+            asked = cls(**{**config, opt.name: opts[opt.name]}).config()[opt.name]
+        except (TypeError, ValueError, KeyError):
+            asked = opts[opt.name]
+        if asked != config[opt.name]:
+            what = opt.name.replace("_", " ")
+            raise _disagree(out, opt.flag, opts[opt.name], what, config[opt.name])
+    opts["game_config"] = config
+
+
+def _game_class(spec: str) -> Any:
+    from tournaments.games import plugin_class
 
     try:
-        if ":" not in game_spec:
-            return str(game_class(game_spec).name)
-        module, _, attr = game_spec.partition(":")
-        return str(getattr(importlib.import_module(module), attr or "Game").name)
-    except (ValueError, ImportError, AttributeError):
-        return game_spec
-
-
-def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
-    """The game and its options (13 Leaves: --turn-limit, --decision-timeout) are the run's."""
-    out, game = opts["out"], spec.get("game", "13leaves")
-    if "game_spec" in given:
-        if _game_name(opts["game_spec"]) != game:
-            raise _disagree(out, "--game", opts["game_spec"], "game", game)
-    else:
-        opts["game_spec"] = "leaves" if game == "13leaves" else game
-    config = spec.get("game_config") or {}
-    for name, flag in (("turn_limit", "--turn-limit"), ("decision_timeout", "--decision-timeout")):
-        if name not in config:
-            continue
-        asked = opts[name] if name in given else None
-        if name == "decision_timeout" and asked is not None:
-            asked = float(asked) or None  # 0: no timeout, stored as none
-            stored = None if config[name] is None else float(config[name])
-            if asked != stored:
-                raise _disagree(out, flag, opts[name], "decision timeout", config[name])
-        elif asked is not None and asked != config[name]:
-            raise _disagree(out, flag, opts[name], name.replace("_", " "), config[name])
-        value = config[name]
-        if name == "decision_timeout" and value is None:
-            value = 0  # stored as none: no timeout, which the option says with 0
-        opts[name] = value if game == "13leaves" else None
+        return plugin_class(spec)
+    except ValueError as exc:
+        raise CLIError(f"--game: {exc}", usage=True) from None
 
 
 def restore(t: Any, manifest: dict[str, Any], opts: dict[str, Any]) -> Any:
@@ -195,7 +193,7 @@ def restore(t: Any, manifest: dict[str, Any], opts: dict[str, Any]) -> Any:
     out, spec = opts["out"], manifest["spec"]
     if list(t.labels) != spec["strategies"]:
         raise _disagree(out, "strategies", t.labels, "strategies", spec["strategies"])
-    if t.game.name != spec.get("game", t.game.name):
+    if not t.game.named(spec.get("game", t.game.name)):
         raise _disagree(out, "--game", t.game.name, "game", spec["game"])
     if opts["record_sample"] is not None and t.record_stride != spec["record_stride"]:
         raise _disagree(out, "--record-sample", opts["record_sample"], "one record every",

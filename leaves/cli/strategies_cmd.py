@@ -66,33 +66,16 @@ def classifier_text(classifier: dict[str, Any]) -> str:
 def strategy_rows(
     filters: dict[str, Any], game: str = "leaves"
 ) -> list[tuple[str, str, dict, dict]]:
-    """(name, description, classifier, default params) of each registered strategy that matches."""
-    import inspect
+    """(name, description, classifier, default params) of each registered strategy of ``game``
+    (an installed game's id) that matches ``filters``."""
+    from .tournament_parts import load_game
 
-    import strategies
-    from strategies.registry import get_class
-
+    plugin = load_game(game, {})
     try:
-        wanted = (
-            strategies.filtered(game=game, **filters) if filters else strategies.names(game=game)
-        )
+        infos = plugin.strategy_infos(filters)
     except ValueError as exc:
         raise CLIError(f"--filter: {exc}", usage=True) from exc
-    rows = []
-    for name in wanted:
-        try:
-            cls = get_class(name, game)
-        except ValueError as exc:  # a broken entry point: say so, keep listing the others
-            rows.append((name, f"(cannot load: {exc})", {}, {}))
-            continue
-        sig = cls._param_signature
-        params = {
-            k: p.default
-            for k, p in sig.parameters.items()
-            if p.default is not inspect.Parameter.empty
-        }
-        rows.append((name, str(cls.description), dict(cls.classifier), params))
-    return rows
+    return [(i.name, i.description, i.classifier, i.params) for i in infos]
 
 
 @click.command(name="strategies")
@@ -107,19 +90,19 @@ def strategy_rows(
 @click.option("--names", "names_only", is_flag=True, help="Print only the names, one a line.")
 @click.option(
     "--game",
-    type=click.Choice(["leaves", "ligretto"]),
     default="leaves",
     show_default=True,
-    help="Whose strategies: 13 Leaves (leaves) or Ligretto (a name means one thing per game).",
+    help="Whose strategies: a game's id (leaves: 13 Leaves, ligretto, any game installed in "
+    "leaves.games; a name means one thing per game).",
 )
 def strategies(
     filters: tuple[str, ...], load: tuple[str, ...], names_only: bool, game: str
 ) -> None:
     """List registered strategies with their descriptions, classifiers and parameters.
 
-    Built-in strategies, those installed through the 'leaves.strategies' entry point group
-    ('leaves.ligretto_strategies' for Ligretto) and those defined in files given with --load
-    all appear.
+    Built-in strategies, those installed through the game's entry point group
+    ('leaves.strategies' for 13 Leaves, 'leaves.ligretto_strategies' for Ligretto) and those
+    defined in files given with --load all appear.
 
     \b
     Examples:
@@ -133,8 +116,12 @@ def strategies(
     from rich.table import Table
     from rich.text import Text
 
-    from .render import make_console
+    from tournaments.games import DEFAULT_GAME
 
+    from .render import make_console
+    from .tournament_parts import load_game
+
+    plugin = load_game(game, {})
     load_files(load)
     wanted = parse_filters(filters)
     rows = strategy_rows(wanted, game)
@@ -146,7 +133,8 @@ def strategies(
     if not rows:
         shown = ", ".join(filters)
         raise CLIError(f"no strategy matches {shown}" if shown else "no strategies are registered")
-    title = "Registered strategies" + (" (Ligretto)" if game == "ligretto" else "")
+    default = plugin.named(DEFAULT_GAME)  # the default game's table needs no title of its own
+    title = "Registered strategies" + ("" if default else f" ({plugin.title})")
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
     table.add_column("name", style="bold", no_wrap=True)
     table.add_column("classifiers", overflow="fold")
@@ -161,12 +149,7 @@ def strategies(
     console.print(
         Text(
             "Use a strategy by name, with parameters as name:key=value,... "
-            + (
-                "(e.g. 'cautious:patience=3,speed=1.1'), "
-                if game == "ligretto"
-                else "(e.g. 'counter:threat_weight=1.0'), "
-            )
-            + "or as file.py:ClassName.",
+            f"(e.g. '{plugin.spec_example}'), or as file.py:ClassName.",
             style="dim",
         )
     )

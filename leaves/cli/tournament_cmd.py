@@ -12,7 +12,7 @@ from click.core import ParameterSource
 
 from .errors import CLIError
 from .options import load_option
-from .tournament_parts import load_game, read_config, summary_table
+from .tournament_parts import game_options, game_settings, load_game, read_config, summary_table
 
 
 @click.command(name="tournament")
@@ -86,14 +86,7 @@ from .tournament_parts import load_game, read_config, summary_table
 @click.option(
     "--chunk-size", type=int, default=None, help="Games (rounds) per chunk (part of the spec)."
 )
-@click.option("--turn-limit", type=int, default=None, help="Turn limit per game (default 1000).")
-@click.option(
-    "--decision-timeout",
-    type=float,
-    default=None,
-    metavar="SECONDS",
-    help="A plain-Python strategy's decision taking longer forfeits the game (default 60; 0: none).",
-)
+@game_options
 @click.option(
     "--precision",
     type=float,
@@ -114,7 +107,8 @@ from .tournament_parts import load_game, read_config, summary_table
     "game_spec",
     default="leaves",
     show_default=True,
-    help="The game: leaves (13 Leaves), ligretto, or any game installed in leaves.games.",
+    help="The game: its id (leaves: 13 Leaves, ligretto, any game installed in leaves.games) "
+    "or module:Class.",
 )
 @load_option
 @click.pass_context
@@ -249,17 +243,16 @@ def _build(opts: dict[str, Any]) -> Any:
     """The Tournament the options ask for (a resumed run: at the games it first asked for)."""
     from tournaments import Tournament
 
-    game = load_game(opts["game_spec"], opts["turn_limit"], opts["decision_timeout"])
+    stored = opts.get("game_config")  # a resumed run's own settings
+    settings = stored if stored is not None else game_settings(opts)
+    game = load_game(opts["game_spec"], settings, stored=stored is not None)
     expert = opts["expert"]
-    if game.name == "13leaves":
-        if opts["rounds"] is not None:
-            raise CLIError(
-                "--rounds is a Ligretto option (13 Leaves matches use --target)", usage=True
-            )
-        if not expert:
-            opts["target"] = None
-    elif opts["target"] is not None or opts["rounds"] is not None:
-        expert = True  # Ligretto: a target or a number of rounds makes games of rounds
+    if opts["rounds"] is not None and not game.match_rounds:
+        raise CLIError(f"--rounds: {game.title} matches run to a target (--target)", usage=True)
+    if game.target_makes_matches:
+        expert = expert or opts["target"] is not None or opts["rounds"] is not None
+    elif not expert:
+        opts["target"] = None  # a target means nothing without matches (--expert)
     try:
         return Tournament(
             opts["specs"],

@@ -4,12 +4,16 @@ printed at the end of a run."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+import click
 
 from .errors import CLIError
 
-__all__ = ["CONFIG_KEYS", "load_game", "read_config", "summary_table"]
+__all__ = [
+    "CONFIG_KEYS", "game_options", "game_settings", "installed_options", "load_game",
+    "read_config", "summary_table",
+]  # fmt: skip
 
 # config-file key -> (click parameter name, expected type)
 CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
@@ -30,14 +34,20 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "backend": ("backend", (str,)),
     "scheduler": ("scheduler", (str,)),
     "chunk_size": ("chunk_size", (int,)),
-    "turn_limit": ("turn_limit", (int,)),
-    "decision_timeout": ("decision_timeout", (int, float)),
     "game": ("game_spec", (str,)),
     "load": ("load", (list,)),
     "rounds": ("rounds", (int,)),
     "precision": ("precision", (int, float)),
     "max_games": ("max_games", (int,)),
 }
+
+
+def _option_keys() -> dict[str, tuple[str, tuple[type, ...]]]:
+    """Config-file keys of the installed games' settings (a float setting takes an int too)."""
+    return {
+        o.name: (o.name, (o.type, int) if o.type is float else (o.type,))
+        for o in installed_options()
+    }
 
 
 def read_config(path: str) -> dict[str, Any]:
@@ -54,10 +64,11 @@ def read_config(path: str) -> dict[str, Any]:
     data = data.get("tournament", data)
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if key not in CONFIG_KEYS:
-            known = ", ".join(sorted(CONFIG_KEYS))
+        keys = {**CONFIG_KEYS, **_option_keys()}
+        if key not in keys:
+            known = ", ".join(sorted(keys))
             raise CLIError(f"--config: unknown key {key!r} in {path} (known: {known})", usage=True)
-        name, types = CONFIG_KEYS[key]
+        name, types = keys[key]
         if not isinstance(value, types) or (bool in (type(value),) and bool not in types):
             want = " or ".join(t.__name__ for t in types)
             raise CLIError(f"--config: {key} must be {want} in {path}", usage=True)
@@ -69,35 +80,55 @@ def read_config(path: str) -> dict[str, Any]:
     return out
 
 
-def load_game(spec: str, turn_limit: int | None, decision_timeout: float | None) -> Any:
-    """A registered game (entry-point group leaves.games) or ``module:Factory``."""
-    from tournaments.games import game_class
+def installed_options() -> list[Any]:
+    """The settings every installed game declares (``GameOption``), each name once."""
+    from tournaments.games import game_class, game_names
 
-    if spec == "13leaves":  # the 13 Leaves plug-in's own name, as manifests store it
-        spec = "leaves"
-    options: dict[str, Any] = {}
-    if turn_limit is not None or decision_timeout is not None:
-        if spec != "leaves":
-            raise CLIError("--turn-limit and --decision-timeout are 13 Leaves options", usage=True)
-        if turn_limit is not None:
-            options["turn_limit"] = turn_limit
-        if decision_timeout is not None:
-            options["decision_timeout"] = decision_timeout
-    if ":" not in spec:
+    seen: dict[str, Any] = {}
+    for name in game_names():
         try:
-            cls = game_class(spec)
-        except ValueError as exc:
-            raise CLIError(f"--game: {exc}", usage=True) from None
-        try:
-            return cls(**options)
-        except ValueError as exc:
-            raise CLIError(str(exc), usage=True) from None
-    module, _, attr = spec.partition(":")
+            cls = game_class(name)
+        except ValueError:  # a broken plug-in: its options are not offered
+            continue
+        for opt in getattr(cls, "options", ()):
+            seen.setdefault(opt.name, opt)
+    return list(seen.values())
+
+
+def game_options(command: Any) -> Any:
+    """Decorate a command with a click option for each installed game's settings (default
+    None: the game's own default)."""
+    for opt in reversed(installed_options()):
+        command = click.option(opt.flag, opt.name, type=opt.type, default=None,
+                               metavar=opt.metavar, help=opt.help)(command)  # fmt: skip
+    return command
+
+
+def game_settings(opts: dict[str, Any]) -> dict[str, Any]:
+    """The game settings given among the command's options (those not None)."""
+    return {o.name: opts[o.name] for o in installed_options() if opts.get(o.name) is not None}
+
+
+def load_game(spec: str, settings: dict[str, Any], stored: bool = False) -> Any:
+    """The game a ``--game`` spec names (an installed game's id, a former one, or
+    ``module:Class``) built with ``settings``: each must be an option the game declares,
+    unless they are a run's ``stored`` settings (its ``config``, which the game wrote)."""
+    from tournaments.games import plugin_class
+
     try:
-        factory = getattr(importlib.import_module(module), attr or "Game")
-    except (ImportError, AttributeError) as exc:
-        raise CLIError(f"--game: cannot load {spec!r}: {exc}", usage=True) from None
-    return factory()
+        cls = plugin_class(spec)
+    except ValueError as exc:
+        raise CLIError(f"--game: {exc}", usage=True) from None
+    declared = {o.name for o in getattr(cls, "options", ())}
+    for name in () if stored else settings:
+        if name not in declared:
+            flag = "--" + name.replace("_", "-")
+            title = getattr(cls, "title", spec)
+            raise CLIError(f"{flag} is not a {title} option", usage=True)
+    try:
+        return cls(**settings)
+    except (TypeError, ValueError) as exc:
+        raise CLIError(str(exc), usage=True) from None
 
 
 def _percent(rate: float) -> str:

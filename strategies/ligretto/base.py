@@ -17,14 +17,14 @@ from ligretto import Decision, PlayerView, ReactionModel
 from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
 
-from ..base import Strategy
+from ..base import Player
 
 __all__ = ["LigrettoStrategy", "GAME"]
 
 GAME = "ligretto"
 
 
-class LigrettoStrategy(Strategy, register=False):
+class LigrettoStrategy(Player, register=False):
     """Base class of a Ligretto player: implement ``decide`` (or ``policy`` for a built-in).
 
     Subclasses declare ``__init__`` keyword parameters that include the timing parameters
@@ -53,7 +53,3 @@ class LigrettoStrategy(Strategy, register=False):
     def policy(self) -> np.ndarray | None:
         """The policy vector (``ligretto.policy``) the compiled loop runs, or None."""
         return None
-
-    def compiled(self) -> tuple[int, np.ndarray] | None:
-        policy = self.policy()
-        return None if policy is None else (0, policy)

@@ -1,0 +1,122 @@
+"""13 Leaves' record viewer for ``leaves replay`` (the game's ``replay_viewer``): step through
+a recorded game move by move with every hand shown, hints on request."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from rich.text import Text
+
+from .errors import CLIError
+from .replay_cmd import ReplayHow
+
+
+def show(game: Any, line: str, how: ReplayHow) -> None:
+    """Check ``line`` (a GameRecord JSON line) by replaying it, then step through it."""
+    from leaves.record import GameRecord
+
+    try:
+        record = GameRecord.from_json(line)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(f"{how.read_from}: bad game record: {exc}") from None
+    _show(record, how.head, how.show_all, how.hints, how.where, how.traceback)
+
+
+def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
+    record, head: str, show_all: bool, hints: bool, where: str, traceback: str | None = None
+) -> None:
+    """Step through ``record`` (checked by ``leaves.replay``), then its result; ``where``
+    names the game in an error."""
+    from leaves import IllegalActionError
+    from leaves.record import replay as replay_states
+
+    from . import render
+
+    try:
+        states = replay_states(record)
+    except (IllegalActionError, ValueError) as exc:
+        raise CLIError(f"{where}: {exc}") from None
+    n = record.n_players
+    names = [str(s) for s in record.strategies][:n]
+    names += [f"seat {i}" for i in range(len(names), n)]
+    console = render.make_console()
+    interactive = not show_all and sys.stdin.isatty()
+    head += f": {n} players, {record.turns} turns, {record.rounds} rounds"
+    if record.seed is not None:
+        head += f", seed {record.seed}"
+    console.print(Text(head, style="bold"))
+    for i, state in enumerate(states):
+        _show_state(console, states, i, names)
+        if hints and not state.is_terminal:
+            _show_hint(console, state, names, record.seed, i)
+        if interactive and i < len(states) - 1:
+            answer = _ask(console, state, names, record.seed, i)
+            if answer in ("q", "quit"):
+                return
+            if answer in ("a", "all"):
+                interactive = False
+    console.print()
+    console.print(Text(f"Result: {_outcome(record, states[-1], names)}.", style="bold"))
+    if traceback:
+        console.print(Text("The strategy's traceback:", style="bold"))
+        console.print(Text(traceback.rstrip()))
+
+
+def _show_state(console, states: list, i: int, names: list[str]) -> None:
+    from . import render
+
+    state = states[i]
+    if i == 0:
+        title = f"Deal - {render.seat_label(state.current_player, names)} leads"
+    else:
+        seat, action = state.history[-1]
+        title = (
+            f"Turn {i}: {render.seat_label(seat, names)} {render.describe_action(action)}"
+            f" (round {states[i - 1].round})"
+        )
+    console.print()
+    console.print(render.position(state, names, hands=state.hands, title=title))
+
+
+def _ask(console, state, names: list[str], seed: int | None, i: int) -> str:
+    """The reader's answer at a position: hints are shown here, anything else returned."""
+    while True:
+        try:
+            answer = console.input("[dim]Enter: next move, h: hint, a: all, q: quit[/dim] ")
+        except EOFError:
+            answer = "q"
+        answer = answer.strip().lower()
+        if answer not in ("h", "hint"):
+            return answer
+        _show_hint(console, state, names, seed, i)
+
+
+def _outcome(record, final, names: list[str]) -> str:
+    from . import render
+
+    if record.forfeit_seat is not None:
+        who = render.seat_label(record.forfeit_seat, names)
+        error = str(record.error or "")
+        prefix = f"seat {record.forfeit_seat} ({names[record.forfeit_seat]}): "
+        error = error[len(prefix) :] if error.startswith(prefix) else error
+        return f"{who} forfeited" + (f": {error}" if error else "")
+    if getattr(record, "stopped", None):
+        return f"unfinished: {record.stopped} (turn {final.turn})"
+    if final.winner is not None:
+        return f"{render.seat_label(final.winner, names)} wins after {final.turn} turns"
+    return f"unfinished at the turn limit ({final.turn_limit} turns)"
+
+
+def _show_hint(console, state, names, seed: int | None, index: int) -> None:
+    """The hint for the player to move in ``state``, drawn from a generator fixed by the
+    record's seed and the position, so a replay shows the same hint every time."""
+    import numpy as np
+
+    from . import render
+    from .hint import hint
+
+    seat = state.current_player
+    console.print(Text(f"Hint for {render.seat_label(seat, names)}, to move:", style="bold"))
+    rng = np.random.default_rng([seed or 0, index])
+    console.print(hint(state.view(seat), rng, console=console))
