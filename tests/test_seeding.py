@@ -62,8 +62,7 @@ def test_one_splitmix64_for_every_caller():
     import tournaments.seeds
 
     assert tests.toygame.splitmix64 is seeding.splitmix64
-    assert tournaments.matches.match_deal_seeds is seeding.match_deal_seeds
-    assert tournaments.matches.match_play_seeds is seeding.match_play_seeds
+    assert tournaments.matches.play_waves is strategies.matches.play_waves  # one match loop
     assert strategies.matches.match_deal_seeds is seeding.match_deal_seeds
     assert strategies.matches.match_play_seeds is seeding.match_play_seeds
     assert tournaments.seeds.derive_seeds is seeding.derive_seeds
