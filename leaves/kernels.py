@@ -3,21 +3,17 @@
 The kernels implement exactly the rules of ``leaves.state.State`` (same legal action order,
 round ends, takes moving the ends inward, P1, known-card bookkeeping, turn limit E1); a
 hypothesis differential test drives both through thousands of games and compares every field.
-Everything is ``@njit(cache=True)`` except ``deal_board`` (a Python convenience); the
-board builders ``board_from_state``/``state_from_board`` live in ``leaves.board`` and the RNG
+Everything is ``@njit(cache=True)``. This module is also the one namespace of the compiled
+API (``from leaves import kernels as K``): it re-exports the deal (``board_new``,
+``board_deal``, ``deal_board``, ``shuffle_deck``, ... from ``leaves.deal_kernels``), the board
+builders ``board_from_state``/``state_from_board`` (``leaves.board``) and the RNG
 (xoshiro256** seeded through splitmix64: ``rng_new``, ``rng_seed``, ``rng_next``,
-``rng_uniform``, ``rng_below``) in ``leaves.rng``; both are re-exported here. Beyond the basic API:
-``random_action`` (one uniform legal action without building the list) and ``random_games``
-(deal + random playout of many games from one seed: the benchmark loop).
+``rng_uniform``, ``rng_below``, from ``leaves.rng``). Beyond the basic API: ``random_action``
+(one uniform legal action without building the list) and ``random_games`` (deal + random
+playout of many games from one seed: the benchmark loop).
 
-* ``board_deal`` starts from the sorted deck (two 1s, three 2s, ...), shuffles it with
-  Durstenfeld's Fisher-Yates (``for i = 61..1: swap(deck[i], deck[rng_below(s, i + 1)])``),
-  deals seat ``i`` the cards ``i*hand_size .. (i+1)*hand_size - 1`` and leaves the rest
-  undealt; with ``first_player=-1`` it then draws the first player with ``rng_below(s, n)``.
 * ``random_playout`` picks ``legal[rng_below(s, n_legal)]`` each turn (uniform over the
   legal action ids, docs/rules.md "random").
-
-Over 400 lines because it is one job: every rule of the game as a kernel, in one module.
 """
 
 from __future__ import annotations
@@ -29,7 +25,6 @@ from .board import (
     HANDS,
     KNOWN,
     M_CUR,
-    M_FIRST,
     M_HI,
     M_LIMIT,
     M_LO,
@@ -42,13 +37,23 @@ from .board import (
     META,
     REMOVED,
     TABLE,
-    UNDEALT,
     board_from_state,
     state_from_board,
 )
+from .deal_kernels import (
+    DECK_SORTED,
+    board_copy,
+    board_deal,
+    board_new,
+    deal_board,
+    deal_into,
+    deal_unchecked,
+    shuffle_deck,
+    shuffle_head,
+)
 from .jit import njit
-from .rng import below_step, rng_below, rng_new, rng_next, rng_seed, rng_uniform
-from .rules import DECK, DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
+from .rng import rng_below, rng_new, rng_next, rng_seed, rng_uniform
+from .rules import DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
 
 __all__ = [
     "DECK_SORTED",
@@ -63,6 +68,7 @@ __all__ = [
     "board_from_state",
     "board_new",
     "deal_board",
+    "deal_into",
     "deal_unchecked",
     "hand_size",
     "is_legal",
@@ -77,11 +83,9 @@ __all__ = [
     "rng_seed",
     "rng_uniform",
     "shuffle_deck",
+    "shuffle_head",
     "state_from_board",
 ]
-
-DECK_SORTED = np.repeat(np.arange(N_VALUES, dtype=np.int64), DECK)
-"""The deck before a shuffle, as value indices (two 1s, three 2s, ...)."""
 
 
 def _seat_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -108,99 +112,6 @@ def _seat_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 NEXT_SEAT, LOWEST_CLEAR, N_PASSED = _seat_tables()
-
-
-# ---------------------------------------------------------------------------- boards
-@njit(cache=True)
-def board_new():
-    """An all-zero board (``int32[BOARD_ROWS, 13]``); fill it with ``board_deal``."""
-    return np.zeros((BOARD_ROWS, N_VALUES), dtype=np.int32)
-
-
-@njit(cache=True)
-def board_copy(b):
-    """An independent copy of a board (one memcpy)."""
-    return b.copy()
-
-
-@njit(cache=True, inline="always")
-def shuffle_head(a, m, rng):
-    """Fisher-Yates shuffle of ``a[:m]`` in place, one draw per position from the last: the
-    order of every deal (``shuffle_deck``) and of the search's partial shuffles."""
-    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]  # the state in locals (``below_step``)
-    for i in range(m - 1, 0, -1):
-        j, s0, s1, s2, s3 = below_step(s0, s1, s2, s3, i + 1)
-        tmp = a[i]
-        a[i] = a[j]
-        a[j] = tmp
-    rng[0] = s0
-    rng[1] = s1
-    rng[2] = s2
-    rng[3] = s3
-
-
-@njit(cache=True, inline="always")
-def shuffle_deck(deck, rng):
-    """Fill ``deck`` (int64[62]) with the sorted deck, then Fisher-Yates shuffle it, one draw per
-    position from the last: the card order of every deal, on every compiled path."""
-    for i in range(DECK_SIZE):
-        deck[i] = DECK_SORTED[i]
-    shuffle_head(deck, DECK_SIZE, rng)
-
-
-@njit(cache=True, _nrt=False)
-def deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, deck):
-    """``board_deal`` without its checks, into the int64[62] scratch ``deck``: for loops whose
-    caller has checked the arguments once (no allocation, no exception to compile)."""
-    shuffle_deck(deck, rng)
-    for r in range(BOARD_ROWS):
-        for u in range(N_VALUES):
-            board[r, u] = 0
-    pos = 0
-    for p in range(n_players):
-        for _ in range(hand_size):
-            board[HANDS + p, deck[pos]] += 1
-            pos += 1
-    while pos < DECK_SIZE:
-        board[UNDEALT, deck[pos]] += 1
-        pos += 1
-    if first_player < 0:
-        first_player = rng_below(rng, n_players)
-    board[META, M_CUR] = first_player
-    board[META, M_WINNER] = -1
-    board[META, M_TURN] = 0
-    board[META, M_ROUND] = 1
-    board[META, M_LO] = -1
-    board[META, M_HI] = -1
-    board[META, M_N] = n_players
-    board[META, M_PASSED] = 0
-    board[META, M_LIMIT] = turn_limit
-    board[META, M_FIRST] = first_player
-
-
-@njit(cache=True, _nrt=False)
-def _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck):
-    # ``deck`` is an int64[62] scratch buffer, so bulk loops deal without allocating.
-    if n_players < 2 or n_players > MAX_SEATS:
-        raise ValueError("board_deal: n_players must be 2..6")
-    if hand_size < 1 or n_players * hand_size > DECK_SIZE:
-        raise ValueError("board_deal: n_players * hand_size must be 1..62 cards")
-    if first_player < -1 or first_player >= n_players:
-        raise ValueError("board_deal: first_player must be -1 (draw it) or a seat")
-    if turn_limit < 1:
-        raise ValueError("board_deal: turn_limit must be >= 1")
-    deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, deck)
-
-
-@njit(cache=True)
-def board_deal(board, n_players, hand_size, rng, first_player, turn_limit):
-    """Shuffle and deal a new game onto ``board`` (overwritten) from the stream ``rng``.
-
-    ``first_player=-1`` draws the first player with ``rng_below(rng, n_players)`` after the
-    shuffle. Raises ValueError for an impossible deal.
-    """
-    deck = np.empty(DECK_SIZE, dtype=np.int64)
-    _deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck)
 
 
 # ---------------------------------------------------------------------------- rules
@@ -483,32 +394,8 @@ def random_games(n_players, hand_size, n_games, seed, turn_limit):
     rounds = np.empty(n_games, dtype=np.int64)
     winners = np.empty(n_games, dtype=np.int64)
     for g in range(n_games):
-        _deal_into(board, n_players, hand_size, rng, -1, turn_limit, deck)
+        deal_into(board, n_players, hand_size, rng, -1, turn_limit, deck)
         winners[g] = _playout(board, rng)
         turns[g] = board[META, M_TURN]
         rounds[g] = board[META, M_ROUND]
     return turns, rounds, winners
-
-
-# ---------------------------------------------------------------------------- Python
-def deal_board(
-    n_players: int,
-    seed: int,
-    first_player: int = -1,
-    hand_size: int | None = None,
-    turn_limit: int | None = None,
-) -> np.ndarray:
-    """A freshly dealt board from one uint64 deal seed (Python convenience over board_deal)."""
-    from .rules import TURN_LIMIT, hand_size_for
-
-    hs = hand_size_for(n_players) if hand_size is None else int(hand_size)
-    board = board_new()
-    board_deal(
-        board,
-        int(n_players),
-        hs,
-        rng_new(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)),
-        int(first_player),
-        TURN_LIMIT if turn_limit is None else int(turn_limit),
-    )
-    return board
