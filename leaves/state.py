@@ -1,4 +1,4 @@
-"""The immutable game state of 13 Leaves and its transition function.
+"""The immutable game state of 13 Leaves.
 
 A ``State`` is a handful of Python ints (see ``leaves.packed``): hands, table, removed and
 undealt piles are packed count vectors (all seats' hands share one int, a lane per seat), who
@@ -7,48 +7,52 @@ be shared freely by search code and kept as dictionary keys. The compiled kernel
 (``leaves.kernels``) implement the same rules over arrays; a differential test drives both
 through thousands of games and compares every state.
 
-Around it: ``leaves.legal`` (legal actions by table lookup), ``leaves.deal`` (shuffling and
-dealing), ``leaves.validate`` (``from_dict``: any position, checked). What stays here is
-one job, the position and its transition: the ``State`` class (its fields, accessors,
-identity and plain-data form) and ``apply``, the reference implementation of every rule,
-written out in one function with the packed fields in locals because it is the hot path of
-every Python-path game and search; splitting it would only add calls.
+Around it: ``leaves.moves`` (the rules of a play and of a pass, which ``apply`` dispatches
+to), ``leaves.legal`` (legal actions by table lookup), ``leaves.deal`` (shuffling and
+dealing), ``leaves.validate`` (``from_dict``: any position, checked). What stays here is one
+job, the position: its fields (``StateFields`` names them, ``State._build`` takes them by
+name), accessors, identity and plain-data form.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from .actions import ALL_ACTIONS, Action, IllegalActionError
+from .actions import Action, IllegalActionError
 from .deal import SeedLike, as_generator, deal_packed
 from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, ends_miss, plays_miss
-from .packed import LANE, MASK, ONES, SHIFTS, join_lanes, lane_total, lanes, unpack
+from .moves import play, take
+from .packed import LANE, MASK, join_lanes, lane_total, lanes, unpack
 from .public import PublicFields
-from .rules import DECK, DECK_SIZE, N_VALUES, TURN_LIMIT, hand_size_for
+from .rules import DECK, DECK_SIZE, N_VALUES, TAKE_BASE, TURN_LIMIT, hand_size_for
 
 _EMPTY: tuple = ()
-
-# Per action id: (is_pass, value index, cards moved, their packed delta, shift of the value);
-# a pass moves one card (the card taken; its ``count`` of cards played is 0).
-_DECODE = tuple(
-    (a.is_pass, a.value - 1, a.count or 1, (a.count or 1) * ONES[a.value - 1], SHIFTS[a.value - 1])
-    for a in ALL_ACTIONS
-)
-
 
 _new = object.__new__
 
 
-def _article(value: int) -> str:
-    """'an' before a card value said with a vowel sound (8, 11, 18, 80-89), else 'a'."""
-    return "an" if str(value).startswith("8") or value in (11, 18) else "a"
+class StateFields(NamedTuple):
+    """The raw fields of a ``State``, by name: the one list its slots (``_`` + name), its
+    constructor ``State._build`` and its record ``State._fields`` follow."""
 
-
-def _no_stack(value: int) -> str:
-    return f"cannot take {_article(value)} {value}: there is no stack of {value}s on the table"
+    n: int  # seats
+    hh: int  # every seat's hand, packed, seat i in lane i (``leaves.packed``)
+    table: int  # packed counts on the table; each nonzero value is one stack
+    lo: int  # value index of the left end, -1 on an empty table
+    hi: int  # value index of the right end, -1 on an empty table
+    removed: int  # packed cards removed at round ends
+    undealt: int  # packed cards never dealt
+    kk: int  # cards publicly known in each hand (taken, not played since), lanes like hh
+    passed: int  # bit mask of the seats that passed this round
+    cur: int  # seat to act (the seat that acted last once the game is over)
+    winner: int  # winning seat, -1 for none
+    turn: int  # actions taken
+    round: int  # rounds begun (1 during the first)
+    limit: int  # turn limit (E1)
+    history: tuple | None = None  # (older history, seat, action id), newest first
 
 
 class State(PublicFields):
@@ -58,55 +62,13 @@ class State(PublicFields):
     winner, turn and round counters, turn limit), not the history that led to it.
     """
 
-    __slots__ = (
-        "_n",
-        "_hh",
-        "_table",
-        "_lo",
-        "_hi",
-        "_removed",
-        "_undealt",
-        "_kk",
-        "_passed",
-        "_cur",
-        "_winner",
-        "_turn",
-        "_round",
-        "_limit",
-        "_history",
-        "_legal",
-        "_key",
-    )
+    __slots__ = (*(f"_{name}" for name in StateFields._fields), "_legal", "_key")
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def _raw(
+    def _build(
         cls,
-        n: int,
-        hands: tuple[int, ...],
-        table: int,
-        lo: int,
-        hi: int,
-        removed: int,
-        undealt: int,
-        known: tuple[int, ...],
-        passed: int,
-        cur: int,
-        winner: int,
-        turn: int,
-        rnd: int,
-        limit: int,
-        history: tuple | None,
-    ) -> State:
-        """A state from per-seat packed hands and known cards."""
-        return cls._make(
-            n, join_lanes(hands), table, lo, hi, removed, undealt, join_lanes(known), passed, cur,
-            winner, turn, rnd, limit, history,
-        )  # fmt: skip
-
-    @classmethod
-    def _make(
-        cls,
+        *,
         n: int,
         hh: int,
         table: int,
@@ -119,10 +81,12 @@ class State(PublicFields):
         cur: int,
         winner: int,
         turn: int,
-        rnd: int,
+        round: int,
         limit: int,
-        history: tuple | None,
+        history: tuple | None = None,
     ) -> State:
+        """The one constructor, unchecked: every field of ``StateFields`` by name (a record
+        ``f`` passes as ``**f._asdict()``). ``from_dict`` is the checked one."""
         s = _new(cls)
         s._n = n
         s._hh = hh
@@ -136,12 +100,42 @@ class State(PublicFields):
         s._cur = cur
         s._winner = winner
         s._turn = turn
-        s._round = rnd
+        s._round = round
         s._limit = limit
         s._history = history
         s._legal = None
         s._key = None
         return s
+
+    @classmethod
+    def _raw(cls, *fields: Any) -> State:
+        """Transitional: the former positional form (``StateFields`` order, with per-seat
+        ``hands`` and ``known`` for ``hh`` and ``kk``), kept only until ``leaves.validate``
+        calls ``_build``; new code names every field."""
+        n, hands, table, lo, hi, removed, undealt, known, passed, cur, winner, turn, *rest = fields
+        rnd, limit, history = rest
+        return cls._build(
+            n=n,
+            hh=join_lanes(hands),
+            table=table,
+            lo=lo,
+            hi=hi,
+            removed=removed,
+            undealt=undealt,
+            kk=join_lanes(known),
+            passed=passed,
+            cur=cur,
+            winner=winner,
+            turn=turn,
+            round=rnd,
+            limit=limit,
+            history=history,
+        )
+
+    def _fields(self) -> StateFields:
+        """This state's raw fields as a record; ``_build(**f._replace(...)._asdict())`` copies
+        it with changes."""
+        return StateFields._make([getattr(self, f"_{name}") for name in StateFields._fields])
 
     # Per-seat forms of the packed fields, as ``PlayerView`` and the dict form read them.
     @property
@@ -287,7 +281,10 @@ class State(PublicFields):
         return any(a.id == aid for a in self.legal_actions())
 
     def apply(self, action: Action | int) -> State:
-        """The state after ``action`` (an Action or its id); raises IllegalActionError."""
+        """The state after ``action`` (an Action or its id); raises IllegalActionError.
+
+        Checks that the game is running; the move (``leaves.moves.play`` or ``take``) checks
+        its rule and writes the fields it changes, the rest are written here."""
         try:
             aid = action.id
         except AttributeError:
@@ -300,123 +297,16 @@ class State(PublicFields):
             raise IllegalActionError(
                 f"the game is over: the turn limit of {self._limit} turns was reached (E1)"
             )
-        is_pass, vi, k, delta, sh = _DECODE[aid]
-        p = self._cur
-        base = LANE * p
-        hh = self._hh
-        table = self._table
-        lo = self._lo
-        n = self._n
         s = _new(State)
-        if is_pass:
-            if lo < 0:
-                raise IllegalActionError(
-                    "cannot pass on an empty table: a pass must take a card (P1)"
-                )
-            tc = (table >> sh) & 15
-            if not tc:
-                raise IllegalActionError(_no_stack(vi + 1))
-            hi = self._hi
-            table -= delta
-            if tc == 1:
-                if lo == hi:
-                    lo = hi = -1
-                elif vi == lo:
-                    lo += 1
-                    while not (table >> SHIFTS[lo]) & 15:
-                        lo += 1
-                elif vi == hi:
-                    hi -= 1
-                    while not (table >> SHIFTS[hi]) & 15:
-                        hi -= 1
-            delta <<= base
-            s._hh = hh + delta
-            s._kk = self._kk + delta
-            passed = self._passed | (1 << p)
-            if passed.bit_count() >= n - 1:
-                # Round end: the survivor clears the table and leads the next round.
-                q = 0
-                while passed >> q & 1:
-                    q += 1
-                s._removed = self._removed + table
-                s._round = self._round + 1
-                table = 0
-                lo = hi = -1
-                passed = 0
-            else:
-                s._removed = self._removed
-                s._round = self._round
-                q = p + 1
-                if q == n:
-                    q = 0
-                while passed >> q & 1:
-                    q += 1
-                    if q == n:
-                        q = 0
-            s._winner = -1
+        if aid >= TAKE_BASE:
+            take(self, s, aid)
         else:
-            # A play of k cards of value vi.
-            h = (hh >> base) & MASK
-            c = (h >> sh) & 15
-            if c < k:
-                raise IllegalActionError(
-                    f"cannot play {k} card{'s' if k > 1 else ''} of value {vi + 1}: "
-                    f"the hand holds {c}"
-                )
-            if lo < 0:
-                lo = hi = vi
-            else:
-                hi = self._hi
-                if vi <= lo:
-                    need = (table >> SHIFTS[lo]) & 15
-                    if k < need:
-                        raise IllegalActionError(
-                            f"needs at least {need} cards on the left end, got {k}"
-                        )
-                    lo = vi
-                elif vi >= hi:
-                    need = (table >> SHIFTS[hi]) & 15
-                    if k < need:
-                        raise IllegalActionError(
-                            f"needs at least {need} cards on the right end, got {k}"
-                        )
-                    hi = vi
-                else:
-                    raise IllegalActionError(
-                        f"value {vi + 1} lies between the ends {lo + 1} and {hi + 1}: never allowed"
-                    )
-            table += delta
-            s._hh = hh - (delta << base)
-            kk = self._kk
-            if kk:
-                kc = (kk >> (base + sh)) & 15
-                if kc:
-                    kk -= (kc if kc < k else k) << (base + sh)
-            s._kk = kk
-            s._removed = self._removed
-            s._round = self._round
-            passed = self._passed
-            if h == delta:
-                s._winner = q = p
-            else:
-                s._winner = -1
-                q = p + 1
-                if q == n:
-                    q = 0
-                while passed >> q & 1:
-                    q += 1
-                    if q == n:
-                        q = 0
-        s._n = n
-        s._table = table
-        s._lo = lo
-        s._hi = hi
+            play(self, s, aid)
+        s._n = self._n
         s._undealt = self._undealt
-        s._passed = passed
-        s._cur = q
         s._turn = self._turn + 1
         s._limit = self._limit
-        s._history = (self._history, p, aid)
+        s._history = (self._history, self._cur, aid)
         s._legal = None
         s._key = None
         return s
@@ -528,7 +418,19 @@ def new_game(
         first_player = int(rng.integers(n_players))
     elif not (0 <= first_player < n_players):
         raise ValueError(f"first_player must be a seat 0..{n_players - 1}, got {first_player}")
-    return State._make(
-        n_players, hh, 0, -1, -1, 0, undealt, 0, 0, int(first_player), -1, 0, 1,
-        int(turn_limit), None,
-    )  # fmt: skip
+    return State._build(
+        n=n_players,
+        hh=hh,
+        table=0,
+        lo=-1,
+        hi=-1,
+        removed=0,
+        undealt=undealt,
+        kk=0,
+        passed=0,
+        cur=int(first_player),
+        winner=-1,
+        turn=0,
+        round=1,
+        limit=int(turn_limit),
+    )

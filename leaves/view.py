@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import Action
-from .packed import LANE, MASK, pack, unpack
+from .packed import LANE, MASK, join_lanes, pack, unpack
 from .public import PublicFields
 from .rules import DECK, N_VALUES
 
@@ -111,15 +111,30 @@ class PlayerView(PublicFields):
 
         Only ``legal_actions`` of the owner is read from it, which depends on nothing hidden.
         """
+        return self._state(self._hand << (LANE * self.player), 0, None)
+
+    def _state(self, hh: int, undealt: int, history: tuple | None):
+        """The ``State`` of this view's public fields with the hidden ones given: every
+        seat's packed hands ``hh`` and the ``undealt`` pile."""
         from .state import State
 
-        hands = tuple(self._hand if i == self.player else 0 for i in range(self.n_players))
-        return State._raw(
-            self.n_players, hands, self._table, self._lo, self._hi, self._removed,
-            0, self._known, self._passed, self.current_player,
-            -1 if self.winner is None else self.winner, self.turn, self.round, self.turn_limit,
-            None,
-        )  # fmt: skip
+        return State._build(
+            n=self.n_players,
+            hh=hh,
+            table=self._table,
+            lo=self._lo,
+            hi=self._hi,
+            removed=self._removed,
+            undealt=undealt,
+            kk=join_lanes(self._known),
+            passed=self._passed,
+            cur=self.current_player,
+            winner=-1 if self.winner is None else self.winner,
+            turn=self.turn,
+            round=self.round,
+            limit=self.turn_limit,
+            history=history,
+        )
 
     # --------------------------------------------------------------- determinization
     def sample_state(self, rng: np.random.Generator):
@@ -128,8 +143,6 @@ class PlayerView(PublicFields):
         Opponents keep their hand sizes and the cards they are known to hold; the remaining
         unseen cards are shuffled among their hidden slots and the undealt pile.
         """
-        from .state import State
-
         pool = self.unseen()
         cards = np.repeat(np.arange(N_VALUES), pool)
         order = rng.permutation(len(cards))
@@ -146,12 +159,7 @@ class PlayerView(PublicFields):
             pos += hidden
             hands.append(known + pack(part.tolist()))
         undealt = pack(np.bincount(shuffled[pos:], minlength=N_VALUES).tolist())
-        return State._raw(
-            self.n_players, tuple(hands), self._table, self._lo, self._hi,
-            self._removed, undealt, self._known, self._passed,
-            self.current_player, -1 if self.winner is None else self.winner, self.turn,
-            self.round, self.turn_limit, self._history,
-        )  # fmt: skip
+        return self._state(join_lanes(hands), undealt, self._history)
 
     # --------------------------------------------------------------- identity
     def _key(self) -> tuple:

@@ -299,7 +299,7 @@ def test_actions_keep_their_ids_hashes_and_pickles():
 
 @pytest.mark.parametrize(("value", "article"), [(8, "an"), (11, "an"), (9, "a"), (1, "a")])
 def test_a_take_without_a_stack_names_the_value_with_the_right_article(value, article):
-    from leaves.state import _article
+    from leaves.moves import _article
 
     assert _article(value) == article
     assert _article(18) == "an" and _article(80) == "an" and _article(13) == "a"
