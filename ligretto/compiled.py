@@ -4,11 +4,13 @@ Same rules, same real-time model and same random streams as the Python path
 (``ligretto.engine``); a differential test plays many rounds through both and compares every
 event. A table's players are rows of a policy matrix (``ligretto.policy``). Per-seat bit masks
 of accessible cards and one mask of wanted cards make the blockade test O(players).
+
+A round is one ``Round`` and one ``Schedule`` (``ligretto.round_state``); each step below (the next
+seat, a play, a flip, a decision) is a small njit function of them.
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
 from dataclasses import dataclass
 
 import numba as nb
@@ -21,28 +23,14 @@ from .policy import (
     K_RECYCLE,
     K_ROW,
     K_STACK,
-    K_WAIT,
     N_PARAMS,
-    P_FLIP,
-    P_LOOK,
-    P_SPEED,
-    P_SPREAD,
-    P_THINK,
+    Own,
+    Piles,
     nb_decide,
 )
-from .rng import DEAL, POLICY, RECYCLE, TIME, nb_next, nb_shuffle, nb_stream_seed
-from .rules import (
-    FLIP_COUNT,
-    MAX_HAND,
-    MAX_PILES,
-    N_COLOURS,
-    N_VALUES,
-    SET_SIZE,
-    STACK_PENALTY,
-    STACK_SIZE,
-    check_players,
-    row_size,
-)
+from .rng import POLICY, RECYCLE, TIME, nb_next, nb_shuffle
+from .round_state import N_STREAMS, nb_bit, new_round, new_schedule
+from .rules import FLIP_COUNT, N_VALUES, STACK_PENALTY, STACK_SIZE, check_players, row_size
 from .timing import nb_duration
 
 __all__ = [
@@ -63,34 +51,198 @@ MAX_ACTIONS = 2_000_000
 
 ENDED_BLOCKADE = -1
 ENDED_UNFINISHED = -2
-N_STREAMS = 4  # per seat: DEAL, TIME, RECYCLE, POLICY
-
-
-Seats = namedtuple(
-    "Seats", "stack spos row hand hpos hlen hp hplen idle states pt pk pkind pslot pcard ppile"
-)
-"""Per-seat arrays of a round: the cards (stack and its position, row, hand and its position
-and length, hand pile and its length), actions without a play (idle), random streams, and the
-pending action (time, tie key, kind, row slot, card, pile)."""
-Centre = namedtuple("Centre", "want_cnt pile_col pile_top")
-"""The centre piles (colour and top card) and how many piles want each card."""
 
 
 @nb.njit(cache=True)
-def _event(ev, n_ev, record, t, s, kind, card, pile):
-    """Write event ``n_ev`` when recording (while ``ev`` has room); the next event's index."""
-    if record and n_ev < ev.shape[0]:
-        ev[n_ev, 0] = t
-        ev[n_ev, 1] = s
-        ev[n_ev, 2] = kind
-        ev[n_ev, 3] = card
-        ev[n_ev, 4] = pile
-    return n_ev + 1
+def _event(r, t, s, kind, card, pile):
+    """Count one event and write it when recording (while ``r.ev`` has room)."""
+    i = r.n_events
+    if r.record and i < r.ev.shape[0]:
+        r.ev[i, 0] = t
+        r.ev[i, 1] = s
+        r.ev[i, 2] = kind
+        r.ev[i, 3] = card
+        r.ev[i, 4] = pile
+    r.n_events = i + 1
 
 
 @nb.njit(cache=True)
-def _bit(card):
-    return np.uint64(1) << np.uint64(card)
+def _blockade(r):
+    """No seat holds any wanted card: nobody can ever play again."""
+    acc, wanted = r.acc, r.wanted
+    for q in range(r.n):  # noqa: SIM110 - numba compiles the plain loop
+        if acc[q] & wanted:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _next_seat(p):
+    """The seat whose action is due first (equal times: the smaller tie key)."""
+    t, key = p.time, p.key
+    s = 0
+    for q in range(1, t.shape[0]):
+        if t[q] < t[s] or (t[q] == t[s] and key[q] < key[s]):
+            s = q
+    return s
+
+
+@nb.njit(cache=True)
+def _fits(r, card, target):
+    """Does pile ``target`` take ``card`` now (a 1 always starts a new pile)?"""
+    value = card % N_VALUES + 1
+    if value == 1:
+        return True
+    return r.pile_col[target] == card // N_VALUES and r.pile_top[target] == value - 1
+
+
+@nb.njit(cache=True)
+def _place(r, card, target):
+    """Put ``card`` on pile ``target`` (a 1 on a new pile) and update the wanted cards; the
+    pile it went to."""
+    colour = card // N_VALUES
+    value = card % N_VALUES + 1
+    if value == 1:
+        target = r.n_piles
+        r.pile_col[target] = colour
+        r.n_piles = target + 1
+    else:
+        r.want_cnt[colour, value] -= 1
+        if r.want_cnt[colour, value] == 0:
+            r.wanted &= ~nb_bit(card)
+    r.pile_top[target] = value
+    if value < N_VALUES:
+        r.want_cnt[colour, value + 1] += 1
+        r.wanted |= nb_bit(card + 1)
+    return target
+
+
+@nb.njit(cache=True)
+def _take(r, s, kind, slot, card):
+    """Seat ``s`` has played ``card`` from its stack, row ``slot`` (refilled from the stack)
+    or hand pile."""
+    r.centre[s] += 1
+    r.idle[s] = 0
+    r.acc[s] &= ~nb_bit(card)
+    spos = r.spos[s]
+    if kind == K_STACK:
+        spos += 1
+    elif kind == K_ROW:
+        if spos < STACK_SIZE:
+            r.row[s, slot] = r.stack[s, spos]
+            spos += 1
+        else:
+            r.row[s, slot] = -1
+    else:
+        r.hplen[s] -= 1
+    r.spos[s] = spos
+    if spos < STACK_SIZE:
+        r.acc[s] |= nb_bit(r.stack[s, spos])
+
+
+@nb.njit(cache=True)
+def _play(r, p, s, t):
+    """Resolve seat ``s``'s play: it lands or fails (a faster seat took the pile); the seat
+    that ended the round, ENDED_BLOCKADE, or ENDED_UNFINISHED."""
+    card = p.card[s]
+    target = p.pile[s]
+    if not _fits(r, card, target):
+        r.idle[s] += 1
+        r.fails += 1
+        _event(r, t, s, K_FAIL, card, target)
+        return ENDED_UNFINISHED
+    target = _place(r, card, target)
+    _take(r, s, p.kind[s], p.slot[s], card)
+    r.plays += 1
+    _event(r, t, s, p.kind[s], card, target)
+    if r.spos[s] == STACK_SIZE:
+        return s
+    if _blockade(r):
+        return ENDED_BLOCKADE
+    return ENDED_UNFINISHED
+
+
+@nb.njit(cache=True)
+def _flip(r, s, t):
+    """Seat ``s`` turns up to FLIP_COUNT hand cards, first recycling a used-up hand."""
+    if r.hpos[s] == r.hlen[s]:
+        m = r.hplen[s]
+        for i in range(m):
+            r.hand[s, i] = r.hp[s, i]
+        nb_shuffle(r.hand[s], m, r.states, s * N_STREAMS + RECYCLE)
+        r.hpos[s] = 0
+        r.hlen[s] = m
+        r.hplen[s] = 0
+        _event(r, t, s, K_RECYCLE, -1, -1)
+    m = min(FLIP_COUNT, r.hlen[s] - r.hpos[s])
+    for _ in range(m):
+        r.hp[s, r.hplen[s]] = r.hand[s, r.hpos[s]]
+        r.hplen[s] += 1
+        r.hpos[s] += 1
+    r.idle[s] += 1
+    r.flips += 1
+    _event(r, t, s, K_FLIP, -1, -1)
+
+
+@nb.njit(cache=True)
+def _resolve(r, p, s, t):
+    """Resolve seat ``s``'s pending action at time ``t``; how the round stands (``_play``)."""
+    kind = p.kind[s]
+    if kind <= K_HAND:
+        return _play(r, p, s, t)
+    if kind == K_FLIP:
+        _flip(r, s, t)
+    else:
+        r.idle[s] += 1
+    return ENDED_UNFINISHED
+
+
+@nb.njit(cache=True)
+def _schedule(r, p, s, t):
+    """Seat ``s`` decides at time ``t`` (what it sees now) and its action is timed."""
+    spos, hplen = r.spos[s], r.hplen[s]
+    own = Own(
+        stack_top=r.stack[s, spos] if spos < STACK_SIZE else -1,
+        row=r.row[s],
+        k=r.k,
+        hand_top=r.hp[s, hplen - 1] if hplen > 0 else -1,
+        can_flip=r.hlen[s] > r.hpos[s] or hplen > 0,
+        idle=r.idle[s],
+    )
+    piles = Piles(want=r.want_cnt, colour=r.pile_col, top=r.pile_top, count=r.n_piles)
+    policy = r.params[s]
+    states = r.states
+    kind, slot, card, pile, looked = nb_decide(policy, piles, own, states, s * N_STREAMS + POLICY)
+    ti = s * N_STREAMS + TIME
+    d = nb_duration(policy, looked, kind == K_FLIP, states, ti)
+    p.time[s] = t + d
+    p.key[s] = nb_next(states, ti)
+    p.kind[s] = kind
+    p.slot[s] = slot
+    p.card[s] = card
+    p.pile[s] = pile
+
+
+@nb.njit(cache=True)
+def _run(r, p):
+    """Resolve actions in time order until the round ends: (ended_by, end time)."""
+    if _blockade(r):
+        return ENDED_BLOCKADE, np.int64(0)
+    for s in range(r.n):
+        _schedule(r, p, s, np.int64(0))
+    ended = ENDED_UNFINISHED
+    t = np.int64(0)
+    actions = 0
+    while ended == ENDED_UNFINISHED and actions < MAX_ACTIONS:
+        actions += 1
+        s = _next_seat(p)
+        if p.time[s] > MAX_ROUND_MS:
+            break
+        t = p.time[s]
+        ended = _resolve(r, p, s, t)
+        if ended == ENDED_UNFINISHED:
+            _schedule(r, p, s, t)
+    return ended, t
 
 
 @nb.njit(cache=True)
@@ -98,200 +250,19 @@ def nb_round(params, n, k, deal_seed, play_seed, ev, record, out):
     """Play one round. ``out`` (int64) receives, per seat s: score[s], stack_left[n+s],
     centre[2n+s]; then ended_by, end time, plays, flips, fails, events written (6 values).
     With ``record`` the events go to ``ev`` (rows [time, seat, kind, card, pile]) until full."""
-    states = np.empty(n * N_STREAMS, np.uint64)
+    r = new_round(params, n, k, deal_seed, play_seed, ev, record)
+    ended, t = _run(r, new_schedule(n))
     for s in range(n):
-        states[s * N_STREAMS + DEAL] = nb_stream_seed(deal_seed, s, DEAL)
-        states[s * N_STREAMS + TIME] = nb_stream_seed(play_seed, s, TIME)
-        states[s * N_STREAMS + RECYCLE] = nb_stream_seed(play_seed, s, RECYCLE)
-        states[s * N_STREAMS + POLICY] = nb_stream_seed(play_seed, s, POLICY)
-    stack = np.empty((n, STACK_SIZE), np.int64)
-    spos = np.zeros(n, np.int64)
-    row = np.empty((n, 5), np.int64)
-    hand = np.empty((n, MAX_HAND), np.int64)
-    hpos = np.zeros(n, np.int64)
-    hlen = np.zeros(n, np.int64)
-    hp = np.empty((n, MAX_HAND), np.int64)
-    hplen = np.zeros(n, np.int64)
-    acc = np.zeros(n, np.uint64)
-    cards = np.empty(SET_SIZE, np.int64)
-    for s in range(n):
-        for c in range(SET_SIZE):
-            cards[c] = c
-        nb_shuffle(cards, SET_SIZE, states, s * N_STREAMS + DEAL)
-        for i in range(STACK_SIZE):
-            stack[s, i] = cards[i]
-        for j in range(k):
-            row[s, j] = cards[STACK_SIZE + j]
-            acc[s] |= _bit(row[s, j])
-        hlen[s] = SET_SIZE - STACK_SIZE - k
-        for i in range(hlen[s]):
-            hand[s, i] = cards[STACK_SIZE + k + i]
-            acc[s] |= _bit(hand[s, i])
-        acc[s] |= _bit(stack[s, 0])
-    pile_col = np.empty(MAX_PILES, np.int64)
-    pile_top = np.empty(MAX_PILES, np.int64)
-    n_piles = 0
-    want_cnt = np.zeros((N_COLOURS, N_VALUES + 2), np.int64)
-    wanted = np.uint64(0)
-    for c in range(N_COLOURS):
-        wanted |= _bit(c * N_VALUES)  # every 1 starts a pile
-    centre = np.zeros(n, np.int64)
-    idle = np.zeros(n, np.int64)
-    pt = np.zeros(n, np.int64)
-    pk = np.zeros(n, np.uint64)
-    pkind = np.zeros(n, np.int64)
-    pslot = np.zeros(n, np.int64)
-    pcard = np.zeros(n, np.int64)
-    ppile = np.zeros(n, np.int64)
-    seats = Seats(stack, spos, row, hand, hpos, hlen, hp, hplen, idle, states, pt, pk, pkind,
-                  pslot, pcard, ppile)  # fmt: skip
-    centre_piles = Centre(want_cnt, pile_col, pile_top)
-    n_ev = 0
-    plays = 0
-    flips = 0
-    fails = 0
-    ended = ENDED_UNFINISHED
-    t = np.int64(0)
-
-    blockade = True
-    for s in range(n):
-        if acc[s] & wanted:
-            blockade = False
-    if blockade:
-        ended = ENDED_BLOCKADE
-    else:
-        for s in range(n):
-            _schedule(params, s, 0, k, seats, centre_piles, n_piles)
-    actions = 0
-    while ended == ENDED_UNFINISHED and actions < MAX_ACTIONS:
-        actions += 1
-        s = 0
-        for q in range(1, n):
-            if pt[q] < pt[s] or (pt[q] == pt[s] and pk[q] < pk[s]):
-                s = q
-        if pt[s] > MAX_ROUND_MS:
-            break
-        t = pt[s]
-        kind = pkind[s]
-        if kind <= K_HAND:
-            card = pcard[s]
-            colour = card // N_VALUES
-            value = card % N_VALUES + 1
-            target = ppile[s]
-            if value == 1:
-                ok = True
-                target = n_piles
-            else:
-                ok = pile_col[target] == colour and pile_top[target] == value - 1
-            if ok:
-                if value == 1:
-                    pile_col[n_piles] = colour
-                    n_piles += 1
-                else:
-                    want_cnt[colour, value] -= 1
-                    if want_cnt[colour, value] == 0:
-                        wanted &= ~_bit(card)
-                pile_top[target] = value
-                if value < N_VALUES:
-                    want_cnt[colour, value + 1] += 1
-                    wanted |= _bit(card + 1)
-                centre[s] += 1
-                idle[s] = 0
-                plays += 1
-                acc[s] &= ~_bit(card)
-                if kind == K_STACK:
-                    spos[s] += 1
-                elif kind == K_ROW:
-                    if spos[s] < STACK_SIZE:
-                        row[s, pslot[s]] = stack[s, spos[s]]
-                        spos[s] += 1
-                    else:
-                        row[s, pslot[s]] = -1
-                else:
-                    hplen[s] -= 1
-                if spos[s] < STACK_SIZE:
-                    acc[s] |= _bit(stack[s, spos[s]])
-                n_ev = _event(ev, n_ev, record, t, s, kind, card, target)
-                if spos[s] == STACK_SIZE:
-                    ended = s
-                    break
-                blockade = True
-                for q in range(n):
-                    if acc[q] & wanted:
-                        blockade = False
-                        break
-                if blockade:
-                    ended = ENDED_BLOCKADE
-                    break
-            else:
-                idle[s] += 1
-                fails += 1
-                n_ev = _event(ev, n_ev, record, t, s, K_FAIL, card, target)
-        elif kind == K_FLIP:
-            if hpos[s] == hlen[s]:
-                m = hplen[s]
-                for i in range(m):
-                    hand[s, i] = hp[s, i]
-                nb_shuffle(hand[s], m, states, s * N_STREAMS + RECYCLE)
-                hpos[s] = 0
-                hlen[s] = m
-                hplen[s] = 0
-                n_ev = _event(ev, n_ev, record, t, s, K_RECYCLE, -1, -1)
-            m = min(FLIP_COUNT, hlen[s] - hpos[s])
-            for _ in range(m):
-                hp[s, hplen[s]] = hand[s, hpos[s]]
-                hplen[s] += 1
-                hpos[s] += 1
-            idle[s] += 1
-            flips += 1
-            n_ev = _event(ev, n_ev, record, t, s, K_FLIP, -1, -1)
-        else:
-            idle[s] += 1
-        _schedule(params, s, t, k, seats, centre_piles, n_piles)
-    for s in range(n):
-        left = STACK_SIZE - spos[s]
-        out[s] = centre[s] - STACK_PENALTY * left
+        left = STACK_SIZE - r.spos[s]
+        out[s] = r.centre[s] - STACK_PENALTY * left
         out[n + s] = left
-        out[2 * n + s] = centre[s]
+        out[2 * n + s] = r.centre[s]
     out[3 * n] = ended
     out[3 * n + 1] = t
-    out[3 * n + 2] = plays
-    out[3 * n + 3] = flips
-    out[3 * n + 4] = fails
-    out[3 * n + 5] = n_ev
-
-
-@nb.njit(cache=True)
-def _schedule(params, s, t, k, seats, centre, n_piles):
-    """Seat ``s`` decides at time ``t`` (what it sees now) and its action is timed."""
-    q = seats
-    stack_top = q.stack[s, q.spos[s]] if q.spos[s] < STACK_SIZE else -1
-    hand_top = q.hp[s, q.hplen[s] - 1] if q.hplen[s] > 0 else -1
-    can_flip = q.hlen[s] > q.hpos[s] or q.hplen[s] > 0
-    p = params[s]
-    kind, slot, card, pile, looked = nb_decide(
-        p, centre.want_cnt, centre.pile_col, centre.pile_top, n_piles, stack_top, q.row[s], k,
-        hand_top, can_flip, q.idle[s], q.states, s * N_STREAMS + POLICY,
-    )  # fmt: skip
-    ti = s * N_STREAMS + TIME
-    d = nb_duration(
-        p[P_SPEED],
-        p[P_THINK],
-        p[P_LOOK],
-        p[P_FLIP],
-        p[P_SPREAD],
-        looked,
-        kind == K_FLIP,
-        q.states,
-        ti,
-    )
-    q.pt[s] = t + d
-    q.pk[s] = nb_next(q.states, ti)
-    q.pkind[s] = kind
-    q.pslot[s] = slot
-    q.pcard[s] = card
-    q.ppile[s] = pile
-    return kind == K_WAIT
+    out[3 * n + 2] = r.plays
+    out[3 * n + 3] = r.flips
+    out[3 * n + 4] = r.fails
+    out[3 * n + 5] = r.n_events
 
 
 @nb.njit(cache=True)

@@ -92,6 +92,85 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
     return d
 
 
+class _Round:
+    """The Python path's round in play: the state, each seat's pending action (due time,
+    seeded tie key, decision) and random streams, and what the record needs."""
+
+    def __init__(self, players: Sequence[Player], state: State, play_seed: int):
+        n = len(players)
+        self.players = players
+        self.state = state
+        self.time_rng = [SplitMix(stream_seed(play_seed, s, TIME)) for s in range(n)]
+        self.recycle_rng = [SplitMix(stream_seed(play_seed, s, RECYCLE)) for s in range(n)]
+        self.policy_rng = [SplitMix(stream_seed(play_seed, s, POLICY)) for s in range(n)]
+        self.pending: list[tuple[int, int, Decision]] = [(0, 0, Decision("wait"))] * n
+        self.events: list[list[Any]] = []
+        self.recycled: list[list[list[int]]] = [[] for _ in range(n)]
+
+    def schedule(self, seat: int, now: int) -> None:
+        """The seat decides from what it sees now; its action is timed."""
+        view = self.state.view(seat)
+        try:
+            d = self.players[seat].decide(view, self.policy_rng[seat])
+        except Exception as exc:  # a strategy's own bug: its seat forfeits the round
+            raise PlayerError(seat, f"{type(exc).__name__}: {exc}") from exc
+        d = _check(view, d, seat)
+        rng = self.time_rng[seat]
+        dur = self.players[seat].reaction.duration(int(d.looked), d.kind == "flip", rng)
+        self.pending[seat] = (now + dur, rng.next(), d)
+
+    def play(self, seat: int, now: int, d: Decision) -> int:
+        """The seat's play lands or fails (someone was faster: the card stays, the time is
+        spent); the seat that ended the round, ENDED_BLOCKADE or ENDED_UNFINISHED."""
+        pile = len(self.state.piles) if value_of(d.card) == 1 else d.pile
+        try:
+            self.state = self.state.play(seat, d.kind, d.slot, pile)
+        except IllegalMove:
+            self.state = self.state.rest(seat)
+            self.events.append([now, seat, "fail", d.card, d.pile])
+            return ENDED_UNFINISHED
+        self.events.append([now, seat, d.kind, d.card, pile])
+        emptied = self.state.stack_emptied()
+        if emptied is not None:
+            return emptied
+        return ENDED_BLOCKADE if self.state.is_blockade() else ENDED_UNFINISHED
+
+    def flip(self, seat: int, now: int) -> None:
+        """Turn hand cards, first recycling a used-up hand (its seeded order recorded)."""
+        if not self.state.hands[seat]:
+            order = shuffled(list(self.state.hand_piles[seat]), self.recycle_rng[seat])
+            self.state = self.state.recycle(seat, order)
+            self.recycled[seat].append(order)
+            self.events.append([now, seat, "recycle", -1, -1])
+        self.state = self.state.flip(seat).rest(seat)
+        self.events.append([now, seat, "flip", -1, -1])
+
+    def run(self, max_actions: int) -> tuple[int, int]:
+        """Resolve actions in time order until the round ends: (ended_by, end time)."""
+        n = len(self.players)
+        if self.state.is_blockade():
+            return ENDED_BLOCKADE, 0
+        for s in range(n):
+            self.schedule(s, 0)
+        pending = self.pending
+        ended, now, actions = ENDED_UNFINISHED, 0, 0
+        while ended == ENDED_UNFINISHED and actions < max_actions:
+            actions += 1
+            seat = min(range(n), key=lambda s: (pending[s][0], pending[s][1]))
+            if pending[seat][0] > MAX_ROUND_MS:
+                break
+            now, _, d = pending[seat]
+            if d.kind in SOURCES:
+                ended = self.play(seat, now, d)
+            elif d.kind == "flip":
+                self.flip(seat, now)
+            else:
+                self.state = self.state.rest(seat)
+            if ended == ENDED_UNFINISHED:
+                self.schedule(seat, now)
+        return ended, now
+
+
 def play_round(
     players: Sequence[Player],
     deal_seed: int,
@@ -105,78 +184,20 @@ def play_round(
 
     ``deal`` (per seat, 40 card ids in dealt order) replaces the deal drawn from ``deal_seed``.
     """
-    n = len(players)
-    orders = [list(o) for o in deal] if deal is not None else deal_orders(n, deal_seed)
-    state = State.deal(orders)
-    time_rng = [SplitMix(stream_seed(play_seed, s, TIME)) for s in range(n)]
-    recycle_rng = [SplitMix(stream_seed(play_seed, s, RECYCLE)) for s in range(n)]
-    policy_rng = [SplitMix(stream_seed(play_seed, s, POLICY)) for s in range(n)]
-    pending: list[tuple[int, int, Decision]] = [(0, 0, Decision("wait"))] * n
-    events: list[list[Any]] = []
-    recycled: list[list[list[int]]] = [[] for _ in range(n)]
-
-    def schedule(seat: int, now: int) -> None:
-        view = state.view(seat)
-        try:
-            d = players[seat].decide(view, policy_rng[seat])
-        except Exception as exc:  # a strategy's own bug: its seat forfeits the round
-            raise PlayerError(seat, f"{type(exc).__name__}: {exc}") from exc
-        d = _check(view, d, seat)
-        rng = time_rng[seat]
-        dur = players[seat].reaction.duration(int(d.looked), d.kind == "flip", rng)
-        pending[seat] = (now + dur, rng.next(), d)
-
-    ended = ENDED_UNFINISHED
-    now = 0
-    if state.is_blockade():
-        ended = ENDED_BLOCKADE
-    else:
-        for s in range(n):
-            schedule(s, 0)
-    actions = 0
-    while ended == ENDED_UNFINISHED and actions < max_actions:
-        actions += 1
-        seat = min(range(n), key=lambda s: (pending[s][0], pending[s][1]))
-        if pending[seat][0] > MAX_ROUND_MS:
-            break
-        now, _, d = pending[seat]
-        if d.kind in SOURCES:
-            pile = len(state.piles) if value_of(d.card) == 1 else d.pile
-            try:
-                state = state.play(seat, d.kind, d.slot, pile)
-            except IllegalMove:  # someone was faster: the card stays, the time is spent
-                state = state.rest(seat)
-                events.append([now, seat, "fail", d.card, d.pile])
-            else:
-                events.append([now, seat, d.kind, d.card, pile])
-                emptied = state.stack_emptied()
-                if emptied is not None:
-                    ended = emptied
-                    break
-                if state.is_blockade():
-                    ended = ENDED_BLOCKADE
-                    break
-        elif d.kind == "flip":
-            if not state.hands[seat]:
-                order = shuffled(list(state.hand_piles[seat]), recycle_rng[seat])
-                state = state.recycle(seat, order)
-                recycled[seat].append(order)
-                events.append([now, seat, "recycle", -1, -1])
-            state = state.flip(seat).rest(seat)
-            events.append([now, seat, "flip", -1, -1])
-        else:
-            state = state.rest(seat)
-        schedule(seat, now)
-    out = RoundOutcome(state=state, ended_by=ended, time_ms=now, events=events)
+    orders = [list(o) for o in deal] if deal is not None else deal_orders(len(players), deal_seed)
+    rnd = _Round(players, State.deal(orders), play_seed)
+    ended, now = rnd.run(max_actions)
+    state = rnd.state
+    out = RoundOutcome(state=state, ended_by=ended, time_ms=now, events=rnd.events)
     if record:
         out.record = RoundRecord(
-            players=n,
-            row_size=row_size(n),
+            players=len(players),
+            row_size=row_size(len(players)),
             seed=int(deal_seed),
             strategies=list(labels) if labels is not None else [str(p) for p in players],
             deal=orders,
-            events=events,
-            recycled=recycled,
+            events=rnd.events,
+            recycled=rnd.recycled,
             ended_by=ended if ended >= 0 else None,
             stack_left=list(state.stack_left()),
             centre_cards=list(state.centre_cards()),

@@ -11,14 +11,18 @@ both paths decide alike; strategies (``strategies.ligretto``) are named paramete
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
 from .rng import nb_below
-from .rules import N_VALUES
+from .rules import N_COLOURS, N_VALUES
+from .timing import T_FLIP, T_LOOK, T_SPEED, T_SPREAD, T_THINK
 
-# parameter vector layout
-P_SPEED, P_THINK, P_LOOK, P_FLIP, P_SPREAD, P_ORDER, P_CAUTIOUS, P_PATIENCE = range(8)
+# parameter vector layout: the timing model first (``nb_duration`` reads a policy vector)
+P_SPEED, P_THINK, P_LOOK, P_FLIP, P_SPREAD = T_SPEED, T_THINK, T_LOOK, T_FLIP, T_SPREAD
+P_ORDER, P_CAUTIOUS, P_PATIENCE = 5, 6, 7
 N_PARAMS = 8
 
 ORDER_STACK, ORDER_ROW, ORDER_HAND, ORDER_SCAN = 0, 1, 2, 3
@@ -32,31 +36,52 @@ KIND_NAMES = ("stack", "row", "hand", "flip", "recycle", "fail", "wait")
 NO_TARGET = -2
 
 
+class Piles(NamedTuple):
+    """The centre as a player sees it: ``want[c, v]`` counts the piles of colour ``c``
+    waiting for number ``v``; each pile's colour and top number; how many piles there are."""
+
+    want: np.ndarray
+    colour: np.ndarray
+    top: np.ndarray
+    count: int
+
+
+class Own(NamedTuple):
+    """A seat's own face-up cards (-1: none) and state: what its policy decides from."""
+
+    stack_top: int
+    row: np.ndarray  # the first ``k`` entries are the row
+    k: int
+    hand_top: int
+    can_flip: bool
+    idle: int  # actions since its last play (a cautious player's patience counts them)
+
+
 @nb.njit(cache=True)
-def nb_target(card, pile_col, pile_top, n_piles):
+def nb_target(card, piles):
     """-1 for a 1 (new pile), the first pile taking ``card``, or NO_TARGET."""
     colour = card // N_VALUES
     value = card % N_VALUES + 1
     if value == 1:
         return -1
-    for i in range(n_piles):
-        if pile_col[i] == colour and pile_top[i] == value - 1:
+    for i in range(piles.count):
+        if piles.colour[i] == colour and piles.top[i] == value - 1:
             return i
     return NO_TARGET
 
 
 @nb.njit(cache=True)
-def _holds(card, stack_top, row, k, hand_top):
-    if stack_top == card or hand_top == card:
+def _holds(card, own):
+    if own.stack_top == card or own.hand_top == card:
         return True
-    for j in range(k):  # noqa: SIM110 - numba compiles the plain loop
-        if row[j] == card:
+    for j in range(own.k):  # noqa: SIM110 - numba compiles the plain loop
+        if own.row[j] == card:
             return True
     return False
 
 
 @nb.njit(cache=True)
-def _ok(card, params, want, stack_top, row, k, hand_top, idle):
+def _ok(card, params, want, own):
     """Does ``card`` fit (``want[colour, value]``: piles waiting for it) and is it not held
     back?"""
     if card < 0:
@@ -66,19 +91,17 @@ def _ok(card, params, want, stack_top, row, k, hand_top, idle):
         return want[card // N_VALUES, value] > 0
     # a cautious player holds back a lone 1 (a pile the others fill) until its patience ends
     return not (
-        params[P_CAUTIOUS] > 0
-        and idle < params[P_PATIENCE]
-        and not _holds(card + 1, stack_top, row, k, hand_top)
+        params[P_CAUTIOUS] > 0 and own.idle < params[P_PATIENCE] and not _holds(card + 1, own)
     )
 
 
 @nb.njit(cache=True, inline="always")
-def _card(src, j, stack_top, row, hand_top):
+def _card(src, j, own):
     if src == 0:
-        return stack_top
+        return own.stack_top
     if src == 1:
-        return row[j]
-    return hand_top
+        return own.row[j]
+    return own.hand_top
 
 
 @nb.njit(cache=True, inline="always")
@@ -92,19 +115,19 @@ def _source(order, step):
 
 
 @nb.njit(cache=True)
-def _walk(order, target, params, want, stack_top, row, k, hand_top, idle):
+def _walk(order, target, params, want, own):
     """Look at the own face-up cards in ``order`` until fitting card number ``target`` (0:
     the first; -1: look at all): (source, slot, card or -1, cards looked at, cards that fit)."""
     looked = 0
     n_fit = 0
     for step in range(3):
         src = _source(order, step)
-        for j in range(1 if src != 1 else k):
-            card = _card(src, j, stack_top, row, hand_top)
+        for j in range(1 if src != 1 else own.k):
+            card = _card(src, j, own)
             if card < 0:
                 continue
             looked += 1
-            if _ok(card, params, want, stack_top, row, k, hand_top, idle):
+            if _ok(card, params, want, own):
                 if n_fit == target:
                     return src, j, card, looked, n_fit
                 n_fit += 1
@@ -112,29 +135,23 @@ def _walk(order, target, params, want, stack_top, row, k, hand_top, idle):
 
 
 @nb.njit(cache=True)
-def nb_decide(
-    params, want, pile_col, pile_top, n_piles, stack_top, row, k, hand_top, can_flip, idle,
-    states, ri,
-):  # fmt: skip
-    """(kind, slot, card, pile, looked) for a player seeing these cards.
+def nb_decide(params, piles, own, states, ri):
+    """(kind, slot, card, pile, looked) for a player seeing ``piles`` and its ``own`` cards.
 
-    ``want[c, v]`` counts the centre piles of colour ``c`` waiting for number ``v``;
     ``states[ri]`` is the seat's policy stream (only ``ORDER_SCAN`` draws from it).
     """
     order = np.int64(params[P_ORDER])
     if order == ORDER_SCAN:  # looks at every card, then picks one that fits at random
-        _, _, _, looked, n_ok = _walk(order, -1, params, want, stack_top, row, k, hand_top, idle)
+        _, _, _, looked, n_ok = _walk(order, -1, params, piles.want, own)
         if n_ok > 0:
             pick = nb_below(states, ri, n_ok)
-            src, j, card, _, _ = _walk(order, pick, params, want, stack_top, row, k, hand_top,
-                                       idle)  # fmt: skip
-            return src, j, card, nb_target(card, pile_col, pile_top, n_piles), looked
+            src, j, card, _, _ = _walk(order, pick, params, piles.want, own)
+            return src, j, card, nb_target(card, piles), looked
     else:  # the first card that fits, in the order of attention
-        src, j, card, looked, _ = _walk(order, 0, params, want, stack_top, row, k, hand_top,
-                                        idle)  # fmt: skip
+        src, j, card, looked, _ = _walk(order, 0, params, piles.want, own)
         if card >= 0:
-            return src, j, card, nb_target(card, pile_col, pile_top, n_piles), looked
-    if can_flip:
+            return src, j, card, nb_target(card, piles), looked
+    if own.can_flip:
         return K_FLIP, -1, -1, -1, looked
     return K_WAIT, -1, -1, -1, looked
 
@@ -152,37 +169,42 @@ def reaction_of(params: np.ndarray):
     )
 
 
+@nb.njit(cache=True)
+def _decide_seen(params, tops, row, stack_top, hand_top, can_flip, idle, state):
+    """``nb_decide`` from a view's plain values (pile top cards, row, own tops, the policy
+    stream's state): (kind, slot, card, pile, looked, the stream's next state)."""
+    pile_col = tops // N_VALUES
+    pile_top = tops % N_VALUES + 1
+    want = np.zeros((N_COLOURS, N_VALUES + 2), np.int64)
+    for i in range(tops.shape[0]):
+        if pile_top[i] < N_VALUES:
+            want[pile_col[i], pile_top[i] + 1] += 1
+    piles = Piles(want=want, colour=pile_col, top=pile_top, count=tops.shape[0])
+    own = Own(
+        stack_top=stack_top, row=row, k=row.shape[0], hand_top=hand_top, can_flip=can_flip,
+        idle=idle,
+    )  # fmt: skip
+    states = np.full(1, state, np.uint64)
+    kind, slot, card, pile, looked = nb_decide(params, piles, own, states, 0)
+    return kind, slot, card, pile, looked, states[0]
+
+
 def decide_view(params: np.ndarray, view, rng):
     """The policy's ``Decision`` for a ``PlayerView`` (the Python path's call into the
     compiled policy; ``rng`` is the seat's policy ``SplitMix`` stream, advanced in place)."""
     from .engine import Decision
 
-    n_piles = len(view.pile_tops)
-    tops = np.asarray(view.pile_tops, dtype=np.int64).reshape(n_piles)
-    pile_col = tops // N_VALUES
-    pile_top = tops % N_VALUES + 1
-    want = np.zeros((4, N_VALUES + 2), np.int64)
-    for c, v in zip(pile_col.tolist(), pile_top.tolist(), strict=True):
-        if v < N_VALUES:
-            want[c, v + 1] += 1
-    row = np.asarray(view.row, dtype=np.int64)
-    states = np.array([rng.state], dtype=np.uint64)
-    kind, slot, card, pile, looked = nb_decide(
+    kind, slot, card, pile, looked, state = _decide_seen(
         np.asarray(params, dtype=np.float64),
-        want,
-        pile_col,
-        pile_top,
-        n_piles,
-        view.stack_top,
-        row,
-        len(row),
-        view.hand_top,
-        view.can_flip,
-        view.idle,
-        states,
-        0,
+        np.asarray(view.pile_tops, dtype=np.int64).reshape(len(view.pile_tops)),
+        np.asarray(view.row, dtype=np.int64),
+        int(view.stack_top),
+        int(view.hand_top),
+        bool(view.can_flip),
+        int(view.idle),
+        np.uint64(rng.state),
     )
-    rng.state = int(states[0])
+    rng.state = int(state)
     return Decision(KIND_NAMES[kind], int(slot), int(card), int(pile), int(looked))
 
 

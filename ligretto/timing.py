@@ -53,12 +53,17 @@ class ReactionModel:
         return max(1, int(base / float(self.speed)) + jitter)
 
 
+T_SPEED, T_THINK, T_LOOK, T_FLIP, T_SPREAD = range(len(TIMING_PARAMS))
+"""Where a float vector holds the model for ``nb_duration`` (a policy vector starts so)."""
+
+
 @nb.njit(cache=True)
-def nb_duration(speed, think_ms, look_ms, flip_ms, spread_ms, looked, flip, states, i):
-    """``ReactionModel.duration`` over plain numbers (the compiled twin)."""
-    base = np.int64(think_ms) + np.int64(look_ms) * looked
+def nb_duration(model, looked, flip, states, i):
+    """``ReactionModel.duration`` with the model as a float vector (``T_*`` entries: the
+    compiled twin)."""
+    base = np.int64(model[T_THINK]) + np.int64(model[T_LOOK]) * looked
     if flip:
-        base += np.int64(flip_ms)
-    spread = np.int64(spread_ms)
+        base += np.int64(model[T_FLIP])
+    spread = np.int64(model[T_SPREAD])
     jitter = nb_below(states, i, spread + 1) + nb_below(states, i, spread + 1) - spread
-    return max(np.int64(1), np.int64(np.float64(base) / speed) + jitter)
+    return max(np.int64(1), np.int64(np.float64(base) / model[T_SPEED]) + jitter)

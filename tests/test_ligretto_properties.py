@@ -150,3 +150,12 @@ def test_policy_vector_length_is_checked():
 
     with pytest.raises(ValueError, match="parameters"):
         play_rounds(np.zeros((2, N_PARAMS + 1)), np.zeros(1, np.uint64), np.zeros(1, np.uint64))
+
+
+@settings(max_examples=15)
+@given(tables(), seeds, seeds, st.integers(0, 30))
+def test_a_full_event_buffer_stops_writing_but_the_round_plays_on(params, deal, play, cap):
+    full, row = round_events(params, deal, play)
+    head, head_row = round_events(params, deal, play, cap=cap)
+    assert np.array_equal(head, full[:cap])  # the first events, then no more written
+    assert np.array_equal(head_row, row)  # the same round, every event counted
