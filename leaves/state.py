@@ -9,9 +9,9 @@ through thousands of games and compares every state.
 
 Around it: ``leaves.moves`` (the rules of a play and of a pass, which ``apply`` dispatches
 to), ``leaves.legal`` (legal actions by table lookup), ``leaves.deal`` (shuffling and
-dealing), ``leaves.validate`` (``from_dict``: any position, checked). What stays here is one
-job, the position: its fields (``StateFields`` names them, ``State._build`` takes them by
-name), accessors, identity and plain-data form.
+dealing), ``leaves.validate`` (``from_dict``: any position, checked). What stays here is
+one job, the position: its fields (``StateFields`` names them, ``State._build`` takes them
+by name), accessors, identity and plain-data form.
 """
 
 from __future__ import annotations
