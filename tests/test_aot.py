@@ -180,10 +180,18 @@ def test_the_jit_loop_releases_the_gil_while_it_plays():
 
 
 _PLAIN_BUILD = """
-from strategies.compiled import aot
-from tests.test_compile_path import _digest
-print(aot.build(), aot.loop() is not None, aot.releases_gil())
-print(_digest(["weighted", "counter", "random", "taker"]))
+import sys
+from pathlib import Path
+import numpy as np
+from strategies.compiled import aot, loops
+out = Path(sys.argv[1])
+out.mkdir()
+aot._compile("_plain", out, kinds=(1, 4))  # low and greedy: a short build
+path = next(out.glob("_plain*"))
+print(aot._releases_gil(path))
+kinds, params, seeds = np.load(sys.argv[2]).values()
+res = loops._run(kinds, params, seeds, seeds + np.uint64(5), 1000, True, loop=aot._import(path, "_plain").batch)
+np.savez(sys.argv[3], *res)
 """
 
 
@@ -194,17 +202,22 @@ def test_another_numba_builds_the_plain_module_and_plays_the_same_games(tmp_path
     monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path))
     if not aot.available():
         pytest.skip("no C compiler")
-    from tests.test_compile_path import _digest
-
+    table = [strategies.get(s).compiled() for s in ("greedy", "low", "low", "greedy")]
+    kinds = np.array([k for k, _ in table], np.int64)
+    params = np.array([p for _, p in table])
+    seeds = np.arange(200, dtype=np.uint64)
+    np.savez(tmp_path / "args.npz", kinds, params, seeds)
     env = {**os.environ, "LEAVES_NUMBA_INTERNALS": "0"}
+    script = [_PLAIN_BUILD, str(tmp_path / "out"), str(tmp_path / "args.npz"), tmp_path / "res.npz"]
     done = subprocess.run(
-        [sys.executable, "-c", _PLAIN_BUILD], capture_output=True, text=True, env=env, cwd=ROOT
+        [sys.executable, "-c", *map(str, script)], capture_output=True, text=True, env=env, cwd=ROOT
     )
     assert done.returncode == 0, done.stderr
-    built, digest = done.stdout.strip().splitlines()[-2:]
-    assert built == "True True False"
-    monkeypatch.setenv("LEAVES_AOT", "0")
-    assert digest == _digest(["weighted", "counter", "random", "taker"])  # the JIT's games
+    assert done.stdout.split() == ["False"]  # holds the GIL
+    jit = loops._run(kinds, params, seeds, seeds + np.uint64(5), 1000, True, loop=loops._batch)
+    built = np.load(tmp_path / "res.npz")
+    for a, b in zip(jit, built.values(), strict=True):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_a_tuned_build_that_fails_builds_the_plain_module(tmp_path):

@@ -289,7 +289,9 @@ def _background_main() -> None:
             (module_path().parent / BUILDING).unlink()
 
 
-def _compile(name: str, out: Path) -> None:
+def _compile(name: str, out: Path, kinds: tuple[int, ...] | None = None) -> None:
+    """Build module ``name`` into ``out``: the loop over every kind (``kinds``: a loop for
+    those only, which a test builds faster; never loaded by ``loop``)."""
     import warnings
 
     with warnings.catch_warnings():  # pycc is "pending deprecation", with no replacement yet
@@ -303,7 +305,7 @@ def _compile(name: str, out: Path) -> None:
     # compile time does not matter here, the speed of every later run does.
     path = out / "source" / "loop.py"  # apart from the module the build writes to ``out``
     path.parent.mkdir()
-    path.write_text(specialize.render(ALL_KINDS, inline=True))
+    path.write_text(specialize.render(ALL_KINDS if kinds is None else kinds, inline=True))
     spec = importlib.util.spec_from_file_location(f"{name}_source", path)
     if spec is None or spec.loader is None:  # pragma: no cover - a plain .py file
         raise ImportError(f"cannot load {path}")
