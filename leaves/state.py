@@ -25,7 +25,7 @@ from .actions import Action, IllegalActionError
 from .deal import SeedLike, as_generator, deal_packed
 from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, ends_miss, plays_miss
 from .moves import play, take
-from .packed import LANE, MASK, join_lanes, lane_total, lanes, unpack
+from .packed import LANE, MASK, lane_total, lanes, unpack
 from .public import PublicFields
 from .rules import DECK, DECK_SIZE, N_VALUES, TAKE_BASE, TURN_LIMIT, hand_size_for
 
@@ -106,31 +106,6 @@ class State(PublicFields):
         s._legal = None
         s._key = None
         return s
-
-    @classmethod
-    def _raw(cls, *fields: Any) -> State:
-        """Transitional: the former positional form (``StateFields`` order, with per-seat
-        ``hands`` and ``known`` for ``hh`` and ``kk``), kept only until ``leaves.validate``
-        calls ``_build``; new code names every field."""
-        n, hands, table, lo, hi, removed, undealt, known, passed, cur, winner, turn, *rest = fields
-        rnd, limit, history = rest
-        return cls._build(
-            n=n,
-            hh=join_lanes(hands),
-            table=table,
-            lo=lo,
-            hi=hi,
-            removed=removed,
-            undealt=undealt,
-            kk=join_lanes(known),
-            passed=passed,
-            cur=cur,
-            winner=winner,
-            turn=turn,
-            round=rnd,
-            limit=limit,
-            history=history,
-        )
 
     def _fields(self) -> StateFields:
         """This state's raw fields as a record; ``_build(**f._replace(...)._asdict())`` copies

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .packed import pack
+from .packed import join_lanes, pack
 from .rules import DECK, N_VALUES, TURN_LIMIT
 from .state import State
 
@@ -105,9 +105,9 @@ def state_from_dict(d: dict[str, Any]) -> State:
         raise ValueError(f"turn_limit must be >= 1, got {limit}")
     nz = [v for v in range(N_VALUES) if table[v]]
     lo, hi = (nz[0], nz[-1]) if nz else (-1, -1)
-    return State._raw(
-        n, tuple(pack(h) for h in hands), pack(table), lo, hi, pack(removed),
-        pack(undealt), tuple(pack(k) for k in known),
-        sum(1 << i for i in range(n) if passed[i]), cur,
-        -1 if winner is None else winner, turn, rnd, limit, None,
+    return State._build(
+        n=n, hh=join_lanes([pack(h) for h in hands]), table=pack(table), lo=lo, hi=hi,
+        removed=pack(removed), undealt=pack(undealt), kk=join_lanes([pack(k) for k in known]),
+        passed=sum(1 << i for i in range(n) if passed[i]), cur=cur,
+        winner=-1 if winner is None else winner, turn=turn, round=rnd, limit=limit,
     )  # fmt: skip

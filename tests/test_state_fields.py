@@ -42,16 +42,6 @@ def test_the_constructor_takes_no_positions():
         State._build(*_distinct())  # type: ignore[misc]
 
 
-def test_the_transitional_positional_form_matches_the_named_one():
-    s = leaves.new_game(4, seed=3)
-    f = s._fields()
-    raw = State._raw(
-        f.n, s._hands, f.table, f.lo, f.hi, f.removed, f.undealt, s._known, f.passed, f.cur,
-        f.winner, f.turn, f.round, f.limit, f.history,
-    )  # fmt: skip
-    assert raw._fields() == f
-
-
 def _states(n_games: int = 40):
     rnd = random.Random(7)
     for g in range(n_games):
