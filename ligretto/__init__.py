@@ -4,17 +4,41 @@ Everyone plays at once: ``State`` (immutable) and ``PlayerView`` hold a round an
 sees; ``engine.play_round`` plays a round of ``Player`` objects in real time (Python path);
 ``compiled.play_rounds`` plays many rounds of policy vectors in numba (tournament path);
 ``record`` writes and replays round records; ``match`` plays games to a target.
+
+The names below are imported on first use (PEP 562): reading the rules' constants
+(``ligretto.rules``), as the game's plug-in does when a command lists the installed games,
+loads no numba.
 """
 
 from __future__ import annotations
 
-from .engine import Decision, Player, PlayerError, RoundOutcome, play_round
-from .record import RecordError, RoundRecord, replay, timeline
-from .rules import card_id, card_name, colour_of, row_size, score, value_of
-from .state import IllegalMove, PlayerView, State, deal_orders
-from .timing import ReactionModel
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "Decision": "engine",
+    "Player": "engine",
+    "PlayerError": "engine",
+    "RoundOutcome": "engine",
+    "play_round": "engine",
+    "RecordError": "record",
+    "RoundRecord": "record",
+    "replay": "record",
+    "timeline": "record",
+    "card_id": "rules",
+    "card_name": "rules",
+    "colour_of": "rules",
+    "row_size": "rules",
+    "score": "rules",
+    "value_of": "rules",
+    "IllegalMove": "state",
+    "PlayerView": "state",
+    "State": "state",
+    "deal_orders": "state",
+    "ReactionModel": "timing",
+}
 
 __all__ = [
     "Decision",
@@ -37,4 +61,33 @@ __all__ = [
     "score",
     "timeline",
     "value_of",
+    "__version__",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """An exported name, or a submodule (``ligretto.compiled``), imported on first use."""
+    module = _EXPORTS.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":  # the submodule exists but failed
+                raise
+    raise AttributeError(f"module 'ligretto' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # what type checkers and editors see
+    from .engine import Decision, Player, PlayerError, RoundOutcome, play_round
+    from .record import RecordError, RoundRecord, replay, timeline
+    from .rules import card_id, card_name, colour_of, row_size, score, value_of
+    from .state import IllegalMove, PlayerView, State, deal_orders
+    from .timing import ReactionModel

@@ -30,7 +30,18 @@ from .policy import (
 )
 from .rng import POLICY, RECYCLE, TIME, nb_next, nb_shuffle
 from .round_state import N_STREAMS, nb_bit, new_round, new_schedule
-from .rules import FLIP_COUNT, N_VALUES, STACK_PENALTY, STACK_SIZE, check_players, row_size
+from .rules import (
+    ENDED_BLOCKADE,
+    ENDED_UNFINISHED,
+    FLIP_COUNT,
+    MAX_ACTIONS,
+    MAX_ROUND_MS,
+    N_VALUES,
+    STACK_PENALTY,
+    STACK_SIZE,
+    check_players,
+    row_size,
+)
 from .timing import nb_duration
 
 __all__ = [
@@ -41,16 +52,6 @@ __all__ = [
     "ENDED_BLOCKADE",
     "ENDED_UNFINISHED",
 ]
-
-MAX_ROUND_MS = 600_000
-"""Safety net: a round still running after 10 minutes of game time stops unfinished
-(``ended_by`` = ENDED_UNFINISHED), scored as it stands. Built-in rounds last about 20 s; only
-strategies that refuse to play what they can (user code) get here."""
-MAX_ACTIONS = 2_000_000
-"""Second safety net, on resolved actions (reaction times of 1 ms)."""
-
-ENDED_BLOCKADE = -1
-ENDED_UNFINISHED = -2
 
 
 @nb.njit(cache=True)

@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from .compiled import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ACTIONS, MAX_ROUND_MS
 from .record import RoundRecord
 from .rng import POLICY, RECYCLE, TIME, SplitMix, shuffled, stream_seed
-from .rules import row_size, value_of
+from .rules import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ACTIONS, MAX_ROUND_MS, row_size, value_of
 from .state import SOURCES, IllegalMove, PlayerView, State, deal_orders
 from .timing import ReactionModel
 

@@ -73,3 +73,17 @@ def card_name(card: int) -> str:
 def score(centre_cards: int, stack_left: int) -> int:
     """Round points: +1 per own card in the centre, -2 per card left in the own stack."""
     return CENTRE_POINTS * centre_cards - STACK_PENALTY * stack_left
+
+
+MAX_ROUND_MS = 600_000
+"""Safety net: a round still running after 10 minutes of game time stops unfinished
+(``ended_by`` = ENDED_UNFINISHED), scored as it stands. Built-in rounds last about 20 s; only
+strategies that refuse to play what they can (user code) get here."""
+MAX_ACTIONS = 2_000_000
+"""Second safety net, on resolved actions (reaction times of 1 ms)."""
+
+ENDED_BLOCKADE = -1  # ``ended_by`` of a round that ended because nobody could move
+ENDED_UNFINISHED = -2  # ``ended_by`` of a round stopped at MAX_ROUND_MS or MAX_ACTIONS
+
+DEFAULT_SPEED = 1.0
+"""A reaction-time model's speed when none is given (1.1 is 10% faster)."""

@@ -22,6 +22,7 @@ import numba as nb
 import numpy as np
 
 from .rng import SplitMix, nb_below
+from .rules import DEFAULT_SPEED
 
 __all__ = ["ReactionModel", "TIMING_PARAMS"]
 
@@ -32,7 +33,7 @@ TIMING_PARAMS = ("speed", "think_ms", "look_ms", "flip_ms", "spread_ms")
 class ReactionModel:
     """A player's reaction-time model: mean speed, spread and the cost of looking at cards."""
 
-    speed: float = 1.0
+    speed: float = DEFAULT_SPEED
     think_ms: int = 300
     look_ms: int = 60
     flip_ms: int = 250

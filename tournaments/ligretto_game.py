@@ -14,9 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from ligretto.compiled import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ROUND_MS
-from ligretto.rules import MATCH_TARGET, MAX_PLAYERS, MIN_PLAYERS
-from ligretto.timing import ReactionModel
+from ligretto.rules import (
+    DEFAULT_SPEED,
+    ENDED_BLOCKADE,
+    ENDED_UNFINISHED,
+    MATCH_TARGET,
+    MAX_PLAYERS,
+    MAX_ROUND_MS,
+    MIN_PLAYERS,
+)
 
 from .game import BenchReport, GameBase, SeatedBatch, Seats, Seeds, check_bench
 
@@ -43,7 +49,7 @@ class LigrettoGame(GameBase):
     length_columns = ("seconds", "plays")
     share_columns = {"blockade": "ended by blockade"}
     mean_columns = ("score", "stack_left", "centre_cards")
-    parameters = {"speed": ReactionModel().speed}  # better to be faster or to play smarter?
+    parameters = {"speed": DEFAULT_SPEED}  # better to be faster or to play smarter?
     max_length = MAX_ROUND_MS // 1000
     has_first_player = False
     shared_wins = True
