@@ -156,3 +156,19 @@ def test_out_in_a_read_only_folder_is_one_line(tmp_path, capsys):
         ro.chmod(0o700)
     assert code == 1 and err.startswith(f"leaves: error: cannot write to {ro / 'run'}: ")
     assert err.count("\n") == 1 and "results in" not in err
+
+
+def test_a_run_recorded_under_the_games_former_name_resumes_and_grows(tmp_path, capsys):
+    # runs written before 13 Leaves had one id recorded it as "13leaves"
+    out = tmp_path / "old"
+    base = ["tournament", *THREE, "--players", "3", "--seed", "4", "--jobs", "1"]
+    assert cli(capsys, *base, "--games", "30", "--out", out)[0] == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["spec"]["game"] = manifest["game_declaration"]["name"] = "13leaves"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    code, _, err = cli(capsys, "tournament", "--out", out, "--resume", "--games", "60",
+                       "--jobs", "1")  # fmt: skip
+    assert code == 0, err
+    Tournament(THREE, players=3, games=60, seed=4).run(out=tmp_path / "whole")
+    _same_run(out, tmp_path / "whole")
+    assert cli(capsys, "report", out)[0] == 0

@@ -72,9 +72,16 @@ def _resolve(game: GamePlugin, spec: Any) -> tuple[str, Any]:
 
 
 def _default_game() -> GamePlugin:
-    from .leaves_game import LeavesGame
+    from .games import get_game
 
-    return LeavesGame()
+    return get_game()
+
+
+def _difference(key: str, stored: Any, asked: Any) -> str:
+    """A spec field that differs, with both values when they are short enough to read."""
+    short = all(isinstance(v, int | float | str | bool) and len(str(v)) <= 40
+                for v in (stored, asked))  # fmt: skip
+    return f"{key}: {asked} here, {stored} in the run" if short else key
 
 
 class Tournament:
@@ -351,6 +358,8 @@ class Tournament:
         diff = [k for k in spec if old["spec"].get(k) != spec[k]]
         if extends(old["spec"], spec):  # grown by more stages: its chunks are kept
             diff = [k for k in diff if k not in GROWN_KEYS]
+        if "game" in diff and getattr(self.game, "named", lambda _: False)(old["spec"].get("game")):
+            diff.remove("game")  # the game's former name (a run recorded before its id changed)
         if diff == ["entrants"]:
             change = self._entrant_change(old["spec"].get("entrants"))
             if change:
@@ -358,7 +367,7 @@ class Tournament:
         if diff:
             raise ValueError(
                 f"cannot resume {out}: it holds a different tournament "
-                f"(differs in {', '.join(diff)})"
+                f"(differs in {', '.join(_difference(k, old['spec'].get(k), spec[k]) for k in diff)})"
             )
         return old
 
