@@ -208,7 +208,7 @@ def test_refuses_non_empty_dir_and_a_different_spec_on_resume(tmp_path):
         toy(games=300).run(out=tmp_path, resume=True)
     with pytest.raises(ValueError, match="differs in seed"):
         toy(games=200, seed=1).run(out=tmp_path, resume=True)
-    with pytest.raises(ValueError, match=r"seating\)"):
+    with pytest.raises(ValueError, match=r"seating: rotations here, balanced in the run\)"):
         toy(games=200, seating="rotations").run(out=tmp_path, resume=True)
     again = toy(games=200).run(out=tmp_path, resume=True)  # nothing left to do: same results
     assert again.complete and len(again.games()) == 216  # 200 rounded up to 24 seatings

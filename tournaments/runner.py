@@ -367,7 +367,7 @@ class Tournament:
         if diff:
             raise ValueError(
                 f"cannot resume {out}: it holds a different tournament "
-                f"(differs in {', '.join(_difference(k, old['spec'].get(k), spec[k]) for k in diff)})"
+                f"(differs in {'; '.join(_difference(k, old['spec'].get(k), spec[k]) for k in diff)})"
             )
         return old
 
