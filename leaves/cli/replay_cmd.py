@@ -65,7 +65,7 @@ def game_of_record(line: str, where: str) -> Any:
     try:
         data = json.loads(line)
     except ValueError:
-        raise CLIError(f"{where}: not a JSON game record") from None
+        raise CLIError(f"{where}: bad game record: not a JSON game record") from None
     name = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
     return load_game(str(name), {})
 
