@@ -90,7 +90,7 @@ def machine() -> dict[str, Any]:
 
 def _cli_seconds(args: list[str], env: dict[str, str] | None = None) -> float:
     out = Path(tempfile.mkdtemp(prefix="bench-all-"))
-    cmd = [sys.executable, "-m", "leaves", *args, "--out", str(out / "run"), "--no-progress"]
+    cmd = [sys.executable, "-m", "leaves_cli", *args, "--out", str(out / "run"), "--no-progress"]
     # A user's Python keeps compiled bytecode; with PYTHONDONTWRITEBYTECODE set every run
     # would compile every module of the project from source again (a few tenths of a second).
     base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

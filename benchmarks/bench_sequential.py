@@ -112,7 +112,7 @@ def simulate(q: np.ndarray, margin: float, alpha: float, beta: float, reps: int,
 
 def real_rows(n: int, margin: float, alpha: float, beta: float) -> str:
     """N real-engine sequential gauntlets (seeds 0..N-1) of counter against a close variant."""
-    from leaves.cli.sequential import run_sequential
+    from leaves_cli.sequential import run_sequential
     from tournaments.gauntlet import Gauntlet
 
     def play(t, out, grow):

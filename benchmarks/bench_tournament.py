@@ -69,7 +69,7 @@ def run(games: int, jobs: int, rows: bool = True, seed: int = 1) -> dict[str, fl
     """One CLI run into a fresh directory: wall seconds, peak tree memory, output size."""
     out = Path(tempfile.mkdtemp(prefix="bench-tournament-")) / "run"
     cmd = [
-        sys.executable, "-m", "leaves", "tournament", *HEURISTICS, "--players", "4",
+        sys.executable, "-m", "leaves_cli", "tournament", *HEURISTICS, "--players", "4",
         "--games", str(games), "--seed", str(seed), "--jobs", str(jobs), "--out", str(out),
         "--no-progress", "--seating", SEATING[0], *([] if rows else ["--no-rows"]),
     ]  # fmt: skip

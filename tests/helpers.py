@@ -36,7 +36,7 @@ def position(hands, table=None, passed=None, current=0, known=None, removed=None
 
 def cli(capsys, *args: str) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of ``leaves ARGS`` run in this process."""
-    from leaves.cli.main import main
+    from leaves_cli.main import main
 
     with pytest.raises(SystemExit) as exc:
         main(list(args))

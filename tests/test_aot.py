@@ -109,7 +109,7 @@ def test_a_run_through_the_built_module_never_imports_numba(built, tmp_path, kin
     """A whole tournament (CLI, driver only) without numba, and the same rows as the JIT."""
     script = (
         "import sys\n"
-        "from leaves.cli.main import main\n"
+        "from leaves_cli.main import main\n"
         "try:\n"
         "    main(sys.argv[1:])\n"
         "except SystemExit as e:\n"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from leaves.cli import main
+from leaves_cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -158,7 +158,7 @@ def test_debug_shows_the_traceback(files, capsys):
 
 def test_errors_through_the_real_entry_point():
     proc = subprocess.run(
-        [sys.executable, "-m", "leaves", "play", "--against", "nosuch"],
+        [sys.executable, "-m", "leaves_cli", "play", "--against", "nosuch"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 
 from leaves import Action, IllegalActionError, new_game
-from leaves.cli import hint as hint_mod
-from leaves.cli import render
-from leaves.cli.errors import CLIError
-from leaves.cli.moves import MoveError, parse_move
-from leaves.cli.options import split_specs
-from leaves.cli.play_cmd import Seats, play_game
+from leaves_cli import hint as hint_mod
+from leaves_cli import render
+from leaves_cli.errors import CLIError
+from leaves_cli.moves import MoveError, parse_move
+from leaves_cli.options import split_specs
+from leaves_cli.play_cmd import Seats, play_game
 from leaves.record import GameRecord, replay
 from leaves.testing import positions
 from tests.helpers import counts, position
@@ -197,7 +197,7 @@ def _spawn(*args, timeout=60):
     env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "120", "PYTHONPATH": str(ROOT)}
     return pexpect.spawn(
         sys.executable,
-        ["-m", "leaves", "play", *args],
+        ["-m", "leaves_cli", "play", *args],
         cwd=str(ROOT),
         env=env,
         encoding="utf-8",
@@ -273,7 +273,7 @@ def test_quitting_and_closed_input_end_cleanly():
     child.close()
     assert child.exitstatus == 0
     proc = subprocess.run(
-        [sys.executable, "-m", "leaves", "play", "--seed", "1", "--against", "random"],
+        [sys.executable, "-m", "leaves_cli", "play", "--seed", "1", "--against", "random"],
         input="",
         capture_output=True,
         text=True,
@@ -286,7 +286,7 @@ def test_quitting_and_closed_input_end_cleanly():
 
 # ----------------------------------------------------------------------------- levels and hints
 def test_levels_map_to_documented_opponents():
-    from leaves.cli.play_cmd import DEFAULT_LEVEL, LEVELS, level_opponents
+    from leaves_cli.play_cmd import DEFAULT_LEVEL, LEVELS, level_opponents
 
     assert DEFAULT_LEVEL == "medium" and LEVELS["medium"] == ("weighted",)
     assert level_opponents("easy", 3) == ["greedy", "random", "greedy"]
@@ -295,7 +295,7 @@ def test_levels_map_to_documented_opponents():
 
 def test_level_and_against_together_are_refused():
     proc = subprocess.run(
-        [sys.executable, "-m", "leaves", "play", "--level", "easy", "--against", "random"],
+        [sys.executable, "-m", "leaves_cli", "play", "--level", "easy", "--against", "random"],
         input="", capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 2
@@ -352,9 +352,9 @@ def test_play_hard_level_with_hints_in_a_terminal():
 def test_against_is_one_option_for_play_tune_and_gauntlet():
     import click
 
-    from leaves.cli.gauntlet_cmd import gauntlet
-    from leaves.cli.play_cmd import play
-    from leaves.cli.tune_cmd import tune
+    from leaves_cli.gauntlet_cmd import gauntlet
+    from leaves_cli.play_cmd import play
+    from leaves_cli.tune_cmd import tune
 
     for cmd, required in ((play, False), (tune, True), (gauntlet, True)):
         param = next(p for p in cmd.params if p.name == "against")
@@ -411,7 +411,7 @@ def test_quitting_with_save_saves_the_unfinished_game(tmp_path):
     assert not states[-1].is_terminal and states[-1].current_player == 0
     assert sum(1 for seat, _ in states[-1].history if seat == 0) == 2
     proc = subprocess.run(
-        [sys.executable, "-m", "leaves", "replay", str(save), "--all"],
+        [sys.executable, "-m", "leaves_cli", "replay", str(save), "--all"],
         capture_output=True, text=True, cwd=ROOT, timeout=60,
         env={**os.environ, "COLUMNS": "200", "PYTHONPATH": str(ROOT)},
     )  # fmt: skip

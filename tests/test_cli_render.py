@@ -1,11 +1,11 @@
-"""Terminal rendering of positions (leaves.cli.render): the words carry the meaning."""
+"""Terminal rendering of positions (leaves_cli.render): the words carry the meaning."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 
 from leaves import Action, new_game
-from leaves.cli import render
+from leaves_cli import render
 from leaves.testing import positions
 from tests.helpers import counts, position
 

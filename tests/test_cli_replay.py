@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from leaves.cli import main
-from leaves.cli.render import describe_action, seat_label
+from leaves_cli import main
+from leaves_cli.render import describe_action, seat_label
 from leaves.record import replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,7 +63,7 @@ def test_replay_is_non_interactive_without_a_tty(records):
 
     path, recs = records
     proc = subprocess.run(
-        [sys.executable, "-m", "leaves", "replay", str(path)],
+        [sys.executable, "-m", "leaves_cli", "replay", str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -81,7 +81,7 @@ def test_replay_steps_with_enter_in_a_terminal(records):
     env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "leaves", "replay", str(path)],
+        ["-m", "leaves_cli", "replay", str(path)],
         cwd=str(ROOT),
         env=env,
         encoding="utf-8",

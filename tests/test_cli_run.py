@@ -6,8 +6,8 @@ import csv
 
 import pytest
 
-from leaves.cli import main
-from leaves.cli.main import LazyGroup
+from leaves_cli import main
+from leaves_cli.main import LazyGroup
 
 pytestmark = pytest.mark.skipif(not LazyGroup._exists("run"), reason="leaves run not there yet")
 
@@ -39,7 +39,7 @@ def small_run(tmp_path_factory):
 
 
 def test_run_plays_the_builtin_heuristics_and_writes_the_report(small_run):
-    from leaves.cli.run_cmd import builtin_heuristics
+    from leaves_cli.run_cmd import builtin_heuristics
 
     out, stdout, stderr = small_run
     page = out / "report" / "report.html"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import strategies
-from leaves.cli import main
+from leaves_cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,7 +51,7 @@ def _run(capsys, *args):
 def _cli(*args, **kw):
     env = {**os.environ, "COLUMNS": "160", **kw.pop("env", {})}
     return subprocess.run(
-        [sys.executable, "-m", "leaves", *args],
+        [sys.executable, "-m", "leaves_cli", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

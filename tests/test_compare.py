@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import reports
-from leaves.cli.main import main
+from leaves_cli.main import main
 from tournaments import Tournament
 
 FOUR = ["greedy", "low", "high", "counter"]

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import strategies
-from leaves.cli.main import main
+from leaves_cli.main import main
 from strategies.deadline import DecisionTimeout, check_timeout
 from tournaments import Tournament
 from tournaments.leaves_game import LeavesGame

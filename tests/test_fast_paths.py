@@ -340,7 +340,7 @@ def test_lazy_njit_takes_numba_options_only():
 def test_the_command_line_and_the_rules_package_start_without_numpy():
     """``leaves --help`` and the ``leaves`` package load numpy only once a name needs it."""
     code = (
-        "import sys, leaves, leaves.cli\n"
+        "import sys, leaves, leaves_cli\n"
         "print('numpy' in sys.modules, 'leaves.state' in sys.modules)\n"
         "state = leaves.new_game(4, seed=1)\n"
         "print('numpy' in sys.modules, type(state).__module__)\n"
@@ -380,7 +380,7 @@ def test_the_command_line_runs_one_blas_thread_unless_the_user_chose(chosen):
         "import contextlib, os, sys\n"
         "os.environ.pop('OPENBLAS_NUM_THREADS', None)\n"
         + (f"os.environ['OPENBLAS_NUM_THREADS'] = '{chosen}'\n" if chosen else "")
-        + "from leaves.cli.main import main\n"
+        + "from leaves_cli.main import main\n"
         "print('numpy' in sys.modules)\n"  # not yet: OpenBLAS reads the variable as it loads
         "with contextlib.redirect_stdout(open(os.devnull, 'w')), contextlib.suppress(SystemExit):\n"
         "    main(['--help'])\n"
@@ -394,7 +394,7 @@ def test_the_help_lists_every_command_without_importing_one():
     own listing imported every command module, numpy and pandas with them)."""
     code = (
         "import contextlib, io, sys\n"
-        "from leaves.cli.main import COMMANDS, main\n"
+        "from leaves_cli.main import COMMANDS, main\n"
         "out = io.StringIO()\n"
         "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
         "    main(['--help'])\n"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import reports
 import tournaments
-from leaves.cli.main import main
+from leaves_cli.main import main
 from reports.gauntlet import field_words, sentences
 from reports.synthetic import synthetic_games
 from tournaments.gauntlet import Gauntlet, field_groups

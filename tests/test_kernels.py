@@ -431,7 +431,7 @@ def test_bench_command_json_and_bad_values():
 
     from click.testing import CliRunner
 
-    from leaves.cli.main import cli
+    from leaves_cli.main import cli
 
     runner = CliRunner()
     res = runner.invoke(cli, ["bench", "--games", "200", "--api-games", "3", "--json"])

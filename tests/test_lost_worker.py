@@ -66,7 +66,7 @@ def test_killing_a_dask_worker_process_mid_run_changes_nothing(tmp_path):
 
 
 def test_a_dead_local_worker_is_one_line_saying_resume(tmp_path, capsys, monkeypatch):
-    from leaves.cli.main import main
+    from leaves_cli.main import main
 
     class TerminatedWorkerError(Exception):  # what joblib raises when a loky worker dies
         pass

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from rich.table import Table
 
-from leaves.cli import plain_table
+from leaves_cli import plain_table
 
 words = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=14)
 columns = st.lists(st.tuples(words, st.sampled_from(["left", "right"])), min_size=1, max_size=7)

@@ -22,7 +22,7 @@ PRODUCT = ["leaves", "ligretto", "strategies", "tournaments", "reports", "tuning
 
 def leaves(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(PLUGINS)])}
-    return subprocess.run([sys.executable, "-m", "leaves", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "leaves_cli", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)  # fmt: skip
 
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import reports
-from leaves.cli.main import cli
+from leaves_cli.main import cli
 from reports.synthetic import synthetic_expert, synthetic_games, write_run
 
 STRENGTHS = {"greedy": 0.8, "counter(depth=2)": 0.4, "random": -0.8, "cautious": 0.0}

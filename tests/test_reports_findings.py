@@ -163,7 +163,7 @@ def test_p_text_cases():
 
 
 def test_report_command_prints_the_findings(tmp_path, capsys):
-    from leaves.cli.main import main
+    from leaves_cli.main import main
 
     games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=100, seed=1,
                             **CLEAN)  # fmt: skip

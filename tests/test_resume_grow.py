@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from leaves.cli.main import main
+from leaves_cli.main import main
 from tournaments import Tournament, load
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -142,7 +142,7 @@ def test_a_strategy_against_itself_is_not_declared_better(tmp_path):
         Gauntlet("random", ["taker"], "random", games=40, seed=0)
     g = Gauntlet("random", ["taker"], "random", games=400, seed=0, allow_same=True)
     assert g.gauntlet["baseline"] == "random (baseline)"
-    from leaves.cli.sequential import run_sequential
+    from leaves_cli.sequential import run_sequential
 
     def play(t, out, grow):
         return t.run(n_jobs=1, out=out, resume=grow)

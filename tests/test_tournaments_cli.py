@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from leaves.cli.main import main
+from leaves_cli.main import main
 from tournaments import Tournament, load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,7 +148,7 @@ def test_resume_after_ctrl_c_and_a_real_kill_equals_an_uninterrupted_run(tmp_pat
     field = [GATED, "greedy", "high", "minimal"]
     chunk, games = 24, 960  # a chunk holds whole deals: 24 seatings of 4 players
     args = [
-        sys.executable, "-m", "leaves", "tournament", *field, "--players", "4",
+        sys.executable, "-m", "leaves_cli", "tournament", *field, "--players", "4",
         "--games", str(games), "--chunk-size", str(chunk), "--seed", "21", "--out", str(out),
         "--no-progress", "--decision-timeout", "0",
     ]  # fmt: skip

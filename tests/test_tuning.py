@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import strategies
-from leaves.cli import main
+from leaves_cli import main
 from strategies import Strategy, Tunable, spec_with, tunables
 from tests.toy_tunable import BEST_X, TOLERANCE
 from tournaments import Tournament, make_tables
