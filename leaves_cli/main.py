@@ -13,42 +13,42 @@ from .errors import CLIError
 
 # name -> (module, attribute, one-line help). Modules are imported only when used.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "bench": ("leaves.cli.bench_cmd", "bench", "Measure random-play throughput."),
+    "bench": ("leaves_cli.bench_cmd", "bench", "Measure random-play throughput."),
     "strategies": (
-        "leaves.cli.strategies_cmd",
+        "leaves_cli.strategies_cmd",
         "strategies",
         "List registered strategies (--load FILE.py adds yours).",
     ),
-    "tournament": ("leaves.cli.tournament_cmd", "tournament", "Run a round-robin tournament."),
-    "report": ("leaves.cli.report_cmd", "report", "Build a report from a run directory."),
+    "tournament": ("leaves_cli.tournament_cmd", "tournament", "Run a round-robin tournament."),
+    "report": ("leaves_cli.report_cmd", "report", "Build a report from a run directory."),
     "compare": (
-        "leaves.cli.compare_cmd",
+        "leaves_cli.compare_cmd",
         "compare",
         "Compare two runs: per strategy, B - A in win rate with intervals.",
     ),
     "gauntlet": (
-        "leaves.cli.gauntlet_cmd",
+        "leaves_cli.gauntlet_cmd",
         "gauntlet",
         "One strategy against a field, compared with a baseline on the same deals.",
     ),
-    "play": ("leaves.cli.play_cmd", "play", "Play a game in the terminal against bots."),
+    "play": ("leaves_cli.play_cmd", "play", "Play a game in the terminal against bots."),
     "replay": (
-        "leaves.cli.replay_cmd",
+        "leaves_cli.replay_cmd",
         "replay",
         "Step through a recorded game (GameRecord JSON lines).",
     ),
     "verify": (
-        "leaves.cli.verify_cmd",
+        "leaves_cli.verify_cmd",
         "verify",
         "Check a run's files against its manifest (sizes, checksums).",
     ),
     "tune": (
-        "leaves.cli.tune_cmd",
+        "leaves_cli.tune_cmd",
         "tune",
         "Tune a strategy's parameters by tournaments (CMA-ES).",
     ),
     "run": (
-        "leaves.cli.run_cmd",
+        "leaves_cli.run_cmd",
         "run",
         "The main job: default tournament of the built-ins + report.",
     ),
