@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import click
 import numpy as np
@@ -43,11 +44,13 @@ DEFAULT_LEVEL = "medium"
 
 
 class QuitGame(Exception):
-    """The human asked to stop; ``state`` is the position left (None between games)."""
+    """The human asked to stop; ``state`` is the position left (None between games),
+    ``initial`` the first position of the game it was in (or the last one played)."""
 
-    def __init__(self, state: State | None = None):
+    def __init__(self, state: State | None = None, initial: State | None = None):
         super().__init__("the player quit")
         self.state = state
+        self.initial = initial
 
 
 Reader = Callable[[str], str]
@@ -275,17 +278,7 @@ def level_opponents(level: str, n_opponents: int) -> list[str]:
     help="Append each game as a GameRecord JSON line (see 'leaves replay'); a game left "
     "with q is saved too, marked unfinished.",
 )
-def play(
-    players: int,
-    seat: int,
-    against: tuple[str, ...],
-    seed: int | None,
-    level: str | None,
-    expert: bool,
-    target: int | None,
-    load: tuple[str, ...],
-    save: str | None,
-) -> None:
+def play(**opts: Any) -> None:
     """Play 13 Leaves in the terminal against built-in or your own strategies.
 
     Each turn shows the table (stacks, both ends and their sizes), your hand, every seat's
@@ -302,8 +295,47 @@ def play(
       leaves play --expert                         # games until someone has 20 points
       leaves play --load my_bot.py --against mybot --save games.jsonl
     """
-    from leaves.rules import EXPERT_TARGET, MAX_PLAYERS, MIN_PLAYERS
+    o = PlayOptions(**opts)
+    seats, seq, deal_seq = _table(o)
+    console = render.make_console()
+    names = seats.names
+    console.print(
+        Text(
+            f"13 Leaves, {o.players} players, seed {seq.entropy} (--seed {seq.entropy} replays this)."
+        )
+    )
+    console.print(
+        "Opponents: "
+        + ", ".join(render.seat_label(s, names) for s in range(o.players) if s != o.seat)
+    )
+    console.print("Type h on your turn for a hint, ? for help.")
+    match = _match(console, o)
+    try:
+        _games(console, o, seats, deal_seq, match)
+    except QuitGame as left:
+        show_left(console, o.save, left.initial, left.state, names)
 
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """What ``leaves play`` was asked for (its command-line options)."""
+
+    players: int
+    seat: int
+    against: tuple[str, ...]
+    seed: int | None
+    level: str | None
+    expert: bool
+    target: int | None
+    load: tuple[str, ...]
+    save: str | None
+
+
+def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.SeedSequence]:
+    """The seats (you and the bots, with their generators), the seed and the deals' seed."""
+    from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
+
+    players, seat = o.players, o.seat
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CLIError(
             f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}", usage=True
@@ -314,70 +346,69 @@ def play(
         )
     from .strategies_cmd import load_files
 
-    load_files(load)
-    specs = split_specs(against)
-    if specs and level is not None:
+    load_files(o.load)
+    specs = split_specs(o.against)
+    if specs and o.level is not None:
         raise CLIError(
             "--level picks the opponents: give --level or --against, not both", usage=True
         )
     if not specs:
-        specs = level_opponents(level or DEFAULT_LEVEL, players - 1)
+        specs = level_opponents(o.level or DEFAULT_LEVEL, players - 1)
     bots = make_bots(specs, players - 1)
     bots.insert(seat, None)
     names = ["you" if b is None else str(getattr(b, "label", type(b).__name__)) for b in bots]
-    seq = np.random.SeedSequence(seed)
+    seq = np.random.SeedSequence(o.seed)
     deal_seq, bot_seq = seq.spawn(2)
     rngs = [np.random.default_rng(s) for s in bot_seq.spawn(players)]
     (hint_seq,) = seq.spawn(1)  # a third child: the deals and bots above stay as they were
     seats = Seats(names=names, bots=bots, rngs=rngs, hint_rng=np.random.default_rng(hint_seq))
-    console = render.make_console()
-    read = console.input
-    console.print(
-        Text(
-            f"13 Leaves, {players} players, seed {seq.entropy} (--seed {seq.entropy} replays this)."
-        )
-    )
-    console.print(
-        "Opponents: " + ", ".join(render.seat_label(s, names) for s in range(players) if s != seat)
-    )
-    console.print("Type h on your turn for a hint, ? for help.")
-    expert = expert or target is not None
-    match = None
-    if expert:
-        from leaves.expert import ExpertMatch, game_scores
+    return seats, seq, deal_seq
 
-        points = target or EXPERT_TARGET
-        match = ExpertMatch(players, target=points)
-        console.print(
-            f"Expert match: games until someone reaches {points} points; lowest total wins."
-        )
+
+def _match(console: Any, o: PlayOptions) -> Any:
+    """The expert match asked for (--expert or --target), or None for one game."""
+    if not (o.expert or o.target is not None):
+        return None
+    from leaves.expert import ExpertMatch
+    from leaves.rules import EXPERT_TARGET
+
+    points = o.target or EXPERT_TARGET
+    console.print(f"Expert match: games until someone reaches {points} points; lowest total wins.")
+    return ExpertMatch(o.players, target=points)
+
+
+def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any) -> None:
+    """One game, or the games of the match until it is over; QuitGame when the player
+    leaves (holding the game's first position)."""
     from leaves import new_game
+    from leaves.expert import game_scores
 
-    try:
-        while True:
-            (game_seed,) = deal_seq.spawn(1)  # successive children: one deal per game
-            initial = new_game(players, seed=np.random.default_rng(game_seed))
+    names, read = seats.names, console.input
+    while True:
+        (game_seed,) = deal_seq.spawn(1)  # successive children: one deal per game
+        initial = new_game(o.players, seed=np.random.default_rng(game_seed))
+        try:
             final = play_game(console, initial, seats, read)
-            show_result(console, final, names)
-            if save:
-                save_game(save, initial, final, names)
-            if match is None:
-                break
-            scores = game_scores(final)
-            match = match.add(scores)
-            console.print(scores_table(match, names, scores))
-            if match.is_over:
-                winners = ", ".join(render.seat_label(s, names) for s in match.winners)
-                tie = " (tied, sharing the win)" if len(match.winners) > 1 else ""
-                verb = "win" if len(match.winners) > 1 or match.winners == (seat,) else "wins"
-                console.print(
-                    Text(f"Match over after {match.games} games: {winners} {verb}{tie}.", "bold")
-                )
-                break
-            try:
-                if read("Enter for the next game, q to stop: ").strip().lower() in ("q", "quit"):
-                    raise QuitGame
-            except EOFError:
-                raise CLIError("input ended before the match did") from None
-    except QuitGame as left:
-        show_left(console, save, initial, left.state, names)
+        except QuitGame as left:
+            raise QuitGame(left.state, initial) from None
+        show_result(console, final, names)
+        if o.save:
+            save_game(o.save, initial, final, names)
+        if match is None:
+            return
+        scores = game_scores(final)
+        match = match.add(scores)
+        console.print(scores_table(match, names, scores))
+        if match.is_over:
+            winners = ", ".join(render.seat_label(s, names) for s in match.winners)
+            tie = " (tied, sharing the win)" if len(match.winners) > 1 else ""
+            verb = "win" if len(match.winners) > 1 or match.winners == (o.seat,) else "wins"
+            console.print(
+                Text(f"Match over after {match.games} games: {winners} {verb}{tie}.", "bold")
+            )
+            return
+        try:
+            if read("Enter for the next game, q to stop: ").strip().lower() in ("q", "quit"):
+                raise QuitGame(None, initial)
+        except EOFError:
+            raise CLIError("input ended before the match did") from None
