@@ -15,14 +15,14 @@ import pytest
 from hypothesis import given, settings
 
 from leaves import Action, IllegalActionError, new_game
+from leaves.record import GameRecord, replay
+from leaves.testing import positions
 from leaves_cli import hint as hint_mod
 from leaves_cli import render
 from leaves_cli.errors import CLIError
 from leaves_cli.moves import MoveError, parse_move
 from leaves_cli.options import split_specs
 from leaves_cli.play_cmd import Seats, play_game
-from leaves.record import GameRecord, replay
-from leaves.testing import positions
 from tests.helpers import counts, position
 
 ROOT = Path(__file__).resolve().parents[1]

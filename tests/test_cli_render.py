@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 
 from leaves import Action, new_game
-from leaves_cli import render
 from leaves.testing import positions
+from leaves_cli import render
 from tests.helpers import counts, position
 
 NAMES4 = ["you", "greedy", "random", "counter"]

@@ -68,7 +68,14 @@ def test_check_my_strategy(tmp_path):
 
 def test_my_strategy_file_loads_into_the_cli(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "leaves_cli", "strategies", "--load", str(EXAMPLES / "my_strategy.py")],
+        [
+            sys.executable,
+            "-m",
+            "leaves_cli",
+            "strategies",
+            "--load",
+            str(EXAMPLES / "my_strategy.py"),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
