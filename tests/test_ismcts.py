@@ -14,6 +14,9 @@ from strategies import compiled as C
 from strategies.ismcts import (
     ISMCTS,
     NO_MEMO,
+    Check,
+    Models,
+    Position,
     carry_deal,
     determinize,
     evidence,
@@ -221,22 +224,21 @@ def _models(spec: str):
 
 def test_evidence_is_consistent_with_the_true_deal():
     # Against the policy that really played, the true hands repeat every past decision.
-    kind, params = _models("taker")
+    models = _models("taker")
     work = np.zeros(C.WORK_SIZE, np.int64)
     checked = 0
     for state in _taker_game(3)[1:-1]:
         ev = evidence(state.view(state.current_player))
         board = kernels.board_from_state(state)
         rng = kernels.rng_new(np.uint64(0))
-        assert mismatches(board, ev, kind, params, rng, work, np.empty_like(board), 1 << 30) == 0
+        assert mismatches(board, Check(ev, models, rng, work), 1 << 30) == 0
         checked += len(ev[2])
     assert checked > 50
     # Another policy's model is contradicted by some of them (the check can fail).
-    kind_low, params_low = _models("low")
     state = _taker_game(3)[-2]
     ev = evidence(state.view(state.current_player))
     board = kernels.board_from_state(state)
-    bad = mismatches(board, ev, kind_low, params_low, rng, work, np.empty_like(board), 1 << 30)
+    bad = mismatches(board, Check(ev, _models("low"), rng, work), 1 << 30)
     assert bad > 0
 
 
@@ -247,12 +249,12 @@ def test_evidence_needs_the_history_from_the_deal():
     assert len(evidence(rebuilt.view(rebuilt.current_player))[2]) == 0
 
 
-def _assert_seat_counts(deal, ev, kinds, params, per_seat) -> None:
+def _assert_seat_counts(deal, ev, models, per_seat) -> None:
     """The chain's per-seat counts are the true counts of its deal, seat by seat."""
     work = np.zeros(C.WORK_SIZE, np.int64)
     rng = kernels.rng_new(np.uint64(0))
     fresh = np.zeros(8, np.int64)
-    seat_mismatches(deal, ev, kinds, params, rng, work, np.empty_like(deal), fresh)
+    seat_mismatches(deal, Check(ev, models, rng, work), fresh)
     assert fresh.tolist() == per_seat.tolist()
 
 
@@ -273,7 +275,7 @@ def test_evidence_is_grouped_by_seat_in_game_order():
 
 
 def test_deal_chain_stays_consistent_and_never_adds_mismatches():
-    kind, params = _models("taker")
+    models = _models("taker")
     work = np.zeros(C.WORK_SIZE, np.int64)
     states = _taker_game(8)
     state = states[len(states) // 2]
@@ -282,17 +284,18 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
     ev = evidence(view)
     pub, sizes = public_board(view)
     deal = np.empty_like(pub)
-    tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(5))
     determinize(pub, seat, sizes, rng, deal)
+    chk = Check(ev, models, rng, work)
+    pos = Position(pub, seat, sizes)
     per_seat = np.zeros(8, np.int64)
-    bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+    bad = seat_mismatches(deal, chk, per_seat)
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 1e9, NO_MEMO)
+        new = swap_step(deal, pos, chk, per_seat, 1e9, NO_MEMO)
         assert new <= bad
         bad = new
-        assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
-        _assert_seat_counts(deal, ev, kind, params, per_seat)
+        assert mismatches(deal, chk, 1 << 30) == bad
+        _assert_seat_counts(deal, ev, models, per_seat)
     sample = kernels.state_from_board(deal)  # validates card totals
     assert sample.hand(seat) == state.hand(seat)
     assert sample.hand_sizes == state.hand_sizes and sample.known == state.known
@@ -300,7 +303,7 @@ def test_deal_chain_stays_consistent_and_never_adds_mismatches():
 
 def test_asking_past_decisions_leaves_the_evidence_unchanged():
     # Each question writes a sampled hand into the kept board and clears it after.
-    kind, params = _models("taker")
+    models = _models("taker")
     work = np.zeros(C.WORK_SIZE, np.int64)
     states = _taker_game(11)
     state = states[2 * len(states) // 3]
@@ -310,13 +313,13 @@ def test_asking_past_decisions_leaves_the_evidence_unchanged():
     before = ev.boards.copy()
     pub, sizes = public_board(state.view(seat))
     deal = np.empty_like(pub)
-    tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(9))
     determinize(pub, seat, sizes, rng, deal)
+    chk = Check(ev, models, rng, work)
     per_seat = np.zeros(8, np.int64)
-    seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+    seat_mismatches(deal, chk, per_seat)
     for _ in range(50):
-        swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 2.0, NO_MEMO)
+        swap_step(deal, Position(pub, seat, sizes), chk, per_seat, 2.0, NO_MEMO)
     assert np.array_equal(ev.boards, before)
 
 
@@ -324,7 +327,7 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     # A wrong opponent model ("low" for taker players): with a finite lambda the chain must be
     # able to move to more contradicting deals (soft rejection), and every count it returns
     # must be the true count of the deal it keeps.
-    kind, params = _models("low")
+    models = _models("low")
     work = np.zeros(C.WORK_SIZE, np.int64)
     states = _taker_game(8)
     state = states[len(states) // 2]
@@ -333,19 +336,20 @@ def test_soft_deal_chain_accepts_some_contradictions_and_keeps_the_cards():
     ev = evidence(view)
     pub, sizes = public_board(view)
     deal = np.empty_like(pub)
-    tmp = np.empty_like(pub)
     rng = kernels.rng_new(np.uint64(9))
     determinize(pub, seat, sizes, rng, deal)
+    chk = Check(ev, models, rng, work)
+    pos = Position(pub, seat, sizes)
     per_seat = np.zeros(8, np.int64)
-    bad = seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+    bad = seat_mismatches(deal, chk, per_seat)
     ups = downs = 0
     for _ in range(300):
-        new = swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, 0.5, NO_MEMO)
+        new = swap_step(deal, pos, chk, per_seat, 0.5, NO_MEMO)
         ups += new > bad
         downs += new < bad
         bad = new
-        assert mismatches(deal, ev, kind, params, rng, work, tmp, 1 << 30) == bad
-        _assert_seat_counts(deal, ev, kind, params, per_seat)
+        assert mismatches(deal, chk, 1 << 30) == bad
+        _assert_seat_counts(deal, ev, models, per_seat)
     assert downs > 0
     assert ups > 0
     sample = kernels.state_from_board(deal)  # validates card totals
@@ -369,17 +373,16 @@ def test_passes_check_strategy():
 
 
 def test_seat_mismatches_split_the_total():
-    kinds, params = _models("weighted")
-    kinds[2], params[2] = _models("taker")[0][2], _models("taker")[1][2]  # a mixed table
+    models = _models("weighted")
+    models.kinds[2], models.params[2] = _models("taker").kinds[2], _models("taker").params[2]
     work = np.zeros(C.WORK_SIZE, np.int64)
     state = _taker_game(6)[-2]
     ev = evidence(state.view(state.current_player))
     board = kernels.board_from_state(state)
-    tmp = np.empty_like(board)
-    rng = kernels.rng_new(np.uint64(1))
+    chk = Check(ev, models, kernels.rng_new(np.uint64(1)), work)
     per_seat = np.zeros(8, np.int64)
-    seat_mismatches(board, ev, kinds, params, rng, work, tmp, per_seat)
-    assert per_seat.sum() == mismatches(board, ev, kinds, params, rng, work, tmp, 1 << 30)
+    seat_mismatches(board, chk, per_seat)
+    assert per_seat.sum() == mismatches(board, chk, 1 << 30)
     assert per_seat[2] == 0  # seat 2 is modelled by the policy that played it
     assert per_seat.sum() > 0  # the others are not
     assert per_seat[state.current_player] == 0  # the observer's own decisions are not evidence
@@ -410,7 +413,8 @@ def test_fit_models_scores_the_true_policy_best():
     pub, sizes = public_board(view)
     fit = np.zeros((2, 8), np.int64)
     rng = kernels.rng_new(np.uint64(4))
-    fit_models(pub, view.player, sizes, rng, evidence(view), cand_kinds, cand_params, 20, 500, fit)
+    cand = Models(cand_kinds, cand_params)
+    fit_models(Position(pub, view.player, sizes), rng, evidence(view), cand, 20, 500, fit)
     assert fit[1].sum() < fit[0].sum()
     assert fit[:, view.player].sum() == 0
 
@@ -758,26 +762,25 @@ def test_the_memo_answers_as_counting_does(policy, game_seed, lam, seed):
     # walks exactly the deals a chain counting every time walks, and the memo is used.
     from strategies.ismcts import new_memo
 
-    kind, params = _models(policy)
+    models = _models(policy)
     states = _game(policy, game_seed)
     state = states[len(states) * 2 // 3]
     seat = state.current_player
     ev = evidence(state.view(seat))
     pub, sizes = public_board(state.view(seat))
     work = np.zeros(C.WORK_SIZE, np.int64)
-    tmp = np.empty_like(pub)
     start = np.empty_like(pub)
     determinize(pub, seat, sizes, kernels.rng_new(np.uint64(seed)), start)
     memo = new_memo(6)  # small: collisions overwrite
     walks = []
     for m in (NO_MEMO, memo):
         deal = start.copy()
-        rng = kernels.rng_new(np.uint64(seed))
+        chk = Check(ev, models, kernels.rng_new(np.uint64(seed)), work)
         per_seat = np.zeros(8, np.int64)
-        seat_mismatches(deal, ev, kind, params, rng, work, tmp, per_seat)
+        seat_mismatches(deal, chk, per_seat)
         walk = []
         for _ in range(150):
-            swap_step(deal, pub, seat, rng, ev, kind, params, per_seat, tmp, work, lam, m)
+            swap_step(deal, Position(pub, seat, sizes), chk, per_seat, lam, m)
             walk.append((deal.tobytes(), per_seat.tobytes()))
         walks.append(walk)
     assert walks[0] == walks[1]

@@ -86,7 +86,9 @@ visited) cannot change, so it is found sooner.
 
 The whole search loop (deal, select, expand, play out, back up) runs in one numba kernel over
 flat node arrays; Python only builds the public board and the opponents' decision record, and
-slices the work into chunks to honour ``time_ms``.
+slices the work into chunks to honour ``time_ms``. The arrays that travel together reach the
+kernels as namedtuples (``Position``, ``Models``, ``Check``, ``Carry``, ``Memo``, ``Tree``,
+``SearchState``, ``Config``), which numba unpacks at no cost.
 
 Modules: ``settings`` (every parameter declared once, and the ``Config`` the kernel reads),
 ``evidence`` (the opponents' past decisions, replayed with the core's kernels),
@@ -103,7 +105,11 @@ from .carry import carry_deal
 from .evidence import NO_EVIDENCE, Evidence, evidence
 from .inference import (
     NO_MEMO,
+    Carry,
+    Check,
     Memo,
+    Models,
+    Position,
     determinize,
     draw_deal,
     fit_models,
@@ -116,16 +122,21 @@ from .inference import (
 )
 from .settings import SETTINGS, Config
 from .strategy import ISMCTS, uniform_models
-from .tree import Tree, new_tree, playout_rewards, search
+from .tree import SearchState, Tree, new_tree, playout_rewards, search
 
 __all__ = [
+    "Carry",
+    "Check",
     "Config",
     "Evidence",
     "ISMCTS",
     "Memo",
+    "Models",
     "NO_EVIDENCE",
     "NO_MEMO",
+    "Position",
     "SETTINGS",
+    "SearchState",
     "Tree",
     "carry_deal",
     "determinize",

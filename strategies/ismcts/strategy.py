@@ -22,12 +22,15 @@ from .inference import (
     S_ITERS,
     S_NODES,
     S_REJECTS,
+    Carry,
+    Models,
+    Position,
     memo_bits,
     new_memo,
     refit_models,
 )
 from .settings import MAX_DEPTH, SETTINGS, Config, resolve_preset
-from .tree import new_tree, root_visits, search
+from .tree import SearchState, new_tree, root_visits, search
 
 _CHUNK = 16  # iterations per kernel call when a time budget is set
 _NODE_CAP = 200_000  # node capacity with a time budget only (about 8 MB of arrays)
@@ -181,16 +184,17 @@ class ISMCTS(Strategy):
         if warm:
             carry_deal(chain, since, pub, seat, sizes, krng, deal)
             cfg = cfg._replace(warm_deal=True)
+        pos = Position(pub, seat, sizes)
+        models = Models(kinds, params)
+        state = SearchState(tree, stats, deal, memo)
         if self.time_ms <= 0:
-            search(pub, seat, sizes, self.iterations, cfg, kinds, params, ev, krng, deal, tree,
-                   stats, memo)  # fmt: skip
+            search(pos, self.iterations, cfg, models, ev, krng, state)
         else:
             deadline = start + self.time_ms / 1000.0
             left = self.iterations if self.iterations else -1
             while left != 0 and time.perf_counter() < deadline:
                 step = _CHUNK if left < 0 else min(_CHUNK, left)
-                search(pub, seat, sizes, step, cfg, kinds, params, ev, krng, deal, tree, stats,
-                       memo)  # fmt: skip
+                search(pos, step, cfg, models, ev, krng, state)
                 if left > 0:
                     left -= step
                 if stats[S_NODES] >= cap and self.iterations == 0:
@@ -256,11 +260,12 @@ class ISMCTS(Strategy):
         mrng = K.rng_new(np.uint64(kseed) ^ MODEL_SALT)
         warm = fitted is not None
         deals = fitted.copy() if warm else np.empty((len(cand_kinds), *pub.shape), pub.dtype)
+        carry = Carry(deals, since if warm else np.zeros((SEAT_SLOTS, N_VALUES), np.int64), warm)
+        tries = _WARM_TRIES if warm else _MODEL_TRIES
+        cands = Models(cand_kinds, cand_params)
         refit_models(
-            pub, seat, sizes, mrng, ev, cand_kinds, cand_params,
-            _WARM_TRIES if warm else _MODEL_TRIES, self.model_steps, fit, deals,
-            since if warm else np.zeros((SEAT_SLOTS, N_VALUES), np.int64), warm,
-        )  # fmt: skip
+            Position(pub, seat, sizes), mrng, ev, cands, tries, self.model_steps, fit, carry
+        )
         others = fit.sum(axis=1)[:, None] - fit  # the other opponents' contradictions
         score = fit + self.model_pool * others
         for p in range(view.n_players):
@@ -284,10 +289,10 @@ def _game_key(view: PlayerView) -> tuple:
     return view.n_players, view.player, tuple(hand), tuple(view.history)
 
 
-def uniform_models(kind: int, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-seat model arrays (``kinds`` int64[SEAT_SLOTS], ``params`` float64[SEAT_SLOTS,
+def uniform_models(kind: int, params: np.ndarray) -> Models:
+    """Per-seat ``Models`` (``kinds`` int64[SEAT_SLOTS], ``params`` float64[SEAT_SLOTS,
     N_PARAMS]) with one policy for every seat, as the kernels take them."""
-    return (
+    return Models(
         np.full(SEAT_SLOTS, kind, np.int64),
         np.tile(np.asarray(params, np.float64), (SEAT_SLOTS, 1)),
     )

@@ -1,10 +1,20 @@
-"""The tree search kernel: select, expand, play out and back up, all in one numba loop.
+"""The tree search kernel: select, expand, play out and back up, in one numba loop.
 
 Nodes live in flat arrays (``Tree``) keyed by the public action history from the root: node
 ``j`` is reached by ``action[j]``, taken by seat ``actor[j]``; children form a linked list
 (``first_child``, ``next_sibling``; -1 ends it); ``visits``/``total`` are the actor's visit
 count and reward sum, ``avail`` how often the node's action was legal when its parent was
 reached (availability counts: legal moves vary by deal).
+
+An iteration (``search``) moves the deal on (``swap_step``s, or a fresh ``draw_deal``),
+walks down the tree selecting and expanding (``_descend``: ``_model_step`` for a modelled
+opponent, ``_ucb_step`` otherwise), plays out (``playout_rewards``) and backs up
+(``_backup``). The steps called once an iteration count no references (``NO_REFCOUNTS``: they
+allocate nothing, nor does anything they call, which numba compiles without reference
+counting too when it meets it there first), and ``search`` unpacks once the namedtuples the
+loop reads: every field read of a namedtuple and every array passed to a reference-counting
+function costs an atomic increment and decrement, and in the counting of contradictions
+(``inference``) that was about half of a decision's time.
 """
 
 from __future__ import annotations
@@ -21,14 +31,34 @@ from leaves.rules import N_ACTIONS
 
 from ..compiled.dispatch import decide
 from ..compiled.loops import Seats, play_to_end, track_size
+from ..compiled.numba_internals import NO_REFCOUNTS
 from ..policy.features import WORK_SIZE
-from .inference import S_BAD, S_ITERS, S_NODES, S_SEAT_BAD, draw_deal, seat_mismatches, swap_step
+from .inference import (
+    S_BAD,
+    S_ITERS,
+    S_NODES,
+    S_SEAT_BAD,
+    Check,
+    draw_deal,
+    seat_mismatches,
+    swap_step,
+)
 from .settings import EVAL_BETA, MAX_DEPTH
 
 Tree = namedtuple(
     "Tree", ["first_child", "next_sibling", "action", "actor", "visits", "avail", "total"]
 )
 """The node arrays of one search (see the module docstring)."""
+
+SearchState = namedtuple("SearchState", ["tree", "stats", "deal", "memo"])
+"""What one decision's search carries from one ``search`` call to the next: its ``Tree``, the
+counters ``stats`` (int64[N_STATS], ``inference.S_*``), the deal chain's current deal ``deal``
+and the chain's answers by hand ``memo`` (``inference.Memo``)."""
+
+Walk = namedtuple("Walk", ["board", "sizes", "path", "legal", "untried", "is_legal"])
+"""One iteration's scratch: the board walked down the tree and played out, the public hand
+sizes on it, the nodes passed (``path[d]`` at depth ``d``), and the legal, untried and marked
+actions of a node (``_ucb_step``)."""
 
 
 def new_tree(capacity: int) -> Tree:
@@ -145,41 +175,44 @@ def _decided(tree, left, prior_action, prior_visits):
 
 
 @njit(cache=True)
-def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree, stats, memo):
-    """Run ``n_iter`` ISMCTS iterations, growing ``tree`` (a ``Tree`` of node arrays).
+def search(pos, n_iter, cfg, models, ev, rng, state):
+    """Run ``n_iter`` ISMCTS iterations, growing ``state.tree`` (a ``Tree`` of node arrays).
 
-    ``cfg`` is the ``settings.Config``; seat ``p`` is modelled by policy ``kinds[p]``
-    with ``params[p]`` in playouts, in the tree's opponent moves and in inference (the
-    searcher's own seat plays the rollout policy there); ``ev`` the opponents' past decisions
-    (``mismatches``); ``deal`` holds the current deal (the Markov chain's state; with
-    ``cfg.warm_deal`` the caller has put its start there, else rejection sampling draws it).
-    ``stats[S_NODES]`` is the node count
-    (the capacity is the arrays' length: a full tree stops expanding and plays out from its
-    leaves), ``stats[S_ITERS]`` counts iterations, ``stats[S_REJECTS]`` redrawn deals;
-    With ``cfg.stop_early`` the loop ends once the most visited root child cannot be
-    overtaken in the iterations left (``_decided``): the move is the same, found sooner.
-    ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal chain's contradictions (in all,
-    per seat) from one call to the next, and ``memo`` (``inference.Memo``) the chain's answers
-    by hand (valid while ``kinds``, ``params`` and ``ev`` stay the same).
+    ``pos`` is the searching seat's ``inference.Position``; ``cfg`` the ``settings.Config``;
+    seat ``p`` is modelled by policy ``models.kinds[p]`` with ``models.params[p]`` in
+    playouts, in the tree's opponent moves and in inference (the searcher's own seat plays
+    the rollout policy there); ``ev`` the opponents' past decisions (``mismatches``);
+    ``state`` a ``SearchState``. ``state.deal`` holds the current deal (the Markov chain's
+    state; with ``cfg.warm_deal`` the caller has put its start there, else rejection sampling
+    draws it). ``stats[S_NODES]`` is the node count (the capacity is the arrays' length: a
+    full tree stops expanding and plays out from its leaves), ``stats[S_ITERS]`` counts
+    iterations, ``stats[S_REJECTS]`` redrawn deals. With ``cfg.stop_early`` the loop ends once
+    the most visited root child cannot be overtaken in the iterations left (``_decided``): the
+    move is the same, found sooner. ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal
+    chain's contradictions (in all, per seat) from one call to the next, and ``state.memo``
+    the chain's answers by hand (valid while ``models`` and ``ev`` stay the same).
     """
-    first_child, next_sibling, action, actor, visits, avail, total = tree
-    c = cfg.c
-    lam = cfg.infer_lambda
-    max_depth = cfg.max_depth
-    tries = cfg.infer_tries
-    steps = cfg.infer_steps
-    spare = np.empty_like(pub)
-    tmp = np.empty_like(pub)
-    cap = first_child.shape[0]
+    # Fields the loop reads are unpacked here: a field read per iteration would count a reference.
+    pub = pos.pub
+    tree, stats, deal, memo = state
+    kinds, params = models
+    work = np.zeros(WORK_SIZE, np.int64)
+    chk = Check(ev, models, rng, work)
     board = np.empty_like(pub)
     sizes = np.zeros(SEAT_SLOTS, np.int64)
-    work = np.zeros(WORK_SIZE, np.int64)
-    legal = np.empty(N_ACTIONS + 8, np.int64)
-    untried = np.empty(N_ACTIONS, np.int64)
-    is_legal = np.zeros(N_ACTIONS, np.bool_)
     path = np.empty(MAX_DEPTH, np.int64)
+    legal = np.empty(N_ACTIONS + 8, np.int64)
+    walk = Walk(
+        board, sizes, path, legal, np.empty(N_ACTIONS, np.int64), np.zeros(N_ACTIONS, np.bool_)
+    )
+    spare = np.empty_like(pub)
     reward = np.zeros(SEAT_SLOTS, np.float64)
     seat_bad = stats[S_SEAT_BAD : S_SEAT_BAD + SEAT_SLOTS]  # the chain's state, per seat
+    chain = cfg.infer_steps > 0 and ev.seats.shape[0] > 0  # a Markov chain over deals
+    if chain and stats[S_ITERS] == 0 and n_iter > 0:
+        if not cfg.warm_deal:  # started by rejection sampling, else from the caller's deal
+            draw_deal(pos, chk, cfg.infer_tries, deal, spare, stats)
+        stats[S_BAD] = seat_mismatches(deal, chk, seat_bad)
     for it in range(n_iter):
         if (
             cfg.stop_early
@@ -188,93 +221,127 @@ def search(pub, seat, pub_sizes, n_iter, cfg, kinds, params, ev, rng, deal, tree
             and _decided(tree, n_iter - it, cfg.prior_action, cfg.prior_visits)
         ):
             break
-        if steps > 0 and ev.seats.shape[0] > 0:
-            # A Markov chain over deals, started once by rejection sampling.
-            if stats[S_ITERS] == 0:
-                if not cfg.warm_deal:  # else ``deal`` holds the start (carried by the caller)
-                    draw_deal(
-                        pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp,
-                        work, stats,
-                    )  # fmt: skip
-                stats[S_BAD] = seat_mismatches(deal, ev, kinds, params, rng, work, tmp, seat_bad)
-            for _s in range(steps):
-                stats[S_BAD] = swap_step(
-                    deal, pub, seat, rng, ev, kinds, params, seat_bad, tmp, work, lam, memo
-                )
+        if chain:
+            for _s in range(cfg.infer_steps):
+                stats[S_BAD] = swap_step(deal, pos, chk, seat_bad, cfg.infer_lambda, memo)
         else:
-            draw_deal(
-                pub, seat, pub_sizes, rng, ev, kinds, params, tries, deal, spare, tmp, work, stats
-            )
+            draw_deal(pos, chk, cfg.infer_tries, deal, spare, stats)
         board[:, :] = deal
-        node = 0
-        depth = 0
-        path[0] = 0
-        n = board[META, M_N]
-        for i in range(n):
-            sizes[i] = pub_sizes[i]
-        while not K.is_terminal(board) and depth < max_depth:
-            p = board[META, M_CUR]
-            if cfg.model_opponents and p != seat:
-                # Opponents play the rollout policy here too; the tree still branches on what
-                # they play, so own nodes stay keyed by the whole public history.
-                aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
-                track_size(sizes, p, aid)
-                K.apply(board, aid)
-                ch = first_child[node]
-                while ch >= 0 and action[ch] != aid:
-                    ch = next_sibling[ch]
-                if ch < 0:
-                    if stats[S_NODES] >= cap:
-                        break  # tree full: play out from here
-                    ch = _new_node(tree, stats, node, aid, p)
-                else:
-                    avail[ch] += 1
-                node = ch
-                depth += 1
-                path[depth] = node
-                continue
-            nl = K.legal_actions(board, legal)
-            for i in range(nl):
-                is_legal[legal[i]] = True
-            # Availability: every existing child legal in this determinization was available.
-            best = -1
-            best_score = -1e300
-            ch = first_child[node]
-            while ch >= 0:
-                a = action[ch]
-                if is_legal[a]:
-                    is_legal[a] = False  # tried: what stays marked is untried
-                    avail[ch] += 1
-                    score = total[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
-                    if score > best_score:
-                        best_score = score
-                        best = ch
-                ch = next_sibling[ch]
-            nu = 0
-            for i in range(nl):
-                a = legal[i]
-                if is_legal[a]:
-                    untried[nu] = a
-                    nu += 1
-                    is_legal[a] = False
-            if nu > 0 and stats[S_NODES] < cap:
-                a = untried[K.rng_below(rng, nu)]
-                j = _new_node(tree, stats, node, a, p)
-                track_size(sizes, p, a)
-                K.apply(board, a)
-                depth += 1
-                path[depth] = j
-                break
-            if best < 0:
-                break  # tree full and no legal child: play out from here
-            track_size(sizes, p, action[best])
-            K.apply(board, action[best])
-            node = best
-            depth += 1
-            path[depth] = node
+        depth = _descend(pos, cfg, chk, state, walk)
         playout_rewards(board, kinds, params, rng, work, sizes, cfg, reward)
-        for d in range(1, depth + 1):
-            j = path[d]
-            visits[j] += 1.0
-            total[j] += reward[actor[j]]
+        _backup(tree, path, depth, reward)
         stats[S_ITERS] += 1
+
+
+@njit(cache=True, **NO_REFCOUNTS)
+def _descend(pos, cfg, chk, state, walk):
+    """Walk down the tree on ``walk.board`` (a copy of the deal), at most ``cfg.max_depth``
+    plies, until a node is expanded, the game ends or the tree is full; returns the depth
+    reached, ``walk.path[1:depth + 1]`` the nodes passed. Opponents move by their model
+    (``cfg.model_opponents``: ``_model_step``), the searcher (else everyone) by UCB1."""
+    board = walk.board
+    sizes = walk.sizes
+    node = np.int64(0)  # not a literal 0: one compile of the steps, not two
+    depth = 0
+    walk.path[0] = 0
+    n = board[META, M_N]
+    for i in range(n):
+        sizes[i] = pos.sizes[i]
+    while not K.is_terminal(board) and depth < cfg.max_depth:
+        p = board[META, M_CUR]
+        grown = False
+        if cfg.model_opponents and p != pos.seat:
+            node = _model_step(board, sizes, p, node, chk, state)
+        else:
+            node, grown = _ucb_step(walk, p, node, cfg.c, chk.rng, state)
+        if node < 0:
+            break  # tree full (and, from a UCB node, no legal child): play out from here
+        depth += 1
+        walk.path[depth] = node
+        if grown:
+            break
+    return depth
+
+
+@njit(cache=True, inline="always")  # into ``_descend``: no call per ply
+def _model_step(board, sizes, p, node, chk, state):
+    """Opponent ``p`` plays its model's move on ``board``; returns the child of ``node`` it
+    leads to (added if new), or -1 when it is new and the tree is full.
+
+    Opponents play the rollout policy here too; the tree still branches on what they play,
+    so own nodes stay keyed by the whole public history.
+    """
+    models = chk.models
+    aid = decide(models.kinds[p], models.params[p], board, p, sizes, chk.rng, chk.work)
+    track_size(sizes, p, aid)
+    K.apply(board, aid)
+    tree = state.tree
+    ch = tree.first_child[node]
+    while ch >= 0 and tree.action[ch] != aid:
+        ch = tree.next_sibling[ch]
+    if ch >= 0:
+        tree.avail[ch] += 1
+        return ch
+    if state.stats[S_NODES] >= tree.first_child.shape[0]:
+        return -1  # tree full: play out from here
+    return _new_node(tree, state.stats, node, aid, p)
+
+
+@njit(cache=True, inline="always")  # into ``_descend``: no call per ply
+def _ucb_step(walk, p, node, c, rng, state):
+    """Seat ``p`` moves from ``node`` on ``walk.board``: to a random untried legal action's new
+    child while the tree has room, else to the child of the best UCB1 score (exploration
+    ``c``). Returns (child, whether it is new); (-1, False) when there is none to move to.
+
+    Availability: every existing child legal in this determinization was available.
+    """
+    tree = state.tree
+    stats = state.stats
+    board = walk.board
+    legal = walk.legal
+    is_legal = walk.is_legal
+    nl = K.legal_actions(board, legal)
+    for i in range(nl):
+        is_legal[legal[i]] = True
+    best = -1
+    best_score = -1e300
+    ch = tree.first_child[node]
+    while ch >= 0:
+        a = tree.action[ch]
+        if is_legal[a]:
+            is_legal[a] = False  # tried: what stays marked is untried
+            tree.avail[ch] += 1
+            v = tree.visits[ch]
+            score = tree.total[ch] / v + c * math.sqrt(math.log(tree.avail[ch]) / v)
+            if score > best_score:
+                best_score = score
+                best = ch
+        ch = tree.next_sibling[ch]
+    nu = 0
+    for i in range(nl):
+        a = legal[i]
+        if is_legal[a]:
+            walk.untried[nu] = a
+            nu += 1
+            is_legal[a] = False
+    if nu > 0 and stats[S_NODES] < tree.first_child.shape[0]:
+        a = walk.untried[K.rng_below(rng, nu)]
+        j = _new_node(tree, stats, node, a, p)
+        track_size(walk.sizes, p, a)
+        K.apply(board, a)
+        return j, True
+    if best < 0:
+        return -1, False
+    track_size(walk.sizes, p, tree.action[best])
+    K.apply(board, tree.action[best])
+    return best, False
+
+
+@njit(cache=True, **NO_REFCOUNTS)
+def _backup(tree, path, depth, reward):
+    """Back up a playout: each node passed (``path[1:depth + 1]``) gains a visit and its
+    actor's reward."""
+    for d in range(1, depth + 1):
+        j = path[d]
+        tree.visits[j] += 1.0
+        tree.total[j] += reward[tree.actor[j]]
