@@ -7,6 +7,7 @@ from leaves.jit import njit
 
 from ..policy.features import (
     COUNTER_RULE,
+    PlayRule,
     best_scored_play,
     take_group,
     winning_play,
@@ -42,7 +43,8 @@ def policy_counter(board, seat, sizes, params, rng, work):
     if w >= 0:
         return w
     at = (_W.shed_weight, _W.threat_weight, _W.keep_weight, _W.safe_bonus, _W.near_win_penalty, 0)
-    best, _ = best_scored_play(board, seat, sizes, lo, hi, params, work, True, COUNTER_RULE, at)
+    how = PlayRule(COUNTER_RULE, at, True)
+    best, _ = best_scored_play(board, seat, sizes, lo, hi, params, work, how)
     if best >= 0:
         return best
     return take_group(board, seat, lo, hi)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from leaves.board import HANDS, M_HI, M_LO, META
 from leaves.jit import njit
 
-from ..policy.features import group_needs, need_of, play_id, take_scored
+from ..policy.features import TakeWeights, group_needs, need_of, play_id, take_scored
 from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
@@ -33,18 +33,10 @@ def policy_taker(board, seat, sizes, params, rng, work):
         low = min(low, key if (c > 0) & (c >= need_of(v, lo, hi, a, b)) else 1 << 30)
     if low < 1 << 30:
         return play_id(low & 15, low >> 8)
-    return take_scored(
-        board,
-        seat,
-        lo,
-        hi,
-        0.0,
-        params[_W.group_weight],
-        params[_W.harm_weight],
-        params[_W.extreme_weight],
-        -1,
-        -1e18,
+    weights = TakeWeights(
+        0.0, params[_W.group_weight], params[_W.harm_weight], params[_W.extreme_weight]
     )
+    return take_scored(board, seat, lo, hi, weights, -1, -1e18)
 
 
 class TakerStrategy(CompiledBuiltin):

@@ -11,6 +11,8 @@ from leaves.rules import MAX_COPIES
 
 from ..policy.features import (
     WEIGHTED_RULE,
+    PlayRule,
+    TakeWeights,
     best_scored_play,
     take_scored,
     winning_play,
@@ -79,24 +81,20 @@ def policy_weighted(board, seat, sizes, params, rng, work):
         return w
     count = params[_W.w_threat] != 0.0
     at = (_W.w_shed, _W.w_keep, _W.w_end, _W.w_extreme, _W.w_threat, _W.w_near_win)
-    best, bs = best_scored_play(board, seat, sizes, lo, hi, params, work, count, WEIGHTED_RULE, at)
+    how = PlayRule(WEIGHTED_RULE, at, count)
+    best, bs = best_scored_play(board, seat, sizes, lo, hi, params, work, how)
     if lo < 0:
         return best
     # Plays have lower ids than takes, so a take must score strictly more to win a tie.
     if best >= 0 and _take_bound(board, seat, lo, hi, params) < bs - _MARGIN:
         return best  # no take can score more: skip scoring each one
-    return take_scored(
-        board,
-        seat,
-        lo,
-        hi,
+    weights = TakeWeights(
         params[_W.w_pass],
         params[_W.w_take_group],
         params[_W.w_take_harm],
         params[_W.w_take_extreme],
-        best,
-        bs,
     )
+    return take_scored(board, seat, lo, hi, weights, best, bs)
 
 
 class WeightedStrategy(CompiledBuiltin):

@@ -9,6 +9,8 @@ board alike. ``work`` is the int64[WORK_SIZE] scratch buffer policies share.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from leaves.board import HANDS, M_N, M_PASSED, META, TABLE
 from leaves.jit import njit
 from leaves.rules import MAX_COPIES, TAKE_BASE
@@ -149,16 +151,24 @@ def take_group(board, seat, lo, hi):
     return TAKE_BASE + 15 - (best & 15)
 
 
+TakeWeights = namedtuple("TakeWeights", ["bias", "group", "harm", "extreme"])
+"""``take_scored``'s weights, in the order its score adds them: of every take (a bias: the
+willingness to pass), per card of the taken value held, per unit of harm, per step of the
+value away from 7."""
+
+
 @njit(cache=True, inline="always")
-def take_scored(board, seat, lo, hi, bias, wg, wh, we, best, bs):
+def take_scored(board, seat, lo, hi, weights, best, bs):
     """The best of ``best`` (an action id scoring ``bs``, or -1: none) and every take, each scored
-    ``bias + wg * held + wh * harm + we * |t - 7|`` (ties keep the earlier: lower id).
+    ``bias + wg * held + wh * harm + we * |t - 7|`` (``weights``: a ``TakeWeights``; ties keep
+    the earlier: lower id).
 
     ``held``: cards of the value already in hand (the card's worth to its own groups);
     ``harm``: change of the smaller end size for the opponents in the round (a bigger end is
     harder to answer; emptying the table hands the next player a free lead and counts as the
     end size dropping to 0). The table must not be empty.
     """
+    bias, wg, wh, we = weights
     ease = min(board[TABLE, lo], board[TABLE, hi])
     for t in range(lo, hi + 1):
         if board[TABLE, t] == 0:
@@ -177,18 +187,24 @@ COUNTER_RULE = 0
 WEIGHTED_RULE = 1
 """``best_scored_play``'s rule: a weighted sum of the play's six features."""
 
+PlayRule = namedtuple("PlayRule", ["rule", "at", "count"])
+"""How ``best_scored_play`` scores a play: by formula ``rule`` (``COUNTER_RULE`` or
+``WEIGHTED_RULE``) whose i-th weight is ``params[at[i]]``, counting the threat against the
+new ends when ``count`` (else it is 0)."""
+
 
 @njit(cache=True, inline="always")
-def best_scored_play(board, seat, sizes, lo, hi, params, work, count, rule, at):
-    """(play, score): the legal play with the highest score under ``rule`` (ties: the lowest
-    id) and its score; (-1, -1e18) if none.
+def best_scored_play(board, seat, sizes, lo, hi, params, work, how):
+    """(play, score): the legal play with the highest score under the ``PlayRule`` ``how``
+    (ties: the lowest id) and its score; (-1, -1e18) if none.
 
     Every play (v, k) the seat may make is scored from its features: k, the cards of v kept,
-    the new ends, the threat against them (counted only when ``count``; else 0) and whether
-    an end lets the shortest opponent hand go out. ``params[at[i]]`` is the rule's i-th
-    weight, in the order its formula below reads them; each rule keeps its own formula so a
-    score is computed exactly as the policy always has.
+    the new ends, the threat against them (counted only when ``how.count``; else 0) and
+    whether an end lets the shortest opponent hand go out. ``params[at[i]]`` is the rule's
+    i-th weight, in the order its formula below reads them; each rule keeps its own formula
+    so a score is computed exactly as the policy always has.
     """
+    rule, at, count = how
     mopp = min_opp_size(board, seat, sizes)
     best = -1
     bs = -1e18
