@@ -297,13 +297,13 @@ def test_cli_tunes_and_reports(capsys, tmp_path):
     assert (out / "best.txt").read_text().strip() == stdout.splitlines()[0][len("best: ") :]
 
 
-def test_python_m_tuning_is_the_tune_command(tmp_path):
+def test_tune_refuses_a_strategy_without_tunables_in_one_line(tmp_path):
     import subprocess
     import sys
 
     root = Path(__file__).resolve().parents[1]
     proc = subprocess.run(
-        [sys.executable, "-m", "tuning", "greedy", "--against", "low"],
+        [sys.executable, "-m", "leaves_cli", "tune", "greedy", "--against", "low"],
         capture_output=True, text=True, cwd=root, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 2
