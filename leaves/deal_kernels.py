@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamekit.jit import njit
+from gamekit.rng import below_step, rng_below, rng_new
+
 from .board import (
     BOARD_ROWS,
     HANDS,
@@ -34,8 +37,6 @@ from .board import (
     META,
     UNDEALT,
 )
-from .jit import njit
-from .rng import below_step, rng_below, rng_new
 from .rules import DECK, DECK_SIZE, N_VALUES
 
 __all__ = [

@@ -16,8 +16,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from gamekit.rng import rng_below, rng_new
+
 from .kernels import LOWEST_CLEAR, NEXT_SEAT, shuffle_deck
-from .rng import rng_below, rng_new
 from .rules import DECK_SIZE, N_VALUES, TAKE_BASE
 
 __all__ = ["random_games"]

@@ -8,7 +8,7 @@ API (``from leaves import kernels as K``): it re-exports the deal (``board_new``
 ``board_deal``, ``deal_board``, ``shuffle_deck``, ... from ``leaves.deal_kernels``), the board
 builders ``board_from_state``/``state_from_board`` (``leaves.board``) and the RNG
 (xoshiro256** seeded through splitmix64: ``rng_new``, ``rng_seed``, ``rng_next``,
-``rng_uniform``, ``rng_below``, from ``leaves.rng``). Beyond the basic API: ``random_action``
+``rng_uniform``, ``rng_below``, from ``gamekit.rng``). Beyond the basic API: ``random_action``
 (one uniform legal action without building the list) and ``random_games`` (deal + random
 playout of many games from one seed: the benchmark loop).
 
@@ -19,6 +19,9 @@ playout of many games from one seed: the benchmark loop).
 from __future__ import annotations
 
 import numpy as np
+
+from gamekit.jit import njit
+from gamekit.rng import rng_below, rng_new, rng_next, rng_seed, rng_uniform
 
 from .board import (
     BOARD_ROWS,
@@ -51,8 +54,6 @@ from .deal_kernels import (
     shuffle_deck,
     shuffle_head,
 )
-from .jit import njit
-from .rng import rng_below, rng_new, rng_next, rng_seed, rng_uniform
 from .rules import DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
 
 __all__ = [

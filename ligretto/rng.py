@@ -3,7 +3,7 @@
 A round draws everything (deals, reaction times, tie-breaks, reshuffles, policy choices) from
 streams derived from its two seeds, one stream per seat and purpose, so a seat's draws never
 depend on what other seats did, and the Python path and the compiled path draw the very same
-numbers. A stream is Vigna's splitmix64 as ``leaves.seeding`` defines it for the whole project
+numbers. A stream is Vigna's splitmix64 as ``gamekit.seeding`` defines it for the whole project
 (one source of the arithmetic): the stream of (seat, purpose) under ``seed`` starts at
 ``splitmix64_at(seed, seat + 16 * purpose)``, and each draw adds ``GAMMA`` to the state and
 mixes it (``mix64``). Only integer arithmetic is used, so both paths agree bit for bit.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from leaves.seeding import GAMMA, mix64, splitmix64_at
+from gamekit.seeding import GAMMA, mix64, splitmix64_at
 
 MASK64 = (1 << 64) - 1
 _GAMMA = int(GAMMA)

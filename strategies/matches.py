@@ -13,9 +13,9 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from gamekit.seeding import match_deal_seeds, match_play_seeds
 from leaves import GameRecord
 from leaves.rules import EXPERT_TARGET, TURN_LIMIT
-from leaves.seeding import match_deal_seeds, match_play_seeds
 
 from .base import Strategy
 from .batch import BatchResult, PerGame, _empty_batch, _seed_array, play_batch

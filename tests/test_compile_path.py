@@ -78,7 +78,7 @@ def test_rendering_refuses_a_template_without_one_line_to_set():
 def _load(tmp_path: Path, ks: tuple[int, ...], inline: bool) -> types.ModuleType:
     import importlib.util
 
-    from leaves import jit
+    from gamekit import jit
 
     jit.activate()
     name = f"_test_loop_{'_'.join(map(str, ks))}_{int(inline)}"

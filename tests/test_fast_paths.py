@@ -321,7 +321,7 @@ def test_package_version_matches_the_full_scan():
 
 
 def test_lazy_njit_takes_numba_options_only():
-    from leaves import jit
+    from gamekit import jit
 
     @jit.njit
     def double(x):

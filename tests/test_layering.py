@@ -1,6 +1,7 @@
-"""Imports flow one way: leaves, ligretto <- strategies <- tournaments <- reports <- tuning <-
-leaves_cli (the command line). The two rules cores (``leaves``, ``ligretto``) do not import each
-other. No module is exempt."""
+"""Imports flow one way: gamekit <- leaves, ligretto <- strategies <- tournaments <- reports <-
+tuning <- leaves_cli (the command line). ``gamekit`` (seeds, the kernels' RNG, the lazy JIT)
+knows no game; the two rules cores (``leaves``, ``ligretto``) do not import each other. No
+module is exempt."""
 
 from __future__ import annotations
 
@@ -11,10 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["leaves", "strategies", "tournaments", "reports", "tuning", "leaves_cli"]
-CORES = ["leaves", "ligretto"]  # side by side at the bottom
-SHARED = {"leaves.seeding"}
-"""Modules of one core that the other may import: the project's one source of seed arithmetic
-(splitmix64, salts), which knows no game."""
+CORES = ["leaves", "ligretto"]  # side by side, above gamekit
+BOTTOM = "gamekit"
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -57,9 +56,19 @@ def test_rules_cores_import_neither_each_other_nor_higher_layers(core):
     offenders = []
     for path in sorted((ROOT / core).rglob("*.py")):
         rel = path.relative_to(ROOT)
-        bad = _imported_packages(path, SHARED) & (forbidden | heavy)
+        bad = _imported_packages(path) & (forbidden | heavy)
         if bad:
             offenders.append(f"{rel} imports {sorted(bad)}")
+    assert not offenders, "; ".join(offenders)
+
+
+def test_the_bottom_package_imports_no_package_of_the_project():
+    project = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {BOTTOM}
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+        for path in sorted((ROOT / BOTTOM).rglob("*.py"))
+        if (bad := _imported_packages(path) & project)
+    ]
     assert not offenders, "; ".join(offenders)
 
 

@@ -349,7 +349,7 @@ def test_replay_rejects_a_tampered_record():
 
 def test_compiled_rounds_are_pinned():
     """300 four-player rounds of built-ins, pinned by digest: refactors (the streams now come
-    from ``leaves.seeding``) must not change a single row."""
+    from ``gamekit.seeding``) must not change a single row."""
     import hashlib
 
     import numpy as np

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 import leaves
 import strategies
+from gamekit.seeding import match_deal_seeds, match_play_seeds
 from leaves import ExpertMatch, GameRecord, replay
-from leaves.seeding import match_deal_seeds, match_play_seeds
 from strategies import PublicResult, Strategy, play_batch, play_game, play_match_batch
 from strategies.batch import _play_python
 from strategies.play import deal_state

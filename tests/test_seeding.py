@@ -1,4 +1,4 @@
-"""``leaves.seeding``: splitmix64 against its published definition, the salted match streams,
+"""``gamekit.seeding``: splitmix64 against its published definition, the salted match streams,
 and every former copy now being this one."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamekit import seeding
 from leaves import kernels as K
-from leaves import seeding
 
 MASK64 = (1 << 64) - 1
 
@@ -71,7 +71,7 @@ def test_one_splitmix64_for_every_caller():
 def test_uint64s_keeps_generator_arithmetic_in_uint64():
     from numba import njit
 
-    from leaves.seeding import uint64s
+    from gamekit.seeding import uint64s
 
     seven, fifty_seven, top = uint64s(7, 57, 2**64 - 1)
     assert type(seven) is np.uint64 and int(top) == 2**64 - 1

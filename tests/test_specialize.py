@@ -181,7 +181,7 @@ def test_activating_the_kernels_leaves_scipy_linalg_unloaded():
     # numba would import scipy.linalg at its first compile only to check for BLAS
     code = (
         "import sys\n"
-        "from leaves import jit\n"
+        "from gamekit import jit\n"
         "jit.activate()\n"
         "import numba.np.arraymath as a\n"
         "print('scipy.linalg' in sys.modules, a._HAVE_BLAS,"

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from leaves.seeding import splitmix64
+from gamekit.seeding import splitmix64
 from tournaments.game import GameBase, SeatedBatch, Seats, Seeds
 
 __all__ = ["ToyGame"]

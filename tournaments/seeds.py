@@ -2,11 +2,11 @@
 
 Every seed a tournament uses is ``SeedSequence(seed, spawn_key=(*key, index))
 .generate_state(1, uint64)[0]``: it never depends on run order, chunking, workers or backend.
-The vectorised port of numpy's hash lives with the other seeding code in ``leaves.seeding``.
+The vectorised port of numpy's hash lives with the other seeding code in ``gamekit.seeding``.
 """
 
 from __future__ import annotations
 
-from leaves.seeding import derive_seeds, entropy_words, reference_seed
+from gamekit.seeding import derive_seeds, entropy_words, reference_seed
 
 __all__ = ["derive_seeds", "reference_seed", "entropy_words"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gamekit.jit import njit
 from leaves.board import M_HI, M_LO, META
-from leaves.jit import njit
 
 from ..policy.features import (
     COUNTER_RULE,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gamekit.jit import njit
 from leaves import kernels as K
-from leaves.jit import njit
 
 from ._base import CompiledBuiltin
 

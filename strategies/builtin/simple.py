@@ -13,8 +13,8 @@ written as a plain first-best loop.
 
 from __future__ import annotations
 
+from gamekit.jit import njit
 from leaves.board import HANDS, M_HI, M_LO, META, TABLE
-from leaves.jit import njit
 from leaves.rules import TAKE_BASE
 
 from ..policy.features import NONE, group_needs, need_of, play_id, take_group, winning_play

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gamekit.jit import njit
 from leaves.board import HANDS, M_HI, M_LO, META
-from leaves.jit import njit
 
 from ..policy.features import TakeWeights, group_needs, need_of, play_id, take_scored
 from ..policy.params import Param, declare

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gamekit.jit import njit
 from leaves import DECK, Action, PlayerView
 from leaves.board import HANDS, M_HI, M_LO, META, TABLE
-from leaves.jit import njit
 from leaves.rules import MAX_COPIES
 
 from ..policy.features import (

@@ -76,7 +76,7 @@ _USED_EVERY_S = 86_400  # a run marks its module's folder used when the mark is 
 BUILD = "host-cpu,release-gil,no-nrt"
 """How the module is built (hashed into the key: a module built otherwise is never reused)."""
 _ROOT = Path(__file__).resolve().parents[2]
-_SOURCES = ("leaves", "strategies/builtin", "strategies/policy", "strategies/compiled")
+_SOURCES = ("gamekit", "leaves", "strategies/builtin", "strategies/policy", "strategies/compiled")
 """Folders whose ``.py`` files the compiled loop is made of (hashed into the key)."""
 
 _loaded: dict[Path, ModuleType | None] = {}  # by file: None when it was not there

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from leaves.jit import njit
+from gamekit.jit import njit
 
 from ..builtin import BUILTINS
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamekit.jit import njit
 from leaves import kernels as K
 from leaves.board import HANDS, M_CUR, M_FIRST, M_LIMIT, M_N, M_ROUND, M_TURN, M_WINNER, META
-from leaves.jit import njit
 from leaves.rules import N_VALUES
 from strategies.builtin.counter import policy_counter
 from strategies.builtin.random_ import policy_random

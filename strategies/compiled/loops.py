@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from leaves.jit import njit
+from gamekit.jit import njit
 from leaves.rules import MAX_COPIES, TAKE_BASE, hand_size_for
 
 from ..policy.params import N_PARAMS

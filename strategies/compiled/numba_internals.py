@@ -79,7 +79,7 @@ a third of a heuristic table's time); none outside the supported versions."""
 
 
 def _dispatcher(kernel: Any) -> Any:
-    """The numba dispatcher of ``kernel`` (a ``leaves.jit`` lazy kernel is made real)."""
+    """The numba dispatcher of ``kernel`` (a ``gamekit.jit`` lazy kernel is made real)."""
     return getattr(kernel, "dispatcher", kernel)
 
 

@@ -142,7 +142,7 @@ def sharing(kinds: Sequence[int]) -> Iterator[None]:
     if (os.cpu_count() or 1) < 2:
         yield
         return
-    from leaves import jit
+    from gamekit import jit
 
     jit.activate()  # the callees must be numba dispatchers to be shared
     if not numba_internals.can_hook_compile():

@@ -118,7 +118,7 @@ def _import(ks: tuple[int, ...]) -> Any:
 def _import_locked(ks: tuple[int, ...]) -> Any:
     if ks in _loaded:
         return _loaded[ks]
-    from leaves import jit
+    from gamekit import jit
 
     jit.activate()  # the loop functions' ``njit`` must make real dispatchers
     path = loop_dir() / f"{_stem(ks)}.py"

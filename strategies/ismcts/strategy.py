@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.seeding import MODEL_SALT
 from leaves import Action, PlayerView
 from leaves import kernels as K
 from leaves.board import SEAT_SLOTS, public_board
 from leaves.rules import N_VALUES, hand_size_for
-from leaves.seeding import MODEL_SALT
 
 from ..base import Strategy
 from ..policy.params import N_PARAMS

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamekit.jit import njit
 from leaves.board import HANDS, KNOWN, M_CUR, M_N, M_PASSED, MAX_SEATS, META, REMOVED, TABLE
-from leaves.jit import njit
 from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
 
 WORK_SIZE = 160

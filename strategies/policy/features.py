@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from gamekit.jit import njit
 from leaves.board import HANDS, M_N, M_PASSED, META, TABLE
-from leaves.jit import njit
 from leaves.rules import MAX_COPIES, TAKE_BASE
 
 # the card counting and the scratch buffer's layout live in ``counting``; re-exported here
