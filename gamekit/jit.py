@@ -74,7 +74,7 @@ def njit(*args: Any, **options: Any) -> Any:
     if len(args) == 1 and callable(args[0]) and not options:
         return _make(args[0], {})
     if args:
-        raise TypeError("leaves.jit.njit takes keyword options only (no signatures)")
+        raise TypeError("gamekit.jit.njit takes keyword options only (no signatures)")
     return lambda fn: _make(fn, options)
 
 

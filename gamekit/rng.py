@@ -3,7 +3,7 @@
 A seed means the same stream on every platform and in every caller, compiled or not:
 
 * ``rng_new(seed)``: the four state words are outputs 0..3 of splitmix64 started at ``seed``
-  (``leaves.seeding.splitmix64_at``); ``rng_seed(s, seed)`` resets ``s`` to that state.
+  (``gamekit.seeding.splitmix64_at``); ``rng_seed(s, seed)`` resets ``s`` to that state.
 * ``rng_below(s, n)`` is Lemire's multiply-shift on the top 32 bits of one draw, with
   rejection, so it is exactly uniform for ``1 <= n < 2**32``.
 * ``rng_uniform(s)`` is the top 53 bits of one draw scaled to [0, 1).

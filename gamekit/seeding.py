@@ -3,7 +3,7 @@ port of numpy's ``SeedSequence``, each defined once for every caller.
 
 * ``splitmix64_at(state, i)`` is output ``i`` (0-based) of Vigna's splitmix64 generator started
   at ``state``: ``mix64(state + (i + 1) * GAMMA)``. It expands one seed into the kernels'
-  xoshiro256** state (``leaves.rng.rng_new``) and derives the deal and play seeds of game
+  xoshiro256** state (``gamekit.rng.rng_new``) and derives the deal and play seeds of game
   ``i`` of an expert match (``match_deal_seeds``, ``match_play_seeds``), so a game depends
   only on its match seed and its number, never on how earlier games went.
 * Salts: a stream that must be independent of another one derived from the same seed is

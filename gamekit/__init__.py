@@ -1,0 +1,10 @@
+"""gamekit: what every game of the project may import, knowing none of them.
+
+``seeding``: where every seed comes from (splitmix64, the salts that separate streams, the
+vectorised ``SeedSequence`` of tournament games); ``rng``: the kernels' xoshiro256**
+generator, seeded through ``seeding``; ``jit``: ``njit`` that imports numba only when a kernel
+is first used. The rules cores (``leaves``, ``ligretto``), the strategies and the runner take
+their randomness from here, so one seed means the same games on every path.
+"""
+
+from __future__ import annotations
