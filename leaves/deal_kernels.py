@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamekit.jit import njit
+from gamekit.numba_internals import NO_REFCOUNTS
 from gamekit.rng import below_step, rng_below, rng_new
 
 from .board import (
@@ -92,7 +93,7 @@ def shuffle_deck(deck, rng):
     shuffle_head(deck, DECK_SIZE, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, deck):
     """``board_deal`` without its checks, into the int64[62] scratch ``deck``: for loops whose
     caller has checked the arguments once (no allocation, no exception to compile)."""
@@ -122,7 +123,7 @@ def deal_unchecked(board, n_players, hand_size, rng, first_player, turn_limit, d
     board[META, M_FIRST] = first_player
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def deal_into(board, n_players, hand_size, rng, first_player, turn_limit, deck):
     # ``deck`` is an int64[62] scratch buffer, so bulk loops deal without allocating.
     if n_players < 2 or n_players > MAX_SEATS:

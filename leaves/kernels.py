@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamekit.jit import njit
+from gamekit.numba_internals import NO_REFCOUNTS
 from gamekit.rng import rng_below, rng_new, rng_next, rng_seed, rng_uniform
 
 from .board import (
@@ -122,7 +123,7 @@ def is_terminal(board):
     return board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def hand_size(board, seat):
     """Cards in ``seat``'s hand."""
     total = 0
@@ -167,13 +168,13 @@ def _legal_into(board, out):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def legal_actions(board, out):
     """Write the legal action ids, ascending, into ``out`` (int64[117]); return how many."""
     return _legal_into(board, out)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def is_legal(board, aid):
     """True when action id ``aid`` is legal for the seat to act (False for a finished game)."""
     if aid < 0 or aid >= N_ACTIONS:
@@ -358,7 +359,7 @@ def _random_action(board, rng):
         v += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def random_action(board, rng):
     """A uniformly random legal action id: ``legal[rng_below(rng, n_legal)]`` without a list.
 
@@ -375,7 +376,7 @@ def _playout(board, rng):
     return np.int64(board[META, M_WINNER])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def random_playout(board, rng):
     """Play uniformly random legal actions to the end; return the winner or -1 (unfinished)."""
     return _playout(board, rng)

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .compiled import N_KINDS, aot, loops, numba_internals, specialize
+from gamekit import numba_internals
+
+from .compiled import N_KINDS, aot, loops, specialize
 
 __all__ = ["loop_cached", "loop_releases_gil", "warm_up"]
 

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 import strategies
+from gamekit import numba_internals
 from strategies.compiled import (
     dispatch,
     layout,
     loop_template,
     loops,
-    numba_internals,
     precompile,
     specialize,
 )
@@ -264,7 +264,8 @@ def _digest(names: list[str]) -> str:
 
 _FALLBACK_RUN = """
 from strategies import warmup
-from strategies.compiled import loops, numba_internals, precompile
+from gamekit import numba_internals
+from strategies.compiled import loops, precompile
 started = []
 real = precompile.subprocess.Popen
 precompile.subprocess.Popen = lambda *a, **k: started.append(a) or real(*a, **k)

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import strategies
+from gamekit import numba_internals
 from strategies.builtin import BUILTINS
-from strategies.compiled import N_PARAMS, loops, numba_internals, precompile, specialize
+from strategies.compiled import N_PARAMS, loops, precompile, specialize
 
 SIMPLE = (1, 2, 3, 4)  # low, high, minimal, greedy: the kinds of the runs
 

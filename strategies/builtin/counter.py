@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gamekit.jit import njit
+from gamekit.numba_internals import NO_REFCOUNTS
 from leaves.board import M_HI, M_LO, META
 
 from ..policy.features import (
@@ -29,7 +30,7 @@ COUNTER_PARAMS = declare(
 _W = COUNTER_PARAMS.index
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def policy_counter(board, seat, sizes, params, rng, work):
     """Card counter: plays ends the unseen cards are unlikely to answer.
 

@@ -50,7 +50,9 @@ from typing import Any
 
 import numpy as np
 
-from . import layout, numba_internals
+from gamekit import numba_internals
+
+from . import layout
 
 __all__ = [
     "available",

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamekit.jit import njit
+from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import HANDS, M_CUR, M_FIRST, M_LIMIT, M_N, M_ROUND, M_TURN, M_WINNER, META
 from leaves.rules import N_VALUES
@@ -47,7 +48,6 @@ from strategies.compiled.dispatch import (
     skip_count_start,
 )
 from strategies.compiled.layout import Seats
-from strategies.compiled.numba_internals import NO_REFCOUNTS
 from strategies.policy.counting import count_action, count_start, count_stop
 
 KINDS = ALL_KINDS

@@ -38,7 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from . import layout, numba_internals
+from gamekit import numba_internals
+
+from . import layout
 
 __all__ = ["DEAL", "claim", "compile_parts", "play_to_end_signature", "sharing"]
 

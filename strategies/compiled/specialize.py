@@ -28,7 +28,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from . import aot, numba_internals
+from gamekit import numba_internals
+
+from . import aot
 from .dispatch import POLICIES
 
 __all__ = [

@@ -22,12 +22,12 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import HANDS, KNOWN, M_N, META, SEAT_SLOTS, UNDEALT
 from leaves.rules import DECK_SIZE, N_VALUES
 
 from ..compiled.dispatch import decide
-from ..compiled.numba_internals import NO_REFCOUNTS
 from ..policy.features import WORK_SIZE
 from .carry import carry_deal
 from .unseen import known_hand, unseen_of

@@ -25,13 +25,13 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import M_CUR, M_N, M_WINNER, META, SEAT_SLOTS
 from leaves.rules import N_ACTIONS
 
 from ..compiled.dispatch import decide
 from ..compiled.loops import Seats, play_to_end, track_size
-from ..compiled.numba_internals import NO_REFCOUNTS
 from ..policy.features import WORK_SIZE
 from .inference import (
     S_BAD,
