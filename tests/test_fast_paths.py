@@ -117,7 +117,7 @@ def test_games_added_at_once_equal_the_per_seating_loop(case):
     shared = batch.winners is not None
 
     def empty():
-        return aggregates.empty(n_ent, 2, 200, ("turns",), shared_wins=shared)
+        return aggregates.empty(n_ent, 2, 200, ("turns",), max_seats=6, shared_wins=shared)
 
     at_once, by_seating, reference = empty(), empty(), empty()
     ent = np.array(seatings, np.int64)[seating]
@@ -147,7 +147,7 @@ def test_whole_duplicate_sets_added_at_once_equal_the_per_seating_loop(case, dea
     shared = batch.winners is not None
 
     def empty():
-        return aggregates.empty(n_ent, 2, 200, ("turns",), shared_wins=shared)
+        return aggregates.empty(n_ent, 2, 200, ("turns",), max_seats=6, shared_wins=shared)
 
     at_once, reference = empty(), empty()
     aggregates.add_sets(at_once, 1, seatings, positions, batch, "score", "turns", higher)
@@ -164,7 +164,7 @@ def test_add_sets_refuses_games_that_are_not_whole_sets():
         seat_values={"score": np.zeros((5, 3), np.int16)}, game_values={"turns": np.ones(5)},
         errors=[None] * 5,
     )  # fmt: skip
-    agg = aggregates.empty(3, 1, 10, ("turns",))
+    agg = aggregates.empty(3, 1, 10, ("turns",), max_seats=6)
     with pytest.raises(ValueError, match="whole sets"):
         aggregates.add_sets(agg, 0, [[0, 1, 2], [1, 2, 0]], [[0, 1, 2], [1, 2, 0]], batch,
                             "score", "turns")  # fmt: skip
@@ -186,7 +186,7 @@ def test_aggregate_members_are_the_npy_bytes_numpy_writes(arr):
 
 
 def test_saved_aggregates_load_back_exactly():
-    agg = aggregates.empty(5, 3, 40, ("turns",), shared_wins=True)
+    agg = aggregates.empty(5, 3, 40, ("turns",), max_seats=6, shared_wins=True)
     rng = np.random.default_rng(1)
     for value in agg.values():
         value += rng.integers(0, 2**40, value.shape).astype(value.dtype)

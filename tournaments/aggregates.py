@@ -2,7 +2,7 @@
 
 They let a run of any length report per-strategy results with flat memory and no per-game
 rows. Shapes depend only on the tournament spec: S entrants, T tables, table sizes up to the
-game's ``max_players`` (``MAX_SEATS`` for 13 Leaves), a length histogram up to the plug-in's
+game's ``max_players``, a length histogram up to the plug-in's
 ``max_length``. The rank value's direction comes from the game (``higher_is_better``); games
 with shared wins count a win for each tied winner in ``wins`` and split it in
 ``win_share_units`` (``SHARE_UNITS`` per game won: exact integers).
@@ -19,12 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from leaves.board import MAX_SEATS
 
 from .game import SeatedBatch, SeatedMatches
 
 __all__ = [
-    "MAX_SEATS",
     "SHARE_UNITS",
     "empty",
     "add_batch",
@@ -46,7 +44,8 @@ def empty(
     n_tables: int,
     max_length: int,
     game_values: Sequence[str] = (),
-    max_seats: int = MAX_SEATS,
+    *,
+    max_seats: int,
     shared_wins: bool = False,
 ) -> dict[str, np.ndarray]:
     """Zero aggregates. Counts are int64; ``match_win_share`` (ties split) is float64."""
