@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-
 from .game import SeatedBatch, SeatedMatches
 
 __all__ = [
