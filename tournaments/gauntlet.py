@@ -26,7 +26,7 @@ from typing import Any
 from .game import GamePlugin
 from .games import get_game
 from .result import TournamentResult
-from .runner import Labeled, Tournament
+from .runner import Labeled, Tournament, asked_note
 from .schedule import Schedule
 from .seating import DEFAULT_SEATING, design
 
@@ -126,12 +126,7 @@ class Gauntlet(Tournament):
     def rounded_note(self) -> str:
         s = self.schedule
         tables = len(self.tables) // 2
-        asked = f"asked {self.games_asked:,}"
-        if len(s.stages) > 1:
-            grown = len(s.stages) - 1
-            asked += f", grown by {grown} more {'batch' if grown == 1 else 'batches'} of deals"
-        elif self.games_per_side != self.games_asked:
-            asked += ", rounded up to whole duplicate sets"
+        asked = asked_note(self.games_asked, len(s.stages) - 1, self.games_per_side, "batch")
         return (
             f"{self.games_per_side:,} games each for {self.gauntlet['strategy']} and the baseline "
             f"{self.gauntlet['baseline']} = {tables:,} {'table' if tables == 1 else 'tables'} x "

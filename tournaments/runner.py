@@ -77,6 +77,17 @@ def _default_game() -> GamePlugin:
     return get_game()
 
 
+def asked_note(asked: int, grown: int, played: int, stage: str) -> str:
+    """How the games played relate to those asked for: grown by ``grown`` more stages (the
+    word ``stage``), or rounded up to whole duplicate sets."""
+    note = f"asked {asked:,}"
+    if grown:
+        note += f", grown by {grown} more {stage if grown == 1 else plural(stage)} of deals"
+    elif played != asked:
+        note += ", rounded up to whole duplicate sets"
+    return note
+
+
 def _difference(key: str, stored: Any, asked: Any) -> str:
     """A spec field that differs, with both values when they are short enough to read."""
     short = all(isinstance(v, int | float | str | bool) and len(str(v)) <= 40
@@ -235,11 +246,7 @@ class Tournament:
         per = "/".join(str(n) for n in sorted(set(s.set_sizes)))
         tables, deals = len(self.tables), s.deals
         seatings = "seating" if per == "1" else "seatings"
-        asked, grown = f"asked {self.games_asked:,}", len(s.stages) - 1
-        if grown:
-            asked += f", grown by {grown} more {'stage' if grown == 1 else 'stages'} of deals"
-        elif s.n_games != self.games_asked:
-            asked += ", rounded up to whole duplicate sets"
+        asked = asked_note(self.games_asked, len(s.stages) - 1, s.n_games, "stage")
         return (
             f"{s.n_games:,} {self.units} = {tables:,} {'table' if tables == 1 else 'tables'} x "
             f"{deals:,} {'deal' if deals == 1 else 'deals'} x {per} {seatings} "
