@@ -31,15 +31,14 @@ data with a known truth.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 import pandas as pd
 
 from .data import BLOCK, Games
+from .student_t import t_ppf, t_sf
 
 __all__ = [
     "MIN_DF",
@@ -261,33 +260,17 @@ class Estimates:
         """Two-sided p-value of ``value == null`` (t test; NaN where the run is too small)."""
         with np.errstate(invalid="ignore", divide="ignore"):
             t = (self.value - null) / self.se
-            p = 2 * student_t().stdtr(np.where(np.isfinite(self.df), self.df, 1.0), -np.abs(t))
+            p = t_sf(np.where(np.isfinite(self.df), self.df, 1.0), t)
         exact = (self.se == 0) & np.isfinite(self.value)
         p = np.where(exact, np.where(self.value == null, 1.0, 0.0), p)
         return np.where(self.df >= MIN_DF, p, np.nan)
-
-
-def student_t() -> ModuleType:
-    """``scipy.special`` (Student's t without ``scipy.stats``' import time), imported on first
-    use: a report imports it in a thread while it reads the run (``import_student_t``)."""
-    from scipy import special
-
-    return special
-
-
-def import_student_t() -> threading.Thread:
-    """Start importing ``scipy.special`` in a thread (a tenth of a second that overlaps with
-    reading Parquet parts, whose decoding releases the GIL)."""
-    thread = threading.Thread(target=student_t, name="import scipy.special", daemon=True)
-    thread.start()
-    return thread
 
 
 def t_quantile(df, level: float = 0.95) -> np.ndarray:
     """Student's t quantile for a two-sided ``level`` interval; NaN below ``MIN_DF``."""
     df = np.asarray(df, dtype=float)
     ok = np.isfinite(df) & (df >= MIN_DF)
-    q = student_t().stdtrit(np.where(ok, df, MIN_DF), 0.5 + level / 2)
+    q = t_ppf(np.where(ok, df, MIN_DF), 0.5 + level / 2)
     return np.where(ok, q, np.nan)
 
 

@@ -233,15 +233,19 @@ READ_ROWS = 1 << 20
 
 
 def _metas(files: list[Path]) -> list[tuple[Path, list[str], int]]:
-    """(file, column names, rows) of every part."""
-    metas = []
-    for f in files:
+    """(file, column names, rows) of every part, read by a few threads."""
+
+    def meta(f: Path) -> tuple[Path, list[str], int]:
         try:
-            meta = pq.read_metadata(f)
-            metas.append((f, meta.schema.to_arrow_schema().names, meta.num_rows))
+            m = pq.read_metadata(f)
+            return f, m.schema.to_arrow_schema().names, m.num_rows
         except (OSError, pa.ArrowException) as exc:
             raise ReportError(f"cannot read games part {f}: {exc}") from exc
-    return metas
+
+    if len(files) < 2:
+        return [meta(f) for f in files]
+    with ThreadPoolExecutor(min(READ_THREADS, len(files))) as pool:
+        return list(pool.map(meta, files))
 
 
 def _batches(metas: list[tuple[Path, list[str], int]], d: Declaration):
@@ -249,10 +253,14 @@ def _batches(metas: list[tuple[Path, list[str], int]], d: Declaration):
     batch: list[Path] = []
     cols: list[str] | None = None
     rows = 0
+    chosen: dict[tuple[str, ...], list[str]] = {}  # parts share their columns: choose once
     for f, names, n in metas:
         if not n:
             continue
-        wanted = [c for c in names if _wanted(c, d)]
+        key = tuple(names)
+        if key not in chosen:
+            chosen[key] = [c for c in names if _wanted(c, d)]
+        wanted = chosen[key]
         if batch and (wanted != cols or rows + n > READ_ROWS):
             yield batch, cols
             batch, rows = [], 0

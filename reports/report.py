@@ -16,7 +16,6 @@ import pandas as pd
 
 from tournaments.game import Declaration
 
-from .clusters import import_student_t
 from .data import Run, as_run
 from .declared import by_parameter, means, outcomes
 from .expert import expert, expert_lengths, expert_scores
@@ -184,7 +183,6 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     try:
         if pool is not None:
             pool.submit(_warm)
-        import_student_t()
         run = as_run(source)
         if out is None:
             out = (run.path / "report") if run.path is not None else Path("report")
