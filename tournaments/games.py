@@ -9,6 +9,7 @@ Ligretto (``ligretto``) are registered by this project the same way.
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import importlib.metadata
 from typing import Any
@@ -21,7 +22,10 @@ GAME_GROUP = "leaves.games"
 DEFAULT_GAME = "leaves"
 
 
+@functools.cache
 def _entry_points() -> dict[str, Any]:
+    """The installed games (scanning every distribution's metadata takes a few milliseconds:
+    once a process; ``_entry_points.cache_clear()`` after installing one at run time)."""
     return {ep.name: ep for ep in importlib.metadata.entry_points(group=GAME_GROUP)}
 
 
