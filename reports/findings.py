@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from tournaments.game import Declaration, plural
+from tournaments.declaration import Declaration, plural
 
 from .data import default_declaration
 

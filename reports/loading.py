@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from tournaments.game import Declaration
+from tournaments.declaration import Declaration
 
 from .data import (
     ARRAY_FIELDS,

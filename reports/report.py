@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from tournaments.game import Declaration
+from tournaments.declaration import Declaration
 
 from .data import Run, as_run
 from .declared import by_parameter, means, outcomes

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tournaments.game import Declaration, plural
+from tournaments.declaration import Declaration, plural
 
 from .data import Run
 from .findings import key_findings

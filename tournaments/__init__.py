@@ -1,11 +1,13 @@
 """tournaments: round-robin tournaments of many games, in parallel, streamed to Parquet.
 
-The runner is game-agnostic (``GamePlugin``); 13 Leaves (``LeavesGame``) is the default game.
+The runner is game-agnostic (``GamePlugin``); the default game is the registry's
+(``tournaments.games``: 13 Leaves).
 """
 
 from __future__ import annotations
 
-from .game import Declaration, GameBase, GamePlugin, SeatedBatch, SeatedMatches
+from .declaration import Declaration
+from .game import GameBase, GamePlugin, SeatedBatch, SeatedMatches
 from .gauntlet import Gauntlet, GauntletResult, gauntlet
 from .result import TournamentResult, load
 from .runner import Tournament, parse_players

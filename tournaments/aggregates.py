@@ -15,11 +15,12 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .game import SeatedBatch, SeatedMatches
+if TYPE_CHECKING:
+    from .game import SeatedBatch, SeatedMatches
 
 __all__ = [
     "SHARE_UNITS",

@@ -1,0 +1,107 @@
+"""What a game declares, as a run's manifest keeps it (``Declaration``), and the word helper
+the reports use: a module of its own, with no import of the runner or the strategies, so that
+reading a run's declaration (every report does) loads neither."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["DECLARED", "Declaration", "plural"]
+
+DECLARED = (
+    "name", "title", "min_players", "max_players", "seat_columns", "game_columns", "rank_value",
+    "higher_is_better", "ahead_means", "length_value", "length_columns", "share_columns",
+    "mean_columns", "parameters", "has_first_player", "turn_order", "shared_wins", "unit",
+    "match_unit", "match_name", "match_title", "match_label", "match_score", "match_target",
+)  # fmt: skip
+"""The attributes of a plug-in that make its declaration (see ``Declaration``)."""
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a game declares, as the manifest keeps it: the runner, matches and reports read this
+    and nothing else about the game.
+
+    - ``seat_columns`` / ``game_columns``: result columns per seat (rows hold ``<name>_i``)
+      and per game. ``rank_value`` (a seat column) orders the players at a table,
+      ``higher_is_better`` its direction, ``ahead_means`` says it in words ("fewer cards
+      left"). ``length_columns``: per-game lengths (histograms, percentiles, charts; the
+      first one, ``length_value``, is the one the runner histograms). ``share_columns``: yes/no
+      per-game columns reported as shares, mapped to what they mean ("ended by blockade").
+      ``mean_columns``: seat columns whose mean per strategy is reported with 95% intervals.
+      ``parameters``: strategy parameters (name: default value, e.g. Ligretto's ``speed``)
+      by which the rank value is tabled ("is it better to be faster or to play smarter?").
+    - ``has_first_player``: seat positions count from a first player (the seat table);
+      ``turn_order``: the seat before one matters (the neighbours table); ``shared_wins``:
+      players tied for the best rank value all win.
+    - ``unit``: what one row is ("game", "round"); a match is several of them, a
+      ``match_unit`` ("match", "game") to ``match_target`` points of ``match_score``;
+      ``match_name`` (file stems), ``match_title`` and ``match_label`` name it in reports.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    seat_columns: tuple[str, ...]
+    game_columns: tuple[str, ...]
+    rank_value: str
+    higher_is_better: bool
+    ahead_means: str
+    length_value: str
+    length_columns: tuple[str, ...]
+    share_columns: dict[str, str]
+    mean_columns: tuple[str, ...]
+    parameters: dict[str, float]
+    has_first_player: bool
+    turn_order: bool
+    shared_wins: bool
+    unit: str
+    match_unit: str
+    match_name: str
+    match_title: str
+    match_label: str
+    match_score: str
+    match_target: int
+
+    @classmethod
+    def of(cls, game: Any) -> Declaration:
+        """The declaration of a plug-in (its class attributes named in ``DECLARED``)."""
+        return cls.from_dict({k: getattr(game, k) for k in DECLARED})
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Declaration:
+        """From the manifest's ``game_declaration``; ValueError names what is missing."""
+        missing = [k for k in DECLARED if k not in d]
+        if missing:
+            raise ValueError(f"the game declaration lacks {', '.join(missing)}")
+        v = {k: d[k] for k in DECLARED}
+        for k in ("seat_columns", "game_columns", "length_columns", "mean_columns"):
+            v[k] = tuple(v[k])
+        v["share_columns"] = dict(v["share_columns"])
+        v["parameters"] = {k: float(x) for k, x in dict(v["parameters"]).items()}
+        for k in ("higher_is_better", "has_first_player", "turn_order", "shared_wins"):
+            v[k] = bool(v[k])
+        for k in ("min_players", "max_players", "match_target"):
+            v[k] = int(v[k])
+        return cls(**v)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in DECLARED}
+        for k in ("seat_columns", "game_columns", "length_columns", "mean_columns"):
+            out[k] = list(out[k])
+        return out
+
+    def units(self, n: int | None = None) -> str:
+        """The row unit in the plural ("games", "rounds"), or singular for ``n == 1``."""
+        return self.unit if n == 1 else plural(self.unit)
+
+    @property
+    def better(self) -> str:
+        return "higher" if self.higher_is_better else "lower"
+
+
+def plural(word: str) -> str:
+    """English plural of a unit name: match -> matches, round -> rounds."""
+    return word + ("es" if word.endswith(("ch", "sh", "s", "x")) else "s")
