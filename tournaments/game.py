@@ -227,6 +227,9 @@ class GameBase:
     ``lookup``, and implements ``play``."""
 
     title = "Game"
+    rules_core: str | None = None
+    """The package that implements the game's rules (``leaves``, ``ligretto``): its
+    ``__version__`` goes into every run's manifest (``versions``)."""
     former_names: tuple[str, ...] = ()
     """Names older runs of this game recorded (read, never written)."""
     options: tuple[GameOption, ...] = ()
@@ -264,6 +267,15 @@ class GameBase:
 
     def config(self) -> dict[str, Any]:
         return {}
+
+    def versions(self) -> dict[str, str]:
+        """The rules core's version (the package ``rules_core`` names), for the manifest."""
+        if self.rules_core is None:
+            return {}
+        import importlib
+
+        core = importlib.import_module(self.rules_core)
+        return {self.rules_core: str(getattr(core, "__version__", "unknown"))}
 
     def lookup(self, spec: Any) -> Any:
         """The strategy object of an entrant spec, from the game's registry (the strategies

@@ -42,6 +42,7 @@ class LeavesGame(GameBase):
     name = "leaves"
     former_names = ("13leaves",)
     title = "13 Leaves"
+    rules_core = "leaves"
     options = (
         GameOption("turn_limit", int, f"Turn limit per game (default {TURN_LIMIT})."),
         GameOption(
@@ -93,11 +94,6 @@ class LeavesGame(GameBase):
 
     def config(self) -> dict[str, Any]:
         return {"turn_limit": self.turn_limit, "decision_timeout": self.decision_timeout}
-
-    def versions(self) -> dict[str, str]:
-        import leaves
-
-        return {"leaves": leaves.__version__}
 
     def rebuild(self, entrant: dict[str, Any]) -> Any:
         """The entrant from the manifest's description: its class (from its file, if any),

@@ -34,6 +34,7 @@ class LigrettoGame(GameBase):
 
     name = "ligretto"
     title = "Ligretto"
+    rules_core = "ligretto"
     default_baseline = "stack"
     spec_example = "cautious:patience=3,speed=1.1"
     min_players = MIN_PLAYERS
@@ -64,11 +65,6 @@ class LigrettoGame(GameBase):
     for 7 to 12 seats); the rotations of the canonical order (by label, never the listing)."""
     min_unit_s = 2e-5
     """A lower bound on one round's single-core time (compiled built-ins, 2 players)."""
-
-    def versions(self) -> dict[str, str]:
-        import ligretto
-
-        return {"ligretto": ligretto.__version__}
 
     def lookup(self, spec: Any) -> Any:
         from strategies.ligretto import resolve

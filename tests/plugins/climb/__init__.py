@@ -8,4 +8,6 @@ leads. The first to empty their hand wins; a game stops unfinished at the turn l
 
 from .rules import HAND, VALUES, deal, legal, play_game
 
+__version__ = "1.0"
+
 __all__ = ["HAND", "VALUES", "deal", "legal", "play_game"]

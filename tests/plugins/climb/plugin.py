@@ -20,6 +20,7 @@ class ClimbGame(GameBase):
 
     name = "climb"
     title = "Climb"
+    rules_core = "climb"
     min_players = 2
     max_players = 4
     seat_columns = ("cards_left",)
@@ -45,9 +46,6 @@ class ClimbGame(GameBase):
 
     def config(self) -> dict[str, Any]:
         return {"turn_limit": self.turn_limit}
-
-    def versions(self) -> dict[str, str]:
-        return {"climb": "1.0"}
 
     def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
              record: bool = False) -> SeatedBatch:  # fmt: skip
