@@ -171,10 +171,14 @@ class Accumulator:
         elif self.dense:
             keys = np.concatenate([k for k, _ in self.parts])
             won = np.concatenate([v for _, v in self.parts])
-            n = np.bincount(keys, minlength=self.g * self.c).astype(np.float64)
-            w = np.bincount(keys, weights=won, minlength=self.g * self.c)
+            cells = self.g * self.c
+            n = np.bincount(keys, minlength=cells)
+            if ((won == 0) | (won == 1)).all():  # yes/no outcomes: count the yeses (faster)
+                w = np.bincount(keys[won == 1], minlength=cells).astype(np.float64)
+            else:
+                w = np.bincount(keys, weights=won, minlength=cells)
             key = np.flatnonzero(n)
-            w, n = w[key], n[key]
+            w, n = w[key], n[key].astype(np.float64)
         else:
             keys = np.concatenate([k for k, _ in self.parts])
             vals = np.concatenate([v for _, v in self.parts], axis=1)
