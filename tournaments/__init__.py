@@ -1,19 +1,36 @@
 """tournaments: round-robin tournaments of many games, in parallel, streamed to Parquet.
 
 The runner is game-agnostic (``GamePlugin``); the default game is the registry's
-(``tournaments.games``: 13 Leaves).
+(``tournaments.games``: 13 Leaves). The names below are imported on first use (PEP 562): a
+report, which reads only a run's declaration (``tournaments.declaration``) and results,
+loads neither the runner nor the strategies.
 """
 
 from __future__ import annotations
 
-from .declaration import Declaration
-from .game import GameBase, GamePlugin, SeatedBatch, SeatedMatches
-from .gauntlet import Gauntlet, GauntletResult, gauntlet
-from .result import TournamentResult, load
-from .runner import Tournament, parse_players
-from .schedule import Schedule, make_tables
-from .seating import SEATINGS, design
-from .seeds import derive_seeds
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "Declaration": "declaration",
+    "GameBase": "game",
+    "GamePlugin": "game",
+    "SeatedBatch": "game",
+    "SeatedMatches": "game",
+    "Gauntlet": "gauntlet",
+    "GauntletResult": "gauntlet",
+    "TournamentResult": "result",
+    "load": "result",
+    "Tournament": "runner",
+    "parse_players": "runner",
+    "Schedule": "schedule",
+    "make_tables": "schedule",
+    "SEATINGS": "seating",
+    "design": "seating",
+    "derive_seeds": "seeds",
+}
 
 __all__ = [
     "Declaration",
@@ -34,3 +51,50 @@ __all__ = [
     "make_tables",
     "parse_players",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """An exported name, or a submodule (``tournaments.runner``), imported on first use."""
+    module = _EXPORTS.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":  # the submodule exists but failed
+                raise
+    raise AttributeError(f"module 'tournaments' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """``tournaments.gauntlet`` is the function ``gauntlet.gauntlet``, as it was when this
+    package imported its parts at once, though the submodule of that name now loads later
+    (and the import system records a loaded submodule as an attribute of its package)."""
+
+    @property
+    def gauntlet(self) -> Any:
+        return importlib.import_module(f"{__name__}.gauntlet").gauntlet
+
+    @gauntlet.setter
+    def gauntlet(self, module: Any) -> None:
+        """The import system recording the submodule: the function stays the attribute."""
+
+
+sys.modules[__name__].__class__ = _Package
+
+if TYPE_CHECKING:  # what type checkers and editors see
+    from .declaration import Declaration
+    from .game import GameBase, GamePlugin, SeatedBatch, SeatedMatches
+    from .gauntlet import Gauntlet, GauntletResult, gauntlet
+    from .result import TournamentResult, load
+    from .runner import Tournament, parse_players
+    from .schedule import Schedule, make_tables
+    from .seating import SEATINGS, design
+    from .seeds import derive_seeds
