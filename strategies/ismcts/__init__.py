@@ -54,7 +54,8 @@ against three of them; with every built-in as a candidate, about three games in 
 ``preset=fast`` (``settings.PRESETS``) is a named setting of about a fifth of the time.
 2000 iterations, not 2500: 2500 won slightly more on other deals than the published ones
 (seed 4242, 480 games against three ``weighted``: 47.3% to 46.5%) but took 23.5-27.8 ms a
-decision on an idle core, over the 25 ms bound; 2000 took 16.4-23.5 ms.
+decision on an idle core, over the 25 ms bound; 2000 took 16.4-23.5 ms (since the counting
+kernels count no references: 6.7 ms on average over a game, ``docs/performance.md``).
 
 *Flat by default* (``max_depth=1``): the tree holds only the searcher's next move, and the
 rest of every iteration is a playout. With opponents played by their models
