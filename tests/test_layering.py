@@ -1,5 +1,5 @@
 """Imports flow one way: gamekit <- leaves, ligretto <- strategies <- tournaments <- reports <-
-tuning <- leaves_cli (the command line). ``gamekit`` (seeds, the kernels' RNG, the lazy JIT)
+tuning <- interop (the research environments) <- leaves_cli (the command line). ``gamekit`` (seeds, the kernels' RNG, the lazy JIT)
 knows no game; the two rules cores (``leaves``, ``ligretto``) do not import each other. No
 module is exempt."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ["leaves", "strategies", "tournaments", "reports", "tuning", "leaves_cli"]
+LAYERS = ["leaves", "strategies", "tournaments", "reports", "tuning", "interop", "leaves_cli"]
 CORES = ["leaves", "ligretto"]  # side by side, above gamekit
 BOTTOM = "gamekit"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCT = ["gamekit", "leaves", "ligretto", "strategies", "tournaments", "reports", "tuning",
+PRODUCT = ["gamekit", "interop", "leaves", "ligretto", "strategies", "tournaments", "reports", "tuning",
            "leaves_cli"]  # fmt: skip
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80

@@ -17,7 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGINS = ROOT / "tests" / "plugins"
-PRODUCT = ["leaves", "ligretto", "strategies", "tournaments", "reports", "tuning", "leaves_cli"]
+PRODUCT = ["gamekit", "leaves", "ligretto", "strategies", "tournaments", "reports", "tuning", "interop",
+           "leaves_cli"]  # fmt: skip
 
 
 def leaves(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -1,0 +1,7 @@
+"""interop: 13 Leaves in the standard research environments (``interop.pettingzoo``).
+
+The package sits above the runner and below the command line; its dependencies come in the
+optional extra ``pip install ".[research]"`` (the main install stays as light as it is).
+"""
+
+from __future__ import annotations

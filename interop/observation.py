@@ -1,0 +1,67 @@
+"""The fixed-size observation of one seat of 13 Leaves: what the seat may see, nothing more.
+
+Seats are relative to the observer (its own seat first, then the next to play after it, ...),
+padded to six. One vector of int16, in this order (``LAYOUT`` names each part and its size):
+
+* ``hand`` (13): the observer's cards, per value 1..13;
+* ``table`` (13): cards on the table per value; ``ends`` (2): the lowest and highest value on
+  the table (0 when it is empty);
+* ``removed`` (13): cards out of play per value (cleared rounds);
+* ``hand_sizes`` (6), ``passed`` (6), ``in_game`` (6): per relative seat, its cards, whether it
+  passed this round, whether the seat exists at this table;
+* ``known`` (6 x 13): per relative seat, cards known to be in its hand (taken from the table
+  in view of everyone), the observer's own included;
+* ``to_play`` (6): one-hot, the relative seat whose turn it is;
+* ``round``, ``turn`` (2).
+
+Everything comes from ``State.view(seat)`` (``leaves.PlayerView``), which holds no hidden card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from leaves import DECK, MAX_PLAYERS, N_VALUES
+
+LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", N_VALUES),
+    ("table", N_VALUES),
+    ("ends", 2),
+    ("removed", N_VALUES),
+    ("hand_sizes", MAX_PLAYERS),
+    ("passed", MAX_PLAYERS),
+    ("in_game", MAX_PLAYERS),
+    ("known", MAX_PLAYERS * N_VALUES),
+    ("to_play", MAX_PLAYERS),
+    ("round", 1),
+    ("turn", 1),
+)
+SIZE = sum(n for _, n in LAYOUT)
+"""The observation's length (145)."""
+
+
+def bounds(turn_limit: int) -> np.ndarray:
+    """The largest value of each entry (for the observation space's ``high``)."""
+    most = max(DECK)  # copies of the commonest value
+    cap = {"hand": most, "table": most, "ends": N_VALUES, "removed": most,
+           "hand_sizes": sum(DECK), "passed": 1, "in_game": 1, "known": most, "to_play": 1,
+           "round": turn_limit + 1, "turn": turn_limit}  # fmt: skip
+    return np.concatenate([np.full(n, cap[name], np.int16) for name, n in LAYOUT])
+
+
+def encode(view) -> np.ndarray:
+    """The observation vector of ``view`` (a ``leaves.PlayerView``)."""
+    n, me = view.n_players, view.player
+    order = [(me + k) % n for k in range(n)]  # relative seats: the observer first
+    ends = (view.ends[0][0], view.ends[1][0]) if view.ends else (0, 0)  # (value, count) each
+    rel = np.zeros((4, MAX_PLAYERS), np.int16)  # hand sizes, passed, in game, to play
+    known = np.zeros((MAX_PLAYERS, N_VALUES), np.int16)
+    for k, seat in enumerate(order):
+        rel[0, k] = view.hand_sizes[seat]
+        rel[1, k] = view.passed[seat]
+        rel[2, k] = 1
+        rel[3, k] = seat == view.current_player and not view.is_terminal
+        known[k] = view.known[seat]
+    parts = [view.hand, view.table, ends, view.removed, rel[0], rel[1], rel[2], known.ravel(),
+             rel[3], [view.round], [view.turn]]  # fmt: skip
+    return np.concatenate([np.asarray(p, np.int16) for p in parts])

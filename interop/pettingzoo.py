@@ -1,0 +1,149 @@
+"""13 Leaves as a PettingZoo AEC environment, following PettingZoo's classic card games.
+
+``env(n_players=4, turn_limit=1000, render_mode=None)`` (wrapped as PettingZoo's classic
+environments are: an illegal action ends the game with -1 for its player) and ``raw_env(...)``
+with the same parameters. Agents ``player_0`` .. ``player_{n-1}`` are the seats; the one to act
+is ``agent_selection``. Each observation is a dict: ``observation``, the seat's fixed-size view
+(``interop.observation``: 145 int16, nothing the seat may not see), and ``action_mask`` over
+the pinned 117 action ids (``leaves.ALL_ACTIONS``; all zero for a seat not to act). Rewards come
+at the end: the winner +1, every other seat -1; a game stopped at the turn limit is truncated
+with 0 for all. ``render()`` is text (``"ansi"`` returns it, ``"human"`` prints it).
+
+A reset's ``seed`` fixes the deal and so the game given the actions; resets without one draw
+the next deal of the stream the last seed started (or of fresh entropy).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+
+import leaves
+from leaves import N_ACTIONS, TURN_LIMIT
+
+from .observation import SIZE, bounds, encode
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment wrapped as PettingZoo's classic games are (illegal actions end the game
+    with -1 for their player, actions out of range are refused, calls must come in order)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """13 Leaves for ``n_players`` (3 to 6) seats."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "thirteen_leaves_v0",
+                "is_parallelizable": False}  # fmt: skip
+
+    def __init__(self, n_players: int = 4, turn_limit: int = TURN_LIMIT,
+                 render_mode: str | None = None):  # fmt: skip
+        super().__init__()
+        if not leaves.MIN_PLAYERS <= int(n_players) <= leaves.MAX_PLAYERS:
+            raise ValueError(
+                f"n_players must be {leaves.MIN_PLAYERS} to {leaves.MAX_PLAYERS}, got {n_players}"
+            )
+        if int(turn_limit) < 1:
+            raise ValueError(f"turn_limit must be at least 1, got {turn_limit}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        self.n_players, self.turn_limit, self.render_mode = (
+            int(n_players),
+            int(turn_limit),
+            render_mode,
+        )
+        self.possible_agents = [f"player_{i}" for i in range(self.n_players)]
+        self.agents = self.possible_agents[:]
+        high = bounds(self.turn_limit)
+        obs = spaces.Dict({
+            "observation": spaces.Box(low=0, high=high, shape=(SIZE,), dtype=np.int16),
+            "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+        })  # fmt: skip
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._seeds = np.random.SeedSequence()
+        self.state: leaves.State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat(agent)
+        mask = np.zeros(N_ACTIONS, np.int8)
+        if not self.state.is_terminal and seat == self.state.current_player:
+            mask[list(self.state.legal_action_ids())] = 1
+        return {"observation": encode(self.state.view(seat)), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.SeedSequence(seed)
+        (deal,) = self._seeds.spawn(1)  # the next deal of the stream
+        self.state = leaves.new_game(self.n_players, seed=np.random.default_rng(deal),
+                                     turn_limit=self.turn_limit)  # fmt: skip
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._agent_selector = AgentSelector(self.agents)
+        self.agent_selection = self.possible_agents[self.state.current_player]
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        self._cumulative_rewards[agent] = 0
+        if int(action) not in self.state.legal_action_ids():
+            raise ValueError(f"action {action} is not legal for {agent} here")
+        self.state = self.state.apply(int(action))
+        self.rewards = dict.fromkeys(self.agents, 0)
+        if self.state.is_terminal:
+            winner = self.state.winner
+            if winner is None:  # stopped at the turn limit
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                self.terminations = dict.fromkeys(self.agents, True)
+                for a in self.agents:
+                    self.rewards[a] = 1 if self._seat(a) == winner else -1
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The position as text: the table, every seat's hand size, who is to play."""
+        if self.render_mode is None:
+            return None
+        s = self.state
+        ends = (s.ends[0][0], s.ends[1][0]) if s.ends else ("-", "-")
+        lines = [
+            f"turn {s.turn}, round {s.round}; table {list(s.table)} (ends {ends[0]}, {ends[1]})",
+            "hands: " + ", ".join(f"player_{i}: {n}" for i, n in enumerate(s.hand_sizes)),
+            "passed: " + ", ".join(f"player_{i}" for i, p in enumerate(s.passed) if p),
+            ("winner: " + f"player_{s.winner}" if s.winner is not None else
+             "unfinished" if s.is_terminal else f"to play: player_{s.current_player}"),
+        ]  # fmt: skip
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+        return text
+
+    def close(self) -> None:
+        pass
