@@ -92,3 +92,49 @@ def test_settings_are_checked_and_render_is_text():
     e = raw_env(n_players=4, render_mode="ansi")
     e.reset(seed=2)
     assert "to play: player_" in e.render()
+
+
+def _rows(tmp_path, name: str, jobs: int):
+    from tournaments import Tournament
+
+    t = Tournament(["observation:policy=interop.agents.random_legal", "random", "greedy"],
+                   players=3, games=60, seed=11)  # fmt: skip
+    return t.run(n_jobs=jobs, out=tmp_path / name).games()
+
+
+def test_an_outside_agent_plays_in_a_tournament_from_the_runners_seeds(tmp_path):
+    import pandas as pd
+
+    a, b = _rows(tmp_path, "a", 1), _rows(tmp_path, "b", 2)
+    pd.testing.assert_frame_equal(a, b)  # the same games, whatever --jobs
+    assert (a.filter(like="seat_") == "observation(policy=interop.agents.random_legal)").any().any()
+
+
+def test_an_outside_agent_that_answers_an_illegal_action_forfeits(tmp_path):
+    import strategies
+
+    agent = strategies.get("observation:policy=tests.test_pettingzoo._always_zero")
+    result = strategies.play_game([agent, "random", "random"], seed=3)
+    assert result.forfeit_seat == 0 and "not a legal action id" in str(result.error)
+
+
+def _always_zero(observation):
+    return 0 if not observation["action_mask"][0] else 1_000
+
+
+def test_our_strategy_drives_pettingzoos_loop_the_same_way_twice():
+    from interop.agents import pettingzoo_policy
+
+    def play(seed: int) -> list[int]:
+        e = env(n_players=4)
+        e.reset(seed=seed)
+        policies = {a: pettingzoo_policy("weighted", seed=i) for i, a in enumerate(e.agents)}
+        actions = []
+        for agent in e.agent_iter():
+            _, _, terminated, truncated, _ = e.last()
+            action = None if terminated or truncated else policies[agent](e, agent)
+            actions.append(action)
+            e.step(action)
+        return actions
+
+    assert play(7) == play(7) and play(7) != play(8)

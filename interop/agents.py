@@ -1,0 +1,100 @@
+"""Outside agents in our tournaments, and ours in PettingZoo's loop.
+
+* ``ObservationAgent`` (spec ``observation:policy=module.function``, registered through the
+  strategies' entry points, so ``strategies`` never imports this package): a 13 Leaves
+  strategy that hands any callable the PettingZoo observation of its seat (the dict
+  ``{"observation", "action_mask"}`` of ``interop.pettingzoo``) and plays the action id it
+  returns. A callable that takes two arguments gets the seat's generator too, the only
+  randomness it may use, so games replay from the runner's seeds.
+* ``pettingzoo_policy(spec, seed)``: any of our strategies as a function ``act(env, agent)``
+  for PettingZoo's agent loop.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from leaves import ALL_ACTIONS, N_ACTIONS, Action, PlayerView
+from strategies import Strategy, fresh, get
+
+from .observation import encode
+
+__all__ = ["ObservationAgent", "observation_of", "pettingzoo_policy"]
+
+
+def observation_of(view: PlayerView, legal: tuple[Action, ...]) -> dict[str, np.ndarray]:
+    """The seat's PettingZoo observation: its encoded view and the mask of ``legal``."""
+    mask = np.zeros(N_ACTIONS, np.int8)
+    mask[[a.id for a in legal]] = 1
+    return {"observation": encode(view), "action_mask": mask}
+
+
+def _load(target: str) -> Callable[..., Any]:
+    """The callable ``module.function`` (or ``module:function``) names."""
+    module, sep, name = target.partition(":") if ":" in target else target.rpartition(".")
+    if not sep or not module or not name:
+        raise ValueError(f"policy must be 'module.function', got {target!r}")
+    try:
+        fn = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load the policy {target!r}: {exc}") from None
+    if not callable(fn):
+        raise ValueError(f"the policy {target!r} is not callable")
+    return fn
+
+
+class ObservationAgent(Strategy):
+    """Plays what a callable answers to the seat's PettingZoo observation."""
+
+    name = "observation"
+    description = "an outside agent: a callable given the PettingZoo observation of its seat"
+    classifier = {"stochastic": True}
+
+    def __init__(self, policy: str = "interop.agents.first_legal"):
+        self._fn = _load(policy)
+        self._takes_rng = len(inspect.signature(self._fn).parameters) >= 2
+
+    def choose(self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
+               ) -> Action:  # fmt: skip
+        obs = observation_of(view, legal)
+        answer = self._fn(obs, rng) if self._takes_rng else self._fn(obs)
+        action = int(answer)
+        if not 0 <= action < N_ACTIONS or not obs["action_mask"][action]:
+            raise ValueError(f"the policy answered {answer!r}, not a legal action id")
+        return ALL_ACTIONS[action]
+
+
+def first_legal(observation: dict[str, np.ndarray]) -> int:
+    """The lowest legal action id (a default policy, and an example of the protocol)."""
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+def random_legal(observation: dict[str, np.ndarray], rng: np.random.Generator) -> int:
+    """A uniformly random legal action, drawn from the seat's generator."""
+    return int(rng.choice(np.flatnonzero(observation["action_mask"])))
+
+
+def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str], int]:
+    """One of our strategies (a spec, class or instance) as ``act(env, agent) -> action id``
+    for PettingZoo's loop over ``interop.pettingzoo.env``: it reads the seat's view from the
+    environment's state (what the seat may see, as its observation holds) and draws from a
+    generator fixed by ``seed``. A new game (a reset) gets a fresh strategy."""
+    rng = np.random.default_rng(seed)
+    base = get(spec)
+    seen: dict[str, Any] = {}  # per agent: the last turn it acted at, and its strategy
+
+    def act(e: Any, agent: str) -> int:
+        state = e.unwrapped.state
+        view = state.view(e.unwrapped.possible_agents.index(agent))
+        last = seen.get(agent)
+        if last is None or state.turn < last[0]:  # a new game: a fresh instance
+            last = (state.turn, fresh(base))
+        seen[agent] = (state.turn, last[1])
+        return int(last[1].choose(view, tuple(state.legal_actions()), rng).id)
+
+    return act
