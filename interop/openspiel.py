@@ -1,0 +1,176 @@
+"""13 Leaves as an OpenSpiel game: ``register()`` adds ``python_13_leaves`` (parameter
+``players``, 3 to 6; ``turn_limit``), sequential, imperfect information.
+
+The deal is chance, card by card as OpenSpiel's card games deal: one chance node per card
+(the outcome is the card's value, weighted by the copies left in the deck), seat after seat,
+then one for the first player; the undealt cards stay out of the game, as in ``leaves``. After
+that the state is a ``leaves.State``: actions are the pinned 117 action ids, returns are +1 for
+the winner and -1 for every other seat (0 for everyone in a game stopped at the turn limit).
+
+A seat's information state string is its hand now, the first player and every move since the
+deal (all moves are public, so with them the hand now tells the hand dealt): perfect recall. Its observation string and tensor are its current
+view (``interop.observation``: the 145 entries of the PettingZoo observation).
+``resample_from_infostate`` draws hidden hands consistent with the seat's view
+(``PlayerView.sample_state``), which OpenSpiel's ``ISMCTSBot`` needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import leaves
+from leaves import DECK, HAND_SIZES, N_ACTIONS, N_VALUES, TURN_LIMIT
+
+from .observation import SIZE, encode
+
+__all__ = ["GAME_NAME", "register"]
+
+GAME_NAME = "python_13_leaves"
+_DEFAULT_PLAYERS = 4
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="13 Leaves",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=leaves.MAX_PLAYERS,
+    min_num_players=leaves.MIN_PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": _DEFAULT_PLAYERS, "turn_limit": TURN_LIMIT},
+)
+
+
+class ThirteenLeavesGame(pyspiel.Game):
+    """The game for ``players`` seats."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        params = {**_GAME_TYPE.parameter_specification, **(params or {})}
+        n, limit = int(params["players"]), int(params["turn_limit"])
+        if n not in HAND_SIZES:
+            raise ValueError(f"players must be {leaves.MIN_PLAYERS} to {leaves.MAX_PLAYERS}")
+        info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=N_VALUES,
+                                num_players=n, min_utility=-1.0, max_utility=1.0,
+                                utility_sum=None, max_game_length=limit)  # fmt: skip
+        super().__init__(_GAME_TYPE, info, params)
+        self.n_players, self.turn_limit = n, limit
+
+    def new_initial_state(self) -> ThirteenLeavesState:
+        return ThirteenLeavesState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
+        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return Observer(perfect_recall=perfect)
+
+
+class ThirteenLeavesState(pyspiel.State):
+    """A deal in progress (chance), then a ``leaves.State``."""
+
+    def __init__(self, game: ThirteenLeavesGame):
+        super().__init__(game)
+        self.n, self.limit = game.n_players, game.turn_limit
+        self.hands = [[0] * N_VALUES for _ in range(self.n)]
+        self.dealt = 0
+        self.state: leaves.State | None = None
+        self.first = -1
+        self.moves: list[int] = []
+
+    # the deal ------------------------------------------------------------------------------
+    def _to_deal(self) -> int:
+        return self.n * HAND_SIZES[self.n]
+
+    def _left(self) -> np.ndarray:
+        return np.asarray(DECK) - np.sum(self.hands, axis=0)
+
+    def current_player(self) -> int:
+        if self.state is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.state.is_terminal:
+            return pyspiel.PlayerId.TERMINAL
+        return self.state.current_player
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.dealt < self._to_deal():
+            left = self._left()
+            return [(v, c / left.sum()) for v, c in enumerate(left) if c]
+        return [(seat, 1.0 / self.n) for seat in range(self.n)]  # the first player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.state.legal_action_ids())
+
+    def _apply_action(self, action: int) -> None:
+        if self.state is not None:
+            self.state = self.state.apply(int(action))
+            self.moves.append(int(action))
+        elif self.dealt < self._to_deal():
+            self.hands[self.dealt % self.n][int(action)] += 1
+            self.dealt += 1
+        else:
+            self.first = int(action)
+            self.state = leaves.State.initial(self.hands, first_player=self.first,
+                                              turn_limit=self.limit)  # fmt: skip
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return (
+                f"first player {action}" if self.dealt == self._to_deal() else f"deal {action + 1}"
+            )
+        return str(leaves.ALL_ACTIONS[action])
+
+    def is_terminal(self) -> bool:
+        return self.state is not None and self.state.is_terminal
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal() or self.state.winner is None:
+            return [0.0] * self.n
+        return [1.0 if seat == self.state.winner else -1.0 for seat in range(self.n)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state the seat cannot tell from this one: the other hands drawn again,
+        consistent with what the seat has seen (for ``ISMCTSBot``)."""
+        rng = np.random.default_rng(int(probability_sampler() * 2**53))
+        clone = self.clone()
+        clone.state = self.state.view(player_id).sample_state(rng)
+        return clone
+
+    def __str__(self) -> str:
+        if self.state is None:
+            return f"dealing: {self.dealt} of {self._to_deal()} cards"
+        return str(self.state)
+
+
+class Observer:
+    """OpenSpiel's observer: a seat's view as a tensor, and as a string (with perfect recall,
+    its dealt hand and every move; without, its view now)."""
+
+    def __init__(self, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: ThirteenLeavesState, player: int) -> None:
+        self.tensor.fill(0)
+        if state.state is not None:
+            self.tensor[:] = encode(state.state.view(player))
+
+    def string_from(self, state: ThirteenLeavesState, player: int) -> str:
+        if state.state is None:
+            return f"p{player} dealt {state.hands[player]}"
+        if self.perfect_recall:
+            hand = list(state.state.hands[player])  # with the public moves: the dealt hand
+            return f"p{player} hand {hand} first {state.first} moves {state.moves}"
+        return f"p{player} " + " ".join(map(str, encode(state.state.view(player))))
+
+
+def register() -> None:
+    """Register ``python_13_leaves`` with OpenSpiel (once a process; later calls do nothing)."""
+    if GAME_NAME not in pyspiel.registered_names():
+        pyspiel.register_game(_GAME_TYPE, ThirteenLeavesGame)

@@ -1,0 +1,66 @@
+"""13 Leaves as an OpenSpiel game (``interop.openspiel``) passes OpenSpiel's random simulation
+test, with serialization, and plays through its MCTS and ISMCTS bots."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from interop.observation import encode  # noqa: E402
+from interop.openspiel import GAME_NAME, register  # noqa: E402
+
+register()
+register()  # a second call does nothing
+
+
+def _deal(state, rng) -> None:
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        assert abs(sum(probs) - 1) < 1e-12
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_openspiels_random_simulation_test_with_serialization(players):
+    game = pyspiel.load_game(f"{GAME_NAME}(players={players})")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_the_deal_is_chance_and_views_are_what_a_seat_sees():
+    game = pyspiel.load_game(GAME_NAME)  # 4 players by default
+    state = game.new_initial_state()
+    _deal(state, np.random.default_rng(2))
+    inner = state.state
+    assert inner.hand_sizes == (11, 11, 11, 11) and state.current_player() == inner.current_player
+    seat = state.current_player()
+    assert np.array_equal(state.observation_tensor(seat), encode(inner.view(seat)))
+    other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(seat) == state.information_state_string(seat)
+    assert other.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_game_plays_through_openspiels_mcts_and_ismcts_bots(players):
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(f"{GAME_NAME}(players={players})")
+    rs = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    bots = [mcts.MCTSBot(game, 2.0, 16, evaluator, random_state=rs),
+            ismcts.ISMCTSBot(game, evaluator, 2.0, 16, random_state=rs)]  # fmt: skip
+    bots += [pyspiel.make_uniform_random_bot(p, 3) for p in range(2, players)]
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _deal(state, rng)
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    assert sorted(state.returns()) in ([-1.0] * (players - 1) + [1.0], [0.0] * players)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(Exception, match="players must be 3 to 6"):
+        pyspiel.load_game(f"{GAME_NAME}(players=2)")
