@@ -26,7 +26,7 @@ from leaves import DECK, HAND_SIZES, N_ACTIONS, N_VALUES, TURN_LIMIT
 
 from .observation import SIZE, encode
 
-__all__ = ["GAME_NAME", "register"]
+__all__ = ["GAME_NAME", "StrategyBot", "register"]
 
 GAME_NAME = "python_13_leaves"
 _DEFAULT_PLAYERS = 4
@@ -174,3 +174,28 @@ def register() -> None:
     """Register ``python_13_leaves`` with OpenSpiel (once a process; later calls do nothing)."""
     if GAME_NAME not in pyspiel.registered_names():
         pyspiel.register_game(_GAME_TYPE, ThirteenLeavesGame)
+
+
+class StrategyBot(pyspiel.Bot):
+    """Any of our strategies (a spec, class or instance) as an OpenSpiel bot for
+    ``python_13_leaves``: it sees the seat's view of the game's state and draws from a
+    generator fixed by ``seed``; ``restart`` (a new game) gives it a fresh strategy."""
+
+    def __init__(self, spec: Any, seed: int | None = None):
+        super().__init__()
+        import strategies
+
+        self._base = strategies.get(spec)
+        self._seed = seed
+        self.restart()
+
+    def restart(self) -> None:
+        from strategies import fresh
+
+        self._strategy = fresh(self._base)
+        self._rng = np.random.default_rng(self._seed)
+
+    def step(self, state: ThirteenLeavesState) -> int:
+        inner = state.state
+        view = inner.view(state.current_player())
+        return int(self._strategy.choose(view, tuple(inner.legal_actions()), self._rng).id)

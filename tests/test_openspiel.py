@@ -68,3 +68,22 @@ def test_a_game_plays_through_openspiels_mcts_and_ismcts_bots(players):
 def test_bad_settings_are_refused():
     with pytest.raises(Exception, match="players must be 3 to 6"):
         pyspiel.load_game(f"{GAME_NAME}(players=2)")
+
+
+def test_our_strategies_play_as_openspiel_bots():
+    from interop.openspiel import StrategyBot
+
+    game = pyspiel.load_game(f"{GAME_NAME}(players=3)")
+
+    def play(seed: int) -> list[int]:
+        bots = [StrategyBot("weighted", seed), StrategyBot("random", seed),
+                StrategyBot("greedy", seed)]  # fmt: skip
+        state, rng = game.new_initial_state(), np.random.default_rng(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _deal(state, rng)
+            else:
+                state.apply_action(bots[state.current_player()].step(state))
+        return state.history()
+
+    assert play(3) == play(3) and play(3) != play(4)
