@@ -35,12 +35,18 @@ def observation_of(view: PlayerView, legal: tuple[Action, ...]) -> dict[str, np.
 
 
 def _load(target: str) -> Callable[..., Any]:
-    """The callable ``module.function`` (or ``module:function``) names."""
+    """The callable ``module.function`` (or ``module:function``, or ``path/to/file.py.function``)
+    names."""
     module, sep, name = target.partition(":") if ":" in target else target.rpartition(".")
     if not sep or not module or not name:
         raise ValueError(f"policy must be 'module.function', got {target!r}")
     try:
-        fn = getattr(importlib.import_module(module), name)
+        if module.endswith(".py"):  # a file: path/to/agent.py.function
+            from strategies import registry
+
+            fn = getattr(registry._load_file(module), name)
+        else:
+            fn = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"cannot load the policy {target!r}: {exc}") from None
     if not callable(fn):

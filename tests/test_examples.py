@@ -35,7 +35,8 @@ def _run(script: str, tmp_path: Path, *args: str) -> str:
 
 
 def test_every_example_is_tested():
-    tested = {"run_tournament.py", "win_rate_chart.py", "my_strategy.py", "check_my_strategy.py"}
+    tested = {"run_tournament.py", "win_rate_chart.py", "my_strategy.py", "check_my_strategy.py",
+              "train_reinforce.py"}  # fmt: skip
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
     assert {p.name for p in EXAMPLES.glob("*.ipynb")} == {"notebook.ipynb"}
 
@@ -128,3 +129,16 @@ def test_example_notebook_executes(tmp_path):
     assert ["repr", "Figure"] in kinds  # a kernel shows it as an image
     assert ["html", "Report"] in kinds and ["html", "DataFrame"] in kinds
     assert re.search(r"counter (beats|loses to) weighted|No significant difference", proc.stdout)
+
+
+def test_train_reinforce(tmp_path):
+    import importlib.util
+
+    import pytest
+
+    if not os.environ.get("CI") and importlib.util.find_spec("pettingzoo") is None:
+        pytest.skip("the research extra is not installed")
+    out = _run("train_reinforce.py", tmp_path)
+    assert "trained on 100 games" in out
+    assert "train_reinforce.py.act') wins" in out and "against a field of greedy and random" in out
+    assert (tmp_path / "run" / "weights.npz").is_file()

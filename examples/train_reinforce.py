@@ -1,0 +1,110 @@
+"""Train a small agent through the PettingZoo environment, then enter it in a gauntlet.
+
+    pip install ".[research]"
+    python examples/train_reinforce.py            # 3,000 training games, then 2,000 a side
+
+The agent is a linear softmax policy over the 145 observation entries (plus a bias), one weight
+vector per action id, with the illegal actions masked out; REINFORCE with a running-mean
+baseline trains it in 3-player games against ``random`` (numpy only). The trained weights go to
+OUT/weights.npz and the agent enters a gauntlet as the spec
+``observation:policy=examples/train_reinforce.py.act`` against ``random`` and ``greedy``, with
+``low`` as its baseline: the same callable an outside agent of
+any kind would be, given its seat's PettingZoo observation and generator.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from interop.agents import pettingzoo_policy
+from interop.observation import SIZE
+from interop.pettingzoo import env
+from leaves import N_ACTIONS
+
+GAMES = int(os.environ.get("LEAVES_EXAMPLE_GAMES", "3000"))
+OUT = Path(os.environ.get("LEAVES_EXAMPLE_OUT", "reinforce-run"))
+WEIGHTS = OUT / "weights.npz"
+SCALE = 1.0 / 8.0  # observation entries are small counts: a common scale keeps steps stable
+
+
+def features(observation: np.ndarray) -> np.ndarray:
+    return np.append(observation.astype(np.float64) * SCALE, 1.0)
+
+
+def probabilities(w: np.ndarray, obs: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(legal action ids, their probabilities) under the policy ``w``."""
+    legal = np.flatnonzero(obs["action_mask"])
+    logits = w[legal] @ features(obs["observation"])
+    p = np.exp(logits - logits.max())
+    return legal, p / p.sum()
+
+
+def train(games: int, seed: int = 1, rate: float = 0.05) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    w = np.zeros((N_ACTIONS, SIZE + 1))
+    baseline, wins = 0.0, []
+    for g in range(games):
+        e = env(n_players=3)
+        e.reset(seed=seed * 1_000_003 + g)
+        others = {a: pettingzoo_policy("random", seed=g * 7 + i) for i, a in enumerate(e.agents)}
+        steps, result = [], 0.0
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            if agent == "player_0":
+                result += reward
+            if terminated or truncated:
+                e.step(None)
+                continue
+            if agent != "player_0":
+                e.step(others[agent](e, agent))
+                continue
+            legal, p = probabilities(w, obs)
+            k = rng.choice(len(legal), p=p)
+            steps.append((features(obs["observation"]), legal, p, k))
+            e.step(int(legal[k]))
+        advantage = result - baseline
+        baseline += 0.02 * (result - baseline)
+        for x, legal, p, k in steps:  # the log-likelihood's gradient, for every step taken
+            grad = -np.outer(p, x)
+            grad[k] += x
+            w[legal] += rate * advantage * grad / max(len(steps), 1)
+        wins.append(result > 0)
+    first, last = np.mean(wins[: games // 5 or 1]), np.mean(wins[-(games // 5 or 1) :])
+    print(f"trained on {games:,} games: won {first:.1%} of the first fifth, {last:.1%} of the last")
+    return w
+
+
+_LOADED: dict[str, np.ndarray] = {}
+
+
+def act(observation: dict, rng: np.random.Generator) -> int:
+    """The trained agent: samples its policy (the spec's callable, with its seat's generator)."""
+    path = os.environ.get("REINFORCE_WEIGHTS", str(WEIGHTS))
+    if path not in _LOADED:
+        _LOADED[path] = np.load(path)["w"]
+    legal, p = probabilities(_LOADED[path], observation)
+    return int(legal[rng.choice(len(legal), p=p)])
+
+
+def main() -> None:
+    import reports
+    import tournaments
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    w = train(GAMES)
+    np.savez(WEIGHTS, w=w)
+    os.environ["REINFORCE_WEIGHTS"] = str(WEIGHTS.resolve())
+    spec = f"observation:policy={Path(__file__).resolve()}.act"
+    res = tournaments.gauntlet(spec, ["random", "greedy"], "low", players=3,
+                               games=max(60, GAMES // 2), seed=2, out=OUT / "gauntlet")  # fmt: skip
+    from reports.gauntlet import sentences
+
+    for line in sentences(reports.gauntlet(res)):  # the gauntlet's answer, in words
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
