@@ -22,11 +22,21 @@ import numpy as np
 import pyspiel
 
 import leaves
-from leaves import DECK, HAND_SIZES, N_ACTIONS, N_VALUES, TURN_LIMIT
+from leaves import (
+    ALL_ACTIONS,
+    DECK,
+    HAND_SIZES,
+    N_ACTIONS,
+    N_VALUES,
+    TURN_LIMIT,
+    Action,
+    PlayerView,
+)
+from strategies import Strategy
 
 from .observation import SIZE, encode
 
-__all__ = ["GAME_NAME", "StrategyBot", "register"]
+__all__ = ["GAME_NAME", "OpenSpielAgent", "StrategyBot", "register"]
 
 GAME_NAME = "python_13_leaves"
 _DEFAULT_PLAYERS = 4
@@ -199,3 +209,51 @@ class StrategyBot(pyspiel.Bot):
         inner = state.state
         view = inner.view(state.current_player())
         return int(self._strategy.choose(view, tuple(inner.legal_actions()), self._rng).id)
+
+
+class OpenSpielAgent(Strategy):
+    """One of OpenSpiel's bots as a 13 Leaves strategy (spec
+    ``openspiel:bot=ismcts,max_simulations=200``): ``ismcts`` (OpenSpiel's ISMCTSBot) or
+    ``mcts`` (its MCTSBot, searching a deal drawn consistently with the seat's view, so it
+    never sees a hidden card), both with random rollouts. Each decision searches from the
+    seat's view, with a generator drawn from the seat's own: games replay from the seeds."""
+
+    name = "openspiel"
+    description = "an OpenSpiel bot (ismcts or mcts, random rollouts) searching from its view"
+    classifier = {"stochastic": True, "search": True}
+
+    def __init__(self, bot: str = "ismcts", max_simulations: int = 100, uct_c: float = 2.0):
+        if bot not in ("ismcts", "mcts"):
+            raise ValueError(f"bot must be ismcts or mcts, got {bot!r}")
+        if int(max_simulations) < 1:
+            raise ValueError(f"max_simulations must be at least 1, got {max_simulations}")
+        self._games: dict[int, Any] = {}
+
+    def _game(self, n: int) -> Any:
+        if n not in self._games:
+            register()
+            self._games[n] = pyspiel.load_game(f"{GAME_NAME}(players={n})")
+        return self._games[n]
+
+    def choose(self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
+               ) -> Action:  # fmt: skip
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        game = self._game(view.n_players)
+        state = game.new_initial_state()
+        state.dealt = state._to_deal()
+        state.state = view.sample_state(rng)  # hidden hands drawn, consistent with the view
+        state.moves = [action.id for _, action in view.history]
+        state.first = view.history[0][0] if view.history else view.current_player
+        rs = np.random.RandomState(int(rng.integers(2**32)))
+        p = self.params
+        evaluator = mcts.RandomRolloutEvaluator(1, rs)
+        if p["bot"] == "ismcts":
+            bot = ismcts.ISMCTSBot(game, evaluator, p["uct_c"], p["max_simulations"],
+                                   random_state=rs)  # fmt: skip
+            # its worlds drawn from the same generator (its default sampler is not seeded)
+            bot.set_resampler(lambda st, seat: st.resample_from_infostate(seat, rs.random_sample))
+        else:
+            bot = mcts.MCTSBot(game, p["uct_c"], p["max_simulations"], evaluator,
+                               random_state=rs)  # fmt: skip
+        return ALL_ACTIONS[int(bot.step(state))]

@@ -87,3 +87,27 @@ def test_our_strategies_play_as_openspiel_bots():
         return state.history()
 
     assert play(3) == play(3) and play(3) != play(4)
+
+
+def test_an_openspiel_bot_plays_in_a_gauntlet_from_the_runners_seeds(tmp_path):
+    import pandas as pd
+
+    import tournaments
+
+    def run(name: str, jobs: int):
+        res = tournaments.gauntlet("openspiel:bot=ismcts,max_simulations=6", ["random"], "low",
+                                   players=3, games=24, seed=5, n_jobs=jobs, out=tmp_path / name)  # fmt: skip
+        return res.games()
+
+    pd.testing.assert_frame_equal(run("a", 1), run("b", 2))  # the same games, whatever --jobs
+
+
+def test_an_openspiel_bot_is_checked_like_any_strategy():
+    from strategies.testing import check_strategy
+
+    for bot in ("ismcts", "mcts"):
+        check_strategy(f"openspiel:bot={bot},max_simulations=4", max_examples=5, games=1)
+    with pytest.raises(ValueError, match="bot must be ismcts or mcts"):
+        import strategies
+
+        strategies.get("openspiel:bot=alphazero")
