@@ -19,7 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as exc:  # one line for the user, whichever command needed it
+    raise ImportError("OpenSpiel is not installed: pip install '.[research]'") from exc
 
 import leaves
 from leaves import (

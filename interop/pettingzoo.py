@@ -18,9 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import AgentSelector, wrappers
+except ImportError as exc:  # one line for the user, whichever command needed it
+    raise ImportError("PettingZoo is not installed: pip install '.[research]'") from exc
 
 import leaves
 from leaves import N_ACTIONS, TURN_LIMIT
