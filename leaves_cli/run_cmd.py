@@ -26,7 +26,7 @@ def builtin_heuristics() -> list[str]:
     from strategies.registry import get_class
 
     out = []
-    for name in strategies.filtered(search=False):
+    for name in strategies.filtered(search=False, installed=False):
         cls = get_class(name)
         if cls.__module__.split(".")[0] == "strategies":
             out.append(name)

@@ -212,11 +212,13 @@ def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
     return f"unknown {what} {name!r}{hint}"
 
 
-def filtered(*, game: str = DEFAULT_GAME, **classifier: Any) -> list[str]:
-    """Names of the strategies whose classifier matches every given key, e.g. ``compiled=True``."""
+def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: Any) -> list[str]:
+    """Names of the strategies whose classifier matches every given key, e.g. ``compiled=True``.
+    ``installed=False`` leaves the entry points' strategies unloaded (a third party's, or one
+    whose extra is missing, which would only warn)."""
     registry = _registry(game)
     _load_deferred(game)
-    eps = _entry_points(game)
+    eps = _entry_points(game) if installed else {}
     for name, ep in eps.items():
         if name not in registry:
             try:

@@ -75,3 +75,24 @@ def test_resume_with_a_different_spec_is_refused(small_run, capsys):
     assert code == 1
     assert err.startswith(f"leaves: error: cannot resume {out}: it holds a different tournament")
     assert "seed" in err and err.count("\n") == 1
+
+
+def test_the_main_jobs_field_loads_no_installed_strategy(monkeypatch):
+    # an entry point that cannot load (a strategy whose extra is missing) must not make the
+    # main job warn, nor enter its field
+    import warnings
+
+    from leaves_cli.run_cmd import builtin_heuristics
+    from strategies import registry
+
+    class Broken:
+        value = "no_such_module:Nothing"
+
+        def load(self):
+            raise ImportError("not installed")
+
+    monkeypatch.setattr(registry, "_entry_points", lambda game="leaves": {"broken": Broken()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        field = builtin_heuristics()
+    assert "broken" not in field and "weighted" in field and "ismcts" not in field
