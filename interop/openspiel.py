@@ -155,6 +155,14 @@ class ThirteenLeavesState(pyspiel.State):
         clone.state = self.state.view(player_id).sample_state(rng)
         return clone
 
+    def set_position(self, view: PlayerView, rng: np.random.Generator) -> None:
+        """Stand where ``view`` stands, past the deal: its moves so far, the hidden hands
+        drawn consistently with it (a bot searching from here never sees a hidden card)."""
+        self.dealt = self._to_deal()
+        self.state = view.sample_state(rng)
+        self.moves = [action.id for _, action in view.history]
+        self.first = view.history[0][0] if view.history else view.current_player
+
     def __str__(self) -> str:
         if self.state is None:
             return f"dealing: {self.dealt} of {self._to_deal()} cards"
@@ -245,10 +253,7 @@ class OpenSpielAgent(Strategy):
 
         game = self._game(view.n_players)
         state = game.new_initial_state()
-        state.dealt = state._to_deal()
-        state.state = view.sample_state(rng)  # hidden hands drawn, consistent with the view
-        state.moves = [action.id for _, action in view.history]
-        state.first = view.history[0][0] if view.history else view.current_player
+        state.set_position(view, rng)
         rs = np.random.RandomState(int(rng.integers(2**32)))
         p = self.params
         evaluator = mcts.RandomRolloutEvaluator(1, rs)
