@@ -336,3 +336,27 @@ def by_parameter(table: pd.DataFrame, column: str, unit: str = "game",
     ax.legend(**OUTSIDE)
     ax.grid(alpha=0.3)
     return _fit(fig, ax)
+
+
+def metagame_trajectory(trajectory: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Each strategy's share of the population under the replicator dynamics from the uniform
+    mix (a ``reports.metagame`` trajectory table: time, then a column per strategy), over time
+    on a log scale; the strategies that end with the most first in the legend."""
+    fig, ax = _axes(ax, (8.5, 4.0))
+    t = trajectory["time"].to_numpy(float)
+    later = t > 0  # the log axis starts at the first recorded time after the start
+    names = [c for c in trajectory.columns if c != "time"]
+    names.sort(key=lambda s: -float(trajectory[s].iloc[-1]))
+    for i, s in enumerate(names):
+        colour, marker, ls = style(i)
+        ax.plot(t[later], trajectory[s].to_numpy(float)[later], color=colour, ls=ls, lw=1.6,
+                marker=marker, markevery=(3 * i, 12), ms=4, label=s)  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_xlabel("time (log scale; a win rate one point above the mix grows a share 1% a unit)")
+    ax.set_ylabel("share of the population")
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(_percent())
+    ax.set_title("Replicator dynamics from the uniform mix")
+    ax.legend(**OUTSIDE)
+    ax.grid(alpha=0.3)
+    return _fit(fig, ax)

@@ -21,6 +21,7 @@ from .declared import by_parameter, means, outcomes
 from .expert import expert, expert_lengths, expert_scores
 from .gauntlet import design as gauntlet_design
 from .gauntlet import gauntlet
+from .metagame import metagame
 from .neighbours import neighbours
 from .page import Section, html_table, md_table, render_html, render_md
 from .rating import rating
@@ -101,6 +102,8 @@ def compute_tables(run: Run, top: int = 5, ready: Callable[[Tables], None] | Non
         add(d.match_name, expert(run))
         add(f"{d.match_name}_scores", expert_scores(run))
         add(f"{d.match_name}_lengths", expert_lengths(run))
+    for name, table in metagame(run).items():  # only where the tables cover every multiset
+        add(name, table)
     method = t["significance"]["method"].iloc[0] if len(t["significance"]) else "none"
     return _in_order(t, d), method
 
@@ -141,6 +144,8 @@ def _chart_jobs(t: Tables, d: Declaration) -> dict[str, ChartJob]:
         order = t[d.match_name]["strategy"].tolist()
         kw = {"order": order, "better": d.better, "title": d.match_title}
         jobs[scores] = ("expert_scores", (t[scores],), kw)
+    if "metagame_trajectory" in t:
+        jobs["metagame_trajectory"] = ("metagame_trajectory", (t["metagame_trajectory"],), {})
     return jobs
 
 

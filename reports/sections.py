@@ -14,6 +14,7 @@ from tournaments.declaration import Declaration, plural
 
 from .data import Run
 from .findings import key_findings
+from .metagame_text import metagame_lead, metagame_sections
 from .page import Section
 from .significance import PAIRED
 
@@ -27,7 +28,7 @@ def sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
     """The page's sections, in reading order; which ones and their words follow the game's
     declaration ``d`` (units, direction, columns)."""
     secs = [*_opening(tables, method, d), *_declared(tables, d), *_comparisons(tables, method, d)]
-    secs += _game_sections(tables, d, spec)
+    secs += _game_sections(tables, d, spec) + metagame_sections(tables)
     for sec in secs:
         sec.lead = _lead(sec, tables, d)
     return secs[:1] + [sec for sec in secs[1:] if any(len(t) for _, t in sec.tables)]
@@ -222,6 +223,8 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         return f"How long a {d.unit} lasts, per table size."
     if name == d.match_name:
         return f"{d.match_title}: the final totals per strategy."
+    if name.startswith("metagame_"):
+        return metagame_lead(tables)
     return LEADS.get(name, "")
 
 

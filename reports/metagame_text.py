@@ -1,0 +1,164 @@
+"""The meta-game section of the report: its tables, the answer first in one lead (the stable
+mix with its intervals, α-Rank's first, how sure the resampling says we are), and what it is
+and how it is computed folded with the full tables. Everything is read from the tables, so a
+page can be rebuilt from the CSVs' numbers."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .metagame import EPS, MIN_SETS, SUPPORT
+from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
+from .page import Section
+
+__all__ = ["metagame_lead", "metagame_sections"]
+
+Tables = dict[str, pd.DataFrame]
+TITLE = "Meta-game: which mix of strategies is stable?"
+CHARTS = ["metagame_trajectory"]
+SURE = 0.9
+"""Share of bootstrap replicates from which an answer counts as settled by the data."""
+
+
+def metagame_sections(tables: Tables) -> list[Section]:
+    """The meta-game section, where the run has a payoff table (``reports.metagame``)."""
+    if "metagame_payoffs" not in tables:
+        return []
+    names = ["metagame_mix", "metagame_alpharank", "metagame_equilibria", "metagame_payoffs"]
+    shown = [(n, tables[n]) for n in names if n in tables]
+    return [Section(TITLE, _method(tables), shown, CHARTS if "metagame_mix" in tables else [])]
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.0f}"
+
+
+def _weights(mix: pd.DataFrame) -> str:
+    rows = mix[mix["weight"] >= SUPPORT]
+    parts = [
+        f"{r.strategy} {_pct(r.weight)}% [{_pct(r.ci_low)}, {_pct(r.ci_high)}]"
+        for r in rows.itertuples()
+    ]
+    if len(parts) == 1:
+        return f"{rows['strategy'].iloc[0]} alone ({parts[0].split(' ', 1)[1]})"
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def metagame_lead(tables: Tables) -> str:
+    """The answer first: the stable mix, α-Rank's first, and a word on sampling error."""
+    pay = tables["metagame_payoffs"]
+    if "metagame_mix" not in tables:
+        fewest = int(pay["deal_sets"].min())
+        return (
+            f"Too few deals for a meta-game analysis: the fewest at a table is {fewest} "
+            f"duplicate set{'s' if fewest != 1 else ''}, and every table needs {MIN_SETS} for "
+            "a resampling to mean anything; the payoff table is below. Play more games."
+        )
+    mix = tables["metagame_mix"]
+    first = mix.iloc[0]
+    n = int(first["replicates"])
+    how = (
+        "the replicator dynamics from the uniform mix come to rest there"
+        if bool(mix["at_rest"].iloc[0])
+        else "the replicator dynamics from the uniform mix do not come to rest, and this is the "
+        "Nash equilibrium nearest to where they end"
+    )
+    regret = max(float(first["regret"]), 0.0)
+    gain = (
+        "no strategy gains by deviating from it"
+        if regret == 0
+        else f"no strategy gains more than {100 * regret:.2f} points of win rate by deviating"
+    )
+    text = f"The stable mix is {_weights(mix)}: {how}, and {gain}."
+    text += _several(tables) + " " + _rank_sentence(tables, pay) + " " + _caution(mix, n)
+    return text
+
+
+def _several(tables: Tables) -> str:
+    eq = tables.get("metagame_equilibria")
+    if eq is None or len(eq) < 2:
+        return ""
+    starts = int(eq["starts"].sum())
+    return (
+        f" From {starts} starts the dynamics reach {len(eq)} different equilibria "
+        f"(metagame_equilibria): the meta-game has more than one stable mix, and which one a "
+        "population ends in depends on where it starts."
+    )
+
+
+def _rank_sentence(tables: Tables, pay: pd.DataFrame) -> str:
+    if "metagame_alpharank" in tables:
+        r = tables["metagame_alpharank"]
+        top = r.iloc[0]
+        reps = int(top["replicates"])
+        sure = f", first in {_pct(top['first'])}% of {reps} bootstrap replicates" if reps else ""
+        return (
+            f"α-Rank (alpha {top['alpha']:.3g}) puts {top['strategy']} first with "
+            f"{_pct(top['mass'])}% of the mass [{_pct(top['ci_low'])}, {_pct(top['ci_high'])}]"
+            f"{sure}."
+        )
+    k = sum(1 for c in pay.columns if c.startswith("n_"))
+    n = int(pay["players"].iloc[0])
+    if profiles(k, n) > MAX_PROFILES:
+        return (
+            f"α-Rank is left out: {k} strategies at {n} seats make {k**n:,} profiles, more "
+            f"than the {MAX_PROFILES} its chain is built for here."
+        )
+    if egt() is None:
+        return (
+            f"α-Rank needs OpenSpiel, which is not installed: {INSTALL} "
+            '(from a checkout: pip install ".[research]").'
+        )
+    return "α-Rank found no single stationary distribution at any selection intensity."
+
+
+def _caution(mix: pd.DataFrame, n: int) -> str:
+    same = float(mix["same_support"].iloc[0])
+    played = mix[mix["weight"] >= SUPPORT]["strategy"].tolist()
+    out = mix[(mix["weight"] < SUPPORT) & (mix["in_support"] > 0)]
+    if same >= SURE:
+        text = (
+            f"Sampling error: in {_pct(same)}% of {n} bootstrap replicates of the deals the "
+            f"equilibrium plays the same strateg{'y' if len(played) == 1 else 'ies'}"
+        )
+    else:
+        text = (
+            f"Caution, the run cannot tell which mix is stable: the equilibrium plays the same "
+            f"strategies in only {_pct(same)}% of {n} bootstrap replicates of the deals (play "
+            "more games)"
+        )
+    if len(out):
+        text += "; " + ", ".join(
+            f"{r.strategy} enters it in {_pct(r.in_support)}%" for r in out.itertuples()
+        )
+    return text + "."
+
+
+def _method(tables: Tables) -> str:
+    pay = tables["metagame_payoffs"]
+    n = int(pay["players"].iloc[0])
+    return (
+        "The tournament read as a symmetric game between its strategies (the meta-game). "
+        f"metagame_payoffs is its heuristic payoff table: one row per table of {n} seats "
+        "(every multiset of the strategies, --repeats), and each strategy's payoff there, its "
+        "share of the table's wins per seat it took (a shared win split among the tied), so a "
+        "table's payoffs add up to 1 over its seats. A player's expected payoff against a mix "
+        f"draws the other {n - 1} seats from it. The replicator dynamics (a strategy's share "
+        "grows at its payoff minus the mix's) run from the uniform mix, the chart, and from "
+        "perturbed and random starts; time is in units where a strategy one point of win rate "
+        "above the mix grows by 1%. A mix where they come to rest, or, where they do not, the "
+        "nearest mix by SLSQP, is a Nash equilibrium of the meta-game: regret (the most a "
+        f"strategy gains against it, gain per strategy) at most {100 * EPS:.1f} points. "
+        "metagame_equilibria lists the distinct equilibria the starts reach. α-Rank "
+        "(OpenSpiel's egt.alpharank; a population of 50, the selection intensity alpha by "
+        "OpenSpiel's sweep; above 2 seats one population per seat) ranks the strategies by the "
+        "time an evolving population spends playing them. Sampling error: within each table "
+        "the deals (duplicate sets) are drawn again with replacement (fixed seed) and "
+        "everything recomputed; ci_low/ci_high are 95% percentiles over those replicates, "
+        "in_support the share in which a strategy has 1% or more of the equilibrium, "
+        "same_support the share with the same strategies as here, first the share in which "
+        "α-Rank puts it first (α-Rank on fewer replicates: each is a Python loop). Caution: "
+        "the payoffs are estimates, so a strategy a few tenths of a point behind another is "
+        "in or out of the equilibrium by chance, which is what the replicates show; and the "
+        "meta-game knows only the strategies in the run."
+    )
