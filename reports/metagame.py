@@ -218,8 +218,11 @@ class Fitness:
         return payoffs[..., self.index, np.arange(self.index.shape[1])]
 
     def __call__(self, x: np.ndarray, gathered: np.ndarray) -> np.ndarray:
-        """u (..., K): each pure strategy's expected payoff against mixtures ``x`` (..., K)."""
-        chance = self.coef * np.prod(x[..., None, :] ** self.others, axis=-1)
+        """u (..., K): each pure strategy's expected payoff against mixtures ``x`` (..., K).
+        The chance of each multiset of the others is a product of powers of the shares, taken
+        as a matrix product of log-shares (an absent strategy's 0 becomes 1e-300: 0 in effect)."""
+        logx = np.log(np.maximum(x, 1e-300))
+        chance = self.coef * np.exp(logx @ self.others.T.astype(float))
         return np.einsum("...r,...rk->...k", chance, gathered)
 
 

@@ -41,6 +41,8 @@ RANK_WORK = 12_000
 """α-Rank transitions evaluated over all replicates (about 0.2 s: OpenSpiel's chain is built in
 Python, some 17 microseconds a transition); 20 replicates at 4 strategies and 3 seats."""
 MIN_RANK_REPLICATES = 10
+TIE = 1e-6
+"""α-Rank masses this close count as a tie (a cyclic game's strategies share the mass)."""
 
 
 @dataclass(frozen=True)
@@ -129,13 +131,14 @@ def mix_table(d: PayoffDesign, fit: Fitness, eq: Equilibria, boot: Bootstrap) ->
 
 def rank_table(d: PayoffDesign, rank: metagame_rank.Ranking, boot: Bootstrap) -> pd.DataFrame:
     """Per strategy, best first (ties by the replicates' mean mass): its α-Rank mass with a 95%
-    bootstrap interval and the share of replicates in which it has the most mass; then alpha,
+    bootstrap interval and the share of replicates in which it has the most mass (a tie shared); then alpha,
     the population size m, the number of populations and of replicates."""
     mass = boot.mass if boot.mass is not None else np.full((0, len(d.labels)), np.nan)
     ok = mass[np.isfinite(mass).all(axis=1)]
     if len(ok):
         lo, hi = np.percentile(ok, [2.5, 97.5], axis=0)
-        first = np.bincount(ok.argmax(axis=1), minlength=len(d.labels)) / len(ok)
+        top = ok >= ok.max(axis=1, keepdims=True) - TIE  # a tie for first shares the credit
+        first = (top / top.sum(axis=1, keepdims=True)).mean(axis=0)
         mean = ok.mean(axis=0)
     else:
         lo = hi = first = mean = np.full(len(d.labels), np.nan)

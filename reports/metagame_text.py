@@ -66,7 +66,7 @@ def metagame_lead(tables: Tables) -> str:
     regret = max(float(first["regret"]), 0.0)
     gain = (
         "no strategy gains by deviating from it"
-        if regret == 0
+        if regret < 5e-5  # 0.00 points
         else f"no strategy gains more than {100 * regret:.2f} points of win rate by deviating"
     )
     text = f"The stable mix is {_weights(mix)}: {how}, and {gain}."
@@ -91,6 +91,14 @@ def _rank_sentence(tables: Tables, pay: pd.DataFrame) -> str:
         r = tables["metagame_alpharank"]
         top = r.iloc[0]
         reps = int(top["replicates"])
+        tied = r[r["mass"] >= top["mass"] - 0.005]
+        if len(tied) > 1:
+            names = ", ".join(tied["strategy"].iloc[:-1]) + " and " + tied["strategy"].iloc[-1]
+            masses = ", ".join(f"{_pct(m)}%" for m in tied["mass"])
+            return (
+                f"α-Rank (alpha {top['alpha']:.3g}) puts no strategy first on its own: {names} "
+                f"share the mass ({masses})."
+            )
         sure = f", first in {_pct(top['first'])}% of {reps} bootstrap replicates" if reps else ""
         return (
             f"α-Rank (alpha {top['alpha']:.3g}) puts {top['strategy']} first with "
