@@ -146,6 +146,44 @@ def test_anti_coordination_game_has_its_interior_equilibrium():
     assert eq.regret[0] < 1e-6
 
 
+def two_seat(a: np.ndarray) -> np.ndarray:
+    """The payoff table (M, K) at two seats of the matrix game ``a`` (row player's payoffs)."""
+
+    def matrix(c: np.ndarray) -> np.ndarray:
+        i, j = np.repeat(np.arange(len(a)), c)
+        out = np.zeros(len(a))
+        out[i], out[j] = a[i, j], a[j, i]
+        return out
+
+    return table_payoffs(multisets(len(a), 2), matrix)
+
+
+def test_where_the_dynamics_circle_the_equilibrium_is_polished():
+    """Rock-paper-scissors whose losses outweigh its wins: the dynamics spiral out to the
+    boundary and never rest, and the equilibrium is the uniform mix inside."""
+    a = np.array([[0, -1.0, 0.5], [0.5, 0, -1.0], [-1.0, 0.5, 0]]) + 2
+    eq = nash_of(multisets(3, 2), two_seat(a))
+    assert not eq.settled and eq.trajectory[-1].max() > 0.99  # near a vertex at the end
+    np.testing.assert_allclose(eq.points[0], np.full(3, 1 / 3), atol=1e-4)
+    assert len(eq.points) == 1 and eq.regret[0] <= mg.EPS
+
+
+COORD = {(3, 0): (1 / 3, 0.0), (2, 1): (0.45, 0.1), (1, 2): (0.2, 0.4), (0, 3): (0.0, 1 / 3)}
+"""A coordination game at three seats: the strategy most others play does better."""
+
+
+def coord(counts: np.ndarray) -> np.ndarray:
+    return np.array(COORD[tuple(int(c) for c in counts)])
+
+
+def test_a_coordination_game_has_two_stable_mixes():
+    counts = multisets(2, 3)
+    eq = nash_of(counts, table_payoffs(counts, coord))
+    assert len(eq.points) == 2 and eq.reached.sum() == len(mg.starts(2))
+    np.testing.assert_allclose(sorted(eq.points[:, 0]), [0, 1], atol=1e-6)
+    assert (eq.regret <= mg.EPS).all()
+
+
 @needs_openspiel
 def test_two_seat_dynamics_agree_with_openspiel():
     """At two seats the payoff table is a matrix game, and OpenSpiel's replicator dynamics of
@@ -154,14 +192,7 @@ def test_two_seat_dynamics_agree_with_openspiel():
 
     a = np.array([[0.5, 0.2, 0.9], [0.8, 0.5, 0.3], [0.1, 0.7, 0.5]])
     counts = multisets(3, 2)
-
-    def matrix(c: np.ndarray) -> np.ndarray:
-        i, j = np.repeat(np.arange(3), c)
-        out = np.zeros(3)
-        out[i], out[j] = a[i, j], a[j, i]
-        return out
-
-    pay = table_payoffs(counts, matrix)
+    pay = two_seat(a)
     fit = mg.Fitness.of(counts)
     x = np.array([0.2, 0.5, 0.3])
     u = fit(x, fit.gather(pay))
@@ -252,6 +283,13 @@ def test_dominant_strategy_from_games():
     assert "ace alone" in metagame_lead(tables)
 
 
+def test_several_equilibria_are_named_in_the_lead():
+    tables = mg.metagame(reports.as_run(games_frame(["hare", "stag"], coord, deals=40, seed=6)))
+    eq = tables["metagame_equilibria"]
+    assert len(eq) == 2 and eq["from_uniform"].tolist() == [True, False]
+    assert "reach 2 different equilibria" in metagame_lead(tables)
+
+
 def test_no_meta_game_without_every_multiset():
     run = reports.as_run(games_frame(STRONG, dominant, deals=6, repeats=False))
     assert mg.design(run) is None and mg.metagame(run) == {}
@@ -319,8 +357,14 @@ def test_run_without_repeats_has_no_section(tmp_path, capsys):
                        "--players", "3", "--games", "240", "--seed", "2", "--jobs", "1",
                        "--out", str(out))  # fmt: skip
     assert code == 0, err
-    page = reports.build_report(out, out=tmp_path / "r")
-    assert "Meta-game" not in page.read_text()
+    code = (
+        "import sys, reports; reports.build_report(sys.argv[1], out=sys.argv[2]); "
+        "print(sorted(m for m in ('open_spiel', 'scipy.integrate') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(out), str(tmp_path / "r")],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert done.stdout.strip().splitlines()[-1] == "[]"  # nothing loaded for the section
+    assert "Meta-game" not in (tmp_path / "r" / "report.html").read_text()
     assert not list((tmp_path / "r").glob("metagame_*.csv"))
 
 
