@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .rules import MAX_COPIES, N_ACTIONS, N_VALUES, TAKE_BASE
+from .rules import MAX_COPIES, N_ACTION_IDS, N_ACTIONS, N_VALUES, PASS_ID, TAKE_BASE
 
 
 class IllegalActionError(ValueError):
@@ -34,7 +34,8 @@ class _ClassOnly:
 
 
 class Action:
-    """One move: play ``count`` cards of ``value``, or pass taking one card of ``value``.
+    """One move: play ``count`` cards of ``value``, or pass taking one card of ``value`` (or,
+    under the rule variant ``take=nothing``, pass taking nothing: ``Action.pass_()``, id 117).
 
     Build one with ``Action.play(value, count)``, ``Action.take(value)``,
     ``Action.from_id(id)`` or ``Action.parse(text)`` (on the class: ``a.take`` on an action
@@ -42,10 +43,11 @@ class Action:
 
     - ``a.is_play`` / ``a.is_pass``: a play of cards from the hand, or a pass (which takes one
       card from the table);
-    - ``a.value``: the card value (1..13) played, or taken by a pass;
+    - ``a.value``: the card value (1..13) played, or taken by a pass (0 for ``pass_()``);
     - ``a.count``: the cards played (1..8); 0 on a pass;
-    - ``a.taken``: on a pass the value taken (the same as ``a.value``); None on a play;
-    - ``a.id``: the pinned integer id (0..116; ``int(a)`` gives it too).
+    - ``a.taken``: on a pass the value taken (the same as ``a.value``); None on a play and on
+      a pass that takes nothing;
+    - ``a.id``: the pinned integer id (0..116, and 117 for ``pass_()``; ``int(a)`` gives it).
 
     Instances are interned (one object per id), immutable, hashable and ordered by id, so
     ``Action.from_id(i) is Action.from_id(i)`` and comparisons are cheap.
@@ -69,11 +71,12 @@ class Action:
         set_(self, "id", action_id)
         play = action_id < TAKE_BASE
         value = action_id // MAX_COPIES + 1 if play else action_id - TAKE_BASE + 1
+        value = 0 if action_id == PASS_ID else value
         set_(self, "is_pass", not play)
         set_(self, "is_play", play)
         set_(self, "value", value)
         set_(self, "count", action_id % MAX_COPIES + 1 if play else 0)
-        set_(self, "taken", None if play else value)
+        set_(self, "taken", None if play or not value else value)
         return self
 
     def __setattr__(self, name, value):
@@ -97,22 +100,29 @@ class Action:
 
     take = _ClassOnly(take, "on a pass, a.taken (or a.value) is the card value taken")
 
+    def pass_() -> Action:
+        """Pass taking nothing: the pass of the rule variant ``take=nothing`` (id 117)."""
+        return _ACTIONS[PASS_ID]
+
+    pass_ = _ClassOnly(pass_, "use a.is_pass and a.taken (None: nothing taken)")
+
     def from_id(action_id: int) -> Action:
-        """The action with pinned id ``action_id`` (0..116)."""
+        """The action with pinned id ``action_id`` (0..117)."""
         try:
             if action_id < 0:
                 raise IndexError
             return _ACTIONS[action_id]
         except (IndexError, TypeError):
             raise ValueError(
-                f"action id must be an integer 0..{N_ACTIONS - 1}, got {action_id!r}"
+                f"action id must be an integer 0..{N_ACTION_IDS - 1}, got {action_id!r}"
             ) from None
 
     from_id = _ClassOnly(from_id, "use a.id (or int(a)) for its id")
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Parse the readable form back: ``"play 3x6"``, ``"pass, take 9"``, ``"take 9"`` or an id."""
+        """Parse the readable form back: ``"play 3x6"``, ``"pass, take 9"``, ``"take 9"``,
+        ``"pass"`` (taking nothing) or an id."""
         t = text.strip().lower()
         try:
             if t.isdigit():
@@ -120,6 +130,8 @@ class Action:
             if t.startswith("play"):
                 k, v = t[4:].strip().split("x")
                 return Action.play(int(v), int(k))
+            if t == "pass":
+                return Action.pass_()
             if t.startswith("pass"):
                 t = t[4:].lstrip(" ,")
             if t.startswith("take"):
@@ -131,7 +143,7 @@ class Action:
 
     def __str__(self) -> str:
         if self.is_pass:
-            return f"pass, take {self.value}"
+            return f"pass, take {self.value}" if self.value else "pass"
         return f"play {self.count}x{self.value}"
 
     def __repr__(self) -> str:
@@ -155,5 +167,8 @@ class Action:
         return (Action.from_id, (self.id,))
 
 
-_ACTIONS: tuple[Action, ...] = tuple(Action._make(i) for i in range(N_ACTIONS))
-ALL_ACTIONS = _ACTIONS
+_ACTIONS: tuple[Action, ...] = tuple(Action._make(i) for i in range(N_ACTION_IDS))
+ACTIONS_BY_ID = _ACTIONS
+"""Every action by id, 0..117 (the pass taking nothing included)."""
+ALL_ACTIONS = _ACTIONS[:N_ACTIONS]
+"""The 117 actions of today's rules, by id (``docs/rules.md``, "Action encoding")."""

@@ -6,7 +6,9 @@ loops never touch Python objects and a copy for search is one ``memcpy``. Rows a
 up to ``MAX_SEATS`` players (unused hand rows stay zero); column ``v`` is card value ``v + 1``.
 META holds only what cannot be derived from the rows cheaply: how many seats passed is the
 bit count of ``M_PASSED``, hand sizes are row sums (the compiled loops track them in a
-separate ``sizes`` vector of length ``SEAT_SLOTS``).
+separate ``sizes`` vector of length ``SEAT_SLOTS``). The game's rules travel on the board:
+the DECK row holds its deck (copies per value, public) and ``M_RULES`` the play and pass rules
+(``Rules.flags``), so every kernel and policy reads them where it reads the table.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .rules import MAX_PLAYERS, N_VALUES
+from .ruleset import DEFAULT_RULES, Rules
 
 MAX_SEATS = MAX_PLAYERS
 
@@ -25,7 +28,8 @@ REMOVED = 7  # cards removed from the game at round ends
 UNDEALT = 8  # cards never dealt
 KNOWN = 9  # rows KNOWN .. KNOWN + MAX_SEATS - 1: cards publicly known in each hand
 META = 15  # scalars, indexed by the M_* columns below
-BOARD_ROWS = 16
+DECK_ROW = 16  # the deck's copies per value (the rules' ``deck``)
+BOARD_ROWS = 17
 
 M_CUR = 0  # seat to act
 M_WINNER = 1  # winning seat or -1
@@ -37,6 +41,10 @@ M_N = 6  # number of players
 M_PASSED = 7  # bit mask of seats that passed this round
 M_LIMIT = 8  # turn limit (Interpretation E1)
 M_FIRST = 9  # first player of the game (-1 when unknown: a public board, or past turn 0)
+M_RULES = 10  # the rules' ``flags``: bit 0 no minimum count, bits 1-2 what a pass takes
+NO_MIN = 1  # M_RULES bit: a play onto an end needs no minimum count (``min_count=off``)
+TAKE_ENDS = 1  # M_RULES >> 1: a pass takes from an end stack only (``take=ends``)
+TAKE_NOTHING = 2  # M_RULES >> 1: a pass takes nothing (``take=nothing``, action id 117)
 
 SEAT_SLOTS = 8
 """Length of the per-seat vectors compiled code passes around (hand sizes, per-seat models):
@@ -57,6 +65,7 @@ def set_public(
     passed: Any,
     turn_limit: int,
     first: int = -1,
+    rules: Rules = DEFAULT_RULES,
 ) -> np.ndarray:
     """Write the public rows and META of ``board``; the ends are derived from the table.
 
@@ -81,6 +90,8 @@ def set_public(
     meta[M_PASSED] = sum(1 << i for i, x in enumerate(passed) if x)
     meta[M_LIMIT] = turn_limit
     meta[M_FIRST] = first
+    meta[M_RULES] = rules.flags
+    board[DECK_ROW] = rules.deck
     return board
 
 
@@ -106,6 +117,7 @@ def public_board(view: Any) -> tuple[np.ndarray, np.ndarray]:
         round_=view.round,
         passed=view.passed,
         turn_limit=view.turn_limit,
+        rules=view.rules,
     )
     sizes = np.zeros(SEAT_SLOTS, dtype=np.int64)
     sizes[:n] = view.hand_sizes
@@ -130,6 +142,7 @@ def board_from_state(state: Any) -> np.ndarray:
         passed=d["passed"],
         turn_limit=d["turn_limit"],
         first=d["current_player"] if d["turn"] == 0 else -1,
+        rules=state.rules,
     )
     for p in range(n):
         b[HANDS + p] = d["hands"][p]
@@ -137,8 +150,10 @@ def board_from_state(state: Any) -> np.ndarray:
     return b
 
 
-def state_from_board(board: np.ndarray):
-    """The ``State`` of a board, validated by ``State.from_dict`` (no history)."""
+def state_from_board(board: np.ndarray, rules: Rules | None = None):
+    """The ``State`` of a board under ``rules``, validated by ``State.from_dict`` (no
+    history). Without ``rules`` the board must hold today's deck and play rules (its turn
+    limit is kept); with them, they must match the board's deck and flags."""
     from .state import State
 
     b = np.asarray(board)
@@ -147,6 +162,7 @@ def state_from_board(board: np.ndarray):
     n = int(b[META, M_N])
     if not (2 <= n <= MAX_SEATS):
         raise ValueError(f"board says {n} players; a board holds 2..{MAX_SEATS}")
+    rules = _board_rules(b, rules)
     passed = int(b[META, M_PASSED])
     winner = int(b[META, M_WINNER])
     return State.from_dict(
@@ -162,5 +178,16 @@ def state_from_board(board: np.ndarray):
             "turn": int(b[META, M_TURN]),
             "round": int(b[META, M_ROUND]),
             "turn_limit": int(b[META, M_LIMIT]),
+            "rules": rules,
         }
     )
+
+
+def _board_rules(b: np.ndarray, rules: Rules | None) -> Rules:
+    deck = tuple(int(c) for c in b[DECK_ROW])
+    flags = int(b[META, M_RULES])
+    base = DEFAULT_RULES if rules is None else rules
+    if deck != base.deck or flags != base.flags:
+        what = "today's rules" if rules is None else f"the rules {rules}"
+        raise ValueError(f"the board's deck or play rules are not {what}: pass its rules")
+    return base

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .packed import SHIFTS, join_lanes
-from .rules import DECK, DECK_SIZE, N_VALUES
+from .rules import DECK, N_VALUES
 
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
@@ -22,22 +22,29 @@ def as_generator(seed: SeedLike) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-_CARDS = np.repeat(np.arange(N_VALUES), DECK)
+_CARDS = {DECK: np.repeat(np.arange(N_VALUES), DECK)}  # the sorted deck, by composition
 
 
 _POW16 = np.array([1 << sh for sh in SHIFTS], dtype=np.int64)
 _OWNERS: dict[tuple[int, int], np.ndarray] = {}
 
 
-def deal_packed(n_players: int, rng: np.random.Generator, hand_size: int) -> tuple[int, int]:
-    """Shuffle the deck with ``rng`` and deal ``hand_size`` cards to each seat: seat i gets
-    shuffled cards i*hand_size onwards, the cards after the last hand stay undealt. Returns
-    (all hands in 64-bit lanes, the packed undealt pile)."""
-    shuffled = _CARDS[rng.permutation(DECK_SIZE)]
-    owner = _OWNERS.get((n_players, hand_size))
+def deal_packed(
+    n_players: int, rng: np.random.Generator, hand_size: int, deck: tuple[int, ...] = DECK
+) -> tuple[int, int]:
+    """Shuffle ``deck`` (copies per value; today's by default) with ``rng`` and deal
+    ``hand_size`` cards to each seat: seat i gets shuffled cards i*hand_size onwards, the cards
+    after the last hand stay undealt. Returns (all hands in 64-bit lanes, the packed undealt
+    pile)."""
+    cards = _CARDS.get(deck)
+    if cards is None:
+        cards = _CARDS[deck] = np.repeat(np.arange(N_VALUES), deck)
+    size = len(cards)
+    shuffled = cards[rng.permutation(size)]
+    owner = _OWNERS.get((n_players, hand_size, size))
     if owner is None:
-        owner = np.minimum(np.arange(DECK_SIZE) // hand_size, n_players) * N_VALUES
-        _OWNERS[(n_players, hand_size)] = owner
+        owner = np.minimum(np.arange(size) // hand_size, n_players) * N_VALUES
+        _OWNERS[(n_players, hand_size, size)] = owner
     flat = np.bincount(owner + shuffled, minlength=(n_players + 1) * N_VALUES)
     packed = (flat.reshape(n_players + 1, N_VALUES) @ _POW16).tolist()
     undealt = packed.pop()

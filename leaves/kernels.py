@@ -14,6 +14,10 @@ playout of many games from one seed: the benchmark loop).
 
 * ``random_playout`` picks ``legal[rng_below(s, n_legal)]`` each turn (uniform over the
   legal action ids, docs/rules.md "random").
+
+Every rule variant a ``Rules`` can switch (no minimum count, what a pass takes) is read here
+from the board's ``M_RULES``, next to the rules it changes: one job, the rules of a turn,
+which is why this module is longer than most.
 """
 
 from __future__ import annotations
@@ -35,33 +39,42 @@ from .board import (
     M_N,
     M_PASSED,
     M_ROUND,
+    M_RULES,
     M_TURN,
     M_WINNER,
     MAX_SEATS,
     META,
+    NO_MIN,
     REMOVED,
     TABLE,
+    TAKE_ENDS,
+    TAKE_NOTHING,
     board_from_state,
     state_from_board,
 )
 from .deal_kernels import (
+    DECK_COPIES,
     DECK_SORTED,
+    Setup,
     board_copy,
     board_deal,
     board_new,
     deal_board,
     deal_into,
+    deal_setup,
     deal_unchecked,
+    setup_for,
     shuffle_deck,
     shuffle_head,
 )
-from .rules import DECK_SIZE, N_ACTIONS, N_VALUES, TAKE_BASE
+from .rules import MAX_DECK, N_ACTION_IDS, N_VALUES, PASS_ID, TAKE_BASE
 
 __all__ = [
     "DECK_SORTED",
     "LOWEST_CLEAR",
     "NEXT_SEAT",
     "N_PASSED",
+    "Setup",
     "apply",
     "apply_sized",
     "apply_tracked",
@@ -71,6 +84,7 @@ __all__ = [
     "board_new",
     "deal_board",
     "deal_into",
+    "deal_setup",
     "deal_unchecked",
     "hand_size",
     "is_legal",
@@ -84,6 +98,7 @@ __all__ = [
     "rng_next",
     "rng_seed",
     "rng_uniform",
+    "setup_for",
     "shuffle_deck",
     "shuffle_head",
     "state_from_board",
@@ -136,19 +151,45 @@ def hand_size(board, seat):
 def _sides(board):
     # The play rule as three numbers: values v <= lo need >= a cards, values v >= start need
     # >= b cards, nothing between. An empty table is lo=-1, start=0, b=1 (any value, any
-    # count). Every legal play list is then "per value v, counts need_v .. hand[v]".
+    # count). Every legal play list is then "per value v, counts need_v .. hand[v]". Without
+    # the minimum count (rule ``min_count=off``) both needs are 1.
     lo = np.int64(board[META, M_LO])
     if lo < 0:
         return np.int64(-1), np.int64(1), np.int64(0), np.int64(1)
     hi = np.int64(board[META, M_HI])
     start = hi if hi > lo else lo + 1
+    if board[META, M_RULES] & NO_MIN:
+        return lo, np.int64(1), start, np.int64(1)
     return lo, np.int64(board[TABLE, lo]), start, np.int64(board[TABLE, hi])
+
+
+@njit(cache=True, inline="always")
+def _takes_into(board, out, n):
+    # The passes after the plays, ascending: a take per stack (rule ``take=any``), per end
+    # stack (``take=ends``), or the one pass taking nothing (``take=nothing``); none on an
+    # empty table (P1).
+    mode = board[META, M_RULES] >> 1
+    if mode == 0:
+        for v in range(N_VALUES):
+            out[n] = TAKE_BASE + v
+            n += 1 if board[TABLE, v] != 0 else 0
+        return n
+    lo = np.int64(board[META, M_LO])
+    if lo < 0:
+        return n
+    if mode == TAKE_NOTHING:
+        out[n] = PASS_ID
+        return n + 1
+    hi = np.int64(board[META, M_HI])
+    out[n] = TAKE_BASE + lo
+    out[n + 1] = TAKE_BASE + hi
+    return n + (2 if hi != lo else 1)
 
 
 @njit(cache=True, inline="always")
 def _legal_into(board, out):
     # Branch-free: each value writes all 8 candidate ids and advances by its legal count, so
-    # ``out`` must have room for 8 past the last play (117 is plenty: plays <= 62 cards).
+    # ``out`` must have room for 8 past the last play (``N_ACTION_IDS + 8``: plays <= 104).
     if board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]:
         return 0
     hr = HANDS + np.int64(board[META, M_CUR])
@@ -162,41 +203,45 @@ def _legal_into(board, out):
         for j in range(8):
             out[n + j] = base + j
         n += c
-    for v in range(N_VALUES):
-        out[n] = TAKE_BASE + v
-        n += 1 if board[TABLE, v] != 0 else 0
-    return n
+    return _takes_into(board, out, n)
 
 
 @njit(cache=True, **NO_REFCOUNTS)
 def legal_actions(board, out):
-    """Write the legal action ids, ascending, into ``out`` (int64[117]); return how many."""
+    """Write the legal action ids, ascending, into ``out`` (int64[N_ACTION_IDS + 8]); return
+    how many."""
     return _legal_into(board, out)
 
 
 @njit(cache=True, **NO_REFCOUNTS)
 def is_legal(board, aid):
     """True when action id ``aid`` is legal for the seat to act (False for a finished game)."""
-    if aid < 0 or aid >= N_ACTIONS:
+    if aid < 0 or aid >= N_ACTION_IDS:
         return False
     if board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]:
         return False
     hr = HANDS + np.int64(board[META, M_CUR])
     lo = np.int64(board[META, M_LO])
     hi = np.int64(board[META, M_HI])
+    mode = board[META, M_RULES] >> 1
+    if aid == PASS_ID:
+        return lo >= 0 and mode == TAKE_NOTHING
     if aid >= TAKE_BASE:
         v = aid - TAKE_BASE
-        return lo >= 0 and board[TABLE, v] != 0
+        if mode == TAKE_ENDS and v != lo and v != hi:
+            return False
+        return lo >= 0 and mode != TAKE_NOTHING and board[TABLE, v] != 0
     v = aid >> 3
     k = (aid & 7) + 1
     if board[hr, v] < k:
         return False
     if lo < 0:
         return True
+    free = board[META, M_RULES] & NO_MIN
     if v <= lo:
-        return k >= board[TABLE, lo]
+        return free or k >= board[TABLE, lo]
     if v >= hi:
-        return k >= board[TABLE, hi]
+        return free or k >= board[TABLE, hi]
     return False
 
 
@@ -217,27 +262,29 @@ def apply_tracked(board, aid, sizes, tracked):
     hi = np.int64(board[META, M_HI])
     passed = np.int64(board[META, M_PASSED])
     if aid >= TAKE_BASE:
-        # Pass: take one card of value v from its stack, then sit out the round.
-        v = aid - TAKE_BASE
-        tc = board[TABLE, v]
-        board[TABLE, v] = tc - 1
-        if tc == 1:
-            # The stack is gone: an emptied end moves inward to the next stack.
-            if lo == hi:
-                lo = -1
-                hi = -1
-            elif v == lo:
-                lo += 1
-                while board[TABLE, lo] == 0:
+        # Pass: take one card of value v from its stack (none for ``PASS_ID``), then sit out
+        # the round.
+        if aid != PASS_ID:
+            v = aid - TAKE_BASE
+            tc = board[TABLE, v]
+            board[TABLE, v] = tc - 1
+            if tc == 1:
+                # The stack is gone: an emptied end moves inward to the next stack.
+                if lo == hi:
+                    lo = -1
+                    hi = -1
+                elif v == lo:
                     lo += 1
-            elif v == hi:
-                hi -= 1
-                while board[TABLE, hi] == 0:
+                    while board[TABLE, lo] == 0:
+                        lo += 1
+                elif v == hi:
                     hi -= 1
-        board[HANDS + p, v] += 1
-        board[KNOWN + p, v] += 1
-        if tracked:
-            sizes[p] += 1
+                    while board[TABLE, hi] == 0:
+                        hi -= 1
+            board[HANDS + p, v] += 1
+            board[KNOWN + p, v] += 1
+            if tracked:
+                sizes[p] += 1
         passed |= np.int64(1) << p
         if N_PASSED[passed] >= n - 1:
             # Round end: the one seat left clears the table and leads on an empty table.
@@ -315,9 +362,8 @@ def _random_action(board, rng):
             r -= c
             v += 1
     hi = np.int64(board[META, M_HI])
-    a = np.int64(board[TABLE, lo])
-    b = np.int64(board[TABLE, hi])
-    start = hi if hi > lo else lo + 1
+    lo, a, start, b = _sides(board)
+    mode = board[META, M_RULES] >> 1
     n_left = 0
     for v in range(lo + 1):
         c = np.int64(board[hr, v]) - a + 1
@@ -327,8 +373,11 @@ def _random_action(board, rng):
         c = np.int64(board[hr, v]) - b + 1
         n_right += c if c > 0 else 0
     n_take = 0
-    for v in range(lo, hi + 1):
-        n_take += 1 if board[TABLE, v] != 0 else 0
+    if mode == 0:
+        for v in range(lo, hi + 1):
+            n_take += 1 if board[TABLE, v] != 0 else 0
+    else:
+        n_take = 2 if mode == TAKE_ENDS and hi != lo else 1
     r = rng_below(rng, n_left + n_right + n_take)
     if r < n_left:
         v = 0
@@ -350,6 +399,10 @@ def _random_action(board, rng):
                 r -= c
             v += 1
     r -= n_right
+    if mode == TAKE_NOTHING:
+        return PASS_ID
+    if mode == TAKE_ENDS:
+        return TAKE_BASE + (lo if r == 0 else hi)
     v = lo
     while True:
         if board[TABLE, v] != 0:
@@ -384,19 +437,21 @@ def random_playout(board, rng):
 
 @njit(cache=True)
 def random_games(n_players, hand_size, n_games, seed, turn_limit):
-    """Deal and randomly play ``n_games`` games from one seed, all inside compiled code.
+    """Deal and randomly play ``n_games`` games of today's deck from one seed, all inside
+    compiled code.
 
     Returns (turns int64[n_games], rounds int64[n_games], winners int64[n_games]); this is the
     loop the benchmark times.
     """
     rng = rng_new(seed)
     board = np.zeros((BOARD_ROWS, N_VALUES), dtype=np.int32)
-    deck = np.empty(DECK_SIZE, dtype=np.int64)
+    deck = np.empty(MAX_DECK, dtype=np.int64)
+    setup = Setup(n_players, hand_size, turn_limit, 0, DECK_SORTED, DECK_COPIES)
     turns = np.empty(n_games, dtype=np.int64)
     rounds = np.empty(n_games, dtype=np.int64)
     winners = np.empty(n_games, dtype=np.int64)
     for g in range(n_games):
-        deal_into(board, n_players, hand_size, rng, -1, turn_limit, deck)
+        deal_into(board, setup, rng, -1, deck)
         winners[g] = _playout(board, rng)
         turns[g] = board[META, M_TURN]
         rounds[g] = board[META, M_ROUND]

@@ -9,9 +9,9 @@ rules' consequences), not the rules themselves.
 
 from __future__ import annotations
 
-from .actions import ALL_ACTIONS, Action
+from .actions import ACTIONS_BY_ID, ALL_ACTIONS, Action
 from .packed import MASK, SHIFTS
-from .rules import MAX_COPIES, N_VALUES, TAKE_BASE
+from .rules import MAX_COPIES, N_VALUES, PASS_ID, TAKE_BASE
 
 # _RUNS[v][need][c]: the play actions for value index v with k = need..c, as a tuple.
 _RUNS: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
@@ -101,3 +101,33 @@ def ends_miss(t: int) -> tuple[int, int, int, int, tuple[Action, ...]]:
     )
     ENDS[t] = info
     return info
+
+
+_PASS_ONLY: tuple[Action, ...] = (ACTIONS_BY_ID[PASS_ID],)
+
+
+def variant_legal(h: int, t: int, flags: int) -> tuple[Action, ...]:
+    """The legal actions of packed hand ``h`` on the nonempty packed table ``t`` under rules
+    whose ``flags`` (``Rules.flags``) are not today's: the same lookups, with every end's need
+    1 when ``min_count`` is off and the takes ``take`` allows (end stacks only, or the one
+    pass taking nothing)."""
+    ends = ENDS.get(t)
+    if ends is None:
+        ends = ends_miss(t)
+    lmask, lneed, rmask, rneed, takes = ends
+    if flags & 1:
+        lneed = rneed = NEED1
+    key = (h & lmask) | lneed
+    left = PLAYS.get(key)
+    if left is None:
+        left = plays_miss(key)
+    key = (h & rmask) | rneed
+    right = PLAYS.get(key)
+    if right is None:
+        right = plays_miss(key)
+    mode = flags >> 1
+    if mode == 1:  # the first and the last take are the end stacks
+        takes = takes[:1] if len(takes) == 1 else (takes[0], takes[-1])
+    elif mode == 2:
+        takes = _PASS_ONLY
+    return left + right + takes

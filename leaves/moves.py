@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import ALL_ACTIONS, IllegalActionError
+from .actions import ACTIONS_BY_ID, IllegalActionError
 from .packed import LANE, MASK, ONES, SHIFTS
 
 if TYPE_CHECKING:
@@ -21,10 +21,16 @@ if TYPE_CHECKING:
 
 DECODE = tuple(
     (a.is_pass, a.value - 1, a.count or 1, (a.count or 1) * ONES[a.value - 1], SHIFTS[a.value - 1])
-    for a in ALL_ACTIONS
+    if a.value
+    else (True, -1, 0, 0, 4 * len(SHIFTS))
+    for a in ACTIONS_BY_ID
 )
 """Per action id: (is_pass, value index, cards moved, their packed delta, shift of the value);
-a pass moves one card (the card taken; its ``count`` of cards played is 0)."""
+a pass moves one card (the card taken; its ``count`` of cards played is 0), the pass taking
+nothing (id 117, rule ``take=nothing``) none: value index -1, and a shift past the table's
+13 counts, so its stack reads as empty."""
+
+_TAKE_RULE = ("", "only an end stack (take=ends)", "nothing (take=nothing)")
 
 
 def _article(value: int) -> str:
@@ -36,18 +42,34 @@ def _no_stack(value: int) -> str:
     return f"cannot take {_article(value)} {value}: there is no stack of {value}s on the table"
 
 
+def _check_take(src: State, vi: int, mode: int) -> None:
+    """Raise unless taking value index ``vi`` (-1: nothing) is what a pass takes under the
+    rules' ``take`` code ``mode`` (0 any stack, 1 an end stack, 2 nothing)."""
+    if mode == 0:
+        return
+    if (mode == 2) != (vi < 0) or (mode == 1 and vi != src._lo and vi != src._hi):
+        raise IllegalActionError(f"under these rules a pass takes {_TAKE_RULE[mode]}")
+
+
 def take(src: State, dst: State, aid: int) -> None:
-    """A pass (action id ``aid``): the seat to act takes one card from a stack and sits out
-    the round; the last seat left ends the round."""
+    """A pass (action id ``aid``): the seat to act takes one card from a stack (what the
+    rules' ``take`` allows) and sits out the round; the last seat left ends the round."""
     _, vi, _, delta, sh = DECODE[aid]
     lo = src._lo
     if lo < 0:
         raise IllegalActionError("cannot pass on an empty table: a pass must take a card (P1)")
     table = src._table
+    hi = src._hi
+    flags = src._rules.flags
+    if flags:
+        _check_take(src, vi, flags >> 1)
     tc = (table >> sh) & 15
     if not tc:
-        raise IllegalActionError(_no_stack(vi + 1))
-    hi = src._hi
+        if vi >= 0:
+            raise IllegalActionError(_no_stack(vi + 1))
+        if flags >> 1 != 2:
+            raise IllegalActionError("a pass takes a card under these rules: write 'pass, take V'")
+        tc = 2  # the pass taking nothing leaves every stack
     table -= delta
     if tc == 1:
         # The stack is gone: an emptied end moves inward to the next stack.
@@ -116,12 +138,12 @@ def play(src: State, dst: State, aid: int) -> None:
         hi = src._hi
         if vi <= lo:
             need = (table >> SHIFTS[lo]) & 15
-            if k < need:
+            if k < need and src._rules.min_count:
                 raise IllegalActionError(f"needs at least {need} cards on the left end, got {k}")
             lo = vi
         elif vi >= hi:
             need = (table >> SHIFTS[hi]) & 15
-            if k < need:
+            if k < need and src._rules.min_count:
                 raise IllegalActionError(f"needs at least {need} cards on the right end, got {k}")
             hi = vi
         else:

@@ -7,7 +7,7 @@ accessors that decode them live here and both classes inherit them.
 
 from __future__ import annotations
 
-from .actions import ALL_ACTIONS, Action
+from .actions import ACTIONS_BY_ID, Action
 from .packed import SHIFTS, unpack
 
 
@@ -67,6 +67,6 @@ class PublicFields:
         h = self._history
         while h is not None:
             h, seat, aid = h
-            out.append((seat, ALL_ACTIONS[aid]))
+            out.append((seat, ACTIONS_BY_ID[aid]))
         out.reverse()
         return tuple(out)

@@ -2,7 +2,9 @@
 
 The numbers code reads are named constants here. Where the sources leave a choice open, this
 implementation makes one fixed choice, stated below and in ``docs/rules.md`` (a named switch that
-nothing reads would suggest a choice one cannot make); only the turn limit is configurable:
+nothing reads would suggest a choice one cannot make). What a designer may change (hand
+sizes, the deck, the player counts, the minimum count, what a pass takes, the expert target,
+the turn limit) is a key of ``leaves.ruleset.Rules``; the numbers here are today's rules:
 
 - P1: a pass takes a card, so a player facing an empty table (the round's leader, or after
   takes emptied it) must play.
@@ -30,7 +32,13 @@ HAND_SIZES: dict[int, int] = {3: 12, 4: 11, 5: 10, 6: 9}
 
 N_PLAY_ACTIONS = N_VALUES * MAX_COPIES  # 104: play (v, k) -> (v-1)*8 + (k-1)
 TAKE_BASE = N_PLAY_ACTIONS  # pass taking t -> 104 + (t-1)
-N_ACTIONS = N_PLAY_ACTIONS + N_VALUES  # 117
+N_ACTIONS = N_PLAY_ACTIONS + N_VALUES  # 117: the pinned ids of today's rules
+PASS_ID = N_ACTIONS
+"""Id 117: a pass that takes nothing, legal only under the rule variant ``take=nothing``."""
+N_ACTION_IDS = N_ACTIONS + 1  # every id any rule set can use
+
+MAX_DECK = N_VALUES * MAX_COPIES
+"""The most cards a variant deck can hold (8 copies of each value): the scratch decks' size."""
 
 TURN_LIMIT = 1000
 """Interpretation E1: a game that reaches this many turns ends with no winner (unfinished).

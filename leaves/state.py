@@ -23,11 +23,12 @@ import numpy as np
 
 from .actions import Action, IllegalActionError
 from .deal import SeedLike, as_generator, deal_packed
-from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, ends_miss, plays_miss
+from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, ends_miss, plays_miss, variant_legal
 from .moves import play, take
 from .packed import LANE, MASK, lane_total, lanes, unpack
 from .public import PublicFields
-from .rules import DECK, DECK_SIZE, N_VALUES, TAKE_BASE, TURN_LIMIT, hand_size_for
+from .rules import N_VALUES, TAKE_BASE
+from .ruleset import DEFAULT_RULES, Rules
 
 _EMPTY: tuple = ()
 
@@ -51,7 +52,8 @@ class StateFields(NamedTuple):
     winner: int  # winning seat, -1 for none
     turn: int  # actions taken
     round: int  # rounds begun (1 during the first)
-    limit: int  # turn limit (E1)
+    limit: int  # turn limit (E1): the rules' ``turn_limit``
+    rules: Rules  # the game's rules (``leaves.ruleset``)
     history: tuple | None = None  # (older history, seat, action id), newest first
 
 
@@ -83,6 +85,7 @@ class State(PublicFields):
         turn: int,
         round: int,
         limit: int,
+        rules: Rules,
         history: tuple | None = None,
     ) -> State:
         """The one constructor, unchecked: every field of ``StateFields`` by name (a record
@@ -102,6 +105,7 @@ class State(PublicFields):
         s._turn = turn
         s._round = round
         s._limit = limit
+        s._rules = rules
         s._history = history
         s._legal = None
         s._key = None
@@ -130,16 +134,19 @@ class State(PublicFields):
         cls,
         hands: Sequence[Sequence[int]],
         first_player: int = 0,
-        turn_limit: int = TURN_LIMIT,
+        turn_limit: int | None = None,
+        rules: Rules = DEFAULT_RULES,
     ) -> State:
-        """The start of a game from dealt hands (n lists of 13 counts); the rest is undealt."""
+        """The start of a game from dealt hands (n lists of 13 counts) under ``rules``; the
+        rest of the deck is undealt."""
         n = len(hands)
+        deck = rules.deck
         d = {
             "hands": [list(h) for h in hands],
             "table": [0] * N_VALUES,
             "removed": [0] * N_VALUES,
             "undealt": [
-                DECK[v] - sum(int(h[v]) for h in hands) if len(hands[0]) == N_VALUES else 0
+                deck[v] - sum(int(h[v]) for h in hands) if len(hands[0]) == N_VALUES else 0
                 for v in range(N_VALUES)
             ],
             "passed": [False] * n,
@@ -147,7 +154,8 @@ class State(PublicFields):
             "winner": None,
             "turn": 0,
             "round": 1,
-            "turn_limit": turn_limit,
+            "turn_limit": rules.turn_limit if turn_limit is None else turn_limit,
+            "rules": rules.changes(),
         }
         return cls.from_dict(d)
 
@@ -190,6 +198,11 @@ class State(PublicFields):
     def turn_limit(self) -> int:
         return self._limit
 
+    @property
+    def rules(self) -> Rules:
+        """The rules this game is played under (``leaves.ruleset.Rules``)."""
+        return self._rules
+
     def hand(self, player: int) -> tuple[int, ...]:
         """Cards in ``player``'s hand per value (value 1 first)."""
         return unpack(self._hands[player])
@@ -217,6 +230,9 @@ class State(PublicFields):
             return legal
         if self._winner >= 0 or self._turn >= self._limit:
             legal = _EMPTY
+        elif self._table and self._rules.flags:
+            legal = variant_legal((self._hh >> (LANE * self._cur)) & MASK, self._table,
+                                  self._rules.flags)  # fmt: skip
         else:
             h = (self._hh >> (LANE * self._cur)) & MASK
             t = self._table
@@ -281,6 +297,7 @@ class State(PublicFields):
         s._undealt = self._undealt
         s._turn = self._turn + 1
         s._limit = self._limit
+        s._rules = self._rules
         s._history = (self._history, self._cur, aid)
         s._legal = None
         s._key = None
@@ -294,6 +311,7 @@ class State(PublicFields):
         """The same position under another turn limit (E1)."""
         d = self.to_dict()
         d["turn_limit"] = turn_limit
+        d["rules"] = self._rules.replace(turn_limit=turn_limit).changes()
         s = State.from_dict(d)
         s._history = self._history
         return s
@@ -312,6 +330,7 @@ class State(PublicFields):
             key = (
                 self._n, self._hh, self._table, self._removed, self._undealt, self._kk,
                 self._passed, self._cur, self._winner, self._turn, self._round, self._limit,
+                self._rules,
             )  # fmt: skip
             self._key = key
         return key
@@ -342,8 +361,9 @@ class State(PublicFields):
 
     # ------------------------------------------------------------------ dict form
     def to_dict(self) -> dict[str, Any]:
-        """Plain-data form (lists and ints), round-trips through ``from_dict``."""
-        return {
+        """Plain-data form (lists and ints), round-trips through ``from_dict``; ``rules`` holds
+        the keys that differ from today's rules (left out under today's)."""
+        d = {
             "hands": [list(unpack(h)) for h in self._hands],
             "table": list(unpack(self._table)),
             "removed": list(unpack(self._removed)),
@@ -356,6 +376,9 @@ class State(PublicFields):
             "round": self._round,
             "turn_limit": self._limit,
         }
+        if not self._rules.is_default:
+            d["rules"] = self._rules.changes()
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> State:
@@ -370,25 +393,37 @@ def new_game(
     seed: SeedLike = None,
     first_player: int | None = None,
     hand_size: int | None = None,
-    turn_limit: int = TURN_LIMIT,
+    turn_limit: int | None = None,
+    rules: Rules = DEFAULT_RULES,
 ) -> State:
-    """Shuffle and deal a new game, drawing the deal then the first player from ``seed``.
+    """Shuffle and deal a new game under ``rules`` (today's by default), drawing the deal then
+    the first player from ``seed``.
 
-    ``n_players`` must be 3..6 unless ``hand_size`` is given explicitly (then any count with
-    ``n_players * hand_size <= 62`` and at least 2 players).
+    ``n_players`` must be a count the rules allow (3..6 today). ``hand_size`` and
+    ``turn_limit``, when given, change those keys of ``rules`` for this game (a hand size
+    given this way allows any count from 2 the deck can deal).
     """
     if not isinstance(n_players, int | np.integer):
         raise ValueError(f"n_players must be an integer, got {n_players!r}")
-    if hand_size is None:
-        hand_size = hand_size_for(n_players)
-    elif n_players < 2 or hand_size < 1 or n_players * hand_size > DECK_SIZE:
-        raise ValueError(
-            f"cannot deal {hand_size} cards to each of {n_players} players from {DECK_SIZE}"
-        )
-    if turn_limit < 1:
-        raise ValueError(f"turn_limit must be >= 1, got {turn_limit}")
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a leaves.Rules, got {rules!r}")
+    if hand_size is not None and not (
+        n_players in rules.players and hand_size == rules.hand_size_for(n_players)
+    ):
+        n_players = int(n_players)
+        if n_players < 2 or hand_size < 1 or n_players * hand_size > rules.deck_size:
+            raise ValueError(
+                f"cannot deal {hand_size} cards to each of {n_players} players "
+                f"from {rules.deck_size}"
+            )
+        rules = rules.replace(hand_size={n_players: hand_size}, players=(n_players,))
+    if turn_limit is not None:
+        if turn_limit < 1:
+            raise ValueError(f"turn_limit must be >= 1, got {turn_limit}")
+        rules = rules.replace(turn_limit=turn_limit)
+    hand = rules.hand_size_for(n_players)
     rng = as_generator(seed)
-    hh, undealt = deal_packed(n_players, rng, hand_size)
+    hh, undealt = deal_packed(n_players, rng, hand, rules.deck)
     if first_player is None:
         first_player = int(rng.integers(n_players))
     elif not (0 <= first_player < n_players):
@@ -407,5 +442,6 @@ def new_game(
         winner=-1,
         turn=0,
         round=1,
-        limit=int(turn_limit),
+        limit=rules.turn_limit,
+        rules=rules,
     )

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from .rules import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, N_VALUES, TURN_LIMIT
+from .ruleset import TAKE_MODES, Rules
 from .state import State, new_game
 
 __all__ = [
@@ -27,7 +28,9 @@ __all__ = [
     "new_games",
     "player_counts",
     "positions",
+    "rule_sets",
     "seeds",
+    "variant_games",
 ]
 
 
@@ -112,3 +115,34 @@ def positions(
             break
         state = nxt
     return state
+
+
+@st.composite
+def rule_sets(draw, turn_limit: int = TURN_LIMIT) -> Rules:
+    """Valid ``Rules`` of every kind: a deck of 0..8 copies per value, one hand size, the
+    player counts 2..6 the deck can deal, the minimum count on or off, each way a pass takes,
+    any expert target. Shrinks towards today's rules with small changes."""
+    deck = tuple(draw(st.lists(st.integers(0, MAX_COPIES), min_size=N_VALUES, max_size=N_VALUES)))
+    cards = sum(deck)
+    if cards < 2:
+        deck, cards = (1, 1) + deck[2:], sum(deck[2:]) + 2
+    hand = draw(st.integers(1, max(1, min(52, cards // 2))))
+    players = tuple(n for n in range(2, MAX_PLAYERS + 1) if n * hand <= cards)
+    return Rules(
+        hand_size=hand,
+        deck=deck,
+        players=players,
+        min_count=draw(st.booleans()),
+        take=draw(st.sampled_from(TAKE_MODES)),
+        expert_target=draw(st.integers(1, 60)),
+        turn_limit=turn_limit,
+    )
+
+
+@st.composite
+def variant_games(draw, turn_limit: int = TURN_LIMIT) -> State:
+    """Freshly dealt games under random rule sets (``rule_sets``), at a player count they
+    allow."""
+    rules = draw(rule_sets(turn_limit))
+    n = draw(st.sampled_from(rules.players))
+    return new_game(n, seed=draw(seeds()), rules=rules)

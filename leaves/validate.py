@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 
 from .packed import join_lanes, pack
-from .rules import DECK, N_VALUES, TURN_LIMIT
+from .rules import N_VALUES
+from .ruleset import Rules
 from .state import State
 
 
-def _counts(name: str, value: Any) -> tuple[int, ...]:
+def _counts(name: str, value: Any, deck: tuple[int, ...]) -> tuple[int, ...]:
     try:
         counts = tuple(int(c) for c in value)
     except (TypeError, ValueError):
@@ -24,9 +25,9 @@ def _counts(name: str, value: Any) -> tuple[int, ...]:
     if len(counts) != N_VALUES:
         raise ValueError(f"{name} must have {N_VALUES} counts (value 1 first), got {len(counts)}")
     for v, c in enumerate(counts):
-        if c < 0 or c > DECK[v]:
+        if c < 0 or c > deck[v]:
             raise ValueError(
-                f"{name}: {c} cards of value {v + 1} is impossible (the deck has {DECK[v]})"
+                f"{name}: {c} cards of value {v + 1} is impossible (the deck has {deck[v]})"
             )
     return counts
 
@@ -42,26 +43,28 @@ def state_from_dict(d: dict[str, Any]) -> State:
     if not isinstance(raw_hands, list | tuple) or len(raw_hands) < 2:
         raise ValueError("hands must list at least 2 players' hands")
     n = len(raw_hands)
-    hands = [_counts(f"hands[{i}]", h) for i, h in enumerate(raw_hands)]
-    table = _counts("table", d["table"])
-    removed = _counts("removed", d.get("removed", [0] * N_VALUES))
+    rules = _rules(d)
+    deck = rules.deck
+    hands = [_counts(f"hands[{i}]", h, deck) for i, h in enumerate(raw_hands)]
+    table = _counts("table", d["table"], deck)
+    removed = _counts("removed", d.get("removed", [0] * N_VALUES), deck)
     if "undealt" in d:
-        undealt = _counts("undealt", d["undealt"])
+        undealt = _counts("undealt", d["undealt"], deck)
     else:
         undealt = tuple(
-            DECK[v] - sum(h[v] for h in hands) - table[v] - removed[v] for v in range(N_VALUES)
+            deck[v] - sum(h[v] for h in hands) - table[v] - removed[v] for v in range(N_VALUES)
         )
     for v in range(N_VALUES):
         tot = sum(h[v] for h in hands) + table[v] + removed[v] + undealt[v]
-        if tot != DECK[v]:
+        if tot != deck[v]:
             raise ValueError(
                 f"cards of value {v + 1} add up to {tot} (hands + table + removed + undealt), "
-                f"the deck has {DECK[v]}"
+                f"the deck has {deck[v]}"
             )
     known_raw = d.get("known") or [[0] * N_VALUES for _ in range(n)]
     if len(known_raw) != n:
         raise ValueError(f"known must have one entry per seat ({n}), got {len(known_raw)}")
-    known = [_counts(f"known[{i}]", k) for i, k in enumerate(known_raw)]
+    known = [_counts(f"known[{i}]", k, deck) for i, k in enumerate(known_raw)]
     for i in range(n):
         for v in range(N_VALUES):
             if known[i][v] > hands[i][v]:
@@ -96,18 +99,30 @@ def state_from_dict(d: dict[str, Any]) -> State:
             raise ValueError(f"winner {winner} still holds {sizes[winner]} cards")
     turn = int(d.get("turn", 0))
     rnd = int(d.get("round", 1))
-    limit = int(d.get("turn_limit", TURN_LIMIT))
+    limit = rules.turn_limit
     if turn < 0:
         raise ValueError(f"turn must be >= 0, got {turn}")
     if rnd < 1:
         raise ValueError(f"round must be >= 1, got {rnd}")
-    if limit < 1:
-        raise ValueError(f"turn_limit must be >= 1, got {limit}")
     nz = [v for v in range(N_VALUES) if table[v]]
     lo, hi = (nz[0], nz[-1]) if nz else (-1, -1)
     return State._build(
         n=n, hh=join_lanes([pack(h) for h in hands]), table=pack(table), lo=lo, hi=hi,
         removed=pack(removed), undealt=pack(undealt), kk=join_lanes([pack(k) for k in known]),
         passed=sum(1 << i for i in range(n) if passed[i]), cur=cur,
-        winner=-1 if winner is None else winner, turn=turn, round=rnd, limit=limit,
+        winner=-1 if winner is None else winner, turn=turn, round=rnd, limit=limit, rules=rules,
     )  # fmt: skip
+
+
+def _rules(d: dict[str, Any]) -> Rules:
+    """The rules of the dict form: its ``rules`` (the keys changed from today's), with its
+    ``turn_limit`` when it gives one."""
+    rules = d.get("rules")
+    if not isinstance(rules, Rules):
+        rules = Rules.from_dict(rules)
+    limit = d.get("turn_limit")
+    if limit is not None and limit != rules.turn_limit:
+        if not isinstance(limit, int | np.integer) or limit < 1:
+            raise ValueError(f"turn_limit must be >= 1, got {limit!r}")
+        rules = rules.replace(turn_limit=int(limit))
+    return rules

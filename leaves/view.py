@@ -12,7 +12,7 @@ import numpy as np
 from .actions import Action
 from .packed import LANE, MASK, join_lanes, pack, unpack
 from .public import PublicFields
-from .rules import DECK, N_VALUES
+from .rules import N_VALUES
 
 
 class PlayerView(PublicFields):
@@ -25,6 +25,7 @@ class PlayerView(PublicFields):
         "turn",
         "round",
         "turn_limit",
+        "rules",
         "winner",
         "_hand",
         "_table",
@@ -49,6 +50,7 @@ class PlayerView(PublicFields):
         v.turn = state._turn
         v.round = state._round
         v.turn_limit = state._limit
+        v.rules = state._rules
         v.winner = state.winner
         v._hand = (state._hh >> (LANE * player)) & MASK
         v._table = state._table
@@ -88,12 +90,13 @@ class PlayerView(PublicFields):
 
     def unseen(self) -> tuple[int, ...]:
         """Cards the owner cannot place: in opponents' hands (beyond the known ones) or undealt."""
+        deck = self.rules.deck
         hand = unpack(self._hand)
         table = unpack(self._table)
         removed = unpack(self._removed)
         known = [unpack(k) for i, k in enumerate(self._known) if i != self.player]
         return tuple(
-            DECK[v] - hand[v] - table[v] - removed[v] - sum(k[v] for k in known)
+            deck[v] - hand[v] - table[v] - removed[v] - sum(k[v] for k in known)
             for v in range(N_VALUES)
         )
 
@@ -133,6 +136,7 @@ class PlayerView(PublicFields):
             turn=self.turn,
             round=self.round,
             limit=self.turn_limit,
+            rules=self.rules,
             history=history,
         )
 
@@ -165,7 +169,7 @@ class PlayerView(PublicFields):
     def _key(self) -> tuple:
         return (
             self.player, self.n_players, self.current_player, self.turn, self.round,
-            self.turn_limit, self.winner, self._hand, self._table, self._removed, self._known,
+            self.turn_limit, self.rules, self.winner, self._hand, self._table, self._removed, self._known,
             self._sizes, self._passed, self.history,
         )  # fmt: skip
 

@@ -56,8 +56,11 @@ def test_action_encoding():
     for i in range(117):
         a = Action.from_id(i)
         assert a.id == i and Action.parse(str(a)) is a
+    p = Action.from_id(117)  # the pass taking nothing of the variant take=nothing
+    assert p is Action.pass_() and p.is_pass and p.taken is None and str(p) == "pass"
+    assert Action.parse("pass") is p
     with pytest.raises(ValueError):
-        Action.from_id(117)
+        Action.from_id(118)
     with pytest.raises(ValueError):
         Action.play(14, 1)
 

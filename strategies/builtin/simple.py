@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from gamekit.jit import njit
 from gamekit.numba_internals import NO_REFCOUNTS
-from leaves.board import HANDS, M_HI, M_LO, META, TABLE
-from leaves.rules import TAKE_BASE
+from leaves.board import HANDS, M_HI, M_LO, META
+from leaves.rules import PASS_ID, TAKE_BASE
 
 from ..policy.features import NONE, group_needs, need_of, play_id, take_group, winning_play
 from ..policy.params import Param, declare
@@ -36,12 +36,11 @@ def policy_low(board, seat, sizes, params, rng, work):
             if c > 0:
                 return play_id(v, c)
         return take_group(board, seat, lo, hi)
-    a = board[TABLE, lo]
+    a, b = group_needs(board, lo, hi)
     for v in range(lo + 1):
         c = board[HANDS + seat, v]
         if c >= a:
             return play_id(v, c)
-    b = board[TABLE, hi]
     for v in range(hi if hi > lo else lo + 1, 13):
         c = board[HANDS + seat, v]
         if c >= b:
@@ -75,12 +74,11 @@ def policy_high(board, seat, sizes, params, rng, work):
             if c > 0:
                 return play_id(v, c)
         return take_group(board, seat, lo, hi)
-    b = board[TABLE, hi]
+    a, b = group_needs(board, lo, hi)
     for v in range(12, (hi if hi > lo else lo + 1) - 1, -1):
         c = board[HANDS + seat, v]
         if c >= b:
             return play_id(v, c)
-    a = board[TABLE, lo]
     for v in range(lo, -1, -1):
         c = board[HANDS + seat, v]
         if c >= a:
@@ -214,7 +212,7 @@ def policy_patient(board, seat, sizes, params, rng, work):
     if lo < 0 or bc >= 2 or (best >= 0 and sizes[seat] < params[_P.min_hand]):
         return best
     t = take_group(board, seat, lo, hi)
-    if best >= 0 and board[HANDS + seat, t - TAKE_BASE] == 0:
+    if best >= 0 and (t == PASS_ID or board[HANDS + seat, t - TAKE_BASE] == 0):
         return best
     return t
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from gamekit.jit import njit
 from gamekit.numba_internals import NO_REFCOUNTS
-from leaves import DECK, Action, PlayerView
+from leaves import Action, PlayerView
 from leaves.board import HANDS, M_HI, M_LO, META, TABLE
 from leaves.rules import MAX_COPIES
 
@@ -151,8 +151,9 @@ def _features(view: PlayerView) -> list[tuple[Action, list[str], list[float], bo
     hi = -1 if ends is None else ends[1][0] - 1
     others = [i for i in range(n) if i != me]
     in_round = [i for i in others if not view.passed[i]]
+    rules = view.rules
     avail = [
-        DECK[u]
+        rules.deck[u]
         - hand[u]
         - table[u]
         - view.removed[u]
@@ -166,9 +167,9 @@ def _features(view: PlayerView) -> list[tuple[Action, list[str], list[float], bo
         if lo < 0:
             return 1
         if u <= lo:
-            return table[lo]
+            return table[lo] if rules.min_count else 1
         if u >= hi:
-            return table[hi]
+            return table[hi] if rules.min_count else 1
         return None
 
     def new_ends(u: int, k: int) -> tuple[int, int, int, int]:
@@ -187,6 +188,40 @@ def _features(view: PlayerView) -> list[tuple[Action, list[str], list[float], bo
             avail[u] >= b for u in range(hi_v, 13)
         )
 
+    size = view.hand_sizes[me]
+    out = []
+    for u in range(13):
+        c, need = hand[u], kmin(u)
+        if c == 0 or need is None or c < need:
+            continue
+        for k in range(need, c + 1):
+            nlo, a, nhi, b = new_ends(u, k)
+            end = a if u == nlo else b
+            ta, tb = (a, b) if rules.min_count else (1, 1)  # the cards answering each end
+            values = [
+                k,
+                c - k,
+                end,
+                abs(u - 6),
+                threat(nlo, ta, nhi, tb),
+                float(min(ta, tb) <= mopp),
+            ]
+            out.append((Action.play(u + 1, k), list(PLAY_FEATURES), values, k == size))
+    out += _take_features(view, lo, hi)
+    return out
+
+
+def _take_features(
+    view: PlayerView, lo: int, hi: int
+) -> list[tuple[Action, list[str], list[float], bool]]:
+    """``_features``' passes: each take the rules allow with [1, held, harm, |t - 7|], or the
+    pass taking nothing (``take=nothing``) with [1, 0, 0, 0] (its bias alone)."""
+    hand, table, take = view.hand, view.table, view.rules.take
+    if lo < 0:
+        return []
+    if take == "nothing":
+        return [(Action.pass_(), list(TAKE_FEATURES), [1, 0, 0, 0], False)]
+
     def ease_after_take(t: int) -> int:
         if table[t] > 1 or (t != lo and t != hi):
             return min(table[lo] - (t == lo), table[hi] - (t == hi))
@@ -198,24 +233,17 @@ def _features(view: PlayerView) -> list[tuple[Action, list[str], list[float], bo
         nh = next(u for u in range(hi - 1, -1, -1) if table[u])
         return min(table[lo], table[nh])
 
-    size = view.hand_sizes[me]
-    out = []
-    for u in range(13):
-        c, need = hand[u], kmin(u)
-        if c == 0 or need is None or c < need:
-            continue
-        for k in range(need, c + 1):
-            nlo, a, nhi, b = new_ends(u, k)
-            end = a if u == nlo else b
-            values = [k, c - k, end, abs(u - 6), threat(nlo, a, nhi, b), float(min(a, b) <= mopp)]
-            out.append((Action.play(u + 1, k), list(PLAY_FEATURES), values, k == size))
-    if lo >= 0:
-        ease = min(table[lo], table[hi])
-        for t in range(lo, hi + 1):
-            if table[t]:
-                values = [1, hand[t], ease_after_take(t) - ease, abs(t - 6)]
-                out.append((Action.take(t + 1), list(TAKE_FEATURES), values, False))
-    return out
+    ease = min(table[lo], table[hi])
+    return [
+        (
+            Action.take(t + 1),
+            list(TAKE_FEATURES),
+            [1, hand[t], ease_after_take(t) - ease, abs(t - 6)],
+            False,
+        )
+        for t in range(lo, hi + 1)
+        if table[t] and (take == "any" or t in (lo, hi))
+    ]
 
 
 def explain_weighted(weights: list[float], view: PlayerView) -> list[Scored]:

@@ -18,7 +18,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from leaves.board import BOARD_ROWS, SEAT_SLOTS
-from leaves.rules import DECK_SIZE, N_VALUES
+from leaves.deal_kernels import Setup, setup_for
+from leaves.rules import MAX_DECK, N_VALUES
+from leaves.ruleset import DEFAULT_RULES
 
 from ..policy.counting import WORK_SIZE
 from ..policy.params import N_PARAMS
@@ -35,16 +37,16 @@ class Seats(NamedTuple):
 
 
 class Games(NamedTuple):
-    """Game ``g`` is dealt from ``deal_seeds[g]`` (``hand_size`` cards each) and played from
-    ``play_seeds[g]`` under seating ``seating[g]`` for at most ``turn_limit`` turns, its
-    actions written to ``Results.actions`` when ``record``."""
+    """Game ``g`` is dealt from ``deal_seeds[g]`` under the rules' ``setup`` (deck, hand
+    size, turn limit, play and pass rules: ``leaves.deal_kernels.Setup``) and played from
+    ``play_seeds[g]`` under seating ``seating[g]``, its actions written to
+    ``Results.actions`` when ``record``."""
 
     seating: np.ndarray  # int64 (G,)
     deal_seeds: np.ndarray  # uint64 (G,)
     play_seeds: np.ndarray  # uint64 (G,)
-    turn_limit: int
     record: bool
-    hand_size: int
+    setup: Setup
 
 
 class Results(NamedTuple):
@@ -79,7 +81,7 @@ class Buffers(NamedTuple):
     board: np.ndarray  # int32 (BOARD_ROWS, N_VALUES)
     sizes: np.ndarray  # int64 (SEAT_SLOTS,)
     work: np.ndarray  # int64 (WORK_SIZE,)
-    deck: np.ndarray  # int64 (DECK_SIZE,)
+    deck: np.ndarray  # int64 (MAX_DECK,)
     rng: np.ndarray  # uint64 (4,)
 
     @classmethod
@@ -88,7 +90,7 @@ class Buffers(NamedTuple):
             np.zeros((BOARD_ROWS, N_VALUES), np.int32),
             np.zeros(SEAT_SLOTS, np.int64),
             np.zeros(WORK_SIZE, np.int64),
-            np.zeros(DECK_SIZE, np.int64),
+            np.zeros(MAX_DECK, np.int64),
             np.zeros(4, np.uint64),
         )
 
@@ -97,7 +99,7 @@ def example(n: int = 4) -> tuple[Seats, Games, Results, Buffers]:
     """Arguments of the batch loop for one game of ``n`` seats, with the types of every call."""
     seeds = np.zeros(1, np.uint64)
     seats = Seats(np.zeros((1, n), np.int64), np.zeros((1, n, N_PARAMS), np.float64))
-    games = Games(np.zeros(1, np.int64), seeds, seeds.copy(), 1000, False, 13)
+    games = Games(np.zeros(1, np.int64), seeds, seeds.copy(), False, setup_for(DEFAULT_RULES, n))
     return seats, games, Results.empty(1, n, 1, False), Buffers.new()
 
 

@@ -154,7 +154,7 @@ def play_games(seats, games, out, buf):
         r = games.seating[g]
         K.rng_seed(rng, games.deal_seeds[g])
         # np.int64(-1), not the literal -1: the argument types ``precompile`` compiles for
-        K.deal_unchecked(board, n, games.hand_size, rng, np.int64(-1), games.turn_limit, deck)
+        K.deal_unchecked(board, games.setup, rng, np.int64(-1), deck)
         out.first[g] = board[META, M_FIRST]
         K.rng_seed(rng, games.play_seeds[g])
         rec = out.actions[g if games.record else 0]  # a dummy row when not recording

@@ -19,7 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from gamekit.jit import njit
-from leaves.rules import MAX_COPIES, TAKE_BASE, hand_size_for
+from leaves.deal_kernels import setup_for
+from leaves.rules import MAX_COPIES, PASS_ID, TAKE_BASE
+from leaves.ruleset import DEFAULT_RULES, Rules
 
 from ..policy.params import N_PARAMS
 from . import aot, specialize
@@ -41,12 +43,14 @@ __all__ = [
 def track_size(sizes, p, aid):
     """Update the public hand size of seat ``p`` for its action ``aid``."""
     if aid >= TAKE_BASE:
-        sizes[p] += 1
+        sizes[p] += 1 if aid != PASS_ID else 0
     else:
         sizes[p] -= aid % MAX_COPIES + 1
 
 
-def _check_table(kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _check_table(
+    kinds: np.ndarray, params: np.ndarray, rules: Rules
+) -> tuple[np.ndarray, np.ndarray]:
     """Kinds (R, n) and params (R, n, N_PARAMS) of R seatings, checked (1-D/2-D: one)."""
     kinds = np.ascontiguousarray(kinds, dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
@@ -55,7 +59,7 @@ def _check_table(kinds: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.
     if kinds.ndim != 2 or kinds.shape[0] < 1:
         raise ValueError("kinds must hold one policy kind per seat (per seating)")
     n = kinds.shape[1]
-    hand_size_for(n)  # raises for a player count outside 3..6
+    rules.hand_size_for(n)  # raises for a player count the rules do not allow
     if params.shape != (kinds.shape[0], n, N_PARAMS):
         raise ValueError(
             f"params must have shape ({n}, {N_PARAMS}) per seating, got {params.shape}"
@@ -73,12 +77,14 @@ def _seeds(x: np.ndarray, name: str) -> np.ndarray:
 
 
 def _run(
-    kinds, params, deal_seeds, play_seeds, turn_limit, record, seating=None, loop=None
-) -> Results:
+    kinds, params, deal_seeds, play_seeds, turn_limit, record, seating=None, loop=None, *,
+    rules: Rules = DEFAULT_RULES,
+) -> Results:  # fmt: skip
     """Check the arguments, allocate the loop's results and scratch and run ``loop``
     (default: the ahead-of-time module, else a loop compiled for these kinds, else
-    ``_batch``). ``actions`` is one dummy row unless ``record``."""
-    kinds, params = _check_table(kinds, params)
+    ``_batch``) under ``rules`` with ``turn_limit``. ``actions`` is one dummy row unless
+    ``record``."""
+    kinds, params = _check_table(kinds, params, rules)
     d, p = _seeds(deal_seeds, "deal_seeds"), _seeds(play_seeds, "play_seeds")
     if d.shape != p.shape:
         raise ValueError("deal_seeds and play_seeds must have the same length")
@@ -93,7 +99,9 @@ def _run(
     if limit < 1:
         raise ValueError("turn_limit must be >= 1")
     n = kinds.shape[1]
-    games = Games(seating, d, p, limit, bool(record), hand_size_for(n))
+    if limit != rules.turn_limit:
+        rules = rules.replace(turn_limit=limit)
+    games = Games(seating, d, p, bool(record), setup_for(rules, n))
     out = Results.empty(d.shape[0], n, limit, bool(record))
     if loop is None:
         loop = aot.loop()  # the same loop compiled ahead of time, when built
@@ -110,15 +118,17 @@ def play_batch_compiled(
     play_seeds: np.ndarray,
     turn_limit: int,
     seating: np.ndarray | None = None,
+    rules: Rules = DEFAULT_RULES,
 ) -> tuple[np.ndarray, ...]:
     """Play one game per seed pair, seat ``i`` run by policy ``kinds[i]`` with ``params[i]``.
 
     With ``seating`` (one index per game), ``kinds`` (R, n) and ``params`` (R, n, N_PARAMS)
     hold R seatings and game ``g`` is played under seating ``seating[g]``: many seatings in
-    one call. Returns (first_player int8 (G,), cards_left int16 (G, n), winner_seat int8 (G,),
-    turns int32 (G,), rounds int32 (G,), unfinished bool (G,)).
+    one call. Games are dealt and played under ``rules`` (today's by default) with
+    ``turn_limit``. Returns (first_player int8 (G,), cards_left int16 (G, n), winner_seat int8
+    (G,), turns int32 (G,), rounds int32 (G,), unfinished bool (G,)).
     """
-    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, False, seating)[:6]
+    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, False, seating, rules=rules)[:6]
 
 
 def play_batch_compiled_records(
@@ -128,7 +138,8 @@ def play_batch_compiled_records(
     play_seeds: np.ndarray,
     turn_limit: int,
     seating: np.ndarray | None = None,
+    rules: Rules = DEFAULT_RULES,
 ) -> Results:
     """``play_batch_compiled`` plus the action ids: a ``layout.Results``, whose ``actions`` is
     int8 (G, turn_limit), row g valid to turns[g]."""
-    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, True, seating)
+    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, True, seating, rules=rules)

@@ -55,9 +55,9 @@ POLL_S = 0.01
 def _loop_args() -> tuple[np.ndarray, ...]:
     """(board, sizes, params row, rng, work, deck) with the very types the loop passes: its
     own scratch buffers (``layout.Buffers``) and a row of its params table."""
-    seats, _, _, buf = layout.example()
+    seats, games, _, buf = layout.example()
     buf.rng[:] = np.arange(1, 5, dtype=np.uint64)  # any state but all zeros (draws only zeros)
-    return buf.board, buf.sizes, seats.params[0, 0], buf.rng, buf.work, buf.deck
+    return buf.board, buf.sizes, seats.params[0, 0], buf.rng, buf.work, buf.deck, games.setup
 
 
 def play_to_end_signature() -> tuple[Any, ...]:
@@ -83,11 +83,11 @@ def _dispatcher(part: int | str) -> Any:
 
 def compile_parts(parts: Sequence[int | str]) -> None:
     """Compile (or load from numba's cache) each part: ``DEAL`` or a policy kind."""
-    board, sizes, params, rng, work, deck = _loop_args()
+    board, sizes, params, rng, work, deck, setup = _loop_args()
     for part in parts:
         if part == DEAL:
-            # the loop deals with int64 players, hand size, first player (-1) and limit
-            _dispatcher(DEAL)(board, 4, 13, rng, np.int64(-1), 1000, deck)
+            # the loop deals with its games' ``Setup`` and an int64 first player (-1)
+            _dispatcher(DEAL)(board, setup, rng, np.int64(-1), deck)
         else:
             # the loop's seat is a board cell: int32
             _dispatcher(part)(board, np.int32(0), sizes, params, rng, work)

@@ -12,7 +12,7 @@ from numba import njit
 
 from leaves import kernels as K
 from leaves.board import HANDS, KNOWN, M_N, META, SEAT_SLOTS, UNDEALT
-from leaves.rules import DECK_SIZE, N_VALUES
+from leaves.rules import MAX_DECK, N_VALUES
 
 from .unseen import known_hand, unseen_of
 
@@ -48,7 +48,7 @@ def carry_deal(old, since, pub, seat, sizes, rng, out):
     room[n] = left
     order = np.arange(n + 1)
     K.shuffle_head(order, n + 1, rng)
-    cards = np.empty(DECK_SIZE, np.int64)
+    cards = np.empty(MAX_DECK, np.int64)
     for h in order:  # keep: each holder's old hidden cards, moved on, while unseen and room
         if h == seat:
             continue

@@ -23,7 +23,7 @@ from leaves.board import (
     SEAT_SLOTS,
     set_public,
 )
-from leaves.rules import MAX_COPIES, N_VALUES, hand_size_for
+from leaves.rules import MAX_COPIES, N_VALUES
 
 Evidence = namedtuple("Evidence", ["boards", "sizes", "seats", "actions", "offsets", "starts"])
 """Decision ``e`` was ``actions[e]`` by ``seats[e]`` on the public board ``boards[e]`` with
@@ -71,9 +71,14 @@ def evidence(view: PlayerView) -> Evidence:
         round_=1,
         passed=[],
         turn_limit=view.turn_limit,
+        rules=view.rules,
     )
     board[HANDS : HANDS + n] = _STAND_IN
-    size = [hand_size_for(n)] * n  # public hand sizes, as plain ints (cheaper than arrays)
+    try:
+        dealt = view.rules.hand_size_for(n)
+    except ValueError:
+        return NO_EVIDENCE
+    size = [dealt] * n  # public hand sizes, as plain ints (cheaper than arrays)
     net = np.zeros((n, N_VALUES), np.int64)  # cumulative played minus taken, per seat
     boards, size_rows, seats, actions, marks = [], [], [], [], []
     for who, act in history:
@@ -88,8 +93,9 @@ def evidence(view: PlayerView) -> Evidence:
             actions.append(act.id)
             marks.append(net[who].copy())
         if act.is_pass:
-            net[who, act.value - 1] -= 1
-            size[who] += 1
+            if act.taken is not None:  # a pass taking nothing (take=nothing) moves no card
+                net[who, act.value - 1] -= 1
+                size[who] += 1
         else:
             net[who, act.value - 1] += act.count
             size[who] -= act.count

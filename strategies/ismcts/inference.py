@@ -25,7 +25,7 @@ from numba import njit
 from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import HANDS, KNOWN, M_N, META, SEAT_SLOTS, UNDEALT
-from leaves.rules import DECK_SIZE, N_VALUES
+from leaves.rules import MAX_DECK, N_VALUES
 
 from ..compiled.dispatch import decide
 from ..policy.features import WORK_SIZE
@@ -67,7 +67,7 @@ def determinize(pub, seat, sizes, rng, out):
     """
     out[:, :] = pub
     n = pub[META, M_N]
-    pool = np.empty(DECK_SIZE, np.int64)
+    pool = np.empty(MAX_DECK, np.int64)
     m = 0
     for v in range(N_VALUES):
         for _ in range(unseen_of(pub, seat, v)):

@@ -11,7 +11,7 @@ from gamekit.seeding import MODEL_SALT
 from leaves import Action, PlayerView
 from leaves import kernels as K
 from leaves.board import SEAT_SLOTS, public_board
-from leaves.rules import N_VALUES, hand_size_for
+from leaves.rules import N_VALUES
 
 from ..base import Strategy
 from ..policy.params import N_PARAMS
@@ -156,7 +156,7 @@ class ISMCTS(Strategy):
         stats = np.zeros(N_STATS, np.int64)
         stats[S_NODES] = 1
         n = view.n_players
-        dealt = float(hand_size_for(n)) if 3 <= n <= 6 else 1.0
+        dealt = float(view.rules.hand_size_for(n)) if n in view.rules.players else 1.0
         cfg = self.config._replace(dealt=max(dealt, 1.0))
         if self.prior > 0:
             # The rollout policy's own move starts ahead by prior x the iteration budget: a
@@ -228,7 +228,8 @@ class ISMCTS(Strategy):
             if same_game and len(past) < len(history) and history[: len(past)] == past:
                 since = np.zeros((SEAT_SLOTS, N_VALUES), np.int64)
                 for who, act in history[len(past) :]:
-                    since[who, act.value - 1] += -1 if act.is_pass else act.count
+                    if act.value:  # a pass taking nothing (take=nothing) moves no card
+                        since[who, act.value - 1] += -1 if act.is_pass else act.count
                 return fitted, chain, since
         return None, None, None
 
@@ -284,7 +285,7 @@ def _game_key(view: PlayerView) -> tuple:
     history. A decision may start from an earlier one's deals only if this key extends it."""
     hand = list(view.hand)
     for who, act in view.history:
-        if who == view.player:
+        if who == view.player and act.value:
             hand[act.value - 1] += -1 if act.is_pass else act.count
     return view.n_players, view.player, tuple(hand), tuple(view.history)
 

@@ -28,7 +28,7 @@ from numba import njit
 from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import M_CUR, M_N, M_WINNER, META, SEAT_SLOTS
-from leaves.rules import N_ACTIONS
+from leaves.rules import N_ACTION_IDS
 
 from ..compiled.dispatch import decide
 from ..compiled.loops import Seats, play_to_end, track_size
@@ -201,9 +201,14 @@ def search(pos, n_iter, cfg, models, ev, rng, state):
     board = np.empty_like(pub)
     sizes = np.zeros(SEAT_SLOTS, np.int64)
     path = np.empty(MAX_DEPTH, np.int64)
-    legal = np.empty(N_ACTIONS + 8, np.int64)
+    legal = np.empty(N_ACTION_IDS + 8, np.int64)
     walk = Walk(
-        board, sizes, path, legal, np.empty(N_ACTIONS, np.int64), np.zeros(N_ACTIONS, np.bool_)
+        board,
+        sizes,
+        path,
+        legal,
+        np.empty(N_ACTION_IDS, np.int64),
+        np.zeros(N_ACTION_IDS, np.bool_),
     )
     spare = np.empty_like(pub)
     reward = np.zeros(SEAT_SLOTS, np.float64)

@@ -7,20 +7,17 @@ The one definition both deals of the hidden cards start from: the uniform deal
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from leaves.board import HANDS, KNOWN, M_N, META, REMOVED, TABLE
-from leaves.rules import DECK, N_VALUES
-
-_DECK = np.array(DECK, dtype=np.int64)
+from leaves.board import DECK_ROW, HANDS, KNOWN, M_N, META, REMOVED, TABLE
+from leaves.rules import N_VALUES
 
 
 @njit(cache=True, inline="always")
 def unseen_of(pub, seat, v):
     """Cards of value ``v`` that ``seat`` has not seen on ``pub``: the deck's copies less its
     own hand, the table, the removed cards and the cards known in the opponents' hands."""
-    x = _DECK[v] - pub[HANDS + seat, v] - pub[TABLE, v] - pub[REMOVED, v]
+    x = pub[DECK_ROW, v] - pub[HANDS + seat, v] - pub[TABLE, v] - pub[REMOVED, v]
     for i in range(pub[META, M_N]):
         if i != seat:
             x -= pub[KNOWN + i, v]

@@ -28,11 +28,20 @@ laid out here, in one place.
 
 from __future__ import annotations
 
-import numpy as np
-
 from gamekit.jit import njit
-from leaves.board import HANDS, KNOWN, M_CUR, M_N, M_PASSED, MAX_SEATS, META, REMOVED, TABLE
-from leaves.rules import DECK, MAX_COPIES, TAKE_BASE
+from leaves.board import (
+    DECK_ROW,
+    HANDS,
+    KNOWN,
+    M_CUR,
+    M_N,
+    M_PASSED,
+    MAX_SEATS,
+    META,
+    REMOVED,
+    TABLE,
+)
+from leaves.rules import MAX_COPIES, PASS_ID, TAKE_BASE
 
 WORK_SIZE = 160
 """Length of the int64 scratch buffer ``work`` policies share."""
@@ -44,8 +53,6 @@ LIVE = 120  # work[LIVE] == 1 while PUB and KNOWN_N follow the board being playe
 AVAIL = 128  # work[AVAIL : AVAIL + 13]: per-value count an opponent in the round might hold
 BEST = 144  # work[BEST : BEST + 13]: most of each value one opponent in the round is known to hold
 
-_DECK = np.array(DECK, dtype=np.int64)
-
 assert MASKS + MAX_COPIES + 2 <= PUB and KNOWN_N + MAX_SEATS <= LIVE < AVAIL
 assert BEST + 13 <= WORK_SIZE
 
@@ -55,7 +62,7 @@ def count_start(board, work):
     """Compute the counting rows from ``board`` and mark them ``LIVE``."""
     n = board[META, M_N]
     for u in range(13):
-        work[PUB + u] = _DECK[u] - board[TABLE, u] - board[REMOVED, u]
+        work[PUB + u] = board[DECK_ROW, u] - board[TABLE, u] - board[REMOVED, u]
     for i in range(n):
         total = 0
         for u in range(13):
@@ -72,7 +79,8 @@ def count_action(board, aid, work):
     applied to ``board`` (a play reads which of its cards were known)."""
     p = board[META, M_CUR]
     if aid >= TAKE_BASE:
-        work[KNOWN_N + p] += 1  # the card leaves the table and is known in the hand
+        if aid != PASS_ID:
+            work[KNOWN_N + p] += 1  # the card leaves the table and is known in the hand
     else:
         v = aid >> 3
         k = (aid & 7) + 1
@@ -112,7 +120,9 @@ def fill_avail(board, seat, work):
         fill_masks(work)
         return
     for u in range(13):
-        work[AVAIL + u] = _DECK[u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
+        work[AVAIL + u] = (
+            board[DECK_ROW, u] - board[HANDS + seat, u] - board[TABLE, u] - board[REMOVED, u]
+        )
     for i in range(n):
         if i == seat:
             continue

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 from gamekit.jit import njit
-from leaves.board import HANDS, M_N, M_PASSED, META, TABLE
-from leaves.rules import MAX_COPIES, TAKE_BASE
+from leaves.board import HANDS, M_N, M_PASSED, M_RULES, META, NO_MIN, TABLE, TAKE_ENDS, TAKE_NOTHING
+from leaves.rules import MAX_COPIES, PASS_ID, TAKE_BASE
 
 # the card counting and the scratch buffer's layout live in ``counting``; re-exported here
 from .counting import AVAIL, BEST, MASKS, WORK_SIZE, fill_avail, popcount  # noqa: F401
@@ -26,19 +26,21 @@ def kmin(board, v, lo, hi):
     """Fewest cards of value index ``v`` a play needs now, or ``NONE`` (between the ends)."""
     if lo < 0:
         return 1
+    free = board[META, M_RULES] & NO_MIN
     if v <= lo:
-        return board[TABLE, lo]
+        return 1 if free else board[TABLE, lo]
     if v >= hi:
-        return board[TABLE, hi]
+        return 1 if free else board[TABLE, hi]
     return NONE
 
 
 @njit(cache=True, inline="always")
 def group_needs(board, lo, hi):
     """(a, b): fewest cards a play needs at the left end (values <= lo) and at the right end
-    (values >= hi); (1, 1) on an empty table. With ``need_of`` this is ``kmin`` for a whole
-    scan, read once per decision."""
-    if lo < 0:
+    (values >= hi); (1, 1) on an empty table or without the minimum count (rule
+    ``min_count=off``). With ``need_of`` this is ``kmin`` for a whole scan, read once per
+    decision."""
+    if lo < 0 or board[META, M_RULES] & NO_MIN:
         return 1, 1
     return board[TABLE, lo], board[TABLE, hi]
 
@@ -140,12 +142,17 @@ def winning_play(board, seat, sizes, lo, hi):
 
 @njit(cache=True, inline="always")
 def take_group(board, seat, lo, hi):
-    """The default take: the value held most (builds groups), ties to the lowest value."""
+    """The default take: the value held most (builds groups), ties to the lowest value; of
+    the end stacks only under ``take=ends``, the pass taking nothing under ``take=nothing``."""
     # One key per stack, (held, 15 - t): its maximum is the first best stack in value order.
+    mode = board[META, M_RULES] >> 1
+    if mode == TAKE_NOTHING and lo >= 0:
+        return PASS_ID
     best = -1
     for t in range(lo, hi + 1):
         key = board[HANDS + seat, t] * 16 + 15 - t
-        best = max(best, key if board[TABLE, t] > 0 else -1)
+        ok = (board[TABLE, t] > 0) & ((mode != TAKE_ENDS) | (t == lo) | (t == hi))
+        best = max(best, key if ok else -1)
     if best < 0:
         return TAKE_BASE - 1
     return TAKE_BASE + 15 - (best & 15)
@@ -161,7 +168,8 @@ value away from 7."""
 def take_scored(board, seat, lo, hi, weights, best, bs):
     """The best of ``best`` (an action id scoring ``bs``, or -1: none) and every take, each scored
     ``bias + wg * held + wh * harm + we * |t - 7|`` (``weights``: a ``TakeWeights``; ties keep
-    the earlier: lower id).
+    the earlier: lower id): the takes the rules' ``take`` allows, or under ``take=nothing``
+    the pass taking nothing, scored ``bias``.
 
     ``held``: cards of the value already in hand (the card's worth to its own groups);
     ``harm``: change of the smaller end size for the opponents in the round (a bigger end is
@@ -169,9 +177,12 @@ def take_scored(board, seat, lo, hi, weights, best, bs):
     end size dropping to 0). The table must not be empty.
     """
     bias, wg, wh, we = weights
+    mode = board[META, M_RULES] >> 1
+    if mode == TAKE_NOTHING:  # the one pass, scored by its bias alone
+        return PASS_ID if best < 0 or bias > bs else best
     ease = min(board[TABLE, lo], board[TABLE, hi])
     for t in range(lo, hi + 1):
-        if board[TABLE, t] == 0:
+        if board[TABLE, t] == 0 or (mode == TAKE_ENDS and t != lo and t != hi):
             continue
         harm = ease_after_take(board, lo, hi, t) - ease
         s = bias + wg * board[HANDS + seat, t] + wh * harm
@@ -210,6 +221,7 @@ def best_scored_play(board, seat, sizes, lo, hi, params, work, how):
     bs = -1e18
     counted = not count  # the counts are filled at the first legal play: a forced pass needs none
     na, nb = group_needs(board, lo, hi)
+    free = board[META, M_RULES] & NO_MIN  # rule min_count=off: one card answers any end
     for v in range(13):
         # the fewest cards of v a play needs, by selects (``need_of``): a value the seat
         # cannot play costs one compare and a jump, no branchy ``kmin``
@@ -222,16 +234,18 @@ def best_scored_play(board, seat, sizes, lo, hi, params, work, how):
             counted = True
         for k in range(km, c + 1):
             nlo, a, nhi, b = new_ends(board, lo, hi, v, k)
-            th = threat(work, nlo, a, nhi, b) if count else 0
+            ta = 1 if free else a  # the cards that answer each new end
+            tb = 1 if free else b
+            th = threat(work, nlo, ta, nhi, tb) if count else 0
             if rule == COUNTER_RULE:
                 s = params[at[0]] * k - params[at[1]] * th - params[at[2]] * (c - k)
                 if th == 0:
                     s += params[at[3]]
-                if min(a, b) <= mopp:
+                if min(ta, tb) <= mopp:
                     s -= params[at[4]]
             else:
                 end = a if v == nlo else b
-                near = 1.0 if min(a, b) <= mopp else 0.0
+                near = 1.0 if min(ta, tb) <= mopp else 0.0
                 s = (
                     params[at[0]] * k
                     + params[at[1]] * (c - k)

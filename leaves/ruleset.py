@@ -1,0 +1,370 @@
+"""The rules of a game of 13 Leaves as one validated, named object: ``Rules``.
+
+Today's rules (``docs/rules.md``) are ``Rules()``, ``DEFAULT_RULES``. A designer changes a
+few keys (``Rules(hand_size=9)``, ``Rules.parse("take=ends,min_count=off")``) and every part
+of the project (the ``State`` API, views, the compiled loops and the built-in policies, the
+search, tournaments, records, reports) plays and reads games under them. A ``Rules`` is
+frozen and hashable, checks itself when built (an impossible combination raises ValueError in
+one sentence) and prints as the keys it changes (``str(Rules(hand_size=9))`` is
+``"hand_size=9"``), so a run, a record or a report can name its rules in words.
+
+Keys (``leaves rules`` lists them, ``KEYS`` holds their help):
+
+- ``hand_size``: cards dealt to each player at the table's player count; one number for every
+  count, or a mapping ``{players: cards}`` (``"3:12/4:11"`` in text).
+- ``deck``: copies of each value 1..13 (0..8 each; ``"2/3/4/5/6/7/8/7/6/5/4/3/2"`` in text).
+- ``players``: the player counts allowed (2..6; ``"3-6"`` or ``"3/5"``). Left unset, every
+  count 3..6 the deck and hand size allow.
+- ``min_count``: whether a play onto an end needs at least as many cards as the end's stack.
+- ``take``: what a pass takes: ``any`` stack (today), only an ``ends`` stack, or ``nothing``.
+- ``expert_target``: the match total that ends an expert match.
+- ``turn_limit``: turns after which a game ends unfinished (E1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar, NamedTuple
+
+from .rules import (
+    DECK,
+    EXPERT_TARGET,
+    HAND_SIZES,
+    MAX_COPIES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    N_VALUES,
+    TURN_LIMIT,
+)
+
+__all__ = ["DEFAULT_RULES", "KEYS", "RuleKey", "Rules", "TAKE_MODES"]
+
+TAKE_MODES = ("any", "ends", "nothing")
+"""What a pass takes, by index (the compiled kernels' ``take`` code): any stack, an end stack
+only, or no card at all (then a pass is the action ``Action.pass_()``, id 117)."""
+
+FEWEST_PLAYERS = 2  # a round needs someone to pass and someone to stay
+MOST_PLAYERS = MAX_PLAYERS  # the board has a row per seat for 6
+MOST_COPIES = MAX_COPIES  # the action encoding plays at most 8 cards of a value
+_ON = {"on": True, "true": True, "yes": True, "1": True,
+       "off": False, "false": False, "no": False, "0": False}  # fmt: skip
+
+
+class RuleKey(NamedTuple):
+    """One key of ``Rules``: its name, today's value in words, the values it takes, what it
+    changes."""
+
+    name: str
+    default: str
+    values: str
+    meaning: str
+
+
+KEYS: tuple[RuleKey, ...] = (
+    RuleKey("hand_size", "3:12/4:11/5:10/6:9", "1..52 cards, or players:cards/...",
+            "cards dealt to each player at the table's player count"),
+    RuleKey("deck", "/".join(map(str, DECK)), "13 counts 0..8, value 1 first",
+            "copies of each card value in the deck"),
+    RuleKey("players", "3-6", "counts 2..6: 3-6 or 3/5",
+            "player counts allowed (unset: every count 3..6 the deck can deal)"),
+    RuleKey("min_count", "on", "on, off",
+            "a play onto an end needs at least as many cards as that end's stack"),
+    RuleKey("take", "any", "any, ends, nothing",
+            "what a pass takes: a card of any stack, of an end stack only, or nothing"),
+    RuleKey("expert_target", str(EXPERT_TARGET), "1..1000",
+            "expert match: ends after the game in which a total reaches this"),
+    RuleKey("turn_limit", str(TURN_LIMIT), "1..1000000",
+            "a game reaching this many turns ends unfinished, with no winner (E1)"),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of 13 Leaves, today's by default; see the module docstring for the keys.
+
+    ``hand_size`` is kept as a tuple of (players, cards) pairs and ``players`` as a tuple of
+    counts, so a ``Rules`` is hashable; both accept the friendlier forms when built.
+    """
+
+    hand_size: Any = tuple(HAND_SIZES.items())
+    deck: tuple[int, ...] = DECK
+    players: Any = None
+    min_count: bool = True
+    take: str = "any"
+    expert_target: int = EXPERT_TARGET
+    turn_limit: int = TURN_LIMIT
+
+    def __post_init__(self) -> None:
+        deck = _deck(self.deck)
+        sizes = _hand_sizes(self.hand_size)
+        players = _players(self.players, sizes, sum(deck))
+        set_ = object.__setattr__
+        set_(self, "deck", deck)
+        set_(self, "hand_size", sizes)
+        set_(self, "players", players)
+        set_(self, "min_count", _switch("min_count", self.min_count))
+        set_(self, "take", _choice("take", self.take, TAKE_MODES))
+        set_(self, "expert_target", _integer("expert_target", self.expert_target, 1, 1000))
+        set_(self, "turn_limit", _integer("turn_limit", self.turn_limit, 1, 1_000_000))
+        # derived once: the kernels' flags (read on every pass) and the hash (read whenever
+        # a state is a dictionary key)
+        set_(self, "flags", (0 if self.min_count else 1) | TAKE_MODES.index(self.take) << 1)
+        set_(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+
+    flags: ClassVar[int]
+    """The play and pass rules as the kernels' one int (0 for today's): bit 0 set when
+    ``min_count`` is off, bits 1-2 the ``take`` code (its index in ``TAKE_MODES``). Deck, hand
+    size, target and turn limit do not change what is legal, so they are not in it."""
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    # ------------------------------------------------------------------ reading
+    def hand_size_for(self, n_players: int) -> int:
+        """Cards per hand at ``n_players``; ValueError naming the allowed counts otherwise."""
+        if n_players in self.players:
+            for n, h in self.hand_size:
+                if n == n_players or n == 0:
+                    return h
+        raise ValueError(
+            f"13 Leaves{self._under()} is played by {_counts_text(self.players)} players, "
+            f"got {n_players}"
+        )
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.deck)
+
+    @property
+    def is_default(self) -> bool:
+        return self == DEFAULT_RULES
+
+    def changes(self) -> dict[str, Any]:
+        """The keys that differ from today's rules, in plain data (``to_dict``'s form)."""
+        full, base = self.to_dict(), DEFAULT_RULES.to_dict()
+        if self.players == _derived(self.hand_size, self.deck_size):
+            del full["players"]  # the counts follow from the hand size and the deck
+        return {k: v for k, v in full.items() if v != base[k]}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every key in plain data (JSON and TOML friendly); ``Rules.from_dict`` reads it."""
+        sizes = self.hand_size
+        return {
+            "hand_size": sizes[0][1] if sizes[0][0] == 0 else {str(n): h for n, h in sizes},
+            "deck": list(self.deck),
+            "players": list(self.players),
+            "min_count": self.min_count,
+            "take": self.take,
+            "expert_target": self.expert_target,
+            "turn_limit": self.turn_limit,
+        }
+
+    def __str__(self) -> str:
+        """The changed keys as ``key=value`` text ``Rules.parse`` reads back; ``default``
+        for today's rules."""
+        parts = [f"{k}={_text(k, v)}" for k, v in self.changes().items()]
+        return ", ".join(parts) if parts else "default"
+
+    def _under(self) -> str:
+        return "" if self.is_default else f" under {self}"
+
+    # ------------------------------------------------------------------ building
+    def replace(self, **changes: Any) -> Rules:
+        """These rules with some keys changed (checked again). Changing ``hand_size`` or
+        ``deck`` without ``players`` lets the allowed counts follow them."""
+        derived = self.players == _derived(self.hand_size, self.deck_size)
+        if changes.keys() & {"hand_size", "deck"} and "players" not in changes and derived:
+            changes["players"] = None
+        return replace(self, **changes)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> Rules:
+        """Rules from plain data (a ``[rules]`` table, a manifest): unknown keys refused."""
+        if not d:
+            return DEFAULT_RULES
+        if not isinstance(d, Mapping):
+            raise ValueError(f"rules must be a table of key = value, got {d!r}")
+        unknown = sorted(set(d) - {f.name for f in fields(cls)})
+        if unknown:
+            raise ValueError(
+                f"unknown rule {unknown[0]!r}; the rules are {', '.join(k.name for k in KEYS)}"
+            )
+        return DEFAULT_RULES.replace(**{k: _read(k, v) for k, v in d.items()})
+
+    @classmethod
+    def parse(cls, text: str | Iterable[str] | None, base: Rules | None = None) -> Rules:
+        """Rules from ``key=value[,key=value...]`` text (one string or several, the later
+        winning), on top of ``base`` (today's rules by default)."""
+        texts = [text] if isinstance(text, str) else list(text or ())
+        pairs: dict[str, str] = {}
+        for t in texts:
+            for item in str(t).split(","):
+                if not item.strip() or item.strip() == "default":
+                    continue
+                key, eq, value = item.partition("=")
+                if not eq or not key.strip() or not value.strip():
+                    raise ValueError(f"cannot read the rule {item.strip()!r}: write key=value")
+                pairs[key.strip()] = value.strip()
+        merged = {**(base or DEFAULT_RULES).changes(), **pairs}
+        return cls.from_dict(merged)
+
+
+# ---------------------------------------------------------------------- checks
+def _integer(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a whole number {low}..{high}, got {value!r}")
+    try:
+        n = int(value)
+        if n != value and str(n) != str(value).strip():
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a whole number {low}..{high}, got {value!r}") from None
+    if not low <= n <= high:
+        raise ValueError(f"{name} must be {low}..{high}, got {n}")
+    return n
+
+
+def _switch(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    flag = _ON.get(str(value).strip().lower())
+    if flag is None:
+        raise ValueError(f"{name} must be on or off, got {value!r}")
+    return flag
+
+
+def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    v = str(value).strip().lower()
+    if v not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return v
+
+
+def _deck(value: Any) -> tuple[int, ...]:
+    items = value.split("/") if isinstance(value, str) else value
+    try:
+        deck = tuple(_integer("deck", c, 0, MOST_COPIES) for c in items)
+    except TypeError:
+        raise ValueError(f"deck must list {N_VALUES} counts, got {value!r}") from None
+    except ValueError as exc:
+        raise ValueError(f"deck: {exc} (copies of one value are 0..{MOST_COPIES})") from None
+    if len(deck) != N_VALUES:
+        raise ValueError(f"deck must list {N_VALUES} counts (value 1 first), got {len(deck)}")
+    if sum(deck) < FEWEST_PLAYERS:
+        raise ValueError(f"the deck must hold at least {FEWEST_PLAYERS} cards")
+    return deck
+
+
+def _hand_sizes(value: Any) -> tuple[tuple[int, int], ...]:
+    """(players, cards) pairs, players ascending; ``((0, h),)`` for one size at every count."""
+    if isinstance(value, str):
+        text = value.strip()
+        if ":" not in text:
+            return ((0, _integer("hand_size", text, 1, 52)),)
+        value = [part.split(":", 1) for part in text.split("/")]
+    elif isinstance(value, int):
+        return ((0, _integer("hand_size", value, 1, 52)),)
+    pairs = value.items() if isinstance(value, Mapping) else value
+    try:
+        out = {
+            _integer("hand_size's player count", n, FEWEST_PLAYERS, MOST_PLAYERS): _integer(
+                "hand_size", h, 1, 52
+            )
+            for n, h in pairs
+        }
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, ValueError) and "must" in str(exc):
+            raise
+        raise ValueError(
+            f"hand_size must be a number or players:cards/..., got {value!r}"
+        ) from None
+    if not out:
+        raise ValueError("hand_size must name at least one player count")
+    return tuple(sorted(out.items()))
+
+
+def _size(sizes: tuple[tuple[int, int], ...], n: int) -> int | None:
+    return next((h for m, h in sizes if m in (n, 0)), None)
+
+
+def _derived(sizes: tuple[tuple[int, int], ...], cards: int) -> tuple[int, ...]:
+    """Every count 3..6 with a hand size the deck can deal (maybe none)."""
+    return tuple(
+        n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if (h := _size(sizes, n)) and n * h <= cards
+    )
+
+
+def _players(value: Any, sizes: tuple[tuple[int, int], ...], cards: int) -> tuple[int, ...]:
+    """The allowed counts: as given (each checked against the deck), or every count 3..6 with
+    a hand size the deck can deal."""
+
+    if value is None:
+        counts = _derived(sizes, cards)
+        if not counts:
+            h = _size(sizes, MIN_PLAYERS) or sizes[0][1]
+            raise ValueError(
+                f"no player count can be dealt: {MIN_PLAYERS} hands of {h} need "
+                f"{MIN_PLAYERS * h} cards, the deck holds {cards}"
+            )
+        return counts
+    counts = _counts_read(value)
+    for n in counts:
+        h = _size(sizes, n)
+        if h is None:
+            raise ValueError(f"players allows {n} but hand_size gives no hand for {n} players")
+        if n * h > cards:
+            raise ValueError(
+                f"cannot deal {n} hands of {h} cards: {n * h} cards, the deck holds {cards}"
+            )
+    return counts
+
+
+def _counts_read(value: Any) -> tuple[int, ...]:
+    name = "players"
+    if isinstance(value, int):
+        value = [value]
+    if isinstance(value, str):
+        text = value.strip()
+        if "-" in text:
+            low, _, high = text.partition("-")
+            a = _integer(name, low, FEWEST_PLAYERS, MOST_PLAYERS)
+            b = _integer(name, high, FEWEST_PLAYERS, MOST_PLAYERS)
+            value = range(a, b + 1)
+        else:
+            value = text.split("/")
+    counts = tuple(sorted({_integer(name, n, FEWEST_PLAYERS, MOST_PLAYERS) for n in value}))
+    if not counts:
+        raise ValueError("players must allow at least one player count")
+    return counts
+
+
+def _counts_text(counts: tuple[int, ...]) -> str:
+    if len(counts) > 2 and counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return " or ".join(", ".join(map(str, counts)).rsplit(", ", 1))
+
+
+def _read(key: str, value: Any) -> Any:
+    """A value from text or plain data into the form ``Rules`` takes."""
+    if key == "hand_size" and isinstance(value, Mapping):
+        return {int(n): h for n, h in value.items()}
+    return value
+
+
+def _text(key: str, value: Any) -> str:
+    """A key's value written the way ``Rules.parse`` reads it."""
+    if key == "hand_size" and isinstance(value, dict):
+        return "/".join(f"{n}:{h}" for n, h in value.items())
+    if key == "deck":
+        return "/".join(map(str, value))
+    if key == "players":
+        c = tuple(value)
+        return f"{c[0]}-{c[-1]}" if c == tuple(range(c[0], c[-1] + 1)) else "/".join(map(str, c))
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+DEFAULT_RULES = Rules()
+"""Today's rules (``docs/rules.md``)."""
