@@ -28,6 +28,8 @@ _EXPORTS = {
     "N_ACTIONS": "rules",
     "N_VALUES": "rules",
     "TURN_LIMIT": "rules",
+    "DEFAULT_RULES": "ruleset",
+    "Rules": "ruleset",
     "State": "state",
     "new_game": "state",
     "PlayerView": "view",
@@ -37,6 +39,7 @@ __all__ = [
     "ALL_ACTIONS",
     "Action",
     "DECK",
+    "DEFAULT_RULES",
     "EXPERT_TARGET",
     "ExpertMatch",
     "GameRecord",
@@ -47,6 +50,7 @@ __all__ = [
     "N_ACTIONS",
     "N_VALUES",
     "PlayerView",
+    "Rules",
     "State",
     "TURN_LIMIT",
     "game_scores",
@@ -91,5 +95,6 @@ if TYPE_CHECKING:  # what type checkers and editors see
         N_VALUES,
         TURN_LIMIT,
     )
+    from .ruleset import DEFAULT_RULES, Rules
     from .state import State, new_game
     from .view import PlayerView

@@ -13,6 +13,7 @@ from typing import Any
 
 from .actions import IllegalActionError
 from .rules import TURN_LIMIT
+from .ruleset import Rules
 from .state import State
 
 
@@ -35,14 +36,20 @@ class GameRecord:
     stopped: str | None = None
     """Why the game was left before its end (e.g. "the player quit"), or None. Such a record
     is ``unfinished`` too, has no winner, and replays up to where it stopped."""
+    rules: dict[str, Any] | None = None
+    """The keys of ``leaves.Rules`` the game changed from today's rules (None: today's)."""
 
     @property
     def n_players(self) -> int:
         return len(self.hands)
 
+    def game_rules(self) -> Rules:
+        """The rules the game was played under (its ``turn_limit`` included)."""
+        return Rules.from_dict(self.rules).replace(turn_limit=self.turn_limit)
+
     def initial_state(self) -> State:
-        """The dealt position the game started from."""
-        return State.initial(self.hands, self.first_player, self.turn_limit)
+        """The dealt position the game started from, under the record's rules."""
+        return State.initial(self.hands, self.first_player, rules=self.game_rules())
 
     @classmethod
     def from_states(
@@ -73,12 +80,14 @@ class GameRecord:
             forfeit_seat=forfeit_seat,
             error=error,
             stopped=stopped,
+            rules=initial.rules.changes() or None,
         )
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        if d["stopped"] is None:
-            del d["stopped"]  # records of whole games read as before
+        for key in ("stopped", "rules"):
+            if d[key] is None:
+                del d[key]  # records of whole games under today's rules read as before
         return d
 
     def to_json(self) -> str:
@@ -105,16 +114,21 @@ class GameRecord:
         return cls.from_dict(d)
 
 
-def replay(record: GameRecord) -> list[State]:
-    """Every state of the recorded game, the dealt position first.
+def replay(record: GameRecord, rules: Rules | None = None) -> list[State]:
+    """Every state of the recorded game, the dealt position first, under the record's rules.
 
     Raises ``IllegalActionError`` for an illegal action (naming the turn) and ``ValueError``
-    when the record's stated winner, turns or rounds differ from what its actions produce.
+    when the record's stated winner, turns or rounds differ from what its actions produce,
+    when its hands are not a deal of its rules, or when ``rules`` (the rules the caller
+    expects; the turn limit aside) differ from the record's.
     """
     try:
         state = record.initial_state()
+        _check_deal(record, state)
     except ValueError as exc:
         raise ValueError(f"bad record: {exc}") from None
+    if rules is not None and rules.replace(turn_limit=state.turn_limit) != state.rules:
+        raise ValueError(f"the record was played under the rules {state.rules}, not {rules}")
     states = [state]
     for turn, aid in enumerate(record.actions):
         try:
@@ -134,6 +148,17 @@ def replay(record: GameRecord) -> list[State]:
             f"{state.turn} and {state.round}"
         )
     return states
+
+
+def _check_deal(record: GameRecord, state: State) -> None:
+    """The record's hands are a deal of its rules: a player count they allow, each hand the
+    rules' size (a record of a hand-made position says so by its ``seed`` being None)."""
+    rules = state.rules
+    if record.seed is None:
+        return
+    size = rules.hand_size_for(state.n_players)  # raises for a count the rules do not allow
+    if any(sum(h) != size for h in record.hands):
+        raise ValueError(f"its hands are not {size} cards each, as its rules ({rules}) deal")
 
 
 def read_records(path) -> list[GameRecord]:

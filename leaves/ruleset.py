@@ -265,6 +265,8 @@ def _hand_sizes(value: Any) -> tuple[tuple[int, int], ...]:
         value = [part.split(":", 1) for part in text.split("/")]
     elif isinstance(value, int):
         return ((0, _integer("hand_size", value, 1, 52)),)
+    elif isinstance(value, tuple) and len(value) == 1 and value[0][:1] == (0,):
+        return ((0, _integer("hand_size", value[0][1], 1, 52)),)  # the kept form of one size
     pairs = value.items() if isinstance(value, Mapping) else value
     try:
         out = {

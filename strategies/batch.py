@@ -13,16 +13,16 @@ from typing import Any, Self
 import numpy as np
 
 from leaves import GameRecord, State
-from leaves.rules import TURN_LIMIT
+from leaves.ruleset import Rules
 
 from .base import Strategy
 from .deadline import Deadline, bounded, check_timeout, run_bounded
 from .play import (
-    _check_turn_limit,
     _play_one,
     _seat_strategies,
     deal_state,
     fresh,
+    game_rules,
 )
 
 __all__ = ["BatchResult", "PerGame", "play_batch", "play_seatings"]
@@ -128,11 +128,14 @@ def play_batch(
     table: Sequence[Strategy | str],
     deal_seeds: np.ndarray,
     play_seeds: np.ndarray,
-    turn_limit: int = TURN_LIMIT,
+    turn_limit: int | None = None,
     record: bool = False,
     decision_timeout: float | None = None,
+    *,
+    rules: Rules | None = None,
 ) -> BatchResult:
-    """Play game ``i`` from ``deal_seeds[i]``/``play_seeds[i]`` for every ``i`` at one table.
+    """Play game ``i`` from ``deal_seeds[i]``/``play_seeds[i]`` for every ``i`` at one table,
+    under ``rules`` (today's by default; ``turn_limit`` replaces theirs when given).
 
     Runs the compiled loop when every seat has a compiled policy (``Strategy.compiled()`` is
     not None); otherwise plays with ``choose``, each game with fresh instances (``fresh``),
@@ -143,37 +146,37 @@ def play_batch(
     strategies give the same games on both paths; stochastic ones draw from different
     generators (xoshiro vs numpy), so their individual games differ while the statistics agree.
     """
-    strats = _seat_strategies(table, None)
+    rules = game_rules(rules, turn_limit)
+    strats = _seat_strategies(table, None, rules)
     deal = _seed_array(deal_seeds, "deal_seeds")
     play = _seed_array(play_seeds, "play_seeds")
     if deal.shape != play.shape:
         raise ValueError(f"deal_seeds and play_seeds differ in length: {len(deal)} != {len(play)}")
-    limit = _check_turn_limit(turn_limit)
     timeout = check_timeout(decision_timeout)
     compiled = [s.compiled() for s in strats]
     if all(c is not None for c in compiled):
         labels = tuple(s.label for s in strats)
-        return _play_compiled(compiled, labels, deal, play, limit, record)
-    return run_bounded(timeout, _play_python, strats, deal, play, limit, record, timeout)
+        return _play_compiled(compiled, labels, deal, play, rules, record)
+    return run_bounded(timeout, _play_python, strats, deal, play, rules, record, timeout)
 
 
 def _play_python(
     strats: list[Strategy],
     deal: np.ndarray,
     play: np.ndarray,
-    turn_limit: int,
+    rules: Rules,
     record: bool,
     timeout: float | None = None,
 ) -> BatchResult:
     with bounded(timeout) as deadline:
-        return _play_python_games(strats, deal, play, turn_limit, record, deadline)
+        return _play_python_games(strats, deal, play, rules, record, deadline)
 
 
 def _play_python_games(
     strats: list[Strategy],
     deal: np.ndarray,
     play: np.ndarray,
-    turn_limit: int,
+    rules: Rules,
     record: bool,
     deadline: Deadline,
 ) -> BatchResult:
@@ -182,7 +185,7 @@ def _play_python_games(
     records: list[GameRecord] = []
     for i in range(g):
         seats = [fresh(s) for s in strats]  # no state crosses from one game to the next
-        r = _play_one(seats, int(deal[i]), int(play[i]), turn_limit, record, deadline)
+        r = _play_one(seats, int(deal[i]), int(play[i]), rules, record, deadline)
         out.first_player[i] = r.first_player
         out.cards_left[i] = r.cards_left
         out.winner_seat[i] = -1 if r.winner is None else r.winner
@@ -202,8 +205,10 @@ def play_seatings(
     seating: np.ndarray,
     deal_seeds: np.ndarray,
     play_seeds: np.ndarray,
-    turn_limit: int = TURN_LIMIT,
+    turn_limit: int | None = None,
     decision_timeout: float | None = None,
+    *,
+    rules: Rules | None = None,
 ) -> BatchResult:
     """``play_batch`` for games at several seatings: game ``i`` at table ``tables[seating[i]]``.
 
@@ -211,7 +216,8 @@ def play_seatings(
     when every seat of every table is compiled they are all played in one compiled call (a
     tournament chunk's seatings at once), else table by table.
     """
-    seats = [_seat_strategies(t, None) for t in tables]
+    rules = game_rules(rules, turn_limit)
+    seats = [_seat_strategies(t, None, rules) for t in tables]
     sel = np.asarray(seating, dtype=np.int64)
     deal = _seed_array(deal_seeds, "deal_seeds")
     play = _seed_array(play_seeds, "play_seeds")
@@ -221,15 +227,16 @@ def play_seatings(
         raise ValueError("every table of play_seatings must have the same number of seats")
     if sel.size and (sel.min() < 0 or sel.max() >= len(seats)):
         raise ValueError(f"seating indices must be 0..{len(seats) - 1}")
-    limit = _check_turn_limit(turn_limit)
     compiled = [[s.compiled() for s in t] for t in seats]
     if all(c is not None for t in compiled for c in t):
-        return _play_compiled(compiled, (), deal, play, limit, False, sel)
+        return _play_compiled(compiled, (), deal, play, rules, False, sel)
     parts, positions = [], []
     for r, table in enumerate(seats):
         pos = np.flatnonzero(sel == r)
         if pos.size:
-            parts.append(play_batch(table, deal[pos], play[pos], limit, False, decision_timeout))
+            parts.append(
+                play_batch(table, deal[pos], play[pos], None, False, decision_timeout, rules=rules)
+            )
             positions.append(pos)
     if not parts:
         return _empty_batch(0, len(seats[0]))
@@ -241,7 +248,7 @@ def _play_compiled(
     labels: tuple[str, ...],
     deal: np.ndarray,
     play: np.ndarray,
-    turn_limit: int,
+    rules: Rules,
     record: bool,
     seating: np.ndarray | None = None,
 ) -> BatchResult:
@@ -261,19 +268,20 @@ def _play_compiled(
         for seat, (_, p) in enumerate(t):
             p = np.atleast_1d(np.asarray(p, dtype=np.float64))
             params[r, seat, : p.size] = p
+    limit = rules.turn_limit
     if record:
         res = compiled_mod.play_batch_compiled_records(
-            kinds, params, deal, play, turn_limit, seating
+            kinds, params, deal, play, limit, seating, rules
         )
     else:
-        res = compiled_mod.play_batch_compiled(kinds, params, deal, play, turn_limit, seating)
+        res = compiled_mod.play_batch_compiled(kinds, params, deal, play, limit, seating, rules)
     first_player, cards_left, winner_seat, turns, rounds, unfinished = res[:6]
     out = BatchResult.of(first_player, cards_left, winner_seat, turns, rounds, unfinished, n)
     if record:
         actions = res[6]
         out.records = [
             _record_from_arrays(
-                out, i, int(deal[i]), deal_state(n, int(deal[i]), turn_limit), actions[i], labels
+                out, i, int(deal[i]), deal_state(n, int(deal[i]), rules=rules), actions[i], labels
             )
             for i in range(len(out))
         ]
@@ -301,4 +309,5 @@ def _record_from_arrays(
         strategies=list(labels),
         turn_limit=initial.turn_limit,
         unfinished=bool(out.unfinished[i]),
+        rules=initial.rules.changes() or None,
     )

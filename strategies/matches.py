@@ -15,11 +15,11 @@ import numpy as np
 
 from gamekit.seeding import match_deal_seeds, match_play_seeds
 from leaves import GameRecord
-from leaves.rules import EXPERT_TARGET, TURN_LIMIT
+from leaves.ruleset import Rules
 
 from .base import Strategy
 from .batch import BatchResult, PerGame, _empty_batch, _seed_array, play_batch
-from .play import _seat_strategies
+from .play import _seat_strategies, game_rules
 
 __all__ = ["MatchBatchResult", "Waves", "play_match_batch", "play_waves"]
 
@@ -152,12 +152,15 @@ def play_match_batch(
     table: Sequence[Strategy | str],
     match_seeds: np.ndarray,
     play_seeds: np.ndarray,
-    target: int = EXPERT_TARGET,
-    turn_limit: int = TURN_LIMIT,
+    target: int | None = None,
+    turn_limit: int | None = None,
     record: bool = False,
     decision_timeout: float | None = None,
+    *,
+    rules: Rules | None = None,
 ) -> MatchBatchResult:
-    """Play one expert match per seed: games until some total reaches ``target``.
+    """Play one expert match per seed: games until some total reaches ``target`` (the
+    rules' ``expert_target`` by default), every game under ``rules`` (today's by default).
 
     After each game every seat scores its cards left (the winner has none, so scores 0; an
     unfinished or forfeited game scores everyone their cards). The lowest total wins the
@@ -166,7 +169,9 @@ def play_match_batch(
     so ``play_batch`` (or ``play_game``) with those two seeds replays it exactly.
     Games are played in waves (game ``i`` of every unfinished match in one ``play_batch``).
     """
-    strats = _seat_strategies(table, None)
+    rules = game_rules(rules, turn_limit)
+    target = rules.expert_target if target is None else target
+    strats = _seat_strategies(table, None, rules)
     mseeds = _seed_array(match_seeds, "match_seeds")
     pseeds = _seed_array(play_seeds, "play_seeds")
     if mseeds.shape != pseeds.shape:
@@ -182,8 +187,8 @@ def play_match_batch(
             empty = _empty_batch(0, n)
             empty.records = [] if record else None
             return empty
-        return play_batch(strats, deal, play, turn_limit=turn_limit, record=record,
-                          decision_timeout=decision_timeout)  # fmt: skip
+        return play_batch(strats, deal, play, record=record, decision_timeout=decision_timeout,
+                          rules=rules)  # fmt: skip
 
     w = play_waves(wave, lambda res: res.cards_left, mseeds, pseeds, n, target=int(target))
     g = w.games

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from leaves import Action, GameRecord, State
-from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from leaves.ruleset import DEFAULT_RULES, Rules
 
 from .base import Strategy
 from .deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
@@ -92,8 +92,11 @@ def fresh(strategy: Strategy) -> Strategy:
     return type(strategy)(**strategy.params)
 
 
-def _seat_strategies(players: Any, n_players: int | None) -> list[Strategy]:
-    """One Strategy per seat; a repeated instance is cloned so seats never share game state."""
+def _seat_strategies(
+    players: Any, n_players: int | None, rules: Rules = DEFAULT_RULES
+) -> list[Strategy]:
+    """One Strategy per seat (as many as ``rules`` allow); a repeated instance is cloned so
+    seats never share game state."""
     if isinstance(players, str | Strategy) or (
         isinstance(players, type) and issubclass(players, Strategy)
     ):
@@ -103,11 +106,8 @@ def _seat_strategies(players: Any, n_players: int | None) -> list[Strategy]:
     players = list(players)
     if n_players is not None and len(players) != n_players:
         raise ValueError(f"{len(players)} strategies given for n_players={n_players}")
-    if not (MIN_PLAYERS <= len(players) <= MAX_PLAYERS):
-        raise ValueError(
-            f"13 Leaves is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-            f"got {len(players)} strategies"
-        )
+    if len(players) not in rules.players:
+        rules.hand_size_for(len(players))  # raises, naming the counts the rules allow
     out: list[Strategy] = []
     seen: set[int] = set()
     for p in players:
@@ -129,34 +129,54 @@ def _seed_u64(seed: Any, what: str) -> int:
     return value
 
 
-def deal_state(n_players: int, deal_seed: int, turn_limit: int = TURN_LIMIT) -> State:
-    """The dealt state for ``deal_seed`` (same hands and first player as the compiled path)."""
+def game_rules(rules: Rules | None, turn_limit: Any = None) -> Rules:
+    """``rules`` (today's when None) with ``turn_limit`` when one is given: the one place a
+    call's turn limit and rules become the rules a game is played under."""
+    if rules is None:
+        rules = DEFAULT_RULES
+    elif not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a leaves.Rules, got {rules!r}")
+    if turn_limit is not None and turn_limit != rules.turn_limit:
+        rules = rules.replace(turn_limit=_check_turn_limit(turn_limit))
+    return rules
+
+
+def deal_state(
+    n_players: int, deal_seed: int, turn_limit: int | None = None, rules: Rules | None = None
+) -> State:
+    """The dealt state for ``deal_seed`` under ``rules`` (same hands and first player as the
+    compiled path)."""
     from leaves.kernels import deal_board, state_from_board
 
-    board = deal_board(n_players, _seed_u64(deal_seed, "deal seed"), -1, turn_limit=turn_limit)
-    return state_from_board(board)
+    rules = game_rules(rules, turn_limit)
+    board = deal_board(n_players, _seed_u64(deal_seed, "deal seed"), -1, rules=rules)
+    return state_from_board(board, rules)
 
 
 def play_game(
     players: Any,
     seed: int | None = None,
     n_players: int | None = None,
-    turn_limit: int = TURN_LIMIT,
+    turn_limit: int | None = None,
     record: bool = True,
     *,
     deal_seed: int | None = None,
     play_seed: int | None = None,
     decision_timeout: float | None = None,
+    rules: Rules | None = None,
 ) -> GameResult:
     """Play one game on the Python path and return its ``GameResult``.
 
     ``players`` is one strategy (spec, class or instance) per seat, or a single one with
     ``n_players``. ``seed`` derives both the deal seed and the play seed; ``deal_seed`` and
     ``play_seed`` set them directly (as ``play_batch`` does for game ``i``).
-    ``decision_timeout`` (seconds) forfeits a seat whose decision takes longer.
+    ``decision_timeout`` (seconds) forfeits a seat whose decision takes longer. The game is
+    played under ``rules`` (``leaves.Rules``; today's by default), ``turn_limit`` replacing
+    theirs when given.
     """
     timeout = check_timeout(decision_timeout)
-    strats = _seat_strategies(players, n_players)
+    rules = game_rules(rules, turn_limit)
+    strats = _seat_strategies(players, n_players, rules)
     if deal_seed is None or play_seed is None:
         words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
         deal_seed = int(words[0]) if deal_seed is None else deal_seed
@@ -168,7 +188,7 @@ def play_game(
         strats,
         _seed_u64(deal_seed, "deal seed"),
         _seed_u64(play_seed, "play seed"),
-        _check_turn_limit(turn_limit),
+        rules,
         record,
     )
 
@@ -221,13 +241,14 @@ def _play_one(
     strats: list[Strategy],
     deal_seed: int,
     play_seed: int,
-    turn_limit: int,
+    rules: Rules,
     record: bool,
     deadline: Deadline = _UNBOUNDED,
 ) -> GameResult:
-    """One game: every seat starts it, plays its turns, and hears how it ended; the first seat
-    that fails (raises, runs past ``deadline`` or answers an illegal action) forfeits."""
-    initial = deal_state(len(strats), deal_seed, turn_limit)
+    """One game under ``rules``: every seat starts it, plays its turns, and hears how it
+    ended; the first seat that fails (raises, runs past ``deadline`` or answers an illegal
+    action) forfeits."""
+    initial = deal_state(len(strats), deal_seed, rules=rules)
     labels = tuple(s.label for s in strats)
     game = _Game(strats, labels, initial, deal_seed, play_seed, record)
     rng = np.random.default_rng(play_seed)

@@ -15,7 +15,9 @@ are legal, the last two players in a round, and 3 to 6 players. For each positio
   when used directly);
 
 and it plays a few whole games with the strategy in every seat (hooks included) through
-``play_game``, which must finish without a forfeit.
+``play_game``, which must finish without a forfeit. The same checks then run under a sample of
+rule variants (``VARIANTS``: no minimum count, takes from the ends only or no take at all, a
+smaller deck and hands with 2 players), one position of each kind and one whole game each.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from hypothesis import strategies as st
 
 from leaves import Action, State, new_game
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
+from leaves.ruleset import DEFAULT_RULES, Rules
 
 from .base import CLASSIFIER_KEYS, Strategy
 from .registry import get
@@ -37,6 +40,16 @@ PHASES: tuple[str, ...] = ("lead", "follow", "forced_take", "last_two", "any")
 """Kinds of positions checked: see ``phase_of``."""
 
 _SEARCH_GAMES = 8
+
+VARIANTS: tuple[Rules, ...] = (
+    Rules(min_count=False),
+    Rules(take="ends"),
+    Rules(take="nothing"),
+    Rules(hand_size=7, deck=(1, 2, 3, 4, 5, 6, 6, 6, 5, 4, 3, 2, 1), players=(2, 3, 4, 5, 6)),
+    Rules(hand_size=14, min_count=False, take="nothing", expert_target=10),
+)
+"""The rule variants ``check_strategy`` checks a strategy under, besides today's rules: every
+switch of ``leaves.Rules`` at least once."""
 
 
 def phase_matches(state: State, phase: str) -> bool:
@@ -62,15 +75,18 @@ def phase_matches(state: State, phase: str) -> bool:
     raise ValueError(f"unknown phase {phase!r}; phases: {', '.join(PHASES)}")
 
 
-def random_position(n_players: int, seed: int, phase: str = "any") -> tuple[State, State]:
-    """(dealt state, a position of kind ``phase`` in that game) from random legal play.
+def random_position(
+    n_players: int, seed: int, phase: str = "any", rules: Rules = DEFAULT_RULES
+) -> tuple[State, State]:
+    """(dealt state, a position of kind ``phase`` in that game) from random legal play under
+    ``rules``.
 
     Plays uniform random games from ``seed`` and picks a matching position uniformly among
     those the game passes through; tries a few games before settling for the deal itself.
     """
     rng = np.random.default_rng(seed)
     for _ in range(_SEARCH_GAMES):
-        initial = state = new_game(n_players, seed=rng)
+        initial = state = new_game(n_players, seed=rng, rules=rules)
         found = []
         while not state.is_terminal:
             if phase_matches(state, phase):
@@ -79,7 +95,7 @@ def random_position(n_players: int, seed: int, phase: str = "any") -> tuple[Stat
             state = state.apply(legal[int(rng.integers(len(legal)))])
         if found:
             return initial, found[int(rng.integers(len(found)))]
-    initial = new_game(n_players, seed=rng)
+    initial = new_game(n_players, seed=rng, rules=rules)
     return initial, initial
 
 
@@ -260,4 +276,27 @@ def check_strategy(
         )
         assert result.forfeit_seat is None, (
             f"{label}: forfeited a {n}-player self-play game (seed {base + g}): {result.error}"
+        )
+    check_variants(cls, params, label, base)
+
+
+def check_variants(cls: type[Strategy], params: dict[str, Any], label: str, base: int = 0) -> None:
+    """``check_strategy``'s checks under each rule set of ``VARIANTS``: a position of every
+    kind (at the player counts the rules allow, in turn) and one whole self-play game."""
+    from .play import play_game
+
+    for r, rules in enumerate(VARIANTS):
+        counts = rules.players
+        for k, phase in enumerate(PHASES):
+            n = counts[k % len(counts)]
+            s = base + 100_000 + 1000 * r + k
+            initial, state = random_position(n, s, phase, rules)
+            where = f"rules {rules}, phase {phase!r} (seed {s}): "
+            check_position(cls, params, initial, state, s, where)
+        n = counts[r % len(counts)]
+        result = play_game([cls(**params) for _ in range(n)], seed=base + r, record=False,
+                           turn_limit=2000, rules=rules)  # fmt: skip
+        assert result.forfeit_seat is None, (
+            f"{label}: forfeited a {n}-player self-play game under the rules {rules} "
+            f"(seed {base + r}): {result.error}"
         )

@@ -265,7 +265,7 @@ def test_compiled_and_python_paths_agree_for_deterministic_strategies():
     table = [strategies.get(names[i % len(names)]) for i in range(4)]
     deal, play = seeds(20, 3), seeds(20, 9)
     fast = play_batch(table, deal, play, record=True)
-    slow = _play_python(table, deal, play, leaves.TURN_LIMIT, True)  # choose() on every seat
+    slow = _play_python(table, deal, play, leaves.Rules(), True)  # choose() on every seat
     assert not any(slow.errors)
     for field in ("first_player", "cards_left", "winner_seat", "turns", "rounds", "unfinished"):
         np.testing.assert_array_equal(getattr(fast, field), getattr(slow, field), err_msg=field)

@@ -176,3 +176,68 @@ def test_kernels_play_every_rule_set_as_the_state_api(rules, seed, data):
         state = state.apply(aid)
         K.apply(board, aid)
     assert state_from_board(board, rules) == state
+
+
+# ---------------------------------------------------------------------- strategies
+VARIANT_SAMPLE = [
+    Rules(min_count=False),
+    Rules(take="ends"),
+    Rules(take="nothing"),
+    Rules(hand_size=7, deck=(1, 2, 3, 4, 5, 6, 6, 6, 5, 4, 3, 2, 1), players=(2, 3, 4, 5, 6)),
+    Rules(hand_size=14, min_count=False, take="ends"),
+]
+
+
+@pytest.mark.parametrize("rules", VARIANT_SAMPLE, ids=str)
+def test_every_builtin_plays_legally_and_alike_on_both_paths_under_variants(rules):
+    """The compiled loop's games of every built-in replay legally under the rules, and a
+    deterministic built-in plays the very same games on the Python path."""
+    import strategies
+    from strategies.batch import _play_python
+
+    names = [n for n in strategies.names() if strategies.get(n).compiled() is not None]
+    n = rules.players[-1]
+    deal = np.arange(1, 13, dtype=np.uint64)
+    play = deal + np.uint64(100)
+    for k, name in enumerate(names):
+        table = [names[(k + i) % len(names)] for i in range(n)]
+        fast = strategies.play_batch(table, deal, play, record=True, rules=rules)
+        for rec in fast.records:
+            assert leaves.replay(rec, rules)[-1].rules == rules
+            assert leaves.GameRecord.from_json(rec.to_json()).game_rules() == rules
+        if all(not strategies.get(t).classifier["stochastic"] for t in table):
+            slow = _play_python([strategies.get(t) for t in table], deal, play, rules, False)
+            assert np.array_equal(fast.winner_seat, slow.winner_seat), name
+            assert np.array_equal(fast.turns, slow.turns), name
+            assert np.array_equal(fast.cards_left, slow.cards_left), name
+
+
+def test_a_record_carries_its_rules_and_a_replay_checks_them():
+    import strategies
+
+    rules = Rules(take="nothing", hand_size=9)
+    res = strategies.play_game(["weighted", "taker", "counter"], seed=5, rules=rules)
+    rec = res.record
+    assert rec.rules == rules.changes() and "rules" in rec.to_dict()
+    assert leaves.replay(rec)[-1] == res.final_state
+    with pytest.raises(ValueError, match="played under the rules hand_size=9, take=nothing"):
+        leaves.replay(rec, DEFAULT_RULES)
+    today = strategies.play_game(["weighted", "taker", "counter"], seed=5).record
+    assert "rules" not in today.to_dict()  # today's records read as before
+    bad = leaves.GameRecord.from_dict({**rec.to_dict(), "rules": {"hand_size": 8}})
+    with pytest.raises(ValueError, match="not 8 cards each"):
+        leaves.replay(bad)
+
+
+def test_ismcts_and_matches_follow_the_rules():
+    import strategies
+
+    rules = Rules(take="ends", min_count=False, expert_target=8)
+    res = strategies.play_game(["ismcts:iterations=30", "weighted", "low"], seed=2, rules=rules)
+    assert res.forfeit_seat is None and leaves.replay(res.record)[-1].rules == rules
+    seeds = np.arange(6, dtype=np.uint64)
+    table = ["weighted", "taker", "low"]
+    short = strategies.play_match_batch(table, seeds, seeds, rules=rules)
+    long = strategies.play_match_batch(table, seeds, seeds, rules=rules.replace(expert_target=30))
+    assert (short.totals.max(axis=1) >= 8).all() and (long.totals.max(axis=1) >= 30).all()
+    assert short.games.sum() < long.games.sum()
