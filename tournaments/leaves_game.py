@@ -4,6 +4,8 @@ This is the only module of ``tournaments`` that knows the game. Per-seat value: 
 (lower finishes ahead; the winner has 0). Per-game values: ``turns`` (the length histogrammed),
 ``rounds``, ``unfinished``. Expert scores are the cards left of every game. A plain-Python
 strategy's decision is bounded by ``decision_timeout`` seconds (then it forfeits the game).
+Every game is played under the run's ``rules`` (``leaves.Rules``; today's by default), which
+its ``config`` records.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from leaves.ruleset import DEFAULT_RULES, Rules
 from strategies.builtin import BEST_HEURISTIC
 from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
 from strategies.deadline import check_timeout
@@ -80,20 +83,41 @@ class LeavesGame(GameBase):
     """A lower bound on one game's single-core time (compiled random play, 3 players)."""
 
     def __init__(
-        self, turn_limit: int = TURN_LIMIT, decision_timeout: float | None = DEFAULT_TIMEOUT
+        self,
+        turn_limit: int | None = None,
+        decision_timeout: float | None = DEFAULT_TIMEOUT,
+        rules: Rules | str | dict[str, Any] | None = None,
     ):
-        if int(turn_limit) < 1:
+        """``rules``: a ``Rules``, its ``key=value`` text or its plain data (today's when
+        None); ``turn_limit``, when given, replaces the rules' turn limit."""
+        if turn_limit is not None and int(turn_limit) < 1:
             raise ValueError(f"the turn limit must be at least 1, got {turn_limit}")
         try:
             self.decision_timeout = check_timeout(decision_timeout)
         except ValueError as exc:
             raise ValueError(f"--decision-timeout: {exc}") from None
-        self.turn_limit = int(turn_limit)
+        if rules is None or isinstance(rules, Rules):
+            rules = rules or DEFAULT_RULES
+        else:
+            rules = Rules.parse(rules) if isinstance(rules, str) else Rules.from_dict(rules)
+        if turn_limit is not None:
+            rules = rules.replace(turn_limit=int(turn_limit))
+        self.rules = rules
+        self.turn_limit = rules.turn_limit
+        self.match_target = rules.expert_target
+        self.min_players, self.max_players = rules.players[0], rules.players[-1]
         self.max_length = self.turn_limit
         self._turn_dtype = np.int16 if self.turn_limit < 2**15 else np.int32
 
     def config(self) -> dict[str, Any]:
-        return {"turn_limit": self.turn_limit, "decision_timeout": self.decision_timeout}
+        """The settings a run records and ``--resume`` restores: the turn limit, the decision
+        timeout and the rules' other changed keys (none under today's rules)."""
+        changed = {k: v for k, v in self.rules.changes().items() if k != "turn_limit"}
+        out: dict[str, Any] = {"turn_limit": self.turn_limit,
+                               "decision_timeout": self.decision_timeout}  # fmt: skip
+        if changed:
+            out["rules"] = changed
+        return out
 
     def rebuild(self, entrant: dict[str, Any]) -> Any:
         """The entrant from the manifest's description: its class (from its file, if any),
@@ -139,7 +163,7 @@ class LeavesGame(GameBase):
 
         res = strategies.play_batch(
             [self.strategy(p) for p in seats], np.array([deal_seed], np.uint64),
-            np.array([play_seed], np.uint64), record=True, turn_limit=self.turn_limit,
+            np.array([play_seed], np.uint64), record=True, rules=self.rules,
             decision_timeout=self.decision_timeout,
         )  # fmt: skip
         error = res.errors[0]
@@ -209,7 +233,7 @@ class LeavesGame(GameBase):
 
         table = [self.strategy(p) for p in seats]
         res = strategies.play_batch(
-            table, deal_seeds, play_seeds, turn_limit=self.turn_limit, record=record,
+            table, deal_seeds, play_seeds, record=record, rules=self.rules,
             decision_timeout=self.decision_timeout,
         )  # fmt: skip
         out = self._batch(res)
@@ -225,7 +249,7 @@ class LeavesGame(GameBase):
 
         res = strategies.play_seatings(
             [[self.strategy(p) for p in t] for t in tables], seating, deal_seeds, play_seeds,
-            turn_limit=self.turn_limit, decision_timeout=self.decision_timeout,
+            rules=self.rules, decision_timeout=self.decision_timeout,
         )  # fmt: skip
         return self._batch(res)
 
@@ -238,7 +262,7 @@ class LeavesGame(GameBase):
             raise ValueError("13 Leaves matches run to a target (--target), not a number of rounds")
         table = [self.strategy(p) for p in seats]
         res = strategies.play_match_batch(
-            table, match_seeds, play_seeds, target=target, turn_limit=self.turn_limit,
+            table, match_seeds, play_seeds, target=target, rules=self.rules,
             decision_timeout=self.decision_timeout,
         )  # fmt: skip
         return SeatedMatches(
