@@ -52,6 +52,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "run",
         "The main job: default tournament of the built-ins + report.",
     ),
+    "rules": ("leaves_cli.rules_cmd", "rules", "List the rule keys a variant may change."),
+    "variants": (
+        "leaves_cli.variants_cmd",
+        "variants",
+        "Compare rule variants: the same field under each, one report.",
+    ),
 }
 
 
