@@ -102,6 +102,9 @@ def activate() -> None:
     with _lock:
         if _active:
             return
+        from .kernel_cache import use_keyed_cache
+
+        use_keyed_cache({kernel.__module__ for kernel in _pending})
         import numba
 
         _array_functions()

@@ -294,3 +294,29 @@ def test_a_run_with_every_fallback_plays_the_same_games(tmp_path):
     assert first == "False {} False"
     assert second == "True 0 False"  # loaded here, no child; the all-kinds loop never asked
     assert digest == _digest(["greedy", "low", "low", "greedy"])
+
+
+def test_numbas_cache_folder_is_keyed_by_the_kernels_sources(tmp_path, monkeypatch):
+    """An edit to any source file of a kernel package gives another cache folder, so a cached
+    caller can never run a stale callee; a NUMBA_CACHE_DIR the user set is kept."""
+    from gamekit import kernel_cache
+
+    pkg = tmp_path / "kpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "callee.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    importlib.import_module("kpkg.callee")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv("LEAVES_KEYED_NUMBA_CACHE", raising=False)  # restored after the test
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path / "cache"))
+    first = kernel_cache.use_keyed_cache(["kpkg.callee"])
+    (pkg / "callee.py").write_text("X = 2\n")
+    second = kernel_cache.use_keyed_cache(["kpkg.other"])
+    assert first != second and first.parent == second.parent == tmp_path / "cache" / "numba"
+    assert os.environ["NUMBA_CACHE_DIR"] == str(second)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert kernel_cache.use_keyed_cache(["kpkg.callee"]) is None
+    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")

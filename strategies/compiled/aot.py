@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from gamekit import numba_internals
+from gamekit.kernel_cache import cache_root
 
 from . import layout
 
@@ -89,15 +90,6 @@ _lock = threading.Lock()  # player threads may look for the module at once
 def enabled() -> bool:
     """False when ``LEAVES_AOT=0``: runs then use numba's JIT only."""
     return os.environ.get("LEAVES_AOT", "1") != "0"
-
-
-def cache_root() -> Path:
-    """``$LEAVES_CACHE_DIR``, else ``$XDG_CACHE_HOME/leaves``, else ``~/.cache/leaves``."""
-    root = os.environ.get("LEAVES_CACHE_DIR")
-    if root:
-        return Path(root)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "leaves"
 
 
 def cache_dir() -> Path:

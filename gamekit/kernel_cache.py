@@ -1,0 +1,97 @@
+"""Where the project's caches live, and numba's cache folder keyed by the kernels' sources.
+
+numba's own cache checks only the timestamp of the file a function is written in, so a kernel
+that inlines a callee from another module kept its old machine code when only the callee
+changed, and a moved module broke the cache with ``ModuleNotFoundError``. ``use_keyed_cache``
+points numba (``NUMBA_CACHE_DIR``, inherited by worker processes) at a folder named by a hash
+of every source file of the packages that define kernels, so any edit, an upgrade included,
+compiles afresh; a ``NUMBA_CACHE_DIR`` set by the user is left alone. The few most recently
+used folders are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["cache_root", "source_key", "use_keyed_cache"]
+
+KEEP = 3
+"""Keyed kernel folders kept (the current one and the most recently used others)."""
+
+_CHOSEN = "LEAVES_KEYED_NUMBA_CACHE"  # set with NUMBA_CACHE_DIR when the folder is ours
+
+
+def cache_root() -> Path:
+    """``$LEAVES_CACHE_DIR``, else ``$XDG_CACHE_HOME/leaves``, else ``~/.cache/leaves``."""
+    root = os.environ.get("LEAVES_CACHE_DIR")
+    if root:
+        return Path(root)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "leaves"
+
+
+def _sources(modules: Iterable[str]) -> list[Path]:
+    """Every source file of the top-level packages (or lone modules) of ``modules``."""
+    files: set[Path] = set()
+    for top in sorted({m.partition(".")[0] for m in modules}):
+        mod = sys.modules.get(top)
+        path = getattr(mod, "__file__", None)
+        if not path:
+            continue
+        path = Path(path)
+        if path.name == "__init__.py":
+            files.update(p for p in path.parent.rglob("*.py") if "__pycache__" not in p.parts)
+        else:
+            files.add(path)
+    return sorted(files)
+
+
+def source_key(modules: Iterable[str]) -> str:
+    """A hash of the sources of the packages of ``modules``, with Python's version."""
+    h = hashlib.sha256(sys.version.encode())
+    for path in _sources(modules):
+        h.update(str(path).encode())
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            continue
+    return h.hexdigest()[:16]
+
+
+def use_keyed_cache(modules: Iterable[str]) -> Path | None:
+    """Point numba's cache at the folder keyed by the sources of ``modules``' packages
+    (before numba compiles anything); None when the user chose ``NUMBA_CACHE_DIR``."""
+    current = os.environ.get("NUMBA_CACHE_DIR")
+    if current and current != os.environ.get(_CHOSEN):
+        return None
+    base = cache_root() / "numba"
+    folder = base / source_key(modules)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)  # the most recently used
+    except OSError:
+        return None  # numba falls back to its own folders
+    os.environ["NUMBA_CACHE_DIR"] = os.environ[_CHOSEN] = str(folder)
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # numba already imported: its config read the variable then
+        config.CACHE_DIR = str(folder)
+    _prune(base, folder)
+    return folder
+
+
+def _prune(base: Path, keep: Path) -> None:
+    try:
+        old = sorted(
+            (p for p in base.iterdir() if p.is_dir() and p != keep),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
+    except OSError:
+        return
+    for p in old[KEEP - 1 :]:
+        shutil.rmtree(p, ignore_errors=True)
