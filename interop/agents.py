@@ -5,9 +5,10 @@
   strategy that hands any callable the PettingZoo observation of its seat (the dict
   ``{"observation", "action_mask"}`` of ``interop.pettingzoo``) and plays the action id it
   returns. A callable that takes two arguments gets the seat's generator too, the only
-  randomness it may use, so games replay from the runner's seeds.
+  randomness it may use, so games replay from the runner's seeds. Under any rules: the mask
+  covers the ids of the game's rules (118 under ``take="nothing"``, 117 otherwise).
 * ``pettingzoo_policy(spec, seed)``: any of our strategies as a function ``act(env, agent)``
-  for PettingZoo's agent loop.
+  for PettingZoo's agent loop (under the environment's rules, as its state holds them).
 """
 
 from __future__ import annotations
@@ -19,17 +20,20 @@ from typing import Any
 
 import numpy as np
 
-from leaves import ALL_ACTIONS, N_ACTIONS, Action, PlayerView
+from leaves import Action, PlayerView
+from leaves.actions import ACTIONS_BY_ID
 from strategies import Strategy, fresh, get
 
 from .observation import encode
+from .variants import n_action_ids
 
 __all__ = ["ObservationAgent", "observation_of", "pettingzoo_policy"]
 
 
 def observation_of(view: PlayerView, legal: tuple[Action, ...]) -> dict[str, np.ndarray]:
-    """The seat's PettingZoo observation: its encoded view and the mask of ``legal``."""
-    mask = np.zeros(N_ACTIONS, np.int8)
+    """The seat's PettingZoo observation: its encoded view and the mask of ``legal`` (over the
+    action ids of the view's rules: 117, or 118 under ``take="nothing"``)."""
+    mask = np.zeros(n_action_ids(view.rules), np.int8)
     mask[[a.id for a in legal]] = 1
     return {"observation": encode(view), "action_mask": mask}
 
@@ -70,9 +74,9 @@ class ObservationAgent(Strategy):
         obs = observation_of(view, legal)
         answer = self._fn(obs, rng) if self._takes_rng else self._fn(obs)
         action = int(answer)
-        if not 0 <= action < N_ACTIONS or not obs["action_mask"][action]:
+        if not 0 <= action < len(obs["action_mask"]) or not obs["action_mask"][action]:
             raise ValueError(f"the policy answered {answer!r}, not a legal action id")
-        return ALL_ACTIONS[action]
+        return ACTIONS_BY_ID[action]
 
 
 def first_legal(observation: dict[str, np.ndarray]) -> int:

@@ -15,9 +15,13 @@ padded to six. One vector of int16, in this order (``LAYOUT`` names each part an
 * ``round``, ``turn`` (2).
 
 Everything comes from ``State.view(seat)`` (``leaves.PlayerView``), which holds no hidden card.
+The layout is the same under every rule set ``leaves.Rules`` allows (2 to 6 seats, any deck);
+only the bounds follow the rules' deck and turn limit (``bounds``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -40,11 +44,12 @@ SIZE = sum(n for _, n in LAYOUT)
 """The observation's length (145)."""
 
 
-def bounds(turn_limit: int) -> np.ndarray:
-    """The largest value of each entry (for the observation space's ``high``)."""
-    most = max(DECK)  # copies of the commonest value
+def bounds(turn_limit: int, deck: Sequence[int] = DECK) -> np.ndarray:
+    """The largest value of each entry (for the observation space's ``high``) in a game with
+    this turn limit and deck (the rules' ``deck``: today's by default)."""
+    most = max(deck)  # copies of the commonest value
     cap = {"hand": most, "table": most, "ends": N_VALUES, "removed": most,
-           "hand_sizes": sum(DECK), "passed": 1, "in_game": 1, "known": most, "to_play": 1,
+           "hand_sizes": sum(deck), "passed": 1, "in_game": 1, "known": most, "to_play": 1,
            "round": turn_limit + 1, "turn": turn_limit}  # fmt: skip
     return np.concatenate([np.full(n, cap[name], np.int16) for name, n in LAYOUT])
 

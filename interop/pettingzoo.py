@@ -1,11 +1,18 @@
 """13 Leaves as a PettingZoo AEC environment, following PettingZoo's classic card games.
 
-``env(n_players=4, turn_limit=1000, render_mode=None)`` (wrapped as PettingZoo's classic
-environments are: an illegal action ends the game with -1 for its player) and ``raw_env(...)``
-with the same parameters. Agents ``player_0`` .. ``player_{n-1}`` are the seats; the one to act
-is ``agent_selection``. Each observation is a dict: ``observation``, the seat's fixed-size view
-(``interop.observation``: 145 int16, nothing the seat may not see), and ``action_mask`` over
-the pinned 117 action ids (``leaves.ALL_ACTIONS``; all zero for a seat not to act). Rewards come
+``env(n_players=4, turn_limit=None, render_mode=None, rules=None, **rule_keys)`` (wrapped as
+PettingZoo's classic environments are: an illegal action ends the game with -1 for its player)
+and ``raw_env(...)`` with the same parameters. Games are dealt and played under ``rules`` (a
+``leaves.Rules``, its ``key=value,...`` text or its plain data; today's by default) with the
+rule keys given as keyword arguments on top (``env(n_players=4, take="ends", hand_size=9)``;
+``turn_limit`` is one of them); an unknown key, an impossible combination or a player count the
+rules do not allow is refused with a one-line ValueError. Agents ``player_0`` ..
+``player_{n-1}`` are the seats; the one to act is ``agent_selection``. Each observation is a
+dict: ``observation``, the seat's fixed-size view (``interop.observation``: 145 int16, nothing
+the seat may not see, bounded by the rules' deck), and ``action_mask`` over the action ids
+(all zero for a seat not to act). The action space is ``Discrete(117)``, the pinned ids of
+``leaves.ALL_ACTIONS``, under rules whose passes take a card, and ``Discrete(118)`` under
+``take="nothing"``, where id 117 is the pass taking nothing (``Action.pass_()``). Rewards come
 at the end: the winner +1, every other seat -1; a game stopped at the turn limit is truncated
 with 0 for all. ``render()`` is text (``"ansi"`` returns it, ``"human"`` prints it).
 
@@ -27,53 +34,54 @@ except ImportError as exc:  # one line for the user, whichever command needed it
     raise ImportError("PettingZoo is not installed: pip install '.[research]'") from exc
 
 import leaves
-from leaves import N_ACTIONS, TURN_LIMIT
 
 from .observation import SIZE, bounds, encode
+from .variants import counts_text, n_action_ids, rules_of, under
 
 __all__ = ["env", "raw_env"]
 
 
-def env(**kwargs: Any) -> AECEnv:
+def env(n_players: int = 4, turn_limit: int | None = None, render_mode: str | None = None,
+        rules: Any = None, **rule_keys: Any) -> AECEnv:  # fmt: skip
     """The environment wrapped as PettingZoo's classic games are (illegal actions end the game
     with -1 for their player, actions out of range are refused, calls must come in order)."""
-    e = raw_env(**kwargs)
+    e = raw_env(n_players, turn_limit, render_mode, rules, **rule_keys)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
-    """13 Leaves for ``n_players`` (3 to 6) seats."""
+    """13 Leaves for ``n_players`` seats (3 to 6 today; the counts the rules allow)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "thirteen_leaves_v0",
                 "is_parallelizable": False}  # fmt: skip
 
-    def __init__(self, n_players: int = 4, turn_limit: int = TURN_LIMIT,
-                 render_mode: str | None = None):  # fmt: skip
+    def __init__(self, n_players: int = 4, turn_limit: int | None = None,
+                 render_mode: str | None = None, rules: Any = None, **rule_keys: Any):  # fmt: skip
         super().__init__()
-        if not leaves.MIN_PLAYERS <= int(n_players) <= leaves.MAX_PLAYERS:
+        if turn_limit is not None:
+            rule_keys["turn_limit"] = turn_limit
+        self.rules = rules_of(rules, **rule_keys)
+        if int(n_players) not in self.rules.players:
             raise ValueError(
-                f"n_players must be {leaves.MIN_PLAYERS} to {leaves.MAX_PLAYERS}, got {n_players}"
+                f"n_players must be {counts_text(self.rules.players)}{under(self.rules)}, "
+                f"got {n_players}"
             )
-        if int(turn_limit) < 1:
-            raise ValueError(f"turn_limit must be at least 1, got {turn_limit}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.n_players, self.turn_limit, self.render_mode = (
-            int(n_players),
-            int(turn_limit),
-            render_mode,
-        )
+        self.n_players, self.turn_limit = int(n_players), self.rules.turn_limit
+        self.render_mode = render_mode
+        self.n_actions = n_action_ids(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(self.n_players)]
         self.agents = self.possible_agents[:]
-        high = bounds(self.turn_limit)
+        high = bounds(self.turn_limit, self.rules.deck)
         obs = spaces.Dict({
             "observation": spaces.Box(low=0, high=high, shape=(SIZE,), dtype=np.int16),
-            "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),
         })  # fmt: skip
         self.observation_spaces = {a: obs for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
         self._seeds = np.random.SeedSequence()
         self.state: leaves.State | None = None
 
@@ -88,7 +96,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
-        mask = np.zeros(N_ACTIONS, np.int8)
+        mask = np.zeros(self.n_actions, np.int8)
         if not self.state.is_terminal and seat == self.state.current_player:
             mask[list(self.state.legal_action_ids())] = 1
         return {"observation": encode(self.state.view(seat)), "action_mask": mask}
@@ -98,7 +106,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._seeds = np.random.SeedSequence(seed)
         (deal,) = self._seeds.spawn(1)  # the next deal of the stream
         self.state = leaves.new_game(self.n_players, seed=np.random.default_rng(deal),
-                                     turn_limit=self.turn_limit)  # fmt: skip
+                                     rules=self.rules)  # fmt: skip
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)

@@ -141,3 +141,129 @@ def test_our_strategy_drives_pettingzoos_loop_the_same_way_twice():
         return actions
 
     assert play(7) == play(7) and play(7) != play(8)
+
+
+# ---------------------------------------------------------------------- rule variants
+TAKE_NOTHING = leaves.Rules(take="nothing")
+TWO_PLAYERS = leaves.Rules(hand_size=7, deck=(1, 2, 3, 4, 5, 6, 6, 6, 5, 4, 3, 2, 1),
+                           players=(2, 3, 4, 5, 6))  # fmt: skip
+NO_MIN_COUNT = leaves.Rules(min_count=False)
+BIG_DECK = leaves.Rules(deck=(8,) * 13, hand_size=30, players=(3,), take="ends")  # 8 copies
+
+
+def _digest(n: int, seed: int) -> str:
+    """A game of random legal actions under today's rules: every observation, mask and reward."""
+    import hashlib
+
+    e = env(n_players=n)
+    e.reset(seed=seed)
+    rng, h = np.random.default_rng(seed), hashlib.sha256()
+    for _agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        h.update(obs["observation"].tobytes() + obs["action_mask"].tobytes() + str(reward).encode())
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return h.hexdigest()[:16]
+
+
+def test_todays_games_and_observations_are_as_before_the_rules_came():
+    # digests taken before environments took rules: today's rules change nothing
+    pinned = ["57379a342b97b819", "23ea462446705ff4", "b0630f318355e3b9", "56c10c1bf0fa6172"]
+    assert [_digest(n, 10 + n) for n in (3, 4, 5, 6)] == pinned
+    e = raw_env()
+    assert e.rules is leaves.DEFAULT_RULES and e.action_space("player_0").n == leaves.N_ACTIONS
+
+
+@pytest.mark.parametrize(("rules", "n"), [(TAKE_NOTHING, 4), (TWO_PLAYERS, 2), (NO_MIN_COUNT, 5)])
+def test_pettingzoos_api_and_seed_tests_under_variants(rules, n):
+    api_test(env(n_players=n, rules=rules), num_cycles=1000, verbose_progress=False)
+    seed_test(lambda: env(n_players=n, rules=rules), num_cycles=300)
+
+
+def test_a_random_bombardment_under_variants():
+    # every observation inside its space (bounds from the rules' deck), every ending rewarded
+    from strategies.testing import VARIANTS
+
+    rng = np.random.default_rng(4)
+    for r, rules in enumerate((*VARIANTS, BIG_DECK)):
+        for g in range(40):
+            n = rules.players[g % len(rules.players)]
+            e = env(n_players=n, rules=rules)
+            e.reset(seed=1000 * r + g)
+            totals = _random_game(e, rng)
+            assert sorted(totals.values()) in ([-1.0] * (n - 1) + [1.0], [0.0] * n)
+
+
+def test_the_action_space_follows_the_take_rule():
+    e = raw_env(n_players=4, take="nothing")
+    assert e.action_space("player_1").n == leaves.rules.N_ACTION_IDS == 118
+    passes = 0
+    for seed in range(6):
+        e.reset(seed=seed)
+        while not e.state.is_terminal:
+            mask = e.observe(e.agent_selection)["action_mask"]
+            assert mask.shape == (118,) and set(np.flatnonzero(mask)) == set(
+                e.state.legal_action_ids()
+            )
+            assert not mask[leaves.N_ACTIONS - 13 : leaves.N_ACTIONS].any()  # no take
+            passes += int(mask[leaves.rules.PASS_ID])
+            e.step(int(np.flatnonzero(mask)[-1]))
+    assert passes
+    for rules in (NO_MIN_COUNT, TWO_PLAYERS, leaves.Rules(take="ends")):
+        assert raw_env(n_players=rules.players[0], rules=rules).action_space("player_0").n == 117
+
+
+def test_the_observation_bounds_follow_the_deck():
+    from interop.observation import LAYOUT
+
+    high = raw_env(n_players=3, rules=BIG_DECK).observation_space("player_0")["observation"].high
+    offsets = np.cumsum([0] + [n for _, n in LAYOUT])
+    start = {name: int(offsets[k]) for k, (name, _) in enumerate(LAYOUT)}
+    assert high[start["hand"]] == 8 and high[start["hand_sizes"]] == 104
+    small = raw_env(n_players=2, rules=TWO_PLAYERS).observation_space("player_0")
+    assert small["observation"].high[start["hand_sizes"]] == sum(TWO_PLAYERS.deck)
+
+
+def test_rule_keys_text_and_rules_name_the_same_game():
+    a = raw_env(n_players=4, take="ends", hand_size=9)
+    b = raw_env(n_players=4, rules="take=ends,hand_size=9")
+    c = raw_env(n_players=4, rules=leaves.Rules(take="ends"), hand_size=9, turn_limit=1000)
+    assert a.rules == b.rules == c.rules == leaves.Rules.parse("take=ends,hand_size=9")
+    for e in (a, b, c):
+        e.reset(seed=3)
+    assert a.state == b.state == c.state and a.state.hand_sizes == (9, 9, 9, 9)
+    assert raw_env(turn_limit=7, rules="take=ends").rules.turn_limit == 7
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"colour": "red"}, "unknown rule 'colour'"),
+     ({"take": "everything"}, "take must be one of any, ends, nothing"),
+     ({"hand_size": 30}, "no player count can be dealt"),
+     ({"rules": "take=ends,hand_size=12", "n_players": 6}, "n_players must be 3 to 5 under"),
+     ({"rules": 3}, "rules must be a leaves.Rules"),
+     ({"turn_limit": 0}, "turn_limit must be 1..1000000")],
+)  # fmt: skip
+def test_impossible_rules_are_refused_in_one_line(kwargs, message):
+    with pytest.raises(ValueError, match=message) as info:
+        raw_env(**kwargs)
+    assert "\n" not in str(info.value)
+
+
+def test_our_strategy_and_an_outside_agent_play_under_variants():
+    import strategies
+    from interop.agents import pettingzoo_policy
+
+    for rules, n in ((TAKE_NOTHING, 3), (TWO_PLAYERS, 2)):
+        e = env(n_players=n, rules=rules)
+        e.reset(seed=5)
+        policies = {a: pettingzoo_policy("weighted", seed=i) for i, a in enumerate(e.agents)}
+        for agent in e.agent_iter():
+            _, _, terminated, truncated, _ = e.last()
+            e.step(None if terminated or truncated else policies[agent](e, agent))
+        assert e.unwrapped.state.is_terminal
+        spec = "observation:policy=interop.agents.random_legal"
+        result = strategies.play_game([spec] + ["random"] * (n - 1), seed=2, rules=rules)
+        assert result.forfeit_seat is None

@@ -1,0 +1,84 @@
+"""The rules a research environment plays under, read once for PettingZoo and OpenSpiel alike.
+
+``rules_of(rules, **keys)`` takes a ``leaves.Rules``, its ``key=value,...`` text or its plain
+data, with rule keys as keyword arguments on top (``rules_of(take="ends", hand_size=9)``), and
+refuses an unknown key or an impossible combination with the one-line ValueError of
+``leaves.Rules``. Text may also be written ``key:value;key:value``: OpenSpiel's game strings
+cannot hold ``=`` or ``,`` inside a parameter, so that is the form its ``rules`` parameter is
+written in (``openspiel_text``).
+
+The action ids follow the rules: under rules whose passes take a card they are today's pinned
+117 (``leaves.ALL_ACTIONS``); under ``take="nothing"`` there is one more, id 117, the pass
+taking nothing (``leaves.actions.ACTIONS_BY_ID``), so a mask or a policy's output is 118 long.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from leaves import N_ACTIONS, Rules
+from leaves.rules import N_ACTION_IDS
+
+__all__ = ["counts_text", "n_action_ids", "openspiel_text", "rules_of", "under"]
+
+_ITEM = re.compile(r"\s*([A-Za-z_]+)\s*[=:]\s*(.*?)\s*$")
+
+
+def _normalised(text: str) -> str:
+    """``key:value;key:value`` (or a mix with ``=`` and ``,``) as ``Rules.parse`` reads it."""
+    items = []
+    for item in re.split(r"[;,]", text):
+        match = _ITEM.match(item)
+        items.append(f"{match[1]}={match[2]}" if match else item)
+    return ",".join(items)
+
+
+def rules_of(rules: Any = None, **keys: Any) -> Rules:
+    """The rules ``rules`` names (a ``Rules``, its text, its plain data; None: today's), with
+    the rule ``keys`` changed on top; ValueError in one line for anything impossible."""
+    if rules is None or isinstance(rules, str):
+        base = Rules.parse(_normalised(rules or ""))
+    elif isinstance(rules, Rules):
+        base = rules
+    elif isinstance(rules, Mapping):
+        base = Rules.from_dict(rules)
+    else:
+        raise ValueError(
+            f"rules must be a leaves.Rules, its key=value text or a dict, got {rules!r}"
+        )
+    if not keys:
+        return base
+    try:
+        return Rules.from_dict({**base.changes(), **keys})
+    except TypeError as exc:  # a value of a kind no key takes
+        raise ValueError(f"cannot read the rules {keys!r}: {exc}") from None
+
+
+def n_action_ids(rules: Rules) -> int:
+    """How many action ids a game under ``rules`` has: 118 under ``take="nothing"`` (id 117,
+    the pass taking nothing), today's 117 otherwise."""
+    return N_ACTION_IDS if rules.take == "nothing" else N_ACTIONS
+
+
+def openspiel_text(rules: Rules) -> str:
+    """The changed keys as ``key:value;key:value`` ("" for today's rules), the form that
+    survives an OpenSpiel game string; ``rules_of`` reads it back."""
+    return ";".join(f"{k}:{v}" for k, _, v in (p.partition("=") for p in _pairs(rules)))
+
+
+def _pairs(rules: Rules) -> list[str]:
+    return [] if rules.is_default else str(rules).split(", ")
+
+
+def counts_text(counts: tuple[int, ...]) -> str:
+    """Player counts in words: ``3 to 6``, ``2 or 4``, ``2, 3 or 5``."""
+    if len(counts) > 2 and counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return " or ".join(", ".join(map(str, counts)).rsplit(", ", 1))
+
+
+def under(rules: Rules) -> str:
+    """`` under <rules>`` for a message, nothing under today's rules."""
+    return "" if rules.is_default else f" under {rules}"
