@@ -36,7 +36,7 @@ def _run(script: str, tmp_path: Path, *args: str) -> str:
 
 def test_every_example_is_tested():
     tested = {"run_tournament.py", "win_rate_chart.py", "my_strategy.py", "check_my_strategy.py",
-              "train_reinforce.py"}  # fmt: skip
+              "train_reinforce.py", "rule_variants.py"}  # fmt: skip
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
     assert {p.name for p in EXAMPLES.glob("*.ipynb")} == {"notebook.ipynb"}
 
@@ -142,3 +142,14 @@ def test_train_reinforce(tmp_path):
     assert "trained on 100 games" in out
     assert "train_reinforce.py.act') wins" in out and "against a field of greedy and random" in out
     assert (tmp_path / "run" / "weights.npz").is_file()
+
+
+def test_rule_variants(tmp_path):
+    """The designer's example: each variant's length with its interval and its difference."""
+    out = _run("rule_variants.py", tmp_path)
+    lines = {line.split()[0]: line for line in out.splitlines() if line[:1].isalpha()}
+    for rules in ("default", "hand_size=9", "take=ends", "min_count=off"):
+        assert rules in lines, out
+    assert "100 games per rule set" in out
+    diff = re.search(r"([+-]\d+\.\d) \[([+-]\d+\.\d), ([+-]\d+\.\d)\]", lines["hand_size=9"])
+    assert diff and float(diff[3]) < 0, out  # shorter games, the whole interval below 0
