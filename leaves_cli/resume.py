@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import CLIError
 
-__all__ = ["apply_manifest", "has_manifest", "restore"]
+__all__ = ["apply_manifest", "check_rules", "has_manifest", "restore", "rules_words"]
 
 # option -> (its flag, the spec's key)
 _SCALARS: dict[str, tuple[str, str]] = {
@@ -163,9 +163,20 @@ def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -
         opts["game_spec"] = stored
     config = dict(spec.get("game_config") or {})
     cls = _game_class(opts["game_spec"])
+    declared = {o.name for o in getattr(cls, "options", ())}
+    from .tournament_parts import installed_options
+
+    for opt in installed_options():  # a setting the run's game does not have: refused
+        if opt.name in given and opts.get(opt.name) not in (None, ()) and opt.name not in declared:
+            raise CLIError(f"{opt.flag} is not a {getattr(cls, 'title', stored)} option",
+                           usage=True)  # fmt: skip
+    if "rules" in declared and "rules" in given and opts.get("rules"):
+        check_rules(out, cls(**config), opts["rules"])
     for opt in getattr(cls, "options", ()):
-        if opt.name not in given or opts.get(opt.name) is None or opt.name not in config:
+        if opt.name not in given or opts.get(opt.name) in (None, ()) or opt.name not in config:
             continue
+        if opt.name == "rules":
+            continue  # compared above, as the rules they make
         try:  # compared as the game keeps it (e.g. a timeout of 0 is kept as none)
             asked = cls(**{**config, opt.name: opts[opt.name]}).config()[opt.name]
         except (TypeError, ValueError, KeyError):
@@ -174,6 +185,28 @@ def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -
             what = opt.name.replace("_", " ")
             raise _disagree(out, opt.flag, opts[opt.name], what, config[opt.name])
     opts["game_config"] = config
+
+
+def rules_words(rules: Any) -> str:
+    """Rules as an error line names them: their changed keys, or "today's rules"."""
+    return "today's rules" if rules.is_default else str(rules)
+
+
+def check_rules(out: Any, game: Any, texts: Any) -> None:
+    """Refuse ``--rules`` (or a config's ``[rules]``) that are not the rules the run in
+    ``out`` was played under, naming both in one line. A turn limit the text does not name is
+    the run's (``--turn-limit`` is checked on its own)."""
+    from leaves.ruleset import DEFAULT_RULES, Rules
+
+    played = game.rules
+    try:
+        said = Rules.parse(texts)
+        asked = Rules.parse(texts, base=DEFAULT_RULES.replace(turn_limit=played.turn_limit))
+    except ValueError as exc:
+        raise CLIError(f"--rules: {exc}", usage=True) from None
+    if asked != played:
+        raise CLIError(f"cannot resume {out}: this run was played under {rules_words(played)}; "
+                       f"--rules says {rules_words(said)}", usage=True)  # fmt: skip
 
 
 def _game_class(spec: str) -> Any:

@@ -208,6 +208,8 @@ def _settle_options(ctx: click.Context, opts: dict[str, Any]) -> dict[str, Any] 
             name == "specs" and not opts["specs"]
         ):
             opts[name] = value
+        elif name == "rules":  # the file's rules, then the command line's keys over them
+            opts[name] = (*value, *opts[name])
     from .strategies_cmd import load_files
 
     load_files(opts["load"])

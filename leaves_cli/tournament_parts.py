@@ -12,7 +12,7 @@ from .errors import CLIError
 
 __all__ = [
     "CONFIG_KEYS", "game_options", "game_settings", "installed_options", "load_game",
-    "read_config", "summary_table",
+    "read_config", "rules_texts", "summary_table",
 ]  # fmt: skip
 
 # config-file key -> (click parameter name, expected type)
@@ -61,9 +61,15 @@ def read_config(path: str) -> dict[str, Any]:
         raise CLIError(f"--config: no such file: {path}", usage=True) from None
     except tomllib.TOMLDecodeError as exc:
         raise CLIError(f"--config: {path} is not valid TOML: {exc}", usage=True) from None
+    rules = data.get("rules") if "tournament" in data else None  # a [rules] table beside it
     data = data.get("tournament", data)
     out: dict[str, Any] = {}
+    if rules is not None and "rules" not in data:
+        data = {**data, "rules": rules}
     for key, value in data.items():
+        if key == "rules":
+            out["rules"] = rules_texts(value, f"--config: {path}: [rules]")
+            continue
         keys = {**CONFIG_KEYS, **_option_keys()}
         if key not in keys:
             known = ", ".join(sorted(keys))
@@ -78,6 +84,23 @@ def read_config(path: str) -> dict[str, Any]:
             value = ",".join(str(v) for v in value)
         out[name] = value
     return out
+
+
+def rules_texts(value: Any, where: str) -> tuple[str, ...]:
+    """A config file's rules (a ``[rules]`` table, its ``key=value`` text or a list of such
+    texts) as the texts ``--rules`` gives, checked: CLIError naming ``where`` otherwise."""
+    from leaves.ruleset import Rules
+
+    try:
+        if isinstance(value, dict):
+            return (str(Rules.from_dict(value)),)
+        texts = [value] if isinstance(value, str) else value
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise ValueError("write a table of key = value, or key=value text")
+        Rules.parse(texts)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(f"{where}: {exc}", usage=True) from None
+    return tuple(texts)
 
 
 def installed_options() -> list[Any]:
@@ -99,14 +122,16 @@ def game_options(command: Any) -> Any:
     """Decorate a command with a click option for each installed game's settings (default
     None: the game's own default)."""
     for opt in reversed(installed_options()):
-        command = click.option(opt.flag, opt.name, type=opt.type, default=None,
+        many = getattr(opt, "multiple", False)
+        command = click.option(opt.flag, opt.name, type=opt.type, default=None, multiple=many,
                                metavar=opt.metavar, help=opt.help)(command)  # fmt: skip
     return command
 
 
 def game_settings(opts: dict[str, Any]) -> dict[str, Any]:
-    """The game settings given among the command's options (those not None)."""
-    return {o.name: opts[o.name] for o in installed_options() if opts.get(o.name) is not None}
+    """The game settings given among the command's options (those not None, and a repeatable
+    one given at least once)."""
+    return {o.name: opts[o.name] for o in installed_options() if opts.get(o.name) not in (None, ())}
 
 
 def load_game(spec: str, settings: dict[str, Any], stored: bool = False) -> Any:

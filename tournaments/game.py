@@ -174,12 +174,15 @@ def file_spec(spec: Any) -> Any:
 @dataclass(frozen=True)
 class GameOption:
     """A setting a game adds to the command line: ``--turn-limit N`` passes ``turn_limit=N``
-    to the game's constructor (and is read back from a run's ``config`` on ``--resume``)."""
+    to the game's constructor (and is read back from a run's ``config`` on ``--resume``).
+    ``multiple``: the flag may be repeated and the constructor gets every value given, in
+    order, as a tuple (13 Leaves' ``--rules KEY=VALUE``, the later winning)."""
 
     name: str  # the constructor's keyword, e.g. "turn_limit"
     type: type  # int, float or str
     help: str
     metavar: str | None = None
+    multiple: bool = False
 
     @property
     def flag(self) -> str:

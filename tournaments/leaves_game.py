@@ -36,7 +36,43 @@ from .game import (
 PYTHON_CHUNK_GAMES = 48
 """Default games per chunk when a plain-Python strategy plays (two deals at 4 players)."""
 
-__all__ = ["LeavesGame"]
+__all__ = ["LeavesGame", "game_rules"]
+
+
+def game_rules(rules: Any, turn_limit: int | None = None) -> Rules:
+    """The rules a game plays under: ``rules`` as a ``Rules``, text (a string or several, the
+    later winning) or plain data, with ``turn_limit`` when given. ValueError (one line, the
+    text's flag named) for rules that cannot be, or text naming another turn limit."""
+    texts = [rules] if isinstance(rules, str) else None
+    if isinstance(rules, list | tuple) and all(isinstance(t, str) for t in rules):
+        texts = list(rules)
+    if texts is None:
+        if rules is None or isinstance(rules, Rules):
+            out = rules or DEFAULT_RULES
+        else:
+            out = Rules.from_dict(rules)
+    else:
+        try:
+            out = Rules.parse(texts)
+        except ValueError as exc:
+            raise ValueError(f"--rules: {exc}") from None
+        named = _named_turn_limit(texts)
+        if turn_limit is not None and named is not None and out.turn_limit != int(turn_limit):
+            raise ValueError(
+                f"--turn-limit {turn_limit} and --rules turn_limit={named} disagree: give one"
+            )
+    return out if turn_limit is None else out.replace(turn_limit=int(turn_limit))
+
+
+def _named_turn_limit(texts: Sequence[str]) -> str | None:
+    """The last turn limit rules text names (None: it names none)."""
+    found = None
+    for text in texts:
+        for item in str(text).split(","):
+            key, eq, value = item.partition("=")
+            if eq and key.strip() == "turn_limit":
+                found = value.strip()
+    return found
 
 
 class LeavesGame(GameBase):
@@ -54,6 +90,14 @@ class LeavesGame(GameBase):
             "A plain-Python strategy's decision taking longer forfeits the game "
             f"(default {DEFAULT_TIMEOUT:g}; 0: none).",
             "SECONDS",
+        ),
+        GameOption(
+            "rules",
+            str,
+            "Play under these rules (see 'leaves rules'): KEY=VALUE, comma-separated; "
+            "repeatable, the later winning (default: today's rules).",
+            "KEY=VALUE[,...]",
+            multiple=True,
         ),
     )
     default_baseline = BEST_HEURISTIC  # the gauntlet's baseline: the strongest heuristic
@@ -86,28 +130,28 @@ class LeavesGame(GameBase):
         self,
         turn_limit: int | None = None,
         decision_timeout: float | None = DEFAULT_TIMEOUT,
-        rules: Rules | str | dict[str, Any] | None = None,
+        rules: Rules | str | Sequence[str] | dict[str, Any] | None = None,
     ):
-        """``rules``: a ``Rules``, its ``key=value`` text or its plain data (today's when
-        None); ``turn_limit``, when given, replaces the rules' turn limit."""
+        """``rules``: a ``Rules``, its ``key=value`` text (one string, or several that
+        ``--rules`` gave, the later winning) or its plain data (today's when None);
+        ``turn_limit``, when given, replaces the rules' turn limit (text that names another
+        one is refused: the two would disagree)."""
         if turn_limit is not None and int(turn_limit) < 1:
             raise ValueError(f"the turn limit must be at least 1, got {turn_limit}")
         try:
             self.decision_timeout = check_timeout(decision_timeout)
         except ValueError as exc:
             raise ValueError(f"--decision-timeout: {exc}") from None
-        if rules is None or isinstance(rules, Rules):
-            rules = rules or DEFAULT_RULES
-        else:
-            rules = Rules.parse(rules) if isinstance(rules, str) else Rules.from_dict(rules)
-        if turn_limit is not None:
-            rules = rules.replace(turn_limit=int(turn_limit))
-        self.rules = rules
+        self.rules = rules = game_rules(rules, turn_limit)
         self.turn_limit = rules.turn_limit
         self.match_target = rules.expert_target
         self.min_players, self.max_players = rules.players[0], rules.players[-1]
         self.max_length = self.turn_limit
         self._turn_dtype = np.int16 if self.turn_limit < 2**15 else np.int32
+
+    def check_players(self, n_players: int) -> None:
+        """ValueError naming the counts the rules allow when ``n_players`` is not one."""
+        self.rules.hand_size_for(n_players)
 
     def config(self) -> dict[str, Any]:
         """The settings a run records and ``--resume`` restores: the turn limit, the decision

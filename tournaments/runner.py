@@ -30,6 +30,7 @@ from .result import TournamentResult
 from .schedule import Schedule, make_tables
 from .seating import DEFAULT_SEATING, SEATINGS, design
 from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
+from .session import spec_difference as _difference
 from .stages import GROWN_KEYS, extends, with_stages
 from .work import SEED_KEYS, ChunkTask, ready, run_chunk
 
@@ -88,13 +89,6 @@ def asked_note(asked: int, grown: int, played: int, stage: str) -> str:
     return note
 
 
-def _difference(key: str, stored: Any, asked: Any) -> str:
-    """A spec field that differs, with both values when they are short enough to read."""
-    short = all(isinstance(v, int | float | str | bool) and len(str(v)) <= 40
-                for v in (stored, asked))  # fmt: skip
-    return f"{key}: {asked} here, {stored} in the run" if short else key
-
-
 class Tournament:
     """A round-robin among ``strategies`` on tables of ``players`` seats, duplicate deals.
 
@@ -135,12 +129,13 @@ class Tournament:
         self.game = game if game is not None else _default_game()
         self._enter(strategies)
         self.sizes = parse_players(players)
+        check = getattr(self.game, "check_players", None)  # counts a game's rules allow
         for k in self.sizes:
-            if not self.game.min_players <= k <= self.game.max_players:
-                raise ValueError(
-                    f"tables take {self.game.min_players} to {self.game.max_players} players, "
-                    f"got {k}"
-                )
+            if check is not None:
+                check(k)
+            elif not self.game.min_players <= k <= self.game.max_players:
+                lo, hi = self.game.min_players, self.game.max_players
+                raise ValueError(f"tables take {lo} to {hi} players, got {k}")
         if int(games) < 1:
             raise ValueError(f"--games must be at least 1, got {games}")
         if seed is None:

@@ -33,8 +33,8 @@ from .schedule import Schedule
 from .work import ChunkOutput
 
 __all__ = [
-    "FORFEIT_DETAILS_MAX", "Merged", "RunLog", "Writer", "finish", "new_manifest", "verified",
-    "versions", "write_chunk",
+    "FORFEIT_DETAILS_MAX", "Merged", "RunLog", "Writer", "finish", "new_manifest",
+    "spec_difference", "verified", "versions", "write_chunk",
 ]  # fmt: skip
 
 FORFEIT_DETAILS_MAX = 10_000
@@ -73,6 +73,30 @@ def new_manifest(tournament: Any, spec: dict[str, Any]) -> dict[str, Any]:
         "wall_time_s": 0.0,
         "sessions": [],
     }
+
+
+def spec_difference(key: str, stored: Any, asked: Any) -> str:
+    """A spec field that differs, with both values when they are short enough to read; the
+    game's settings (``game_config``) setting by setting, a table of them (a run's rules) as
+    its ``key=value`` pairs ("none": not set)."""
+    if key == "game_config" and isinstance(stored, dict) and isinstance(asked, dict):
+        subs = [k for k in {**stored, **asked} if stored.get(k) != asked.get(k)]
+        words = [f"{k}: {_setting(asked.get(k))} here, {_setting(stored.get(k))} in the run"
+                 for k in subs]  # fmt: skip
+        return "; ".join(words) or key
+    short = all(isinstance(v, int | float | str | bool) and len(str(v)) <= 40
+                for v in (stored, asked))  # fmt: skip
+    return f"{key}: {asked} here, {stored} in the run" if short else key
+
+
+def _setting(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_setting(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return "/".join(_setting(v) for v in value)
+    return str(value)
 
 
 def versions(game: Any) -> dict[str, str]:
