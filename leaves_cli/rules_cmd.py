@@ -1,0 +1,135 @@
+"""``leaves rules``: the rule keys a variant may change, and a check of a variant's text.
+
+The keys, their defaults, the values they take and what they change come from
+``leaves.ruleset.KEYS``, so the table is the one ``Rules`` itself validates against; ``--check``
+reads ``KEY=VALUE[,KEY=VALUE...]`` text as ``--rules`` does and prints the rules it makes
+and the player counts they deal, or the one line that says why they cannot be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .errors import CLIError
+
+__all__ = ["parse_rules", "rules", "value_text"]
+
+
+def parse_rules(texts: Any, flag: str = "--rules") -> Any:
+    """The ``leaves.Rules`` that ``--rules`` texts make (several: the later winning); a
+    one-line usage error naming ``flag`` otherwise."""
+    from leaves.ruleset import Rules
+
+    try:
+        return Rules.parse(list(texts or ()))
+    except ValueError as exc:
+        raise CLIError(f"{flag}: {exc}", usage=True) from None
+
+
+def value_text(key: str, value: Any) -> str:
+    """A key's value (``Rules.to_dict`` form) as ``--rules`` text writes it."""
+    if key == "hand_size" and isinstance(value, dict):
+        return "/".join(f"{n}:{h}" for n, h in value.items())
+    if key in ("deck", "players"):
+        counts = list(value)
+        if (
+            key == "players"
+            and len(counts) > 1
+            and counts == list(range(counts[0], counts[-1] + 1))
+        ):
+            return f"{counts[0]}-{counts[-1]}"
+        return "/".join(map(str, counts))
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _keys_table() -> Any:
+    from rich import box
+    from rich.table import Table
+
+    from leaves.ruleset import KEYS
+
+    table = Table(box=box.SIMPLE_HEAD, title="Rule keys (--rules KEY=VALUE,...)",
+                  title_justify="left")  # fmt: skip
+    table.add_column("key", style="bold", no_wrap=True)
+    table.add_column("default (today's)", overflow="fold")
+    table.add_column("values", overflow="fold")
+    table.add_column("meaning", overflow="fold", ratio=1)
+    for key in KEYS:
+        table.add_row(key.name, key.default, key.values, key.meaning)
+    return table
+
+
+def _rules_table(parsed: Any) -> Any:
+    """Every key's value under ``parsed``, the changed ones marked."""
+    from rich import box
+    from rich.table import Table
+
+    from leaves.ruleset import DEFAULT_RULES, KEYS
+
+    full, changed = parsed.to_dict(), parsed.changes()
+    today = DEFAULT_RULES.to_dict()
+    table = Table(box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("key", style="bold", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    table.add_column("", no_wrap=True)
+    for key in KEYS:
+        mark = "changed" if key.name in changed else "today's"
+        if key.name not in changed and full[key.name] != today[key.name]:
+            mark = "follows hand_size and deck"  # the counts they deal
+        table.add_row(key.name, value_text(key.name, full[key.name]), mark)
+    return table
+
+
+def dealt_lines(parsed: Any) -> list[str]:
+    """The player counts the rules allow, each with its hand size and the cards dealt."""
+    lines = []
+    for n in parsed.players:
+        hand = parsed.hand_size_for(n)
+        lines.append(f"  {n} players: {hand} cards each ({n * hand} of the deck's "
+                     f"{parsed.deck_size} dealt)")  # fmt: skip
+    return lines
+
+
+@click.command(name="rules")
+@click.option(
+    "--check",
+    "check",
+    multiple=True,
+    metavar="KEY=VALUE[,...]",
+    help="Read these rules as --rules does (repeatable, the later winning) and print them "
+    "with the player counts they deal, or why they cannot be.",
+)
+def rules(check: tuple[str, ...]) -> None:
+    """List the rule keys a variant may change: name, today's value, the values it takes and
+    what it changes.
+
+    Every command that plays 13 Leaves takes --rules KEY=VALUE[,KEY=VALUE...] (repeatable,
+    the later winning), and a --config file a [rules] table; a run records its rules, and
+    --resume refuses others. Lists in text are written with '/' (deck=2/3/4/5/6/7/8/7/6/5/4/3/2,
+    hand_size=3:12/4:11, players=3/5 or 3-5).
+
+    \b
+    Examples:
+      leaves rules
+      leaves rules --check "hand_size=9,take=ends"
+      leaves tournament greedy low high --rules take=nothing --games 10000 --out runs/v
+    """
+    from .render import make_console
+
+    console = make_console()
+    if not check:
+        console.print(_keys_table())
+        console.print("Check a variant with: leaves rules --check \"hand_size=9,take=ends\"",
+                      style="dim")  # fmt: skip
+        return
+    parsed = parse_rules(check, "--check")
+    name = "today's rules" if parsed.is_default else str(parsed)
+    console.print(f"Rules: {name}")
+    console.print(_rules_table(parsed))
+    console.print(f"Player counts: {', '.join(map(str, parsed.players))}")
+    for line in dealt_lines(parsed):
+        console.print(line)
