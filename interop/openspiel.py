@@ -1,17 +1,32 @@
-"""13 Leaves as an OpenSpiel game: ``register()`` adds ``python_13_leaves`` (parameter
-``players``, 3 to 6; ``turn_limit``), sequential, imperfect information.
+"""13 Leaves as an OpenSpiel game: ``register()`` adds ``python_13_leaves`` (parameters
+``players``, the seats, 4 by default; ``rules``, the rule keys that differ from today's;
+``turn_limit``), sequential, imperfect information.
+
+``rules`` is text, ``""`` for today's rules, written ``key:value;key:value`` because an
+OpenSpiel game string cannot hold ``=`` or ``,`` inside a parameter:
+``python_13_leaves(players=2,rules=take:nothing;hand_size:7;deck:1/2/3/4/5/6/6/6/5/4/3/2/1)``.
+Given as a dict (``pyspiel.load_game(GAME_NAME, {"rules": "take=ends,hand_size=9"})``) the
+``key=value,...`` form of ``leaves.Rules.parse`` is read too; the game writes its parameters
+back in the first form, so its string and serialized states load again. ``players`` must be a
+count the rules allow (3 to 6 today; 2 where the rules allow it). The ``turn_limit`` parameter
+sets the turn limit; a ``turn_limit`` in the text counts when the parameter is left at today's,
+and the two disagreeing is refused.
 
 The deal is chance, card by card as OpenSpiel's card games deal: one chance node per card
-(the outcome is the card's value, weighted by the copies left in the deck), seat after seat,
-then one for the first player; the undealt cards stay out of the game, as in ``leaves``. After
-that the state is a ``leaves.State``: actions are the pinned 117 action ids, returns are +1 for
-the winner and -1 for every other seat (0 for everyone in a game stopped at the turn limit).
+(the outcome is the card's value, weighted by the copies left in the rules' deck, so a value
+with no copies is never dealt), seat after seat, the hand size the rules give the table, then
+one for the first player; the undealt cards stay out of the game, as in ``leaves``. After that
+the state is a ``leaves.State`` under the rules: actions are the pinned action ids, 117 of
+them (``num_distinct_actions``), or 118 under ``take=nothing``, whose id 117 is the pass taking
+nothing; returns are +1 for the winner and -1 for every other seat (0 for everyone in a game
+stopped at the turn limit, which is also ``max_game_length``).
 
 A seat's information state string is its hand now, the first player and every move since the
-deal (all moves are public, so with them the hand now tells the hand dealt): perfect recall. Its observation string and tensor are its current
-view (``interop.observation``: the 145 entries of the PettingZoo observation).
-``resample_from_infostate`` draws hidden hands consistent with the seat's view
-(``PlayerView.sample_state``), which OpenSpiel's ``ISMCTSBot`` needs.
+deal (all moves are public, so with them the hand now tells the hand dealt): perfect recall.
+Its observation string and tensor are its current view (``interop.observation``: the 145
+entries of the PettingZoo observation). ``resample_from_infostate`` draws hidden hands
+consistent with the seat's view (``PlayerView.sample_state``), which OpenSpiel's ``ISMCTSBot``
+needs.
 """
 
 from __future__ import annotations
@@ -26,19 +41,13 @@ except ImportError as exc:  # one line for the user, whichever command needed it
     raise ImportError("OpenSpiel is not installed: pip install '.[research]'") from exc
 
 import leaves
-from leaves import (
-    ALL_ACTIONS,
-    DECK,
-    HAND_SIZES,
-    N_ACTIONS,
-    N_VALUES,
-    TURN_LIMIT,
-    Action,
-    PlayerView,
-)
+from leaves import N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
+from leaves.actions import ACTIONS_BY_ID
+from leaves.ruleset import FEWEST_PLAYERS
 from strategies import Strategy
 
 from .observation import SIZE, encode
+from .variants import counts_text, n_action_ids, openspiel_text, rules_of, under
 
 __all__ = ["GAME_NAME", "OpenSpielAgent", "StrategyBot", "register"]
 
@@ -54,28 +63,44 @@ _GAME_TYPE = pyspiel.GameType(
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=leaves.MAX_PLAYERS,
-    min_num_players=leaves.MIN_PLAYERS,
+    min_num_players=FEWEST_PLAYERS,  # where the rules allow 2
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": _DEFAULT_PLAYERS, "turn_limit": TURN_LIMIT},
+    parameter_specification={"players": _DEFAULT_PLAYERS, "rules": "", "turn_limit": TURN_LIMIT},
 )
 
 
+def game_rules(text: str, turn_limit: int = TURN_LIMIT) -> Rules:
+    """The rules of the game parameters ``rules`` and ``turn_limit``: the parameter sets the
+    limit unless left at today's, and a limit in the text must not disagree with it."""
+    rules = rules_of(text)
+    limit = int(turn_limit)
+    if limit != TURN_LIMIT and rules.turn_limit not in (TURN_LIMIT, limit):
+        raise ValueError(
+            f"turn_limit is {limit} but the rules say turn_limit={rules.turn_limit}: give it once"
+        )
+    return rules.replace(turn_limit=limit) if limit != TURN_LIMIT else rules
+
+
 class ThirteenLeavesGame(pyspiel.Game):
-    """The game for ``players`` seats."""
+    """The game for ``players`` seats under ``rules``."""
 
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
-        n, limit = int(params["players"]), int(params["turn_limit"])
-        if n not in HAND_SIZES:
-            raise ValueError(f"players must be {leaves.MIN_PLAYERS} to {leaves.MAX_PLAYERS}")
-        info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=N_VALUES,
-                                num_players=n, min_utility=-1.0, max_utility=1.0,
-                                utility_sum=None, max_game_length=limit)  # fmt: skip
-        super().__init__(_GAME_TYPE, info, params)
-        self.n_players, self.turn_limit = n, limit
+        n, rules = int(params["players"]), game_rules(params["rules"], params["turn_limit"])
+        if n not in rules.players:
+            raise ValueError(f"players must be {counts_text(rules.players)}{under(rules)}")
+        info = pyspiel.GameInfo(num_distinct_actions=n_action_ids(rules),
+                                max_chance_outcomes=N_VALUES, num_players=n, min_utility=-1.0,
+                                max_utility=1.0, utility_sum=None,
+                                max_game_length=rules.turn_limit)  # fmt: skip
+        # the parameters as the game string writes them back (and serialization reads them)
+        text = openspiel_text(rules.replace(turn_limit=TURN_LIMIT))
+        super().__init__(_GAME_TYPE, info,
+                         {"players": n, "rules": text, "turn_limit": rules.turn_limit})  # fmt: skip
+        self.n_players, self.rules, self.turn_limit = n, rules, rules.turn_limit
 
     def new_initial_state(self) -> ThirteenLeavesState:
         return ThirteenLeavesState(self)
@@ -90,7 +115,7 @@ class ThirteenLeavesState(pyspiel.State):
 
     def __init__(self, game: ThirteenLeavesGame):
         super().__init__(game)
-        self.n, self.limit = game.n_players, game.turn_limit
+        self.n, self.rules = game.n_players, game.rules
         self.hands = [[0] * N_VALUES for _ in range(self.n)]
         self.dealt = 0
         self.state: leaves.State | None = None
@@ -99,10 +124,10 @@ class ThirteenLeavesState(pyspiel.State):
 
     # the deal ------------------------------------------------------------------------------
     def _to_deal(self) -> int:
-        return self.n * HAND_SIZES[self.n]
+        return self.n * self.rules.hand_size_for(self.n)
 
     def _left(self) -> np.ndarray:
-        return np.asarray(DECK) - np.sum(self.hands, axis=0)
+        return np.asarray(self.rules.deck) - np.sum(self.hands, axis=0)
 
     def current_player(self) -> int:
         if self.state is None:
@@ -130,14 +155,14 @@ class ThirteenLeavesState(pyspiel.State):
         else:
             self.first = int(action)
             self.state = leaves.State.initial(self.hands, first_player=self.first,
-                                              turn_limit=self.limit)  # fmt: skip
+                                              rules=self.rules)  # fmt: skip
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return (
                 f"first player {action}" if self.dealt == self._to_deal() else f"deal {action + 1}"
             )
-        return str(leaves.ALL_ACTIONS[action])
+        return str(ACTIONS_BY_ID[action])
 
     def is_terminal(self) -> bool:
         return self.state is not None and self.state.is_terminal
@@ -239,19 +264,23 @@ class OpenSpielAgent(Strategy):
             raise ValueError(f"bot must be ismcts or mcts, got {bot!r}")
         if int(max_simulations) < 1:
             raise ValueError(f"max_simulations must be at least 1, got {max_simulations}")
-        self._games: dict[int, Any] = {}
+        self._games: dict[tuple[int, Rules, int], Any] = {}
 
-    def _game(self, n: int) -> Any:
-        if n not in self._games:
+    def _game(self, view: PlayerView) -> Any:
+        """The game of the view's table: its seats, its rules, its turn limit."""
+        key = (view.n_players, view.rules, view.turn_limit)
+        if key not in self._games:
             register()
-            self._games[n] = pyspiel.load_game(f"{GAME_NAME}(players={n})")
-        return self._games[n]
+            params = {"players": view.n_players, "turn_limit": view.turn_limit,
+                      "rules": openspiel_text(view.rules.replace(turn_limit=TURN_LIMIT))}  # fmt: skip
+            self._games[key] = pyspiel.load_game(GAME_NAME, params)
+        return self._games[key]
 
     def choose(self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
                ) -> Action:  # fmt: skip
         from open_spiel.python.algorithms import ismcts, mcts
 
-        game = self._game(view.n_players)
+        game = self._game(view)
         state = game.new_initial_state()
         state.set_position(view, rng)
         rs = np.random.RandomState(int(rng.integers(2**32)))
@@ -265,4 +294,4 @@ class OpenSpielAgent(Strategy):
         else:
             bot = mcts.MCTSBot(game, p["uct_c"], p["max_simulations"], evaluator,
                                random_state=rs)  # fmt: skip
-        return ALL_ACTIONS[int(bot.step(state))]
+        return ACTIONS_BY_ID[int(bot.step(state))]
