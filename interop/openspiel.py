@@ -4,7 +4,7 @@
 
 ``rules`` is text, ``""`` for today's rules, written ``key:value;key:value`` because an
 OpenSpiel game string cannot hold ``=`` or ``,`` inside a parameter:
-``python_13_leaves(players=2,rules=take:nothing;hand_size:7;deck:1/2/3/4/5/6/6/6/5/4/3/2/1)``.
+``python_13_leaves(players=2,rules=take:nothing;hand_size:7;players:2-6)``.
 Given as a dict (``pyspiel.load_game(GAME_NAME, {"rules": "take=ends,hand_size=9"})``) the
 ``key=value,...`` form of ``leaves.Rules.parse`` is read too; the game writes its parameters
 back in the first form, so its string and serialized states load again. ``players`` must be a
@@ -271,8 +271,8 @@ class OpenSpielAgent(Strategy):
         key = (view.n_players, view.rules, view.turn_limit)
         if key not in self._games:
             register()
-            params = {"players": view.n_players, "turn_limit": view.turn_limit,
-                      "rules": openspiel_text(view.rules.replace(turn_limit=TURN_LIMIT))}  # fmt: skip
+            text = openspiel_text(view.rules.replace(turn_limit=TURN_LIMIT))
+            params = {"players": view.n_players, "rules": text, "turn_limit": view.turn_limit}
             self._games[key] = pyspiel.load_game(GAME_NAME, params)
         return self._games[key]
 
