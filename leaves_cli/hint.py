@@ -38,7 +38,9 @@ def preparing_search(console: Console | None) -> None:
 
 
 def _describe(action) -> str:
-    return f"play {action.count}x{action.value}" if not action.is_pass else f"take {action.value}"
+    if action.is_pass:
+        return "pass" if action.taken is None else f"take {action.value}"
+    return f"play {action.count}x{action.value}"
 
 
 def hint(

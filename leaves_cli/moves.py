@@ -20,6 +20,23 @@ class MoveError(ValueError):
     """Input that is not a legal move now; the message says why."""
 
 
+def _plain_pass(state: State) -> Action:
+    """What 'pass' alone means: the pass taking nothing under take=nothing; elsewhere a
+    question back naming the stacks a pass may take from (take=ends: the ends only)."""
+    if state.ends is None:
+        return Action.take(1)  # apply() explains why a pass is impossible here
+    if state.rules.take == "nothing":
+        return Action.pass_()
+    values = [v for v, _ in state.stacks]
+    if state.rules.take == "ends":
+        values = sorted({end for end, _ in state.ends})
+    stacks = ", ".join(map(str, values))
+    where = "end stacks" if state.rules.take == "ends" else "stacks"
+    raise MoveError(
+        f"A pass takes a card: say which, e.g. 'take {values[-1]}' ({where}: {stacks})."
+    )
+
+
 def parse_move(text: str, state: State) -> Action:
     """The legal action the human means by ``text`` (a key or a typed move) in ``state``.
 
@@ -40,13 +57,7 @@ def parse_move(text: str, state: State) -> Action:
         elif m := _TAKE_RE.fullmatch(t):
             action = Action.take(int(m.group(1) or m.group(2)))
         elif t == "pass":
-            if state.ends is None:
-                action = Action.take(1)  # apply() explains why a pass is impossible here
-            else:
-                stacks = ", ".join(str(v) for v, _ in state.stacks)
-                raise MoveError(
-                    f"A pass takes a card: say which, e.g. 'take 9' (stacks: {stacks})."
-                )
+            action = _plain_pass(state)
         else:
             action = Action.parse(t)
     except ValueError as exc:

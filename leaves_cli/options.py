@@ -25,6 +25,18 @@ format_option = click.option(
 )
 
 
+rules_option = click.option(
+    "--rules",
+    "rules",
+    multiple=True,
+    metavar="KEY=VALUE[,...]",
+    help="Play under these rules (see 'leaves rules'): KEY=VALUE, comma-separated; "
+    "repeatable, the later winning (default: today's rules).",
+)
+"""``--rules`` of the commands that play only 13 Leaves (``play``, ``tune``, ``run``); the
+others take it from the game plug-in (``GameOption``), which words it the same."""
+
+
 def split_specs(values: Sequence[str]) -> list[str]:
     """Strategy specs from ``--against`` values, split on commas outside parameter lists.
 

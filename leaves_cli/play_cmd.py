@@ -7,6 +7,7 @@ command line (strategy specs via ``strategies.get``, input from the terminal).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ from leaves import Action, State
 from . import render
 from .errors import CLIError
 from .moves import MoveError, parse_move
-from .options import against_option, load_option, split_specs
+from .options import against_option, load_option, rules_option, split_specs
 from .play_output import save_game, scores_table, show_left, show_result
 
 HELP_TEXT = (
@@ -30,6 +31,23 @@ HELP_TEXT = (
     "'h' shows a hint (what the strongest bot would play, and why weighted would), "
     "Enter alone shows the position again, 'q' quits."
 )
+
+PASS_HELP = {
+    "ends": "'take 9' (or 'pass, take 9') passes and takes a 9 from the table",
+    "nothing": "'pass' passes (a pass takes no card under these rules)",
+}
+"""The help's words for a pass under the rules that change it."""
+
+
+def help_text(rules: Any) -> str:
+    """``HELP_TEXT`` under ``rules``: what to type for a pass, and which stacks it takes."""
+    text = HELP_TEXT
+    if rules.take == "nothing":
+        text = text.replace(PASS_HELP["ends"], PASS_HELP["nothing"])
+    elif rules.take == "ends":
+        text = text.replace("from the table.", "from an end of the table (take=ends).")
+    return text
+
 
 LEVELS: dict[str, tuple[str, ...]] = {
     "easy": ("greedy", "random"),
@@ -114,7 +132,7 @@ def _ask_human(
         if t in ("q", "quit", "exit"):
             raise QuitGame
         if t in ("?", "help"):
-            console.print(HELP_TEXT)
+            console.print(help_text(state.rules))
             continue
         if t in ("h", "hint"):
             from .hint import hint
@@ -270,6 +288,7 @@ def level_opponents(level: str, n_opponents: int) -> list[str]:
     default=None,
     help="Points that end an expert match (default 20; implies --expert).",
 )
+@rules_option
 @load_option
 @click.option(
     "--save",
@@ -293,6 +312,7 @@ def play(**opts: Any) -> None:
       leaves play --level hard                     # against three ismcts
       leaves play --players 3 --seat 1 --against greedy,random --seed 7
       leaves play --expert                         # games until someone has 20 points
+      leaves play --rules take=nothing             # a pass takes no card: type 'pass'
       leaves play --load my_bot.py --against mybot --save games.jsonl
     """
     o = PlayOptions(**opts)
@@ -304,6 +324,8 @@ def play(**opts: Any) -> None:
             f"13 Leaves, {o.players} players, seed {seq.entropy} (--seed {seq.entropy} replays this)."
         )
     )
+    if not o.game_rules.is_default:
+        console.print(Text(f"Rules: {o.game_rules} ('leaves rules' explains the keys).", "bold"))
     console.print(
         "Opponents: "
         + ", ".join(render.seat_label(s, names) for s in range(o.players) if s != o.seat)
@@ -329,17 +351,22 @@ class PlayOptions:
     target: int | None
     load: tuple[str, ...]
     save: str | None
+    rules: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def game_rules(self) -> Any:
+        """The rules the games are played under (``--rules``; today's when none)."""
+        from .rules_cmd import parse_rules
+
+        return parse_rules(self.rules)
 
 
 def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.SeedSequence]:
     """The seats (you and the bots, with their generators), the seed and the deals' seed."""
-    from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
-
     players, seat = o.players, o.seat
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise CLIError(
-            f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}", usage=True
-        )
+    from .rules_cmd import check_players
+
+    check_players(o.game_rules, players)
     if not 0 <= seat < players:
         raise CLIError(
             f"--seat must be 0 to {players - 1} for {players} players, got {seat}", usage=True
@@ -370,9 +397,8 @@ def _match(console: Any, o: PlayOptions) -> Any:
     if not (o.expert or o.target is not None):
         return None
     from leaves.expert import ExpertMatch
-    from leaves.rules import EXPERT_TARGET
 
-    points = o.target or EXPERT_TARGET
+    points = o.target or o.game_rules.expert_target
     console.print(f"Expert match: games until someone reaches {points} points; lowest total wins.")
     return ExpertMatch(o.players, target=points)
 
@@ -386,7 +412,7 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
     names, read = seats.names, console.input
     while True:
         (game_seed,) = deal_seq.spawn(1)  # successive children: one deal per game
-        initial = new_game(o.players, seed=np.random.default_rng(game_seed))
+        initial = new_game(o.players, seed=np.random.default_rng(game_seed), rules=o.game_rules)
         try:
             final = play_game(console, initial, seats, read)
         except QuitGame as left:

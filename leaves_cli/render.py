@@ -17,7 +17,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from leaves import Action
+from leaves import Action, Rules
 
 END_STYLE = "bold black on yellow"
 HAND_STYLE = "bold cyan"
@@ -94,6 +94,8 @@ def describe_action(action: Action, you: bool = False) -> str:
     ``you=True`` conjugates for the human: 'play three 6s', 'pass and take a 9'.
     """
     s = "" if you else "s"
+    if action.is_pass and action.taken is None:  # take=nothing: the pass takes no card
+        return "pass" if you else "passes"
     if action.is_pass:
         return f"pass{'' if you else 'es'} and take{s} {a_card(action.value)}"
     return f"play{s} {cards_phrase(action.count, action.value)}"
@@ -111,21 +113,39 @@ def counts_text(counts: Sequence[int], sep: str = " ") -> str:
     return sep.join(cards) if cards else "-"
 
 
-def end_rules(ends: tuple[tuple[int, int], tuple[int, int]] | None) -> str:
-    """The rule the ends impose on the next play, in one sentence."""
+PASS_RULES = {
+    "ends": " A pass takes a card of an end stack only (take=ends).",
+    "nothing": " A pass takes no card (take=nothing): type 'pass'.",
+}
+"""What a pass takes under the rule variants that change it, said after the ends' rule."""
+
+
+def end_rules(
+    ends: tuple[tuple[int, int], tuple[int, int]] | None, rules: Rules | None = None
+) -> str:
+    """The rule the ends impose on the next play, in a sentence or two; ``rules`` (today's
+    when None) says whether a play needs the end's count and what a pass takes."""
     if ends is None:
-        return "Empty table: play any number of cards of one value (a pass needs a card to take)."
+        nothing = rules is not None and rules.take == "nothing"
+        why = "no pass on an empty table" if nothing else "a pass needs a card to take"
+        return f"Empty table: play any number of cards of one value ({why})."
+    counted = rules is None or rules.min_count
+
+    def need(size: int) -> str:
+        return f" with at least {_n_cards(size)}" if counted else " (any number of cards)"
+
     (lv, ls), (rv, rs) = ends
     if lv == rv:
-        return f"One stack ({cards_phrase(ls, lv)}): play any value with at least {_n_cards(ls)}."
-    rule = (
-        f"Left end {lv} (size {ls}): play a value <= {lv} with at least {_n_cards(ls)}. "
-        f"Right end {rv} (size {rs}): play a value >= {rv} with at least {_n_cards(rs)}."
-    )
-    if rv - lv > 1:
+        rule = f"One stack ({cards_phrase(ls, lv)}): play any value{need(ls)}."
+    else:
+        rule = (
+            f"Left end {lv} (size {ls}): play a value <= {lv}{need(ls)}. "
+            f"Right end {rv} (size {rs}): play a value >= {rv}{need(rs)}."
+        )
+    if lv != rv and rv - lv > 1:
         middle = f"{lv + 1}" if rv - lv == 2 else f"{lv + 1}-{rv - 1}"
         rule += f" Values {middle}: never."
-    return rule
+    return rule + PASS_RULES.get(rules.take if rules is not None else "any", "")
 
 
 # ----------------------------------------------------------------------------- pieces
@@ -252,7 +272,8 @@ def position(
     parts.append(Text(head, style="bold underline"))
     parts.append(Text("Table:", style="bold"))
     parts.append(table_row(pos.stacks, pos.ends))
-    parts.append(Text(end_rules(pos.ends), style="italic"))
+    rules = getattr(pos, "rules", None)
+    parts.append(Text(end_rules(pos.ends, rules), style="italic"))
     parts.append(seats_table(pos, names, hands=hands))
     gone = removed_text(pos.removed)
     if gone is not None:
@@ -262,6 +283,7 @@ def position(
         line.append_text(hand_text(hand))
         parts.append(line)
     if legal:
-        parts.append(Text("Legal moves (type the key, or a move like '3x6' / 'take 9'):"))
+        passing = "pass" if rules is not None and rules.take == "nothing" else "take 9"
+        parts.append(Text(f"Legal moves (type the key, or a move like '3x6' / '{passing}'):"))
         parts.append(moves_table(legal))
     return Group(*parts)

@@ -14,7 +14,7 @@ import click
 
 from .errors import CLIError
 
-__all__ = ["parse_rules", "rules", "value_text"]
+__all__ = ["check_players", "counts_words", "parse_rules", "rules", "value_text"]
 
 
 def parse_rules(texts: Any, flag: str = "--rules") -> Any:
@@ -26,6 +26,22 @@ def parse_rules(texts: Any, flag: str = "--rules") -> Any:
         return Rules.parse(list(texts or ()))
     except ValueError as exc:
         raise CLIError(f"{flag}: {exc}", usage=True) from None
+
+
+def counts_words(counts: Any) -> str:
+    """Player counts in words: '3 to 6', '3 or 4', '3, 5 or 6'."""
+    c = list(counts)
+    if len(c) > 2 and c == list(range(c[0], c[-1] + 1)):
+        return f"{c[0]} to {c[-1]}"
+    return " or ".join(", ".join(map(str, c)).rsplit(", ", 1))
+
+
+def check_players(parsed: Any, players: int, flag: str = "--players") -> None:
+    """A usage error naming the counts ``parsed`` allows unless ``players`` is one."""
+    if players not in parsed.players:
+        under = "" if parsed.is_default else f" under {parsed}"
+        raise CLIError(f"{flag} must be {counts_words(parsed.players)}{under}, got {players}",
+                       usage=True)  # fmt: skip
 
 
 def value_text(key: str, value: Any) -> str:
