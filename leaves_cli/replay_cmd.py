@@ -49,6 +49,7 @@ class ReplayHow:
     hints: bool = False
     traceback: str | None = None
     source: str = ""  # the record's place in its file, as errors about reading it name it
+    rules: Any = None  # the rules the game was played under, when known (a run's): checked
 
     @property
     def read_from(self) -> str:
@@ -142,7 +143,8 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
         for line in played.warnings:
             click.echo(f"warning: {line}", err=True)
         where = f"{record_file}, game {played.game}"
-        how = ReplayHow(head, where, show_all, hints, played.traceback)
+        rules = getattr(played.plugin, "rules", None)  # the run's (13 Leaves)
+        how = ReplayHow(head, where, show_all, hints, played.traceback, rules=rules)
         show_record(played.plugin, played.record, how)
         return
     if Path(record_file).is_dir():

@@ -20,21 +20,24 @@ def show(game: Any, line: str, how: ReplayHow) -> None:
         record = GameRecord.from_json(line)
     except (ValueError, TypeError) as exc:
         raise CLIError(f"{how.read_from}: bad game record: {exc}") from None
-    _show(record, how.head, how.show_all, how.hints, how.where, how.traceback)
+    _show(record, how.head, how.show_all, how.hints, how.where, how.traceback,
+          getattr(how, "rules", None))  # fmt: skip
 
 
 def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
-    record, head: str, show_all: bool, hints: bool, where: str, traceback: str | None = None
-) -> None:
-    """Step through ``record`` (checked by ``leaves.replay``), then its result; ``where``
-    names the game in an error."""
+    record, head: str, show_all: bool, hints: bool, where: str, traceback: str | None = None,
+    rules: Any = None,
+) -> None:  # fmt: skip
+    """Step through ``record`` (checked by ``leaves.replay``, against ``rules`` when the
+    game's rules are known: a run's), then its result; ``where`` names the game in an
+    error."""
     from leaves import IllegalActionError
     from leaves.record import replay as replay_states
 
     from . import render
 
     try:
-        states = replay_states(record)
+        states = replay_states(record, rules=rules)
     except (IllegalActionError, ValueError) as exc:
         raise CLIError(f"{where}: {exc}") from None
     n = record.n_players
@@ -45,6 +48,9 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     head += f": {n} players, {record.turns} turns, {record.rounds} rounds"
     if record.seed is not None:
         head += f", seed {record.seed}"
+    played = states[0].rules
+    if not played.replace(turn_limit=record.turn_limit).is_default:
+        head += f", rules {played}"
     console.print(Text(head, style="bold"))
     for i, state in enumerate(states):
         _show_state(console, states, i, names)
