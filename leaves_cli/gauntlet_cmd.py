@@ -11,7 +11,7 @@ import click
 
 from .errors import CLIError
 from .options import against_option, load_option, split_specs
-from .tournament_parts import game_options, game_settings, load_game
+from .tournament_parts import echo_rules, game_options, game_settings, load_game
 
 FIXED_GAMES = 20_000
 """Games per side of a gauntlet by default."""
@@ -109,6 +109,7 @@ def gauntlet(**opts: Any) -> None:
       leaves gauntlet greedy --against weighted --baseline taker --players 3 --out runs/g
       leaves report runs/g
       leaves gauntlet counter --against taker --sequential --margin 1
+      leaves gauntlet counter --against taker,greedy --rules take=ends --games 4000
 
     With --sequential, batches of whole duplicate sets (the first of --games, each next one
     growing the deals by a quarter) are played until a sequential probability ratio test
@@ -128,7 +129,12 @@ def gauntlet(**opts: Any) -> None:
     load_files(opts["load"])
     from tournaments import Gauntlet
 
-    game = load_game(opts["game_spec"], game_settings(opts))
+    settings = game_settings(opts)
+    if resume and out is not None:
+        from .resume import resumed_rules
+
+        settings = resumed_rules(out, opts["game_spec"], settings)  # the run's, or refused
+    game = load_game(opts["game_spec"], settings)
     try:
         g = Gauntlet(opts["spec"], split_specs(opts["against"]), opts["baseline"],
                      players=opts["players"], games=games, seed=opts["seed"],
@@ -144,6 +150,7 @@ def gauntlet(**opts: Any) -> None:
 
     check_writable(path)
     click.echo(g.rounded_note, err=True)
+    echo_rules(game)
     progress = opts["progress"]
     if progress is None:
         progress = sys.stderr.isatty()

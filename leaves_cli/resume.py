@@ -15,7 +15,9 @@ from typing import Any
 
 from .errors import CLIError
 
-__all__ = ["apply_manifest", "check_rules", "has_manifest", "restore", "rules_words"]
+__all__ = [
+    "apply_manifest", "check_rules", "has_manifest", "restore", "resumed_rules", "rules_words",
+]  # fmt: skip
 
 # option -> (its flag, the spec's key)
 _SCALARS: dict[str, tuple[str, str]] = {
@@ -207,6 +209,29 @@ def check_rules(out: Any, game: Any, texts: Any) -> None:
     if asked != played:
         raise CLIError(f"cannot resume {out}: this run was played under {rules_words(played)}; "
                        f"--rules says {rules_words(said)}", usage=True)  # fmt: skip
+
+
+def resumed_rules(out: Any, game_spec: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """The game settings of a run resumed in ``out`` (a gauntlet, ``leaves run``): rules
+    given must be the run's (one line naming both otherwise); none given, the run's own."""
+    from tournaments import storage
+
+    if not has_manifest(out):
+        return settings
+    try:
+        config = dict(storage.read_manifest(Path(out))["spec"].get("game_config") or {})
+    except (ValueError, KeyError, TypeError) as exc:
+        raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
+    cls = _game_class(game_spec)
+    if "rules" not in {o.name for o in getattr(cls, "options", ())}:
+        return settings
+    if settings.get("rules"):
+        try:
+            check_rules(out, cls(**config), settings["rules"])
+        except (TypeError, ValueError):
+            return settings  # another game's run: the run itself refuses it
+        return settings
+    return {**settings, "rules": config["rules"]} if config.get("rules") else settings
 
 
 def _game_class(spec: str) -> Any:

@@ -163,7 +163,10 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     progress = opts["progress"]
     if progress is None:
         progress = sys.stderr.isatty()
+    from .tournament_parts import echo_rules
+
     click.echo(t.rounded_note, err=True)
+    echo_rules(t.game)
     if manifest is not None and t.n_games != manifest["spec"]["n_games"]:
         click.echo(f"growing {out}: {manifest['spec']['n_games']:,} -> {t.n_games:,} {t.units} "
                    "(every one already played is kept)", err=True)  # fmt: skip

@@ -11,7 +11,7 @@ import click
 from .errors import CLIError
 
 __all__ = [
-    "CONFIG_KEYS", "game_options", "game_settings", "installed_options", "load_game",
+    "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
     "read_config", "rules_texts", "summary_table",
 ]  # fmt: skip
 
@@ -154,6 +154,13 @@ def load_game(spec: str, settings: dict[str, Any], stored: bool = False) -> Any:
         return cls(**settings)
     except (TypeError, ValueError) as exc:
         raise CLIError(str(exc), usage=True) from None
+
+
+def echo_rules(game: Any) -> None:
+    """Say on stderr which rules a run plays under, when a game's rules are not today's."""
+    rules = getattr(game, "rules", None)
+    if rules is not None and not rules.is_default:
+        click.echo(f"{game.title} under the rules {rules}", err=True)
 
 
 def _percent(rate: float) -> str:
