@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import against_option, load_option, split_specs
+from .options import against_option, load_option, rules_option, split_specs
 
 
 @click.command(name="tune")
@@ -45,6 +45,7 @@ from .options import against_option, load_option, split_specs
     "--verify-games", type=int, default=None, help="Games per verification arm (default: budget/2)."
 )
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@rules_option
 @load_option
 def tune(**opts: Any) -> None:
     """Find better parameters for SPEC by tournaments against a field (CMA-ES).
@@ -64,6 +65,10 @@ def tune(**opts: Any) -> None:
       leaves tune taker --against weighted --players 3,4 --seed 2 --out tune-taker
       leaves tune my_bot.py:MyBot --against greedy,low --budget 50000 --out tune-mine
       leaves tune mybot --load my_bot.py --against greedy,low --budget 50000
+      leaves tune weighted --against taker,counter --rules take=ends --out tune-ends
+
+    With --rules every game of the search and of the verification is played under that
+    variant (tune.json records it; verify/tuned and verify/start are runs under it).
     """
     from .strategies_cmd import load_files
 
@@ -93,6 +98,7 @@ def tune(**opts: Any) -> None:
             verify_games=opts["verify_games"],
             sigma=opts["sigma"],
             progress=progress,
+            rules=opts["rules"] or None,
         )
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None

@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tournaments import Tournament, TournamentResult
 
@@ -39,6 +40,9 @@ class Field:
     against: tuple[str, ...]
     players: tuple[int, ...]
     n_jobs: int = 1
+    game: Any = None
+    """The game plug-in every tournament plays (13 Leaves under the tuning's rules); None:
+    the runner's default game, today's rules."""
 
     def tournament(self, candidate: str, games: int, seed: int, rows: bool = False) -> Tournament:
         """The focused tournament of ``candidate`` against the field."""
@@ -49,6 +53,7 @@ class Field:
             seed=seed,
             focus=candidate,
             rows=rows,
+            game=self.game,
         )
 
     def games_per_run(self, candidate: str, games: int) -> int:

@@ -82,12 +82,23 @@ class Plan:
         return {p.name: p.clip(p.value) for p in self.params}
 
 
+def _game(rules: Any) -> Any:
+    """13 Leaves under ``rules`` (a ``Rules``, its text or texts, plain data); None for none
+    (the runner's default game). ValueError (one line) for rules that cannot be."""
+    if rules is None or rules == () or rules == []:
+        return None
+    from tournaments.games import get_game
+
+    return get_game("leaves", rules=rules)
+
+
 def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None,
              n_jobs: int, out: Any, **opts: Any) -> Plan:  # fmt: skip
     """The settings of ``tune``, each checked with a one-line error naming its option."""
     if not isinstance(spec, str):
         raise ValueError("tune takes the strategy as a spec string, e.g. 'weighted'")
-    field = Field(parse_field(against), parse_players(players), int(n_jobs))
+    field = Field(parse_field(against), parse_players(players), int(n_jobs),
+                  _game(opts.get("rules")))  # fmt: skip
     if int(budget) < 1:
         raise ValueError(f"--budget must be a positive number of games, got {budget}")
     if n_jobs == 0 or n_jobs < -1:

@@ -91,6 +91,7 @@ class TuneResult:
             f"search: {s['generations_run']} generations x {s['popsize']} candidates "
             f"(+ start) x {s['candidate_games']:,} games, then {s['finalists']} finalists x "
             f"{s['finalist_games']:,} games: {s['games_used']:,} games",
+            *([f"rules: {_rules_words(s['rules'])}"] if s.get("rules") else []),
             f"verification on fresh seeds ({t.games:,} games each, seed {v.seed}):",
             f"  tuned  {t.win_rate:.2%} [{t.ci_low:.2%}, {t.ci_high:.2%}]",
             f"  start  {st.win_rate:.2%} [{st.ci_low:.2%}, {st.ci_high:.2%}]",
@@ -99,6 +100,12 @@ class TuneResult:
             f"results in {self.out} ({s['wall_s']:.1f} s)",
             *(f"warning: {w}" for w in self.warnings),
         ]
+
+
+def _rules_words(changes: dict[str, Any]) -> str:
+    from leaves.ruleset import Rules
+
+    return str(Rules.from_dict(changes))
 
 
 MIN_VERIFY_UNITS = 10
@@ -179,6 +186,7 @@ def tune(
     verify_games: int | None = None,
     sigma: float = SIGMA0,
     progress: bool = False,
+    rules: Any = None,
 ) -> TuneResult:
     """Tune the ``tunable`` parameters of ``spec`` against the field ``against``.
 
@@ -186,13 +194,16 @@ def tune(
     generation); ``candidate_games`` fixes the games per evaluation (default: about
     ``TARGET_GENERATIONS`` generations). ``verify_games`` is the size of each arm of the
     verification (default: half the budget). ``popsize`` defaults to CMA-ES's 4 + 3 ln(dim);
-    ``sigma`` is the initial step as a fraction of each range.
+    ``sigma`` is the initial step as a fraction of each range. ``rules`` (a ``leaves.Rules``,
+    its ``key=value`` text or texts, or plain data) is the variant every game is played under
+    (today's rules when None); ``tune.json`` records it.
     Results depend only on the arguments and ``seed`` (None: fresh entropy, saved), never on
     ``n_jobs``. Writes to ``out`` (a new temporary directory when None).
     """
     t0 = time.perf_counter()
     plan = checked(spec, against, players, budget, seed, n_jobs, out, popsize=popsize,
-                    candidate_games=candidate_games, verify_games=verify_games, sigma=sigma)  # fmt: skip
+                    candidate_games=candidate_games, verify_games=verify_games, sigma=sigma,
+                    rules=rules)  # fmt: skip
     plan.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     total = plan.generations * (plan.popsize + 1) * plan.games + FINALISTS * plan.select_games
@@ -295,7 +306,14 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
         "parameters": {p.name: [p.low, p.high] for p in plan.params},
         "seed_keys": TUNE_SEED_KEYS,
         "jobs": int(plan.field.n_jobs),
+        **_rules_setting(plan.field.game),
     }
+
+
+def _rules_setting(game: Any) -> dict[str, Any]:
+    """``{"rules": {changed keys}}`` of a tuning under a variant (nothing under today's)."""
+    rules = getattr(game, "rules", None)
+    return {} if rules is None or rules.is_default else {"rules": rules.changes()}
 
 
 def _verify(field: Field, spec: str, best_spec: str, games: int, seed: int,
