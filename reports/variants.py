@@ -1,0 +1,217 @@
+"""One report comparing the same field played under several rule sets (``leaves variants``).
+
+``build_variants_report([(label, run_dir), ...], out)`` reads one run directory per rule set,
+the default rules first (the baseline every other is compared with), and writes into ``out``
+the page (report.html or report.md), findings.txt, the tables as CSV and the charts as PNG
+under charts/. Per rule set: game length (turns, rounds), the first player's and every seat's
+edge over its fair share, how much skill matters (the spread between the best and the worst
+strategy, paired within the deals both played; the best strategy's rate of finishing ahead of
+random), how close games are (the runner-up's cards left), unfinished games, and for expert
+runs shared match wins and match length, each with its 95% interval over duplicate sets
+(``reports.variants_metrics``); then each variant's differences to the default rules with
+their intervals, and the key findings in words first (``reports.variants_text``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .data import ReportError, Run, load_run
+from .stats import holm
+from .variants_metrics import (
+    Measure,
+    difference,
+    estimate,
+    intervals,
+    measures,
+    paired_design,
+    stack,
+)
+from .variants_page import Rows, page_sections, write_variants_page
+from .variants_text import ALPHA, findings
+
+__all__ = ["build_variants_report", "variant_tables"]
+
+Tables = dict[str, pd.DataFrame]
+METRIC_COLUMNS = ["rules", "metric", "n_players", "position", "value", "ci_low", "ci_high",
+                  "se", "df", "deal_sets", "games", "fair", "detail", "conservative"]  # fmt: skip
+DIFF_COLUMNS = ["rules", "metric", "n_players", "position", "default", "value", "diff",
+                "ci_low", "ci_high", "se", "df", "p_value", "p_holm", "significant", "method"]  # fmt: skip
+
+
+def _metric_rows(label: str, ms: list[Measure]) -> list[dict]:
+    if not ms:
+        return []
+    est = stack([estimate(m) for m in ms])
+    lo, hi = intervals(ms, est)
+    return [{"rules": label, "metric": m.metric, "n_players": m.n_players,
+             "position": m.position, "value": m.value - m.fair, "ci_low": float(lo[i]),
+             "ci_high": float(hi[i]), "se": float(est.se[i]), "df": float(est.df[i]),
+             "deal_sets": int(est.units[i]), "games": m.games, "fair": m.fair,
+             "detail": m.detail, "conservative": bool(est.conservative)}
+            for i, m in enumerate(ms)]  # fmt: skip
+
+
+def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bool) -> list[dict]:
+    """The variant's differences to the default rules, Holm-corrected over its measures."""
+    by_id = {m.id: m for m in base}
+    pairs = [(by_id[m.id], m) for m in other if m.id in by_id]
+    if not pairs:
+        return []
+    est = stack([difference(b, m, paired) for b, m in pairs])
+    lo, hi = est.interval()
+    p = est.p_value()
+    p_holm = holm(p)
+    return [{"rules": label, "metric": m.metric, "n_players": m.n_players,
+             "position": m.position, "default": b.value - b.fair, "value": m.value - m.fair,
+             "diff": float(est.value[i]), "ci_low": float(lo[i]), "ci_high": float(hi[i]),
+             "se": float(est.se[i]), "df": float(est.df[i]), "p_value": float(p[i]),
+             "p_holm": float(p_holm[i]), "significant": bool(p_holm[i] < ALPHA),
+             "method": "paired" if paired else "unpaired"}
+            for i, (b, m) in enumerate(pairs)]  # fmt: skip
+
+
+def _turns(label: str, run: Run) -> pd.DataFrame:
+    g = run.games
+    turns = g.lengths.get("turns")
+    if turns is None:
+        return pd.DataFrame(columns=["rules", "value", "games"])
+    h = np.bincount(np.clip(turns[~g.forfeited], 0, None).astype(np.int64))
+    nz = np.flatnonzero(h)
+    return pd.DataFrame({"rules": label, "value": nz, "games": h[nz]})
+
+
+def _run_row(label: str, run: Run, out: Path | None) -> dict:
+    spec = run.manifest.get("spec", {}) if isinstance(run.manifest, dict) else {}
+    path = run.path
+    if path is not None and out is not None and path.resolve().is_relative_to(out.resolve()):
+        path = path.resolve().relative_to(out.resolve())
+    g = run.games
+    changes = (spec.get("game_config") or {}).get("rules") or {}
+    return {"rules": label, "run": "" if path is None else str(path), "games": len(g),
+            "strategies": ",".join(g.labels),
+            "players": ",".join(str(n) for n in sorted(set(g.n_players.tolist()))),
+            "seed": spec.get("seed"), "expert": g.match is not None,
+            "changes": ", ".join(f"{k}={v}" for k, v in changes.items()) or "none"}  # fmt: skip
+
+
+def variant_tables(runs: Sequence[tuple[str, Run]], out: Path | None = None
+                   ) -> tuple[Tables, str]:  # fmt: skip
+    """The comparison's tables (``variants_metrics``, ``variants_differences``,
+    ``variants_turns``, ``variants_runs``) and how the differences were measured, in words.
+    The first run is the baseline."""
+    labels = [label for label, _ in runs]
+    per = [measures(run) for _, run in runs]
+    metrics = [
+        row for label, ms in zip(labels, per, strict=True) for row in _metric_rows(label, ms)
+    ]
+    base_spec = runs[0][1].manifest.get("spec")
+    diffs, how = [], []
+    for (label, run), ms in zip(runs[1:], per[1:], strict=True):
+        paired = paired_design(base_spec, run.manifest.get("spec")) and _keyed(run, runs[0][1])
+        how.append(paired)
+        diffs += _diff_rows(label, per[0], ms, paired)
+    tables = {
+        "variants_metrics": pd.DataFrame(metrics, columns=METRIC_COLUMNS),
+        "variants_differences": pd.DataFrame(diffs, columns=DIFF_COLUMNS),
+        "variants_turns": pd.concat(
+            [_turns(label, run) for label, run in runs], ignore_index=True
+        ),  # fmt: skip
+        "variants_runs": pd.DataFrame([_run_row(label, run, out) for label, run in runs]),
+    }
+    return tables, _method(how, runs)
+
+
+def _keyed(*runs: Run) -> bool:
+    return all(r.games.deal is not None and r.games.table is not None for r in runs)
+
+
+def _method(paired: list[bool], runs: Sequence[tuple[str, Run]]) -> str:
+    if all(paired):
+        seed = runs[0][1].manifest.get("spec", {}).get("seed")
+        return (f"Every rule set played the same deal seeds at the same tables (seed {seed}): "
+                "differences to the default rules are paired per duplicate set")  # fmt: skip
+    if not any(paired):
+        return ("The rule sets did not play the same deal seeds at the same tables: "
+                "differences are unpaired (the runs' variances add)")  # fmt: skip
+    alone = ", ".join(label for (label, _), p in zip(runs[1:], paired, strict=True) if not p)
+    return (f"Differences are paired per duplicate set where a rule set played the default's "
+            f"deal seeds at its tables, unpaired for {alone}")  # fmt: skip
+
+
+def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Path,
+                          fmt: str = "html", notes: Sequence[str] = ()) -> Path:  # fmt: skip
+    """Compare the runs of one field under several rule sets and return the page's path.
+
+    ``runs``: (label, run directory) per rule set, the default rules first (the baseline;
+    e.g. ``[("default", dir_a), ("hand_size=9", dir_b)]``); labels name the rule sets on the
+    page (``str(rules)``). ``out``: the folder for report.html (``fmt="md"``: report.md),
+    findings.txt, variants_metrics.csv (every measure per rule set, 95% intervals),
+    variants_differences.csv (each variant less the default, 95% intervals, Holm),
+    variants_turns.csv, variants_runs.csv, the per-section tables and charts/*.png.
+    ``notes``: sentences added to the findings (what the caller did, e.g. added random to the
+    field). Raises ReportError (one line) for fewer than two runs or a run it cannot read."""
+    start = time.perf_counter()
+    if fmt not in ("html", "md"):
+        raise ValueError(f"unknown report format {fmt!r}: choose html or md")
+    if len(runs) < 2:
+        raise ReportError("a comparison of rule variants needs the default run and at least one "
+                          "variant")  # fmt: skip
+    out = Path(out)
+    loaded = [(label, load_run(path)) for label, path in _unique(runs)]
+    _check_games(loaded)
+    tables, method = variant_tables(loaded, out)
+    labels = [label for label, _ in loaded]
+    bullets = findings(tables["variants_metrics"], tables["variants_differences"], labels, method)
+    bullets += [*notes, *_field_notes(loaded)]
+    secs = page_sections(tables, Rows(tables), labels, bullets)
+    (out / "charts").mkdir(parents=True, exist_ok=True)
+    for name, df in tables.items():
+        df.to_csv(out / f"{name}.csv", index=False)
+    for sec in secs[1:]:
+        for name, df in sec.tables:
+            if name not in tables:
+                df.to_csv(out / f"{name}.csv", index=False)
+    (out / "findings.txt").write_text("\n".join(bullets) + "\n", encoding="utf-8")
+    return write_variants_page(out, fmt, tables, secs, loaded, start)
+
+
+def _unique(runs: Sequence[tuple[str, str | Path]]) -> list[tuple[str, str | Path]]:
+    """The labels made unique ('take=ends (2)' for a second run of the same rules)."""
+    seen: dict[str, int] = {}
+    out = []
+    for label, path in runs:
+        label = str(label)
+        seen[label] = seen.get(label, 0) + 1
+        out.append((label if seen[label] == 1 else f"{label} ({seen[label]})", path))
+    return out
+
+
+def _check_games(runs: list[tuple[str, Run]]) -> None:
+    names = {r.declaration.name for _, r in runs}
+    if len(names) > 1:
+        raise ReportError(f"cannot compare runs of different games: {', '.join(sorted(names))}")
+
+
+def _field_notes(runs: list[tuple[str, Run]]) -> list[str]:
+    """Sentences for what the runs do not share (their differences then mix rules and design)."""
+    notes = []
+    base = runs[0][1].games
+    for label, run in runs[1:]:
+        g = run.games
+        if set(g.labels) != set(base.labels):
+            notes.append(f"Caution: the run of {label} has another field ({', '.join(g.labels)}) "
+                         "than the default's: its differences mix the rules and the field.")  # fmt: skip
+        if set(g.n_players.tolist()) != set(base.n_players.tolist()):
+            notes.append(f"Caution: the run of {label} has other table sizes than the default's.")
+        if (g.match is None) != (base.match is None):
+            notes.append(f"Caution: one of the default's and {label}'s runs is of expert matches, "
+                         "the other is not.")  # fmt: skip
+    if all(run.games.deal is None for _, run in runs):
+        notes.append("The runs have no deal column: each game counts as its own unit.")
+    return notes

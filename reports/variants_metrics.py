@@ -1,0 +1,332 @@
+"""The measures a rules designer asks about, per run, each with its 95% interval, and their
+differences between runs played under different rules.
+
+Every measure is a statistic of one run written as a sum over its duplicate sets (a deal at a
+table, ``reports.clusters``): a mean or a share over games is a ratio, linearised per set as
+``(sum - value * count) / all counted``; the skill spread is a mean over the sets where the two
+strategies sat of their paired difference. The variance is the reports' stratified one (the
+tables strata, ``D / (D - 1)`` within each, t with the duplicate sets less the tables as
+degrees of freedom), so a measure here gets the interval its run's own report would give.
+
+A difference between two runs: when they played the same deal seeds at the same tables (the
+same seed and design, only the rules changed; ``paired_design``), the per-set contributions
+are subtracted set by set and the difference gets the same stratified variance over the sets:
+valid whether or not the two rule sets' games are alike, and tighter where they are (a rule
+that leaves the deal alone replays the same cards). Otherwise the runs are independent: the
+variances add, with Welch's degrees of freedom (``reports.compare``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .clusters import Estimates, clusters, given, mean_estimates, seat_sums, wilson_t
+from .compare import PAIRING_KEYS, _unpaired
+from .data import MISSING, Games, Run
+from .tables import strength_order
+
+__all__ = [
+    "Measure",
+    "difference",
+    "estimate",
+    "interval",
+    "intervals",
+    "measures",
+    "paired_design",
+    "stack",
+]
+
+RANDOM = "random"
+"""The strategy whose games against the best measure skill against random play."""
+
+GAME_MEASURES = ("turns", "rounds", "runner_up", "unfinished")
+"""Measures over the games of a run (per table size too when a run mixes sizes)."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure of one run: its ``value`` and, per duplicate set that counts, the set's
+    ``key`` (comparable between runs of one design), ``stratum`` and linearised contribution
+    ``u`` (the value's error is the stratified spread of ``u``). ``rate``: a share (its
+    interval stays inside [0, 1]); ``fair`` is subtracted from the value shown (a seat's fair
+    share); ``detail`` names what it compares (``weighted - random``)."""
+
+    metric: str
+    n_players: str
+    position: int
+    value: float
+    key: np.ndarray
+    stratum: np.ndarray
+    u: np.ndarray
+    rate: bool
+    games: int
+    fair: float = 0.0
+    detail: str = ""
+    pooled: bool = False
+
+    @property
+    def id(self) -> tuple[str, str, int]:
+        """What a measure of another run is matched on."""
+        return self.metric, self.n_players, self.position
+
+
+@dataclass(frozen=True)
+class _Design:
+    """A run's duplicate sets: per game its set, per set its key, stratum and table size."""
+
+    g: Games
+    of_game: np.ndarray
+    key: np.ndarray
+    stratum: np.ndarray
+    size: np.ndarray
+    pooled: bool
+    comparable: bool  # keys are (deal stream, deal): the same numbers in a run of one design
+
+
+def _design(g: Games) -> _Design:
+    cl = clusters(g)
+    first = cl.first
+    size = g.n_players[first].astype(np.int64)
+    if g.table is None or g.deal is None:  # no (stream, deal) to match: this run's own sets
+        return _Design(g, cl.of_game, np.arange(cl.n), cl.stratum.astype(np.int64), size,
+                       cl.pooled, False)  # fmt: skip
+    table = g.table.astype(np.int64)[first]
+    key = (table << 32) + g.deal.astype(np.int64)[first]
+    _, inv, count = np.unique(table, return_inverse=True, return_counts=True)
+    single = count[inv.ravel()] == 1  # a table dealt once: pooled per size, as clusters() does
+    stratum = np.where(single, -1 - size, table)
+    return _Design(g, cl.of_game, key, stratum, size, bool(single.any()), True)
+
+
+def _ratio(d: _Design, rows: np.ndarray, x: np.ndarray, counted: np.ndarray,
+           sets: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, int] | None:  # fmt: skip
+    """The ratio sum(x) / count over the rows ``counted`` (row i in set ``rows[i]``) of the
+    sets ``sets`` (a mask over sets): (value, the sets' indices, their contributions, rows
+    counted); None where nothing counts."""
+    n_sets = d.key.size
+    w = np.bincount(rows, weights=np.where(counted, x, 0.0), minlength=n_sets)
+    n = np.bincount(rows, weights=counted.astype(float), minlength=n_sets)
+    idx = np.flatnonzero(sets)
+    total = n[idx].sum()
+    if total <= 0:
+        return None
+    value = w[idx].sum() / total
+    return value, idx, (w[idx] - value * n[idx]) / total, int(total)
+
+
+def _measure(d: _Design, metric: str, n: str, got, rate: bool, **kw) -> Measure | None:
+    if got is None:
+        return None
+    value, idx, u, games = got
+    return Measure(metric, n, kw.pop("position", -1), float(value), d.key[idx],
+                   d.stratum[idx], u, rate, games, pooled=d.pooled, **kw)  # fmt: skip
+
+
+def _runner_up(g: Games) -> np.ndarray:
+    """Per game the rank value (13 Leaves: cards left) of the second-best finisher."""
+    key = g.ranks_key()
+    second = np.argsort(key, axis=1, kind="stable")[:, 1] if key.shape[1] > 1 else None
+    if second is None:
+        return np.zeros(len(g))
+    return g.values[np.arange(len(g)), second].astype(float)
+
+
+def _game_measures(d: _Design, sizes: list[str]) -> list[Measure]:
+    """Mean turns and rounds, the runner-up's rank value in finished games and the share of
+    unfinished games (games ended by a forfeit left out, as the run's report does)."""
+    g = d.g
+    played = ~g.forfeited
+    finished = played & ~g.unfinished & (g.winner >= 0)
+    runner = _runner_up(g)
+    finished &= runner != MISSING
+    series = {
+        "turns": (g.lengths.get("turns"), played, False),
+        "rounds": (g.lengths.get("rounds"), played, False),
+        "runner_up": (runner, finished, False),
+        "unfinished": (g.unfinished.astype(float), played, True),
+    }
+    out = []
+    for n in sizes:
+        sets = np.ones(d.key.size, bool) if n == "all" else d.size == int(n)
+        for metric, (x, counted, rate) in series.items():
+            if x is None:
+                continue
+            got = _ratio(d, d.of_game, x.astype(float), counted, sets)
+            out.append(_measure(d, metric, n, got, rate))
+    return [m for m in out if m is not None]
+
+
+def _seat_measures(d: _Design) -> list[Measure]:
+    """Per table size and position relative to the first player, the share of games won from
+    that seat, shown less the fair share 1 / players (unfinished games count, no one's win)."""
+    g = d.g
+    if not g.declaration.has_first_player:
+        return []
+    won = g.wins()
+    played = ~g.forfeited
+    rows = np.arange(len(g))
+    n_all = g.n_players.astype(np.int64)
+    out = []
+    for n in sorted(set(d.size.tolist())):
+        at = played & (n_all == n)
+        for p in range(n):
+            x = won[rows, (g.first.astype(np.int64) + p) % n].astype(float)
+            got = _ratio(d, d.of_game, x, at, d.size == n)
+            out.append(_measure(d, "seat", str(n), got, True, position=p, fair=1.0 / n))
+    return [m for m in out if m is not None]
+
+
+def _skill_measures(d: _Design) -> list[Measure]:
+    """The spread between the best and the worst strategy (the summary's order): over the
+    duplicate sets where both sat, the mean of (best's win rate - worst's), as the report's
+    significance table pairs them; and the best's rate of finishing ahead of random."""
+    g = d.g
+    order = strength_order(g)
+    if len(order) < 2:
+        return []
+    sums = seat_sums(g, g.n_strategies)
+    out = []
+    best, worst = order[0], order[-1]
+    spread = _paired_sets(d, sums, g.labels.index(best), g.labels.index(worst))
+    if spread is not None:
+        value, key, stratum, u = spread
+        out.append(Measure("skill_spread", "all", -1, value, key, stratum, u, False, u.size,
+                           detail=f"{best} - {worst}", pooled=d.pooled))  # fmt: skip
+    top = next((s for s in order if s != RANDOM), None)
+    if RANDOM in g.labels and top is not None:
+        got = _ahead(d, g.labels.index(top), g.labels.index(RANDOM))
+        m = _measure(d, "best_vs_random", "all", got, True, detail=f"{top} ahead of {RANDOM}")
+        out += [m] if m is not None else []
+    return out
+
+
+def _paired_sets(d: _Design, sums, a: int, b: int):
+    """(value, keys, strata, contributions) of the mean per-set difference a - b."""
+    sel_a, sel_b = sums.group == a, sums.group == b
+    both, ia, ib = np.intersect1d(sums.cluster[sel_a], sums.cluster[sel_b],
+                                  assume_unique=True, return_indices=True)  # fmt: skip
+    if not both.size:
+        return None
+    diff = sums.w[sel_a][ia] / sums.n[sel_a][ia] - sums.w[sel_b][ib] / sums.n[sel_b][ib]
+    return float(diff.mean()), d.key[both], d.stratum[both], diff / both.size
+
+
+def _ahead(d: _Design, a: int, b: int):
+    """How often ``a`` finishes strictly ahead of ``b`` over the seat pairs they share (the
+    head-to-head table's ``ahead_rate``), as a ratio over duplicate sets."""
+    g = d.g
+    key = g.ranks_key()
+    seats = g.seats.astype(np.int64)
+    rows, x = [], []
+    for i in range(seats.shape[1]):
+        for j in range(seats.shape[1]):
+            pair = (seats[:, i] == a) & (seats[:, j] == b) & (i != j)
+            rows.append(d.of_game[pair])
+            x.append((key[pair, i] < key[pair, j]).astype(float))
+    rows_, x_ = np.concatenate(rows), np.concatenate(x)
+    met = np.bincount(rows_, minlength=d.key.size) > 0  # the sets where they sat together
+    return _ratio(d, rows_, x_, np.ones(x_.size, bool), met)
+
+
+def _match_measures(d: _Design, run: Run) -> list[Measure]:
+    """Expert runs: the share of matches won by tied players (a shared win) and the mean
+    match length in games."""
+    from .expert import _match_arrays
+
+    g = d.g
+    if g.match is None:
+        return []
+    seats, totals, games, _ = _match_arrays(run)
+    occupied = seats >= 0
+    sign = -1 if g.declaration.higher_is_better else 1
+    best = np.where(occupied, sign * totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+    shared = ((occupied & (sign * totals == best)).sum(axis=1) > 1).astype(float)
+    rows = d.of_game[np.unique(g.match, return_index=True)[1]]
+    every, sets = np.ones(shared.size, bool), np.ones(d.key.size, bool)
+    out = [
+        _measure(d, "shared_wins", "all", _ratio(d, rows, shared, every, sets), True),
+        _measure(d, "match_games", "all", _ratio(d, rows, games.astype(float), every, sets),
+                 False),
+    ]  # fmt: skip
+    return [m for m in out if m is not None]
+
+
+def measures(run: Run) -> list[Measure]:
+    """Every measure of a run: game length (turns, rounds), the runner-up's cards left,
+    unfinished games (overall, and per table size when the run mixes sizes), the seats'
+    edges over their fair share per table size, the skill spread and the best strategy
+    against random, and for expert runs shared wins and match length."""
+    d = _design(run.games)
+    sizes = sorted(set(d.size.tolist()))
+    by = ["all"] + ([str(n) for n in sizes] if len(sizes) > 1 else [])
+    return [*_game_measures(d, by), *_seat_measures(d), *_skill_measures(d),
+            *_match_measures(d, run)]  # fmt: skip
+
+
+def estimate(m: Measure) -> Estimates:
+    """The measure's estimate, standard error and degrees of freedom (``reports.clusters``)."""
+    return _sum_estimate(m.value, m.key, m.stratum, m.u, m.pooled)
+
+
+def _sum_estimate(value: float, key: np.ndarray, stratum: np.ndarray, u: np.ndarray,
+                  pooled: bool) -> Estimates:  # fmt: skip
+    """The stratified error of a sum of per-set contributions ``u`` (one per set ``key``)."""
+    cl = given(key, stratum)
+    n = u.size
+    est = mean_estimates(u * n, np.zeros(n, np.int64), np.arange(n), 1, cl)
+    return Estimates(np.array([value]), est.se, est.df, est.units, pooled)
+
+
+def stack(ests: list[Estimates]) -> Estimates:
+    """Several one-measure estimates as one (their intervals computed in one pass)."""
+    cat = np.concatenate
+    return Estimates(cat([e.value for e in ests]), cat([e.se for e in ests]),
+                     cat([e.df for e in ests]), cat([e.units for e in ests]),
+                     any(e.conservative for e in ests))  # fmt: skip
+
+
+def intervals(ms: list[Measure], est: Estimates) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% intervals of the values shown (less ``fair``) of measures ``ms`` (``est``
+    their stacked estimates): Wilson's on the t quantile for a share, value +- t * se
+    otherwise; NaN where the run is too small."""
+    if not ms:
+        return np.zeros(0), np.zeros(0)
+    rate = np.array([m.rate for m in ms])
+    fair = np.array([m.fair for m in ms])
+    w_lo, w_hi = wilson_t(est)
+    t_lo, t_hi = est.interval()
+    return np.where(rate, w_lo, t_lo) - fair, np.where(rate, w_hi, t_hi) - fair
+
+
+def interval(m: Measure, est: Estimates | None = None) -> tuple[float, float]:
+    """The 95% interval of one measure's value shown (``intervals``)."""
+    lo, hi = intervals([m], estimate(m) if est is None else est)
+    return float(lo[0]), float(hi[0])
+
+
+def paired_design(spec_a: dict | None, spec_b: dict | None) -> bool:
+    """True when two runs dealt the same deal seeds at the same tables: the same seed and
+    design (``reports.compare``'s keys), whatever their rules (``game_config``, and the match
+    target, which is the rules' ``expert_target``)."""
+    if not spec_a or not spec_b or "seed" not in spec_a:
+        return False
+    keys = [k for k in PAIRING_KEYS if k not in ("game_config", "target")]  # the rules' own
+    return all(spec_a.get(k) == spec_b.get(k) for k in keys)
+
+
+def difference(base: Measure, other: Measure, paired: bool) -> Estimates:
+    """other - base with its standard error and degrees of freedom: set by set over the
+    union of their duplicate sets when ``paired`` (a set only one counts contributes its
+    side alone), else the two variances added (Welch)."""
+    value = other.value - base.value
+    if not paired:
+        diff = _unpaired(estimate(base), estimate(other))
+        return Estimates(np.array([value]), diff.se, diff.df, diff.units, diff.conservative)
+    key = np.concatenate([base.key, other.key])
+    stratum = np.concatenate([base.stratum, other.stratum])
+    u = np.concatenate([-base.u, other.u])
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    total = np.bincount(inv.ravel(), weights=u, minlength=uniq.size)
+    return _sum_estimate(value, uniq, stratum[first], total, base.pooled or other.pooled)

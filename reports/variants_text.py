@@ -1,0 +1,343 @@
+"""The comparison of rule variants in words: per variant the differences to the default rules
+that are clear (significant after Holm's correction over that variant's measures), each with
+its 95% interval, then what shows no clear difference; the default rules' own figures; and
+how the differences were measured. Numbers are rounded for reading; the CSVs keep them all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .findings import TOO_FEW, pct
+
+__all__ = ["ALPHA", "NAMES", "findings", "num", "ordinal"]
+
+ALPHA = 0.05
+NAMES = {
+    "turns": "game length in turns",
+    "rounds": "game length in rounds",
+    "seat": "the seats' edges",
+    "skill_spread": "the spread between the best and the worst strategy",
+    "best_vs_random": "the best strategy against random",
+    "runner_up": "the runner-up's cards left",
+    "unfinished": "unfinished games",
+    "shared_wins": "shared match wins",
+    "match_games": "match length",
+}
+"""Each measure as the 'no clear difference in ...' sentence names it."""
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+Key = tuple[str, str, str, int]  # (rules, metric, n_players, position)
+
+
+def ordinal(p: int) -> str:
+    return ORDINALS[p] if p < len(ORDINALS) else f"{p + 1}th"
+
+
+def _decimals(x: float) -> int:
+    return 1 if abs(x) >= 1 else 2
+
+
+def num(x: float, lo: float | None = None, hi: float | None = None, digits: int | None = None
+        ) -> str:  # fmt: skip
+    """A number with its interval, one decimal (two below 1): '42.1 [41.9, 42.4]'."""
+    k = _decimals(x) if digits is None else digits
+    if lo is None:
+        return f"{x:.{k}f}"
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{x:.{k}f} ({TOO_FEW})"
+    return f"{x:.{k}f} [{lo:.{k}f}, {hi:.{k}f}]"
+
+
+def _rate(v: float, lo: float, hi: float) -> str:
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{pct(v)} ({TOO_FEW})"
+    return f"{pct(v)} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+UNITS = {"turns": "turns", "rounds": "rounds", "runner_up": "cards", "match_games": "games",
+         "skill_spread": "points"}  # fmt: skip
+DIGITS = {"runner_up": 2, "skill_spread": 1}
+RATES = ("seat", "unfinished", "shared_wins", "best_vs_random")
+"""Measures that are shares: shown in percent, their differences in points."""
+
+
+def _bracket(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> str:
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return missing
+    return f"[{lo:.{k}f}, {hi:.{k}f}]"
+
+
+def change(r: pd.Series, less: str, more: str) -> str:
+    """A difference as its size, unit and direction, then its interval in that direction:
+    '6.8 turns shorter [6.5, 7.1]', '2.0 points less [1.4, 2.6]'."""
+    metric = str(r["metric"])
+    d, lo, hi = float(r["diff"]), float(r["ci_low"]), float(r["ci_high"])
+    size, lo, hi = (d, lo, hi) if d >= 0 else (-d, -hi, -lo)
+    scale = 100.0 if metric in RATES or metric == "skill_spread" else 1.0
+    unit = "points" if scale == 100.0 else UNITS.get(metric, "")
+    k = 1 if scale == 100.0 else DIGITS.get(metric, _decimals(size))
+    words = " ".join(w for w in (f"{scale * size:.{k}f}", unit, more if d > 0 else less) if w)
+    return f"{words} {_bracket(scale * lo, scale * hi, k)}"
+
+
+class _Lookup:
+    """The metrics and differences tables, by (rules, metric, n_players, position)."""
+
+    def __init__(self, metrics: pd.DataFrame, diffs: pd.DataFrame):
+        self.m = {_key(r): r for _, r in metrics.iterrows()}
+        self.d = {_key(r): r for _, r in diffs.iterrows()}
+
+    def shown(self, key: Key, bracket: bool = True) -> str:
+        """The measure's value as the findings write it, with its unit and interval:
+        '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]'."""
+        r = self.m[key]
+        add = r["fair"] if key[1] == "seat" else 0.0
+        v, lo, hi = r["value"] + add, r["ci_low"] + add, r["ci_high"] + add
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            bracket = False  # too few deals: the sentence says so once
+        if key[1] in RATES:
+            return _rate(v, lo, hi) if bracket else pct(v)
+        scale = 100.0 if key[1] == "skill_spread" else 1.0
+        k = DIGITS.get(key[1], _decimals(v))
+        text = f"{scale * v:.{k}f} {UNITS.get(key[1], '')}".rstrip()
+        return f"{text} {_bracket(scale * lo, scale * hi, k)}" if bracket else text
+
+
+def _key(r: pd.Series) -> Key:
+    return str(r["rules"]), str(r["metric"]), str(r["n_players"]), int(r["position"])
+
+
+def _clear(r: pd.Series | None) -> bool:
+    return r is not None and bool(r["significant"])
+
+
+def _length(look: _Lookup, rules: str, base: str) -> list[str]:
+    parts = []
+    for metric, less, more in (("turns", "shorter", "longer"), ("rounds", "fewer", "more")):
+        r = look.d.get((rules, metric, "all", -1))
+        if _clear(r):
+            parts.append(change(r, less, more))
+    if not parts:
+        return []
+    v = look.shown((rules, "turns", "all", -1), bracket=False)
+    b = look.shown((base, "turns", "all", -1), bracket=False)
+    return [f"games are {' and '.join(parts)} ({v} against {b})"]
+
+
+def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
+    """What became of the first player's edge at ``n`` players, or None (no clear change).
+    'Vanishes': the default rules' edge interval excludes 0, the variant's does not, and
+    the change itself is clear; without a clear change, 'is no longer clear'."""
+    key_b, key_v = (base, "seat", n, 0), (rules, "seat", n, 0)
+    if key_b not in look.m or key_v not in look.m:
+        return None
+    b, v, r = look.m[key_b], look.m[key_v], look.d.get(key_v)
+    sign_b = 1 if b["ci_low"] > 0 else -1 if b["ci_high"] < 0 else 0
+    sign_v = 1 if v["ci_low"] > 0 else -1 if v["ci_high"] < 0 else 0
+    clear = _clear(r)
+    words = {1: "advantage", -1: "disadvantage"}
+    if sign_b and not sign_v and np.isfinite(v["ci_low"]):
+        what = f"the first player's {words[sign_b]} " + ("vanishes" if clear else
+                                                          "is no longer clear")  # fmt: skip
+    elif not sign_b and sign_v and clear:
+        what = f"a first-player {words[sign_v]} appears"
+    elif sign_b and sign_v and sign_b != sign_v and clear:
+        what = f"the first player's {words[sign_b]} turns into a {words[sign_v]}"
+    elif clear:
+        grows = (r["diff"] > 0) == (b["value"] > 0)
+        what = f"the first player's edge {'grows' if grows else 'shrinks'} by {change(r, '', '')}"
+    else:
+        return None
+    note = "" if clear or r is None else f"; the change, {_signed(r)}, is not significant"
+    return (f"{what} (at {n} players the first player wins {look.shown(key_v)} against "
+            f"{look.shown(key_b)} under the default rules, fair share {pct(v['fair'])}{note})")  # fmt: skip
+
+
+def _signed(r: pd.Series) -> str:
+    lo, hi = 100 * r["ci_low"], 100 * r["ci_high"]
+    return f"{100 * r['diff']:+.1f} points [{lo:+.1f}, {hi:+.1f}]"
+
+
+def _other_seats(look: _Lookup, rules: str, base: str, n: str) -> str | None:
+    """The largest clear change of a later seat's edge at ``n`` players, if any is clear."""
+    rows = [r for k, r in look.d.items() if k[:3] == (rules, "seat", n) and k[3] > 0]
+    rows = [r for r in rows if _clear(r)]
+    if not rows:
+        return None
+    r = max(rows, key=lambda x: abs(x["diff"]))
+    p = int(r["position"])
+    who = "last" if p == int(n) - 1 else ordinal(p)
+    return (f"the {who} player to move at {n} players wins {change(r, 'less', 'more')} "
+            f"({look.shown((rules, 'seat', n, p))} against {look.shown((base, 'seat', n, p))})")  # fmt: skip
+
+
+def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
+    """Skill spread and the best strategy against random, where they changed clearly."""
+    out = []
+    key_v, key_b = (rules, "skill_spread", "all", -1), (base, "skill_spread", "all", -1)
+    r = look.d.get(key_v)
+    if _clear(r):
+        v, b = look.m[key_v], look.m[key_b]
+        other = "" if v["detail"] == b["detail"] else f" ({b['detail']})"
+        out.append(
+            f"skill matters {'less' if r['diff'] < 0 else 'more'}: the best strategy beats the "
+            f"worst by {look.shown(key_v)} of win rate ({v['detail']}), against "
+            f"{look.shown(key_b, bracket=False)}{other} under the default rules: "
+            f"{change(r, 'less', 'more')}"
+        )
+    key_v, key_b = (rules, "best_vs_random", "all", -1), (base, "best_vs_random", "all", -1)
+    r = look.d.get(key_v)
+    if _clear(r):
+        v, b = look.m[key_v], look.m[key_b]
+        top, top_b = v["detail"].split(" ahead")[0], b["detail"].split(" ahead")[0]
+        other = "" if top == top_b else f" ({top_b})"
+        out.append(
+            f"{top} finishes ahead of random in {look.shown(key_v)} of the games they share, "
+            f"against {look.shown(key_b, bracket=False)}{other} under the default rules: "
+            f"{change(r, 'less', 'more')}"
+        )
+    return out
+
+
+PHRASES = {
+    "runner_up": (("games are closer", "fewer"), ("games are less close", "more"),
+                  "the runner-up is left with {v} against {b}"),
+    "unfinished": (("fewer games end unfinished", "less"),
+                   ("more games end unfinished (at the turn limit)", "more"), "{v} against {b}"),
+    "shared_wins": (("fewer expert matches end in a shared win", "less"),
+                    ("more expert matches end in a shared win", "more"), "{v} against {b}"),
+    "match_games": (("expert matches are shorter", "fewer"), ("expert matches are longer", "more"),
+                    "{v} against {b}"),
+}  # fmt: skip
+"""Per measure: (what a decrease means, its word), (an increase, its word), the figures."""
+
+
+def _others(look: _Lookup, rules: str, base: str) -> list[str]:
+    out = []
+    for metric, (less, more, figures) in PHRASES.items():
+        key_v, key_b = (rules, metric, "all", -1), (base, metric, "all", -1)
+        r = look.d.get(key_v)
+        if not _clear(r):
+            continue
+        what = less if r["diff"] < 0 else more
+        shown = figures.format(v=look.shown(key_v), b=look.shown(key_b, bracket=False))
+        out.append(f"{what[0]}: {shown}, {change(r, less[1], more[1])}")
+    return out
+
+
+def _name(r: pd.Series, multi: bool) -> str:
+    """A measure as 'no clear difference in ...' names it."""
+    name = NAMES.get(r["metric"], str(r["metric"]))
+    if r["metric"] == "seat":
+        name = "the first player's edge" if r["position"] == 0 else "the other seats' edges"
+    if r["n_players"] != "all" and (multi or r["metric"] != "seat"):
+        name += f" at {r['n_players']} players"
+    return name
+
+
+def _unclear(look: _Lookup, rules: str, told: set[Key]) -> list[str]:
+    """'there is no clear difference in ...' and 'too few deals ...' for one variant (the
+    measures ``told`` about already left out). The seats after the first are named together:
+    'the other seats' edges' only when none of them changed clearly."""
+    rows = [r for k, r in look.d.items() if k[0] == rules]
+    multi = len(_sizes(look)) > 1
+    clear_seats = {(r["n_players"]) for r in rows if r["metric"] == "seat"
+                   and r["position"] > 0 and r["significant"]}  # fmt: skip
+    vague: list[str] = []
+    small: list[str] = []
+    for r in rows:
+        if _key(r) in told or (r["metric"] == "seat" and r["position"] > 0
+                               and r["n_players"] in clear_seats):  # fmt: skip
+            continue
+        target = small if not np.isfinite(r["p_value"]) else vague if not r["significant"] else None
+        name = _name(r, multi)
+        if target is not None and name not in target:
+            target.append(name)
+    if rows and all(not np.isfinite(r["p_value"]) for r in rows):
+        return ["the runs are too small to tell any difference (fewer than 5 degrees of "
+                "freedom: play more games)"]  # fmt: skip
+    out = []
+    if vague:
+        out.append("there is no clear difference in " + _listed(vague))
+    if small:
+        out.append("there are too few deals to tell a difference in " + _listed(small))
+    return out
+
+
+def _sizes(look: _Lookup) -> set[str]:
+    return {k[2] for k in look.m if k[1] == "seat"}
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _variant(look: _Lookup, rules: str, base: str) -> list[str]:
+    """The bullets of one variant: length and seats, then skill and the rest, then the
+    measures with no clear difference."""
+    first = _length(look, rules, base)
+    told: set[Key] = set()
+    for n in sorted(_sizes(look)):
+        said = _first_player(look, rules, base, n)
+        if said:
+            first.append(said)
+            told.add((rules, "seat", n, 0))
+        first += [s for s in (_other_seats(look, rules, base, n),) if s]
+    second = _skill(look, rules, base) + _others(look, rules, base)
+    rows = [r for k, r in look.d.items() if k[0] == rules]
+    if rows and all(r["diff"] == 0 and r["se"] == 0 for r in rows):
+        return [f"With {rules}, every measure is the same as under the default rules: the "
+                "games played out alike."]  # fmt: skip
+    rest = _unclear(look, rules, told)
+    parts = [part for part in (first, second, rest) if part]
+    return [f"With {rules}, " + "; ".join(part) + "." for part in parts]
+
+
+def _baseline(look: _Lookup, base: str) -> str:
+    """The default rules' own figures, in one sentence."""
+    parts = []
+    if (base, "turns", "all", -1) in look.m:
+        rounds = (base, "rounds", "all", -1)
+        extra = f" ({look.shown(rounds, bracket=False)})" if rounds in look.m else ""
+        parts.append(f"games last {look.shown((base, 'turns', 'all', -1))}{extra}")
+    for n in sorted(_sizes(look)):
+        key = (base, "seat", n, 0)
+        if key in look.m:
+            fair = pct(look.m[key]["fair"])
+            parts.append(f"the first player wins {look.shown(key)} at {n} players (fair share "
+                         f"{fair})")  # fmt: skip
+    key = (base, "skill_spread", "all", -1)
+    if key in look.m:
+        parts.append(f"the best strategy beats the worst by {look.shown(key)} "
+                     f"({look.m[key]['detail']})")  # fmt: skip
+    key = (base, "best_vs_random", "all", -1)
+    if key in look.m:
+        top = look.m[key]["detail"].split(" ahead")[0]
+        parts.append(f"{top} finishes ahead of random in {look.shown(key)} of the games they share")
+    for metric, words in (("runner_up", "the runner-up is left with {}"),
+                          ("unfinished", "{} of games end unfinished"),
+                          ("shared_wins", "{} of expert matches end in a shared win")):  # fmt: skip
+        key = (base, metric, "all", -1)
+        if key in look.m:
+            parts.append(words.format(look.shown(key)))
+    small = any(not np.isfinite(r["ci_low"]) for k, r in look.m.items() if k[0] == base)
+    note = f" ({TOO_FEW} where none is given)" if small else ""
+    return "Under the default rules: " + "; ".join(parts) + note + "."
+
+
+def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str],
+             method: str) -> list[str]:  # fmt: skip
+    """The key findings: each variant's clear differences to the default rules (``labels[0]``)
+    first, then the default rules' own figures and how the differences were measured."""
+    look = _Lookup(metrics, diffs)
+    base = labels[0]
+    out = [b for rules in labels[1:] for b in _variant(look, rules, base)]
+    out.append(_baseline(look, base))
+    n = diffs.groupby("rules").size()
+    most = int(n.max()) if len(n) else 0
+    out.append(
+        f"{method}. A difference is clear when it is significant after Holm's correction over "
+        f"the variant's {most} measures (95% intervals in brackets, not corrected)."
+    )
+    return out
