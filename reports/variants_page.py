@@ -79,7 +79,7 @@ def _lead(rows: Rows, labels: list[str], metric: str, what: str, scale: float = 
 
 def _seat_lead(rows: Rows, labels: list[str]) -> str:
     sizes = sorted({k[2] for k in rows.m if k[1] == "seat"}, key=int)
-    parts = [f"{label}{f' at {n}' if len(sizes) > 1 else ''} "
+    parts = [f"{label}{f' at {n} players' if len(sizes) > 1 else ''} "
              f"{_cell(rows.m.get((label, 'seat', n, 0)), 100.0, 1)}"
              for n in sizes for label in labels if (label, "seat", n, 0) in rows.m]  # fmt: skip
     return "The first player's edge over the fair share, in points: " + "; ".join(parts) + "."
@@ -95,7 +95,10 @@ def _seat_table(rows: Rows, labels: list[str]) -> pd.DataFrame:
         df = rows.row(labels, cols, n)
         df.insert(1, "n_players", int(n))
         out.append(df)
-    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+    if not out:
+        return pd.DataFrame()
+    df = pd.concat(out, ignore_index=True).fillna("")
+    return df[[c for c in df.columns if c != "vs default: first"] + ["vs default: first"]]
 
 
 PTS = (100.0, 1)  # a share shown in percent (a difference in points), one decimal

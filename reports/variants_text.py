@@ -226,42 +226,62 @@ def _others(look: _Lookup, rules: str, base: str) -> list[str]:
     return out
 
 
-def _name(r: pd.Series, multi: bool) -> str:
-    """A measure as 'no clear difference in ...' names it."""
-    name = NAMES.get(r["metric"], str(r["metric"]))
+def _base_name(r: pd.Series) -> str:
+    """A measure as 'no clear difference in ...' names it, whatever the table size."""
     if r["metric"] == "seat":
-        name = "the first player's edge" if r["position"] == 0 else "the other seats' edges"
-    if r["n_players"] != "all" and (multi or r["metric"] != "seat"):
-        name += f" at {r['n_players']} players"
-    return name
+        return "the first player's edge" if r["position"] == 0 else "the other seats' edges"
+    return NAMES.get(r["metric"], str(r["metric"]))
+
+
+def _names(rows: list[pd.Series], multi: bool) -> list[str]:
+    """The names of ``rows``' measures, each once: a measure unclear overall and at every
+    table size is named once, else per size ('... at 4 players')."""
+    every: dict[str, int] = {}
+    for r in rows:
+        every[_base_name(r)] = every.get(_base_name(r), 0) + 1
+    out: list[str] = []
+    for r in rows:
+        base = _base_name(r)
+        whole = every[base] == r["_of"]
+        name = base if whole or r["n_players"] == "all" or not multi else (
+            f"{base} at {r['n_players']} players")  # fmt: skip
+        if name not in out:
+            out.append(name)
+    return out
 
 
 def _unclear(look: _Lookup, rules: str, told: set[Key]) -> list[str]:
     """'there is no clear difference in ...' and 'too few deals ...' for one variant (the
     measures ``told`` about already left out). The seats after the first are named together:
     'the other seats' edges' only when none of them changed clearly."""
-    rows = [r for k, r in look.d.items() if k[0] == rules]
+    rows = [r.copy() for k, r in look.d.items() if k[0] == rules]
     multi = len(_sizes(look)) > 1
     clear_seats = {(r["n_players"]) for r in rows if r["metric"] == "seat"
                    and r["position"] > 0 and r["significant"]}  # fmt: skip
-    vague: list[str] = []
-    small: list[str] = []
+    of: dict[str, int] = {}
     for r in rows:
+        of[_base_name(r)] = of.get(_base_name(r), 0) + 1
+    vague: list[pd.Series] = []
+    small: list[pd.Series] = []
+    for r in rows:
+        r["_of"] = of[_base_name(r)]
         if _key(r) in told or (r["metric"] == "seat" and r["position"] > 0
                                and r["n_players"] in clear_seats):  # fmt: skip
             continue
-        target = small if not np.isfinite(r["p_value"]) else vague if not r["significant"] else None
-        name = _name(r, multi)
-        if target is not None and name not in target:
-            target.append(name)
+        if not np.isfinite(r["p_value"]):
+            small.append(r)
+        elif not r["significant"]:
+            vague.append(r)
     if rows and all(not np.isfinite(r["p_value"]) for r in rows):
         return ["the runs are too small to tell any difference (fewer than 5 degrees of "
                 "freedom: play more games)"]  # fmt: skip
     out = []
     if vague:
-        out.append("there is no clear difference in " + _listed(vague))
+        out.append("there is no clear difference in " + _listed(_names(vague, multi)))
     if small:
-        out.append("there are too few deals to tell a difference in " + _listed(small))
+        out.append(
+            "there are too few deals to tell a difference in " + _listed(_names(small, multi))
+        )
     return out
 
 

@@ -341,3 +341,16 @@ def test_an_existing_output_folder_is_refused(capsys, tmp_path):
     (tmp_path / "o" / "file").write_text("x")
     code, err = _error(capsys, "--rules", "take=ends", "--out", tmp_path / "o")
     assert code == 2 and "is not empty" in err and len(err.splitlines()) == 1
+
+
+def test_mixed_table_sizes_are_measured_per_size(tmp_path):
+    res = _invoke("random", "low", "greedy", "counter", "--rules", "take=nothing", "--players",
+                  "3", "--players", "4", "--games", "480", "--seed", "1", "--jobs", "1",
+                  "--out", tmp_path / "mix")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = _rows(tmp_path / "mix" / "variants_metrics.csv")
+    sizes = {(r["metric"], r["n_players"]) for r in rows if r["rules"] == "take=nothing"}
+    assert {("turns", "all"), ("turns", "3"), ("turns", "4"), ("seat", "3"), ("seat", "4")} <= sizes
+    seats = _rows(tmp_path / "mix" / "variants_seats.csv")
+    assert [r["n_players"] for r in seats] == ["3", "3", "4", "4"]
+    assert list(seats[0])[-1] == "vs default: first" and seats[0]["fourth"] == ""
