@@ -159,18 +159,20 @@ def _game_measures(d: _Design, sizes: list[str]) -> list[Measure]:
 
 
 def _seat_measures(d: _Design) -> list[Measure]:
-    """Per table size and position relative to the first player, the share of games won from
-    that seat, shown less the fair share 1 / players (unfinished games count, no one's win)."""
+    """Per table size and position relative to the first player, the share of the games
+    someone won that were won from that seat, shown less the fair share 1 / players. Games
+    nobody won (unfinished) are left out: a rule that leaves many games unfinished would
+    otherwise make every seat look worse than fair."""
     g = d.g
     if not g.declaration.has_first_player:
         return []
     won = g.wins()
-    played = ~g.forfeited
+    decided = ~g.forfeited & won.any(axis=1)
     rows = np.arange(len(g))
     n_all = g.n_players.astype(np.int64)
     out = []
     for n in sorted(set(d.size.tolist())):
-        at = played & (n_all == n)
+        at = decided & (n_all == n)
         for p in range(n):
             x = won[rows, (g.first.astype(np.int64) + p) % n].astype(float)
             got = _ratio(d, d.of_game, x, at, d.size == n)

@@ -183,8 +183,8 @@ def page_sections(tables: Tables, rows: Rows, labels: list[str],
         "First player and seats",
         "Each seat's edge: its win rate less the fair share 1/players, in points, by position "
         "after the first player (first: the first to play) per table size, and the first "
-        "player's edge against the default rules'. Unfinished games count as games nobody "
-        "won. " + CLEAR,
+        "player's edge against the default rules', over the games someone won (unfinished "
+        "games left out). " + CLEAR,
         [("variants_seats", _seat_table(rows, labels))],
         ["seats"],
         lead=_seat_lead(rows, labels),

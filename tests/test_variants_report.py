@@ -88,7 +88,7 @@ def test_the_measures_are_the_run_reports_own_numbers():
     lengths = reports.lengths(g).set_index(["by", "measure"])
     for metric in ("turns", "rounds"):
         assert ms[(metric, "all", -1)].value == pytest.approx(lengths.loc[("all", metric), "mean"])
-    seats = reports.seats(g).set_index("position")
+    seats = reports.seats(g.select(g.winner >= 0)).set_index("position")  # games someone won
     for p in range(N):
         m = ms[("seat", str(N), p)]
         lo, hi = interval(m)
@@ -354,3 +354,38 @@ def test_mixed_table_sizes_are_measured_per_size(tmp_path):
     seats = _rows(tmp_path / "mix" / "variants_seats.csv")
     assert [r["n_players"] for r in seats] == ["3", "3", "4", "4"]
     assert list(seats[0])[-1] == "vs default: first" and seats[0]["fourth"] == ""
+
+
+def _tables(default_edge: tuple, variant_edge: tuple, diff: tuple, significant: bool):
+    """A metrics and a differences table of the first player's edge alone (value, lo, hi)."""
+    import pandas as pd
+
+    metrics = pd.DataFrame([
+        {"rules": r, "metric": "seat", "n_players": "4", "position": 0, "value": v,
+         "ci_low": lo, "ci_high": hi, "fair": 0.25, "detail": ""}
+        for r, (v, lo, hi) in (("default", default_edge), ("hand_size=9", variant_edge))
+    ])  # fmt: skip
+    diffs = pd.DataFrame([{"rules": "hand_size=9", "metric": "seat", "n_players": "4",
+                           "position": 0, "diff": diff[0], "ci_low": diff[1],
+                           "ci_high": diff[2], "se": 0.01, "p_value": 0.001 if significant
+                           else 0.2, "significant": significant}])  # fmt: skip
+    return metrics, diffs
+
+
+def test_the_first_players_advantage_vanishes_only_with_a_clear_change():
+    from reports.variants_text import findings
+
+    gone = findings(*_tables((0.03, 0.02, 0.04), (0.0, -0.01, 0.01), (-0.03, -0.045, -0.015),
+                             True), ["default", "hand_size=9"], "Paired")  # fmt: skip
+    assert gone[0].startswith(
+        "With hand_size=9, the first player's advantage vanishes (at 4 "
+        "players the first player wins 25.0% [24.0, 26.0] against 28.0%"
+    )
+    unclear = findings(*_tables((0.02, 0.002, 0.038), (0.012, -0.005, 0.029),
+                                (-0.008, -0.03, 0.014), False), ["default", "hand_size=9"],
+                       "Paired")  # fmt: skip
+    assert "the first player's advantage is no longer clear" in unclear[0]
+    assert "the change, -0.8 points [-3.0, +1.4], is not significant" in unclear[0]
+    grows = findings(*_tables((0.02, 0.01, 0.03), (0.06, 0.05, 0.07), (0.04, 0.03, 0.05), True),
+                     ["default", "hand_size=9"], "Paired")  # fmt: skip
+    assert "the first player's edge grows by 4.0 points [3.0, 5.0]" in grows[0]
