@@ -19,7 +19,8 @@ def test_the_readme_is_a_front_door():
     text = "\n".join(lines)
     for page in ("docs/rules-core.md", "docs/strategies.md", "docs/tournaments.md",
                  "docs/reports.md", "docs/tuning.md", "docs/ligretto.md", "docs/cli.md",
-                 "docs/performance.md", "docs/architecture.md"):  # fmt: skip
+                 "docs/performance.md", "docs/architecture.md", "docs/variants.md",
+                 "docs/research.md"):  # fmt: skip
         assert f"]({page})" in text, f"the README does not link {page}"
 
 
