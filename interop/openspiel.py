@@ -43,11 +43,11 @@ except ImportError as exc:  # one line for the user, whichever command needed it
 import leaves
 from leaves import N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
 from leaves.actions import ACTIONS_BY_ID
-from leaves.ruleset import FEWEST_PLAYERS
+from leaves.ruleset import FEWEST_PLAYERS, counts_text
 from strategies import Strategy
 
 from .observation import SIZE, encode
-from .variants import counts_text, n_action_ids, openspiel_text, rules_of, under
+from .variants import n_action_ids, openspiel_text, rules_of
 
 __all__ = ["GAME_NAME", "OpenSpielAgent", "StrategyBot", "register"]
 
@@ -91,7 +91,7 @@ class ThirteenLeavesGame(pyspiel.Game):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
         n, rules = int(params["players"]), game_rules(params["rules"], params["turn_limit"])
         if n not in rules.players:
-            raise ValueError(f"players must be {counts_text(rules.players)}{under(rules)}")
+            raise ValueError(f"players must be {counts_text(rules.players)}{rules.under()}")
         info = pyspiel.GameInfo(num_distinct_actions=n_action_ids(rules),
                                 max_chance_outcomes=N_VALUES, num_players=n, min_utility=-1.0,
                                 max_utility=1.0, utility_sum=None,

@@ -34,9 +34,10 @@ except ImportError as exc:  # one line for the user, whichever command needed it
     raise ImportError("PettingZoo is not installed: pip install '.[research]'") from exc
 
 import leaves
+from leaves.ruleset import counts_text
 
 from .observation import SIZE, bounds, encode
-from .variants import counts_text, n_action_ids, rules_of, under
+from .variants import n_action_ids, rules_of
 
 __all__ = ["env", "raw_env"]
 
@@ -65,7 +66,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.rules = rules_of(rules, **rule_keys)
         if int(n_players) not in self.rules.players:
             raise ValueError(
-                f"n_players must be {counts_text(self.rules.players)}{under(self.rules)}, "
+                f"n_players must be {counts_text(self.rules.players)}{self.rules.under()}, "
                 f"got {n_players}"
             )
         if render_mode not in (None, *self.metadata["render_modes"]):

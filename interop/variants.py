@@ -15,13 +15,12 @@ taking nothing (``leaves.actions.ACTIONS_BY_ID``), so a mask or a policy's outpu
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from leaves import N_ACTIONS, Rules
 from leaves.rules import N_ACTION_IDS
 
-__all__ = ["counts_text", "n_action_ids", "openspiel_text", "rules_of", "under"]
+__all__ = ["n_action_ids", "openspiel_text", "rules_of"]
 
 _ITEM = re.compile(r"\s*([A-Za-z_]+)\s*[=:]\s*(.*?)\s*$")
 
@@ -38,16 +37,7 @@ def _normalised(text: str) -> str:
 def rules_of(rules: Any = None, **keys: Any) -> Rules:
     """The rules ``rules`` names (a ``Rules``, its text, its plain data; None: today's), with
     the rule ``keys`` changed on top; ValueError in one line for anything impossible."""
-    if rules is None or isinstance(rules, str):
-        base = Rules.parse(_normalised(rules or ""))
-    elif isinstance(rules, Rules):
-        base = rules
-    elif isinstance(rules, Mapping):
-        base = Rules.from_dict(rules)
-    else:
-        raise ValueError(
-            f"rules must be a leaves.Rules, its key=value text or a dict, got {rules!r}"
-        )
+    base = Rules.of(_normalised(rules) if isinstance(rules, str) else rules)
     if not keys:
         return base
     try:
@@ -70,15 +60,3 @@ def openspiel_text(rules: Rules) -> str:
 
 def _pairs(rules: Rules) -> list[str]:
     return [] if rules.is_default else str(rules).split(", ")
-
-
-def counts_text(counts: tuple[int, ...]) -> str:
-    """Player counts in words: ``3 to 6``, ``2 or 4``, ``2, 3 or 5``."""
-    if len(counts) > 2 and counts == tuple(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}"
-    return " or ".join(", ".join(map(str, counts)).rsplit(", ", 1))
-
-
-def under(rules: Rules) -> str:
-    """`` under <rules>`` for a message, nothing under today's rules."""
-    return "" if rules.is_default else f" under {rules}"

@@ -38,7 +38,7 @@ from .rules import (
     TURN_LIMIT,
 )
 
-__all__ = ["DEFAULT_RULES", "KEYS", "RuleKey", "Rules", "TAKE_MODES"]
+__all__ = ["DEFAULT_RULES", "KEYS", "RuleKey", "Rules", "TAKE_MODES", "counts_text", "value_text"]
 
 TAKE_MODES = ("any", "ends", "nothing")
 """What a pass takes, by index (the compiled kernels' ``take`` code): any stack, an end stack
@@ -128,7 +128,7 @@ class Rules:
                 if n == n_players or n == 0:
                     return h
         raise ValueError(
-            f"13 Leaves{self._under()} is played by {_counts_text(self.players)} players, "
+            f"13 Leaves{self.under()} is played by {counts_text(self.players)} players, "
             f"got {n_players}"
         )
 
@@ -163,10 +163,11 @@ class Rules:
     def __str__(self) -> str:
         """The changed keys as ``key=value`` text ``Rules.parse`` reads back; ``default``
         for today's rules."""
-        parts = [f"{k}={_text(k, v)}" for k, v in self.changes().items()]
+        parts = [f"{k}={value_text(k, v)}" for k, v in self.changes().items()]
         return ", ".join(parts) if parts else "default"
 
-    def _under(self) -> str:
+    def under(self) -> str:
+        """`` under <rules>`` for a message; nothing under today's rules."""
         return "" if self.is_default else f" under {self}"
 
     # ------------------------------------------------------------------ building
@@ -190,7 +191,26 @@ class Rules:
             raise ValueError(
                 f"unknown rule {unknown[0]!r}; the rules are {', '.join(k.name for k in KEYS)}"
             )
-        return DEFAULT_RULES.replace(**{k: _read(k, v) for k, v in d.items()})
+        return DEFAULT_RULES.replace(**d)
+
+    @classmethod
+    def of(cls, rules: Any) -> Rules:
+        """The rules a caller names in any of the forms the project takes: a ``Rules``, its
+        ``key=value`` text (one string or several, the later winning), its plain data, or
+        None for today's. ValueError in one line otherwise."""
+        if rules is None:
+            return DEFAULT_RULES
+        if isinstance(rules, Rules):
+            return rules
+        if isinstance(rules, Mapping):
+            return cls.from_dict(rules)
+        if isinstance(rules, str) or (
+            isinstance(rules, list | tuple) and all(isinstance(t, str) for t in rules)
+        ):
+            return cls.parse(rules)
+        raise ValueError(
+            f"rules must be a leaves.Rules, its key=value text or a dict, got {rules!r}"
+        )
 
     @classmethod
     def parse(cls, text: str | Iterable[str] | None, base: Rules | None = None) -> Rules:
@@ -341,28 +361,25 @@ def _counts_read(value: Any) -> tuple[int, ...]:
     return counts
 
 
-def _counts_text(counts: tuple[int, ...]) -> str:
+def counts_text(counts: Iterable[int]) -> str:
+    """Player counts in words: ``3 to 6``, ``3 or 4``, ``2, 3 or 5``."""
+    counts = tuple(counts)
     if len(counts) > 2 and counts == tuple(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]} to {counts[-1]}"
     return " or ".join(", ".join(map(str, counts)).rsplit(", ", 1))
 
 
-def _read(key: str, value: Any) -> Any:
-    """A value from text or plain data into the form ``Rules`` takes."""
-    if key == "hand_size" and isinstance(value, Mapping):
-        return {int(n): h for n, h in value.items()}
-    return value
-
-
-def _text(key: str, value: Any) -> str:
-    """A key's value written the way ``Rules.parse`` reads it."""
+def value_text(key: str, value: Any) -> str:
+    """A key's value (``Rules.to_dict``'s form) written the way ``Rules.parse`` reads it."""
     if key == "hand_size" and isinstance(value, dict):
         return "/".join(f"{n}:{h}" for n, h in value.items())
     if key == "deck":
         return "/".join(map(str, value))
     if key == "players":
         c = tuple(value)
-        return f"{c[0]}-{c[-1]}" if c == tuple(range(c[0], c[-1] + 1)) else "/".join(map(str, c))
+        if len(c) > 1 and c == tuple(range(c[0], c[-1] + 1)):
+            return f"{c[0]}-{c[-1]}"
+        return "/".join(map(str, c))
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)

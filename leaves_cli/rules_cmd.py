@@ -14,7 +14,7 @@ import click
 
 from .errors import CLIError
 
-__all__ = ["check_players", "counts_words", "parse_rules", "rules", "value_text"]
+__all__ = ["check_players", "parse_rules", "rules"]
 
 
 def parse_rules(texts: Any, flag: str = "--rules") -> Any:
@@ -28,38 +28,15 @@ def parse_rules(texts: Any, flag: str = "--rules") -> Any:
         raise CLIError(f"{flag}: {exc}", usage=True) from None
 
 
-def counts_words(counts: Any) -> str:
-    """Player counts in words: '3 to 6', '3 or 4', '3, 5 or 6'."""
-    c = list(counts)
-    if len(c) > 2 and c == list(range(c[0], c[-1] + 1)):
-        return f"{c[0]} to {c[-1]}"
-    return " or ".join(", ".join(map(str, c)).rsplit(", ", 1))
-
-
 def check_players(parsed: Any, players: int, flag: str = "--players") -> None:
     """A usage error naming the counts ``parsed`` allows unless ``players`` is one."""
+    from leaves.ruleset import counts_text
+
     if players not in parsed.players:
-        under = "" if parsed.is_default else f" under {parsed}"
-        raise CLIError(f"{flag} must be {counts_words(parsed.players)}{under}, got {players}",
-                       usage=True)  # fmt: skip
-
-
-def value_text(key: str, value: Any) -> str:
-    """A key's value (``Rules.to_dict`` form) as ``--rules`` text writes it."""
-    if key == "hand_size" and isinstance(value, dict):
-        return "/".join(f"{n}:{h}" for n, h in value.items())
-    if key in ("deck", "players"):
-        counts = list(value)
-        if (
-            key == "players"
-            and len(counts) > 1
-            and counts == list(range(counts[0], counts[-1] + 1))
-        ):
-            return f"{counts[0]}-{counts[-1]}"
-        return "/".join(map(str, counts))
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
+        raise CLIError(
+            f"{flag} must be {counts_text(parsed.players)}{parsed.under()}, got {players}",
+            usage=True,
+        )
 
 
 def _keys_table() -> Any:
@@ -84,7 +61,7 @@ def _rules_table(parsed: Any) -> Any:
     from rich import box
     from rich.table import Table
 
-    from leaves.ruleset import DEFAULT_RULES, KEYS
+    from leaves.ruleset import DEFAULT_RULES, KEYS, value_text
 
     full, changed = parsed.to_dict(), parsed.changes()
     today = DEFAULT_RULES.to_dict()

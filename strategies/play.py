@@ -130,12 +130,10 @@ def _seed_u64(seed: Any, what: str) -> int:
 
 
 def game_rules(rules: Rules | None, turn_limit: Any = None) -> Rules:
-    """``rules`` (today's when None) with ``turn_limit`` when one is given: the one place a
-    call's turn limit and rules become the rules a game is played under."""
-    if rules is None:
-        rules = DEFAULT_RULES
-    elif not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a leaves.Rules, got {rules!r}")
+    """``rules`` (any form ``Rules.of`` reads; today's when None) with ``turn_limit`` when one
+    is given: the one place a call's turn limit and rules become the rules a game is played
+    under."""
+    rules = Rules.of(rules)
     if turn_limit is not None and turn_limit != rules.turn_limit:
         rules = rules.replace(turn_limit=_check_turn_limit(turn_limit))
     return rules

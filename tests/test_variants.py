@@ -259,3 +259,13 @@ def test_every_builtin_stays_legal_under_any_rule_set(rules, seed, data):
     for rec in res.records:
         final = leaves.replay(rec, rules)[-1]
         assert final.rules == rules and final.turn == rec.turns
+
+
+def test_rules_of_reads_every_form_the_project_takes():
+    r = Rules(hand_size=9, take="ends")
+    assert Rules.of(None) is DEFAULT_RULES and Rules.of(r) is r
+    assert Rules.of("hand_size=9,take=ends") == Rules.of(["hand_size=8", "hand_size=9,take=ends"])
+    assert Rules.of({"hand_size": 9, "take": "ends"}) == r == Rules.of(r.to_dict())
+    with pytest.raises(ValueError, match="rules must be a leaves.Rules"):
+        Rules.of(3)
+    assert r.under() == " under hand_size=9, take=ends" and DEFAULT_RULES.under() == ""

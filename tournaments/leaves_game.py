@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
-from leaves.ruleset import DEFAULT_RULES, Rules
+from leaves.ruleset import Rules
 from strategies.builtin import BEST_HEURISTIC
 from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
 from strategies.deadline import check_timeout
@@ -47,13 +47,10 @@ def game_rules(rules: Any, turn_limit: int | None = None) -> Rules:
     if isinstance(rules, list | tuple) and all(isinstance(t, str) for t in rules):
         texts = list(rules)
     if texts is None:
-        if rules is None or isinstance(rules, Rules):
-            out = rules or DEFAULT_RULES
-        else:
-            out = Rules.from_dict(rules)
+        out = Rules.of(rules)
     else:
         try:
-            out = Rules.parse(texts)
+            out = Rules.of(texts)
         except ValueError as exc:
             raise ValueError(f"--rules: {exc}") from None
         named = _named_turn_limit(texts)
