@@ -393,3 +393,33 @@ def test_reports_import_neither_openspiel_nor_scipy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _sorted_csv(path) -> pd.DataFrame:
+    """A CSV with its columns and rows in one order, whatever order produced it."""
+    df = pd.read_csv(path)
+    df = df[sorted(df.columns)]
+    keys = [c for c in df.columns if df[c].dtype == object]
+    return df.sort_values(keys or list(df.columns)).reset_index(drop=True)
+
+
+def test_the_meta_game_does_not_move_with_listing_order_or_jobs(repeats_run, tmp_path, capsys):
+    """The same field listed in another order and played by two workers: the same payoff
+    table, equilibrium, bootstrap intervals, alpha-rank and trajectory."""
+    from leaves_cli.main import main
+
+    other = tmp_path / "other"
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", "counter", "random", "taker", "--players", "3", "--repeats",
+              "--games", "600", "--seed", "1", "--jobs", "2", "--out", str(other)])  # fmt: skip
+        raise SystemExit(0)
+    assert not exc.value.code
+    for run, out in ((repeats_run, tmp_path / "a"), (other, tmp_path / "b")):
+        code, _, err = cli(capsys, "report", str(run), "--out", str(out))
+        assert code == 0, err
+    names = [p.name for p in (tmp_path / "a").glob("metagame_*.csv")]
+    assert len(names) >= 4
+    for name in names:
+        pd.testing.assert_frame_equal(
+            _sorted_csv(tmp_path / "a" / name), _sorted_csv(tmp_path / "b" / name), rtol=1e-9
+        )

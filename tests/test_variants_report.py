@@ -389,3 +389,18 @@ def test_the_first_players_advantage_vanishes_only_with_a_clear_change():
     grows = findings(*_tables((0.02, 0.01, 0.03), (0.06, 0.05, 0.07), (0.04, 0.03, 0.05), True),
                      ["default", "hand_size=9"], "Paired")  # fmt: skip
     assert "the first player's edge grows by 4.0 points [3.0, 5.0]" in grows[0]
+
+
+def test_the_comparison_does_not_move_with_listing_order_or_jobs(played, tmp_path):
+    """The same field listed in another order, the variants given in another order, two
+    workers: every measure and every difference the same."""
+    out, _ = played
+    other = tmp_path / "other"
+    res = _invoke("greedy", "random", "low", "--rules", "expert_target=21", "--rules",
+                  "hand_size=6", "--players", "3", "--games", "600", "--seed", "2",
+                  "--jobs", "2", "--out", other)  # fmt: skip
+    assert res.exit_code == 0, res.output
+    for name in ("variants_metrics.csv", "variants_differences.csv", "variants_seats.csv",
+                 "variants_skill.csv", "variants_close.csv", "variants_length.csv"):  # fmt: skip
+        key = lambda row: tuple(sorted(row.items()))  # noqa: E731 - rows in one order
+        assert sorted(_rows(out / name), key=key) == sorted(_rows(other / name), key=key), name
