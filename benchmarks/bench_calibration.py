@@ -13,9 +13,16 @@ state. Calibrated intervals cover 93-97% at every design size.
 ``--designs`` compares the default design (each table its own deals) with the shared deals of
 earlier versions (every table of a size dealt the same cards) on the same budget.
 
+``--variants`` does the same for ``leaves variants``' comparison of rule sets: each run plays
+a field under today's rules and under one variant from the same seed (so paired by duplicate
+set, as the command does), and the coverage of every measure's interval (length, seat edges,
+skill spread, best against random, closeness, unfinished) and of every difference's interval
+is counted against the other runs pooled; the line ends with the measure covered least.
+
     python benchmarks/bench_calibration.py                  # the grid, 200 runs a design
     python benchmarks/bench_calibration.py --runs 60 --only readme,default
     python benchmarks/bench_calibration.py --designs --runs 12
+    python benchmarks/bench_calibration.py --variants       # the rule-variant comparison
 """
 
 from __future__ import annotations
@@ -71,6 +78,17 @@ GRID = [
         gauntlet=True,
     ),  # fmt: skip
 ]
+
+
+VARIANT_GRID = [
+    Design("variants: 3p x 3 strategies, 6 deals, hand_size=9", ("weighted", "low", "random"),
+           "3", 6),
+    Design("variants: 3p x 3 strategies, 40 deals, take=ends", ("weighted", "low", "random"),
+           "3", 40),
+    Design("variants: 4p x 5 strategies, 4 deals, min_count=off",
+           ("weighted", "taker", "low", "high", "random"), "4", 4),
+]  # fmt: skip
+"""The rule-variant designs: the variant is the text after the last comma of the name."""
 
 
 def _tournament(d: Design, seed: int, shared: bool = False) -> Tournament:
@@ -147,6 +165,84 @@ def measure(d: Design, runs: int, seed: int, jobs: int, shared: bool = False) ->
     }
 
 
+def one_variant_run(d: Design, seed: int) -> dict:
+    """Play ``d`` under today's rules and its variant from one seed and return every
+    measure and difference of the comparison with its interval, keyed by measure."""
+    from reports.variants import variant_tables
+    from tournaments.leaves_game import LeavesGame
+
+    rules = d.name.rsplit(", ", 1)[1]
+    probe = Tournament(list(d.strategies), players=d.players, games=1, seed=seed)
+    games = d.deals * probe.schedule.seats_per_set
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="leaves-calibration-") as tmp:
+        for label, text in (("default", None), (rules, rules)):
+            t = Tournament(list(d.strategies), players=d.players, games=games, seed=seed,
+                           game=LeavesGame(rules=text))  # fmt: skip
+            res = t.run(n_jobs=1, out=Path(tmp) / label)
+            runs.append((label, reports.load_run(res.out)))
+        tables, _ = variant_tables(runs)
+    key = ["rules", "metric", "n_players", "position"]
+    m = tables["variants_metrics"].sort_values(key)
+    f = tables["variants_differences"].sort_values(key)
+    return {
+        "games": games,
+        "units": int(m["deal_sets"].max()),
+        "metrics": {tuple(r[k] for k in key): (r["value"], r["ci_low"], r["ci_high"])
+                    for r in m.to_dict("records")},
+        "diffs": {tuple(r[k] for k in key): (r["diff"], r["ci_low"], r["ci_high"])
+                  for r in f.to_dict("records")},
+    }  # fmt: skip
+
+
+def _keyed_coverage(res: list[dict], what: str) -> str:
+    """Coverage over runs x the measures every run has that vary, the median ratio of a measure's mean
+    stated half-width to the sd of its estimate across runs (1.96 when the intervals are as
+    wide as the runs vary), and the measure covered least."""
+    keys = sorted(set.intersection(*(set(r[what]) for r in res)), key=str)
+    est, lo, hi = (np.array([[r[what][k][i] for k in keys] for r in res], float)
+                   for i in range(3))  # fmt: skip
+    varies = np.nanstd(est, axis=0) > 0  # a measure no run moves (no game unfinished) cannot miss
+    est, lo, hi = est[:, varies], lo[:, varies], hi[:, varies]
+    keys = [k for k, v in zip(keys, varies, strict=True) if v]
+    truth = _leave_one_out(np.nansum(est, axis=0), np.nan_to_num(est))
+    stated = np.isfinite(lo) & np.isfinite(hi)
+    covered = stated & (lo <= truth) & (truth <= hi)
+    if not stated.any():
+        return f"{'too small: no interval stated':>30} {'':>6}"
+    c_lo, c_hi = wilson(np.array([covered.sum()]), np.array([stated.sum()]))
+    half = np.nanmean(np.where(stated, (hi - lo) / 2, np.nan), axis=0)
+    sd = est.std(axis=0, ddof=1)
+    ratio = float(np.nanmedian(np.where(sd > 0, half / np.where(sd > 0, sd, 1), np.nan)))
+    rate = covered.sum(0) / np.maximum(stated.sum(0), 1)
+    w = int(np.argmin(np.where(stated.sum(0) > 0, rate, 2)))
+    _, metric, n, pos = keys[w]
+    where = metric + ("" if str(n) == "all" else f" {n}p") + ("" if pos == -1 else f" +{pos}")
+    text = f"{covered.sum() / stated.sum():6.1%} [{c_lo[0]:.1%}, {c_hi[0]:.1%}]"
+    return f"{text:>24} {ratio:4.2f}  {where + f' {rate[w]:.0%}':<22}"
+
+
+def variants(args: argparse.Namespace) -> None:
+    """Coverage of ``leaves variants``' measures and differences, one line per design."""
+    print(f"{args.runs} runs a design, seeds from {args.seed}; coverage of the truth (the other "
+          "runs pooled) by the 95% intervals, the median of the mean stated half-width / the "
+          "sd across runs (1.96 for intervals as wide as the runs vary), and the measure "
+          "covered least")  # fmt: skip
+    print(f"{'design':<52} {'games':>6} {'sets':>5} {'measures':>24} {'hw/sd':>5}  "
+          f"{'least':<22} {'differences':>24} {'hw/sd':>5}  {'least':<22}")  # fmt: skip
+    only = [s.strip() for s in args.only.split(",")] if args.only else None
+    for d in VARIANT_GRID:
+        if only and not any(o in d.name for o in only):
+            continue
+        t0 = time.perf_counter()
+        res = Parallel(n_jobs=args.jobs)(
+            delayed(one_variant_run)(d, args.seed + i) for i in range(args.runs)
+        )
+        print(f"{d.name:<52} {res[0]['games']:>6,} {res[0]['units']:>5} "
+              f"{_keyed_coverage(res, 'metrics')} {_keyed_coverage(res, 'diffs')} "
+              f"({args.runs} runs, {time.perf_counter() - t0:.0f} s)", flush=True)  # fmt: skip
+
+
 def _cov_text(c: tuple) -> str:
     covered, stated, total, half, sd = c
     if not stated:
@@ -196,8 +292,12 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="runs played at once")
     ap.add_argument("--only", default="", help="designs whose name contains one of these")
     ap.add_argument("--designs", action="store_true", help="own against shared deals instead")
+    ap.add_argument("--variants", action="store_true", help="the rule-variant comparison")
     args = ap.parse_args()
-    designs(args) if args.designs else grid(args)
+    if args.variants:
+        variants(args)
+    else:
+        designs(args) if args.designs else grid(args)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from .stats import holm
 from .variants_metrics import (
     Measure,
     difference,
+    difference_intervals,
     estimate,
     intervals,
     measures,
@@ -64,7 +65,7 @@ def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bo
     if not pairs:
         return []
     est = stack([difference(b, m, paired) for b, m in pairs])
-    lo, hi = est.interval()
+    lo, hi = difference_intervals(pairs, est)
     p = est.p_value()
     p_holm = holm(p)
     return [{"rules": label, "metric": m.metric, "n_players": m.n_players,

@@ -332,3 +332,29 @@ def difference(base: Measure, other: Measure, paired: bool) -> Estimates:
     uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
     total = np.bincount(inv.ravel(), weights=u, minlength=uniq.size)
     return _sum_estimate(value, uniq, stratum[first], total, base.pooled or other.pooled)
+
+
+def difference_intervals(pairs: list[tuple[Measure, Measure]], est: Estimates
+                         ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The 95% intervals of ``other - base`` for each pair (``est``: their stacked
+    ``difference`` estimates): value +- t * se. Where one of two shares has no spread to
+    measure (100% ahead in every duplicate set, say) that interval would collapse to a point,
+    so it is recovered from each share's Wilson interval (``wilson_t``, which counts such a
+    share's clusters once) by Newcombe's square-and-add (MOVER), the two taken as
+    uncorrelated: the calibration benchmark's ``--variants`` lines measure its coverage."""
+    lo, hi = est.interval()
+    for i, (base, other) in enumerate(pairs):
+        if not base.rate:
+            continue
+        b, o = estimate(base), estimate(other)
+        if b.se[0] > 0 and o.se[0] > 0:
+            continue
+        bl, bh = (float(x[0]) for x in wilson_t(b))
+        ol, oh = (float(x[0]) for x in wilson_t(o))
+        if not np.isfinite([bl, bh, ol, oh]).all():
+            continue
+        pb, po = float(b.value[0]), float(o.value[0])
+        d = po - pb
+        lo[i] = d - np.hypot(po - ol, bh - pb)
+        hi[i] = d + np.hypot(oh - po, pb - bl)
+    return lo, hi
