@@ -18,7 +18,7 @@ from .metagame_text import metagame_lead, metagame_sections
 from .page import Section
 from .significance import PAIRED
 
-__all__ = ["order_note", "overview", "rules_text", "sections"]
+__all__ = ["order_note", "overview", "sections"]
 
 Tables = dict[str, pd.DataFrame]
 
@@ -265,9 +265,9 @@ def overview(run: Run, out: Path) -> list[tuple[str, str]]:
     items.append(
         ("table sizes", ", ".join(f"{n} players: {c:,}" for n, c in enumerate(counts) if c))
     )
-    rules = rules_text(man)
-    if rules is not None:
-        items.append(("rules", rules))
+    settings = man.get("game_settings")  # what the game names in words (13 Leaves: its rules)
+    if isinstance(settings, dict):
+        items += [(str(k), str(v)) for k, v in settings.items()]
     if "seed" in man:
         items.append(("seed", str(man["seed"])))
     seating = man.get("seating_design")
@@ -296,22 +296,3 @@ def overview(run: Run, out: Path) -> list[tuple[str, str]]:
             link = os.path.relpath(run.path / "manifest.json", out.resolve())
             items.append(("manifest", Path(link).as_posix()))
     return items
-
-
-def rules_text(manifest: dict) -> str | None:
-    """The rules a 13 Leaves run was played under, from its manifest's game settings: their
-    changed keys ("hand_size=9, take=ends", a turn limit other than today's included), or
-    "today's rules"; None for another game's run, or a manifest that keeps no game."""
-    spec = manifest.get("spec") if isinstance(manifest, dict) else None
-    if not isinstance(spec, dict) or spec.get("game") not in ("leaves", "13leaves"):
-        return None
-    from leaves.ruleset import Rules
-
-    config = spec.get("game_config") if isinstance(spec.get("game_config"), dict) else {}
-    try:
-        rules = Rules.from_dict(config.get("rules"))
-        if config.get("turn_limit") is not None:
-            rules = rules.replace(turn_limit=config["turn_limit"])
-    except (TypeError, ValueError):
-        return "unreadable in the manifest"
-    return "today's rules" if rules.is_default else str(rules)

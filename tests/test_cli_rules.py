@@ -182,13 +182,17 @@ def test_replay_of_a_variant_runs_game_names_and_checks_its_rules(variant_run, c
 
 
 def test_the_report_overview_names_the_rules(variant_run):
-    from reports.sections import rules_text
+    """The plug-in names its settings in words (13 Leaves: its rules), the manifest keeps
+    them, and the report's overview shows them; another game names none."""
+    from reports.data import load_run
+    from reports.sections import overview
+    from tournaments.games import get_game
 
     manifest = json.loads((variant_run / "manifest.json").read_text())
-    assert rules_text(manifest) == VARIANT_WORDS
-    today = {"spec": {"game": "leaves", "game_config": {"turn_limit": 1000}}}
-    assert rules_text(today) == "today's rules"
-    assert rules_text({"spec": {"game": "ligretto", "game_config": {}}}) is None
+    assert manifest["game_settings"] == {"rules": VARIANT_WORDS}
+    assert ("rules", VARIANT_WORDS) in overview(load_run(variant_run), variant_run / "report")
+    assert get_game("leaves").settings_words() == {"rules": "today's rules"}
+    assert get_game("ligretto").settings_words() == {}
 
 
 # ---------------------------------------------------------------- one-line errors

@@ -271,6 +271,11 @@ class GameBase:
     def config(self) -> dict[str, Any]:
         return {}
 
+    def settings_words(self) -> dict[str, str]:
+        """The settings a report's overview names, in words (e.g. 13 Leaves' rules): none by
+        default. The manifest keeps them as ``game_settings``."""
+        return {}
+
     def versions(self) -> dict[str, str]:
         """The rules core's version (the package ``rules_core`` names), for the manifest."""
         if self.rules_core is None:

@@ -150,6 +150,10 @@ class LeavesGame(GameBase):
         """ValueError naming the counts the rules allow when ``n_players`` is not one."""
         self.rules.hand_size_for(n_players)
 
+    def settings_words(self) -> dict[str, str]:
+        """The rules the run is played under, for the report's overview."""
+        return {"rules": "today's rules" if self.rules.is_default else str(self.rules)}
+
     def config(self) -> dict[str, Any]:
         """The settings a run records and ``--resume`` restores: the turn limit, the decision
         timeout and the rules' other changed keys (none under today's rules)."""

@@ -55,8 +55,9 @@ def now() -> str:
 
 
 def new_manifest(tournament: Any, spec: dict[str, Any]) -> dict[str, Any]:
-    """The manifest a new run starts with: its spec, design and game declaration, the
-    versions its results depend on, and no session yet."""
+    """The manifest a new run starts with: its spec, design and game declaration, the game's
+    settings in words (``settings_words``), the versions its results depend on, and no
+    session yet."""
     t = tournament
     return {
         "format": storage.FORMAT,
@@ -68,6 +69,7 @@ def new_manifest(tournament: Any, spec: dict[str, Any]) -> dict[str, Any]:
         "rank_value": t.game.rank_value,
         "length_value": t.game.length_value,
         "game_declaration": declaration(t.game),
+        "game_settings": dict(getattr(t.game, "settings_words", dict)()),
         "versions": versions(t.game),
         "created": now(),
         "wall_time_s": 0.0,
