@@ -17,9 +17,16 @@ Figures and their floors:
   ``cc -O2 -march=native`` when a compiler is present; its game totals must equal the
   kernels', so both play the very same games);
 - per-turn cost of ``counter`` and ``weighted`` against the simple heuristics;
-- with ``--cold``: the first run on empty caches (numba's and the ahead-of-time loop's,
-  ``strategies.compiled.aot``, whose build the first run leaves to a background process):
-  <= 10 s.
+- ``leaves run`` (the README's main job, 201,600 games and the report) warm, and an
+  ``ismcts`` decision (defaults and ``preset=fast``, one core);
+- with ``--cold``: the newcomer's first ``leaves run``, in a fresh process on empty caches
+  (numba's and the ahead-of-time loop's, ``strategies.compiled.aot``, whose build the first
+  run leaves to a background process), right after the install: <= 10 s; and the second
+  ``leaves run`` straight after it, on the caches the first one left.
+
+``--write`` saves the figures in ``docs/performance.json`` and writes the tables of
+``docs/performance.md`` and of the README's Speed section from them; ``tests/test_docs.py``
+renders both tables from that file again, so no figure in them is typed by hand.
 
 The warm figures are of runs through the loop built ahead of time, as every run after the
 first plays: the script builds it (if it can) before timing them.
@@ -36,6 +43,7 @@ compare ratios taken in the same run, and measure absolute figures on an idle ma
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -57,7 +65,7 @@ FLOORS = {
     "tournament_10k_s": ("<=", 1.0),
     "tournament_1m_jobs2_s": ("<=", 3.5),
     "random_vs_c": (">=", 0.5),
-    "cold_first_run_s": ("<=", 10.0),
+    "cold_leaves_run_s": ("<=", 10.0),
 }
 
 
@@ -88,12 +96,14 @@ def machine() -> dict[str, Any]:
     }
 
 
-def _cli_seconds(args: list[str], env: dict[str, str] | None = None) -> float:
+def _cli_seconds(
+    args: list[str], env: dict[str, str] | None = None, base: dict[str, str] | None = None
+) -> float:
     out = Path(tempfile.mkdtemp(prefix="bench-all-"))
-    cmd = [sys.executable, "-m", "leaves_cli", *args, "--out", str(out / "run"), "--no-progress"]
+    cmd = [sys.executable, "-m", "leaves_cli", *args, "--out", str(out / "run")]
     # A user's Python keeps compiled bytecode; with PYTHONDONTWRITEBYTECODE set every run
     # would compile every module of the project from source again (a few tenths of a second).
-    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    base = {k: v for k, v in (base or os.environ).items() if k != "PYTHONDONTWRITEBYTECODE"}
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True, env={**base, **(env or {})})
     seconds = time.perf_counter() - t0
@@ -103,23 +113,47 @@ def _cli_seconds(args: list[str], env: dict[str, str] | None = None) -> float:
 
 def tournament_seconds(games: int, jobs: int | None, repeats: int) -> float:
     """Best wall time of ``leaves tournament`` (4 heuristics, 4 players) end to end."""
-    args = ["tournament", *HEURISTICS, "--players", "4", "--games", str(games), "--seed", "1"]
+    args = ["tournament", *HEURISTICS, "--players", "4", "--games", str(games), "--seed", "1",
+            "--no-progress"]  # fmt: skip
     if jobs is not None:
         args += ["--jobs", str(jobs)]
-    _cli_seconds([*args[:5], "--games", "100"])  # numba's cache is warm before timing
+    _cli_seconds([*args[:5], "--games", "100", "--no-progress"])  # numba's cache is warm
     return min(_cli_seconds(args) for _ in range(repeats))
 
 
-def cold_first_run_seconds() -> float:
-    """``leaves tournament`` on empty caches (numba's, the built loop's): a first run (it
-    compiles through numba's JIT and leaves the loop's build to a background process)."""
+def leaves_run_seconds(repeats: int, env: dict[str, str] | None = None) -> float:
+    """Best wall time of ``leaves run`` with its defaults (the tournament and the report)."""
+    return min(_cli_seconds(["run"], env=env) for _ in range(repeats))
+
+
+def cold_leaves_run_seconds() -> dict[str, float]:
+    """The first ``leaves run`` a newcomer meets: a fresh process on empty caches (numba's,
+    the built loop's), then the second one on the caches the first left behind."""
     cache = tempfile.mkdtemp(prefix="bench-all-cache-")
     try:
-        args = ["tournament", *HEURISTICS, "--players", "4", "--games", "1000", "--jobs", "1"]
-        env = {"NUMBA_CACHE_DIR": f"{cache}/numba", "LEAVES_CACHE_DIR": f"{cache}/leaves"}
-        return _cli_seconds(args, env=env)
+        env = {"NUMBA_CACHE_DIR": "", "LEAVES_CACHE_DIR": f"{cache}/leaves",
+               "XDG_CACHE_HOME": f"{cache}/xdg"}  # fmt: skip
+        env = {k: v for k, v in env.items() if v}
+        base = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "LEAVES_AOT")}
+        first = _cli_seconds(["run"], env=env, base=base)
+        second = _cli_seconds(["run"], env=env, base=base)
+        return {"cold_leaves_run_s": first, "second_leaves_run_s": second}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
+
+
+def ismcts_decision_ms(games: int) -> dict[str, float]:
+    """Mean wall milliseconds an ``ismcts`` decision takes (defaults, ``preset=fast``), one
+    core, against three ``weighted``, as ``benchmarks/bench_ismcts.py`` measures them."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_ismcts", ROOT / "benchmarks" / "bench_ismcts.py"
+    )
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return {
+        "ismcts_decision_ms": bench.decision_ms(games, {}, "weighted", seed=5),
+        "ismcts_fast_decision_ms": bench.decision_ms(games, {"preset": "fast"}, "weighted", seed=5),
+    }
 
 
 def _compile_c() -> Path | None:
@@ -218,8 +252,10 @@ def run(quick: bool, cold: bool, repeats: int) -> dict[str, Any]:
     )
     if quick:
         res["tournament_1m_jobs2_s_note"] = "quick: 100,000 games, not 1,000,000"
+    res["leaves_run_s"] = leaves_run_seconds(1 if quick else repeats)
+    res.update(ismcts_decision_ms(4 if quick else 12))
     if cold:
-        res["cold_first_run_s"] = cold_first_run_seconds()
+        res.update(cold_leaves_run_seconds())
     res["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     if "c_games_per_s" in res:
         speed = res["c_games_per_s"] / C_REFERENCE_GAMES_PER_S
@@ -261,12 +297,7 @@ def markdown(res: dict[str, Any]) -> str:
          + f" (counter {res['counter_vs_simple']:.1f}x, weighted {res['weighted_vs_simple']:.1f}x"
          " the simple heuristics)", None, "`python benchmarks/bench_all.py`")
     )  # fmt: skip
-    if "cold_first_run_s" in res:
-        rows.append(
-            ("first run on empty caches (1,000 games, numba's compile included)",
-             f"{res['cold_first_run_s']:.1f} s", "cold_first_run_s",
-             "`python benchmarks/bench_all.py --cold`")
-        )  # fmt: skip
+    rows += _run_rows(res)
     speed = res.get("machine_speed")
     scaled = (
         f" The C reference ran at {speed:.2f}x the 600,000 games/s quoted for a C engine on the"
@@ -291,7 +322,63 @@ def markdown(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _run_rows(res: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
+    """The rows of the main job and the search, shared by both tables."""
+    rows = []
+    if "cold_leaves_run_s" in res:
+        rows += [
+            ("first `leaves run` right after the install (empty caches, numba's compile included)",
+             f"{res['cold_leaves_run_s']:.1f} s", "cold_leaves_run_s",
+             "`python benchmarks/bench_all.py --cold`"),
+            ("second `leaves run` straight after it (the first left the loop compiling in the "
+             "background)", f"{res['second_leaves_run_s']:.1f} s", None,
+             "`python benchmarks/bench_all.py --cold`"),
+        ]  # fmt: skip
+    if "leaves_run_s" in res:
+        rows.append(
+            ("`leaves run` once its caches are warm: 201,600 games and the report",
+             f"{res['leaves_run_s']:.1f} s", None, "`time leaves run --out runs/main`")
+        )  # fmt: skip
+    if "ismcts_decision_ms" in res:
+        rows.append(
+            ("`ismcts` decision (defaults) / `preset=fast`, one core, against three `weighted`",
+             f"{res['ismcts_decision_ms']:.1f} ms / {res['ismcts_fast_decision_ms']:.1f} ms",
+             None, "`python benchmarks/bench_ismcts.py --games 40 --jobs 1 --opponent weighted "
+             "--seed 5 [--preset fast]`")
+        )  # fmt: skip
+    return rows
+
+
+def readme_table(res: dict[str, Any]) -> str:
+    """The README's Speed table: the figures a user meets, from the same run."""
+    random = f"{res['random_games_per_s']:,.0f} games/s"
+    if "random_vs_c" in res:
+        random += f" ({res['random_vs_c']:.2f}x a C engine of the same algorithm, same run)"
+    rows = [
+        ("compiled random play, 4 players, one core", random, None, "`leaves bench --players 4`"),
+        ("tournament of 1,000,000 four-player games, four heuristics, end to end",
+         f"{res['tournament_1m_jobs2_s']:.2f} s", None,
+         "`leaves tournament greedy low high minimal --games 1000000 --jobs 2`"),
+        ("10,000-game tournament, end to end through the command",
+         f"{res['tournament_10k_s']:.2f} s", None,
+         "`leaves tournament greedy low high minimal --games 10000`"),
+        *_run_rows(res),
+    ]  # fmt: skip
+    m = res["machine"]
+    lines = [
+        f"Measured by one run of `python benchmarks/bench_all.py{' --cold' if 'cold_leaves_run_s' in res else ''}`"
+        f" on {m['cpu']} ({m['cores']} cores), load average {m['load_average'][0]:.2f} before",
+        "",
+        "| what | figure | command |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {what} | {figure} | {cmd} |" for what, figure, _key, cmd in rows]
+    return "\n".join(lines)
+
+
 PAGE = ROOT / "docs" / "performance.md"
+README = ROOT / "README.md"
+FIGURES = ROOT / "docs" / "performance.json"
 BEGIN, END = "<!-- bench_all:begin", "<!-- bench_all:end -->"
 
 
@@ -306,6 +393,13 @@ def write_page(table: str, page: Path = PAGE) -> None:
     page.write_text(head + table.rstrip() + "\n" + text[stop:])
 
 
+def write_all(res: dict[str, Any]) -> None:
+    """Save the figures and write both tables from them (``--write``)."""
+    FIGURES.write_text(json.dumps(res, indent=1) + "\n")
+    write_page(markdown(res), PAGE)
+    write_page(readme_table(res), README)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs")
@@ -314,7 +408,7 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="print the performance table")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--from", dest="source", help="read figures from a saved --json run")
-    parser.add_argument("--write", action="store_true", help=f"write the table into {PAGE.name}")
+    parser.add_argument("--write", action="store_true", help="save the figures, write both tables")
     args = parser.parse_args()
     if args.source:
         res = json.loads(Path(args.source).read_text())
@@ -323,8 +417,9 @@ def main() -> None:
     if args.json:
         print(json.dumps(res, indent=1))
     elif args.write:
-        write_page(markdown(res))
-        print(f"wrote the table into {PAGE.relative_to(ROOT)}")
+        write_all(res)
+        print(f"wrote {FIGURES.relative_to(ROOT)} and the tables of {PAGE.relative_to(ROOT)} "
+              f"and {README.name}")  # fmt: skip
     elif args.markdown:
         print(markdown(res))
     else:

@@ -98,6 +98,16 @@ def _run(games: list[int], seeds: np.ndarray, params: dict, opponent: str, n: in
     )
 
 
+def decision_ms(games: int, params: dict, opponent: str, seed: int, players: int = 4) -> float:
+    """Mean wall milliseconds a searched decision takes over ``games`` games on one core,
+    after a warm-up game (``benchmarks/bench_all.py`` quotes it)."""
+    seeds = np.random.SeedSequence(seed).generate_state(2 * (games + 1), np.uint64)
+    seeds = seeds.reshape(games + 1, 2)
+    _run([games], seeds, params, opponent, players)  # load or compile
+    *_, decisions, wall, _cpu, _iters = _run(list(range(games)), seeds, params, opponent, players)
+    return 1000 * wall / max(1, decisions)
+
+
 def compare(specs: list[str], games: int, players: int, opponent: str, seed: int) -> None:
     """CPU time of each spec's searches on the same positions, interleaved (``--compare``)."""
     import leaves

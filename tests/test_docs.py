@@ -5,6 +5,7 @@ measured table only the benchmark writes."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -71,3 +72,59 @@ def test_the_performance_table_is_written_by_the_benchmark(tmp_path):
     assert "| new | 1 s |" in after
     assert after.split(bench.BEGIN)[0] == text.split(bench.BEGIN)[0]  # the text around stays
     assert after.split(bench.END)[1] == text.split(bench.END)[1]
+
+
+def _bench_all():
+    spec = importlib.util.spec_from_file_location("bench_all", ROOT / "benchmarks" / "bench_all.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def _between_markers(text: str, bench) -> str:
+    start = text.index("\n", text.index(bench.BEGIN)) + 1
+    return text[start : text.index(bench.END)].rstrip()
+
+
+def test_every_speed_figure_is_the_saved_benchmark_run():
+    """The README's and docs/performance.md's speed tables are rendered again from the figures
+    `bench_all.py --write` saved: a figure typed by hand, or a table from another run, fails."""
+    bench = _bench_all()
+    figures = json.loads(bench.FIGURES.read_text(encoding="utf-8"))
+    for page, table in (
+        (bench.PAGE, bench.markdown(figures)),
+        (bench.README, bench.readme_table(figures)),
+    ):
+        text = page.read_text(encoding="utf-8")
+        assert _between_markers(text, bench) == table.rstrip(), (
+            f"{page.name}: rerun bench_all --write"
+        )
+    assert "cold_leaves_run_s" in figures, (
+        "the README's figures must include the first run (--cold)"
+    )
+
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+(?:[.,]\d+)*", text))
+
+
+def _section(text: str, heading: str) -> str:
+    start = text.index(heading)
+    end = text.find("\n## ", start + len(heading))
+    return text[start : end if end >= 0 else None]
+
+
+def test_the_readme_quotes_its_sources_figures():
+    """Each number of the README's findings and calibration paragraphs is in the page it
+    quotes (docs/findings.md written by benchmarks/findings.py, docs/strength.md, the
+    calibration table of docs/reports.md): a figure the source no longer states fails."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quoted = {
+        "## What the simulations say": ["findings.md", "strength.md"],
+        "## How sure are we": ["reports.md", "tournaments.md"],
+    }
+    for heading, pages in quoted.items():
+        source = "".join((ROOT / "docs" / p).read_text(encoding="utf-8") for p in pages)
+        text = re.sub(r"\([^)]*\.(?:md|py)[^)]*\)", "", _section(readme, heading))  # links
+        missing = sorted(_numbers(text) - _numbers(source) - {"13", "95", "200"})
+        assert not missing, f"{heading}: {missing} are not in {pages}"

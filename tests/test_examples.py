@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
 
-def _run(script: str, tmp_path: Path, *args: str) -> str:
+def _run(script: str, tmp_path: Path, *args: str, games: int = 100) -> str:
     env = {
         **os.environ,
-        "LEAVES_EXAMPLE_GAMES": "100",
+        "LEAVES_EXAMPLE_GAMES": str(games),
         "LEAVES_EXAMPLE_EXAMPLES": "8",
         "LEAVES_EXAMPLE_OUT": str(tmp_path / "run"),
         "MPLBACKEND": "Agg",
@@ -50,10 +50,26 @@ def test_run_tournament(tmp_path):
 
 
 def test_win_rate_chart(tmp_path):
-    out = _run("win_rate_chart.py", tmp_path)
+    out = _run("win_rate_chart.py", tmp_path, games=2000)
     png = tmp_path / "win_rates.png"
     assert "chart: win_rates.png" in out
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the bars are the summary's intervals over duplicate sets, not binomial ones over games
+    import reports
+    import tournaments
+
+    summary = reports.summary(tournaments.load(tmp_path / "run")).set_index("strategy")
+    printed = {}
+    for line in out.splitlines()[1:-1]:
+        name, _games, _rate, low, high = line.split()
+        printed[name] = (float(low), float(high))
+    assert set(printed) == set(summary.index)
+    for name, (low, high) in printed.items():
+        assert abs(low - summary.loc[name, "ci_low"]) < 1e-5
+        assert abs(high - summary.loc[name, "ci_high"]) < 1e-5
+    wins, games = summary["wins"], summary["games"]
+    binomial = reports.wilson(wins, games)[0]
+    assert (abs(summary["ci_low"] - binomial) > 1e-4).any()  # not the binomial interval
 
 
 def test_my_strategy(tmp_path):
