@@ -128,3 +128,23 @@ def test_the_readme_quotes_its_sources_figures():
         text = re.sub(r"\([^)]*\.(?:md|py)[^)]*\)", "", _section(readme, heading))  # links
         missing = sorted(_numbers(text) - _numbers(source) - {"13", "95", "200"})
         assert not missing, f"{heading}: {missing} are not in {pages}"
+
+
+def _readme_answer() -> list[str]:
+    """The bullets of the README's ```text block under the Quick start, unwrapped."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```text\n", 1)[1].split("```", 1)[0]
+    return [" ".join(b.split()) for b in ("\n" + block).split("\n- ")[1:]]
+
+
+def test_the_readme_prints_what_leaves_run_prints(tmp_path):
+    """The Quick start's answer is what `leaves run` with its defaults says, word for word."""
+    from click.testing import CliRunner
+
+    from leaves_cli.main import cli
+
+    out = CliRunner().invoke(cli, ["run", "--out", str(tmp_path / "run"), "--jobs", "1"])
+    assert out.exit_code == 0, out.output
+    printed = out.output.split("Key findings:\n", 1)[1]
+    bullets = [line[2:] for line in printed.splitlines() if line.startswith("- ")]
+    assert bullets == _readme_answer()
