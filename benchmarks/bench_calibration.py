@@ -17,7 +17,11 @@ earlier versions (every table of a size dealt the same cards) on the same budget
 a field under today's rules and under one variant from the same seed (so paired by duplicate
 set, as the command does), and the coverage of every measure's interval (length, seat edges,
 skill spread, best against random, closeness, unfinished) and of every difference's interval
-is counted against the other runs pooled; the line ends with the measure covered least.
+is counted against the other runs pooled; the line ends with the measure covered least. The
+designers' measures are part of it: every game of a run is replayed turn by turn (lead
+changes, drama, wins from behind, when the game is decided), ``--restricted`` games per
+restriction play the restricted weighted, and the skill ladder's steps are measured; a
+second line per design gives their coverage alone.
 
     python benchmarks/bench_calibration.py                  # the grid, 200 runs a design
     python benchmarks/bench_calibration.py --runs 60 --only readme,default
@@ -165,7 +169,7 @@ def measure(d: Design, runs: int, seed: int, jobs: int, shared: bool = False) ->
     }
 
 
-def one_variant_run(d: Design, seed: int) -> dict:
+def one_variant_run(d: Design, seed: int, restricted: int = 60) -> dict:
     """Play ``d`` under today's rules and its variant from one seed and return every
     measure and difference of the comparison with its interval, keyed by measure."""
     from reports.variants import variant_tables
@@ -174,12 +178,16 @@ def one_variant_run(d: Design, seed: int) -> dict:
     rules = d.name.rsplit(", ", 1)[1]
     probe = Tournament(list(d.strategies), players=d.players, games=1, seed=seed)
     games = d.deals * probe.schedule.seats_per_set
+    from leaves_cli.variants_designer import replay_designer
+
     runs = []
+    who = "weighted" if "weighted" in d.strategies else None
     with tempfile.TemporaryDirectory(prefix="leaves-calibration-") as tmp:
         for label, text in (("default", None), (rules, rules)):
             t = Tournament(list(d.strategies), players=d.players, games=games, seed=seed,
                            game=LeavesGame(rules=text))  # fmt: skip
             res = t.run(n_jobs=1, out=Path(tmp) / label)
+            replay_designer(t, t.game.rules, Path(res.out), (games, restricted), who)
             runs.append((label, reports.load_run(res.out)))
         tables, _ = variant_tables(runs)
     key = ["rules", "metric", "n_players", "position"]
@@ -195,11 +203,21 @@ def one_variant_run(d: Design, seed: int) -> dict:
     }  # fmt: skip
 
 
-def _keyed_coverage(res: list[dict], what: str) -> str:
+DESIGNER = ("lead_changes", "drama", "comeback", "decided_at", "ladder_step")
+"""The designers' measures (and every ``restricted_<name>``)."""
+
+
+def _designer(key: tuple) -> bool:
+    return key[1] in DESIGNER or str(key[1]).startswith("restricted_")
+
+
+def _keyed_coverage(res: list[dict], what: str, designer: bool = False) -> str:
     """Coverage over runs x the measures every run has that vary, the median ratio of a measure's mean
     stated half-width to the sd of its estimate across runs (1.96 when the intervals are as
-    wide as the runs vary), and the measure covered least."""
+    wide as the runs vary), and the measure covered least; ``designer``: the designers'
+    measures alone."""
     keys = sorted(set.intersection(*(set(r[what]) for r in res)), key=str)
+    keys = [k for k in keys if _designer(k)] if designer else keys
     est, lo, hi = (np.array([[r[what][k][i] for k in keys] for r in res], float)
                    for i in range(3))  # fmt: skip
     varies = np.nanstd(est, axis=0) > 0  # a measure no run moves (no game unfinished) cannot miss
@@ -236,11 +254,14 @@ def variants(args: argparse.Namespace) -> None:
             continue
         t0 = time.perf_counter()
         res = Parallel(n_jobs=args.jobs)(
-            delayed(one_variant_run)(d, args.seed + i) for i in range(args.runs)
+            delayed(one_variant_run)(d, args.seed + i, args.restricted) for i in range(args.runs)
         )
         print(f"{d.name:<52} {res[0]['games']:>6,} {res[0]['units']:>5} "
               f"{_keyed_coverage(res, 'metrics')} {_keyed_coverage(res, 'diffs')} "
               f"({args.runs} runs, {time.perf_counter() - t0:.0f} s)", flush=True)  # fmt: skip
+        print(f"{'  of which the designers measures':<52} {'':>6} {'':>5} "
+              f"{_keyed_coverage(res, 'metrics', True)} {_keyed_coverage(res, 'diffs', True)}",
+              flush=True)  # fmt: skip
 
 
 def _cov_text(c: tuple) -> str:
@@ -293,6 +314,8 @@ def main() -> None:
     ap.add_argument("--only", default="", help="designs whose name contains one of these")
     ap.add_argument("--designs", action="store_true", help="own against shared deals instead")
     ap.add_argument("--variants", action="store_true", help="the rule-variant comparison")
+    ap.add_argument("--restricted", type=int, default=60,
+                    help="--variants: games per restriction for restricted play (0: none)")  # fmt: skip
     args = ap.parse_args()
     if args.variants:
         variants(args)

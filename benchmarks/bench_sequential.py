@@ -16,9 +16,14 @@ estimate is unstratified, as the command's is (``reports.significance.paired``).
 
 Printed, one line per true difference (0, margin/2, margin, 2 margin) and correlation: how
 often it declared "better" (should be at most alpha at 0 and at least 1 - beta at the margin),
-how often it stopped undecided, mean and 90th percentile games per side, and the games per
-side of the fixed-size one-sided test with the same alpha and power at the margin,
-``n = ((z_{1-alpha} + z_{1-beta}) * sd / margin) ** 2`` duplicate sets on the per-set sd.
+how often what it said was false (``false``: "better" said at a difference of 0, "not better by
+the margin" said at the margin or beyond; nothing it says is false halfway, where "better" and
+"not better by the margin" are both true -- the claim "better by at least the margin" would be
+false there about half the time), how often it stopped undecided, mean and 90th percentile
+games per side, and the games per side of the fixed-size one-sided test with the same alpha
+and power at the margin, ``n = ((z_{1-alpha} + z_{1-beta}) * sd / margin) ** 2`` duplicate sets
+on the per-set sd. ``tests/test_sequential_claims.py`` checks the same by reading the sentences
+the command prints.
 ``--real N`` adds N real-engine sequential gauntlets of counter against counter
 (near_win_penalty=3) (true difference about nil) through the command line's driver.
 """
@@ -110,6 +115,17 @@ def simulate(q: np.ndarray, margin: float, alpha: float, beta: float, reps: int,
     return better, n * SEATINGS, active
 
 
+def false_claims(frac: float, better: np.ndarray, undecided: np.ndarray) -> float:
+    """The share of tests whose sentence is false at a true difference of ``frac`` margins:
+    "better" (a difference above 0) at 0 or below, "not better by the margin" at the margin
+    or beyond; in between both are true."""
+    if frac <= 0:
+        return float(better.mean())
+    if frac >= 1:
+        return float((~better & ~undecided).mean())
+    return 0.0
+
+
 def real_rows(n: int, margin: float, alpha: float, beta: float) -> str:
     """N real-engine sequential gauntlets (seeds 0..N-1) of counter against a close variant."""
     from leaves_cli.sequential import run_sequential
@@ -151,8 +167,8 @@ def main() -> None:
     print(f"GSPRT H0: 0 vs H1: {args.margin:g} points, alpha {args.alpha:g}, beta {args.beta:g};"
           f" first batch {FIRST_GAMES:,}, x{GROWTH:g} per batch, cap {MAX_GAMES:,} games per side; "
           f"{args.reps:,} tests a line")  # fmt: skip
-    head = (f"{'rho':>4} {'true diff':>10} {'P(better)':>9} {'undecided':>9} {'mean games':>10} "
-            f"{'p90 games':>9} {'fixed games':>11} {'saved':>6}")  # fmt: skip
+    head = (f"{'rho':>4} {'true diff':>10} {'P(better)':>9} {'false':>6} {'undecided':>9} "
+            f"{'mean games':>10} {'p90 games':>9} {'fixed games':>11} {'saved':>6}")  # fmt: skip
     print(head)
     for rho in (0.0, 0.9):
         q_m = set_distribution(args.p, m, rho, args.tau)
@@ -164,8 +180,9 @@ def main() -> None:
             better, games, undecided = simulate(q, m, args.alpha, args.beta, args.reps, rng)
             mean = games.mean()
             print(f"{rho:>4.1f} {frac * args.margin:>+7.2f} pt {better.mean():>9.3f} "
-                  f"{undecided.mean():>9.3f} {mean:>10,.0f} {np.percentile(games, 90):>9,.0f} "
-                  f"{fixed:>11,} {1 - mean / fixed:>+6.0%}")  # fmt: skip
+                  f"{false_claims(frac, better, undecided):>6.3f} {undecided.mean():>9.3f} "
+                  f"{mean:>10,.0f} {np.percentile(games, 90):>9,.0f} {fixed:>11,} "
+                  f"{1 - mean / fixed:>+6.0%}")  # fmt: skip
     if args.real:
         print(real_rows(args.real, m, args.alpha, args.beta))
     print(f"({time.perf_counter() - t0:.0f} s)")

@@ -47,8 +47,8 @@ only, or no card at all (then a pass is the action ``Action.pass_()``, id 117)."
 FEWEST_PLAYERS = 2  # a round needs someone to pass and someone to stay
 MOST_PLAYERS = MAX_PLAYERS  # the board has a row per seat for 6
 MOST_COPIES = MAX_COPIES  # the action encoding plays at most 8 cards of a value
-_ON = {"on": True, "true": True, "yes": True, "1": True,
-       "off": False, "false": False, "no": False, "0": False}  # fmt: skip
+_ON = {"on": True, "off": False}
+"""A switch's words, exactly as ``leaves rules`` lists them (a bool is taken as it is)."""
 
 
 class RuleKey(NamedTuple):
@@ -246,16 +246,16 @@ def _integer(name: str, value: Any, low: int, high: int) -> int:
 
 
 def _switch(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    flag = _ON.get(str(value).strip().lower())
+    if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
+        return bool(value)  # a bool, numpy's too
+    flag = _ON.get(str(value).strip())
     if flag is None:
         raise ValueError(f"{name} must be on or off, got {value!r}")
     return flag
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    v = str(value).strip().lower()
+    v = str(value).strip()
     if v not in choices:
         raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
     return v
@@ -278,6 +278,7 @@ def _deck(value: Any) -> tuple[int, ...]:
 
 def _hand_sizes(value: Any) -> tuple[tuple[int, int], ...]:
     """(players, cards) pairs, players ascending; ``((0, h),)`` for one size at every count."""
+    given = value
     if isinstance(value, str):
         text = value.strip()
         if ":" not in text:
@@ -289,21 +290,31 @@ def _hand_sizes(value: Any) -> tuple[tuple[int, int], ...]:
         return ((0, _integer("hand_size", value[0][1], 1, 52)),)  # the kept form of one size
     pairs = value.items() if isinstance(value, Mapping) else value
     try:
-        out = {
-            _integer("hand_size's player count", n, FEWEST_PLAYERS, MOST_PLAYERS): _integer(
-                "hand_size", h, 1, 52
-            )
+        read = [
+            (_integer("hand_size's player count", n, FEWEST_PLAYERS, MOST_PLAYERS),
+             _integer("hand_size", h, 1, 52))
             for n, h in pairs
-        }
+        ]  # fmt: skip
     except (TypeError, ValueError) as exc:
         if isinstance(exc, ValueError) and "must" in str(exc):
             raise
         raise ValueError(
             f"hand_size must be a number or players:cards/..., got {value!r}"
         ) from None
+    _once("hand_size", [n for n, _ in read], given)
+    out = dict(read)
     if not out:
         raise ValueError("hand_size must name at least one player count")
     return tuple(sorted(out.items()))
+
+
+def _once(name: str, counts: list[int], given: Any) -> None:
+    """Refuse a player count named twice (``3:12/3:9``, ``3/3/5``): one would be dropped."""
+    twice = next((n for i, n in enumerate(counts) if n in counts[:i]), None)
+    if twice is not None:
+        shown = given if isinstance(given, str) else repr(given)
+        what = f"{twice} players" if name == "hand_size" else str(twice)
+        raise ValueError(f"{name} names {what} twice ({shown}): give each count once")
 
 
 def _size(sizes: tuple[tuple[int, int], ...], n: int) -> int | None:
@@ -343,7 +354,7 @@ def _players(value: Any, sizes: tuple[tuple[int, int], ...], cards: int) -> tupl
 
 
 def _counts_read(value: Any) -> tuple[int, ...]:
-    name = "players"
+    name, given = "players", value
     if isinstance(value, int):
         value = [value]
     if isinstance(value, str):
@@ -355,7 +366,9 @@ def _counts_read(value: Any) -> tuple[int, ...]:
             value = range(a, b + 1)
         else:
             value = text.split("/")
-    counts = tuple(sorted({_integer(name, n, FEWEST_PLAYERS, MOST_PLAYERS) for n in value}))
+    read = [_integer(name, n, FEWEST_PLAYERS, MOST_PLAYERS) for n in value]
+    _once(name, read, given)
+    counts = tuple(sorted(set(read)))
     if not counts:
         raise ValueError("players must allow at least one player count")
     return counts

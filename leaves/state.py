@@ -146,7 +146,9 @@ class State(PublicFields):
             "table": [0] * N_VALUES,
             "removed": [0] * N_VALUES,
             "undealt": [
-                deck[v] - sum(int(h[v]) for h in hands) if len(hands[0]) == N_VALUES else 0
+                deck[v] - sum(int(h[v]) for h in hands)
+                if all(len(h) == N_VALUES for h in hands)
+                else 0  # a hand of another length: from_dict names it
                 for v in range(N_VALUES)
             ],
             "passed": [False] * n,

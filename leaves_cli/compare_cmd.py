@@ -26,41 +26,115 @@ def _p(p: float) -> str:
     return "n/a" if p != p else (f"{p:.3f}" if p >= 0.001 else "<0.001")
 
 
+PARQUET_MAGIC = b"PAR1"
+
+
+def _check_run(run_dir: Path) -> None:
+    """Refuse, in one line naming the file, a path that holds no run (exit 2) or a run whose
+    parts are bad (exit 1): against the manifest's checksums where it has them, else by
+    Parquet's magic bytes at both ends of each part (a truncated copy lacks the last)."""
+    from tournaments.verify import verify_run
+
+    from .verify_cmd import bad_run_message
+
+    if not run_dir.exists():
+        raise CLIError(f"run directory not found: {run_dir}", usage=True)
+    if not run_dir.is_dir():
+        raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
+    if not (run_dir / "games").is_dir():
+        raise CLIError(f"not a run directory: {run_dir} holds no games/", usage=True)
+    if (run_dir / "manifest.json").exists():
+        result = verify_run(run_dir)
+        if result.has_checksums and not result.ok:
+            raise CLIError(bad_run_message(run_dir, result))
+    for part in sorted((run_dir / "games").rglob("*.parquet")):
+        with part.open("rb") as f:
+            head = f.read(4)
+            f.seek(max(part.stat().st_size - 4, 0))
+            tail = f.read(4)
+        if head != PARQUET_MAGIC or tail != PARQUET_MAGIC:
+            raise CLIError(f"{part} is not a whole Parquet file (truncated or corrupt): check "
+                           f"the run with 'leaves verify {run_dir}'")  # fmt: skip
+
+
 @click.command(name="compare")
 @click.argument("run_a", type=click.Path(path_type=Path))
 @click.argument("run_b", type=click.Path(path_type=Path))
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
 @click.option(
+    "--pair", "pairs", multiple=True, metavar="A_LABEL=B_LABEL",
+    help="Compare strategy A_LABEL of RUN_A with B_LABEL of RUN_B (repeatable).",
+)  # fmt: skip
+@click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="Write compare.csv (every column, unrounded) into this folder.",
 )  # fmt: skip
-def compare(run_a: Path, run_b: Path, alpha: float, out: Path | None) -> None:
+def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
+            out: Path | None) -> None:  # fmt: skip
     """Compare two runs of the same strategies (two code versions, parameters or rule sets):
     per strategy both have, its win rate in A and in B and the difference B - A, with 95%
     intervals and Holm-corrected significance; the changes that matter first, in words.
 
-    Runs that played the same deals (same seed, tables, seatings and deal streams) are paired
-    per duplicate set, which gives a much tighter interval; other runs are independent.
+    A strategy whose parameters changed (taker, then taker(harm_weight=0.5)) is compared
+    with its old self; --pair names any other two. Runs whose deal seeds are the same are
+    paired per duplicate set, which gives a tighter interval; other runs are
+    independent, and the output says which, from the seeds. Runs of other games or table
+    sizes, or a gauntlet and a tournament, are refused; runs under other rules are compared.
 
     \b
     Examples:
       leaves compare runs/before runs/after
+      leaves compare runs/a runs/b --pair "taker=taker(harm_weight=0.5)"
       leaves compare runs/a runs/b --out cmp/
+
+    \b
+    Exit codes:
+      0  compared
+      1  a run cannot be used (a bad part, a corrupt manifest) or --out cannot be written
+      2  bad usage: a path that holds no run, a bad --pair, or runs that cannot be
+         compared (other games, table sizes, a gauntlet and a tournament, no strategy
+         in common)
     """
     if not 0 < alpha < 1:
         raise CLIError(f"--alpha must be between 0 and 1, got {alpha}", usage=True)
     from reports import ReportError
+    from reports.compare import NotComparable
     from reports.compare import compare as run_compare
+    from reports.compare_match import parse_pair
+
+    from .writable import check_writable
 
     try:
-        c = run_compare(run_a, run_b, alpha=alpha)
-    except ReportError as exc:
+        named = [parse_pair(p) for p in pairs]
+    except NotComparable as exc:
         raise CLIError(str(exc), usage=True) from None
+    if out is not None:
+        check_writable(out)
+    for run_dir in (run_a, run_b):
+        _check_run(run_dir)
+    try:
+        c = run_compare(run_a, run_b, alpha=alpha, pairs=named)
+    except NotComparable as exc:
+        raise CLIError(str(exc), usage=True) from None
+    except ReportError as exc:
+        raise CLIError(str(exc)) from None
+    _print(c)
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            c.table.to_csv(out / "compare.csv", index=False)
+        except OSError as exc:
+            raise CLIError(f"cannot write {out / 'compare.csv'}: {exc.strerror or exc}") from None
+        click.echo(f"table in {out / 'compare.csv'}")
+
+
+def _print(c) -> None:
+    """The runs, the findings in words, then the table."""
+    from .plain_table import print_table
+
     click.echo(f"A: {c.a}\nB: {c.b}")
     for line in c.findings:
         click.echo(line)
-    from .plain_table import print_table
-
     columns = [("strategy", "left"), ("A %", "right"), ("B %", "right"), ("B - A", "right"),
                ("95% interval", "right"), ("Holm p", "right"), ("sig", "left")]  # fmt: skip
     rows = [
@@ -70,10 +144,3 @@ def compare(run_a: Path, run_b: Path, alpha: float, out: Path | None) -> None:
         for r in c.table.itertuples()
     ]  # fmt: skip
     print_table("Win rates (points, 95% half-width) and B - A", columns, rows)
-    if out is not None:
-        from .writable import check_writable
-
-        check_writable(out)
-        out.mkdir(parents=True, exist_ok=True)
-        c.table.to_csv(out / "compare.csv", index=False)
-        click.echo(f"table in {out / 'compare.csv'}")

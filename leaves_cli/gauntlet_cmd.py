@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from .errors import CLIError
+from .gauntlet_resume import SEQUENTIAL_OPTIONS
 from .options import against_option, load_option, split_specs
 from .tournament_parts import echo_rules, game_options, game_settings, load_game
 
@@ -20,8 +22,28 @@ SEQUENTIAL_FIRST_GAMES = 4_000
 """Games per side of a sequential gauntlet's first batch by default: enough duplicate sets
 for a steady variance estimate, few enough that a clear difference costs little."""
 
+SEQUENTIAL_DEFAULTS = {"margin": 1.0, "alpha": 0.05, "beta": 0.05}
+"""The sequential test's settings when not given (the cap: ``sequential.SEQUENTIAL_MAX_GAMES``)."""
 
-@click.command(name="gauntlet")
+
+class GauntletCommand(click.Command):
+    """``leaves gauntlet``: with ``--resume`` SPEC and ``--against`` come from the run, so
+    they are required only without it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        relaxed = [p for p in self.params if p.name in ("spec", "against") and p.required]
+        if "--resume" not in args:
+            relaxed = []
+        for p in relaxed:
+            p.required = False
+        try:
+            return super().parse_args(ctx, args)
+        finally:
+            for p in relaxed:
+                p.required = True
+
+
+@click.command(name="gauntlet", cls=GauntletCommand)
 @click.argument("spec", metavar="SPEC")
 @against_option(
     "The field: the strategies in the other seats (repeated in turn to fill them).",
@@ -57,34 +79,38 @@ for a steady variance estimate, few enough that a clear difference costs little.
     default=None,
     help="Run directory (default: a new temporary one); 'leaves report OUT' reads it.",
 )
-@click.option("--resume", is_flag=True, help="Continue an interrupted gauntlet in --out.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the gauntlet in --out (a sequential one from its batch): SPEC and every "
+    "other option are read from its manifest; options given must agree.",
+)
 @click.option(
     "--sequential",
     is_flag=True,
-    help="Play batches (the first of --games) until a sequential test decides whether SPEC "
-    "beats the baseline by --margin (the baseline may then be SPEC itself).",
+    help="Play batches (the first of --games) until a sequential test of 0 against +--margin "
+    "points decides (the baseline may then be SPEC itself).",
 )
 @click.option(
     "--margin",
     type=float,
-    default=1.0,
-    show_default=True,
+    default=None,
     metavar="POINTS",
-    help="--sequential: the difference worth finding, in percentage points of win rate.",
+    help="--sequential: the difference the test weighs against 0, in percentage points of win "
+    "rate (default 1).",
 )
 @click.option(
     "--alpha",
     type=float,
-    default=0.05,
-    show_default=True,
-    help="--sequential: false 'better' rate.",
+    default=None,
+    help="--sequential: how often it may say 'better' of two equal strategies (default 0.05).",
 )
 @click.option(
     "--beta",
     type=float,
-    default=0.05,
-    show_default=True,
-    help="--sequential: missed 'better' rate.",
+    default=None,
+    help="--sequential: how often it may say 'not better by the margin' of a strategy better "
+    "by the margin (default 0.05).",
 )
 @click.option(
     "--max-games",
@@ -94,7 +120,8 @@ for a steady variance estimate, few enough that a clear difference costs little.
 )
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 @load_option
-def gauntlet(**opts: Any) -> None:
+@click.pass_context
+def gauntlet(ctx: click.Context, **opts: Any) -> None:
     """Play SPEC in one seat of every table against a field, and the baseline in the same
     seats on the same deals; print both win rates and their paired difference.
 
@@ -108,42 +135,52 @@ def gauntlet(**opts: Any) -> None:
       leaves gauntlet counter --against taker,greedy --baseline weighted --games 50000
       leaves gauntlet greedy --against weighted --baseline taker --players 3 --out runs/g
       leaves report runs/g
-      leaves gauntlet counter --against taker --sequential --margin 1
+      leaves gauntlet counter --against taker --sequential --margin 1 --out runs/s
+      leaves gauntlet --resume --out runs/s                # after Ctrl-C: all from the run
       leaves gauntlet counter --against taker,greedy --rules take=ends --games 4000
 
     With --sequential, batches of whole duplicate sets (the first of --games, each next one
     growing the deals by a quarter) are played until a sequential probability ratio test
-    (normal approximation, on the paired per-set differences) decides "better by at least
-    --margin" or "not better" at error rates --alpha and --beta, or --max-games is reached
-    (undecided). The decision goes into OUT/manifest.json ("sequential").
+    (normal approximation, on the paired per-set differences) of H0 "difference 0" against
+    H1 "difference +--margin" accepts one, or --max-games is reached (undecided). Accepting
+    H1 says SPEC is better than the baseline (wrongly for equal strategies at most --alpha of
+    the time), not that it is better by the margin; accepting H0 says it is not better by
+    the margin (wrongly at most --beta of the time). The decision goes into
+    OUT/manifest.json ("sequential").
+
+    A strategy that forfeits games (its code raises or hangs) is said first; when every game
+    of a side was forfeited, nothing is compared and the exit code is 1.
     """
-    jobs, out, resume = opts["jobs"], opts["out"], opts["resume"]
-    if jobs == 0 or jobs < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {jobs}", usage=True)
-    games = opts["games"]
-    if games is None:
-        games = SEQUENTIAL_FIRST_GAMES if opts["sequential"] else FIXED_GAMES
-    test = _sequential_test(opts, games)
+    given = {n for n in opts if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE}
+    if opts["jobs"] == 0 or opts["jobs"] < -1:
+        raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
     from .strategies_cmd import load_files
 
     load_files(opts["load"])
-    from tournaments import Gauntlet
+    stored, manifest = None, None
+    if opts["resume"]:
+        from .gauntlet_resume import settle
 
-    settings = game_settings(opts)
-    if resume and out is not None:
-        from .resume import resumed_rules
-
-        settings = resumed_rules(out, opts["game_spec"], settings)  # the run's, or refused
-    game = load_game(opts["game_spec"], settings)
+        manifest = settle(opts, given)
+        stored = opts["game_config"]
+    elif opts["spec"] is None:  # pragma: no cover - click asks for SPEC without --resume
+        raise CLIError("Missing argument 'SPEC'", usage=True)
+    games = opts["games"]
+    if games is None:
+        games = SEQUENTIAL_FIRST_GAMES if opts["sequential"] else FIXED_GAMES
+    settings = _sequential_settings(opts, games)
+    game = load_game(opts["game_spec"], stored if stored is not None else game_settings(opts),
+                     stored=stored is not None)  # fmt: skip
+    g = _build(opts, games, settings, game)
+    if manifest is not None:  # the batches a sequential run has played so far
+        try:
+            g = g.with_stages(manifest["spec"]["deal_stages"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CLIError(f"cannot resume {opts['out']}: {exc}", usage=True) from None
+    path = Path(opts["out"]) if opts["out"] is not None else Path(
+        tempfile.mkdtemp(prefix="leaves-gauntlet-"))  # fmt: skip
     try:
-        g = Gauntlet(opts["spec"], split_specs(opts["against"]), opts["baseline"],
-                     players=opts["players"], games=games, seed=opts["seed"],
-                     allow_same=test is not None, game=game)  # fmt: skip
-    except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
-    path = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-gauntlet-"))
-    try:
-        g.check_out(path, resume)
+        g.check_out(path, opts["resume"])
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
     from .writable import check_writable
@@ -154,62 +191,92 @@ def gauntlet(**opts: Any) -> None:
     progress = opts["progress"]
     if progress is None:
         progress = sys.stderr.isatty()
-    result = _play(g, path, jobs, progress, resume, test, opts["max_games"])
-    import reports
-    from reports.gauntlet import sentences
-
-    for line in sentences(reports.gauntlet(result)):  # a sequential test's decision last
-        click.echo(line)
-    click.echo(f"results in {path} ('leaves report {path}' for the full report)")
+    result = _play(g, path, opts["jobs"], progress, opts["resume"], settings)
+    _answer(result, path)
 
 
-def _sequential_test(opts: dict[str, Any], games: int) -> Any:
-    """The sequential test the options ask for (``tournaments.sequential.Sequential``, which
-    checks the margin and error rates), or None; one-line errors before anything is played."""
-    max_games = opts["max_games"]
-    if not opts["sequential"]:
-        if max_games is not None:
-            raise CLIError("--max-games needs --sequential", usage=True)
-        return None
-    if opts["resume"]:
-        raise CLIError(
-            "--resume is not available with --sequential (start a new --out)", usage=True
-        )
-    for name in ("alpha", "beta"):
-        if not 0 < opts[name] < 0.5:
-            raise CLIError(f"--{name} must be between 0 and 0.5, got {opts[name]}", usage=True)
-    if max_games is not None and max_games < games:
-        raise CLIError(
-            f"--max-games ({max_games:,}) must be at least --games ({games:,})", usage=True
-        )
-    from tournaments.sequential import Sequential
+def _build(opts: dict[str, Any], games: int, settings: dict[str, Any] | None, game: Any) -> Any:
+    """The Gauntlet the options ask for (one-line errors)."""
+    from tournaments import Gauntlet
 
+    field = opts.get("field_specs") or split_specs(opts["against"])
     try:
-        return Sequential(opts["margin"] / 100, opts["alpha"], opts["beta"])
+        return Gauntlet(opts["spec"], field, opts["baseline"], players=opts["players"],
+                        games=games, seed=opts["seed"], allow_same=settings is not None,
+                        game=game, sequential=settings)  # fmt: skip
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
 
 
-def _play(
-    g: Any, path: Path, jobs: int, progress: bool, resume: bool, test: Any, cap: int | None
-) -> Any:
-    """Play the gauntlet into ``path``: at once, or in batches until the sequential ``test``
-    decides or ``cap`` games a side are played; the result."""
+def _answer(result: Any, path: Path) -> None:
+    """Print the gauntlet's answer, what its forfeits mean first; exit 1 when every game of
+    a side was forfeited (nothing valid to compare)."""
+    import reports
+    from reports.gauntlet import nothing_valid, sentences
+
+    table = reports.gauntlet(result)
+    for line in sentences(table):
+        click.echo(line)
+    click.echo(f"results in {path} ('leaves report {path}' for the full report)")
+    if nothing_valid(table.iloc[0]):
+        sys.exit(1)  # said first, above: no error line to repeat it
+
+
+def _sequential_settings(opts: dict[str, Any], games: int) -> dict[str, Any] | None:
+    """The sequential test's settings (margin in points, alpha, beta, max_games), or None
+    for a gauntlet of fixed size; one-line errors before anything is played, among them a
+    test option given without --sequential."""
+    if not opts["sequential"]:
+        named = [flag for name, flag in SEQUENTIAL_OPTIONS if opts[name] is not None]
+        if named:
+            need = "needs" if len(named) == 1 else "need"
+            raise CLIError(f"{' and '.join(named)} {need} --sequential", usage=True)
+        return None
+    from .sequential import SEQUENTIAL_MAX_GAMES
+
+    settings = {name: SEQUENTIAL_DEFAULTS.get(name) if opts[name] is None else opts[name]
+                for name, _ in SEQUENTIAL_OPTIONS}  # fmt: skip
+    if settings["max_games"] is None:
+        settings["max_games"] = max(SEQUENTIAL_MAX_GAMES, games)
+    for name in ("alpha", "beta"):
+        if not 0 < settings[name] < 0.5:
+            raise CLIError(f"--{name} must be between 0 and 0.5, got {settings[name]}", usage=True)
+    if settings["max_games"] < games:
+        raise CLIError(f"--max-games ({settings['max_games']:,}) must be at least --games "
+                       f"({games:,})", usage=True)  # fmt: skip
+    _test(settings)  # checks the margin
+    return settings
+
+
+def _test(settings: dict[str, Any]) -> Any:
+    """The sequential test of ``settings`` (``tournaments.sequential.Sequential``)."""
+    from tournaments.sequential import Sequential
+
     try:
-        if test is None:
-            return g.run(n_jobs=jobs, out=path, resume=resume, progress=progress)
-        from .sequential import SEQUENTIAL_MAX_GAMES, echo_err, run_sequential
+        return Sequential(settings["margin"] / 100, settings["alpha"], settings["beta"])
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
+
+
+def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
+          settings: dict[str, Any] | None) -> Any:  # fmt: skip
+    """Play the gauntlet into ``path``: at once, or in batches until the sequential test of
+    ``settings`` decides or its cap of games a side is reached; the result."""
+    try:
+        from .sequential import echo_err, run_sequential
+
+        if settings is None:
+            return g.run(n_jobs=jobs, out=path, resume=resume, progress=progress, log=echo_err)
+
+        said: list[bool] = []  # what a resume verified is said once, not at every batch
 
         def play(t: Any, out: Path, grow: bool) -> Any:
-            return t.run(n_jobs=jobs, out=out, resume=grow, progress=progress)
+            log = echo_err if resume and not said else None
+            said.append(True)
+            return t.run(n_jobs=jobs, out=out, resume=grow, progress=progress, log=log)
 
-        cap = SEQUENTIAL_MAX_GAMES if cap is None else cap
-        return run_sequential(g, path, play, test, cap, echo_err)[0]
+        test, cap = _test(settings), int(settings["max_games"])
+        return run_sequential(g, path, play, test, cap, echo_err, resume=resume)[0]
     except KeyboardInterrupt:
-        again = (
-            f"rerun the same command with --resume to continue {path}"
-            if test is None
-            else "a --sequential gauntlet starts afresh (a new --out)"
-        )
-        click.echo(f"interrupted: {again}", err=True)
+        click.echo(f"interrupted: 'leaves gauntlet --resume --out {path}' continues it", err=True)
         raise

@@ -316,6 +316,10 @@ def play(**opts: Any) -> None:
       leaves play --load my_bot.py --against mybot --save games.jsonl
     """
     o = PlayOptions(**opts)
+    if o.save:  # before the game: a game played to its end must not be lost to a bad path
+        from .writable import check_file_writable
+
+        check_file_writable(o.save, "--save")
     seats, seq, deal_seq = _table(o)
     console = render.make_console()
     names = seats.names

@@ -148,7 +148,8 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
         show_record(played.plugin, played.record, how)
         return
     if Path(record_file).is_dir():
-        raise CLIError(f"{record_file} is a directory but not a tournament run (no manifest.json)")
+        raise CLIError(f"{record_file} is a directory but not a tournament run (no manifest.json)",
+                       usage=True)  # fmt: skip
     if game == 0:
         raise CLIError("--game counts the records of a file from 1", usage=True)
     game = game or 1

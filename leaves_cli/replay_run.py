@@ -43,9 +43,13 @@ def _manifest(run: Path) -> dict[str, Any]:
         manifest = json.loads((run / "manifest.json").read_text())
     except (OSError, ValueError) as exc:
         raise CLIError(f"cannot read {run / 'manifest.json'}: {exc}") from None
-    spec = manifest.get("spec") if isinstance(manifest, dict) else None
-    if not isinstance(spec, dict):
-        raise CLIError(f"{run / 'manifest.json'} is not a tournament manifest")
+    from tournaments.manifest_fields import check_manifest
+
+    try:
+        check_manifest(manifest)
+    except ValueError as exc:
+        raise CLIError(f"corrupt manifest {run / 'manifest.json'}: {exc}") from None
+    spec = manifest["spec"]
     if not spec.get("rows", True):
         raise CLIError(
             f"{run} kept no per-game rows (--no-rows): its games cannot be replayed by number"

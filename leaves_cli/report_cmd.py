@@ -3,23 +3,34 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from .errors import CLIError
 from .options import format_option
-from .verify_cmd import RESUME_HINT, bad_run_message
+from .verify_cmd import bad_run_message, resume_hint
 
 
 def _check_parts(run_dir: Path) -> None:
     """Refuse a run whose files do not match its manifest, naming the bad part."""
+    from tournaments.manifest_fields import check_manifest
+    from tournaments.storage import read_manifest
     from tournaments.verify import verify_run
 
     if not (run_dir / "manifest.json").exists():
         return  # not written by the runner (e.g. hand-made parts): nothing to check against
+    try:  # the manifest first: the check of the files reads it
+        manifest = read_manifest(run_dir)
+    except ValueError as exc:
+        raise CLIError(f"corrupt manifest: {exc}") from None
+    try:
+        check_manifest(manifest, spec=False)
+    except ValueError as exc:
+        raise CLIError(f"corrupt manifest {run_dir / 'manifest.json'}: {exc}") from None
     result = verify_run(run_dir)
     if result.has_checksums and not result.ok:
-        raise CLIError(bad_run_message(run_dir, result.problems))
+        raise CLIError(bad_run_message(run_dir, result))
 
 
 @click.command("report")
@@ -61,7 +72,8 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     Exit codes:
       0  the report was written
       1  the run cannot be reported: no games yet, an unreadable part, a corrupt
-         manifest, files that do not match it, or the report cannot be written
+         manifest, files that do not match it, or the report cannot be written;
+         or every game ended by a forfeit (the report is written, and says so first)
       2  bad usage: an unknown option or bad value, or RUN_DIR that does not exist,
          is a file or holds no run (neither games/ nor manifest.json)
     """
@@ -76,22 +88,44 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
             f"not a run directory: {run_dir} holds neither games/ nor manifest.json", usage=True
         )
     _check_parts(run_dir)
+    from .writable import check_writable
+
+    check_writable(out if out is not None else run_dir / "report")
     try:
         path = build_report(run_dir, out=out, fmt=fmt, top=top)
     except ReportError as exc:
-        hint = f" ({RESUME_HINT})" if " part " in str(exc) else ""
+        hint = f" ({resume_hint(run_dir)})" if " part " in str(exc) else ""
         raise CLIError(f"{exc}{hint}") from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
-    echo_findings(path.parent)
-    click.echo(f"report: {path}")
+    state = echo_report(run_dir, path)
+    if state is not None and state.nothing_valid:
+        raise CLIError(f"no valid {state.game_unit} in {run_dir}: every one ended by a forfeit "
+                       "(the report says so first)")  # fmt: skip
 
 
-def echo_findings(folder: Path) -> None:
-    """Print the key findings a report wrote next to its page: the answers, in the terminal."""
+def echo_report(run_dir: Path, page: Path) -> Any:
+    """Print where the run stands first (unfinished, forfeited: ``tournaments.run_state``),
+    then the report's key findings and where the page is. Returns the run's state (None: no
+    manifest to tell it)."""
+    from tournaments.run_state import run_state
+
+    state = run_state(run_dir)
+    first = state.lines() if state is not None else []
+    for line in first:
+        click.echo(line)
+    echo_findings(page.parent, skip=first)
+    click.echo(f"report: {page}")
+    return state
+
+
+def echo_findings(folder: Path, skip: list[str] | tuple[str, ...] = ()) -> None:
+    """Print the key findings a report wrote next to its page: the answers, in the terminal
+    (but those in ``skip``, already printed)."""
     from reports.report import FINDINGS_FILE
 
     lines = (folder / FINDINGS_FILE).read_text(encoding="utf-8").splitlines()
     click.echo("Key findings:")
     for line in lines:
-        click.echo(f"- {line}")
+        if line not in skip:
+            click.echo(f"- {line}")

@@ -30,6 +30,11 @@ _SCALARS: dict[str, tuple[str, str]] = {
 }
 
 
+_RESUME_READS = ("strategies", "players", "games_asked", "n_games", "deal_stages", "expert",
+                 "target", "record_stride")  # fmt: skip
+"""The spec fields a resume cannot do without (the others have defaults)."""
+
+
 def has_manifest(out: str | None) -> bool:
     """True when ``out`` holds a run to resume."""
     return out is not None and (Path(out) / "manifest.json").is_file()
@@ -56,16 +61,21 @@ def _disagree(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIEr
 def read_spec(out: str) -> dict[str, Any]:
     """The manifest of the run in ``out`` (a one-line error when it cannot be read)."""
     from tournaments import storage
+    from tournaments.manifest_fields import check_manifest
 
     try:
         manifest = storage.read_manifest(Path(out))
+    except ValueError as exc:  # no manifest: bad usage (2); one that is not JSON: corrupt (1)
+        raise CLIError(f"cannot resume {out}: {exc}", usage=not has_manifest(out)) from None
+    spec = manifest.get("spec") if isinstance(manifest, dict) else None
+    if isinstance(spec, dict) and "gauntlet" in spec:
+        raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds a gauntlet "
+                       "('leaves gauntlet --resume')", usage=True)  # fmt: skip
+    try:
+        check_manifest(manifest, required=_RESUME_READS)
     except ValueError as exc:
-        raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
-    if not isinstance(manifest.get("spec"), dict) or "gauntlet" in manifest["spec"]:
-        what = "a gauntlet ('leaves gauntlet --resume')" if "gauntlet" in str(manifest) else (
-            "no tournament spec")  # fmt: skip
-        raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds {what}",
-                       usage=True)  # fmt: skip
+        where = Path(out) / storage.MANIFEST
+        raise CLIError(f"cannot resume {out}: corrupt manifest {where}: {exc}") from None
     return manifest
 
 
@@ -215,13 +225,16 @@ def resumed_rules(out: Any, game_spec: str, settings: dict[str, Any]) -> dict[st
     """The game settings of a run resumed in ``out`` (a gauntlet, ``leaves run``): rules
     given must be the run's (one line naming both otherwise); none given, the run's own."""
     from tournaments import storage
+    from tournaments.manifest_fields import check_manifest
 
     if not has_manifest(out):
         return settings
     try:
-        config = dict(storage.read_manifest(Path(out))["spec"].get("game_config") or {})
-    except (ValueError, KeyError, TypeError) as exc:
-        raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
+        manifest = storage.read_manifest(Path(out))
+        check_manifest(manifest)
+    except ValueError as exc:  # a corrupt manifest: the input cannot be used (exit 1)
+        raise CLIError(f"cannot resume {out}: corrupt manifest: {exc}") from None
+    config = dict(manifest["spec"].get("game_config") or {})
     cls = _game_class(game_spec)
     if "rules" not in {o.name for o in getattr(cls, "options", ())}:
         return settings
@@ -268,3 +281,15 @@ def restore(t: Any, manifest: dict[str, Any], opts: dict[str, Any]) -> Any:
         return t.with_stages(stages) if stages != t.schedule.stages else t
     except ValueError as exc:
         raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
+
+
+def resume_game(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
+    """A resumed gauntlet's game and settings, restored and checked as ``leaves tournament
+    --resume`` restores them (``opts["game_spec"]``, ``opts["game_config"]``)."""
+    _game_options(opts, given, spec)
+
+
+def disagreement(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIError:
+    """The one line refusing an option given with ``--resume`` that the run does not have,
+    worded as every resume words it (``leaves gauntlet`` names its own options so)."""
+    return _disagree(out, flag, given, field, stored)

@@ -89,6 +89,9 @@ def run(**opts: Any) -> None:
     under today's rules goes to OUT/default-rules; OUT/variants then compares the two (where
     the variants report is installed). --resume restores the run's rules.
 
+    Run again into an OUT that holds this run, finished, it plays nothing: it says where the
+    run and its report are, how to play another and how to grow this one.
+
     \b
     Examples:
       leaves run                               # 200,000 games -> leaves-run/report/report.html
@@ -98,43 +101,154 @@ def run(**opts: Any) -> None:
       leaves run --rules take=ends --games 20000 --out runs/ends
     """
     out, resume = opts["out"], opts["resume"]
-    _check_out(out, opts["jobs"], resume)
-    from .writable import check_writable
-
-    check_writable(out)
+    names = _check_options(opts)  # every option first, then the state of --out
+    stored = _stored_run(out, resume)
     game = _game(out, resume, opts["rules"])
     from .rules_cmd import check_players
 
     check_players(game.rules, opts["players"])
-    names = builtin_heuristics()
+    tournament = _tournament(names, game, opts)
+    if stored is not None and _finished_here(tournament, out, stored, opts):
+        return
+    from .writable import check_writable
+
+    check_writable(out)
     click.echo(f"{len(names)} strategies: {', '.join(names)}")
     if not game.rules.is_default:
         click.echo(f"rules: {game.rules}")
-    _play(names, game, out, opts)
-    page = _report(out, out / "report", opts["fmt"])
-    from .report_cmd import echo_findings
+    played = _play(tournament, out, opts)
+    page = out / "report" / ("report.html" if opts["fmt"] == "html" else "report.md")
+    if stored is None or played or not page.is_file():
+        page = _report(out, out / "report", opts["fmt"])
+    from .report_cmd import echo_report
 
-    echo_findings(page.parent)
-    click.echo(f"report: {page}")
+    state = echo_report(out, page)
     if sys.stdout.isatty():
         click.echo(f"open it with: python -m webbrowser {page.resolve().as_uri()}")
     if not game.rules.is_default:
         compared = compare_with_default_rules(names, game.rules, out, opts)
         if compared is not None:
             click.echo(f"rules compared with today's: {compared}")
+    if state is not None and state.nothing_valid:
+        raise CLIError(f"no valid game in {out}: every one ended by a forfeit")
 
 
-def _check_out(out: Path, jobs: int, resume: bool) -> None:
+def _check_options(opts: dict[str, Any]) -> list[str]:
+    """The options alone, before anything is read in --out: --jobs, --rules, and --players
+    (against the rules given; a resumed run's own rules are checked once read). Returns the
+    field, the built-in heuristics."""
+    jobs, players = opts["jobs"], opts["players"]
     if jobs == 0 or jobs < -1:
         raise CLIError(f"--jobs must be a positive number of workers or -1, got {jobs}", usage=True)
+    from .rules_cmd import check_players
+
+    game = _game(opts["out"], False, opts["rules"])
+    if not opts["resume"] or opts["rules"]:
+        check_players(game.rules, players)
+    names = builtin_heuristics()
+    if len(names) < players:
+        raise CLIError(f"only {len(names)} built-in heuristics for tables of {players}", usage=True)
+    return names
+
+
+def _stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
+    """The manifest of the run in --out (None: a new run there), or a one-line error: --out a
+    file, a folder holding something else, or --resume where there is no run."""
+    from tournaments import storage
+
     if out.exists() and not out.is_dir():
         raise CLIError(f"--out {out} exists and is not a directory", usage=True)
-    if out.is_dir() and any(out.iterdir()) and not resume:
-        raise CLIError(
-            f"--out {out} is not empty: pass --resume to continue the run there, "
-            "or choose another --out",
-            usage=True,
-        )
+    if not (out / storage.MANIFEST).is_file():
+        if resume:
+            raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json); leave out "
+                           "--resume to start one there", usage=True)  # fmt: skip
+        if out.is_dir() and any(out.iterdir()):
+            raise CLIError(f"--out {out} is not empty and holds no run: choose another --out",
+                           usage=True)  # fmt: skip
+        return None
+    try:
+        gauntlet = "gauntlet" in (storage.read_manifest(out).get("spec") or {})
+    except (ValueError, AttributeError, TypeError):
+        gauntlet = False  # an unreadable manifest: read_spec says what is wrong with it
+    if gauntlet:
+        where = f"cannot resume {out}: it holds" if resume else f"--out {out} holds"
+        how = "the same 'leaves gauntlet' command with --resume continues it"
+        raise CLIError(f"{where} a gauntlet: {how if resume else 'choose another --out'}",
+                       usage=True)  # fmt: skip
+    from .resume import read_spec
+
+    return read_spec(str(out))
+
+
+def _words(value: Any, count: bool) -> str:
+    """A spec value as a short line names it: a count with separators, a list with slashes."""
+    if isinstance(value, list):
+        return "/".join(map(str, value))
+    return f"{value:,}" if count and isinstance(value, int) else str(value)
+
+
+def _differences(stored: dict[str, Any], t: Any) -> list[str]:
+    """What a person would name that differs between the run stored and the one asked for:
+    the strategies (then only they), players, games, seed, rules (no design's internal key)."""
+    old, new = stored["spec"], t.spec()
+    said = []
+    if old.get("strategies") != new["strategies"]:
+        names = [str(x) for x in old.get("strategies") or []]
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 4 else
+                                        "".join(f", {x}" for x in names[3:]))  # fmt: skip
+        return [f"a run of other strategies ({shown})"]  # the rest differs with them
+    for key, what in (("players", "players"), ("n_games", "games"), ("seed", "seed")):
+        if old.get(key) != new[key]:
+            there, here = (_words(v, key == "n_games") for v in (old.get(key), new[key]))
+            said.append(f"{what} {there} there, {here} here")
+    if (old.get("game_config") or {}).get("rules") != (new.get("game_config") or {}).get("rules"):
+        said.append("other rules")
+    return said
+
+
+def _finished_here(t: Any, out: Path, stored: dict[str, Any], opts: dict[str, Any]) -> bool:
+    """Refuse another run in --out (one line); True when --out already holds this one,
+    finished, and there is nothing to do (said, with where its report is and what else to
+    do); False when the run is to be played (resumed)."""
+    said = _differences(stored, t)
+    if said:
+        lead = f"cannot resume {out}: it holds" if opts["resume"] else f"--out {out} holds"
+        tail = ": choose another --out" if not opts["resume"] else ""
+        what = said[0] if said[0].startswith("a run of") else f"another run ({'; '.join(said)})"
+        if opts["resume"] and said[0].startswith("a run of"):
+            tail = f": 'leaves tournament --resume --out {out}' continues it"
+        raise CLIError(f"{lead} {what}{tail}", usage=True)
+    try:
+        t.check_out(out, resume=True)
+    except ValueError as exc:  # the same options, but e.g. an entrant's code changed
+        raise CLIError(str(exc), usage=True) from None
+    if opts["resume"]:
+        return False
+    n, done = int(stored["spec"]["n_games"]), int(stored.get("units_done") or 0)
+    unfinished = f"{done:,} of {n:,} games" if stored.get("status") != "complete" else None
+    baseline = out / DEFAULT_RULES_RUN
+    if unfinished is None and not (t.game.rules.is_default or _complete(baseline)):
+        unfinished = "the same field under today's rules not played yet"
+    if unfinished is not None:
+        raise CLIError(f"--out {out} holds this run unfinished ({unfinished}): pass --resume to "
+                       "continue it, or choose another --out", usage=True)  # fmt: skip
+    page = out / "report" / ("report.html" if opts["fmt"] == "html" else "report.md")
+    where = f"its report: {page}" if page.is_file() else f"'leaves report {out}' writes its report"
+    click.echo(f"{out} already holds this run, finished: {n:,} games, seed {t.seed}; {where}")
+    click.echo(f"to play another: 'leaves run --out NEW' (with --seed N for other deals); to "
+               f"grow this one: 'leaves tournament --resume --out {out} --games N', then "
+               f"'leaves report {out}'")  # fmt: skip
+    return True
+
+
+def _complete(out: Path) -> bool:
+    """True when ``out`` holds a finished run."""
+    from tournaments import storage
+
+    try:
+        return storage.read_manifest(out).get("status") == "complete"
+    except ValueError:
+        return False
 
 
 def _game(out: Path, resume: bool, texts: tuple[str, ...]) -> Any:
@@ -149,28 +263,35 @@ def _game(out: Path, resume: bool, texts: tuple[str, ...]) -> Any:
     return load_game("leaves", settings)
 
 
-def _play(names: list[str], game: Any, out: Path, opts: dict[str, Any], echo: bool = True) -> None:
-    """The round robin of ``names`` under ``game`` into ``out`` (resumed with --resume)."""
+def _tournament(names: list[str], game: Any, opts: dict[str, Any]) -> Any:
+    """The round robin of ``names`` under ``game`` that the options ask for."""
     from tournaments import Tournament
 
-    players = opts["players"]
-    if len(names) < players:
-        raise CLIError(f"only {len(names)} built-in heuristics for tables of {players}")
     try:
-        tournament = Tournament(names, players=players, games=opts["games"], seed=opts["seed"],
-                                game=game)  # fmt: skip
+        return Tournament(names, players=opts["players"], games=opts["games"], seed=opts["seed"],
+                          game=game)  # fmt: skip
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from exc
+
+
+def _play(tournament: Any, out: Path, opts: dict[str, Any], echo: bool = True) -> int:
+    """Play ``tournament`` into ``out`` (resumed with --resume); the games this session
+    played (0: the run was already whole, which is said)."""
     if echo:
         click.echo(tournament.rounded_note)
     start = time.perf_counter()
     try:
-        tournament.run(n_jobs=opts["jobs"], out=out, resume=opts["resume"],
-                       progress=sys.stderr.isatty())  # fmt: skip
+        result = tournament.run(n_jobs=opts["jobs"], out=out, resume=opts["resume"],
+                                progress=sys.stderr.isatty())  # fmt: skip
     except ValueError as exc:
         raise CLIError(str(exc)) from exc
-    played = time.perf_counter() - start
-    click.echo(f"tournament: {out} ({played:.1f} s)")
+    played = int(result.manifest["sessions"][-1].get("units_played", 0))
+    if not played:
+        click.echo(f"nothing to play: {out} already holds all {tournament.n_games:,} games of "
+                   "this run (every chunk verified)")  # fmt: skip
+    else:
+        click.echo(f"tournament: {out} ({time.perf_counter() - start:.1f} s)")
+    return played
 
 
 def _report(run_dir: Path, out: Path, fmt: str) -> Path:
@@ -204,7 +325,7 @@ def compare_with_default_rules(names: list[str], rules: Any, out: Path,
         click.echo(f"no comparison with today's rules: they do not deal {opts['players']} hands")
         return None
     baseline = out / DEFAULT_RULES_RUN
-    _play(names, today, baseline, opts, echo=False)
+    _play(_tournament(names, today, opts), baseline, opts, echo=False)
     try:
         return build_variants_report([("default", baseline), (str(rules), out)],
                                      out / VARIANTS_REPORT, fmt=opts["fmt"])  # fmt: skip

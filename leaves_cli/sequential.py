@@ -20,7 +20,7 @@ import numpy as np
 
 from .errors import CLIError
 
-__all__ = ["run_precision", "run_sequential"]
+__all__ = ["run_precision", "run_sequential", "sequential_entry"]
 
 SEQUENTIAL_MAX_GAMES = 200_000
 """The default cap of a sequential gauntlet: games per side."""
@@ -62,37 +62,93 @@ def run_sequential(
     test: Any,
     max_games: int,
     log: Callable[[str], None],
+    resume: bool = False,
 ) -> tuple[Any, dict[str, Any], dict[str, float]]:
     """Play the gauntlet ``g`` in batches until the sequential ``test``
     (``tournaments.sequential.Sequential``) decides or ``max_games`` per side are played:
     (result, the test's record, the last paired estimate).
 
-    ``run(t, out, resume)`` plays one stage (``resume`` after the first). The first batch is ``g`` as asked; each next one
-    grows the deals by ``tournaments.sequential.GROWTH``, so the batches depend only on the
-    seed.
+    ``run(t, out, resume)`` plays one stage (``resume`` after the first). The first batch is
+    ``g`` as asked; each next one grows the deals by ``tournaments.sequential.GROWTH``, so the
+    batches depend only on the seed. After every batch the manifest's ``sequential`` entry
+    says where the test stands, so ``resume`` continues from the batch the run was in (the
+    same batches and decisions as a run never interrupted); a finished test is not run again.
     """
-    from tournaments.sequential import next_stage
+    from tournaments.sequential import run_batches
 
     per_deal = g.schedule.seats_per_set // 2  # games per side per deal of every table
     stages = list(g.schedule.stages)
     max_deals = max(stages[-1], max_games // per_deal)
-    while True:
-        t = g.with_stages(stages)
-        result = run(t, out, len(stages) > 1)  # later stages grow the run
-        r = _paired(result)
-        decision = test.update(r["diff"], r["se"])
+    if resume:
+        stages, record = _resume_point(out, max_deals)
+        if record is not None and record.get("finished"):
+            result = run(g.with_stages(stages), out, True)
+            return result, record, _paired(result)
+        test.batches = int(record["batches"]) if record is not None else 0
+    state: dict[str, Any] = {}
+
+    def estimate(st: list[int]) -> dict[str, float]:
+        t = g.with_stages(st)
+        state["result"], state["games"] = run(t, out, resume or len(st) > 1), t.games_per_side
+        return _paired(state["result"])
+
+    def on_batch(st: list[int], r: dict[str, float], final: bool) -> None:
         log(
-            f"batch {test.batches}: {t.games_per_side:,} games per side, difference "
+            f"batch {test.batches}: {state['games']:,} games per side, difference "
             f"{100 * r['diff']:+.2f} points [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}]"
             f", LLR {test.llr:.2f} (stop at {test.lower:.2f} or {test.upper:.2f})"
         )
-        nxt = None if decision else next_stage(stages[-1], max_deals)
-        if nxt is None:
-            break
-        stages.append(nxt)
-    record = test.record(t.games_per_side)
-    _write_manifest_entry(out, "sequential", record)
-    return result, record, r
+        state["record"] = sequential_entry(test, state["games"], r, final, g.gauntlet)
+        _write_manifest_entry(out, "sequential", state["record"])
+
+    _, r = run_batches(stages, max_deals, estimate, test, on_batch)
+    return state["result"], state["record"], r
+
+
+def sequential_entry(
+    test: Any, games: int, r: dict[str, float], final: bool, names: dict[str, Any]
+) -> dict[str, Any]:
+    """The manifest's ``sequential`` entry after a batch: the test's record, whether it is
+    finished (RUNNING while batches remain), the estimate in points and, once finished, the
+    sentence the command and the report say (``reports.gauntlet.sequential_sentence``)."""
+    from reports.gauntlet import sequential_sentence
+    from tournaments.sequential import RUNNING, finite
+
+    rec = test.record(games)
+    rec["finished"] = bool(final)
+    if not final:
+        rec["decision"] = RUNNING
+    for key, name in (("diff", "difference"), ("ci_low", "ci_low"), ("ci_high", "ci_high")):
+        rec[name] = finite(100 * float(r[key]))
+    if final:
+        row = {"strategy": names["strategy"], "baseline": names["baseline"], "games": games,
+               "diff": r["diff"], "diff_ci_low": r["ci_low"], "diff_ci_high": r["ci_high"],
+               **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
+        rec["sentence"] = sequential_sentence(row)
+    return rec
+
+
+def _resume_point(out: Path, max_deals: int) -> tuple[list[int], dict[str, Any] | None]:
+    """Where a sequential gauntlet in ``out`` stands: the stages to play next (the batch it
+    was in, or the next one when it stopped between batches) and its last record (None
+    before its first batch ended)."""
+    from tournaments import storage
+    from tournaments.sequential import next_stage
+
+    manifest = storage.read_manifest(out)
+    stages = [int(x) for x in manifest["spec"]["deal_stages"]]
+    record = manifest.get("sequential")
+    done = int(record["batches"]) if isinstance(record, dict) else 0
+    if isinstance(record, dict) and record.get("finished"):
+        return stages, record
+    if done == len(stages):  # stopped between batches: the next one, as it would have come
+        nxt = next_stage(stages[-1], max_deals)
+        if nxt is not None:
+            stages.append(nxt)
+    elif done != len(stages) - 1:
+        raise CLIError(f"cannot resume {out}: its sequential test recorded {done} batches "
+                       f"but the run holds {len(stages)}", usage=True)  # fmt: skip
+    return stages, record if isinstance(record, dict) else None
 
 
 def widest_half_width(result: Any) -> float:

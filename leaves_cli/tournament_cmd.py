@@ -145,6 +145,9 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     at most POINTS, or --max-games is reached; where it stops depends only on the seed.
     """
     manifest = _settle_options(ctx, opts)
+    if opts["resume"] and manifest is None:
+        raise CLIError(f"cannot resume {opts['out']}: it holds no run (no manifest.json); "
+                       "leave out --resume to start one there", usage=True)  # fmt: skip
     t = _build(opts)
     if manifest is not None:
         from .resume import restore
@@ -163,6 +166,18 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     progress = opts["progress"]
     if progress is None:
         progress = sys.stderr.isatty()
+    _echo_start(t, out, manifest)
+    sessions = len(manifest["sessions"]) if manifest is not None else 0
+    t0 = time.perf_counter()
+    result, t, widest = _run(t, out, opts, progress)
+    _echo_outcome(result, t, time.perf_counter() - t0, sessions)
+    if widest is not None:
+        click.echo(_precision_line(opts["precision"], widest, t.n_games, t.units))
+    _echo_next(out)
+
+
+def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
+    """On stderr, what is about to be played: the design, the rules, growth, the seed."""
     from .tournament_parts import echo_rules
 
     click.echo(t.rounded_note, err=True)
@@ -170,27 +185,40 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     if manifest is not None and t.n_games != manifest["spec"]["n_games"]:
         click.echo(f"growing {out}: {manifest['spec']['n_games']:,} -> {t.n_games:,} {t.units} "
                    "(every one already played is kept)", err=True)  # fmt: skip
-    click.echo(f"seed {t.seed}; results in {opts['out']}", err=True)
-    t0 = time.perf_counter()
+    click.echo(f"seed {t.seed}; results in {out}", err=True)
 
-    result, t, widest = _run(t, out, opts, progress)
-    wall = time.perf_counter() - t0
-    summary_table(result)
-    n_forfeits = int(result.summary_columns()["forfeits"].sum())
-    if n_forfeits:
-        from tournaments.game import plural
 
-        click.echo(f"{n_forfeits:,} forfeited {plural(t.game.unit)}: details in "
-                   f"{out / 'forfeits.json'}")  # fmt: skip
-    unit = t.units
-    click.echo(
-        f"{t.n_games:,} {unit} in {wall:.1f} s this session "
-        f"({result.manifest['wall_time_s']:.1f} s in all); results in {out}"
-    )
+def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
+    """What the run came to: first its state (nothing to do; unfinished, forfeited), then the
+    summary with intervals and what this session played. Raises CLIError (exit 1) when no
+    game was played to its end: every result would be a forfeit's."""
+    from tournaments.run_state import run_state
+
+    out, unit = result.out, t.units
+    played = sum(int(s.get("units_played", 0)) for s in result.manifest["sessions"][sessions:])
+    state = run_state(out)
+    if sessions and not played:
+        click.echo(f"Nothing to do: {out} already holds all {t.n_games:,} {unit} of this run "
+                   f"(every chunk verified, none played again); --add GAMES or --games N grows "
+                   "it")  # fmt: skip
+    for line in state.lines() if state is not None else ():
+        click.echo(line)
+    why_not = summary_table(result)
+    if why_not:
+        click.echo(why_not)
+    of = "" if played == t.n_games else f" of {t.n_games:,}"
+    click.echo(f"{played:,}{of} {unit} in {wall:.1f} s this session "
+               f"({result.manifest['wall_time_s']:.1f} s in all); results in {out}")  # fmt: skip
     if t.record is not None:
         click.echo(f"{t.game.unit} records in {t.record}")
-    if widest is not None:
-        click.echo(_precision_line(opts["precision"], widest, t.n_games, unit))
+    if state is not None and state.nothing_valid:
+        raise CLIError(f"no valid {t.game.unit} in {out}: every one ended by a forfeit")
+
+
+def _echo_next(out: Path) -> None:
+    """The next command: the report of the run."""
+    page = out / "report" / "report.html"
+    click.echo(f"next: 'leaves report {out}' writes its report ({page}) and key findings")
 
 
 def _given(ctx: click.Context, opts: dict[str, Any], config: dict[str, Any]) -> set[str]:
@@ -241,6 +269,12 @@ def _settle_options(ctx: click.Context, opts: dict[str, Any]) -> dict[str, Any] 
     if opts["jobs"] == 0 or opts["jobs"] < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
     _check_precision(opts)
+    from .tournament_checks import check_new_run, check_record_folder
+
+    if manifest is None:
+        check_new_run(opts)
+    if manifest is None or opts["record"] != manifest.get("record_file"):
+        check_record_folder(opts["record"], opts["out"])
     return manifest
 
 

@@ -12,7 +12,7 @@ from .errors import CLIError
 
 __all__ = [
     "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
-    "read_config", "rules_texts", "summary_table",
+    "intervals", "read_config", "rules_texts", "summary_table",
 ]  # fmt: skip
 
 # config-file key -> (click parameter name, expected type)
@@ -168,32 +168,60 @@ def _percent(rate: float) -> str:
     return "n/a" if rate != rate else f"{100 * rate:.1f}%"
 
 
-def summary_table(result: Any) -> None:
-    """The run's summary: seats taken (a game counts once per seat), wins, win rates in %."""
+def intervals(result: Any) -> tuple[dict[str, str], str | None]:
+    """Each strategy's win-rate 95% interval as the report writes it (``reports.tables.summary``:
+    duplicate sets the units; "(too few deals for an interval)" where the run is too small),
+    or none and the reason in words where the run kept no per-game rows."""
+    if not result.spec.get("rows", True):
+        return {}, "no intervals: the run kept no per-game rows (--no-rows), and they count deals"
+    from reports import ReportError
+    from reports.findings import TOO_FEW, interval
+    from reports.tables import summary
+
+    try:
+        table = summary(result.out)
+    except ReportError as exc:  # e.g. rows that cannot be read: the table stands without them
+        return {}, f"no intervals: {exc}"
+    cells = {str(r.strategy): interval(r.ci_low, r.ci_high) for r in table.itertuples()}
+    if all(c == f"({TOO_FEW})" for c in cells.values()):
+        return {}, f"no intervals: {TOO_FEW} yet; play more {units(result)} (--resume --add GAMES)"
+    return {k: "too few deals" if c == f"({TOO_FEW})" else c for k, c in cells.items()}, None
+
+
+def units(result: Any) -> str:
+    """What a run's summary counts, plural: its game's declared unit ("games", "rounds")."""
+    from tournaments.declaration import plural
+
+    return plural(result.manifest.get("game_declaration", {}).get("unit", "game"))
+
+
+def summary_table(result: Any) -> str | None:
+    """Print the run's summary: seats taken (a game counts once per seat), wins, win rates in %
+    with the report's 95% intervals. Returns why there are no intervals (None: there are)."""
     from .plain_table import print_table
 
-    cols = result.summary_columns()  # numpy: the command never needs pandas
+    cols = result.summary_columns()  # from the aggregates; the intervals need the rows
+    cis, why_not = intervals(result)
     expert = result.spec["expert"]
     rank = f"{result.manifest.get('rank_value', 'rank')}_mean"
     declared = result.manifest.get("game_declaration", {})
     unit, match_unit = declared.get("unit", "game"), declared.get("match_unit", "match")
     columns = [("strategy", "left")]
     columns += [(f"{unit} seats" if expert else "seats", "right"), ("wins", "right")]
-    columns += [("win rate", "right"), (rank.replace("_", " "), "right")]
+    columns += [("win rate", "right")] + ([("95% interval", "right")] if cis else [])
+    columns.append((rank.replace("_", " "), "right"))
     if expert:
         columns += [(f"{match_unit} seats", "right"), (f"{match_unit} win rate", "right")]
     columns.append(("forfeits", "right"))
     rows = []
     for i in range(len(cols["strategy"])):
-        cells = [
-            str(cols["strategy"][i]),
-            f"{cols['games'][i]:,}",
-            f"{cols['wins'][i]:,}",
-            _percent(cols["win_rate"][i]),
-            f"{cols[rank][i]:.3f}",
-        ]
+        name = str(cols["strategy"][i])
+        cells = [name, f"{cols['games'][i]:,}", f"{cols['wins'][i]:,}"]
+        cells += [_percent(cols["win_rate"][i])] + ([cis.get(name, "")] if cis else [])
+        cells.append(f"{cols[rank][i]:.3f}")
         if expert:
             cells += [f"{cols['matches'][i]:,}", _percent(cols["match_win_rate"][i])]
         cells.append(f"{cols['forfeits'][i]:,}")
         rows.append(cells)
     print_table("Tournament summary", columns, rows)
+    return why_not

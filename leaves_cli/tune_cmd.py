@@ -78,6 +78,9 @@ def tune(**opts: Any) -> None:
         raise CLIError("--against needs at least one opponent strategy", usage=True)
     if opts["jobs"] == 0 or opts["jobs"] < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
+    from .writable import check_writable
+
+    check_writable(opts["out"])  # before the search, not after its first tournament
     progress = opts["progress"]
     if progress is None:
         progress = sys.stderr.isatty()
@@ -102,5 +105,33 @@ def tune(**opts: Any) -> None:
         )
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
-    for line in result.lines():
+    for line in lines(result):
         click.echo(line)
+
+
+def lines(result: Any) -> list[str]:
+    """The account of a tuning, verdict first: better than the start or not, with the
+    verification's interval, and only then the parameters found (where the search found
+    some that played differently; otherwise its first line is the verdict already)."""
+    out = result.lines()
+    if out[0] != f"best: {result.best_spec}":
+        return out
+    return [verdict(result), f"tuned parameters: {result.best_spec} (in {result.out}/best.txt)",
+            *out[1:]]  # fmt: skip
+
+
+def verdict(result: Any) -> str:
+    """The verification's verdict in one line: the paired difference of win rate over the
+    starting parameters on fresh deals, with its 95% interval."""
+    v = result.verification
+    diff = (f"{100 * v.diff:+.1f} points of win rate [{100 * v.diff_low:+.1f}, "
+            f"{100 * v.diff_high:+.1f}]")  # fmt: skip
+    over = f"over the start ({result.spec}) on {v.units:,} fresh deals, p = {v.p_value:.2g}"
+    if v.verdict == "improved":
+        return f"Better than the start: {diff} {over}"
+    if v.verdict == "worse":
+        return f"Worse than the start: {diff} {over}; keep the start"
+    if v.verdict == "too few deals to tell":
+        return (f"Too few deals to tell: {v.units:,} fresh deals give no 95% interval of the "
+                f"difference over the start ({result.spec})")  # fmt: skip
+    return f"No significant difference over the start: {diff} {over}"

@@ -15,6 +15,8 @@ from .options import format_option, load_option
 
 DEFAULT_GAMES = 20_000
 DEFAULT_PLAYERS = "4"
+DEFAULT_TRACE_GAMES = 1000
+DEFAULT_RESTRICTED_GAMES = 300
 BASELINE = "default"
 
 
@@ -70,12 +72,8 @@ def _tournaments(rule_sets: list[Any], field: list[str], opts: dict[str, Any]) -
     game is played)."""
     from tournaments import Tournament
     from tournaments.leaves_game import LeavesGame
-    from tournaments.runner import parse_players
 
-    try:
-        sizes = parse_players(",".join(opts["players"]))
-    except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+    sizes = _sizes(opts["players"])
     for rules in rule_sets:
         for n in sizes:
             try:
@@ -113,7 +111,14 @@ def _check_out(out: Path) -> None:
     "rules",
     multiple=True,
     metavar="KEY=VALUE[,KEY=VALUE]",
-    help="A variant (repeatable: each --rules is one rule set; see 'leaves rules').",
+    help="A variant (repeatable: each --rules is one rule set; see 'leaves rules'); with "
+    "--sweep, rules held fixed at every value.",
+)
+@click.option(
+    "--sweep",
+    metavar="KEY=V1,V2,...|KEY=LO..HI",
+    default=None,
+    help="Play one rule key at each value (every --rules held fixed), drawn against the value.",
 )
 @click.option(
     "--players",
@@ -143,6 +148,34 @@ def _check_out(out: Path) -> None:
     required=True,
     help="Output directory: a run per rule set, the comparison's report.html.",
 )
+@click.option(
+    "--trace-games",
+    type=click.IntRange(min=0),
+    default=DEFAULT_TRACE_GAMES,
+    show_default=True,
+    help="Games per rule set replayed turn by turn for lead changes, drama and when games "
+    "are decided (whole duplicate sets; 0: none).",
+)
+@click.option(
+    "--restricted-games",
+    type=click.IntRange(min=0),
+    default=DEFAULT_RESTRICTED_GAMES,
+    show_default=True,
+    help="Games per rule set and restriction for restricted play (0: none).",
+)
+@click.option(
+    "--restrict",
+    default=None,
+    metavar="STRATEGY",
+    help="The strategy restricted play restricts (default: weighted, where it plays).",
+)
+@click.option(
+    "--ladder",
+    default=None,
+    metavar="S1,S2,...",
+    help="The skill ladder's rungs, strategies of the field (default: the whole field, in the "
+    "default rules' order of strength).",
+)
 @format_option
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
 @load_option
@@ -151,23 +184,29 @@ def variants(**opts: Any) -> None:  # fmt: skip
 
     Each rule set is a tournament of its own (OUT/default, OUT/hand_size=9, ...) with the
     same seed, tables and seatings, so every rule set is dealt from the same deal seeds; the
-    comparison (OUT/report.html, findings.txt, variants_*.csv, charts/) gives per rule set
-    game length, the first player's and every seat's edge, how much skill matters (best less
-    worst strategy; the best against random, added to the field if missing), how close games
-    are (the runner-up's cards left), unfinished games and, with --expert, shared match wins,
-    each with a 95% interval, and each variant's differences to the default rules, in words
-    first. 'leaves report OUT/RULES' builds one run's full report.
+    comparison (OUT/report.html, findings.txt, variants_*.csv, charts/) opens with every
+    difference to the default rules in one chart, then gives per rule set game length, the
+    first player's and every seat's edge, how much skill matters (best less worst strategy;
+    the best against random, added to the field if missing; the skill ladder), how close
+    games are, unfinished games, the designers' measures of a replayed sample (lead changes,
+    drama, comebacks, when the game is decided; restricted play) and, with --expert, shared
+    match wins, each with a 95% interval, and each variant's differences, in words first.
+    --sweep KEY=V1,V2,... (or KEY=LO..HI) plays one key at each value instead, every
+    --rules held fixed, and draws each measure against the value (variants_sweep.csv).
+    'leaves report OUT/RULES' builds one run's full report.
 
     \b
     Examples:
       leaves variants --rules hand_size=9 --rules take=ends --out runs/v
+      leaves variants --sweep hand_size=8..11 --games 4000 --seed 1 --out runs/sweep
       leaves variants random low greedy counter weighted --rules "take=ends,min_count=off" \\
           --players 4 --games 20000 --seed 1 --out runs/v2
       leaves variants --rules expert_target=30 --expert --games 5000 --out runs/v3
     """
     if opts["jobs"] == 0 or opts["jobs"] < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
-    rule_sets = _rule_sets(opts["rules"])
+    sizes = _sizes(opts["players"])
+    rule_sets, points = _sets(opts, sizes)
     from .strategies_cmd import load_files
 
     load_files(opts["load"])
@@ -175,6 +214,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
     out: Path = opts["out"]
     _check_out(out)
     runs = _tournaments(rule_sets, field, opts)
+    who, ladder = _designer_setup(runs[0], opts)
     progress = sys.stderr.isatty() if opts["progress"] is None else opts["progress"]
     echo = lambda line: click.echo(line, err=True)  # noqa: E731
     echo(f"{len(runs[0].labels)} strategies: {', '.join(runs[0].labels)}")
@@ -183,21 +223,99 @@ def variants(**opts: Any) -> None:  # fmt: skip
     start = time.perf_counter()
     dirs = _play(runs, rule_sets, out, opts["jobs"], progress)
     played = time.perf_counter() - start
+    designed = _designer(runs, rule_sets, dirs, (opts["trace_games"],
+                                                 opts["restricted_games"]), who)  # fmt: skip
+    built = time.perf_counter()
+    page = _report(dirs, out, opts["fmt"], notes, _sweep(opts["sweep"], points, dirs), ladder)
+    from .report_cmd import echo_findings
+
+    echo_findings(out)
+    click.echo(f"{len(runs)} rule sets played in {played:.1f} s, designers' measures in "
+               f"{designed:.1f} s, compared in {time.perf_counter() - built:.1f} s")  # fmt: skip
+    click.echo(f"report: {page}")
+
+
+def _sizes(players: tuple[str, ...]) -> list[int]:
+    from tournaments.runner import parse_players
+
+    try:
+        return list(parse_players(",".join(players)))
+    except ValueError as exc:
+        raise CLIError(str(exc), usage=True) from None
+
+
+def _sets(opts: dict[str, Any], sizes: list[int]) -> tuple[list[Any], list[tuple[str, int]]]:
+    """The rule sets (default first) and, for a sweep, its points (value, rule set)."""
+    if opts["sweep"] is None:
+        return _rule_sets(opts["rules"]), []
+    from .variants_sweep import sweep_sets
+
+    return sweep_sets(opts["sweep"], opts["rules"], sizes)
+
+
+def _sweep(text: str | None, points: list[tuple[str, int]], dirs: list[tuple[str, Path]]):
+    if text is None:
+        return None
+    from reports.variants_sweep import Sweep
+
+    return Sweep(text.partition("=")[0].strip(), [(v, dirs[i][0]) for v, i in points])
+
+
+def _designer_setup(t: Any, opts: dict[str, Any]) -> tuple[str | None, list[str] | None]:
+    """The strategy restricted play restricts, and the ladder's rungs asked for (checked
+    before any game is played)."""
+    from .variants_designer import check_restrictable, restricted_strategy
+
+    if opts["expert"]:  # a match's games are not replayed one by one
+        opts["trace_games"] = opts["restricted_games"] = 0
+    who = restricted_strategy(t, opts["restrict"]) if opts["restricted_games"] else None
+    check_restrictable(t, who)
+    if opts["ladder"] is None:
+        return who, None
+    rungs = [r.strip() for r in opts["ladder"].split(",") if r.strip()]
+    by_label = {_label(t, r): r for r in rungs}
+    missing = [r for label, r in by_label.items() if label not in t.labels]
+    if missing or len(by_label) < 2:
+        what = f"{', '.join(missing)} not in the field" if missing else "give two rungs or more"
+        raise CLIError(f"--ladder {opts['ladder']}: {what} ({', '.join(t.labels)})", usage=True)
+    return who, list(by_label)
+
+
+def _label(t: Any, spec: str) -> str:
+    """The label a spec has in the field (the spec itself where it names nothing)."""
+    if spec in t.labels:
+        return spec
+    try:
+        return t.game.resolve(spec)[0]
+    except ValueError:
+        return spec
+
+
+def _designer(runs: list[Any], rule_sets: list[Any], dirs: list[tuple[str, Path]],
+              games: tuple[int, int], who: str | None) -> float:  # fmt: skip
+    """Replay each rule set's sample for the designers' measures; the seconds it took."""
+    from .variants_designer import replay_designer
+
+    start = time.perf_counter()
+    if not any(games):
+        return 0.0
+    for t, rules, (label, where) in zip(runs, rule_sets, dirs, strict=True):
+        said = replay_designer(t, rules, where, games, who)
+        click.echo(f"{label}: designers' measures: {said}", err=True)
+    return time.perf_counter() - start
+
+
+def _report(dirs: list[tuple[str, Path]], out: Path, fmt: str, notes: list[str], sweep: Any,
+            ladder: list[str] | None) -> Path:  # fmt: skip
     from reports import ReportError
     from reports.variants import build_variants_report
 
     try:
-        page = build_variants_report(dirs, out, fmt=opts["fmt"], notes=notes)
+        return build_variants_report(dirs, out, fmt=fmt, notes=notes, sweep=sweep, ladder=ladder)
     except ReportError as exc:
         raise CLIError(str(exc)) from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
-    from .report_cmd import echo_findings
-
-    echo_findings(out)
-    click.echo(f"{len(runs)} rule sets played in {played:.1f} s, compared in "
-               f"{time.perf_counter() - start - played:.1f} s")  # fmt: skip
-    click.echo(f"report: {page}")
 
 
 def _play(runs: list[Any], rule_sets: list[Any], out: Path, jobs: int,

@@ -3,21 +3,82 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .errors import CLIError
 
-RESUME_HINT = "rerun the same 'leaves tournament' command with --resume to replay them"
+if TYPE_CHECKING:
+    from tournaments.verify import Problem, Verification
+
+MANIFEST = "manifest.json"
+OWN = "the run's own"
 
 
-def bad_run_message(run_dir: Path, problems: list) -> str:
+def _spec(run_dir: Path) -> dict:
+    import json
+
+    try:
+        spec = json.loads((run_dir / MANIFEST).read_text()).get("spec")
+    except (OSError, ValueError, AttributeError):
+        spec = None
+    return spec if isinstance(spec, dict) else {}
+
+
+def resume_hint(run_dir: Path, them: str = "them") -> str:
+    """What replays a run's bad chunks: ``leaves tournament --out RUN --resume`` (the run's
+    folder is all it needs), or the same ``leaves gauntlet`` command for a gauntlet."""
+    if "gauntlet" in _spec(run_dir):
+        return f"rerun the same 'leaves gauntlet' command with --resume to replay {them}"
+    return f"'leaves tournament --out {run_dir} --resume' replays {them}"
+
+
+def manifest_problem(run_dir: Path) -> str | None:
+    """Why the run's manifest itself cannot be used, or None: not JSON, not a run of this
+    version's format, or a field that does not hold what the runner writes. Then nothing
+    resumes the run (``--resume`` refuses such a manifest too)."""
+    from tournaments import storage
+    from tournaments.manifest_fields import check_manifest
+
+    try:
+        manifest = storage.read_manifest(run_dir)
+        check_manifest(manifest)
+    except ValueError as exc:
+        return str(exc)
+    if manifest.get("format") != storage.FORMAT:
+        return f"format {manifest.get('format')!r}: not a tournament run this version knows"
+    return None
+
+
+def strays(result: Verification) -> list[Problem]:
+    """The bad files a resume leaves alone: files in the run's folders named like none of its
+    own (a resume replays bad chunks, rewrites the merged files and deletes files of chunks
+    the run does not have, but never guesses about a file it did not write)."""
+    return [p for p in result.other
+            if p.reason.startswith("not ") and "(no such chunk)" not in p.reason]  # fmt: skip
+
+
+def advice(run_dir: Path, result: Verification) -> str:
+    """What to do about a run's bad files, only what works: resume, remove, or both."""
+    foreign = strays(result)
+    own = len(result.problems) - len(foreign)
+    if not foreign:
+        return resume_hint(run_dir)
+    names = ", ".join(str(run_dir / p.path) for p in foreign)
+    it = "it" if len(foreign) == 1 else "them"
+    remove = f"remove {names} (not the run's: a resume leaves {it} there)"
+    return remove if not own else f"{resume_hint(run_dir, OWN)}; {remove}"
+
+
+def bad_run_message(run_dir: Path, result: Verification) -> str:
     """One line naming the first bad file of a run and what to do (shared with ``report``)."""
+    problems = result.problems
     first = problems[0]
     others = f" (and {len(problems) - 1} more: 'leaves verify {run_dir}' lists them)"
     return (
         f"{run_dir / first.path} is bad: {first.reason}"
-        f"{others if len(problems) > 1 else ''}; {RESUME_HINT}"
+        f"{others if len(problems) > 1 else ''}; {advice(run_dir, result)}"
     )
 
 
@@ -29,7 +90,10 @@ def verify(run_dir: Path) -> None:
     belong to the run. Changes nothing.
 
     Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it);
-    1 with the list of bad files (missing, truncated, corrupt, or copied from another run).
+    1 with the list of bad files (missing, truncated, corrupt, or copied from another run)
+    and what mends them: --resume replays the run's own, a file that is not the run's is to
+    be removed, and a manifest that cannot be used leaves nothing to resume; 2 for RUN_DIR
+    that does not exist, is a file or holds no run (no manifest.json).
 
     \b
     Examples:
@@ -42,12 +106,19 @@ def verify(run_dir: Path) -> None:
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir}", usage=True)
+    if not (run_dir / MANIFEST).is_file():
+        raise CLIError(f"{run_dir} holds no run (no {MANIFEST})", usage=True)
+    broken = manifest_problem(run_dir)
+    if broken is not None:  # --resume refuses it too: no advice that fails
+        click.echo(f"bad: {run_dir / MANIFEST}: {broken}")
+        raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; the run cannot "
+                       "be resumed or grown without it")  # fmt: skip
     result = verify_run(run_dir)
     if not result.ok:
         for problem in result.problems:
             click.echo(f"bad: {run_dir / problem.path}: {problem.reason}")
         n = len(result.problems)
-        raise CLIError(f"{n} bad file(s) in {run_dir}: {RESUME_HINT}")
+        raise CLIError(f"{n} bad file(s) in {run_dir}: {advice(run_dir, result)}")
     state = "complete" if result.complete else "unfinished (--resume finishes it)"
     click.echo(
         f"ok: {len(result.done)} of {result.n_chunks} chunks verified "

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import CLIError
 
-__all__ = ["check_writable"]
+__all__ = ["check_file_writable", "check_writable"]
 
 
 def _nearest_existing(path: Path) -> Path:
@@ -32,11 +32,40 @@ def check_writable(out: str | Path, flag: str = "--out") -> None:
     if not here.is_dir():
         what = "it" if here == path.absolute() else str(here)
         raise CLIError(f"cannot write to {out}: {what} is not a directory ({flag})")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".leaves-write-test-", dir=here)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
+    reason = _refused(here)
+    if reason is not None:
         where = "" if here == path.absolute() else f" (in {here})"
-        raise CLIError(f"cannot write to {out}: {reason}{where}") from None
+        raise CLIError(f"cannot write to {out}: {reason}{where}")
+
+
+def _refused(folder: Path) -> str | None:
+    """Why ``folder`` takes no new file (the OS's words), or None: a temporary file is
+    created there and removed."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".leaves-write-test-", dir=folder)
+    except OSError as exc:
+        return exc.strerror or str(exc)
     os.close(fd)
     os.unlink(tmp)
+    return None
+
+
+def check_file_writable(path: str | Path, flag: str) -> None:
+    """A file a command appends to (``--save``, ``--record``), asked before anything is
+    played: its folder must exist (exit 2; it is not created where a mistyped path points)
+    and take files, and the file, if it is there already, must open for appending (exit 1)."""
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        what = "is a file" if folder.exists() else "does not exist"
+        raise CLIError(f"{flag} {path}: the folder {folder} {what}", usage=True)
+    if not target.exists():
+        reason = _refused(folder)
+        if reason is not None:
+            raise CLIError(f"cannot write to {path}: {reason} ({flag})")
+        return
+    try:
+        with open(target, "a", encoding="utf-8"):
+            pass  # opened for appending and closed: the file is unchanged
+    except OSError as exc:
+        raise CLIError(f"cannot write to {path}: {exc.strerror or exc} ({flag})") from None

@@ -57,10 +57,10 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
     return fig, fig.add_subplot()
 
 
-def _percent():
+def _percent(decimals: int | None = None):
     from matplotlib.ticker import PercentFormatter
 
-    return PercentFormatter(1.0)
+    return PercentFormatter(1.0, decimals=decimals)
 
 
 def _proxy(**style_kw) -> Artist:
@@ -115,7 +115,7 @@ def win_rates(summary: pd.DataFrame, ax: Axes | None = None, unit: str = "game")
     ax.errorbar(rate, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1,
                 label="95% interval")  # fmt: skip
     if "fair_share" in df:
-        ax.scatter(df["fair_share"], y, marker="|", s=250, color=OKABE_ITO[3], zorder=3,
+        ax.scatter(df["fair_share"], y, marker="|", s=250, color=OKABE_ITO[1], zorder=3,
                    label="fair share (1/players)")  # fmt: skip
     ax.set_yticks(y, df["strategy"])
     ax.set_xlabel(f"win rate (share of {plural(unit)} won)")
@@ -171,10 +171,10 @@ def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
                     label=f"{n} players")  # fmt: skip
         ax.hlines(1 / n, -0.4, n - 0.6, colors=c, linestyles="dashed", lw=0.9, alpha=0.8)
     maxpos = int(seats["position"].max()) if len(seats) else 0
-    ax.set_xticks(range(maxpos + 1), ["first"] + [f"+{p}" for p in range(1, maxpos + 1)])
-    ax.set_xlabel("seat position after the first player (clockwise)")
+    ax.set_xticks(range(maxpos + 1), ["0 (first)"] + [str(p) for p in range(1, maxpos + 1)])
+    ax.set_xlabel("position: seats after the first player, clockwise (the table's position)")
     ax.set_ylabel("win rate")
-    ax.yaxis.set_major_formatter(_percent())
+    ax.yaxis.set_major_formatter(_percent(decimals=0))
     ax.set_title("Seat and first-player advantage (dashed: fair share)")
     ax.legend(**OUTSIDE)
     ax.grid(axis="y", alpha=0.3)
@@ -198,7 +198,7 @@ def length_distribution(dist: pd.DataFrame, measure: str | None = None,
     for i, (n, grp) in enumerate(groups):
         v = grp["value"].to_numpy()
         w = grp["games"].to_numpy()
-        bins = np.arange(lower // binw * binw, upper + 2 * binw, binw)
+        bins = np.arange(lower // binw * binw, upper + 2 * binw, binw) - 0.5  # centred
         h, edges = np.histogram(v, bins=bins, weights=w)  # values past the last edge: not drawn
         c, _, _ = style(i)
         ax.stairs(h / w.sum(), edges, color=c, ls=LINESTYLES[(i // len(OKABE_ITO)) % 4], lw=1.6,
@@ -255,11 +255,16 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
     y = np.arange(len(df))
     r = df["rating"].to_numpy()
     err = np.clip(np.vstack([r - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - r]), 0, None)
-    ax.errorbar(r, y, xerr=err, fmt="o", color=OKABE_ITO[0], ecolor="black", capsize=3, ms=6,
-                label="rating, 95% interval")  # fmt: skip
+    ax.errorbar(r, y, xerr=err, fmt="|", color=OKABE_ITO[0], ecolor=OKABE_ITO[0], capsize=5,
+                ms=10, mew=2, lw=2.5, label="rating and its 95% interval")  # fmt: skip
     ax.axvline(0, color="gray", lw=0.8, ls="--")
     ax.set_yticks(y, df["strategy"])
-    ax.set_xlabel("Plackett-Luce rating (log-worth; 0 = average)")
+    for yi, (v, lo, hi) in enumerate(zip(r, df["ci_low"], df["ci_high"], strict=True)):
+        ax.annotate(f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]", (hi, yi), xytext=(6, 0),
+                    textcoords="offset points", va="center", fontsize=8)  # fmt: skip
+    lo_x, hi_x = float(np.nanmin(df["ci_low"])), float(np.nanmax(df["ci_high"]))
+    ax.set_xlim(lo_x - 0.05 * (hi_x - lo_x), hi_x + 0.45 * (hi_x - lo_x))  # room for the text
+    ax.set_xlabel("Plackett-Luce rating (log-worth; 0 = average), with its 95% interval")
     ax.set_title("Rating from finishing orders")
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
@@ -267,35 +272,43 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
 
 
 def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
-    """Win rate of each strategy (rows) by the strategy seated directly before it (markers),
-    with 95% intervals; the strategy's overall win rate is the grey bar."""
+    """Win rate of each strategy (rows, best on top) by the strategy seated directly before it
+    (columns), as a heatmap of that win rate less the strategy's own overall (points; the
+    diverging ``PuOr``, 0 in the middle), each cell annotated with the win rate; a star marks
+    a seat effect whose 95% interval (``vs_elsewhere``, within the same deals) excludes 0."""
     order = list(dict.fromkeys(table["strategy"]))
     befores = list(dict.fromkeys(table["before"]))
-    fig, ax = _axes(ax, (8.5, _height(len(order)) + 0.3 * len(befores) / 2))
-    step = 0.8 / max(len(befores), 1)
-    row = {name: i for i, name in enumerate(order[::-1])}  # the best strategy on top
     per = table.groupby("strategy", sort=False)[["wins", "games"]].sum()
-    totals = [per.at[name, "wins"] / max(per.at[name, "games"], 1) for name in row]
-    ax.barh(list(row.values()), totals, color="#dddddd", height=0.85, zorder=1)
-    for j, before in enumerate(befores):  # one series per neighbour: one artist, not one a row
-        r = table[table["before"] == before]
-        y = r["strategy"].map(row).to_numpy() - 0.4 + step * (j + 0.5)
-        rate = r["win_rate"].to_numpy(float)
-        err = np.clip([rate - r["ci_low"].to_numpy(float), r["ci_high"].to_numpy(float) - rate],
-                      0, None)  # fmt: skip
-        colour, marker, _ = style(j)
-        ax.errorbar(rate, y, xerr=err, fmt=marker, color=colour, ms=4, capsize=2, lw=1,
-                    zorder=3)  # fmt: skip
-    handles = [
-        _proxy(color=style(j)[0], marker=style(j)[1], ls="none", label=f"after {b}")
-        for j, b in enumerate(befores)
-    ]
-    ax.set_yticks(np.arange(len(order)), order[::-1])
-    ax.set_xlabel("win rate, by the strategy seated directly before (95% intervals)")
-    ax.xaxis.set_major_formatter(_percent())
-    ax.set_title("Whom do you want to sit after?", fontsize=10)
-    ax.legend(handles=handles, **OUTSIDE)
-    return _fit(fig, ax)
+    overall = (per["wins"] / per["games"].clip(lower=1)).reindex(order)
+    rate = table.pivot(index="strategy", columns="before", values="win_rate")
+    rate = rate.reindex(index=order, columns=befores)
+    diff = 100 * (rate.to_numpy(float) - overall.to_numpy(float)[:, None])
+    star = np.zeros(diff.shape, bool)
+    if {"vs_elsewhere_low", "vs_elsewhere_high"} <= set(table.columns):
+        lo = table.pivot(index="strategy", columns="before", values="vs_elsewhere_low")
+        hi = table.pivot(index="strategy", columns="before", values="vs_elsewhere_high")
+        lo, hi = (x.reindex(index=order, columns=befores).to_numpy(float) for x in (lo, hi))
+        star = (lo > 0) | (hi < 0)
+    side = max(4.0, 1.6 + 0.62 * max(len(order), len(befores)))
+    fig, ax = _axes(ax, (side + 1.6, side))
+    top = float(np.nanmax(np.abs(diff))) if np.isfinite(diff).any() else 1.0
+    im = ax.imshow(np.ma.masked_invalid(diff), cmap="PuOr", vmin=-top, vmax=top)
+    for i in range(len(order)):
+        for j in range(len(befores)):
+            if np.isfinite(rate.iat[i, j]):
+                ax.text(j, i, f"{rate.iat[i, j]:.0%}" + ("*" if star[i, j] else ""),
+                        ha="center", va="center", fontsize=7,
+                        color="white" if abs(diff[i, j]) > 0.6 * top else "black")  # fmt: skip
+    ax.set_xticks(np.arange(len(befores)), befores, rotation=40, ha="right",
+                  rotation_mode="anchor")  # fmt: skip
+    ax.set_yticks(np.arange(len(order)), order)
+    ax.set_xlabel("the strategy seated directly before")
+    ax.set_ylabel("strategy")
+    cbar = fig.colorbar(im, ax=ax, shrink=0.8)
+    cbar.set_label("win rate less its overall, points")
+    ax.set_title("Whom do you want to sit after? (*: the seat's effect is clear, 95%)",
+                 fontsize=10)  # fmt: skip
+    return _fit(fig, ax, rotated=_text_width(befores, 10) * 0.65, extra_right=1.0)
 
 
 def means(table: pd.DataFrame, column: str, better: str, unit: str = "game",

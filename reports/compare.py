@@ -1,13 +1,16 @@
 """Did a strategy change between two runs? Per strategy, B - A in win rate with an interval.
 
 Two runs of the same strategies under two code versions, parameters or rule sets: for every
-label both runs have, each run's win rate (``reports.clusters``: duplicate sets as clusters,
-tables as strata) and the difference B - A. Runs on different deals are independent, so the
-difference's variance is the sum of the two stratified variances, with Welch's degrees of
-freedom. Runs that played the same deals (the same seed, game, tables, seatings and deal
-streams) are paired per duplicate set: per (table, deal) both played, B's wins less A's over
-the same seats, a ratio estimate over those sets whose error no longer carries the deals'
-luck. p-values are two-sided t tests, Holm-corrected over the strategies compared.
+strategy both runs have (``reports.compare_match``: a strategy whose parameters changed is
+matched with its old self, ``pairs`` name any others), each run's win rate
+(``reports.clusters``: duplicate sets as clusters, tables as strata) and the difference B - A.
+Runs that dealt the same cards, as their recorded deal seeds say (``reports.compare_deals``),
+are paired per duplicate set: per set both played, B's wins less A's over the same seats, a
+ratio estimate whose error no longer carries the deals' luck. Other runs are independent, so
+the difference's variance is the sum of the two stratified variances, with Welch's degrees of
+freedom. p-values are two-sided t tests, Holm-corrected over the strategies compared. Runs of
+other games or table sizes, or a gauntlet against a tournament, are refused
+(``NotComparable``); runs under other rules are compared and the rules named.
 """
 
 from __future__ import annotations
@@ -18,21 +21,25 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .clusters import MIN_DF, Estimates, Sums, clusters, ratio_estimates, seat_sums, wilson_t
-from .data import Games, ReportError, as_run
+from .clusters import MIN_DF, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
+from .compare_deals import deal_seeds, overlap, paired_difference, words
+from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
+from .data import Games, as_run
 from .stats import holm
 
-__all__ = ["Comparison", "compare", "same_deals"]
+__all__ = ["Comparison", "NotComparable", "compare"]
 
 PAIRING_KEYS = ("game", "game_config", "seed", "seed_keys", "strategies", "players", "repeats",
                 "seating", "expert", "target", "deal_streams")  # fmt: skip
-"""Spec entries two runs must share for game ``g`` of one to be game ``g`` of the other."""
+"""Spec entries two runs must share for game ``g`` of one to be game ``g`` of the other
+(``reports.variants_metrics``: runs ``leaves variants`` played on one design)."""
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """The comparison of runs ``a`` and ``b``: ``table`` per shared strategy, whether it is
-    ``paired``, the strategies only one run has, and the ``findings`` in words."""
+    """The comparison of runs ``a`` and ``b``: ``table`` per strategy compared, whether it is
+    ``paired`` (and ``pairing``: why, from the deal seeds), the strategies matched under two
+    labels (``matches``), those only one run has, and the ``findings`` in words."""
 
     a: str
     b: str
@@ -41,45 +48,8 @@ class Comparison:
     only_a: list[str] = field(default_factory=list)
     only_b: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
-
-
-def same_deals(spec_a: dict[str, Any], spec_b: dict[str, Any]) -> bool:
-    """True when the runs' specs give the same game the same number in both (same deals,
-    tables and seatings); one may have more deals than the other."""
-    if not spec_a or not spec_b:
-        return False
-    return all(spec_a.get(k) == spec_b.get(k) for k in PAIRING_KEYS) and "seed" in spec_a
-
-
-def _keys(g: Games) -> tuple[np.ndarray, np.ndarray]:
-    """Per cluster of ``g``: a (deal stream, deal) key comparable across runs, and its id."""
-    cl = clusters(g)
-    first = cl.first
-    table = (np.zeros(len(g), np.int64) if g.table is None else g.table.astype(np.int64))[first]
-    deal = g.deal.astype(np.int64)[first]
-    return table * (1 << 32) + deal, np.arange(cl.n)
-
-
-def _paired(ga: Games, gb: Games, codes: list[tuple[int, int]]) -> Estimates:
-    """B - A per strategy over the duplicate sets both played, paired set by set (a ratio
-    estimate: B's wins less A's over the seats, which are the same in both)."""
-    sa, sb = seat_sums(ga, ga.n_strategies), seat_sums(gb, gb.n_strategies)
-    key_a, _ = _keys(ga)
-    key_b, _ = _keys(gb)
-    groups, cl_ids, w, n = [], [], [], []
-    for i, (ca, cb) in enumerate(codes):
-        ma, mb = sa.group == ca, sb.group == cb
-        ka, kb = key_a[sa.cluster[ma]], key_b[sb.cluster[mb]]
-        _, ia, ib = np.intersect1d(ka, kb, assume_unique=True, return_indices=True)
-        same = sa.n[ma][ia] == sb.n[mb][ib]
-        groups.append(np.full(int(same.sum()), i))
-        cl_ids.append(sa.cluster[ma][ia][same])
-        w.append((sb.w[mb][ib] - sa.w[ma][ia])[same])
-        n.append(sa.n[ma][ia][same])
-    cat = np.concatenate
-    order = np.lexsort((cat(cl_ids), cat(groups)))
-    sums = Sums(cat(groups)[order], cat(cl_ids)[order], cat(w)[order], cat(n)[order], len(codes))
-    return ratio_estimates(sums, clusters(ga))
+    matches: list[Match] = field(default_factory=list)
+    pairing: str = ""
 
 
 def _unpaired(ea: Estimates, eb: Estimates) -> Estimates:
@@ -98,47 +68,72 @@ def _rates(g: Games, codes: list[int]) -> tuple[Estimates, np.ndarray, np.ndarra
     return (est, *wilson_t(est))
 
 
-def compare(run_a: Any, run_b: Any, alpha: float = 0.05) -> Comparison:
-    """Per strategy both runs have (by label): win rate in A and in B with 95% intervals,
-    the difference B - A with its 95% interval, p-value, Holm-adjusted p-value and whether
-    it is significant at ``alpha``; paired per duplicate set when the runs played the same
-    deals. Raises ReportError (one line) when they share no strategy."""
+def _names(matches: list[Match], labels: tuple[str, ...], side: str) -> list[str]:
+    """Each code's label in one vocabulary for both runs: a matched label as A names it, any
+    other kept apart by its run."""
+    to_a = {(m.b if side == "B" else m.a): m.a for m in matches}
+    return [to_a.get(x, f"{side}:{x}") for x in labels]
+
+
+def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
+            pairs: list[tuple[str, str]] | None = None) -> Comparison:  # fmt: skip
+    """Per strategy both runs have (by label, a changed parameter's label matched with its
+    old self, ``pairs`` (A's label, B's) naming any others): win rate in A and in B with 95%
+    intervals, the difference B - A with its 95% interval, p-value, Holm-adjusted p-value and
+    whether it is significant at ``alpha``; paired per duplicate set when the runs' deal
+    seeds say they dealt the same deals. Raises NotComparable (one line) for runs of other
+    games or table sizes, a gauntlet against a tournament, or runs that share no strategy."""
     ra, rb = as_run(run_a), as_run(run_b)
     ga, gb = ra.games, rb.games
     name_a, name_b = str(ra.path or "A"), str(rb.path or "B")
-    shared = sorted(set(ga.labels) & set(gb.labels))
-    if not shared:
-        raise ReportError(f"cannot compare {name_a} and {name_b}: they share no strategy "
-                          f"(A: {', '.join(ga.labels)}; B: {', '.join(gb.labels)})")  # fmt: skip
-    codes = [(ga.labels.index(s), gb.labels.index(s)) for s in shared]
+    check_comparable(ra, rb, name_a, name_b)
+    matches, only_a, only_b = match_labels(ga.labels, gb.labels, pairs)
+    if not matches:
+        raise NotComparable(f"cannot compare {name_a} and {name_b}: they share no strategy "
+                            f"(A: {', '.join(ga.labels)}; B: {', '.join(gb.labels)}; "
+                            "--pair A_LABEL=B_LABEL pairs two)")  # fmt: skip
+    codes = [(ga.labels.index(m.a), gb.labels.index(m.b)) for m in matches]
     ea, lo_a, hi_a = _rates(ga, [a for a, _ in codes])
     eb, lo_b, hi_b = _rates(gb, [b for _, b in codes])
-    paired = bool(same_deals(ra.manifest.get("spec", {}), rb.manifest.get("spec", {}))
-                  and ga.deal is not None and gb.deal is not None)  # fmt: skip
-    diff = _paired(ga, gb, codes) if paired else _unpaired(ea, eb)
+    rules = settings_lines(ra, rb)
+    ov = overlap(ga, gb, (deal_seeds(run_a, ra), deal_seeds(run_b, rb)),
+                 (_names(matches, ga.labels, "A"), _names(matches, gb.labels, "B")),
+                 words(ra, same_rules=not rules))  # fmt: skip
+    diff, identical = (
+        paired_difference(ga, gb, codes, ov) if ov.paired else (_unpaired(ea, eb), False)
+    )
     d_lo, d_hi = diff.interval()
     p = diff.p_value()
-    p_holm = holm(p)
     table = pd.DataFrame({
-        "strategy": shared, "win_rate_a": ea.value, "ci_low_a": lo_a, "ci_high_a": hi_a,
-        "win_rate_b": eb.value, "ci_low_b": lo_b, "ci_high_b": hi_b, "diff": diff.value,
-        "ci_low": d_lo, "ci_high": d_hi, "df": diff.df, "units": diff.units.astype(np.int64),
-        "p_value": p, "p_holm": p_holm,
+        "strategy": [m.name for m in matches], "win_rate_a": ea.value, "ci_low_a": lo_a,
+        "ci_high_a": hi_a, "win_rate_b": eb.value, "ci_low_b": lo_b, "ci_high_b": hi_b,
+        "diff": diff.value, "ci_low": d_lo, "ci_high": d_hi, "se": diff.se, "df": diff.df,
+        "units": diff.units.astype(np.int64), "p_value": p, "p_holm": holm(p),
     })  # fmt: skip
     table["significant"] = table["p_holm"] < alpha
+    table["strategy_a"] = [m.a for m in matches]
+    table["strategy_b"] = [m.b for m in matches]
     table = table.sort_values(["diff", "strategy"], ascending=[False, True], ignore_index=True)
-    only_a = sorted(set(ga.labels) - set(gb.labels))
-    only_b = sorted(set(gb.labels) - set(ga.labels))
-    findings = _findings(table, paired, only_a, only_b)
-    return Comparison(name_a, name_b, table, paired, only_a, only_b, findings)
+    findings = [
+        *_findings(table, identical),
+        ov.sentence,
+        *(m.sentence() for m in matches if m.how != "same"),
+        *rules,
+    ]
+    if only_a or only_b:
+        findings.append(f"not compared: only in A {', '.join(only_a) or '-'}; "
+                        f"only in B {', '.join(only_b) or '-'}")  # fmt: skip
+    return Comparison(name_a, name_b, table, ov.paired, only_a, only_b, findings, matches,
+                      ov.sentence)  # fmt: skip
 
 
 def _points(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def _findings(table: pd.DataFrame, paired: bool, only_a: list[str], only_b: list[str]) -> list[str]:
-    """The changes that matter, in words: significant ones first, then how it was measured."""
+def _findings(table: pd.DataFrame, identical: bool) -> list[str]:
+    """The changes that matter, in words: significant ones first (or that none is);
+    ``identical``: every strategy won as often in each duplicate set of both runs."""
     sig = table[table["significant"]].copy()
     sig = sig.reindex(sig["diff"].abs().sort_values(ascending=False).index)
     parts = [
@@ -146,23 +141,15 @@ def _findings(table: pd.DataFrame, paired: bool, only_a: list[str], only_b: list
         f"in B [{_points(r.ci_low)}, {_points(r.ci_high)}]"
         for r in sig.itertuples()
     ]
+    if identical:
+        return ["no strategy changed: each won as often in B as in A in every duplicate set "
+                "both played (B - A is 0, with no spread)"]  # fmt: skip
     if not np.isfinite(table["p_value"]).any():
-        lines = ["too few deals for an interval: no difference can be told"]
-    elif parts:
+        return ["too few deals for an interval: no difference can be told"]
+    if parts:
         rest = "no other strategy changed significantly" if len(sig) < len(table) else ""
-        lines = ["; ".join([*parts, rest] if rest else parts)]
-    else:
-        big = table.iloc[int(table["diff"].abs().to_numpy().argmax())]
-        lines = [f"no strategy changed significantly (largest: {big.strategy} "
-                 f"{_points(big['diff'])} points [{_points(big.ci_low)}, {_points(big.ci_high)}])"]  # fmt: skip
-    sets = int(table["units"].max()) if len(table) else 0
-    lines.append(
-        f"the runs played the same deals: B - A is paired per duplicate set ({sets:,} sets "
-        "both played)"
-        if paired
-        else "the runs played different deals: B - A is unpaired (the two runs' variances add)"
-    )
-    if only_a or only_b:
-        lines.append(f"not compared: only in A {', '.join(only_a) or '-'}; "
-                     f"only in B {', '.join(only_b) or '-'}")  # fmt: skip
-    return lines
+        return ["; ".join([*parts, rest] if rest else parts)]
+    big = table.iloc[int(table["diff"].abs().fillna(-1).to_numpy().argmax())]
+    span = f"[{_points(big.ci_low)}, {_points(big.ci_high)}]"
+    return [f"no strategy changed significantly (largest: {big.strategy} "
+            f"{_points(big['diff'])} points {span})"]  # fmt: skip

@@ -345,13 +345,16 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
     neighbour effect (when those tables exist), length, declared outcome shares, and for runs
     of matches the match win split and shared wins."""
     d = declaration or default_declaration()
+    lead: list[Finding] = []
     if "gauntlet" in tables:  # not a round robin: the field's ranking answers nothing asked
-        from .gauntlet import sentences
+        from .gauntlet import answer
 
-        out = [Finding("gauntlet", " ".join(sentences(tables["gauntlet"])))]
+        forfeits, said = answer(tables["gauntlet"])  # what its forfeits mean comes first
+        lead = [Finding("gauntlet", forfeits)] if forfeits else []
+        out = [Finding("gauntlet", " ".join(said))] if said else []
     else:
         out = _best(tables, method, d)
-    out = _completion(tables, d) + out
+    out = lead + _completion(tables, d) + out
     out += _means(tables.get("means"), d)
     out += _seats(tables.get("seats"), d)
     out += _neighbours(tables.get("neighbours"))

@@ -4,10 +4,13 @@ seats, and their paired difference in one sentence ("my_bot beats weighted by 3.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from tournaments.sequential import BETTER, FORMER_NOT_BETTER, NOT_BETTER, UNDECIDED
 
 from .clusters import seat_sums
 from .data import ReportError, as_run
@@ -31,8 +34,11 @@ def gauntlet(data: Any) -> pd.DataFrame:
     """One row: strategy and baseline win rates with their 95% intervals (the summary's), the
     paired difference (strategy - baseline, duplicate set by duplicate set: the baseline's
     copy of a table is dealt the strategy's cards) with its 95% t interval and p-value, the
-    field, table size, games per side and the duplicate sets paired (``deals``). Raises
-    ReportError for a run that is not a gauntlet."""
+    field, table size, games per side and the duplicate sets paired (``deals``); the
+    forfeits of each side (``forfeited``: games ended by one, ``forfeits``: by the strategy
+    or baseline itself) and the run's first forfeit (``first_error``); a sequential
+    gauntlet's test (``sequential_*``, as its manifest keeps it). Raises ReportError for a
+    run that is not a gauntlet."""
     run = as_run(data)
     d = design(run)
     if d is None:
@@ -45,6 +51,7 @@ def gauntlet(data: Any) -> pd.DataFrame:
     summ = summary(g).set_index("strategy")
     mine, base = summ.loc[d["strategy"]], summ.loc[d["baseline"]]
     n_players = int(np.bincount(g.n_players.astype(np.int64)).argmax())
+    side = (g.seats == a).any(axis=1)  # the strategy's games; the others are the baseline's
     row = {
         "strategy": d["strategy"],
         "baseline": d["baseline"],
@@ -64,39 +71,128 @@ def gauntlet(data: Any) -> pd.DataFrame:
         "diff_ci_low": r["ci_low"],
         "diff_ci_high": r["ci_high"],
         "p_value": r["p_value"],
+        "forfeited": int((g.forfeited & side).sum()),
+        "forfeits": int(mine["forfeits"]),
+        "baseline_forfeited": int((g.forfeited & ~side).sum()),
+        "baseline_forfeits": int(base["forfeits"]),
+        "first_error": first_error(run) if g.forfeited.any() else "",
     }
     seq = run.manifest.get("sequential") if isinstance(run.manifest, dict) else None
     if isinstance(seq, dict):  # a sequential gauntlet: its decision, as the command said it
         row.update({f"sequential_{k}": seq.get(k) for k in SEQUENTIAL_KEYS})
-    return pd.DataFrame([row])
+    table = pd.DataFrame([row])
+    table.attrs["run"] = str(run.path) if run.path is not None else ""  # not a result: no column
+    return table
 
 
-SEQUENTIAL_KEYS = ("decision", "games_per_side", "llr", "lower", "upper", "margin", "alpha",
-                   "beta", "batches")  # fmt: skip
+SEQUENTIAL_KEYS = ("decision", "finished", "games_per_side", "llr", "lower", "upper", "margin",
+                   "alpha", "beta", "batches")  # fmt: skip
 
 
-def sequential_sentence(r: pd.Series) -> str | None:
-    """The sequential test's decision in words, for a row of a sequential gauntlet."""
-    if "sequential_decision" not in r or not isinstance(r["sequential_decision"], str):
+def first_error(run: Any) -> str:
+    """The run's first forfeit (by game number) as 'game N: seat S (label): Error: why', or
+    '' when the run's folder keeps none (a run given as a DataFrame)."""
+    if run.path is None:
+        return ""
+    from tournaments.result import TournamentResult
+
+    try:
+        found = TournamentResult(run.path).forfeits
+    except (ValueError, OSError, KeyError):
+        return ""
+    if not len(found):
+        return ""
+    first = found.sort_values("game").iloc[0]
+    return f"game {int(first['game'])}: {first['error']}"
+
+
+def nothing_valid(r: Mapping[str, Any]) -> bool:
+    """Every game of one side ended by a forfeit: nothing is left to compare."""
+    games = int(r["games"])
+    return games > 0 and max(int(r["forfeited"]), int(r["baseline_forfeited"])) >= games
+
+
+def _side_words(label: str, ended: int, own: int, games: int) -> str:
+    """'Boom forfeited 37 of its 200 games', or with the field's share named."""
+    if ended == own:
+        if own == games:
+            return f"{label} forfeited all {games:,} of its games"
+        return f"{label} forfeited {own:,} of its {games:,} games"
+    return (f"{ended:,} of {label}'s {games:,} games ended by a forfeit ({own:,} by {label}, "
+            f"{ended - own:,} by the field)")  # fmt: skip
+
+
+def forfeit_sentence(r: Mapping[str, Any], run: str = "") -> str | None:
+    """What the forfeits of a gauntlet mean, first of all when there are any: counts, the
+    first error and what to do (in the folder ``run``); None when every game was played
+    out."""
+    games = int(r["games"])
+    sides = [(r["strategy"], int(r["forfeited"]), int(r["forfeits"])),
+             (r["baseline"], int(r["baseline_forfeited"]), int(r["baseline_forfeits"]))]  # fmt: skip
+    said = [_side_words(label, ended, own, games) for label, ended, own in sides if ended]
+    if not said:
         return None
-    llr = float(r["sequential_llr"])  # "inf" and "-inf" (JSON has no infinity) read as floats
-    m = float(r["sequential_margin"])
-    points = f"{m:g} point{'s' if m != 1 else ''}"
-    strategy, baseline = r["strategy"], r["baseline"]
-    decision = r["sequential_decision"]
-    if decision == "better":
-        verdict = f"{strategy} is better than {baseline} by at least {points}"
-    elif decision == "not better":
-        verdict = f"{strategy} is not better than {baseline} by {points}"
-    else:
-        verdict = f"undecided whether {strategy} is better than {baseline} by {points}"
-    n = int(r["sequential_batches"])
+    error = str(r.get("first_error") or "")
+    first = f" (the first, {error})" if error else ""
+    game = error.split(":", 1)[0].removeprefix("game ") if error else "N"
+    where = f"{run}/forfeits.json" if run else "the run's forfeits.json"
+    todo = (f"fix the error ('leaves replay {run or 'RUN'} --game {game}' replays that game, "
+            f"{where} lists every forfeit with its seeds)")  # fmt: skip
+    if nothing_valid(r):
+        return (f"Nothing valid was played: {' and '.join(said)}{first}, so {r['strategy']} "
+                f"and {r['baseline']} cannot be compared; {todo}.")  # fmt: skip
     return (
-        f"Sequential test: {verdict} ({int(r['sequential_games_per_side']):,} games per side, "
-        f"{n} batch{'es' if n != 1 else ''}; LLR {llr:.2f}, bounds "
-        f"{float(r['sequential_lower']):.2f} and {float(r['sequential_upper']):.2f}; alpha "
-        f"{float(r['sequential_alpha']):g}, beta {float(r['sequential_beta']):g})."
+        f"Caution: {' and '.join(said)}{first}; a forfeit counts as a loss for the "
+        f"seat that forfeits, so the comparison below counts these errors too; {todo}."
     )
+
+
+def _points_word(m: float) -> str:
+    return f"{m:g} point{'' if m == 1 else 's'}"
+
+
+def sequential_sentence(r: Mapping[str, Any]) -> str | None:
+    """A sequential gauntlet's decision and estimate in one sentence that says only what the
+    decision licenses (``tournaments.sequential``): accepting the margin over 0 says
+    "better" (false at most about alpha of the time for equal strategies), accepting 0 says
+    "not better by the margin" (false at most about beta of the time for a strategy better by
+    the margin); where the 95% interval of the estimate reaches past that claim (at error
+    rates above about 0.13, or after a first batch of under about ten duplicate sets) the
+    sentence says so."""
+    decision = r.get("sequential_decision")
+    if not isinstance(decision, str):
+        return None
+    m = float(r["sequential_margin"])
+    a, b = r["strategy"], r["baseline"]
+    lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
+    n = int(r["sequential_batches"])
+    llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
+    estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi)} over "
+                f"{int(r['games']):,} games per side")  # fmt: skip
+    test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
+            f", LLR {llr:.2f}, bounds {float(r['sequential_lower']):.2f} and "
+            f"{float(r['sequential_upper']):.2f})")  # fmt: skip
+    alpha, beta = float(r["sequential_alpha"]), float(r["sequential_beta"])
+    if decision == BETTER:
+        head = f"{a} is better than {b}"
+        tail = (f"{test} favoured +{m:g} over 0, which it does for two equally strong "
+                f"strategies at most {100 * alpha:g}% of the time (alpha)")  # fmt: skip
+        if np.isfinite(lo) and not lo > 0:
+            tail += ", a laxer standard than the 95% interval, which still includes 0"
+    elif decision in (NOT_BETTER, FORMER_NOT_BETTER):
+        head = f"{a} is not {_points_word(m)} better than {b}"
+        tail = (f"{test} favoured 0 over +{m:g}, which it does for a strategy "
+                f"{_points_word(m)} better at most {100 * beta:g}% of the time (beta)")  # fmt: skip
+        if np.isfinite(hi) and not hi < m / 100:
+            tail += f", a laxer standard than the 95% interval, which still reaches +{m:g}"
+    elif decision == UNDECIDED:
+        head = f"Undecided whether {a} is better than {b}"
+        tail = f"{test} reached --max-games before favouring 0 or +{m:g}"
+    else:  # a run interrupted between batches, or within one
+        head = f"Not decided yet whether {a} is better than {b}"
+        estimate += " so far"
+        tail = f"{test} was interrupted ('leaves gauntlet --resume --out RUN' continues it)"
+    return f"{head}: {estimate}; {tail}."
 
 
 def field_words(field: list[str], n_players: int) -> str:
@@ -109,9 +205,27 @@ def field_words(field: list[str], n_players: int) -> str:
     return f"a field of {names}"
 
 
-def sentences(table: pd.DataFrame) -> list[str]:
-    """The gauntlet's answer in words: the two win rates, then the paired difference."""
+def fixed_verdict(r: Mapping[str, Any]) -> str:
+    """The paired difference of a gauntlet of fixed size, with its interval and p-value."""
+    ci = interval(r["diff_ci_low"], r["diff_ci_high"])
+    how = f"(paired over {int(r['deals']):,} deals, {p_text(r['p_value'])})"
+    if r["diff_ci_low"] > 0:
+        return f"{r['strategy']} beats {r['baseline']} by {points(r['diff'])} {ci} {how}."
+    if r["diff_ci_high"] < 0:
+        return (f"{r['strategy']} loses to {r['baseline']}: the difference is "
+                f"{100 * r['diff']:+.1f} points {ci} {how}.")  # fmt: skip
+    return (f"No significant difference between {r['strategy']} and {r['baseline']}: "
+            f"{100 * r['diff']:+.1f} points {ci} {how}.")  # fmt: skip
+
+
+def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
+    """(what the forfeits mean, or None; the gauntlet's answer: the two win rates, then the
+    paired difference -- a sequential gauntlet's in the words of its test, whose stopping
+    rule a fixed-size p-value ignores). Nothing valid played: no answer."""
     r = table.iloc[0]
+    head = forfeit_sentence(r, str(table.attrs.get("run", "")))
+    if nothing_valid(r):
+        return head, []
     against = field_words(r["field"].split(","), int(r["n_players"]))
     rates = (
         f"{r['strategy']} wins {pct(r['win_rate'])} {interval(r['ci_low'], r['ci_high'])} of "
@@ -119,19 +233,10 @@ def sentences(table: pd.DataFrame) -> list[str]:
         f"same deals, wins {pct(r['baseline_win_rate'])} "
         f"{interval(r['baseline_ci_low'], r['baseline_ci_high'])}."
     )
-    ci = interval(r["diff_ci_low"], r["diff_ci_high"])
-    how = f"(paired over {int(r['deals']):,} deals, {p_text(r['p_value'])})"
-    if r["diff_ci_low"] > 0:
-        verdict = f"{r['strategy']} beats {r['baseline']} by {points(r['diff'])} {ci} {how}."
-    elif r["diff_ci_high"] < 0:
-        verdict = (
-            f"{r['strategy']} loses to {r['baseline']}: the difference is "
-            f"{100 * r['diff']:+.1f} points {ci} {how}."
-        )
-    else:
-        verdict = (
-            f"No significant difference between {r['strategy']} and {r['baseline']}: "
-            f"{100 * r['diff']:+.1f} points {ci} {how}."
-        )
-    seq = sequential_sentence(r)
-    return [rates, verdict] + ([seq] if seq else [])
+    return head, [rates, sequential_sentence(r) or fixed_verdict(r)]
+
+
+def sentences(table: pd.DataFrame) -> list[str]:
+    """The gauntlet's answer in words, what its forfeits mean first (``answer``)."""
+    head, said = answer(table)
+    return ([head] if head else []) + said

@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from tournaments.declaration import Declaration
+from tournaments.manifest_fields import check_manifest
 
 from .data import (
     ARRAY_FIELDS,
@@ -344,8 +345,10 @@ def load_run(run_dir: str | Path) -> Run:
             manifest = json.loads(mpath.read_text())
         except (OSError, ValueError) as exc:
             raise ReportError(f"corrupt manifest {mpath}: {exc}") from exc
-        if not isinstance(manifest, dict):
-            raise ReportError(f"corrupt manifest {mpath}: not a JSON object")
+        try:
+            check_manifest(manifest, spec=False)  # other tools' runs have none
+        except ValueError as exc:
+            raise ReportError(f"corrupt manifest {mpath}: {exc}") from None
     games = load_games(games_dir, run_declaration(manifest))
     games.table = deal_streams(manifest, games)
     matches = None

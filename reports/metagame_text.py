@@ -11,7 +11,7 @@ from .metagame import EPS, MIN_SETS, SUPPORT
 from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
 from .page import Section
 
-__all__ = ["metagame_lead", "metagame_sections"]
+__all__ = ["metagame_finding", "metagame_lead", "metagame_sections", "readable"]
 
 Tables = dict[str, pd.DataFrame]
 TITLE = "Meta-game: which mix of strategies is stable?"
@@ -25,8 +25,44 @@ def metagame_sections(tables: Tables) -> list[Section]:
     if "metagame_payoffs" not in tables:
         return []
     names = ["metagame_mix", "metagame_alpharank", "metagame_equilibria", "metagame_payoffs"]
-    shown = [(n, tables[n]) for n in names if n in tables]
+    shown = [(n, readable(n, tables[n])) for n in names if n in tables]
     return [Section(TITLE, _method(tables), shown, CHARTS if "metagame_mix" in tables else [])]
+
+
+POINTS = ("gain", "regret")
+"""Columns that are differences of win rates: shown in points."""
+KEEP = ("alpha",)
+"""Float columns shown as they are (not shares)."""
+
+
+def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """A meta-game table as the text writes it (the CSV keeps the fractions): weights, masses,
+    payoffs and shares in percent, gains and regrets in points."""
+    out = df.copy()
+    for c in out.columns:
+        if not pd.api.types.is_float_dtype(out[c]) or c in KEEP:
+            continue
+        if c in POINTS:
+            out[c] = [f"{100 * x:+.2f} pt" if pd.notna(x) else "" for x in out[c]]
+        else:
+            out[c] = [f"{100 * x:.1f}%" if pd.notna(x) else "" for x in out[c]]
+    return out
+
+
+def metagame_finding(tables: Tables) -> str:
+    """The meta-game's answer as a key finding ('' where there is none)."""
+    if "metagame_mix" not in tables:
+        return ""
+    mix = tables["metagame_mix"]
+    text = f"Meta-game: the stable mix of strategies is {_weights(mix)} (95% bootstrap intervals)"
+    rank = tables.get("metagame_alpharank")
+    if rank is not None and len(rank):
+        top = rank.iloc[0]
+        text += f"; α-Rank puts {top['strategy']} first with {_pct(top['mass'])}% of the mass"
+    same = float(mix["same_support"].iloc[0])
+    if same < SURE:
+        text += f"; caution: the same strategies in only {_pct(same)}% of the replicates"
+    return text + "."
 
 
 def _pct(v: float) -> str:

@@ -13,7 +13,11 @@ import numpy as np
 import pandas as pd
 
 KEY_ROWS = 5
-"""How many rows of a table the page shows unfolded."""
+"""How many rows of a long table the page shows unfolded."""
+ALL_ROWS = 12
+"""A table this short is shown whole (a summary of ten strategies hides none of them)."""
+WHOLE = ("variants_overview", "variants_sweep_values", "variants_seats", "variants_ladder")
+"""Tables always shown whole: each row is an answer of its own (a measure, a value)."""
 
 # per table: the columns that matter, the column to rank rows by (None: keep the table's
 # order; a leading "|" ranks by size, largest first) and what the shown rows are
@@ -57,6 +61,8 @@ class Section:
     charts: list[str] = field(default_factory=list)  # chart file stems
     bullets: list[str] = field(default_factory=list)  # sentences shown as a list
     lead: str = ""  # the one sentence shown with the chart
+    links: list[list[tuple[str, str]]] = field(default_factory=list)  # per bullet: (text, href)
+    charts_first: bool = False  # the charts above the bullets (a page that opens with one)
 
     def empty(self, images: dict[str, bytes]) -> bool:
         """Nothing to show (a one-strategy run has no pairs): the page leaves it out."""
@@ -130,17 +136,29 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
 def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The few rows and columns of a table that matter, and a caption saying which they are."""
     cols, by, what = KEY.get(name, ((), None, "first"))
-    shown = [c for c in cols if c in df.columns] or list(df.columns[:7])
+    shown = [c for c in cols if c in df.columns] or list(df.columns[: 99 if name in WHOLE else 7])
     if name == "lengths" and "by" in df.columns:
         df = df[df["by"] == "n_players"]
+    total = len(df)
+    if name == "head_to_head" and {"strategy", "ahead_rate"} <= set(df.columns):
+        top = df.loc[_closest(df), shown]  # in the strategies' order
+        caption = f"each strategy against its closest opponent: {len(top)}"
+        return readable(name, top), caption if total > len(top) else ""
     col = (by or "").lstrip("|")
     if col in df.columns:  # "|col": by size; ahead_rate: by distance from an even 50%
         key = df[col] - 0.5 if col == "ahead_rate" else df[col]
         key = key.abs() if by.startswith("|") else key
         df = df.loc[key.sort_values(ascending=False, na_position="last").index]
-    top = df[shown].head(KEY_ROWS)
+    top = df[shown].head(len(df) if len(df) <= ALL_ROWS or name in WHOLE else KEY_ROWS)
     caption = f"the {what} {len(top)}" if len(df) > len(top) else ""
     return readable(name, top), caption
+
+
+def _closest(h2h: pd.DataFrame) -> list:
+    """Per strategy (in the table's order) the row of the opponent it is most evenly matched
+    with: the pairs a reader cannot guess, not random losing to everyone."""
+    gap = (h2h["ahead_rate"] - 0.5).abs()
+    return gap.groupby(h2h["strategy"], sort=False).idxmin().dropna().tolist()
 
 
 CSS = """
@@ -178,19 +196,37 @@ def render_html(title: str, overview: list[tuple[str, str]], secs: list[Section]
         parts.append(f"<h2>{esc(sec.title)}</h2>")
         if sec.lead:
             parts.append(f"<p class='lead'>{esc(sec.lead)}</p>")
+        charts = [_html_image(stem, images[stem]) for stem in sec.charts if stem in images]
+        parts += charts if sec.charts_first else []
         if sec.bullets:
             parts.append(f"<p class='note'>{esc(sec.text)}</p>")
-            parts.append("<ul>" + "".join(f"<li>{esc(b)}</li>" for b in sec.bullets) + "</ul>")
-        for stem in sec.charts:
-            if stem in images:
-                b64 = base64.b64encode(images[stem]).decode("ascii")
-                parts.append(f'<img alt="{esc(stem)}" src="data:image/png;base64,{b64}">')
+            items = [esc(b) + _html_links(sec.links[i] if i < len(sec.links) else [])
+                     for i, b in enumerate(sec.bullets)]  # fmt: skip
+            parts.append("<ul>" + "".join(f"<li>{b}</li>" for b in items) + "</ul>")
+        parts += [] if sec.charts_first else charts
         parts += _html_tables(sec)
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _link_or_text(key: str, value: str) -> str:
+def _html_image(stem: str, png: bytes) -> str:
+    b64 = base64.b64encode(png).decode("ascii")
+    esc = html.escape
+    return f'<img id="chart-{esc(stem)}" alt="{esc(stem)}" src="data:image/png;base64,{b64}">'
+
+
+def _html_links(links: list[tuple[str, str]]) -> str:
+    """' (chart, table.csv)' after a bullet: where its figures are drawn and kept."""
+    if not links:
+        return ""
+    esc = html.escape
+    return " <span class='note'>(" + ", ".join(
+        f'<a href="{esc(href)}">{esc(text)}</a>' for text, href in links) + ")</span>"  # fmt: skip
+
+
+def _link_or_text(key: str, value: str | list[tuple[str, str]]) -> str:
+    if isinstance(value, list):  # (text, href) pairs: each a link
+        return _html_links(value).removeprefix(" <span class='note'>(").removesuffix(")</span>")
     if key == "manifest":
         return f'<a href="{html.escape(value)}">{html.escape(value)}</a>'
     return html.escape(value)
@@ -226,15 +262,20 @@ def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
     lines = [f"# {title}", ""]
     for i, sec in enumerate(secs):
         if i == 1:  # the answers first, then what the run was
-            lines += ["## Run", ""] + [f"- **{k}**: {v}" for k, v in overview] + [""]
+            lines += ["## Run", ""] + [f"- **{k}**: {_md_value(v)}" for k, v in overview] + [""]
         lines += [f"## {sec.title}", ""]
         if sec.lead:
             lines += [sec.lead, ""]
-        if sec.bullets:
-            lines += [sec.text, ""] + [f"- {b}" for b in sec.bullets] + [""]
+        charts = []
         for stem in sec.charts:
             if stem in images:
-                lines += [f"![{stem}](charts/{stem}.png)", ""]
+                charts += [f"![{stem}](charts/{stem}.png)", ""]
+        lines += charts if sec.charts_first else []
+        if sec.bullets:
+            lines += [sec.text, ""] + [
+                f"- {b}" + _md_links(sec.links[i] if i < len(sec.links) else [])
+                for i, b in enumerate(sec.bullets)] + [""]  # fmt: skip
+        lines += [] if sec.charts_first else charts
         full = []
         for name, df in sec.tables:
             if not len(df):
@@ -247,3 +288,17 @@ def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
             lines += [f"### {sec.title}: how it is computed", ""]
             lines += ([] if sec.bullets else [sec.text, ""]) + full
     return "\n".join(lines)
+
+
+def _md_links(links: list[tuple[str, str]]) -> str:
+    if not links:
+        return ""
+
+    def md(href: str) -> str:  # a chart's anchor on the HTML page is its file here
+        return f"charts/{href[len('#chart-') :]}.png" if href.startswith("#chart-") else href
+
+    return " (" + ", ".join(f"[{t}]({md(h)})" for t, h in links) + ")"
+
+
+def _md_value(value: str | list[tuple[str, str]]) -> str:
+    return _md_links(value)[2:-1] if isinstance(value, list) else value

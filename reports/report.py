@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from tournaments.declaration import Declaration
+from tournaments.run_state import run_state
 
 from .data import Run, as_run
 from .declared import by_parameter, means, outcomes
@@ -204,6 +205,11 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         for name, df in tables.items():
             df.to_csv(out / f"{name}.csv", index=False)
         secs = sections(tables, method, run.declaration, run.manifest.get("spec"))
+        state = run_state(run.path) if run.path is not None else None
+        first = state.lines() if state is not None else []  # where the run stands, said first
+        secs[0].bullets[:0] = first
+        if secs[0].links:  # links are per bullet: the ones said first have none
+            secs[0].links[:0] = [[] for _ in first]
         (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")
         images = {k: _render(job) for k, job in jobs.items() if k not in futures}
         images.update(_results(futures, jobs))
@@ -212,7 +218,7 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
             pool.shutdown(wait=False, cancel_futures=True)
     for name, png in images.items():
         (out / "charts" / f"{name}.png").write_bytes(png)
-    return write_page(out, fmt, _title(run), overview(run, out), secs, images, start)
+    return write_page(out, fmt, _title(run), overview(run, out, state), secs, images, start)
 
 
 def _results(futures: dict[str, Future], jobs: dict[str, ChartJob]) -> dict[str, bytes]:
@@ -240,4 +246,4 @@ def write_page(out: Path, fmt: str, title: str, overview: list[tuple[str, str]],
 
 def _title(run: Run) -> str:
     name = run.manifest.get("name") or (run.path.name if run.path is not None else "run")
-    return f"Tournament report: {name}"
+    return f"{'Gauntlet' if gauntlet_design(run) is not None else 'Tournament'} report: {name}"

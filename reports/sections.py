@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 
 from tournaments.declaration import Declaration, plural
+from tournaments.run_state import RunState
 
 from .data import Run
 from .findings import key_findings
-from .metagame_text import metagame_lead, metagame_sections
+from .metagame_text import metagame_finding, metagame_lead, metagame_sections
 from .page import Section
 from .significance import PAIRED
 
@@ -47,7 +48,8 @@ def _opening(tables: Tables, method: str, d: Declaration) -> list[Section]:
             "Key findings",
             "In words, from the tables below; 95% intervals in brackets, numbers rounded "
             "(the CSVs keep full precision).",
-            bullets=[f.text for f in key_findings(tables, method, d)],
+            bullets=[f.text for f in key_findings(tables, method, d)]
+            + [t for t in (metagame_finding(tables),) if t],
         ),
         Section(
             "Summary",
@@ -193,7 +195,7 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
 
 
 LEADS = {
-    "summary": "Win rate per strategy, strongest on top, with 95% intervals; the red mark is "
+    "summary": "Win rate per strategy, strongest on top, with 95% intervals; the orange tick is "
     "the fair share (the win rate if all were equal).",
     "gauntlet": "The strategy and the baseline on the same deals against the same field.",
     "rating": "Rating from the whole finishing order, strongest on top, with 95% intervals.",
@@ -256,10 +258,14 @@ def _match_text(d: Declaration, spec: dict) -> str:
     )
 
 
-def overview(run: Run, out: Path) -> list[tuple[str, str]]:
-    """The run in a few lines (the manifest itself is linked, not printed)."""
+def overview(run: Run, out: Path, state: RunState | None = None) -> list[tuple[str, str]]:
+    """The run in a few lines (the manifest itself is linked, not printed); with the run's
+    ``state``, how much of it was played first."""
     g, man, d = run.games, run.manifest, run.declaration
-    items = [("game", d.title), (d.units(), f"{len(g):,}")]
+    items = [("game", d.title)]
+    if state is not None:
+        items.append(("played", state.extent()))
+    items.append((d.units(), f"{len(g):,}"))
     items.append(("strategies", f"{len(g.labels)}: " + ", ".join(g.labels)))
     counts = np.bincount(g.n_players.astype(np.int64))
     items.append(

@@ -22,7 +22,9 @@ import numpy as np
 import pandas as pd
 
 from .data import ReportError, Run, load_run
+from .designer_measures import ladder_table
 from .stats import holm
+from .tables import strength_order
 from .variants_metrics import (
     Measure,
     difference,
@@ -34,6 +36,7 @@ from .variants_metrics import (
     stack,
 )
 from .variants_page import Rows, page_sections, write_variants_page
+from .variants_sweep import Sweep, sweep_table
 from .variants_text import ALPHA, findings
 
 __all__ = ["build_variants_report", "variant_tables"]
@@ -42,7 +45,8 @@ Tables = dict[str, pd.DataFrame]
 METRIC_COLUMNS = ["rules", "metric", "n_players", "position", "value", "ci_low", "ci_high",
                   "se", "df", "deal_sets", "games", "fair", "detail", "conservative"]  # fmt: skip
 DIFF_COLUMNS = ["rules", "metric", "n_players", "position", "default", "value", "diff",
-                "ci_low", "ci_high", "se", "df", "p_value", "p_holm", "significant", "method"]  # fmt: skip
+                "ci_low", "ci_high", "se", "df", "p_value", "p_holm", "significant", "method",
+                "detail"]  # fmt: skip
 
 
 def _metric_rows(label: str, ms: list[Measure]) -> list[dict]:
@@ -67,13 +71,16 @@ def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bo
     est = stack([difference(b, m, paired) for b, m in pairs])
     lo, hi = difference_intervals(pairs, est)
     p = est.p_value()
-    p_holm = holm(p)
+    ladder = np.array([m.metric == "ladder_step" for _, m in pairs])
+    p_holm = np.empty_like(p)  # the skill ladder's steps are a family of their own
+    for family in (ladder, ~ladder):
+        p_holm[family] = holm(p[family])
     return [{"rules": label, "metric": m.metric, "n_players": m.n_players,
              "position": m.position, "default": b.value - b.fair, "value": m.value - m.fair,
              "diff": float(est.value[i]), "ci_low": float(lo[i]), "ci_high": float(hi[i]),
              "se": float(est.se[i]), "df": float(est.df[i]), "p_value": float(p[i]),
              "p_holm": float(p_holm[i]), "significant": bool(p_holm[i] < ALPHA),
-             "method": "paired" if paired else "unpaired"}
+             "method": "paired" if paired else "unpaired", "detail": m.detail}
             for i, (b, m) in enumerate(pairs)]  # fmt: skip
 
 
@@ -101,13 +108,22 @@ def _run_row(label: str, run: Run, out: Path | None) -> dict:
             "changes": ", ".join(f"{k}={v}" for k, v in changes.items()) or "none"}  # fmt: skip
 
 
-def variant_tables(runs: Sequence[tuple[str, Run]], out: Path | None = None
-                   ) -> tuple[Tables, str]:  # fmt: skip
+def ladder_order(run: Run, rungs: Sequence[str] | None = None) -> list[str]:
+    """The skill ladder's rungs, strongest first in ``run``'s order (the default rules'):
+    ``rungs`` where given, else the whole field."""
+    order = strength_order(run.games)
+    return [s for s in order if rungs is None or s in rungs]
+
+
+def variant_tables(runs: Sequence[tuple[str, Run]], out: Path | None = None,
+                   ladder: Sequence[str] | None = None) -> tuple[Tables, str]:  # fmt: skip
     """The comparison's tables (``variants_metrics``, ``variants_differences``,
-    ``variants_turns``, ``variants_runs``) and how the differences were measured, in words.
-    The first run is the baseline."""
+    ``variants_turns``, ``variants_runs``, ``variants_ladder``) and how the differences were
+    measured, in words. The first run is the baseline; ``ladder``: the skill ladder's rungs
+    (default: the whole field)."""
     labels = [label for label, _ in runs]
-    per = [measures(run) for _, run in runs]
+    order = ladder_order(runs[0][1], ladder)
+    per = [measures(run, order) for _, run in runs]
     metrics = [
         row for label, ms in zip(labels, per, strict=True) for row in _metric_rows(label, ms)
     ]
@@ -125,6 +141,7 @@ def variant_tables(runs: Sequence[tuple[str, Run]], out: Path | None = None
         ),  # fmt: skip
         "variants_runs": pd.DataFrame([_run_row(label, run, out) for label, run in runs]),
     }
+    tables["variants_ladder"] = ladder_table(tables["variants_metrics"])
     return tables, _method(how, runs)
 
 
@@ -146,7 +163,8 @@ def _method(paired: list[bool], runs: Sequence[tuple[str, Run]]) -> str:
 
 
 def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Path,
-                          fmt: str = "html", notes: Sequence[str] = ()) -> Path:  # fmt: skip
+                          fmt: str = "html", notes: Sequence[str] = (), sweep: Sweep | None = None,
+                          ladder: Sequence[str] | None = None) -> Path:  # fmt: skip
     """Compare the runs of one field under several rule sets and return the page's path.
 
     ``runs``: (label, run directory) per rule set, the default rules first (the baseline;
@@ -156,7 +174,11 @@ def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Pat
     variants_differences.csv (each variant less the default, 95% intervals, Holm),
     variants_turns.csv, variants_runs.csv, the per-section tables and charts/*.png.
     ``notes``: sentences added to the findings (what the caller did, e.g. added random to the
-    field). Raises ReportError (one line) for fewer than two runs or a run it cannot read."""
+    field). ``sweep``: the runs are the points of a sweep over one key (variants_sweep.csv and
+    a chart of every measure against the value); ``ladder``: the skill ladder's rungs.
+    The designers' measures of runs whose folders hold a replayed sample
+    (``reports.designer_measures``) join the measures. Raises ReportError (one line) for
+    fewer than two runs or a run it cannot read."""
     start = time.perf_counter()
     if fmt not in ("html", "md"):
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
@@ -166,11 +188,16 @@ def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Pat
     out = Path(out)
     loaded = [(label, load_run(path)) for label, path in _unique(runs)]
     _check_games(loaded)
-    tables, method = variant_tables(loaded, out)
+    tables, method = variant_tables(loaded, out, ladder)
     labels = [label for label, _ in loaded]
-    bullets = findings(tables["variants_metrics"], tables["variants_differences"], labels, method)
-    bullets += [*notes, *_field_notes(loaded)]
-    secs = page_sections(tables, Rows(tables), labels, bullets)
+    if sweep is not None:
+        tables["variants_sweep"] = sweep_table(tables["variants_metrics"],
+                                               tables["variants_differences"], sweep, labels[0])  # fmt: skip
+    said = findings(tables["variants_metrics"], tables["variants_differences"], labels, method,
+                    tables["variants_ladder"])  # fmt: skip
+    said += [(b, []) for b in [*notes, *_field_notes(loaded)]]
+    bullets = [text for text, _ in said]
+    secs = page_sections(tables, Rows(tables), labels, said)
     (out / "charts").mkdir(parents=True, exist_ok=True)
     for name, df in tables.items():
         df.to_csv(out / f"{name}.csv", index=False)

@@ -9,40 +9,56 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .charts import LINESTYLES, OKABE_ITO, OUTSIDE, _axes, _fit, _height, _percent, style
+from .charts import LINESTYLES, OKABE_ITO, OUTSIDE, _axes, _fit, _height, style
+from .variants_display import ORDINALS, shown
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["CHARTS", "measure", "seats", "turns"]
+__all__ = ["CHARTS", "measure", "restricted", "seats", "turns"]
+
+
+def _percent(of: float = 1.0):
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(of, decimals=0)
+
 
 CHARTS = {
-    "turns": ("Game length: mean turns per game", "mean turns per game", False),
-    "rounds": ("Game length: mean rounds per game", "mean rounds per game", False),
+    "turns": ("Game length: mean turns per game", "mean turns per game"),
+    "rounds": ("Game length: mean rounds per game", "mean rounds per game"),
     "skill_spread": ("How much skill matters: best minus worst strategy",
-                     "win rate of the best less the worst (paired by deal)", True),
+                     "win rate of the best less the worst, in points (paired by deal)"),
     "best_vs_random": ("The best strategy against random play",
-                       "share of shared games the best finishes ahead of random", True),
+                       "share of shared games the best finishes ahead of random"),
     "runner_up": ("How close games are: the runner-up's cards left",
-                  "mean cards left by the runner-up (finished games)", False),
-    "unfinished": ("Unfinished games (turn limit)", "share of games unfinished", True),
-    "shared_wins": ("Expert matches won by tied players", "share of matches with a shared win",
-                    True),
-    "match_games": ("Expert match length", "mean games per match", False),
+                  "mean cards left by the runner-up (finished games)"),
+    "unfinished": ("Unfinished games (turn limit)", "share of games unfinished"),
+    "shared_wins": ("Expert matches won by tied players", "share of matches with a shared win"),
+    "match_games": ("Expert match length", "mean games per match"),
+    "lead_changes": ("Lead changes per game (who alone holds the fewest cards)",
+                     "mean lead changes per finished game"),
+    "drama": ("Drama: how long the eventual winner trails",
+              "mean share of the turns after which the winner is behind"),
+    "comeback": ("Wins from behind", "share of games whose winner trailed at half-time"),
+    "decided_at": ("When the game is decided",
+                   "share of the game played when the winner takes the lead for good"),
 }  # fmt: skip
-"""Per measure: the chart's title, its value axis and whether the value is a share."""
+"""Per measure: the chart's title and its value axis (the unit: ``reports.variants_display``)."""
 
 
 def measure(metrics: pd.DataFrame, metric: str, ax: Axes | None = None) -> Figure:
     """One measure (overall) under each rule set, with its 95% interval; the default rules'
-    value (the first row) as a dashed line."""
-    title, label, share = CHARTS[metric]
+    value (the first row) as a dashed line. A share reads in percent, a difference of win
+    rates in points."""
+    title, label = CHARTS[metric]
+    s = shown(metric)
     d = metrics[(metrics["metric"] == metric) & (metrics["n_players"] == "all")]
     fig, ax = _axes(ax, (8.5, _height(len(d))))
     y = np.arange(len(d))[::-1]
-    v = d["value"].to_numpy(float)
-    lo, hi = d["ci_low"].to_numpy(float), d["ci_high"].to_numpy(float)
+    v = s.scale * d["value"].to_numpy(float)
+    lo, hi = s.scale * d["ci_low"].to_numpy(float), s.scale * d["ci_high"].to_numpy(float)
     err = np.clip(np.vstack([v - np.nan_to_num(lo, nan=v), np.nan_to_num(hi, nan=v) - v]), 0,
                   None)  # fmt: skip
     colours = [OKABE_ITO[0]] + [OKABE_ITO[1]] * (len(d) - 1)
@@ -53,12 +69,43 @@ def measure(metrics: pd.DataFrame, metric: str, ax: Axes | None = None) -> Figur
         ax.axvline(v[0], color=OKABE_ITO[3], ls="--", lw=1, label="default rules")
     ax.set_yticks(y, [_tick(r) for _, r in d.iterrows()])
     ax.set_xlabel(label)
-    if share:
-        ax.xaxis.set_major_formatter(_percent())
+    if s.unit.startswith("%"):
+        ax.xaxis.set_major_formatter(_percent(100.0))
     ax.set_title(title)
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
     return _fit(fig, ax)
+
+
+def restricted(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Restricted play: per rule set the win rate each restriction costs the restricted
+    strategy (unrestricted less restricted, same seats and deals), in points, with 95%
+    intervals; a marker per restriction."""
+    d = metrics[metrics["metric"].astype(str).str.startswith("restricted_")]
+    rules = list(dict.fromkeys(d["rules"]))
+    kinds = list(dict.fromkeys(d["metric"]))
+    fig, ax = _axes(ax, (8.5, _height(len(rules) * max(len(kinds), 1) / 1.5)))
+    step = 0.7 / max(len(kinds), 1)
+    for j, metric in enumerate(kinds):
+        g = d[d["metric"] == metric].set_index("rules").reindex(rules)
+        y = np.arange(len(rules))[::-1] + (j - (len(kinds) - 1) / 2) * step
+        v, lo, hi = (100 * g[c].to_numpy(float) for c in ("value", "ci_low", "ci_high"))
+        err = np.clip(np.vstack([v - np.nan_to_num(lo, nan=v), np.nan_to_num(hi, nan=v) - v]),
+                      0, None)  # fmt: skip
+        c, marker, _ = style(j)
+        words = str(g["detail"].dropna().iloc[0]) if g["detail"].notna().any() else metric
+        ax.errorbar(v, y, xerr=err, fmt=marker, color=c, ms=6, capsize=3, lw=1.2, label=words)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(np.arange(len(rules))[::-1], rules)
+    ax.set_xlabel("win rate lost to the restriction, in points (same seats and deals)")
+    ax.set_title("Restricted play: what each restriction costs")
+    ax.legend(**OUTSIDE)
+    ax.grid(axis="x", alpha=0.3)
+    return _fit(fig, ax)
+
+
+def ordinal(p: int) -> str:
+    return ORDINALS[p] if p < len(ORDINALS) else f"{p + 1}th"
 
 
 def _tick(r: pd.Series) -> str:
@@ -84,11 +131,13 @@ def seats(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
         name = f"{rules}, {n} players" if sizes > 1 else str(rules)
         ax.errorbar(x, v, yerr=err, fmt=marker, color=c, capsize=3, lw=1.2, ms=5, label=name)
     maxpos = int(d["position"].max()) if len(d) else 0
-    ax.set_xticks(range(maxpos + 1), ["first"] + [f"+{p}" for p in range(1, maxpos + 1)])
+    ax.set_xticks(range(maxpos + 1), [ordinal(p) for p in range(maxpos + 1)])
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("seat position after the first player (clockwise)")
-    ax.set_ylabel("win rate less the fair share")
-    ax.yaxis.set_major_formatter(_percent())
+    ax.set_xlabel("seat: first, second, ... player to move (clockwise from the first player)")
+    ax.set_ylabel("win rate less the fair share, points")
+    from matplotlib.ticker import FuncFormatter
+
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
     ax.set_title("Seat and first-player advantage by rule set")
     ax.legend(**OUTSIDE)
     ax.grid(axis="y", alpha=0.3)
@@ -111,7 +160,7 @@ def turns(hist: pd.DataFrame, ax: Axes | None = None) -> Figure:
     if upper is None:
         return _fit(fig, ax)
     binw = max(1, int(np.ceil(max(upper - lower, 1.0) / 60)))
-    bins = np.arange(lower // binw * binw, upper + 2 * binw, binw)
+    bins = np.arange(lower // binw * binw, upper + 2 * binw, binw) - 0.5  # centred
     for i, (rules, grp) in enumerate(groups):
         v, w = grp["value"].to_numpy(float), grp["games"].to_numpy(float)
         h, edges = np.histogram(v, bins=bins, weights=w)

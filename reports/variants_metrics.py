@@ -255,16 +255,21 @@ def _match_measures(d: _Design, run: Run) -> list[Measure]:
     return [m for m in out if m is not None]
 
 
-def measures(run: Run) -> list[Measure]:
+def measures(run: Run, ladder: list[str] | None = None) -> list[Measure]:
     """Every measure of a run: game length (turns, rounds), the runner-up's cards left,
     unfinished games (overall, and per table size when the run mixes sizes), the seats'
     edges over their fair share per table size, the skill spread and the best strategy
-    against random, and for expert runs shared wins and match length."""
+    against random, for expert runs shared wins and match length; the designers' measures
+    of a replayed sample where the run's folder has one (``reports.designer_measures``), and
+    with ``ladder`` (strategies, strongest first) the skill ladder's steps."""
+    from .designer_measures import file_measures, ladder_measures
+
     d = _design(run.games)
     sizes = sorted(set(d.size.tolist()))
     by = ["all"] + ([str(n) for n in sizes] if len(sizes) > 1 else [])
+    steps = ladder_measures(d, ladder) if ladder else []
     return [*_game_measures(d, by), *_seat_measures(d), *_skill_measures(d),
-            *_match_measures(d, run)]  # fmt: skip
+            *_match_measures(d, run), *file_measures(run), *steps]  # fmt: skip
 
 
 def estimate(m: Measure) -> Estimates:

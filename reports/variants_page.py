@@ -1,47 +1,37 @@
-"""The page of a comparison of rule variants: its sections (the findings, then per topic a
-chart, one sentence, a row per rule set with each value and its difference to the default
-rules, and the full tables folded), the run summary and the charts drawn from the tables."""
+"""The page of a comparison of rule variants: it opens with every variant's difference to the
+default rules on every measure in one chart (a forest plot), the findings in words (each
+linking to its chart and table) and the same differences as a compact table; then a sweep's
+chart of every measure against the swept value, and per topic a chart, one sentence, a row
+per rule set with each value and its difference, and the full tables folded."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .data import Run
 from .page import Section
-from .variants_text import num, ordinal
+from .variants_tables import (
+    by_rules,
+    every_differences,
+    every_metrics,
+    ladder_rows,
+    overview_table,
+    seat_table,
+    sweep_rows,
+)
+from .variants_text import num
 
-__all__ = ["Rows", "page_sections", "write_variants_page"]
+__all__ = ["Rows", "chart_names", "page_sections", "write_variants_page"]
 
 Tables = dict[str, pd.DataFrame]
+Said = tuple[str, list[str]]
 CLEAR = (
     "* marks a difference significant after Holm's correction over the variant's measures "
     "(the variant less the default rules, 95% intervals in brackets, not corrected)."
 )
-
-
-def _cell(row: pd.Series | None, scale: float = 1.0, digits: int | None = None,
-          fair: bool = False) -> str:  # fmt: skip
-    """A value with its interval for the page's tables ('' where there is none)."""
-    if row is None:
-        return ""
-    add = row["fair"] if fair else 0.0
-    v, lo, hi = (scale * (row[c] + add) for c in ("value", "ci_low", "ci_high"))
-    return num(v, lo, hi, digits)
-
-
-def _dcell(row: pd.Series | None, scale: float = 1.0, digits: int | None = None) -> str:
-    """A difference with its interval, '*' when it is clear (Holm)."""
-    if row is None:
-        return ""
-    d, lo, hi = (scale * row[c] for c in ("diff", "ci_low", "ci_high"))
-    k = (1 if abs(d) >= 1 else 2) if digits is None else digits
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{d:+.{k}f} (too few deals)"
-    return f"{d:+.{k}f} [{lo:+.{k}f}, {hi:+.{k}f}]" + (" *" if row["significant"] else "")
 
 
 class Rows:
@@ -51,23 +41,16 @@ class Rows:
         self.m = {_k(r): r for _, r in tables["variants_metrics"].iterrows()}
         self.d = {_k(r): r for _, r in tables["variants_differences"].iterrows()}
 
-    def row(self, labels: list[str], columns: dict[str, tuple], n: str = "all") -> pd.DataFrame:
-        """One row per rule set: per column (metric, position, scale, digits, kind)."""
-        out = []
-        for label in labels:
-            cells = {"rules": label}
-            for name, (metric, pos, scale, digits, kind) in columns.items():
-                key = (label, metric, n, pos)
-                if kind == "diff":
-                    cells[name] = _dcell(self.d.get(key), scale, digits)
-                else:
-                    cells[name] = _cell(self.m.get(key), scale, digits, fair=kind == "rate")
-            out.append(cells)
-        return pd.DataFrame(out)
-
 
 def _k(r: pd.Series) -> tuple[str, str, str, int]:
     return str(r["rules"]), str(r["metric"]), str(r["n_players"]), int(r["position"])
+
+
+def _cell(row: pd.Series | None, scale: float = 1.0, digits: int | None = None) -> str:
+    if row is None:
+        return ""
+    v, lo, hi = (scale * row[c] for c in ("value", "ci_low", "ci_high"))
+    return num(v, lo, hi, digits)
 
 
 def _lead(rows: Rows, labels: list[str], metric: str, what: str, scale: float = 1.0,
@@ -85,115 +68,186 @@ def _seat_lead(rows: Rows, labels: list[str]) -> str:
     return "The first player's edge over the fair share, in points: " + "; ".join(parts) + "."
 
 
-def _seat_table(rows: Rows, labels: list[str]) -> pd.DataFrame:
-    sizes = sorted({k[2] for k in rows.m if k[1] == "seat"}, key=int)
-    out = []
-    for n in sizes:
-        cols = {("first" if p == 0 else f"{ordinal(p)}"): ("seat", p, 100.0, 1, "value")
-                for p in range(int(n))}  # fmt: skip
-        cols["vs default: first"] = ("seat", 0, 100.0, 1, "diff")
-        df = rows.row(labels, cols, n)
-        df.insert(1, "n_players", int(n))
-        out.append(df)
-    if not out:
-        return pd.DataFrame()
-    df = pd.concat(out, ignore_index=True).fillna("")
-    return df[[c for c in df.columns if c != "vs default: first"] + ["vs default: first"]]
-
-
-PTS = (100.0, 1)  # a share shown in percent (a difference in points), one decimal
-TOPICS: list[tuple[str, str, str, dict[str, tuple], list[str], tuple]] = [
-    (
-        "Game length",
-        "Mean turns and rounds per game under each rule set, with 95% intervals over "
-        "duplicate sets (games ended by a forfeit left out; an unfinished game counts with the "
-        "turns it reached), and the distribution of turns. ",
-        "variants_length",
-        {"turns": ("turns", -1, 1.0, None, "value"),
-         "vs default": ("turns", -1, 1.0, None, "diff"),
-         "rounds": ("rounds", -1, 1.0, 2, "value"),
-         "rounds vs default": ("rounds", -1, 1.0, 2, "diff")},
-        ["turns", "turns_distribution", "rounds"],
-        ("turns", "Mean turns per game", 1.0, None),
-    ),
-    (
-        "How much skill matters",
-        "The spread: the best strategy's win rate less the worst's (the run's own order), "
-        "paired within the duplicate sets where both sat, in points; and how often the best "
-        "strategy other than random finishes ahead of random in the games they share (the "
-        "head-to-head table's ahead rate, from the games where random sits), in percent. ",
-        "variants_skill",
-        {"best - worst (points)": ("skill_spread", -1, *PTS, "value"),
-         "vs default": ("skill_spread", -1, *PTS, "diff"),
-         "best ahead of random (%)": ("best_vs_random", -1, *PTS, "value"),
-         "ahead vs default": ("best_vs_random", -1, *PTS, "diff")},
-        ["skill_spread", "best_vs_random"],
-        ("skill_spread", "Best less worst, in points", *PTS),
-    ),
-    (
-        "How close games are, and unfinished games",
-        "The mean cards left by the runner-up (the second-best finisher) in finished games, "
-        "and the share of games that reached the turn limit unfinished, in percent. ",
-        "variants_close",
-        {"runner-up's cards": ("runner_up", -1, 1.0, 2, "value"),
-         "vs default": ("runner_up", -1, 1.0, 2, "diff"),
-         "unfinished (%)": ("unfinished", -1, *PTS, "value"),
-         "unfinished vs default": ("unfinished", -1, *PTS, "diff")},
-        ["runner_up", "unfinished"],
-        ("runner_up", "The runner-up's cards left", 1.0, 2),
-    ),
-    (
-        "Expert matches",
-        "The share of expert matches won by tied players (a shared win), in percent, and the "
-        "mean match length in games. ",
-        "variants_expert",
-        {"shared wins (%)": ("shared_wins", -1, *PTS, "value"),
-         "vs default": ("shared_wins", -1, *PTS, "diff"),
-         "games per match": ("match_games", -1, 1.0, None, "value"),
-         "games vs default": ("match_games", -1, 1.0, None, "diff")},
-        ["shared_wins", "match_games"],
-        ("shared_wins", "Matches with a shared win, in percent", *PTS),
-    ),
+ALL = "all"
+TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
+    ("Game length",
+     "Mean turns and rounds per game under each rule set, with 95% intervals over duplicate "
+     "sets (games ended by a forfeit left out; an unfinished game counts with the turns it "
+     "reached), and the distribution of turns. ",
+     "variants_length", ["turns", "rounds"], ["turns", "turns_distribution", "rounds"],
+     ("turns", "Mean turns per game", 1.0, None)),
+    ("How much skill matters",
+     "The spread: the best strategy's win rate less the worst's (the run's own order), paired "
+     "within the duplicate sets where both sat, in points; how often the best strategy other "
+     "than random finishes ahead of random in the games they share (the head-to-head table's "
+     "ahead rate), in percent; and the skill ladder: the field in the default rules' order of "
+     "strength, each step the win rate of a strategy less the next weaker one's, paired by "
+     "deal, significant after Holm's correction over the rule set's steps; the levels a rule "
+     "set tells apart are 1 + its significant steps. ",
+     "variants_skill", ["skill_spread", "best_vs_random"],
+     ["skill_spread", "best_vs_random", "ladder"],
+     ("skill_spread", "Best less worst, in points", 100.0, 1)),
+    ("How close games are, and unfinished games",
+     "The mean cards left by the runner-up (the second-best finisher) in finished games, and "
+     "the share of games that reached the turn limit unfinished, in percent. ",
+     "variants_close", ["runner_up", "unfinished"], ["runner_up", "unfinished"],
+     ("runner_up", "The runner-up's cards left", 1.0, 2)),
+    ("Lead changes, drama and when games are decided",
+     "From a sample of whole duplicate sets replayed turn by turn (the same deals under every "
+     "rule set), over its finished games: the lead is held by the player alone with the "
+     "fewest cards; lead changes counts how often that player changes in a game; drama is the "
+     "share of the turns after which the eventual winner is behind (after Browne 2008, "
+     "Ludii's Drama); a win from behind is a game whose winner trailed at half-time; decided "
+     "at is the share of the game played when the winner takes the lead for good (Ludii's "
+     "decisiveness). docs/variants.md defines each. ",
+     "variants_designer", ["lead_changes", "drama", "comeback", "decided_at"],
+     ["lead_changes", "drama", "comeback", "decided_at"],
+     ("lead_changes", "Lead changes per game", 1.0, 2)),
+    ("Expert matches",
+     "The share of expert matches won by tied players (a shared win), in percent, and the "
+     "mean match length in games. ",
+     "variants_expert", ["shared_wins", "match_games"], ["shared_wins", "match_games"],
+     ("shared_wins", "Matches with a shared win, in percent", 100.0, 1)),
 ]  # fmt: skip
-"""Per topic: title, what it shows, its table, the table's columns (metric, position, scale,
-digits, value or difference), its charts and its lead (metric, words, scale, digits)."""
+"""Per topic: title, what it shows, its table, its measures, its charts and its lead."""
+LINKS = {"turns": ("turns", "variants_length"), "rounds": ("turns", "variants_length"),
+         "seat": ("seats", "variants_seats"), "skill_spread": ("skill_spread", "variants_skill"),
+         "best_vs_random": ("best_vs_random", "variants_skill"),
+         "ladder_step": ("ladder", "variants_ladder"),
+         "runner_up": ("runner_up", "variants_close"),
+         "unfinished": ("unfinished", "variants_close"),
+         "shared_wins": ("shared_wins", "variants_expert"),
+         "match_games": ("match_games", "variants_expert"),
+         "lead_changes": ("lead_changes", "variants_designer"),
+         "drama": ("drama", "variants_designer"), "comeback": ("comeback", "variants_designer"),
+         "decided_at": ("decided_at", "variants_designer"),
+         "restricted": ("restricted", "variants_restricted")}  # fmt: skip
+"""Per metric: the chart and the table a finding about it links to."""
 EVERY = (
-    "variants_differences.csv: per variant and measure the default rules' value, the "
-    "variant's, the difference with its 95% interval, p-value, Holm's adjusted p-value over "
-    "the variant's measures and whether it is significant; variants_metrics.csv: every "
-    "measure per rule set with its 95% interval, standard error, degrees of freedom and "
-    "duplicate sets (a seat's value is its edge over the fair share, fair); variants_runs.csv: "
-    "the runs compared."
+    "Every measure and difference in words and units; variants_differences.csv: per variant "
+    "and measure the default rules' value, the variant's, the difference with its 95% "
+    "interval, p-value, Holm's adjusted p-value over the variant's measures and whether it is "
+    "significant; variants_metrics.csv: every measure per rule set with its 95% interval, "
+    "standard error, degrees of freedom and duplicate sets (a seat's value is its edge over "
+    "the fair share, fair); variants_runs.csv: the runs compared."
 )
 
 
-def _topic(rows: Rows, labels: list[str], topic: tuple) -> Section:
-    title, text, name, columns, charts, (metric, words, scale, digits) = topic
-    return Section(title, text + CLEAR, [(name, rows.row(labels, columns))], charts,
+def _links(metrics: list[str], charts: set[str]) -> list[tuple[str, str]]:
+    """(text, href) of the charts and tables a finding about ``metrics`` speaks of."""
+    out: list[tuple[str, str]] = []
+    for metric in metrics:
+        chart, table = LINKS["restricted" if metric.startswith("restricted_") else metric]
+        items = [(f"{chart} chart", f"#chart-{chart}")] if chart in charts else []
+        out += [i for i in [*items, (f"{table}.csv", f"{table}.csv")] if i not in out]
+    return out
+
+
+def _opening(tables: Tables, labels: list[str], said: list[Said], charts: set[str]) -> Section:
+    return Section(
+        "Key findings",
+        "In words, from the tables below; 95% intervals in brackets, numbers rounded (the "
+        "CSVs keep full precision). The table under them: every difference of the chart, the "
+        "default rules' value first. " + CLEAR,
+        [
+            (
+                "variants_overview",
+                overview_table(tables["variants_metrics"], tables["variants_differences"], labels),
+            )
+        ],
+        ["overview"],
+        bullets=[t for t, _ in said],
+        lead="Every variant less the default rules on every measure, each in its own unit (a "
+        "share's difference in points), with 95% intervals: filled markers are clear after "
+        "Holm's correction over the variant's measures, hollow ones are not; 0 is no change.",
+        links=[_links(ms, charts) for _, ms in said],
+        charts_first=True,
+    )
+
+
+def _keys(metrics: pd.DataFrame, names: list[str]) -> list[tuple[str, str, int]]:
+    have = set(zip(metrics["metric"], metrics["n_players"], metrics["position"], strict=True))
+    return [(m, ALL, -1) for m in names if (m, ALL, -1) in have]
+
+
+def _topic(tables: Tables, rows: Rows, labels: list[str], topic: tuple) -> Section:
+    title, text, name, names, charts, (metric, words, scale, digits) = topic
+    m, d = tables["variants_metrics"], tables["variants_differences"]
+    table = by_rules(m, d, labels, _keys(m, names))
+    tabs = [(name, table)] if len(table.columns) > 1 else []
+    if name == "variants_skill" and len(tables["variants_ladder"]):
+        tabs.append(("variants_ladder", ladder_rows(tables["variants_ladder"])))
+    return Section(title, text + CLEAR, tabs, charts,
                    lead=_lead(rows, labels, metric, words, scale, digits))  # fmt: skip
 
 
+def _restricted(tables: Tables, labels: list[str]) -> Section:
+    m = tables["variants_metrics"]
+    keys = sorted({(r, ALL, -1) for r in m["metric"] if str(r).startswith("restricted_")})
+    table = by_rules(m, tables["variants_differences"], labels, keys)
+    return Section(
+        "Restricted play",
+        "After Jaffe et al. (2012): the strategy restricted (by default weighted) plays in its "
+        "own seats of a sample of the run's games, on the same deals against the same "
+        "opponents, with its best action the restriction allows; the cost is its win rate "
+        "in the run less the restricted one's, in points (a large cost: the game rewards what "
+        "the restriction forbids; none: that freedom does not matter). " + CLEAR,
+        [("variants_restricted", table)] if len(table.columns) > 1 else [],
+        ["restricted"],
+        lead="What each restriction costs the restricted strategy, per rule set, in points.",
+    )
+
+
+def _sweep(tables: Tables) -> list[Section]:
+    if "variants_sweep" not in tables or not len(tables["variants_sweep"]):
+        return []
+    t = tables["variants_sweep"]
+    key = str(t["key"].iloc[0])
+    values = ", ".join(dict.fromkeys(t["value"].astype(str)))
+    return [Section(
+        f"Sweep over {key}",
+        f"Every measure at each value of {key} ({values}), every other rule held fixed, on "
+        "the same deal seeds: the line is the estimate, the band its 95% interval; "
+        "variants_sweep.csv has one row per value and measure with the difference to the "
+        "default rules and its interval.",
+        [("variants_sweep_values", sweep_rows(t)), ("variants_sweep", t)],
+        ["sweep"],
+        lead=f"Each measure against {key}; the ring marks the value played as today's rules.",
+    )]  # fmt: skip
+
+
 def page_sections(tables: Tables, rows: Rows, labels: list[str],
-                  bullets: list[str]) -> list[Section]:  # fmt: skip
+                  said: list[Said]) -> list[Section]:  # fmt: skip
     """The page's sections in reading order (a topic no run measured is left out)."""
-    findings = Section("Key findings", "In words, from the tables below; 95% intervals in "
-                       "brackets, numbers rounded (the CSVs keep full precision).",
-                       bullets=bullets)  # fmt: skip
+    charts = set(chart_names(tables))
+    m, d = tables["variants_metrics"], tables["variants_differences"]
     seats = Section(
         "First player and seats",
         "Each seat's edge: its win rate less the fair share 1/players, in points, by position "
-        "after the first player (first: the first to play) per table size, and the first "
-        "player's edge against the default rules', over the games someone won (unfinished "
-        "games left out). " + CLEAR,
-        [("variants_seats", _seat_table(rows, labels))],
+        "after the first player (first: the first to play) per table size, and each seat's "
+        "difference to the default rules', over the games someone won (unfinished games left "
+        "out). " + CLEAR,
+        [("variants_seats", seat_table(m, d, labels))],
         ["seats"],
         lead=_seat_lead(rows, labels),
     )
-    topics = [_topic(rows, labels, t) for t in TOPICS]
-    every = Section("Every measure and difference", EVERY, [(k, tables[k]) for k in (
-        "variants_differences", "variants_metrics", "variants_runs")])  # fmt: skip
-    secs = [topics[0], seats, *topics[1:], every]
-    return [findings] + [s for s in secs if any(len(t) and _filled(t) for _, t in s.tables)]
+    topics = [_topic(tables, rows, labels, t) for t in TOPICS]
+    every = Section("Every measure and difference", EVERY, [
+        ("variants_differences", every_differences(d)), ("variants_metrics", every_metrics(m)),
+        ("variants_runs", tables["variants_runs"])])  # fmt: skip
+    secs = [
+        *_sweep(tables),
+        topics[0],
+        seats,
+        topics[1],
+        topics[2],
+        topics[3],
+        _restricted(tables, labels),
+        topics[4],
+        every,
+    ]
+    return [_opening(tables, labels, said, charts)] + [
+        s for s in secs if any(len(t) and _filled(t) for _, t in s.tables)]  # fmt: skip
 
 
 def _filled(df: pd.DataFrame) -> bool:
@@ -202,33 +256,56 @@ def _filled(df: pd.DataFrame) -> bool:
     return bool(len(rest.columns)) and bool((rest.astype(str) != "").to_numpy().any())
 
 
-def _charts(tables: Tables) -> dict[str, bytes]:
-    """Every chart whose measure some run has, as PNG."""
+def chart_names(tables: Tables) -> list[str]:
+    """The charts the page draws: a measure's where some run has it (unfinished games only
+    where some game was), the seats, the turns, the overview, a sweep's, the ladder's and
+    restricted play's."""
     from . import variants_charts as vc
-    from .report import _png
 
     metrics = tables["variants_metrics"]
     present = set(metrics["metric"])
-    images = {m: _png(vc.measure(metrics, m)) for m in vc.CHARTS if m in present}
-    if "seat" in present:
-        images["seats"] = _png(vc.seats(metrics))
-    if len(tables["variants_turns"]):
-        images["turns_distribution"] = _png(vc.turns(tables["variants_turns"]))
-    return images
+    out = ["overview"] if len(tables["variants_differences"]) else []
+    zero = metrics[metrics["metric"] == "unfinished"]["value"].abs().sum() == 0
+    out += [m for m in vc.CHARTS if m in present and not (m == "unfinished" and zero)]
+    out += ["seats"] if "seat" in present else []
+    out += ["turns_distribution"] if len(tables["variants_turns"]) else []
+    out += ["sweep"] if len(tables.get("variants_sweep", ())) else []
+    out += ["ladder"] if len(tables["variants_ladder"]) else []
+    out += ["restricted"] if any(str(x).startswith("restricted_") for x in present) else []
+    return out
 
 
-def _overview(tables: Tables, runs: list[tuple[str, Run]]) -> list[tuple[str, str]]:
+def _charts(tables: Tables) -> dict[str, bytes]:
+    """Every chart of ``chart_names``, as PNG."""
+    from . import variants_charts as vc
+    from . import variants_forest as vf
+    from .report import _png
+
+    metrics = tables["variants_metrics"]
+    draw = {"overview": lambda: vf.forest(tables["variants_differences"]),
+            "seats": lambda: vc.seats(metrics),
+            "turns_distribution": lambda: vc.turns(tables["variants_turns"]),
+            "sweep": lambda: vf.sweep(tables["variants_sweep"]),
+            "ladder": lambda: vf.ladder(tables["variants_ladder"]),
+            "restricted": lambda: vc.restricted(metrics)}  # fmt: skip
+    return {name: _png(draw[name]() if name in draw else vc.measure(metrics, name))
+            for name in chart_names(tables)}  # fmt: skip
+
+
+def _overview(tables: Tables, runs: list[tuple[str, Run]]) -> list[tuple[str, object]]:
     info = tables["variants_runs"]
     first = info.iloc[0]
     games = ", ".join(f"{r.rules} {r.games:,}" for r in info.itertuples())
-    where = "; ".join(f"{r.rules}: {r.run}" for r in info.itertuples() if r.run)
-    items = [
+    links = [(f"{r.rules}: {r.run}", f"{Path(r.run).as_posix()}/manifest.json")
+             for r in info.itertuples() if r.run]  # fmt: skip
+    items: list[tuple[str, object]] = [
         ("rule sets", "; ".join(info["rules"])),
         ("strategies", str(first["strategies"]).replace(",", ", ")),
         ("players", str(first["players"])),
         ("matches" if bool(first["expert"]) else "games", games),
         ("seed", str(first["seed"])),
-        ("runs", where + " ('leaves report RUN' builds one run's full report)"),
+        ("runs (manifests)", links),
+        ("a run's full report", "leaves report OUT/RULES (OUT: this page's folder)"),
     ]
     return [(k, v) for k, v in items if v]
 
@@ -243,5 +320,5 @@ def write_variants_page(out: Path, fmt: str, tables: Tables, secs: list[Section]
         (out / "charts" / f"{name}.png").write_bytes(png)
     labels = [label for label, _ in runs]
     title = f"Rule variants: {labels[0]} against {', '.join(labels[1:])}"
-    return write_page(out, fmt, title, _overview(tables, runs), secs, images,
+    return write_page(out, fmt, title, _overview(tables, runs), secs, images,  # type: ignore[arg-type]
                       start if start else time.perf_counter())  # fmt: skip

@@ -24,6 +24,11 @@ NAMES = {
     "unfinished": "unfinished games",
     "shared_wins": "shared match wins",
     "match_games": "match length",
+    "lead_changes": "lead changes",
+    "drama": "how long the winner trails",
+    "comeback": "wins from behind",
+    "decided_at": "when games are decided",
+    "ladder_step": "the skill ladder's steps",
 }
 """Each measure as the 'no clear difference in ...' sentence names it."""
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -56,10 +61,17 @@ def _rate(v: float, lo: float, hi: float) -> str:
 
 
 UNITS = {"turns": "turns", "rounds": "rounds", "runner_up": "cards", "match_games": "games",
-         "skill_spread": "points"}  # fmt: skip
-DIGITS = {"runner_up": 2, "skill_spread": 1}
-RATES = ("seat", "unfinished", "shared_wins", "best_vs_random")
-"""Measures that are shares: shown in percent, their differences in points."""
+         "skill_spread": "points", "ladder_step": "points", "lead_changes": "times"}  # fmt: skip
+DIGITS = {"runner_up": 2, "skill_spread": 1, "ladder_step": 1, "lead_changes": 2}
+RATES = ("seat", "unfinished", "shared_wins", "best_vs_random", "drama", "comeback", "decided_at")
+"""Measures shown in percent (shares, and means of shares of a game), their differences in
+points."""
+
+
+def points(metric: str) -> bool:
+    """A difference of win rates, shown in points: the skill spread, a ladder step, the cost
+    of a restriction."""
+    return metric in ("skill_spread", "ladder_step") or metric.startswith("restricted_")
 
 
 def _bracket(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> str:
@@ -74,7 +86,7 @@ def change(r: pd.Series, less: str, more: str) -> str:
     metric = str(r["metric"])
     d, lo, hi = float(r["diff"]), float(r["ci_low"]), float(r["ci_high"])
     size, lo, hi = (d, lo, hi) if d >= 0 else (-d, -hi, -lo)
-    scale = 100.0 if metric in RATES or metric == "skill_spread" else 1.0
+    scale = 100.0 if metric in RATES or points(metric) else 1.0
     unit = "points" if scale == 100.0 else UNITS.get(metric, "")
     k = 1 if scale == 100.0 else DIGITS.get(metric, _decimals(size))
     words = " ".join(w for w in (f"{scale * size:.{k}f}", unit, more if d > 0 else less) if w)
@@ -98,9 +110,10 @@ class _Lookup:
             bracket = False  # too few deals: the sentence says so once
         if key[1] in RATES:
             return _rate(v, lo, hi) if bracket else pct(v)
-        scale = 100.0 if key[1] == "skill_spread" else 1.0
-        k = DIGITS.get(key[1], _decimals(v))
-        text = f"{scale * v:.{k}f} {UNITS.get(key[1], '')}".rstrip()
+        scale = 100.0 if points(key[1]) else 1.0
+        k = 1 if scale == 100.0 else DIGITS.get(key[1], _decimals(v))
+        unit = "points" if scale == 100.0 else UNITS.get(key[1], "")
+        text = f"{scale * v:.{k}f} {unit}".rstrip()
         return f"{text} {_bracket(scale * lo, scale * hi, k)}" if bracket else text
 
 
@@ -213,16 +226,17 @@ PHRASES = {
 """Per measure: (what a decrease means, its word), (an increase, its word), the figures."""
 
 
-def _others(look: _Lookup, rules: str, base: str) -> list[str]:
+def _others(look: _Lookup, rules: str, base: str, phrases: dict | None = None) -> list[Said]:
+    """The clear differences of the measures ``phrases`` words (default ``PHRASES``)."""
     out = []
-    for metric, (less, more, figures) in PHRASES.items():
+    for metric, (less, more, figures) in (phrases or PHRASES).items():
         key_v, key_b = (rules, metric, "all", -1), (base, metric, "all", -1)
         r = look.d.get(key_v)
         if not _clear(r):
             continue
         what = less if r["diff"] < 0 else more
         shown = figures.format(v=look.shown(key_v), b=look.shown(key_b, bracket=False))
-        out.append(f"{what[0]}: {shown}, {change(r, less[1], more[1])}")
+        out.append((f"{what[0]}: {shown}, {change(r, less[1], more[1])}", [metric]))
     return out
 
 
@@ -230,6 +244,8 @@ def _base_name(r: pd.Series) -> str:
     """A measure as 'no clear difference in ...' names it, whatever the table size."""
     if r["metric"] == "seat":
         return "the first player's edge" if r["position"] == 0 else "the other seats' edges"
+    if str(r["metric"]).startswith("restricted_"):
+        return "the cost of restricted play"
     return NAMES.get(r["metric"], str(r["metric"]))
 
 
@@ -293,25 +309,34 @@ def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def _variant(look: _Lookup, rules: str, base: str) -> list[str]:
+Said = tuple[str, list[str]]
+"""A finding and the metrics it speaks of (the page links their charts and tables)."""
+
+
+def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
     """The bullets of one variant: length and seats, then skill and the rest, then the
-    measures with no clear difference."""
-    first = _length(look, rules, base)
+    designers' measures, then the measures with no clear difference."""
+    from .designer_text import designer_parts
+
+    first = [(t, ["turns", "rounds"]) for t in _length(look, rules, base)]
     told: set[Key] = set()
     for n in sorted(_sizes(look)):
         said = _first_player(look, rules, base, n)
         if said:
-            first.append(said)
+            first.append((said, ["seat"]))
             told.add((rules, "seat", n, 0))
-        first += [s for s in (_other_seats(look, rules, base, n),) if s]
-    second = _skill(look, rules, base) + _others(look, rules, base)
+        first += [(s, ["seat"]) for s in (_other_seats(look, rules, base, n),) if s]
+    second = [(t, ["skill_spread", "best_vs_random"]) for t in _skill(look, rules, base)]
+    second += _others(look, rules, base)
+    third = designer_parts(look, rules, base)
     rows = [r for k, r in look.d.items() if k[0] == rules]
     if rows and all(r["diff"] == 0 and r["se"] == 0 for r in rows):
-        return [f"With {rules}, every measure is the same as under the default rules: the "
-                "games played out alike."]  # fmt: skip
-    rest = _unclear(look, rules, told)
-    parts = [part for part in (first, second, rest) if part]
-    return [f"With {rules}, " + "; ".join(part) + "." for part in parts]
+        return [(f"With {rules}, every measure is the same as under the default rules: the "
+                 "games played out alike.", [])]  # fmt: skip
+    rest = [(t, []) for t in _unclear(look, rules, told)]
+    parts = [part for part in (first, second, third, rest) if part]
+    return [(f"With {rules}, " + "; ".join(t for t, _ in part) + ".",
+             list(dict.fromkeys(m for _, ms in part for m in ms))) for part in parts]  # fmt: skip
 
 
 def _baseline(look: _Lookup, base: str) -> str:
@@ -346,18 +371,34 @@ def _baseline(look: _Lookup, base: str) -> str:
     return "Under the default rules: " + "; ".join(parts) + note + "."
 
 
-def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str],
-             method: str) -> list[str]:  # fmt: skip
-    """The key findings: each variant's clear differences to the default rules (``labels[0]``)
-    first, then the default rules' own figures and how the differences were measured."""
+def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], method: str,
+             ladder: pd.DataFrame | None = None) -> list[Said]:  # fmt: skip
+    """The key findings, each with the metrics it speaks of: each variant's clear differences
+    to the default rules (``labels[0]``) first, then the default rules' own figures, the
+    skill ladder (``reports.designer_measures.ladder_table``), where the designers' measures
+    come from and how the differences were measured."""
+    from .designer_text import baseline_designer, ladder_sentence, sample_sentence
+
     look = _Lookup(metrics, diffs)
     base = labels[0]
     out = [b for rules in labels[1:] for b in _variant(look, rules, base)]
-    out.append(_baseline(look, base))
-    n = diffs.groupby("rules").size()
+    extra = baseline_designer(look, base)
+    out.append((_baseline(look, base)[:-1] + (f"; {extra}." if extra else "."),
+                ["turns", "seat", "skill_spread"]))  # fmt: skip
+    if ladder is not None and len(ladder):
+        out.append((ladder_sentence(ladder, labels), ["ladder_step"]))
+    sample = sample_sentence(metrics, base)
+    if sample:
+        out.append((sample, ["lead_changes"]))
+    ladder_rows = diffs["metric"] == "ladder_step"
+    n = diffs[~ladder_rows].groupby("rules").size()
     most = int(n.max()) if len(n) else 0
+    apart = ", the skill ladder's steps corrected apart" if ladder_rows.any() else ""
     out.append(
-        f"{method}. A difference is clear when it is significant after Holm's correction over "
-        f"the variant's {most} measures (95% intervals in brackets, not corrected)."
+        (
+            f"{method}. A difference is clear when it is significant after Holm's correction over "
+            f"the variant's {most} measures{apart} (95% intervals in brackets, not corrected).",
+            [],
+        )
     )
     return out

@@ -279,7 +279,23 @@ def build(cls: type[Player], params: dict[str, Any]) -> Player:
                 f"strategy {cls._display_name()} has no parameter {key!r}{hint}; {what}"
             )
     checked = {k: _check_type(cls, k, sig.parameters[k].default, v) for k, v in params.items()}
-    return cls(**checked)
+    try:
+        return cls(**checked)
+    except Exception as exc:  # noqa: BLE001 - any constructor's failure: one line naming it
+        raise ValueError(_build_failed(cls, exc)) from exc
+
+
+def _build_failed(cls: type[Player], exc: Exception) -> str:
+    """Why ``cls`` could not be built, naming the strategy and where it comes from (its file
+    for a user's class) with the exception's message. A ValueError that names the strategy
+    already (a built-in's bad parameter value) is kept as it is."""
+    name = cls._display_name()
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, ValueError) and (text.startswith(f"{name}:") or f"strategy {name}" in text):
+        return text
+    source = cls.__dict__.get("_source_spec") or f"{cls.__module__}:{cls.__qualname__}"
+    kind = "" if isinstance(exc, ValueError) else f"{type(exc).__name__}: "
+    return f"cannot build strategy {name} ({source}): {kind}{text}"
 
 
 def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:

@@ -45,6 +45,25 @@ def cli(capsys, *args: str) -> tuple[int, str, str]:
     return int(exc.value.code or 0), out, err
 
 
+def cli_output(*args: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``leaves ARGS`` in this process, for module fixtures
+    (``capsys`` is a test's)."""
+    import contextlib
+    import io
+
+    from leaves_cli.main import main
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with (
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(stderr),
+        pytest.raises(SystemExit) as exc,
+    ):
+        main(list(args))
+        raise SystemExit(0)
+    return int(exc.value.code or 0), stdout.getvalue(), stderr.getvalue()
+
+
 def workers_play_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Start workers at once and let the driver play only once they are ready (they get tasks
     only then, and a short run would otherwise end in the driver first): for tests that

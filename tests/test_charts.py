@@ -35,7 +35,7 @@ def test_style_is_unique_for_many_series():
     assert len({s[:2] for s in styles[:64]}) == 64  # colour and marker alone, up to 64
 
 
-@pytest.mark.parametrize("name", ["seats", "lengths_turns", "neighbours", "win_rates", "rating"])
+@pytest.mark.parametrize("name", ["seats", "lengths_turns", "win_rates", "rating"])
 def test_legend_entries_look_different(figures, name):
     ax = figures[name].axes[0]
     handles = ax.get_legend().legend_handles
@@ -43,10 +43,13 @@ def test_legend_entries_look_different(figures, name):
     assert len(set(keys)) == len(keys), keys
 
 
-def test_neighbours_series_in_the_axes_are_unique(figures):
+def test_neighbours_is_a_heatmap_of_every_pair_with_its_win_rate(figures):
+    """Ten series of markers were ten look-alike colours: one cell per (strategy, the one
+    before it) instead, coloured by the difference to its overall win rate, annotated."""
     ax = figures["neighbours"].axes[0]
-    keys = {_key(c.lines[0]) for c in ax.containers if hasattr(c, "lines")}
-    assert len(keys) == 10  # one look per strategy seated before
+    assert ax.images[0].get_array().shape == (10, 10)
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 90 and all(t.rstrip("*").endswith("%") for t in texts)  # 10 x 9 pairs
 
 
 def test_by_parameter_lines_are_unique():

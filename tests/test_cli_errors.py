@@ -41,6 +41,15 @@ def files(tmp_path_factory):
     (d / "corrupt_run" / "manifest.json").write_text("{not json")
     (d / "corrupt_run" / "games").mkdir()
     (d / "corrupt_run" / "games" / "part-0.parquet").write_bytes(b"not parquet")
+    (d / "notrun").mkdir()
+    (d / "raises.py").write_text(
+        "from strategies import Strategy\n\n"
+        "class Raises(Strategy, register=False):\n"
+        "    def __init__(self):\n"
+        "        raise RuntimeError('no weights file')\n\n"
+        "    def choose(self, view, legal, rng):\n"
+        "        return legal[0]\n"
+    )
     return d
 
 
@@ -131,13 +140,68 @@ CASES = [
     (["report", "{d}/nothere"], 2, "run directory not found"),
     (["report", "{d}/afile"], 2, "not a run directory"),
     (["report", "{d}/corrupt_run"], 1, "{d}/corrupt_run"),
-]
+    # a folder that holds no run is bad usage (2) everywhere, and advises nothing
+    (["replay", "{d}/notrun"], 2, "{d}/notrun is a directory but not a tournament run"),
+    (["verify", "{d}/notrun"], 2, "{d}/notrun holds no run (no manifest.json)"),
+    # a bot whose constructor raises: its name, its file and the exception's message
+    (["play", "--against", "{d}/raises.py:Raises"], 2,
+     "cannot build strategy Raises ({d}/raises.py:Raises): RuntimeError: no weights file"),
+    (["tournament", "{d}/raises.py:Raises", "greedy", "low", "--players", "3", "--out", "{d}/t1"],
+     2, "cannot build strategy Raises ({d}/raises.py:Raises): RuntimeError: no weights file"),
+    # options that would be accepted and then quietly not do what they say
+    (["tournament", "greedy", "--players", "3", "--out", "{d}/t1"], 2,
+     "a tournament needs at least 2 strategies, got 1 (greedy): alone, a strategy only plays "
+     "itself"),
+    (["tournament", "greedy", "low", "high", "--players", "3", "--out", "{d}/t1", "--record",
+      "{d}/nodir/deeper/x.jsonl"], 2,
+     "--record {d}/nodir/deeper/x.jsonl: the folder {d}/nodir/deeper does not exist"),
+    (["tournament", "greedy", "low", "high", "--players", "3", "--out", "{d}/t1", "--record",
+      "{d}/afile/x.jsonl"], 2, "--record {d}/afile/x.jsonl: the folder {d}/afile is a file"),
+    (["tournament", "greedy", "low", "high", "--players", "3", "--out", "{d}/t1", "--expert",
+      "--target", "10", "--rules", "expert_target=7"], 2,
+     "--target 10 and --rules expert_target=7 disagree: give one"),
+    (["tournament", "greedy", "low", "high", "--players", "3", "--out", "{d}/t1", "--target",
+      "10"], 2, "--target 10 needs --expert: 13 Leaves plays single games, not matches to a "
+     "target, without it"),
+    (["tournament", "greedy", "low", "high", "--players", "3", "--out", "{d}/t1", "--rounds",
+      "3"], 2, "--rounds: 13 Leaves matches run to a target (--target)"),
+    # outputs that cannot be written: checked before anything is played or computed
+    (["play", "--save", "{d}/nodir/games.jsonl"], 2,
+     "--save {d}/nodir/games.jsonl: the folder {d}/nodir does not exist"),
+    (["play", "--save", "{d}/afile/games.jsonl"], 2,
+     "--save {d}/afile/games.jsonl: the folder {d}/afile is a file"),
+    (["tune", "taker", "--against", "low", "--out", "{d}/afile/tune"], 1,
+     "cannot write to {d}/afile/tune: {d}/afile is not a directory (--out)"),
+    (["report", "{d}/run", "--out", "{d}/afile/report"], 1,
+     "cannot write to {d}/afile/report: {d}/afile is not a directory (--out)"),
+    # rules text: a count given twice, switches and choices exactly as 'leaves rules' lists
+    (["play", "--rules", "hand_size=3:12/3:9"], 2,
+     "--rules: hand_size names 3 players twice (3:12/3:9): give each count once"),
+    (["play", "--rules", "players=3/3/5"], 2,
+     "--rules: players names 3 twice (3/3/5): give each count once"),
+    (["play", "--rules", "min_count=yes"], 2, "--rules: min_count must be on or off, got 'yes'"),
+    (["play", "--rules", "min_count=1"], 2, "--rules: min_count must be on or off, got '1'"),
+    (["play", "--rules", "min_count=On"], 2, "--rules: min_count must be on or off, got 'On'"),
+    (["play", "--rules", "min_count=OFF"], 2, "--rules: min_count must be on or off, got 'OFF'"),
+    (["play", "--rules", "take=ENDS"], 2,
+     "--rules: take must be one of any, ends, nothing, got 'ENDS'"),
+    (["play", "--rules", "hand_size=09"], 2,
+     "--rules: hand_size must be a whole number 1..52, got '09'"),
+    (["tournament", "greedy", "low", "high", "--players", "3", "--out", "{d}/t1", "--rules",
+      "players=3/3/5"], 2, "players names 3 twice (3/3/5): give each count once"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("args, code, message", CASES, ids=[" ".join(c[0]) for c in CASES])
-def test_bad_input_is_one_clear_line(files, request, capsys, args, code, message):
-    if "--resume" in args:
+def test_bad_input_is_one_clear_line(files, request, capsys, args, code, message, tmp_path,
+                                    monkeypatch):  # fmt: skip
+    if "--resume" in args or "{d}/run" in args:
         request.getfixturevalue("run_dir")
+    # from a folder where the quick start's 'leaves run' has left its run: every option is
+    # checked before the state of --out (and nothing depends on where the suite starts)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "leaves-run").mkdir()
+    (tmp_path / "leaves-run" / "manifest.json").write_text("{}")
     args = [a.replace("{d}", str(files)) for a in args]
     got, out, err = _run(capsys, args)
     assert got == code, err

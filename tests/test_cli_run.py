@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 
@@ -55,26 +56,39 @@ def test_run_plays_the_builtin_heuristics_and_writes_the_report(small_run):
     assert labels == set(names)
 
 
-def test_rerun_into_the_same_directory_needs_resume(small_run, capsys):
+def test_a_second_run_into_a_finished_one_says_where_it_is_and_plays_nothing(small_run, capsys):
     out, _, _ = small_run
-    code, _, err = _run(capsys, "run", "--games", "1", "--players", "3", "--out", out)
-    assert code == 2
-    assert "is not empty: pass --resume" in err
+    before = (out / "manifest.json").read_text()
+    code, stdout, err = _run(capsys, "run", "--games", "1", "--players", "3", "--out", out)
+    assert code == 0 and err == "", err
+    page = out / "report" / "report.html"
+    n = json.loads(before)["spec"]["n_games"]
+    first, second = stdout.splitlines()
+    assert (
+        first == f"{out} already holds this run, finished: {n:,} games, seed 0; its report: {page}"
+    )
+    assert page.is_file() and "'leaves run --out NEW'" in second
+    assert f"'leaves tournament --resume --out {out} --games N'" in second
+    assert (out / "manifest.json").read_text() == before  # nothing played, nothing written
     code, stdout, err = _run(
         capsys, "run", "--games", "1", "--players", "3", "--jobs", "1", "--out", out, "--resume"
     )
     assert code == 0, err
-    assert stdout.splitlines()[-1].startswith("report: ")
+    assert f"nothing to play: {out} already holds all {n:,} games of this run" in stdout
+    assert json.loads((out / "manifest.json").read_text())["sessions"][-1]["units_played"] == 0
+    assert stdout.splitlines()[-1] == f"report: {page}"
 
 
 def test_resume_with_a_different_spec_is_refused(small_run, capsys):
     out, _, _ = small_run
-    code, _, err = _run(
-        capsys, "run", "--games", "1", "--players", "3", "--seed", "5", "--out", out, "--resume"
-    )
-    assert code == 1
-    assert err.startswith(f"leaves: error: cannot resume {out}: it holds a different tournament")
-    assert "seed" in err and err.count("\n") == 1
+    for resume in (["--resume"], []):
+        code, stdout, err = _run(
+            capsys, "run", "--games", "1", "--players", "3", "--seed", "5", "--out", out, *resume
+        )
+        assert code == 2 and stdout == ""
+        lead = f"cannot resume {out}: it holds" if resume else f"--out {out} holds"
+        assert err.startswith(f"leaves: error: {lead} another run (seed 0 there, 5 here)")
+        assert err.count("\n") == 1
 
 
 def test_the_main_jobs_field_loads_no_installed_strategy(monkeypatch):

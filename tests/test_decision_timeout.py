@@ -132,7 +132,7 @@ def test_cli_decision_timeout_with_loky_workers_then_dask(sleepy, tmp_path, caps
         raise SystemExit(0)
     stdout, stderr = capsys.readouterr()
     assert exc.value.code in (0, None), stderr
-    assert "forfeited games: details in" in stdout
+    assert "Partly forfeited: " in stdout and " of 12 games (" in stdout  # said first
     forfeits = json.loads((out / "forfeits.json").read_text())
     assert forfeits and all(f["strategy"] == "Sleepy" for f in forfeits)
     f = forfeits[0]

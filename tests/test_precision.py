@@ -28,7 +28,7 @@ def test_precision_stops_narrow_enough_and_whatever_the_jobs(tmp_path, capsys):
         code, stdout, stderr = run_cli(capsys, *ARGS, "--precision", "4", "--jobs", jobs,
                                        "--out", str(out))  # fmt: skip
         assert code == 0, stderr
-        line = stdout.strip().splitlines()[-1]
+        line = next(x for x in stdout.splitlines() if x.startswith("precision "))
         m = re.match(r"precision \+-4 points reached: ([\d,]+) games, widest 95% half-width "
                      r"(\d+\.\d\d) points", line)  # fmt: skip
         assert m, line
@@ -48,7 +48,9 @@ def test_precision_stops_at_the_cap(tmp_path, capsys):
     code, stdout, stderr = run_cli(capsys, *ARGS, "--precision", "0.1", "--max-games", "400",
                                    "--jobs", "1", "--out", str(tmp_path / "c"))  # fmt: skip
     assert code == 0, stderr
-    assert "NOT reached (cap on games)" in stdout.strip().splitlines()[-1]
+    line = next(x for x in stdout.splitlines() if x.startswith("precision "))
+    assert "NOT reached (cap on games)" in line
+    assert stdout.strip().splitlines()[-1].startswith("next: 'leaves report ")
     assert json.loads((tmp_path / "c" / "manifest.json").read_text())["spec"]["n_games"] <= 400
 
 

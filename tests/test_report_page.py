@@ -32,7 +32,7 @@ def test_full_tables_are_folded_and_linked(page):
     assert page.count("<details>") >= 5
     assert '<a href="head_to_head.csv">head_to_head.csv</a>' in page
     shown = page.split("<details>")[0]
-    assert "the most one-sided 5 of 90 rows" in page
+    assert "each strategy against its closest opponent: 10 of 90 rows" in page
     assert shown.count("<tr>") < 60  # the unfolded page shows the key rows only
 
 

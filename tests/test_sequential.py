@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import reports
 from tests.helpers import cli
 from tournaments import Tournament
 from tournaments.gauntlet import Gauntlet
@@ -161,12 +162,25 @@ def test_cli_sequential_prints_a_decision_and_writes_it(tmp_path, capsys):
         "--sequential", "--games", "400", "--jobs", "1", "--no-progress", "--out", str(out),
     )  # fmt: skip
     assert code == 0, stderr
-    line = next(x for x in stdout.splitlines() if x.startswith("Sequential test: "))
-    assert "counter is better than greedy by at least 1 point" in line
-    assert "LLR" in line and "games per side" in line
     rec = json.loads((out / "manifest.json").read_text())["sequential"]
-    assert rec["decision"] == BETTER and rec["margin"] == 1.0 and rec["batches"] >= 1
-    assert f"{rec['games_per_side']:,} games per side" in line
+    assert rec["decision"] == BETTER and rec["margin"] == 1.0 and rec["finished"]
+    assert rec["llr"] >= rec["upper"] == pytest.approx(math.log(19))  # H1's bound reached
+    lines = stdout.splitlines()
+    assert len(lines) == 3 and lines[1] == rec["sentence"]  # the rates, the decision, the folder
+    row = reports.gauntlet(out).iloc[0]
+    assert rec["difference"] == pytest.approx(100 * row["diff"])
+    assert lines[1] == (
+        f"counter is better than greedy: {100 * row['diff']:+.1f} points "
+        f"[{100 * row['diff_ci_low']:.1f}, {100 * row['diff_ci_high']:.1f}] over "
+        f"{rec['games_per_side']:,} games per side; the sequential test (0 against +1 point, "
+        f"{rec['batches']} batch{'es' if rec['batches'] > 1 else ''}, LLR {rec['llr']:.2f}, "
+        "bounds -2.94 and 2.94) favoured +1 over 0, which it does for two equally strong "
+        "strategies at most 5% of the time (alpha)."
+    )
+    assert "beats" not in stdout and "by at least" not in stdout  # one verdict, the test's
+    assert row["games"] == rec["games_per_side"] and rec["batches"] == stderr.count("batch ")
+    page = reports.build_report(out, out=tmp_path / "r", fmt="md").read_text()
+    assert rec["sentence"] in page[page.index("## Key findings") : page.index("## Run")]
 
 
 @pytest.mark.parametrize(
@@ -174,8 +188,10 @@ def test_cli_sequential_prints_a_decision_and_writes_it(tmp_path, capsys):
     [
         (["--sequential", "--margin", "0"], "--margin must be a positive"),
         (["--sequential", "--alpha", "0.7"], "--alpha must be between"),
-        (["--sequential", "--resume"], "--resume is not available with --sequential"),
         (["--max-games", "1000"], "--max-games needs --sequential"),
+        (["--margin", "2"], "--margin needs --sequential"),
+        (["--alpha", "0.1", "--beta", "0.1"], "--alpha and --beta need --sequential"),
+        (["--beta", "0.05"], "--beta needs --sequential"),
         (["--sequential", "--max-games", "10"], "--max-games (10) must be at least --games"),
     ],
 )
@@ -185,3 +201,39 @@ def test_bad_sequential_input_is_one_line(capsys, tmp_path, args, message):
     assert code == 2, err
     assert err.startswith("leaves: error: ") and message in err
     assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()  # refused before anything was played
+
+
+def _row(decision, diff, lo, hi, **seq):
+    rec = {"decision": decision, "finished": decision != "running", "games_per_side": 8000,
+           "llr": 1.5, "lower": -2.94, "upper": 2.94, "margin": 2.0, "alpha": 0.05,
+           "beta": 0.1, "batches": 4, **seq}  # fmt: skip
+    return {"strategy": "a", "baseline": "b", "games": 8000, "diff": diff, "diff_ci_low": lo,
+            "diff_ci_high": hi, **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
+
+
+def test_the_sentence_of_each_decision():
+    from reports.gauntlet import sequential_sentence
+
+    test = "the sequential test (0 against +2 points, 4 batches, LLR 1.50, bounds -2.94 and 2.94)"
+    est = "+0.4 points [-0.3, 1.1] over 8,000 games per side"
+    assert sequential_sentence(_row("undecided", 0.004, -0.003, 0.011)) == (
+        f"Undecided whether a is better than b: {est}; {test} reached --max-games before "
+        "favouring 0 or +2."
+    )
+    assert sequential_sentence(_row("running", 0.004, -0.003, 0.011)) == (
+        f"Not decided yet whether a is better than b: {est} so far; {test} was interrupted "
+        "('leaves gauntlet --resume --out RUN' continues it)."
+    )
+    for decision in (NOT_BETTER, "not better"):  # what earlier versions recorded reads the same
+        assert sequential_sentence(_row(decision, 0.004, -0.003, 0.011)) == (
+            f"a is not 2 points better than b: {est}; {test} favoured 0 over +2, which it does "
+            "for a strategy 2 points better at most 10% of the time (beta)."
+        )
+    assert sequential_sentence(_row(NOT_BETTER, 0.004, -0.003, 0.021)).endswith(
+        "(beta), a laxer standard than the 95% interval, which still reaches +2."
+    )
+    assert sequential_sentence(_row(BETTER, 0.012, -0.001, 0.025)).endswith(
+        "(alpha), a laxer standard than the 95% interval, which still includes 0."
+    )
+    assert sequential_sentence({"strategy": "a"}) is None  # a gauntlet of fixed size

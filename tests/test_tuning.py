@@ -272,7 +272,10 @@ def _cli(capsys, args):
         (["tune", "taker", "--against", "low", "--sigma", "0"], "--sigma"),
     ],
 )
-def test_cli_bad_input_is_one_line(capsys, args, message):
+def test_cli_bad_input_is_one_line(capsys, args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the default --out is relative: never the suite's own folder
+    (tmp_path / "leaves-tune").mkdir()
+    (tmp_path / "leaves-tune" / "best.txt").write_text("a former tuning\n")
     code, out, err = _cli(capsys, args)
     assert code == 2
     assert err.startswith("leaves: error: ") and message in err
@@ -293,8 +296,35 @@ def test_cli_tunes_and_reports(capsys, tmp_path):
             "--jobs", "1", "--out", str(out)]  # fmt: skip
     code, stdout, err = _cli(capsys, args)
     assert code == 0, err
-    assert stdout.startswith("best: ") and "paired difference" in stdout
-    assert (out / "best.txt").read_text().strip() == stdout.splitlines()[0][len("best: ") :]
+    v = json.loads((out / "tune.json").read_text())["verification"]
+    best = (out / "best.txt").read_text().strip()
+    verdict, parameters = stdout.splitlines()[:2]  # the verdict first, then what was found
+    lead = {"improved": "Better than the start: ", "worse": "Worse than the start: "}
+    assert verdict.startswith(lead.get(v["verdict"], "No significant difference over the start: "))
+    assert verdict.startswith(lead["improved"]) == (v["diff_low"] > 0), v
+    diff = f"{100 * v['diff']:+.1f} points of win rate [{100 * v['diff_low']:+.1f}, "
+    assert diff in verdict and f"on {v['units']:,} fresh deals" in verdict
+    assert parameters == f"tuned parameters: {best} (in {out}/best.txt)"
+    assert "paired difference" in stdout
+
+
+def test_no_significant_difference_comes_before_the_parameters(tmp_path):
+    from types import SimpleNamespace
+
+    from leaves_cli.tune_cmd import lines
+    from tuning.verify import Arm, Verification
+
+    arm = Arm("x", "x", 400, 200, 0.5, 0.45, 0.55)
+    v = Verification(seed=1, tuned=arm, start=arm, diff=-0.01, diff_low=-0.03, diff_high=0.012,
+                     p_value=0.4, units=100, games_differing=30)  # fmt: skip
+    result = SimpleNamespace(spec="taker", best_spec="taker:x=2", out=tmp_path, verification=v,
+                             lines=lambda: ["best: taker:x=2", "search: ..."])  # fmt: skip
+    got = lines(result)
+    assert got[0] == ("No significant difference over the start: -1.0 points of win rate "
+                      "[-3.0, +1.2] over the start (taker) on 100 fresh deals, p = 0.4")  # fmt: skip
+    assert got[1:] == [f"tuned parameters: taker:x=2 (in {tmp_path}/best.txt)", "search: ..."]
+    result.lines = lambda: ["no better parameters found: the start (taker) beat every candidate"]
+    assert lines(result) == result.lines()  # a verdict already: said as it is
 
 
 def test_tune_refuses_a_strategy_without_tunables_in_one_line(tmp_path):

@@ -353,7 +353,12 @@ def test_mixed_table_sizes_are_measured_per_size(tmp_path):
     assert {("turns", "all"), ("turns", "3"), ("turns", "4"), ("seat", "3"), ("seat", "4")} <= sizes
     seats = _rows(tmp_path / "mix" / "variants_seats.csv")
     assert [r["n_players"] for r in seats] == ["3", "3", "4", "4"]
-    assert list(seats[0])[-1] == "vs default: first" and seats[0]["fourth"] == ""
+    # every seat has its difference to the default rules, none at a seat the table lacks
+    assert list(seats[0])[-4:] == [f"vs default: {p}" for p in ("first", "second", "third",
+                                                               "fourth")]  # fmt: skip
+    assert seats[0]["fourth"] == seats[0]["vs default: fourth"] == ""
+    assert seats[1]["vs default: third"].endswith(("points", "*"))  # take=nothing at 3 players
+    assert seats[0]["vs default: first"] == ""  # the default rules' own row
 
 
 def _tables(default_edge: tuple, variant_edge: tuple, diff: tuple, significant: bool):
@@ -377,18 +382,19 @@ def test_the_first_players_advantage_vanishes_only_with_a_clear_change():
 
     gone = findings(*_tables((0.03, 0.02, 0.04), (0.0, -0.01, 0.01), (-0.03, -0.045, -0.015),
                              True), ["default", "hand_size=9"], "Paired")  # fmt: skip
-    assert gone[0].startswith(
+    assert gone[0][1] == ["seat"]  # the finding links the seats' chart and table
+    assert gone[0][0].startswith(
         "With hand_size=9, the first player's advantage vanishes (at 4 "
         "players the first player wins 25.0% [24.0, 26.0] against 28.0%"
     )
     unclear = findings(*_tables((0.02, 0.002, 0.038), (0.012, -0.005, 0.029),
                                 (-0.008, -0.03, 0.014), False), ["default", "hand_size=9"],
                        "Paired")  # fmt: skip
-    assert "the first player's advantage is no longer clear" in unclear[0]
-    assert "the change, -0.8 points [-3.0, +1.4], is not significant" in unclear[0]
+    assert "the first player's advantage is no longer clear" in unclear[0][0]
+    assert "the change, -0.8 points [-3.0, +1.4], is not significant" in unclear[0][0]
     grows = findings(*_tables((0.02, 0.01, 0.03), (0.06, 0.05, 0.07), (0.04, 0.03, 0.05), True),
                      ["default", "hand_size=9"], "Paired")  # fmt: skip
-    assert "the first player's edge grows by 4.0 points [3.0, 5.0]" in grows[0]
+    assert "the first player's edge grows by 4.0 points [3.0, 5.0]" in grows[0][0]
 
 
 def test_the_comparison_does_not_move_with_listing_order_or_jobs(played, tmp_path):

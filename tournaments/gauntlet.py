@@ -53,6 +53,9 @@ class Gauntlet(Tournament):
     the baseline plays as many on the same deals and seatings. ``n_games`` counts both sides.
     ``allow_same`` lets the baseline be the strategy itself (a check that the comparison finds
     no difference where there is none): its copy is labelled "<label> (baseline)".
+    ``sequential`` (a sequential gauntlet's settings: margin in points, alpha, beta,
+    max_games) goes into the spec, so ``--resume`` restores the test and refuses other
+    settings; a gauntlet of fixed size has none and its spec is as it always was.
     """
 
     def __init__(
@@ -68,6 +71,7 @@ class Gauntlet(Tournament):
         chunk_size: int | None = None,
         game: GamePlugin | None = None,
         allow_same: bool = False,
+        sequential: dict[str, Any] | None = None,
     ):
         game = game if game is not None else get_game()
         if baseline is None:
@@ -116,6 +120,8 @@ class Gauntlet(Tournament):
             streams=[*range(len(groups)), *range(len(groups))],  # the copy sees the same cards
         )
         self.gauntlet = {"strategy": label, "baseline": base, "field": names}
+        if sequential is not None:
+            self.gauntlet["sequential"] = dict(sequential)
 
     @property
     def games_per_side(self) -> int:

@@ -14,32 +14,53 @@ strategy minus baseline and ``V`` its estimated variance (the square of its stan
 
 is the log-likelihood ratio of H1: difference = ``mu1`` against H0: difference = ``mu0``;
 the test stops for H1 at ``log((1 - beta) / alpha)`` and for H0 at ``log(beta / (1 - alpha))``.
+
+What a decision licenses (and so what the command may say): accepting H1 (``mu1`` = the
+margin) is evidence that the strategy is better, a difference above 0 -- the test does so at
+most about ``alpha`` of the time when the two are equal (less when the strategy is worse); it
+is not evidence that the difference is at least the margin (halfway to the margin the test
+accepts H1 about half the time). Accepting H0 is evidence that the strategy is not better by
+the margin -- the test does so at most about ``beta`` of the time when the difference is the
+margin (less when it is more); it is not evidence of no difference. ``tests/
+test_sequential_claims.py`` checks both by simulation through ``run_batches``, the loop the
+command runs.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 __all__ = [
     "BETTER",
     "NOT_BETTER",
+    "RUNNING",
     "UNDECIDED",
     "Sequential",
     "bounds",
     "decide",
+    "finite",
     "llr",
     "next_precision_stage",
     "next_stage",
+    "run_batches",
 ]
 
 BETTER = "better"
-"""The strategy is better than the baseline by at least the margin (H1 accepted)."""
-NOT_BETTER = "not better"
-"""The strategy is not better than the baseline (H0 accepted)."""
+"""H1 (the margin) accepted: the strategy is better than the baseline (a difference above 0;
+a false "better" at most about alpha of the time when they are equal)."""
+NOT_BETTER = "not better by the margin"
+"""H0 (0) accepted: the strategy is not better than the baseline by the margin (a false one
+at most about beta of the time when it is better by the margin)."""
 UNDECIDED = "undecided"
 """The cap on games came first."""
+RUNNING = "running"
+"""Neither bound reached yet, and the cap not reached either: more batches to play (a run
+interrupted between batches keeps this in its manifest)."""
+FORMER_NOT_BETTER = "not better"
+"""What earlier versions recorded for NOT_BETTER (the same decision, worded too broadly)."""
 
 GROWTH = 1.25
 """Each batch of a sequential test grows the deals played so far by this factor."""
@@ -106,9 +127,10 @@ def next_precision_stage(deals: int, widest: float, target: float, max_deals: in
 
 @dataclass
 class Sequential:
-    """A sequential test of "the strategy is better than the baseline by ``margin``" (a
-    difference in win rate, e.g. 0.01 for one percentage point) at error rates ``alpha`` and
-    ``beta``; ``update`` takes each batch's estimate and says what it decided."""
+    """A sequential test of H0: difference 0 against H1: difference ``margin`` (in win rate,
+    e.g. 0.01 for one percentage point) at error rates ``alpha`` and ``beta``; ``update``
+    takes each batch's estimate and says what it decided (BETTER: H1, NOT_BETTER: H0; what
+    each licenses is in this module's docstring)."""
 
     margin: float
     alpha: float = 0.05
@@ -139,7 +161,7 @@ class Sequential:
         return {
             "decision": self.decision or UNDECIDED,
             "games_per_side": int(games_per_side),
-            "llr": _finite(self.llr),
+            "llr": finite(self.llr),
             "lower": self.lower,
             "upper": self.upper,
             "margin": round(100 * self.margin, 10),
@@ -149,7 +171,32 @@ class Sequential:
         }
 
 
-def _finite(x: float) -> float | str | None:
+def run_batches(
+    stages: list[int],
+    max_deals: int,
+    estimate: Callable[[list[int]], dict[str, float]],
+    test: Sequential,
+    on_batch: Callable[[list[int], dict[str, float], bool], None] | None = None,
+) -> tuple[list[int], dict[str, float]]:
+    """The loop of a sequential run: ``estimate(stages)`` plays the run to ``stages``
+    (cumulative deals per table) and returns its paired ``diff`` and ``se``; ``test`` takes
+    it; until it decides, the next batch grows the deals by GROWTH, up to ``max_deals``.
+    ``on_batch(stages, estimate, final)`` hears every batch (``final``: the last). Returns
+    the stages played and the last estimate. A resumed run passes the stages it had and a
+    ``test`` whose ``batches`` counts the batches already decided on."""
+    stages = list(stages)
+    while True:
+        est = estimate(stages)
+        decision = test.update(est["diff"], est["se"])
+        nxt = None if decision else next_stage(stages[-1], max_deals)
+        if on_batch is not None:
+            on_batch(stages, est, nxt is None)
+        if nxt is None:
+            return stages, est
+        stages.append(nxt)
+
+
+def finite(x: float) -> float | str | None:
     """JSON has no infinity or NaN: "inf"/"-inf" for the one, None for the other."""
     if math.isnan(x):
         return None

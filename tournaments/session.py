@@ -199,6 +199,7 @@ class RunLog:
                  session: dict[str, Any]):  # fmt: skip
         self.out, self.manifest, self.done, self.schedule = out, manifest, done, schedule
         self.session = session
+        session.setdefault("units_played", 0)  # this session's, kept apart from the run's
         self.merged = Merged(out, done)  # done chunks are read once
         self.units_done = sum(schedule.chunk(c).n_games for c in done)
         self.advance: Callable[[int], None] = lambda n: None
@@ -235,6 +236,7 @@ class RunLog:
         self.done.add(output.chunk_id)
         n = self.schedule.chunk(output.chunk_id).n_games
         self.units_done += n
+        self.session["units_played"] += n
         self.advance(n)
         self.save()
 

@@ -1,0 +1,117 @@
+"""``leaves gauntlet --resume --out DIR``: everything else comes from the run's manifest.
+
+As for ``leaves tournament --resume``: SPEC, the baseline, the field, players, games, seed,
+the game and its settings, and a sequential gauntlet's test (margin, alpha, beta, cap) are
+read from ``DIR/manifest.json``; an option given alongside must be the run's, and one that is
+not is refused in one line naming the option and both values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .errors import CLIError
+from .options import split_specs
+
+__all__ = ["SEQUENTIAL_OPTIONS", "settle"]
+
+SEQUENTIAL_OPTIONS = (("margin", "--margin"), ("alpha", "--alpha"), ("beta", "--beta"),
+                      ("max_games", "--max-games"))  # fmt: skip
+"""The options of a sequential gauntlet's test: (option, flag); kept in the spec under
+``gauntlet.sequential`` by the option's name."""
+
+
+def _manifest(out: str | None) -> dict[str, Any]:
+    """The gauntlet manifest in ``out``, or one line saying why there is none to resume."""
+    from tournaments import storage
+
+    from .resume import has_manifest
+
+    if out is None:
+        raise CLIError("--resume needs --out DIR (the run to continue)", usage=True)
+    if not has_manifest(out):
+        raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json)", usage=True)
+    try:
+        manifest = storage.read_manifest(Path(out))
+    except ValueError as exc:  # there, but unreadable: the input cannot be used
+        raise CLIError(f"cannot resume {out}: {exc}") from None
+    spec = manifest.get("spec") if isinstance(manifest, dict) else None
+    if not isinstance(spec, dict) or not isinstance(spec.get("gauntlet"), dict):
+        raise CLIError(f"cannot resume {out} with 'leaves gauntlet': it holds a tournament "
+                       f"('leaves tournament --resume --out {out}')", usage=True)  # fmt: skip
+    return manifest
+
+
+def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    """Fill ``opts`` from the gauntlet in ``opts["out"]`` where not ``given``; refuse given
+    options that disagree with it. Sets ``opts["game_config"]`` (the run's game settings)
+    and ``opts["field_specs"]``. Returns the manifest."""
+    from .resume import disagreement, resume_game
+
+    out = opts["out"]
+    manifest = _manifest(out)
+    spec = manifest["spec"]
+    resume_game(opts, given, spec)
+    stored = {"players": spec["players"][0], "games": spec["games_asked"], "seed": spec["seed"]}
+    for name, value in stored.items():
+        if name in given and opts[name] != value:
+            raise disagreement(out, f"--{name}", opts[name], name, value)
+        opts[name] = value
+    _sequential(opts, given, manifest)
+    _entrants(opts, given, spec)
+    return manifest
+
+
+def _sequential(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:
+    """A sequential gauntlet's test is the run's; a gauntlet of fixed size takes no test."""
+    from .resume import disagreement
+
+    out, settings = opts["out"], manifest["spec"]["gauntlet"].get("sequential")
+    if settings is None:
+        if isinstance(manifest.get("sequential"), dict):
+            raise CLIError(f"cannot resume {out}: its sequential test was run by an earlier "
+                           "version, which kept no settings to resume it by (start a new --out)",
+                           usage=True)  # fmt: skip
+        if opts["sequential"]:
+            raise CLIError(f"cannot resume {out}: --sequential but the run is a gauntlet of "
+                           f"fixed size ({manifest['spec']['games_asked']:,} games per side)",
+                           usage=True)  # fmt: skip
+        return
+    opts["sequential"] = True
+    for name, flag in SEQUENTIAL_OPTIONS:
+        if name in given and opts[name] is not None and opts[name] != settings[name]:
+            raise disagreement(out, flag, opts[name], name.replace("_", " "), settings[name])
+        opts[name] = settings[name]
+
+
+def _entrants(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
+    """SPEC, --baseline and --against are the run's: compared by the labels they resolve to
+    under the run's game, then set to specs that resolve to its entrants."""
+    from .resume import disagreement, entrant_specs
+    from .tournament_parts import load_game
+
+    out, names = opts["out"], spec["gauntlet"]
+    by_label = dict(zip(spec["strategies"], entrant_specs(spec), strict=True))
+    game = load_game(opts["game_spec"], opts["game_config"], stored=True)
+
+    def label(s: str) -> str:
+        try:
+            return game.resolve(s)[0]
+        except ValueError as exc:
+            raise CLIError(str(exc), usage=True) from None
+
+    strategy, baseline = names["strategy"], names["baseline"]
+    if opts["spec"] is not None and label(opts["spec"]) != strategy:
+        raise disagreement(out, "SPEC", opts["spec"], "strategy", strategy)
+    if opts["baseline"] is not None:
+        same = baseline == f"{strategy} (baseline)" and label(opts["baseline"]) == strategy
+        if not same and label(opts["baseline"]) != baseline:
+            raise disagreement(out, "--baseline", opts["baseline"], "baseline", baseline)
+    if "against" in given and opts["against"]:
+        field = sorted({label(s) for s in split_specs(opts["against"])})
+        if field != sorted(names["field"]):
+            raise disagreement(out, "--against", ",".join(split_specs(opts["against"])),
+                               "field", ",".join(names["field"]))  # fmt: skip
+    opts["spec"], opts["baseline"] = by_label[strategy], by_label[baseline]
+    opts["field_specs"] = [by_label[f] for f in names["field"]]

@@ -1,0 +1,72 @@
+"""Options of a new ``leaves tournament`` that would be accepted and then quietly not do what
+they say: refused in one line before anything is played (exit 2).
+
+A lone strategy only ever plays itself; ``--target`` without matches is dropped; a target
+that the rules' ``expert_target`` contradicts would play matches to one and record the
+other; a ``--record`` file in a folder that does not exist would create that folder
+wherever the path points (inside ``--out`` it is the run's own folder, created anyway).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .errors import CLIError
+
+__all__ = ["check_new_run", "check_record_folder"]
+
+
+def _named_target(texts: Any) -> str | None:
+    """The last ``expert_target`` the rules text names (None: it names none)."""
+    found = None
+    for text in texts or ():
+        for item in str(text).split(","):
+            key, eq, value = item.partition("=")
+            if eq and key.strip() == "expert_target":
+                found = value.strip()
+    return found
+
+
+def _game_class(spec: str) -> Any:
+    from tournaments.games import plugin_class
+
+    try:
+        return plugin_class(spec)
+    except ValueError:
+        return None  # the game itself is refused later, naming what is wrong
+
+
+def check_record_folder(record: str | None, out: str) -> None:
+    """``--record FILE`` must go into a folder that exists, or into the run's ``--out``
+    (which the run creates): any other folder is not created."""
+    from .writable import check_file_writable
+
+    if record is None:
+        return
+    folder, run = Path(record).parent.absolute(), Path(out).absolute()
+    if not folder.is_relative_to(run):
+        check_file_writable(record, "--record")
+
+
+def check_new_run(opts: dict[str, Any]) -> None:
+    """Refuse the options of a new run that would not do what they say (see the module)."""
+    specs = list(opts["specs"])
+    if len(specs) < 2:
+        raise CLIError(f"a tournament needs at least 2 strategies, got 1 ({specs[0]}): "
+                       "alone, a strategy only plays itself", usage=True)  # fmt: skip
+    cls = _game_class(opts["game_spec"])
+    target, makes_matches = opts["target"], getattr(cls, "target_makes_matches", True)
+    title = getattr(cls, "title", opts["game_spec"])
+    if target is not None and not opts["expert"] and not makes_matches:
+        raise CLIError(f"--target {target} needs --expert: {title} plays single games, not "
+                       "matches to a target, without it", usage=True)  # fmt: skip
+    declared = {o.name for o in getattr(cls, "options", ())}
+    named = _named_target(opts.get("rules")) if "rules" in declared else None
+    try:
+        differs = named is not None and target is not None and int(named) != int(target)
+    except ValueError:
+        differs = False  # not a number: the rules refuse it, naming the key
+    if differs:
+        raise CLIError(f"--target {target} and --rules expert_target={named} disagree: "
+                       "give one", usage=True)  # fmt: skip

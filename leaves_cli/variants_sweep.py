@@ -1,0 +1,86 @@
+"""``leaves variants --sweep KEY=V1,V2,...`` (or ``KEY=LO..HI`` for a key that takes a whole
+number): the rule sets of a sweep over one key, every other ``--rules`` held fixed, and which
+of them plays as today's rules (that point is the default run, played once)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import CLIError
+
+MAX_POINTS = 16
+"""Most values one sweep plays (each is a tournament of its own)."""
+INTEGER_KEYS = ("hand_size", "expert_target", "turn_limit")
+"""The keys a range LO..HI can sweep (they take one whole number)."""
+
+
+def _values(key: str, text: str) -> list[str]:
+    if ".." in text:
+        if key not in INTEGER_KEYS:
+            raise CLIError(f"--sweep {key}={text}: a range LO..HI sweeps a key that takes one "
+                           f"whole number ({', '.join(INTEGER_KEYS)}); list the values of "
+                           f"{key} instead: {key}=V1,V2,...", usage=True)  # fmt: skip
+        lo, _, hi = text.partition("..")
+        try:
+            a, b = int(lo), int(hi)
+        except ValueError:
+            raise CLIError(f"--sweep {key}={text}: write LO..HI with whole numbers",
+                           usage=True) from None  # fmt: skip
+        if b < a:
+            raise CLIError(f"--sweep {key}={text}: the range is empty (LO > HI)", usage=True)
+        return [str(v) for v in range(a, b + 1)]
+    values = [v.strip() for v in text.split(",")]
+    if any(not v for v in values):
+        raise CLIError(f"--sweep {key}={text}: an empty value", usage=True)
+    return values
+
+
+def plays_as(a: Any, b: Any, sizes: list[int]) -> bool:
+    """True when rules ``a`` and ``b`` deal and play alike at the table sizes ``sizes``
+    (hand_size=11 is today's rule at 4 players)."""
+    try:
+        same_hands = all(a.hand_size_for(n) == b.hand_size_for(n) for n in sizes)
+    except ValueError:
+        return False
+    keys = ("deck", "min_count", "take", "expert_target", "turn_limit")
+    return same_hands and all(getattr(a, k) == getattr(b, k) for k in keys)
+
+
+def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int]
+               ) -> tuple[list[Any], list[tuple[str, int]]]:  # fmt: skip
+    """(rule sets, today's first; the sweep's points as (value, index of its rule set)).
+    A value that plays as today's rules at ``sizes`` is today's run."""
+    from leaves.ruleset import DEFAULT_RULES, KEYS, Rules
+
+    key, eq, values_text = text.partition("=")
+    key = key.strip()
+    if not eq or not key or not values_text.strip():
+        raise CLIError(f"--sweep {text!r}: write KEY=V1,V2,... or KEY=LO..HI", usage=True)
+    names = [k.name for k in KEYS]
+    if key not in names:
+        raise CLIError(f"--sweep {text!r}: unknown rule {key!r}; the rules are "
+                       f"{', '.join(names)}", usage=True)  # fmt: skip
+    try:
+        base = Rules.parse(fixed)
+    except ValueError as exc:
+        raise CLIError(f"--rules {', '.join(fixed)}: {exc}", usage=True) from None
+    if any(part.partition("=")[0].strip() == key for t in fixed for part in t.split(",")):
+        raise CLIError(f"--rules sets {key}, which --sweep varies: drop one of them", usage=True)
+    values = _values(key, values_text.strip())
+    if len(values) < 2 or len(values) > MAX_POINTS:
+        raise CLIError(f"--sweep {text!r}: give 2 to {MAX_POINTS} values, got {len(values)}",
+                       usage=True)  # fmt: skip
+    sets, points = [DEFAULT_RULES], []
+    for value in values:
+        try:
+            rules = Rules.parse(f"{key}={value}", base=base)
+        except ValueError as exc:
+            raise CLIError(f"--sweep {key}={value}: {exc}", usage=True) from None
+        if plays_as(rules, DEFAULT_RULES, sizes):
+            rules = DEFAULT_RULES
+        if rules in sets[1:] or any(v == value for v, _ in points):
+            raise CLIError(f"--sweep {key}: the value {value} is given twice", usage=True)
+        if rules not in sets:
+            sets.append(rules)
+        points.append((value, sets.index(rules)))
+    return sets, points

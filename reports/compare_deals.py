@@ -1,0 +1,242 @@
+"""Did two runs deal the same cards? Asked of the deal seeds the runs recorded, set by set.
+
+A duplicate set (``reports.clusters``: one deal at one table, every seating of it) is named
+across runs by the seed that dealt it (the ``deal_seed`` column; a match's sets by its
+``match_seed``) and by the strategies at its table(s), the labels of run B mapped to run A's
+first (``reports.compare_match``): a changed parameter renames a strategy, not its table. Two
+runs are paired over the sets both played when those are at least half of the smaller run's
+(``MIN_SHARED``): each run's win rate over those sets, linearised per set as every report
+rate is, and per set B's contribution less A's (with as many seats in both: B's wins less
+A's), with the stratified variance of every report interval (the tables strata, a table with
+one such set pooled per table size), so the luck of the deals cancels. Otherwise they are
+unpaired, and the sentence says why, from the seeds: no seed in common, common seeds at other
+tables, or too few sets in common.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .clusters import Clusters, Estimates, clusters, mean_estimates, seat_sums
+from .data import Games, ReportError, Run
+from .loading import _part_files
+
+__all__ = ["MIN_SHARED", "Overlap", "deal_seeds", "overlap", "paired_difference", "words"]
+
+SEED_COLUMNS = ("match_seed", "deal_seed")
+"""The column naming a duplicate set's deal, first found first: a match deals each of its
+games anew from the match's seed, so a match run's sets are its matches' seeds."""
+
+MIN_SHARED = 0.5
+"""Fewest sets in both runs, as a share of the smaller run's, for a paired comparison: a
+difference over a sliver of the runs would throw the rest away."""
+
+
+def _frame_seeds(source: Any) -> np.ndarray | None:
+    frame = source if isinstance(source, pd.DataFrame) else getattr(source, "games", None)
+    if not isinstance(frame, pd.DataFrame):
+        return None
+    col = next((c for c in SEED_COLUMNS if c in frame.columns), None)
+    return None if col is None else frame[col].to_numpy().astype(np.uint64)
+
+
+def deal_seeds(source: Any, run: Run) -> np.ndarray | None:
+    """Per game of ``run`` (loaded from ``source``), the seed of its duplicate set's deal;
+    None where the run does not record one."""
+    if run.path is None:
+        seeds = _frame_seeds(source)
+    else:
+        parts = []
+        for f in _part_files(run.path / "games"):
+            try:
+                names = pq.read_schema(f).names
+                col = next((c for c in SEED_COLUMNS if c in names), None)
+                if col is None:
+                    return None
+                parts.append(pq.read_table(f, columns=[col]).column(0).to_numpy())
+            except (OSError, pa.ArrowException) as exc:
+                raise ReportError(f"cannot read games part {f}: {exc}") from exc
+        seeds = np.concatenate(parts).astype(np.uint64) if parts else None
+    return seeds if seeds is not None and len(seeds) == len(run.games) else None
+
+
+def _seated(g: Games, names: list[str]) -> tuple[list[str], np.ndarray]:
+    """(the distinct tables, as text of mapped labels and size; per game its table's index)."""
+    seated = np.sort(g.seats.astype(np.int64) + 1, axis=1)
+    rows = np.column_stack([g.n_players.astype(np.int64), seated])
+    base = int(max(rows.max(initial=0), 0)) + 1
+    if rows.shape[1] * np.log2(base) < 62:  # one number a row: mixed radix
+        packed = rows @ (base ** np.arange(rows.shape[1] - 1, -1, -1, dtype=np.int64))
+        _, first, inv = np.unique(packed, return_index=True, return_inverse=True)
+        distinct = rows[first]
+    else:
+        distinct, inv = np.unique(rows, axis=0, return_inverse=True)
+    text = [f"{r[0]}:" + "|".join(sorted(names[c - 1] for c in r[1:] if c > 0)) for r in distinct]
+    return text, inv.ravel()
+
+
+def _set_tables(g: Games, names: list[str], vocab: dict[str, int]) -> np.ndarray:
+    """Per duplicate set of ``g``, a code for the tables it was played at (a gauntlet's set
+    spans the strategy's table and the baseline's), shared by both runs through ``vocab``."""
+    cl = clusters(g)
+    text, inv = _seated(g, names)
+    comp = np.array([vocab.setdefault(t, len(vocab)) for t in text], dtype=np.int64)[inv]
+    pairs = pd.unique(cl.of_game * (1 << 20) + comp)  # distinct (set, table); < 2**20 tables
+    cl_of, comp_of = pairs >> 20, pairs & ((1 << 20) - 1)
+    count = np.bincount(cl_of, minlength=cl.n)
+    lo = np.full(cl.n, np.iinfo(np.int64).max)
+    hi = np.full(cl.n, -1, dtype=np.int64)
+    np.minimum.at(lo, cl_of, comp_of)
+    np.maximum.at(hi, cl_of, comp_of)
+    code = lo * (1 << 20) + hi  # exact for one or two tables a set
+    many = count[cl_of] > 2  # rarer designs (tables of a size sharing deals): every table
+    if many.any():
+        sets = pd.Series(comp_of[many]).groupby(cl_of[many]).agg(lambda x: str(sorted(x.tolist())))
+        code[sets.index.to_numpy()] = [-1 - vocab.setdefault(k, len(vocab)) for k in sets]
+    return code
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """Which duplicate sets two runs share: ``b_of_a[c]`` is the set of B that A's set ``c``
+    is (-1: none), ``table_a`` A's sets' table codes; the counts behind the sentence."""
+
+    paired: bool
+    sentence: str
+    b_of_a: np.ndarray | None = None
+    table_a: np.ndarray | None = None
+    shared_sets: int = 0
+
+
+def _keys(seeds: np.ndarray, tables: np.ndarray) -> pd.MultiIndex:
+    """(seed, tables, occurrence) per set: a set repeated in one run pairs once per repeat."""
+    frame = pd.DataFrame({"seed": seeds, "table": tables})
+    frame["nth"] = frame.groupby(["seed", "table"]).cumcount()
+    return pd.MultiIndex.from_frame(frame)
+
+
+def _set_seeds(g: Games, seeds: np.ndarray) -> np.ndarray | None:
+    """Per duplicate set of ``g``, its deal seed (None if a set's games have several)."""
+    cl = clusters(g)
+    per_set = seeds[cl.first]
+    return None if (seeds != per_set[cl.of_game]).any() else per_set
+
+
+@dataclass(frozen=True)
+class _Words:
+    """What a run's sets are called: deals, or a match run's matches (``match_unit``)."""
+
+    deals: str = "deals"
+    seed: str = "deal seed"
+    same_rules: bool = True
+    dealt: str = "dealt"
+
+
+def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | None],
+            names: tuple[list[str], list[str]],
+            words: _Words | None = None) -> Overlap:  # fmt: skip
+    """The sets runs A and B share by their deal seeds (``seeds``: per game, None where a
+    run records none) and tables (``names``: each run's labels, mapped to one vocabulary)."""
+    w = words or _Words()
+    add = "the two runs' variances add"
+    per_set = []
+    for side, g, s in (("A", ga, seeds[0]), ("B", gb, seeds[1])):
+        got = None if s is None else _set_seeds(g, s)
+        if got is None:
+            why = (f"does not record its {w.seed}s" if s is None
+                   else f"has duplicate sets of more than one {w.seed}")  # fmt: skip
+            return Overlap(False, f"unpaired: run {side} {why}: {add}")
+        per_set.append(got)
+    sa, sb = per_set
+    da, db = np.unique(sa), np.unique(sb)
+    common = np.intersect1d(da, db).size
+    if common == 0:
+        return Overlap(False, f"unpaired: the runs share no {w.seed} (A {w.dealt} "
+                              f"{da.size:,} {w.deals}, B {db.size:,}): {add}")  # fmt: skip
+    vocab: dict[str, int] = {}
+    ta, tb = _set_tables(ga, names[0], vocab), _set_tables(gb, names[1], vocab)
+    b_of_a = _keys(sb, tb).get_indexer(_keys(sa, ta))
+    shared = int((b_of_a >= 0).sum())
+    if shared == 0:
+        return Overlap(False, f"unpaired: the runs share {common:,} {w.seed}s but {w.dealt} "
+                              f"none of them at a table of the same strategies: {add}")  # fmt: skip
+    if shared < MIN_SHARED * min(sa.size, sb.size):
+        return Overlap(False, f"unpaired: only {shared:,} duplicate sets (a {w.seed} at a "
+                              f"table) are in both runs (A has {sa.size:,}, B {sb.size:,}), too "
+                              f"few to pair: {add}")  # fmt: skip
+    if shared == sa.size == sb.size:
+        what = (f"{w.dealt} the same {da.size:,} {w.deals} (their {w.seed}s are identical)"
+                if w.same_rules else f"drew their {da.size:,} {w.deals} from the same "
+                f"{w.seed}s (under other rules a seed may deal other cards)")  # fmt: skip
+        text = (f"paired: both runs {what} at the same tables: B - A is paired over the "
+                f"{shared:,} duplicate sets")  # fmt: skip
+    else:
+        text = (f"paired where the {w.seed}s agree: A {w.dealt} {da.size:,} {w.deals}, B "
+                f"{db.size:,}, {common:,} of them with the same seed; B - A is paired over the "
+                f"{shared:,} duplicate sets both played at the same table (A has {sa.size:,}, "
+                f"B {sb.size:,})")  # fmt: skip
+    return Overlap(True, text, b_of_a, ta, shared)
+
+
+def words(run: Run, same_rules: bool) -> _Words:
+    """How the sentences name ``run``'s duplicate sets."""
+    if not run.expert:
+        return _Words(same_rules=same_rules)
+    unit = run.declaration.match_unit
+    plural = unit + ("es" if unit.endswith(("s", "x", "ch", "sh")) else "s")
+    return _Words(plural, f"{unit} seed", same_rules, "played")
+
+
+def _paired_clusters(ga: Games, ov: Overlap) -> Clusters:
+    """A's sets stratified by table over the sets paired; a table with one such set is pooled
+    with the others of its size (as ``clusters`` pools a table dealt once)."""
+    cl = clusters(ga)
+    shared = ov.b_of_a >= 0
+    table = pd.factorize(ov.table_a)[0].astype(np.int64)
+    per = np.bincount(table[shared], minlength=int(table.max(initial=-1)) + 1)
+    single = shared & (per[table] == 1)
+    size = ga.n_players[cl.first].astype(np.int64)
+    stratum = pd.factorize(np.where(single, -1 - size, table))[0].astype(np.int64)
+    return Clusters(cl.of_game, stratum, int(stratum.max(initial=-1)) + 1, bool(single.any()),
+                    cl.first)  # fmt: skip
+
+
+def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
+                      ov: Overlap) -> tuple[Estimates, bool]:  # fmt: skip
+    """B - A per strategy pair ``codes`` (A's code, B's) over the duplicate sets both played
+    with it seated: each run's win rate over those sets, linearised per set as every report
+    rate is (``(wins - rate * seats) / all seats``), B's contribution less A's set by set
+    (with as many seats in both, the ratio estimate of B's wins less A's). Also whether
+    every pair won as often, over as many seats, in B as in A in each of those sets."""
+    sa, sb = seat_sums(ga, ga.n_strategies), seat_sums(gb, gb.n_strategies)
+    n_b = clusters(gb).n
+    value, groups, cl_ids, u = [], [], [], []
+    identical = True
+    for i, (ca, cb) in enumerate(codes):
+        ma, mb = sa.group == ca, sb.group == cb
+        pos = np.full(n_b, -1, dtype=np.int64)
+        pos[sb.cluster[mb]] = np.arange(int(mb.sum()))
+        other = ov.b_of_a[sa.cluster[ma]]
+        j = np.where(other >= 0, pos[np.maximum(other, 0)], -1)
+        keep = j >= 0
+        wa, na = sa.w[ma][keep], sa.n[ma][keep]
+        wb, nb = sb.w[mb][j[keep]], sb.n[mb][j[keep]]
+        identical = identical and bool(keep.any() and (wa == wb).all() and (na == nb).all())
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ra, rb = wa.sum() / na.sum(), wb.sum() / nb.sum()
+            u.append((wb - rb * nb) / nb.sum() - (wa - ra * na) / na.sum())
+        value.append(rb - ra)
+        groups.append(np.full(int(keep.sum()), i))
+        cl_ids.append(sa.cluster[ma][keep])
+    cat = np.concatenate
+    group, k = cat(groups), np.bincount(cat(groups), minlength=len(codes))
+    est = mean_estimates(cat(u) * k[group], group, cat(cl_ids), len(codes),
+                         _paired_clusters(ga, ov))  # fmt: skip
+    out = Estimates(np.array(value, dtype=float), est.se, est.df, est.units, est.conservative)
+    return out, identical

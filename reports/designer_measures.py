@@ -1,0 +1,220 @@
+"""The measures game designers use beyond length, seats and skill, per run with 95% intervals
+(``docs/variants.md`` defines each, with its source):
+
+* from each game's standings turn by turn (who is ahead: the rank value, 13 Leaves' cards in
+  hand; ``trace_stats``): **lead changes** (how often the player in the lead changes),
+  **drama** (the share of the game the eventual winner spends behind), **comeback** (games
+  whose winner was behind at half-time) and **decided at** (how far into the game the winner
+  takes the lead for good), after Browne (2008) as Ludii computes them;
+* **restricted play** (Jaffe et al. 2012): the win-rate cost of a restriction (never passing
+  while a play is legal, say) to a strategy, against the same strategy unrestricted in the same
+  seats on the same deals;
+* the **skill ladder**: the paired win-rate step between strategies adjacent in strength, and
+  how many of those steps are significant (``ladder_table``).
+
+Standings need the games' turns, which a run's rows do not keep: the caller replays a sample
+of whole duplicate sets and writes one row per game to ``GAMES_FILE`` (and the restricted
+replays to ``RESTRICTED_FILE``) in the run's folder; every measure here is then a ratio over
+those sets with the reports' stratified interval (``reports.variants_metrics``), paired with
+another run's where both sampled the same deals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .clusters import Estimates, seat_sums
+from .data import Run
+from .stats import holm
+from .variants_metrics import Measure, _Design, _measure, _paired_sets, _ratio
+
+__all__ = [
+    "GAMES_FILE",
+    "RESTRICTED_FILE",
+    "TRACE_METRICS",
+    "file_measures",
+    "ladder_measures",
+    "ladder_table",
+    "sample_design",
+    "trace_stats",
+]
+
+GAMES_FILE = "designer_games.csv"
+"""One row per replayed game: table, deal, n_players, finished and the ``TRACE_METRICS``."""
+RESTRICTED_FILE = "designer_restricted.csv"
+"""One row per restricted replay: table, deal, n_players, restriction, meaning, strategy,
+base_win (the unrestricted strategy won that game in the run) and restricted_win."""
+TRACE_METRICS = ("lead_changes", "drama", "comeback", "decided_at")
+SHARE_METRICS = ("comeback",)
+"""Trace measures that are shares of games (Wilson intervals); the others are means."""
+
+
+def _leaders(standing: np.ndarray, higher_is_better: bool) -> np.ndarray:
+    """Per state the seat alone in the lead, -1 where the best standing is shared."""
+    s = -standing if higher_is_better else standing
+    best = s.min(axis=1, keepdims=True)
+    at_best = s == best
+    alone = at_best.sum(axis=1) == 1
+    return np.where(alone, at_best.argmax(axis=1), -1)
+
+
+def trace_stats(standing: np.ndarray, winner: int, higher_is_better: bool = False
+                ) -> dict[str, float]:  # fmt: skip
+    """A finished game's designer measures from ``standing`` (one row per state, the dealt
+    position first and one after each turn; a column per seat: the rank value then) and the
+    winner's seat.
+
+    lead_changes: how many times the seat alone in the lead changes (a tie in between is no
+    change unless another seat comes out of it in the lead); drama: the share of the turns
+    after which the winner is behind (someone has a strictly better standing); comeback: 1 if
+    the winner is behind after half the turns (rounded down), else 0; decided_at: the share
+    of the turns played when the winner takes the lead alone for good (1.0: only its last
+    play put it ahead)."""
+    standing = np.asarray(standing)
+    turns = standing.shape[0] - 1
+    if turns < 1 or winner < 0:
+        raise ValueError("trace_stats needs a finished game of at least one turn")
+    lead = _leaders(standing, higher_is_better)
+    held = lead[lead >= 0]
+    changes = int(np.count_nonzero(held[1:] != held[:-1])) if held.size else 0
+    s = -standing if higher_is_better else standing
+    behind = s[:, winner] > s.min(axis=1)
+    not_leading = np.flatnonzero(lead != winner)
+    decided = int(not_leading.max()) + 1 if not_leading.size else 0
+    return {
+        "lead_changes": float(changes),
+        "drama": float(behind[1:].mean()),
+        "comeback": float(behind[turns // 2]),
+        "decided_at": decided / turns,
+    }
+
+
+def sample_design(table: np.ndarray, deal: np.ndarray, size: np.ndarray) -> _Design:
+    """The duplicate sets of sampled games (``table``, ``deal`` and table size per game), keyed
+    as a run's own sets are (``(table << 32) + deal``), so two runs that sampled the same deals
+    pair; a table with one sampled set is pooled per table size, as ``reports.clusters``
+    pools a table dealt once."""
+    table, deal = np.asarray(table, np.int64), np.asarray(deal, np.int64)
+    key_game = (table << 32) + deal
+    key, first, of_game = np.unique(key_game, return_index=True, return_inverse=True)
+    set_table = table[first]
+    set_size = np.asarray(size, np.int64)[first]
+    _, inv, count = np.unique(set_table, return_inverse=True, return_counts=True)
+    single = count[inv.ravel()] == 1
+    stratum = np.where(single, -1 - set_size, set_table)
+    return _Design(None, of_game.ravel(), key, stratum, set_size, bool(single.any()), True)
+
+
+def _read(path: Path | None, name: str) -> pd.DataFrame | None:
+    if path is None or not (path / name).is_file():
+        return None
+    df = pd.read_csv(path / name)
+    return df if len(df) else None
+
+
+def _by_size(d: _Design) -> list[tuple[str, np.ndarray]]:
+    sizes = sorted(set(d.size.tolist()))
+    out = [("all", np.ones(d.key.size, bool))]
+    return out + ([(str(n), d.size == n) for n in sizes] if len(sizes) > 1 else [])
+
+
+def trace_measures(df: pd.DataFrame) -> list[Measure]:
+    """The trace measures of ``GAMES_FILE``'s rows, over its finished games, overall and per
+    table size where they mix."""
+    d = sample_design(df["table"], df["deal"], df["n_players"])
+    finished = df["finished"].to_numpy(bool)
+    out = []
+    for n, sets in _by_size(d):
+        for metric in TRACE_METRICS:
+            x = df[metric].to_numpy(float)
+            counted = finished & np.isfinite(x)
+            got = _ratio(d, d.of_game, np.nan_to_num(x), counted, sets)
+            out.append(_measure(d, metric, n, got, metric in SHARE_METRICS))
+    return [m for m in out if m is not None]
+
+
+def restricted_measures(df: pd.DataFrame) -> list[Measure]:
+    """Per restriction: the unrestricted strategy's win rate less the restricted one's, over
+    the same games (its seats, deals and opponents), in ``RESTRICTED_FILE``'s rows."""
+    out = []
+    for name, rows in df.groupby("restriction", sort=True):
+        d = sample_design(rows["table"], rows["deal"], rows["n_players"])
+        x = rows["base_win"].to_numpy(float) - rows["restricted_win"].to_numpy(float)
+        got = _ratio(d, d.of_game, x, np.ones(x.size, bool), np.ones(d.key.size, bool))
+        detail = f"{rows['strategy'].iloc[0]}: {rows['meaning'].iloc[0]}"
+        m = _measure(d, f"restricted_{name}", "all", got, False, detail=detail)
+        out += [m] if m is not None else []
+    return out
+
+
+def file_measures(run: Run) -> list[Measure]:
+    """The trace and restricted-play measures of a run whose folder holds the replayed
+    sample's files (none otherwise)."""
+    out: list[Measure] = []
+    games = _read(run.path, GAMES_FILE)
+    if games is not None:
+        out += trace_measures(games)
+    restricted = _read(run.path, RESTRICTED_FILE)
+    if restricted is not None:
+        out += restricted_measures(restricted)
+    return out
+
+
+def ladder_measures(d: _Design, order: list[str]) -> list[Measure]:
+    """The skill ladder's steps: for strategies adjacent in ``order`` (strongest first; the
+    default rules' order, so every rule set measures the same steps), the win rate of the
+    stronger less the weaker's, paired within the duplicate sets where both sat (as the
+    skill spread is)."""
+    g = d.g
+    rungs = [s for s in order if s in g.labels]
+    if len(rungs) < 2:
+        return []
+    sums = seat_sums(g, g.n_strategies)
+    out = []
+    for i, (upper, lower) in enumerate(zip(rungs[:-1], rungs[1:], strict=True)):
+        got = _paired_sets(d, sums, g.labels.index(upper), g.labels.index(lower))
+        if got is None:
+            continue
+        value, key, stratum, u = got
+        out.append(Measure("ladder_step", "all", i, value, key, stratum, u, False, u.size,
+                           detail=f"{upper} - {lower}", pooled=d.pooled))  # fmt: skip
+    return out
+
+
+def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
+    """Per rule set and step of the ladder: the step with its interval, its p-value, Holm's
+    over the rule set's steps and whether it is significant; ``levels``: 1 + the significant
+    steps (how many skill levels the rule set tells apart)."""
+    rows = metrics[metrics["metric"] == "ladder_step"]
+    out = []
+    for rules, grp in rows.groupby("rules", sort=False):
+        est = Estimates(grp["value"].to_numpy(float), grp["se"].to_numpy(float),
+                        grp["df"].to_numpy(float), grp["deal_sets"].to_numpy(float))  # fmt: skip
+        p = est.p_value()
+        p_holm = holm(p)
+        sig = np.nan_to_num(p_holm, nan=1.0) < 0.05
+        for i, (_, r) in enumerate(grp.iterrows()):
+            upper, lower = str(r["detail"]).split(" - ")
+            out.append({"rules": rules, "step": int(r["position"]), "upper": upper,
+                        "lower": lower, "diff": r["value"], "ci_low": r["ci_low"],
+                        "ci_high": r["ci_high"], "p_value": p[i], "p_holm": p_holm[i],
+                        "significant": bool(sig[i]), "levels": int(sig.sum()) + 1})  # fmt: skip
+    return pd.DataFrame(
+        out,
+        columns=[
+            "rules",
+            "step",
+            "upper",
+            "lower",
+            "diff",
+            "ci_low",
+            "ci_high",
+            "p_value",
+            "p_holm",
+            "significant",
+            "levels",
+        ],
+    )

@@ -1,0 +1,112 @@
+"""The designers' measures of a comparison of rule variants in words: a variant's clear
+differences in lead changes, drama, wins from behind, when games are decided and the cost of
+each restriction; the default rules' own figures; the skill ladder's levels per rule set; and
+where the replayed sample comes from (how many games and duplicate sets)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["baseline_designer", "designer_parts", "ladder_sentence", "sample_sentence"]
+
+PHRASES = {
+    "lead_changes": (("the lead changes less often", "fewer"),
+                     ("the lead changes more often", "more"),
+                     "{v} a game, against {b}"),
+    "drama": (("the winner trails for less of the game", "less"),
+              ("the winner trails for more of the game", "more"),
+              "behind in {v} of the turns against {b}"),
+    "comeback": (("fewer games are won from behind", "less"),
+                 ("more games are won from behind", "more"),
+                 "the winner trailed at half-time in {v} of the games against {b}"),
+    "decided_at": (("games are decided earlier", "less"), ("games are decided later", "more"),
+                   "the winner leads for good from {v} of the game against {b}"),
+}  # fmt: skip
+"""Per trace measure: (a decrease, its word), (an increase, its word), the figures."""
+
+
+def _restricted(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]:
+    from .variants_text import change
+
+    out = []
+    for key, r in look.d.items():
+        if key[0] != rules or not str(key[1]).startswith("restricted_") or not r["significant"]:
+            continue
+        who, _, what = str(r.get("detail", "") or "").partition(": ")
+        v, b = look.shown(key), look.shown((base, *key[1:]), bracket=False)
+        out.append((f"restricting {who} so that it {what} costs it {v} of win rate (against "
+                    f"{b} under the default rules): {change(r, 'less', 'more')}", [key[1]]))  # fmt: skip
+    return out
+
+
+def designer_parts(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]:
+    """The variant's clear differences in the designers' measures, each with its metric."""
+    from .variants_text import _others
+
+    return _others(look, rules, base, PHRASES) + _restricted(look, rules, base)
+
+
+def baseline_designer(look: Any, base: str) -> str:
+    """The default rules' designers' figures, in one clause ('' when none was measured)."""
+    parts = []
+    words = (("lead_changes", "the lead changes {} a game"),
+             ("drama", "the winner trails in {} of the turns"),
+             ("comeback", "the winner was behind at half-time in {} of the games"),
+             ("decided_at", "the winner leads for good from {} of the game on"))  # fmt: skip
+    for metric, text in words:
+        key = (base, metric, "all", -1)
+        if key in look.m:
+            parts.append(text.format(look.shown(key)))
+    for key in sorted(k for k in look.m if k[0] == base and str(k[1]).startswith("restricted_")):
+        who, _, what = str(look.m[key]["detail"]).partition(": ")
+        r = look.m[key]
+        clear = r["ci_low"] > 0 or r["ci_high"] < 0
+        cost = f"{look.shown(key)} of win rate" if clear else (
+            f"no clear win rate ({look.shown(key)})")  # fmt: skip
+        parts.append(f"restricting {who} so that it {what} costs it {cost}")
+    return "; ".join(parts)
+
+
+def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
+    """How many skill levels each rule set tells apart, and which steps of the default
+    rules' ladder are not significant."""
+    base = labels[0]
+    per = ladder.groupby("rules", sort=False)
+    levels = {rules: int(grp["levels"].iloc[0]) for rules, grp in per}
+    steps = len(ladder[ladder["rules"] == base])
+    own = ladder[ladder["rules"] == base]
+    flat = [f"{r.upper} over {r.lower}" for r in own.itertuples() if not r.significant]
+    others = "; ".join(f"{rules}: {levels[rules]}" for rules in labels[1:] if rules in levels)
+    text = (
+        f"The skill ladder (the field in the default rules' order of strength, each step "
+        f"a strategy over the next, paired by deal, Holm over the {steps} steps): the "
+        f"default rules tell {levels.get(base, 1)} levels apart"
+    )
+    if flat:
+        text += f" ({', '.join(flat)}: no significant step)"
+    return text + (f"; {others}." if others else ".")
+
+
+def sample_sentence(metrics: pd.DataFrame, base: str) -> str:
+    """Where the designers' measures come from, in one sentence ('' when none was measured)."""
+    m = metrics[(metrics["rules"] == base) & (metrics["n_players"] == "all")]
+    trace = m[m["metric"] == "lead_changes"]
+    restricted = m[m["metric"].astype(str).str.startswith("restricted_")]
+    parts = []
+    if len(trace):
+        r = trace.iloc[0]
+        parts.append(f"lead changes, drama, wins from behind and when games are decided come "
+                     f"from {int(r['games']):,} finished games per rule set replayed turn by "
+                     f"turn ({int(r['deal_sets']):,} duplicate sets, the same deals under "
+                     "every rule set)")  # fmt: skip
+    if len(restricted):
+        r = restricted.iloc[0]
+        parts.append(f"restricted play from {int(r['games']):,} games per restriction "
+                     f"({int(r['deal_sets']):,} duplicate sets), the restricted strategy in "
+                     "the unrestricted one's seat on the same deals")  # fmt: skip
+    if not parts:
+        return ""
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "; their intervals count those sets only."

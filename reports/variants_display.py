@@ -1,0 +1,96 @@
+"""How each measure of a comparison of rule variants is named and shown: its words, its unit,
+the scale and digits of its value and of a difference (a share in percent, a difference of
+shares in points), for the charts, the tables and the CSV of a sweep alike."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Shown", "diff_text", "label", "shown", "value_text"]
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+class Shown(NamedTuple):
+    """A measure's name, the unit of its value and of a difference, scale and digits."""
+
+    name: str
+    unit: str
+    diff_unit: str
+    scale: float
+    digits: int
+
+
+SHOWN = {
+    "turns": Shown("turns per game", "turns", "turns", 1.0, 1),
+    "rounds": Shown("rounds per game", "rounds", "rounds", 1.0, 2),
+    "seat": Shown("edge over the fair share", "points", "points", 100.0, 1),
+    "skill_spread": Shown("best less worst win rate", "points", "points", 100.0, 1),
+    "best_vs_random": Shown("best ahead of random", "%", "points", 100.0, 1),
+    "runner_up": Shown("runner-up's cards left", "cards", "cards", 1.0, 2),
+    "unfinished": Shown("unfinished games", "%", "points", 100.0, 1),
+    "shared_wins": Shown("shared match wins", "%", "points", 100.0, 1),
+    "match_games": Shown("games per match", "games", "games", 1.0, 1),
+    "lead_changes": Shown("lead changes per game", "changes", "changes", 1.0, 2),
+    "drama": Shown("turns the winner trails", "% of turns", "points", 100.0, 1),
+    "comeback": Shown("winner behind at half-time", "% of games", "points", 100.0, 1),
+    "decided_at": Shown("winner leads for good from", "% of the game", "points", 100.0, 1),
+    "ladder_step": Shown("ladder step", "points", "points", 100.0, 1),
+    "restricted": Shown("cost of a restriction", "points", "points", 100.0, 1),
+}
+"""Per metric (``restricted`` stands for every ``restricted_<name>``)."""
+
+
+def shown(metric: str) -> Shown:
+    key = "restricted" if metric.startswith("restricted_") else metric
+    return SHOWN.get(key, Shown(metric.replace("_", " "), "", "", 1.0, 2))
+
+
+def label(metric: str, n_players: str, position: int, detail: str = "", multi: bool = False
+          ) -> str:  # fmt: skip
+    """A measure in words, with its seat and table size: "first player's edge (4 players)",
+    "turns per game (3 players)", "cost: never plays more than one card (weighted)"."""
+    if metric == "seat":
+        who = ORDINALS[position] if position < len(ORDINALS) else f"{position + 1}th"
+        return f"{who} player's edge ({n_players} players)"
+    at = f" ({n_players} players)" if multi and n_players != "all" else ""
+    if metric.startswith("restricted_") and detail:
+        who, _, what = detail.partition(": ")
+        return f"cost: {what} ({who})"
+    if metric == "ladder_step" and detail:
+        return f"ladder step {detail.replace(' - ', ' over ')}"
+    if metric == "skill_spread" and detail:
+        return f"best less worst ({detail.replace(' - ', ' over ')})"
+    return shown(metric).name + at
+
+
+def _num(x: float, k: int) -> str:
+    return f"{x:.{k}f}" if np.isfinite(x) else ""
+
+
+def value_text(r: pd.Series) -> str:
+    """A metrics row's value with its interval, in its unit: "43.9 [43.2, 44.6]",
+    "+4.8 [+3.1, +6.6] points" for a seat's edge."""
+    s = shown(str(r["metric"]))
+    v, lo, hi = (s.scale * float(r[c]) for c in ("value", "ci_low", "ci_high"))
+    sign = "+" if r["metric"] == "seat" else ""
+    unit = "%" if s.unit.startswith("%") else f" {s.unit}" if s.unit else ""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{v:{sign}.{s.digits}f}{unit} (too few deals)"
+    return f"{v:{sign}.{s.digits}f}{unit} [{lo:{sign}.{s.digits}f}, {hi:{sign}.{s.digits}f}]"
+
+
+def diff_text(r: pd.Series, star: bool = True) -> str:
+    """A differences row as its signed size with its interval and unit, '*' when clear:
+    "-6.9 [-7.5, -6.3] turns *"."""
+    s = shown(str(r["metric"]))
+    d, lo, hi = (s.scale * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
+    k = s.digits
+    unit = f" {s.diff_unit}" if s.diff_unit else ""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{d:+.{k}f}{unit} (too few deals)"
+    mark = " *" if star and bool(r["significant"]) else ""
+    return f"{d:+.{k}f} [{lo:+.{k}f}, {hi:+.{k}f}]{unit}{mark}"

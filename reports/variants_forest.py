@@ -1,0 +1,220 @@
+"""The charts a designer reads first: every variant's difference to the default rules on every
+measure at one look (a forest plot: a panel per measure in its own unit, a marker per variant
+with its 95% interval, filled where the difference is clear after Holm's correction), each
+measure of a sweep against the swept value with its 95% band, and the skill ladder's steps."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from .charts import style
+from .variants_display import label, shown
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["ORDER", "forest", "forest_rows", "ladder", "sweep"]
+
+ORDER = ("turns", "rounds", "seat", "skill_spread", "best_vs_random", "runner_up",
+         "unfinished", "shared_wins", "match_games", "lead_changes", "drama", "comeback",
+         "decided_at", "restricted")  # fmt: skip
+"""The measures in reading order (``restricted`` stands for every ``restricted_<name>``)."""
+
+
+def _rank(metric: str) -> int:
+    key = "restricted" if metric.startswith("restricted_") else metric
+    return ORDER.index(key) if key in ORDER else len(ORDER)
+
+
+def forest_rows(diffs: pd.DataFrame) -> list[tuple[str, str, int, str]]:
+    """The measures the forest plot draws, in reading order: (metric, table size, position,
+    words). Every measure over all table sizes and every seat per size; the skill ladder's
+    steps have a chart of their own."""
+    d = diffs[(diffs["metric"] != "ladder_step")
+              & ((diffs["n_players"] == "all") | (diffs["metric"] == "seat"))]  # fmt: skip
+    seen: dict[tuple[str, str, int], str] = {}
+    for _, r in d.iterrows():
+        key = (str(r["metric"]), str(r["n_players"]), int(r["position"]))
+        if key not in seen:
+            detail = str(r.get("detail", "") or "") if key[0].startswith("restricted_") else ""
+            seen[key] = label(*key, detail=detail)
+    keys = sorted(seen, key=lambda k: (_rank(k[0]), k[0], k[1], k[2]))
+    return [(*k, seen[k]) for k in keys]
+
+
+def _figure(rows: int, width: float = 8.5, per: float = 0.42, extra: float = 1.3):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, per * rows + extra), dpi=100)
+    return fig, fig.subplots(rows, 1, squeeze=False)[:, 0]
+
+
+def forest(diffs: pd.DataFrame) -> Figure:
+    """Every variant's difference to the default rules on every measure (``forest_rows``),
+    a panel per measure in its unit (a share's difference in points), 95% intervals, filled
+    markers where the difference is clear (Holm), hollow where it is not; 0 is no change."""
+    d = diffs
+    rows = forest_rows(d)
+    variants = list(dict.fromkeys(d["rules"]))
+    fig, axes = _figure(max(len(rows), 1), extra=1.1 + 0.22 * -(-(len(variants) + 2) // 6))
+    k = len(variants)
+    offsets = (np.arange(k) - (k - 1) / 2) * (0.7 / max(k, 1))
+    for ax, (metric, n, pos, words) in zip(axes, rows, strict=False):
+        s = shown(metric)
+        sub = d[(d["metric"] == metric) & (d["n_players"] == n) & (d["position"] == pos)]
+        for j, rules in enumerate(variants):
+            r = sub[sub["rules"] == rules]
+            if not len(r):
+                continue
+            r = r.iloc[0]
+            v, lo, hi = (s.scale * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
+            err = np.array([[max(v - lo, 0)], [max(hi - v, 0)]]) if np.isfinite([lo, hi]).all() \
+                else None  # fmt: skip
+            c, marker, _ = style(j)
+            ax.errorbar([v], [offsets[j]], xerr=err, fmt=marker, color=c, ms=6, capsize=2,
+                        lw=1.2, mfc=c if bool(r["significant"]) else "white", mew=1.3)  # fmt: skip
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_ylim(-0.5, 0.5)
+        ax.set_yticks([])
+        ax.tick_params(axis="x", labelsize=7, pad=1)
+        ax.grid(axis="x", alpha=0.3)
+        ax.text(-0.01, 0.5, words, transform=ax.transAxes, ha="right", va="center", fontsize=8)
+        ax.text(1.01, 0.5, s.diff_unit, transform=ax.transAxes, ha="left", va="center",
+                fontsize=7, color="#555")  # fmt: skip
+    _forest_legend(fig, variants)
+    h = fig.get_size_inches()[1]
+    left = min(0.5, (0.3 + max((len(w) for *_, w in rows), default=10) * 8 * 0.55 / 72) / 8.5)
+    legend_rows = -(-(len(variants) + 2) // 6)
+    top = 1 - (0.6 + 0.22 * legend_rows) / h
+    fig.subplots_adjust(left=left, right=0.9, top=top, bottom=0.25 / h, hspace=0.9)
+    return fig
+
+
+def _forest_legend(fig, variants: list[str]) -> None:
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], color=style(j)[0], marker=style(j)[1], ls="none", label=v)
+               for j, v in enumerate(variants)]  # fmt: skip
+    handles += [Line2D([], [], color="black", marker="o", ls="none", label="clear (Holm)"),
+                Line2D([], [], color="black", marker="o", mfc="white", ls="none",
+                       label="not clear")]  # fmt: skip
+    fig.suptitle("Each variant less the default rules, with 95% intervals", fontsize=11,
+                 x=0.02, ha="left", y=1 - 0.12 / fig.get_size_inches()[1])  # fmt: skip
+    fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.02, 1 - 0.4 /
+               fig.get_size_inches()[1]), ncol=min(len(handles), 6), fontsize=8,
+               frameon=False)  # fmt: skip
+
+
+def _sweep_panels(table: pd.DataFrame) -> list[tuple[str, int]]:
+    keep = table[(table["metric"] != "ladder_step")
+                 & ((table["metric"] != "seat") | (table["position"] == 0))]  # fmt: skip
+    nothing = keep.groupby(["metric", "position"])["estimate"].apply(lambda v: (v == 0).all())
+    keys = [k for k in dict.fromkeys(zip(keep["metric"], keep["position"], strict=True))
+            if not nothing.get(k, False)]  # e.g. no game unfinished at any value  # fmt: skip
+    return sorted(keys, key=lambda k: (_rank(k[0]), k[0], k[1]))
+
+
+def sweep(table: pd.DataFrame) -> Figure:
+    """Each measure of a sweep (``reports.variants_sweep.sweep_table``) against the swept
+    value, a line per table size where a run mixes them, with its 95% band; the ring marks
+    the value that plays as the default rules."""
+    panels = _sweep_panels(table)
+    cols = 3
+    nrows = max(1, -(-len(panels) // cols))
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8.5, 2.3 * nrows + 0.8), dpi=100)
+    axes = fig.subplots(nrows, cols, squeeze=False).ravel()
+    values = list(dict.fromkeys(table["value"]))
+    numeric = bool(np.isfinite(table["x"]).all()) if len(table) else False
+    for ax, (metric, pos) in zip(axes, panels, strict=False):
+        _sweep_panel(ax, table, metric, pos, values, numeric)
+    for ax in axes[len(panels) :]:
+        ax.set_visible(False)
+    key = str(table["key"].iloc[0]) if len(table) else ""
+    fig.suptitle(
+        f"Every measure against {key}, with 95% bands",
+        fontsize=11,
+        y=1 - 0.15 / fig.get_size_inches()[1],
+    )
+    h = fig.get_size_inches()[1]
+    fig.subplots_adjust(left=0.08, right=0.98, top=1 - 0.75 / h, bottom=0.5 / h, hspace=0.95,
+                        wspace=0.35)  # fmt: skip
+    return fig
+
+
+def _sweep_panel(ax, table: pd.DataFrame, metric: str, pos: int, values: list[str],
+                 numeric: bool) -> None:  # fmt: skip
+    s = shown(metric)
+    sub = table[(table["metric"] == metric) & (table["position"] == pos)]
+    sizes = sorted({n for n in sub["n_players"] if n != "all"})
+    groups = sizes if (sizes and (metric == "seat" or len(sizes) > 1)) else ["all"]
+    for i, n in enumerate(groups):
+        g = sub[sub["n_players"] == n]
+        g = g.set_index("value").reindex([v for v in values if v in set(g["value"])])
+        x = g["x"].to_numpy(float) if numeric else np.array([values.index(v) for v in g.index])
+        v, lo, hi = (s.scale * g[c].to_numpy(float) for c in ("estimate", "ci_low", "ci_high"))
+        c, marker, ls = style(i)
+        name = f"{n} players" if n != "all" else "all tables"
+        ax.fill_between(x, lo, hi, color=c, alpha=0.18, lw=0)
+        ax.plot(x, v, color=c, marker=marker, ls=ls, ms=4, lw=1.4, label=name)
+        base = g["default"].to_numpy(bool)
+        ax.plot(x[base], v[base], "o", ms=9, mfc="none", mec="black", mew=1.2)
+    if not numeric:
+        ax.set_xticks(range(len(values)), values, fontsize=7, rotation=20 if len(values) > 4 else 0)
+    elif all(float(v).is_integer() for v in values):
+        ax.set_xticks([float(v) for v in values], values)
+    ax.tick_params(labelsize=7)
+    detail = str(sub["detail"].iloc[0]) if metric.startswith("restricted_") and len(sub) else ""
+    words = label(metric, "all", pos, detail) if metric != "seat" else "first player's edge"
+    import textwrap
+
+    ax.set_title(textwrap.fill(words, 38), fontsize=8)
+    ax.set_ylabel(s.unit, fontsize=7)
+    ax.set_xlabel(str(sub["key"].iloc[0]) if len(sub) else "", fontsize=7, labelpad=1)
+    ax.grid(alpha=0.3)
+    if len(groups) > 1:
+        ax.legend(fontsize=6, frameon=False)
+
+
+def ladder(steps: pd.DataFrame) -> Figure:
+    """The skill ladder: per step (a strategy over the next weaker one, in the default rules'
+    order) its win-rate difference in points with its 95% interval, a marker per rule set,
+    filled where the step is significant (Holm over the rule set's steps)."""
+    names = list(dict.fromkeys(f"{r.upper} over {r.lower}" for r in steps.itertuples()))
+    rules = list(dict.fromkeys(steps["rules"]))
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8.5, max(2.6, 0.9 + 0.42 * len(names))), dpi=100)
+    ax = fig.add_subplot()
+    k = len(rules)
+    offsets = (np.arange(k) - (k - 1) / 2) * (0.7 / max(k, 1))
+    y_of = {n: len(names) - 1 - i for i, n in enumerate(names)}
+    for j, rs in enumerate(rules):
+        g = steps[steps["rules"] == rs]
+        y = np.array([y_of[f"{a} over {b}"] for a, b in zip(g["upper"], g["lower"], strict=True)])
+        v, lo, hi = (100 * g[c].to_numpy(float) for c in ("diff", "ci_low", "ci_high"))
+        err = np.clip(np.vstack([v - np.nan_to_num(lo, nan=v), np.nan_to_num(hi, nan=v) - v]), 0,
+                      None)  # fmt: skip
+        c, marker, _ = style(j)
+        sig = g["significant"].to_numpy(bool)
+        levels = int(g["levels"].iloc[0]) if len(g) else 0
+        for filled in (True, False):
+            m = sig == filled
+            ax.errorbar(v[m], y[m] + offsets[j], xerr=err[:, m], fmt=marker, color=c, ms=6,
+                        capsize=2, lw=1.1, mfc=c if filled else "white",
+                        label=f"{rs} ({levels} levels)" if filled or not sig.any() else None)  # fmt: skip
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(list(y_of.values()), list(y_of))
+    ax.set_xlabel("win rate of the stronger less the weaker, in points (filled: significant)")
+    ax.set_title("The skill ladder: steps between strategies adjacent in strength")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.grid(axis="x", alpha=0.3)
+    left = min(0.45, (0.35 + 0.07 * max((len(n) for n in names), default=0)) / 8.5)
+    fig.subplots_adjust(
+        left=left, right=0.75, top=0.9, bottom=max(0.12, 0.6 / fig.get_size_inches()[1])
+    )
+    return fig

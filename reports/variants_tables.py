@@ -1,0 +1,158 @@
+"""The tables of the rule-variants page as people read them (the CSVs keep every number at
+full precision): every difference at one look, the seats with a difference for each, the
+designers' measures, restricted play, the skill ladder, a sweep per value, and the full
+measures and differences in words and units with their intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .findings import p_text
+from .variants_display import diff_text, label, value_text
+from .variants_forest import forest_rows
+from .variants_text import ordinal
+
+__all__ = ["by_rules", "every_differences", "every_metrics", "ladder_rows", "overview_table",
+           "seat_table", "sweep_rows"]  # fmt: skip
+
+Key = tuple[str, str, str, int]
+
+
+def _index(df: pd.DataFrame) -> dict[Key, pd.Series]:
+    return {(str(r["rules"]), str(r["metric"]), str(r["n_players"]), int(r["position"])): r
+            for _, r in df.iterrows()}  # fmt: skip
+
+
+def overview_table(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str]
+                   ) -> pd.DataFrame:  # fmt: skip
+    """A row per measure of the forest plot: the default rules' value with its interval, then
+    each variant's difference with its interval and unit ('*': clear after Holm)."""
+    m, d = _index(metrics), _index(diffs)
+    base = labels[0]
+    out = []
+    for metric, n, pos, words in forest_rows(diffs):
+        row = {"measure": words}
+        b = m.get((base, metric, n, pos))
+        row[f"{base} (value)"] = value_text(b) if b is not None else ""
+        for rules in labels[1:]:
+            r = d.get((rules, metric, n, pos))
+            row[f"{rules} less {base}"] = diff_text(r) if r is not None else ""
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def by_rules(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str],
+             keys: list[tuple[str, str, int]]) -> pd.DataFrame:  # fmt: skip
+    """A row per rule set: for each measure ``keys`` (metric, table size, position) its value
+    with its interval and its difference to the default rules ('' where not measured)."""
+    m, d = _index(metrics), _index(diffs)
+    multi = metrics["n_players"].nunique() > 2
+    out = []
+    for rules in labels:
+        row = {"rules": rules}
+        for metric, n, pos in keys:
+            r = m.get((rules, metric, n, pos))
+            detail = str(r["detail"]) if r is not None and metric.startswith("restricted_") else ""
+            words = label(metric, n, pos, detail, multi)
+            row[words] = value_text(r) if r is not None else ""
+            dr = d.get((rules, metric, n, pos))
+            row[f"{words}: vs default"] = diff_text(dr) if dr is not None else ""
+        out.append(row)
+    df = pd.DataFrame(out)
+    keep = [c for c in df.columns if c == "rules" or (df[c] != "").any()]
+    return df[keep]
+
+
+def seat_table(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str]) -> pd.DataFrame:
+    """Per table size and rule set each seat's edge over the fair share (points, with its
+    interval), then each seat's difference to the default rules."""
+    m, d = _index(metrics), _index(diffs)
+    sizes = sorted({k[2] for k in m if k[1] == "seat"}, key=int)
+    most = max((int(n) for n in sizes), default=0)
+    out = []
+    for n in sizes:
+        for rules in labels:
+            row: dict[str, object] = {"rules": rules, "n_players": int(n)}
+            for p in range(most):
+                r = m.get((rules, "seat", n, p))
+                row[ordinal(p)] = value_text(r) if r is not None else ""
+            for p in range(most):
+                r = d.get((rules, "seat", n, p))
+                row[f"vs default: {ordinal(p)}"] = diff_text(r) if r is not None else ""
+            out.append(row)
+    df = pd.DataFrame(out)
+    return df[[c for c in df.columns if not len(df) or (df[c] != "").any()]]
+
+
+def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
+    """The skill ladder per rule set and step, in points, with Holm's p-value."""
+    if not len(ladder):
+        return pd.DataFrame()
+    return pd.DataFrame({
+        "rules": ladder["rules"],
+        "step": [f"{a} over {b}" for a, b in zip(ladder["upper"], ladder["lower"], strict=True)],
+        "difference (points)": [_points(r) for _, r in ladder.iterrows()],
+        "p (Holm)": [p_text(p) if np.isfinite(p) else "" for p in ladder["p_holm"]],
+        "significant": ["yes" if s else "no" for s in ladder["significant"]],
+        "levels": ladder["levels"],
+    })  # fmt: skip
+
+
+def _points(r: pd.Series) -> str:
+    v, lo, hi = (100 * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{v:+.1f} (too few deals)"
+    return f"{v:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+
+
+def sweep_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """A row per value of the sweep: the main measures with their intervals."""
+    keep = table[(table["n_players"] == "all") | ((table["metric"] == "seat")
+                                                  & (table["position"] == 0))]  # fmt: skip
+    keep = keep[keep["metric"] != "ladder_step"]
+    out = []
+    for value, grp in keep.groupby("value", sort=False):
+        row = {"value": value, "rules": grp["rules"].iloc[0]}
+        for _, r in grp.iterrows():
+            shown = r.drop("value").rename({"estimate": "value"})
+            row[str(r["measure"])] = value_text(shown)
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def every_differences(diffs: pd.DataFrame) -> pd.DataFrame:
+    """The differences table in words and units: the measure, both values, the difference
+    with its interval, Holm's p-value, whether it is clear."""
+    multi = diffs["n_players"].nunique() > 2
+    rows = []
+    for _, r in diffs.iterrows():
+        detail = str(r.get("detail", "") or "")
+        rows.append({
+            "rules": r["rules"],
+            "measure": label(str(r["metric"]), str(r["n_players"]), int(r["position"]),
+                             detail, multi),
+            "difference": diff_text(r, star=False),
+            "p (Holm)": p_text(r["p_holm"]) if np.isfinite(r["p_holm"]) else "",
+            "clear": "yes" if r["significant"] else "no",
+            "paired": r["method"],
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def every_metrics(metrics: pd.DataFrame) -> pd.DataFrame:
+    """Every measure per rule set in words and units with its interval and what it rests on."""
+    multi = metrics["n_players"].nunique() > 2
+    rows = []
+    for _, r in metrics.iterrows():
+        detail = str(r.get("detail", "") or "")
+        rows.append({
+            "rules": r["rules"],
+            "measure": label(str(r["metric"]), str(r["n_players"]), int(r["position"]),
+                             detail, multi),
+            "value": value_text(r),
+            "compares": detail,
+            "duplicate sets": int(r["deal_sets"]),
+            "games": int(r["games"]),
+        })  # fmt: skip
+    return pd.DataFrame(rows)

@@ -1,0 +1,117 @@
+"""What each field of a run's manifest holds, checked when a manifest is read.
+
+A manifest edited by hand or damaged on disk (``"players": "four"``) would otherwise fail far
+from where it was read, with an error about a conversion (``invalid literal for int()``) or
+about an option nobody gave. ``check_manifest`` names the first bad field, the value it holds
+and what it should hold, in one line; a field that is absent is not checked unless the
+caller needs it (older runs lack some). The runner writes every field below
+(``Tournament.spec``, ``session.new_manifest``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+__all__ = ["check_manifest"]
+
+Check = tuple[Callable[[Any], bool], str]
+
+
+def _whole(low: int) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+
+def _list_of(item: Callable[[Any], bool], empty: bool = True) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, list) and (empty or bool(v)) and all(item(x) for x in v)
+
+
+def _or_none(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: v is None or check(v)
+
+
+def _text(v: Any) -> bool:
+    return isinstance(v, str) and bool(v)
+
+
+def _flag(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _table(v: Any) -> bool:
+    return isinstance(v, dict)
+
+
+_COUNT = "a whole number of at least 0"
+SPEC_FIELDS: dict[str, Check] = {
+    "game": (_text, "a game id"),
+    "game_config": (_table, "a table of the game's settings"),
+    "strategies": (_list_of(_text, empty=False), "a list of strategy labels"),
+    "players": (_list_of(_whole(1), empty=False), "a list of player counts (whole numbers)"),
+    "games_asked": (_whole(0), _COUNT),
+    "n_games": (_whole(0), _COUNT),
+    "deals_per_table": (_whole(0), _COUNT),
+    "deal_stages": (_list_of(_whole(0)), "a list of deal counts (whole numbers)"),
+    "deal_streams": (_list_of(_whole(0)), "a list of deal streams (whole numbers)"),
+    "seed": (_whole(0), _COUNT),
+    "expert": (_flag, "true or false"),
+    "target": (_or_none(_whole(1)), "a whole number of at least 1, or null"),
+    "rounds": (_or_none(_whole(1)), "a whole number of at least 1, or null"),
+    "repeats": (_flag, "true or false"),
+    "seating": (_text, "a seating design's name"),
+    "focus": (_or_none(_text), "a strategy label, or null"),
+    "rows": (_flag, "true or false"),
+    "record_stride": (_whole(0), _COUNT),
+    "chunk_games": (_whole(1), "a whole number of at least 1"),
+    "n_chunks": (_whole(0), _COUNT),
+    "seed_keys": (
+        lambda v: isinstance(v, dict) and all(_whole(0)(x) for x in v.values()),
+        "a table of whole numbers",
+    ),
+    "entrants": (_list_of(_table), "a list of tables (one per strategy)"),
+    "gauntlet": (_table, "a table"),
+}
+"""The spec's fields: (what a good value passes, what it should be in words)."""
+
+TOP_FIELDS: dict[str, Check] = {
+    "seed": (_whole(0), _COUNT),
+    "labels": (_list_of(_text), "a list of strategy labels"),
+    "tables": (_list_of(_list_of(_whole(0))), "a list of tables (lists of entrant numbers)"),
+    "status": (_text, "a word"),
+    "record_file": (_or_none(_text), "a file name, or null"),
+}
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check(where: str, fields: dict[str, Check], data: dict[str, Any],
+           required: Iterable[str]) -> None:  # fmt: skip
+    needed = set(required)
+    for name, (good, expected) in fields.items():
+        if name not in data:
+            if name in needed:
+                raise ValueError(f"{where}{name} is missing, expected {expected}")
+            continue
+        if not good(data[name]):
+            raise ValueError(f"{where}{name} is {_shown(data[name])}, expected {expected}")
+
+
+def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = True) -> None:
+    """ValueError in one line (``spec.players is 'four', expected a list of player counts
+    (whole numbers)``) unless every field of ``manifest`` present holds what the runner
+    writes there; ``required`` names spec fields that must be present. ``spec=False``
+    accepts a manifest without a spec (runs written by other tools, e.g.
+    ``reports.synthetic``, which a report reads)."""
+    if not isinstance(manifest, dict):
+        raise ValueError(f"the manifest is {_shown(manifest)}, expected a JSON object")
+    if "spec" not in manifest and not spec:
+        _check("", TOP_FIELDS, manifest, ())
+        return
+    if not isinstance(manifest.get("spec"), dict):
+        what = "missing" if "spec" not in manifest else f"{_shown(manifest['spec'])}"
+        raise ValueError(f"spec is {what}, expected a table of the run's settings")
+    _check("", TOP_FIELDS, manifest, ())
+    _check("spec.", SPEC_FIELDS, manifest["spec"], required)

@@ -1,0 +1,144 @@
+"""Where a run in its folder stands, said first: unfinished, partly forfeited, nothing valid.
+
+A run stopped partway (Ctrl-C, a killed process) holds fewer games than it asked for, and its
+results cover only those; a run whose strategies raised holds games that say nothing about the
+strategies. Both read like a finished run unless they are said first, with what to do about
+them: the terminal (``leaves tournament``, ``leaves report``, ``leaves run``) and the report
+(the first key findings, the overview) open on these lines. The counts come from the manifest
+(games asked, games durably written) and the merged aggregates (games ended by a forfeit);
+the first error from the forfeit details, by game index.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .declaration import plural
+from .result import TournamentResult
+
+__all__ = ["RunState", "run_state"]
+
+
+@dataclass(frozen=True)
+class RunState:
+    """A run's extent and forfeits: ``planned`` and ``played`` count the run's units (games,
+    rounds, or matches of an expert run), ``games`` and ``forfeited`` its games."""
+
+    out: Path
+    units: str  # what planned/played count, plural ("games", "matches")
+    game_unit: str  # what games/forfeited count ("game", "round")
+    planned: int
+    played: int
+    games: int
+    forfeited: int
+    first: dict[str, Any] | None  # the first forfeit (lowest game index): game, error
+    gauntlet: bool = False
+    rows: bool = True
+
+    @property
+    def unfinished(self) -> bool:
+        return self.played < self.planned
+
+    @property
+    def nothing_valid(self) -> bool:
+        """True when no game was played to its end: none at all, or every one forfeited."""
+        return self.forfeited >= self.games
+
+    @property
+    def resume(self) -> str:
+        """The command that continues the run (its folder is all a tournament needs)."""
+        command = "gauntlet" if self.gauntlet else "tournament"
+        return f"continue it with 'leaves {command} --resume --out {self.out}'"
+
+    def extent(self) -> str:
+        """'609,336 of 3,000,000 games (unfinished)' or '12 games (finished)'."""
+        if self.unfinished:
+            return f"{self.played:,} of {self.planned:,} {self.units} (unfinished)"
+        return f"{self.played:,} {self.units} (finished)"
+
+    @property
+    def game_units(self) -> str:
+        return plural(self.game_unit)
+
+    def _first(self) -> str:
+        f = self.first or {}
+        where = f" {self.game_unit} {f['game']}" if "game" in f else ""
+        return f"the first,{where}: {f.get('error', 'no details kept')}"
+
+    def _replay(self) -> str:
+        f = self.first or {}
+        if not self.rows or "game" not in f:
+            return f"details in {self.out / 'forfeits.json'}"
+        return f"replay it with 'leaves replay {self.out} --game {f['game']}'"
+
+    def lines(self) -> list[str]:
+        """The sentences that must come first; none for a finished run with no forfeit."""
+        out = []
+        if self.unfinished:
+            share = f" ({100 * self.played / self.planned:.1f}%)" if self.planned else ""
+            out.append(
+                f"Unfinished run: {self.played:,} of {self.planned:,} {self.units} played"
+                f"{share}, and every result covers those only; {self.resume}."
+            )
+        if self.gauntlet:  # a gauntlet's forfeits are counted per side by reports.gauntlet
+            return out
+        if self.games and self.nothing_valid:
+            out.append(
+                f"Nothing valid: all {self.games:,} {self.game_units} ended by a forfeit "
+                f"({self._first()}), so no result says anything about the strategies; "
+                f"{self._replay()}, fix the strategy and play the run again."
+            )
+        elif self.forfeited:
+            share = 100 * self.forfeited / self.games
+            out.append(
+                f"Partly forfeited: {self.forfeited:,} of {self.games:,} {self.game_units} "
+                f"({share:.1f}%) ended by a forfeit ({self._first()}); they count as lost by "
+                f"the forfeiting seat; {self._replay()}."
+            )
+        return out
+
+
+def _forfeits(result: TournamentResult) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The run's merged aggregates and forfeit details (the merged files of a finished run,
+    else its chunks); empty where no chunk is finished."""
+    out = result.out
+    if result.complete and (out / "aggregates.npz").exists() and (out / "forfeits.json").exists():
+        return result.aggregates(), json.loads((out / "forfeits.json").read_text())
+    try:
+        return TournamentResult.merge_chunks(out)
+    except ValueError:  # no finished chunk yet
+        return {}, []
+
+
+def run_state(out: str | Path) -> RunState | None:
+    """The state of the run in ``out``; None where it holds no readable manifest (hand-made
+    rows). Raises nothing for a run that has played nothing yet."""
+    out = Path(out)
+    try:
+        result = TournamentResult(out)
+        spec = result.spec
+        planned = int(spec["n_games"])
+    except (ValueError, KeyError, TypeError, OSError):
+        return None
+    manifest = result.manifest
+    played = manifest.get("units_done")
+    if played is None:  # a manifest from before units_done: only a finished run says
+        played = planned if result.complete else 0
+    try:
+        agg, forfeits = _forfeits(result)
+    except (ValueError, RuntimeError, OSError):
+        agg, forfeits = {}, []
+    declared = manifest.get("game_declaration") or {}
+    unit = str(declared.get("unit", "game"))
+    counted = str(declared.get("match_unit", "match")) if spec.get("expert") else unit
+    games = int(agg["size_games"].sum()) if "size_games" in agg else 0
+    lost = int(agg["size_forfeits"].sum()) if "size_forfeits" in agg else 0
+    first = min(forfeits, key=lambda f: f.get("game", 0)) if forfeits else None
+    return RunState(
+        out=out, units=plural(counted), planned=planned,
+        played=int(played), game_unit=unit, games=games, forfeited=lost, first=first,
+        gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
+    )  # fmt: skip
