@@ -1,6 +1,6 @@
 """Mutation testing of the rules core and the statistics: would the tests notice a wrong rule?
 
-    python benchmarks/bench_mutation.py                      # every module below, about an hour
+    python benchmarks/bench_mutation.py                      # every module below, ~30 min
     python benchmarks/bench_mutation.py leaves/state.py      # one module, 2 to 15 minutes
     python benchmarks/bench_mutation.py leaves/legal.py --match ends_miss   # some mutants
     python benchmarks/bench_mutation.py --list leaves/moves.py             # only list them
