@@ -1,10 +1,25 @@
-"""Small builders for hand-made positions in tests, and a command-line runner."""
+"""Small builders for hand-made positions in tests, a command-line runner, and references the
+tests of several modules share."""
 
 from __future__ import annotations
 
 import pytest
 
 from leaves import DECK, State
+
+MASK64 = (1 << 64) - 1
+
+
+def ref_splitmix64(state: int, index: int) -> int:
+    """Output ``index`` of splitmix64 from ``state``, stepping the generator (Vigna's C code)."""
+    x = state
+    for _ in range(index + 1):
+        x = (x + 0x9E3779B97F4A7C15) & MASK64
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        out = z ^ (z >> 31)
+    return out
 
 
 def counts(**by_value: int) -> list[int]:
@@ -43,6 +58,15 @@ def cli(capsys, *args: str) -> tuple[int, str, str]:
         raise SystemExit(0)
     out, err = capsys.readouterr()
     return int(exc.value.code or 0), out, err
+
+
+def one_error_line(err: str) -> str:
+    """The error line, checked to be the only line of stderr, free of a traceback and of a raw
+    ``[Errno N]``."""
+    assert "Traceback" not in err and "Errno" not in err, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("leaves: error: "), err
+    return lines[0]
 
 
 def cli_output(*args: str) -> tuple[int, str, str]:

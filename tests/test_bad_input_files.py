@@ -12,24 +12,13 @@ import pytest
 import leaves_cli.writable
 from leaves_cli import main
 
+from .helpers import cli, one_error_line
+
 THREE = ["greedy", "low", "high"]
 
 
 def _run(capsys, *args):
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def _one_line(err: str) -> str:
-    assert "Traceback" not in err and "Errno" not in err, err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("leaves: error: "), err
-    return lines[0]
+    return cli(capsys, *(str(a) for a in args))
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +68,7 @@ def test_a_read_only_folder_is_one_line_before_the_work(run, tmp_path, capsys, r
     args = _commands(run, tmp_path)[command]
     target = args[-1]
     code, out, err = _run(capsys, *args)
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1
     where = {"report": "", "tune": "", "tournament": "", "play": " (--save)"}[command]
     assert line == f"leaves: error: cannot write to {target}: Read-only file system{where}" or (
@@ -90,7 +79,7 @@ def test_a_read_only_folder_is_one_line_before_the_work(run, tmp_path, capsys, r
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder anyway")
 @pytest.mark.parametrize("command", ["report", "tune", "tournament", "play"])
-def test_a_folder_without_write_permission_is_one_line(run, tmp_path, capsys, command):
+def test_a_folder_without_write_permission_isone_error_line(run, tmp_path, capsys, command):
     ro = tmp_path / "ro"
     ro.mkdir()
     args = _commands(run, ro)[command]
@@ -99,7 +88,7 @@ def test_a_folder_without_write_permission_is_one_line(run, tmp_path, capsys, co
         code, _, err = _run(capsys, *args)
     finally:
         ro.chmod(0o700)
-    assert code == 1 and "Permission denied" in _one_line(err)
+    assert code == 1 and "Permission denied" in one_error_line(err)
 
 
 def test_play_checks_save_before_the_game_starts(tmp_path, capsys, monkeypatch):
@@ -118,7 +107,7 @@ def test_play_checks_save_before_the_game_starts(tmp_path, capsys, monkeypatch):
         (tmp_path / "afile" / "g.jsonl", f"the folder {tmp_path / 'afile'} is a file"),
     ):
         code, out, err = _run(capsys, "play", "--seed", "1", "--save", save)
-        assert code == 2 and _one_line(err) == f"leaves: error: --save {save}: {words}"
+        assert code == 2 and one_error_line(err) == f"leaves: error: --save {save}: {words}"
         assert out == "" and not save.parent.is_dir()
     with pytest.raises(Played):  # a good path: the game starts (the check above came first)
         main(["play", "--seed", "1", "--save", str(tmp_path / "g.jsonl")])
@@ -139,7 +128,7 @@ def test_record_into_a_missing_folder_creates_nothing(tmp_path, capsys):
     code, _, err = _run(capsys, "tournament", *THREE, "--players", "3", "--games", "6",
                         "--jobs", "1", "--out", tmp_path / "t", "--record", record)  # fmt: skip
     assert code == 2
-    assert _one_line(err) == (
+    assert one_error_line(err) == (
         f"leaves: error: --record {record}: the folder {record.parent} does not exist"
     )
     assert not (tmp_path / "missing").exists() and not (tmp_path / "t").exists()

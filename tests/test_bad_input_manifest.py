@@ -12,25 +12,13 @@ import pytest
 
 from leaves_cli import main
 
+from .helpers import cli, one_error_line
+
 THREE = ["greedy", "low", "high"]
 
 
 def _run(capsys, *args):
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def _one_line(err: str) -> str:
-    """The error line, checked to be the only line of stderr and free of a traceback."""
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("leaves: error: "), err
-    return lines[0]
+    return cli(capsys, *(str(a) for a in args))
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +67,7 @@ def test_a_bad_field_is_named_with_its_value_and_what_it_should_be(
 ):
     bad = _copy(run, tmp_path, lambda spec: spec.__setitem__(field, value))
     code, _, err = _run(capsys, *COMMANDS[command](bad))
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1, line
     assert words in line and str(bad) in line, line
     assert "--resume" not in line  # no advice: nothing resumes it
@@ -89,7 +77,7 @@ def test_a_bad_field_is_named_with_its_value_and_what_it_should_be(
 def test_a_missing_field_a_resume_needs_is_named(run, tmp_path, capsys):
     bad = _copy(run, tmp_path, lambda spec: spec.pop("players"))
     code, _, err = _run(capsys, *COMMANDS["resume"](bad))
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1
     assert "spec.players is missing, expected a list of player counts (whole numbers)" in line
 
@@ -99,16 +87,16 @@ def test_a_truncated_manifest_is_not_advised_a_resume_that_refuses_it(run, tmp_p
     text = (bad / "manifest.json").read_text()
     (bad / "manifest.json").write_text(text[: len(text) // 3])
     code, out, err = _run(capsys, "verify", bad)
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1 and "is not valid JSON" in line and "is not valid JSON" in out
     assert "the run cannot be resumed or grown without it" in line
     assert "'leaves" not in line  # no command to run
     code, _, err = _run(capsys, *COMMANDS["resume"](bad))  # the claim: a resume refuses it
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1 and f"cannot resume {bad}: {bad / 'manifest.json'} is not valid JSON" in line
     code, _, err = _run(capsys, "tournament", *THREE, "--players", "3", "--games", "6",
                         "--out", bad, "--resume", "--jobs", "1", "--add", "6")  # fmt: skip
-    assert code == 1 and "is not valid JSON" in _one_line(err)  # nor grows
+    assert code == 1 and "is not valid JSON" in one_error_line(err)  # nor grows
 
 
 def test_a_manifest_of_another_format_cannot_be_resumed_as_verify_says(run, tmp_path, capsys):
@@ -117,11 +105,11 @@ def test_a_manifest_of_another_format_cannot_be_resumed_as_verify_says(run, tmp_
     manifest["format"] = "leaves-tournament/0"
     (bad / "manifest.json").write_text(json.dumps(manifest))
     code, _, err = _run(capsys, "verify", bad)
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1 and "not a tournament run this version knows" in line
     assert "cannot be resumed" in line
     code, _, err = _run(capsys, *COMMANDS["resume"](bad))
-    assert code != 0 and "this version can resume" in _one_line(err)
+    assert code != 0 and "this version can resume" in one_error_line(err)
 
 
 def _advised(line: str) -> list[str]:
@@ -135,7 +123,7 @@ def test_the_resume_verify_advises_replays_a_bad_part(run, tmp_path, capsys):
     part = next((bad / "games").glob("*.parquet"))
     part.write_bytes(part.read_bytes()[:-20])
     code, _, err = _run(capsys, "verify", bad)
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1 and line.endswith(f"'leaves tournament --out {bad} --resume' replays them")
     assert _run(capsys, *_advised(line), "--jobs", "1")[0] == 0
     code, out, _ = _run(capsys, "verify", bad)
@@ -149,18 +137,18 @@ def test_a_file_that_is_not_the_runs_is_to_be_removed_not_resumed(run, tmp_path,
     shutil.copy(parts[0], stray)
     parts[0].write_bytes(parts[0].read_bytes()[:-20])
     code, _, err = _run(capsys, "verify", bad)
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1 and line.endswith(
         f"'leaves tournament --out {bad} --resume' replays the run's own; remove {stray} "
         "(not the run's: a resume leaves it there)"
     )
     assert _run(capsys, *_advised(line), "--jobs", "1")[0] == 0
     code, _, err = _run(capsys, "verify", bad)  # the resume left it there, as said
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1 and line.endswith(f"remove {stray} (not the run's: a resume leaves it there)")
     assert "--resume" not in line
     code, _, err = _run(capsys, "report", bad, "--out", tmp_path / "r")
-    assert code == 1 and f"remove {stray}" in _one_line(err)
+    assert code == 1 and f"remove {stray}" in one_error_line(err)
     stray.unlink()
     assert _run(capsys, "verify", bad)[0] == 0
 
@@ -173,7 +161,7 @@ def test_a_file_of_a_chunk_the_run_does_not_have_goes_with_the_advised_resume(
     foreign = bad / "games" / "part-000099.parquet"  # named as a chunk this run does not have
     shutil.copy(part, foreign)
     code, _, err = _run(capsys, "verify", bad)
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1 and "remove" not in line
     assert _run(capsys, *_advised(line), "--jobs", "1")[0] == 0
     assert not foreign.exists() and _run(capsys, "verify", bad)[0] == 0
@@ -187,10 +175,10 @@ def test_a_gauntlet_is_advised_its_own_command(tmp_path, capsys):
     part = next((out / "games").glob("*.parquet"))
     part.write_bytes(part.read_bytes()[:-20])
     code, _, err = _run(capsys, "verify", out)
-    line = _one_line(err)
+    line = one_error_line(err)
     assert code == 1
     assert line.endswith("rerun the same 'leaves gauntlet' command with --resume to replay them")
     code, _, err = _run(capsys, "tournament", "--out", out, "--resume")
-    assert code == 2 and "it holds a gauntlet" in _one_line(err)  # so not 'leaves tournament'
+    assert code == 2 and "it holds a gauntlet" in one_error_line(err)  # so not 'leaves tournament'
     assert _run(capsys, *args, "--resume")[0] == 0
     assert _run(capsys, "verify", out)[0] == 0

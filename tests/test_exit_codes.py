@@ -19,6 +19,8 @@ import pytest
 
 from leaves_cli import main
 
+from .helpers import cli
+
 ROOT = Path(__file__).resolve().parents[1]
 THREE = ["greedy", "low", "high"]
 
@@ -120,13 +122,7 @@ def test_every_code_and_kind_of_the_table_has_a_case_and_every_case_a_kind():
 
 
 def _run(capsys, args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return cli(capsys, *args)
 
 
 @pytest.mark.parametrize(

@@ -10,19 +10,7 @@ from hypothesis import strategies as st
 from gamekit import seeding
 from leaves import kernels as K
 
-MASK64 = (1 << 64) - 1
-
-
-def ref_splitmix64(state: int, index: int) -> int:
-    """Output ``index`` of splitmix64 from ``state``, stepping the generator (Vigna's C code)."""
-    x = state
-    for _ in range(index + 1):
-        x = (x + 0x9E3779B97F4A7C15) & MASK64
-        z = x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        out = z ^ (z >> 31)
-    return out
+from .helpers import MASK64, ref_splitmix64
 
 
 @given(st.integers(0, MASK64), st.integers(0, 40))
