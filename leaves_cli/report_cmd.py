@@ -111,7 +111,7 @@ def echo_report(run_dir: Path, page: Path) -> Any:
     from tournaments.run_state import run_state
 
     state = run_state(run_dir)
-    first = state.lines() if state is not None else []
+    first = state.lines(partial_forfeits=False) if state is not None else []
     for line in first:
         click.echo(line)
     echo_findings(page.parent, skip=first)

@@ -206,8 +206,10 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
             df.to_csv(out / f"{name}.csv", index=False)
         secs = sections(tables, method, run.declaration, run.manifest.get("spec"))
         state = run_state(run.path) if run.path is not None else None
-        first = state.lines() if state is not None else []  # where the run stands, said first
-        secs[0].bullets[:0] = first
+        first = state.lines(partial_forfeits=False) if state is not None else []
+        if state is not None and state.games and state.nothing_valid:
+            secs[0].bullets, secs[0].links = [], []  # no finding says anything then
+        secs[0].bullets[:0] = first  # where the run stands, said first
         if secs[0].links:  # links are per bullet: the ones said first have none
             secs[0].links[:0] = [[] for _ in first]
         (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")

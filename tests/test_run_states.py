@@ -202,3 +202,29 @@ def test_resume_into_an_empty_folder_is_refused(tmp_path, capsys):
     assert code == 2 and stdout == "" and list(empty.iterdir()) == []
     assert err.startswith(f"leaves: error: cannot resume {empty}: it holds no run")
     assert err.count("\n") == 1
+
+
+def test_a_report_of_nothing_valid_claims_nothing_else(all_forfeited, capsys):
+    """Every game ended by a forfeit: the report's findings are that sentence alone (no best
+    strategy, no seat or length finding drawn from forfeited games)."""
+    out, *_ = all_forfeited
+    code, stdout, _ = cli(capsys, "report", str(out))
+    assert code == 1
+    findings = (out / "report" / "findings.txt").read_text().splitlines()
+    assert len(findings) == 1 and findings[0].startswith("Nothing valid: all ")
+    assert "best strategy" not in stdout and "highest" not in stdout
+
+
+def test_a_report_counts_partial_forfeits_once(tmp_path, capsys):
+    """A partly forfeited run: the report's caution counts the forfeits by strategy, and the
+    terminal's first line is not said a second time beside it."""
+    out = tmp_path / "part"
+    code, _, err = cli(capsys, "tournament", BOOM, *THREE, "--players", "3", "--games", "24",
+                       "--seed", "1", "--jobs", "1", "--out", str(out), "--no-progress")  # fmt: skip
+    assert code == 0, err
+    lost = int((_rows(out)["forfeit_seat"] >= 0).sum())
+    code, stdout, err = cli(capsys, "report", str(out))
+    assert code == 0, err
+    findings = (out / "report" / "findings.txt").read_text()
+    assert findings.startswith("Caution: ") and f"{lost:,} of " in findings.splitlines()[0]
+    assert "Partly forfeited" not in findings and "Partly forfeited" not in stdout

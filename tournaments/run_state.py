@@ -74,8 +74,9 @@ class RunState:
             return f"details in {self.out / 'forfeits.json'}"
         return f"replay it with 'leaves replay {self.out} --game {f['game']}'"
 
-    def lines(self) -> list[str]:
-        """The sentences that must come first; none for a finished run with no forfeit."""
+    def lines(self, partial_forfeits: bool = True) -> list[str]:
+        """The sentences that must come first; none for a finished run with no forfeit. A
+        report leaves out ``partial_forfeits``: its findings' caution counts them by strategy."""
         out = []
         if self.unfinished:
             share = f" ({100 * self.played / self.planned:.1f}%)" if self.planned else ""
@@ -91,7 +92,7 @@ class RunState:
                 f"({self._first()}), so no result says anything about the strategies; "
                 f"{self._replay()}, fix the strategy and play the run again."
             )
-        elif self.forfeited:
+        elif self.forfeited and partial_forfeits:
             share = 100 * self.forfeited / self.games
             out.append(
                 f"Partly forfeited: {self.forfeited:,} of {self.games:,} {self.game_units} "
