@@ -108,8 +108,11 @@ def run(**opts: Any) -> None:
 
     check_players(game.rules, opts["players"])
     tournament = _tournament(names, game, opts)
-    if stored is not None and _finished_here(tournament, out, stored, opts):
-        return
+    if stored is not None:
+        asked = tournament.spec()["n_games"]
+        tournament = _as_grown(tournament, stored)  # the run grown since: the same run
+        if _finished_here(tournament, out, stored, opts, asked):
+            return
     from .writable import check_writable
 
     check_writable(out)
@@ -206,10 +209,13 @@ def _differences(stored: dict[str, Any], t: Any) -> list[str]:
     return said
 
 
-def _finished_here(t: Any, out: Path, stored: dict[str, Any], opts: dict[str, Any]) -> bool:
+def _finished_here(
+    t: Any, out: Path, stored: dict[str, Any], opts: dict[str, Any], asked: int
+) -> bool:
     """Refuse another run in --out (one line); True when --out already holds this one,
     finished, and there is nothing to do (said, with where its report is and what else to
-    do); False when the run is to be played (resumed)."""
+    do); False when the run is to be played (resumed). ``asked``: the games the options ask
+    for (fewer than ``t``'s where the run was grown since)."""
     said = _differences(stored, t)
     if said:
         lead = f"cannot resume {out}: it holds" if opts["resume"] else f"--out {out} holds"
@@ -225,7 +231,8 @@ def _finished_here(t: Any, out: Path, stored: dict[str, Any], opts: dict[str, An
     if opts["resume"]:
         return False
     n, done = int(stored["spec"]["n_games"]), int(stored.get("units_done") or 0)
-    unfinished = f"{done:,} of {n:,} games" if stored.get("status") != "complete" else None
+    grown = f", grown from the {asked:,} asked" if n != asked else ""
+    unfinished = f"{done:,} of {n:,} games{grown}" if stored.get("status") != "complete" else None
     baseline = out / DEFAULT_RULES_RUN
     if unfinished is None and not (t.game.rules.is_default or _complete(baseline)):
         unfinished = "the same field under today's rules not played yet"
@@ -234,11 +241,23 @@ def _finished_here(t: Any, out: Path, stored: dict[str, Any], opts: dict[str, An
                        "continue it, or choose another --out", usage=True)  # fmt: skip
     page = out / "report" / ("report.html" if opts["fmt"] == "html" else "report.md")
     where = f"its report: {page}" if page.is_file() else f"'leaves report {out}' writes its report"
-    click.echo(f"{out} already holds this run, finished: {n:,} games, seed {t.seed}; {where}")
+    click.echo(f"{out} already holds this run, finished: {n:,} games{grown}, seed {t.seed}; "
+               f"{where}")  # fmt: skip
     click.echo(f"to play another: 'leaves run --out NEW' (with --seed N for other deals); to "
                f"grow this one: 'leaves tournament --resume --out {out} --games N', then "
                f"'leaves report {out}'")  # fmt: skip
     return True
+
+
+def _as_grown(t: Any, stored: dict[str, Any]) -> Any:
+    """``t`` grown to the stored run's deal stages where that run is ``t`` grown by
+    ``leaves tournament --resume --games N`` (the same run, more deals); else ``t``."""
+    from tournaments.stages import grows, with_stages
+
+    spec, there = t.spec(), stored["spec"]
+    if there.get("n_games") == spec["n_games"] or not grows(spec, there):
+        return t
+    return with_stages(t, there["deal_stages"])
 
 
 def _complete(out: Path) -> bool:

@@ -166,10 +166,9 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     progress = opts["progress"]
     if progress is None:
         progress = sys.stderr.isatty()
-    _echo_start(t, out, manifest)
     sessions = len(manifest["sessions"]) if manifest is not None else 0
     t0 = time.perf_counter()
-    result, t, widest = _run(t, out, opts, progress)
+    result, t, widest = _run(t, out, opts, progress, manifest)
     _echo_outcome(result, t, time.perf_counter() - t0, sessions)
     if widest is not None:
         click.echo(_precision_line(opts["precision"], widest, t.n_games, t.units))
@@ -313,9 +312,12 @@ def _build(opts: dict[str, Any]) -> Any:
         raise CLIError(str(exc), usage=True) from None
 
 
-def _run(t: Any, out: Path, opts: dict[str, Any], progress: bool) -> tuple[Any, Any, float | None]:
-    """Play the tournament into ``out``: at once, or stage by stage to --precision.
-    (result, the tournament as last played, its widest half-width or None)."""
+def _run(
+    t: Any, out: Path, opts: dict[str, Any], progress: bool, manifest: dict[str, Any] | None
+) -> tuple[Any, Any, float | None]:
+    """Say what is about to be played, then play it into ``out``: at once, or stage by stage
+    to --precision. (result, the tournament as last played, its widest half-width or None).
+    A Ctrl-C from the first line on names the command that continues the run."""
 
     def play(run: Any, where: Path, resume: bool) -> Any:
         return run.run(
@@ -329,6 +331,7 @@ def _run(t: Any, out: Path, opts: dict[str, Any], progress: bool) -> tuple[Any, 
         )
 
     try:
+        _echo_start(t, out, manifest)
         if opts["precision"] is None:
             return play(t, out, opts["resume"]), t, None
         from .sequential import PRECISION_MAX_GAMES, echo_err, run_precision

@@ -148,3 +148,60 @@ def test_the_readme_prints_what_leaves_run_prints(tmp_path):
     printed = out.output.split("Key findings:\n", 1)[1]
     bullets = [line[2:] for line in printed.splitlines() if line.startswith("- ")]
     assert bullets == _readme_answer()
+
+
+MEASURED = re.compile(r"\b\d[\d,.]*(?: (?:ms|s|min|minutes|seconds)|\s?(?:games|rounds)/s)\b")
+COMMAND = re.compile(r"`(?:[^`]*\bleaves [a-z]|[^`]*benchmarks/\w+\.py|[^`]*bench_\w+\.py)[^`]*`")
+NOT_MEASURED = (
+    # settings and examples of wording, not measurements
+    "rewritten at most every 2 s, so up to 2 s",
+    "took longer than 60 s",
+    "A round still running after 10 minutes",
+    '("100,000 rounds in 43 s")',
+)
+GENERATED = {"findings.md"}  # written whole by the command its first lines name
+
+
+def _blocks(text: str) -> list[str]:
+    """A page's paragraphs, list items, table rows and fenced code blocks, each one string."""
+    blocks: list[str] = []
+    cur: list[str] = []
+    fence: list[str] | None = None
+    for line in text.splitlines():
+        if fence is not None:  # inside a code block, up to its closing fence
+            fence.append(line)
+            if line.startswith("```"):
+                blocks.append("\n".join(fence))
+                fence = None
+            continue
+        if line.startswith(("```", "|", "#", "- ")) or not line.strip():
+            if cur:
+                blocks.append(" ".join(cur))
+            cur = []
+        if line.startswith("```"):
+            fence = [line]
+        elif line.startswith(("|", "#")):
+            blocks.append(line)
+        elif line.strip():
+            cur.append(line)
+    return [*blocks, " ".join(cur)] if cur else blocks
+
+
+def test_every_measured_figure_names_the_command_that_measures_it():
+    """A time or a speed stated in docs/ stands next to the command that produced it (in its
+    paragraph, list item or table row, or in a code block just before or after it), so a reader can
+    measure it again; a figure with no command behind it fails."""
+    bare = []
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        if page.name in GENERATED:
+            continue
+        blocks = _blocks(page.read_text(encoding="utf-8"))
+        for i, block in enumerate(blocks):
+            text = block
+            for phrase in NOT_MEASURED:
+                text = text.replace(phrase, "")
+            near = [b for b in blocks[max(i - 1, 0) : i + 2] if b.startswith("```")]
+            named = COMMAND.search(text) or any(COMMAND.search(f"`{b}`") for b in near)
+            if not block.startswith("```") and MEASURED.search(text) and not named:
+                bare.append(f"{page.name}: {MEASURED.findall(text)} in '{block[:80]}...'")
+    assert not bare, "\n".join(bare)

@@ -62,6 +62,7 @@ def d(tmp_path_factory):
         except SystemExit as exc:
             assert exc.code in (0, None)
     (d / "afile").write_text("not a folder\n")
+    (d / "broken.py").write_text(BROKEN)
     (d / "empty").mkdir()
     (d / "unreadable" / "games").mkdir(parents=True)
     (d / "unreadable" / "games" / "part-0.parquet").write_bytes(b"not parquet")
@@ -83,6 +84,20 @@ def d(tmp_path_factory):
     return d
 
 
+BROKEN = """
+import strategies
+
+
+class Broken(strategies.Strategy):
+    name = "broken"
+
+    def __init__(self):
+        raise RuntimeError("no model file")
+
+    def choose(self, view, legal, rng):
+        return legal[0]
+"""
+
 # code -> (words of the table's kind, the arguments that trigger it, words of the error line)
 CASES: dict[int, list[tuple[str, list[str], str]]] = {
     0: [("done", ["rules"], "")],
@@ -98,6 +113,9 @@ CASES: dict[int, list[tuple[str, list[str], str]]] = {
     2: [
         ("an unknown option", ["rules", "--bogus"], "No such option '--bogus'"),
         ("a bad value", ["bench", "--games", "0"], "--games must be at least 1"),
+        ("a strategy that cannot be built", ["tournament", "{d}/broken.py:Broken", "greedy",
+         "low", "--players", "3", "--games", "6", "--out", "{d}/b"],
+         "cannot build strategy broken ({d}/broken.py:Broken): RuntimeError: no model file"),
         ("a path that does not exist", ["report", "{d}/nothere"], "run directory not found"),
         ("is a file", ["report", "{d}/afile"], "not a run directory"),
         ("holds no run", ["report", "{d}/empty"], "holds neither games/ nor manifest.json"),

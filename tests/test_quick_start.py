@@ -83,6 +83,12 @@ def test_a_second_run_says_where_the_finished_one_is_and_its_advice_works(finish
     code, stdout, err = cli(capsys, *report)
     assert code == 0 and stdout.splitlines()[0] == "Key findings:", err
     assert f"<dt>played</dt><dd>{2 * n:,} games (finished)</dd>" in page.read_text()
+    code, stdout, err = cli(capsys, "run", *SMALL)  # the run grown: still this run, finished
+    assert code == 0 and err == "", err
+    assert stdout.splitlines()[0] == (
+        f"{run} already holds this run, finished: {2 * n:,} games, grown from the {n:,} asked, "
+        f"seed 0; its report: {page}"
+    )
 
 
 def test_a_stopped_run_is_named_and_resume_finishes_it(here, capsys):

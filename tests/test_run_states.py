@@ -91,6 +91,32 @@ def test_the_unfinished_runs_advice_finishes_it(interrupted, tmp_path, capsys):
     assert stdout.startswith("Tournament summary")
 
 
+def test_a_ctrl_c_as_the_resume_starts_names_the_command_that_continues(
+    interrupted, tmp_path, capsys, monkeypatch
+):
+    """From its first line on (the design, the rules, the seed), an interrupted resume says
+    how to continue, and the run is left as it was."""
+    import leaves_cli.tournament_cmd as cmd
+
+    out, _ = interrupted
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    before = len(_rows(copy))
+
+    def ctrl_c(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cmd, "_echo_start", ctrl_c)
+    code, stdout, err = cli(capsys, "tournament", "--resume", "--out", str(copy), "--jobs", "1")
+    assert code == 130 and stdout == ""
+    lines = [line for line in err.splitlines() if line]
+    assert lines == [
+        f"interrupted: 'leaves tournament --out {copy} --resume' continues it",
+        "leaves: error: interrupted",
+    ]
+    assert len(_rows(copy)) == before
+
+
 # ------------------------------------------------------------------ forfeits
 @pytest.fixture(scope="module")
 def all_forfeited(tmp_path_factory):
