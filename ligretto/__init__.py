@@ -12,8 +12,9 @@ loads no numba.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gamekit.lazy_exports import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -65,24 +66,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """An exported name, or a submodule (``ligretto.compiled``), imported on first use."""
-    module = _EXPORTS.get(name)
-    if module is not None:
-        value = getattr(importlib.import_module(f".{module}", __name__), name)
-        globals()[name] = value  # later lookups skip this function
-        return value
-    if not name.startswith("_"):
-        try:
-            return importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":  # the submodule exists but failed
-                raise
-    raise AttributeError(f"module 'ligretto' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)
 
 
 if TYPE_CHECKING:  # what type checkers and editors see
