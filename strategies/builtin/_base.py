@@ -20,16 +20,9 @@ from ..base import Strategy
 from ..policy.params import ParamSet, declare
 
 
-def _init_from(params: ParamSet):
-    """A constructor whose signature is the declaration; values come checked from ``_params``."""
-
-    def __init__(self: CompiledBuiltin, *args: Any, **kwargs: Any) -> None:
-        # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
-        values = params.checked(self.name, self._params)
-        self._vector = params.vector(values)
-
-    __init__.__signature__ = params.signature()  # type: ignore[attr-defined]
-    return __init__
+def _set_vector(strategy: CompiledBuiltin, values: dict[str, Any]) -> None:
+    """The checked parameters as the vector the kernel reads."""
+    strategy._vector = strategy.PARAMS.vector(values)
 
 
 class CompiledBuiltin(Strategy, register=False):
@@ -53,7 +46,7 @@ class CompiledBuiltin(Strategy, register=False):
     _vector: np.ndarray
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        cls.__init__ = _init_from(cls.PARAMS)  # before Strategy reads the signature
+        cls.__init__ = cls.PARAMS.constructor(_set_vector)  # before Strategy reads it
         if "tunable" not in cls.__dict__:  # the tuner's ranges come from the same declaration
             cls.tunable = cls.PARAMS.tunable()
         super().__init_subclass__(**kwargs)

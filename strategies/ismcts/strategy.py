@@ -87,9 +87,8 @@ class ISMCTS(Strategy):
     }
     tunable = SETTINGS.tunable()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
-        v = SETTINGS.checked(self.name, resolve_preset(self.name, self._params))
+    def _configure(self, v: dict[str, Any]) -> None:
+        """The search's state from its checked settings ``v`` (a preset's values filled in)."""
         if v["iterations"] == 0 and v["time_ms"] == 0:
             raise ValueError(f"{self.name}: set iterations or time_ms (both are 0: no budget)")
         self.settings = v
@@ -135,7 +134,7 @@ class ISMCTS(Strategy):
         self.last_rejects = 0
         """Deals the last ``choose`` redrew because they contradicted a pass."""
 
-    __init__.__signature__ = SETTINGS.signature()  # type: ignore[attr-defined]
+    __init__ = SETTINGS.constructor(_configure, prepare=resolve_preset)
 
     def choose(
         self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator

@@ -32,16 +32,10 @@ TIMING = declare(*_TIMING)
 """The reaction-time parameters every built-in takes (defaults from ``ReactionModel``)."""
 
 
-def _init_from(params: ParamSet):
-    """A constructor whose signature is the declaration; values checked into ``_params``."""
-
-    def __init__(self: _Policy, *args: Any, **kwargs: Any) -> None:
-        # Strategy.__new__ has bound the arguments to ``self._params`` (defaults filled).
-        self._params = params.checked(self.name, self._params)
-        self.reaction  # noqa: B018 - the timing model validates itself (speed > 0)
-
-    __init__.__signature__ = params.signature()  # type: ignore[attr-defined]
-    return __init__
+def _keep_params(strategy: _Policy, values: dict[str, Any]) -> None:
+    """The checked parameters kept; the timing model validates itself (speed > 0)."""
+    strategy._params = values
+    strategy.reaction  # noqa: B018
 
 
 class _Policy(LigrettoStrategy, register=False):
@@ -54,7 +48,7 @@ class _Policy(LigrettoStrategy, register=False):
     PARAMS: ClassVar[ParamSet] = TIMING
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        cls.__init__ = _init_from(cls.PARAMS)  # before Strategy reads the signature
+        cls.__init__ = cls.PARAMS.constructor(_keep_params)  # before Strategy reads it
         super().__init_subclass__(**kwargs)
 
     def policy(self) -> np.ndarray:

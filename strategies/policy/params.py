@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections import namedtuple
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,6 +111,25 @@ class ParamSet:
         return inspect.Signature(
             [self_param] + [inspect.Parameter(p.name, kind, default=p.default) for p in self]
         )
+
+    def constructor(
+        self,
+        setup: Callable[[Any, dict[str, Any]], None],
+        prepare: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None,
+    ) -> Callable[..., None]:
+        """An ``__init__`` whose signature is this declaration, so the class's constructor,
+        its help and its validation cannot disagree with the parameters. ``Strategy.__new__``
+        has bound the arguments to ``self._params`` (defaults filled); the ``__init__``
+        checks them (after ``prepare(name, values)``, e.g. a preset filled in) and hands the
+        checked values to ``setup(self, values)``."""
+        params = self
+
+        def __init__(strategy: Any, *args: Any, **kwargs: Any) -> None:
+            raw = strategy._params if prepare is None else prepare(strategy.name, strategy._params)
+            setup(strategy, params.checked(strategy.name, raw))
+
+        __init__.__signature__ = self.signature()  # type: ignore[attr-defined]
+        return __init__
 
     def checked(self, strategy: str, values: Mapping[str, Any]) -> dict[str, Any]:
         """Every parameter's value (``values``, defaults filled), validated and typed."""
