@@ -1,7 +1,7 @@
 """Mutation testing of the rules core and the statistics: would the tests notice a wrong rule?
 
-    python benchmarks/bench_mutation.py                      # every module below, ~30 min
-    python benchmarks/bench_mutation.py leaves/state.py      # one module, 2 to 15 minutes
+    python benchmarks/bench_mutation.py                      # every module below, ~1 hour
+    python benchmarks/bench_mutation.py leaves/state.py      # one module, 1 to 25 minutes
     python benchmarks/bench_mutation.py leaves/legal.py --match ends_miss   # some mutants
     python benchmarks/bench_mutation.py --list leaves/moves.py             # only list them
 
@@ -25,11 +25,13 @@ child forgets the project's modules, imports them again with the mutated module 
 a changed syntax tree in memory (nothing is written to the checkout; the tests run in a
 temporary folder) and runs the selected tests with pytest, stopping at the first failure.
 
-Compiled kernels: a mutant of a ``@njit`` function reaches its Python function (``py_func``,
-which the numpy paths of ``gamekit.seeding`` run) and its own compiled form, never a kernel
-that inlines it (their cached machine code is keyed by their own bytecode); the children
-never write numba's cache. The kernels of ``leaves.kernels`` are left to their differential
-tests (``tests/test_kernels.py``): running those per mutant would take minutes each.
+Compiled kernels: the mutants of ``leaves/kernels.py`` (``JIT_OFF``) run with numba's JIT
+disabled in the child, so ``njit`` hands back the mutated Python function and a mutant costs
+no compile; their test (``tests/test_boundaries_kernels.py``) compares the kernels with the
+``State`` API position by position. Elsewhere a mutant of a ``@njit`` function reaches its
+Python function (``py_func``, which the numpy paths of ``gamekit.seeding`` run) and its own
+compiled form, never a kernel that inlines it (their cached machine code is keyed by their
+own bytecode); the children never write numba's cache.
 
 This is a benchmark, not part of the test suite: ``tests/test_mutation_tool.py`` checks the
 runner itself on a toy module.
@@ -71,9 +73,15 @@ MODULES: dict[str, tuple[str, ...]] = {
     "reports/significance.py": ("tests/test_boundaries_significance.py",),
     "gamekit/seeding.py": ("tests/test_boundaries_seeding.py",),
     "tournaments/seating.py": ("tests/test_boundaries_seating.py",),
+    "leaves/kernels.py": ("tests/test_boundaries_kernels.py",),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""
+
+JIT_OFF = frozenset({"leaves/kernels.py"})
+"""Modules of numba kernels whose mutants run as Python (numba's JIT disabled in the child):
+compiling every mutant would cost tens of seconds each, and the Python source is what numba
+compiles, so a test that tells a mutant apart does so in either form."""
 
 EQUIVALENTS = ROOT / "docs" / "mutation.md"
 
@@ -282,6 +290,7 @@ class Runner:
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mutation-")))
     timeout: float = 60.0
     min_timeout: float = 10.0
+    jit: bool = True  # False: numba's JIT disabled in the child (``JIT_OFF``)
 
     def args(self) -> list[str]:
         config = self.root / "pyproject.toml"
@@ -315,6 +324,8 @@ class Runner:
                 os.chdir(self.workdir)
                 if "numba.core.caching" in sys.modules:  # a mutant's machine code stays here
                     sys.modules["numba.core.caching"].Cache.save_overload = lambda *a: None
+                if not self.jit:
+                    _disable_jit()
                 for name in list(sys.modules):
                     if name.partition(".")[0] in self.prefixes:
                         del sys.modules[name]
@@ -343,6 +354,15 @@ class Runner:
             return "crashed", seconds
         rc = os.WEXITSTATUS(status)
         return {0: "survived", 1: "killed", 2: "killed"}.get(rc, "error"), seconds
+
+
+def _disable_jit() -> None:
+    """From now on ``numba.njit`` returns the function itself: the kernels, imported again,
+    run as Python (numba reads the variable at import, the decorator the config at each
+    call, so both are set)."""
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    if "numba.core.config" in sys.modules:
+        sys.modules["numba.core.config"].DISABLE_JIT = True
 
 
 @dataclass
@@ -443,8 +463,9 @@ def main(argv: list[str] | None = None) -> int:
             for m in chosen:
                 print(f"{module}:{m.line}  {m.key}")
             continue
-        runner = Runner(ROOT, a.tests or MODULES[module])
-        r = run_module(runner, module, chosen, docs.get(module, {}))
+        known = {k: why for k, why in docs.get(module, {}).items() if (a.match or "") in k}
+        runner = Runner(ROOT, a.tests or MODULES[module], jit=module not in JIT_OFF)
+        r = run_module(runner, module, chosen, known)
         report(r)
         rows.append(r)
     if len(rows) > 1:

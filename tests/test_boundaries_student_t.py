@@ -86,3 +86,20 @@ def test_known_quantiles_by_table():
     """Printed t tables: t_{0.975} at 5, 10 and 30 degrees of freedom."""
     np.testing.assert_allclose(t_ppf(np.array([5.0, 10.0, 30.0]), 0.975),
                                [2.5706, 2.2281, 2.0423], atol=5e-5)  # fmt: skip
+
+
+@pytest.mark.parametrize("p", [0.9999, 1 - 1e-6, 1 - 1e-8, 1 - 1e-10])
+def test_the_quantile_far_in_the_tail_from_the_smallest_stated_df(p):
+    """Intervals of any level (``half_width(level)``) from MIN_DF = 5 up: Newton must start
+    close enough to find the root in its 20 steps (a Cornish-Fisher start with z^6 for z^5,
+    z^8 for z^7 or d^2 for d^3 overshoots to a NaN there)."""
+    dfs = np.array([5.0, 5.5, 6.0, 7.0, 10.0, 30.0, 1e3])
+    np.testing.assert_allclose(t_ppf(dfs, p), stats.t.ppf(p, dfs), rtol=1e-11)
+
+
+def test_just_past_df_1e12_the_tail_is_the_normals():
+    """The switch is at df > 1e12 exactly: the next double above already takes the normal's
+    tail (the fraction is a relative 1e-3 off there, and would be up to 1e12 + 1)."""
+    df = np.nextafter(1e12, math.inf)
+    for t in (0.5, 1.8, 3.0):
+        assert float(t_sf(df, t)) == pytest.approx(math.erfc(t / math.sqrt(2.0)), rel=1e-15)

@@ -185,3 +185,27 @@ def test_a_run_on_the_toy(bench, tmp_path, monkeypatch):
     assert lines[-1] == "  survived  line 5  clamp: x > hi -> x >= hi"
     assert "toy_mut_pkg" not in sys.modules or "clamp" not in dir(sys.modules["toy_mut_pkg"])
     assert (pkg / "clamp.py").read_text() == TOY  # nothing written back
+
+
+NOJIT_TEST = """
+import numba
+
+
+def test_kernels_run_as_python():
+    assert not hasattr(numba.njit(lambda x: x + 1), "py_func")  # the function, no dispatcher
+"""
+
+
+def test_the_kernels_modules_run_without_the_jit(bench, tmp_path, monkeypatch):
+    """``JIT_OFF`` modules' children get numba's JIT disabled (``njit`` hands back the
+    function, so a mutant costs no compile); the others keep it."""
+    (tmp_path / "test_nojit.py").write_text(NOJIT_TEST)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    assert "leaves/kernels.py" in bench.JIT_OFF and "leaves/kernels.py" in bench.MODULES
+    verdicts = []
+    for jit in (False, True):
+        runner = bench.Runner(tmp_path, ("test_nojit.py",), prefixes=("test_nojit",),
+                              workdir=tmp_path, jit=jit)  # fmt: skip
+        verdicts.append(runner.run()[0])
+    assert verdicts == ["survived", "killed"]
