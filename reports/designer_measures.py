@@ -10,7 +10,8 @@
   while a play is legal, say) to a strategy, against the same strategy unrestricted in the same
   seats on the same deals;
 * the **skill ladder**: the paired win-rate step between strategies adjacent in strength, and
-  how many of those steps are significant (``ladder_table``).
+  how many of those steps are significant after Holm's correction, which makes 1 + that count
+  a one-sided 95% lower bound on the distinct skill levels (``ladder_table``).
 
 Standings need the games' turns, which a run's rows do not keep: the caller replays a sample
 of whole duplicate sets and writes one row per game to ``GAMES_FILE`` (and the restricted
@@ -26,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .clusters import Estimates, seat_sums
+from .clusters import Estimates, seat_sums, t_quantile
 from .data import Run
 from .stats import holm
 from .variants_metrics import Measure, _Design, _measure, _paired_sets, _ratio
@@ -184,37 +185,51 @@ def ladder_measures(d: _Design, order: list[str]) -> list[Measure]:
     return out
 
 
+LEVEL = 0.05
+"""The ladder's family-wise error rate: Holm's correction over a rule set's steps."""
+
+
+def _needs(est: Estimates, steps: np.ndarray) -> np.ndarray:
+    """Per step, the size that is significant whatever the other steps: Bonferroni's
+    t quantile over its rule set's ``steps`` times its se (a p-value under LEVEL / steps
+    passes every stage of Holm's step-down, so this much always suffices; NaN where the run
+    is too small)."""
+    out = np.full(est.value.shape, np.nan)
+    for m in np.unique(steps):
+        at = steps == m
+        out[at] = t_quantile(est.df[at], 1 - LEVEL / m) * est.se[at]
+    return out
+
+
 def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
     """Per rule set and step of the ladder: the step with its interval, its p-value, Holm's
-    over the rule set's steps and whether it is significant; ``levels``: 1 + the significant
-    steps (how many skill levels the rule set tells apart)."""
+    over the rule set's steps, whether it is significant and ``needs``, the size a step would
+    need to be significant whatever the other steps; ``levels``: 1 + the significant steps, a
+    one-sided 95% lower bound on how many of the ``rungs`` strategies are distinct skill
+    levels (adjacent ones whose win rates differ): Holm keeps the chance that any step called
+    significant is in truth zero under 5%, so the true count is at least this one 95% of the
+    time, and at most ``rungs`` (a step not significant may still be real, only smaller than
+    the run can tell)."""
     rows = metrics[metrics["metric"] == "ladder_step"]
-    out = []
-    for rules, grp in rows.groupby("rules", sort=False):
-        est = Estimates(grp["value"].to_numpy(float), grp["se"].to_numpy(float),
-                        grp["df"].to_numpy(float), grp["deal_sets"].to_numpy(float))  # fmt: skip
-        p = est.p_value()
-        p_holm = holm(p)
-        sig = np.nan_to_num(p_holm, nan=1.0) < 0.05
-        for i, (_, r) in enumerate(grp.iterrows()):
-            upper, lower = str(r["detail"]).split(" - ")
-            out.append({"rules": rules, "step": int(r["position"]), "upper": upper,
-                        "lower": lower, "diff": r["value"], "ci_low": r["ci_low"],
-                        "ci_high": r["ci_high"], "p_value": p[i], "p_holm": p_holm[i],
-                        "significant": bool(sig[i]), "levels": int(sig.sum()) + 1})  # fmt: skip
-    return pd.DataFrame(
-        out,
-        columns=[
-            "rules",
-            "step",
-            "upper",
-            "lower",
-            "diff",
-            "ci_low",
-            "ci_high",
-            "p_value",
-            "p_holm",
-            "significant",
-            "levels",
-        ],
-    )
+    if not len(rows):
+        return pd.DataFrame(columns=LADDER_COLUMNS)
+    est = Estimates(*(rows[c].to_numpy(float) for c in ("value", "se", "df", "deal_sets")))
+    p = est.p_value()
+    of, _ = pd.factorize(rows["rules"], sort=False)
+    steps = np.bincount(of)[of]
+    p_holm = np.empty_like(p)
+    for g in range(of.max() + 1):
+        p_holm[of == g] = holm(p[of == g])
+    sig = np.nan_to_num(p_holm, nan=1.0) < LEVEL
+    upper, lower = zip(*(str(d).split(" - ") for d in rows["detail"]), strict=True)
+    return pd.DataFrame({
+        "rules": rows["rules"].to_numpy(), "step": rows["position"].to_numpy(int),
+        "upper": upper, "lower": lower, "diff": est.value,
+        "ci_low": rows["ci_low"].to_numpy(float), "ci_high": rows["ci_high"].to_numpy(float),
+        "p_value": p, "p_holm": p_holm, "significant": sig, "needs": _needs(est, steps),
+        "levels": np.bincount(of, weights=sig).astype(int)[of] + 1, "rungs": steps + 1,
+    }, columns=LADDER_COLUMNS)  # fmt: skip
+
+
+LADDER_COLUMNS = ["rules", "step", "upper", "lower", "diff", "ci_low", "ci_high", "p_value",
+                  "p_holm", "significant", "needs", "levels", "rungs"]  # fmt: skip

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["baseline_designer", "designer_parts", "ladder_sentence", "sample_sentence"]
@@ -70,23 +71,42 @@ def baseline_designer(look: Any, base: str) -> str:
 
 
 def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
-    """How many skill levels each rule set tells apart, and which steps of the default
-    rules' ladder are not significant."""
+    """How many skill levels each rule set tells apart at least (a one-sided 95% bound:
+    ``reports.designer_measures.ladder_table``), and which steps of the default rules' ladder
+    are not significant, each with what it would need to be."""
     base = labels[0]
-    per = ladder.groupby("rules", sort=False)
-    levels = {rules: int(grp["levels"].iloc[0]) for rules, grp in per}
-    steps = len(ladder[ladder["rules"] == base])
-    own = ladder[ladder["rules"] == base]
-    flat = [f"{r.upper} over {r.lower}" for r in own.itertuples() if not r.significant]
-    others = "; ".join(f"{rules}: {levels[rules]}" for rules in labels[1:] if rules in levels)
+    per = {rules: grp for rules, grp in ladder.groupby("rules", sort=False)}
+    own = per.get(base, ladder.iloc[:0])
+    flat = [_flat(r) for r in own.itertuples() if not r.significant]
+    others = "; ".join("{}: at least {} of {}".format(rules, *_levels(per[rules]))
+                       for rules in labels[1:] if rules in per)  # fmt: skip
+    levels, rungs = _levels(own)
     text = (
         f"The skill ladder (the field in the default rules' order of strength, each step "
-        f"a strategy over the next, paired by deal, Holm over the {steps} steps): the "
-        f"default rules tell {levels.get(base, 1)} levels apart"
+        f"a strategy over the next, paired by deal, Holm over the {len(own)} steps): the "
+        f"default rules tell at least {levels} skill levels apart among its {rungs} "
+        "strategies (a one-sided 95% bound: Holm keeps the chance that any step called "
+        "significant is really zero under 5%)"
     )
     if flat:
-        text += f" ({', '.join(flat)}: no significant step)"
+        text += f"; no significant step: {', '.join(flat)}"
     return text + (f"; {others}." if others else ".")
+
+
+def _levels(steps: pd.DataFrame) -> tuple[int, int]:
+    """A rule set's ladder: (the levels it tells apart at least, its strategies)."""
+    if not len(steps):
+        return 1, 1
+    return int(steps["levels"].iloc[0]), int(steps["rungs"].iloc[0])
+
+
+def _flat(r: Any) -> str:
+    """A step that is not significant: its size and the size it would need."""
+    v = f"{100 * r.diff:+.1f} points"
+    if not np.isfinite(r.needs):
+        return f"{r.upper} over {r.lower} ({v}, too few deals to test)"
+    return (f"{r.upper} over {r.lower} ({v}; {100 * r.needs:.1f} points either way would be "
+            "significant whatever the other steps)")  # fmt: skip
 
 
 def sample_sentence(metrics: pd.DataFrame, base: str) -> str:

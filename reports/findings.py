@@ -16,9 +16,18 @@ import pandas as pd
 
 from tournaments.declaration import Declaration, plural
 
-from .data import default_declaration
+from .data import Run, default_declaration
 
-__all__ = ["Finding", "key_findings", "pct", "points", "interval", "p_text"]
+__all__ = [
+    "Finding",
+    "key_findings",
+    "metagame_answer",
+    "metagame_finding",
+    "pct",
+    "points",
+    "interval",
+    "p_text",
+]
 
 
 @dataclass(frozen=True)
@@ -336,12 +345,131 @@ def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     return [Finding("expert", text)]
 
 
+def _mix_parts(mix: pd.DataFrame, support: float) -> list[str]:
+    """Each strategy the stable mix plays: its weight in percent with its 95% interval."""
+    rows = mix[mix["weight"] >= support]
+    return [
+        f"{r.strategy} {pct(r.weight)} {interval(r.ci_low, r.ci_high)}" for r in rows.itertuples()
+    ]
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _rank_words(rank: pd.DataFrame | None) -> str:
+    """α-Rank's first place with its mass and interval, or that none is first alone."""
+    if rank is None or not len(rank) or not np.isfinite(rank["mass"].iloc[0]):
+        return ""
+    top = rank.iloc[0]
+    tied = rank[rank["mass"] >= top["mass"] - 0.005]
+    if len(tied) > 1:
+        names = _and(list(tied["strategy"]))
+        return f" α-Rank puts no strategy first on its own: {names} share the mass."
+    return (
+        f" α-Rank puts {top['strategy']} first with {pct(top['mass'])} of the mass "
+        f"{interval(top['ci_low'], top['ci_high'])}."
+    )
+
+
+def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
+    """The meta-game's answer (``reports.metagame``; runs whose tables hold every multiset of
+    the strategies): the stable mix, each weight in percent with its 95% bootstrap interval,
+    how sure the resampling is of which strategies it plays, other equilibria and α-Rank's
+    first; or that the run has too few deals for one."""
+    from .metagame import MIN_SETS, SUPPORT
+
+    pay = tables.get("metagame_payoffs")
+    mix = tables.get("metagame_mix")
+    if pay is None or not len(pay):
+        return []
+    if mix is None or not len(mix):
+        fewest = int(pay["deal_sets"].min())
+        return [
+            Finding(
+                "metagame",
+                f"Meta-game: too few deals for an analysis: the fewest at "
+                f"a table is {fewest} duplicate set{'s' if fewest != 1 else ''}, and "
+                f"each table needs {MIN_SETS}; play more games.",
+            )
+        ]
+    parts = _mix_parts(mix, SUPPORT)
+    first = mix.iloc[0]
+    how = (
+        "the replicator dynamics from the uniform mix come to rest there"
+        if bool(first["at_rest"])
+        else "the Nash equilibrium nearest to where the "
+        "replicator dynamics from the uniform mix end, as they do not come to rest"
+    )
+    regret = max(float(first["regret"]), 0.0)
+    gain = (
+        "no strategy gains by deviating from it"
+        if regret < 5e-5  # 0.00 points
+        else f"no strategy gains more than {100 * regret:.2f} points of win rate by deviating"
+    )
+    said = _and(parts) if len(parts) > 1 else "{} alone, {}".format(*parts[0].split(" ", 1))
+    text = (
+        f"Meta-game: the stable mix of strategies is {said} ({how}; {gain}; "
+        f"95% intervals from {int(first['replicates'])} bootstrap replicates of the deals)."
+    )
+    return [
+        Finding(
+            "metagame",
+            text + _sure(mix) + _others(tables) + _rank_words(tables.get("metagame_alpharank")),
+        )
+    ]
+
+
+def metagame_answer(run: Run) -> str:
+    """The meta-game finding of a run (a ``reports.Run``; '' where its tables do not hold every
+    multiset of its strategies), for a command to print after a ``--repeats`` tournament
+    without writing the report (a few seconds: the bootstrap and α-Rank)."""
+    from .metagame import metagame
+
+    found = metagame_finding(metagame(run))
+    return found[0].text if found else ""
+
+
+def _sure(mix: pd.DataFrame) -> str:
+    """How often the replicates' equilibrium plays the same strategies (a caution below the
+    meta-game section's ``SURE``), and who else enters it."""
+    from .metagame import SUPPORT
+    from .metagame_text import SURE as sure
+
+    same = float(mix["same_support"].iloc[0])
+    enter = mix[(mix["weight"] < SUPPORT) & (mix["in_support"] > 0)]
+    text = (
+        f" In {pct(same)} of the replicates the equilibrium plays the same strategies"
+        if same >= sure
+        else f" Caution: the run cannot tell which mix is stable: the same strategies in "
+        f"only {pct(same)} of the replicates (play more games)"
+    )
+    if len(enter):
+        text += "; " + ", ".join(
+            f"{r.strategy} enters it in {pct(r.in_support)}" for r in enter.itertuples()
+        )
+    return text + "."
+
+
+def _others(tables: Mapping[str, pd.DataFrame]) -> str:
+    """Other stable mixes the dynamics reach from other starts."""
+    eq = tables.get("metagame_equilibria")
+    if eq is None or len(eq) < 2:
+        return ""
+    return (
+        f" From other starts the dynamics reach {len(eq) - 1} other "
+        f"equilibri{'um' if len(eq) == 2 else 'a'}: which mix a population ends in depends "
+        "on where it starts."
+    )
+
+
 def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
                  declaration: Declaration | None = None) -> list[Finding]:  # fmt: skip
     """The key findings of a report's tables (``reports.compute_tables``) in the words of the
     game's declaration (default: the default game's), most important first: a gauntlet's
     answer (gauntlet runs, instead of) the best strategy and its paired margin over the next,
-    the best mean rank value (games that declare means), the seat effect, the strongest
+    the best mean rank value (games that declare means), the meta-game's stable mix (runs
+    whose tables hold every multiset of the strategies), the seat effect, the strongest
     neighbour effect (when those tables exist), length, declared outcome shares, and for runs
     of matches the match win split and shared wins."""
     d = declaration or default_declaration()
@@ -356,6 +484,7 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
         out = _best(tables, method, d)
     out = lead + _completion(tables, d) + out
     out += _means(tables.get("means"), d)
+    out += metagame_finding(tables)
     out += _seats(tables.get("seats"), d)
     out += _neighbours(tables.get("neighbours"))
     out += _lengths(tables.get("lengths"), d)

@@ -11,7 +11,7 @@ from .metagame import EPS, MIN_SETS, SUPPORT
 from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
 from .page import Section
 
-__all__ = ["metagame_finding", "metagame_lead", "metagame_sections", "readable"]
+__all__ = ["metagame_lead", "metagame_sections", "readable"]
 
 Tables = dict[str, pd.DataFrame]
 TITLE = "Meta-game: which mix of strategies is stable?"
@@ -47,22 +47,6 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         else:
             out[c] = [f"{100 * x:.1f}%" if pd.notna(x) else "" for x in out[c]]
     return out
-
-
-def metagame_finding(tables: Tables) -> str:
-    """The meta-game's answer as a key finding ('' where there is none)."""
-    if "metagame_mix" not in tables:
-        return ""
-    mix = tables["metagame_mix"]
-    text = f"Meta-game: the stable mix of strategies is {_weights(mix)} (95% bootstrap intervals)"
-    rank = tables.get("metagame_alpharank")
-    if rank is not None and len(rank):
-        top = rank.iloc[0]
-        text += f"; α-Rank puts {top['strategy']} first with {_pct(top['mass'])}% of the mass"
-    same = float(mix["same_support"].iloc[0])
-    if same < SURE:
-        text += f"; caution: the same strategies in only {_pct(same)}% of the replicates"
-    return text + "."
 
 
 def _pct(v: float) -> str:

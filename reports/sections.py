@@ -15,7 +15,7 @@ from tournaments.run_state import RunState
 
 from .data import Run
 from .findings import key_findings
-from .metagame_text import metagame_finding, metagame_lead, metagame_sections
+from .metagame_text import metagame_lead, metagame_sections
 from .page import Section
 from .significance import PAIRED
 
@@ -48,8 +48,7 @@ def _opening(tables: Tables, method: str, d: Declaration) -> list[Section]:
             "Key findings",
             "In words, from the tables below; 95% intervals in brackets, numbers rounded "
             "(the CSVs keep full precision).",
-            bullets=[f.text for f in key_findings(tables, method, d)]
-            + [t for t in (metagame_finding(tables),) if t],
+            bullets=[f.text for f in key_findings(tables, method, d)],
         ),
         Section(
             "Summary",

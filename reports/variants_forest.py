@@ -201,7 +201,9 @@ def ladder(steps: pd.DataFrame) -> Figure:
                       None)  # fmt: skip
         c, marker, _ = style(j)
         sig = g["significant"].to_numpy(bool)
-        levels = int(g["levels"].iloc[0]) if len(g) else 0
+        levels = (
+            f"at least {int(g['levels'].iloc[0])} of {int(g['rungs'].iloc[0])}" if len(g) else "0"
+        )
         for filled in (True, False):
             m = sig == filled
             ax.errorbar(v[m], y[m] + offsets[j], xerr=err[:, m], fmt=marker, color=c, ms=6,

@@ -83,7 +83,9 @@ TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
      "ahead rate), in percent; and the skill ladder: the field in the default rules' order of "
      "strength, each step the win rate of a strategy less the next weaker one's, paired by "
      "deal, significant after Holm's correction over the rule set's steps; the levels a rule "
-     "set tells apart are 1 + its significant steps. ",
+     "set tells apart are at least 1 + its significant steps (a one-sided 95% bound: Holm "
+     "keeps the chance that any step called significant is really zero under 5%), and a step "
+     "of the size in 'significant from' would be significant whatever the other steps. ",
      "variants_skill", ["skill_spread", "best_vs_random"],
      ["skill_spread", "best_vs_random", "ladder"],
      ("skill_spread", "Best less worst, in points", 100.0, 1)),

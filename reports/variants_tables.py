@@ -86,7 +86,9 @@ def seat_table(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str]) ->
 
 
 def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
-    """The skill ladder per rule set and step, in points, with Holm's p-value."""
+    """The skill ladder per rule set and step, in points, with Holm's p-value, the size a step
+    would need to be significant whatever the others, and the levels told apart at least (a
+    one-sided 95% bound) of the ladder's strategies."""
     if not len(ladder):
         return pd.DataFrame()
     return pd.DataFrame({
@@ -95,7 +97,10 @@ def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
         "difference (points)": [_points(r) for _, r in ladder.iterrows()],
         "p (Holm)": [p_text(p) if np.isfinite(p) else "" for p in ladder["p_holm"]],
         "significant": ["yes" if s else "no" for s in ladder["significant"]],
-        "levels": ladder["levels"],
+        "significant from (points)": [f"{100 * v:.1f}" if np.isfinite(v) else ""
+                                      for v in ladder["needs"]],
+        "levels (at least, of)": [f"{a} of {b}" for a, b in
+                                  zip(ladder["levels"], ladder["rungs"], strict=True)],
     })  # fmt: skip
 
 

@@ -224,7 +224,8 @@ def test_a_gauntlets_page_is_titled_as_one(ten):
 
 
 def test_the_meta_game_reads_in_percent_and_reaches_the_findings():
-    from reports.metagame_text import metagame_finding, readable
+    from reports.findings import metagame_finding
+    from reports.metagame_text import readable
 
     mix = pd.DataFrame({"strategy": ["a", "b", "c"], "weight": [0.6, 0.4, 0.0],
                         "ci_low": [0.5, 0.3, 0.0], "ci_high": [0.7, 0.5, 0.02],
@@ -234,7 +235,9 @@ def test_the_meta_game_reads_in_percent_and_reaches_the_findings():
     shown = readable("metagame_mix", mix)
     assert shown["weight"].tolist() == ["60.0%", "40.0%", "0.0%"]
     assert shown["gain"].iloc[2] == "-1.20 pt" and shown["replicates"].iloc[0] == 200
-    assert metagame_finding({"metagame_mix": mix}) == (
-        "Meta-game: the stable mix of strategies is a 60% [50, 70] and b 40% [30, 50] (95% "
-        "bootstrap intervals).")  # fmt: skip
-    assert metagame_finding({}) == ""
+    payoffs = pd.DataFrame({"deal_sets": [20]})
+    (found,) = metagame_finding({"metagame_mix": mix, "metagame_payoffs": payoffs})
+    assert found.text.startswith(
+        "Meta-game: the stable mix of strategies is a 60.0% [50.0, 70.0] and b 40.0% [30.0, "
+        "50.0] (")  # fmt: skip
+    assert metagame_finding({}) == []

@@ -331,9 +331,13 @@ def repeats_run(tmp_path_factory):
 
 
 def test_repeats_run_gets_the_section_csvs_and_chart(repeats_run, tmp_path, capsys):
-    code, _, err = cli(capsys, "report", str(repeats_run), "--out", str(tmp_path / "r"))
+    code, out, err = cli(capsys, "report", str(repeats_run), "--out", str(tmp_path / "r"))
     assert code == 0, err
     r = tmp_path / "r"
+    said = [line for line in (r / "findings.txt").read_text().splitlines()
+            if line.startswith("Meta-game: the stable mix of strategies is ")
+            and "bootstrap replicates of the deals)" in line]  # fmt: skip
+    assert len(said) == 1 and f"- {said[0]}" in out.splitlines()  # the key findings, printed
     for name in ("metagame_payoffs", "metagame_mix", "metagame_equilibria",
                  "metagame_trajectory"):  # fmt: skip
         assert len(pd.read_csv(r / f"{name}.csv"))
