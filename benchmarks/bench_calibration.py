@@ -32,7 +32,7 @@ design's runs (``--chunk N``: every N runs, so a run cut short keeps what it pla
     python benchmarks/bench_calibration.py --designs --runs 12
     python benchmarks/bench_calibration.py --variants       # the rule-variant comparison
     python benchmarks/bench_calibration.py --variants --runs 400 --only take=ends --chunk 20 \
-        --save /tmp/cal                                      # one design, kept as it goes
+        --save runs/cal                                      # one design, kept as it goes
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ BROKEN = """
 import strategies
 
 
-class Broken(strategies.Strategy):
+class Broken(strategies.Strategy, register=False):
     name = "broken"
 
     def __init__(self):
@@ -166,7 +166,7 @@ def test_ctrl_c_is_130_and_keeps_the_run(tmp_path):
     out = tmp_path / "big"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     args = [sys.executable, "-m", "leaves_cli", "tournament", *THREE, "--players", "3",
-            "--games", "3000000", "--seed", "1", "--jobs", "1", "--no-progress", "--out", str(out)]  # fmt: skip
+            "--games", "30000000", "--seed", "1", "--jobs", "1", "--no-progress", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=tmp_path, env=env)  # fmt: skip
     try:
