@@ -25,10 +25,13 @@ child forgets the project's modules, imports them again with the mutated module 
 a changed syntax tree in memory (nothing is written to the checkout; the tests run in a
 temporary folder) and runs the selected tests with pytest, stopping at the first failure.
 
-Compiled kernels: the mutants of ``leaves/kernels.py`` (``JIT_OFF``) run with numba's JIT
-disabled in the child, so ``njit`` hands back the mutated Python function and a mutant costs
-no compile; their test (``tests/test_boundaries_kernels.py``) compares the kernels with the
-``State`` API position by position. Elsewhere a mutant of a ``@njit`` function reaches its
+Compiled kernels: the mutants of ``leaves/kernels.py``, ``leaves/deal_kernels.py`` and
+``leaves/fastplay.py`` (``JIT_OFF``) run with numba's JIT disabled in the child, so ``njit``
+hands back the mutated Python function and a mutant costs no compile; their tests
+(``tests/test_boundaries_kernels.py``, ``..._deal_kernels.py``, ``..._fastplay.py``) compare
+the kernels with the ``State`` API position by position, the deal with a plain Fisher-Yates
+and ``new_game``, fastplay's games with ``kernels.random_games`` (its bit intrinsics, which
+pure Python cannot call, compiled from their code generators with llvmlite by its test). Elsewhere a mutant of a ``@njit`` function reaches its
 Python function (``py_func``, which the numpy paths of ``gamekit.seeding`` run) and its own
 compiled form, never a kernel that inlines it (their cached machine code is keyed by their
 own bytecode); the children never write numba's cache.
@@ -74,11 +77,13 @@ MODULES: dict[str, tuple[str, ...]] = {
     "gamekit/seeding.py": ("tests/test_boundaries_seeding.py",),
     "tournaments/seating.py": ("tests/test_boundaries_seating.py",),
     "leaves/kernels.py": ("tests/test_boundaries_kernels.py",),
+    "leaves/deal_kernels.py": ("tests/test_boundaries_deal_kernels.py",),
+    "leaves/fastplay.py": ("tests/test_boundaries_fastplay.py",),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""
 
-JIT_OFF = frozenset({"leaves/kernels.py"})
+JIT_OFF = frozenset({"leaves/kernels.py", "leaves/deal_kernels.py", "leaves/fastplay.py"})
 """Modules of numba kernels whose mutants run as Python (numba's JIT disabled in the child):
 compiling every mutant would cost tens of seconds each, and the Python source is what numba
 compiles, so a test that tells a mutant apart does so in either form."""
