@@ -378,6 +378,7 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
     how sure the resampling is of which strategies it plays, other equilibria and α-Rank's
     first; or that the run has too few deals for one."""
     from .metagame import MIN_SETS, SUPPORT
+    from .metagame_text import gain_words
 
     pay = tables.get("metagame_payoffs")
     mix = tables.get("metagame_mix")
@@ -401,12 +402,7 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
         else "the Nash equilibrium nearest to where the "
         "replicator dynamics from the uniform mix end, as they do not come to rest"
     )
-    regret = max(float(first["regret"]), 0.0)
-    gain = (
-        "no strategy gains by deviating from it"
-        if regret < 5e-5  # 0.00 points
-        else f"no strategy gains more than {100 * regret:.2f} points of win rate by deviating"
-    )
+    gain = gain_words(first["regret"])
     said = _and(parts) if len(parts) > 1 else "{} alone, {}".format(*parts[0].split(" ", 1))
     text = (
         f"Meta-game: the stable mix of strategies is {said} ({how}; {gain}; "

@@ -11,7 +11,7 @@ from .metagame import EPS, MIN_SETS, SUPPORT
 from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
 from .page import Section
 
-__all__ = ["metagame_lead", "metagame_sections", "readable"]
+__all__ = ["gain_words", "metagame_lead", "metagame_sections", "readable"]
 
 Tables = dict[str, pd.DataFrame]
 TITLE = "Meta-game: which mix of strategies is stable?"
@@ -83,15 +83,18 @@ def metagame_lead(tables: Tables) -> str:
         else "the replicator dynamics from the uniform mix do not come to rest, and this is the "
         "Nash equilibrium nearest to where they end"
     )
-    regret = max(float(first["regret"]), 0.0)
-    gain = (
-        "no strategy gains by deviating from it"
-        if regret < 5e-5  # 0.00 points
-        else f"no strategy gains more than {100 * regret:.2f} points of win rate by deviating"
-    )
-    text = f"The stable mix is {_weights(mix)}: {how}, and {gain}."
+    text = f"The stable mix is {_weights(mix)}: {how}, and {gain_words(first['regret'])}."
     text += _several(tables) + " " + _rank_sentence(tables, pay) + " " + _caution(mix, n)
     return text
+
+
+def gain_words(regret: float) -> str:
+    """What a strategy gains by leaving the stable mix (its regret), in words: the page's
+    lead and the key finding say it alike."""
+    regret = max(float(regret), 0.0)
+    if regret < 5e-5:  # 0.00 points
+        return "no strategy gains by deviating from it"
+    return f"no strategy gains more than {100 * regret:.2f} points of win rate by deviating"
 
 
 def _several(tables: Tables) -> str:

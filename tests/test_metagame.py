@@ -128,7 +128,10 @@ def test_dominant_strategy_is_the_pure_equilibrium_from_every_start():
     assert eq.trajectory[-1, 0] > 0.999 and eq.trajectory[0, 0] == pytest.approx(0.25)
 
 
-def test_anti_coordination_game_has_its_interior_equilibrium():
+def anti_share() -> tuple[float, np.ndarray, np.ndarray]:
+    """The truth of the anti-coordination game at 3 seats: the first strategy's share of its
+    interior equilibrium, where both earn alike (brentq), with the game's multisets and
+    payoffs."""
     from scipy.optimize import brentq
 
     counts = multisets(2, 3)
@@ -138,7 +141,11 @@ def test_anti_coordination_game_has_its_interior_equilibrium():
         x = np.array([p, 1 - p])
         return brute_payoff(counts, pay, x, 0) - brute_payoff(counts, pay, x, 1)
 
-    p = brentq(edge, 1e-9, 1 - 1e-9)
+    return brentq(edge, 1e-9, 1 - 1e-9), counts, pay
+
+
+def test_anti_coordination_game_has_its_interior_equilibrium():
+    p, counts, pay = anti_share()
     eq = nash_of(counts, pay)
     assert 0.05 < p < 0.95
     assert eq.points[0][0] == pytest.approx(p, abs=1e-4)
