@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from gamekit import numba_internals
 
-from .compiled import N_KINDS, aot, loops, specialize
+from .compiled import N_KINDS, aot, engine, loops, specialize
 
 __all__ = ["loop_cached", "loop_releases_gil", "warm_up"]
 
@@ -33,7 +33,7 @@ def loop_cached(expert: bool = False, kinds: Iterable[int] | None = None) -> boo
 
     ``expert`` matches play in waves of that same loop.
     """
-    if aot.loop() is not None:
+    if engine.available() or aot.loop() is not None:
         return True
     ks = _kinds(kinds)
     if specialize.covering(ks) is not None:
@@ -45,12 +45,16 @@ def loop_releases_gil() -> bool:
     """True when the games loop runs use releases the GIL while it plays: the module built
     ahead of time when it is there (``aot.releases_gil``), else numba's JIT loops, which
     are compiled with ``nogil``."""
+    if engine.available():
+        return True
     return aot.releases_gil() if aot.loop() is not None else True
 
 
 def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:
     """Load the games loop for policy ``kinds`` (default: every kind), compiling it if no
     loop covering them is cached; then start the ahead-of-time build in the background."""
+    if engine.available():
+        return
     ks = _kinds(kinds)
     if aot.loop() is None and specialize.covering(ks) is None:
         if kinds is None or numba_internals.in_cache(loops._batch):

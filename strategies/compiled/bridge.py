@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamekit.seeding import splitmix64
 from leaves import kernels as K
 from leaves.board import public_board
 
 from ..policy.features import WORK_SIZE
+from . import engine
 from .dispatch import decide
 
 
@@ -17,7 +19,10 @@ def decide_view(kind: int, params: np.ndarray, view, seed: int) -> int:
     The policy sees ``public_board(view)``: exactly what the owner may know.
     """
     board, sizes = public_board(view)
-    rng = K.rng_new(np.uint64(seed))
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
+    if engine.available():  # the C engine: no numba at all
+        rng = np.array([splitmix64(np.uint64(seed), i) for i in range(4)], np.uint64)
+        return engine.decide(kind, params, board, view.player, sizes, rng, work)
+    rng = K.rng_new(np.uint64(seed))
     return int(decide(int(kind), params, board, int(view.player), sizes, rng, work))

@@ -24,7 +24,7 @@ from leaves.rules import MAX_COPIES, PASS_ID, TAKE_BASE
 from leaves.ruleset import DEFAULT_RULES, Rules
 
 from ..policy.params import N_PARAMS
-from . import aot, specialize
+from . import aot, engine, specialize
 from .dispatch import N_KINDS
 from .layout import Buffers, Games, Results, Seats
 from .loop_template import play_games as _batch
@@ -103,6 +103,8 @@ def _run(
         rules = rules.replace(turn_limit=limit)
     games = Games(seating, d, p, bool(record), setup_for(rules, n))
     out = Results.empty(d.shape[0], n, limit, bool(record))
+    if loop is None and engine.available():
+        loop = engine.play_games  # the loop in C, built by the install
     if loop is None:
         loop = aot.loop()  # the same loop compiled ahead of time, when built
     if loop is None:  # else one compiled for the run's kinds, when there is one

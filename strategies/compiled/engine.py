@@ -1,0 +1,186 @@
+"""The games loop in C (``csrc/``): the built-in policies, the deal and the rules of a turn,
+compiled by the install, called through ctypes.
+
+It plays the very games of the numba kernels (the same RNG streams, decisions and float64
+scores; ``tests/test_engine_c.py`` compares them game by game), with no compile at first
+use: ``pip install`` builds it (``setup.py``), and an edited checkout rebuilds it in seconds
+(``gamekit.cbuild``). ctypes releases the GIL while a call runs, so a run plays in threads.
+Where no library can be had (no C compiler) or with ``LEAVES_ENGINE=numba``, ``library()``
+is None and the loops run on numba (``loops``), which says why once.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gamekit import cbuild
+
+__all__ = ["available", "decide", "library", "play_games", "play_to_end", "random_games", "why_not"]
+
+CSRC = Path(__file__).with_name("csrc")
+NAME = "_engine"
+
+_I64 = ctypes.c_int64
+_PTR = ctypes.c_void_p
+
+
+class _Setup(ctypes.Structure):
+    _fields_ = [
+        ("n_players", _I64),
+        ("hand_size", _I64),
+        ("turn_limit", _I64),
+        ("flags", _I64),
+        ("n_cards", _I64),
+        ("cards", _PTR),
+        ("copies", _PTR),
+    ]
+
+
+class _Batch(ctypes.Structure):
+    _fields_ = [
+        ("n_games", _I64),
+        ("n_players", _I64),
+        ("kinds", _PTR),
+        ("params", _PTR),
+        ("seating", _PTR),
+        ("deal_seeds", _PTR),
+        ("play_seeds", _PTR),
+        ("setup", _Setup),
+        ("record_stride", _I64),
+        ("first", _PTR),
+        ("left", _PTR),
+        ("winner", _PTR),
+        ("turns", _PTR),
+        ("rounds", _PTR),
+        ("unfinished", _PTR),
+        ("actions", _PTR),
+    ]
+
+
+_lock = threading.Lock()
+_lib: Any = None
+_why: str | None = None
+
+
+def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
+    lib.engine_play_games.restype = _I64
+    lib.engine_play_games.argtypes = [ctypes.POINTER(_Batch)]
+    lib.engine_decide.restype = _I64
+    lib.engine_decide.argtypes = [_I64, _PTR, _PTR, _I64, _PTR, _PTR, _PTR]
+    lib.engine_play_to_end.restype = _I64
+    lib.engine_play_to_end.argtypes = [_PTR, _PTR, _PTR, _PTR, _PTR, _PTR, _PTR, _I64]
+    lib.engine_deal.restype = None
+    lib.engine_deal.argtypes = [_PTR, ctypes.POINTER(_Setup), _PTR, _I64]
+    lib.engine_random_games.restype = None
+    lib.engine_random_games.argtypes = [
+        ctypes.POINTER(_Setup),
+        _I64,
+        ctypes.c_uint64,
+        _PTR,
+        _PTR,
+        _PTR,
+    ]
+    lib.engine_n_kinds.restype = _I64
+    return lib
+
+
+def library() -> ctypes.CDLL | None:
+    """The C engine, loaded (built first when needed), or None: ``why_not`` says why."""
+    global _lib, _why
+    if _lib is not None or _why is not None:
+        return _lib
+    with _lock:
+        if _lib is None and _why is None:
+            if os.environ.get("LEAVES_ENGINE", "").lower() == "numba":
+                _why = "LEAVES_ENGINE=numba"
+            else:
+                try:
+                    _lib = _declare(cbuild.load(CSRC, NAME))
+                except (cbuild.BuildError, OSError) as err:
+                    _why = str(err)
+    return _lib
+
+
+def available() -> bool:
+    """True when the C engine plays this process's games."""
+    return library() is not None
+
+
+def why_not() -> str | None:
+    """Why the C engine is not used (None when it is)."""
+    library()
+    return _why
+
+
+def _p(a: np.ndarray) -> int:
+    return a.ctypes.data
+
+
+def _setup(setup: Any) -> _Setup:
+    """A ``leaves.deal_kernels.Setup`` as the C struct (its arrays must outlive the call)."""
+    return _Setup(
+        setup.n_players,
+        setup.hand_size,
+        setup.turn_limit,
+        setup.flags,
+        setup.cards.shape[0],
+        _p(setup.cards),
+        _p(setup.copies),
+    )
+
+
+def play_games(seats: Any, games: Any, out: Any, buf: Any = None) -> int:
+    """``loop_template.play_games`` over the same ``layout`` structures (``buf`` unused: the
+    C loop keeps its scratch on its stack). Arrays must be contiguous, of ``layout``'s types."""
+    kinds, params = seats
+    record = bool(games.record)
+    batch = _Batch(
+        games.deal_seeds.shape[0],
+        kinds.shape[1],
+        _p(kinds),
+        _p(params),
+        _p(games.seating),
+        _p(games.deal_seeds),
+        _p(games.play_seeds),
+        _setup(games.setup),
+        out.actions.shape[1] if record else 0,
+        _p(out.first),
+        _p(out.left),
+        _p(out.winner),
+        _p(out.turns),
+        _p(out.rounds),
+        _p(out.unfinished),
+        _p(out.actions),
+    )
+    return library().engine_play_games(ctypes.byref(batch))
+
+
+def decide(kind, params, board, seat, sizes, rng, work) -> int:  # noqa: PLR0917
+    """``dispatch.decide``: the action id policy ``kind`` chooses for ``seat`` on ``board``."""
+    return library().engine_decide(
+        int(kind), _p(params), _p(board), int(seat), _p(sizes), _p(rng), _p(work)
+    )
+
+
+def play_to_end(board, kinds, params, sizes, rng, work, rec, turns) -> int:  # noqa: PLR0917
+    """``loops.play_to_end`` at one table: ``kinds`` int64 (n,), ``params`` float64 (n,
+    N_PARAMS); ``rec`` an int8 row for the actions, or None."""
+    return library().engine_play_to_end(
+        _p(board), _p(kinds), _p(params), _p(sizes), _p(rng), _p(work),
+        None if rec is None else _p(rec), int(turns),
+    )  # fmt: skip
+
+
+def random_games(setup: Any, n_games: int, seed: int) -> tuple[np.ndarray, ...]:
+    """``kernels.random_games`` under ``setup``: (turns, rounds, winners), int64 each."""
+    turns, rounds, winners = (np.empty(n_games, np.int64) for _ in range(3))
+    library().engine_random_games(
+        ctypes.byref(_setup(setup)), n_games, seed, _p(turns), _p(rounds), _p(winners)
+    )
+    return turns, rounds, winners
