@@ -20,16 +20,15 @@ Figures and their floors:
 - ``leaves run`` (the README's main job, 201,600 games and the report) warm, and an
   ``ismcts`` decision (defaults and ``preset=fast``, one core);
 - with ``--cold``: the newcomer's first ``leaves run``, in a fresh process on empty caches
-  (numba's and the ahead-of-time loop's, ``strategies.compiled.aot``, whose build the first
-  run leaves to a background process), right after the install: <= 10 s; and the second
-  ``leaves run`` straight after it, on the caches the first one left.
+  (numba's and leaves', ``LEAVES_CACHE_DIR``), right after the install, which built the C
+  engine: <= 10 s; and the second ``leaves run`` straight after it.
 
 ``--write`` saves the figures in ``docs/performance.json`` and writes the tables of
 ``docs/performance.md`` and of the README's Speed section from them; ``tests/test_docs.py``
 renders both tables from that file again, so no figure in them is typed by hand.
 
-The warm figures are of runs through the loop built ahead of time, as every run after the
-first plays: the script builds it (if it can) before timing them.
+The warm figures are of runs through the C engine the install built, as every run plays
+(``games_loop`` in the figures says which loop played).
 
 The C engine also measures the machine: ``machine_speed`` is its games/s over the 600,000
 games/s of the machine the floors were set on, and each ``*_s`` time is printed again as
@@ -134,7 +133,9 @@ def cold_leaves_run_seconds() -> dict[str, float]:
         env = {"NUMBA_CACHE_DIR": "", "LEAVES_CACHE_DIR": f"{cache}/leaves",
                "XDG_CACHE_HOME": f"{cache}/xdg"}  # fmt: skip
         env = {k: v for k, v in env.items() if v}
-        base = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "LEAVES_AOT")}
+        base = {
+            k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "LEAVES_ENGINE")
+        }
         first = _cli_seconds(["run"], env=env, base=base)
         second = _cli_seconds(["run"], env=env, base=base)
         return {"cold_leaves_run_s": first, "second_leaves_run_s": second}
@@ -240,10 +241,10 @@ def per_turn(games: int, repeats: int) -> dict[str, Any]:
 
 def run(quick: bool, cold: bool, repeats: int) -> dict[str, Any]:
     res: dict[str, Any] = {"machine": machine()}
-    from strategies.compiled import aot
+    from strategies.compiled import engine
 
-    # every run after the first plays through the loop built ahead of time: build it now
-    res["loop_built_ahead"] = bool(aot.available() and aot.build())
+    # runs play in the C engine the install built; else in numba's loop (say which)
+    res["games_loop"] = "C engine" if engine.available() else f"numba ({engine.why_not()})"
     res.update(random_play(50_000 if quick else 200_000, repeats))
     res.update(per_turn(5_000 if quick else 20_000, repeats))
     res["tournament_10k_s"] = tournament_seconds(10_000, None, repeats)

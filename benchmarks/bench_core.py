@@ -8,7 +8,7 @@ One core; the compiled figure is the best of the repeats (the machine may be sha
 median is printed next to it. Deal included, compile time excluded.
 
 ``--policies``: each policy plays all four seats of the same ``--games`` deals through the
-games loop a tournament runs (the ahead-of-time module when built, else numba's JIT); ns per
+games loop a tournament runs (the C engine when built, else numba's JIT); ns per
 turn of CPU time (min, median, max of the repeats) and a digest of the games played, so two
 builds compared on the same seed can be checked to play the very same games. To compare two
 versions of the code, run both alternately, several times, on the same seed.

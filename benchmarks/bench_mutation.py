@@ -453,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     ap.add_argument("--tests", nargs="+", help="test files instead of the module's own")
     a = ap.parse_args(argv)
-    os.environ.setdefault("LEAVES_AOT", "0")
+    os.environ.setdefault("LEAVES_ENGINE", "numba")  # the mutated Python, not the C engine
     os.environ["HYPOTHESIS_PROFILE"] = "ci"  # derandomized: the same verdicts every run
     unknown = [m for m in a.modules if m not in MODULES]
     if unknown:

@@ -9,3 +9,9 @@ their randomness from here, so one seed means the same games on every path.
 """
 
 from __future__ import annotations
+
+from .kernel_cache import KERNEL_PACKAGES, use_keyed_cache
+
+# numba's cache in the folder keyed by every kernel package's sources, before any kernel module
+# imports numba (modules that import numba directly would else write next to their sources)
+use_keyed_cache(KERNEL_PACKAGES)

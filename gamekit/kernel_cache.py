@@ -12,13 +12,18 @@ used folders are kept.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["cache_root", "source_key", "use_keyed_cache"]
+__all__ = ["KERNEL_PACKAGES", "cache_root", "source_key", "use_keyed_cache"]
+
+KERNEL_PACKAGES = ("gamekit", "leaves", "ligretto", "strategies")
+"""The packages whose modules define numba kernels: one key for all of them, set when
+``gamekit`` is imported (before any kernel module can import numba)."""
 
 KEEP = 3
 """Keyed kernel folders kept (the current one and the most recently used others)."""
@@ -41,7 +46,13 @@ def _sources(modules: Iterable[str]) -> list[Path]:
     for top in sorted({m.partition(".")[0] for m in modules}):
         mod = sys.modules.get(top)
         path = getattr(mod, "__file__", None)
-        if not path:
+        if not path:  # not imported yet: found without importing it
+            try:
+                spec = importlib.util.find_spec(top)
+            except (ImportError, ValueError):
+                spec = None
+            path = spec.origin if spec is not None else None
+        if not path or not path.endswith(".py"):
             continue
         path = Path(path)
         if path.name == "__init__.py":

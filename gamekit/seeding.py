@@ -81,7 +81,7 @@ def splitmix64(states: np.ndarray | int, index: int = 0) -> np.ndarray:
 
     numpy runs ``mix64``'s own source over the whole array (its uint64 arithmetic wraps as
     the kernel's does), so seeding an expert match's games needs no compiled code: a run
-    through the loop built ahead of time never loads numba for it.
+    through the C engine never loads numba for it.
     """
     a = np.asarray(states, dtype=np.uint64)
     with np.errstate(over="ignore"):

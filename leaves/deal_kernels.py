@@ -20,7 +20,6 @@ from typing import NamedTuple
 import numpy as np
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from gamekit.rng import below_step, rng_below, rng_new
 
 from .board import (
@@ -133,7 +132,7 @@ def setup_for(rules: Rules, n_players: int, hand_size: int | None = None) -> Set
     return setup
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def deal_unchecked(board, setup, rng, first_player, deck):
     """``board_deal`` without its checks, into the scratch ``deck`` (int64[MAX_DECK]): for
     loops whose caller has checked the ``Setup`` once (no allocation, no exception to
@@ -171,7 +170,7 @@ def deal_unchecked(board, setup, rng, first_player, deck):
     board[META, M_RULES] = setup.flags
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def deal_into(board, setup, rng, first_player, deck):
     """``deal_unchecked`` with the checks of ``board_deal``: ``deck`` is an int64[MAX_DECK]
     scratch buffer, so bulk loops deal without allocating."""

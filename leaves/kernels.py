@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from gamekit.rng import rng_below, rng_new, rng_next, rng_seed, rng_uniform
 
 from .board import (
@@ -138,7 +137,7 @@ def is_terminal(board):
     return board[META, M_WINNER] >= 0 or board[META, M_TURN] >= board[META, M_LIMIT]
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def hand_size(board, seat):
     """Cards in ``seat``'s hand."""
     total = 0
@@ -206,14 +205,14 @@ def _legal_into(board, out):
     return _takes_into(board, out, n)
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def legal_actions(board, out):
     """Write the legal action ids, ascending, into ``out`` (int64[N_ACTION_IDS + 8]); return
     how many."""
     return _legal_into(board, out)
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def is_legal(board, aid):
     """True when action id ``aid`` is legal for the seat to act (False for a finished game)."""
     if aid < 0 or aid >= N_ACTION_IDS:
@@ -412,7 +411,7 @@ def _random_action(board, rng):
         v += 1
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def random_action(board, rng):
     """A uniformly random legal action id: ``legal[rng_below(rng, n_legal)]`` without a list.
 
@@ -429,7 +428,7 @@ def _playout(board, rng):
     return np.int64(board[META, M_WINNER])
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def random_playout(board, rng):
     """Play uniformly random legal actions to the end; return the winner or -1 (unfinished)."""
     return _playout(board, rng)

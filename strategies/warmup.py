@@ -1,73 +1,39 @@
-"""Load (or, on a first run, compile) only the compiled loop a run needs, up front.
+"""Ready the games loop a run needs, up front, and say whether that means compiling.
 
-Without this a fresh install's first run would sit silent for many seconds inside its first
-batch. ``loop_cached`` says whether a games loop for the run's policy kinds (which expert
-matches play in waves too) is ready: built ahead of time (``compiled.aot``), or a loop that
-covers those kinds in numba's on-disk cache (``compiled.specialize``, or the loop over every
-kind); a caller then says "compiling (first run only)" only when it will compile.
-``warm_up`` loads that loop alone (never ``ismcts``): a loop already cached that covers the
-kinds, else it compiles the loop for exactly those kinds (seconds for a few simple
-heuristics, not the minute every built-in takes), and then starts the ahead-of-time build in
-the background.
+The loop runs in the C engine (``compiled.engine``), which the install built: nothing to
+compile, and ``loop_cached`` is True. Where there is no C engine (no C compiler, or
+``LEAVES_ENGINE=numba``) the loop is numba's, which a first run compiles: ``warm_up`` plays
+one game through it before the run starts, so the run can say "compiling (first run only)"
+instead of sitting silent inside its first batch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gamekit import numba_internals
-
-from .compiled import N_KINDS, aot, engine, loops, specialize
+from .compiled import engine, loops
 
 __all__ = ["loop_cached", "loop_releases_gil", "warm_up"]
 
-
-def _kinds(kinds: Iterable[int] | None) -> tuple[int, ...]:
-    """The run's kinds; ``None`` (not said) means every kind."""
-    return tuple(range(N_KINDS)) if kinds is None else specialize.kind_set(kinds)
+_warm = False
 
 
 def loop_cached(expert: bool = False, kinds: Iterable[int] | None = None) -> bool:
-    """True when the games loop for policy ``kinds`` (default: every kind) is built ahead of
-    time for these sources, or a loop covering them is loaded or in numba's cache.
-
-    ``expert`` matches play in waves of that same loop.
-    """
-    if engine.available() or aot.loop() is not None:
-        return True
-    ks = _kinds(kinds)
-    if specialize.covering(ks) is not None:
-        return True
-    return numba_internals.in_cache(loops._batch)
+    """True when the games loop needs no compile: the C engine, or numba's loop already
+    compiled in this process. (``expert`` matches and any ``kinds`` play in the same loop.)"""
+    return _warm or engine.available()
 
 
 def loop_releases_gil() -> bool:
-    """True when the games loop runs use releases the GIL while it plays: the module built
-    ahead of time when it is there (``aot.releases_gil``), else numba's JIT loops, which
-    are compiled with ``nogil``."""
-    if engine.available():
-        return True
-    return aot.releases_gil() if aot.loop() is not None else True
+    """True: the C engine's calls (ctypes) and numba's loop (``nogil``) both release the GIL
+    while they play, so a run plays in threads of one process (``tournaments.local``)."""
+    return True
 
 
 def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:
-    """Load the games loop for policy ``kinds`` (default: every kind), compiling it if no
-    loop covering them is cached; then start the ahead-of-time build in the background."""
-    if engine.available():
+    """Load the games loop: the C engine, else numba's loop, compiled by one game."""
+    global _warm
+    if _warm or engine.available():
         return
-    ks = _kinds(kinds)
-    if aot.loop() is None and specialize.covering(ks) is None:
-        if kinds is None or numba_internals.in_cache(loops._batch):
-            _play_one()  # the loop over every kind
-        else:
-            try:
-                specialize.compile_for(ks)
-            except OSError:  # a cache folder it cannot write: the loop over every kind
-                _play_one()
-    if aot.loop() is None:
-        aot.build_in_background()
-
-
-def _play_one() -> None:
-    """One game through ``loops._batch`` itself (numba compiles or loads it)."""
-    specialize.play_one(loops._batch)
+    loops.play_batch_compiled([1, 1, 1], [[0.0] * loops.N_PARAMS] * 3, [0], [0], 1000)
+    _warm = True

@@ -14,10 +14,6 @@ from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
 
-# Runs use numba's JIT (its cache warm in the checkout) unless a test builds the ahead-of-time
-# loop itself (tests/test_aot.py): a build per edit of the kernels would cost every session.
-os.environ.setdefault("LEAVES_AOT", "0")
-
 settings.register_profile(
     "ci",
     max_examples=60,

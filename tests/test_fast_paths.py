@@ -286,9 +286,10 @@ def test_importing_the_packages_loads_no_numba_until_a_kernel_runs():
         "b = K.deal_board(4, 7)\n"  # a kernel call: numba loads, every kernel becomes real
         "import numba\n"
         "from numba.core.registry import CPUDispatcher\n"
-        "from strategies.compiled import dispatch, loop_template, loops\n"
+        "from strategies.builtin import counter\n"
+        "from strategies.compiled import dispatch, loops\n"
         "print('numba' in sys.modules, isinstance(loops.play_to_end, CPUDispatcher),"
-        " isinstance(loop_template.policy_counter, CPUDispatcher),"
+        " isinstance(counter.policy_counter, CPUDispatcher),"
         " isinstance(dispatch.decide, CPUDispatcher))\n"
     )
     first, second = _run(code).splitlines()

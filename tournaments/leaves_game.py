@@ -238,8 +238,8 @@ class LeavesGame(GameBase):
 
     def plays_without_gil(self, payloads: Sequence[Any], expert: bool) -> bool:
         """True when every entrant is a compiled policy and the compiled loop a run uses
-        releases the GIL while it plays (numba's JIT loops do; the ahead-of-time module does
-        when its build could make it so): the run's players are then threads."""
+        releases the GIL while it plays (the C engine's calls and numba's JIT loops do): the
+        run's players are then threads."""
         if not all(self.strategy(p).compiled() is not None for p in payloads):
             return False
         from strategies import warmup

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from leaves.board import M_HI, M_LO, META
 
 from ..policy.features import (
@@ -30,7 +29,7 @@ COUNTER_PARAMS = declare(
 _W = COUNTER_PARAMS.index
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_counter(board, seat, sizes, params, rng, work):
     """Card counter: plays ends the unseen cards are unlikely to answer.
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 
 from ._base import CompiledBuiltin
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_random(board, seat, sizes, params, rng, work):
     """Uniform over the legal ids: ``legal[rng_below(rng, n_legal)]`` (``kernels``' draw)."""
     return K.random_action(board, rng)

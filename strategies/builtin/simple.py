@@ -14,7 +14,6 @@ written as a plain first-best loop.
 from __future__ import annotations
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from leaves.board import HANDS, M_HI, M_LO, META
 from leaves.rules import PASS_ID, TAKE_BASE
 
@@ -24,7 +23,7 @@ from ._base import CompiledBuiltin
 
 
 # ----------------------------------------------------------------------------- low
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_low(board, seat, sizes, params, rng, work):
     """Whole group of the lowest playable value; else take the value held most."""
     lo = board[META, M_LO]
@@ -62,7 +61,7 @@ class LowStrategy(CompiledBuiltin):
 
 
 # ----------------------------------------------------------------------------- high
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_high(board, seat, sizes, params, rng, work):
     """Whole group of the highest playable value; else take the value held most."""
     lo = board[META, M_LO]
@@ -99,7 +98,7 @@ class HighStrategy(CompiledBuiltin):
 
 
 # ----------------------------------------------------------------------------- minimal
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_minimal(board, seat, sizes, params, rng, work):
     """Fewest cards allowed; ties: no split, then lowest value. Wins when it can."""
     lo = board[META, M_LO]
@@ -141,7 +140,7 @@ GREEDY_PARAMS = declare(
 _G = GREEDY_PARAMS.index
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_greedy(board, seat, sizes, params, rng, work):
     """Biggest whole group; ties to the value farther from 7 (then the lower).
 
@@ -195,7 +194,7 @@ PATIENT_PARAMS = declare(
 _P = PATIENT_PARAMS.index
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_patient(board, seat, sizes, params, rng, work):
     """Sheds whole groups, biggest first; rather than shed a lone card it passes to grow a pair
     (while its hand has at least ``min_hand`` cards)."""
@@ -232,7 +231,7 @@ class PatientStrategy(CompiledBuiltin):
 
 
 # ----------------------------------------------------------------------------- blocker
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_blocker(board, seat, sizes, params, rng, work):
     """Whole group of the most extreme playable value (1s and 13s first); ties to the bigger."""
     lo = board[META, M_LO]

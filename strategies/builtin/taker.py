@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from leaves.board import HANDS, M_HI, M_LO, META
 
 from ..policy.features import TakeWeights, group_needs, need_of, play_id, take_scored
@@ -18,7 +17,7 @@ TAKER_PARAMS = declare(
 _W = TAKER_PARAMS.index
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_taker(board, seat, sizes, params, rng, work):
     """Plays its smallest whole group (ties to the value nearest 7); takes by ``take_scored``."""
     lo = board[META, M_LO]

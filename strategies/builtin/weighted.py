@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import Action, PlayerView
 from leaves.board import HANDS, M_HI, M_LO, META, TABLE
 from leaves.rules import MAX_COPIES
@@ -66,7 +65,7 @@ def _take_bound(board, seat, lo, hi, params):
     return ub
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def policy_weighted(board, seat, sizes, params, rng, work):
     """Linear score of a feature vector per legal action; the best score wins (ties: lowest id).
 

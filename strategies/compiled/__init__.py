@@ -7,9 +7,9 @@ its own hand row, the public rows (table, removed, known) and META, plus ``sizes
 seat's public hand size). It never reads another hand or the undealt row, so:
 
 * ``dispatch.decide`` picks the kernel by kind; the compiled loops (``loops``) play whole
-  batches of games between any built-ins with it, and ``ismcts`` plays its playouts with it
-  (all three are written once, in ``loop_template``; ``docs/architecture.md``, "How the games
-  loop is compiled", tells how it is compiled);
+  batches of games between any built-ins with it, and ``ismcts`` plays its playouts with it;
+  the same loop and policies in C (``engine``, ``csrc/``) play the same games without a
+  compile (``docs/architecture.md``, "How the games loop is compiled");
 * ``bridge.decide_view`` calls the same kernel on ``leaves.board.public_board(view)`` for a
   built-in's Python ``choose``, so both paths decide alike.
 """

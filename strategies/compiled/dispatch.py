@@ -2,27 +2,37 @@
 
 A policy kind is a built-in's index in ``POLICIES`` (its class attribute ``kind``). Every
 kernel has the same signature ``(board, seat, sizes, params, rng, work)``, so ``decide`` is
-one plain ``if`` chain a compiled loop can call for any seat. It is written once, in
-``loop_template`` (with the loop that calls it); ``decide`` here is that module's, over every
-kind. Adding a built-in means adding its class to ``strategies.builtin.BUILTINS`` and one
-branch (and one ``playable`` line) there (``tests/test_builtins.py`` checks both agree).
-
-``playable`` is how a loop for some kinds only binds each kernel (``loop_template``).
+one plain ``if`` chain a compiled loop can call for any seat. The C engine's ``decide``
+(``csrc/policies.h``) is the same chain in the same order; adding a built-in means its class
+in ``strategies.builtin.BUILTINS``, one branch here and one there
+(``tests/test_builtins.py`` and ``tests/test_engine_c.py`` check they agree).
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from gamekit.jit import njit
 
 from ..builtin import BUILTINS
+from ..builtin.counter import policy_counter
+from ..builtin.random_ import policy_random
+from ..builtin.simple import (
+    policy_blocker,
+    policy_greedy,
+    policy_high,
+    policy_low,
+    policy_minimal,
+    policy_patient,
+)
+from ..builtin.taker import policy_taker
+from ..builtin.weighted import policy_weighted
+
+__all__ = ["ALL_KINDS", "COUNTS", "N_KINDS", "POLICIES", "decide"]
 
 POLICIES = BUILTINS
 """Every compiled built-in, in kind order (``POLICIES[k].kind == k``)."""
+
 N_KINDS = len(POLICIES)
 ALL_KINDS = tuple(range(N_KINDS))
 
@@ -30,59 +40,36 @@ COUNTS = np.array([bool(cls.classifier["uses_card_counting"]) for cls in POLICIE
 """``COUNTS[k]``: kind ``k`` reads the card counts ``play_to_end`` keeps through a game
 (``policy.counting``); a table without such a seat skips keeping them."""
 
-CALLED = ("counter", "weighted")
-"""Built-ins a loop built with ``INLINE`` still calls: every other policy's body is inlined
-into its ``decide`` (no call per decision, a fifth faster). These two are large."""
-
 for _k, _cls in enumerate(POLICIES):
     if _cls.kind != _k:
         raise RuntimeError(f"{_cls.__name__}.kind is {_cls.kind}, its place in POLICIES is {_k}")
 
-_KIND_OF = {cls.policy.__name__: cls.kind for cls in POLICIES}
-
 
 @njit(cache=True, inline="always")
-def absent(board, seat, sizes, params, rng, work):
-    """The kernel of a kind a loop does not play: never asked (a loop plays only batches
-    whose kinds it holds), so compiling the loop compiles no policy it does not play."""
+def decide(kind, params, board, seat, sizes, rng, work):
+    """Action id chosen by policy ``kind`` for ``seat`` (the seat to act) on ``board``.
+
+    ``params`` float64[N_PARAMS]; ``sizes`` int64[SEAT_SLOTS] public hand sizes; ``rng`` a
+    kernel RNG (only stochastic policies draw from it); ``work`` int64[WORK_SIZE] scratch.
+    """
+    if kind == 0:
+        return policy_random(board, seat, sizes, params, rng, work)
+    if kind == 1:
+        return policy_low(board, seat, sizes, params, rng, work)
+    if kind == 2:
+        return policy_high(board, seat, sizes, params, rng, work)
+    if kind == 3:
+        return policy_minimal(board, seat, sizes, params, rng, work)
+    if kind == 4:
+        return policy_greedy(board, seat, sizes, params, rng, work)
+    if kind == 5:
+        return policy_patient(board, seat, sizes, params, rng, work)
+    if kind == 6:
+        return policy_blocker(board, seat, sizes, params, rng, work)
+    if kind == 7:
+        return policy_counter(board, seat, sizes, params, rng, work)
+    if kind == 8:
+        return policy_taker(board, seat, sizes, params, rng, work)
+    if kind == 9:
+        return policy_weighted(board, seat, sizes, params, rng, work)
     return -1
-
-
-def playable(kernel: Any, kinds: Sequence[int], inline: bool) -> Any:
-    """The kernel a loop for ``kinds`` calls for policy ``kernel``: ``absent`` for a kind not
-    in ``kinds``; with ``inline`` a small policy's body is inlined (``CALLED`` stay calls)."""
-    cls = POLICIES[_KIND_OF[kernel.__name__]]
-    if cls.kind not in kinds:
-        return absent
-    if inline and cls.name not in CALLED:
-        return njit(inline="always")(kernel.py_func)
-    return kernel
-
-
-@njit(cache=True, inline="always")
-def skip_count_start(board, work):
-    """``counting.count_start`` in a loop none of whose kinds reads the counts."""
-    return None
-
-
-@njit(cache=True, inline="always")
-def skip_count_action(board, aid, work):
-    """``counting.count_action`` in a loop none of whose kinds reads the counts."""
-    return None
-
-
-# The one ``decide``, over every kind (the template imports the names above first).
-from .loop_template import decide  # noqa: E402
-
-__all__ = [
-    "ALL_KINDS",
-    "CALLED",
-    "COUNTS",
-    "N_KINDS",
-    "POLICIES",
-    "absent",
-    "decide",
-    "playable",
-    "skip_count_action",
-    "skip_count_start",
-]

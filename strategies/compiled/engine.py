@@ -136,7 +136,7 @@ def _setup(setup: Any) -> _Setup:
 
 
 def play_games(seats: Any, games: Any, out: Any, buf: Any = None) -> int:
-    """``loop_template.play_games`` over the same ``layout`` structures (``buf`` unused: the
+    """``loops._batch`` over the same ``layout`` structures (``buf`` unused: the
     C loop keeps its scratch on its stack). Arrays must be contiguous, of ``layout``'s types."""
     kinds, params = seats
     record = bool(games.record)

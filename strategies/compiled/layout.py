@@ -1,31 +1,26 @@
-"""The games loop's arguments as named structures, and the signature they are compiled for.
+"""The games loop's arguments as named structures.
 
-The batch loop (``loop_template.play_games``) takes four: ``Seats`` (each seating's policy
+The batch loop (``loops._batch``, and the C engine's over the same arrays) takes four: ``Seats`` (each seating's policy
 kinds and parameters), ``Games`` (the seeds and seating of each game, the turn limit, whether
 to record), ``Results`` (what it writes, one entry per game) and ``Buffers`` (the scratch it
 reuses game after game: it allocates nothing, which keeps its first compile short). numba
-passes a NamedTuple of arrays as its arrays, at no cost, and the module built ahead of time
-exports the loop over these same structures (numba.pycc unboxes any tuple), so the classes
-below are the one list of fields: the exported signature (``numba_signature``) and the text
-hashed into the built module's key (``signature_text``) are both read off instances built
-by the allocators here, which are the very ones ``loops`` passes.
+passes a NamedTuple of arrays as its arrays, at no cost, and ``engine.play_games`` hands
+the same arrays to C, so the classes below are the one list of fields.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from leaves.board import BOARD_ROWS, SEAT_SLOTS
-from leaves.deal_kernels import Setup, setup_for
+from leaves.deal_kernels import Setup
 from leaves.rules import MAX_DECK, N_VALUES
-from leaves.ruleset import DEFAULT_RULES
 
 from ..policy.counting import WORK_SIZE
-from ..policy.params import N_PARAMS
 
-__all__ = ["Buffers", "Games", "Results", "Seats", "example", "numba_signature", "signature_text"]
+__all__ = ["Buffers", "Games", "Results", "Seats"]
 
 
 class Seats(NamedTuple):
@@ -93,32 +88,3 @@ class Buffers(NamedTuple):
             np.zeros(MAX_DECK, np.int64),
             np.zeros(4, np.uint64),
         )
-
-
-def example(n: int = 4) -> tuple[Seats, Games, Results, Buffers]:
-    """Arguments of the batch loop for one game of ``n`` seats, with the types of every call."""
-    seeds = np.zeros(1, np.uint64)
-    seats = Seats(np.zeros((1, n), np.int64), np.zeros((1, n, N_PARAMS), np.float64))
-    games = Games(np.zeros(1, np.int64), seeds, seeds.copy(), False, setup_for(DEFAULT_RULES, n))
-    return seats, games, Results.empty(1, n, 1, False), Buffers.new()
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, tuple):
-        return f"{type(value).__name__}({', '.join(_text(v) for v in value)})"
-    if isinstance(value, np.ndarray):
-        order = "C" if value.flags.c_contiguous else "A"
-        return f"{value.dtype}[{value.ndim}d,{order}]"
-    return type(value).__name__
-
-
-def signature_text() -> str:
-    """The loop's signature in words (numba not imported): hashed into the built module's key."""
-    return f"int64({', '.join(_text(a) for a in example())})"
-
-
-def numba_signature() -> Any:
-    """The loop's numba signature, the one the module built ahead of time exports."""
-    from numba import typeof, types
-
-    return types.int64(*map(typeof, example()))

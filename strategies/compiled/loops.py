@@ -1,17 +1,12 @@
-"""The compiled game loops: whole batches of games between built-in policies, no Python call
-per decision.
+"""The games loops: whole batches of games between built-in policies, no Python call per
+decision.
 
-``play_to_end`` is the one loop that plays a dealt board out (the batch loop and the search's
-playouts, cut after some turns or not, both use it); ``play_batch_compiled`` deals game ``g``
-from ``deal_seeds[g]`` (``kernels.board_deal``, as the Python path does) and plays it with a
-kernel RNG from ``play_seeds[g]``, at one table or under per-game seatings (a tournament
-chunk in one call). Both loops are written once, in ``loop_template`` (this module's
-``play_to_end`` and ``_batch`` are its functions, over every kind), and take their arrays
-as the NamedTuples of ``layout``.
-
-A batch runs the ahead-of-time compiled copy of the loop (``aot``) when one is built, else
-numba's JIT: a copy of the loop for just the kinds a run uses (``specialize``) when one was
-compiled, else ``_batch`` over every kind.
+``play_to_end`` plays a dealt board out (the batch loop and the search's playouts, cut after
+some turns or not, both use it); ``play_batch_compiled`` deals game ``g`` from
+``deal_seeds[g]`` and plays it with a kernel RNG from ``play_seeds[g]``, under per-game
+seatings (a tournament chunk in one call). A batch runs in the C engine (``engine``, built by
+the install); these numba loops are its reference and its fallback where no C compiler was
+found (or with ``LEAVES_ENGINE=numba``). Both take their arrays as ``layout``'s NamedTuples.
 """
 
 from __future__ import annotations
@@ -19,16 +14,17 @@ from __future__ import annotations
 import numpy as np
 
 from gamekit.jit import njit
+from leaves import kernels as K
+from leaves.board import HANDS, M_CUR, M_FIRST, M_LIMIT, M_N, M_ROUND, M_TURN, M_WINNER, META
 from leaves.deal_kernels import setup_for
-from leaves.rules import MAX_COPIES, PASS_ID, TAKE_BASE
+from leaves.rules import MAX_COPIES, N_VALUES, PASS_ID, TAKE_BASE
 from leaves.ruleset import DEFAULT_RULES, Rules
 
+from ..policy.counting import count_action, count_start, count_stop
 from ..policy.params import N_PARAMS
-from . import aot, engine, specialize
-from .dispatch import N_KINDS
+from . import engine
+from .dispatch import COUNTS, N_KINDS, decide
 from .layout import Buffers, Games, Results, Seats
-from .loop_template import play_games as _batch
-from .loop_template import play_to_end
 
 __all__ = [
     "Seats",
@@ -46,6 +42,70 @@ def track_size(sizes, p, aid):
         sizes[p] += 1 if aid != PASS_ID else 0
     else:
         sizes[p] -= aid % MAX_COPIES + 1
+
+
+@njit(cache=True)
+def play_to_end(board, seats, sizes, rng, work, rec, record, turns):
+    """Play ``board`` (a full board) to the end, or for at most ``turns`` turns when
+    ``turns > 0``, seat ``p`` by policy ``seats.kinds[p]`` with ``seats.params[p]``
+    (``layout.Seats``); ``sizes`` ends as every seat's cards left. Returns the turns played,
+    which are written to ``rec`` when ``record``.
+
+    The card counts of ``counter`` and ``weighted`` (``counting``) follow the board here,
+    action by action, when a seat reads them (``dispatch.COUNTS``), and are marked stale
+    again on return: the board is this loop's alone only while it runs.
+    """
+    kinds, params = seats.kinds, seats.params
+    n = board[META, M_N]
+    for i in range(n):
+        total = 0
+        for v in range(N_VALUES):
+            total += board[HANDS + i, v]
+        sizes[i] = total
+    counts = False  # whether a seat reads the counts: else the table skips keeping them
+    for i in range(n):
+        counts |= COUNTS[kinds[i]]
+    if counts:
+        count_start(board, work)
+    t = 0
+    while board[META, M_WINNER] < 0 and board[META, M_TURN] < board[META, M_LIMIT]:
+        if turns > 0 and t == turns:
+            break
+        p = board[META, M_CUR]
+        aid = decide(kinds[p], params[p], board, p, sizes, rng, work)
+        if counts:
+            count_action(board, aid, work)
+        K.apply_tracked(board, aid, sizes, True)
+        if record:
+            rec[t] = aid
+        t += 1
+    count_stop(work)
+    return t
+
+
+@njit(cache=True, nogil=True)
+def _batch(seats, games, out, buf):
+    """Play every game of ``games`` (``layout.Games``) into ``out`` (``layout.Results``),
+    game ``g`` seated by ``seats.kinds[games.seating[g]]`` with ``seats.params[...]``.
+    ``buf`` (``layout.Buffers``) is the scratch. Returns the number of games."""
+    n = seats.kinds.shape[1]
+    board, sizes, work, deck, rng = buf
+    for g in range(games.deal_seeds.shape[0]):
+        r = games.seating[g]
+        K.rng_seed(rng, games.deal_seeds[g])
+        K.deal_unchecked(board, games.setup, rng, np.int64(-1), deck)
+        out.first[g] = board[META, M_FIRST]
+        K.rng_seed(rng, games.play_seeds[g])
+        rec = out.actions[g if games.record else 0]  # a dummy row when not recording
+        table = Seats(seats.kinds[r], seats.params[r])
+        play_to_end(board, table, sizes, rng, work, rec, games.record, 0)
+        for i in range(n):
+            out.left[g, i] = sizes[i]
+        out.winner[g] = board[META, M_WINNER]
+        out.turns[g] = board[META, M_TURN]
+        out.rounds[g] = board[META, M_ROUND]
+        out.unfinished[g] = board[META, M_WINNER] < 0
+    return games.deal_seeds.shape[0]
 
 
 def _check_table(
@@ -81,9 +141,8 @@ def _run(
     rules: Rules = DEFAULT_RULES,
 ) -> Results:  # fmt: skip
     """Check the arguments, allocate the loop's results and scratch and run ``loop``
-    (default: the ahead-of-time module, else a loop compiled for these kinds, else
-    ``_batch``) under ``rules`` with ``turn_limit``. ``actions`` is one dummy row unless
-    ``record``."""
+    (default: the C engine's, else numba's ``_batch``) under ``rules`` with ``turn_limit``.
+    ``actions`` is one dummy row unless ``record``."""
     kinds, params = _check_table(kinds, params, rules)
     d, p = _seeds(deal_seeds, "deal_seeds"), _seeds(play_seeds, "play_seeds")
     if d.shape != p.shape:
@@ -103,12 +162,8 @@ def _run(
         rules = rules.replace(turn_limit=limit)
     games = Games(seating, d, p, bool(record), setup_for(rules, n))
     out = Results.empty(d.shape[0], n, limit, bool(record))
-    if loop is None and engine.available():
-        loop = engine.play_games  # the loop in C, built by the install
     if loop is None:
-        loop = aot.loop()  # the same loop compiled ahead of time, when built
-    if loop is None:  # else one compiled for the run's kinds, when there is one
-        loop = specialize.covering(kinds.ravel().tolist()) or _batch
+        loop = engine.play_games if engine.available() else _batch
     loop(Seats(kinds, params), games, out, Buffers.new())
     return out
 
