@@ -15,7 +15,10 @@ _spec = importlib.util.spec_from_file_location("cbuild", Path("gamekit") / "cbui
 cbuild = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cbuild)
 
-ENGINES = {"strategies.compiled._engine": Path("strategies") / "compiled" / "csrc"}
+ENGINES = {
+    "strategies.compiled._engine": Path("strategies") / "compiled" / "csrc",
+    "ligretto._engine": Path("ligretto") / "csrc",
+}
 """Each extension module and the folder of its C sources."""
 
 setup(ext_modules=[Extension(**cbuild.extension(src, mod)) for mod, src in ENGINES.items()])

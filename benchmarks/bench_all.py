@@ -328,11 +328,11 @@ def _run_rows(res: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
     rows = []
     if "cold_leaves_run_s" in res:
         rows += [
-            ("first `leaves run` right after the install (empty caches, numba's compile included)",
+            ("first `leaves run` right after the install (empty caches; the install built the C "
+             "engine)",
              f"{res['cold_leaves_run_s']:.1f} s", "cold_leaves_run_s",
              "`python benchmarks/bench_all.py --cold`"),
-            ("second `leaves run` straight after it (the first left the loop compiling in the "
-             "background)", f"{res['second_leaves_run_s']:.1f} s", None,
+            ("second `leaves run` straight after it", f"{res['second_leaves_run_s']:.1f} s", None,
              "`python benchmarks/bench_all.py --cold`"),
         ]  # fmt: skip
     if "leaves_run_s" in res:

@@ -2,12 +2,13 @@
 
 Everyone plays at once: ``State`` (immutable) and ``PlayerView`` hold a round and what one seat
 sees; ``engine.play_round`` plays a round of ``Player`` objects in real time (Python path);
-``compiled.play_rounds`` plays many rounds of policy vectors in numba (tournament path);
+``compiled.play_rounds`` plays many rounds of policy vectors compiled (tournament path: the
+C engine, ``cengine``, else the numba kernels of ``round_loop``);
 ``record`` writes and replays round records; ``match`` plays games to a target.
 
 The names below are imported on first use (PEP 562): reading the rules' constants
 (``ligretto.rules``), as the game's plug-in does when a command lists the installed games,
-loads no numba.
+loads no numba; nor does playing, where the C engine is there.
 """
 
 from __future__ import annotations

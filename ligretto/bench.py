@@ -1,5 +1,8 @@
 """Throughput of Ligretto rounds on one core: the compiled round loop and the Python path.
 
+The compiled loop is the C engine's (``ligretto.cengine``) where it can be had, else numba's
+(``LEAVES_ENGINE=numba`` asks for numba); ``engine`` in the result says which was timed.
+
 ``rounds_per_second`` is wall-clock (best of the repeats); ``rounds_per_cpu_second`` divides by
 the process's CPU time instead, which a machine shared with other jobs disturbs less.
 
@@ -44,8 +47,9 @@ def run_bench(
     repeats: int = DEFAULT_REPEATS,
 ) -> dict[str, Any]:
     """Rounds per second of the compiled loop (best of ``repeats``) and of the Python path."""
-    import numba
+    from importlib.metadata import version
 
+    from . import cengine
     from .engine import play_round
     from .policy import PolicyPlayer
 
@@ -82,7 +86,8 @@ def run_bench(
         "mean_round_seconds": float(batch.time_ms.mean() / 1000),
         "mean_plays": float(batch.plays.mean()),
         "blockade_share": float((batch.ended_by == ENDED_BLOCKADE).mean()),
-        "numba_version": numba.__version__,
+        "engine": "c" if cengine.available() else "numba",  # which loop was timed
+        "numba_version": version("numba"),
         "numpy_version": np.__version__,
         "python_version": platform.python_version(),
         "machine": platform.machine(),

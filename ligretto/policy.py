@@ -6,16 +6,20 @@ top) and whether it holds back a 1 that would mostly help others. The player loo
 one by one in its order and plays the first that fits (every card looked at costs time);
 ``ORDER_SCAN`` looks at all of them and picks at random among those that fit. Nothing fits:
 it turns hand cards (or waits when it has none). The Python path calls the same function, so
-both paths decide alike; strategies (``strategies.ligretto``) are named parameter sets.
+both paths decide alike; strategies (``strategies.ligretto``) are named parameter sets. The C
+engine restates it (``csrc/policy.h``) and is called instead where it is there; the numba
+kernels here are lazy (``gamekit.jit``), so importing this module loads no numba.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba as nb
 import numpy as np
 
+from gamekit.jit import njit
+
+from . import cengine
 from .rng import nb_below
 from .rules import N_COLOURS, N_VALUES
 from .timing import T_FLIP, T_LOOK, T_SPEED, T_SPREAD, T_THINK
@@ -57,7 +61,7 @@ class Own(NamedTuple):
     idle: int  # actions since its last play (a cautious player's patience counts them)
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def nb_target(card, piles):
     """-1 for a 1 (new pile), the first pile taking ``card``, or NO_TARGET."""
     colour = card // N_VALUES
@@ -70,7 +74,7 @@ def nb_target(card, piles):
     return NO_TARGET
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _holds(card, own):
     if own.stack_top == card or own.hand_top == card:
         return True
@@ -80,7 +84,7 @@ def _holds(card, own):
     return False
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _ok(card, params, want, own):
     """Does ``card`` fit (``want[colour, value]``: piles waiting for it) and is it not held
     back?"""
@@ -95,7 +99,7 @@ def _ok(card, params, want, own):
     )
 
 
-@nb.njit(cache=True, inline="always")
+@njit(cache=True, inline="always")
 def _card(src, j, own):
     if src == 0:
         return own.stack_top
@@ -104,7 +108,7 @@ def _card(src, j, own):
     return own.hand_top
 
 
-@nb.njit(cache=True, inline="always")
+@njit(cache=True, inline="always")
 def _source(order, step):
     """The source (0 stack top, 1 row, 2 hand-pile top) a player looks at ``step``-th."""
     if order == ORDER_ROW:
@@ -114,7 +118,7 @@ def _source(order, step):
     return step  # stack, row, hand (and a scan's order)
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _walk(order, target, params, want, own):
     """Look at the own face-up cards in ``order`` until fitting card number ``target`` (0:
     the first; -1: look at all): (source, slot, card or -1, cards looked at, cards that fit)."""
@@ -134,7 +138,7 @@ def _walk(order, target, params, want, own):
     return -1, -1, -1, looked, n_fit
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def nb_decide(params, piles, own, states, ri):
     """(kind, slot, card, pile, looked) for a player seeing ``piles`` and its ``own`` cards.
 
@@ -169,7 +173,7 @@ def reaction_of(params: np.ndarray):
     )
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _decide_seen(params, tops, row, stack_top, hand_top, can_flip, idle, state):
     """``nb_decide`` from a view's plain values (pile top cards, row, own tops, the policy
     stream's state): (kind, slot, card, pile, looked, the stream's next state)."""
@@ -191,10 +195,11 @@ def _decide_seen(params, tops, row, stack_top, hand_top, can_flip, idle, state):
 
 def decide_view(params: np.ndarray, view, rng):
     """The policy's ``Decision`` for a ``PlayerView`` (the Python path's call into the
-    compiled policy; ``rng`` is the seat's policy ``SplitMix`` stream, advanced in place)."""
+    compiled policy, in C when the engine is there, else numba's; ``rng`` is the seat's policy
+    ``SplitMix`` stream, advanced in place)."""
     from .engine import Decision
 
-    kind, slot, card, pile, looked, state = _decide_seen(
+    seen = (
         np.asarray(params, dtype=np.float64),
         np.asarray(view.pile_tops, dtype=np.int64).reshape(len(view.pile_tops)),
         np.asarray(view.row, dtype=np.int64),
@@ -202,8 +207,11 @@ def decide_view(params: np.ndarray, view, rng):
         int(view.hand_top),
         bool(view.can_flip),
         int(view.idle),
-        np.uint64(rng.state),
     )
+    got = cengine.decide_seen(*seen, rng.state) if cengine.available() else None
+    if got is None:  # numba (compiled at first use), or a view C leaves to it
+        got = _decide_seen(*seen, np.uint64(rng.state))
+    kind, slot, card, pile, looked, state = got
     rng.state = int(state)
     return Decision(KIND_NAMES[kind], int(slot), int(card), int(pile), int(looked))
 

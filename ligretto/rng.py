@@ -1,4 +1,4 @@
-"""The round's random streams, identical in Python and in the numba kernels.
+"""The round's random streams, identical in Python, in the numba kernels and in the C engine.
 
 A round draws everything (deals, reaction times, tie-breaks, reshuffles, policy choices) from
 streams derived from its two seeds, one stream per seat and purpose, so a seat's draws never
@@ -7,14 +7,20 @@ numbers. A stream is Vigna's splitmix64 as ``gamekit.seeding`` defines it for th
 (one source of the arithmetic): the stream of (seat, purpose) under ``seed`` starts at
 ``splitmix64_at(seed, seat + 16 * purpose)``, and each draw adds ``GAMMA`` to the state and
 mixes it (``mix64``). Only integer arithmetic is used, so both paths agree bit for bit.
+
+The Python path's draws (``SplitMix``, ``stream_seed``) run the C engine's arithmetic
+(``ligretto.cengine``) when it is there, else numba's: neither compiles anything at first use
+then. The numba twins are lazy kernels (``gamekit.jit``): importing this module loads no numba.
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from gamekit.jit import njit
 from gamekit.seeding import GAMMA, mix64, splitmix64_at
+
+from . import cengine
 
 MASK64 = (1 << 64) - 1
 _GAMMA = int(GAMMA)
@@ -27,6 +33,8 @@ DEAL, TIME, RECYCLE, POLICY = 0, 1, 2, 3
 
 def stream_seed(seed: int, seat: int, purpose: int) -> int:
     """The start state of seat ``seat``'s stream for ``purpose`` under ``seed``."""
+    if cengine.available():
+        return cengine.stream_seed(int(seed) & MASK64, seat, purpose)
     return int(splitmix64_at(np.uint64(int(seed) & MASK64), seat + PURPOSES * purpose))
 
 
@@ -40,6 +48,8 @@ class SplitMix:
 
     def next(self) -> int:
         self.state = (self.state + _GAMMA) & MASK64
+        if cengine.available():
+            return cengine.mix64(self.state)
         return int(mix64(np.uint64(self.state)))
 
     def below(self, n: int) -> int:
@@ -56,24 +66,24 @@ def shuffled(cards: list[int], rng: SplitMix) -> list[int]:
 
 
 # ---------------------------------------------------------------- numba twins
-@nb.njit(cache=True)
+@njit(cache=True)
 def nb_stream_seed(seed, seat, purpose):
     return splitmix64_at(np.uint64(seed), seat + PURPOSES * purpose)
 
 
-@nb.njit(cache=True, inline="always")
+@njit(cache=True, inline="always")
 def nb_next(states, i):
     """Advance stream ``states[i]`` and return 64 random bits."""
     states[i] = states[i] + GAMMA
     return mix64(states[i])
 
 
-@nb.njit(cache=True, inline="always")
+@njit(cache=True, inline="always")
 def nb_below(states, i, n):
     return np.int64(nb_next(states, i) % np.uint64(n))
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def nb_shuffle(cards, length, states, i):
     """Fisher-Yates of ``cards[:length]`` in place with stream ``states[i]``."""
     for k in range(length - 1, 0, -1):

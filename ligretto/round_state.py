@@ -1,18 +1,19 @@
 """The compiled round's state: one ``Round`` and one ``Schedule``, numba structrefs.
 
-A structref is one reference-counted pointer to named, mutable fields. The compiled round
-(``ligretto.compiled``) splits into small njit steps that all take the same round; a
-NamedTuple of two dozen arrays would cost an atomic reference count per array at every call
-of every step, a structref costs one. Its scalar fields (piles started, wanted cards, the
+A structref is one reference-counted pointer to named, mutable fields. The numba round loop
+(``ligretto.round_loop``, the C engine's twin) splits into small njit steps that all take the
+same round; a NamedTuple of two dozen arrays would cost an atomic reference count per array at
+every call of every step, a structref costs one. Its scalar fields (piles started, wanted cards, the
 counters) are mutable, which a tuple's are not. Both are built and used inside numba only.
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 from numba import types
 from numba.experimental import structref
+
+from gamekit.jit import njit
 
 from .rng import DEAL, POLICY, RECYCLE, TIME, nb_shuffle, nb_stream_seed
 from .rules import MAX_HAND, MAX_PILES, N_COLOURS, N_VALUES, SET_SIZE, STACK_SIZE
@@ -83,13 +84,13 @@ ROUND = RoundType(list(ROUND_FIELDS))
 SCHEDULE = ScheduleType(list(SCHEDULE_FIELDS))
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def nb_bit(card):
     """The card's bit in a card mask."""
     return np.uint64(1) << np.uint64(card)
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _streams(n, deal_seed, play_seed):
     """Every seat's four random streams."""
     states = np.empty(n * N_STREAMS, np.uint64)
@@ -101,7 +102,7 @@ def _streams(n, deal_seed, play_seed):
     return states
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _seat_arrays(r, n):
     """Empty per-seat arrays."""
     r.stack = np.empty((n, STACK_SIZE), np.int64)
@@ -117,7 +118,7 @@ def _seat_arrays(r, n):
     r.idle = np.zeros(n, np.int64)
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _deal(r):
     """Each seat's set shuffled by its DEAL stream: stack, a row of ``k``, the rest the hand."""
     k = r.k
@@ -139,7 +140,7 @@ def _deal(r):
         r.acc[s] = acc
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def new_round(params, n, k, deal_seed, play_seed, ev, record):
     """A dealt round with an empty centre; events go to ``ev`` when ``record``."""
     r = structref.new(ROUND)
@@ -166,7 +167,7 @@ def new_round(params, n, k, deal_seed, play_seed, ev, record):
     return r
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def new_schedule(n):
     """No action pending yet."""
     p = structref.new(SCHEDULE)

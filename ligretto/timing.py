@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
+
+from gamekit.jit import njit
 
 from .rng import SplitMix, nb_below
 from .rules import DEFAULT_SPEED
@@ -58,7 +59,7 @@ T_SPEED, T_THINK, T_LOOK, T_FLIP, T_SPREAD = range(len(TIMING_PARAMS))
 """Where a float vector holds the model for ``nb_duration`` (a policy vector starts so)."""
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def nb_duration(model, looked, flip, states, i):
     """``ReactionModel.duration`` with the model as a float vector (``T_*`` entries: the
     compiled twin)."""

@@ -144,10 +144,19 @@ def deal_state(
 ) -> State:
     """The dealt state for ``deal_seed`` under ``rules`` (same hands and first player as the
     compiled path)."""
-    from leaves.kernels import deal_board, state_from_board
+    from leaves.board import state_from_board
+    from leaves.deal_kernels import setup_for
+
+    from .compiled import engine
 
     rules = game_rules(rules, turn_limit)
-    board = deal_board(n_players, _seed_u64(deal_seed, "deal seed"), -1, rules=rules)
+    seed = _seed_u64(deal_seed, "deal seed")
+    if engine.available():  # the C engine's deal: no compile
+        board = engine.deal(setup_for(rules, n_players), seed)
+    else:
+        from leaves.kernels import deal_board
+
+        board = deal_board(n_players, seed, -1, rules=rules)
     return state_from_board(board, rules)
 
 

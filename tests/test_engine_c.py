@@ -142,6 +142,35 @@ def test_random_play_matches_the_kernels_benchmark_loop():
     assert [a.tolist() for a in got] == want
 
 
+_DEALS = """
+import json
+from leaves.deal_kernels import deal_board
+from leaves.ruleset import Rules
+out = []
+for i, rules in enumerate(RULES):
+    r = Rules.parse(rules) if rules else Rules()
+    for n in (3, 4, 5, 6):
+        out.append(deal_board(n, 1000 + 7 * i + n, rules=r).tolist())
+print(json.dumps(out))
+"""
+
+
+def test_the_c_deal_is_the_kernels_deal():
+    from leaves.deal_kernels import setup_for
+    from leaves.ruleset import Rules
+
+    code = f"RULES = {RULES!r}\n" + _DEALS
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    want = json.loads(proc.stdout)
+    got = []
+    for i, rules in enumerate(RULES):
+        r = Rules.parse(rules) if rules else Rules()
+        got += [engine.deal(setup_for(r, n), 1000 + 7 * i + n).tolist() for n in (3, 4, 5, 6)]
+    assert got == want
+
+
 def test_the_key_is_the_c_sources_and_the_flags_only(tmp_path):
     src = tmp_path / "csrc"
     src.mkdir()

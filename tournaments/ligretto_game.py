@@ -10,6 +10,7 @@ rounds (to ``--target`` 100 points, or ``--rounds N``) are the runner's generic 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -71,6 +72,15 @@ class LigrettoGame(GameBase):
 
         return resolve(spec)
 
+    def plays_without_gil(self, payloads: Sequence[Any], expert: bool) -> bool:
+        """True when every entrant is a policy vector and the C engine plays them: ctypes
+        releases the GIL while a batch of rounds runs, so a local run plays in threads."""
+        from ligretto import cengine
+
+        if not cengine.available():
+            return False
+        return all(self.strategy(p).policy() is not None for p in payloads)
+
     def bench(self, players: int, games: int | None, api_games: int | None, repeats: int,
               seed: int) -> BenchReport:  # fmt: skip
         """Rounds of the built-in attention orders, compiled and through the Python path."""
@@ -81,7 +91,8 @@ class LigrettoGame(GameBase):
                     seed, seed_bits=63)  # fmt: skip
         api = DEFAULT_API_ROUNDS if api_games is None else api_games
         r = run_bench(players=players, rounds=rounds, seed=seed, api_rounds=api, repeats=repeats)
-        rows = [("compiled (numba round loop)", f"{r['rounds']:,} x {r['repeats']}",
+        loop = "C engine" if r.get("engine") == "c" else "numba"
+        rows = [(f"compiled (round loop, {loop})", f"{r['rounds']:,} x {r['repeats']}",
                  f"{r['rounds_per_second']:,.0f}")]  # fmt: skip
         if r["api_rounds"]:
             rows.append(("Python path (State, engine)", f"{r['api_rounds']:,}",

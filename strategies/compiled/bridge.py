@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamekit.seeding import splitmix64
 from leaves import kernels as K
 from leaves.board import public_board
 
@@ -22,7 +21,7 @@ def decide_view(kind: int, params: np.ndarray, view, seed: int) -> int:
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
     if engine.available():  # the C engine: no numba at all
-        rng = np.array([splitmix64(np.uint64(seed), i) for i in range(4)], np.uint64)
+        rng = engine.rng_new(seed)
         return engine.decide(kind, params, board, view.player, sizes, rng, work)
     rng = K.rng_new(np.uint64(seed))
     return int(decide(int(kind), params, board, int(view.player), sizes, rng, work))

@@ -20,8 +20,21 @@ from typing import Any
 import numpy as np
 
 from gamekit import cbuild
+from gamekit.seeding import splitmix64
+from leaves.board import BOARD_ROWS
+from leaves.rules import N_VALUES
 
-__all__ = ["available", "decide", "library", "play_games", "play_to_end", "random_games", "why_not"]
+__all__ = [
+    "available",
+    "deal",
+    "decide",
+    "library",
+    "play_games",
+    "play_to_end",
+    "random_games",
+    "rng_new",
+    "why_not",
+]
 
 CSRC = Path(__file__).with_name("csrc")
 NAME = "_engine"
@@ -159,6 +172,19 @@ def play_games(seats: Any, games: Any, out: Any, buf: Any = None) -> int:
         _p(out.actions),
     )
     return library().engine_play_games(ctypes.byref(batch))
+
+
+def rng_new(seed: int) -> np.ndarray:
+    """``kernels.rng_new(seed)`` without numba: the xoshiro256** state from splitmix64."""
+    s = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    return np.array([splitmix64(s, i) for i in range(4)], np.uint64)
+
+
+def deal(setup: Any, seed: int, first_player: int = -1) -> np.ndarray:
+    """``deal_kernels.deal_board``'s board for a ``Setup`` and a deal seed, dealt in C."""
+    board = np.zeros((BOARD_ROWS, N_VALUES), np.int32)
+    library().engine_deal(_p(board), ctypes.byref(_setup(setup)), _p(rng_new(seed)), first_player)
+    return board
 
 
 def decide(kind, params, board, seat, sizes, rng, work) -> int:  # noqa: PLR0917

@@ -85,19 +85,21 @@ With an iteration budget, ``stop_early`` ends the loop once the most visited roo
 leads every other by more visits than iterations are left: the move played (the most
 visited) cannot change, so it is found sooner.
 
-The whole search loop (deal, select, expand, play out, back up) runs in one numba kernel over
-flat node arrays; Python only builds the public board and the opponents' decision record, and
-slices the work into chunks to honour ``time_ms``. The arrays that travel together reach the
-kernels as namedtuples (``Position``, ``Models``, ``Check``, ``Carry``, ``Memo``, ``Tree``,
+The whole search loop (deal, select, expand, play out, back up) runs in one compiled kernel
+over flat node arrays: the C engine's (``csrc/ismcts.h``, through ``cengine``: nothing to
+compile at first use) when it is built, else numba's, the same search draw for draw. Python
+only builds the public board and the opponents' decision record, and slices the work into
+chunks to honour ``time_ms``. The arrays that travel together reach the kernels as
+namedtuples (``Position``, ``Models``, ``Check``, ``Carry``, ``Memo``, ``Tree``,
 ``SearchState``, ``Config``), which numba unpacks at no cost.
 
 Modules: ``settings`` (every parameter declared once, and the ``Config`` the kernel reads),
 ``evidence`` (the opponents' past decisions, replayed with the core's kernels),
 ``inference`` (deals that fit them, model fitting), ``carry`` (deals carried from one
-decision to the next), ``tree`` (the search kernel) and
-``strategy`` (the ``ISMCTS`` class that drives it). All randomness comes from the ``rng``
-passed to ``choose`` (one draw seeds the kernel RNG), so with an iteration budget
-(``time_ms=0``) a decision depends only on the view and the seed.
+decision to the next), ``tree`` (the search kernel), ``cengine`` (the same kernels in C, and
+which set a decision calls) and ``strategy`` (the ``ISMCTS`` class that drives it). All
+randomness comes from the ``rng`` passed to ``choose`` (one draw seeds the kernel RNG), so
+with an iteration budget (``time_ms=0``) a decision depends only on the view and the seed.
 """
 
 from __future__ import annotations

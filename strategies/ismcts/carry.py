@@ -8,8 +8,8 @@ moves such a deal on to the new position, keeping what still fits the public eve
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from gamekit.jit import njit
 from leaves import kernels as K
 from leaves.board import HANDS, KNOWN, M_N, META, SEAT_SLOTS, UNDEALT
 from leaves.rules import MAX_DECK, N_VALUES

@@ -3,7 +3,8 @@
 Each opponent decision keeps the public board it faced (table, ends, removed and known cards,
 who passed, turn, round) and the public hand sizes, so a model policy can be asked what it
 would have done holding a sampled hand. The boards come from replaying the history with the
-core's kernels (``kernels.apply``), so the rules are not written again here.
+core's kernels (``kernels.apply``, or the C engine's when it is built: ``cengine``), so the
+rules are not written again here.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from collections import namedtuple
 import numpy as np
 
 from leaves import PlayerView
-from leaves import kernels as K
 from leaves.board import (
     BOARD_ROWS,
     HANDS,
@@ -24,6 +24,8 @@ from leaves.board import (
     set_public,
 )
 from leaves.rules import MAX_COPIES, N_VALUES
+
+from . import cengine
 
 Evidence = namedtuple("Evidence", ["boards", "sizes", "seats", "actions", "offsets", "starts"])
 """Decision ``e`` was ``actions[e]`` by ``seats[e]`` on the public board ``boards[e]`` with
@@ -80,6 +82,7 @@ def evidence(view: PlayerView) -> Evidence:
         return NO_EVIDENCE
     size = [dealt] * n  # public hand sizes, as plain ints (cheaper than arrays)
     net = np.zeros((n, N_VALUES), np.int64)  # cumulative played minus taken, per seat
+    apply = cengine.kernels().apply  # the replay's rules: C's, else numba's kernel
     boards, size_rows, seats, actions, marks = [], [], [], [], []
     for who, act in history:
         if board[META, M_CUR] != who:
@@ -99,7 +102,7 @@ def evidence(view: PlayerView) -> Evidence:
         else:
             net[who, act.value - 1] += act.count
             size[who] -= act.count
-        K.apply(board, act.id)
+        apply(board, act.id)
     if tuple(size) != tuple(view.hand_sizes) or not seats:
         return NO_EVIDENCE  # not a standard deal: no safe replay
     seat_arr = np.array(seats, np.int64)

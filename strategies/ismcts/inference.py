@@ -20,8 +20,8 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from gamekit.jit import njit
 from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import HANDS, KNOWN, M_N, META, SEAT_SLOTS, UNDEALT

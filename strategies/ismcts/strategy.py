@@ -9,13 +9,12 @@ import numpy as np
 
 from gamekit.seeding import MODEL_SALT
 from leaves import Action, PlayerView
-from leaves import kernels as K
 from leaves.board import SEAT_SLOTS, public_board
 from leaves.rules import N_VALUES
 
 from ..base import Strategy
 from ..policy.params import N_PARAMS
-from .carry import carry_deal
+from . import cengine
 from .evidence import NO_EVIDENCE, evidence
 from .inference import (
     N_STATS,
@@ -27,10 +26,9 @@ from .inference import (
     Position,
     memo_bits,
     new_memo,
-    refit_models,
 )
 from .settings import MAX_DEPTH, SETTINGS, Config, resolve_preset
-from .tree import SearchState, new_tree, root_visits, search
+from .tree import SearchState, new_tree, root_visits
 
 _CHUNK = 16  # iterations per kernel call when a time budget is set
 _NODE_CAP = 200_000  # node capacity with a time budget only (about 8 MB of arrays)
@@ -149,7 +147,8 @@ class ISMCTS(Strategy):
         pub, sizes = public_board(view)
         seat = view.player
         kseed = int(rng.integers(2**63))
-        krng = K.rng_new(np.uint64(kseed))
+        kern = cengine.kernels()  # C when the engine is built, else numba
+        krng = kern.rng_new(np.uint64(kseed))
         cap = 4 * self.iterations + 1 if self.iterations else _NODE_CAP
         tree = new_tree(cap)
         stats = np.zeros(N_STATS, np.int64)
@@ -181,19 +180,20 @@ class ISMCTS(Strategy):
         memo = new_memo(memo_bits(2 * swaps) if swaps else 0)
         warm = chain is not None and cfg.infer_steps > 0 and len(ev.seats) > 0
         if warm:
-            carry_deal(chain, since, pub, seat, sizes, krng, deal)
+            kern.carry_deal(chain, since, pub, seat, sizes, krng, deal)
             cfg = cfg._replace(warm_deal=True)
         pos = Position(pub, seat, sizes)
         models = Models(kinds, params)
         state = SearchState(tree, stats, deal, memo)
+        run = kern.searcher(pos, cfg, models, ev, krng, state)  # run(n): n more iterations
         if self.time_ms <= 0:
-            search(pos, self.iterations, cfg, models, ev, krng, state)
+            run(self.iterations)
         else:
             deadline = start + self.time_ms / 1000.0
             left = self.iterations if self.iterations else -1
             while left != 0 and time.perf_counter() < deadline:
                 step = _CHUNK if left < 0 else min(_CHUNK, left)
-                search(pos, step, cfg, models, ev, krng, state)
+                run(step)
                 if left > 0:
                     left -= step
                 if stats[S_NODES] >= cap and self.iterations == 0:
@@ -257,13 +257,14 @@ class ISMCTS(Strategy):
         cand_kinds = np.array([k for k, _, _ in self._candidates], np.int64)
         cand_params = np.array([p for _, p, _ in self._candidates], np.float64)
         fit = np.zeros((len(cand_kinds), SEAT_SLOTS), np.int64)
-        mrng = K.rng_new(np.uint64(kseed) ^ MODEL_SALT)
+        kern = cengine.kernels()
+        mrng = kern.rng_new(np.uint64(kseed) ^ MODEL_SALT)
         warm = fitted is not None
         deals = fitted.copy() if warm else np.empty((len(cand_kinds), *pub.shape), pub.dtype)
         carry = Carry(deals, since if warm else np.zeros((SEAT_SLOTS, N_VALUES), np.int64), warm)
         tries = _WARM_TRIES if warm else _MODEL_TRIES
         cands = Models(cand_kinds, cand_params)
-        refit_models(
+        kern.refit_models(
             Position(pub, seat, sizes), mrng, ev, cands, tries, self.model_steps, fit, carry
         )
         others = fit.sum(axis=1)[:, None] - fit  # the other opponents' contradictions

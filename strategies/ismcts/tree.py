@@ -23,8 +23,8 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from gamekit.jit import njit
 from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import M_CUR, M_N, M_WINNER, META, SEAT_SLOTS

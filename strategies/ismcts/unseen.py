@@ -7,8 +7,7 @@ The one definition both deals of the hidden cards start from: the uniform deal
 
 from __future__ import annotations
 
-from numba import njit
-
+from gamekit.jit import njit
 from leaves.board import DECK_ROW, HANDS, KNOWN, M_N, META, REMOVED, TABLE
 from leaves.rules import N_VALUES
 

@@ -8,7 +8,7 @@
 #include "engine.h"
 #include "rules.h"
 #include "counting.h"
-#include "features.h"
+#include "policy_features.h"
 #include "policies.h"
 
 #ifndef ENGINE_KEY
@@ -143,3 +143,4 @@ EXPORT void engine_random_games(const Setup *setup, int64_t n_games, uint64_t se
         rounds[g] = B(board, META, M_ROUND);
     }
 }
+#include "ismcts.h"

@@ -10,7 +10,7 @@
 
 #include "engine.h"
 #include "counting.h"
-#include "features.h"
+#include "policy_features.h"
 
 /* Parameter positions in each policy's vector: ParamSet.index of the built-in's declare(...)
  * (strategies.builtin.*), named <index alias>_<parameter>. */
