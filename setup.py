@@ -21,4 +21,7 @@ ENGINES = {
 }
 """Each extension module and the folder of its C sources."""
 
-setup(ext_modules=[Extension(**cbuild.extension(src, mod)) for mod, src in ENGINES.items()])
+setup(
+    ext_modules=[Extension(**cbuild.extension(src, mod)) for mod, src in ENGINES.items()],
+    options={"build_ext": {"parallel": len(ENGINES)}},  # the engines compile side by side
+)

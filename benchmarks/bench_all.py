@@ -65,6 +65,9 @@ FLOORS = {
     "tournament_1m_jobs2_s": ("<=", 3.5),
     "random_vs_c": (">=", 0.5),
     "cold_leaves_run_s": ("<=", 10.0),
+    "cold_play_prompt_s": ("<=", 3.0),
+    "cold_first_hint_s": ("<=", 5.0),
+    "cold_ismcts_tournament_s": ("<=", 10.0),
 }
 
 
@@ -139,6 +142,48 @@ def cold_leaves_run_seconds() -> dict[str, float]:
         first = _cli_seconds(["run"], env=env, base=base)
         second = _cli_seconds(["run"], env=env, base=base)
         return {"cold_leaves_run_s": first, "second_leaves_run_s": second}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _fresh_caches() -> tuple[dict[str, str], str]:
+    """(environment, folder): empty caches (numba's and leaves') in a new temporary folder."""
+    cache = tempfile.mkdtemp(prefix="bench-all-cache-")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "LEAVES_ENGINE")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.update(LEAVES_CACHE_DIR=f"{cache}/leaves", XDG_CACHE_HOME=f"{cache}/xdg")
+    return env, cache
+
+
+def cold_first_contact() -> dict[str, float]:
+    """On empty caches, each in a fresh process: the first prompt of ``leaves play`` at every
+    level (the slowest is kept), the first hint at the hardest, and a 48-game tournament of
+    ``ismcts`` against three heuristics, end to end."""
+    import pexpect
+
+    env, cache = _fresh_caches()
+    env.update(NO_COLOR="1", TERM="dumb")
+    prompt, res = r"Your move \(\? for help\): ", {}
+    try:
+        for level in ("easy", "medium", "hard"):
+            t0 = time.perf_counter()
+            child = pexpect.spawn(sys.executable, ["-m", "leaves_cli", "play", "--level", level,
+                                  "--seed", "3"], env=env, encoding="utf-8", timeout=300)  # fmt: skip
+            child.expect(prompt)
+            res[f"cold_play_prompt_{level}_s"] = time.perf_counter() - t0
+            if level == "hard":
+                t0 = time.perf_counter()
+                child.sendline("h")
+                child.expect(r"Hint: ")
+                res["cold_first_hint_s"] = time.perf_counter() - t0
+            child.terminate(force=True)
+        res["cold_play_prompt_s"] = max(
+            res[f"cold_play_prompt_{lv}_s"] for lv in ("easy", "medium", "hard")
+        )
+        res["cold_ismcts_tournament_s"] = _cli_seconds(
+            ["tournament", "ismcts", "weighted", "taker", "greedy", "--games", "48",
+             "--no-progress"], base=env)  # fmt: skip
+        return res
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
@@ -257,6 +302,7 @@ def run(quick: bool, cold: bool, repeats: int) -> dict[str, Any]:
     res.update(ismcts_decision_ms(4 if quick else 12))
     if cold:
         res.update(cold_leaves_run_seconds())
+        res.update(cold_first_contact())
     res["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     if "c_games_per_s" in res:
         speed = res["c_games_per_s"] / C_REFERENCE_GAMES_PER_S
@@ -333,6 +379,18 @@ def _run_rows(res: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
              f"{res['cold_leaves_run_s']:.1f} s", "cold_leaves_run_s",
              "`python benchmarks/bench_all.py --cold`"),
             ("second `leaves run` straight after it", f"{res['second_leaves_run_s']:.1f} s", None,
+             "`python benchmarks/bench_all.py --cold`"),
+        ]  # fmt: skip
+    if "cold_play_prompt_s" in res:
+        rows += [
+            ("first prompt of `leaves play` on empty caches, slowest of the three levels",
+             f"{res['cold_play_prompt_s']:.1f} s", "cold_play_prompt_s",
+             "`python benchmarks/bench_all.py --cold`"),
+            ("its first hint (an `ismcts` search and weighted's reasons), empty caches",
+             f"{res['cold_first_hint_s']:.1f} s", "cold_first_hint_s",
+             "`python benchmarks/bench_all.py --cold`"),
+            ("`leaves tournament ismcts weighted taker greedy --games 48` on empty caches",
+             f"{res['cold_ismcts_tournament_s']:.1f} s", "cold_ismcts_tournament_s",
              "`python benchmarks/bench_all.py --cold`"),
         ]  # fmt: skip
     if "leaves_run_s" in res:

@@ -3,8 +3,8 @@
 ``seeding``: where every seed comes from (splitmix64, the salts that separate streams, the
 vectorised ``SeedSequence`` of tournament games); ``rng``: the kernels' xoshiro256**
 generator, seeded through ``seeding``; ``jit``: ``njit`` that imports numba only when a kernel
-is first used; ``numba_internals``: the one module that reaches past numba's public API (each
-use behind a version check, with a fallback that is slower and never different). The rules cores (``leaves``, ``ligretto``), the strategies and the runner take
+is first used; ``kernel_cache``: numba's cache folder; ``cbuild``: how a game's C engine is
+built and loaded. The rules cores (``leaves``, ``ligretto``), the strategies and the runner take
 their randomness from here, so one seed means the same games on every path.
 """
 

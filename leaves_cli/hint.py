@@ -23,17 +23,22 @@ TOP = 3
 """How many of weighted's choices a hint explains."""
 
 PREPARING = "compiling the search, first time only (up to a minute)..."
-"""Said before the first search decision of a session: numba compiles (or loads from its
-cache) the search's kernels then, 25-70 s the first time, and the screen would freeze unsaid."""
+"""Said before the first search decision of a session where the search runs on numba (no C
+engine: ``strategies.compiled.engine``): numba compiles (or loads from its cache) the
+search's kernels then, and the screen would freeze unsaid. The C engine compiles nothing."""
 
 _search_ready = False
 
 
 def preparing_search(console: Console | None) -> None:
-    """Say ``PREPARING`` on ``console`` before the session's first search decision (once)."""
+    """Say ``PREPARING`` on ``console`` before the session's first search decision (once),
+    when the search will compile: on numba, not on the C engine."""
     global _search_ready
     if not _search_ready and console is not None:
-        console.print(Text(PREPARING, style="dim"))
+        from strategies.compiled import engine
+
+        if not engine.available():
+            console.print(Text(PREPARING, style="dim"))
     _search_ready = True
 
 

@@ -96,7 +96,7 @@ def _bot_move(seats: Seats, state: State, seat: int, console: Console | None = N
     if (getattr(bot, "classifier", None) or {}).get("search"):
         from .hint import preparing_search
 
-        preparing_search(console)  # its first decision compiles: say so, once
+        preparing_search(console)  # on numba its first decision compiles: say so, once
     view = state.view(seat)
     legal = state.legal_actions()
     who = render.seat_label(seat, seats.names)

@@ -13,6 +13,7 @@ from leaves.board import M_CUR, META, public_board
 from leaves.testing import positions as reached_positions
 from strategies import compiled as C
 from strategies.builtin import BUILTINS, WeightedStrategy
+from strategies.compiled import engine
 from strategies.play import deal_state
 from strategies.policy import counting
 from strategies.policy import features as F
@@ -39,9 +40,14 @@ def full_board(state: State) -> tuple[np.ndarray, np.ndarray]:
 
 
 def decide_full(name: str, state: State, seed: int = 0) -> int:
+    """The compiled policy's choice on the full board: the C engine's (numba's without it;
+    tests/test_engine_c.py shows both choose alike)."""
     kind, params = strategies.get(name).compiled()
     board, sizes = full_board(state)
     work = np.zeros(C.WORK_SIZE, dtype=np.int64)
+    if engine.available():
+        rng = engine.rng_new(seed)
+        return engine.decide(kind, params, board, state.current_player, sizes, rng, work)
     rng = kernels.rng_new(np.uint64(seed))
     return int(C.decide(kind, params, board, state.current_player, sizes, rng, work))
 

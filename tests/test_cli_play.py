@@ -365,7 +365,10 @@ def test_against_is_one_option_for_play_tune_and_gauntlet():
 
 
 # ----------------------------------------------------------------------------- first search, quit and save
-def test_the_first_search_says_it_compiles_once(monkeypatch):
+def test_the_first_search_on_numba_says_it_compiles_once(monkeypatch):
+    from strategies.compiled import engine
+
+    monkeypatch.setattr(engine, "available", lambda: False)  # the search would compile
     monkeypatch.setattr(hint_mod, "_search_ready", False)
     monkeypatch.setattr(hint_mod, "SEARCH_BOT", "greedy")  # stands in for the slow search
     out = io.StringIO()
@@ -376,12 +379,14 @@ def test_the_first_search_says_it_compiles_once(monkeypatch):
     assert out.getvalue().count(hint_mod.PREPARING) == 1
 
 
-def test_play_says_it_compiles_the_search_before_the_first_hint():
+def test_play_says_nothing_of_compiling_before_the_first_hint_on_the_c_engine():
+    from strategies.compiled import engine
+
     child = _spawn("--players", "3", "--against", "greedy", "--seed", "4", timeout=120)
     child.expect(r"Your move \(\? for help\): ")
     child.sendline("h")
-    child.expect(r"compiling the search, first time only")
     child.expect(r"Hint: ismcts \(search\) would")
+    assert ("compiling the search" in child.before) is not engine.available()
     child.expect(r"Your move \(\? for help\): ")
     child.sendline("h")
     child.expect(r"Hint: ismcts \(search\) would")

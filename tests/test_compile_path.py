@@ -1,7 +1,6 @@
 """How the games loop is built and chosen: one path (the C engine, built by the install or,
 after an edit of its sources, at first use), chosen in one place (``loops._run``), numba's
-loop only where no C engine can be had, and numba's one private option behind a version
-check."""
+loop only where no C engine can be had; numba's cache keyed by the kernels' sources."""
 
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ import numpy as np
 import pytest
 
 import strategies
-from gamekit import numba_internals
 from strategies import warmup
 from strategies.compiled import engine, layout, loops
 
@@ -99,18 +97,6 @@ def test_no_numba_cache_file_is_in_the_source_tree():
         if ".venv" not in p.parts
     ]
     assert not found, f"numba cache files in the source tree: {found}"
-
-
-# ----------------------------------------------------------------------------- numba internals
-def test_the_installed_numba_is_supported_and_others_are_not(monkeypatch):
-    assert numba_internals.supported()
-    assert numba_internals.NO_REFCOUNTS == {"_nrt": False}
-    assert numba_internals._release("0.70.0rc1") == (0, 70)
-    monkeypatch.setattr(numba_internals, "numba_version", lambda: "0.99.0")
-    assert not numba_internals.supported()
-    monkeypatch.undo()
-    monkeypatch.setenv("LEAVES_NUMBA_INTERNALS", "0")
-    assert not numba_internals.supported()
 
 
 def test_numbas_cache_folder_is_keyed_by_the_kernels_sources(tmp_path, monkeypatch):

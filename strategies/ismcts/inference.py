@@ -8,10 +8,9 @@ opponent models are compared by the contradictions of a deal fitted to each (``f
 
 The arrays that travel together travel as namedtuples (numba unpacks them at no cost):
 ``Position`` (what the searching seat sees), ``Models`` (a policy per seat or per candidate),
-``Check`` (what counting a deal's contradictions reads), ``Memo`` and ``Carry``. The counting
-and the chain's step count no references (``NO_REFCOUNTS``; they allocate nothing): with
-them each call and each field read paid an atomic increment and decrement per array, about
-half the time of a model fit.
+``Check`` (what counting a deal's contradictions reads), ``Memo`` and ``Carry``. These numba
+kernels are the reference of the C engine's (``csrc/ismcts.h``) and the search where there
+is no C engine.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from collections import namedtuple
 import numpy as np
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import HANDS, KNOWN, M_N, META, SEAT_SLOTS, UNDEALT
 from leaves.rules import MAX_DECK, N_VALUES
@@ -112,7 +110,7 @@ def _repeats(board, ev, e, kinds, params, rng, work):
     return same
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def seat_count(board, chk, s, limit):
     """How many of seat ``s``'s past decisions (``chk.ev``) would not repeat with its hand on
     ``board`` under its model (``chk.models``); counting stops at ``limit``. Only seat ``s``'s
@@ -160,7 +158,7 @@ def clear_memo(memo):
     memo.keys[:] = -1
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def memo_count(board, chk, s, limit, memo):
     """``seat_count``, answered from ``memo`` when seat ``s`` held this hand before.
 
@@ -196,7 +194,7 @@ def _log2(size):
     return b
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def mismatches(board, chk, limit):
     """How many of the opponents' past decisions in ``chk.ev`` (``evidence.Evidence``) would
     not repeat with the hands on ``board`` if seat ``p`` played its model (``chk.models``:
@@ -209,7 +207,7 @@ def mismatches(board, chk, limit):
     return bad
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def seat_mismatches(board, chk, out):
     """``mismatches`` counted per seat: ``out[p]`` for seat ``p``'s past decisions; returns
     the total."""
@@ -285,7 +283,7 @@ def _trade(deal, row_i, row_j, vi, vj):
     deal[row_j, vi] += 1
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def swap_step(deal, pos, chk, seat_bad, lam, memo):
     """One Metropolis step on the hidden cards of ``deal``: swap a random hidden card of a
     random opponent with a random hidden card of another opponent or the undealt pile; keep

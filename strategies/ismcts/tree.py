@@ -9,10 +9,7 @@ reached (availability counts: legal moves vary by deal).
 An iteration (``search``) moves the deal on (``swap_step``s, or a fresh ``draw_deal``),
 walks down the tree selecting and expanding (``_descend``: ``_model_step`` for a modelled
 opponent, ``_ucb_step`` otherwise), plays out (``playout_rewards``) and backs up
-(``_backup``). The steps called once an iteration count no references (``NO_REFCOUNTS``: they
-allocate nothing, nor does anything they call, which numba compiles without reference
-counting too when it meets it there first), and ``search`` unpacks once the namedtuples the
-loop reads: every field read of a namedtuple and every array passed to a reference-counting
+(``_backup``). ``search`` unpacks once the namedtuples the loop reads: every field read of a namedtuple and every array passed to a reference-counting
 function costs an atomic increment and decrement, and in the counting of contradictions
 (``inference``) that was about half of a decision's time.
 """
@@ -25,7 +22,6 @@ from collections import namedtuple
 import numpy as np
 
 from gamekit.jit import njit
-from gamekit.numba_internals import NO_REFCOUNTS
 from leaves import kernels as K
 from leaves.board import M_CUR, M_N, M_WINNER, META, SEAT_SLOTS
 from leaves.rules import N_ACTION_IDS
@@ -238,7 +234,7 @@ def search(pos, n_iter, cfg, models, ev, rng, state):
         stats[S_ITERS] += 1
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def _descend(pos, cfg, chk, state, walk):
     """Walk down the tree on ``walk.board`` (a copy of the deal), at most ``cfg.max_depth``
     plies, until a node is expanded, the game ends or the tree is full; returns the depth
@@ -342,7 +338,7 @@ def _ucb_step(walk, p, node, c, rng, state):
     return best, False
 
 
-@njit(cache=True, **NO_REFCOUNTS)
+@njit(cache=True)
 def _backup(tree, path, depth, reward):
     """Back up a playout: each node passed (``path[1:depth + 1]``) gains a visit and its
     actor's reward."""
