@@ -22,9 +22,20 @@ import shutil
 import subprocess
 import sysconfig
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["FLAGS", "BuildError", "build", "cache_root", "extension_path", "load", "source_key"]
+__all__ = [
+    "FLAGS",
+    "BuildError",
+    "Engine",
+    "build",
+    "cache_root",
+    "extension_path",
+    "load",
+    "source_key",
+]
 
 FLAGS = (
     "-O3",
@@ -131,6 +142,37 @@ def load(csrc: Path, name: str) -> ctypes.CDLL:
     if _key_of(lib) != key:
         raise BuildError(f"{cached} holds another build of the engine")
     return lib
+
+
+class Engine:
+    """A game's C engine, loaded on first use (once, whatever the threads), or the reason it
+    is not: no compiler, a failed build, or ``LEAVES_ENGINE=numba`` (the numba kernels play)."""
+
+    def __init__(self, csrc: Path, name: str, declare: Callable[[ctypes.CDLL], ctypes.CDLL]):
+        self.csrc, self.name, self._declare = csrc, name, declare
+        self._lib: ctypes.CDLL | None = None
+        self._why: str | None = None
+        self._lock = threading.Lock()
+
+    def library(self) -> ctypes.CDLL | None:
+        """The library with its functions declared (built first when needed), or None."""
+        if self._lib is not None or self._why is not None:
+            return self._lib
+        with self._lock:
+            if self._lib is None and self._why is None:
+                if os.environ.get("LEAVES_ENGINE", "").lower() == "numba":
+                    self._why = "LEAVES_ENGINE=numba"
+                else:
+                    try:
+                        self._lib = self._declare(load(self.csrc, self.name))
+                    except (BuildError, OSError) as err:
+                        self._why = str(err)
+        return self._lib
+
+    def why_not(self) -> str | None:
+        """Why the engine is not used (None when it is)."""
+        self.library()
+        return self._why
 
 
 def extension(csrc: Path, module: str) -> dict[str, object]:

@@ -19,6 +19,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from .cbuild import cache_root
+
 __all__ = ["KERNEL_PACKAGES", "cache_root", "source_key", "use_keyed_cache"]
 
 KERNEL_PACKAGES = ("gamekit", "leaves", "ligretto", "strategies")
@@ -29,15 +31,6 @@ KEEP = 3
 """Keyed kernel folders kept (the current one and the most recently used others)."""
 
 _CHOSEN = "LEAVES_KEYED_NUMBA_CACHE"  # set with NUMBA_CACHE_DIR when the folder is ours
-
-
-def cache_root() -> Path:
-    """``$LEAVES_CACHE_DIR``, else ``$XDG_CACHE_HOME/leaves``, else ``~/.cache/leaves``."""
-    root = os.environ.get("LEAVES_CACHE_DIR")
-    if root:
-        return Path(root)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "leaves"
 
 
 def _sources(modules: Iterable[str]) -> list[Path]:

@@ -17,10 +17,7 @@ The functions below take the arguments of the numba entry points they replace
 from __future__ import annotations
 
 import ctypes
-import os
-import threading
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -39,10 +36,6 @@ N_PARAMS = 8
 
 _I64, _U64, _PTR = ctypes.c_int64, ctypes.c_uint64, ctypes.c_void_p
 
-_lock = threading.Lock()
-_lib: Any = None
-_why: str | None = None
-
 
 def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
     lib.ligretto_round.restype = _I64
@@ -59,32 +52,23 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
     return lib
 
 
+ENGINE = cbuild.Engine(CSRC, NAME, _declare)
+"""This engine's library, loaded once (``gamekit.cbuild.Engine``)."""
+
+
 def library() -> ctypes.CDLL | None:
     """The C engine, loaded (built first when needed), or None: ``why_not`` says why."""
-    global _lib, _why
-    if _lib is not None or _why is not None:
-        return _lib
-    with _lock:
-        if _lib is None and _why is None:
-            if os.environ.get("LEAVES_ENGINE", "").lower() == "numba":
-                _why = "LEAVES_ENGINE=numba"
-            else:
-                try:
-                    _lib = _declare(cbuild.load(CSRC, NAME))
-                except (cbuild.BuildError, OSError) as err:
-                    _why = str(err)
-    return _lib
+    return ENGINE.library()
 
 
 def available() -> bool:
     """True when the C engine plays this process's rounds."""
-    return library() is not None
+    return ENGINE.library() is not None
 
 
 def why_not() -> str | None:
     """Why the C engine is not used (None when it is)."""
-    library()
-    return _why
+    return ENGINE.why_not()
 
 
 def _check(code: int) -> None:

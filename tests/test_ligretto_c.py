@@ -205,8 +205,8 @@ def test_what_numba_refuses_c_refuses_alike(column, value):
 
 
 def _numba_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cengine, "_lib", None)
-    monkeypatch.setattr(cengine, "_why", "numba asked for by the test")
+    monkeypatch.setattr(cengine.ENGINE, "_lib", None)
+    monkeypatch.setattr(cengine.ENGINE, "_why", "numba asked for by the test")
 
 
 def test_the_entry_points_give_the_same_rounds_on_either_engine(monkeypatch):
@@ -287,7 +287,7 @@ def test_without_a_compiler_the_reason_is_kept_and_numba_is_chosen(tmp_path):
     src = tmp_path / "csrc"  # the sources with no library built beside them
     shutil.copytree(cengine.CSRC, src)
     code = (f"from pathlib import Path; from ligretto import cengine, compiled; "
-            f"cengine.CSRC = Path({str(src)!r}); print(cengine.why_not()); "
+            f"cengine.ENGINE.csrc = Path({str(src)!r}); print(cengine.why_not()); "
             "print(compiled._kernels()[0].__module__)")  # fmt: skip
     env = {**os.environ, "CC": "no-such-compiler-here", "LEAVES_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
