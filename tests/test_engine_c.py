@@ -171,6 +171,33 @@ def test_the_c_deal_is_the_kernels_deal():
     assert got == want
 
 
+def test_deals_stay_the_same_under_threads_and_allocations():
+    """C reads the arrays it is handed during the call: each must be held by the caller (a
+    temporary RNG state freed before the call once dealt another game, now and then)."""
+    import threading
+
+    from leaves.deal_kernels import setup_for
+    from leaves.ruleset import DEFAULT_RULES
+
+    setup = setup_for(DEFAULT_RULES, 4)
+    want = [engine.deal(setup, i).tobytes() for i in range(2000)]
+    wrong = []
+
+    def deal_again() -> None:
+        for i in range(2000):
+            churn = [np.empty(4, np.uint64) for _ in range(4)]  # reuses freed blocks
+            churn.clear()
+            if engine.deal(setup, i).tobytes() != want[i]:
+                wrong.append(i)
+
+    threads = [threading.Thread(target=deal_again) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong
+
+
 def test_the_key_is_the_c_sources_and_the_flags_only(tmp_path):
     src = tmp_path / "csrc"
     src.mkdir()

@@ -116,6 +116,7 @@ def why_not() -> str | None:
 
 
 def _p(a: np.ndarray) -> int:
+    """The address of ``a``: the caller must hold ``a`` until the call returns."""
     return a.ctypes.data
 
 
@@ -167,7 +168,8 @@ def rng_new(seed: int) -> np.ndarray:
 def deal(setup: Any, seed: int, first_player: int = -1) -> np.ndarray:
     """``deal_kernels.deal_board``'s board for a ``Setup`` and a deal seed, dealt in C."""
     board = np.zeros((BOARD_ROWS, N_VALUES), np.int32)
-    library().engine_deal(_p(board), ctypes.byref(_setup(setup)), _p(rng_new(seed)), first_player)
+    rng = rng_new(seed)  # held here: C reads it during the call (an address keeps nothing alive)
+    library().engine_deal(_p(board), ctypes.byref(_setup(setup)), _p(rng), first_player)
     return board
 
 
