@@ -1,0 +1,497 @@
+"""Conformance check for game plug-ins: ``check_game(game)``, which every game passes.
+
+The runner, reports and command line read only what a game declares, so a wrong declaration,
+or results that depend on how a run is cut up, give wrong tables without an error. The check
+plays small tournaments through the runner; its parts, easiest failure to read first:
+
+- ``declaration``: the protocol's attributes and methods (``GamePlugin``'s and
+  ``Declaration``'s: one list) are there, typed and consistent; options are constructor
+  keywords; ``config()`` rebuilds the game; it pickles; every strategy it lists builds;
+- ``play``: batches at every table size have the declared columns and shapes; the same seeds
+  give the same games; recording changes nothing; records name the game;
+- ``seeds``: the same tournament twice gives identical results, another seed other games;
+- ``jobs``: ``--jobs 2`` in chunks of one deal gives what ``--jobs 1`` in one chunk a table
+  gives (games and matches); a pickled copy of the plug-in (a worker's) plays the same;
+- ``replay``: the run checks out (``leaves verify``); recorded games replay from their seeds
+  with the plug-in and entrants rebuilt from the manifest (``leaves replay RUN``) to the
+  run's outcomes and records; the game's viewer shows them and refuses a record of nothing;
+- ``report``: ``reports.build_report`` (``leaves report``) builds and says the game's words.
+
+A failure raises ``GameCheckError`` (an ``AssertionError``): one line naming the check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import importlib
+import inspect
+import io
+import json
+import pickle
+import re
+import tempfile
+import types
+import typing
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .declaration import Declaration
+from .game import GameOption, GamePlugin, SeatedBatch
+from .games import DEFAULT_GAME, game_class
+from .runner import Tournament
+from .seating import SEATINGS
+from .seeds import derive_seeds
+from .verify import verify_run
+
+__all__ = ["CHECKS", "GameCheckError", "check_game"]
+
+CHECKS = ("declaration", "play", "seeds", "jobs", "replay", "report")
+"""The checks, in the order they run (``GameCheckError.check`` names the one that failed)."""
+
+ENTRANTS = 4  # strategies the check's tournaments seat (fewer when the game lists fewer)
+RECORDED = 6  # games of a run recorded and replayed (recording may take a game's slow path)
+SHOWN = 2  # records shown through the game's viewer (which may render every position: slow)
+
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # an entry point name, --game, a file stem
+
+
+class GameCheckError(AssertionError):
+    """A game failed ``check``: ``str(error)`` is one line saying which check and why."""
+
+    def __init__(self, game: str, check: str, why: str):
+        self.game, self.check = game, check
+        why = " ".join(str(why).split())  # one line, whatever an exception said
+        super().__init__(f"check_game({game!r}): the {check} check failed: {why}")
+
+
+@contextlib.contextmanager
+def _checking(game: str, check: str) -> Iterator[None]:
+    """Whatever a check raises (the plug-in's own errors too) becomes its one-line failure."""
+    try:
+        yield
+    except GameCheckError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the plug-in's error is the finding
+        why = str(exc) if isinstance(exc, AssertionError) else f"{type(exc).__name__}: {exc}"
+        raise GameCheckError(game, check, why) from exc
+
+
+def _plugin(game: Any) -> GamePlugin:
+    """An instance as given; a class, or an installed id's class, built with its defaults."""
+    if isinstance(game, str):
+        cls = game_class(game)
+        known = (cls.name, *getattr(cls, "former_names", ()))
+        assert game in known, f"the id {game!r} registers a class named {cls.name!r}"
+        return cls()
+    return game() if isinstance(game, type) else game
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """``value`` is of the annotated type (strings not blank, ints not bools)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple:
+        return isinstance(value, tuple) and all(_conforms(v, args[0]) for v in value)
+    if origin is dict:
+        return isinstance(value, dict) and all(
+            _conforms(k, args[0]) and _conforms(v, args[1]) for k, v in value.items()
+        )
+    if hint in (int, float) and isinstance(value, bool):
+        return False
+    if hint is float:
+        return isinstance(value, int | float)
+    if hint is str:
+        return isinstance(value, str) and value.strip() != ""
+    return isinstance(value, hint)
+
+
+def _check_attributes(game: Any) -> Declaration:
+    """Every attribute of the protocol (the annotations of ``GamePlugin`` and ``Declaration``:
+    the one list) present and of its type, every method of ``GamePlugin`` callable."""
+    hints = {**typing.get_type_hints(Declaration), **typing.get_type_hints(GamePlugin)}
+    methods = [k for k, v in vars(GamePlugin).items() if callable(v) and k[0] != "_"]
+    for key, hint in hints.items():
+        assert hasattr(game, key), f"it does not declare {key!r}"
+        value = getattr(game, key)
+        assert _conforms(value, hint), f"{key} = {value!r} is not a {hint} (nor blank)"
+    for key in methods:
+        assert callable(getattr(game, key, None)), f"it has no method {key!r}"
+    assert isinstance(game, GamePlugin), "it does not implement tournaments.game.GamePlugin"
+    return Declaration.of(game)
+
+
+def _check_consistency(game: Any, d: Declaration) -> None:
+    """What the declared names refer to exists; numbers in range; ids usable as ids."""
+    former = getattr(game, "former_names", ())
+    within = {
+        "rank_value": ((d.rank_value,), "seat_columns"),
+        "match_score": ((d.match_score,), "seat_columns"),
+        "mean_columns": (d.mean_columns, "seat_columns"),
+        "length_columns": (d.length_columns, "game_columns"),
+        "share_columns": (tuple(d.share_columns), "game_columns"),
+    }
+    rules = [(_ID.fullmatch(d.name), f"name {d.name!r} is not an id"),
+             (_ID.fullmatch(d.match_name), f"match_name {d.match_name!r} is not a file stem"),
+             (1 <= d.min_players <= d.max_players,
+              f"min_players {d.min_players}, max_players {d.max_players}: not 1 <= min <= max"),
+             *((len(set(c)) == len(c) > 0, f"{k} {c} is empty or repeats")
+               for k, c in (("seat_columns", d.seat_columns), ("game_columns", d.game_columns))),
+             *((set(names) <= set(getattr(d, where)), f"{k} {names} are not all {where}")
+               for k, (names, where) in within.items()),
+             (d.length_columns[:1] == (d.length_value,),
+              f"length_columns {d.length_columns} do not start with {d.length_value!r}"),
+             (game.max_length >= 1, f"max_length {game.max_length} is under 1"),
+             (d.match_target >= 1, f"match_target {d.match_target} is under 1"),
+             (game.default_seating in SEATINGS, f"default_seating {game.default_seating!r}"),
+             (former == () or _conforms(former, tuple[str, ...]), f"former_names {former!r}"),
+             (d.name not in former, f"former_names {former} hold its own name")]  # fmt: skip
+    for ok, why in rules:
+        assert ok, why
+
+
+def _check_options(game: Any) -> None:
+    """Options are constructor keywords of a known type; ``config()`` rebuilds the game, is
+    kept by a pickled copy, and ``versions()`` names the rules core."""
+    cls, params = type(game), inspect.signature(type(game)).parameters
+    keywords = None if any(p.kind is p.VAR_KEYWORD for p in params.values()) else set(params)
+    options = getattr(game, "options", ())
+    for option in options:
+        assert isinstance(option, GameOption), f"option {option!r} is not a GameOption"
+        ok = keywords is None or option.name in keywords
+        assert ok, f"option {option.name!r} is no keyword of {cls.__name__}"
+        assert option.type in (int, float, str), f"option {option.name!r} has type {option.type}"
+    assert len({o.name for o in options}) == len(options), f"options {options} repeat"
+    config = game.config()
+    assert _conforms(config, dict[str, object]), f"config() {config!r} is not a dict by name"
+    json.dumps(config)  # the manifest keeps it
+    again = cls(**config)
+    assert again.config() == config, f"{cls.__name__}(**config()) has config {again.config()}"
+    assert Declaration.of(again) == Declaration.of(game), "config() does not rebuild it"
+    assert pickle.loads(pickle.dumps(game)).config() == config, "a pickled copy differs"
+    versions, core = game.versions(), getattr(game, "rules_core", None)
+    assert _conforms(versions, dict[str, str]), f"versions() {versions!r} is not names: versions"
+    assert core is None or core in versions, f"versions() {versions} omits rules_core {core!r}"
+    if (viewer := getattr(game, "replay_viewer", None)) is not None:
+        assert callable(_viewer(viewer)), f"replay_viewer {viewer!r} is not callable"
+
+
+def _viewer(spec: str) -> Callable[..., Any]:
+    module, sep, function = str(spec).partition(":")
+    assert sep and function, f"replay_viewer {spec!r} is not 'module:function'"
+    return getattr(importlib.import_module(module), function)
+
+
+def _check_strategies(game: Any, wanted: Sequence[Any] | None) -> list[Any]:
+    """Every listed strategy builds, under a label of its own (but one whose optional package
+    is not installed); returns the check's entrants."""
+    infos = game.strategy_infos() if hasattr(game, "strategy_infos") else []
+    assert infos or wanted, "it lists no strategy (strategy_infos) and none was given"
+    built: dict[str, Any] = {}
+    for info in infos:
+        try:
+            label, payload = game.resolve(info.name)
+        except ValueError as exc:
+            if isinstance(exc.__cause__, ImportError):
+                continue  # an extra not installed: no defect of the game
+            raise AssertionError(f"strategy {info.name!r} does not build: {exc}") from exc
+        assert _conforms(label, str), f"strategy {info.name!r} has label {label!r}"
+        assert label not in built, f"strategies {built[label].name!r}, {info.name!r} share a label"
+        built[label] = info
+        pickle.dumps(payload)  # payloads travel to workers
+    baseline = getattr(game, "default_baseline", None)
+    for spec in {getattr(game, "spec_example", None), baseline} - {None}:
+        game.resolve(spec)
+    return list(wanted) if wanted else _pick(list(built.values()), baseline)
+
+
+def _pick(infos: Sequence[Any], baseline: str | None) -> list[str]:
+    """The baseline, a stochastic strategy, then the cheapest (no search, compiled first)."""
+
+    def cost(i: Any) -> tuple[bool, bool, str]:
+        return bool(i.classifier.get("search")), not i.classifier.get("compiled", True), i.name
+
+    ranked = sorted(infos, key=cost)
+    first = [i for i in ranked if i.name == baseline][:1]
+    first += [i for i in ranked if i.classifier.get("stochastic") and i not in first][:1]
+    return [i.name for i in [*first, *(i for i in ranked if i not in first)][:ENTRANTS]]
+
+
+def _batch_difference(a: SeatedBatch, b: SeatedBatch) -> str | None:
+    """The first result two batches of the same games disagree on (None: none)."""
+    fields = ("winner_seat", "forfeit_seat", "first_player", "winners")
+    pairs = {k: (getattr(a, k), getattr(b, k)) for k in fields}
+    pairs["errors"] = ([str(e) for e in a.errors], [str(e) for e in b.errors])
+    for kind in ("seat_values", "game_values"):
+        x, y = getattr(a, kind), getattr(b, kind)
+        pairs.update({k: (x.get(k), y.get(k)) for k in sorted({*x, *y})})
+    for name, (x, y) in pairs.items():
+        if (x is None) != (y is None) or (x is not None and not np.array_equal(x, y)):
+            return name
+    return None
+
+
+def _check_batch(game: Any, d: Declaration, b: Any, g: int, n: int) -> None:
+    """One batch of ``g`` games at ``n`` seats against the declaration."""
+    assert isinstance(b, SeatedBatch) and len(b) == g, f"play() of {g} games gave {b!r:.60}"
+    for key in ("winner_seat", "forfeit_seat"):
+        v = np.asarray(getattr(b, key))
+        assert v.shape == (g,) and ((v >= -1) & (v < n)).all(), f"{key} {v} not in -1..{n - 1}"
+    first = "no first_player" if b.first_player is None else "a first_player"
+    assert (b.first_player is not None) == d.has_first_player, f"{first}, {d.has_first_player=}"
+    for kind, names, shape in (("seat_values", d.seat_columns, (g, n)),
+                               ("game_values", d.game_columns, (g,))):  # fmt: skip
+        got = getattr(b, kind)
+        assert set(got) == set(names), f"{kind} has {sorted(got)}, declared {list(names)}"
+        bad = [k for k in names if np.shape(got[k]) != shape]
+        assert not bad, f"{kind} {bad} are not of shape {shape} at {n} players"
+    length, most = np.asarray(b.game_values[d.length_value]), game.max_length
+    assert ((length >= 0) & (length <= most)).all(), f"{d.length_value} {length} not in 0..{most}"
+    forfeit = np.asarray(b.forfeit_seat) >= 0
+    said = [e is not None for e in b.errors]
+    assert said == forfeit.tolist(), "its errors are not those of the forfeited games"
+    if d.shared_wins:
+        assert b.winners is not None and np.shape(b.winners) == (g, n), "shared_wins: no winners"
+    rank = np.asarray(b.seat_values[d.rank_value], np.float64)
+    best = rank.max(axis=1) if d.higher_is_better else rank.min(axis=1)
+    won = np.flatnonzero((np.asarray(b.winner_seat) >= 0) & ~forfeit)
+    behind = [i for i in won if rank[i, b.winner_seat[i]] != best[i]]
+    assert not behind, f"game {behind[0]}'s winner has not the best {d.rank_value}"
+
+
+def _check_play(game: Any, d: Declaration, entrants: Sequence[Any], seed: int) -> None:
+    """Games at every table size; the same seeds again, and recorded, change nothing."""
+    payloads = [game.resolve(e)[1] for e in entrants]
+    names = (d.name, *getattr(game, "former_names", ()))
+    for n in range(d.min_players, d.max_players + 1):
+        seats = [payloads[s % len(payloads)] for s in range(n)]
+        deals, plays = (derive_seeds(seed, (k,), np.arange(3)) for k in (n, 100 + n))
+        b = game.play(seats, deals, plays)
+        _check_batch(game, d, b, 3, n)
+        diff = _batch_difference(b, game.play(seats, deals, plays))
+        assert diff is None, f"play() gave other games from the same seeds ({diff} differ)"
+        if n > d.min_players:
+            continue  # recording may take a slow path: at the smallest tables
+        r = game.play(seats, deals, plays, record=True)
+        diff = _batch_difference(b, r)
+        assert diff is None, f"recording changes the results ({diff}) at {n} players"
+        assert isinstance(r.records, list) and len(r.records) == 3, "record=True gave no records"
+        for said in (json.loads(line) for line in r.records):
+            named = said.get("game", DEFAULT_GAME) if isinstance(said, dict) else None
+            assert named in names, f"a record names the game {named!r} (its 'game' key)"
+
+
+class _Runs:
+    """The check's tournaments in folders of ``root``: one spec, one setting varied a time."""
+
+    def __init__(self, game: Any, entrants: Sequence[Any], settings: dict[str, Any], root: Path):
+        self.game, self.entrants, self.root, self.settings = game, list(entrants), root, settings
+        self.seed = int(settings["seed"])
+        for key, expert in (("games", False), ("matches", True)):  # two deals a table at least:
+            one = Tournament(entrants, settings["players"], 1, game=game, expert=expert)
+            settings[key] = max(int(settings[key]), 2 * one.n_games)  # else chunks hold one deal
+
+    def run(self, name: str, *, seed: int | None = None, jobs: int = 1, chunk: int | None = None,
+            expert: bool = False) -> Any:  # fmt: skip
+        """A tournament of games (some recorded) or of matches into ``root/name``."""
+        s = self.settings
+        record = None if expert else self.root / f"{name}.jsonl"
+        t = Tournament(self.entrants, players=s["players"], seed=self.seed if seed is None else seed,
+                       games=s["matches" if expert else "games"], game=self.game, expert=expert,
+                       chunk_size=chunk, record=record,
+                       record_sample=None if expert else RECORDED)  # fmt: skip
+        return t.run(n_jobs=jobs, out=self.root / name)
+
+
+def _snapshot(res: Any) -> dict[str, Any]:
+    """What a run's results are: its rows, aggregates and records."""
+    snap = {"games": res.games(), "aggregates": res.aggregates()}
+    if res.spec["expert"]:
+        snap["matches"] = res.matches()
+    if res.manifest.get("record_file"):
+        snap["records"] = Path(res.manifest["record_file"]).read_text().splitlines()
+    return snap
+
+
+def _same(u: Any, v: Any) -> bool:
+    """Two cells of rows are equal (missing equals missing; arrays element by element)."""
+    import pandas as pd
+
+    if isinstance(u, np.ndarray | list) or isinstance(v, np.ndarray | list):
+        return bool(np.array_equal(np.asarray(u), np.asarray(v)))
+    missing = bool(pd.isna(u)), bool(pd.isna(v))
+    return missing[0] and missing[1] if any(missing) else bool(u == v)
+
+
+def _rows_difference(a: Any, b: Any, key: str, columns: Sequence[str] | None = None) -> str | None:
+    """The first cell two runs' rows disagree on, in words (None: none)."""
+    if columns is None:
+        if list(a.columns) != list(b.columns) or len(a) != len(b):
+            return f"{len(a)} and {len(b)} {key} rows, columns {list(a.columns)}, {list(b.columns)}"
+        columns = list(a.columns)
+    for col in columns:
+        x, y = a[col].astype(object).to_numpy(), b[col].astype(object).to_numpy()
+        for i, (u, v) in enumerate(zip(x, y, strict=True)):
+            if not _same(u, v):
+                return f"{key} {a[key].iloc[i]}: {col} {u!r} and {v!r}"
+    return None
+
+
+def _difference(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    """The first result two runs disagree on, in words (None: they are the same)."""
+    for kind, key in (("games", "game"), ("matches", "match")):
+        found = _rows_difference(a[kind], b[kind], key) if kind in a else None
+        if found:
+            return found
+    x, y = a["aggregates"], b["aggregates"]
+    bad = [k for k in sorted({*x, *y}) if not np.array_equal(x.get(k), y.get(k))]
+    if bad:
+        return f"aggregate {bad[0]!r}"
+    x, y = a.get("records", []), b.get("records", [])
+    bad = [i for i in range(max(len(x), len(y))) if x[i : i + 1] != y[i : i + 1]]
+    return f"record {bad[0] + 1} of {len(x)} and {len(y)}" if bad else None
+
+
+def _check_seeds(runs: _Runs, d: Declaration, first: dict[str, Any]) -> None:
+    """The same tournament twice: identical results; another seed: other games."""
+    diff = _difference(first, _snapshot(runs.run("again")))
+    assert diff is None, f"the same tournament twice gave different results ({diff})"
+    other = _snapshot(runs.run("other-seed", seed=runs.seed + 1))["games"]
+    seats = [f"{c}_{s}" for c in d.seat_columns for s in range(d.max_players)]
+    outcome = [*seats, *d.game_columns, "winner_seat", "forfeit_seat"]
+    columns = [c for c in outcome if c in other.columns]
+    same = _rows_difference(first["games"], other, "game", columns) is None
+    assert not same, f"seeds {runs.seed} and {runs.seed + 1} gave the same results in every game"
+
+
+def _check_pickled(game: Any, d: Declaration, entrants: Sequence[Any], seed: int) -> None:
+    """A pickled copy of the plug-in and its entrants (what a worker gets) plays the same."""
+    payloads = [game.resolve(e)[1] for e in entrants]
+    seats = [payloads[s % len(payloads)] for s in range(d.min_players)]
+    deals, plays = (derive_seeds(seed, (k,), np.arange(4)) for k in (7, 8))
+    here = game.play(seats, deals, plays)
+    copy, copied = pickle.loads(pickle.dumps((game, seats)))
+    diff = _batch_difference(here, copy.play(copied, deals, plays))
+    assert diff is None, f"a pickled copy of the plug-in (a worker's) plays other games ({diff})"
+
+
+def _check_jobs(runs: _Runs, d: Declaration, first: dict[str, Any]) -> Any:
+    """``--jobs 2``, chunks of one deal and a worker's copy change no result; returns the run
+    of matches (the report's)."""
+    _check_pickled(runs.game, d, runs.entrants, runs.seed)
+    diff = _difference(first, _snapshot(runs.run("jobs", chunk=1, jobs=2)))
+    if diff is not None:  # which of the two: play in chunks of one deal with one job
+        found = _difference(first, _snapshot(runs.run("chunked", chunk=1)))
+        assert found is None, f"chunks of one deal gave other results than one a table ({found})"
+        raise AssertionError(f"--jobs 2 gave other results than --jobs 1 ({diff})")
+    matches = runs.run("matches", expert=True)
+    again = runs.run("matches-jobs", expert=True, chunk=1, jobs=2)
+    diff = _difference(_snapshot(matches), _snapshot(again))
+    assert diff is None, f"matches with --jobs 2 in chunks of one deal differ ({diff})"
+    return matches
+
+
+def _show(game: Any, line: str) -> None:
+    """Show a record as ``leaves replay`` does (the game's viewer, else ``replay_lines``)."""
+    viewer = getattr(game, "replay_viewer", None)
+    if viewer is None:
+        assert game.replay_lines(line), "replay_lines() gave no lines"
+        return
+    how = types.SimpleNamespace(head="check_game", where="check_game", read_from="check_game",
+                                show_all=True, hints=False, traceback=None, source="",
+                                rules=getattr(game, "rules", None))  # fmt: skip
+    with contextlib.redirect_stdout(io.StringIO()):
+        _viewer(viewer)(game, line, how)
+
+
+def _check_replay(game: Any, res: Any) -> None:
+    """The run checks out; its recorded games (and first forfeit) replay from their seeds,
+    with the plug-in and entrants rebuilt from its manifest, to its outcomes and records."""
+    found = verify_run(res.out)
+    assert found.ok, f"the run does not match its manifest: {found.problems[0]}"
+    spec = res.spec
+    again = type(game)(**spec["game_config"])
+    rebuild = getattr(again, "rebuild", lambda e: again.resolve(e["label"])[1])
+    payloads = {e["label"]: rebuild(e) for e in spec["entrants"]}
+    rows = res.games().to_dict("records")
+    kept = [t for t in Path(res.manifest["record_file"]).read_text().splitlines() if t.strip()]
+    stride = int(spec["record_stride"])
+    recorded = [int(r["game"]) for r in rows if int(r["game"]) % stride == 0]
+    assert len(kept) == len(recorded), f"{len(recorded)} games recorded, {len(kept)} records"
+    forfeits = [int(r["game"]) for r in rows if int(r["forfeit_seat"]) >= 0][:1]
+    length, replayed = again.length_value, {}
+    for row in (r for r in rows if int(r["game"]) in {*recorded, *forfeits}):
+        seats = [payloads[str(row[f"seat_{s}"])] for s in range(int(row["n_players"]))]
+        played = again.replay(seats, int(row["deal_seed"]), int(row["seed"]))
+        was = (int(row["winner_seat"]), int(row[length]), int(row["forfeit_seat"]))
+        why = f"(winner seat, {length}, forfeit seat) {played.outcome}, the run had {was}"
+        assert played.outcome == was, f"game {row['game']} replays to {why}"
+        replayed[int(row["game"])] = played.record
+    other = [g for g in recorded if replayed[g] not in kept]
+    assert not other, f"game {other[0]}'s replay gives another record than the run kept"
+    for g in list(dict.fromkeys([*forfeits, *recorded]))[:SHOWN]:
+        _show(again, replayed[g])
+    nothing = json.dumps({"game": again.name})
+    try:
+        _show(again, nothing)
+    except Exception:  # noqa: BLE001 - refused, as it should be
+        return
+    raise AssertionError(f"it shows {nothing} as a game: it does not check records")
+
+
+def _check_report(d: Declaration, res: Any, out: Path) -> None:
+    """``reports.build_report`` builds from the run of matches (its report holds every table
+    of a run of games too), and the page says the game's declared words."""
+    # The one reach above this package: the check follows a game through the layers it goes
+    # through, and loads the reports only when it runs (never with ``tournaments``).
+    page = importlib.import_module("reports").build_report(res.out, out=out)
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    text += (page.parent / "findings.txt").read_text(encoding="utf-8")
+    words = (d.title, d.units(), d.ahead_means, d.length_value, d.rank_value.replace("_", " "),
+             d.match_title, d.match_label)  # fmt: skip
+    missing = [w for w in words if w not in text]
+    assert not missing, f"the report never says {missing[0]!r}"
+    absent = [s for s in ("summary", d.match_name) if not (page.parent / f"{s}.csv").is_file()]
+    assert not absent, f"the report wrote no {absent[0]}.csv"
+
+
+def check_game(game: Any, *, games: int = 48, matches: int = 8, seed: int = 1,
+               players: int | Sequence[int] | None = None,
+               strategies: Sequence[Any] | None = None) -> None:  # fmt: skip
+    """Check that a game plug-in conforms (the checks: this module's docstring); raise
+    ``GameCheckError`` (an ``AssertionError``, one line) at the first it fails.
+
+    ``game``: an installed game's id, a plug-in class (built with its defaults) or instance.
+    ``games``, ``matches``: each tournament's size (rounded up to whole duplicate sets);
+    ``seed``: theirs (the other is ``seed + 1``); ``players``: table sizes (default: the two
+    smallest); ``strategies``: the entrants (default: up to four it lists, its baseline and a
+    stochastic one among them, those that search or are not compiled last).
+    """
+    label = str(game if isinstance(game, str) else getattr(game, "name", game))
+    with _checking(label, "declaration"):
+        plugin = _plugin(game)
+        label = str(plugin.name)
+        d = _check_attributes(plugin)
+        _check_consistency(plugin, d)
+        _check_options(plugin)
+        entrants = _check_strategies(plugin, strategies)
+    with _checking(label, "play"):
+        _check_play(plugin, d, entrants, seed)
+    if players is None:
+        players = (d.min_players, min(d.min_players + 1, d.max_players))
+    sizes = sorted({int(p) for p in np.atleast_1d(players)})
+    settings = {"seed": seed, "games": games, "matches": matches, "players": sizes}
+    with tempfile.TemporaryDirectory(prefix="check-game-") as tmp:
+        with _checking(label, "seeds"):
+            runs = _Runs(plugin, entrants, settings, Path(tmp))
+            run = runs.run("games")
+            first = _snapshot(run)
+            _check_seeds(runs, d, first)
+        with _checking(label, "jobs"):
+            matched = _check_jobs(runs, d, first)
+        with _checking(label, "replay"):
+            _check_replay(plugin, run)
+        with _checking(label, "report"):
+            _check_report(d, matched, Path(tmp) / "report")
