@@ -106,7 +106,7 @@ def build(csrc: Path, target: Path) -> Path:
     fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
     os.close(fd)
     key = source_key(csrc)
-    args = [*cmd, *FLAGS, "-shared", f'-DENGINE_KEY="{key}"', str(csrc / ENTRY), "-o", tmp]
+    args = [*cmd, *FLAGS, "-shared", f'-DENGINE_KEY="{key}"', str(csrc / ENTRY), "-o", tmp, "-lm"]
     try:
         proc = subprocess.run(args, capture_output=True, text=True)
         if proc.returncode != 0:
