@@ -2,7 +2,7 @@
  * (strategies.compiled.engine, through ctypes: every export takes plain pointers or one
  * struct of them, and ctypes releases the GIL while it runs, so threads play in parallel).
  *
- * The loop is strategies.compiled.loop_template's: play_to_end plays a dealt board out seat
+ * The loop is strategies.compiled.loops': play_to_end plays a dealt board out seat
  * by seat (decide by each seat's policy kind), keeping the card counts when a seat reads
  * them; play_games deals and plays a chunk of games under their seatings. */
 #include "engine.h"

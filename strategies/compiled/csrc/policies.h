@@ -1,5 +1,5 @@
 /* The built-in policies (strategies.builtin) and decide, the dispatcher over their kinds
- * (strategies.compiled.loop_template.decide).
+ * (strategies.compiled.dispatch.decide).
  *
  * Every policy has the kernels' signature (board, seat, sizes, params, rng, work) and returns
  * the action id it chooses for seat, the seat to act. The scans over the 13 values keep an
