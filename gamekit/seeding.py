@@ -86,7 +86,8 @@ def splitmix64(states: np.ndarray | int, index: int = 0) -> np.ndarray:
     a = np.asarray(states, dtype=np.uint64)
     with np.errstate(over="ignore"):
         z = a + np.uint64(int(index) + 1) * GAMMA  # splitmix64_at's state, for every entry
-        return np.asarray(mix64.py_func(z), dtype=np.uint64)
+        mix = getattr(mix64, "py_func", mix64)  # a plain function when numba's JIT is off
+        return np.asarray(mix(z), dtype=np.uint64)
 
 
 def match_deal_seeds(match_seeds: np.ndarray, game: int) -> np.ndarray:

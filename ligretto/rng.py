@@ -8,9 +8,9 @@ numbers. A stream is Vigna's splitmix64 as ``gamekit.seeding`` defines it for th
 ``splitmix64_at(seed, seat + 16 * purpose)``, and each draw adds ``GAMMA`` to the state and
 mixes it (``mix64``). Only integer arithmetic is used, so both paths agree bit for bit.
 
-The Python path's draws (``SplitMix``, ``stream_seed``) run the C engine's arithmetic
-(``ligretto.cengine``) when it is there, else numba's: neither compiles anything at first use
-then. The numba twins are lazy kernels (``gamekit.jit``): importing this module loads no numba.
+The Python path's draws (``SplitMix``, ``stream_seed``) run that arithmetic in numpy
+(``gamekit.seeding.splitmix64``): nothing compiles at first use. The numba twins are lazy
+kernels (``gamekit.jit``): importing this module loads no numba.
 """
 
 from __future__ import annotations
@@ -18,9 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamekit.jit import njit
-from gamekit.seeding import GAMMA, mix64, splitmix64_at
-
-from . import cengine
+from gamekit.seeding import GAMMA, mix64, splitmix64, splitmix64_at
 
 MASK64 = (1 << 64) - 1
 _GAMMA = int(GAMMA)
@@ -33,9 +31,7 @@ DEAL, TIME, RECYCLE, POLICY = 0, 1, 2, 3
 
 def stream_seed(seed: int, seat: int, purpose: int) -> int:
     """The start state of seat ``seat``'s stream for ``purpose`` under ``seed``."""
-    if cengine.available():
-        return cengine.stream_seed(int(seed) & MASK64, seat, purpose)
-    return int(splitmix64_at(np.uint64(int(seed) & MASK64), seat + PURPOSES * purpose))
+    return int(splitmix64(np.uint64(int(seed) & MASK64), seat + PURPOSES * purpose))
 
 
 class SplitMix:
@@ -47,10 +43,10 @@ class SplitMix:
         self.state = int(state) & MASK64
 
     def next(self) -> int:
-        self.state = (self.state + _GAMMA) & MASK64
-        if cengine.available():
-            return cengine.mix64(self.state)
-        return int(mix64(np.uint64(self.state)))
+        # mix64 of the new state: splitmix64's output one GAMMA on from the state before
+        before = self.state
+        self.state = (before + _GAMMA) & MASK64
+        return int(splitmix64(np.uint64(before)))
 
     def below(self, n: int) -> int:
         return self.next() % n

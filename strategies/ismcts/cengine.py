@@ -149,8 +149,6 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.engine_ismcts_refit_models.argtypes = [ctypes.POINTER(_Refit)]
     lib.engine_ismcts_carry_deal.restype = None
     lib.engine_ismcts_carry_deal.argtypes = [_PTR, _PTR, _PTR, _I64, _PTR, _PTR, _PTR]
-    lib.engine_ismcts_rng_seed.restype = None
-    lib.engine_ismcts_rng_seed.argtypes = [_PTR, ctypes.c_uint64]
     lib.engine_ismcts_apply.restype = None
     lib.engine_ismcts_apply.argtypes = [_PTR, _I64]
     lib.engine_ismcts_legal.restype = _I64
@@ -304,13 +302,6 @@ def carry_deal(old: Any, since: Any, pub: Any, seat: int, sizes: Any, rng: Any, 
     )
 
 
-def rng_new(seed: Any) -> np.ndarray:
-    """``kernels.rng_new`` in C: a fresh kernel RNG state (uint64[4]) from ``seed``."""
-    rng = np.empty(4, np.uint64)
-    library().engine_ismcts_rng_seed(rng.ctypes.data, int(seed))
-    return rng
-
-
 def apply(board: np.ndarray, aid: int) -> None:
     """``kernels.apply`` in C: the legal action ``aid`` on ``board`` in place."""
     library().engine_ismcts_apply(_p(board, np.int32, _BOARD, "board"), int(aid))
@@ -331,7 +322,7 @@ def constants() -> tuple[list[int], list[float]]:
     return ints.tolist(), floats.tolist()
 
 
-C_KERNELS = Kernels(searcher, refit_models, carry_deal, rng_new, apply)
+C_KERNELS = Kernels(searcher, refit_models, carry_deal, engine.rng_new, apply)
 """The search's kernels in C."""
 NUMBA_KERNELS = Kernels(_numba_searcher, _numba_refit_models, _numba_carry_deal, K.rng_new, K.apply)
 """The search's kernels in numba (no C engine, or ``LEAVES_ENGINE=numba``)."""

@@ -726,8 +726,6 @@ EXPORT void engine_ismcts_carry_deal(const board_t *old, const int64_t *since,
     ism_carry_deal(old, since, &pos, rng, out);
 }
 
-/* rng_new(seed)'s state into s (uint64[4]). */
-EXPORT void engine_ismcts_rng_seed(uint64_t *s, uint64_t seed) { rng_seed(s, seed); }
 
 /* kernels.apply: the legal action aid in place (the evidence's replay). */
 EXPORT void engine_ismcts_apply(board_t *board, int64_t aid) {
