@@ -10,21 +10,13 @@ to its dispatcher, so numba, compiling one kernel, finds real dispatchers among 
 (and inlines those marked ``inline="always"``). From then on ``njit`` returns dispatchers. A
 lazy kernel numba meets some other way types itself through ``_numba_type_`` (which
 activates), so it is always callable from compiled code.
-
-Activating also loads numba's array functions without ``scipy.linalg``
-(``_array_functions``): numba imports it there only to note whether BLAS backs ``np.dot``
-and its kin, which no kernel calls, and that import cost each compiling process a few tenths
-of a second of a first run. Typing ``np.dot`` or ``np.linalg`` in numba still imports it.
 """
 
 from __future__ import annotations
 
-import importlib.abc
 import sys
 import threading
-from collections.abc import Callable, Sequence
-from importlib.machinery import ModuleSpec
-from types import ModuleType
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["LazyKernel", "activate", "active", "njit"]
@@ -104,7 +96,6 @@ def activate() -> None:
             return
         import numba
 
-        _array_functions()
         for kernel in _pending:
             kernel._dispatcher = numba.njit(**kernel._options)(kernel._py_func)
         for module in list(sys.modules.values()):
@@ -116,31 +107,3 @@ def activate() -> None:
                     namespace[name] = value._dispatcher
         _pending.clear()
         _active = True
-
-
-class _NoScipy(importlib.abc.MetaPathFinder):
-    """Refuses ``scipy.linalg`` to one thread (the others import as usual)."""
-
-    def __init__(self) -> None:
-        self.thread = threading.get_ident()
-
-    def find_spec(
-        self, name: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> ModuleSpec | None:
-        if threading.get_ident() == self.thread and (name + ".").startswith("scipy.linalg."):
-            raise ModuleNotFoundError(f"{name} is not loaded for numba's kernels", name=name)
-        return None
-
-
-def _array_functions() -> None:
-    """Import ``numba.np.arraymath`` (numba's first compile would) without ``scipy.linalg``,
-    whose only use there is a check for BLAS (numba itself imports the light ``scipy``
-    package); a process that already holds ``scipy.linalg`` keeps BLAS."""
-    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
-        return
-    finder = _NoScipy()
-    sys.meta_path.insert(0, finder)
-    try:
-        import numba.np.arraymath  # noqa: F401 - registers numba's array functions
-    finally:
-        sys.meta_path.remove(finder)

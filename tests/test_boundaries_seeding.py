@@ -47,7 +47,9 @@ def test_the_kernel_functions_are_the_same_arithmetic(monkeypatch):
     """``mix64``'s Python function (what the numpy paths run) is splitmix64's finaliser, and
     ``splitmix64_at``'s is output ``index`` (run as Python: the compiled kernels are
     ``tests/test_seeding.py``'s)."""
-    monkeypatch.setattr(seeding, "mix64", seeding.mix64.py_func)  # no numba for the callee
+    # no numba for the callee (with the JIT off, a kernel is its Python function already)
+    monkeypatch.setattr(seeding, "mix64", getattr(seeding.mix64, "py_func", seeding.mix64))
+    splitmix64_at = getattr(seeding.splitmix64_at, "py_func", seeding.splitmix64_at)
     z = np.array([0, 1, 0xDEADBEEF, MASK64], np.uint64)
     want = []
     for v in (0, 1, 0xDEADBEEF, MASK64):
@@ -56,7 +58,7 @@ def test_the_kernel_functions_are_the_same_arithmetic(monkeypatch):
         want.append(v ^ (v >> 31))
     with np.errstate(over="ignore"):
         assert [int(x) for x in seeding.mix64(z)] == want
-        at = [int(seeding.splitmix64_at.py_func(np.uint64(s), i)) for s in STATES for i in (0, 3)]
+        at = [int(splitmix64_at(np.uint64(s), i)) for s in STATES for i in (0, 3)]
     assert at == [ref_splitmix64(s, i) for s in STATES for i in (0, 3)]
 
 

@@ -97,10 +97,12 @@ print(json.dumps(out))
 """
 
 
-def _play(batches: list[dict], reference: bool) -> list:
+def _play(batches: list[dict], reference: bool, compiled: bool = False) -> list:
+    """The batches played by the C engine, or by numba's loop (``reference``): as Python, or
+    ``compiled`` by numba (the fallback a machine without a C compiler plays)."""
     env = dict(os.environ)
     if reference:
-        env.update(NUMBA_DISABLE_JIT="1", LEAVES_ENGINE="numba")
+        env.update(NUMBA_DISABLE_JIT="0" if compiled else "1", LEAVES_ENGINE="numba")
     proc = subprocess.run(
         [sys.executable, "-c", _PLAY],
         input=json.dumps(batches),
@@ -117,13 +119,22 @@ def test_the_c_loop_plays_the_numba_loops_games_to_the_action():
     batches = [_batch(seed, 12) for seed in range(40)]
     assert {b["rules"] for b in batches} == set(RULES)
     assert {k for b in batches for row in b["kinds"] for k in row} == set(range(10))
-    c, ref = _play(batches, False), _play(batches, True)
+    _assert_same_games(batches, _play(batches, False), _play(batches, True))
+    assert sum(len(b["deal"]) for b in batches) == 480
+
+
+def test_numbas_compiled_fallback_plays_the_same_games():
+    """The one compile of numba's games loop in the suite (``tests/conftest.py`` turns the JIT
+    off elsewhere): what a machine without a C compiler plays."""
+    batches = [_batch(seed, 12) for seed in range(40)]
+    _assert_same_games(batches, _play(batches, False), _play(batches, True, compiled=True))
+
+
+def _assert_same_games(batches: list[dict], got_all: list, want_all: list) -> None:
     fields = ("first", "left", "winner", "turns", "rounds", "unfinished", "actions")
-    for i, (got, want) in enumerate(zip(c, ref, strict=True)):
+    for i, (got, want) in enumerate(zip(got_all, want_all, strict=True)):
         for name, g, w in zip(fields, got, want, strict=True):
             assert g == w, f"batch {i} ({batches[i]['rules'] or 'today'}): {name} differs"
-    played = sum(len(b["deal"]) for b in batches)
-    assert played == 480
 
 
 def test_random_play_matches_the_kernels_benchmark_loop():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import io
+import os
 import subprocess
 import sys
 import zipfile
@@ -270,9 +271,12 @@ def test_play_seatings_plays_the_games_of_play_batch(names, seed, with_python):
 
 
 # ----------------------------------------------------------------------------- imports
-def _run(code: str) -> str:
+def _run(code: str, jit: bool = False) -> str:
+    """``code``'s output in a fresh interpreter; ``jit``: with numba's JIT on (the suite's
+    processes run the kernels as Python, ``tests/conftest.py``)."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "0"} if jit else None
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True, env=env
     )
     return done.stdout.strip()
 
@@ -292,7 +296,7 @@ def test_importing_the_packages_loads_no_numba_until_a_kernel_runs():
         " isinstance(counter.policy_counter, CPUDispatcher),"
         " isinstance(dispatch.decide, CPUDispatcher))\n"
     )
-    first, second = _run(code).splitlines()
+    first, second = _run(code, jit=True).splitlines()
     assert first == "False"
     assert second == "True True True True"
 
@@ -322,20 +326,20 @@ def test_package_version_matches_the_full_scan():
 
 
 def test_lazy_njit_takes_numba_options_only():
-    from gamekit import jit
-
-    @jit.njit
-    def double(x):
-        return 2 * x
-
-    @jit.njit(cache=False, inline="always")
-    def triple(x):
-        return 3 * x
-
-    assert double(4) == 8 and triple(4) == 12
-    assert double.py_func(5) == 10  # the Python function, as numba's dispatchers give it
-    with pytest.raises(TypeError, match="keyword options only"):
-        jit.njit("int64(int64)")
+    code = (
+        "from gamekit import jit\n"
+        "double = jit.njit(lambda x: 2 * x)\n"
+        "triple = jit.njit(cache=False, inline='always')(lambda x: 3 * x)\n"
+        "print(double(4), triple(4), double.py_func(5), type(double).__name__)\n"
+        "try:\n"
+        "    jit.njit('int64(int64)')\n"
+        "except TypeError as e:\n"
+        "    print(e)\n"
+    )
+    numbers, error = _run(code, jit=True).splitlines()
+    # the Python function, as numba's dispatchers give it; a real dispatcher once used
+    assert numbers == "8 12 10 CPUDispatcher"
+    assert "keyword options only" in error
 
 
 def test_the_command_line_and_the_rules_package_start_without_numpy():

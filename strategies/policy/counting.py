@@ -159,4 +159,4 @@ def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
+    return ((x * 0x0101010101010101) >> 56) & 0xFF  # the mask: Python's ints do not wrap
