@@ -124,8 +124,8 @@ def test_the_c_loop_plays_the_numba_loops_games_to_the_action():
 
 
 def test_numbas_compiled_fallback_plays_the_same_games():
-    """The one compile of numba's games loop in the suite (``tests/conftest.py`` turns the JIT
-    off elsewhere): what a machine without a C compiler plays."""
+    """numba's games loop compiled (no other test compiles ``loops._batch``): what a machine
+    without a C compiler plays."""
     batches = [_batch(seed, 12) for seed in range(40)]
     _assert_same_games(batches, _play(batches, False), _play(batches, True, compiled=True))
 

@@ -272,8 +272,8 @@ def test_play_seatings_plays_the_games_of_play_batch(names, seed, with_python):
 
 # ----------------------------------------------------------------------------- imports
 def _run(code: str, jit: bool = False) -> str:
-    """``code``'s output in a fresh interpreter; ``jit``: with numba's JIT on (the suite's
-    processes run the kernels as Python, ``tests/conftest.py``)."""
+    """``code``'s output in a fresh interpreter; ``jit``: with numba's JIT on, whatever
+    ``NUMBA_DISABLE_JIT`` the suite was started with."""
     env = {**os.environ, "NUMBA_DISABLE_JIT": "0"} if jit else None
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True, env=env
