@@ -54,6 +54,9 @@ also compiles for the host CPU), which is why the host CPU is part of the key.""
 ENTRY = "engine.c"
 """The one translation unit of a ``csrc`` folder."""
 
+SHARED = Path(__file__).with_name("csrc")
+"""Headers every engine includes (``engine_common.h``): on each build's include path."""
+
 
 class BuildError(RuntimeError):
     """The C engine could not be compiled (no compiler, or it failed): the message says why."""
@@ -78,10 +81,16 @@ def _host() -> str:
     return platform.machine() + "\n".join(sorted(set(lines)))
 
 
+def _sources(csrc: Path) -> list[Path]:
+    """The C files an engine compiles from: its own and the shared headers."""
+    return sorted(csrc.glob("*.[ch]")) + sorted(SHARED.glob("*.h"))
+
+
 def source_key(csrc: Path) -> str:
-    """A hash of the C sources in ``csrc`` (names and bytes), ``FLAGS`` and the host CPU."""
+    """A hash of the C sources of ``csrc``'s engine (names and bytes), ``FLAGS`` and the
+    host CPU."""
     h = hashlib.sha256((" ".join(FLAGS) + _host()).encode())
-    for path in sorted(csrc.glob("*.[ch]")):
+    for path in _sources(csrc):
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
@@ -106,7 +115,8 @@ def build(csrc: Path, target: Path) -> Path:
     fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
     os.close(fd)
     key = source_key(csrc)
-    args = [*cmd, *FLAGS, "-shared", f'-DENGINE_KEY="{key}"', str(csrc / ENTRY), "-o", tmp, "-lm"]
+    args = [*cmd, *FLAGS, "-shared", f"-I{SHARED}", f'-DENGINE_KEY="{key}"', str(csrc / ENTRY),
+            "-o", tmp, "-lm"]  # fmt: skip
     try:
         proc = subprocess.run(args, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -169,6 +179,10 @@ class Engine:
                         self._why = str(err)
         return self._lib
 
+    def available(self) -> bool:
+        """True when the engine plays (its library loaded)."""
+        return self.library() is not None
+
     def why_not(self) -> str | None:
         """Why the engine is not used (None when it is)."""
         self.library()
@@ -180,7 +194,8 @@ def extension(csrc: Path, module: str) -> dict[str, object]:
     return {
         "name": module,
         "sources": [str(csrc / ENTRY)],
-        "depends": [str(p) for p in sorted(csrc.glob("*.h"))],
+        "depends": [str(p) for p in _sources(csrc) if p.suffix == ".h"],
+        "include_dirs": [str(SHARED)],
         "extra_compile_args": list(FLAGS),
         "define_macros": [("ENGINE_KEY", f'"{source_key(csrc)}"')],
         "optional": True,

@@ -239,6 +239,19 @@ def test_an_edited_engine_is_rebuilt_under_its_own_key(tmp_path, monkeypatch):
     assert not list(src.glob("*.so"))  # nothing built beside the sources
 
 
+def test_an_edit_of_the_shared_header_changes_every_engines_key(tmp_path, monkeypatch):
+    from ligretto import cengine
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    for p in cbuild.SHARED.glob("*.h"):
+        (shared / p.name).write_text(p.read_text() + "/* an edit */\n")
+    before = [cbuild.source_key(src) for src in (CSRC, cengine.CSRC)]
+    monkeypatch.setattr(cbuild, "SHARED", shared)
+    after = [cbuild.source_key(src) for src in (CSRC, cengine.CSRC)]
+    assert before[0] != after[0] and before[1] != after[1]
+
+
 def test_a_failed_build_is_one_clear_error(tmp_path, monkeypatch):
     src = tmp_path / "csrc"
     src.mkdir()

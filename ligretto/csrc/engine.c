@@ -12,16 +12,6 @@
 #include "round.h"
 #include "rules.h"
 
-#ifndef ENGINE_KEY
-#define ENGINE_KEY "unkeyed"
-#endif
-
-#if defined(_WIN32)
-#define EXPORT __declspec(dllexport)
-#else
-#define EXPORT __attribute__((visibility("default")))
-#endif
-
 /* The seat whose action is due first (equal times: the smaller tie key). */
 static inline int64_t next_seat(const Schedule *p, int64_t n) {
     int64_t s = 0;

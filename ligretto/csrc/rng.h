@@ -1,26 +1,12 @@
 /* The round's random streams (ligretto.rng over gamekit.seeding): Vigna's splitmix64.
  *
  * Stream (seat, purpose) under a seed starts at splitmix64_at(seed, seat + PURPOSES *
- * purpose); each draw adds GAMMA to the state and mixes it. Integer arithmetic only, so the
- * C path draws the very numbers of the numba kernels and of the Python path. */
+ * purpose); each draw adds GAMMA to the state and mixes it (engine_common.h). */
 #ifndef LIGRETTO_RNG_H
 #define LIGRETTO_RNG_H
 
+#include "engine_common.h"
 #include "rules.h"
-
-#define GAMMA 0x9E3779B97F4A7C15ULL
-
-/* splitmix64's output function (gamekit.seeding.mix64). */
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* Output index (0-based) of splitmix64 started at state (gamekit.seeding.splitmix64_at). */
-static inline uint64_t splitmix64_at(uint64_t state, int64_t index) {
-    return mix64(state + (uint64_t)(index + 1) * GAMMA);
-}
 
 /* The start state of seat's stream for purpose under seed (nb_stream_seed). */
 static inline uint64_t stream_seed(uint64_t seed, int64_t seat, int64_t purpose) {

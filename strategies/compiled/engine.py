@@ -99,20 +99,7 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
 ENGINE = cbuild.Engine(CSRC, NAME, _declare)
 """This engine's library, loaded once (``gamekit.cbuild.Engine``)."""
 
-
-def library() -> ctypes.CDLL | None:
-    """The C engine, loaded (built first when needed), or None: ``why_not`` says why."""
-    return ENGINE.library()
-
-
-def available() -> bool:
-    """True when the C engine plays this process's games."""
-    return ENGINE.library() is not None
-
-
-def why_not() -> str | None:
-    """Why the C engine is not used (None when it is)."""
-    return ENGINE.why_not()
+library, available, why_not = ENGINE.library, ENGINE.available, ENGINE.why_not
 
 
 def _p(a: np.ndarray) -> int:

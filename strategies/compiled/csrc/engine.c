@@ -11,16 +11,6 @@
 #include "policy_features.h"
 #include "policies.h"
 
-#ifndef ENGINE_KEY
-#define ENGINE_KEY "unkeyed"
-#endif
-
-#if defined(_WIN32)
-#define EXPORT __declspec(dllexport)
-#else
-#define EXPORT __attribute__((visibility("default")))
-#endif
-
 /* Each seat's policy kind and parameter vector at one table (layout.Seats). */
 typedef struct {
     const int64_t *kinds;  /* (n,) */

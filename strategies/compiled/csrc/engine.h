@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine_common.h"
+
 /* leaves.rules */
 #define N_VALUES 13
 #define MAX_COPIES 8
@@ -65,19 +67,6 @@ static inline int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t iabs(int64_t a) { return a < 0 ? -a : a; }
 
 /* ------------------------------------------------------------------ RNG (gamekit.rng) */
-#define GAMMA 0x9E3779B97F4A7C15ULL
-
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* Output index (0-based) of splitmix64 started at state (gamekit.seeding.splitmix64_at). */
-static inline uint64_t splitmix64_at(uint64_t state, uint64_t index) {
-    return mix64(state + (index + 1) * GAMMA);
-}
-
 /* Reset the xoshiro256** state s (uint64[4]) to rng_new(seed)'s. */
 static inline void rng_seed(uint64_t *s, uint64_t seed) {
     for (int i = 0; i < 4; i++) s[i] = splitmix64_at(seed, (uint64_t)i);
