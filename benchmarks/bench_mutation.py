@@ -299,8 +299,10 @@ class Runner:
 
     def args(self) -> list[str]:
         config = self.root / "pyproject.toml"
+        # every selected test, the long ones (marked slow) included
         return [*(str(self.root / t) for t in self.tests), "-x", "-q", "-p", "no:cacheprovider",
-                "--rootdir", str(self.root), *(["-c", str(config)] if config.exists() else [])]  # fmt: skip
+                "-m", "slow or not slow", "--rootdir", str(self.root),
+                *(["-c", str(config)] if config.exists() else [])]  # fmt: skip
 
     def warm(self) -> None:
         """Import pytest, the tests and what they import once, in this process, so that each

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import config
 from numba.extending import intrinsic
 
 from gamekit.rng import rng_below, rng_new
@@ -51,6 +52,22 @@ def _popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return types.int64(types.int64), codegen
+
+
+INTRINSICS = {"_ctz": _ctz, "_top_bit": _top_bit, "_popcount": _popcount}
+"""The LLVM forms, kept by name: with the JIT off the module binds the Python forms below."""
+
+if config.DISABLE_JIT:  # numba runs the kernels as Python: the same bits in Python arithmetic
+
+    def _ctz(x):
+        u = int(x) & 0xFFFF_FFFF_FFFF_FFFF
+        return (u & -u).bit_length() - 1
+
+    def _top_bit(x):
+        return (int(x) & 0xFFFF_FFFF_FFFF_FFFF).bit_length() - 1
+
+    def _popcount(x):
+        return (int(x) & 0xFFFF_FFFF_FFFF_FFFF).bit_count()
 
 
 @njit(cache=True, inline="always")

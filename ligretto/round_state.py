@@ -4,13 +4,18 @@ A structref is one reference-counted pointer to named, mutable fields. The numba
 (``ligretto.round_loop``, the C engine's twin) splits into small njit steps that all take the
 same round; a NamedTuple of two dozen arrays would cost an atomic reference count per array at
 every call of every step, a structref costs one. Its scalar fields (piles started, wanted cards, the
-counters) are mutable, which a tuple's are not. Both are built and used inside numba only.
+counters) are mutable, which a tuple's are not. Compiled, both are built and used inside numba
+only; with numba's JIT disabled (the loop run as Python: tests, mutation runs) a round is a
+namespace with the same fields.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 from numba import types
+from numba.core import config
 from numba.experimental import structref
 
 from gamekit.jit import njit
@@ -140,10 +145,19 @@ def _deal(r):
         r.acc[s] = acc
 
 
+if config.DISABLE_JIT:  # ``structref.new`` is an intrinsic, with no Python form
+
+    def _new(_type):
+        return SimpleNamespace()
+
+else:
+    _new = structref.new
+
+
 @njit(cache=True)
 def new_round(params, n, k, deal_seed, play_seed, ev, record):
     """A dealt round with an empty centre; events go to ``ev`` when ``record``."""
-    r = structref.new(ROUND)
+    r = _new(ROUND)
     r.params = params
     r.n = n
     r.k = k
@@ -170,7 +184,7 @@ def new_round(params, n, k, deal_seed, play_seed, ev, record):
 @njit(cache=True)
 def new_schedule(n):
     """No action pending yet."""
-    p = structref.new(SCHEDULE)
+    p = _new(SCHEDULE)
     p.time = np.zeros(n, np.int64)
     p.key = np.zeros(n, np.uint64)
     p.kind = np.zeros(n, np.int64)

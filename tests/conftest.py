@@ -1,4 +1,4 @@
-"""Test configuration: hypothesis profiles, a headless matplotlib backend, numba's JIT.
+"""Test configuration: hypothesis profiles, a headless matplotlib backend, the long tests.
 
 ``ci`` (chosen when the CI environment variable is set) keeps the whole suite within a few
 minutes on 2 cores; ``dev`` is the default; ``thorough`` runs many more examples locally:
@@ -11,6 +11,13 @@ import os
 
 import matplotlib
 from hypothesis import HealthCheck, settings
+
+from tests.long_tests import (  # noqa: F401  (pytest finds the hooks here)
+    pytest_addoption,
+    pytest_collection_modifyitems,
+    pytest_configure,
+    pytest_terminal_summary,
+)
 
 matplotlib.use("Agg")
 

@@ -9,10 +9,11 @@ legal list and ``legal[rng_below(n)]`` (the stream's state after it too), over p
 random ``State`` games and hand-made ones random games rarely reach. Both play today's rules
 only (``Setup`` flags 0: the minimum count on, a pass takes from any stack).
 
-The bit intrinsics (``_ctz``, ``_top_bit``, ``_popcount``) are LLVM code with no Python form,
-so with numba's JIT disabled (the mutation run; ``NUMBA_DISABLE_JIT=1``) their own code
-generators are compiled here with llvmlite, checked against Python's bit arithmetic, and put in
-their place; compiled, fastplay runs them itself."""
+The bit intrinsics (``_ctz``, ``_top_bit``, ``_popcount``) are LLVM code; with numba's JIT
+disabled (a plain test run, the mutation run: ``NUMBA_DISABLE_JIT=1``) fastplay binds Python
+forms instead. Here their own code generators are compiled with llvmlite, checked against
+Python's bit arithmetic, and put in place of the Python forms, so the LLVM code is what plays;
+compiled, fastplay runs them itself."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ NONZERO = [1, 2, 3, 6, 0b1010000, (1 << 13) - 1, 1 << 12, 0b1000000000001, 1 << 
 
 @pytest.fixture(scope="module")
 def bits():
-    return {name: native(getattr(F, name)) for name in ("_ctz", "_top_bit", "_popcount")}
+    return {name: native(fn) for name, fn in F.INTRINSICS.items()}
 
 
 @pytest.fixture(autouse=True)
@@ -163,6 +164,7 @@ def games(n: int, hand: int, count: int, seed: int, limit: int):
     return fast
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(2, 7))
 def test_random_games_are_the_kernels_games(n):
     """Small hands end quickly (wins on the first turns, round ends after n - 1 passes);

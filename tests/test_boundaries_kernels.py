@@ -188,6 +188,7 @@ def test_the_seat_tables():
                 assert K.NEXT_SEAT[n, passed, p] == want, (n, passed, p)
 
 
+@pytest.mark.slow
 def test_a_random_playout_is_the_stepped_draws():
     """``random_playout`` plays ``random_action`` turn by turn; ``random_games`` deals with
     ``board_deal`` and plays out, from one stream."""

@@ -27,6 +27,8 @@ from reports.synthetic import synthetic_games, write_run
 from reports.variants import build_variants_report
 from reports.variants_sweep import Sweep
 
+pytestmark = pytest.mark.slow  # a browser renders every page
+
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run",

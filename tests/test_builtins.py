@@ -282,6 +282,7 @@ def test_builtins_are_the_dispatched_policies_in_kind_order():
     assert [cls.kind for cls in C.POLICIES] == list(range(C.N_KINDS))
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(pos=positions, seed=st.integers(0, 2**32))
 def test_decide_calls_the_kernel_of_each_kind(pos, seed):

@@ -56,6 +56,7 @@ def test_every_game_passes_by_id(climb, name):
     check_game(name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_passes_by_class(climb, name):
     cls = climb if name == "climb" else first_party(name)

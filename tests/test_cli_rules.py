@@ -346,6 +346,7 @@ def test_tune_under_a_variant_plays_every_tournament_under_it(tmp_path, capsys):
         assert _spec(out / "verify" / arm)["game_config"]["rules"] == {"take": "nothing"}
 
 
+@pytest.mark.slow
 def test_run_under_a_variant_and_its_comparison_with_todays_rules(tmp_path, capsys):
     out = tmp_path / "run"
     code, stdout, err = _run(capsys, "run", "--games", "1", "--players", "3", "--jobs", "1",

@@ -55,6 +55,7 @@ def _rate_coverage(tables: int, deals: int, seats: int, deal_sd: float, seed: in
     return {"covered": hits / max(stated, 1), "stated": stated, "plain": plain_hits / RUNS}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "tables, deals, seed",
     [(1, 8, 1), (1, 40, 2), (30, 2, 3), (10, 6, 4)],
@@ -84,6 +85,7 @@ def test_the_tables_spread_is_not_noise():
     assert strat.df[0] == tables * (deals - 1)
 
 
+@pytest.mark.slow
 def test_paired_mean_intervals_cover_the_known_truth():
     rng = np.random.default_rng(11)
     tables, deals = 12, 4
@@ -121,6 +123,7 @@ def test_tables_dealt_once_are_pooled_and_flagged():
     assert not rc.clusters(g2).pooled
 
 
+@pytest.mark.slow
 def test_neighbour_findings_are_not_found_where_there_is_no_neighbour_effect():
     """The synthetic model has no neighbour effect at all (only strength, hand luck and the
     first move), and one very weak strategy that changes who wins at its tables: over many

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,6 +81,7 @@ def test_the_counts_kept_action_by_action_equal_the_recount(n, seed, kinds):
             assert _avail(board, seat, work) == _avail(board, seat, None)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(**TABLES)
 def test_play_to_end_decides_as_a_recount_and_leaves_the_counts_stale(n, seed, kinds):

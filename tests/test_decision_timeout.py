@@ -122,6 +122,7 @@ def test_outside_the_main_thread_a_helper_process_bounds_the_decision(sleepy):
     assert (got["res"].cards_left == main_thread.cards_left).all()
 
 
+@pytest.mark.slow
 def test_cli_decision_timeout_with_loky_workers_then_dask(sleepy, tmp_path, capsys):
     """The acceptance check: sleeping forever in choose forfeits under --decision-timeout 1."""
     out = tmp_path / "loky"

@@ -9,6 +9,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -137,6 +139,7 @@ def _readme_answer() -> list[str]:
     return [" ".join(b.split()) for b in ("\n" + block).split("\n- ")[1:]]
 
 
+@pytest.mark.slow
 def test_the_readme_prints_what_leaves_run_prints(tmp_path):
     """The Quick start's answer is what `leaves run` with its defaults says, word for word."""
     from click.testing import CliRunner

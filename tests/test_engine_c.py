@@ -123,6 +123,7 @@ def test_the_c_loop_plays_the_numba_loops_games_to_the_action():
     assert sum(len(b["deal"]) for b in batches) == 480
 
 
+@pytest.mark.slow
 def test_numbas_compiled_fallback_plays_the_same_games():
     """numba's games loop compiled (no other test compiles ``loops._batch``): what a machine
     without a C compiler plays."""
@@ -223,6 +224,7 @@ def test_the_key_is_the_c_sources_and_the_flags_only(tmp_path):
     assert cbuild.source_key(src) != cbuild.source_key(CSRC)
 
 
+@pytest.mark.slow
 def test_an_edited_engine_is_rebuilt_under_its_own_key(tmp_path, monkeypatch):
     src = tmp_path / "csrc"
     src.mkdir()

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
@@ -41,6 +43,7 @@ def test_every_example_is_tested():
     assert {p.name for p in EXAMPLES.glob("*.ipynb")} == {"notebook.ipynb"}
 
 
+@pytest.mark.slow
 def test_run_tournament(tmp_path):
     out = _run("run_tournament.py", tmp_path, str(tmp_path / "t"))
     for name in ("greedy", "low", "counter", "random"):
@@ -49,6 +52,7 @@ def test_run_tournament(tmp_path):
     assert (tmp_path / "t" / "report" / "report.html").is_file()
 
 
+@pytest.mark.slow
 def test_win_rate_chart(tmp_path):
     out = _run("win_rate_chart.py", tmp_path, games=2000)
     png = tmp_path / "win_rates.png"
@@ -72,17 +76,20 @@ def test_win_rate_chart(tmp_path):
     assert (abs(summary["ci_low"] - binomial) > 1e-4).any()  # not the binomial interval
 
 
+@pytest.mark.slow
 def test_my_strategy(tmp_path):
     out = _run("my_strategy.py", tmp_path)
     assert "registered: True" in out
     assert "hoarder(min_group=3)" in out
 
 
+@pytest.mark.slow
 def test_check_my_strategy(tmp_path):
     out = _run("check_my_strategy.py", tmp_path)
     assert "Hoarder passed check_strategy and the property test" in out
 
 
+@pytest.mark.slow
 def test_my_strategy_file_loads_into_the_cli(tmp_path):
     proc = subprocess.run(
         [
@@ -126,6 +133,7 @@ for i, cell in enumerate(c for c in cells if c["cell_type"] == "code"):
 """
 
 
+@pytest.mark.slow
 def test_example_notebook_executes(tmp_path):
     nb = json.loads((EXAMPLES / "notebook.ipynb").read_text())
     assert nb["nbformat"] == 4 and all("id" in c and "source" in c for c in nb["cells"])
@@ -147,6 +155,7 @@ def test_example_notebook_executes(tmp_path):
     assert re.search(r"counter (beats|loses to) weighted|No significant difference", proc.stdout)
 
 
+@pytest.mark.slow
 def test_train_reinforce(tmp_path):
     import importlib.util
 
@@ -160,6 +169,7 @@ def test_train_reinforce(tmp_path):
     assert (tmp_path / "run" / "weights.npz").is_file()
 
 
+@pytest.mark.slow
 def test_rule_variants(tmp_path):
     """The designer's example: each variant's length with its interval and its difference."""
     out = _run("rule_variants.py", tmp_path)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,6 +24,7 @@ def _findings(out: Path) -> list[str]:
     return (out / "findings.md").read_text().splitlines()
 
 
+@pytest.mark.slow
 def test_findings_regenerate_with_the_same_numbers(tmp_path):
     first = _findings(tmp_path / "a")
     second = _findings(tmp_path / "b")

@@ -402,6 +402,7 @@ def test_models_pick_the_policy_that_played(policy):
     assert few.last_models == {p: "weighted" for p in range(4) if p != seat}
 
 
+@pytest.mark.slow
 def test_fit_models_scores_the_true_policy_best():
     # weighted's previous defaults: the tuned ones play this taker game as taker does
     old = "weighted:w_shed=-0.5,w_keep=-4.0,w_end=-0.8,w_extreme=-0.4,w_threat=-0.15,w_near_win=-2.0,w_pass=-13.0,w_take_group=1.2,w_take_harm=0.0,w_take_extreme=0.2"
@@ -573,6 +574,7 @@ def test_stopping_early_with_a_prior_never_changes_the_move(game_seed, phase, se
     assert _choose(early, state, seed) == _choose(full, state, seed)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(
     n_players=st.integers(3, 6),

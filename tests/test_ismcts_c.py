@@ -172,6 +172,7 @@ SETTINGS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
 @pytest.mark.parametrize("name", SETTINGS)
 def test_decisions_search_alike_on_both_paths(both, name, rules):
@@ -186,6 +187,7 @@ def test_decisions_search_alike_on_both_paths(both, name, rules):
     assert both.diffs == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["ismcts:iterations=300", "ismcts:preset=fast"])
 def test_each_path_alone_decides_the_same(monkeypatch, spec):
     # the same decisions, visits and models from separate instances, one per path
@@ -203,6 +205,7 @@ def test_each_path_alone_decides_the_same(monkeypatch, spec):
     assert results["c"] == results["numba"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
 def test_whole_games_search_alike_on_both_paths(both, rules):
     field = ["weighted", "taker", "counter", "low", "random"]
@@ -213,6 +216,7 @@ def test_whole_games_search_alike_on_both_paths(both, rules):
     assert both.diffs == []
 
 
+@pytest.mark.slow
 def test_a_search_in_chunks_goes_on_alike(both):
     # a time budget searches in chunks: each call goes on from the last one's tree and chain
     _, state = random_position(4, 77, "follow")
@@ -246,6 +250,7 @@ def test_a_full_tree_and_no_memo_search_alike(both, max_depth, memo_bits):
     assert both.calls["search"] == 3 and both.diffs == []
 
 
+@pytest.mark.slow
 def test_tournaments_play_the_same_games_on_both_paths(monkeypatch):
     from tournaments import Tournament
 

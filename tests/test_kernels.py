@@ -93,6 +93,7 @@ def _choose(legal: tuple[int, ...], rng: np.random.Generator, take_bias: float) 
     return legal[int(rng.integers(len(legal)))]
 
 
+@pytest.mark.slow
 @given(
     n_players=st.integers(3, 6),
     seed=st.integers(0, MASK64),
@@ -394,6 +395,7 @@ def test_random_games_is_deal_then_playout_from_one_stream():
         assert (turns[g], rounds[g], winners[g]) == (board[META, M_TURN], board[META, M_ROUND], w)
 
 
+@pytest.mark.slow
 def test_random_games_statistics_look_like_the_rules_doc():
     """docs/rules.md: random play, 4 players, about 80 turns and 11.5 rounds per game."""
     turns, rounds, winners = K.random_games(4, 11, 20000, 5, TURN_LIMIT)
@@ -412,6 +414,7 @@ def test_board_copy_is_independent():
 
 
 # ---------------------------------------------------------------------------- bench
+@pytest.mark.slow
 def test_run_bench_reports_both_paths():
     from leaves.bench import run_bench
 
@@ -443,6 +446,7 @@ def test_bench_command_json_and_bad_values():
         assert res.exit_code == 2, (bad, res.output)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(n_players=st.integers(3, 6), seed=st.integers(0, 2**64 - 1), limit=st.integers(1, 1000))
 def test_bitmask_random_play_plays_the_kernels_games(n_players, seed, limit):

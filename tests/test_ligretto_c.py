@@ -92,6 +92,7 @@ def _both_batches(table: np.ndarray, deal: np.ndarray, play: np.ndarray):
     return c, ref
 
 
+@pytest.mark.slow
 def test_batches_play_the_numba_rounds_at_every_player_count():
     rng = np.random.default_rng(2024)
     ends, rounds = set(), 0
@@ -109,6 +110,7 @@ def test_batches_play_the_numba_rounds_at_every_player_count():
     assert {-1, -2, 0, 11} <= ends  # blockades, unfinished rounds, low and high seats
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"), reason="x86-64")
 def test_parameters_past_int64_and_not_finite_give_numba_s_rounds():
     # numba converts them as the machine's instruction does (csrc/rules.h's f2i restates
@@ -193,6 +195,7 @@ def test_the_streams_are_the_numba_streams():
         assert cengine.mix64(int(seed)) == int(mix64(seed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("column, value", [(0, 0.0), (4, -1.0)])
 def test_what_numba_refuses_c_refuses_alike(column, value):
     # a speed of 0 divides by zero, a spread of -1 draws below 0: ZeroDivisionError in both

@@ -20,6 +20,7 @@ def _toy(delay: float = 0.0) -> Tournament:
                       game=ToyGame(delay=delay))  # fmt: skip
 
 
+@pytest.mark.slow
 def test_killing_a_dask_worker_process_mid_run_changes_nothing(tmp_path):
     distributed = pytest.importorskip("distributed")
     whole = _toy().run(out=tmp_path / "whole")

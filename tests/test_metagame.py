@@ -414,6 +414,7 @@ def _sorted_csv(path) -> pd.DataFrame:
     return df.sort_values(keys or list(df.columns)).reset_index(drop=True)
 
 
+@pytest.mark.slow
 def test_the_meta_game_does_not_move_with_listing_order_or_jobs(repeats_run, tmp_path, capsys):
     """The same field listed in another order and played by two workers: the same payoff
     table, equilibrium, bootstrap intervals, alpha-rank and trajectory."""

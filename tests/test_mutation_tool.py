@@ -152,6 +152,7 @@ def test_toy():
 """
 
 
+@pytest.mark.slow
 def test_a_run_on_the_toy(bench, tmp_path, monkeypatch):
     pkg = tmp_path / "toy_mut_pkg"
     pkg.mkdir()
@@ -196,6 +197,7 @@ def test_kernels_run_as_python():
 """
 
 
+@pytest.mark.slow
 def test_the_kernels_modules_run_without_the_jit(bench, tmp_path, monkeypatch):
     """``JIT_OFF`` modules' children get numba's JIT disabled (``njit`` hands back the
     function, so a mutant costs no compile); the others keep it."""
@@ -209,3 +211,22 @@ def test_the_kernels_modules_run_without_the_jit(bench, tmp_path, monkeypatch):
                               workdir=tmp_path, jit=jit)  # fmt: skip
         verdicts.append(runner.run()[0])
     assert verdicts == ["survived", "killed"]
+
+
+LONG_TEST = """
+import pytest
+
+
+@pytest.mark.slow
+def test_a_long_test_that_fails():
+    assert False
+"""
+
+
+def test_the_runner_runs_the_long_tests_too(bench, tmp_path, monkeypatch):
+    """A long test (marked slow, which a plain pytest run leaves out) kills mutants too."""
+    (tmp_path / "conftest.py").write_text("from tests.long_tests import *  # noqa: F403\n")
+    (tmp_path / "test_long.py").write_text(LONG_TEST)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    runner = bench.Runner(tmp_path, ("test_long.py",), prefixes=("test_long",), workdir=tmp_path)
+    assert runner.run()[0] == "killed"

@@ -89,6 +89,7 @@ def test_our_strategies_play_as_openspiel_bots():
     assert play(3) == play(3) and play(3) != play(4)
 
 
+@pytest.mark.slow
 def test_an_openspiel_bot_plays_in_a_gauntlet_from_the_runners_seeds(tmp_path):
     import pandas as pd
 
@@ -102,6 +103,7 @@ def test_an_openspiel_bot_plays_in_a_gauntlet_from_the_runners_seeds(tmp_path):
     pd.testing.assert_frame_equal(run("a", 1), run("b", 2))  # the same games, whatever --jobs
 
 
+@pytest.mark.slow
 def test_an_openspiel_bot_is_checked_like_any_strategy():
     from strategies.testing import check_strategy
 

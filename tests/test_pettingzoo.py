@@ -43,6 +43,7 @@ def _random_game(e, rng) -> dict[str, float]:
     return totals
 
 
+@pytest.mark.slow
 def test_a_long_random_bombardment():
     # PettingZoo's bombardment_test cannot read dict observations (it compares the inner
     # array with the whole first observation); the same stress, written out: 300 games.
@@ -182,6 +183,7 @@ def test_pettingzoos_api_and_seed_tests_under_variants(rules, n):
     seed_test(lambda: env(n_players=n, rules=rules), num_cycles=300)
 
 
+@pytest.mark.slow
 def test_a_random_bombardment_under_variants():
     # every observation inside its space (bounds from the rules' deck), every ending rewarded
     from strategies.testing import VARIANTS

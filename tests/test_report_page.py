@@ -66,6 +66,7 @@ def test_markdown_keeps_full_tables_in_plain_sections(tmp_path):
     assert "### Head to head: how it is computed" in text and "[`summary.csv`](summary.csv)" in text
 
 
+@pytest.mark.slow
 def test_charts_drawn_in_the_worker_as_tables_are_made_are_the_charts_drawn_here(
     tmp_path, monkeypatch
 ):

@@ -65,7 +65,7 @@ def test_a_chunk_played_in_slices_of_any_size_is_the_same_chunk(size):
 
 
 # ----------------------------------------------------------------------------- jobs, chunks
-@pytest.mark.parametrize("players", ["threads", "workers"])
+@pytest.mark.parametrize("players", ["threads", pytest.param("workers", marks=pytest.mark.slow)])
 def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, monkeypatch, players):
     def t(chunk_size=None):
         return Tournament(HEURISTICS, players="3,4", games=1200, seed=11, chunk_size=chunk_size)

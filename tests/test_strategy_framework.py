@@ -427,6 +427,7 @@ EXTRA = {"openspiel": "pyspiel"}
 """Registered strategies that need the research extra's package (skipped without it)."""
 
 
+@pytest.mark.slow
 def test_every_registered_strategy_passes_the_check():
     import importlib.util
 

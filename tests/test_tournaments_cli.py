@@ -141,6 +141,7 @@ def _start_and_stop(args: list[str], out: Path, at_least: int, sig: int, stall: 
             os.killpg(proc.pid, signal.SIGKILL)  # its worker processes (the session we started)
 
 
+@pytest.mark.slow
 def test_resume_after_ctrl_c_and_a_real_kill_equals_an_uninterrupted_run(tmp_path):
     # One seat stalls each process after 3 chunks' games, so the signals always land on a run
     # with at least 3 chunks done and never all of them, however loaded the machine is.

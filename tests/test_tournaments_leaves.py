@@ -29,6 +29,7 @@ class Crashy(Strategy, register=False):
         return legal[0]
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_workers_or_backend(tmp_path):
     distributed = pytest.importorskip("distributed")
 
@@ -131,6 +132,7 @@ class HandMemoryless(Strategy, register=False):
         return legal[0]
 
 
+@pytest.mark.slow
 def test_memory_across_games_gains_nothing_and_ignores_jobs(tmp_path):
     def rows(entrant, jobs, out):
         t = Tournament([entrant, "greedy", "low"], players=3, games=120, seed=4, chunk_size=30)

@@ -43,6 +43,7 @@ def _idle(**kw) -> dict[str, int]:
             **kw}  # fmt: skip
 
 
+@pytest.mark.slow
 def test_rows_are_the_same_in_the_driver_in_threads_and_in_workers(tmp_path, monkeypatch):
     one = _mixed().run(n_jobs=1, out=tmp_path / "one")
     with monkeypatch.context() as m:

@@ -158,6 +158,7 @@ def _compare(state: leaves.State, board: np.ndarray) -> None:
     assert np.array_equal(again, board)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rule_sets(), st.integers(0, 2**63 - 1), st.data())
 def test_kernels_play_every_rule_set_as_the_state_api(rules, seed, data):

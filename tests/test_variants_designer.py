@@ -92,6 +92,7 @@ def _sample(rng: np.random.Generator, shift: float, set_effect: np.ndarray) -> p
     })  # fmt: skip
 
 
+@pytest.mark.slow
 def test_trace_intervals_and_paired_differences_cover_the_truth():
     """Over 300 synthetic pairs of samples on the same deals (a shared set effect): every
     trace measure's 95% interval, and the paired difference's, covers its mean over all the

@@ -152,6 +152,7 @@ def _coverage(shared: bool, seed: int) -> dict[str, np.ndarray]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shared", [True, False], ids=["same deals, paired", "independent"])
 def test_intervals_of_measures_and_differences_cover_a_known_truth(shared):
     got = _coverage(shared, seed=11 if shared else 12)
@@ -166,6 +167,7 @@ def test_intervals_of_measures_and_differences_cover_a_known_truth(shared):
     assert got["naive_turns"].mean() < 0.85
 
 
+@pytest.mark.slow
 def test_pairing_by_deal_is_tighter_where_the_rules_deal_the_same_cards():
     paired_run = _coverage(True, seed=11)  # the coverage test's runs
     rng = np.random.default_rng(14)
@@ -397,6 +399,7 @@ def test_the_first_players_advantage_vanishes_only_with_a_clear_change():
     assert "the first player's edge grows by 4.0 points [3.0, 5.0]" in grows[0][0]
 
 
+@pytest.mark.slow
 def test_the_comparison_does_not_move_with_listing_order_or_jobs(played, tmp_path):
     """The same field listed in another order, the variants given in another order, two
     workers: every measure and every difference the same."""
