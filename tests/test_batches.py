@@ -1,13 +1,13 @@
-"""Batches of games join and scatter one way (``strategies.batch.PerGame``), and matches are
-played by one loop (``strategies.matches.play_waves``) for 13 Leaves and for any game."""
+"""Batches of games join and scatter one way (``gamekit.batches.PerGame``), and matches are
+played by one loop (``gamekit.matches.play_waves``) for 13 Leaves and for any game."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from gamekit.matches import play_waves
 from strategies.batch import BatchResult, _empty_batch
-from strategies.matches import play_waves
 from tournaments.game import SeatedBatch
 
 
@@ -81,7 +81,7 @@ def test_batch_results_join_with_their_records():
 def seeds_are_matches(monkeypatch):
     """Every game of match ``m`` is dealt and played from seed ``m``: a scripted game can see
     which match it plays."""
-    import strategies.matches as matches
+    import gamekit.matches as matches
 
     monkeypatch.setattr(matches, "match_deal_seeds", lambda seeds, j: seeds.copy())
     monkeypatch.setattr(matches, "match_play_seeds", lambda seeds, j: seeds.copy())

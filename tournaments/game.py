@@ -27,7 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from strategies.batch import PerGame
+from gamekit.batches import PerGame
 
 from .declaration import Declaration, plural
 

@@ -3,7 +3,7 @@
 A match replays fresh games between the same seating, adds up each seat's ``match_score``
 column, and ends when some total reaches ``target`` (or after ``rounds`` games). The best
 total wins in the game's declared direction; tied players share the win. The loop is
-``strategies.matches.play_waves`` (13 Leaves' expert matches use it too); here it plays a
+``gamekit.matches.play_waves`` (13 Leaves' expert matches use it too); here it plays a
 plug-in's ``play``. Any plug-in's ``play_matches`` may delegate here (Ligretto's games to 100
 do; 13 Leaves keeps its compiled games, which follow the same rules).
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from strategies.matches import play_waves
+from gamekit.matches import play_waves
 
 from .game import GamePlugin, SeatedBatch, SeatedMatches
 from .work import MAX_GAMES_PER_MATCH
