@@ -1,26 +1,42 @@
-"""strategies: players of 13 Leaves, their registry, conformance checks and batch play.
+"""strategies: the players' protocol and registry every game shares, and 13 Leaves' players.
 
 ``Strategy`` is the base class; ``get(spec)`` builds one from a name or spec string,
 ``names()``/``filtered(**classifier)`` list them, ``play_game``/``play_batch``/
 ``play_match_batch`` play them, ``testing.check_strategy`` checks a user's own strategy.
+
+Importing the package loads the protocol and the registry only (numpy, no game): a plug-in
+game declares its registry here without loading 13 Leaves. The built-ins register when the
+registry is first used, the play functions load when first read.
 """
 
 from __future__ import annotations
 
-import importlib
+from gamekit.lazy_exports import lazy_exports
 
-from . import builtin  # noqa: F401  (the built-ins register themselves)
 from .base import Player, Strategy
-from .batch import BatchResult, play_batch, play_seatings
-from .matches import MatchBatchResult, play_match_batch
-from .play import GameResult, PublicResult, fresh, play_game
 from .registry import declare_game, defer, filtered, get, names, register
-from .tunable import Tunable, spec_with, tunables
 
-# Both load numba at import: they register on first use (a plain run never needs them).
+# 13 Leaves' built-ins register on the first use of its registry (they import its rules)
+defer("strategies.builtin")
+# ``ismcts`` loads numba at import: it registers when its name is first asked for
 defer("strategies.ismcts", ("ismcts",))
 # Ligretto's strategies, in their own registry (the id its plug-in declares)
 declare_game("ligretto", "Ligretto", "leaves.ligretto_strategies", ("strategies.ligretto",))
+
+_EXPORTS = {
+    "BatchResult": "batch",
+    "play_batch": "batch",
+    "play_seatings": "batch",
+    "MatchBatchResult": "matches",
+    "play_match_batch": "matches",
+    "GameResult": "play",
+    "PublicResult": "play",
+    "fresh": "play",
+    "play_game": "play",
+    "Tunable": "tunable",
+    "spec_with": "tunable",
+    "tunables": "tunable",
+}
 
 __all__ = [
     "BatchResult",
@@ -44,10 +60,6 @@ __all__ = [
     "tunables",
 ]
 
-
-def __getattr__(name: str):
-    # ``strategies.testing`` imports hypothesis, ``ismcts`` and ``ligretto`` numba: each loads
-    # on first use only.
-    if name in ("testing", "ismcts", "ligretto"):
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# ``strategies.testing`` imports hypothesis, ``ismcts`` and ``ligretto`` numba: each loads on
+# first use only (any public name that is a submodule does).
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)
