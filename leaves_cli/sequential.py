@@ -32,8 +32,8 @@ PRECISION_MAX_GAMES = 20_000_000
 def _paired(result: Any) -> dict[str, float]:
     """The gauntlet's paired difference (strategy - baseline per duplicate set)."""
     from reports.clusters import seat_sums
-    from reports.data import as_run
     from reports.gauntlet import design
+    from reports.loading import as_run
     from reports.significance import paired
 
     run = as_run(result.out)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from . import charts
 from .compare import Comparison, compare
-from .data import Games, ReportError, Run, as_games, as_run, games_from_frame, load_run
+from .data import Games, ReportError, Run
 from .expert import expert, expert_lengths, expert_scores
 from .findings import Finding, key_findings
 from .gauntlet import gauntlet
+from .loading import as_games, as_run, games_from_frame, load_run
 from .neighbours import neighbour_matrix, neighbours
 from .notebook import Plots, Report
 from .rating import rating

@@ -24,7 +24,8 @@ import pandas as pd
 from .clusters import MIN_DF, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
 from .compare_deals import deal_seeds, overlap, paired_difference, words
 from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
-from .data import Games, as_run
+from .data import Games
+from .loading import as_run
 from .stats import holm
 
 __all__ = ["Comparison", "NotComparable", "compare"]

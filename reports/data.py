@@ -215,19 +215,7 @@ class Run:
         return self.games.declaration
 
 
-# Reading runs lives in ``reports.loading`` (it needs these classes); its entry points are
-# re-exported here so that ``from reports.data import as_games`` keeps working.
-from .loading import (  # noqa: E402
-    as_games,
-    as_run,
-    deal_streams,
-    games_from_frame,
-    load_games,
-    load_run,
-)
-
 __all__ = [
     "ARRAY_FIELDS", "BLOCK", "DICT_FIELDS", "MISSING", "Games", "ReportError", "Run",
-    "as_games", "as_run", "deal_streams", "default_declaration", "games_from_frame",
-    "load_games", "load_run", "run_declaration",
+    "default_declaration", "run_declaration",
 ]  # fmt: skip

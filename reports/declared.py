@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Estimates, clustered_rate, clusters, ratio_estimates, table_sums
-from .data import MISSING, Games, as_games
+from .data import MISSING, Games
+from .loading import as_games
 
 __all__ = ["means", "by_parameter", "outcomes", "split_label"]
 

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from .clusters import clusters, ratio_estimates, table_sums, wilson_t
-from .data import ReportError, Run, as_run
+from .data import ReportError, Run
+from .loading import as_run
 
 
 def _match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -13,8 +13,9 @@ import pandas as pd
 from tournaments.sequential import BETTER, FORMER_NOT_BETTER, NOT_BETTER, UNDECIDED
 
 from .clusters import seat_sums
-from .data import ReportError, as_run
+from .data import ReportError
 from .findings import interval, p_text, pct, points
+from .loading import as_run
 from .significance import method, paired
 from .tables import summary
 

@@ -27,7 +27,8 @@ from .clusters import (
     seat_sums,
     wilson_t,
 )
-from .data import Games, as_games
+from .data import Games
+from .loading import as_games
 
 __all__ = ["neighbours", "neighbour_matrix"]
 

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from . import charts
-from .data import Run, as_run
+from .data import Run
 from .findings import Finding, key_findings
+from .loading import as_run
 from .report import _html_table, _md_table, _png, build_report, compute_tables
 from .tables import head_to_head, length_distribution, seats, summary
 

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .data import Games, as_games
+from .data import Games
+from .loading import as_games
 from .patterns import finishing_patterns
 from .stats import Z95
 

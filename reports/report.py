@@ -17,11 +17,12 @@ import pandas as pd
 from tournaments.declaration import Declaration
 from tournaments.run_state import run_state
 
-from .data import Run, as_run
+from .data import Run
 from .declared import by_parameter, means, outcomes
 from .expert import expert, expert_lengths, expert_scores
 from .gauntlet import design as gauntlet_design
 from .gauntlet import gauntlet
+from .loading import as_run
 from .metagame import metagame
 from .neighbours import neighbours
 from .page import Section, html_table, md_table, render_html, render_md

@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Sums, clusters, mean_estimates, seat_sums
-from .data import Games, as_games
+from .data import Games
+from .loading import as_games
 from .stats import holm
 from .tables import strength_order
 

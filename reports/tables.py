@@ -1,6 +1,6 @@
 """The per-run tables: summary per strategy, head to head, seat advantage, game length.
 
-Every function takes anything :func:`reports.data.as_games` accepts (a games DataFrame, a run
+Every function takes anything :func:`reports.loading.as_games` accepts (a games DataFrame, a run
 directory, a results object, a :class:`Games`) and returns a small DataFrame. All counting is a
 few ``np.bincount`` passes over the seat columns; nothing loops over games in Python.
 
@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Accumulator, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
-from .data import BLOCK, MISSING, Games, as_games
+from .data import BLOCK, MISSING, Games
+from .loading import as_games
 from .stats import hist_moments, hist_quantiles
 
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90, 0.99)

@@ -21,8 +21,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .data import ReportError, Run, load_run
+from .data import ReportError, Run
 from .designer_measures import ladder_table
+from .loading import load_run
 from .stats import holm
 from .tables import strength_order
 from .variants_metrics import (

@@ -184,7 +184,7 @@ def test_replay_of_a_variant_runs_game_names_and_checks_its_rules(variant_run, c
 def test_the_report_overview_names_the_rules(variant_run):
     """The plug-in names its settings in words (13 Leaves: its rules), the manifest keeps
     them, and the report's overview shows them; another game names none."""
-    from reports.data import load_run
+    from reports.loading import load_run
     from reports.sections import overview
     from tournaments.games import get_game
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reports
-from reports.data import MISSING, default_declaration, games_from_frame
+from reports.data import MISSING, default_declaration
+from reports.loading import games_from_frame
 from reports.synthetic import synthetic_games
 from tournaments.game import Declaration
 

@@ -123,7 +123,8 @@ def test_shared_wins_count_for_every_tied_seat():
     win rates agree with the summary's, not with a single winner column."""
     from dataclasses import replace
 
-    from reports.data import default_declaration, games_from_frame
+    from reports.data import default_declaration
+    from reports.loading import games_from_frame
 
     rows = []
     for d in range(12):  # A and B tie for the best value on even deals; C wins odd ones
