@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .variants_words import change, others
+
 __all__ = ["baseline_designer", "designer_parts", "ladder_sentence", "sample_sentence"]
 
 PHRASES = {
@@ -29,8 +31,6 @@ PHRASES = {
 
 
 def _restricted(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]:
-    from .variants_text import change
-
     out = []
     for key, r in look.d.items():
         if key[0] != rules or not str(key[1]).startswith("restricted_") or not r["significant"]:
@@ -44,9 +44,7 @@ def _restricted(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]
 
 def designer_parts(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]:
     """The variant's clear differences in the designers' measures, each with its metric."""
-    from .variants_text import _others
-
-    return _others(look, rules, base, PHRASES) + _restricted(look, rules, base)
+    return others(look, rules, base, PHRASES) + _restricted(look, rules, base)
 
 
 def baseline_designer(look: Any, base: str) -> str:

@@ -10,6 +10,17 @@ import numpy as np
 import pandas as pd
 
 from .findings import TOO_FEW, pct
+from .variants_words import (
+    DIGITS,
+    RATES,
+    UNITS,
+    change,
+    decimals,
+    in_brackets,
+    is_clear,
+    others,
+    points,
+)
 
 __all__ = ["ALPHA", "NAMES", "findings", "num", "ordinal"]
 
@@ -39,14 +50,10 @@ def ordinal(p: int) -> str:
     return ORDINALS[p] if p < len(ORDINALS) else f"{p + 1}th"
 
 
-def _decimals(x: float) -> int:
-    return 1 if abs(x) >= 1 else 2
-
-
 def num(x: float, lo: float | None = None, hi: float | None = None, digits: int | None = None
         ) -> str:  # fmt: skip
     """A number with its interval, one decimal (two below 1): '42.1 [41.9, 42.4]'."""
-    k = _decimals(x) if digits is None else digits
+    k = decimals(x) if digits is None else digits
     if lo is None:
         return f"{x:.{k}f}"
     if not (np.isfinite(lo) and np.isfinite(hi)):
@@ -58,39 +65,6 @@ def _rate(v: float, lo: float, hi: float) -> str:
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{pct(v)} ({TOO_FEW})"
     return f"{pct(v)} [{100 * lo:.1f}, {100 * hi:.1f}]"
-
-
-UNITS = {"turns": "turns", "rounds": "rounds", "runner_up": "cards", "match_games": "games",
-         "skill_spread": "points", "ladder_step": "points", "lead_changes": "times"}  # fmt: skip
-DIGITS = {"runner_up": 2, "skill_spread": 1, "ladder_step": 1, "lead_changes": 2}
-RATES = ("seat", "unfinished", "shared_wins", "best_vs_random", "drama", "comeback", "decided_at")
-"""Measures shown in percent (shares, and means of shares of a game), their differences in
-points."""
-
-
-def points(metric: str) -> bool:
-    """A difference of win rates, shown in points: the skill spread, a ladder step, the cost
-    of a restriction."""
-    return metric in ("skill_spread", "ladder_step") or metric.startswith("restricted_")
-
-
-def _bracket(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> str:
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return missing
-    return f"[{lo:.{k}f}, {hi:.{k}f}]"
-
-
-def change(r: pd.Series, less: str, more: str) -> str:
-    """A difference as its size, unit and direction, then its interval in that direction:
-    '6.8 turns shorter [6.5, 7.1]', '2.0 points less [1.4, 2.6]'."""
-    metric = str(r["metric"])
-    d, lo, hi = float(r["diff"]), float(r["ci_low"]), float(r["ci_high"])
-    size, lo, hi = (d, lo, hi) if d >= 0 else (-d, -hi, -lo)
-    scale = 100.0 if metric in RATES or points(metric) else 1.0
-    unit = "points" if scale == 100.0 else UNITS.get(metric, "")
-    k = 1 if scale == 100.0 else DIGITS.get(metric, _decimals(size))
-    words = " ".join(w for w in (f"{scale * size:.{k}f}", unit, more if d > 0 else less) if w)
-    return f"{words} {_bracket(scale * lo, scale * hi, k)}"
 
 
 class _Lookup:
@@ -111,25 +85,21 @@ class _Lookup:
         if key[1] in RATES:
             return _rate(v, lo, hi) if bracket else pct(v)
         scale = 100.0 if points(key[1]) else 1.0
-        k = 1 if scale == 100.0 else DIGITS.get(key[1], _decimals(v))
+        k = 1 if scale == 100.0 else DIGITS.get(key[1], decimals(v))
         unit = "points" if scale == 100.0 else UNITS.get(key[1], "")
         text = f"{scale * v:.{k}f} {unit}".rstrip()
-        return f"{text} {_bracket(scale * lo, scale * hi, k)}" if bracket else text
+        return f"{text} {in_brackets(scale * lo, scale * hi, k)}" if bracket else text
 
 
 def _key(r: pd.Series) -> Key:
     return str(r["rules"]), str(r["metric"]), str(r["n_players"]), int(r["position"])
 
 
-def _clear(r: pd.Series | None) -> bool:
-    return r is not None and bool(r["significant"])
-
-
 def _length(look: _Lookup, rules: str, base: str) -> list[str]:
     parts = []
     for metric, less, more in (("turns", "shorter", "longer"), ("rounds", "fewer", "more")):
         r = look.d.get((rules, metric, "all", -1))
-        if _clear(r):
+        if is_clear(r):
             parts.append(change(r, less, more))
     if not parts:
         return []
@@ -148,7 +118,7 @@ def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
     b, v, r = look.m[key_b], look.m[key_v], look.d.get(key_v)
     sign_b = 1 if b["ci_low"] > 0 else -1 if b["ci_high"] < 0 else 0
     sign_v = 1 if v["ci_low"] > 0 else -1 if v["ci_high"] < 0 else 0
-    clear = _clear(r)
+    clear = is_clear(r)
     words = {1: "advantage", -1: "disadvantage"}
     if sign_b and not sign_v and np.isfinite(v["ci_low"]):
         what = f"the first player's {words[sign_b]} " + ("vanishes" if clear else
@@ -175,7 +145,7 @@ def _signed(r: pd.Series) -> str:
 def _other_seats(look: _Lookup, rules: str, base: str, n: str) -> str | None:
     """The largest clear change of a later seat's edge at ``n`` players, if any is clear."""
     rows = [r for k, r in look.d.items() if k[:3] == (rules, "seat", n) and k[3] > 0]
-    rows = [r for r in rows if _clear(r)]
+    rows = [r for r in rows if is_clear(r)]
     if not rows:
         return None
     r = max(rows, key=lambda x: abs(x["diff"]))
@@ -190,7 +160,7 @@ def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
     out = []
     key_v, key_b = (rules, "skill_spread", "all", -1), (base, "skill_spread", "all", -1)
     r = look.d.get(key_v)
-    if _clear(r):
+    if is_clear(r):
         v, b = look.m[key_v], look.m[key_b]
         other = "" if v["detail"] == b["detail"] else f" ({b['detail']})"
         out.append(
@@ -201,7 +171,7 @@ def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
         )
     key_v, key_b = (rules, "best_vs_random", "all", -1), (base, "best_vs_random", "all", -1)
     r = look.d.get(key_v)
-    if _clear(r):
+    if is_clear(r):
         v, b = look.m[key_v], look.m[key_b]
         top, top_b = v["detail"].split(" ahead")[0], b["detail"].split(" ahead")[0]
         other = "" if top == top_b else f" ({top_b})"
@@ -224,20 +194,6 @@ PHRASES = {
                     "{v} against {b}"),
 }  # fmt: skip
 """Per measure: (what a decrease means, its word), (an increase, its word), the figures."""
-
-
-def _others(look: _Lookup, rules: str, base: str, phrases: dict | None = None) -> list[Said]:
-    """The clear differences of the measures ``phrases`` words (default ``PHRASES``)."""
-    out = []
-    for metric, (less, more, figures) in (phrases or PHRASES).items():
-        key_v, key_b = (rules, metric, "all", -1), (base, metric, "all", -1)
-        r = look.d.get(key_v)
-        if not _clear(r):
-            continue
-        what = less if r["diff"] < 0 else more
-        shown = figures.format(v=look.shown(key_v), b=look.shown(key_b, bracket=False))
-        out.append((f"{what[0]}: {shown}, {change(r, less[1], more[1])}", [metric]))
-    return out
 
 
 def _base_name(r: pd.Series) -> str:
@@ -327,7 +283,7 @@ def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
             told.add((rules, "seat", n, 0))
         first += [(s, ["seat"]) for s in (_other_seats(look, rules, base, n),) if s]
     second = [(t, ["skill_spread", "best_vs_random"]) for t in _skill(look, rules, base)]
-    second += _others(look, rules, base)
+    second += others(look, rules, base, PHRASES)
     third = designer_parts(look, rules, base)
     rows = [r for k, r in look.d.items() if k[0] == rules]
     if rows and all(r["diff"] == 0 and r["se"] == 0 for r in rows):

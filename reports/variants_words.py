@@ -1,0 +1,81 @@
+"""One difference between rule variants in words, shared by the comparison's findings
+(``variants_text``) and the designers' measures (``designer_text``): its size, unit and
+direction with its interval ('6.8 turns shorter [6.5, 7.1]'), and the clear differences of a
+set of measures, each in its own phrase."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .findings import TOO_FEW
+
+__all__ = [
+    "DIGITS",
+    "RATES",
+    "UNITS",
+    "in_brackets",
+    "change",
+    "decimals",
+    "is_clear",
+    "others",
+    "points",
+]
+
+
+def decimals(x: float) -> int:
+    return 1 if abs(x) >= 1 else 2
+
+
+UNITS = {"turns": "turns", "rounds": "rounds", "runner_up": "cards", "match_games": "games",
+         "skill_spread": "points", "ladder_step": "points", "lead_changes": "times"}  # fmt: skip
+DIGITS = {"runner_up": 2, "skill_spread": 1, "ladder_step": 1, "lead_changes": 2}
+RATES = ("seat", "unfinished", "shared_wins", "best_vs_random", "drama", "comeback", "decided_at")
+"""Measures shown in percent (shares, and means of shares of a game), their differences in
+points."""
+
+
+def points(metric: str) -> bool:
+    """A difference of win rates, shown in points: the skill spread, a ladder step, the cost
+    of a restriction."""
+    return metric in ("skill_spread", "ladder_step") or metric.startswith("restricted_")
+
+
+def in_brackets(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> str:
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return missing
+    return f"[{lo:.{k}f}, {hi:.{k}f}]"
+
+
+def change(r: pd.Series, less: str, more: str) -> str:
+    """A difference as its size, unit and direction, then its interval in that direction:
+    '6.8 turns shorter [6.5, 7.1]', '2.0 points less [1.4, 2.6]'."""
+    metric = str(r["metric"])
+    d, lo, hi = float(r["diff"]), float(r["ci_low"]), float(r["ci_high"])
+    size, lo, hi = (d, lo, hi) if d >= 0 else (-d, -hi, -lo)
+    scale = 100.0 if metric in RATES or points(metric) else 1.0
+    unit = "points" if scale == 100.0 else UNITS.get(metric, "")
+    k = 1 if scale == 100.0 else DIGITS.get(metric, decimals(size))
+    words = " ".join(w for w in (f"{scale * size:.{k}f}", unit, more if d > 0 else less) if w)
+    return f"{words} {in_brackets(scale * lo, scale * hi, k)}"
+
+
+def is_clear(r: pd.Series | None) -> bool:
+    return r is not None and bool(r["significant"])
+
+
+def others(look: Any, rules: str, base: str, phrases: dict) -> list[tuple[str, list[str]]]:
+    """The clear differences of the measures ``phrases`` words (measure: (a decrease, its
+    word), (an increase, its word), the figures), each with its metric."""
+    out = []
+    for metric, (less, more, figures) in phrases.items():
+        key_v, key_b = (rules, metric, "all", -1), (base, metric, "all", -1)
+        r = look.d.get(key_v)
+        if not is_clear(r):
+            continue
+        what = less if r["diff"] < 0 else more
+        shown = figures.format(v=look.shown(key_v), b=look.shown(key_b, bracket=False))
+        out.append((f"{what[0]}: {shown}, {change(r, less[1], more[1])}", [metric]))
+    return out
