@@ -30,7 +30,7 @@ import pandas as pd
 from .clusters import Estimates, seat_sums, t_quantile
 from .data import Run
 from .stats import holm
-from .variants_metrics import Measure, _Design, _measure, _paired_sets, _ratio
+from .variants_sets import Design, Measure, measure, paired_sets, ratio
 
 __all__ = [
     "GAMES_FILE",
@@ -93,7 +93,7 @@ def trace_stats(standing: np.ndarray, winner: int, higher_is_better: bool = Fals
     }
 
 
-def sample_design(table: np.ndarray, deal: np.ndarray, size: np.ndarray) -> _Design:
+def sample_design(table: np.ndarray, deal: np.ndarray, size: np.ndarray) -> Design:
     """The duplicate sets of sampled games (``table``, ``deal`` and table size per game), keyed
     as a run's own sets are (``(table << 32) + deal``), so two runs that sampled the same deals
     pair; a table with one sampled set is pooled per table size, as ``reports.clusters``
@@ -106,7 +106,7 @@ def sample_design(table: np.ndarray, deal: np.ndarray, size: np.ndarray) -> _Des
     _, inv, count = np.unique(set_table, return_inverse=True, return_counts=True)
     single = count[inv.ravel()] == 1
     stratum = np.where(single, -1 - set_size, set_table)
-    return _Design(None, of_game.ravel(), key, stratum, set_size, bool(single.any()), True)
+    return Design(None, of_game.ravel(), key, stratum, set_size, bool(single.any()), True)
 
 
 def _read(path: Path | None, name: str) -> pd.DataFrame | None:
@@ -116,7 +116,7 @@ def _read(path: Path | None, name: str) -> pd.DataFrame | None:
     return df if len(df) else None
 
 
-def _by_size(d: _Design) -> list[tuple[str, np.ndarray]]:
+def _by_size(d: Design) -> list[tuple[str, np.ndarray]]:
     sizes = sorted(set(d.size.tolist()))
     out = [("all", np.ones(d.key.size, bool))]
     return out + ([(str(n), d.size == n) for n in sizes] if len(sizes) > 1 else [])
@@ -132,8 +132,8 @@ def trace_measures(df: pd.DataFrame) -> list[Measure]:
         for metric in TRACE_METRICS:
             x = df[metric].to_numpy(float)
             counted = finished & np.isfinite(x)
-            got = _ratio(d, d.of_game, np.nan_to_num(x), counted, sets)
-            out.append(_measure(d, metric, n, got, metric in SHARE_METRICS))
+            got = ratio(d, d.of_game, np.nan_to_num(x), counted, sets)
+            out.append(measure(d, metric, n, got, metric in SHARE_METRICS))
     return [m for m in out if m is not None]
 
 
@@ -144,9 +144,9 @@ def restricted_measures(df: pd.DataFrame) -> list[Measure]:
     for name, rows in df.groupby("restriction", sort=True):
         d = sample_design(rows["table"], rows["deal"], rows["n_players"])
         x = rows["base_win"].to_numpy(float) - rows["restricted_win"].to_numpy(float)
-        got = _ratio(d, d.of_game, x, np.ones(x.size, bool), np.ones(d.key.size, bool))
+        got = ratio(d, d.of_game, x, np.ones(x.size, bool), np.ones(d.key.size, bool))
         detail = f"{rows['strategy'].iloc[0]}: {rows['meaning'].iloc[0]}"
-        m = _measure(d, f"restricted_{name}", "all", got, False, detail=detail)
+        m = measure(d, f"restricted_{name}", "all", got, False, detail=detail)
         out += [m] if m is not None else []
     return out
 
@@ -164,7 +164,7 @@ def file_measures(run: Run) -> list[Measure]:
     return out
 
 
-def ladder_measures(d: _Design, order: list[str]) -> list[Measure]:
+def ladder_measures(d: Design, order: list[str]) -> list[Measure]:
     """The skill ladder's steps: for strategies adjacent in ``order`` (strongest first; the
     default rules' order, so every rule set measures the same steps), the win rate of the
     stronger less the weaker's, paired within the duplicate sets where both sat (as the
@@ -176,7 +176,7 @@ def ladder_measures(d: _Design, order: list[str]) -> list[Measure]:
     sums = seat_sums(g, g.n_strategies)
     out = []
     for i, (upper, lower) in enumerate(zip(rungs[:-1], rungs[1:], strict=True)):
-        got = _paired_sets(d, sums, g.labels.index(upper), g.labels.index(lower))
+        got = paired_sets(d, sums, g.labels.index(upper), g.labels.index(lower))
         if got is None:
             continue
         value, key, stratum, u = got

@@ -18,14 +18,14 @@ variances add, with Welch's degrees of freedom (``reports.compare``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from .clusters import Estimates, clusters, given, mean_estimates, seat_sums, wilson_t
+from .clusters import Estimates, given, mean_estimates, seat_sums, wilson_t
 from .compare import PAIRING_KEYS, _unpaired
 from .data import MISSING, Games, Run
+from .designer_measures import file_measures, ladder_measures
 from .tables import strength_order
+from .variants_sets import Design, Measure, design, measure, paired_sets, ratio
 
 __all__ = [
     "Measure",
@@ -45,85 +45,6 @@ GAME_MEASURES = ("turns", "rounds", "runner_up", "unfinished")
 """Measures over the games of a run (per table size too when a run mixes sizes)."""
 
 
-@dataclass(frozen=True)
-class Measure:
-    """One measure of one run: its ``value`` and, per duplicate set that counts, the set's
-    ``key`` (comparable between runs of one design), ``stratum`` and linearised contribution
-    ``u`` (the value's error is the stratified spread of ``u``). ``rate``: a share (its
-    interval stays inside [0, 1]); ``fair`` is subtracted from the value shown (a seat's fair
-    share); ``detail`` names what it compares (``weighted - random``)."""
-
-    metric: str
-    n_players: str
-    position: int
-    value: float
-    key: np.ndarray
-    stratum: np.ndarray
-    u: np.ndarray
-    rate: bool
-    games: int
-    fair: float = 0.0
-    detail: str = ""
-    pooled: bool = False
-
-    @property
-    def id(self) -> tuple[str, str, int]:
-        """What a measure of another run is matched on."""
-        return self.metric, self.n_players, self.position
-
-
-@dataclass(frozen=True)
-class _Design:
-    """A run's duplicate sets: per game its set, per set its key, stratum and table size."""
-
-    g: Games
-    of_game: np.ndarray
-    key: np.ndarray
-    stratum: np.ndarray
-    size: np.ndarray
-    pooled: bool
-    comparable: bool  # keys are (deal stream, deal): the same numbers in a run of one design
-
-
-def _design(g: Games) -> _Design:
-    cl = clusters(g)
-    first = cl.first
-    size = g.n_players[first].astype(np.int64)
-    if g.table is None or g.deal is None:  # no (stream, deal) to match: this run's own sets
-        return _Design(g, cl.of_game, np.arange(cl.n), cl.stratum.astype(np.int64), size,
-                       cl.pooled, False)  # fmt: skip
-    table = g.table.astype(np.int64)[first]
-    key = (table << 32) + g.deal.astype(np.int64)[first]
-    _, inv, count = np.unique(table, return_inverse=True, return_counts=True)
-    single = count[inv.ravel()] == 1  # a table dealt once: pooled per size, as clusters() does
-    stratum = np.where(single, -1 - size, table)
-    return _Design(g, cl.of_game, key, stratum, size, bool(single.any()), True)
-
-
-def _ratio(d: _Design, rows: np.ndarray, x: np.ndarray, counted: np.ndarray,
-           sets: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, int] | None:  # fmt: skip
-    """The ratio sum(x) / count over the rows ``counted`` (row i in set ``rows[i]``) of the
-    sets ``sets`` (a mask over sets): (value, the sets' indices, their contributions, rows
-    counted); None where nothing counts."""
-    n_sets = d.key.size
-    w = np.bincount(rows, weights=np.where(counted, x, 0.0), minlength=n_sets)
-    n = np.bincount(rows, weights=counted.astype(float), minlength=n_sets)
-    idx = np.flatnonzero(sets)
-    total = n[idx].sum()
-    if total <= 0:
-        return None
-    value = w[idx].sum() / total
-    return value, idx, (w[idx] - value * n[idx]) / total, int(total)
-
-
-def _measure(d: _Design, metric: str, n: str, got, rate: bool, **kw) -> Measure | None:
-    if got is None:
-        return None
-    value, idx, u, games = got
-    return Measure(metric, n, kw.pop("position", -1), float(value), d.key[idx],
-                   d.stratum[idx], u, rate, games, pooled=d.pooled, **kw)  # fmt: skip
-
-
 def _runner_up(g: Games) -> np.ndarray:
     """Per game the rank value (13 Leaves: cards left) of the second-best finisher."""
     key = g.ranks_key()
@@ -133,7 +54,7 @@ def _runner_up(g: Games) -> np.ndarray:
     return g.values[np.arange(len(g)), second].astype(float)
 
 
-def _game_measures(d: _Design, sizes: list[str]) -> list[Measure]:
+def _game_measures(d: Design, sizes: list[str]) -> list[Measure]:
     """Mean turns and rounds, the runner-up's rank value in finished games and the share of
     unfinished games (games ended by a forfeit left out, as the run's report does)."""
     g = d.g
@@ -153,12 +74,12 @@ def _game_measures(d: _Design, sizes: list[str]) -> list[Measure]:
         for metric, (x, counted, rate) in series.items():
             if x is None:
                 continue
-            got = _ratio(d, d.of_game, x.astype(float), counted, sets)
-            out.append(_measure(d, metric, n, got, rate))
+            got = ratio(d, d.of_game, x.astype(float), counted, sets)
+            out.append(measure(d, metric, n, got, rate))
     return [m for m in out if m is not None]
 
 
-def _seat_measures(d: _Design) -> list[Measure]:
+def _seat_measures(d: Design) -> list[Measure]:
     """Per table size and position relative to the first player, the share of the games
     someone won that were won from that seat, shown less the fair share 1 / players. Games
     nobody won (unfinished) are left out: a rule that leaves many games unfinished would
@@ -175,12 +96,12 @@ def _seat_measures(d: _Design) -> list[Measure]:
         at = decided & (n_all == n)
         for p in range(n):
             x = won[rows, (g.first.astype(np.int64) + p) % n].astype(float)
-            got = _ratio(d, d.of_game, x, at, d.size == n)
-            out.append(_measure(d, "seat", str(n), got, True, position=p, fair=1.0 / n))
+            got = ratio(d, d.of_game, x, at, d.size == n)
+            out.append(measure(d, "seat", str(n), got, True, position=p, fair=1.0 / n))
     return [m for m in out if m is not None]
 
 
-def _skill_measures(d: _Design) -> list[Measure]:
+def _skill_measures(d: Design) -> list[Measure]:
     """The spread between the best and the worst strategy (the summary's order): over the
     duplicate sets where both sat, the mean of (best's win rate - worst's), as the report's
     significance table pairs them; and the best's rate of finishing ahead of random."""
@@ -191,7 +112,7 @@ def _skill_measures(d: _Design) -> list[Measure]:
     sums = seat_sums(g, g.n_strategies)
     out = []
     best, worst = order[0], order[-1]
-    spread = _paired_sets(d, sums, g.labels.index(best), g.labels.index(worst))
+    spread = paired_sets(d, sums, g.labels.index(best), g.labels.index(worst))
     if spread is not None:
         value, key, stratum, u = spread
         out.append(Measure("skill_spread", "all", -1, value, key, stratum, u, False, u.size,
@@ -199,23 +120,12 @@ def _skill_measures(d: _Design) -> list[Measure]:
     top = next((s for s in order if s != RANDOM), None)
     if RANDOM in g.labels and top is not None:
         got = _ahead(d, g.labels.index(top), g.labels.index(RANDOM))
-        m = _measure(d, "best_vs_random", "all", got, True, detail=f"{top} ahead of {RANDOM}")
+        m = measure(d, "best_vs_random", "all", got, True, detail=f"{top} ahead of {RANDOM}")
         out += [m] if m is not None else []
     return out
 
 
-def _paired_sets(d: _Design, sums, a: int, b: int):
-    """(value, keys, strata, contributions) of the mean per-set difference a - b."""
-    sel_a, sel_b = sums.group == a, sums.group == b
-    both, ia, ib = np.intersect1d(sums.cluster[sel_a], sums.cluster[sel_b],
-                                  assume_unique=True, return_indices=True)  # fmt: skip
-    if not both.size:
-        return None
-    diff = sums.w[sel_a][ia] / sums.n[sel_a][ia] - sums.w[sel_b][ib] / sums.n[sel_b][ib]
-    return float(diff.mean()), d.key[both], d.stratum[both], diff / both.size
-
-
-def _ahead(d: _Design, a: int, b: int):
+def _ahead(d: Design, a: int, b: int):
     """How often ``a`` finishes strictly ahead of ``b`` over the seat pairs they share (the
     head-to-head table's ``ahead_rate``), as a ratio over duplicate sets."""
     g = d.g
@@ -229,10 +139,10 @@ def _ahead(d: _Design, a: int, b: int):
             x.append((key[pair, i] < key[pair, j]).astype(float))
     rows_, x_ = np.concatenate(rows), np.concatenate(x)
     met = np.bincount(rows_, minlength=d.key.size) > 0  # the sets where they sat together
-    return _ratio(d, rows_, x_, np.ones(x_.size, bool), met)
+    return ratio(d, rows_, x_, np.ones(x_.size, bool), met)
 
 
-def _match_measures(d: _Design, run: Run) -> list[Measure]:
+def _match_measures(d: Design, run: Run) -> list[Measure]:
     """Expert runs: the share of matches won by tied players (a shared win) and the mean
     match length in games."""
     from .expert import _match_arrays
@@ -248,8 +158,8 @@ def _match_measures(d: _Design, run: Run) -> list[Measure]:
     rows = d.of_game[np.unique(g.match, return_index=True)[1]]
     every, sets = np.ones(shared.size, bool), np.ones(d.key.size, bool)
     out = [
-        _measure(d, "shared_wins", "all", _ratio(d, rows, shared, every, sets), True),
-        _measure(d, "match_games", "all", _ratio(d, rows, games.astype(float), every, sets),
+        measure(d, "shared_wins", "all", ratio(d, rows, shared, every, sets), True),
+        measure(d, "match_games", "all", ratio(d, rows, games.astype(float), every, sets),
                  False),
     ]  # fmt: skip
     return [m for m in out if m is not None]
@@ -262,9 +172,7 @@ def measures(run: Run, ladder: list[str] | None = None) -> list[Measure]:
     against random, for expert runs shared wins and match length; the designers' measures
     of a replayed sample where the run's folder has one (``reports.designer_measures``), and
     with ``ladder`` (strategies, strongest first) the skill ladder's steps."""
-    from .designer_measures import file_measures, ladder_measures
-
-    d = _design(run.games)
+    d = design(run.games)
     sizes = sorted(set(d.size.tolist()))
     by = ["all"] + ([str(n) for n in sizes] if len(sizes) > 1 else [])
     steps = ladder_measures(d, ladder) if ladder else []

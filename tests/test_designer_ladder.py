@@ -14,7 +14,8 @@ import reports
 from reports.designer_measures import ladder_measures, ladder_table
 from reports.designer_text import ladder_sentence
 from reports.synthetic import synthetic_games
-from reports.variants_metrics import _design, estimate, interval
+from reports.variants_metrics import estimate, interval
+from reports.variants_sets import design
 
 SE, DF = 0.03, 40.0
 
@@ -60,7 +61,7 @@ def test_a_step_of_what_it_needs_is_always_significant():
 def _ladder(games: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     """The ladder of synthetic games, as ``leaves variants`` measures it."""
     rows = []
-    for m in ladder_measures(_design(reports.as_run(games).games), order):
+    for m in ladder_measures(design(reports.as_run(games).games), order):
         e = estimate(m)
         lo, hi = interval(m, e)
         rows.append({"rules": "default", "metric": m.metric, "position": m.position,

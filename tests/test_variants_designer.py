@@ -27,7 +27,8 @@ from reports.designer_measures import (
     trace_stats,
 )
 from reports.significance import paired
-from reports.variants_metrics import _design, difference, estimate, interval, stack
+from reports.variants_metrics import difference, estimate, interval, stack
+from reports.variants_sets import design
 
 # ------------------------------------------------------------------ trace measures, by hand
 
@@ -162,7 +163,7 @@ def test_the_ladder_steps_are_the_paired_differences_of_neighbours_in_strength()
 
     g = _play(np.random.default_rng(5), RULES_A, _latent(np.random.default_rng(6)))
     order = ["a", "b", "c", "d", "random"]
-    steps = ladder_measures(_design(g), order)
+    steps = ladder_measures(design(g), order)
     assert [m.detail for m in steps] == ["a - b", "b - c", "c - d", "d - random"]
     sums = seat_sums(g, g.n_strategies)
     for m, (hi, lo) in zip(steps, zip(order[:-1], order[1:], strict=True), strict=True):
