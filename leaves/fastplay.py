@@ -59,15 +59,19 @@ INTRINSICS = {"_ctz": _ctz, "_top_bit": _top_bit, "_popcount": _popcount}
 
 if config.DISABLE_JIT:  # numba runs the kernels as Python: the same bits in Python arithmetic
 
+    def _bits(x) -> int:
+        """The int64 ``x`` as its 64 bits, an unsigned Python int."""
+        return int(x) & ((1 << 64) - 1)
+
     def _ctz(x):
-        u = int(x) & 0xFFFF_FFFF_FFFF_FFFF
+        u = _bits(x)
         return (u & -u).bit_length() - 1
 
     def _top_bit(x):
-        return (int(x) & 0xFFFF_FFFF_FFFF_FFFF).bit_length() - 1
+        return _bits(x).bit_length() - 1
 
     def _popcount(x):
-        return (int(x) & 0xFFFF_FFFF_FFFF_FFFF).bit_count()
+        return _bits(x).bit_count()
 
 
 @njit(cache=True, inline="always")
