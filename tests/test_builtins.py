@@ -396,3 +396,60 @@ def test_scored_policies_choose_legal_actions_at_extreme_weights(pos, name, data
     rng = kernels.rng_new(np.uint64(0))
     aid = int(C.decide(kind, params, board, state.current_player, sizes, rng, work))
     assert aid in {a.id for a in state.legal_actions()}
+
+
+_NEW_BUILTIN = """
+import numpy as np
+import strategies
+import strategies.builtin as B
+from gamekit.jit import njit
+from strategies.builtin._base import CompiledBuiltin, in_kind_order
+from strategies.builtin.simple import policy_low
+
+
+@njit
+def policy_mirror(board, seat, sizes, params, rng, work):
+    return policy_low(board, seat, sizes, params, rng, work)
+
+
+class MirrorStrategy(CompiledBuiltin):
+    name = "mirror"
+    description = "low's kernel as a new built-in"
+    policy = policy_mirror
+
+
+B.BUILTINS = in_kind_order(*B.BUILTINS, MirrorStrategy)  # the one line in BUILTINS
+from strategies.compiled import engine, loops
+from strategies.play import play_game
+
+kind = MirrorStrategy.kind
+assert kind == len(B.BUILTINS) - 1 and not engine.covers(kind)
+seeds = np.arange(3, dtype=np.uint64)
+games = [
+    loops.play_batch_compiled_records(np.array([[k, 2, 3]]), np.zeros((1, 3, 12)), seeds, seeds, 300)
+    for k in (kind, B.LowStrategy.kind)
+]
+for a, b in zip(*games, strict=True):
+    assert np.array_equal(a, b)
+table = [strategies.get("high"), strategies.get("minimal")]
+mirror = play_game([strategies.get("mirror"), *table], seed=4).record
+low = play_game([strategies.get("low"), *table], seed=4).record
+assert mirror.actions == low.actions and len(low.actions) > 10
+print("ok", kind)
+"""
+
+
+@pytest.mark.slow
+def test_a_new_builtin_is_its_module_and_one_line_in_builtins(tmp_path):
+    """A kernel and its class, added to ``BUILTINS`` and nowhere else, play in the compiled
+    loops (numba's, until it has a C form) and through ``choose``, as the kernel it calls."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    run = subprocess.run(
+        [sys.executable, "-c", _NEW_BUILTIN], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["ok", str(len(BUILTINS))]

@@ -50,7 +50,32 @@ def test_every_number_the_headers_restate_is_its_python_source():
     for name, value in _defines("counting.h").items():
         if hasattr(counting, name):
             assert int(getattr(counting, name)) == value, name
-    assert engine.library().engine_n_kinds() == dispatch.N_KINDS
+    lib = engine.library()
+    names = [lib.engine_kind_name(k).decode() for k in range(lib.engine_n_kinds())]
+    assert names == [cls.name for cls in dispatch.POLICIES]  # every built-in has its C form
+    assert engine.kinds() == dispatch.N_KINDS and lib.engine_kind_name(len(names)) is None
+
+
+def test_a_table_with_a_kind_the_c_engine_lacks_plays_on_numba(monkeypatch):
+    """A built-in without a C form yet (here: C pretends to stop before ``weighted``) plays
+    through numba's loop, the very games C plays for the others."""
+    from strategies.compiled import loops
+    from strategies.compiled.dispatch import POLICIES
+
+    kinds = np.array([[len(POLICIES) - 1, 1, 2]], np.int64)
+    params = np.stack([[POLICIES[k]()._vector for k in kinds[0]]])
+    seeds = np.arange(2, dtype=np.uint64)
+    in_c = loops.play_batch_compiled_records(kinds, params, seeds, seeds + 9, 200)
+    assert engine.covers(kinds)
+    played: list[str] = []
+    real = loops._batch
+    monkeypatch.setattr(loops, "_batch", lambda *a: played.append("numba") or real(*a))
+    monkeypatch.setattr(engine, "_kinds", len(POLICIES) - 1)
+    assert not engine.covers(kinds) and engine.covers(kinds[:, 1:])
+    on_numba = loops.play_batch_compiled_records(kinds, params, seeds, seeds + 9, 200)
+    assert played == ["numba"]
+    for a, b in zip(in_c, on_numba, strict=True):
+        assert np.array_equal(a, b)
 
 
 def _batch(seed: int, games: int) -> dict:

@@ -115,7 +115,7 @@ def both(monkeypatch: pytest.MonkeyPatch) -> _Both:
     """Every decision of this test searches on both paths (``_Both``)."""
     b = _Both()
     kern = b.kernels()
-    monkeypatch.setattr(cengine, "kernels", lambda: kern)
+    monkeypatch.setattr(cengine, "kernels", lambda kinds=(): kern)
     return b
 
 
@@ -193,7 +193,7 @@ def test_each_path_alone_decides_the_same(monkeypatch, spec):
     # the same decisions, visits and models from separate instances, one per path
     results = {}
     for path, kern in (("c", C_KERNELS), ("numba", NUMBA_KERNELS)):
-        monkeypatch.setattr(cengine, "kernels", lambda kern=kern: kern)
+        monkeypatch.setattr(cengine, "kernels", lambda kinds=(), kern=kern: kern)
         out = []
         for k, state in enumerate(_positions(RULES["today"], 5, ("follow", "any"))):
             strat = strategies.get(spec)
@@ -261,7 +261,7 @@ def test_tournaments_play_the_same_games_on_both_paths(monkeypatch):
                 for n in (3, 4)]  # fmt: skip
 
     on_c = games()
-    monkeypatch.setattr(cengine, "kernels", lambda: NUMBA_KERNELS)
+    monkeypatch.setattr(cengine, "kernels", lambda kinds=(): NUMBA_KERNELS)
     on_numba = games()
     for c, nb in zip(on_c, on_numba, strict=True):
         assert len(c) >= 12 and not c["forfeit"].any()

@@ -25,9 +25,16 @@ def _set_vector(strategy: CompiledBuiltin, values: dict[str, Any]) -> None:
     strategy._vector = strategy.PARAMS.vector(values)
 
 
+def in_kind_order(*classes: type[CompiledBuiltin]) -> tuple[type[CompiledBuiltin], ...]:
+    """``classes`` as the built-ins' list, each class's ``kind`` set to its place in it."""
+    for kind, cls in enumerate(classes):
+        cls.kind = kind
+    return classes
+
+
 class CompiledBuiltin(Strategy, register=False):
-    """Base of the built-ins: subclasses set ``kind`` (their index in ``BUILTINS``),
-    ``PARAMS`` (their ``declare(...)``) and ``policy`` (the kernel).
+    """Base of the built-ins: subclasses set ``PARAMS`` (their ``declare(...)``) and
+    ``policy`` (the kernel); ``kind``, their index in ``BUILTINS``, is set there.
 
     Deterministic built-ins draw nothing from ``rng``; stochastic ones seed the kernel RNG of
     the policy from ``rng.integers(2**63)`` once per decision.

@@ -65,7 +65,6 @@ class CounterStrategy(CompiledBuiltin):
 
     name = "counter"
     description = "counts unseen cards and plays ends opponents are unlikely to answer"
-    kind = 7
     policy = policy_counter
     PARAMS = COUNTER_PARAMS
     classifier = {"uses_card_counting": True}

@@ -24,6 +24,5 @@ class RandomStrategy(CompiledBuiltin):
 
     name = "random"
     description = "uniform over the legal action ids (the baseline)"
-    kind = 0
     policy = policy_random
     classifier = {"stochastic": True}

@@ -56,7 +56,6 @@ class LowStrategy(CompiledBuiltin):
 
     name = "low"
     description = "plays its whole group of the lowest playable value"
-    kind = 1
     policy = policy_low
 
 
@@ -93,7 +92,6 @@ class HighStrategy(CompiledBuiltin):
 
     name = "high"
     description = "plays its whole group of the highest playable value"
-    kind = 2
     policy = policy_high
 
 
@@ -127,7 +125,6 @@ class MinimalStrategy(CompiledBuiltin):
 
     name = "minimal"
     description = "plays the fewest cards allowed, keeping groups intact"
-    kind = 3
     policy = policy_minimal
 
 
@@ -182,7 +179,6 @@ class GreedyStrategy(CompiledBuiltin):
 
     name = "greedy"
     description = "plays its biggest playable group, all of it"
-    kind = 4
     policy = policy_greedy
     PARAMS = GREEDY_PARAMS
 
@@ -225,7 +221,6 @@ class PatientStrategy(CompiledBuiltin):
 
     name = "patient"
     description = "sheds groups; passes to make pairs instead of shedding lone cards"
-    kind = 5
     policy = policy_patient
     PARAMS = PATIENT_PARAMS
 
@@ -256,5 +251,4 @@ class BlockerStrategy(CompiledBuiltin):
 
     name = "blocker"
     description = "plays the most extreme value (1s and 13s) to close a side"
-    kind = 6
     policy = policy_blocker

@@ -53,6 +53,5 @@ class TakerStrategy(CompiledBuiltin):
 
     name = "taker"
     description = "sheds small whole groups; takes the card best for itself and worst for opponents"
-    kind = 8
     policy = policy_taker
     PARAMS = TAKER_PARAMS

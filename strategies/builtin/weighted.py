@@ -111,7 +111,6 @@ class WeightedStrategy(CompiledBuiltin):
 
     name = "weighted"
     description = "linear score of action features with tunable weights"
-    kind = 9
     policy = policy_weighted
     PARAMS = WEIGHTED_PARAMS
     classifier = {"uses_card_counting": True}

@@ -20,7 +20,7 @@ def decide_view(kind: int, params: np.ndarray, view, seed: int) -> int:
     board, sizes = public_board(view)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
-    if engine.available():  # the C engine: no numba at all
+    if engine.covers(kind):  # the C engine: no numba at all
         rng = engine.rng_new(seed)
         return engine.decide(kind, params, board, view.player, sizes, rng, work)
     rng = K.rng_new(np.uint64(seed))

@@ -22,13 +22,17 @@ from gamekit.seeding import splitmix64
 from leaves.board import BOARD_ROWS
 from leaves.rules import N_VALUES
 
+from .dispatch import POLICIES
+
 __all__ = [
     "available",
+    "covers",
     "deal",
     "decide",
     "library",
     "play_games",
     "play_to_end",
+    "kinds",
     "random_games",
     "rng_new",
     "why_not",
@@ -93,6 +97,8 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
         _PTR,
     ]
     lib.engine_n_kinds.restype = _I64
+    lib.engine_kind_name.restype = ctypes.c_char_p
+    lib.engine_kind_name.argtypes = [_I64]
     return lib
 
 
@@ -100,6 +106,34 @@ ENGINE = cbuild.Engine(CSRC, NAME, _declare)
 """This engine's library, loaded once (``gamekit.cbuild.Engine``)."""
 
 library, available, why_not = ENGINE.library, ENGINE.available, ENGINE.why_not
+
+
+_kinds: int | None = None
+
+
+def kinds() -> int:
+    """How many policy kinds, from kind 0, the C engine plays: the leading built-ins of
+    ``BUILTINS`` whose C form it has (``csrc/policies.h``), matched by name. 0 without it."""
+    global _kinds
+    if _kinds is None:
+        lib = library()
+        names = (
+            [] if lib is None else [lib.engine_kind_name(k) for k in range(lib.engine_n_kinds())]
+        )
+        matched = 0
+        for cls, name in zip(POLICIES, names, strict=False):
+            if cls.name.encode() != name:
+                break
+            matched += 1
+        _kinds = matched
+    return _kinds
+
+
+def covers(kinds_used: Any) -> bool:
+    """True when the C engine plays every policy kind in ``kinds_used`` (an int or array):
+    else the numba kernels play them (a built-in without a C form yet)."""
+    used = np.asarray(kinds_used)
+    return available() and (used.size == 0 or int(used.max()) < kinds())
 
 
 def _p(a: np.ndarray) -> int:

@@ -141,7 +141,7 @@ def _run(
     rules: Rules = DEFAULT_RULES,
 ) -> Results:  # fmt: skip
     """Check the arguments, allocate the loop's results and scratch and run ``loop``
-    (default: the C engine's, else numba's ``_batch``) under ``rules`` with ``turn_limit``.
+    (default: the C engine's when it plays every kind, else numba's ``_batch``) under ``rules`` with ``turn_limit``.
     ``actions`` is one dummy row unless ``record``."""
     kinds, params = _check_table(kinds, params, rules)
     d, p = _seeds(deal_seeds, "deal_seeds"), _seeds(play_seeds, "play_seeds")
@@ -163,7 +163,7 @@ def _run(
     games = Games(seating, d, p, bool(record), setup_for(rules, n))
     out = Results.empty(d.shape[0], n, limit, bool(record))
     if loop is None:
-        loop = engine.play_games if engine.available() else _batch
+        loop = engine.play_games if engine.covers(kinds) else _batch
     loop(Seats(kinds, params), games, out, Buffers.new())
     return out
 

@@ -328,6 +328,7 @@ NUMBA_KERNELS = Kernels(_numba_searcher, _numba_refit_models, _numba_carry_deal,
 """The search's kernels in numba (no C engine, or ``LEAVES_ENGINE=numba``)."""
 
 
-def kernels() -> Kernels:
-    """The kernels a decision calls: C's when the engine is there, else numba's."""
-    return C_KERNELS if library() is not None else NUMBA_KERNELS
+def kernels(kinds: Any = ()) -> Kernels:
+    """The kernels a decision calls: C's when the engine is there and plays every policy kind
+    in ``kinds`` (the search's playout and model kinds), else numba's."""
+    return C_KERNELS if library() is not None and engine.covers(kinds) else NUMBA_KERNELS

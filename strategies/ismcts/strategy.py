@@ -97,6 +97,8 @@ class ISMCTS(Strategy):
         self.prior = v["prior"]
         self._own = _rollout_strategy(v["rollout"]) if self.prior > 0 else None
         self._candidates = _candidates(v["rollout"], v["models"], self.kind, self.policy_params)
+        self._kinds = np.array([self.kind, *(k for k, _, _ in self._candidates)], np.int64)
+        """Every policy kind the search plays: C's kernels serve it when they have them all."""
         self.model_min = max(v["model_min"], 1)
         self.model_steps = v["model_steps"]
         self.model_pool = v["model_pool"]
@@ -147,7 +149,7 @@ class ISMCTS(Strategy):
         pub, sizes = public_board(view)
         seat = view.player
         kseed = int(rng.integers(2**63))
-        kern = cengine.kernels()  # C when the engine is built, else numba
+        kern = cengine.kernels(self._kinds)  # C when the engine plays them, else numba
         krng = kern.rng_new(np.uint64(kseed))
         cap = 4 * self.iterations + 1 if self.iterations else _NODE_CAP
         tree = new_tree(cap)
@@ -257,7 +259,7 @@ class ISMCTS(Strategy):
         cand_kinds = np.array([k for k, _, _ in self._candidates], np.int64)
         cand_params = np.array([p for _, p, _ in self._candidates], np.float64)
         fit = np.zeros((len(cand_kinds), SEAT_SLOTS), np.int64)
-        kern = cengine.kernels()
+        kern = cengine.kernels(self._kinds)
         mrng = kern.rng_new(np.uint64(kseed) ^ MODEL_SALT)
         warm = fitted is not None
         deals = fitted.copy() if warm else np.empty((len(cand_kinds), *pub.shape), pub.dtype)

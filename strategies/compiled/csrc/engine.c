@@ -69,6 +69,9 @@ EXPORT const char *engine_key(void) { return ENGINE_KEY; }
 
 EXPORT int64_t engine_n_kinds(void) { return N_KINDS; }
 
+/* The registry name of kind k's built-in (policies.h C_POLICIES), or NULL past the last. */
+EXPORT const char *engine_kind_name(int64_t k) { return k >= 0 && k < N_KINDS ? KIND_NAMES[k] : 0; }
+
 /* Play every game of the batch: game g dealt from deal_seeds[g], played from play_seeds[g]
  * under seating seating[g]. Returns the number of games. */
 EXPORT int64_t engine_play_games(const Batch *b) {

@@ -40,13 +40,6 @@
 #define W_W_TAKE_HARM 8
 #define W_W_TAKE_EXTREME 9
 
-/* Policy kinds: strategies.builtin.BUILTINS order (strategies.compiled.dispatch). */
-#define N_KINDS 10
-/* KIND_COUNTS[k]: kind k reads the card counts (its class's classifier uses_card_counting:
- * counter and weighted), so a table with such a seat keeps them through its game. */
-static const bool KIND_COUNTS[N_KINDS] = {false, false, false, false, false,
-                                          false, false, true,  false, true};
-
 /* ------------------------------------------------------------------ random (leaves.kernels) */
 #ifndef LEAVES_SIDES
 #define LEAVES_SIDES
@@ -399,24 +392,42 @@ static inline int64_t policy_weighted(const board_t *board, int64_t seat, const 
 
 /* ------------------------------------------------------------------ dispatch */
 
+/* The built-ins with a C form, in strategies.builtin.BUILTINS order from its first (a kind
+ * here is the built-in's place there): X(name, reads the card counts). Python matches the
+ * names against BUILTINS (strategies.compiled.engine.kinds) and plays a table with a seat
+ * beyond them on numba, so a new built-in runs before it has a line here. Its C form is a
+ * policy_<name> above, with the kernels' signature, and one line here. */
+#define C_POLICIES(X)                                                                       \
+    X(random, false) X(low, false) X(high, false) X(minimal, false) X(greedy, false)         \
+    X(patient, false) X(blocker, false) X(counter, true) X(taker, false) X(weighted, true)
+
+#define KIND_ENUM(name, counts) KIND_##name,
+enum { C_POLICIES(KIND_ENUM) N_KINDS };
+#undef KIND_ENUM
+
+/* KIND_COUNTS[k]: kind k reads the card counts (its class's classifier uses_card_counting),
+ * so a table with such a seat keeps them through its game. */
+#define KIND_COUNT(name, counts) counts,
+static const bool KIND_COUNTS[N_KINDS] = {C_POLICIES(KIND_COUNT)};
+#undef KIND_COUNT
+
+/* KIND_NAMES[k]: the registry name of kind k's built-in. */
+#define KIND_NAME(name, counts) #name,
+static const char *const KIND_NAMES[N_KINDS] = {C_POLICIES(KIND_NAME)};
+#undef KIND_NAME
+
 /* Action id chosen by policy kind for seat (the seat to act) on board; -1 for an unknown kind.
  * params float64[N_PARAMS]; sizes int64[SEAT_SLOTS] public hand sizes; rng the kernel RNG (only
  * random draws from it); work int64[WORK_SIZE] scratch. */
+#define KIND_CASE(name, counts)                                                             \
+    case KIND_##name: return policy_##name(board, seat, sizes, params, rng, work);
 static inline int64_t decide(int64_t kind, const double *params, board_t *board, int64_t seat,
                              int64_t *sizes, uint64_t *rng, int64_t *work) {
     switch (kind) {
-    case 0: return policy_random(board, seat, sizes, params, rng, work);
-    case 1: return policy_low(board, seat, sizes, params, rng, work);
-    case 2: return policy_high(board, seat, sizes, params, rng, work);
-    case 3: return policy_minimal(board, seat, sizes, params, rng, work);
-    case 4: return policy_greedy(board, seat, sizes, params, rng, work);
-    case 5: return policy_patient(board, seat, sizes, params, rng, work);
-    case 6: return policy_blocker(board, seat, sizes, params, rng, work);
-    case 7: return policy_counter(board, seat, sizes, params, rng, work);
-    case 8: return policy_taker(board, seat, sizes, params, rng, work);
-    case 9: return policy_weighted(board, seat, sizes, params, rng, work);
+    C_POLICIES(KIND_CASE)
     default: return -1;
     }
 }
+#undef KIND_CASE
 
 #endif
