@@ -97,6 +97,20 @@ def test_the_quantile_far_in_the_tail_from_the_smallest_stated_df(p):
     np.testing.assert_allclose(t_ppf(dfs, p), stats.t.ppf(p, dfs), rtol=1e-11)
 
 
+@pytest.mark.parametrize("p", [0.6, 0.975, 0.9999, 1 - 1e-10])
+def test_on_both_sides_of_df_3000_the_quantile_agrees_with_scipy(p):
+    """From df 3,000 on the quantile is the Cornish-Fisher expansion alone (no Newton step):
+    its five terms must hold it within 1e-12 there, where the last term matters most."""
+    dfs = np.array([2999.0, 2999.99, 3000.0, 3000.5, 4000.0, 1e4, 3e4])
+    np.testing.assert_allclose(t_ppf(dfs, p), stats.t.ppf(p, dfs), rtol=1e-12)
+
+
+def test_a_single_df_gives_a_single_quantile():
+    for df in (7.0, 2999.0, 5000.0, math.inf):
+        one = t_ppf(df, 0.975)
+        assert one.shape == () and float(one) == float(t_ppf(np.array([df]), 0.975)[0])
+
+
 def test_just_past_df_1e12_the_tail_is_the_normals():
     """The switch is at df > 1e12 exactly: the next double above already takes the normal's
     tail (the fraction is a relative 1e-3 off there, and would be up to 1e12 + 1)."""
