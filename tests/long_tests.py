@@ -1,8 +1,10 @@
 """The long tests (``@pytest.mark.slow``): left out of a plain run, run when asked for.
 
-A test that plays end to end (child processes, worker pools, a browser), calibrates an interval
-over many runs or compares a whole compiled loop with its reference takes seconds to a minute;
-together they are most of the suite's time. A plain ``pytest tests`` leaves them out so the
+A test that plays end to end (a command or a run through to its report and charts, child
+processes that play, worker pools, a browser), calibrates an interval over many runs or
+compares a whole compiled loop with its reference takes seconds to a minute; together they are
+most of the suite's time. The quick half keeps the rest: the rules, players, tables, words and
+pages tested in the process, and child processes that only check what an import loads. A plain ``pytest tests`` leaves them out so the
 suite stays quick; ``-m slow`` runs them alone, ``--slow`` adds them, a node id runs that one.
 CI runs both halves (``.ci/run``).
 
@@ -20,9 +22,9 @@ import os
 import pytest
 
 MARKER = (
-    "slow: a long test (end to end through child processes, worker pools or a browser; a"
-    " calibration over many runs; a whole compiled loop against its reference); left out"
-    " unless asked for"
+    "slow: a long test (end to end: a command or run through to its report, child processes"
+    " that play, worker pools, a browser; a calibration over many runs; a whole compiled loop"
+    " against its reference); left out unless asked for"
 )
 
 

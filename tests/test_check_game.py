@@ -51,6 +51,7 @@ def first_party(name: str) -> type:
 GAMES = ["climb", "leaves", "ligretto"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_passes_by_id(climb, name):
     check_game(name)
@@ -281,6 +282,7 @@ def test_a_game_whose_runs_do_not_replay_fails(climb):
     ), message
 
 
+@pytest.mark.slow
 def test_a_report_that_does_not_say_the_game_fails(climb, monkeypatch):
     import reports
 

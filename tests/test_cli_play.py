@@ -219,6 +219,7 @@ def _play_keys(child, key="1", max_moves=600, next_game=None):
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 def test_play_a_whole_game_in_a_terminal_choosing_keys(tmp_path):
     save = tmp_path / "games.jsonl"
     child = _spawn("--players", "3", "--seat", "1", "--against", "random", "--seed", "7",
@@ -246,6 +247,7 @@ def test_play_a_whole_game_in_a_terminal_choosing_keys(tmp_path):
     assert json.loads(save.read_text())["hands"][1] == list(states[0].hand(1))
 
 
+@pytest.mark.slow
 def test_expert_match_reports_scores_after_each_game():
     child = _spawn("--players", "3", "--against", "greedy", "--seed", "3", "--target", "8")
     child.expect("Expert match: games until someone reaches 8 points")
@@ -264,6 +266,7 @@ def test_expert_match_reports_scores_after_each_game():
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_quitting_and_closed_input_end_cleanly():
     child = _spawn("--seed", "1", "--against", "random")
     child.expect(r"Your move \(\? for help\): ")
@@ -330,6 +333,7 @@ def test_default_opponents_are_stronger_than_the_old_default():
     assert np.mean(res.winner_seat == 0) > 0.25 + 0.1
 
 
+@pytest.mark.slow
 def test_play_hard_level_with_hints_in_a_terminal():
     child = _spawn("--players", "3", "--level", "hard", "--seed", "4", timeout=120)
     child.expect(r"Opponents: seat 1 \(ismcts\), seat 2 \(ismcts\)")
@@ -379,6 +383,7 @@ def test_the_first_search_on_numba_says_it_compiles_once(monkeypatch):
     assert out.getvalue().count(hint_mod.PREPARING) == 1
 
 
+@pytest.mark.slow
 def test_play_says_nothing_of_compiling_before_the_first_hint_on_the_c_engine():
     from strategies.compiled import engine
 
@@ -397,6 +402,7 @@ def test_play_says_nothing_of_compiling_before_the_first_hint_on_the_c_engine():
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_quitting_with_save_saves_the_unfinished_game(tmp_path):
     save = tmp_path / "games.jsonl"
     child = _spawn("--players", "3", "--against", "random", "--seed", "5", "--save", str(save))

@@ -58,6 +58,7 @@ def test_replay_prints_every_move_and_the_result(records, capsys):
         assert cards in deal
 
 
+@pytest.mark.slow
 def test_replay_is_non_interactive_without_a_tty(records):
     import subprocess
 
@@ -75,6 +76,7 @@ def test_replay_is_non_interactive_without_a_tty(records):
     assert "Result:" in proc.stdout
 
 
+@pytest.mark.slow
 def test_replay_steps_with_enter_in_a_terminal(records):
     pexpect = pytest.importorskip("pexpect")
     path, recs = records

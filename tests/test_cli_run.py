@@ -39,6 +39,7 @@ def small_run(tmp_path_factory):
     return out, buf_out.getvalue(), buf_err.getvalue()
 
 
+@pytest.mark.slow
 def test_run_plays_the_builtin_heuristics_and_writes_the_report(small_run):
     from leaves_cli.run_cmd import builtin_heuristics
 
@@ -56,6 +57,7 @@ def test_run_plays_the_builtin_heuristics_and_writes_the_report(small_run):
     assert labels == set(names)
 
 
+@pytest.mark.slow
 def test_a_second_run_into_a_finished_one_says_where_it_is_and_plays_nothing(small_run, capsys):
     out, _, _ = small_run
     before = (out / "manifest.json").read_text()
@@ -79,6 +81,7 @@ def test_a_second_run_into_a_finished_one_says_where_it_is_and_plays_nothing(sma
     assert stdout.splitlines()[-1] == f"report: {page}"
 
 
+@pytest.mark.slow
 def test_resume_with_a_different_spec_is_refused(small_run, capsys):
     out, _, _ = small_run
     for resume in (["--resume"], []):

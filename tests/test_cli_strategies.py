@@ -82,6 +82,7 @@ def test_filter_keeps_only_matching_classifiers(capsys):
     assert "random" not in out.split()
 
 
+@pytest.mark.slow
 def test_load_registers_a_user_file_and_play_uses_it(user_file):
     proc = _cli("strategies", "--load", str(user_file))
     assert proc.returncode == 0, proc.stderr

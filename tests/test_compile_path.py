@@ -73,6 +73,7 @@ print(engine.available(), "numba" in sys.modules, int(res[3].sum()))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not engine.available(), reason="no C engine (no C compiler)")
 def test_a_first_run_plays_without_importing_numba_and_writes_nothing_in_the_tree(tmp_path):
     before = {p for p in ROOT.rglob("*") if ".venv" not in p.parts}

@@ -105,6 +105,7 @@ def test_bad_timeouts_are_refused():
     assert issubclass(DecisionTimeout, BaseException) and not issubclass(DecisionTimeout, Exception)
 
 
+@pytest.mark.slow
 def test_outside_the_main_thread_a_helper_process_bounds_the_decision(sleepy):
     got: dict = {}
 

@@ -140,6 +140,7 @@ def _play(batches: list[dict], reference: bool, compiled: bool = False) -> list:
     return json.loads(proc.stdout)
 
 
+@pytest.mark.slow
 def test_the_c_loop_plays_the_numba_loops_games_to_the_action():
     batches = [_batch(seed, 12) for seed in range(40)]
     assert {b["rules"] for b in batches} == set(RULES)
@@ -163,6 +164,7 @@ def _assert_same_games(batches: list[dict], got_all: list, want_all: list) -> No
             assert g == w, f"batch {i} ({batches[i]['rules'] or 'today'}): {name} differs"
 
 
+@pytest.mark.slow
 def test_random_play_matches_the_kernels_benchmark_loop():
     from leaves.deal_kernels import setup_for
     from leaves.ruleset import DEFAULT_RULES

@@ -164,6 +164,7 @@ def _sigint_as_at_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_130_and_keeps_the_run(tmp_path):
     """A tournament interrupted while it plays exits 130 with one line, and what it finished
     is a run that verifies (and --resume would continue)."""

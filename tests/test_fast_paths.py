@@ -281,6 +281,7 @@ def _run(code: str, jit: bool = False) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.slow
 def test_importing_the_packages_loads_no_numba_until_a_kernel_runs():
     code = (
         "import sys\n"
@@ -301,6 +302,7 @@ def test_importing_the_packages_loads_no_numba_until_a_kernel_runs():
     assert second == "True True True True"
 
 
+@pytest.mark.slow
 def test_ismcts_registers_on_first_use():
     code = (
         "import sys, strategies\n"

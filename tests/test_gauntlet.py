@@ -94,6 +94,7 @@ def test_results_do_not_depend_on_jobs_or_field_order(tmp_path):
     pd.testing.assert_frame_equal(reports.gauntlet(a), reports.gauntlet(b))
 
 
+@pytest.mark.slow
 def test_cli_gauntlet_with_a_file_strategy_and_report(tmp_path, capsys):
     out = tmp_path / "g"
     spec = f"{ROOT / 'examples' / 'my_strategy.py'}:Hoarder"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 import reports
 from tests.helpers import cli
@@ -54,6 +55,7 @@ def _said_first(out: Path, tmp: Path, sentence: str) -> bool:
     return sentence in bullets and all("forfeit" in b for b in bullets[: bullets.index(sentence)])
 
 
+@pytest.mark.slow
 def test_a_strategy_that_forfeits_every_game_says_so_first_and_exits_1(tmp_path, capsys):
     out = tmp_path / "g"
     code, stdout, err = cli(capsys, "gauntlet", BOOM, "--against", "taker", "--games", "40",
@@ -75,6 +77,7 @@ def test_a_strategy_that_forfeits_every_game_says_so_first_and_exits_1(tmp_path,
     assert _said_first(out, tmp_path / "r", lines[0])
 
 
+@pytest.mark.slow
 def test_a_partly_forfeited_gauntlet_says_so_first_and_exits_0(tmp_path, capsys):
     late = tmp_path / "late.py"
     late.write_text(LATE)

@@ -47,6 +47,7 @@ def test_eight_seats_no_first_player_and_direction(tmp_path):
     assert agg["ahead"][i, j] == ahead
 
 
+@pytest.mark.slow
 def test_report_of_a_toy_run_follows_the_declaration(tmp_path):
     """The whole report of the toy game (higher is better, other columns, no first player,
     shared wins): every table follows its declaration, nothing of 13 Leaves shows."""

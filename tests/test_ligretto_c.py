@@ -131,6 +131,7 @@ def test_parameters_past_int64_and_not_finite_give_numba_s_rounds():
     assert c[0, 9] == -2 and c[0, 10] < 0  # ended unfinished, at a time below 0
 
 
+@pytest.mark.slow
 def test_recorded_rounds_are_the_same_event_by_event():
     from ligretto.round_loop import nb_round
     from ligretto.rules import row_size
@@ -214,6 +215,7 @@ def _numba_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cengine.ENGINE, "_why", "numba asked for by the test")
 
 
+@pytest.mark.slow
 def test_the_entry_points_give_the_same_rounds_on_either_engine(monkeypatch):
     import ligretto
     from ligretto.compiled import play_rounds, round_events
@@ -279,6 +281,7 @@ def _child(**env: str) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_leaves_engine_numba_gives_the_numba_path_and_the_same_rounds():
     c = _child()
     assert c["why"] is None and not c["numba"]  # the C engine: numba never even imported

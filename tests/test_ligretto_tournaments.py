@@ -103,6 +103,7 @@ def test_records_are_pinned_round_records_that_replay(tmp_path):
         assert r.strategies == [row[f"seat_{s}"] for s in range(4)]
 
 
+@pytest.mark.slow
 def test_report_of_a_ligretto_run_has_its_tables_and_charts(tmp_path):
     entrants = ["stack", "stack:speed=1.2", "cautious", "cautious:speed=1.2"]
     res = lig(games=400, entrants=entrants).run(out=tmp_path / "run")
@@ -146,6 +147,7 @@ def test_report_of_a_ligretto_run_has_its_tables_and_charts(tmp_path):
     assert (page.parent / "charts" / "matches_scores.png").exists()
 
 
+@pytest.mark.slow
 def test_command_line(tmp_path, capsys):
     out = tmp_path / "run"
     code, stdout, err = cli(

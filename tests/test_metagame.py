@@ -337,6 +337,7 @@ def repeats_run(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_repeats_run_gets_the_section_csvs_and_chart(repeats_run, tmp_path, capsys):
     code, out, err = cli(capsys, "report", str(repeats_run), "--out", str(tmp_path / "r"))
     assert code == 0, err
@@ -362,6 +363,7 @@ def test_repeats_run_gets_the_section_csvs_and_chart(repeats_run, tmp_path, caps
         assert rank["mass"].sum() == pytest.approx(1.0, abs=1e-6) and rank["alpha"].iloc[0] > 0
 
 
+@pytest.mark.slow
 def test_run_without_repeats_has_no_section(tmp_path, capsys):
     out = tmp_path / "plain"
     code, _, err = cli(capsys, "tournament", "random", "taker", "counter", "greedy",
@@ -386,6 +388,7 @@ def test_the_same_run_gives_the_same_numbers(repeats_run):
         pd.testing.assert_frame_equal(one[name], two[name])
 
 
+@pytest.mark.slow
 def test_without_openspiel_the_section_says_what_to_install(repeats_run, tmp_path, monkeypatch):
     for name in [m for m in sys.modules if m == "open_spiel" or m.startswith("open_spiel.")]:
         monkeypatch.setitem(sys.modules, name, None)
@@ -398,6 +401,7 @@ def test_without_openspiel_the_section_says_what_to_install(repeats_run, tmp_pat
     assert (tmp_path / "r" / "metagame_mix.csv").exists()
 
 
+@pytest.mark.slow
 def test_reports_import_neither_openspiel_nor_scipy():
     code = (
         "import sys, reports; print(sorted(m for m in ('open_spiel', 'scipy') if m in sys.modules))"

@@ -52,6 +52,7 @@ def test_plot_without_reports_says_what_to_import(res, monkeypatch):
         res.plot  # noqa: B018
 
 
+@pytest.mark.slow
 def test_report_object_shows_findings_tables_and_chart(tmp_path):
     games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=200, seed=1,
                             unfinished_p=0.0, forfeit_p=0.0)  # fmt: skip

@@ -38,6 +38,7 @@ def run(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_its_strategies_are_listed(tmp_path):
     done = leaves("strategies", "--game", "climb", "--names", cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.split() == [
@@ -47,6 +48,7 @@ def test_its_strategies_are_listed(tmp_path):
     assert "Registered strategies (Climb)" in done.stdout and "patient:reach=3" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_tournament_keeps_the_game_and_its_settings(run):
     spec = json.loads((run / "manifest.json").read_text())["spec"]
     assert spec["game"] == "climb" and spec["game_config"] == {"turn_limit": 150}
@@ -55,6 +57,7 @@ def test_a_tournament_keeps_the_game_and_its_settings(run):
     assert manifest["versions"]["climb"] == "1.0"
 
 
+@pytest.mark.slow
 def test_the_report_speaks_its_vocabulary(run):
     done = leaves("report", str(run), cwd=run.parent)
     assert done.returncode == 0, done.stderr
@@ -63,6 +66,7 @@ def test_the_report_speaks_its_vocabulary(run):
     assert "turns" in findings  # its length column
 
 
+@pytest.mark.slow
 def test_a_gauntlet_takes_its_default_baseline(tmp_path):
     done = leaves("gauntlet", "patient", "--against", "random,high", "--game", "climb",
                   "--players", "3", "--games", "300", "--jobs", "1", "--out",
@@ -71,6 +75,7 @@ def test_a_gauntlet_takes_its_default_baseline(tmp_path):
     assert "the baseline low" in done.stderr and "; low, in the same seats" in done.stdout
 
 
+@pytest.mark.slow
 def test_replay_shows_a_forfeited_game_of_the_run_and_a_record(run):
     done = leaves("replay", str(run), "--all", cwd=run.parent)  # the first forfeited game
     assert done.returncode == 0, done.stderr

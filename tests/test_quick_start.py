@@ -62,6 +62,7 @@ def test_every_option_is_checked_before_the_state_of_out(finished, monkeypatch, 
     assert sorted(p.name for p in (finished / "leaves-run").iterdir()) == before
 
 
+@pytest.mark.slow
 def test_a_second_run_says_where_the_finished_one_is_and_its_advice_works(finished, monkeypatch,
                                                                           capsys):  # fmt: skip
     monkeypatch.chdir(finished)
@@ -91,6 +92,7 @@ def test_a_second_run_says_where_the_finished_one_is_and_its_advice_works(finish
     )
 
 
+@pytest.mark.slow
 def test_a_stopped_run_is_named_and_resume_finishes_it(here, capsys):
     from leaves_cli.run_cmd import builtin_heuristics
     from tournaments.runner import Tournament

@@ -23,11 +23,13 @@ def page(tmp_path_factory):
     return path.read_text()
 
 
+@pytest.mark.slow
 def test_every_table_scrolls_in_its_own_box(page):
     assert page.count("<table>") == page.count('<div class="tw"><table>')
     assert "overflow-x:auto" in page and "overflow-x:hidden" in page
 
 
+@pytest.mark.slow
 def test_full_tables_are_folded_and_linked(page):
     assert page.count("<details>") >= 5
     assert '<a href="head_to_head.csv">head_to_head.csv</a>' in page
@@ -36,12 +38,14 @@ def test_full_tables_are_folded_and_linked(page):
     assert shown.count("<tr>") < 60  # the unfolded page shows the key rows only
 
 
+@pytest.mark.slow
 def test_run_summary_not_the_manifest(page):
     assert "<pre>" not in page and '"integrity"' not in page
     assert re.search(r'<dt>manifest</dt><dd><a href="[^"]*manifest.json">', page)
     assert page.index("Key findings") < page.index("<h2>Run</h2>") < page.index("<h2>Summary")
 
 
+@pytest.mark.slow
 def test_single_strategy_run_has_no_empty_sections(tmp_path):
     games = synthetic_games({"solo": 0.0}, players=(3,), deals=5, seed=1)
     for fmt in ("html", "md"):
@@ -60,6 +64,7 @@ def test_order_note_says_why_rating_and_win_rate_differ():
     assert "puts b above a" in note and "whole finishing order" in note
 
 
+@pytest.mark.slow
 def test_markdown_keeps_full_tables_in_plain_sections(tmp_path):
     games = synthetic_games(TEN, players=(3,), deals=5, seed=2)
     text = reports.build_report(games, out=tmp_path / "m", fmt="md").read_text()

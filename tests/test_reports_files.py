@@ -57,6 +57,7 @@ def test_load_run_reads_all_parts(run_dir):
     assert set(run.games.labels) == set(STRENGTHS)
 
 
+@pytest.mark.slow
 def test_html_report_files(run_dir, tmp_path):
     path = reports.build_report(run_dir, out=tmp_path / "r")
     assert path == tmp_path / "r" / "report.html"
@@ -82,6 +83,7 @@ def test_html_report_files(run_dir, tmp_path):
         assert (tmp_path / "r" / "charts" / f"{chart}.png").stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_markdown_report(run_dir, tmp_path):
     path = reports.build_report(run_dir, out=tmp_path / "m", fmt="md")
     assert path.name == "report.md"
@@ -92,6 +94,7 @@ def test_markdown_report(run_dir, tmp_path):
     assert "paired by duplicate set" in text
 
 
+@pytest.mark.slow
 def test_expert_report(expert_dir, tmp_path):
     reports.build_report(expert_dir, out=tmp_path / "e")
     e = pd.read_csv(tmp_path / "e" / "expert.csv")
@@ -100,6 +103,7 @@ def test_expert_report(expert_dir, tmp_path):
     assert "Expert variant" in (tmp_path / "e" / "report.html").read_text()
 
 
+@pytest.mark.slow
 def test_accepts_results_object_and_frames(run_dir, tmp_path):
     by_obj = reports.summary(SimpleNamespace(out=run_dir))
     frame = pd.read_parquet(run_dir / "games")
@@ -114,6 +118,7 @@ def test_bad_format(run_dir, tmp_path):
         reports.build_report(run_dir, out=tmp_path, fmt="pdf")
 
 
+@pytest.mark.slow
 def test_cli_report(run_dir, tmp_path):
     res = CliRunner().invoke(cli, ["report", str(run_dir), "--out", str(tmp_path / "c")])
     assert res.exit_code == 0, res.output

@@ -135,6 +135,7 @@ def test_too_small_runs_say_so_instead_of_an_interval():
     assert "too few deals for an interval, so no verdict" in found["seats"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, page", [("html", "report.html"), ("md", "report.md")])
 def test_findings_open_the_report(tmp_path, fmt, page):
     games = synthetic_games({"a": 0.35, "b": 0.0, "c": -0.2}, players=(3,), deals=100, seed=1)
@@ -162,6 +163,7 @@ def test_p_text_cases():
     assert p_text(0.0) == "p < 1e-16"
 
 
+@pytest.mark.slow
 def test_report_command_prints_the_findings(tmp_path, capsys):
     from leaves_cli.main import main
 

@@ -104,6 +104,7 @@ def test_precision_grows_a_resumed_run(tmp_path, capsys):
     assert len(_spec(out)["deal_stages"]) >= 2 and _spec(out)["deal_stages"][0] == 20
 
 
+@pytest.mark.slow
 def test_load_registers_strategies_for_the_tournament_and_its_resume(tmp_path, capsys):
     mine = ROOT / "examples" / "my_strategy.py"
     out = tmp_path / "mine"
@@ -158,6 +159,7 @@ def test_out_in_a_read_only_folder_is_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "results in" not in err
 
 
+@pytest.mark.slow
 def test_a_run_recorded_under_the_games_former_name_resumes_and_grows(tmp_path, capsys):
     # runs written before 13 Leaves had one id recorded it as "13leaves"
     out = tmp_path / "old"

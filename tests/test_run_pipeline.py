@@ -112,6 +112,7 @@ def _ready_now() -> None:
     pass
 
 
+@pytest.mark.slow
 def test_workers_are_fed_while_the_driver_is_busy_with_a_task(tmp_path):
     """The driver's first task waits until the worker has finished 6 tasks: more than it can
     hold at once, so only a feeder that does not wait for the driver lets it get there."""
@@ -162,6 +163,7 @@ def _none_in_workers(task: tuple[int, int]) -> int | None:
     return x
 
 
+@pytest.mark.slow
 def test_a_worker_result_of_none_is_a_result(monkeypatch):
     workers_play_at_once(monkeypatch)
     tasks = [(x, os.getpid()) for x in range(30)]

@@ -57,6 +57,7 @@ def interrupted(tmp_path_factory):
     return out, planned
 
 
+@pytest.mark.slow
 def test_an_unfinished_run_says_so_first_in_the_terminal_and_the_report(interrupted, capsys):
     out, planned = interrupted
     played = len(_rows(out))
@@ -133,6 +134,7 @@ def _first_forfeit(out: Path) -> tuple[int, str]:
     return game, detail["error"]
 
 
+@pytest.mark.slow
 def test_a_run_where_every_game_was_forfeited_says_so_first_and_exits_1(all_forfeited, capsys):
     out, code, stdout, stderr = all_forfeited
     rows = _rows(out)
@@ -181,6 +183,7 @@ def _row(stdout: str, strategy: str) -> str:
     return row
 
 
+@pytest.mark.slow
 def test_the_summary_says_its_intervals_and_the_next_command(tmp_path, capsys):
     out = tmp_path / "run"
     run = [*THREE, "--players", "3", "--seed", "2", "--jobs", "1", "--out", str(out)]
@@ -230,6 +233,7 @@ def test_resume_into_an_empty_folder_is_refused(tmp_path, capsys):
     assert err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_a_report_of_nothing_valid_claims_nothing_else(all_forfeited, capsys):
     """Every game ended by a forfeit: the report's findings are that sentence alone (no best
     strategy, no seat or length finding drawn from forfeited games)."""
@@ -241,6 +245,7 @@ def test_a_report_of_nothing_valid_claims_nothing_else(all_forfeited, capsys):
     assert "best strategy" not in stdout and "highest" not in stdout
 
 
+@pytest.mark.slow
 def test_a_report_counts_partial_forfeits_once(tmp_path, capsys):
     """A partly forfeited run: the report's caution counts the forfeits by strategy, and the
     terminal's first line is not said a second time beside it."""

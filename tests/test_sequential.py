@@ -155,6 +155,7 @@ def test_a_strategy_against_itself_is_not_declared_better(tmp_path):
     assert len(logged) == rec["batches"]
 
 
+@pytest.mark.slow
 def test_cli_sequential_prints_a_decision_and_writes_it(tmp_path, capsys):
     out = tmp_path / "g"
     code, stdout, stderr = run_cli(

@@ -231,6 +231,7 @@ def test_resume_redoes_only_missing_chunks(tmp_path):
     assert len(resumed.manifest["sessions"]) == 2
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_equals_loky(tmp_path):
     distributed = pytest.importorskip("distributed")
     loky = toy(games=300, chunk_size=60).run(n_jobs=2, out=tmp_path / "loky").games()

@@ -212,6 +212,7 @@ def test_listing_order_changes_nothing(tmp_path, capsys, players, extra):
         assert reports.summary(reports.load_run(out)).to_csv(index=False) == summary
 
 
+@pytest.mark.slow
 def test_listing_order_gives_identical_summary_csv_files(tmp_path, capsys):
     from reports import build_report
 

@@ -70,6 +70,7 @@ def test_rows_are_the_same_in_the_driver_in_threads_and_in_workers(tmp_path, mon
     assert base["forfeit"].sum() == 0 and len(base) == _mixed().n_games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", ["threads", "workers"])
 def test_expert_matches_are_the_same_in_the_driver_and_in_other_players(
     tmp_path, monkeypatch, players

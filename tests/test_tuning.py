@@ -327,6 +327,7 @@ def test_no_significant_difference_comes_before_the_parameters(tmp_path):
     assert lines(result) == result.lines()  # a verdict already: said as it is
 
 
+@pytest.mark.slow
 def test_tune_refuses_a_strategy_without_tunables_in_one_line(tmp_path):
     import subprocess
     import sys

@@ -290,6 +290,7 @@ def swept(tmp_path_factory):
     return out, res.output
 
 
+@pytest.mark.slow
 def test_a_sweep_writes_every_measure_per_value_with_intervals(swept):
     out, output = swept
     rows = _rows(out / "variants_sweep.csv")
@@ -306,6 +307,7 @@ def test_a_sweep_writes_every_measure_per_value_with_intervals(swept):
     assert "hand_size=11: designers' measures" in output
 
 
+@pytest.mark.slow
 def test_the_designers_measures_are_in_the_metrics_with_intervals(swept):
     out, _ = swept
     rows = _rows(out / "variants_metrics.csv")
@@ -323,6 +325,7 @@ def test_the_designers_measures_are_in_the_metrics_with_intervals(swept):
     assert ("hand_size=10", "drama") in diffs and ("hand_size=10", "restricted_single") in diffs
 
 
+@pytest.mark.slow
 def test_the_page_opens_with_the_overview_chart_and_links_each_finding(swept):
     out, _ = swept
     page = (out / "report.html").read_text(encoding="utf-8")

@@ -224,6 +224,7 @@ def _rows(path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
+@pytest.mark.slow
 def test_the_command_plays_each_rule_set_and_writes_one_report(played):
     out, output = played
     assert output.splitlines()[-1] == f"report: {out / 'report.html'}"
@@ -242,6 +243,7 @@ def test_the_command_plays_each_rule_set_and_writes_one_report(played):
     assert {r["run"] for r in runs} == {"default", "hand_size=6", "expert_target=21"}
 
 
+@pytest.mark.slow
 def test_a_much_smaller_hand_makes_games_clearly_shorter(played):
     out, output = played
     diffs = {(r["rules"], r["metric"], r["position"]): r
@@ -255,6 +257,7 @@ def test_a_much_smaller_hand_makes_games_clearly_shorter(played):
     assert all(line in output for line in findings)  # the command prints them
 
 
+@pytest.mark.slow
 def test_a_rule_the_games_never_reach_changes_nothing(played):
     out, _ = played
     rows = [r for r in _rows(out / "variants_differences.csv") if r["rules"] == "expert_target=21"]
@@ -263,6 +266,7 @@ def test_a_rule_the_games_never_reach_changes_nothing(played):
     assert "With expert_target=21, every measure is the same as under the default rules" in findings
 
 
+@pytest.mark.slow
 def test_the_metrics_table_has_every_measure_with_its_interval(played):
     out, _ = played
     rows = _rows(out / "variants_metrics.csv")
@@ -275,6 +279,7 @@ def test_the_metrics_table_has_every_measure_with_its_interval(played):
         assert float(r["ci_low"]) <= float(r["value"]) <= float(r["ci_high"])
 
 
+@pytest.mark.slow
 def test_the_report_builds_from_run_directories_in_markdown_too(played, tmp_path):
     out, _ = played
     page = build_variants_report([("default", out / "default"), ("hand_size=6", out /
@@ -287,6 +292,7 @@ def test_the_report_builds_from_run_directories_in_markdown_too(played, tmp_path
         build_variants_report([("default", out / "default"), ("x", tmp_path / "no")], tmp_path)
 
 
+@pytest.mark.slow
 def test_a_run_too_small_for_intervals_says_so(tmp_path):
     res = _invoke("low", "greedy", "--rules", "take=ends", "--players", "3", "--games", "6",
                   "--seed", "1", "--jobs", "1", "--out", tmp_path / "small")  # fmt: skip
@@ -296,6 +302,7 @@ def test_a_run_too_small_for_intervals_says_so(tmp_path):
     assert "Random was added to the field" in findings  # random was not listed
 
 
+@pytest.mark.slow
 def test_expert_matches_report_shared_wins(tmp_path):
     res = _invoke("random", "low", "greedy", "--rules", "expert_target=10", "--expert",
                   "--players", "3", "--games", "60", "--seed", "1", "--jobs", "1",
@@ -345,6 +352,7 @@ def test_an_existing_output_folder_is_refused(capsys, tmp_path):
     assert code == 2 and "is not empty" in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_mixed_table_sizes_are_measured_per_size(tmp_path):
     res = _invoke("random", "low", "greedy", "counter", "--rules", "take=nothing", "--players",
                   "3", "--players", "4", "--games", "480", "--seed", "1", "--jobs", "1",
