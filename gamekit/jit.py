@@ -76,7 +76,7 @@ def _make(fn: Callable[..., Any], options: dict[str, Any]) -> Any:
             kernel = LazyKernel(fn, options)
             _pending.append(kernel)
             return kernel
-    import numba
+    import numba  # start-up: numba loads when a kernel is first used
 
     return numba.njit(**options)(fn)
 
@@ -94,7 +94,7 @@ def activate() -> None:
     with _lock:
         if _active:
             return
-        import numba
+        import numba  # start-up: numba loads when a kernel is first used
 
         for kernel in _pending:
             kernel._dispatcher = numba.njit(**kernel._options)(kernel._py_func)

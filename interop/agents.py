@@ -22,7 +22,7 @@ import numpy as np
 
 from leaves import Action, PlayerView
 from leaves.actions import ACTIONS_BY_ID
-from strategies import Strategy, fresh, get
+from strategies import Strategy, fresh, get, registry
 
 from .observation import encode
 from .variants import n_action_ids
@@ -46,8 +46,6 @@ def _load(target: str) -> Callable[..., Any]:
         raise ValueError(f"policy must be 'module.function', got {target!r}")
     try:
         if module.endswith(".py"):  # a file: path/to/agent.py.function
-            from strategies import registry
-
             fn = getattr(registry._load_file(module), name)
         else:
             fn = getattr(importlib.import_module(module), name)

@@ -41,10 +41,11 @@ except ImportError as exc:  # one line for the user, whichever command needed it
     raise ImportError("OpenSpiel is not installed: pip install '.[research]'") from exc
 
 import leaves
+import strategies
 from leaves import N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
 from leaves.actions import ACTIONS_BY_ID
 from leaves.ruleset import FEWEST_PLAYERS, counts_text
-from strategies import Strategy
+from strategies import Strategy, fresh
 
 from .observation import SIZE, encode
 from .variants import n_action_ids, openspiel_text, rules_of
@@ -230,15 +231,12 @@ class StrategyBot(pyspiel.Bot):
 
     def __init__(self, spec: Any, seed: int | None = None):
         super().__init__()
-        import strategies
 
         self._base = strategies.get(spec)
         self._seed = seed
         self.restart()
 
     def restart(self) -> None:
-        from strategies import fresh
-
         self._strategy = fresh(self._base)
         self._rng = np.random.default_rng(self._seed)
 
@@ -278,6 +276,7 @@ class OpenSpielAgent(Strategy):
 
     def choose(self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
                ) -> Action:  # fmt: skip
+        # start-up: only a bot of theirs needs it
         from open_spiel.python.algorithms import ismcts, mcts
 
         game = self._game(view)

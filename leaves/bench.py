@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .rules import HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from .state import new_game
 
 DEFAULT_GAMES = 200_000
 DEFAULT_API_GAMES = 2_000
@@ -52,7 +53,7 @@ def bench_compiled(
     It plays the very games of ``kernels.random_games`` on a bitmask table (a test checks),
     so the figure is the rules core's random-play speed.
     """
-    from . import fastplay
+    from . import fastplay  # start-up: fastplay imports numba
 
     hand = HAND_SIZES[players]
     t0 = time.perf_counter()
@@ -80,8 +81,6 @@ def bench_compiled(
 
 def bench_api(players: int, games: int, seed: int, turn_limit: int) -> dict[str, Any]:
     """Time ``new_game`` + ``legal_actions()`` / ``apply()`` with uniform random choices."""
-    from .state import new_game
-
     rng = np.random.default_rng(seed)
     chunk = 1 << 16
     uniforms = rng.random(chunk)
@@ -122,7 +121,7 @@ def run_bench(
     (compile time excluded); ``api_games`` (default ``min(games, 2000)``) games go through the
     Python API once. Raises ValueError for bad arguments.
     """
-    import numba
+    import numba  # start-up: numba only for its version
 
     if api_games is None:
         api_games = min(games, DEFAULT_API_GAMES)

@@ -29,6 +29,7 @@ from .packed import LANE, MASK, lane_total, lanes, unpack
 from .public import PublicFields
 from .rules import N_VALUES, TAKE_BASE
 from .ruleset import DEFAULT_RULES, Rules
+from .view import PlayerView
 
 _EMPTY: tuple = ()
 
@@ -321,8 +322,6 @@ class State(PublicFields):
     # ------------------------------------------------------------------ views
     def view(self, player: int):
         """What ``player`` may know (docs/rules.md, "What a player can see")."""
-        from .view import PlayerView
-
         return PlayerView._from_state(self, player)
 
     # ------------------------------------------------------------------ identity
@@ -385,7 +384,7 @@ class State(PublicFields):
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> State:
         """Build and validate a state; raises ValueError naming what makes it impossible."""
-        from .validate import state_from_dict
+        from .validate import state_from_dict  # circle: leaves.state and leaves.validate
 
         return state_from_dict(d)
 

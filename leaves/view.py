@@ -119,7 +119,7 @@ class PlayerView(PublicFields):
     def _state(self, hh: int, undealt: int, history: tuple | None):
         """The ``State`` of this view's public fields with the hidden ones given: every
         seat's packed hands ``hh`` and the ``undealt`` pile."""
-        from .state import State
+        from .state import State  # circle: leaves.state and leaves.view
 
         return State._build(
             n=self.n_players,

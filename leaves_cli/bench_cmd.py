@@ -1,5 +1,9 @@
 """``leaves bench``: a game's play throughput on one core (its plug-in's ``bench``): 13 Leaves
-random play through the compiled kernels and the ``State`` API, Ligretto rounds."""
+random play through the compiled kernels and the ``State`` API, Ligretto rounds.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

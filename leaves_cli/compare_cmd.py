@@ -1,4 +1,8 @@
-"""``leaves compare RUN_A RUN_B``: what changed for each strategy between two runs."""
+"""``leaves compare RUN_A RUN_B``: what changed for each strategy between two runs.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

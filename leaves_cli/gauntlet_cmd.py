@@ -1,4 +1,8 @@
-"""``leaves gauntlet``: is my strategy better than the baseline against this field?"""
+"""``leaves gauntlet``: is my strategy better than the baseline against this field?
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@ As for ``leaves tournament --resume``: SPEC, the baseline, the field, players, g
 the game and its settings, and a sequential gauntlet's test (margin, alpha, beta, cap) are
 read from ``DIR/manifest.json``; an option given alongside must be the run's, and one that is
 not is refused in one line naming the option and both values.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations

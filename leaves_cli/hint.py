@@ -3,6 +3,8 @@
 The search bot (``ismcts``, when registered) is the strongest player but cannot say why; the
 best heuristic (``weighted``) scores every move as weights x features, so its top choices can
 be shown with each feature's contribution. ``play`` and ``replay`` both show this text.
+
+Imports inside functions: start-up (the players load with the first hint).
 """
 
 from __future__ import annotations

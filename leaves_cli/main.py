@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 import traceback
@@ -69,8 +70,6 @@ class LazyGroup(click.Group):
 
     @staticmethod
     def _exists(name: str) -> bool:
-        import importlib.util
-
         return importlib.util.find_spec(COMMANDS[name][0]) is not None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -1,5 +1,8 @@
 """Options several commands share, declared once so their flags and help stay the same, and
-the parsing and completion of their strategy lists."""
+the parsing and completion of their strategy lists.
+
+Imports inside functions: start-up (the registry loads only to complete a strategy name).
+"""
 
 from __future__ import annotations
 

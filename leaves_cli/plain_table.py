@@ -5,6 +5,8 @@ summary. Where rich would write plain characters anyway (the output is not a ter
 colour is forced, the encoding is UTF-8, the table fits the width rich would use and holds
 only printable ASCII), ``print_table`` writes the same text itself; anywhere else it hands the
 table to rich. ``tests/test_plain_table.py`` compares the two.
+
+Imports inside functions: start-up (rich loads only where it draws).
 """
 
 from __future__ import annotations

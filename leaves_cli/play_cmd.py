@@ -3,6 +3,9 @@
 The game loop (``play_game``) takes the bots and a ``read`` function as arguments, so tests can
 drive it with a stand-in bot and scripted input; the click command only builds those from the
 command line (strategy specs via ``strategies.get``, input from the terminal).
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations

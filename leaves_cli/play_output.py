@@ -1,5 +1,8 @@
 """What a ``leaves play`` session shows and keeps when a game ends: the result, the scores of
-an expert match, and the game appended to ``--save`` as a GameRecord line."""
+an expert match, and the game appended to ``--save`` as a GameRecord line.
+
+Imports inside functions: start-up (what a game's end needs loads then).
+"""
 
 from __future__ import annotations
 

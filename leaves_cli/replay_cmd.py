@@ -1,6 +1,10 @@
 """``leaves replay``: show a recorded game (a JSON line of a records file, or a game of a run
 replayed from its seeds) with the viewer its game declares: 13 Leaves steps through it move by
-move, Ligretto prints a round as a timeline, a game without a viewer prints its lines."""
+move, Ligretto prints a round as a timeline, a game without a viewer prints its lines.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

@@ -7,6 +7,9 @@ game again with its record (``replay``): the same game, a forfeited one included
 stops at the failing decision, whose error comes back with its traceback). The replayed game
 is checked against the row, so a strategy whose code changed since the run is said to differ
 rather than shown as the run's.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """13 Leaves' record viewer for ``leaves replay`` (the game's ``replay_viewer``): step through
-a recorded game move by move with every hand shown, hints on request."""
+a recorded game move by move with every hand shown, hints on request.
+
+Imports inside functions: start-up (the viewer loads what a shown record needs).
+"""
 
 from __future__ import annotations
 

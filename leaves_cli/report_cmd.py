@@ -1,4 +1,8 @@
-"""``leaves report``: build the HTML or Markdown report of a tournament run directory."""
+"""``leaves report``: build the HTML or Markdown report of a tournament run directory.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,9 @@ stored in full), seating, match settings, rows, records, chunk size and the game
 disagreement names the option and both values in one line. ``--games`` larger than the run,
 or ``--add GAMES``, grows it by a new stage of deals (``tournaments.stages``): every game
 already played is kept, and the grown run is the one asked for at once.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations

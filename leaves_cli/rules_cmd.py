@@ -4,6 +4,9 @@ The keys, their defaults, the values they take and what they change come from
 ``leaves.ruleset.KEYS``, so the table is the one ``Rules`` itself validates against; ``--check``
 reads ``KEY=VALUE[,KEY=VALUE...]`` text as ``--rules`` does and prints the rules it makes
 and the player counts they deal, or the one line that says why they cannot be.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations

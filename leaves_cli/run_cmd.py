@@ -1,4 +1,8 @@
-"""``leaves run``: the main job — a default round-robin of the built-in heuristics, then a report."""
+"""``leaves run``: the main job — a default round-robin of the built-in heuristics, then a report.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

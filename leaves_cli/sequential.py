@@ -6,6 +6,9 @@ already played is kept), ask ``reports`` for the estimates after each stage and 
 ``tournaments.sequential`` decide whether to stop and how many deals the next stage adds.
 Every decision is made from results that depend only on the seed, so where a run stops never
 depends on ``--jobs``. (The command line is the layer that may import both.)
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""``leaves strategies``: the table of registered strategies, and loading users' strategy files."""
+"""``leaves strategies``: the table of registered strategies, and loading users' strategy files.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

@@ -5,6 +5,9 @@ A lone strategy only ever plays itself; ``--target`` without matches is dropped;
 that the rules' ``expert_target`` contradicts would play matches to one and record the
 other; a ``--record`` file in a folder that does not exist would create that folder
 wherever the path points (inside ``--out`` it is the run's own folder, created anyway).
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations

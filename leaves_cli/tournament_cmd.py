@@ -1,4 +1,8 @@
-"""``leaves tournament``: run a round-robin tournament into an output directory."""
+"""``leaves tournament``: run a round-robin tournament into an output directory.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

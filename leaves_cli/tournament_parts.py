@@ -1,6 +1,10 @@
 """The parts of ``leaves tournament`` that are not the command itself: the TOML config file
 (``--config``) and its keys, the game plug-in a ``--game`` spec names, and the summary table
-printed at the end of a run."""
+printed at the end of a run.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""``leaves tune``: optimise a strategy's tunable parameters by tournaments against a field."""
+"""``leaves tune``: optimise a strategy's tunable parameters by tournaments against a field.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""``leaves variants``: the same field under the default rules and each variant, one report."""
+"""``leaves variants``: the same field under the default rules and each variant, one report.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

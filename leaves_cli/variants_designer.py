@@ -11,6 +11,9 @@ come out the same stops the command. Restricted tables play on the Python path, 
 stochastic opponent (random) draws from another generator than the run's compiled loop did:
 its games are the same deals, seats and opponents, not the same dice, and the difference
 stays paired by duplicate set.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations

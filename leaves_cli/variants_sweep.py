@@ -1,6 +1,10 @@
 """``leaves variants --sweep KEY=V1,V2,...`` (or ``KEY=LO..HI`` for a key that takes a whole
 number): the rule sets of a sweep over one key, every other ``--rules`` held fixed, and which
-of them plays as today's rules (that point is the default run, played once)."""
+of them plays as today's rules (that point is the default run, played once).
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""``leaves verify``: check a run directory's files against its manifest, changing nothing."""
+"""``leaves verify``: check a run directory's files against its manifest, changing nothing.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
 
 from __future__ import annotations
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import platform
 import time
+from importlib.metadata import version
 from typing import Any
 
 import numpy as np
 
+from . import cengine
 from .compiled import ENDED_BLOCKADE, play_rounds
-from .policy import N_PARAMS
+from .engine import play_round
+from .policy import N_PARAMS, PolicyPlayer
 from .rules import check_players
 
 DEFAULT_ROUNDS = 50_000
@@ -47,12 +50,6 @@ def run_bench(
     repeats: int = DEFAULT_REPEATS,
 ) -> dict[str, Any]:
     """Rounds per second of the compiled loop (best of ``repeats``) and of the Python path."""
-    from importlib.metadata import version
-
-    from . import cengine
-    from .engine import play_round
-    from .policy import PolicyPlayer
-
     if rounds < 1 or repeats < 1 or api_rounds < 0:
         raise ValueError("rounds and repeats must be at least 1, api_rounds at least 0")
     table = bench_table(players)

@@ -44,7 +44,7 @@ def _kernels() -> tuple[Callable[..., Any], Callable[..., Any]]:
     """(batch, round): the C engine's when it is available, else the numba kernels'."""
     if cengine.available():
         return cengine.batch, cengine.round_
-    from .round_loop import nb_batch, nb_round  # numba: compiled at first use (or cached)
+    from .round_loop import nb_batch, nb_round  # start-up: numba, compiled at first use
 
     return nb_batch, nb_round
 

@@ -20,9 +20,10 @@ import numpy as np
 from gamekit.jit import njit
 
 from . import cengine
+from .engine import Decision
 from .rng import nb_below
 from .rules import N_COLOURS, N_VALUES
-from .timing import T_FLIP, T_LOOK, T_SPEED, T_SPREAD, T_THINK
+from .timing import T_FLIP, T_LOOK, T_SPEED, T_SPREAD, T_THINK, ReactionModel
 
 # parameter vector layout: the timing model first (``nb_duration`` reads a policy vector)
 P_SPEED, P_THINK, P_LOOK, P_FLIP, P_SPREAD = T_SPEED, T_THINK, T_LOOK, T_FLIP, T_SPREAD
@@ -162,8 +163,6 @@ def nb_decide(params, piles, own, states, ri):
 
 def reaction_of(params: np.ndarray):
     """The ``ReactionModel`` a policy vector holds."""
-    from .timing import ReactionModel
-
     return ReactionModel(
         speed=float(params[P_SPEED]),
         think_ms=int(params[P_THINK]),
@@ -197,8 +196,6 @@ def decide_view(params: np.ndarray, view, rng):
     """The policy's ``Decision`` for a ``PlayerView`` (the Python path's call into the
     compiled policy, in C when the engine is there, else numba's; ``rng`` is the seat's policy
     ``SplitMix`` stream, advanced in place)."""
-    from .engine import Decision
-
     seen = (
         np.asarray(params, dtype=np.float64),
         np.asarray(view.pile_tops, dtype=np.int64).reshape(len(view.pile_tops)),

@@ -6,6 +6,8 @@ Tables take a games DataFrame in the pinned run layout, a run directory, a resul
 
 from __future__ import annotations
 
+from tournaments.result import register_accessor
+
 from . import charts
 from .compare import Comparison, compare
 from .data import Games, ReportError, Run
@@ -59,8 +61,6 @@ __all__ = [
 def _register() -> None:
     """``res.plot`` on tournament results: tournaments sit below reports and cannot import
     it, so reports registers its plots when imported."""
-    from tournaments.result import register_accessor
-
     register_accessor("plot", Plots)
 
 

@@ -50,7 +50,7 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
     fixed margins from the text lengths, a tenth of what constrained layout costs per chart)."""
     if ax is not None:
         return ax.figure, ax
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # start-up: matplotlib loads to draw
 
     fig = Figure(figsize=size, dpi=100)
     fig._leaves_fit = True  # type: ignore[attr-defined]
@@ -58,14 +58,14 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 
 def _percent(decimals: int | None = None):
-    from matplotlib.ticker import PercentFormatter
+    from matplotlib.ticker import PercentFormatter  # start-up: matplotlib loads to draw
 
     return PercentFormatter(1.0, decimals=decimals)
 
 
 def _proxy(**style_kw) -> Artist:
     """A legend entry drawn like a series (colour, marker, line) but holding no data."""
-    from matplotlib.lines import Line2D
+    from matplotlib.lines import Line2D  # start-up: matplotlib loads to draw
 
     return Line2D([], [], **style_kw)
 

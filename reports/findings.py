@@ -17,6 +17,9 @@ import pandas as pd
 from tournaments.declaration import Declaration, plural
 
 from .data import Run, default_declaration
+from .metagame import MIN_SETS, SUPPORT, metagame
+from .metagame_text import SURE as sure
+from .metagame_text import gain_words
 
 __all__ = [
     "Finding",
@@ -377,9 +380,6 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
     the strategies): the stable mix, each weight in percent with its 95% bootstrap interval,
     how sure the resampling is of which strategies it plays, other equilibria and α-Rank's
     first; or that the run has too few deals for one."""
-    from .metagame import MIN_SETS, SUPPORT
-    from .metagame_text import gain_words
-
     pay = tables.get("metagame_payoffs")
     mix = tables.get("metagame_mix")
     if pay is None or not len(pay):
@@ -420,8 +420,6 @@ def metagame_answer(run: Run) -> str:
     """The meta-game finding of a run (a ``reports.Run``; '' where its tables do not hold every
     multiset of its strategies), for a command to print after a ``--repeats`` tournament
     without writing the report (a few seconds: the bootstrap and α-Rank)."""
-    from .metagame import metagame
-
     found = metagame_finding(metagame(run))
     return found[0].text if found else ""
 
@@ -429,9 +427,6 @@ def metagame_answer(run: Run) -> str:
 def _sure(mix: pd.DataFrame) -> str:
     """How often the replicates' equilibrium plays the same strategies (a caution below the
     meta-game section's ``SURE``), and who else enters it."""
-    from .metagame import SUPPORT
-    from .metagame_text import SURE as sure
-
     same = float(mix["same_support"].iloc[0])
     enter = mix[(mix["weight"] < SUPPORT) & (mix["in_support"] > 0)]
     text = (
@@ -471,7 +466,7 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
     d = declaration or default_declaration()
     lead: list[Finding] = []
     if "gauntlet" in tables:  # not a round robin: the field's ranking answers nothing asked
-        from .gauntlet import answer
+        from .gauntlet import answer  # circle: reports.findings and reports.gauntlet
 
         forfeits, said = answer(tables["gauntlet"])  # what its forfeits mean comes first
         lead = [Finding("gauntlet", forfeits)] if forfeits else []

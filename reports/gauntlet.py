@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tournaments.result import TournamentResult
 from tournaments.sequential import BETTER, FORMER_NOT_BETTER, NOT_BETTER, UNDECIDED
 
 from .clusters import seat_sums
@@ -95,7 +96,6 @@ def first_error(run: Any) -> str:
     '' when the run's folder keeps none (a run given as a DataFrame)."""
     if run.path is None:
         return ""
-    from tournaments.result import TournamentResult
 
     try:
         found = TournamentResult(run.path).forfeits

@@ -243,7 +243,7 @@ def replicator(fit: Fitness, gathered: np.ndarray, starts: np.ndarray,
     """Shares (T, B, K) at ``times`` of the replicator dynamics from each of ``starts`` (B, K)
     (interior mixtures), all integrated at once in log-shares (where a dying strategy falls
     at a steady rate instead of vanishing into rounding); ``gathered`` is (R, K) or (B, R, K)."""
-    from scipy.integrate import solve_ivp
+    from scipy.integrate import solve_ivp  # start-up: scipy loads for the dynamics only
 
     b, k = starts.shape
 
@@ -262,7 +262,7 @@ def replicator(fit: Fitness, gathered: np.ndarray, starts: np.ndarray,
 def polish(fit: Fitness, gathered: np.ndarray, x0: np.ndarray) -> np.ndarray:
     """A mixture near ``x0`` with the least regret: SLSQP on the simplex minimising the
     squared positive gains (zero exactly at a Nash equilibrium)."""
-    from scipy.optimize import minimize
+    from scipy.optimize import minimize  # start-up: scipy loads for the dynamics only
 
     def loss(x: np.ndarray) -> float:
         x = np.clip(x, 0.0, None)
@@ -341,7 +341,7 @@ def metagame(run: Run) -> dict[str, pd.DataFrame]:
     d = design(run)
     if d is None:
         return {}
-    from . import metagame_bootstrap, metagame_rank
+    from . import metagame_bootstrap, metagame_rank  # circle: reports.metagame and its parts
 
     out = {"metagame_payoffs": payoff_table(d)}
     if d.sets.min() < MIN_SETS:

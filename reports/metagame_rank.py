@@ -47,6 +47,7 @@ def egt() -> tuple[ModuleType, ModuleType] | None:
     """OpenSpiel's ``alpharank`` and ``heuristic_payoff_table`` modules, or None where the
     research extra is not installed (or a module it needs is missing)."""
     try:
+        # start-up: OpenSpiel loads for alpha-rank only
         from open_spiel.python.egt import alpharank, heuristic_payoff_table
     except ImportError:
         return None

@@ -19,6 +19,7 @@ from . import charts
 from .data import Run
 from .findings import Finding, key_findings
 from .loading import as_run
+from .rating import rating
 from .report import _html_table, _md_table, _png, build_report, compute_tables
 from .tables import head_to_head, length_distribution, seats, summary
 
@@ -61,8 +62,6 @@ class Plots:
 
     def rating(self, ax: Axes | None = None) -> Figure:
         """Plackett-Luce worth per strategy with 95% intervals."""
-        from .rating import rating
-
         return charts.rating(rating(self.run), ax=ax)
 
 

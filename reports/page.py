@@ -117,7 +117,7 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
     differences in points, p-values as the findings write them."""
     if name not in RATE_TABLES:
         return df
-    from .findings import p_text
+    from .findings import p_text  # circle: reports.page and reports.findings
 
     out = df.copy()
     for c in out.columns:

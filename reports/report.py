@@ -152,7 +152,7 @@ def _chart_jobs(t: Tables, d: Declaration) -> dict[str, ChartJob]:
 
 
 def _render(job: ChartJob) -> bytes:
-    from . import charts
+    from . import charts  # start-up: matplotlib loads to draw
 
     name, args, kwargs = job
     return _png(getattr(charts, name)(*args, **kwargs))
@@ -160,14 +160,14 @@ def _render(job: ChartJob) -> bytes:
 
 def _warm() -> None:
     """Import matplotlib in the chart worker while the parent still reads the run."""
-    import matplotlib.backends.backend_agg  # noqa: F401
+    import matplotlib.backends.backend_agg  # noqa: F401  # start-up: in the chart worker
 
-    from . import charts  # noqa: F401
+    from . import charts  # noqa: F401  # start-up: as above
 
 
 def _make_charts(t: dict[str, pd.DataFrame], d: Declaration) -> dict[str, Figure]:
     """The report's charts as Figures (for callers that want to draw more on them)."""
-    from . import charts
+    from . import charts  # start-up: matplotlib loads to draw
 
     return {k: getattr(charts, f)(*a, **kw) for k, (f, a, kw) in _chart_jobs(t, d).items()}
 

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from tournaments.seating import design
+
 HAND = {3: 12, 4: 11, 5: 10, 6: 9}
 SEATS = 6
 
@@ -99,8 +101,6 @@ def synthetic_games(
     the table's seatings (``seating``: n seat rotations by default, or any design of
     ``tournaments.seating``), with consecutive game indices, the table's number (``table``)
     and a ``deal`` and ``seed`` shared by the set. Higher strength wins more often."""
-    from tournaments.seating import design
-
     rng = np.random.default_rng(seed)
     labels = list(strengths)
     strength = np.array([strengths[s] for s in labels], dtype=float)

@@ -20,7 +20,7 @@ __all__ = ["CHARTS", "measure", "restricted", "seats", "turns"]
 
 
 def _percent(of: float = 1.0):
-    from matplotlib.ticker import PercentFormatter
+    from matplotlib.ticker import PercentFormatter  # start-up: matplotlib loads to draw
 
     return PercentFormatter(of, decimals=0)
 
@@ -135,7 +135,7 @@ def seats(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("seat: first, second, ... player to move (clockwise from the first player)")
     ax.set_ylabel("win rate less the fair share, points")
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter  # start-up: matplotlib loads to draw
 
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
     ax.set_title("Seat and first-player advantage by rule set")

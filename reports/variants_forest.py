@@ -5,6 +5,7 @@ measure of a sweep against the swept value with its 95% band, and the skill ladd
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,7 +47,7 @@ def forest_rows(diffs: pd.DataFrame) -> list[tuple[str, str, int, str]]:
 
 
 def _figure(rows: int, width: float = 8.5, per: float = 0.42, extra: float = 1.3):
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # start-up: matplotlib loads to draw
 
     fig = Figure(figsize=(width, per * rows + extra), dpi=100)
     return fig, fig.subplots(rows, 1, squeeze=False)[:, 0]
@@ -94,7 +95,7 @@ def forest(diffs: pd.DataFrame) -> Figure:
 
 
 def _forest_legend(fig, variants: list[str]) -> None:
-    from matplotlib.lines import Line2D
+    from matplotlib.lines import Line2D  # start-up: matplotlib loads to draw
 
     handles = [Line2D([], [], color=style(j)[0], marker=style(j)[1], ls="none", label=v)
                for j, v in enumerate(variants)]  # fmt: skip
@@ -124,7 +125,7 @@ def sweep(table: pd.DataFrame) -> Figure:
     panels = _sweep_panels(table)
     cols = 3
     nrows = max(1, -(-len(panels) // cols))
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # start-up: matplotlib loads to draw
 
     fig = Figure(figsize=(8.5, 2.3 * nrows + 0.8), dpi=100)
     axes = fig.subplots(nrows, cols, squeeze=False).ravel()
@@ -170,7 +171,6 @@ def _sweep_panel(ax, table: pd.DataFrame, metric: str, pos: int, values: list[st
     ax.tick_params(labelsize=7)
     detail = str(sub["detail"].iloc[0]) if metric.startswith("restricted_") and len(sub) else ""
     words = label(metric, "all", pos, detail) if metric != "seat" else "first player's edge"
-    import textwrap
 
     ax.set_title(textwrap.fill(words, 38), fontsize=8)
     ax.set_ylabel(s.unit, fontsize=7)
@@ -186,7 +186,7 @@ def ladder(steps: pd.DataFrame) -> Figure:
     filled where the step is significant (Holm over the rule set's steps)."""
     names = list(dict.fromkeys(f"{r.upper} over {r.lower}" for r in steps.itertuples()))
     rules = list(dict.fromkeys(steps["rules"]))
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # start-up: matplotlib loads to draw
 
     fig = Figure(figsize=(8.5, max(2.6, 0.9 + 0.42 * len(names))), dpi=100)
     ax = fig.add_subplot()

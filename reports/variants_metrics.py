@@ -24,6 +24,7 @@ from .clusters import Estimates, given, mean_estimates, seat_sums, wilson_t
 from .compare import PAIRING_KEYS, _unpaired
 from .data import MISSING, Games, Run
 from .designer_measures import file_measures, ladder_measures
+from .expert import _match_arrays
 from .tables import strength_order
 from .variants_sets import Design, Measure, design, measure, paired_sets, ratio
 
@@ -145,8 +146,6 @@ def _ahead(d: Design, a: int, b: int):
 def _match_measures(d: Design, run: Run) -> list[Measure]:
     """Expert runs: the share of matches won by tied players (a shared win) and the mean
     match length in games."""
-    from .expert import _match_arrays
-
     g = d.g
     if g.match is None:
         return []

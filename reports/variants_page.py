@@ -13,6 +13,7 @@ import pandas as pd
 
 from .data import Run
 from .page import Section
+from .report import _png, write_page
 from .variants_tables import (
     by_rules,
     every_differences,
@@ -262,7 +263,7 @@ def chart_names(tables: Tables) -> list[str]:
     """The charts the page draws: a measure's where some run has it (unfinished games only
     where some game was), the seats, the turns, the overview, a sweep's, the ladder's and
     restricted play's."""
-    from . import variants_charts as vc
+    from . import variants_charts as vc  # start-up: matplotlib loads to draw
 
     metrics = tables["variants_metrics"]
     present = set(metrics["metric"])
@@ -279,9 +280,8 @@ def chart_names(tables: Tables) -> list[str]:
 
 def _charts(tables: Tables) -> dict[str, bytes]:
     """Every chart of ``chart_names``, as PNG."""
-    from . import variants_charts as vc
-    from . import variants_forest as vf
-    from .report import _png
+    from . import variants_charts as vc  # start-up: matplotlib loads to draw
+    from . import variants_forest as vf  # start-up: matplotlib loads to draw
 
     metrics = tables["variants_metrics"]
     draw = {"overview": lambda: vf.forest(tables["variants_differences"]),
@@ -315,8 +315,6 @@ def _overview(tables: Tables, runs: list[tuple[str, Run]]) -> list[tuple[str, ob
 def write_variants_page(out: Path, fmt: str, tables: Tables, secs: list[Section],
                         runs: list[tuple[str, Run]], start: float) -> Path:  # fmt: skip
     """Draw the charts into out/charts and write the page; returns its path."""
-    from .report import write_page
-
     images = _charts(tables)
     for name, png in images.items():
         (out / "charts" / f"{name}.png").write_bytes(png)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .designer_text import baseline_designer, designer_parts, ladder_sentence, sample_sentence
 from .findings import TOO_FEW, pct
 from .variants_words import (
     DIGITS,
@@ -272,8 +273,6 @@ Said = tuple[str, list[str]]
 def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
     """The bullets of one variant: length and seats, then skill and the rest, then the
     designers' measures, then the measures with no clear difference."""
-    from .designer_text import designer_parts
-
     first = [(t, ["turns", "rounds"]) for t in _length(look, rules, base)]
     told: set[Key] = set()
     for n in sorted(_sizes(look)):
@@ -333,8 +332,6 @@ def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], meth
     to the default rules (``labels[0]``) first, then the default rules' own figures, the
     skill ladder (``reports.designer_measures.ladder_table``), where the designers' measures
     come from and how the differences were measured."""
-    from .designer_text import baseline_designer, ladder_sentence, sample_sentence
-
     look = _Lookup(metrics, diffs)
     base = labels[0]
     out = [b for rules in labels[1:] for b in _variant(look, rules, base)]

@@ -81,6 +81,7 @@ class Player:
                     f"starting with a letter, got {cls.__dict__['name']!r}"
                 )
             if register:
+                # circle: strategies.base and strategies.registry
                 from .registry import _register_class
 
                 _register_class(cls)
@@ -141,7 +142,7 @@ class Player:
         return hash((type(self), self.label))
 
     def __reduce__(self):
-        from .registry import _rebuild
+        from .registry import _rebuild  # circle: strategies.base and strategies.registry
 
         return (_rebuild, (_class_ref(type(self)), self._params), self._extra_state())
 

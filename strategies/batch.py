@@ -214,7 +214,7 @@ def _play_compiled(
 ) -> BatchResult:
     """Compiled games at one table (``compiled``: (kind, params) per seat) or, with
     ``seating``, at several (``compiled``: one such list per table)."""
-    from . import compiled as compiled_mod
+    from . import compiled as compiled_mod  # start-up: a table of Python seats loads no engine
 
     tables = compiled if seating is not None else [compiled]
     n = len(tables[0])

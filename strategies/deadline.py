@@ -147,7 +147,7 @@ _helpers = threading.local()
 def _helper() -> ProcessPoolExecutor:
     pool = getattr(_helpers, "pool", None)
     if pool is None:
-        import multiprocessing
+        import multiprocessing  # start-up: only a decision off the main thread
 
         # a fresh interpreter (spawn): forking a process that runs threads is unsafe
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))

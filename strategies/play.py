@@ -17,6 +17,7 @@ Batches of games at one table are ``strategies.batch``, expert matches ``strateg
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -144,17 +145,18 @@ def deal_state(
 ) -> State:
     """The dealt state for ``deal_seed`` under ``rules`` (same hands and first player as the
     compiled path)."""
+    # start-up: the deal's engine loads with the first deal
     from leaves.board import state_from_board
-    from leaves.deal_kernels import setup_for
+    from leaves.deal_kernels import setup_for  # start-up: as above
 
-    from .compiled import engine
+    from .compiled import engine  # start-up: as above
 
     rules = game_rules(rules, turn_limit)
     seed = _seed_u64(deal_seed, "deal seed")
     if engine.available():  # the C engine's deal: no compile
         board = engine.deal(setup_for(rules, n_players), seed)
     else:
-        from leaves.kernels import deal_board
+        from leaves.kernels import deal_board  # start-up: as above
 
         board = deal_board(n_players, seed, -1, rules=rules)
     return state_from_board(board, rules)
@@ -225,7 +227,6 @@ class ForfeitError(str):
 def _error(seat: int, strat: Strategy, exc: BaseException | str) -> ForfeitError:
     if isinstance(exc, str):
         return ForfeitError(f"seat {seat} ({strat.label}): {exc}")
-    import traceback
 
     text = f"{type(exc).__name__}: {exc}".splitlines()[0]  # the rest is in the traceback
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))

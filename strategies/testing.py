@@ -34,6 +34,7 @@ from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
 from leaves.ruleset import DEFAULT_RULES, Rules
 
 from .base import CLASSIFIER_KEYS, Strategy
+from .play import play_game
 from .registry import get
 
 PHASES: tuple[str, ...] = ("lead", "follow", "forced_take", "last_two", "any")
@@ -192,8 +193,6 @@ def check_memory(
     where: str = "",
 ) -> None:  # fmt: skip
     """The answer at ``state`` must not change after the instance has played other games."""
-    from .play import play_game
-
     label = cls(**params).label
     seat = state.current_player
     legal = state.legal_actions()
@@ -228,8 +227,6 @@ def check_strategy(
     a memory check (the same positions after other games), then ``games`` whole self-play
     games. Deterministic unless ``seed`` is given.
     """
-    from .play import play_game
-
     cls, params, label = _factory(cls_or_spec)
     _check_identity(cls, params, label)
     base = 0 if seed is None else int(seed)
@@ -283,8 +280,6 @@ def check_strategy(
 def check_variants(cls: type[Strategy], params: dict[str, Any], label: str, base: int = 0) -> None:
     """``check_strategy``'s checks under each rule set of ``VARIANTS``: a position of every
     kind (at the player counts the rules allow, in turn) and one whole self-play game."""
-    from .play import play_game
-
     for r, rules in enumerate(VARIANTS):
         counts = rules.players
         for k, phase in enumerate(PHASES):

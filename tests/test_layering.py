@@ -87,3 +87,44 @@ def test_importing_a_rules_core_imports_no_other_package_of_the_project(package)
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, check=True)  # fmt: skip
     assert done.stdout.strip() == "[]", done.stdout
+
+
+PRODUCT = ["gamekit", "leaves", "ligretto", "strategies", "tournaments", "reports", "tuning",
+           "interop", "leaves_cli"]  # fmt: skip
+WHY = ("start-up", "circle")
+"""An import inside a function either buys start-up time or breaks an import circle (each
+circle left is named in docs/architecture.md); its comment says which."""
+
+
+def _unexplained_imports(source: str, name: str) -> list[str]:
+    """The imports inside functions of module ``source`` whose line, or the line above, says no
+    reason, unless its docstring says why for all of them ("Imports inside functions: ...")."""
+    tree = ast.parse(source)
+    doc = ast.get_docstring(tree) or ""
+    if any(line.startswith("Imports inside functions: ") and any(w in line for w in WHY)
+           for line in doc.splitlines()):  # fmt: skip
+        return []
+    lines = source.splitlines()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Import | ast.ImportFrom):
+                    said = lines[sub.lineno - 1] + lines[sub.lineno - 2]
+                    if not any(f"# {w}" in said for w in WHY):
+                        found.append(f"{name}:{sub.lineno}")
+    return sorted(set(found))
+
+
+def test_every_import_inside_a_function_says_why():
+    unexplained = [i for p in PRODUCT for f in sorted((ROOT / p).rglob("*.py"))
+                   for i in _unexplained_imports(f.read_text(encoding="utf-8"),
+                                                 str(f.relative_to(ROOT)))]  # fmt: skip
+    assert not unexplained, f"imports inside functions without a reason: {unexplained}"
+
+
+def test_an_import_inside_a_function_without_a_reason_is_found():
+    bare = "def f():\n    import json\n\n    return json\n"
+    assert _unexplained_imports(bare, "m.py") == ["m.py:2"]
+    assert _unexplained_imports(bare.replace("json\n", "json  # start-up: x\n", 1), "m.py") == []
+    assert _unexplained_imports('"""M.\n\nImports inside functions: circle."""\n' + bare, "m") == []

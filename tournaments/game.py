@@ -20,6 +20,8 @@ of one process (``tournaments.local``); ``warm_up``, ``chunk_games``, ``play_sea
 
 from __future__ import annotations
 
+import importlib
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +29,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+import strategies
 from gamekit.batches import PerGame
+from strategies import registry
 
 from .declaration import Declaration, plural
 
@@ -280,7 +284,6 @@ class GameBase:
         """The rules core's version (the package ``rules_core`` names), for the manifest."""
         if self.rules_core is None:
             return {}
-        import importlib
 
         core = importlib.import_module(self.rules_core)
         return {self.rules_core: str(getattr(core, "__version__", "unknown"))}
@@ -288,8 +291,6 @@ class GameBase:
     def lookup(self, spec: Any) -> Any:
         """The strategy object of an entrant spec, from the game's registry (the strategies
         registry kept under the game's name); ValueError if unknown."""
-        import strategies
-
         return strategies.get(spec, game=self.name)
 
     @classmethod
@@ -301,10 +302,6 @@ class GameBase:
         """The game's registered strategies whose classifier matches ``filters`` (all when
         None), by name, with their default parameters (``leaves strategies``); ValueError for
         a filter no strategy has. A strategy that cannot be loaded is listed as such."""
-        import inspect
-
-        from strategies import registry
-
         game = self.name
         wanted = registry.filtered(game=game, **filters) if filters else registry.names(game)
         infos = []
@@ -377,7 +374,7 @@ class GameBase:
     def play_matches(self, seats: Seats, match_seeds: Seeds, play_seeds: Seeds, target: int,
                      rounds: int | None = None) -> SeatedMatches:  # fmt: skip
         """Matches to ``target`` points, or of ``rounds`` games when given (generic)."""
-        from .matches import play_matches
+        from .matches import play_matches  # circle: tournaments.game and tournaments.matches
 
         return play_matches(self, seats, match_seeds, play_seeds, None if rounds else target,
                             rounds)  # fmt: skip

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+import strategies
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from leaves.ruleset import Rules
 from strategies.builtin import BEST_HEURISTIC
@@ -167,8 +168,6 @@ class LeavesGame(GameBase):
     def rebuild(self, entrant: dict[str, Any]) -> Any:
         """The entrant from the manifest's description: its class (from its file, if any),
         every parameter."""
-        import strategies
-
         cls = str(entrant["class"])
         target = f"{entrant['file']}:{cls}" if entrant.get("file") else cls
         return strategies.get(target, **dict(entrant.get("params") or {}))
@@ -176,7 +175,7 @@ class LeavesGame(GameBase):
     def bench(self, players: int, games: int | None, api_games: int | None, repeats: int,
               seed: int) -> BenchReport:  # fmt: skip
         """Random play through the compiled kernels and through the State API."""
-        from leaves.bench import run_bench
+        from leaves.bench import run_bench  # start-up: the plug-in loads its engine when it plays
 
         games = 200_000 if games is None else games
         check_bench(players, (self.min_players, self.max_players), games, repeats, api_games,
@@ -204,8 +203,6 @@ class LeavesGame(GameBase):
     def replay(self, seats: Seats, deal_seed: int, play_seed: int) -> Replayed:
         """One game again from its seeds (a forfeit stops at the failing decision, whose
         traceback comes back)."""
-        import strategies
-
         res = strategies.play_batch(
             [self.strategy(p) for p in seats], np.array([deal_seed], np.uint64),
             np.array([play_seed], np.uint64), record=True, rules=self.rules,
@@ -219,13 +216,13 @@ class LeavesGame(GameBase):
     def describe(self, payload: Any) -> dict[str, Any]:
         """What the entrant's behaviour depends on (``strategies.provenance``): its class,
         every parameter, the providing package's version, a hash of its file."""
-        from strategies.provenance import provenance
+        from strategies.provenance import provenance  # start-up: importlib.metadata, hashlib
 
         return provenance(self.strategy(payload))
 
     def describe_change(self, old: dict[str, Any], new: dict[str, Any]) -> str | None:
         """One phrase naming how an entrant's description changed (None: it did not)."""
-        from strategies.provenance import provenance_change
+        from strategies.provenance import provenance_change  # start-up: as in describe
 
         return provenance_change(old, new)
 
@@ -242,14 +239,14 @@ class LeavesGame(GameBase):
         run's players are then threads."""
         if not all(self.strategy(p).compiled() is not None for p in payloads):
             return False
-        from strategies import warmup
+        from strategies import warmup  # start-up: the plug-in loads its engine when it plays
 
         return warmup.loop_releases_gil()
 
     def warm_up(self, payloads: Sequence[Any], expert: bool) -> tuple[bool, Callable[[], None]]:
         """(cold, load): ``load()`` readies the compiled loop the run needs (games or matches);
         ``cold`` says it must compile it first (numba's cache does not hold it yet)."""
-        from strategies import warmup
+        from strategies import warmup  # start-up: the plug-in loads its engine when it plays
 
         compiled = [self.strategy(p).compiled() for p in payloads]
         kinds = [c[0] for c in compiled if c is not None]
@@ -274,8 +271,6 @@ class LeavesGame(GameBase):
 
     def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
              record: bool = False) -> SeatedBatch:  # fmt: skip
-        import strategies
-
         table = [self.strategy(p) for p in seats]
         res = strategies.play_batch(
             table, deal_seeds, play_seeds, record=record, rules=self.rules,
@@ -290,8 +285,6 @@ class LeavesGame(GameBase):
                       play_seeds: Seeds) -> SeatedBatch:  # fmt: skip
         """Game ``i`` with payloads ``tables[seating[i]]``: a chunk's seatings in one call
         (the games ``play`` plays table by table)."""
-        import strategies
-
         res = strategies.play_seatings(
             [[self.strategy(p) for p in t] for t in tables], seating, deal_seeds, play_seeds,
             rules=self.rules, decision_timeout=self.decision_timeout,
@@ -301,8 +294,6 @@ class LeavesGame(GameBase):
     def play_matches(self, seats: Seats, match_seeds: Seeds, play_seeds: Seeds, target: int,
                      rounds: int | None = None) -> SeatedMatches:  # fmt: skip
         """The compiled match loop (the same rules as ``tournaments.matches``)."""
-        import strategies
-
         if rounds is not None:
             raise ValueError("13 Leaves matches run to a target (--target), not a number of rounds")
         table = [self.strategy(p) for p in seats]

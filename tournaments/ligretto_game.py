@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+import ligretto
 from ligretto.rules import (
     DEFAULT_SPEED,
     ENDED_BLOCKADE,
@@ -68,6 +69,7 @@ class LigrettoGame(GameBase):
     """A lower bound on one round's single-core time (compiled built-ins, 2 players)."""
 
     def lookup(self, spec: Any) -> Any:
+        # start-up: the plug-in loads its players when it plays
         from strategies.ligretto import resolve
 
         return resolve(spec)
@@ -75,7 +77,7 @@ class LigrettoGame(GameBase):
     def plays_without_gil(self, payloads: Sequence[Any], expert: bool) -> bool:
         """True when every entrant is a policy vector and the C engine plays them: ctypes
         releases the GIL while a batch of rounds runs, so a local run plays in threads."""
-        from ligretto import cengine
+        from ligretto import cengine  # start-up: the plug-in loads its engine when it plays
 
         if not cengine.available():
             return False
@@ -84,6 +86,7 @@ class LigrettoGame(GameBase):
     def bench(self, players: int, games: int | None, api_games: int | None, repeats: int,
               seed: int) -> BenchReport:  # fmt: skip
         """Rounds of the built-in attention orders, compiled and through the Python path."""
+        # start-up: the plug-in loads its engine to measure it
         from ligretto.bench import DEFAULT_API_ROUNDS, DEFAULT_ROUNDS, run_bench
 
         rounds = DEFAULT_ROUNDS if games is None else games
@@ -106,8 +109,6 @@ class LigrettoGame(GameBase):
 
     def replay_lines(self, record: str) -> list[str]:
         """A recorded round, checked card by card, as a timeline."""
-        import ligretto
-
         try:
             rec = ligretto.RoundRecord.from_json(record)
             ligretto.replay(rec)  # checked card by card before it is shown
@@ -117,6 +118,7 @@ class LigrettoGame(GameBase):
 
     def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
              record: bool = False) -> SeatedBatch:  # fmt: skip
+        # start-up: the plug-in loads its players when it plays
         from strategies.ligretto import play_batch
 
         out = play_batch([self.strategy(p) for p in seats], deal_seeds, play_seeds, record=record)

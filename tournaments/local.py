@@ -312,6 +312,7 @@ class _Feed:
     def start(self) -> None:
         """Start the workers (loky's reusable executor) and feed each once it has run
         ``ready`` (if given)."""
+        # start-up: loky loads for a process pool only
         from joblib.externals.loky import get_reusable_executor
 
         self._counts["workers"] = self._workers

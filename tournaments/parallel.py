@@ -38,6 +38,7 @@ def _dask(
     fn: Callable[[Any], Any], tasks: Iterable[Any], n_jobs: int, scheduler: Any
 ) -> Iterator[Any]:
     try:
+        # start-up: Dask loads for a cluster only
         from distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - dask[distributed] is a dependency
         raise ValueError("the dask backend needs dask.distributed installed") from None

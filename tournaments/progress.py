@@ -20,7 +20,7 @@ def compiling(enabled: bool = True) -> Iterator[None]:
     if not enabled:
         yield
         return
-    from rich.console import Console
+    from rich.console import Console  # start-up: rich loads to draw a bar
 
     with Console(stderr=True).status(COMPILING, spinner="dots"):
         yield
@@ -37,8 +37,8 @@ class RunProgress:
     def __enter__(self) -> RunProgress:
         if not self.enabled:
             return self
-        from rich.console import Console
-        from rich.progress import (
+        from rich.console import Console  # start-up: rich loads to draw a bar
+        from rich.progress import (  # start-up: as the line above
             BarColumn,
             MofNCompleteColumn,
             Progress,

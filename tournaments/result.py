@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import aggregates, storage
+from .game import plural
 
 if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
     import pandas as pd
@@ -30,7 +31,7 @@ def load(out: str | Path) -> TournamentResult:
     """Open the results of a run directory (complete or not)."""
     res = TournamentResult(out)
     if "gauntlet" in res.spec:
-        from .gauntlet import GauntletResult
+        from .gauntlet import GauntletResult  # circle: tournaments.result and tournaments.gauntlet
 
         return GauntletResult(out)
     return res
@@ -78,8 +79,6 @@ class TournamentResult:
 
     def _units(self) -> str:
         """What the run counts, in its game's declared words ("games", "rounds", "matches")."""
-        from .game import plural
-
         d = self.manifest.get("game_declaration", {})
         unit = d.get("match_unit", "match") if self.spec.get("expert") else d.get("unit", "game")
         return plural(unit)
@@ -113,7 +112,7 @@ class TournamentResult:
         return self._read("matches", "match", columns)
 
     def _read(self, kind: str, key: str, columns: list[str] | None) -> pd.DataFrame:
-        import pandas as pd
+        import pandas as pd  # start-up: pandas loads for tables only
 
         if not self.spec["rows"]:
             raise ValueError(f"{self.out} kept no per-game rows (the run used --no-rows)")
@@ -159,7 +158,7 @@ class TournamentResult:
     @property
     def forfeits(self) -> pd.DataFrame:
         """Forfeited games: game, seat, strategy, error, and the seeds that reproduce it."""
-        import pandas as pd
+        import pandas as pd  # start-up: pandas loads for tables only
 
         if self._forfeits is None:
             path = self.out / "forfeits.json"
@@ -204,13 +203,13 @@ class TournamentResult:
         match_win_rate (= match_wins / matches, as in the report) and match_win_share (ties
         split evenly). Sorted by win rate (match win rate when expert).
         """
-        import pandas as pd
+        import pandas as pd  # start-up: pandas loads for tables only
 
         return pd.DataFrame(self.summary_columns())
 
     def head_to_head(self) -> pd.DataFrame:
         """P(row strategy finishes strictly ahead of column strategy | both at one table)."""
-        import pandas as pd
+        import pandas as pd  # start-up: pandas loads for tables only
 
         agg = self.aggregates()
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -219,7 +218,7 @@ class TournamentResult:
 
     def seat_offsets(self) -> pd.DataFrame:
         """Win rate by table size and seat offset from the first player (0 = first to act)."""
-        import pandas as pd
+        import pandas as pd  # start-up: pandas loads for tables only
 
         agg = self.aggregates()
         games = agg["offset_games"].sum(axis=0)

@@ -89,7 +89,7 @@ def _strings(pa: Any, values: list[str | None]) -> Any:
 def _arrow(cols: Columns, labels: tuple[str, ...]) -> Any:
     # Arrays are built from buffers: pyarrow's array() imports pandas to inspect its input,
     # which would cost a short run more than its games.
-    import pyarrow as pa
+    import pyarrow as pa  # start-up: pyarrow loads to write
 
     dictionary = _strings(pa, list(labels))
     arrays, names = [], []
@@ -130,8 +130,8 @@ def to_parquet(cols: Columns, labels: tuple[str, ...]) -> memoryview:
     consecutive indices leave the compressor almost nothing, a tenth less time and a
     fourteenth smaller parts than plain values.
     """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    import pyarrow as pa  # start-up: pyarrow loads to write parquet
+    import pyarrow.parquet as pq  # start-up: pyarrow loads to write parquet
 
     sink = pa.BufferOutputStream()
     dictionary = [name for name, kind, _ in cols.items if kind == "label"]

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import storage, verify, work
 from .game import GamePlugin, plural
+from .games import get_game
 from .parallel import imap_unordered
 from .players import Players, Workload
 from .result import TournamentResult
@@ -73,8 +74,6 @@ def _resolve(game: GamePlugin, spec: Any) -> tuple[str, Any]:
 
 
 def _default_game() -> GamePlugin:
-    from .games import get_game
-
     return get_game()
 
 
@@ -436,7 +435,7 @@ class Tournament:
         cold, prepare = warm_up(self.payloads, self.expert)
         if not cold:
             return prepare
-        from .progress import compiling
+        from .progress import compiling  # start-up: rich loads to draw a bar
 
         with compiling(progress):
             prepare()
@@ -450,7 +449,7 @@ class Tournament:
         results: Iterator[Any] | None = None
         try:
             prepare = self._warm_up(pending, progress)
-            from .progress import RunProgress
+            from .progress import RunProgress  # start-up: rich loads to draw a bar
 
             with RunProgress(self.schedule.n_games, runlog.units_done, progress, self.units) as bar:
                 runlog.advance = bar.advance

@@ -103,7 +103,7 @@ def _setting(value: Any) -> str:
 
 def versions(game: Any) -> dict[str, str]:
     """Python's, numpy's, numba's and this project's versions, and the game's own."""
-    import importlib.metadata
+    import importlib.metadata  # start-up: read when a run records versions
 
     found = {
         "python": platform.python_version(),

@@ -317,7 +317,7 @@ def _snapshot(res: Any) -> dict[str, Any]:
 
 def _same(u: Any, v: Any) -> bool:
     """Two cells of rows are equal (missing equals missing; arrays element by element)."""
-    import pandas as pd
+    import pandas as pd  # start-up: pandas loads for tables only
 
     if isinstance(u, np.ndarray | list) or isinstance(v, np.ndarray | list):
         return bool(np.array_equal(np.asarray(u), np.asarray(v)))

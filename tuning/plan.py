@@ -13,6 +13,7 @@ import numpy as np
 
 import strategies
 from tournaments import parse_players
+from tournaments.games import get_game
 
 from .evaluate import Field, parse_field
 from .space import Space
@@ -87,7 +88,6 @@ def _game(rules: Any) -> Any:
     (the runner's default game). ValueError (one line) for rules that cannot be."""
     if rules is None or rules == () or rules == []:
         return None
-    from tournaments.games import get_game
 
     return get_game("leaves", rules=rules)
 

@@ -26,7 +26,9 @@ import numpy as np
 import pandas as pd
 
 import strategies
+from leaves.ruleset import Rules
 from tournaments import derive_seeds
+from tournaments.games import get_game
 from tournaments.progress import RunProgress
 
 from .chart import convergence
@@ -103,8 +105,6 @@ class TuneResult:
 
 
 def _rules_words(changes: dict[str, Any]) -> str:
-    from leaves.ruleset import Rules
-
     return str(Rules.from_dict(changes))
 
 
@@ -151,7 +151,7 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
 
 
 def _optimizer(space: Space, popsize: int, seed: int, sigma: float) -> Any:
-    import cma
+    import cma  # start-up: cma loads to search
 
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(TUNE_SEED_KEYS["cma"],)))
     options = {
@@ -384,9 +384,7 @@ def _row(
 def _versions() -> dict[str, str]:
     """Python's, the optimiser's, numpy's and those the game's results depend on (the game
     its tournaments play: the runner's default)."""
-    import cma
-
-    from tournaments.games import get_game
+    import cma  # start-up: cma loads to search
 
     return {
         "python": platform.python_version(),

@@ -64,7 +64,7 @@ class CompiledBuiltin(Strategy, register=False):
     def choose(
         self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
     ) -> Action:
-        from ..compiled.bridge import decide_view  # the bridge imports every built-in
+        from ..compiled.bridge import decide_view  # circle: the bridge imports every built-in
 
         seed = int(rng.integers(2**63)) if self.classifier["stochastic"] else 0
         return Action.from_id(decide_view(self.kind, self._vector, view, seed))

@@ -14,6 +14,7 @@ from leaves.rules import N_VALUES
 
 from ..base import Strategy
 from ..policy.params import N_PARAMS
+from ..registry import filtered, get
 from . import cengine
 from .evidence import NO_EVIDENCE, evidence
 from .inference import (
@@ -309,8 +310,6 @@ def _candidates(rollout: Any, models: Any, kind: int, params: np.ndarray) -> lis
     search that never considered its way of playing); empty: the rollout policy only (no
     selection). Duplicates are dropped.
     """
-    from ..registry import filtered, get
-
     if isinstance(models, str):
         text = models.strip()
         if text == ALL_MODELS:
@@ -334,8 +333,6 @@ def _candidates(rollout: Any, models: Any, kind: int, params: np.ndarray) -> lis
 
 def _rollout_strategy(spec: Any) -> Strategy:
     """The rollout policy as a strategy (its own move is the ``prior``)."""
-    from ..registry import get
-
     return get(spec)
 
 
@@ -352,8 +349,6 @@ def _most_visited(legal: tuple[Action, ...], counts: dict[int, float]) -> Action
 
 def _rollout_policy(spec: Any, what: str = "rollout policy") -> tuple[int, np.ndarray]:
     """(kind, params) of the compiled playout policy named by ``spec``."""
-    from ..registry import get
-
     try:
         strat = get(spec)
     except ValueError as exc:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ligretto import Decision, PlayerView, ReactionModel
+from ligretto.policy import decide_view
 from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
 
@@ -46,7 +47,6 @@ class LigrettoStrategy(Player, register=False):
         policy = self.policy()
         if policy is None:
             raise NotImplementedError(f"{type(self).__qualname__} must implement decide()")
-        from ligretto.policy import decide_view
 
         return decide_view(policy, view, rng)
 
