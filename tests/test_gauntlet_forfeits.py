@@ -11,7 +11,7 @@ import pytest
 
 import reports
 from tests.helpers import cli
-from tournaments.result import load
+from tournaments.loading import load
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOM = f"{ROOT / 'tests' / 'boom_strategy.py'}:Boom"  # raises at its first decision from turn 10

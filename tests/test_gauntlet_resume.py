@@ -13,7 +13,7 @@ import pytest
 
 import leaves_cli.sequential as seq_mod
 from tests.helpers import cli
-from tournaments.result import load
+from tournaments.loading import load
 
 SEQUENTIAL = ["gauntlet", "counter", "--against", "taker", "--baseline", "greedy", "--sequential",
               "--games", "400", "--jobs", "1", "--no-progress"]  # fmt: skip

@@ -24,7 +24,7 @@ _EXPORTS = {
     "Gauntlet": "gauntlet",
     "GauntletResult": "gauntlet",
     "TournamentResult": "result",
-    "load": "result",
+    "load": "loading",
     "Tournament": "runner",
     "parse_players": "runner",
     "Schedule": "schedule",
@@ -78,7 +78,8 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from .declaration import Declaration
     from .game import GameBase, GamePlugin, SeatedBatch, SeatedMatches
     from .gauntlet import Gauntlet, GauntletResult, gauntlet
-    from .result import TournamentResult, load
+    from .loading import load
+    from .result import TournamentResult
     from .runner import Tournament, parse_players
     from .schedule import Schedule, make_tables
     from .seating import SEATINGS, design

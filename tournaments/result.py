@@ -16,7 +16,7 @@ from .game import plural
 if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
     import pandas as pd
 
-__all__ = ["TournamentResult", "load", "register_accessor"]
+__all__ = ["TournamentResult", "register_accessor"]
 
 _ACCESSORS: dict[str, Callable[[Any], Any]] = {}
 
@@ -25,16 +25,6 @@ def register_accessor(name: str, factory: Callable[[Any], Any]) -> None:
     """Let a higher layer add ``result.<name>`` (``reports`` adds ``plot``): results stay free
     of plotting imports, and ``import reports`` makes ``res.plot.win_rates()`` work."""
     _ACCESSORS[name] = factory
-
-
-def load(out: str | Path) -> TournamentResult:
-    """Open the results of a run directory (complete or not)."""
-    res = TournamentResult(out)
-    if "gauntlet" in res.spec:
-        from .gauntlet import GauntletResult  # circle: tournaments.result and tournaments.gauntlet
-
-        return GauntletResult(out)
-    return res
 
 
 class TournamentResult:

@@ -1,0 +1,21 @@
+"""Open a run directory as the result its manifest names: a gauntlet's or a tournament's.
+
+Apart from ``result``, so the results module need not know the gauntlet, which builds on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .gauntlet import GauntletResult
+from .result import TournamentResult
+
+__all__ = ["load"]
+
+
+def load(out: str | Path) -> TournamentResult:
+    """Open the results of a run directory (complete or not)."""
+    res = TournamentResult(out)
+    if "gauntlet" in res.spec:
+        return GauntletResult(out)
+    return res
