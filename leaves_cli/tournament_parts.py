@@ -179,7 +179,7 @@ def intervals(result: Any) -> tuple[dict[str, str], str | None]:
     if not result.spec.get("rows", True):
         return {}, "no intervals: the run kept no per-game rows (--no-rows), and they count deals"
     from reports import ReportError
-    from reports.findings import TOO_FEW, interval
+    from reports.numbers import TOO_FEW, interval
     from reports.tables import summary
 
     try:

@@ -17,20 +17,13 @@ import pandas as pd
 from tournaments.declaration import Declaration, plural
 
 from .data import Run, default_declaration
+from .gauntlet import answer
 from .metagame import MIN_SETS, SUPPORT, metagame
 from .metagame_text import SURE as sure
 from .metagame_text import gain_words
+from .numbers import TOO_FEW, interval, p_text, pct, points
 
-__all__ = [
-    "Finding",
-    "key_findings",
-    "metagame_answer",
-    "metagame_finding",
-    "pct",
-    "points",
-    "interval",
-    "p_text",
-]
+__all__ = ["Finding", "key_findings", "metagame_answer", "metagame_finding"]
 
 
 @dataclass(frozen=True)
@@ -42,38 +35,6 @@ class Finding:
 
     def __str__(self) -> str:
         return self.text
-
-
-def pct(x: float) -> str:
-    """A rate as a percentage with one decimal: 0.51034 -> '51.0%'."""
-    return f"{100 * x:.1f}%"
-
-
-def interval(lo: float, hi: float, scale: float = 100.0) -> str:
-    """A 95% interval in percent (or points) with one decimal: '[50.6, 51.3]'; where the run
-    was too small to state one, says so."""
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"({TOO_FEW})"
-    return f"[{scale * lo:.1f}, {scale * hi:.1f}]"
-
-
-def points(x: float) -> str:
-    """A difference of rates in percentage points: 0.031 -> '3.1 points'."""
-    v = abs(100 * x)
-    return f"{v:.1f} point{'' if f'{v:.1f}' == '1.0' else 's'}"
-
-
-def p_text(p: float) -> str:
-    """A p-value for people: 'p = 0.21', 'p = 0.003', 'p = 4e-06', 'p < 1e-16'."""
-    if not np.isfinite(p):
-        return "p unknown"
-    if p < 1e-16:
-        return "p < 1e-16"
-    if p < 0.001:
-        return f"p = {p:.0e}"
-    if p < 0.01:
-        return f"p = {p:.3f}"
-    return f"p = {p:.2f}"
 
 
 def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
@@ -153,9 +114,6 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
             f"significant{after}."
         )
     return [Finding("significance", text)]
-
-
-TOO_FEW = "too few deals for an interval"
 
 
 def _verdict(lo: float, hi: float, fair: float) -> str:
@@ -466,8 +424,6 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
     d = declaration or default_declaration()
     lead: list[Finding] = []
     if "gauntlet" in tables:  # not a round robin: the field's ranking answers nothing asked
-        from .gauntlet import answer  # circle: reports.findings and reports.gauntlet
-
         forfeits, said = answer(tables["gauntlet"])  # what its forfeits mean comes first
         lead = [Finding("gauntlet", forfeits)] if forfeits else []
         out = [Finding("gauntlet", " ".join(said))] if said else []

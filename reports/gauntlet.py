@@ -15,8 +15,8 @@ from tournaments.sequential import BETTER, FORMER_NOT_BETTER, NOT_BETTER, UNDECI
 
 from .clusters import seat_sums
 from .data import ReportError
-from .findings import interval, p_text, pct, points
 from .loading import as_run
+from .numbers import interval, p_text, pct, points
 from .significance import method, paired
 from .tables import summary
 

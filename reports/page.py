@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .numbers import p_text
+
 KEY_ROWS = 5
 """How many rows of a long table the page shows unfolded."""
 ALL_ROWS = 12
@@ -117,8 +119,6 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
     differences in points, p-values as the findings write them."""
     if name not in RATE_TABLES:
         return df
-    from .findings import p_text  # circle: reports.page and reports.findings
-
     out = df.copy()
     for c in out.columns:
         if not pd.api.types.is_float_dtype(out[c]):

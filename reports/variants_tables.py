@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .findings import p_text
+from .numbers import p_text
 from .variants_display import diff_text, label, value_text
 from .variants_forest import forest_rows
 from .variants_text import ordinal

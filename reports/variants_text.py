@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .designer_text import baseline_designer, designer_parts, ladder_sentence, sample_sentence
-from .findings import TOO_FEW, pct
+from .numbers import TOO_FEW, pct
 from .variants_words import (
     DIGITS,
     RATES,

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .findings import TOO_FEW
+from .numbers import TOO_FEW
 
 __all__ = [
     "DIGITS",

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import reports
-from reports.findings import interval, key_findings, p_text, pct, points
+from reports.findings import key_findings
+from reports.numbers import interval, p_text, pct, points
 from reports.synthetic import synthetic_expert, synthetic_games, write_run
 
 CLEAN = {"unfinished_p": 0.0, "forfeit_p": 0.0}  # no caution opens the findings
