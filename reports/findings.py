@@ -18,7 +18,8 @@ from tournaments.declaration import Declaration, plural
 
 from .data import Run, default_declaration
 from .gauntlet import answer
-from .metagame import MIN_SETS, SUPPORT, metagame
+from .metagame import MIN_SETS, SUPPORT
+from .metagame_tables import metagame
 from .metagame_text import SURE as sure
 from .metagame_text import gain_words
 from .numbers import TOO_FEW, interval, p_text, pct, points

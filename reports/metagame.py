@@ -26,8 +26,8 @@ From that table:
   squared gains) when they have not settled there, as in a cyclic game;
 * α-Rank (``reports.metagame_rank``, OpenSpiel's ``egt.alpharank``).
 
-Sampling error: the deals are resampled (``reports.metagame_bootstrap``). The words around the
-tables are ``reports.metagame_text``'s.
+Sampling error: the deals are resampled (``reports.metagame_bootstrap``). The tables are
+assembled in ``reports.metagame_tables``; the words around them are ``reports.metagame_text``'s.
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ __all__ = [
     "PayoffDesign",
     "design",
     "equilibria",
-    "metagame",
     "regrets",
     "replicator",
 ]
@@ -330,33 +329,6 @@ def equilibria(fit: Fitness, gathered: np.ndarray) -> Equilibria:
     pts = np.array(points)
     settled = bool(regrets(fit, gathered, path[-1, 0])[1] <= EPS)
     return Equilibria(path[:, 0], pts, np.array(reached), regrets(fit, gathered, pts)[1], settled)
-
-
-def metagame(run: Run) -> dict[str, pd.DataFrame]:
-    """The meta-game tables of ``run`` (keys: CSV stems), none where its tables do not cover
-    every multiset of its strategies. ``metagame_payoffs`` always; with at least ``MIN_SETS``
-    deals at every table also ``metagame_mix`` (the Nash equilibrium reached from the uniform
-    mix, with bootstrap intervals), ``metagame_equilibria``, ``metagame_trajectory`` and, where
-    OpenSpiel is installed and the profiles few enough, ``metagame_alpharank``."""
-    d = design(run)
-    if d is None:
-        return {}
-    from . import metagame_bootstrap, metagame_rank  # circle: reports.metagame and its parts
-
-    out = {"metagame_payoffs": payoff_table(d)}
-    if d.sets.min() < MIN_SETS:
-        return out
-    pay = d.payoffs()
-    fit = Fitness.of(d.counts)
-    eq = equilibria(fit, fit.gather(pay))
-    rank = metagame_rank.alpha_rank(d.counts, pay, d.players)
-    boot = metagame_bootstrap.bootstrap(d, fit, None if rank is None else rank.alpha)
-    out["metagame_mix"] = metagame_bootstrap.mix_table(d, fit, eq, boot)
-    out["metagame_equilibria"] = equilibria_table(d.labels, eq)
-    out["metagame_trajectory"] = trajectory_table(d.labels, eq.trajectory)
-    if rank is not None:
-        out["metagame_alpharank"] = metagame_bootstrap.rank_table(d, rank, boot)
-    return out
 
 
 def table_names(labels: tuple[str, ...], counts: np.ndarray) -> list[str]:

@@ -23,7 +23,7 @@ from .expert import expert, expert_lengths, expert_scores
 from .gauntlet import design as gauntlet_design
 from .gauntlet import gauntlet
 from .loading import as_run
-from .metagame import metagame
+from .metagame_tables import metagame
 from .neighbours import neighbours
 from .page import Section, html_table, md_table, render_html, render_md
 from .rating import rating

@@ -18,6 +18,7 @@ import pytest
 import reports
 from reports import metagame as mg
 from reports import metagame_rank
+from reports.metagame_tables import metagame
 from reports.metagame_text import metagame_lead
 from tests.helpers import cli
 
@@ -282,7 +283,7 @@ def test_payoff_table_is_the_win_share_per_seat():
 
 
 def test_dominant_strategy_from_games():
-    tables = mg.metagame(reports.as_run(games_frame(STRONG, dominant, deals=8, seed=3)))
+    tables = metagame(reports.as_run(games_frame(STRONG, dominant, deals=8, seed=3)))
     mix = tables["metagame_mix"]
     assert mix["strategy"].iloc[0] == "ace" and mix["weight"].iloc[0] == pytest.approx(1.0)
     assert mix["ci_low"].iloc[0] == pytest.approx(1.0)  # ace wins every game it plays
@@ -291,7 +292,7 @@ def test_dominant_strategy_from_games():
 
 
 def test_several_equilibria_are_named_in_the_lead():
-    tables = mg.metagame(reports.as_run(games_frame(["hare", "stag"], coord, deals=40, seed=6)))
+    tables = metagame(reports.as_run(games_frame(["hare", "stag"], coord, deals=40, seed=6)))
     eq = tables["metagame_equilibria"]
     assert len(eq) == 2 and eq["from_uniform"].tolist() == [True, False]
     assert "reach 2 different equilibria" in metagame_lead(tables)
@@ -299,19 +300,19 @@ def test_several_equilibria_are_named_in_the_lead():
 
 def test_no_meta_game_without_every_multiset():
     run = reports.as_run(games_frame(STRONG, dominant, deals=6, repeats=False))
-    assert mg.design(run) is None and mg.metagame(run) == {}
+    assert mg.design(run) is None and metagame(run) == {}
 
 
 def test_too_few_deals_says_so():
-    tables = mg.metagame(reports.as_run(games_frame(STRONG, dominant, deals=2)))
+    tables = metagame(reports.as_run(games_frame(STRONG, dominant, deals=2)))
     assert list(tables) == ["metagame_payoffs"]
     assert "Too few deals" in metagame_lead(tables) and "2 duplicate sets" in metagame_lead(tables)
 
 
 def test_bootstrap_is_deterministic():
     df = games_frame(["x", "y", "z"], rps_named, deals=10, seed=4)
-    first = mg.metagame(reports.as_run(df))
-    again = mg.metagame(reports.as_run(df.copy()))
+    first = metagame(reports.as_run(df))
+    again = metagame(reports.as_run(df.copy()))
     assert first.keys() == again.keys()
     for name in first:
         pd.testing.assert_frame_equal(first[name], again[name])
@@ -382,8 +383,8 @@ def test_run_without_repeats_has_no_section(tmp_path, capsys):
 
 
 def test_the_same_run_gives_the_same_numbers(repeats_run):
-    one = mg.metagame(reports.load_run(repeats_run))
-    two = mg.metagame(reports.load_run(repeats_run))
+    one = metagame(reports.load_run(repeats_run))
+    two = metagame(reports.load_run(repeats_run))
     for name in one:
         pd.testing.assert_frame_equal(one[name], two[name])
 

@@ -14,6 +14,7 @@ import pytest
 import reports
 from reports import metagame as mg
 from reports.findings import key_findings, metagame_answer, metagame_finding
+from reports.metagame_tables import metagame
 from tests.test_metagame import (
     STRONG,
     anti,
@@ -70,7 +71,7 @@ def test_a_dominant_strategy_is_the_stable_mix_alone(dominant_tables):
 
 def test_an_interior_equilibrium_lies_in_its_stated_intervals():
     p, _, _ = anti_share()  # the truth: hawk's share of the stable mix
-    tables = mg.metagame(reports.as_run(games_frame(["hawk", "dove"], anti, deals=30, seed=3)))
+    tables = metagame(reports.as_run(games_frame(["hawk", "dove"], anti, deals=30, seed=3)))
     (found,) = metagame_finding(tables)
     stated = _agrees(found.text, tables["metagame_mix"])
     for s, truth in (("hawk", p), ("dove", 1 - p)):
@@ -80,7 +81,7 @@ def test_an_interior_equilibrium_lies_in_its_stated_intervals():
 
 
 def test_a_cyclic_game_states_the_uniform_mix():
-    tables = mg.metagame(reports.as_run(games_frame(["x", "y", "z"], rps, deals=10, seed=4)))
+    tables = metagame(reports.as_run(games_frame(["x", "y", "z"], rps, deals=10, seed=4)))
     (found,) = metagame_finding(tables)
     stated = _agrees(found.text, tables["metagame_mix"])
     assert set(stated) == {"x", "y", "z"}
@@ -91,7 +92,7 @@ def test_a_cyclic_game_states_the_uniform_mix():
 
 
 def test_too_few_deals_is_said_instead():
-    tables = mg.metagame(reports.as_run(games_frame(STRONG, dominant, deals=2)))
+    tables = metagame(reports.as_run(games_frame(STRONG, dominant, deals=2)))
     assert [f.text for f in metagame_finding(tables)] == [
         "Meta-game: too few deals for an analysis: the fewest at a table is 2 duplicate sets, "
         f"and each table needs {mg.MIN_SETS}; play more games."

@@ -1,0 +1,47 @@
+"""The meta-game tables of a run, assembled: the payoffs (``metagame``'s model), the
+equilibrium reached from the uniform mix with its bootstrap intervals (``metagame_bootstrap``)
+and alpha-rank (``metagame_rank``). Apart from the model, so the bootstrap can build on it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from . import metagame_bootstrap, metagame_rank
+from .data import Run
+from .metagame import (
+    MIN_SETS,
+    Fitness,
+    design,
+    equilibria,
+    equilibria_table,
+    payoff_table,
+    trajectory_table,
+)
+
+__all__ = ["metagame"]
+
+
+def metagame(run: Run) -> dict[str, pd.DataFrame]:
+    """The meta-game tables of ``run`` (keys: CSV stems), none where its tables do not cover
+    every multiset of its strategies. ``metagame_payoffs`` always; with at least ``MIN_SETS``
+    deals at every table also ``metagame_mix`` (the Nash equilibrium reached from the uniform
+    mix, with bootstrap intervals), ``metagame_equilibria``, ``metagame_trajectory`` and, where
+    OpenSpiel is installed and the profiles few enough, ``metagame_alpharank``."""
+    d = design(run)
+    if d is None:
+        return {}
+    out = {"metagame_payoffs": payoff_table(d)}
+    if d.sets.min() < MIN_SETS:
+        return out
+    pay = d.payoffs()
+    fit = Fitness.of(d.counts)
+    eq = equilibria(fit, fit.gather(pay))
+    rank = metagame_rank.alpha_rank(d.counts, pay, d.players)
+    boot = metagame_bootstrap.bootstrap(d, fit, None if rank is None else rank.alpha)
+    out["metagame_mix"] = metagame_bootstrap.mix_table(d, fit, eq, boot)
+    out["metagame_equilibria"] = equilibria_table(d.labels, eq)
+    out["metagame_trajectory"] = trajectory_table(d.labels, eq.trajectory)
+    if rank is not None:
+        out["metagame_alpharank"] = metagame_bootstrap.rank_table(d, rank, boot)
+    return out
