@@ -17,7 +17,7 @@ import numpy as np
 
 from gamekit.matches import play_waves
 
-from .game import GamePlugin, SeatedBatch, SeatedMatches
+from .plugin import GamePlugin, SeatedBatch, SeatedMatches
 from .work import MAX_GAMES_PER_MATCH
 
 __all__ = ["play_matches", "MAX_GAMES"]

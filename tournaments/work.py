@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import aggregates
-from .game import GamePlugin, SeatedBatch, SeatedMatches
+from .plugin import GamePlugin, SeatedBatch, SeatedMatches
 from .rows import Columns
 from .schedule import Chunk, seat_entrants
 from .seating import base_positions
