@@ -45,8 +45,8 @@ for _k, _cls in enumerate(POLICIES):
     globals()[f"policy_{_k}"] = _cls.policy
 # compiled under this file's name, so numba caches it like any kernel written here
 exec(compile(_chain(N_KINDS), __file__, "exec"), globals())  # noqa: S102
-decide = njit(cache=True, inline="always")(decide)  # noqa: F821 (defined by the exec)
 decide.__doc__ = """Action id chosen by policy ``kind`` for ``seat`` (the seat to act) on ``board``;
 -1 for an unknown kind. ``params`` float64[N_PARAMS]; ``sizes`` int64[SEAT_SLOTS] public hand
 sizes; ``rng`` a kernel RNG (only stochastic policies draw from it); ``work``
-int64[WORK_SIZE] scratch."""
+int64[WORK_SIZE] scratch."""  # noqa: F821 (defined by the exec)
+decide = njit(cache=True, inline="always")(decide)  # noqa: F821
