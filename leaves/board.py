@@ -19,7 +19,6 @@ import numpy as np
 
 from .rules import MAX_PLAYERS, N_VALUES
 from .ruleset import DEFAULT_RULES, Rules
-from .state import State
 
 MAX_SEATS = MAX_PLAYERS
 
@@ -155,6 +154,8 @@ def state_from_board(board: np.ndarray, rules: Rules | None = None):
     """The ``State`` of a board under ``rules``, validated by ``State.from_dict`` (no
     history). Without ``rules`` the board must hold today's deck and play rules (its turn
     limit is kept); with them, they must match the board's deck and flags."""
+    from .state import State  # start-up: the kernels' board loads no State until asked
+
     b = np.asarray(board)
     if b.shape != (BOARD_ROWS, N_VALUES):
         raise ValueError(f"a board has shape ({BOARD_ROWS}, {N_VALUES}), got {b.shape}")

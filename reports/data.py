@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 
 from tournaments.declaration import DECLARED, Declaration
-from tournaments.games import DEFAULT_GAME, game_class, game_names, get_game
 
 BLOCK = 1 << 20  # rows per block in the table computations (bounds temporary memory)
 MISSING = np.iinfo(np.int16).min
@@ -37,6 +36,8 @@ class ReportError(ValueError):
 
 def default_declaration() -> Declaration:
     """The declaration of the default game (runs and DataFrames that carry none)."""
+    from tournaments.games import DEFAULT_GAME, get_game  # start-up: loads the game registry
+
     return Declaration.of(get_game(DEFAULT_GAME))
 
 
@@ -57,6 +58,8 @@ def run_declaration(manifest: dict) -> Declaration:
 
 def _installed(name: Any) -> dict[str, Any]:
     """The current declaration of the installed game named ``name`` ({} if none is)."""
+    from tournaments.games import game_class, game_names  # start-up: as in default_declaration
+
     for entry in game_names():
         try:
             cls = game_class(entry)

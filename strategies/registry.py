@@ -33,8 +33,6 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .base import CLASSIFIER_KEYS, NAME_RE, Player
 
 ENTRY_POINT_GROUP = "leaves.strategies"
@@ -330,6 +328,8 @@ def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
 
 
 def _is_np_int(value: Any) -> bool:
+    import numpy as np  # start-up: `import strategies` loads no numpy
+
     return isinstance(value, np.integer)
 
 

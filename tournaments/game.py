@@ -16,11 +16,7 @@ from typing import Any
 
 import numpy as np
 
-import strategies
-from strategies import registry
-
 from .declaration import Declaration, plural
-from .matches import play_matches
 from .plugin import GamePlugin, SeatedBatch, SeatedMatches, Seats, Seeds
 
 __all__ = [
@@ -186,6 +182,8 @@ class GameBase:
     def lookup(self, spec: Any) -> Any:
         """The strategy object of an entrant spec, from the game's registry (the strategies
         registry kept under the game's name); ValueError if unknown."""
+        import strategies  # start-up: the registry reads entry points when first asked
+
         return strategies.get(spec, game=self.name)
 
     @classmethod
@@ -197,6 +195,8 @@ class GameBase:
         """The game's registered strategies whose classifier matches ``filters`` (all when
         None), by name, with their default parameters (``leaves strategies``); ValueError for
         a filter no strategy has. A strategy that cannot be loaded is listed as such."""
+        from strategies import registry  # start-up: as in lookup
+
         game = self.name
         wanted = registry.filtered(game=game, **filters) if filters else registry.names(game)
         infos = []
@@ -269,5 +269,7 @@ class GameBase:
     def play_matches(self, seats: Seats, match_seeds: Seeds, play_seeds: Seeds, target: int,
                      rounds: int | None = None) -> SeatedMatches:  # fmt: skip
         """Matches to ``target`` points, or of ``rounds`` games when given (generic)."""
+        from .matches import play_matches  # start-up: the match loop loads with a first match
+
         return play_matches(self, seats, match_seeds, play_seeds, None if rounds else target,
                             rounds)  # fmt: skip

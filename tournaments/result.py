@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import aggregates, storage
-from .game import plural
+from .declaration import plural
 
 if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
     import pandas as pd

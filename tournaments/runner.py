@@ -24,7 +24,6 @@ import numpy as np
 
 from . import storage, verify, work
 from .game import GamePlugin, plural
-from .games import get_game
 from .parallel import imap_unordered
 from .players import Players, Workload
 from .result import TournamentResult
@@ -74,6 +73,8 @@ def _resolve(game: GamePlugin, spec: Any) -> tuple[str, Any]:
 
 
 def _default_game() -> GamePlugin:
+    from .games import get_game  # start-up: the game registry reads entry points
+
     return get_game()
 
 

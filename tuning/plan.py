@@ -13,7 +13,6 @@ import numpy as np
 
 import strategies
 from tournaments import parse_players
-from tournaments.games import get_game
 
 from .evaluate import Field, parse_field
 from .space import Space
@@ -88,6 +87,7 @@ def _game(rules: Any) -> Any:
     (the runner's default game). ValueError (one line) for rules that cannot be."""
     if rules is None or rules == () or rules == []:
         return None
+    from tournaments.games import get_game  # start-up: loads the game registry
 
     return get_game("leaves", rules=rules)
 

@@ -26,9 +26,7 @@ import numpy as np
 import pandas as pd
 
 import strategies
-from leaves.ruleset import Rules
 from tournaments import derive_seeds
-from tournaments.games import get_game
 from tournaments.progress import RunProgress
 
 from .chart import convergence
@@ -105,6 +103,8 @@ class TuneResult:
 
 
 def _rules_words(changes: dict[str, Any]) -> str:
+    from leaves.ruleset import Rules  # start-up: the rules core loads to word a variant
+
     return str(Rules.from_dict(changes))
 
 
@@ -385,6 +385,8 @@ def _versions() -> dict[str, str]:
     """Python's, the optimiser's, numpy's and those the game's results depend on (the game
     its tournaments play: the runner's default)."""
     import cma  # start-up: cma loads to search
+
+    from tournaments.games import get_game  # start-up: loads the game registry
 
     return {
         "python": platform.python_version(),
