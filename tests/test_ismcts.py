@@ -368,6 +368,7 @@ def test_zero_lambda_ignores_the_opponent_model():
     assert on.last_visits != a.last_visits  # so the equality above is not vacuous
 
 
+@pytest.mark.slow
 def test_passes_check_strategy():
     check_strategy("ismcts:iterations=20", max_examples=6, games=2)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,6 +103,7 @@ def _check_views(s) -> None:
         assert v.hand_left == len(s.hands[seat])  # a size, not the cards
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(tables(), seeds, seeds)
 def test_python_path_and_compiled_path_play_the_same_round(params, deal_seed, play_seed):

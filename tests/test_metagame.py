@@ -382,6 +382,7 @@ def test_run_without_repeats_has_no_section(tmp_path, capsys):
     assert not list((tmp_path / "r").glob("metagame_*.csv"))
 
 
+@pytest.mark.slow
 def test_the_same_run_gives_the_same_numbers(repeats_run):
     one = metagame(reports.load_run(repeats_run))
     two = metagame(reports.load_run(repeats_run))

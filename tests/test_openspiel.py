@@ -45,6 +45,7 @@ def test_the_deal_is_chance_and_views_are_what_a_seat_sees():
     assert other.legal_actions() == state.legal_actions()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_game_plays_through_openspiels_mcts_and_ismcts_bots(players):
     from open_spiel.python.algorithms import ismcts, mcts

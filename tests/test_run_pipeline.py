@@ -272,6 +272,7 @@ def test_an_interrupted_run_records_every_chunk_it_played(tmp_path, monkeypatch)
     _same_run(resumed, _toy().run(out=tmp_path / "whole"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["playing", "writing"])
 def test_an_interrupted_threaded_run_records_every_chunk_its_threads_played(
     tmp_path, monkeypatch, where
