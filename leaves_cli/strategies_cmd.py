@@ -42,7 +42,7 @@ def load_files(paths: Iterable[str]) -> None:
 
 def parse_filters(items: Sequence[str]) -> dict[str, Any]:
     """``key=value`` pairs to a classifier filter (values read like strategy parameters)."""
-    from strategies.registry import parse_value
+    from strategies.spec_values import parse_value
 
     out: dict[str, Any] = {}
     for item in items:

@@ -6,7 +6,7 @@ top) and whether it holds back a 1 that would mostly help others. The player loo
 one by one in its order and plays the first that fits (every card looked at costs time);
 ``ORDER_SCAN`` looks at all of them and picks at random among those that fit. Nothing fits:
 it turns hand cards (or waits when it has none). The Python path calls the same function, so
-both paths decide alike; strategies (``strategies.ligretto``) are named parameter sets. The C
+both paths decide alike; strategies (``ligretto.players``) are named parameter sets. The C
 engine restates it (``csrc/policy.h``) and is called instead where it is there; the numba
 kernels here are lazy (``gamekit.jit``), so importing this module loads no numba.
 """
@@ -214,7 +214,7 @@ def decide_view(params: np.ndarray, view, rng):
 
 
 class PolicyPlayer:
-    """A ``Player`` running a policy vector (built-ins: ``strategies.ligretto``)."""
+    """A ``Player`` running a policy vector (built-ins: ``ligretto.players``)."""
 
     def __init__(self, params: np.ndarray):
         self.params = np.asarray(params, dtype=np.float64)

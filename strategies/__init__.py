@@ -20,8 +20,6 @@ from .registry import declare_game, defer, filtered, get, names, register
 defer("strategies.builtin")
 # ``ismcts`` loads numba at import: it registers when its name is first asked for
 defer("strategies.ismcts", ("ismcts",))
-# Ligretto's strategies, in their own registry (the id its plug-in declares)
-declare_game("ligretto", "Ligretto", "leaves.ligretto_strategies", ("strategies.ligretto",))
 
 _EXPORTS = {
     "BatchResult": "batch",
@@ -46,6 +44,7 @@ __all__ = [
     "PublicResult",
     "Strategy",
     "Tunable",
+    "declare_game",
     "filtered",
     "fresh",
     "get",

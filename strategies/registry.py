@@ -11,8 +11,9 @@ string. Third-party packages add strategies through the entry-point group ``leav
 (``name = "package.module:ClassName"``); those are listed by ``names()`` and imported on use.
 
 Registries are kept per game (``declare_game``), so a name means one thing per game: 13 Leaves
-(``"leaves"``, the default) here, Ligretto by ``strategies/__init__``, a third party's game by its
-own package. A strategy class (a ``Player``: ``Strategy`` for 13 Leaves) says its game in
+(``"leaves"``, the default) here; every other game by its plug-in (entry-point group
+``leaves.games``), Ligretto's included, which the registry loads when the game is first asked
+for. A strategy class (a ``Player``: ``Strategy`` for 13 Leaves) says its game in
 ``game``. Modules that load numba at import register when first needed (``defer``).
 
 Over 400 lines because it is one job: turning what a user writes into a strategy class.
@@ -20,7 +21,6 @@ Over 400 lines because it is one job: turning what a user writes into a strategy
 
 from __future__ import annotations
 
-import ast
 import difflib
 import hashlib
 import importlib
@@ -34,8 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from .base import CLASSIFIER_KEYS, NAME_RE, Player
+from .spec_values import parse_params
 
 ENTRY_POINT_GROUP = "leaves.strategies"
+GAME_GROUP = "leaves.games"
+"""The entry-point group of installed games (``tournaments.games`` reads it): a game's plug-in
+declares its strategies' registry when it loads."""
 DEFAULT_GAME = "leaves"
 """The game whose strategies this package's protocol (``Player``) is first written for."""
 
@@ -80,6 +84,7 @@ def title(game: str) -> str:
 
 def _load_deferred(game: str, name: str | None = None) -> None:
     """Import the deferred modules of ``game`` that may register ``name`` (None: all)."""
+    _game(game)  # an installed game's plug-in declares them when it loads
     for module, provided in list(_DEFERRED.get(game, {}).items()):
         if name is None or not provided or name in provided:
             _DEFERRED[game].pop(module, None)
@@ -89,8 +94,20 @@ def _load_deferred(game: str, name: str | None = None) -> None:
 # ---------------------------------------------------------------------- registration
 def _game(game: str) -> str:
     if game not in _REGISTRIES:
+        _load_plugin(game)
+    if game not in _REGISTRIES:
         raise ValueError(f"unknown game {game!r}: choose one of {', '.join(_REGISTRIES)}")
     return game
+
+
+def _load_plugin(game: str) -> None:
+    """Load the installed plug-in of ``game``, which declares its registry (if there is one)."""
+    for ep in importlib.metadata.entry_points(group=GAME_GROUP):
+        if ep.name == game:
+            try:
+                ep.load()
+            except Exception:  # noqa: BLE001 - the caller says the game is unknown
+                return
 
 
 def _registry(game: str) -> dict[str, type[Player]]:
@@ -362,66 +379,6 @@ def _looks_like_loader(target: str, game: str = DEFAULT_GAME) -> bool:
         return True
     _load_deferred(game, target)
     return target not in _registry(game) and target not in _entry_points(game)
-
-
-def parse_params(text: str, spec: str = "") -> dict[str, Any]:
-    """``"a=1,b=true,c='x,y'"`` -> ``{"a": 1, "b": True, "c": "x,y"}``."""
-    out: dict[str, Any] = {}
-    for item in _split_commas(text):
-        if not item.strip():
-            continue
-        key, eq, raw = item.partition("=")
-        key = key.strip()
-        if not eq or not key.isidentifier():
-            raise ValueError(
-                f"cannot read parameter {item.strip()!r} in strategy spec {spec!r}: "
-                "write key=value, e.g. 'greedy:keep_pairs=true,depth=3'"
-            )
-        if key in out:
-            raise ValueError(f"parameter {key!r} given twice in strategy spec {spec!r}")
-        out[key] = parse_value(raw.strip())
-    return out
-
-
-def _split_commas(text: str) -> list[str]:
-    parts, cur, quote = [], [], ""
-    for ch in text:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-            cur.append(ch)
-        elif ch == ",":
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if quote:
-        raise ValueError(f"unclosed quote in strategy parameters {text!r}")
-    parts.append("".join(cur))
-    return parts
-
-
-def parse_value(raw: str) -> Any:
-    """A spec value: bool, None, int, float, quoted string, or the text itself."""
-    low = raw.lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low == "none":
-        return None
-    if raw[:1] in ("'", '"'):
-        try:
-            return ast.literal_eval(raw)
-        except (ValueError, SyntaxError):
-            raise ValueError(f"cannot read the quoted value {raw}") from None
-    try:
-        return int(raw.replace("_", "")) if re.fullmatch(r"[+-]?\d[\d_]*", raw) else float(raw)
-    except ValueError:
-        return raw
 
 
 def resolve(spec: str, game: str = DEFAULT_GAME) -> tuple[type[Player], dict[str, Any]]:

@@ -22,7 +22,7 @@ OWN = {
     "leaves": ("leaves", "strategies.builtin", "strategies.compiled", "strategies.ismcts",
                "strategies.policy.counting", "strategies.policy.features", "strategies.batch",
                "strategies.play", "strategies.matches", "tournaments.leaves_game"),
-    "ligretto": ("ligretto", "strategies.ligretto", "tournaments.ligretto_game"),
+    "ligretto": ("ligretto",),
     "climb": ("climb",),
 }  # fmt: skip
 

@@ -1,7 +1,8 @@
 """Imports flow one way: gamekit <- leaves, ligretto <- strategies <- tournaments <- reports <-
 tuning <- interop (the research environments) <- leaves_cli (the command line). ``gamekit`` (seeds, the kernels' RNG, the lazy JIT)
-knows no game; the two rules cores (``leaves``, ``ligretto``) do not import each other. No
-module is exempt."""
+knows no game; the two rules cores (``leaves``, ``ligretto``) do not import each other. A game
+package's players and plug-in (``GAME_PARTS``) build on the shared layers only, and no other
+package imports that game. No module is exempt."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["leaves", "strategies", "tournaments", "reports", "tuning", "interop", "leaves_cli"]
 CORES = ["leaves", "ligretto"]  # side by side, above gamekit
 BOTTOM = "gamekit"
+GAME_PARTS = {"ligretto": ("players", "plugin.py")}
+"""What a game package holds above its rules core: its players and its plug-in, which build on
+the shared layers (``strategies``, ``tournaments``) as a third party's game does."""
+SHARED = {BOTTOM, "strategies", "tournaments"}
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -56,10 +61,41 @@ def test_rules_cores_import_neither_each_other_nor_higher_layers(core):
     offenders = []
     for path in sorted((ROOT / core).rglob("*.py")):
         rel = path.relative_to(ROOT)
+        if _game_part(path, core):
+            continue
         bad = _imported_packages(path) & (forbidden | heavy)
         if bad:
             offenders.append(f"{rel} imports {sorted(bad)}")
     assert not offenders, "; ".join(offenders)
+
+
+def _game_part(path: Path, game: str) -> bool:
+    inner = path.relative_to(ROOT / game).parts
+    return inner[0] in GAME_PARTS.get(game, ())
+
+
+@pytest.mark.parametrize("game", GAME_PARTS)
+def test_a_games_players_and_plug_in_build_on_the_shared_layers_only(game):
+    project = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {"tests"}
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+        for path in sorted((ROOT / game).rglob("*.py"))
+        if _game_part(path, game) and (bad := _imported_packages(path) & project - SHARED - {game})
+    ]
+    assert not offenders, "; ".join(offenders)
+
+
+@pytest.mark.parametrize("game", GAME_PARTS)
+def test_no_other_package_imports_a_game_package(game):
+    """Ligretto is found through its plug-in (entry point), never imported by name."""
+    project = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {"tests", game}
+    offenders = [
+        str(path.relative_to(ROOT))
+        for package in sorted(project)
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if game in _imported_packages(path)
+    ]
+    assert not offenders, f"import {game}: {offenders}"
 
 
 def test_the_bottom_package_imports_no_package_of_the_project():

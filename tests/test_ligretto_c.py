@@ -74,7 +74,7 @@ def _random_policy(rng: np.random.Generator) -> np.ndarray:
 
 def _table(rng: np.random.Generator, n: int) -> np.ndarray:
     """n seats, each a built-in or (half the time) a random policy vector."""
-    from strategies.ligretto import resolve
+    from ligretto.players import resolve
 
     rows = [resolve(str(rng.choice(BUILTINS))).policy() if rng.random() < 0.5
             else _random_policy(rng) for _ in range(n)]  # fmt: skip
@@ -266,7 +266,7 @@ import numpy as np
 import ligretto
 from gamekit import cbuild
 from ligretto import cengine
-from strategies.ligretto import play_batch, resolve
+from ligretto.players import play_batch, resolve
 out = play_batch(["stack", "scanner", "cautious:patience=3"], np.arange(30), np.arange(30) + 7)
 o = ligretto.play_round([resolve("row"), resolve("cycler")], 5, 6)
 print(json.dumps({"why": cengine.why_not(), "numba": "numba" in sys.modules,

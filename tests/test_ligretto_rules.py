@@ -354,7 +354,7 @@ def test_compiled_rounds_are_pinned():
 
     import numpy as np
 
-    from strategies.ligretto import play_batch
+    from ligretto.players import play_batch
 
     seeds = np.arange(300, dtype=np.uint64)
     b = play_batch(["stack", "row", "cycler", "scanner"], seeds, seeds * np.uint64(7) + 1).batch

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 
 import numpy as np
@@ -9,8 +11,8 @@ import pytest
 
 import strategies
 from ligretto.compiled import ENDED_UNFINISHED, MAX_ROUND_MS
+from ligretto.players import LigrettoStrategy, play_batch, play_round
 from strategies import registry as reg
-from strategies.ligretto import LigrettoStrategy, play_batch, play_round
 
 BUILTINS = ["cautious", "cycler", "row", "scanner", "stack"]
 
@@ -23,6 +25,18 @@ def test_five_builtins_in_their_own_registry():
         assert s.game == "ligretto" and s.description and s.policy() is not None
         assert s.params["speed"] == 1.0  # speed is a parameter of each
     assert strategies.filtered(game="ligretto", stochastic=True) == ["scanner"]
+
+
+def test_the_registry_finds_ligretto_through_its_plug_in_alone():
+    """Nothing outside ``ligretto/`` names it: a fresh interpreter asking the registry for
+    Ligretto's strategies loads its plug-in from the entry point, which declares them."""
+    code = (
+        "import sys, strategies\n"
+        "print(strategies.names(game='ligretto'), 'ligretto.plugin' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.split() == [*str(BUILTINS).split(), "True"]
 
 
 def test_a_name_means_one_thing_per_game():
@@ -84,7 +98,7 @@ def test_compiled_and_python_batches_agree_for_builtins():
 USER = textwrap.dedent(
     '''
     from ligretto import Decision
-    from strategies.ligretto import LigrettoStrategy
+    from ligretto.players import LigrettoStrategy
 
     class Lazy(LigrettoStrategy):
         """Plays only its stack top, else turns hand cards."""

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ligretto
-from strategies.ligretto import play_batch
+from ligretto.players import play_batch
 from tests.helpers import cli
 from tournaments import Tournament
 from tournaments.games import game_names, get_game

@@ -219,7 +219,7 @@ def test_keyword_params_override_the_spec(registered):
 
 
 def test_parse_value_kinds():
-    pv = strategies.registry.parse_value
+    pv = strategies.spec_values.parse_value
     assert pv("true") is True and pv("OFF") is False and pv("none") is None
     assert pv("3") == 3 and isinstance(pv("3"), int)
     assert pv("0.25") == 0.25 and pv("'3'") == "3" and pv("greedy") == "greedy"

@@ -100,7 +100,7 @@ def test_compiled_entrants_play_in_threads_python_ones_in_workers():
     assert game.plays_without_gil(MIXED, False) and game.plays_without_gil(HEURISTICS, True)
     assert not game.plays_without_gil(["greedy", crashy], False)
     from ligretto import cengine
-    from tournaments.ligretto_game import LigrettoGame
+    from ligretto.plugin import LigrettoGame
 
     # Ligretto's rounds release the GIL in its C engine (ctypes), never in numba's loop
     assert LigrettoGame().plays_without_gil(["stack", "cycler"], False) is cengine.available()

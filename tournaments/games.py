@@ -14,11 +14,12 @@ import importlib
 import importlib.metadata
 from typing import Any
 
+from strategies.registry import GAME_GROUP
+
 from .game import Declaration, GamePlugin
 
 __all__ = ["GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class", "plugin_class"]
 
-GAME_GROUP = "leaves.games"
 DEFAULT_GAME = "leaves"
 
 

@@ -1,4 +1,4 @@
-"""The Ligretto plug-in: rounds of ``strategies.ligretto`` players at one seating.
+"""The Ligretto plug-in: rounds of ``ligretto.players`` players at one seating.
 
 Per seat: ``score`` (the rank value, higher is better), ``stack_left``, ``centre_cards`` and
 ``won`` (1 for each player with the round's highest score: ties share, Interpretation L4). Per
@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 import ligretto
+import strategies
 from ligretto.rules import (
     DEFAULT_SPEED,
     ENDED_BLOCKADE,
@@ -25,14 +26,15 @@ from ligretto.rules import (
     MAX_ROUND_MS,
     MIN_PLAYERS,
 )
+from tournaments.game import BenchReport, GameBase, SeatedBatch, Seats, Seeds, check_bench
 
-from .game import BenchReport, GameBase, SeatedBatch, Seats, Seeds, check_bench
+strategies.declare_game("ligretto", "Ligretto", "leaves.ligretto_strategies", ("ligretto.players",))
 
 __all__ = ["LigrettoGame"]
 
 
 class LigrettoGame(GameBase):
-    """Ligretto between ``strategies.ligretto`` entrants (specs, classes or instances)."""
+    """Ligretto between ``ligretto.players`` entrants (specs, classes or instances)."""
 
     name = "ligretto"
     title = "Ligretto"
@@ -70,7 +72,7 @@ class LigrettoGame(GameBase):
 
     def lookup(self, spec: Any) -> Any:
         # start-up: the plug-in loads its players when it plays
-        from strategies.ligretto import resolve
+        from ligretto.players import resolve
 
         return resolve(spec)
 
@@ -119,7 +121,7 @@ class LigrettoGame(GameBase):
     def play(self, seats: Seats, deal_seeds: Seeds, play_seeds: Seeds,
              record: bool = False) -> SeatedBatch:  # fmt: skip
         # start-up: the plug-in loads its players when it plays
-        from strategies.ligretto import play_batch
+        from ligretto.players import play_batch
 
         out = play_batch([self.strategy(p) for p in seats], deal_seeds, play_seeds, record=record)
         b = out.batch

@@ -17,8 +17,8 @@ import numpy as np
 
 from ligretto.policy import N_PARAMS, ORDERS
 from ligretto.timing import TIMING_PARAMS, ReactionModel
+from strategies.policy.params import Param, ParamSet, declare
 
-from ..policy.params import Param, ParamSet, declare
 from .base import LigrettoStrategy
 
 __all__ = ["StackFirst", "RowMover", "HandCycler", "Cautious", "Scanner", "TIMING"]

@@ -17,8 +17,7 @@ from ligretto import Decision, PlayerView, ReactionModel
 from ligretto.policy import decide_view
 from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
-
-from ..base import Player
+from strategies import Player
 
 __all__ = ["LigrettoStrategy", "GAME"]
 

@@ -15,8 +15,8 @@ import numpy as np
 
 import ligretto
 from ligretto.compiled import RoundBatch, play_rounds
+from strategies import registry
 
-from .. import registry
 from .base import GAME, LigrettoStrategy
 
 __all__ = ["resolve", "play_round", "play_batch", "RoundBatch"]

@@ -1,0 +1,71 @@
+"""The parameters of a spec string read as values: ``"a=1,b=true,c='x,y'"`` ->
+``{"a": 1, "b": True, "c": "x,y"}``. Apart from the registry because it needs none of its
+state: the command line reads a parameter's value the same way."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+__all__ = ["parse_params", "parse_value"]
+
+
+def parse_params(text: str, spec: str = "") -> dict[str, Any]:
+    """``"a=1,b=true,c='x,y'"`` -> ``{"a": 1, "b": True, "c": "x,y"}``."""
+    out: dict[str, Any] = {}
+    for item in _split_commas(text):
+        if not item.strip():
+            continue
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key.isidentifier():
+            raise ValueError(
+                f"cannot read parameter {item.strip()!r} in strategy spec {spec!r}: "
+                "write key=value, e.g. 'greedy:keep_pairs=true,depth=3'"
+            )
+        if key in out:
+            raise ValueError(f"parameter {key!r} given twice in strategy spec {spec!r}")
+        out[key] = parse_value(raw.strip())
+    return out
+
+
+def _split_commas(text: str) -> list[str]:
+    parts, cur, quote = [], [], ""
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+            cur.append(ch)
+        elif ch == ",":
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if quote:
+        raise ValueError(f"unclosed quote in strategy parameters {text!r}")
+    parts.append("".join(cur))
+    return parts
+
+
+def parse_value(raw: str) -> Any:
+    """A spec value: bool, None, int, float, quoted string, or the text itself."""
+    low = raw.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low == "none":
+        return None
+    if raw[:1] in ("'", '"'):
+        try:
+            return ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            raise ValueError(f"cannot read the quoted value {raw}") from None
+    try:
+        return int(raw.replace("_", "")) if re.fullmatch(r"[+-]?\d[\d_]*", raw) else float(raw)
+    except ValueError:
+        return raw
