@@ -178,8 +178,8 @@ def measure(d: Design, runs: int, seed: int, jobs: int, shared: bool = False) ->
 def one_variant_run(d: Design, seed: int, restricted: int = 60) -> dict:
     """Play ``d`` under today's rules and its variant from one seed and return every
     measure and difference of the comparison with its interval, keyed by measure."""
+    from leaves.plugin import LeavesGame
     from reports.variants import variant_tables
-    from tournaments.leaves_game import LeavesGame
 
     rules = d.name.rsplit(", ", 1)[1]
     probe = Tournament(list(d.strategies), players=d.players, games=1, seed=seed)

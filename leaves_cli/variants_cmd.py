@@ -74,8 +74,8 @@ def _field(specs: tuple[str, ...]) -> tuple[list[str], list[str]]:
 def _tournaments(rule_sets: list[Any], field: list[str], opts: dict[str, Any]) -> list[Any]:
     """One Tournament per rule set, all with the same seed and design (checked before any
     game is played)."""
+    from leaves.plugin import LeavesGame
     from tournaments import Tournament
-    from tournaments.leaves_game import LeavesGame
 
     sizes = _sizes(opts["players"])
     for rules in rule_sets:

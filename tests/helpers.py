@@ -129,6 +129,6 @@ def threads_play_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def processes_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """13 Leaves runs play in worker processes, as runs whose play holds the GIL do."""
-    from tournaments.leaves_game import LeavesGame
+    from leaves.plugin import LeavesGame
 
     monkeypatch.setattr(LeavesGame, "plays_without_gil", lambda self, payloads, expert: False)

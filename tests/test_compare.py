@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 
 import reports
+from leaves.plugin import LeavesGame
 from reports.compare import NotComparable
 from tests.toygame import ToyGame
 from tournaments import Tournament
 from tournaments.gauntlet import gauntlet
-from tournaments.leaves_game import LeavesGame
 
 FOUR = ["greedy", "low", "high", "counter"]
 

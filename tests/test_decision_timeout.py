@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 import strategies
+from leaves.plugin import LeavesGame
 from leaves_cli.main import main
 from strategies.deadline import DecisionTimeout, check_timeout
 from tournaments import Tournament
-from tournaments.leaves_game import LeavesGame
 
 SLEEPY = '''
 import time

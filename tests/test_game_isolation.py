@@ -21,7 +21,7 @@ PLUGINS = ROOT / "tests" / "plugins"
 OWN = {
     "leaves": ("leaves", "strategies.builtin", "strategies.compiled", "strategies.ismcts",
                "strategies.policy.counting", "strategies.policy.features", "strategies.batch",
-               "strategies.play", "strategies.matches", "tournaments.leaves_game"),
+               "strategies.play", "strategies.matches"),
     "ligretto": ("ligretto",),
     "climb": ("climb",),
 }  # fmt: skip

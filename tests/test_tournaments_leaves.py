@@ -197,7 +197,7 @@ def test_manifest_records_every_entrant_and_resume_refuses_a_change(tmp_path):
 def test_plain_python_strategies_play_in_small_chunks():
     """A search plays about a second a game: its runs get small default chunks, so that --jobs
     has work to share; compiled-only runs keep the large default; an explicit size wins."""
-    from tournaments.leaves_game import PYTHON_CHUNK_GAMES
+    from leaves.plugin import PYTHON_CHUNK_GAMES
 
     slow = Tournament(["ismcts", "greedy", "low", "high"], players=4, games=600, seed=1)
     assert slow.schedule.chunk_games == PYTHON_CHUNK_GAMES

@@ -93,7 +93,7 @@ def test_expert_matches_are_the_same_in_the_driver_and_in_other_players(
 
 
 def test_compiled_entrants_play_in_threads_python_ones_in_workers():
-    from tournaments.leaves_game import LeavesGame
+    from leaves.plugin import LeavesGame
 
     game = LeavesGame()
     crashy = f"{__file__.replace('test_tournaments_local', 'test_tournaments_leaves')}:Crashy"
@@ -300,7 +300,7 @@ def test_the_loop_reads_as_cached_once_loaded():
 
 
 def test_the_leaves_plugin_warms_up_only_what_a_run_needs():
-    from tournaments.leaves_game import LeavesGame
+    from leaves.plugin import LeavesGame
 
     game = LeavesGame()
     cold, load = game.warm_up(["greedy", "low"], False)

@@ -8,8 +8,8 @@ whether higher or lower is better, whether games have a first player, whether ti
 share a win, the default match target and seating design. Nothing else is assumed.
 
 Games register through the entry-point group ``leaves.games`` (``tournaments.games``):
-``leaves`` (13 Leaves, ``tournaments.leaves_game``) and ``ligretto`` (``ligretto.plugin``,
-in its own package); a third party's game installs the same way. The tests carry a
+``leaves`` (13 Leaves, ``leaves.plugin``) and ``ligretto`` (``ligretto.plugin``), each in its
+game's package; a third party's game installs the same way. The tests carry a
 toy game that differs from both on purpose.
 
 A plug-in object must be picklable (it travels to worker processes and Dask workers).

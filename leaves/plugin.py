@@ -1,6 +1,8 @@
-"""The 13 Leaves plug-in: maps the runner's seatings and seeds to ``strategies.play_batch``.
+"""The 13 Leaves plug-in (entry point ``leaves.games: leaves``): maps the runner's seatings and
+seeds to ``strategies.play_batch``.
 
-This is the only module of ``tournaments`` that knows the game. Per-seat value: ``cards_left``
+Part of the game's package on top of the shared layers (``strategies``, ``tournaments``), as a
+third party's plug-in is; ``import leaves`` does not load it. Per-seat value: ``cards_left``
 (lower finishes ahead; the winner has 0). Per-game values: ``turns`` (the length histogrammed),
 ``rounds``, ``unfinished``. Expert scores are the cards left of every game. A plain-Python
 strategy's decision is bounded by ``decision_timeout`` seconds (then it forfeits the game).
@@ -21,8 +23,7 @@ from leaves.ruleset import Rules
 from strategies.builtin import BEST_HEURISTIC
 from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
 from strategies.deadline import check_timeout
-
-from .game import (
+from tournaments.game import (
     BenchReport,
     GameBase,
     GameOption,
