@@ -16,7 +16,7 @@ cbuild = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cbuild)
 
 ENGINES = {
-    "strategies.compiled._engine": Path("strategies") / "compiled" / "csrc",
+    "leaves.players.compiled._engine": Path("leaves") / "players" / "compiled" / "csrc",
     "ligretto._engine": Path("ligretto") / "csrc",
 }
 """Each extension module and the folder of its C sources."""

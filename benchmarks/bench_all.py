@@ -286,7 +286,7 @@ def per_turn(games: int, repeats: int) -> dict[str, Any]:
 
 def run(quick: bool, cold: bool, repeats: int) -> dict[str, Any]:
     res: dict[str, Any] = {"machine": machine()}
-    from strategies.compiled import engine
+    from leaves.players.compiled import engine
 
     # runs play in the C engine the install built; else in numba's loop (say which)
     res["games_loop"] = "C engine" if engine.available() else f"numba ({engine.why_not()})"

@@ -1,5 +1,5 @@
 """Two designs of the games loop side by side on one machine: the C engine built by the
-install (``strategies.compiled.engine``) and numba's JIT loop (``strategies.compiled.loops``,
+install (``leaves.players.compiled.engine``) and numba's JIT loop (``leaves.players.compiled.loops``,
 ``LEAVES_ENGINE=numba``), which every run used to compile at first use.
 
 Usage: python benchmarks/bench_engines.py [--games N] [--rounds N] [--json]
@@ -60,7 +60,7 @@ def cold_seconds(engine: str) -> float:
 def c_build_seconds() -> float:
     """Seconds to compile the C engine from its sources (an edited checkout's first use)."""
     from gamekit import cbuild
-    from strategies.compiled import engine
+    from leaves.players.compiled import engine
 
     with tempfile.TemporaryDirectory(prefix="bench-engines-") as out:
         t0 = time.perf_counter()
@@ -95,7 +95,7 @@ def _table(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 def warm_ratios(games: int, rounds: int) -> dict[str, dict[str, float]]:
     """ns per turn (CPU, one core) of both loops per table, interleaved round by round."""
-    from strategies.compiled import engine, loops
+    from leaves.players.compiled import engine, loops
 
     deal = np.arange(games, dtype=np.uint64) * np.uint64(7919) + np.uint64(1)
     play = deal + np.uint64(104729)

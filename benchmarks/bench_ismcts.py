@@ -34,7 +34,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 import strategies
-from strategies.ismcts import ISMCTS
+from leaves.players.ismcts import ISMCTS
 
 
 class _TimedISMCTS(ISMCTS, register=False):

@@ -12,7 +12,7 @@ mean time of a searched decision on one core.
     python benchmarks/bench_ismcts_field.py --games 48 --players 3,4,5,6      # every table size
     python benchmarks/bench_ismcts_field.py --spec "ismcts:models=all" --games 600
 
-``--fast`` plays ``FAST``, the named setting ``preset=fast`` (``strategies.ismcts.settings.
+``--fast`` plays ``FAST``, the named setting ``preset=fast`` (``leaves.players.ismcts.settings.
 PRESETS``). ``--opponents`` limits the single built-ins (e.g. ``taker,weighted,counter``).
 ``--seed`` plays other deals: tune and screen on those, and keep the published seed for the
 final figures (``--no-time`` skips the decision time while screening).

@@ -22,7 +22,7 @@ import pandas as pd
 
 import reports
 import strategies
-from strategies import compiled as C
+from leaves.players import compiled as C
 from tournaments.seating import design
 
 
@@ -101,7 +101,7 @@ def main() -> None:
 
 def _builtin(name: str) -> bool:
     cls = type(strategies.get(name))
-    return cls.__module__.startswith("strategies.builtin")
+    return cls.__module__.startswith("leaves.players.builtin")
 
 
 if __name__ == "__main__":

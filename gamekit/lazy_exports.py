@@ -19,14 +19,15 @@ def lazy_exports(
     package: str, exports: Mapping[str, str], namespace: dict[str, Any], names: list[str]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The ``__getattr__`` and ``__dir__`` of ``package``, whose global ``namespace`` it
-    fills: an exported name from its submodule (``exports``: name -> submodule), kept in the
+    fills: an exported name from its module (``exports``: name -> module, relative to the
+    package as ``.state`` or absolute as importlib reads it), kept in the
     namespace so later lookups skip the function; any other public name as a submodule
     (``leaves.state``); else AttributeError. ``names`` is the package's ``__all__``."""
 
     def __getattr__(name: str) -> Any:
         module = exports.get(name)
         if module is not None:
-            value = getattr(importlib.import_module(f".{module}", package), name)
+            value = getattr(importlib.import_module(module, package), name)
             namespace[name] = value
             return value
         if not name.startswith("_"):

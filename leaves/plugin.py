@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 import strategies
+from leaves.players.builtin import BEST_HEURISTIC
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from leaves.ruleset import Rules
-from strategies.builtin import BEST_HEURISTIC
 from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
 from strategies.deadline import check_timeout
 from tournaments.game import (
@@ -240,14 +240,14 @@ class LeavesGame(GameBase):
         run's players are then threads."""
         if not all(self.strategy(p).compiled() is not None for p in payloads):
             return False
-        from strategies import warmup  # start-up: the plug-in loads its engine when it plays
+        from leaves.players import warmup  # start-up: the plug-in loads its engine when it plays
 
         return warmup.loop_releases_gil()
 
     def warm_up(self, payloads: Sequence[Any], expert: bool) -> tuple[bool, Callable[[], None]]:
         """(cold, load): ``load()`` readies the compiled loop the run needs (games or matches);
         ``cold`` says it must compile it first (numba's cache does not hold it yet)."""
-        from strategies import warmup  # start-up: the plug-in loads its engine when it plays
+        from leaves.players import warmup  # start-up: the plug-in loads its engine when it plays
 
         compiled = [self.strategy(p).compiled() for p in payloads]
         kinds = [c[0] for c in compiled if c is not None]

@@ -26,7 +26,7 @@ TOP = 3
 
 PREPARING = "compiling the search, first time only (up to a minute)..."
 """Said before the first search decision of a session where the search runs on numba (no C
-engine: ``strategies.compiled.engine``): numba compiles (or loads from its cache) the
+engine: ``leaves.players.compiled.engine``): numba compiles (or loads from its cache) the
 search's kernels then, and the screen would freeze unsaid. The C engine compiles nothing."""
 
 _search_ready = False
@@ -37,7 +37,7 @@ def preparing_search(console: Console | None) -> None:
     when the search will compile: on numba, not on the C engine."""
     global _search_ready
     if not _search_ready and console is not None:
-        from strategies.compiled import engine
+        from leaves.players.compiled import engine
 
         if not engine.available():
             console.print(Text(PREPARING, style="dim"))
@@ -57,7 +57,7 @@ def hint(
     ``top`` choices with the contributions (weight x feature value) that make their scores.
     ``console`` hears, before the first search of the session, that it compiles."""
     import strategies
-    from strategies.builtin import BEST_HEURISTIC
+    from leaves.players.builtin import BEST_HEURISTIC
 
     legal = view.legal_actions()
     lines: list[RenderableType] = []

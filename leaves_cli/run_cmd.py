@@ -27,7 +27,7 @@ VARIANTS_REPORT = "variants"
 
 
 def builtin_heuristics() -> list[str]:
-    """Names of the strategies shipped in ``strategies`` that do no search (so not ismcts).
+    """Names of the built-ins shipped in ``leaves.players`` that do no search (so not ismcts).
 
     Entry-point and user strategies are left out: the default run is the same everywhere.
     """
@@ -37,7 +37,7 @@ def builtin_heuristics() -> list[str]:
     out = []
     for name in strategies.filtered(search=False, installed=False):
         cls = get_class(name)
-        if cls.__module__.split(".")[0] == "strategies":
+        if cls.__module__.startswith("leaves.players."):
             out.append(name)
     return out
 

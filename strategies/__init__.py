@@ -17,23 +17,23 @@ from .base import Player, Strategy
 from .registry import declare_game, defer, filtered, get, names, register
 
 # 13 Leaves' built-ins register on the first use of its registry (they import its rules)
-defer("strategies.builtin")
+defer("leaves.players.builtin")
 # ``ismcts`` loads numba at import: it registers when its name is first asked for
-defer("strategies.ismcts", ("ismcts",))
+defer("leaves.players.ismcts", ("ismcts",))
 
 _EXPORTS = {
-    "BatchResult": "batch",
-    "play_batch": "batch",
-    "play_seatings": "batch",
-    "MatchBatchResult": "matches",
-    "play_match_batch": "matches",
-    "GameResult": "play",
-    "PublicResult": "play",
-    "fresh": "play",
-    "play_game": "play",
-    "Tunable": "tunable",
-    "spec_with": "tunable",
-    "tunables": "tunable",
+    "BatchResult": "leaves.players.batch",
+    "play_batch": "leaves.players.batch",
+    "play_seatings": "leaves.players.batch",
+    "MatchBatchResult": "leaves.players.matches",
+    "play_match_batch": "leaves.players.matches",
+    "GameResult": "leaves.players.play",
+    "PublicResult": "leaves.players.play",
+    "fresh": "leaves.players.play",
+    "play_game": "leaves.players.play",
+    "Tunable": ".tunable",
+    "spec_with": ".tunable",
+    "tunables": ".tunable",
 }
 
 __all__ = [

@@ -207,7 +207,7 @@ class Strategy(Player):
     def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
         """Hook called once per game before the first move, with this seat's initial view.
 
-        Batches and tournaments give every game a fresh instance (``strategies.play.fresh``:
+        Batches and tournaments give every game a fresh instance (``leaves.players.play.fresh``:
         the class rebuilt from ``params``), so nothing stored on ``self`` outlives a game.
         """
 

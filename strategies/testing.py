@@ -30,11 +30,11 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from leaves import Action, State, new_game
+from leaves.players.play import play_game
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
 from leaves.ruleset import DEFAULT_RULES, Rules
 
 from .base import CLASSIFIER_KEYS, Strategy
-from .play import play_game
 from .registry import get
 
 PHASES: tuple[str, ...] = ("lead", "follow", "forced_take", "last_two", "any")

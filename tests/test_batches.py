@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gamekit.matches import play_waves
-from strategies.batch import BatchResult, _empty_batch
+from leaves.players.batch import BatchResult, _empty_batch
 from tournaments.game import SeatedBatch
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import leaves.players.builtin
 import strategies
 from leaves import Action
 
@@ -167,7 +168,7 @@ def test_weighted_is_its_weights():
     assert choice("weighted:w_pass=50.0", last) == Action.play(10, 2)
 
 
-@pytest.mark.parametrize("name", [c.name for c in strategies.builtin.BUILTINS])
+@pytest.mark.parametrize("name", [c.name for c in leaves.players.builtin.BUILTINS])
 def test_every_builtin_has_a_behaviour_test(name):
     import inspect
     import sys

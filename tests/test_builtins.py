@@ -1,4 +1,4 @@
-"""Built-in strategies and the compiled game loop (strategies.builtin, strategies.compiled)."""
+"""Built-in strategies and the compiled game loop (leaves.players.builtin, leaves.players.compiled)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 import strategies
 from leaves import Action, State, kernels
 from leaves.board import M_CUR, META, public_board
+from leaves.players import compiled as C
+from leaves.players.builtin import BUILTINS, WeightedStrategy
+from leaves.players.compiled import engine
+from leaves.players.play import deal_state
+from leaves.players.policy import counting
+from leaves.players.policy import features as F
 from leaves.testing import positions as reached_positions
-from strategies import compiled as C
-from strategies.builtin import BUILTINS, WeightedStrategy
-from strategies.compiled import engine
-from strategies.play import deal_state
-from strategies.policy import counting
-from strategies.policy import features as F
 from strategies.testing import check_strategy, random_position
 
 NAMES = [cls.name for cls in BUILTINS]
@@ -328,7 +328,7 @@ def test_tunable_parameters_are_declared_for_every_numeric_parameter():
 
 
 def test_weighted_has_one_weight_per_feature_in_feature_order():
-    from strategies.builtin import PLAY_FEATURES, TAKE_FEATURES
+    from leaves.players.builtin import PLAY_FEATURES, TAKE_FEATURES
 
     want = tuple(f"w_{f}" for f in PLAY_FEATURES + TAKE_FEATURES)
     assert WeightedStrategy.PARAMS.names == want
@@ -401,10 +401,10 @@ def test_scored_policies_choose_legal_actions_at_extreme_weights(pos, name, data
 _NEW_BUILTIN = """
 import numpy as np
 import strategies
-import strategies.builtin as B
+import leaves.players.builtin as B
 from gamekit.jit import njit
-from strategies.builtin._base import CompiledBuiltin, in_kind_order
-from strategies.builtin.simple import policy_low
+from leaves.players.builtin._base import CompiledBuiltin, in_kind_order
+from leaves.players.builtin.simple import policy_low
 
 
 @njit
@@ -419,8 +419,8 @@ class MirrorStrategy(CompiledBuiltin):
 
 
 B.BUILTINS = in_kind_order(*B.BUILTINS, MirrorStrategy)  # the one line in BUILTINS
-from strategies.compiled import engine, loops
-from strategies.play import play_game
+from leaves.players.compiled import engine, loops
+from leaves.players.play import play_game
 
 kind = MirrorStrategy.kind
 assert kind == len(B.BUILTINS) - 1 and not engine.covers(kind)

@@ -197,6 +197,7 @@ def test_bad_input_is_one_clear_line(files, request, capsys, args, code, message
                                     monkeypatch):  # fmt: skip
     if "--resume" in args or "{d}/run" in args:
         request.getfixturevalue("run_dir")
+        capsys.readouterr()  # what building the run printed, when this test built it
     # from a folder where the quick start's 'leaves run' has left its run: every option is
     # checked before the state of --out (and nothing depends on where the suite starts)
     monkeypatch.chdir(tmp_path)

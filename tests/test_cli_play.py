@@ -370,7 +370,7 @@ def test_against_is_one_option_for_play_tune_and_gauntlet():
 
 # ----------------------------------------------------------------------------- first search, quit and save
 def test_the_first_search_on_numba_says_it_compiles_once(monkeypatch):
-    from strategies.compiled import engine
+    from leaves.players.compiled import engine
 
     monkeypatch.setattr(engine, "available", lambda: False)  # the search would compile
     monkeypatch.setattr(hint_mod, "_search_ready", False)
@@ -385,7 +385,7 @@ def test_the_first_search_on_numba_says_it_compiles_once(monkeypatch):
 
 @pytest.mark.slow
 def test_play_says_nothing_of_compiling_before_the_first_hint_on_the_c_engine():
-    from strategies.compiled import engine
+    from leaves.players.compiled import engine
 
     child = _spawn("--players", "3", "--against", "greedy", "--seed", "4", timeout=120)
     child.expect(r"Your move \(\? for help\): ")

@@ -234,7 +234,7 @@ def test_an_unfinished_record_replays_up_to_where_it_stopped(tmp_path, capsys):
 def test_a_forfeit_error_pickles_with_its_traceback():
     import pickle
 
-    from strategies.play import ForfeitError
+    from leaves.players.play import ForfeitError
 
     e = ForfeitError("seat 0 (x): RuntimeError: boom", "Traceback ...")
     back = pickle.loads(pickle.dumps(e))

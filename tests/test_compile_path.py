@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import strategies
-from strategies import warmup
-from strategies.compiled import engine, layout, loops
+from leaves.players import warmup
+from leaves.players.compiled import engine, layout, loops
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ["greedy", "low", "high", "minimal"]
@@ -48,8 +48,8 @@ def test_the_loop_is_chosen_in_one_place_and_needs_no_compile(monkeypatch):
 
 
 _NUMBA_RUN = """
-from strategies import warmup
-from strategies.compiled import engine
+from leaves.players import warmup
+from leaves.players.compiled import engine
 print(engine.available(), engine.why_not(), warmup.loop_cached())
 """
 
@@ -65,7 +65,7 @@ def test_leaves_engine_numba_chooses_numbas_loop_and_says_it_must_compile(tmp_pa
 
 _FRESH_RUN = """
 import sys
-from strategies.compiled import engine, loops
+from leaves.players.compiled import engine, loops
 import numpy as np
 seeds = np.arange(50, dtype=np.uint64)
 res = loops.play_batch_compiled([1, 4, 2], np.zeros((3, 12)), seeds, seeds, 1000)

@@ -1,5 +1,5 @@
 """The card counts ``counter`` and ``weighted`` read, kept through a game by ``play_to_end``
-(``strategies.policy.counting``), always equal a recount from the board."""
+(``leaves.players.policy.counting``), always equal a recount from the board."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 import strategies
 from leaves import kernels
 from leaves.board import HANDS, KNOWN, M_CUR, M_LIMIT, M_N, M_TURN, META, REMOVED, TABLE
+from leaves.players.builtin import BUILTINS
+from leaves.players.compiled.dispatch import COUNTS, decide
+from leaves.players.compiled.loops import Seats, play_to_end
+from leaves.players.policy import counting as CT
 from leaves.rules import DECK
-from strategies.builtin import BUILTINS
-from strategies.compiled.dispatch import COUNTS, decide
-from strategies.compiled.loops import Seats, play_to_end
-from strategies.policy import counting as CT
 
 KINDS = st.integers(0, len(BUILTINS) - 1)
 TABLES = {

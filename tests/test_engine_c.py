@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from gamekit import cbuild
-from strategies.compiled import engine
+from leaves.players.compiled import engine
 
 pytestmark = pytest.mark.skipif(not engine.available(), reason="no C engine (no C compiler)")
 
@@ -35,8 +35,9 @@ def _defines(name: str) -> dict[str, int]:
 
 def test_every_number_the_headers_restate_is_its_python_source():
     from leaves import board, rules
-    from strategies.compiled import dispatch
-    from strategies.policy import counting, params
+    from leaves.players.compiled import dispatch
+    from leaves.players.policy import counting
+    from strategies.policy import params
 
     d = _defines("engine.h")
     sources = [rules, board, params, counting]
@@ -59,8 +60,8 @@ def test_every_number_the_headers_restate_is_its_python_source():
 def test_a_table_with_a_kind_the_c_engine_lacks_plays_on_numba(monkeypatch):
     """A built-in without a C form yet (here: C pretends to stop before ``weighted``) plays
     through numba's loop, the very games C plays for the others."""
-    from strategies.compiled import loops
-    from strategies.compiled.dispatch import POLICIES
+    from leaves.players.compiled import loops
+    from leaves.players.compiled.dispatch import POLICIES
 
     kinds = np.array([[len(POLICIES) - 1, 1, 2]], np.int64)
     params = np.stack([[POLICIES[k]()._vector for k in kinds[0]]])
@@ -80,7 +81,7 @@ def test_a_table_with_a_kind_the_c_engine_lacks_plays_on_numba(monkeypatch):
 
 def _batch(seed: int, games: int) -> dict:
     """A random batch: players, rules, seatings of random kinds and parameter vectors."""
-    from strategies.compiled.dispatch import POLICIES
+    from leaves.players.compiled.dispatch import POLICIES
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(3, 7))
@@ -108,7 +109,7 @@ _PLAY = """
 import json, sys
 import numpy as np
 from leaves.ruleset import Rules
-from strategies.compiled import engine, loops
+from leaves.players.compiled import engine, loops
 spec = json.loads(sys.stdin.read())
 out = []
 for b in spec:

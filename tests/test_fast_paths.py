@@ -291,8 +291,8 @@ def test_importing_the_packages_loads_no_numba_until_a_kernel_runs():
         "b = K.deal_board(4, 7)\n"  # a kernel call: numba loads, every kernel becomes real
         "import numba\n"
         "from numba.core.registry import CPUDispatcher\n"
-        "from strategies.builtin import counter\n"
-        "from strategies.compiled import dispatch, loops\n"
+        "from leaves.players.builtin import counter\n"
+        "from leaves.players.compiled import dispatch, loops\n"
         "print('numba' in sys.modules, isinstance(loops.play_to_end, CPUDispatcher),"
         " isinstance(counter.policy_counter, CPUDispatcher),"
         " isinstance(dispatch.decide, CPUDispatcher))\n"
@@ -306,20 +306,20 @@ def test_importing_the_packages_loads_no_numba_until_a_kernel_runs():
 def test_ismcts_registers_on_first_use():
     code = (
         "import sys, strategies\n"
-        "print('strategies.ismcts' in sys.modules)\n"
+        "print('leaves.players.ismcts' in sys.modules)\n"
         "print(strategies.get('ismcts:iterations=10').label, 'ismcts' in strategies.names())\n"
     )
     first, second = _run(code).splitlines()
     assert first == "False"
     assert second == "ismcts(iterations=10) True"
-    attribute = "import strategies\nprint(strategies.ismcts.ISMCTS.__name__)\n"
+    attribute = "import leaves\nprint(leaves.players.ismcts.ISMCTS.__name__)\n"
     assert _run(attribute) == "ISMCTS"  # the subpackage as an attribute, imported on use
 
 
 def test_package_version_matches_the_full_scan():
     top = "strategies"
     dists = importlib.metadata.packages_distributions()[top]
-    assert _package_version("strategies.builtin.simple") == (
+    assert _package_version("leaves.players.builtin.simple") == (
         f"{dists[0]} {importlib.metadata.version(dists[0])}"
     )
     assert _package_version("hypothesis.core") == (
@@ -363,7 +363,7 @@ def test_every_name_of_the_rules_package_resolves_lazily():
     for name in leaves.__all__:
         value = getattr(leaves, name)
         if name != "__version__":
-            module = importlib.import_module(f"leaves.{leaves._EXPORTS[name]}")
+            module = importlib.import_module(leaves._EXPORTS[name], "leaves")
             assert getattr(module, name) is value, name
     assert set(leaves.__all__) == {*leaves._EXPORTS, "__version__"}
     assert set(leaves.__all__) <= set(dir(leaves))

@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PLUGINS = ROOT / "tests" / "plugins"
 
 OWN = {
-    "leaves": ("leaves", "strategies.builtin", "strategies.compiled", "strategies.ismcts",
-               "strategies.policy.counting", "strategies.policy.features", "strategies.batch",
-               "strategies.play", "strategies.matches"),
+    "leaves": ("leaves", "leaves.players.builtin", "leaves.players.compiled", "leaves.players.ismcts",
+               "leaves.players.policy.counting", "leaves.players.policy.features", "leaves.players.batch",
+               "leaves.players.play", "leaves.players.matches"),
     "ligretto": ("ligretto",),
     "climb": ("climb",),
 }  # fmt: skip

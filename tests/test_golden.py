@@ -19,7 +19,7 @@ import pytest
 
 import leaves
 import strategies
-from strategies.ismcts import ISMCTS
+from leaves.players.ismcts import ISMCTS
 
 TABLES = {
     "a3": ["random", "low", "high"],
@@ -188,4 +188,4 @@ def test_ismcts_decisions_unchanged(config):
 
 def test_golden_covers_every_builtin():
     names = {strategies.get(s).name for t in TABLES.values() for s in t}
-    assert names == {cls.name for cls in strategies.builtin.BUILTINS}
+    assert names == {cls.name for cls in leaves.players.builtin.BUILTINS}

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 import strategies
 from leaves import DECK, Action, kernels
 from leaves.board import M_TURN, META, public_board
-from strategies import compiled as C
-from strategies.ismcts import (
+from leaves.players import compiled as C
+from leaves.players.ismcts import (
     ISMCTS,
     NO_MEMO,
     Check,
@@ -26,7 +26,7 @@ from strategies.ismcts import (
     swap_step,
     uniform_models,
 )
-from strategies.ismcts.strategy import _rollout_policy
+from leaves.players.ismcts.strategy import _rollout_policy
 from strategies.testing import PHASES, check_strategy, random_position
 
 from .helpers import counts, position
@@ -462,7 +462,7 @@ def test_models_all_considers_every_compiled_builtin():
 
 
 def test_fast_preset_sets_the_parameters_left_at_their_defaults():
-    from strategies.ismcts.settings import PRESETS
+    from leaves.players.ismcts.settings import PRESETS
 
     fast = strategies.get("ismcts:preset=fast")
     assert fast.label == "ismcts(preset=fast)"
@@ -484,7 +484,7 @@ def test_fast_preset_sets_the_parameters_left_at_their_defaults():
 
 
 def test_every_preset_is_valid_and_names_real_settings():
-    from strategies.ismcts.settings import PRESETS, SETTINGS
+    from leaves.players.ismcts.settings import PRESETS, SETTINGS
 
     for name, values in PRESETS.items():
         assert set(values) <= set(SETTINGS.names) - {"preset"}
@@ -586,9 +586,9 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     """``rollout_depth`` plays at most that many turns, then shares a reward of 1 among the
     seats, more to fewer cards left; a game that ends sooner pays its winner as before."""
     from leaves.board import M_WINNER
-    from strategies.compiled.loops import Seats, play_to_end
-    from strategies.ismcts.settings import EVAL_BETA, SETTINGS, Config
-    from strategies.ismcts.tree import playout_rewards
+    from leaves.players.compiled.loops import Seats, play_to_end
+    from leaves.players.ismcts.settings import EVAL_BETA, SETTINGS, Config
+    from leaves.players.ismcts.tree import playout_rewards
 
     kinds, params = _models("weighted")
     board = kernels.deal_board(n_players, seed)
@@ -763,7 +763,7 @@ def test_reuse_asked_twice_answers_the_same():
 def test_the_memo_answers_as_counting_does(policy, game_seed, lam, seed):
     # A deterministic model's count depends only on the seat's hand: a chain asking the memo
     # walks exactly the deals a chain counting every time walks, and the memo is used.
-    from strategies.ismcts import new_memo
+    from leaves.players.ismcts import new_memo
 
     models = _models(policy)
     states = _game(policy, game_seed)

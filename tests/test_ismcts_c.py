@@ -1,4 +1,4 @@
-"""The ``ismcts`` search in C (``csrc/ismcts.h``, ``strategies.ismcts.cengine``) against numba.
+"""The ``ismcts`` search in C (``csrc/ismcts.h``, ``leaves.players.ismcts.cengine``) against numba.
 
 The C kernels must search exactly as numba's do: the same RNG draws, deals, trees, counters
 and moves. ``_Both`` runs every kernel call of a decision on both paths (numba on copies of
@@ -21,8 +21,7 @@ import leaves
 import strategies
 from leaves import kernels as K
 from leaves.board import public_board
-from leaves.rules import N_ACTION_IDS
-from strategies.ismcts import (
+from leaves.players.ismcts import (
     ISMCTS,
     Position,
     cengine,
@@ -32,9 +31,10 @@ from strategies.ismcts import (
     tree,
     uniform_models,
 )
-from strategies.ismcts.cengine import C_KERNELS, NUMBA_KERNELS, Kernels
-from strategies.ismcts.inference import new_memo
-from strategies.ismcts.strategy import _rollout_policy
+from leaves.players.ismcts.cengine import C_KERNELS, NUMBA_KERNELS, Kernels
+from leaves.players.ismcts.inference import new_memo
+from leaves.players.ismcts.strategy import _rollout_policy
+from leaves.rules import N_ACTION_IDS
 from strategies.testing import PHASES, random_position
 
 pytestmark = pytest.mark.skipif(

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["leaves", "strategies", "tournaments", "reports", "tuning", "interop", "leaves_cli"]
 CORES = ["leaves", "ligretto"]  # side by side, above gamekit
 BOTTOM = "gamekit"
-GAME_PARTS = {"leaves": ("plugin.py",), "ligretto": ("players", "plugin.py")}
+GAME_PARTS = {"leaves": ("players", "plugin.py"), "ligretto": ("players", "plugin.py")}
 """What a game package holds above its rules core: its players and its plug-in, which build on
 the shared layers (``strategies``, ``tournaments``) as a third party's game does."""
 SHARED = {BOTTOM, "strategies", "tournaments"}

@@ -11,9 +11,9 @@ import leaves
 import strategies
 from gamekit.seeding import match_deal_seeds, match_play_seeds
 from leaves import ExpertMatch, GameRecord, replay
+from leaves.players.batch import _play_python
+from leaves.players.play import deal_state
 from strategies import PublicResult, Strategy, play_batch, play_game, play_match_batch
-from strategies.batch import _play_python
-from strategies.play import deal_state
 
 
 class Uniform(Strategy, register=False):

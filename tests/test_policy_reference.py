@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 import strategies
 from leaves.board import HANDS, M_HI, M_LO, META, TABLE, public_board
+from leaves.players.builtin import simple, taker
+from leaves.players.policy import features
 from leaves.rules import MAX_COPIES, TAKE_BASE
-from strategies.builtin import simple, taker
-from strategies.policy import features
 from strategies.testing import random_position
 
 NONE = 99

@@ -45,14 +45,14 @@ def test_match_streams_are_salted_and_per_game():
 
 def test_one_splitmix64_for_every_caller():
     import gamekit.matches
-    import strategies.matches
+    import leaves.players.matches
     import tests.toygame
     import tournaments.matches
     import tournaments.seeds
 
     assert tests.toygame.splitmix64 is seeding.splitmix64
     # one match loop
-    assert tournaments.matches.play_waves is strategies.matches.play_waves
+    assert tournaments.matches.play_waves is leaves.players.matches.play_waves
     assert tournaments.matches.play_waves is gamekit.matches.play_waves
     assert gamekit.matches.match_deal_seeds is seeding.match_deal_seeds
     assert gamekit.matches.match_play_seeds is seeding.match_play_seeds

@@ -250,7 +250,7 @@ def test_a_worker_never_loads_pandas_pyarrow_or_dask(tmp_path):
     loaded = set(eval(done.stdout))  # noqa: S307 - our own subprocess's list of names
     assert "tournaments" in loaded
     assert not loaded & {"pandas", "pyarrow", "dask", "distributed", "matplotlib", "rich"}
-    from strategies.compiled import engine
+    from leaves.players.compiled import engine
 
     assert ("numba" in loaded) is not engine.available()  # the C engine plays: no numba
 
@@ -293,7 +293,7 @@ def test_the_compile_notice_shows_only_when_the_cache_is_cold(tmp_path, monkeypa
 
 
 def test_the_loop_reads_as_cached_once_loaded():
-    from strategies import warmup
+    from leaves.players import warmup
 
     warmup.warm_up(False)
     assert warmup.loop_cached(False)

@@ -194,7 +194,7 @@ def test_every_builtin_plays_legally_and_alike_on_both_paths_under_variants(rule
     """The compiled loop's games of every built-in replay legally under the rules, and a
     deterministic built-in plays the very same games on the Python path."""
     import strategies
-    from strategies.batch import _play_python
+    from leaves.players.batch import _play_python
 
     names = [n for n in strategies.names() if strategies.get(n).compiled() is not None]
     n = rules.players[-1]

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import strategies
+from leaves.players.builtin import PLAY_FEATURES, TAKE_FEATURES
 from leaves.testing import positions
-from strategies.builtin import PLAY_FEATURES, TAKE_FEATURES
 
 WEIGHTS = st.lists(st.floats(-5, 5, allow_nan=False), min_size=10, max_size=10)
 NAMES = [f"w_{f}" for f in PLAY_FEATURES + TAKE_FEATURES]
@@ -52,7 +52,7 @@ def test_no_take_scores_above_the_bound_that_lets_the_policy_skip_them(state, we
     """``policy_weighted`` skips scoring takes when their bound is below its best play: the
     bound must hold for every take of every position."""
     from leaves.board import M_HI, M_LO, META, public_board
-    from strategies.builtin.weighted import _take_bound
+    from leaves.players.builtin.weighted import _take_bound
 
     view = state.view(state.current_player)
     if view.ends is None:

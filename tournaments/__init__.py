@@ -16,22 +16,22 @@ from typing import TYPE_CHECKING, Any
 from gamekit.lazy_exports import lazy_exports
 
 _EXPORTS = {
-    "Declaration": "declaration",
-    "GameBase": "game",
-    "GamePlugin": "game",
-    "SeatedBatch": "game",
-    "SeatedMatches": "game",
-    "Gauntlet": "gauntlet",
-    "GauntletResult": "gauntlet",
-    "TournamentResult": "result",
-    "load": "loading",
-    "Tournament": "runner",
-    "parse_players": "runner",
-    "Schedule": "schedule",
-    "make_tables": "schedule",
-    "SEATINGS": "seating",
-    "design": "seating",
-    "derive_seeds": "seeds",
+    "Declaration": ".declaration",
+    "GameBase": ".game",
+    "GamePlugin": ".game",
+    "SeatedBatch": ".game",
+    "SeatedMatches": ".game",
+    "Gauntlet": ".gauntlet",
+    "GauntletResult": ".gauntlet",
+    "TournamentResult": ".result",
+    "load": ".loading",
+    "Tournament": ".runner",
+    "parse_players": ".runner",
+    "Schedule": ".schedule",
+    "make_tables": ".schedule",
+    "SEATINGS": ".seating",
+    "design": ".seating",
+    "derive_seeds": ".seeds",
 }
 
 __all__ = [

@@ -1,10 +1,8 @@
-"""Building blocks of the compiled built-in policies: parameter declarations and features.
+"""Parameter declarations, which every game's policies share.
 
 ``params``: each built-in declares its parameters once (name, default, tunable range); the
 constructor, the validation, the float vector the kernel reads and a tuner's search space are
-all derived from that declaration. ``features``: the numba helpers every policy reads the
-board through (minimum counts, new ends, card counting, takes), so no two policies repeat a
-rule.
+all derived from that declaration. (13 Leaves' board features are ``leaves.players.policy``.)
 """
 
 from __future__ import annotations

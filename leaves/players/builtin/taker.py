@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gamekit.jit import njit
 from leaves.board import HANDS, M_HI, M_LO, META
+from strategies.policy.params import Param, declare
 
 from ..policy.features import TakeWeights, group_needs, need_of, play_id, take_scored
-from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
 TAKER_PARAMS = declare(

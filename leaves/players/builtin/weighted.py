@@ -8,6 +8,7 @@ from gamekit.jit import njit
 from leaves import Action, PlayerView
 from leaves.board import HANDS, M_HI, M_LO, META, TABLE
 from leaves.rules import MAX_COPIES
+from strategies.policy.params import Param, declare
 
 from ..policy.features import (
     WEIGHTED_RULE,
@@ -17,7 +18,6 @@ from ..policy.features import (
     take_scored,
     winning_play,
 )
-from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
 PLAY_FEATURES = ("shed", "keep", "end", "extreme", "threat", "near_win")

@@ -1,10 +1,10 @@
-/* The ismcts search in C: strategies.ismcts' kernels (unseen, carry, inference, tree) step for
+/* The ismcts search in C: leaves.players.ismcts' kernels (unseen, carry, inference, tree) step for
  * step, so that a decision compiles nothing at first use and searches exactly as numba does:
  * the same RNG draws in the same order, the same decisions, the same float64 sums.
  *
  * Included at the end of engine.c (it uses play_to_end, Table, decide and EXPORT from there).
- * The exports (engine_ismcts_*) take the arrays of strategies.ismcts' namedtuples as the
- * structs below (mirrored by strategies.ismcts.cengine); each Python kernel's name is given
+ * The exports (engine_ismcts_*) take the arrays of leaves.players.ismcts' namedtuples as the
+ * structs below (mirrored by leaves.players.ismcts.cengine); each Python kernel's name is given
  * where it is ported. Every array is C-contiguous, boards int32[BOARD_ROWS][N_VALUES].
  */
 #ifndef LEAVES_ISMCTS_H

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from ..policy.params import Param, declare
+from strategies.policy.params import Param, declare
 
 EVAL_BETA = 0.4
 """A playout cut after ``rollout_depth`` turns scores seat ``i`` by ``exp(-EVAL_BETA * left_i)``

@@ -5,7 +5,7 @@ the numba policy kernel that reads them by name and the ``Strategy`` class. The 
 constructor, validation and parameter vector from the declaration, so they cannot disagree
 with the kernel. ``compiled()`` hands (kind, vector) to the compiled loops; ``choose`` builds
 the board its view's owner may see (``leaves.board.public_board``) and calls the very same
-kernel through ``strategies.compiled.dispatch``, so both paths decide alike.
+kernel through ``leaves.players.compiled.dispatch``, so both paths decide alike.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from leaves import Action, PlayerView
-
-from ..base import Strategy
-from ..policy.params import ParamSet, declare
+from strategies.base import Strategy
+from strategies.policy.params import ParamSet, declare
 
 
 def _set_vector(strategy: CompiledBuiltin, values: dict[str, Any]) -> None:

@@ -1,5 +1,5 @@
-/* The built-in policies (strategies.builtin) and decide, the dispatcher over their kinds
- * (strategies.compiled.dispatch.decide).
+/* The built-in policies (leaves.players.builtin) and decide, the dispatcher over their kinds
+ * (leaves.players.compiled.dispatch.decide).
  *
  * Every policy has the kernels' signature (board, seat, sizes, params, rng, work) and returns
  * the action id it chooses for seat, the seat to act. The scans over the 13 values keep an
@@ -13,22 +13,22 @@
 #include "policy_features.h"
 
 /* Parameter positions in each policy's vector: ParamSet.index of the built-in's declare(...)
- * (strategies.builtin.*), named <index alias>_<parameter>. */
-/* strategies.builtin.simple GREEDY_PARAMS (_G) */
+ * (leaves.players.builtin.*), named <index alias>_<parameter>. */
+/* leaves.players.builtin.simple GREEDY_PARAMS (_G) */
 #define G_KEEP_PAIRS 0
-/* strategies.builtin.simple PATIENT_PARAMS (_P) */
+/* leaves.players.builtin.simple PATIENT_PARAMS (_P) */
 #define P_MIN_HAND 0
-/* strategies.builtin.counter COUNTER_PARAMS (_W) */
+/* leaves.players.builtin.counter COUNTER_PARAMS (_W) */
 #define W_THREAT_WEIGHT 0
 #define W_KEEP_WEIGHT 1
 #define W_SAFE_BONUS 2
 #define W_NEAR_WIN_PENALTY 3
 #define W_SHED_WEIGHT 4
-/* strategies.builtin.taker TAKER_PARAMS (_W) */
+/* leaves.players.builtin.taker TAKER_PARAMS (_W) */
 #define W_GROUP_WEIGHT 0
 #define W_HARM_WEIGHT 1
 #define W_EXTREME_WEIGHT 2
-/* strategies.builtin.weighted WEIGHTED_PARAMS (_W) */
+/* leaves.players.builtin.weighted WEIGHTED_PARAMS (_W) */
 #define W_W_SHED 0
 #define W_W_KEEP 1
 #define W_W_END 2
@@ -392,9 +392,9 @@ static inline int64_t policy_weighted(const board_t *board, int64_t seat, const 
 
 /* ------------------------------------------------------------------ dispatch */
 
-/* The built-ins with a C form, in strategies.builtin.BUILTINS order from its first (a kind
+/* The built-ins with a C form, in leaves.players.builtin.BUILTINS order from its first (a kind
  * here is the built-in's place there): X(name, reads the card counts). Python matches the
- * names against BUILTINS (strategies.compiled.engine.kinds) and plays a table with a seat
+ * names against BUILTINS (leaves.players.compiled.engine.kinds) and plays a table with a seat
  * beyond them on numba, so a new built-in runs before it has a line here. Its C form is a
  * policy_<name> above, with the kernels' signature, and one line here. */
 #define C_POLICIES(X)                                                                       \

@@ -1,8 +1,8 @@
 /* The games loop of the 13 Leaves engine in C, and what the library exports to Python
- * (strategies.compiled.engine, through ctypes: every export takes plain pointers or one
+ * (leaves.players.compiled.engine, through ctypes: every export takes plain pointers or one
  * struct of them, and ctypes releases the GIL while it runs, so threads play in parallel).
  *
- * The loop is strategies.compiled.loops': play_to_end plays a dealt board out seat
+ * The loop is leaves.players.compiled.loops': play_to_end plays a dealt board out seat
  * by seat (decide by each seat's policy kind), keeping the card counts when a seat reads
  * them; play_games deals and plays a chunk of games under their seatings. */
 #include "engine.h"

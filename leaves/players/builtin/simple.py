@@ -16,9 +16,9 @@ from __future__ import annotations
 from gamekit.jit import njit
 from leaves.board import HANDS, M_HI, M_LO, META
 from leaves.rules import PASS_ID, TAKE_BASE
+from strategies.policy.params import Param, declare
 
 from ..policy.features import NONE, group_needs, need_of, play_id, take_group, winning_play
-from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
 

@@ -1,6 +1,6 @@
 """The compiled side of the built-in strategies: dispatch, game loops and the Python bridge.
 
-Every built-in is ONE numba policy kernel (in its module under ``strategies.builtin``) over
+Every built-in is ONE numba policy kernel (in its module under ``leaves.players.builtin``) over
 the board array (``leaves.board``) and a float64 parameter vector laid out by its
 ``declare(...)`` (``strategies.policy.params``). A policy reads only what its seat may know:
 its own hand row, the public rows (table, removed, known) and META, plus ``sizes`` (every
@@ -16,8 +16,9 @@ seat's public hand size). It never reads another hand or the undealt row, so:
 
 from __future__ import annotations
 
+from strategies.policy.params import N_PARAMS
+
 from ..policy.features import WORK_SIZE
-from ..policy.params import N_PARAMS
 from .bridge import decide_view
 from .dispatch import N_KINDS, POLICIES, decide
 from .loops import play_batch_compiled, play_batch_compiled_records, play_to_end, track_size

@@ -11,10 +11,10 @@ from gamekit.seeding import MODEL_SALT
 from leaves import Action, PlayerView
 from leaves.board import SEAT_SLOTS, public_board
 from leaves.rules import N_VALUES
+from strategies.base import Strategy
+from strategies.policy.params import N_PARAMS
+from strategies.registry import filtered, get
 
-from ..base import Strategy
-from ..policy.params import N_PARAMS
-from ..registry import filtered, get
 from . import cengine
 from .evidence import NO_EVIDENCE, evidence
 from .inference import (
@@ -40,7 +40,7 @@ ALL_MODELS = "all"
 
 
 class ISMCTS(Strategy):
-    """Information-set MCTS with compiled playouts (see ``strategies.ismcts``).
+    """Information-set MCTS with compiled playouts (see ``leaves.players.ismcts``).
 
     Parameters (declared once, with their defaults and checks, in ``settings.SETTINGS``):
     ``iterations`` (search iterations per decision; 0 = no cap, then ``time_ms`` must be set),

@@ -2,7 +2,7 @@
 
 Deals always come from ``leaves.kernels`` (``board_deal`` with ``rng_new(deal_seed)``), so a
 deal seed means the same hands and first player on the Python path here and on the compiled
-path (``strategies.compiled.play_batch_compiled``), which ``play_batch`` uses when every seat
+path (``leaves.players.compiled.play_batch_compiled``), which ``play_batch`` uses when every seat
 has a compiled policy. On the Python path each game's decisions draw from
 ``np.random.default_rng(play_seed)``. A strategy that raises or returns an action that is not
 legal forfeits the game: it ends at once with no winner and the error is kept.
@@ -12,7 +12,7 @@ tournament) plays each game with fresh instances built from the seats' parameter
 (``fresh``), and ``end_game`` receives only the player's final view and the public result
 (``PublicResult``: no hands, deal or seeds).
 
-Batches of games at one table are ``strategies.batch``, expert matches ``strategies.matches``.
+Batches of games at one table are ``leaves.players.batch``, expert matches ``leaves.players.matches``.
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ import numpy as np
 
 from leaves import Action, GameRecord, State
 from leaves.ruleset import DEFAULT_RULES, Rules
-
-from .base import Strategy
-from .deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
-from .registry import get
+from strategies.base import Strategy
+from strategies.deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
+from strategies.registry import get
 
 _U64 = 0xFFFFFFFFFFFFFFFF
 

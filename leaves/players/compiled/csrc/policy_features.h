@@ -1,4 +1,4 @@
-/* What the compiled policies read from a board (strategies.policy.features): minimum counts,
+/* What the compiled policies read from a board (leaves.players.policy.features): minimum counts,
  * the ends a play leaves, threats (over counting.h's card counts), the smallest opponent hand,
  * the default and the scored take.
  *

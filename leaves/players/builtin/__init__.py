@@ -2,9 +2,9 @@
 
 Each module holds, for each built-in, its parameter declaration, its numba policy kernel and
 its class (``_base.CompiledBuiltin``): the kernel runs in the compiled batch loop
-(``strategies.compiled``) and, through ``choose``, on the Python path with the same decisions.
+(``leaves.players.compiled``) and, through ``choose``, on the Python path with the same decisions.
 ``BUILTINS`` is the one list of them: a built-in's place in it is its policy kind, the number
-the compiled loops dispatch on (``strategies.compiled.dispatch``). Adding a compiled built-in
+the compiled loops dispatch on (``leaves.players.compiled.dispatch``). Adding a compiled built-in
 is its module and one line here; it plays through numba until it also has a C form
 (``csrc/policies.h``, docs/architecture.md).
 """

@@ -14,9 +14,9 @@ import numpy as np
 from gamekit.batches import PerGame
 from leaves import GameRecord, State
 from leaves.ruleset import Rules
+from strategies.base import Strategy
+from strategies.deadline import Deadline, bounded, check_timeout, run_bounded
 
-from .base import Strategy
-from .deadline import Deadline, bounded, check_timeout, run_bounded
 from .play import (
     _play_one,
     _seat_strategies,

@@ -5,7 +5,7 @@
  * the same xoshiro256** stream seeded through splitmix64, the same float64 arithmetic in the
  * same order (built with -ffp-contract=off: no fused multiply-add may change a score), so
  * a seed plays the same game on either path (tests/test_engine_c.py compares them).
- * Every number here is one of leaves.board, leaves.rules, strategies.policy.counting or
+ * Every number here is one of leaves.board, leaves.rules, leaves.players.policy.counting or
  * strategies.policy.params; tests/test_engine_c.py checks each against its Python source.
  *
  * One translation unit (engine.c includes the rest), so the compiler inlines across parts.
@@ -53,7 +53,7 @@
 #define TAKE_ENDS 1
 #define TAKE_NOTHING 2
 
-/* strategies.policy.params and strategies.policy.counting */
+/* strategies.policy.params and leaves.players.policy.counting */
 #define N_PARAMS 12
 #define WORK_SIZE 160
 

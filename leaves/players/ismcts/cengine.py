@@ -1,4 +1,4 @@
-"""The search's kernels on the C engine (``strategies/compiled/csrc/ismcts.h``), through ctypes.
+"""The search's kernels on the C engine (``leaves/players/compiled/csrc/ismcts.h``), through ctypes.
 
 A decision of ``ismcts`` calls four compiled kernels: ``tree.search``,
 ``inference.refit_models``, ``carry.carry_deal`` and (replaying the history into evidence)
@@ -6,7 +6,7 @@ A decision of ``ismcts`` calls four compiled kernels: ``tree.search``,
 for step (the same RNG draws, decisions and float64 sums: ``tests/test_ismcts_c.py`` compares
 the trees, counters, deals and RNG states), and these functions take the very arguments of
 the numba ones (the namedtuples of ``inference`` and ``tree``). ``kernels()`` gives the set a
-decision uses: the C one when ``strategies.compiled.engine.library()`` is there (nothing is
+decision uses: the C one when ``leaves.players.compiled.engine.library()`` is there (nothing is
 compiled at first use, and ctypes releases the GIL while a search runs), else numba's.
 """
 
@@ -23,10 +23,10 @@ import numpy as np
 from leaves import kernels as K
 from leaves.board import BOARD_ROWS, SEAT_SLOTS
 from leaves.rules import N_ACTION_IDS, N_VALUES
+from strategies.policy.params import N_PARAMS
 
 from ..compiled import engine
 from ..compiled.dispatch import N_KINDS
-from ..policy.params import N_PARAMS
 from .carry import carry_deal as _numba_carry_deal
 from .inference import N_STATS
 from .inference import refit_models as _numba_refit_models

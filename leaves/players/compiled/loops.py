@@ -19,9 +19,9 @@ from leaves.board import HANDS, M_CUR, M_FIRST, M_LIMIT, M_N, M_ROUND, M_TURN, M
 from leaves.deal_kernels import setup_for
 from leaves.rules import MAX_COPIES, N_VALUES, PASS_ID, TAKE_BASE
 from leaves.ruleset import DEFAULT_RULES, Rules
+from strategies.policy.params import N_PARAMS
 
 from ..policy.counting import count_action, count_start, count_stop
-from ..policy.params import N_PARAMS
 from . import engine
 from .dispatch import COUNTS, N_KINDS, decide
 from .layout import Buffers, Games, Results, Seats

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gamekit.jit import njit
 from leaves.board import M_HI, M_LO, META
+from strategies.policy.params import Param, declare
 
 from ..policy.features import (
     COUNTER_RULE,
@@ -12,7 +13,6 @@ from ..policy.features import (
     take_group,
     winning_play,
 )
-from ..policy.params import Param, declare
 from ._base import CompiledBuiltin
 
 # Defaults found by `leaves tune counter --against weighted,taker,high,low,minimal,blocker,

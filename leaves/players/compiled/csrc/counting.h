@@ -1,4 +1,4 @@
-/* Card counting for counter and weighted (strategies.policy.counting): how many cards of each
+/* Card counting for counter and weighted (leaves.players.policy.counting): how many cards of each
  * value an opponent in the round might hold, kept up to date through a game instead of
  * recounted at each decision.
  *

@@ -1,0 +1,17 @@
+"""13 Leaves' players, on the shared players' protocol and registry (``strategies``).
+
+``builtin`` (each built-in heuristic: parameters, numba kernel, class), ``policy`` (the
+features and card counting every policy reads the board through), ``compiled`` (the compiled
+game loops: dispatch, the C engine, the Python bridge), ``ismcts`` (the search), ``play``
+(one game), ``batch`` (games at one table, compiled or Python), ``matches`` (expert matches)
+and ``warmup`` (readying the loop a run needs). Each loads on first use: numba and the C
+engine only when a game is played.
+"""
+
+from __future__ import annotations
+
+from gamekit.lazy_exports import lazy_exports
+
+__all__ = ["batch", "builtin", "compiled", "ismcts", "matches", "play", "policy", "warmup"]
+
+__getattr__, __dir__ = lazy_exports(__name__, {}, globals(), __all__)
