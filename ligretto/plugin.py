@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 import ligretto
-import strategies
 from ligretto.rules import (
     DEFAULT_SPEED,
     ENDED_BLOCKADE,
@@ -27,8 +26,6 @@ from ligretto.rules import (
     MIN_PLAYERS,
 )
 from tournaments.game import BenchReport, GameBase, SeatedBatch, Seats, Seeds, check_bench
-
-strategies.declare_game("ligretto", "Ligretto", "leaves.ligretto_strategies", ("ligretto.players",))
 
 __all__ = ["LigrettoGame"]
 

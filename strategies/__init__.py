@@ -1,12 +1,14 @@
-"""strategies: the players' protocol and registry every game shares, and 13 Leaves' players.
+"""strategies: the players' protocol and registry every game shares.
 
-``Strategy`` is the base class; ``get(spec)`` builds one from a name or spec string,
-``names()``/``filtered(**classifier)`` list them, ``play_game``/``play_batch``/
-``play_match_batch`` play them, ``testing.check_strategy`` checks a user's own strategy.
+``Player`` is every game's base class (``Strategy``: the default game's); ``get(spec)`` builds
+one from a name or spec string, ``names()``/``filtered(**classifier)`` list them,
+``declare_game`` keeps a game's registry. ``play_game``/``play_batch``/``play_match_batch``
+play the default game (exported from its players' package), ``testing.check_strategy``
+checks a user's own strategy.
 
-Importing the package loads the protocol and the registry only (numpy, no game): a plug-in
-game declares its registry here without loading 13 Leaves. The built-ins register when the
-registry is first used, the play functions load when first read.
+Importing the package loads the protocol and the registry only (numpy, no game). A game's
+registry is declared by its players' package (entry point ``leaves.players``) or its
+plug-in, loaded when the game is first asked for; the play functions load when first read.
 """
 
 from __future__ import annotations
@@ -15,11 +17,6 @@ from gamekit.lazy_exports import lazy_exports
 
 from .base import Player, Strategy
 from .registry import declare_game, defer, filtered, get, names, register
-
-# 13 Leaves' built-ins register on the first use of its registry (they import its rules)
-defer("leaves.players.builtin")
-# ``ismcts`` loads numba at import: it registers when its name is first asked for
-defer("leaves.players.ismcts", ("ismcts",))
 
 _EXPORTS = {
     "BatchResult": "leaves.players.batch",
@@ -45,6 +42,7 @@ __all__ = [
     "Strategy",
     "Tunable",
     "declare_game",
+    "defer",
     "filtered",
     "fresh",
     "get",

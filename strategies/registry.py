@@ -11,9 +11,9 @@ string. Third-party packages add strategies through the entry-point group ``leav
 (``name = "package.module:ClassName"``); those are listed by ``names()`` and imported on use.
 
 Registries are kept per game (``declare_game``), so a name means one thing per game: 13 Leaves
-(``"leaves"``, the default) here; every other game by its plug-in (entry-point group
-``leaves.games``), Ligretto's included, which the registry loads when the game is first asked
-for. A strategy class (a ``Player``: ``Strategy`` for 13 Leaves) says its game in
+(``"leaves"``, the default) and Ligretto by their players' packages (entry-point group
+``leaves.players``), a third party's game by its players or its plug-in (``leaves.games``):
+the registry loads them when the game is first asked for. A strategy class (a ``Player``: ``Strategy`` for 13 Leaves) says its game in
 ``game``. Modules that load numba at import register when first needed (``defer``).
 
 Over 400 lines because it is one job: turning what a user writes into a strategy class.
@@ -38,8 +38,10 @@ from .spec_values import parse_params
 
 ENTRY_POINT_GROUP = "leaves.strategies"
 GAME_GROUP = "leaves.games"
-"""The entry-point group of installed games (``tournaments.games`` reads it): a game's plug-in
-declares its strategies' registry when it loads."""
+"""The entry-point group of installed games (``tournaments.games`` reads it)."""
+PLAYERS_GROUP = "leaves.players"
+"""The entry-point group of the modules that declare a game's registry (game id -> module),
+loaded when the game is first asked for; a game without one declares it in its plug-in."""
 DEFAULT_GAME = "leaves"
 """The game whose strategies this package's protocol (``Player``) is first written for."""
 
@@ -101,13 +103,16 @@ def _game(game: str) -> str:
 
 
 def _load_plugin(game: str) -> None:
-    """Load the installed plug-in of ``game``, which declares its registry (if there is one)."""
-    for ep in importlib.metadata.entry_points(group=GAME_GROUP):
-        if ep.name == game:
+    """Load what declares ``game``'s registry: its players' module (``PLAYERS_GROUP``), else its
+    plug-in (``GAME_GROUP``); nothing when neither is installed."""
+    for group in (PLAYERS_GROUP, GAME_GROUP):
+        for ep in importlib.metadata.entry_points(group=group, name=game):
             try:
                 ep.load()
             except Exception:  # noqa: BLE001 - the caller says the game is unknown
                 return
+        if game in _REGISTRIES:
+            return
 
 
 def _registry(game: str) -> dict[str, type[Player]]:
@@ -446,6 +451,3 @@ def _rebuild(cls_ref: Any, params: dict[str, Any]) -> Player:
         where, _, cls_name = cls_ref.rpartition(":")
         cls_ref = load_class(where, cls_name)
     return cls_ref(**params)
-
-
-declare_game(DEFAULT_GAME, "13 Leaves", ENTRY_POINT_GROUP)

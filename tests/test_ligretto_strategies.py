@@ -27,16 +27,18 @@ def test_five_builtins_in_their_own_registry():
     assert strategies.filtered(game="ligretto", stochastic=True) == ["scanner"]
 
 
-def test_the_registry_finds_ligretto_through_its_plug_in_alone():
+def test_the_registry_finds_ligretto_through_its_entry_point_alone():
     """Nothing outside ``ligretto/`` names it: a fresh interpreter asking the registry for
-    Ligretto's strategies loads its plug-in from the entry point, which declares them."""
+    Ligretto's strategies loads its players' package from the entry point (group
+    ``leaves.players``), which declares them, and not the heavier plug-in."""
     code = (
         "import sys, strategies\n"
-        "print(strategies.names(game='ligretto'), 'ligretto.plugin' in sys.modules)"
+        "print(strategies.names(game='ligretto'), 'ligretto.players' in sys.modules,"
+        " 'ligretto.plugin' not in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)  # fmt: skip
-    assert done.stdout.split() == [*str(BUILTINS).split(), "True"]
+    assert done.stdout.split() == [*str(BUILTINS).split(), "True", "True"]
 
 
 def test_a_name_means_one_thing_per_game():

@@ -11,6 +11,12 @@ engine only when a game is played.
 from __future__ import annotations
 
 from gamekit.lazy_exports import lazy_exports
+from strategies.registry import DEFAULT_GAME, ENTRY_POINT_GROUP, declare_game, defer
+
+# the built-ins register on the first use of the registry (they import numba's kernels)
+declare_game(DEFAULT_GAME, "13 Leaves", ENTRY_POINT_GROUP, ("leaves.players.builtin",))
+# ``ismcts`` loads numba at import: it registers when its name is first asked for
+defer("leaves.players.ismcts", ("ismcts",))
 
 __all__ = ["batch", "builtin", "compiled", "ismcts", "matches", "play", "policy", "warmup"]
 

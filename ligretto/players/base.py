@@ -17,11 +17,12 @@ from ligretto import Decision, PlayerView, ReactionModel
 from ligretto.policy import decide_view
 from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
-from strategies import Player
+from strategies import Player, declare_game
 
 __all__ = ["LigrettoStrategy", "GAME"]
 
 GAME = "ligretto"
+declare_game(GAME, "Ligretto", "leaves.ligretto_strategies")  # before any built-in registers
 
 
 class LigrettoStrategy(Player, register=False):
