@@ -184,7 +184,7 @@ def one_variant_run(d: Design, seed: int, restricted: int = 60) -> dict:
     rules = d.name.rsplit(", ", 1)[1]
     probe = Tournament(list(d.strategies), players=d.players, games=1, seed=seed)
     games = d.deals * probe.schedule.seats_per_set
-    from leaves_cli.variants_designer import replay_designer
+    from leaves.commands.variants_designer import replay_designer
 
     runs = []
     who = "weighted" if "weighted" in d.strategies else None

@@ -1,7 +1,7 @@
 """How long a hint takes in ``leaves play`` (``h``): one search decision and weighted's reasons.
 
 Deals ``--games`` games of ``--players`` players played by ``weighted`` and, at every
-``--every``-th decision of seat 0 with more than one legal move, times ``leaves_cli.hint.hint``
+``--every``-th decision of seat 0 with more than one legal move, times ``leaves.commands.hint.hint``
 on that seat's view (what a player asking for a hint at that moment waits for). Prints the
 first hint's time (which includes loading the search on a warm cache, or compiling it on an
 empty one), then the median and the largest of the others, in milliseconds.
@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=10, help="at most this many positions")
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
-    from leaves_cli.hint import hint
+    from leaves.commands.hint import hint
 
     views = positions(args.games, args.players, args.every, args.seed)[: args.limit]
     rng = np.random.default_rng(args.seed)

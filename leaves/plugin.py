@@ -101,7 +101,7 @@ class LeavesGame(GameBase):
     )
     default_baseline = BEST_HEURISTIC  # the gauntlet's baseline: the strongest heuristic
     spec_example = "counter:threat_weight=1.0"
-    replay_viewer = "leaves_cli.replay_view:show"
+    replay_viewer = "leaves.commands.replay_view:show"
     match_rounds = False  # matches run to a target
     target_makes_matches = False  # matches are the expert variant (--expert)
     min_players = MIN_PLAYERS

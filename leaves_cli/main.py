@@ -11,6 +11,7 @@ import traceback
 import click
 
 from .errors import CLIError
+from .game_commands import GameCommands, game_commands
 
 # name -> (module, attribute, one-line help). Modules are imported only when used.
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -32,7 +33,6 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "gauntlet",
         "One strategy against a field, compared with a baseline on the same deals.",
     ),
-    "play": ("leaves_cli.play_cmd", "play", "Play a game in the terminal against bots."),
     "replay": (
         "leaves_cli.replay_cmd",
         "replay",
@@ -43,51 +43,62 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "verify",
         "Check a run's files against its manifest (sizes, checksums).",
     ),
-    "tune": (
-        "leaves_cli.tune_cmd",
-        "tune",
-        "Tune a strategy's parameters by tournaments (CMA-ES).",
-    ),
-    "run": (
-        "leaves_cli.run_cmd",
-        "run",
-        "The main job: default tournament of the built-ins + report.",
-    ),
-    "rules": ("leaves_cli.rules_cmd", "rules", "List the rule keys a variant may change."),
-    "variants": (
-        "leaves_cli.variants_cmd",
-        "variants",
-        "Compare rule variants: the same field under each, one report.",
-    ),
 }
 
 
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on first use."""
+    """A click group whose subcommands are imported on first use: the shared ones from
+    ``COMMANDS``, each installed game's own from its table (``game_commands``)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(name for name in COMMANDS if self._exists(name))
+        return sorted(name for name in all_commands() if self._exists(name))
 
     @staticmethod
     def _exists(name: str) -> bool:
-        return importlib.util.find_spec(COMMANDS[name][0]) is not None
+        entry = all_commands().get(name)
+        return entry is not None and importlib.util.find_spec(entry[0]) is not None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The listing from ``COMMANDS``' one-line help: 'leaves --help' imports no command
-        (click's own listing imports every one to ask it, numpy and pandas included)."""
-        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+        """The listing from the one-line helps: 'leaves --help' imports no command (click's own
+        listing imports every one to ask it, numpy and pandas included). Each game's commands
+        come in a section of their own, under the game's title."""
+        sections = [("Commands", COMMANDS)]
+        sections += [(f"Commands of {g.title}", g.commands) for g in games()]
+        for title, table in sections:
+            rows = [(name, table[name][2]) for name in sorted(table) if self._exists(name)]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        for game in games():
+            if game.examples:
+                with formatter.section(f"Examples of {game.title}"):
+                    for line in game.examples:
+                        formatter.write_text(line)
+        super().format_epilog(ctx, formatter)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in COMMANDS or not self._exists(name):
+        if not self._exists(name):
             return None
-        module, attr, short = COMMANDS[name]
+        module, attr, short = all_commands()[name]
         command = getattr(importlib.import_module(module), attr)
         if command.short_help is None:
             command.short_help = short  # the listing in 'leaves --help' stays one clean line
         return command
+
+
+def games() -> tuple[GameCommands, ...]:
+    """Each installed game's own commands (``leaves_cli.game_commands``)."""
+    return game_commands(frozenset(COMMANDS))
+
+
+def all_commands() -> dict[str, tuple[str, str, str]]:
+    """Every command's (module, attribute, one-line help): the shared ones, then the games'."""
+    merged = dict(COMMANDS)
+    for game in games():
+        merged.update(game.commands)
+    return merged
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -95,17 +106,15 @@ class LazyGroup(click.Group):
 @click.version_option(package_name="leaves")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
-    """Analyse strategies of the card game 13 Leaves by simulating tournaments.
+    """Analyse strategies of card games by simulating tournaments.
 
     \b
     Examples:
-      leaves run                          # default tournament + HTML report
       leaves strategies                   # what can play
       leaves tournament random greedy --players 4 --games 100000 --out runs/a
       leaves report runs/a --out report/
       leaves verify runs/a                # every part checks out?
       leaves gauntlet my_bot.py:MyBot --against taker
-      leaves play --players 4 --against greedy,random,counter
       leaves replay games.jsonl
 
     \b

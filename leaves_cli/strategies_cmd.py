@@ -122,7 +122,7 @@ def strategies(
 
     from tournaments.games import DEFAULT_GAME
 
-    from .render import make_console
+    from .console import make_console
     from .tournament_parts import load_game
 
     plugin = load_game(game, {})

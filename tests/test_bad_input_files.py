@@ -92,7 +92,7 @@ def test_a_folder_without_write_permission_isone_error_line(run, tmp_path, capsy
 
 
 def test_play_checks_save_before_the_game_starts(tmp_path, capsys, monkeypatch):
-    import leaves_cli.play_cmd as play_cmd
+    import leaves.commands.play as play_cmd
 
     class Played(BaseException):  # not caught by main (it maps every Exception to a line)
         pass

@@ -15,14 +15,15 @@ import pytest
 from hypothesis import given, settings
 
 from leaves import Action, IllegalActionError, new_game
+from leaves.commands import hint as hint_mod
+from leaves.commands import render
+from leaves.commands.moves import MoveError, parse_move
+from leaves.commands.play import Seats, play_game
 from leaves.record import GameRecord, replay
 from leaves.testing import positions
-from leaves_cli import hint as hint_mod
-from leaves_cli import render
+from leaves_cli.console import make_console, to_text
 from leaves_cli.errors import CLIError
-from leaves_cli.moves import MoveError, parse_move
 from leaves_cli.options import split_specs
-from leaves_cli.play_cmd import Seats, play_game
 from tests.helpers import counts, position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,7 +130,7 @@ def test_split_specs_keeps_parameters_with_their_strategy():
 # ----------------------------------------------------------------------------- game loop
 def _run_loop(seed: int, human: int, script):
     out = io.StringIO()
-    console = render.make_console(file=out, width=100)
+    console = make_console(file=out, width=100)
     bots = [RandomBot() for _ in range(3)]
     bots.insert(human, None)
     names = ["you" if b is None else b.label for b in bots]
@@ -186,7 +187,7 @@ def test_a_bot_returning_an_illegal_move_is_a_clear_error():
     seats = Seats(["you", "cheat", "cheat"], bots, [np.random.default_rng(0)] * 3)
     state = new_game(3, seed=2, first_player=1)
     with pytest.raises(CLIError, match=r"seat 1 \(cheat\) chose an illegal move: play 8x13"):
-        play_game(render.make_console(file=out), state, seats, lambda p: "1")
+        play_game(make_console(file=out), state, seats, lambda p: "1")
 
 
 # ----------------------------------------------------------------------------- real command
@@ -289,7 +290,7 @@ def test_quitting_and_closed_input_end_cleanly():
 
 # ----------------------------------------------------------------------------- levels and hints
 def test_levels_map_to_documented_opponents():
-    from leaves_cli.play_cmd import DEFAULT_LEVEL, LEVELS, level_opponents
+    from leaves.commands.play import DEFAULT_LEVEL, LEVELS, level_opponents
 
     assert DEFAULT_LEVEL == "medium" and LEVELS["medium"] == ("weighted",)
     assert level_opponents("easy", 3) == ["greedy", "random", "greedy"]
@@ -310,7 +311,7 @@ def test_hint_names_the_search_move_and_explains_weighted():
 
     state = _rulebook_state()
     view = state.view(0)
-    text = render.to_text(hint_mod.hint(view, np.random.default_rng(0)), width=200)
+    text = to_text(hint_mod.hint(view, np.random.default_rng(0)), width=200)
     best = strategies.get("weighted").explain(view)
     search = strategies.get("ismcts").choose(view, state.legal_actions(), np.random.default_rng(0))
     assert f"ismcts (search) would {hint_mod._describe(search)}." in text
@@ -356,9 +357,9 @@ def test_play_hard_level_with_hints_in_a_terminal():
 def test_against_is_one_option_for_play_tune_and_gauntlet():
     import click
 
+    from leaves.commands.play import play
+    from leaves.commands.tune import tune
     from leaves_cli.gauntlet_cmd import gauntlet
-    from leaves_cli.play_cmd import play
-    from leaves_cli.tune_cmd import tune
 
     for cmd, required in ((play, False), (tune, True), (gauntlet, True)):
         param = next(p for p in cmd.params if p.name == "against")
@@ -376,7 +377,7 @@ def test_the_first_search_on_numba_says_it_compiles_once(monkeypatch):
     monkeypatch.setattr(hint_mod, "_search_ready", False)
     monkeypatch.setattr(hint_mod, "SEARCH_BOT", "greedy")  # stands in for the slow search
     out = io.StringIO()
-    console = render.make_console(file=out, width=120)
+    console = make_console(file=out, width=120)
     view = _rulebook_state().view(0)
     hint_mod.hint(view, np.random.default_rng(0), console=console)
     hint_mod.hint(view, np.random.default_rng(0), console=console)

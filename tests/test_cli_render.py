@@ -1,12 +1,13 @@
-"""Terminal rendering of positions (leaves_cli.render): the words carry the meaning."""
+"""Terminal rendering of positions (leaves.commands.render): the words carry the meaning."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 
 from leaves import Action, new_game
+from leaves.commands import render
 from leaves.testing import positions
-from leaves_cli import render
+from leaves_cli.console import to_text
 from tests.helpers import counts, position
 
 NAMES4 = ["you", "greedy", "random", "counter"]
@@ -31,7 +32,7 @@ def _rulebook_position():
 
 
 def test_table_row_shows_every_stack_size_and_both_ends():
-    text = render.to_text(render.table_row(((6, 3), (9, 1), (12, 2)), ((6, 3), (12, 2))))
+    text = to_text(render.table_row(((6, 3), (9, 1), (12, 2)), ((6, 3), (12, 2))))
     lines = text.splitlines()
     values = next(line for line in lines if "6" in line and "12" in line)
     assert values.index("6") < values.index("9") < values.index("12")
@@ -42,8 +43,8 @@ def test_table_row_shows_every_stack_size_and_both_ends():
 
 
 def test_single_stack_is_both_ends_and_empty_table_says_so():
-    assert "both ends" in render.to_text(render.table_row(((7, 2),), ((7, 2), (7, 2))))
-    assert "empty" in render.to_text(render.table_row((), None))
+    assert "both ends" in to_text(render.table_row(((7, 2),), ((7, 2), (7, 2))))
+    assert "empty" in to_text(render.table_row((), None))
 
 
 def test_end_rules_follow_the_rulebook_example():
@@ -69,7 +70,7 @@ def test_position_shows_hand_sizes_passes_known_cards_and_keyed_moves():
     state = _rulebook_position()
     view = state.view(0)
     legal = state.legal_actions()
-    text = render.to_text(render.position(view, NAMES4, hand=view.hand, legal=legal), width=120)
+    text = to_text(render.position(view, NAMES4, hand=view.hand, legal=legal), width=120)
     assert "Your hand: 3 3 3  5 5 5 5  9  12  13 13" in text
     seat_rows = [line for line in text.splitlines() if any(n in line for n in NAMES4[1:])]
     assert len(seat_rows) == 3
@@ -96,7 +97,7 @@ def test_any_position_renders_every_legal_move_and_hand_size(state):
     seat = state.current_player
     view = state.view(seat)
     names = ["you" if i == seat else f"bot{i}" for i in range(state.n_players)]
-    text = render.to_text(
+    text = to_text(
         render.position(view, names, hand=view.hand, legal=state.legal_actions()), width=160
     )
     flat = " ".join(text.split())

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from leaves.commands.render import describe_action, seat_label
 from leaves.record import replay
 from leaves_cli import main
-from leaves_cli.render import describe_action, seat_label
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -16,10 +16,12 @@ import numpy as np
 import pytest
 
 from leaves import Action, Rules, new_game
+from leaves.commands import render
+from leaves.commands.moves import MoveError, parse_move
+from leaves.commands.play import Seats, play_game
 from leaves.record import GameRecord, read_records, replay
-from leaves_cli import main, render
-from leaves_cli.moves import MoveError, parse_move
-from leaves_cli.play_cmd import Seats, play_game
+from leaves_cli import main
+from leaves_cli.console import make_console
 
 ROOT = Path(__file__).resolve().parents[1]
 THREE = ["greedy", "low", "high"]
@@ -274,7 +276,7 @@ class RandomBot:
 
 def test_play_under_take_nothing_passes_by_typing_pass():
     out = io.StringIO()
-    console = render.make_console(file=out, width=100)
+    console = make_console(file=out, width=100)
     bots: list = [None, RandomBot(), RandomBot()]
     rngs = [np.random.default_rng(7 + i) for i in range(3)]
     prompts: list[str] = []

@@ -41,7 +41,7 @@ def small_run(tmp_path_factory):
 
 @pytest.mark.slow
 def test_run_plays_the_builtin_heuristics_and_writes_the_report(small_run):
-    from leaves_cli.run_cmd import builtin_heuristics
+    from leaves.commands.run import builtin_heuristics
 
     out, stdout, stderr = small_run
     page = out / "report" / "report.html"
@@ -99,7 +99,7 @@ def test_the_main_jobs_field_loads_no_installed_strategy(monkeypatch):
     # main job warn, nor enter its field
     import warnings
 
-    from leaves_cli.run_cmd import builtin_heuristics
+    from leaves.commands.run import builtin_heuristics
     from strategies import registry
 
     class Broken:

@@ -15,10 +15,15 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["leaves", "strategies", "tournaments", "reports", "tuning", "interop", "leaves_cli"]
 CORES = ["leaves", "ligretto"]  # side by side, above gamekit
 BOTTOM = "gamekit"
-GAME_PARTS = {"leaves": ("players", "plugin.py"), "ligretto": ("players", "plugin.py")}
+GAME_PARTS = {
+    "leaves": ("players", "plugin.py", "commands"),
+    "ligretto": ("players", "plugin.py"),
+}
 """What a game package holds above its rules core: its players and its plug-in, which build on
-the shared layers (``strategies``, ``tournaments``) as a third party's game does."""
+the shared layers (``strategies``, ``tournaments``) as a third party's game does, and its own
+commands, which build on every layer (the command line's included)."""
 SHARED = {BOTTOM, "strategies", "tournaments"}
+COMMANDS_PART = "commands"
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -53,7 +58,7 @@ def test_no_module_imports_a_higher_layer(layer):
 def test_rules_core_imports_no_plotting_or_dataframes():
     heavy = {"pandas", "matplotlib", "pyarrow", "dask", "joblib"}
     for path in sorted((ROOT / "leaves").rglob("*.py")):
-        assert not (_imported_packages(path) & heavy), path
+        assert _game_part(path, "leaves") or not (_imported_packages(path) & heavy), path
 
 
 @pytest.mark.parametrize("core", CORES)
@@ -79,12 +84,36 @@ def _game_part(path: Path, game: str) -> bool:
 @pytest.mark.parametrize("game", GAME_PARTS)
 def test_a_games_players_and_plug_in_build_on_the_shared_layers_only(game):
     project = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {"tests"}
-    offenders = [
-        f"{path.relative_to(ROOT)} imports {sorted(bad)}"
-        for path in sorted((ROOT / game).rglob("*.py"))
-        if _game_part(path, game) and (bad := _imported_packages(path) & project - SHARED - {game})
-    ]
+    offenders = []
+    for path in sorted((ROOT / game).rglob("*.py")):
+        if not _game_part(path, game):
+            continue
+        on = SHARED | {game}
+        if path.relative_to(ROOT / game).parts[0] == COMMANDS_PART:
+            on |= set(LAYERS) - set(CORES)
+        if bad := _imported_packages(path) & project - on:
+            offenders.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
     assert not offenders, "; ".join(offenders)
+
+
+@pytest.mark.parametrize("game", [g for g, parts in GAME_PARTS.items() if COMMANDS_PART in parts])
+def test_a_games_commands_are_found_through_its_entry_point_only(game):
+    """The command line lists a game's commands from its ``leaves.commands`` table: no module
+    outside them imports them by name."""
+    own = ROOT / game / COMMANDS_PART
+    offenders = [
+        str(path.relative_to(ROOT))
+        for package in sorted(
+            p.parent.name for p in ROOT.glob("*/__init__.py") if p.parent.name != "tests"
+        )
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if own not in path.parents
+        and any(
+            m == f"{game}.{COMMANDS_PART}" or m.startswith(f"{game}.{COMMANDS_PART}.")
+            for m in _imported_modules(path)
+        )
+    ]
+    assert not offenders, f"import {game}.{COMMANDS_PART}: {offenders}"
 
 
 @pytest.mark.parametrize("game", ["ligretto"])  # 13 Leaves' players are still in strategies/

@@ -38,6 +38,21 @@ def run(tmp_path_factory) -> Path:
     return out
 
 
+def test_its_own_command_is_listed_and_runs_and_a_taken_name_is_left_out(tmp_path):
+    """Its ``leaves.commands`` table adds ``climb-deal`` under its title; the ``report`` it
+    also declares is a shared command's name: the shared command keeps it."""
+    listing = leaves("--help", cwd=tmp_path).stdout
+    own = listing.split("Commands of Climb:")[1].split("\n\n")[0]
+    assert own.split() == ["climb-deal", "Show", "the", "hands", "Climb", "deals", "from", "a",
+                           "seed."]  # fmt: skip
+    assert "leaves climb-deal --seed 3" in listing.split("Examples of Climb:")[1]
+    done = leaves("climb-deal", "--seed", "3", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].endswith(" leads") and len(done.stdout.splitlines()) == 4
+    done = leaves("report", "--help", cwd=tmp_path)
+    assert "Build a report" in done.stdout or "run directory" in done.stdout
+
+
 @pytest.mark.slow
 def test_its_strategies_are_listed(tmp_path):
     done = leaves("strategies", "--game", "climb", "--names", cwd=tmp_path)

@@ -94,7 +94,7 @@ def test_a_second_run_says_where_the_finished_one_is_and_its_advice_works(finish
 
 @pytest.mark.slow
 def test_a_stopped_run_is_named_and_resume_finishes_it(here, capsys):
-    from leaves_cli.run_cmd import builtin_heuristics
+    from leaves.commands.run import builtin_heuristics
     from tournaments.runner import Tournament
 
     real = Tournament._play

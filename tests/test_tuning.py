@@ -311,7 +311,7 @@ def test_cli_tunes_and_reports(capsys, tmp_path):
 def test_no_significant_difference_comes_before_the_parameters(tmp_path):
     from types import SimpleNamespace
 
-    from leaves_cli.tune_cmd import lines
+    from leaves.commands.tune import lines
     from tuning.verify import Arm, Verification
 
     arm = Arm("x", "x", 400, 200, 0.5, 0.45, 0.55)

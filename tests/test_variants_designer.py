@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from leaves.commands.variants_designer import restricted_class, sample_sets
+from leaves.commands.variants_sweep import plays_as, sweep_sets
 from leaves_cli import main
 from leaves_cli.main import cli
-from leaves_cli.variants_designer import restricted_class, sample_sets
-from leaves_cli.variants_sweep import plays_as, sweep_sets
 from reports.clusters import seat_sums
 from reports.designer_measures import (
     ladder_measures,

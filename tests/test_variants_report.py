@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 import reports
+from leaves.commands.variants import folder_name
 from leaves_cli import main
 from leaves_cli.main import cli
-from leaves_cli.variants_cmd import folder_name
 from reports.clusters import seat_sums
 from reports.data import MISSING, Games, ReportError, Run
 from reports.significance import paired

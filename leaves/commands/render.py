@@ -7,13 +7,11 @@ emphasis: the words ("left end", "passed", key numbers) carry the meaning on a p
 
 from __future__ import annotations
 
-import io
-import os
 from collections.abc import Sequence
 from typing import Protocol
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -46,28 +44,6 @@ class Position(Protocol):
     def known(self) -> tuple[tuple[int, ...], ...]: ...
     @property
     def removed(self) -> tuple[int, ...]: ...
-
-
-def make_console(
-    file=None, width: int | None = None, force_terminal: bool | None = None
-) -> Console:
-    """The console commands print to: no syntax highlighting, respects ``NO_COLOR``."""
-    return Console(
-        file=file,
-        width=width,
-        force_terminal=force_terminal,
-        highlight=False,
-        no_color="NO_COLOR" in os.environ,
-        soft_wrap=False,
-    )
-
-
-def to_text(renderable: RenderableType, width: int = 100) -> str:
-    """Plain text of a renderable (tests, logs): no colour codes."""
-    buf = io.StringIO()
-    console = Console(file=buf, width=width, color_system=None, highlight=False)
-    console.print(renderable)
-    return buf.getvalue()
 
 
 # ----------------------------------------------------------------------------- words

@@ -11,8 +11,9 @@ from typing import Any
 
 from rich.text import Text
 
-from .errors import CLIError
-from .replay_cmd import ReplayHow
+from leaves_cli.console import make_console
+from leaves_cli.errors import CLIError
+from leaves_cli.replay_cmd import ReplayHow
 
 
 def show(game: Any, line: str, how: ReplayHow) -> None:
@@ -37,8 +38,6 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     from leaves import IllegalActionError
     from leaves.record import replay as replay_states
 
-    from . import render
-
     try:
         states = replay_states(record, rules=rules)
     except (IllegalActionError, ValueError) as exc:
@@ -46,7 +45,7 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     n = record.n_players
     names = [str(s) for s in record.strategies][:n]
     names += [f"seat {i}" for i in range(len(names), n)]
-    console = render.make_console()
+    console = make_console()
     interactive = not show_all and sys.stdin.isatty()
     head += f": {n} players, {record.turns} turns, {record.rounds} rounds"
     if record.seed is not None:

@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from .errors import CLIError
-from .options import against_option, load_option, rules_option, split_specs
+from leaves_cli.errors import CLIError
+from leaves_cli.options import against_option, load_option, rules_option, split_specs
 
 
 @click.command(name="tune")
@@ -74,7 +74,7 @@ def tune(**opts: Any) -> None:
     With --rules every game of the search and of the verification is played under that
     variant (tune.json records it; verify/tuned and verify/start are runs under it).
     """
-    from .strategies_cmd import load_files
+    from leaves_cli.strategies_cmd import load_files
 
     load_files(opts.pop("load"))
     specs = split_specs(opts["against"])
@@ -82,7 +82,7 @@ def tune(**opts: Any) -> None:
         raise CLIError("--against needs at least one opponent strategy", usage=True)
     if opts["jobs"] == 0 or opts["jobs"] < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
-    from .writable import check_writable
+    from leaves_cli.writable import check_writable
 
     check_writable(opts["out"])  # before the search, not after its first tournament
     progress = opts["progress"]

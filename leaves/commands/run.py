@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from .errors import CLIError
-from .options import format_option, rules_option
+from leaves_cli.errors import CLIError
+from leaves_cli.options import format_option, rules_option
 
 DEFAULT_GAMES = 200_000
 DEFAULT_PLAYERS = 4
@@ -108,7 +108,7 @@ def run(**opts: Any) -> None:
     names = _check_options(opts)  # every option first, then the state of --out
     stored = _stored_run(out, resume)
     game = _game(out, resume, opts["rules"])
-    from .rules_cmd import check_players
+    from .rules import check_players
 
     check_players(game.rules, opts["players"])
     tournament = _tournament(names, game, opts)
@@ -117,7 +117,7 @@ def run(**opts: Any) -> None:
         tournament = _as_grown(tournament, stored)  # the run grown since: the same run
         if _finished_here(tournament, out, stored, opts, asked):
             return
-    from .writable import check_writable
+    from leaves_cli.writable import check_writable
 
     check_writable(out)
     click.echo(f"{len(names)} strategies: {', '.join(names)}")
@@ -127,7 +127,7 @@ def run(**opts: Any) -> None:
     page = out / "report" / ("report.html" if opts["fmt"] == "html" else "report.md")
     if stored is None or played or not page.is_file():
         page = _report(out, out / "report", opts["fmt"])
-    from .report_cmd import echo_report
+    from leaves_cli.report_cmd import echo_report
 
     state = echo_report(out, page)
     if sys.stdout.isatty():
@@ -147,7 +147,7 @@ def _check_options(opts: dict[str, Any]) -> list[str]:
     jobs, players = opts["jobs"], opts["players"]
     if jobs == 0 or jobs < -1:
         raise CLIError(f"--jobs must be a positive number of workers or -1, got {jobs}", usage=True)
-    from .rules_cmd import check_players
+    from .rules import check_players
 
     game = _game(opts["out"], False, opts["rules"])
     if not opts["resume"] or opts["rules"]:
@@ -182,7 +182,7 @@ def _stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
         how = "the same 'leaves gauntlet' command with --resume continues it"
         raise CLIError(f"{where} a gauntlet: {how if resume else 'choose another --out'}",
                        usage=True)  # fmt: skip
-    from .resume import read_spec
+    from leaves_cli.resume import read_spec
 
     return read_spec(str(out))
 
@@ -276,11 +276,11 @@ def _complete(out: Path) -> bool:
 
 def _game(out: Path, resume: bool, texts: tuple[str, ...]) -> Any:
     """13 Leaves under ``--rules`` (a resumed run: its own rules, or others refused)."""
-    from .tournament_parts import load_game
+    from leaves_cli.tournament_parts import load_game
 
     settings: dict[str, Any] = {"rules": texts} if texts else {}
     if resume:
-        from .resume import resumed_rules
+        from leaves_cli.resume import resumed_rules
 
         settings = resumed_rules(str(out), "leaves", settings)
     return load_game("leaves", settings)
@@ -339,9 +339,8 @@ def compare_with_default_rules(names: list[str], rules: Any, out: Path,
         from reports.variants import build_variants_report
     except ImportError:
         return None
+    from leaves_cli.tournament_parts import load_game
     from reports import ReportError
-
-    from .tournament_parts import load_game
 
     today = load_game("leaves", {})
     if opts["players"] not in today.rules.players:

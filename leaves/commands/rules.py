@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from .errors import CLIError
+from leaves_cli.errors import CLIError
 
 __all__ = ["check_players", "parse_rules", "rules"]
 
@@ -114,7 +114,7 @@ def rules(check: tuple[str, ...]) -> None:
       leaves rules --check "hand_size=9,take=ends"
       leaves tournament greedy low high --rules take=nothing --games 10000 --out runs/v
     """
-    from .render import make_console
+    from leaves_cli.console import make_console
 
     console = make_console()
     if not check:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import CLIError
+from leaves_cli.errors import CLIError
 
 MAX_POINTS = 16
 """Most values one sweep plays (each is a tournament of its own)."""

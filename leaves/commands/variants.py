@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
-from .errors import CLIError
-from .options import format_option, load_option
+from leaves_cli.errors import CLIError
+from leaves_cli.options import format_option, load_option
 
 DEFAULT_GAMES = 20_000
 DEFAULT_PLAYERS = "4"
@@ -61,7 +61,7 @@ def _rule_sets(texts: tuple[str, ...]) -> list[Any]:
 def _field(specs: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """The strategies (default: ``leaves run``'s built-ins) with random added where missing,
     and the notes saying so."""
-    from .run_cmd import builtin_heuristics
+    from .run import builtin_heuristics
 
     field = list(specs) or builtin_heuristics()
     if any(s.split(":")[0].split("(")[0] == "random" for s in field):
@@ -103,7 +103,7 @@ def _check_out(out: Path) -> None:
     if out.is_dir() and any(out.iterdir()):
         raise CLIError(f"--out {out} is not empty: choose another --out (each rule set's run "
                        "and the comparison go there)", usage=True)  # fmt: skip
-    from .writable import check_writable
+    from leaves_cli.writable import check_writable
 
     check_writable(out)
 
@@ -211,7 +211,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
         raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
     sizes = _sizes(opts["players"])
     rule_sets, points = _sets(opts, sizes)
-    from .strategies_cmd import load_files
+    from leaves_cli.strategies_cmd import load_files
 
     load_files(opts["load"])
     field, notes = _field(opts["specs"])
@@ -231,7 +231,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
                                                  opts["restricted_games"]), who)  # fmt: skip
     built = time.perf_counter()
     page = _report(dirs, out, opts["fmt"], notes, _sweep(opts["sweep"], points, dirs), ladder)
-    from .report_cmd import echo_findings
+    from leaves_cli.report_cmd import echo_findings
 
     echo_findings(out)
     click.echo(f"{len(runs)} rule sets played in {played:.1f} s, designers' measures in "

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import CLIError
+from leaves_cli.errors import CLIError
 
 RESTRICTIONS = {
     "no_pass": "never passes while it can play",

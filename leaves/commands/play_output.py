@@ -13,9 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from leaves import State
+from leaves_cli.errors import CLIError
 
 from . import render
-from .errors import CLIError
 
 __all__ = ["save_game", "scores_table", "show_left", "show_result"]
 

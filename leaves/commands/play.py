@@ -1,0 +1,211 @@
+"""``leaves play``: a human plays 13 Leaves in the terminal against strategies.
+
+The click command builds the table from the command line (strategy specs via
+``strategies.get``, input from the terminal) and runs the game loop (``play_loop``).
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import click
+import numpy as np
+from rich.text import Text
+
+from leaves_cli.console import make_console
+from leaves_cli.errors import CLIError
+from leaves_cli.options import against_option, load_option, rules_option, split_specs
+
+from . import render
+from .play_loop import DEFAULT_LEVEL, LEVELS, QuitGame, Seats, level_opponents, make_bots, play_game
+from .play_output import save_game, scores_table, show_left, show_result
+
+
+@click.command(name="play")
+@click.option("-n", "--players", default=4, show_default=True, help="Players at the table (3-6).")
+@click.option("--seat", default=0, show_default=True, help="Your seat (0 = first).")
+@against_option(
+    "Opponent strategies: one spec for every seat or one per opponent "
+    "(name, name:key=value,..., file.py:Class). Default: a built-in heuristic.",
+    required=False,
+    metavar="SPEC,...",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed of the deal(s) and of the bots (default: fresh, printed).",
+)
+@click.option(
+    "--level",
+    type=click.Choice(list(LEVELS)),
+    default=None,
+    help="Opponents' strength: easy (greedy and random), medium (weighted, the default), "
+    "hard (ismcts search). Give --level or --against, not both.",
+)
+@click.option("--expert", is_flag=True, help="Expert variant: games until someone has 20 points.")
+@click.option(
+    "--target",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Points that end an expert match (default 20; implies --expert).",
+)
+@rules_option
+@load_option
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Append each game as a GameRecord JSON line (see 'leaves replay'); a game left "
+    "with q is saved too, marked unfinished.",
+)
+def play(**opts: Any) -> None:
+    """Play 13 Leaves in the terminal against built-in or your own strategies.
+
+    Each turn shows the table (stacks, both ends and their sizes), your hand, every seat's
+    hand size, who passed and the cards known from takes, and the legal moves with keys.
+    Type a key or a move ('3x6' plays three 6s, 'take 9' passes taking a 9), 'h' for a
+    hint. --level picks the opponents: easy (greedy and random), medium (weighted, the
+    best heuristic; the default), hard (ismcts, information-set search).
+
+    \b
+    Examples:
+      leaves play                                  # 4 players, you in seat 0, medium
+      leaves play --level hard                     # against three ismcts
+      leaves play --players 3 --seat 1 --against greedy,random --seed 7
+      leaves play --expert                         # games until someone has 20 points
+      leaves play --rules take=nothing             # a pass takes no card: type 'pass'
+      leaves play --load my_bot.py --against mybot --save games.jsonl
+    """
+    o = PlayOptions(**opts)
+    if o.save:  # before the game: a game played to its end must not be lost to a bad path
+        from leaves_cli.writable import check_file_writable
+
+        check_file_writable(o.save, "--save")
+    seats, seq, deal_seq = _table(o)
+    console = make_console()
+    names = seats.names
+    console.print(
+        Text(
+            f"13 Leaves, {o.players} players, seed {seq.entropy} (--seed {seq.entropy} replays this)."
+        )
+    )
+    if not o.game_rules.is_default:
+        console.print(Text(f"Rules: {o.game_rules} ('leaves rules' explains the keys).", "bold"))
+    console.print(
+        "Opponents: "
+        + ", ".join(render.seat_label(s, names) for s in range(o.players) if s != o.seat)
+    )
+    console.print("Type h on your turn for a hint, ? for help.")
+    match = _match(console, o)
+    try:
+        _games(console, o, seats, deal_seq, match)
+    except QuitGame as left:
+        show_left(console, o.save, left.initial, left.state, names)
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """What ``leaves play`` was asked for (its command-line options)."""
+
+    players: int
+    seat: int
+    against: tuple[str, ...]
+    seed: int | None
+    level: str | None
+    expert: bool
+    target: int | None
+    load: tuple[str, ...]
+    save: str | None
+    rules: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def game_rules(self) -> Any:
+        """The rules the games are played under (``--rules``; today's when none)."""
+        from .rules import parse_rules
+
+        return parse_rules(self.rules)
+
+
+def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.SeedSequence]:
+    """The seats (you and the bots, with their generators), the seed and the deals' seed."""
+    players, seat = o.players, o.seat
+    from .rules import check_players
+
+    check_players(o.game_rules, players)
+    if not 0 <= seat < players:
+        raise CLIError(
+            f"--seat must be 0 to {players - 1} for {players} players, got {seat}", usage=True
+        )
+    from leaves_cli.strategies_cmd import load_files
+
+    load_files(o.load)
+    specs = split_specs(o.against)
+    if specs and o.level is not None:
+        raise CLIError(
+            "--level picks the opponents: give --level or --against, not both", usage=True
+        )
+    if not specs:
+        specs = level_opponents(o.level or DEFAULT_LEVEL, players - 1)
+    bots = make_bots(specs, players - 1)
+    bots.insert(seat, None)
+    names = ["you" if b is None else str(getattr(b, "label", type(b).__name__)) for b in bots]
+    seq = np.random.SeedSequence(o.seed)
+    deal_seq, bot_seq = seq.spawn(2)
+    rngs = [np.random.default_rng(s) for s in bot_seq.spawn(players)]
+    (hint_seq,) = seq.spawn(1)  # a third child: the deals and bots above stay as they were
+    seats = Seats(names=names, bots=bots, rngs=rngs, hint_rng=np.random.default_rng(hint_seq))
+    return seats, seq, deal_seq
+
+
+def _match(console: Any, o: PlayOptions) -> Any:
+    """The expert match asked for (--expert or --target), or None for one game."""
+    if not (o.expert or o.target is not None):
+        return None
+    from leaves.expert import ExpertMatch
+
+    points = o.target or o.game_rules.expert_target
+    console.print(f"Expert match: games until someone reaches {points} points; lowest total wins.")
+    return ExpertMatch(o.players, target=points)
+
+
+def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any) -> None:
+    """One game, or the games of the match until it is over; QuitGame when the player
+    leaves (holding the game's first position)."""
+    from leaves import new_game
+    from leaves.expert import game_scores
+
+    names, read = seats.names, console.input
+    while True:
+        (game_seed,) = deal_seq.spawn(1)  # successive children: one deal per game
+        initial = new_game(o.players, seed=np.random.default_rng(game_seed), rules=o.game_rules)
+        try:
+            final = play_game(console, initial, seats, read)
+        except QuitGame as left:
+            raise QuitGame(left.state, initial) from None
+        show_result(console, final, names)
+        if o.save:
+            save_game(o.save, initial, final, names)
+        if match is None:
+            return
+        scores = game_scores(final)
+        match = match.add(scores)
+        console.print(scores_table(match, names, scores))
+        if match.is_over:
+            winners = ", ".join(render.seat_label(s, names) for s in match.winners)
+            tie = " (tied, sharing the win)" if len(match.winners) > 1 else ""
+            verb = "win" if len(match.winners) > 1 or match.winners == (o.seat,) else "wins"
+            console.print(
+                Text(f"Match over after {match.games} games: {winners} {verb}{tie}.", "bold")
+            )
+            return
+        try:
+            if read("Enter for the next game, q to stop: ").strip().lower() in ("q", "quit"):
+                raise QuitGame(None, initial)
+        except EOFError:
+            raise CLIError("input ended before the match did") from None
