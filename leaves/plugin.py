@@ -74,6 +74,18 @@ def _named_turn_limit(texts: Sequence[str]) -> str | None:
     return found
 
 
+def rules_from_config(value: Any) -> tuple[str, ...]:
+    """A config file's rules (a ``[rules]`` table, its ``key=value`` text or a list of such
+    texts) as the texts ``--rules`` gives, checked; ValueError (one line) otherwise."""
+    if isinstance(value, dict):
+        return (str(Rules.from_dict(value)),)
+    texts = [value] if isinstance(value, str) else value
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise ValueError("write a table of key = value, or key=value text")
+    Rules.parse(texts)
+    return tuple(texts)
+
+
 class LeavesGame(GameBase):
     """13 Leaves between ``strategies`` entrants (specs, classes or instances)."""
 
@@ -97,6 +109,7 @@ class LeavesGame(GameBase):
             "repeatable, the later winning (default: today's rules).",
             "KEY=VALUE[,...]",
             multiple=True,
+            from_config=rules_from_config,
         ),
     )
     default_baseline = BEST_HEURISTIC  # the gauntlet's baseline: the strongest heuristic

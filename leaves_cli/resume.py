@@ -19,7 +19,7 @@ from typing import Any
 from .errors import CLIError
 
 __all__ = [
-    "apply_manifest", "check_rules", "has_manifest", "restore", "resumed_rules", "rules_words",
+    "apply_manifest", "check_setting", "has_manifest", "restore", "resumed_settings",
 ]  # fmt: skip
 
 # option -> (its flag, the spec's key)
@@ -185,48 +185,46 @@ def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -
         if opt.name in given and opts.get(opt.name) not in (None, ()) and opt.name not in declared:
             raise CLIError(f"{opt.flag} is not a {getattr(cls, 'title', stored)} option",
                            usage=True)  # fmt: skip
-    if "rules" in declared and "rules" in given and opts.get("rules"):
-        check_rules(out, cls(**config), opts["rules"])
     for opt in getattr(cls, "options", ()):
-        if opt.name not in given or opts.get(opt.name) in (None, ()) or opt.name not in config:
-            continue
-        if opt.name == "rules":
-            continue  # compared above, as the rules they make
-        try:  # compared as the game keeps it (e.g. a timeout of 0 is kept as none)
-            asked = cls(**{**config, opt.name: opts[opt.name]}).config()[opt.name]
-        except (TypeError, ValueError, KeyError):
-            asked = opts[opt.name]
-        if asked != config[opt.name]:
-            what = opt.name.replace("_", " ")
-            raise _disagree(out, opt.flag, opts[opt.name], what, config[opt.name])
+        if opt.name in given and opts.get(opt.name) not in (None, ()):
+            check_setting(out, cls, config, opt, opts[opt.name])
     opts["game_config"] = config
 
 
-def rules_words(rules: Any) -> str:
-    """Rules as an error line names them: their changed keys, or "today's rules"."""
-    return "today's rules" if rules.is_default else str(rules)
-
-
-def check_rules(out: Any, game: Any, texts: Any) -> None:
-    """Refuse ``--rules`` (or a config's ``[rules]``) that are not the rules the run in
-    ``out`` was played under, naming both in one line. A turn limit the text does not name is
-    the run's (``--turn-limit`` is checked on its own)."""
-    from leaves.ruleset import DEFAULT_RULES, Rules
-
-    played = game.rules
+def check_setting(out: Any, cls: Any, config: dict[str, Any], opt: Any, given: Any) -> None:
+    """Refuse a game setting given on resuming (``--rules``, ``--turn-limit``, a config's
+    table) that is not the run's, compared as the game keeps it (``config()``: a timeout of 0
+    is kept as none, rules as the changes they make), in one line naming both: in the game's
+    own words where it has them (``settings_words()``)."""
+    played = cls(**config)
     try:
-        said = Rules.parse(texts)
-        asked = Rules.parse(texts, base=DEFAULT_RULES.replace(turn_limit=played.turn_limit))
-    except ValueError as exc:
-        raise CLIError(f"--rules: {exc}", usage=True) from None
-    if asked != played:
-        raise CLIError(f"cannot resume {out}: this run was played under {rules_words(played)}; "
-                       f"--rules says {rules_words(said)}", usage=True)  # fmt: skip
+        asked = cls(**{**config, opt.name: given})
+    except (TypeError, ValueError) as exc:
+        said = str(exc)
+        raise CLIError(said if said.startswith(opt.flag) else f"{opt.flag}: {said}",
+                       usage=True) from None  # fmt: skip
+    if asked.config() == played.config():
+        return
+    was, says = played.settings_words(), _said_words(cls, opt.name, given)
+    if opt.name in was and opt.name in says:
+        raise CLIError(f"cannot resume {out}: this run was played under {was[opt.name]}; "
+                       f"{opt.flag} says {says[opt.name]}", usage=True)  # fmt: skip
+    what = opt.name.replace("_", " ")
+    raise _disagree(out, opt.flag, given, what, played.config().get(opt.name))
 
 
-def resumed_rules(out: Any, game_spec: str, settings: dict[str, Any]) -> dict[str, Any]:
-    """The game settings of a run resumed in ``out`` (a gauntlet, ``leaves run``): rules
-    given must be the run's (one line naming both otherwise); none given, the run's own."""
+def _said_words(cls: Any, name: str, given: Any) -> dict[str, str]:
+    """The words of a setting as given, alone (rules as the text said them, not merged with
+    the run's turn limit); none when the game cannot be built from it alone."""
+    try:
+        return cls(**{name: given}).settings_words()
+    except (TypeError, ValueError):
+        return {}
+
+
+def resumed_settings(out: Any, game_spec: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """The game settings of a run resumed in ``out`` (``leaves run``): those given must be the
+    run's (one line naming both otherwise); the others are the run's own."""
     from tournaments import storage
     from tournaments.manifest_fields import check_manifest
 
@@ -239,15 +237,14 @@ def resumed_rules(out: Any, game_spec: str, settings: dict[str, Any]) -> dict[st
         raise CLIError(f"cannot resume {out}: corrupt manifest: {exc}") from None
     config = dict(manifest["spec"].get("game_config") or {})
     cls = _game_class(game_spec)
-    if "rules" not in {o.name for o in getattr(cls, "options", ())}:
-        return settings
-    if settings.get("rules"):
-        try:
-            check_rules(out, cls(**config), settings["rules"])
-        except (TypeError, ValueError):
-            return settings  # another game's run: the run itself refuses it
-        return settings
-    return {**settings, "rules": config["rules"]} if config.get("rules") else settings
+    try:
+        cls(**config)
+    except (TypeError, ValueError):
+        return settings  # another game's run: the run itself refuses it
+    for opt in getattr(cls, "options", ()):
+        if settings.get(opt.name) not in (None, ()):
+            check_setting(out, cls, config, opt, settings[opt.name])
+    return {**config, **settings}
 
 
 def _game_class(spec: str) -> Any:

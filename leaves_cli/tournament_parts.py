@@ -16,7 +16,7 @@ from .errors import CLIError
 
 __all__ = [
     "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
-    "intervals", "read_config", "rules_texts", "summary_table",
+    "intervals", "read_config", "summary_table",
 ]  # fmt: skip
 
 # config-file key -> (click parameter name, expected type)
@@ -65,14 +65,16 @@ def read_config(path: str) -> dict[str, Any]:
         raise CLIError(f"--config: no such file: {path}", usage=True) from None
     except tomllib.TOMLDecodeError as exc:
         raise CLIError(f"--config: {path} is not valid TOML: {exc}", usage=True) from None
-    rules = data.get("rules") if "tournament" in data else None  # a [rules] table beside it
-    data = data.get("tournament", data)
+    settings = {o.name: o for o in installed_options() if getattr(o, "from_config", None)}
+    beside = {k: v for k, v in data.items() if k in settings} if "tournament" in data else {}
+    data = {**beside, **data.get("tournament", data)}  # a setting's table beside [tournament]
     out: dict[str, Any] = {}
-    if rules is not None and "rules" not in data:
-        data = {**data, "rules": rules}
     for key, value in data.items():
-        if key == "rules":
-            out["rules"] = rules_texts(value, f"--config: {path}: [rules]")
+        if key in settings:
+            try:
+                out[key] = settings[key].from_config(value)
+            except (ValueError, TypeError) as exc:
+                raise CLIError(f"--config: {path}: [{key}]: {exc}", usage=True) from None
             continue
         keys = {**CONFIG_KEYS, **_option_keys()}
         if key not in keys:
@@ -88,23 +90,6 @@ def read_config(path: str) -> dict[str, Any]:
             value = ",".join(str(v) for v in value)
         out[name] = value
     return out
-
-
-def rules_texts(value: Any, where: str) -> tuple[str, ...]:
-    """A config file's rules (a ``[rules]`` table, its ``key=value`` text or a list of such
-    texts) as the texts ``--rules`` gives, checked: CLIError naming ``where`` otherwise."""
-    from leaves.ruleset import Rules
-
-    try:
-        if isinstance(value, dict):
-            return (str(Rules.from_dict(value)),)
-        texts = [value] if isinstance(value, str) else value
-        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-            raise ValueError("write a table of key = value, or key=value text")
-        Rules.parse(texts)
-    except (ValueError, TypeError) as exc:
-        raise CLIError(f"{where}: {exc}", usage=True) from None
-    return tuple(texts)
 
 
 def installed_options() -> list[Any]:

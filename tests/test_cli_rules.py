@@ -343,7 +343,8 @@ def test_tune_under_a_variant_plays_every_tournament_under_it(tmp_path, capsys):
     assert code == 0, err
     assert "rules: take=nothing" in stdout
     settings = json.loads((out / "tune.json").read_text())["settings"]
-    assert settings["rules"] == {"take": "nothing"}
+    assert settings["game_config"]["rules"] == {"take": "nothing"}
+    assert settings["game_settings"] == {"rules": "take=nothing"}
     for arm in ("tuned", "start"):
         assert _spec(out / "verify" / arm)["game_config"]["rules"] == {"take": "nothing"}
 

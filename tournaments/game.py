@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,10 @@ class GameOption:
     help: str
     metavar: str | None = None
     multiple: bool = False
+    from_config: Callable[[Any], Any] | None = None
+    """How a config file's value of this setting (e.g. a TOML table beside ``[tournament]``)
+    becomes what the flag gives; ValueError (one line) when it cannot. None: taken as it is,
+    checked against ``type``."""
 
     @property
     def flag(self) -> str:

@@ -41,8 +41,8 @@ class Field:
     players: tuple[int, ...]
     n_jobs: int = 1
     game: Any = None
-    """The game plug-in every tournament plays (13 Leaves under the tuning's rules); None:
-    the runner's default game, today's rules."""
+    """The game plug-in every tournament plays (as the tuning was given it); None: the
+    runner's default game."""
 
     def tournament(self, candidate: str, games: int, seed: int, rows: bool = False) -> Tournament:
         """The focused tournament of ``candidate`` against the field."""

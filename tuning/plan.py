@@ -82,14 +82,14 @@ class Plan:
         return {p.name: p.clip(p.value) for p in self.params}
 
 
-def _game(rules: Any) -> Any:
-    """13 Leaves under ``rules`` (a ``Rules``, its text or texts, plain data); None for none
-    (the runner's default game). ValueError (one line) for rules that cannot be."""
-    if rules is None or rules == () or rules == []:
-        return None
+def _game(game: Any) -> Any:
+    """The game plug-in every tournament plays: an instance as given, a game id's with its
+    defaults; None: the runner's default game. ValueError (one line) for an unknown id."""
+    if not isinstance(game, str):
+        return game
     from tournaments.games import get_game  # start-up: loads the game registry
 
-    return get_game("leaves", rules=rules)
+    return get_game(game)
 
 
 def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None,
@@ -98,7 +98,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     if not isinstance(spec, str):
         raise ValueError("tune takes the strategy as a spec string, e.g. 'weighted'")
     field = Field(parse_field(against), parse_players(players), int(n_jobs),
-                  _game(opts.get("rules")))  # fmt: skip
+                  _game(opts.get("game")))  # fmt: skip
     if int(budget) < 1:
         raise ValueError(f"--budget must be a positive number of games, got {budget}")
     if n_jobs == 0 or n_jobs < -1:

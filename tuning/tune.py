@@ -91,7 +91,7 @@ class TuneResult:
             f"search: {s['generations_run']} generations x {s['popsize']} candidates "
             f"(+ start) x {s['candidate_games']:,} games, then {s['finalists']} finalists x "
             f"{s['finalist_games']:,} games: {s['games_used']:,} games",
-            *([f"rules: {_rules_words(s['rules'])}"] if s.get("rules") else []),
+            *(f"{name}: {words}" for name, words in s.get("game_settings", {}).items()),
             f"verification on fresh seeds ({t.games:,} games each, seed {v.seed}):",
             f"  tuned  {t.win_rate:.2%} [{t.ci_low:.2%}, {t.ci_high:.2%}]",
             f"  start  {st.win_rate:.2%} [{st.ci_low:.2%}, {st.ci_high:.2%}]",
@@ -100,12 +100,6 @@ class TuneResult:
             f"results in {self.out} ({s['wall_s']:.1f} s)",
             *(f"warning: {w}" for w in self.warnings),
         ]
-
-
-def _rules_words(changes: dict[str, Any]) -> str:
-    from leaves.ruleset import Rules  # start-up: the rules core loads to word a variant
-
-    return str(Rules.from_dict(changes))
 
 
 MIN_VERIFY_UNITS = 10
@@ -186,7 +180,7 @@ def tune(
     verify_games: int | None = None,
     sigma: float = SIGMA0,
     progress: bool = False,
-    rules: Any = None,
+    game: Any = None,
 ) -> TuneResult:
     """Tune the ``tunable`` parameters of ``spec`` against the field ``against``.
 
@@ -194,16 +188,16 @@ def tune(
     generation); ``candidate_games`` fixes the games per evaluation (default: about
     ``TARGET_GENERATIONS`` generations). ``verify_games`` is the size of each arm of the
     verification (default: half the budget). ``popsize`` defaults to CMA-ES's 4 + 3 ln(dim);
-    ``sigma`` is the initial step as a fraction of each range. ``rules`` (a ``leaves.Rules``,
-    its ``key=value`` text or texts, or plain data) is the variant every game is played under
-    (today's rules when None); ``tune.json`` records it.
+    ``sigma`` is the initial step as a fraction of each range. ``game`` (a game plug-in, e.g.
+    one under a rule variant, or a game id) is what every game is played as (None: the runner's
+    default game); ``tune.json`` records its id, settings and their words.
     Results depend only on the arguments and ``seed`` (None: fresh entropy, saved), never on
     ``n_jobs``. Writes to ``out`` (a new temporary directory when None).
     """
     t0 = time.perf_counter()
     plan = checked(spec, against, players, budget, seed, n_jobs, out, popsize=popsize,
                     candidate_games=candidate_games, verify_games=verify_games, sigma=sigma,
-                    rules=rules)  # fmt: skip
+                    game=game)  # fmt: skip
     plan.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     total = plan.generations * (plan.popsize + 1) * plan.games + FINALISTS * plan.select_games
@@ -306,14 +300,17 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
         "parameters": {p.name: [p.low, p.high] for p in plan.params},
         "seed_keys": TUNE_SEED_KEYS,
         "jobs": int(plan.field.n_jobs),
-        **_rules_setting(plan.field.game),
+        **_game_setting(plan.field.game),
     }
 
 
-def _rules_setting(game: Any) -> dict[str, Any]:
-    """``{"rules": {changed keys}}`` of a tuning under a variant (nothing under today's)."""
-    rules = getattr(game, "rules", None)
-    return {} if rules is None or rules.is_default else {"rules": rules.changes()}
+def _game_setting(game: Any) -> dict[str, Any]:
+    """The game a tuning was played as, when one was given: its id, the settings that rebuild
+    it (``config()``) and their words (``settings_words()``, which the summary prints)."""
+    if game is None:
+        return {}
+    return {"game": game.name, "game_config": game.config(),
+            "game_settings": game.settings_words()}  # fmt: skip
 
 
 def _verify(field: Field, spec: str, best_spec: str, games: int, seed: int,

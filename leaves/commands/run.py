@@ -280,9 +280,9 @@ def _game(out: Path, resume: bool, texts: tuple[str, ...]) -> Any:
 
     settings: dict[str, Any] = {"rules": texts} if texts else {}
     if resume:
-        from leaves_cli.resume import resumed_rules
+        from leaves_cli.resume import resumed_settings
 
-        settings = resumed_rules(str(out), "leaves", settings)
+        settings = resumed_settings(str(out), "leaves", settings)
     return load_game("leaves", settings)
 
 

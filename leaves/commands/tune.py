@@ -105,12 +105,21 @@ def tune(**opts: Any) -> None:
             verify_games=opts["verify_games"],
             sigma=opts["sigma"],
             progress=progress,
-            rules=opts["rules"] or None,
+            game=_game(opts["rules"]),
         )
     except ValueError as exc:
         raise CLIError(str(exc), usage=True) from None
     for line in lines(result):
         click.echo(line)
+
+
+def _game(rules: tuple[str, ...]) -> Any:
+    """13 Leaves under ``--rules`` (today's rules when none); one line for rules that cannot be."""
+    from leaves.plugin import LeavesGame
+
+    from .rules import parse_rules
+
+    return LeavesGame(rules=parse_rules(rules)) if rules else LeavesGame()
 
 
 def lines(result: Any) -> list[str]:
