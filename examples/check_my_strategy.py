@@ -2,7 +2,7 @@
 
     python examples/check_my_strategy.py          # or put the two tests in a pytest file
 
-``strategies.testing.check_strategy`` plays your strategy in positions of every phase and
+``leaves.players.testing.check_strategy`` plays your strategy in positions of every phase and
 player count (and whole self-play games) and raises AssertionError naming the position when it
 breaks the protocol. ``leaves.testing`` gives hypothesis strategies for your own properties.
 """
@@ -16,8 +16,8 @@ import numpy as np
 from hypothesis import given, settings
 
 import strategies
+from leaves.players.testing import check_strategy
 from leaves.testing import positions
-from strategies.testing import check_strategy
 
 EXAMPLES = int(os.environ.get("LEAVES_EXAMPLE_EXAMPLES", "60"))
 

@@ -4,7 +4,7 @@
 vectorised ``SeedSequence`` of tournament games); ``rng``: the kernels' xoshiro256**
 generator, seeded through ``seeding``; ``jit``: ``njit`` that imports numba only when a kernel
 is first used; ``kernel_cache``: numba's cache folder; ``cbuild``: how a game's C engine is
-built and loaded. The rules cores (``leaves``, ``ligretto``), the strategies and the runner take
+built and loaded. The games' rules cores, the strategies and the runner take
 their randomness from here, so one seed means the same games on every path.
 """
 

@@ -1,7 +1,7 @@
 """``njit`` that imports numba only when a kernel is first used through numba.
 
 Importing numba costs a process about half a second, more than the games of a small run, and
-a run that plays through the C engine (``leaves.players.compiled.engine``) never
+a run that plays through a game's C engine (``gamekit.cbuild``) never
 calls a kernel through numba at all. So the kernel modules decorate with this ``njit``: it
 takes numba's keyword options and returns a ``LazyKernel``. The first use of any lazy kernel
 (a call, or an attribute such as ``py_func``) imports numba, turns every lazy kernel into

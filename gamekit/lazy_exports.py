@@ -1,7 +1,7 @@
 """A package's public names imported on first use (PEP 562), written once for every package.
 
-``import leaves`` should not load the ``State`` machinery for a command that plays only the
-compiled loop, nor ``import tournaments`` pandas for a run that writes no report; so those
+Importing a game's package should not load its ``State`` machinery for a command that plays
+only the compiled loop, nor ``import tournaments`` pandas for a run that writes no report; so those
 packages declare which submodule defines each exported name and let this module's
 ``__getattr__`` import it when the name is first read.
 """
@@ -22,7 +22,7 @@ def lazy_exports(
     fills: an exported name from its module (``exports``: name -> module, relative to the
     package as ``.state`` or absolute as importlib reads it), kept in the
     namespace so later lookups skip the function; any other public name as a submodule
-    (``leaves.state``); else AttributeError. ``names`` is the package's ``__all__``."""
+    (e.g. ``package.state``); else AttributeError. ``names`` is the package's ``__all__``."""
 
     def __getattr__(name: str) -> Any:
         module = exports.get(name)

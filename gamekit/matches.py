@@ -2,7 +2,7 @@
 played in waves (game ``i`` of every unfinished match at once), each game from seeds derived
 from its match's seeds and its number, so any game replays on its own.
 
-``play_waves`` is the one match loop, for any game: 13 Leaves' expert matches (rule X1) and
+``play_waves`` is the one match loop, for any game: a game's own compiled matches and
 every tournament game's matches (``tournaments.matches``) play through it."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""``leaves bench``: a game's play throughput on one core (its plug-in's ``bench``): 13 Leaves
-random play through the compiled kernels and the ``State`` API, Ligretto rounds.
+"""``leaves bench``: a game's play throughput on one core, as its plug-in's ``bench`` measures
+it (random play through its compiled loop and its Python API, or rounds).
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
+from .options import game_option
 
 
 def _table(report: Any) -> None:
@@ -31,21 +32,18 @@ def _table(report: Any) -> None:
 
 
 @click.command("bench")
-@click.option(
-    "--game",
-    default="leaves",
-    show_default=True,
-    help="The game (leaves: 13 Leaves random play; ligretto: rounds of the built-in attention "
-    "orders; any installed game with a benchmark).",
+@game_option(
+    "The game: an installed game's id ({games}) whose plug-in has a benchmark.", name="game"
 )
-@click.option("--players", "-p", type=int, default=4, show_default=True, help="Seats (3..6).")
+@click.option("--players", "-p", type=int, default=4, show_default=True, help="Seats.")
 @click.option(
     "--games", "-n", type=int, default=None,
-    help="Compiled games (Ligretto: rounds) per timed run  [default: 200000; Ligretto 50000].",
+    help="Compiled games (or the game's units, e.g. rounds) per timed run  [default: the "
+    "game's own].",
 )  # fmt: skip
 @click.option(
     "--api-games", type=int, default=None,
-    help="Games through the Python State API  [default: min(games, 2000)].",
+    help="Games through the game's Python API, where it times one  [default: the game's own].",
 )  # fmt: skip
 @click.option(
     "--repeats", type=int, default=3, show_default=True,
@@ -64,15 +62,15 @@ def bench(  # noqa: PLR0913 - click passes each option
 ) -> None:
     """Measure play throughput on one core (deal included, compile time excluded).
 
-    13 Leaves: the compiled path plays whole games inside one numba loop; the API path uses
-    new_game + legal_actions() + apply(). Both pick uniformly among the legal action ids.
+    What is timed is the game plug-in's benchmark: typically whole games inside its compiled
+    loop and, beside them, games through its Python API, both picking uniformly among the
+    legal moves.
 
     \b
     Examples:
       leaves bench                        # 4 players, table
       leaves bench --players 6 --games 500000
       leaves bench --json                 # one JSON object (games_per_second, ...)
-      leaves bench --game ligretto --json # rounds_per_second of 4-player Ligretto rounds
     """
     from .tournament_parts import load_game
 

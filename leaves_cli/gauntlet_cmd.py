@@ -16,7 +16,7 @@ from click.core import ParameterSource
 
 from .errors import CLIError
 from .gauntlet_resume import SEQUENTIAL_OPTIONS
-from .options import against_option, load_option, split_specs
+from .options import against_option, game_option, load_option, split_specs
 from .tournament_parts import echo_rules, game_options, game_settings, load_game
 
 FIXED_GAMES = 20_000
@@ -56,16 +56,10 @@ class GauntletCommand(click.Command):
     "--baseline",
     default=None,
     metavar="SPEC",
-    help="Played in the same seats on the same deals (default: the game's baseline; "
-    "13 Leaves: the best built-in, weighted).",
+    help="Played in the same seats on the same deals (default: the game's baseline, e.g. its "
+    "best built-in).",
 )
-@click.option(
-    "--game",
-    "game_spec",
-    default="leaves",
-    show_default=True,
-    help="The game: its id (leaves, ligretto, any game installed in leaves.games) or module:Class.",
-)
+@game_option("The game: an installed game's id ({games}) or module:Class.")
 @game_options
 @click.option("--players", type=int, default=4, show_default=True, help="Seats per table.")
 @click.option(

@@ -74,8 +74,8 @@ class LazyGroup(click.Group):
         for game in games():
             if game.examples:
                 with formatter.section(f"Examples of {game.title}"):
-                    for line in game.examples:
-                        formatter.write_text(line)
+                    for line in game.examples:  # as written: an example is not rewrapped
+                        formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
         super().format_epilog(ctx, formatter)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:

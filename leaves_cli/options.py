@@ -7,6 +7,7 @@ Imports inside functions: start-up (the registry loads only to complete a strate
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -18,6 +19,37 @@ load_option = click.option(
     help="A Python file that defines (registers) strategies; repeatable.",
 )
 
+
+class GameOption(click.Option):
+    """``--game``, whose help names the installed games and the default one when it is shown
+    (read from the entry points then, so loading a command reads none)."""
+
+    def __init__(self, *args: Any, help_head: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help_head = help_head
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        # start-up: the entry points are read only when the help is shown
+        from strategies.registry import DEFAULT_GAME
+        from tournaments.games import game_names
+
+        self.help = self.help_head.format(games=", ".join(game_names()))
+        record = super().get_help_record(ctx)
+        return None if record is None else (record[0], f"{record[1]}  [default: {DEFAULT_GAME}]")
+
+
+def _default_game() -> str:
+    from strategies.registry import DEFAULT_GAME  # start-up: read when the command runs
+
+    return DEFAULT_GAME
+
+
+def game_option(help: str, name: str = "game_spec") -> Any:
+    """``--game``: ``help`` (with ``{games}``, the installed games' ids) and the default game."""
+    return click.option("--game", name, cls=GameOption, default=_default_game, metavar="GAME",
+                        help_head=help)  # fmt: skip
+
+
 format_option = click.option(
     "--format",
     "fmt",
@@ -26,18 +58,6 @@ format_option = click.option(
     show_default=True,
     help="Report page format: self-contained HTML or Markdown (charts as PNG files).",
 )
-
-
-rules_option = click.option(
-    "--rules",
-    "rules",
-    multiple=True,
-    metavar="KEY=VALUE[,...]",
-    help="Play under these rules (see 'leaves rules'): KEY=VALUE, comma-separated; "
-    "repeatable, the later winning (default: today's rules).",
-)
-"""``--rules`` of the commands that play only 13 Leaves (``play``, ``tune``, ``run``); the
-others take it from the game plug-in (``GameOption``), which words it the same."""
 
 
 def split_specs(values: Sequence[str]) -> list[str]:

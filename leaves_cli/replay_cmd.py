@@ -1,6 +1,6 @@
 """``leaves replay``: show a recorded game (a JSON line of a records file, or a game of a run
-replayed from its seeds) with the viewer its game declares: 13 Leaves steps through it move by
-move, Ligretto prints a round as a timeline, a game without a viewer prints its lines.
+replayed from its seeds) with the viewer its game declares (one steps through a game move by
+move, another prints a round as a timeline); a game without a viewer prints its lines.
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -126,9 +126,9 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
     games from its seeds and seats (runs with --no-rows cannot): a forfeited game stops at the
     failing decision and shows the error with its traceback. Press Enter for the next move,
     'h' for a hint (what the strongest bot would play here, and why weighted would), 'a' to
-    show the rest at once, 'q' to stop. A Ligretto round record (from
-    'leaves tournament --game ligretto --record FILE') is checked card by card and printed
-    as a timeline: who played which card from where onto which pile, when.
+    show the rest at once, 'q' to stop. A game without moves to step
+    through (played in real time, in rounds) shows its record as its plug-in words it, e.g.
+    a timeline of who played which card from where onto which pile, when.
 
     \b
     Examples:
@@ -137,7 +137,7 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
       leaves replay runs/a --game 417 --all      # game 417 of a run, from its seeds
       leaves replay games.jsonl --all | less -R
       leaves replay games.jsonl --all --hints       # a hint at every position
-      leaves replay ligretto-rounds.jsonl --game 3
+      leaves replay rounds.jsonl --game 3         # a round record of a game in rounds
     """
     from .replay_run import is_run, replay_run_game
 
@@ -147,7 +147,7 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
         for line in played.warnings:
             click.echo(f"warning: {line}", err=True)
         where = f"{record_file}, game {played.game}"
-        rules = getattr(played.plugin, "rules", None)  # the run's (13 Leaves)
+        rules = getattr(played.plugin, "rules", None)  # the run's, for a game with rules
         how = ReplayHow(head, where, show_all, hints, played.traceback, rules=rules)
         show_record(played.plugin, played.record, how)
         return

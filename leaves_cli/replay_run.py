@@ -1,10 +1,10 @@
 """Replay game N of a tournament run directory from its seeds (``leaves replay RUN --game N``).
 
 A run's per-game rows keep each game's deal seed, play seed and who sat where; the manifest
-keeps the game and its settings and every entrant as the game describes it (13 Leaves: class,
+keeps the game and its settings and every entrant as the game describes it (e.g. class,
 parameters, file). The game's plug-in rebuilds the entrants (``rebuild``) and plays that one
-game again with its record (``replay``): the same game, a forfeited one included (13 Leaves
-stops at the failing decision, whose error comes back with its traceback). The replayed game
+game again with its record (``replay``): the same game, a forfeited one included (a game
+with turns stops at the failing decision, whose error comes back with its traceback). The replayed game
 is checked against the row, so a strategy whose code changed since the run is said to differ
 rather than shown as the run's.
 

@@ -60,10 +60,10 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     Writes the page (report.html, self-contained: charts embedded, no network needed; or
     report.md), opening on the key findings in words (also in findings.txt, and printed),
     plus summary.csv, head_to_head.csv, lengths.csv, rating.csv, significance.csv, the
-    tables the run's game declares (13 Leaves: seats.csv, neighbours.csv; Ligretto:
-    means.csv, by_parameter.csv, outcomes.csv), match tables for runs of matches (13 Leaves
-    --expert: expert.csv, expert_scores.csv, expert_lengths.csv; Ligretto: matches*.csv)
-    and charts/*.png. The game, its units and columns come from the run's manifest.
+    tables the run's game declares (e.g. seats.csv and neighbours.csv for a game with turns;
+    means.csv, by_parameter.csv and outcomes.csv where it declares those), match tables for
+    runs of matches (expert.csv, expert_scores.csv, expert_lengths.csv, or the game's own
+    match name) and charts/*.png. The game, its units and columns come from the run's manifest.
 
     \b
     Examples:

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import load_option
+from .options import game_option, load_option
 
 
 def load_files(paths: Iterable[str]) -> None:
@@ -92,21 +92,17 @@ def strategy_rows(
 )
 @load_option
 @click.option("--names", "names_only", is_flag=True, help="Print only the names, one a line.")
-@click.option(
-    "--game",
-    default="leaves",
-    show_default=True,
-    help="Whose strategies: a game's id (leaves: 13 Leaves, ligretto, any game installed in "
-    "leaves.games; a name means one thing per game).",
+@game_option(
+    "Whose strategies: an installed game's id ({games}; a name means one thing per game).",
+    name="game",
 )
 def strategies(
     filters: tuple[str, ...], load: tuple[str, ...], names_only: bool, game: str
 ) -> None:
     """List registered strategies with their descriptions, classifiers and parameters.
 
-    Built-in strategies, those installed through the game's entry point group
-    ('leaves.strategies' for 13 Leaves, 'leaves.ligretto_strategies' for Ligretto) and those
-    defined in files given with --load all appear.
+    Built-in strategies, those installed through the game's entry-point group (its listing's
+    heading names it) and those defined in files given with --load all appear.
 
     \b
     Examples:
@@ -114,12 +110,13 @@ def strategies(
       leaves strategies --filter stochastic=false --filter search=false
       leaves strategies --load my_bot.py
       leaves strategies --names
-      leaves strategies --game ligretto
+      leaves strategies --game GAME       # another installed game's
     """
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
+    from strategies.registry import entry_point_group
     from tournaments.games import DEFAULT_GAME
 
     from .console import make_console
@@ -153,7 +150,8 @@ def strategies(
     console.print(
         Text(
             "Use a strategy by name, with parameters as name:key=value,... "
-            f"(e.g. '{plugin.spec_example}'), or as file.py:ClassName.",
+            f"(e.g. '{plugin.spec_example}'), or as file.py:ClassName. Packages add "
+            f"strategies through the entry-point group '{entry_point_group(plugin.name)}'.",
             style="dim",
         )
     )

@@ -15,7 +15,7 @@ import click
 from click.core import ParameterSource
 
 from .errors import CLIError
-from .options import load_option
+from .options import game_option, load_option
 from .tournament_parts import game_options, game_settings, load_game, read_config, summary_table
 
 
@@ -24,7 +24,11 @@ from .tournament_parts import game_options, game_settings, load_game, read_confi
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="TOML file of options.")
 @click.option("--players", default="4", show_default=True, help='Seats per table, or "3,4,5".')
 @click.option(
-    "--games", type=int, default=100_000, show_default=True, help="Total games (Ligretto: rounds)."
+    "--games",
+    type=int,
+    default=100_000,
+    show_default=True,
+    help="Total games (of a game played in rounds: rounds).",
 )
 @click.option("--seed", type=int, default=None, help="Tournament seed (default: fresh, saved).")
 @click.option("--jobs", "jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
@@ -43,34 +47,37 @@ from .tournament_parts import game_options, game_settings, load_game, read_confi
     help="--resume: grow the run by about this many games (new deals; --games N: to N in all).",
 )
 @click.option(
-    "--expert", is_flag=True, help="Play matches to --target points (13 Leaves' expert variant)."
+    "--expert",
+    is_flag=True,
+    help="Play matches to --target points (a game whose matches are asked for).",
 )
 @click.option(
     "--target",
     type=int,
     default=None,
-    help="Match target (13 Leaves --expert: 20; Ligretto: 100, and it turns matches on).",
+    help="Match target (default: the game's own; for a game whose target makes matches, giving "
+    "one turns them on).",
 )
 @click.option(
     "--rounds",
     type=int,
     default=None,
-    help="Ligretto: games of a fixed number of rounds instead of a target.",
+    help="Matches of a fixed number of rounds instead of a target (a game played in rounds).",
 )
 @click.option("--repeats", is_flag=True, help="Let a strategy take several seats at a table.")
 @click.option(
     "--seating",
     type=click.Choice(["balanced", "all", "rotations"]),
     default=None,
-    help="Seatings of each deal: balanced (every position, every neighbour equally often; "
-    "13 Leaves' default), all orders, or rotations of one order (Ligretto's default: no turns).",
+    help="Seatings of each deal: balanced (every position, every neighbour equally often), all "
+    "orders, or rotations of one order (default: the game's; rotations for a game without turns).",
 )
 @click.option("--rows/--no-rows", default=True, show_default=True, help="Keep per-game rows.")
 @click.option(
     "--record",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Records file (13 Leaves games, Ligretto rounds).",
+    help="Records file (a JSON line per game, or per round of a game played in rounds).",
 )
 @click.option(
     "--record-sample", type=int, default=None, help="Record about N games (rounds), not all."
@@ -106,14 +113,7 @@ from .tournament_parts import game_options, game_settings, load_game, read_confi
     help="--precision: stop after about this many games in all (default 20,000,000).",
 )
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
-@click.option(
-    "--game",
-    "game_spec",
-    default="leaves",
-    show_default=True,
-    help="The game: its id (leaves: 13 Leaves, ligretto, any game installed in leaves.games) "
-    "or module:Class.",
-)
+@game_option("The game: an installed game's id ({games}) or module:Class.")
 @load_option
 @click.pass_context
 def tournament(ctx: click.Context, **opts: Any) -> None:
@@ -121,9 +121,9 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
 
     Every combination of --players strategies meets on the same deals, each deal replayed
     under a balanced set of seatings (every strategy in every position and directly after
-    every other equally often; Ligretto, which has no turns: the rotations of each table), so
-    seat, neighbour and deal luck cancel. --games is the total number of games (Ligretto:
-    rounds), rounded up to whole duplicate sets. Results depend only on the seed, never on the
+    every other equally often; a game without turns: the rotations of each table), so seat,
+    neighbour and deal luck cancel. --games is the total number of games (of a game played in
+    rounds: rounds), rounded up to whole duplicate sets. Results depend only on the seed, never on the
     order the strategies are listed in, --jobs or --backend. One row per game (round) goes to
     OUT/games/*.parquet (pandas.read_parquet(OUT/"games")), the spec and progress to
     OUT/manifest.json.
@@ -133,10 +133,6 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
       leaves tournament greedy low high minimal --players 4 --games 1000000 --out runs/a
       leaves tournament greedy random counter --players 3,4,5 --games 300000 --out runs/mix
       leaves tournament greedy low high --expert --games 10000 --out runs/expert
-      leaves tournament --game ligretto stack row cycler cautious scanner --players 4 \\
-          --games 100000 --out runs/lig
-      leaves tournament --game ligretto stack stack:speed=1.1 cautious --players 3 \\
-          --target 100 --games 3000 --out runs/lig100
       leaves tournament --config examples/tournament.toml
       leaves tournament greedy low high random --out runs/a --resume     # after Ctrl-C
       leaves tournament my.py:Slow greedy low --decision-timeout 5 --out runs/s

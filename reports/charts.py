@@ -183,7 +183,7 @@ def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
 
 def length_distribution(dist: pd.DataFrame, measure: str | None = None,
                         ax: Axes | None = None, unit: str = "game") -> Figure:  # fmt: skip
-    """Distribution of a length column (``measure``, default the table's first: 13 Leaves'
+    """Distribution of a length column (``measure``, default the table's first, e.g.
     turns or rounds) per player count, as step histograms of the share of games (the rare tail
     beyond every player count's 99.5th percentile, e.g. games stopped by the turn limit, is left
     out of the picture, not the means); ``unit``: what the rows are (a game, a round)."""
@@ -223,8 +223,8 @@ def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
                   ax: Axes | None = None, better: str = "lower",
                   title: str = "Expert variant") -> Figure:  # fmt: skip
     """Final match totals per strategy as box plots (box: quartiles, line: median, whiskers:
-    5th-95th percentiles, diamond: mean); ``better`` says which totals win ("lower" in 13
-    Leaves' expert variant), ``title`` names the matches."""
+    5th-95th percentiles, diamond: mean); ``better`` says which totals win ("lower": the lowest
+    total wins), ``title`` names the matches."""
     order = order or sorted(scores["strategy"].unique())
     fig, ax = _axes(ax, (8.5, _height(len(order))))
     stats = []

@@ -134,7 +134,7 @@ def check_comparable(ra: Run, rb: Run, name_a: str, name_b: str) -> None:
 
 
 def settings_lines(ra: Run, rb: Run) -> list[str]:
-    """The game settings (13 Leaves: the rules) the runs differ in, both named."""
+    """The game settings (e.g. the rules) the runs differ in, both named."""
 
     def words(run: Run) -> dict[str, str]:
         w = run.manifest.get("game_settings") if isinstance(run.manifest, dict) else None

@@ -207,7 +207,7 @@ class Run:
 
     @property
     def expert(self) -> bool:
-        """A run of matches (13 Leaves' expert variant, Ligretto's games to a target)."""
+        """A run of matches (asked for by ``--expert``, or games to a target)."""
         return self.games.match is not None or self.matches is not None
 
     @property

@@ -1,11 +1,11 @@
 """The tables a game asks for in its declaration beyond the common ones.
 
 - ``means``: per strategy, the mean of every declared mean column per seat with a 95% interval
-  (Ligretto: points, cards left in the stack, cards in the centre per round).
+  (e.g. points, cards left in the stack, cards in the centre per round).
 - ``by_parameter``: the rank value by strategy and by the value of a declared strategy
-  parameter (Ligretto's ``speed``: is it better to be 10% faster or to play smarter?).
+  parameter (e.g. a ``speed``: is it better to be 10% faster or to play smarter?).
 - ``outcomes``: per table size, the share of every declared yes/no column with a 95% interval
-  (Ligretto: rounds ended by blockade) and the mean of every length column.
+  (e.g. rounds ended by blockade) and the mean of every length column.
 
 All are computed from the run's arrays (``reports.data.Games``), read by the declaration;
 a game that declares none of these gets none of the tables.

@@ -1,7 +1,7 @@
 """The measures game designers use beyond length, seats and skill, per run with 95% intervals
 (``docs/variants.md`` defines each, with its source):
 
-* from each game's standings turn by turn (who is ahead: the rank value, 13 Leaves' cards in
+* from each game's standings turn by turn (who is ahead: the rank value, e.g. cards in
   hand; ``trace_stats``): **lead changes** (how often the player in the lead changes),
   **drama** (the share of the game the eventual winner spends behind), **comeback** (games
   whose winner was behind at half-time) and **decided at** (how far into the game the winner

@@ -1,11 +1,11 @@
-"""Match tables (13 Leaves' expert variant, Ligretto's games of rounds): match wins (shared wins
-count as wins), points per game, match length, final score distributions.
+"""Match tables (a game's matches, of games or of rounds): match wins (shared wins count as
+wins), points per game, match length, final score distributions.
 
 Match winners are recomputed from the final totals by the rule the game declares (the best
 total in its direction wins, players tied for it share the win), so they do not depend on how
 the runner encodes them. Totals come from the matches table when given, else from summing the
 per-game ``score_i`` columns. Column names follow the declared units (``points_per_game``,
-``mean_match_games``; Ligretto: ``points_per_round``, ``mean_match_rounds``).
+``mean_match_games``; in rounds: ``points_per_round``, ``mean_match_rounds``).
 """
 
 from __future__ import annotations
@@ -142,8 +142,8 @@ def expert_scores(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFram
 
 
 def expert_lengths(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Match length in games (rounds, for Ligretto) by player count: matches, mean, median,
-    p10, p90, max."""
+    """Match length in games (or the declared unit, e.g. rounds) by player count: matches,
+    mean, median, p10, p90, max."""
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)

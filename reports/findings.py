@@ -192,7 +192,7 @@ def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
 
 
 def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
-    """The first length column's median and 80% range, the second's mean (13 Leaves: turns,
+    """The first length column's median and 80% range, the second's mean (e.g. turns,
     then rounds), per table size when the run mixes sizes."""
     if lengths is None or not len(lengths):
         return []
@@ -273,7 +273,7 @@ def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
 
 
 def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:
-    """The share of every declared yes/no column over all rows (Ligretto: blockades)."""
+    """The share of every declared yes/no column over all rows (e.g. blockades)."""
     if out is None or not len(out):
         return []
     row = out[out["n_players"].astype(str) == "all"].iloc[0]

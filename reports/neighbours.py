@@ -1,7 +1,7 @@
 """Neighbour effects: each strategy's win rate by the strategy seated directly before it.
 
-In a game with a turn order (the declaration's ``turn_order``; 13 Leaves: the player after you
-faces the ends you leave) "whom do you want to sit after?" is a finding in its own right.
+In a game with a turn order (the declaration's ``turn_order``: the player after you
+faces what you leave) "whom do you want to sit after?" is a finding in its own right.
 Computed from the seat and winner columns only: the seat before seat ``s`` is
 ``(s - 1) % n_players`` (play goes clockwise, to the next seat).
 

@@ -54,7 +54,7 @@ class Plots:
         return charts.seat_advantage(seats(self.run), ax=ax)
 
     def lengths(self, measure: str | None = None, ax: Axes | None = None) -> Figure:
-        """Distribution of a declared length column (default the first: 13 Leaves' turns)."""
+        """Distribution of a declared length column (default the first, e.g. turns)."""
         d = self.run.declaration
         measure = measure or d.length_columns[0]
         return charts.length_distribution(length_distribution(self.run), measure, ax=ax,

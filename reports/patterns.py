@@ -33,7 +33,7 @@ def finishing_patterns(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Cached on the Games object (computed once per run, shared by head_to_head and rating).
     Patterns are packed into one int64 per game when they fit (tables base k + 1, ranks base
-    S + 1), else counted as rows (large tables, e.g. Ligretto's 12 seats)."""
+    S + 1), else counted as rows (large tables, e.g. 12 seats)."""
     cached = g.cache.get("patterns")
     if cached is not None:
         return cached

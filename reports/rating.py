@@ -1,7 +1,7 @@
 """Plackett-Luce rating from finishing orders, fitted on every game with Hessian intervals.
 
-Finishing order: a better rank value in the game's declared direction (13 Leaves: fewer cards
-left; Ligretto: a higher score); the winner first, a forfeiting seat last. Ties (equal values)
+Finishing order: a better rank value in the game's declared direction (e.g. fewer cards
+left, or a higher score); the winner first, a forfeiting seat last. Ties (equal values)
 are handled with Breslow's method from survival analysis: each tied player is
 a choice out of everyone not strictly ahead of it (the tied rivals included), so a tie counts as
 "neither ahead" instead of being broken at random. Without ties this is the exact Plackett-Luce

@@ -178,8 +178,8 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     ``out`` (default: RUN_DIR/report, or ./report) and return the page's path: report.html
     or report.md, next to findings.txt (the key findings), summary.csv, head_to_head.csv,
     lengths.csv, rating.csv, significance.csv, the tables the game's declaration asks for
-    (13 Leaves: seats.csv, neighbours.csv; Ligretto: means.csv, by_parameter.csv,
-    outcomes.csv), the match tables of runs of matches (expert.csv, ...) and charts/*.png.
+    (seats.csv, neighbours.csv, means.csv, by_parameter.csv, outcomes.csv, as it declares),
+    the match tables of runs of matches (expert.csv, ...) and charts/*.png.
     With two cores or more, the charts are drawn in a worker process forked at the start
     (matplotlib imports there while the run loads here)."""
     if fmt not in FORMATS:

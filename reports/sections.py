@@ -157,7 +157,7 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
             Section(
                 "Neighbours: whom do you want to sit after?",
                 "Win rate of each strategy by the strategy seated directly before it (whose "
-                "ends it faces), with 95% intervals (duplicate sets the units); vs_overall = that win rate minus the "
+                "play it faces), with 95% intervals (duplicate sets the units); vs_overall = that win rate minus the "
                 "strategy's win rate over all its games; vs_elsewhere = that win rate minus its "
                 "win rate with the same strategy at another seat of its table (compared within "
                 "each duplicate set where both happen, with a 95% interval): the effect of the seat alone, when "
@@ -270,7 +270,7 @@ def overview(run: Run, out: Path, state: RunState | None = None) -> list[tuple[s
     items.append(
         ("table sizes", ", ".join(f"{n} players: {c:,}" for n, c in enumerate(counts) if c))
     )
-    settings = man.get("game_settings")  # what the game names in words (13 Leaves: its rules)
+    settings = man.get("game_settings")  # what the game names in words (e.g. its rules)
     if isinstance(settings, dict):
         items += [(str(k), str(v)) for k, v in settings.items()]
     if "seed" in man:

@@ -301,7 +301,7 @@ def _length_hists(g: Games) -> list[tuple[str, str, str, np.ndarray]]:
 
 
 def lengths(data: Any) -> pd.DataFrame:
-    """Every declared length column (13 Leaves: turns and rounds) per game: count, mean, std,
+    """Every declared length column (e.g. turns and rounds) per game: count, mean, std,
     min, percentiles (numpy's linear method, exact), max; for all games, by player count and by
     strategy. Long form with a ``measure`` column (the length column) and ``by`` ('all',
     'n_players', 'strategy'). Games ended by a forfeit are left out."""

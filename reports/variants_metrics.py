@@ -47,7 +47,7 @@ GAME_MEASURES = ("turns", "rounds", "runner_up", "unfinished")
 
 
 def _runner_up(g: Games) -> np.ndarray:
-    """Per game the rank value (13 Leaves: cards left) of the second-best finisher."""
+    """Per game the rank value (e.g. cards left) of the second-best finisher."""
     key = g.ranks_key()
     second = np.argsort(key, axis=1, kind="stable")[:, 1] if key.shape[1] > 1 else None
     if second is None:

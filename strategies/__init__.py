@@ -1,62 +1,73 @@
 """strategies: the players' protocol and registry every game shares.
 
-``Player`` is every game's base class (``Strategy``: the default game's); ``get(spec)`` builds
-one from a name or spec string, ``names()``/``filtered(**classifier)`` list them,
-``declare_game`` keeps a game's registry. ``play_game``/``play_batch``/``play_match_batch``
-play the default game (exported from its players' package), ``testing.check_strategy``
-checks a user's own strategy.
+``Player`` is every game's base class; ``get(spec)`` builds one from a name or spec string,
+``names()``/``filtered(**classifier)`` list them, ``declare_game`` keeps a game's registry,
+``tunables``/``spec_with`` read and write a strategy's tunable parameters.
+
+The default game's players share their base class and play functions through this package
+too (``strategies.Strategy``, ``strategies.play_game``, ...): each name its players' module
+lists in ``SHARED``, read on first use from the module its entry point (``leaves.players``)
+names.
 
 Importing the package loads the protocol and the registry only (numpy, no game). A game's
 registry is declared by its players' package (entry point ``leaves.players``) or its
-plug-in, loaded when the game is first asked for; the play functions load when first read.
+plug-in, loaded when the game is first asked for.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from gamekit.lazy_exports import lazy_exports
 
-from .base import Player, Strategy
-from .registry import declare_game, defer, filtered, get, names, register
+from .base import Player
+from .registry import (
+    DEFAULT_GAME,
+    declare_game,
+    defer,
+    filtered,
+    get,
+    names,
+    players_module,
+    register,
+)
 
 _EXPORTS = {
-    "BatchResult": "leaves.players.batch",
-    "play_batch": "leaves.players.batch",
-    "play_seatings": "leaves.players.batch",
-    "MatchBatchResult": "leaves.players.matches",
-    "play_match_batch": "leaves.players.matches",
-    "GameResult": "leaves.players.play",
-    "PublicResult": "leaves.players.play",
-    "fresh": "leaves.players.play",
-    "play_game": "leaves.players.play",
     "Tunable": ".tunable",
     "spec_with": ".tunable",
     "tunables": ".tunable",
 }
 
 __all__ = [
-    "BatchResult",
-    "GameResult",
-    "MatchBatchResult",
     "Player",
-    "PublicResult",
-    "Strategy",
     "Tunable",
     "declare_game",
     "defer",
     "filtered",
-    "fresh",
     "get",
     "names",
-    "play_batch",
-    "play_game",
-    "play_match_batch",
-    "play_seatings",
     "register",
     "spec_with",
-    "testing",
     "tunables",
 ]
 
-# ``strategies.testing`` imports hypothesis, ``ismcts`` and ``ligretto`` numba: each loads on
-# first use only (any public name that is a submodule does).
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)
+_own, _own_dir = lazy_exports(__name__, _EXPORTS, globals(), __all__)
+
+
+def __getattr__(name: str) -> Any:
+    """One of this package's names (PEP 562: loaded on first use), else one the default
+    game's players share through it (their module's ``SHARED``)."""
+    try:
+        return _own(name)
+    except AttributeError:
+        players = players_module(DEFAULT_GAME)
+        if players is None or name not in getattr(players, "SHARED", ()):
+            raise
+    value = getattr(players, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    players = players_module(DEFAULT_GAME)
+    return sorted(set(_own_dir()) | set(getattr(players, "SHARED", ())))

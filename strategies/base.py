@@ -1,8 +1,8 @@
 """``Player``, what a strategy of any game is to the registry (a name, its game, a description,
-a classifier, keyword parameters that make labelled variants), and ``Strategy``, the player of
-13 Leaves (``choose`` over a ``PlayerView``, an optional compiled policy).
+a classifier, keyword parameters that make labelled variants). Each game's players subclass it
+with the game's own protocol (what a decision sees and answers).
 
-A strategy sees only a ``PlayerView`` (its own hand and public information), never the full
+A strategy sees only its seat's view (its own hand and public information), never the full
 state. Its constructor's keyword parameters make variants; they are captured automatically so
 that ``params`` and ``label`` tell variants apart in results without any boilerplate in
 subclasses. Subclasses that define ``name`` register themselves in ``strategies.registry``.
@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from leaves import Action, PlayerView
 
 CLASSIFIER_KEYS: tuple[str, ...] = ("stochastic", "uses_card_counting", "search", "compiled")
 """Classifier keys every strategy has (subclasses may add more)."""
@@ -47,7 +44,7 @@ def format_value(value: Any) -> str:
 
 class Player:
     """What the registry knows of a strategy of any game (each game's own base class adds how
-    it plays: ``Strategy`` for 13 Leaves).
+    it plays: what a decision sees and answers).
 
     Subclasses set the class attributes ``game`` (the id of the game whose registry it joins),
     ``name`` (registry name), ``description`` (one line) and ``classifier`` (merged over the
@@ -185,36 +182,3 @@ def _same(a: Any, b: Any) -> bool:
 
 
 Player._param_signature = inspect.Signature([])
-
-
-class Strategy(Player):
-    """Base class of a 13 Leaves player: implement ``choose``; the classifier has the keys
-    ``stochastic``, ``uses_card_counting``, ``search`` and ``compiled`` (default False)."""
-
-    game: ClassVar[str] = "leaves"
-    classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)
-
-    # ------------------------------------------------------------------ the protocol
-    def choose(
-        self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
-    ) -> Action:
-        """Pick one of ``legal`` (never empty) for the position ``view`` describes.
-
-        ``rng`` is the only source of randomness a strategy may use, so games replay exactly.
-        """
-        raise NotImplementedError(f"{type(self).__qualname__} must implement choose()")
-
-    def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
-        """Hook called once per game before the first move, with this seat's initial view.
-
-        Batches and tournaments give every game a fresh instance (``leaves.players.play.fresh``:
-        the class rebuilt from ``params``), so nothing stored on ``self`` outlives a game.
-        """
-
-    def end_game(self, view: PlayerView, result: Any) -> None:
-        """Hook called once per game after the end, with this seat's final view and the
-        public result (``strategies.PublicResult``: winner, cards left, turns; no hands)."""
-
-    def compiled(self) -> tuple[int, np.ndarray] | None:
-        """(policy kind id, float64 parameters) for the compiled batch loop, or None."""
-        return None

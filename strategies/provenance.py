@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .base import Strategy, format_value
+from .base import Player, format_value
 
 __all__ = ["provenance", "provenance_change"]
 
@@ -55,7 +55,7 @@ def _package_version(module: str) -> str | None:
     return None
 
 
-def provenance(strategy: Strategy) -> dict[str, Any]:
+def provenance(strategy: Player) -> dict[str, Any]:
     """{label, class, params (all), package (name and version), file_sha256} of a strategy."""
     cls = type(strategy)
     source = cls.__dict__.get("_source_spec")

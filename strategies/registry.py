@@ -7,14 +7,14 @@ A spec names a strategy and optionally its parameters:
   ``":k=v,..."`` or ``"(k=v,...)"``
 
 Values are read as bool (true/false/yes/no), None, int, float, a quoted string, or else a plain
-string. Third-party packages add strategies through the entry-point group ``leaves.strategies``
+string. Third-party packages add strategies through the entry-point group each game declares
 (``name = "package.module:ClassName"``); those are listed by ``names()`` and imported on use.
 
-Registries are kept per game (``declare_game``), so a name means one thing per game: 13 Leaves
-(``"leaves"``, the default) and Ligretto by their players' packages (entry-point group
-``leaves.players``), a third party's game by its players or its plug-in (``leaves.games``):
-the registry loads them when the game is first asked for. A strategy class (a ``Player``: ``Strategy`` for 13 Leaves) says its game in
-``game``. Modules that load numba at import register when first needed (``defer``).
+Registries are kept per game (``declare_game``), so a name means one thing per game. A game's
+registry is declared by its players' package (entry-point group ``leaves.players``) or by its
+plug-in (``leaves.games``): the registry loads it when the game is first asked for. A strategy
+class (a ``Player``, through its game's own base class) says its game in ``game``. Modules that
+load numba at import register when first needed (``defer``).
 
 Over 400 lines because it is one job: turning what a user writes into a strategy class.
 """
@@ -22,6 +22,7 @@ Over 400 lines because it is one job: turning what a user writes into a strategy
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import importlib
 import importlib.metadata
@@ -31,19 +32,21 @@ import re
 import sys
 import warnings
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from .base import CLASSIFIER_KEYS, NAME_RE, Player
 from .spec_values import parse_params
 
-ENTRY_POINT_GROUP = "leaves.strategies"
 GAME_GROUP = "leaves.games"
 """The entry-point group of installed games (``tournaments.games`` reads it)."""
 PLAYERS_GROUP = "leaves.players"
 """The entry-point group of the modules that declare a game's registry (game id -> module),
 loaded when the game is first asked for; a game without one declares it in its plug-in."""
 DEFAULT_GAME = "leaves"
-"""The game whose strategies this package's protocol (``Player``) is first written for."""
+"""The game a call or command plays when it names none: the project's first game, found like
+any other through its entry points. The one place the shared layers name a game (the runner's
+``tournaments.games.DEFAULT_GAME`` is this one)."""
 
 _REGISTRIES: dict[str, dict[str, type[Player]]] = {}
 _GROUPS: dict[str, str] = {}  # game -> the entry-point group of its strategies
@@ -80,8 +83,13 @@ def defer(module: str, names: tuple[str, ...] = (), game: str = DEFAULT_GAME) ->
 
 
 def title(game: str) -> str:
-    """A game's title in messages ("13 Leaves")."""
+    """A game's title in messages (as its players declared it)."""
     return _TITLES.get(game, game)
+
+
+def entry_point_group(game: str) -> str:
+    """The entry-point group third-party strategies of ``game`` install under."""
+    return _GROUPS[_game(game)]
 
 
 def _load_deferred(game: str, name: str | None = None) -> None:
@@ -113,6 +121,15 @@ def _load_plugin(game: str) -> None:
                 return
         if game in _REGISTRIES:
             return
+
+
+@functools.cache
+def players_module(game: str) -> ModuleType | None:
+    """The module that declares ``game``'s players (entry point ``PLAYERS_GROUP``), imported;
+    None when the game has none."""
+    for ep in importlib.metadata.entry_points(group=PLAYERS_GROUP, name=game):
+        return importlib.import_module(ep.value)
+    return None
 
 
 def _registry(game: str) -> dict[str, type[Player]]:
@@ -147,7 +164,7 @@ def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any
 
     def decorate(c: type[Player]) -> type[Player]:
         if not (isinstance(c, type) and issubclass(c, Player)):
-            raise TypeError(f"register expects a Strategy subclass, got {c!r}")
+            raise TypeError(f"register expects a strategies.Player subclass, got {c!r}")
         key = name or c.__dict__.get("name") or getattr(c, "name", None)
         if not key:
             raise ValueError(f"{c.__qualname__} has no name: set name = '...' or pass name=")
@@ -181,8 +198,8 @@ def _load_entry_point(name: str, ep: Any, game: str = DEFAULT_GAME) -> type[Play
         ) from exc
     if not (isinstance(cls, type) and issubclass(cls, Player)):
         raise ValueError(
-            f"entry point {name!r} ({ep.value}) is not a strategies.Strategy subclass "
-            "(or another game's strategy class)"
+            f"entry point {name!r} ({ep.value}) is not a strategy class (a strategies.Player "
+            "subclass) of this game"
         )
     _check_game(cls, game)
     if _registry(game).get(name) is not cls:
@@ -411,7 +428,7 @@ def load_class(where: str, cls_name: str) -> type[Player]:
             for k, v in vars(module).items()
             if isinstance(v, type) and issubclass(v, Player) and v.__module__ == module.__name__
         )
-        what = "has no class" if obj is None else "has no Strategy subclass"
+        what = "has no class" if obj is None else "has no strategy class"
         hint = f"; it defines {', '.join(found)}" if found else ""
         raise ValueError(f"{where!r} {what} {cls_name!r}{hint}")
     return obj

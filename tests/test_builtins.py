@@ -16,8 +16,8 @@ from leaves.players.compiled import engine
 from leaves.players.play import deal_state
 from leaves.players.policy import counting
 from leaves.players.policy import features as F
+from leaves.players.testing import check_strategy, random_position
 from leaves.testing import positions as reached_positions
-from strategies.testing import check_strategy, random_position
 
 NAMES = [cls.name for cls in BUILTINS]
 DETERMINISTIC = [cls.name for cls in BUILTINS if not cls.classifier["stochastic"]]

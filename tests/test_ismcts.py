@@ -27,7 +27,7 @@ from leaves.players.ismcts import (
     uniform_models,
 )
 from leaves.players.ismcts.strategy import _rollout_policy
-from strategies.testing import PHASES, check_strategy, random_position
+from leaves.players.testing import PHASES, check_strategy, random_position
 
 from .helpers import counts, position
 

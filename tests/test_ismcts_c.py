@@ -34,8 +34,8 @@ from leaves.players.ismcts import (
 from leaves.players.ismcts.cengine import C_KERNELS, NUMBA_KERNELS, Kernels
 from leaves.players.ismcts.inference import new_memo
 from leaves.players.ismcts.strategy import _rollout_policy
+from leaves.players.testing import PHASES, random_position
 from leaves.rules import N_ACTION_IDS
-from strategies.testing import PHASES, random_position
 
 pytestmark = pytest.mark.skipif(
     cengine.library() is None, reason="no C engine (no compiler, or LEAVES_ENGINE=numba)"

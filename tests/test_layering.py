@@ -17,7 +17,7 @@ CORES = ["leaves", "ligretto"]  # side by side, above gamekit
 BOTTOM = "gamekit"
 GAME_PARTS = {
     "leaves": ("players", "plugin.py", "commands"),
-    "ligretto": ("players", "plugin.py"),
+    "ligretto": ("players", "plugin.py", "commands.py"),
 }
 """What a game package holds above its rules core: its players and its plug-in, which build on
 the shared layers (``strategies``, ``tournaments``) as a third party's game does, and its own

@@ -106,7 +106,7 @@ def test_an_openspiel_bot_plays_in_a_gauntlet_from_the_runners_seeds(tmp_path):
 
 @pytest.mark.slow
 def test_an_openspiel_bot_is_checked_like_any_strategy():
-    from strategies.testing import check_strategy
+    from leaves.players.testing import check_strategy
 
     for bot in ("ismcts", "mcts"):
         check_strategy(f"openspiel:bot={bot},max_simulations=4", max_examples=5, games=1)

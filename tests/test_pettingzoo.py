@@ -186,7 +186,7 @@ def test_pettingzoos_api_and_seed_tests_under_variants(rules, n):
 @pytest.mark.slow
 def test_a_random_bombardment_under_variants():
     # every observation inside its space (bounds from the rules' deck), every ending rewarded
-    from strategies.testing import VARIANTS
+    from leaves.players.testing import VARIANTS
 
     rng = np.random.default_rng(4)
     for r, rules in enumerate((*VARIANTS, BIG_DECK)):

@@ -11,8 +11,8 @@ import strategies
 from leaves.board import HANDS, M_HI, M_LO, META, TABLE, public_board
 from leaves.players.builtin import simple, taker
 from leaves.players.policy import features
+from leaves.players.testing import random_position
 from leaves.rules import MAX_COPIES, TAKE_BASE
-from strategies.testing import random_position
 
 NONE = 99
 

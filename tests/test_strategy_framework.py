@@ -11,9 +11,10 @@ import pytest
 
 import strategies
 from leaves import Action
+from leaves.players import ENTRY_POINT_GROUP
+from leaves.players.testing import PHASES, check_strategy, phase_matches, random_position
 from strategies import Strategy
 from strategies import registry as reg
-from strategies.testing import PHASES, check_strategy, phase_matches, random_position
 
 
 # ---------------------------------------------------------------------- tiny test strategies
@@ -324,7 +325,7 @@ def test_file_loading_errors(tmp_path):
     path.write_text(textwrap.dedent(USER_FILE))
     with pytest.raises(ValueError, match="has no class 'Missing'; it defines MyStrategy"):
         strategies.get(f"{path}:Missing")
-    with pytest.raises(ValueError, match="has no Strategy subclass 'NotAStrategy'"):
+    with pytest.raises(ValueError, match="has no strategy class 'NotAStrategy'"):
         strategies.get(f"{path}:NotAStrategy")
     with pytest.raises(ValueError, match="no such strategy file"):
         strategies.get(f"{tmp_path / 'nope.py'}:X")
@@ -348,7 +349,7 @@ def test_load_from_module(tmp_path, monkeypatch):
 
 class FakeEntryPoint:
     def __init__(self, name, value, obj=None, error=None):
-        self.name, self.value, self.group = name, value, reg.ENTRY_POINT_GROUP
+        self.name, self.value, self.group = name, value, ENTRY_POINT_GROUP
         self._obj, self._error = obj, error
 
     def load(self):
@@ -398,7 +399,7 @@ def test_entry_points(monkeypatch):
 def test_entry_point_must_be_a_strategy(monkeypatch):
     ep = FakeEntryPoint("t-notstrat", "x:y", types.SimpleNamespace())
     monkeypatch.setattr(reg.importlib.metadata, "entry_points", lambda group=None: [ep])
-    with pytest.raises(ValueError, match="not a strategies.Strategy subclass"):
+    with pytest.raises(ValueError, match="not a strategy class"):
         strategies.get("t-notstrat")
 
 

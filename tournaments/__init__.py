@@ -1,7 +1,7 @@
 """tournaments: round-robin tournaments of many games, in parallel, streamed to Parquet.
 
 The runner is game-agnostic (``GamePlugin``); the default game is the registry's
-(``tournaments.games``: 13 Leaves). The names below are imported on first use (PEP 562): a
+(``tournaments.games.DEFAULT_GAME``). The names below are imported on first use (PEP 562): a
 report, which reads only a run's declaration (``tournaments.declaration``) and results,
 loads neither the runner nor the strategies.
 """

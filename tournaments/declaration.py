@@ -30,7 +30,7 @@ class Declaration:
       first one, ``length_value``, is the one the runner histograms). ``share_columns``: yes/no
       per-game columns reported as shares, mapped to what they mean ("ended by blockade").
       ``mean_columns``: seat columns whose mean per strategy is reported with 95% intervals.
-      ``parameters``: strategy parameters (name: default value, e.g. Ligretto's ``speed``)
+      ``parameters``: strategy parameters (name: default value, e.g. a ``speed``)
       by which the rank value is tabled ("is it better to be faster or to play smarter?").
     - ``has_first_player``: seat positions count from a first player (the seat table);
       ``turn_order``: the seat before one matters (the neighbours table); ``shared_wins``:

@@ -71,7 +71,7 @@ class GameOption:
     """A setting a game adds to the command line: ``--turn-limit N`` passes ``turn_limit=N``
     to the game's constructor (and is read back from a run's ``config`` on ``--resume``).
     ``multiple``: the flag may be repeated and the constructor gets every value given, in
-    order, as a tuple (13 Leaves' ``--rules KEY=VALUE``, the later winning)."""
+    order, as a tuple (e.g. a repeated ``--rules KEY=VALUE``, the later winning)."""
 
     name: str  # the constructor's keyword, e.g. "turn_limit"
     type: type  # int, float or str
@@ -130,7 +130,7 @@ class GameBase:
 
     title = "Game"
     rules_core: str | None = None
-    """The package that implements the game's rules (``leaves``, ``ligretto``): its
+    """The package that implements the game's rules (its rules core): its
     ``__version__`` goes into every run's manifest (``versions``)."""
     former_names: tuple[str, ...] = ()
     """Names older runs of this game recorded (read, never written)."""
@@ -144,7 +144,8 @@ class GameBase:
     """Matches of a fixed number of games (``--rounds``) are possible."""
     target_makes_matches = True
     """True: a match target (or ``--rounds``) alone asks for matches; False: matches are asked
-    for by name (13 Leaves' expert variant, ``--expert``) and a target alone means nothing."""
+    for by name (a game whose matches are asked for by ``--expert``) and a target alone means
+    nothing."""
     replay_viewer: str | None = None
     """``module:function`` that shows a record on the terminal (``leaves replay``), called as
     ``function(game, record_line, options)``; None: the lines of ``replay_lines``."""
@@ -171,7 +172,7 @@ class GameBase:
         return {}
 
     def settings_words(self) -> dict[str, str]:
-        """The settings a report's overview names, in words (e.g. 13 Leaves' rules): none by
+        """The settings a report's overview names, in words (e.g. the game's rules): none by
         default. The manifest keeps them as ``game_settings``."""
         return {}
 

@@ -1,9 +1,9 @@
 """Games as plug-ins: the entry-point group ``leaves.games``.
 
 A game package registers its ``GamePlugin`` class under the game's id, the ``name`` its class
-declares (``name = "package.module:Class"``); ``get_game("leaves", turn_limit=500)`` builds
-one with its options. 13 Leaves (``leaves``) and
-Ligretto (``ligretto``) are registered by this project the same way.
+declares (``name = "package.module:Class"``); ``get_game(name, **settings)`` builds one with
+its options (the keywords its ``options`` declare). This project's own games register the
+same way.
 """
 
 from __future__ import annotations
@@ -14,13 +14,11 @@ import importlib
 import importlib.metadata
 from typing import Any
 
-from strategies.registry import GAME_GROUP
+from strategies.registry import DEFAULT_GAME, GAME_GROUP
 
 from .game import Declaration, GamePlugin
 
 __all__ = ["GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class", "plugin_class"]
-
-DEFAULT_GAME = "leaves"
 
 
 @functools.cache

@@ -1,6 +1,6 @@
 """Local runs: the driver plays chunks itself, with player threads or worker processes.
 
-When the game says its play runs without holding the GIL (``plays_without_gil``: 13 Leaves
+When the game says its play runs without holding the GIL (``plays_without_gil``: e.g.
 between compiled policies), the other ``n_jobs - 1`` players are threads of this process
 (``_Threads``): no start-up, no second import, no pickling, so they start at once and pull
 their next task themselves. Otherwise they are loky worker processes, which cost about

@@ -3,9 +3,9 @@
 A match replays fresh games between the same seating, adds up each seat's ``match_score``
 column, and ends when some total reaches ``target`` (or after ``rounds`` games). The best
 total wins in the game's declared direction; tied players share the win. The loop is
-``gamekit.matches.play_waves`` (13 Leaves' expert matches use it too); here it plays a
-plug-in's ``play``. Any plug-in's ``play_matches`` may delegate here (Ligretto's games to 100
-do; 13 Leaves keeps its compiled games, which follow the same rules).
+``gamekit.matches.play_waves`` (a game's own compiled matches may use it too); here it plays
+a plug-in's ``play``. Any plug-in's ``play_matches`` may delegate here (a game whose matches
+have no compiled loop does; one with compiled matches may keep them, under the same rules).
 """
 
 from __future__ import annotations

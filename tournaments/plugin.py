@@ -7,10 +7,9 @@ need: its per-seat and per-game result columns, which per-seat column ranks the 
 whether higher or lower is better, whether games have a first player, whether tied players
 share a win, the default match target and seating design. Nothing else is assumed.
 
-Games register through the entry-point group ``leaves.games`` (``tournaments.games``):
-``leaves`` (13 Leaves, ``leaves.plugin``) and ``ligretto`` (``ligretto.plugin``), each in its
-game's package; a third party's game installs the same way. The tests carry a
-toy game that differs from both on purpose.
+Games register through the entry-point group ``leaves.games`` (``tournaments.games``): each
+game's package registers its plug-in there, and a third party's game installs the same way.
+The tests carry a toy game that differs from the installed games on purpose.
 
 A plug-in object must be picklable (it travels to worker processes and Dask workers).
 Optional: ``plays_without_gil(payloads, expert)`` true when its play of these entrants

@@ -6,8 +6,8 @@ once its files are written (``session``); an interrupted run first records every
 already played. The manifest holds the spec and each done chunk's file sizes and checksums;
 ``resume`` verifies them, skips the chunks that check out and replays the others
 (``verify``), so an interrupted or damaged run finishes with exactly the files an
-uninterrupted one writes. The game is a plug-in (``game.GamePlugin``); 13 Leaves is the
-default.
+uninterrupted one writes. The game is a plug-in (``game.GamePlugin``); the registry's
+``DEFAULT_GAME`` unless one is given.
 """
 
 from __future__ import annotations
@@ -292,7 +292,7 @@ class Tournament:
 
     def entrants(self) -> list[dict[str, Any]]:
         """Per entrant (canonical order), what its behaviour depends on, as the plug-in
-        describes it (13 Leaves: class, every parameter, package version, file hash)."""
+        describes it (e.g. class, every parameter, package version, file hash)."""
         describe = getattr(self.game, "describe", None)
         if describe is None:
             return [{"label": label} for label in self.labels]

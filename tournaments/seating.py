@@ -1,12 +1,12 @@
 """Seating designs: the orders in which one deal is replayed at a table ("duplicate" play).
 
-Duplicate deals cancel the luck of the cards, but in 13 Leaves the neighbour matters too: the
-player after you faces the ends you leave. A *balanced* design replays each deal under a set of
-seatings such that, over the set, every entrant sits in every position relative to the first
-player equally often, and for every ordered pair (A, B) of distinct entrants at the table, B sits
-directly after A (the next seat clockwise, ``(s + 1) % k``) equally often. Entrants repeated at a
-table (``--repeats``, or fewer strategies than seats) keep the same balance over distinct
-strategies.
+Duplicate deals cancel the luck of the cards, but in a game with a turn order the neighbour
+matters too: the player after you faces what you leave. A *balanced* design replays each deal
+under a set of seatings such that, over the set, every entrant sits in every position relative
+to the first player equally often, and for every ordered pair (A, B) of distinct entrants at the
+table, B sits directly after A (the next seat clockwise, ``(s + 1) % k``) equally often.
+Entrants repeated at a table (``--repeats``, or fewer strategies than seats) keep the same
+balance over distinct strategies.
 
 Every design here is a set of cyclic orders each played under all ``k`` rotations, so the
 position balance holds whatever the deal's first player. The pair balance is found by a small

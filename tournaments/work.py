@@ -160,7 +160,7 @@ def _forfeit_details(
         }
         if "match" in ids:
             detail["match"] = int(ids["match"][i])
-        trace = getattr(batch.errors[i], "traceback", None)  # leaves.players.play.ForfeitError
+        trace = getattr(batch.errors[i], "traceback", None)  # a game's forfeit error may carry one
         if trace:
             detail["traceback"] = str(trace)
         details.append(detail)

@@ -19,11 +19,12 @@ from rich.text import Text
 
 from leaves_cli.console import make_console
 from leaves_cli.errors import CLIError
-from leaves_cli.options import against_option, load_option, rules_option, split_specs
+from leaves_cli.options import against_option, load_option, split_specs
 
 from . import render
 from .play_loop import DEFAULT_LEVEL, LEVELS, QuitGame, Seats, level_opponents, make_bots, play_game
 from .play_output import save_game, scores_table, show_left, show_result
+from .rules import rules_option
 
 
 @click.command(name="play")

@@ -17,7 +17,18 @@ import click
 
 from leaves_cli.errors import CLIError
 
-__all__ = ["check_players", "parse_rules", "rules"]
+__all__ = ["check_players", "parse_rules", "rules", "rules_option"]
+
+rules_option = click.option(
+    "--rules",
+    "rules",
+    multiple=True,
+    metavar="KEY=VALUE[,...]",
+    help="Play under these rules (see 'leaves rules'): KEY=VALUE, comma-separated; "
+    "repeatable, the later winning (default: today's rules).",
+)
+"""``--rules`` of 13 Leaves' own commands (``play``, ``tune``, ``run``); the shared commands
+take it from the game plug-in (``GameOption``), which words it the same."""
 
 
 def parse_rules(texts: Any, flag: str = "--rules") -> Any:

@@ -14,7 +14,9 @@ from typing import Any
 import click
 
 from leaves_cli.errors import CLIError
-from leaves_cli.options import format_option, rules_option
+from leaves_cli.options import format_option
+
+from .rules import rules_option
 
 DEFAULT_GAMES = 200_000
 DEFAULT_PLAYERS = 4

@@ -12,7 +12,9 @@ from typing import Any
 import click
 
 from leaves_cli.errors import CLIError
-from leaves_cli.options import against_option, load_option, rules_option, split_specs
+from leaves_cli.options import against_option, load_option, split_specs
+
+from .rules import rules_option
 
 
 @click.command(name="tune")

@@ -13,8 +13,8 @@ import numpy as np
 
 from gamekit.batches import PerGame
 from leaves import GameRecord, State
+from leaves.players.base import Strategy
 from leaves.ruleset import Rules
-from strategies.base import Strategy
 from strategies.deadline import Deadline, bounded, check_timeout, run_bounded
 
 from .play import (

@@ -10,8 +10,8 @@ import numpy as np
 
 from gamekit.matches import play_waves
 from leaves import GameRecord
+from leaves.players.base import Strategy
 from leaves.ruleset import Rules
-from strategies.base import Strategy
 
 from .batch import BatchResult, _empty_batch, _seed_array, play_batch
 from .play import _seat_strategies, game_rules

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from leaves import Action, GameRecord, State
+from leaves.players.base import Strategy
 from leaves.ruleset import DEFAULT_RULES, Rules
-from strategies.base import Strategy
 from strategies.deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
 from strategies.registry import get
 

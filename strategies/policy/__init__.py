@@ -2,7 +2,7 @@
 
 ``params``: each built-in declares its parameters once (name, default, tunable range); the
 constructor, the validation, the float vector the kernel reads and a tuner's search space are
-all derived from that declaration. (13 Leaves' board features are ``leaves.players.policy``.)
+all derived from that declaration. (A game's board features live with its players.)
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from leaves import Action, PlayerView
-from strategies.base import Strategy
+from leaves.players.base import Strategy
 from strategies.policy.params import ParamSet, declare
 
 

@@ -10,8 +10,8 @@ import numpy as np
 from gamekit.seeding import MODEL_SALT
 from leaves import Action, PlayerView
 from leaves.board import SEAT_SLOTS, public_board
+from leaves.players.base import Strategy
 from leaves.rules import N_VALUES
-from strategies.base import Strategy
 from strategies.policy.params import N_PARAMS
 from strategies.registry import filtered, get
 

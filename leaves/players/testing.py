@@ -30,12 +30,13 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from leaves import Action, State, new_game
-from leaves.players.play import play_game
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
 from leaves.ruleset import DEFAULT_RULES, Rules
+from strategies.base import CLASSIFIER_KEYS
+from strategies.registry import get
 
-from .base import CLASSIFIER_KEYS, Strategy
-from .registry import get
+from .base import Strategy
+from .play import play_game
 
 PHASES: tuple[str, ...] = ("lead", "follow", "forced_take", "last_two", "any")
 """Kinds of positions checked: see ``phase_of``."""
