@@ -78,7 +78,7 @@ def bench(  # noqa: PLR0913 - click passes each option
     try:
         report = plugin.bench(players, games, api_games, repeats, seed)
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
     if as_json:
         click.echo(json.dumps(report.result))
     else:

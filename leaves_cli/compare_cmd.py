@@ -111,7 +111,7 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     try:
         named = [parse_pair(p) for p in pairs]
     except NotComparable as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
     if out is not None:
         check_writable(out)
     for run_dir in (run_a, run_b):
@@ -119,9 +119,9 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     try:
         c = run_compare(run_a, run_b, alpha=alpha, pairs=named)
     except NotComparable as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
     except ReportError as exc:
-        raise CLIError(str(exc)) from None
+        raise CLIError.of(exc) from None
     _print(c)
     if out is not None:
         try:

@@ -15,5 +15,13 @@ class CLIError(click.ClickException):
         super().__init__(message)
         self.exit_code = 2 if usage else 1
 
+    @classmethod
+    def of(cls, exc: BaseException, usage: bool = False) -> CLIError:
+        """The command line's line for a library error: a ``ParameterError``'s parameters
+        named by their flags (``leaves_cli.flags``), any other error's message as it is."""
+        from .flags import message  # start-up: flags loads gamekit only when an error is said
+
+        return cls(message(exc), usage=usage)
+
     def show(self, file=None) -> None:
         click.echo(f"leaves: error: {self.format_message()}", err=True)

@@ -15,6 +15,7 @@ import click
 from click.core import ParameterSource
 
 from .errors import CLIError
+from .flags import message
 from .gauntlet_resume import SEQUENTIAL_OPTIONS
 from .options import against_option, game_option, load_option, split_specs
 from .tournament_parts import echo_rules, game_options, game_settings, load_game
@@ -174,13 +175,13 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
         try:
             g = g.with_stages(manifest["spec"]["deal_stages"])
         except (ValueError, KeyError, TypeError) as exc:
-            raise CLIError(f"cannot resume {opts['out']}: {exc}", usage=True) from None
+            raise CLIError(f"cannot resume {opts['out']}: {message(exc)}", usage=True) from None
     path = Path(opts["out"]) if opts["out"] is not None else Path(
         tempfile.mkdtemp(prefix="leaves-gauntlet-"))  # fmt: skip
     try:
         g.check_out(path, opts["resume"])
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
     from .writable import check_writable
 
     check_writable(path)
@@ -203,7 +204,7 @@ def _build(opts: dict[str, Any], games: int, settings: dict[str, Any] | None, ga
                         games=games, seed=opts["seed"], allow_same=settings is not None,
                         game=game, sequential=settings)  # fmt: skip
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
 
 
 def _answer(result: Any, path: Path) -> None:
@@ -253,7 +254,7 @@ def _test(settings: dict[str, Any]) -> Any:
     try:
         return Sequential(settings["margin"] / 100, settings["alpha"], settings["beta"])
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
 
 
 def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,

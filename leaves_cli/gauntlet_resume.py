@@ -102,7 +102,7 @@ def _entrants(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> No
         try:
             return game.resolve(s)[0]
         except ValueError as exc:
-            raise CLIError(str(exc), usage=True) from None
+            raise CLIError.of(exc, usage=True) from None
 
     strategy, baseline = names["strategy"], names["baseline"]
     if opts["spec"] is not None and label(opts["spec"]) != strategy:

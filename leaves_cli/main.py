@@ -174,6 +174,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.close()  # output piped into head/less that quit early: not an error
         sys.exit(0)
     except (ValueError, OSError, KeyError, TypeError) as exc:
-        fail(str(exc) or type(exc).__name__, 1)
+        from .flags import message  # start-up: loads gamekit only when an error is said
+
+        fail(message(exc) or type(exc).__name__, 1)
     except Exception as exc:  # noqa: BLE001 - last resort: one line, --debug for the trace
         fail(f"{type(exc).__name__}: {exc} (rerun with --debug for the traceback)", 1)

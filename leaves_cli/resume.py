@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CLIError
+from .flags import message
 
 __all__ = [
     "apply_manifest", "check_setting", "has_manifest", "restore", "resumed_settings",
@@ -124,12 +125,12 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
             raise _disagree(out, flag, opts[name], field, spec.get(field))
         opts[name] = spec.get(field)
     if "players" in given:
-        from tournaments.runner import parse_players
+        from tournaments.schedule import parse_players
 
         try:
             sizes = parse_players(opts["players"])
         except ValueError as exc:
-            raise CLIError(str(exc), usage=True) from None
+            raise CLIError.of(exc, usage=True) from None
         if list(sizes) != spec["players"]:
             raise _disagree(out, "--players", sizes, "players", spec["players"])
     opts["players"] = ",".join(str(k) for k in spec["players"])
@@ -276,11 +277,11 @@ def restore(t: Any, manifest: dict[str, Any], opts: dict[str, Any]) -> Any:
             opts.get("grow_to"), opts.get("add"),
         )  # fmt: skip
     except ValueError as exc:
-        raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
+        raise CLIError(f"cannot resume {out}: {message(exc)}", usage=True) from None
     try:
         return t.with_stages(stages) if stages != t.schedule.stages else t
     except ValueError as exc:
-        raise CLIError(f"cannot resume {out}: {exc}", usage=True) from None
+        raise CLIError(f"cannot resume {out}: {message(exc)}", usage=True) from None
 
 
 def resume_game(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:

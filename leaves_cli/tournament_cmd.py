@@ -157,7 +157,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     try:
         t.check_out(out, opts["resume"])
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
     from .writable import check_writable
 
     check_writable(out)
@@ -309,7 +309,7 @@ def _build(opts: dict[str, Any]) -> Any:
             game=game,
         )
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
 
 
 def _run(
@@ -339,7 +339,7 @@ def _run(
         cap = opts["max_games"] or PRECISION_MAX_GAMES
         return run_precision(t, out, play, opts["precision"], cap, echo_err)
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
         more = f" --precision {opts['precision']:g}" if opts["precision"] else ""
         again = f"'leaves tournament --out {out} --resume{more}' continues it"

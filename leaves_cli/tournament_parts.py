@@ -142,7 +142,7 @@ def load_game(spec: str, settings: dict[str, Any], stored: bool = False) -> Any:
     try:
         return cls(**settings)
     except (TypeError, ValueError) as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
 
 
 def echo_rules(game: Any) -> None:

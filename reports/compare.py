@@ -92,7 +92,7 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
     if not matches:
         raise NotComparable(f"cannot compare {name_a} and {name_b}: they share no strategy "
                             f"(A: {', '.join(ga.labels)}; B: {', '.join(gb.labels)}; "
-                            "--pair A_LABEL=B_LABEL pairs two)")  # fmt: skip
+                            "{pairs} A_LABEL=B_LABEL pairs two)", "pairs")  # fmt: skip
     codes = [(ga.labels.index(m.a), gb.labels.index(m.b)) for m in matches]
     ea, lo_a, hi_a = _rates(ga, [a for a, _ in codes])
     eb, lo_b, hi_b = _rates(gb, [b for _, b in codes])

@@ -16,14 +16,17 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.errors import ParameterError
+
 from .data import ReportError, Run
 
 __all__ = ["Match", "NotComparable", "check_comparable", "match_labels", "parse_pair",
            "settings_lines"]  # fmt: skip
 
 
-class NotComparable(ReportError):
-    """Two runs, or a pairing of their strategies, that cannot be compared (bad usage)."""
+class NotComparable(ReportError, ParameterError):
+    """Two runs, or a pairing of their strategies, that cannot be compared (bad usage); a
+    pairing's errors name the parameter (``pairs``) that gave it."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ def parse_pair(text: str) -> tuple[str, str]:
             if a and b:
                 return a, b
             break
-    raise NotComparable(f"--pair expects A_LABEL=B_LABEL, got {text!r}")
+    raise NotComparable(f"{{pairs}} expects A_LABEL=B_LABEL, got {text!r}", "pairs")
 
 
 def _base(label: str) -> str:
@@ -70,10 +73,10 @@ def _named_pairs(pairs: list[tuple[str, str]], la: tuple[str, ...],
     for a, b in pairs:
         for label, labels, side in ((a, la, "A"), (b, lb, "B")):
             if label not in labels:
-                raise NotComparable(f"--pair {a}={b}: run {side} has no strategy {label!r} "
-                                    f"(its strategies: {', '.join(labels)})")  # fmt: skip
+                raise NotComparable(f"{{pairs}} {a}={b}: run {side} has no strategy {label!r} "
+                                    f"(its strategies: {', '.join(labels)})", "pairs")  # fmt: skip
         if any(m.a == a or m.b == b for m in out):
-            raise NotComparable(f"--pair {a}={b}: {a} or {b} is already paired")
+            raise NotComparable(f"{{pairs}} {a}={b}: {a} or {b} is already paired", "pairs")
         out.append(Match(a, b, "pair"))
     return out
 

@@ -113,10 +113,16 @@ def test_sequential_defaults_and_its_bounds():
 @pytest.mark.parametrize("margin, said", [(0.0, "0"), (-0.01, "-1"), (math.inf, "inf"),
                                           (math.nan, "nan")])  # fmt: skip
 def test_a_margin_must_be_positive_and_finite(margin, said):
+    from leaves_cli.flags import message
+
     with pytest.raises(
-        ValueError, match=f"--margin must be a positive number of points, got {said}$"
+        ValueError, match=f"^margin must be a positive number of points, got {said}$"
     ):
         Sequential(margin)
+    try:
+        Sequential(margin)
+    except ValueError as exc:  # the command line names it by its flag
+        assert message(exc) == f"--margin must be a positive number of points, got {said}"
 
 
 def test_update_uses_the_square_of_the_standard_error():

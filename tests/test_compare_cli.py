@@ -140,7 +140,7 @@ def test_a_pair_splits_at_the_equals_sign_outside_parentheses():
     assert parse_pair("taker=taker(harm_weight=0.5)") == ("taker", "taker(harm_weight=0.5)")
     assert parse_pair("t(a=1) = t(a=2)") == ("t(a=1)", "t(a=2)")
     for bad in ("taker", "=x", "t(a=1)"):
-        with pytest.raises(NotComparable, match="--pair expects A_LABEL=B_LABEL"):
+        with pytest.raises(NotComparable, match="^pairs expects A_LABEL=B_LABEL"):
             parse_pair(bad)
 
 

@@ -26,7 +26,7 @@ _EXPORTS = {
     "TournamentResult": ".result",
     "load": ".loading",
     "Tournament": ".runner",
-    "parse_players": ".runner",
+    "parse_players": ".schedule",
     "Schedule": ".schedule",
     "make_tables": ".schedule",
     "SEATINGS": ".seating",
@@ -80,7 +80,7 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from .gauntlet import Gauntlet, GauntletResult, gauntlet
     from .loading import load
     from .result import TournamentResult
-    from .runner import Tournament, parse_players
-    from .schedule import Schedule, make_tables
+    from .runner import Tournament
+    from .schedule import Schedule, make_tables, parse_players
     from .seating import SEATINGS, design
     from .seeds import derive_seeds

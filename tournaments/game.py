@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.errors import ParameterError
+
 from .declaration import Declaration, plural
 from .plugin import GamePlugin, SeatedBatch, SeatedMatches, Seats, Seeds
 
@@ -42,13 +44,13 @@ def check_bench(players: int, seats: tuple[int, int], games: int, repeats: int,
     ValueError naming the first bad one."""
     low, high = seats
     if not low <= players <= high:
-        raise ValueError(f"--players must be {low}..{high}, got {players}")
-    for name, value, least in (("--games", games, 1), ("--repeats", repeats, 1),
-                               ("--api-games", api_games, 0)):  # fmt: skip
+        raise ParameterError(f"{{players}} must be {low}..{high}, got {players}", "players")
+    for name, value, least in (("games", games, 1), ("repeats", repeats, 1),
+                               ("api_games", api_games, 0)):  # fmt: skip
         if value is not None and value < least:
-            raise ValueError(f"{name} must be at least {least}, got {value}")
+            raise ParameterError(f"{{{name}}} must be at least {least}, got {value}", name)
     if seed < 0 or seed >= 1 << seed_bits:
-        raise ValueError(f"--seed must be 0..2**{seed_bits}-1, got {seed}")
+        raise ParameterError(f"{{seed}} must be 0..2**{seed_bits}-1, got {seed}", "seed")
 
 
 def declaration(game: GamePlugin) -> dict[str, Any]:

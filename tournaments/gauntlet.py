@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gamekit.errors import ParameterError
+
 from .game import GamePlugin
 from .games import get_game
 from .result import TournamentResult
@@ -77,10 +79,14 @@ class Gauntlet(Tournament):
         if baseline is None:
             baseline = getattr(game, "default_baseline", None)
             if baseline is None:
-                raise ValueError(f"name a baseline (--baseline): {game.title} declares none")
+                raise ParameterError(
+                    f"name a baseline ({{baseline}}): {game.title} declares none", "baseline"
+                )
         field = list(field)
         if not field:
-            raise ValueError("a gauntlet needs a field: name at least one --against strategy")
+            raise ParameterError(
+                "a gauntlet needs a field: name at least one {field} strategy", "field"
+            )
         label = game.resolve(strategy)[0]
         base = game.resolve(baseline)[0]
         field_by_label = {game.resolve(s)[0]: s for s in field}
@@ -92,10 +98,13 @@ class Gauntlet(Tournament):
             base_spec = Labeled(baseline, base)
         for who, name in (("strategy", label), ("baseline", base)):
             if name in field_by_label:
-                flag = "--baseline" if who == "baseline" else "--against"
-                raise ValueError(f"the {who} {name} is also in the field: pick another {flag}")
+                param = "baseline" if who == "baseline" else "field"
+                raise ParameterError(f"the {who} {name} is also in the field: pick another "
+                                     f"{{{param}}}", param)  # fmt: skip
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError(f"--players takes one table size for a gauntlet, got {players!r}")
+            raise ParameterError(
+                f"{{players}} takes one table size for a gauntlet, got {players!r}", "players"
+            )
         names = sorted(field_by_label)
         super().__init__(
             [strategy, base_spec, *field_by_label.values()],

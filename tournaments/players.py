@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from gamekit.errors import ParameterError
+
 __all__ = ["BACKENDS", "Players", "Salvage", "Workload"]
 
 BACKENDS = ("loky", "dask")
@@ -57,8 +59,9 @@ class Players:
                 f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}"
             )
         if self.scheduler is not None and self.backend != "dask":
-            raise ValueError("--scheduler needs --backend dask")
+            raise ParameterError("{scheduler} needs {backend} dask", "scheduler", "backend")
         if self.n_jobs == 0 or self.n_jobs < -1:
-            raise ValueError(
-                f"--jobs must be a positive number of workers (or -1), got {self.n_jobs}"
+            raise ParameterError(
+                f"{{n_jobs}} must be a positive number of workers (or -1), got {self.n_jobs}",
+                "n_jobs",
             )

@@ -98,14 +98,14 @@ class TournamentResult:
     def matches(self, columns: list[str] | None = None) -> pd.DataFrame:
         """One row per match of an expert run, sorted by match index."""
         if not self.spec["expert"]:
-            raise ValueError("this run has no matches (it was not an --expert run)")
+            raise ValueError("this run has no matches (it was played as single games)")
         return self._read("matches", "match", columns)
 
     def _read(self, kind: str, key: str, columns: list[str] | None) -> pd.DataFrame:
         import pandas as pd  # start-up: pandas loads for tables only
 
         if not self.spec["rows"]:
-            raise ValueError(f"{self.out} kept no per-game rows (the run used --no-rows)")
+            raise ValueError(f"{self.out} kept no per-game rows (played with rows=False)")
         folder = self.out / kind
         if not folder.is_dir() or not any(folder.glob("*.parquet")):
             raise ValueError(f"{self.out} has no {kind} rows yet")

@@ -22,12 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.errors import ParameterError
+
 from . import storage, verify, work
 from .game import GamePlugin, plural
 from .parallel import imap_unordered
 from .players import Players, Workload
 from .result import TournamentResult
-from .schedule import Schedule, make_tables
+from .schedule import Schedule, make_tables, parse_players
 from .seating import DEFAULT_SEATING, SEATINGS, design
 from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
 from .session import spec_difference as _difference
@@ -38,22 +40,6 @@ __all__ = ["Labeled", "Players", "Tournament", "parse_players"]
 
 SEATING_WORDS = {"balanced": "balanced", "all": "all orders", "rotations": "rotations"}
 """Each seating design in the words of the rounded note."""
-
-
-def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
-    """Table sizes from 4, "3,4,5" or [3, 4]: sorted, without duplicates."""
-    if isinstance(players, str):
-        try:
-            sizes = [int(p) for p in players.replace(" ", "").split(",") if p]
-        except ValueError:
-            raise ValueError(f"--players takes numbers like 4 or 3,4,5, got {players!r}") from None
-    elif isinstance(players, int | np.integer):
-        sizes = [int(players)]
-    else:
-        sizes = [int(p) for p in players]
-    if not sizes:
-        raise ValueError("--players needs at least one table size")
-    return tuple(sorted(set(sizes)))
 
 
 @dataclass(frozen=True)
@@ -137,11 +123,11 @@ class Tournament:
                 lo, hi = self.game.min_players, self.game.max_players
                 raise ValueError(f"tables take {lo} to {hi} players, got {k}")
         if int(games) < 1:
-            raise ValueError(f"--games must be at least 1, got {games}")
+            raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
         if seed is None:
             seed = int(np.random.SeedSequence().entropy)
         if int(seed) < 0:
-            raise ValueError(f"--seed must be a non-negative integer, got {seed}")
+            raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
         self.seed = int(seed)
         self._match_rules(expert, target, rounds)
         self.repeats = bool(repeats)
@@ -150,7 +136,9 @@ class Tournament:
         if seating is None:
             seating = getattr(self.game, "default_seating", DEFAULT_SEATING)
         if seating not in SEATINGS:
-            raise ValueError(f"unknown --seating {seating!r}: choose one of {', '.join(SEATINGS)}")
+            raise ParameterError(
+                f"unknown {{seating}} {seating!r}: choose one of {', '.join(SEATINGS)}", "seating"
+            )
         self.seating = seating
         self.focus = None if focus is None else self._focus_label(focus)
         focus_index = None if self.focus is None else self.labels.index(self.focus)
@@ -185,9 +173,11 @@ class Tournament:
         self.expert = bool(expert)
         if rounds is not None:
             if int(rounds) < 1:
-                raise ValueError(f"--rounds must be at least 1, got {rounds}")
+                raise ParameterError(f"{{rounds}} must be at least 1, got {rounds}", "rounds")
             if target is not None:
-                raise ValueError("a match runs to --target or for --rounds, not both")
+                raise ParameterError(
+                    "a match runs to {target} or for {rounds}, not both", "target", "rounds"
+                )
             self.expert = True
         self.rounds = int(rounds) if rounds is not None else None
         if target is None:
@@ -200,7 +190,9 @@ class Tournament:
         """Which games go to the ``record`` file: every ``record_stride``-th (0: none)."""
         self.record = Path(record) if record is not None else None
         if record_sample is not None and int(record_sample) < 1:
-            raise ValueError(f"--record-sample must be at least 1, got {record_sample}")
+            raise ParameterError(
+                f"{{record_sample}} must be at least 1, got {record_sample}", "record_sample"
+            )
         if self.record is None:
             self.record_stride = 0
         elif record_sample is None:
@@ -208,7 +200,9 @@ class Tournament:
         else:
             self.record_stride = max(1, self.schedule.n_games // int(record_sample))
         if self.record is not None and self.expert:
-            raise ValueError("--record is not available with --expert (record plain games)")
+            raise ParameterError(
+                "{record} is not available with {expert} (record plain games)", "record", "expert"
+            )
 
     def _focus_label(self, focus: Any) -> str:
         """The label of ``focus``: one of the strategies (as given) or a label."""

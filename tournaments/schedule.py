@@ -31,10 +31,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Chunk", "Schedule", "make_tables", "seat_entrants"]
+from gamekit.errors import ParameterError
+
+__all__ = ["Chunk", "Schedule", "make_tables", "parse_players", "seat_entrants"]
 
 MAX_CHUNK_GAMES = 50_000
 """Default chunk size ceiling: a few hundred milliseconds of compiled play, a few MB of rows."""
+
+
+def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
+    """Table sizes from 4, "3,4,5" or [3, 4]: sorted, without duplicates."""
+    if isinstance(players, str):
+        try:
+            sizes = [int(p) for p in players.replace(" ", "").split(",") if p]
+        except ValueError:
+            raise ParameterError(
+                f"{{players}} takes numbers like 4 or 3,4,5, got {players!r}", "players"
+            ) from None
+    elif isinstance(players, int | np.integer):
+        sizes = [int(players)]
+    else:
+        sizes = [int(p) for p in players]
+    if not sizes:
+        raise ParameterError("{players} needs at least one table size", "players")
+    return tuple(sorted(set(sizes)))
 
 
 def make_tables(
@@ -155,7 +175,7 @@ class Schedule:
         if not tables:
             raise ValueError("a tournament needs at least one table")
         if games < 1:
-            raise ValueError(f"--games must be at least 1, got {games}")
+            raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
         self.tables = [tuple(t) for t in tables]
         if set_sizes is None:
             set_sizes = [len(t) for t in self.tables]

@@ -33,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from gamekit.errors import ParameterError
+
 __all__ = [
     "BETTER",
     "NOT_BETTER",
@@ -88,8 +90,8 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
     """Wald's (lower, upper) stopping bounds for the error rates ``alpha`` (declaring H1
     when H0 holds) and ``beta`` (declaring H0 when H1 holds)."""
     if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
-        raise ValueError(f"--alpha and --beta must be in (0, 1) with alpha + beta < 1, "
-                         f"got {alpha} and {beta}")  # fmt: skip
+        raise ParameterError(f"{{alpha}} and {{beta}} must be in (0, 1) with alpha + beta < 1, "
+                             f"got {alpha} and {beta}", "alpha", "beta")  # fmt: skip
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
@@ -141,8 +143,9 @@ class Sequential:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.margin) and self.margin > 0):
-            raise ValueError(  # the margin is a rate; --margin says it in points
-                f"--margin must be a positive number of points, got {100 * self.margin:g}"
+            raise ParameterError(  # the margin is a rate; it is said in points
+                f"{{margin}} must be a positive number of points, got {100 * self.margin:g}",
+                "margin",
             )
         self.lower, self.upper = bounds(self.alpha, self.beta)
 

@@ -12,6 +12,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+from gamekit.errors import ParameterError
+
 from .schedule import Schedule, deals_for
 
 __all__ = ["GROWN_KEYS", "extends", "grown_stages", "grows", "with_stages"]
@@ -64,10 +66,12 @@ def grown_stages(
     fewer is refused (ValueError, one line): a run grows, it never shrinks."""
     stages = [int(x) for x in stages]
     if games is not None and add is not None:
-        raise ValueError("give --games (the total) or --add (games more), not both")
+        raise ParameterError(
+            "give {games} (the total) or {add} (games more), not both", "games", "add"
+        )
     if add is not None:
         if add < 1:
-            raise ValueError(f"--add must be at least 1 game, got {add}")
+            raise ParameterError(f"{{add}} must be at least 1 game, got {add}", "add")
         return [*stages, stages[-1] + deals_for(add, seats_per_set)]
     if games is None or games == games_asked:
         return stages
@@ -76,7 +80,8 @@ def grown_stages(
         return [*stages, deals]
     if deals == stages[-1]:
         return stages
-    raise ValueError(
-        f"--games {games:,} but the run has {stages[-1] * seats_per_set:,} games already "
-        f"(asked {games_asked:,}): a run grows, it never shrinks (--add GAMES adds more)"
-    )
+    raise ParameterError(
+        f"{{games}} {games:,} but the run has {stages[-1] * seats_per_set:,} games already "
+        f"(asked {games_asked:,}): a run grows, it never shrinks ({{add}} GAMES adds more)",
+        "games", "add",
+    )  # fmt: skip

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gamekit.errors import ParameterError
 from tournaments import Tournament, TournamentResult
 
 __all__ = ["Field", "Score"]
@@ -90,5 +91,5 @@ def parse_field(against: str | Sequence[str]) -> tuple[str, ...]:
     specs = [against] if isinstance(against, str) else list(against)
     specs = [str(s).strip() for s in specs if str(s).strip()]
     if not specs:
-        raise ValueError("--against needs at least one opponent strategy")
+        raise ParameterError("{against} needs at least one opponent strategy", "against")
     return tuple(specs)

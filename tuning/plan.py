@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 import strategies
+from gamekit.errors import ParameterError
 from tournaments import parse_players
 
 from .evaluate import Field, parse_field
@@ -35,7 +36,7 @@ def _check_out(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out} exists and is not a directory")
     if out.exists() and any(out.iterdir()):
-        raise ValueError(f"{out} is not empty: pick a new --out")
+        raise ParameterError(f"{out} is not empty: pick a new {{out}}", "out")
 
 
 def split_budget(
@@ -49,9 +50,10 @@ def split_budget(
     generations = search // (per_gen * games)
     if generations < 2:
         need = math.ceil(2 * per_gen * games / (1 - SELECT_SHARE))
-        raise ValueError(
-            f"--budget {budget:,} is too small: two generations of {popsize} candidates and the "
-            f"start at {games:,} games each, and the final selection, need {need:,} games"
+        raise ParameterError(
+            f"{{budget}} {budget:,} is too small: two generations of {popsize} candidates and "
+            f"the start at {games:,} games each, and the final selection, need {need:,} games",
+            "budget",
         )
     select = field.games_per_run(spec, max(games, int(budget * SELECT_SHARE) // FINALISTS))
     return games, generations, select
@@ -100,9 +102,13 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     field = Field(parse_field(against), parse_players(players), int(n_jobs),
                   _game(opts.get("game")))  # fmt: skip
     if int(budget) < 1:
-        raise ValueError(f"--budget must be a positive number of games, got {budget}")
+        raise ParameterError(
+            f"{{budget}} must be a positive number of games, got {budget}", "budget"
+        )
     if n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"--jobs must be a positive number of workers (or -1), got {n_jobs}")
+        raise ParameterError(
+            f"{{n_jobs}} must be a positive number of workers (or -1), got {n_jobs}", "n_jobs"
+        )
     params = strategies.tunables(spec)
     space = Space(params)
     start_label = strategies.get(spec).label
@@ -115,24 +121,27 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     popsize = opts["popsize"]
     popsize = int(4 + int(3 * math.log(max(2, space.dim))) if popsize is None else popsize)
     if popsize < 2:
-        raise ValueError(f"--popsize must be at least 2, got {popsize}")
+        raise ParameterError(f"{{popsize}} must be at least 2, got {popsize}", "popsize")
     if not 0 < float(opts["sigma"]) <= 1:
-        raise ValueError(
-            f"--sigma must lie in (0, 1] (a fraction of each range), got {opts['sigma']}"
+        raise ParameterError(
+            f"{{sigma}} must lie in (0, 1] (a fraction of each range), got {opts['sigma']}",
+            "sigma",
         )
     candidate_games = opts["candidate_games"]
     if candidate_games is not None and int(candidate_games) < 1:
-        raise ValueError(f"--candidate-games must be at least 1, got {candidate_games}")
+        raise ParameterError(
+            f"{{candidate_games}} must be at least 1, got {candidate_games}", "candidate_games"
+        )
     seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
     if seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {seed}")
+        raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
     games, generations, select_games = split_budget(
         field, spec, int(budget), popsize, candidate_games
     )
     verify = opts["verify_games"]
     verify = int(verify) if verify is not None else max(games, int(budget) // 2)
     if verify < 1:
-        raise ValueError(f"--verify-games must be at least 1, got {verify}")
+        raise ParameterError(f"{{verify_games}} must be at least 1, got {verify}", "verify_games")
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tune-"))
     _check_out(out)
     return Plan(spec, field, params, space, opponents, int(budget), seed, popsize,

@@ -233,7 +233,7 @@ def _finished_here(
     try:
         t.check_out(out, resume=True)
     except ValueError as exc:  # the same options, but e.g. an entrant's code changed
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
     if opts["resume"]:
         return False
     n, done = int(stored["spec"]["n_games"]), int(stored.get("units_done") or 0)
@@ -296,7 +296,7 @@ def _tournament(names: list[str], game: Any, opts: dict[str, Any]) -> Any:
         return Tournament(names, players=opts["players"], games=opts["games"], seed=opts["seed"],
                           game=game)  # fmt: skip
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from exc
+        raise CLIError.of(exc, usage=True) from exc
 
 
 def _play(tournament: Any, out: Path, opts: dict[str, Any], echo: bool = True) -> int:
@@ -309,7 +309,7 @@ def _play(tournament: Any, out: Path, opts: dict[str, Any], echo: bool = True) -
         result = tournament.run(n_jobs=opts["jobs"], out=out, resume=opts["resume"],
                                 progress=sys.stderr.isatty())  # fmt: skip
     except ValueError as exc:
-        raise CLIError(str(exc)) from exc
+        raise CLIError.of(exc) from exc
     played = int(result.manifest["sessions"][-1].get("units_played", 0))
     if not played:
         click.echo(f"nothing to play: {out} already holds all {tournament.n_games:,} games of "
@@ -325,7 +325,7 @@ def _report(run_dir: Path, out: Path, fmt: str) -> Path:
     try:
         return build_report(run_dir, out=out, fmt=fmt)
     except ReportError as exc:
-        raise CLIError(str(exc)) from exc
+        raise CLIError.of(exc) from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
 
@@ -354,6 +354,6 @@ def compare_with_default_rules(names: list[str], rules: Any, out: Path,
         return build_variants_report([("default", baseline), (str(rules), out)],
                                      out / VARIANTS_REPORT, fmt=opts["fmt"])  # fmt: skip
     except ReportError as exc:
-        raise CLIError(str(exc)) from exc
+        raise CLIError.of(exc) from exc
     except OSError as exc:
         raise CLIError(f"cannot write the comparison of the rules: {exc}") from exc

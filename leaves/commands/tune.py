@@ -110,7 +110,7 @@ def tune(**opts: Any) -> None:
             game=_game(opts["rules"]),
         )
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
     for line in lines(result):
         click.echo(line)
 

@@ -91,7 +91,7 @@ def _tournaments(rule_sets: list[Any], field: list[str], opts: dict[str, Any]) -
             t = Tournament(field, players=sizes, games=opts["games"], seed=seed,
                            expert=opts["expert"], game=LeavesGame(rules=rules))  # fmt: skip
         except ValueError as exc:
-            raise CLIError(str(exc), usage=True) from None
+            raise CLIError.of(exc, usage=True) from None
         seed = t.seed  # a fresh seed is drawn once: every rule set plays the same deal seeds
         out.append(t)
     return out
@@ -240,12 +240,12 @@ def variants(**opts: Any) -> None:  # fmt: skip
 
 
 def _sizes(players: tuple[str, ...]) -> list[int]:
-    from tournaments.runner import parse_players
+    from tournaments.schedule import parse_players
 
     try:
         return list(parse_players(",".join(players)))
     except ValueError as exc:
-        raise CLIError(str(exc), usage=True) from None
+        raise CLIError.of(exc, usage=True) from None
 
 
 def _sets(opts: dict[str, Any], sizes: list[int]) -> tuple[list[Any], list[tuple[str, int]]]:
@@ -317,7 +317,7 @@ def _report(dirs: list[tuple[str, Path]], out: Path, fmt: str, notes: list[str],
     try:
         return build_variants_report(dirs, out, fmt=fmt, notes=notes, sweep=sweep, ladder=ladder)
     except ReportError as exc:
-        raise CLIError(str(exc)) from exc
+        raise CLIError.of(exc) from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
 
@@ -335,7 +335,7 @@ def _play(runs: list[Any], rule_sets: list[Any], out: Path, jobs: int,
             t.run(n_jobs=jobs, out=where, progress=progress,
                   log=lambda line: click.echo(line, err=True))  # fmt: skip
         except ValueError as exc:
-            raise CLIError(str(exc)) from None
+            raise CLIError.of(exc) from None
         click.echo(f"{label}: {t.n_games:,} {t.units} in {time.perf_counter() - t0:.1f} s "
                    f"-> {where}", err=True)  # fmt: skip
         done.append((label, where))
