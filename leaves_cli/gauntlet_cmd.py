@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
 from .errors import CLIError
 from .flags import message
 from .gauntlet_resume import SEQUENTIAL_OPTIONS
 from .options import against_option, game_option, load_option, split_specs
+from .request import Request, draft
 from .tournament_parts import echo_rules, game_options, game_settings, load_game
 
 FIXED_GAMES = 20_000
@@ -150,36 +150,25 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
     A strategy that forfeits games (its code raises or hangs) is said first; when every game
     of a side was forfeited, nothing is compared and the exit code is 1.
     """
-    given = {n for n in opts if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE}
-    if opts["jobs"] == 0 or opts["jobs"] < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
-    from .strategies_cmd import load_files
-
-    load_files(opts["load"])
-    stored, manifest = None, None
-    if opts["resume"]:
-        from .gauntlet_resume import settle
-
-        manifest = settle(opts, given)
-        stored = opts["game_config"]
-    elif opts["spec"] is None:  # pragma: no cover - click asks for SPEC without --resume
-        raise CLIError("Missing argument 'SPEC'", usage=True)
-    games = opts["games"]
+    request = _settle(ctx, opts)
+    games = request.games
     if games is None:
-        games = SEQUENTIAL_FIRST_GAMES if opts["sequential"] else FIXED_GAMES
-    settings = _sequential_settings(opts, games)
-    game = load_game(opts["game_spec"], stored if stored is not None else game_settings(opts),
+        games = SEQUENTIAL_FIRST_GAMES if request.sequential else FIXED_GAMES
+    settings = _sequential_settings(request, games)
+    stored = request.get("game_config")  # a resumed run's own settings
+    game = load_game(request.game_spec,
+                     stored if stored is not None else game_settings(request.values),
                      stored=stored is not None)  # fmt: skip
-    g = _build(opts, games, settings, game)
-    if manifest is not None:  # the batches a sequential run has played so far
+    g = _build(request, games, settings, game)
+    if request.manifest is not None:  # the batches a sequential run has played so far
         try:
-            g = g.with_stages(manifest["spec"]["deal_stages"])
+            g = g.with_stages(request.manifest["spec"]["deal_stages"])
         except (ValueError, KeyError, TypeError) as exc:
-            raise CLIError(f"cannot resume {opts['out']}: {message(exc)}", usage=True) from None
-    path = Path(opts["out"]) if opts["out"] is not None else Path(
+            raise CLIError(f"cannot resume {request.out}: {message(exc)}", usage=True) from None
+    path = Path(request.out) if request.out is not None else Path(
         tempfile.mkdtemp(prefix="leaves-gauntlet-"))  # fmt: skip
     try:
-        g.check_out(path, opts["resume"])
+        g.check_out(path, request.resume)
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     from .writable import check_writable
@@ -187,21 +176,41 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
     check_writable(path)
     click.echo(g.rounded_note, err=True)
     echo_rules(game)
-    progress = opts["progress"]
+    progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
-    result = _play(g, path, opts["jobs"], progress, opts["resume"], settings)
+    result = _play(g, path, request.jobs, progress, request.resume, settings)
     _answer(result, path)
 
 
-def _build(opts: dict[str, Any], games: int, settings: dict[str, Any] | None, game: Any) -> Any:
-    """The Gauntlet the options ask for (one-line errors)."""
+def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
+    """The request, merged once: the command line, the --load files loaded, a resumed run's
+    manifest filling in the rest (``gauntlet_resume.settle``); one-line errors."""
+    values, given = draft(ctx, opts)
+    if values["jobs"] == 0 or values["jobs"] < -1:
+        raise CLIError(f"--jobs must be a positive number (or -1), got {values['jobs']}",
+                       usage=True)  # fmt: skip
+    from .strategies_cmd import load_files
+
+    load_files(values["load"])
+    manifest = None
+    if values["resume"]:
+        from .gauntlet_resume import settle
+
+        manifest = settle(values, given)
+    elif values["spec"] is None:  # pragma: no cover - click asks for SPEC without --resume
+        raise CLIError("Missing argument 'SPEC'", usage=True)
+    return Request.of(values, given, manifest)
+
+
+def _build(request: Request, games: int, settings: dict[str, Any] | None, game: Any) -> Any:
+    """The Gauntlet asked for (one-line errors)."""
     from tournaments import Gauntlet
 
-    field = opts.get("field_specs") or split_specs(opts["against"])
+    field = request.get("field_specs") or split_specs(request.against)
     try:
-        return Gauntlet(opts["spec"], field, opts["baseline"], players=opts["players"],
-                        games=games, seed=opts["seed"], allow_same=settings is not None,
+        return Gauntlet(request.spec, field, request.baseline, players=request.players,
+                        games=games, seed=request.seed, allow_same=settings is not None,
                         game=game, sequential=settings)  # fmt: skip
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
@@ -221,19 +230,19 @@ def _answer(result: Any, path: Path) -> None:
         sys.exit(1)  # said first, above: no error line to repeat it
 
 
-def _sequential_settings(opts: dict[str, Any], games: int) -> dict[str, Any] | None:
+def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
     """The sequential test's settings (margin in points, alpha, beta, max_games), or None
     for a gauntlet of fixed size; one-line errors before anything is played, among them a
     test option given without --sequential."""
-    if not opts["sequential"]:
-        named = [flag for name, flag in SEQUENTIAL_OPTIONS if opts[name] is not None]
+    if not request.sequential:
+        named = [flag for name, flag in SEQUENTIAL_OPTIONS if request[name] is not None]
         if named:
             need = "needs" if len(named) == 1 else "need"
             raise CLIError(f"{' and '.join(named)} {need} --sequential", usage=True)
         return None
     from .sequential import SEQUENTIAL_MAX_GAMES
 
-    settings = {name: SEQUENTIAL_DEFAULTS.get(name) if opts[name] is None else opts[name]
+    settings = {name: SEQUENTIAL_DEFAULTS.get(name) if request[name] is None else request[name]
                 for name, _ in SEQUENTIAL_OPTIONS}  # fmt: skip
     if settings["max_games"] is None:
         settings["max_games"] = max(SEQUENTIAL_MAX_GAMES, games)

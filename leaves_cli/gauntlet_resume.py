@@ -47,8 +47,8 @@ def _manifest(out: str | None) -> dict[str, Any]:
 
 
 def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
-    """Fill ``opts`` from the gauntlet in ``opts["out"]`` where not ``given``; refuse given
-    options that disagree with it. Sets ``opts["game_config"]`` (the run's game settings)
+    """Fill the request's draft ``opts`` (``leaves_cli.request.draft``) from the gauntlet in
+    ``opts["out"]`` where not ``given``; refuse given options that disagree with it. Sets ``opts["game_config"]`` (the run's game settings)
     and ``opts["field_specs"]``. Returns the manifest."""
     from .resume import disagreement, resume_game
 

@@ -114,8 +114,8 @@ def entrant_specs(spec: dict[str, Any]) -> tuple[str, ...]:
 
 
 def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
-    """Fill ``opts`` from the manifest in ``opts["out"]`` where not ``given``; refuse given
-    options that disagree. Returns the manifest. ``opts["grow_to"]`` keeps a ``--games``
+    """Fill the request's draft ``opts`` (``leaves_cli.request.draft``) from the manifest in
+    ``opts["out"]`` where not ``given``; refuse given options that disagree. Returns the manifest. ``opts["grow_to"]`` keeps a ``--games``
     larger than the run (the run itself is rebuilt at the games it first asked for)."""
     out = opts["out"]
     manifest = read_spec(out)
@@ -257,24 +257,24 @@ def _game_class(spec: str) -> Any:
         raise CLIError(f"--game: {exc}", usage=True) from None
 
 
-def restore(t: Any, manifest: dict[str, Any], opts: dict[str, Any]) -> Any:
-    """The run ``t`` (built from the options at the games it first asked for) as the
+def restore(t: Any, request: Any) -> Any:
+    """The run ``t`` (built from the request at the games it first asked for) as its
     manifest holds it, grown by ``--games``/``--add``: its stages, record stride, checks."""
     from tournaments.stages import grown_stages
 
-    out, spec = opts["out"], manifest["spec"]
+    out, spec = request.out, request.manifest["spec"]
     if list(t.labels) != spec["strategies"]:
         raise _disagree(out, "strategies", t.labels, "strategies", spec["strategies"])
     if not t.game.named(spec.get("game", t.game.name)):
         raise _disagree(out, "--game", t.game.name, "game", spec["game"])
-    if opts["record_sample"] is not None and t.record_stride != spec["record_stride"]:
-        raise _disagree(out, "--record-sample", opts["record_sample"], "one record every",
+    if request.record_sample is not None and t.record_stride != spec["record_stride"]:
+        raise _disagree(out, "--record-sample", request.record_sample, "one record every",
                         f"{spec['record_stride']} games")  # fmt: skip
     t.record_stride = int(spec["record_stride"])
     try:
         stages = grown_stages(
             spec["deal_stages"], t.schedule.seats_per_set, spec["games_asked"],
-            opts.get("grow_to"), opts.get("add"),
+            request.get("grow_to"), request.get("add"),
         )  # fmt: skip
     except ValueError as exc:
         raise CLIError(f"cannot resume {out}: {message(exc)}", usage=True) from None

@@ -12,11 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
 from .errors import CLIError
 from .options import game_option, load_option
-from .tournament_parts import game_options, game_settings, load_game, read_config, summary_table
+from .request import Request, draft
+from .tournament_parts import (
+    game_options,
+    game_settings,
+    installed_options,
+    load_game,
+    read_config,
+    summary_table,
+)
 
 
 @click.command(name="tournament")
@@ -144,18 +151,19 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     next one sized from the widths so far) until every strategy's 95% interval half-width is
     at most POINTS, or --max-games is reached; where it stops depends only on the seed.
     """
-    manifest = _settle_options(ctx, opts)
-    if opts["resume"] and manifest is None:
-        raise CLIError(f"cannot resume {opts['out']}: it holds no run (no manifest.json); "
+    request = _settle(ctx, opts)
+    manifest = request.manifest
+    if request.resume and manifest is None:
+        raise CLIError(f"cannot resume {request.out}: it holds no run (no manifest.json); "
                        "leave out --resume to start one there", usage=True)  # fmt: skip
-    t = _build(opts)
+    t = _build(request)
     if manifest is not None:
         from .resume import restore
 
-        t = restore(t, manifest, opts)
-    out = Path(opts["out"])
+        t = restore(t, request)
+    out = Path(request.out)
     try:
-        t.check_out(out, opts["resume"])
+        t.check_out(out, request.resume)
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     from .writable import check_writable
@@ -163,15 +171,15 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     check_writable(out)
     if t.record is not None:
         check_writable(t.record.parent, "--record")
-    progress = opts["progress"]
+    progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
     sessions = len(manifest["sessions"]) if manifest is not None else 0
     t0 = time.perf_counter()
-    result, t, widest = _run(t, out, opts, progress, manifest)
+    result, t, widest = _run(t, out, request, progress)
     _echo_outcome(result, t, time.perf_counter() - t0, sessions)
     if widest is not None:
-        click.echo(_precision_line(opts["precision"], widest, t.n_games, t.units))
+        click.echo(_precision_line(request.precision, widest, t.n_games, t.units))
     _echo_next(out)
 
 
@@ -220,128 +228,118 @@ def _echo_next(out: Path) -> None:
     click.echo(f"next: 'leaves report {out}' writes its report ({page}) and key findings")
 
 
-def _given(ctx: click.Context, opts: dict[str, Any], config: dict[str, Any]) -> set[str]:
-    """The options the user gave (on the command line or in --config), not defaults."""
-    given = {n for n in opts if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE}
-    given |= set(config)
-    if not opts["specs"]:
-        given.discard("specs")
-    return given
-
-
-def _settle_options(ctx: click.Context, opts: dict[str, Any]) -> dict[str, Any] | None:
-    """Merge --config, load --load files, read a resumed run's manifest into the options
-    and check them (one-line errors). Returns the resumed run's manifest (None: a new run)."""
+def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
+    """The request, merged once: the command line over --config, the --load files loaded, a
+    resumed run's manifest filling in the rest; every option checked (one-line errors)."""
     config = read_config(opts["config"]) if opts["config"] else {}
-    for name, value in config.items():
-        if ctx.get_parameter_source(name) != ParameterSource.COMMANDLINE or (
-            name == "specs" and not opts["specs"]
-        ):
-            opts[name] = value
-        elif name == "rules":  # the file's rules, then the command line's keys over them
-            opts[name] = (*value, *opts[name])
+    stacked = {o.name for o in installed_options() if getattr(o, "multiple", False)}
+    values, given = draft(ctx, opts, config, stacked)
     from .strategies_cmd import load_files
 
-    load_files(opts["load"])
-    if opts["add"] is not None and opts["precision"] is not None:
+    load_files(values["load"])
+    if values["add"] is not None and values["precision"] is not None:
         raise CLIError("--add and --precision: give one (--precision grows the run itself)",
                        usage=True)  # fmt: skip
-    if opts["add"] is not None and not opts["resume"]:
+    if values["add"] is not None and not values["resume"]:
         raise CLIError("--add needs --resume (it grows the run in --out)", usage=True)
     manifest = None
-    if opts["resume"] and opts["out"] is not None:
+    if values["resume"] and values["out"] is not None:
         from .resume import apply_manifest, has_manifest
 
-        if has_manifest(opts["out"]):
-            manifest = apply_manifest(opts, _given(ctx, opts, config))
-        elif opts["add"] is not None or not opts["specs"]:
-            raise CLIError(f"cannot resume {opts['out']}: it holds no run (no manifest.json)",
+        if has_manifest(values["out"]):
+            manifest = apply_manifest(values, given)
+        elif values["add"] is not None or not values["specs"]:
+            raise CLIError(f"cannot resume {values['out']}: it holds no run (no manifest.json)",
                            usage=True)  # fmt: skip
-    if not opts["specs"]:
+    _check(values, manifest)
+    return Request.of(values, given, manifest)
+
+
+def _check(values: dict[str, Any], manifest: dict[str, Any] | None) -> None:
+    """One-line errors for options that cannot go together or cannot be (exit 2)."""
+    if not values["specs"]:
         raise CLIError("name at least one strategy (see 'leaves strategies')", usage=True)
-    if opts["out"] is None:
+    if values["out"] is None:
         raise CLIError("--out DIR is required (where the results go)", usage=True)
-    if opts["record_sample"] is not None and opts["record"] is None:
+    if values["record_sample"] is not None and values["record"] is None:
         raise CLIError("--record-sample needs --record FILE", usage=True)
-    if opts["scheduler"] is not None and opts["backend"] != "dask":
+    if values["scheduler"] is not None and values["backend"] != "dask":
         raise CLIError("--scheduler needs --backend dask", usage=True)
-    if opts["jobs"] == 0 or opts["jobs"] < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
-    _check_precision(opts)
+    if values["jobs"] == 0 or values["jobs"] < -1:
+        raise CLIError(f"--jobs must be a positive number (or -1), got {values['jobs']}",
+                       usage=True)  # fmt: skip
+    _check_precision(values)
     from .tournament_checks import check_new_run, check_record_folder
 
     if manifest is None:
-        check_new_run(opts)
-    if manifest is None or opts["record"] != manifest.get("record_file"):
-        check_record_folder(opts["record"], opts["out"])
-    return manifest
+        check_new_run(values)
+    if manifest is None or values["record"] != manifest.get("record_file"):
+        check_record_folder(values["record"], values["out"])
 
 
-def _build(opts: dict[str, Any]) -> Any:
-    """The Tournament the options ask for (a resumed run: at the games it first asked for)."""
+def _build(request: Request) -> Any:
+    """The Tournament asked for (a resumed run: at the games it first asked for)."""
     from tournaments import Tournament
 
-    stored = opts.get("game_config")  # a resumed run's own settings
-    settings = stored if stored is not None else game_settings(opts)
-    game = load_game(opts["game_spec"], settings, stored=stored is not None)
-    expert = opts["expert"]
-    if opts["rounds"] is not None and not game.match_rounds:
+    stored = request.get("game_config")  # a resumed run's own settings
+    settings = stored if stored is not None else game_settings(request.values)
+    game = load_game(request.game_spec, settings, stored=stored is not None)
+    expert, target, rounds = request.expert, request.target, request.rounds
+    if rounds is not None and not game.match_rounds:
         raise CLIError(f"--rounds: {game.title} matches run to a target (--target)", usage=True)
     if game.target_makes_matches:
-        expert = expert or opts["target"] is not None or opts["rounds"] is not None
+        expert = expert or target is not None or rounds is not None
     elif not expert:
-        opts["target"] = None  # a target means nothing without matches (--expert)
+        target = None  # a target means nothing without matches (--expert)
     try:
         return Tournament(
-            opts["specs"],
-            players=opts["players"],
-            games=opts["games"],
-            seed=opts["seed"],
+            request.specs,
+            players=request.players,
+            games=request.games,
+            seed=request.seed,
             expert=expert,
-            target=opts["target"],
-            rounds=opts["rounds"],
-            repeats=opts["repeats"],
-            seating=opts["seating"],
-            rows=opts["rows"],
-            record=opts["record"],
-            record_sample=opts["record_sample"],
-            chunk_size=opts["chunk_size"],
+            target=target,
+            rounds=rounds,
+            repeats=request.repeats,
+            seating=request.seating,
+            rows=request.rows,
+            record=request.record,
+            record_sample=request.record_sample,
+            chunk_size=request.chunk_size,
             game=game,
         )
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
 
 
-def _run(
-    t: Any, out: Path, opts: dict[str, Any], progress: bool, manifest: dict[str, Any] | None
-) -> tuple[Any, Any, float | None]:
+def _run(t: Any, out: Path, request: Request, progress: bool) -> tuple[Any, Any, float | None]:
     """Say what is about to be played, then play it into ``out``: at once, or stage by stage
     to --precision. (result, the tournament as last played, its widest half-width or None).
     A Ctrl-C from the first line on names the command that continues the run."""
 
     def play(run: Any, where: Path, resume: bool) -> Any:
         return run.run(
-            n_jobs=opts["jobs"],
+            n_jobs=request.jobs,
             out=where,
-            resume=resume or opts["resume"],
-            backend=opts["backend"],
-            scheduler=opts["scheduler"],
+            resume=resume or request.resume,
+            backend=request.backend,
+            scheduler=request.scheduler,
             progress=progress,
             log=lambda line: click.echo(line, err=True),
         )
 
     try:
-        _echo_start(t, out, manifest)
-        if opts["precision"] is None:
-            return play(t, out, opts["resume"]), t, None
+        _echo_start(t, out, request.manifest)
+        if request.precision is None:
+            return play(t, out, request.resume), t, None
         from .sequential import PRECISION_MAX_GAMES, echo_err, run_precision
 
-        cap = opts["max_games"] or PRECISION_MAX_GAMES
-        return run_precision(t, out, play, opts["precision"], cap, echo_err)
+        cap = request.max_games or PRECISION_MAX_GAMES
+        return run_precision(t, out, play, request.precision, cap, echo_err)
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
-        more = f" --precision {opts['precision']:g}" if opts["precision"] else ""
+        more = f" --precision {request.precision:g}" if request.precision else ""
         again = f"'leaves tournament --out {out} --resume{more}' continues it"
         click.echo(f"interrupted: {again}", err=True)
         raise
@@ -354,11 +352,11 @@ def _run(
         ) from None
 
 
-def _check_precision(opts: dict[str, Any]) -> None:
+def _check_precision(values: dict[str, Any]) -> None:
     """One-line errors for --precision and --max-games (before anything is played)."""
     import math
 
-    precision, cap = opts["precision"], opts["max_games"]
+    precision, cap = values["precision"], values["max_games"]
     if precision is None:
         if cap is not None:
             raise CLIError("--max-games needs --precision", usage=True)
@@ -366,14 +364,14 @@ def _check_precision(opts: dict[str, Any]) -> None:
     if not (math.isfinite(precision) and precision > 0):
         raise CLIError(f"--precision must be a positive number of points, got {precision}",
                        usage=True)  # fmt: skip
-    if not opts["rows"]:
+    if not values["rows"]:
         raise CLIError("--precision needs per-game rows (the intervals count deals): this run "
                        "keeps none (--no-rows)", usage=True)  # fmt: skip
-    if opts["record_sample"] is not None:
+    if values["record_sample"] is not None:
         raise CLIError("--record-sample is not available with --precision (the games "
                        "recorded would depend on where the run stops)", usage=True)  # fmt: skip
-    if cap is not None and cap < opts["games"]:
-        raise CLIError(f"--max-games ({cap:,}) must be at least --games ({opts['games']:,})",
+    if cap is not None and cap < values["games"]:
+        raise CLIError(f"--max-games ({cap:,}) must be at least --games ({values['games']:,})",
                        usage=True)  # fmt: skip
 
 

@@ -15,6 +15,7 @@ import click
 
 from leaves_cli.errors import CLIError
 from leaves_cli.options import format_option
+from leaves_cli.request import Request
 
 from .rules import rules_option
 
@@ -106,18 +107,19 @@ def run(**opts: Any) -> None:
       leaves run --out runs/quick --resume     # finish an interrupted run
       leaves run --rules take=ends --games 20000 --out runs/ends
     """
-    out, resume = opts["out"], opts["resume"]
-    names = _check_options(opts)  # every option first, then the state of --out
+    request = Request.of(opts)
+    out, resume = request.out, request.resume
+    names = _check_options(request)  # every option first, then the state of --out
     stored = _stored_run(out, resume)
-    game = _game(out, resume, opts["rules"])
+    game = _game(out, resume, request.rules)
     from .rules import check_players
 
-    check_players(game.rules, opts["players"])
-    tournament = _tournament(names, game, opts)
+    check_players(game.rules, request.players)
+    tournament = _tournament(names, game, request)
     if stored is not None:
         asked = tournament.spec()["n_games"]
         tournament = _as_grown(tournament, stored)  # the run grown since: the same run
-        if _finished_here(tournament, out, stored, opts, asked):
+        if _finished_here(tournament, out, stored, request, asked):
             return
     from leaves_cli.writable import check_writable
 
@@ -125,34 +127,34 @@ def run(**opts: Any) -> None:
     click.echo(f"{len(names)} strategies: {', '.join(names)}")
     if not game.rules.is_default:
         click.echo(f"rules: {game.rules}")
-    played = _play(tournament, out, opts)
-    page = out / "report" / ("report.html" if opts["fmt"] == "html" else "report.md")
+    played = _play(tournament, out, request)
+    page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
     if stored is None or played or not page.is_file():
-        page = _report(out, out / "report", opts["fmt"])
+        page = _report(out, out / "report", request.fmt)
     from leaves_cli.report_cmd import echo_report
 
     state = echo_report(out, page)
     if sys.stdout.isatty():
         click.echo(f"open it with: python -m webbrowser {page.resolve().as_uri()}")
     if not game.rules.is_default:
-        compared = compare_with_default_rules(names, game.rules, out, opts)
+        compared = compare_with_default_rules(names, game.rules, out, request)
         if compared is not None:
             click.echo(f"rules compared with today's: {compared}")
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid game in {out}: every one ended by a forfeit")
 
 
-def _check_options(opts: dict[str, Any]) -> list[str]:
+def _check_options(request: Request) -> list[str]:
     """The options alone, before anything is read in --out: --jobs, --rules, and --players
     (against the rules given; a resumed run's own rules are checked once read). Returns the
     field, the built-in heuristics."""
-    jobs, players = opts["jobs"], opts["players"]
+    jobs, players = request.jobs, request.players
     if jobs == 0 or jobs < -1:
         raise CLIError(f"--jobs must be a positive number of workers or -1, got {jobs}", usage=True)
     from .rules import check_players
 
-    game = _game(opts["out"], False, opts["rules"])
-    if not opts["resume"] or opts["rules"]:
+    game = _game(request.out, False, request.rules)
+    if not request.resume or request.rules:
         check_players(game.rules, players)
     names = builtin_heuristics()
     if len(names) < players:
@@ -215,26 +217,24 @@ def _differences(stored: dict[str, Any], t: Any) -> list[str]:
     return said
 
 
-def _finished_here(
-    t: Any, out: Path, stored: dict[str, Any], opts: dict[str, Any], asked: int
-) -> bool:
+def _finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, asked: int) -> bool:
     """Refuse another run in --out (one line); True when --out already holds this one,
     finished, and there is nothing to do (said, with where its report is and what else to
     do); False when the run is to be played (resumed). ``asked``: the games the options ask
     for (fewer than ``t``'s where the run was grown since)."""
     said = _differences(stored, t)
     if said:
-        lead = f"cannot resume {out}: it holds" if opts["resume"] else f"--out {out} holds"
-        tail = ": choose another --out" if not opts["resume"] else ""
+        lead = f"cannot resume {out}: it holds" if request.resume else f"--out {out} holds"
+        tail = ": choose another --out" if not request.resume else ""
         what = said[0] if said[0].startswith("a run of") else f"another run ({'; '.join(said)})"
-        if opts["resume"] and said[0].startswith("a run of"):
+        if request.resume and said[0].startswith("a run of"):
             tail = f": 'leaves tournament --resume --out {out}' continues it"
         raise CLIError(f"{lead} {what}{tail}", usage=True)
     try:
         t.check_out(out, resume=True)
     except ValueError as exc:  # the same options, but e.g. an entrant's code changed
         raise CLIError.of(exc, usage=True) from None
-    if opts["resume"]:
+    if request.resume:
         return False
     n, done = int(stored["spec"]["n_games"]), int(stored.get("units_done") or 0)
     grown = f", grown from the {asked:,} asked" if n != asked else ""
@@ -245,7 +245,7 @@ def _finished_here(
     if unfinished is not None:
         raise CLIError(f"--out {out} holds this run unfinished ({unfinished}): pass --resume to "
                        "continue it, or choose another --out", usage=True)  # fmt: skip
-    page = out / "report" / ("report.html" if opts["fmt"] == "html" else "report.md")
+    page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
     where = f"its report: {page}" if page.is_file() else f"'leaves report {out}' writes its report"
     click.echo(f"{out} already holds this run, finished: {n:,} games{grown}, seed {t.seed}; "
                f"{where}")  # fmt: skip
@@ -288,25 +288,25 @@ def _game(out: Path, resume: bool, texts: tuple[str, ...]) -> Any:
     return load_game("leaves", settings)
 
 
-def _tournament(names: list[str], game: Any, opts: dict[str, Any]) -> Any:
+def _tournament(names: list[str], game: Any, request: Request) -> Any:
     """The round robin of ``names`` under ``game`` that the options ask for."""
     from tournaments import Tournament
 
     try:
-        return Tournament(names, players=opts["players"], games=opts["games"], seed=opts["seed"],
+        return Tournament(names, players=request.players, games=request.games, seed=request.seed,
                           game=game)  # fmt: skip
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from exc
 
 
-def _play(tournament: Any, out: Path, opts: dict[str, Any], echo: bool = True) -> int:
+def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> int:
     """Play ``tournament`` into ``out`` (resumed with --resume); the games this session
     played (0: the run was already whole, which is said)."""
     if echo:
         click.echo(tournament.rounded_note)
     start = time.perf_counter()
     try:
-        result = tournament.run(n_jobs=opts["jobs"], out=out, resume=opts["resume"],
+        result = tournament.run(n_jobs=request.jobs, out=out, resume=request.resume,
                                 progress=sys.stderr.isatty())  # fmt: skip
     except ValueError as exc:
         raise CLIError.of(exc) from exc
@@ -331,7 +331,7 @@ def _report(run_dir: Path, out: Path, fmt: str) -> Path:
 
 
 def compare_with_default_rules(names: list[str], rules: Any, out: Path,
-                               opts: dict[str, Any]) -> Path | None:  # fmt: skip
+                               request: Request) -> Path | None:  # fmt: skip
     """The hook of ``leaves run --rules``: the same field, games and seed under today's rules
     into OUT/default-rules (resumed with --resume), then the comparison of the two runs
     (``reports.variants.build_variants_report``, default rules first) into OUT/variants.
@@ -345,14 +345,14 @@ def compare_with_default_rules(names: list[str], rules: Any, out: Path,
     from reports import ReportError
 
     today = load_game("leaves", {})
-    if opts["players"] not in today.rules.players:
-        click.echo(f"no comparison with today's rules: they do not deal {opts['players']} hands")
+    if request.players not in today.rules.players:
+        click.echo(f"no comparison with today's rules: they do not deal {request.players} hands")
         return None
     baseline = out / DEFAULT_RULES_RUN
-    _play(_tournament(names, today, opts), baseline, opts, echo=False)
+    _play(_tournament(names, today, request), baseline, request, echo=False)
     try:
         return build_variants_report([("default", baseline), (str(rules), out)],
-                                     out / VARIANTS_REPORT, fmt=opts["fmt"])  # fmt: skip
+                                     out / VARIANTS_REPORT, fmt=request.fmt)  # fmt: skip
     except ReportError as exc:
         raise CLIError.of(exc) from exc
     except OSError as exc:

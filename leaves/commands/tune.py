@@ -13,6 +13,7 @@ import click
 
 from leaves_cli.errors import CLIError
 from leaves_cli.options import against_option, load_option, split_specs
+from leaves_cli.request import Request
 
 from .rules import rules_option
 
@@ -76,18 +77,19 @@ def tune(**opts: Any) -> None:
     With --rules every game of the search and of the verification is played under that
     variant (tune.json records it; verify/tuned and verify/start are runs under it).
     """
+    request = Request.of(opts)
     from leaves_cli.strategies_cmd import load_files
 
-    load_files(opts.pop("load"))
-    specs = split_specs(opts["against"])
+    load_files(request.load)
+    specs = split_specs(request.against)
     if not specs:
         raise CLIError("--against needs at least one opponent strategy", usage=True)
-    if opts["jobs"] == 0 or opts["jobs"] < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
+    if request.jobs == 0 or request.jobs < -1:
+        raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
     from leaves_cli.writable import check_writable
 
-    check_writable(opts["out"])  # before the search, not after its first tournament
-    progress = opts["progress"]
+    check_writable(request.out)  # before the search, not after its first tournament
+    progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
 
@@ -95,19 +97,19 @@ def tune(**opts: Any) -> None:
 
     try:
         result = run_tune(
-            opts["spec"],
+            request.spec,
             specs,
-            players=opts["players"],
-            budget=opts["budget"],
-            seed=opts["seed"],
-            n_jobs=opts["jobs"],
-            out=opts["out"],
-            popsize=opts["popsize"],
-            candidate_games=opts["candidate_games"],
-            verify_games=opts["verify_games"],
-            sigma=opts["sigma"],
+            players=request.players,
+            budget=request.budget,
+            seed=request.seed,
+            n_jobs=request.jobs,
+            out=request.out,
+            popsize=request.popsize,
+            candidate_games=request.candidate_games,
+            verify_games=request.verify_games,
+            sigma=request.sigma,
             progress=progress,
-            game=_game(opts["rules"]),
+            game=_game(request.rules),
         )
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None

@@ -16,6 +16,7 @@ import click
 
 from leaves_cli.errors import CLIError
 from leaves_cli.options import format_option, load_option
+from leaves_cli.request import Request
 
 DEFAULT_GAMES = 20_000
 DEFAULT_PLAYERS = "4"
@@ -71,25 +72,25 @@ def _field(specs: tuple[str, ...]) -> tuple[list[str], list[str]]:
     return [*field, "random"], [note[0].upper() + note[1:]]
 
 
-def _tournaments(rule_sets: list[Any], field: list[str], opts: dict[str, Any]) -> list[Any]:
+def _tournaments(rule_sets: list[Any], field: list[str], request: Request) -> list[Any]:
     """One Tournament per rule set, all with the same seed and design (checked before any
     game is played)."""
     from leaves.plugin import LeavesGame
     from tournaments import Tournament
 
-    sizes = _sizes(opts["players"])
+    sizes = _sizes(request.players)
     for rules in rule_sets:
         for n in sizes:
             try:
                 rules.hand_size_for(n)
             except ValueError as exc:
                 raise CLIError(f"--players {n}: {exc}", usage=True) from None
-    seed = opts["seed"]
+    seed = request.seed
     out = []
     for rules in rule_sets:
         try:
-            t = Tournament(field, players=sizes, games=opts["games"], seed=seed,
-                           expert=opts["expert"], game=LeavesGame(rules=rules))  # fmt: skip
+            t = Tournament(field, players=sizes, games=request.games, seed=seed,
+                           expert=request.expert, game=LeavesGame(rules=rules))  # fmt: skip
         except ValueError as exc:
             raise CLIError.of(exc, usage=True) from None
         seed = t.seed  # a fresh seed is drawn once: every rule set plays the same deal seeds
@@ -207,30 +208,30 @@ def variants(**opts: Any) -> None:  # fmt: skip
           --players 4 --games 20000 --seed 1 --out runs/v2
       leaves variants --rules expert_target=30 --expert --games 5000 --out runs/v3
     """
-    if opts["jobs"] == 0 or opts["jobs"] < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {opts['jobs']}", usage=True)
-    sizes = _sizes(opts["players"])
-    rule_sets, points = _sets(opts, sizes)
+    request = Request.of(opts)
+    if request.jobs == 0 or request.jobs < -1:
+        raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
+    sizes = _sizes(request.players)
+    rule_sets, points = _sets(request, sizes)
     from leaves_cli.strategies_cmd import load_files
 
-    load_files(opts["load"])
-    field, notes = _field(opts["specs"])
-    out: Path = opts["out"]
+    load_files(request.load)
+    field, notes = _field(request.specs)
+    out: Path = request.out
     _check_out(out)
-    runs = _tournaments(rule_sets, field, opts)
-    who, ladder = _designer_setup(runs[0], opts)
-    progress = sys.stderr.isatty() if opts["progress"] is None else opts["progress"]
+    runs = _tournaments(rule_sets, field, request)
+    who, ladder = _designer_setup(runs[0], request)
+    progress = sys.stderr.isatty() if request.progress is None else request.progress
     echo = lambda line: click.echo(line, err=True)  # noqa: E731
     echo(f"{len(runs[0].labels)} strategies: {', '.join(runs[0].labels)}")
     echo(f"per rule set: {runs[0].rounded_note}")
     echo(f"seed {runs[0].seed}; results in {out}")
     start = time.perf_counter()
-    dirs = _play(runs, rule_sets, out, opts["jobs"], progress)
+    dirs = _play(runs, rule_sets, out, request.jobs, progress)
     played = time.perf_counter() - start
-    designed = _designer(runs, rule_sets, dirs, (opts["trace_games"],
-                                                 opts["restricted_games"]), who)  # fmt: skip
+    designed = _designer(runs, rule_sets, dirs, _samples(request), who)
     built = time.perf_counter()
-    page = _report(dirs, out, opts["fmt"], notes, _sweep(opts["sweep"], points, dirs), ladder)
+    page = _report(dirs, out, request.fmt, notes, _sweep(request.sweep, points, dirs), ladder)
     from leaves_cli.report_cmd import echo_findings
 
     echo_findings(out)
@@ -248,13 +249,13 @@ def _sizes(players: tuple[str, ...]) -> list[int]:
         raise CLIError.of(exc, usage=True) from None
 
 
-def _sets(opts: dict[str, Any], sizes: list[int]) -> tuple[list[Any], list[tuple[str, int]]]:
+def _sets(request: Request, sizes: list[int]) -> tuple[list[Any], list[tuple[str, int]]]:
     """The rule sets (default first) and, for a sweep, its points (value, rule set)."""
-    if opts["sweep"] is None:
-        return _rule_sets(opts["rules"]), []
+    if request.sweep is None:
+        return _rule_sets(request.rules), []
     from .variants_sweep import sweep_sets
 
-    return sweep_sets(opts["sweep"], opts["rules"], sizes)
+    return sweep_sets(request.sweep, request.rules, sizes)
 
 
 def _sweep(text: str | None, points: list[tuple[str, int]], dirs: list[tuple[str, Path]]):
@@ -265,23 +266,28 @@ def _sweep(text: str | None, points: list[tuple[str, int]], dirs: list[tuple[str
     return Sweep(text.partition("=")[0].strip(), [(v, dirs[i][0]) for v, i in points])
 
 
-def _designer_setup(t: Any, opts: dict[str, Any]) -> tuple[str | None, list[str] | None]:
+def _samples(request: Request) -> tuple[int, int]:
+    """Games replayed for the designers' measures and for restricted play: none for matches
+    (a match's games are not replayed one by one)."""
+    return (0, 0) if request.expert else (request.trace_games, request.restricted_games)
+
+
+def _designer_setup(t: Any, request: Request) -> tuple[str | None, list[str] | None]:
     """The strategy restricted play restricts, and the ladder's rungs asked for (checked
     before any game is played)."""
     from .variants_designer import check_restrictable, restricted_strategy
 
-    if opts["expert"]:  # a match's games are not replayed one by one
-        opts["trace_games"] = opts["restricted_games"] = 0
-    who = restricted_strategy(t, opts["restrict"]) if opts["restricted_games"] else None
+    restricted = _samples(request)[1]
+    who = restricted_strategy(t, request.restrict) if restricted else None
     check_restrictable(t, who)
-    if opts["ladder"] is None:
+    if request.ladder is None:
         return who, None
-    rungs = [r.strip() for r in opts["ladder"].split(",") if r.strip()]
+    rungs = [r.strip() for r in request.ladder.split(",") if r.strip()]
     by_label = {_label(t, r): r for r in rungs}
     missing = [r for label, r in by_label.items() if label not in t.labels]
     if missing or len(by_label) < 2:
         what = f"{', '.join(missing)} not in the field" if missing else "give two rungs or more"
-        raise CLIError(f"--ladder {opts['ladder']}: {what} ({', '.join(t.labels)})", usage=True)
+        raise CLIError(f"--ladder {request.ladder}: {what} ({', '.join(t.labels)})", usage=True)
     return who, list(by_label)
 
 
