@@ -12,7 +12,13 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports"]
+__all__ = ["by_module", "lazy_exports"]
+
+
+def by_module(groups: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    """``lazy_exports``' map (name -> module) from the names each module gives, written as
+    a package's import block reads."""
+    return {name: module for module, names in groups.items() for name in names}
 
 
 def lazy_exports(

@@ -8,58 +8,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gamekit.lazy_exports import lazy_exports
+from gamekit.lazy_exports import by_module, lazy_exports
 
 __version__ = "0.1.0"
 
-_EXPORTS = {
-    "ALL_ACTIONS": ".actions",
-    "Action": ".actions",
-    "IllegalActionError": ".actions",
-    "ExpertMatch": ".expert",
-    "game_scores": ".expert",
-    "GameRecord": ".record",
-    "read_records": ".record",
-    "replay": ".record",
-    "DECK": ".rules",
-    "EXPERT_TARGET": ".rules",
-    "HAND_SIZES": ".rules",
-    "MAX_PLAYERS": ".rules",
-    "MIN_PLAYERS": ".rules",
-    "N_ACTIONS": ".rules",
-    "N_VALUES": ".rules",
-    "TURN_LIMIT": ".rules",
-    "DEFAULT_RULES": ".ruleset",
-    "Rules": ".ruleset",
-    "State": ".state",
-    "new_game": ".state",
-    "PlayerView": ".view",
-}
+_EXPORTS = by_module({
+    ".actions": ("ALL_ACTIONS", "Action", "IllegalActionError"),
+    ".expert": ("ExpertMatch", "game_scores"),
+    ".record": ("GameRecord", "read_records", "replay"),
+    ".rules": ("DECK", "EXPERT_TARGET", "HAND_SIZES", "MAX_PLAYERS", "MIN_PLAYERS", "N_ACTIONS",
+               "N_VALUES", "TURN_LIMIT"),
+    ".ruleset": ("DEFAULT_RULES", "Rules"),
+    ".state": ("State", "new_game"),
+    ".view": ("PlayerView",),
+})  # fmt: skip
 
-__all__ = [
-    "ALL_ACTIONS",
-    "Action",
-    "DECK",
-    "DEFAULT_RULES",
-    "EXPERT_TARGET",
-    "ExpertMatch",
-    "GameRecord",
-    "HAND_SIZES",
-    "IllegalActionError",
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
-    "N_ACTIONS",
-    "N_VALUES",
-    "PlayerView",
-    "Rules",
-    "State",
-    "TURN_LIMIT",
-    "game_scores",
-    "read_records",
-    "replay",
-    "new_game",
-    "__version__",
-]
+__all__ = [*_EXPORTS, "__version__"]
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)

@@ -16,7 +16,14 @@ import click
 from .errors import CLIError
 from .flags import message
 from .gauntlet_resume import SEQUENTIAL_OPTIONS
-from .options import against_option, game_option, load_option, split_specs
+from .options import (
+    against_option,
+    game_option,
+    load_option,
+    progress_option,
+    split_specs,
+    value_option,
+)
 from .request import Request, draft
 from .tournament_parts import echo_rules, game_options, game_settings, load_game
 
@@ -63,20 +70,18 @@ class GauntletCommand(click.Command):
 @game_option("The game: an installed game's id ({games}) or module:Class.")
 @game_options
 @click.option("--players", type=int, default=4, show_default=True, help="Seats per table.")
-@click.option(
+@value_option(
     "--games",
-    type=int,
-    default=None,
-    help="Games SPEC plays (baseline too; default 20,000); --sequential: the first batch "
+    int,
+    "Games SPEC plays (baseline too; default 20,000); --sequential: the first batch "
     "(default 4,000).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed.")
 @click.option("--jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
-@click.option(
+@value_option(
     "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Run directory (default: a new temporary one); 'leaves report OUT' reads it.",
+    click.Path(file_okay=False),
+    "Run directory (default: a new temporary one); 'leaves report OUT' reads it.",
 )
 @click.option(
     "--resume",
@@ -90,34 +95,30 @@ class GauntletCommand(click.Command):
     help="Play batches (the first of --games) until a sequential test of 0 against +--margin "
     "points decides (the baseline may then be SPEC itself).",
 )
-@click.option(
+@value_option(
     "--margin",
-    type=float,
-    default=None,
-    metavar="POINTS",
-    help="--sequential: the difference the test weighs against 0, in percentage points of win "
+    float,
+    "--sequential: the difference the test weighs against 0, in percentage points of win "
     "rate (default 1).",
+    metavar="POINTS",
 )
-@click.option(
+@value_option(
     "--alpha",
-    type=float,
-    default=None,
-    help="--sequential: how often it may say 'better' of two equal strategies (default 0.05).",
+    float,
+    "--sequential: how often it may say 'better' of two equal strategies (default 0.05).",
 )
-@click.option(
+@value_option(
     "--beta",
-    type=float,
-    default=None,
-    help="--sequential: how often it may say 'not better by the margin' of a strategy better "
+    float,
+    "--sequential: how often it may say 'not better by the margin' of a strategy better "
     "by the margin (default 0.05).",
 )
-@click.option(
+@value_option(
     "--max-games",
-    type=int,
-    default=None,
-    help="--sequential: stop undecided after this many games per side (default 200,000).",
+    int,
+    "--sequential: stop undecided after this many games per side (default 200,000).",
 )
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@progress_option
 @load_option
 @click.pass_context
 def gauntlet(ctx: click.Context, **opts: Any) -> None:

@@ -50,6 +50,21 @@ def game_option(help: str, name: str = "game_spec") -> Any:
                         help_head=help)  # fmt: skip
 
 
+def value_option(flag: str, kind: Any, help: str, metavar: str | None = None) -> Any:
+    """An option that has no default (None: the run's own, the game's, or not asked for)."""
+    return click.option(flag, type=kind, default=None, help=help, metavar=metavar)
+
+
+def count_option(flag: str, default: int, help: str, least: int = 0) -> Any:
+    """A whole number of at least ``least`` (games, samples) with its default shown."""
+    kind = click.IntRange(min=least)
+    return click.option(flag, type=kind, default=default, show_default=True, help=help)
+
+
+progress_option = click.option(
+    "--progress/--no-progress", default=None, help="Progress bar (default: on a tty)."
+)
+
 format_option = click.option(
     "--format",
     "fmt",

@@ -13,17 +13,10 @@ from typing import Any
 
 import click
 
+from . import tournament_parts as parts
 from .errors import CLIError
-from .options import game_option, load_option
+from .options import game_option, load_option, progress_option, value_option
 from .request import Request, draft
-from .tournament_parts import (
-    game_options,
-    game_settings,
-    installed_options,
-    load_game,
-    read_config,
-    summary_table,
-)
 
 
 @click.command(name="tournament")
@@ -46,49 +39,42 @@ from .tournament_parts import (
     help="Continue (or grow) the run in --out: every other option is read from its manifest; "
     "options given must agree.",
 )
-@click.option(
+@value_option(
     "--add",
-    type=int,
-    default=None,
+    int,
+    "--resume: grow the run by about this many games (new deals; --games N: to N in all).",
     metavar="GAMES",
-    help="--resume: grow the run by about this many games (new deals; --games N: to N in all).",
 )
 @click.option(
     "--expert",
     is_flag=True,
     help="Play matches to --target points (a game whose matches are asked for).",
 )
-@click.option(
+@value_option(
     "--target",
-    type=int,
-    default=None,
-    help="Match target (default: the game's own; for a game whose target makes matches, giving "
+    int,
+    "Match target (default: the game's own; for a game whose target makes matches, giving "
     "one turns them on).",
 )
-@click.option(
+@value_option(
     "--rounds",
-    type=int,
-    default=None,
-    help="Matches of a fixed number of rounds instead of a target (a game played in rounds).",
+    int,
+    "Matches of a fixed number of rounds instead of a target (a game played in rounds).",
 )
 @click.option("--repeats", is_flag=True, help="Let a strategy take several seats at a table.")
-@click.option(
+@value_option(
     "--seating",
-    type=click.Choice(["balanced", "all", "rotations"]),
-    default=None,
-    help="Seatings of each deal: balanced (every position, every neighbour equally often), all "
+    click.Choice(["balanced", "all", "rotations"]),
+    "Seatings of each deal: balanced (every position, every neighbour equally often), all "
     "orders, or rotations of one order (default: the game's; rotations for a game without turns).",
 )
 @click.option("--rows/--no-rows", default=True, show_default=True, help="Keep per-game rows.")
-@click.option(
+@value_option(
     "--record",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Records file (a JSON line per game, or per round of a game played in rounds).",
+    click.Path(dir_okay=False),
+    "Records file (a JSON line per game, or per round of a game played in rounds).",
 )
-@click.option(
-    "--record-sample", type=int, default=None, help="Record about N games (rounds), not all."
-)
+@value_option("--record-sample", int, "Record about N games (rounds), not all.")
 @click.option(
     "--backend",
     type=click.Choice(["loky", "dask"]),
@@ -101,25 +87,19 @@ from .tournament_parts import (
     default=None,
     help="Dask scheduler address, e.g. tcp://host:8786 (none: a local cluster).",
 )
-@click.option(
-    "--chunk-size", type=int, default=None, help="Games (rounds) per chunk (part of the spec)."
-)
-@game_options
-@click.option(
+@value_option("--chunk-size", int, "Games (rounds) per chunk (part of the spec).")
+@parts.game_options
+@value_option(
     "--precision",
-    type=float,
-    default=None,
-    metavar="POINTS",
-    help="Play stages (the first of --games) until every strategy's 95% interval is at most "
+    float,
+    "Play stages (the first of --games) until every strategy's 95% interval is at most "
     "+-POINTS percentage points of win rate.",
+    metavar="POINTS",
 )
-@click.option(
-    "--max-games",
-    type=int,
-    default=None,
-    help="--precision: stop after about this many games in all (default 20,000,000).",
+@value_option(
+    "--max-games", int, "--precision: stop after about this many games in all (default 20,000,000)."
 )
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@progress_option
 @game_option("The game: an installed game's id ({games}) or module:Class.")
 @load_option
 @click.pass_context
@@ -185,10 +165,8 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
 
 def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
     """On stderr, what is about to be played: the design, the rules, growth, the seed."""
-    from .tournament_parts import echo_rules
-
     click.echo(t.rounded_note, err=True)
-    echo_rules(t.game)
+    parts.echo_rules(t.game)
     if manifest is not None and t.n_games != manifest["spec"]["n_games"]:
         click.echo(f"growing {out}: {manifest['spec']['n_games']:,} -> {t.n_games:,} {t.units} "
                    "(every one already played is kept)", err=True)  # fmt: skip
@@ -210,7 +188,7 @@ def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
                    "it")  # fmt: skip
     for line in state.lines() if state is not None else ():
         click.echo(line)
-    why_not = summary_table(result)
+    why_not = parts.summary_table(result)
     if why_not:
         click.echo(why_not)
     of = "" if played == t.n_games else f" of {t.n_games:,}"
@@ -231,8 +209,8 @@ def _echo_next(out: Path) -> None:
 def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     """The request, merged once: the command line over --config, the --load files loaded, a
     resumed run's manifest filling in the rest; every option checked (one-line errors)."""
-    config = read_config(opts["config"]) if opts["config"] else {}
-    stacked = {o.name for o in installed_options() if getattr(o, "multiple", False)}
+    config = parts.read_config(opts["config"]) if opts["config"] else {}
+    stacked = {o.name for o in parts.installed_options() if getattr(o, "multiple", False)}
     values, given = draft(ctx, opts, config, stacked)
     from .strategies_cmd import load_files
 
@@ -282,8 +260,8 @@ def _build(request: Request) -> Any:
     from tournaments import Tournament
 
     stored = request.get("game_config")  # a resumed run's own settings
-    settings = stored if stored is not None else game_settings(request.values)
-    game = load_game(request.game_spec, settings, stored=stored is not None)
+    settings = stored if stored is not None else parts.game_settings(request.values)
+    game = parts.load_game(request.game_spec, settings, stored=stored is not None)
     expert, target, rounds = request.expert, request.target, request.rounds
     if rounds is not None and not game.match_rounds:
         raise CLIError(f"--rounds: {game.title} matches run to a target (--target)", usage=True)

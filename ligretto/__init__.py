@@ -15,56 +15,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gamekit.lazy_exports import lazy_exports
+from gamekit.lazy_exports import by_module, lazy_exports
 
 __version__ = "0.1.0"
 
-_EXPORTS = {
-    "Decision": ".engine",
-    "Player": ".engine",
-    "PlayerError": ".engine",
-    "RoundOutcome": ".engine",
-    "play_round": ".engine",
-    "RecordError": ".record",
-    "RoundRecord": ".record",
-    "replay": ".record",
-    "timeline": ".record",
-    "card_id": ".rules",
-    "card_name": ".rules",
-    "colour_of": ".rules",
-    "row_size": ".rules",
-    "score": ".rules",
-    "value_of": ".rules",
-    "IllegalMove": ".state",
-    "PlayerView": ".state",
-    "State": ".state",
-    "deal_orders": ".state",
-    "ReactionModel": ".timing",
-}
+_EXPORTS = by_module({
+    ".engine": ("Decision", "Player", "PlayerError", "RoundOutcome", "play_round"),
+    ".record": ("RecordError", "RoundRecord", "replay", "timeline"),
+    ".rules": ("card_id", "card_name", "colour_of", "row_size", "score", "value_of"),
+    ".state": ("IllegalMove", "PlayerView", "State", "deal_orders"),
+    ".timing": ("ReactionModel",),
+})  # fmt: skip
 
-__all__ = [
-    "Decision",
-    "IllegalMove",
-    "Player",
-    "PlayerError",
-    "PlayerView",
-    "ReactionModel",
-    "RecordError",
-    "RoundOutcome",
-    "RoundRecord",
-    "State",
-    "card_id",
-    "card_name",
-    "colour_of",
-    "deal_orders",
-    "play_round",
-    "replay",
-    "row_size",
-    "score",
-    "timeline",
-    "value_of",
-    "__version__",
-]
+__all__ = [*_EXPORTS, "__version__"]
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)

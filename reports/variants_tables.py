@@ -5,6 +5,8 @@ measures and differences in words and units with their intervals."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pandas as pd
 
@@ -126,17 +128,23 @@ def sweep_rows(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _worded(table: pd.DataFrame) -> Iterator[tuple[pd.Series, dict[str, str], str]]:
+    """Each row of a measures table with its first two columns (its rule set, its measure in
+    words) and what the measure compares."""
+    multi = table["n_players"].nunique() > 2
+    for _, r in table.iterrows():
+        detail = str(r.get("detail", "") or "")
+        measure = label(str(r["metric"]), str(r["n_players"]), int(r["position"]), detail, multi)
+        yield r, {"rules": r["rules"], "measure": measure}, detail
+
+
 def every_differences(diffs: pd.DataFrame) -> pd.DataFrame:
     """The differences table in words and units: the measure, both values, the difference
     with its interval, Holm's p-value, whether it is clear."""
-    multi = diffs["n_players"].nunique() > 2
     rows = []
-    for _, r in diffs.iterrows():
-        detail = str(r.get("detail", "") or "")
+    for r, words, _ in _worded(diffs):
         rows.append({
-            "rules": r["rules"],
-            "measure": label(str(r["metric"]), str(r["n_players"]), int(r["position"]),
-                             detail, multi),
+            **words,
             "difference": diff_text(r, star=False),
             "p (Holm)": p_text(r["p_holm"]) if np.isfinite(r["p_holm"]) else "",
             "clear": "yes" if r["significant"] else "no",
@@ -147,14 +155,10 @@ def every_differences(diffs: pd.DataFrame) -> pd.DataFrame:
 
 def every_metrics(metrics: pd.DataFrame) -> pd.DataFrame:
     """Every measure per rule set in words and units with its interval and what it rests on."""
-    multi = metrics["n_players"].nunique() > 2
     rows = []
-    for _, r in metrics.iterrows():
-        detail = str(r.get("detail", "") or "")
+    for r, words, detail in _worded(metrics):
         rows.append({
-            "rules": r["rules"],
-            "measure": label(str(r["metric"]), str(r["n_players"]), int(r["position"]),
-                             detail, multi),
+            **words,
             "value": value_text(r),
             "compares": detail,
             "duplicate sets": int(r["deal_sets"]),

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from leaves_cli.errors import CLIError
-from leaves_cli.options import format_option
+from leaves_cli.options import count_option, format_option
 from leaves_cli.request import Request
 
 from .rules import rules_option
@@ -46,12 +46,11 @@ def builtin_heuristics() -> list[str]:
 
 
 @click.command(name="run")
-@click.option(
+@count_option(
     "--games",
-    type=click.IntRange(min=1),
-    default=DEFAULT_GAMES,
-    show_default=True,
-    help="Games in all (rounded up so every table plays every seating of its deals).",
+    DEFAULT_GAMES,
+    "Games in all (rounded up so every table plays every seating of its deals).",
+    least=1,
 )
 @click.option(
     "--out",

@@ -12,7 +12,13 @@ from typing import Any
 import click
 
 from leaves_cli.errors import CLIError
-from leaves_cli.options import against_option, load_option, split_specs
+from leaves_cli.options import (
+    against_option,
+    load_option,
+    progress_option,
+    split_specs,
+    value_option,
+)
 from leaves_cli.request import Request
 
 from .rules import rules_option
@@ -45,13 +51,9 @@ from .rules import rules_option
     show_default=True,
     help="Initial search step, as a fraction of each parameter's range.",
 )
-@click.option(
-    "--candidate-games", type=int, default=None, help="Games per candidate (default: from budget)."
-)
-@click.option(
-    "--verify-games", type=int, default=None, help="Games per verification arm (default: budget/2)."
-)
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@value_option("--candidate-games", int, "Games per candidate (default: from budget).")
+@value_option("--verify-games", int, "Games per verification arm (default: budget/2).")
+@progress_option
 @rules_option
 @load_option
 def tune(**opts: Any) -> None:

@@ -15,7 +15,13 @@ from typing import Any
 import click
 
 from leaves_cli.errors import CLIError
-from leaves_cli.options import format_option, load_option
+from leaves_cli.options import (
+    count_option,
+    format_option,
+    load_option,
+    progress_option,
+    value_option,
+)
 from leaves_cli.request import Request
 
 DEFAULT_GAMES = 20_000
@@ -132,18 +138,16 @@ def _check_out(out: Path) -> None:
     show_default=True,
     help='Seats per table: 4, "3,4,5" or repeated.',
 )
-@click.option(
+@count_option(
     "--games",
-    type=click.IntRange(min=1),
-    default=DEFAULT_GAMES,
-    show_default=True,
-    help="Games per rule set (matches with --expert), rounded up to whole duplicate sets.",
+    DEFAULT_GAMES,
+    "Games per rule set (matches with --expert), rounded up to whole duplicate sets.",
+    least=1,
 )
-@click.option(
+@value_option(
     "--seed",
-    type=click.IntRange(min=0),
-    default=None,
-    help="Seed of every rule set's run (default: fresh, printed and saved).",
+    click.IntRange(min=0),
+    "Seed of every rule set's run (default: fresh, printed and saved).",
 )
 @click.option("--jobs", "-j", type=int, default=-1, show_default=True, help="Workers (-1: all).")
 @click.option("--expert", is_flag=True, help="Play expert matches (to the rules' expert_target).")
@@ -153,20 +157,18 @@ def _check_out(out: Path) -> None:
     required=True,
     help="Output directory: a run per rule set, the comparison's report.html.",
 )
-@click.option(
+@count_option(
     "--trace-games",
-    type=click.IntRange(min=0),
-    default=DEFAULT_TRACE_GAMES,
-    show_default=True,
-    help="Games per rule set replayed turn by turn for lead changes, drama and when games "
+    DEFAULT_TRACE_GAMES,
+    "Games per rule set replayed turn by turn for lead changes, drama and when games "
     "are decided (whole duplicate sets; 0: none).",
+    least=0,
 )
-@click.option(
+@count_option(
     "--restricted-games",
-    type=click.IntRange(min=0),
-    default=DEFAULT_RESTRICTED_GAMES,
-    show_default=True,
-    help="Games per rule set and restriction for restricted play (0: none).",
+    DEFAULT_RESTRICTED_GAMES,
+    "Games per rule set and restriction for restricted play (0: none).",
+    least=0,
 )
 @click.option(
     "--restrict",
@@ -182,7 +184,7 @@ def _check_out(out: Path) -> None:
     "default rules' order of strength).",
 )
 @format_option
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a tty).")
+@progress_option
 @load_option
 def variants(**opts: Any) -> None:  # fmt: skip
     """Play the same field under the default rules and each --rules variant, one report.
