@@ -2,8 +2,8 @@
 they say: refused in one line before anything is played (exit 2).
 
 A lone strategy only ever plays itself; ``--target`` without matches is dropped; a target
-that the rules' ``expert_target`` contradicts would play matches to one and record the
-other; a ``--record`` file in a folder that does not exist would create that folder
+that a game setting contradicts (one that sets a target of its own, as rules may) would play
+matches to one and record the other; a ``--record`` file in a folder that does not exist would create that folder
 wherever the path points (inside ``--out`` it is the run's own folder, created anyway).
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
@@ -20,14 +20,23 @@ from .errors import CLIError
 __all__ = ["check_new_run", "check_record_folder"]
 
 
-def _named_target(texts: Any) -> str | None:
-    """The last ``expert_target`` the rules text names (None: it names none)."""
-    found = None
-    for text in texts or ():
-        for item in str(text).split(","):
-            key, eq, value = item.partition("=")
-            if eq and key.strip() == "expert_target":
-                found = value.strip()
+def _targets_set(cls: Any, opts: Any) -> list[tuple[Any, str, int]]:
+    """Each game setting given that sets a match target of its own (the game built with it
+    has another ``match_target`` than with its defaults): (its option, its value in the
+    game's words, the target it sets). None are found for a game that cannot be built: it
+    is refused later, naming what is wrong."""
+    found = []
+    for opt in getattr(cls, "options", ()):
+        value = opts.get(opt.name)
+        if value in (None, ()):
+            continue
+        try:
+            own, game = cls().match_target, cls(**{opt.name: value})
+        except (TypeError, ValueError):
+            continue
+        if game.match_target != own:
+            words = game.settings_words().get(opt.name, value)
+            found.append((opt, words, int(game.match_target)))
     return found
 
 
@@ -64,12 +73,7 @@ def check_new_run(opts: dict[str, Any]) -> None:
     if target is not None and not opts["expert"] and not makes_matches:
         raise CLIError(f"--target {target} needs --expert: {title} plays single games, not "
                        "matches to a target, without it", usage=True)  # fmt: skip
-    declared = {o.name for o in getattr(cls, "options", ())}
-    named = _named_target(opts.get("rules")) if "rules" in declared else None
-    try:
-        differs = named is not None and target is not None and int(named) != int(target)
-    except ValueError:
-        differs = False  # not a number: the rules refuse it, naming the key
-    if differs:
-        raise CLIError(f"--target {target} and --rules expert_target={named} disagree: "
-                       "give one", usage=True)  # fmt: skip
+    for opt, value, named in _targets_set(cls, opts):
+        if target is not None and named != int(target):
+            raise CLIError(f"--target {target} and {opt.flag} {value} disagree: give one",
+                           usage=True)  # fmt: skip
