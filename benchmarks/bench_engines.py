@@ -103,13 +103,13 @@ def warm_ratios(games: int, rounds: int) -> dict[str, dict[str, float]]:
     for label, names in TABLES.items():
         kinds, params = _table(names)
         loop = {"C": engine.play_games, "numba": loops._batch}
-        loops._run(kinds, params, deal[:10], play[:10], 1000, False, loop=loops._batch)
+        loops._run(kinds, params, deal[:10], play[:10], None, False, loop=loops._batch)
         ns: dict[str, list[float]] = {"C": [], "numba": []}
         digests = {}
         for _ in range(rounds):
             for name in ("C", "numba") if _ % 2 == 0 else ("numba", "C"):
                 t0 = time.process_time()
-                res = loops._run(kinds, params, deal, play, 1000, False, loop=loop[name])
+                res = loops._run(kinds, params, deal, play, None, False, loop=loop[name])
                 turns = int(res.turns.sum())
                 ns[name].append(1e9 * (time.process_time() - t0) / turns)
                 digests[name] = (turns, int(res.winner.sum()), int(res.left.sum()))

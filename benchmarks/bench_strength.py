@@ -43,7 +43,7 @@ def vs_random(name: str, deals: int, seed: int, n_players: int = 4) -> pd.Series
         params[seat] = vec
         codes = np.ones(n_players, dtype=np.int8)
         codes[seat] = 0
-        res = C.play_batch_compiled(kinds, params, deal_seeds, play_seeds, 1000)
+        res = C.play_batch_compiled(kinds, params, deal_seeds, play_seeds)
         parts.append((np.tile(codes, (deals, 1)), *res))
     codes, first, cards, winner, turns, rounds, unfinished = (
         np.concatenate([p[i] for p in parts]) for i in range(7)
@@ -72,9 +72,9 @@ def speed(names: list[str], games: int, seed: int) -> float:
     params = np.stack([v for _, v in table])
     d = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)
     p = np.random.SeedSequence([seed, 2]).generate_state(games, dtype=np.uint64)
-    C.play_batch_compiled(kinds, params, d[:10], p[:10], 1000)  # compile / load the cache
+    C.play_batch_compiled(kinds, params, d[:10], p[:10])  # compile / load the cache
     t0 = time.perf_counter()
-    C.play_batch_compiled(kinds, params, d, p, 1000)
+    C.play_batch_compiled(kinds, params, d, p)
     return games / (time.perf_counter() - t0)
 
 

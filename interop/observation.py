@@ -21,11 +21,11 @@ only the bounds follow the rules' deck and turn limit (``bounds``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from leaves import DECK, MAX_PLAYERS, N_VALUES
+from leaves import MAX_PLAYERS, N_VALUES, Rules
 
 LAYOUT: tuple[tuple[str, int], ...] = (
     ("hand", N_VALUES),
@@ -44,13 +44,15 @@ SIZE = sum(n for _, n in LAYOUT)
 """The observation's length (145)."""
 
 
-def bounds(turn_limit: int, deck: Sequence[int] = DECK) -> np.ndarray:
-    """The largest value of each entry (for the observation space's ``high``) in a game with
-    this turn limit and deck (the rules' ``deck``: today's by default)."""
+def bounds(rules: Any = None) -> np.ndarray:
+    """The largest value of each entry (for the observation space's ``high``) in a game under
+    ``rules`` (any form ``Rules.of`` reads; today's by default): their deck and turn limit."""
+    rules = Rules.of(rules)
+    deck, limit = rules.deck, rules.turn_limit
     most = max(deck)  # copies of the commonest value
     cap = {"hand": most, "table": most, "ends": N_VALUES, "removed": most,
            "hand_sizes": sum(deck), "passed": 1, "in_game": 1, "known": most, "to_play": 1,
-           "round": turn_limit + 1, "turn": turn_limit}  # fmt: skip
+           "round": limit + 1, "turn": limit}  # fmt: skip
     return np.concatenate([np.full(n, cap[name], np.int16) for name, n in LAYOUT])
 
 

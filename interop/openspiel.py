@@ -9,8 +9,8 @@ Given as a dict (``pyspiel.load_game(GAME_NAME, {"rules": "take=ends,hand_size=9
 ``key=value,...`` form of ``leaves.Rules.parse`` is read too; the game writes its parameters
 back in the first form, so its string and serialized states load again. ``players`` must be a
 count the rules allow (3 to 6 today; 2 where the rules allow it). The ``turn_limit`` parameter
-sets the turn limit; a ``turn_limit`` in the text counts when the parameter is left at today's,
-and the two disagreeing is refused.
+is sugar for that rule (``leaves.Rules.of_options``, as ``--turn-limit`` is): a ``turn_limit``
+in the text counts when the parameter is left at today's, and the two disagreeing is refused.
 
 The deal is chance, card by card as OpenSpiel's card games deal: one chance node per card
 (the outcome is the card's value, weighted by the copies left in the rules' deck, so a value
@@ -48,7 +48,7 @@ from leaves.ruleset import FEWEST_PLAYERS, counts_text
 from strategies import Strategy, fresh
 
 from .observation import SIZE, encode
-from .variants import n_action_ids, openspiel_text, rules_of
+from .variants import n_action_ids, openspiel_text, rules_text
 
 __all__ = ["GAME_NAME", "OpenSpielAgent", "StrategyBot", "register"]
 
@@ -73,24 +73,16 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def game_rules(text: str, turn_limit: int = TURN_LIMIT) -> Rules:
-    """The rules of the game parameters ``rules`` and ``turn_limit``: the parameter sets the
-    limit unless left at today's, and a limit in the text must not disagree with it."""
-    rules = rules_of(text)
-    limit = int(turn_limit)
-    if limit != TURN_LIMIT and rules.turn_limit not in (TURN_LIMIT, limit):
-        raise ValueError(
-            f"turn_limit is {limit} but the rules say turn_limit={rules.turn_limit}: give it once"
-        )
-    return rules.replace(turn_limit=limit) if limit != TURN_LIMIT else rules
-
-
 class ThirteenLeavesGame(pyspiel.Game):
     """The game for ``players`` seats under ``rules``."""
 
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
-        n, rules = int(params["players"]), game_rules(params["rules"], params["turn_limit"])
+        limit = int(params["turn_limit"])  # always given: today's counts as not given
+        rules = Rules.of_options(
+            rules_text(params["rules"]), None if limit == TURN_LIMIT else limit
+        )
+        n = int(params["players"])
         if n not in rules.players:
             raise ValueError(f"players must be {counts_text(rules.players)}{rules.under()}")
         info = pyspiel.GameInfo(num_distinct_actions=n_action_ids(rules),
@@ -101,7 +93,7 @@ class ThirteenLeavesGame(pyspiel.Game):
         text = openspiel_text(rules.replace(turn_limit=TURN_LIMIT))
         super().__init__(_GAME_TYPE, info,
                          {"players": n, "rules": text, "turn_limit": rules.turn_limit})  # fmt: skip
-        self.n_players, self.rules, self.turn_limit = n, rules, rules.turn_limit
+        self.n_players, self.rules = n, rules
 
     def new_initial_state(self) -> ThirteenLeavesState:
         return ThirteenLeavesState(self)
@@ -262,15 +254,14 @@ class OpenSpielAgent(Strategy):
             raise ValueError(f"bot must be ismcts or mcts, got {bot!r}")
         if int(max_simulations) < 1:
             raise ValueError(f"max_simulations must be at least 1, got {max_simulations}")
-        self._games: dict[tuple[int, Rules, int], Any] = {}
+        self._games: dict[tuple[int, Rules], Any] = {}
 
     def _game(self, view: PlayerView) -> Any:
-        """The game of the view's table: its seats, its rules, its turn limit."""
-        key = (view.n_players, view.rules, view.turn_limit)
+        """The game of the view's table: its seats and its rules (the turn limit one of them)."""
+        key = (view.n_players, view.rules)
         if key not in self._games:
             register()
-            text = openspiel_text(view.rules.replace(turn_limit=TURN_LIMIT))
-            params = {"players": view.n_players, "rules": text, "turn_limit": view.turn_limit}
+            params = {"players": view.n_players, "rules": openspiel_text(view.rules)}
             self._games[key] = pyspiel.load_game(GAME_NAME, params)
         return self._games[key]
 

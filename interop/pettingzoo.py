@@ -1,20 +1,21 @@
 """13 Leaves as a PettingZoo AEC environment, following PettingZoo's classic card games.
 
-``env(n_players=4, turn_limit=None, render_mode=None, rules=None, **rule_keys)`` (wrapped as
-PettingZoo's classic environments are: an illegal action ends the game with -1 for its player)
-and ``raw_env(...)`` with the same parameters. Games are dealt and played under ``rules`` (a
-``leaves.Rules``, its ``key=value,...`` text or its plain data; today's by default) with the
-rule keys given as keyword arguments on top (``env(n_players=4, take="ends", hand_size=9)``;
-``turn_limit`` is one of them); an unknown key, an impossible combination or a player count the
-rules do not allow is refused with a one-line ValueError. Agents ``player_0`` ..
-``player_{n-1}`` are the seats; the one to act is ``agent_selection``. Each observation is a
-dict: ``observation``, the seat's fixed-size view (``interop.observation``: 145 int16, nothing
-the seat may not see, bounded by the rules' deck), and ``action_mask`` over the action ids
-(all zero for a seat not to act). The action space is ``Discrete(117)``, the pinned ids of
-``leaves.ALL_ACTIONS``, under rules whose passes take a card, and ``Discrete(118)`` under
-``take="nothing"``, where id 117 is the pass taking nothing (``Action.pass_()``). Rewards come
-at the end: the winner +1, every other seat -1; a game stopped at the turn limit is truncated
-with 0 for all. ``render()`` is text (``"ansi"`` returns it, ``"human"`` prints it).
+``env(n_players=4, rules=None, render_mode=None, **rule_keys)`` (wrapped as PettingZoo's
+classic environments are: an illegal action ends the game with -1 for its player) and
+``raw_env(...)`` with the same parameters. Games are dealt and played under ``rules`` (a
+``leaves.Rules``, its ``key=value,...`` text or its plain data; today's by default, e.g.
+``rules="turn_limit=200"``) with the rule keys given as keyword arguments on top
+(``env(n_players=4, take="ends", hand_size=9)``); an unknown key, an impossible combination or
+a player count the rules do not allow is refused with a one-line ValueError. Agents
+``player_0`` .. ``player_{n-1}`` are the seats; the one to act is ``agent_selection``. Each
+observation is a dict: ``observation``, the seat's fixed-size view (``interop.observation``:
+145 int16, nothing the seat may not see, bounded by the rules' deck), and ``action_mask`` over
+the action ids (all zero for a seat not to act). The action space is ``Discrete(117)``, the
+pinned ids of ``leaves.ALL_ACTIONS``, under rules whose passes take a card, and
+``Discrete(118)`` under ``take="nothing"``, where id 117 is the pass taking nothing
+(``Action.pass_()``). Rewards come at the end: the winner +1, every other seat -1; a game
+stopped at the turn limit is truncated with 0 for all. ``render()`` is text (``"ansi"`` returns
+it, ``"human"`` prints it).
 
 A reset's ``seed`` fixes the deal and so the game given the actions; resets without one draw
 the next deal of the stream the last seed started (or of fresh entropy).
@@ -42,11 +43,11 @@ from .variants import n_action_ids, rules_of
 __all__ = ["env", "raw_env"]
 
 
-def env(n_players: int = 4, turn_limit: int | None = None, render_mode: str | None = None,
-        rules: Any = None, **rule_keys: Any) -> AECEnv:  # fmt: skip
+def env(n_players: int = 4, rules: Any = None, render_mode: str | None = None,
+        **rule_keys: Any) -> AECEnv:  # fmt: skip
     """The environment wrapped as PettingZoo's classic games are (illegal actions end the game
     with -1 for their player, actions out of range are refused, calls must come in order)."""
-    e = raw_env(n_players, turn_limit, render_mode, rules, **rule_keys)
+    e = raw_env(n_players, rules, render_mode, **rule_keys)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
@@ -58,11 +59,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     metadata = {"render_modes": ["human", "ansi"], "name": "thirteen_leaves_v0",
                 "is_parallelizable": False}  # fmt: skip
 
-    def __init__(self, n_players: int = 4, turn_limit: int | None = None,
-                 render_mode: str | None = None, rules: Any = None, **rule_keys: Any):  # fmt: skip
+    def __init__(self, n_players: int = 4, rules: Any = None, render_mode: str | None = None,
+                 **rule_keys: Any):  # fmt: skip
         super().__init__()
-        if turn_limit is not None:
-            rule_keys["turn_limit"] = turn_limit
         self.rules = rules_of(rules, **rule_keys)
         if int(n_players) not in self.rules.players:
             raise ValueError(
@@ -71,12 +70,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             )
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.n_players, self.turn_limit = int(n_players), self.rules.turn_limit
+        self.n_players = int(n_players)
         self.render_mode = render_mode
         self.n_actions = n_action_ids(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(self.n_players)]
         self.agents = self.possible_agents[:]
-        high = bounds(self.turn_limit, self.rules.deck)
+        high = bounds(self.rules)
         obs = spaces.Dict({
             "observation": spaces.Box(low=0, high=high, shape=(SIZE,), dtype=np.int16),
             "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),

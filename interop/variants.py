@@ -20,12 +20,12 @@ from typing import Any
 from leaves import N_ACTIONS, Rules
 from leaves.rules import N_ACTION_IDS
 
-__all__ = ["n_action_ids", "openspiel_text", "rules_of"]
+__all__ = ["n_action_ids", "openspiel_text", "rules_of", "rules_text"]
 
 _ITEM = re.compile(r"\s*([A-Za-z_]+)\s*[=:]\s*(.*?)\s*$")
 
 
-def _normalised(text: str) -> str:
+def rules_text(text: str) -> str:
     """``key:value;key:value`` (or a mix with ``=`` and ``,``) as ``Rules.parse`` reads it."""
     items = []
     for item in re.split(r"[;,]", text):
@@ -37,7 +37,7 @@ def _normalised(text: str) -> str:
 def rules_of(rules: Any = None, **keys: Any) -> Rules:
     """The rules ``rules`` names (a ``Rules``, its text, its plain data; None: today's), with
     the rule ``keys`` changed on top; ValueError in one line for anything impossible."""
-    base = Rules.of(_normalised(rules) if isinstance(rules, str) else rules)
+    base = Rules.of(rules_text(rules) if isinstance(rules, str) else rules)
     if not keys:
         return base
     try:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .rules import HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
+from .ruleset import DEFAULT_RULES, Rules, counts_text
 from .state import new_game
 
 DEFAULT_GAMES = 200_000
@@ -32,21 +32,22 @@ def _cpu_name() -> str | None:
     return platform.processor() or None
 
 
-def _check(players: int, games: int, api_games: int, repeats: int, turn_limit: int) -> None:
-    if not (MIN_PLAYERS <= players <= MAX_PLAYERS):
-        raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
+def _check(players: int, games: int, api_games: int, repeats: int, rules: Rules) -> None:
+    if rules.deck != DEFAULT_RULES.deck or rules.flags:
+        raise ValueError("the compiled random play knows today's deck, plays and passes only: "
+                         f"rules {rules} change them")  # fmt: skip
+    if players not in rules.players:
+        raise ValueError(f"players must be {counts_text(rules.players)}, got {players}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     if api_games < 0:
         raise ValueError(f"api_games must be 0 or more, got {api_games}")
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}")
-    if turn_limit < 1:
-        raise ValueError(f"turn_limit must be at least 1, got {turn_limit}")
 
 
 def bench_compiled(
-    players: int, games: int, seed: int, repeats: int, turn_limit: int
+    players: int, games: int, seed: int, repeats: int, rules: Rules = DEFAULT_RULES
 ) -> dict[str, Any]:
     """Time ``fastplay.random_games`` (deal + uniform random playout, all compiled).
 
@@ -55,15 +56,15 @@ def bench_compiled(
     """
     from . import fastplay  # start-up: fastplay imports numba
 
-    hand = HAND_SIZES[players]
+    hand, limit = rules.hand_size_for(players), rules.turn_limit  # the kernel's scalars
     t0 = time.perf_counter()
-    fastplay.random_games(players, hand, 10, seed, turn_limit)  # compile or load the cache
+    fastplay.random_games(players, hand, 10, seed, limit)  # compile or load the cache
     warmup = time.perf_counter() - t0
     rates = []
     turns = rounds = winners = None
     for _ in range(repeats):
         t0 = time.perf_counter()
-        turns, rounds, winners = fastplay.random_games(players, hand, games, seed, turn_limit)
+        turns, rounds, winners = fastplay.random_games(players, hand, games, seed, limit)
         rates.append(games / (time.perf_counter() - t0))
     best = max(rates)
     return {
@@ -79,17 +80,17 @@ def bench_compiled(
     }
 
 
-def bench_api(players: int, games: int, seed: int, turn_limit: int) -> dict[str, Any]:
+def bench_api(players: int, games: int, seed: int, rules: Rules = DEFAULT_RULES) -> dict[str, Any]:
     """Time ``new_game`` + ``legal_actions()`` / ``apply()`` with uniform random choices."""
     rng = np.random.default_rng(seed)
     chunk = 1 << 16
     uniforms = rng.random(chunk)
-    new_game(players, seed=rng, turn_limit=turn_limit)  # warm caches and imports
+    new_game(players, seed=rng, rules=rules)  # warm caches and imports
     total_turns = 0
     t0 = time.perf_counter()
     i = 0
     for _ in range(games):
-        state = new_game(players, seed=rng, turn_limit=turn_limit)
+        state = new_game(players, seed=rng, rules=rules)
         legal = state.legal_actions()
         while legal:
             if i == chunk:
@@ -113,29 +114,32 @@ def run_bench(
     seed: int = 0,
     api_games: int | None = None,
     repeats: int = DEFAULT_REPEATS,
-    turn_limit: int = TURN_LIMIT,
+    rules: Any = None,
 ) -> dict[str, Any]:
     """Random-play games per second on one core: compiled kernels and the ``State`` API.
 
     ``games_per_second`` is the best of ``repeats`` timed runs of ``games`` compiled games
     (compile time excluded); ``api_games`` (default ``min(games, 2000)``) games go through the
-    Python API once. Raises ValueError for bad arguments.
+    Python API once. Games are played under ``rules`` (any form ``Rules.of`` reads; today's by
+    default), of which the compiled figure's kernel can change only the hand size, the
+    player counts and the turn limit. Raises ValueError for bad arguments.
     """
     import numba  # start-up: numba only for its version
 
     if api_games is None:
         api_games = min(games, DEFAULT_API_GAMES)
-    _check(players, games, api_games, repeats, turn_limit)
+    rules = Rules.of(rules)
+    _check(players, games, api_games, repeats, rules)
     out: dict[str, Any] = {
         "players": players,
         "games": games,
         "api_games": api_games,
         "repeats": repeats,
         "seed": seed,
-        "turn_limit": turn_limit,
+        "turn_limit": rules.turn_limit,
     }
-    out.update(bench_compiled(players, games, seed, repeats, turn_limit))
-    out.update(bench_api(players, api_games, seed, turn_limit))
+    out.update(bench_compiled(players, games, seed, repeats, rules))
+    out.update(bench_api(players, api_games, seed, rules))
     out["speedup"] = (
         out["games_per_second"] / out["api_games_per_second"]
         if out["api_games_per_second"]

@@ -63,11 +63,11 @@ def set_public(
     turn: int,
     round_: int,
     passed: Any,
-    turn_limit: int,
     first: int = -1,
     rules: Rules = DEFAULT_RULES,
 ) -> np.ndarray:
-    """Write the public rows and META of ``board``; the ends are derived from the table.
+    """Write the public rows and META of ``board`` (its turn limit the rules'); the ends are
+    derived from the table.
 
     Every builder of a board (from a state, from a view, the replay of a public history)
     goes through here, so META means the same everywhere.
@@ -88,7 +88,7 @@ def set_public(
     meta[M_HI] = nz[-1] if len(nz) else -1
     meta[M_N] = n_players
     meta[M_PASSED] = sum(1 << i for i, x in enumerate(passed) if x)
-    meta[M_LIMIT] = turn_limit
+    meta[M_LIMIT] = rules.turn_limit
     meta[M_FIRST] = first
     meta[M_RULES] = rules.flags
     board[DECK_ROW] = rules.deck
@@ -116,7 +116,6 @@ def public_board(view: Any) -> tuple[np.ndarray, np.ndarray]:
         turn=view.turn,
         round_=view.round,
         passed=view.passed,
-        turn_limit=view.turn_limit,
         rules=view.rules,
     )
     sizes = np.zeros(SEAT_SLOTS, dtype=np.int64)
@@ -140,7 +139,6 @@ def board_from_state(state: Any) -> np.ndarray:
         turn=d["turn"],
         round_=d["round"],
         passed=d["passed"],
-        turn_limit=d["turn_limit"],
         first=d["current_player"] if d["turn"] == 0 else -1,
         rules=state.rules,
     )

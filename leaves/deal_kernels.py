@@ -15,7 +15,7 @@ that play a dealt board are ``leaves.kernels``, which re-exports every name here
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -209,14 +209,12 @@ def deal_board(
     seed: int,
     first_player: int = -1,
     hand_size: int | None = None,
-    turn_limit: int | None = None,
-    rules: Rules = DEFAULT_RULES,
+    rules: Any = DEFAULT_RULES,
 ) -> np.ndarray:
     """A freshly dealt board from one uint64 deal seed (Python convenience over
-    ``deal_setup``) under ``rules``; ``hand_size`` and ``turn_limit`` override theirs."""
-    if turn_limit is not None:
-        rules = rules.replace(turn_limit=int(turn_limit))
-    setup = setup_for(rules, int(n_players), hand_size)
+    ``deal_setup``) under ``rules`` (any form ``Rules.of`` reads); ``hand_size`` overrides
+    theirs."""
+    setup = setup_for(Rules.of(rules), int(n_players), hand_size)
     board = board_new()
     deal_setup(
         board, setup, rng_new(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)), np.int64(first_player)

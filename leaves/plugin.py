@@ -38,40 +38,7 @@ from tournaments.game import (
 PYTHON_CHUNK_GAMES = 48
 """Default games per chunk when a plain-Python strategy plays (two deals at 4 players)."""
 
-__all__ = ["LeavesGame", "game_rules"]
-
-
-def game_rules(rules: Any, turn_limit: int | None = None) -> Rules:
-    """The rules a game plays under: ``rules`` as a ``Rules``, text (a string or several, the
-    later winning) or plain data, with ``turn_limit`` when given. ValueError (one line, the
-    text's flag named) for rules that cannot be, or text naming another turn limit."""
-    texts = [rules] if isinstance(rules, str) else None
-    if isinstance(rules, list | tuple) and all(isinstance(t, str) for t in rules):
-        texts = list(rules)
-    if texts is None:
-        out = Rules.of(rules)
-    else:
-        try:
-            out = Rules.of(texts)
-        except ValueError as exc:
-            raise ValueError(f"--rules: {exc}") from None
-        named = _named_turn_limit(texts)
-        if turn_limit is not None and named is not None and out.turn_limit != int(turn_limit):
-            raise ValueError(
-                f"--turn-limit {turn_limit} and --rules turn_limit={named} disagree: give one"
-            )
-    return out if turn_limit is None else out.replace(turn_limit=int(turn_limit))
-
-
-def _named_turn_limit(texts: Sequence[str]) -> str | None:
-    """The last turn limit rules text names (None: it names none)."""
-    found = None
-    for text in texts:
-        for item in str(text).split(","):
-            key, eq, value = item.partition("=")
-            if eq and key.strip() == "turn_limit":
-                found = value.strip()
-    return found
+__all__ = ["LeavesGame"]
 
 
 def rules_from_config(value: Any) -> tuple[str, ...]:
@@ -146,20 +113,20 @@ class LeavesGame(GameBase):
     ):
         """``rules``: a ``Rules``, its ``key=value`` text (one string, or several that
         ``--rules`` gave, the later winning) or its plain data (today's when None);
-        ``turn_limit``, when given, replaces the rules' turn limit (text that names another
-        one is refused: the two would disagree)."""
+        ``turn_limit`` is ``--turn-limit``'s sugar for that rule (``Rules.of_options``:
+        text that names another limit is refused, the two would disagree)."""
         if turn_limit is not None and int(turn_limit) < 1:
             raise ValueError(f"the turn limit must be at least 1, got {turn_limit}")
         try:
             self.decision_timeout = check_timeout(decision_timeout)
         except ValueError as exc:
             raise ValueError(f"--decision-timeout: {exc}") from None
-        self.rules = rules = game_rules(rules, turn_limit)
-        self.turn_limit = rules.turn_limit
+        flags = ("--rules", "--turn-limit")
+        self.rules = rules = Rules.of_options(rules, turn_limit, flags=flags)
         self.match_target = rules.expert_target
         self.min_players, self.max_players = rules.players[0], rules.players[-1]
-        self.max_length = self.turn_limit
-        self._turn_dtype = np.int16 if self.turn_limit < 2**15 else np.int32
+        self.max_length = rules.turn_limit
+        self._turn_dtype = np.int16 if rules.turn_limit < 2**15 else np.int32
 
     def check_players(self, n_players: int) -> None:
         """ValueError naming the counts the rules allow when ``n_players`` is not one."""
@@ -173,7 +140,7 @@ class LeavesGame(GameBase):
         """The settings a run records and ``--resume`` restores: the turn limit, the decision
         timeout and the rules' other changed keys (none under today's rules)."""
         changed = {k: v for k, v in self.rules.changes().items() if k != "turn_limit"}
-        out: dict[str, Any] = {"turn_limit": self.turn_limit,
+        out: dict[str, Any] = {"turn_limit": self.rules.turn_limit,
                                "decision_timeout": self.decision_timeout}  # fmt: skip
         if changed:
             out["rules"] = changed

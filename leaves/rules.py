@@ -45,7 +45,7 @@ TURN_LIMIT = 1000
 
 Random play averages about 80 turns (4 players) and the longest of millions of random games
 stays near 300, so real strategies never meet it; it only guards against degenerate loops.
-Configurable per game through ``new_game(..., turn_limit=...)``."""
+Configurable per game: it is the rules' ``turn_limit`` (``new_game(..., rules="turn_limit=N")``)."""
 
 EXPERT_TARGET = 20
 """Expert variant: the match ends after the game in which some total reaches this."""

@@ -7,6 +7,11 @@ search, tournaments, records, reports) plays and reads games under them. A ``Rul
 frozen and hashable, checks itself when built (an impossible combination raises ValueError in
 one sentence) and prints as the keys it changes (``str(Rules(hand_size=9))`` is
 ``"hand_size=9"``), so a run, a record or a report can name its rules in words.
+``Rules.of`` is the one place rules are read, in every form a caller names them (a ``Rules``,
+text, plain data, None); the turn limit is a key like any other, and ``Rules.of_options``
+joins one an interface takes apart (``--turn-limit``) to the rest. It has one job, the rules as an
+object (built, checked, read in every form and written in words), which is why this module is
+longer than most.
 
 Keys (``leaves rules`` lists them, ``KEYS`` holds their help):
 
@@ -194,23 +199,46 @@ class Rules:
         return DEFAULT_RULES.replace(**d)
 
     @classmethod
-    def of(cls, rules: Any) -> Rules:
+    def of(cls, rules: Any = None) -> Rules:
         """The rules a caller names in any of the forms the project takes: a ``Rules``, its
         ``key=value`` text (one string or several, the later winning), its plain data, or
-        None for today's. ValueError in one line otherwise."""
+        None for today's. The one place rules are read; ValueError in one line otherwise."""
         if rules is None:
             return DEFAULT_RULES
         if isinstance(rules, Rules):
             return rules
         if isinstance(rules, Mapping):
             return cls.from_dict(rules)
-        if isinstance(rules, str) or (
-            isinstance(rules, list | tuple) and all(isinstance(t, str) for t in rules)
-        ):
-            return cls.parse(rules)
+        texts = _texts(rules)
+        if texts is not None:
+            return cls.parse(texts)
         raise ValueError(
             f"rules must be a leaves.Rules, its key=value text or a dict, got {rules!r}"
         )
+
+    @classmethod
+    def of_options(cls, rules: Any, turn_limit: int | None = None, *,
+                   flags: tuple[str, str] = ("rules", "turn_limit")) -> Rules:  # fmt: skip
+        """``Rules.of(rules)`` for an interface that also takes the turn limit on its own
+        (``--turn-limit``, OpenSpiel's ``turn_limit`` parameter), so that sugar joins the
+        rules in one place: ``turn_limit``, when given, sets that key, and text naming another
+        limit is refused (the two would disagree). ``flags`` names the two options in the
+        errors; a text's own error is prefixed with the first."""
+        texts = _texts(rules)
+        try:
+            out = cls.of(rules)
+        except ValueError as exc:
+            if texts is None:
+                raise
+            raise ValueError(f"{flags[0]}: {exc}") from None
+        if turn_limit is None or out.turn_limit == turn_limit:
+            return out
+        named = _named_turn_limit(texts or ())
+        if named is not None:
+            raise ValueError(
+                f"{flags[1]} {turn_limit} and {flags[0]} turn_limit={named} disagree: give one"
+            )
+        return out.replace(turn_limit=turn_limit)
 
     @classmethod
     def parse(cls, text: str | Iterable[str] | None, base: Rules | None = None) -> Rules:
@@ -228,6 +256,27 @@ class Rules:
                 pairs[key.strip()] = value.strip()
         merged = {**(base or DEFAULT_RULES).changes(), **pairs}
         return cls.from_dict(merged)
+
+
+# ---------------------------------------------------------------------- text
+def _texts(rules: Any) -> list[str] | None:
+    """``rules`` as ``key=value`` texts when it is text (one string or several), else None."""
+    if isinstance(rules, str):
+        return [rules]
+    if isinstance(rules, list | tuple) and all(isinstance(t, str) for t in rules):
+        return list(rules)
+    return None
+
+
+def _named_turn_limit(texts: Iterable[str]) -> str | None:
+    """The last turn limit rules text names (None: it names none)."""
+    found = None
+    for text in texts:
+        for item in str(text).split(","):
+            key, eq, value = item.partition("=")
+            if eq and key.strip() == "turn_limit":
+                found = value.strip()
+    return found
 
 
 # ---------------------------------------------------------------------- checks

@@ -135,11 +135,11 @@ class State(PublicFields):
         cls,
         hands: Sequence[Sequence[int]],
         first_player: int = 0,
-        turn_limit: int | None = None,
-        rules: Rules = DEFAULT_RULES,
+        rules: Any = DEFAULT_RULES,
     ) -> State:
-        """The start of a game from dealt hands (n lists of 13 counts) under ``rules``; the
-        rest of the deck is undealt."""
+        """The start of a game from dealt hands (n lists of 13 counts) under ``rules`` (any
+        form ``Rules.of`` reads); the rest of the deck is undealt."""
+        rules = Rules.of(rules)
         n = len(hands)
         deck = rules.deck
         d = {
@@ -157,7 +157,6 @@ class State(PublicFields):
             "winner": None,
             "turn": 0,
             "round": 1,
-            "turn_limit": rules.turn_limit if turn_limit is None else turn_limit,
             "rules": rules.changes(),
         }
         return cls.from_dict(d)
@@ -310,15 +309,6 @@ class State(PublicFields):
         """States are immutable, so a clone is the state itself (OpenSpiel-style API)."""
         return self
 
-    def with_turn_limit(self, turn_limit: int) -> State:
-        """The same position under another turn limit (E1)."""
-        d = self.to_dict()
-        d["turn_limit"] = turn_limit
-        d["rules"] = self._rules.replace(turn_limit=turn_limit).changes()
-        s = State.from_dict(d)
-        s._history = self._history
-        return s
-
     # ------------------------------------------------------------------ views
     def view(self, player: int):
         """What ``player`` may know (docs/rules.md, "What a player can see")."""
@@ -394,20 +384,19 @@ def new_game(
     seed: SeedLike = None,
     first_player: int | None = None,
     hand_size: int | None = None,
-    turn_limit: int | None = None,
-    rules: Rules = DEFAULT_RULES,
+    rules: Any = DEFAULT_RULES,
 ) -> State:
-    """Shuffle and deal a new game under ``rules`` (today's by default), drawing the deal then
-    the first player from ``seed``.
+    """Shuffle and deal a new game under ``rules`` (any form ``Rules.of`` reads, e.g.
+    ``"turn_limit=50"``; today's by default), drawing the deal then the first player from
+    ``seed``.
 
-    ``n_players`` must be a count the rules allow (3..6 today). ``hand_size`` and
-    ``turn_limit``, when given, change those keys of ``rules`` for this game (a hand size
-    given this way allows any count from 2 the deck can deal).
+    ``n_players`` must be a count the rules allow (3..6 today). ``hand_size``, when given,
+    changes that key of ``rules`` for this game (a hand size given this way allows any count
+    from 2 the deck can deal).
     """
     if not isinstance(n_players, int | np.integer):
         raise ValueError(f"n_players must be an integer, got {n_players!r}")
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a leaves.Rules, got {rules!r}")
+    rules = Rules.of(rules)
     if hand_size is not None and not (
         n_players in rules.players and hand_size == rules.hand_size_for(n_players)
     ):
@@ -418,10 +407,6 @@ def new_game(
                 f"from {rules.deck_size}"
             )
         rules = rules.replace(hand_size={n_players: hand_size}, players=(n_players,))
-    if turn_limit is not None:
-        if turn_limit < 1:
-            raise ValueError(f"turn_limit must be >= 1, got {turn_limit}")
-        rules = rules.replace(turn_limit=turn_limit)
     hand = rules.hand_size_for(n_players)
     rng = as_generator(seed)
     hh, undealt = deal_packed(n_players, rng, hand, rules.deck)

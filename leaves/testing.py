@@ -16,9 +16,11 @@ invariant of the rules (cards conserved, ends consistent, known cards bounded by
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import strategies as st
 
-from .rules import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, N_VALUES, TURN_LIMIT
+from .rules import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, N_VALUES
 from .ruleset import TAKE_MODES, Rules
 from .state import State, new_game
 
@@ -49,11 +51,12 @@ def new_games(
     draw,
     min_players: int = MIN_PLAYERS,
     max_players: int = MAX_PLAYERS,
-    turn_limit: int = TURN_LIMIT,
+    rules: Any = None,
 ) -> State:
-    """Freshly dealt games with a random player count, seed and first player."""
+    """Freshly dealt games with a random player count, seed and first player, under ``rules``
+    (any form ``Rules.of`` reads, e.g. ``"turn_limit=50"``; today's by default)."""
     n = draw(player_counts(min_players, max_players))
-    return new_game(n, seed=draw(seeds()), turn_limit=turn_limit)
+    return new_game(n, seed=draw(seeds()), rules=rules)
 
 
 @st.composite
@@ -62,19 +65,19 @@ def action_sequences(
     min_players: int = MIN_PLAYERS,
     max_players: int = MAX_PLAYERS,
     max_turns: int | None = None,
-    turn_limit: int = TURN_LIMIT,
+    rules: Any = None,
 ) -> tuple[State, list[int]]:
-    """(initial state, legal action ids) of a game played by drawing each move.
+    """(initial state, legal action ids) of a game played by drawing each move under
+    ``rules`` (as ``new_games``).
 
     Stops at a terminal state or after ``max_turns`` actions; every id is legal where played.
     Choices are drawn as indices into the legal actions, so hypothesis shrinks towards the
     lowest-id moves and short games.
     """
-    state = draw(new_games(min_players, max_players, turn_limit))
+    state = draw(new_games(min_players, max_players, rules))
     start = state
     ids: list[int] = []
-    limit = max_turns if max_turns is not None else turn_limit
-    while not state.is_terminal and len(ids) < limit:
+    while not state.is_terminal and (max_turns is None or len(ids) < max_turns):
         legal = state.legal_actions()
         choice = legal[draw(st.integers(0, len(legal) - 1))]
         ids.append(choice.id)
@@ -87,10 +90,11 @@ def games(
     draw,
     min_players: int = MIN_PLAYERS,
     max_players: int = MAX_PLAYERS,
-    turn_limit: int = TURN_LIMIT,
+    rules: Any = None,
 ) -> list[State]:
-    """Every state of one whole game of random legal play (initial state first)."""
-    start, ids = draw(action_sequences(min_players, max_players, turn_limit=turn_limit))
+    """Every state of one whole game of random legal play under ``rules`` (as ``new_games``;
+    initial state first)."""
+    start, ids = draw(action_sequences(min_players, max_players, rules=rules))
     out = [start]
     for aid in ids:
         out.append(out[-1].apply(aid))
@@ -118,31 +122,32 @@ def positions(
 
 
 @st.composite
-def rule_sets(draw, turn_limit: int = TURN_LIMIT) -> Rules:
+def rule_sets(draw, base: Any = None) -> Rules:
     """Valid ``Rules`` of every kind: a deck of 0..8 copies per value, one hand size, the
     player counts 2..6 the deck can deal, the minimum count on or off, each way a pass takes,
-    any expert target. Shrinks towards today's rules with small changes."""
+    any expert target; the other keys (the turn limit) those of ``base`` (any form
+    ``Rules.of`` reads; today's by default). Shrinks towards today's rules with small
+    changes."""
     deck = tuple(draw(st.lists(st.integers(0, MAX_COPIES), min_size=N_VALUES, max_size=N_VALUES)))
     cards = sum(deck)
     if cards < 2:
         deck, cards = (1, 1) + deck[2:], sum(deck[2:]) + 2
     hand = draw(st.integers(1, max(1, min(52, cards // 2))))
     players = tuple(n for n in range(2, MAX_PLAYERS + 1) if n * hand <= cards)
-    return Rules(
+    return Rules.of(base).replace(
         hand_size=hand,
         deck=deck,
         players=players,
         min_count=draw(st.booleans()),
         take=draw(st.sampled_from(TAKE_MODES)),
         expert_target=draw(st.integers(1, 60)),
-        turn_limit=turn_limit,
     )
 
 
 @st.composite
-def variant_games(draw, turn_limit: int = TURN_LIMIT) -> State:
-    """Freshly dealt games under random rule sets (``rule_sets``), at a player count they
-    allow."""
-    rules = draw(rule_sets(turn_limit))
+def variant_games(draw, base: Any = None) -> State:
+    """Freshly dealt games under random rule sets (``rule_sets(base)``), at a player count
+    they allow."""
+    rules = draw(rule_sets(base))
     n = draw(st.sampled_from(rules.players))
     return new_game(n, seed=draw(seeds()), rules=rules)

@@ -139,7 +139,7 @@ def test_every_seat_count_from_one_card_to_the_whole_deck(n):
             seed = 31 * hand + first
             board, rng = deal(rules, n, hand, seed, first, (hand + first) % 3)
             check(board, rules, n, hand, seed, first, rng)
-        board = D.deal_board(n, 5 + hand, first_player=n - 1, hand_size=hand, turn_limit=9)
+        board = D.deal_board(n, 5 + hand, first_player=n - 1, hand_size=hand, rules="turn_limit=9")
         check(board, rules.replace(turn_limit=9), n, hand, 5 + hand, n - 1)
         board, rng = D.board_new(), rng_new(np.uint64(hand))
         D.board_deal(board, n, hand, rng, -1, TURN_LIMIT)

@@ -193,7 +193,7 @@ def test_a_random_playout_is_the_stepped_draws():
     """``random_playout`` plays ``random_action`` turn by turn; ``random_games`` deals with
     ``board_deal`` and plays out, from one stream."""
     for seed, limit in ((3, TURN_LIMIT), (4, 12), (5, 1)):
-        board = K.deal_board(4, seed, turn_limit=limit)
+        board = K.deal_board(4, seed, rules=Rules(turn_limit=limit))
         stepped, rng = board.copy(), K.rng_new(np.uint64(seed))
         rng2 = rng.copy()
         winner = K.random_playout(board, rng)
@@ -224,8 +224,9 @@ def test_the_kernels_play_every_variant_as_the_state_api(rules):
     ends = set()
     for g, limit in enumerate((TURN_LIMIT, 25, TURN_LIMIT, 9)):  # some stop at the limit
         n = rules.players[g % len(rules.players)]
-        board = K.deal_board(n, 1000 + g, turn_limit=limit, rules=rules)
-        state = K.state_from_board(board, rules.replace(turn_limit=limit))
+        rules = rules.replace(turn_limit=limit)
+        board = K.deal_board(n, 1000 + g, rules=rules)
+        state = K.state_from_board(board, rules)
         last = play(state, board, g, (0.0, 0.4, 0.9)[g % 3])
         ends.add("won" if last.winner is not None else "unfinished")
     assert ends == {"won", "unfinished"}

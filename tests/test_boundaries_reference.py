@@ -205,7 +205,7 @@ def test_small_hands_and_two_players_reach_every_end_of_a_game():
     rng = random.Random(7)
     results = set()
     for seed in range(30):
-        s = new_game(2, seed=seed, hand_size=3, turn_limit=3 + seed % 5)
+        s = new_game(2, seed=seed, hand_size=3, rules=Rules(turn_limit=3 + seed % 5))
         differential(s, rng)
         while not s.is_terminal:
             s = s.apply(rng.choice(s.legal_actions()))

@@ -244,3 +244,36 @@ def test_derived_counts_stop_at_six_and_include_a_full_deal():
 def test_no_count_dealt_names_the_first_size():
     with pytest.raises(ValueError, match="3 hands of 30 need 90 cards, the deck holds 62"):
         Rules(hand_size="2:30/4:20")
+
+
+def test_of_options_joins_a_turn_limit_given_apart_to_the_rules():
+    """The one place a separately given turn limit (``--turn-limit``, OpenSpiel's parameter)
+    joins the rules: it sets the rule, whatever form the rules come in."""
+    for form in (None, "take=ends", ["take=any", "take=ends"], {"take": "ends"}, Rules()):
+        base = Rules.of(form)
+        assert Rules.of_options(form) == base == Rules.of_options(form, None)
+        assert Rules.of_options(form, 300) == base.replace(turn_limit=300)
+    assert Rules.of_options(Rules(turn_limit=50), 300).turn_limit == 300  # not text: no words
+    assert Rules.of_options("turn_limit=300,take=ends", 300) == Rules(turn_limit=300, take="ends")
+
+
+@pytest.mark.parametrize("text", ["turn_limit=200", ["turn_limit=1000", "take=ends"],
+                                  ["turn_limit=200", "take=ends,turn_limit=1000"]])  # fmt: skip
+def test_of_options_refuses_text_naming_another_limit(text):
+    """Text that names a limit, even today's, and a different limit given apart disagree."""
+    named = "200" if text == "turn_limit=200" else "1000"
+    with pytest.raises(ValueError, match=f"^turn_limit 300 and rules turn_limit={named} "
+                                         "disagree: give one$"):  # fmt: skip
+        Rules.of_options(text, 300)
+    flags = ("--rules", "--turn-limit")
+    with pytest.raises(ValueError, match=f"^--turn-limit 300 and --rules turn_limit={named} "):
+        Rules.of_options(text, 300, flags=flags)
+
+
+def test_of_options_names_the_option_text_came_from():
+    with pytest.raises(ValueError, match="^--rules: take must be one of any, ends, nothing"):
+        Rules.of_options("take=most", 300, flags=("--rules", "--turn-limit"))
+    with pytest.raises(ValueError, match="^take must be one of"):  # data, not an option's text
+        Rules.of_options({"take": "most"}, flags=("--rules", "--turn-limit"))
+    with pytest.raises(ValueError, match="^turn_limit must be 1..1000000, got 0$"):
+        Rules.of_options("take=ends", 0)

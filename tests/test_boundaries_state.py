@@ -23,7 +23,7 @@ def test_a_game_in_progress_is_neither_over_nor_unfinished():
 
 def test_the_turn_limit_is_reached_on_its_own_turn():
     """With limit 3 the game runs turns 0, 1, 2; at turn 3 it is over, unfinished."""
-    s = new_game(3, seed=11, turn_limit=3)
+    s = new_game(3, seed=11, rules=Rules(turn_limit=3))
     for turn in range(3):
         assert s.turn == turn and not s.is_terminal and not s.unfinished
         assert s.legal_actions()
@@ -38,7 +38,7 @@ def test_the_turn_limit_is_reached_on_its_own_turn():
 
 def test_a_game_won_on_the_limit_turn_is_won_not_unfinished():
     hands = [counts(v5=1), counts(v3=2), counts(v9=1)]
-    s = position(hands, current=0, turn=9, turn_limit=10)
+    s = position(hands, current=0, turn=9, rules={"turn_limit": 10})
     assert not s.is_terminal and s.legal_action_ids() == (4 * 8,)  # play 1x5
     won = s.apply(Action.play(5, 1))
     assert won.turn == 10 and won.winner == 0
@@ -53,7 +53,7 @@ def test_a_game_won_on_the_limit_turn_is_won_not_unfinished():
 
 def test_a_game_one_turn_short_of_the_limit_still_plays():
     hands = [counts(v5=2), counts(v3=2), counts(v9=1)]
-    s = position(hands, current=0, turn=8, turn_limit=10)
+    s = position(hands, current=0, turn=8, rules={"turn_limit": 10})
     s = s.apply(Action.play(5, 1))
     assert s.turn == 9 and not s.is_terminal and not s.unfinished
     assert (
@@ -73,7 +73,7 @@ def test_a_finished_game_reads_as_won_by_its_seat(winner):
 
 
 def test_turn_limit_one_ends_after_the_first_action():
-    s = new_game(4, seed=2, turn_limit=1)
+    s = new_game(4, seed=2, rules="turn_limit=1")
     assert s.turn_limit == 1 and s.rules.turn_limit == 1 and not s.is_terminal
     s = s.apply(s.legal_actions()[-1])
     assert s.is_terminal and s.unfinished
@@ -81,8 +81,8 @@ def test_turn_limit_one_ends_after_the_first_action():
 
 @pytest.mark.parametrize("limit", [0, -1])
 def test_a_turn_limit_below_one_is_refused(limit):
-    with pytest.raises(ValueError, match=f"turn_limit must be >= 1, got {limit}"):
-        new_game(4, seed=2, turn_limit=limit)
+    with pytest.raises(ValueError, match=f"turn_limit must be 1..1000000, got {limit}"):
+        new_game(4, seed=2, rules={"turn_limit": limit})
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
@@ -150,8 +150,8 @@ def test_state_initial_defaults_and_the_undealt_rest():
     expected[5] -= 1
     assert list(s.undealt) == expected
     assert s.table == (0,) * 13 and s.removed == (0,) * 13 and s.passed == (False,) * 3
-    assert State.initial(hands, first_player=2, turn_limit=7).current_player == 2
-    assert State.initial(hands, turn_limit=7).turn_limit == 7
+    assert State.initial(hands, first_player=2, rules=Rules(turn_limit=7)).current_player == 2
+    assert State.initial(hands, rules="turn_limit=7").turn_limit == 7
 
 
 @pytest.mark.parametrize("short", [0, 1, 2])
@@ -211,15 +211,15 @@ def test_apply_refuses_what_is_not_an_action():
         s.apply("play 1x5")
 
 
-def test_with_turn_limit_keeps_the_position_and_its_history():
+def test_the_same_position_under_another_turn_limit():
     s = new_game(3, seed=5)
     for _ in range(4):
         s = s.apply(s.legal_actions()[0])
-    cut = s.with_turn_limit(4)
-    assert cut.turn_limit == 4 and cut.rules.turn_limit == 4
-    assert cut.is_terminal and cut.unfinished and cut.history == s.history
+    cut = State.from_dict({**s.to_dict(), "turn_limit": 4})
+    assert cut.turn_limit == 4 and cut.rules == Rules(turn_limit=4)
+    assert cut.is_terminal and cut.unfinished
     assert cut.hands == s.hands and cut.table == s.table
-    longer = s.with_turn_limit(5)
+    longer = State.from_dict({**s.to_dict(), "turn_limit": 5})
     assert not longer.is_terminal and longer.legal_actions() == s.legal_actions()
 
 

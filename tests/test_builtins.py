@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import strategies
-from leaves import Action, State, kernels
+from leaves import Action, Rules, State, kernels
 from leaves.board import M_CUR, META, public_board
 from leaves.players import compiled as C
 from leaves.players.builtin import BUILTINS, WeightedStrategy
@@ -163,7 +163,7 @@ def _seeds(g: int, salt: int) -> tuple[np.ndarray, np.ndarray]:
 def test_batch_results_are_consistent_and_reproducible(table):
     kinds, params = table_arrays(table)
     d, p = _seeds(300, len(table))
-    res = C.play_batch_compiled(kinds, params, d, p, 1000)
+    res = C.play_batch_compiled(kinds, params, d, p)
     first, left, winner, turns, rounds, unfinished = res
     n = len(table)
     assert left.shape == (300, n) and (left >= 0).all()
@@ -173,7 +173,7 @@ def test_batch_results_are_consistent_and_reproducible(table):
     assert (left[done, winner[done]] == 0).all()
     assert ((left == 0).sum(axis=1) == done).all()  # only the winner has emptied its hand
     assert (turns >= 1).all() and (rounds >= 1).all()
-    again = C.play_batch_compiled(kinds, params, d, p, 1000)
+    again = C.play_batch_compiled(kinds, params, d, p)
     for a, b in zip(res, again, strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -184,7 +184,7 @@ def test_batch_records_replay_with_the_state_api():
     kinds, params = table_arrays(table)
     d, p = _seeds(40, 9)
     first, left, winner, turns, rounds, unfinished, actions = C.play_batch_compiled_records(
-        kinds, params, d, p, 1000
+        kinds, params, d, p
     )
     for g in range(40):
         state = deal_state(4, int(d[g]))
@@ -201,7 +201,7 @@ def test_compiled_loop_agrees_with_python_play(table):
     """Deterministic tables: the Python path (State API + choose) plays the same games."""
     kinds, params = table_arrays(table)
     d, p = _seeds(8, 3)
-    _, left, winner, turns, rounds, _ = C.play_batch_compiled(kinds, params, d, p, 1000)
+    _, left, winner, turns, rounds, _ = C.play_batch_compiled(kinds, params, d, p)
     strats = [strategies.get(n) for n in table]
     rng = np.random.default_rng(0)
     for g in range(8):
@@ -220,7 +220,9 @@ def test_compiled_loop_agrees_with_python_play(table):
 def test_turn_limit_makes_games_unfinished():
     kinds, params = table_arrays(["random"] * 4)
     d, p = _seeds(20, 4)
-    _, _, winner, turns, _, unfinished = C.play_batch_compiled(kinds, params, d, p, 5)
+    _, _, winner, turns, _, unfinished = C.play_batch_compiled(
+        kinds, params, d, p, Rules(turn_limit=5)
+    )
     assert unfinished.all() and (winner == -1).all() and (turns == 5).all()
 
 
@@ -228,13 +230,13 @@ def test_bad_tables_are_refused_with_clear_messages():
     kinds, params = table_arrays(["random"] * 4)
     d, p = _seeds(2, 6)
     with pytest.raises(ValueError, match="3 to 6 players"):
-        C.play_batch_compiled(kinds[:2], params[:2], d, p, 1000)
+        C.play_batch_compiled(kinds[:2], params[:2], d, p)
     with pytest.raises(ValueError, match="policy kinds"):
-        C.play_batch_compiled(kinds + 50, params, d, p, 1000)
+        C.play_batch_compiled(kinds + 50, params, d, p)
     with pytest.raises(ValueError, match="same length"):
-        C.play_batch_compiled(kinds, params, d, p[:1], 1000)
+        C.play_batch_compiled(kinds, params, d, p[:1])
     with pytest.raises(ValueError, match="params must have shape"):
-        C.play_batch_compiled(kinds, params[:, :3], d, p, 1000)
+        C.play_batch_compiled(kinds, params[:, :3], d, p)
 
 
 def test_python_board_shows_only_the_owners_cards():
@@ -426,7 +428,9 @@ kind = MirrorStrategy.kind
 assert kind == len(B.BUILTINS) - 1 and not engine.covers(kind)
 seeds = np.arange(3, dtype=np.uint64)
 games = [
-    loops.play_batch_compiled_records(np.array([[k, 2, 3]]), np.zeros((1, 3, 12)), seeds, seeds, 300)
+    loops.play_batch_compiled_records(
+        np.array([[k, 2, 3]]), np.zeros((1, 3, 12)), seeds, seeds, "turn_limit=300"
+    )
     for k in (kind, B.LowStrategy.kind)
 ]
 for a, b in zip(*games, strict=True):

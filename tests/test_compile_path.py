@@ -28,8 +28,8 @@ def _table(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 def test_results_name_what_play_batch_compiled_returns():
     kinds, params = _table(TABLE)
     seeds = np.arange(5, dtype=np.uint64)
-    res = loops.play_batch_compiled_records(kinds, params, seeds, seeds, 1000)
-    plain = loops.play_batch_compiled(kinds, params, seeds, seeds, 1000)
+    res = loops.play_batch_compiled_records(kinds, params, seeds, seeds)
+    plain = loops.play_batch_compiled(kinds, params, seeds, seeds)
     assert isinstance(res, layout.Results) and len(plain) == 6
     for a, b in zip(plain, res[:6], strict=True):
         np.testing.assert_array_equal(a, b)
@@ -42,7 +42,7 @@ def test_the_loop_is_chosen_in_one_place_and_needs_no_compile(monkeypatch):
     monkeypatch.setattr(engine, "play_games", lambda *a: calls.append(len(a)))
     kinds, params = _table(TABLE)
     seeds = np.arange(3, dtype=np.uint64)
-    loops.play_batch_compiled(kinds, params, seeds, seeds, 1000)
+    loops.play_batch_compiled(kinds, params, seeds, seeds)
     assert calls == [4]
     assert warmup.loop_cached() and warmup.loop_releases_gil()
 
@@ -68,7 +68,7 @@ import sys
 from leaves.players.compiled import engine, loops
 import numpy as np
 seeds = np.arange(50, dtype=np.uint64)
-res = loops.play_batch_compiled([1, 4, 2], np.zeros((3, 12)), seeds, seeds, 1000)
+res = loops.play_batch_compiled([1, 4, 2], np.zeros((3, 12)), seeds, seeds)
 print(engine.available(), "numba" in sys.modules, int(res[3].sum()))
 """
 

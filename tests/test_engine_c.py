@@ -66,14 +66,14 @@ def test_a_table_with_a_kind_the_c_engine_lacks_plays_on_numba(monkeypatch):
     kinds = np.array([[len(POLICIES) - 1, 1, 2]], np.int64)
     params = np.stack([[POLICIES[k]()._vector for k in kinds[0]]])
     seeds = np.arange(2, dtype=np.uint64)
-    in_c = loops.play_batch_compiled_records(kinds, params, seeds, seeds + 9, 200)
+    in_c = loops.play_batch_compiled_records(kinds, params, seeds, seeds + 9, "turn_limit=200")
     assert engine.covers(kinds)
     played: list[str] = []
     real = loops._batch
     monkeypatch.setattr(loops, "_batch", lambda *a: played.append("numba") or real(*a))
     monkeypatch.setattr(engine, "_kinds", len(POLICIES) - 1)
     assert not engine.covers(kinds) and engine.covers(kinds[:, 1:])
-    on_numba = loops.play_batch_compiled_records(kinds, params, seeds, seeds + 9, 200)
+    on_numba = loops.play_batch_compiled_records(kinds, params, seeds, seeds + 9, "turn_limit=200")
     assert played == ["numba"]
     for a, b in zip(in_c, on_numba, strict=True):
         assert np.array_equal(a, b)
@@ -113,11 +113,11 @@ from leaves.players.compiled import engine, loops
 spec = json.loads(sys.stdin.read())
 out = []
 for b in spec:
-    rules = Rules.parse(b["rules"]) if b["rules"] else Rules()
+    rules = Rules.parse(b["rules"]).replace(turn_limit=b["limit"])
     loop = engine.play_games if engine.available() else loops._batch
     res = loops._run(np.array(b["kinds"]), np.array(b["params"]),
                      np.array(b["deal"], np.uint64), np.array(b["play"], np.uint64),
-                     b["limit"], True, np.array(b["seating"]), loop, rules=rules)
+                     rules, True, np.array(b["seating"]), loop)
     out.append([a.tolist() for a in res])
 print(json.dumps(out))
 """

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from leaves import DECK, HAND_SIZES, N_ACTIONS, TURN_LIMIT, State, new_game
+from leaves import DECK, HAND_SIZES, N_ACTIONS, TURN_LIMIT, Rules, State, new_game
 from leaves import kernels as K
 from leaves.board import (
     BOARD_ROWS,
@@ -105,10 +105,12 @@ def test_kernels_match_state_move_by_move(n_players, seed, limit, take_bias, fro
     rng = np.random.default_rng(seed)
     for g in range(GAMES_PER_EXAMPLE):
         if from_board:
-            board = K.deal_board(n_players, int(rng.integers(1 << 63)), turn_limit=limit)
+            board = K.deal_board(
+                n_players, int(rng.integers(1 << 63)), rules=Rules(turn_limit=limit)
+            )
             state = K.state_from_board(board)
         else:
-            state = new_game(n_players, seed=rng, turn_limit=limit)
+            state = new_game(n_players, seed=rng, rules=Rules(turn_limit=limit))
             board = K.board_from_state(state)
         _assert_same(state, board, f"game {g}, start")
         while not state.is_terminal:
@@ -306,7 +308,7 @@ def test_board_deal(n_players, seed, first, limit):
     assert b[UNDEALT] == undealt and meta[M_CUR] == fp
     assert rng.tolist() == ref
     # Same seed, same deal; the state is valid for State.
-    again = K.deal_board(n_players, seed, first_player=first, turn_limit=limit)
+    again = K.deal_board(n_players, seed, first_player=first, rules=Rules(turn_limit=limit))
     assert np.array_equal(again, board)
     assert K.state_from_board(board).hand_sizes == (hs,) * n_players
 
@@ -363,7 +365,7 @@ def _check_finished(board: np.ndarray, winner: int) -> None:
     limit=st.one_of(st.just(TURN_LIMIT), st.integers(1, 80)),
 )
 def test_random_playout_terminates_consistently(n_players, seed, limit):
-    board = K.deal_board(n_players, seed, turn_limit=limit)
+    board = K.deal_board(n_players, seed, rules=Rules(turn_limit=limit))
     stepped = board.copy()
     rng = K.rng_new(np.uint64(seed))
     rng2 = rng.copy()

@@ -168,7 +168,8 @@ def test_a_value_with_no_copies_is_never_dealt():
     [(f"{GAME_NAME}(players=2)", "players must be 3 to 6"),
      (f"{GAME_NAME}(players=6,rules=hand_size:12)", "players must be 3 to 5 under hand_size=12"),
      (f"{GAME_NAME}(rules=colour:red)", "unknown rule 'colour'"),
-     (f"{GAME_NAME}(rules=turn_limit:50,turn_limit=60)", "give it once")],
+     (f"{GAME_NAME}(rules=turn_limit:50,turn_limit=60)",
+      "turn_limit 60 and rules turn_limit=50 disagree: give one")],
 )  # fmt: skip
 def test_impossible_rules_are_refused(game, message):
     with pytest.raises(Exception, match=message):

@@ -57,7 +57,7 @@ def test_a_long_random_bombardment():
 
 
 def test_the_turn_limit_truncates_with_no_reward():
-    e = env(n_players=4, turn_limit=5)
+    e = env(n_players=4, rules="turn_limit=5")
     e.reset(seed=1)
     totals = _random_game(e, np.random.default_rng(0))
     assert set(totals.values()) == {0.0} and all(e.truncations.values())
@@ -226,6 +226,8 @@ def test_the_observation_bounds_follow_the_deck():
     assert high[start["hand"]] == 8 and high[start["hand_sizes"]] == 104
     small = raw_env(n_players=2, rules=TWO_PLAYERS).observation_space("player_0")
     assert small["observation"].high[start["hand_sizes"]] == sum(TWO_PLAYERS.deck)
+    short = raw_env(rules={"turn_limit": 9}).observation_space("player_0")["observation"].high
+    assert short[start["turn"]] == 9 and short[start["round"]] == 10  # the rules' turn limit
 
 
 def test_rule_keys_text_and_rules_name_the_same_game():
@@ -236,7 +238,8 @@ def test_rule_keys_text_and_rules_name_the_same_game():
     for e in (a, b, c):
         e.reset(seed=3)
     assert a.state == b.state == c.state and a.state.hand_sizes == (9, 9, 9, 9)
-    assert raw_env(turn_limit=7, rules="take=ends").rules.turn_limit == 7
+    assert raw_env(turn_limit=7, rules="take=ends").rules.turn_limit == 7  # a rule key on top
+    assert raw_env(4, "take=ends,turn_limit=7").rules == leaves.Rules(take="ends", turn_limit=7)
 
 
 @pytest.mark.parametrize(

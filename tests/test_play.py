@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import leaves
 import strategies
 from gamekit.seeding import match_deal_seeds, match_play_seeds
-from leaves import ExpertMatch, GameRecord, replay
+from leaves import ExpertMatch, GameRecord, Rules, replay
 from leaves.players.batch import _play_python
 from leaves.players.play import deal_state
 from strategies import PublicResult, Strategy, play_batch, play_game, play_match_batch
@@ -141,7 +141,7 @@ def test_hooks_are_called_once_per_game():
 
 
 def test_turn_limit_makes_an_unfinished_game():
-    r = play_game([Lowest()] * 3, seed=2, turn_limit=5)
+    r = play_game([Lowest()] * 3, seed=2, rules=Rules(turn_limit=5))
     assert r.unfinished and r.winner is None and r.turns == 5
     assert r.record.unfinished
     replay(r.record)
@@ -224,7 +224,9 @@ def test_batch_input_errors():
     with pytest.raises(ValueError, match="non-negative"):
         play_batch([Lowest()] * 3, np.array([-1, 2]), seeds(2))
     with pytest.raises(ValueError, match="turn_limit"):
-        play_batch([Lowest()] * 3, seeds(2), seeds(2), turn_limit=0)
+        play_batch([Lowest()] * 3, seeds(2), seeds(2), rules={"turn_limit": 0})
+    with pytest.raises(ValueError, match="rules must be a leaves.Rules"):  # a bare limit: no
+        play_batch([Lowest()] * 3, seeds(2), seeds(2), 500)
     with pytest.raises(ValueError, match="3 to 6 players"):
         play_batch([Lowest()] * 7, seeds(2), seeds(2))
 
@@ -348,7 +350,7 @@ def test_ties_share_the_match_win():
     # With turn_limit=1 every game is unfinished after the first player's one card, and every
     # seat scores its hand: two games make 22 points, less one per time a seat led, so seats
     # that led once each tie for the lowest total and share the win.
-    res = play_match_batch([Lowest()] * 4, seeds(6), seeds(6), target=20, turn_limit=1)
+    res = play_match_batch([Lowest()] * 4, seeds(6), seeds(6), target=20, rules="turn_limit=1")
     assert res.unfinished.all()
     assert (res.games == 2).all()
     low = res.totals.min(axis=1, keepdims=True)

@@ -192,7 +192,7 @@ def test_states_hashable_and_dict_round_trip(s):
 
 @given(st.integers(1, 12), st.integers(0, 2**32))
 def test_turn_limit_is_respected(limit, seed):
-    s = leaves.new_game(4, seed=seed, turn_limit=limit)
+    s = leaves.new_game(4, seed=seed, rules=leaves.Rules(turn_limit=limit))
     rng = np.random.default_rng(seed)
     while not s.is_terminal:
         legal = s.legal_actions()

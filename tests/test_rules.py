@@ -176,7 +176,7 @@ def test_game_ends_when_a_hand_empties():
 
 def test_turn_limit_ends_game_unfinished():
     assert TURN_LIMIT >= 1000
-    s = new_game(4, seed=3, turn_limit=5)
+    s = new_game(4, seed=3, rules="turn_limit=5")
     for _ in range(5):
         s = s.apply(s.legal_actions()[0])
     assert s.turn == 5 and s.is_terminal and s.unfinished and s.winner is None

@@ -245,7 +245,7 @@ def test_ismcts_and_matches_follow_the_rules():
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rule_sets(turn_limit=400), st.integers(0, 2**32), st.data())
+@given(rule_sets("turn_limit=400"), st.integers(0, 2**32), st.data())
 def test_every_builtin_stays_legal_under_any_rule_set(rules, seed, data):
     """Random rule sets: every compiled built-in, seated with the others, plays games whose
     every action the State API accepts (``replay`` checks each) and whose results it confirms."""

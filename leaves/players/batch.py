@@ -17,13 +17,7 @@ from leaves.players.base import Strategy
 from leaves.ruleset import Rules
 from strategies.deadline import Deadline, bounded, check_timeout, run_bounded
 
-from .play import (
-    _play_one,
-    _seat_strategies,
-    deal_state,
-    fresh,
-    game_rules,
-)
+from .play import _play_one, _seat_strategies, deal_state, fresh
 
 __all__ = ["BatchResult", "PerGame", "play_batch", "play_seatings"]
 
@@ -88,14 +82,12 @@ def play_batch(
     table: Sequence[Strategy | str],
     deal_seeds: np.ndarray,
     play_seeds: np.ndarray,
-    turn_limit: int | None = None,
+    rules: Any = None,
     record: bool = False,
     decision_timeout: float | None = None,
-    *,
-    rules: Rules | None = None,
 ) -> BatchResult:
     """Play game ``i`` from ``deal_seeds[i]``/``play_seeds[i]`` for every ``i`` at one table,
-    under ``rules`` (today's by default; ``turn_limit`` replaces theirs when given).
+    under ``rules`` (any form ``Rules.of`` reads; today's by default).
 
     Runs the compiled loop when every seat has a compiled policy (``Strategy.compiled()`` is
     not None); otherwise plays with ``choose``, each game with fresh instances (``fresh``),
@@ -106,7 +98,7 @@ def play_batch(
     strategies give the same games on both paths; stochastic ones draw from different
     generators (xoshiro vs numpy), so their individual games differ while the statistics agree.
     """
-    rules = game_rules(rules, turn_limit)
+    rules = Rules.of(rules)
     strats = _seat_strategies(table, None, rules)
     deal = _seed_array(deal_seeds, "deal_seeds")
     play = _seed_array(play_seeds, "play_seeds")
@@ -165,10 +157,8 @@ def play_seatings(
     seating: np.ndarray,
     deal_seeds: np.ndarray,
     play_seeds: np.ndarray,
-    turn_limit: int | None = None,
+    rules: Any = None,
     decision_timeout: float | None = None,
-    *,
-    rules: Rules | None = None,
 ) -> BatchResult:
     """``play_batch`` for games at several seatings: game ``i`` at table ``tables[seating[i]]``.
 
@@ -176,7 +166,7 @@ def play_seatings(
     when every seat of every table is compiled they are all played in one compiled call (a
     tournament chunk's seatings at once), else table by table.
     """
-    rules = game_rules(rules, turn_limit)
+    rules = Rules.of(rules)
     seats = [_seat_strategies(t, None, rules) for t in tables]
     sel = np.asarray(seating, dtype=np.int64)
     deal = _seed_array(deal_seeds, "deal_seeds")
@@ -194,9 +184,7 @@ def play_seatings(
     for r, table in enumerate(seats):
         pos = np.flatnonzero(sel == r)
         if pos.size:
-            parts.append(
-                play_batch(table, deal[pos], play[pos], None, False, decision_timeout, rules=rules)
-            )
+            parts.append(play_batch(table, deal[pos], play[pos], rules, False, decision_timeout))
             positions.append(pos)
     if not parts:
         return _empty_batch(0, len(seats[0]))
@@ -228,13 +216,10 @@ def _play_compiled(
         for seat, (_, p) in enumerate(t):
             p = np.atleast_1d(np.asarray(p, dtype=np.float64))
             params[r, seat, : p.size] = p
-    limit = rules.turn_limit
     if record:
-        res = compiled_mod.play_batch_compiled_records(
-            kinds, params, deal, play, limit, seating, rules
-        )
+        res = compiled_mod.play_batch_compiled_records(kinds, params, deal, play, rules, seating)
     else:
-        res = compiled_mod.play_batch_compiled(kinds, params, deal, play, limit, seating, rules)
+        res = compiled_mod.play_batch_compiled(kinds, params, deal, play, rules, seating)
     first_player, cards_left, winner_seat, turns, rounds, unfinished = res[:6]
     out = BatchResult.of(first_player, cards_left, winner_seat, turns, rounds, unfinished, n)
     if record:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from leaves.players.base import Strategy
 from leaves.ruleset import Rules
 
 from .batch import BatchResult, _empty_batch, _seed_array, play_batch
-from .play import _seat_strategies, game_rules
+from .play import _seat_strategies
 
 __all__ = ["MatchBatchResult", "play_match_batch"]
 
@@ -62,14 +63,13 @@ def play_match_batch(
     match_seeds: np.ndarray,
     play_seeds: np.ndarray,
     target: int | None = None,
-    turn_limit: int | None = None,
+    rules: Any = None,
     record: bool = False,
     decision_timeout: float | None = None,
-    *,
-    rules: Rules | None = None,
 ) -> MatchBatchResult:
     """Play one expert match per seed: games until some total reaches ``target`` (the
-    rules' ``expert_target`` by default), every game under ``rules`` (today's by default).
+    rules' ``expert_target`` by default), every game under ``rules`` (any form ``Rules.of``
+    reads; today's by default).
 
     After each game every seat scores its cards left (the winner has none, so scores 0; an
     unfinished or forfeited game scores everyone their cards). The lowest total wins the
@@ -78,7 +78,7 @@ def play_match_batch(
     so ``play_batch`` (or ``play_game``) with those two seeds replays it exactly.
     Games are played in waves (game ``i`` of every unfinished match in one ``play_batch``).
     """
-    rules = game_rules(rules, turn_limit)
+    rules = Rules.of(rules)
     target = rules.expert_target if target is None else target
     strats = _seat_strategies(table, None, rules)
     mseeds = _seed_array(match_seeds, "match_seeds")

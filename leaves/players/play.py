@@ -129,28 +129,16 @@ def _seed_u64(seed: Any, what: str) -> int:
     return value
 
 
-def game_rules(rules: Rules | None, turn_limit: Any = None) -> Rules:
-    """``rules`` (any form ``Rules.of`` reads; today's when None) with ``turn_limit`` when one
-    is given: the one place a call's turn limit and rules become the rules a game is played
-    under."""
-    rules = Rules.of(rules)
-    if turn_limit is not None and turn_limit != rules.turn_limit:
-        rules = rules.replace(turn_limit=_check_turn_limit(turn_limit))
-    return rules
-
-
-def deal_state(
-    n_players: int, deal_seed: int, turn_limit: int | None = None, rules: Rules | None = None
-) -> State:
-    """The dealt state for ``deal_seed`` under ``rules`` (same hands and first player as the
-    compiled path)."""
+def deal_state(n_players: int, deal_seed: int, rules: Any = None) -> State:
+    """The dealt state for ``deal_seed`` under ``rules`` (any form ``Rules.of`` reads; the
+    same hands and first player as the compiled path)."""
     # start-up: the deal's engine loads with the first deal
     from leaves.board import state_from_board
     from leaves.deal_kernels import setup_for  # start-up: as above
 
     from .compiled import engine  # start-up: as above
 
-    rules = game_rules(rules, turn_limit)
+    rules = Rules.of(rules)
     seed = _seed_u64(deal_seed, "deal seed")
     if engine.available():  # the C engine's deal: no compile
         board = engine.deal(setup_for(rules, n_players), seed)
@@ -165,13 +153,12 @@ def play_game(
     players: Any,
     seed: int | None = None,
     n_players: int | None = None,
-    turn_limit: int | None = None,
+    rules: Any = None,
     record: bool = True,
     *,
     deal_seed: int | None = None,
     play_seed: int | None = None,
     decision_timeout: float | None = None,
-    rules: Rules | None = None,
 ) -> GameResult:
     """Play one game on the Python path and return its ``GameResult``.
 
@@ -179,11 +166,11 @@ def play_game(
     ``n_players``. ``seed`` derives both the deal seed and the play seed; ``deal_seed`` and
     ``play_seed`` set them directly (as ``play_batch`` does for game ``i``).
     ``decision_timeout`` (seconds) forfeits a seat whose decision takes longer. The game is
-    played under ``rules`` (``leaves.Rules``; today's by default), ``turn_limit`` replacing
-    theirs when given.
+    played under ``rules`` (any form ``Rules.of`` reads, e.g. ``"turn_limit=50"``; today's
+    by default).
     """
     timeout = check_timeout(decision_timeout)
-    rules = game_rules(rules, turn_limit)
+    rules = Rules.of(rules)
     strats = _seat_strategies(players, n_players, rules)
     if deal_seed is None or play_seed is None:
         words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
@@ -199,12 +186,6 @@ def play_game(
         rules,
         record,
     )
-
-
-def _check_turn_limit(turn_limit: Any) -> int:
-    if not isinstance(turn_limit, int | np.integer) or int(turn_limit) < 1:
-        raise ValueError(f"turn_limit must be a positive integer, got {turn_limit!r}")
-    return int(turn_limit)
 
 
 class ForfeitError(str):

@@ -35,5 +35,5 @@ def warm_up(expert: bool = False, kinds: Iterable[int] | None = None) -> None:
     global _warm
     if _warm or engine.available():
         return
-    loops.play_batch_compiled([1, 1, 1], [[0.0] * loops.N_PARAMS] * 3, [0], [0], 1000)
+    loops.play_batch_compiled([1, 1, 1], [[0.0] * loops.N_PARAMS] * 3, [0], [0])
     _warm = True

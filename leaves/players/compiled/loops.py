@@ -11,6 +11,8 @@ found (or with ``LEAVES_ENGINE=numba``). Both take their arrays as ``layout``'s 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from gamekit.jit import njit
@@ -137,12 +139,13 @@ def _seeds(x: np.ndarray, name: str) -> np.ndarray:
 
 
 def _run(
-    kinds, params, deal_seeds, play_seeds, turn_limit, record, seating=None, loop=None, *,
-    rules: Rules = DEFAULT_RULES,
+    kinds, params, deal_seeds, play_seeds, rules, record, seating=None, loop=None
 ) -> Results:  # fmt: skip
     """Check the arguments, allocate the loop's results and scratch and run ``loop``
-    (default: the C engine's when it plays every kind, else numba's ``_batch``) under ``rules`` with ``turn_limit``.
-    ``actions`` is one dummy row unless ``record``."""
+    (default: the C engine's when it plays every kind, else numba's ``_batch``) under
+    ``rules`` (any form ``Rules.of`` reads; their ``turn_limit`` included). ``actions`` is one
+    dummy row unless ``record``."""
+    rules = Rules.of(rules)
     kinds, params = _check_table(kinds, params, rules)
     d, p = _seeds(deal_seeds, "deal_seeds"), _seeds(play_seeds, "play_seeds")
     if d.shape != p.shape:
@@ -154,14 +157,9 @@ def _run(
         raise ValueError("seating must give one seating per game")
     if seating.size and (seating.min() < 0 or seating.max() >= kinds.shape[0]):
         raise ValueError(f"seatings must be 0..{kinds.shape[0] - 1}")
-    limit = int(turn_limit)
-    if limit < 1:
-        raise ValueError("turn_limit must be >= 1")
     n = kinds.shape[1]
-    if limit != rules.turn_limit:
-        rules = rules.replace(turn_limit=limit)
     games = Games(seating, d, p, bool(record), setup_for(rules, n))
-    out = Results.empty(d.shape[0], n, limit, bool(record))
+    out = Results.empty(d.shape[0], n, rules.turn_limit, bool(record))
     if loop is None:
         loop = engine.play_games if engine.covers(kinds) else _batch
     loop(Seats(kinds, params), games, out, Buffers.new())
@@ -173,19 +171,18 @@ def play_batch_compiled(
     params: np.ndarray,
     deal_seeds: np.ndarray,
     play_seeds: np.ndarray,
-    turn_limit: int,
+    rules: Any = DEFAULT_RULES,
     seating: np.ndarray | None = None,
-    rules: Rules = DEFAULT_RULES,
 ) -> tuple[np.ndarray, ...]:
     """Play one game per seed pair, seat ``i`` run by policy ``kinds[i]`` with ``params[i]``.
 
     With ``seating`` (one index per game), ``kinds`` (R, n) and ``params`` (R, n, N_PARAMS)
     hold R seatings and game ``g`` is played under seating ``seating[g]``: many seatings in
-    one call. Games are dealt and played under ``rules`` (today's by default) with
-    ``turn_limit``. Returns (first_player int8 (G,), cards_left int16 (G, n), winner_seat int8
-    (G,), turns int32 (G,), rounds int32 (G,), unfinished bool (G,)).
+    one call. Games are dealt and played under ``rules`` (any form ``Rules.of`` reads;
+    today's by default). Returns (first_player int8 (G,), cards_left int16 (G, n),
+    winner_seat int8 (G,), turns int32 (G,), rounds int32 (G,), unfinished bool (G,)).
     """
-    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, False, seating, rules=rules)[:6]
+    return _run(kinds, params, deal_seeds, play_seeds, rules, False, seating)[:6]
 
 
 def play_batch_compiled_records(
@@ -193,10 +190,9 @@ def play_batch_compiled_records(
     params: np.ndarray,
     deal_seeds: np.ndarray,
     play_seeds: np.ndarray,
-    turn_limit: int,
+    rules: Any = DEFAULT_RULES,
     seating: np.ndarray | None = None,
-    rules: Rules = DEFAULT_RULES,
 ) -> Results:
     """``play_batch_compiled`` plus the action ids: a ``layout.Results``, whose ``actions`` is
-    int8 (G, turn_limit), row g valid to turns[g]."""
-    return _run(kinds, params, deal_seeds, play_seeds, turn_limit, True, seating, rules=rules)
+    int8 (G, the rules' turn limit), row g valid to turns[g]."""
+    return _run(kinds, params, deal_seeds, play_seeds, rules, True, seating)

@@ -72,7 +72,6 @@ def evidence(view: PlayerView) -> Evidence:
         turn=0,
         round_=1,
         passed=[],
-        turn_limit=view.turn_limit,
         rules=view.rules,
     )
     board[HANDS : HANDS + n] = _STAND_IN
