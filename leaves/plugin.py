@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import strategies
+from gamekit.errors import ParameterError
 from leaves.players.builtin import BEST_HEURISTIC
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from leaves.ruleset import Rules
@@ -120,9 +121,8 @@ class LeavesGame(GameBase):
         try:
             self.decision_timeout = check_timeout(decision_timeout)
         except ValueError as exc:
-            raise ValueError(f"--decision-timeout: {exc}") from None
-        flags = ("--rules", "--turn-limit")
-        self.rules = rules = Rules.of_options(rules, turn_limit, flags=flags)
+            raise ParameterError(f"{{decision_timeout}}: {exc}", "decision_timeout") from None
+        self.rules = rules = Rules.of_options(rules, turn_limit)
         self.match_target = rules.expert_target
         self.min_players, self.max_players = rules.players[0], rules.players[-1]
         self.max_length = rules.turn_limit
@@ -276,7 +276,8 @@ class LeavesGame(GameBase):
                      rounds: int | None = None) -> SeatedMatches:  # fmt: skip
         """The compiled match loop (the same rules as ``tournaments.matches``)."""
         if rounds is not None:
-            raise ValueError("13 Leaves matches run to a target (--target), not a number of rounds")
+            raise ParameterError("13 Leaves matches run to a {target}, not a number of {rounds}",
+                                 "target", "rounds")  # fmt: skip
         table = [self.strategy(p) for p in seats]
         res = strategies.play_match_batch(
             table, match_seeds, play_seeds, target=target, rules=self.rules,

@@ -32,6 +32,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, NamedTuple
 
+from gamekit.errors import ParameterError
+
 from .rules import (
     DECK,
     EXPERT_TARGET,
@@ -217,27 +219,28 @@ class Rules:
         )
 
     @classmethod
-    def of_options(cls, rules: Any, turn_limit: int | None = None, *,
-                   flags: tuple[str, str] = ("rules", "turn_limit")) -> Rules:  # fmt: skip
+    def of_options(cls, rules: Any, turn_limit: int | None = None) -> Rules:
         """``Rules.of(rules)`` for an interface that also takes the turn limit on its own
         (``--turn-limit``, OpenSpiel's ``turn_limit`` parameter), so that sugar joins the
         rules in one place: ``turn_limit``, when given, sets that key, and text naming another
-        limit is refused (the two would disagree). ``flags`` names the two options in the
-        errors; a text's own error is prefixed with the first."""
+        limit is refused (the two would disagree). Its errors are ``ParameterError``s naming
+        ``rules`` and ``turn_limit`` (a command line says its flags); a text's own error is
+        prefixed with ``rules``."""
         texts = _texts(rules)
         try:
             out = cls.of(rules)
         except ValueError as exc:
             if texts is None:
                 raise
-            raise ValueError(f"{flags[0]}: {exc}") from None
+            raise ParameterError(f"{{rules}}: {exc}", "rules") from None
         if turn_limit is None or out.turn_limit == turn_limit:
             return out
         named = _named_turn_limit(texts or ())
         if named is not None:
-            raise ValueError(
-                f"{flags[1]} {turn_limit} and {flags[0]} turn_limit={named} disagree: give one"
-            )
+            raise ParameterError(
+                f"{{turn_limit}} {turn_limit} and {{rules}} turn_limit={named} disagree: give one",
+                "turn_limit", "rules",
+            )  # fmt: skip
         return out.replace(turn_limit=turn_limit)
 
     @classmethod

@@ -344,9 +344,10 @@ class Tournament:
         if not (out.exists() and any(out.iterdir())):
             return None
         if not resume:
-            raise ValueError(
-                f"{out} is not empty: pass --resume to continue the run there, or pick a new --out"
-            )
+            raise ParameterError(
+                f"{out} is not empty: pass {{resume}} to continue the run there, or pick a new "
+                "{out}", "resume", "out",
+            )  # fmt: skip
         old = storage.read_manifest(out)
         if old.get("format") != storage.FORMAT:
             raise ValueError(f"{out} does not hold a tournament run this version can resume")
