@@ -3,15 +3,9 @@
 ``seeding``: where every seed comes from (splitmix64, the salts that separate streams, the
 vectorised ``SeedSequence`` of tournament games); ``rng``: the kernels' xoshiro256**
 generator, seeded through ``seeding``; ``jit``: ``njit`` that imports numba only when a kernel
-is first used; ``kernel_cache``: numba's cache folder; ``cbuild``: how a game's C engine is
-built and loaded. The games' rules cores, the strategies and the runner take
+is first used; ``kernel_cache``: numba's cache folder, keyed by the sources of each kernel's
+package; ``cbuild``: how a game's C engine is built and loaded. The games' rules cores, the strategies and the runner take
 their randomness from here, so one seed means the same games on every path.
 """
 
 from __future__ import annotations
-
-from .kernel_cache import KERNEL_PACKAGES, use_keyed_cache
-
-# numba's cache in the folder keyed by every kernel package's sources, before any kernel module
-# imports numba (modules that import numba directly would else write next to their sources)
-use_keyed_cache(KERNEL_PACKAGES)

@@ -19,6 +19,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from .kernel_cache import use_cache_of
+
 __all__ = ["LazyKernel", "activate", "active", "njit"]
 
 _pending: list[LazyKernel] = []
@@ -76,8 +78,17 @@ def _make(fn: Callable[..., Any], options: dict[str, Any]) -> Any:
             kernel = LazyKernel(fn, options)
             _pending.append(kernel)
             return kernel
+    return _dispatcher(fn, options)
+
+
+def _dispatcher(fn: Callable[..., Any], options: dict[str, Any]) -> Any:
+    """numba's dispatcher of ``fn``; a cached one keeps its machine code in the folder keyed
+    by the sources of ``fn``'s package (``kernel_cache.use_cache_of``), chosen as numba makes
+    it (numba reads the folder then)."""
     import numba  # start-up: numba loads when a kernel is first used
 
+    if options.get("cache"):
+        use_cache_of(fn.__module__)
     return numba.njit(**options)(fn)
 
 
@@ -94,10 +105,8 @@ def activate() -> None:
     with _lock:
         if _active:
             return
-        import numba  # start-up: numba loads when a kernel is first used
-
         for kernel in _pending:
-            kernel._dispatcher = numba.njit(**kernel._options)(kernel._py_func)
+            kernel._dispatcher = _dispatcher(kernel._py_func, kernel._options)
         for module in list(sys.modules.values()):
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict):

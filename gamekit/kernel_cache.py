@@ -2,15 +2,18 @@
 
 numba's own cache checks only the timestamp of the file a function is written in, so a kernel
 that inlines a callee from another module kept its old machine code when only the callee
-changed, and a moved module broke the cache with ``ModuleNotFoundError``. ``use_keyed_cache``
+changed, and a moved module broke the cache with ``ModuleNotFoundError``. ``use_cache_of``
 points numba (``NUMBA_CACHE_DIR``, inherited by worker processes) at a folder named by a hash
-of every source file of the packages that define kernels, so any edit, an upgrade included,
-compiles afresh; a ``NUMBA_CACHE_DIR`` set by the user is left alone. The few most recently
-used folders are kept.
+of every source file of the kernel's package and of ``gamekit`` (whose kernels any may
+inline), just before the kernel is made: any edit, an upgrade included, compiles afresh, and
+every package that defines kernels, a game's installed from outside included, is keyed
+without a list of them. A ``NUMBA_CACHE_DIR`` set by the user is left alone. The few most
+recently used folders are kept.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -21,14 +24,11 @@ from pathlib import Path
 
 from .cbuild import cache_root
 
-__all__ = ["KERNEL_PACKAGES", "cache_root", "source_key", "use_keyed_cache"]
+__all__ = ["cache_root", "source_key", "use_cache_of", "use_keyed_cache"]
 
-KERNEL_PACKAGES = ("gamekit", "leaves", "ligretto", "strategies")
-"""The packages whose modules define numba kernels: one key for all of them, set when
-``gamekit`` is imported (before any kernel module can import numba)."""
-
-KEEP = 3
-"""Keyed kernel folders kept (the current one and the most recently used others)."""
+KEEP = 6
+"""Keyed kernel folders kept: the current one and the most recently used others (a few
+packages' current folders and their previous ones)."""
 
 _CHOSEN = "LEAVES_KEYED_NUMBA_CACHE"  # set with NUMBA_CACHE_DIR when the folder is ours
 
@@ -67,25 +67,47 @@ def source_key(modules: Iterable[str]) -> str:
     return h.hexdigest()[:16]
 
 
+def use_cache_of(module: str) -> Path | None:
+    """Point numba's cache at the folder for the kernels of ``module`` about to be made (keyed
+    by the sources of its package and of ``gamekit``); None when the user chose
+    ``NUMBA_CACHE_DIR``. The key is computed once a package and process."""
+    return _point(_folder_of(module.partition(".")[0]))
+
+
+@functools.cache
+def _folder_of(package: str) -> Path:
+    return cache_root() / "numba" / source_key((package, "gamekit"))
+
+
 def use_keyed_cache(modules: Iterable[str]) -> Path | None:
     """Point numba's cache at the folder keyed by the sources of ``modules``' packages
     (before numba compiles anything); None when the user chose ``NUMBA_CACHE_DIR``."""
+    return _point(cache_root() / "numba" / source_key(modules))
+
+
+def _point(folder: Path) -> Path | None:
     current = os.environ.get("NUMBA_CACHE_DIR")
     if current and current != os.environ.get(_CHOSEN):
         return None
-    base = cache_root() / "numba"
-    folder = base / source_key(modules)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        os.utime(folder)  # the most recently used
-    except OSError:
+    if current != str(folder) and not _enter(folder.parent, folder):
         return None  # numba falls back to its own folders
     os.environ["NUMBA_CACHE_DIR"] = os.environ[_CHOSEN] = str(folder)
     config = sys.modules.get("numba.core.config")
     if config is not None:  # numba already imported: its config read the variable then
         config.CACHE_DIR = str(folder)
-    _prune(base, folder)
     return folder
+
+
+def _enter(base: Path, folder: Path) -> bool:
+    """Make ``folder`` the most recently used (pruning the oldest others); False when it
+    cannot be written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)
+    except OSError:
+        return False
+    _prune(base, folder)
+    return True
 
 
 def _prune(base: Path, keep: Path) -> None:

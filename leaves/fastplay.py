@@ -17,10 +17,13 @@ from numba import njit, types
 from numba.core import config
 from numba.extending import intrinsic
 
+from gamekit.kernel_cache import use_cache_of
 from gamekit.rng import rng_below, rng_new
 
 from .kernels import LOWEST_CLEAR, NEXT_SEAT, shuffle_deck
 from .rules import DECK_SIZE, N_VALUES, TAKE_BASE
+
+use_cache_of(__name__)  # numba's own njit below: its cache in this package's keyed folder
 
 __all__ = ["random_games"]
 

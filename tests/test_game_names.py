@@ -18,11 +18,6 @@ when ``tests/plugins`` is on ``sys.path``, so it is named here as well as found.
 AMBIGUOUS = {"leaves"}
 """Ids that are also something else: "leaves" is the project's name too (the command, the
 entry-point groups, the distribution, the cache folder), so only its title counts."""
-ALLOWED = [
-    # The numba cache key lists the packages whose sources key the cache (some are rules
-    # cores); a later change will ask the installed games for them instead.
-    ("gamekit/kernel_cache.py", "KERNEL_PACKAGES = ("),
-]
 
 
 def _names() -> list[str]:
@@ -43,14 +38,12 @@ def _pattern(names: list[str]) -> re.Pattern[str]:
 
 
 def _mentions(source: str, rel: str, pattern: re.Pattern[str]) -> list[str]:
-    """``rel:line: text`` for every line where ``pattern`` starts, bar the allowed ones."""
+    """``rel:line: text`` for every line where ``pattern`` starts."""
     lines = source.splitlines()
     found = []
     for match in pattern.finditer(source):
         n = source.count("\n", 0, match.start()) + 1
         text = lines[n - 1].strip()
-        if any(rel == path and part in text for path, part in ALLOWED):
-            continue
         found.append(f"{rel}:{n}: {text}")
     return list(dict.fromkeys(found))
 
@@ -70,7 +63,7 @@ def test_no_generic_module_names_a_game(package):
 
 def test_a_named_game_is_found():
     """A title wrapped over two lines and an id in any case count, a longer word does not, and
-    the allowed line is skipped in its own file only."""
+    every mention is found, in code as in words."""
     pattern = _pattern(["13 Leaves", "climb"])
     source = (
         '"""As in 13\n    Leaves."""\n'
@@ -81,8 +74,4 @@ def test_a_named_game_is_found():
         'm.py:1: """As in 13',
         'm.py:3: x = "Climb"  # climbing is fine',
         'm.py:4: KERNEL_PACKAGES = ("climb",)',
-    ]
-    assert _mentions(source, "gamekit/kernel_cache.py", pattern) == [
-        'gamekit/kernel_cache.py:1: """As in 13',
-        'gamekit/kernel_cache.py:3: x = "Climb"  # climbing is fine',
     ]

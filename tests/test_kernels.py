@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numba import njit
 
+from gamekit.jit import njit
 from leaves import DECK, HAND_SIZES, N_ACTIONS, TURN_LIMIT, Rules, State, new_game
 from leaves import kernels as K
 from leaves.board import (
