@@ -33,12 +33,29 @@ _NIBBLE_LOW = sum(1 << s for s in SHIFTS)  # bit 0 of every nibble
 # Legal actions are looked up in bounded caches instead of scanning 13 values each time; random
 # play hits them about 9 times in 10 within a few thousand games. PLAYS maps (a hand masked to
 # the values playable on one end) | need << 52 to the plays there; ENDS maps a packed table
-# to what it implies (masks and needs of both ends, takes). A full cache is simply cleared, so
-# memory stays bounded (tens of MB at most) over millions of games.
+# to what it implies (masks and needs of both ends, takes). Each fills itself on a miss
+# (``PLAYS[key]``: a hit costs one dict lookup), and a full cache is simply cleared, so memory
+# stays bounded (tens of MB at most) over millions of games.
 _CACHE_MAX = 1 << 17
 _ENDS_MAX = 1 << 16
-PLAYS: dict[int, tuple[Action, ...]] = {}
-ENDS: dict[int, tuple[int, int, int, int, tuple[Action, ...]]] = {}
+
+
+class _Plays(dict):
+    """``PLAYS``: the plays of a masked hand and need, scanned and kept on a miss."""
+
+    def __missing__(self, key: int) -> tuple[Action, ...]:
+        return plays_miss(key)
+
+
+class _Ends(dict):
+    """``ENDS``: what a packed table implies, worked out and kept on a miss."""
+
+    def __missing__(self, t: int) -> tuple[int, int, int, int, tuple[Action, ...]]:
+        return ends_miss(t)
+
+
+PLAYS: dict[int, tuple[Action, ...]] = _Plays()
+ENDS: dict[int, tuple[int, int, int, int, tuple[Action, ...]]] = _Ends()
 _TAKES_OF: dict[int, tuple[Action, ...]] = {}  # by the nonzero nibbles of a table (<= 8192)
 _NEED_BITS = ~MASK
 LOW_VALUES = (1 << (4 * 7)) - 1  # values 1..7
@@ -111,20 +128,10 @@ def variant_legal(h: int, t: int, flags: int) -> tuple[Action, ...]:
     whose ``flags`` (``Rules.flags``) are not today's: the same lookups, with every end's need
     1 when ``min_count`` is off and the takes ``take`` allows (end stacks only, or the one
     pass taking nothing)."""
-    ends = ENDS.get(t)
-    if ends is None:
-        ends = ends_miss(t)
-    lmask, lneed, rmask, rneed, takes = ends
+    lmask, lneed, rmask, rneed, takes = ENDS[t]
     if flags & 1:
         lneed = rneed = NEED1
-    key = (h & lmask) | lneed
-    left = PLAYS.get(key)
-    if left is None:
-        left = plays_miss(key)
-    key = (h & rmask) | rneed
-    right = PLAYS.get(key)
-    if right is None:
-        right = plays_miss(key)
+    left, right = PLAYS[(h & lmask) | lneed], PLAYS[(h & rmask) | rneed]
     mode = flags >> 1
     if mode == 1:  # the first and the last take are the end stacks
         takes = takes[:1] if len(takes) == 1 else (takes[0], takes[-1])

@@ -23,7 +23,7 @@ import numpy as np
 
 from .actions import Action, IllegalActionError
 from .deal import SeedLike, as_generator, deal_packed
-from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, ends_miss, plays_miss, variant_legal
+from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, variant_legal
 from .moves import play, take
 from .packed import LANE, MASK, lane_total, lanes, unpack
 from .public import PublicFields
@@ -238,31 +238,11 @@ class State(PublicFields):
         else:
             h = (self._hh >> (LANE * self._cur)) & MASK
             t = self._table
-            if not t:
-                # Whole hands rarely repeat: look their two halves up instead.
-                key = (h & LOW_VALUES) | NEED1
-                legal = PLAYS.get(key)
-                if legal is None:
-                    legal = plays_miss(key)
-                key = (h & HIGH_VALUES) | NEED1
-                more = PLAYS.get(key)
-                if more is None:
-                    more = plays_miss(key)
-                legal += more
+            if not t:  # whole hands rarely repeat: look their two halves up instead
+                legal = PLAYS[(h & LOW_VALUES) | NEED1] + PLAYS[(h & HIGH_VALUES) | NEED1]
             else:
-                ends = ENDS.get(t)
-                if ends is None:
-                    ends = ends_miss(t)
-                lmask, lneed, rmask, rneed, takes = ends
-                key = (h & lmask) | lneed
-                left = PLAYS.get(key)
-                if left is None:
-                    left = plays_miss(key)
-                key = (h & rmask) | rneed
-                right = PLAYS.get(key)
-                if right is None:
-                    right = plays_miss(key)
-                legal = left + right + takes
+                lmask, lneed, rmask, rneed, takes = ENDS[t]
+                legal = PLAYS[(h & lmask) | lneed] + PLAYS[(h & rmask) | rneed] + takes
         self._legal = legal
         return legal
 
