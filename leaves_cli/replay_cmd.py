@@ -115,20 +115,21 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
 @click.option(
     "--hints",
     is_flag=True,
-    help="Show the hint (as 'h' does in play) for the player to move at every position.",
+    help="Show the hint ('h') for the player to move at every position, where the game's "
+    "viewer gives hints.",
 )
 def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> None:
-    """Step through a recorded game, move by move, with every hand shown.
+    """Show a recorded game with the viewer its game declares.
 
-    Records are GameRecord JSON lines, as written by 'leaves play --save' (a game left with
-    'q' is saved unfinished and replays up to where it stopped), by tournaments that keep
-    records, or by leaves.GameRecord.to_json(). A tournament run directory replays any of its
-    games from its seeds and seats (runs with --no-rows cannot): a forfeited game stops at the
-    failing decision and shows the error with its traceback. Press Enter for the next move,
-    'h' for a hint (what the strongest bot would play here, and why weighted would), 'a' to
-    show the rest at once, 'q' to stop. A game without moves to step
-    through (played in real time, in rounds) shows its record as its plug-in words it, e.g.
-    a timeline of who played which card from where onto which pile, when.
+    Records are JSON lines, as a game's records file holds them: written by tournaments that
+    keep records (--record), or by a game's own commands (such as 'leaves play --save',
+    which saves a game left with 'q' unfinished). A tournament run directory replays any of
+    its games from its seeds and seats (runs with --no-rows cannot): a forfeited game stops
+    at the failing decision and shows the error with its traceback. A game with turns steps
+    through them with every hand shown: Enter for the next move, 'a' to show the rest at
+    once, 'q' to stop, and, where the game's viewer gives one, 'h' for a hint (--hints: at
+    every position). A game played in real time shows its record as its plug-in words it,
+    e.g. a timeline of who played which card from where onto which pile, when.
 
     \b
     Examples:
