@@ -53,7 +53,8 @@ LEVELS: dict[str, tuple[str, ...]] = {
 }
 """Opponents per --level, repeated in turn over the seats: easy alternates the weakest
 heuristic and random play; medium is the best heuristic; hard is information-set search at its
-default budget (1,500 iterations, about 35 ms a decision on one core)."""
+default budget (at most 2,000 iterations, stopping once more cannot change the move; its time
+a decision is measured by ``benchmarks/bench_ismcts.py``)."""
 
 DEFAULT_LEVEL = "medium"
 
