@@ -27,5 +27,5 @@ EXAMPLES = (
     "leaves run                          # default tournament + HTML report",
     "leaves play --players 4 --against greedy,random,counter",
     "leaves rules                        # the keys a variant may change",
-    "leaves variants --rules hand_size=9 --games 20000",
+    "leaves variants --rules hand_size=9 --games 20000 --out runs/v",
 )
