@@ -1,5 +1,6 @@
-"""Every example ``leaves --help`` prints is a command the CLI accepts: each line's command
-exists and its options and arguments parse (nothing is run)."""
+"""Every example ``leaves --help`` and each command's help print is a command the CLI accepts:
+each line's command exists and its options and arguments parse (nothing is run). A game's
+table of commands that cannot load is left out, the other commands still listed."""
 
 from __future__ import annotations
 
@@ -59,3 +60,19 @@ def _command_examples() -> list[str]:
 @pytest.mark.parametrize("line", _command_examples())
 def test_a_commands_example_parses(line):
     test_an_example_parses(line)
+
+
+def test_a_games_table_that_cannot_load_is_left_out_with_a_warning(monkeypatch, capsys):
+    from leaves_cli import game_commands as gc
+
+    class Broken:
+        name, value = "broken", "no_such_module_of_commands"
+
+    monkeypatch.setattr(gc.importlib.metadata, "entry_points", lambda group=None: [Broken()])
+    gc.game_commands.cache_clear()
+    try:
+        assert gc.game_commands(frozenset({"report"})) == ()
+    finally:
+        gc.game_commands.cache_clear()  # the installed games' again for the other tests
+    err = capsys.readouterr().err
+    assert err.startswith("leaves: warning: game 'broken''s commands: No module named")
