@@ -20,7 +20,7 @@ load_option = click.option(
 )
 
 
-class GameOption(click.Option):
+class InstalledGamesOption(click.Option):
     """``--game``, whose help names the installed games and the default one when it is shown
     (read from the entry points then, so loading a command reads none)."""
 
@@ -46,7 +46,7 @@ def _default_game() -> str:
 
 def game_option(help: str, name: str = "game_spec") -> Any:
     """``--game``: ``help`` (with ``{games}``, the installed games' ids) and the default game."""
-    return click.option("--game", name, cls=GameOption, default=_default_game, metavar="GAME",
+    return click.option("--game", name, cls=InstalledGamesOption, default=_default_game, metavar="GAME",
                         help_head=help)  # fmt: skip
 
 
