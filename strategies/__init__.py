@@ -60,6 +60,8 @@ def __getattr__(name: str) -> Any:
     try:
         return _own(name)
     except AttributeError:
+        if name.startswith("_"):  # a tool probing for a private name loads no game
+            raise
         players = players_module(DEFAULT_GAME)
         if players is None or name not in getattr(players, "SHARED", ()):
             raise
