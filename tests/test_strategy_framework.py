@@ -547,3 +547,22 @@ def test_registered_labels_round_trip_through_get():
                 continue
             variant = strategies.get(name, **{key: new})
             assert key in variant.label and strategies.get(variant.label) == variant
+
+
+def test_strategies_offers_the_default_games_shared_names_and_loads_it_only_then():
+    """``strategies.Strategy`` and the play functions are the default game's players' (their
+    ``SHARED`` list), read through its entry point when first asked for; a private name
+    probed (as tools do) loads no game."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, strategies\n"
+        "hasattr(strategies, '__wrapped__'), hasattr(strategies, '_private')\n"
+        "print('leaves.players' in sys.modules)\n"
+        "from leaves.players.base import Strategy\n"
+        "print(strategies.Strategy is Strategy, 'play_game' in dir(strategies))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()  # fmt: skip
+    assert out == ["False", "True", "True"]
