@@ -343,6 +343,29 @@ def apply_sized(board, aid, sizes):
 
 
 @njit(cache=True, inline="always")
+def _count_plays(board, hr, v0, v1, need):
+    """How many plays of ``need`` or more cards the values ``v0..v1-1`` of hand row ``hr``
+    allow (a value with c cards: c - need + 1 of them)."""
+    n = 0
+    for v in range(v0, v1):
+        c = np.int64(board[hr, v]) - need + 1
+        n += c if c > 0 else 0
+    return n
+
+
+@njit(cache=True, inline="always")
+def _nth_play(board, hr, v, need, r):
+    """The action id of the ``r``-th of those plays, counting from value ``v`` up."""
+    while True:
+        c = np.int64(board[hr, v]) - need + 1
+        if c > 0:
+            if r < c:
+                return v * 8 + need - 1 + r
+            r -= c
+        v += 1
+
+
+@njit(cache=True, inline="always")
 def _random_action(board, rng):
     # The same choice as ``legal[rng_below(rng, n_legal)]`` over ``legal_actions``' ascending
     # list, found by counting per value then walking to the drawn index (no enumeration).
@@ -363,14 +386,8 @@ def _random_action(board, rng):
     hi = np.int64(board[META, M_HI])
     lo, a, start, b = _sides(board)
     mode = board[META, M_RULES] >> 1
-    n_left = 0
-    for v in range(lo + 1):
-        c = np.int64(board[hr, v]) - a + 1
-        n_left += c if c > 0 else 0
-    n_right = 0
-    for v in range(start, N_VALUES):
-        c = np.int64(board[hr, v]) - b + 1
-        n_right += c if c > 0 else 0
+    n_left = _count_plays(board, hr, 0, lo + 1, a)
+    n_right = _count_plays(board, hr, start, N_VALUES, b)
     n_take = 0
     if mode == 0:
         for v in range(lo, hi + 1):
@@ -379,24 +396,10 @@ def _random_action(board, rng):
         n_take = 2 if mode == TAKE_ENDS and hi != lo else 1
     r = rng_below(rng, n_left + n_right + n_take)
     if r < n_left:
-        v = 0
-        while True:
-            c = np.int64(board[hr, v]) - a + 1
-            if c > 0:
-                if r < c:
-                    return v * 8 + a - 1 + r
-                r -= c
-            v += 1
+        return _nth_play(board, hr, 0, a, r)
     r -= n_left
     if r < n_right:
-        v = start
-        while True:
-            c = np.int64(board[hr, v]) - b + 1
-            if c > 0:
-                if r < c:
-                    return v * 8 + b - 1 + r
-                r -= c
-            v += 1
+        return _nth_play(board, hr, start, b, r)
     r -= n_right
     if mode == TAKE_NOTHING:
         return PASS_ID
