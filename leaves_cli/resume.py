@@ -201,7 +201,7 @@ def check_setting(out: Any, cls: Any, config: dict[str, Any], opt: Any, given: A
     try:
         asked = cls(**{**config, opt.name: given})
     except (TypeError, ValueError) as exc:
-        said = str(exc)
+        said = message(exc)
         raise CLIError(said if said.startswith(opt.flag) else f"{opt.flag}: {said}",
                        usage=True) from None  # fmt: skip
     if asked.config() == played.config():

@@ -51,3 +51,18 @@ def test_the_command_line_says_the_flag(capsys):
     assert code.value.code == 2 and err.strip().splitlines() == [
         "leaves: error: --games must be at least 1, got 0"
     ]
+
+
+def test_a_bad_setting_given_on_resuming_names_its_flag_once(tmp_path, capsys):
+    """The game's own error names the parameter; resuming says the flag, and only once."""
+    out = str(tmp_path / "run")
+    main(["tournament", "random", "greedy", "--players", "3", "--games", "48", "--jobs", "1",
+          "--out", out])  # fmt: skip
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as code:
+        main(["tournament", "--out", out, "--resume", "--decision-timeout", "-3"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code.value.code == 2 and err == [
+        "leaves: error: --decision-timeout: the decision timeout must be 0 (none) or positive, "
+        "got -3.0"
+    ]
