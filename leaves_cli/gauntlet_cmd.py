@@ -201,7 +201,7 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
         manifest = settle(values, given)
     elif values["spec"] is None:  # pragma: no cover - click asks for SPEC without --resume
         raise CLIError("Missing argument 'SPEC'", usage=True)
-    return Request.of(values, given, manifest)
+    return Request.of(values, manifest)
 
 
 def _build(request: Request, games: int, settings: dict[str, Any] | None, game: Any) -> Any:

@@ -23,17 +23,16 @@ __all__ = ["Request", "draft"]
 @dataclass(frozen=True)
 class Request:
     """A command's options after the merge: ``request.name`` (or ``request["name"]``) is an
-    option's value, ``given`` the names the user gave (command line or config file), and
-    ``manifest`` the resumed run's (None for a new run)."""
+    option's value, ``manifest`` the resumed run's (None for a new run). What the user gave
+    matters only to the merge (``draft``), so the record does not keep it."""
 
     values: Mapping[str, Any]
-    given: frozenset[str] = frozenset()
     manifest: Mapping[str, Any] | None = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, values: Mapping[str, Any], given: Any = (), manifest: Any = None) -> Request:
+    def of(cls, values: Mapping[str, Any], manifest: Any = None) -> Request:
         """The frozen record of a merged draft (a copy: the draft may go on changing)."""
-        return cls(MappingProxyType(dict(values)), frozenset(given), manifest)
+        return cls(MappingProxyType(dict(values)), manifest)
 
     def __getattr__(self, name: str) -> Any:
         try:

@@ -230,7 +230,7 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
             raise CLIError(f"cannot resume {values['out']}: it holds no run (no manifest.json)",
                            usage=True)  # fmt: skip
     _check(values, manifest)
-    return Request.of(values, given, manifest)
+    return Request.of(values, manifest)
 
 
 def _check(values: dict[str, Any], manifest: dict[str, Any] | None) -> None:

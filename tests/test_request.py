@@ -46,8 +46,8 @@ def test_a_stacked_setting_takes_the_files_values_then_the_command_lines():
 
 
 def test_a_request_is_frozen_and_a_copy_of_its_draft():
-    values, given = _draft(["a", "--games", "7"])
-    request = Request.of(values, given)
+    values, _ = _draft(["a", "--games", "7"])
+    request = Request.of(values)
     values["games"] = 8  # the draft goes on; the request does not see it
     assert request.games == 7 and request["games"] == 7 and request.get("nope", 1) == 1
     with pytest.raises(dataclasses.FrozenInstanceError):
