@@ -26,12 +26,15 @@ def _targets_set(cls: Any, opts: Any) -> list[tuple[Any, str, int]]:
     game's words, the target it sets). None are found for a game that cannot be built: it
     is refused later, naming what is wrong."""
     found = []
-    for opt in getattr(cls, "options", ()):
-        value = opts.get(opt.name)
-        if value in (None, ()):
-            continue
+    given = [o for o in getattr(cls, "options", ()) if opts.get(o.name) not in (None, ())]
+    try:
+        own = cls().match_target if given else None
+    except (TypeError, ValueError):
+        return found
+    for opt in given:
+        value = opts[opt.name]
         try:
-            own, game = cls().match_target, cls(**{opt.name: value})
+            game = cls(**{opt.name: value})
         except (TypeError, ValueError):
             continue
         if game.match_target != own:

@@ -125,7 +125,7 @@ def _game(rules: tuple[str, ...]) -> Any:
 
     from .rules import parse_rules
 
-    return LeavesGame(rules=parse_rules(rules)) if rules else LeavesGame()
+    return LeavesGame(rules=parse_rules(rules))
 
 
 def lines(result: Any) -> list[str]:
