@@ -36,3 +36,28 @@ def test_vs_random_interval_is_clustered_by_deal():
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((float(lo), float(hi)))
     plain = wilson(row["wins"], row["games"])
     assert not np.allclose((row["ci_low"], row["ci_high"]), plain)
+
+
+def test_search_table_prints_the_gauntlets_rates_and_says_when_too_few(monkeypatch, capsys):
+    import reports
+    from tournaments import gauntlet
+
+    bench = _bench()
+    monkeypatch.setattr(bench, "SEARCH", "ismcts:iterations=20,models=")
+    monkeypatch.setattr(bench, "FAST", "ismcts:iterations=5,models=")
+    bench.search_table(48, 3, 1, ["3x counter"])
+    line = capsys.readouterr().out.splitlines()[-1]
+    row = reports.gauntlet(
+        gauntlet(
+            "ismcts:iterations=20,models=",
+            ("counter",),
+            "ismcts:iterations=5,models=",
+            games=48,
+            seed=3,
+        )
+    ).iloc[0]
+    mine = bench._rate(row["win_rate"], row["ci_low"], row["ci_high"])
+    base = bench._rate(row["baseline_win_rate"], row["baseline_ci_low"], row["baseline_ci_high"])
+    assert line.startswith("3x counter") and mine in line and base in line
+    assert f"{100 * row['diff']:+.1f} [" in line
+    assert bench._rate(0.5, float("nan"), float("nan")) == "50.0% (too few deals)"
