@@ -294,7 +294,7 @@ def test_levels_map_to_documented_opponents():
 
     assert DEFAULT_LEVEL == "medium" and LEVELS["medium"] == ("weighted",)
     assert level_opponents("easy", 3) == ["greedy", "random", "greedy"]
-    assert level_opponents("hard", 2) == ["ismcts", "ismcts"]
+    assert level_opponents("hard", 2) == ["ismcts:preset=strong", "ismcts:preset=strong"]
 
 
 def test_level_and_against_together_are_refused():
@@ -337,7 +337,9 @@ def test_default_opponents_are_stronger_than_the_old_default():
 @pytest.mark.slow
 def test_play_hard_level_with_hints_in_a_terminal():
     child = _spawn("--players", "3", "--level", "hard", "--seed", "4", timeout=120)
-    child.expect(r"Opponents: seat 1 \(ismcts\), seat 2 \(ismcts\)")
+    child.expect(
+        r"Opponents: seat 1 \(ismcts\(preset=strong\)\), seat 2 \(ismcts\(preset=strong\)\)"
+    )
     child.expect("Type h on your turn for a hint")
     child.expect(r"Your move \(\? for help\): ")
     child.sendline("h")

@@ -47,7 +47,7 @@ from .rules import rules_option
     type=click.Choice(list(LEVELS)),
     default=None,
     help="Opponents' strength: easy (greedy and random), medium (weighted, the default), "
-    "hard (ismcts search). Give --level or --against, not both.",
+    "hard (ismcts search, preset=strong). Give --level or --against, not both.",
 )
 @click.option("--expert", is_flag=True, help="Expert variant: games until someone has 20 points.")
 @click.option(
@@ -72,7 +72,7 @@ def play(**opts: Any) -> None:
     hand size, who passed and the cards known from takes, and the legal moves with keys.
     Type a key or a move ('3x6' plays three 6s, 'take 9' passes taking a 9), 'h' for a
     hint. --level picks the opponents: easy (greedy and random), medium (weighted, the
-    best heuristic; the default), hard (ismcts, information-set search).
+    best heuristic; the default), hard (ismcts, information-set search, preset=strong).
 
     \b
     Examples:

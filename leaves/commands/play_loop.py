@@ -49,12 +49,13 @@ def help_text(rules: Any) -> str:
 LEVELS: dict[str, tuple[str, ...]] = {
     "easy": ("greedy", "random"),
     "medium": ("weighted",),
-    "hard": ("ismcts",),
+    "hard": ("ismcts:preset=strong",),
 }
 """Opponents per --level, repeated in turn over the seats: easy alternates the weakest
-heuristic and random play; medium is the best heuristic; hard is information-set search at its
-default budget (at most 2,000 iterations, stopping once more cannot change the move; its time
-a decision is measured by ``benchmarks/bench_ismcts.py``)."""
+heuristic and random play; medium is the best heuristic; hard is information-set search with
+the ``strong`` preset (16,000 iterations at most, stopping once more cannot change the move:
+the strongest player the project has at an interactive pace; its time a decision is measured
+by ``benchmarks/bench_ismcts.py --preset strong``)."""
 
 DEFAULT_LEVEL = "medium"
 

@@ -60,8 +60,14 @@ PRESETS: dict[str, dict[str, object]] = {
         "infer_tries": 20,
         "prior": 0.25,
     },
+    "strong": {
+        "iterations": 16_000,
+    },
 }
-"""Named settings a user can ask for (``ismcts:preset=fast``). A preset gives the value of every
+"""Named settings a user can ask for (``ismcts:preset=fast``): ``fast`` for long runs (a few ms a
+decision), ``strong`` for play against a person (8 times the defaults' iterations, well under
+0.2 s a decision; ``leaves play --level hard``). docs/strength.md measures each against the
+defaults on the same deals. A preset gives the value of every
 parameter it names that is left at its default; a parameter set to another value wins
 (``ismcts:preset=fast,iterations=500``)."""
 
