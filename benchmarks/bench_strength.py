@@ -28,7 +28,7 @@ ours, each a focused tournament on duplicate deals with the reports' 95% interva
 search is Python over our Python game, so it is slow: at 1,000 simulations a decision takes
 seconds.
 
-    python benchmarks/bench_strength.py --outside 200 --games 48 --jobs 2
+    python benchmarks/bench_strength.py --outside 100 --games 144 --jobs 2 --seed 2027
 """
 
 from __future__ import annotations
@@ -186,8 +186,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2025)
     ap.add_argument("--speed-games", type=int, default=200_000)
     ap.add_argument("--search", action="store_true", help="the search's table instead")
-    ap.add_argument("--games", type=int, default=1200, help="games a line of --search")
-    ap.add_argument("--jobs", type=int, default=1, help="processes of --search")
+    ap.add_argument("--games", type=int, default=1200, help="games a line (--search, --outside)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes (--search, --outside)")
     ap.add_argument("--fields", default=",".join(SEARCH_FIELDS), help="fields of --search, by name")
     ap.add_argument("--outside", type=int, metavar="N", help="ours against OpenSpiel's at N")
     args = ap.parse_args()
