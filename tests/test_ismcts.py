@@ -483,6 +483,16 @@ def test_fast_preset_sets_the_parameters_left_at_their_defaults():
         ISMCTS(preset="quick")
 
 
+def test_strong_preset_searches_more_than_the_defaults():
+    from leaves.players.ismcts.settings import PRESETS
+
+    strong = strategies.get("ismcts:preset=strong,stop_early=false")
+    assert PRESETS["strong"]["iterations"] > ISMCTS().settings["iterations"]
+    _, state = random_position(4, 3, "lead")
+    _choose(strong, state, 0)
+    assert strong.last_iterations == PRESETS["strong"]["iterations"]
+
+
 def test_every_preset_is_valid_and_names_real_settings():
     from leaves.players.ismcts.settings import PRESETS, SETTINGS
 
