@@ -28,7 +28,7 @@ ours, each a focused tournament on duplicate deals with the reports' 95% interva
 search is Python over our Python game, so it is slow: at 1,000 simulations a decision takes
 seconds.
 
-    python benchmarks/bench_strength.py --outside 100 --games 144 --jobs 2 --seed 2027
+    python benchmarks/bench_strength.py --outside 100 --games 48 --jobs 1 --seed 2026
 """
 
 from __future__ import annotations
