@@ -43,6 +43,7 @@ import pandas as pd
 import reports
 import strategies
 from leaves.players import compiled as C
+from reports.numbers import interval, pct
 from tournaments.seating import design
 
 
@@ -143,11 +144,10 @@ def search_table(games: int, seed: int, jobs: int, fields: list[str]) -> None:
             w = reports.gauntlet(gauntlet(HEURISTIC, field, "random", games=games, seed=seed))
             h = w.iloc[0]
             cells[2] = _rate(h["win_rate"], h["ci_low"], h["ci_high"])
-        low, high = 100 * r["diff_ci_low"], 100 * r["diff_ci_high"]
-        interval = f"[{low:+.1f}, {high:+.1f}]" if low == low else "(too few deals)"
+        diff = f"{100 * r['diff']:+.1f} {interval(r['diff_ci_low'], r['diff_ci_high'])}"
         print(
             f"{name:<17} {cells[0]:>19} {cells[1]:>19} {cells[2]:>19}   "
-            f"{100 * r['diff']:+.1f} {interval}  ({time.perf_counter() - t0:.0f} s)"
+            f"{diff}  ({time.perf_counter() - t0:.0f} s)"
         )
 
 
@@ -175,9 +175,8 @@ def outside_table(sims: int, games: int, seed: int, jobs: int) -> None:
 
 
 def _rate(rate: float, low: float, high: float) -> str:
-    if low != low or high != high:  # NaN: the reports give no interval for so few deals
-        return f"{rate:.1%} (too few deals)"
-    return f"{rate:.1%} [{low:.1%}, {high:.1%}]"
+    """A win rate and its interval, written as the reports write them."""
+    return f"{pct(rate)} {interval(low, high)}"
 
 
 def main() -> None:

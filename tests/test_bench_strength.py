@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+from reports.numbers import TOO_FEW
 from reports.stats import wilson
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,17 +48,10 @@ def test_search_table_prints_the_gauntlets_rates_and_says_when_too_few(monkeypat
     monkeypatch.setattr(bench, "FAST", "ismcts:iterations=5,models=")
     bench.search_table(48, 3, 1, ["3x counter"])
     line = capsys.readouterr().out.splitlines()[-1]
-    row = reports.gauntlet(
-        gauntlet(
-            "ismcts:iterations=20,models=",
-            ("counter",),
-            "ismcts:iterations=5,models=",
-            games=48,
-            seed=3,
-        )
-    ).iloc[0]
+    run = gauntlet(bench.SEARCH, bench.SEARCH_FIELDS["3x counter"], bench.FAST, games=48, seed=3)
+    row = reports.gauntlet(run).iloc[0]
     mine = bench._rate(row["win_rate"], row["ci_low"], row["ci_high"])
     base = bench._rate(row["baseline_win_rate"], row["baseline_ci_low"], row["baseline_ci_high"])
     assert line.startswith("3x counter") and mine in line and base in line
     assert f"{100 * row['diff']:+.1f} [" in line
-    assert bench._rate(0.5, float("nan"), float("nan")) == "50.0% (too few deals)"
+    assert bench._rate(0.5, float("nan"), float("nan")) == f"50.0% ({TOO_FEW})"
