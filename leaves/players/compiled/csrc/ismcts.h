@@ -1,6 +1,9 @@
 /* The ismcts search in C: leaves.players.ismcts' kernels (unseen, carry, inference, tree) step for
  * step, so that a decision compiles nothing at first use and searches exactly as numba does:
- * the same RNG draws in the same order, the same decisions, the same float64 sums.
+ * the same RNG draws in the same order, the same decisions, the same float64 sums. One
+ * shortcut is C's own and changes none of these: a leaf reached again while the deal chain
+ * stays on one deal reuses that leaf's playout (ism_cached_playout), when every policy is
+ * deterministic and so the playout would be the same game again.
  *
  * Included at the end of engine.c (it uses play_to_end, Table, decide and EXPORT from there).
  * The exports (engine_ismcts_*) take the arrays of leaves.players.ismcts' namedtuples as the
@@ -33,6 +36,7 @@
 #define ISM_MAX_DEPTH 1100                  /* settings.MAX_DEPTH */
 #define ISM_CHECK_EVERY 16                  /* tree._CHECK_EVERY */
 #define CELLS (BOARD_ROWS * N_VALUES)
+#define ISM_CACHE_SLOTS 16                  /* leaves whose playout a repeated deal reuses */
 
 /* ------------------------------------------------------------------ the structs */
 
@@ -480,6 +484,11 @@ typedef struct {
     int64_t legal[N_ACTION_IDS + 8];
     int64_t untried[N_ACTION_IDS];
     bool marked[N_ACTION_IDS];
+    /* the playout cache: while the deal chain stays on one deal, a leaf's rewards on it */
+    board_t cached_deal[CELLS];
+    int64_t n_cached; /* -1: no deal yet */
+    int64_t cached_leaf[ISM_CACHE_SLOTS];
+    double cached_reward[ISM_CACHE_SLOTS][SEAT_SLOTS];
 } IsmWalk;
 
 /* loops.track_size: the public hand size of seat p after its action aid. */
@@ -653,6 +662,38 @@ static int64_t ism_descend(const IsmSearch *s, const IsmCheck *chk, IsmWalk *w) 
     return depth;
 }
 
+/* Whether every seat's policy decides without the RNG, so that a playout from a board is
+ * a function of the board (and the chain's repeated deals may reuse one). */
+static bool ism_deterministic(const IsmModels *models, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+        if (models->kinds[i] == KIND_random) return false;
+    return true;
+}
+
+/* ism_playout_rewards from w->board (the leaf w->path[depth]), or the rewards of that leaf's
+ * playout on this same deal: with deterministic policies (cache), a leaf reached again on an
+ * unchanged deal plays out the same game, so the search is the same, with fewer playouts. */
+static void ism_cached_playout(IsmWalk *w, int64_t depth, bool cache, Table table,
+                               uint64_t *rng, int64_t *work, const IsmConfig *cfg,
+                               double *reward) {
+    int64_t n = B(w->board, META, M_N);
+    int64_t leaf = w->path[depth];
+    if (cache && depth > 0) {
+        for (int64_t k = 0; k < w->n_cached; k++) {
+            if (w->cached_leaf[k] == leaf) {
+                memcpy(reward, w->cached_reward[k], sizeof(double) * n);
+                return;
+            }
+        }
+    }
+    ism_playout_rewards(w->board, table, rng, work, w->sizes, cfg, reward);
+    if (cache && depth > 0 && w->n_cached < ISM_CACHE_SLOTS) {
+        w->cached_leaf[w->n_cached] = leaf;
+        memcpy(w->cached_reward[w->n_cached], reward, sizeof(double) * n);
+        w->n_cached += 1;
+    }
+}
+
 /* tree.search: n_iter iterations (deal, descend, play out, back up) growing s->tree. */
 static void ism_search(const IsmSearch *s, int64_t n_iter, IsmWalk *w) {
     const IsmConfig *cfg = &s->cfg;
@@ -664,6 +705,8 @@ static void ism_search(const IsmSearch *s, int64_t n_iter, IsmWalk *w) {
     board_t spare[CELLS];
     double reward[SEAT_SLOTS] = {0};
     bool chain = cfg->infer_steps > 0 && s->ev.n > 0; /* a Markov chain over deals */
+    bool cache = chain && ism_deterministic(&s->models, B(s->pos.pub, META, M_N));
+    w->n_cached = -1;
     if (chain && stats[S_ITERS] == 0 && n_iter > 0) {
         if (!cfg->warm_deal) ism_draw_deal(&s->pos, &chk, cfg->infer_tries, s->deal, spare, stats);
         stats[S_BAD] = ism_seat_mismatches(s->deal, &chk, seat_bad);
@@ -679,9 +722,13 @@ static void ism_search(const IsmSearch *s, int64_t n_iter, IsmWalk *w) {
         } else {
             ism_draw_deal(&s->pos, &chk, cfg->infer_tries, s->deal, spare, stats);
         }
+        if (cache && (w->n_cached < 0 || memcmp(w->cached_deal, s->deal, sizeof w->cached_deal))) {
+            memcpy(w->cached_deal, s->deal, sizeof w->cached_deal);
+            w->n_cached = 0; /* another deal: nothing cached for it */
+        }
         memcpy(w->board, s->deal, sizeof(board_t) * CELLS);
         int64_t depth = ism_descend(s, &chk, w);
-        ism_playout_rewards(w->board, table, s->rng, work, w->sizes, cfg, reward);
+        ism_cached_playout(w, depth, cache, table, s->rng, work, cfg, reward);
         for (int64_t d = 1; d <= depth; d++) { /* tree._backup */
             int64_t j = w->path[d];
             s->tree.visits[j] += 1.0;
