@@ -26,6 +26,7 @@ from leaves.players.ismcts import (
     swap_step,
     uniform_models,
 )
+from leaves.players.ismcts.evidence import Replay
 from leaves.players.ismcts.strategy import _rollout_policy
 from leaves.players.testing import PHASES, check_strategy, random_position
 
@@ -256,6 +257,24 @@ def _assert_seat_counts(deal, ev, models, per_seat) -> None:
     fresh = np.zeros(8, np.int64)
     seat_mismatches(deal, Check(ev, models, rng, work), fresh)
     assert fresh.tolist() == per_seat.tolist()
+
+
+def _same_evidence(a, b) -> bool:
+    return all(np.array_equal(x, y) and x.dtype == y.dtype for x, y in zip(a, b, strict=True))
+
+
+def test_a_kept_replay_gives_each_view_the_evidence_of_a_fresh_one():
+    # A seat's decisions in game order replay only the new turns; an earlier view, another
+    # seat's, another game's, or a history from no deal start over: each is a fresh replay's.
+    game, other = _taker_game(5), _taker_game(4)
+    replay = Replay()
+    views = [s.view(s.current_player) for s in game[1:-1:3]]
+    views += [game[5].view(game[5].current_player), other[20].view(0), game[30].view(1)]
+    rebuilt = kernels.state_from_board(kernels.board_from_state(game[12]))
+    views += [rebuilt.view(rebuilt.current_player), game[-2].view(game[-2].current_player)]
+    for view in views:
+        assert _same_evidence(replay.evidence(view), evidence(view))
+    assert len(evidence(views[-1]).seats) > 0
 
 
 def test_evidence_is_grouped_by_seat_in_game_order():

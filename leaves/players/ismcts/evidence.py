@@ -55,63 +55,110 @@ def evidence(view: PlayerView) -> Evidence:
     Needs the history from the deal (``view.turn == len(history)``, standard hand sizes);
     otherwise there is no safe replay and no evidence.
     """
-    history = view.history
-    n = view.n_players
-    if not history or view.turn != len(history) or not 3 <= n <= MAX_SEATS:
-        return NO_EVIDENCE
-    zeros = [0] * N_VALUES
-    board = np.zeros((BOARD_ROWS, N_VALUES), np.int32)
-    set_public(
-        board,
-        n_players=n,
-        table=zeros,
-        removed=zeros,
-        known=[],
-        current=history[0][0],
-        winner=None,
-        turn=0,
-        round_=1,
-        passed=[],
-        rules=view.rules,
-    )
-    board[HANDS : HANDS + n] = _STAND_IN
-    try:
-        dealt = view.rules.hand_size_for(n)
-    except ValueError:
-        return NO_EVIDENCE
-    size = [dealt] * n  # public hand sizes, as plain ints (cheaper than arrays)
-    net = np.zeros((n, N_VALUES), np.int64)  # cumulative played minus taken, per seat
-    apply = cengine.kernels().apply  # the replay's rules: C's, else numba's kernel
-    boards, size_rows, seats, actions, marks = [], [], [], [], []
-    for who, act in history:
-        if board[META, M_CUR] != who:
-            return NO_EVIDENCE  # not a history the rules produce
-        if who != view.player:
-            seen = board.copy()
-            seen[HANDS : HANDS + MAX_SEATS] = 0
-            boards.append(seen)
-            size_rows.append(size + [0] * (SEAT_SLOTS - n))
-            seats.append(who)
-            actions.append(act.id)
-            marks.append(net[who].copy())
-        if act.is_pass:
-            if act.taken is not None:  # a pass taking nothing (take=nothing) moves no card
-                net[who, act.value - 1] -= 1
-                size[who] += 1
-        else:
-            net[who, act.value - 1] += act.count
-            size[who] -= act.count
-        apply(board, act.id)
-    if tuple(size) != tuple(view.hand_sizes) or not seats:
-        return NO_EVIDENCE  # not a standard deal: no safe replay
-    seat_arr = np.array(seats, np.int64)
-    order = np.argsort(seat_arr, kind="stable")  # grouped by seat, game order within a seat
-    seat_arr = seat_arr[order]
-    return Evidence(
-        np.array(boards, np.int32)[order],
-        np.array(size_rows, np.int64)[order],
-        seat_arr,
-        np.array(actions, np.int64)[order],
-        (net[seat_arr] - np.array(marks, np.int64)[order]),
-        np.searchsorted(seat_arr, np.arange(SEAT_SLOTS + 1)).astype(np.int64),
-    )
+    return Replay().evidence(view)
+
+
+class Replay:
+    """The replay of one game's public history, kept between a seat's decisions: each
+    ``evidence`` replays only the turns since the last one asked (a view that does not extend
+    them starts over), so a game's decisions cost a replay of the game once, not once each."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None  # (players, seat, rules) of the replay going on
+        self._done: tuple = ()  # the history replayed so far
+        self._failed = False  # the history so far is none the rules produce
+
+    def evidence(self, view: PlayerView) -> Evidence:
+        """``evidence(view)``, replaying only what this replay has not seen."""
+        history = view.history
+        n = view.n_players
+        if not history or view.turn != len(history) or not 3 <= n <= MAX_SEATS:
+            return NO_EVIDENCE
+        key = (n, view.player, view.rules)
+        k = len(self._done)
+        if key != self._key or k > len(history) or history[:k] != self._done:
+            if not self._start(view):
+                return NO_EVIDENCE
+            k = 0
+        if not self._failed:
+            self._advance(history[k:], view.player)
+        self._done = history
+        if self._failed or tuple(self._size) != tuple(view.hand_sizes) or not self._seats:
+            return NO_EVIDENCE  # not a standard deal: no safe replay
+        return self._gather()
+
+    def _start(self, view: PlayerView) -> bool:
+        """A fresh replay from the deal of ``view``'s game (False: no standard deal)."""
+        n = view.n_players
+        try:
+            dealt = view.rules.hand_size_for(n)
+        except ValueError:
+            self._key = None
+            return False
+        zeros = [0] * N_VALUES
+        board = np.zeros((BOARD_ROWS, N_VALUES), np.int32)
+        set_public(
+            board,
+            n_players=n,
+            table=zeros,
+            removed=zeros,
+            known=[],
+            current=view.history[0][0],
+            winner=None,
+            turn=0,
+            round_=1,
+            passed=[],
+            rules=view.rules,
+        )
+        board[HANDS : HANDS + n] = _STAND_IN
+        self._key = (n, view.player, view.rules)
+        self._done = ()
+        self._failed = False
+        self._board = board
+        self._size = [dealt] * n  # public hand sizes, as plain ints (cheaper than arrays)
+        self._net = np.zeros((n, N_VALUES), np.int64)  # cumulative played minus taken, per seat
+        self._boards: list = []
+        self._size_rows: list = []
+        self._seats: list = []
+        self._actions: list = []
+        self._marks: list = []
+        return True
+
+    def _advance(self, turns: tuple, player: int) -> None:
+        """Replay ``turns``, keeping each opponent decision (not ``player``'s own)."""
+        board, size, net = self._board, self._size, self._net
+        apply = cengine.kernels().apply  # the replay's rules: C's, else numba's kernel
+        for who, act in turns:
+            if board[META, M_CUR] != who:
+                self._failed = True  # not a history the rules produce
+                return
+            if who != player:
+                seen = board.copy()
+                seen[HANDS : HANDS + MAX_SEATS] = 0
+                self._boards.append(seen)
+                self._size_rows.append(size + [0] * (SEAT_SLOTS - len(size)))
+                self._seats.append(who)
+                self._actions.append(act.id)
+                self._marks.append(net[who].copy())
+            if act.is_pass:
+                if act.taken is not None:  # a pass taking nothing (take=nothing) moves no card
+                    net[who, act.value - 1] -= 1
+                    size[who] += 1
+            else:
+                net[who, act.value - 1] += act.count
+                size[who] -= act.count
+            apply(board, act.id)
+
+    def _gather(self) -> Evidence:
+        """The decisions kept so far as an ``Evidence``, grouped by seat."""
+        seat_arr = np.array(self._seats, np.int64)
+        order = np.argsort(seat_arr, kind="stable")  # grouped by seat, game order within a seat
+        seat_arr = seat_arr[order]
+        return Evidence(
+            np.array(self._boards, np.int32)[order],
+            np.array(self._size_rows, np.int64)[order],
+            seat_arr,
+            np.array(self._actions, np.int64)[order],
+            (self._net[seat_arr] - np.array(self._marks, np.int64)[order]),
+            np.searchsorted(seat_arr, np.arange(SEAT_SLOTS + 1)).astype(np.int64),
+        )

@@ -16,7 +16,7 @@ from strategies.policy.params import N_PARAMS
 from strategies.registry import filtered, get
 
 from . import cengine
-from .evidence import NO_EVIDENCE, evidence
+from .evidence import NO_EVIDENCE, Replay
 from .inference import (
     N_STATS,
     S_ITERS,
@@ -107,6 +107,8 @@ class ISMCTS(Strategy):
         self.reuse = v["reuse"]
         self._memory: list[tuple[tuple, Any, Any]] = []
         """(game key, fitted deals, chain deal) after this game's recent decisions (``reuse``)."""
+        self._replay = Replay()
+        """The game's public history replayed so far, for the evidence of the next decision."""
         self.config = Config(
             c=v["c"],
             shaping=v["shaping"],
@@ -166,7 +168,7 @@ class ISMCTS(Strategy):
             own = self._own.choose(view, legal, rng)
             cfg = cfg._replace(prior_action=own.id, prior_visits=self.prior * self.iterations)
         select = len(self._candidates) > 1
-        ev = evidence(view) if self.infer or select else NO_EVIDENCE
+        ev = self._replay.evidence(view) if self.infer or select else NO_EVIDENCE
         key = _game_key(view) if self.reuse else None
         fitted, chain, since = self._recall(key)
         if select:
@@ -216,6 +218,7 @@ class ISMCTS(Strategy):
 
     def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
         self._memory = []  # nothing of another game carries over
+        self._replay = Replay()
 
     def _recall(self, key: tuple | None) -> tuple[Any, Any, Any]:
         """(fitted deals, chain deal, since) of the latest earlier decision of the game
