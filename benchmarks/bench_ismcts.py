@@ -15,26 +15,36 @@ Examples::
     python benchmarks/bench_ismcts.py --games 200 --jobs 2 --opponent taker --models weighted,taker
     python benchmarks/bench_ismcts.py --games 200 --jobs 2 --opponent taker --preset fast
     python benchmarks/bench_ismcts.py --games 10 --opponent weighted --compare ismcts ismcts:reuse=false
+    python benchmarks/bench_ismcts.py --games 40 --opponent weighted --compare ismcts --engine OLD.so
 
 Parameters left out take the ``ISMCTS`` defaults. ``--compare SPEC...`` times searches
 instead of playing them: each game is played by ``--opponent`` in every seat, and every spec
 (a fresh instance per game) decides each position of seat ``g % players`` in game order, the
 specs taking turns at each position; it prints each spec's CPU time per searched decision and
-its ratio to the first spec's (the same positions, interleaved: fair on a shared machine).
+its ratio to the first spec's (the same positions, interleaved, each spec first as often: fair
+on a shared machine). ``--engine LIB`` adds each spec searched on another build of the C
+engine (a copy of ``leaves/players/compiled/_engine*.so`` kept before a change, say): the
+before and after of a change to the C search on the same positions, and whether the two
+builds decided alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import inspect
 import math
 import time
+from collections.abc import Iterator
+from pathlib import Path
+from unittest import mock
 
 import numpy as np
 from joblib import Parallel, delayed
 
 import strategies
-from leaves.players.ismcts import ISMCTS
+from leaves.players.ismcts import ISMCTS, cengine
 
 
 class _TimedISMCTS(ISMCTS, register=False):
@@ -108,20 +118,56 @@ def decision_ms(games: int, params: dict, opponent: str, seed: int, players: int
     return 1000 * wall / max(1, decisions)
 
 
-def compare(specs: list[str], games: int, players: int, opponent: str, seed: int) -> None:
-    """CPU time of each spec's searches on the same positions, interleaved (``--compare``)."""
+def other_engine(path: str) -> ctypes.CDLL:
+    """Another build of the C engine (``--engine``), checked to share this one's search
+    structs: SystemExit with a one-line reason when it cannot be used."""
+    try:
+        lib = ctypes.CDLL(str(Path(path).resolve()))
+        cengine._declare(lib)
+    except (OSError, AttributeError) as exc:
+        msg = f"bench_ismcts: --engine {path}: not a C engine with the search ({exc})"
+        raise SystemExit(msg) from None
+    if cengine.library() is None:
+        raise SystemExit("bench_ismcts: --engine needs this checkout's C engine to compare with")
+    ours = cengine.constants()
+    with on_engine(lib):
+        theirs = cengine.constants()
+    if theirs != ours:
+        raise SystemExit(f"bench_ismcts: --engine {path}: built with other search structs")
+    return lib
+
+
+@contextlib.contextmanager
+def on_engine(lib: ctypes.CDLL | None) -> Iterator[None]:
+    """The search's kernels call ``lib`` inside the block (None: this checkout's engine)."""
+    if lib is None:
+        yield
+        return
+    with mock.patch.object(cengine, "library", lambda: lib):
+        yield
+
+
+def compare(
+    specs: list[str], games: int, players: int, opponent: str, seed: int, engine: str = ""
+) -> list[str]:
+    """CPU time of each spec's searches on the same positions, interleaved (``--compare``);
+    with ``engine`` (another build of the C engine) each spec runs on both, and its line says
+    whether the two builds decided alike. Returns the lines printed."""
     import leaves
 
+    other = other_engine(engine) if engine else None
+    runs = [(s, lib) for s in specs for lib in ((None, other) if other else (None,))]
     seeds = np.random.SeedSequence(seed).generate_state(2 * games, np.uint64).reshape(games, 2)
-    cpu = [0.0] * len(specs)
-    iters = [0] * len(specs)
+    cpu = [0.0] * len(runs)
+    iters = [0] * len(runs)
+    picks: list[list[int]] = [[] for _ in runs]
     decisions = 0
     strategies.play_game([opponent] + [specs[0]] * (players - 1), seed=seed)  # warm-up
     for g in range(games):
         seat = g % players
         game = strategies.play_game([opponent] * players, seed=int(seeds[g, 0]))
-        rng = [np.random.default_rng(int(seeds[g, 1])) for _ in specs]
-        mine = [strategies.get(s) for s in specs]
+        rng = [np.random.default_rng(int(seeds[g, 1])) for _ in runs]
+        mine = [strategies.get(s) for s, _ in runs]
         states = leaves.replay(game.record)
         for k, m in enumerate(mine):
             m.start_game(states[0].view(seat), rng[k])
@@ -130,15 +176,26 @@ def compare(specs: list[str], games: int, players: int, opponent: str, seed: int
             if state.current_player != seat or len(legal) < 2:
                 continue
             decisions += 1
-            for k in range(len(specs)):
-                c0 = time.thread_time()
-                mine[k].choose(state.view(seat), legal, rng[k])
-                cpu[k] += time.thread_time() - c0
+            order = range(len(runs)) if decisions % 2 else reversed(range(len(runs)))
+            for k in order:  # each first as often: the second finds the caches warm
+                with on_engine(runs[k][1]):
+                    c0 = time.thread_time()
+                    picks[k].append(mine[k].choose(state.view(seat), legal, rng[k]).id)
+                    cpu[k] += time.thread_time() - c0
                 iters[k] += mine[k].last_iterations
-    print(f"{decisions} searched positions, {games} games of {players}x {opponent} (seed {seed})")
-    for k, spec in enumerate(specs):
-        print(f"  {spec}: {1000 * cpu[k] / decisions:.2f} ms CPU a decision "
-              f"({cpu[k] / cpu[0]:.3f} of the first), {iters[k] / decisions:.0f} iterations")  # fmt: skip
+    lines = [
+        f"{decisions} searched positions, {games} games of {players}x {opponent} (seed {seed})"
+    ]
+    for k, (spec, lib) in enumerate(runs):
+        line = (f"  {spec}{f' on {engine}' if lib else ''}: {1000 * cpu[k] / decisions:.2f} ms "
+                f"CPU a decision ({cpu[k] / cpu[0]:.3f} of the first), "
+                f"{iters[k] / decisions:.0f} iterations")  # fmt: skip
+        if lib is not None:
+            differ = sum(a != b for a, b in zip(picks[k], picks[k - 1], strict=True))
+            line += ", the same decisions" if not differ else f", {differ} decisions differ"
+        lines.append(line)
+    print("\n".join(lines))
+    return lines
 
 
 def main() -> None:
@@ -170,9 +227,14 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--compare", nargs="+", metavar="SPEC", help="time these specs instead")
+    ap.add_argument(
+        "--engine", default="", metavar="LIB", help="with --compare: also time on this C build"
+    )
     args = ap.parse_args()
+    if args.engine and not args.compare:
+        ap.error("--engine needs --compare")
     if args.compare:
-        compare(args.compare, args.games, args.players, args.opponent, args.seed)
+        compare(args.compare, args.games, args.players, args.opponent, args.seed, args.engine)
         return
 
     params = dict(

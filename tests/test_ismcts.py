@@ -522,13 +522,7 @@ def test_every_preset_is_valid_and_names_real_settings():
 
 def test_bench_counts_searched_decisions_across_fresh_instances():
     # Every game plays a fresh instance, so the timing totals must outlive instances.
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_ismcts.py"
-    spec = importlib.util.spec_from_file_location("bench_ismcts", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench_ismcts()
     seeds = np.random.SeedSequence(3).generate_state(4, np.uint64).reshape(2, 2)
     params = {"iterations": 20, "models": "", "stop_early": False}
     wins, games, _, _, decisions, wall, cpu, iters = bench._run([0, 1], seeds, params, "low", 4)
@@ -537,6 +531,32 @@ def test_bench_counts_searched_decisions_across_fresh_instances():
     # a second run in the same process starts from zero
     again = bench._run([0, 1], seeds, params, "low", 4)
     assert again[4] == decisions and again[0] == wins
+
+
+def _bench_ismcts():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_ismcts.py"
+    spec = importlib.util.spec_from_file_location("bench_ismcts", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_bench_compares_two_builds_of_the_engine_on_the_same_positions(tmp_path):
+    from leaves.players.ismcts import cengine
+
+    bench = _bench_ismcts()
+    with pytest.raises(SystemExit, match="not a C engine with the search"):
+        bench.other_engine(str(tmp_path / "missing.so"))
+    lib = cengine.library()
+    if lib is None:
+        pytest.skip("no C engine built here")
+    lines = bench.compare(["ismcts:iterations=30"], 2, 4, "low", 3, engine=lib._name)
+    assert len(lines) == 3 and lines[2].endswith("the same decisions")
+    with bench.on_engine(None):
+        assert cengine.library() is lib
 
 
 @settings(max_examples=10, deadline=None)
