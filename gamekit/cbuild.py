@@ -45,11 +45,16 @@ FLAGS = (
     "-fPIC",
     "-ffp-contract=off",
     "-fno-math-errno",
+    "-fno-wrapv",
 )
 """Compile flags of every build. ``-ffp-contract=off``: no fused multiply-add, so a score is
 the same float64 sum as numba's reference computes and the same game is played on both.
 ``-march=native -funroll-loops``: measured 10-20% faster on the heuristics' loop (numba's JIT
-also compiles for the host CPU), which is why the host CPU is part of the key."""
+also compiles for the host CPU), which is why the host CPU is part of the key. ``-fno-wrapv``:
+the install's build (setuptools) puts Python's own flags first, ``-fwrapv`` among them, which
+forbids optimizations that assume signed arithmetic does not overflow; undone, the install's
+engine played 5-10% faster (interleaved on the same games: ``weighted`` at every seat 0.90
+of the time, ``random`` 0.93, an ``ismcts`` decision 0.93), and as fast as a cache's build."""
 
 ENTRY = "engine.c"
 """The one translation unit of a ``csrc`` folder."""
