@@ -34,7 +34,6 @@ import argparse
 import contextlib
 import ctypes
 import inspect
-import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,6 +44,7 @@ from joblib import Parallel, delayed
 
 import strategies
 from leaves.players.ismcts import ISMCTS, cengine
+from reports.stats import wilson
 
 
 class _TimedISMCTS(ISMCTS, register=False):
@@ -67,17 +67,6 @@ class _TimedISMCTS(ISMCTS, register=False):
             tot["decisions"] += 1
             tot["iters"] += self.last_iterations
         return action
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a binomial proportion k / n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return mid - half, mid + half
 
 
 def _run(games: list[int], seeds: np.ndarray, params: dict, opponent: str, n: int) -> tuple:
@@ -147,6 +136,14 @@ def on_engine(lib: ctypes.CDLL | None) -> Iterator[None]:
         yield
 
 
+def agreement(these: list[int], those: list[int]) -> str:
+    """Whether two runs chose the same action ids at the same positions, in words."""
+    differ = sum(a != b for a, b in zip(these, those, strict=True))
+    if differ == 0:
+        return "the same decisions"
+    return f"{differ} of {len(these)} decisions {'differ' if differ > 1 else 'differs'}"
+
+
 def compare(
     specs: list[str], games: int, players: int, opponent: str, seed: int, engine: str = ""
 ) -> list[str]:
@@ -190,9 +187,8 @@ def compare(
         line = (f"  {spec}{f' on {engine}' if lib else ''}: {1000 * cpu[k] / decisions:.2f} ms "
                 f"CPU a decision ({cpu[k] / cpu[0]:.3f} of the first), "
                 f"{iters[k] / decisions:.0f} iterations")  # fmt: skip
-        if lib is not None:
-            differ = sum(a != b for a, b in zip(picks[k], picks[k - 1], strict=True))
-            line += ", the same decisions" if not differ else f", {differ} decisions differ"
+        if lib is not None:  # runs[k - 1] is the same spec on this checkout's engine
+            line += ", " + agreement(picks[k], picks[k - 1])
         lines.append(line)
     print("\n".join(lines))
     return lines
@@ -269,7 +265,7 @@ def main() -> None:
         )
     wall = time.perf_counter() - t0
     wins, games, unf, forf, dec, spent, cpu, iters = (sum(x[i] for x in out) for i in range(8))
-    lo, hi = wilson(wins, games)
+    lo, hi = (float(x) for x in wilson(wins, games))
     print(f"{label} vs {args.players - 1}x {args.opponent}, {games} games (seed {args.seed})")
     print(
         f"  wins {wins}/{games} = {wins / games:.3f}  95% Wilson [{lo:.3f}, {hi:.3f}]  "

@@ -557,6 +557,9 @@ def test_bench_compares_two_builds_of_the_engine_on_the_same_positions(tmp_path)
     assert len(lines) == 3 and lines[2].endswith("the same decisions")
     with bench.on_engine(None):
         assert cengine.library() is lib
+    assert bench.agreement([3, 7, 9], [3, 8, 9]) == "1 of 3 decisions differs"
+    assert bench.agreement([3, 7, 9], [4, 8, 9]) == "2 of 3 decisions differ"
+    assert bench.agreement([3, 7], [3, 7]) == "the same decisions"
 
 
 @settings(max_examples=10, deadline=None)
