@@ -44,11 +44,19 @@ def _bincount_by_code(g: Games, weights: np.ndarray | None = None,
 
 def _summary_counts(g: Games) -> np.ndarray:
     """(8, K): seats, wins, fair-share wins, rank value when losing (sum, count), unfinished,
-    forfeits, win shares (a win shared by j players counts 1/j) per strategy, over one block."""
+    forfeits, win shares (a win shared by j players counts 1/j) per strategy, over one block.
+
+    Counts of seats that meet a condition bin the codes of those seats only (exact, and
+    several times faster than weights of 0 and 1 over every seat)."""
+    k = g.n_strategies
     codes = _flat_codes(g)
 
     def per(weights=None):
         return _bincount_by_code(g, weights, codes)
+
+    def where(mask: np.ndarray) -> np.ndarray:  # seats (N, S) where mask (broadcastable) holds
+        at = np.broadcast_to(mask, g.seats.shape).ravel()
+        return np.bincount(codes[at], minlength=k + 1)[:k].astype(np.float64)
 
     win = g.wins()
     lost = ~win & (g.values != MISSING)
@@ -56,16 +64,22 @@ def _summary_counts(g: Games) -> np.ndarray:
         forfeit_w = np.arange(g.seats.shape[1])[None, :] == g.forfeit_seat[:, None]
     else:  # forfeit known per game only: count it for everyone at that table
         forfeit_w = g.forfeited[:, None]
+    wins = where(win)
+    winners = win.sum(axis=1, keepdims=True)
+    lost_at = lost.ravel()
+    value_sum = np.bincount(
+        codes[lost_at], weights=g.values.ravel()[lost_at].astype(np.float64), minlength=k + 1
+    )[:k]
     return np.stack(
         [
-            per(),
-            per(win.astype(np.float64)),
+            per().astype(np.float64),
+            wins,
             per((1.0 / np.maximum(g.n_players, 1))[:, None]),
-            per(np.where(lost, g.values, 0).astype(np.float64)),
-            per(lost.astype(np.float64)),
-            per(g.unfinished[:, None].astype(np.float64)),
-            per(forfeit_w.astype(np.float64)),
-            per(win / np.maximum(win.sum(axis=1, keepdims=True), 1)),
+            value_sum,
+            where(lost),
+            where(g.unfinished[:, None]),
+            where(forfeit_w),
+            wins if winners.max(initial=0) <= 1 else per(win / np.maximum(winners, 1)),
         ]
     )
 
