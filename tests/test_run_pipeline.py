@@ -136,6 +136,48 @@ def test_near_the_end_a_worker_holds_one_task_at_a_time():
     assert held == [2] * 6 + [1] * 4
 
 
+class _StubFuture:
+    """A submitted task: started on a worker (``running``) or still queued."""
+
+    def __init__(self, started: bool):
+        self.started, self.was_cancelled = started, False
+
+    def running(self) -> bool:
+        return self.started
+
+    def cancel(self) -> bool:
+        self.was_cancelled = not self.started
+        return self.was_cancelled
+
+    def done(self) -> bool:
+        return self.was_cancelled
+
+
+class _StubPool:
+    def __init__(self):
+        self.kills: list[bool] = []
+
+    def shutdown(self, wait: bool, kill_workers: bool) -> None:
+        self.kills.append(kill_workers)
+
+
+def test_closing_cancels_no_task_that_the_workers_shutdown_fails_itself():
+    # With a worker busy, the workers are stopped, and loky's shutdown fails each queued task
+    # itself: a task cancelled before that made its manager thread raise (a stray traceback
+    # at the end of an interrupted or failed run)
+    feed = _Feed(lambda task: task, range(3), workers=1)
+    busy, queued = _StubFuture(started=True), _StubFuture(started=False)
+    feed._executor, feed._running = (pool := _StubPool()), {busy, queued}
+    feed.close()
+    assert pool.kills == [True] and not queued.was_cancelled
+    # nothing started: the queued tasks are cancelled and the idle workers kept for the next run
+    feed = _Feed(lambda task: task, range(3), workers=1)
+    first, second = _StubFuture(started=False), _StubFuture(started=False)
+    feed._executor, feed._running = (pool := _StubPool()), {first, second}
+    feed.close()
+    assert pool.kills == [] and first.was_cancelled and second.was_cancelled
+
+
 def _slow_start() -> None:
     time.sleep(20)
 

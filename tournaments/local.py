@@ -399,10 +399,15 @@ class _Feed:
             self._thread.join()
         with self._cond:
             running = list(self._running)
-        if running:
+        if any(f.running() for f in running):
+            # A worker is busy: stop them all. The shutdown fails every future still pending
+            # itself; one cancelled here first would make loky's manager thread raise
+            # (InvalidStateError, printed as a stray traceback) when it fails it again.
+            self._executor.shutdown(wait=False, kill_workers=True)
+        elif running:  # none started: cancelled, the idle workers stay for the next run
             for future in running:
                 future.cancel()
-            if any(not f.done() for f in running):
+            if any(not f.done() for f in running):  # one started meanwhile
                 self._executor.shutdown(wait=False, kill_workers=True)
         while salvage is not None:
             try:
