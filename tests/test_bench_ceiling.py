@@ -4,9 +4,6 @@ contradict none of the opponents' past decisions, and its games put the seat in 
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -19,17 +16,13 @@ from leaves.players.ismcts.evidence import evidence
 from leaves.players.ismcts.inference import Check, seat_mismatches
 from leaves.players.play import deal_state
 
-ROOT = Path(__file__).resolve().parents[1]
+from .helpers import load_benchmark
+
 N = 4
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "bench_ceiling", ROOT / "benchmarks" / "bench_ceiling.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("bench_ceiling")
 
 
 def _positions(deal_seed: int, every: int = 3):

@@ -3,9 +3,6 @@ Wilson interval that treats the four seatings of one deal as independent games."
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 from scipy import stats as sps
@@ -13,16 +10,11 @@ from scipy import stats as sps
 from reports.numbers import TOO_FEW
 from reports.stats import wilson
 
-ROOT = Path(__file__).resolve().parents[1]
+from .helpers import load_benchmark
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "bench_strength", ROOT / "benchmarks" / "bench_strength.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("bench_strength")
 
 
 def test_vs_random_interval_is_clustered_by_deal():

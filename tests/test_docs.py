@@ -4,12 +4,13 @@ measured table only the benchmark writes."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
+
+from .helpers import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -61,9 +62,7 @@ def test_the_architecture_table_matches_the_tree():
 
 
 def test_the_performance_table_is_written_by_the_benchmark(tmp_path):
-    spec = importlib.util.spec_from_file_location("bench_all", ROOT / "benchmarks" / "bench_all.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench_all()
     page = ROOT / "docs" / "performance.md"
     text = page.read_text(encoding="utf-8")
     assert bench.BEGIN in text and bench.END in text
@@ -77,10 +76,7 @@ def test_the_performance_table_is_written_by_the_benchmark(tmp_path):
 
 
 def _bench_all():
-    spec = importlib.util.spec_from_file_location("bench_all", ROOT / "benchmarks" / "bench_all.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return load_benchmark("bench_all")
 
 
 def _between_markers(text: str, bench) -> str:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from .helpers import load_benchmark
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -39,12 +41,7 @@ def test_findings_regenerate_with_the_same_numbers(tmp_path):
 
 
 def _findings_module():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("findings", ROOT / "benchmarks" / "findings.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("findings")
 
 
 def test_self_play_copies_of_a_game_count_once_in_the_seat_intervals(tmp_path):

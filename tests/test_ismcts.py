@@ -30,7 +30,7 @@ from leaves.players.ismcts.evidence import Replay
 from leaves.players.ismcts.strategy import _rollout_policy
 from leaves.players.testing import PHASES, check_strategy, random_position
 
-from .helpers import counts, position
+from .helpers import counts, load_benchmark, position
 
 
 def _choose(strat: ISMCTS, state, seed: int) -> Action:
@@ -534,14 +534,7 @@ def test_bench_counts_searched_decisions_across_fresh_instances():
 
 
 def _bench_ismcts():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_ismcts.py"
-    spec = importlib.util.spec_from_file_location("bench_ismcts", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return load_benchmark("bench_ismcts")
 
 
 def test_bench_compares_two_builds_of_the_engine_on_the_same_positions(tmp_path):
