@@ -188,6 +188,10 @@ def cold_first_contact() -> dict[str, float]:
         shutil.rmtree(cache, ignore_errors=True)
 
 
+ISMCTS_GAMES = 40
+"""Games of each ``ismcts`` decision time (the command its table row names plays as many)."""
+
+
 def ismcts_decision_ms(games: int) -> dict[str, float]:
     """Mean wall milliseconds an ``ismcts`` decision takes (defaults, ``preset=fast``), one
     core, against three ``weighted``, as ``benchmarks/bench_ismcts.py`` measures them."""
@@ -299,7 +303,7 @@ def run(quick: bool, cold: bool, repeats: int) -> dict[str, Any]:
     if quick:
         res["tournament_1m_jobs2_s_note"] = "quick: 100,000 games, not 1,000,000"
     res["leaves_run_s"] = leaves_run_seconds(1 if quick else repeats)
-    res.update(ismcts_decision_ms(4 if quick else 12))
+    res.update(ismcts_decision_ms(4 if quick else ISMCTS_GAMES))
     if cold:
         res.update(cold_leaves_run_seconds())
         res.update(cold_first_contact())
@@ -402,8 +406,8 @@ def _run_rows(res: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
         rows.append(
             ("`ismcts` decision (defaults) / `preset=fast`, one core, against three `weighted`",
              f"{res['ismcts_decision_ms']:.1f} ms / {res['ismcts_fast_decision_ms']:.1f} ms",
-             None, "`python benchmarks/bench_ismcts.py --games 40 --jobs 1 --opponent weighted "
-             "--seed 5 [--preset fast]`")
+             None, f"`python benchmarks/bench_ismcts.py --games {ISMCTS_GAMES} --jobs 1 "
+             "--opponent weighted --seed 5 [--preset fast]`")
         )  # fmt: skip
     return rows
 
