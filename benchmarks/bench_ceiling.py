@@ -78,17 +78,21 @@ def _table(field: str, own: str, seat: int) -> Table:
     return Table(kinds, params)
 
 
+def _sizes(board: np.ndarray) -> np.ndarray:
+    """Every seat's hand size on ``board``, as the compiled policies read them."""
+    sizes = np.zeros(SEAT_SLOTS, np.int64)
+    sizes[:N_PLAYERS] = board[HANDS : HANDS + N_PLAYERS].sum(axis=1)
+    return sizes
+
+
 def _wins(board: np.ndarray, aid: int, seat: int, table: Table, rng: np.ndarray) -> bool:
     """Whether ``seat`` wins the playout of ``board`` after move ``aid`` (every seat by its
     policy in ``table``)."""
     b = board.copy()
     cengine.C_KERNELS.apply(b, aid)
     if b[META, M_WINNER] < 0:
-        n = N_PLAYERS
-        sizes = np.zeros(SEAT_SLOTS, np.int64)
-        sizes[:n] = b[HANDS : HANDS + n].sum(axis=1)
-        work = np.zeros(WORK_SIZE, np.int64)
-        engine.play_to_end(b, table.kinds[:n], table.params[:n], sizes, rng, work, None, 0)
+        n, work = N_PLAYERS, np.zeros(WORK_SIZE, np.int64)
+        engine.play_to_end(b, table.kinds[:n], table.params[:n], _sizes(b), rng, work, None, 0)
     return int(b[META, M_WINNER]) == seat
 
 
@@ -101,10 +105,10 @@ def _best(legal: tuple[Action, ...], wins: dict[int, float], own: int) -> Action
 
 
 def _own_move(board: np.ndarray, seat: int, table: Table, rng: np.ndarray) -> int:
-    sizes = np.zeros(SEAT_SLOTS, np.int64)
-    sizes[:N_PLAYERS] = board[HANDS : HANDS + N_PLAYERS].sum(axis=1)
     work = np.zeros(WORK_SIZE, np.int64)
-    return engine.decide(table.kinds[seat], table.params[seat], board, seat, sizes, rng, work)
+    return engine.decide(
+        table.kinds[seat], table.params[seat], board, seat, _sizes(board), rng, work
+    )
 
 
 def open_hands(state: State, seat: int, table: Table, rng: np.ndarray) -> Action:
