@@ -207,6 +207,7 @@ def main() -> None:
     ap.add_argument("--playouts", type=int, default=d["playouts"])
     ap.add_argument("--shaping", type=float, default=d["shaping"])
     ap.add_argument("--max-depth", type=int, default=d["max_depth"])
+    ap.add_argument("--widen", type=float, default=d["widen"], help="progressive widening")
     ap.add_argument("--rollout-depth", type=int, default=d["rollout_depth"])
     ap.add_argument("--tree-opponents", action="store_true", help="model_opponents=False")
     ap.add_argument("--infer-tries", type=int, default=d["infer_tries"])
@@ -241,6 +242,7 @@ def main() -> None:
         playouts=args.playouts,
         shaping=args.shaping,
         max_depth=args.max_depth,
+        widen=args.widen,
         rollout_depth=args.rollout_depth,
         model_opponents=not args.tree_opponents,
         infer_tries=args.infer_tries,

@@ -649,7 +649,7 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
     cfg = Config(
         c=0.7, shaping=0.0, rollout_depth=depth, dealt=10.0, infer_lambda=2.0, playouts=1,
         max_depth=1, model_opponents=True, infer_tries=1, infer_steps=0,
-        stop_early=False, prior_action=-1, prior_visits=0.0, warm_deal=False,
+        stop_early=False, prior_action=-1, prior_visits=0.0, warm_deal=False, widen=0.0,
     )  # fmt: skip
     assert d["rollout_depth"] == 0  # the default plays to the end
     reward = np.zeros(8)

@@ -84,6 +84,7 @@ class _Config(ctypes.Structure):
         ("prior_action", _I64),
         ("prior_visits", _F64),
         ("warm_deal", _I64),
+        ("widen", _F64),
     ]
 
 

@@ -35,6 +35,9 @@ SETTINGS = declare(
     Param("max_depth", 1, None, "tree plies below the root (1: flat Monte Carlo; 0: unlimited)",
           integer=True, low=0),
     Param("model_opponents", True, None, "opponents' tree moves by their model, not UCB"),
+    Param("widen", 0.0, (0.0, 64.0),
+          "below the root: the mover's policy move first, another from widen x children**2 "
+          "visits on (0: every move at once)", low=0),
     Param("infer_tries", 50, (1, 200), "rejection draws of the first deal",
           integer=True, low=0),
     Param("infer_steps", 4, (0, 16), "card swaps of the deal chain per iteration",
@@ -105,6 +108,7 @@ Config = namedtuple(
         "prior_action",  # int: the rollout policy's own move at the root (-1: no prior)
         "prior_visits",  # float: its head start in the final choice, in visits
         "warm_deal",  # bool: the deal chain starts from the deal the caller gives
+        "widen",  # float: a node below the root adds a child from widen x children**2 visits
     ],
 )
 """The search kernel's settings, by name."""

@@ -45,35 +45,34 @@ class ISMCTS(Strategy):
     Parameters (declared once, with their defaults and checks, in ``settings.SETTINGS``):
     ``iterations`` (search iterations per decision; 0 = no cap, then ``time_ms`` must be set),
     ``time_ms`` (wall-clock budget per decision in milliseconds; 0 = none; with both set,
-    whichever runs out first stops the search), ``c`` (UCB1 exploration constant, rewards lie
-    in [0, 1]), ``rollout`` (spec of the playout policy and opponent model; it must be a
-    compiled strategy), ``playouts`` (playouts per iteration from the same leaf, averaged;
-    only useful with a stochastic rollout), ``shaping`` (weight of the cards-shed reward,
-    0..1), ``max_depth`` (tree plies below the root, 0 = unlimited; 1 = flat Monte Carlo at
-    the root), ``model_opponents`` (opponents' moves in the tree by their model; False: chosen
-    by UCB from their own rewards, plain SO-ISMCTS), ``infer_tries`` (rejection draws of the
-    first deal against the opponents' past decisions; 0 or 1 with ``infer_steps=0``: uniform
-    deals), ``infer_steps`` (card swaps of the deal chain per iteration), ``infer_lambda``
-    (how hard a contradiction of the opponent model weighs on a deal: a swap adding ``d``
+    whichever runs out first stops the search), ``c`` (UCB1 exploration constant, rewards lie in
+    [0, 1]), ``rollout`` (spec of the playout policy and opponent model; it must be a compiled
+    strategy), ``playouts`` (playouts per iteration from the same leaf, averaged; only useful
+    with a stochastic rollout), ``shaping`` (weight of the cards-shed reward, 0..1),
+    ``max_depth`` (tree plies below the root, 0 = unlimited; 1 = flat Monte Carlo at the root),
+    ``model_opponents`` (opponents' moves in the tree by their model; False: chosen by UCB from
+    their own rewards, plain SO-ISMCTS), ``widen`` (progressive widening below the root: a
+    node's first child is the mover's policy move, and it takes another only from ``widen`` x
+    children**2 visits on; 0 = every legal move at once), ``infer_tries`` (rejection draws of
+    the first deal against the opponents' past decisions; 0 or 1 with ``infer_steps=0``: uniform
+    deals), ``infer_steps`` (card swaps of the deal chain per iteration), ``infer_lambda`` (how
+    hard a contradiction of the opponent model weighs on a deal: a swap adding ``d``
     contradictions is kept with probability ``exp(-lambda * d)``; 0 = ignore the model,
     ``>= 1e6`` = hard rejection), ``models`` (candidate opponent models: specs separated by
-    ``+``, or by commas when none has parameters; each opponent seat is modelled, in
-    inference, tree moves and playouts, by the candidate that contradicts its past decisions
-    least; ``""``: the rollout policy for every seat), ``model_min`` (opponent decisions
-    needed before selecting; fewer: the rollout policy), ``model_steps`` (card swaps spent
-    fitting a deal to each candidate), ``model_pool`` (weight of the other opponents'
-    contradictions in a seat's choice: 0 = each seat on its own evidence), ``stop_early``
-    (with an iteration budget, stop once the most visited root move leads by more visits
-    than iterations are left: the same move, sooner), ``prior`` (the rollout policy's own
-    move starts the final choice ahead by ``prior`` x the iteration budget in visits, or x the
-    iterations run with a time budget only: 0 = none),
-    ``preset`` (a named
-    setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets the parameters it names that
-    are left at their defaults), ``reuse`` (start from the fitted deals of this game's
-    previous decision, carried to this position; False: fit from fresh draws every
-    decision). The move played is
-    the root child with the most visits (ties: the first in ``legal``). A decision with one
-    legal action skips the search.
+    ``+``, or by commas when none has parameters; each opponent seat is modelled, in inference,
+    tree moves and playouts, by the candidate that contradicts its past decisions least; ``""``:
+    the rollout policy for every seat), ``model_min`` (opponent decisions needed before
+    selecting; fewer: the rollout policy), ``model_steps`` (card swaps spent fitting a deal to
+    each candidate), ``model_pool`` (weight of the other opponents' contradictions in a seat's
+    choice: 0 = each seat on its own evidence), ``stop_early`` (with an iteration budget, stop
+    once the most visited root move leads by more visits than iterations are left: the same
+    move, sooner), ``prior`` (the rollout policy's own move starts the final choice ahead by
+    ``prior`` x the iteration budget in visits, or x the iterations run with a time budget only:
+    0 = none), ``preset`` (a named setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets
+    the parameters it names that are left at their defaults), ``reuse`` (start from the fitted
+    deals of this game's previous decision, carried to this position; False: fit from fresh
+    draws every decision). The move played is the root child with the most visits (ties: the
+    first in ``legal``). A decision with one legal action skips the search.
     """
 
     name = "ismcts"
@@ -125,6 +124,7 @@ class ISMCTS(Strategy):
             prior_action=-1,  # set per decision when ``prior`` > 0
             prior_visits=0.0,
             warm_deal=False,  # set per decision when a deal carries over (``reuse``)
+            widen=v["widen"],
         )
         self.last_models: dict[int, str] = {}
         """Policy that modelled each opponent seat in the last ``choose`` (seat -> label)."""

@@ -254,7 +254,7 @@ def _descend(pos, cfg, chk, state, walk):
         if cfg.model_opponents and p != pos.seat:
             node = _model_step(board, sizes, p, node, chk, state)
         else:
-            node, grown = _ucb_step(walk, p, node, cfg.c, chk.rng, state)
+            node, grown = _ucb_step(walk, p, node, cfg, chk, state)
         if node < 0:
             break  # tree full (and, from a UCB node, no legal child): play out from here
         depth += 1
@@ -288,14 +288,41 @@ def _model_step(board, sizes, p, node, chk, state):
     return _new_node(tree, state.stats, node, aid, p)
 
 
+@njit(cache=True, inline="always")  # into ``_ucb_step``
+def _widened(walk, p, node, cfg, chk, tree, nu):
+    """(first, nu): with ``cfg.widen``, a node below the root holding ``nch`` children takes a
+    new one only from ``widen * nch**2`` visits on (else ``nu`` becomes 0), and its first
+    child is the mover's policy move (``first``; else -1). Progressive widening: the next
+    turn's value starts from the policy's play, not from an average over every move."""
+    if cfg.widen <= 0.0 or node == 0 or nu == 0:
+        return -1, nu
+    nch = 0
+    ch = tree.first_child[node]
+    while ch >= 0:
+        nch += 1
+        ch = tree.next_sibling[ch]
+    if nch == 0:
+        models = chk.models
+        aid = decide(
+            models.kinds[p], models.params[p], walk.board, p, walk.sizes, chk.rng, chk.work
+        )
+        return aid, nu
+    if tree.visits[node] < cfg.widen * float(nch * nch):
+        return -1, 0
+    return -1, nu
+
+
 @njit(cache=True, inline="always")  # into ``_descend``: no call per ply
-def _ucb_step(walk, p, node, c, rng, state):
+def _ucb_step(walk, p, node, cfg, chk, state):
     """Seat ``p`` moves from ``node`` on ``walk.board``: to a random untried legal action's new
-    child while the tree has room, else to the child of the best UCB1 score (exploration
-    ``c``). Returns (child, whether it is new); (-1, False) when there is none to move to.
+    child while the tree has room (with ``cfg.widen``, see ``_widened``), else to the child of
+    the best UCB1 score (exploration ``cfg.c``). Returns (child, whether it is new); (-1,
+    False) when there is none to move to.
 
     Availability: every existing child legal in this determinization was available.
     """
+    c = cfg.c
+    rng = chk.rng
     tree = state.tree
     stats = state.stats
     board = walk.board
@@ -325,8 +352,9 @@ def _ucb_step(walk, p, node, c, rng, state):
             walk.untried[nu] = a
             nu += 1
             is_legal[a] = False
+    first, nu = _widened(walk, p, node, cfg, chk, tree, nu)
     if nu > 0 and stats[S_NODES] < tree.first_child.shape[0]:
-        a = walk.untried[K.rng_below(rng, nu)]
+        a = first if first >= 0 else walk.untried[K.rng_below(rng, nu)]
         j = _new_node(tree, stats, node, a, p)
         track_size(walk.sizes, p, a)
         K.apply(board, a)

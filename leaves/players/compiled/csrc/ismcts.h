@@ -100,6 +100,7 @@ typedef struct {
     int64_t prior_action;
     double prior_visits;
     int64_t warm_deal;
+    double widen;
 } IsmConfig;
 
 /* inference.Check: what counting a deal's contradictions reads */
@@ -592,11 +593,30 @@ static int64_t ism_model_step(IsmWalk *w, int64_t p, int64_t node, const IsmChec
     return ism_new_node(tree, s->stats, node, aid, p);
 }
 
-/* tree._ucb_step: seat p moves from node to a random untried legal action's new child while
- * the tree has room (*grown), else to the child of the best UCB1 score; -1 when none. */
-static int64_t ism_ucb_step(IsmWalk *w, int64_t p, int64_t node, const IsmSearch *s,
-                            uint64_t *rng, bool *grown) {
+/* tree._widened: with cfg.widen, a node below the root holding nch children takes a new one
+ * only from widen * nch**2 visits on (else *nu becomes 0); its first child is the mover's
+ * policy move, returned (else -1). Progressive widening: the next turn's value starts from
+ * the policy's play instead of an average over every move, bad ones included. */
+static int64_t ism_widened(IsmWalk *w, int64_t p, int64_t node, const IsmSearch *s,
+                           const IsmCheck *chk, int64_t *nu) {
     const IsmTree *tree = &s->tree;
+    if (s->cfg.widen <= 0.0 || node == 0 || *nu == 0) return -1;
+    int64_t nch = 0;
+    for (int64_t ch = tree->first_child[node]; ch >= 0; ch = tree->next_sibling[ch]) nch++;
+    if (nch == 0)
+        return decide(chk->kinds[p], chk->params + p * N_PARAMS, w->board, p, w->sizes,
+                      chk->rng, chk->work);
+    if (tree->visits[node] < s->cfg.widen * (double)(nch * nch)) *nu = 0;
+    return -1;
+}
+
+/* tree._ucb_step: seat p moves from node to a random untried legal action's new child while
+ * the tree has room (*grown; with cfg.widen, see ism_widened), else to the child of the best
+ * UCB1 score; -1 when none. */
+static int64_t ism_ucb_step(IsmWalk *w, int64_t p, int64_t node, const IsmSearch *s,
+                            const IsmCheck *chk, bool *grown) {
+    const IsmTree *tree = &s->tree;
+    uint64_t *rng = chk->rng;
     double c = s->cfg.c;
     int64_t nl = legal_into(w->board, w->legal);
     for (int64_t i = 0; i < nl; i++) w->marked[w->legal[i]] = true;
@@ -624,8 +644,9 @@ static int64_t ism_ucb_step(IsmWalk *w, int64_t p, int64_t node, const IsmSearch
         }
     }
     *grown = false;
+    int64_t first = ism_widened(w, p, node, s, chk, &nu);
     if (nu > 0 && s->stats[S_NODES] < tree->capacity) {
-        int64_t a = w->untried[rng_below(rng, nu)];
+        int64_t a = first >= 0 ? first : w->untried[rng_below(rng, nu)];
         int64_t j = ism_new_node(tree, s->stats, node, a, p);
         ism_track_size(w->sizes, p, a);
         apply_tracked(w->board, a, NULL, false);
@@ -653,7 +674,7 @@ static int64_t ism_descend(const IsmSearch *s, const IsmCheck *chk, IsmWalk *w) 
         if (s->cfg.model_opponents && p != s->pos.seat)
             node = ism_model_step(w, p, node, chk, s);
         else
-            node = ism_ucb_step(w, p, node, s, chk->rng, &grown);
+            node = ism_ucb_step(w, p, node, s, chk, &grown);
         if (node < 0) break; /* tree full, or no legal child: play out from here */
         depth += 1;
         w->path[depth] = node;
