@@ -62,10 +62,11 @@ rest of every iteration is a playout. With opponents played by their models
 (``model_opponents``) the deeper tree (``max_depth=0``) re-plans the searcher's own later
 moves; with ``model_opponents`` ``max_depth=2`` searches as ``max_depth=1`` does (the second
 ply is an opponent's modelled move). The full tree alone is not shown better than the flat
-search at the same time a decision, but widened (``widen``: below the root the policy's move
-first, the others as visits allow) it is: ``max_depth=0,iterations=1600,widen=4`` wins 3.7
-points more than the defaults against three ``weighted`` on the same deals, in the same time
-(docs/strength.md, with the commands; the flat search was chosen on 240 games a line).
+search at about its time a decision; widened (``widen``: below the root the policy's move
+first, the others as visits allow), ``max_depth=0,iterations=1600,widen=4`` wins 3.7 points
+more than the defaults against three ``weighted`` on the same deals, at up to a quarter more
+time a decision (docs/strength.md, with the commands; the flat search was chosen on 240
+games a line).
 
 *Reuse* (``reuse``, on): a game asks the strategy many times, and what one decision learnt
 about the hands is a good start for the next. Each candidate's fitted deal and the deal
