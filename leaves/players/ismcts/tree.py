@@ -289,18 +289,13 @@ def _model_step(board, sizes, p, node, chk, state):
 
 
 @njit(cache=True, inline="always")  # into ``_ucb_step``
-def _widened(walk, p, node, cfg, chk, tree, nu):
+def _widened(walk, p, node, nch, cfg, chk, tree, nu):
     """(first, nu): with ``cfg.widen``, a node below the root holding ``nch`` children takes a
     new one only from ``widen * nch**2`` visits on (else ``nu`` becomes 0), and its first
     child is the mover's policy move (``first``; else -1). Progressive widening: the next
     turn's value starts from the policy's play, not from an average over every move."""
     if cfg.widen <= 0.0 or node == 0 or nu == 0:
         return -1, nu
-    nch = 0
-    ch = tree.first_child[node]
-    while ch >= 0:
-        nch += 1
-        ch = tree.next_sibling[ch]
     if nch == 0:
         models = chk.models
         aid = decide(
@@ -333,9 +328,11 @@ def _ucb_step(walk, p, node, cfg, chk, state):
         is_legal[legal[i]] = True
     best = -1
     best_score = -1e300
+    nch = 0  # children, legal here or not
     ch = tree.first_child[node]
     while ch >= 0:
         a = tree.action[ch]
+        nch += 1
         if is_legal[a]:
             is_legal[a] = False  # tried: what stays marked is untried
             tree.avail[ch] += 1
@@ -352,7 +349,7 @@ def _ucb_step(walk, p, node, cfg, chk, state):
             walk.untried[nu] = a
             nu += 1
             is_legal[a] = False
-    first, nu = _widened(walk, p, node, cfg, chk, tree, nu)
+    first, nu = _widened(walk, p, node, nch, cfg, chk, tree, nu)
     if nu > 0 and stats[S_NODES] < tree.first_child.shape[0]:
         a = first if first >= 0 else walk.untried[K.rng_below(rng, nu)]
         j = _new_node(tree, stats, node, a, p)

@@ -597,12 +597,10 @@ static int64_t ism_model_step(IsmWalk *w, int64_t p, int64_t node, const IsmChec
  * only from widen * nch**2 visits on (else *nu becomes 0); its first child is the mover's
  * policy move, returned (else -1). Progressive widening: the next turn's value starts from
  * the policy's play instead of an average over every move, bad ones included. */
-static int64_t ism_widened(IsmWalk *w, int64_t p, int64_t node, const IsmSearch *s,
-                           const IsmCheck *chk, int64_t *nu) {
+static int64_t ism_widened(IsmWalk *w, int64_t p, int64_t node, int64_t nch,
+                           const IsmSearch *s, const IsmCheck *chk, int64_t *nu) {
     const IsmTree *tree = &s->tree;
     if (s->cfg.widen <= 0.0 || node == 0 || *nu == 0) return -1;
-    int64_t nch = 0;
-    for (int64_t ch = tree->first_child[node]; ch >= 0; ch = tree->next_sibling[ch]) nch++;
     if (nch == 0)
         return decide(chk->kinds[p], chk->params + p * N_PARAMS, w->board, p, w->sizes,
                       chk->rng, chk->work);
@@ -622,8 +620,10 @@ static int64_t ism_ucb_step(IsmWalk *w, int64_t p, int64_t node, const IsmSearch
     for (int64_t i = 0; i < nl; i++) w->marked[w->legal[i]] = true;
     int64_t best = -1;
     double best_score = -1e300;
+    int64_t nch = 0; /* children, legal here or not */
     for (int64_t ch = tree->first_child[node]; ch >= 0; ch = tree->next_sibling[ch]) {
         int64_t a = tree->action[ch];
+        nch++;
         if (w->marked[a]) {
             w->marked[a] = false; /* tried: what stays marked is untried */
             tree->avail[ch] += 1;
@@ -644,7 +644,7 @@ static int64_t ism_ucb_step(IsmWalk *w, int64_t p, int64_t node, const IsmSearch
         }
     }
     *grown = false;
-    int64_t first = ism_widened(w, p, node, s, chk, &nu);
+    int64_t first = ism_widened(w, p, node, nch, s, chk, &nu);
     if (nu > 0 && s->stats[S_NODES] < tree->capacity) {
         int64_t a = first >= 0 ? first : w->untried[rng_below(rng, nu)];
         int64_t j = ism_new_node(tree, s->stats, node, a, p);
