@@ -2,7 +2,9 @@
 played four ways on the same deals.
 
 - the field's policy itself (``--own``, the search's playout policy): the fair share;
-- ``ismcts`` at its defaults: what the search wins;
+- ``ismcts:preset=flat``, the flat search: each move played out on deals the search infers,
+  the move that wins most made (the decision rule of the two lines below);
+- ``ismcts`` at its defaults: what the search wins with its tree over the seat's later moves;
 - **exact posterior**: the seat sees what a player sees, and knows the field's true policy.
   Each decision draws ``--deals`` deals independently, each a chain of ``--steps`` card
   swaps that keeps no swap adding a contradiction of the opponents' past decisions (the
@@ -10,8 +12,8 @@ played four ways on the same deals.
   deals that contradict fewest of them (nearly always none: the deals the opponents' play
   allows), plays each legal move out on each kept deal (every seat by its policy, itself
   continuing as ``--own``) and makes the move that wins most (ties: its policy's own). This
-  is the search's way of deciding with inference made exact: if it wins no more than
-  ``ismcts``, a better reading of the opponents' cards has nothing left to give;
+  is the flat search's way of deciding with inference made exact: if it wins no more than
+  the flat search, a better reading of the opponents' cards has nothing left to give;
 - **open hands**: the seat sees every hand. Each legal move is played out on the true deal
   the same way, and it makes one whose playout it wins (its policy's move first). Against a
   deterministic field this is exact one-move lookahead: the ceiling of the same decision
@@ -19,10 +21,13 @@ played four ways on the same deals.
 
 4 players, game ``g`` on deal ``g // 4`` with the seat at place ``g % 4`` (every deal played
 from all four places), a seed never used for tuning. Each line: win rate with the reports'
-95% interval over duplicate sets; the exact posterior also as a paired difference with
-``ismcts`` on the same games. Needs the C engine (built at install).
+95% interval over duplicate sets; the exact posterior and the defaults also as paired
+differences with the flat search on the same games. Game ``g`` of a line depends only on the
+seed and ``g``, so ``--lines`` re-plays some lines of a run exactly. Needs the C engine (built
+at install).
 
     python benchmarks/bench_ceiling.py --games 600 --jobs 2 --seed 48       # 3 min on two cores
+    python benchmarks/bench_ceiling.py --games 600 --lines flat,ismcts       # two lines only
 """
 
 from __future__ import annotations
@@ -59,7 +64,9 @@ from reports.clusters import clustered_rate, t_quantile
 from reports.numbers import interval
 
 N_PLAYERS = 4
-LINES = ("own", "ismcts", "exact", "open")
+LINES = ("own", "flat", "ismcts", "exact", "open")
+SEARCHES = {"flat": "ismcts:preset=flat", "ismcts": "ismcts"}
+"""The lines played by a strategy spec at the seat (``own`` plays the ``--own`` policy)."""
 
 
 class Table(NamedTuple):
@@ -180,8 +187,8 @@ def play(line: str, g: int, a: Args) -> int:
     krng = engine.rng_new(int(rng.integers(2**63)))
     table = _table(a.field, a.own, seat)
     players = [strategies.get(a.field) for _ in range(N_PLAYERS)]
-    if line in ("own", "ismcts"):
-        players[seat] = strategies.get(a.own if line == "own" else "ismcts")
+    if line == "own" or line in SEARCHES:
+        players[seat] = strategies.get(SEARCHES.get(line, a.own))
     for p, strat in enumerate(players):
         strat.start_game(state.view(p), rng)
     while not state.is_terminal:
@@ -201,6 +208,14 @@ def _play_range(line: str, lo: int, hi: int, a: Args) -> list[int]:
     return [play(line, g, a) for g in range(lo, hi)]
 
 
+def _paired(what: str, hits: list[int], base: list[int]) -> None:
+    """Print the paired difference of two lines, over duplicate sets, with its t interval."""
+    d = (np.array(hits, float) - np.array(base, float)).reshape(-1, N_PLAYERS).mean(axis=1)
+    half = float(t_quantile(len(d) - 1)) * d.std(ddof=1) / np.sqrt(len(d))
+    print(f"  {what}, paired: {100 * d.mean():+.1f} points "
+          f"{interval(d.mean() - half, d.mean() + half)}")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=600, help="games a line (a multiple of 4)")
@@ -210,14 +225,21 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=1000, help="exact posterior: swaps a deal")
     ap.add_argument("--seed", type=int, default=48)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument(
+        "--lines", default=",".join(LINES), help="comma-separated, of " + ", ".join(LINES)
+    )
     args = ap.parse_args()
+    asked = args.lines.split(",")
+    if not set(asked) <= set(LINES):
+        ap.error(f"--lines: unknown {', '.join(sorted(set(asked) - set(LINES)))}")
+    lines = [ln for ln in LINES if ln in asked]
     games = args.games - args.games % N_PLAYERS
     a = Args(args.field, args.own, args.deals, args.steps, args.seed)
     chunk = max(N_PLAYERS, games // (8 * max(args.jobs, 1)) // N_PLAYERS * N_PLAYERS)
-    tasks = [(line, lo, min(lo + chunk, games)) for line in LINES for lo in range(0, games, chunk)]
+    tasks = [(line, lo, min(lo + chunk, games)) for line in lines for lo in range(0, games, chunk)]
     start = time.perf_counter()
     done = Parallel(n_jobs=args.jobs)(delayed(_play_range)(ln, lo, hi, a) for ln, lo, hi in tasks)
-    hits = {line: [] for line in LINES}
+    hits: dict[str, list[int]] = {line: [] for line in lines}
     for (line, _, _), part in zip(tasks, done, strict=True):
         hits[line] += part
     deal = np.arange(games) // N_PLAYERS
@@ -225,19 +247,18 @@ def main() -> None:
           f"({games // N_PLAYERS} deals, every place), seed {a.seed}; fair share 25%")  # fmt: skip
     names = {
         "own": f"{a.own} (the playout policy)",
+        "flat": "ismcts:preset=flat (the flat search)",
         "ismcts": "ismcts (defaults)",
         "exact": f"exact posterior ({a.deals} deals x {a.steps} swaps)",
         "open": "open hands, one move ahead",
     }
-    for line in LINES:
+    for line in lines:
         h = np.array(hits[line], float)
         lo, hi = clustered_rate(h, deal)
         print(f"  {names[line]:<44} {100 * h.mean():5.1f}% {interval(lo, hi)}")
-    diff = (np.array(hits["exact"], float) - np.array(hits["ismcts"], float)).reshape(-1, 4)
-    d = diff.mean(axis=1)
-    half = float(t_quantile(len(d) - 1)) * d.std(ddof=1) / np.sqrt(len(d))
-    print(f"  exact posterior - ismcts, paired: {100 * d.mean():+.1f} points "
-          f"{interval(d.mean() - half, d.mean() + half)}")  # fmt: skip
+    for line in ("exact", "ismcts"):
+        if line in hits and "flat" in hits:
+            _paired(f"{names[line].split(' (')[0]} - flat search", hits[line], hits["flat"])
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

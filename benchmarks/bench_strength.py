@@ -26,9 +26,11 @@ paired difference default - ``preset=fast`` with its 95% interval.
 ".[research]"``): one seat of ours against three of theirs, then one of theirs against three of
 ours, each a focused tournament on duplicate deals with the reports' 95% interval. Their
 search is Python over our Python game, so it is slow: at 1,000 simulations a decision takes
-seconds.
+seconds. ``--ours SPEC`` names our search there (default ``ismcts``; its iterations are set
+to ``N``).
 
     python benchmarks/bench_strength.py --outside 100 --games 48 --jobs 1 --seed 2026
+    python benchmarks/bench_strength.py --outside 100 --ours ismcts:preset=flat --games 48
 """
 
 from __future__ import annotations
@@ -151,16 +153,17 @@ def search_table(games: int, seed: int, jobs: int, fields: list[str]) -> None:
         )
 
 
-def outside_table(sims: int, games: int, seed: int, jobs: int) -> None:
+def outside_table(sims: int, games: int, seed: int, jobs: int, search: str = SEARCH) -> None:
     """Prints our ``ismcts`` and OpenSpiel's ``ISMCTSBot``, each one seat against three of the
-    other, at equal work: ``sims`` iterations of ours, ``sims`` simulations of theirs."""
+    other, at equal work: ``sims`` iterations of ours (the spec ``search``), ``sims``
+    simulations of theirs."""
     import importlib.util  # start-up: only --outside asks for OpenSpiel
 
     from tournaments import Tournament  # start-up: as above
 
     if importlib.util.find_spec("pyspiel") is None:
         raise SystemExit('--outside needs OpenSpiel: pip install ".[research]"')
-    ours = f"{SEARCH}:iterations={sims}"
+    ours = with_iterations(search, sims)
     theirs = f"openspiel:bot=ismcts,max_simulations={sims}"
     print(f"4 players, equal work ({sims} iterations / simulations), seed {seed}")
     for focus, other in ((ours, theirs), (theirs, ours)):
@@ -172,6 +175,11 @@ def outside_table(sims: int, games: int, seed: int, jobs: int) -> None:
         rate = _rate(row["win_rate"], row["ci_low"], row["ci_high"])
         print(f"one {focus} against three {other}: {rate} of {int(row['games'])} games"
               f"  ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
+
+
+def with_iterations(spec: str, iterations: int) -> str:
+    """``spec`` with its iteration budget set (``ismcts`` -> ``ismcts:iterations=N``)."""
+    return f"{spec}{',' if ':' in spec else ':'}iterations={iterations}"
 
 
 def _rate(rate: float, low: float, high: float) -> str:
@@ -189,9 +197,10 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="processes (--search, --outside)")
     ap.add_argument("--fields", default=",".join(SEARCH_FIELDS), help="fields of --search, by name")
     ap.add_argument("--outside", type=int, metavar="N", help="ours against OpenSpiel's at N")
+    ap.add_argument("--ours", default=SEARCH, metavar="SPEC", help="our search in --outside")
     args = ap.parse_args()
     if args.outside:
-        outside_table(args.outside, args.games, args.seed, args.jobs)
+        outside_table(args.outside, args.games, args.seed, args.jobs, args.ours)
         return
     if args.search:
         search_table(args.games, args.seed, args.jobs, args.fields.split(","))

@@ -4,6 +4,8 @@ contradict none of the opponents' past decisions, and its games put the seat in 
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,24 @@ def test_every_deal_is_played_from_every_place(line):
         assert (wins.sum(axis=1) == 1).all()
     else:
         assert wins.sum() >= 9  # open hands win almost every game
+
+
+def test_the_flat_line_is_the_flat_search_and_lines_can_be_played_alone(monkeypatch, capsys):
+    bench = _bench()
+    flat, default = (strategies.get(bench.SEARCHES[k]).settings for k in ("flat", "ismcts"))
+    assert flat["max_depth"] == 1 and default == strategies.get("ismcts").settings
+    argv = ["bench_ceiling.py", "--games", "8", "--seed", "7", "--lines", "ismcts,flat"]
+    monkeypatch.setattr(sys, "argv", argv)
+    bench.main()
+    out = capsys.readouterr().out
+    assert "the flat search" in out and "ismcts (defaults)" in out
+    assert "ismcts - flat search, paired" in out
+    assert "open hands" not in out and "exact posterior" not in out
+    # game g of a line depends only on the seed and g: the same games as the full run's
+    args = bench.Args("weighted", "weighted", deals=100, steps=1000, seed=7)
+    rate = np.mean([bench.play("flat", g, args) for g in range(8)])
+    assert f"{100 * rate:5.1f}%" in out.split("the flat search")[1].splitlines()[0]
+    monkeypatch.setattr(sys, "argv", ["bench_ceiling.py", "--lines", "flat,nope"])
+    with pytest.raises(SystemExit):
+        bench.main()
+    assert "unknown nope" in capsys.readouterr().err

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+import strategies
 from reports.numbers import TOO_FEW
 from reports.stats import wilson
 
@@ -47,3 +48,10 @@ def test_search_table_prints_the_gauntlets_rates_and_says_when_too_few(monkeypat
     assert line.startswith("3x counter") and mine in line and base in line
     assert f"{100 * row['diff']:+.1f} [" in line
     assert bench._rate(0.5, float("nan"), float("nan")) == f"50.0% ({TOO_FEW})"
+
+
+def test_our_search_at_equal_work_keeps_its_spec_and_takes_the_iterations():
+    bench = _bench()
+    assert bench.with_iterations("ismcts", 100) == "ismcts:iterations=100"
+    flat = strategies.get(bench.with_iterations("ismcts:preset=flat", 100)).settings
+    assert (flat["iterations"], flat["max_depth"], flat["widen"]) == (100, 1, 0.0)

@@ -49,6 +49,7 @@ ISMCTS_CONFIGS = {
         "infer_tries": 0,
         "infer_steps": 0,
         "max_depth": 0,
+        "widen": 0.0,
     },
     "hard": {
         "iterations": 120,
@@ -56,6 +57,7 @@ ISMCTS_CONFIGS = {
         "rollout": "taker",
         "models": "weighted",
         "max_depth": 0,
+        "widen": 0.0,
     },
     "shaped": {
         "iterations": 120,
@@ -64,6 +66,7 @@ ISMCTS_CONFIGS = {
         "rollout": "random",
         "c": 1.3,
         "max_depth": 0,
+        "widen": 0.0,
     },
 }
 
@@ -156,7 +159,7 @@ GOLDEN: dict[str, tuple[str, list[int]]] = {
     "compiled_rec/d6": ("8cce90e6239339d4", [59, 95, 39, 30]),
     "compiled_rec/e4": ("a4cdc43169152230", [59, 51, 70, 38]),
     "compiled_rec/f4": ("562c4f2c98a9848b", [25, 52, 31, 34]),
-    "ismcts/default": ("69f9c24ad896a5e2", [16, 25, 25, 97, 105, 56, 105, 24, 81]),
+    "ismcts/default": ("53e3b4bab6ca2436", [40, 25, 25, 97, 105, 56, 114, 24, 96]),
     "ismcts/flat": ("265849d00a4cb939", [16, 80, 25, 49, 109, 80, 105, 24, 96]),
     "ismcts/hard": ("b06217b6aa613d4c", [64, 33, 25, 49, 111, 56, 114, 24, 107]),
     "ismcts/shaped": ("afe8455a6896310d", [72, 25, 25, 97, 111, 56, 114, 24, 96]),

@@ -836,12 +836,24 @@ def test_the_memo_answers_as_counting_does(policy, game_seed, lam, seed):
 
 
 @pytest.mark.parametrize("phase", ["lead", "follow"])
-def test_flat_is_the_default_and_a_second_ply_of_modelled_opponents_adds_nothing(phase):
-    # The default searches one ply (flat Monte Carlo over its own moves). A second ply holds
-    # only an opponent's modelled move, so the root's statistics stay the same.
-    assert ISMCTS().settings["max_depth"] == 1
+def test_flat_preset_is_one_ply_where_widening_and_a_modelled_second_ply_add_nothing(phase):
+    # The defaults search the full tree, widened; preset=flat one ply (flat Monte Carlo over
+    # its own moves, the defaults before). Widening acts below the root only, and a second ply
+    # holds only an opponent's modelled move, so neither changes the root's statistics.
+    default = ISMCTS().settings
+    assert (default["max_depth"], default["widen"], default["iterations"]) == (0, 2.0, 1600)
+    flat_settings = ISMCTS(preset="flat").settings
+    assert (flat_settings["max_depth"], flat_settings["widen"]) == (1, 0.0)
+    assert flat_settings["iterations"] == 2000
     _, state = random_position(4, 17, phase)
-    flat, two = ISMCTS(iterations=150), ISMCTS(iterations=150, max_depth=2)
-    assert _choose(flat, state, 4) == _choose(two, state, 4)
-    assert flat.last_visits == two.last_visits
+    flat = ISMCTS(preset="flat", iterations=150)
+    widened = ISMCTS(preset="flat", iterations=150, widen=8.0)
+    two = ISMCTS(preset="flat", iterations=150, max_depth=2)
+    assert widened.settings["widen"] == 8.0 and two.settings["max_depth"] == 2
+    chosen = _choose(flat, state, 4)
+    assert chosen == _choose(widened, state, 4) == _choose(two, state, 4)
+    assert flat.last_visits == widened.last_visits == two.last_visits
     assert flat.last_nodes == 1 + len(flat.last_visits) < two.last_nodes  # one ply vs two
+    tree = ISMCTS(iterations=150)
+    _choose(tree, state, 4)
+    assert tree.last_nodes > 1 + len(tree.last_visits)  # the defaults grow below the root

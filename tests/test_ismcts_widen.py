@@ -26,9 +26,9 @@ def test_a_policy_only_tree_searches_as_the_flat_search(phase):
     # every iteration follows the playout's own line, so the root sees the flat search's
     # rewards. Any other first child (a random untried one, as without widening) differs.
     _, state = random_position(4, 23, phase)
-    flat = ISMCTS(iterations=300, stop_early=False)
+    flat = ISMCTS(iterations=300, stop_early=False, preset="flat")
     narrow = ISMCTS(iterations=300, stop_early=False, max_depth=0, widen=1e12)
-    wide = ISMCTS(iterations=300, stop_early=False, max_depth=0)
+    wide = ISMCTS(iterations=300, stop_early=False, max_depth=0, widen=0.0)
     for strat in (flat, narrow, wide):
         _choose(strat, state, 5)
     assert narrow.last_visits == flat.last_visits

@@ -19,7 +19,7 @@ player's information set, whose nodes are keyed by the public action history fro
    probability ``exp(-infer_lambda * d)``. This *soft* rejection lets a wrong opponent model
    degrade gracefully: with hard rejection (``infer_lambda >= 1e6``) the chain clings to the
    few deals that best fit the wrong model, which measured worse than no inference at all;
-2. *selects* down the tree (by default one ply deep: ``max_depth=1``) with UCB1 over the
+2. *selects* down the tree (by default the whole tree, ``max_depth=0``, widened) with UCB1 over the
    children whose action is legal in this deal, with **availability counts** (a child's
    exploration term uses how often it was available, not the parent's visits), since legal
    moves vary by deal. With ``model_opponents`` (the default)
@@ -45,28 +45,30 @@ little history; ties overall keep the rollout policy). That model plays the seat
 inference, in the tree and in playouts; the searcher itself plays the rollout policy in
 playouts. Selection uses its own RNG stream, derived from the same seed.
 
-Defaults (2000 iterations, ``max_depth=1``, ``rollout="weighted"``, ``infer_lambda=2``,
-``models="all"``, ``model_steps=150``) were measured in 4-player games against three of
-every other built-in (``benchmarks/bench_ismcts_field.py``, figures in docs/strength.md). With
-only the policies it was first tuned against as candidates (``"weighted,taker"``) the
-search met ``low`` and ``high`` with a wrong model and won only 45-49% of 4-player games
-against three of them; with every built-in as a candidate, about three games in four.
-``preset=fast`` (``settings.PRESETS``) is a named setting of about a fifth of the time.
-2000 iterations, not 2500: 2500 won slightly more on other deals than the published ones
-(seed 4242, 480 games against three ``weighted``: 47.3% to 46.5%) but took 23.5-27.8 ms a
-decision on an idle core, over the 25 ms bound; 2000 took 16.4-23.5 ms (since the counting
-kernels count no references: 6.7 ms on average over a game, ``docs/performance.md``).
+Defaults (1600 iterations, ``max_depth=0``, ``widen=2``, ``rollout="weighted"``,
+``infer_lambda=2``, ``models="all"``, ``model_steps=150``) were measured in 4-player games
+against three of every other built-in (``benchmarks/bench_ismcts_field.py``, figures in
+docs/strength.md). With only the policies it was first tuned against as candidates
+(``"weighted,taker"``) the search met ``low`` and ``high`` with a wrong model and won only
+45-49% of 4-player games against three of them; with every built-in as a candidate, about
+three games in four. ``settings.PRESETS`` names three settings: ``fast`` (the flat search at
+300 iterations, about a fifth of the time), ``flat`` (the flat search at 2000 iterations, the
+defaults before the widened tree) and ``strong`` (16,000 iterations, for play against a
+person).
 
-*Flat by default* (``max_depth=1``): the tree holds only the searcher's next move, and the
-rest of every iteration is a playout. With opponents played by their models
-(``model_opponents``) the deeper tree (``max_depth=0``) re-plans the searcher's own later
-moves; with ``model_opponents`` ``max_depth=2`` searches as ``max_depth=1`` does (the second
-ply is an opponent's modelled move). The full tree alone is not shown better than the flat
-search at about its time a decision; widened (``widen``: below the root the policy's move
-first, the others as visits allow), ``max_depth=0,iterations=1600,widen=4`` wins 3.7 points
-more than the defaults against three ``weighted`` on the same deals, at up to a quarter more
-time a decision (docs/strength.md, with the commands; the flat search was chosen on 240
-games a line).
+*The widened tree by default* (``max_depth=0``, ``widen=2``): with opponents played by their
+models (``model_opponents``) the tree below the searcher's move re-plans its own later moves,
+at information sets keyed by the public history. UCB1 there would try every legal move once
+before preferring any, so a root move's value would start as the average over every later
+move, bad ones included; *progressive widening* makes the mover's policy move a node's first
+child and adds another only from ``widen x children**2`` visits on, so values start from the
+policy's play and improve on it where the visits allow. At 1600 iterations it takes the flat
+search's time at 2000 (a tree step costs more than a playout move) and wins 4.4 points more
+against three ``weighted`` on the same deals; unwidened, the full tree was not shown better
+(docs/strength.md, with the commands). ``max_depth=1`` is the flat search: the tree holds only
+the searcher's next move and the rest of every iteration is a playout; with
+``model_opponents`` ``max_depth=2`` searches as ``max_depth=1`` does (the second ply is an
+opponent's modelled move), and ``widen`` changes nothing there (it acts below the root).
 
 *Reuse* (``reuse``, on): a game asks the strategy many times, and what one decision learnt
 about the hands is a good start for the next. Each candidate's fitted deal and the deal

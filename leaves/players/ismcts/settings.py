@@ -22,7 +22,7 @@ MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
 
 SETTINGS = declare(
-    Param("iterations", 2000, (100, 5000), "search iterations per decision (0: no cap)",
+    Param("iterations", 1600, (100, 5000), "search iterations per decision (0: no cap)",
           integer=True, low=0),
     Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
     Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
@@ -32,10 +32,10 @@ SETTINGS = declare(
     Param("shaping", 0.0, (0.0, 0.5), "weight of the cards-shed reward", low=0, high=1),
     Param("rollout_depth", 0, (0, 200), "playout turns before the cards left decide (0: to the end)",
           integer=True, low=0),
-    Param("max_depth", 1, None, "tree plies below the root (1: flat Monte Carlo; 0: unlimited)",
+    Param("max_depth", 0, None, "tree plies below the root (0: unlimited; 1: flat Monte Carlo)",
           integer=True, low=0),
     Param("model_opponents", True, None, "opponents' tree moves by their model, not UCB"),
-    Param("widen", 0.0, (0.0, 64.0),
+    Param("widen", 2.0, (0.0, 64.0),
           "below the root: the mover's policy move first, another from widen x children**2 "
           "visits on (0: every move at once)", low=0),
     Param("infer_tries", 50, (1, 200), "rejection draws of the first deal",
@@ -52,26 +52,35 @@ SETTINGS = declare(
     Param("stop_early", True, None, "stop once more iterations cannot change the move"),
     Param("prior", 0.0, (0.0, 2.0), "head start of the rollout policy's move, x iterations",
           low=0),
-    Param("preset", "", None, "named setting ('fast'): values of the parameters left at default"),
+    Param("preset", "", None, "named setting (fast, flat, strong): values of parameters left at default"),
     Param("reuse", True, None, "start from the previous decision's fitted deals (same game)"),
 )  # fmt: skip
 
 PRESETS: dict[str, dict[str, object]] = {
     "fast": {
+        "max_depth": 1,
+        "widen": 0.0,
         "iterations": 300,
         "model_steps": 10,
         "infer_tries": 20,
         "prior": 0.25,
     },
+    "flat": {
+        "max_depth": 1,
+        "widen": 0.0,
+        "iterations": 2000,
+    },
     "strong": {
         "iterations": 16_000,
     },
 }
-"""Named settings a user can ask for (``ismcts:preset=fast``): ``fast`` for long runs (a few ms a
-decision), ``strong`` for play against a person (8 times the defaults' iterations, well under
-0.2 s a decision; ``leaves play --level hard``). docs/strength.md measures each against the
-defaults on the same deals. A preset gives the value of every
-parameter it names that is left at its default; a parameter set to another value wins
+"""Named settings a user can ask for (``ismcts:preset=fast``): ``fast`` for long runs (the flat
+search, about a fifth of the defaults' time a decision), ``flat`` (the flat search at 2,000
+iterations, the defaults before the widened tree: the same time a decision, fewer wins),
+``strong`` for play against a person (10 times the defaults' iterations, well under 0.2 s a
+decision; ``leaves play --level hard``). docs/strength.md measures each against the defaults
+on the same deals. A preset gives the value of every parameter it names that is left at its
+default; a parameter set to another value wins
 (``ismcts:preset=fast,iterations=500``)."""
 
 
