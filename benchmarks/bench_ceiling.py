@@ -140,6 +140,7 @@ def posterior_deals(state: State, seat: int, table: Table, deals: int, steps: in
         c=0.7, shaping=0.0, rollout_depth=0, dealt=1.0, infer_lambda=HARD, playouts=1,
         max_depth=1, model_opponents=True, infer_tries=50, infer_steps=steps,
         stop_early=False, prior_action=-1, prior_visits=0.0, warm_deal=False, widen=0.0,
+        stop_margin=1.0,
     )  # fmt: skip
     found: list[tuple[int, np.ndarray]] = []
     for k in range(deals):

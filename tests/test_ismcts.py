@@ -587,6 +587,23 @@ def test_stopping_early_saves_iterations_on_a_clear_choice():
     assert best - others > 400 - strat.last_iterations
 
 
+def test_a_stop_margin_stops_a_clear_choice_sooner_at_the_lead_it_names():
+    # With stop_margin m the search ends at the first check where the leader's lead exceeds
+    # m x the iterations left: fewer iterations than the exact rule (m = 1) on a clear choice.
+    state = position(
+        [counts(v9=2), counts(v1=1, v2=2, v3=3), counts(v4=2, v11=3)], table=counts(v8=2)
+    )
+    exact, soon = ISMCTS(iterations=400), ISMCTS(iterations=400, stop_margin=0.25)
+    assert _choose(exact, state, 5) == _choose(soon, state, 5) == Action.play(9, 2)
+    assert soon.last_iterations < exact.last_iterations
+    best = soon.last_visits[Action.play(9, 2)]
+    others = max(n for a, n in soon.last_visits.items() if a != Action.play(9, 2))
+    assert best - others > 0.25 * (400 - soon.last_iterations)
+    assert best - others <= 400 - soon.last_iterations  # the exact rule would not have stopped
+    with pytest.raises(ValueError, match="stop_margin"):
+        ISMCTS(stop_margin=-0.5)
+
+
 def test_prior_gives_the_rollout_policy_move_a_head_start():
     _, state = random_position(4, 11, "follow")
     seat = state.current_player
@@ -650,6 +667,7 @@ def test_a_cut_playout_scores_the_cards_left(n_players, seed, depth):
         c=0.7, shaping=0.0, rollout_depth=depth, dealt=10.0, infer_lambda=2.0, playouts=1,
         max_depth=1, model_opponents=True, infer_tries=1, infer_steps=0,
         stop_early=False, prior_action=-1, prior_visits=0.0, warm_deal=False, widen=0.0,
+        stop_margin=1.0,
     )  # fmt: skip
     assert d["rollout_depth"] == 0  # the default plays to the end
     reward = np.zeros(8)

@@ -162,10 +162,11 @@ def test_legal_actions_agree_with_the_kernels(rules):
 SETTINGS = {
     "defaults": {},
     "fast": {"preset": "fast"},
-    "tree": {"iterations": 150, "max_depth": 0},
+    "tree": {"iterations": 150, "max_depth": 0, "widen": 0.0},
     "plain-so-ismcts": {"iterations": 150, "max_depth": 0, "model_opponents": False, "c": 1.3},
     "widened": {"iterations": 150, "max_depth": 0, "widen": 2.0},
     "widened-so": {"iterations": 150, "max_depth": 0, "model_opponents": False, "widen": 0.5},
+    "stop-margin": {"iterations": 400, "stop_margin": 0.3},
     "stochastic": {"iterations": 100, "rollout": "random", "playouts": 2, "shaping": 0.3},
     "cut-playouts": {"iterations": 100, "rollout_depth": 6, "models": "weighted,counter,low"},
     "hard": {"iterations": 100, "infer_lambda": 1e6, "models": "weighted,taker"},

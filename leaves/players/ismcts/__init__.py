@@ -86,7 +86,9 @@ a few percent less time at the defaults, where the playouts take most of it.
 
 With an iteration budget, ``stop_early`` ends the loop once the most visited root move
 leads every other by more visits than iterations are left: the move played (the most
-visited) cannot change, so it is found sooner.
+visited) cannot change, so it is found sooner. ``stop_margin`` < 1 stops once the lead
+exceeds that share of the iterations left: clear decisions end sooner, so a larger budget
+goes to the close ones at the same time on average (docs/strength.md measures it).
 
 The whole search loop (deal, select, expand, play out, back up) runs in one compiled kernel
 over flat node arrays: the C engine's (``csrc/ismcts.h``, through ``cengine``: nothing to

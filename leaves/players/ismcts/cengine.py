@@ -85,6 +85,7 @@ class _Config(ctypes.Structure):
         ("prior_visits", _F64),
         ("warm_deal", _I64),
         ("widen", _F64),
+        ("stop_margin", _F64),
     ]
 
 

@@ -50,6 +50,9 @@ SETTINGS = declare(
           integer=True, low=0),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
     Param("stop_early", True, None, "stop once more iterations cannot change the move"),
+    Param("stop_margin", 1.0, (0.1, 1.0),
+          "stop_early once the lead exceeds stop_margin x the iterations left (1: the move "
+          "cannot change; less: clear decisions stop sooner)", low=0),
     Param("prior", 0.0, (0.0, 2.0), "head start of the rollout policy's move, x iterations",
           low=0),
     Param("preset", "", None, "named setting (fast, flat, strong): values of parameters left at default"),
@@ -118,6 +121,7 @@ Config = namedtuple(
         "prior_visits",  # float: its head start in the final choice, in visits
         "warm_deal",  # bool: the deal chain starts from the deal the caller gives
         "widen",  # float: a node below the root adds a child from widen x children**2 visits
+        "stop_margin",  # float: stop_early once the lead exceeds stop_margin x iterations left
     ],
 )
 """The search kernel's settings, by name."""

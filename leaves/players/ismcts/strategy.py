@@ -66,7 +66,8 @@ class ISMCTS(Strategy):
     each candidate), ``model_pool`` (weight of the other opponents' contradictions in a seat's
     choice: 0 = each seat on its own evidence), ``stop_early`` (with an iteration budget, stop
     once the most visited root move leads by more visits than iterations are left: the same
-    move, sooner), ``prior`` (the rollout policy's own move starts the final choice ahead by
+    move, sooner), ``stop_margin`` (with ``stop_early``: stop once the lead exceeds
+    ``stop_margin`` x the iterations left; 1 = only when the move cannot change), ``prior`` (the rollout policy's own move starts the final choice ahead by
     ``prior`` x the iteration budget in visits, or x the iterations run with a time budget only:
     0 = none), ``preset`` (a named setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets
     the parameters it names that are left at their defaults), ``reuse`` (start from the fitted
@@ -125,6 +126,7 @@ class ISMCTS(Strategy):
             prior_visits=0.0,
             warm_deal=False,  # set per decision when a deal carries over (``reuse``)
             widen=v["widen"],
+            stop_margin=v["stop_margin"],
         )
         self.last_models: dict[int, str] = {}
         """Policy that modelled each opponent seat in the last ``choose`` (seat -> label)."""

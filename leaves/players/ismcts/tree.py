@@ -184,7 +184,8 @@ def search(pos, n_iter, cfg, models, ev, rng, state):
     full tree stops expanding and plays out from its leaves), ``stats[S_ITERS]`` counts
     iterations, ``stats[S_REJECTS]`` redrawn deals. With ``cfg.stop_early`` the loop ends once
     the most visited root child cannot be overtaken in the iterations left (``_decided``): the
-    move is the same, found sooner. ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal
+    move is the same, found sooner (``cfg.stop_margin`` < 1: once its lead exceeds that share of
+    the iterations left, a guess that clear decisions need no more). ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal
     chain's contradictions (in all, per seat) from one call to the next, and ``state.memo``
     the chain's answers by hand (valid while ``models`` and ``ev`` stay the same).
     """
@@ -219,7 +220,7 @@ def search(pos, n_iter, cfg, models, ev, rng, state):
             cfg.stop_early
             and it % _CHECK_EVERY == 0
             and it > 0
-            and _decided(tree, n_iter - it, cfg.prior_action, cfg.prior_visits)
+            and _decided(tree, cfg.stop_margin * (n_iter - it), cfg.prior_action, cfg.prior_visits)
         ):
             break
         if chain:

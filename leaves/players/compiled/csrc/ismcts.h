@@ -101,6 +101,7 @@ typedef struct {
     double prior_visits;
     int64_t warm_deal;
     double widen;
+    double stop_margin;
 } IsmConfig;
 
 /* inference.Check: what counting a deal's contradictions reads */
@@ -546,7 +547,7 @@ static int64_t ism_new_node(const IsmTree *tree, int64_t *stats, int64_t parent,
 }
 
 /* tree._decided: whether the most visited root child leads every other by more than left. */
-static bool ism_decided(const IsmTree *tree, int64_t left, int64_t prior_action,
+static bool ism_decided(const IsmTree *tree, double left, int64_t prior_action,
                         double prior_visits) {
     double best = 0.0, second = 0.0;
     bool seen = prior_action < 0;
@@ -571,7 +572,7 @@ static bool ism_decided(const IsmTree *tree, int64_t left, int64_t prior_action,
             second = prior_visits;
         }
     }
-    return best - second > (double)left;
+    return best - second > left;
 }
 
 /* tree._model_step: opponent p plays its model's move; the child of node it leads to (added
@@ -734,7 +735,8 @@ static void ism_search(const IsmSearch *s, int64_t n_iter, IsmWalk *w) {
     }
     for (int64_t it = 0; it < n_iter; it++) {
         if (cfg->stop_early && it % ISM_CHECK_EVERY == 0 && it > 0 &&
-            ism_decided(&s->tree, n_iter - it, cfg->prior_action, cfg->prior_visits))
+            ism_decided(&s->tree, cfg->stop_margin * (double)(n_iter - it), cfg->prior_action,
+                        cfg->prior_visits))
             break;
         if (chain) {
             for (int64_t k = 0; k < cfg->infer_steps; k++)
