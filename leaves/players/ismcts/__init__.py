@@ -63,9 +63,10 @@ before preferring any, so a root move's value would start as the average over ev
 move, bad ones included; *progressive widening* makes the mover's policy move a node's first
 child and adds another only from ``widen x children**2`` visits on, so values start from the
 policy's play and improve on it where the visits allow. At 1600 iterations it takes the flat
-search's time at 2000 and wins 4.4 points more against three ``weighted`` on the same deals; unwidened, the full tree was not shown better
-(docs/strength.md, with the commands). ``max_depth=1`` is the flat search: the tree holds only
-the searcher's next move and the rest of every iteration is a playout; with
+search's time at 2000 and wins 4.4 points more against three ``weighted`` on the same deals;
+unwidened, the full tree was not shown better (docs/strength.md, with the commands).
+``max_depth=1`` is the flat search: the tree holds only the searcher's next move and the rest
+of every iteration is a playout; with
 ``model_opponents`` ``max_depth=2`` searches as ``max_depth=1`` does (the second ply is an
 opponent's modelled move), and ``widen`` changes nothing there (it acts below the root).
 

@@ -55,7 +55,8 @@ SETTINGS = declare(
           "cannot change; less: clear decisions stop sooner)", low=0),
     Param("prior", 0.0, (0.0, 2.0), "head start of the rollout policy's move, x iterations",
           low=0),
-    Param("preset", "", None, "named setting (fast, flat, strong): values of parameters left at default"),
+    Param("preset", "", None,
+          "named setting (fast, flat, strong): values of parameters left at default"),
     Param("reuse", True, None, "start from the previous decision's fitted deals (same game)"),
 )  # fmt: skip
 

@@ -67,13 +67,14 @@ class ISMCTS(Strategy):
     choice: 0 = each seat on its own evidence), ``stop_early`` (with an iteration budget, stop
     once the most visited root move leads by more visits than iterations are left: the same
     move, sooner), ``stop_margin`` (with ``stop_early``: stop once the lead exceeds
-    ``stop_margin`` x the iterations left; 1 = only when the move cannot change), ``prior`` (the rollout policy's own move starts the final choice ahead by
-    ``prior`` x the iteration budget in visits, or x the iterations run with a time budget only:
-    0 = none), ``preset`` (a named setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets
-    the parameters it names that are left at their defaults), ``reuse`` (start from the fitted
-    deals of this game's previous decision, carried to this position; False: fit from fresh
-    draws every decision). The move played is the root child with the most visits (ties: the
-    first in ``legal``). A decision with one legal action skips the search.
+    ``stop_margin`` x the iterations left; 1 = only when the move cannot change), ``prior``
+    (the rollout policy's own move starts the final choice ahead by ``prior`` x the iteration
+    budget in visits, or x the iterations run with a time budget only: 0 = none), ``preset``
+    (a named setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets the parameters it
+    names that are left at their defaults), ``reuse`` (start from the fitted deals of this
+    game's previous decision, carried to this position; False: fit from fresh draws every
+    decision). The move played is the root child with the most visits (ties: the first in
+    ``legal``). A decision with one legal action skips the search.
     """
 
     name = "ismcts"

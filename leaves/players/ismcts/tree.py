@@ -185,9 +185,10 @@ def search(pos, n_iter, cfg, models, ev, rng, state):
     iterations, ``stats[S_REJECTS]`` redrawn deals. With ``cfg.stop_early`` the loop ends once
     the most visited root child cannot be overtaken in the iterations left (``_decided``): the
     move is the same, found sooner (``cfg.stop_margin`` < 1: once its lead exceeds that share of
-    the iterations left, a guess that clear decisions need no more). ``stats[S_BAD]`` and ``stats[S_SEAT_BAD:]`` carry the deal
-    chain's contradictions (in all, per seat) from one call to the next, and ``state.memo``
-    the chain's answers by hand (valid while ``models`` and ``ev`` stay the same).
+    the iterations left, a guess that clear decisions need no more). ``stats[S_BAD]`` and
+    ``stats[S_SEAT_BAD:]`` carry the deal chain's contradictions (in all, per seat) from one
+    call to the next, and ``state.memo`` the chain's answers by hand (valid while ``models``
+    and ``ev`` stay the same).
     """
     # Fields the loop reads are unpacked here: a field read per iteration would count a reference.
     pub = pos.pub
