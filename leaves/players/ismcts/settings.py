@@ -27,6 +27,7 @@ SETTINGS = declare(
     Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
     Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
     Param("rollout", "weighted", None, "compiled policy of playouts and the default model"),
+    Param("own", "", None, "compiled policy of the seat's own playouts (empty: the rollout)"),
     Param("playouts", 1, None, "playouts per iteration from one leaf, averaged",
           integer=True, low=1),
     Param("shaping", 0.0, (0.0, 0.5), "weight of the cards-shed reward", low=0, high=1),

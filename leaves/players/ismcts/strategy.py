@@ -47,7 +47,8 @@ class ISMCTS(Strategy):
     ``time_ms`` (wall-clock budget per decision in milliseconds; 0 = none; with both set,
     whichever runs out first stops the search), ``c`` (UCB1 exploration constant, rewards lie in
     [0, 1]), ``rollout`` (spec of the playout policy and opponent model; it must be a compiled
-    strategy), ``playouts`` (playouts per iteration from the same leaf, averaged; only useful
+    strategy), ``own`` (the seat's own playout policy and widened first move, compiled; empty:
+    the rollout policy; the opponents' default model stays the rollout), ``playouts`` (playouts per iteration from the same leaf, averaged; only useful
     with a stochastic rollout), ``shaping`` (weight of the cards-shed reward, 0..1),
     ``max_depth`` (tree plies below the root, 0 = unlimited; 1 = flat Monte Carlo at the root),
     ``model_opponents`` (opponents' moves in the tree by their model; False: chosen by UCB from
@@ -99,7 +100,11 @@ class ISMCTS(Strategy):
         self.prior = v["prior"]
         self._own = _rollout_strategy(v["rollout"]) if self.prior > 0 else None
         self._candidates = _candidates(v["rollout"], v["models"], self.kind, self.policy_params)
-        self._kinds = np.array([self.kind, *(k for k, _, _ in self._candidates)], np.int64)
+        own = v["own"] or v["rollout"]
+        self.own_kind, self.own_params = _rollout_policy(own, what="own playout policy")
+        self._kinds = np.array(
+            [self.kind, self.own_kind, *(k for k, _, _ in self._candidates)], np.int64
+        )
         """Every policy kind the search plays: C's kernels serve it when they have them all."""
         self.model_min = max(v["model_min"], 1)
         self.model_steps = v["model_steps"]
@@ -180,6 +185,8 @@ class ISMCTS(Strategy):
             kinds, params = uniform_models(self.kind, self.policy_params)
             rollout = self._candidates[0][2]
             self.last_models = {p: rollout for p in range(n) if p != seat}
+        kinds[seat] = self.own_kind
+        params[seat] = self.own_params
         if not self.infer:
             ev = NO_EVIDENCE
         deal = np.empty_like(pub)
