@@ -48,8 +48,9 @@ class ISMCTS(Strategy):
     whichever runs out first stops the search), ``c`` (UCB1 exploration constant, rewards lie in
     [0, 1]), ``rollout`` (spec of the playout policy and opponent model; it must be a compiled
     strategy), ``own`` (the seat's own playout policy and widened first move, compiled; empty:
-    the rollout policy; the opponents' default model stays the rollout), ``playouts`` (playouts per iteration from the same leaf, averaged; only useful
-    with a stochastic rollout), ``shaping`` (weight of the cards-shed reward, 0..1),
+    the rollout policy; the opponents' default model stays the rollout), ``playouts``
+    (playouts per iteration from the same leaf, averaged; only useful with a stochastic
+    rollout), ``shaping`` (weight of the cards-shed reward, 0..1),
     ``max_depth`` (tree plies below the root, 0 = unlimited; 1 = flat Monte Carlo at the root),
     ``model_opponents`` (opponents' moves in the tree by their model; False: chosen by UCB from
     their own rewards, plain SO-ISMCTS), ``widen`` (progressive widening below the root: a
