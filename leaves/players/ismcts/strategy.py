@@ -99,7 +99,7 @@ class ISMCTS(Strategy):
         self.time_ms = v["time_ms"]
         self.kind, self.policy_params = _rollout_policy(v["rollout"])
         self.prior = v["prior"]
-        self._own = _rollout_strategy(v["rollout"]) if self.prior > 0 else None
+        self._prior_policy = _rollout_strategy(v["rollout"]) if self.prior > 0 else None
         self._candidates = _candidates(v["rollout"], v["models"], self.kind, self.policy_params)
         own = v["own"] or v["rollout"]
         self.own_kind, self.own_params = _rollout_policy(own, what="own playout policy")
@@ -174,8 +174,8 @@ class ISMCTS(Strategy):
             # The rollout policy's own move starts ahead by prior x the iteration budget: a
             # short search overrides it only when another move is clearly better.
             # (With a time budget only, the head start is prior x the iterations run.)
-            own = self._own.choose(view, legal, rng)
-            cfg = cfg._replace(prior_action=own.id, prior_visits=self.prior * self.iterations)
+            head = self._prior_policy.choose(view, legal, rng)
+            cfg = cfg._replace(prior_action=head.id, prior_visits=self.prior * self.iterations)
         select = len(self._candidates) > 1
         ev = self._replay.evidence(view) if self.infer or select else NO_EVIDENCE
         key = _game_key(view) if self.reuse else None
