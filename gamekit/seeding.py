@@ -40,6 +40,7 @@ __all__ = [
     "reference_seed",
     "splitmix64",
     "splitmix64_at",
+    "splitmix64_run",
     "uint64s",
 ]
 
@@ -87,6 +88,20 @@ def splitmix64(states: np.ndarray | int, index: int = 0) -> np.ndarray:
     with np.errstate(over="ignore"):
         z = a + np.uint64(int(index) + 1) * GAMMA  # splitmix64_at's state, for every entry
         mix = getattr(mix64, "py_func", mix64)  # a plain function when numba's JIT is off
+        return np.asarray(mix(z), dtype=np.uint64)
+
+
+def splitmix64_run(state: int, n: int) -> np.ndarray:
+    """The first ``n`` outputs of the splitmix64 generator started at ``state`` (taken modulo
+    2**64): ``splitmix64_at(state, i)`` for ``i < n`` in one array operation. A kernel RNG's
+    state comes from a seed this way at every decision of a compiled policy on the Python
+    path, where a call per word cost more than the decision itself."""
+    with np.errstate(over="ignore"):
+        z = (
+            np.uint64(int(state) & 0xFFFFFFFFFFFFFFFF)
+            + np.arange(1, n + 1, dtype=np.uint64) * GAMMA
+        )
+        mix = getattr(mix64, "py_func", mix64)
         return np.asarray(mix(z), dtype=np.uint64)
 
 

@@ -480,6 +480,39 @@ def test_models_all_considers_every_compiled_builtin():
     assert "taker" in strat.last_models.values()
 
 
+def test_models_all_reads_the_installed_strategies_once_a_process(monkeypatch):
+    # a gauntlet builds an instance a game: reading the entry points each time cost 4 ms
+    import importlib.metadata
+
+    from leaves.players.builtin.weighted import WeightedStrategy
+    from leaves.players.ismcts import strategy
+    from strategies import registry
+
+    reads = []
+    real = importlib.metadata.entry_points
+
+    def counted(**kw):
+        reads.append(kw.get("group"))
+        return real(**kw)
+
+    monkeypatch.setattr(registry.importlib.metadata, "entry_points", counted)
+    monkeypatch.setattr(strategy, "_SCANNED", [False])
+    first = {label for _, _, label in ISMCTS(iterations=20)._candidates}
+    assert len(reads) == 1 and "weighted" in first
+    ISMCTS(iterations=20)
+    assert len(reads) == 1  # the second instance read none
+
+    class Later(WeightedStrategy, register=False):  # a compiled strategy registered later
+        name = "t-later-weighted"
+
+    strategies.register(Later)
+    try:
+        later = strategy._compiled_policies()  # the names "all" gives, before duplicates go
+    finally:
+        registry.unregister("t-later-weighted")
+    assert set(later) == first | {"t-later-weighted"} and len(reads) == 1
+
+
 def test_fast_preset_sets_the_parameters_left_at_their_defaults():
     from leaves.players.ismcts.settings import PRESETS
 

@@ -32,6 +32,21 @@ def test_rng_state_is_four_splitmix64_outputs():
         assert got == [ref_splitmix64(seed, i) for i in range(4)]
 
 
+@given(st.integers(-(2**64), 2 * MASK64), st.integers(0, 8))
+def test_a_run_of_splitmix64_is_its_first_outputs(state, n):
+    # the Python path's kernel RNG state: the same words as the kernels', any int a seed
+    got = [int(x) for x in seeding.splitmix64_run(state, n)]
+    assert got == [ref_splitmix64(state & MASK64, i) for i in range(n)]
+
+
+def test_the_c_engines_rng_state_is_the_kernels():
+    from leaves.players.compiled import engine
+
+    for seed in (0, 1, 2**63 + 5, MASK64):
+        assert engine.rng_new(seed).dtype == np.uint64
+        assert np.array_equal(engine.rng_new(seed), K.rng_new(np.uint64(seed)))
+
+
 def test_match_streams_are_salted_and_per_game():
     ms = np.array([0, 7, MASK64], np.uint64)
     for game in (0, 1, 9):

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from gamekit import cbuild
-from gamekit.seeding import splitmix64
+from gamekit.seeding import splitmix64_run
 from leaves.board import BOARD_ROWS
 from leaves.rules import N_VALUES
 
@@ -182,8 +182,7 @@ def play_games(seats: Any, games: Any, out: Any, buf: Any = None) -> int:
 
 def rng_new(seed: int) -> np.ndarray:
     """``kernels.rng_new(seed)`` without numba: the xoshiro256** state from splitmix64."""
-    s = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    return np.array([splitmix64(s, i) for i in range(4)], np.uint64)
+    return splitmix64_run(seed, 4)
 
 
 def deal(setup: Any, seed: int, first_player: int = -1) -> np.ndarray:

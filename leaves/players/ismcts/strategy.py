@@ -327,7 +327,7 @@ def _candidates(rollout: Any, models: Any, kind: int, params: np.ndarray) -> lis
     if isinstance(models, str):
         text = models.strip()
         if text == ALL_MODELS:
-            specs = filtered(compiled=True, search=False)
+            specs = _compiled_policies()
         else:
             specs = [] if not text else text.split("+") if "+" in text else text.split(",")
     elif isinstance(models, list | tuple):
@@ -343,6 +343,23 @@ def _candidates(rollout: Any, models: Any, kind: int, params: np.ndarray) -> lis
         if all(k != k2 or not np.array_equal(p, p2) for k2, p2, _ in out):
             out.append((k, p, spec.strip() if isinstance(spec, str) else get(spec).label))
     return out
+
+
+_SCANNED = [False]
+"""Whether this process has loaded the installed strategies (``_compiled_policies``)."""
+
+
+def _compiled_policies() -> list[str]:
+    """Every registered compiled strategy but the searches: the ``"all"`` models.
+
+    The installed packages' strategies (entry points) are loaded into the registry at the
+    first call of a process only: reading them costs about 4 ms, more than a fast search's
+    decision, and a gauntlet builds an instance a game. A strategy registered at run time
+    is a candidate at once; one installed while the process runs, from the next process.
+    """
+    names = filtered(compiled=True, search=False, installed=not _SCANNED[0])
+    _SCANNED[0] = True
+    return names
 
 
 def _rollout_strategy(spec: Any) -> Strategy:
