@@ -328,7 +328,16 @@ class State(PublicFields):
         )
 
     def __reduce__(self):
-        return (State.from_dict, (self.to_dict(),))
+        # the position and the public history that led to it, oldest first (a flat list: a
+        # linked tuple as long as the game would nest as deep as pickle recurses), so a state
+        # sent to a worker gives the same views and the same decisions there
+        moves = []
+        h = self._history
+        while h is not None:
+            h, seat, aid = h
+            moves.append((seat, aid))
+        moves.reverse()
+        return (_unpickle, (self.to_dict(), moves))
 
     # ------------------------------------------------------------------ dict form
     def to_dict(self) -> dict[str, Any]:
@@ -357,6 +366,16 @@ class State(PublicFields):
         from .validate import state_from_dict  # circle: leaves.state and leaves.validate
 
         return state_from_dict(d)
+
+
+def _unpickle(d: dict[str, Any], moves: list[tuple[int, int]]) -> State:
+    """``State.__reduce__``'s inverse: the position from its dict form, with its history."""
+    state = State.from_dict(d)
+    history = None
+    for seat, aid in moves:
+        history = (history, seat, aid)
+    state._history = history
+    return state
 
 
 def new_game(

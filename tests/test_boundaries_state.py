@@ -183,6 +183,23 @@ def test_a_state_survives_pickling_and_the_dict_form():
     back = pickle.loads(pickle.dumps(s))
     assert back == s and back.to_dict() == s.to_dict()
     assert s.to_dict()["rules"] == {"take": "ends"}
+    # and its history: a state sent to a worker process gives the same views there
+    assert len(s.view(0).history) == 5
+    for p in range(4):
+        assert back.view(p).history == s.view(p).history
+    after = back.apply(back.legal_actions()[0])
+    assert after.view(1).history == s.apply(s.legal_actions()[0]).view(1).history
+
+
+def test_a_long_history_pickles_without_deep_recursion():
+    # a linked history deeper than pickle recurses (a game under a large turn limit)
+    s = new_game(4, seed=3)
+    deep = None
+    for t in range(5000):
+        deep = (deep, t % 4, 104 + t % 13)
+    s._history = deep
+    back = pickle.loads(pickle.dumps(s))
+    assert len(back.view(2).history) == 5000 and back.view(2).history == s.view(2).history
 
 
 def test_is_legal_takes_ids_and_actions():
