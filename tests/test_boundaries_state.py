@@ -4,6 +4,7 @@ form. Every expectation is worked out by hand from docs/rules.md (E1, "Setup")."
 
 from __future__ import annotations
 
+import copy
 import pickle
 
 import pytest
@@ -189,6 +190,8 @@ def test_a_state_survives_pickling_and_the_dict_form():
         assert back.view(p).history == s.view(p).history
     after = back.apply(back.legal_actions()[0])
     assert after.view(1).history == s.apply(s.legal_actions()[0]).view(1).history
+    for copied in (copy.copy(s), copy.deepcopy(s)):  # both go through the same reduction
+        assert copied == s and copied.view(3).history == s.view(3).history
 
 
 def test_a_long_history_pickles_without_deep_recursion():
