@@ -159,13 +159,24 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--specs", nargs="+", default=list(SPECS), help="strategy specs to score")
     args = ap.parse_args()
-    for spec in args.specs:
-        strategies.get(spec)  # a bad spec fails here, before the long part
+    for spec in [*args.specs, args.field, args.own, args.driver]:
+        try:
+            strategies.get(spec)  # a bad spec fails here, before the long part
+        except ValueError as exc:
+            ap.error(str(exc))
+    if args.games < N_PLAYERS or min(args.deals, args.reps, args.steps) < 1:
+        ap.error(f"--games must be at least {N_PLAYERS}; --deals, --steps and --reps at least 1")
+    try:
+        _table(args.field, args.own, 0)  # the playouts need compiled policies
+    except ValueError as exc:
+        ap.error(str(exc))
     a = Args(args.field, args.own, args.driver, args.deals, args.steps, args.min_deals, args.seed)
     start = time.perf_counter()
     games = args.games - args.games % N_PLAYERS
     parts = Parallel(n_jobs=args.jobs)(delayed(positions)(g, a) for g in range(games))
     found = [p for part in parts for p in part]
+    if not found:
+        raise SystemExit(f"no position kept {a.min_deals} deals: lower --min-deals")
     chunks = np.array_split(np.arange(len(found)), max(1, 4 * args.jobs))
     table = {}
     for spec in args.specs:
