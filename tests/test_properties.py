@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
@@ -188,6 +190,19 @@ def test_states_hashable_and_dict_round_trip(s):
     back = State.from_dict(d)
     assert back == s and hash(back) == hash(s)
     assert back.legal_actions() == s.legal_actions()
+
+
+@given(positions())
+def test_a_pickled_state_is_the_same_game(s):
+    # a worker process receives the position and the history behind it: same views, moves
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and back.legal_actions() == s.legal_actions()
+    for p in range(s.n_players):
+        mine, theirs = back.view(p), s.view(p)
+        assert mine.history == theirs.history and mine.hand == theirs.hand
+    if not s.is_terminal:
+        a = s.legal_actions()[-1]
+        assert back.apply(a).view(0).history == s.apply(a).view(0).history
 
 
 @given(st.integers(1, 12), st.integers(0, 2**32))
