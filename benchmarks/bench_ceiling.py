@@ -76,7 +76,7 @@ class Table(NamedTuple):
     params: np.ndarray  # float64 (SEAT_SLOTS, N_PARAMS)
 
 
-def _table(field: str, own: str, seat: int) -> Table:
+def seat_table(field: str, own: str, seat: int) -> Table:
     fk, fp = _rollout_policy(field)
     ok, op = _rollout_policy(own)
     kinds = np.full(SEAT_SLOTS, fk, np.int64)
@@ -92,7 +92,7 @@ def _sizes(board: np.ndarray) -> np.ndarray:
     return sizes
 
 
-def _wins(board: np.ndarray, aid: int, seat: int, table: Table, rng: np.ndarray) -> bool:
+def wins_after(board: np.ndarray, aid: int, seat: int, table: Table, rng: np.ndarray) -> bool:
     """Whether ``seat`` wins the playout of ``board`` after move ``aid`` (every seat by its
     policy in ``table``)."""
     b = board.copy()
@@ -111,7 +111,7 @@ def _best(legal: tuple[Action, ...], wins: dict[int, float], own: int) -> Action
     return next(a for a in legal if wins[a.id] == top)
 
 
-def _own_move(board: np.ndarray, seat: int, table: Table, rng: np.ndarray) -> int:
+def own_move(board: np.ndarray, seat: int, table: Table, rng: np.ndarray) -> int:
     work = np.zeros(WORK_SIZE, np.int64)
     return engine.decide(
         table.kinds[seat], table.params[seat], board, seat, _sizes(board), rng, work
@@ -122,8 +122,8 @@ def open_hands(state: State, seat: int, table: Table, rng: np.ndarray) -> Action
     """One move ahead on the true deal: a move whose playout ``seat`` wins."""
     board = board_from_state(state)
     legal = state.legal_actions()
-    own = _own_move(board, seat, table, rng)
-    wins = {a.id: float(_wins(board, a.id, seat, table, rng)) for a in legal}
+    own = own_move(board, seat, table, rng)
+    wins = {a.id: float(wins_after(board, a.id, seat, table, rng)) for a in legal}
     return _best(legal, wins, own)
 
 
@@ -165,10 +165,10 @@ def exact_posterior(state: State, seat: int, table: Table, rng: np.ndarray, deal
     wins = {a.id: 0.0 for a in legal}
     for deal in kept:
         for a in legal:
-            wins[a.id] += _wins(deal, a.id, seat, table, rng)
+            wins[a.id] += wins_after(deal, a.id, seat, table, rng)
     seen, _ = public_board(state.view(seat))  # what the seat sees: the table and its hand
     seen[HANDS + seat] = state.hand(seat)
-    return _best(legal, wins, _own_move(seen, seat, table, rng))
+    return _best(legal, wins, own_move(seen, seat, table, rng))
 
 
 class Args(NamedTuple):
@@ -186,7 +186,7 @@ def play(line: str, g: int, a: Args) -> int:
     state = deal_state(N_PLAYERS, int(words[0]))
     rng = np.random.default_rng([a.seed, g])
     krng = engine.rng_new(int(rng.integers(2**63)))
-    table = _table(a.field, a.own, seat)
+    table = seat_table(a.field, a.own, seat)
     players = [strategies.get(a.field) for _ in range(N_PLAYERS)]
     if line == "own" or line in SEARCHES:
         players[seat] = strategies.get(SEARCHES.get(line, a.own))

@@ -32,7 +32,7 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from bench_ceiling import N_PLAYERS, _own_move, _table, _wins, posterior_deals
+from bench_ceiling import N_PLAYERS, own_move, posterior_deals, seat_table, wins_after
 from joblib import Parallel, delayed
 
 import strategies
@@ -96,7 +96,7 @@ def _mean_correlation(outcomes: np.ndarray) -> float:
 def positions(g: int, a: Args) -> list[Position]:
     """Game ``g``'s positions of the seat, each move valued on the posterior deals."""
     seat, states = _decisions(g, a)
-    table = _table(a.field, a.own, seat)
+    table = seat_table(a.field, a.own, seat)
     krng = engine.rng_new(a.seed * 7919 + g)
     out = []
     for i, state in enumerate(states):
@@ -104,8 +104,8 @@ def positions(g: int, a: Args) -> list[Position]:
         deals = posterior_deals(state, seat, table, a.deals, a.steps, a.seed * 1009 + g * 97 + i)
         if len(deals) < a.min_deals:
             continue
-        won = np.array([[_wins(d, m.id, seat, table, krng) for m in legal] for d in deals])
-        own = _own_move(board_from_state(state), seat, table, krng)  # reads only its own view
+        won = np.array([[wins_after(d, m.id, seat, table, krng) for m in legal] for d in deals])
+        own = own_move(board_from_state(state), seat, table, krng)  # reads only its own view
         ids = tuple(m.id for m in legal)
         out.append(Position(state, seat, ids, won.mean(axis=0), own, _mean_correlation(won)))
     return out
@@ -167,7 +167,7 @@ def main() -> None:
     if args.games < N_PLAYERS or min(args.deals, args.reps, args.steps) < 1:
         ap.error(f"--games must be at least {N_PLAYERS}; --deals, --steps and --reps at least 1")
     try:
-        _table(args.field, args.own, 0)  # the playouts need compiled policies
+        seat_table(args.field, args.own, 0)  # the playouts need compiled policies
     except ValueError as exc:
         ap.error(str(exc))
     a = Args(args.field, args.own, args.driver, args.deals, args.steps, args.min_deals, args.seed)

@@ -60,7 +60,7 @@ def test_open_hands_makes_a_move_that_wins_when_any_does():
     for deal_seed in (11, 12):
         for state in _positions(deal_seed):
             seat = state.current_player
-            table = bench._table("weighted", "weighted", seat)
+            table = bench.seat_table("weighted", "weighted", seat)
             move = bench.open_hands(state, seat, table, krng)
             some_win = any(_played_on(state, seat, a) for a in state.legal_actions())
             assert _played_on(state, seat, move) == some_win
@@ -74,7 +74,7 @@ def test_posterior_deals_keep_the_public_facts_and_the_opponents_play():
     states = list(_positions(21, every=1))
     state = states[len(states) // 2]  # mid-game: every opponent has decided
     seat = state.current_player
-    table = bench._table("weighted", "weighted", seat)
+    table = bench.seat_table("weighted", "weighted", seat)
     deals = bench.posterior_deals(state, seat, table, deals=6, steps=400, seed=5)
     truth = board_from_state(state)
     view = state.view(seat)
