@@ -40,7 +40,6 @@ __all__ = [
     "reference_seed",
     "splitmix64",
     "splitmix64_at",
-    "splitmix64_run",
     "uint64s",
 ]
 
@@ -77,31 +76,20 @@ def splitmix64_at(state, index):
     return mix64(np.uint64(state) + np.uint64(index + 1) * GAMMA)
 
 
-def splitmix64(states: np.ndarray | int, index: int = 0) -> np.ndarray:
-    """``splitmix64_at`` over an array of uint64 states (a scalar gives a 0-d result).
+def splitmix64(states: np.ndarray | int, index: np.ndarray | int = 0) -> np.ndarray:
+    """``splitmix64_at`` over arrays of uint64 states and output indices, broadcast (scalars
+    give a 0-d result): ``splitmix64(seed, np.arange(4))`` is a kernel RNG's state in one
+    array operation, which the Python path of a compiled policy needs at every decision.
 
     numpy runs ``mix64``'s own source over the whole array (its uint64 arithmetic wraps as
     the kernel's does), so seeding an expert match's games needs no compiled code: a run
     through the C engine never loads numba for it.
     """
     a = np.asarray(states, dtype=np.uint64)
+    step = np.asarray(index, dtype=np.uint64) + np.uint64(1)
     with np.errstate(over="ignore"):
-        z = a + np.uint64(int(index) + 1) * GAMMA  # splitmix64_at's state, for every entry
+        z = a + step * GAMMA  # splitmix64_at's state, for every entry
         mix = getattr(mix64, "py_func", mix64)  # a plain function when numba's JIT is off
-        return np.asarray(mix(z), dtype=np.uint64)
-
-
-def splitmix64_run(state: int, n: int) -> np.ndarray:
-    """The first ``n`` outputs of the splitmix64 generator started at ``state`` (taken modulo
-    2**64): ``splitmix64_at(state, i)`` for ``i < n`` in one array operation. A kernel RNG's
-    state comes from a seed this way at every decision of a compiled policy on the Python
-    path, where a call per word cost more than the decision itself."""
-    with np.errstate(over="ignore"):
-        z = (
-            np.uint64(int(state) & 0xFFFFFFFFFFFFFFFF)
-            + np.arange(1, n + 1, dtype=np.uint64) * GAMMA
-        )
-        mix = getattr(mix64, "py_func", mix64)
         return np.asarray(mix(z), dtype=np.uint64)
 
 

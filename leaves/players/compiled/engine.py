@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from gamekit import cbuild
-from gamekit.seeding import splitmix64_run
+from gamekit.seeding import splitmix64
 from leaves.board import BOARD_ROWS
 from leaves.rules import N_VALUES
 
@@ -180,9 +180,13 @@ def play_games(seats: Any, games: Any, out: Any, buf: Any = None) -> int:
     return library().engine_play_games(ctypes.byref(batch))
 
 
+_RNG_WORDS = np.arange(4, dtype=np.uint64)
+"""The output indices of splitmix64 that make a kernel RNG's state."""
+
+
 def rng_new(seed: int) -> np.ndarray:
     """``kernels.rng_new(seed)`` without numba: the xoshiro256** state from splitmix64."""
-    return splitmix64_run(seed, 4)
+    return splitmix64(int(seed) & 0xFFFFFFFFFFFFFFFF, _RNG_WORDS)
 
 
 def deal(setup: Any, seed: int, first_player: int = -1) -> np.ndarray:
