@@ -57,3 +57,20 @@ def test_a_gain_is_the_value_of_the_move_made_over_the_policys(bench, found):
         bench.gains(found[3:], 3, "ismcts:preset=fast,iterations=60", 2, 7),
     ])  # fmt: skip
     assert np.array_equal(split, search)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--specs", "no_such"], "unknown strategy 'no_such'"),
+        (["--own", "ismcts"], "has no compiled form"),
+        (["--games", "2"], "--games must be at least 4"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors_before_any_game(bench, monkeypatch, capsys, argv, says):
+    monkeypatch.setattr(bench, "positions", None)  # nothing may be played
+    monkeypatch.setattr("sys.argv", ["bench_decisions.py", *argv])
+    with pytest.raises(SystemExit) as exit_:
+        bench.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and says in err[-1] and "Traceback" not in "\n".join(err)
