@@ -654,6 +654,25 @@ def test_prior_gives_the_rollout_policy_move_a_head_start():
         ISMCTS(prior=-1.0)
 
 
+def test_the_head_start_is_the_own_playout_policys_move():
+    """With ``own`` set, the prior favours the move the seat's own playouts would make, as the
+    widened tree's first child does, not the rollout's (the opponents' default model)."""
+    for seed in range(40):
+        _, state = random_position(4, seed, "follow")
+        seat = state.current_player
+        legal = state.legal_actions()
+        view = state.view(seat)
+        moves = {s: strategies.get(s).choose(view, legal, np.random.default_rng(0)) for s in
+                 ("weighted", "low")}  # fmt: skip
+        if moves["weighted"] != moves["low"]:
+            break
+    else:
+        pytest.fail("no position where low and weighted differ")
+    assert _choose(ISMCTS(iterations=100, prior=2.0, own="low"), state, 1) == moves["low"]
+    assert _choose(ISMCTS(iterations=100, prior=2.0, rollout="low"), state, 1) == moves["low"]
+    assert _choose(ISMCTS(iterations=100, prior=2.0), state, 1) == moves["weighted"]
+
+
 @settings(max_examples=8, deadline=None)
 @given(
     game_seed=st.integers(0, 2**32 - 1),

@@ -54,7 +54,7 @@ SETTINGS = declare(
     Param("stop_margin", 1.0, (0.1, 1.0),
           "stop_early once the lead exceeds stop_margin x the iterations left (1: the move "
           "cannot change; less: clear decisions stop sooner)", low=0),
-    Param("prior", 0.0, (0.0, 2.0), "head start of the rollout policy's move, x iterations",
+    Param("prior", 0.0, (0.0, 2.0), "head start of the own playout policy's move, x iterations",
           low=0),
     Param("preset", "", None,
           "named setting (fast, flat, strong): values of parameters left at default"),
@@ -119,7 +119,7 @@ Config = namedtuple(
         "infer_tries",  # int: rejection draws of the first deal
         "infer_steps",  # int: swaps of the deal chain per iteration
         "stop_early",  # bool: end once the root's most visited child cannot be overtaken
-        "prior_action",  # int: the rollout policy's own move at the root (-1: no prior)
+        "prior_action",  # int: the own playout policy's move at the root (-1: no prior)
         "prior_visits",  # float: its head start in the final choice, in visits
         "warm_deal",  # bool: the deal chain starts from the deal the caller gives
         "widen",  # float: a node below the root adds a child from widen x children**2 visits

@@ -70,8 +70,9 @@ class ISMCTS(Strategy):
     once the most visited root move leads by more visits than iterations are left: the same
     move, sooner), ``stop_margin`` (with ``stop_early``: stop once the lead exceeds
     ``stop_margin`` x the iterations left; 1 = only when the move cannot change), ``prior``
-    (the rollout policy's own move starts the final choice ahead by ``prior`` x the iteration
-    budget in visits, or x the iterations run with a time budget only: 0 = none), ``preset``
+    (the move of the seat's own playout policy, ``own`` or else the rollout, starts the final
+    choice ahead by ``prior`` x the iteration budget in visits, or x the iterations run with a
+    time budget only: 0 = none), ``preset``
     (a named setting from ``settings.PRESETS``, e.g. ``"fast"``: it sets the parameters it
     names that are left at their defaults), ``reuse`` (start from the fitted deals of this
     game's previous decision, carried to this position; False: fit from fresh draws every
@@ -99,9 +100,10 @@ class ISMCTS(Strategy):
         self.time_ms = v["time_ms"]
         self.kind, self.policy_params = _rollout_policy(v["rollout"])
         self.prior = v["prior"]
-        self._prior_policy = _rollout_strategy(v["rollout"]) if self.prior > 0 else None
-        self._candidates = _candidates(v["rollout"], v["models"], self.kind, self.policy_params)
         own = v["own"] or v["rollout"]
+        # the head start is the move the seat's own playouts would make (as the widened tree's)
+        self._prior_policy = _rollout_strategy(own) if self.prior > 0 else None
+        self._candidates = _candidates(v["rollout"], v["models"], self.kind, self.policy_params)
         self.own_kind, self.own_params = _rollout_policy(own, what="own playout policy")
         self._kinds = np.array(
             [self.kind, self.own_kind, *(k for k, _, _ in self._candidates)], np.int64
@@ -171,7 +173,7 @@ class ISMCTS(Strategy):
         dealt = float(view.rules.hand_size_for(n)) if n in view.rules.players else 1.0
         cfg = self.config._replace(dealt=max(dealt, 1.0))
         if self.prior > 0:
-            # The rollout policy's own move starts ahead by prior x the iteration budget: a
+            # The own playout policy's move starts ahead by prior x the iteration budget: a
             # short search overrides it only when another move is clearly better.
             # (With a time budget only, the head start is prior x the iterations run.)
             head = self._prior_policy.choose(view, legal, rng)
@@ -363,7 +365,7 @@ def _compiled_policies() -> list[str]:
 
 
 def _rollout_strategy(spec: Any) -> Strategy:
-    """The rollout policy as a strategy (its own move is the ``prior``)."""
+    """A compiled playout policy as a strategy (``own``'s move is the ``prior``)."""
     return get(spec)
 
 
