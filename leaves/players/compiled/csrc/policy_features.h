@@ -44,36 +44,6 @@ static inline int64_t need_of(int64_t v, int64_t lo, int64_t hi, int64_t a, int6
 
 static inline int64_t play_id(int64_t v, int64_t k) { return v * MAX_COPIES + k - 1; }
 
-/* The ends after playing k cards of v (assumed legal): left value and size, right value and
- * size. */
-typedef struct {
-    int64_t lo_v, a, hi_v, b;
-} Ends;
-
-static inline Ends new_ends(const board_t *board, int64_t lo, int64_t hi, int64_t v, int64_t k) {
-    Ends e;
-    if (lo < 0) {
-        e.lo_v = v; e.a = k; e.hi_v = v; e.b = k;
-        return e;
-    }
-    if (v <= lo) {
-        int64_t a = k + (v == lo ? B(board, TABLE, v) : 0);
-        if (lo == hi && v == lo) {
-            e.lo_v = v; e.a = a; e.hi_v = v; e.b = a;
-            return e;
-        }
-        e.lo_v = v; e.a = a; e.hi_v = hi; e.b = B(board, TABLE, hi);
-        return e;
-    }
-    int64_t b = k + (v == hi ? B(board, TABLE, v) : 0);
-    if (lo == hi && v == hi) {
-        e.lo_v = v; e.a = b; e.hi_v = v; e.b = b;
-        return e;
-    }
-    e.lo_v = lo; e.a = B(board, TABLE, lo); e.hi_v = v; e.b = b;
-    return e;
-}
-
 /* The smaller end size after taking one card of t; 0 when the table becomes empty. */
 static inline int64_t ease_after_take(const board_t *board, int64_t lo, int64_t hi, int64_t t) {
     int64_t c = B(board, TABLE, t);
@@ -101,17 +71,6 @@ static inline int64_t min_opp_size(const board_t *board, int64_t seat, const int
     for (int64_t i = 0; i < n; i++)
         if (i != seat && !((mask >> i) & 1) && sizes[i] < m) m = sizes[i];
     return m;
-}
-
-/* How many values could answer ends (lo_v, size a) and (hi_v, size b), by AVAIL: on one stack
- * those with avail >= min(a, b); else those at or left of lo_v with avail >= a plus those at
- * or right of hi_v with avail >= b (1 <= a, b <= MAX_COPIES + 1; fill_masks). */
-static inline int64_t threat(const int64_t *work, int64_t lo_v, int64_t a, int64_t hi_v,
-                             int64_t b) {
-    if (lo_v == hi_v) return popcount(work[MASKS + imin(a, b)]);
-    int64_t left = work[MASKS + a] & (((int64_t)2 << lo_v) - 1);
-    int64_t right = work[MASKS + b] & (ALL_VALUES ^ (((int64_t)1 << hi_v) - 1));
-    return popcount(left) + popcount(right);
 }
 
 /* A play that empties the hand (always best: it wins at once), or -1. */
@@ -198,9 +157,35 @@ typedef struct {
     double score;
 } Scored;
 
+/* How the plays of one value change the ends, whatever their count k: the end they make holds
+ * k + add cards (add: the stack they join); the other end stays, answered by fixed_threat
+ * values; moving masks the values that answer the new end. On one stack (an empty table, or
+ * onto the only stack) both ends are the new one: moving is every value, nothing is fixed. */
+typedef struct {
+    int64_t add, fixed, moving, fixed_threat;
+} PlaySide;
+
+/* PlaySide of value v (playable; with count, work's masks filled; free_: one card answers). */
+static inline PlaySide play_side(const board_t *board, const int64_t *work, int64_t lo,
+                                 int64_t hi, int64_t v, int64_t free_, bool count) {
+    PlaySide ps = {0, NONE, ALL_VALUES, 0};
+    if (lo < 0) return ps;
+    bool left = v <= lo;
+    int64_t at = left ? lo : hi; /* the end this value plays at */
+    ps.add = v == at ? B(board, TABLE, v) : 0;
+    if (lo == hi && v == lo) return ps;
+    int64_t other = left ? hi : lo;
+    int64_t fixed_mask = left ? ALL_VALUES ^ (((int64_t)1 << hi) - 1) : ((int64_t)2 << lo) - 1;
+    ps.fixed = free_ ? 1 : B(board, TABLE, other);
+    ps.moving = left ? ((int64_t)2 << v) - 1 : ALL_VALUES ^ (((int64_t)1 << v) - 1);
+    ps.fixed_threat = count ? popcount(work[MASKS + ps.fixed] & fixed_mask) : 0;
+    return ps;
+}
+
 /* The legal play with the highest score under how (ties: the lowest id) and its score;
  * (-1, -1e18) if none. Each rule keeps its own formula, summed in the Python's order, so a
- * score is computed exactly as the policy always has. */
+ * score is computed exactly as the policy always has. The scan visits only the playable
+ * values, in value order, each value's ends worked out once (play_side). */
 static inline Scored best_scored_play(const board_t *board, int64_t seat, const int64_t *sizes,
                                       int64_t lo, int64_t hi, const double *params,
                                       int64_t *work, PlayRule how) {
@@ -211,28 +196,30 @@ static inline Scored best_scored_play(const board_t *board, int64_t seat, const 
     int64_t na, nb;
     group_needs(board, lo, hi, &na, &nb);
     int64_t free_ = B(board, META, M_RULES) & NO_MIN; /* min_count=off: one card answers */
-    for (int64_t v = 0; v < N_VALUES; v++) {
+    int64_t playable = 0; /* the values with a legal play, one bit each */
+    for (int64_t v = 0; v < N_VALUES; v++)
+        playable |= (int64_t)(B(board, HANDS + seat, v) >= need_of(v, lo, hi, na, nb)) << v;
+    for (; playable; playable &= playable - 1) {
+        int64_t v = __builtin_ctzll((uint64_t)playable);
         int64_t c = B(board, HANDS + seat, v);
-        int64_t km = need_of(v, lo, hi, na, nb);
-        if (c < km) continue;
         if (!counted) {
             fill_avail(board, seat, work);
             counted = true;
         }
-        for (int64_t k = km; k <= c; k++) {
-            Ends e = new_ends(board, lo, hi, v, k);
-            int64_t ta = free_ ? 1 : e.a; /* the cards that answer each new end */
-            int64_t tb = free_ ? 1 : e.b;
-            int64_t th = how.count ? threat(work, e.lo_v, ta, e.hi_v, tb) : 0;
+        PlaySide ps = play_side(board, work, lo, hi, v, free_, how.count);
+        for (int64_t k = need_of(v, lo, hi, na, nb); k <= c; k++) {
+            int64_t end = k + ps.add;      /* the new end's size */
+            int64_t t = free_ ? 1 : end;   /* the cards that answer it */
+            int64_t ease = imin(t, ps.fixed); /* the fewest that answer either end */
+            int64_t th = how.count ? popcount(work[MASKS + t] & ps.moving) + ps.fixed_threat : 0;
             double s;
             if (how.rule == COUNTER_RULE) {
                 s = params[how.at[0]] * (double)k - params[how.at[1]] * (double)th -
                     params[how.at[2]] * (double)(c - k);
                 if (th == 0) s += params[how.at[3]];
-                if (imin(ta, tb) <= mopp) s -= params[how.at[4]];
+                if (ease <= mopp) s -= params[how.at[4]];
             } else {
-                int64_t end = v == e.lo_v ? e.a : e.b;
-                double near = imin(ta, tb) <= mopp ? 1.0 : 0.0;
+                double near = ease <= mopp ? 1.0 : 0.0;
                 s = params[how.at[0]] * (double)k + params[how.at[1]] * (double)(c - k) +
                     params[how.at[2]] * (double)end + params[how.at[3]] * (double)iabs(v - 6) +
                     params[how.at[4]] * (double)th + params[how.at[5]] * near;
