@@ -76,8 +76,11 @@ static inline void fill_masks(int64_t *work) {
 
 /* work[AVAIL + u]: cards of value u an opponent in the round might hold (unseen cards plus the
  * most one opponent still in the round is known to hold), and fill_masks. From the LIVE rows
- * when they follow the board, else counted from the board: the same counts either way. */
-static inline void fill_avail(const board_t *board, int64_t seat, int64_t *work) {
+ * when they follow the board, else counted from the board: the same counts either way.
+ * Not inlined: its vectorized loops in every policy's scan made the scans slower (measured:
+ * weighted 131 -> 125 ns a turn, the ismcts defaults 4% less CPU a decision). */
+__attribute__((noinline)) static void fill_avail(const board_t *board, int64_t seat,
+                                                 int64_t *work) {
     int64_t n = B(board, META, M_N);
     int64_t mask = B(board, META, M_PASSED);
     for (int64_t u = 0; u < N_VALUES; u++) work[BEST + u] = 0;
