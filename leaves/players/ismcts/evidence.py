@@ -117,11 +117,11 @@ class Replay:
         self._board = board
         self._size = [dealt] * n  # public hand sizes, as plain ints (cheaper than arrays)
         self._net = np.zeros((n, N_VALUES), np.int64)  # cumulative played minus taken, per seat
-        self._boards: list = []
-        self._size_rows: list = []
+        self._boards = _Rows((BOARD_ROWS, N_VALUES), np.int32)
+        self._size_rows = _Rows((SEAT_SLOTS,), np.int64)
+        self._marks = _Rows((N_VALUES,), np.int64)
         self._seats: list = []
         self._actions: list = []
-        self._marks: list = []
         return True
 
     def _advance(self, turns: tuple, player: int) -> None:
@@ -133,13 +133,12 @@ class Replay:
                 self._failed = True  # not a history the rules produce
                 return
             if who != player:
-                seen = board.copy()
+                seen = self._boards.add(board)
                 seen[HANDS : HANDS + MAX_SEATS] = 0
-                self._boards.append(seen)
-                self._size_rows.append(size + [0] * (SEAT_SLOTS - len(size)))
+                self._size_rows.add(size + [0] * (SEAT_SLOTS - len(size)))
                 self._seats.append(who)
                 self._actions.append(act.id)
-                self._marks.append(net[who].copy())
+                self._marks.add(net[who])
             if act.is_pass:
                 if act.taken is not None:  # a pass taking nothing (take=nothing) moves no card
                     net[who, act.value - 1] -= 1
@@ -155,10 +154,32 @@ class Replay:
         order = np.argsort(seat_arr, kind="stable")  # grouped by seat, game order within a seat
         seat_arr = seat_arr[order]
         return Evidence(
-            np.array(self._boards, np.int32)[order],
-            np.array(self._size_rows, np.int64)[order],
+            self._boards.rows()[order],
+            self._size_rows.rows()[order],
             seat_arr,
             np.array(self._actions, np.int64)[order],
-            (self._net[seat_arr] - np.array(self._marks, np.int64)[order]),
+            (self._net[seat_arr] - self._marks.rows()[order]),
             np.searchsorted(seat_arr, np.arange(SEAT_SLOTS + 1)).astype(np.int64),
         )
+
+
+class _Rows:
+    """Rows of one shape and dtype added one at a time into a buffer that doubles when full:
+    a decision's evidence is then a slice of arrays, not lists of small arrays stacked anew."""
+
+    def __init__(self, shape: tuple, dtype: type) -> None:
+        self._buf = np.empty((16, *shape), dtype)
+        self._n = 0
+
+    def add(self, row) -> np.ndarray:
+        """Copy ``row`` in as the next row; returns that row (a view, to edit in place)."""
+        if self._n == len(self._buf):
+            self._buf = np.concatenate([self._buf, np.empty_like(self._buf)])
+        out = self._buf[self._n]
+        out[...] = row
+        self._n += 1
+        return out
+
+    def rows(self) -> np.ndarray:
+        """The rows added so far (a view of the buffer)."""
+        return self._buf[: self._n]
