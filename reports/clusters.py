@@ -51,7 +51,9 @@ __all__ = [
     "given",
     "mean_estimates",
     "ratio_estimates",
+    "rate_differences",
     "seat_sums",
+    "standardised",
     "table_sums",
     "t_quantile",
     "too_small",
@@ -312,6 +314,40 @@ def ratio_estimates(sums: Sums, cl: Clusters) -> Estimates:
         u, sums.group, cl.stratum[sums.cluster], sums.n_groups, cl.n_strata
     )
     return Estimates(rate, np.sqrt(var), df, units, cl.pooled)
+
+
+def rate_differences(
+    a: tuple[np.ndarray, np.ndarray],
+    b: tuple[np.ndarray, np.ndarray],
+    group: np.ndarray,
+    cluster: np.ndarray,
+    n_groups: int,
+    cl: Clusters,
+) -> Estimates:
+    """Per group: A's win rate less B's within the same clusters, from ``a = (wins, seats)``
+    and ``b`` of one row per (group, cluster) where both happen. Each cluster's difference of
+    rates weighs as A's seats there, so the estimate is A's rate over those clusters
+    (``sum(wins) / sum(seats)``, as a report shows it) less B's rate taken at A's weights
+    (``standardised``: B's own rate wherever B has as many seats as A, or proportionally
+    many). A comparison within each cluster, never A's tables against B's, so a mix of table
+    sizes or seat counts cannot tilt it; linearised cluster by cluster as every report rate
+    is, with its stratified error."""
+    (wa, na), (wb, nb) = a, b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = wa / na - wb / nb
+        tot = np.bincount(group, weights=na, minlength=n_groups)
+        diff = np.bincount(group, weights=na * d, minlength=n_groups) / tot
+        u = na * (d - diff[group]) / tot[group]
+    var, df, units = _stratified(u, group, cl.stratum[cluster], n_groups, cl.n_strata)
+    return Estimates(diff, np.sqrt(var), df, units, cl.pooled)
+
+
+def standardised(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float:
+    """B's win rate at A's weights over the same clusters (``rate_differences``' B side):
+    each cluster's rate of B weighs as A's seats there. B's own rate when its seats are
+    proportional to A's."""
+    (_, na), (wb, nb) = a, b
+    return float((na * wb / nb).sum() / na.sum()) if na.sum() else float("nan")
 
 
 def mean_estimates(

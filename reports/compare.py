@@ -26,6 +26,7 @@ from .compare_deals import deal_seeds, overlap, paired_difference, words
 from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
 from .data import Games
 from .loading import as_run
+from .numbers import p_text
 from .stats import holm
 
 __all__ = ["Comparison", "NotComparable", "compare"]
@@ -116,7 +117,7 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
     table["strategy_b"] = [m.b for m in matches]
     table = table.sort_values(["diff", "strategy"], ascending=[False, True], ignore_index=True)
     findings = [
-        *_findings(table, identical),
+        *_findings(table, identical, alpha),
         ov.sentence,
         *(m.sentence() for m in matches if m.how != "same"),
         *rules,
@@ -132,16 +133,20 @@ def _points(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def _findings(table: pd.DataFrame, identical: bool) -> list[str]:
+def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05) -> list[str]:
     """The changes that matter, in words: significant ones first (or that none is);
-    ``identical``: every strategy won as often in each duplicate set of both runs."""
+    ``identical``: every strategy won as often in each duplicate set of both runs. The
+    intervals are each 95%, significance Holm's at ``alpha`` over the strategies compared:
+    where the two disagree the sentence says which is which."""
     sig = table[table["significant"]].copy()
     sig = sig.reindex(sig["diff"].abs().sort_values(ascending=False).index)
     parts = [
         f"{r.strategy} wins {abs(100 * r.diff):.1f} points {'more' if r.diff > 0 else 'less'} "
         f"in B [{_points(r.ci_low)}, {_points(r.ci_high)}]"
+        + (f" (significant at alpha {alpha:g} after Holm correction, though its 95% interval "
+           "includes 0)" if r.ci_low <= 0 <= r.ci_high else "")
         for r in sig.itertuples()
-    ]
+    ]  # fmt: skip
     if identical:
         return ["no strategy changed: each won as often in B as in A in every duplicate set "
                 "both played (B - A is 0, with no spread)"]  # fmt: skip
@@ -150,7 +155,14 @@ def _findings(table: pd.DataFrame, identical: bool) -> list[str]:
     if parts:
         rest = "no other strategy changed significantly" if len(sig) < len(table) else ""
         return ["; ".join([*parts, rest] if rest else parts)]
-    big = table.iloc[int(table["diff"].abs().fillna(-1).to_numpy().argmax())]
+    size = table["diff"].abs().fillna(-1).round(9)  # equal changes: the surer one is named
+    big = table.iloc[int(np.lexsort((table["p_value"].fillna(2).to_numpy(), -size.to_numpy()))[0])]
     span = f"[{_points(big.ci_low)}, {_points(big.ci_high)}]"
+    if not big.ci_low <= 0 <= big.ci_high:  # the 95% interval alone would call it a change
+        n = len(table)
+        return [f"no strategy changed significantly after Holm correction over the {n} "
+                f"strateg{'y' if n == 1 else 'ies'} compared (largest: {big.strategy} "
+                f"{_points(big['diff'])} points {span}, {p_text(big.p_value)} before the "
+                f"correction, {p_text(big.p_holm)} after)"]  # fmt: skip
     return [f"no strategy changed significantly (largest: {big.strategy} "
             f"{_points(big['diff'])} points {span})"]  # fmt: skip

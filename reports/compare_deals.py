@@ -23,7 +23,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .clusters import Clusters, Estimates, clusters, mean_estimates, seat_sums
+from .clusters import Clusters, Estimates, clusters, rate_differences, seat_sums
 from .data import Games, ReportError, Run
 from .loading import _part_files
 
@@ -210,33 +210,24 @@ def _paired_clusters(ga: Games, ov: Overlap) -> Clusters:
 def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
                       ov: Overlap) -> tuple[Estimates, bool]:  # fmt: skip
     """B - A per strategy pair ``codes`` (A's code, B's) over the duplicate sets both played
-    with it seated: each run's win rate over those sets, linearised per set as every report
-    rate is (``(wins - rate * seats) / all seats``), B's contribution less A's set by set
-    (with as many seats in both, the ratio estimate of B's wins less A's). Also whether
-    every pair won as often, over as many seats, in B as in A in each of those sets."""
+    with it seated: each run's win rate over those sets, B's less A's, paired set by set
+    (``reports.clusters.rate_differences``). Also whether every pair won as often, over as
+    many seats, in B as in A in each of those sets."""
     sa, sb = seat_sums(ga, ga.n_strategies), seat_sums(gb, gb.n_strategies)
     n_b = clusters(gb).n
-    value, groups, cl_ids, u = [], [], [], []
-    identical = True
-    for i, (ca, cb) in enumerate(codes):
+    rows: list[tuple[np.ndarray, ...]] = []  # per pair: A's wins, seats, B's, the sets
+    for ca, cb in codes:
         ma, mb = sa.group == ca, sb.group == cb
         pos = np.full(n_b, -1, dtype=np.int64)
         pos[sb.cluster[mb]] = np.arange(int(mb.sum()))
         other = ov.b_of_a[sa.cluster[ma]]
         j = np.where(other >= 0, pos[np.maximum(other, 0)], -1)
         keep = j >= 0
-        wa, na = sa.w[ma][keep], sa.n[ma][keep]
-        wb, nb = sb.w[mb][j[keep]], sb.n[mb][j[keep]]
-        identical = identical and bool(keep.any() and (wa == wb).all() and (na == nb).all())
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ra, rb = wa.sum() / na.sum(), wb.sum() / nb.sum()
-            u.append((wb - rb * nb) / nb.sum() - (wa - ra * na) / na.sum())
-        value.append(rb - ra)
-        groups.append(np.full(int(keep.sum()), i))
-        cl_ids.append(sa.cluster[ma][keep])
-    cat = np.concatenate
-    group, k = cat(groups), np.bincount(cat(groups), minlength=len(codes))
-    est = mean_estimates(cat(u) * k[group], group, cat(cl_ids), len(codes),
-                         _paired_clusters(ga, ov))  # fmt: skip
-    out = Estimates(np.array(value, dtype=float), est.se, est.df, est.units, est.conservative)
-    return out, identical
+        rows.append((sa.w[ma][keep], sa.n[ma][keep], sb.w[mb][j[keep]], sb.n[mb][j[keep]],
+                     sa.cluster[ma][keep]))  # fmt: skip
+    identical = all(r[0].size and (r[0] == r[2]).all() and (r[1] == r[3]).all() for r in rows)
+    wa, na, wb, nb, sets = (np.concatenate(c) for c in zip(*rows, strict=True))
+    group = np.repeat(np.arange(len(codes)), [r[0].size for r in rows])
+    est = rate_differences((wb, nb), (wa, na), group, sets, len(codes),
+                           _paired_clusters(ga, ov))  # fmt: skip
+    return est, bool(identical)

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .numbers import TOO_FEW, counted
 from .variants_words import change, others
 
 __all__ = ["baseline_designer", "designer_parts", "ladder_sentence", "sample_sentence"]
@@ -79,13 +80,22 @@ def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
     others = "; ".join("{}: at least {} of {}".format(rules, *_levels(per[rules]))
                        for rules in labels[1:] if rules in per)  # fmt: skip
     levels, rungs = _levels(own)
-    text = (
+    head = (
         f"The skill ladder (the field in the default rules' order of strength, each step "
-        f"a strategy over the next, paired by deal, Holm over the {len(own)} steps): the "
-        f"default rules tell at least {levels} skill levels apart among its {rungs} "
-        "strategies (a one-sided 95% bound: Holm keeps the chance that any step called "
-        "significant is really zero under 5%)"
+        f"a strategy over the next, paired by deal, Holm over the {counted(len(own), 'step')}): "
     )
+    if len(own) and not np.isfinite(own["needs"]).any() and not own["significant"].any():
+        text = head + f"the run has {TOO_FEW} of any step of the default rules"
+        flat = []  # every step untested: said once
+    elif levels == 1 and rungs > 1:
+        text = head + (f"the default rules tell none of its {rungs} strategies apart (no step "
+                       "is significant)")  # fmt: skip
+    else:
+        text = head + (
+            f"the default rules tell at least {levels} skill levels apart among its {rungs} "
+            "strategies (a one-sided 95% bound: Holm keeps the chance that any step called "
+            "significant is really zero under 5%)"
+        )
     if flat:
         text += f"; no significant step: {', '.join(flat)}"
     return text + (f"; {others}." if others else ".")

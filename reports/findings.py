@@ -22,7 +22,7 @@ from .metagame import MIN_SETS, SUPPORT
 from .metagame_tables import metagame
 from .metagame_text import SURE as sure
 from .metagame_text import gain_words
-from .numbers import TOO_FEW, interval, p_text, pct, points
+from .numbers import TOO_FEW, counted, interval, p_text, pct, points, signed_points
 
 __all__ = ["Finding", "key_findings", "metagame_answer", "metagame_finding"]
 
@@ -53,6 +53,17 @@ def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
     r["win_rate_a"], r["win_rate_b"] = r["win_rate_b"], r["win_rate_a"]
     r["diff"], r["ci_low"], r["ci_high"] = -r["diff"], -r["ci_high"], -r["ci_low"]
     return r
+
+
+def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
+    """The two rates a paired margin is the difference of, where they are not the summary's
+    (a run whose pair shared only some tables, of other sizes or seats): else nothing."""
+    if (
+        max(abs(row["win_rate_a"] - top["win_rate"]), abs(row["win_rate_b"] - second["win_rate"]))
+        < 5e-4
+    ):
+        return ""
+    return f", at the tables both sat at {pct(row['win_rate_a'])} against {pct(row['win_rate_b'])}"
 
 
 def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> list[Finding]:
@@ -86,18 +97,21 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
         else "unpaired"
     )
     n_pairs = len(tables["significance"])
-    margin = (
-        f"{points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({paired}, "
-        f"{p_text(row['p_value'])}"
-    )
+    held = f"it holds after Holm correction over the {counted(n_pairs, 'pair')} compared"
+    test = f"{paired}, {p_text(row['p_value'])}"
+    margin = f"{points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({test})"
     if bool(row["significant"]) and row["diff"] > 0:
-        held = (
-            "it holds after Holm correction over the "
-            f"{n_pairs} pair{'s' if n_pairs != 1 else ''} compared"
-        )
         text = (
             f"{top['strategy']} is the best strategy: {rate}. It beats the runner-up, "
-            f"{second['strategy']}, by {margin}); {held}."
+            f"{second['strategy']}, by {margin}; {held}."
+        )
+    elif bool(row["significant"]):  # the runner-up is ahead where both sat (other tables)
+        text = (
+            f"No strategy is clearly the best: {top['strategy']} has the highest win rate, "
+            f"{rate}, but at the tables both sat at {second['strategy']} wins "
+            f"{pct(row['win_rate_b'])} against its {pct(row['win_rate_a'])} and beats it by "
+            f"{points(row['diff'])} {interval(-row['ci_high'], -row['ci_low'])} ({test}); "
+            f"{held}."
         )
     elif not np.isfinite(row["ci_low"]):
         text = (
@@ -109,10 +123,10 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
         text = (
             f"No strategy is clearly the best: {top['strategy']} leads with "
             f"{pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} of its "
-            f"{d.units()} won, "
-            f"but its margin over {second['strategy']} ({pct(second['win_rate'])} "
-            f"{interval(second['ci_low'], second['ci_high'])}) is {margin}): not "
-            f"significant{after}."
+            f"{d.units()} won, but its margin over {second['strategy']} ({pct(second['win_rate'])} "
+            f"{interval(second['ci_low'], second['ci_high'])}) is "
+            f"{signed_points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({test})"
+            f"{_shared(row, top, second)}: not significant{after}."
         )
     return [Finding("significance", text)]
 
@@ -127,6 +141,13 @@ def _verdict(lo: float, hi: float, fair: float) -> str:
     return "no clear effect"
 
 
+def _pct_beside(fair: float, row: pd.Series) -> str:
+    """The fair share as precisely as the interval set against it (``interval(beside=)``)."""
+    bounds = (row["ci_low"], row["ci_high"])
+    close = all(np.isfinite(bounds)) and pct(fair) in (pct(bounds[0]), pct(bounds[1]))
+    return f"{100 * fair:.2f}%" if close else pct(fair)
+
+
 def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     """The first player's win rate against the fair share, per table size (sizes are not
     pooled: a first move is worth more at a small table)."""
@@ -138,8 +159,9 @@ def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         fair = float(first["fair"])
         text = (
             f"at {int(n)} players the first to play wins {pct(first['win_rate'])} "
-            f"{interval(first['ci_low'], first['ci_high'])} of {d.units()} against a fair share "
-            f"of {pct(fair)}: {_verdict(first['ci_low'], first['ci_high'], fair)}"
+            f"{interval(first['ci_low'], first['ci_high'], beside=fair)} of {d.units()} against "
+            f"a fair share of {_pct_beside(fair, first)}: "
+            f"{_verdict(first['ci_low'], first['ci_high'], fair)}"
         )
         if len(at) > 1 and seats["n_players"].nunique() == 1:
             worst = at.loc[at["win_rate"].idxmin()]
@@ -180,11 +202,18 @@ def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
         if p_adj < 0.05
         else f"not significant after correction over the {n} pairs: it may be chance"
     )
+    after = (
+        f"{row['strategy']} wins {pct(row['win_rate'])} "
+        f"{interval(row['ci_low'], row['ci_high'])} when {row['before']} sits before it"
+    )
+    if "shared_rate" in row and abs(row["shared_rate"] - row["win_rate"]) >= 5e-4:
+        after += (  # some tables put the other strategy nowhere else (two players)
+            f"; at the tables where {row['before']} can also sit elsewhere it wins "
+            f"{pct(row['shared_rate'])}"
+        )
     text = (
-        f"Neighbours: {row['strategy']} wins {pct(row['win_rate'])} "
-        f"{interval(row['ci_low'], row['ci_high'])} when {row['before']} sits before it, "
-        f"against {pct(row['elsewhere_rate'])} when it sits elsewhere at the table "
-        f"({100 * row['vs_elsewhere']:+.1f} points "
+        f"Neighbours: {after}, against {pct(row['elsewhere_rate'])} when it sits elsewhere at "
+        f"the table ({100 * row['vs_elsewhere']:+.1f} points "
         f"{interval(row['vs_elsewhere_low'], row['vs_elsewhere_high'])} within the same deals, "
         f"{p_text(p)}), the strongest neighbour effect; {verdict}."
     )
@@ -264,7 +293,7 @@ def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     name = col.replace("_", " ")
     text = (
         f"{top['strategy']} has the best mean {name} per {d.unit}: {top[f'{col}_mean']:.2f} "
-        f"[{top[f'{col}_ci_low']:.2f}, {top[f'{col}_ci_high']:.2f}]"
+        f"{interval(top[f'{col}_ci_low'], top[f'{col}_ci_high'], scale=1.0, digits=2)}"
     )
     if len(means) > 1:
         last = means.iloc[-1]
@@ -363,15 +392,24 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
     )
     gain = gain_words(first["regret"])
     said = _and(parts) if len(parts) > 1 else "{} alone, {}".format(*parts[0].split(" ", 1))
-    text = (
-        f"Meta-game: the stable mix of strategies is {said} ({how}; {gain}; "
-        f"95% intervals from {int(first['replicates'])} bootstrap replicates of the deals)."
+    same = float(mix["same_support"].iloc[0])
+    what = (
+        f"{said} ({how}; {gain}; 95% intervals from {int(first['replicates'])} bootstrap "
+        "replicates of the deals)"
     )
-    return [
-        Finding(
-            "metagame",
-            text + _sure(mix) + _others(tables) + _rank_words(tables.get("metagame_alpharank")),
+    if same >= sure:
+        text = (
+            f"Meta-game: the stable mix of strategies is {what}. In {pct(same)} of the "
+            f"replicates the equilibrium plays the same strategies{_entering(mix)}."
         )
+    else:  # the caution first: the mix is not a finding the run can stand behind
+        text = (
+            f"Meta-game: caution, the run cannot tell which mix is stable: the equilibrium "
+            f"plays the same strategies in only {pct(same)} of the bootstrap replicates of the "
+            f"deals{_entering(mix)} (play more games). Its estimate is {what}."
+        )
+    return [
+        Finding("metagame", text + _others(tables) + _rank_words(tables.get("metagame_alpharank")))
     ]
 
 
@@ -383,22 +421,14 @@ def metagame_answer(run: Run) -> str:
     return found[0].text if found else ""
 
 
-def _sure(mix: pd.DataFrame) -> str:
-    """How often the replicates' equilibrium plays the same strategies (a caution below the
-    meta-game section's ``SURE``), and who else enters it."""
-    same = float(mix["same_support"].iloc[0])
+def _entering(mix: pd.DataFrame) -> str:
+    """Who else enters the replicates' equilibrium, and how often."""
     enter = mix[(mix["weight"] < SUPPORT) & (mix["in_support"] > 0)]
-    text = (
-        f" In {pct(same)} of the replicates the equilibrium plays the same strategies"
-        if same >= sure
-        else f" Caution: the run cannot tell which mix is stable: the same strategies in "
-        f"only {pct(same)} of the replicates (play more games)"
+    if not len(enter):
+        return ""
+    return "; " + ", ".join(
+        f"{r.strategy} enters it in {pct(r.in_support)}" for r in enter.itertuples()
     )
-    if len(enter):
-        text += "; " + ", ".join(
-            f"{r.strategy} enters it in {pct(r.in_support)}" for r in enter.itertuples()
-        )
-    return text + "."
 
 
 def _others(tables: Mapping[str, pd.DataFrame]) -> str:

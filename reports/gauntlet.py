@@ -16,7 +16,7 @@ from tournaments.sequential import BETTER, FORMER_NOT_BETTER, NOT_BETTER, UNDECI
 from .clusters import seat_sums
 from .data import ReportError
 from .loading import as_run
-from .numbers import interval, p_text, pct, points
+from .numbers import TOO_FEW, counted, interval, p_text, pct, points
 from .significance import method, paired
 from .tables import summary
 
@@ -111,6 +111,13 @@ def nothing_valid(r: Mapping[str, Any]) -> bool:
     """Every game of one side ended by a forfeit: nothing is left to compare."""
     games = int(r["games"])
     return games > 0 and max(int(r["forfeited"]), int(r["baseline_forfeited"])) >= games
+
+
+def void_gauntlet(tables: Mapping[str, pd.DataFrame]) -> bool:
+    """A report's tables are a gauntlet's where one side forfeited every game: its forfeit
+    sentence is the whole answer (the other side's games compare it with nothing)."""
+    table = tables.get("gauntlet")
+    return table is not None and len(table) > 0 and nothing_valid(table.iloc[0])
 
 
 def _side_words(label: str, ended: int, own: int, games: int) -> str:
@@ -209,7 +216,12 @@ def field_words(field: list[str], n_players: int) -> str:
 def fixed_verdict(r: Mapping[str, Any]) -> str:
     """The paired difference of a gauntlet of fixed size, with its interval and p-value."""
     ci = interval(r["diff_ci_low"], r["diff_ci_high"])
-    how = f"(paired over {int(r['deals']):,} deals, {p_text(r['p_value'])})"
+    deals = counted(int(r["deals"]), "deal")
+    if not (np.isfinite(r["diff_ci_low"]) and np.isfinite(r["diff_ci_high"])):
+        return (f"Too few deals to compare {r['strategy']} with {r['baseline']}: "
+                f"{100 * r['diff']:+.1f} points over {deals} paired, {TOO_FEW}; play more games "
+                "to tell them apart.")  # fmt: skip
+    how = f"(paired over {deals}, {p_text(r['p_value'])})"
     if r["diff_ci_low"] > 0:
         return f"{r['strategy']} beats {r['baseline']} by {points(r['diff'])} {ci} {how}."
     if r["diff_ci_high"] < 0:

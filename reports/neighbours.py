@@ -22,7 +22,7 @@ from .clusters import (
     Estimates,
     Sums,
     clusters,
-    mean_estimates,
+    rate_differences,
     ratio_estimates,
     seat_sums,
     wilson_t,
@@ -52,27 +52,38 @@ def _elsewhere_codes(b: Games, s: int) -> np.ndarray:
     return np.stack(cols, axis=1) if cols else np.full((len(b.seats), 0), -1, np.int64)
 
 
-def _vs_elsewhere(g: Games, before: Sums, elsewhere: Sums) -> Estimates:
+def _vs_elsewhere(g: Games, before: Sums, elsewhere: Sums) -> tuple[Estimates, np.ndarray,
+                                                                      np.ndarray]:  # fmt: skip
     """Per pair (strategy * K + other): the win rate after the other strategy minus the win
     rate with it at another seat, within each duplicate set where both happen (the same
-    table, the same cards, the same opponents), averaged over those sets with the
-    stratified cluster-robust error of ``reports.clusters``."""
+    table, the same cards, the same opponents), each set weighing as the games after it, with
+    the stratified cluster-robust error of ``reports.clusters.rate_differences``; and the two
+    rates it is the difference of: after the other over those sets, and elsewhere at the
+    same weights (``standardised``: a table of five counts its three other seats as much as
+    its one before, not three times as much)."""
     c = max(clusters(g).n, 1)
     k1, k2 = before.group * c + before.cluster, elsewhere.group * c + elsewhere.cluster
     both, i1, i2 = np.intersect1d(k1, k2, assume_unique=True, return_indices=True)
-    d = before.w[i1] / before.n[i1] - elsewhere.w[i2] / elsewhere.n[i2]
-    return mean_estimates(d, both // c, both % c, before.n_groups, clusters(g))
+    group = both // c
+    wa, na = before.w[i1], before.n[i1]
+    est = rate_differences((wa, na), (elsewhere.w[i2], elsewhere.n[i2]), group, both % c,
+                           before.n_groups, clusters(g))  # fmt: skip
+    with np.errstate(invalid="ignore", divide="ignore"):
+        after = np.bincount(group, wa, before.n_groups) / np.bincount(group, na, before.n_groups)
+    return est, after, after - est.value
 
 
 def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     """Per (strategy, before): games, wins, win rate with a 95% interval (counted as in
     ``summary``: duplicate sets the units, tables the strata), fair share, relative (win rate /
     fair share), ``vs_overall`` (the win rate minus the strategy's win rate over all its
-    games) and the comparison that isolates the seat: ``elsewhere_rate``, the strategy's win
-    rate over its games with ``before`` at another seat of the table (each such seat counts
-    once), and ``vs_elsewhere`` with a 95% interval and p-value: sitting after ``before``
-    against sharing a table with it elsewhere, compared within each duplicate set where both
-    happen (``vs_elsewhere_sets``; see ``_vs_elsewhere``).
+    games) and the comparison that isolates the seat, within each duplicate set where both
+    happen (``vs_elsewhere_sets``; see ``_vs_elsewhere``): ``shared_rate``, the win rate after
+    ``before`` over those sets (``win_rate`` wherever ``before`` also sits elsewhere),
+    ``elsewhere_rate``, the strategy's win rate with ``before`` at another seat of the table
+    (each such seat counts once; ``elsewhere_games``), each set weighing as its games after
+    ``before``, and ``vs_elsewhere`` = ``shared_rate - elsewhere_rate`` with a 95% interval
+    and p-value: sitting after ``before`` against sharing a table with it elsewhere.
     Rows for pairs that never met are left out; ``order`` sorts strategies (default: by
     label)."""
     g = as_games(data)
@@ -81,11 +92,11 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     after = seat_sums(g, k * k, _pair_code)
     elsewhere = seat_sums(g, k * k, _elsewhere_codes)
     wins, games = after.totals()
-    wins_else, games_else = elsewhere.totals()
+    games_else = elsewhere.totals()[1]
     size = g.n_players[clusters(g).first[after.cluster]].astype(np.float64)
     fair = np.bincount(after.group, weights=after.n / np.maximum(size, 1), minlength=k * k)
     est = ratio_estimates(after, clusters(g))
-    effect = _vs_elsewhere(g, after, elsewhere)
+    effect, shared_rate, else_rate = _vs_elsewhere(g, after, elsewhere)
     diff = effect.value
     eff_lo, eff_hi = effect.interval()
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -107,7 +118,8 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
                 "vs_overall": rate - overall[me],
                 "design_effect": deff,
                 "elsewhere_games": games_else.astype(np.int64),
-                "elsewhere_rate": wins_else / games_else,
+                "shared_rate": shared_rate,
+                "elsewhere_rate": else_rate,
                 "vs_elsewhere": diff,
                 "vs_elsewhere_low": eff_lo,
                 "vs_elsewhere_high": eff_hi,

@@ -8,10 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["TOO_FEW", "interval", "p_text", "pct", "points"]
+from tournaments.declaration import plural
+
+__all__ = ["TOO_FEW", "counted", "interval", "p_text", "pct", "points", "signed_points"]
 
 TOO_FEW = "too few deals for an interval"
 """What a sentence says where the run was too small to state an interval."""
+
+
+def counted(n: int, word: str) -> str:
+    """A count with its noun, singular for one: '1 pair', '1,200 deals'."""
+    return f"{n:,} {word if n == 1 else plural(word)}"
 
 
 def pct(x: float) -> str:
@@ -19,18 +26,31 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def interval(lo: float, hi: float, scale: float = 100.0) -> str:
-    """A 95% interval in percent (or points) with one decimal: '[50.6, 51.3]'; where the run
-    was too small to state one, says so."""
+def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = None,
+             digits: int = 1) -> str:  # fmt: skip
+    """A 95% interval in percent (or points, ``scale``) with ``digits`` decimals: '[50.6,
+    51.3]'; where the run was too small to state one, says so. With ``beside`` (a value the
+    sentence sets it against, such as a fair share), one decimal more where a bound would
+    round onto it ('[16.69, 18.48]' against 16.67%, not '[16.7, 18.5]' against 16.7%)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"({TOO_FEW})"
-    return f"[{scale * lo:.1f}, {scale * hi:.1f}]"
+    shown = [f"{scale * x:.{digits}f}" for x in (lo, hi)]
+    if beside is not None and f"{scale * beside:.{digits}f}" in shown:
+        digits += 1
+    return f"[{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"
 
 
 def points(x: float) -> str:
     """A difference of rates in percentage points: 0.031 -> '3.1 points'."""
     v = abs(100 * x)
     return f"{v:.1f} point{'' if f'{v:.1f}' == '1.0' else 's'}"
+
+
+def signed_points(x: float) -> str:
+    """A difference of rates in percentage points with its sign, for a sentence that does not
+    say the direction in words: -0.057 -> '-5.7 points'."""
+    v = f"{100 * x:+.1f}"
+    return f"{v} point{'' if v in ('+1.0', '-1.0') else 's'}"
 
 
 def p_text(p: float) -> str:

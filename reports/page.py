@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .numbers import p_text
+from .numbers import counted, p_text
 
 KEY_ROWS = 5
 """How many rows of a long table the page shows unfolded."""
@@ -240,11 +240,11 @@ def _html_tables(sec: Section) -> list[str]:
         if not len(df):
             continue
         top, caption = key_rows(name, df)
-        note = f"{name}: {caption} of {len(df)} rows" if caption else name
+        note = f"{name}: {caption} of {counted(len(df), 'row')}" if caption else name
         parts.append(f"<p class='note'>{esc(note)}</p>{html_table(top)}")
         full.append(
             f"<p class='note'><a href=\"{esc(name)}.csv\">{esc(name)}.csv</a> "
-            f"({len(df)} rows)</p>{html_table(df)}"
+            f"({counted(len(df), 'row')})</p>{html_table(df)}"
         )
     if full or (sec.text and not sec.bullets):
         text = "" if sec.bullets else f"<p class='note'>{esc(sec.text)}</p>"
@@ -281,9 +281,17 @@ def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
             if not len(df):
                 continue
             top, caption = key_rows(name, df)
-            lines += [f"`{name}`" + (f": {caption} of {len(df)} rows" if caption else ""), ""]
+            lines += [
+                f"`{name}`" + (f": {caption} of {counted(len(df), 'row')}" if caption else ""),
+                "",
+            ]
             lines += [md_table(top), ""]
-            full += [f"[`{name}.csv`]({name}.csv) ({len(df)} rows)", "", md_table(df), ""]
+            full += [
+                f"[`{name}.csv`]({name}.csv) ({counted(len(df), 'row')})",
+                "",
+                md_table(df),
+                "",
+            ]
         if full or (sec.text and not sec.bullets):
             lines += [f"### {sec.title}: how it is computed", ""]
             lines += ([] if sec.bullets else [sec.text, ""]) + full

@@ -21,7 +21,7 @@ from .data import Run
 from .declared import by_parameter, means, outcomes
 from .expert import expert, expert_lengths, expert_scores
 from .gauntlet import design as gauntlet_design
-from .gauntlet import gauntlet
+from .gauntlet import gauntlet, void_gauntlet
 from .loading import as_run
 from .metagame_tables import metagame
 from .neighbours import neighbours
@@ -208,7 +208,9 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         secs = sections(tables, method, run.declaration, run.manifest.get("spec"))
         state = run_state(run.path) if run.path is not None else None
         first = state.lines(partial_forfeits=False) if state is not None else []
-        if state is not None and state.games and state.nothing_valid:
+        if void_gauntlet(tables):  # only what its forfeits mean: nothing else compares
+            secs[0].bullets, secs[0].links = secs[0].bullets[:1], secs[0].links[:1]
+        elif state is not None and state.games and state.nothing_valid:
             secs[0].bullets, secs[0].links = [], []  # no finding says anything then
         secs[0].bullets[:0] = first  # where the run stands, said first
         if secs[0].links:  # links are per bullet: the ones said first have none

@@ -2,11 +2,13 @@
 
 A tournament plays each deal of a table under a set of seatings, so within one duplicate set
 (a deal at a table, ``reports.clusters``) the same cards pass through every strategy's hands:
-the deal's luck cancels when A's and B's win rates are compared on the same cards. Per
-duplicate set where both sit, d = (A's win rate over its seats there) - (B's), so A and B are
-compared against the same opponents on the same cards, never A's tables against B's. The
-sets are independent, the tables strata: the mean of d gets the stratified cluster-robust
-error and a t interval with the design's degrees of freedom (``reports.clusters``). Rows
+the deal's luck cancels when A's and B's win rates are compared on the same cards. Over
+the duplicate sets where both sit, the difference is A's win rate there less B's, set by set,
+each set weighing as A's seats there (the rates shown beside it: B's at A's weights, its own
+wherever it sits as often as A), so A and B are compared against the same opponents on the
+same cards, never A's tables against B's. The sets are independent, the tables strata: the
+stratified cluster-robust error and a t interval with the design's degrees of freedom
+(``reports.clusters.rate_differences``). Rows
 without a ``deal`` column make each game its own unit (an unpaired comparison of the two
 strategies' per-game results in the games they shared), and the table says so in
 ``method``. p-values are Holm-corrected over all pairs shown.
@@ -22,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .clusters import Sums, clusters, mean_estimates, seat_sums
+from .clusters import Sums, clusters, rate_differences, seat_sums, standardised
 from .data import Games
 from .loading import as_games
 from .stats import holm
@@ -45,15 +47,17 @@ def _of(sums: Sums, code: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def paired(g: Games, sums: Sums, a: int, b: int) -> dict[str, float] | None:
     """A - B in win rate over the duplicate sets where both sat (``sums``: per strategy and
-    set, from ``seat_sums``): the mean per-set difference with its 95% t interval, t, p, the
-    sets (``units``) and degrees of freedom. None where they never sat together."""
+    set, from ``seat_sums``): ``win_rate_a - win_rate_b``, compared set by set, each set
+    weighing as A's seats there (B's rate at those weights: its own wherever it sits as often
+    as A), with its 95% t interval, t, p, the sets (``units``) and degrees of freedom. None where they never sat
+    together."""
     ca, wa, na = _of(sums, a)
     cb, wb, nb = _of(sums, b)
     both, ia, ib = np.intersect1d(ca, cb, assume_unique=True, return_indices=True)
     if not both.size:
         return None
-    d = wa[ia] / na[ia] - wb[ib] / nb[ib]
-    est = mean_estimates(d, np.zeros(both.size, np.int64), both, 1, clusters(g))
+    a_sums, b_sums = (wa[ia], na[ia]), (wb[ib], nb[ib])
+    est = rate_differences(a_sums, b_sums, np.zeros(both.size, np.int64), both, 1, clusters(g))
     lo, hi = est.interval()
     with np.errstate(invalid="ignore", divide="ignore"):
         t = float(est.value[0] / est.se[0]) if est.se[0] > 0 else 0.0
@@ -61,7 +65,7 @@ def paired(g: Games, sums: Sums, a: int, b: int) -> dict[str, float] | None:
         "units": int(both.size),
         "df": float(est.df[0]),
         "win_rate_a": float(wa[ia].sum() / na[ia].sum()),
-        "win_rate_b": float(wb[ib].sum() / nb[ib].sum()),
+        "win_rate_b": standardised(a_sums, b_sums),
         "diff": float(est.value[0]),
         "se": float(est.se[0]),
         "ci_low": float(lo[0]),

@@ -139,12 +139,13 @@ def test_every_clause_on_hand_made_tables():
     }
     (found,) = metagame_finding(tables)
     assert found.text == (
-        "Meta-game: the stable mix of strategies is a 60.0% [20.0, 90.0] and b 40.0% [10.0, "
+        "Meta-game: caution, the run cannot tell which mix is stable: the equilibrium plays "
+        "the same strategies in only 55.0% of the bootstrap replicates of the deals; c enters "
+        "it in 30.0% (play more games). Its estimate is a 60.0% [20.0, 90.0] and b 40.0% [10.0, "
         "80.0] (the Nash equilibrium nearest to where the replicator dynamics from the uniform "
         "mix end, as they do not come to rest; no strategy gains more than 0.04 points of win "
-        "rate by deviating; 95% intervals from 200 bootstrap replicates of the deals). Caution: "
-        "the run cannot tell which mix is stable: the same strategies in only 55.0% of the "
-        "replicates (play more games); c enters it in 30.0%. From other starts the dynamics "
+        "rate by deviating; 95% intervals from 200 bootstrap replicates of the deals). From "
+        "other starts the dynamics "
         "reach 2 other equilibria: which mix a population ends in depends on where it starts. "
         "α-Rank puts b first with 70.0% of the mass [50.0, 90.0]."
     )

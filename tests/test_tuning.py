@@ -236,6 +236,17 @@ def test_verification_pairs_games_and_finds_a_real_difference(tmp_path):
     assert worse.verdict == "worse"
 
 
+def test_the_verifications_difference_is_that_of_the_rates_it_prints(tmp_path):
+    # tables of 3 and 4 seats: their duplicate sets hold different numbers of games, so a
+    # mean of per-set differences (each set alike) would not be tuned - start
+    field = Field(("low", "greedy"), (3, 4))
+    a = field.play("high", 600, 7, tmp_path / "a")
+    b = field.play("minimal", 600, 7, tmp_path / "b")
+    v = compare(("high", "high", a), ("minimal", "minimal", b), 7)
+    assert v.diff == pytest.approx(v.tuned.win_rate - v.start.win_rate, abs=1e-12)
+    assert v.diff_low < v.diff < v.diff_high
+
+
 def test_verification_refuses_arms_that_played_different_deals(tmp_path):
     field = Field(("low",), (3,))
     a = field.play("high", 300, 5, tmp_path / "a")

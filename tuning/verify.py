@@ -5,9 +5,10 @@ seatings); only the candidate's parameters differ. Games are paired by their dea
 (the candidate's seat masked), not by game index, since the runner orders entrants by label and
 the two candidates' labels need not sort alike. The unit of the paired test is the deal (every
 table is dealt its own cards, each deal replayed under every seating, so a deal seed names one
-duplicate set): per set, the difference of the two candidates' win rates, then its mean with
-the stratified cluster-robust t interval of the reports (``reports.clusters``: the sets
-independent, the tables strata). Each arm's win rate gets the reports' interval too.
+duplicate set): the tuned arm's win rate less the start's (the two rates printed), paired set
+by set, with the stratified cluster-robust t interval of the reports
+(``reports.clusters.rate_differences``: the sets independent, the tables strata; a table with
+more games weighs more, as in the rates). Each arm's win rate gets the reports' interval too.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from reports.clusters import clustered_rate, given, mean_estimates
+from reports.clusters import clustered_rate, given, rate_differences
 from tournaments import TournamentResult
 
 __all__ = ["Arm", "Verification", "compare"]
@@ -112,10 +113,11 @@ def compare(
         raise RuntimeError("the verification arms did not play the same games: cannot pair them")
     won_t, won_s = gt["won"].to_numpy(), gs["won"].to_numpy()
     cl = given(gt["deal"].to_numpy(), gt["table"].to_numpy())
-    per_set = np.bincount(cl.of_game, weights=won_t.astype(float) - won_s.astype(float))
-    per_set /= np.bincount(cl.of_game)
-    m = len(per_set)
-    est = mean_estimates(per_set, np.zeros(m, np.int64), np.arange(m), 1, cl)
+    games = np.bincount(cl.of_game).astype(float)
+    m = len(games)
+    sets = [(np.bincount(cl.of_game, weights=w.astype(float), minlength=m), games)
+            for w in (won_t, won_s)]  # fmt: skip
+    est = rate_differences(sets[0], sets[1], np.zeros(m, np.int64), np.arange(m), 1, cl)
     lo, hi = est.interval()
     return Verification(
         seed=seed,
