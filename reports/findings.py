@@ -58,12 +58,11 @@ def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
 def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
     """The two rates a paired margin is the difference of, where they are not the summary's
     (a run whose pair shared only some tables, of other sizes or seats): else nothing."""
-    if (
-        max(abs(row["win_rate_a"] - top["win_rate"]), abs(row["win_rate_b"] - second["win_rate"]))
-        < 5e-4
-    ):
+    gaps = (row["win_rate_a"] - top["win_rate"], row["win_rate_b"] - second["win_rate"])
+    if max(abs(g) for g in gaps) < 5e-4:
         return ""
-    return f", at the tables both sat at {pct(row['win_rate_a'])} against {pct(row['win_rate_b'])}"
+    return (f"; there {top['strategy']} won {pct(row['win_rate_a'])} and {second['strategy']} "
+            f"{pct(row['win_rate_b'])}")  # fmt: skip
 
 
 def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> list[Finding]:
@@ -99,7 +98,8 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
     n_pairs = len(tables["significance"])
     held = f"it holds after Holm correction over the {counted(n_pairs, 'pair')} compared"
     test = f"{paired}, {p_text(row['p_value'])}"
-    margin = f"{points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({test})"
+    shared = f"{test}{_shared(row, top, second)}"
+    margin = f"{points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({shared})"
     if bool(row["significant"]) and row["diff"] > 0:
         text = (
             f"{top['strategy']} is the best strategy: {rate}. It beats the runner-up, "
@@ -125,8 +125,8 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
             f"{pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} of its "
             f"{d.units()} won, but its margin over {second['strategy']} ({pct(second['win_rate'])} "
             f"{interval(second['ci_low'], second['ci_high'])}) is "
-            f"{signed_points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({test})"
-            f"{_shared(row, top, second)}: not significant{after}."
+            f"{signed_points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({shared}): "
+            f"not significant{after}."
         )
     return [Finding("significance", text)]
 

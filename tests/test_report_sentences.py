@@ -61,11 +61,19 @@ def test_paired_differences_are_the_differences_of_the_rates_beside_them():
     # mixed table sizes: a 3-player set holds 6 games, a 4-player set 24, so a mean of
     # per-set differences (each set alike) is not the difference of the printed rates
     games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2, "d": 0.1}, players=(3, 4),
-                            deals=30, seed=4, seating="balanced")  # fmt: skip
+                            deals=30, seed=4, seating="balanced", unfinished_p=0.0,
+                            forfeit_p=0.0)  # fmt: skip
     sig = reports.significance(games)
     gap = sig["win_rate_a"] - sig["win_rate_b"]
     assert np.allclose(sig["diff"], gap, atol=1e-12), (sig["diff"] - gap).abs().max()
     assert ((sig["ci_low"] <= sig["diff"]) & (sig["diff"] <= sig["ci_high"])).all()
+    tables, method = reports.compute_tables(reports.as_run(games))
+    (first,) = [f.text for f in key_findings(tables, method) if f.topic == "significance"]
+    row = tables["significance"].iloc[0]
+    top, second = tables["summary"]["strategy"].iloc[:2]
+    assert (row["a"], row["b"]) == (top, second)
+    assert (f"there {top} won {100 * row['win_rate_a']:.1f}% and {second} "
+            f"{100 * row['win_rate_b']:.1f}%") in first  # fmt: skip
     nb = reports.neighbours(games).dropna(subset=["vs_elsewhere"])
     assert np.allclose(nb["vs_elsewhere"], nb["shared_rate"] - nb["elsewhere_rate"], atol=1e-12)
 
