@@ -101,10 +101,12 @@ def bench_api(players: int, games: int, seed: int, rules: Rules = DEFAULT_RULES)
             legal = state.legal_actions()
         total_turns += state.turn
     elapsed = time.perf_counter() - t0
+    if not games:  # nothing timed: no rate (None in JSON: null), never 0 games/s
+        return {"api_games_per_second": None, "api_turns_per_second": None, "api_mean_turns": None}
     return {
-        "api_games_per_second": games / elapsed if games else 0.0,
-        "api_turns_per_second": total_turns / elapsed if games else 0.0,
-        "api_mean_turns": total_turns / games if games else 0.0,
+        "api_games_per_second": games / elapsed,
+        "api_turns_per_second": total_turns / elapsed,
+        "api_mean_turns": total_turns / games,
     }
 
 

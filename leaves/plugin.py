@@ -168,7 +168,8 @@ class LeavesGame(GameBase):
             ("compiled (numba kernels)", f"{r['games']:,} x {r['repeats']}",
              f"{r['games_per_second']:,.0f}", f"{r['turns_per_second']:,.0f}"),
             ("State API (legal_actions/apply)", f"{r['api_games']:,}",
-             f"{r['api_games_per_second']:,.0f}", f"{r['api_turns_per_second']:,.0f}"),
+             *(f"{r[k]:,.0f}" if r[k] is not None else "not measured"
+               for k in ("api_games_per_second", "api_turns_per_second"))),
         ]  # fmt: skip
         speedup = f"; {r['speedup']:,.0f}x the API" if r["speedup"] else ""
         notes = [

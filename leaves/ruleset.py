@@ -316,11 +316,11 @@ def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
 def _deck(value: Any) -> tuple[int, ...]:
     items = value.split("/") if isinstance(value, str) else value
     try:
-        deck = tuple(_integer("deck", c, 0, MOST_COPIES) for c in items)
+        deck = tuple(_integer("copies of one value", c, 0, MOST_COPIES) for c in items)
     except TypeError:
         raise ValueError(f"deck must list {N_VALUES} counts, got {value!r}") from None
-    except ValueError as exc:
-        raise ValueError(f"deck: {exc} (copies of one value are 0..{MOST_COPIES})") from None
+    except ValueError as exc:  # 'deck: copies of one value must be 0..8, got 9'
+        raise ValueError(f"deck: {exc}") from None
     if len(deck) != N_VALUES:
         raise ValueError(f"deck must list {N_VALUES} counts (value 1 first), got {len(deck)}")
     if sum(deck) < FEWEST_PLAYERS:

@@ -191,8 +191,9 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     if values["jobs"] == 0 or values["jobs"] < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {values['jobs']}",
                        usage=True)  # fmt: skip
-    from .strategies_cmd import load_files
+    from .strategies_cmd import load_files, refuse_empty_items
 
+    refuse_empty_items(values["against"] or ())
     load_files(values["load"])
     manifest = None
     if values["resume"]:
@@ -226,9 +227,30 @@ def _answer(result: Any, path: Path) -> None:
     table = reports.gauntlet(result)
     for line in sentences(table):
         click.echo(line)
+    note = _no_test_note(path)
+    if note is not None:
+        click.echo(note)
     click.echo(f"results in {path} ('leaves report {path}' for the full report)")
     if nothing_valid(table.iloc[0]):
         sys.exit(1)  # said first, above: no error line to repeat it
+
+
+def _no_test_note(path: Path) -> str | None:
+    """A sequential gauntlet that stopped at --max-games without an interval (its LLR never
+    computed, so the report's sentence has none): that no test was made, and why, in words."""
+    from reports.numbers import TOO_FEW
+    from tournaments import storage
+    from tournaments.sequential import UNDECIDED
+
+    try:
+        rec = storage.read_manifest(path).get("sequential")
+    except (OSError, ValueError):  # pragma: no cover - the run was just written
+        return None
+    if not (isinstance(rec, dict) and rec.get("finished") and rec.get("decision") == UNDECIDED
+            and rec.get("llr") is None):  # fmt: skip
+        return None
+    return (f"No test was made: at {rec['games_per_side']:,} games per side (as far as "
+            f"--max-games goes) there were {TOO_FEW}; raise --max-games for a test.")  # fmt: skip
 
 
 def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:

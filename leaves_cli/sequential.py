@@ -93,19 +93,44 @@ def run_sequential(
     def estimate(st: list[int]) -> dict[str, float]:
         t = g.with_stages(st)
         state["result"], state["games"] = run(t, out, resume or len(st) > 1), t.games_per_side
-        return _paired(state["result"])
+        return weighable(_paired(state["result"]))
 
     def on_batch(st: list[int], r: dict[str, float], final: bool) -> None:
-        log(
-            f"batch {test.batches}: {state['games']:,} games per side, difference "
-            f"{100 * r['diff']:+.2f} points [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}]"
-            f", LLR {test.llr:.2f} (stop at {test.lower:.2f} or {test.upper:.2f})"
-        )
+        log(batch_line(test, state["games"], r))
         state["record"] = sequential_entry(test, state["games"], r, final, g.gauntlet)
         _write_manifest_entry(out, "sequential", state["record"])
 
     _, r = run_batches(stages, max_deals, estimate, test, on_batch)
     return state["result"], state["record"], r
+
+
+def has_interval(r: dict[str, float]) -> bool:
+    """Does the paired estimate ``r`` come with a 95% interval (the reports state none where
+    too few deals leave its variance unreliable, ``reports.clusters.MIN_DF``)?"""
+    return math.isfinite(r["ci_low"]) and math.isfinite(r["ci_high"])
+
+
+def weighable(r: dict[str, float]) -> dict[str, float]:
+    """The estimate the test weighs: without an interval its standard error is no variance
+    estimate to trust (one deal has none at all), so the test gets none (NaN), takes no
+    decision and plays on, up to --max-games at most (then undecided)."""
+    return r if has_interval(r) else {**r, "se": math.nan}
+
+
+def batch_line(test: Any, games: int, r: dict[str, float]) -> str:
+    """The progress line of a batch: the estimate with its interval and where the test
+    stands, or in words that the deals so far give neither."""
+    from reports.numbers import TOO_FEW
+
+    head = (
+        f"batch {test.batches}: {games:,} games per side, difference {100 * r['diff']:+.2f} points"
+    )
+    if not has_interval(r):
+        return f"{head} ({TOO_FEW}), so no test yet"
+    return (
+        f"{head} [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}], LLR {test.llr:.2f} "
+        f"(stop at {test.lower:.2f} or {test.upper:.2f})"
+    )
 
 
 def sequential_entry(

@@ -16,11 +16,13 @@ from .errors import CLIError
 from .options import game_option, load_option
 
 
-def load_files(paths: Iterable[str]) -> None:
+def load_files(paths: Iterable[str], need_strategy: bool = False) -> None:
     """Import each Python file so the Strategy subclasses it defines register themselves.
 
     Uses the registry's own file loader, so a later ``file.py:Class`` spec of the same file
-    finds the already loaded module. A missing file or an error inside it is a CLIError.
+    finds the already loaded module. A missing file or an error inside it is a CLIError;
+    with ``need_strategy`` (``leaves strategies``, which loads a file only to list what it
+    adds) so is a file that defines no strategy class, which would list nothing of its own.
     """
     paths = list(paths)
     if not paths:
@@ -35,9 +37,42 @@ def load_files(paths: Iterable[str]) -> None:
         if path.suffix != ".py":
             raise CLIError(f"--load: {raw} is not a Python (.py) file", usage=True)
         try:
-            loader(str(path))
+            module = loader(str(path))
         except ValueError as exc:
             raise CLIError(f"--load: {exc}") from exc
+        if need_strategy and not _defines_strategy(module):
+            raise CLIError(f"--load: {raw} defines no strategy (no subclass of a game's "
+                           "Strategy class): nothing to list from it", usage=True)  # fmt: skip
+
+
+def _defines_strategy(module: Any) -> bool:
+    """Does ``module`` define (not just import) a strategy class?"""
+    from strategies.base import Player
+
+    return any(isinstance(v, type) and issubclass(v, Player) and v.__module__ == module.__name__
+               for v in vars(module).values())  # fmt: skip
+
+
+def refuse_empty_items(values: Iterable[str], flag: str = "--against") -> None:
+    """A usage error for a comma-separated list of specs with an empty item ('taker,,greedy',
+    'taker,'): ``split_specs`` would drop it silently, and a typo would then play a field
+    other than the one meant."""
+    for value in values:
+        depth, pieces, cur = 0, [], ""
+        for ch in value:
+            depth += (ch == "(") - (ch == ")")
+            if ch == "," and depth <= 0:
+                pieces.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        pieces.append(cur)
+        if len(pieces) > 1 and any(not p.strip() for p in pieces):
+            raise CLIError(
+                f"{flag} {value!r} has an empty item (two commas in a row, or one at an end): "
+                "name a strategy between every two commas",
+                usage=True,
+            )
 
 
 def parse_filters(items: Sequence[str]) -> dict[str, Any]:
@@ -54,6 +89,19 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
             )
         out[key] = parse_value(value.strip())
     return out
+
+
+def check_filter_values(filters: Sequence[str], game: str) -> None:
+    """Refuse a value no classifier can have: a flag (every strategy's value true or false)
+    filtered by anything but true or false would match nothing, silently."""
+    rows = strategy_rows({}, game)
+    for item in filters:
+        key, value = next(iter(parse_filters([item]).items()))
+        seen = [c[key] for _, _, c, _ in rows if key in c]
+        if seen and all(isinstance(v, bool) for v in seen) and not isinstance(value, bool):
+            given = item.partition("=")[2].strip()
+            raise CLIError(f"--filter {item.strip()}: {given!r} is not a value of {key}, which "
+                           "is true or false", usage=True)  # fmt: skip
 
 
 def classifier_text(classifier: dict[str, Any]) -> str:
@@ -123,9 +171,10 @@ def strategies(
     from .tournament_parts import load_game
 
     plugin = load_game(game, {})
-    load_files(load)
+    load_files(load, need_strategy=True)
     wanted = parse_filters(filters)
     rows = strategy_rows(wanted, game)
+    check_filter_values(filters, game)
     console = make_console()
     if names_only:
         for name, *_ in rows:

@@ -177,8 +177,9 @@ def sequential_sentence(r: Mapping[str, Any]) -> str | None:
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi)} over "
                 f"{int(r['games']):,} games per side")  # fmt: skip
+    weighed = f"LLR {llr:.2f}" if np.isfinite(llr) else f"no LLR: {TOO_FEW}"
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
-            f", LLR {llr:.2f}, bounds {float(r['sequential_lower']):.2f} and "
+            f", {weighed}, bounds {float(r['sequential_lower']):.2f} and "
             f"{float(r['sequential_upper']):.2f})")  # fmt: skip
     alpha, beta = float(r["sequential_alpha"]), float(r["sequential_beta"])
     if decision == BETTER:

@@ -213,6 +213,26 @@ def test_a_rate_and_its_linearised_error_by_hand():
     assert est.design_effect(np.array([6.0]))[0] == pytest.approx(1 / 3)
 
 
+def test_a_paired_difference_of_rates_and_its_error_by_hand():
+    # two sets in one stratum. A wins 0 of 2 seats, then 3 of 4; B 0 of 2, then 1 of 4. Per
+    # set d = 0 and 3/4 - 1/4 = 1/2; weighed by A's seats (2, 4): D = (2 * 0 + 4 * 1/2) / 6 =
+    # 1/3, A's 3/6 less B's rate at A's weights (2 * 0 + 4 * 1/4) / 6 = 1/6.
+    # u = n (d - D) / 6: 2 (-1/3) / 6 = -1/9 and 4 (1/6) / 6 = 1/9; variance 2/1 * 2/81 = 4/81
+    cl = _one_stratum(None, [0, 0])
+    group, ids = np.zeros(2, np.int64), np.arange(2)
+    a, b = (
+        (np.array([0.0, 3.0]), np.array([2.0, 4.0])),
+        (np.array([0.0, 1.0]), np.array([2.0, 4.0])),
+    )
+    est = rc.rate_differences(a, b, group, ids, 1, cl)
+    assert est.value[0] == pytest.approx(1 / 3) and est.se[0] == pytest.approx(2 / 9)
+    assert est.df[0] == 1.0 and est.units[0] == 2.0
+    assert rc.standardised(a, b) == pytest.approx(1 / 6)
+    # the other way round: B less A at B's weights (the same seats here)
+    back = rc.rate_differences(b, a, group, ids, 1, cl)
+    assert back.value[0] == pytest.approx(-1 / 3) and back.se[0] == pytest.approx(2 / 9)
+
+
 def test_quantiles_and_too_small_at_min_df():
     np.testing.assert_allclose(rc.t_quantile([5.0, 6.0, 40.0]), stats.t.ppf(0.975, [5, 6, 40]),
                                rtol=1e-10)  # fmt: skip

@@ -49,9 +49,7 @@ def test_hand_size_at_its_ends():
 
 def test_the_deck_at_its_ends():
     assert Rules(deck=(8,) * 6 + (0,) * 7, players=3).deck_size == 48
-    with pytest.raises(
-        ValueError, match=r"deck: deck must be 0..8, got 9 \(copies of one value are 0..8\)"
-    ):
+    with pytest.raises(ValueError, match=r"^deck: copies of one value must be 0..8, got 9$"):
         Rules(deck=(9,) + TODAY[1:])
     with pytest.raises(ValueError, match="deck must list 13 counts"):
         Rules(deck=TODAY[:12])

@@ -17,7 +17,7 @@ from reports.compare import _findings as compare_findings
 from reports.data import default_declaration
 from reports.designer_text import ladder_sentence
 from reports.findings import _means, _seats, key_findings
-from reports.gauntlet import fixed_verdict
+from reports.gauntlet import fixed_verdict, sequential_sentence
 from reports.numbers import TOO_FEW, counted, interval
 from reports.synthetic import synthetic_games
 from tests.helpers import cli
@@ -192,3 +192,13 @@ def test_a_gauntlet_whose_field_forfeits_every_game_reports_only_that(tmp_path, 
     said = (out / "report" / "findings.txt").read_text().splitlines()
     assert len(said) == 1 and said[0].startswith("Nothing valid was played: ")
     assert f"- {said[0]}" in stdout.splitlines()
+
+
+def test_a_sequential_test_that_weighed_nothing_prints_no_llr():
+    row = {"strategy": "a", "baseline": "b", "sequential_decision": "undecided",
+           "sequential_margin": 1.0, "diff": -0.25, "diff_ci_low": NAN, "diff_ci_high": NAN,
+           "sequential_batches": 1, "sequential_llr": None, "games": 4,
+           "sequential_lower": -2.94, "sequential_upper": 2.94, "sequential_alpha": 0.05,
+           "sequential_beta": 0.05}  # fmt: skip
+    text = sequential_sentence(row)
+    assert f"1 batch, no LLR: {TOO_FEW}, bounds -2.94 and 2.94" in text and "nan" not in text

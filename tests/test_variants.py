@@ -63,7 +63,7 @@ def test_hand_size_lets_the_player_counts_follow():
         ("players=2", "no hand for 2 players"),
         ("take=some", "take must be one of any, ends, nothing"),
         ("deck=1/2", "13 counts"),
-        ("deck=9/3/4/5/6/7/8/7/6/5/4/3/2", "copies of one value are 0..8"),
+        ("deck=9/3/4/5/6/7/8/7/6/5/4/3/2", "deck: copies of one value must be 0..8, got 9"),
         ("foo=1", "unknown rule 'foo'"),
         ("hand_size", "write key=value"),
         ("min_count=maybe", "on or off"),

@@ -42,21 +42,45 @@ def _check_out(out: Path) -> None:
 def split_budget(
     field: Field, spec: str, budget: int, popsize: int, candidate_games: int | None
 ) -> tuple[int, int, int]:
-    """(games per evaluation, generations to run, games per finalist), in whole duplicate sets."""
+    """(games per evaluation, generations to run, games per finalist), in whole duplicate sets:
+    the generations and the finalists together never play more than ``budget`` games (a
+    selection rounded up to whole sets takes its games from the generations)."""
     per_gen = popsize + 1  # the candidates and the starting parameters
     search = budget - int(budget * SELECT_SHARE)
     asked = candidate_games or max(1, search // (TARGET_GENERATIONS * per_gen))
     games = field.games_per_run(spec, asked)
-    generations = search // (per_gen * games)
+    generations, select = _fit(field, spec, budget, per_gen, games)
     if generations < 2:
-        need = math.ceil(2 * per_gen * games / (1 - SELECT_SHARE))
+        need = _smallest_budget(field, spec, per_gen, games)
+        _, least = _fit(field, spec, need, per_gen, games)
         raise ParameterError(
             f"{{budget}} {budget:,} is too small: two generations of {popsize} candidates and "
-            f"the start at {games:,} games each, and the final selection, need {need:,} games",
+            f"the start at {games:,} games each, and the final selection ({FINALISTS} "
+            f"finalists at {least:,} games each), need {need:,} games",
             "budget",
         )
-    select = field.games_per_run(spec, max(games, int(budget * SELECT_SHARE) // FINALISTS))
     return games, generations, select
+
+
+def _fit(field: Field, spec: str, budget: int, per_gen: int, games: int) -> tuple[int, int]:
+    """(generations, games per finalist) of ``budget``: the finalists get a tenth of it (at
+    least a candidate's games), the generations the rest, no more than nine tenths."""
+    select = field.games_per_run(spec, max(games, int(budget * SELECT_SHARE) // FINALISTS))
+    search = budget - int(budget * SELECT_SHARE)
+    generations = min(search, budget - FINALISTS * select) // (per_gen * games)
+    return max(generations, 0), select
+
+
+def _smallest_budget(field: Field, spec: str, per_gen: int, games: int) -> int:
+    """The fewest games that run two generations of ``games`` each and the selection."""
+    two = 2 * per_gen * games
+    need = max(two + FINALISTS * games, math.ceil(two / (1 - SELECT_SHARE)))
+    while True:  # a selection rounded up to whole sets takes a little more: add what is short
+        select = field.games_per_run(spec, max(games, int(need * SELECT_SHARE) // FINALISTS))
+        short = two - (need - FINALISTS * select)
+        if short <= 0:
+            return need
+        need += short
 
 
 @dataclass(frozen=True)

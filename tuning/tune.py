@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 import strategies
+from reports.numbers import TOO_FEW, counted, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
 
@@ -88,18 +89,35 @@ class TuneResult:
         t, st = v.tuned, v.start
         return [
             self.headline(),
-            f"search: {s['generations_run']} generations x {s['popsize']} candidates "
-            f"(+ start) x {s['candidate_games']:,} games, then {s['finalists']} finalists x "
-            f"{s['finalist_games']:,} games: {s['games_used']:,} games",
+            f"search: {counted(s['generations_run'], 'generation')} x "
+            f"{counted(s['popsize'], 'candidate')} (+ start) x "
+            f"{counted(s['candidate_games'], 'game')}, then {counted(s['finalists'], 'finalist')}"
+            f" x {counted(s['finalist_games'], 'game')}: {counted(s['games_used'], 'game')} of "
+            f"the budget's {s['budget']:,}",
             *(f"{name}: {words}" for name, words in s.get("game_settings", {}).items()),
             f"verification on fresh seeds ({t.games:,} games each, seed {v.seed}):",
-            f"  tuned  {t.win_rate:.2%} [{t.ci_low:.2%}, {t.ci_high:.2%}]",
-            f"  start  {st.win_rate:.2%} [{st.ci_low:.2%}, {st.ci_high:.2%}]",
-            f"  paired difference {v.diff:+.2%} [{v.diff_low:+.2%}, {v.diff_high:+.2%}], "
-            f"p = {v.p_value:.2g} over {v.units:,} deals: {v.verdict}",
+            f"  tuned  {t.win_rate:.2%} {_rate_interval(t.ci_low, t.ci_high)}",
+            f"  start  {st.win_rate:.2%} {_rate_interval(st.ci_low, st.ci_high)}",
+            f"  paired difference {_paired(v)} over {counted(v.units, 'deal')}: {v.verdict}",
             f"results in {self.out} ({s['wall_s']:.1f} s)",
             *(f"warning: {w}" for w in self.warnings),
         ]
+
+
+def _rate_interval(low: float, high: float) -> str:
+    """A win rate's 95% interval in percent, or in words where the run gives none."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return f"({TOO_FEW})"
+    return f"[{low:.2%}, {high:.2%}]"
+
+
+def _paired(v: Verification) -> str:
+    """The paired difference of the two win rates, in percentage points, with its interval
+    and p-value; where the deals give no interval, that in words and no p-value (no test)."""
+    diff = f"{100 * v.diff:+.2f} points"
+    if not (np.isfinite(v.diff_low) and np.isfinite(v.diff_high)):
+        return f"{diff} ({TOO_FEW})"
+    return f"{diff} [{100 * v.diff_low:+.2f}, {100 * v.diff_high:+.2f}], {p_text(v.p_value)}"
 
 
 MIN_VERIFY_UNITS = 10
@@ -185,7 +203,8 @@ def tune(
     """Tune the ``tunable`` parameters of ``spec`` against the field ``against``.
 
     ``budget`` is the number of games the search may play (candidates and the start, each
-    generation); ``candidate_games`` fixes the games per evaluation (default: about
+    generation, and the finalists' replay; never more, the verification aside);
+    ``candidate_games`` fixes the games per evaluation (default: about
     ``TARGET_GENERATIONS`` generations). ``verify_games`` is the size of each arm of the
     verification (default: half the budget). ``popsize`` defaults to CMA-ES's 4 + 3 ln(dim);
     ``sigma`` is the initial step as a fraction of each range. ``game`` (a game plug-in, e.g.

@@ -23,7 +23,7 @@ from leaves_cli.options import against_option, load_option, split_specs
 
 from . import render
 from .play_loop import DEFAULT_LEVEL, LEVELS, QuitGame, Seats, level_opponents, make_bots, play_game
-from .play_output import save_game, scores_table, show_left, show_result
+from .play_output import check_record_file, save_game, scores_table, show_left, show_result
 from .rules import rules_option
 
 
@@ -88,6 +88,7 @@ def play(**opts: Any) -> None:
         from leaves_cli.writable import check_file_writable
 
         check_file_writable(o.save, "--save")
+        check_record_file(o.save)
     seats, seq, deal_seq = _table(o)
     console = make_console()
     names = seats.names
@@ -107,7 +108,7 @@ def play(**opts: Any) -> None:
     try:
         _games(console, o, seats, deal_seq, match)
     except QuitGame as left:
-        show_left(console, o.save, left.initial, left.state, names)
+        show_left(console, o.save, left, names)
 
 
 @dataclass(frozen=True)
@@ -143,8 +144,9 @@ def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.See
         raise CLIError(
             f"--seat must be 0 to {players - 1} for {players} players, got {seat}", usage=True
         )
-    from leaves_cli.strategies_cmd import load_files
+    from leaves_cli.strategies_cmd import load_files, refuse_empty_items
 
+    refuse_empty_items(o.against)
     load_files(o.load)
     specs = split_specs(o.against)
     if specs and o.level is not None:
@@ -187,8 +189,9 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
         initial = new_game(o.players, seed=np.random.default_rng(game_seed), rules=o.game_rules)
         try:
             final = play_game(console, initial, seats, read)
-        except QuitGame as left:
-            raise QuitGame(left.state, initial) from None
+        except QuitGame as left:  # of whatever kind: the game it left, for --save
+            left.initial = initial
+            raise
         show_result(console, final, names)
         if o.save:
             save_game(o.save, initial, final, names)

@@ -62,12 +62,27 @@ DEFAULT_LEVEL = "medium"
 
 class QuitGame(Exception):
     """The human asked to stop; ``state`` is the position left (None between games),
-    ``initial`` the first position of the game it was in (or the last one played)."""
+    ``initial`` the first position of the game it was in (or the last one played).
+    ``reason`` is what a saved record's ``stopped`` says."""
+
+    reason = "the player quit"
 
     def __init__(self, state: State | None = None, initial: State | None = None):
-        super().__init__("the player quit")
+        super().__init__(self.reason)
         self.state = state
         self.initial = initial
+
+
+class InputEnded(QuitGame):
+    """The input ended (end of file) before the game did: what was played is still saved."""
+
+    reason = "the input ended"
+
+
+class Interrupted(QuitGame):
+    """Ctrl-C during the game: what was played is still saved before the exit (130)."""
+
+    reason = "interrupted (Ctrl-C)"
 
 
 Reader = Callable[[str], str]
@@ -126,7 +141,7 @@ def _ask_human(
         try:
             text = read("Your move (? for help): ")
         except EOFError:
-            raise CLIError("input ended before the game did") from None
+            raise InputEnded from None
         t = text.strip().lower()
         if t in ("q", "quit", "exit"):
             raise QuitGame
@@ -181,6 +196,33 @@ def _game_result(initial: State, final: State, names: Sequence[str]):
     )
 
 
+def _next_move(console: Console, state: State, seats: Seats, read: Reader) -> Action:
+    """The move of the seat to play (the human is asked, a bot chooses), shown as it is made."""
+    seat = state.current_player
+    if seat == seats.human:
+        action = _ask_human(console, state, seat, seats.names, read, seats.hint_rng)
+        console.print(f"You {render.describe_action(action, you=True)}.")
+    else:
+        action = _bot_move(seats, state, seat, console)
+        console.print(f"  {render.seat_label(seat, seats.names)} {render.describe_action(action)}.")
+    return action
+
+
+def _advance(console: Console, state: State, action: Action, seats: Seats) -> State:
+    """The position after ``action``, saying so when it ends a round (who leads the next)."""
+    after = state.apply(action)
+    if after.round > state.round and not after.is_terminal:
+        cleared = sum(after.removed) - sum(state.removed)
+        cards = f"{cleared} card{'s' if cleared != 1 else ''}"
+        if after.current_player == seats.human:
+            line = f"you are the only one left, remove the {cards} on the table and lead"
+        else:
+            leader = render.seat_label(after.current_player, seats.names)
+            line = f"{leader} is the only one left, removes the {cards} on the table and leads"
+        console.print(Text(f"Round {state.round} ends: {line} round {after.round}.", "bold"))
+    return after
+
+
 def play_game(console: Console, state: State, seats: Seats, read: Reader) -> State:
     """Play ``state`` to the end: bots choose, the human is asked; every move is shown.
 
@@ -193,36 +235,19 @@ def play_game(console: Console, state: State, seats: Seats, read: Reader) -> Sta
         if bot is not None:
             who = render.seat_label(seat, seats.names)
             _call_hook(bot, "start_game", who, state.view(seat), seats.rngs[seat])
-    human = seats.human
-    if state.current_player == human:
+    if state.current_player == seats.human:
         console.print(Text(f"Round {state.round}: you lead.", style="bold"))
     else:
         first = render.seat_label(state.current_player, seats.names)
         console.print(Text(f"Round {state.round}: {first} leads.", style="bold"))
-    while not state.is_terminal:
-        seat = state.current_player
-        if seat == human:
-            try:
-                action = _ask_human(console, state, seat, seats.names, read, seats.hint_rng)
-            except QuitGame:
-                raise QuitGame(state) from None  # the game so far, for --save
-            console.print(f"You {render.describe_action(action, you=True)}.")
-        else:
-            action = _bot_move(seats, state, seat, console)
-            console.print(
-                f"  {render.seat_label(seat, seats.names)} {render.describe_action(action)}."
-            )
-        after = state.apply(action)
-        if after.round > state.round and not after.is_terminal:
-            cleared = sum(after.removed) - sum(state.removed)
-            cards = f"{cleared} card{'s' if cleared != 1 else ''}"
-            if after.current_player == human:
-                line = f"you are the only one left, remove the {cards} on the table and lead"
-            else:
-                leader = render.seat_label(after.current_player, seats.names)
-                line = f"{leader} is the only one left, removes the {cards} on the table and leads"
-            console.print(Text(f"Round {state.round} ends: {line} round {after.round}.", "bold"))
-        state = after
+    try:
+        while not state.is_terminal:
+            state = _advance(console, state, _next_move(console, state, seats, read), seats)
+    except KeyboardInterrupt:
+        raise Interrupted(state) from None  # the game so far, for --save
+    except QuitGame as left:  # the same kind (quit, end of input), holding the game so far
+        left.state = state
+        raise
     result = _game_result(initial, state, seats.names)
     for seat, bot in enumerate(seats.bots):
         if bot is not None:

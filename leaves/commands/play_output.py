@@ -16,8 +16,9 @@ from leaves import State
 from leaves_cli.errors import CLIError
 
 from . import render
+from .play_loop import InputEnded, Interrupted, QuitGame
 
-__all__ = ["save_game", "scores_table", "show_left", "show_result"]
+__all__ = ["check_record_file", "save_game", "scores_table", "show_left", "show_result"]
 
 
 def show_result(console: Console, state: State, names: Sequence[str]) -> None:
@@ -47,29 +48,97 @@ def scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
     return t
 
 
+def check_record_file(path: str) -> None:
+    """Refuse (exit 2, before any game) a ``--save`` file that holds something other than
+    game records: appending a record to it would spoil both."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if line.strip() and not _is_record(line):
+                    raise CLIError(
+                        f"--save {path} is not a file of game records (line {lineno} is not "
+                        "one): name a new file, or one that holds game records",
+                        usage=True,
+                    )
+    except FileNotFoundError:
+        return  # a new file
+    except UnicodeDecodeError:
+        raise CLIError(
+            f"--save {path} is not a file of game records (it is not text): name a new file, "
+            "or one that holds game records",
+            usage=True,
+        ) from None
+    except OSError as exc:
+        raise CLIError(f"cannot read {path}: {exc.strerror or exc} (--save)") from None
+
+
+def _is_record(line: str) -> bool:
+    """Is ``line`` a game record: this game's, or one that names its game (``"game"``)?"""
+    import json
+
+    from leaves.record import GameRecord
+
+    try:
+        data = json.loads(line)
+        if isinstance(data, dict) and "game" in data:
+            return True
+        GameRecord.from_dict(data)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
 def save_game(
     path: str, initial: State, final: State, names: Sequence[str], stopped: str | None = None
-) -> None:
+) -> int:
     """Append the game from ``initial`` to ``final`` to ``path`` (``stopped``: why it was left
-    before its end, for a game the player quit)."""
+    before its end); its number in the file (1 = first record), as ``leaves replay --game``
+    counts the records."""
     from leaves.record import GameRecord
 
     labels = tuple("human" if name == "you" else name for name in names)
     record = GameRecord.from_states(initial, final, seed=None, strategies=labels, stopped=stopped)
     try:
+        before, ends_line = _records_in(path)
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(record.to_json() + "\n")
+            fh.write(("" if ends_line else "\n") + record.to_json() + "\n")
     except OSError as exc:
         raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return before + 1
 
 
-def show_left(console: Console, save: str | None, initial: State, state: State | None,
-              names: Sequence[str]) -> None:  # fmt: skip
-    """The player quit: say so, and keep the game so far in ``save`` (marked unfinished)."""
-    console.print("You left the game.")
-    if save and state is not None:
-        save_game(save, initial, state, names, stopped="the player quit")
-        console.print(
-            f"Saved the unfinished game to {save} ('leaves replay {save}' replays it up to "
-            "where you stopped)."
+def _records_in(path: str) -> tuple[int, bool]:
+    """How many records ``path`` holds (its non-blank lines; 0 when it is not there), and
+    whether it ends a line (so the next record starts a line of its own)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        return 0, True
+    return sum(1 for line in text.splitlines() if line.strip()), text.endswith("\n") or not text
+
+
+def replay_command(path: str, number: int) -> str:
+    """The command that replays record ``number`` of ``path``."""
+    return f"leaves replay {path}" + ("" if number == 1 else f" --game {number}")
+
+
+def show_left(console: Console, save: str | None, left: QuitGame, names: Sequence[str]) -> None:
+    """The game was left before its end (``q``, the input ended, Ctrl-C): keep the game so far
+    in ``save`` (marked unfinished, with why) and say so; the end of input and Ctrl-C then
+    end the command as errors (exit 1 and 130) that say what was saved."""
+    saved = None
+    if save and left.state is not None and left.initial is not None:
+        number = save_game(save, left.initial, left.state, names, stopped=left.reason)
+        saved = (
+            f"saved the unfinished game to {save} ('{replay_command(save, number)}' replays it "
+            f"up to where {'it' if isinstance(left, InputEnded) else 'you'} stopped)"
         )
+    if isinstance(left, InputEnded | Interrupted):
+        what = "input ended before the game did" if isinstance(left, InputEnded) else "interrupted"
+        error = CLIError(what + (f"; {saved}" if saved else ""))
+        error.exit_code = 130 if isinstance(left, Interrupted) else 1
+        raise error
+    console.print("You left the game.")
+    if saved:
+        console.print(saved[0].upper() + saved[1:] + ".")

@@ -36,6 +36,14 @@ def parse_rules(texts: Any, flag: str = "--rules") -> Any:
     one-line usage error naming ``flag`` otherwise."""
     from leaves.ruleset import Rules
 
+    for text in texts or ():
+        items = str(text).split(",")
+        if len(items) > 1 and any(not item.strip() for item in items):
+            raise CLIError(
+                f"{flag} {text!r} has an empty item (two commas in a row, or one at an end): "
+                "write KEY=VALUE between every two commas",
+                usage=True,
+            )
     try:
         return Rules.parse(list(texts or ()))
     except ValueError as exc:

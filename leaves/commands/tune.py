@@ -32,7 +32,12 @@ from .rules import rules_option
 )
 @click.option("--players", default="4", show_default=True, help='Seats per table, or "3,4,5".')
 @click.option(
-    "--budget", type=int, default=200_000, show_default=True, help="Games the search may play."
+    "--budget",
+    type=int,
+    default=200_000,
+    show_default=True,
+    help="Games the search may play, the replay of its finalists included (never more; the "
+    "verification plays --verify-games an arm on top).",
 )
 @click.option("--seed", type=int, default=None, help="Tuning seed (default: fresh, saved).")
 @click.option("--jobs", "jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
@@ -80,8 +85,9 @@ def tune(**opts: Any) -> None:
     variant (tune.json records it; verify/tuned and verify/start are runs under it).
     """
     request = Request.of(opts)
-    from leaves_cli.strategies_cmd import load_files
+    from leaves_cli.strategies_cmd import load_files, refuse_empty_items
 
+    refuse_empty_items(request.against)
     load_files(request.load)
     specs = split_specs(request.against)
     if not specs:

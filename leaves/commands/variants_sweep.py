@@ -39,6 +39,17 @@ def _values(key: str, text: str) -> list[str]:
     return values
 
 
+def _rules_of(key: str, value: str, base: Any) -> Any:
+    """The rules of one point of the sweep: ``base`` with ``key`` set to ``value``; a usage
+    error that names the value when it is not one ``key`` takes."""
+    from leaves.ruleset import Rules
+
+    try:
+        return Rules.parse(f"{key}={value}", base=base)
+    except ValueError as exc:
+        raise CLIError(f"--sweep {key}={value}: {exc}", usage=True) from None
+
+
 def plays_as(a: Any, b: Any, sizes: list[int]) -> bool:
     """True when rules ``a`` and ``b`` deal and play alike at the table sizes ``sizes``
     (hand_size=11 is today's rule at 4 players)."""
@@ -71,15 +82,13 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int]
     if any(part.partition("=")[0].strip() == key for t in fixed for part in t.split(",")):
         raise CLIError(f"--rules sets {key}, which --sweep varies: drop one of them", usage=True)
     values = _values(key, values_text.strip())
-    if len(values) < 2 or len(values) > MAX_POINTS:
+    too_many = len(values) > MAX_POINTS
+    parsed = [] if too_many else [_rules_of(key, v, base) for v in values]  # a bad value first
+    if too_many or len(values) < 2:
         raise CLIError(f"--sweep {text!r}: give 2 to {MAX_POINTS} values, got {len(values)}",
                        usage=True)  # fmt: skip
     sets, points = [DEFAULT_RULES], []
-    for value in values:
-        try:
-            rules = Rules.parse(f"{key}={value}", base=base)
-        except ValueError as exc:
-            raise CLIError(f"--sweep {key}={value}: {exc}", usage=True) from None
+    for value, rules in zip(values, parsed, strict=True):
         if plays_as(rules, DEFAULT_RULES, sizes):
             rules = DEFAULT_RULES
         if rules in sets[1:] or any(v == value for v, _ in points):
