@@ -8,6 +8,7 @@ result does not match what the actions produce.
 from __future__ import annotations
 
 import json
+import numbers
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -131,6 +132,8 @@ def replay(record: GameRecord, rules: Rules | None = None) -> list[State]:
         raise ValueError(f"the record was played under the rules {state.rules}, not {rules}")
     states = [state]
     for turn, aid in enumerate(record.actions):
+        if isinstance(aid, bool) or not isinstance(aid, numbers.Integral):  # 1.5, "3": none
+            raise ValueError(f"record action {turn} is {aid!r}, not an action id (a whole number)")
         try:
             state = state.apply(int(aid))
         except (IllegalActionError, ValueError) as exc:
@@ -138,10 +141,10 @@ def replay(record: GameRecord, rules: Rules | None = None) -> list[State]:
         states.append(state)
     cut_short = record.forfeit_seat is not None or record.stopped is not None
     if not cut_short:
+        if not state.is_terminal:  # first: an unfinished game has no winner to compare
+            raise ValueError("record ends before the game is over")
         if state.winner != record.winner:
             raise ValueError(f"record says winner {record.winner}, its actions give {state.winner}")
-        if not state.is_terminal:
-            raise ValueError("record ends before the game is over")
     if state.turn != record.turns or state.round != record.rounds:
         raise ValueError(
             f"record says {record.turns} turns and {record.rounds} rounds, its actions give "

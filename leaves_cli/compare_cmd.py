@@ -34,12 +34,11 @@ PARQUET_MAGIC = b"PAR1"
 
 
 def _check_run(run_dir: Path) -> None:
-    """Refuse, in one line naming the file, a path that holds no run (exit 2) or a run whose
-    parts are bad (exit 1): against the manifest's checksums where it has them, else by
-    Parquet's magic bytes at both ends of each part (a truncated copy lacks the last)."""
-    from tournaments.verify import verify_run
-
-    from .verify_cmd import bad_run_message
+    """Refuse, in one line naming the file, a path that holds no run (exit 2) or a run that
+    ``leaves report`` refuses (exit 1: its manifest cannot be used, or its parts do not match
+    it), else by Parquet's magic bytes at both ends of each part (a truncated copy lacks the
+    last)."""
+    from .report_cmd import check_parts
 
     if not run_dir.exists():
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
@@ -47,10 +46,7 @@ def _check_run(run_dir: Path) -> None:
         raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
     if not (run_dir / "games").is_dir():
         raise CLIError(f"not a run directory: {run_dir} holds no games/", usage=True)
-    if (run_dir / "manifest.json").exists():
-        result = verify_run(run_dir)
-        if result.has_checksums and not result.ok:
-            raise CLIError(bad_run_message(run_dir, result))
+    check_parts(run_dir)
     for part in sorted((run_dir / "games").rglob("*.parquet")):
         with part.open("rb") as f:
             head = f.read(4)
@@ -59,6 +55,31 @@ def _check_run(run_dir: Path) -> None:
         if head != PARQUET_MAGIC or tail != PARQUET_MAGIC:
             raise CLIError(f"{part} is not a whole Parquet file (truncated or corrupt): check "
                            f"the run with 'leaves verify {run_dir}'")  # fmt: skip
+
+
+def _state_lines(runs: dict[str, Path]) -> list[str]:
+    """Where each run stands (unfinished, forfeited: ``tournaments.run_state``, as every
+    command that reads a run says it), each line naming its run. A run with no valid game is
+    refused (exit 1) after its lines: a comparison of forfeits says nothing about the
+    strategies."""
+    from tournaments.run_state import run_state
+
+    states = {name: run_state(run) for name, run in runs.items()}
+    lines = [f"{name} ({runs[name]}): {line}" for name, state in states.items()
+             for line in (state.lines() if state is not None else ())]  # fmt: skip
+    for name, state in states.items():
+        if state is not None and state.nothing_valid:
+            _echo_head(runs, lines)
+            raise CLIError(f"no valid {state.game_unit} in {runs[name]} ({name}): every one ended "
+                           "by a forfeit, so there is nothing to compare")  # fmt: skip
+    return lines
+
+
+def _echo_head(runs: dict[str, Path], lines: list[str]) -> None:
+    """The runs, then where they stand: before any number."""
+    click.echo(f"A: {runs['A']}\nB: {runs['B']}")
+    for line in lines:
+        click.echo(line)
 
 
 @click.command(name="compare")
@@ -94,7 +115,8 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     \b
     Exit codes:
       0  compared
-      1  a run cannot be used (a bad part, a corrupt manifest) or --out cannot be written
+      1  a run cannot be used (a bad part, a corrupt manifest, no valid game: every one
+         ended by a forfeit) or --out cannot be written
       2  bad usage: a path that holds no run, a bad --pair, or runs that cannot be
          compared (other games, table sizes, a gauntlet and a tournament, no strategy
          in common)
@@ -116,12 +138,15 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
         check_writable(out)
     for run_dir in (run_a, run_b):
         _check_run(run_dir)
+    runs = {"A": run_a, "B": run_b}
+    states = _state_lines(runs)
     try:
         c = run_compare(run_a, run_b, alpha=alpha, pairs=named)
     except NotComparable as exc:
         raise CLIError.of(exc, usage=True) from None
     except ReportError as exc:
         raise CLIError.of(exc) from None
+    _echo_head(runs, states)
     _print(c)
     if out is not None:
         try:
@@ -133,10 +158,9 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
 
 
 def _print(c) -> None:
-    """The runs, the findings in words, then the table."""
+    """The findings in words, then the table."""
     from .plain_table import print_table
 
-    click.echo(f"A: {c.a}\nB: {c.b}")
     for line in c.findings:
         click.echo(line)
     columns = [("strategy", "left"), ("A %", "right"), ("B %", "right"), ("B - A", "right"),

@@ -72,7 +72,7 @@ def game_of_record(line: str, where: str) -> Any:
     except ValueError:
         raise CLIError(f"{where}: bad game record: not a JSON game record") from None
     name = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
-    return load_game(str(name), {})
+    return load_game(str(name), {}, named_in=f"the record at {where}")
 
 
 def show_record(game: Any, line: str, how: ReplayHow) -> None:

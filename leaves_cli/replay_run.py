@@ -104,14 +104,16 @@ def _file_changed(entrant: dict[str, Any]) -> bool:
     return digest != entrant["file_sha256"]
 
 
-def _plugin(spec: dict[str, Any]) -> Any:
-    """The run's game with the run's settings."""
+def _plugin(run: Path, spec: dict[str, Any]) -> Any:
+    """The run's game with the run's settings (a game this installation lacks: the manifest
+    in ``run`` names it, not a flag)."""
     from tournaments.games import DEFAULT_GAME
 
     from .tournament_parts import load_game
 
     config = dict(spec.get("game_config") or {})
-    return load_game(str(spec.get("game", DEFAULT_GAME)), config, stored=True)
+    where = f"the manifest {run / 'manifest.json'}"
+    return load_game(str(spec.get("game", DEFAULT_GAME)), config, stored=True, named_in=where)
 
 
 def _payload(plugin: Any, entrant: dict[str, Any]) -> Any:
@@ -125,7 +127,7 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     """Play game ``game`` of the run again from its seeds and seats; CLIError when it cannot."""
     run = Path(run_dir)
     spec = _manifest(run)["spec"]
-    plugin = _plugin(spec)
+    plugin = _plugin(run, spec)
     game, row = pick_game(run, game, plugin)
     by_label = {e["label"]: e for e in spec.get("entrants", [])}
     n = int(row["n_players"])

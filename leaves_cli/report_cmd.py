@@ -13,11 +13,14 @@ import click
 
 from .errors import CLIError
 from .options import format_option
-from .verify_cmd import bad_run_message, resume_hint
+from .verify_cmd import bad_run_message, manifest_problem, resume_hint
 
 
-def _check_parts(run_dir: Path) -> None:
-    """Refuse a run whose files do not match its manifest, naming the bad part."""
+def check_parts(run_dir: Path) -> None:
+    """Refuse a run that ``leaves verify`` fails, for verify's reason (``report`` and
+    ``compare`` share it): a manifest that cannot be used, or files that do not match it
+    (naming the bad part). A manifest another tool wrote (no ``format``, e.g.
+    ``reports.synthetic``) is checked only for what it holds."""
     from tournaments.manifest_fields import check_manifest
     from tournaments.storage import read_manifest
     from tournaments.verify import verify_run
@@ -28,10 +31,16 @@ def _check_parts(run_dir: Path) -> None:
         manifest = read_manifest(run_dir)
     except ValueError as exc:
         raise CLIError(f"corrupt manifest: {exc}") from None
-    try:
-        check_manifest(manifest, spec=False)
-    except ValueError as exc:
-        raise CLIError(f"corrupt manifest {run_dir / 'manifest.json'}: {exc}") from None
+    if isinstance(manifest, dict) and "format" in manifest:  # the runner's: as verify reads it
+        broken = manifest_problem(run_dir)
+    else:
+        try:
+            check_manifest(manifest, spec=False)
+            broken = None
+        except ValueError as exc:
+            broken = str(exc)
+    if broken is not None:
+        raise CLIError(f"corrupt manifest {run_dir / 'manifest.json'}: {broken}")
     result = verify_run(run_dir)
     if result.has_checksums and not result.ok:
         raise CLIError(bad_run_message(run_dir, result))
@@ -91,7 +100,7 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
         raise CLIError(
             f"not a run directory: {run_dir} holds neither games/ nor manifest.json", usage=True
         )
-    _check_parts(run_dir)
+    check_parts(run_dir)
     from .writable import check_writable
 
     check_writable(out if out is not None else run_dir / "report")
@@ -106,6 +115,18 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid {state.game_unit} in {run_dir}: every one ended by a forfeit "
                        "(the report says so first)")  # fmt: skip
+    if state is not None and state.gauntlet and _void_gauntlet(run_dir):
+        raise CLIError(f"nothing to compare in {run_dir}: one side of the gauntlet forfeited "
+                       "every game (the report says so first)")  # fmt: skip
+
+
+def _void_gauntlet(run_dir: Path) -> bool:
+    """A gauntlet one side of which forfeited every game: the command that played it exits 1,
+    and so does its report (the other side's games compare it with nothing)."""
+    import reports
+    from reports.gauntlet import nothing_valid
+
+    return nothing_valid(reports.gauntlet(run_dir).iloc[0])
 
 
 def echo_report(run_dir: Path, page: Path) -> Any:

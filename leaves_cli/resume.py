@@ -178,7 +178,7 @@ def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -
     elif stored is not None:
         opts["game_spec"] = stored
     config = dict(spec.get("game_config") or {})
-    cls = _game_class(opts["game_spec"])
+    cls = _game_class(opts["game_spec"], None if "game_spec" in given else out)
     declared = {o.name for o in getattr(cls, "options", ())}
     from .tournament_parts import installed_options
 
@@ -248,13 +248,21 @@ def resumed_settings(out: Any, game_spec: str, settings: dict[str, Any]) -> dict
     return {**config, **settings}
 
 
-def _game_class(spec: str) -> Any:
+def _game_class(spec: str, stored_in: Any = None) -> Any:
+    """The plug-in class ``spec`` names: given with ``--game`` (bad usage when it cannot be
+    loaded), or read from the manifest of the run in ``stored_in`` (a file naming a game this
+    installation lacks: the input cannot be used, exit 1)."""
+    from tournaments import storage
     from tournaments.games import plugin_class
 
     try:
         return plugin_class(spec)
     except ValueError as exc:
-        raise CLIError(f"--game: {exc}", usage=True) from None
+        if stored_in is None:
+            raise CLIError(f"--game: {exc}", usage=True) from None
+        where = Path(stored_in) / storage.MANIFEST
+        raise CLIError(f"cannot resume {stored_in}: its manifest {where} names a game this "
+                       f"installation cannot load: {exc}") from None  # fmt: skip
 
 
 def restore(t: Any, request: Any) -> Any:

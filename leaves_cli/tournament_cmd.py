@@ -155,9 +155,9 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     if progress is None:
         progress = sys.stderr.isatty()
     sessions = len(manifest["sessions"]) if manifest is not None else 0
-    t0 = time.perf_counter()
-    result, t, widest = _run(t, out, request, progress)
-    _echo_outcome(result, t, time.perf_counter() - t0, sessions)
+    before = float(manifest.get("wall_time_s", 0.0)) if manifest is not None else 0.0
+    result, t, widest = _run(t, out, request, progress, time.perf_counter())
+    _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions)
     if widest is not None:
         click.echo(_precision_line(request.precision, widest, t.n_games, t.units))
     _echo_next(out)
@@ -175,8 +175,9 @@ def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
 
 def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
     """What the run came to: first its state (nothing to do; unfinished, forfeited), then the
-    summary with intervals and what this session played. Raises CLIError (exit 1) when no
-    game was played to its end: every result would be a forfeit's."""
+    summary with intervals and what this session played in ``wall`` seconds (the wall time
+    it added to the manifest's, so never more than the total). Raises CLIError (exit 1) when
+    no game was played to its end: every result would be a forfeit's."""
     from tournaments.run_state import run_state
 
     out, unit = result.out, t.units
@@ -188,7 +189,7 @@ def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
                    "it")  # fmt: skip
     for line in state.lines() if state is not None else ():
         click.echo(line)
-    why_not = parts.summary_table(result)
+    why_not = parts.summary_table(result, state is not None and state.nothing_valid)
     if why_not:
         click.echo(why_not)
     of = "" if played == t.n_games else f" of {t.n_games:,}"
@@ -290,13 +291,17 @@ def _build(request: Request) -> Any:
         raise CLIError.of(exc, usage=True) from None
 
 
-def _run(t: Any, out: Path, request: Request, progress: bool) -> tuple[Any, Any, float | None]:
+def _run(t: Any, out: Path, request: Request, progress: bool,
+         since: float) -> tuple[Any, Any, float | None]:  # fmt: skip
     """Say what is about to be played, then play it into ``out``: at once, or stage by stage
     to --precision. (result, the tournament as last played, its widest half-width or None).
-    A Ctrl-C from the first line on names the command that continues the run."""
+    Each stage's session counts its time from where the one before ended (the first from
+    ``since``), so the run's recorded wall time holds all of this command's. A Ctrl-C from
+    the first line on names the command that continues the run."""
+    clock = [since]
 
     def play(run: Any, where: Path, resume: bool) -> Any:
-        return run.run(
+        result = run.run(
             n_jobs=request.jobs,
             out=where,
             resume=resume or request.resume,
@@ -304,7 +309,10 @@ def _run(t: Any, out: Path, request: Request, progress: bool) -> tuple[Any, Any,
             scheduler=request.scheduler,
             progress=progress,
             log=lambda line: click.echo(line, err=True),
+            since=clock[0],
         )
+        clock[0] = time.perf_counter()
+        return result
 
     try:
         _echo_start(t, out, request.manifest)
@@ -348,6 +356,11 @@ def _check_precision(values: dict[str, Any]) -> None:
     if values["record_sample"] is not None:
         raise CLIError("--record-sample is not available with --precision (the games "
                        "recorded would depend on where the run stops)", usage=True)  # fmt: skip
+    from tournaments.schedule import MAX_RUN_GAMES
+
+    if cap is not None and cap > MAX_RUN_GAMES:  # refused before any stage is played
+        raise CLIError(f"--max-games must be at most 2**32 - 1 (a run's most games), got {cap:,}",
+                       usage=True)  # fmt: skip
     if cap is not None and cap < values["games"]:
         raise CLIError(f"--max-games ({cap:,}) must be at least --games ({values['games']:,})",
                        usage=True)  # fmt: skip

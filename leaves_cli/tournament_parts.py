@@ -123,15 +123,22 @@ def game_settings(opts: dict[str, Any]) -> dict[str, Any]:
     return {o.name: opts[o.name] for o in installed_options() if opts.get(o.name) not in (None, ())}
 
 
-def load_game(spec: str, settings: dict[str, Any], stored: bool = False) -> Any:
+def load_game(spec: str, settings: dict[str, Any], stored: bool = False,
+              named_in: str | None = None) -> Any:  # fmt: skip
     """The game a ``--game`` spec names (an installed game's id, a former one, or
     ``module:Class``) built with ``settings``: each must be an option the game declares,
-    unless they are a run's ``stored`` settings (its ``config``, which the game wrote)."""
+    unless they are a run's ``stored`` settings (its ``config``, which the game wrote).
+    ``named_in`` (a file's part, "the record at games.jsonl, line 3") names where the spec
+    was read instead, when no ``--game`` gave it: a game that cannot be loaded is then that
+    file's fault (exit 1), not the command line's."""
     from tournaments.games import plugin_class
 
     try:
         cls = plugin_class(spec)
     except ValueError as exc:
+        if named_in is not None:
+            raise CLIError(f"{named_in} names a game this installation cannot load: {exc}"
+                           ) from None  # fmt: skip
         raise CLIError(f"--game: {exc}", usage=True) from None
     declared = {o.name for o in getattr(cls, "options", ())}
     for name in () if stored else settings:
@@ -157,10 +164,15 @@ def _percent(rate: float) -> str:
     return "n/a" if rate != rate else f"{100 * rate:.1f}%"
 
 
-def intervals(result: Any) -> tuple[dict[str, str], str | None]:
+def intervals(result: Any, nothing_valid: bool = False) -> tuple[dict[str, str], str | None]:
     """Each strategy's win-rate 95% interval as the report writes it (``reports.tables.summary``:
     duplicate sets the units; "(too few deals for an interval)" where the run is too small),
-    or none and the reason in words where the run kept no per-game rows."""
+    or none and the reason in words: the run kept no per-game rows, or ``nothing_valid`` (every
+    game forfeited, where more games are no remedy)."""
+    if nothing_valid:
+        unit = result.manifest.get("game_declaration", {}).get("unit", "game")
+        return {}, (f"no intervals: every {unit} ended by a forfeit, so none counts toward one "
+                    "(fix the strategy and play the run again)")  # fmt: skip
     if not result.spec.get("rows", True):
         return {}, "no intervals: the run kept no per-game rows (--no-rows), and they count deals"
     from reports import ReportError
@@ -184,13 +196,14 @@ def units(result: Any) -> str:
     return plural(result.manifest.get("game_declaration", {}).get("unit", "game"))
 
 
-def summary_table(result: Any) -> str | None:
+def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     """Print the run's summary: seats taken (a game counts once per seat), wins, win rates in %
-    with the report's 95% intervals. Returns why there are no intervals (None: there are)."""
+    with the report's 95% intervals. Returns why there are no intervals (None: there are);
+    ``nothing_valid``: every game was forfeited."""
     from .plain_table import print_table
 
     cols = result.summary_columns()  # from the aggregates; the intervals need the rows
-    cis, why_not = intervals(result)
+    cis, why_not = intervals(result, nothing_valid)
     expert = result.spec["expert"]
     rank = f"{result.manifest.get('rank_value', 'rank')}_mean"
     declared = result.manifest.get("game_declaration", {})

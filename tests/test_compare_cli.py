@@ -97,7 +97,9 @@ def test_a_corrupt_manifest_exits_1_in_one_line(runs, capsys, tmp_path):
     (run / "manifest.json").write_text('{"spec": ')
     code, out, err = compare(capsys, run, runs / "a")
     assert code == 1 and not out and err.count("\n") == 1
-    assert err.startswith(f"leaves: error: corrupt manifest {run / 'manifest.json'}: ")
+    assert err.startswith(
+        f"leaves: error: corrupt manifest: {run / 'manifest.json'} is not valid JSON: "
+    )  # report's check, which compare shares
     json.loads((runs / "a" / "manifest.json").read_text())  # the original is untouched
 
 

@@ -202,3 +202,16 @@ def test_a_sequential_test_that_weighed_nothing_prints_no_llr():
            "sequential_beta": 0.05}  # fmt: skip
     text = sequential_sentence(row)
     assert f"1 batch, no LLR: {TOO_FEW}, bounds -2.94 and 2.94" in text and "nan" not in text
+
+
+def test_a_gauntlet_whose_strategy_forfeits_every_game_reports_exit_1(tmp_path, capsys):
+    bot = tmp_path / "raiser.py"
+    bot.write_text(RAISER)
+    out = tmp_path / "g"
+    code, _, _ = cli(capsys, "gauntlet", f"{bot}:Raiser", "--against", "greedy", "--games", "8",
+                     "--jobs", "1", "--out", str(out))  # fmt: skip
+    assert code == 1
+    code, stdout, err = cli(capsys, "report", str(out))
+    assert code == 1 and "one side of the gauntlet forfeited every game" in err
+    said = (out / "report" / "findings.txt").read_text().splitlines()
+    assert len(said) == 1 and said[0].startswith("Nothing valid was played: Raiser forfeited")

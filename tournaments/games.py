@@ -55,6 +55,10 @@ def game_class(name: str) -> type:
         raise ValueError(f"cannot load game {name!r}: {type(exc).__name__}: {exc}") from exc
 
 
+GAME_METHODS = ("config", "versions", "resolve", "play", "play_matches")
+"""Methods every game plug-in class defines (``tournaments.plugin.GamePlugin``)."""
+
+
 def plugin_class(spec: str) -> type:
     """The class a game spec names: an installed game's id (or former name), or
     ``module:Class`` (a game that is not installed, e.g. a test's)."""
@@ -62,9 +66,15 @@ def plugin_class(spec: str) -> type:
         return game_class(spec)
     module, _, attr = spec.partition(":")
     try:
-        return getattr(importlib.import_module(module), attr or "Game")
+        cls = getattr(importlib.import_module(module), attr or "Game")
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"cannot load {spec!r}: {exc}") from None
+    if not (isinstance(cls, type) and all(callable(getattr(cls, m, None)) for m in GAME_METHODS)
+            and isinstance(getattr(cls, "name", None), str)):  # fmt: skip
+        # a record or manifest names it: never call what is not a game (``os:system``)
+        raise ValueError(f"cannot load {spec!r}: not a game plug-in class (a GamePlugin "
+                         f"with a name and {', '.join(GAME_METHODS)})")  # fmt: skip
+    return cls
 
 
 def get_game(name: str = DEFAULT_GAME, **options: Any) -> GamePlugin:

@@ -99,15 +99,39 @@ def _check(where: str, fields: dict[str, Check], data: dict[str, Any],
             raise ValueError(f"{where}{name} is {_shown(data[name])}, expected {expected}")
 
 
+def _check_agreement(manifest: dict[str, Any]) -> None:
+    """The fields that name the entrants must agree: ``labels`` are the spec's strategies (the
+    rows number entrants in that order), each table seats entrants the run has, and
+    ``spec.entrants`` describes each strategy once. Each field alone may be well formed and
+    the run still unreadable (``"labels": []`` fails on the first row read)."""
+    spec = manifest["spec"]
+    strategies = spec.get("strategies")
+    if strategies is None:
+        return
+    labels = manifest.get("labels")
+    if labels is not None and labels != strategies:
+        raise ValueError(f"labels is {_shown(labels)}, expected the spec's strategies "
+                         f"{_shown(strategies)}")  # fmt: skip
+    for table in manifest.get("tables") or ():
+        if any(e >= len(strategies) for e in table):
+            raise ValueError(f"tables holds {_shown(table)}, expected entrant numbers below "
+                             f"{len(strategies)} (the run's strategies)")  # fmt: skip
+    entrants = spec.get("entrants")
+    if entrants is not None and len(entrants) != len(strategies):
+        raise ValueError(f"spec.entrants describes {len(entrants)} strategies, expected "
+                         f"{len(strategies)} (one per strategy)")  # fmt: skip
+
+
 def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = True) -> None:
     """ValueError in one line (``spec.players is 'four', expected a list of player counts
     (whole numbers)``) unless every field of ``manifest`` present holds what the runner
-    writes there; ``required`` names spec fields that must be present. ``spec=False``
-    accepts a manifest without a spec (runs written by other tools, e.g.
-    ``reports.synthetic``, which a report reads)."""
+    writes there, and the fields naming the entrants agree; ``required`` names spec fields
+    that must be present. ``spec=False`` accepts a manifest without a spec (runs written by
+    other tools, e.g. ``reports.synthetic``, which a report reads), but not the runner's own
+    (it has a ``format``): without its spec nothing of the run can be trusted."""
     if not isinstance(manifest, dict):
         raise ValueError(f"the manifest is {_shown(manifest)}, expected a JSON object")
-    if "spec" not in manifest and not spec:
+    if "spec" not in manifest and not spec and "format" not in manifest:
         _check("", TOP_FIELDS, manifest, ())
         return
     if not isinstance(manifest.get("spec"), dict):
@@ -115,3 +139,4 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
         raise ValueError(f"spec is {what}, expected a table of the run's settings")
     _check("", TOP_FIELDS, manifest, ())
     _check("spec.", SPEC_FIELDS, manifest["spec"], required)
+    _check_agreement(manifest)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,8 +151,6 @@ class Tournament:
         self.schedule = Schedule(
             self.tables, self.games_asked, chunk_size, [len(d) for d in self.seatings]
         )
-        if self.schedule.n_games >= 2**32:
-            raise ValueError("at most 2**32 - 1 games per tournament")
         self._record_rule(record, record_sample)
 
     def _enter(self, strategies: Sequence[Any]) -> None:
@@ -390,6 +389,7 @@ class Tournament:
         scheduler: Any = None,
         progress: bool = False,
         log: Callable[[str], None] | None = None,
+        since: float | None = None,
     ) -> TournamentResult:
         """Play every chunk not yet done into ``out`` and return the results.
 
@@ -397,8 +397,11 @@ class Tournament:
         in ``out`` (refused if its spec differs). ``backend``: "loky" (``n_jobs`` local
         processes) or "dask" (``scheduler`` address or Client; none starts a local cluster).
         Results never depend on ``n_jobs`` or the backend. ``log`` receives the one line a
-        resume says about the chunks it verified and replays.
+        resume says about the chunks it verified and replays. ``since`` (a
+        ``time.perf_counter()`` value, default: now) is when this session began: the manifest's
+        wall time counts from there, so a caller's stages all add up to its whole time.
         """
+        since = time.perf_counter() if since is None else since
         players = Players(n_jobs, backend, scheduler)
         out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
         resuming = out.is_dir() and (out / storage.MANIFEST).exists()
@@ -413,7 +416,7 @@ class Tournament:
         manifest["sessions"].append(session)
         manifest["status"] = "running"
         manifest["record_file"] = str(self.record) if self.record else None
-        runlog = RunLog(out, manifest, done, self.schedule, session)
+        runlog = RunLog(out, manifest, done, self.schedule, session, since)
         runlog.save(force=True)
         pending = [c for c in range(self.schedule.n_chunks) if c not in done]
         self._play(pending, runlog, players, progress)

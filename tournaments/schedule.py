@@ -38,6 +38,9 @@ __all__ = ["Chunk", "Schedule", "make_tables", "parse_players", "seat_entrants"]
 MAX_CHUNK_GAMES = 50_000
 """Default chunk size ceiling: a few hundred milliseconds of compiled play, a few MB of rows."""
 
+MAX_RUN_GAMES = 2**32 - 1
+"""Games one run may hold: the per-game rows number games in 32 bits."""
+
 
 def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
     """Table sizes from 4, "3,4,5" or [3, 4]: sorted, without duplicates."""
@@ -150,6 +153,13 @@ def deals_for(games: int, seats_per_set: int) -> int:
     return max(1, math.ceil(games / seats_per_set))
 
 
+def check_size(n_games: int) -> None:
+    """Refuse a run of more than ``MAX_RUN_GAMES`` games, in one line, before anything of it is
+    built (every entry point builds a ``Schedule``: a tournament, a gauntlet, a grown run)."""
+    if n_games > MAX_RUN_GAMES:
+        raise ValueError("at most 2**32 - 1 games per tournament")
+
+
 class Schedule:
     """Tables, deals per table and chunks of a tournament asking for ``games`` games in all.
 
@@ -195,6 +205,7 @@ class Schedule:
         self.deals = self.stages[-1]
         """Deals per table (the last stage's)."""
         self.n_games = self.deals * self.seats_per_set
+        check_size(self.n_games)  # before the chunks are laid out: a huge run allocates GBs
         if chunk_games is None:
             chunk_games = min(
                 MAX_CHUNK_GAMES, max(2_000, math.ceil(first * self.seats_per_set / 64))

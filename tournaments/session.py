@@ -192,18 +192,20 @@ class RunLog:
 
     ``record`` takes a chunk whose files are all written; ``save`` rewrites the manifest (at
     most every ``MANIFEST_EVERY_S`` unless forced), syncing first the folders of the chunks it
-    names. ``advance`` is the progress bar's, while one is open.
+    names. ``advance`` is the progress bar's, while one is open. The session's time counts
+    from ``since`` (a ``time.perf_counter()`` value; default: now), so the time a caller spent
+    before it (reading, verifying, deciding on the next stage) is in the run's wall time too.
     """
 
     def __init__(self, out: Path, manifest: dict[str, Any], done: set[int], schedule: Schedule,
-                 session: dict[str, Any]):  # fmt: skip
+                 session: dict[str, Any], since: float | None = None):  # fmt: skip
         self.out, self.manifest, self.done, self.schedule = out, manifest, done, schedule
         self.session = session
         session.setdefault("units_played", 0)  # this session's, kept apart from the run's
         self.merged = Merged(out, done)  # done chunks are read once
         self.units_done = sum(schedule.chunk(c).n_games for c in done)
         self.advance: Callable[[int], None] = lambda n: None
-        self._t0 = time.perf_counter()
+        self._t0 = time.perf_counter() if since is None else since  # the session's start
         self._base_wall = float(manifest.get("wall_time_s", 0.0))
         self._last = 0.0
         self._unsynced: set[Path] = set()  # folders with renames not yet made durable
