@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -272,11 +273,24 @@ def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
     for name in ("alpha", "beta"):
         if not 0 < settings[name] < 0.5:
             raise CLIError(f"--{name} must be between 0 and 0.5, got {settings[name]}", usage=True)
+    if request.manifest is None:  # a resumed run's cap is its own, checked when it began
+        _check_cap(settings["max_games"])
     if settings["max_games"] < games:
         raise CLIError(f"--max-games ({settings['max_games']:,}) must be at least --games "
                        f"({games:,})", usage=True)  # fmt: skip
     _test(settings)  # checks the margin
     return settings
+
+
+def _check_cap(cap: int) -> None:
+    """Refuse a cap of games per side that a run could not hold, before anything is played:
+    the run holds both sides, so at most ``MAX_RUN_GAMES // 2`` (2**31 - 1) games a side."""
+    from tournaments.schedule import MAX_RUN_GAMES
+
+    if cap > MAX_RUN_GAMES // 2:
+        raise CLIError(f"--max-games must be at most 2**31 - 1 (it counts games per side, and "
+                       f"the run holds both sides in at most 2**32 - 1 games), got {cap:,}",
+                       usage=True)  # fmt: skip
 
 
 def _test(settings: dict[str, Any]) -> Any:
@@ -292,19 +306,26 @@ def _test(settings: dict[str, Any]) -> Any:
 def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
           settings: dict[str, Any] | None) -> Any:  # fmt: skip
     """Play the gauntlet into ``path``: at once, or in batches until the sequential test of
-    ``settings`` decides or its cap of games a side is reached; the result."""
+    ``settings`` decides or its cap of games a side is reached; the result. Each batch's
+    session counts its time from where the one before ended (the first from now), so the
+    run's recorded wall time holds the weighing between batches too, as the command spent it."""
+    clock = [time.perf_counter()]
     try:
         from .sequential import echo_err, run_sequential
 
         if settings is None:
-            return g.run(n_jobs=jobs, out=path, resume=resume, progress=progress, log=echo_err)
+            return g.run(n_jobs=jobs, out=path, resume=resume, progress=progress, log=echo_err,
+                         since=clock[0])  # fmt: skip
 
         said: list[bool] = []  # what a resume verified is said once, not at every batch
 
         def play(t: Any, out: Path, grow: bool) -> Any:
             log = echo_err if resume and not said else None
             said.append(True)
-            return t.run(n_jobs=jobs, out=out, resume=grow, progress=progress, log=log)
+            result = t.run(n_jobs=jobs, out=out, resume=grow, progress=progress, log=log,
+                           since=clock[0])  # fmt: skip
+            clock[0] = time.perf_counter()
+            return result
 
         test, cap = _test(settings), int(settings["max_games"])
         return run_sequential(g, path, play, test, cap, echo_err, resume=resume)[0]

@@ -16,7 +16,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .rules import card_name, row_size
+from .record_check import RecordError, check_event, check_fields, shown
+from .rules import card_name
 from .state import SOURCES, IllegalMove, State
 
 __all__ = ["RECORD_KEYS", "RoundRecord", "replay", "timeline", "RecordError"]
@@ -27,10 +28,6 @@ RECORD_KEYS = (
     "ended_by", "stack_left", "centre_cards", "scores",
 )  # fmt: skip
 """The keys of a round record, in the order the format lists them."""
-
-
-class RecordError(ValueError):
-    """A record that does not replay under the rules (the message says where)."""
 
 
 @dataclass
@@ -60,61 +57,101 @@ class RoundRecord:
             raise RecordError(f"not a JSON object: {e.msg}") from None
         if not isinstance(d, dict) or d.get("game") != GAME:
             raise RecordError('not a Ligretto round record ("game" must be "ligretto")')
-        names = set(cls.__dataclass_fields__)
-        missing = sorted(names - set(d))
+        missing = [k for k in RECORD_KEYS if k not in d]
         if missing:
-            raise RecordError(f"record lacks {', '.join(missing)}")
-        return cls(**{k: v for k, v in d.items() if k in names})
+            raise RecordError(f"the record lacks {', '.join(missing)}")
+        unknown = [k for k in d if k not in RECORD_KEYS]
+        if unknown:  # the format is pinned: a misspelt key is said, not skipped
+            raise RecordError(f"the record has {', '.join(map(shown, unknown))}, which the "
+                              f"format does not (its keys: {', '.join(RECORD_KEYS)})")  # fmt: skip
+        return cls(**d)
 
 
 def replay(record: RoundRecord) -> list[State]:
-    """Every state of the round, from the deal through each event; raises RecordError."""
-    n = record.players
-    if record.row_size != row_size(n):
-        raise RecordError(f"row_size {record.row_size} is wrong for {n} players")
-    try:
-        state = State.deal(record.deal)
-    except ValueError as e:
-        raise RecordError(f"deal: {e}") from None
-    states = [state]
-    used = [0] * n
+    """Every state of the round, from the deal through each event; raises RecordError (one
+    line, naming the field or the event and what is wrong with it)."""
+    check_fields(record)
+    states = [State.deal(record.deal)]  # check_fields: each seat's 40 cards, each once
+    used = [0] * record.players
+    over_at: int | None = -1 if states[0].is_over() else None  # the event that ended it
+    last_ms = 0
     for i, ev in enumerate(record.events):
         try:
-            _time, seat, kind, card, pile = ev
-            if kind in SOURCES:
-                shown = state._card_at(seat, kind, _row_slot(state, seat, kind, card))
-                if shown != card:
-                    raise IllegalMove(f"seat {seat}'s {kind} does not show {card_name(card)}")
-                state = state.play(seat, kind, _row_slot(state, seat, kind, card), pile)
-            elif kind == "flip":
-                state = state.flip(seat).rest(seat)
-            elif kind == "recycle":
-                order = record.recycled[seat][used[seat]]
-                used[seat] += 1
-                state = state.recycle(seat, order)
-            elif kind == "fail":
-                if state.accepts(pile, card):
-                    raise IllegalMove(f"pile {pile} takes {card_name(card)}: the play cannot fail")
-                state = state.rest(seat)
-            else:
-                raise IllegalMove(f"unknown kind {kind!r}")
-        except (IllegalMove, ValueError, IndexError, TypeError) as e:
-            raise RecordError(f"event {i} {ev}: {e}") from None
+            if over_at is not None:
+                after = "at the deal" if over_at < 0 else f"after event {over_at}"
+                raise RecordError(f"the round was over {after}: {_how(states[-1])}")
+            last_ms, seat, kind, card, pile = check_event(ev, record.players, last_ms)
+            state = _step(states[-1], record, used, seat, kind, card, pile)
+        except (IllegalMove, RecordError) as e:
+            raise RecordError(f"event {i} {shown(ev)}: {e}") from None
         if kind != "fail":
             states.append(state)
+        if kind in SOURCES and state.is_over():
+            over_at = i
+    state = states[-1]
     ended = state.stack_emptied()
     if ended is None and not state.is_blockade():
         raise RecordError("the record stops before the round is over")
+    for seat, hands in enumerate(record.recycled):
+        if len(hands) != used[seat]:
+            raise RecordError(f"recycled: seat {seat} has {_hands(len(hands))} listed, but its "
+                              f"events recycle {used[seat]}")  # fmt: skip
     if record.ended_by != ended:
-        raise RecordError(f"ended_by is {record.ended_by}, the replay says {ended}")
+        raise RecordError(f"ended_by is {shown(record.ended_by)}, the replay says {shown(ended)}")
     for name, got in (
         ("stack_left", state.stack_left()),
         ("centre_cards", state.centre_cards()),
         ("scores", state.scores()),
     ):
         if list(getattr(record, name)) != list(got):
-            raise RecordError(f"{name} is {getattr(record, name)}, the replay says {list(got)}")
+            raise RecordError(f"{name} is {shown(getattr(record, name))}, the replay says "
+                              f"{shown(list(got))}")  # fmt: skip
     return states
+
+
+def _how(state: State) -> str:
+    """Why a round is over, in words."""
+    seat = state.stack_emptied()
+    return "a blockade" if seat is None else f"seat {seat} emptied its stack"
+
+
+def _step(state: State, record: RoundRecord, used: list[int], seat: int, kind: str, card: int,
+          pile: int) -> State:  # fmt: skip
+    """The state after one checked event (a fail leaves it as it was but for the seat's
+    idle count); raises IllegalMove when the rules do not allow it."""
+    if kind in SOURCES:
+        slot = _row_slot(state, seat, kind, card)
+        if state._card_at(seat, kind, slot) != card:
+            raise IllegalMove(f"seat {seat}'s {kind} does not show {card_name(card)}")
+        return state.play(seat, kind, slot, pile)
+    if kind == "flip":
+        return state.flip(seat).rest(seat)
+    if kind == "recycle":
+        hands = record.recycled[seat]
+        if used[seat] >= len(hands):
+            raise IllegalMove(f"recycled: seat {seat} has {_hands(len(hands))} listed, fewer "
+                              "than its events recycle")  # fmt: skip
+        used[seat] += 1
+        return state.recycle(seat, hands[used[seat] - 1])
+    # a fail: a play that lost the race, of a card the seat still shows, to a pile that exists
+    if card not in _face_up(state, seat):
+        raise IllegalMove(f"seat {seat} shows no {card_name(card)} to try to play")
+    if not pile < len(state.piles):
+        have = len(state.piles)
+        raise IllegalMove(f"there is no pile {pile} yet (the centre has {have} pile"
+                          f"{'' if have == 1 else 's'})")  # fmt: skip
+    if state.accepts(pile, card):
+        raise IllegalMove(f"pile {pile} takes {card_name(card)}: the play cannot fail")
+    return state.rest(seat)
+
+
+def _hands(n: int) -> str:
+    return "1 hand" if n == 1 else f"{n} hands"
+
+
+def _face_up(state: State, seat: int) -> tuple[int, ...]:
+    """The cards ``seat`` may play: its stack top, its row and its hand-pile top."""
+    return (state.stack_top(seat), *state.rows[seat], state.hand_top(seat))
 
 
 def _row_slot(state: State, seat: int, kind: str, card: int) -> int:

@@ -63,6 +63,12 @@ def d(tmp_path_factory):
             assert exc.code in (0, None)
     (d / "afile").write_text("not a folder\n")
     (d / "broken.py").write_text(BROKEN)
+    (d / "raiser.py").write_text(RAISER)
+    try:  # every game forfeited: a run with no valid game (the tournament itself exits 1)
+        main(["tournament", f"{d}/raiser.py:Raiser", *THREE[:2], "--players", "3", "--games",
+              "6", "--seed", "1", "--jobs", "1", "--out", str(d / "forfeited")])  # fmt: skip
+    except SystemExit as exc:
+        assert exc.code == 1
     (d / "empty").mkdir()
     (d / "unreadable" / "games").mkdir(parents=True)
     (d / "unreadable" / "games" / "part-0.parquet").write_bytes(b"not parquet")
@@ -98,6 +104,17 @@ class Broken(strategies.Strategy, register=False):
         return legal[0]
 """
 
+RAISER = """
+import strategies
+
+
+class Raiser(strategies.Strategy, register=False):
+    name = "raiser"
+
+    def choose(self, view, legal, rng):
+        raise RuntimeError("always")
+"""
+
 # code -> (words of the table's kind, the arguments that trigger it, words of the error line)
 CASES: dict[int, list[tuple[str, list[str], str]]] = {
     0: [("done", ["rules"], "")],
@@ -107,6 +124,9 @@ CASES: dict[int, list[tuple[str, list[str], str]]] = {
         ("a corrupt manifest", ["report", "{d}/corrupt"], "corrupt manifest"),
         ("a corrupt manifest", ["tournament", "--out", "{d}/corrupt", "--resume"], "corrupt"),
         ("files that do not match the manifest", ["verify", "{d}/mismatch"], "1 bad file(s)"),
+        ("with no valid game", ["compare", "{d}/forfeited", "{d}/run"],
+         "no valid game in {d}/forfeited (A)"),
+        ("with no valid game", ["report", "{d}/forfeited"], "no valid game in {d}/forfeited"),
         ("an output that cannot be written", ["report", "{d}/run", "--out", "{d}/afile/r"],
          "cannot write to {d}/afile/r"),
     ],

@@ -300,21 +300,26 @@ def _tournament(names: list[str], game: Any, request: Request) -> Any:
 
 def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> int:
     """Play ``tournament`` into ``out`` (resumed with --resume); the games this session
-    played (0: the run was already whole, which is said)."""
+    played (0: the run was already whole, which is said). The time said is the manifest's,
+    counted from here (``since``): this session's, and a resumed run's in all beside it."""
     if echo:
         click.echo(tournament.rounded_note)
-    start = time.perf_counter()
     try:
         result = tournament.run(n_jobs=request.jobs, out=out, resume=request.resume,
-                                progress=sys.stderr.isatty())  # fmt: skip
+                                progress=sys.stderr.isatty(),
+                                since=time.perf_counter())  # fmt: skip
     except ValueError as exc:
         raise CLIError.of(exc) from exc
-    played = int(result.manifest["sessions"][-1].get("units_played", 0))
+    sessions = result.manifest["sessions"]
+    played = int(sessions[-1].get("units_played", 0))
     if not played:
         click.echo(f"nothing to play: {out} already holds all {tournament.n_games:,} games of "
                    "this run (every chunk verified)")  # fmt: skip
-    else:
-        click.echo(f"tournament: {out} ({time.perf_counter() - start:.1f} s)")
+        return played
+    wall = f"{float(sessions[-1]['wall_s']):.1f} s"
+    if len(sessions) > 1:  # resumed: this session is not the whole run's time
+        wall += f" this session, {float(result.manifest['wall_time_s']):.1f} s in all"
+    click.echo(f"tournament: {out} ({wall})")
     return played
 
 
