@@ -65,6 +65,29 @@ def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
             f"{pct(row['win_rate_b'])}")  # fmt: skip
 
 
+def _highest(top: pd.Series, second: pd.Series) -> str:
+    """What the summary ranks by: the win rate, or against the fair share where the two
+    strategies' fair shares differ (other table sizes)."""
+    same = abs(top["fair_share"] - second["fair_share"]) < 1e-9
+    return "the highest win rate" if same else "the highest win rate against its fair share"
+
+
+def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
+    """Strategies that share the top place exactly: none leads, each rate is said, and the
+    top two's paired difference where there is one."""
+    names = list(tied["strategy"])
+    rates = "; ".join(f"{r.strategy} {pct(r.win_rate)} {interval(r.ci_low, r.ci_high)}"
+                      for r in tied.itertuples())  # fmt: skip
+    text = (
+        f"No strategy leads: {_and(names)} share {_highest(tied.iloc[0], tied.iloc[1])} ({rates})"
+    )
+    if row is not None and np.isfinite(row["ci_low"]):
+        how = "paired" if method.startswith("paired") else "unpaired"
+        text += (f"; {row['a']} - {row['b']} = {signed_points(row['diff'])} "
+                 f"{interval(row['ci_low'], row['ci_high'])} ({how}, {p_text(row['p_value'])})")  # fmt: skip
+    return text + "."
+
+
 def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> list[Finding]:
     summ = tables["summary"]
     if not len(summ):
@@ -78,6 +101,9 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
         return [Finding("summary", f"Only one strategy played: {rate}.")]
     second = summ.iloc[1]
     row = _pair(tables.get("significance"), top["strategy"], second["strategy"])
+    tied = summ[np.isclose(summ["relative"], top["relative"], rtol=0, atol=1e-12)]
+    if len(tied) > 1:
+        return [Finding("significance", _tie(tied, row, method))]
     other = (
         f"{second['strategy']} wins {pct(second['win_rate'])} "
         f"{interval(second['ci_low'], second['ci_high'])}"
@@ -86,7 +112,7 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
         return [
             Finding(
                 "summary",
-                f"{top['strategy']} has the highest win rate: {rate}; next is {other}. "
+                f"{top['strategy']} has {_highest(top, second)}: {rate}; next is {other}. "
                 "They never sat at one table on the same deals, so no paired comparison was made.",
             )
         ]
@@ -107,7 +133,7 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
         )
     elif bool(row["significant"]):  # the runner-up is ahead where both sat (other tables)
         text = (
-            f"No strategy is clearly the best: {top['strategy']} has the highest win rate, "
+            f"No strategy is clearly the best: {top['strategy']} has {_highest(top, second)}, "
             f"{rate}, but at the tables both sat at {second['strategy']} wins "
             f"{pct(row['win_rate_b'])} against its {pct(row['win_rate_a'])} and beats it by "
             f"{points(row['diff'])} {interval(-row['ci_high'], -row['ci_low'])} ({test}); "
@@ -115,7 +141,7 @@ def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> li
         )
     elif not np.isfinite(row["ci_low"]):
         text = (
-            f"{top['strategy']} has the highest win rate: {rate}; next is {other}. The run has "
+            f"{top['strategy']} has {_highest(top, second)}: {rate}; next is {other}. The run has "
             f"{TOO_FEW} of their difference: play more {d.units()} to tell them apart."
         )
     else:
@@ -142,10 +168,11 @@ def _verdict(lo: float, hi: float, fair: float) -> str:
 
 
 def _pct_beside(fair: float, row: pd.Series) -> str:
-    """The fair share as precisely as the interval set against it (``interval(beside=)``)."""
-    bounds = (row["ci_low"], row["ci_high"])
-    close = all(np.isfinite(bounds)) and pct(fair) in (pct(bounds[0]), pct(bounds[1]))
-    return f"{100 * fair:.2f}%" if close else pct(fair)
+    """The fair share with as many decimals as the interval set against it
+    (``interval(beside=)``)."""
+    shown = interval(row["ci_low"], row["ci_high"], beside=fair)
+    digits = len(shown.split(",")[0].partition(".")[2]) if shown.startswith("[") else 1
+    return f"{100 * fair:.{digits}f}%"
 
 
 def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:

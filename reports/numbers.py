@@ -30,12 +30,16 @@ def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = 
              digits: int = 1) -> str:  # fmt: skip
     """A 95% interval in percent (or points, ``scale``) with ``digits`` decimals: '[50.6,
     51.3]'; where the run was too small to state one, says so. With ``beside`` (a value the
-    sentence sets it against, such as a fair share), one decimal more where a bound would
-    round onto it ('[16.69, 18.48]' against 16.67%, not '[16.7, 18.5]' against 16.7%)."""
+    sentence sets it against, such as a fair share), decimals added (up to four) where a bound
+    would round onto it ('[16.69, 18.48]' against 16.67%, not '[16.7, 18.5]' against 16.7%)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"({TOO_FEW})"
-    shown = [f"{scale * x:.{digits}f}" for x in (lo, hi)]
-    if beside is not None and f"{scale * beside:.{digits}f}" in shown:
+    while (
+        beside is not None
+        and digits < 4
+        and f"{scale * beside:.{digits}f}"
+        in (f"{scale * lo:.{digits}f}", f"{scale * hi:.{digits}f}")
+    ):  # one decimal more until the bound and the value read apart (at most four)
         digits += 1
     return f"[{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"
 

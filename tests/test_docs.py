@@ -204,3 +204,19 @@ def test_every_measured_figure_names_the_command_that_measures_it():
             if not block.startswith("```") and MEASURED.search(text) and not named:
                 bare.append(f"{page.name}: {MEASURED.findall(text)} in '{block[:80]}...'")
     assert not bare, "\n".join(bare)
+
+
+def test_the_rules_core_example_runs_as_written():
+    """docs/rules-core.md's first example, run: its one failing line fails as its comment says
+    and the replay of the record it writes gives every state."""
+    import leaves
+
+    text = (ROOT / "docs" / "rules-core.md").read_text(encoding="utf-8")
+    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    failing = "state.apply(Action.take(5))"
+    assert failing in block
+    scope: dict = {}
+    exec(block.replace(failing, "None  # checked below"), scope)  # noqa: S102 - our own docs
+    with pytest.raises(leaves.IllegalActionError, match="cannot pass on an empty table"):
+        scope["state"].apply(scope["Action"].take(5))
+    assert scope["states"][-1] == scope["state2"] and len(scope["states"]) == 2

@@ -31,7 +31,7 @@ def _tables(rows: list[dict], sig: list[dict]) -> dict[str, pd.DataFrame]:
 
 def _row(name: str, rate: float) -> dict:
     return {"strategy": name, "win_rate": rate, "ci_low": rate - 0.005,
-            "ci_high": rate + 0.005, "fair_share": 0.25}  # fmt: skip
+            "ci_high": rate + 0.005, "fair_share": 0.25, "relative": rate / 0.25}  # fmt: skip
 
 
 def _pair(diff: float, lo: float, hi: float, p: float, significant: bool) -> dict:
@@ -215,3 +215,24 @@ def test_a_gauntlet_whose_strategy_forfeits_every_game_reports_exit_1(tmp_path, 
     assert code == 1 and "one side of the gauntlet forfeited every game" in err
     said = (out / "report" / "findings.txt").read_text().splitlines()
     assert len(said) == 1 and said[0].startswith("Nothing valid was played: Raiser forfeited")
+
+
+def test_an_exact_tie_at_the_top_is_no_lead():
+    rows = [_row("taker", 0.405), _row("weighted", 0.405), _row("counter", 0.19)]
+    tables = {"summary": pd.DataFrame(rows),
+              "significance": pd.DataFrame([{**_pair(0.0, -0.126, 0.126, 1.0, False),
+                                             "a": "taker", "b": "weighted"}])}  # fmt: skip
+    text = key_findings(tables, "paired")[0].text
+    assert text.startswith("No strategy leads: taker and weighted share the highest win rate")
+    assert "taker - weighted = +0.0 points [-12.6, 12.6] (paired, p = 1.00)" in text
+    assert "leads with" not in text and "has the highest" not in text
+
+
+def test_a_bound_that_rounds_onto_the_fair_share_gets_decimals_until_they_differ():
+    assert interval(0.333292, 0.4429, beside=1 / 3) == "[33.329, 44.290]"
+    seats = pd.DataFrame({"n_players": [3], "position": [0], "win_rate": [0.387],
+                          "ci_low": [0.333292], "ci_high": [0.4429], "fair": [1 / 3]})  # fmt: skip
+    (found,) = _seats(seats, default_declaration())
+    assert "[33.329, 44.290] of games against a fair share of 33.333%: no clear effect" in (
+        found.text
+    )
