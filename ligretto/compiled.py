@@ -21,6 +21,7 @@ import numpy as np
 
 from . import cengine
 from .policy import N_PARAMS
+from .rng import check_seed, check_seeds
 from .rules import (
     ENDED_BLOCKADE,
     ENDED_UNFINISHED,
@@ -66,12 +67,16 @@ class RoundBatch:
 def play_rounds(params: np.ndarray, deal_seeds: np.ndarray, play_seeds: np.ndarray) -> RoundBatch:
     """Play one round per seed pair; ``params`` (n, N_PARAMS) holds one policy per seat."""
     params = np.ascontiguousarray(params, dtype=np.float64)
+    if params.ndim != 2:
+        raise ValueError(f"params must be a matrix, one policy a row, got shape {params.shape}")
     n = params.shape[0]
     check_players(n)
     if params.shape[1] != N_PARAMS:
         raise ValueError(f"a policy has {N_PARAMS} parameters, got {params.shape[1]}")
-    deal = np.ascontiguousarray(deal_seeds, dtype=np.uint64)
-    play = np.ascontiguousarray(play_seeds, dtype=np.uint64)
+    deal = np.ascontiguousarray(check_seeds(deal_seeds, "deal_seeds"))
+    play = np.ascontiguousarray(check_seeds(play_seeds, "play_seeds"))
+    if deal.shape != play.shape:
+        raise ValueError(f"deal_seeds and play_seeds differ in length: {len(deal)} != {len(play)}")
     out = np.zeros((deal.shape[0], 3 * n + 6), np.int64)
     batch, _ = _kernels()
     batch(params, n, row_size(n), deal, play, out)
@@ -94,5 +99,6 @@ def round_events(params: np.ndarray, deal_seed: int, play_seed: int, cap: int = 
     ev = np.zeros((cap, 5), np.int64)
     out = np.zeros(3 * n + 6, np.int64)
     _, play_round = _kernels()
-    play_round(params, n, row_size(n), np.uint64(deal_seed), np.uint64(play_seed), ev, True, out)
+    deal, play = check_seed(deal_seed, "deal_seed"), check_seed(play_seed, "play_seed")
+    play_round(params, n, row_size(n), np.uint64(deal), np.uint64(play), ev, True, out)
     return ev[: min(int(out[3 * n + 5]), cap)], out

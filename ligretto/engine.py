@@ -11,11 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any, NamedTuple, Protocol
 
 from .record import RoundRecord
-from .rng import POLICY, RECYCLE, TIME, SplitMix, shuffled, stream_seed
-from .rules import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ACTIONS, MAX_ROUND_MS, row_size, value_of
+from .rng import POLICY, RECYCLE, TIME, SplitMix, check_seed, shuffled, stream_seed
+from .rules import (
+    ENDED_BLOCKADE,
+    ENDED_UNFINISHED,
+    MAX_ACTIONS,
+    MAX_ROUND_MS,
+    check_players,
+    row_size,
+    value_of,
+)
 from .state import SOURCES, IllegalMove, PlayerView, State, deal_orders
 from .timing import ReactionModel
 
@@ -65,9 +74,16 @@ class RoundOutcome:
         return self.state.scores()
 
 
+_NUMBERS = ("slot", "card", "pile", "looked")
+"""A ``Decision``'s fields that must hold integers."""
+
+
 def _check(view: PlayerView, d: Any, seat: int) -> Decision:
     if not isinstance(d, Decision):
         raise PlayerError(seat, f"decide must return a Decision, got {d!r}")
+    for name, value in zip(_NUMBERS, d[1:], strict=True):
+        if type(value) is not int and (isinstance(value, bool) or not isinstance(value, Integral)):
+            raise PlayerError(seat, f"a Decision's {name} must be an integer, got {value!r}")
     if d.kind in SOURCES:
         card = {"stack": view.stack_top, "hand": view.hand_top}.get(d.kind)
         if d.kind == "row":
@@ -89,6 +105,20 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
     if int(d.looked) < 0:
         raise PlayerError(seat, "looked must be at least 0")
     return d
+
+
+def _check_players(players: Sequence[Player]) -> None:
+    """A table of 2 to 12 objects that each decide and have a reaction-time model."""
+    if not isinstance(players, Sequence) or isinstance(players, str):
+        raise TypeError(f"players must be a sequence of players, got {players!r}")
+    check_players(len(players))
+    for s, p in enumerate(players):
+        reaction = getattr(p, "reaction", None)
+        if not callable(getattr(p, "decide", None)) or not hasattr(reaction, "duration"):
+            raise TypeError(
+                f"players: seat {s}'s {p!r} is no Player (a decide method and a reaction-time "
+                "model as reaction)"
+            )
 
 
 class _Round:
@@ -182,7 +212,11 @@ def play_round(
     """Play one round of ``players`` (seat order) from two seeds, through the State API.
 
     ``deal`` (per seat, 40 card ids in dealt order) replaces the deal drawn from ``deal_seed``.
+    Seeds are whole numbers 0 to 2**64 - 1; bad input raises TypeError or ValueError.
     """
+    deal_seed = check_seed(deal_seed, "deal_seed")
+    play_seed = check_seed(play_seed, "play_seed")
+    _check_players(players)
     orders = [list(o) for o in deal] if deal is not None else deal_orders(len(players), deal_seed)
     rnd = _Round(players, State.deal(orders), play_seed)
     ended, now = rnd.run(max_actions)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .rules import MATCH_TARGET
+from .rules import MATCH_TARGET, check_players, whole_number
 
 __all__ = ["winners", "Match", "MAX_ROUNDS_PER_GAME"]
 
@@ -37,6 +37,10 @@ class Match:
     played: int = 0
 
     def __post_init__(self) -> None:
+        check_players(self.n_players)
+        for name in ("target", "rounds"):
+            if getattr(self, name) is not None:
+                whole_number(getattr(self, name), name)
         if (self.target is None) == (self.rounds is None):
             raise ValueError("a game runs either to a target total or a number of rounds")
         if self.target is not None and self.target < 1:
@@ -49,6 +53,9 @@ class Match:
     def add(self, scores: Sequence[int]) -> Match:
         if self.is_over:
             raise ValueError("the game is over")
+        if len(scores) != self.n_players:
+            raise ValueError(f"scores must hold one score per seat ({self.n_players}), "
+                             f"got {len(scores)}")  # fmt: skip
         totals = tuple(int(a) + int(b) for a, b in zip(self.totals, scores, strict=True))
         return Match(self.n_players, self.target, self.rounds, totals, self.played + 1)
 

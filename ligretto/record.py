@@ -51,6 +51,8 @@ class RoundRecord:
 
     @classmethod
     def from_json(cls, line: str) -> RoundRecord:
+        if not isinstance(line, str | bytes | bytearray):
+            raise TypeError(f"line must be text (one JSON object), got {type(line).__name__}")
         try:
             d = json.loads(line)
         except json.JSONDecodeError as e:
@@ -69,7 +71,8 @@ class RoundRecord:
 
 def replay(record: RoundRecord) -> list[State]:
     """Every state of the round, from the deal through each event; raises RecordError (one
-    line, naming the field or the event and what is wrong with it)."""
+    line, naming the field or the event and what is wrong with it); TypeError for no record."""
+    _check_record(record)
     check_fields(record)
     states = [State.deal(record.deal)]  # check_fields: each seat's 40 cards, each once
     used = [0] * record.players
@@ -107,6 +110,15 @@ def replay(record: RoundRecord) -> list[State]:
             raise RecordError(f"{name} is {shown(getattr(record, name))}, the replay says "
                               f"{shown(list(got))}")  # fmt: skip
     return states
+
+
+def _check_record(record: object) -> None:
+    """A ``RoundRecord`` (a line of a file: ``RoundRecord.from_json``), else a TypeError."""
+    if not isinstance(record, RoundRecord):
+        raise TypeError(
+            f"record must be a RoundRecord (RoundRecord.from_json reads one from a line), "
+            f"got {type(record).__name__}"
+        )
 
 
 def _how(state: State) -> str:
@@ -164,7 +176,16 @@ def _row_slot(state: State, seat: int, kind: str, card: int) -> int:
 
 
 def timeline(record: RoundRecord) -> list[str]:
-    """The round as readable lines: who did what when, then the scores."""
+    """The round as readable lines: who did what when, then the scores (fields and events
+    checked first: RecordError naming what is wrong, TypeError for no record)."""
+    _check_record(record)
+    check_fields(record)
+    last_ms = 0
+    for i, ev in enumerate(record.events):
+        try:
+            last_ms = check_event(ev, record.players, last_ms)[0]
+        except RecordError as e:
+            raise RecordError(f"event {i} {shown(ev)}: {e}") from None
     lines = [
         f"Ligretto, {record.players} players, row of {record.row_size}, seed {record.seed}",
         *(f"  seat {s}: {name}" for s, name in enumerate(record.strategies)),

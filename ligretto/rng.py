@@ -20,6 +20,8 @@ import numpy as np
 from gamekit.jit import njit
 from gamekit.seeding import GAMMA, mix64, splitmix64, splitmix64_at
 
+from .rules import whole_number
+
 MASK64 = (1 << 64) - 1
 _GAMMA = int(GAMMA)
 PURPOSES = 16
@@ -27,6 +29,38 @@ PURPOSES = 16
 
 # stream purposes
 DEAL, TIME, RECYCLE, POLICY = 0, 1, 2, 3
+
+
+def check_seed(seed: int, name: str) -> int:
+    """``seed`` as an int when it is a seed (a whole number 0 to 2**64 - 1, as the project's
+    seeds are: ``gamekit.seeding``); else a TypeError or ValueError naming ``name``, never a
+    seed wrapped from -1 or truncated from 1.5."""
+    value = whole_number(seed, name)
+    if not 0 <= value <= MASK64:
+        raise ValueError(f"{name} must be 0 to 2**64 - 1, got {seed}")
+    return value
+
+
+def check_seeds(seeds: object, name: str) -> np.ndarray:
+    """A 1-d array of seeds as uint64 (each checked as ``check_seed`` does: an array of
+    integers in one operation, a list item by item)."""
+    if not isinstance(seeds, np.ndarray):
+        try:
+            values = [check_seed(v, name) for v in seeds]  # type: ignore[attr-defined]
+        except TypeError:
+            if isinstance(seeds, list | tuple):
+                raise
+            raise TypeError(f"{name} must be a 1-d array of seeds, got {seeds!r}") from None
+        return np.array(values, dtype=np.uint64)
+    if seeds.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d array of seeds, got shape {seeds.shape}")
+    if seeds.dtype == np.uint64:  # the tournament's own seeds: nothing to check
+        return seeds
+    if seeds.dtype == np.bool_ or not np.issubdtype(seeds.dtype, np.integer):
+        raise TypeError(f"{name} must hold integers, got dtype {seeds.dtype}")
+    if seeds.size and seeds.min() < 0:
+        raise ValueError(f"{name} must be 0 to 2**64 - 1, got {seeds.min()}")
+    return seeds.astype(np.uint64)
 
 
 def stream_seed(seed: int, seat: int, purpose: int) -> int:

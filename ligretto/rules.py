@@ -6,6 +6,9 @@ article is silent; changing one changes the game, so results would no longer com
 
 from __future__ import annotations
 
+from numbers import Integral
+from typing import Any
+
 COLOURS = ("red", "green", "blue", "yellow")
 N_COLOURS = 4
 N_VALUES = 10
@@ -45,13 +48,27 @@ def row_size(n_players: int) -> int:
 
 
 def check_players(n_players: int) -> None:
-    """Raise ValueError (one line) for a player count Ligretto does not allow."""
-    if not MIN_PLAYERS <= int(n_players) <= MAX_PLAYERS:
+    """Raise TypeError for a player count that is no integer, ValueError (one line) for one
+    Ligretto does not allow: never a count truncated from 4.5."""
+    whole_number(n_players, "n_players")
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise ValueError(f"Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n_players}")
+
+
+def whole_number(value: Any, name: str) -> int:
+    """``value`` as an int when it is an integer (numpy's too, never a bool or a float);
+    else a one-line TypeError naming ``name``."""
+    if type(value) is int:  # the common case, cheaply
+        return value
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    return int(value)
 
 
 def card_id(colour: int, value: int) -> int:
     """Pinned card id: colour 0..3 (red, green, blue, yellow), number 1..10 -> 0..39."""
+    whole_number(colour, "colour")
+    whole_number(value, "value")
     if not (0 <= colour < N_COLOURS and 1 <= value <= N_VALUES):
         raise ValueError(f"no Ligretto card of colour {colour} and number {value}")
     return colour * N_VALUES + (value - 1)
@@ -66,7 +83,9 @@ def value_of(card: int) -> int:
 
 
 def card_name(card: int) -> str:
-    """``"red 3"``: how timelines and errors show a card."""
+    """``"red 3"``: how timelines and errors show a card (an id 0..39, never wrapped)."""
+    if not 0 <= whole_number(card, "card") < SET_SIZE:
+        raise ValueError(f"card must be a card id 0 to {SET_SIZE - 1}, got {card}")
     return f"{COLOURS[colour_of(card)]} {value_of(card)}"
 
 

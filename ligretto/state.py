@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .rng import DEAL, SplitMix, shuffled, stream_seed
+from .rng import DEAL, SplitMix, check_seed, shuffled, stream_seed
 from .rules import (
     FLIP_COUNT,
     SET_SIZE,
@@ -23,6 +23,7 @@ from .rules import (
     row_size,
     score,
     value_of,
+    whole_number,
 )
 
 __all__ = ["State", "PlayerView", "IllegalMove", "deal_orders", "SOURCES"]
@@ -38,6 +39,7 @@ class IllegalMove(ValueError):
 def deal_orders(n_players: int, deal_seed: int) -> list[list[int]]:
     """Each seat's shuffled own set, in dealt order (stack top first, row, hand top first)."""
     check_players(n_players)
+    deal_seed = check_seed(deal_seed, "deal_seed")
     return [
         shuffled(list(range(SET_SIZE)), SplitMix(stream_seed(deal_seed, s, DEAL)))
         for s in range(n_players)
@@ -63,6 +65,10 @@ class State:
     @classmethod
     def deal(cls, orders: list[list[int]]) -> State:
         """A fresh round from each seat's 40 cards in dealt order (see ``deal_orders``)."""
+        if not isinstance(orders, list | tuple) or not all(
+            isinstance(o, list | tuple) for o in orders
+        ):
+            raise TypeError(f"orders must be a list of each seat's card ids, got {orders!r}")
         n = len(orders)
         check_players(n)
         k = row_size(n)
@@ -79,6 +85,7 @@ class State:
 
     @classmethod
     def new(cls, n_players: int, deal_seed: int) -> State:
+        """A fresh round of ``n_players`` (2 to 12) dealt from ``deal_seed`` (0 to 2**64 - 1)."""
         return cls.deal(deal_orders(n_players, deal_seed))
 
     # ------------------------------------------------------------------ reading
@@ -90,18 +97,38 @@ class State:
     def row_size(self) -> int:
         return row_size(self.n_players)
 
+    def check_seat(self, seat: int) -> int:
+        """``seat`` as an int when it is a seat at this table (0 to n - 1; -1 is no seat, never
+        the last one); else a one-line TypeError or ValueError."""
+        if type(seat) is int and 0 <= seat < len(self.stacks):  # the common case, cheaply
+            return seat
+        n = len(self.stacks)
+        if not 0 <= whole_number(seat, "seat") < n:
+            raise ValueError(f"seat must be 0 to {n - 1} at this table of {n}, got {seat}")
+        return int(seat)
+
     def stack_top(self, seat: int) -> int:
         """The face-up top of the seat's Ligretto stack (Interpretation L1), -1 when empty."""
+        return self._stack_top(self.check_seat(seat))
+
+    def _stack_top(self, seat: int) -> int:
         stack = self.stacks[seat]
         return stack[0] if stack else -1
 
     def hand_top(self, seat: int) -> int:
         """The playable top of the seat's hand pile, -1 when the pile is empty."""
+        return self._hand_top(self.check_seat(seat))
+
+    def _hand_top(self, seat: int) -> int:
         pile = self.hand_piles[seat]
         return pile[-1] if pile else -1
 
     def pile_top(self, pile: int) -> tuple[int, int]:
-        """(colour, number) on top of centre pile ``pile``."""
+        """(colour, number) on top of centre pile ``pile`` (0 to the number of piles - 1)."""
+        n = len(self.piles)
+        if not 0 <= whole_number(pile, "pile") < n:
+            have = f"piles 0 to {n - 1}" if n else "no piles yet"
+            raise ValueError(f"pile must be a centre pile (the centre has {have}), got {pile}")
         card = self.piles[pile][-1][1]
         return colour_of(card), value_of(card)
 
@@ -109,8 +136,8 @@ class State:
         """Does centre pile ``pile`` take ``card`` now? (Its colour, the next number.)"""
         if not 0 <= pile < len(self.piles):
             return False
-        colour, top = self.pile_top(pile)
-        return colour == colour_of(card) and top + 1 == value_of(card)
+        top = self.piles[pile][-1][1]
+        return colour_of(top) == colour_of(card) and value_of(top) + 1 == value_of(card)
 
     def target(self, card: int) -> int | None:
         """Where ``card`` fits: -1 starts a new pile (a 1), else the first pile taking it."""
@@ -150,23 +177,28 @@ class State:
     def accessible(self, seat: int) -> tuple[int, ...]:
         """Cards the seat could ever play without new centre cards: stack top, row, every
         hand card in any position (face down or on the hand pile)."""
-        top = self.stack_top(seat)
+        return self._accessible(self.check_seat(seat))
+
+    def _accessible(self, seat: int) -> tuple[int, ...]:
+        top = self._stack_top(seat)
         cards = [top] if top >= 0 else []
         cards += [c for c in self.rows[seat] if c >= 0]
         return tuple(cards) + self.hands[seat] + self.hand_piles[seat]
 
     def is_blockade(self) -> bool:
         """No player can play any card at all: the round ends early."""
-        return not any(self.fits(c) for s in range(self.n_players) for c in self.accessible(s))
+        return not any(self.fits(c) for s in range(self.n_players) for c in self._accessible(s))
 
     def is_over(self) -> bool:
         return self.stack_emptied() is not None or self.is_blockade()
 
     def can_flip(self, seat: int) -> bool:
+        seat = self.check_seat(seat)
         return bool(self.hands[seat] or self.hand_piles[seat])
 
     def cards_of(self, seat: int) -> list[int]:
         """Every card the seat owns, wherever it lies (40 of them, always)."""
+        seat = self.check_seat(seat)
         centre = [c for pile in self.piles for s, c in pile if s == seat]
         return (
             list(self.stacks[seat])
@@ -184,13 +216,13 @@ class State:
 
     def _card_at(self, seat: int, source: str, slot: int) -> int:
         if source == "stack":
-            return self.stack_top(seat)
+            return self._stack_top(seat)
         if source == "row":
-            if not 0 <= slot < len(self.rows[seat]):
+            if not 0 <= whole_number(slot, "slot") < len(self.rows[seat]):
                 raise IllegalMove(f"seat {seat} has no row slot {slot}")
             return self.rows[seat][slot]
         if source == "hand":
-            return self.hand_top(seat)
+            return self._hand_top(seat)
         raise IllegalMove(f"unknown source {source!r} (stack, row or hand)")
 
     def play(self, seat: int, source: str, slot: int = 0, pile: int = -1) -> State:
@@ -199,6 +231,8 @@ class State:
         ``pile`` -1 (or ``len(piles)``) starts a new pile with a 1. A row card played is
         replaced at once by the top of the seat's Ligretto stack (Interpretation L2).
         """
+        seat = self.check_seat(seat)
+        pile = whole_number(pile, "pile")
         card = self._card_at(seat, source, slot)
         if card < 0:
             raise IllegalMove(f"seat {seat} has no card to play from its {source}")
@@ -229,6 +263,7 @@ class State:
     def flip(self, seat: int) -> State:
         """Turn the next 3 hand cards (fewer if fewer are left) onto the hand pile, as a block:
         the third ends on top."""
+        seat = self.check_seat(seat)
         hand = self.hands[seat]
         if not hand:
             raise IllegalMove(f"seat {seat} has no face-down hand cards to turn (recycle first)")
@@ -242,6 +277,9 @@ class State:
     def recycle(self, seat: int, order: tuple[int, ...] | list[int]) -> State:
         """The used-up hand: the hand pile becomes a new face-down hand in ``order`` (top
         first), which must be a reordering of the pile (Interpretation L3)."""
+        seat = self.check_seat(seat)
+        if not isinstance(order, list | tuple):
+            raise TypeError(f"order must be a list or tuple of card ids, got {order!r}")
         if self.hands[seat]:
             raise IllegalMove(f"seat {seat} still has face-down hand cards")
         if not self.hand_piles[seat]:
@@ -256,17 +294,20 @@ class State:
 
     def rest(self, seat: int) -> State:
         """An action of ``seat`` that resolved without a play (flip, wait, or a lost race)."""
+        seat = self.check_seat(seat)
         return replace(self, idle=self._set("idle", seat, self.idle[seat] + 1))
 
     def view(self, seat: int) -> PlayerView:
+        """What ``seat`` (0 to n - 1) sees: face-up cards, its own hand pile, stack sizes."""
+        seat = self.check_seat(seat)
         return PlayerView(
             seat=seat,
             n_players=self.n_players,
             pile_tops=tuple(pile[-1][1] for pile in self.piles),
-            stack_tops=tuple(self.stack_top(s) for s in range(self.n_players)),
+            stack_tops=tuple(self._stack_top(s) for s in range(self.n_players)),
             stack_sizes=self.stack_left(),
             rows=self.rows,
-            hand_tops=tuple(self.hand_top(s) for s in range(self.n_players)),
+            hand_tops=tuple(self._hand_top(s) for s in range(self.n_players)),
             hand_pile=self.hand_piles[seat],
             hand_left=len(self.hands[seat]),
             idle=self.idle[seat],

@@ -17,13 +17,14 @@ and the compiled path bit-identical.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 
 from gamekit.jit import njit
 
 from .rng import SplitMix, nb_below
-from .rules import DEFAULT_SPEED
+from .rules import DEFAULT_SPEED, whole_number
 
 __all__ = ["ReactionModel", "TIMING_PARAMS"]
 
@@ -41,11 +42,14 @@ class ReactionModel:
     spread_ms: int = 100
 
     def __post_init__(self) -> None:
-        if not self.speed > 0:
-            raise ValueError(f"speed must be positive, got {self.speed}")
-        for name in TIMING_PARAMS[1:]:
-            if int(getattr(self, name)) < 0:
-                raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
+        speed = self.speed
+        if isinstance(speed, bool) or not isinstance(speed, Real):
+            raise TypeError(f"speed must be a number, got {speed!r}")
+        if not speed > 0:  # nan too
+            raise ValueError(f"speed must be > 0, got {speed}")
+        for name in TIMING_PARAMS[1:]:  # whole milliseconds: never truncated from 1.5
+            if whole_number(getattr(self, name), name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
 
     def duration(self, looked: int, flip: bool, rng: SplitMix) -> int:
         """Milliseconds one action takes (draws two numbers from ``rng``)."""

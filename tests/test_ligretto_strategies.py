@@ -58,7 +58,7 @@ def test_spec_strings_and_labels():
     assert strategies.get(s.label, game="ligretto") == s
     with pytest.raises(ValueError, match="no parameter 'sped'"):
         strategies.get("stack:sped=2", game="ligretto")
-    with pytest.raises(ValueError, match="speed must be positive"):
+    with pytest.raises(ValueError, match="parameter speed must be > 0, got 0.0"):
         strategies.get("stack:speed=0", game="ligretto")
 
 

@@ -25,7 +25,7 @@ __all__ = ["StackFirst", "RowMover", "HandCycler", "Cautious", "Scanner", "TIMIN
 
 _DEFAULTS = {f.name: f.default for f in fields(ReactionModel)}
 _TIMING = (
-    Param("speed", _DEFAULTS["speed"], doc="1.1 is 10% faster", low=0.0),
+    Param("speed", _DEFAULTS["speed"], doc="1.1 is 10% faster, > 0"),  # > 0: _keep_params
     *(Param(name, _DEFAULTS[name], integer=True, low=0) for name in TIMING_PARAMS[1:]),
 )
 TIMING = declare(*_TIMING)
@@ -33,7 +33,10 @@ TIMING = declare(*_TIMING)
 
 
 def _keep_params(strategy: _Policy, values: dict[str, Any]) -> None:
-    """The checked parameters kept; the timing model validates itself (speed > 0)."""
+    """The checked parameters kept, speed > 0 (a ``Param`` bound is inclusive: one statement
+    of the range for 0 and -1 alike); the timing model validates the rest itself."""
+    if not values["speed"] > 0:
+        raise ValueError(f"{strategy.name}: parameter speed must be > 0, got {values['speed']}")
     strategy._params = values
     strategy.reaction  # noqa: B018
 

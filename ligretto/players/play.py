@@ -15,6 +15,7 @@ import numpy as np
 
 import ligretto
 from ligretto.compiled import RoundBatch, play_rounds
+from ligretto.rng import check_seeds
 from strategies import registry
 
 from .base import GAME, LigrettoStrategy
@@ -49,7 +50,14 @@ def play_batch(
     specs: Sequence[Any], deal_seeds: np.ndarray, play_seeds: np.ndarray, record: bool = False
 ) -> BatchOut:
     """One round per seed pair. A Python strategy that breaks the rules or raises forfeits the
-    round (no scores, no winner; the error and the seat are returned per round)."""
+    round (no scores, no winner; the error and the seat are returned per round). Seeds are
+    whole numbers 0 to 2**64 - 1, one play seed per deal seed."""
+    deal_seeds = check_seeds(deal_seeds, "deal_seeds")
+    play_seeds = check_seeds(play_seeds, "play_seeds")
+    if len(deal_seeds) != len(play_seeds):
+        raise ValueError(
+            f"deal_seeds and play_seeds differ in length: {len(deal_seeds)} != {len(play_seeds)}"
+        )
     table = [resolve(s) for s in specs]
     n = len(table)
     g = len(deal_seeds)
