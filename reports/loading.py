@@ -8,6 +8,7 @@ shared by all seats. ``as_run`` and ``as_games`` accept anything a report takes.
 from __future__ import annotations
 
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -328,9 +329,16 @@ def deal_streams(manifest: dict, games: Games) -> np.ndarray | None:
     return games.table.astype(np.int64)
 
 
-def load_run(run_dir: str | Path) -> Run:
-    """Load a run directory written by the tournament runner: games/, matches/, manifest.json."""
-    path = Path(run_dir)
+def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
+    """Load a run directory written by the tournament runner: games/, matches/, manifest.json;
+    or a results object's (its ``out``), since that is what a run in Python hands over."""
+    out = run_dir if isinstance(run_dir, str | os.PathLike) else getattr(run_dir, "out", None)
+    if not isinstance(out, str | os.PathLike):
+        raise TypeError(
+            f"load_run takes a run directory (a path) or a run's results, "
+            f"got {type(run_dir).__name__}"
+        )
+    path = Path(out)
     if not path.exists():
         raise ReportError(f"run directory not found: {path}")
     if not path.is_dir():

@@ -67,12 +67,15 @@ def _fork_pool() -> ProcessPoolExecutor | None:
 Tables = dict[str, pd.DataFrame]
 
 
-def compute_tables(run: Run, top: int = 5, ready: Callable[[Tables], None] | None = None
+def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | None = None
                    ) -> tuple[Tables, str]:  # fmt: skip
     """All report tables of a run (keys = CSV stems) and the significance method used; which
-    tables there are follows the run's game declaration. ``ready(tables so far)`` is called
-    after each table (the report draws a chart as soon as its table exists); the tables whose
-    charts take longest to draw come first."""
+    tables there are follows the run's game declaration. ``source`` is anything a report
+    takes (``as_run``: a run directory, a results object, a Run, Games or a games DataFrame),
+    as for every other report function. ``ready(tables so far)`` is called after each table
+    (the report draws a chart as soon as its table exists); the tables whose charts take
+    longest to draw come first."""
+    run = as_run(source)
     g = run.games
     d = run.declaration
     t: Tables = {}

@@ -25,11 +25,12 @@ from typing import Any
 
 from gamekit.errors import ParameterError
 
+from .checks import spec_list
 from .game import GamePlugin
 from .games import get_game
 from .result import TournamentResult
 from .runner import Labeled, Tournament, asked_note
-from .schedule import Schedule
+from .schedule import Schedule, parse_players
 from .seating import DEFAULT_SEATING, design
 
 __all__ = ["Gauntlet", "GauntletResult", "field_groups", "gauntlet"]
@@ -82,7 +83,7 @@ class Gauntlet(Tournament):
                 raise ParameterError(
                     f"name a baseline ({{baseline}}): {game.title} declares none", "baseline"
                 )
-        field = list(field)
+        field = spec_list(field, "field")
         if not field:
             raise ParameterError(
                 "a gauntlet needs a field: name at least one {field} strategy", "field"
@@ -101,10 +102,12 @@ class Gauntlet(Tournament):
                 param = "baseline" if who == "baseline" else "field"
                 raise ParameterError(f"the {who} {name} is also in the field: pick another "
                                      f"{{{param}}}", param)  # fmt: skip
-        if isinstance(players, bool) or not isinstance(players, int):
+        sizes = parse_players(players)  # as a tournament reads it: 4, "4" or [4]
+        if len(sizes) != 1:
             raise ParameterError(
                 f"{{players}} takes one table size for a gauntlet, got {players!r}", "players"
             )
+        players = sizes[0]
         names = sorted(field_by_label)
         super().__init__(
             [strategy, base_spec, *field_by_label.values()],
@@ -205,5 +208,6 @@ def gauntlet(
     ``reports.gauntlet(result)`` gives the paired comparison. Results never depend on
     ``n_jobs``.
     """
+    against = spec_list(against, "against")
     g = Gauntlet(strategy, against, baseline, players=players, games=games, seed=seed, **options)
     return g.run(n_jobs=n_jobs, out=out, resume=resume)

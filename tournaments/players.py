@@ -10,6 +10,8 @@ from typing import Any
 
 from gamekit.errors import ParameterError
 
+from .checks import integer
+
 __all__ = ["BACKENDS", "Players", "Salvage", "Workload"]
 
 BACKENDS = ("loky", "dask")
@@ -54,6 +56,8 @@ class Players:
     salvage: Salvage | None = None
 
     def __post_init__(self) -> None:
+        what = "a number of workers (a positive integer, or -1 for one per core)"
+        object.__setattr__(self, "n_jobs", integer(self.n_jobs, "n_jobs", what))
         if self.backend not in BACKENDS:
             raise ValueError(
                 f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}"

@@ -41,7 +41,7 @@ class TournamentResult:
         self._forfeits: list[dict[str, Any]] | None = None
 
     def __repr__(self) -> str:
-        return f"TournamentResult({str(self.out)!r}, status={self.status!r})"
+        return f"{type(self).__name__}({str(self.out)!r}, status={self.status!r})"
 
     @property
     def plot(self) -> Any:

@@ -26,6 +26,7 @@ import numpy as np
 from gamekit.errors import ParameterError
 
 from . import storage, verify, work
+from .checks import integer, make_out, optional_integer, spec_list
 from .game import GamePlugin, plural
 from .parallel import imap_unordered
 from .players import Players, Workload
@@ -123,17 +124,19 @@ class Tournament:
             elif not self.game.min_players <= k <= self.game.max_players:
                 lo, hi = self.game.min_players, self.game.max_players
                 raise ValueError(f"tables take {lo} to {hi} players, got {k}")
-        if int(games) < 1:
+        games = integer(games, "games", "a whole number of games")
+        if games < 1:
             raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
         if seed is None:
             seed = int(np.random.SeedSequence().entropy)
-        if int(seed) < 0:
+        seed = integer(seed, "seed", "a non-negative integer or None")
+        if seed < 0:
             raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
-        self.seed = int(seed)
+        self.seed = seed
         self._match_rules(expert, target, rounds)
         self.repeats = bool(repeats)
         self.rows = bool(rows)
-        self.games_asked = int(games)
+        self.games_asked = games
         if seating is None:
             seating = getattr(self.game, "default_seating", DEFAULT_SEATING)
         if seating not in SEATINGS:
@@ -145,6 +148,7 @@ class Tournament:
         focus_index = None if self.focus is None else self.labels.index(self.focus)
         self.tables = make_tables(len(self.labels), self.sizes, self.repeats, focus_index)
         self.seatings = [design(t, seating) for t in self.tables]
+        chunk_size = optional_integer(chunk_size, "chunk_size", "a whole number of games")
         if chunk_size is None:
             hint = getattr(self.game, "chunk_games", None)
             chunk_size = hint(self.payloads) if hint is not None else None
@@ -155,7 +159,7 @@ class Tournament:
 
     def _enter(self, strategies: Sequence[Any]) -> None:
         """The entrants' labels and payloads, in canonical order (by label), each once."""
-        specs = list(strategies)
+        specs = spec_list(strategies, "strategies")
         if not specs:
             raise ValueError("a tournament needs at least one strategy")
         resolved = sorted((_resolve(self.game, s) for s in specs), key=lambda r: r[0])
@@ -170,15 +174,17 @@ class Tournament:
         """Matches (``expert``, or implied by ``rounds``): to ``target`` points (the game's
         default) or of ``rounds`` games."""
         self.expert = bool(expert)
+        rounds = optional_integer(rounds, "rounds", "a whole number of games")
+        target = optional_integer(target, "target", "a whole number of points")
         if rounds is not None:
-            if int(rounds) < 1:
+            if rounds < 1:
                 raise ParameterError(f"{{rounds}} must be at least 1, got {rounds}", "rounds")
             if target is not None:
                 raise ParameterError(
                     "a match runs to {target} or for {rounds}, not both", "target", "rounds"
                 )
             self.expert = True
-        self.rounds = int(rounds) if rounds is not None else None
+        self.rounds = rounds
         if target is None:
             target = self.game.match_target
         if int(target) < 1:
@@ -188,7 +194,8 @@ class Tournament:
     def _record_rule(self, record: str | Path | None, record_sample: int | None) -> None:
         """Which games go to the ``record`` file: every ``record_stride``-th (0: none)."""
         self.record = Path(record) if record is not None else None
-        if record_sample is not None and int(record_sample) < 1:
+        record_sample = optional_integer(record_sample, "record_sample", "a number of games")
+        if record_sample is not None and record_sample < 1:
             raise ParameterError(
                 f"{{record_sample}} must be at least 1, got {record_sample}", "record_sample"
             )
@@ -197,7 +204,7 @@ class Tournament:
         elif record_sample is None:
             self.record_stride = 1
         else:
-            self.record_stride = max(1, self.schedule.n_games // int(record_sample))
+            self.record_stride = max(1, self.schedule.n_games // record_sample)
         if self.record is not None and self.expert:
             raise ParameterError(
                 "{record} is not available with {expert} (record plain games)", "record", "expert"
@@ -374,7 +381,7 @@ class Tournament:
             manifest = old
             manifest["spec"] = spec  # a run grown by stages records its new extent
         else:
-            out.mkdir(parents=True, exist_ok=True)
+            make_out(out)
             manifest = new_manifest(self, spec)
         verify.integrity(manifest)
         return manifest
@@ -410,7 +417,7 @@ class Tournament:
         done, note = verified(out, manifest, self.schedule.n_chunks)
         if resuming and log is not None:
             log(note)
-        session = {"started": now(), "jobs": n_jobs, "backend": backend, "wall_s": 0.0}
+        session = {"started": now(), "jobs": players.n_jobs, "backend": backend, "wall_s": 0.0}
         if resuming:
             session["resume"] = note
         manifest["sessions"].append(session)

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from gamekit.errors import ParameterError
+
+from .checks import integer
 
 __all__ = ["Chunk", "Schedule", "make_tables", "parse_players", "seat_entrants"]
 
@@ -40,6 +42,10 @@ MAX_CHUNK_GAMES = 50_000
 
 MAX_RUN_GAMES = 2**32 - 1
 """Games one run may hold: the per-game rows number games in 32 bits."""
+
+
+PLAYERS_TAKE = "a table size, a list of them or a string such as '3,4,5'"
+"""What ``players`` takes, as its type errors say."""
 
 
 def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
@@ -51,10 +57,14 @@ def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
             raise ParameterError(
                 f"{{players}} takes numbers like 4 or 3,4,5, got {players!r}", "players"
             ) from None
-    elif isinstance(players, int | np.integer):
-        sizes = [int(players)]
+    elif isinstance(players, Iterable) and not isinstance(players, bytes):
+        sizes = list(players)
+        for p in sizes:
+            if isinstance(p, bool) or not isinstance(p, int | np.integer):
+                raise TypeError(f"players takes {PLAYERS_TAKE}, got {players!r}")
+        sizes = [int(p) for p in sizes]
     else:
-        sizes = [int(p) for p in players]
+        sizes = [integer(players, "players", PLAYERS_TAKE)]
     if not sizes:
         raise ParameterError("{players} needs at least one table size", "players")
     return tuple(sorted(set(sizes)))

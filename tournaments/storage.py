@@ -167,6 +167,10 @@ def read_manifest(out: Path) -> dict[str, Any]:
         return json.loads(path.read_text())
     except FileNotFoundError:
         raise ValueError(f"{out} holds no tournament (no {MANIFEST})") from None
+    except NotADirectoryError:
+        raise ValueError(f"{out} holds no tournament (it is not a directory)") from None
+    except IsADirectoryError:
+        raise ValueError(f"{out} holds no tournament ({path} is a directory)") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not valid JSON: {exc}") from None
 

@@ -14,6 +14,7 @@ import numpy as np
 import strategies
 from gamekit.errors import ParameterError
 from tournaments import parse_players
+from tournaments.checks import integer, make_out, optional_integer
 
 from .evaluate import Field, parse_field
 from .space import Space
@@ -33,10 +34,11 @@ hundred games or more."""
 
 
 def _check_out(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"{out} exists and is not a directory")
-    if out.exists() and any(out.iterdir()):
+    """Refuse an ``out`` that holds files, or that cannot be made (``make_out``: a file at it
+    or above it, or a folder the system refuses), before any game is played."""
+    if out.exists() and out.is_dir() and any(out.iterdir()):
         raise ParameterError(f"{out} is not empty: pick a new {{out}}", "out")
+    make_out(out)
 
 
 def split_budget(
@@ -123,9 +125,12 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     """The settings of ``tune``, each checked with a one-line error naming its option."""
     if not isinstance(spec, str):
         raise ValueError("tune takes the strategy as a spec string, e.g. 'weighted'")
-    field = Field(parse_field(against), parse_players(players), int(n_jobs),
+    budget = integer(budget, "budget", "a whole number of games")
+    n_jobs = integer(n_jobs, "n_jobs", "a number of workers (a positive integer, or -1)")
+    seed = optional_integer(seed, "seed", "a non-negative integer")
+    field = Field(parse_field(against), parse_players(players), n_jobs,
                   _game(opts.get("game")))  # fmt: skip
-    if int(budget) < 1:
+    if budget < 1:
         raise ParameterError(
             f"{{budget}} must be a positive number of games, got {budget}", "budget"
         )
@@ -142,31 +147,34 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
             f"{start_label} is both the strategy tuned and an opponent: give the opponent other "
             "parameters (e.g. weighted:w_pass=-12.0) so the two can be told apart"
         )
-    popsize = opts["popsize"]
+    popsize = optional_integer(opts["popsize"], "popsize", "a number of candidates")
     popsize = int(4 + int(3 * math.log(max(2, space.dim))) if popsize is None else popsize)
     if popsize < 2:
         raise ParameterError(f"{{popsize}} must be at least 2, got {popsize}", "popsize")
-    if not 0 < float(opts["sigma"]) <= 1:
+    sigma = opts["sigma"]
+    if isinstance(sigma, bool) or not isinstance(sigma, int | float | np.integer | np.floating):
+        raise TypeError(f"sigma takes a number in (0, 1], got {sigma!r}")
+    if not 0 < float(sigma) <= 1:
         raise ParameterError(
             f"{{sigma}} must lie in (0, 1] (a fraction of each range), got {opts['sigma']}",
             "sigma",
         )
-    candidate_games = opts["candidate_games"]
-    if candidate_games is not None and int(candidate_games) < 1:
+    candidate_games = optional_integer(
+        opts["candidate_games"], "candidate_games", "a number of games"
+    )
+    if candidate_games is not None and candidate_games < 1:
         raise ParameterError(
             f"{{candidate_games}} must be at least 1, got {candidate_games}", "candidate_games"
         )
-    seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
+    seed = int(np.random.SeedSequence().entropy) if seed is None else seed
     if seed < 0:
         raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
-    games, generations, select_games = split_budget(
-        field, spec, int(budget), popsize, candidate_games
-    )
-    verify = opts["verify_games"]
-    verify = int(verify) if verify is not None else max(games, int(budget) // 2)
+    games, generations, select_games = split_budget(field, spec, budget, popsize, candidate_games)
+    verify = optional_integer(opts["verify_games"], "verify_games", "a number of games")
+    verify = verify if verify is not None else max(games, budget // 2)
     if verify < 1:
         raise ParameterError(f"{{verify_games}} must be at least 1, got {verify}", "verify_games")
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tune-"))
     _check_out(out)
-    return Plan(spec, field, params, space, opponents, int(budget), seed, popsize,
+    return Plan(spec, field, params, space, opponents, budget, seed, popsize,
                  float(opts["sigma"]), games, generations, select_games, verify, out)  # fmt: skip

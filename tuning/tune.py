@@ -156,8 +156,8 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
         )
     elif width > WIDE_VERIFY:
         out.append(
-            f"the verification's interval is +/-{width:.1%} wide ({v.units:,} deals): only a "
-            "larger difference would show; raise --verify-games or --budget"
+            f"the verification's interval is +/-{100 * width:.1f} points wide ({v.units:,} "
+            "deals): only a larger difference would show; raise --verify-games or --budget"
         )
     return out
 
@@ -217,7 +217,6 @@ def tune(
     plan = checked(spec, against, players, budget, seed, n_jobs, out, popsize=popsize,
                     candidate_games=candidate_games, verify_games=verify_games, sigma=sigma,
                     game=game)  # fmt: skip
-    plan.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     total = plan.generations * (plan.popsize + 1) * plan.games + FINALISTS * plan.select_games
     with RunProgress(total, 0, progress, "games") as bar:

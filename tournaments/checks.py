@@ -1,0 +1,58 @@
+"""Type checks of the public API's arguments, each a one-line error naming the argument.
+
+``int(x)`` would take ``1.5`` as 1 (a seed of 1.5 playing seed 1's games), ``"48"`` as 48 and
+``True`` as 1, and word a wrong type in Python's terms ("invalid literal for int()"). A count
+or a seed is an integer (a numpy one too), never a bool; anything else is a ``TypeError``
+that says which argument takes what. Values of the right type are checked where they are
+used, with the messages those places have always given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["integer", "make_out", "optional_integer", "spec_list"]
+
+
+def integer(value: Any, name: str, what: str) -> int:
+    """``value`` as an ``int``; TypeError ("NAME takes WHAT, got VALUE") unless it is an
+    integer (Python's or numpy's; a bool is not a count)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} takes {what}, got {value!r}")
+    return int(value)
+
+
+def optional_integer(value: Any, name: str, what: str) -> int | None:
+    """As ``integer``, None passing through (an argument whose default is worked out)."""
+    return None if value is None else integer(value, name, f"{what} or None")
+
+
+def spec_list(value: Any, name: str) -> list[Any]:
+    """The entrants ``value`` lists; TypeError for a bare string (which would be taken letter
+    by letter: "unknown strategy 'g'") or anything that lists nothing."""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a list of strategies or specs, got the string {value!r}")
+    if not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list of strategies or specs, got {value!r}")
+    return list(value)
+
+
+def make_out(out: Path) -> None:
+    """Create the output folder ``out`` (and its parents), or say in one ValueError why it
+    cannot be: it or a parent is a file, or the system refuses (no raw OSError naming an
+    internal path)."""
+    here = next((f for f in (out, *out.parents) if f.exists()), Path("."))
+    if not here.is_dir():
+        if here == out:
+            raise ValueError(f"{out} exists and is not a directory")
+        raise ValueError(f"cannot make {out}: {here} exists and is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(
+            f"cannot make {out}: {here} takes no new folder ({exc.strerror or exc})"
+        ) from None
