@@ -35,6 +35,7 @@ except ImportError as exc:  # one line for the user, whichever command needed it
     raise ImportError("PettingZoo is not installed: pip install '.[research]'") from exc
 
 import leaves
+from leaves.deal import check_seed
 from leaves.ruleset import counts_text
 
 from .observation import SIZE, bounds, encode
@@ -103,7 +104,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seeds = np.random.SeedSequence(seed)
+            self._seeds = np.random.SeedSequence(check_seed(seed, "seed", numpy_forms=False))
         (deal,) = self._seeds.spawn(1)  # the next deal of the stream
         self.state = leaves.new_game(self.n_players, seed=np.random.default_rng(deal),
                                      rules=self.rules)  # fmt: skip

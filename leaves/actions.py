@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Integral
 
 from .rules import MAX_COPIES, N_ACTION_IDS, N_ACTIONS, N_VALUES, PASS_ID, TAKE_BASE
 
@@ -84,19 +85,30 @@ class Action:
 
     def play(value: int, count: int) -> Action:
         """Play ``count`` (1..8) cards of ``value`` (1..13)."""
+        try:
+            if 1 <= value <= N_VALUES and 1 <= count <= MAX_COPIES:
+                return _ACTIONS[(value - 1) * MAX_COPIES + (count - 1)]
+        except TypeError:  # a float or text: the index, or the comparison, refused it
+            raise TypeError(
+                f"Action.play takes a whole card value 1..{N_VALUES} and count "
+                f"1..{MAX_COPIES}, got value={value!r}, count={count!r}"
+            ) from None
         if not (1 <= value <= N_VALUES):
             raise ValueError(f"card value must be 1..{N_VALUES}, got {value}")
-        if not (1 <= count <= MAX_COPIES):
-            raise ValueError(f"play count must be 1..{MAX_COPIES}, got {count}")
-        return _ACTIONS[(value - 1) * MAX_COPIES + (count - 1)]
+        raise ValueError(f"play count must be 1..{MAX_COPIES}, got {count}")
 
     play = _ClassOnly(play, "use a.is_play, a.count and a.value")
 
     def take(value: int) -> Action:
         """Pass, taking one card of ``value`` (1..13) from the table."""
-        if not (1 <= value <= N_VALUES):
-            raise ValueError(f"card value must be 1..{N_VALUES}, got {value}")
-        return _ACTIONS[TAKE_BASE + value - 1]
+        try:
+            if 1 <= value <= N_VALUES:
+                return _ACTIONS[TAKE_BASE + value - 1]
+        except TypeError:  # as in ``play``
+            raise TypeError(
+                f"Action.take takes a whole card value 1..{N_VALUES}, got {value!r}"
+            ) from None
+        raise ValueError(f"card value must be 1..{N_VALUES}, got {value}")
 
     take = _ClassOnly(take, "on a pass, a.taken (or a.value) is the card value taken")
 
@@ -172,3 +184,26 @@ ACTIONS_BY_ID = _ACTIONS
 """Every action by id, 0..117 (the pass taking nothing included)."""
 ALL_ACTIONS = _ACTIONS[:N_ACTIONS]
 """The 117 actions of today's rules, by id (``docs/rules.md``, "Action encoding")."""
+
+
+def action_id(action: object) -> int:
+    """The id of ``action``, given as an ``Action`` or an action id (an int, numpy's too):
+    the slow path of ``State.apply`` and ``State.is_legal``, so a bool, a float, text or
+    another game's object is refused in one line instead of failing deep inside."""
+    if action.__class__ is int and 0 <= action < N_ACTION_IDS:  # an id, as replays give
+        return action
+    if isinstance(action, Action):
+        return action.id
+    if isinstance(action, Integral) and not isinstance(action, bool):
+        return Action.from_id(action).id  # ValueError outside 0..117
+    raise TypeError(
+        f"action must be an Action or an action id 0..{N_ACTION_IDS - 1}, got {shown(action)}"
+    )
+
+
+def shown(value: object) -> str:
+    """``value`` for a one-line error: its repr on one line, cut at 60 characters (a State's
+    or a SeedSequence's runs long or over lines), and its type."""
+    text = " ".join(repr(value).split())
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return f"{text} ({type(value).__name__})"

@@ -7,19 +7,48 @@ seed fixes the whole start of a game.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
+from .actions import shown
 from .packed import SHIFTS, join_lanes
 from .rules import DECK, N_VALUES
 
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
 
+_NUMPY_SEEDS = (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator)
+
+
+def check_seed(seed: object, name: str = "seed", numpy_forms: bool = True) -> object:
+    """``seed`` unchanged when it is one numpy takes as a seed: None (fresh entropy), a whole
+    number >= 0 (numpy's too) or a sequence of them, and, with ``numpy_forms``, a Generator,
+    a SeedSequence or a BitGenerator. Otherwise one line naming ``name`` and the forms, where
+    numpy would say "expected non-negative integer" or take a bool for 0 or 1."""
+    forms = "a whole number >= 0"
+    forms += " (or a numpy Generator/SeedSequence, or None)" if numpy_forms else " (or None)"
+    if seed is None or (numpy_forms and isinstance(seed, _NUMPY_SEEDS)):
+        return seed
+    if isinstance(seed, Integral) and not isinstance(seed, bool):
+        if seed < 0:
+            raise ValueError(f"{name} must be {forms}, got {seed}")
+        return seed
+    if isinstance(seed, list | tuple | np.ndarray):  # numpy's entropy: whole numbers >= 0
+        try:
+            np.random.SeedSequence(seed)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must be a list of whole numbers >= 0, got {seed!r}") from None
+        return seed
+    raise TypeError(f"{name} must be {forms}, got {shown(seed)}")
+
+
 def as_generator(seed: SeedLike) -> np.random.Generator:
-    """A numpy Generator from an int, a SeedSequence, a Generator (used as is) or None."""
+    """A numpy Generator from an int, a SeedSequence, a Generator (used as is) or None; any
+    other seed refused in one line (``check_seed``)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(seed)
+    return np.random.default_rng(check_seed(seed))
 
 
 _CARDS = {DECK: np.repeat(np.arange(N_VALUES), DECK)}  # the sorted deck, by composition

@@ -33,6 +33,15 @@ nothing (id 117, rule ``take=nothing``) none: value index -1, and a shift past t
 _TAKE_RULE = ("", "only an end stack (take=ends)", "nothing (take=nothing)")
 
 
+_MUST_TAKE = "cannot pass on an empty table: a pass must take a card (P1)"
+_EMPTY_TABLE_PASS = {
+    "nothing": "cannot pass on an empty table: a round is led by a play, even where a pass "
+    "takes nothing (P1)"
+}
+"""P1's reason by the rules' ``take``: under ``take=nothing`` a pass needs no card, yet the
+table's leader must still play (docs/rules.md, "Rule variants")."""
+
+
 def _article(value: int) -> str:
     """'an' before a card value said with a vowel sound (8, 11, 18, 80-89), else 'a'."""
     return "an" if str(value).startswith("8") or value in (11, 18) else "a"
@@ -57,7 +66,7 @@ def take(src: State, dst: State, aid: int) -> None:
     _, vi, _, delta, sh = DECODE[aid]
     lo = src._lo
     if lo < 0:
-        raise IllegalActionError("cannot pass on an empty table: a pass must take a card (P1)")
+        raise IllegalActionError(_EMPTY_TABLE_PASS.get(src._rules.take, _MUST_TAKE))
     table = src._table
     hi = src._hi
     flags = src._rules.flags

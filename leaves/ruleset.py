@@ -247,10 +247,10 @@ class Rules:
     def parse(cls, text: str | Iterable[str] | None, base: Rules | None = None) -> Rules:
         """Rules from ``key=value[,key=value...]`` text (one string or several, the later
         winning), on top of ``base`` (today's rules by default)."""
-        texts = [text] if isinstance(text, str) else list(text or ())
+        texts = _parse_texts(text)
         pairs: dict[str, str] = {}
         for t in texts:
-            for item in str(t).split(","):
+            for item in t.split(","):
                 if not item.strip() or item.strip() == "default":
                     continue
                 key, eq, value = item.partition("=")
@@ -269,6 +269,23 @@ def _texts(rules: Any) -> list[str] | None:
     if isinstance(rules, list | tuple) and all(isinstance(t, str) for t in rules):
         return list(rules)
     return None
+
+
+def _parse_texts(text: Any) -> list[str]:
+    """``Rules.parse``'s argument as its texts: one string, several or None; anything else
+    (a number, bytes) refused in one line rather than read character by character."""
+    if isinstance(text, str):
+        return [text]
+    try:
+        texts = list(() if text is None else text)
+    except TypeError:  # not iterable (a number): refused below
+        texts = [text]
+    if not all(isinstance(t, str) for t in texts):
+        raise TypeError(
+            f"Rules.parse reads key=value text (a str, several or None), got {text!r} "
+            f"({type(text).__name__})"
+        )
+    return texts
 
 
 def _named_turn_limit(texts: Iterable[str]) -> str | None:

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .actions import Action, IllegalActionError
+from .actions import Action, IllegalActionError, action_id
 from .deal import SeedLike, as_generator, deal_packed
 from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, variant_legal
 from .moves import play, take
@@ -29,7 +29,7 @@ from .packed import LANE, MASK, lane_total, lanes, unpack
 from .public import PublicFields
 from .rules import N_VALUES, TAKE_BASE
 from .ruleset import DEFAULT_RULES, Rules
-from .view import PlayerView
+from .view import PlayerView, check_seat
 
 _EMPTY: tuple = ()
 
@@ -206,8 +206,9 @@ class State(PublicFields):
         return self._rules
 
     def hand(self, player: int) -> tuple[int, ...]:
-        """Cards in ``player``'s hand per value (value 1 first)."""
-        return unpack(self._hands[player])
+        """Cards in ``player``'s hand per value (value 1 first); the seat checked as ``view``
+        checks it (seat -1 is no seat, not the last one)."""
+        return unpack(self._hands[check_seat(player, self._n)])
 
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
@@ -250,7 +251,11 @@ class State(PublicFields):
         return tuple(a.id for a in self.legal_actions())
 
     def is_legal(self, action: Action | int) -> bool:
-        aid = action if isinstance(action, int) else action.id
+        """Whether ``action`` (an Action or its id) is legal now; TypeError for anything else."""
+        try:
+            aid = action.id
+        except AttributeError:
+            aid = action_id(action)
         return any(a.id == aid for a in self.legal_actions())
 
     def apply(self, action: Action | int) -> State:
@@ -260,10 +265,8 @@ class State(PublicFields):
         its rule and writes the fields it changes, the rest are written here."""
         try:
             aid = action.id
-        except AttributeError:
-            if not isinstance(action, int):
-                raise
-            aid = Action.from_id(action).id
+        except AttributeError:  # the slow path: an id (numpy's too), or a TypeError
+            aid = action_id(action)
         if self._winner >= 0:
             raise IllegalActionError(f"the game is over: seat {self._winner} has won")
         if self._turn >= self._limit:

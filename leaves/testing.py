@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from .rules import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, N_VALUES
-from .ruleset import TAKE_MODES, Rules
+from .ruleset import TAKE_MODES, Rules, counts_text
 from .state import State, new_game
 
 __all__ = [
@@ -46,35 +46,44 @@ def player_counts(min_players: int = MIN_PLAYERS, max_players: int = MAX_PLAYERS
     return st.integers(min_value=min_players, max_value=max_players)
 
 
-@st.composite
+def _allowed_counts(min_players: int | None, max_players: int | None, rules: Rules) -> list[int]:
+    """The player counts ``rules`` allow within ``min_players``..``max_players`` (None: no
+    bound); ValueError in one line, when the strategy is built, if there are none."""
+    counts = [
+        n
+        for n in rules.players
+        if (min_players is None or n >= min_players) and (max_players is None or n <= max_players)
+    ]
+    if not counts:
+        given = [f"{k}={v}" for k, v in (("min_players", min_players),
+                                         ("max_players", max_players)) if v is not None]  # fmt: skip
+        raise ValueError(
+            f"no player count to draw: 13 Leaves{rules.under()} is played by "
+            f"{counts_text(rules.players)} players: {' and '.join(given)} "
+            f"{'leave' if len(given) > 1 else 'leaves'} none of them"
+        )
+    return counts
+
+
 def new_games(
-    draw,
-    min_players: int = MIN_PLAYERS,
-    max_players: int = MAX_PLAYERS,
+    min_players: int | None = None,
+    max_players: int | None = None,
     rules: Any = None,
-) -> State:
+) -> st.SearchStrategy[State]:
     """Freshly dealt games with a random player count, seed and first player, under ``rules``
-    (any form ``Rules.of`` reads, e.g. ``"turn_limit=50"``; today's by default)."""
-    n = draw(player_counts(min_players, max_players))
-    return new_game(n, seed=draw(seeds()), rules=rules)
+    (any form ``Rules.of`` reads, e.g. ``"turn_limit=50"``; today's by default). The counts
+    are those the rules allow, within ``min_players``..``max_players`` when given."""
+    rules = Rules.of(rules)
+    counts = _allowed_counts(min_players, max_players, rules)
+    return st.builds(
+        lambda n, seed: new_game(n, seed=seed, rules=rules), st.sampled_from(counts), seeds()
+    )
 
 
 @st.composite
-def action_sequences(
-    draw,
-    min_players: int = MIN_PLAYERS,
-    max_players: int = MAX_PLAYERS,
-    max_turns: int | None = None,
-    rules: Any = None,
-) -> tuple[State, list[int]]:
-    """(initial state, legal action ids) of a game played by drawing each move under
-    ``rules`` (as ``new_games``).
-
-    Stops at a terminal state or after ``max_turns`` actions; every id is legal where played.
-    Choices are drawn as indices into the legal actions, so hypothesis shrinks towards the
-    lowest-id moves and short games.
-    """
-    state = draw(new_games(min_players, max_players, rules))
+def _played(draw, starts: st.SearchStrategy[State], max_turns: int | None) -> tuple[State, list]:
+    """(a start drawn from ``starts``, the legal action ids drawn after it)."""
+    state = draw(starts)
     start = state
     ids: list[int] = []
     while not state.is_terminal and (max_turns is None or len(ids) < max_turns):
@@ -85,33 +94,54 @@ def action_sequences(
     return start, ids
 
 
-@st.composite
-def games(
-    draw,
-    min_players: int = MIN_PLAYERS,
-    max_players: int = MAX_PLAYERS,
+def action_sequences(
+    min_players: int | None = None,
+    max_players: int | None = None,
+    max_turns: int | None = None,
     rules: Any = None,
-) -> list[State]:
+) -> st.SearchStrategy[tuple[State, list[int]]]:
+    """(initial state, legal action ids) of a game played by drawing each move under
+    ``rules`` (as ``new_games``).
+
+    Stops at a terminal state or after ``max_turns`` actions; every id is legal where played.
+    Choices are drawn as indices into the legal actions, so hypothesis shrinks towards the
+    lowest-id moves and short games.
+    """
+    return _played(new_games(min_players, max_players, rules), max_turns)
+
+
+def games(
+    min_players: int | None = None,
+    max_players: int | None = None,
+    rules: Any = None,
+) -> st.SearchStrategy[list[State]]:
     """Every state of one whole game of random legal play under ``rules`` (as ``new_games``;
     initial state first)."""
-    start, ids = draw(action_sequences(min_players, max_players, rules=rules))
+    return action_sequences(min_players, max_players, rules=rules).map(_replayed)
+
+
+def _replayed(game: tuple[State, list[int]]) -> list[State]:
+    start, ids = game
     out = [start]
     for aid in ids:
         out.append(out[-1].apply(aid))
     return out
 
 
-@st.composite
 def positions(
-    draw,
-    min_players: int = MIN_PLAYERS,
-    max_players: int = MAX_PLAYERS,
+    min_players: int | None = None,
+    max_players: int | None = None,
     max_turns: int = 200,
     nonterminal: bool = True,
-) -> State:
+) -> st.SearchStrategy[State]:
     """A position reached by random legal play (by default, one where someone must act)."""
+    return _position(new_games(min_players, max_players), max_turns, nonterminal)
+
+
+@st.composite
+def _position(draw, starts: st.SearchStrategy[State], max_turns: int, nonterminal: bool):
     n_turns = draw(st.integers(0, max_turns))
-    start, ids = draw(action_sequences(min_players, max_players, max_turns=n_turns))
+    start, ids = draw(_played(starts, n_turns))
     state = start
     for aid in ids:
         nxt = state.apply(aid)

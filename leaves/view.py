@@ -7,12 +7,27 @@ reach hidden cards. Two states that differ only in hidden cards give equal views
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
-from .actions import Action
+from .actions import Action, shown
 from .packed import LANE, MASK, join_lanes, pack, unpack
 from .public import PublicFields
 from .rules import N_VALUES
+
+
+def check_seat(player: object, n: int) -> int:
+    """``player`` as a seat 0..n-1 (a plain int): the one check of a seat argument, so a
+    numpy integer works, and a bool, a float, text or a seat out of range (-1 is not the
+    last seat) is refused in one line."""
+    if player.__class__ is int and 0 <= player < n:
+        return player
+    if isinstance(player, bool) or not isinstance(player, Integral):
+        raise TypeError(f"player must be a seat number 0..{n - 1}, got {shown(player)}")
+    if not 0 <= player < n:
+        raise ValueError(f"player must be a seat 0..{n - 1}, got {player}")
+    return int(player)
 
 
 class PlayerView(PublicFields):
@@ -41,8 +56,8 @@ class PlayerView(PublicFields):
 
     @classmethod
     def _from_state(cls, state, player: int) -> PlayerView:
-        if not (0 <= player < state._n):
-            raise ValueError(f"player must be a seat 0..{state._n - 1}, got {player}")
+        if player.__class__ is not int or not 0 <= player < state._n:
+            player = check_seat(player, state._n)
         v = object.__new__(cls)
         v.player = player
         v.n_players = state._n

@@ -227,7 +227,7 @@ def test_apply_refuses_what_is_not_an_action():
     s = new_game(3, seed=1)
     with pytest.raises(ValueError):
         s.apply(118)
-    with pytest.raises(AttributeError):
+    with pytest.raises(TypeError, match="an Action or an action id"):
         s.apply("play 1x5")
 
 

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass, field, fields
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 
 from leaves import Action, GameRecord, State
+from leaves.actions import shown
+from leaves.deal import check_seed
 from leaves.players.base import Strategy
 from leaves.ruleset import DEFAULT_RULES, Rules
 from strategies.deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
@@ -120,10 +123,11 @@ def _seat_strategies(
 
 
 def _seed_u64(seed: Any, what: str) -> int:
-    try:
-        value = int(seed)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be an integer, got {seed!r}") from None
+    """A deal or play seed as a Python int, refusing what ``int()`` would truncate or read
+    (1.5 is not seed 1, '7' not seed 7) and a bool."""
+    if isinstance(seed, bool) or not isinstance(seed, Integral):
+        raise TypeError(f"{what} must be a whole number 0..2**64-1, got {shown(seed)}")
+    value = int(seed)
     if not (0 <= value <= _U64):
         raise ValueError(f"{what} must be 0..2**64-1, got {value}")
     return value
@@ -173,6 +177,7 @@ def play_game(
     rules = Rules.of(rules)
     strats = _seat_strategies(players, n_players, rules)
     if deal_seed is None or play_seed is None:
+        seed = check_seed(seed, "seed", numpy_forms=False)
         words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
         deal_seed = int(words[0]) if deal_seed is None else deal_seed
         play_seed = int(words[1]) if play_seed is None else play_seed
