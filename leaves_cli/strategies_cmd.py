@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import game_option, load_option
+from .options import game_option, load_option, top_level_pieces
 
 
 def load_files(paths: Iterable[str], need_strategy: bool = False) -> None:
@@ -58,15 +58,7 @@ def refuse_empty_items(values: Iterable[str], flag: str = "--against") -> None:
     'taker,'): ``split_specs`` would drop it silently, and a typo would then play a field
     other than the one meant."""
     for value in values:
-        depth, pieces, cur = 0, [], ""
-        for ch in value:
-            depth += (ch == "(") - (ch == ")")
-            if ch == "," and depth <= 0:
-                pieces.append(cur)
-                cur = ""
-            else:
-                cur += ch
-        pieces.append(cur)
+        pieces = top_level_pieces(value)
         if len(pieces) > 1 and any(not p.strip() for p in pieces):
             raise CLIError(
                 f"{flag} {value!r} has an empty item (two commas in a row, or one at an end): "
