@@ -9,7 +9,6 @@ Every sentence comes from a table the report also shows, so the two never disagr
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -17,144 +16,16 @@ import pandas as pd
 from tournaments.declaration import Declaration, plural
 
 from .data import Run, default_declaration
+from .finding import Finding, and_words
+from .findings_best import best_finding
 from .gauntlet import answer
 from .metagame import MIN_SETS, SUPPORT
 from .metagame_tables import metagame
 from .metagame_text import SURE as sure
 from .metagame_text import gain_words
-from .numbers import TOO_FEW, counted, interval, p_text, pct, points, signed_points
+from .numbers import TOO_FEW, interval, p_text, pct
 
 __all__ = ["Finding", "key_findings", "metagame_answer", "metagame_finding"]
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One sentence of the key findings; ``topic`` names the table it comes from."""
-
-    topic: str
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
-    """The significance row comparing ``a`` with ``b``, oriented as a - b."""
-    if sig is None or not len(sig):
-        return None
-    row = sig[(sig["a"] == a) & (sig["b"] == b)]
-    if len(row):
-        return row.iloc[0]
-    row = sig[(sig["a"] == b) & (sig["b"] == a)]
-    if not len(row):
-        return None
-    r = row.iloc[0].copy()
-    r["a"], r["b"] = a, b
-    r["win_rate_a"], r["win_rate_b"] = r["win_rate_b"], r["win_rate_a"]
-    r["diff"], r["ci_low"], r["ci_high"] = -r["diff"], -r["ci_high"], -r["ci_low"]
-    return r
-
-
-def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
-    """The two rates a paired margin is the difference of, where they are not the summary's
-    (a run whose pair shared only some tables, of other sizes or seats): else nothing."""
-    gaps = (row["win_rate_a"] - top["win_rate"], row["win_rate_b"] - second["win_rate"])
-    if max(abs(g) for g in gaps) < 5e-4:
-        return ""
-    return (f"; there {top['strategy']} won {pct(row['win_rate_a'])} and {second['strategy']} "
-            f"{pct(row['win_rate_b'])}")  # fmt: skip
-
-
-def _highest(top: pd.Series, second: pd.Series) -> str:
-    """What the summary ranks by: the win rate, or against the fair share where the two
-    strategies' fair shares differ (other table sizes)."""
-    same = abs(top["fair_share"] - second["fair_share"]) < 1e-9
-    return "the highest win rate" if same else "the highest win rate against its fair share"
-
-
-def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
-    """Strategies that share the top place exactly: none leads, each rate is said, and the
-    top two's paired difference where there is one."""
-    names = list(tied["strategy"])
-    rates = "; ".join(f"{r.strategy} {pct(r.win_rate)} {interval(r.ci_low, r.ci_high)}"
-                      for r in tied.itertuples())  # fmt: skip
-    text = (
-        f"No strategy leads: {_and(names)} share {_highest(tied.iloc[0], tied.iloc[1])} ({rates})"
-    )
-    if row is not None and np.isfinite(row["ci_low"]):
-        how = "paired" if method.startswith("paired") else "unpaired"
-        text += (f"; {row['a']} - {row['b']} = {signed_points(row['diff'])} "
-                 f"{interval(row['ci_low'], row['ci_high'])} ({how}, {p_text(row['p_value'])})")  # fmt: skip
-    return text + "."
-
-
-def _best(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> list[Finding]:
-    summ = tables["summary"]
-    if not len(summ):
-        return [Finding("summary", f"No strategy has played a {d.unit}.")]
-    top = summ.iloc[0]
-    rate = (
-        f"{top['strategy']} wins {pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} "
-        f"of its {d.units()} (fair share {pct(top['fair_share'])})"
-    )
-    if len(summ) == 1:
-        return [Finding("summary", f"Only one strategy played: {rate}.")]
-    second = summ.iloc[1]
-    row = _pair(tables.get("significance"), top["strategy"], second["strategy"])
-    tied = summ[np.isclose(summ["relative"], top["relative"], rtol=0, atol=1e-12)]
-    if len(tied) > 1:
-        return [Finding("significance", _tie(tied, row, method))]
-    other = (
-        f"{second['strategy']} wins {pct(second['win_rate'])} "
-        f"{interval(second['ci_low'], second['ci_high'])}"
-    )  # used when there is no paired comparison
-    if row is None:
-        return [
-            Finding(
-                "summary",
-                f"{top['strategy']} has {_highest(top, second)}: {rate}; next is {other}. "
-                "They never sat at one table on the same deals, so no paired comparison was made.",
-            )
-        ]
-    paired = (
-        "paired by duplicate set at the tables both sat at"
-        if method.startswith("paired")
-        else "unpaired"
-    )
-    n_pairs = len(tables["significance"])
-    held = f"it holds after Holm correction over the {counted(n_pairs, 'pair')} compared"
-    test = f"{paired}, {p_text(row['p_value'])}"
-    shared = f"{test}{_shared(row, top, second)}"
-    margin = f"{points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({shared})"
-    if bool(row["significant"]) and row["diff"] > 0:
-        text = (
-            f"{top['strategy']} is the best strategy: {rate}. It beats the runner-up, "
-            f"{second['strategy']}, by {margin}; {held}."
-        )
-    elif bool(row["significant"]):  # the runner-up is ahead where both sat (other tables)
-        text = (
-            f"No strategy is clearly the best: {top['strategy']} has {_highest(top, second)}, "
-            f"{rate}, but at the tables both sat at {second['strategy']} wins "
-            f"{pct(row['win_rate_b'])} against its {pct(row['win_rate_a'])} and beats it by "
-            f"{points(row['diff'])} {interval(-row['ci_high'], -row['ci_low'])} ({test}); "
-            f"{held}."
-        )
-    elif not np.isfinite(row["ci_low"]):
-        text = (
-            f"{top['strategy']} has {_highest(top, second)}: {rate}; next is {other}. The run has "
-            f"{TOO_FEW} of their difference: play more {d.units()} to tell them apart."
-        )
-    else:
-        after = "" if row["p_value"] >= 0.05 else " after Holm correction over the pairs compared"
-        text = (
-            f"No strategy is clearly the best: {top['strategy']} leads with "
-            f"{pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} of its "
-            f"{d.units()} won, but its margin over {second['strategy']} ({pct(second['win_rate'])} "
-            f"{interval(second['ci_low'], second['ci_high'])}) is "
-            f"{signed_points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({shared}): "
-            f"not significant{after}."
-        )
-    return [Finding("significance", text)]
 
 
 def _verdict(lo: float, hi: float, fair: float) -> str:
@@ -371,10 +242,6 @@ def _mix_parts(mix: pd.DataFrame, support: float) -> list[str]:
     ]
 
 
-def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def _rank_words(rank: pd.DataFrame | None) -> str:
     """α-Rank's first place with its mass and interval, or that none is first alone."""
     if rank is None or not len(rank) or not np.isfinite(rank["mass"].iloc[0]):
@@ -382,7 +249,7 @@ def _rank_words(rank: pd.DataFrame | None) -> str:
     top = rank.iloc[0]
     tied = rank[rank["mass"] >= top["mass"] - 0.005]
     if len(tied) > 1:
-        names = _and(list(tied["strategy"]))
+        names = and_words(list(tied["strategy"]))
         return f" α-Rank puts no strategy first on its own: {names} share the mass."
     return (
         f" α-Rank puts {top['strategy']} first with {pct(top['mass'])} of the mass "
@@ -418,7 +285,7 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
         "replicator dynamics from the uniform mix end, as they do not come to rest"
     )
     gain = gain_words(first["regret"])
-    said = _and(parts) if len(parts) > 1 else "{} alone, {}".format(*parts[0].split(" ", 1))
+    said = and_words(parts) if len(parts) > 1 else "{} alone, {}".format(*parts[0].split(" ", 1))
     same = float(mix["same_support"].iloc[0])
     what = (
         f"{said} ({how}; {gain}; 95% intervals from {int(first['replicates'])} bootstrap "
@@ -486,7 +353,7 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
         lead = [Finding("gauntlet", forfeits)] if forfeits else []
         out = [Finding("gauntlet", " ".join(said))] if said else []
     else:
-        out = _best(tables, method, d)
+        out = best_finding(tables, method, d)
     out = lead + _completion(tables, d) + out
     out += _means(tables.get("means"), d)
     out += metagame_finding(tables)
