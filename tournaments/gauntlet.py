@@ -29,9 +29,10 @@ from .checks import spec_list
 from .game import GamePlugin
 from .games import get_game
 from .result import TournamentResult
-from .runner import Labeled, Tournament, asked_note
+from .runner import Labeled, Tournament
 from .schedule import Schedule, parse_players
 from .seating import DEFAULT_SEATING, design
+from .stages import asked_note
 
 __all__ = ["Gauntlet", "GauntletResult", "field_groups", "gauntlet"]
 

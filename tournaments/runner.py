@@ -35,7 +35,7 @@ from .schedule import Schedule, make_tables, parse_players
 from .seating import DEFAULT_SEATING, SEATINGS, design
 from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
 from .session import spec_difference as _difference
-from .stages import GROWN_KEYS, extends, with_stages
+from .stages import GROWN_KEYS, asked_note, extends, with_stages
 from .work import SEED_KEYS, ChunkTask, ready, run_chunk
 
 __all__ = ["Labeled", "Players", "Tournament", "parse_players"]
@@ -64,17 +64,6 @@ def _default_game() -> GamePlugin:
     from .games import get_game  # start-up: the game registry reads entry points
 
     return get_game()
-
-
-def asked_note(asked: int, grown: int, played: int, stage: str) -> str:
-    """How the games played relate to those asked for: grown by ``grown`` more stages (the
-    word ``stage``), or rounded up to whole duplicate sets."""
-    note = f"asked {asked:,}"
-    if grown:
-        note += f", grown by {grown} more {stage if grown == 1 else plural(stage)} of deals"
-    elif played != asked:
-        note += ", rounded up to whole duplicate sets"
-    return note
 
 
 class Tournament:

@@ -14,9 +14,10 @@ from typing import Any
 
 from gamekit.errors import ParameterError
 
+from .game import plural
 from .schedule import Schedule, deals_for
 
-__all__ = ["GROWN_KEYS", "extends", "grown_stages", "grows", "with_stages"]
+__all__ = ["GROWN_KEYS", "asked_note", "extends", "grown_stages", "grows", "with_stages"]
 
 GROWN_KEYS = frozenset({"games_asked", "n_games", "deals_per_table", "n_chunks", "deal_stages"})
 """Spec entries that legitimately differ between a run and the same run grown by stages."""
@@ -83,3 +84,14 @@ def grown_stages(
         f"(asked {games_asked:,}): a run grows, it never shrinks ({{add}} GAMES adds more)",
         "games", "add",
     )  # fmt: skip
+
+
+def asked_note(asked: int, grown: int, played: int, stage: str) -> str:
+    """How the games played relate to those asked for: grown by ``grown`` more stages (the
+    word ``stage``), or rounded up to whole duplicate sets."""
+    note = f"asked {asked:,}"
+    if grown:
+        note += f", grown by {grown} more {stage if grown == 1 else plural(stage)} of deals"
+    elif played != asked:
+        note += ", rounded up to whole duplicate sets"
+    return note
