@@ -121,8 +121,8 @@ class Action:
     def from_id(action_id: int) -> Action:
         """The action with pinned id ``action_id`` (0..117)."""
         try:
-            if action_id < 0:
-                raise IndexError
+            if isinstance(action_id, bool) or action_id < 0:
+                raise IndexError  # True is not id 1: a flag passed where an id was meant
             return _ACTIONS[action_id]
         except (IndexError, TypeError):
             raise ValueError(

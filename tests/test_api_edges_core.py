@@ -45,6 +45,14 @@ def test_a_numpy_integer_is_an_action_id():
         s.is_legal(118)
 
 
+@pytest.mark.parametrize("bad", [True, False, 1.0, "3", -1, 118])
+def test_from_id_takes_only_an_id(bad):
+    # True is an int to Python, but no one means "play id 1" by it.
+    with pytest.raises(ValueError, match=r"action id must be an integer 0\.\.117"):
+        Action.from_id(bad)
+    assert Action.from_id(np.int64(3)) == Action.from_id(3)
+
+
 @pytest.mark.parametrize("bad", [1.0, "0", True, None], ids=repr)
 def test_a_seat_is_a_whole_number(bad):
     s = leaves.new_game(4, seed=1)
