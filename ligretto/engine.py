@@ -4,7 +4,8 @@ Each seat holds one pending action: decided when its previous action resolved, f
 seat saw then, and due after the reaction time its model draws. The earliest due action
 resolves next (equal times: the smaller seeded tie key first, never the seat number). A play
 whose pile no longer takes the card fails and its time is spent. The round ends when a stack
-empties or at a true blockade. ``ligretto.compiled`` is the same loop in numba.
+empties or at a true blockade (or stops unfinished at a safety limit, ``MAX_ROUND_MS``).
+``ligretto.compiled`` is the same loop in numba.
 """
 
 from __future__ import annotations
@@ -14,18 +15,20 @@ from dataclasses import dataclass, field
 from numbers import Integral
 from typing import Any, NamedTuple, Protocol
 
-from .record import RoundRecord
+from .record import RoundRecord, record_end
 from .rng import POLICY, RECYCLE, TIME, SplitMix, check_seed, shuffled, stream_seed
 from .rules import (
     ENDED_BLOCKADE,
     ENDED_UNFINISHED,
     MAX_ACTIONS,
     MAX_ROUND_MS,
+    card_name,
     check_players,
+    colour_of,
     row_size,
     value_of,
 )
-from .state import SOURCES, IllegalMove, PlayerView, State, deal_orders
+from .state import SOURCES, IllegalMove, PlayerView, State, check_deal, deal_orders
 from .timing import ReactionModel
 
 __all__ = ["Decision", "Player", "RoundOutcome", "play_round", "PlayerError"]
@@ -97,6 +100,8 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
                 raise PlayerError(seat, "a 1 starts a new pile: pile must be -1")
         elif not 0 <= d.pile < len(view.pile_tops):
             raise PlayerError(seat, f"no centre pile {d.pile}")
+        elif not _takes(view.pile_tops[d.pile], card):  # else its "fail" says a lost race
+            raise PlayerError(seat, f"pile {d.pile} does not take {card_name(card)}")
     elif d.kind == "flip":
         if not view.can_flip:
             raise PlayerError(seat, "no hand cards to turn")
@@ -105,6 +110,11 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
     if int(d.looked) < 0:
         raise PlayerError(seat, "looked must be at least 0")
     return d
+
+
+def _takes(top: int, card: int) -> bool:
+    """Does a pile showing ``top`` take ``card`` (its colour, the next number)?"""
+    return colour_of(top) == colour_of(card) and value_of(top) + 1 == value_of(card)
 
 
 def _check_players(players: Sequence[Player]) -> None:
@@ -200,6 +210,20 @@ class _Round:
         return ended, now
 
 
+def _dealt(deal: Any, n: int) -> list[list[int]]:
+    """A given deal, checked (``check_deal``) and for as many seats as there are players."""
+    try:
+        rows = [list(o) for o in deal]
+    except TypeError:  # no list of lists
+        raise TypeError(
+            f"deal must hold each seat's 40 card ids, got {type(deal).__name__}"
+        ) from None
+    orders = check_deal(rows)
+    if len(orders) != n:
+        raise ValueError(f"deal holds the cards of {len(orders)} seats, but {n} players play")
+    return orders
+
+
 def play_round(
     players: Sequence[Player],
     deal_seed: int,
@@ -217,7 +241,8 @@ def play_round(
     deal_seed = check_seed(deal_seed, "deal_seed")
     play_seed = check_seed(play_seed, "play_seed")
     _check_players(players)
-    orders = [list(o) for o in deal] if deal is not None else deal_orders(len(players), deal_seed)
+    n = len(players)
+    orders = _dealt(deal, n) if deal is not None else deal_orders(n, deal_seed)
     rnd = _Round(players, State.deal(orders), play_seed)
     ended, now = rnd.run(max_actions)
     state = rnd.state
@@ -231,7 +256,7 @@ def play_round(
             deal=orders,
             events=rnd.events,
             recycled=rnd.recycled,
-            ended_by=ended if ended >= 0 else None,
+            ended_by=record_end(ended),
             stack_left=list(state.stack_left()),
             centre_cards=list(state.centre_cards()),
             scores=list(state.scores()),

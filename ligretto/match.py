@@ -23,6 +23,8 @@ scores at most +40 for somebody in practice far sooner (targets of 100 take ~10-
 def winners(scores: Sequence[int] | np.ndarray) -> list[bool]:
     """Who has the highest score (all tied players share it)."""
     arr = np.asarray(scores)
+    if arr.ndim != 1 or not arr.size:
+        raise ValueError(f"scores must hold one score per seat, got {scores!r}")
     return (arr == arr.max()).tolist()
 
 
@@ -56,7 +58,8 @@ class Match:
         if len(scores) != self.n_players:
             raise ValueError(f"scores must hold one score per seat ({self.n_players}), "
                              f"got {len(scores)}")  # fmt: skip
-        totals = tuple(int(a) + int(b) for a, b in zip(self.totals, scores, strict=True))
+        points = [whole_number(b, "a score") for b in scores]  # never int("3") or int(1.7)
+        totals = tuple(a + b for a, b in zip(self.totals, points, strict=True))
         return Match(self.n_players, self.target, self.rounds, totals, self.played + 1)
 
     @property

@@ -2,10 +2,11 @@
 
 Per seat: ``score`` (the rank value, higher is better), ``stack_left``, ``centre_cards`` and
 ``won`` (1 for each player with the round's highest score: ties share, Interpretation L4). Per
-round: ``seconds`` (game time, the length histogrammed), ``time_ms``, ``ended_by`` (seat whose
-stack emptied, -1 blockade, -2 stopped unfinished), ``blockade``, ``unfinished``, ``plays``,
-``flips``, ``fails``. There is no first player: everyone plays at once. Games of several
-rounds (to ``--target`` 100 points, or ``--rounds N``) are the runner's generic matches.
+round: ``seconds`` (game time to the nearest whole second, the length histogrammed),
+``time_ms``, ``ended_by`` (seat whose stack emptied, -1 blockade, -2 stopped unfinished),
+``blockade``, ``unfinished``, ``plays``, ``flips``, ``fails``. There is no first player:
+everyone plays at once. Games of several rounds (to ``--target`` 100 points, or ``--rounds
+N``) are the runner's generic matches.
 """
 
 from __future__ import annotations
@@ -139,11 +140,11 @@ class LigrettoGame(GameBase):
                 "won": winners.astype(np.int8),
             },
             game_values={
-                "seconds": (b.time_ms // 1000).astype(np.int16),
+                "seconds": _whole_seconds(b.time_ms),
                 "time_ms": b.time_ms.astype(np.int32),
                 "ended_by": b.ended_by.astype(np.int8),
                 "blockade": b.ended_by == ENDED_BLOCKADE,
-                "unfinished": b.ended_by == ENDED_UNFINISHED,
+                "unfinished": (b.ended_by == ENDED_UNFINISHED) & (forfeit < 0),  # not forfeits
                 "plays": b.plays.astype(np.int16),
                 "flips": b.flips.astype(np.int32),
                 "fails": b.fails.astype(np.int16),
@@ -152,3 +153,9 @@ class LigrettoGame(GameBase):
             records=[r for r in out.records] if out.records is not None else None,
             winners=winners,
         )
+
+
+def _whole_seconds(time_ms: np.ndarray) -> np.ndarray:
+    """Game time in the nearest whole seconds (the length histogrammed): rounded, never cut
+    down, so the report's mean and median round length are not half a second short."""
+    return ((time_ms.astype(np.int64) + 500) // 1000).astype(np.int16)

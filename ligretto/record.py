@@ -4,10 +4,11 @@ One JSON object per round with exactly the keys of the pinned format (``RECORD_K
 that order): ``game`` "ligretto", ``players``, ``row_size``, ``seed`` (the deal seed),
 ``strategies``, ``deal`` (per seat the 40 card ids in dealt order), ``events`` (``[time_ms,
 seat, kind, card_id, pile]`` in resolution order), ``recycled`` (per seat, each recycled hand
-top first), ``ended_by`` (seat or null for a blockade), ``stack_left``, ``centre_cards``,
-``scores``. Nothing else: the deal and the events say everything a replay needs (the play
-seed, which drew the reaction times, is in the run's rows). ``replay`` rebuilds every state
-card by card and checks each event and the totals against the rules.
+top first), ``ended_by`` (seat, null for a blockade, or -2 for a round stopped unfinished at a
+safety limit), ``stack_left``, ``centre_cards``, ``scores``. Nothing else: the deal and the
+events say everything a replay needs (the play seed, which drew the reaction times, is in the
+run's rows). ``replay`` rebuilds every state card by card and checks each event and the totals
+against the rules.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .record_check import RecordError, check_event, check_fields, shown
-from .rules import card_name
+from .rules import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ACTIONS, MAX_ROUND_MS, card_name
 from .state import SOURCES, IllegalMove, State
 
-__all__ = ["RECORD_KEYS", "RoundRecord", "replay", "timeline", "RecordError"]
+__all__ = ["RECORD_KEYS", "RoundRecord", "record_end", "replay", "timeline", "RecordError"]
 
 GAME = "ligretto"
 RECORD_KEYS = (
@@ -92,9 +93,7 @@ def replay(record: RoundRecord) -> list[State]:
         if kind in SOURCES and state.is_over():
             over_at = i
     state = states[-1]
-    ended = state.stack_emptied()
-    if ended is None and not state.is_blockade():
-        raise RecordError("the record stops before the round is over")
+    ended = _ended(state, record.ended_by)
     for seat, hands in enumerate(record.recycled):
         if len(hands) != used[seat]:
             raise RecordError(f"recycled: seat {seat} has {_hands(len(hands))} listed, but its "
@@ -119,6 +118,25 @@ def _check_record(record: object) -> None:
             f"record must be a RoundRecord (RoundRecord.from_json reads one from a line), "
             f"got {type(record).__name__}"
         )
+
+
+def record_end(ended: int) -> int | None:
+    """A round's ``ended_by`` as the record writes it: the seat, null (None) for a blockade,
+    ``ENDED_UNFINISHED`` (-2) for a round stopped at a safety limit (never null: not a
+    blockade)."""
+    return None if ended == ENDED_BLOCKADE else ended
+
+
+def _ended(state: State, said: Any) -> int | None:
+    """How the replayed round ended, as ``ended_by`` writes it; a round neither emptied nor
+    blocked is one stopped at a limit, which only ``ended_by`` -2 may say."""
+    seat = state.stack_emptied()
+    if seat is not None or state.is_blockade():
+        return seat
+    if said != ENDED_UNFINISHED:
+        raise RecordError(f"the record stops before the round is over (ended_by is {shown(said)}; "
+                          f"{ENDED_UNFINISHED} marks a round stopped at a limit)")  # fmt: skip
+    return ENDED_UNFINISHED
 
 
 def _how(state: State) -> str:
@@ -200,11 +218,20 @@ def timeline(record: RoundRecord) -> list[str]:
             lines.append(f"{stamp}  turns hand cards")
         else:
             lines.append(f"{stamp}  shuffles its used-up hand pile into a new hand")
-    how = "blockade" if record.ended_by is None else f"seat {record.ended_by} emptied its stack"
-    lines.append(f"round over: {how}")
+    lines.append(_end_line(record.ended_by))
     for s in range(record.players):
         lines.append(
             f"  seat {s} {record.strategies[s]}: {record.centre_cards[s]} in the centre, "
             f"{record.stack_left[s]} left in the stack -> {record.scores[s]} points"
         )
     return lines
+
+
+def _end_line(ended: int | None) -> str:
+    """The timeline's line on how the round ended."""
+    if ended is None:
+        return "round over: blockade"
+    if ended == ENDED_UNFINISHED:
+        return (f"round stopped unfinished at a safety limit ({MAX_ROUND_MS // 60_000} minutes "
+                f"of game time or {MAX_ACTIONS:,} actions), scored as it stands")  # fmt: skip
+    return f"round over: seat {ended} emptied its stack"

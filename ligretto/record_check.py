@@ -11,7 +11,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .rules import MAX_PLAYERS, MIN_PLAYERS, SET_SIZE, STACK_SIZE, card_name, row_size
+from .rules import (
+    ENDED_UNFINISHED,
+    MAX_PLAYERS,
+    MAX_ROUND_MS,
+    MIN_PLAYERS,
+    SET_SIZE,
+    STACK_SIZE,
+    card_name,
+    row_size,
+)
 
 __all__ = ["KINDS", "RecordError", "check_event", "check_fields", "shown"]
 
@@ -114,9 +123,10 @@ def check_fields(record: Any) -> None:
         raise RecordError(f"events is {shown(record.events)}, not a list of events")
     _recycled(record.recycled, n)
     ended = record.ended_by
-    if ended is not None and not (whole(ended) and 0 <= ended < n):
+    if ended is not None and not (whole(ended) and (0 <= ended < n or ended == ENDED_UNFINISHED)):
         raise RecordError(f"ended_by is {shown(ended)}, neither a seat (0 to {n - 1}) whose stack "
-                          "emptied nor null (a blockade)")  # fmt: skip
+                          f"emptied nor null (a blockade) nor {ENDED_UNFINISHED} (stopped at a "
+                          "limit)")  # fmt: skip
     for name in ("stack_left", "centre_cards", "scores"):
         for s, v in enumerate(_seat_lists(name, getattr(record, name), n)):
             if not whole(v):
@@ -132,6 +142,8 @@ def check_event(ev: Any, n: int, after_ms: int) -> tuple[int, int, str, int, int
                           "pile]")  # fmt: skip
     t, seat, kind, c, pile = ev
     _number("time_ms", t, 0)
+    if t > MAX_ROUND_MS:  # the loop never resolves an action due past the limit
+        raise RecordError(f"time_ms is {t}, past the {MAX_ROUND_MS} ms a round may last")
     if t < after_ms:
         raise RecordError(f"at {t} ms it comes before the event above it ({after_ms} ms): events "
                          "are listed in the order they resolved")  # fmt: skip

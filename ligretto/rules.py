@@ -67,31 +67,46 @@ def whole_number(value: Any, name: str) -> int:
 
 def card_id(colour: int, value: int) -> int:
     """Pinned card id: colour 0..3 (red, green, blue, yellow), number 1..10 -> 0..39."""
-    whole_number(colour, "colour")
-    whole_number(value, "value")
+    colour, value = whole_number(colour, "colour"), whole_number(value, "value")
     if not (0 <= colour < N_COLOURS and 1 <= value <= N_VALUES):
         raise ValueError(f"no Ligretto card of colour {colour} and number {value}")
     return colour * N_VALUES + (value - 1)
 
 
+def check_card(card: Any) -> int:
+    """``card`` as an int when it is a card id 0..39 (never wrapped: 45 is no yellow 6); else
+    a one-line TypeError or ValueError."""
+    if type(card) is int and 0 <= card < SET_SIZE:  # the common case, cheaply
+        return card
+    if not 0 <= whole_number(card, "card") < SET_SIZE:
+        raise ValueError(f"card must be a card id 0 to {SET_SIZE - 1}, got {card}")
+    return int(card)
+
+
 def colour_of(card: int) -> int:
-    return card // N_VALUES
+    """The colour 0..3 (red, green, blue, yellow) of card id ``card``."""
+    return check_card(card) // N_VALUES
 
 
 def value_of(card: int) -> int:
-    return card % N_VALUES + 1
+    """The number 1..10 of card id ``card``."""
+    return check_card(card) % N_VALUES + 1
 
 
 def card_name(card: int) -> str:
     """``"red 3"``: how timelines and errors show a card (an id 0..39, never wrapped)."""
-    if not 0 <= whole_number(card, "card") < SET_SIZE:
-        raise ValueError(f"card must be a card id 0 to {SET_SIZE - 1}, got {card}")
-    return f"{COLOURS[colour_of(card)]} {value_of(card)}"
+    card = check_card(card)
+    return f"{COLOURS[card // N_VALUES]} {card % N_VALUES + 1}"
 
 
 def score(centre_cards: int, stack_left: int) -> int:
-    """Round points: +1 per own card in the centre, -2 per card left in the own stack."""
-    return CENTRE_POINTS * centre_cards - STACK_PENALTY * stack_left
+    """Round points: +1 per own card in the centre, -2 per card left in the own stack (counts
+    a player can have: 0 to 40 in the centre, 0 to 10 in the stack)."""
+    for name, value, most in (("centre_cards", centre_cards, SET_SIZE),
+                              ("stack_left", stack_left, STACK_SIZE)):  # fmt: skip
+        if not 0 <= whole_number(value, name) <= most:
+            raise ValueError(f"{name} must be 0 to {most}, got {value}")
+    return CENTRE_POINTS * int(centre_cards) - STACK_PENALTY * int(stack_left)
 
 
 MAX_ROUND_MS = 600_000

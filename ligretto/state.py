@@ -26,7 +26,7 @@ from .rules import (
     whole_number,
 )
 
-__all__ = ["State", "PlayerView", "IllegalMove", "deal_orders", "SOURCES"]
+__all__ = ["State", "PlayerView", "IllegalMove", "check_deal", "deal_orders", "SOURCES"]
 
 SOURCES = ("stack", "row", "hand")
 """Where a played card comes from (record kinds for successful plays)."""
@@ -44,6 +44,19 @@ def deal_orders(n_players: int, deal_seed: int) -> list[list[int]]:
         shuffled(list(range(SET_SIZE)), SplitMix(stream_seed(deal_seed, s, DEAL)))
         for s in range(n_players)
     ]
+
+
+def check_deal(orders: Any) -> list[list[int]]:
+    """Each seat's 40 card ids in dealt order, as ints (numpy's too; never 3.0 or True passing
+    for 3 or 1), each card once, for 2 to 12 seats; else a one-line TypeError or ValueError."""
+    if not isinstance(orders, list | tuple) or not all(isinstance(o, list | tuple) for o in orders):
+        raise TypeError(f"orders must be a list of each seat's card ids, got {orders!r}")
+    check_players(len(orders))
+    cards = [[c if type(c) is int else whole_number(c, "a card id") for c in o] for o in orders]
+    for s, order in enumerate(cards):
+        if sorted(order) != list(range(SET_SIZE)):
+            raise ValueError(f"seat {s}: a deal must hold each of the 40 card ids once")
+    return cards
 
 
 Pile = tuple[tuple[int, int], ...]  # (seat, card) from the 1 upwards
@@ -65,16 +78,8 @@ class State:
     @classmethod
     def deal(cls, orders: list[list[int]]) -> State:
         """A fresh round from each seat's 40 cards in dealt order (see ``deal_orders``)."""
-        if not isinstance(orders, list | tuple) or not all(
-            isinstance(o, list | tuple) for o in orders
-        ):
-            raise TypeError(f"orders must be a list of each seat's card ids, got {orders!r}")
-        n = len(orders)
-        check_players(n)
-        k = row_size(n)
-        for s, order in enumerate(orders):
-            if sorted(order) != list(range(SET_SIZE)):
-                raise ValueError(f"seat {s}: a deal must hold each of the 40 card ids once")
+        orders = check_deal(orders)
+        k = row_size(len(orders))
         return cls(
             stacks=tuple(tuple(o[:STACK_SIZE]) for o in orders),
             rows=tuple(tuple(o[STACK_SIZE : STACK_SIZE + k]) for o in orders),
@@ -133,14 +138,20 @@ class State:
         return colour_of(card), value_of(card)
 
     def accepts(self, pile: int, card: int) -> bool:
-        """Does centre pile ``pile`` take ``card`` now? (Its colour, the next number.)"""
+        """Does centre pile ``pile`` take ``card`` now? (Its colour, the next number; no pile
+        there takes nothing.)"""
+        if type(pile) is not int:  # numpy's ints too; a one-line TypeError for the rest
+            pile = whole_number(pile, "pile")
         if not 0 <= pile < len(self.piles):
             return False
         top = self.piles[pile][-1][1]
         return colour_of(top) == colour_of(card) and value_of(top) + 1 == value_of(card)
 
     def target(self, card: int) -> int | None:
-        """Where ``card`` fits: -1 starts a new pile (a 1), else the first pile taking it."""
+        """Where ``card`` fits: -1 starts a new pile (a 1), else the first pile taking it;
+        None when no pile does (or ``card`` is -1, the views' "no card there")."""
+        if card == -1:
+            return None
         if value_of(card) == 1:
             return -1
         for i in range(len(self.piles)):
@@ -280,6 +291,7 @@ class State:
         seat = self.check_seat(seat)
         if not isinstance(order, list | tuple):
             raise TypeError(f"order must be a list or tuple of card ids, got {order!r}")
+        order = [c if type(c) is int else whole_number(c, "a card id") for c in order]
         if self.hands[seat]:
             raise IllegalMove(f"seat {seat} still has face-down hand cards")
         if not self.hand_piles[seat]:
@@ -349,7 +361,10 @@ class PlayerView:
         return bool(self.hand_left or self.hand_pile)
 
     def target(self, card: int) -> int | None:
-        """-1 for a 1 (a new pile), the first pile taking ``card``, or None."""
+        """-1 for a 1 (a new pile), the first pile taking ``card``, or None (also for -1, a
+        view's "no card there": ``hand_top`` with an empty hand pile)."""
+        if card == -1:
+            return None
         if value_of(card) == 1:
             return -1
         for i, top in enumerate(self.pile_tops):

@@ -24,11 +24,19 @@ import numpy as np
 from gamekit.jit import njit
 
 from .rng import SplitMix, nb_below
-from .rules import DEFAULT_SPEED, whole_number
+from .rules import DEFAULT_SPEED, MAX_ROUND_MS, whole_number
 
-__all__ = ["ReactionModel", "TIMING_PARAMS"]
+__all__ = ["ReactionModel", "TIMING_PARAMS", "MAX_MS", "NEVER_MS"]
 
 TIMING_PARAMS = ("speed", "think_ms", "look_ms", "flip_ms", "spread_ms")
+
+MAX_MS = MAX_ROUND_MS
+"""The most a millisecond parameter may be: a longer action never resolves within a round,
+and the bound keeps a reaction time's sum exact on every path (the compiled one's int64 would
+wrap, so a player that never acts in Python would act every millisecond there)."""
+NEVER_MS = 2**62
+"""The reaction time of an action whose ``base / speed`` reaches it (a speed near 0): past any
+round, and the same on every path (int64 would wrap, Python's ``int`` of infinity raises)."""
 
 
 @dataclass(frozen=True)
@@ -48,15 +56,21 @@ class ReactionModel:
         if not speed > 0:  # nan too
             raise ValueError(f"speed must be > 0, got {speed}")
         for name in TIMING_PARAMS[1:]:  # whole milliseconds: never truncated from 1.5
-            if whole_number(getattr(self, name), name) < 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+            ms = whole_number(getattr(self, name), name)
+            if ms < 0:
+                raise ValueError(f"{name} must be >= 0, got {ms}")
+            if ms > MAX_MS:
+                raise ValueError(f"{name} must be at most {MAX_MS} (a round's length), got {ms}")
 
     def duration(self, looked: int, flip: bool, rng: SplitMix) -> int:
         """Milliseconds one action takes (draws two numbers from ``rng``)."""
         base = self.think_ms + self.look_ms * looked + (self.flip_ms if flip else 0)
         spread = int(self.spread_ms)
         jitter = rng.below(spread + 1) + rng.below(spread + 1) - spread
-        return max(1, int(base / float(self.speed)) + jitter)
+        slow = base / float(self.speed)
+        if slow >= NEVER_MS:
+            return NEVER_MS
+        return max(1, int(slow) + jitter)
 
 
 T_SPEED, T_THINK, T_LOOK, T_FLIP, T_SPREAD = range(len(TIMING_PARAMS))
@@ -72,4 +86,7 @@ def nb_duration(model, looked, flip, states, i):
         base += np.int64(model[T_FLIP])
     spread = np.int64(model[T_SPREAD])
     jitter = nb_below(states, i, spread + 1) + nb_below(states, i, spread + 1) - spread
-    return max(np.int64(1), np.int64(np.float64(base) / model[T_SPEED]) + jitter)
+    slow = np.float64(base) / model[T_SPEED]
+    if slow >= NEVER_MS:
+        return np.int64(NEVER_MS)
+    return max(np.int64(1), np.int64(slow) + jitter)

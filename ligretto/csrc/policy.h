@@ -143,7 +143,9 @@ static int64_t duration(const double *model, int64_t looked, bool flip, uint64_t
     int64_t first = below(states, i, n);
     int64_t jitter = wsub(wadd(first, below(states, i, n)), spread);
     if (model[T_SPEED] == 0.0) return 0;
-    int64_t d = wadd(f2i((double)base / model[T_SPEED]), jitter);
+    double slow = (double)base / model[T_SPEED];
+    if (slow >= (double)NEVER_MS) return NEVER_MS; /* past any round, on every path */
+    int64_t d = wadd(f2i(slow), jitter);
     return d > 1 ? d : 1;
 }
 

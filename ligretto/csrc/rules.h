@@ -49,6 +49,7 @@
 #define T_LOOK 2
 #define T_FLIP 3
 #define T_SPREAD 4
+#define NEVER_MS 4611686018427387904
 
 /* ligretto.policy */
 #define P_ORDER 5

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ligretto.policy import N_PARAMS, ORDERS
-from ligretto.timing import TIMING_PARAMS, ReactionModel
+from ligretto.timing import MAX_MS, TIMING_PARAMS, ReactionModel
 from strategies.policy.params import Param, ParamSet, declare
 
 from .base import LigrettoStrategy
@@ -26,7 +26,7 @@ __all__ = ["StackFirst", "RowMover", "HandCycler", "Cautious", "Scanner", "TIMIN
 _DEFAULTS = {f.name: f.default for f in fields(ReactionModel)}
 _TIMING = (
     Param("speed", _DEFAULTS["speed"], doc="1.1 is 10% faster, > 0"),  # > 0: _keep_params
-    *(Param(name, _DEFAULTS[name], integer=True, low=0) for name in TIMING_PARAMS[1:]),
+    *(Param(name, _DEFAULTS[name], integer=True, low=0, high=MAX_MS) for name in TIMING_PARAMS[1:]),
 )
 TIMING = declare(*_TIMING)
 """The reaction-time parameters every built-in takes (defaults from ``ReactionModel``)."""

@@ -28,11 +28,18 @@ def resolve(spec: Any) -> LigrettoStrategy:
     return registry.get(spec, game=GAME)
 
 
+def _table(specs: Any) -> list[LigrettoStrategy]:
+    """One strategy per seat; a lone spec string is refused (never read letter by letter)."""
+    if isinstance(specs, str | bytes) or not isinstance(specs, Sequence):
+        raise TypeError(f"specs must be a list of strategies, one per seat, got {specs!r}")
+    return [resolve(s) for s in specs]
+
+
 def play_round(
     specs: Sequence[Any], deal_seed: int, play_seed: int, record: bool = False
 ) -> ligretto.RoundOutcome:
     """One round through the Python path (``record`` adds the round record)."""
-    table = [resolve(s) for s in specs]
+    table = _table(specs)
     return ligretto.play_round(
         table, deal_seed, play_seed, record=record, labels=[s.label for s in table]
     )
@@ -58,7 +65,7 @@ def play_batch(
         raise ValueError(
             f"deal_seeds and play_seeds differ in length: {len(deal_seeds)} != {len(play_seeds)}"
         )
-    table = [resolve(s) for s in specs]
+    table = _table(specs)
     n = len(table)
     g = len(deal_seeds)
     policies = [s.policy() for s in table]
