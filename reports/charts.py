@@ -90,7 +90,7 @@ def _fit(fig: Figure, ax: Axes, rotated: float = 0.0, extra_right: float = 0.0) 
     if legend is not None:
         right += 0.45 + _text_width([t.get_text() for t in legend.get_texts()], 8)
     bottom = 0.55 + rotated + (0.25 if ax.get_xlabel() else 0.0)
-    top = 0.45
+    top = 0.45 + 0.18 * ax.get_title().count("\n")  # a title of two lines: room for both
     right = min(right, w * 0.45)
     fig.subplots_adjust(left=min(left / w, 0.45), right=1 - right / w,
                         bottom=min(bottom / h, 0.45), top=1 - top / h)  # fmt: skip
@@ -113,7 +113,7 @@ def win_rates(summary: pd.DataFrame, ax: Axes | None = None, unit: str = "game")
     )
     ax.barh(y, rate, color=OKABE_ITO[0], alpha=0.85, height=0.6, label="win rate")
     ax.errorbar(rate, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1,
-                label="95% interval")  # fmt: skip
+                label="95% interval" if np.isfinite(err).any() else None)  # fmt: skip
     if "fair_share" in df:
         ax.scatter(df["fair_share"], y, marker="|", s=250, color=OKABE_ITO[1], zorder=3,
                    label="fair share (1/players)")  # fmt: skip
@@ -174,11 +174,24 @@ def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_xticks(range(maxpos + 1), ["0 (first)"] + [str(p) for p in range(1, maxpos + 1)])
     ax.set_xlabel("position: seats after the first player, clockwise (the table's position)")
     ax.set_ylabel("win rate")
-    ax.yaxis.set_major_formatter(_percent(decimals=0))
+    _percent_ticks(ax)
     ax.set_title("Seat and first-player advantage (dashed: fair share)")
     ax.legend(**OUTSIDE)
     ax.grid(axis="y", alpha=0.3)
     return _fit(fig, ax)
+
+
+def _percent_ticks(ax: Axes) -> None:
+    """Y ticks at whole percents, labelled so (a tick at 37.5% labelled "38%" beside one at
+    32.5% labelled "32%" reads as uneven steps); a span of 4 points or less steps by tenths
+    or halves of a point, labelled with one decimal."""
+    from matplotlib.ticker import MultipleLocator  # start-up: matplotlib loads to draw
+
+    lo, hi = ax.get_ylim()
+    span = 100 * (hi - lo)
+    step = next((s for s in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20) if span / s <= 8), 25)
+    ax.yaxis.set_major_locator(MultipleLocator(step / 100))
+    ax.yaxis.set_major_formatter(_percent(decimals=1 if step < 1 else 0))
 
 
 def length_distribution(dist: pd.DataFrame, measure: str | None = None,
@@ -213,10 +226,17 @@ def length_distribution(dist: pd.DataFrame, measure: str | None = None,
 
 
 def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs) -> np.ndarray:
+    """Quantiles of ``values`` counted ``weights`` times; where exactly a share ``q`` lies at
+    or below a value (an even count's median), the midpoint with the next value, as the
+    tables' medians (pandas) have it."""
+    keep = weights > 0  # a value no game reached is no neighbour of a midpoint
+    values, weights = values[keep], weights[keep]
     order = np.argsort(values)
     v, w = values[order], weights[order]
     cum = np.cumsum(w) / w.sum()
-    return v[np.minimum(np.searchsorted(cum, qs), len(v) - 1)]
+    at = np.minimum(np.searchsorted(cum, qs), len(v) - 1)
+    on_edge = np.isclose(cum[at], qs) & (at + 1 < len(v))
+    return np.where(on_edge, (v[at] + v[np.minimum(at + 1, len(v) - 1)]) / 2, v[at])
 
 
 def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
@@ -275,9 +295,11 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     """Win rate of each strategy (rows, best on top) by the strategy seated directly before it
     (columns), as a heatmap of that win rate less the strategy's own overall (points; the
     diverging ``PuOr``, 0 in the middle), each cell annotated with the win rate; a star marks
-    a seat effect whose 95% interval (``vs_elsewhere``, within the same deals) excludes 0."""
+    a seat effect whose 95% interval (``vs_elsewhere``, within the same deals) excludes 0, not
+    corrected for the many pairs (the findings correct: a star alone may be chance)."""
     order = list(dict.fromkeys(table["strategy"]))
-    befores = list(dict.fromkeys(table["before"]))
+    befores = list(dict.fromkeys(table["before"]))  # the rows' order: a diagonal of blanks
+    befores = [s for s in order if s in befores] + [s for s in befores if s not in order]
     per = table.groupby("strategy", sort=False)[["wins", "games"]].sum()
     overall = (per["wins"] / per["games"].clip(lower=1)).reindex(order)
     rate = table.pivot(index="strategy", columns="before", values="win_rate")
@@ -306,7 +328,7 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_ylabel("strategy")
     cbar = fig.colorbar(im, ax=ax, shrink=0.8)
     cbar.set_label("win rate less its overall, points")
-    ax.set_title("Whom do you want to sit after? (*: the seat's effect is clear, 95%)",
+    ax.set_title("Whom do you want to sit after?\n(*: 95% interval excludes 0, uncorrected)",
                  fontsize=10)  # fmt: skip
     return _fit(fig, ax, rotated=_text_width(befores, 10) * 0.65, extra_right=1.0)
 

@@ -29,9 +29,39 @@ KEY: dict[str, tuple[tuple[str, ...], str | None, str]] = {
     "rating": (("rank", "strategy", "rating", "ci_low", "ci_high", "worth"), None, "best rated"),
     "significance": (("a", "b", "diff", "ci_low", "ci_high", "p_holm", "better"), None, "first"),
     "head_to_head": (
-        ("strategy", "opponent", "shared", "ahead_rate", "ci_low", "ci_high"),
+        ("strategy", "opponent", "shared", "ahead_rate", "ci_low", "ci_high", "score"),
         "|ahead_rate",
         "most one-sided",
+    ),  # fmt: skip
+    "expert": (
+        (
+            "strategy",
+            "matches",
+            "match_wins",
+            "shared_wins",
+            "match_win_rate",
+            "ci_low",
+            "ci_high",
+            "match_win_rate_split",
+        ),
+        None,
+        "first",
+    ),  # fmt: skip
+    "gauntlet": (
+        (
+            "strategy",
+            "baseline",
+            "n_players",
+            "games",
+            "win_rate",
+            "baseline_win_rate",
+            "diff",
+            "diff_ci_low",
+            "diff_ci_high",
+            "p_value",
+        ),
+        None,
+        "first",
     ),  # fmt: skip
     "seats": (
         ("n_players", "position", "games", "win_rate", "ci_low", "ci_high", "fair"),
@@ -108,7 +138,7 @@ def md_table(df: pd.DataFrame) -> str:
 
 
 RATE_TABLES = ("summary", "significance", "head_to_head", "seats", "neighbours", "expert",
-               "outcomes", "completion")  # fmt: skip
+               "outcomes", "completion", "gauntlet")  # fmt: skip
 """Tables whose rates, intervals and differences read better as percentages and points."""
 _POINTS = ("diff", "vs_elsewhere", "vs_overall")
 _P = ("p_value", "p_holm", "vs_elsewhere_p")
@@ -128,7 +158,11 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
             out[c] = [p_text(x) if np.isfinite(x) else "" for x in v]
         elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
             out[c] = [f"{100 * x:+.1f} pt" if np.isfinite(x) else "" for x in v]
-        elif c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share")):
+        elif (
+            c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))
+            or "rate" in c.split("_")  # match_win_rate_split, win_rate_a: rates too
+            or (name == "head_to_head" and c == "score")
+        ):
             out[c] = [f"{100 * x:.1f}%" if np.isfinite(x) else "" for x in v]
     return out
 
@@ -136,7 +170,9 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
 def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The few rows and columns of a table that matter, and a caption saying which they are."""
     cols, by, what = KEY.get(name, ((), None, "first"))
-    shown = [c for c in cols if c in df.columns] or list(df.columns[: 99 if name in WHOLE else 7])
+    shown = [c for c in cols if c in df.columns] or _whole_intervals(
+        list(df.columns[: 99 if name in WHOLE else 7]), df
+    )
     if name == "lengths" and "by" in df.columns:
         df = df[df["by"] == "n_players"]
     total = len(df)
@@ -144,6 +180,9 @@ def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
         top = df.loc[_closest(df), shown]  # in the strategies' order
         caption = f"each strategy against its closest opponent: {len(top)}"
         return readable(name, top), caption if total > len(top) else ""
+    if name == "significance" and total > ALL_ROWS and {"a", "b"} <= set(df.columns):
+        top = df.loc[_next_below(df), shown]  # the pairs in doubt, not the leader's wide wins
+        return readable(name, top), f"each strategy against the next below it: {len(top)}"
     col = (by or "").lstrip("|")
     if col in df.columns:  # "|col": by size; ahead_rate: by distance from an even 50%
         key = df[col] - 0.5 if col == "ahead_rate" else df[col]
@@ -154,10 +193,27 @@ def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     return readable(name, top), caption
 
 
+def _whole_intervals(shown: list[str], df: pd.DataFrame) -> list[str]:
+    """``shown`` less a column cut from its pair (an ``x_ci_low`` whose ``x_ci_high`` fell
+    past the columns shown): an interval's one end alone reads as a figure of its own."""
+    return [c for c in shown if not (c.endswith("_low") and c[:-4] + "_high" in df.columns
+                                     and c[:-4] + "_high" not in shown)]  # fmt: skip
+
+
+def _next_below(sig: pd.DataFrame) -> list:
+    """The rows comparing each strategy with the one ranked next below it (the table lists
+    the pairs in the ranking's order): where "real or chance" is in question."""
+    rank = {s: i for i, s in enumerate(dict.fromkeys([*sig["a"], *sig["b"]]))}
+    return [i for i, a, b in zip(sig.index, sig["a"], sig["b"], strict=True)
+            if rank[b] == rank[a] + 1]  # fmt: skip
+
+
 def _closest(h2h: pd.DataFrame) -> list:
     """Per strategy (in the table's order) the row of the opponent it is most evenly matched
-    with: the pairs a reader cannot guess, not random losing to everyone."""
-    gap = (h2h["ahead_rate"] - 0.5).abs()
+    with: the pairs a reader cannot guess, not random losing to everyone. Even is a score
+    (ties count half, as the heatmap's) of 50%: ahead as often as behind; ``ahead_rate``
+    counts ties as not ahead, so at 50% a strategy is ahead more often than behind."""
+    gap = (h2h["score" if "score" in h2h.columns else "ahead_rate"] - 0.5).abs()
     return gap.groupby(h2h["strategy"], sort=False).idxmin().dropna().tolist()
 
 
@@ -196,7 +252,8 @@ def render_html(title: str, overview: list[tuple[str, str]], secs: list[Section]
         parts.append(f"<h2>{esc(sec.title)}</h2>")
         if sec.lead:
             parts.append(f"<p class='lead'>{esc(sec.lead)}</p>")
-        charts = [_html_image(stem, images[stem]) for stem in sec.charts if stem in images]
+        charts = [_html_image(stem, images[stem], sec.title) for stem in sec.charts
+                  if stem in images]  # fmt: skip
         parts += charts if sec.charts_first else []
         if sec.bullets:
             parts.append(f"<p class='note'>{esc(sec.text)}</p>")
@@ -209,10 +266,14 @@ def render_html(title: str, overview: list[tuple[str, str]], secs: list[Section]
     return "\n".join(parts)
 
 
-def _html_image(stem: str, png: bytes) -> str:
+def _html_image(stem: str, png: bytes, title: str = "") -> str:
+    """A chart inline; its alt text says in words what it shows (a screen reader, a page
+    whose images are off), not its file name."""
     b64 = base64.b64encode(png).decode("ascii")
     esc = html.escape
-    return f'<img id="chart-{esc(stem)}" alt="{esc(stem)}" src="data:image/png;base64,{b64}">'
+    words = stem.replace("_", " ")
+    alt = f"Chart: {title} ({words})" if title else f"Chart: {words}"
+    return f'<img id="chart-{esc(stem)}" alt="{esc(alt)}" src="data:image/png;base64,{b64}">'
 
 
 def _html_links(links: list[tuple[str, str]]) -> str:
@@ -269,7 +330,8 @@ def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
         charts = []
         for stem in sec.charts:
             if stem in images:
-                charts += [f"![{stem}](charts/{stem}.png)", ""]
+                words = stem.replace("_", " ")  # the alt text the HTML page gives it
+                charts += [f"![Chart: {sec.title} ({words})](charts/{stem}.png)", ""]
         lines += charts if sec.charts_first else []
         if sec.bullets:
             lines += [sec.text, ""] + [

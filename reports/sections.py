@@ -200,12 +200,19 @@ LEADS = {
     "rating": "Rating from the whole finishing order, strongest on top, with 95% intervals.",
     "significance": "Which differences in win rate between the top strategies are real, "
     "and which could be chance.",
-    "head_to_head": "How often each strategy (row) finished ahead of each other one (column).",
+    "head_to_head": "How often each strategy (row) finished ahead of each other one (column); "
+    "the heatmap and the score column count ties as half.",
     "seats": "Win rate by seat position after the first player, per table size; dashed: the "
     "fair share.",
-    "neighbours": "Win rate of each strategy by the strategy seated directly before it; the grey "
-    "bar is its win rate over all its seats.",
+    "neighbours": "Win rate of each strategy by the strategy seated directly before it; the "
+    "colour is that win rate less its win rate over all its games; a star marks a seat effect "
+    "whose 95% interval excludes 0, not corrected for the many pairs (some stars are chance).",
 }
+NO_INTERVALS = (
+    " No 95% intervals: the run has too few deals for one (play more games); the orange tick "
+    "is the fair share (the win rate if all were equal)."
+)
+"""The summary's lead where no win rate has an interval (a tiny run): said, not drawn."""
 
 
 def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
@@ -214,6 +221,8 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         return ""
     name = sec.tables[0][0]
     rank = d.rank_value.replace("_", " ")
+    if name == "summary" and not tables["summary"].get("ci_low", pd.Series([0.0])).notna().any():
+        return LEADS[name].split(", with 95% intervals")[0] + "." + NO_INTERVALS
     if name == "rating":
         return LEADS[name] + order_note(tables["summary"], tables["rating"])
     if name == "means":

@@ -48,6 +48,8 @@ def parse_move(text: str, state: State) -> Action:
     t = text.strip().lower()
     if t in keys:
         return keys[t]
+    if t.isdecimal() and str(int(t)) in keys:  # "01" or a full-width "１": that key, not none
+        return keys[str(int(t))]
     if t.isdigit():
         raise MoveError(f"No move has the key {t}: the keys are 1 to {len(legal)}.")
     action: Action | None = None

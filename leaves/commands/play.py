@@ -23,7 +23,14 @@ from leaves_cli.options import against_option, load_option, split_specs
 
 from . import render
 from .play_loop import DEFAULT_LEVEL, LEVELS, QuitGame, Seats, level_opponents, make_bots, play_game
-from .play_output import check_record_file, save_game, scores_table, show_left, show_result
+from .play_output import (
+    check_record_file,
+    replay_command,
+    save_game,
+    scores_table,
+    show_left,
+    show_result,
+)
 from .rules import rules_option
 
 
@@ -100,8 +107,10 @@ def play(**opts: Any) -> None:
     if not o.game_rules.is_default:
         console.print(Text(f"Rules: {o.game_rules} ('leaves rules' explains the keys).", "bold"))
     console.print(
-        "Opponents: "
-        + ", ".join(render.seat_label(s, names) for s in range(o.players) if s != o.seat)
+        Text(
+            "Opponents: "
+            + ", ".join(render.seat_label(s, names) for s in range(o.players) if s != o.seat)
+        )
     )
     console.print("Type h on your turn for a hint, ? for help.")
     match = _match(console, o)
@@ -193,8 +202,11 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
             left.initial = initial
             raise
         show_result(console, final, names)
-        if o.save:
-            save_game(o.save, initial, final, names)
+        if o.save:  # said, as a game left early is: where it went and how to see it again
+            number = save_game(o.save, initial, final, names)
+            again = replay_command(o.save, number)
+            said = f"Saved the game to {o.save} ('{again}' replays it)."
+            console.print(Text(said), soft_wrap=True)  # a command to paste: never cut in two
         if match is None:
             return
         scores = game_scores(final)
@@ -212,4 +224,5 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
             if read("Enter for the next game, q to stop: ").strip().lower() in ("q", "quit"):
                 raise QuitGame(None, initial)
         except EOFError:
+            console.print()  # the prompt's line ends: the error is a line of its own
             raise CLIError("input ended before the match did") from None

@@ -201,10 +201,11 @@ def _next_move(console: Console, state: State, seats: Seats, read: Reader) -> Ac
     seat = state.current_player
     if seat == seats.human:
         action = _ask_human(console, state, seat, seats.names, read, seats.hint_rng)
-        console.print(f"You {render.describe_action(action, you=True)}.")
+        console.print(Text(f"You {render.describe_action(action, you=True)}."))
     else:
         action = _bot_move(seats, state, seat, console)
-        console.print(f"  {render.seat_label(seat, seats.names)} {render.describe_action(action)}.")
+        who = render.seat_label(seat, seats.names)  # a label is not markup: Text
+        console.print(Text(f"  {who} {render.describe_action(action)}."))
     return action
 
 

@@ -18,7 +18,8 @@ from leaves_cli.errors import CLIError
 from . import render
 from .play_loop import InputEnded, Interrupted, QuitGame
 
-__all__ = ["check_record_file", "save_game", "scores_table", "show_left", "show_result"]
+__all__ = ["check_record_file", "replay_command", "save_game", "scores_table", "show_left",
+           "show_result"]  # fmt: skip
 
 
 def show_result(console: Console, state: State, names: Sequence[str]) -> None:
@@ -44,7 +45,7 @@ def scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
     t.add_column("this game", justify="right")
     t.add_column("total", justify="right")
     for seat, name in enumerate(names):
-        t.add_row(str(seat), name, str(last[seat]), str(match.totals[seat]))
+        t.add_row(str(seat), Text(name), str(last[seat]), str(match.totals[seat]))
     return t
 
 
@@ -119,8 +120,11 @@ def _records_in(path: str) -> tuple[int, bool]:
 
 
 def replay_command(path: str, number: int) -> str:
-    """The command that replays record ``number`` of ``path``."""
-    return f"leaves replay {path}" + ("" if number == 1 else f" --game {number}")
+    """The command that replays record ``number`` of ``path``, as a shell takes it (a path
+    with a space or a bracket quoted, so the command pasted works)."""
+    import shlex
+
+    return f"leaves replay {shlex.quote(path)}" + ("" if number == 1 else f" --game {number}")
 
 
 def show_left(console: Console, save: str | None, left: QuitGame, names: Sequence[str]) -> None:
@@ -135,10 +139,12 @@ def show_left(console: Console, save: str | None, left: QuitGame, names: Sequenc
             f"up to where {'it' if isinstance(left, InputEnded) else 'you'} stopped)"
         )
     if isinstance(left, InputEnded | Interrupted):
+        console.print()  # the prompt's line ends: the error is a line of its own
         what = "input ended before the game did" if isinstance(left, InputEnded) else "interrupted"
         error = CLIError(what + (f"; {saved}" if saved else ""))
         error.exit_code = 130 if isinstance(left, Interrupted) else 1
         raise error
-    console.print("You left the game.")
+    # between the games of a match (no position left) the game was over: the match is left
+    console.print("You left the game." if left.state is not None else "You left the match.")
     if saved:
-        console.print(saved[0].upper() + saved[1:] + ".")
+        console.print(Text(saved[0].upper() + saved[1:] + "."))  # a path is not markup

@@ -47,7 +47,7 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     names += [f"seat {i}" for i in range(len(names), n)]
     console = make_console()
     interactive = not show_all and sys.stdin.isatty()
-    head += f": {n} players, {record.turns} turns, {record.rounds} rounds"
+    head += f": {n} players, {_counted(record.turns, 'turn')}, {_counted(record.rounds, 'round')}"
     if record.seed is not None:
         head += f", seed {record.seed}"
     played = states[0].rules
@@ -71,6 +71,11 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
         console.print(Text(traceback.rstrip()))
 
 
+def _counted(n: int, what: str) -> str:
+    """``n`` and ``what``, plural but for one: a game cut short in its first round."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def _show_state(console, states: list, i: int, names: list[str]) -> None:
     from . import render
 
@@ -88,16 +93,21 @@ def _show_state(console, states: list, i: int, names: list[str]) -> None:
 
 
 def _ask(console, state, names: list[str], seed: int | None, i: int) -> str:
-    """The reader's answer at a position: hints are shown here, anything else returned."""
+    """The reader's answer at a position: hints are shown here, an answer the prompt does not
+    offer is said so (a typo steps no move on), the others returned."""
     while True:
         try:
             answer = console.input("[dim]Enter: next move, h: hint, a: all, q: quit[/dim] ")
         except EOFError:
+            console.print()  # the prompt's line ends before the command does
             answer = "q"
         answer = answer.strip().lower()
-        if answer not in ("h", "hint"):
+        if answer in ("h", "hint"):
+            _show_hint(console, state, names, seed, i)
+        elif answer in ("", "q", "quit", "a", "all"):
             return answer
-        _show_hint(console, state, names, seed, i)
+        else:
+            console.print(Text(f"Unknown answer {answer!r}: Enter, h, a or q.", style="bold red"))
 
 
 def _outcome(record, final, names: list[str]) -> str:
