@@ -73,8 +73,13 @@ class TuneResult:
                 f"no candidate differed from the starting parameters over "
                 f"{s['games_used']:,} games: the parameter(s) {names} seem to change no decision"
             )
-        if self.best_spec == self.spec:
-            return f"no better parameters found: the start ({self.spec}) beat every candidate"
+        if self.best_spec == self.spec:  # the selection kept the start's values (the start
+            # itself is not replayed there, and a candidate may have beaten it in the search)
+            return (
+                f"no better parameters found: of the {counted(s['finalists'], 'finalist')} "
+                f"replayed on common deals, none scored above the starting parameters "
+                f"({self.spec})"
+            )
         if v.games_differing == 0:
             return (
                 f"no better parameters found: {self.best_spec} won exactly the games the start "
@@ -151,8 +156,8 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
         width = max((a.ci_high - a.ci_low) / 2 for a in (v.tuned, v.start))
     if v.units < MIN_VERIFY_UNITS or not np.isfinite(width):
         out.append(
-            f"the verification is too small to tell anything ({v.units} deals, "
-            f"{v.tuned.games:,} games an arm): raise --verify-games or --budget"
+            f"the verification is too small to tell anything ({counted(v.units, 'deal')}, "
+            f"{counted(v.tuned.games, 'game')} an arm): raise --verify-games or --budget"
         )
     elif width > WIDE_VERIFY:
         out.append(
@@ -160,6 +165,24 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
             "deals): only a larger difference would show; raise --verify-games or --budget"
         )
     return out
+
+
+def _forfeit_warnings(out: Path) -> list[str]:
+    """One line per verification arm whose games a strategy ended by raising (a forfeit:
+    nobody wins it, so the win rates count it as not won), said rather than left silent."""
+    from tournaments.run_state import run_state  # start-up: read once the runs are played
+
+    lines = []
+    for arm in ("tuned", "start"):
+        state = run_state(out / "verify" / arm)
+        if state is None or not state.forfeited:
+            continue
+        f = state.first or {}
+        first = f" (the first, game {f['game']}: {f.get('error')})" if "game" in f else ""
+        lines.append(f"{state.forfeited:,} of {counted(state.games, 'game')} of the {arm} arm "
+                     f"ended by a forfeit{first}: nobody wins such a game, so every win rate "
+                     f"counts it as not won; fix the strategy that raised")  # fmt: skip
+    return lines
 
 
 def _optimizer(space: Space, popsize: int, seed: int, sigma: float) -> Any:
@@ -243,7 +266,10 @@ def tune(
         search=pd.DataFrame(search),
         verification=verification,
         settings=settings,
-        warnings=_warnings(verification, no_effect, [p.name for p in plan.params]),
+        warnings=[
+            *_forfeit_warnings(plan.out),
+            *_warnings(verification, no_effect, [p.name for p in plan.params]),
+        ],
     )
     _write(result, plan.space)
     return result

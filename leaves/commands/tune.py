@@ -151,7 +151,7 @@ def verdict(result: Any) -> str:
     v = result.verification
     diff = (f"{100 * v.diff:+.1f} points of win rate [{100 * v.diff_low:+.1f}, "
             f"{100 * v.diff_high:+.1f}]")  # fmt: skip
-    over = f"over the start ({result.spec}) on {v.units:,} fresh deals, p = {v.p_value:.2g}"
+    over = f"over the start ({result.spec}) on {v.units:,} fresh deals, {_p(v.p_value)}"
     if v.verdict == "improved":
         return f"Better than the start: {diff} {over}"
     if v.verdict == "worse":
@@ -160,3 +160,11 @@ def verdict(result: Any) -> str:
         return (f"Too few deals to tell: {v.units:,} fresh deals give no 95% interval of the "
                 f"difference over the start ({result.spec})")  # fmt: skip
     return f"No significant difference over the start: {diff} {over}"
+
+
+def _p(p: float) -> str:
+    """The p-value to two digits, but below 1e-16 as the reports and the paired line say it
+    ('p < 1e-16'): no test is that precise, and one output should not give two values."""
+    from reports.numbers import p_text
+
+    return p_text(p) if p < 1e-16 else f"p = {p:.2g}"

@@ -225,20 +225,27 @@ def variants(**opts: Any) -> None:  # fmt: skip
     who, ladder = _designer_setup(runs[0], request)
     progress = sys.stderr.isatty() if request.progress is None else request.progress
     echo = lambda line: click.echo(line, err=True)  # noqa: E731
-    echo(f"{len(runs[0].labels)} strategies: {', '.join(runs[0].labels)}")
+    n = len(runs[0].labels)
+    echo(f"{n} {'strategy' if n == 1 else 'strategies'}: {', '.join(runs[0].labels)}")
     echo(f"per rule set: {runs[0].rounded_note}")
     echo(f"seed {runs[0].seed}; results in {out}")
     start = time.perf_counter()
     dirs = _play(runs, rule_sets, out, request.jobs, progress)
     played = time.perf_counter() - start
+    forfeits = _forfeits(dirs)  # said first; a run with no valid game stops here
     designed = _designer(runs, rule_sets, dirs, _samples(request), who)
     built = time.perf_counter()
+    notes = [*forfeits, *_unmeasured(request, who), *notes]
     page = _report(dirs, out, request.fmt, notes, _sweep(request.sweep, points, dirs), ladder)
     from leaves_cli.report_cmd import echo_findings
 
-    echo_findings(out)
-    click.echo(f"{len(runs)} rule sets played in {played:.1f} s, designers' measures in "
-               f"{designed:.1f} s, compared in {time.perf_counter() - built:.1f} s")  # fmt: skip
+    for line in forfeits:
+        click.echo(line)
+    echo_findings(out, skip=forfeits)
+    said = "no designers' measures" if designed is None else (
+        f"designers' measures in {designed:.1f} s")  # fmt: skip
+    click.echo(f"{len(runs)} rule sets played in {played:.1f} s, {said}, compared in "
+               f"{time.perf_counter() - built:.1f} s")  # fmt: skip
     click.echo(f"report: {page}")
 
 
@@ -280,8 +287,10 @@ def _designer_setup(t: Any, request: Request) -> tuple[str | None, list[str] | N
     from .variants_designer import check_restrictable, restricted_strategy
 
     restricted = _samples(request)[1]
-    who = restricted_strategy(t, request.restrict) if restricted else None
+    asked = request.restrict  # checked even where it is not played: a typo is still refused
+    who = restricted_strategy(t, asked) if restricted or asked is not None else None
     check_restrictable(t, who)
+    who = who if restricted else None
     if request.ladder is None:
         return who, None
     rungs = [r.strip() for r in request.ladder.split(",") if r.strip()]
@@ -295,22 +304,59 @@ def _designer_setup(t: Any, request: Request) -> tuple[str | None, list[str] | N
 
 def _label(t: Any, spec: str) -> str:
     """The label a spec has in the field (the spec itself where it names nothing)."""
-    if spec in t.labels:
-        return spec
-    try:
-        return t.game.resolve(spec)[0]
-    except ValueError:
-        return spec
+    from .variants_designer import field_label
+
+    return field_label(t, spec)
+
+
+def _unmeasured(request: Request, who: str | None) -> list[str]:
+    """The designers' measures asked for that the run cannot give, in words for the findings
+    (rather than left out silently)."""
+    if request.expert and (request.trace_games or request.restricted_games):
+        return ["The designers' measures (lead changes, drama, wins from behind, when games "
+                "are decided, restricted play) are not measured for expert matches: a "
+                "match's games are not replayed one by one."]  # fmt: skip
+    if request.restricted_games and who is None and not request.expert:
+        return ["Restricted play is not measured: no strategy of the field ranks its actions "
+                "(explain(view)), as weighted does; add weighted to the field to measure it."]  # fmt: skip
+    return []
+
+
+def _forfeits(dirs: list[tuple[str, Path]]) -> list[str]:
+    """A caution per rule set whose run holds games ended by a forfeit (a strategy raised:
+    ``tournaments.run_state``), naming the rule set; CLIError (exit 1) where every game of a
+    run was: no figure of it would say anything about the rules."""
+    from tournaments.run_state import run_state
+
+    lines = []
+    for label, where in dirs:
+        state = run_state(where)
+        if state is None or not state.forfeited:
+            continue
+        f = state.first or {}
+        first = ""
+        if "game" in f:
+            first = f" (the first, {state.game_unit} {f['game']}: {f.get('error')})"
+        if state.nothing_valid:
+            raise CLIError(f"no valid {state.game_unit} under {label}: all {state.games:,} "
+                           f"{state.game_units} in {where} ended by a forfeit{first}, so there is "
+                           "nothing to compare; fix the strategy and play again")  # fmt: skip
+        replay = f"; replay it with 'leaves replay {where} --game {f['game']}'" if first else ""
+        lines.append(f"Caution: under {label}, {state.forfeited:,} of {state.games:,} "
+                     f"{state.game_units} ({100 * state.forfeited / state.games:.1f}%) ended "
+                     f"by a forfeit{first}: those games say nothing about the rules{replay}.")  # fmt: skip
+    return lines
 
 
 def _designer(runs: list[Any], rule_sets: list[Any], dirs: list[tuple[str, Path]],
-              games: tuple[int, int], who: str | None) -> float:  # fmt: skip
-    """Replay each rule set's sample for the designers' measures; the seconds it took."""
+              games: tuple[int, int], who: str | None) -> float | None:  # fmt: skip
+    """Replay each rule set's sample for the designers' measures; the seconds it took (None:
+    nothing to replay, so that no time is reported for measures never taken)."""
     from .variants_designer import replay_designer
 
     start = time.perf_counter()
-    if not any(games):
-        return 0.0
+    if not (games[0] or (games[1] and who is not None)):
+        return None
     for t, rules, (label, where) in zip(runs, rule_sets, dirs, strict=True):
         said = replay_designer(t, rules, where, games, who)
         click.echo(f"{label}: designers' measures: {said}", err=True)

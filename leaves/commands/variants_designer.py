@@ -159,15 +159,27 @@ def _restricted(t: Any, sample: pd.DataFrame, rules: Any, who: str) -> pd.DataFr
     return pd.DataFrame(out)
 
 
+def field_label(t: Any, spec: str) -> str:
+    """The label ``spec`` has in the field (weighted:w_pass=-12.0 is weighted(w_pass=-12.0)), so
+    a strategy is named as the field was given; ``spec`` itself where it names nothing."""
+    if spec in t.labels:
+        return spec
+    try:
+        return t.game.resolve(spec)[0]
+    except ValueError:
+        return spec
+
+
 def restricted_strategy(t: Any, asked: str | None) -> str | None:
-    """The strategy restricted play restricts: ``asked``, else weighted where it plays, else
-    the first of the field that explains its choices; None when none does."""
+    """The strategy restricted play restricts: ``asked`` (a label or a spec of the field), else
+    weighted where it plays, else the first of the field that explains its choices; None when
+    none does."""
     labels = tuple(t.labels)
     if asked is not None:
-        if asked not in labels:
+        if field_label(t, asked) not in labels:
             raise CLIError(f"--restrict {asked!r} is not in the field ({', '.join(labels)})",
                            usage=True)  # fmt: skip
-        return asked
+        return field_label(t, asked)
     ranks = [label for label in labels if _explains(t, label)]
     return "weighted" if "weighted" in ranks else next(iter(ranks), None)
 

@@ -96,4 +96,15 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int]
         if rules not in sets:
             sets.append(rules)
         points.append((value, sets.index(rules)))
+    if len(sets) < 2:  # refused before a game is played, not by the report after all of them
+        raise CLIError(f"every value of --sweep {key}={values_text.strip()} plays as today's "
+                       f"rules at {_sizes_text(sizes)}: nothing to compare; sweep values that "
+                       "change the game", usage=True)  # fmt: skip
     return sets, points
+
+
+def _sizes_text(sizes: list[int]) -> str:
+    """'4 players', '3 or 4 players', '3, 4 or 5 players'."""
+    names = [str(n) for n in sizes]
+    head = ", ".join(names[:-1])
+    return f"{head + ' or ' if head else ''}{names[-1]} players"
