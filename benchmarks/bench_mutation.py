@@ -79,6 +79,14 @@ MODULES: dict[str, tuple[str, ...]] = {
     "leaves/kernels.py": ("tests/test_boundaries_kernels.py",),
     "leaves/deal_kernels.py": ("tests/test_boundaries_deal_kernels.py",),
     "leaves/fastplay.py": ("tests/test_boundaries_fastplay.py",),
+    "leaves/validate.py": ("tests/test_boundaries_validate.py", "tests/test_rules.py"),
+    "leaves/expert.py": ("tests/test_expert.py",),
+    "leaves/view.py": ("tests/test_boundaries_view.py", "tests/test_properties.py"),
+    "ligretto/state.py": (
+        "tests/test_boundaries_ligretto.py",
+        "tests/test_ligretto_rules.py",
+        "tests/test_ligretto_api_edges.py",
+    ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

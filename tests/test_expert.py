@@ -58,3 +58,18 @@ def test_match_properties(games):
         assert m.winners == tuple(i for i, t in enumerate(m.totals) if t == low)
     else:
         assert max(m.totals) < 20
+
+
+def test_the_target_is_at_least_one_point():
+    m = ExpertMatch(3, target=1)
+    assert not m.is_over and m.add([0, 1, 0]).is_over  # one point ends a 1-point match
+    assert not ExpertMatch(3, target=2).add([0, 1, 0]).is_over
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="at least 1 point"):
+            ExpertMatch(3, target=bad)
+
+
+def test_a_negative_score_is_refused():
+    with pytest.raises(ValueError, match="cannot be negative"):
+        ExpertMatch(3).add([0, -1, 2])
+    assert ExpertMatch(3).add([0, 0, 0]).totals == (0, 0, 0)

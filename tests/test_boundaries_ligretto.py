@@ -1,0 +1,252 @@
+"""Ligretto's rules at their boundaries: the ``State`` API against positions worked out by
+hand from docs/ligretto-rules.md, so that a wrong comparison or a bound moved by one in
+``ligretto/state.py`` fails a test (``benchmarks/bench_mutation.py ligretto/state.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ligretto import IllegalMove, State, card_id
+
+R, G, B, Y = range(4)
+
+
+def table(**fields) -> State:
+    """Two seats with nothing anywhere but what ``fields`` give (seat 0 first)."""
+    empty = ((), ())
+    base = {"stacks": empty, "rows": empty, "hands": empty, "hand_piles": empty,
+            "piles": (), "idle": (0, 0)}  # fmt: skip
+    base.update(fields)
+    return State(**base)
+
+
+def pile(colour: int, top: int, seat: int = 1) -> tuple[tuple[int, int], ...]:
+    """A centre pile of ``colour`` from 1 up to ``top``, every card seat ``seat``'s."""
+    return tuple((seat, card_id(colour, v)) for v in range(1, top + 1))
+
+
+# ------------------------------------------------------------------ which pile takes a card
+def test_a_pile_takes_only_its_colours_next_number():
+    s = table(piles=(pile(R, 3), pile(G, 5)))
+    assert s.accepts(0, card_id(R, 4)) and s.accepts(1, card_id(G, 6))
+    assert not s.accepts(0, card_id(R, 5)) and not s.accepts(0, card_id(R, 3))
+    assert not s.accepts(0, card_id(G, 4)) and not s.accepts(1, card_id(R, 6))
+    assert not s.accepts(2, card_id(R, 4))  # no pile 2
+    assert not s.accepts(-1, card_id(G, 6))  # -1 is no pile, never the last one
+
+
+def test_target_is_a_new_pile_for_a_1_and_the_first_pile_taking_the_card():
+    s = table(piles=(pile(B, 2), pile(R, 6), pile(R, 6)))
+    assert s.target(card_id(Y, 1)) == -1
+    assert s.target(card_id(R, 7)) == 1  # the first of two that take it
+    assert s.target(card_id(B, 3)) == 0
+    assert s.target(card_id(B, 4)) is None and not s.fits(card_id(B, 4))
+    assert s.fits(card_id(R, 7))
+    view = s.view(0)
+    assert view.target(card_id(Y, 1)) == -1
+    assert view.target(card_id(R, 7)) == 1 and view.target(card_id(B, 3)) == 0
+    assert view.target(card_id(B, 4)) is None and view.target(card_id(G, 3)) is None
+
+
+def test_pile_top_reads_the_last_card_and_names_a_missing_pile():
+    s = table(piles=(pile(B, 2), pile(Y, 9)))
+    assert s.pile_top(0) == (B, 2) and s.pile_top(1) == (Y, 9)
+    for bad in (2, -1):
+        with pytest.raises(ValueError, match="piles 0 to 1"):
+            s.pile_top(bad)
+    with pytest.raises(ValueError, match="no piles yet"):
+        table().pile_top(0)
+
+
+# ------------------------------------------------------------------ what a seat holds
+def test_tops_of_stack_and_hand_pile():
+    s = table(stacks=((5, 6), ()), hand_piles=((7, 8, 9), ()))
+    assert s.stack_top(0) == 5 and s.stack_top(1) == -1
+    assert s.hand_top(0) == 9 and s.hand_top(1) == -1  # the pile's last card is on top
+
+
+def test_counts_scores_and_the_seat_whose_stack_emptied():
+    s = table(stacks=((1, 2, 3), (4,)), piles=(pile(R, 3, seat=0) + ((1, card_id(R, 4)),),))
+    assert s.stack_left() == (3, 1)
+    assert s.centre_cards() == (3, 1)
+    assert s.scores() == (3 - 2 * 3, 1 - 2 * 1)
+    assert s.stack_emptied() is None
+    assert table(stacks=((1,), ())).stack_emptied() == 1
+    assert table(stacks=((), ())).stack_emptied() == 0  # the first seat found
+    assert table(stacks=((), (1,))).stack_emptied() == 0
+
+
+def test_accessible_cards_skip_empty_row_slots():
+    s = table(stacks=((3, 4), ()), rows=((5, -1, 6), (-1,)), hands=((7,), ()),
+              hand_piles=((8,), ()))  # fmt: skip
+    assert s.accessible(0) == (3, 5, 6, 7, 8)
+    assert s.accessible(1) == ()
+
+
+def test_blockade_is_when_no_accessible_card_fits_anywhere():
+    red2 = card_id(R, 2)
+    stuck = table(stacks=((red2,), (card_id(G, 3),)))
+    assert stuck.is_blockade() and stuck.is_over()
+    # the card that fits lies deep in a hand: still no blockade
+    moving = table(stacks=((red2,), (card_id(G, 3),)), hands=((), (card_id(Y, 5), card_id(B, 1))))
+    assert not moving.is_blockade() and not moving.is_over()
+    on_a_pile = table(stacks=((red2,), (card_id(G, 3),)), piles=(pile(R, 1),))
+    assert not on_a_pile.is_blockade()
+    assert table(stacks=((), (red2,))).is_over()  # an empty stack ends it whatever fits
+
+
+def test_can_flip_with_hand_or_hand_pile():
+    assert table(hands=((1,), ())).can_flip(0)
+    assert table(hand_piles=((1,), ())).can_flip(0)
+    assert not table(hands=((), (1,))).can_flip(0)
+
+
+# ------------------------------------------------------------------ transitions
+def test_a_row_card_played_is_replaced_by_the_stack_top():
+    r1, g7 = card_id(R, 1), card_id(G, 7)
+    s = table(stacks=((g7, 30), ()), rows=((11, r1, 12), ()), idle=(4, 2))
+    after = s.play(0, "row", slot=1)
+    assert after.rows[0] == (11, g7, 12) and after.stacks[0] == (30,)
+    assert after.piles == (((0, r1),),)
+    assert after.idle == (0, 2)
+    last = table(stacks=((), (1,)), rows=((r1,), ()))
+    assert last.play(0, "row", slot=0).rows[0] == (-1,)  # nothing left to refill the gap
+
+
+def test_row_slots_out_of_range_are_refused():
+    s = table(stacks=((1,), ()), rows=((card_id(R, 1), 12), ()))
+    for slot in (2, -1):
+        with pytest.raises(IllegalMove, match=f"no row slot {slot}"):
+            s.play(0, "row", slot=slot)
+
+
+def test_plays_from_stack_and_hand():
+    r1, r2 = card_id(R, 1), card_id(R, 2)
+    s = table(stacks=((r1, 5), ()), hand_piles=((7, r2), ()))
+    s = s.play(0, "stack")
+    assert s.stacks[0] == (5,) and s.piles == (((0, r1),),)
+    s = s.play(0, "hand", pile=0)
+    assert s.hand_piles[0] == (7,) and s.piles == (((0, r1), (0, r2)),)
+    with pytest.raises(IllegalMove, match="no card to play from its hand"):
+        table(stacks=((1,), ())).play(0, "hand")
+
+
+def test_a_1_starts_a_pile_only_as_a_new_one():
+    y1 = card_id(Y, 1)
+    s = table(stacks=((y1, 5), ()), piles=(pile(R, 2),))
+    assert s.play(0, "stack", pile=1).piles[1] == ((0, y1),)  # len(piles): the next pile
+    assert s.play(0, "stack", pile=-1).piles[1] == ((0, y1),)
+    for bad in (0, 2):
+        with pytest.raises(IllegalMove, match="starts a new pile"):
+            s.play(0, "stack", pile=bad)
+
+
+def test_a_card_the_pile_does_not_take_is_refused():
+    s = table(stacks=((card_id(R, 4), 5), ()), piles=(pile(R, 2),))
+    with pytest.raises(IllegalMove, match="does not take red 4"):
+        s.play(0, "stack", pile=0)
+
+
+def test_flip_turns_three_then_what_is_left():
+    s = table(hands=((1, 2, 3, 4, 5), ()), hand_piles=((9,), ()))
+    s = s.flip(0)
+    assert s.hands[0] == (4, 5) and s.hand_piles[0] == (9, 1, 2, 3)
+    s = s.flip(0)
+    assert s.hands[0] == () and s.hand_piles[0] == (9, 1, 2, 3, 4, 5)
+    with pytest.raises(IllegalMove, match="no face-down hand"):
+        s.flip(0)
+
+
+def test_recycle_needs_a_used_up_hand_and_a_reordering_of_its_pile():
+    s = table(hand_piles=((1, 2, 3), ()))
+    after = s.recycle(0, [3, 1, 2])
+    assert after.hands[0] == (3, 1, 2) and after.hand_piles[0] == ()
+    with pytest.raises(IllegalMove, match="must reorder"):
+        s.recycle(0, [1, 2])
+    with pytest.raises(IllegalMove, match="still has face-down"):
+        table(hands=((4,), ()), hand_piles=((1,), ())).recycle(0, [1])
+    with pytest.raises(IllegalMove, match="no hand pile"):
+        table().recycle(0, [])
+
+
+def test_rest_counts_idle_actions_and_a_play_resets_them():
+    s = table(stacks=((card_id(R, 1), 5), ()), idle=(0, 0))
+    s = s.rest(0).rest(0).rest(1)
+    assert s.idle == (2, 1) and s.view(0).idle == 2
+    assert s.play(0, "stack").idle == (0, 1)
+
+
+def test_a_view_shows_face_up_cards_and_counts_only():
+    s = table(stacks=((5, 6, 7), ()), rows=((8,), (9,)), hands=((1, 2), (3,)),
+              hand_piles=((11, 12), ()), piles=(pile(G, 2),))  # fmt: skip
+    v = s.view(0)
+    assert v.seat == 0 and v.n_players == 2
+    assert v.pile_tops == (card_id(G, 2),)
+    assert v.stack_tops == (5, -1) and v.stack_sizes == (3, 0)
+    assert v.row == (8,) and v.rows == ((8,), (9,))
+    assert v.hand_tops == (12, -1) and v.hand_pile == (11, 12) and v.hand_left == 2
+    assert v.stack_top == 5 and v.hand_top == 12 and v.can_flip
+    assert not table(hands=((), ()), hand_piles=((), ())).view(1).can_flip
+    assert table(hands=((), (4,))).view(1).can_flip
+    assert table(hand_piles=((), (4,))).view(1).can_flip
+
+
+@pytest.mark.parametrize("seat", [2, -1])
+def test_a_seat_outside_the_table_is_named(seat):
+    with pytest.raises(ValueError, match="seat must be 0 to 1"):
+        table().view(seat)
+
+
+def test_cards_of_finds_every_card_wherever_it_lies():
+    s = table(stacks=((1,), ()), rows=((2, -1), ()), hands=((3,), ()), hand_piles=((4,), ()),
+              piles=(((0, 0), (1, 1), (0, 2)),))  # fmt: skip
+    assert s.cards_of(0) == [1, 2, 3, 4, 0, 2]
+    assert s.cards_of(1) == [1]
+
+
+def test_card_0_is_a_card_not_an_empty_place():
+    red1 = card_id(R, 1)
+    assert red1 == 0
+    s = table(stacks=((red1, 5), ()), rows=((7, red1), ()))
+    assert s.accessible(0) == (red1, 7, red1)
+    assert not s.is_blockade()  # red 1 on the stack top starts a pile
+    assert not table(stacks=((5,), (6,)), rows=((red1,), ())).is_blockade()
+
+
+def test_the_row_slot_defaults_to_the_first():
+    s = table(stacks=((5,), ()), rows=((card_id(R, 1), 12), ()))
+    assert s.play(0, "row").rows[0] == (5, 12)
+
+
+def test_a_fresh_deal_has_no_idle_actions():
+    assert State.new(3, deal_seed=4).idle == (0, 0, 0)
+
+
+def test_a_numpy_seat_0_is_a_seat():
+    s = table(stacks=((5,), ()))
+    assert s.stack_top(np.int64(0)) == 5 and s.view(np.int8(1)).seat == 1
+
+
+def test_numpy_card_ids_are_kept_as_plain_ints():
+    orders = [np.arange(40, dtype=np.int64).tolist(), list(np.arange(40)[::-1])]
+    s = State.deal(orders)
+    assert all(type(c) is int for part in (s.stacks, s.rows, s.hands) for seat in part
+               for c in seat)  # fmt: skip
+    back = table(hand_piles=((1, 2, 3), ())).recycle(0, np.array([3, 1, 2]).tolist())
+    assert back.hands[0] == (3, 1, 2)
+    mixed = table(hand_piles=((1, 2, 3), ())).recycle(0, [np.int64(2), np.int8(3), 1])
+    assert mixed.hands[0] == (2, 3, 1) and all(type(c) is int for c in mixed.hands[0])
+
+
+def test_no_card_there_fits_nowhere():
+    s = table(piles=(pile(R, 2),))
+    assert s.target(-1) is None and not s.fits(-1)
+    assert s.view(0).target(-1) is None
+
+
+@pytest.mark.parametrize("bad", [True, "a", 1.0])
+def test_a_pile_is_a_whole_number(bad):
+    with pytest.raises(TypeError, match="pile must be an integer"):
+        table(piles=(pile(R, 2),)).accepts(bad, card_id(R, 3))
+    assert table(piles=(pile(R, 2),)).accepts(np.int64(0), card_id(R, 3))
