@@ -241,16 +241,19 @@ def _no_test_note(path: Path) -> str | None:
     computed, so the report's sentence has none): that no test was made, and why, in words."""
     from reports.numbers import TOO_FEW
     from tournaments import storage
+    from tournaments.declaration import plural
     from tournaments.sequential import UNDECIDED
 
     try:
-        rec = storage.read_manifest(path).get("sequential")
+        manifest = storage.read_manifest(path)
     except (OSError, ValueError):  # pragma: no cover - the run was just written
         return None
+    rec = manifest.get("sequential")
     if not (isinstance(rec, dict) and rec.get("finished") and rec.get("decision") == UNDECIDED
             and rec.get("llr") is None):  # fmt: skip
         return None
-    return (f"No test was made: at {rec['games_per_side']:,} games per side (as far as "
+    units = plural(str((manifest.get("game_declaration") or {}).get("unit", "game")))
+    return (f"No test was made: at {rec['games_per_side']:,} {units} per side (as far as "
             f"--max-games goes) there were {TOO_FEW}; raise --max-games for a test.")  # fmt: skip
 
 

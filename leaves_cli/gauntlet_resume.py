@@ -77,8 +77,11 @@ def _sequential(opts: dict[str, Any], given: set[str], manifest: dict[str, Any])
                            "version, which kept no settings to resume it by (start a new --out)",
                            usage=True)  # fmt: skip
         if opts["sequential"]:
+            from tournaments.declaration import plural
+
+            unit = plural(str((manifest.get("game_declaration") or {}).get("unit", "game")))
             raise CLIError(f"cannot resume {out}: --sequential but the run is a gauntlet of "
-                           f"fixed size ({manifest['spec']['games_asked']:,} games per side)",
+                           f"fixed size ({manifest['spec']['games_asked']:,} {unit} per side)",
                            usage=True)  # fmt: skip
         return
     opts["sequential"] = True
@@ -95,7 +98,7 @@ def _entrants(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> No
     from .tournament_parts import load_game
 
     out, names = opts["out"], spec["gauntlet"]
-    by_label = dict(zip(spec["strategies"], entrant_specs(spec), strict=True))
+    by_label = dict(zip(spec["strategies"], entrant_specs(spec, opts["game_spec"]), strict=True))
     game = load_game(opts["game_spec"], opts["game_config"], stored=True)
 
     def label(s: str) -> str:

@@ -144,10 +144,11 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
 
     if is_run(record_file):
         played = replay_run_game(record_file, game)
-        head = f"Game {played.game} of run {record_file}, replayed from its seeds"
+        unit = played.plugin.unit  # the game's word for a row: "round" of a game in rounds
+        head = f"{unit.capitalize()} {played.game} of run {record_file}, replayed from its seeds"
         for line in played.warnings:
             click.echo(f"warning: {line}", err=True)
-        where = f"{record_file}, game {played.game}"
+        where = f"{record_file}, {unit} {played.game}"
         rules = getattr(played.plugin, "rules", None)  # the run's, for a game with rules
         how = ReplayHow(head, where, show_all, hints, played.traceback, rules=rules)
         show_record(played.plugin, played.record, how)
@@ -162,5 +163,6 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
     source = f"{record_file}, line {lineno}"
     plugin = game_of_record(line, source)
     head = f"{plugin.unit.capitalize()} {game} of {record_file}"
-    how = ReplayHow(head, f"{record_file}, game {game}", show_all, hints, source=source)
+    where = f"{record_file}, {plugin.unit} {game}"
+    how = ReplayHow(head, where, show_all, hints, source=source)
     show_record(plugin, line, how)

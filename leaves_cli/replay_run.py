@@ -54,9 +54,11 @@ def _manifest(run: Path) -> dict[str, Any]:
         raise CLIError(f"corrupt manifest {run / 'manifest.json'}: {exc}") from None
     spec = manifest["spec"]
     if not spec.get("rows", True):
-        raise CLIError(
-            f"{run} kept no per-game rows (--no-rows): its games cannot be replayed by number"
-        )
+        from tournaments.declaration import plural
+
+        unit = str((manifest.get("game_declaration") or {}).get("unit", "game"))
+        raise CLIError(f"{run} kept no per-{unit} rows (--no-rows): its {plural(unit)} cannot "
+                       "be replayed by number")  # fmt: skip
     return manifest
 
 
@@ -83,10 +85,12 @@ def pick_game(run: Path, game: int | None, plugin: Any) -> tuple[int, Any]:
         game = int(forfeited["game"].min()) if len(forfeited) else int(rows["game"].min())
     hit = rows[rows["game"] == game]
     if not len(hit):
+        from tournaments.declaration import plural
+
+        first, last, unit = int(rows["game"].min()), int(rows["game"].max()), plugin.unit
         raise CLIError(
-            f"--game {game}: {run} has no row for game {game} (its {len(rows):,} rows number "
-            f"their games {int(rows['game'].min())} to {int(rows['game'].max())}, as its "
-            "forfeits.json does)",
+            f"--game {game}: {run} has no row for {unit} {game} (its {len(rows):,} rows number "
+            f"their {plural(unit)} {first} to {last}, as its forfeits.json does)",
             usage=True,
         )
     return game, hit.iloc[0]
@@ -144,7 +148,7 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     try:
         played = plugin.replay(payloads, int(row["deal_seed"]), int(row["seed"]))
     except ValueError as exc:
-        raise CLIError(f"{run}, game {game}: {exc}") from None
+        raise CLIError(f"{run}, {plugin.unit} {game}: {exc}") from None
     was = (int(row["winner_seat"]), int(row[plugin.length_value]), int(row["forfeit_seat"]))
     if played.outcome != was:
         warnings.append(

@@ -117,7 +117,7 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
                        "(the report says so first)")  # fmt: skip
     if state is not None and state.gauntlet and _void_gauntlet(run_dir):
         raise CLIError(f"nothing to compare in {run_dir}: one side of the gauntlet forfeited "
-                       "every game (the report says so first)")  # fmt: skip
+                       f"every {state.game_unit} (the report says so first)")  # fmt: skip
 
 
 def _void_gauntlet(run_dir: Path) -> bool:

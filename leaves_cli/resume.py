@@ -83,18 +83,20 @@ def read_spec(out: str) -> dict[str, Any]:
     return manifest
 
 
-def entrant_specs(spec: dict[str, Any]) -> tuple[str, ...]:
+def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
     """Strategy specs that resolve to the run's entrants: each label, or, for a strategy
-    that came from a file (``file.py:Class``, ``--load``), the file loaded first."""
+    that came from a file (``file.py:Class``, ``--load``), the file loaded first. Looked up
+    in the registry of the run's game (``game_spec``): a name means one thing per game."""
     import strategies
 
     from .strategies_cmd import load_files
 
+    game = _game_class(game_spec).name
     out = []
     for entrant in spec.get("entrants") or [{"label": x} for x in spec["strategies"]]:
         label, file = str(entrant.get("label")), entrant.get("file")
         try:
-            strategies.get(label)
+            strategies.get(label, game=game)
             out.append(label)
             continue
         except ValueError:
@@ -106,11 +108,21 @@ def entrant_specs(spec: dict[str, Any]) -> tuple[str, ...]:
                            usage=True)  # fmt: skip
         load_files([file])
         try:
-            strategies.get(label)
+            strategies.get(label, game=game)
             out.append(label)
         except ValueError:
-            out.append(f"{file}:{label}")
+            out.append(_file_spec(file, entrant.get("class"), label))
     return tuple(out)
+
+
+def _file_spec(file: str, cls: Any, label: str) -> str:
+    """``file.py:Class`` with the label's parameters (``mine(speed=2.0)``: the class's name
+    need not be its label's, and a class that does not register is found by its name only);
+    a run that recorded no class, by its label."""
+    if not cls:
+        return f"{file}:{label}"
+    params = label[label.index("(") :] if label.endswith(")") and "(" in label else ""
+    return f"{file}:{cls}{params}"
 
 
 def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
@@ -145,7 +157,7 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     opts["grow_to"] = opts["games"] if "games" in given else None
     opts["games"] = int(spec["games_asked"])
     if not opts["specs"]:
-        opts["specs"] = entrant_specs(spec)
+        opts["specs"] = entrant_specs(spec, opts["game_spec"])
     return manifest
 
 
@@ -268,6 +280,7 @@ def _game_class(spec: str, stored_in: Any = None) -> Any:
 def restore(t: Any, request: Any) -> Any:
     """The run ``t`` (built from the request at the games it first asked for) as its
     manifest holds it, grown by ``--games``/``--add``: its stages, record stride, checks."""
+    from tournaments.declaration import plural
     from tournaments.stages import grown_stages
 
     out, spec = request.out, request.manifest["spec"]
@@ -277,7 +290,7 @@ def restore(t: Any, request: Any) -> Any:
         raise _disagree(out, "--game", t.game.name, "game", spec["game"])
     if request.record_sample is not None and t.record_stride != spec["record_stride"]:
         raise _disagree(out, "--record-sample", request.record_sample, "one record every",
-                        f"{spec['record_stride']} games")  # fmt: skip
+                        f"{spec['record_stride']} {plural(t.game.unit)}")  # fmt: skip
     t.record_stride = int(spec["record_stride"])
     try:
         stages = grown_stages(

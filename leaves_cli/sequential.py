@@ -95,9 +95,12 @@ def run_sequential(
         state["result"], state["games"] = run(t, out, resume or len(st) > 1), t.games_per_side
         return weighable(_paired(state["result"]))
 
+    units = getattr(g, "units", "games")  # the game's words: "rounds" of a game in rounds
+
     def on_batch(st: list[int], r: dict[str, float], final: bool) -> None:
-        log(batch_line(test, state["games"], r))
-        state["record"] = sequential_entry(test, state["games"], r, final, g.gauntlet)
+        log(batch_line(test, state["games"], r, units))
+        names = {**g.gauntlet, "units": units}
+        state["record"] = sequential_entry(test, state["games"], r, final, names)
         _write_manifest_entry(out, "sequential", state["record"])
 
     _, r = run_batches(stages, max_deals, estimate, test, on_batch)
@@ -117,14 +120,14 @@ def weighable(r: dict[str, float]) -> dict[str, float]:
     return r if has_interval(r) else {**r, "se": math.nan}
 
 
-def batch_line(test: Any, games: int, r: dict[str, float]) -> str:
+def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games") -> str:
     """The progress line of a batch: the estimate with its interval and where the test
-    stands, or in words that the deals so far give neither."""
+    stands, or in words that the deals so far give neither; ``units`` are the game's words
+    for what a side plays ("rounds" of a game played in rounds)."""
     from reports.numbers import TOO_FEW
 
-    head = (
-        f"batch {test.batches}: {games:,} games per side, difference {100 * r['diff']:+.2f} points"
-    )
+    diff = f"difference {100 * r['diff']:+.2f} points"
+    head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
     if not has_interval(r):
         return f"{head} ({TOO_FEW}), so no test yet"
     return (
@@ -152,7 +155,7 @@ def sequential_entry(
         row = {"strategy": names["strategy"], "baseline": names["baseline"], "games": games,
                "diff": r["diff"], "diff_ci_low": r["ci_low"], "diff_ci_high": r["ci_high"],
                **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
-        rec["sentence"] = sequential_sentence(row)
+        rec["sentence"] = sequential_sentence(row, names.get("units", "games"))
     return rec
 
 

@@ -198,8 +198,9 @@ def units(result: Any) -> str:
 
 def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     """Print the run's summary: seats taken (a game counts once per seat), wins, win rates in %
-    with the report's 95% intervals. Returns why there are no intervals (None: there are);
-    ``nothing_valid``: every game was forfeited."""
+    with the report's 95% intervals, and the rank value's mean over every seat, wins included
+    (headed so: the report's summary gives its mean when losing, a different figure). Returns
+    why there are no intervals (None: there are); ``nothing_valid``: every game was forfeited."""
     from .plain_table import print_table
 
     cols = result.summary_columns()  # from the aggregates; the intervals need the rows
@@ -211,7 +212,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     columns = [("strategy", "left")]
     columns += [(f"{unit} seats" if expert else "seats", "right"), ("wins", "right")]
     columns += [("win rate", "right")] + ([("95% interval", "right")] if cis else [])
-    columns.append((rank.replace("_", " "), "right"))
+    columns.append((f"{rank.replace('_', ' ')}, all seats", "right"))  # wins included
     if expert:
         columns += [(f"{match_unit} seats", "right"), (f"{match_unit} win rate", "right")]
     columns.append(("forfeits", "right"))

@@ -84,6 +84,7 @@ def gauntlet(data: Any) -> pd.DataFrame:
         row.update({f"sequential_{k}": seq.get(k) for k in SEQUENTIAL_KEYS})
     table = pd.DataFrame([row])
     table.attrs["run"] = str(run.path) if run.path is not None else ""  # not a result: no column
+    table.attrs["units"] = run.declaration.units()  # the game's word ("rounds" of a game in rounds)
     return table
 
 
@@ -120,24 +121,25 @@ def void_gauntlet(tables: Mapping[str, pd.DataFrame]) -> bool:
     return table is not None and len(table) > 0 and nothing_valid(table.iloc[0])
 
 
-def _side_words(label: str, ended: int, own: int, games: int) -> str:
-    """'Boom forfeited 37 of its 200 games', or with the field's share named."""
+def _side_words(label: str, ended: int, own: int, games: int, units: str = "games") -> str:
+    """'Boom forfeited 37 of its 200 games', or with the field's share named (``units``: the
+    game's word, "rounds" of a game in rounds)."""
     if ended == own:
         if own == games:
-            return f"{label} forfeited all {games:,} of its games"
-        return f"{label} forfeited {own:,} of its {games:,} games"
-    return (f"{ended:,} of {label}'s {games:,} games ended by a forfeit ({own:,} by {label}, "
+            return f"{label} forfeited all {games:,} of its {units}"
+        return f"{label} forfeited {own:,} of its {games:,} {units}"
+    return (f"{ended:,} of {label}'s {games:,} {units} ended by a forfeit ({own:,} by {label}, "
             f"{ended - own:,} by the field)")  # fmt: skip
 
 
-def forfeit_sentence(r: Mapping[str, Any], run: str = "") -> str | None:
+def forfeit_sentence(r: Mapping[str, Any], run: str = "", units: str = "games") -> str | None:
     """What the forfeits of a gauntlet mean, first of all when there are any: counts, the
     first error and what to do (in the folder ``run``); None when every game was played
     out."""
     games = int(r["games"])
     sides = [(r["strategy"], int(r["forfeited"]), int(r["forfeits"])),
              (r["baseline"], int(r["baseline_forfeited"]), int(r["baseline_forfeits"]))]  # fmt: skip
-    said = [_side_words(label, ended, own, games) for label, ended, own in sides if ended]
+    said = [_side_words(label, ended, own, games, units) for label, ended, own in sides if ended]
     if not said:
         return None
     error = str(r.get("first_error") or "")
@@ -159,7 +161,7 @@ def _points_word(m: float) -> str:
     return f"{m:g} point{'' if m == 1 else 's'}"
 
 
-def sequential_sentence(r: Mapping[str, Any]) -> str | None:
+def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | None:
     """A sequential gauntlet's decision and estimate in one sentence that says only what the
     decision licenses (``tournaments.sequential``): accepting the margin over 0 says
     "better" (false at most about alpha of the time for equal strategies), accepting 0 says
@@ -176,7 +178,7 @@ def sequential_sentence(r: Mapping[str, Any]) -> str | None:
     n = int(r["sequential_batches"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi)} over "
-                f"{int(r['games']):,} games per side")  # fmt: skip
+                f"{int(r['games']):,} {units} per side")  # fmt: skip
     weighed = f"LLR {llr:.2f}" if np.isfinite(llr) else f"no LLR: {TOO_FEW}"
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
             f", {weighed}, bounds {float(r['sequential_lower']):.2f} and "
@@ -237,17 +239,18 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     paired difference -- a sequential gauntlet's in the words of its test, whose stopping
     rule a fixed-size p-value ignores). Nothing valid played: no answer."""
     r = table.iloc[0]
-    head = forfeit_sentence(r, str(table.attrs.get("run", "")))
+    units = str(table.attrs.get("units", "games"))
+    head = forfeit_sentence(r, str(table.attrs.get("run", "")), units)
     if nothing_valid(r):
         return head, []
     against = field_words(r["field"].split(","), int(r["n_players"]))
     rates = (
         f"{r['strategy']} wins {pct(r['win_rate'])} {interval(r['ci_low'], r['ci_high'])} of "
-        f"{int(r['games']):,} games against {against}; {r['baseline']}, in the same seats on the "
-        f"same deals, wins {pct(r['baseline_win_rate'])} "
+        f"{int(r['games']):,} {units} against {against}; {r['baseline']}, in the same seats on "
+        f"the same deals, wins {pct(r['baseline_win_rate'])} "
         f"{interval(r['baseline_ci_low'], r['baseline_ci_high'])}."
     )
-    return head, [rates, sequential_sentence(r) or fixed_verdict(r)]
+    return head, [rates, sequential_sentence(r, units) or fixed_verdict(r)]
 
 
 def sentences(table: pd.DataFrame) -> list[str]:

@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["integer", "make_out", "optional_integer", "spec_list"]
+from gamekit.errors import ParameterError
+
+__all__ = ["integer", "make_out", "optional_integer", "player_counts", "spec_list"]
 
 
 def integer(value: Any, name: str, what: str) -> int:
@@ -39,6 +41,25 @@ def spec_list(value: Any, name: str) -> list[Any]:
     if not isinstance(value, Iterable):
         raise TypeError(f"{name} must be a list of strategies or specs, got {value!r}")
     return list(value)
+
+
+def player_counts(game: Any, sizes: Iterable[int]) -> None:
+    """Refuse a table size ``game`` is not played by (its ``check_players``, whose words know
+    its rules, else its ``min_players``..``max_players``): a ``ParameterError`` naming the
+    argument ("--players 7: ..." on the command line, where the game's own line would not say
+    which flag it is about)."""
+    check = getattr(game, "check_players", None)
+    for k in sizes:
+        try:
+            if check is not None:
+                check(k)
+            elif not game.min_players <= k <= game.max_players:
+                lo, hi = game.min_players, game.max_players
+                raise ValueError(f"tables take {lo} to {hi} players, got {k}")
+        except ParameterError:
+            raise
+        except ValueError as exc:
+            raise ParameterError(f"{{players}} {k}: {exc}", "players") from None
 
 
 def make_out(out: Path) -> None:

@@ -103,5 +103,8 @@ class Declaration:
 
 
 def plural(word: str) -> str:
-    """English plural of a unit name: match -> matches, round -> rounds."""
+    """English plural of a unit name: match -> matches, round -> rounds, strategy -> strategies
+    (a -y after a consonant; play -> plays keeps its y)."""
+    if len(word) > 1 and word.endswith("y") and word[-2].lower() not in "aeiou":
+        return word[:-1] + "ies"
     return word + ("es" if word.endswith(("ch", "sh", "s", "x")) else "s")

@@ -146,9 +146,10 @@ class Gauntlet(Tournament):
         s = self.schedule
         tables = len(self.tables) // 2
         asked = asked_note(self.games_asked, len(s.stages) - 1, self.games_per_side, "batch")
+        g = self.gauntlet
         return (
-            f"{self.games_per_side:,} games each for {self.gauntlet['strategy']} and the baseline "
-            f"{self.gauntlet['baseline']} = {tables:,} {'table' if tables == 1 else 'tables'} x "
+            f"{self.games_per_side:,} {self.units} each for {g['strategy']} and the baseline "
+            f"{g['baseline']} = {tables:,} {'table' if tables == 1 else 'tables'} x "
             f"{s.deals:,} {'deal' if s.deals == 1 else 'deals'} x {s.set_sizes[0]} seatings "
             f"(balanced; {asked})"
         )

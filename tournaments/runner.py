@@ -26,7 +26,7 @@ import numpy as np
 from gamekit.errors import ParameterError
 
 from . import storage, verify, work
-from .checks import integer, make_out, optional_integer, spec_list
+from .checks import integer, make_out, optional_integer, player_counts, spec_list
 from .game import GamePlugin, plural
 from .parallel import imap_unordered
 from .players import Players, Workload
@@ -35,7 +35,7 @@ from .schedule import Schedule, make_tables, parse_players
 from .seating import DEFAULT_SEATING, SEATINGS, design
 from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
 from .session import spec_difference as _difference
-from .stages import GROWN_KEYS, asked_note, extends, with_stages
+from .stages import GROWN_KEYS, asked_note, described_since, extends, with_stages
 from .work import SEED_KEYS, ChunkTask, ready, run_chunk
 
 __all__ = ["Labeled", "Players", "Tournament", "parse_players"]
@@ -106,13 +106,7 @@ class Tournament:
         self.game = game if game is not None else _default_game()
         self._enter(strategies)
         self.sizes = parse_players(players)
-        check = getattr(self.game, "check_players", None)  # counts a game's rules allow
-        for k in self.sizes:
-            if check is not None:
-                check(k)
-            elif not self.game.min_players <= k <= self.game.max_players:
-                lo, hi = self.game.min_players, self.game.max_players
-                raise ValueError(f"tables take {lo} to {hi} players, got {k}")
+        player_counts(self.game, self.sizes)  # counts a game's rules allow
         games = integer(games, "games", "a whole number of games")
         if games < 1:
             raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
@@ -295,7 +289,7 @@ class Tournament:
             return None
         explain = getattr(self.game, "describe_change", None)
         for before, after in zip(old, new, strict=True):
-            if before != after:
+            if before != after and not described_since(before, after):
                 phrase = explain(before, after) if explain is not None else None
                 return phrase or f"{after.get('label', '?')} changed"
         return None
@@ -353,9 +347,12 @@ class Tournament:
         if "game" in diff and getattr(self.game, "named", lambda _: False)(old["spec"].get("game")):
             diff.remove("game")  # the game's former name (a run recorded before its id changed)
         if diff == ["entrants"]:
-            change = self._entrant_change(old["spec"].get("entrants"))
+            before = old["spec"].get("entrants")
+            change = self._entrant_change(before)
             if change:
                 raise ValueError(f"cannot resume {out}: an entrant changed ({change})")
+            if isinstance(before, list) and len(before) == len(spec["entrants"]):
+                diff = []  # recorded by label only, described now (``described_since``)
         if diff:
             raise ValueError(
                 f"cannot resume {out}: it holds a different tournament "

@@ -17,7 +17,9 @@ from gamekit.errors import ParameterError
 from .game import plural
 from .schedule import Schedule, deals_for
 
-__all__ = ["GROWN_KEYS", "asked_note", "extends", "grown_stages", "grows", "with_stages"]
+__all__ = [
+    "GROWN_KEYS", "asked_note", "described_since", "extends", "grown_stages", "grows", "with_stages",
+]  # fmt: skip
 
 GROWN_KEYS = frozenset({"games_asked", "n_games", "deals_per_table", "n_chunks", "deal_stages"})
 """Spec entries that legitimately differ between a run and the same run grown by stages."""
@@ -95,3 +97,11 @@ def asked_note(asked: int, grown: int, played: int, stage: str) -> str:
     elif played != asked:
         note += ", rounded up to whole duplicate sets"
     return note
+
+
+def described_since(before: Any, after: dict[str, Any]) -> bool:
+    """True when an entrant the run recorded by its label alone (its game described no more
+    when the run began) is now described in full under the same label: no change to refuse
+    on resuming, only a description the run lacked (the resumed manifest then keeps it)."""
+    recorded = isinstance(before, dict) and set(before) == {"label"}
+    return recorded and before["label"] == after.get("label")
