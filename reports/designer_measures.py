@@ -27,10 +27,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .clusters import Estimates, seat_sums, t_quantile
+from .clusters import Estimates, t_quantile
 from .data import Run
 from .stats import holm
-from .variants_sets import Design, Measure, measure, paired_sets, ratio
+from .variants_sets import Design, Measure, decided, decided_sums, measure, paired_sets, ratio
+from .variants_words import flat
 
 __all__ = [
     "GAMES_FILE",
@@ -168,12 +169,12 @@ def ladder_measures(d: Design, order: list[str]) -> list[Measure]:
     """The skill ladder's steps: for strategies adjacent in ``order`` (strongest first; the
     default rules' order, so every rule set measures the same steps), the win rate of the
     stronger less the weaker's, paired within the duplicate sets where both sat (as the
-    skill spread is)."""
+    skill spread is: games ended by a forfeit, and strategies that forfeited, left out)."""
     g = d.g
     rungs = [s for s in order if s in g.labels]
-    if len(rungs) < 2:
+    if len(rungs) < 2 or not decided(g).any():  # no game won: every rate is nobody's
         return []
-    sums = seat_sums(g, g.n_strategies)
+    sums = decided_sums(d)  # a forfeited game says nothing of skill
     out = []
     for i, (upper, lower) in enumerate(zip(rungs[:-1], rungs[1:], strict=True)):
         got = paired_sets(d, sums, g.labels.index(upper), g.labels.index(lower))
@@ -215,6 +216,9 @@ def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=LADDER_COLUMNS)
     est = Estimates(*(rows[c].to_numpy(float) for c in ("value", "se", "df", "deal_sets")))
     p = est.p_value()
+    still = np.array([v != 0 and flat(v, s, d) for v, s, d in zip(est.value, est.se, est.df,
+                                                                    strict=True)])  # fmt: skip
+    p[still] = np.nan  # every set gave the same step: no spread to test it by
     of, _ = pd.factorize(rows["rules"], sort=False)
     steps = np.bincount(of)[of]
     p_holm = np.empty_like(p)
@@ -226,10 +230,12 @@ def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
         "rules": rows["rules"].to_numpy(), "step": rows["position"].to_numpy(int),
         "upper": upper, "lower": lower, "diff": est.value,
         "ci_low": rows["ci_low"].to_numpy(float), "ci_high": rows["ci_high"].to_numpy(float),
-        "p_value": p, "p_holm": p_holm, "significant": sig, "needs": _needs(est, steps),
+        "p_value": p, "p_holm": p_holm, "significant": sig,
+        "needs": np.where(still, np.nan, _needs(est, steps)),
         "levels": np.bincount(of, weights=sig).astype(int)[of] + 1, "rungs": steps + 1,
+        "no_spread": still,
     }, columns=LADDER_COLUMNS)  # fmt: skip
 
 
 LADDER_COLUMNS = ["rules", "step", "upper", "lower", "diff", "ci_low", "ci_high", "p_value",
-                  "p_holm", "significant", "needs", "levels", "rungs"]  # fmt: skip
+                  "p_holm", "significant", "needs", "levels", "rungs", "no_spread"]  # fmt: skip

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .numbers import TOO_FEW, counted
-from .variants_words import change, others
+from .variants_words import change, missing, others
 
 __all__ = ["baseline_designer", "designer_parts", "ladder_sentence", "sample_sentence"]
 
@@ -48,8 +48,9 @@ def designer_parts(look: Any, rules: str, base: str) -> list[tuple[str, list[str
     return others(look, rules, base, PHRASES) + _restricted(look, rules, base)
 
 
-def baseline_designer(look: Any, base: str) -> str:
-    """The default rules' designers' figures, in one clause ('' when none was measured)."""
+def baseline_designer(look: Any, base: str) -> list[str]:
+    """The default rules' designers' figures, a clause each (none when none was measured);
+    a figure without an interval says why (``look.figure``)."""
     parts = []
     words = (("lead_changes", "the lead changes {} a game"),
              ("drama", "the winner trails in {} of the turns"),
@@ -58,15 +59,25 @@ def baseline_designer(look: Any, base: str) -> str:
     for metric, text in words:
         key = (base, metric, "all", -1)
         if key in look.m:
-            parts.append(text.format(look.shown(key)))
+            parts.append(look.figure(key, text))
     for key in sorted(k for k in look.m if k[0] == base and str(k[1]).startswith("restricted_")):
-        who, _, what = str(look.m[key]["detail"]).partition(": ")
-        r = look.m[key]
-        clear = r["ci_low"] > 0 or r["ci_high"] < 0
-        cost = f"{look.shown(key)} of win rate" if clear else (
-            f"no clear win rate ({look.shown(key)})")  # fmt: skip
-        parts.append(f"restricting {who} so that it {what} costs it {cost}")
-    return "; ".join(parts)
+        parts.append(_cost(look, key))
+    return parts
+
+
+def _cost(look: Any, key: tuple) -> str:
+    """What a restriction costs its strategy: a clear cost, none clear, or, without an
+    interval, that the run cannot tell (too few deals, or no spread between them)."""
+    r = look.m[key]
+    who, _, what = str(r["detail"]).partition(": ")
+    head = f"restricting {who} so that it {what} costs it"
+    if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
+        why = "too few deals" if missing(r) == TOO_FEW else "no spread between the deals"
+        return (f"restricting {who} so that it {what}: {why} to tell what it costs it "
+                f"({look.shown(key)} of win rate, no interval)")  # fmt: skip
+    if r["ci_low"] > 0 or r["ci_high"] < 0:
+        return f"{head} {look.shown(key)} of win rate"
+    return f"{head} no clear win rate ({look.shown(key)})"
 
 
 def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
@@ -84,7 +95,13 @@ def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
         f"The skill ladder (the field in the default rules' order of strength, each step "
         f"a strategy over the next, paired by deal, Holm over the {counted(len(own), 'step')}): "
     )
-    if len(own) and not np.isfinite(own["needs"]).any() and not own["significant"].any():
+    spread = own["no_spread"].any() if "no_spread" in own else False
+    if (
+        len(own)
+        and not np.isfinite(own["needs"]).any()
+        and not own["significant"].any()
+        and not spread
+    ):
         text = head + f"the run has {TOO_FEW} of any step of the default rules"
         flat = []  # every step untested: said once
     elif levels == 1 and rungs > 1:
@@ -111,30 +128,58 @@ def _levels(steps: pd.DataFrame) -> tuple[int, int]:
 def _flat(r: Any) -> str:
     """A step that is not significant: its size and the size it would need."""
     v = f"{100 * r.diff:+.1f} points"
+    if getattr(r, "no_spread", False):
+        return f"{r.upper} over {r.lower} ({v} in every duplicate set: no spread to test it by)"
     if not np.isfinite(r.needs):
         return f"{r.upper} over {r.lower} ({v}, too few deals to test)"
     return (f"{r.upper} over {r.lower} ({v}; {100 * r.needs:.1f} points either way would be "
             "significant whatever the other steps)")  # fmt: skip
 
 
-def sample_sentence(metrics: pd.DataFrame, base: str) -> str:
-    """Where the designers' measures come from, in one sentence ('' when none was measured)."""
-    m = metrics[(metrics["rules"] == base) & (metrics["n_players"] == "all")]
-    trace = m[m["metric"] == "lead_changes"]
+def sample_sentence(metrics: pd.DataFrame, labels: list[str]) -> str:
+    """Where the designers' measures come from, in one sentence ('' when none was measured):
+    the games each rule set's measures count, said per rule set where they differ (a rule
+    set whose replayed games never finished has none)."""
+    m = metrics[(metrics["n_players"] == "all")]
+    trace = _counts(m[m["metric"] == "lead_changes"], labels)
     restricted = m[m["metric"].astype(str).str.startswith("restricted_")]
     parts = []
-    if len(trace):
-        r = trace.iloc[0]
-        parts.append(f"lead changes, drama, wins from behind and when games are decided come "
-                     f"from {int(r['games']):,} finished games per rule set replayed turn by "
-                     f"turn ({int(r['deal_sets']):,} duplicate sets, the same deals under "
-                     "every rule set)")  # fmt: skip
-    if len(restricted):
-        r = restricted.iloc[0]
-        parts.append(f"restricted play from {int(r['games']):,} games per restriction "
-                     f"({int(r['deal_sets']):,} duplicate sets), the restricted strategy in "
-                     "the unrestricted one's seat on the same deals")  # fmt: skip
+    if trace:
+        each = _per_rules(trace, "finished game")
+        parts.append("lead changes, drama, wins from behind and when games are decided come "
+                     "from the finished games of a sample replayed turn by turn, the same "
+                     f"deals under every rule set: {each}")  # fmt: skip
+    names = sorted(restricted["metric"].unique())
+    counts = _counts(restricted[restricted["metric"] == names[0]], labels) if names else {}
+    if counts:
+        each = _per_rules(counts, "game", " per restriction")
+        parts.append(f"restricted play from {each}, the restricted strategy in the "
+                     "unrestricted one's seat on the same deals")  # fmt: skip
     if not parts:
         return ""
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "; their intervals count those sets only."
+
+
+def _counts(rows: pd.DataFrame, labels: list[str]) -> dict[str, tuple[int, int]]:
+    """Per rule set (in ``labels``' order): (games, duplicate sets) of one measure's rows; a
+    rule set without a row counts (0, 0) once any has one."""
+    if not len(rows):
+        return {}
+    got = {str(r["rules"]): (int(r["games"]), int(r["deal_sets"])) for _, r in rows.iterrows()}
+    return {label: got.get(label, (0, 0)) for label in labels}
+
+
+def _per_rules(counts: dict[str, tuple[int, int]], noun: str, each: str = "") -> str:
+    """'72 finished games per rule set (3 duplicate sets)', or per rule set where they
+    differ: '72 finished games under default (3 duplicate sets), no finished game under
+    turn_limit=5' (``each``: ' per restriction')."""
+    if len(set(counts.values())) == 1:
+        games, sets = next(iter(counts.values()))
+        per = f"{each} and rule set" if each else " per rule set"
+        return f"{counted(games, noun)}{per} ({counted(sets, 'duplicate set')})"
+    return ", ".join(
+        f"{counted(g, noun)}{each} under {label} ({counted(n, 'duplicate set')})" if g else
+        f"no {noun} under {label}"
+        for label, (g, n) in counts.items()
+    )  # fmt: skip

@@ -23,7 +23,7 @@ from .metagame import MIN_SETS, SUPPORT
 from .metagame_tables import metagame
 from .metagame_text import SURE as sure
 from .metagame_text import gain_words
-from .numbers import TOO_FEW, interval, p_text, pct
+from .numbers import TOO_FEW, beside_digits, interval, p_text, pct
 
 __all__ = ["Finding", "key_findings", "metagame_answer", "metagame_finding"]
 
@@ -38,14 +38,6 @@ def _verdict(lo: float, hi: float, fair: float) -> str:
     return "no clear effect"
 
 
-def _pct_beside(fair: float, row: pd.Series) -> str:
-    """The fair share with as many decimals as the interval set against it
-    (``interval(beside=)``)."""
-    shown = interval(row["ci_low"], row["ci_high"], beside=fair)
-    digits = len(shown.split(",")[0].partition(".")[2]) if shown.startswith("[") else 1
-    return f"{100 * fair:.{digits}f}%"
-
-
 def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     """The first player's win rate against the fair share, per table size (sizes are not
     pooled: a first move is worth more at a small table)."""
@@ -55,19 +47,20 @@ def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     for n, at in seats.groupby("n_players"):
         first = at.sort_values("position").iloc[0]
         fair = float(first["fair"])
+        lo, hi = first["ci_low"], first["ci_high"]
+        k = beside_digits(lo, hi, fair)  # one count of decimals for every rate of the clause
         text = (
-            f"at {int(n)} players the first to play wins {pct(first['win_rate'])} "
-            f"{interval(first['ci_low'], first['ci_high'], beside=fair)} of {d.units()} against "
-            f"a fair share of {_pct_beside(fair, first)}: "
-            f"{_verdict(first['ci_low'], first['ci_high'], fair)}"
+            f"at {int(n)} players the first to play wins {pct(first['win_rate'], k)} "
+            f"{interval(lo, hi, digits=k)} of {d.units()} against a fair share of "
+            f"{pct(fair, k)}: {_verdict(lo, hi, fair)}"
         )
         if len(at) > 1 and seats["n_players"].nunique() == 1:
             worst = at.loc[at["win_rate"].idxmin()]
             best = at.loc[at["win_rate"].idxmax()]
             text += (
-                f". Best position {int(best['position'])} ({pct(best['win_rate'])}), worst "
-                f"position {int(worst['position'])} ({pct(worst['win_rate'])}), counting from "
-                "the first player"
+                f". Best position {int(best['position'])} ({pct(best['win_rate'], k)}), worst "
+                f"position {int(worst['position'])} ({pct(worst['win_rate'], k)}), counting "
+                "from the first player"
             )
         parts.append(text)
     return [Finding("seats", "Seat: " + "; ".join(parts) + ".")]
@@ -175,11 +168,27 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Find
             f"length findings leave them out"
         )
     if unfinished:
+        won = int(row["unfinished_won"]) if "unfinished_won" in row else 0
         parts.append(
-            f"{unfinished:,} ({pct(unfinished / games)}) hit the turn limit unfinished and count "
-            "as nobody's win"
+            f"{unfinished:,} {d.units(unfinished)} ({pct(unfinished / games)}) stopped "
+            f"unfinished at the game's limit on {d.unit} length and "
+            f"{_unfinished_wins(unfinished, won, d)}"
         )
     return [Finding("completion", "Caution: " + "; ".join(parts) + ".")]
+
+
+def _unfinished_wins(unfinished: int, won: int, d: Declaration) -> str:
+    """How the unfinished games count, as the run's rows have them: nobody's win (a game
+    that stops unfinished has no winner) or won by whoever was ahead when it stopped (a game
+    that scores a stopped round as it stood). Read from the games, not assumed of a game."""
+    one = unfinished == 1
+    they = "it" if one else "they"
+    if not won:
+        return f"{'counts' if one else 'count'} as nobody's win"
+    ahead = f"whoever was ahead ({d.ahead_means}) when {they} stopped"
+    if won == unfinished:
+        return f"{'is' if one else 'are'} scored as {they} stood, won by {ahead}"
+    return f"count: {won:,} as won by {ahead}, the other {unfinished - won:,} as nobody's win"
 
 
 def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:

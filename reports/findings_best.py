@@ -87,14 +87,14 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
     if len(tied) > 1:
         return [Finding("significance", _tie(tied, row, method))]
     other = (
-        f"{second['strategy']} wins {pct(second['win_rate'])} "
+        f"{second['strategy']} is next with {pct(second['win_rate'])} "
         f"{interval(second['ci_low'], second['ci_high'])}"
     )  # used when there is no paired comparison
     if row is None:
         return [
             Finding(
                 "summary",
-                f"{top['strategy']} has {_highest(top, second)}: {rate}; next is {other}. "
+                f"{top['strategy']} has {_highest(top, second)}: {rate}; {other}. "
                 "They never sat at one table on the same deals, so no paired comparison was made.",
             )
         ]
@@ -123,7 +123,7 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
         )
     elif not np.isfinite(row["ci_low"]):
         text = (
-            f"{top['strategy']} has {_highest(top, second)}: {rate}; next is {other}. The run has "
+            f"{top['strategy']} has {_highest(top, second)}: {rate}; {other}. The run has "
             f"{TOO_FEW} of their difference: play more {d.units()} to tell them apart."
         )
     else:

@@ -10,10 +10,16 @@ import numpy as np
 
 from tournaments.declaration import plural
 
-__all__ = ["TOO_FEW", "counted", "interval", "p_text", "pct", "points", "signed_points"]
+__all__ = [
+    "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "interval", "p_text", "pct", "points",
+    "signed_points",
+]  # fmt: skip
 
 TOO_FEW = "too few deals for an interval"
 """What a sentence says where the run was too small to state an interval."""
+NO_SPREAD = "no interval: every duplicate set gave the same value, no spread to measure"
+"""What a sentence says where a measure's standard error is zero although the run has deals
+enough: the sets show no spread, which is no evidence that the value cannot vary."""
 
 
 def counted(n: int, word: str) -> str:
@@ -21,9 +27,25 @@ def counted(n: int, word: str) -> str:
     return f"{n:,} {word if n == 1 else plural(word)}"
 
 
-def pct(x: float) -> str:
-    """A rate as a percentage with one decimal: 0.51034 -> '51.0%'."""
-    return f"{100 * x:.1f}%"
+def pct(x: float, digits: int = 1) -> str:
+    """A rate as a percentage with one decimal (or ``digits``): 0.51034 -> '51.0%'."""
+    return f"{100 * x:.{digits}f}%"
+
+
+def beside_digits(lo: float, hi: float, beside: float, scale: float = 100.0,
+                  digits: int = 1) -> int:  # fmt: skip
+    """The decimals a sentence needs to set an interval against a value (a fair share): one
+    more (up to four) while a bound would round onto the value, so '[16.69, 18.48]' is set
+    against 16.67%, not '[16.7, 18.5]' against 16.7%. The one source of those decimals: the
+    interval, the rate and the value beside it are all written with them."""
+    if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(beside)):
+        return digits
+    while digits < 4 and f"{scale * beside:.{digits}f}" in (
+        f"{scale * lo:.{digits}f}",
+        f"{scale * hi:.{digits}f}",
+    ):
+        digits += 1
+    return digits
 
 
 def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = None,
@@ -34,13 +56,8 @@ def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = 
     would round onto it ('[16.69, 18.48]' against 16.67%, not '[16.7, 18.5]' against 16.7%)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"({TOO_FEW})"
-    while (
-        beside is not None
-        and digits < 4
-        and f"{scale * beside:.{digits}f}"
-        in (f"{scale * lo:.{digits}f}", f"{scale * hi:.{digits}f}")
-    ):  # one decimal more until the bound and the value read apart (at most four)
-        digits += 1
+    if beside is not None:
+        digits = beside_digits(lo, hi, beside, scale, digits)
     return f"[{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"
 
 

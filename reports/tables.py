@@ -221,17 +221,24 @@ def head_to_head_matrix(h2h: pd.DataFrame, value: str = "ahead_rate") -> pd.Data
 
 def completion(data: Any) -> pd.DataFrame:
     """Per table size and over all: games, how many ended by a forfeit (a strategy raised an
-    error or broke a rule) and how many hit the turn limit unfinished, with their shares."""
+    error or broke a rule) and how many stopped unfinished at the game's length limit, with
+    their shares; ``unfinished_won``: the unfinished games that still have a winner (a game
+    that scores a stopped round as it stood), so that a report says how they count."""
     g = as_games(data)
+    won = np.zeros(len(g), bool)
+    for start, b in zip(range(0, max(len(g), 1), BLOCK), g.blocks(BLOCK), strict=False):
+        won[start : start + len(b)] = b.wins().any(axis=1)
     rows = []
     for n in [*np.unique(g.n_players).tolist(), None]:
         at = np.ones(len(g), bool) if n is None else g.n_players == n
         games, forfeited = int(at.sum()), int(g.forfeited[at].sum())
-        unfinished = int((g.unfinished & ~g.forfeited)[at].sum())
+        stopped = g.unfinished & ~g.forfeited & at
+        unfinished = int(stopped.sum())
         rows.append({"n_players": "all" if n is None else int(n), "games": games,
                      "forfeited": forfeited, "unfinished": unfinished,
                      "forfeited_share": forfeited / max(games, 1),
-                     "unfinished_share": unfinished / max(games, 1)})  # fmt: skip
+                     "unfinished_share": unfinished / max(games, 1),
+                     "unfinished_won": int((stopped & won).sum())})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -240,7 +247,7 @@ def seats(data: Any) -> pd.DataFrame:
     game without one), per player count, with 95% intervals clustered by duplicate set as the
     summary's (a deterministic strategy in self-play replays the very same game under every
     seating of a deal, so those games are one observation, not several); ``fair`` = 1 /
-    players; ``mean_<rank value>``. Unfinished games count as games (no one's win); games
+    players; ``mean_<rank value>``. Unfinished games count as games (won as their rows say); games
     ended by a forfeit are left out (``completion`` counts them)."""
     g = as_games(data).finished()
     mean_col = f"mean_{g.declaration.rank_value}"

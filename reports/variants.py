@@ -37,8 +37,10 @@ from .variants_metrics import (
     stack,
 )
 from .variants_page import Rows, page_sections, write_variants_page
+from .variants_sets import forfeiters
 from .variants_sweep import Sweep, sweep_table
 from .variants_text import ALPHA, findings
+from .variants_words import flat
 
 __all__ = ["build_variants_report", "variant_tables"]
 
@@ -55,6 +57,9 @@ def _metric_rows(label: str, ms: list[Measure]) -> list[dict]:
         return []
     est = stack([estimate(m) for m in ms])
     lo, hi = intervals(ms, est)
+    for i, m in enumerate(ms):  # a share's Wilson interval stays honest at a zero error
+        if not m.rate and flat(m.value, float(est.se[i]), float(est.df[i])):
+            lo[i] = hi[i] = np.nan  # no spread between the sets: no interval to state
     return [{"rules": label, "metric": m.metric, "n_players": m.n_players,
              "position": m.position, "value": m.value - m.fair, "ci_low": float(lo[i]),
              "ci_high": float(hi[i]), "se": float(est.se[i]), "df": float(est.df[i]),
@@ -72,6 +77,9 @@ def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bo
     est = stack([difference(b, m, paired) for b, m in pairs])
     lo, hi = difference_intervals(pairs, est)
     p = est.p_value()
+    for i, (_, m) in enumerate(pairs):  # a difference with no spread is no evidence of one
+        if not m.rate and est.value[i] != 0 and flat(est.value[i], est.se[i], est.df[i]):
+            lo[i] = hi[i] = p[i] = np.nan
     ladder = np.array([m.metric == "ladder_step" for _, m in pairs])
     p_holm = np.empty_like(p)  # the skill ladder's steps are a family of their own
     for family in (ladder, ~ladder):
@@ -227,6 +235,10 @@ def _check_games(runs: list[tuple[str, Run]]) -> None:
         raise ReportError(f"cannot compare runs of different games: {', '.join(sorted(names))}")
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _field_notes(runs: list[tuple[str, Run]]) -> list[str]:
     """Sentences for what the runs do not share (their differences then mix rules and design)."""
     notes = []
@@ -241,6 +253,14 @@ def _field_notes(runs: list[tuple[str, Run]]) -> list[str]:
         if (g.match is None) != (base.match is None):
             notes.append(f"Caution: one of the default's and {label}'s runs is of expert matches, "
                          "the other is not.")  # fmt: skip
+    for label, run in runs:
+        g = run.games
+        names = [g.labels[c] for c in forfeiters(g)]
+        if names:
+            notes.append(f"Under {label}, {_and(names)} forfeited games: the skill measures "
+                         "(the spread, the best against random, the ladder) leave "
+                         f"{'it' if len(names) == 1 else 'them'} out, as they leave out "
+                         "every game ended by a forfeit.")  # fmt: skip
     if all(run.games.deal is None for _, run in runs):
         notes.append("The runs have no deal column: each game counts as its own unit.")
     return notes

@@ -9,6 +9,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from .variants_words import flat
+
 __all__ = ["Shown", "diff_text", "label", "shown", "value_text"]
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -71,6 +73,13 @@ def _num(x: float, k: int) -> str:
     return f"{x:.{k}f}" if np.isfinite(x) else ""
 
 
+def _why(r: pd.Series, col: str) -> str:
+    """Why a row has no interval: too few deals, or none of them differing (``flat``)."""
+    if {"se", "df"} <= set(r.index) and flat(float(r[col]), float(r["se"]), float(r["df"])):
+        return "no spread between deals"
+    return "too few deals"
+
+
 def value_text(r: pd.Series) -> str:
     """A metrics row's value with its interval, in its unit: "43.9 [43.2, 44.6]",
     "+4.8 [+3.1, +6.6] points" for a seat's edge."""
@@ -79,7 +88,7 @@ def value_text(r: pd.Series) -> str:
     sign = "+" if r["metric"] == "seat" else ""
     unit = "%" if s.unit.startswith("%") else f" {s.unit}" if s.unit else ""
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{v:{sign}.{s.digits}f}{unit} (too few deals)"
+        return f"{v:{sign}.{s.digits}f}{unit} ({_why(r, 'value')})"
     return f"{v:{sign}.{s.digits}f}{unit} [{lo:{sign}.{s.digits}f}, {hi:{sign}.{s.digits}f}]"
 
 
@@ -91,6 +100,6 @@ def diff_text(r: pd.Series, star: bool = True) -> str:
     k = s.digits
     unit = f" {s.diff_unit}" if s.diff_unit else ""
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{d:+.{k}f}{unit} (too few deals)"
+        return f"{d:+.{k}f}{unit} ({_why(r, 'diff')})"
     mark = " *" if star and bool(r["significant"]) else ""
     return f"{d:+.{k}f} [{lo:+.{k}f}, {hi:+.{k}f}]{unit}{mark}"

@@ -20,13 +20,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from .clusters import Estimates, given, mean_estimates, seat_sums, wilson_t
+from .clusters import Estimates, given, mean_estimates, wilson_t
 from .compare import PAIRING_KEYS, _unpaired
 from .data import MISSING, Games, Run
 from .designer_measures import file_measures, ladder_measures
 from .expert import _match_arrays
-from .tables import strength_order
-from .variants_sets import Design, Measure, design, measure, paired_sets, ratio
+from .tables import summary
+from .variants_sets import (
+    Design,
+    Measure,
+    decided,
+    decided_sums,
+    design,
+    forfeiters,
+    measure,
+    paired_sets,
+    ratio,
+)
 
 __all__ = [
     "Measure",
@@ -105,12 +115,20 @@ def _seat_measures(d: Design) -> list[Measure]:
 def _skill_measures(d: Design) -> list[Measure]:
     """The spread between the best and the worst strategy (the summary's order): over the
     duplicate sets where both sat, the mean of (best's win rate - worst's), as the report's
-    significance table pairs them; and the best's rate of finishing ahead of random."""
+    significance table pairs them; and the best's rate of finishing ahead of random. Games
+    ended by a forfeit say nothing of the rules and are left out, and so is a strategy that
+    forfeited a game (the games it finished ended before it broke: ``forfeiters``); where no
+    game was won (every one unfinished) neither is measured: every rate is nobody's."""
     g = d.g
-    order = strength_order(g)
+    if not decided(g).any():
+        return []
+    played = ~g.forfeited
+    broken = {g.labels[c] for c in forfeiters(g)}
+    kept = g.select(played) if g.forfeited.any() else g  # no copy of a run without forfeits
+    order = [s for s in _order(kept) if s not in broken]
     if len(order) < 2:
         return []
-    sums = seat_sums(g, g.n_strategies)
+    sums = decided_sums(d)
     out = []
     best, worst = order[0], order[-1]
     spread = paired_sets(d, sums, g.labels.index(best), g.labels.index(worst))
@@ -119,23 +137,30 @@ def _skill_measures(d: Design) -> list[Measure]:
         out.append(Measure("skill_spread", "all", -1, value, key, stratum, u, False, u.size,
                            detail=f"{best} - {worst}", pooled=d.pooled))  # fmt: skip
     top = next((s for s in order if s != RANDOM), None)
-    if RANDOM in g.labels and top is not None:
-        got = _ahead(d, g.labels.index(top), g.labels.index(RANDOM))
+    if RANDOM in order and top is not None:
+        got = _ahead(d, g.labels.index(top), g.labels.index(RANDOM), played)
         m = measure(d, "best_vs_random", "all", got, True, detail=f"{top} ahead of {RANDOM}")
         out += [m] if m is not None else []
     return out
 
 
-def _ahead(d: Design, a: int, b: int):
-    """How often ``a`` finishes strictly ahead of ``b`` over the seat pairs they share (the
-    head-to-head table's ``ahead_rate``), as a ratio over duplicate sets."""
+def _order(g: Games) -> list[str]:
+    """The strategies that sat at ``g``'s games, strongest first (the summary's order)."""
+    summ = summary(g)
+    return summ.loc[summ["games"] > 0, "strategy"].tolist()
+
+
+def _ahead(d: Design, a: int, b: int, won: np.ndarray):
+    """How often ``a`` finishes strictly ahead of ``b`` over the seat pairs they share in the
+    games ``won`` (not forfeited; the head-to-head table's ``ahead_rate``), as a ratio over
+    duplicate sets."""
     g = d.g
     key = g.ranks_key()
     seats = g.seats.astype(np.int64)
     rows, x = [], []
     for i in range(seats.shape[1]):
         for j in range(seats.shape[1]):
-            pair = (seats[:, i] == a) & (seats[:, j] == b) & (i != j)
+            pair = won & (seats[:, i] == a) & (seats[:, j] == b) & (i != j)
             rows.append(d.of_game[pair])
             x.append((key[pair, i] < key[pair, j]).astype(float))
     rows_, x_ = np.concatenate(rows), np.concatenate(x)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .data import Run
@@ -24,6 +25,7 @@ from .variants_tables import (
     sweep_rows,
 )
 from .variants_text import num
+from .variants_words import missing
 
 __all__ = ["Rows", "chart_names", "page_sections", "write_variants_page"]
 
@@ -51,6 +53,8 @@ def _cell(row: pd.Series | None, scale: float = 1.0, digits: int | None = None) 
     if row is None:
         return ""
     v, lo, hi = (scale * row[c] for c in ("value", "ci_low", "ci_high"))
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # say why: too few deals, or no spread
+        return f"{num(v, digits=digits)} ({missing(row)})"
     return num(v, lo, hi, digits)
 
 

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .clusters import clusters
+from .clusters import Sums, clusters, seat_sums
 from .data import Games
 
-__all__ = ["Design", "Measure", "design", "measure", "paired_sets", "ratio"]
+__all__ = ["Design", "Measure", "decided", "decided_sums", "design", "forfeiters", "measure",
+           "paired_sets", "ratio"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -104,3 +105,30 @@ def paired_sets(d: Design, sums, a: int, b: int):
         return None
     diff = sums.w[sel_a][ia] / sums.n[sel_a][ia] - sums.w[sel_b][ib] / sums.n[sel_b][ib]
     return float(diff.mean()), d.key[both], d.stratum[both], diff / both.size
+
+
+def decided(g: Games) -> np.ndarray:
+    """bool (N,): the games someone won, not ended by a forfeit (where none is, no win rate
+    tells skill: every rate is nobody's)."""
+    return g.wins().any(axis=1) & ~g.forfeited
+
+
+def forfeiters(g: Games) -> np.ndarray:
+    """The codes of the strategies that forfeited a game of ``g``: the games they finished
+    are only those that ended before they broke, no fair sample of their skill."""
+    seat = g.forfeit_seat.astype(np.int64)
+    at = g.forfeited & (seat >= 0)
+    return np.unique(g.seats[np.flatnonzero(at), seat[at]].astype(np.int64))
+
+
+def decided_sums(d: Design) -> Sums:
+    """Per (strategy, duplicate set): wins and seats over the games not ended by a forfeit
+    (one says nothing of the rules; an unfinished game counts as nobody's win, as in the
+    run's report), the strategies that forfeited a game left out (``forfeiters``)."""
+    broken = forfeiters(d.g)
+
+    def code(b: Games, s: int) -> np.ndarray:
+        c = b.seats[:, s].astype(np.int64)
+        return np.where(~b.forfeited & ~np.isin(c, broken), c, -1)
+
+    return seat_sums(d.g, d.g.n_strategies, code=code)

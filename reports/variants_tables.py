@@ -109,7 +109,8 @@ def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
 def _points(r: pd.Series) -> str:
     v, lo, hi = (100 * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{v:+.1f} (too few deals)"
+        why = "no spread between deals" if r.get("no_spread", False) else "too few deals"
+        return f"{v:+.1f} ({why})"
     return f"{v:+.1f} [{lo:+.1f}, {hi:+.1f}]"
 
 

@@ -10,15 +10,17 @@ import numpy as np
 import pandas as pd
 
 from .designer_text import baseline_designer, designer_parts, ladder_sentence, sample_sentence
-from .numbers import TOO_FEW, pct
+from .numbers import TOO_FEW, beside_digits, pct
 from .variants_words import (
     DIGITS,
     RATES,
     UNITS,
     change,
     decimals,
+    flat,
     in_brackets,
     is_clear,
+    missing,
     others,
     points,
 )
@@ -62,10 +64,10 @@ def num(x: float, lo: float | None = None, hi: float | None = None, digits: int 
     return f"{x:.{k}f} [{lo:.{k}f}, {hi:.{k}f}]"
 
 
-def _rate(v: float, lo: float, hi: float) -> str:
+def _rate(v: float, lo: float, hi: float, k: int = 1) -> str:
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{pct(v)} ({TOO_FEW})"
-    return f"{pct(v)} [{100 * lo:.1f}, {100 * hi:.1f}]"
+        return f"{pct(v, k)} ({TOO_FEW})"
+    return f"{pct(v, k)} [{100 * lo:.{k}f}, {100 * hi:.{k}f}]"
 
 
 class _Lookup:
@@ -74,22 +76,51 @@ class _Lookup:
     def __init__(self, metrics: pd.DataFrame, diffs: pd.DataFrame):
         self.m = {_key(r): r for _, r in metrics.iterrows()}
         self.d = {_key(r): r for _, r in diffs.iterrows()}
+        self.quiet = False  # the sentence has said once that no figure has an interval
 
-    def shown(self, key: Key, bracket: bool = True) -> str:
+    def digits(self, *keys: Key) -> int:
+        """The decimals of seat rates set against their fair share (``beside_digits``, the
+        most any of ``keys`` needs, so one sentence writes them alike); 1 for other rates."""
+        k = 1
+        for key in keys:
+            r = self.m.get(key)
+            if r is not None and key[1] == "seat":
+                f = r["fair"]
+                k = max(k, beside_digits(r["ci_low"] + f, r["ci_high"] + f, f))
+        return k
+
+    def shown(self, key: Key, bracket: bool = True, k: int | None = None) -> str:
         """The measure's value as the findings write it, with its unit and interval:
-        '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]'."""
+        '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]' (``k``: a rate's decimals)."""
         r = self.m[key]
         add = r["fair"] if key[1] == "seat" else 0.0
         v, lo, hi = r["value"] + add, r["ci_low"] + add, r["ci_high"] + add
         if not (np.isfinite(lo) and np.isfinite(hi)):
-            bracket = False  # too few deals: the sentence says so once
+            bracket = False  # no interval: the sentence says why (``figure``)
         if key[1] in RATES:
-            return _rate(v, lo, hi) if bracket else pct(v)
+            k = self.digits(key) if k is None else k
+            return _rate(v, lo, hi, k) if bracket else pct(v, k)
         scale = 100.0 if points(key[1]) else 1.0
         k = 1 if scale == 100.0 else DIGITS.get(key[1], decimals(v))
         unit = "points" if scale == 100.0 else UNITS.get(key[1], "")
         text = f"{scale * v:.{k}f} {unit}".rstrip()
         return f"{text} {in_brackets(scale * lo, scale * hi, k)}" if bracket else text
+
+    def figure(self, key: Key, words: str) -> str:
+        """``words`` with the measure's figure ('the lead changes {} a game') and, where it
+        has no interval, why not in words: a figure never stands bare."""
+        r = self.m[key]
+        bare = not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"]))
+        text = words.format(self.shown(key))
+        if not bare or (self.quiet and not _flat(r)):
+            return text
+        if text.endswith(")"):  # one parenthesis: '(low - random; no interval: ...)'
+            return f"{text[:-1]}; {missing(r)})"
+        return f"{text} ({missing(r)})"
+
+
+def _flat(r: pd.Series) -> bool:
+    return flat(r["value"], r["se"], r["df"])
 
 
 def _key(r: pd.Series) -> Key:
@@ -134,8 +165,10 @@ def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
     else:
         return None
     note = "" if clear or r is None else f"; the change, {_signed(r)}, is not significant"
-    return (f"{what} (at {n} players the first player wins {look.shown(key_v)} against "
-            f"{look.shown(key_b)} under the default rules, fair share {pct(v['fair'])}{note})")  # fmt: skip
+    k = look.digits(key_v, key_b)
+    return (f"{what} (at {n} players the first player wins {look.shown(key_v, k=k)} against "
+            f"{look.shown(key_b, k=k)} under the default rules, fair share "
+            f"{pct(v['fair'], k)}{note})")  # fmt: skip
 
 
 def _signed(r: pd.Series) -> str:
@@ -152,8 +185,10 @@ def _other_seats(look: _Lookup, rules: str, base: str, n: str) -> str | None:
     r = max(rows, key=lambda x: abs(x["diff"]))
     p = int(r["position"])
     who = "last" if p == int(n) - 1 else ordinal(p)
+    key_v, key_b = (rules, "seat", n, p), (base, "seat", n, p)
+    k = look.digits(key_v, key_b)  # the two rates written alike
     return (f"the {who} player to move at {n} players wins {change(r, 'less', 'more')} "
-            f"({look.shown((rules, 'seat', n, p))} against {look.shown((base, 'seat', n, p))})")  # fmt: skip
+            f"({look.shown(key_v, k=k)} against {look.shown(key_b, k=k)})")  # fmt: skip
 
 
 def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
@@ -206,21 +241,30 @@ def _base_name(r: pd.Series) -> str:
     return NAMES.get(r["metric"], str(r["metric"]))
 
 
+def _scope(sizes: list[str], whole: bool) -> str:
+    """Which table sizes a name covers: '' (all of its rows), ' over all table sizes', ' at 3
+    and 4 players', ' over all table sizes and at 3 players'."""
+    if whole:
+        return ""
+    each = [n for n in sizes if n != "all"]
+    at = f" at {' and '.join(each)} players" if each else ""
+    return (" over all table sizes" + (" and" + at if at else "")) if "all" in sizes else at
+
+
 def _names(rows: list[pd.Series], multi: bool) -> list[str]:
-    """The names of ``rows``' measures, each once: a measure unclear overall and at every
-    table size is named once, else per size ('... at 4 players')."""
-    every: dict[str, int] = {}
-    for r in rows:
-        every[_base_name(r)] = every.get(_base_name(r), 0) + 1
-    out: list[str] = []
+    """The names of ``rows``' measures, each once: a measure whose every row is among them
+    is named alone, else with the table sizes it covers here ('lead changes over all table
+    sizes and at 3 players'), so no size is named in two lists."""
+    sizes: dict[str, list[str]] = {}
+    count: dict[str, int] = {}
+    of: dict[str, int] = {}
     for r in rows:
         base = _base_name(r)
-        whole = every[base] == r["_of"]
-        name = base if whole or r["n_players"] == "all" or not multi else (
-            f"{base} at {r['n_players']} players")  # fmt: skip
-        if name not in out:
-            out.append(name)
-    return out
+        count[base] = count.get(base, 0) + 1
+        of[base] = int(r["_of"])
+        if str(r["n_players"]) not in sizes.setdefault(base, []):
+            sizes[base].append(str(r["n_players"]))
+    return [base + _scope(sizes[base], count[base] == of[base] or not multi) for base in sizes]
 
 
 def _unclear(look: _Lookup, rules: str, told: set[Key]) -> list[str]:
@@ -234,36 +278,32 @@ def _unclear(look: _Lookup, rules: str, told: set[Key]) -> list[str]:
     of: dict[str, int] = {}
     for r in rows:
         of[_base_name(r)] = of.get(_base_name(r), 0) + 1
-    vague: list[pd.Series] = []
-    small: list[pd.Series] = []
+    lists: dict[str, list[pd.Series]] = {"vague": [], "small": [], "same": []}
     for r in rows:
         r["_of"] = of[_base_name(r)]
         if _key(r) in told or (r["metric"] == "seat" and r["position"] > 0
                                and r["n_players"] in clear_seats):  # fmt: skip
             continue
         if not np.isfinite(r["p_value"]):
-            small.append(r)
+            lists["same" if flat(r["diff"], r["se"], r["df"]) else "small"].append(r)
         elif not r["significant"]:
-            vague.append(r)
-    if rows and all(not np.isfinite(r["p_value"]) for r in rows):
+            lists["vague"].append(r)
+    if rows and all(not np.isfinite(r["p_value"]) for r in rows) and not lists["same"]:
         return ["the runs are too small to tell any difference (fewer than 5 degrees of "
                 "freedom: play more games)"]  # fmt: skip
-    out = []
-    if vague:
-        out.append("there is no clear difference in " + _listed(_names(vague, multi)))
-    if small:
-        out.append(
-            "there are too few deals to tell a difference in " + _listed(_names(small, multi))
-        )
-    return out
+    heads = {"vague": "there is no clear difference in ",
+             "small": "there are too few deals to tell a difference in ",
+             "same": "every duplicate set gave the same difference (no spread to test it "
+                     "by) in "}  # fmt: skip
+    return [heads[k] + _listed(_names(v, multi)) for k, v in lists.items() if v]
 
 
 def _sizes(look: _Lookup) -> set[str]:
     return {k[2] for k in look.m if k[1] == "seat"}
 
 
-def _listed(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+def _listed(names: list[str], last: str = "or") -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
 Said = tuple[str, list[str]]
@@ -285,45 +325,73 @@ def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
     second += others(look, rules, base, PHRASES)
     third = designer_parts(look, rules, base)
     rows = [r for k, r in look.d.items() if k[0] == rules]
-    if rows and all(r["diff"] == 0 and r["se"] == 0 for r in rows):
+    lost = _lost(look, rules, base)
+    if rows and not lost and all(r["diff"] == 0 and r["se"] == 0 for r in rows):
         return [(f"With {rules}, every measure is the same as under the default rules: the "
                  "games played out alike.", [])]  # fmt: skip
     rest = [(t, []) for t in _unclear(look, rules, told)]
-    parts = [part for part in (first, second, third, rest) if part]
+    parts = [part for part in (first, second, third, rest, lost) if part]
     return [(f"With {rules}, " + "; ".join(t for t, _ in part) + ".",
              list(dict.fromkeys(m for _, ms in part for m in ms))) for part in parts]  # fmt: skip
 
 
-def _baseline(look: _Lookup, base: str) -> str:
-    """The default rules' own figures, in one sentence."""
+def _lost(look: _Lookup, rules: str, base: str) -> list[Said]:
+    """What the default rules measure and ``rules`` cannot, and why: its games give nothing
+    to measure them by (every game unfinished: nobody won; every game of a strategy forfeited).
+    Said so that no finding claims, nor silently drops, what its games cannot show."""
+    gone = [r for k, r in look.m.items() if k[0] == base and (rules, *k[1:]) not in look.m]
+    if not gone:
+        return []
+    names = list(dict.fromkeys(_base_name(r) for r in gone))
+    done = look.m.get((rules, "unfinished", "all", -1))
+    why = ("every game stopped unfinished, so nobody won one" if done is not None
+           and done["value"] >= 1.0 else "none of its games gives them (none was won or "
+           "finished, or the strategies they compare forfeited)")  # fmt: skip
+    return [(f"{_listed(names, 'and')} cannot be measured: {why}",
+             list(dict.fromkeys(str(r["metric"]) for r in gone)))]  # fmt: skip
+
+
+def _baseline(look: _Lookup, base: str, note: str, extra: list[str]) -> str:
+    """The default rules' own figures, in one sentence (``extra``: the designers' figures'
+    clauses). A figure without an interval says why; where none has one, ``note`` (from
+    ``_none_note``) says so once."""
     parts = []
     if (base, "turns", "all", -1) in look.m:
         rounds = (base, "rounds", "all", -1)
-        extra = f" ({look.shown(rounds, bracket=False)})" if rounds in look.m else ""
-        parts.append(f"games last {look.shown((base, 'turns', 'all', -1))}{extra}")
+        more = f" ({look.shown(rounds, bracket=False)})" if rounds in look.m else ""
+        parts.append(look.figure((base, "turns", "all", -1), "games last {}" + more))
     for n in sorted(_sizes(look)):
         key = (base, "seat", n, 0)
         if key in look.m:
-            fair = pct(look.m[key]["fair"])
-            parts.append(f"the first player wins {look.shown(key)} at {n} players (fair share "
-                         f"{fair})")  # fmt: skip
+            fair = pct(look.m[key]["fair"], look.digits(key))
+            parts.append(look.figure(key, f"the first player wins {{}} at {n} players (fair "
+                                          f"share {fair})"))  # fmt: skip
     key = (base, "skill_spread", "all", -1)
     if key in look.m:
-        parts.append(f"the best strategy beats the worst by {look.shown(key)} "
-                     f"({look.m[key]['detail']})")  # fmt: skip
+        detail = look.m[key]["detail"]
+        parts.append(look.figure(key, f"the best strategy beats the worst by {{}} ({detail})"))
     key = (base, "best_vs_random", "all", -1)
     if key in look.m:
         top = look.m[key]["detail"].split(" ahead")[0]
-        parts.append(f"{top} finishes ahead of random in {look.shown(key)} of the games they share")
+        parts.append(look.figure(key, f"{top} finishes ahead of random in {{}} of the games "
+                                      "they share"))  # fmt: skip
     for metric, words in (("runner_up", "the runner-up is left with {}"),
                           ("unfinished", "{} of games end unfinished"),
                           ("shared_wins", "{} of expert matches end in a shared win")):  # fmt: skip
         key = (base, metric, "all", -1)
         if key in look.m:
-            parts.append(words.format(look.shown(key)))
-    small = any(not np.isfinite(r["ci_low"]) for k, r in look.m.items() if k[0] == base)
-    note = f" ({TOO_FEW} where none is given)" if small else ""
-    return "Under the default rules: " + "; ".join(parts) + note + "."
+            parts.append(look.figure(key, words))
+    return f"Under the default rules{note}: " + "; ".join(parts + extra)
+
+
+def _none_note(look: _Lookup, base: str) -> str:
+    """' (too few deals for any interval)' where no figure of the default rules has one for
+    want of deals (each figure then goes without saying it again); else ''."""
+    rows = [r for k, r in look.m.items() if k[0] == base and k[1] != "ladder_step"]
+    look.quiet = bool(rows) and all(
+        not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])) for r in rows
+    )
+    return f" ({TOO_FEW} of any figure)" if look.quiet else ""
 
 
 def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], method: str,
@@ -335,12 +403,13 @@ def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], meth
     look = _Lookup(metrics, diffs)
     base = labels[0]
     out = [b for rules in labels[1:] for b in _variant(look, rules, base)]
+    note = _none_note(look, base)  # first: the figures below then know whether to say it
     extra = baseline_designer(look, base)
-    out.append((_baseline(look, base)[:-1] + (f"; {extra}." if extra else "."),
+    out.append((_baseline(look, base, note, extra) + ".",
                 ["turns", "seat", "skill_spread"]))  # fmt: skip
     if ladder is not None and len(ladder):
         out.append((ladder_sentence(ladder, labels), ["ladder_step"]))
-    sample = sample_sentence(metrics, base)
+    sample = sample_sentence(metrics, labels)
     if sample:
         out.append((sample, ["lead_changes"]))
     ladder_rows = diffs["metric"] == "ladder_step"

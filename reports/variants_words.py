@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .numbers import TOO_FEW
+from .clusters import MIN_DF
+from .numbers import NO_SPREAD, TOO_FEW
 
 __all__ = [
     "DIGITS",
@@ -19,7 +20,9 @@ __all__ = [
     "in_brackets",
     "change",
     "decimals",
+    "flat",
     "is_clear",
+    "missing",
     "others",
     "points",
 ]
@@ -60,6 +63,18 @@ def change(r: pd.Series, less: str, more: str) -> str:
     k = 1 if scale == 100.0 else DIGITS.get(metric, decimals(size))
     words = " ".join(w for w in (f"{scale * size:.{k}f}", unit, more if d > 0 else less) if w)
     return f"{words} {in_brackets(scale * lo, scale * hi, k)}"
+
+
+def flat(value: float, se: float, df: float) -> bool:
+    """A standard error of zero on deals enough for an interval: every duplicate set gave the
+    same value (a strategy that wins every game it sits in, say). That is no evidence that
+    the value cannot vary, so no interval or test is stated on it."""
+    return bool(np.isfinite(df) and df >= MIN_DF and abs(se) <= 1e-12 * max(1.0, abs(value)))
+
+
+def missing(r: Any) -> str:
+    """Why a measure has no interval, in words: too few deals, or no spread between them."""
+    return NO_SPREAD if flat(r["value"], r["se"], r["df"]) else TOO_FEW
 
 
 def is_clear(r: pd.Series | None) -> bool:

@@ -123,7 +123,7 @@ def test_a_seat_verdict_beside_a_fair_share_it_rounds_onto_says_both_precisely()
                           "fair": [1 / 6, 1 / 6]})  # fmt: skip
     (found,) = _seats(seats, default_declaration())
     assert (
-        "17.6% [16.69, 18.48] of games against a fair share of 16.67%: an advantage" in found.text
+        "17.57% [16.69, 18.48] of games against a fair share of 16.67%: an advantage" in found.text
     )
 
 
