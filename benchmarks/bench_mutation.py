@@ -82,6 +82,13 @@ MODULES: dict[str, tuple[str, ...]] = {
     "leaves/validate.py": ("tests/test_boundaries_validate.py", "tests/test_rules.py"),
     "leaves/expert.py": ("tests/test_expert.py",),
     "leaves/view.py": ("tests/test_boundaries_view.py", "tests/test_properties.py"),
+    "ligretto/engine.py": (
+        "tests/test_boundaries_ligretto.py",
+        "tests/test_ligretto_rules.py",
+        "tests/test_ligretto_properties.py",
+        "tests/test_ligretto_api_edges.py",
+        "tests/test_audit_ligretto.py",
+    ),
     "ligretto/state.py": (
         "tests/test_boundaries_ligretto.py",
         "tests/test_ligretto_rules.py",

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ligretto import IllegalMove, State, card_id
+import ligretto
+from ligretto import Decision, IllegalMove, State, card_id
 
 R, G, B, Y = range(4)
 
@@ -250,3 +251,118 @@ def test_a_pile_is_a_whole_number(bad):
     with pytest.raises(TypeError, match="pile must be an integer"):
         table(piles=(pile(R, 2),)).accepts(bad, card_id(R, 3))
     assert table(piles=(pile(R, 2),)).accepts(np.int64(0), card_id(R, 3))
+
+
+# ------------------------------------------------------------------ the Python round loop
+class Clock:
+    """A reaction-time model taking ``ms`` for every action, noting what it was asked."""
+
+    def __init__(self, ms: int = 100):
+        self.ms, self.looked = ms, []
+
+    def duration(self, looked, flip, rng):
+        self.looked.append(looked)
+        return self.ms
+
+
+class Scripted:
+    """A player making ``decide(view)``'s decision, on a ``Clock``."""
+
+    def __init__(self, decide, ms: int = 100):
+        self.reaction, self._decide = Clock(ms), decide
+
+    def decide(self, view, rng):
+        return self._decide(view)
+
+
+def flipper(ms: int = 100) -> Scripted:
+    return Scripted(lambda view: Decision("flip"), ms)
+
+
+def red_1_on_top() -> list[list[int]]:
+    """Seat 0's stack top is red 1 (card 0), its row green 1 then red 2 to 5 (cards 10, 1 to
+    4); seat 1's cards in reverse order."""
+    first = [0, *range(20, 29), 10, 1, 2, 3, 4]  # the stack of 10, then the row of 5
+    return [first + [c for c in range(40) if c not in first], list(range(39, -1, -1))]
+
+
+def one_decision(decision, deal=None) -> ligretto.RoundOutcome:
+    """A round where seat 0 decides ``decision`` once, then both seats only flip."""
+    said = []
+
+    def first(view):
+        said.append(1)
+        return decision if len(said) == 1 else Decision("flip")
+
+    return ligretto.play_round([Scripted(first), flipper()], 1, 2, deal=deal or red_1_on_top(),
+                               max_actions=3)  # fmt: skip
+
+
+def test_a_decisions_defaults_start_a_pile_and_look_at_nothing():
+    out = one_decision(Decision("stack", card=0))  # pile left at -1: a new pile
+    assert out.events[0] == [100, 0, "stack", 0, 0] and out.state.piles[0] == ((0, 0),)
+    p = Scripted(lambda view: Decision("flip"))
+    ligretto.play_round([p, flipper()], 1, 2, max_actions=2)
+    assert p.reaction.looked[0] == 0
+
+
+@pytest.mark.parametrize(("decision", "said"), [
+    (Decision("row"), "no row slot -1"),
+    (Decision("row", slot=5, card=0), "no row slot 5"),
+    (Decision("row", slot=-1, card=0), "no row slot -1"),
+    (Decision("stack"), "stack does not show card -1"),
+    (Decision("stack", card=10), "stack does not show card 10"),
+    (Decision("hand", card=-1), "hand does not show card -1"),
+    (Decision("stack", card=0, pile=0), "a 1 starts a new pile"),
+    (Decision("row", slot=1, card=1, pile=0), "no centre pile 0"),
+    (Decision("row", slot=1, card=1, pile=-1), "no centre pile -1"),
+    (Decision("flip", looked=-1), "looked must be at least 0"),
+    (Decision("dance"), "unknown decision kind 'dance'"),
+    (Decision("flip", looked=1.0), "a Decision's looked must be an integer"),
+    (Decision("flip", looked=True), "a Decision's looked must be an integer"),
+])  # fmt: skip
+def test_a_decision_the_rules_do_not_allow_is_the_players_error(decision, said):
+    with pytest.raises(ligretto.PlayerError, match=f"seat 0: {said}"):
+        one_decision(decision)
+
+
+def test_a_decision_takes_numpy_integers():
+    out = one_decision(Decision("row", slot=np.int64(0), card=np.int64(10), pile=np.int8(-1)))
+    assert out.events[0][:4] == [100, 0, "row", 10]
+
+
+def test_a_player_needs_a_decide_method_and_a_reaction_model():
+    class NoClock:
+        def decide(self, view, rng):
+            return Decision("flip")
+
+    class NoDecide:
+        reaction = Clock()
+
+    for odd in (NoClock(), NoDecide()):
+        with pytest.raises(TypeError, match="seat 1's .* is no Player"):
+            ligretto.play_round([flipper(), odd], 1, 2)
+
+
+@pytest.mark.parametrize("actions", [1, 5])
+def test_the_loop_resolves_exactly_max_actions(actions):
+    out = ligretto.play_round([flipper(), flipper()], 1, 2, max_actions=actions)
+    assert len(out.events) == actions and out.ended_by == -2
+
+
+def test_an_action_due_at_the_time_limit_resolves_and_none_after():
+    from ligretto.rules import MAX_ROUND_MS
+
+    half = MAX_ROUND_MS // 2
+    out = ligretto.play_round([flipper(half), flipper(half)], 1, 2)
+    times = sorted(e[:3] for e in out.events)  # equal times: a seeded order, not the seat's
+    assert times == [[half, 0, "flip"], [half, 1, "flip"], [MAX_ROUND_MS, 0, "flip"],
+                     [MAX_ROUND_MS, 1, "flip"]]  # fmt: skip
+    assert out.time_ms == MAX_ROUND_MS and out.ended_by == -2
+
+
+def test_a_round_whose_first_action_is_past_the_limit_stops_at_time_0():
+    from ligretto.rules import MAX_ROUND_MS
+
+    out = ligretto.play_round([flipper(MAX_ROUND_MS + 1), flipper(MAX_ROUND_MS + 1)], 1, 2)
+    assert out.events == [] and out.time_ms == 0 and out.ended_by == -2
