@@ -53,9 +53,9 @@ LEVELS: dict[str, tuple[str, ...]] = {
 }
 """Opponents per --level, repeated in turn over the seats: easy alternates the weakest
 heuristic and random play; medium is the best heuristic; hard is information-set search with
-the ``strong`` preset (16,000 iterations at most, stopping once more cannot change the move:
-the strongest player the project has at an interactive pace; its time a decision is measured
-by ``benchmarks/bench_ismcts.py --preset strong``)."""
+the ``strong`` preset (12,800 iterations at most over a sharper deal chain, stopping once more
+cannot change the move: the strongest player the project has at an interactive pace; its
+time a decision is measured by ``benchmarks/bench_ismcts.py --preset strong``)."""
 
 DEFAULT_LEVEL = "medium"
 

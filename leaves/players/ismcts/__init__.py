@@ -53,8 +53,8 @@ docs/strength.md). With only the policies it was first tuned against as candidat
 45-49% of 4-player games against three of them; with every built-in as a candidate, about
 three games in four. ``settings.PRESETS`` names three settings: ``fast`` (the flat search at
 300 iterations, about a fifth of the time), ``flat`` (the flat search at 2000 iterations, the
-defaults before the widened tree) and ``strong`` (16,000 iterations, for play against a
-person).
+defaults before the widened tree) and ``strong`` (12,800 iterations over a sharper,
+more mobile deal chain, for play against a person).
 
 *The widened tree by default* (``max_depth=0``, ``widen=2``): with opponents played by their
 models (``model_opponents``) the tree below the searcher's move re-plans its own later moves,

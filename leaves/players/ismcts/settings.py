@@ -76,14 +76,17 @@ PRESETS: dict[str, dict[str, object]] = {
         "iterations": 2000,
     },
     "strong": {
-        "iterations": 16_000,
+        "iterations": 12_800,
+        "infer_lambda": 4.0,
+        "infer_steps": 16,
     },
 }
 """Named settings a user can ask for (``ismcts:preset=fast``): ``fast`` for long runs (the flat
 search, about a fifth of the defaults' time a decision), ``flat`` (the flat search at 2,000
 iterations, the defaults before the widened tree: the same time a decision, fewer wins),
-``strong`` for play against a person (10 times the defaults' iterations, well under 0.2 s a
-decision; ``leaves play --level hard``). docs/strength.md measures each against the defaults
+``strong`` for play against a person (8 times the defaults' iterations over deals that weigh
+the opponents' past play twice as hard, with four times the chain's swaps to keep it moving:
+well under 0.2 s a decision; ``leaves play --level hard``). docs/strength.md measures each against the defaults
 on the same deals. A preset gives the value of every parameter it names that is left at its
 default; a parameter set to another value wins
 (``ismcts:preset=fast,iterations=500``)."""
