@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from leaves import Action, PlayerView
-from leaves.actions import ACTIONS_BY_ID
+from leaves.actions import ACTIONS_BY_ID, shown
 from strategies import Strategy, fresh, get, registry
 
 from .observation import encode
-from .variants import n_action_ids
+from .variants import action_id, n_action_ids
 
 __all__ = ["ObservationAgent", "observation_of", "pettingzoo_policy"]
 
@@ -65,16 +65,28 @@ class ObservationAgent(Strategy):
 
     def __init__(self, policy: str = "interop.agents.first_legal"):
         self._fn = _load(policy)
-        self._takes_rng = len(inspect.signature(self._fn).parameters) >= 2
+        self._takes_rng = _takes_rng(self._fn)
 
     def choose(self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
                ) -> Action:  # fmt: skip
         obs = observation_of(view, legal)
         answer = self._fn(obs, rng) if self._takes_rng else self._fn(obs)
-        action = int(answer)
-        if not 0 <= action < len(obs["action_mask"]) or not obs["action_mask"][action]:
-            raise ValueError(f"the policy answered {answer!r}, not a legal action id")
+        action = action_id(answer)  # int() would play 4.5 as 4 and "3" as 3
+        # judged on ``legal``, not on the mask the policy was handed (and may have changed)
+        if action is None or action not in {a.id for a in legal}:
+            raise ValueError(f"the policy answered {shown(answer)}, not a legal action id")
         return ACTIONS_BY_ID[action]
+
+
+def _takes_rng(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` has a second positional parameter, the one the seat's generator goes to
+    (a keyword-only one is not handed it; a builtin without a signature takes one argument)."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in kinds for p in params) >= 2
 
 
 def first_legal(observation: dict[str, np.ndarray]) -> int:
@@ -91,18 +103,18 @@ def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str]
     """One of our strategies (a spec, class or instance) as ``act(env, agent) -> action id``
     for PettingZoo's loop over ``interop.pettingzoo.env``: it reads the seat's view from the
     environment's state (what the seat may see, as its observation holds) and draws from a
-    generator fixed by ``seed``. A new game (a reset) gets a fresh strategy."""
+    generator fixed by ``seed``. A new game (a reset, whatever its turns) gets a fresh strategy."""
     rng = np.random.default_rng(seed)
     base = get(spec)
-    seen: dict[str, Any] = {}  # per agent: the last turn it acted at, and its strategy
+    seen: dict[str, Any] = {}  # per agent: the game it last acted in (its start), its strategy
 
     def act(e: Any, agent: str) -> int:
-        state = e.unwrapped.state
-        view = state.view(e.unwrapped.possible_agents.index(agent))
+        env, state = e.unwrapped, e.unwrapped.state
+        view = state.view(env.possible_agents.index(agent))
         last = seen.get(agent)
-        if last is None or state.turn < last[0]:  # a new game: a fresh instance
-            last = (state.turn, fresh(base))
-        seen[agent] = (state.turn, last[1])
+        # a new game is a new start (a turn going back misses a game of one turn dealt again)
+        if last is None or last[0] is not env.start:
+            last = seen[agent] = (env.start, fresh(base))
         return int(last[1].choose(view, tuple(state.legal_actions()), rng).id)
 
     return act

@@ -31,6 +31,7 @@ needs.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -110,6 +111,7 @@ class ThirteenLeavesState(pyspiel.State):
         super().__init__(game)
         self.n, self.rules = game.n_players, game.rules
         self.hands = [[0] * N_VALUES for _ in range(self.n)]
+        self._deal_size = self.n * self.rules.hand_size_for(self.n)  # asked at every card
         self.dealt = 0
         self.state: leaves.State | None = None
         self.first = -1
@@ -117,7 +119,7 @@ class ThirteenLeavesState(pyspiel.State):
 
     # the deal ------------------------------------------------------------------------------
     def _to_deal(self) -> int:
-        return self.n * self.rules.hand_size_for(self.n)
+        return self._deal_size
 
     def _left(self) -> np.ndarray:
         return np.asarray(self.rules.deck) - np.sum(self.hands, axis=0)
@@ -167,19 +169,39 @@ class ThirteenLeavesState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state the seat cannot tell from this one: the other hands drawn again,
-        consistent with what the seat has seen (for ``ISMCTSBot``)."""
+        consistent with what the seat has seen (for ``ISMCTSBot``). It is dealt and played
+        out afresh, so its history (and its serialization) is the drawn world's, not the true
+        deal a copy of this state would carry."""
         rng = np.random.default_rng(int(probability_sampler() * 2**53))
-        clone = self.clone()
-        clone.state = self.state.view(player_id).sample_state(rng)
-        return clone
+        view = self.state.view(player_id)
+        world = self.get_game().new_initial_state()
+        world._play_out(view.sample_state(rng), view)
+        return world
 
     def set_position(self, view: PlayerView, rng: np.random.Generator) -> None:
         """Stand where ``view`` stands, past the deal: its moves so far, the hidden hands
-        drawn consistently with it (a bot searching from here never sees a hidden card)."""
+        drawn consistently with it (a bot searching from here never sees a hidden card).
+        Only the position: the history stays empty (no deal to hide; quick for each search)."""
         self.dealt = self._to_deal()
         self.state = view.sample_state(rng)
         self.moves = [action.id for _, action in view.history]
         self.first = view.history[0][0] if view.history else view.current_player
+
+    def _play_out(self, world: leaves.State, view: PlayerView) -> None:
+        """Deal ``world``'s hands as they were dealt (its hands now, with the public moves of
+        ``view`` undone), draw its first player and play the moves, on this fresh state."""
+        hands = [list(h) for h in world.hands]
+        for seat, action in view.history:  # only plays and takes change a hand
+            if action.is_play:
+                hands[seat][action.value - 1] += action.count
+            elif action.taken is not None:
+                hands[seat][action.taken - 1] -= 1
+        cards = [[v for v, c in enumerate(hand) for _ in range(c)] for hand in hands]
+        for i in range(self._to_deal()):  # card by card, seat after seat
+            self.apply_action(cards[i % self.n][i // self.n])
+        self.apply_action(view.history[0][0] if view.history else view.current_player)
+        for _, action in view.history:
+            self.apply_action(action.id)
 
     def __str__(self) -> str:
         if self.state is None:
@@ -233,8 +255,12 @@ class StrategyBot(pyspiel.Bot):
         self._rng = np.random.default_rng(self._seed)
 
     def step(self, state: ThirteenLeavesState) -> int:
+        seat = state.current_player()
+        if seat < 0:  # a chance node (no leaves.State yet) or the end: one line, not deep inside
+            where = "the end of the game" if state.is_terminal() else "a chance node (the deal)"
+            raise ValueError(f"StrategyBot.step needs a seat to play, not {where}")
         inner = state.state
-        view = inner.view(state.current_player())
+        view = inner.view(seat)
         return int(self._strategy.choose(view, tuple(inner.legal_actions()), self._rng).id)
 
 
@@ -254,6 +280,8 @@ class OpenSpielAgent(Strategy):
             raise ValueError(f"bot must be ismcts or mcts, got {bot!r}")
         if int(max_simulations) < 1:
             raise ValueError(f"max_simulations must be at least 1, got {max_simulations}")
+        if not math.isfinite(uct_c) or uct_c < 0:  # nan would search without a word of warning
+            raise ValueError(f"uct_c must be a number >= 0, got {uct_c}")
         self._games: dict[tuple[int, Rules], Any] = {}
 
     def _game(self, view: PlayerView) -> Any:

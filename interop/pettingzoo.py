@@ -39,7 +39,7 @@ from leaves.deal import check_seed
 from leaves.ruleset import counts_text
 
 from .observation import SIZE, bounds, encode
-from .variants import n_action_ids, rules_of
+from .variants import action_id, n_action_ids, rules_of
 
 __all__ = ["env", "raw_env"]
 
@@ -64,14 +64,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                  **rule_keys: Any):  # fmt: skip
         super().__init__()
         self.rules = rules_of(rules, **rule_keys)
-        if int(n_players) not in self.rules.players:
+        n = action_id(n_players)  # a whole number: int() would take 4.5 for 4 and "4" for 4
+        if n is None or n not in self.rules.players:
             raise ValueError(
                 f"n_players must be {counts_text(self.rules.players)}{self.rules.under()}, "
-                f"got {n_players}"
+                f"got {n_players!r}"
             )
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.n_players = int(n_players)
+        self.n_players = n
         self.render_mode = render_mode
         self.n_actions = n_action_ids(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(self.n_players)]
@@ -85,6 +86,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
         self._seeds = np.random.SeedSequence()
         self.state: leaves.State | None = None
+        self.start: leaves.State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -93,9 +95,21 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise ValueError(f"unknown agent {agent!r}; the agents are {self._names()}")
         return self.possible_agents.index(agent)
 
+    def _names(self) -> str:
+        return f"player_0 .. player_{self.n_players - 1}"
+
+    def _started(self) -> leaves.State:
+        """The game in play; a clear error (not an AttributeError) before the first reset."""
+        if self.state is None:
+            raise ValueError("no game yet: call reset() first")
+        return self.state
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._started()
         seat = self._seat(agent)
         mask = np.zeros(self.n_actions, np.int8)
         if not self.state.is_terminal and seat == self.state.current_player:
@@ -108,6 +122,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         (deal,) = self._seeds.spawn(1)  # the next deal of the stream
         self.state = leaves.new_game(self.n_players, seed=np.random.default_rng(deal),
                                      rules=self.rules)  # fmt: skip
+        self.start = self.state  # the game's first state: a new object at every reset
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -117,14 +132,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self.possible_agents[self.state.current_player]
 
-    def step(self, action: int) -> None:
+    def step(self, action: int | None) -> None:
+        self._started()
+        if not self.agents:  # every dead agent has stepped: PettingZoo's wrapper only warns
+            raise ValueError("the game is over: reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
+        move = action_id(action)  # refuses 4.5 and "3" rather than playing 4 or 3
+        if move is None:
+            raise ValueError(
+                f"{action!r} is not an action id (a whole number 0..{self.n_actions - 1})"
+            )
+        if move not in self.state.legal_action_ids():
+            raise ValueError(f"action {move} is not legal for {agent} here")
         self._cumulative_rewards[agent] = 0
-        if int(action) not in self.state.legal_action_ids():
-            raise ValueError(f"action {action} is not legal for {agent} here")
-        self.state = self.state.apply(int(action))
+        self.state = self.state.apply(move)
         self.rewards = dict.fromkeys(self.agents, 0)
         if self.state.is_terminal:
             winner = self.state.winner
@@ -144,14 +167,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         """The position as text: the table, every seat's hand size, who is to play."""
         if self.render_mode is None:
             return None
-        s = self.state
+        s = self._started()
         ends = (s.ends[0][0], s.ends[1][0]) if s.ends else ("-", "-")
         lines = [
             f"turn {s.turn}, round {s.round}; table {list(s.table)} (ends {ends[0]}, {ends[1]})",
             "hands: " + ", ".join(f"player_{i}: {n}" for i, n in enumerate(s.hand_sizes)),
-            "passed: " + ", ".join(f"player_{i}" for i, p in enumerate(s.passed) if p),
-            ("winner: " + f"player_{s.winner}" if s.winner is not None else
-             "unfinished" if s.is_terminal else f"to play: player_{s.current_player}"),
+            "passed: " + (", ".join(f"player_{i}" for i, p in enumerate(s.passed) if p)
+                          or "nobody"),
+            (f"winner: player_{s.winner}" if s.winner is not None else
+             f"stopped at the turn limit ({s.rules.turn_limit} turns)" if s.is_terminal else
+             f"to play: player_{s.current_player}"),
         ]  # fmt: skip
         text = "\n".join(lines)
         if self.render_mode == "human":

@@ -14,13 +14,16 @@ taking nothing (``leaves.actions.ACTIONS_BY_ID``), so a mask or a policy's outpu
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import Any
+
+import numpy as np
 
 from leaves import N_ACTIONS, Rules
 from leaves.rules import N_ACTION_IDS
 
-__all__ = ["n_action_ids", "openspiel_text", "rules_of", "rules_text"]
+__all__ = ["action_id", "n_action_ids", "openspiel_text", "rules_of", "rules_text"]
 
 _ITEM = re.compile(r"\s*([A-Za-z_]+)\s*[=:]\s*(.*?)\s*$")
 
@@ -50,6 +53,18 @@ def n_action_ids(rules: Rules) -> int:
     """How many action ids a game under ``rules`` has: 118 under ``take="nothing"`` (id 117,
     the pass taking nothing), today's 117 otherwise."""
     return N_ACTION_IDS if rules.take == "nothing" else N_ACTIONS
+
+
+def action_id(value: Any) -> int | None:
+    """``value`` as an action id when it is a whole number (an int, a numpy integer or a 0-d
+    integer array, as ``Discrete`` takes), else None: ``int()`` would play 4.5 as 4 and "3" as
+    3, and take True for 1."""
+    if isinstance(value, bool | np.bool_):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def openspiel_text(rules: Rules) -> str:
