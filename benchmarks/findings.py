@@ -151,8 +151,12 @@ def take_worth(work: Path, scale: float, jobs: int) -> tuple[list[str], list[dic
 def round_robin(
     work: Path, charts: Path, scale: float, jobs: int, counts: tuple[int, ...]
 ) -> tuple[list[str], dict, Path]:
-    """Every built-in without search, round robin at each player count."""
-    names = strategies.filtered(search=False)
+    """Every built-in without search, round robin at each player count: the field of
+    ``leaves run`` (``builtin_heuristics``), never an installed entry point's strategy (the
+    outside-agent adapter would sit at the tables on the slow path and skew every figure)."""
+    from leaves.commands.run import builtin_heuristics
+
+    names = builtin_heuristics()
     lines, best, runs = [], {}, {}
     for k in counts:
         res = _run(work, f"rr-{k}", jobs, strategies=names, players=k,

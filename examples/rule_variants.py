@@ -5,9 +5,11 @@ under variants, and each figure comes with a 95% interval.
     LEAVES_EXAMPLE_GAMES=500 python examples/rule_variants.py
 
 Every seat is the same strategy, so each game is an independent draw: the mean and its
-standard error are honest as they are, and so is the difference of two rule sets (independent
-samples). ``leaves variants`` does the same for a whole field of strategies, with skill,
-closeness and seat effects, in one report (docs/variants.md).
+standard error are honest as they are. Every rule set plays the same seeds, so a variant's
+difference from today's rules is paired seed by seed: the mean of the per-seed differences and
+its standard error (two samples drawn from the same seeds are not independent). ``leaves
+variants`` does the same for a whole field of strategies, with skill, closeness and seat
+effects, in one report (docs/variants.md).
 """
 
 from __future__ import annotations
@@ -52,8 +54,7 @@ def main() -> None:
         got = base if rules.is_default else play(rules)
         unfinished += int(got["unfinished"].sum())
         m, h = mean_ci(got["turns"])
-        diff = got["turns"].mean() - base["turns"].mean()
-        dh = np.hypot(mean_ci(got["turns"])[1], mean_ci(base["turns"])[1])
+        diff, dh = mean_ci(got["turns"] - base["turns"])  # paired: the same seeds
         f, fh = mean_ci(got["first wins"])
         vs = "" if rules.is_default else f"{diff:+.1f} [{diff - dh:+.1f}, {diff + dh:+.1f}]"
         print(f"{str(rules):<16}{m:>11.1f} [{m - h:.1f}, {m + h:.1f}]{vs:>22}"

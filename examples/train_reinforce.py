@@ -1,7 +1,7 @@
 """Train a small agent through the PettingZoo environment, then enter it in a gauntlet.
 
     pip install ".[research]"
-    python examples/train_reinforce.py            # 3,000 training games, then 2,000 a side
+    python examples/train_reinforce.py            # 3,000 training games, then 1,500 a side
 
 The agent is a linear softmax policy over the 145 observation entries (plus a bias), one weight
 vector per action id, with the illegal actions masked out; REINFORCE with a running-mean
@@ -27,6 +27,7 @@ from leaves import N_ACTIONS
 GAMES = int(os.environ.get("LEAVES_EXAMPLE_GAMES", "3000"))
 OUT = Path(os.environ.get("LEAVES_EXAMPLE_OUT", "reinforce-run"))
 WEIGHTS = OUT / "weights.npz"
+GAUNTLET_GAMES = max(60, GAMES // 2)  # a side: the agent's games, and its baseline's
 SCALE = 1.0 / 8.0  # observation entries are small counts: a common scale keeps steps stable
 
 
@@ -99,7 +100,7 @@ def main() -> None:
     os.environ["REINFORCE_WEIGHTS"] = str(WEIGHTS.resolve())
     spec = f"observation:policy={Path(__file__).resolve()}.act"
     res = tournaments.gauntlet(spec, ["random", "greedy"], "low", players=3,
-                               games=max(60, GAMES // 2), seed=2, out=OUT / "gauntlet")  # fmt: skip
+                               games=GAUNTLET_GAMES, seed=2, out=OUT / "gauntlet")  # fmt: skip
     from reports.gauntlet import sentences
 
     for line in sentences(reports.gauntlet(res)):  # the gauntlet's answer, in words

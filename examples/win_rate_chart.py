@@ -10,7 +10,8 @@ any chart is a few lines.
 The intervals are the summary's own (``ci_low``, ``ci_high``): they count a deal at a table
 as one independent unit, because the games of one deal share their cards, so they are right
 as often as they claim; a binomial interval over games would treat the games of a deal as
-independent. A run too small for an interval has none (NaN bounds): the chart draws no bar.
+independent. A run too small for an interval has none (NaN bounds): the chart draws its
+win-rate bars without error bars.
 """
 
 from __future__ import annotations
