@@ -74,6 +74,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "reports/student_t.py": ("tests/test_boundaries_student_t.py",),
     "reports/clusters.py": ("tests/test_boundaries_clusters.py",),
     "reports/significance.py": ("tests/test_boundaries_significance.py",),
+    "reports/numbers.py": ("tests/test_boundaries_numbers.py",),
     "gamekit/seeding.py": ("tests/test_boundaries_seeding.py",),
     "tournaments/seating.py": ("tests/test_boundaries_seating.py",),
     "leaves/kernels.py": ("tests/test_boundaries_kernels.py",),
