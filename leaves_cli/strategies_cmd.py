@@ -16,8 +16,9 @@ from .errors import CLIError
 from .options import game_option, load_option, top_level_pieces
 
 
-def load_files(paths: Iterable[str], need_strategy: bool = False) -> None:
-    """Import each Python file so the Strategy subclasses it defines register themselves.
+def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[str, Any]]:
+    """Import each Python file so the Strategy subclasses it defines register themselves;
+    return each path as given with its module.
 
     Uses the registry's own file loader, so a later ``file.py:Class`` spec of the same file
     finds the already loaded module. A missing file or an error inside it is a CLIError;
@@ -26,9 +27,10 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> None:
     """
     paths = list(paths)
     if not paths:
-        return
+        return []
     from strategies import registry
 
+    loaded = []
     loader = getattr(registry, "load_file", None) or registry._load_file
     for raw in paths:
         path = Path(raw)
@@ -43,14 +45,53 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> None:
         if need_strategy and not _defines_strategy(module):
             raise CLIError(f"--load: {raw} defines no strategy (no subclass of a game's "
                            "Strategy class): nothing to list from it", usage=True)  # fmt: skip
+        loaded.append((raw, module))
+    return loaded
 
 
 def _defines_strategy(module: Any) -> bool:
     """Does ``module`` define (not just import) a strategy class?"""
+    return bool(_own_classes(module))
+
+
+def _own_classes(module: Any) -> dict[str, type]:
+    """The strategy classes ``module`` defines (not those it imports), by their names in it."""
     from strategies.base import Player
 
-    return any(isinstance(v, type) and issubclass(v, Player) and v.__module__ == module.__name__
-               for v in vars(module).values())  # fmt: skip
+    return {k: v for k, v in vars(module).items() if isinstance(v, type)
+            and issubclass(v, Player) and v.__module__ == module.__name__}  # fmt: skip
+
+
+def file_rows(
+    loaded: Sequence[tuple[str, Any]], filters: dict[str, Any], game: str
+) -> list[tuple[str, str, dict, dict]]:
+    """The rows ``strategy_rows`` leaves out: each loaded file's strategy classes of ``game``
+    that registered no name, listed by the spec that uses them (``file.py:Class``). A file
+    with no strategy of ``game`` at all is a usage error (it would list nothing)."""
+    import inspect
+
+    from strategies import registry
+
+    rows = []
+    listed = set(map(id, registry._registry(game).values()))  # those have rows of their own
+    for raw, module in loaded:
+        classes = _own_classes(module)
+        mine = {k: c for k, c in classes.items() if getattr(c, "game", None) == game}
+        if not mine:  # another game's, or a bare Player that says no game
+            theirs = ", ".join(f"{k} is a {registry.title(c.game)} strategy" if hasattr(c, "game")
+                               else f"{k} says no game" for k, c in classes.items())  # fmt: skip
+            todo = ("give its game with --game" if any(hasattr(c, "game") for c in classes.values())
+                    else "subclass a game's Strategy class")  # fmt: skip
+            raise CLIError(f"--load: {raw} defines no {registry.title(game)} strategy "
+                           f"({theirs}): {todo}", usage=True)  # fmt: skip
+        for key, cls in mine.items():
+            if id(cls) in listed or any(cls.classifier.get(k) != v for k, v in filters.items()):
+                continue
+            listed.add(id(cls))  # once, however often its file is given
+            params = {k: p.default for k, p in cls._param_signature.parameters.items()
+                      if p.default is not inspect.Parameter.empty}  # fmt: skip
+            rows.append((f"{raw}:{key}", str(cls.description), dict(cls.classifier), params))
+    return rows
 
 
 def refuse_empty_items(values: Iterable[str], flag: str = "--against") -> None:
@@ -163,9 +204,9 @@ def strategies(
     from .tournament_parts import load_game
 
     plugin = load_game(game, {})
-    load_files(load, need_strategy=True)
+    loaded = load_files(load, need_strategy=True)
     wanted = parse_filters(filters)
-    rows = strategy_rows(wanted, game)
+    rows = strategy_rows(wanted, game) + file_rows(loaded, wanted, game)
     check_filter_values(filters, game)
     console = make_console()
     if names_only:

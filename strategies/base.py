@@ -125,7 +125,9 @@ class Player:
 
     @classmethod
     def _display_name(cls) -> str:
-        return getattr(cls, "name", None) or cls.__qualname__
+        """The class's own registry name, else its class name: a subclass of a registered
+        strategy that names itself nothing is not that strategy, so it never shows as it."""
+        return cls.__dict__.get("name") or cls.__qualname__
 
     def __repr__(self) -> str:
         return self.label
@@ -166,6 +168,11 @@ def _parameters(cls: type) -> inspect.Signature:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             raise TypeError(
                 f"{cls.__qualname__}.__init__ must name its parameters (no *args/**kwargs), "
+                "so that variants can be labelled and rebuilt"
+            )
+        if p.kind is p.POSITIONAL_ONLY:  # every game rebuilds it as cls(**params)
+            raise TypeError(
+                f"{cls.__qualname__}.__init__ must take {p.name!r} by keyword (no '/'), "
                 "so that variants can be labelled and rebuilt"
             )
     return sig.replace(parameters=params)

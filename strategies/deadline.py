@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 __all__ = [
     "DEFAULT_DECISION_TIMEOUT",
+    "MAX_DECISION_TIMEOUT",
     "DecisionTimeout",
     "Deadline",
     "bounded",
@@ -36,6 +37,10 @@ __all__ = [
 DEFAULT_DECISION_TIMEOUT = 60.0
 """Seconds a plain-Python decision may take in a tournament: far beyond any sane strategy
 (``ismcts`` takes ~20 ms), soon enough that a hung one costs a minute, not the run."""
+
+MAX_DECISION_TIMEOUT = 1e6
+"""The longest bound, in seconds (11.6 days): the interval timer cannot be armed for much
+more (about 9.2e9 s), and a longer one would fail every game as if the strategies had."""
 
 T = TypeVar("T")
 
@@ -57,7 +62,10 @@ def check_timeout(seconds: Any) -> float | None:
     except (TypeError, ValueError):
         msg = f"the decision timeout must be a number of seconds, got {seconds!r}"
         raise ValueError(msg) from None
-    if not value >= 0 or value == float("inf"):
+    if value > MAX_DECISION_TIMEOUT:  # the timer refuses more (inf too): 0 is "no bound"
+        raise ValueError(f"the decision timeout must be at most {MAX_DECISION_TIMEOUT:.0f} s "
+                         f"(0: none), got {seconds!r}")  # fmt: skip
+    if not value >= 0:
         raise ValueError(f"the decision timeout must be 0 (none) or positive, got {seconds!r}")
     return value or None
 

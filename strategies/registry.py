@@ -36,7 +36,7 @@ from types import ModuleType
 from typing import Any
 
 from .base import CLASSIFIER_KEYS, NAME_RE, Player
-from .spec_values import parse_params
+from .spec_values import parse_params, split_label
 
 GAME_GROUP = "leaves.games"
 """The entry-point group of installed games (``tournaments.games`` reads it)."""
@@ -52,6 +52,7 @@ _REGISTRIES: dict[str, dict[str, type[Player]]] = {}
 _GROUPS: dict[str, str] = {}  # game -> the entry-point group of its strategies
 _TITLES: dict[str, str] = {}  # game -> its title in messages
 _FILE_MODULES: dict[str, Any] = {}
+_USER_MODULE = "leaves_user_strategy_"  # the start of a user's file's module name
 _DEFERRED: dict[str, dict[str, tuple[str, ...]]] = {}
 """Per game, modules whose strategies register when first needed: module -> the names it
 registers (empty: any use of the game's registry imports it)."""
@@ -152,6 +153,10 @@ def _register_class(cls: type[Player], name: str | None = None) -> None:
 
 
 def _qualified(cls: type) -> str:
+    """``module.Class``; for a class of a user's file, ``path/to/file.py:Class``."""
+    file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    if cls.__module__.startswith(_USER_MODULE) and file:
+        return f"{file}:{cls.__qualname__}"
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
@@ -170,9 +175,9 @@ def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any
             raise ValueError(f"{c.__qualname__} has no name: set name = '...' or pass name=")
         if not NAME_RE.match(key):
             raise ValueError(f"bad strategy name {key!r}: use lowercase letters, digits, '_', '-'")
+        _register_class(c, key)  # first: a name refused (taken) must not stay on the class
         if "name" not in c.__dict__:
             c.name = key
-        _register_class(c, key)
         return c
 
     return decorate(cls) if cls is not None else decorate
@@ -227,10 +232,12 @@ def get_class(name: str, game: str = DEFAULT_GAME) -> type[Player]:
 
 
 def _check_game(cls: type[Player], game: str) -> None:
-    if cls.game != game:
-        raise ValueError(
-            f"{cls._display_name()} is a {title(cls.game)} strategy, not a {title(game)} one"
-        )
+    plays = getattr(cls, "game", None)  # a bare strategies.Player subclass says none
+    if plays != game:
+        what = "says no game: subclass a game's Strategy class (e.g. strategies.Strategy)"
+        if plays:
+            what = f"is a {title(plays)} strategy, not a {title(game)} one"
+        raise ValueError(f"{cls._display_name()} {what}")
 
 
 def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
@@ -381,9 +388,9 @@ def parse_spec(spec: str, game: str = DEFAULT_GAME) -> tuple[str, dict[str, Any]
     s = spec.strip()
     if not s:
         raise ValueError("empty strategy spec")
-    if s.endswith(")") and "(" in s:
-        head = s[: s.index("(")].strip()
-        return head, parse_params(s[s.index("(") + 1 : -1], spec)
+    label = split_label(s)
+    if label is not None:
+        return label[0], parse_params(label[1], spec)
     drive = ""
     if re.match(r"^[A-Za-z]:[\\/]", s):  # a Windows drive letter is not a separator
         drive, s = s[:2], s[2:]
@@ -392,6 +399,8 @@ def parse_spec(spec: str, game: str = DEFAULT_GAME) -> tuple[str, dict[str, Any]
         rest = m.group("rest")[1:] if m.group("rest") else ""
         return drive + m.group("target") + ":" + m.group("cls"), parse_params(rest, spec)
     name, _, rest = s.partition(":")
+    if not (drive + name).strip():
+        raise ValueError(f"strategy spec {spec!r} names no strategy (write name:key=value,...)")
     return drive + name.strip(), parse_params(rest, spec)
 
 
@@ -409,6 +418,11 @@ def resolve(spec: str, game: str = DEFAULT_GAME) -> tuple[type[Player], dict[str
     where, sep, cls_name = target.rpartition(":")
     if sep and len(where) > 1:  # not just a Windows drive letter
         return load_class(where, cls_name), params
+    if target.endswith(".py"):  # a file without its class
+        found = _defined(_load_file(target))
+        hint = f" (it defines {', '.join(found)})" if found else ""
+        raise ValueError(f"{target} is a file: name the strategy class in it, as "
+                         f"{target}:{found[0] if found else 'ClassName'}{hint}")  # fmt: skip
     return get_class(target, game), params
 
 
@@ -417,21 +431,36 @@ def load_class(where: str, cls_name: str) -> type[Player]:
     if where.endswith(".py") or "/" in where or "\\" in where:
         module = _load_file(where)
     else:
-        try:
-            module = importlib.import_module(where)
-        except ImportError as exc:
-            raise ValueError(f"cannot import module {where!r}: {exc}") from exc
+        module = _import_module(where, cls_name)
     obj = getattr(module, cls_name, None)
     if not (isinstance(obj, type) and issubclass(obj, Player)):
-        found = sorted(
-            k
-            for k, v in vars(module).items()
-            if isinstance(v, type) and issubclass(v, Player) and v.__module__ == module.__name__
-        )
+        found = _defined(module)
         what = "has no class" if obj is None else "has no strategy class"
         hint = f"; it defines {', '.join(found)}" if found else ""
         raise ValueError(f"{where!r} {what} {cls_name!r}{hint}")
     return obj
+
+
+def _defined(module: Any) -> list[str]:
+    """The strategy classes ``module`` defines (not those it imports), by name."""
+    return sorted(k for k, v in vars(module).items() if isinstance(v, type)
+                  and issubclass(v, Player) and v.__module__ == module.__name__)  # fmt: skip
+
+
+def _import_module(where: str, cls_name: str) -> ModuleType:
+    """``importlib.import_module(where)``; its failure (a missing module, or an error while
+    importing it) as a ValueError naming it; a file of that name here is suggested."""
+    try:
+        return importlib.import_module(where)
+    except Exception as exc:  # noqa: BLE001 - any error of the user's module: one line
+        text = f"{type(exc).__name__}: {exc}"
+        missing = getattr(exc, "name", None) or "-"
+        if isinstance(exc, ModuleNotFoundError) and f"{where}.".startswith(f"{missing}."):
+            text = str(exc)
+            file = Path(*where.split(".")).with_suffix(".py")
+            if file.is_file():
+                text += f" (for the file {file}, write {file}:{cls_name})"
+        raise ValueError(f"cannot import module {where!r}: {text}") from exc
 
 
 def _load_file(path_text: str) -> Any:
@@ -444,7 +473,7 @@ def _load_file(path_text: str) -> Any:
         return _FILE_MODULES[key]
     digest = hashlib.sha1(key.encode()).hexdigest()[:10]
     stem = re.sub(r"\W", "_", path.stem)
-    mod_name = f"leaves_user_strategy_{stem}_{digest}"
+    mod_name = f"{_USER_MODULE}{stem}_{digest}"
     spec = importlib.util.spec_from_file_location(mod_name, path)
     if spec is None or spec.loader is None:
         raise ValueError(f"cannot load {path_text} as a Python file")

@@ -8,7 +8,7 @@ import ast
 import re
 from typing import Any
 
-__all__ = ["parse_params", "parse_value"]
+__all__ = ["parse_params", "parse_value", "split_label"]
 
 
 def parse_params(text: str, spec: str = "") -> dict[str, Any]:
@@ -28,6 +28,23 @@ def parse_params(text: str, spec: str = "") -> dict[str, Any]:
             raise ValueError(f"parameter {key!r} given twice in strategy spec {spec!r}")
         out[key] = parse_value(raw.strip())
     return out
+
+
+_LABEL_HEAD = re.compile(r"[A-Za-z_][\w\-]*|.+:[A-Za-z_]\w*")
+"""What may stand before a label's parentheses: a name, or ``file.py:Class``/``module:Class``."""
+
+
+def split_label(spec: str) -> tuple[str, str] | None:
+    """``"name(k=v,...)"`` -> ``("name", "k=v,...")``; None if ``spec`` is not in label form.
+    The parentheses are the first ones after a name or a class, so a file path may hold its
+    own (``"bots (1)/b.py:Bot(k=2)"``)."""
+    s = spec.strip()
+    if not s.endswith(")"):
+        return None
+    for i, ch in enumerate(s):
+        if ch == "(" and _LABEL_HEAD.fullmatch(s[:i].strip()):
+            return s[:i].strip(), s[i + 1 : -1]
+    return None
 
 
 def _split_commas(text: str) -> list[str]:

@@ -91,8 +91,13 @@ def fresh(strategy: Strategy) -> Strategy:
     Anything a strategy stores on itself during a game is dropped before the next one, so a
     decision never depends on earlier games, on how games are chunked or on ``--jobs``. Keep
     expensive immutable set-up (tables, models) in class-level caches keyed by parameters.
+    A constructor that fails here (it built the first instance) is a ValueError naming it.
     """
-    return type(strategy)(**strategy.params)
+    try:
+        return type(strategy)(**strategy.params)
+    except Exception as exc:  # noqa: BLE001 - the user's constructor: one line naming it
+        text = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise ValueError(f"cannot build a new {strategy.label} for the next game: {text}") from exc
 
 
 def _seat_strategies(
@@ -209,13 +214,39 @@ class ForfeitError(str):
         return (ForfeitError, (str(self), self.traceback))
 
 
+_ERROR_CHARS = 200
+"""A forfeit's line keeps this much of the error's first line (the traceback keeps it all)."""
+
+_FAILURES = (Exception, SystemExit)
+"""What a strategy's call may raise and forfeit by: any error, and ``sys.exit()`` (which would
+otherwise end the whole run, silently). Ctrl-C still stops the run."""
+
+
 def _error(seat: int, strat: Strategy, exc: BaseException | str) -> ForfeitError:
     if isinstance(exc, str):
         return ForfeitError(f"seat {seat} ({strat.label}): {exc}")
-
-    text = f"{type(exc).__name__}: {exc}".splitlines()[0]  # the rest is in the traceback
+    try:
+        message = str(exc)
+    except Exception:  # noqa: BLE001 - the strategy's own exception class is broken
+        message = "(its message cannot be shown: str() raised)"
+    lines = message.splitlines()  # the rest is in the traceback
+    text = f"{type(exc).__name__}: {lines[0]}" if lines and lines[0] else type(exc).__name__
+    if len(text) > _ERROR_CHARS:
+        text = text[: _ERROR_CHARS - 3] + "..."
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return ForfeitError(f"seat {seat} ({strat.label}): {text}", tb)
+
+
+def _illegal(action: object) -> str:
+    """The forfeit's text for an answer that is not a legal action (safe for any object)."""
+    if isinstance(action, Action):
+        return f"IllegalActionError: returned {action}, not a legal action"
+    try:
+        what = shown(action)
+    except Exception:  # noqa: BLE001 - an object whose repr raises
+        what = f"a {type(action).__name__}"
+    return (f"IllegalActionError: returned {what}, not a legal action (choose must return "
+            "an Action, one of legal)")  # fmt: skip
 
 
 _UNBOUNDED = Deadline(None)
@@ -297,7 +328,7 @@ def _start(strats: list[Strategy], state: State, rng: np.random.Generator,
                 s.start_game(state.view(seat), rng)
         except DecisionTimeout:
             return seat, _error(seat, s, deadline.message("start_game"))
-        except Exception as exc:
+        except _FAILURES as exc:
             return seat, _error(seat, s, exc)
     return None
 
@@ -314,12 +345,10 @@ def _turns(strats: list[Strategy], state: State, rng: np.random.Generator,
                 action = s.choose(state.view(seat), legal, rng)
         except DecisionTimeout:
             return state, (seat, _error(seat, s, deadline.message(f"choose at turn {state.turn}")))
-        except Exception as exc:
+        except _FAILURES as exc:
             return state, (seat, _error(seat, s, exc))
         if not isinstance(action, Action) or action not in legal:
-            shown = str(action) if isinstance(action, Action) else repr(action)
-            illegal = f"IllegalActionError: returned {shown}, not a legal action"
-            return state, (seat, _error(seat, s, illegal))
+            return state, (seat, _error(seat, s, _illegal(action)))
         state = state.apply(action)
     return state, None
 
@@ -333,7 +362,7 @@ def _end(game: _Game, state: State, out: GameResult, deadline: Deadline) -> Game
         except DecisionTimeout:
             if out.forfeit_seat is None:
                 out = game.result(state, (seat, _error(seat, s, deadline.message("end_game"))))
-        except Exception as exc:
+        except _FAILURES as exc:
             if out.forfeit_seat is None:
                 out = game.result(state, (seat, _error(seat, s, exc)))
     return out
