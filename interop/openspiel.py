@@ -23,6 +23,9 @@ stopped at the turn limit, which is also ``max_game_length``).
 
 A seat's information state string is its hand now, the first player and every move since the
 deal (all moves are public, so with them the hand now tells the hand dealt): perfect recall.
+Its information state tensor holds the same in a fixed size (``Observer``): the seat one-hot,
+its dealt hand per value, the first player one-hot and the moves, one row a move, one-hot its
+action id (``max_game_length`` x ``num_distinct_actions``; the turn limit sets the rows).
 Its observation string and tensor are its current view (``interop.observation``: the 145
 entries of the PettingZoo observation). ``resample_from_infostate`` draws hidden hands
 consistent with the seat's view (``PlayerView.sample_state``), which OpenSpiel's ``ISMCTSBot``
@@ -67,7 +70,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=leaves.MAX_PLAYERS,
     min_num_players=FEWEST_PLAYERS,  # where the rules allow 2
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification={"players": _DEFAULT_PLAYERS, "rules": "", "turn_limit": TURN_LIMIT},
@@ -100,8 +103,10 @@ class ThirteenLeavesGame(pyspiel.Game):
         return ThirteenLeavesState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
         perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return Observer(perfect_recall=perfect)
+        return Observer(perfect_recall=perfect, game=self)
 
 
 class ThirteenLeavesState(pyspiel.State):
@@ -184,18 +189,14 @@ class ThirteenLeavesState(pyspiel.State):
         Only the position: the history stays empty (no deal to hide; quick for each search)."""
         self.dealt = self._to_deal()
         self.state = view.sample_state(rng)
+        self.hands = _as_dealt(self.state.hands, view.history)  # the seat's own: as dealt
         self.moves = [action.id for _, action in view.history]
         self.first = view.history[0][0] if view.history else view.current_player
 
     def _play_out(self, world: leaves.State, view: PlayerView) -> None:
         """Deal ``world``'s hands as they were dealt (its hands now, with the public moves of
         ``view`` undone), draw its first player and play the moves, on this fresh state."""
-        hands = [list(h) for h in world.hands]
-        for seat, action in view.history:  # only plays and takes change a hand
-            if action.is_play:
-                hands[seat][action.value - 1] += action.count
-            elif action.taken is not None:
-                hands[seat][action.taken - 1] -= 1
+        hands = _as_dealt(world.hands, view.history)
         cards = [[v for v, c in enumerate(hand) for _ in range(c)] for hand in hands]
         for i in range(self._to_deal()):  # card by card, seat after seat
             self.apply_action(cards[i % self.n][i // self.n])
@@ -209,19 +210,56 @@ class ThirteenLeavesState(pyspiel.State):
         return str(self.state)
 
 
-class Observer:
-    """OpenSpiel's observer: a seat's view as a tensor, and as a string (with perfect recall,
-    its dealt hand and every move; without, its view now)."""
+def _as_dealt(hands: Any, history: Any) -> list[list[int]]:
+    """The hands as they were dealt: ``hands`` now with the public moves of ``history``
+    ((seat, action) pairs) undone; only plays and takes change a hand."""
+    dealt = [list(h) for h in hands]
+    for seat, action in history:
+        if action.is_play:
+            dealt[seat][action.value - 1] += action.count
+        elif action.taken is not None:
+            dealt[seat][action.taken - 1] -= 1
+    return dealt
 
-    def __init__(self, perfect_recall: bool):
+
+class Observer:
+    """OpenSpiel's observer of a seat. Without perfect recall: its view now, as the tensor
+    and string of ``interop.observation``. With perfect recall (the information state): as a
+    string its hand, the first player and every move; as a tensor, in this order, ``player``
+    (one-hot, the seat observed), ``dealt_hand`` (its cards as dealt, per value 1..13; during
+    the deal, those dealt to it so far), ``first_player`` (one-hot; none during the deal) and
+    ``history`` (max_game_length x num_distinct_actions: row t one-hot the id of the t-th move
+    after the deal, rows past the last move zero). All moves are public, so that is all the
+    seat has seen: two different histories give different tensors, and no other seat's cards
+    are in it."""
+
+    def __init__(self, perfect_recall: bool, game: ThirteenLeavesGame | None = None):
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        if not perfect_recall or game is None:
+            self.tensor = np.zeros(SIZE, np.float32)
+            self.dict = {"observation": self.tensor}
+            return
+        n, moves, ids = game.n_players, game.max_game_length(), game.num_distinct_actions()
+        pieces = (("player", (n,)), ("dealt_hand", (N_VALUES,)), ("first_player", (n,)),
+                  ("history", (moves, ids)))  # fmt: skip
+        self.tensor = np.zeros(sum(math.prod(shape) for _, shape in pieces), np.float32)
+        self.dict, at = {}, 0
+        for name, shape in pieces:
+            self.dict[name] = self.tensor[at : at + math.prod(shape)].reshape(shape)
+            at += math.prod(shape)
 
     def set_from(self, state: ThirteenLeavesState, player: int) -> None:
         self.tensor.fill(0)
-        if state.state is not None:
-            self.tensor[:] = encode(state.state.view(player))
+        if not self.perfect_recall or "history" not in self.dict:
+            if state.state is not None:
+                self.tensor[:] = encode(state.state.view(player))
+            return
+        self.dict["player"][player] = 1
+        self.dict["dealt_hand"][:] = state.hands[player]
+        if state.first >= 0:
+            self.dict["first_player"][state.first] = 1
+        moves = np.asarray(state.moves, np.int64)
+        self.dict["history"][np.arange(len(moves)), moves] = 1
 
     def string_from(self, state: ThirteenLeavesState, player: int) -> str:
         if state.state is None:

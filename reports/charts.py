@@ -18,6 +18,7 @@ from tournaments.declaration import plural
 if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
     from matplotlib.artist import Artist
     from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
     from matplotlib.figure import Figure
 
 OKABE_ITO = (
@@ -57,10 +58,38 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
     return fig, fig.add_subplot()
 
 
-def _percent(decimals: int | None = None):
-    from matplotlib.ticker import PercentFormatter  # start-up: matplotlib loads to draw
+def _percent(decimals: int | None = None, of: float = 1.0):
+    """A percent axis's labels (``of``: the value that is 100%): with ``decimals`` fixed;
+    without, the fewest decimals that write every tick of the axis exactly, the same for all
+    of them ('25%', not '25.0%'; '3.5%', not '3.50%')."""
+    from matplotlib.ticker import Formatter, PercentFormatter  # start-up: matplotlib loads
 
-    return PercentFormatter(1.0, decimals=decimals)
+    if decimals is not None:
+        return PercentFormatter(of, decimals=decimals)
+
+    class TidyPercent(Formatter):
+        digits = 1  # before any ticks are set: a value for the pointer's readout
+
+        def set_locs(self, locs) -> None:
+            super().set_locs(locs)
+            ticks = [100 * float(t) / of for t in locs]
+            self.digits = next(
+                (d for d in range(3) if all(abs(t - round(t, d)) < 1e-6 for t in ticks)), 3
+            )
+
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            return f"{100 * x / of:.{self.digits}f}%"
+
+    return TidyPercent()
+
+
+def _share_axis(axis: Axis) -> None:
+    """A share axis (of a histogram): ticks in steps of 1, 2 or 5 of a power of ten (never
+    2.5, which would need a second decimal: '0.25%'), labelled as :func:`_percent` does."""
+    from matplotlib.ticker import MaxNLocator  # start-up: matplotlib loads to draw
+
+    axis.set_major_locator(MaxNLocator(steps=[1, 2, 5, 10]))
+    axis.set_major_formatter(_percent())
 
 
 def _proxy(**style_kw) -> Artist:
@@ -218,7 +247,7 @@ def length_distribution(dist: pd.DataFrame, measure: str | None = None,
                   label=f"{n} players (mean {np.average(v, weights=w):.1f})")  # fmt: skip
     ax.set_xlabel(f"{measure} per {unit}" + (f" (bins of {binw})" if binw > 1 else ""))
     ax.set_ylabel(f"share of {plural(unit)}")
-    ax.yaxis.set_major_formatter(_percent())
+    _share_axis(ax.yaxis)
     ax.set_title(f"{unit.capitalize()} length: {measure}")
     ax.legend(**OUTSIDE)
     ax.grid(alpha=0.3)
@@ -233,9 +262,11 @@ def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs) -> np.ndarr
     values, weights = values[keep], weights[keep]
     order = np.argsort(values)
     v, w = values[order], weights[order]
-    cum = np.cumsum(w) / w.sum()
-    at = np.minimum(np.searchsorted(cum, qs), len(v) - 1)
-    on_edge = np.isclose(cum[at], qs) & (at + 1 < len(v))
+    cum = np.cumsum(w)  # in counts: shares lose the exact edge of a large run's median
+    target = np.asarray(qs, np.float64) * cum[-1]
+    slack = 1e-9 * cum[-1]  # rounding of q x total, far below one count
+    at = np.minimum(np.searchsorted(cum, target - slack), len(v) - 1)
+    on_edge = (np.abs(cum[at] - target) <= slack) & (at + 1 < len(v))
     return np.where(on_edge, (v[at] + v[np.minimum(at + 1, len(v) - 1)]) / 2, v[at])
 
 

@@ -30,7 +30,16 @@ import pandas as pd
 from .clusters import Estimates, t_quantile
 from .data import Run
 from .stats import holm
-from .variants_sets import Design, Measure, decided, decided_sums, measure, paired_sets, ratio
+from .variants_sets import (
+    RATE_DIFFERENCE,
+    Design,
+    Measure,
+    decided,
+    decided_sums,
+    measure,
+    paired_sets,
+    ratio,
+)
 from .variants_words import flat
 
 __all__ = [
@@ -140,16 +149,30 @@ def trace_measures(df: pd.DataFrame) -> list[Measure]:
 
 def restricted_measures(df: pd.DataFrame) -> list[Measure]:
     """Per restriction: the unrestricted strategy's win rate less the restricted one's, over
-    the same games (its seats, deals and opponents), in ``RESTRICTED_FILE``'s rows."""
+    the same games (its seats, deals and opponents), in ``RESTRICTED_FILE``'s rows. A
+    restriction under which no replayed game was won by the strategy, restricted or not
+    (every game stopped unfinished at a short turn limit, say), is not measured: there was no
+    win to lose, and a cost of 0 with no spread would read as a measure of too few deals
+    (the variants' words say why it is missing: ``reports.variants_text``)."""
     out = []
     for name, rows in df.groupby("restriction", sort=True):
+        if not won_any(rows):
+            continue
         d = sample_design(rows["table"], rows["deal"], rows["n_players"])
         x = rows["base_win"].to_numpy(float) - rows["restricted_win"].to_numpy(float)
         got = ratio(d, d.of_game, x, np.ones(x.size, bool), np.ones(d.key.size, bool))
         detail = f"{rows['strategy'].iloc[0]}: {rows['meaning'].iloc[0]}"
-        m = measure(d, f"restricted_{name}", "all", got, False, detail=detail)
+        m = measure(
+            d, f"restricted_{name}", "all", got, False, detail=detail, bounds=RATE_DIFFERENCE
+        )
         out += [m] if m is not None else []
     return out
+
+
+def won_any(rows: pd.DataFrame) -> bool:
+    """Did the restricted strategy win any of these replayed games, restricted or not?"""
+    return bool((rows["base_win"].to_numpy(float) > 0).any()
+                or (rows["restricted_win"].to_numpy(float) > 0).any())  # fmt: skip
 
 
 def file_measures(run: Run) -> list[Measure]:
@@ -182,7 +205,8 @@ def ladder_measures(d: Design, order: list[str]) -> list[Measure]:
             continue
         value, key, stratum, u = got
         out.append(Measure("ladder_step", "all", i, value, key, stratum, u, False, u.size,
-                           detail=f"{upper} - {lower}", pooled=d.pooled))  # fmt: skip
+                           detail=f"{upper} - {lower}", pooled=d.pooled,
+                           bounds=RATE_DIFFERENCE))  # fmt: skip
     return out
 
 

@@ -152,7 +152,7 @@ def sample_sentence(metrics: pd.DataFrame, labels: list[str]) -> str:
     names = sorted(restricted["metric"].unique())
     counts = _counts(restricted[restricted["metric"] == names[0]], labels) if names else {}
     if counts:
-        each = _per_rules(counts, "game", " per restriction")
+        each = _per_rules(counts, "game", " per restriction", none="no game won by the strategy")
         parts.append(f"restricted play from {each}, the restricted strategy in the "
                      "unrestricted one's seat on the same deals")  # fmt: skip
     if not parts:
@@ -170,16 +170,18 @@ def _counts(rows: pd.DataFrame, labels: list[str]) -> dict[str, tuple[int, int]]
     return {label: got.get(label, (0, 0)) for label in labels}
 
 
-def _per_rules(counts: dict[str, tuple[int, int]], noun: str, each: str = "") -> str:
+def _per_rules(counts: dict[str, tuple[int, int]], noun: str, each: str = "",
+               none: str = "") -> str:  # fmt: skip
     """'72 finished games per rule set (3 duplicate sets)', or per rule set where they
     differ: '72 finished games under default (3 duplicate sets), no finished game under
-    turn_limit=5' (``each``: ' per restriction')."""
+    turn_limit=5' (``each``: ' per restriction'; ``none``: what a rule set without any has,
+    'no <noun>' by default)."""
     if len(set(counts.values())) == 1:
         games, sets = next(iter(counts.values()))
         per = f"{each} and rule set" if each else " per rule set"
         return f"{counted(games, noun)}{per} ({counted(sets, 'duplicate set')})"
     return ", ".join(
         f"{counted(g, noun)}{each} under {label} ({counted(n, 'duplicate set')})" if g else
-        f"no {noun} under {label}"
+        f"{none or f'no {noun}'} under {label}"
         for label, (g, n) in counts.items()
     )  # fmt: skip

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from tournaments.result import TournamentResult
+from tournaments.run_state import replay_command
 from tournaments.sequential import BETTER, FORMER_NOT_BETTER, NOT_BETTER, UNDECIDED
 
 from .clusters import seat_sums
@@ -146,8 +147,10 @@ def forfeit_sentence(r: Mapping[str, Any], run: str = "", units: str = "games") 
     first = f" (the first, {error})" if error else ""
     game = error.split(":", 1)[0].removeprefix("game ") if error else "N"
     where = f"{run}/forfeits.json" if run else "the run's forfeits.json"
-    todo = (f"fix the error ('leaves replay {run or 'RUN'} --game {game}' replays that game, "
-            f"{where} lists every forfeit with its seeds)")  # fmt: skip
+    command = replay_command(run, game) if run else f"leaves replay RUN --game {game}"
+    todo = (
+        f"fix the error ('{command}' replays that game, {where} lists every forfeit with its seeds)"
+    )
     if nothing_valid(r):
         return (f"Nothing valid was played: {' and '.join(said)}{first}, so {r['strategy']} "
                 f"and {r['baseline']} cannot be compared; {todo}.")  # fmt: skip
@@ -216,13 +219,14 @@ def field_words(field: list[str], n_players: int) -> str:
     return f"a field of {names}"
 
 
-def fixed_verdict(r: Mapping[str, Any]) -> str:
-    """The paired difference of a gauntlet of fixed size, with its interval and p-value."""
+def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
+    """The paired difference of a gauntlet of fixed size, with its interval and p-value
+    (``units``: what the game's rows are, in the plural)."""
     ci = interval(r["diff_ci_low"], r["diff_ci_high"])
     deals = counted(int(r["deals"]), "deal")
     if not (np.isfinite(r["diff_ci_low"]) and np.isfinite(r["diff_ci_high"])):
         return (f"Too few deals to compare {r['strategy']} with {r['baseline']}: "
-                f"{100 * r['diff']:+.1f} points over {deals} paired, {TOO_FEW}; play more games "
+                f"{100 * r['diff']:+.1f} points over {deals} paired, {TOO_FEW}; play more {units} "
                 "to tell them apart.")  # fmt: skip
     how = f"(paired over {deals}, {p_text(r['p_value'])})"
     if r["diff_ci_low"] > 0:
@@ -250,7 +254,7 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
         f"the same deals, wins {pct(r['baseline_win_rate'])} "
         f"{interval(r['baseline_ci_low'], r['baseline_ci_high'])}."
     )
-    return head, [rates, sequential_sentence(r, units) or fixed_verdict(r)]
+    return head, [rates, sequential_sentence(r, units) or fixed_verdict(r, units)]
 
 
 def sentences(table: pd.DataFrame) -> list[str]:

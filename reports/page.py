@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,21 +107,52 @@ class Section:
 
 
 def fmt(v: Any) -> str:
+    """A cell as the page writes it: every count with a thousands separator, whatever its size
+    ('2,000' as '12,000'); a fractional figure to four digits, or in whole units with the
+    separator from 1,000 on ('1,234', not '1.234e+04')."""
     if isinstance(v, (float, np.floating)):
         if not np.isfinite(v):
             return "" if np.isnan(v) else str(v)
-        return f"{v:.4g}" if abs(v) < 1e5 else f"{v:,.0f}"
+        return f"{v:.4g}" if abs(v) < 1000 else f"{v:,.0f}"
     if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
-        return f"{v:,}" if abs(v) >= 10_000 else str(v)
+        return f"{v:,}"
     return str(v)
 
 
+def _cells(df: pd.DataFrame) -> list[list[str]]:
+    """Every cell of ``df`` as the page writes it (``fmt``); a seed is a name, not a count:
+    written whole, with no separator ('123456')."""
+    ids = [str(c) == "seed" or str(c).endswith("_seed") for c in df.columns]
+    return [[str(v) if i and isinstance(v, (int, np.integer)) else fmt(v)
+             for i, v in zip(ids, row, strict=True)]
+            for row in df.itertuples(index=False)]  # fmt: skip
+
+
+_NUMBER = re.compile(
+    r"(p [=<] )?[+-]?(\d[\d,]*(\.\d*)?|\.\d+)(e[+-]?\d+)?( ?(%|pt|points?))?|[+-]?inf"
+)
+
+
+def numeric_columns(cells: list[list[str]]) -> list[bool]:
+    """Per column of written cells (rows of strings): does it hold figures (counts, rates,
+    intervals, p-values), set right so that digits line up, or text (names), set left? A
+    column of empty cells counts as figures."""
+    width = len(cells[0]) if cells else 0
+    return [all(not row[i] or _NUMBER.fullmatch(row[i]) for row in cells) for i in range(width)]
+
+
 def html_table(df: pd.DataFrame) -> str:
-    """A table inside its own scrolling box (``tw``): a wide table never widens the page."""
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    """A table inside its own scrolling box (``tw``): a wide table never widens the page.
+    Text columns are set left, figures right (class ``n``), each heading as its column."""
+    cells = _cells(df)
+    align = [' class="n"' if n else "" for n in numeric_columns(cells)] or [""] * df.shape[1]
+    names = [html.escape(str(c)) for c in df.columns]
+    head = "".join(f"<th{a}>{c}</th>" for a, c in zip(align, names, strict=True))
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(fmt(v))}</td>" for v in row) + "</tr>"
-        for row in df.itertuples(index=False)
+        "<tr>"
+        + "".join(f"<td{a}>{html.escape(v)}</td>" for a, v in zip(align, row, strict=True))
+        + "</tr>"
+        for row in cells
     )
     return (
         f'<div class="tw"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
@@ -128,12 +160,17 @@ def html_table(df: pd.DataFrame) -> str:
 
 
 def md_table(df: pd.DataFrame) -> str:
-    def cell(v: Any) -> str:
-        return fmt(v).replace("|", "\\|").replace("\n", " ")
+    """A Markdown table, its text columns aligned left and its figures right (``:---``,
+    ``---:``), as the HTML page sets them."""
 
-    lines = ["| " + " | ".join(cell(c) for c in df.columns) + " |"]
-    lines.append("|" + "|".join("---" for _ in df.columns) + "|")
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    cells = _cells(df)
+    rule = ["---:" if n else ":---" for n in numeric_columns(cells)] or ["---"] * df.shape[1]
+    lines = ["| " + " | ".join(cell(fmt(c)) for c in df.columns) + " |"]
+    lines.append("|" + "|".join(rule) + "|")
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in cells]
     return "\n".join(lines)
 
 
@@ -223,8 +260,8 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em a
 max-width:1100px;padding:0 1em;color:#222;line-height:1.45}
 h1{border-bottom:2px solid #0072B2;padding-bottom:.2em}h2{margin-top:2em;color:#0072B2}
 .tw{overflow-x:auto;max-width:100%;margin:.6em 0}table{border-collapse:collapse;font-size:.85em}
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right;white-space:nowrap}
-th{background:#eef4fa}td:first-child,th:first-child{text-align:left}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;white-space:nowrap}
+th{background:#eef4fa}th.n,td.n{text-align:right}
 tr:nth-child(even){background:#fafafa}img{max-width:100%;height:auto;display:block;margin:1em 0}
 .note{color:#555;font-size:.9em}.lead{font-size:1.05em}
 details{margin:.6em 0 1.2em}summary{cursor:pointer;color:#0072B2}

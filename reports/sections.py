@@ -209,10 +209,11 @@ LEADS = {
     "whose 95% interval excludes 0, not corrected for the many pairs (some stars are chance).",
 }
 NO_INTERVALS = (
-    " No 95% intervals: the run has too few deals for one (play more games); the orange tick "
+    " No 95% intervals: the run has too few deals for one (play more {units}); the orange tick "
     "is the fair share (the win rate if all were equal)."
 )
-"""The summary's lead where no win rate has an interval (a tiny run): said, not drawn."""
+"""The summary's lead where no win rate has an interval (a tiny run): said, not drawn
+(``units``: what the game's rows are, in the plural)."""
 
 
 def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
@@ -222,7 +223,11 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     name = sec.tables[0][0]
     rank = d.rank_value.replace("_", " ")
     if name == "summary" and not tables["summary"].get("ci_low", pd.Series([0.0])).notna().any():
-        return LEADS[name].split(", with 95% intervals")[0] + "." + NO_INTERVALS
+        return (
+            LEADS[name].split(", with 95% intervals")[0]
+            + "."
+            + NO_INTERVALS.format(units=d.units())
+        )
     if name == "rating":
         return LEADS[name] + order_note(tables["summary"], tables["rating"])
     if name == "means":

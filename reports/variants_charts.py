@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .charts import LINESTYLES, OKABE_ITO, OUTSIDE, _axes, _fit, _height, style
+from .charts import (
+    LINESTYLES,
+    OKABE_ITO,
+    OUTSIDE,
+    _axes,
+    _fit,
+    _height,
+    _percent,
+    _share_axis,
+    style,
+)
 from .variants_display import ORDINALS, shown
 
 if TYPE_CHECKING:
@@ -17,12 +27,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = ["CHARTS", "measure", "restricted", "seats", "turns"]
-
-
-def _percent(of: float = 1.0):
-    from matplotlib.ticker import PercentFormatter  # start-up: matplotlib loads to draw
-
-    return PercentFormatter(of, decimals=0)
 
 
 CHARTS = {
@@ -70,7 +74,7 @@ def measure(metrics: pd.DataFrame, metric: str, ax: Axes | None = None) -> Figur
     ax.set_yticks(y, [_tick(r) for _, r in d.iterrows()])
     ax.set_xlabel(label)
     if s.unit.startswith("%"):
-        ax.xaxis.set_major_formatter(_percent(100.0))
+        ax.xaxis.set_major_formatter(_percent(of=100.0))
     ax.set_title(title)
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
@@ -169,7 +173,7 @@ def turns(hist: pd.DataFrame, ax: Axes | None = None) -> Figure:
                   label=f"{rules} (mean {np.average(v, weights=w):.1f})")  # fmt: skip
     ax.set_xlabel("turns per game" + (f" (bins of {binw})" if binw > 1 else ""))
     ax.set_ylabel("share of games")
-    ax.yaxis.set_major_formatter(_percent())
+    _share_axis(ax.yaxis)
     ax.set_title("Game length by rule set: turns")
     ax.legend(**OUTSIDE)
     ax.grid(alpha=0.3)

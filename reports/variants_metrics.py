@@ -27,6 +27,7 @@ from .designer_measures import file_measures, ladder_measures
 from .expert import _match_arrays
 from .tables import summary
 from .variants_sets import (
+    RATE_DIFFERENCE,
     Design,
     Measure,
     decided,
@@ -135,7 +136,8 @@ def _skill_measures(d: Design) -> list[Measure]:
     if spread is not None:
         value, key, stratum, u = spread
         out.append(Measure("skill_spread", "all", -1, value, key, stratum, u, False, u.size,
-                           detail=f"{best} - {worst}", pooled=d.pooled))  # fmt: skip
+                           detail=f"{best} - {worst}", pooled=d.pooled,
+                           bounds=RATE_DIFFERENCE))  # fmt: skip
     top = next((s for s in order if s != RANDOM), None)
     if RANDOM in order and top is not None:
         got = _ahead(d, g.labels.index(top), g.labels.index(RANDOM), played)
@@ -236,7 +238,17 @@ def intervals(ms: list[Measure], est: Estimates) -> tuple[np.ndarray, np.ndarray
     fair = np.array([m.fair for m in ms])
     w_lo, w_hi = wilson_t(est)
     t_lo, t_hi = est.interval()
-    return np.where(rate, w_lo, t_lo) - fair, np.where(rate, w_hi, t_hi) - fair
+    low, high = _bounds([m.bounds for m in ms])
+    lo = np.where(rate, w_lo, np.maximum(t_lo, low))  # NaN (too small a run) stays NaN
+    hi = np.where(rate, w_hi, np.minimum(t_hi, high))
+    return lo - fair, hi - fair
+
+
+def _bounds(bounds: list[tuple[float, float] | None]) -> tuple[np.ndarray, np.ndarray]:
+    """Each measure's range as two arrays (-inf, inf where it has none)."""
+    low = np.array([-np.inf if b is None else b[0] for b in bounds], np.float64)
+    high = np.array([np.inf if b is None else b[1] for b in bounds], np.float64)
+    return low, high
 
 
 def interval(m: Measure, est: Estimates | None = None) -> tuple[float, float]:
@@ -280,6 +292,8 @@ def difference_intervals(pairs: list[tuple[Measure, Measure]], est: Estimates
     share's clusters once) by Newcombe's square-and-add (MOVER), the two taken as
     uncorrelated: the calibration benchmark's ``--variants`` lines measure its coverage."""
     lo, hi = est.interval()
+    low, high = _bounds([(0.0, 1.0) if b.rate else b.bounds for b, _ in pairs])
+    lo, hi = np.maximum(lo, low - high), np.minimum(hi, high - low)  # a difference's range
     for i, (base, other) in enumerate(pairs):
         if not base.rate:
             continue

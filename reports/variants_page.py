@@ -192,6 +192,13 @@ def _restricted(tables: Tables, labels: list[str]) -> Section:
     m = tables["variants_metrics"]
     keys = sorted({(r, ALL, -1) for r in m["metric"] if str(r).startswith("restricted_")})
     table = by_rules(m, tables["variants_differences"], labels, keys)
+    costs = m[m["metric"].astype(str).str.startswith("restricted_")]
+    unmeasured = [rules for rules in labels if len(costs) and rules not in set(costs["rules"])]
+    lead = "What each restriction costs the restricted strategy, per rule set, in points."
+    if unmeasured:  # its replays ran, but the strategy won none of them: no win to lose
+        who = str(costs["detail"].iloc[0]).partition(": ")[0]
+        lead += (f" Not measured under {', '.join(unmeasured)}: no replayed game was won by "
+                 f"{who}, restricted or not, so there was no win to lose.")  # fmt: skip
     return Section(
         "Restricted play",
         "After Jaffe et al. (2012): the strategy restricted (by default weighted) plays in its "
@@ -201,7 +208,7 @@ def _restricted(tables: Tables, labels: list[str]) -> Section:
         "the restriction forbids; none: that freedom does not matter). " + CLEAR,
         [("variants_restricted", table)] if len(table.columns) > 1 else [],
         ["restricted"],
-        lead="What each restriction costs the restricted strategy, per rule set, in points.",
+        lead=lead,
     )
 
 

@@ -17,13 +17,19 @@ __all__ = ["Design", "Measure", "decided", "decided_sums", "design", "forfeiters
            "paired_sets", "ratio"]  # fmt: skip
 
 
+RATE_DIFFERENCE = (-1.0, 1.0)
+"""The range of a difference of two win rates (``Measure.bounds``)."""
+
+
 @dataclass(frozen=True)
 class Measure:
     """One measure of one run: its ``value`` and, per duplicate set that counts, the set's
     ``key`` (comparable between runs of one design), ``stratum`` and linearised contribution
     ``u`` (the value's error is the stratified spread of ``u``). ``rate``: a share (its
     interval stays inside [0, 1]); ``fair`` is subtracted from the value shown (a seat's fair
-    share); ``detail`` names what it compares (``weighted - random``)."""
+    share); ``detail`` names what it compares (``weighted - random``); ``bounds``: the range
+    the value can take where it is not a share (a difference of two win rates lies in
+    [-1, 1]), which its interval is kept inside."""
 
     metric: str
     n_players: str
@@ -37,6 +43,7 @@ class Measure:
     fair: float = 0.0
     detail: str = ""
     pooled: bool = False
+    bounds: tuple[float, float] | None = None
 
     @property
     def id(self) -> tuple[str, str, int]:

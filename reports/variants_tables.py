@@ -50,13 +50,17 @@ def by_rules(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str],
     with its interval and its difference to the default rules ('' where not measured)."""
     m, d = _index(metrics), _index(diffs)
     multi = metrics["n_players"].nunique() > 2
+    named = {}  # a restriction's words from any rule set that measured it: one column each
+    for metric, n, pos in keys:
+        found = [m[(rules, metric, n, pos)] for rules in labels if (rules, metric, n, pos) in m]
+        detail = str(found[0]["detail"]) if found and metric.startswith("restricted_") else ""
+        named[(metric, n, pos)] = label(metric, n, pos, detail, multi)
     out = []
     for rules in labels:
         row = {"rules": rules}
         for metric, n, pos in keys:
             r = m.get((rules, metric, n, pos))
-            detail = str(r["detail"]) if r is not None and metric.startswith("restricted_") else ""
-            words = label(metric, n, pos, detail, multi)
+            words = named[(metric, n, pos)]
             row[words] = value_text(r) if r is not None else ""
             dr = d.get((rules, metric, n, pos))
             row[f"{words}: vs default"] = diff_text(dr) if dr is not None else ""

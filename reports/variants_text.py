@@ -337,18 +337,29 @@ def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
 
 def _lost(look: _Lookup, rules: str, base: str) -> list[Said]:
     """What the default rules measure and ``rules`` cannot, and why: its games give nothing
-    to measure them by (every game unfinished: nobody won; every game of a strategy forfeited).
-    Said so that no finding claims, nor silently drops, what its games cannot show."""
+    to measure them by (every game unfinished: nobody won; every game of a strategy forfeited;
+    no replayed game won by the strategy restricted play restricts, restricted or not, which
+    leaves no win to lose). Said so that no finding claims, nor silently drops, what its games
+    cannot show."""
     gone = [r for k, r in look.m.items() if k[0] == base and (rules, *k[1:]) not in look.m]
-    if not gone:
-        return []
-    names = list(dict.fromkeys(_base_name(r) for r in gone))
     done = look.m.get((rules, "unfinished", "all", -1))
-    why = ("every game stopped unfinished, so nobody won one" if done is not None
-           and done["value"] >= 1.0 else "none of its games gives them (none was won or "
-           "finished, or the strategies they compare forfeited)")  # fmt: skip
-    return [(f"{_listed(names, 'and')} cannot be measured: {why}",
-             list(dict.fromkeys(str(r["metric"]) for r in gone)))]  # fmt: skip
+    stopped = done is not None and done["value"] >= 1.0
+    costs = [r for r in gone if str(r["metric"]).startswith("restricted_")]
+    rest = [r for r in gone if not str(r["metric"]).startswith("restricted_")]
+    out = []
+    if rest:
+        why = ("every game stopped unfinished, so nobody won one" if stopped else "none of its "
+               "games gives them (none was won or finished, or the strategies they compare "
+               "forfeited)")  # fmt: skip
+        out.append((rest, why))
+    if costs:
+        who = str(costs[0]["detail"]).partition(": ")[0]
+        why = (f"no replayed game was won by {who}, restricted or not, so there was no win to "
+               "lose" + (" (every game stopped unfinished)" if stopped else ""))  # fmt: skip
+        out.append((costs, why))
+    return [(f"{_listed(list(dict.fromkeys(_base_name(r) for r in rows)), 'and')} cannot be "
+             f"measured: {why}", list(dict.fromkeys(str(r["metric"]) for r in rows)))
+            for rows, why in out]  # fmt: skip
 
 
 def _baseline(look: _Lookup, base: str, note: str, extra: list[str]) -> str:

@@ -319,22 +319,26 @@ def test_cli_tunes_and_reports(capsys, tmp_path):
     assert "paired difference" in stdout
 
 
-def test_no_significant_difference_comes_before_the_parameters(tmp_path):
+def test_the_verdict_comes_before_the_parameters(tmp_path):
+    """Where the tuned parameters proved better (the only case the headline says "best:"),
+    the verdict with its interval comes first, then the parameters; any other headline is
+    already the verdict (keep the start, and why) and is said as it is."""
     from types import SimpleNamespace
 
     from leaves.commands.tune import lines
     from tuning.verify import Arm, Verification
 
     arm = Arm("x", "x", 400, 200, 0.5, 0.45, 0.55)
-    v = Verification(seed=1, tuned=arm, start=arm, diff=-0.01, diff_low=-0.03, diff_high=0.012,
-                     p_value=0.4, units=100, games_differing=30)  # fmt: skip
+    v = Verification(seed=1, tuned=arm, start=arm, diff=0.031, diff_low=0.012, diff_high=0.05,
+                     p_value=0.004, units=100, games_differing=30)  # fmt: skip
     result = SimpleNamespace(spec="taker", best_spec="taker:x=2", out=tmp_path, verification=v,
                              lines=lambda: ["best: taker:x=2", "search: ..."])  # fmt: skip
     got = lines(result)
-    assert got[0] == ("No significant difference over the start: -1.0 points of win rate "
-                      "[-3.0, +1.2] over the start (taker) on 100 fresh deals, p = 0.4")  # fmt: skip
+    assert got[0] == ("Better than the start: +3.1 points of win rate [+1.2, +5.0] over the "
+                      "start (taker) on 100 fresh deals, p = 0.004")  # fmt: skip
     assert got[1:] == [f"tuned parameters: taker:x=2 (in {tmp_path}/best.txt)", "search: ..."]
-    result.lines = lambda: ["no better parameters found: the start (taker) beat every candidate"]
+    result.lines = lambda: ["keep the start: the tuned parameters (taker:x=2) were not shown "
+                            "better ...", "search: ..."]  # fmt: skip
     assert lines(result) == result.lines()  # a verdict already: said as it is
 
 

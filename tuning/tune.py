@@ -30,6 +30,7 @@ from reports.numbers import TOO_FEW, counted, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
 
+from .advice import headline, recommends_tuned
 from .chart import convergence
 from .evaluate import Field, Score
 from .plan import FINALISTS, TARGET_GENERATIONS, Plan, checked
@@ -51,7 +52,10 @@ win rate against the field and spent the whole budget of the acceptance run find
 
 @dataclass
 class TuneResult:
-    """What ``tune`` found; the same is written to ``out``."""
+    """What ``tune`` found; the same is written to ``out``. ``best_spec``/``best``: what the
+    verification recommends (the tuned parameters where they proved better than the start,
+    the start otherwise: what ``best.txt`` holds); ``tuned_spec``/``tuned``: the parameters the
+    search found and the verification played (default: ``best_spec``/``best``)."""
 
     out: Path
     spec: str
@@ -63,29 +67,17 @@ class TuneResult:
     verification: Verification
     settings: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
+    tuned_spec: str = ""
+    tuned: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.tuned_spec = self.tuned_spec or self.best_spec
+        self.tuned = self.tuned or dict(self.best)
 
     def headline(self) -> str:
-        """What was found, never calling "best" parameters that play like the start."""
-        v, s = self.verification, self.settings
-        names = ", ".join(self.start)
-        if s.get("no_effect"):
-            return (
-                f"no candidate differed from the starting parameters over "
-                f"{s['games_used']:,} games: the parameter(s) {names} seem to change no decision"
-            )
-        if self.best_spec == self.spec:  # the selection kept the start's values (the start
-            # itself is not replayed there, and a candidate may have beaten it in the search)
-            return (
-                f"no better parameters found: of the {counted(s['finalists'], 'finalist')} "
-                f"replayed on common deals, none scored above the starting parameters "
-                f"({self.spec})"
-            )
-        if v.games_differing == 0:
-            return (
-                f"no better parameters found: {self.best_spec} won exactly the games the start "
-                f"won over {v.tuned.games:,} verification games"
-            )
-        return f"best: {self.best_spec}"
+        """What was found and what ``best.txt`` holds (``tuning.advice``): the tuned spec
+        only where the verification found it better than the start."""
+        return headline(self)
 
     def lines(self) -> list[str]:
         """A short account of the result, for a terminal."""
@@ -250,8 +242,10 @@ def tune(
     no_effect = _no_effect(rows)
     if no_effect:  # every candidate played as the start did: nothing to call "best"
         best, best_spec = plan.start, spec
-    best_spec, verification = _verify(plan.field, spec, best_spec, plan.verify_games, plan.seed,
-                                      plan.out)  # fmt: skip
+    tuned_spec, verification = _verify(plan.field, spec, best_spec, plan.verify_games,
+                                       plan.seed, plan.out)  # fmt: skip
+    tuned = best  # kept apart: best.txt holds it only where it proved better than the start
+    best_spec, best = (tuned_spec, tuned) if recommends_tuned(verification) else (spec, plan.start)
     candidates = pd.DataFrame(rows)
     settings = _settings(plan, candidates, len(search), len(finalists), verification)
     settings["no_effect"] = no_effect
@@ -270,6 +264,8 @@ def tune(
             *_forfeit_warnings(plan.out),
             *_warnings(verification, no_effect, [p.name for p in plan.params]),
         ],
+        tuned_spec=tuned_spec,
+        tuned=tuned,
     )
     _write(result, plan.space)
     return result
@@ -438,7 +434,8 @@ def _versions() -> dict[str, str]:
 
 
 def _write(result: TuneResult, space: Space) -> None:
-    """best.txt, tune.json, candidates.csv, search.csv, verification.csv, convergence.png."""
+    """best.txt (what the verdict recommends), tune.json, candidates.csv, search.csv,
+    verification.csv, convergence.png."""
     out = result.out
     (out / "best.txt").write_text(result.best_spec + "\n")
     result.candidates.to_csv(out / "candidates.csv", index=False)
@@ -453,6 +450,9 @@ def _write(result: TuneResult, space: Space) -> None:
     doc = {
         "best_spec": result.best_spec,
         "best": result.best,
+        "recommended": "tuned" if result.best_spec == result.tuned_spec != result.spec else "start",
+        "tuned_spec": result.tuned_spec,
+        "tuned": result.tuned,
         "start": result.start,
         "settings": result.settings,
         "verification": v.to_dict(),

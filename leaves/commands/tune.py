@@ -67,7 +67,8 @@ def tune(**opts: Any) -> None:
     SPEC is any strategy whose class declares tunable parameters (a built-in such as weighted,
     taker or counter, or file.py:Class); its current parameters are the start. Each candidate
     plays SPEC's seat in tournaments against --against on duplicate deals, every candidate of a
-    generation on the same deals. The result directory holds best.txt (the best spec string),
+    generation on the same deals. The result directory holds best.txt (the spec the verification recommends: the tuned
+    one where it proved better than the start, else the start),
     convergence.png, candidates.csv (every evaluated candidate), search.csv and the
     verification: the tuned and the starting parameters on fresh seeds, with intervals and
     their paired difference (verify/tuned and verify/start are tournament runs that
@@ -135,9 +136,9 @@ def _game(rules: tuple[str, ...]) -> Any:
 
 
 def lines(result: Any) -> list[str]:
-    """The account of a tuning, verdict first: better than the start or not, with the
-    verification's interval, and only then the parameters found (where the search found
-    some that played differently; otherwise its first line is the verdict already)."""
+    """The account of a tuning, verdict first. Where the verification found the tuned
+    parameters better, its interval and then the parameters; otherwise the result's own first
+    line already says to keep the start, and why (``tuning.advice``)."""
     out = result.lines()
     if out[0] != f"best: {result.best_spec}":
         return out
@@ -146,25 +147,21 @@ def lines(result: Any) -> list[str]:
 
 
 def verdict(result: Any) -> str:
-    """The verification's verdict in one line: the paired difference of win rate over the
-    starting parameters on fresh deals, with its 95% interval."""
+    """The verification's finding that the tuned parameters are better, in one line: the
+    paired difference of win rate over the starting parameters on fresh deals, with its 95%
+    interval."""
     v = result.verification
     diff = (f"{100 * v.diff:+.1f} points of win rate [{100 * v.diff_low:+.1f}, "
             f"{100 * v.diff_high:+.1f}]")  # fmt: skip
-    over = f"over the start ({result.spec}) on {v.units:,} fresh deals, {_p(v.p_value)}"
-    if v.verdict == "improved":
-        return f"Better than the start: {diff} {over}"
-    if v.verdict == "worse":
-        return f"Worse than the start: {diff} {over}; keep the start"
-    if v.verdict == "too few deals to tell":
-        return (f"Too few deals to tell: {v.units:,} fresh deals give no 95% interval of the "
-                f"difference over the start ({result.spec})")  # fmt: skip
-    return f"No significant difference over the start: {diff} {over}"
+    return (
+        f"Better than the start: {diff} over the start ({result.spec}) on {v.units:,} "
+        f"fresh deals, {_p(v.p_value)}"
+    )
 
 
 def _p(p: float) -> str:
-    """The p-value to two digits, but below 1e-16 as the reports and the paired line say it
-    ('p < 1e-16'): no test is that precise, and one output should not give two values."""
+    """The p-value as the reports and the paired line below the verdict write it
+    (``reports.numbers.p_text``): one output should not give two values."""
     from reports.numbers import p_text
 
-    return p_text(p) if p < 1e-16 else f"p = {p:.2g}"
+    return p_text(p)

@@ -1,0 +1,66 @@
+"""What a tuning recommends, in one line: the tuned parameters only where the verification
+found them better than the start ("improved"); otherwise the start, and why.
+
+``best.txt`` and ``tune.json``'s ``best_spec``/``best`` hold what this line recommends, so a
+reader who takes the file takes what the verdict says; the parameters the search found and
+the verification played are kept apart, as ``tuned_spec``/``tuned``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from reports.numbers import counted, p_text
+
+from .verify import Verification
+
+__all__ = ["headline", "recommends_tuned"]
+
+
+def recommends_tuned(v: Verification) -> bool:
+    """Does the verification recommend the tuned parameters over the start? Only where their
+    paired difference's 95% interval lies above zero; worse, not shown better, too few deals
+    to tell or no game differing: the start stays."""
+    return v.verdict == "improved"
+
+
+def _difference(v: Verification) -> str:
+    """The paired difference in points with its interval and p-value, or no interval in
+    words: '-1.2 points [-2.0, -0.4], p = 0.003'."""
+    diff = f"{100 * v.diff:+.1f} points"
+    if not (np.isfinite(v.diff_low) and np.isfinite(v.diff_high)):
+        return f"{diff}, too few deals for an interval"
+    return f"{diff} [{100 * v.diff_low:+.1f}, {100 * v.diff_high:+.1f}], {p_text(v.p_value)}"
+
+
+def headline(result: Any) -> str:
+    """What was found and what ``best.txt`` holds, never calling "best" parameters that were
+    not shown to play better than the start (``result``: a ``TuneResult``)."""
+    v, s, spec, tuned = result.verification, result.settings, result.spec, result.tuned_spec
+    if s.get("no_effect"):
+        names = ", ".join(result.start)
+        return (
+            f"no candidate differed from the starting parameters over "
+            f"{s['games_used']:,} games: the parameter(s) {names} seem to change no decision"
+        )
+    if tuned == spec:  # the selection kept the start's values (the start itself is not
+        # replayed there, and a candidate may have beaten it in the search)
+        return (
+            f"no better parameters found: of the {counted(s['finalists'], 'finalist')} "
+            f"replayed on common deals, none scored above the starting parameters ({spec})"
+        )
+    kept = f"best.txt holds the start ({spec}); the tuned ones are tuned_spec in tune.json"
+    if v.games_differing == 0:
+        return (
+            f"no better parameters found: {tuned} won exactly the games the start won over "
+            f"{v.tuned.games:,} verification games, so {kept}"
+        )
+    if recommends_tuned(v):
+        return f"best: {result.best_spec}"
+    deals = counted(v.units, "fresh deal")
+    why = {
+        "worse": f"did worse than the start on {deals} ({_difference(v)})",
+        "too few deals to tell": f"were not shown better: {deals} are too few to tell",
+    }.get(v.verdict, f"were not shown better than the start on {deals} ({_difference(v)})")
+    return f"keep the start: the tuned parameters ({tuned}) {why}, so {kept}"
