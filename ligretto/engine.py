@@ -24,8 +24,8 @@ from .rules import (
     MAX_ROUND_MS,
     card_name,
     check_players,
-    colour_of,
     row_size,
+    takes,
     value_of,
 )
 from .state import SOURCES, IllegalMove, PlayerView, State, check_deal, deal_orders
@@ -100,7 +100,7 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
                 raise PlayerError(seat, "a 1 starts a new pile: pile must be -1")
         elif not 0 <= d.pile < len(view.pile_tops):
             raise PlayerError(seat, f"no centre pile {d.pile}")
-        elif not _takes(view.pile_tops[d.pile], card):  # else its "fail" says a lost race
+        elif not takes(view.pile_tops[d.pile], card):  # else its "fail" says a lost race
             raise PlayerError(seat, f"pile {d.pile} does not take {card_name(card)}")
     elif d.kind == "flip":
         if not view.can_flip:
@@ -110,11 +110,6 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
     if int(d.looked) < 0:
         raise PlayerError(seat, "looked must be at least 0")
     return d
-
-
-def _takes(top: int, card: int) -> bool:
-    """Does a pile showing ``top`` take ``card`` (its colour, the next number)?"""
-    return colour_of(top) == colour_of(card) and value_of(top) + 1 == value_of(card)
 
 
 def _check_players(players: Sequence[Player]) -> None:
@@ -212,12 +207,22 @@ class _Round:
 
 def _dealt(deal: Any, n: int) -> list[list[int]]:
     """A given deal, checked (``check_deal``) and for as many seats as there are players."""
+    if isinstance(deal, str | bytes):
+        raise TypeError(f"deal must hold each seat's 40 card ids, got {deal!r}")
     try:
-        rows = [list(o) for o in deal]
-    except TypeError:  # no list of lists
+        seats = list(deal)
+    except TypeError:  # not a sequence at all
         raise TypeError(
             f"deal must hold each seat's 40 card ids, got {type(deal).__name__}"
         ) from None
+    rows = []
+    for seat, order in enumerate(seats):
+        if isinstance(order, str | bytes) or not hasattr(order, "__iter__"):
+            raise TypeError(
+                f"deal must hold each seat's 40 card ids: seat {seat} holds {order!r}, not a "
+                "list of card ids"
+            )
+        rows.append(list(order))
     orders = check_deal(rows)
     if len(orders) != n:
         raise ValueError(f"deal holds the cards of {len(orders)} seats, but {n} players play")

@@ -93,6 +93,12 @@ def value_of(card: int) -> int:
     return check_card(card) % N_VALUES + 1
 
 
+def takes(top: int, card: int) -> bool:
+    """Does a centre pile showing ``top`` take ``card``? Its colour, the next number: the one
+    place this rule is written (the state, its views and the round loop ask it)."""
+    return colour_of(top) == colour_of(card) and value_of(top) + 1 == value_of(card)
+
+
 def card_name(card: int) -> str:
     """``"red 3"``: how timelines and errors show a card (an id 0..39, never wrapped)."""
     card = check_card(card)

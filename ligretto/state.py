@@ -22,6 +22,7 @@ from .rules import (
     colour_of,
     row_size,
     score,
+    takes,
     value_of,
     whole_number,
 )
@@ -144,8 +145,7 @@ class State:
             pile = whole_number(pile, "pile")
         if not 0 <= pile < len(self.piles):
             return False
-        top = self.piles[pile][-1][1]
-        return colour_of(top) == colour_of(card) and value_of(top) + 1 == value_of(card)
+        return takes(self.piles[pile][-1][1], card)
 
     def target(self, card: int) -> int | None:
         """Where ``card`` fits: -1 starts a new pile (a 1), else the first pile taking it;
@@ -368,6 +368,6 @@ class PlayerView:
         if value_of(card) == 1:
             return -1
         for i, top in enumerate(self.pile_tops):
-            if colour_of(top) == colour_of(card) and value_of(top) + 1 == value_of(card):
+            if takes(top, card):
                 return i
         return None

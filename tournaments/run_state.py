@@ -12,6 +12,7 @@ the first error from the forfeit details, by game index.
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,12 @@ from .declaration import plural
 from .result import TournamentResult
 
 __all__ = ["RunState", "run_state"]
+
+
+def replay_command(run: Path | str, game: int | str) -> str:
+    """The command that replays game ``game`` of the run in ``run``, as a shell takes it (a
+    folder with a space or a bracket quoted, so the command pasted works)."""
+    return f"leaves replay {shlex.quote(str(run))} --game {game}"
 
 
 @dataclass(frozen=True)
@@ -72,7 +79,7 @@ class RunState:
         f = self.first or {}
         if not self.rows or "game" not in f:
             return f"details in {self.out / 'forfeits.json'}"
-        return f"replay it with 'leaves replay {self.out} --game {f['game']}'"
+        return f"replay it with '{replay_command(self.out, f['game'])}'"
 
     def lines(self, partial_forfeits: bool = True) -> list[str]:
         """The sentences that must come first; none for a finished run with no forfeit. A

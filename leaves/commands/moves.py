@@ -14,6 +14,8 @@ from . import render
 
 _PLAY_RE = re.compile(r"(?:play\s*)?(\d+)\s*[x*]\s*(\d+)")
 _TAKE_RE = re.compile(r"(?:pass\s*,?\s*)?(?:take|t)\s*(\d+)|pass\s*,?\s*(\d+)")
+_KEY_DIGITS = 6
+"""The longest key read as a number ("000012" is key 12); longer digit strings name no key."""
 
 
 class MoveError(ValueError):
@@ -48,10 +50,13 @@ def parse_move(text: str, state: State) -> Action:
     t = text.strip().lower()
     if t in keys:
         return keys[t]
-    if t.isdecimal() and str(int(t)) in keys:  # "01" or a full-width "１": that key, not none
+    # "01" or a full-width "１": that key, not none (a short key only: int() refuses a number
+    # of thousands of digits)
+    if t.isdecimal() and len(t) <= _KEY_DIGITS and str(int(t)) in keys:
         return keys[str(int(t))]
     if t.isdigit():
-        raise MoveError(f"No move has the key {t}: the keys are 1 to {len(legal)}.")
+        shown = t if len(t) <= 12 else f"{t[:12]}... ({len(t):,} digits)"
+        raise MoveError(f"No move has the key {shown}: the keys are 1 to {len(legal)}.")
     action: Action | None = None
     try:
         if m := _PLAY_RE.fullmatch(t):

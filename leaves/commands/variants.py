@@ -326,7 +326,7 @@ def _forfeits(dirs: list[tuple[str, Path]]) -> list[str]:
     """A caution per rule set whose run holds games ended by a forfeit (a strategy raised:
     ``tournaments.run_state``), naming the rule set; CLIError (exit 1) where every game of a
     run was: no figure of it would say anything about the rules."""
-    from tournaments.run_state import run_state
+    from tournaments.run_state import replay_command, run_state
 
     lines = []
     for label, where in dirs:
@@ -341,7 +341,7 @@ def _forfeits(dirs: list[tuple[str, Path]]) -> list[str]:
             raise CLIError(f"no valid {state.game_unit} under {label}: all {state.games:,} "
                            f"{state.game_units} in {where} ended by a forfeit{first}, so there is "
                            "nothing to compare; fix the strategy and play again")  # fmt: skip
-        replay = f"; replay it with 'leaves replay {where} --game {f['game']}'" if first else ""
+        replay = f"; replay it with '{replay_command(where, f['game'])}'" if first else ""
         lines.append(f"Caution: under {label}, {state.forfeited:,} of {state.games:,} "
                      f"{state.game_units} ({100 * state.forfeited / state.games:.1f}%) ended "
                      f"by a forfeit{first}: those games say nothing about the rules{replay}.")  # fmt: skip

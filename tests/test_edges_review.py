@@ -1,0 +1,113 @@
+"""Defects a review of the edges found, each pinned: a long digit string typed at the play
+prompt, two p-value formats in one tune output, a large run's median, the unit words and the
+quoting of replay commands, Ligretto's deal check, and intervals of win-rate differences that
+reached past 100 points."""
+
+from __future__ import annotations
+
+import math
+import shlex
+
+import numpy as np
+import pytest
+
+from leaves.commands.moves import MoveError, parse_move
+from leaves.players.play import deal_state
+from reports.charts import _weighted_quantiles
+from reports.gauntlet import fixed_verdict, forfeit_sentence
+from tournaments.run_state import replay_command
+
+NAN = math.nan
+
+
+def test_a_number_of_thousands_of_digits_at_the_prompt_is_no_key():
+    """int() refuses 4,300 digits or more: the prompt ended the game (and --save wrote
+    nothing) instead of saying that no move has that key."""
+    state = deal_state(4, 1)
+    with pytest.raises(MoveError, match=r"No move has the key 111111111111\.\.\. \(5,000 digits\)"):
+        parse_move("1" * 5000, state)
+    assert parse_move("01", state) == parse_move("1", state)  # a short key still reads
+
+
+def test_the_tune_verdict_writes_its_p_value_as_the_paired_line_does():
+    from leaves.commands.tune import _p
+    from reports.numbers import p_text
+
+    for p in (0.0034, 4.2e-6, 0.047, 0.4, 1e-20):
+        assert _p(p) == p_text(p)
+
+
+def test_a_large_runs_median_is_not_a_midpoint_it_does_not_lie_on():
+    """np.isclose's relative tolerance took a share just above 0.5 for exactly 0.5."""
+    values = np.array([1.0, 2.0])
+    assert _weighted_quantiles(values, np.array([100_001, 100_000]), [0.5])[0] == 1.0
+    assert _weighted_quantiles(values, np.array([100_000, 100_000]), [0.5])[0] == 1.5
+    many = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5] * 1000, np.float64)
+    got = _weighted_quantiles(np.unique(many), np.unique(many, return_counts=True)[1], [0.5])
+    assert got[0] == np.median(many)
+
+
+def test_a_gauntlet_too_small_says_the_games_unit():
+    row = {"strategy": "a", "baseline": "b", "diff": 0.0, "diff_ci_low": NAN,
+           "diff_ci_high": NAN, "deals": 1, "p_value": NAN}  # fmt: skip
+    assert "play more rounds to tell them apart" in fixed_verdict(row, "rounds")
+    assert "play more games to tell them apart" in fixed_verdict(row)
+
+
+def test_the_summary_lead_of_a_tiny_run_says_the_games_unit():
+    import pandas as pd
+
+    from reports.sections import LEADS, _lead
+    from tournaments.declaration import Declaration
+    from tournaments.games import get_game
+
+    sec = type("S", (), {"tables": [("summary", None)]})()
+    tables = {"summary": pd.DataFrame({"ci_low": [NAN]})}
+    for d in (Declaration.of(get_game("leaves")), Declaration.of(get_game("ligretto"))):
+        lead = _lead(sec, tables, d)
+        assert lead.startswith(LEADS["summary"].split(", with 95% intervals")[0])
+        assert f"(play more {d.units()})" in lead
+
+
+def test_replay_commands_quote_a_folder_a_shell_would_split():
+    where = "runs/my runs [2]"
+    command = replay_command(where, 7)
+    assert shlex.split(command) == ["leaves", "replay", where, "--game", "7"]
+    row = {"strategy": "bot", "baseline": "b", "games": 8, "forfeited": 2, "forfeits": 2,
+           "baseline_forfeited": 0, "baseline_forfeits": 0,
+           "first_error": "game 3: seat 0 (bot): ValueError: x", "win_rate": 0.5}  # fmt: skip
+    said = forfeit_sentence(row, where)
+    assert f"'{replay_command(where, 3)}'" in said
+
+
+def test_a_ligretto_deal_names_the_seat_that_holds_no_card_list():
+    from ligretto.engine import _dealt
+
+    with pytest.raises(TypeError, match="seat 0 holds 1, not a list of card ids"):
+        _dealt([1, 2, 3], 2)
+    with pytest.raises(TypeError, match="got 'ab'"):
+        _dealt("ab", 2)
+
+
+def test_a_win_rate_difference_keeps_its_interval_inside_100_points():
+    """A t interval over few duplicate sets reached past 100 points ("65.7 points [30.2,
+    101.1]"): a difference of two win rates lies in [-1, 1]."""
+    from reports.variants_metrics import difference_intervals, estimate, intervals
+    from reports.variants_sets import RATE_DIFFERENCE, Measure
+
+    n = 8
+    key, stratum = np.arange(n), np.zeros(n, int)
+    u = np.array([1, 1, 1, 1, 1, 1, 0, 1]) / n  # eight sets: 0.875 with a wide t interval
+    m = Measure("skill_spread", "all", -1, 0.875, key, stratum, u, False, n,
+                bounds=RATE_DIFFERENCE)  # fmt: skip
+    lo, hi = intervals([m], estimate(m))
+    assert lo[0] >= -1 and hi[0] == 1.0
+    free = Measure("turns", "all", -1, 0.875, key, stratum, u, False, n)
+    assert intervals([free], estimate(free))[1][0] > 1  # no range declared: not cut
+    base = Measure("skill_spread", "all", -1, -0.875, key, stratum, -u, False, n,
+                   bounds=RATE_DIFFERENCE)  # fmt: skip
+    from reports.variants_metrics import difference
+
+    est = difference(base, m, True)
+    d_lo, d_hi = difference_intervals([(base, m)], est)
+    assert d_lo[0] >= -2 and d_hi[0] <= 2
