@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gamekit.seed_check import MAX_SEED
+
 from .rules import (
     ENDED_UNFINISHED,
     MAX_PLAYERS,
@@ -113,7 +115,7 @@ def check_fields(record: Any) -> None:
     size = _number("row_size", record.row_size, 0)
     if size != row_size(n):
         raise RecordError(f"row_size is {size}, but {n} players have a row of {row_size(n)}")
-    if not whole(record.seed) or not 0 <= record.seed < 2**64:
+    if not whole(record.seed) or not 0 <= record.seed <= MAX_SEED:
         raise RecordError(f"seed is {shown(record.seed)}, not a deal seed (0 to 2**64 - 1)")
     for s, label in enumerate(_seat_lists("strategies", record.strategies, n)):
         if not isinstance(label, str):

@@ -18,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from gamekit.jit import njit
+from gamekit.seed_check import check_seed
 from gamekit.seeding import GAMMA, mix64, splitmix64, splitmix64_at
-
-from .rules import whole_number
 
 MASK64 = (1 << 64) - 1
 _GAMMA = int(GAMMA)
@@ -29,16 +28,6 @@ PURPOSES = 16
 
 # stream purposes
 DEAL, TIME, RECYCLE, POLICY = 0, 1, 2, 3
-
-
-def check_seed(seed: int, name: str) -> int:
-    """``seed`` as an int when it is a seed (a whole number 0 to 2**64 - 1, as the project's
-    seeds are: ``gamekit.seeding``); else a TypeError or ValueError naming ``name``, never a
-    seed wrapped from -1 or truncated from 1.5."""
-    value = whole_number(seed, name)
-    if not 0 <= value <= MASK64:
-        raise ValueError(f"{name} must be 0 to 2**64 - 1, got {seed}")
-    return value
 
 
 def check_seeds(seeds: object, name: str) -> np.ndarray:

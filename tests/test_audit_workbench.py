@@ -101,6 +101,9 @@ def test_sweep_sets_refuse_a_sweep_that_plays_only_today():
         sweep_sets("players=4,3-6", (), [4])
     sets, points = sweep_sets("hand_size=11,12", (), [4])  # one value is today's: kept
     assert len(sets) == 2 and points == [("11", 0), ("12", 1)]
+    # every value plays as today's at 3 AND at 4 players (the check asks every size)
+    with pytest.raises(CLIError, match="plays as today's rules at 3 and 4 players"):
+        sweep_sets("hand_size=3:12/4:11,3:12/4:11/5:10", (), [3, 4])
 
 
 BOOM = str(Path(__file__).with_name("boom_strategy.py")) + ":Boom"  # raises from turn 10

@@ -111,3 +111,21 @@ def test_a_win_rate_difference_keeps_its_interval_inside_100_points():
     est = difference(base, m, True)
     d_lo, d_hi = difference_intervals([(base, m)], est)
     assert d_lo[0] >= -2 and d_hi[0] <= 2
+
+
+def test_a_kernel_seed_is_a_whole_number_in_64_bits_wherever_it_is_given():
+    """One check (gamekit.seed_check) for the seeds of both games' public APIs."""
+    import ligretto
+    import strategies
+    from gamekit.seed_check import MAX_SEED, check_seed
+
+    for ok in (0, 1, MAX_SEED, np.uint64(MAX_SEED), np.int64(7)):
+        assert check_seed(ok, "s") == int(ok) and type(check_seed(ok, "s")) is int
+    for bad, kind in ((-1, ValueError), (MAX_SEED + 1, ValueError), (1.5, TypeError),
+                      (True, TypeError), ("3", TypeError), (np.float64(2.0), TypeError)):  # fmt: skip
+        with pytest.raises(kind, match="^s must be "):
+            check_seed(bad, "s")
+        with pytest.raises(kind, match="^deal seed must be "):
+            strategies.play_game("random", n_players=3, deal_seed=bad, play_seed=1)
+        with pytest.raises(kind, match="^deal_seed must be "):
+            ligretto.State.new(2, deal_seed=bad)

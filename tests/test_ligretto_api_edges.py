@@ -92,9 +92,9 @@ def test_transitions_refuse_bad_seats_piles_slots_and_orders(state) -> None:
     [
         (-1, ValueError, "deal_seed must be 0 to 2**64 - 1, got -1"),
         (2**64, ValueError, f"deal_seed must be 0 to 2**64 - 1, got {2**64}"),
-        (1.5, TypeError, "deal_seed must be an integer, got 1.5"),
-        ("3", TypeError, "deal_seed must be an integer, got '3'"),
-        (True, TypeError, "deal_seed must be an integer, got True"),
+        (1.5, TypeError, "deal_seed must be a whole number 0 to 2**64 - 1, got 1.5 (float)"),
+        ("3", TypeError, "deal_seed must be a whole number 0 to 2**64 - 1, got '3' (str)"),
+        (True, TypeError, "deal_seed must be a whole number 0 to 2**64 - 1, got True (bool)"),
     ],
 )
 def test_a_deal_seed_is_a_whole_number_in_64_bits(seed, kind, message) -> None:
@@ -124,7 +124,8 @@ def test_round_seeds_and_players_are_checked() -> None:
         play_round(["stack", "row"], -1, 2)
     with pytest.raises(ValueError, match=r"^play_seed must be 0 to 2\*\*64 - 1, got -2$"):
         play_round(["stack", "row"], 1, -2)
-    with pytest.raises(TypeError, match=r"^deal_seed must be an integer, got 1.5$"):
+    with pytest.raises(TypeError, match=r"^deal_seed must be a whole number 0 to 2\*\*64 - 1, "
+                       r"got 1.5 \(float\)$"):  # fmt: skip
         play_round(["stack", "row"], 1.5, 2)
     with pytest.raises(TypeError, match=r"^players must be a sequence of players, got None$"):
         ligretto.play_round(None, 1, 2)

@@ -104,7 +104,8 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int]
 
 
 def _sizes_text(sizes: list[int]) -> str:
-    """'4 players', '3 or 4 players', '3, 4 or 5 players'."""
+    """'4 players', '3 and 4 players', '3, 4 and 5 players': a sweep value plays as today's
+    rules only where it does at every size."""
     names = [str(n) for n in sizes]
     head = ", ".join(names[:-1])
-    return f"{head + ' or ' if head else ''}{names[-1]} players"
+    return f"{head + ' and ' if head else ''}{names[-1]} players"

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass, field, fields
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
+from gamekit.seed_check import check_seed as kernel_seed
 from leaves import Action, GameRecord, State
 from leaves.actions import shown
 from leaves.deal import check_seed
@@ -31,8 +31,6 @@ from leaves.players.base import Strategy
 from leaves.ruleset import DEFAULT_RULES, Rules
 from strategies.deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
 from strategies.registry import get
-
-_U64 = 0xFFFFFFFFFFFFFFFF
 
 
 # ---------------------------------------------------------------------- one game
@@ -127,17 +125,6 @@ def _seat_strategies(
     return out
 
 
-def _seed_u64(seed: Any, what: str) -> int:
-    """A deal or play seed as a Python int, refusing what ``int()`` would truncate or read
-    (1.5 is not seed 1, '7' not seed 7) and a bool."""
-    if isinstance(seed, bool) or not isinstance(seed, Integral):
-        raise TypeError(f"{what} must be a whole number 0..2**64-1, got {shown(seed)}")
-    value = int(seed)
-    if not (0 <= value <= _U64):
-        raise ValueError(f"{what} must be 0..2**64-1, got {value}")
-    return value
-
-
 def deal_state(n_players: int, deal_seed: int, rules: Any = None) -> State:
     """The dealt state for ``deal_seed`` under ``rules`` (any form ``Rules.of`` reads; the
     same hands and first player as the compiled path)."""
@@ -148,7 +135,7 @@ def deal_state(n_players: int, deal_seed: int, rules: Any = None) -> State:
     from .compiled import engine  # start-up: as above
 
     rules = Rules.of(rules)
-    seed = _seed_u64(deal_seed, "deal seed")
+    seed = kernel_seed(deal_seed, "deal seed")
     if engine.available():  # the C engine's deal: no compile
         board = engine.deal(setup_for(rules, n_players), seed)
     else:
@@ -191,8 +178,8 @@ def play_game(
         _play_one_bounded,
         timeout,
         strats,
-        _seed_u64(deal_seed, "deal seed"),
-        _seed_u64(play_seed, "play seed"),
+        kernel_seed(deal_seed, "deal seed"),
+        kernel_seed(play_seed, "play seed"),
         rules,
         record,
     )
