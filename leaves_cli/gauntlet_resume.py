@@ -108,16 +108,23 @@ def _entrants(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> No
             raise CLIError.of(exc, usage=True) from None
 
     strategy, baseline = names["strategy"], names["baseline"]
-    if opts["spec"] is not None and label(opts["spec"]) != strategy:
+    if opts["spec"] is not None and label(opts["spec"]) != bare(strategy):
         raise disagreement(out, "SPEC", opts["spec"], "strategy", strategy)
     if opts["baseline"] is not None:
-        same = baseline == f"{strategy} (baseline)" and label(opts["baseline"]) == strategy
-        if not same and label(opts["baseline"]) != baseline:
+        same = baseline == f"{strategy} (baseline)" and label(opts["baseline"]) == bare(strategy)
+        if not same and label(opts["baseline"]) != bare(baseline):
             raise disagreement(out, "--baseline", opts["baseline"], "baseline", baseline)
     if "against" in given and opts["against"]:
         field = sorted({label(s) for s in split_specs(opts["against"])})
-        if field != sorted(names["field"]):
+        if field != sorted({bare(f) for f in names["field"]}):
             raise disagreement(out, "--against", ",".join(split_specs(opts["against"])),
                                "field", ",".join(names["field"]))  # fmt: skip
     opts["spec"], opts["baseline"] = by_label[strategy], by_label[baseline]
     opts["field_specs"] = [by_label[f] for f in names["field"]]
+
+
+def bare(label: str) -> str:
+    """A label without the file that told it apart from another of its name (``ok.py:MyBot``
+    is ``MyBot``): what the strategy's spec resolves to on its own."""
+    head = label.partition("(")[0]
+    return label.partition(":")[2] if ":" in head else label

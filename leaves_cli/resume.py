@@ -95,7 +95,10 @@ def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
     out = []
     for entrant in spec.get("entrants") or [{"label": x} for x in spec["strategies"]]:
         label, file = str(entrant.get("label")), entrant.get("file")
+        qualified = ":" in label.partition("(")[0]  # told apart by its file: ``ok.py:MyBot``
         try:
+            if qualified and file:
+                raise ValueError(label)  # never a file of that name where the command runs
             strategies.get(label, game=game)
             out.append(label)
             continue
@@ -108,6 +111,8 @@ def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
                            usage=True)  # fmt: skip
         load_files([file])
         try:
+            if qualified:
+                raise ValueError(label)
             strategies.get(label, game=game)
             out.append(label)
         except ValueError:

@@ -32,8 +32,9 @@ PRECISION_MAX_GAMES = 20_000_000
 """The default cap of a precision tournament: games in all."""
 
 
-def _paired(result: Any) -> dict[str, float]:
-    """The gauntlet's paired difference (strategy - baseline per duplicate set)."""
+def _paired(result: Any) -> dict[str, Any]:
+    """The gauntlet's paired difference (strategy - baseline per duplicate set), with the side
+    that played nothing valid (``void``: its label, or None; ``void_side``)."""
     from reports.clusters import seat_sums
     from reports.gauntlet import design
     from reports.loading import as_run
@@ -46,7 +47,7 @@ def _paired(result: Any) -> dict[str, float]:
     r = paired(g, seat_sums(g, g.n_strategies), a, b)
     if r is None:  # pragma: no cover - a gauntlet's two sides always share their deals
         raise CLIError("the gauntlet's strategy and baseline never played the same deals")
-    return r
+    return {**r, "void": void_side(result)}
 
 
 def _write_manifest_entry(out: Path, key: str, value: dict[str, Any]) -> None:
@@ -93,18 +94,38 @@ def run_sequential(
     def estimate(st: list[int]) -> dict[str, float]:
         t = g.with_stages(st)
         state["result"], state["games"] = run(t, out, resume or len(st) > 1), t.games_per_side
-        return weighable(_paired(state["result"]))
+        r = _paired(state["result"])
+        state["void"] = r.get("void")
+        return weighable(r)
 
     units = getattr(g, "units", "games")  # the game's words: "rounds" of a game in rounds
 
     def on_batch(st: list[int], r: dict[str, float], final: bool) -> None:
-        log(batch_line(test, state["games"], r, units))
+        if state["void"] is not None:
+            log(f"batch {test.batches}: {state['games']:,} {units} per side, nothing valid "
+                f"played: {state['void']} forfeited every one, so the test stops here, "
+                "undecided")  # fmt: skip
+        else:
+            log(batch_line(test, state["games"], r, units))
         names = {**g.gauntlet, "units": units}
         state["record"] = sequential_entry(test, state["games"], r, final, names)
         _write_manifest_entry(out, "sequential", state["record"])
 
-    _, r = run_batches(stages, max_deals, estimate, test, on_batch)
+    _, r = run_batches(stages, max_deals, estimate, test, on_batch,
+                       void=lambda: state["void"] is not None)  # fmt: skip
     return state["result"], state["record"], r
+
+
+def void_side(result: Any) -> str | None:
+    """The side (strategy or baseline label) every game of which ended by a forfeit, or
+    None while both sides have valid games to compare."""
+    import reports
+    from reports.gauntlet import nothing_valid
+
+    r = reports.gauntlet(result).iloc[0]
+    if not nothing_valid(r):
+        return None
+    return str(r["strategy"] if int(r["forfeited"]) >= int(r["games"]) else r["baseline"])
 
 
 def has_interval(r: dict[str, float]) -> bool:

@@ -41,7 +41,7 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[
         try:
             module = loader(str(path))
         except ValueError as exc:
-            raise CLIError(f"--load: {exc}") from exc
+            raise CLIError(f"--load: {exc}", usage=True) from exc  # bad input, as in a spec
         if need_strategy and not _defines_strategy(module):
             raise CLIError(f"--load: {raw} defines no strategy (no subclass of a game's "
                            "Strategy class): nothing to list from it", usage=True)  # fmt: skip

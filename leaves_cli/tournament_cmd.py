@@ -199,6 +199,10 @@ def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
         click.echo(f"{t.game.unit} records in {t.record}")
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid {t.game.unit} in {out}: every one ended by a forfeit")
+    if state is not None and state.all_forfeited:  # said first, above
+        names = ", ".join(label for label, _ in state.all_forfeited)
+        raise CLIError(f"no valid {t.game.unit} of {names} in {out}: every one played ended by "
+                       "its own forfeit")  # fmt: skip
 
 
 def _echo_next(out: Path) -> None:

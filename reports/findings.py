@@ -164,8 +164,9 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Find
             )
         parts.append(
             f"{forfeited:,} of {games:,} {d.units()} ({pct(forfeited / games)}) ended by a "
-            f"forfeit{who}: they count as {d.units()} the forfeiting seat lost, and the seat and "
-            f"length findings leave them out"
+            f"forfeit{who}: a forfeited {d.unit} has no winner, so it counts as lost by every "
+            f"seat at its table, the forfeiting one included, and the seat and length findings "
+            f"leave them out"
         )
     if unfinished:
         won = int(row["unfinished_won"]) if "unfinished_won" in row else 0

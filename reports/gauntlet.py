@@ -12,7 +12,13 @@ import pandas as pd
 
 from tournaments.result import TournamentResult
 from tournaments.run_state import replay_command
-from tournaments.sequential import BETTER, FORMER_NOT_BETTER, NOT_BETTER, UNDECIDED
+from tournaments.sequential import (
+    BETTER,
+    FORMER_NOT_BETTER,
+    NOT_BETTER,
+    NOTHING_VALID,
+    UNDECIDED,
+)
 
 from .clusters import seat_sums
 from .data import ReportError
@@ -85,6 +91,7 @@ def gauntlet(data: Any) -> pd.DataFrame:
         row.update({f"sequential_{k}": seq.get(k) for k in SEQUENTIAL_KEYS})
     table = pd.DataFrame([row])
     table.attrs["run"] = str(run.path) if run.path is not None else ""  # not a result: no column
+    table.attrs["field"] = [str(x) for x in d["field"]]  # the labels, each whole
     table.attrs["units"] = run.declaration.units()  # the game's word ("rounds" of a game in rounds)
     return table
 
@@ -156,7 +163,8 @@ def forfeit_sentence(r: Mapping[str, Any], run: str = "", units: str = "games") 
                 f"and {r['baseline']} cannot be compared; {todo}.")  # fmt: skip
     return (
         f"Caution: {' and '.join(said)}{first}; a forfeit counts as a loss for the "
-        f"seat that forfeits, so the comparison below counts these errors too; {todo}."
+        "seat that forfeits and for every other seat at its table (a forfeit leaves no "
+        f"winner), so the comparison below counts these errors too; {todo}."
     )
 
 
@@ -177,8 +185,12 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | Non
         return None
     m = float(r["sequential_margin"])
     a, b = r["strategy"], r["baseline"]
-    lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     n = int(r["sequential_batches"])
+    if decision == NOTHING_VALID:
+        return (f"Undecided whether {a} is better than {b}: the sequential test stopped after "
+                f"batch {n}, in which every one of a side's {units} ended by a forfeit, so "
+                "nothing valid was there to weigh.")  # fmt: skip
+    lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi)} over "
                 f"{int(r['games']):,} {units} per side")  # fmt: skip
@@ -207,6 +219,18 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | Non
         estimate += " so far"
         tail = f"{test} was interrupted ('leaves gauntlet --resume --out RUN' continues it)"
     return f"{head}: {estimate}; {tail}."
+
+
+def split_labels(text: str) -> list[str]:
+    """Labels joined by commas, split only at the commas outside parentheses: a label's own
+    parameters (``weighted(w_shed=1.0,w_keep=2.0)``) stay with it."""
+    labels, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            labels.append(text[start:i])
+            start = i + 1
+    return [*labels, text[start:]]
 
 
 def field_words(field: list[str], n_players: int) -> str:
@@ -247,7 +271,8 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     head = forfeit_sentence(r, str(table.attrs.get("run", "")), units)
     if nothing_valid(r):
         return head, []
-    against = field_words(r["field"].split(","), int(r["n_players"]))
+    field = table.attrs.get("field") or split_labels(str(r["field"]))
+    against = field_words(list(field), int(r["n_players"]))
     rates = (
         f"{r['strategy']} wins {pct(r['win_rate'])} {interval(r['ci_low'], r['ci_high'])} of "
         f"{int(r['games']):,} {units} against {against}; {r['baseline']}, in the same seats on "

@@ -94,7 +94,7 @@ CASES = [
     (["play", "--seed", "-1"], 2, "--seed"),
     (["play", "--load", "{d}/missing.py"], 2, "--load: no such file"),
     (["play", "--load", "{d}/notpy.txt"], 2, "is not a Python (.py) file"),
-    (["play", "--load", "{d}/broken.py"], 1, "RuntimeError: this file is broken"),
+    (["play", "--load", "{d}/broken.py"], 2, "RuntimeError: this file is broken"),
     (["strategies", "--filter", "stochastic"], 2, "--filter wants key=value"),
     (["strategies", "--filter", "bogus=1"], 2, "unknown classifier key 'bogus'"),
     (["strategies", "--filter", "search=maybe"], 2,
@@ -217,7 +217,7 @@ def test_bad_input_is_one_clear_line(files, request, capsys, args, code, message
 
 def test_debug_shows_the_traceback(files, capsys):
     code, _, err = _run(capsys, ["--debug", "play", "--load", str(files / "broken.py")])
-    assert code == 1
+    assert code == 2
     assert "Traceback (most recent call last)" in err
     assert err.rstrip().splitlines()[-1].startswith("leaves: error: --load:")
 

@@ -186,7 +186,8 @@ def test_a_bot_returning_an_illegal_move_is_a_clear_error():
     bots = [None, Cheat(), Cheat()]
     seats = Seats(["you", "cheat", "cheat"], bots, [np.random.default_rng(0)] * 3)
     state = new_game(3, seed=2, first_player=1)
-    with pytest.raises(CLIError, match=r"seat 1 \(cheat\) chose an illegal move: play 8x13"):
+    with pytest.raises(CLIError, match=r"seat 1 \(cheat\) forfeits: IllegalActionError: "
+                                       r"returned play 8x13, not a legal action"):  # fmt: skip
         play_game(make_console(file=out), state, seats, lambda p: "1")
 
 

@@ -129,3 +129,22 @@ def test_a_kernel_seed_is_a_whole_number_in_64_bits_wherever_it_is_given():
             strategies.play_game("random", n_players=3, deal_seed=bad, play_seed=1)
         with pytest.raises(kind, match="^deal_seed must be "):
             ligretto.State.new(2, deal_seed=bad)
+
+
+def test_the_reports_forfeit_caution_says_whom_a_forfeited_game_counts_against():
+    """It said 'they count as games the forfeiting seat lost': a forfeited game has no
+    winner, so every seat at its table lost it."""
+    import reports
+    from reports.findings import key_findings
+    from reports.synthetic import synthetic_games
+
+    games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3,), deals=40, seed=4,
+                            unfinished_p=0.0, forfeit_p=0.05)  # fmt: skip
+    tables, method = reports.compute_tables(reports.as_run(games))
+    (text,) = [f.text for f in key_findings(tables, method) if f.topic == "completion"]
+    assert (
+        "a forfeited game has no winner, so it counts as lost by every seat at its table, "
+        "the forfeiting one included"
+    ) in text and "the forfeiting seat lost" not in text
+    forfeited = games["forfeit"].to_numpy() >= 0
+    assert forfeited.any() and (games["winner_seat"].to_numpy()[forfeited] < 0).all()

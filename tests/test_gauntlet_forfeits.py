@@ -113,7 +113,8 @@ def test_forfeits_of_the_field_and_of_the_baseline_are_named_apart():
     assert forfeit_sentence(row, "runs/g") == (
         "Caution: 30 of mine's 100 games ended by a forfeit (20 by mine, 10 by the field) and "
         "base forfeited 5 of its 100 games (the first, game 3: seat 1 (mine): KeyError: 'x'); "
-        "a forfeit counts as a loss for the seat that forfeits, so the comparison below counts "
+        "a forfeit counts as a loss for the seat that forfeits and for every other seat at its "
+        "table (a forfeit leaves no winner), so the comparison below counts "
         "these errors too; fix the error ('leaves replay runs/g --game 3' replays that game, "
         "runs/g/forfeits.json lists every forfeit with its seeds)."
     )

@@ -163,17 +163,27 @@ def test_a_partly_forfeited_run_says_so_first(tmp_path, capsys):
     out = tmp_path / "part"  # Boom sits at three of the four tables of four strategies
     code, stdout, err = cli(capsys, "tournament", BOOM, *THREE, "--players", "3", "--games",
                             "24", "--seed", "1", "--jobs", "1", "--out", str(out))  # fmt: skip
-    assert code == 0, err
+    # Boom forfeits every game it plays: the run's other games stand, but nothing says
+    # anything about Boom, and the run ends with that error
+    assert code == 1 and err.endswith(
+        f"leaves: error: no valid game of Boom in {out}: every one played ended by its own "
+        "forfeit\n"
+    ), err
     rows = _rows(out)
     lost = int((rows["forfeit_seat"] >= 0).sum())
     assert 0 < lost < len(rows)
     game, error = _first_forfeit(out)
     line = (
         f"Partly forfeited: {lost} of {len(rows)} games ({100 * lost / len(rows):.1f}%) ended "
-        f"by a forfeit (the first, game {game}: {error}); they count as lost by the forfeiting "
-        f"seat; replay it with 'leaves replay {out} --game {game}'."
+        f"by a forfeit (the first, game {game}: {error}); a forfeited game has no winner, so it "
+        f"counts as lost by every seat at its table, the forfeiting one included; replay it "
+        f"with 'leaves replay {out} --game {game}'."
     )
     assert stdout.splitlines()[0] == line
+    assert stdout.splitlines()[1] == (
+        f"Nothing valid from Boom: it forfeited all {lost} of its games, so no result says "
+        "anything about it; fix the strategy and play the run again."
+    )
     assert stdout.index(line) < stdout.index("Tournament summary")
 
 

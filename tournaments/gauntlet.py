@@ -28,8 +28,9 @@ from gamekit.errors import ParameterError
 from .checks import spec_list
 from .game import GamePlugin
 from .games import get_game
+from .labels import Labeled, entrant_labels
 from .result import TournamentResult
-from .runner import Labeled, Tournament
+from .runner import Tournament
 from .schedule import Schedule, parse_players
 from .seating import DEFAULT_SEATING, design
 from .stages import asked_note
@@ -89,9 +90,9 @@ class Gauntlet(Tournament):
             raise ParameterError(
                 "a gauntlet needs a field: name at least one {field} strategy", "field"
             )
-        label = game.resolve(strategy)[0]
-        base = game.resolve(baseline)[0]
-        field_by_label = {game.resolve(s)[0]: s for s in field}
+        named = entrant_labels(game, [strategy, baseline, *field])
+        label, base = named[0][0], named[1][0]  # told apart by file when only the name agrees
+        field_by_label = {name: s for (name, _, _), s in zip(named[2:], field, strict=True)}
         base_spec = baseline
         if label == base:
             if not allow_same:

@@ -44,6 +44,8 @@ class RunState:
     first: dict[str, Any] | None  # the first forfeit (lowest game index): game, error
     gauntlet: bool = False
     rows: bool = True
+    all_forfeited: tuple[tuple[str, int], ...] = ()  # (label, games) of entrants that forfeited
+    # every game they played
 
     @property
     def unfinished(self) -> bool:
@@ -103,10 +105,27 @@ class RunState:
             share = 100 * self.forfeited / self.games
             out.append(
                 f"Partly forfeited: {self.forfeited:,} of {self.games:,} {self.game_units} "
-                f"({share:.1f}%) ended by a forfeit ({self._first()}); they count as lost by "
-                f"the forfeiting seat; {self._replay()}."
+                f"({share:.1f}%) ended by a forfeit ({self._first()}); a forfeited "
+                f"{self.game_unit} has no winner, so it counts as lost by every seat at its "
+                f"table, the forfeiting one included; {self._replay()}."
             )
+        if self.all_forfeited and not self.nothing_valid:
+            out.append(self.all_forfeited_line())
         return out
+
+    def all_forfeited_line(self) -> str:
+        """'Nothing valid from Bad: it forfeited all 36 of its games, ...' for the entrants
+        that forfeited every game they played."""
+        names = [label for label, _ in self.all_forfeited]
+        if len(names) == 1:
+            n = self.all_forfeited[0][1]
+            return (f"Nothing valid from {names[0]}: it forfeited all {n:,} of its "
+                    f"{self.game_units}, so no result says anything about it; fix the strategy "
+                    "and play the run again.")  # fmt: skip
+        who = ", ".join(names[:-1]) + f" and {names[-1]}"
+        return (f"Nothing valid from {who}: each forfeited every {self.game_unit} it played, "
+                "so no result says anything about them; fix the strategies and play the run "
+                "again.")  # fmt: skip
 
 
 def _forfeits(result: TournamentResult) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -149,4 +168,16 @@ def run_state(out: str | Path) -> RunState | None:
         out=out, units=plural(counted), planned=planned,
         played=int(played), game_unit=unit, games=games, forfeited=lost, first=first,
         gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
+        all_forfeited=_all_forfeited(agg, spec.get("strategies")),
     )  # fmt: skip
+
+
+def _all_forfeited(agg: dict[str, Any], labels: Any) -> tuple[tuple[str, int], ...]:
+    """(label, games) of each entrant whose every game (seat taken) it forfeited itself."""
+    if "games" not in agg or "forfeits" not in agg or not isinstance(labels, list):
+        return ()
+    games, lost = agg["games"], agg["forfeits"]
+    if len(labels) != len(games):
+        return ()
+    return tuple((str(label), int(n)) for label, n, f in zip(labels, games, lost, strict=True)
+                 if n > 0 and f >= n)  # fmt: skip

@@ -17,7 +17,6 @@ import functools
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from gamekit.errors import ParameterError
 from . import storage, verify, work
 from .checks import integer, make_out, optional_integer, player_counts, spec_list
 from .game import GamePlugin, plural
+from .labels import Labeled, entrant_labels, identity
 from .parallel import imap_unordered
 from .players import Players, Workload
 from .result import TournamentResult
@@ -42,22 +42,6 @@ __all__ = ["Labeled", "Players", "Tournament", "parse_players"]
 
 SEATING_WORDS = {"balanced": "balanced", "all": "all orders", "rotations": "rotations"}
 """Each seating design in the words of the rounded note."""
-
-
-@dataclass(frozen=True)
-class Labeled:
-    """An entrant ``spec`` entered under its own ``label``: the same strategy twice in one run
-    (a gauntlet of a strategy against itself as its baseline) needs two labels."""
-
-    spec: Any
-    label: str
-
-
-def _resolve(game: GamePlugin, spec: Any) -> tuple[str, Any]:
-    """(label, payload) of an entrant spec; a ``Labeled`` one keeps the label it was given."""
-    if isinstance(spec, Labeled):
-        return spec.label, game.resolve(spec.spec)[1]
-    return game.resolve(spec)
 
 
 def _default_game() -> GamePlugin:
@@ -145,10 +129,11 @@ class Tournament:
         specs = spec_list(strategies, "strategies")
         if not specs:
             raise ValueError("a tournament needs at least one strategy")
-        resolved = sorted((_resolve(self.game, s) for s in specs), key=lambda r: r[0])
-        self.labels = tuple(label for label, _ in resolved)
+        resolved = sorted(entrant_labels(self.game, specs), key=lambda r: r[0])
+        self.labels = tuple(label for label, _, _ in resolved)
         self._entrants: list[dict[str, Any]] | None = None
-        self.payloads = tuple(payload for _, payload in resolved)
+        self.payloads = tuple(payload for _, payload, _ in resolved)
+        self._qualified = {label for label, _, qualified in resolved if qualified}
         dupes = sorted({x for x in self.labels if self.labels.count(x) > 1})
         if dupes:
             raise ValueError(f"strategy listed twice: {', '.join(dupes)}")
@@ -198,9 +183,13 @@ class Tournament:
         if isinstance(focus, str) and focus in self.labels:
             return focus
         try:
-            label = self.game.resolve(focus)[0]
+            label, payload = self.game.resolve(focus)
         except ValueError:
-            label = None
+            label = payload = None
+        if label not in self.labels and payload is not None:  # one told apart by its file
+            mine = identity(self.game, payload)[0]
+            label = next((x for x, p in zip(self.labels, self.payloads, strict=True)
+                          if identity(self.game, p)[0] == mine), None)  # fmt: skip
         if label not in self.labels:
             raise ValueError(f"focus {focus!r} is not one of the tournament's strategies")
         return label
@@ -279,8 +268,11 @@ class Tournament:
         describe = getattr(self.game, "describe", None)
         if describe is None:
             return [{"label": label} for label in self.labels]
-        if self._entrants is None:
-            self._entrants = [describe(p) for p in self.payloads]
+        if self._entrants is None:  # a label told apart by its file is recorded as it is
+            self._entrants = [
+                {**describe(p), "label": label} if label in self._qualified else describe(p)
+                for label, p in zip(self.labels, self.payloads, strict=True)
+            ]
         return self._entrants
 
     def _entrant_change(self, old: list[dict[str, Any]] | None) -> str | None:

@@ -37,6 +37,7 @@ from gamekit.errors import ParameterError
 
 __all__ = [
     "BETTER",
+    "NOTHING_VALID",
     "NOT_BETTER",
     "RUNNING",
     "UNDECIDED",
@@ -61,6 +62,9 @@ UNDECIDED = "undecided"
 RUNNING = "running"
 """Neither bound reached yet, and the cap not reached either: more batches to play (a run
 interrupted between batches keeps this in its manifest)."""
+NOTHING_VALID = "nothing valid"
+"""Stopped after a batch in which every game of one side ended by a forfeit: nothing to
+weigh, and more batches of the same strategy would only forfeit more (no decision)."""
 FORMER_NOT_BETTER = "not better"
 """What earlier versions recorded for NOT_BETTER (the same decision, worded too broadly)."""
 
@@ -180,17 +184,21 @@ def run_batches(
     estimate: Callable[[list[int]], dict[str, float]],
     test: Sequential,
     on_batch: Callable[[list[int], dict[str, float], bool], None] | None = None,
+    void: Callable[[], bool] | None = None,
 ) -> tuple[list[int], dict[str, float]]:
     """The loop of a sequential run: ``estimate(stages)`` plays the run to ``stages``
     (cumulative deals per table) and returns its paired ``diff`` and ``se``; ``test`` takes
     it; until it decides, the next batch grows the deals by GROWTH, up to ``max_deals``.
     ``on_batch(stages, estimate, final)`` hears every batch (``final``: the last). Returns
     the stages played and the last estimate. A resumed run passes the stages it had and a
-    ``test`` whose ``batches`` counts the batches already decided on."""
+    ``test`` whose ``batches`` counts the batches already decided on. ``void()`` true after
+    a batch (nothing valid played by a side) stops the run there, decided NOTHING_VALID."""
     stages = list(stages)
     while True:
         est = estimate(stages)
         decision = test.update(est["diff"], est["se"])
+        if void is not None and void():
+            test.decision = decision = NOTHING_VALID
         nxt = None if decision else next_stage(stages[-1], max_deals)
         if on_batch is not None:
             on_batch(stages, est, nxt is None)

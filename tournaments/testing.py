@@ -256,6 +256,7 @@ def _check_batch(game: Any, d: Declaration, b: Any, g: int, n: int) -> None:
         assert b.winners is not None and np.shape(b.winners) == (g, n), "shared_wins: no winners"
     rank = np.asarray(b.seat_values[d.rank_value], np.float64)
     best = rank.max(axis=1) if d.higher_is_better else rank.min(axis=1)
+    assert not (np.asarray(b.winner_seat)[forfeit] >= 0).any(), "a forfeited game has a winner"
     won = np.flatnonzero((np.asarray(b.winner_seat) >= 0) & ~forfeit)
     behind = [i for i in won if rank[i, b.winner_seat[i]] != best[i]]
     assert not behind, f"game {behind[0]}'s winner has not the best {d.rank_value}"

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from leaves import Action, State
+from leaves.players.play import FAILURES, error_text, illegal_answer
 from leaves_cli.errors import CLIError
 
 from . import render
@@ -116,12 +117,10 @@ def _bot_move(seats: Seats, state: State, seat: int, console: Console | None = N
     who = render.seat_label(seat, seats.names)
     try:
         action = bot.choose(view, legal, seats.rngs[seat])
-        if isinstance(action, int | np.integer):
-            action = Action.from_id(int(action))
-    except Exception as exc:  # noqa: BLE001 - a user strategy may raise anything
-        raise CLIError(f"strategy {who} failed: {type(exc).__name__}: {exc}") from exc
-    if action not in legal:
-        raise CLIError(f"strategy {who} chose an illegal move: {action}")
+    except FAILURES as exc:  # as in a tournament: any error, and sys.exit(), forfeit
+        raise CLIError(f"strategy {who} forfeits: {error_text(exc)}") from exc
+    if not isinstance(action, Action) or action not in legal:  # an int id forfeits too
+        raise CLIError(f"strategy {who} forfeits: {illegal_answer(action)}")
     return action
 
 
@@ -167,8 +166,8 @@ def _call_hook(bot, hook: str, who: str, *args) -> None:
     if callable(fn):
         try:
             fn(*args)
-        except Exception as exc:  # noqa: BLE001 - a user strategy may raise anything
-            raise CLIError(f"strategy {who} failed in {hook}: {type(exc).__name__}: {exc}") from exc
+        except FAILURES as exc:  # as in a tournament: any error, and sys.exit(), forfeit
+            raise CLIError(f"strategy {who} forfeits in {hook}: {error_text(exc)}") from exc
 
 
 def _fresh_bots(bots: list[object | None]) -> list[object | None]:

@@ -17,7 +17,17 @@ from leaves.players.base import Strategy
 from leaves.ruleset import Rules
 from strategies.deadline import Deadline, bounded, check_timeout, run_bounded
 
-from .play import _play_one, _seat_strategies, deal_state, fresh
+from .play import (
+    FAILURES,
+    Forfeit,
+    ForfeitError,
+    _error,
+    _Game,
+    _play_one,
+    _seat_strategies,
+    deal_state,
+    fresh,
+)
 
 __all__ = ["BatchResult", "PerGame", "play_batch", "play_seatings"]
 
@@ -136,8 +146,14 @@ def _play_python_games(
     out = _empty_batch(g, n)
     records: list[GameRecord] = []
     for i in range(g):
-        seats = [fresh(s) for s in strats]  # no state crosses from one game to the next
-        r = _play_one(seats, int(deal[i]), int(play[i]), rules, record, deadline)
+        seats, failed = _fresh_seats(strats)  # no state crosses from one game to the next
+        if failed is not None:  # a constructor failed for this game: that seat forfeits it
+            initial = deal_state(n, int(deal[i]), rules=rules)
+            labels = tuple(s.label for s in strats)
+            game = _Game(strats, labels, initial, int(deal[i]), int(play[i]), record)
+            r = game.result(initial, failed)
+        else:
+            r = _play_one(seats, int(deal[i]), int(play[i]), rules, record, deadline)
         out.first_player[i] = r.first_player
         out.cards_left[i] = r.cards_left
         out.winner_seat[i] = -1 if r.winner is None else r.winner
@@ -150,6 +166,22 @@ def _play_python_games(
             records.append(r.record)
     out.records = records if record else None
     return out
+
+
+def _fresh_seats(strats: list[Strategy]) -> tuple[list[Strategy], Forfeit | None]:
+    """New instances of every seat's strategy for the next game, or the first seat whose
+    constructor failed (raised or called ``sys.exit()``) and why: it forfeits that game, as a
+    strategy that fails in a game does, and the run goes on."""
+    seats = []
+    for seat, s in enumerate(strats):
+        try:
+            seats.append(fresh(s))
+        except FAILURES as exc:
+            err = _error(seat, s, exc)
+            if isinstance(exc, ValueError) and exc.__cause__ is not None:  # fresh's own line
+                err = ForfeitError(f"seat {seat} ({s.label}): {exc}", err.traceback)
+            return seats, (seat, err)
+    return seats, None
 
 
 def play_seatings(

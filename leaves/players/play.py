@@ -204,27 +204,31 @@ class ForfeitError(str):
 _ERROR_CHARS = 200
 """A forfeit's line keeps this much of the error's first line (the traceback keeps it all)."""
 
-_FAILURES = (Exception, SystemExit)
+FAILURES = (Exception, SystemExit)
 """What a strategy's call may raise and forfeit by: any error, and ``sys.exit()`` (which would
 otherwise end the whole run, silently). Ctrl-C still stops the run."""
+
+
+def error_text(exc: BaseException) -> str:
+    """How a forfeit says a strategy's error: ``Type: first line``, cut short (the traceback
+    keeps it all), for any exception, one whose ``str()`` raises too."""
+    try:
+        message = str(exc)
+    except Exception:  # noqa: BLE001 - the strategy's own exception class is broken
+        message = "(its message cannot be shown: str() raised)"
+    lines = message.splitlines()
+    text = f"{type(exc).__name__}: {lines[0]}" if lines and lines[0] else type(exc).__name__
+    return text if len(text) <= _ERROR_CHARS else text[: _ERROR_CHARS - 3] + "..."
 
 
 def _error(seat: int, strat: Strategy, exc: BaseException | str) -> ForfeitError:
     if isinstance(exc, str):
         return ForfeitError(f"seat {seat} ({strat.label}): {exc}")
-    try:
-        message = str(exc)
-    except Exception:  # noqa: BLE001 - the strategy's own exception class is broken
-        message = "(its message cannot be shown: str() raised)"
-    lines = message.splitlines()  # the rest is in the traceback
-    text = f"{type(exc).__name__}: {lines[0]}" if lines and lines[0] else type(exc).__name__
-    if len(text) > _ERROR_CHARS:
-        text = text[: _ERROR_CHARS - 3] + "..."
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    return ForfeitError(f"seat {seat} ({strat.label}): {text}", tb)
+    return ForfeitError(f"seat {seat} ({strat.label}): {error_text(exc)}", tb)
 
 
-def _illegal(action: object) -> str:
+def illegal_answer(action: object) -> str:
     """The forfeit's text for an answer that is not a legal action (safe for any object)."""
     if isinstance(action, Action):
         return f"IllegalActionError: returned {action}, not a legal action"
@@ -315,7 +319,7 @@ def _start(strats: list[Strategy], state: State, rng: np.random.Generator,
                 s.start_game(state.view(seat), rng)
         except DecisionTimeout:
             return seat, _error(seat, s, deadline.message("start_game"))
-        except _FAILURES as exc:
+        except FAILURES as exc:
             return seat, _error(seat, s, exc)
     return None
 
@@ -332,10 +336,10 @@ def _turns(strats: list[Strategy], state: State, rng: np.random.Generator,
                 action = s.choose(state.view(seat), legal, rng)
         except DecisionTimeout:
             return state, (seat, _error(seat, s, deadline.message(f"choose at turn {state.turn}")))
-        except _FAILURES as exc:
+        except FAILURES as exc:
             return state, (seat, _error(seat, s, exc))
         if not isinstance(action, Action) or action not in legal:
-            return state, (seat, _error(seat, s, _illegal(action)))
+            return state, (seat, _error(seat, s, illegal_answer(action)))
         state = state.apply(action)
     return state, None
 
@@ -349,7 +353,7 @@ def _end(game: _Game, state: State, out: GameResult, deadline: Deadline) -> Game
         except DecisionTimeout:
             if out.forfeit_seat is None:
                 out = game.result(state, (seat, _error(seat, s, deadline.message("end_game"))))
-        except _FAILURES as exc:
+        except FAILURES as exc:
             if out.forfeit_seat is None:
                 out = game.result(state, (seat, _error(seat, s, exc)))
     return out

@@ -155,7 +155,7 @@ def check_position(
         try:
             strat.start_game(initial.view(seat), rng)
             action = strat.choose(view, legal, rng)
-        except Exception as exc:
+        except FAILURES as exc:
             raise AssertionError(
                 f"{label}: start_game/choose raised {type(exc).__name__}: {exc} at {place}"
             ) from exc
@@ -180,6 +180,10 @@ def check_position(
     return answers[0]
 
 
+FAILURES = (Exception, SystemExit)
+"""What a strategy's call may raise and fail a check by: any error, and ``sys.exit()`` (which
+would otherwise end the checking program, silently). Ctrl-C still stops it."""
+
 MEMORY_GAMES = 2
 """Games an instance plays (3 players, against first-legal players) before ``check_memory``
 asks it again."""
@@ -203,8 +207,14 @@ def check_memory(
 
     def ask(strat: Strategy) -> Action:
         rng = np.random.default_rng(seed)
-        strat.start_game(initial.view(seat), rng)
-        return strat.choose(state.view(seat), legal, rng)
+        try:
+            strat.start_game(initial.view(seat), rng)
+            return strat.choose(state.view(seat), legal, rng)
+        except FAILURES as exc:
+            raise AssertionError(
+                f"{label}: start_game/choose raised {type(exc).__name__}: {exc} at {where}turn "
+                f"{state.turn} of a {state.n_players}-player game, seat {seat}"
+            ) from exc
 
     before = ask(cls(**params))
     used = cls(**params)
@@ -231,7 +241,17 @@ def check_strategy(
     a memory check (the same positions after other games), then ``games`` whole self-play
     games. Deterministic unless ``seed`` is given.
     """
-    cls, params, label = _factory(cls_or_spec)
+    label = getattr(cls_or_spec, "__name__", None) or str(cls_or_spec)
+    try:
+        cls, params, label = _factory(cls_or_spec)
+        _checks(cls, params, label, max_examples, games, seed)
+    except SystemExit as exc:  # sys.exit() in the strategy: a failure like any other
+        raise AssertionError(f"{label}: called sys.exit({exc.code!r}) during the checks") from exc
+
+
+def _checks(cls: type[Strategy], params: dict[str, Any], label: str, max_examples: int,
+            games: int, seed: int | None) -> None:  # fmt: skip
+    """``check_strategy``'s checks, in its order."""
     _check_identity(cls, params, label)
     base = 0 if seed is None else int(seed)
 

@@ -83,6 +83,8 @@ class Param:
                 raise ValueError(f"{where} must be between {self.low} and {self.high}, got {value}")
         elif self.low is not None and x < self.low:
             raise ValueError(f"{where} must be >= {self.low}, got {value}")
+        elif self.high is not None and x > self.high:
+            raise ValueError(f"{where} must be <= {self.high}, got {value}")
         return x
 
 

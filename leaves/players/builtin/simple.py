@@ -185,7 +185,7 @@ class GreedyStrategy(CompiledBuiltin):
 
 # ----------------------------------------------------------------------------- patient
 PATIENT_PARAMS = declare(
-    Param("min_hand", 6, (0, 12), doc="smallest own hand size at which it still passes"),
+    Param("min_hand", 6, (0, 12), doc="smallest own hand size at which it still passes", low=0),
 )
 _P = PATIENT_PARAMS.index
 
