@@ -95,6 +95,21 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_ligretto_rules.py",
         "tests/test_ligretto_api_edges.py",
     ),
+    "ligretto/rules.py": (
+        "tests/test_boundaries_ligretto.py",
+        "tests/test_ligretto_rules.py",
+        "tests/test_ligretto_api_edges.py",
+    ),
+    "leaves/actions.py": (
+        "tests/test_boundaries_actions.py",
+        *_RULES,
+        "tests/test_api_edges_core.py",
+    ),
+    "leaves/record.py": (
+        "tests/test_boundaries_record.py",
+        "tests/test_properties.py",
+        "tests/test_cli_replay.py",
+    ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

@@ -366,3 +366,47 @@ def test_a_round_whose_first_action_is_past_the_limit_stops_at_time_0():
 
     out = ligretto.play_round([flipper(MAX_ROUND_MS + 1), flipper(MAX_ROUND_MS + 1)], 1, 2)
     assert out.events == [] and out.time_ms == 0 and out.ended_by == -2
+
+
+# ------------------------------------------------------------------ ligretto/rules.py
+def test_the_largest_hand_is_the_largest_any_deal_gives():
+    """MAX_HAND sizes the compiled round's hands: 40 - 10 in the stack - a row of 3 = 27."""
+    from ligretto import rules
+
+    dealt = [rules.SET_SIZE - rules.STACK_SIZE - rules.row_size(n) for n in range(2, 13)]
+    assert rules.MAX_HAND == max(dealt) == 27
+
+
+def test_a_match_is_played_to_the_sources_target():
+    from ligretto import rules
+    from ligretto.match import Match
+
+    assert rules.MATCH_TARGET == 100 and Match.__dataclass_fields__["target"].default == 100
+
+
+def test_card_ids_at_their_edges():
+    from ligretto.rules import card_id as cid
+    from ligretto.rules import check_card, score
+
+    assert cid(0, 1) == 0 and cid(3, 10) == 39
+    for colour, value in ((-1, 1), (4, 1), (0, 0), (0, 11)):
+        with pytest.raises(ValueError, match="^no Ligretto card of colour"):
+            cid(colour, value)
+    assert check_card(np.int64(0)) == 0 and type(check_card(np.int64(5))) is int
+    assert check_card(39) == 39 and check_card(np.int8(39)) == 39
+    for bad in (-1, 40, np.int64(-1), np.int64(40)):
+        with pytest.raises(ValueError, match="^card must be a card id 0 to 39"):
+            check_card(bad)
+    assert score(0, 0) == 0 and score(40, 10) == 40 - 20
+    for centre, stack in ((-1, 0), (0, -1), (41, 0), (0, 11)):
+        with pytest.raises(ValueError, match="must be 0 to"):
+            score(centre, stack)
+
+
+def test_a_given_deal_names_the_seat_that_holds_no_card_list():
+    from ligretto.engine import _dealt
+
+    for bad, shown in (([1, 2, 3], "1"), (["ab", "cd"], "'ab'"), ([b"ab"], "b'ab'")):
+        with pytest.raises(TypeError, match=f"^deal must hold each seat's 40 card ids: seat 0 "
+                                            f"holds {shown}, not a list of card ids$"):  # fmt: skip
+            _dealt(bad, 2)
