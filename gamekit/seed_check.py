@@ -27,5 +27,14 @@ def check_seed(value: Any, name: str) -> int:
                         f"({type(value).__name__})")  # fmt: skip
     number = int(value)
     if not 0 <= number <= MAX_SEED:
-        raise ValueError(f"{name} must be 0 to 2**64 - 1, got {number}")
+        raise ValueError(f"{name} must be 0 to 2**64 - 1, got {_number_text(number)}")
     return number
+
+
+def _number_text(number: int) -> str:
+    """``number`` as digits, or its size where it has too many to show (Python refuses to
+    write more than 4,300 digits)."""
+    if number.bit_length() <= 256:
+        return str(number)
+    digits = int(number.bit_length() * 0.30103) + 1
+    return f"{'-' if number < 0 else ''}a number of about {digits:,} digits"

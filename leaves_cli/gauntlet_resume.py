@@ -94,10 +94,17 @@ def _sequential(opts: dict[str, Any], given: set[str], manifest: dict[str, Any])
 def _entrants(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
     """SPEC, --baseline and --against are the run's: compared by the labels they resolve to
     under the run's game, then set to specs that resolve to its entrants."""
+    from tournaments.labels import unqualified
+
     from .resume import disagreement, entrant_specs
     from .tournament_parts import load_game
 
     out, names = opts["out"], spec["gauntlet"]
+    where = qualifiers(spec)
+
+    def bare(label: str) -> str:  # what the strategy's spec resolves to on its own
+        return unqualified(label, where.get(label, ""))
+
     by_label = dict(zip(spec["strategies"], entrant_specs(spec, opts["game_spec"]), strict=True))
     game = load_game(opts["game_spec"], opts["game_config"], stored=True)
 
@@ -123,8 +130,7 @@ def _entrants(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> No
     opts["field_specs"] = [by_label[f] for f in names["field"]]
 
 
-def bare(label: str) -> str:
-    """A label without the file that told it apart from another of its name (``ok.py:MyBot``
-    is ``MyBot``): what the strategy's spec resolves to on its own."""
-    head = label.partition("(")[0]
-    return label.partition(":")[2] if ":" in head else label
+def qualifiers(spec: dict[str, Any]) -> dict[str, str]:
+    """{label: the file or module that told it apart from another of its name}, as the run
+    recorded them (its manifest's entrants)."""
+    return {str(e.get("label")): str(e.get("qualifier") or "") for e in spec.get("entrants") or []}

@@ -75,20 +75,6 @@ format_option = click.option(
 )
 
 
-def top_level_pieces(value: str) -> list[str]:
-    """``value`` split at its commas outside parentheses (``name(k=v,...)`` stays whole),
-    empty pieces kept: one source for reading a list of specs and for refusing a gap in it."""
-    pieces, depth, cur = [], 0, ""
-    for ch in value:
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth <= 0:
-            pieces.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return [*pieces, cur]
-
-
 def split_specs(values: Sequence[str]) -> list[str]:
     """Strategy specs from ``--against`` values, split on commas outside parameter lists.
 
@@ -97,6 +83,8 @@ def split_specs(values: Sequence[str]) -> list[str]:
     """
     specs: list[str] = []
     for value in values:
+        from strategies.spec_values import top_level_pieces  # start-up: numpy on first use
+
         for piece in (p.strip() for p in top_level_pieces(value)):
             if not piece:
                 continue

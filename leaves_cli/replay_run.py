@@ -156,4 +156,13 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
             f"forfeit seat: {played.outcome} here, {was} in the run): a strategy or the code "
             "changed since the run"
         )
-    return RunGame(plugin, played.record, game, played.traceback, warnings)
+    return RunGame(plugin, _labelled(played.record, seats), game, played.traceback, warnings)
+
+
+def _labelled(record: str, seats: list[str]) -> str:
+    """The record line with its seats named as the run names them (two versions of one bot
+    are ``ok.py:MyBot`` and ``ok2.py:MyBot`` there; rebuilt, each calls itself ``MyBot``)."""
+    d = json.loads(record)
+    if not isinstance(d, dict) or len(d.get("strategies") or []) != len(seats):
+        return record
+    return json.dumps({**d, "strategies": seats}, separators=(",", ":"))

@@ -88,6 +88,7 @@ def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
     that came from a file (``file.py:Class``, ``--load``), the file loaded first. Looked up
     in the registry of the run's game (``game_spec``): a name means one thing per game."""
     import strategies
+    from tournaments.labels import unqualified
 
     from .strategies_cmd import load_files
 
@@ -95,9 +96,13 @@ def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
     out = []
     for entrant in spec.get("entrants") or [{"label": x} for x in spec["strategies"]]:
         label, file = str(entrant.get("label")), entrant.get("file")
-        qualified = ":" in label.partition("(")[0]  # told apart by its file: ``ok.py:MyBot``
+        qualifier = str(entrant.get("qualifier") or "")  # told apart by its file or module
+        own = unqualified(label, qualifier)
+        if qualifier and not file and entrant.get("class"):  # a module's class, by its class
+            out.append(f"{entrant['class']}{_params(own)}")
+            continue
         try:
-            if qualified and file:
+            if qualifier and file:
                 raise ValueError(label)  # never a file of that name where the command runs
             strategies.get(label, game=game)
             out.append(label)
@@ -111,23 +116,31 @@ def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
                            usage=True)  # fmt: skip
         load_files([file])
         try:
-            if qualified:
+            if qualifier:
                 raise ValueError(label)
             strategies.get(label, game=game)
             out.append(label)
         except ValueError:
-            out.append(_file_spec(file, entrant.get("class"), label))
+            out.append(_file_spec(file, entrant.get("class"), own))
     return tuple(out)
+
+
+def _params(label: str) -> str:
+    """The parameters of an (unqualified) label, with their parentheses: ``mine(speed=2.0)``
+    gives ``(speed=2.0)``, ``mine`` nothing."""
+    from strategies.spec_values import split_label
+
+    parts = split_label(label)
+    return f"({parts[1]})" if parts else ""
 
 
 def _file_spec(file: str, cls: Any, label: str) -> str:
     """``file.py:Class`` with the label's parameters (``mine(speed=2.0)``: the class's name
     need not be its label's, and a class that does not register is found by its name only);
-    a run that recorded no class, by its label."""
+    a run that recorded no class, by its label. ``label``: unqualified."""
     if not cls:
         return f"{file}:{label}"
-    params = label[label.index("(") :] if label.endswith(")") and "(" in label else ""
-    return f"{file}:{cls}{params}"
+    return f"{file}:{cls}{_params(label)}"
 
 
 def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:

@@ -103,8 +103,8 @@ def run_sequential(
     def on_batch(st: list[int], r: dict[str, float], final: bool) -> None:
         if state["void"] is not None:
             log(f"batch {test.batches}: {state['games']:,} {units} per side, nothing valid "
-                f"played: {state['void']} forfeited every one, so the test stops here, "
-                "undecided")  # fmt: skip
+                f"played: every one of {state['void']}'s {units} ended by a forfeit (its own "
+                "or the field's), so the test stops here, undecided")  # fmt: skip
         else:
             log(batch_line(test, state["games"], r, units))
         names = {**g.gauntlet, "units": units}

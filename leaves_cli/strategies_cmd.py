@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import game_option, load_option, top_level_pieces
+from .options import game_option, load_option
 
 
 def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[str, Any]]:
@@ -99,6 +99,8 @@ def refuse_empty_items(values: Iterable[str], flag: str = "--against") -> None:
     'taker,'): ``split_specs`` would drop it silently, and a typo would then play a field
     other than the one meant."""
     for value in values:
+        from strategies.spec_values import top_level_pieces  # start-up: numpy on first use
+
         pieces = top_level_pieces(value)
         if len(pieces) > 1 and any(not p.strip() for p in pieces):
             raise CLIError(

@@ -27,7 +27,7 @@ from .compare_match import Match, NotComparable, check_comparable, match_labels,
 from .data import Games
 from .loading import as_run
 from .numbers import p_text
-from .stats import holm
+from .stats import holm, within
 
 __all__ = ["Comparison", "NotComparable", "compare"]
 
@@ -104,7 +104,7 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
     diff, identical = (
         paired_difference(ga, gb, codes, ov) if ov.paired else (_unpaired(ea, eb), False)
     )
-    d_lo, d_hi = diff.interval()
+    d_lo, d_hi = within(*diff.interval())
     p = diff.p_value()
     table = pd.DataFrame({
         "strategy": [m.name for m in matches], "win_rate_a": ea.value, "ci_low_a": lo_a,

@@ -29,9 +29,8 @@ import pandas as pd
 
 from .clusters import Estimates, t_quantile
 from .data import Run
-from .stats import holm
+from .stats import RATE_DIFFERENCE, holm
 from .variants_sets import (
-    RATE_DIFFERENCE,
     Design,
     Measure,
     decided,

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from strategies.spec_values import top_level_pieces
 from tournaments.result import TournamentResult
 from tournaments.run_state import replay_command
 from tournaments.sequential import (
@@ -224,13 +225,7 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | Non
 def split_labels(text: str) -> list[str]:
     """Labels joined by commas, split only at the commas outside parentheses: a label's own
     parameters (``weighted(w_shed=1.0,w_keep=2.0)``) stay with it."""
-    labels, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if ch == "," and depth == 0:
-            labels.append(text[start:i])
-            start = i + 1
-    return [*labels, text[start:]]
+    return top_level_pieces(text)
 
 
 def field_words(field: list[str], n_players: int) -> str:

@@ -27,7 +27,7 @@ import pandas as pd
 from .clusters import Sums, clusters, rate_differences, seat_sums, standardised
 from .data import Games
 from .loading import as_games
-from .stats import holm
+from .stats import holm, within
 from .tables import strength_order
 
 PAIRED = "paired by duplicate set (a deal at a table)"
@@ -58,7 +58,7 @@ def paired(g: Games, sums: Sums, a: int, b: int) -> dict[str, float] | None:
         return None
     a_sums, b_sums = (wa[ia], na[ia]), (wb[ib], nb[ib])
     est = rate_differences(a_sums, b_sums, np.zeros(both.size, np.int64), both, 1, clusters(g))
-    lo, hi = est.interval()
+    lo, hi = within(*est.interval())
     with np.errstate(invalid="ignore", divide="ignore"):
         t = float(est.value[0] / est.se[0]) if est.se[0] > 0 else 0.0
     return {

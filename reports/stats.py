@@ -3,9 +3,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+RATE_DIFFERENCE = (-1.0, 1.0)
+"""The range of a difference of two win rates: an interval of one is kept inside it (a t
+interval over few duplicate sets reached "-87.5 points [-101.9, -73.1]")."""
+
+
+def within(lo, hi, bounds: tuple[float, float] = RATE_DIFFERENCE) -> tuple[Any, Any]:
+    """The interval ``[lo, hi]`` (arrays or floats; NaN stays NaN) cut to ``bounds``."""
+    return np.clip(lo, *bounds), np.clip(hi, *bounds)
 
 
 def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:

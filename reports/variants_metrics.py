@@ -25,9 +25,9 @@ from .compare import PAIRING_KEYS, _unpaired
 from .data import MISSING, Games, Run
 from .designer_measures import file_measures, ladder_measures
 from .expert import _match_arrays
+from .stats import RATE_DIFFERENCE
 from .tables import summary
 from .variants_sets import (
-    RATE_DIFFERENCE,
     Design,
     Measure,
     decided,

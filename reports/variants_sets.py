@@ -17,10 +17,6 @@ __all__ = ["Design", "Measure", "decided", "decided_sums", "design", "forfeiters
            "paired_sets", "ratio"]  # fmt: skip
 
 
-RATE_DIFFERENCE = (-1.0, 1.0)
-"""The range of a difference of two win rates (``Measure.bounds``)."""
-
-
 @dataclass(frozen=True)
 class Measure:
     """One measure of one run: its ``value`` and, per duplicate set that counts, the set's

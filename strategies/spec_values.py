@@ -8,7 +8,7 @@ import ast
 import re
 from typing import Any
 
-__all__ = ["parse_params", "parse_value", "split_label"]
+__all__ = ["parse_params", "parse_value", "split_label", "top_level_pieces"]
 
 
 def parse_params(text: str, spec: str = "") -> dict[str, Any]:
@@ -45,6 +45,21 @@ def split_label(spec: str) -> tuple[str, str] | None:
         if ch == "(" and _LABEL_HEAD.fullmatch(s[:i].strip()):
             return s[:i].strip(), s[i + 1 : -1]
     return None
+
+
+def top_level_pieces(value: str) -> list[str]:
+    """``value`` split at its commas outside parentheses (``name(k=v,...)`` stays whole),
+    empty pieces kept: one source for reading a list of specs or labels and for refusing a
+    gap in it."""
+    pieces, depth, cur = [], 0, ""
+    for ch in value:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth <= 0:
+            pieces.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*pieces, cur]
 
 
 def _split_commas(text: str) -> list[str]:

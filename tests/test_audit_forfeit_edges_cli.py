@@ -123,8 +123,9 @@ def test_a_sequential_gauntlet_stops_after_a_batch_with_nothing_valid(tmp_path, 
                             str(out))  # fmt: skip
     assert code == 1
     batches = [line for line in err.splitlines() if line.startswith("batch ")]
-    assert batches == ["batch 1: 40 games per side, nothing valid played: Bad forfeited every "
-                       "one, so the test stops here, undecided"]  # fmt: skip
+    assert batches == ["batch 1: 40 games per side, nothing valid played: every one of Bad's "
+                       "games ended by a forfeit (its own or the field's), so the test stops "
+                       "here, undecided"]  # fmt: skip
     assert stdout.startswith("Nothing valid was played: Bad forfeited all 40 of its games")
     record = json.loads((out / "manifest.json").read_text())["sequential"]
     assert (record["decision"], record["batches"], record["finished"]) == ("nothing valid", 1,
@@ -158,3 +159,100 @@ def test_a_load_error_exits_2_as_the_same_file_in_a_spec_does(tmp_path, capsys):
     assert code == 2 and "error while loading" in one_error_line(err)
     code, _, err = cli(capsys, "gauntlet", "low", "--against", "taker", "--load", str(broken))
     assert code == 2
+
+
+LOW = """
+from leaves.players.builtin.simple import LowStrategy
+
+
+class Low(LowStrategy, register=False):
+    name = "low"
+
+    def choose(self, view, legal, rng):
+        return legal[-1]
+"""
+
+
+def test_a_built_in_and_a_file_class_of_its_name_resume(tmp_path, capsys, monkeypatch):
+    """The built-in is told apart by its module (leaves.players.builtin.simple:low): its
+    resume looked that label up as a strategy name and refused the run."""
+    mine = _file(tmp_path, "low.py", LOW, "Low")
+    out = tmp_path / "t"
+    code, stdout, err = cli(capsys, "tournament", "low", mine, "high", "--players", "3",
+                            "--games", "12", "--seed", "1", "--jobs", "1", "--out", str(out))  # fmt: skip
+    assert code == 0, err
+    labels = sorted(load(out).games()["seat_0"].astype(str).unique())
+    assert labels == ["high", "leaves.players.builtin.simple:low", "low.py:low"]
+    code, _, err = cli(capsys, "tournament", "--resume", "--out", str(out), "--add", "12")
+    assert code == 0, err
+    g = tmp_path / "g"
+    code, _, err = cli(capsys, "gauntlet", mine, "--baseline", "low", "--against", "high",
+                       "--players", "3", "--games", "12", "--jobs", "1", "--out", str(g))  # fmt: skip
+    assert code == 0, err
+    code, _, err = cli(capsys, "gauntlet", "--resume", "--out", str(g))
+    assert code == 0, err
+
+
+def test_a_file_name_with_brackets_resumes_its_own_file_and_replays_under_its_label(
+    tmp_path, capsys, monkeypatch
+):
+    """'ok (1).py:MyBot' read as unqualified: the resume loaded a file of that name where
+    the command ran; the replay named both versions 'MyBot'."""
+    a = _file(tmp_path, "ok (1).py", MYBOT.format(index=0), "MyBot")
+    b = _file(tmp_path, "ok.py", MYBOT.format(index=-1), "MyBot")
+    out = tmp_path / "t"
+    code, _, err = cli(capsys, "tournament", a, b, "low", "--players", "3", "--games", "12",
+                       "--seed", "1", "--jobs", "1", "--out", str(out))  # fmt: skip
+    assert code == 0, err
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "ok (1).py").write_text(MYBOT.format(index=1))  # another file, same name
+    monkeypatch.chdir(elsewhere)
+    code, _, err = cli(capsys, "tournament", "--resume", "--out", str(out), "--add", "12")
+    assert code == 0, err
+    code, shown, err = cli(capsys, "replay", str(out), "--game", "0")
+    assert code == 0, err
+    seats = {s for s in load(out).games().loc[0, ["seat_0", "seat_1", "seat_2"]].astype(str)}
+    for label in seats:
+        assert f"({label})" in shown
+    assert "(MyBot)" not in shown
+
+
+def test_a_subclass_of_a_built_in_keeps_its_own_constructor():
+    import strategies
+    from leaves.players.builtin.simple import LowStrategy
+
+    class Counting(LowStrategy, register=False):
+        def __init__(self):
+            super().__init__()
+            self.count = 0
+
+        def choose(self, view, legal, rng):
+            self.count += 1
+            return super().choose(view, legal, rng)
+
+    result = strategies.play_game([Counting(), "high", "low"], deal_seed=1, play_seed=2)
+    assert result.forfeit_seat is None and Counting().count == 0
+
+
+def test_a_constructor_error_for_a_later_game_is_cut_as_other_errors_are():
+    import numpy as np
+
+    import strategies
+    from strategies import Strategy
+
+    class Long(Strategy, register=False):
+        made = [0]
+
+        def __init__(self):
+            type(self).made[0] += 1
+            if type(self).made[0] > 1:
+                raise RuntimeError("x" * 1000)
+
+        def choose(self, view, legal, rng):
+            return legal[0]
+
+    seeds = np.arange(1, 4, dtype=np.uint64)
+    batch = strategies.play_batch([Long(), "greedy", "low"], seeds, seeds)
+    errors = [e for e in batch.errors if e]
+    assert errors and all(e.endswith("...") and "x" * 250 not in e for e in errors)

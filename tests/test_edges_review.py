@@ -92,8 +92,9 @@ def test_a_ligretto_deal_names_the_seat_that_holds_no_card_list():
 def test_a_win_rate_difference_keeps_its_interval_inside_100_points():
     """A t interval over few duplicate sets reached past 100 points ("65.7 points [30.2,
     101.1]"): a difference of two win rates lies in [-1, 1]."""
+    from reports.stats import RATE_DIFFERENCE
     from reports.variants_metrics import difference_intervals, estimate, intervals
-    from reports.variants_sets import RATE_DIFFERENCE, Measure
+    from reports.variants_sets import Measure
 
     n = 8
     key, stratum = np.arange(n), np.zeros(n, int)
@@ -129,6 +130,9 @@ def test_a_kernel_seed_is_a_whole_number_in_64_bits_wherever_it_is_given():
             strategies.play_game("random", n_players=3, deal_seed=bad, play_seed=1)
         with pytest.raises(kind, match="^deal_seed must be "):
             ligretto.State.new(2, deal_seed=bad)
+    with pytest.raises(ValueError, match=r"^deal seed must be 0 to 2\*\*64 - 1, got a number of "
+                                         r"about 5,001 digits$"):  # fmt: skip
+        strategies.play_game("random", n_players=3, deal_seed=10**5000, play_seed=1)
 
 
 def test_the_reports_forfeit_caution_says_whom_a_forfeited_game_counts_against():
@@ -148,3 +152,23 @@ def test_the_reports_forfeit_caution_says_whom_a_forfeited_game_counts_against()
     ) in text and "the forfeiting seat lost" not in text
     forfeited = games["forfeit"].to_numpy() >= 0
     assert forfeited.any() and (games["winner_seat"].to_numpy()[forfeited] < 0).all()
+
+
+def test_a_gauntlets_paired_difference_stays_inside_100_points():
+    """'-87.5 points [-101.9, -73.1]': a paired t interval over few duplicate sets."""
+    from reports.clusters import seat_sums
+    from reports.loading import as_games
+    from reports.significance import paired
+    from reports.stats import within
+    from reports.synthetic import synthetic_games
+
+    found = False
+    for seed in range(40):
+        g = as_games(synthetic_games({"a": 4.0, "b": -4.0, "c": 0.0}, players=(3,), deals=6,
+                                     seed=seed, unfinished_p=0.0, forfeit_p=0.0))  # fmt: skip
+        r = paired(g, seat_sums(g, g.n_strategies), g.labels.index("a"), g.labels.index("b"))
+        assert r is not None and -1 <= r["ci_low"] <= r["diff"] <= r["ci_high"] <= 1
+        found |= r["ci_high"] == 1.0  # the t interval reached past 100 points, and was cut
+    assert found
+    lo, hi = within(np.array([-1.2, np.nan, 0.1]), np.array([-0.9, np.nan, 1.3]))
+    assert lo[0] == -1 and hi[2] == 1 and np.isnan(lo[1]) and (lo[2], hi[0]) == (0.1, -0.9)

@@ -262,10 +262,12 @@ def test_a_report_counts_partial_forfeits_once(tmp_path, capsys):
     out = tmp_path / "part"
     code, _, err = cli(capsys, "tournament", BOOM, *THREE, "--players", "3", "--games", "24",
                        "--seed", "1", "--jobs", "1", "--out", str(out), "--no-progress")  # fmt: skip
-    assert code == 0, err
+    assert code == 1 and "no valid game of Boom" in err, err  # Boom forfeits all it plays
     lost = int((_rows(out)["forfeit_seat"] >= 0).sum())
     code, stdout, err = cli(capsys, "report", str(out))
     assert code == 0, err
     findings = (out / "report" / "findings.txt").read_text()
-    assert findings.startswith("Caution: ") and f"{lost:,} of " in findings.splitlines()[0]
+    first, caution = findings.splitlines()[:2]
+    assert first.startswith("Nothing valid from Boom: it forfeited all ")
+    assert caution.startswith("Caution: ") and f"{lost:,} of " in caution
     assert "Partly forfeited" not in findings and "Partly forfeited" not in stdout

@@ -19,7 +19,7 @@ from typing import Any
 
 from .game import GamePlugin
 
-__all__ = ["Labeled", "entrant_labels", "resolve_entrants"]
+__all__ = ["Labeled", "entrant_labels", "resolve_entrants", "unqualified"]
 
 
 @dataclass(frozen=True)
@@ -67,16 +67,17 @@ def _qualifiers(wheres: list[str | None]) -> list[str] | None:
     return None  # pragma: no cover - distinct paths differ in some trailing part
 
 
-def entrant_labels(game: GamePlugin, specs: Sequence[Any]) -> list[tuple[str, Any, bool]]:
-    """(label, payload, qualified) of each spec, in order: a label that two different entrants
-    resolve to becomes ``where:label`` for each (``qualified``); the same entrant listed twice
-    keeps its label twice. A ``Labeled`` spec keeps the label it was given."""
-    resolved: list[tuple[str, Any, bool]] = []
+def entrant_labels(game: GamePlugin, specs: Sequence[Any]) -> list[tuple[str, Any, str]]:
+    """(label, payload, qualifier) of each spec, in order: a label that two different entrants
+    resolve to becomes ``where:label`` for each (``where`` its qualifier; "" for the rest);
+    the same entrant listed twice keeps its label twice. A ``Labeled`` spec keeps the label
+    it was given."""
+    resolved: list[tuple[str, Any, str]] = []
     for spec in specs:
         if isinstance(spec, Labeled):
-            resolved.append((spec.label, game.resolve(spec.spec)[1], False))
+            resolved.append((spec.label, game.resolve(spec.spec)[1], ""))
         else:
-            resolved.append((*game.resolve(spec), False))
+            resolved.append((*game.resolve(spec), ""))
     groups: dict[str, list[int]] = {}
     for i, (label, _, _) in enumerate(resolved):
         if not isinstance(specs[i], Labeled):
@@ -94,8 +95,19 @@ def entrant_labels(game: GamePlugin, specs: Sequence[Any]) -> list[tuple[str, An
             names = [f"#{n}" for n in range(1, len(kinds) + 1)]
         by_kind = dict(zip(kinds, names, strict=True))
         for i in members:
-            resolved[i] = (f"{by_kind[found[i][0]]}:{label}", resolved[i][1], True)
+            where = by_kind[found[i][0]]
+            resolved[i] = (f"{where}:{label}", resolved[i][1], where)
     return resolved
+
+
+def unqualified(label: str, qualifier: str) -> str:
+    """``label`` without the ``qualifier`` that told it apart (``ok (1).py:MyBot(k=2)`` with
+    ``ok (1).py`` is ``MyBot(k=2)``): the label its spec resolves to on its own. A run
+    records each entrant's qualifier (its manifest's ``entrants``), so this never parses a
+    file name, which may hold colons and parentheses of its own."""
+    if qualifier and label.startswith(f"{qualifier}:"):
+        return label[len(qualifier) + 1 :]
+    return label
 
 
 def resolve_entrants(game: GamePlugin, specs: Sequence[Any]) -> list[tuple[str, Any]]:

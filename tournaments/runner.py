@@ -133,7 +133,7 @@ class Tournament:
         self.labels = tuple(label for label, _, _ in resolved)
         self._entrants: list[dict[str, Any]] | None = None
         self.payloads = tuple(payload for _, payload, _ in resolved)
-        self._qualified = {label for label, _, qualified in resolved if qualified}
+        self._qualifiers = {label: where for label, _, where in resolved if where}
         dupes = sorted({x for x in self.labels if self.labels.count(x) > 1})
         if dupes:
             raise ValueError(f"strategy listed twice: {', '.join(dupes)}")
@@ -270,7 +270,9 @@ class Tournament:
             return [{"label": label} for label in self.labels]
         if self._entrants is None:  # a label told apart by its file is recorded as it is
             self._entrants = [
-                {**describe(p), "label": label} if label in self._qualified else describe(p)
+                {**describe(p), "label": label, "qualifier": self._qualifiers[label]}
+                if label in self._qualifiers
+                else describe(p)
                 for label, p in zip(self.labels, self.payloads, strict=True)
             ]
         return self._entrants

@@ -94,7 +94,7 @@ def fresh(strategy: Strategy) -> Strategy:
     try:
         return type(strategy)(**strategy.params)
     except Exception as exc:  # noqa: BLE001 - the user's constructor: one line naming it
-        text = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        text = error_text(exc)
         raise ValueError(f"cannot build a new {strategy.label} for the next game: {text}") from exc
 
 

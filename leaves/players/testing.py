@@ -30,6 +30,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from leaves import Action, State, new_game
+from leaves.players.play import FAILURES  # a check fails by what a game forfeits by
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
 from leaves.ruleset import DEFAULT_RULES, Rules
 from strategies.base import CLASSIFIER_KEYS
@@ -179,10 +180,6 @@ def check_position(
     )
     return answers[0]
 
-
-FAILURES = (Exception, SystemExit)
-"""What a strategy's call may raise and fail a check by: any error, and ``sys.exit()`` (which
-would otherwise end the checking program, silently). Ctrl-C still stops it."""
 
 MEMORY_GAMES = 2
 """Games an instance plays (3 players, against first-legal players) before ``check_memory``

@@ -52,7 +52,8 @@ class CompiledBuiltin(Strategy, register=False):
     _vector: np.ndarray
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        cls.__init__ = cls.PARAMS.constructor(_set_vector)  # before Strategy reads it
+        if "__init__" not in cls.__dict__:  # a user's subclass may write its own, which calls
+            cls.__init__ = cls.PARAMS.constructor(_set_vector)  # this one; before Strategy reads it
         if "tunable" not in cls.__dict__:  # the tuner's ranges come from the same declaration
             cls.tunable = cls.PARAMS.tunable()
         super().__init_subclass__(**kwargs)
