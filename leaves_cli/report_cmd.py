@@ -150,7 +150,8 @@ def echo_findings(folder: Path, skip: list[str] | tuple[str, ...] = ()) -> None:
     from reports.report import FINDINGS_FILE
 
     lines = (folder / FINDINGS_FILE).read_text(encoding="utf-8").splitlines()
-    click.echo("Key findings:")
-    for line in lines:
-        if line not in skip:
-            click.echo(f"- {line}")
+    left = [line for line in lines if line not in skip]
+    if left:  # a run whose one finding was said first gets no empty header
+        click.echo("Key findings:")
+    for line in left:
+        click.echo(f"- {line}")

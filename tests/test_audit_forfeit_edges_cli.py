@@ -115,6 +115,20 @@ def test_a_strategy_that_forfeits_every_game_it_plays_is_said_and_exits_1(tmp_pa
     )
 
 
+def test_a_strategy_in_several_seats_of_its_games_is_counted_once_a_game(tmp_path, capsys):
+    """Bad and greedy at 3 seats: tables of three Bad, two Bad and greedy, ... A game ends at
+    its first forfeit, so Bad forfeits each of its 9 games once, though it took 18 seats."""
+    bad = _file(tmp_path, "bad.py", BAD, "Bad")
+    out = tmp_path / "t"
+    code, stdout, err = cli(capsys, "tournament", bad, "greedy", "--players", "3", "--games",
+                            "6", "--seed", "1", "--jobs", "1", "--out", str(out))  # fmt: skip
+    assert code == 1, err
+    rows = load(out).games()
+    with_bad = rows[(rows[["seat_0", "seat_1", "seat_2"]] == "Bad").any(axis=1)]
+    assert len(with_bad) == 9 and with_bad["forfeit"].all()
+    assert stdout.splitlines()[1].startswith("Nothing valid from Bad: it forfeited all 9 of its")
+
+
 def test_a_sequential_gauntlet_stops_after_a_batch_with_nothing_valid(tmp_path, capsys):
     bad = _file(tmp_path, "bad.py", BAD, "Bad")
     out = tmp_path / "s"

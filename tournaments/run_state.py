@@ -168,16 +168,36 @@ def run_state(out: str | Path) -> RunState | None:
         out=out, units=plural(counted), planned=planned,
         played=int(played), game_unit=unit, games=games, forfeited=lost, first=first,
         gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
-        all_forfeited=_all_forfeited(agg, spec.get("strategies")),
+        all_forfeited=_all_forfeited(agg, spec),
     )  # fmt: skip
 
 
-def _all_forfeited(agg: dict[str, Any], labels: Any) -> tuple[tuple[str, int], ...]:
-    """(label, games) of each entrant whose every game (seat taken) it forfeited itself."""
-    if "games" not in agg or "forfeits" not in agg or not isinstance(labels, list):
+def _all_forfeited(agg: dict[str, Any], spec: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """(label, games) of each entrant that forfeited every game it sat in itself (a game ends
+    at its first forfeit, so an entrant in two seats of a game forfeits it once)."""
+    labels = spec.get("strategies")
+    if "forfeits" not in agg or not isinstance(labels, list) or len(labels) != len(agg["forfeits"]):
         return ()
-    games, lost = agg["games"], agg["forfeits"]
-    if len(labels) != len(games):
+    games = _games_sat_in(agg, spec, len(labels))
+    if games is None:
         return ()
-    return tuple((str(label), int(n)) for label, n, f in zip(labels, games, lost, strict=True)
-                 if n > 0 and f >= n)  # fmt: skip
+    return tuple((str(label), int(n)) for label, n, f in zip(labels, games, agg["forfeits"],
+                                                             strict=True) if n > 0 and f >= n)  # fmt: skip
+
+
+def _games_sat_in(agg: dict[str, Any], spec: dict[str, Any], n: int) -> list[int] | None:
+    """Per entrant, the games it sat in (once however many seats it took): the games of every
+    table that seats it, its tables made again from the run's spec; None where they cannot be."""
+    from .schedule import make_tables  # start-up: read only for a run with forfeits
+
+    focus = spec.get("focus")
+    try:
+        tables = make_tables(n, [int(k) for k in spec["players"]], bool(spec.get("repeats")),
+                             None if focus is None else spec["strategies"].index(focus))  # fmt: skip
+    except (KeyError, TypeError, ValueError):
+        return None
+    per_table = agg.get("table_games")
+    if per_table is None or len(per_table) != len(tables):
+        return None
+    return [int(sum(g for t, g in zip(tables, per_table, strict=True) if i in t))
+            for i in range(n)]  # fmt: skip
