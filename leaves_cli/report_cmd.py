@@ -115,6 +115,10 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid {state.game_unit} in {run_dir}: every one ended by a forfeit "
                        "(the report says so first)")  # fmt: skip
+    if state is not None and state.all_forfeited and not state.gauntlet:  # as its tournament
+        names = ", ".join(label for label, _ in state.all_forfeited)
+        raise CLIError(f"no valid {state.game_unit} of {names} in {run_dir}: every one played "
+                       "ended by its own forfeit (the report says so first)")  # fmt: skip
     if state is not None and state.gauntlet and _void_gauntlet(run_dir):
         raise CLIError(f"nothing to compare in {run_dir}: one side of the gauntlet forfeited "
                        f"every {state.game_unit} (the report says so first)")  # fmt: skip

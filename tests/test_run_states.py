@@ -266,7 +266,7 @@ def test_a_report_counts_partial_forfeits_once(tmp_path, capsys):
     assert code == 1 and "no valid game of Boom" in err, err  # Boom forfeits all it plays
     lost = int((_rows(out)["forfeit_seat"] >= 0).sum())
     code, stdout, err = cli(capsys, "report", str(out))
-    assert code == 0, err
+    assert code == 1 and err.startswith(f"leaves: error: no valid game of Boom in {out}"), err
     findings = (out / "report" / "findings.txt").read_text()
     first, caution = findings.splitlines()[:2]
     assert first.startswith("Nothing valid from Boom: it forfeited all ")
