@@ -110,6 +110,11 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_properties.py",
         "tests/test_cli_replay.py",
     ),
+    "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
+    "tournaments/labels.py": (
+        "tests/test_boundaries_labels.py",
+        "tests/test_audit_forfeit_edges.py",
+    ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

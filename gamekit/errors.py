@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["ParameterError"]
+__all__ = ["ParameterError", "shown"]
 
 
 class ParameterError(ValueError):
@@ -28,3 +28,11 @@ class ParameterError(ValueError):
         for param in self.params:
             text = text.replace("{" + param + "}", names.get(param, param))
         return text
+
+
+def shown(value: object) -> str:
+    """``value`` for a one-line error: its repr on one line, cut at 60 characters (a State's
+    or a SeedSequence's runs long or over lines), and its type."""
+    text = " ".join(repr(value).split())
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return f"{text} ({type(value).__name__})"

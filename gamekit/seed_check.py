@@ -9,6 +9,8 @@ from __future__ import annotations
 from numbers import Integral
 from typing import Any
 
+from .errors import shown
+
 __all__ = ["MAX_SEED", "check_seed"]
 
 MAX_SEED = (1 << 64) - 1
@@ -21,10 +23,7 @@ def check_seed(value: Any, name: str) -> int:
     if type(value) is int and 0 <= value <= MAX_SEED:  # the common case, cheaply
         return value
     if isinstance(value, bool) or not isinstance(value, Integral):
-        text = " ".join(repr(value).split())
-        text = text if len(text) <= 60 else text[:57] + "..."
-        raise TypeError(f"{name} must be a whole number 0 to 2**64 - 1, got {text} "
-                        f"({type(value).__name__})")  # fmt: skip
+        raise TypeError(f"{name} must be a whole number 0 to 2**64 - 1, got {shown(value)}")
     number = int(value)
     if not 0 <= number <= MAX_SEED:
         raise ValueError(f"{name} must be 0 to 2**64 - 1, got {_number_text(number)}")
@@ -37,4 +36,4 @@ def _number_text(number: int) -> str:
     if number.bit_length() <= 256:
         return str(number)
     digits = int(number.bit_length() * 0.30103) + 1
-    return f"{'-' if number < 0 else ''}a number of about {digits:,} digits"
+    return f"a {'negative ' if number < 0 else ''}number of about {digits:,} digits"

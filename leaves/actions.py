@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from numbers import Integral
 
+from gamekit.errors import shown
+
 from .rules import MAX_COPIES, N_ACTION_IDS, N_ACTIONS, N_VALUES, PASS_ID, TAKE_BASE
 
 
@@ -199,11 +201,3 @@ def action_id(action: object) -> int:
     raise TypeError(
         f"action must be an Action or an action id 0..{N_ACTION_IDS - 1}, got {shown(action)}"
     )
-
-
-def shown(value: object) -> str:
-    """``value`` for a one-line error: its repr on one line, cut at 60 characters (a State's
-    or a SeedSequence's runs long or over lines), and its type."""
-    text = " ".join(repr(value).split())
-    text = text if len(text) <= 60 else text[:57] + "..."
-    return f"{text} ({type(value).__name__})"

@@ -172,3 +172,20 @@ def test_a_gauntlets_paired_difference_stays_inside_100_points():
     assert found
     lo, hi = within(np.array([-1.2, np.nan, 0.1]), np.array([-0.9, np.nan, 1.3]))
     assert lo[0] == -1 and hi[2] == 1 and np.isnan(lo[1]) and (lo[2], hi[0]) == (0.1, -0.9)
+
+
+def test_a_kernel_seed_at_its_edges():
+    from gamekit.seed_check import MAX_SEED, check_seed
+
+    assert check_seed(np.uint64(0), "s") == 0 and check_seed(np.uint64(MAX_SEED), "s") == MAX_SEED
+    assert check_seed(0, "s") == 0 and check_seed(MAX_SEED, "s") == MAX_SEED
+    with pytest.raises(ValueError, match=rf"^s must be 0 to 2\*\*64 - 1, got {2**256 - 1}$"):
+        check_seed(2**256 - 1, "s")  # 256 bits: written out
+    with pytest.raises(ValueError, match=r"^s must be 0 to 2\*\*64 - 1, got a number of about "
+                                         r"78 digits$"):  # fmt: skip
+        check_seed(2**256, "s")
+    with pytest.raises(ValueError, match=r"got a negative number of about 78 digits$"):
+        check_seed(-(2**256), "s")
+    with pytest.raises(TypeError, match=r"^s must be a whole number 0 to 2\*\*64 - 1, got "
+                                        r"'xxxxxxxxx.*x\.\.\. \(str\)$"):  # fmt: skip
+        check_seed("x" * 100, "s")
