@@ -222,12 +222,6 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | Non
     return f"{head}: {estimate}; {tail}."
 
 
-def split_labels(text: str) -> list[str]:
-    """Labels joined by commas, split only at the commas outside parentheses: a label's own
-    parameters (``weighted(w_shed=1.0,w_keep=2.0)``) stay with it."""
-    return top_level_pieces(text)
-
-
 def field_words(field: list[str], n_players: int) -> str:
     """'three taker' for one field strategy, else 'a field of greedy and taker'."""
     seats = n_players - 1
@@ -266,7 +260,9 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     head = forfeit_sentence(r, str(table.attrs.get("run", "")), units)
     if nothing_valid(r):
         return head, []
-    field = table.attrs.get("field") or split_labels(str(r["field"]))
+    field = table.attrs.get("field") or top_level_pieces(
+        str(r["field"])
+    )  # labels keep their parameters
     against = field_words(list(field), int(r["n_players"]))
     rates = (
         f"{r['strategy']} wins {pct(r['win_rate'])} {interval(r['ci_low'], r['ci_high'])} of "

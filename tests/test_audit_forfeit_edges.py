@@ -93,7 +93,8 @@ def test_a_gauntlet_baseline_of_the_same_name_from_another_file_is_not_the_strat
 
 # ------------------------------------------------------------------ 2. multi-parameter labels
 def test_a_field_label_with_several_parameters_stays_whole():
-    from reports.gauntlet import field_words, split_labels
+    from reports.gauntlet import field_words
+    from strategies.spec_values import top_level_pieces as split_labels
 
     joined = "taker,weighted(w_shed=1.0,w_keep=2.0)"
     assert split_labels(joined) == ["taker", "weighted(w_shed=1.0,w_keep=2.0)"]

@@ -9,18 +9,8 @@ import json
 from pathlib import Path
 
 from tests.helpers import cli, one_error_line
+from tests.test_audit_forfeit_edges import MYBOT
 from tournaments.loading import load
-
-MYBOT = """
-from strategies import Strategy
-
-
-class MyBot(Strategy, register=False):
-    classifier = {{"stochastic": False}}
-
-    def choose(self, view, legal, rng):
-        return legal[{index}]
-"""
 
 BAD = """
 from strategies import Strategy

@@ -15,9 +15,9 @@ import pytest
 import strategies
 from leaves.players.builtin.simple import GreedyStrategy
 from leaves.players.play import play_game
-from leaves_cli import main
 from strategies import Strategy
 from strategies.deadline import check_timeout
+from tests.helpers import cli
 
 BOT = """
 from strategies import Strategy
@@ -42,16 +42,6 @@ def _write(path: Path, text: str = BOT) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text))
     return path
-
-
-def _run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 # ---------------------------------------------------------------------- spec strings
@@ -90,7 +80,7 @@ def test_a_module_that_fails_at_import_is_one_named_line(tmp_path, monkeypatch, 
     with pytest.raises(ValueError, match=r"^cannot import module 'audpkg\.boom': RuntimeError: "
                                          "boom at import$"):  # fmt: skip
         strategies.get("audpkg.boom:MyBot")
-    code, _, err = _run(capsys, "gauntlet", "audpkg.boom:MyBot", "--against", "taker",
+    code, _, err = cli(capsys, "gauntlet", "audpkg.boom:MyBot", "--against", "taker",
                         "--games", "8", "--jobs", "1", "--no-progress")  # fmt: skip
     assert code == 2 and err.strip().splitlines() == [
         "leaves: error: cannot import module 'audpkg.boom': RuntimeError: boom at import"
@@ -182,7 +172,7 @@ def test_a_gauntlet_whose_bot_exits_forfeits_every_game_and_says_so(tmp_path, ca
             def choose(self, view, legal, rng):
                 sys.exit(3)
     """)  # fmt: skip
-    code, out, err = _run(capsys, "gauntlet", f"{path}:Quitter", "--against", "taker",
+    code, out, err = cli(capsys, "gauntlet", f"{path}:Quitter", "--against", "taker",
                           "--games", "8", "--jobs", "1", "--no-progress",
                           "--out", str(tmp_path / "run"))  # fmt: skip
     assert code == 1, err
@@ -207,16 +197,16 @@ def test_strategies_load_lists_a_files_unregistered_classes_by_spec(tmp_path, ca
     """Was: exit 0 and not a line of the file (its classes register no name)."""
     monkeypatch.setenv("COLUMNS", "400")  # the long path, and the description unfolded
     path = _write(tmp_path / "bot.py")
-    code, out, err = _run(capsys, "strategies", "--load", str(path), "--names")
+    code, out, err = cli(capsys, "strategies", "--load", str(path), "--names")
     assert code == 0, err
     assert f"{path}:MyBot" in out.splitlines()
     assert f"{path}:NotAStrategy" not in out
-    code, out, _ = _run(capsys, "strategies", "--load", str(path), "--load", str(path), "--names")
+    code, out, _ = cli(capsys, "strategies", "--load", str(path), "--load", str(path), "--names")
     assert code == 0 and out.splitlines().count(f"{path}:MyBot") == 1
-    code, out, _ = _run(capsys, "strategies", "--load", str(path), "--names",
+    code, out, _ = cli(capsys, "strategies", "--load", str(path), "--names",
                         "--filter", "compiled=true")  # fmt: skip
     assert code == 0 and f"{path}:MyBot" not in out
-    code, out, _ = _run(capsys, "strategies", "--load", str(path))
+    code, out, _ = cli(capsys, "strategies", "--load", str(path))
     flat = " ".join(out.split())
     assert code == 0 and "the first legal action (audit test)" in flat and "k=1" in flat
 
@@ -230,10 +220,10 @@ def test_strategies_load_of_another_games_file_is_refused(tmp_path, capsys):
             def decide(self, view, rng):
                 return None
     """)  # fmt: skip
-    code, _, err = _run(capsys, "strategies", "--load", str(path))
+    code, _, err = cli(capsys, "strategies", "--load", str(path))
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "defines no 13 Leaves strategy (Other is a Ligretto strategy)" in err
-    code, out, _ = _run(capsys, "strategies", "--game", "ligretto", "--load", str(path), "--names")
+    code, out, _ = cli(capsys, "strategies", "--game", "ligretto", "--load", str(path), "--names")
     assert code == 0 and f"{path}:Other" in out.splitlines()
 
 
@@ -254,10 +244,10 @@ def test_a_subclass_of_a_built_in_is_labelled_as_itself(tmp_path, capsys):
     assert strategies.get("greedy:keep_pairs=true").label == "greedy(keep_pairs=True)"
     out = str(tmp_path / "run")
     args = ["--players", "3", "--jobs", "1", "--no-progress", "--out", out]
-    code, text, err = _run(capsys, "tournament", f"{path}:MyGreedy", "greedy", "low",
+    code, text, err = cli(capsys, "tournament", f"{path}:MyGreedy", "greedy", "low",
                            "--games", "12", *args)  # fmt: skip
     assert code == 0, err
-    code, _, err = _run(capsys, "tournament", "--resume", "--add", "12", *args[2:])
+    code, _, err = cli(capsys, "tournament", "--resume", "--add", "12", *args[2:])
     assert code == 0, err
 
 
@@ -352,7 +342,7 @@ def test_a_positional_only_parameter_is_refused_when_the_class_is_defined(tmp_pa
     """)  # fmt: skip
     with pytest.raises(ValueError, match=r"Y\.__init__ must take 'depth' by keyword \(no '/'\)"):
         strategies.get(f"{path}:Y")
-    code, _, err = _run(capsys, "gauntlet", f"{path}:Y", "--against", "taker", "--games", "8",
+    code, _, err = cli(capsys, "gauntlet", f"{path}:Y", "--against", "taker", "--games", "8",
                         "--jobs", "1", "--no-progress")  # fmt: skip
     assert code == 2 and len(err.strip().splitlines()) == 1
 
@@ -394,7 +384,7 @@ def test_a_bare_player_subclass_is_told_to_subclass_a_games_strategy(tmp_path, c
     """)  # fmt: skip
     with pytest.raises(ValueError, match=r"^P says no game: subclass a game's Strategy class"):
         strategies.get(f"{path}:P")
-    code, _, err = _run(capsys, "gauntlet", f"{path}:P", "--against", "taker", "--games", "8")
+    code, _, err = cli(capsys, "gauntlet", f"{path}:P", "--against", "taker", "--games", "8")
     assert code == 2 and "P says no game" in err and len(err.strip().splitlines()) == 1
-    code, _, err = _run(capsys, "strategies", "--load", str(path))
+    code, _, err = cli(capsys, "strategies", "--load", str(path))
     assert code == 2 and "(P says no game): subclass a game's Strategy class" in err

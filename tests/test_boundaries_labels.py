@@ -48,6 +48,8 @@ def test_entrants_of_one_label_are_told_apart_and_one_entrant_twice_is_not():
     got = entrant_labels(Described(), ["x/ok.py:MyBot", "y/ok.py:MyBot", "low"])
     assert [(label, where) for label, _, where in got] == [
         ("x/ok.py:MyBot", "x/ok.py"), ("y/ok.py:MyBot", "y/ok.py"), ("low", "")]  # fmt: skip
+    backwards = entrant_labels(Described(), ["low", "y/ok.py:MyBot", "x/ok.py:MyBot"])
+    assert backwards[::-1] == got  # the labels depend on the entrants, not on their order
     twice = entrant_labels(Described(), ["x/ok.py:MyBot", "x/ok.py:MyBot"])
     assert [label for label, _, _ in twice] == ["MyBot", "MyBot"]  # the caller refuses it
 

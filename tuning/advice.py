@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from reports.numbers import counted, p_text
+from reports.numbers import counted, p_text, signed_points
 
 from .verify import Verification
 
@@ -28,7 +28,7 @@ def recommends_tuned(v: Verification) -> bool:
 def _difference(v: Verification) -> str:
     """The paired difference in points with its interval and p-value, or no interval in
     words: '-1.2 points [-2.0, -0.4], p = 0.003'."""
-    diff = f"{100 * v.diff:+.1f} points"
+    diff = signed_points(v.diff)
     if not (np.isfinite(v.diff_low) and np.isfinite(v.diff_high)):
         return f"{diff}, too few deals for an interval"
     return f"{diff} [{100 * v.diff_low:+.1f}, {100 * v.diff_high:+.1f}], {p_text(v.p_value)}"
