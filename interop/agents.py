@@ -22,7 +22,7 @@ import numpy as np
 
 from leaves import Action, PlayerView
 from leaves.actions import ACTIONS_BY_ID, shown
-from strategies import Strategy, fresh, get, registry
+from strategies import Strategy, fresh, get, user_code
 
 from .observation import encode
 from .variants import action_id, n_action_ids
@@ -46,7 +46,7 @@ def _load(target: str) -> Callable[..., Any]:
         raise ValueError(f"policy must be 'module.function', got {target!r}")
     try:
         if module.endswith(".py"):  # a file: path/to/agent.py.function
-            fn = getattr(registry._load_file(module), name)
+            fn = getattr(user_code.load_file(module), name)
         else:
             fn = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as exc:

@@ -20,7 +20,7 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[
     """Import each Python file so the Strategy subclasses it defines register themselves;
     return each path as given with its module.
 
-    Uses the registry's own file loader, so a later ``file.py:Class`` spec of the same file
+    Uses the registry's own file loader (``strategies.user_code.load_file``), so a later ``file.py:Class`` spec of the same file
     finds the already loaded module. A missing file or an error inside it is a CLIError;
     with ``need_strategy`` (``leaves strategies``, which loads a file only to list what it
     adds) so is a file that defines no strategy class, which would list nothing of its own.
@@ -28,10 +28,9 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[
     paths = list(paths)
     if not paths:
         return []
-    from strategies import registry
+    from strategies.user_code import load_file  # start-up: the command line imports no strategy
 
     loaded = []
-    loader = getattr(registry, "load_file", None) or registry._load_file
     for raw in paths:
         path = Path(raw)
         if not path.is_file():
@@ -39,7 +38,7 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[
         if path.suffix != ".py":
             raise CLIError(f"--load: {raw} is not a Python (.py) file", usage=True)
         try:
-            module = loader(str(path))
+            module = load_file(str(path))
         except ValueError as exc:
             raise CLIError(f"--load: {exc}", usage=True) from exc  # bad input, as in a spec
         if need_strategy and not _defines_strategy(module):

@@ -16,27 +16,26 @@ plug-in (``leaves.games``): the registry loads it when the game is first asked f
 class (a ``Player``, through its game's own base class) says its game in ``game``. Modules that
 load numba at import register when first needed (``defer``).
 
-Over 400 lines because it is one job: turning what a user writes into a strategy class.
+Over 400 lines because it is one job: turning what a user writes into a strategy class (a
+user's own files and modules are imported by ``strategies.user_code``).
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
-import hashlib
 import importlib
 import importlib.metadata
-import importlib.util
 import inspect
 import re
 import sys
 import warnings
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from .base import CLASSIFIER_KEYS, NAME_RE, Player
 from .spec_values import parse_params, split_label
+from .user_code import USER_MODULE, defined, load_class, load_file
 
 GAME_GROUP = "leaves.games"
 """The entry-point group of installed games (``tournaments.games`` reads it)."""
@@ -51,8 +50,6 @@ any other through its entry points. The one place the shared layers name a game 
 _REGISTRIES: dict[str, dict[str, type[Player]]] = {}
 _GROUPS: dict[str, str] = {}  # game -> the entry-point group of its strategies
 _TITLES: dict[str, str] = {}  # game -> its title in messages
-_FILE_MODULES: dict[str, Any] = {}
-_USER_MODULE = "leaves_user_strategy_"  # the start of a user's file's module name
 _DEFERRED: dict[str, dict[str, tuple[str, ...]]] = {}
 """Per game, modules whose strategies register when first needed: module -> the names it
 registers (empty: any use of the game's registry imports it)."""
@@ -155,7 +152,7 @@ def _register_class(cls: type[Player], name: str | None = None) -> None:
 def _qualified(cls: type) -> str:
     """``module.Class``; for a class of a user's file, ``path/to/file.py:Class``."""
     file = getattr(sys.modules.get(cls.__module__), "__file__", None)
-    if cls.__module__.startswith(_USER_MODULE) and file:
+    if cls.__module__.startswith(USER_MODULE) and file:
         return f"{file}:{cls.__qualname__}"
     return f"{cls.__module__}.{cls.__qualname__}"
 
@@ -419,76 +416,11 @@ def resolve(spec: str, game: str = DEFAULT_GAME) -> tuple[type[Player], dict[str
     if sep and len(where) > 1:  # not just a Windows drive letter
         return load_class(where, cls_name), params
     if target.endswith(".py"):  # a file without its class
-        found = _defined(_load_file(target))
+        found = defined(load_file(target))
         hint = f" (it defines {', '.join(found)})" if found else ""
         raise ValueError(f"{target} is a file: name the strategy class in it, as "
                          f"{target}:{found[0] if found else 'ClassName'}{hint}")  # fmt: skip
     return get_class(target, game), params
-
-
-def load_class(where: str, cls_name: str) -> type[Player]:
-    """``Class`` from ``path/to/file.py`` or from ``package.module``."""
-    if where.endswith(".py") or "/" in where or "\\" in where:
-        module = _load_file(where)
-    else:
-        module = _import_module(where, cls_name)
-    obj = getattr(module, cls_name, None)
-    if not (isinstance(obj, type) and issubclass(obj, Player)):
-        found = _defined(module)
-        what = "has no class" if obj is None else "has no strategy class"
-        hint = f"; it defines {', '.join(found)}" if found else ""
-        raise ValueError(f"{where!r} {what} {cls_name!r}{hint}")
-    return obj
-
-
-def _defined(module: Any) -> list[str]:
-    """The strategy classes ``module`` defines (not those it imports), by name."""
-    return sorted(k for k, v in vars(module).items() if isinstance(v, type)
-                  and issubclass(v, Player) and v.__module__ == module.__name__)  # fmt: skip
-
-
-def _import_module(where: str, cls_name: str) -> ModuleType:
-    """``importlib.import_module(where)``; its failure (a missing module, or an error while
-    importing it) as a ValueError naming it; a file of that name here is suggested."""
-    try:
-        return importlib.import_module(where)
-    except Exception as exc:  # noqa: BLE001 - any error of the user's module: one line
-        text = f"{type(exc).__name__}: {exc}"
-        missing = getattr(exc, "name", None) or "-"
-        if isinstance(exc, ModuleNotFoundError) and f"{where}.".startswith(f"{missing}."):
-            text = str(exc)
-            file = Path(*where.split(".")).with_suffix(".py")
-            if file.is_file():
-                text += f" (for the file {file}, write {file}:{cls_name})"
-        raise ValueError(f"cannot import module {where!r}: {text}") from exc
-
-
-def _load_file(path_text: str) -> Any:
-    path = Path(path_text).expanduser()
-    if not path.is_file():
-        raise ValueError(f"no such strategy file: {path_text}")
-    path = path.resolve()
-    key = str(path)
-    if key in _FILE_MODULES:
-        return _FILE_MODULES[key]
-    digest = hashlib.sha1(key.encode()).hexdigest()[:10]
-    stem = re.sub(r"\W", "_", path.stem)
-    mod_name = f"{_USER_MODULE}{stem}_{digest}"
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    if spec is None or spec.loader is None:
-        raise ValueError(f"cannot load {path_text} as a Python file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        sys.modules.pop(mod_name, None)
-        raise ValueError(f"error while loading {path_text}: {type(exc).__name__}: {exc}") from exc
-    for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, Player) and value.__module__ == mod_name:
-            value._source_spec = f"{key}:{value.__qualname__}"
-    _FILE_MODULES[key] = module
-    return module
 
 
 def _rebuild(cls_ref: Any, params: dict[str, Any]) -> Player:

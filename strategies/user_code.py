@@ -1,0 +1,88 @@
+"""A user's own code as strategies: a ``file.py`` or ``package.module`` and the ``Player``
+classes in it. Kept apart from the registry, which turns names into classes: this module only
+imports what a user points at and says, in one line, why it could not."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .base import Player
+
+USER_MODULE = "leaves_user_strategy_"
+"""The start of a user's file's module name (``load_file``)."""
+_FILE_MODULES: dict[str, Any] = {}  # resolved path -> its module, loaded once
+
+
+def load_class(where: str, cls_name: str) -> type[Player]:
+    """``Class`` from ``path/to/file.py`` or from ``package.module``."""
+    if where.endswith(".py") or "/" in where or "\\" in where:
+        module = load_file(where)
+    else:
+        module = import_module(where, cls_name)
+    obj = getattr(module, cls_name, None)
+    if not (isinstance(obj, type) and issubclass(obj, Player)):
+        found = defined(module)
+        what = "has no class" if obj is None else "has no strategy class"
+        hint = f"; it defines {', '.join(found)}" if found else ""
+        raise ValueError(f"{where!r} {what} {cls_name!r}{hint}")
+    return obj
+
+
+def defined(module: Any) -> list[str]:
+    """The strategy classes ``module`` defines (not those it imports), by name."""
+    return sorted(k for k, v in vars(module).items() if isinstance(v, type)
+                  and issubclass(v, Player) and v.__module__ == module.__name__)  # fmt: skip
+
+
+def import_module(where: str, cls_name: str) -> ModuleType:
+    """``importlib.import_module(where)``; its failure (a missing module, or an error while
+    importing it) as a ValueError naming it; a file of that name here is suggested."""
+    try:
+        return importlib.import_module(where)
+    except Exception as exc:  # noqa: BLE001 - any error of the user's module: one line
+        text = f"{type(exc).__name__}: {exc}"
+        missing = getattr(exc, "name", None) or "-"
+        if isinstance(exc, ModuleNotFoundError) and f"{where}.".startswith(f"{missing}."):
+            text = str(exc)
+            file = Path(*where.split(".")).with_suffix(".py")
+            if file.is_file():
+                text += f" (for the file {file}, write {file}:{cls_name})"
+        raise ValueError(f"cannot import module {where!r}: {text}") from exc
+
+
+def load_file(path_text: str) -> Any:
+    """The module of a user's strategy file, loaded once per resolved path under a name of its
+    own (``USER_MODULE``, the file's stem, a digest of its path), so two files of one stem
+    never shadow each other; each strategy class it defines remembers where it came from."""
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        raise ValueError(f"no such strategy file: {path_text}")
+    path = path.resolve()
+    key = str(path)
+    if key in _FILE_MODULES:
+        return _FILE_MODULES[key]
+    digest = hashlib.sha1(key.encode()).hexdigest()[:10]
+    stem = re.sub(r"\W", "_", path.stem)
+    mod_name = f"{USER_MODULE}{stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"cannot load {path_text} as a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(mod_name, None)
+        raise ValueError(f"error while loading {path_text}: {type(exc).__name__}: {exc}") from exc
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, Player) and value.__module__ == mod_name:
+            value._source_spec = f"{key}:{value.__qualname__}"
+    _FILE_MODULES[key] = module
+    return module
