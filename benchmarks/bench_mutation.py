@@ -115,6 +115,11 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_boundaries_labels.py",
         "tests/test_audit_forfeit_edges.py",
     ),
+    "leaves/board.py": ("tests/test_boundaries_board.py",),
+    "leaves/deal.py": ("tests/test_boundaries_deal.py",),
+    "leaves/packed.py": ("tests/test_boundaries_deal.py",),
+    "strategies/spec_values.py": ("tests/test_boundaries_spec_values.py",),
+    "strategies/policy/params.py": ("tests/test_boundaries_params.py",),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

@@ -36,15 +36,30 @@ _LABEL_HEAD = re.compile(r"[A-Za-z_][\w\-]*|.+:[A-Za-z_]\w*")
 
 def split_label(spec: str) -> tuple[str, str] | None:
     """``"name(k=v,...)"`` -> ``("name", "k=v,...")``; None if ``spec`` is not in label form.
-    The parentheses are the first ones after a name or a class, so a file path may hold its
-    own (``"bots (1)/b.py:Bot(k=2)"``)."""
+    The parentheses are the first ones after a name or a class that close at the end, so a
+    file path may hold its own (``"bots (1)/b.py:Bot(k=2)"``: not ``bots`` with ``1)/b...``)."""
     s = spec.strip()
     if not s.endswith(")"):
         return None
     for i, ch in enumerate(s):
-        if ch == "(" and _LABEL_HEAD.fullmatch(s[:i].strip()):
+        if ch == "(" and _LABEL_HEAD.fullmatch(s[:i].strip()) and _balanced(s[i + 1 : -1]):
             return s[:i].strip(), s[i + 1 : -1]
     return None
+
+
+def _balanced(text: str) -> bool:
+    """Whether ``text``'s parentheses outside quotes pair up, none closing before it opens."""
+    depth, quote = 0, ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "()":
+            depth += 1 if ch == "(" else -1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 def top_level_pieces(value: str) -> list[str]:
@@ -98,6 +113,6 @@ def parse_value(raw: str) -> Any:
         except (ValueError, SyntaxError):
             raise ValueError(f"cannot read the quoted value {raw}") from None
     try:
-        return int(raw.replace("_", "")) if re.fullmatch(r"[+-]?\d[\d_]*", raw) else float(raw)
+        return int(raw.replace("_", "")) if re.fullmatch(r"[+-]?\d+(_\d+)*", raw) else float(raw)
     except ValueError:
         return raw
