@@ -95,13 +95,15 @@ def file_rows(
 
 def refuse_empty_items(values: Iterable[str], flag: str = "--against") -> None:
     """A usage error for a comma-separated list of specs with an empty item ('taker,,greedy',
-    'taker,'): ``split_specs`` would drop it silently, and a typo would then play a field
-    other than the one meant."""
+    'taker,', or nothing at all): ``split_specs`` would drop it silently, and a typo would
+    then play a field other than the one meant."""
     for value in values:
         from strategies.spec_values import top_level_pieces  # start-up: numpy on first use
 
         pieces = top_level_pieces(value)
-        if len(pieces) > 1 and any(not p.strip() for p in pieces):
+        if not value.strip():  # '--against "$FIELD"' with FIELD unset: no field, not the default
+            raise CLIError(f"{flag} {value!r} names no strategy", usage=True)
+        if any(not p.strip() for p in pieces):
             raise CLIError(
                 f"{flag} {value!r} has an empty item (two commas in a row, or one at an end): "
                 "name a strategy between every two commas",

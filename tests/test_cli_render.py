@@ -53,7 +53,8 @@ def test_end_rules_follow_the_rulebook_example():
     assert "value >= 12 with at least 2 cards" in rule
     assert "Values 7-11: never" in rule
     assert "never" not in render.end_rules(((6, 1), (7, 1)))
-    assert "Values 7: never" in render.end_rules(((6, 1), (8, 1)))
+    assert "Value 7: never" in render.end_rules(((6, 1), (8, 1)))  # one value: singular
+    assert "Values 7-8: never" in render.end_rules(((6, 1), (9, 1)))
     assert "any value with at least 2 cards" in render.end_rules(((4, 2), (4, 2)))
     assert "Empty table" in render.end_rules(None)
 

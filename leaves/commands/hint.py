@@ -1,6 +1,7 @@
-"""Hints: what the strongest available bot would play here, and why ``weighted`` would.
+"""Hints: what the search bot would play here, and why ``weighted`` would.
 
-The search bot (``ismcts``, when registered) is the strongest player but cannot say why; the
+The search bot (``ismcts`` with its default settings, when registered; ``--level hard`` plays
+its stronger ``preset=strong``) plays better than any heuristic but cannot say why; the
 best heuristic (``weighted``) scores every move as weights x features, so its top choices can
 be shown with each feature's contribution. ``play`` and ``replay`` both show this text.
 
@@ -19,7 +20,8 @@ from rich.text import Text
 from leaves import PlayerView
 
 SEARCH_BOT = "ismcts"
-"""The strongest bot when it is registered (it searches; about 35 ms a decision)."""
+"""The search bot, with its default settings, when it is registered (a few ms a decision;
+``docs/performance.md`` has the hint's time)."""
 
 TOP = 3
 """How many of weighted's choices a hint explains."""

@@ -12,10 +12,14 @@ from leaves import Action, IllegalActionError, State
 
 from . import render
 
+_KEY_DIGITS = 6
+"""The longest number read ("000012" is key 12): a longer one names no key, count or value (and
+``int()`` refuses a number of thousands of digits)."""
 _PLAY_RE = re.compile(r"(?:play\s*)?(\d+)\s*[x*]\s*(\d+)")
 _TAKE_RE = re.compile(r"(?:pass\s*,?\s*)?(?:take|t)\s*(\d+)|pass\s*,?\s*(\d+)")
-_KEY_DIGITS = 6
-"""The longest key read as a number ("000012" is key 12); longer digit strings name no key."""
+_LONG_NUMBER = re.compile(rf"\d{{{_KEY_DIGITS + 1},}}")
+_SHOWN = 24
+"""How much of an unreadable text the error quotes."""
 
 
 class MoveError(ValueError):
@@ -24,9 +28,13 @@ class MoveError(ValueError):
 
 def _plain_pass(state: State) -> Action:
     """What 'pass' alone means: the pass taking nothing under take=nothing; elsewhere a
-    question back naming the stacks a pass may take from (take=ends: the ends only)."""
-    if state.ends is None:
-        return Action.take(1)  # apply() explains why a pass is impossible here
+    question back naming the stacks a pass may take from (take=ends: the ends only); on an
+    empty table, why no pass is possible, said of the 'pass' typed."""
+    if state.ends is None:  # apply() says why a pass is impossible here, of the pass typed
+        try:
+            state.apply(Action.pass_() if state.rules.take == "nothing" else Action.take(1))
+        except IllegalActionError as exc:
+            raise MoveError(f"Illegal move 'pass': {exc}") from None
     if state.rules.take == "nothing":
         return Action.pass_()
     values = [v for v, _ in state.stacks]
@@ -37,6 +45,16 @@ def _plain_pass(state: State) -> Action:
     raise MoveError(
         f"A pass takes a card: say which, e.g. 'take {values[-1]}' ({where}: {stacks})."
     )
+
+
+def _shown(text: str, quote: bool = False) -> str:
+    """``text`` as an error quotes it (``quote``: in quotes): whole when short, else its start
+    and its length."""
+    if len(text) <= _SHOWN:
+        return repr(text) if quote else text
+    what = "digits" if text.isdigit() else "characters"
+    start = repr(text[:12] + "...") if quote else text[:12] + "..."
+    return f"{start} ({len(text):,} {what})"
 
 
 def parse_move(text: str, state: State) -> Action:
@@ -50,13 +68,15 @@ def parse_move(text: str, state: State) -> Action:
     t = text.strip().lower()
     if t in keys:
         return keys[t]
-    # "01" or a full-width "１": that key, not none (a short key only: int() refuses a number
-    # of thousands of digits)
+    # "01" or a full-width "１": that key, not none (a short key only: see _KEY_DIGITS)
     if t.isdecimal() and len(t) <= _KEY_DIGITS and str(int(t)) in keys:
         return keys[str(int(t))]
     if t.isdigit():
-        shown = t if len(t) <= 12 else f"{t[:12]}... ({len(t):,} digits)"
-        raise MoveError(f"No move has the key {shown}: the keys are 1 to {len(legal)}.")
+        raise MoveError(f"No move has the key {_shown(t)}: the keys are 1 to {len(legal)}.")
+    if long := _LONG_NUMBER.search(t):
+        raise MoveError(
+            f"Not a move: a number of {len(long.group()):,} digits is no key, count or value"
+        )
     action: Action | None = None
     try:
         if m := _PLAY_RE.fullmatch(t):
@@ -72,8 +92,8 @@ def parse_move(text: str, state: State) -> Action:
             raise
         if "cannot read" in str(exc):
             raise MoveError(
-                f"Cannot read a move from {text.strip()!r}: type a key (1 to {len(legal)}), "
-                "a play like '3x6' (three 6s) or a pass like 'take 9'"
+                f"Cannot read a move from {_shown(text.strip(), quote=True)}: type a key (1 to "
+                f"{len(legal)}), a play like '3x6' (three 6s) or a pass like 'take 9'"
             ) from None
         raise MoveError(f"Not a move: {exc}") from None
     if action in legal:

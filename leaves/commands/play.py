@@ -56,7 +56,12 @@ from .rules import rules_option
     help="Opponents' strength: easy (greedy and random), medium (weighted, the default), "
     "hard (ismcts search, preset=strong). Give --level or --against, not both.",
 )
-@click.option("--expert", is_flag=True, help="Expert variant: games until someone has 20 points.")
+@click.option(
+    "--expert",
+    is_flag=True,
+    help="Expert variant: games until someone has 20 points (--target N or --rules "
+    "expert_target=N changes it).",
+)
 @click.option(
     "--target",
     type=click.IntRange(min=1),
@@ -70,7 +75,8 @@ from .rules import rules_option
     type=click.Path(dir_okay=False, writable=True),
     default=None,
     help="Append each game as a GameRecord JSON line (see 'leaves replay'); a game left "
-    "with q is saved too, marked unfinished.",
+    "with q, the end of the input or Ctrl-C is saved too, marked unfinished, and one a bot "
+    "forfeits with its error.",
 )
 def play(**opts: Any) -> None:
     """Play 13 Leaves in the terminal against built-in or your own strategies.
@@ -91,19 +97,20 @@ def play(**opts: Any) -> None:
       leaves play --load my_bot.py --against mybot --save games.jsonl
     """
     o = PlayOptions(**opts)
+    if o.save == "":  # '--save "$FILE"' with FILE unset: refused, not read as no --save
+        raise CLIError("--save names no file (an empty path)", usage=True)
     if o.save:  # before the game: a game played to its end must not be lost to a bad path
         from leaves_cli.writable import check_file_writable
 
         check_file_writable(o.save, "--save")
         check_record_file(o.save)
     seats, seq, deal_seq = _table(o)
+    points = _target(o)
     console = make_console()
     names = seats.names
-    console.print(
-        Text(
-            f"13 Leaves, {o.players} players, seed {seq.entropy} (--seed {seq.entropy} replays this)."
-        )
-    )
+    seed = f"seed {seq.entropy} (--seed {seq.entropy} replays this)"
+    seed = f"13 Leaves, {o.players} players, {seed}."
+    console.print(Text(seed), soft_wrap=True)  # the option to paste: never cut in two
     if not o.game_rules.is_default:
         console.print(Text(f"Rules: {o.game_rules} ('leaves rules' explains the keys).", "bold"))
     console.print(
@@ -113,7 +120,7 @@ def play(**opts: Any) -> None:
         )
     )
     console.print("Type h on your turn for a hint, ? for help.")
-    match = _match(console, o)
+    match = _match(console, o, points)
     try:
         _games(console, o, seats, deal_seq, match)
     except QuitGame as left:
@@ -166,7 +173,7 @@ def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.See
         specs = level_opponents(o.level or DEFAULT_LEVEL, players - 1)
     bots = make_bots(specs, players - 1)
     bots.insert(seat, None)
-    names = ["you" if b is None else str(getattr(b, "label", type(b).__name__)) for b in bots]
+    names = ["you" if b is None else _bot_name(b) for b in bots]
     seq = np.random.SeedSequence(o.seed)
     deal_seq, bot_seq = seq.spawn(2)
     rngs = [np.random.default_rng(s) for s in bot_seq.spawn(players)]
@@ -175,13 +182,36 @@ def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.See
     return seats, seq, deal_seq
 
 
-def _match(console: Any, o: PlayOptions) -> Any:
-    """The expert match asked for (--expert or --target), or None for one game."""
+def _target(o: PlayOptions) -> int | None:
+    """The points that end the expert match asked for (--expert or --target), None for one
+    game; --target and --rules expert_target that disagree are refused, neither dropped."""
     if not (o.expert or o.target is not None):
+        return None
+    ruled = o.game_rules.expert_target
+    if o.target is not None and "expert_target" in o.game_rules.changes() and o.target != ruled:
+        raise CLIError(
+            f"--target {o.target} and --rules expert_target={ruled} disagree: give one",
+            usage=True,
+        )
+    return o.target or ruled
+
+
+HUMAN_NAMES = ("you", "human")
+"""The human's name on the screen and in a saved record: a bot of that label is told apart."""
+
+
+def _bot_name(bot: object) -> str:
+    """A bot's name at the table: its label, unless that is the human's ("you", "human")."""
+    label = str(getattr(bot, "label", type(bot).__name__))
+    return f"{label} (a bot)" if label in HUMAN_NAMES else label
+
+
+def _match(console: Any, o: PlayOptions, points: int | None) -> Any:
+    """The expert match to ``points``, or None for one game."""
+    if points is None:
         return None
     from leaves.expert import ExpertMatch
 
-    points = o.target or o.game_rules.expert_target
     console.print(f"Expert match: games until someone reaches {points} points; lowest total wins.")
     return ExpertMatch(o.players, target=points)
 

@@ -26,7 +26,7 @@ from .moves import MoveError, parse_move
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
     "plays three 6s, 'take 9' (or 'pass, take 9') passes and takes a 9 from the table. "
-    "'h' shows a hint (what the strongest bot would play, and why weighted would), "
+    "'h' shows a hint (what the search bot ismcts would play, and why weighted would), "
     "Enter alone shows the position again, 'q' quits."
 )
 
@@ -64,26 +64,68 @@ DEFAULT_LEVEL = "medium"
 class QuitGame(Exception):
     """The human asked to stop; ``state`` is the position left (None between games),
     ``initial`` the first position of the game it was in (or the last one played).
-    ``reason`` is what a saved record's ``stopped`` says."""
+    ``reason`` is what a saved record's ``stopped`` says; ``ends_with`` the error the command
+    then ends with (exit code ``exit_code``), None where leaving is no error."""
 
     reason = "the player quit"
+    ends_with: str | None = None
+    exit_code = 0
+    stopper = "you"
 
     def __init__(self, state: State | None = None, initial: State | None = None):
         super().__init__(self.reason)
         self.state = state
         self.initial = initial
 
+    def record_fields(self, names: Sequence[str]) -> dict[str, Any]:
+        """What the saved record says of why the game stopped before its end."""
+        return {"stopped": self.reason}
+
+    def saved(self, path: str, replay: str) -> str:
+        """What is said of the game saved to ``path``, ``replay`` the command that shows it."""
+        return (
+            f"saved the unfinished game to {path} ('{replay}' replays it up to where "
+            f"{self.stopper} stopped)"
+        )
+
 
 class InputEnded(QuitGame):
     """The input ended (end of file) before the game did: what was played is still saved."""
 
     reason = "the input ended"
+    ends_with = "input ended before the game did"
+    exit_code = 1
+    stopper = "it"
 
 
 class Interrupted(QuitGame):
     """Ctrl-C during the game: what was played is still saved before the exit (130)."""
 
     reason = "interrupted (Ctrl-C)"
+    ends_with = "interrupted"
+    exit_code = 130
+
+
+class Forfeited(QuitGame, CLIError):
+    """A bot failed (an error, ``sys.exit()``, an answer that is no legal move): as in a
+    tournament the game ends there, forfeited; ``--save`` keeps it with the forfeit (the
+    record's ``forfeit_seat`` and ``error``) and the command ends as this error (exit 1)."""
+
+    reason = "forfeited"
+
+    def __init__(self, seat: int, who: str, error: str, hook: str = ""):
+        CLIError.__init__(self, f"strategy {who} forfeits{hook and ' in ' + hook}: {error}")
+        self.state, self.initial = None, None
+        self.seat, self.error = seat, error
+        self.ends_with = self.format_message()
+
+    def record_fields(self, names: Sequence[str]) -> dict[str, Any]:
+        """The saved record's account of the forfeit, worded as a tournament's records are."""
+        return {"forfeit_seat": self.seat, "error": f"seat {self.seat} ({names[self.seat]}): "
+                f"{self.error}"}  # fmt: skip
+
+    def saved(self, path: str, replay: str) -> str:
+        return f"saved the game to {path} ('{replay}' replays it)"
 
 
 Reader = Callable[[str], str]
@@ -118,9 +160,9 @@ def _bot_move(seats: Seats, state: State, seat: int, console: Console | None = N
     try:
         action = bot.choose(view, legal, seats.rngs[seat])
     except FAILURES as exc:  # as in a tournament: any error, and sys.exit(), forfeit
-        raise CLIError(f"strategy {who} forfeits: {error_text(exc)}") from exc
+        raise Forfeited(seat, who, error_text(exc)) from exc
     if not isinstance(action, Action) or action not in legal:  # an int id forfeits too
-        raise CLIError(f"strategy {who} forfeits: {illegal_answer(action)}")
+        raise Forfeited(seat, who, illegal_answer(action))
     return action
 
 
@@ -161,13 +203,19 @@ def _ask_human(
             console.print(Text(str(exc), style="bold red"))
 
 
-def _call_hook(bot, hook: str, who: str, *args) -> None:
-    fn = getattr(bot, hook, None)
-    if callable(fn):
+def _call_hooks(seats: Seats, hook: str, state: State, result: Any = None) -> None:
+    """Every bot's ``hook`` with its view of ``state``: ``start_game`` with its generator,
+    ``end_game`` with the ``result``; the first that fails forfeits the game, as in a
+    tournament."""
+    for seat, bot in enumerate(seats.bots):
+        fn = getattr(bot, hook, None)  # None for the human's seat
+        if not callable(fn):
+            continue
         try:
-            fn(*args)
+            fn(state.view(seat), seats.rngs[seat] if hook == "start_game" else result)
         except FAILURES as exc:  # as in a tournament: any error, and sys.exit(), forfeit
-            raise CLIError(f"strategy {who} forfeits in {hook}: {error_text(exc)}") from exc
+            who = render.seat_label(seat, seats.names)
+            raise Forfeited(seat, who, error_text(exc), hook) from exc
 
 
 def _fresh_bots(bots: list[object | None]) -> list[object | None]:
@@ -213,13 +261,16 @@ def _advance(console: Console, state: State, action: Action, seats: Seats) -> St
     after = state.apply(action)
     if after.round > state.round and not after.is_terminal:
         cleared = sum(after.removed) - sum(state.removed)
-        cards = f"{cleared} card{'s' if cleared != 1 else ''}"
-        if after.current_player == seats.human:
-            line = f"you are the only one left, remove the {cards} on the table and lead"
-        else:
-            leader = render.seat_label(after.current_player, seats.names)
-            line = f"{leader} is the only one left, removes the {cards} on the table and leads"
-        console.print(Text(f"Round {state.round} ends: {line} round {after.round}.", "bold"))
+        you = after.current_player == seats.human
+        s = "" if you else "s"
+        who = "you are" if you else f"{render.seat_label(after.current_player, seats.names)} is"
+        if cleared:
+            removes = f", remove{s} the {cleared} card{'s' if cleared != 1 else ''} on the table"
+            line = f"{who} the only one left{removes} and lead{s} round {after.round}."
+        else:  # the last pass took the table's last card: nothing is left to remove
+            line = f"{who} the only one left and lead{s} round {after.round}; the last pass took"
+            line += " the table's last card."
+        console.print(Text(f"Round {state.round} ends: {line}", "bold"))
     return after
 
 
@@ -231,28 +282,21 @@ def play_game(console: Console, state: State, seats: Seats, read: Reader) -> Sta
     """
     initial = state
     seats.bots = _fresh_bots(seats.bots)
-    for seat, bot in enumerate(seats.bots):
-        if bot is not None:
-            who = render.seat_label(seat, seats.names)
-            _call_hook(bot, "start_game", who, state.view(seat), seats.rngs[seat])
     if state.current_player == seats.human:
         console.print(Text(f"Round {state.round}: you lead.", style="bold"))
     else:
         first = render.seat_label(state.current_player, seats.names)
         console.print(Text(f"Round {state.round}: {first} leads.", style="bold"))
     try:
+        _call_hooks(seats, "start_game", state)
         while not state.is_terminal:
             state = _advance(console, state, _next_move(console, state, seats, read), seats)
+        _call_hooks(seats, "end_game", state, _game_result(initial, state, seats.names))
     except KeyboardInterrupt:
         raise Interrupted(state) from None  # the game so far, for --save
-    except QuitGame as left:  # the same kind (quit, end of input), holding the game so far
+    except QuitGame as left:  # the same kind (quit, end of input, a forfeit), with the game
         left.state = state
         raise
-    result = _game_result(initial, state, seats.names)
-    for seat, bot in enumerate(seats.bots):
-        if bot is not None:
-            who = render.seat_label(seat, seats.names)
-            _call_hook(bot, "end_game", who, state.view(seat), result)
     return state
 
 

@@ -7,6 +7,7 @@ Imports inside functions: start-up (what a game's end needs loads then).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -16,7 +17,7 @@ from leaves import State
 from leaves_cli.errors import CLIError
 
 from . import render
-from .play_loop import InputEnded, Interrupted, QuitGame
+from .play_loop import QuitGame
 
 __all__ = ["check_record_file", "replay_command", "save_game", "scores_table", "show_left",
            "show_result"]  # fmt: skip
@@ -89,16 +90,14 @@ def _is_record(line: str) -> bool:
     return True
 
 
-def save_game(
-    path: str, initial: State, final: State, names: Sequence[str], stopped: str | None = None
-) -> int:
-    """Append the game from ``initial`` to ``final`` to ``path`` (``stopped``: why it was left
-    before its end); its number in the file (1 = first record), as ``leaves replay --game``
-    counts the records."""
+def save_game(path: str, initial: State, final: State, names: Sequence[str], **why: Any) -> int:
+    """Append the game from ``initial`` to ``final`` to ``path`` (``why``: the record's account
+    of a game not played to its end, ``stopped=`` or ``forfeit_seat=`` and ``error=``); its
+    number in the file (1 = first record), as ``leaves replay --game`` counts the records."""
     from leaves.record import GameRecord
 
     labels = tuple("human" if name == "you" else name for name in names)
-    record = GameRecord.from_states(initial, final, seed=None, strategies=labels, stopped=stopped)
+    record = GameRecord.from_states(initial, final, seed=None, strategies=labels, **why)
     try:
         before, ends_line = _records_in(path)
         with open(path, "a", encoding="utf-8") as fh:
@@ -128,23 +127,21 @@ def replay_command(path: str, number: int) -> str:
 
 
 def show_left(console: Console, save: str | None, left: QuitGame, names: Sequence[str]) -> None:
-    """The game was left before its end (``q``, the input ended, Ctrl-C): keep the game so far
-    in ``save`` (marked unfinished, with why) and say so; the end of input and Ctrl-C then
-    end the command as errors (exit 1 and 130) that say what was saved."""
+    """The game was left before its end (``q``, the input ended, Ctrl-C, a bot forfeited):
+    keep the game so far in ``save`` (marked unfinished, with why) and say so; the end of
+    input, Ctrl-C and a forfeit then end the command as errors (exit 1, 130 and 1) that say
+    what was saved."""
     saved = None
     if save and left.state is not None and left.initial is not None:
-        number = save_game(save, left.initial, left.state, names, stopped=left.reason)
-        saved = (
-            f"saved the unfinished game to {save} ('{replay_command(save, number)}' replays it "
-            f"up to where {'it' if isinstance(left, InputEnded) else 'you'} stopped)"
-        )
-    if isinstance(left, InputEnded | Interrupted):
+        number = save_game(save, left.initial, left.state, names, **left.record_fields(names))
+        saved = left.saved(save, replay_command(save, number))
+    if left.ends_with is not None:
         console.print()  # the prompt's line ends: the error is a line of its own
-        what = "input ended before the game did" if isinstance(left, InputEnded) else "interrupted"
-        error = CLIError(what + (f"; {saved}" if saved else ""))
-        error.exit_code = 130 if isinstance(left, Interrupted) else 1
+        error = CLIError(left.ends_with + (f"; {saved}" if saved else ""))
+        error.exit_code = left.exit_code
         raise error
     # between the games of a match (no position left) the game was over: the match is left
     console.print("You left the game." if left.state is not None else "You left the match.")
     if saved:
-        console.print(Text(saved[0].upper() + saved[1:] + "."))  # a path is not markup
+        # a path is not markup, and the command to paste is never cut in two
+        console.print(Text(saved[0].upper() + saved[1:] + "."), soft_wrap=True)

@@ -119,8 +119,8 @@ def end_rules(
             f"Right end {rv} (size {rs}): play a value >= {rv}{need(rs)}."
         )
     if lv != rv and rv - lv > 1:
-        middle = f"{lv + 1}" if rv - lv == 2 else f"{lv + 1}-{rv - 1}"
-        rule += f" Values {middle}: never."
+        middle = f"Value {lv + 1}" if rv - lv == 2 else f"Values {lv + 1}-{rv - 1}"
+        rule += f" {middle}: never."
     return rule + PASS_RULES.get(rules.take if rules is not None else "any", "")
 
 
