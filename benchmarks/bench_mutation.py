@@ -120,6 +120,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "leaves/packed.py": ("tests/test_boundaries_deal.py",),
     "strategies/spec_values.py": ("tests/test_boundaries_spec_values.py",),
     "strategies/policy/params.py": ("tests/test_boundaries_params.py",),
+    "strategies/base.py": ("tests/test_boundaries_base.py",),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

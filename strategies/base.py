@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .spec_values import parse_value
+
 CLASSIFIER_KEYS: tuple[str, ...] = ("stochastic", "uses_card_counting", "search", "compiled")
 """Classifier keys every strategy has (subclasses may add more)."""
 
@@ -33,11 +35,8 @@ def format_value(value: Any) -> str:
         return repr(float(value))
     if isinstance(value, int | np.integer):
         return str(int(value))
-    if (
-        isinstance(value, str)
-        and re.fullmatch(r"[A-Za-z_][\w\-./]*", value)
-        and (value.lower() not in ("true", "false", "none", "inf", "nan"))
-    ):
+    plain = isinstance(value, str) and re.fullmatch(r"[A-Za-z_][\w\-./]*", value)
+    if plain and parse_value(value) == value:  # not a word a spec reads as a value: 'off'
         return value
     return repr(value)
 

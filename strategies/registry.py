@@ -363,9 +363,10 @@ def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
     else:
         return value
     if not ok:
+        hint = f" (a spec reads it as a value: quote text, {key}='...')" if expected is str else ""
         raise ValueError(
             f"parameter {key!r} of strategy {cls._display_name()} expects "
-            f"{expected.__name__}, got {value!r}"
+            f"{expected.__name__}, got {value!r}{hint}"
         )
     return value
 
