@@ -86,7 +86,9 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
       0  the report was written
       1  the run cannot be reported: no games yet, an unreadable part, a corrupt
          manifest, files that do not match it, or the report cannot be written;
-         or every game ended by a forfeit (the report is written, and says so first)
+         or nothing valid was played: every game ended by a forfeit, a strategy
+         forfeited every game it played, or one side of a gauntlet did (the report
+         is written, and says so first)
       2  bad usage: an unknown option or bad value, or RUN_DIR that does not exist,
          is a file or holds no run (neither games/ nor manifest.json)
     """
@@ -104,14 +106,17 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     from .writable import check_writable
 
     check_writable(out if out is not None else run_dir / "report")
+    from tournaments.run_state import run_state
+
+    state = run_state(run_dir)  # once: the page and the terminal say the same of it
     try:
-        path = build_report(run_dir, out=out, fmt=fmt, top=top)
+        path = build_report(run_dir, out=out, fmt=fmt, top=top, state=state)
     except ReportError as exc:
         hint = f" ({resume_hint(run_dir)})" if " part " in str(exc) else ""
         raise CLIError(f"{exc}{hint}") from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
-    state = echo_report(run_dir, path)
+    echo_report(run_dir, path, state)
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid {state.game_unit} in {run_dir}: every one ended by a forfeit "
                        "(the report says so first)")  # fmt: skip
@@ -133,13 +138,14 @@ def _void_gauntlet(run_dir: Path) -> bool:
     return nothing_valid(reports.gauntlet(run_dir).iloc[0])
 
 
-def echo_report(run_dir: Path, page: Path) -> Any:
-    """Print where the run stands first (unfinished, forfeited: ``tournaments.run_state``),
-    then the report's key findings and where the page is. Returns the run's state (None: no
-    manifest to tell it)."""
+def echo_report(run_dir: Path, page: Path, state: Any = None) -> Any:
+    """Print where the run stands first (unfinished, forfeited: ``tournaments.run_state``;
+    ``state``, as the page said it, or read now), then the report's key findings and where the
+    page is. Returns the run's state (None: no manifest to tell it)."""
     from tournaments.run_state import run_state
 
-    state = run_state(run_dir)
+    if state is None:
+        state = run_state(run_dir)
     first = state.lines(partial_forfeits=False) if state is not None else []
     for line in first:
         click.echo(line)

@@ -24,6 +24,7 @@ from .metagame_tables import metagame
 from .metagame_text import SURE as sure
 from .metagame_text import gain_words
 from .numbers import TOO_FEW, beside_digits, interval, p_text, pct
+from .tables import ranked
 
 __all__ = ["Finding", "key_findings", "metagame_answer", "metagame_finding"]
 
@@ -55,32 +56,46 @@ def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
             f"{pct(fair, k)}: {_verdict(lo, hi, fair)}"
         )
         if len(at) > 1 and seats["n_players"].nunique() == 1:
-            worst = at.loc[at["win_rate"].idxmin()]
-            best = at.loc[at["win_rate"].idxmax()]
-            text += (
-                f". Best position {int(best['position'])} ({pct(best['win_rate'], k)}), worst "
-                f"position {int(worst['position'])} ({pct(worst['win_rate'], k)}), counting "
-                "from the first player"
-            )
+            text += ". " + _best_worst(at, k)
         parts.append(text)
     return [Finding("seats", "Seat: " + "; ".join(parts) + ".")]
 
 
-def _neighbours(nb: pd.DataFrame | None) -> list[Finding]:
+def _best_worst(at: pd.DataFrame, k: int) -> str:
+    """The best and the worst positions of one table size, each with every position that
+    shares its win rate ('Best positions 0 and 2'), or that all positions won alike."""
+    rates = at["win_rate"].to_numpy(float)
+
+    def where(rate: float) -> str:
+        pos = [str(int(p)) for p in at.loc[np.isclose(rates, rate, rtol=0, atol=1e-12),
+                                           "position"]]  # fmt: skip
+        return f"position{'s' if len(pos) > 1 else ''} {and_words(pos)} ({pct(rate, k)})"
+
+    if np.isclose(rates.min(), rates.max(), rtol=0, atol=1e-12):
+        return f"Every position won {pct(rates[0], k)}, counting from the first player"
+    best, worst = where(rates.max()), where(rates.min())
+    return f"Best {best}, worst {worst}, counting from the first player"
+
+
+def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Finding]:
     """The strongest neighbour effect: sitting directly after a strategy against sharing the
     table with it at another seat, compared within each duplicate set (``vs_elsewhere``, with
     its t-test p-value). The largest of many pairs is picked, so its p-value is
     Bonferroni-corrected over them. Without that comparison (seatings that never put a
     strategy both before and elsewhere) no finding is made: the win rate after a strategy
-    against all one's games would mix the seat with the company."""
+    against all one's games would mix the seat with the company. Only pairs of strategies
+    the summary ``summ`` ranks count (``reports.tables.ranked``: those with a valid game)."""
     need = {"strategy", "before", "vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high",
             "vs_elsewhere_p", "elsewhere_rate", "win_rate", "ci_low", "ci_high"}  # fmt: skip
     if nb is None or not len(nb) or not need <= set(nb.columns):
         return []
+    measured = ranked(summ) if summ is not None else list(nb["strategy"])
     nb = nb[  # a strategy after its own copy says nothing about whom to sit after
         nb["vs_elsewhere"].notna()
         & np.isfinite(nb["vs_elsewhere_p"])
         & (nb["strategy"] != nb["before"])
+        & nb["strategy"].isin(measured)
+        & nb["before"].isin(measured)
     ]
     if not len(nb):
         return []
@@ -120,7 +135,8 @@ def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     by_n = lengths[(lengths["by"] == "n_players") & (lengths["measure"] == first)]
     if by_n["group"].nunique() > 1:
         parts = [
-            f"{r['median']:.0f} {first} at {r['group']} players ({r['p10']:.0f}-{r['p90']:.0f})"
+            f"{_median(r['median'])} {first} at {r['group']} players "
+            f"({r['p10']:.0f}-{r['p90']:.0f})"
             for _, r in by_n.iterrows()
         ]
         text = (
@@ -133,12 +149,18 @@ def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         return []
     t = rows.loc[first]
     text = (
-        f"{d.unit.capitalize()} length: a {d.unit} lasts {t['median']:.0f} {first} on median "
+        f"{d.unit.capitalize()} length: a {d.unit} lasts {_median(t['median'])} {first} on median "
         f"(80% of {d.units()} between {t['p10']:.0f} and {t['p90']:.0f})"
     )
     if rest and rest[0] in rows.index:
         text += f", {rows.loc[rest[0]]['mean']:.1f} {rest[0]} on average"
     return [Finding("lengths", text + ".")]
+
+
+def _median(x: float) -> str:
+    """A median of whole counts as the table has it: '34', or '34.5' between two (rounded to
+    a whole number, 34.5 would read as 34 and 31.5 as 32)."""
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
 
 
 def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Finding]:
@@ -165,8 +187,8 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Find
         parts.append(
             f"{forfeited:,} of {games:,} {d.units()} ({pct(forfeited / games)}) ended by a "
             f"forfeit{who}: a forfeited {d.unit} has no winner, so it counts as lost by every "
-            f"seat at its table, the forfeiting one included, and the seat and length findings "
-            f"leave them out"
+            f"seat at its table, the forfeiting one included; the paired comparisons and the "
+            f"seat, neighbour and length findings leave them out"
         )
     if unfinished:
         won = int(row["unfinished_won"]) if "unfinished_won" in row else 0
@@ -368,7 +390,7 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
     out += _means(tables.get("means"), d)
     out += metagame_finding(tables)
     out += _seats(tables.get("seats"), d)
-    out += _neighbours(tables.get("neighbours"))
+    out += _neighbours(tables.get("neighbours"), tables.get("summary"))
     out += _lengths(tables.get("lengths"), d)
     out += _outcomes(tables.get("outcomes"), d)
     out += _expert(tables.get(d.match_name), d)

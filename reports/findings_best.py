@@ -18,6 +18,7 @@ from tournaments.declaration import Declaration
 
 from .finding import Finding, and_words
 from .numbers import TOO_FEW, counted, interval, p_text, pct, points, signed_points
+from .tables import ranked
 
 __all__ = ["best_finding"]
 
@@ -71,33 +72,71 @@ def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
 
 
 def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> list[Finding]:
+    """The best strategy and its margin over the next, among the strategies with a valid
+    game (``reports.tables.ranked``); those without one are said to be left out."""
     summ = tables["summary"]
     if not len(summ):
         return [Finding("summary", f"No strategy has played a {d.unit}.")]
+    names = ranked(summ)
+    if not names:
+        return [Finding("summary", f"No strategy has a valid {d.unit}: every one ended by a "
+                                   "forfeit, so none is ranked.")]  # fmt: skip
+    void = summ[~summ["strategy"].isin(names)]
+    summ = summ[summ["strategy"].isin(names)].reset_index(drop=True)
     top = summ.iloc[0]
     rate = (
         f"{top['strategy']} wins {pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} "
         f"of its {d.units()} (fair share {pct(top['fair_share'])})"
     )
-    if len(summ) == 1:
-        return [Finding("summary", f"Only one strategy played: {rate}.")]
+    if len(summ) == 1 and len(void):
+        found = Finding("summary", f"{top['strategy']} is the only strategy with a valid "
+                                   f"{d.unit}: {rate}.")  # fmt: skip
+    elif len(summ) == 1:
+        found = Finding("summary", f"Only one strategy played: {rate}.")
+    else:
+        found = _best(summ, tables, method, d, rate)
+    if not len(void):
+        return [found]
+    one = len(void) == 1
+    rate = f"its win rate of {pct(void['win_rate'].iloc[0])}" if one else "their win rates"
+    left_out = (
+        f" {and_words(list(void['strategy']))} {'is' if one else 'are'} not ranked: every "
+        f"{d.unit} {'it' if one else 'they'} sat in ended by a forfeit, so {rate} "
+        f"measure{'s' if one else ''} nothing."
+    )
+    return [Finding(found.topic, found.text + left_out)]
+
+
+def _tied_with(summ: pd.DataFrame) -> str:
+    """'tied with c' where others share the second strategy's place exactly ('' if none): the
+    sentence compares the leader with one of them, and says the place is shared."""
+    second = summ.iloc[1]
+    level = np.isclose(summ["relative"], second["relative"], rtol=0, atol=1e-12)
+    others = [s for s in summ.loc[level, "strategy"] if s != second["strategy"]]
+    return f"tied with {and_words(others)}" if others else ""
+
+
+def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d: Declaration,
+          rate: str) -> Finding:  # fmt: skip
+    """``best_finding`` where two strategies or more are ranked (``rate``: the leader's)."""
+    top = summ.iloc[0]
     second = summ.iloc[1]
     row = _pair(tables.get("significance"), top["strategy"], second["strategy"])
     tied = summ[np.isclose(summ["relative"], top["relative"], rtol=0, atol=1e-12)]
     if len(tied) > 1:
-        return [Finding("significance", _tie(tied, row, method))]
+        return Finding("significance", _tie(tied, row, method))
+    tie = _tied_with(summ)
+    runner = second["strategy"] + (f" ({tie})" if tie else "")
     other = (
-        f"{second['strategy']} is next with {pct(second['win_rate'])} "
+        f"{runner} is next with {pct(second['win_rate'])} "
         f"{interval(second['ci_low'], second['ci_high'])}"
     )  # used when there is no paired comparison
     if row is None:
-        return [
-            Finding(
-                "summary",
-                f"{top['strategy']} has {_highest(top, second)}: {rate}; {other}. "
-                "They never sat at one table on the same deals, so no paired comparison was made.",
-            )
-        ]
+        return Finding(
+            "summary",
+            f"{top['strategy']} has {_highest(top, second)}: {rate}; {other}. "
+            "They never sat at one table on the same deals, so no paired comparison was made.",
+        )
     paired = (
         "paired by duplicate set at the tables both sat at"
         if method.startswith("paired")
@@ -111,7 +150,7 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
     if bool(row["significant"]) and row["diff"] > 0:
         text = (
             f"{top['strategy']} is the best strategy: {rate}. It beats the runner-up, "
-            f"{second['strategy']}, by {margin}; {held}."
+            f"{runner}, by {margin}; {held}."
         )
     elif bool(row["significant"]):  # the runner-up is ahead where both sat (other tables)
         text = (
@@ -131,9 +170,10 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
         text = (
             f"No strategy is clearly the best: {top['strategy']} leads with "
             f"{pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} of its "
-            f"{d.units()} won, but its margin over {second['strategy']} ({pct(second['win_rate'])} "
-            f"{interval(second['ci_low'], second['ci_high'])}) is "
+            f"{d.units()} won, but its margin over {second['strategy']} "
+            f"({pct(second['win_rate'])} {interval(second['ci_low'], second['ci_high'])}"
+            f"{', ' + tie if tie else ''}) is "
             f"{signed_points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({shared}): "
             f"not significant{after}."
         )
-    return [Finding("significance", text)]
+    return Finding("significance", text)

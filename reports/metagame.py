@@ -41,6 +41,7 @@ import pandas as pd
 
 from .clusters import clusters
 from .data import BLOCK, Run
+from .tables import summary
 
 __all__ = [
     "EPS",
@@ -125,10 +126,13 @@ def _covered(run: Run) -> bool:
 def design(run: Run) -> PayoffDesign | None:
     """The heuristic payoff table of ``run``, or None where its tables do not cover every
     multiset of its strategies at some table size (the size with the most games is taken), it
-    has one strategy, or it is a run of matches."""
+    has one strategy, it is a run of matches, or a strategy has no valid game (every game it
+    sat in ended by a forfeit: its payoffs would count forfeits, not play)."""
     g = run.games
     k = g.n_strategies
     if run.expert or k < 2 or len(g) == 0 or not _covered(run):
+        return None
+    if (summary(g)["valid_games"] == 0).any():
         return None
     cl = clusters(g)
     seats = g.seats[cl.first].astype(np.int64)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from tournaments.declaration import Declaration
-from tournaments.run_state import run_state
+from tournaments.run_state import RunState, run_state
 
 from .data import Run
 from .declared import by_parameter, means, outcomes
@@ -29,7 +29,15 @@ from .page import Section, html_table, md_table, render_html, render_md
 from .rating import rating
 from .sections import overview, sections
 from .significance import significance
-from .tables import completion, head_to_head, length_distribution, lengths, seats, summary
+from .tables import (
+    completion,
+    head_to_head,
+    length_distribution,
+    lengths,
+    ranked,
+    seats,
+    summary,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -74,7 +82,9 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     takes (``as_run``: a run directory, a results object, a Run, Games or a games DataFrame),
     as for every other report function. ``ready(tables so far)`` is called after each table
     (the report draws a chart as soon as its table exists); the tables whose charts take
-    longest to draw come first."""
+    longest to draw come first. The paired comparisons and the neighbours leave the games
+    ended by a forfeit out, as the seats and the lengths do: a duplicate set of them measures
+    nothing (every rate 0), yet would count as a deal and narrow every interval."""
     run = as_run(source)
     g = run.games
     d = run.declaration
@@ -90,8 +100,9 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     order = t["summary"]["strategy"].tolist()
     add("means", means(g))
     add("by_parameter", by_parameter(g))
+    valid = g.finished()  # a set of forfeited games measures nothing, yet would count as one
     if d.turn_order:
-        add("neighbours", neighbours(g, order=order))
+        add("neighbours", neighbours(valid, order=order))
     add("head_to_head", head_to_head(g, order=order))
     if d.has_first_player:
         add("seats", seats(g))
@@ -99,7 +110,7 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     add("lengths", lengths(g))
     add("lengths_hist", length_distribution(g))
     add("outcomes", outcomes(g))
-    add("significance", significance(g, top=top, order=order))
+    add("significance", significance(valid, top=top, order=ranked(t["summary"])))
     add("rating", rating(g))
     if gauntlet_design(run) is not None:
         add("gauntlet", gauntlet(run))
@@ -176,7 +187,7 @@ def _make_charts(t: dict[str, pd.DataFrame], d: Declaration) -> dict[str, Figure
 
 
 def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
-                 top: int = 5) -> Path:  # fmt: skip
+                 top: int = 5, state: RunState | None = None) -> Path:  # fmt: skip
     """Write the report of a run (directory, results object, Run or games DataFrame) into
     ``out`` (default: RUN_DIR/report, or ./report) and return the page's path: report.html
     or report.md, next to findings.txt (the key findings), summary.csv, head_to_head.csv,
@@ -184,7 +195,9 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     (seats.csv, neighbours.csv, means.csv, by_parameter.csv, outcomes.csv, as it declares),
     the match tables of runs of matches (expert.csv, ...) and charts/*.png.
     With two cores or more, the charts are drawn in a worker process forked at the start
-    (matplotlib imports there while the run loads here)."""
+    (matplotlib imports there while the run loads here). ``state``: where the run stands
+    (``tournaments.run_state``), as a command that also prints it read it (default: read now),
+    so the page and the terminal say the same of a run still being written."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     start = time.perf_counter()
@@ -209,7 +222,8 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         for name, df in tables.items():
             df.to_csv(out / f"{name}.csv", index=False)
         secs = sections(tables, method, run.declaration, run.manifest.get("spec"))
-        state = run_state(run.path) if run.path is not None else None
+        if state is None and run.path is not None:
+            state = run_state(run.path)
         first = state.lines(partial_forfeits=False) if state is not None else []
         if void_gauntlet(tables):  # only what its forfeits mean: nothing else compares
             secs[0].bullets, secs[0].links = secs[0].bullets[:1], secs[0].links[:1]
@@ -226,7 +240,29 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
             pool.shutdown(wait=False, cancel_futures=True)
     for name, png in images.items():
         (out / "charts" / f"{name}.png").write_bytes(png)
+    _clear_stale(out, tables, images, run.declaration)
     return write_page(out, fmt, _title(run), overview(run, out, state), secs, images, start)
+
+
+OWN_TABLES = (
+    "summary", "means", "by_parameter", "head_to_head", "seats", "neighbours", "completion",
+    "lengths", "lengths_hist", "outcomes", "significance", "rating", "gauntlet",
+    "metagame_payoffs", "metagame_mix", "metagame_equilibria", "metagame_trajectory",
+    "metagame_alpharank",
+)  # fmt: skip
+"""The tables a report may write besides its game's match tables (``compute_tables``)."""
+
+
+def _clear_stale(out: Path, tables: Tables, charts: dict[str, bytes], d: Declaration) -> None:
+    """Remove what an earlier report left in ``out`` that this one did not write (a table of
+    the report's own name, a chart), so every file beside the page is this run's: a meta-game
+    or a gauntlet's table from another run would contradict the page."""
+    own = {*OWN_TABLES, d.match_name, f"{d.match_name}_scores", f"{d.match_name}_lengths"}
+    for name in own - set(tables):
+        (out / f"{name}.csv").unlink(missing_ok=True)
+    for png in (out / "charts").glob("*.png"):
+        if png.stem not in charts:
+            png.unlink()
 
 
 def _results(futures: dict[str, Future], jobs: dict[str, ChartJob]) -> dict[str, bytes]:

@@ -228,6 +228,11 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
             + "."
             + NO_INTERVALS.format(units=d.units())
         )
+    if name == "significance" and not tables[name]["ci_low"].notna().any():
+        return LEADS[name] + (
+            f" This run cannot tell: it has too few deals for an interval of any difference "
+            f"(play more {d.units()})."
+        )
     if name == "rating":
         return LEADS[name] + order_note(tables["summary"], tables["rating"])
     if name == "means":
@@ -244,13 +249,14 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
 
 
 def order_note(summary: pd.DataFrame, ratings: pd.DataFrame) -> str:
-    """A sentence when the rating and the win rate order the strategies differently."""
-    by_wins = summary["strategy"].tolist()
+    """A sentence when the rating and the win rate order the strategies differently (two
+    strategies whose win rates tie exactly are in no order, whichever the table lists first)."""
+    strength = summary["relative"] if "relative" in summary else -np.arange(len(summary))
+    level = dict(zip(summary["strategy"], strength, strict=True))
     by_rating = ratings["strategy"].tolist()
-    pos = {s: i for i, s in enumerate(by_wins)}
     for i, a in enumerate(by_rating):
         for b in by_rating[i + 1 :]:
-            if a in pos and b in pos and pos[a] > pos[b]:
+            if a in level and b in level and level[a] < level[b] - 1e-12:
                 return (
                     f" The rating puts {a} above {b}, the win rate the other way round: the "
                     "rating uses the whole finishing order (who finishes ahead of whom), not "

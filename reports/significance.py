@@ -28,7 +28,7 @@ from .clusters import Sums, clusters, rate_differences, seat_sums, standardised
 from .data import Games
 from .loading import as_games
 from .stats import holm, within
-from .tables import strength_order
+from .tables import ranked, summary
 
 PAIRED = "paired by duplicate set (a deal at a table)"
 UNPAIRED = "unpaired (per game, no deal column)"
@@ -77,7 +77,8 @@ def paired(g: Games, sums: Sums, a: int, b: int) -> dict[str, float] | None:
 
 def significance(data: Any, top: int = 5, alpha: float = 0.05,
                  order: list[str] | None = None) -> pd.DataFrame:  # fmt: skip
-    """Pairwise tests among the ``top`` strategies of ``order`` (default: the summary's):
+    """Pairwise tests among the ``top`` strategies of ``order`` (default: the summary's, less
+    the strategies with no valid game, ``reports.tables.ranked``):
     difference in win rate (``diff`` = A - B over the duplicate sets both sat in, with a 95% t
     interval), t statistic, two-sided p-value, Holm-adjusted p-value, and ``significant`` at
     ``alpha`` after adjustment; ``better`` names the winner of a significant pair. ``units``
@@ -85,7 +86,7 @@ def significance(data: Any, top: int = 5, alpha: float = 0.05,
     pair whose run is too small for an interval has NaN bounds and p-values, and is never
     significant."""
     g = as_games(data)
-    order = (order or strength_order(g))[:top]
+    order = (ranked(summary(g)) if order is None else order)[:top]
     codes = [g.labels.index(s) for s in order]
     sums = seat_sums(g, g.n_strategies)
     how = method(g)

@@ -43,8 +43,9 @@ def _bincount_by_code(g: Games, weights: np.ndarray | None = None,
 
 
 def _summary_counts(g: Games) -> np.ndarray:
-    """(8, K): seats, wins, fair-share wins, rank value when losing (sum, count), unfinished,
-    forfeits, win shares (a win shared by j players counts 1/j) per strategy, over one block.
+    """(9, K): seats, wins, fair-share wins, rank value when losing (sum, count), unfinished,
+    forfeits, win shares (a win shared by j players counts 1/j) and seats in games not ended
+    by a forfeit per strategy, over one block.
 
     Counts of seats that meet a condition bin the codes of those seats only (exact, and
     several times faster than weights of 0 and 1 over every seat)."""
@@ -80,6 +81,7 @@ def _summary_counts(g: Games) -> np.ndarray:
             where(g.unfinished[:, None]),
             where(forfeit_w),
             wins if winners.max(initial=0) <= 1 else per(win / np.maximum(winners, 1)),
+            where(~g.forfeited[:, None]),
         ]
     )
 
@@ -116,15 +118,17 @@ def summary(data: Any) -> pd.DataFrame:
     to give one). It covers the true rate 95% of the time at every design size
     (``benchmarks/bench_calibration.py``). ``design_effect`` is its variance over the binomial
     one; ``conservative`` says the tables were dealt once each (pooled per size: too wide).
+    ``valid_games`` counts the seats in games not ended by a forfeit: a strategy with none
+    comes last, its rate measuring nothing (``ranked``).
     """
     g = as_games(data)
     acc = g.cache.get("summary_counts")
     if acc is None:
-        acc = np.zeros((8, g.n_strategies))
+        acc = np.zeros((9, g.n_strategies))
         for b in g.blocks():
             acc += _summary_counts(b)
         g.cache["summary_counts"] = acc
-    games, wins, fair, value_sum, value_n, unfinished, forfeits, shares = acc
+    games, wins, fair, value_sum, value_n, unfinished, forfeits, shares, valid = acc
     d = g.declaration
     cached = g.cache.get("summary_estimates")
     if cached is None:
@@ -150,17 +154,29 @@ def summary(data: Any) -> pd.DataFrame:
                 "deal_sets": est.units.astype(np.int64),
                 "df": est.df,
                 "conservative": est.conservative,
+                "valid_games": valid.astype(np.int64),
             }
         )
         if d.shared_wins:
             df.insert(6, "win_share", shares / games)
-    df = df[df["games"] > 0]
-    return df.sort_values(["relative", "strategy"], ascending=[False, True]).reset_index(drop=True)
+    df = df[df["games"] > 0].assign(measured=lambda x: x["valid_games"] > 0)
+    df = df.sort_values(["measured", "relative", "strategy"], ascending=[False, False, True])
+    return df.drop(columns="measured").reset_index(drop=True)
 
 
 def strength_order(data: Any) -> list[str]:
     """Strategy labels, strongest first (the summary's order)."""
     return summary(data)["strategy"].tolist()
+
+
+def ranked(summ: pd.DataFrame) -> list[str]:
+    """The strategies of a summary that can be ranked, strongest first: those with a valid
+    game (one not ended by a forfeit). A strategy every game of which was forfeited has a win
+    rate of 0 that measures nothing, so no comparison names it (a summary without the count,
+    made by hand: all of them)."""
+    if "valid_games" not in summ:
+        return summ["strategy"].tolist()
+    return summ.loc[summ["valid_games"] > 0, "strategy"].tolist()
 
 
 def _ahead_estimates(g: Games) -> tuple[Estimates, np.ndarray, np.ndarray]:
