@@ -146,14 +146,15 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
         raise CLIError.of(exc, usage=True) from None
     except ReportError as exc:
         raise CLIError.of(exc) from None
-    _echo_head(runs, states)
-    _print(c)
-    if out is not None:
+    if out is not None:  # before any line: output cut short (| head) must not lose it
         try:
             out.mkdir(parents=True, exist_ok=True)
             c.table.to_csv(out / "compare.csv", index=False)
         except OSError as exc:
             raise CLIError(f"cannot write {out / 'compare.csv'}: {exc.strerror or exc}") from None
+    _echo_head(runs, states)
+    _print(c)
+    if out is not None:
         click.echo(f"table in {out / 'compare.csv'}")
 
 

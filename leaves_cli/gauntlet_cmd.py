@@ -26,7 +26,13 @@ from .options import (
     value_option,
 )
 from .request import Request, draft
-from .tournament_parts import echo_rules, game_options, game_settings, load_game
+from .tournament_parts import (
+    echo_rules,
+    game_options,
+    game_settings,
+    load_game,
+    stops_on_term,
+)
 
 FIXED_GAMES = 20_000
 """Games per side of a gauntlet by default."""
@@ -306,6 +312,7 @@ def _test(settings: dict[str, Any]) -> Any:
         raise CLIError.of(exc, usage=True) from None
 
 
+@stops_on_term
 def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
           settings: dict[str, Any] | None) -> Any:  # fmt: skip
     """Play the gauntlet into ``path``: at once, or in batches until the sequential test of

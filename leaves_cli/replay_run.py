@@ -129,8 +129,11 @@ def _payload(plugin: Any, entrant: dict[str, Any]) -> Any:
 
 def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     """Play game ``game`` of the run again from its seeds and seats; CLIError when it cannot."""
+    from .report_cmd import check_parts
+
     run = Path(run_dir)
     spec = _manifest(run)["spec"]
+    check_parts(run)  # a damaged row would replay another game than the run's, silently
     plugin = _plugin(run, spec)
     game, row = pick_game(run, game, plugin)
     by_label = {e["label"]: e for e in spec.get("entrants", [])}

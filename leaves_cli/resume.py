@@ -74,7 +74,7 @@ def read_spec(out: str) -> dict[str, Any]:
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if isinstance(spec, dict) and "gauntlet" in spec:
         raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds a gauntlet "
-                       "('leaves gauntlet --resume')", usage=True)  # fmt: skip
+                       f"('leaves gauntlet --resume --out {out}')", usage=True)  # fmt: skip
     try:
         check_manifest(manifest, required=_RESUME_READS)
     except ValueError as exc:

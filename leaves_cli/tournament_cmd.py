@@ -134,8 +134,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     request = _settle(ctx, opts)
     manifest = request.manifest
     if request.resume and manifest is None:
-        raise CLIError(f"cannot resume {request.out}: it holds no run (no manifest.json); "
-                       "leave out --resume to start one there", usage=True)  # fmt: skip
+        raise CLIError(_no_run(Path(request.out)), usage=True)
     t = _build(request)
     if manifest is not None:
         from .resume import restore
@@ -295,6 +294,7 @@ def _build(request: Request) -> Any:
         raise CLIError.of(exc, usage=True) from None
 
 
+@parts.stops_on_term
 def _run(t: Any, out: Path, request: Request, progress: bool,
          since: float) -> tuple[Any, Any, float | None]:  # fmt: skip
     """Say what is about to be played, then play it into ``out``: at once, or stage by stage
@@ -340,6 +340,18 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
             f"a worker process died (killed, or out of memory); every finished chunk is kept: "
             f"'leaves tournament --out {out} --resume' continues it"
         ) from None
+
+
+def _no_run(out: Path) -> str:
+    """Why --resume found no run in ``out``, and the way that works: a run can start in an
+    empty folder, not in one holding other files (a run that lost its manifest, say)."""
+    if out.is_dir() and any(out.iterdir()):
+        return (f"cannot resume {out}: it holds no run (no manifest.json) but other files, "
+                "so no new run can start there either: pick another --out")  # fmt: skip
+    return (
+        f"cannot resume {out}: it holds no run (no manifest.json); leave out --resume to "
+        "start one there"
+    )
 
 
 def _check_precision(values: dict[str, Any]) -> None:

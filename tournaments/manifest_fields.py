@@ -102,8 +102,10 @@ def _check(where: str, fields: dict[str, Check], data: dict[str, Any],
 def _check_agreement(manifest: dict[str, Any]) -> None:
     """The fields that name the entrants must agree: ``labels`` are the spec's strategies (the
     rows number entrants in that order), each table seats entrants the run has, and
-    ``spec.entrants`` describes each strategy once. Each field alone may be well formed and
-    the run still unreadable (``"labels": []`` fails on the first row read)."""
+    ``spec.entrants`` describes each strategy once; the seed, stated twice, is one (a spec
+    edited to another seed would grow the run with games of that seed). Each field alone
+    may be well formed and the run still unreadable (``"labels": []`` fails on the first
+    row read)."""
     spec = manifest["spec"]
     strategies = spec.get("strategies")
     if strategies is None:
@@ -116,6 +118,9 @@ def _check_agreement(manifest: dict[str, Any]) -> None:
         if any(e >= len(strategies) for e in table):
             raise ValueError(f"tables holds {_shown(table)}, expected entrant numbers below "
                              f"{len(strategies)} (the run's strategies)")  # fmt: skip
+    if "seed" in manifest and "seed" in spec and manifest["seed"] != spec["seed"]:
+        raise ValueError(f"spec.seed is {_shown(spec['seed'])}, expected {_shown(manifest['seed'])} "
+                         "(the run's seed, which the spec's must be)")  # fmt: skip
     entrants = spec.get("entrants")
     if entrants is not None and len(entrants) != len(strategies):
         raise ValueError(f"spec.entrants describes {len(entrants)} strategies, expected "

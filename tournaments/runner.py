@@ -407,9 +407,13 @@ class Tournament:
         runlog.save(force=True)
         pending = [c for c in range(self.schedule.n_chunks) if c not in done]
         self._play(pending, runlog, players, progress)
-        verify.integrity(manifest)["files"] = finish(out, runlog, self.record)
-        manifest["finished"] = now()
-        runlog.save("complete", force=True)
+        try:
+            verify.integrity(manifest)["files"] = finish(out, runlog, self.record)
+            manifest["finished"] = now()
+            runlog.save("complete", force=True)
+        except BaseException:  # Ctrl-C while merging or syncing: every chunk stays recorded
+            runlog.save("interrupted", force=True)
+            raise
         return TournamentResult(out)
 
     def _warm_up(self, pending: Sequence[int], progress: bool) -> Callable[[], None] | None:

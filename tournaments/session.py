@@ -141,8 +141,10 @@ class Writer:
         while self._pending and (
             wait or self._pending[0][1].done() or len(self._pending) > WRITES_QUEUED
         ):
-            output, future = self._pending.popleft()
-            yield output, future.result()
+            output, future = self._pending[0]
+            files = future.result()  # a Ctrl-C in this wait leaves the chunk to ``settle``
+            self._pending.popleft()
+            yield output, files
 
     def settle(self) -> Iterator[tuple[ChunkOutput, Files]]:
         """After an interruption: every queued chunk whose write succeeds (waited for)."""
@@ -245,9 +247,11 @@ class RunLog:
     def settle(self, writer: Writer) -> None:
         """After an interruption: record every chunk the writer still finishes, then save."""
         self.advance = lambda n: None  # the bar is closed
-        for written in writer.settle():  # nothing already played is lost
-            self.record(*written)
-        self.save("interrupted", force=True)
+        try:
+            for written in writer.settle():  # nothing already played is lost
+                self.record(*written)
+        finally:  # a second Ctrl-C in the wait still saves the chunks recorded so far
+            self.save("interrupted", force=True)
 
 
 def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str]:
@@ -273,6 +277,10 @@ def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str
         note += ", 0 replayed"
     if removed:
         note += f", {removed} file(s) of chunks this run does not have removed"
+    merged = verify.integrity(manifest)["files"]
+    stale = [rel for rel, entry in merged.items() if storage.check_entry(out / rel, entry)]
+    if stale:  # a finished run's merged files: written again at its end
+        note += f", {' and '.join(stale)} rewritten from the chunks at the end (damaged)"
     rest = n - len(done) - len([c for c in bad if 0 <= c < n])
     return done, note + (f", {rest} still to play" if rest else "")
 

@@ -18,6 +18,7 @@ counts as done only when every one of its files still matches (``tournaments.ver
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -128,6 +129,18 @@ def _make_dirs(folder: Path) -> None:
     fsync_dir(folder.parent)
 
 
+def _new_file_mode() -> int:
+    """The mode ``open()`` gives a new file under this process's umask (read once, at import,
+    before any writing thread: reading the umask sets it for a moment)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+NEW_FILE_MODE = _new_file_mode()
+"""A temporary file is created private (0600); the run's files get this mode instead."""
+
+
 def atomic_write_bytes(path: Path, data: bytes | memoryview, sync_dir: bool = True) -> None:
     """Write ``data`` to ``path`` durably: a temporary file in the same folder, ``fsync``, a
     rename, then ``fsync`` of the folder (so neither a crash nor a power loss can leave a
@@ -137,6 +150,8 @@ def atomic_write_bytes(path: Path, data: bytes | memoryview, sync_dir: bool = Tr
     _make_dirs(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        with contextlib.suppress(OSError):  # a file system without modes keeps its own
+            os.chmod(tmp, NEW_FILE_MODE)  # as any file the user writes: a shared run is readable
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
