@@ -27,6 +27,7 @@ from .rules import (
     row_size,
     takes,
     value_of,
+    whole_number,
 )
 from .state import SOURCES, IllegalMove, PlayerView, State, check_deal, deal_orders
 from .timing import ReactionModel
@@ -112,6 +113,38 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
     return d
 
 
+def _duration(reaction: Any, seat: int, looked: int, flip: bool, rng: SplitMix) -> int:
+    """The reaction time a seat's model draws: whole milliseconds, at least 1 (a player's own
+    model giving anything else forfeits, as a bad decision does: at 0 ms or less the round
+    would never advance, and a fraction is no time a record holds)."""
+    try:
+        dur = reaction.duration(looked, flip, rng)
+    except Exception as exc:  # a player's own timing model failing: its seat forfeits
+        raise PlayerError(seat, f"reaction.duration: {type(exc).__name__}: {exc}") from exc
+    if isinstance(dur, bool) or not isinstance(dur, Integral) or dur < 1:
+        raise PlayerError(seat, f"reaction.duration must give whole milliseconds of at least 1, "
+                                f"got {dur!r}")  # fmt: skip
+    return int(dur)
+
+
+def _labels(labels: Any, players: Sequence[Player]) -> list[str]:
+    """The record's label per seat: those given (one text per seat), else each player's own
+    ``label`` (a strategy's) or its class name, never a repr naming a memory address."""
+    n = len(players)
+    if labels is None:
+        return [p.label if isinstance(getattr(p, "label", None), str) else type(p).__name__
+                for p in players]  # fmt: skip
+    if isinstance(labels, str | bytes) or not isinstance(labels, Sequence):
+        raise TypeError(f"labels must be a list of texts, one per seat, got {labels!r}")
+    if len(labels) != n:
+        raise ValueError(f"labels must hold one label per seat of the {n} players, "
+                         f"got {len(labels)}")  # fmt: skip
+    for s, label in enumerate(labels):
+        if not isinstance(label, str):
+            raise TypeError(f"labels: seat {s}'s label must be text, got {label!r}")
+    return list(labels)
+
+
 def _check_players(players: Sequence[Player]) -> None:
     """A table of 2 to 12 objects that each decide and have a reaction-time model."""
     if not isinstance(players, Sequence) or isinstance(players, str):
@@ -150,7 +183,7 @@ class _Round:
             raise PlayerError(seat, f"{type(exc).__name__}: {exc}") from exc
         d = _check(view, d, seat)
         rng = self.time_rng[seat]
-        dur = self.players[seat].reaction.duration(int(d.looked), d.kind == "flip", rng)
+        dur = _duration(self.players[seat].reaction, seat, int(d.looked), d.kind == "flip", rng)
         self.pending[seat] = (now + dur, rng.next(), d)
 
     def play(self, seat: int, now: int, d: Decision) -> int:
@@ -240,13 +273,17 @@ def play_round(
 ) -> RoundOutcome:
     """Play one round of ``players`` (seat order) from two seeds, through the State API.
 
-    ``deal`` (per seat, 40 card ids in dealt order) replaces the deal drawn from ``deal_seed``.
-    Seeds are whole numbers 0 to 2**64 - 1; bad input raises TypeError or ValueError.
+    ``deal`` (per seat, 40 card ids in dealt order) replaces the deal drawn from ``deal_seed``;
+    ``labels`` name the seats in the record (default: each player's ``label``, else its class
+    name). Seeds are whole numbers 0 to 2**64 - 1; bad input raises TypeError or ValueError.
     """
     deal_seed = check_seed(deal_seed, "deal_seed")
     play_seed = check_seed(play_seed, "play_seed")
     _check_players(players)
     n = len(players)
+    labels = _labels(labels, players)
+    if whole_number(max_actions, "max_actions") < 0:
+        raise ValueError(f"max_actions must be at least 0, got {max_actions}")
     orders = _dealt(deal, n) if deal is not None else deal_orders(n, deal_seed)
     rnd = _Round(players, State.deal(orders), play_seed)
     ended, now = rnd.run(max_actions)
@@ -257,7 +294,7 @@ def play_round(
             players=len(players),
             row_size=row_size(len(players)),
             seed=int(deal_seed),
-            strategies=list(labels) if labels is not None else [str(p) for p in players],
+            strategies=labels,
             deal=orders,
             events=rnd.events,
             recycled=rnd.recycled,

@@ -26,7 +26,15 @@ from ligretto.rules import (
     MAX_ROUND_MS,
     MIN_PLAYERS,
 )
-from tournaments.game import BenchReport, GameBase, SeatedBatch, Seats, Seeds, check_bench
+from tournaments.game import (
+    BenchReport,
+    GameBase,
+    Replayed,
+    SeatedBatch,
+    Seats,
+    Seeds,
+    check_bench,
+)
 
 __all__ = ["LigrettoGame"]
 
@@ -131,6 +139,15 @@ class LigrettoGame(GameBase):
         ]
         return BenchReport(r, f"Ligretto rounds, {players} players, one core",
                            ("path", "rounds", "rounds/s"), rows, notes)  # fmt: skip
+
+    def replay(self, seats: Seats, deal_seed: int, play_seed: int) -> Replayed:
+        """One round played again from its seeds; ValueError for a forfeited one, which keeps
+        no round record (the pinned format holds finished rounds only), saying the error."""
+        played = super().replay(seats, deal_seed, play_seed)
+        if played.error is not None:
+            raise ValueError(f"the round was forfeited ({played.error}); a forfeited round keeps "
+                             "no round record, so there is no timeline to show")  # fmt: skip
+        return played
 
     def replay_lines(self, record: str) -> list[str]:
         """A recorded round, checked card by card, as a timeline."""

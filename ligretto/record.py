@@ -18,7 +18,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .record_check import RecordError, check_event, check_fields, shown
-from .rules import ENDED_BLOCKADE, ENDED_UNFINISHED, MAX_ACTIONS, MAX_ROUND_MS, card_name
+from .rules import (
+    ENDED_BLOCKADE,
+    ENDED_UNFINISHED,
+    MAX_ACTIONS,
+    MAX_ROUND_MS,
+    card_name,
+    value_of,
+)
 from .state import SOURCES, IllegalMove, State
 
 __all__ = ["RECORD_KEYS", "RoundRecord", "record_end", "replay", "timeline", "RecordError"]
@@ -79,12 +86,14 @@ def replay(record: RoundRecord) -> list[State]:
     used = [0] * record.players
     over_at: int | None = -1 if states[0].is_over() else None  # the event that ended it
     last_ms = 0
+    clock = _Clock(record.players)
     for i, ev in enumerate(record.events):
         try:
             if over_at is not None:
                 after = "at the deal" if over_at < 0 else f"after event {over_at}"
                 raise RecordError(f"the round was over {after}: {_how(states[-1])}")
             last_ms, seat, kind, card, pile = check_event(ev, record.players, last_ms)
+            clock.act(last_ms, seat, kind)
             state = _step(states[-1], record, used, seat, kind, card, pile)
         except (IllegalMove, RecordError) as e:
             raise RecordError(f"event {i} {shown(ev)}: {e}") from None
@@ -92,6 +101,7 @@ def replay(record: RoundRecord) -> list[State]:
             states.append(state)
         if kind in SOURCES and state.is_over():
             over_at = i
+    clock.close()
     state = states[-1]
     ended = _ended(state, record.ended_by)
     for seat, hands in enumerate(record.recycled):
@@ -109,6 +119,39 @@ def replay(record: RoundRecord) -> list[State]:
             raise RecordError(f"{name} is {shown(getattr(record, name))}, the replay says "
                               f"{shown(list(got))}")  # fmt: skip
     return states
+
+
+class _Clock:
+    """The time model's order of one seat's actions (Interpretation L5): each takes at least
+    1 ms, and a recycle is the first half of a turn-over, whose flip follows it at once."""
+
+    def __init__(self, n: int):
+        self.last: list[int | None] = [None] * n  # when each seat's last action resolved
+        self.recycle: tuple[int, int] | None = None  # (ms, seat) of a recycle awaiting its flip
+
+    def act(self, ms: int, seat: int, kind: str) -> None:
+        if self.recycle is not None:
+            if (ms, seat, kind) != (*self.recycle, "flip"):
+                raise RecordError(self._unturned())
+            self.recycle = None
+            return
+        before = self.last[seat]
+        if before is not None and ms <= before:
+            raise RecordError(f"seat {seat} acted at {before} ms already: an action takes at "
+                              "least 1 ms")  # fmt: skip
+        self.last[seat] = ms
+        if kind == "recycle":
+            self.recycle = (ms, seat)
+
+    def close(self) -> None:
+        """The events are over: a recycle cannot be their last."""
+        if self.recycle is not None:
+            raise RecordError(f"the record ends on {self._unturned()}")
+
+    def _unturned(self) -> str:
+        ms, seat = self.recycle or (0, 0)
+        return (f"a recycle of seat {seat} at {ms} ms without the turn-over it begins (that "
+                "seat's flip follows a recycle at once, at the same time)")  # fmt: skip
 
 
 def _check_record(record: object) -> None:
@@ -166,6 +209,8 @@ def _step(state: State, record: RoundRecord, used: list[int], seat: int, kind: s
     # a fail: a play that lost the race, of a card the seat still shows, to a pile that exists
     if card not in _face_up(state, seat):
         raise IllegalMove(f"seat {seat} shows no {card_name(card)} to try to play")
+    if value_of(card) == 1:
+        raise IllegalMove(f"{card_name(card)} starts a new pile: its play cannot fail")
     if not pile < len(state.piles):
         have = len(state.piles)
         raise IllegalMove(f"there is no pile {pile} yet (the centre has {have} pile"
@@ -222,9 +267,13 @@ def timeline(record: RoundRecord) -> list[str]:
     for s in range(record.players):
         lines.append(
             f"  seat {s} {record.strategies[s]}: {record.centre_cards[s]} in the centre, "
-            f"{record.stack_left[s]} left in the stack -> {record.scores[s]} points"
+            f"{record.stack_left[s]} left in the stack -> {_points(record.scores[s])}"
         )
     return lines
+
+
+def _points(score: int) -> str:
+    return f"{score} point" if abs(score) == 1 else f"{score} points"
 
 
 def _end_line(ended: int | None) -> str:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ligretto.policy import N_PARAMS, ORDERS
+from ligretto.rules import MAX_ACTIONS
 from ligretto.timing import MAX_MS, TIMING_PARAMS, ReactionModel
 from strategies.policy.params import Param, ParamSet, declare
 
@@ -91,8 +92,9 @@ class Cautious(_Policy):
     order = "stack"
     cautious = True
     PARAMS = declare(
-        *_TIMING, Param("patience", 6, integer=True, low=0, doc="actions a 1 is held back")
-    )
+        *_TIMING,
+        Param("patience", 6, integer=True, low=0, high=MAX_ACTIONS, doc="actions a 1 is held back"),
+    )  # at most a round's actions: more holds a 1 no longer, and would overflow a float
 
 
 class Scanner(_Policy):
