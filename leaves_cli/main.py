@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
 import sys
 import traceback
+from collections.abc import Iterator
 
 import click
 
@@ -46,9 +48,37 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+class OutputClosed(Exception):
+    """The reader of the output went away (``leaves ... | head``): not an OSError, so that
+    click's own handler, which exits 1 on a broken pipe, lets it pass to ``main``."""
+
+
+@contextlib.contextmanager
+def _pipe_closed() -> Iterator[None]:
+    """A broken pipe inside as ``OutputClosed``: click's own, and rich's, which exits 1 from
+    ``Console.on_broken_pipe`` (a SystemExit raised while handling the BrokenPipeError)."""
+    try:
+        yield
+    except BrokenPipeError as exc:
+        raise OutputClosed from exc
+    except SystemExit as exc:
+        if isinstance(exc.__context__, BrokenPipeError):
+            raise OutputClosed from exc
+        raise
+
+
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use: the shared ones from
-    ``COMMANDS``, each installed game's own from its table (``game_commands``)."""
+    ``COMMANDS``, each installed game's own from its table (``game_commands``). A broken
+    pipe while parsing (``--help``) or running a command comes out as ``OutputClosed``."""
+
+    def make_context(self, *args, **kwargs) -> click.Context:
+        with _pipe_closed():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context):
+        with _pipe_closed():
+            return super().invoke(ctx)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(name for name in all_commands() if self._exists(name))
@@ -141,6 +171,16 @@ def _one_blas_thread() -> None:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+def _drop_output() -> None:
+    """Point stdout at the null device: what is still buffered for the reader that went away
+    is dropped, and Python's flush at exit has nothing left to fail on (no error line)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind stdout (a test's capture)
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI: errors are one line on stderr (exit 2 for usage errors, 1 otherwise).
 
@@ -170,8 +210,8 @@ def main(argv: list[str] | None = None) -> None:
         fail(exc.format_message(), exc.exit_code)
     except KeyboardInterrupt:
         fail("interrupted", 130)
-    except BrokenPipeError:
-        sys.stderr.close()  # output piped into head/less that quit early: not an error
+    except (OutputClosed, BrokenPipeError):
+        _drop_output()  # output piped into head/less that quit early: not an error
         sys.exit(0)
     except (ValueError, OSError, KeyError, TypeError) as exc:
         from .flags import message  # start-up: loads gamekit only when an error is said

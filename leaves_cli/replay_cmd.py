@@ -87,6 +87,9 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
         lines = game.replay_lines(line)
     except ValueError as exc:
         raise CLIError(f"{how.read_from}: {exc}") from None
+    if how.hints:  # the game's own viewer gives hints; lines of text give none
+        click.echo(f"--hints: no hints for {game.title}: its records are shown as lines of text",
+                   err=True)  # fmt: skip
     click.echo(how.head)
     for text in lines:
         click.echo(text)
@@ -102,9 +105,9 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
     "game",
     type=click.IntRange(min=0),
     default=None,
-    help="Which game: of a record file, the record (1 = first line, the default); of a run "
-    "directory, the game index of its rows and forfeits.json (from 0; default: the first "
-    "forfeited game, else 0).",
+    help="Which game: of a record file, the record (1 = the first record, the default; blank "
+    "lines are not records); of a run directory, the game index of its rows and "
+    "forfeits.json (from 0; default: the first forfeited game, else 0).",
 )
 @click.option(
     "--all",

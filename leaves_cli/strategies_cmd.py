@@ -140,6 +140,22 @@ def check_filter_values(filters: Sequence[str], game: str) -> None:
                            "is true or false", usage=True)  # fmt: skip
 
 
+def no_match_line(filters: Sequence[str], every: list[tuple[str, str, dict, dict]],
+                  title: str) -> str:  # fmt: skip
+    """The line for ``filters`` that no strategy of the game ``title`` matches (``every``:
+    its rows unfiltered): where one key alone rules every strategy out, what they all have."""
+    if not filters:
+        return "no strategies are registered"
+    line = f"no strategy of {title} matches {', '.join(f.strip() for f in filters)}"
+    for key, value in parse_filters(filters).items():
+        seen = {repr(c.get(key)): c.get(key) for _, _, c, _ in every}
+        if len(seen) == 1 and value not in seen.values():
+            (only,) = seen.values()
+            shown = str(only).lower() if isinstance(only, bool) else only
+            return f"{line}: every one of its {len(every)} strategies has {key}={shown}"
+    return line
+
+
 def classifier_text(classifier: dict[str, Any]) -> str:
     """True flags by name ('compiled, stochastic'), other values as key=value; '-' if none."""
     parts = []
@@ -211,14 +227,14 @@ def strategies(
     wanted = parse_filters(filters)
     rows = strategy_rows(wanted, game) + file_rows(loaded, wanted, game)
     check_filter_values(filters, game)
+    if not rows:  # said in words, with --names too: an empty list would look like success
+        every = strategy_rows({}, game) + file_rows(loaded, {}, game)
+        raise CLIError(no_match_line(filters, every, plugin.title))
     console = make_console()
     if names_only:
         for name, *_ in rows:
             click.echo(name)
         return
-    if not rows:
-        shown = ", ".join(filters)
-        raise CLIError(f"no strategy matches {shown}" if shown else "no strategies are registered")
     default = plugin.named(DEFAULT_GAME)  # the default game's table needs no title of its own
     title = "Registered strategies" + ("" if default else f" ({plugin.title})")
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")

@@ -173,6 +173,17 @@ def _points_word(m: float) -> str:
     return f"{m:g} point{'' if m == 1 else 's'}"
 
 
+def _weighed(llr: float) -> str:
+    """The log-likelihood ratio in words: a number; an infinite one where every duplicate set
+    gave the same difference (no spread, so the test decides at once for the margin nearer
+    the mean, ``tournaments.sequential.llr``); none where there are too few to weigh."""
+    if np.isfinite(llr):
+        return f"LLR {llr:.2f}"
+    if np.isinf(llr):
+        return f"LLR {'+' if llr > 0 else '-'}inf, as every duplicate set gave the same difference"
+    return f"no LLR: {TOO_FEW}"
+
+
 def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | None:
     """A sequential gauntlet's decision and estimate in one sentence that says only what the
     decision licenses (``tournaments.sequential``): accepting the margin over 0 says
@@ -195,7 +206,7 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | Non
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi)} over "
                 f"{int(r['games']):,} {units} per side")  # fmt: skip
-    weighed = f"LLR {llr:.2f}" if np.isfinite(llr) else f"no LLR: {TOO_FEW}"
+    weighed = _weighed(llr)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
             f", {weighed}, bounds {float(r['sequential_lower']):.2f} and "
             f"{float(r['sequential_upper']):.2f})")  # fmt: skip

@@ -71,8 +71,8 @@ def _declared(tables: Tables, d: Declaration) -> list[Section]:
         secs.append(
             Section(
                 f"Mean {rank} per {d.unit}",
-                f"Per strategy: the mean per seat of {cols}, with 95% intervals (normal, over "
-                f"seats); {d.better} {rank} is better. Best first.",
+                f"Per strategy: the mean per seat of {cols}, with 95% intervals (duplicate "
+                f"sets the units, as for the win rates); {d.better} {rank} is better. Best first.",
                 [("means", tables["means"])],
                 ["means"],
             )

@@ -49,7 +49,7 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     interactive = not show_all and sys.stdin.isatty()
     head += f": {n} players, {_counted(record.turns, 'turn')}, {_counted(record.rounds, 'round')}"
     if record.seed is not None:
-        head += f", seed {record.seed}"
+        head += f", deal seed {record.seed}"  # a run's rows: deal_seed (their seed: the play's)
     played = states[0].rules
     if not played.replace(turn_limit=record.turn_limit).is_default:
         head += f", rules {played}"

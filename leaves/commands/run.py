@@ -16,6 +16,7 @@ import click
 from leaves_cli.errors import CLIError
 from leaves_cli.options import count_option, format_option
 from leaves_cli.request import Request
+from leaves_cli.tournament_parts import stops_on_term
 
 from .rules import rules_option
 
@@ -103,7 +104,7 @@ def run(**opts: Any) -> None:
       leaves run                               # 200,000 games -> leaves-run/report/report.html
       leaves run --games 20000 --jobs 2 --out runs/quick
       leaves run --players 5 --seed 1 --out runs/five
-      leaves run --out runs/quick --resume     # finish an interrupted run
+      leaves run --games 20000 --jobs 2 --out runs/quick --resume  # finish it if interrupted
       leaves run --rules take=ends --games 20000 --out runs/ends
     """
     request = Request.of(opts)
@@ -169,10 +170,12 @@ def _stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
     if out.exists() and not out.is_dir():
         raise CLIError(f"--out {out} exists and is not a directory", usage=True)
     if not (out / storage.MANIFEST).is_file():
+        full = out.is_dir() and any(out.iterdir())
         if resume:
-            raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json); leave out "
-                           "--resume to start one there", usage=True)  # fmt: skip
-        if out.is_dir() and any(out.iterdir()):
+            how = "choose another --out" if full else "leave out --resume to start one there"
+            raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json); {how}",
+                           usage=True)  # fmt: skip
+        if full:
             raise CLIError(f"--out {out} is not empty and holds no run: choose another --out",
                            usage=True)  # fmt: skip
         return None
@@ -298,10 +301,12 @@ def _tournament(names: list[str], game: Any, request: Request) -> Any:
         raise CLIError.of(exc, usage=True) from exc
 
 
+@stops_on_term
 def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> int:
     """Play ``tournament`` into ``out`` (resumed with --resume); the games this session
     played (0: the run was already whole, which is said). The time said is the manifest's,
-    counted from here (``since``): this session's, and a resumed run's in all beside it."""
+    counted from here (``since``): this session's, and a resumed run's in all beside it.
+    Ctrl-C or SIGTERM stops it with every finished chunk recorded, and says how to go on."""
     if echo:
         click.echo(tournament.rounded_note)
     try:
@@ -310,6 +315,10 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> in
                                 since=time.perf_counter())  # fmt: skip
     except ValueError as exc:
         raise CLIError.of(exc) from exc
+    except KeyboardInterrupt:
+        click.echo("interrupted: the same 'leaves run' command with --resume continues it",
+                   err=True)  # fmt: skip
+        raise
     sessions = result.manifest["sessions"]
     played = int(sessions[-1].get("units_played", 0))
     if not played:
