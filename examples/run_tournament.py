@@ -36,4 +36,7 @@ def main(out: str | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else None)
+    try:
+        main(sys.argv[1] if len(sys.argv) > 1 else None)
+    except ValueError as exc:  # an OUT_DIR that is a file or holds files: one line
+        sys.exit(f"run_tournament.py: error: {exc}")

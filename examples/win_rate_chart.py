@@ -59,4 +59,7 @@ def main(run_dir: str | None = None, chart: str = "win_rates.png") -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    try:
+        main(*sys.argv[1:3])
+    except ValueError as exc:  # a folder that holds no run: say so in one line
+        sys.exit(f"win_rate_chart.py: error: {exc}")

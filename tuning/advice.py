@@ -61,6 +61,7 @@ def headline(result: Any) -> str:
     deals = counted(v.units, "fresh deal")
     why = {
         "worse": f"did worse than the start on {deals} ({_difference(v)})",
-        "too few deals to tell": f"were not shown better: {deals} are too few to tell",
+        "too few deals to tell": f"were not shown better: {deals} "
+        f"{'is' if v.units == 1 else 'are'} too few to tell",
     }.get(v.verdict, f"were not shown better than the start on {deals} ({_difference(v)})")
     return f"keep the start: the tuned parameters ({tuned}) {why}, so {kept}"

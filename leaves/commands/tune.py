@@ -7,6 +7,7 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -122,6 +123,9 @@ def tune(**opts: Any) -> None:
         )
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
+    except KeyboardInterrupt:
+        click.echo(interrupted(request.out), err=True)
+        raise
     for line in lines(result):
         click.echo(line)
 
@@ -133,6 +137,18 @@ def _game(rules: tuple[str, ...]) -> Any:
     from .rules import parse_rules
 
     return LeavesGame(rules=parse_rules(rules))
+
+
+def interrupted(out: str) -> str:
+    """What a Ctrl-C leaves: a tuning cannot be resumed, and a partial verification left in
+    ``out`` would make the same command refuse it as not empty."""
+    path = Path(out)
+    left = path.is_dir() and any(path.iterdir())
+    clear = f"remove {out} (a partial verification) or pick a new --out, then " if left else ""
+    return (
+        f"interrupted: a tuning cannot be resumed; {clear}run the command again "
+        "(with the same --seed it plays the same games)"
+    )
 
 
 def lines(result: Any) -> list[str]:
