@@ -153,6 +153,30 @@ class Player:
             self.__dict__.update(state)
 
 
+def play_own_code(cls: type, base: type, policy: str, hooks: tuple[str, ...]) -> None:
+    """Keep a game's strategy class true to how it plays. ``base`` is the game's own base
+    class, whose ``policy`` method gives the compiled loop a policy (None: none), and
+    ``hooks`` the methods the Python path plays by. A class that defines a hook below the
+    class whose policy it inherits (a subclass of a built-in that decides otherwise) plays by
+    its own code: it loses the policy, since the compiled loop, which calls no Python per
+    decision, would play the parent's. And a class without a policy is not classified
+    ``compiled``, whatever its classifier says."""
+    if _decides_below_its_policy(cls, policy, hooks):
+        setattr(cls, policy, getattr(base, policy))  # (the base's already: nothing changes)
+    if getattr(cls, policy) is getattr(base, policy) and cls.classifier.get("compiled"):
+        cls.classifier = {**cls.classifier, "compiled": False}
+
+
+def _decides_below_its_policy(cls: type, policy: str, hooks: tuple[str, ...]) -> bool:
+    """Does ``cls`` define one of ``hooks`` below the class whose ``policy`` it inherits?"""
+    for klass in cls.__mro__:
+        if policy in vars(klass):
+            return False
+        if any(hook in vars(klass) for hook in hooks):
+            return True
+    return False
+
+
 def _class_ref(cls: type) -> Any:
     """The class itself, or "file.py:Class" for a class loaded from a user's file."""
     source = cls.__dict__.get("_source_spec")

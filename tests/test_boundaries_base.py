@@ -183,3 +183,65 @@ def test_a_pickled_strategy_of_a_user_s_file_is_rebuilt_from_its_file(tmp_path):
         assert back.params == s.params and type(back).__name__ == "ModeBot"
     finally:
         strategies.registry.unregister("modebot_3")
+
+
+# ---------------------------------------------------------------------- own code plays
+def test_a_subclass_of_a_ligretto_built_in_that_decides_plays_its_own_code():
+    """Was: a subclass of `stack` whose decide raised won 40% of its rounds with no forfeit:
+    the compiled loop played the parent's policy, never its code."""
+    from ligretto.players.base import LigrettoStrategy
+    from ligretto.players.builtin import StackFirst
+
+    class Lazy(StackFirst, register=False):
+        def decide(self, view, rng):
+            raise RuntimeError("never plays")
+
+    class Slow(StackFirst, register=False):
+        @property
+        def reaction(self):
+            return super().reaction
+
+    class Kept(StackFirst, register=False):  # only a new default: the policy still plays
+        def __init__(self, speed: float = 1.2):
+            pass
+
+    for cls in (Lazy, Slow):
+        assert cls().policy() is None and cls.classifier["compiled"] is False
+        assert cls.policy is LigrettoStrategy.policy
+    assert Kept().policy() is not None and Kept.classifier["compiled"] is True
+
+    class Below(Lazy, register=False):  # below the class that gave its policy up
+        pass
+
+    assert Below().policy() is None and Below.classifier["compiled"] is False
+
+
+def test_a_strategy_with_no_compiled_policy_is_not_classified_compiled():
+    from ligretto.players.base import LigrettoStrategy
+
+    class Claims(strategies.Strategy, register=False):
+        classifier = {"compiled": True}
+
+        def choose(self, view, legal, rng):
+            return legal[0]
+
+    class ClaimsToo(LigrettoStrategy, register=False):
+        classifier = {"compiled": True}
+
+        def decide(self, view, rng):
+            raise RuntimeError
+
+    assert Claims.classifier["compiled"] is False and ClaimsToo.classifier["compiled"] is False
+    weighted = strategies.registry.get_class("weighted")
+    assert weighted.classifier["compiled"] is True and weighted().compiled() is not None
+
+    class Tuned(weighted, register=False):  # its parameters only: the compiled policy plays
+        pass
+
+    assert Tuned.classifier["compiled"] is True and Tuned().compiled() is not None
+
+    class Own(weighted, register=False):
+        def start_game(self, view, rng):
+            pass
+
+    assert Own.classifier["compiled"] is False and Own().compiled() is None

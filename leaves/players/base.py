@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from strategies.base import DEFAULT_CLASSIFIER, Player
+from strategies.base import DEFAULT_CLASSIFIER, Player, play_own_code
 
 if TYPE_CHECKING:
     from leaves import Action, PlayerView
@@ -27,9 +27,7 @@ class Strategy(Player):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if _overrides_its_policy(cls):  # its own code decides: the Python path plays it
-            cls.compiled = Strategy.compiled  # type: ignore[method-assign]
-            cls.classifier = {**cls.classifier, "compiled": False}
+        play_own_code(cls, Strategy, "compiled", ("choose", "start_game", "end_game"))
 
     # ------------------------------------------------------------------ the protocol
     def choose(
@@ -55,18 +53,3 @@ class Strategy(Player):
     def compiled(self) -> tuple[int, np.ndarray] | None:
         """(policy kind id, float64 parameters) for the compiled batch loop, or None."""
         return None
-
-
-_HOOKS = ("choose", "start_game", "end_game")
-
-
-def _overrides_its_policy(cls: type) -> bool:
-    """Does ``cls`` (a subclass of a compiled strategy, say a built-in) define ``choose`` or a
-    hook below the class whose ``compiled`` it inherits? Then that compiled policy is not how it
-    plays: the compiled loop, which calls no Python per decision, would play the parent's."""
-    for klass in cls.__mro__:
-        if "compiled" in vars(klass):
-            return False
-        if any(hook in vars(klass) for hook in _HOOKS):
-            return any("compiled" in vars(k) and k is not Strategy for k in cls.__mro__)
-    return False

@@ -18,6 +18,7 @@ from ligretto.policy import decide_view
 from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
 from strategies import Player, declare_game
+from strategies.base import play_own_code
 
 __all__ = ["LigrettoStrategy", "GAME"]
 
@@ -34,6 +35,10 @@ class LigrettoStrategy(Player, register=False):
 
     game: ClassVar[str] = GAME
     classifier: ClassVar[dict[str, Any]] = {"stochastic": False, "compiled": False}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        play_own_code(cls, LigrettoStrategy, "policy", ("decide", "reaction"))
 
     @property
     def reaction(self) -> ReactionModel:
