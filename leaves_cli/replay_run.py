@@ -65,13 +65,16 @@ def _manifest(run: Path) -> dict[str, Any]:
 def _rows(run: Path, plugin: Any) -> Any:
     import pandas as pd
 
+    from reports.loading import part_files  # start-up: the reports load on a replay only
+
     folder = run / "games"
-    if not folder.is_dir() or not any(folder.glob("*.parquet")):
+    parts = part_files(folder) if folder.is_dir() else []  # the parts its manifest records
+    if not parts:
         raise CLIError(f"{run} has no game rows yet: no game of it can be replayed")
     seats = [f"seat_{s}" for s in range(plugin.max_players)]
     cols = [*ROW_COLUMNS, plugin.length_value, *seats]
     try:
-        return pd.read_parquet(folder, columns=cols)
+        return pd.concat([pd.read_parquet(p, columns=cols) for p in parts], ignore_index=True)
     except Exception as exc:  # noqa: BLE001 - a damaged file: one line, not a traceback
         raise CLIError(f"cannot read the game rows of {run}: {exc}") from None
 

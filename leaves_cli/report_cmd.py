@@ -26,7 +26,7 @@ def check_parts(run_dir: Path) -> None:
     from tournaments.verify import verify_run
 
     if not (run_dir / "manifest.json").exists():
-        return  # not written by the runner (e.g. hand-made parts): nothing to check against
+        return  # compare: rows without a manifest have nothing to be checked against
     try:  # the manifest first: the check of the files reads it
         manifest = read_manifest(run_dir)
     except ValueError as exc:
@@ -90,7 +90,8 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
          forfeited every game it played, or one side of a gauntlet did (the report
          is written, and says so first)
       2  bad usage: an unknown option or bad value, or RUN_DIR that does not exist,
-         is a file or holds no run (neither games/ nor manifest.json)
+         is a file or holds no run (no manifest.json, as 'leaves verify' says: rows
+         under games/ without it are vouched for by nothing)
     """
     from reports import ReportError, build_report
 
@@ -98,10 +99,11 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
-    if not (run_dir / "games").exists() and not (run_dir / "manifest.json").exists():
-        raise CLIError(
-            f"not a run directory: {run_dir} holds neither games/ nor manifest.json", usage=True
-        )
+    if not (run_dir / "manifest.json").exists():  # as verify: no run without its manifest
+        what = "neither games/ nor manifest.json"
+        if (run_dir / "games").exists():
+            what = "no manifest.json (missing): nothing vouches for the rows under games/"
+        raise CLIError(f"not a run directory: {run_dir} holds {what}", usage=True)
     check_parts(run_dir)
     from .writable import check_writable
 
@@ -121,9 +123,7 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
         raise CLIError(f"no valid {state.game_unit} in {run_dir}: every one ended by a forfeit "
                        "(the report says so first)")  # fmt: skip
     if state is not None and state.all_forfeited and not state.gauntlet:  # as its tournament
-        names = ", ".join(label for label, _ in state.all_forfeited)
-        raise CLIError(f"no valid {state.game_unit} of {names} in {run_dir}: every one played "
-                       "ended by its own forfeit (the report says so first)")  # fmt: skip
+        raise CLIError(f"{state.all_forfeited_error()} (the report says so first)")
     if state is not None and state.gauntlet and _void_gauntlet(run_dir):
         raise CLIError(f"nothing to compare in {run_dir}: one side of the gauntlet forfeited "
                        f"every {state.game_unit} (the report says so first)")  # fmt: skip

@@ -201,12 +201,18 @@ def intervals(result: Any, nothing_valid: bool = False) -> tuple[dict[str, str],
     duplicate sets the units; "(too few deals for an interval)" where the run is too small),
     or none and the reason in words: the run kept no per-game rows, or ``nothing_valid`` (every
     game forfeited, where more games are no remedy)."""
+    return _intervals(result, nothing_valid)[:2]
+
+
+def _intervals(result: Any, nothing_valid: bool) -> tuple[dict[str, str], str | None, list[str]]:
+    """``intervals``, and the report's order of the strategies (empty: no report summary)."""
     if nothing_valid:
         unit = result.manifest.get("game_declaration", {}).get("unit", "game")
         return {}, (f"no intervals: every {unit} ended by a forfeit, so none counts toward one "
-                    "(fix the strategy and play the run again)")  # fmt: skip
+                    "(fix the strategy and play the run again)"), []  # fmt: skip
     if not result.spec.get("rows", True):
-        return {}, "no intervals: the run kept no per-game rows (--no-rows), and they count deals"
+        why = "no intervals: the run kept no per-game rows (--no-rows), and they count deals"
+        return {}, why, []
     from reports import ReportError
     from reports.numbers import TOO_FEW, interval
     from reports.tables import summary
@@ -214,11 +220,13 @@ def intervals(result: Any, nothing_valid: bool = False) -> tuple[dict[str, str],
     try:
         table = summary(result.out)
     except ReportError as exc:  # e.g. rows that cannot be read: the table stands without them
-        return {}, f"no intervals: {exc}"
+        return {}, f"no intervals: {exc}", []
     cells = {str(r.strategy): interval(r.ci_low, r.ci_high) for r in table.itertuples()}
+    order = list(cells)  # measured strategies first, as the report ranks them
     if all(c == f"({TOO_FEW})" for c in cells.values()):
-        return {}, f"no intervals: {TOO_FEW} yet; play more {units(result)} (--resume --add GAMES)"
-    return {k: "too few deals" if c == f"({TOO_FEW})" else c for k, c in cells.items()}, None
+        why = f"no intervals: {TOO_FEW} yet; play more {units(result)} (--resume --add GAMES)"
+        return {}, why, order
+    return {k: "too few deals" if c == f"({TOO_FEW})" else c for k, c in cells.items()}, None, order
 
 
 def units(result: Any) -> str:
@@ -236,7 +244,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     from .plain_table import print_table
 
     cols = result.summary_columns()  # from the aggregates; the intervals need the rows
-    cis, why_not = intervals(result, nothing_valid)
+    cis, why_not, order = _intervals(result, nothing_valid)
     expert = result.spec["expert"]
     rank = f"{result.manifest.get('rank_value', 'rank')}_mean"
     declared = result.manifest.get("game_declaration", {})
@@ -249,8 +257,10 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
         columns += [(f"{match_unit} seats", "right"), (f"{match_unit} win rate", "right")]
     columns.append(("forfeits", "right"))
     rows = []
-    for i in range(len(cols["strategy"])):
-        name = str(cols["strategy"][i])
+    names = [str(x) for x in cols["strategy"]]
+    place = {name: k for k, name in enumerate(order)}  # the report's order where it has one
+    for i in sorted(range(len(names)), key=lambda i: place.get(names[i], len(place))):
+        name = names[i]
         cells = [name, f"{cols['games'][i]:,}", f"{cols['wins'][i]:,}"]
         cells += [_percent(cols["win_rate"][i])] + ([cis.get(name, "")] if cis else [])
         cells.append(f"{cols[rank][i]:.3f}")

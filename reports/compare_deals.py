@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 
 from .clusters import Clusters, Estimates, clusters, rate_differences, seat_sums
 from .data import Games, ReportError, Run
-from .loading import _part_files
+from .loading import part_files
 
 __all__ = ["MIN_SHARED", "Overlap", "deal_seeds", "overlap", "paired_difference", "words"]
 
@@ -53,7 +53,7 @@ def deal_seeds(source: Any, run: Run) -> np.ndarray | None:
         seeds = _frame_seeds(source)
     else:
         parts = []
-        for f in _part_files(run.path / "games"):
+        for f in part_files(run.path / "games"):
             try:
                 names = pq.read_schema(f).names
                 col = next((c for c in SEED_COLUMNS if c in names), None)

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
+from tournaments.verify import ROW_FOLDERS, recorded_files
 
 from .data import (
     ARRAY_FIELDS,
@@ -33,7 +34,8 @@ from .data import (
     run_declaration,
 )
 
-__all__ = ["as_games", "as_run", "deal_streams", "games_from_frame", "load_games", "load_run"]
+__all__ = ["as_games", "as_run", "deal_streams", "games_from_frame", "load_games", "load_run",
+           "part_files"]  # fmt: skip
 
 
 def _seat_columns(names: list[str] | set[str], prefix: str, width: int) -> list[str]:
@@ -225,8 +227,23 @@ def games_from_frame(df: pd.DataFrame, declaration: Declaration | None = None) -
     return _assemble([_games_parts(table, labels, d)], labels, d)
 
 
-def _part_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
+def part_files(folder: Path, manifest: dict | None = None) -> list[Path]:
+    """The Parquet parts under ``folder``. In a run's ``games/`` or ``matches/``, only those
+    its manifest (``manifest``, else read from the run) records (``tournaments.verify``): what
+    the run holds. A killed run leaves parts finished after the manifest's last write, which
+    nothing vouches for and ``--resume`` plays again; a manifest without checksums (an older
+    runner's, another tool's) records none, and every part is read."""
+    if manifest is None and folder.name in ROW_FOLDERS:
+        try:
+            manifest = json.loads((folder.parent / "manifest.json").read_text())
+        except (OSError, ValueError):
+            manifest = None  # none, or corrupt: load_run says so
+    recorded = recorded_files(manifest) if folder.name in ROW_FOLDERS else None
+    if recorded is None:
+        return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
+    run = folder.parent
+    return sorted(run / rel for rel in recorded if (run / rel).parent == folder
+                  and rel.endswith(".parquet"))  # fmt: skip
 
 
 READ_ROWS = 1 << 20
@@ -289,12 +306,16 @@ def _read_parts(files: list[Path], cols: list[str], seat_cols: list[str]) -> pa.
         return pa.concat_tables(list(pool.map(one, files)))
 
 
-def load_games(folder: str | Path, declaration: Declaration | None = None) -> Games:
-    """Read every Parquet part under ``folder`` (only the columns ``declaration`` names; by
-    default the default game's), a batch of parts at a time."""
+def load_games(folder: str | Path | list[Path], declaration: Declaration | None = None) -> Games:
+    """Read the Parquet parts under ``folder`` (a run's: those its manifest records; or a
+    file, or a list of parts), only the columns ``declaration`` names (by default the default
+    game's), a batch of parts at a time."""
     d = declaration or default_declaration()
-    folder = Path(folder)
-    files = _part_files(folder) if folder.is_dir() else [folder]
+    if isinstance(folder, list):
+        files = folder
+    else:
+        folder = Path(folder)
+        files = part_files(folder) if folder.is_dir() else [folder]
     labels = _Labels()
     metas = _metas(files)
     width = max((len(_seat_columns(names, "seat_", d.max_players)) for _, names, _ in metas),
@@ -344,8 +365,6 @@ def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
     if not path.is_dir():
         raise ReportError(f"not a run directory: {path}")
     games_dir = path / "games"
-    if not games_dir.is_dir() or not _part_files(games_dir):
-        raise ReportError(f"no games in {path} (expected Parquet parts under {games_dir})")
     manifest: dict = {}
     mpath = path / "manifest.json"
     if mpath.exists():
@@ -357,13 +376,17 @@ def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
             check_manifest(manifest, spec=False)  # other tools' runs have none
         except ValueError as exc:
             raise ReportError(f"corrupt manifest {mpath}: {exc}") from None
-    games = load_games(games_dir, run_declaration(manifest))
+    parts = part_files(games_dir, manifest) if games_dir.is_dir() else []
+    if not parts:
+        raise ReportError(f"no games in {path} (expected Parquet parts under {games_dir})")
+    games = load_games(parts, run_declaration(manifest))
     games.table = deal_streams(manifest, games)
     matches = None
     mdir = path / "matches"
-    if mdir.is_dir() and _part_files(mdir):
+    match_parts = part_files(mdir, manifest) if mdir.is_dir() else []
+    if match_parts:
         try:
-            matches = pd.concat([pd.read_parquet(f) for f in _part_files(mdir)], ignore_index=True)
+            matches = pd.concat([pd.read_parquet(f) for f in match_parts], ignore_index=True)
         except (OSError, pa.ArrowException) as exc:
             raise ReportError(f"cannot read matches under {mdir}: {exc}") from exc
     return Run(games=games, matches=matches, manifest=manifest, path=path)

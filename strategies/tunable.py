@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from gamekit.errors import shown
+
 from .base import format_value
 from .registry import get, parse_spec
 
@@ -44,6 +46,9 @@ def tunables(strategy: Any) -> tuple[Tunable, ...]:
     cls = type(inst)
     declared = getattr(cls, "tunable", {}) or {}
     who = inst.label
+    if not isinstance(declared, dict):
+        raise ValueError(f"{cls.__qualname__}.tunable must be a dict {{name: (low, high)}}, got "
+                         f"{shown(declared)}")  # fmt: skip
     if not declared:
         raise ValueError(
             f"strategy {who} declares no tunable parameters "

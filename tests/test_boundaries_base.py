@@ -245,3 +245,19 @@ def test_a_strategy_with_no_compiled_policy_is_not_classified_compiled():
             pass
 
     assert Own.classifier["compiled"] is False and Own().compiled() is None
+
+
+def test_a_tunable_declaration_that_is_no_dict_is_refused_in_one_line():
+    """Was: "AttributeError: 'list' object has no attribute 'items'"."""
+
+    class T(strategies.Strategy, register=False):
+        __qualname__ = "T"
+        tunable = ["a"]
+
+        def __init__(self, a: float = 1.0):
+            pass
+
+    with pytest.raises(
+        ValueError, match=r"^T\.tunable must be a dict \{name: \(low, high\)\}, got \['a'\] \(list\)$"
+    ):
+        strategies.tunables(T)

@@ -143,6 +143,7 @@ def test_cli_help_has_examples():
         ("corrupt", "cannot read games part", 1),
         ("manifest", "corrupt manifest", 1),
         ("columns", "pinned column", 1),
+        ("rows", "nothing vouches for the rows", 2),
     ],
 )
 def test_cli_errors_are_one_line(tmp_path, setup, message, code):
@@ -159,6 +160,11 @@ def test_cli_errors_are_one_line(tmp_path, setup, message, code):
         df = synthetic_games({"a": 0.0, "b": 0.0, "c": 0.0}, deals=2, players=(3,))
         if setup == "columns":
             df = df.drop(columns=["winner_seat"])
+        df.to_parquet(d / "games" / "part-0.parquet")
+    if setup in ("empty", "corrupt", "columns"):  # rows a manifest vouches for (no checksums)
+        (d / "manifest.json").write_text("{}")
+    if setup == "rows":  # rows without the manifest that would vouch for them
+        df = synthetic_games({"a": 0.0, "b": 0.0, "c": 0.0}, deals=2, players=(3,))
         df.to_parquet(d / "games" / "part-0.parquet")
     if setup == "manifest":
         (d / "manifest.json").write_text("{not json")

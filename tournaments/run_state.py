@@ -6,7 +6,8 @@ strategies. Both read like a finished run unless they are said first, with what 
 them: the terminal (``leaves tournament``, ``leaves report``, ``leaves run``) and the report
 (the first key findings, the overview) open on these lines. The counts come from the manifest
 (games asked, games durably written) and the merged aggregates (games ended by a forfeit);
-the first error from the forfeit details, by game index.
+the first error from the forfeit details, by game index; both over the chunks the manifest
+records, as the reports read the rows of those only.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import aggregates, storage
 from .declaration import plural
 from .result import TournamentResult
+from .verify import recorded_chunks
 
 __all__ = ["RunState", "run_state"]
 
@@ -44,8 +47,10 @@ class RunState:
     first: dict[str, Any] | None  # the first forfeit (lowest game index): game, error
     gauntlet: bool = False
     rows: bool = True
-    all_forfeited: tuple[tuple[str, int], ...] = ()  # (label, games) of entrants that forfeited
-    # every game they played
+    all_forfeited: tuple[tuple[str, int], ...] = ()  # (label, games) of entrants with no valid
+    # game: every game they sat in ended by a forfeit (``reports.tables.summary``'s valid_games)
+    all_own: bool = True  # each of those forfeited every game it sat in itself
+    live: bool = False  # the manifest says "running": the run may still be being played
 
     @property
     def unfinished(self) -> bool:
@@ -89,9 +94,14 @@ class RunState:
         out = []
         if self.unfinished:
             share = f" ({100 * self.played / self.planned:.1f}%)" if self.planned else ""
+            then = (  # a killed run says "running" too: no lock tells the two apart
+                "its manifest says it is still being played: read it again once it ends, or, "
+                f"if nothing plays it any more (a killed run), {self.resume}"
+                if self.live else self.resume
+            )  # fmt: skip
             out.append(
                 f"Unfinished run: {self.played:,} of {self.planned:,} {self.units} played"
-                f"{share}, and every result covers those only; {self.resume}."
+                f"{share}, and every result covers those only; {then}."
             )
         if self.gauntlet:  # a gauntlet's forfeits are counted per side by reports.gauntlet
             return out
@@ -113,31 +123,55 @@ class RunState:
             out.append(self.all_forfeited_line())
         return out
 
+    def all_forfeited_error(self) -> str:
+        """The one-line error of a run with entrants that have no valid game (exit code 1)."""
+        names = ", ".join(label for label, _ in self.all_forfeited)
+        how = "its own forfeit" if self.all_own else "a forfeit"
+        return (f"no valid {self.game_unit} of {names} in {self.out}: every one played ended by "
+                f"{how}")  # fmt: skip
+
     def all_forfeited_line(self) -> str:
         """'Nothing valid from Bad: it forfeited all 36 of its games, ...' for the entrants
         that forfeited every game they played."""
         names = [label for label, _ in self.all_forfeited]
         if len(names) == 1:
             n = self.all_forfeited[0][1]
-            return (f"Nothing valid from {names[0]}: it forfeited all {n:,} of its "
-                    f"{self.game_units}, so no result says anything about it; fix the strategy "
-                    "and play the run again.")  # fmt: skip
+            what = (f"it forfeited all {n:,} of its {self.game_units}" if self.all_own else
+                    f"all {n:,} of its {self.game_units} ended by a forfeit, its own or "
+                    "another's")  # fmt: skip
+            return (f"Nothing valid from {names[0]}: {what}, so no result says anything about "
+                    "it; fix the strategy and play the run again.")  # fmt: skip
         who = ", ".join(names[:-1]) + f" and {names[-1]}"
-        return (f"Nothing valid from {who}: each forfeited every {self.game_unit} it played, "
-                "so no result says anything about them; fix the strategies and play the run "
-                "again.")  # fmt: skip
+        what = (
+            f"each forfeited every {self.game_unit} it played"
+            if self.all_own
+            else f"every {self.game_unit} each played ended by a forfeit, its own or another's"
+        )
+        return (f"Nothing valid from {who}: {what}, so no result says anything about them; fix "
+                "the strategies and play the run again.")  # fmt: skip
 
 
 def _forfeits(result: TournamentResult) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The run's merged aggregates and forfeit details (the merged files of a finished run,
-    else its chunks); empty where no chunk is finished."""
+    else the chunks its manifest records); empty where no chunk is finished."""
     out = result.out
     if result.complete and (out / "aggregates.npz").exists() and (out / "forfeits.json").exists():
         return result.aggregates(), json.loads((out / "forfeits.json").read_text())
-    try:
-        return TournamentResult.merge_chunks(out)
-    except ValueError:  # no finished chunk yet
-        return {}, []
+    recorded = recorded_chunks(result.manifest)
+    if recorded is None:  # an older runner's manifest records no chunk: every finished one
+        try:
+            return TournamentResult.merge_chunks(out)
+        except ValueError:  # no finished chunk yet
+            return {}, []
+    # the chunks the manifest records, as reports read their rows: a killed run's later ones
+    # are on disk, vouched for by nothing (--resume plays them again)
+    total: dict[str, Any] = {}
+    forfeits: list[dict[str, Any]] = []
+    for cid in recorded:
+        agg, extra = aggregates.load(storage.chunk_path(out, cid))
+        total = aggregates.merge([total, agg] if total else [agg]) or {}
+        forfeits.extend(json.loads(str(extra["forfeits"])))
+    return total, sorted(forfeits, key=lambda f: f.get("game", 0))
 
 
 def run_state(out: str | Path) -> RunState | None:
@@ -164,30 +198,44 @@ def run_state(out: str | Path) -> RunState | None:
     games = int(agg["size_games"].sum()) if "size_games" in agg else 0
     lost = int(agg["size_forfeits"].sum()) if "size_forfeits" in agg else 0
     first = min(forfeits, key=lambda f: f.get("game", 0)) if forfeits else None
+    void = _all_forfeited(agg, spec)
     return RunState(
         out=out, units=plural(counted), planned=planned,
         played=int(played), game_unit=unit, games=games, forfeited=lost, first=first,
         gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
-        all_forfeited=_all_forfeited(agg, spec),
+        all_forfeited=tuple((label, n) for label, n, _ in void), all_own=all(o for *_, o in void),
+        live=manifest.get("status") == "running",
     )  # fmt: skip
 
 
-def _all_forfeited(agg: dict[str, Any], spec: dict[str, Any]) -> tuple[tuple[str, int], ...]:
-    """(label, games) of each entrant that forfeited every game it sat in itself (a game ends
-    at its first forfeit, so an entrant in two seats of a game forfeits it once)."""
+def _all_forfeited(agg: dict[str, Any], spec: dict[str, Any]) -> list[tuple[str, int, bool]]:
+    """(label, games, all its own) of each entrant with no valid game: every game it sat in
+    ended by a forfeit, its own or another's (a game ends at its first forfeit). A table of the
+    schedule seats the same entrants in every game, and a forfeit leaves no winner: a table
+    with a win had a valid game, and one without had none unless games of its size ended
+    unfinished (neither won nor forfeited); then only the entrant's own forfeits can tell."""
     labels = spec.get("strategies")
     if "forfeits" not in agg or not isinstance(labels, list) or len(labels) != len(agg["forfeits"]):
-        return ()
-    games = _games_sat_in(agg, spec, len(labels))
-    if games is None:
-        return ()
-    return tuple((str(label), int(n)) for label, n, f in zip(labels, games, agg["forfeits"],
-                                                             strict=True) if n > 0 and f >= n)  # fmt: skip
+        return []
+    tables = _tables(agg, spec, len(labels))
+    if tables is None:
+        return []
+    per_table = agg["table_games"]
+    unfinished = agg["size_no_winner"] - agg["size_forfeits"]
+    void_table = [g == 0 or (not agg["table_wins"][t].any() and not unfinished[len(tables[t])])
+                  for t, g in enumerate(per_table)]  # fmt: skip
+    out = []
+    for i, (label, own) in enumerate(zip(labels, agg["forfeits"], strict=True)):
+        seated = [t for t, table in enumerate(tables) if i in table]
+        n = int(sum(per_table[t] for t in seated))
+        if n > 0 and (own >= n or all(void_table[t] for t in seated)):
+            out.append((str(label), n, bool(own >= n)))
+    return out
 
 
-def _games_sat_in(agg: dict[str, Any], spec: dict[str, Any], n: int) -> list[int] | None:
-    """Per entrant, the games it sat in (once however many seats it took): the games of every
-    table that seats it, its tables made again from the run's spec; None where they cannot be."""
+def _tables(agg: dict[str, Any], spec: dict[str, Any], n: int) -> list[tuple[int, ...]] | None:
+    """The run's tables (entrant indices), made again from its spec as its aggregates count
+    them; None where they cannot be."""
     from .schedule import make_tables  # start-up: read only for a run with forfeits
 
     focus = spec.get("focus")
@@ -197,7 +245,6 @@ def _games_sat_in(agg: dict[str, Any], spec: dict[str, Any], n: int) -> list[int
     except (KeyError, TypeError, ValueError):
         return None
     per_table = agg.get("table_games")
-    if per_table is None or len(per_table) != len(tables):
+    if per_table is None or len(per_table) != len(tables) or "table_wins" not in agg:
         return None
-    return [int(sum(g for t, g in zip(tables, per_table, strict=True) if i in t))
-            for i in range(n)]  # fmt: skip
+    return tables

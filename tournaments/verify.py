@@ -24,6 +24,8 @@ __all__ = [
     "Verification",
     "check_chunks",
     "integrity",
+    "recorded_chunks",
+    "recorded_files",
     "remove_foreign",
     "verify_run",
 ]
@@ -82,6 +84,30 @@ def integrity(manifest: dict[str, Any]) -> dict[str, Any]:
     part.setdefault("chunks", {})
     part.setdefault("files", {})
     return part
+
+
+def _recorded(manifest: Any) -> dict[str, Any] | None:
+    """The manifest's ``{chunk id: {path: [size, checksum]}}``; None where it has none."""
+    part = manifest.get(INTEGRITY) if isinstance(manifest, dict) else None
+    chunks = (part.get("chunks") or {}) if isinstance(part, dict) else None
+    return chunks if isinstance(chunks, dict) else None
+
+
+def recorded_chunks(manifest: Any) -> list[int] | None:
+    """The chunks the manifest records as finished, in order: what the run holds (a killed
+    run's later chunks are on disk, recorded nowhere: ``--resume`` plays them again). None
+    where it records no checksums (an older runner's, or another tool's manifest)."""
+    chunks = _recorded(manifest)
+    return None if chunks is None else sorted(int(k) for k in chunks)
+
+
+def recorded_files(manifest: Any) -> set[str] | None:
+    """Paths (relative to the run) of the files of the chunks ``recorded_chunks`` gives; None
+    where the manifest records no checksums: nothing tells the run's parts from others."""
+    chunks = _recorded(manifest)
+    if chunks is None:
+        return None
+    return {str(rel) for files in chunks.values() if isinstance(files, dict) for rel in files}
 
 
 def check_chunks(
@@ -201,6 +227,6 @@ def verify_run(out: str | Path) -> Verification:
             reason = storage.check_entry(out / rel, entry)
             if reason:
                 result.other.append(Problem(rel, reason))
-    recorded = {rel for files in (part.get("chunks") or {}).values() for rel in files}
-    result.other.extend(_strays(out, recorded, n_chunks, result.complete))
+    result.other.extend(_strays(out, recorded_files(manifest) or set(), n_chunks,
+                                result.complete))  # fmt: skip
     return result
