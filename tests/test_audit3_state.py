@@ -164,3 +164,14 @@ def test_replay_of_a_killed_run_reads_only_the_games_its_manifest_records(killed
     assert f"(its {recorded} rows number their games 0 to {recorded - 1}," in one_error_line(err)
     code, out, err = cli(capsys, "replay", str(run), "--game", str(recorded - 1), "--all")
     assert code == 0, err
+
+
+def test_the_python_result_of_a_killed_run_holds_what_its_manifest_records(killed):
+    """Was: ``tournaments.load(out).games()`` and its aggregates read every chunk on disk."""
+    from tournaments import load
+
+    run, recorded = killed
+    result = load(run)
+    assert len(result.games()) == recorded
+    assert int(result.aggregates()["games"].sum()) == 4 * recorded  # four seats a game
+    assert int(result.summary_columns()["games"].sum()) == 4 * recorded

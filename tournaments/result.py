@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import aggregates, storage
+from . import aggregates, storage, verify
 from .declaration import plural
 
 if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
@@ -107,9 +107,15 @@ class TournamentResult:
         if not self.spec["rows"]:
             raise ValueError(f"{self.out} kept no per-game rows (played with rows=False)")
         folder = self.out / kind
-        if not folder.is_dir() or not any(folder.glob("*.parquet")):
+        recorded = verify.recorded_files(self.manifest)  # what the run holds (None: every part)
+        parts = (
+            sorted(p for p in folder.glob("*.parquet") if p.is_file()) if folder.is_dir() else []
+        )
+        if recorded is not None:
+            parts = [p for p in parts if p.relative_to(self.out).as_posix() in recorded]
+        if not parts:
             raise ValueError(f"{self.out} has no {kind} rows yet")
-        df = pd.read_parquet(folder, columns=columns)
+        df = pd.concat([pd.read_parquet(p, columns=columns) for p in parts], ignore_index=True)
         if key in df.columns:
             df = df.sort_values(key, kind="stable")
         return df.reset_index(drop=True)
@@ -118,10 +124,11 @@ class TournamentResult:
 
     @staticmethod
     def merge_chunks(
-        out: Path, n_chunks: int | None = None
+        out: Path, n_chunks: int | None = None, chunks: list[int] | None = None
     ) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
-        """Merge the aggregates and forfeit details of every finished chunk in ``out``."""
-        done = sorted(storage.done_chunks(out))
+        """Merge the aggregates and forfeit details of the finished chunks in ``out``:
+        ``chunks`` (those a manifest records, say), else every one on disk."""
+        done = sorted(storage.done_chunks(out) if chunks is None else chunks)
         if n_chunks is not None and len(done) != n_chunks:
             raise RuntimeError(f"{out}: {len(done)} of {n_chunks} chunks are done")
         total: dict[str, np.ndarray] | None = None
@@ -135,6 +142,12 @@ class TournamentResult:
         forfeits.sort(key=lambda f: f.get("game", 0))
         return total, forfeits
 
+    def merged(self) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
+        """The aggregates and forfeits of the chunks the manifest records: what the run holds
+        (a killed run's later chunks are on disk, vouched for by nothing; a manifest that
+        records no chunk, an older runner's, lets every finished one count)."""
+        return self.merge_chunks(self.out, chunks=verify.recorded_chunks(self.manifest))
+
     def aggregates(self) -> dict[str, np.ndarray]:
         """Merged aggregates (see ``tournaments.aggregates.empty`` for their meaning)."""
         if self._agg is None:
@@ -142,7 +155,7 @@ class TournamentResult:
             if self.complete and path.exists():
                 self._agg, _ = aggregates.load(path)
             else:
-                self._agg, self._forfeits = self.merge_chunks(self.out)
+                self._agg, self._forfeits = self.merged()
         return self._agg
 
     @property
@@ -155,7 +168,7 @@ class TournamentResult:
             if self.complete and path.exists():
                 self._forfeits = json.loads(path.read_text())
             else:
-                self._agg, self._forfeits = self.merge_chunks(self.out)
+                self._agg, self._forfeits = self.merged()
         cols = ["game", "deal", "table", "seat", "strategy", "error", "seed", "deal_seed", "seats"]
         return pd.DataFrame(self._forfeits, columns=cols if not self._forfeits else None)
 

@@ -18,10 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import aggregates, storage
 from .declaration import plural
 from .result import TournamentResult
-from .verify import recorded_chunks
 
 __all__ = ["RunState", "run_state"]
 
@@ -157,21 +155,10 @@ def _forfeits(result: TournamentResult) -> tuple[dict[str, Any], list[dict[str, 
     out = result.out
     if result.complete and (out / "aggregates.npz").exists() and (out / "forfeits.json").exists():
         return result.aggregates(), json.loads((out / "forfeits.json").read_text())
-    recorded = recorded_chunks(result.manifest)
-    if recorded is None:  # an older runner's manifest records no chunk: every finished one
-        try:
-            return TournamentResult.merge_chunks(out)
-        except ValueError:  # no finished chunk yet
-            return {}, []
-    # the chunks the manifest records, as reports read their rows: a killed run's later ones
-    # are on disk, vouched for by nothing (--resume plays them again)
-    total: dict[str, Any] = {}
-    forfeits: list[dict[str, Any]] = []
-    for cid in recorded:
-        agg, extra = aggregates.load(storage.chunk_path(out, cid))
-        total = aggregates.merge([total, agg] if total else [agg]) or {}
-        forfeits.extend(json.loads(str(extra["forfeits"])))
-    return total, sorted(forfeits, key=lambda f: f.get("game", 0))
+    try:  # the chunks the manifest records, as reports read their rows
+        return result.merged()
+    except ValueError:  # no finished chunk yet
+        return {}, []
 
 
 def run_state(out: str | Path) -> RunState | None:
