@@ -184,11 +184,16 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Find
                 + ", ".join(f"{r['strategy']}: {int(r['forfeits']):,}" for _, r in by.iterrows())
                 + ")"
             )
+        left_out = (  # a gauntlet's own comparison counts them: a failing side must lose
+            "the comparisons between strategies and the seat, neighbour and length findings "
+            "leave them out, the gauntlet's comparison counts them"
+            if "gauntlet" in tables
+            else "the paired comparisons and the seat, neighbour and length findings leave them out"
+        )
         parts.append(
             f"{forfeited:,} of {games:,} {d.units()} ({pct(forfeited / games)}) ended by a "
             f"forfeit{who}: a forfeited {d.unit} has no winner, so it counts as lost by every "
-            f"seat at its table, the forfeiting one included; the paired comparisons and the "
-            f"seat, neighbour and length findings leave them out"
+            f"seat at its table, the forfeiting one included; {left_out}"
         )
     if unfinished:
         won = int(row["unfinished_won"]) if "unfinished_won" in row else 0

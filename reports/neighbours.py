@@ -85,8 +85,8 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     ``before``, and ``vs_elsewhere`` = ``shared_rate - elsewhere_rate`` with a 95% interval
     and p-value: sitting after ``before`` against sharing a table with it elsewhere.
     Rows for pairs that never met are left out; ``order`` sorts strategies (default: by
-    label)."""
-    g = as_games(data)
+    label). Games ended by a forfeit are left out, as ``significance`` leaves them."""
+    g = as_games(data).finished()
     k = g.n_strategies
     me, before = np.divmod(np.arange(k * k), k)
     after = seat_sums(g, k * k, _pair_code)

@@ -4,6 +4,7 @@ embedded as base64 PNG, inline CSS, no scripts, no network) or a Markdown page."
 from __future__ import annotations
 
 import io
+import json
 import multiprocessing as mp
 import os
 import time
@@ -83,8 +84,7 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     as for every other report function. ``ready(tables so far)`` is called after each table
     (the report draws a chart as soon as its table exists); the tables whose charts take
     longest to draw come first. The paired comparisons and the neighbours leave the games
-    ended by a forfeit out, as the seats and the lengths do: a duplicate set of them measures
-    nothing (every rate 0), yet would count as a deal and narrow every interval."""
+    ended by a forfeit out (``significance``, ``neighbours``), as the seats and the lengths do."""
     run = as_run(source)
     g = run.games
     d = run.declaration
@@ -100,9 +100,8 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     order = t["summary"]["strategy"].tolist()
     add("means", means(g))
     add("by_parameter", by_parameter(g))
-    valid = g.finished()  # a set of forfeited games measures nothing, yet would count as one
     if d.turn_order:
-        add("neighbours", neighbours(valid, order=order))
+        add("neighbours", neighbours(g, order=order))
     add("head_to_head", head_to_head(g, order=order))
     if d.has_first_player:
         add("seats", seats(g))
@@ -110,7 +109,7 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     add("lengths", lengths(g))
     add("lengths_hist", length_distribution(g))
     add("outcomes", outcomes(g))
-    add("significance", significance(valid, top=top, order=ranked(t["summary"])))
+    add("significance", significance(g, top=top, order=ranked(t["summary"])))
     add("rating", rating(g))
     if gauntlet_design(run) is not None:
         add("gauntlet", gauntlet(run))
@@ -240,29 +239,37 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
             pool.shutdown(wait=False, cancel_futures=True)
     for name, png in images.items():
         (out / "charts" / f"{name}.png").write_bytes(png)
-    _clear_stale(out, tables, images, run.declaration)
-    return write_page(out, fmt, _title(run), overview(run, out, state), secs, images, start)
+    page = write_page(out, fmt, _title(run), overview(run, out, state), secs, images, start)
+    written = {*(f"{name}.csv" for name in tables), *(f"charts/{k}.png" for k in images),
+               FINDINGS_FILE, page.name}  # fmt: skip
+    _clear_stale(out, written)
+    return page
 
 
-OWN_TABLES = (
-    "summary", "means", "by_parameter", "head_to_head", "seats", "neighbours", "completion",
-    "lengths", "lengths_hist", "outcomes", "significance", "rating", "gauntlet",
-    "metagame_payoffs", "metagame_mix", "metagame_equilibria", "metagame_trajectory",
-    "metagame_alpharank",
-)  # fmt: skip
-"""The tables a report may write besides its game's match tables (``compute_tables``)."""
+WRITTEN = ".report-files"
+"""The list of the files a report wrote in its folder, for the next report there to remove
+those it does not write again (and nothing else: a user's own files stay)."""
 
 
-def _clear_stale(out: Path, tables: Tables, charts: dict[str, bytes], d: Declaration) -> None:
-    """Remove what an earlier report left in ``out`` that this one did not write (a table of
-    the report's own name, a chart), so every file beside the page is this run's: a meta-game
-    or a gauntlet's table from another run would contradict the page."""
-    own = {*OWN_TABLES, d.match_name, f"{d.match_name}_scores", f"{d.match_name}_lengths"}
-    for name in own - set(tables):
-        (out / f"{name}.csv").unlink(missing_ok=True)
-    for png in (out / "charts").glob("*.png"):
-        if png.stem not in charts:
-            png.unlink()
+def _clear_stale(out: Path, written: set[str]) -> None:
+    """Remove what the report written before in ``out`` left that this one did not write again
+    (its own list, ``WRITTEN``), so every file of a report beside the page is this run's: a
+    meta-game, a gauntlet's or another game's table from another run would contradict the
+    page. A file no report of ours wrote is never touched."""
+    listed = out / WRITTEN
+    try:
+        before = json.loads(listed.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        before = []  # none yet (or written by an older version): nothing is removed
+    stale = (
+        {r for r in before if isinstance(r, str)} - written if isinstance(before, list) else set()
+    )
+    folders = {out.resolve(), (out / "charts").resolve()}
+    for rel in stale:
+        path = out / rel
+        if path.parent.resolve() in folders:  # a name of ours, never a path elsewhere
+            path.unlink(missing_ok=True)
+    listed.write_text(json.dumps(sorted(written)), encoding="utf-8")
 
 
 def _results(futures: dict[str, Future], jobs: dict[str, ChartJob]) -> dict[str, bytes]:

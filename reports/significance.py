@@ -84,8 +84,9 @@ def significance(data: Any, top: int = 5, alpha: float = 0.05,
     ``alpha`` after adjustment; ``better`` names the winner of a significant pair. ``units``
     counts the duplicate sets (or games) compared, ``df`` the interval's degrees of freedom; a
     pair whose run is too small for an interval has NaN bounds and p-values, and is never
-    significant."""
-    g = as_games(data)
+    significant. Games ended by a forfeit are left out: a duplicate set of them measures
+    nothing (every rate 0), yet would count as one and narrow every interval."""
+    g = as_games(data).finished()  # a set of forfeited games measures nothing
     order = (ranked(summary(g)) if order is None else order)[:top]
     codes = [g.labels.index(s) for s in order]
     sums = seat_sums(g, g.n_strategies)

@@ -204,15 +204,18 @@ HUGE = "1" + "0" * 400
 
 def test_a_patience_past_a_rounds_actions_is_refused_before_the_run(tmp_path, capsys):
     """`cautious:patience=<400 digits>` started the run, then stopped it with an
-    OverflowError; a patience longer than a round's actions means nothing more than that."""
-    with pytest.raises(ValueError, match="parameter patience must be between 0 and 2000000"):
+    OverflowError. Past a round's actions every patience plays alike, but a run made with
+    one (5,000,000 say) must still resume: the bound is where the float vector ends."""
+    with pytest.raises(ValueError, match="parameter patience must be between 0 and 9007199254"):
         strategies.get(f"cautious:patience={HUGE}", game="ligretto")
     assert strategies.get("cautious:patience=2000000", game="ligretto").policy()[7] == 2_000_000
+    assert strategies.get("cautious:patience=5000000", game="ligretto").policy()[7] == 5_000_000
+    assert strategies.get(f"cautious:patience={2**53}", game="ligretto").policy()[7] == 2**53
     run = tmp_path / "run"
     code, out, err = cli(capsys, "tournament", "--game", "ligretto", f"cautious:patience={HUGE}",
                          "stack", "--players", "2", "--games", "4", "--out", str(run))  # fmt: skip
     line = one_error_line(err)
-    assert code == 2 and "patience must be between 0 and 2000000" in line, line
+    assert code == 2 and "patience must be between 0 and 9007199254740992" in line, line
     assert not run.exists()
 
 

@@ -119,11 +119,15 @@ def test_a_game_a_bot_forfeits_is_kept_in_the_save_file(tmp_path, capsys, monkey
 
 
 # ----------------------------------------------------------------------------- options
-def test_a_target_that_disagrees_with_the_rules_expert_target_is_refused(capsys):
-    code, _, err = cli(capsys, "play", "--target", "5", "--rules", "expert_target=30")
+@pytest.mark.parametrize(
+    "ruled", ["expert_target=30", "expert_target=20", "take=ends, expert_target = 20"]
+)
+def test_a_target_that_disagrees_with_the_rules_expert_target_is_refused(capsys, ruled):
+    """expert_target=20 written out (the default) was not seen as written and dropped."""
+    code, _, err = cli(capsys, "play", "--target", "5", "--rules", ruled)
     line = one_error_line(err)
     assert code == 2
-    assert "--target 5" in line and "expert_target=30" in line, line
+    assert "--target 5" in line and "expert_target=" in line, line
 
 
 # ----------------------------------------------------------------------------- help and hint

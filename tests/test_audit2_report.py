@@ -220,21 +220,30 @@ def test_a_run_with_no_valid_game_ranks_no_strategy(tmp_path):
 
 
 def test_a_report_into_a_used_folder_leaves_no_table_of_the_earlier_run(bad_pair, tmp_path):
-    """A report of a run with a meta-game, then one of a run without (Bad's games are all
-    forfeits) into the same folder: the second left the first's metagame_*.csv and its chart
-    beside a page that has neither. A file of the user's own stays."""
+    """A report of a run with a meta-game (and a match table), then one of a run without
+    (Bad's games are all forfeits) into the same folder: the second left the first's
+    metagame_*.csv and its chart beside a page that has neither. Files no report wrote (a
+    table or a chart of the user's own) stay: a first fix removed every chart it did not draw."""
+    import json
+
     out = tmp_path / "rep"
     (out / "charts").mkdir(parents=True)
-    for name in ("metagame_payoffs", "metagame_mix", "gauntlet"):  # an earlier run's tables
-        (out / f"{name}.csv").write_text("strategy\nearlier\n")
-    (out / "charts" / "metagame_trajectory.png").write_bytes(b"an earlier report's chart")
+    earlier = ["metagame_payoffs.csv", "metagame_mix.csv", "gauntlet.csv", "matches.csv",
+               "charts/metagame_trajectory.png", "summary.csv", "report.md"]  # fmt: skip
+    for rel in earlier:  # as the earlier report wrote them, and listed them
+        (out / rel).write_bytes(b"an earlier report's file")
+    (out / ".report-files").write_text(json.dumps(earlier))
     (out / "notes.csv").write_text("mine\n")
+    (out / "charts" / "my_diagram.png").write_bytes(b"mine")
     reports.build_report(bad_pair, out=out, fmt="md")
     written = {p.name for p in out.glob("*.csv")}
-    assert not {"metagame_payoffs.csv", "metagame_mix.csv", "gauntlet.csv"} & written, written
+    assert not {"metagame_payoffs.csv", "metagame_mix.csv", "gauntlet.csv", "matches.csv"} & written
     assert "notes.csv" in written and "summary.csv" in written
     charts = {p.stem for p in (out / "charts").glob("*.png")}
-    assert "metagame_trajectory" not in charts and "win_rates" in charts
+    assert "metagame_trajectory" not in charts and {"win_rates", "my_diagram"} <= charts
+    listed = set(json.loads((out / ".report-files").read_text()))
+    assert "summary.csv" in listed and "charts/win_rates.png" in listed
+    assert "notes.csv" not in listed and "charts/my_diagram.png" not in listed
 
 
 def test_the_terminal_and_the_page_say_the_same_of_a_run_being_written(tmp_path, monkeypatch):
@@ -285,3 +294,38 @@ def test_forfeited_games_count_as_no_deal_in_the_comparisons(tmp_path):
     text = " ".join(f.text for f in reports.key_findings(tables, method))
     assert "too few deals for an interval of their difference" in text, text
     assert "Neighbours:" not in text
+    # the public functions say the same as the report (a first fix filtered in the report only)
+    public = reports.significance(out)
+    assert len(public) == 3 and (public["df"] == 4).all() and public["ci_low"].isna().all()
+    assert set(public["a"]) | set(public["b"]) == {"greedy", "low", "taker"}
+    assert reports.neighbours(out)["vs_elsewhere_p"].isna().all()
+
+
+FLAKY = """
+from strategies import Strategy
+
+
+class Flaky(Strategy):
+    name = "flaky_gauntlet"
+
+    def choose(self, view, legal, rng):
+        if len(view.hand) and sum(view.hand) == 7:
+            raise RuntimeError("seven")
+        return legal[0]
+"""
+
+
+def test_a_gauntlet_report_says_its_comparison_counts_the_forfeits(tmp_path):
+    """Was: 'the comparison below counts these errors too' beside 'the paired comparisons ...
+    leave them out': a gauntlet's comparison counts a failing side's forfeits as losses."""
+    (tmp_path / "flaky.py").write_text(FLAKY)
+    out = tmp_path / "g"
+    code, _, err = cli_output("gauntlet", f"{tmp_path / 'flaky.py'}:Flaky", "--baseline", "greedy",
+                              "--against", "low,taker", "--players", "3", "--games", "120",
+                              "--seed", "1", "--jobs", "1", "--out", str(out))  # fmt: skip
+    assert code == 0, err
+    tables, method = reports.compute_tables(out)
+    assert tables["completion"]["forfeited"].iloc[-1] > 0
+    text = " ".join(f.text for f in reports.key_findings(tables, method))
+    assert "the gauntlet's comparison counts them" in text, text
+    assert "the paired comparisons and the seat" not in text

@@ -257,7 +257,6 @@ def test_a_tunable_declaration_that_is_no_dict_is_refused_in_one_line():
         def __init__(self, a: float = 1.0):
             pass
 
-    with pytest.raises(
-        ValueError, match=r"^T\.tunable must be a dict \{name: \(low, high\)\}, got \['a'\] \(list\)$"
-    ):
+    want = r"^T\.tunable must be a dict \{name: \(low, high\)\}, got \['a'\] \(list\)$"
+    with pytest.raises(ValueError, match=want):
         strategies.tunables(T)

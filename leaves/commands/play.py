@@ -188,7 +188,8 @@ def _target(o: PlayOptions) -> int | None:
     if not (o.expert or o.target is not None):
         return None
     ruled = o.game_rules.expert_target
-    if o.target is not None and "expert_target" in o.game_rules.changes() and o.target != ruled:
+    typed = {item.partition("=")[0].strip() for text in o.rules for item in str(text).split(",")}
+    if o.target is not None and "expert_target" in typed and o.target != ruled:  # 20 typed too
         raise CLIError(
             f"--target {o.target} and --rules expert_target={ruled} disagree: give one",
             usage=True,

@@ -16,7 +16,6 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ligretto.policy import N_PARAMS, ORDERS
-from ligretto.rules import MAX_ACTIONS
 from ligretto.timing import MAX_MS, TIMING_PARAMS, ReactionModel
 from strategies.policy.params import Param, ParamSet, declare
 
@@ -83,6 +82,12 @@ class HandCycler(_Policy):
     order = "hand"
 
 
+MAX_PATIENCE = 2**53
+"""The largest patience: the policy vector is float64, exact up to 2**53 (a 400-digit one
+overflowed it mid-run). Past a round's actions (``ligretto.rules.MAX_ACTIONS``) every value
+plays alike; a run made with one of them still resumes and replays."""
+
+
 class Cautious(_Policy):
     name = "cautious"
     description = (
@@ -93,8 +98,10 @@ class Cautious(_Policy):
     cautious = True
     PARAMS = declare(
         *_TIMING,
-        Param("patience", 6, integer=True, low=0, high=MAX_ACTIONS, doc="actions a 1 is held back"),
-    )  # at most a round's actions: more holds a 1 no longer, and would overflow a float
+        Param(
+            "patience", 6, integer=True, low=0, high=MAX_PATIENCE, doc="actions a 1 is held back"
+        ),
+    )
 
 
 class Scanner(_Policy):
