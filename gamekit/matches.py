@@ -16,7 +16,12 @@ import numpy as np
 from .batches import PerGame
 from .seeding import match_deal_seeds, match_play_seeds
 
-__all__ = ["Waves", "play_waves"]
+__all__ = ["MAX_GAMES", "Waves", "play_waves"]
+
+MAX_GAMES = 64
+"""The most games a match plays (every game's rows number a match's games ``match * 64 +
+game``): a match to a target nobody has reached by then is won by the best total. Far more
+than a match to a game's own target takes."""
 
 B = TypeVar("B", bound=PerGame)
 

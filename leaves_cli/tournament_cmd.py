@@ -196,12 +196,34 @@ def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
                f"({result.manifest['wall_time_s']:.1f} s in all); results in {out}")  # fmt: skip
     if t.record is not None:
         click.echo(f"{t.game.unit} records in {t.record}")
+    capped = _capped_line(result, t)
+    if capped:
+        click.echo(capped)
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid {t.game.unit} in {out}: every one ended by a forfeit")
     if state is not None and state.all_forfeited:  # said first, above
-        names = ", ".join(label for label, _ in state.all_forfeited)
-        raise CLIError(f"no valid {t.game.unit} of {names} in {out}: every one played ended by "
-                       "its own forfeit")  # fmt: skip
+        raise CLIError(state.all_forfeited_error())
+
+
+def _capped_line(result: Any, t: Any) -> str:
+    """How many matches to a target stopped at the cap on games before anyone reached it
+    (their winner is the best total then), from the match rows; "" when none did."""
+    if not t.expert or t.rounds is not None or not t.rows:
+        return ""
+    from tournaments.declaration import plural  # start-up: only matches to a target need it
+    from tournaments.work import MAX_GAMES_PER_MATCH as CAP
+
+    seats = [f"total_{s}" for s in range(max(t.sizes))]
+    m = result.matches(["games", *seats])
+    totals = m[seats].max(axis=1)
+    n = int(((m["games"] >= CAP) & (totals < t.target)).sum())
+    if not n:
+        return ""
+    game, units = t.game.match_unit, plural(t.game.unit)
+    rounds = f" or --rounds N (at most {CAP})" if t.game.match_rounds else ""
+    return (f"{n:,} of {len(m):,} {plural(game)} stopped at the cap of {CAP} {units} before "
+            f"anyone reached {t.target:,} points: the best total then won; a lower --target"
+            f"{rounds} keeps every {game} to its rule")  # fmt: skip
 
 
 def _echo_next(out: Path) -> None:

@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gamekit.matches import MAX_GAMES
+
 from .rules import MATCH_TARGET, check_players, whole_number
 
 __all__ = ["winners", "Match", "MAX_ROUNDS_PER_GAME"]
 
-MAX_ROUNDS_PER_GAME = 64
-"""A game to a target stops after this many rounds (the highest total then wins): a round
-scores at most +40 for somebody in practice far sooner (targets of 100 take ~10-20 rounds)."""
+MAX_ROUNDS_PER_GAME = MAX_GAMES
+"""A game to a target stops after this many rounds (``gamekit.matches.MAX_GAMES``; the highest
+total then wins): targets of 100 take ~10-20 rounds."""
 
 
 def winners(scores: Sequence[int] | np.ndarray) -> list[bool]:

@@ -42,11 +42,14 @@ def test_sigterm_stops_a_run_as_ctrl_c_does_recording_every_finished_chunk(tmp_p
     args = [*FIELD, "--players", "4", "--games", "2000000", "--seed", "3", "--jobs", "1"]
     cmd = [sys.executable, "-m", "leaves_cli", "tournament", *args, "--out", str(run)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while not list(run.glob("games/part-*.parquet")) and time.monotonic() < deadline:
+        if proc.poll() is not None:  # the run ended on its own: say why
+            pytest.fail(f"the run ended before its first part: {proc.communicate()[1]}")
         time.sleep(0.02)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
+    assert (run / "manifest.json").is_file(), err
     manifest = json.loads((run / "manifest.json").read_text())
     parts = sorted(run.glob("games/part-*.parquet"))
     recorded = manifest["integrity"]["chunks"]

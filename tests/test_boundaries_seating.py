@@ -145,3 +145,20 @@ def test_the_chosen_cyclic_orders_stay(table):
     seatings = design(table)
     assert seatings[:: len(table)] == CHOSEN[table]
     assert is_balanced(seatings)
+
+
+def test_the_bound_on_distinct_orders(monkeypatch):
+    from tournaments import seating
+
+    assert seating.MAX_ORDERS == 500_000  # docs/tournaments.md: 10 strategies at 10 seats refused
+    monkeypatch.setattr(seating, "MAX_ORDERS", 3)
+    assert len(design((5, 5, 6), "all")) == 3 and len(design((5, 5, 6))) == 3  # 3 orders: at
+    for kind in ("all", "balanced"):  # 6 orders: over, refused naming the count
+        with pytest.raises(ValueError, match=r"has 6 distinct orders \(at most 3\)"):
+            design((4, 5, 6), kind)
+    assert len(design((4, 5, 6), "rotations")) == 3  # rotations never list the orders
+
+
+def test_every_order_of_a_multiset_once_in_sorted_order():
+    for table in [(0, 0, 1, 1, 2), (3, 1, 3, 1), (2, 2, 2, 1), (0, 1, 2, 3, 4, 5)]:
+        assert design(table, "all") == tuple(sorted(set(permutations(table))))

@@ -7,12 +7,13 @@ difference of their win rates, paired deal by deal, is then free of card and sea
 
 Tables: the field fills the other ``players - 1`` seats. With fewer field strategies than seats
 they are repeated in turn (``a, b`` for three seats is ``a, b, a``); with more, every
-combination of them makes a table. Each deal of a table is replayed under the table's balanced
-seating design (``tournaments.seating``: the strategy in every position, after and before every
-field strategy equally often); the baseline's table uses the same seatings with the baseline in
-the strategy's seat. Each table is dealt its own cards, and the baseline's copy of a table is
-dealt from the same stream as the strategy's, so both sides see the same cards. Entrants are in canonical (label) order, so results do not
-depend on the order in which the field was listed.
+combination of them makes a table. Each deal of a table is replayed under the seating design the
+game declares (``tournaments.seating``; balanced: the strategy in every position, after and
+before every field strategy equally often; rotations, for a game with no turn order: in every
+position); the baseline's table uses the same seatings with the baseline in the strategy's seat.
+Each table is dealt its own cards, and the baseline's copy of a table is dealt from the same
+stream as the strategy's, so both sides see the same cards. Entrants are in canonical (label)
+order, so results do not depend on the order in which the field was listed.
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ from .game import GamePlugin
 from .games import get_game
 from .labels import Labeled, entrant_labels
 from .result import TournamentResult
-from .runner import Tournament
+from .runner import SEATING_WORDS, Tournament
 from .schedule import Schedule, parse_players
-from .seating import DEFAULT_SEATING, design
+from .seating import design
 from .stages import asked_note
 
 __all__ = ["Gauntlet", "GauntletResult", "field_groups", "gauntlet"]
@@ -122,7 +123,7 @@ class Gauntlet(Tournament):
         )
         me, other = self.labels.index(label), self.labels.index(base)
         groups = field_groups([self.labels.index(n) for n in names], players - 1)
-        mine = [design((me, *g), DEFAULT_SEATING) for g in groups]
+        mine = [design((me, *g), self.seating) for g in groups]  # the game's declared design
         theirs = [tuple(tuple(other if e == me else e for e in st) for st in d) for d in mine]
         self.tables = [(me, *g) for g in groups] + [(other, *g) for g in groups]
         self.seatings = mine + theirs
@@ -152,7 +153,7 @@ class Gauntlet(Tournament):
             f"{self.games_per_side:,} {self.units} each for {g['strategy']} and the baseline "
             f"{g['baseline']} = {tables:,} {'table' if tables == 1 else 'tables'} x "
             f"{s.deals:,} {'deal' if s.deals == 1 else 'deals'} x {s.set_sizes[0]} seatings "
-            f"(balanced; {asked})"
+            f"({SEATING_WORDS.get(self.seating, self.seating)}; {asked})"
         )
 
     def spec(self) -> dict[str, Any]:

@@ -147,6 +147,12 @@ class Tournament:
         if rounds is not None:
             if rounds < 1:
                 raise ParameterError(f"{{rounds}} must be at least 1, got {rounds}", "rounds")
+            if rounds > work.MAX_GAMES_PER_MATCH:
+                raise ParameterError(
+                    f"{{rounds}} can be at most {work.MAX_GAMES_PER_MATCH}, the cap on a match's "
+                    f"length, got {rounds}",
+                    "rounds",
+                )
             if target is not None:
                 raise ParameterError(
                     "a match runs to {target} or for {rounds}, not both", "target", "rounds"
@@ -326,6 +332,8 @@ class Tournament:
             raise ValueError(f"{out} exists and is not a directory")
         if not (out.exists() and any(out.iterdir())):
             return None
+        if not resume and not (out / storage.MANIFEST).is_file():  # no run: --resume fails too
+            raise ParameterError(f"{out} is not empty and holds no run: pick a new {{out}}", "out")
         if not resume:
             raise ParameterError(
                 f"{out} is not empty: pass {{resume}} to continue the run there, or pick a new "
@@ -352,6 +360,10 @@ class Tournament:
                 f"cannot resume {out}: it holds a different tournament "
                 f"(differs in {'; '.join(_difference(k, old['spec'].get(k), spec[k]) for k in diff)})"
             )
+        played = (old.get("seating_design") or {}).get("seatings")
+        if played is not None and played != self.design()["seatings"]:  # never mixed in one run
+            raise ValueError(f"cannot resume {out}: it was played under other seatings than "
+                             f"this version's {self.seating} design gives")  # fmt: skip
         return old
 
     def _prepare(self, out: Path, resume: bool) -> dict[str, Any]:

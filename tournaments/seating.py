@@ -13,7 +13,9 @@ position balance holds whatever the deal's first player. The pair balance is fou
 exact search over cyclic orders of the table's multiset of entrants (fewest cyclic orders
 first), so designs are as short as the balance allows: 3 seats 6 seatings, 4 seats 24, 5 seats
 20 (instead of 120), 6 seats 60 (instead of 720). A design depends only on the table's pattern
-of repeats, never on labels or listing order.
+of repeats, never on labels or listing order. Both ``balanced`` and ``all`` work from the distinct
+orders of the table's multiset, listed one after another in sorted order (never the ``k!``
+permutations); a table with more than ``MAX_ORDERS`` of them is refused in one line.
 
 ``design(table, kind)`` is the public entry point; ``pair_counts`` and ``position_counts``
 measure a design (tests, and features that build their own tables).
@@ -22,15 +24,19 @@ measure a design (tests, and features that build their own tables).
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 import numpy as np
 
+from gamekit.errors import ParameterError
+
 __all__ = [
     "SEATINGS",
     "DEFAULT_SEATING",
+    "MAX_ORDERS",
     "base_positions",
     "design",
     "is_balanced",
@@ -44,6 +50,10 @@ table's entrants. ``rotations``: the rotations of the listed order only (neighbo
 listing; kept to compare with earlier runs)."""
 
 DEFAULT_SEATING = "balanced"
+
+MAX_ORDERS = 500_000
+"""Most distinct orders of a table's entrants that ``all`` plays and ``balanced`` searches: a
+design with more is refused (10 different strategies at 10 seats have 3,628,800)."""
 
 Seating = tuple[int, ...]  # entrant per seat
 
@@ -67,9 +77,11 @@ def design(table: Sequence[int], kind: str = DEFAULT_SEATING) -> tuple[Seating, 
     distinct = sorted(set(table))
     counts = tuple(table.count(e) for e in distinct)
     if kind == "all":
+        _check_size(counts, kind)
         return tuple(tuple(distinct[t] for t in order) for order in _all_orders(counts))
     if kind != "balanced":
         raise ValueError(f"unknown seating {kind!r}: choose one of {', '.join(SEATINGS)}")
+    _check_size(counts, kind)
     cycles = _balanced_cycles(counts)
     return tuple(
         tuple(distinct[cycle[(s + r) % k]] for s in range(k)) for cycle in cycles for r in range(k)
@@ -130,22 +142,49 @@ def is_balanced(seatings: Sequence[Seating]) -> bool:
 # ---------------------------------------------------------------------- search
 
 
+def _check_size(counts: tuple[int, ...], kind: str) -> None:
+    """Refuse a design whose distinct orders are more than ``MAX_ORDERS``, before any work."""
+    n = math.factorial(sum(counts)) // math.prod(math.factorial(c) for c in counts)
+    if n > MAX_ORDERS:
+        raise ParameterError(
+            f"{{seating}} {kind} cannot be used at a table of {sum(counts)} seats with "
+            f"{len(counts)} different strategies: it has {n:,} distinct orders (at most "
+            f"{MAX_ORDERS:,}); use {{seating}} rotations",
+            "seating",
+        )
+
+
+def _orders(counts: tuple[int, ...]) -> Iterator[Seating]:
+    """Every distinct order of the multiset (type t repeated counts[t] times), in sorted
+    (lexicographic) order: each one the next permutation of the one before, so the work grows
+    with the distinct orders, never with the ``k!`` permutations."""
+    order = [t for t, c in enumerate(counts) for _ in range(c)]
+    k = len(order)
+    while True:
+        yield tuple(order)
+        i = k - 2
+        while i >= 0 and order[i] >= order[i + 1]:
+            i -= 1
+        if i < 0:
+            return
+        j = k - 1
+        while order[j] <= order[i]:
+            j -= 1
+        order[i], order[j] = order[j], order[i]
+        order[i + 1 :] = reversed(order[i + 1 :])
+
+
 def _cycles(counts: tuple[int, ...]) -> list[Seating]:
     """Every cyclic order of the multiset (type t repeated counts[t] times), one per rotation
     class, as its lexicographically smallest rotation; sorted."""
-    items = [t for t, c in enumerate(counts) for _ in range(c)]
-    k = len(items)
-    seen = set()
-    for perm in set(itertools.permutations(items)):
-        seen.add(min(perm[r:] + perm[:r] for r in range(k)))
-    return sorted(seen)
+    k = sum(counts)
+    return [p for p in _orders(counts) if all(p <= p[r:] + p[:r] for r in range(1, k))]
 
 
 @cache
 def _all_orders(counts: tuple[int, ...]) -> tuple[Seating, ...]:
     """Every distinct order of the multiset, sorted."""
-    items = [t for t, c in enumerate(counts) for _ in range(c)]
-    return tuple(sorted(set(itertools.permutations(items))))
+    return tuple(_orders(counts))
 
 
 @cache

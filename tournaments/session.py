@@ -300,7 +300,9 @@ def write_chunk(out: Path, output: ChunkOutput, labels: Sequence[str], records: 
     if output.matches_rows is not None:
         write(storage.part_path(out, "matches", cid), to_parquet(output.matches_rows, labels))
     if records:
-        text = "".join(line + "\n" for line in output.records)
+        # a game with no record (a forfeit: the pinned format holds finished games only) has
+        # no line, never a blank one
+        text = "".join(line + "\n" for line in output.records if line)
         write(storage.record_path(out, cid), text.encode())
     write(storage.chunk_path(out, cid), output.chunk_file)
     return files

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.matches import MAX_GAMES
+
 from . import aggregates
 from .plugin import GamePlugin, SeatedBatch, SeatedMatches
 from .rows import Columns
@@ -32,9 +34,8 @@ baseline's copy of a gauntlet table shares the strategy's), and game indices are
 deal-major (``tournaments.schedule``), so no seed depends on the number of deals. (Keys 0
 and 2 keyed deals by table size: every table of a size was dealt the same cards.)"""
 
-MAX_GAMES_PER_MATCH = 64
-"""Expert rows number games ``match * 64 + game_in_match`` (a match to 20 points between 3+
-players cannot last more than 30 games)."""
+MAX_GAMES_PER_MATCH = MAX_GAMES
+"""Expert rows number games ``match * 64 + game_in_match`` (``gamekit.matches.MAX_GAMES``)."""
 
 PLAY_SLICE_GAMES = 8192
 """Where the play holds the GIL (a compiled loop built without releasing it), a chunk's games

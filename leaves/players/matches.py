@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from gamekit.matches import play_waves
+from gamekit.matches import MAX_GAMES, play_waves
 from leaves import GameRecord
 from leaves.players.base import Strategy
 from leaves.ruleset import Rules
@@ -73,7 +73,8 @@ def play_match_batch(
 
     After each game every seat scores its cards left (the winner has none, so scores 0; an
     unfinished or forfeited game scores everyone their cards). The lowest total wins the
-    match; tied seats share the win. Game ``i`` of match ``m`` is dealt from
+    match; tied seats share the win. A match stops after ``gamekit.matches.MAX_GAMES`` games
+    (a target nobody reaches: the lowest total then wins). Game ``i`` of match ``m`` is dealt from
     ``match_deal_seeds(match_seeds[m], i)`` and played from ``match_play_seeds(play_seeds[m], i)``,
     so ``play_batch`` (or ``play_game``) with those two seeds replays it exactly.
     Games are played in waves (game ``i`` of every unfinished match in one ``play_batch``).
@@ -99,7 +100,8 @@ def play_match_batch(
         return play_batch(strats, deal, play, record=record, decision_timeout=decision_timeout,
                           rules=rules)  # fmt: skip
 
-    w = play_waves(wave, lambda res: res.cards_left, mseeds, pseeds, n, target=int(target))
+    w = play_waves(wave, lambda res: res.cards_left, mseeds, pseeds, n, target=int(target),
+                   max_games=MAX_GAMES)  # fmt: skip
     g = w.games
     return MatchBatchResult(
         games=w.match_games,
