@@ -49,17 +49,32 @@ def split_label(spec: str) -> tuple[str, str] | None:
 
 def _balanced(text: str) -> bool:
     """Whether ``text``'s parentheses outside quotes pair up, none closing before it opens."""
-    depth, quote = 0, ""
-    for ch in text:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "()":
-            depth += 1 if ch == "(" else -1
-            if depth < 0:
-                return False
+    depth = 0
+    for ch, quoted in zip(text, _quoted(text)[0], strict=True):
+        if quoted or ch not in "()":
+            continue
+        depth += 1 if ch == "(" else -1
+        if depth < 0:
+            return False
     return depth == 0
+
+
+def _quoted(text: str) -> tuple[list[bool], bool]:
+    """Per character of ``text``, whether it lies inside quotes (the quotes included), and
+    whether a quote is left open at its end. Inside quotes a backslash escapes the next
+    character, as ``repr`` writes a text holding both quotes (``'it\\'s "x"'``)."""
+    inside, quote, escaped = [], "", False
+    for ch in text:
+        inside.append(bool(quote) or ch in "'\"")
+        if not quote:
+            quote = ch if ch in "'\"" else ""
+        elif escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == quote:
+            quote = ""
+    return inside, bool(quote)
 
 
 def top_level_pieces(value: str) -> list[str]:
@@ -78,24 +93,16 @@ def top_level_pieces(value: str) -> list[str]:
 
 
 def _split_commas(text: str) -> list[str]:
-    parts, cur, quote = [], [], ""
-    for ch in text:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-            cur.append(ch)
-        elif ch == ",":
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if quote:
+    """``text`` split at its commas outside quotes."""
+    inside, unclosed = _quoted(text)
+    if unclosed:
         raise ValueError(f"unclosed quote in strategy parameters {text!r}")
-    parts.append("".join(cur))
-    return parts
+    parts, start = [], 0
+    for i, (ch, quoted) in enumerate(zip(text, inside, strict=True)):
+        if ch == "," and not quoted:
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]
 
 
 def parse_value(raw: str) -> Any:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from strategies.spec_values import parse_params, parse_value, split_label, top_level_pieces
 
@@ -103,3 +105,17 @@ def test_a_relative_path_with_parentheses_takes_the_label_form(tmp_path, monkeyp
         assert strategies.get("bots (1)/b.py:Bot:k=3").params == {"k": 3}
     finally:
         strategies.registry.unregister("bot_paren")
+
+
+@given(st.one_of(st.booleans(), st.integers(), st.floats(allow_nan=False), st.text()))
+def test_a_label_of_any_values_reads_back_whole(value):
+    """A label's parameters, written as labels write them (``format_value``), read back as
+    themselves through the label form: a text holding both quotes was cut at the escaped one
+    ('unclosed quote')."""
+    from strategies.base import format_value
+
+    text = format_value(value)
+    head, params = split_label(f"x(k={text},j={text})")
+    assert head == "x"
+    back = parse_params(params)
+    assert back == {"k": value, "j": value} and type(back["k"]) is type(value)
