@@ -210,7 +210,7 @@ def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Pat
     (out / "charts").mkdir(parents=True, exist_ok=True)
     for name, df in tables.items():
         df.to_csv(out / f"{name}.csv", index=False)
-    for sec in secs[1:]:
+    for sec in secs:  # the opening's overview too: the page links every table's CSV
         for name, df in sec.tables:
             if name not in tables:
                 df.to_csv(out / f"{name}.csv", index=False)

@@ -62,16 +62,17 @@ def measure(metrics: pd.DataFrame, metric: str, ax: Axes | None = None) -> Figur
     fig, ax = _axes(ax, (8.5, _height(len(d))))
     y = np.arange(len(d))[::-1]
     v = s.scale * d["value"].to_numpy(float)
-    lo, hi = s.scale * d["ci_low"].to_numpy(float), s.scale * d["ci_high"].to_numpy(float)
-    err = np.clip(np.vstack([v - np.nan_to_num(lo, nan=v), np.nan_to_num(hi, nan=v) - v]), 0,
-                  None)  # fmt: skip
+    err = _err(v, s.scale * d["ci_low"].to_numpy(float), s.scale * d["ci_high"].to_numpy(float))
+    has = np.isfinite(err).all(axis=0)
     colours = [OKABE_ITO[0]] + [OKABE_ITO[1]] * (len(d) - 1)
     ax.barh(y, v, color=colours, alpha=0.85, height=0.6)
-    ax.errorbar(v, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1,
-                label="95% interval")  # fmt: skip
+    ax.errorbar(v[has], y[has], xerr=err[:, has], fmt="none", ecolor="black", capsize=3, lw=1,
+                label="95% interval" if has.any() else None)  # fmt: skip
     if len(v):
         ax.axvline(v[0], color=OKABE_ITO[3], ls="--", lw=1, label="default rules")
-    ax.set_yticks(y, [_tick(r) for _, r in d.iterrows()])
+    rows = [r for _, r in d.iterrows()]
+    ax.set_yticks(y, [_tick(r) + ("" if ok else " (no interval)")
+                      for r, ok in zip(rows, has, strict=True)])  # fmt: skip
     ax.set_xlabel(label)
     if s.unit.startswith("%"):
         ax.xaxis.set_major_formatter(_percent(of=100.0))
@@ -94,8 +95,7 @@ def restricted(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
         g = d[d["metric"] == metric].set_index("rules").reindex(rules)
         y = np.arange(len(rules))[::-1] + (j - (len(kinds) - 1) / 2) * step
         v, lo, hi = (100 * g[c].to_numpy(float) for c in ("value", "ci_low", "ci_high"))
-        err = np.clip(np.vstack([v - np.nan_to_num(lo, nan=v), np.nan_to_num(hi, nan=v) - v]),
-                      0, None)  # fmt: skip
+        err = _err(v, lo, hi)
         c, marker, _ = style(j)
         words = str(g["detail"].dropna().iloc[0]) if g["detail"].notna().any() else metric
         ax.errorbar(v, y, xerr=err, fmt=marker, color=c, ms=6, capsize=3, lw=1.2, label=words)
@@ -106,6 +106,12 @@ def restricted(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
     return _fit(fig, ax)
+
+
+def _err(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The error bars of values ``v`` with intervals [lo, hi]: NaN where a run had too few
+    deals for an interval (no bar: a bar of width 0 would read as an exact figure)."""
+    return np.clip(np.vstack([v - lo, hi - v]), 0, None)
 
 
 def ordinal(p: int) -> str:

@@ -42,10 +42,13 @@ def folder_name(label: str, taken: set[str]) -> str:
     return out
 
 
-def _rule_sets(texts: tuple[str, ...]) -> list[Any]:
-    """The default rules, then each --rules variant (one-line errors for bad or repeated
-    rules)."""
+def _rule_sets(texts: tuple[str, ...], sizes: list[int]) -> list[Any]:
+    """The default rules, then each --rules variant (one-line errors for bad rules, and for a
+    rule set that plays as today's or as another one at the table sizes ``sizes``: the same
+    games twice, as ``--sweep`` refuses them)."""
     from leaves.ruleset import DEFAULT_RULES, Rules
+
+    from .variants_sweep import plays_as, sizes_text
 
     if not texts:
         raise CLIError("give at least one variant: --rules KEY=VALUE (see 'leaves rules')",
@@ -61,6 +64,11 @@ def _rule_sets(texts: tuple[str, ...]) -> list[Any]:
                            "compared with: give a rule that changes something", usage=True)  # fmt: skip
         if rules in out:
             raise CLIError(f"--rules {text!r}: the rule set {rules} is given twice", usage=True)
+        same = next((i for i, o in enumerate(out) if plays_as(rules, o, sizes)), None)
+        if same is not None:
+            what = "today's rules" if same == 0 else f"--rules {texts[same - 1]!r}"
+            raise CLIError(f"--rules {text!r} plays as {what} at {sizes_text(sizes)}: the "
+                           "same games twice; give a rule that changes them", usage=True)  # fmt: skip
         out.append(rules)
     return out
 
@@ -261,7 +269,7 @@ def _sizes(players: tuple[str, ...]) -> list[int]:
 def _sets(request: Request, sizes: list[int]) -> tuple[list[Any], list[tuple[str, int]]]:
     """The rule sets (default first) and, for a sweep, its points (value, rule set)."""
     if request.sweep is None:
-        return _rule_sets(request.rules), []
+        return _rule_sets(request.rules, sizes), []
     from .variants_sweep import sweep_sets
 
     return sweep_sets(request.sweep, request.rules, sizes)

@@ -93,17 +93,21 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int]
             rules = DEFAULT_RULES
         if rules in sets[1:] or any(v == value for v, _ in points):
             raise CLIError(f"--sweep {key}: the value {value} is given twice", usage=True)
+        alike = next((v for v, i in points if i and plays_as(rules, sets[i], sizes)), None)
+        if alike is not None:
+            raise CLIError(f"--sweep {key}: the value {value} plays as {alike} at "
+                           f"{sizes_text(sizes)}: the same games twice", usage=True)  # fmt: skip
         if rules not in sets:
             sets.append(rules)
         points.append((value, sets.index(rules)))
     if len(sets) < 2:  # refused before a game is played, not by the report after all of them
         raise CLIError(f"every value of --sweep {key}={values_text.strip()} plays as today's "
-                       f"rules at {_sizes_text(sizes)}: nothing to compare; sweep values that "
+                       f"rules at {sizes_text(sizes)}: nothing to compare; sweep values that "
                        "change the game", usage=True)  # fmt: skip
     return sets, points
 
 
-def _sizes_text(sizes: list[int]) -> str:
+def sizes_text(sizes: list[int]) -> str:
     """'4 players', '3 and 4 players', '3, 4 and 5 players': a sweep value plays as today's
     rules only where it does at every size."""
     names = [str(n) for n in sizes]
