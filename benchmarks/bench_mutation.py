@@ -66,10 +66,10 @@ PROJECT = ("gamekit", "interop", "leaves", "leaves_cli", "ligretto", "strategies
 
 _RULES = ("tests/test_boundaries_reference.py", "tests/test_rules.py")
 MODULES: dict[str, tuple[str, ...]] = {
-    "leaves/state.py": ("tests/test_boundaries_state.py", *_RULES),
+    "leaves/state.py": ("tests/test_boundaries_state.py", *_RULES, "tests/test_audit3_api.py"),
     "leaves/legal.py": ("tests/test_boundaries_legal.py", *_RULES),
     "leaves/moves.py": ("tests/test_boundaries_moves.py", *_RULES),
-    "leaves/ruleset.py": ("tests/test_boundaries_ruleset.py",),
+    "leaves/ruleset.py": ("tests/test_boundaries_ruleset.py", "tests/test_audit3_api.py"),
     "tournaments/sequential.py": ("tests/test_boundaries_sequential.py",),
     "reports/student_t.py": ("tests/test_boundaries_student_t.py",),
     "reports/clusters.py": ("tests/test_boundaries_clusters.py",),
@@ -80,9 +80,17 @@ MODULES: dict[str, tuple[str, ...]] = {
     "leaves/kernels.py": ("tests/test_boundaries_kernels.py",),
     "leaves/deal_kernels.py": ("tests/test_boundaries_deal_kernels.py",),
     "leaves/fastplay.py": ("tests/test_boundaries_fastplay.py",),
-    "leaves/validate.py": ("tests/test_boundaries_validate.py", "tests/test_rules.py"),
-    "leaves/expert.py": ("tests/test_expert.py",),
-    "leaves/view.py": ("tests/test_boundaries_view.py", "tests/test_properties.py"),
+    "leaves/validate.py": (
+        "tests/test_boundaries_validate.py",
+        "tests/test_rules.py",
+        "tests/test_audit3_api.py",
+    ),
+    "leaves/expert.py": ("tests/test_expert.py", "tests/test_audit3_api.py"),
+    "leaves/view.py": (
+        "tests/test_boundaries_view.py",
+        "tests/test_properties.py",
+        "tests/test_audit3_api.py",
+    ),
     "ligretto/engine.py": (
         "tests/test_boundaries_ligretto.py",
         "tests/test_ligretto_rules.py",
@@ -104,11 +112,13 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_boundaries_actions.py",
         *_RULES,
         "tests/test_api_edges_core.py",
+        "tests/test_audit3_api.py",
     ),
     "leaves/record.py": (
         "tests/test_boundaries_record.py",
         "tests/test_properties.py",
         "tests/test_cli_replay.py",
+        "tests/test_audit3_api.py",
     ),
     "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
     "tournaments/labels.py": (

@@ -36,6 +36,12 @@ class _ClassOnly:
         return self.fn
 
 
+def _whole(x: object) -> bool:
+    """``x`` is a whole number (numpy's too), not a bool: True is no card value nor count,
+    but a flag passed by mistake."""
+    return x.__class__ is int or (isinstance(x, Integral) and not isinstance(x, bool))
+
+
 class Action:
     """One move: play ``count`` cards of ``value``, or pass taking one card of ``value`` (or,
     under the rule variant ``take=nothing``, pass taking nothing: ``Action.pass_()``, id 117).
@@ -88,8 +94,10 @@ class Action:
     def play(value: int, count: int) -> Action:
         """Play ``count`` (1..8) cards of ``value`` (1..13)."""
         try:
+            if not _whole(value) or not _whole(count):
+                raise TypeError
             if 1 <= value <= N_VALUES and 1 <= count <= MAX_COPIES:
-                return _ACTIONS[(value - 1) * MAX_COPIES + (count - 1)]
+                return _ACTIONS[(int(value) - 1) * MAX_COPIES + (int(count) - 1)]
         except TypeError:  # a float or text: the index, or the comparison, refused it
             raise TypeError(
                 f"Action.play takes a whole card value 1..{N_VALUES} and count "
@@ -104,8 +112,10 @@ class Action:
     def take(value: int) -> Action:
         """Pass, taking one card of ``value`` (1..13) from the table."""
         try:
+            if not _whole(value):
+                raise TypeError
             if 1 <= value <= N_VALUES:
-                return _ACTIONS[TAKE_BASE + value - 1]
+                return _ACTIONS[TAKE_BASE + int(value) - 1]
         except TypeError:  # as in ``play``
             raise TypeError(
                 f"Action.take takes a whole card value 1..{N_VALUES}, got {value!r}"
@@ -137,6 +147,8 @@ class Action:
     def parse(text: str) -> Action:
         """Parse the readable form back: ``"play 3x6"``, ``"pass, take 9"``, ``"take 9"``,
         ``"pass"`` (taking nothing) or an id."""
+        if not isinstance(text, str):
+            raise TypeError(f"Action.parse takes text such as 'play 3x6', got {shown(text)}")
         t = text.strip().lower()
         try:
             if t.isdigit():
@@ -175,6 +187,8 @@ class Action:
         return self is other or (isinstance(other, Action) and other.id == self.id)
 
     def __lt__(self, other: Action) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented  # an action is ordered among actions only
         return self.id < other.id
 
     def __reduce__(self):

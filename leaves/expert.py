@@ -8,8 +8,11 @@ left (a fixed choice, see ``leaves.rules``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from numbers import Integral
+
+from gamekit.errors import shown
 
 from .rules import EXPERT_TARGET
 from .state import State
@@ -17,6 +20,8 @@ from .state import State
 
 def game_scores(state: State) -> tuple[int, ...]:
     """Points each seat scores for a finished game: 0 for the winner, cards left otherwise."""
+    if not isinstance(state, State):
+        raise TypeError(f"game_scores takes the final State of a game, got {shown(state)}")
     if not state.is_terminal:
         raise ValueError("the game is not over yet")
     return scores_from_cards(state.hand_sizes, state.winner)
@@ -25,6 +30,14 @@ def game_scores(state: State) -> tuple[int, ...]:
 def scores_from_cards(cards_left: Sequence[int], winner: int | None) -> tuple[int, ...]:
     """Expert points from cards left and the winner (None: unfinished, all score their cards)."""
     return tuple(0 if i == winner else int(c) for i, c in enumerate(cards_left))
+
+
+def _whole(value: object, name: str) -> int:
+    """``value`` as a plain int (numpy's integers too); a bool, a float or text is refused in
+    one line naming ``name`` (1.5 points would otherwise count as 1)."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be a whole number, got {shown(value)}")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -37,22 +50,35 @@ class ExpertMatch:
     games: int = 0
 
     def __post_init__(self) -> None:
-        if self.target < 1:
-            raise ValueError(f"the match target must be at least 1 point, got {self.target}")
-        if not self.totals:
-            object.__setattr__(self, "totals", (0,) * self.n_players)
-        if len(self.totals) != self.n_players:
+        n = _whole(self.n_players, "n_players")
+        if n < 2:
+            raise ValueError(f"a match is played by at least 2 players, got n_players={n}")
+        target = _whole(self.target, "target")
+        if target < 1:
+            raise ValueError(f"the match target must be at least 1 point, got {target}")
+        object.__setattr__(self, "n_players", n)
+        object.__setattr__(self, "target", target)
+        totals = tuple(_whole(t, "each total") for t in self.totals) or (0,) * n
+        if len(totals) != n:
             raise ValueError("totals must have one entry per player")
+        if min(totals) < 0:
+            raise ValueError(f"totals cannot be negative, got {totals}")
+        object.__setattr__(self, "totals", totals)
 
     def add(self, scores: Sequence[int]) -> ExpertMatch:
-        """The match after a game scoring ``scores`` (one entry per seat)."""
+        """The match after a game scoring ``scores`` (one whole number >= 0 per seat)."""
         if self.is_over:
             raise ValueError("the match is over")
-        if len(scores) != self.n_players:
-            raise ValueError(f"expected {self.n_players} scores, got {len(scores)}")
-        if any(s < 0 for s in scores):
+        if isinstance(scores, str) or not isinstance(scores, Iterable):
+            raise TypeError(
+                f"scores must be a list of {self.n_players} points, got {shown(scores)}"
+            )
+        points = tuple(_whole(s, "each score") for s in scores)
+        if len(points) != self.n_players:
+            raise ValueError(f"expected {self.n_players} scores, got {len(points)}")
+        if any(s < 0 for s in points):
             raise ValueError("scores cannot be negative")
-        totals = tuple(t + int(s) for t, s in zip(self.totals, scores, strict=True))
+        totals = tuple(t + s for t, s in zip(self.totals, points, strict=True))
         return ExpertMatch(self.n_players, self.target, totals, self.games + 1)
 
     @property

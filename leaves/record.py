@@ -12,6 +12,8 @@ import numbers
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from gamekit.errors import shown
+
 from .actions import IllegalActionError
 from .rules import TURN_LIMIT
 from .ruleset import Rules
@@ -65,6 +67,10 @@ class GameRecord:
     ) -> GameRecord:
         """Record the game that led from ``initial`` to ``final`` (via ``final.history``);
         ``stopped`` says why a game left before its end was (its record is unfinished)."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+            raise TypeError(f"seed must be a whole number (or None), got {shown(seed)}")
+        if seed is not None and seed < 0:
+            raise ValueError(f"seed must be >= 0, got {seed}")
         start = len(initial.history)
         actions = [a.id for _, a in final.history[start:]]
         return cls(
@@ -115,20 +121,25 @@ class GameRecord:
         return cls.from_dict(d)
 
 
-def replay(record: GameRecord, rules: Rules | None = None) -> list[State]:
+def replay(record: GameRecord, rules: Any = None) -> list[State]:
     """Every state of the recorded game, the dealt position first, under the record's rules.
 
     Raises ``IllegalActionError`` for an illegal action (naming the turn) and ``ValueError``
     when the record's stated winner, turns or rounds differ from what its actions produce,
     when its hands are not a deal of its rules, or when ``rules`` (the rules the caller
-    expects; the turn limit aside) differ from the record's.
+    expects, in any form ``Rules.of`` reads; the turn limit aside) differ from the record's.
     """
+    if not isinstance(record, GameRecord):
+        raise TypeError(
+            f"record must be a GameRecord (GameRecord.from_dict reads its dict form), "
+            f"got {shown(record)}"
+        )
     try:
         state = record.initial_state()
         _check_deal(record, state)
     except ValueError as exc:
         raise ValueError(f"bad record: {exc}") from None
-    if rules is not None and rules.replace(turn_limit=state.turn_limit) != state.rules:
+    if rules is not None and Rules.of(rules).replace(turn_limit=state.turn_limit) != state.rules:
         raise ValueError(f"the record was played under the rules {state.rules}, not {rules}")
     states = [state]
     for turn, aid in enumerate(record.actions):
@@ -140,11 +151,10 @@ def replay(record: GameRecord, rules: Rules | None = None) -> list[State]:
             raise IllegalActionError(f"record action {turn} (id {aid}) is illegal: {exc}") from None
         states.append(state)
     cut_short = record.forfeit_seat is not None or record.stopped is not None
-    if not cut_short:
-        if not state.is_terminal:  # first: an unfinished game has no winner to compare
-            raise ValueError("record ends before the game is over")
-        if state.winner != record.winner:
-            raise ValueError(f"record says winner {record.winner}, its actions give {state.winner}")
+    if not cut_short and not state.is_terminal:  # first: an unfinished game has no winner
+        raise ValueError("record ends before the game is over")
+    if state.winner != record.winner:  # a game cut short has none either
+        raise ValueError(f"record says winner {record.winner}, its actions give {state.winner}")
     if state.turn != record.turns or state.round != record.rounds:
         raise ValueError(
             f"record says {record.turns} turns and {record.rounds} rounds, its actions give "

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
+from numbers import Real
 from typing import Any, ClassVar, NamedTuple
 
 from gamekit.errors import ParameterError
@@ -353,7 +354,7 @@ def _hand_sizes(value: Any) -> tuple[tuple[int, int], ...]:
         if ":" not in text:
             return ((0, _integer("hand_size", text, 1, 52)),)
         value = [part.split(":", 1) for part in text.split("/")]
-    elif isinstance(value, int):
+    elif isinstance(value, Real):  # numpy's numbers too: 9, np.int64(9) and 9.0 alike
         return ((0, _integer("hand_size", value, 1, 52)),)
     elif isinstance(value, tuple) and len(value) == 1 and value[0][:1] == (0,):
         return ((0, _integer("hand_size", value[0][1], 1, 52)),)  # the kept form of one size

@@ -17,11 +17,12 @@ by name), accessors, identity and plain-data form.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from .actions import Action, IllegalActionError, action_id
+from .actions import Action, IllegalActionError, action_id, shown
 from .deal import SeedLike, as_generator, deal_packed
 from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, variant_legal
 from .moves import play, take
@@ -140,19 +141,25 @@ class State(PublicFields):
         """The start of a game from dealt hands (n lists of 13 counts) under ``rules`` (any
         form ``Rules.of`` reads); the rest of the deck is undealt."""
         rules = Rules.of(rules)
-        n = len(hands)
         deck = rules.deck
-        d = {
-            "hands": [list(h) for h in hands],
-            "table": [0] * N_VALUES,
-            "removed": [0] * N_VALUES,
-            "undealt": [
-                deck[v] - sum(int(h[v]) for h in hands)
-                if all(len(h) == N_VALUES for h in hands)
+        try:
+            rows = [list(h) for h in hands]
+            undealt = [
+                deck[v] - sum(int(h[v]) for h in rows)
+                if all(len(h) == N_VALUES for h in rows)
                 else 0  # a hand of another length: from_dict names it
                 for v in range(N_VALUES)
-            ],
-            "passed": [False] * n,
+            ]
+        except (TypeError, ValueError):  # None, a number, text: no lists of counts
+            raise ValueError(
+                f"hands must be one list of {N_VALUES} card counts per player, got {hands!r}"
+            ) from None
+        d = {
+            "hands": rows,
+            "table": [0] * N_VALUES,
+            "removed": [0] * N_VALUES,
+            "undealt": undealt,
+            "passed": [False] * len(rows),
             "current_player": first_player,
             "winner": None,
             "turn": 0,
@@ -399,6 +406,10 @@ def new_game(
     if not isinstance(n_players, int | np.integer):
         raise ValueError(f"n_players must be an integer, got {n_players!r}")
     rules = Rules.of(rules)
+    if hand_size is not None and (
+        isinstance(hand_size, bool) or not isinstance(hand_size, Integral)
+    ):
+        raise TypeError(f"hand_size must be a whole number of cards, got {shown(hand_size)}")
     if hand_size is not None and not (
         n_players in rules.players and hand_size == rules.hand_size_for(n_players)
     ):
@@ -414,8 +425,8 @@ def new_game(
     hh, undealt = deal_packed(n_players, rng, hand, rules.deck)
     if first_player is None:
         first_player = int(rng.integers(n_players))
-    elif not (0 <= first_player < n_players):
-        raise ValueError(f"first_player must be a seat 0..{n_players - 1}, got {first_player}")
+    else:
+        first_player = check_seat(first_player, n_players, "first_player")
     return State._build(
         n=n_players,
         hh=hh,

@@ -16,11 +16,14 @@ invariant of the rules (cards conserved, ends consistent, known cards bounded by
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 from hypothesis import strategies as st
 
-from .rules import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, N_VALUES
+from gamekit.errors import shown
+
+from .rules import MAX_COPIES, MAX_PLAYERS, N_VALUES
 from .ruleset import TAKE_MODES, Rules, counts_text
 from .state import State, new_game
 
@@ -41,14 +44,31 @@ def seeds() -> st.SearchStrategy[int]:
     return st.integers(min_value=0, max_value=2**63 - 1)
 
 
-def player_counts(min_players: int = MIN_PLAYERS, max_players: int = MAX_PLAYERS):
-    """Player counts allowed by the rules (3..6 by default)."""
-    return st.integers(min_value=min_players, max_value=max_players)
+def player_counts(
+    min_players: int | None = None, max_players: int | None = None, rules: Any = None
+) -> st.SearchStrategy[int]:
+    """Player counts the rules allow (3..6 under today's), within ``min_players``..
+    ``max_players`` when given."""
+    return st.sampled_from(_allowed_counts(min_players, max_players, Rules.of(rules)))
+
+
+def _bound(value: Any, name: str) -> int | None:
+    """A bound given to a strategy: None or a whole number >= 0 (a numpy integer too); a
+    bool, a float or text is refused in one line naming it, when the strategy is built."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be a whole number (or None), got {shown(value)}")
+    if value < 0:
+        raise ValueError(f"{name} must be at least 0, got {value}")
+    return int(value)
 
 
 def _allowed_counts(min_players: int | None, max_players: int | None, rules: Rules) -> list[int]:
     """The player counts ``rules`` allow within ``min_players``..``max_players`` (None: no
     bound); ValueError in one line, when the strategy is built, if there are none."""
+    min_players = _bound(min_players, "min_players")
+    max_players = _bound(max_players, "max_players")
     counts = [
         n
         for n in rules.players
@@ -107,7 +127,7 @@ def action_sequences(
     Choices are drawn as indices into the legal actions, so hypothesis shrinks towards the
     lowest-id moves and short games.
     """
-    return _played(new_games(min_players, max_players, rules), max_turns)
+    return _played(new_games(min_players, max_players, rules), _bound(max_turns, "max_turns"))
 
 
 def games(
@@ -133,9 +153,14 @@ def positions(
     max_players: int | None = None,
     max_turns: int = 200,
     nonterminal: bool = True,
+    rules: Any = None,
 ) -> st.SearchStrategy[State]:
-    """A position reached by random legal play (by default, one where someone must act)."""
-    return _position(new_games(min_players, max_players), max_turns, nonterminal)
+    """A position reached by at most ``max_turns`` moves (None: any number) of random legal
+    play under ``rules`` (as ``new_games``); by default one where someone must act."""
+    turns = _bound(max_turns, "max_turns")  # None: no bound
+    if not isinstance(nonterminal, bool):
+        raise TypeError(f"nonterminal must be True or False, got {shown(nonterminal)}")
+    return _position(new_games(min_players, max_players, rules), turns, nonterminal)
 
 
 @st.composite
@@ -155,9 +180,10 @@ def _position(draw, starts: st.SearchStrategy[State], max_turns: int, nontermina
 def rule_sets(draw, base: Any = None) -> Rules:
     """Valid ``Rules`` of every kind: a deck of 0..8 copies per value, one hand size, the
     player counts 2..6 the deck can deal, the minimum count on or off, each way a pass takes,
-    any expert target; the other keys (the turn limit) those of ``base`` (any form
-    ``Rules.of`` reads; today's by default). Shrinks towards today's rules with small
-    changes."""
+    an expert target of 1..60; the other keys (the turn limit) those of ``base`` (any form
+    ``Rules.of`` reads; today's by default). Shrinks towards the smallest game, not today's:
+    a deck of one 1 and one 2, hands of one card, two players, no minimum count, any take,
+    a 1-point target."""
     deck = tuple(draw(st.lists(st.integers(0, MAX_COPIES), min_size=N_VALUES, max_size=N_VALUES)))
     cards = sum(deck)
     if cards < 2:

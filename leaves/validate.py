@@ -7,9 +7,8 @@ test position fails with a sentence instead of a wrong game later.
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
-
-import numpy as np
 
 from .packed import join_lanes, pack
 from .rules import N_VALUES
@@ -19,9 +18,12 @@ from .state import State
 
 def _counts(name: str, value: Any, deck: tuple[int, ...]) -> tuple[int, ...]:
     try:
-        counts = tuple(int(c) for c in value)
+        raw = list(value)
+        counts = tuple(int(c) for c in raw)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a list of {N_VALUES} card counts") from None
+    if not all(_is_whole(c) for c in raw):  # True as one card, 1.5 as one: neither is
+        raise ValueError(f"{name} must hold whole card counts, got {raw!r}")
     if len(counts) != N_VALUES:
         raise ValueError(f"{name} must have {N_VALUES} counts (value 1 first), got {len(counts)}")
     for v, c in enumerate(counts):
@@ -75,12 +77,14 @@ def state_from_dict(d: dict[str, Any]) -> State:
     passed_raw = d.get("passed") or [False] * n
     if len(passed_raw) != n:
         raise ValueError(f"passed must have one flag per seat ({n}), got {len(passed_raw)}")
+    if isinstance(passed_raw, str) or any(x not in (0, 1) for x in passed_raw):
+        raise ValueError(f"passed must be {n} flags True/False, got {passed_raw!r}")
     passed = [bool(x) for x in passed_raw]
     npassed = sum(passed)
     if npassed >= n - 1:
         raise ValueError(f"{npassed} of {n} players passed: the round should have ended")
     cur = d["current_player"]
-    if not isinstance(cur, int | np.integer) or not (0 <= int(cur) < n):
+    if not (_is_whole(cur) and 0 <= cur < n):
         raise ValueError(f"current_player must be a seat 0..{n - 1}, got {cur!r}")
     cur = int(cur)
     winner = d.get("winner")
@@ -92,18 +96,12 @@ def state_from_dict(d: dict[str, Any]) -> State:
         if empty:
             raise ValueError(f"seat {empty[0]} has no cards left but there is no winner")
     else:
-        if not isinstance(winner, int | np.integer) or not (0 <= int(winner) < n):
+        if not (_is_whole(winner) and 0 <= winner < n):
             raise ValueError(f"winner must be a seat 0..{n - 1} or None, got {winner!r}")
         winner = int(winner)
         if sizes[winner] != 0:
             raise ValueError(f"winner {winner} still holds {sizes[winner]} cards")
-    turn = int(d.get("turn", 0))
-    rnd = int(d.get("round", 1))
-    limit = rules.turn_limit
-    if turn < 0:
-        raise ValueError(f"turn must be >= 0, got {turn}")
-    if rnd < 1:
-        raise ValueError(f"round must be >= 1, got {rnd}")
+    turn, rnd, limit = _counter(d, "turn", 0), _counter(d, "round", 1), rules.turn_limit
     nz = [v for v in range(N_VALUES) if table[v]]
     lo, hi = (nz[0], nz[-1]) if nz else (-1, -1)
     return State._build(
@@ -114,6 +112,21 @@ def state_from_dict(d: dict[str, Any]) -> State:
     )  # fmt: skip
 
 
+def _is_whole(value: Any) -> bool:
+    """``value`` is a whole number (numpy's too) and no bool: True is not seat 1, nor 1.5 turn 1."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def _counter(d: dict[str, Any], key: str, low: int) -> int:
+    """``d[key]`` (``low`` when absent) as a plain int >= ``low``; ValueError naming ``key``."""
+    value = d.get(key, low)
+    if not _is_whole(value):
+        raise ValueError(f"{key} must be a whole number >= {low}, got {value!r}")
+    if value < low:
+        raise ValueError(f"{key} must be >= {low}, got {value}")
+    return int(value)
+
+
 def _rules(d: dict[str, Any]) -> Rules:
     """The rules of the dict form: its ``rules`` (the keys changed from today's), with its
     ``turn_limit`` when it gives one."""
@@ -122,7 +135,7 @@ def _rules(d: dict[str, Any]) -> Rules:
         rules = Rules.from_dict(rules)
     limit = d.get("turn_limit")
     if limit is not None and limit != rules.turn_limit:
-        if not isinstance(limit, int | np.integer) or limit < 1:
+        if not _is_whole(limit) or limit < 1:
             raise ValueError(f"turn_limit must be >= 1, got {limit!r}")
         rules = rules.replace(turn_limit=int(limit))
     return rules

@@ -17,16 +17,16 @@ from .public import PublicFields
 from .rules import N_VALUES
 
 
-def check_seat(player: object, n: int) -> int:
-    """``player`` as a seat 0..n-1 (a plain int): the one check of a seat argument, so a
-    numpy integer works, and a bool, a float, text or a seat out of range (-1 is not the
-    last seat) is refused in one line."""
+def check_seat(player: object, n: int, name: str = "player") -> int:
+    """``player`` as a seat 0..n-1 (a plain int): the one check of a seat argument (called
+    ``name`` in the message), so a numpy integer works, and a bool, a float, text or a seat
+    out of range (-1 is not the last seat) is refused in one line."""
     if player.__class__ is int and 0 <= player < n:
         return player
     if isinstance(player, bool) or not isinstance(player, Integral):
-        raise TypeError(f"player must be a seat number 0..{n - 1}, got {shown(player)}")
+        raise TypeError(f"{name} must be a seat number 0..{n - 1}, got {shown(player)}")
     if not 0 <= player < n:
-        raise ValueError(f"player must be a seat 0..{n - 1}, got {player}")
+        raise ValueError(f"{name} must be a seat 0..{n - 1}, got {player}")
     return int(player)
 
 
@@ -119,9 +119,10 @@ class PlayerView(PublicFields):
         """The owner's legal actions when it is their turn (empty otherwise)."""
         if self._legal is None:
             if self.current_player != self.player or self.is_terminal:
-                self._legal = ()
+                legal = ()
             else:
-                self._legal = self._public_state().legal_actions()
+                legal = self._public_state().legal_actions()
+            object.__setattr__(self, "_legal", legal)  # the one cache a view fills
         return self._legal
 
     def _public_state(self):
@@ -162,6 +163,10 @@ class PlayerView(PublicFields):
         Opponents keep their hand sizes and the cards they are known to hold; the remaining
         unseen cards are shuffled among their hidden slots and the undealt pile.
         """
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(
+                f"rng must be a numpy Generator (np.random.default_rng), got {shown(rng)}"
+            )
         pool = self.unseen()
         cards = np.repeat(np.arange(N_VALUES), pool)
         order = rng.permutation(len(cards))
@@ -197,7 +202,7 @@ class PlayerView(PublicFields):
         return hash(self._key())
 
     def __setattr__(self, name, value):
-        if name == "_legal" or not hasattr(self, "_legal"):
+        if not hasattr(self, "_legal"):  # building: ``_from_state`` sets ``_legal`` last
             object.__setattr__(self, name, value)
         else:
             raise AttributeError("PlayerView is immutable")

@@ -73,3 +73,14 @@ def test_a_negative_score_is_refused():
     with pytest.raises(ValueError, match="cannot be negative"):
         ExpertMatch(3).add([0, -1, 2])
     assert ExpertMatch(3).add([0, 0, 0]).totals == (0, 0, 0)
+
+
+def test_a_total_or_a_score_of_minus_1_is_refused_and_0_is_taken():
+    """The bounds themselves: -1 (not only -2) is refused, 0 is a score and a total."""
+    assert ExpertMatch(3, totals=(0, 5, 0)).totals == (0, 5, 0)
+    with pytest.raises(ValueError, match=r"totals cannot be negative, got \(0, -1, 0\)"):
+        ExpertMatch(3, totals=(0, -1, 0))
+    m = ExpertMatch(3)
+    assert m.add([0, 0, 0]).totals == (0, 0, 0)
+    with pytest.raises(ValueError, match="scores cannot be negative"):
+        m.add([0, -1, 2])
