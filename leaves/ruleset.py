@@ -398,6 +398,20 @@ def _derived(sizes: tuple[tuple[int, int], ...], cards: int) -> tuple[int, ...]:
     )
 
 
+def _none_dealt(sizes: tuple[tuple[int, int], ...], cards: int) -> str:
+    """Why no count 3..6 can be dealt: the count with a hand size that needs the fewest cards
+    (it needs more than the deck), or no count with a hand size at all."""
+    sized = [(n * h, n, h) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if (h := _size(sizes, n))]
+    if not sized:
+        given = ", ".join(str(m) for m, _ in sizes)
+        return (f"no player count {MIN_PLAYERS}..{MAX_PLAYERS} can be dealt: hand_size gives "
+                f"hands for {given} players only")  # fmt: skip
+    need, n, h = min(sized)
+    return (
+        f"no player count can be dealt: {n} hands of {h} need {need} cards, the deck holds {cards}"
+    )
+
+
 def _players(value: Any, sizes: tuple[tuple[int, int], ...], cards: int) -> tuple[int, ...]:
     """The allowed counts: as given (each checked against the deck), or every count 3..6 with
     a hand size the deck can deal."""
@@ -405,11 +419,7 @@ def _players(value: Any, sizes: tuple[tuple[int, int], ...], cards: int) -> tupl
     if value is None:
         counts = _derived(sizes, cards)
         if not counts:
-            h = _size(sizes, MIN_PLAYERS) or sizes[0][1]
-            raise ValueError(
-                f"no player count can be dealt: {MIN_PLAYERS} hands of {h} need "
-                f"{MIN_PLAYERS * h} cards, the deck holds {cards}"
-            )
+            raise ValueError(_none_dealt(sizes, cards))
         return counts
     counts = _counts_read(value)
     for n in counts:

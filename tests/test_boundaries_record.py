@@ -131,3 +131,11 @@ def test_read_records_skips_blank_lines_and_names_a_bad_one(tmp_path):
     path.write_text(f"{line}\n\n{json.dumps([1])}\n")
     with pytest.raises(ValueError, match=r"games.jsonl, line 3: a game record must be"):
         read_records(path)
+
+
+def test_a_record_takes_seed_0_and_refuses_minus_1():
+    """The bound itself: 0 is a seed (numpy's too), -1 is not."""
+    s = leaves.new_game(4, seed=1)
+    assert GameRecord.from_states(s, s, seed=0).seed == 0
+    with pytest.raises(ValueError, match=r"seed must be >= 0, got -1"):
+        GameRecord.from_states(s, s, seed=-1)

@@ -93,8 +93,13 @@ def test_the_counts_a_deck_and_hand_size_allow():
         match="no player count can be dealt: 3 hands of 21 need 63 cards, the deck holds 62",
     ):
         Rules(hand_size=21)
-    with pytest.raises(ValueError, match="3 hands of 30 need 90 cards"):
-        Rules(hand_size="2:30")  # no hand for 3: the message uses the first size
+    with pytest.raises(ValueError, match=r"no player count 3\.\.6 can be dealt: hand_size gives "
+                                         r"hands for 2 players only$"):  # fmt: skip
+        Rules(hand_size="2:30")  # was: "3 hands of 30 need 90 cards", of a count it gives none
+    with pytest.raises(ValueError, match="5 hands of 13 need 65 cards, the deck holds 62$"):
+        Rules(hand_size="5:13")  # was: "3 hands of 13 need 39 cards", which the deck holds
+    with pytest.raises(ValueError, match="4 hands of 16 need 64 cards, the deck holds 62$"):
+        Rules(hand_size="4:16/5:13")  # the count that needs the fewest cards
 
 
 def test_hand_size_for():
@@ -240,9 +245,12 @@ def test_derived_counts_stop_at_six_and_include_a_full_deal():
     assert Rules(deck=(4,) * 13, hand_size=13).players == (3, 4)
 
 
-def test_no_count_dealt_names_the_first_size():
-    with pytest.raises(ValueError, match="3 hands of 30 need 90 cards, the deck holds 62"):
+def test_no_count_dealt_names_a_count_it_gives_a_hand():
+    """Was: "3 hands of 30 need 90 cards", for 2:30/4:20, which deals no hand to 3 players."""
+    with pytest.raises(ValueError, match="4 hands of 20 need 80 cards, the deck holds 62$"):
         Rules(hand_size="2:30/4:20")
+    with pytest.raises(ValueError, match="6 hands of 11 need 66 cards, the deck holds 62$"):
+        Rules(hand_size="6:11")  # the largest count is one of them
 
 
 def test_of_options_joins_a_turn_limit_given_apart_to_the_rules():
