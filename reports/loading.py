@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
-from tournaments.verify import ROW_FOLDERS, recorded_files
+from tournaments.verify import ROW_FOLDERS, recorded_parts
 
 from .data import (
     ARRAY_FIELDS,
@@ -238,12 +238,9 @@ def part_files(folder: Path, manifest: dict | None = None) -> list[Path]:
             manifest = json.loads((folder.parent / "manifest.json").read_text())
         except (OSError, ValueError):
             manifest = None  # none, or corrupt: load_run says so
-    recorded = recorded_files(manifest) if folder.name in ROW_FOLDERS else None
-    if recorded is None:
+    if folder.name not in ROW_FOLDERS:
         return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
-    run = folder.parent
-    return sorted(run / rel for rel in recorded if (run / rel).parent == folder
-                  and rel.endswith(".parquet"))  # fmt: skip
+    return recorded_parts(folder, manifest)
 
 
 READ_ROWS = 1 << 20

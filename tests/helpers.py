@@ -73,6 +73,13 @@ def cli(capsys, *args: str) -> tuple[int, str, str]:
     return int(exc.value.code or 0), out, err
 
 
+def usage_error(capsys, args: list[str]) -> str:
+    """The one line of ``leaves ARGS``'s usage error (exit code 2)."""
+    code, _, err = cli(capsys, *args)
+    assert code == 2, err
+    return one_error_line(err)
+
+
 def one_error_line(err: str) -> str:
     """The error line, checked to be the only line of stderr, free of a traceback and of a raw
     ``[Errno N]``."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -111,34 +112,14 @@ def test_leaves_replay_says_a_failed_1_in_one_line(record, tmp_path, capsys):
     assert code != 0 and "starts a new pile" in one_error_line(err)
 
 
-SOMETIMES = '''
-import ligretto
-import strategies
-from ligretto.players import LigrettoStrategy
-
-
-class Sometimes(LigrettoStrategy, register=False):
-    """Plays its stack top when it fits, else turns hand cards; raises on a 6 on top."""
-
-    def __init__(self, speed: float = 1.0):
-        pass
-
-    def decide(self, view, rng):
-        if ligretto.value_of(view.stack_top) == 6:
-            raise KeyError("a 6")
-        pile = view.target(view.stack_top)
-        if pile is not None:
-            return ligretto.Decision("stack", 0, view.stack_top, pile, 1)
-        return ligretto.Decision("flip" if view.can_flip else "wait", looked=1)
-'''
+SOMETIMES = Path(__file__).with_name("sometimes_strategy.py")  # its Sometimes forfeits
 
 
 def test_leaves_replay_of_a_forfeited_round_says_the_forfeit(tmp_path, capsys):
     """The report sends the user to `leaves replay RUN --game N` for a forfeited round: it
     says the strategy's error in one line, never a JSON parser's complaint."""
-    (tmp_path / "some.py").write_text(SOMETIMES)
     run = str(tmp_path / "run")
-    code, _, err = cli(capsys, "tournament", "--game", "ligretto", f"{tmp_path}/some.py:Sometimes",
+    code, _, err = cli(capsys, "tournament", "--game", "ligretto", f"{SOMETIMES}:Sometimes",
                        "stack", "--players", "2", "--games", "4", "--seed", "1", "--out", run)  # fmt: skip
     assert code == 0, err
     code, out, err = cli(capsys, "replay", run, "--game", "0")  # round 0 is forfeited

@@ -13,17 +13,26 @@ import pytest
 from click.testing import CliRunner
 
 from leaves_cli.main import cli
+from tests.helpers import usage_error
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "variants.md"
 
 
-def _variants(out: Path, *extra: str) -> str:
-    res = CliRunner().invoke(cli, ["variants", "weighted", "taker", "greedy", "random",
-                                   "--rules", "hand_size=9", "--games", "1", "--seed", "1",
-                                   "--jobs", "1", "--trace-games", "0",
-                                   "--restricted-games", "0", "--out", str(out), *extra])  # fmt: skip
+def _variants(out: Path, *extra: str, field: tuple[str, ...] = ("weighted", "taker", "greedy",
+              "random"), rules: str = "hand_size=9", restricted: int = 0) -> str:  # fmt: skip
+    """``leaves variants`` of ``field`` against ``rules``, one deal a table, seed 1."""
+    res = CliRunner().invoke(cli, ["variants", *field, "--rules", rules, "--games", "1",
+                                   "--seed", "1", "--jobs", "1", "--trace-games", "0",
+                                   "--restricted-games", str(restricted), "--out", str(out),
+                                   *extra])  # fmt: skip
     assert res.exit_code == 0, res.output
     return res.output
+
+
+def _default_field(out: Path, rules: str, restricted: int) -> None:
+    """The default field (``low`` too) against ``rules``, its page in Markdown."""
+    field = ("weighted", "taker", "greedy", "low", "random")
+    _variants(out, "--format", "md", field=field, rules=rules, restricted=restricted)
 
 
 def test_every_csv_the_page_links_is_written(tmp_path):
@@ -43,12 +52,7 @@ def test_the_skill_spread_is_defined_as_computed(tmp_path):
     """Five strategies at four seats: weighted and random share only some tables. The spread
     is the mean, over the duplicate sets where both sat, of their win-rate difference, not the
     difference of their run-wide win rates; the guide's table said the latter."""
-    res = CliRunner().invoke(cli, ["variants", "weighted", "taker", "greedy", "low", "random",
-                                   "--rules", "hand_size=9", "--games", "1", "--seed", "1",
-                                   "--jobs", "1", "--trace-games", "0",
-                                   "--restricted-games", "0", "--format", "md",
-                                   "--out", str(tmp_path / "o")])  # fmt: skip
-    assert res.exit_code == 0, res.output
+    _default_field(tmp_path / "o", "hand_size=9", 0)
     g = pd.read_parquet(tmp_path / "o" / "default" / "games")
     seats = [c for c in g.columns if c.startswith("seat_") and g[c].notna().any()]
     rows = pd.concat(pd.DataFrame({"s": g[c].astype(str), "w": g["winner_seat"] == i,
@@ -66,19 +70,6 @@ def test_the_skill_spread_is_defined_as_computed(tmp_path):
     assert "duplicate sets where both sat" in row, row
 
 
-def _refused(capsys, args: list[str]) -> str:
-    from leaves_cli import main
-
-    try:
-        main(args)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code)
-    err = capsys.readouterr().err.strip()
-    assert code == 2 and len(err.splitlines()) == 1, err
-    return err
-
-
 def test_a_variant_that_plays_as_today_is_refused_before_any_game(capsys, tmp_path):
     """At 4 players hand_size=11 is today's hand: --sweep merges such a value into today's run
     and refuses a sweep of nothing else, but --rules hand_size=11 played a whole second run of
@@ -89,7 +80,7 @@ def test_a_variant_that_plays_as_today_is_refused_before_any_game(capsys, tmp_pa
     assert plays_as(Rules.parse("hand_size=11"), DEFAULT_RULES, [4])  # the truth
     for rules in ("hand_size=11", "hand_size=4:11,take=any"):
         out = tmp_path / rules
-        err = _refused(capsys, ["variants", "low", "weighted", "--rules", rules, "--players",
+        err = usage_error(capsys, ["variants", "low", "weighted", "--rules", rules, "--players",
                                 "4", "--games", "1", "--out", str(out)])  # fmt: skip
         assert "plays as today's rules at 4 players" in err, err
         assert not out.exists()
@@ -99,7 +90,7 @@ def test_a_variant_that_plays_as_today_is_refused_before_any_game(capsys, tmp_pa
 
 def test_two_variants_that_play_alike_are_refused(capsys, tmp_path):
     """hand_size=9 and hand_size=4:9 deal the same hands at 4 players: one run twice."""
-    err = _refused(capsys, ["variants", "low", "weighted", "--rules", "hand_size=9", "--rules",
+    err = usage_error(capsys, ["variants", "low", "weighted", "--rules", "hand_size=9", "--rules",
                             "hand_size=4:9", "--players", "4", "--games", "1",
                             "--out", str(tmp_path / "o")])  # fmt: skip
     assert "plays as --rules 'hand_size=9' at 4 players" in err, err
@@ -150,12 +141,7 @@ def test_never_passing_changes_no_game_where_random_does_not_sit(tmp_path):
     the no-pass restriction as without. In the default field random sits at about half of
     the tables and draws other dice on the Python path, so those outcomes move; the claim
     holds only where random does not sit, which the guide now says."""
-    res = CliRunner().invoke(cli, ["variants", "weighted", "taker", "greedy", "low", "random",
-                                   "--rules", "take=ends", "--games", "1", "--seed", "1",
-                                   "--jobs", "1", "--trace-games", "0",
-                                   "--restricted-games", "72", "--format", "md",
-                                   "--out", str(tmp_path / "o")])  # fmt: skip
-    assert res.exit_code == 0, res.output
+    _default_field(tmp_path / "o", "take=ends", 72)
     run = tmp_path / "o" / "default"
     r = pd.read_csv(run / "designer_restricted.csv")
     g = pd.read_parquet(run / "games")

@@ -15,7 +15,7 @@ import ligretto
 import strategies
 from ligretto.bench import bench_table, run_bench
 from ligretto.match import Match, winners
-from ligretto.players import LigrettoStrategy, play_batch
+from ligretto.players import play_batch
 from ligretto.players import play_round as players_round
 from ligretto.plugin import LigrettoGame
 from ligretto.policy import PolicyPlayer
@@ -23,6 +23,7 @@ from ligretto.rng import SplitMix
 from ligretto.rules import ENDED_UNFINISHED, MAX_ROUND_MS
 
 from .helpers import cli, one_error_line
+from .sometimes_strategy import Sometimes
 
 
 class Turner:
@@ -228,21 +229,6 @@ def test_a_play_aimed_at_a_pile_that_does_not_take_it_is_no_lost_race():
     players = [WrongAim(), PolicyPlayer(bench_table(2)[0])]
     with pytest.raises(ligretto.PlayerError, match=r"seat 0: pile 0 does not take green 6"):
         ligretto.play_round(players, 1, 2, record=True)
-
-
-class Sometimes(LigrettoStrategy, register=False):
-    """Plays its stack top when it fits, else turns hand cards; raises on a 6 on top."""
-
-    def __init__(self, speed: float = 1.0):
-        pass
-
-    def decide(self, view: ligretto.PlayerView, rng: Any) -> ligretto.Decision:
-        if ligretto.value_of(view.stack_top) == 6:
-            raise KeyError("a 6")
-        pile = view.target(view.stack_top)
-        if pile is not None:
-            return ligretto.Decision("stack", 0, view.stack_top, pile, 1)
-        return ligretto.Decision("flip" if view.can_flip else "wait", looked=1)
 
 
 def test_a_forfeited_round_is_no_round_stopped_unfinished():

@@ -10,25 +10,14 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from leaves_cli import main
 from leaves_cli.main import cli
+from tests.helpers import usage_error
 
 
 def _run(args: list[str]) -> tuple[int, str]:
     """Exit code and stderr of ``leaves ARGS`` (one line per error)."""
     res = CliRunner().invoke(cli, args)
     return res.exit_code, res.output
-
-
-def _refused(capsys, args: list[str]) -> str:
-    try:
-        main(args)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code)
-    err = capsys.readouterr().err.strip()
-    assert code == 2 and len(err.splitlines()) == 1, err
-    return err
 
 
 # ----------------------------------------------------------------- leaves variants
@@ -50,7 +39,7 @@ def test_restrict_takes_a_strategy_as_the_field_names_it(tmp_path):
 @pytest.mark.parametrize("extra", [["--expert"], ["--restricted-games", "0"]])
 def test_a_bad_restrict_is_refused_even_where_restricted_play_is_not_played(capsys, tmp_path,
                                                                              extra):  # fmt: skip
-    err = _refused(capsys, ["variants", "low", "weighted", "--rules", "take=ends", "--restrict",
+    err = usage_error(capsys, ["variants", "low", "weighted", "--rules", "take=ends", "--restrict",
                             "nosuch", *extra, "--games", "1", "--out", str(tmp_path / "o")])  # fmt: skip
     assert "--restrict 'nosuch' is not in the field" in err
     assert not (tmp_path / "o").exists()
@@ -87,7 +76,7 @@ def test_restricted_play_without_a_strategy_that_ranks_its_actions_is_said(tmp_p
 def test_a_sweep_whose_values_all_play_as_today_is_refused_before_any_game(capsys, tmp_path):
     """At 4 players hand_size=11 and 4:11 both are today's rules: nothing to compare, so one
     line before a game is played (it used to play today's run, then fail in the report)."""
-    err = _refused(capsys, ["variants", "low", "weighted", "--sweep", "hand_size=11,4:11",
+    err = usage_error(capsys, ["variants", "low", "weighted", "--sweep", "hand_size=11,4:11",
                             "--players", "4", "--games", "1", "--out", str(tmp_path / "o")])  # fmt: skip
     assert "every value" in err and "today's rules" in err
     assert not (tmp_path / "o").exists()

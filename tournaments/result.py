@@ -107,12 +107,7 @@ class TournamentResult:
         if not self.spec["rows"]:
             raise ValueError(f"{self.out} kept no per-game rows (played with rows=False)")
         folder = self.out / kind
-        recorded = verify.recorded_files(self.manifest)  # what the run holds (None: every part)
-        parts = (
-            sorted(p for p in folder.glob("*.parquet") if p.is_file()) if folder.is_dir() else []
-        )
-        if recorded is not None:
-            parts = [p for p in parts if p.relative_to(self.out).as_posix() in recorded]
+        parts = verify.recorded_parts(folder, self.manifest) if folder.is_dir() else []
         if not parts:
             raise ValueError(f"{self.out} has no {kind} rows yet")
         df = pd.concat([pd.read_parquet(p, columns=columns) for p in parts], ignore_index=True)

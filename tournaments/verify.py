@@ -110,6 +110,20 @@ def recorded_files(manifest: Any) -> set[str] | None:
     return {str(rel) for files in chunks.values() if isinstance(files, dict) for rel in files}
 
 
+def recorded_parts(folder: Path, manifest: Any) -> list[Path]:
+    """The Parquet parts of a run's ``games/`` or ``matches/`` folder that ``manifest``
+    records: what the run holds (a killed run leaves parts finished after the manifest's last
+    write, vouched for by nothing; a recorded part that is missing stays listed, so reading it
+    says so). Where the manifest records no checksums (an older runner's, another tool's),
+    every part there."""
+    recorded = recorded_files(manifest)
+    if recorded is None:
+        return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
+    run = folder.parent
+    return sorted(run / rel for rel in recorded if (run / rel).parent == folder
+                  and rel.endswith(".parquet"))  # fmt: skip
+
+
 def check_chunks(
     out: Path, manifest: dict[str, Any], n_chunks: int
 ) -> tuple[set[int], dict[int, list[Problem]], int]:
