@@ -10,6 +10,7 @@ subclasses. Subclasses that define ``name`` register themselves in ``strategies.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import re
 from typing import Any, ClassVar
@@ -41,6 +42,30 @@ def format_value(value: Any) -> str:
     return repr(value)
 
 
+def _own_classifier(cls: type) -> dict[str, Any]:
+    """The classifier a class sets itself, checked: a misspelt standard key would become a key
+    of its own that no filter asks for, and a standard key that is no bool never matches
+    ``--filter KEY=true``."""
+    own = cls.__dict__.get("classifier", {})
+    where = f"{cls.__qualname__}.classifier"
+    if not isinstance(own, dict):
+        raise TypeError(f"{where} must be a dict of keys to values, got {own!r}")
+    for key, value in own.items():
+        if not isinstance(key, str):
+            raise TypeError(f"{where}: classifier keys must be text, got {key!r}")
+        if key in CLASSIFIER_KEYS:
+            if not isinstance(value, bool | np.bool_):
+                raise TypeError(f"{where}: {key!r} must be a bool (True or False), got {value!r}")
+            continue
+        near = difflib.get_close_matches(key, CLASSIFIER_KEYS, n=1, cutoff=0.8)
+        if near:
+            raise ValueError(
+                f"{where}: key {key!r} is not a standard key; did you mean {near[0]!r}? "
+                f"(standard keys: {', '.join(CLASSIFIER_KEYS)})"
+            )
+    return own
+
+
 class Player:
     """What the registry knows of a strategy of any game (each game's own base class adds how
     it plays: what a decision sees and answers).
@@ -67,7 +92,7 @@ class Player:
         merged: dict[str, Any] = {}
         for base in reversed(cls.__mro__[1:]):
             merged.update(base.__dict__.get("classifier", {}))
-        merged.update(cls.__dict__.get("classifier", {}))
+        merged.update(_own_classifier(cls))
         cls.classifier = merged
         cls._param_signature = _parameters(cls)
         if "name" in cls.__dict__:
