@@ -39,7 +39,8 @@ class Waves(Generic[B]):
     play_seeds: np.ndarray  # uint64 (Gtot,)
     match_games: np.ndarray  # int16 (M,): games played in each match
     match_totals: np.ndarray  # int64 (M, n)
-    match_winners: np.ndarray  # bool (M, n): the best total; ties share the win
+    match_winners: np.ndarray  # bool (M, n): the best total; ties share; none if forfeited
+    match_forfeited: np.ndarray  # bool (M,): a game of the match ended by a forfeit
 
 
 def play_waves(
@@ -53,6 +54,7 @@ def play_waves(
     rounds: int | None = None,
     higher_is_better: bool = False,
     max_games: int | None = None,
+    forfeits: Callable[[B], np.ndarray] | None = None,
 ) -> Waves[B]:
     """One match per seed pair at ``n`` seats: ``play(deal_seeds, play_seeds)`` plays a wave of
     games (one per unfinished match), ``score(batch)`` gives each seat's points (G, n).
@@ -60,7 +62,9 @@ def play_waves(
     A match ends once some total reaches ``target``, or after ``rounds`` games (exactly one
     of them is given), or after ``max_games``. Game ``i`` of match ``m`` is dealt from
     ``match_deal_seeds(match_seeds[m], i)`` and played from ``match_play_seeds(play_seeds[m],
-    i)``. The best total (``higher_is_better`` says which) wins; tied seats share the win. The
+    i)``. The best total (``higher_is_better`` says which) wins; tied seats share the win. A
+    match in which ``forfeits(batch)`` marks a game has no winner, as a forfeited game has none
+    (its games are played all the same, so the games a match holds never depend on it). The
     first wave is played even for no match, so the batch of no game has the game's columns.
     """
     if (target is None) == (rounds is None):
@@ -69,6 +73,7 @@ def play_waves(
     m = len(match_seeds)
     totals = np.zeros((m, n), np.int64)
     games = np.zeros(m, np.int16)
+    void = np.zeros(m, bool)
     live = np.arange(m)
     waves: list[tuple[B, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     while True:
@@ -79,15 +84,19 @@ def play_waves(
         points = np.asarray(score(batch), np.int64)
         totals[live] += points
         games[live] += 1
+        if forfeits is not None:
+            void[live] |= np.asarray(forfeits(batch), bool)
         waves.append((batch, live, points, deal, seeds))
         if target is not None:
             live = live[totals[live].max(axis=1) < target]
         if not live.size or (limit is not None and len(waves) >= limit):
             break
-    return _collect(waves, games, totals, 1 if higher_is_better else -1)
+    return _collect(waves, games, totals, void, 1 if higher_is_better else -1)
 
 
-def _collect(waves: list, games: np.ndarray, totals: np.ndarray, sign: int) -> Waves:
+def _collect(
+    waves: list, games: np.ndarray, totals: np.ndarray, void: np.ndarray, sign: int
+) -> Waves:
     """The waves' games in match-then-game order, and each match's winners."""
     match = np.concatenate([w[1] for w in waves]).astype(np.int32)
     index = np.concatenate([np.full(len(w[1]), j, np.int16) for j, w in enumerate(waves)])
@@ -106,5 +115,6 @@ def _collect(waves: list, games: np.ndarray, totals: np.ndarray, sign: int) -> W
         play_seeds=cat(4),
         match_games=games,
         match_totals=totals,
-        match_winners=sign * totals == best,
+        match_winners=(sign * totals == best) & ~void[:, None],
+        match_forfeited=void,
     )

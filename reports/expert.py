@@ -2,8 +2,9 @@
 wins), points per game, match length, final score distributions.
 
 Match winners are recomputed from the final totals by the rule the game declares (the best
-total in its direction wins, players tied for it share the win), so they do not depend on how
-the runner encodes them. Totals come from the matches table when given, else from summing the
+total in its direction wins, players tied for it share the win; a match holding a forfeited
+game has no winner, as a forfeited game has none), so they do not depend on how the runner
+encodes them. Totals come from the matches table when given, else from summing the
 per-game ``score_i`` columns. Column names follow the declared units (``points_per_game``,
 ``mean_match_games``; in rounds: ``points_per_round``, ``mean_match_rounds``).
 """
@@ -71,7 +72,7 @@ def _per_seat(seats: np.ndarray, k: int, weights) -> np.ndarray:
 
 def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per strategy over matches: matches (seats occupied), match wins (shared wins counted as
-    wins) and how many were shared, match win rate with a 95% interval (over duplicate sets),
+    wins) and how many were shared, matches with a forfeited game (won by nobody), match win rate with a 95% interval (over duplicate sets),
     the rate with shared wins split (a win shared by j players counts 1/j), fair share (mean
     1/players), mean points per game (in the declared direction), mean and median final total,
     mean match length in games. Sorted by match win rate."""
@@ -85,7 +86,9 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     occupied = seats >= 0
     sign = -1 if d.higher_is_better else 1  # the best total is the lowest signed one
     low = np.where(occupied, sign * totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
-    won = occupied & (sign * totals == low)
+    ids, inv = np.unique(g.match, return_inverse=True)
+    void = np.bincount(inv, weights=g.forfeited, minlength=len(ids)) > 0  # (M,)
+    won = occupied & (sign * totals == low) & ~void[:, None]
     n_won = won.sum(axis=1, keepdims=True)
     shared = won & (n_won > 1)
     n_m = _per_seat(seats, k, 1.0)
@@ -111,6 +114,7 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
                 "matches": n_m.astype(np.int64),
                 "match_wins": wins.astype(np.int64),
                 "shared_wins": _per_seat(seats, k, shared).astype(np.int64),
+                "forfeited_matches": _per_seat(seats, k, void[:, None]).astype(np.int64),
                 "match_win_rate": wins / n_m,
                 "match_win_rate_split": _per_seat(seats, k, won / np.maximum(n_won, 1)) / n_m,
                 "ci_low": lo,

@@ -268,6 +268,12 @@ def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         f"{pct(top['fair_share'])}; {shared:,} of its {int(top['match_wins']):,} wins "
         f"{'was' if shared == 1 else 'were'} shared."
     )
+    void = int(top.get("forfeited_matches", 0))
+    if void:
+        text += (
+            f" {void:,} of its {int(top['matches']):,} {plural(d.match_unit)} held a forfeited "
+            f"{d.unit} and {'was' if void == 1 else 'were'} won by nobody."
+        )
     return [Finding("expert", text)]
 
 

@@ -2,7 +2,8 @@
 
 A match replays fresh games between the same seating, adds up each seat's ``match_score``
 column, and ends when some total reaches ``target`` (or after ``rounds`` games). The best
-total wins in the game's declared direction; tied players share the win. The loop is
+total wins in the game's declared direction; tied players share the win; a match holding a
+forfeited game has no winner. The loop is
 ``gamekit.matches.play_waves`` (a game's own compiled matches may use it too); here it plays
 a plug-in's ``play``. Any plug-in's ``play_matches`` may delegate here (a game whose matches
 have no compiled loop does; one with compiled matches may keep them, under the same rules).
@@ -49,6 +50,7 @@ def play_matches(
         rounds=None if rounds is None else int(rounds),
         higher_is_better=game.higher_is_better,
         max_games=MAX_GAMES,
+        forfeits=lambda batch: batch.forfeit_seat >= 0,
     )
     return SeatedMatches(
         games=w.games,

@@ -73,7 +73,8 @@ def play_match_batch(
 
     After each game every seat scores its cards left (the winner has none, so scores 0; an
     unfinished or forfeited game scores everyone their cards). The lowest total wins the
-    match; tied seats share the win. A match stops after ``gamekit.matches.MAX_GAMES`` games
+    match; tied seats share the win; a match holding a forfeited game has no winner (as a
+    forfeited game has none). A match stops after ``gamekit.matches.MAX_GAMES`` games
     (a target nobody reaches: the lowest total then wins). Game ``i`` of match ``m`` is dealt from
     ``match_deal_seeds(match_seeds[m], i)`` and played from ``match_play_seeds(play_seeds[m], i)``,
     so ``play_batch`` (or ``play_game``) with those two seeds replays it exactly.
@@ -101,7 +102,7 @@ def play_match_batch(
                           rules=rules)  # fmt: skip
 
     w = play_waves(wave, lambda res: res.cards_left, mseeds, pseeds, n, target=int(target),
-                   max_games=MAX_GAMES)  # fmt: skip
+                   max_games=MAX_GAMES, forfeits=lambda res: res.forfeit_seat >= 0)  # fmt: skip
     g = w.games
     return MatchBatchResult(
         games=w.match_games,
