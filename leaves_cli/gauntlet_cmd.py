@@ -31,6 +31,7 @@ from .tournament_parts import (
     game_options,
     game_settings,
     load_game,
+    playing,
     stops_on_term,
 )
 
@@ -182,12 +183,13 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
     from .writable import check_writable
 
     check_writable(path)
-    click.echo(g.rounded_note, err=True)
-    echo_rules(game)
     progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
-    result = _play(g, path, request.jobs, progress, request.resume, settings)
+    with playing(path):
+        click.echo(g.rounded_note, err=True)
+        echo_rules(game)
+        result = _play(g, path, request.jobs, progress, request.resume, settings)
     _answer(result, path)
 
 

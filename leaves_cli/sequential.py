@@ -143,8 +143,10 @@ def weighable(r: dict[str, float]) -> dict[str, float]:
 
 def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games") -> str:
     """The progress line of a batch: the estimate with its interval and where the test
-    stands, or in words that the deals so far give neither; ``units`` are the game's words
-    for what a side plays ("rounds" of a game played in rounds)."""
+    stands (an infinite LLR with its reason: no spread), or in words that the deals so far
+    give neither; ``units`` are the game's words for what a side plays ("rounds" of a game
+    played in rounds)."""
+    from reports.gauntlet import _weighed  # the LLR in the final sentence's words
     from reports.numbers import TOO_FEW
 
     diff = f"difference {100 * r['diff']:+.2f} points"
@@ -152,7 +154,7 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
     if not has_interval(r):
         return f"{head} ({TOO_FEW}), so no test yet"
     return (
-        f"{head} [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}], LLR {test.llr:.2f} "
+        f"{head} [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}], {_weighed(test.llr)} "
         f"(stop at {test.lower:.2f} or {test.upper:.2f})"
     )
 

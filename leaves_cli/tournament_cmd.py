@@ -155,7 +155,8 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
         progress = sys.stderr.isatty()
     sessions = len(manifest["sessions"]) if manifest is not None else 0
     before = float(manifest.get("wall_time_s", 0.0)) if manifest is not None else 0.0
-    result, t, widest = _run(t, out, request, progress, time.perf_counter())
+    with parts.playing(out):
+        result, t, widest = _run(t, out, request, progress, time.perf_counter())
     _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions)
     if widest is not None:
         click.echo(_precision_line(request.precision, widest, t.n_games, t.units))
@@ -367,7 +368,9 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
 def _no_run(out: Path) -> str:
     """Why --resume found no run in ``out``, and the way that works: a run can start in an
     empty folder, not in one holding other files (a run that lost its manifest, say)."""
-    if out.is_dir() and any(out.iterdir()):
+    from tournaments.storage import holds_files
+
+    if holds_files(out):
         return (f"cannot resume {out}: it holds no run (no manifest.json) but other files, "
                 "so no new run can start there either: pick another --out")  # fmt: skip
     return (

@@ -8,10 +8,13 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import signal
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -20,7 +23,7 @@ from .errors import CLIError
 
 __all__ = [
     "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
-    "intervals", "read_config", "stops_on_term", "summary_table",
+    "intervals", "playing", "read_config", "stops_on_term", "summary_table",
 ]  # fmt: skip
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -30,25 +33,55 @@ def stops_on_term(play: F) -> F:
     """``play`` with SIGTERM (``kill PID``, ``timeout``, a batch system ending the job) raising
     KeyboardInterrupt in it, as Ctrl-C does: the run records every chunk it finished and says
     how to continue, instead of dying with up to 2 s of them on disk unrecorded. A second
-    SIGTERM acts as it would have (the handler before is restored on the first)."""
+    SIGTERM acts as it would have (the handler before is restored on the first). The stop
+    ends in 'leaves: error: interrupted' (exit 130) with no blank line before it: that is
+    click's newline closing a terminal's '^C' echo, kept for Ctrl-C on a terminal only."""
 
     @functools.wraps(play)
     def stopping(*args: Any, **kwargs: Any) -> Any:
         if threading.current_thread() is not threading.main_thread():
             return play(*args, **kwargs)  # signals reach the main thread only
         before = signal.getsignal(signal.SIGTERM)
+        termed: list[bool] = []
 
         def stop(signum: int, frame: Any) -> None:
             signal.signal(signal.SIGTERM, before)
+            termed.append(True)
             raise KeyboardInterrupt
 
         signal.signal(signal.SIGTERM, stop)
         try:
             return play(*args, **kwargs)
+        except KeyboardInterrupt:
+            if termed or not sys.stderr.isatty():  # no '^C' echoed: no newline to close it
+                raise _interrupted() from None
+            raise
         finally:
             signal.signal(signal.SIGTERM, before)
 
     return stopping  # type: ignore[return-value]
+
+
+@contextlib.contextmanager
+def playing(out: Path) -> Iterator[None]:
+    """Hold the lock of the run in ``out`` while the command writes it, its stages and its
+    manifest entries included (``tournaments.storage.run_lock``): where another process
+    plays it, a one-line error (exit 1) before anything is said or written."""
+    from tournaments.storage import RunLocked, run_lock
+
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(run_lock(out))
+        except RunLocked as exc:
+            raise CLIError(str(exc)) from None
+        yield
+
+
+def _interrupted() -> CLIError:
+    """'leaves: error: interrupted' with Ctrl-C's exit code (130), as a one-line error."""
+    error = CLIError("interrupted")
+    error.exit_code = 130
+    return error
 
 
 # config-file key -> (click parameter name, expected type)

@@ -102,8 +102,9 @@ def test_the_forfeits_of_a_killed_run_are_counted_over_its_recorded_chunks(tmp_p
 
 def test_a_run_whose_manifest_says_running_is_not_simply_told_to_resume(killed, capsys, tmp_path):
     """A manifest saying "running": the run may be live, and a resume beside it would play the
-    same chunks twice; or it was killed, and a resume is the way on. No lock tells the two
-    apart, so the report says both, the resume for a run nothing plays any more."""
+    same chunks twice; or it was killed, and a resume is the way on. This hand-made run has no
+    lock file (as a run played where locks are not available), so nothing tells the two apart
+    and the report says both, the resume for a run nothing plays any more."""
     run, recorded = killed
     code, out, _ = cli(capsys, "report", str(run), "--format", "md", "--out", str(tmp_path))
     first = out.splitlines()[0]

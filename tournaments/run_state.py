@@ -7,7 +7,8 @@ them: the terminal (``leaves tournament``, ``leaves report``, ``leaves run``) an
 (the first key findings, the overview) open on these lines. The counts come from the manifest
 (games asked, games durably written) and the merged aggregates (games ended by a forfeit);
 the first error from the forfeit details, by game index; both over the chunks the manifest
-records, as the reports read the rows of those only.
+records, as the reports read the rows of those only. A manifest saying "running" is told
+live or killed by the run's lock (``storage.lock_holder``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from .declaration import plural
 from .result import TournamentResult
+from .storage import lock_holder
 
 __all__ = ["RunState", "run_state"]
 
@@ -49,6 +51,8 @@ class RunState:
     # game: every game they sat in ended by a forfeit (``reports.tables.summary``'s valid_games)
     all_own: bool = True  # each of those forfeited every game it sat in itself
     live: bool = False  # the manifest says "running": the run may still be being played
+    holder: str | None = None  # then who holds its lock ("pid N"; "": none, a killed run; None:
+    # cannot be told, ``storage.lock_holder``)
 
     @property
     def unfinished(self) -> bool:
@@ -86,20 +90,29 @@ class RunState:
             return f"details in {self.out / 'forfeits.json'}"
         return f"replay it with '{replay_command(self.out, f['game'])}'"
 
+    def _then(self) -> str:
+        """What to do with an unfinished run: continue it, or, while its manifest says it
+        is being played (a killed run says so too), what its lock tells: played now, killed,
+        or where no lock tells the two apart, both ways."""
+        if not self.live:
+            return self.resume
+        if self.holder == "":
+            return f"nothing plays it any more (a killed run): {self.resume}"
+        if self.holder:
+            return f"it is being played now ({self.holder}): read it again once it ends"
+        return ("its manifest says it is still being played: read it again once it ends, or, "
+                "if nothing plays it any more (a killed run; nothing here tells a live run from "
+                f"a killed one), {self.resume}")  # fmt: skip
+
     def lines(self, partial_forfeits: bool = True) -> list[str]:
         """The sentences that must come first; none for a finished run with no forfeit. A
         report leaves out ``partial_forfeits``: its findings' caution counts them by strategy."""
         out = []
         if self.unfinished:
             share = f" ({100 * self.played / self.planned:.1f}%)" if self.planned else ""
-            then = (  # a killed run says "running" too: no lock tells the two apart
-                "its manifest says it is still being played: read it again once it ends, or, "
-                f"if nothing plays it any more (a killed run), {self.resume}"
-                if self.live else self.resume
-            )  # fmt: skip
             out.append(
                 f"Unfinished run: {self.played:,} of {self.planned:,} {self.units} played"
-                f"{share}, and every result covers those only; {then}."
+                f"{share}, and every result covers those only; {self._then()}."
             )
         if self.gauntlet:  # a gauntlet's forfeits are counted per side by reports.gauntlet
             return out
@@ -186,12 +199,13 @@ def run_state(out: str | Path) -> RunState | None:
     lost = int(agg["size_forfeits"].sum()) if "size_forfeits" in agg else 0
     first = min(forfeits, key=lambda f: f.get("game", 0)) if forfeits else None
     void = _all_forfeited(agg, spec)
+    live = manifest.get("status") == "running"
     return RunState(
         out=out, units=plural(counted), planned=planned,
         played=int(played), game_unit=unit, games=games, forfeited=lost, first=first,
         gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
         all_forfeited=tuple((label, n) for label, n, _ in void), all_own=all(o for *_, o in void),
-        live=manifest.get("status") == "running",
+        live=live, holder=lock_holder(out) if live else None,
     )  # fmt: skip
 
 

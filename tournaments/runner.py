@@ -330,7 +330,7 @@ class Tournament:
         out = Path(out)
         if out.exists() and not out.is_dir():
             raise ValueError(f"{out} exists and is not a directory")
-        if not (out.exists() and any(out.iterdir())):
+        if not storage.holds_files(out):  # a lock file alone: a run that wrote nothing yet
             return None
         if not resume and not (out / storage.MANIFEST).is_file():  # no run: --resume fails too
             raise ParameterError(f"{out} is not empty and holds no run: pick a new {{out}}", "out")
@@ -393,7 +393,8 @@ class Tournament:
         """Play every chunk not yet done into ``out`` and return the results.
 
         ``out=None`` writes into a new temporary directory. ``resume=True`` continues a run
-        in ``out`` (refused if its spec differs). ``backend``: "loky" (``n_jobs`` local
+        in ``out`` (refused if its spec differs, or while another process plays it:
+        ``storage.run_lock``). ``backend``: "loky" (``n_jobs`` local
         processes) or "dask" (``scheduler`` address or Client; none starts a local cluster).
         Results never depend on ``n_jobs`` or the backend. ``log`` receives the one line a
         resume says about the chunks it verified and replays. ``since`` (a
@@ -403,30 +404,31 @@ class Tournament:
         since = time.perf_counter() if since is None else since
         players = Players(n_jobs, backend, scheduler)
         out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
-        resuming = out.is_dir() and (out / storage.MANIFEST).exists()
-        manifest = self._prepare(out, resume)
-        storage.clean_temporaries(out)
-        done, note = verified(out, manifest, self.schedule.n_chunks)
-        if resuming and log is not None:
-            log(note)
-        session = {"started": now(), "jobs": players.n_jobs, "backend": backend, "wall_s": 0.0}
-        if resuming:
-            session["resume"] = note
-        manifest["sessions"].append(session)
-        manifest["status"] = "running"
-        manifest["record_file"] = str(self.record) if self.record else None
-        runlog = RunLog(out, manifest, done, self.schedule, session, since)
-        runlog.save(force=True)
-        pending = [c for c in range(self.schedule.n_chunks) if c not in done]
-        self._play(pending, runlog, players, progress)
-        try:
-            verify.integrity(manifest)["files"] = finish(out, runlog, self.record)
-            manifest["finished"] = now()
-            runlog.save("complete", force=True)
-        except BaseException:  # Ctrl-C while merging or syncing: every chunk stays recorded
-            runlog.save("interrupted", force=True)
-            raise
-        return TournamentResult(out)
+        with storage.run_lock(out):  # a second process playing this run is refused
+            resuming = out.is_dir() and (out / storage.MANIFEST).exists()
+            manifest = self._prepare(out, resume)
+            storage.clean_temporaries(out)
+            done, note = verified(out, manifest, self.schedule.n_chunks)
+            if resuming and log is not None:
+                log(note)
+            session = {"started": now(), "jobs": players.n_jobs, "backend": backend, "wall_s": 0.0}
+            if resuming:
+                session["resume"] = note
+            manifest["sessions"].append(session)
+            manifest["status"] = "running"
+            manifest["record_file"] = str(self.record) if self.record else None
+            runlog = RunLog(out, manifest, done, self.schedule, session, since)
+            runlog.save(force=True)
+            pending = [c for c in range(self.schedule.n_chunks) if c not in done]
+            self._play(pending, runlog, players, progress)
+            try:
+                verify.integrity(manifest)["files"] = finish(out, runlog, self.record)
+                manifest["finished"] = now()
+                runlog.save("complete", force=True)
+            except BaseException:  # Ctrl-C while merging or syncing: every chunk stays recorded
+                runlog.save("interrupted", force=True)
+                raise
+            return TournamentResult(out)
 
     def _warm_up(self, pending: Sequence[int], progress: bool) -> Callable[[], None] | None:
         """Compile what playing needs before any worker starts (each then loads the cache),

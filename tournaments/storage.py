@@ -8,6 +8,7 @@ Layout of ``OUT``::
     chunks/chunk-NNNNNN.npz    the chunk's aggregates; its presence marks the chunk done
     records/chunk-NNNNNN.jsonl recorded games of the chunk (when recording)
     aggregates.npz             all chunks merged (written when the run completes)
+    .run.lock                  held by the process playing the run (``run_lock``)
 
 Every file is written to a temporary name, flushed to disk (``fsync``), renamed into place,
 and the folder is synced after the rename, so a killed run or a power loss never leaves a
@@ -23,10 +24,17 @@ import hashlib
 import json
 import os
 import re
+import socket
 import tempfile
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: runs are played unlocked (``run_lock``)
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "MANIFEST",
@@ -46,6 +54,11 @@ __all__ = [
     "clean_temporaries",
     "fsync_dir",
     "to_ranges",
+    "LOCK",
+    "RunLocked",
+    "run_lock",
+    "lock_holder",
+    "holds_files",
 ]
 
 MANIFEST = "manifest.json"
@@ -226,3 +239,135 @@ def to_ranges(ids: Iterable[int]) -> list[list[int]]:
         else:
             ranges.append([i, i])
     return ranges
+
+
+LOCK = ".run.lock"
+"""The lock file of a run: the process that writes the run holds it (``flock``) the whole
+time, the OS lets go of it when that process ends however it ends, and a run that ends in
+order (finished, interrupted) removes it. A lock file that no process holds was left by a
+killed run."""
+
+LOCK_WAIT_S = 1.0
+"""How long a writer retries a held lock before it is refused: a reader's probe
+(``lock_holder``) holds it for a moment, a writer for the whole run."""
+
+_held: dict[str, list[int]] = {}
+"""The locks this process holds: the run folder's real path -> [file descriptor, depth]."""
+
+
+class RunLocked(ValueError):
+    """Another process holds the lock of the run: it is being played there."""
+
+
+def holds_files(out: Path) -> bool:
+    """Does folder ``out`` hold anything but a run's lock file (a run, or other files)?"""
+    out = Path(out)
+    return out.is_dir() and any(p.name != LOCK for p in out.iterdir())
+
+
+def _try_lock(fd: int, kind: int) -> bool:
+    """Take lock ``kind`` on ``fd`` without waiting: True, or False while another holds it.
+    Raises OSError where the file system has no locks."""
+    try:
+        fcntl.flock(fd, kind | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _holder_words(path: Path) -> str:
+    """The holder of lock file ``path`` as it wrote itself there: 'pid N', 'pid N on HOST'
+    (another machine's), or 'a process' (not written yet)."""
+    try:
+        pid, _, host = path.read_text().strip().partition(" ")
+    except OSError:
+        pid = host = ""
+    if not pid.isdigit():
+        return "a process"
+    return f"pid {pid}" + (f" on {host}" if host and host != socket.gethostname() else "")
+
+
+def _acquire(out: Path) -> int | None:
+    """The descriptor of the run's lock file, locked and holding this process's id; None
+    where no lock can be taken. Raises RunLocked while another process holds it."""
+    from .checks import make_out  # start-up: checks loads numpy, which storage needs not
+
+    make_out(out)  # a folder that cannot be made: one ValueError saying why
+    path = out / LOCK
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            got = _try_lock(fd, fcntl.LOCK_EX)
+        except OSError:  # a file system without locks: played unlocked, no lock file left
+            os.close(fd)
+            path.unlink(missing_ok=True)
+            return None
+        try:  # the file may have been removed by the holder that just let go of it
+            same = got and os.fstat(fd).st_ino == path.stat().st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()} {socket.gethostname()}\n".encode())
+            return fd
+        os.close(fd)
+        if not got and time.monotonic() >= deadline:
+            raise RunLocked(f"another process is playing this run in {out} "
+                            f"({_holder_words(path)}): wait for it to end, or stop it, then "
+                            "try again")  # fmt: skip
+        time.sleep(0.02)
+
+
+@contextlib.contextmanager
+def run_lock(out: str | Path) -> Iterator[bool]:
+    """Hold the lock of the run in folder ``out`` (made if need be) while the block writes
+    the run; a process may take it again inside (a command, then the library). Raises
+    RunLocked (one line) at once where another process holds it, before anything is written.
+    Yields False where no lock can be taken (no ``fcntl``: Windows; a file system without
+    locks): the run is played unlocked, and no reader can tell it live or killed."""
+    out = Path(out)
+    key = os.path.realpath(out)
+    if key in _held:
+        _held[key][1] += 1
+        try:
+            yield True
+        finally:
+            _held[key][1] -= 1
+        return
+    fd = _acquire(out) if fcntl is not None else None
+    if fd is None:
+        yield False
+        return
+    _held[key] = [fd, 1]
+    try:
+        yield True
+    finally:
+        del _held[key]
+        with contextlib.suppress(OSError):  # removed while held: no one else can take it
+            (out / LOCK).unlink(missing_ok=True)  # (a folder made read-only keeps it)
+        os.close(fd)  # the lock goes with the descriptor
+
+
+def lock_holder(out: str | Path) -> str | None:
+    """Who holds the lock of the run in ``out``: 'pid N' (see ``_holder_words``); "" where
+    the lock file is there and no process holds it (a killed run left it); None where that
+    cannot be told (no lock file: a run that ended in order, or one played unlocked; no
+    ``fcntl``). It tries the lock shared for a moment, never waiting: a writer that starts
+    in that moment retries (``LOCK_WAIT_S``)."""
+    if fcntl is None:
+        return None
+    path = Path(out) / LOCK
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        if not _try_lock(fd, fcntl.LOCK_SH):
+            return _holder_words(path)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return ""
+    except OSError:  # a file system without locks
+        return None
+    finally:
+        os.close(fd)

@@ -6,8 +6,10 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import click
 from leaves_cli.errors import CLIError
 from leaves_cli.options import count_option, format_option
 from leaves_cli.request import Request
-from leaves_cli.tournament_parts import stops_on_term
+from leaves_cli.tournament_parts import playing, stops_on_term
 
 from .rules import rules_option
 
@@ -124,24 +126,56 @@ def run(**opts: Any) -> None:
     from leaves_cli.writable import check_writable
 
     check_writable(out)
-    click.echo(f"{len(names)} strategies: {', '.join(names)}")
-    if not game.rules.is_default:
-        click.echo(f"rules: {game.rules}")
-    played = _play(tournament, out, request)
-    page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
-    if stored is None or played or not page.is_file():
-        page = _report(out, out / "report", request.fmt)
-    from leaves_cli.report_cmd import echo_report
-
-    state = echo_report(out, page)
-    if sys.stdout.isatty():
-        click.echo(f"open it with: python -m webbrowser {page.resolve().as_uri()}")
-    if not game.rules.is_default:
-        compared = compare_with_default_rules(names, game.rules, out, request)
-        if compared is not None:
-            click.echo(f"rules compared with today's: {compared}")
+    with playing(out):  # held while the run, its report and the comparison are written
+        _say(f"{len(names)} strategies: {', '.join(names)}")
+        if not game.rules.is_default:
+            _say(f"rules: {game.rules}")
+        played = _play(tournament, out, request)
+        page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
+        if stored is None or played or not page.is_file():
+            page = _report(out, out / "report", request.fmt)
+        state = _echo_report(out, page)
+        if not game.rules.is_default:
+            compared = compare_with_default_rules(names, game.rules, out, request)
+            if compared is not None:
+                _say(f"rules compared with today's: {compared}")
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid game in {out}: every one ended by a forfeit")
+
+
+@contextlib.contextmanager
+def _unread() -> Iterator[None]:
+    """Printing that may find the reader of stdout gone (``leaves run | head -1``): the rest
+    of the output is dropped, not the work. The run is still played, reported and compared
+    as without the pipe (``leaves tournament`` says its plan on stderr and its results once
+    played, so a pipe never stops it either); the exit code is 0, as after any output cut
+    short."""
+    try:
+        yield
+    except BrokenPipeError:
+        from leaves_cli.main import _drop_output  # start-up: main imports this command
+
+        _drop_output()
+
+
+def _say(line: str) -> None:
+    """A line on stdout that no reader going away stops the run for (``_unread``)."""
+    with _unread():
+        click.echo(line)
+
+
+def _echo_report(out: Path, page: Path) -> Any:
+    """The run's state and key findings and where the report is (``echo_report``); the
+    run's state (``tournaments.run_state``)."""
+    from leaves_cli.report_cmd import echo_report
+    from tournaments.run_state import run_state
+
+    state = run_state(out)
+    with _unread():
+        echo_report(out, page, state)
+        if sys.stdout.isatty():
+            click.echo(f"open it with: python -m webbrowser {page.resolve().as_uri()}")
+    return state
 
 
 def _check_options(request: Request) -> list[str]:
@@ -170,7 +204,7 @@ def _stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
     if out.exists() and not out.is_dir():
         raise CLIError(f"--out {out} exists and is not a directory", usage=True)
     if not (out / storage.MANIFEST).is_file():
-        full = out.is_dir() and any(out.iterdir())
+        full = storage.holds_files(out)  # a lock file alone: a run that wrote nothing yet
         if resume:
             how = "choose another --out" if full else "leave out --resume to start one there"
             raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json); {how}",
@@ -308,7 +342,7 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> in
     counted from here (``since``): this session's, and a resumed run's in all beside it.
     Ctrl-C or SIGTERM stops it with every finished chunk recorded, and says how to go on."""
     if echo:
-        click.echo(tournament.rounded_note)
+        _say(tournament.rounded_note)
     try:
         result = tournament.run(n_jobs=request.jobs, out=out, resume=request.resume,
                                 progress=sys.stderr.isatty(),
@@ -322,13 +356,13 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> in
     sessions = result.manifest["sessions"]
     played = int(sessions[-1].get("units_played", 0))
     if not played:
-        click.echo(f"nothing to play: {out} already holds all {tournament.n_games:,} games of "
-                   "this run (every chunk verified)")  # fmt: skip
+        _say(f"nothing to play: {out} already holds all {tournament.n_games:,} games of this "
+             "run (every chunk verified)")  # fmt: skip
         return played
     wall = f"{float(sessions[-1]['wall_s']):.1f} s"
     if len(sessions) > 1:  # resumed: this session is not the whole run's time
         wall += f" this session, {float(result.manifest['wall_time_s']):.1f} s in all"
-    click.echo(f"tournament: {out} ({wall})")
+    _say(f"tournament: {out} ({wall})")
     return played
 
 
@@ -359,7 +393,7 @@ def compare_with_default_rules(names: list[str], rules: Any, out: Path,
 
     today = load_game("leaves", {})
     if request.players not in today.rules.players:
-        click.echo(f"no comparison with today's rules: they do not deal {request.players} hands")
+        _say(f"no comparison with today's rules: they do not deal {request.players} hands")
         return None
     baseline = out / DEFAULT_RULES_RUN
     _play(_tournament(names, today, request), baseline, request, echo=False)
