@@ -18,10 +18,12 @@ class CLIError(click.ClickException):
     @classmethod
     def of(cls, exc: BaseException, usage: bool = False) -> CLIError:
         """The command line's line for a library error: a ``ParameterError``'s parameters
-        named by their flags (``leaves_cli.flags``), any other error's message as it is."""
+        named by their flags (``leaves_cli.flags``), any other error's message as it is. An
+        error that says it is no bad usage (``usage_error = False``: a run another process
+        plays) exits 1 where bad usage would exit 2."""
         from .flags import message  # start-up: flags loads gamekit only when an error is said
 
-        return cls(message(exc), usage=usage)
+        return cls(message(exc), usage=usage and getattr(exc, "usage_error", True))
 
     def show(self, file=None) -> None:
         click.echo(f"leaves: error: {self.format_message()}", err=True)

@@ -98,6 +98,21 @@ def test_a_second_writer_is_refused_while_another_process_plays_the_run(finished
     assert (finished / "manifest.json").read_bytes() == before
 
 
+def test_a_run_another_process_plays_is_refused_before_any_advice(finished, capsys):
+    """Without --resume, a folder holding a run another process plays said "not empty: pass
+    --resume" (or "pass --resume to continue it"), and --resume was then refused by the lock:
+    the lock's refusal comes first."""
+    holder = _hold(finished)
+    try:
+        code, out, err = cli(capsys, "tournament", *SMALL, "--chunk-size", "48", "--out",
+                             str(finished))  # fmt: skip
+    finally:
+        _end(holder)
+    assert code == 1 and out == "", err
+    assert err.startswith("leaves: error: another process is playing this run in "), err
+    assert err.count("\n") == 1
+
+
 @pytest.mark.parametrize("command", [
     ["tournament", *SMALL],
     ["gauntlet", "greedy", "--against", "low", "--games", "48", "--jobs", "1"],

@@ -332,6 +332,7 @@ class Tournament:
             raise ValueError(f"{out} exists and is not a directory")
         if not storage.holds_files(out):  # a lock file alone: a run that wrote nothing yet
             return None
+        storage.refuse_if_played(out)  # not "pass --resume", which the lock would refuse
         if not resume and not (out / storage.MANIFEST).is_file():  # no run: --resume fails too
             raise ParameterError(f"{out} is not empty and holds no run: pick a new {{out}}", "out")
         if not resume:

@@ -59,6 +59,7 @@ __all__ = [
     "run_lock",
     "lock_holder",
     "holds_files",
+    "refuse_if_played",
 ]
 
 MANIFEST = "manifest.json"
@@ -258,6 +259,8 @@ _held: dict[str, list[int]] = {}
 class RunLocked(ValueError):
     """Another process holds the lock of the run: it is being played there."""
 
+    usage_error = False  # the command was right; the folder is busy (exit 1, not 2)
+
 
 def holds_files(out: Path) -> bool:
     """Does folder ``out`` hold anything but a run's lock file (a run, or other files)?"""
@@ -313,10 +316,24 @@ def _acquire(out: Path) -> int | None:
             return fd
         os.close(fd)
         if not got and time.monotonic() >= deadline:
-            raise RunLocked(f"another process is playing this run in {out} "
-                            f"({_holder_words(path)}): wait for it to end, or stop it, then "
-                            "try again")  # fmt: skip
+            raise RunLocked(_played_there(out, _holder_words(path)))
         time.sleep(0.02)
+
+
+def _played_there(out: Path, holder: str) -> str:
+    """The one line refusing a run that another process plays."""
+    return (f"another process is playing this run in {out} ({holder}): wait for it to end, or "
+            "stop it, then try again")  # fmt: skip
+
+
+def refuse_if_played(out: str | Path) -> None:
+    """Raise RunLocked where another process holds the lock of the run in ``out``: checked
+    before any advice about the run (a '--resume' that the lock would then refuse)."""
+    if os.path.realpath(out) in _held:
+        return  # this process plays it
+    holder = lock_holder(out)
+    if holder:
+        raise RunLocked(_played_there(Path(out), holder))
 
 
 @contextlib.contextmanager
