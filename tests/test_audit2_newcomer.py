@@ -68,7 +68,10 @@ def test_strategies_page_names_every_registered_strategy():
 
 def test_an_interrupted_tuning_says_what_to_do(capsys, tmp_path, monkeypatch):
     """Ctrl-C during the verification left a partial verify/ in --out and only "interrupted":
-    the same command then refused "is not empty" and nothing said a tuning cannot resume."""
+    the same command then refused "is not empty". A tuning interrupted before it saved any
+    state (here ``tune`` itself is replaced, so none is) cannot be resumed, and says so with
+    what to remove; one that saved its generations names its ``--resume`` command
+    (tests/test_tune_resume.py)."""
     import tuning
     from leaves_cli.main import main
 

@@ -407,6 +407,9 @@ def test_cli_tunes_a_strategy_registered_by_load(capsys, tmp_path):
     args = ["tune", "loaded_toy", "--load", str(bot), "--against", "random", "--budget", "1200",
             "--seed", "4", "--popsize", "2", "--candidate-games", "100", "--verify-games", "48",
             "--jobs", "1", "--out", str(tmp_path / "t")]  # fmt: skip
-    code, stdout, err = _cli(capsys, args)
+    try:
+        code, stdout, err = _cli(capsys, args)
+    finally:  # a name left registered would be a strategy every later test of the docs sees
+        strategies.registry.unregister("loaded_toy")
     assert code == 0, err
     assert "loaded_toy" in stdout

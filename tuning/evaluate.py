@@ -61,10 +61,12 @@ class Field:
         """Games a run asking for ``games`` plays (rounded up to whole duplicate sets)."""
         return self.tournament(candidate, games, 0).n_games
 
-    def play(self, candidate: str, games: int, seed: int, out: str | Path) -> TournamentResult:
-        """Run the focused tournament into ``out`` (rows kept) and return its results."""
+    def play(self, candidate: str, games: int, seed: int, out: str | Path,
+             resume: bool = False) -> TournamentResult:  # fmt: skip
+        """Run the focused tournament into ``out`` (rows kept; ``resume``: continue the one
+        there) and return its results."""
         t = self.tournament(candidate, games, seed, rows=True)
-        return t.run(n_jobs=self.n_jobs, out=out)
+        return t.run(n_jobs=self.n_jobs, out=out, resume=resume)
 
     def score(self, candidate: str, games: int, seed: int) -> Score:
         """The candidate's wins in a focused tournament of ``games`` games on ``seed``."""

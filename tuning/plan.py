@@ -16,6 +16,7 @@ from gamekit.errors import ParameterError
 from tournaments import parse_players
 from tournaments.checks import integer, make_out, optional_integer
 
+from .checkpoint import PREVIOUS, STATE
 from .evaluate import Field, parse_field
 from .space import Space
 
@@ -33,10 +34,14 @@ generations: enough for CMA-ES to move, with each candidate's score still measur
 hundred games or more."""
 
 
-def _check_out(out: Path) -> None:
-    """Refuse an ``out`` that holds files, or that cannot be made (``make_out``: a file at it
-    or above it, or a folder the system refuses), before any game is played."""
-    if out.exists() and out.is_dir() and any(out.iterdir()):
+def _check_out(out: Path, resume: bool) -> None:
+    """Refuse an ``out`` that holds files (unless ``resume``: ``tuning.checkpoint`` has read
+    the tuning there), or that cannot be made (``make_out``: a file at it or above it, or a
+    folder the system refuses), before any game is played."""
+    if not resume and out.exists() and out.is_dir() and any(out.iterdir()):
+        if (out / STATE).is_file() or (out / PREVIOUS).is_file():
+            raise ParameterError(f"{out} holds an unfinished tuning: pass {{resume}} to "
+                                 "continue it, or pick a new {out}", "resume", "out")  # fmt: skip
         raise ParameterError(f"{out} is not empty: pick a new {{out}}", "out")
     make_out(out)
 
@@ -175,6 +180,6 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     if verify < 1:
         raise ParameterError(f"{{verify_games}} must be at least 1, got {verify}", "verify_games")
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tune-"))
-    _check_out(out)
+    _check_out(out, bool(opts.get("resume")))
     return Plan(spec, field, params, space, opponents, budget, seed, popsize,
                  float(opts["sigma"]), games, generations, select_games, verify, out)  # fmt: skip

@@ -9,16 +9,15 @@ where the best candidates were, so a selection stage (a tenth of the budget) rep
 finalists (the final search mean and the candidates that beat the starting parameters by the
 most on their generation's deals) on new common deals and keeps the best. A verification
 tournament on fresh seeds then compares it with the starting parameters, paired game by game.
+Every finished generation and finalist is saved (``tuning.checkpoint``), so an interrupted
+tuning resumes to the result it would have reached uninterrupted.
 """
 
 from __future__ import annotations
 
-import json
-import platform
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +29,11 @@ from reports.numbers import TOO_FEW, counted, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
 
+from . import checkpoint
 from .advice import headline, recommends_tuned
-from .chart import convergence
+from .checkpoint import State, game_setting
 from .evaluate import Field, Score
+from .output import write
 from .plan import FINALISTS, TARGET_GENERATIONS, Plan, checked
 from .space import Space
 from .verify import Verification, compare
@@ -181,11 +182,13 @@ def _optimizer(space: Space, popsize: int, seed: int, sigma: float) -> Any:
     import cma  # start-up: cma loads to search
 
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(TUNE_SEED_KEYS["cma"],)))
+    # the draws never touch numpy's global state; they come from the tuning seed, through an
+    # object that pickles with the optimiser (a resumed search draws what this one would)
     options = {
         "bounds": [0.0, 1.0],
         "popsize": popsize,
-        "seed": np.nan,  # never touch numpy's global state ...
-        "randn": lambda *shape: rng.standard_normal(shape),  # ... draw from the tuning seed
+        "seed": np.nan,
+        "randn": checkpoint.Gauss(rng),
         "verbose": -9,
         "verb_log": 0,
         "verb_disp": 0,
@@ -214,6 +217,8 @@ def tune(
     sigma: float = SIGMA0,
     progress: bool = False,
     game: Any = None,
+    resume: bool = False,
+    log: Callable[[str], None] | None = None,
 ) -> TuneResult:
     """Tune the ``tunable`` parameters of ``spec`` against the field ``against``.
 
@@ -227,17 +232,24 @@ def tune(
     default game); ``tune.json`` records its id, settings and their words.
     Results depend only on the arguments and ``seed`` (None: fresh entropy, saved), never on
     ``n_jobs``. Writes to ``out`` (a new temporary directory when None).
+    Every finished generation is saved in ``out`` (``tuning.checkpoint``): ``resume=True``
+    continues an interrupted tuning there, given the same arguments (``seed`` None: the
+    saved one), and ends as the uninterrupted tuning would; ``log`` receives the line that
+    says what it continues from.
     """
     t0 = time.perf_counter()
+    saved, note = checkpoint.load(out) if resume else (None, "")
+    if saved is not None and seed is None:
+        seed = saved.arguments["seed"]
     plan = checked(spec, against, players, budget, seed, n_jobs, out, popsize=popsize,
                     candidate_games=candidate_games, verify_games=verify_games, sigma=sigma,
-                    game=game)  # fmt: skip
-    rows: list[dict[str, Any]] = []
-    total = plan.generations * (plan.popsize + 1) * plan.games + FINALISTS * plan.select_games
-    with RunProgress(total, 0, progress, "games") as bar:
-        search, mean_values = _search(plan, rows, bar)
-        finalists = _finalists(rows, _distinct(spec, mean_values, plan.space, plan.opponents))
-        best = _select(plan, finalists, rows, bar)
+                    game=game, resume=resume)  # fmt: skip
+    state = _state(plan, saved)
+    if saved is not None and log is not None:
+        log(note)
+    t0 -= state.wall_s  # the sessions before this one count
+    best, finalists = _searched(plan, state, progress, t0)
+    rows, search = state.rows, state.search
     best_spec = strategies.spec_with(spec, best)
     no_effect = _no_effect(rows)
     if no_effect:  # every candidate played as the start did: nothing to call "best"
@@ -247,7 +259,7 @@ def tune(
     tuned = best  # kept apart: best.txt holds it only where it proved better than the start
     best_spec, best = (tuned_spec, tuned) if recommends_tuned(verification) else (spec, plan.start)
     candidates = pd.DataFrame(rows)
-    settings = _settings(plan, candidates, len(search), len(finalists), verification)
+    settings = _settings(plan, candidates, len(search), finalists, verification)
     settings["no_effect"] = no_effect
     settings["wall_s"] = round(time.perf_counter() - t0, 3)
     result = TuneResult(
@@ -267,25 +279,58 @@ def tune(
         tuned_spec=tuned_spec,
         tuned=tuned,
     )
-    _write(result, plan.space)
+    write(result, plan.space)
+    checkpoint.clear(plan.out)
     return result
 
 
-def _search(plan: Plan, rows: list[dict[str, Any]], bar: RunProgress
-            ) -> tuple[list[dict[str, Any]], dict[str, Any]]:  # fmt: skip
-    """The CMA-ES generations: each candidate and the start on the generation's common deals
-    (rows appended to ``rows``). Returns the search path and the final mean's values."""
+def _state(plan: Plan, saved: State | None) -> State:
+    """The saved tuning, refused in one line where the arguments differ from its own; a new
+    one (saved at once, so that a tuning stopped in its first generation resumes) otherwise."""
+    given = checkpoint.arguments(plan)
+    if saved is not None:
+        error = checkpoint.mismatch(plan.out, saved.arguments, given)
+        if error is not None:
+            raise error
+        return saved
     es = _optimizer(plan.space, plan.popsize, plan.seed, plan.sigma)
+    state = State(given, es, plan.generations)
+    checkpoint.save(plan.out, state)
+    return state
+
+
+def _searched(plan: Plan, state: State, progress: bool, t0: float) -> tuple[dict[str, Any], int]:
+    """The search and the selection (what ``state`` holds of them is not played again): the
+    values of the finalist kept, and the number of finalists."""
+    total = plan.generations * (plan.popsize + 1) * plan.games + FINALISTS * plan.select_games
+    done = sum(int(r["games"]) for r in state.rows)
+    with RunProgress(total, done, progress, "games") as bar:
+        mean_values = _search(plan, state, bar, t0)
+        finalists = _finalists(state.rows,
+                               _distinct(plan.spec, mean_values, plan.space, plan.opponents))  # fmt: skip
+        return _select(plan, finalists, state, bar, t0), len(finalists)
+
+
+def _keep(plan: Plan, state: State, t0: float) -> None:
+    """Save what is finished, with the wall time of the sessions so far."""
+    state.wall_s = time.perf_counter() - t0
+    checkpoint.save(plan.out, state)
+
+
+def _search(plan: Plan, state: State, bar: RunProgress, t0: float) -> dict[str, Any]:
+    """The CMA-ES generations not yet in ``state``: each candidate and the start on the
+    generation's common deals (rows appended to ``state.rows``, the search path to
+    ``state.search``), saved after each. Returns the final mean's values."""
+    es = state.es
     gen_seeds = derive_seeds(plan.seed, (TUNE_SEED_KEYS["generation"],),
                              np.arange(plan.generations))  # fmt: skip
     dim = plan.space.dim
-    search: list[dict[str, Any]] = []
-    for g in range(plan.generations):
+    for g in range(state.generation, plan.generations):
         gseed = int(gen_seeds[g])
         xs = es.ask()
-        start_score = plan.field.score(plan.spec, plan.games, gseed)
+        rows = [_row(g, -1, "start", plan.spec, plan.start,
+                     plan.field.score(plan.spec, plan.games, gseed), gseed)]  # fmt: skip
         bar.advance(plan.games)
-        rows.append(_row(g, -1, "start", plan.spec, plan.start, start_score, gseed))
         fitness = []
         for i, x in enumerate(xs):
             values = plan.space.decode(x[:dim])
@@ -295,27 +340,31 @@ def _search(plan: Plan, rows: list[dict[str, Any]], bar: RunProgress
             rows.append(_row(g, i, "candidate", cand, values, score, gseed))
             fitness.append(-score.win_rate)
         es.tell(xs, fitness)
-        search.append(
+        state.rows.extend(rows)
+        state.search.append(
             {"generation": g, "sigma": float(es.sigma), **plan.space.decode(es.mean[:dim])}
         )
-    return search, plan.space.decode(es.mean[:dim])
+        state.generation = g + 1
+        _keep(plan, state, t0)
+    return plan.space.decode(es.mean[:dim])
 
 
-def _select(plan: Plan, finalists: list[str], rows: list[dict[str, Any]], bar: RunProgress
+def _select(plan: Plan, finalists: list[str], state: State, bar: RunProgress, t0: float
             ) -> dict[str, Any]:  # fmt: skip
-    """The finalists replayed on new common deals: the values of the best of them."""
+    """The finalists not yet in ``state`` replayed on new common deals (each saved): the
+    values of the best of them all (the first, on a tie)."""
     sseed = int(derive_seeds(plan.seed, (TUNE_SEED_KEYS["select"],), np.arange(1))[0])
-    picked: tuple[dict[str, Any], float] | None = None
-    for i, cand in enumerate(finalists):
+    done = sum(1 for r in state.rows if r["kind"] == "finalist")
+    for i, cand in enumerate(finalists[done:], start=done):
         score = plan.field.score(cand, plan.select_games, sseed)
         bar.advance(plan.select_games)
         values = strategies.get(cand).params
         values = {p.name: values[p.name] for p in plan.params}
-        rows.append(_row(plan.generations, i, "finalist", cand, values, score, sseed))
-        if picked is None or score.win_rate > picked[1]:
-            picked = (values, score.win_rate)
-    assert picked is not None  # the final mean is always a finalist
-    return picked[0]
+        state.rows.append(_row(plan.generations, i, "finalist", cand, values, score, sseed))
+        _keep(plan, state, t0)
+    played = [r for r in state.rows if r["kind"] == "finalist"]
+    best = max(played, key=lambda r: (r["win_rate"], -r["candidate"]))  # the final mean first
+    return {p.name: best[p.name] for p in plan.params}
 
 
 def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finalists: int,
@@ -340,17 +389,8 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
         "parameters": {p.name: [p.low, p.high] for p in plan.params},
         "seed_keys": TUNE_SEED_KEYS,
         "jobs": int(plan.field.n_jobs),
-        **_game_setting(plan.field.game),
+        **game_setting(plan.field.game),
     }
-
-
-def _game_setting(game: Any) -> dict[str, Any]:
-    """The game a tuning was played as, when one was given: its id, the settings that rebuild
-    it (``config()``) and their words (``settings_words()``, which the summary prints)."""
-    if game is None:
-        return {}
-    return {"game": game.name, "game_config": game.config(),
-            "game_settings": game.settings_words()}  # fmt: skip
 
 
 def _verify(field: Field, spec: str, best_spec: str, games: int, seed: int,
@@ -362,7 +402,8 @@ def _verify(field: Field, spec: str, best_spec: str, games: int, seed: int,
         best_spec = spec
     arms = []
     for name, arm_spec in (("tuned", best_spec), ("start", spec)):
-        result = field.play(arm_spec, games, vseed, out / "verify" / name)
+        arm = out / "verify" / name  # there already: a resumed tuning's, which it continues
+        result = field.play(arm_spec, games, vseed, arm, resume=arm.is_dir())
         arms.append((arm_spec, strategies.get(arm_spec).label, result))
     return best_spec, compare(arms[0], arms[1], vseed)
 
@@ -415,64 +456,4 @@ def _row(
         "win_rate": score.win_rate,
         "seed": seed,
         "spec": spec,
-    }
-
-
-def _versions() -> dict[str, str]:
-    """Python's, the optimiser's, numpy's and those the game's results depend on (the game
-    its tournaments play: the runner's default)."""
-    import cma  # start-up: cma loads to search
-
-    from tournaments.games import get_game  # start-up: loads the game registry
-
-    return {
-        "python": platform.python_version(),
-        **get_game().versions(),
-        "cma": cma.__version__,
-        "numpy": np.__version__,
-    }
-
-
-def _write(result: TuneResult, space: Space) -> None:
-    """best.txt (what the verdict recommends), tune.json, candidates.csv, search.csv,
-    verification.csv, convergence.png."""
-    out = result.out
-    (out / "best.txt").write_text(result.best_spec + "\n")
-    result.candidates.to_csv(out / "candidates.csv", index=False)
-    result.search.to_csv(out / "search.csv", index=False)
-    v = result.verification
-    pd.DataFrame(
-        [
-            {"arm": "tuned", **_arm_dict(v.tuned)},
-            {"arm": "start", **_arm_dict(v.start)},
-        ]
-    ).to_csv(out / "verification.csv", index=False)
-    doc = {
-        "best_spec": result.best_spec,
-        "best": result.best,
-        "recommended": "tuned" if result.best_spec == result.tuned_spec != result.spec else "start",
-        "tuned_spec": result.tuned_spec,
-        "tuned": result.tuned,
-        "start": result.start,
-        "settings": result.settings,
-        "verification": v.to_dict(),
-        "headline": result.headline(),
-        "warnings": result.warnings,
-        "versions": _versions(),
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-    (out / "tune.json").write_text(json.dumps(doc, indent=1) + "\n")
-    fig = convergence(result.candidates, result.search, list(space.names), space.low, space.high)
-    fig.savefig(out / "convergence.png")
-
-
-def _arm_dict(arm: Any) -> dict[str, Any]:
-    return {
-        "spec": arm.spec,
-        "label": arm.label,
-        "games": arm.games,
-        "wins": arm.wins,
-        "win_rate": arm.win_rate,
-        "ci_low": arm.ci_low,
-        "ci_high": arm.ci_high,
     }

@@ -21,6 +21,7 @@ from leaves_cli.options import (
     value_option,
 )
 from leaves_cli.request import Request
+from leaves_cli.tournament_parts import stops_on_term
 
 from .rules import rules_option
 
@@ -47,7 +48,7 @@ from .rules import rules_option
     type=click.Path(file_okay=False),
     default="leaves-tune",
     show_default=True,
-    help="Result directory (must be new or empty).",
+    help="Result directory (must be new or empty; with --resume, the interrupted tuning's).",
 )
 @click.option("--popsize", type=int, default=None, help="Candidates per generation.")
 @click.option(
@@ -59,6 +60,12 @@ from .rules import rules_option
 )
 @value_option("--candidate-games", int, "Games per candidate (default: from budget).")
 @value_option("--verify-games", int, "Games per verification arm (default: budget/2).")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the interrupted tuning in --out: the same command with --resume (the seed, "
+    "if not given, is the tuning's own).",
+)
 @progress_option
 @rules_option
 @load_option
@@ -85,6 +92,9 @@ def tune(**opts: Any) -> None:
 
     With --rules every game of the search and of the verification is played under that
     variant (tune.json records it; verify/tuned and verify/start are runs under it).
+
+    Every finished generation is saved in --out: interrupted (Ctrl-C or SIGTERM), the same
+    command with --resume continues from there and ends as the uninterrupted tuning would.
     """
     request = Request.of(opts)
     from leaves_cli.strategies_cmd import load_files, refuse_empty_items
@@ -102,11 +112,19 @@ def tune(**opts: Any) -> None:
     progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
+    for line in lines(_run(request, specs, progress)):
+        click.echo(line)
 
+
+@stops_on_term
+def _run(request: Request, specs: list[str], progress: bool) -> Any:
+    """The tuning the request asks for (continued with --resume). Ctrl-C or SIGTERM stops it
+    with every finished generation saved, and says the command that continues it."""
     from tuning import tune as run_tune
+    from tuning.checkpoint import StateError
 
     try:
-        result = run_tune(
+        return run_tune(
             request.spec,
             specs,
             players=request.players,
@@ -120,14 +138,16 @@ def tune(**opts: Any) -> None:
             sigma=request.sigma,
             progress=progress,
             game=_game(request.rules),
+            resume=request.resume,
+            log=lambda line: click.echo(line, err=True),
         )
+    except StateError as exc:  # a damaged saved tuning: the input, not the usage, is wrong
+        raise CLIError.of(exc) from None
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
-        click.echo(interrupted(request.out), err=True)
+        click.echo(interrupted(request.out, resume_command(request.spec)), err=True)
         raise
-    for line in lines(result):
-        click.echo(line)
 
 
 def _game(rules: tuple[str, ...]) -> Any:
@@ -139,16 +159,44 @@ def _game(rules: tuple[str, ...]) -> Any:
     return LeavesGame(rules=parse_rules(rules))
 
 
-def interrupted(out: str) -> str:
-    """What a Ctrl-C leaves: a tuning cannot be resumed, and a partial verification left in
-    ``out`` would make the same command refuse it as not empty."""
+def interrupted(out: str, command: str) -> str:
+    """What a Ctrl-C leaves: what is saved in ``out`` and the ``command`` that continues it;
+    where nothing was saved yet, what to do instead."""
+    from tuning.checkpoint import saved_words
+
+    saved = saved_words(out)
+    if saved is not None:
+        return f"interrupted: {saved} saved in {out}; continue with: {command}"
     path = Path(out)
     left = path.is_dir() and any(path.iterdir())
-    clear = f"remove {out} (a partial verification) or pick a new --out, then " if left else ""
+    clear = f"remove {out} or pick a new --out, then " if left else ""
     return (
-        f"interrupted: a tuning cannot be resumed; {clear}run the command again "
-        "(with the same --seed it plays the same games)"
+        f"interrupted before a generation was saved: the tuning cannot be resumed; {clear}run "
+        "the command again (with the same --seed it plays the same games)"
     )
+
+
+def resume_command(spec: str) -> str:
+    """The command that continues this tuning: the options given on this command line, as
+    given (the others keep their defaults; the seed, when none was given, is the saved one),
+    with --resume."""
+    import shlex
+
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    words = ["leaves", "tune", spec]
+    for param in ctx.command.params:
+        name = str(param.name)
+        if name in ("spec", "resume", "progress") or (
+            ctx.get_parameter_source(name) is not ParameterSource.COMMANDLINE
+        ):
+            continue
+        value = ctx.params[name]
+        flag = param.opts[0]
+        values = value if getattr(param, "multiple", False) else (value,)
+        words += [w for v in values for w in (flag, str(v))]
+    return shlex.join([*words, "--resume"])
 
 
 def lines(result: Any) -> list[str]:

@@ -1,0 +1,256 @@
+"""A tuning's saved state: what ``tune(..., resume=True)`` continues from.
+
+After every finished generation (and every finalist of the selection) the tuning writes
+``tune-state.pkl`` in its output folder: the settings that made it, the CMA-ES optimiser (the
+``cma`` object pickled, with the generator its Gaussian draws come from, so the next
+generation's candidates are the ones an uninterrupted run would draw), every evaluation so far
+and the search path. The file is written to a temporary name, flushed to disk and renamed into
+place; the one it replaces is kept as ``tune-state.prev.pkl``, which a resume falls back to
+when the latest is damaged (a digest of its contents is checked before it is read). A finished
+tuning (``tune.json`` written) removes both. A Ctrl-C or SIGTERM during a save acts once the
+save is done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import pickle
+import signal
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gamekit.errors import ParameterError
+from reports.numbers import counted
+from tournaments.storage import atomic_write_bytes
+
+__all__ = ["STATE", "PREVIOUS", "Gauss", "State", "StateError", "arguments", "game_setting",
+           "load", "mismatch", "save", "clear", "saved_words"]  # fmt: skip
+
+STATE = "tune-state.pkl"
+PREVIOUS = "tune-state.prev.pkl"
+RESULT = "tune.json"
+_MAGIC = b"leaves-tune-state 1\n"
+
+
+class StateError(ValueError):
+    """A saved tuning that cannot be read (damaged, or written by an incompatible version)."""
+
+
+class Gauss:
+    """The optimiser's N(0, 1) draws (cma's ``randn`` option) from a generator of its own:
+    never numpy's global state, and pickled with the optimiser, so a resumed search draws
+    what the uninterrupted one would."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def __call__(self, *shape: int) -> np.ndarray:
+        return self.rng.standard_normal(shape)
+
+
+@dataclass
+class State:
+    """A tuning's progress: its ``arguments`` (``arguments(plan)``), the optimiser ``es``
+    after ``generation`` finished generations, the evaluation ``rows`` (candidates, starts,
+    finalists), the ``search`` path and the wall time of the sessions so far."""
+
+    arguments: dict[str, Any]
+    es: Any
+    generations: int
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    search: list[dict[str, Any]] = field(default_factory=list)
+    generation: int = 0
+    wall_s: float = 0.0
+
+    def words(self) -> str:
+        """What is saved, in words: the generations, then the finalists replayed."""
+        done = f"{self.generation} of {self.generations} generations"
+        if self.generation < self.generations:
+            return done
+        finalists = sum(1 for r in self.rows if r["kind"] == "finalist")
+        return f"{done} and {counted(finalists, 'finalist')} of the selection"
+
+
+def game_setting(game: Any) -> dict[str, Any]:
+    """The game a tuning was played as, when one was given: its id, the settings that rebuild
+    it (``config()``) and their words (``settings_words()``, which the summary prints)."""
+    if game is None:
+        return {}
+    return {"game": game.name, "game_config": game.config(),
+            "game_settings": game.settings_words()}  # fmt: skip
+
+
+def arguments(plan: Any) -> dict[str, Any]:
+    """What makes a tuning's games and draws: a resume must be given the same (and run the
+    same optimiser: another version of ``cma`` may step otherwise from the saved state)."""
+    import cma  # start-up: cma loads to search
+
+    return {
+        "spec": plan.spec,
+        "against": list(plan.field.against),
+        "players": list(plan.field.players),
+        "budget": plan.budget,
+        "seed": plan.seed,
+        "popsize": plan.popsize,
+        "sigma": plan.sigma,
+        "candidate_games": plan.games,
+        "verify_games": plan.verify_games,
+        "game": game_setting(plan.field.game),
+        "start": plan.start,
+        "ranges": {p.name: [p.low, p.high] for p in plan.params},
+        "cma": cma.__version__,
+    }
+
+
+_WHAT = {
+    "spec": ("the strategy", ()),
+    "against": ("{against}", ("against",)),
+    "players": ("{players}", ("players",)),
+    "budget": ("{budget}", ("budget",)),
+    "seed": ("{seed}", ("seed",)),
+    "popsize": ("{popsize}", ("popsize",)),
+    "sigma": ("{sigma}", ("sigma",)),
+    "candidate_games": ("the games per candidate ({candidate_games})", ("candidate_games",)),
+    "verify_games": ("the games per verification arm ({verify_games})", ("verify_games",)),
+    "game": ("the game", ()),
+    "start": ("the starting parameters", ()),
+    "ranges": ("the parameters' ranges", ()),
+    "cma": ("the optimiser (the cma package's version)", ()),
+}
+"""How a resume's one line names each argument (``{name}``: a parameter, which the command
+line names by its flag)."""
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, dict) and "game_settings" in value:  # a game by its settings' words
+        words = "; ".join(f"{k} {v}" for k, v in value["game_settings"].items())
+        return f"{value['game']} ({words})" if words else str(value["game"])
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True) if value else "none given"
+    return str(value)
+
+
+def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any]) -> ParameterError | None:
+    """The one-line error naming every argument ``given`` differs from the tuning ``saved``
+    in ``out``; None when they agree."""
+    parts, params = [], []
+    for key, (what, names) in _WHAT.items():
+        if saved.get(key) != given[key]:
+            parts.append(f"{what} {_words(given[key])} here, {_words(saved.get(key))} in the "
+                         "tuning")  # fmt: skip
+            params.extend(names)
+    if not parts:
+        return None
+    return ParameterError(f"cannot resume {out}: {'; '.join(parts)} (resume with its own "
+                          "settings, or pick a new {out})", *params, "out")  # fmt: skip
+
+
+def save(out: Path, state: State) -> None:
+    """Write ``state`` durably to ``out``/``STATE``, keeping the one it replaces as
+    ``PREVIOUS`` (a crash between the two renames leaves ``PREVIOUS``, which ``load`` reads).
+    Ctrl-C and SIGTERM wait for the save to end: a finished generation is never lost to one."""
+    data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    blob = _MAGIC + hashlib.sha256(data).hexdigest().encode() + b"\n" + data
+    with _signals_held():
+        if (out / STATE).is_file():
+            os.replace(out / STATE, out / PREVIOUS)
+        atomic_write_bytes(out / STATE, blob)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back: one that arrives is acted on as it would have been (its
+    handler called, or its default action) once the block ends. Outside the main thread,
+    where handlers cannot be set, nothing is held."""
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    if threading.current_thread() is not threading.main_thread() or None in before.values():
+        yield  # a handler set outside Python could not be put back
+        return
+    held: list[int] = []
+    for s in before:
+        signal.signal(s, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        for signum in held[:1]:
+            handler = before[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)
+
+
+def _read(path: Path) -> State:
+    """The state in ``path``; StateError saying why it cannot be read."""
+    try:
+        blob = path.read_bytes()
+    except OSError as exc:
+        raise StateError(f"unreadable: {exc.strerror or exc}") from None
+    head, _, data = blob[len(_MAGIC) :].partition(b"\n")
+    if not blob.startswith(_MAGIC) or hashlib.sha256(data).hexdigest().encode() != head:
+        raise StateError("damaged: its contents do not match their digest")
+    try:
+        state = pickle.loads(data)  # noqa: S301 - the tuning's own file, checked by its digest
+    except Exception as exc:  # a class gone or changed since it was written
+        raise StateError(f"written by another version ({type(exc).__name__}: {exc})") from None
+    if not isinstance(state, State):
+        raise StateError("it holds no tuning state")
+    return state
+
+
+def load(out: str | Path | None) -> tuple[State, str]:
+    """The saved tuning in ``out`` and a line saying what a resume continues from. One-line
+    errors: no ``out``, a finished tuning, none saved, or every state file damaged."""
+    if out is None:
+        raise ParameterError("{resume} needs {out}: the folder of the tuning to continue",
+                             "resume", "out")  # fmt: skip
+    out = Path(out)
+    if (out / RESULT).is_file():
+        raise ParameterError(f"{out} holds a finished tuning, nothing to resume: its result is "
+                             f"in {out / RESULT} (best spec in {out / 'best.txt'})")  # fmt: skip
+    files = [out / name for name in (STATE, PREVIOUS) if (out / name).is_file()]
+    if not files:
+        raise ParameterError(f"cannot resume {out}: it holds no saved tuning (no {STATE}); "
+                             "leave out {resume} to start one", "resume")  # fmt: skip
+    problems = []
+    for path in files:
+        try:
+            state = _read(path)
+        except StateError as exc:
+            problems.append(f"{path} is {exc}")
+            continue
+        note = f"resuming {out}: {state.words()} saved"
+        if problems:
+            note += f" ({problems[0]}: resumed from the one before)"
+        return state, note
+    raise StateError(f"cannot resume {out}: {'; '.join(problems)}; start again in a new folder")
+
+
+def saved_words(out: str | Path) -> str | None:
+    """What a resume of ``out`` would continue from (``State.words``, and the verification's
+    games played so far), or None when nothing there can be resumed."""
+    try:
+        words = load(out)[0].words()
+    except ValueError:
+        return None
+    if (Path(out) / "verify").is_dir():
+        words += " (and the verification's finished games, in verify/)"
+    return words
+
+
+def clear(out: Path) -> None:
+    """Remove the state files of a finished tuning (its result files hold everything)."""
+    for name in (STATE, PREVIOUS):
+        (out / name).unlink(missing_ok=True)
