@@ -11,9 +11,15 @@ import numpy as np
 import pandas as pd
 
 from .numbers import TOO_FEW, counted
-from .variants_words import change, missing, others
+from .variants_words import change, in_brackets, missing, others
 
-__all__ = ["baseline_designer", "designer_parts", "ladder_sentence", "sample_sentence"]
+__all__ = [
+    "baseline_designer",
+    "designer_parts",
+    "ladder_sentence",
+    "restriction_name",
+    "sample_sentence",
+]
 
 PHRASES = {
     "lead_changes": (("the lead changes less often", "fewer"),
@@ -31,16 +37,44 @@ PHRASES = {
 """Per trace measure: (a decrease, its word), (an increase, its word), the figures."""
 
 
+def _restricting(r: Any) -> str:
+    """'restricting weighted so that it never passes while it can play': one restriction in
+    words, from its row's ``detail`` ('weighted: never passes while it can play'); its name
+    (``restricted_<name>``) where the row says no more."""
+    who, _, what = str(r.get("detail", "") or "").partition(": ")
+    if not what:
+        return f"restricted play ({str(r['metric']).removeprefix('restricted_')})"
+    return f"restricting {who} so that it {what}"
+
+
+def restriction_name(r: Any) -> str:
+    """A restriction's cost as the findings' lists name it, each restriction on its own: 'the
+    cost of restricting weighted so that it never passes while it can play'."""
+    return f"the cost of {_restricting(r)}"
+
+
 def _restricted(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]:
     out = []
     for key, r in look.d.items():
         if key[0] != rules or not str(key[1]).startswith("restricted_") or not r["significant"]:
             continue
-        who, _, what = str(r.get("detail", "") or "").partition(": ")
-        v, b = look.shown(key), look.shown((base, *key[1:]), bracket=False)
-        out.append((f"restricting {who} so that it {what} costs it {v} of win rate (against "
-                    f"{b} under the default rules): {change(r, 'less', 'more')}", [key[1]]))  # fmt: skip
+        v, b = _effect(look, key), _effect(look, (base, *key[1:]), bracket=False)
+        out.append((f"{_restricting(r)} {v} (under the default rules it {b}): "
+                    f"{change(r, 'less', 'more')}", [key[1]]))  # fmt: skip
     return out
+
+
+def _effect(look: Any, key: tuple, bracket: bool = True) -> str:
+    """What a restriction does to its strategy's win rate, in the direction of its value: 'costs
+    it 5.0 points [3.1, 6.9] of win rate', or where restricted it wins more, 'raises its win
+    rate by 8.0 points [4.0, 12.0]' (the interval turned round), never a negative cost."""
+    r = look.m[key]
+    if r["value"] >= 0:
+        return f"costs it {look.shown(key, bracket=bracket)} of win rate"
+    gain = f"{-100 * r['value']:.1f} points"
+    if bracket and np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"]):
+        gain += f" {in_brackets(-100 * r['ci_high'], -100 * r['ci_low'], 1)}"
+    return f"raises its win rate by {gain}"
 
 
 def designer_parts(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]:
@@ -69,14 +103,13 @@ def _cost(look: Any, key: tuple) -> str:
     """What a restriction costs its strategy: a clear cost, none clear, or, without an
     interval, that the run cannot tell (too few deals, or no spread between them)."""
     r = look.m[key]
-    who, _, what = str(r["detail"]).partition(": ")
-    head = f"restricting {who} so that it {what} costs it"
+    head = f"{_restricting(r)} costs it"
     if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
         why = "too few deals" if missing(r) == TOO_FEW else "no spread between the deals"
-        return (f"restricting {who} so that it {what}: {why} to tell what it costs it "
+        return (f"{_restricting(r)}: {why} to tell what it costs it "
                 f"({look.shown(key)} of win rate, no interval)")  # fmt: skip
     if r["ci_low"] > 0 or r["ci_high"] < 0:
-        return f"{head} {look.shown(key)} of win rate"
+        return f"{_restricting(r)} {_effect(look, key)}"
     return f"{head} no clear win rate ({look.shown(key)})"
 
 

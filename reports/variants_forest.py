@@ -120,8 +120,9 @@ def _sweep_panels(table: pd.DataFrame) -> list[tuple[str, int]]:
 
 def sweep(table: pd.DataFrame) -> Figure:
     """Each measure of a sweep (``reports.variants_sweep.sweep_table``) against the swept
-    value, a line per table size where a run mixes them, with its 95% band; the ring marks
-    the value that plays as the default rules."""
+    value, a line per table size where a run mixes them, with its 95% band (a panel without
+    one says so in its title, and the chart's title then promises bands only where a run
+    gives one); the ring marks the value that plays as the default rules."""
     panels = _sweep_panels(table)
     cols = 3
     nrows = max(1, -(-len(panels) // cols))
@@ -131,13 +132,14 @@ def sweep(table: pd.DataFrame) -> Figure:
     axes = fig.subplots(nrows, cols, squeeze=False).ravel()
     values = list(dict.fromkeys(table["value"]))
     numeric = bool(np.isfinite(table["x"]).all()) if len(table) else False
-    for ax, (metric, pos) in zip(axes, panels, strict=False):
-        _sweep_panel(ax, table, metric, pos, values, numeric)
+    whole = [_sweep_panel(ax, table, metric, pos, values, numeric)
+             for ax, (metric, pos) in zip(axes, panels, strict=False)]  # fmt: skip
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
     key = str(table["key"].iloc[0]) if len(table) else ""
+    where = "" if all(whole) else f" where a run gives one ({NO_BAND}: too few deals or no spread)"
     fig.suptitle(
-        f"Every measure against {key}, with 95% bands",
+        f"Every measure against {key}, with 95% bands{where}",
         fontsize=11,
         y=1 - 0.15 / fig.get_size_inches()[1],
     )
@@ -147,8 +149,14 @@ def sweep(table: pd.DataFrame) -> Figure:
     return fig
 
 
+NO_BAND = "no interval"
+"""What a sweep panel's title says where a value's measure has no 95% interval to draw."""
+
+
 def _sweep_panel(ax, table: pd.DataFrame, metric: str, pos: int, values: list[str],
-                 numeric: bool) -> None:  # fmt: skip
+                 numeric: bool) -> bool:  # fmt: skip
+    """Draw one measure against the value; True when every value has its band, else the
+    title names the values without one."""
     s = shown(metric)
     sub = table[(table["metric"] == metric) & (table["position"] == pos)]
     sizes = sorted({n for n in sub["n_players"] if n != "all"})
@@ -172,12 +180,18 @@ def _sweep_panel(ax, table: pd.DataFrame, metric: str, pos: int, values: list[st
     detail = str(sub["detail"].iloc[0]) if metric.startswith("restricted_") and len(sub) else ""
     words = label(metric, "all", pos, detail) if metric != "seat" else "first player's edge"
 
+    finite = np.isfinite(sub[["ci_low", "ci_high"]].to_numpy(float)).all(axis=1)
+    bare = list(dict.fromkeys(sub.loc[~finite, "value"].astype(str)))
+    if bare:  # no band drawn there: the title says so rather than the chart's promise
+        at = "" if len(bare) == len(set(sub["value"].astype(str))) else f" at {', '.join(bare)}"
+        words = f"{words} ({NO_BAND}{at})"
     ax.set_title(textwrap.fill(words, 38), fontsize=8)
     ax.set_ylabel(s.unit, fontsize=7)
     ax.set_xlabel(str(sub["key"].iloc[0]) if len(sub) else "", fontsize=7, labelpad=1)
     ax.grid(alpha=0.3)
     if len(groups) > 1:
         ax.legend(fontsize=6, frameon=False)
+    return not bare
 
 
 def ladder(steps: pd.DataFrame) -> Figure:

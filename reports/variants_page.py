@@ -221,12 +221,16 @@ def _sweep(tables: Tables) -> list[Section]:
     return [Section(
         f"Sweep over {key}",
         f"Every measure at each value of {key} ({values}), every other rule held fixed, on "
-        "the same deal seeds: the line is the estimate, the band its 95% interval; "
+        "the same deal seeds: the line is the estimate, the band its 95% interval (a panel "
+        "whose measure has none at a value says 'no interval' in its title); "
         "variants_sweep.csv has one row per value and measure with the difference to the "
         "default rules and its interval.",
         [("variants_sweep_values", sweep_rows(t)), ("variants_sweep", t)],
         ["sweep"],
-        lead=f"Each measure against {key}; the ring marks the value played as today's rules.",
+        lead=f"Each measure against {key}; " + (
+            "the ring marks the value played as today's rules." if t["default"].any() else
+            "no value swept plays as today's rules (their run, the baseline of every "
+            "difference, is not drawn)."),
     )]  # fmt: skip
 
 

@@ -9,8 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .designer_text import baseline_designer, designer_parts, ladder_sentence, sample_sentence
-from .numbers import TOO_FEW, beside_digits, pct
+from .designer_text import (
+    baseline_designer,
+    designer_parts,
+    ladder_sentence,
+    restriction_name,
+    sample_sentence,
+)
+from .numbers import TOO_FEW, beside_digits, counted, pct
 from .variants_words import (
     DIGITS,
     RATES,
@@ -201,7 +207,8 @@ def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
         other = "" if v["detail"] == b["detail"] else f" ({b['detail']})"
         out.append(
             f"skill matters {'less' if r['diff'] < 0 else 'more'}: the best strategy beats the "
-            f"worst by {look.shown(key_v)} of win rate ({v['detail']}), against "
+            f"worst by {look.shown(key_v)} of win rate, {_paired_over(look, key_v)} "
+            f"({v['detail']}), against "
             f"{look.shown(key_b, bracket=False)}{other} under the default rules: "
             f"{change(r, 'less', 'more')}"
         )
@@ -218,6 +225,28 @@ def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
         )
     return out
 
+
+def _paired_over(look: _Lookup, key: Key) -> str:
+    """Over which duplicate sets the skill spread ``key`` is a mean of paired differences:
+    'paired over the 6 of 15 duplicate sets where both sat' (all of the run's sets: those its
+    game length counts)."""
+    r = look.m[key]
+    both = int(r["deal_sets"])
+    run = next((look.m[k] for k in ((key[0], m, "all", -1) for m in GAME_SETS) if k in look.m),
+               None)  # fmt: skip
+    total = None if run is None else int(run["deal_sets"])
+    sets = "duplicate set" if both == 1 else "duplicate sets"
+    if total is None or total < both:
+        over = f"the {both:,} {sets} where both sat"
+    elif both == total:
+        over = f"all {counted(total, 'duplicate set')} of the run"
+    else:
+        over = f"the {both:,} of {total:,} duplicate sets where both sat"
+    return f"paired over {over}"
+
+
+GAME_SETS = ("turns", "rounds", "unfinished")
+"""Measures counted over every duplicate set of a run (how many sets the run has)."""
 
 PHRASES = {
     "runner_up": (("games are closer", "fewer"), ("games are less close", "more"),
@@ -237,7 +266,7 @@ def _base_name(r: pd.Series) -> str:
     if r["metric"] == "seat":
         return "the first player's edge" if r["position"] == 0 else "the other seats' edges"
     if str(r["metric"]).startswith("restricted_"):
-        return "the cost of restricted play"
+        return restriction_name(r)
     return NAMES.get(r["metric"], str(r["metric"]))
 
 
@@ -357,9 +386,18 @@ def _lost(look: _Lookup, rules: str, base: str) -> list[Said]:
         why = (f"no replayed game was won by {who}, restricted or not, so there was no win to "
                "lose" + (" (every game stopped unfinished)" if stopped else ""))  # fmt: skip
         out.append((costs, why))
-    return [(f"{_listed(list(dict.fromkeys(_base_name(r) for r in rows)), 'and')} cannot be "
-             f"measured: {why}", list(dict.fromkeys(str(r["metric"]) for r in rows)))
-            for rows, why in out]  # fmt: skip
+    return [(f"{_listed(_lost_names(look, base, rows), 'and')} cannot be measured: {why}",
+             list(dict.fromkeys(str(r["metric"]) for r in rows))) for rows, why in out]  # fmt: skip
+
+
+def _lost_names(look: _Lookup, base: str, rows: list[pd.Series]) -> list[str]:
+    """The names of measures lost: each restriction on its own, but 'the cost of restricted
+    play' where every restriction the default rules measured is lost (one reason for all)."""
+    every = sum(1 for k in look.m if k[0] == base and str(k[1]).startswith("restricted_"))
+    costs = [r for r in rows if str(r["metric"]).startswith("restricted_")]
+    if len(costs) > 1 and len(costs) == every:
+        return ["the cost of restricted play"]
+    return list(dict.fromkeys(_base_name(r) for r in rows))
 
 
 def _baseline(look: _Lookup, base: str, note: str, extra: list[str]) -> str:
@@ -379,8 +417,8 @@ def _baseline(look: _Lookup, base: str, note: str, extra: list[str]) -> str:
                                           f"share {fair})"))  # fmt: skip
     key = (base, "skill_spread", "all", -1)
     if key in look.m:
-        detail = look.m[key]["detail"]
-        parts.append(look.figure(key, f"the best strategy beats the worst by {{}} ({detail})"))
+        paired = f"{_paired_over(look, key)} ({look.m[key]['detail']})"
+        parts.append(look.figure(key, f"the best strategy beats the worst by {{}}, {paired}"))
     key = (base, "best_vs_random", "all", -1)
     if key in look.m:
         top = look.m[key]["detail"].split(" ahead")[0]
@@ -424,13 +462,16 @@ def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], meth
     if sample:
         out.append((sample, ["lead_changes"]))
     ladder_rows = diffs["metric"] == "ladder_step"
-    n = diffs[~ladder_rows].groupby("rules").size()
-    most = int(n.max()) if len(n) else 0
+    n = diffs[~ladder_rows].groupby("rules", sort=False).size()
+    family = f"the variant's {int(n.iloc[0]) if len(n) else 0} measures"
+    if n.nunique() > 1:  # a variant whose games gave fewer measures was corrected over fewer
+        each = ", ".join(f"{int(k)} for {rules}" for rules, k in n.items())
+        family = f"each variant's measures ({each})"
     apart = ", the skill ladder's steps corrected apart" if ladder_rows.any() else ""
     out.append(
         (
             f"{method}. A difference is clear when it is significant after Holm's correction over "
-            f"the variant's {most} measures{apart} (95% intervals in brackets, not corrected).",
+            f"{family}{apart} (95% intervals in brackets, not corrected).",
             [],
         )
     )

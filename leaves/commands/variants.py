@@ -112,10 +112,17 @@ def _tournaments(rule_sets: list[Any], field: list[str], request: Request) -> li
     return out
 
 
-def _check_out(out: Path) -> None:
+def _check_out(out: Path, resume: bool) -> None:
+    """A new comparison needs an empty --out (one holding a comparison names --resume); a
+    resumed one, the folder it was played in (``variants_resume.settle`` read it)."""
+    from .variants_resume import STATE, resume_command
+
     if out.exists() and not out.is_dir():
         raise CLIError(f"--out {out} exists and is not a directory", usage=True)
-    if out.is_dir() and any(out.iterdir()):
+    if not resume and (out / STATE).is_file():
+        raise CLIError(f"--out {out} holds a comparison: '{resume_command(out)}' continues "
+                       "it, or choose another --out", usage=True)  # fmt: skip
+    if not resume and out.is_dir() and any(out.iterdir()):
         raise CLIError(f"--out {out} is not empty: choose another --out (each rule set's run "
                        "and the comparison go there)", usage=True)  # fmt: skip
     from leaves_cli.writable import check_writable
@@ -191,6 +198,13 @@ def _check_out(out: Path) -> None:
     help="The skill ladder's rungs, strategies of the field (default: the whole field, in the "
     "default rules' order of strength).",
 )
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the comparison in --out (after Ctrl-C): finished runs are kept, verified "
+    "against their manifests; every other option is read from OUT/variants.json, and "
+    "options given must agree.",
+)
 @format_option
 @progress_option
 @load_option
@@ -217,8 +231,12 @@ def variants(**opts: Any) -> None:  # fmt: skip
       leaves variants random low greedy counter weighted --rules "take=ends,min_count=off" \\
           --players 4 --games 20000 --seed 1 --out runs/v2
       leaves variants --rules expert_target=30 --expert --games 5000 --out runs/v3
+      leaves variants --out runs/v --resume       # after Ctrl-C: the rest from the run
     """
-    request = Request.of(opts)
+    from .variants_resume import settle
+
+    values, state = settle(click.get_current_context(), opts)
+    request = Request.of(values)
     if request.jobs == 0 or request.jobs < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
     sizes = _sizes(request.players)
@@ -228,20 +246,40 @@ def variants(**opts: Any) -> None:  # fmt: skip
     load_files(request.load)
     field, notes = _field(request.specs)
     out: Path = request.out
-    _check_out(out)
+    _check_out(out, resume=state is not None)
     runs = _tournaments(rule_sets, field, request)
     who, ladder = _designer_setup(runs[0], request)
-    progress = sys.stderr.isatty() if request.progress is None else request.progress
     echo = lambda line: click.echo(line, err=True)  # noqa: E731
     n = len(runs[0].labels)
     echo(f"{n} {'strategy' if n == 1 else 'strategies'}: {', '.join(runs[0].labels)}")
     echo(f"per rule set: {runs[0].rounded_note}")
     echo(f"seed {runs[0].seed}; results in {out}")
+    if state is None:  # what the comparison is, kept before any game: --resume reads it
+        from .variants_resume import new_state, save
+
+        state = new_state(values, runs[0].seed, sizes)
+        save(out, state)
+    from .variants_resume import resume_command
+
+    try:
+        _compare(request, state, runs, rule_sets, (who, ladder, notes, points))
+    except KeyboardInterrupt:
+        echo(f"interrupted: '{resume_command(out)}' continues it (what is done is kept)")
+        raise
+
+
+def _compare(request: Request, state: dict[str, Any], runs: list[Any], rule_sets: list[Any],
+             setup: tuple[Any, ...]) -> None:  # fmt: skip
+    """Play (or, resumed, finish) every rule set's run, replay the designers' samples, build
+    the report and say what it found."""
+    who, ladder, notes, points = setup
+    out: Path = request.out
+    progress = sys.stderr.isatty() if request.progress is None else request.progress
     start = time.perf_counter()
-    dirs = _play(runs, rule_sets, out, request.jobs, progress)
+    dirs = _play(runs, rule_sets, out, request.jobs, progress, request.resume)
     played = time.perf_counter() - start
     forfeits = _forfeits(dirs)  # said first; a run with no valid game stops here
-    designed = _designer(runs, rule_sets, dirs, _samples(request), who)
+    designed = _designer(runs, rule_sets, dirs, (_samples(request), who), state)
     built = time.perf_counter()
     notes = [*forfeits, *_unmeasured(request, who), *notes]
     page = _report(dirs, out, request.fmt, notes, _sweep(request.sweep, points, dirs), ladder)
@@ -252,7 +290,8 @@ def variants(**opts: Any) -> None:  # fmt: skip
     echo_findings(out, skip=forfeits)
     said = "no designers' measures" if designed is None else (
         f"designers' measures in {designed:.1f} s")  # fmt: skip
-    click.echo(f"{len(runs)} rule sets played in {played:.1f} s, {said}, compared in "
+    how = "verified and finished" if request.resume else "played"  # resumed: little played
+    click.echo(f"{len(runs)} rule sets {how} in {played:.1f} s, {said}, compared in "
                f"{time.perf_counter() - built:.1f} s")  # fmt: skip
     click.echo(f"report: {page}")
 
@@ -302,7 +341,11 @@ def _designer_setup(t: Any, request: Request) -> tuple[str | None, list[str] | N
     if request.ladder is None:
         return who, None
     rungs = [r.strip() for r in request.ladder.split(",") if r.strip()]
-    by_label = {_label(t, r): r for r in rungs}
+    labels = [_label(t, r) for r in rungs]
+    twice = next((r for i, r in enumerate(rungs) if labels[i] in labels[:i]), None)
+    if twice is not None:  # the rungs are ordered by strength: a repeat would mean nothing
+        raise CLIError(f"--ladder {request.ladder}: {twice} is given twice", usage=True)
+    by_label = dict(zip(labels, rungs, strict=True))
     missing = [r for label, r in by_label.items() if label not in t.labels]
     if missing or len(by_label) < 2:
         what = f"{', '.join(missing)} not in the field" if missing else "give two rungs or more"
@@ -357,16 +400,26 @@ def _forfeits(dirs: list[tuple[str, Path]]) -> list[str]:
 
 
 def _designer(runs: list[Any], rule_sets: list[Any], dirs: list[tuple[str, Path]],
-              games: tuple[int, int], who: str | None) -> float | None:  # fmt: skip
-    """Replay each rule set's sample for the designers' measures; the seconds it took (None:
-    nothing to replay, so that no time is reported for measures never taken)."""
+              asked: tuple[tuple[int, int], str | None], state: dict[str, Any]
+              ) -> float | None:  # fmt: skip
+    """Replay each rule set's sample for the designers' measures (``asked``: the games
+    sampled, the strategy restricted), each recorded in ``state`` once written; a resumed
+    comparison keeps those recorded that still match. The seconds it took (None: nothing to
+    replay, so that no time is reported for measures never taken)."""
     from .variants_designer import replay_designer
+    from .variants_resume import designer_kept, record_designer
 
+    games, who = asked
     start = time.perf_counter()
     if not (games[0] or (games[1] and who is not None)):
         return None
     for t, rules, (label, where) in zip(runs, rule_sets, dirs, strict=True):
+        if designer_kept(state, where):
+            click.echo(f"{label}: designers' measures kept (checked against their checksums)",
+                       err=True)  # fmt: skip
+            continue
         said = replay_designer(t, rules, where, games, who)
+        record_designer(where.parent, state, where)
         click.echo(f"{label}: designers' measures: {said}", err=True)
     return time.perf_counter() - start
 
@@ -384,9 +437,11 @@ def _report(dirs: list[tuple[str, Path]], out: Path, fmt: str, notes: list[str],
         raise CLIError(f"cannot write the report: {exc}") from exc
 
 
-def _play(runs: list[Any], rule_sets: list[Any], out: Path, jobs: int,
-          progress: bool) -> list[tuple[str, Path]]:  # fmt: skip
-    """Play each rule set's tournament into its folder under ``out``: (label, folder)."""
+def _play(runs: list[Any], rule_sets: list[Any], out: Path, jobs: int, progress: bool,
+          resume: bool) -> list[tuple[str, Path]]:  # fmt: skip
+    """Play each rule set's tournament into its folder under ``out``: (label, folder).
+    ``resume``: each run continues as ``leaves tournament --resume`` does (its chunks
+    verified against its manifest; a finished run plays nothing)."""
     taken: set[str] = set()
     done = []
     for t, rules in zip(runs, rule_sets, strict=True):
@@ -394,11 +449,15 @@ def _play(runs: list[Any], rule_sets: list[Any], out: Path, jobs: int,
         where = out / folder_name(label, taken)
         t0 = time.perf_counter()
         try:
-            t.run(n_jobs=jobs, out=where, progress=progress,
-                  log=lambda line: click.echo(line, err=True))  # fmt: skip
+            log = lambda line, of=label: click.echo(f"{of}: {line}", err=True)  # noqa: E731
+            result = t.run(n_jobs=jobs, out=where, progress=progress, resume=resume, log=log)
         except ValueError as exc:
             raise CLIError.of(exc) from None
-        click.echo(f"{label}: {t.n_games:,} {t.units} in {time.perf_counter() - t0:.1f} s "
-                   f"-> {where}", err=True)  # fmt: skip
+        played = int(result.manifest["sessions"][-1].get("units_played", t.n_games))
+        did = f"{played:,} {t.units} played"
+        if played < t.n_games:  # resumed: what the run already held is verified, not replayed
+            did = (f"all {t.n_games:,} {t.units} kept" if not played else
+                   f"{played:,} of {t.n_games:,} {t.units} played (the rest kept)")  # fmt: skip
+        click.echo(f"{label}: {did} in {time.perf_counter() - t0:.1f} s -> {where}", err=True)
         done.append((label, where))
     return done

@@ -1,0 +1,156 @@
+"""``leaves variants --out DIR --resume``: continue an interrupted comparison of rule variants.
+
+A comparison is several tournaments (one per rule set, DIR/<rules>) and the designers'
+measures replayed from each. ``DIR/variants.json`` holds what the comparison was asked (the
+field, the rule sets or sweep, the table sizes, games, the seed drawn, the samples replayed,
+the ladder, the files loaded), written before any game is played, and, per rule set, the
+designers' files written with their checksums and the checksums of the run they were
+replayed from. On resuming, every option not given is read from it and every option given
+must agree (one line naming the option and both values). Each run then resumes as
+``leaves tournament --resume`` does (its chunks verified against its manifest, a finished
+run playing nothing, an unfinished one only what it lacks); the designers' files of a rule
+set are kept where their checksums and their run's still match, else replayed; the report
+is built again from the runs, so it is the one an uninterrupted comparison writes.
+
+Imports inside functions: start-up. The packages a command runs on load once its options are
+checked, so ``--help`` and a bad option answer at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+import click
+
+from leaves_cli.errors import CLIError
+
+STATE = "variants.json"
+FORMAT = 1
+SAVED = {
+    "specs": "strategies",
+    "load": "--load",
+    "rules": "--rules",
+    "sweep": "--sweep",
+    "players": "--players",
+    "games": "--games",
+    "seed": "--seed",
+    "expert": "--expert",
+    "trace_games": "--trace-games",
+    "restricted_games": "--restricted-games",
+    "restrict": "--restrict",
+    "ladder": "--ladder",
+}
+"""The options that decide a comparison's games and measures (option: its flag), kept in
+``STATE``; the others (--jobs, --format, --progress) change none of its numbers."""
+
+
+def resume_command(out: Path) -> str:
+    """The command that continues the comparison in ``out``."""
+    return f"leaves variants --out {shlex.quote(str(out))} --resume"
+
+
+def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], dict | None]:
+    """The options and, with --resume, the comparison's state in --out: the options not
+    given read from it, those given checked against it."""
+    from leaves_cli.request import draft
+
+    values, given = draft(ctx, opts)
+    if not values["resume"]:
+        return values, None
+    out = Path(values["out"])
+    state = read_state(out)
+    saved = state["options"]
+    for name, flag in SAVED.items():
+        if name in given and _kept(name, values[name]) != saved[name]:
+            from leaves_cli.resume import disagreement  # start-up: only a refusal needs it
+
+            what = name.replace("_", " ") if name != "specs" else "strategies"
+            raise disagreement(str(out), flag, values[name], what, saved[name])
+        values[name] = _given(name, saved[name])
+    return values, state
+
+
+def _given(name: str, kept: Any) -> Any:
+    """A kept option as the command line gives it (``_kept`` undone)."""
+    if name == "players":
+        return (",".join(str(n) for n in kept),)
+    return tuple(kept) if isinstance(kept, list) else kept
+
+
+def _kept(name: str, value: Any) -> Any:
+    """An option as the state keeps it (JSON: lists, numbers, text; --players as sizes)."""
+    if name == "players":
+        from tournaments.schedule import parse_players
+
+        try:
+            return [int(n) for n in parse_players(",".join(value))]
+        except ValueError as exc:
+            raise CLIError.of(exc, usage=True) from None
+    return list(value) if isinstance(value, tuple) else value
+
+
+def read_state(out: Path) -> dict[str, Any]:
+    """The comparison's state in ``out`` (one-line errors: none there, or not readable)."""
+    path = out / STATE
+    if not path.is_file():
+        raise CLIError(f"cannot resume {out}: it holds no comparison of rule variants (no "
+                       f"{STATE}); leave out --resume to start one in an empty --out",
+                       usage=True)  # fmt: skip
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CLIError(f"cannot resume {out}: {path} cannot be read: {exc}") from None
+    opts = state.get("options") if isinstance(state, dict) else None
+    if state.get("format") != FORMAT or not isinstance(opts, dict) or set(opts) != set(SAVED):
+        raise CLIError(f"cannot resume {out}: {path} is not a comparison this version can "
+                       "resume")  # fmt: skip
+    state.setdefault("designer", {})
+    return state
+
+
+def new_state(values: dict[str, Any], seed: int, sizes: list[int]) -> dict[str, Any]:
+    """The state of a new comparison: its options as played (the seed drawn, the sizes)."""
+    opts = {name: _kept(name, values[name]) for name in SAVED}
+    opts.update(seed=seed, players=list(sizes))
+    return {"format": FORMAT, "options": opts, "designer": {}}
+
+
+def save(out: Path, state: dict[str, Any]) -> None:
+    """Write the state (atomically: an interruption leaves the one before or this one)."""
+    from tournaments.storage import atomic_write_bytes
+
+    atomic_write_bytes(out / STATE, (json.dumps(state, indent=1) + "\n").encode())
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _run_digest(where: Path) -> str:
+    """The checksums of a run's finished files, as its manifest holds them."""
+    from tournaments import storage
+
+    files = storage.read_manifest(where).get("files")
+    return hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
+
+
+def designer_kept(state: dict[str, Any] | None, where: Path) -> bool:
+    """True when ``where``'s designers' files are those recorded, from the same run."""
+    got = (state or {}).get("designer", {}).get(where.name)
+    if not isinstance(got, dict) or got.get("run") != _run_digest(where):
+        return False
+    files = got.get("files") or {}
+    return all((where / n).is_file() and _digest(where / n) == h for n, h in files.items())
+
+
+def record_designer(out: Path, state: dict[str, Any], where: Path) -> None:
+    """Record ``where``'s designers' files as written (the state saved at once)."""
+    from reports.designer_measures import GAMES_FILE, RESTRICTED_FILE
+
+    files = {n: _digest(where / n) for n in (GAMES_FILE, RESTRICTED_FILE) if (where / n).is_file()}
+    state["designer"][where.name] = {"run": _run_digest(where), "files": files}
+    save(out, state)
