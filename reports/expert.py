@@ -21,7 +21,7 @@ from .data import ReportError, Run
 from .loading import as_run
 
 
-def _match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(seats (M, S) codes, totals (M, S) with -1 for empty, games (M,), n_players (M,))."""
     g = run.games
     if g.match is None:
@@ -64,6 +64,19 @@ def _match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     return seats, totals, games, n_players
 
 
+def match_winners(run: Run, seats: np.ndarray, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Who won each match (``match_arrays``' seats and totals): bool (M, S), the best total
+    in the declared direction, tied seats sharing it, nobody in a match holding a forfeited
+    game; and which matches held one, bool (M,)."""
+    g = run.games
+    occupied = seats >= 0
+    sign = -1 if g.declaration.higher_is_better else 1  # the best total is the lowest signed one
+    low = np.where(occupied, sign * totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+    ids, inv = np.unique(g.match, return_inverse=True)
+    void = np.bincount(inv, weights=g.forfeited, minlength=len(ids)) > 0
+    return occupied & (sign * totals == low) & ~void[:, None], void
+
+
 def _per_seat(seats: np.ndarray, k: int, weights) -> np.ndarray:
     codes = np.where(seats < 0, k, seats).ravel()
     w = np.broadcast_to(weights, seats.shape).ravel().astype(float)
@@ -79,16 +92,11 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
-    seats, totals, games, n_players = _match_arrays(run)
+    seats, totals, games, n_players = match_arrays(run)
     g = run.games
     d = g.declaration
     k = g.n_strategies
-    occupied = seats >= 0
-    sign = -1 if d.higher_is_better else 1  # the best total is the lowest signed one
-    low = np.where(occupied, sign * totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
-    ids, inv = np.unique(g.match, return_inverse=True)
-    void = np.bincount(inv, weights=g.forfeited, minlength=len(ids)) > 0  # (M,)
-    won = occupied & (sign * totals == low) & ~void[:, None]
+    won, void = match_winners(run, seats, totals)
     n_won = won.sum(axis=1, keepdims=True)
     shared = won & (n_won > 1)
     n_m = _per_seat(seats, k, 1.0)
@@ -137,7 +145,7 @@ def expert_scores(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFram
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
-    seats, totals, _, _ = _match_arrays(run)
+    seats, totals, _, _ = match_arrays(run)
     occ = seats >= 0
     df = pd.DataFrame({"code": seats[occ], "total": totals[occ]})
     out = df.value_counts(["code", "total"]).rename("matches").reset_index()
@@ -151,7 +159,7 @@ def expert_lengths(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFra
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
-    _, _, games, n_players = _match_arrays(run)
+    _, _, games, n_players = match_arrays(run)
     df = pd.DataFrame({"n_players": n_players, "games": games})
     agg = df.groupby("n_players")["games"].agg(
         matches="size",

@@ -24,7 +24,7 @@ from .clusters import Estimates, given, mean_estimates, wilson_t
 from .compare import PAIRING_KEYS, _unpaired
 from .data import MISSING, Games, Run
 from .designer_measures import file_measures, ladder_measures
-from .expert import _match_arrays
+from .expert import match_arrays, match_winners
 from .stats import RATE_DIFFERENCE
 from .tables import summary
 from .variants_sets import (
@@ -176,11 +176,8 @@ def _match_measures(d: Design, run: Run) -> list[Measure]:
     g = d.g
     if g.match is None:
         return []
-    seats, totals, games, _ = _match_arrays(run)
-    occupied = seats >= 0
-    sign = -1 if g.declaration.higher_is_better else 1
-    best = np.where(occupied, sign * totals, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
-    shared = ((occupied & (sign * totals == best)).sum(axis=1) > 1).astype(float)
+    seats, totals, games, _ = match_arrays(run)
+    shared = (match_winners(run, seats, totals)[0].sum(axis=1) > 1).astype(float)
     rows = d.of_game[np.unique(g.match, return_index=True)[1]]
     every, sets = np.ones(shared.size, bool), np.ones(d.key.size, bool)
     out = [

@@ -26,6 +26,14 @@ class Sometimes(Strategy, register=False):
             raise RuntimeError("a 13")
         return min(legal, key=lambda a: (a.is_pass, a.value))
 """
+RAISES = """
+from strategies import Strategy
+
+
+class Raises(Strategy, register=False):
+    def choose(self, view, legal, rng):
+        raise RuntimeError("always")
+"""
 SOMETIMES = {"leaves": None, "ligretto": Path(__file__).with_name("sometimes_strategy.py")}
 UNITS = {"leaves": "matches", "ligretto": "games"}  # what a match is called
 FIELD = {"leaves": ["greedy", "low", "high"], "ligretto": ["stack", "row", "cautious"]}
@@ -82,3 +90,22 @@ def test_play_waves_gives_a_match_with_a_forfeit_no_winner() -> None:
     assert waves == [2, 2]  # a forfeit does not end a match early: its games are played alike
     assert w.match_winners.tolist() == [[False, False], [True, False]]
     assert w.match_forfeited.tolist() == [True, False]
+
+
+def test_the_workbench_counts_no_shared_win_in_a_match_won_by_nobody(tmp_path, capsys):
+    """A strategy that raises at once leaves every seat its whole hand: the totals tie, and the
+    workbench's shared-wins measure counted such a match, which nobody wins, as shared."""
+    from reports.loading import as_run
+    from reports.variants_metrics import measures
+
+    path = tmp_path / "raises.py"
+    path.write_text(RAISES)
+    out = tmp_path / "run"
+    code, _, err = cli(capsys, "tournament", f"{path}:Raises", "greedy", "low", "high",
+                       "--players", "3", "--expert", "--games", "24", "--seed", "3",
+                       "--jobs", "1", "--out", str(out))  # fmt: skip
+    assert code == 1, err  # Raises has no valid game
+    matches = pd.read_parquet(out / "matches")
+    truth = (matches["match_winners"].map(len) > 1).mean()
+    (shared,) = [m.value for m in measures(as_run(out)) if m.metric == "shared_wins"]
+    assert shared == truth < 1
