@@ -37,7 +37,8 @@ def _check_run(run_dir: Path) -> None:
     """Refuse, in one line naming the file, a path that holds no run (exit 2) or a run that
     ``leaves report`` refuses (exit 1: its manifest cannot be used, or its parts do not match
     it), else by Parquet's magic bytes at both ends of each part (a truncated copy lacks the
-    last)."""
+    last); then rows without the manifest that vouches for them (exit 2, as ``leaves report``
+    and ``leaves verify`` refuse them)."""
     from .report_cmd import check_parts
 
     if not run_dir.exists():
@@ -55,24 +56,19 @@ def _check_run(run_dir: Path) -> None:
         if head != PARQUET_MAGIC or tail != PARQUET_MAGIC:
             raise CLIError(f"{part} is not a whole Parquet file (truncated or corrupt): check "
                            f"the run with 'leaves verify {run_dir}'")  # fmt: skip
+    if not (run_dir / "manifest.json").exists():  # as report and verify: no run without it
+        raise CLIError(f"not a run directory: {run_dir} holds no manifest.json (missing): "
+                       "nothing vouches for the rows under games/", usage=True)  # fmt: skip
 
 
 def _state_lines(runs: dict[str, Path]) -> list[str]:
     """Where each run stands (unfinished, forfeited: ``tournaments.run_state``, as every
-    command that reads a run says it), each line naming its run. A run with no valid game is
-    refused (exit 1) after its lines: a comparison of forfeits says nothing about the
-    strategies."""
+    command that reads a run says it), each line naming its run."""
     from tournaments.run_state import run_state
 
     states = {name: run_state(run) for name, run in runs.items()}
-    lines = [f"{name} ({runs[name]}): {line}" for name, state in states.items()
-             for line in (state.lines() if state is not None else ())]  # fmt: skip
-    for name, state in states.items():
-        if state is not None and state.nothing_valid:
-            _echo_head(runs, lines)
-            raise CLIError(f"no valid {state.game_unit} in {runs[name]} ({name}): every one ended "
-                           "by a forfeit, so there is nothing to compare")  # fmt: skip
-    return lines
+    return [f"{name} ({runs[name]}): {line}" for name, state in states.items()
+            for line in (state.lines() if state is not None else ())]  # fmt: skip
 
 
 def _echo_head(runs: dict[str, Path], lines: list[str]) -> None:
@@ -105,6 +101,8 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     paired per duplicate set, which gives a tighter interval; other runs are
     independent, and the output says which, from the seeds. Runs of other games or table
     sizes, or a gauntlet and a tournament, are refused; runs under other rules are compared.
+    Games ended by a forfeit are left out (a set holding one is not paired), and a strategy
+    with no valid game in a run is not compared: the output says so.
 
     \b
     Examples:
@@ -116,10 +114,11 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     Exit codes:
       0  compared
       1  a run cannot be used (a bad part, a corrupt manifest, no valid game: every one
-         ended by a forfeit) or --out cannot be written
-      2  bad usage: a path that holds no run, a bad --pair, or runs that cannot be
-         compared (other games, table sizes, a gauntlet and a tournament, no strategy
-         in common)
+         ended by a forfeit), no strategy both runs have has a valid game in both, or
+         --out cannot be written
+      2  bad usage: a path that holds no run (or rows without their manifest.json), a
+         bad --pair, or runs that cannot be compared (other games, table sizes, a
+         gauntlet and a tournament, no strategy in common)
     """
     if not 0 < alpha < 1:
         raise CLIError(f"--alpha must be between 0 and 1, got {alpha}", usage=True)
@@ -144,7 +143,8 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
         c = run_compare(run_a, run_b, alpha=alpha, pairs=named)
     except NotComparable as exc:
         raise CLIError.of(exc, usage=True) from None
-    except ReportError as exc:
+    except ReportError as exc:  # e.g. no valid game to compare: said after where runs stand
+        _echo_head(runs, states)
         raise CLIError.of(exc) from None
     if out is not None:  # before any line: output cut short (| head) must not lose it
         try:

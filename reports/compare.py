@@ -10,7 +10,11 @@ ratio estimate whose error no longer carries the deals' luck. Other runs are ind
 the difference's variance is the sum of the two stratified variances, with Welch's degrees of
 freedom. p-values are two-sided t tests, Holm-corrected over the strategies compared. Runs of
 other games or table sizes, or a gauntlet against a tournament, are refused
-(``NotComparable``); runs under other rules are compared and the rules named.
+(``NotComparable``); runs under other rules are compared and the rules named. Games ended by
+a forfeit are left out, as from the report's paired comparisons (``Games.finished``): a set
+holding one is not paired, unpaired rates leave out in both runs a table one run forfeited
+whole, and a strategy with no valid game in a run (``reports.tables.ranked``) is not
+compared; each said in words, and nothing left to compare is a ReportError.
 """
 
 from __future__ import annotations
@@ -21,13 +25,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tournaments.declaration import plural
+
 from .clusters import MIN_DF, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
-from .compare_deals import deal_seeds, overlap, paired_difference, words
+from .compare_deals import Overlap, deal_seeds, emptied_tables, overlap, paired_difference, words
 from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
-from .data import Games
+from .data import Games, ReportError, Run
 from .loading import as_run
 from .numbers import p_text
 from .stats import holm, within
+from .tables import ranked, summary
 
 __all__ = ["Comparison", "NotComparable", "compare"]
 
@@ -70,6 +77,67 @@ def _rates(g: Games, codes: list[int]) -> tuple[Estimates, np.ndarray, np.ndarra
     return (est, *wilson_t(est))
 
 
+def _valid(run: Run, name: str, side: str) -> tuple[set[str], set[str]]:
+    """The labels of ``run`` that sat in a game, and those with a valid game
+    (``reports.tables.ranked``: one not ended by a forfeit). A run with none raises
+    ReportError: a comparison of forfeits says nothing."""
+    g = run.games
+    seated = g.seats[g.seats >= 0]
+    played = {g.labels[i] for i in np.unique(seated)}
+    if not g.forfeited.any():
+        return played, played
+    if g.forfeited.all():
+        raise ReportError(f"no valid {g.declaration.unit} in {name} ({side}): every one ended "
+                          "by a forfeit, so there is nothing to compare")  # fmt: skip
+    return played, set(ranked(summary(g)))
+
+
+def _unmeasured(matches: list[Match], runs: tuple[tuple[set[str], set[str]], ...]) -> list[str]:
+    """Why the strategies matched that a run has no valid game of are not compared, and
+    where, in words: none played (an unfinished run), or every one forfeited."""
+    whys = ("it played none there, as an unfinished run may not reach every table",
+            "every game it sat in there ended by a forfeit, so its win rate measures nothing")  # fmt: skip
+    found: tuple[list[str], list[str]] = ([], [])
+    for m in matches:
+        sides = list(zip("AB", (m.a, m.b), runs, strict=True))
+        unseated = [side for side, x, (played, _) in sides if x not in played]
+        forfeited = [side for side, x, (played, ok) in sides if x in played and x not in ok]
+        for names, where in zip(found, (unseated, forfeited), strict=True):
+            if where:
+                names.append(f"{m.name} in {' and '.join(where)}")
+    return [f"{why}: {', '.join(names)}" for why, names in zip(whys, found, strict=True) if names]
+
+
+def _forfeits(ra: Run, rb: Run, empty: list[str]) -> list[str]:
+    """How many games each run forfeited, and that they are left out, with the ``empty``
+    tables left out of both runs' unpaired rates (none: no line)."""
+    fa, fb = int(ra.games.forfeited.sum()), int(rb.games.forfeited.sum())
+    if not fa and not fb:
+        return []
+    units = plural(ra.games.declaration.unit)
+    tables = (f"; so are, from both runs' win rates, the tables one run forfeited every "
+              f"{ra.games.declaration.unit} at: {', '.join(empty)}" if empty else "")  # fmt: skip
+    return [f"{units} ended by a forfeit are left out, as in the report's paired comparisons: "
+            f"A {fa:,} of {len(ra.games):,} {units}, B {fb:,} of {len(rb.games):,}{tables}"]  # fmt: skip
+
+
+def _unpartnered(only_a: list[str], only_b: list[str], labels_a: tuple[str, ...],
+                 labels_b: tuple[str, ...]) -> list[str]:  # fmt: skip
+    """The strategies left without a partner, in words: those the other run lacks, and those
+    whose namesake in the other run ``--pair`` gave another partner."""
+    absent = [x for x in only_a if x not in labels_b], [x for x in only_b if x not in labels_a]
+    taken = [f"{x} of A" for x in only_a if x in labels_b] + [
+        f"{x} of B" for x in only_b if x in labels_a]  # fmt: skip
+    lines = []
+    if absent[0] or absent[1]:
+        lines.append(f"not compared: only in A {', '.join(absent[0]) or '-'}; "
+                     f"only in B {', '.join(absent[1]) or '-'}")  # fmt: skip
+    if taken:
+        lines.append("not compared, as their namesakes in the other run were paired with "
+                     f"another strategy: {', '.join(taken)}")  # fmt: skip
+    return lines
+
+
 def _names(matches: list[Match], labels: tuple[str, ...], side: str) -> list[str]:
     """Each code's label in one vocabulary for both runs: a matched label as A names it, any
     other kept apart by its run."""
@@ -86,47 +154,81 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
     seeds say they dealt the same deals. Raises NotComparable (one line) for runs of other
     games or table sizes, a gauntlet against a tournament, or runs that share no strategy."""
     ra, rb = as_run(run_a), as_run(run_b)
-    ga, gb = ra.games, rb.games
     name_a, name_b = str(ra.path or "A"), str(rb.path or "B")
     check_comparable(ra, rb, name_a, name_b)
+    ga, gb = ra.games, rb.games
+    va, vb = _valid(ra, name_a, "A"), _valid(rb, name_b, "B")
     matches, only_a, only_b = match_labels(ga.labels, gb.labels, pairs)
     if not matches:
         raise NotComparable(f"cannot compare {name_a} and {name_b}: they share no strategy "
                             f"(A: {', '.join(ga.labels)}; B: {', '.join(gb.labels)}; "
                             "{pairs} A_LABEL=B_LABEL pairs two)", "pairs")  # fmt: skip
-    codes = [(ga.labels.index(m.a), gb.labels.index(m.b)) for m in matches]
-    ea, lo_a, hi_a = _rates(ga, [a for a, _ in codes])
-    eb, lo_b, hi_b = _rates(gb, [b for _, b in codes])
+    measured = [m for m in matches if m.a in va[1] and m.b in vb[1]]
+    unmeasured = _unmeasured(matches, (va, vb))
+    if not measured:
+        raise ReportError(f"nothing to compare between {name_a} and {name_b}: no strategy both "
+                          f"runs have has a valid game in both runs ({'; '.join(unmeasured)})")  # fmt: skip
     rules = settings_lines(ra, rb)
-    ov = overlap(ga, gb, (deal_seeds(run_a, ra), deal_seeds(run_b, rb)),
-                 (_names(matches, ga.labels, "A"), _names(matches, gb.labels, "B")),
-                 words(ra, same_rules=not rules))  # fmt: skip
+    names = (_names(matches, ga.labels, "A"), _names(matches, gb.labels, "B"))
+    ov = overlap(ga, gb, (deal_seeds(run_a, ra), deal_seeds(run_b, rb)), names,
+                 (words(ra, same_rules=not rules), words(rb, same_rules=not rules)))  # fmt: skip
+    table, identical, empty = _table(ga, gb, measured, ov, alpha, names)
+    notes = [f"not compared, with no valid game ({why})" for why in unmeasured]
+    if len(table) < len(measured):
+        gone = ", ".join(m.name for m in measured if m.name not in set(table["strategy"]))
+        notes.append(f"not compared, having sat in none of the duplicate sets compared: {gone}")
+    if table.empty:
+        raise ReportError(f"nothing to compare between {name_a} and {name_b}: "
+                          + "; ".join([*_forfeits(ra, rb, empty), *notes]))  # fmt: skip
+    findings = [
+        *_findings(table, identical, alpha),
+        ov.sentence,
+        *_forfeits(ra, rb, empty),
+        *(m.sentence() for m in matches if m.how != "same"),
+        *rules,
+        *notes,
+    ]
+    findings += _unpartnered(only_a, only_b, ga.labels, gb.labels)
+    return Comparison(name_a, name_b, table, ov.paired, only_a, only_b, findings, matches,
+                      ov.sentence)  # fmt: skip
+
+
+def _kept(g: Games, drop: np.ndarray) -> Games:
+    """The games of ``g`` not ended by a forfeit (``Games.finished``, as the report's paired
+    comparisons take them), less those ``drop`` marks (per game of ``g``; none if empty)."""
+    f = g.finished()
+    rest = drop[~g.forfeited] if drop.size else drop
+    return f.select(~rest) if rest.any() else f
+
+
+def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: float,
+           names: tuple[list[str], list[str]]) -> tuple[pd.DataFrame, bool, list[str]]:  # fmt: skip
+    """The table of the strategies ``measured`` (one in no set compared left out), whether
+    each won as often in B as in A in every set paired, and the tables left out of unpaired
+    rates. Win rates are over the games not ended by a forfeit (unpaired: less the tables one
+    run forfeited every game at, ``emptied_tables``); B - A paired over ``ov``'s sets (a set
+    with a forfeited game is in none), else the difference of the two rates."""
+    codes = [(ga.labels.index(m.a), gb.labels.index(m.b)) for m in measured]
+    none = np.zeros(0, dtype=bool)
+    drop_a, drop_b, empty = (none, none, []) if ov.paired else emptied_tables(ga, gb, names)
+    ea, lo_a, hi_a = _rates(_kept(ga, drop_a), [a for a, _ in codes])
+    eb, lo_b, hi_b = _rates(_kept(gb, drop_b), [b for _, b in codes])
     diff, identical = (
         paired_difference(ga, gb, codes, ov) if ov.paired else (_unpaired(ea, eb), False)
     )
     d_lo, d_hi = within(*diff.interval())
-    p = diff.p_value()
     table = pd.DataFrame({
-        "strategy": [m.name for m in matches], "win_rate_a": ea.value, "ci_low_a": lo_a,
+        "strategy": [m.name for m in measured], "win_rate_a": ea.value, "ci_low_a": lo_a,
         "ci_high_a": hi_a, "win_rate_b": eb.value, "ci_low_b": lo_b, "ci_high_b": hi_b,
         "diff": diff.value, "ci_low": d_lo, "ci_high": d_hi, "se": diff.se, "df": diff.df,
-        "units": diff.units.astype(np.int64), "p_value": p, "p_holm": holm(p),
+        "units": diff.units.astype(np.int64), "p_value": diff.p_value(),
+        "strategy_a": [m.a for m in measured], "strategy_b": [m.b for m in measured],
     })  # fmt: skip
-    table["significant"] = table["p_holm"] < alpha
-    table["strategy_a"] = [m.a for m in matches]
-    table["strategy_b"] = [m.b for m in matches]
+    table = table.loc[table["units"] > 0].reset_index(drop=True)
+    table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"].to_numpy()))
+    table.insert(table.columns.get_loc("p_holm") + 1, "significant", table["p_holm"] < alpha)
     table = table.sort_values(["diff", "strategy"], ascending=[False, True], ignore_index=True)
-    findings = [
-        *_findings(table, identical, alpha),
-        ov.sentence,
-        *(m.sentence() for m in matches if m.how != "same"),
-        *rules,
-    ]
-    if only_a or only_b:
-        findings.append(f"not compared: only in A {', '.join(only_a) or '-'}; "
-                        f"only in B {', '.join(only_b) or '-'}")  # fmt: skip
-    return Comparison(name_a, name_b, table, ov.paired, only_a, only_b, findings, matches,
-                      ov.sentence)  # fmt: skip
+    return table, identical, empty
 
 
 def _points(x: float) -> str:
@@ -149,7 +251,7 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05) -> list
     ]  # fmt: skip
     if identical:
         return ["no strategy changed: each won as often in B as in A in every duplicate set "
-                "both played (B - A is 0, with no spread)"]  # fmt: skip
+                "paired (B - A is 0, with no spread)"]  # fmt: skip
     if not np.isfinite(table["p_value"]).any():
         return ["too few deals for an interval: no difference can be told"]
     if parts:

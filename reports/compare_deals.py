@@ -23,11 +23,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tournaments.declaration import plural
+
 from .clusters import Clusters, Estimates, clusters, rate_differences, seat_sums
 from .data import Games, ReportError, Run
 from .loading import part_files
 
-__all__ = ["MIN_SHARED", "Overlap", "deal_seeds", "overlap", "paired_difference", "words"]
+__all__ = ["MIN_SHARED", "Overlap", "deal_seeds", "emptied_tables", "overlap", "paired_difference",
+           "words"]  # fmt: skip
 
 SEED_COLUMNS = ("match_seed", "deal_seed")
 """The column naming a duplicate set's deal, first found first: a match deals each of its
@@ -138,13 +141,39 @@ class _Words:
     dealt: str = "dealt"
 
 
+def _forfeited_sets(g: Games) -> np.ndarray:
+    """Per duplicate set of ``g``, whether a game of it ended by a forfeit."""
+    cl = clusters(g)
+    return np.bincount(cl.of_game, weights=g.forfeited, minlength=cl.n) > 0
+
+
+def emptied_tables(ga: Games, gb: Games,
+                   names: tuple[list[str], list[str]]) -> tuple[np.ndarray, np.ndarray, list[str]]:  # fmt: skip
+    """The tables (who sat there, ``names`` mapping both runs' labels to one vocabulary) both
+    runs played but one of them forfeited every game at: per game of each run, whether it is
+    at one, and the tables. Unpaired win rates leave them out of both runs, so that forfeits
+    in one run do not compare other tables in A than in B."""
+    seated = [(*_seated(g, n), g) for g, n in ((ga, names[0]), (gb, names[1]))]
+    valid = [{t for t, ok in zip(text, np.bincount(inv, ~g.forfeited, len(text)) > 0,
+                                 strict=True) if ok} for text, inv, g in seated]  # fmt: skip
+    both = set(seated[0][0]) & set(seated[1][0])
+    empty = both - (valid[0] & valid[1])
+    at = [np.array([t in empty for t in text], dtype=bool)[inv] for text, inv, _ in seated]
+    return at[0], at[1], ["(" + t.split(":", 1)[1].replace("|", ", ") + ")" for t in sorted(empty)]
+
+
 def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | None],
             names: tuple[list[str], list[str]],
-            words: _Words | None = None) -> Overlap:  # fmt: skip
+            words: tuple[_Words, _Words] | None = None) -> Overlap:  # fmt: skip
     """The sets runs A and B share by their deal seeds (``seeds``: per game, None where a
-    run records none) and tables (``names``: each run's labels, mapped to one vocabulary)."""
-    w = words or _Words()
+    run records none) and tables (``names``: each run's labels, mapped to one vocabulary),
+    named as ``words`` (each run's: deals, or matches) say.
+    A set holding a game ended by a forfeit, in either run, is not paired: its other games
+    are some of its seatings only, which the other run's set need not match."""
+    w, wb = words or (_Words(), _Words())
     add = "the two runs' variances add"
+    if w.deals != wb.deals:  # one run's sets are deals, the other's matches: never the same
+        return Overlap(False, f"unpaired: A's duplicate sets are {w.deals}, B's {wb.deals}: {add}")
     per_set = []
     for side, g, s in (("A", ga, seeds[0]), ("B", gb, seeds[1])):
         got = None if s is None else _set_seeds(g, s)
@@ -162,14 +191,20 @@ def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | N
     vocab: dict[str, int] = {}
     ta, tb = _set_tables(ga, names[0], vocab), _set_tables(gb, names[1], vocab)
     b_of_a = _keys(sb, tb).get_indexer(_keys(sa, ta))
-    shared = int((b_of_a >= 0).sum())
+    void_a, void_b = _forfeited_sets(ga), _forfeited_sets(gb)
+    void = (b_of_a >= 0) & (void_a | void_b[np.maximum(b_of_a, 0)])
+    b_of_a[void] = -1
+    shared, dropped = int((b_of_a >= 0).sum()), int(void.sum())
     if shared == 0:
-        return Overlap(False, f"unpaired: the runs share {common:,} {w.seed}s but {w.dealt} "
-                              f"none of them at a table of the same strategies: {add}")  # fmt: skip
-    if shared < MIN_SHARED * min(sa.size, sb.size):
+        why = (f"each of the {dropped:,} both played holds a game ended by a forfeit" if dropped
+               else f"{w.dealt} none of them at a table of the same strategies")  # fmt: skip
+        return Overlap(False, f"unpaired: the runs share {common:,} {w.seed}s but {why}: {add}")
+    left = (f"; {dropped:,} more, each holding a game ended by a forfeit, are left out"
+            if dropped else "")  # fmt: skip
+    if shared < MIN_SHARED * min((~void_a).sum(), (~void_b).sum()):
         return Overlap(False, f"unpaired: only {shared:,} duplicate sets (a {w.seed} at a "
-                              f"table) are in both runs (A has {sa.size:,}, B {sb.size:,}), too "
-                              f"few to pair: {add}")  # fmt: skip
+                              f"table) are in both runs (A has {sa.size:,}, B {sb.size:,}{left}), "
+                              f"too few to pair: {add}")  # fmt: skip
     if shared == sa.size == sb.size:
         what = (f"{w.dealt} the same {da.size:,} {w.deals} (their {w.seed}s are identical)"
                 if w.same_rules else f"drew their {da.size:,} {w.deals} from the same "
@@ -180,7 +215,7 @@ def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | N
         text = (f"paired where the {w.seed}s agree: A {w.dealt} {da.size:,} {w.deals}, B "
                 f"{db.size:,}, {common:,} of them with the same seed; B - A is paired over the "
                 f"{shared:,} duplicate sets both played at the same table (A has {sa.size:,}, "
-                f"B {sb.size:,})")  # fmt: skip
+                f"B {sb.size:,}){left}")  # fmt: skip
     return Overlap(True, text, b_of_a, ta, shared)
 
 
@@ -189,8 +224,7 @@ def words(run: Run, same_rules: bool) -> _Words:
     if not run.expert:
         return _Words(same_rules=same_rules)
     unit = run.declaration.match_unit
-    plural = unit + ("es" if unit.endswith(("s", "x", "ch", "sh")) else "s")
-    return _Words(plural, f"{unit} seed", same_rules, "played")
+    return _Words(plural(unit), f"{unit} seed", same_rules, "played")
 
 
 def _paired_clusters(ga: Games, ov: Overlap) -> Clusters:
@@ -211,8 +245,10 @@ def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
                       ov: Overlap) -> tuple[Estimates, bool]:  # fmt: skip
     """B - A per strategy pair ``codes`` (A's code, B's) over the duplicate sets both played
     with it seated: each run's win rate over those sets, B's less A's, paired set by set
-    (``reports.clusters.rate_differences``). Also whether every pair won as often, over as
-    many seats, in B as in A in each of those sets."""
+    (``reports.clusters.rate_differences``). A pair with a set alone in its stratum (a table
+    with one set paired, where forfeits left the others out) takes its sets as one stratum,
+    whose variance counts that set's too (conservative). Also whether every pair won as
+    often, over as many seats, in B as in A in each of those sets."""
     sa, sb = seat_sums(ga, ga.n_strategies), seat_sums(gb, gb.n_strategies)
     n_b = clusters(gb).n
     rows: list[tuple[np.ndarray, ...]] = []  # per pair: A's wins, seats, B's, the sets
@@ -225,9 +261,18 @@ def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
         keep = j >= 0
         rows.append((sa.w[ma][keep], sa.n[ma][keep], sb.w[mb][j[keep]], sb.n[mb][j[keep]],
                      sa.cluster[ma][keep]))  # fmt: skip
-    identical = all(r[0].size and (r[0] == r[2]).all() and (r[1] == r[3]).all() for r in rows)
+    identical = any(r[0].size for r in rows) and all(
+        (r[0] == r[2]).all() and (r[1] == r[3]).all() for r in rows
+    )  # a strategy in no set paired is not compared (``units`` 0)
     wa, na, wb, nb, sets = (np.concatenate(c) for c in zip(*rows, strict=True))
     group = np.repeat(np.arange(len(codes)), [r[0].size for r in rows])
-    est = rate_differences((wb, nb), (wa, na), group, sets, len(codes),
-                           _paired_clusters(ga, ov))  # fmt: skip
+    cl = _paired_clusters(ga, ov)
+    est = rate_differences((wb, nb), (wa, na), group, sets, len(codes), cl)
+    key = group * cl.n_strata + cl.stratum[sets]
+    lone = np.bincount(group, np.bincount(key)[key] == 1, len(codes)) > 0
+    if lone.any():  # a set alone in its stratum adds nothing to the variance: pool the pair's
+        one = Clusters(cl.of_game, np.zeros(cl.n, np.int64), 1, True, cl.first)
+        wide = rate_differences((wb, nb), (wa, na), group, sets, len(codes), one)
+        est = Estimates(est.value, np.where(lone, wide.se, est.se),
+                        np.where(lone, wide.df, est.df), est.units, True)  # fmt: skip
     return est, bool(identical)

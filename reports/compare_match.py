@@ -144,9 +144,14 @@ def settings_lines(ra: Run, rb: Run) -> list[str]:
         return {str(k): str(v) for k, v in w.items()} if isinstance(w, dict) else {}
 
     wa, wb = words(ra), words(rb)
-    lines = [f"the runs were played under different {key}: A {wa.get(key, 'not recorded')}; "
-             f"B {wb.get(key, 'not recorded')}"
-             for key in sorted(set(wa) | set(wb)) if wa.get(key) != wb.get(key)]  # fmt: skip
+    lines = []
+    for key in sorted(set(wa) | set(wb)):
+        a, b = wa.get(key), wb.get(key)
+        if a is None or b is None:  # unknown, not different
+            side, known = ("A", f"B {b}") if a is None else ("B", f"A {a}")
+            lines.append(f"run {side} does not record its {key} ({known}): they may differ")
+        elif a != b:
+            lines.append(f"the runs were played under different {key}: A {a}; B {b}")
     ma, mb = _matches(ra), _matches(rb)
     if ma != mb:
         lines.append(f"the runs play differently: A {ma}; B {mb}")
