@@ -39,7 +39,7 @@ def _check_run(run_dir: Path) -> None:
     it), else by Parquet's magic bytes at both ends of each part (a truncated copy lacks the
     last); then rows without the manifest that vouches for them (exit 2, as ``leaves report``
     and ``leaves verify`` refuse them)."""
-    from .report_cmd import check_parts
+    from .report_cmd import check_parts, refuse_without_manifest
 
     if not run_dir.exists():
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
@@ -56,9 +56,7 @@ def _check_run(run_dir: Path) -> None:
         if head != PARQUET_MAGIC or tail != PARQUET_MAGIC:
             raise CLIError(f"{part} is not a whole Parquet file (truncated or corrupt): check "
                            f"the run with 'leaves verify {run_dir}'")  # fmt: skip
-    if not (run_dir / "manifest.json").exists():  # as report and verify: no run without it
-        raise CLIError(f"not a run directory: {run_dir} holds no manifest.json (missing): "
-                       "nothing vouches for the rows under games/", usage=True)  # fmt: skip
+    refuse_without_manifest(run_dir)  # as report and verify: no run without it
 
 
 def _state_lines(runs: dict[str, Path]) -> list[str]:

@@ -16,6 +16,16 @@ from .options import format_option
 from .verify_cmd import bad_run_message, manifest_problem, resume_hint
 
 
+def refuse_without_manifest(run_dir: Path) -> None:
+    """Refuse a folder without the manifest that vouches for its rows, as ``leaves verify``
+    does (``report`` and ``compare`` share the line; exit 2)."""
+    if not (run_dir / "manifest.json").exists():
+        what = "neither games/ nor manifest.json"
+        if (run_dir / "games").exists():
+            what = "no manifest.json (missing): nothing vouches for the rows under games/"
+        raise CLIError(f"not a run directory: {run_dir} holds {what}", usage=True)
+
+
 def check_parts(run_dir: Path) -> None:
     """Refuse a run that ``leaves verify`` fails, for verify's reason (``report`` and
     ``compare`` share it): a manifest that cannot be used, or files that do not match it
@@ -26,7 +36,7 @@ def check_parts(run_dir: Path) -> None:
     from tournaments.verify import verify_run
 
     if not (run_dir / "manifest.json").exists():
-        return  # compare: rows without a manifest have nothing to be checked against
+        return  # refused by ``refuse_without_manifest``, after compare's check of the parts
     try:  # the manifest first: the check of the files reads it
         manifest = read_manifest(run_dir)
     except ValueError as exc:
@@ -99,11 +109,7 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
-    if not (run_dir / "manifest.json").exists():  # as verify: no run without its manifest
-        what = "neither games/ nor manifest.json"
-        if (run_dir / "games").exists():
-            what = "no manifest.json (missing): nothing vouches for the rows under games/"
-        raise CLIError(f"not a run directory: {run_dir} holds {what}", usage=True)
+    refuse_without_manifest(run_dir)
     check_parts(run_dir)
     from .writable import check_writable
 
