@@ -103,14 +103,19 @@ def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str]
     """One of our strategies (a spec, class or instance) as ``act(env, agent) -> action id``
     for PettingZoo's loop over ``interop.pettingzoo.env``: it reads the seat's view from the
     environment's state (what the seat may see, as its observation holds) and draws from a
-    generator fixed by ``seed``. A new game (a reset, whatever its turns) gets a fresh strategy."""
+    generator fixed by ``seed``. A new game (a reset, whatever its turns) gets a fresh strategy;
+    an agent not to act (another's turn, or the game over) is refused in one line."""
     rng = np.random.default_rng(seed)
     base = get(spec)
     seen: dict[str, Any] = {}  # per agent: the game it last acted in (its start), its strategy
 
     def act(e: Any, agent: str) -> int:
         env, state = e.unwrapped, e.unwrapped.state
-        view = state.view(env.possible_agents.index(agent))
+        seat = env._seat(agent)  # an unknown agent: one line naming the agents
+        if state.is_terminal or seat != state.current_player:  # its view, another's actions
+            now = "the game is over" if state.is_terminal else f"{env.agent_selection} is to act"
+            raise ValueError(f"{agent} is not to act here: {now}")
+        view = state.view(seat)
         last = seen.get(agent)
         # a new game is a new start (a turn going back misses a game of one turn dealt again)
         if last is None or last[0] is not env.start:

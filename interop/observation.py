@@ -1,7 +1,8 @@
 """The fixed-size observation of one seat of 13 Leaves: what the seat may see, nothing more.
 
 Seats are relative to the observer (its own seat first, then the next to play after it, ...),
-padded to six. One vector of int16, in this order (``LAYOUT`` names each part and its size):
+padded to six. One vector of int16 (int32 under a turn limit above 32,766, which int16 cannot
+count to: ``dtype``), in this order (``LAYOUT`` names each part and its size):
 
 * ``hand`` (13): the observer's cards, per value 1..13;
 * ``table`` (13): cards on the table per value; ``ends`` (2): the lowest and highest value on
@@ -16,7 +17,7 @@ padded to six. One vector of int16, in this order (``LAYOUT`` names each part an
 
 Everything comes from ``State.view(seat)`` (``leaves.PlayerView``), which holds no hidden card.
 The layout is the same under every rule set ``leaves.Rules`` allows (2 to 6 seats, any deck);
-only the bounds follow the rules' deck and turn limit (``bounds``).
+only the bounds follow the rules' deck and turn limit (``bounds``), and the type the turn limit.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ SIZE = sum(n for _, n in LAYOUT)
 """The observation's length (145)."""
 
 
+def dtype(rules: Any = None) -> type[np.signedinteger]:
+    """The observation's integer type under ``rules`` (any form ``Rules.of`` reads): int16,
+    or int32 when the turn limit is past what int16 counts to (the round reaches limit + 1)."""
+    return np.int16 if Rules.of(rules).turn_limit < np.iinfo(np.int16).max else np.int32
+
+
 def bounds(rules: Any = None) -> np.ndarray:
     """The largest value of each entry (for the observation space's ``high``) in a game under
     ``rules`` (any form ``Rules.of`` reads; today's by default): their deck and turn limit."""
@@ -53,12 +60,12 @@ def bounds(rules: Any = None) -> np.ndarray:
     cap = {"hand": most, "table": most, "ends": N_VALUES, "removed": most,
            "hand_sizes": sum(deck), "passed": 1, "in_game": 1, "known": most, "to_play": 1,
            "round": limit + 1, "turn": limit}  # fmt: skip
-    return np.concatenate([np.full(n, cap[name], np.int16) for name, n in LAYOUT])
+    return np.concatenate([np.full(n, cap[name], dtype(rules)) for name, n in LAYOUT])
 
 
 def encode(view) -> np.ndarray:
-    """The observation vector of ``view`` (a ``leaves.PlayerView``)."""
-    n, me = view.n_players, view.player
+    """The observation vector of ``view`` (a ``leaves.PlayerView``), of ``dtype(view.rules)``."""
+    n, me, kind = view.n_players, view.player, dtype(view.rules)
     order = [(me + k) % n for k in range(n)]  # relative seats: the observer first
     ends = (view.ends[0][0], view.ends[1][0]) if view.ends else (0, 0)  # (value, count) each
     rel = np.zeros((4, MAX_PLAYERS), np.int16)  # hand sizes, passed, in game, to play
@@ -71,4 +78,4 @@ def encode(view) -> np.ndarray:
         known[k] = view.known[seat]
     parts = [view.hand, view.table, ends, view.removed, rel[0], rel[1], rel[2], known.ravel(),
              rel[3], [view.round], [view.turn]]  # fmt: skip
-    return np.concatenate([np.asarray(p, np.int16) for p in parts])
+    return np.concatenate([np.asarray(p, kind) for p in parts])

@@ -15,7 +15,8 @@ in the text counts when the parameter is left at today's, and the two disagreein
 The deal is chance, card by card as OpenSpiel's card games deal: one chance node per card
 (the outcome is the card's value, weighted by the copies left in the rules' deck, so a value
 with no copies is never dealt), seat after seat, the hand size the rules give the table, then
-one for the first player; the undealt cards stay out of the game, as in ``leaves``. After that
+one for the first player (anything else applied there is refused: ``ValueError``); the undealt
+cards stay out of the game, as in ``leaves``. After that
 the state is a ``leaves.State`` under the rules: actions are the pinned action ids, 117 of
 them (``num_distinct_actions``), or 118 under ``take=nothing``, whose id 117 is the pass taking
 nothing; returns are +1 for the winner and -1 for every other seat (0 for everyone in a game
@@ -27,9 +28,11 @@ Its information state tensor holds the same in a fixed size (``Observer``): the 
 its dealt hand per value, the first player one-hot and the moves, one row a move, one-hot its
 action id (``max_game_length`` x ``num_distinct_actions``; the turn limit sets the rows).
 Its observation string and tensor are its current view (``interop.observation``: the 145
-entries of the PettingZoo observation). ``resample_from_infostate`` draws hidden hands
-consistent with the seat's view (``PlayerView.sample_state``), which OpenSpiel's ``ISMCTSBot``
-needs.
+entries of the PettingZoo observation). Those are the observer types it gives: one seat's
+public and private information, with or without perfect recall; a public-only or all-players
+observer is refused. ``resample_from_infostate`` draws hidden hands consistent with the seat's
+view (``PlayerView.sample_state``; during the deal, the other seats' cards so far), which
+OpenSpiel's ``ISMCTSBot`` needs.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import strategies
 from leaves import N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
 from leaves.actions import ACTIONS_BY_ID
 from leaves.ruleset import FEWEST_PLAYERS, counts_text
+from leaves.view import check_seat
 from strategies import Strategy, fresh
 
 from .observation import SIZE, encode
@@ -105,6 +109,15 @@ class ThirteenLeavesGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
+        if iig_obs_type is not None and not (
+            iig_obs_type.public_info
+            and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):  # a public-only observer would be handed the seat's hand, an all-players one less
+            raise ValueError(
+                f"{GAME_NAME} observes one seat's public and private information only, not "
+                f"public_info={iig_obs_type.public_info}, "
+                f"private_info={iig_obs_type.private_info.name}"
+            )
         perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(perfect_recall=perfect, game=self)
 
@@ -146,16 +159,30 @@ class ThirteenLeavesState(pyspiel.State):
         return sorted(self.state.legal_action_ids())
 
     def _apply_action(self, action: int) -> None:
+        action = int(action)
         if self.state is not None:
-            self.state = self.state.apply(int(action))
-            self.moves.append(int(action))
-        elif self.dealt < self._to_deal():
-            self.hands[self.dealt % self.n][int(action)] += 1
+            self.state = self.state.apply(action)
+            self.moves.append(action)
+            return
+        if not self._is_outcome(action):  # nothing changes: a card not in the deck, no seat
+            raise ValueError(
+                f"{action} is not a chance outcome here; they are "
+                f"{[outcome for outcome, _ in self.chance_outcomes()]}"
+            )
+        if self.dealt < self._to_deal():
+            self.hands[self.dealt % self.n][action] += 1
             self.dealt += 1
         else:
-            self.first = int(action)
-            self.state = leaves.State.initial(self.hands, first_player=self.first,
-                                              rules=self.rules)  # fmt: skip
+            self.state = leaves.State.initial(self.hands, first_player=action, rules=self.rules)
+            self.first = action
+
+    def _is_outcome(self, action: int) -> bool:
+        """Whether ``action`` is one of ``chance_outcomes()`` (without their probabilities,
+        which each card of a deal played out again would pay for)."""
+        if self.dealt < self._to_deal():  # a value with a copy left in the deck
+            deck = self.rules.deck
+            return 0 <= action < N_VALUES and sum(h[action] for h in self.hands) < deck[action]
+        return 0 <= action < self.n  # the first player
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -176,12 +203,26 @@ class ThirteenLeavesState(pyspiel.State):
         """A state the seat cannot tell from this one: the other hands drawn again,
         consistent with what the seat has seen (for ``ISMCTSBot``). It is dealt and played
         out afresh, so its history (and its serialization) is the drawn world's, not the true
-        deal a copy of this state would carry."""
+        deal a copy of this state would carry. During the deal: the other seats' cards so far
+        drawn again from the rest of the deck, the seat's own kept."""
         rng = np.random.default_rng(int(probability_sampler() * 2**53))
-        view = self.state.view(player_id)
         world = self.get_game().new_initial_state()
+        if self.state is None:
+            seat = check_seat(player_id, self.n)  # -1 would be the last seat's hand
+            world._deal_like(self.hands[seat], seat, self.dealt, rng)
+            return world
+        view = self.state.view(player_id)
         world._play_out(view.sample_state(rng), view)
         return world
+
+    def _deal_like(self, own: list[int], seat: int, cards: int, rng: np.random.Generator) -> None:
+        """Deal ``cards`` cards on this fresh state: ``seat``'s turns give it its ``own`` cards
+        (counts per value), the others' turns cards drawn from the rest of the deck."""
+        mine = [v for v, c in enumerate(own) for _ in range(c)]
+        rest = np.repeat(np.arange(N_VALUES), np.asarray(self.rules.deck) - own)
+        theirs = list(rng.permutation(rest)[: cards - len(mine)])
+        for i in range(cards):
+            self.apply_action(int((mine if i % self.n == seat else theirs).pop()))
 
     def set_position(self, view: PlayerView, rng: np.random.Generator) -> None:
         """Stand where ``view`` stands, past the deal: its moves so far, the hidden hands
@@ -279,7 +320,9 @@ def register() -> None:
 class StrategyBot(pyspiel.Bot):
     """Any of our strategies (a spec, class or instance) as an OpenSpiel bot for
     ``python_13_leaves``: it sees the seat's view of the game's state and draws from a
-    generator fixed by ``seed``; ``restart`` (a new game) gives it a fresh strategy."""
+    generator fixed by ``seed``; ``restart`` or ``restart_at`` (a new game: OpenSpiel's
+    ``evaluate_bots`` starts each with it) gives it a fresh strategy and its generator drawn
+    from ``seed`` again, so a deal played again is the same game."""
 
     def __init__(self, spec: Any, seed: int | None = None):
         super().__init__()
@@ -291,6 +334,11 @@ class StrategyBot(pyspiel.Bot):
     def restart(self) -> None:
         self._strategy = fresh(self._base)
         self._rng = np.random.default_rng(self._seed)
+
+    def restart_at(self, state: Any) -> None:
+        """A new game (OpenSpiel's ``evaluate_bots`` calls it first): as ``restart``; the
+        strategy reads the position from each state it is asked about."""
+        self.restart()
 
     def step(self, state: ThirteenLeavesState) -> int:
         seat = state.current_player()

@@ -9,13 +9,13 @@ classic environments are: an illegal action ends the game with -1 for its player
 a player count the rules do not allow is refused with a one-line ValueError. Agents
 ``player_0`` .. ``player_{n-1}`` are the seats; the one to act is ``agent_selection``. Each
 observation is a dict: ``observation``, the seat's fixed-size view (``interop.observation``:
-145 int16, nothing the seat may not see, bounded by the rules' deck), and ``action_mask`` over
-the action ids (all zero for a seat not to act). The action space is ``Discrete(117)``, the
-pinned ids of ``leaves.ALL_ACTIONS``, under rules whose passes take a card, and
-``Discrete(118)`` under ``take="nothing"``, where id 117 is the pass taking nothing
-(``Action.pass_()``). Rewards come at the end: the winner +1, every other seat -1; a game
-stopped at the turn limit is truncated with 0 for all. ``render()`` is text (``"ansi"`` returns
-it, ``"human"`` prints it).
+145 int16, int32 past a turn limit of 32,766; nothing the seat may not see, bounded by the
+rules' deck), and ``action_mask`` over the action ids (all zero for a seat not to act). The
+action space is ``Discrete(117)``, the pinned ids of ``leaves.ALL_ACTIONS``, under rules whose
+passes take a card, and ``Discrete(118)`` under ``take="nothing"``, where id 117 is the pass
+taking nothing (``Action.pass_()``). Rewards come at the end: the winner +1, every other seat
+-1; a game stopped at the turn limit is truncated with 0 for all. ``render()`` is text
+(``"ansi"`` returns it, ``"human"`` prints it).
 
 A reset's ``seed`` fixes the deal and so the game given the actions; resets without one draw
 the next deal of the stream the last seed started (or of fresh entropy).
@@ -79,7 +79,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.agents = self.possible_agents[:]
         high = bounds(self.rules)
         obs = spaces.Dict({
-            "observation": spaces.Box(low=0, high=high, shape=(SIZE,), dtype=np.int16),
+            "observation": spaces.Box(low=0, high=high, shape=(SIZE,), dtype=high.dtype),
             "action_mask": spaces.Box(low=0, high=1, shape=(self.n_actions,), dtype=np.int8),
         })  # fmt: skip
         self.observation_spaces = {a: obs for a in self.possible_agents}
@@ -89,9 +89,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.start: leaves.State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
+        self._seat(agent)  # an unknown agent: one line naming the agents, not a KeyError
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        self._seat(agent)
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
@@ -107,6 +109,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.state is None:
             raise ValueError("no game yet: call reset() first")
         return self.state
+
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last``, with one clear line before the first reset and once a
+        finished game's agents are all gone (where PettingZoo's raises a bare KeyError)."""
+        self._started()
+        if not self.agents:
+            raise ValueError("the game is over: reset() first")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        self._started()  # PettingZoo's would fail on a missing attribute before the first reset
+        return super().agent_iter(max_iter)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._started()
