@@ -297,9 +297,11 @@ def _game_class(spec: str, stored_in: Any = None) -> Any:
 
 def restore(t: Any, request: Any) -> Any:
     """The run ``t`` (built from the request at the games it first asked for) as its
-    manifest holds it, grown by ``--games``/``--add``: its stages, record stride, checks."""
+    manifest holds it, grown by ``--games``/``--add``: its stages, record stride and rule (a
+    sample taken by rule 1, before ``record_rule`` was kept, stays so), checks."""
     from tournaments.declaration import plural
     from tournaments.stages import grown_stages
+    from tournaments.work import RECORD_RULES, spec_rule
 
     out, spec = request.out, request.manifest["spec"]
     if list(t.labels) != spec["strategies"]:
@@ -309,7 +311,10 @@ def restore(t: Any, request: Any) -> Any:
     if request.record_sample is not None and t.record_stride != spec["record_stride"]:
         raise _disagree(out, "--record-sample", request.record_sample, "one record every",
                         f"{spec['record_stride']} {plural(t.game.unit)}")  # fmt: skip
-    t.record_stride = int(spec["record_stride"])
+    t.record_stride, t.record_rule = int(spec["record_stride"]), spec_rule(spec)
+    if t.record_rule not in RECORD_RULES:  # a sample is never picked by two rules
+        raise CLIError(f"cannot resume {out}: its records are sampled by rule {t.record_rule}, "
+                       "which this version does not know")  # fmt: skip
     try:
         stages = grown_stages(
             spec["deal_stages"], t.schedule.seats_per_set, spec["games_asked"],

@@ -87,17 +87,23 @@ def test_games_of_rounds_to_a_target_or_a_number_of_rounds(tmp_path, how):
 
 
 def test_records_are_pinned_round_records_that_replay(tmp_path):
+    """The sample pinned: one game of each block of 40 (``record_stride``) at an offset drawn
+    from the seed (``record_rule`` 2), in chunk order (table by table). The first game of
+    each block, as the sample was before, put all five at table 0 and its first seating."""
     rec = tmp_path / "r.jsonl"
     res = lig(games=200, record=rec, record_sample=5).run(out=tmp_path / "o")
     lines = rec.read_text().splitlines()
     assert len(lines) == 5
     rows = res.games().set_index("game")
-    stride = res.spec["record_stride"]
+    assert res.spec["record_stride"] == 40 and res.spec["record_rule"] == 2
+    games = [60, 143, 7, 88, 172]
+    assert [int(rows.loc[g, "table"]) for g in games] == [0, 0, 1, 2, 3]
+    assert [int(rows.loc[g, "rotation"]) for g in games] == [0, 3, 3, 0, 0]
     for i, line in enumerate(lines):
         assert list(json.loads(line)) == list(ligretto.record.RECORD_KEYS)  # no play_seed
         r = ligretto.RoundRecord.from_json(line)
         ligretto.replay(r)
-        row = rows.loc[i * stride]
+        row = rows.loc[games[i]]
         assert r.seed == int(row["deal_seed"])
         assert r.scores == [int(row[f"score_{s}"]) for s in range(4)]
         assert r.strategies == [row[f"seat_{s}"] for s in range(4)]

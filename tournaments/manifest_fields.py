@@ -62,6 +62,7 @@ SPEC_FIELDS: dict[str, Check] = {
     "focus": (_or_none(_text), "a strategy label, or null"),
     "rows": (_flag, "true or false"),
     "record_stride": (_whole(0), _COUNT),
+    "record_rule": (_whole(1), "a whole number of at least 1 (the rule of a record sample)"),
     "chunk_games": (_whole(1), "a whole number of at least 1"),
     "n_chunks": (_whole(0), _COUNT),
     "seed_keys": (

@@ -166,19 +166,16 @@ class Tournament:
         self.target = int(target)
 
     def _record_rule(self, record: str | Path | None, record_sample: int | None) -> None:
-        """Which games go to the ``record`` file: every ``record_stride``-th (0: none)."""
+        """Which games go to the ``record`` file: one in each ``record_stride`` (0: none, 1:
+        all), picked by ``record_rule`` (``work.recorded``)."""
         self.record = Path(record) if record is not None else None
         record_sample = optional_integer(record_sample, "record_sample", "a number of games")
         if record_sample is not None and record_sample < 1:
             raise ParameterError(
                 f"{{record_sample}} must be at least 1, got {record_sample}", "record_sample"
             )
-        if self.record is None:
-            self.record_stride = 0
-        elif record_sample is None:
-            self.record_stride = 1
-        else:
-            self.record_stride = max(1, self.schedule.n_games // record_sample)
+        stride = max(1, self.schedule.n_games // record_sample) if record_sample else 1
+        self.record_stride, self.record_rule = stride if self.record else 0, work.RECORD_RULE
         if self.record is not None and self.expert:
             raise ParameterError(
                 "{record} is not available with {expert} (record plain games)", "record", "expert"
@@ -262,6 +259,7 @@ class Tournament:
             **({"rounds": self.rounds} if self.rounds is not None else {}),
             "rows": self.rows,
             "record_stride": self.record_stride,
+            **work.rule_field(self.record_stride, self.record_rule),
             "chunk_games": self.schedule.chunk_games,
             "n_chunks": self.schedule.n_chunks,
             "seed_keys": SEED_KEYS,
@@ -310,6 +308,7 @@ class Tournament:
                 target=self.target,
                 rounds=self.rounds,
                 record_stride=self.record_stride,
+                record_rule=self.record_rule,
                 seatings=self.seatings[chunk.table],
                 slice_games=slice_games,
             )

@@ -46,6 +46,7 @@ from .runner import Tournament
 from .seating import SEATINGS
 from .seeds import derive_seeds
 from .verify import verify_run
+from .work import recorded, spec_rule
 
 __all__ = ["CHECKS", "GameCheckError", "check_game"]
 
@@ -418,21 +419,22 @@ def _check_replay(game: Any, res: Any) -> None:
     payloads = {e["label"]: rebuild(e) for e in spec["entrants"]}
     rows = res.games().to_dict("records")
     kept = [t for t in Path(res.manifest["record_file"]).read_text().splitlines() if t.strip()]
-    stride = int(spec["record_stride"])
-    recorded = [int(r["game"]) for r in rows if int(r["game"]) % stride == 0]
-    assert len(kept) == len(recorded), f"{len(recorded)} games recorded, {len(kept)} records"
+    index = np.array([int(r["game"]) for r in rows], dtype=np.int64)
+    keep = recorded(spec["seed"], index, spec["record_stride"], spec_rule(spec))
+    sampled = [int(g) for g in index[keep]]
+    assert len(kept) == len(sampled), f"{len(sampled)} games recorded, {len(kept)} records"
     forfeits = [int(r["game"]) for r in rows if int(r["forfeit_seat"]) >= 0][:1]
     length, replayed = again.length_value, {}
-    for row in (r for r in rows if int(r["game"]) in {*recorded, *forfeits}):
+    for row in (r for r in rows if int(r["game"]) in {*sampled, *forfeits}):
         seats = [payloads[str(row[f"seat_{s}"])] for s in range(int(row["n_players"]))]
         played = again.replay(seats, int(row["deal_seed"]), int(row["seed"]))
         was = (int(row["winner_seat"]), int(row[length]), int(row["forfeit_seat"]))
         why = f"(winner seat, {length}, forfeit seat) {played.outcome}, the run had {was}"
         assert played.outcome == was, f"game {row['game']} replays to {why}"
         replayed[int(row["game"])] = played.record
-    other = [g for g in recorded if replayed[g] not in kept]
+    other = [g for g in sampled if replayed[g] not in kept]
     assert not other, f"game {other[0]}'s replay gives another record than the run kept"
-    for g in list(dict.fromkeys([*forfeits, *recorded]))[:SHOWN]:
+    for g in list(dict.fromkeys([*forfeits, *sampled]))[:SHOWN]:
         _show(again, replayed[g])
     nothing = json.dumps({"game": again.name})
     try:

@@ -24,7 +24,10 @@ from .schedule import Chunk, seat_entrants
 from .seating import base_positions
 from .seeds import derive_seeds
 
-__all__ = ["ChunkTask", "ChunkOutput", "ready", "run_chunk", "SEED_KEYS", "MAX_GAMES_PER_MATCH"]
+__all__ = [
+    "ChunkTask", "ChunkOutput", "ready", "recorded", "run_chunk", "SEED_KEYS",
+    "MAX_GAMES_PER_MATCH", "RECORD_RULE", "RECORD_RULES", "rule_field", "spec_rule",
+]  # fmt: skip
 
 SEED_KEYS = {"deal": 10, "play": 1, "match": 12, "match_play": 3}
 """SeedSequence spawn-key prefixes: deal seeds use (10, deal stream, deal index), play seeds
@@ -32,7 +35,18 @@ SEED_KEYS = {"deal": 10, "play": 1, "match": 12, "match_play": 3}
 (3, seated-match index) for their play seeds. A table's deal stream is its own (the
 baseline's copy of a gauntlet table shares the strategy's), and game indices are numbered
 deal-major (``tournaments.schedule``), so no seed depends on the number of deals. (Keys 0
-and 2 keyed deals by table size: every table of a size was dealt the same cards.)"""
+and 2 keyed deals by table size: every table of a size was dealt the same cards.) Key
+``RECORD_KEY`` draws which games a sample of records keeps (``recorded``)."""
+
+RECORD_KEY = 13
+"""SeedSequence spawn-key prefix of a record sample's draws: (13, block index)."""
+
+RECORD_RULE = 2
+"""The rule a new run samples its records by (``recorded``), kept in its spec as
+``record_rule`` when it samples; a sampling run without one followed rule 1."""
+
+RECORD_RULES = (1, 2)
+"""Every rule ``recorded`` knows: a run is resumed under its own, never another."""
 
 MAX_GAMES_PER_MATCH = MAX_GAMES
 """Expert rows number games ``match * 64 + game_in_match`` (``gamekit.matches.MAX_GAMES``)."""
@@ -65,7 +79,8 @@ class ChunkTask:
     expert: bool = False
     target: int = 20
     rounds: int | None = None  # matches of a fixed number of games (instead of a target)
-    record_stride: int = 0  # record games whose index is a multiple of this (0: none)
+    record_stride: int = 0  # record one game in each block of this many (0: none, 1: all)
+    record_rule: int = RECORD_RULE  # which game of a block (``recorded``)
     seatings: tuple[tuple[int, ...], ...] = ()  # entrant per seat, per seating (default: rotations)
     slice_games: int = 0  # games per call of the plug-in's play_seatings (0: all at once)
 
@@ -266,12 +281,43 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     return out
 
 
+def recorded(seed: int, games: np.ndarray, stride: int, rule: int = RECORD_RULE) -> np.ndarray:
+    """Which of ``games`` (tournament game indices) a run's record file keeps, as a mask:
+    every game with ``stride`` 1, none with 0. A sample (``stride`` > 1) keeps one game in
+    each block of ``stride`` consecutive indices (block ``b``: games ``b * stride`` on): under
+    rule 2 the one at offset ``derive_seeds(seed, (RECORD_KEY,), b) % stride``, under rule 1
+    the first. Game indices are deal-major, so rule 1 with a stride that is a multiple of a
+    deal's games put every record at one table and seating; a drawn offset lands on any
+    table, seating and deal alike. Only the seed and the index decide, never the chunking."""
+    games = np.asarray(games, dtype=np.int64)
+    if stride <= 1:
+        return np.full(games.shape, stride == 1)
+    if rule not in RECORD_RULES:
+        raise ValueError(f"unknown record rule {rule!r}: this version knows {RECORD_RULES}")
+    if rule == 1:
+        return games % stride == 0
+    blocks, of_game = np.unique(games // stride, return_inverse=True)  # a draw per block
+    offsets = derive_seeds(seed, (RECORD_KEY,), blocks) % np.uint64(stride)
+    return games % stride == offsets.astype(np.int64)[of_game.reshape(games.shape)]
+
+
+def rule_field(stride: int, rule: int) -> dict[str, int]:
+    """The spec's ``record_rule`` field: kept for a sample (``stride`` > 1) picked by a rule
+    after the first; a spec without one is the first's (``spec_rule``)."""
+    return {"record_rule": rule} if stride > 1 and rule != 1 else {}
+
+
+def spec_rule(spec: dict[str, Any]) -> int:
+    """The rule that picked the sample of a run with this spec (``rule_field``)."""
+    return spec.get("record_rule", 1)
+
+
 def _records(
     task: ChunkTask, deal_seeds: np.ndarray, play_seeds: np.ndarray, games: np.ndarray
 ) -> list[str]:
     """Replay the sampled games of the chunk with recording on, in game order."""
     n_set = task.chunk.n_seatings
-    picked = np.flatnonzero(games % task.record_stride == 0)
+    picked = np.flatnonzero(recorded(task.seed, games, task.record_stride, task.record_rule))
     parts, at = [], []
     for r in range(n_set):
         sel = picked[picked % n_set == r]
