@@ -12,12 +12,13 @@ import pandas as pd
 
 from strategies.spec_values import top_level_pieces
 from tournaments.result import TournamentResult
-from tournaments.run_state import replay_command
+from tournaments.run_state import replay_command, run_state
 from tournaments.sequential import (
     BETTER,
     FORMER_NOT_BETTER,
     NOT_BETTER,
     NOTHING_VALID,
+    RUNNING,
     UNDECIDED,
 )
 
@@ -44,11 +45,13 @@ def gauntlet(data: Any) -> pd.DataFrame:
     """One row: strategy and baseline win rates with their 95% intervals (the summary's), the
     paired difference (strategy - baseline, duplicate set by duplicate set: the baseline's
     copy of a table is dealt the strategy's cards) with its 95% t interval and p-value, the
-    field, table size, games per side and the duplicate sets paired (``deals``); the
+    field, table size, games of each side (``games``, ``baseline_games``: equal once the run
+    is finished) and the duplicate sets paired (``deals``); the
     forfeits of each side (``forfeited``: games ended by one, ``forfeits``: by the strategy
     or baseline itself) and the run's first forfeit (``first_error``); a sequential
-    gauntlet's test (``sequential_*``, as its manifest keeps it). Raises ReportError for a
-    run that is not a gauntlet."""
+    gauntlet's test (``sequential_*``, as its manifest keeps it, the estimate of the batch it
+    last weighed in points; one stopped in its first batch has weighed none). Raises
+    ReportError for a run that is not a gauntlet."""
     run = as_run(data)
     d = design(run)
     if d is None:
@@ -57,7 +60,7 @@ def gauntlet(data: Any) -> pd.DataFrame:
     a, b = g.labels.index(d["strategy"]), g.labels.index(d["baseline"])
     r = paired(g, seat_sums(g, g.n_strategies), a, b)
     if r is None:
-        raise ReportError("the gauntlet's strategy and baseline never played the same deals")
+        raise ReportError(_unpaired(run))
     summ = summary(g).set_index("strategy")
     mine, base = summ.loc[d["strategy"]], summ.loc[d["baseline"]]
     n_players = int(np.bincount(g.n_players.astype(np.int64)).argmax())
@@ -68,6 +71,7 @@ def gauntlet(data: Any) -> pd.DataFrame:
         "field": ",".join(d["field"]),
         "n_players": n_players,
         "games": int(mine["games"]),
+        "baseline_games": int(base["games"]),
         "deals": r["units"],
         "df": r["df"],
         "method": method(g),
@@ -88,6 +92,8 @@ def gauntlet(data: Any) -> pd.DataFrame:
         "first_error": first_error(run) if g.forfeited.any() else "",
     }
     seq = run.manifest.get("sequential") if isinstance(run.manifest, dict) else None
+    if not isinstance(seq, dict) and isinstance(d.get("sequential"), dict):
+        seq = unweighed(d["sequential"])  # stopped in its first batch
     if isinstance(seq, dict):  # a sequential gauntlet: its decision, as the command said it
         row.update({f"sequential_{k}": seq.get(k) for k in SEQUENTIAL_KEYS})
     table = pd.DataFrame([row])
@@ -97,8 +103,26 @@ def gauntlet(data: Any) -> pd.DataFrame:
     return table
 
 
+def _unpaired(run: Any) -> str:
+    """Why no deal pairs the strategy with the baseline: a run stopped before the baseline
+    played one of the strategy's deals, and how to go on; else that there is none."""
+    state = run_state(run.path) if run.path is not None else None
+    if state is not None and state.unfinished:
+        return ("the gauntlet's strategy and baseline have played no deal in common yet: "
+                f"{state.extent()}; {state.resume}")  # fmt: skip
+    return "the gauntlet's strategy and baseline never played the same deals"
+
+
 SEQUENTIAL_KEYS = ("decision", "finished", "games_per_side", "llr", "lower", "upper", "margin",
-                   "alpha", "beta", "batches")  # fmt: skip
+                   "alpha", "beta", "batches", "difference", "ci_low", "ci_high")  # fmt: skip
+
+
+def unweighed(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The record of a sequential test (its ``settings``: margin in points, alpha, beta) that
+    has weighed no batch yet: its run stopped in the first."""
+    keep = ("margin", "alpha", "beta")
+    return {"decision": RUNNING, "finished": False, "batches": 0,
+            **{k: settings.get(k) for k in keep}}  # fmt: skip
 
 
 def first_error(run: Any) -> str:
@@ -184,14 +208,15 @@ def _weighed(llr: float) -> str:
     return f"no LLR: {TOO_FEW}"
 
 
-def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | None:
+def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "") -> str | None:
     """A sequential gauntlet's decision and estimate in one sentence that says only what the
     decision licenses (``tournaments.sequential``): accepting the margin over 0 says
     "better" (false at most about alpha of the time for equal strategies), accepting 0 says
     "not better by the margin" (false at most about beta of the time for a strategy better by
     the margin); where the 95% interval of the estimate reaches past that claim (at error
     rates above about 0.13, or after a first batch of under about ten duplicate sets) the
-    sentence says so."""
+    sentence says so. An interrupted test says the estimate of the batch it last weighed and
+    how to continue it in the folder ``run``."""
     decision = r.get("sequential_decision")
     if not isinstance(decision, str):
         return None
@@ -202,6 +227,11 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | Non
         return (f"Undecided whether {a} is better than {b}: the sequential test stopped after "
                 f"batch {n}, in which every one of a side's {units} ended by a forfeit, so "
                 "nothing valid was there to weigh.")  # fmt: skip
+    resume = f"('leaves gauntlet --resume --out {run or 'RUN'}' continues it)"
+    if decision == RUNNING and n == 0:
+        return (f"Not decided yet whether {a} is better than {b}: the sequential test (0 "
+                f"against +{_points_word(m)}) was interrupted in its first batch, before it "
+                f"weighed anything {resume}.")  # fmt: skip
     lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi)} over "
@@ -228,9 +258,24 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games") -> str | Non
         tail = f"{test} reached --max-games before favouring 0 or +{m:g}"
     else:  # a run interrupted between batches, or within one
         head = f"Not decided yet whether {a} is better than {b}"
-        estimate += " so far"
-        tail = f"{test} was interrupted ('leaves gauntlet --resume --out RUN' continues it)"
+        estimate = _weighed_estimate(r, units) or f"{estimate} so far"
+        tail = f"{test} was interrupted {resume}"
     return f"{head}: {estimate}; {tail}."
+
+
+def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:
+    """The estimate of the batch an interrupted test last weighed (the games played since
+    need not be whole duplicate sets of both sides), or None where its record keeps none."""
+    if r.get("sequential_difference") is None:  # recorded by earlier versions
+        return None
+
+    def rate(key: str) -> float:  # the record keeps points; None where there was no interval
+        value = r.get(f"sequential_{key}")
+        return float("nan") if value is None else float(value) / 100
+
+    return (f"{100 * rate('difference'):+.1f} points {interval(rate('ci_low'), rate('ci_high'))} "
+            f"over {int(r['sequential_games_per_side']):,} {units} per side, after batch "
+            f"{int(r['sequential_batches'])}")  # fmt: skip
 
 
 def field_words(field: list[str], n_players: int) -> str:
@@ -267,21 +312,25 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     paired difference -- a sequential gauntlet's in the words of its test, whose stopping
     rule a fixed-size p-value ignores). Nothing valid played: no answer."""
     r = table.iloc[0]
-    units = str(table.attrs.get("units", "games"))
-    head = forfeit_sentence(r, str(table.attrs.get("run", "")), units)
+    units, run = str(table.attrs.get("units", "games")), str(table.attrs.get("run", ""))
+    head = forfeit_sentence(r, run, units)
     if nothing_valid(r):
         return head, []
     field = table.attrs.get("field") or top_level_pieces(
         str(r["field"])
     )  # labels keep their parameters
     against = field_words(list(field), int(r["n_players"]))
+    base = f"{pct(r['baseline_win_rate'])} {interval(r['baseline_ci_low'], r['baseline_ci_high'])}"
+    games = int(r.get("baseline_games", r["games"]))
+    if games == int(r["games"]):
+        base = f"in the same seats on the same deals, wins {base}"
+    else:  # an unfinished run: the two sides have played different numbers of games
+        base = f"in the same seats, wins {base} of the {games:,} {units} it has played so far"
     rates = (
         f"{r['strategy']} wins {pct(r['win_rate'])} {interval(r['ci_low'], r['ci_high'])} of "
-        f"{int(r['games']):,} {units} against {against}; {r['baseline']}, in the same seats on "
-        f"the same deals, wins {pct(r['baseline_win_rate'])} "
-        f"{interval(r['baseline_ci_low'], r['baseline_ci_high'])}."
+        f"{int(r['games']):,} {units} against {against}; {r['baseline']}, {base}."
     )
-    return head, [rates, sequential_sentence(r, units) or fixed_verdict(r, units)]
+    return head, [rates, sequential_sentence(r, units, run) or fixed_verdict(r, units)]
 
 
 def sentences(table: pd.DataFrame) -> list[str]:

@@ -6,13 +6,30 @@ chunks a run has, and both yield results in completion order (the runner never r
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from .local import imap_local
-from .players import BACKENDS, Players
+from .local import imap_local, n_workers
+from .players import BACKENDS, Players, Salvage
 
-__all__ = ["BACKENDS", "imap_unordered"]
+__all__ = ["BACKENDS", "WorkerError", "cluster_size", "imap_unordered"]
+
+
+class WorkerError(RuntimeError):
+    """A Dask worker could not play a task (a strategy's file it cannot load, a process it
+    may not start, a worker that died on it every time): the worker's error in one line."""
+
+
+DAEMONS = (
+    "start the workers with DASK_DISTRIBUTED__WORKER__DAEMON=False: a plain-Python strategy's "
+    "decisions are bounded in a helper process, which a daemon may not start"
+)
+"""What to do when a cluster's workers are daemons (Dask's default)."""
+
+WORKERS_S = 60.0
+"""Seconds a cluster with no worker is given for one to join before the run is refused."""
 
 
 def imap_unordered(
@@ -27,53 +44,120 @@ def imap_unordered(
     every core).
     ``backend="dask"``: the Dask cluster at ``scheduler`` (an address such as
     ``tcp://host:8786``, or a ``distributed.Client``); with no scheduler a local cluster of
-    ``n_jobs`` single-threaded worker processes is started for the run.
+    ``cluster_size(n_jobs)`` single-threaded worker processes is started for the run. A task
+    that fails on a worker raises ``WorkerError``; ``salvage`` receives what was finished but
+    not yielded when the stream is closed early.
     """
     if players.backend == "dask":
-        return _dask(fn, tasks, players.n_jobs, players.scheduler)
+        return _dask(fn, tasks, players)
     return imap_local(fn, tasks, players)
 
 
-def _dask(
-    fn: Callable[[Any], Any], tasks: Iterable[Any], n_jobs: int, scheduler: Any
-) -> Iterator[Any]:
-    try:
-        # start-up: Dask loads for a cluster only
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:  # pragma: no cover - dask[distributed] is a dependency
-        raise ValueError("the dask backend needs dask.distributed installed") from None
+def cluster_size(n_jobs: int) -> int:
+    """Worker processes of the local Dask cluster a run starts for ``n_jobs`` (-1: one per
+    core, as for local players)."""
+    return n_workers(n_jobs) + 1
 
-    own: list[Any] = []
+
+@contextmanager
+def _client(n_jobs: int, scheduler: Any) -> Iterator[Any]:
+    """A ``distributed.Client`` of ``scheduler`` (an address, checked by ``Players``, or a
+    Client, left open), or of a local cluster started for the run and closed after it."""
+    # start-up: Dask loads for a cluster only
+    import dask
+    from distributed import Client, LocalCluster  # start-up: as above
+
     if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=max(1, n_jobs), threads_per_worker=1, dashboard_address=None
-        )
-        own.append(cluster)
-        client = Client(cluster)
-        own.insert(0, client)
+        # Its workers may start processes (a plain-Python table's decisions are bounded in
+        # a helper process), so they are no daemons; the nanny reads this whenever it starts
+        # one, a worker lost included. Their logs would repeat the one-line error as a
+        # traceback; the dashboard takes a free port (8787 may be another cluster's).
+        with (
+            dask.config.set({"distributed.worker.daemon": False}),
+            LocalCluster(n_workers=cluster_size(n_jobs), threads_per_worker=1,
+                         dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster,
+            Client(cluster) as client,
+        ):  # fmt: skip
+            yield client
     elif isinstance(scheduler, str):
         try:
             client = Client(scheduler, timeout="30s")
         except OSError as exc:
             raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-        own.append(client)
+        with client:
+            yield client
     else:
-        client = scheduler
-    try:
-        slots = max(1, sum(client.nthreads().values()))
-        it = iter(tasks)
+        yield scheduler
+
+
+def _dask(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players) -> Iterator[Any]:
+    # start-up: Dask loads for a cluster only
+    from distributed import as_completed
+
+    with _client(players.n_jobs, players.scheduler) as client:
+        live: set[Any] = set()  # submitted, not yet yielded
         pending = as_completed()
-        for task in it:
-            pending.add(client.submit(fn, task, pure=False))
-            if pending.count() >= 2 * slots:
-                break
-        for future in pending:
-            result = future.result()
-            future.release()
-            task = next(it, None)
-            if task is not None:
-                pending.add(client.submit(fn, task, pure=False))
-            yield result
+
+        def submit(task: Any) -> None:
+            future = client.submit(fn, task, pure=False)
+            live.add(future)
+            pending.add(future)
+
+        try:
+            slots = _slots(client)
+            it = iter(tasks)
+            for task in it:
+                submit(task)
+                if len(live) >= 2 * slots:
+                    break
+            for future in pending:
+                live.discard(future)
+                result = _result(future)
+                task = next(it, None)
+                if task is not None:
+                    submit(task)
+                yield result
+        finally:
+            pending.clear()
+            _settle(client, live, players.salvage)
+
+
+def _slots(client: Any) -> int:
+    """The worker threads of the cluster, once it has any (a scheduler that no worker joins
+    within WORKERS_S is refused: its tasks would wait for ever)."""
+    if not client.nthreads():
+        try:
+            client.wait_for_workers(1, timeout=WORKERS_S)
+        except TimeoutError:
+            address = client.scheduler.address
+            raise ValueError(f"no Dask worker joined the scheduler at {address} in "
+                             f"{WORKERS_S:g} s: start some ('dask worker {address}')") from None  # fmt: skip
+    return max(1, sum(client.nthreads().values()))
+
+
+def _result(future: Any) -> Any:
+    """A finished task's result (its future released), or its failure as a WorkerError."""
+    try:
+        return future.result()
+    except Exception as exc:
+        text = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+        text = " ".join(text.split())  # one line
+        if "daemonic processes" in text:  # a worker of a cluster started with the defaults
+            text += f"; {DAEMONS}"
+        raise WorkerError(f"a Dask worker could not play a chunk: {text}") from exc
     finally:
-        for thing in own:
-            thing.close()
+        future.release()
+
+
+def _settle(client: Any, live: set[Any], salvage: Salvage | None) -> None:
+    """On closing: what finished but was not yielded goes to ``salvage``; the rest is
+    cancelled (a cluster the run did not start would otherwise go on playing it)."""
+    for future in live:
+        if future.status == "finished" and salvage is not None:
+            salvage(future.result())
+    running = [f for f in live if not f.done()]
+    if running:
+        client.cancel(running)
+    for future in live:
+        future.release()
+    live.clear()

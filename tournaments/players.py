@@ -4,6 +4,7 @@ layer passes on one by one)."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -12,9 +13,15 @@ from gamekit.errors import ParameterError
 
 from .checks import integer
 
-__all__ = ["BACKENDS", "Players", "Salvage", "Workload"]
+__all__ = ["BACKENDS", "Players", "Salvage", "Workload", "check_scheduler"]
 
 BACKENDS = ("loky", "dask")
+
+REACH_S = 5.0
+"""Seconds a Dask scheduler's address has to accept a connection when a run names it."""
+
+HOST_PORT = ("tcp", "tls", "ws", "wss")
+"""The schemes of Dask addresses that name a host and a port, which a run tries to reach."""
 
 Salvage = Callable[[Any], None]
 """Receives, when a stream is closed early, each result finished but never yielded."""
@@ -56,6 +63,9 @@ class Players:
     salvage: Salvage | None = None
 
     def __post_init__(self) -> None:
+        """Check the options, in one line each; a scheduler given by address must be one, and
+        something must accept a connection there (``check_scheduler``), so that a run that
+        cannot reach its cluster is refused before it writes anything."""
         what = "a number of workers (a positive integer, or -1 for one per core)"
         object.__setattr__(self, "n_jobs", integer(self.n_jobs, "n_jobs", what))
         if self.backend not in BACKENDS:
@@ -69,3 +79,30 @@ class Players:
                 f"{{n_jobs}} must be a positive number of workers (or -1), got {self.n_jobs}",
                 "n_jobs",
             )
+        if isinstance(self.scheduler, str):
+            check_scheduler(self.scheduler)
+
+
+def check_scheduler(address: str) -> None:
+    """Refuse, in one line, a Dask scheduler ``address`` that is none (``notanaddress``,
+    ``http://HOST:8787``) or where nothing accepts a connection within ``REACH_S`` (Dask's
+    own client would try for 30 s, then say only that it timed out)."""
+    # start-up: Dask loads for a cluster only
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend  # start-up: as above
+
+    try:
+        scheme, where = parse_address(address)
+        get_backend(scheme)
+        host, port = parse_host_port(where) if scheme in HOST_PORT else ("", 0)
+    except ValueError as exc:
+        raise ValueError(
+            f"not a Dask scheduler address: {address!r} ({exc}); e.g. tcp://HOST:8786"
+        ) from None
+    if not port:
+        return
+    try:
+        socket.create_connection((host or "localhost", port), timeout=REACH_S).close()
+    except OSError as exc:
+        why = f"no answer in {REACH_S:g} s" if isinstance(exc, TimeoutError) else exc.strerror
+        raise ValueError(f"cannot reach the Dask scheduler at {address}: {why or exc}") from None
