@@ -357,12 +357,14 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
         click.echo(f"interrupted: {again}", err=True)
         raise
     except Exception as exc:
+        again = (
+            f"every finished chunk is kept: 'leaves tournament --out {out} --resume' continues it"
+        )
+        if type(exc).__name__ == "WorkerError":  # a Dask worker's own error, in one line
+            raise CLIError(f"{exc}; {again}") from None
         if type(exc).__name__ != "TerminatedWorkerError":  # joblib's: a local worker died
             raise
-        raise CLIError(
-            f"a worker process died (killed, or out of memory); every finished chunk is kept: "
-            f"'leaves tournament --out {out} --resume' continues it"
-        ) from None
+        raise CLIError(f"a worker process died (killed, or out of memory); {again}") from None
 
 
 def _no_run(out: Path) -> str:

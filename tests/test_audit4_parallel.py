@@ -136,6 +136,24 @@ def test_a_strategy_a_worker_cannot_load_fails_in_one_line_saying_where(tmp_path
     assert "Traceback" not in capfd.readouterr().err  # the workers' logs are not the message
 
 
+def test_the_command_says_a_workers_error_in_one_line_with_the_resume(tmp_path, capsys):
+    """The command printed "WorkerError: ... (rerun with --debug for the traceback)", its
+    last-resort line, with no word of the finished chunks it kept."""
+    from tests.helpers import cli
+
+    path = tmp_path / "plain.py"
+    path.write_text(PLAIN.format(fail=True))
+    out = tmp_path / "o"
+    code, _, err = cli(capsys, "tournament", f"{path}:Plain", "greedy", "low", "--players", "3",
+                       "--games", "24", "--seed", "3", "--jobs", "1", "--backend", "dask",
+                       "--out", str(out))  # fmt: skip
+    assert code == 1, err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("leaves: error: a Dask worker could not play a chunk: "), err
+    assert line.endswith(f"'leaves tournament --out {out} --resume' continues it"), err
+    assert "WorkerError" not in err and "--debug" not in err
+
+
 @pytest.mark.slow
 def test_a_cluster_of_daemon_workers_says_how_to_start_them(tmp_path):
     distributed = pytest.importorskip("distributed")
