@@ -109,3 +109,18 @@ def test_the_workbench_counts_no_shared_win_in_a_match_won_by_nobody(tmp_path, c
     truth = (matches["match_winners"].map(len) > 1).mean()
     (shared,) = [m.value for m in measures(as_run(out)) if m.metric == "shared_wins"]
     assert shared == truth < 1
+
+
+def test_split_match_wins_do_not_depend_on_the_chunking(tmp_path, capsys):
+    """The aggregates summed each chunk's split wins (thirds, sixths) in floating point, so
+    the run's match_win_share changed with the chunk size in its last bits."""
+    shares = []
+    for name, chunk in (("a", "480"), ("b", "96"), ("c", "48")):
+        out = tmp_path / name
+        code, _, err = cli(capsys, "tournament", "greedy", "low", "high", "minimal",
+                           "--players", "4", "--games", "480", "--expert", "--seed", "3",
+                           "--jobs", "1", "--chunk-size", chunk, "--out", str(out))  # fmt: skip
+        assert code == 0, err
+        shares.append(tournaments.load(out).summary()["match_win_share"].tolist())
+    assert shares[0] == shares[1] == shares[2]
+    assert any(s % 1 for s in shares[0])  # the check needs split wins

@@ -11,6 +11,7 @@ with shared wins count a win for each tied winner in ``wins`` and split it in
 from __future__ import annotations
 
 import io
+import math
 import struct
 import zipfile
 import zlib
@@ -323,8 +324,15 @@ def add_matches(
     agg["size_matches"][k] += m
 
 
+SHARE_DENOMINATOR = math.lcm(*range(1, 17))
+"""Every match win split among up to 16 tied seats is a whole number of 1/720,720ths: a sum of
+such shares is snapped to that lattice, so it does not depend on how chunks group them (float
+sums in another order differ in the last bits)."""
+
+
 def merge(aggs: Iterable[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray] | None:
-    """Elementwise sum of aggregates (None for none)."""
+    """Elementwise sum of aggregates (None for none); the split match wins exact
+    (``SHARE_DENOMINATOR``), whatever the order and grouping of the parts."""
     total: dict[str, np.ndarray] | None = None
     for agg in aggs:
         if total is None:
@@ -332,6 +340,9 @@ def merge(aggs: Iterable[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray] | N
         else:
             for key, value in agg.items():
                 total[key] += value
+    if total is not None and "match_win_share" in total:
+        share = total["match_win_share"]
+        total["match_win_share"] = np.round(share * SHARE_DENOMINATOR) / SHARE_DENOMINATOR
     return total
 
 

@@ -171,11 +171,7 @@ class Merged:
             self.add(agg, json.loads(str(extra["forfeits"])))
 
     def add(self, agg: dict[str, np.ndarray], forfeits: list[dict[str, Any]]) -> None:
-        if self.total is None:
-            self.total = {k: np.array(v, copy=True) for k, v in agg.items()}
-        else:
-            for key, value in agg.items():
-                self.total[key] += value
+        self.total = aggregates.merge([agg] if self.total is None else [self.total, agg])
         self._forfeits.extend(forfeits)
         if len(self._forfeits) > 2 * FORFEIT_DETAILS_MAX:
             self._forfeits = self.forfeits()
