@@ -42,6 +42,15 @@ def _whole(x: object) -> bool:
     return x.__class__ is int or (isinstance(x, Integral) and not isinstance(x, bool))
 
 
+def _number(text: str) -> int:
+    """``text`` (spaces aside) as a number of ASCII digits: ``int`` alone would read "٣" as 3,
+    "1_3" as 13 and "+3" as 3."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"not a number: {text!r}")
+    return int(text)
+
+
 class Action:
     """One move: play ``count`` cards of ``value``, or pass taking one card of ``value`` (or,
     under the rule variant ``take=nothing``, pass taking nothing: ``Action.pass_()``, id 117).
@@ -90,6 +99,9 @@ class Action:
 
     def __setattr__(self, name, value):
         raise AttributeError("Action is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("Action is immutable")  # one object per id: shared by every game
 
     def play(value: int, count: int) -> Action:
         """Play ``count`` (1..8) cards of ``value`` (1..13)."""
@@ -151,17 +163,17 @@ class Action:
             raise TypeError(f"Action.parse takes text such as 'play 3x6', got {shown(text)}")
         t = text.strip().lower()
         try:
-            if t.isdigit():
-                return Action.from_id(int(t))
+            if t[:1].isdigit():
+                return Action.from_id(_number(t))
             if t.startswith("play"):
-                k, v = t[4:].strip().split("x")
-                return Action.play(int(v), int(k))
+                k, v = t[4:].split("x")
+                return Action.play(_number(v), _number(k))
             if t == "pass":
                 return Action.pass_()
             if t.startswith("pass"):
                 t = t[4:].lstrip(" ,")
             if t.startswith("take"):
-                return Action.take(int(t[4:].strip()))
+                return Action.take(_number(t[4:]))
         except ValueError as exc:
             if "must be" in str(exc):
                 raise

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import numbers
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from gamekit.errors import shown
@@ -22,16 +22,19 @@ from .state import State
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One finished (or unfinished) game, reproducible by ``leaves.replay``."""
+    """One finished (or unfinished) game, reproducible by ``leaves.replay``.
 
-    hands: list[list[int]]
+    Immutable: its sequences (``hands``, ``actions``, ``strategies``) are kept as tuples, given
+    as lists or tuples; ``to_dict`` gives them back as lists, the JSON form."""
+
+    hands: tuple[tuple[int, ...], ...]
     first_player: int
-    actions: list[int]
+    actions: tuple[int, ...]
     winner: int | None
     turns: int
     rounds: int
     seed: int | None = None
-    strategies: list[str] = field(default_factory=list)
+    strategies: tuple[str, ...] = ()
     turn_limit: int = TURN_LIMIT
     unfinished: bool = False
     forfeit_seat: int | None = None
@@ -41,6 +44,17 @@ class GameRecord:
     is ``unfinished`` too, has no winner, and replays up to where it stopped."""
     rules: dict[str, Any] | None = None
     """The keys of ``leaves.Rules`` the game changed from today's rules (None: today's)."""
+
+    def __post_init__(self) -> None:
+        # lists and tuples become tuples; anything else is kept as given, for replay to name
+        seqs = (list, tuple)
+        hands = self.hands
+        if isinstance(hands, seqs):
+            hands = tuple(tuple(h) if isinstance(h, seqs) else h for h in hands)
+            object.__setattr__(self, "hands", hands)
+        for key in ("actions", "strategies"):
+            if isinstance(getattr(self, key), seqs):
+                object.__setattr__(self, key, tuple(getattr(self, key)))
 
     @property
     def n_players(self) -> int:
@@ -67,21 +81,28 @@ class GameRecord:
     ) -> GameRecord:
         """Record the game that led from ``initial`` to ``final`` (via ``final.history``);
         ``stopped`` says why a game left before its end was (its record is unfinished)."""
+        for name, state in (("initial", initial), ("final", final)):
+            if not isinstance(state, State):
+                raise TypeError(f"{name} must be a leaves.State, got {shown(state)}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
             raise TypeError(f"seed must be a whole number (or None), got {shown(seed)}")
         if seed is not None and seed < 0:
             raise ValueError(f"seed must be >= 0, got {seed}")
-        start = len(initial.history)
-        actions = [a.id for _, a in final.history[start:]]
+        actions = tuple(a.id for _, a in final.history[len(initial.history) :])
+        if not _leads_to(initial, actions, final):
+            raise ValueError(
+                "final did not come from initial: the actions of its history since initial "
+                "do not lead from initial to it"
+            )
         return cls(
-            hands=[list(h) for h in initial.hands],
+            hands=initial.hands,
             first_player=initial.current_player,
             actions=actions,
             winner=final.winner,
             turns=final.turn,
             rounds=final.round,
             seed=None if seed is None else int(seed),
-            strategies=list(strategies),
+            strategies=tuple(strategies),
             turn_limit=initial.turn_limit,
             unfinished=final.unfinished or stopped is not None,
             forfeit_seat=forfeit_seat,
@@ -91,7 +112,11 @@ class GameRecord:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain data (its tuples as lists), as ``to_json`` writes it."""
         d = asdict(self)
+        for key in ("hands", "actions", "strategies"):
+            if isinstance(d[key], tuple):
+                d[key] = [list(x) if isinstance(x, tuple) else x for x in d[key]]
         for key in ("stopped", "rules"):
             if d[key] is None:
                 del d[key]  # records of whole games under today's rules read as before
@@ -121,6 +146,17 @@ class GameRecord:
         return cls.from_dict(d)
 
 
+def _leads_to(initial: State, actions: tuple[int, ...], final: State) -> bool:
+    """Whether ``actions`` played from ``initial`` reach the position ``final``."""
+    state = initial
+    try:
+        for aid in actions:
+            state = state.apply(aid)
+    except IllegalActionError:
+        return False
+    return state == final
+
+
 def replay(record: GameRecord, rules: Any = None) -> list[State]:
     """Every state of the recorded game, the dealt position first, under the record's rules.
 
@@ -137,7 +173,7 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
     try:
         state = record.initial_state()
         _check_deal(record, state)
-    except ValueError as exc:
+    except (TypeError, ValueError) as exc:  # e.g. a first player that is no seat number
         raise ValueError(f"bad record: {exc}") from None
     if rules is not None and Rules.of(rules).replace(turn_limit=state.turn_limit) != state.rules:
         raise ValueError(f"the record was played under the rules {state.rules}, not {rules}")

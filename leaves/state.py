@@ -20,8 +20,6 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from .actions import Action, IllegalActionError, action_id, shown
 from .deal import SeedLike, as_generator, deal_packed
 from .legal import ENDS, HIGH_VALUES, LOW_VALUES, NEED1, PLAYS, variant_legal
@@ -30,7 +28,7 @@ from .packed import LANE, MASK, lane_total, lanes, unpack
 from .public import PublicFields
 from .rules import N_VALUES, TAKE_BASE
 from .ruleset import DEFAULT_RULES, Rules
-from .view import PlayerView, check_seat
+from .view import PlayerView, check_seat, draft_of
 
 _EMPTY: tuple = ()
 
@@ -60,7 +58,8 @@ class StateFields(NamedTuple):
 
 
 class State(PublicFields):
-    """A position of 13 Leaves: immutable, hashable, cheap to copy.
+    """A position of 13 Leaves: immutable (setting or deleting an attribute raises
+    AttributeError), hashable, cheap to copy.
 
     Equality and hashing cover the position (hands, table, piles, who passed, whose turn,
     winner, turn and round counters, turn limit), not the history that led to it.
@@ -92,7 +91,7 @@ class State(PublicFields):
     ) -> State:
         """The one constructor, unchecked: every field of ``StateFields`` by name (a record
         ``f`` passes as ``**f._asdict()``). ``from_dict`` is the checked one."""
-        s = _new(cls)
+        s = _new(_Draft)
         s._n = n
         s._hh = hh
         s._table = table
@@ -111,6 +110,7 @@ class State(PublicFields):
         s._history = history
         s._legal = None
         s._key = None
+        s.__class__ = cls
         return s
 
     def _fields(self) -> StateFields:
@@ -154,6 +154,8 @@ class State(PublicFields):
             raise ValueError(
                 f"hands must be one list of {N_VALUES} card counts per player, got {hands!r}"
             ) from None
+        if len(rows) >= 2:  # fewer: from_dict names the hands
+            first_player = check_seat(first_player, len(rows), "first_player")
         d = {
             "hands": rows,
             "table": [0] * N_VALUES,
@@ -251,7 +253,7 @@ class State(PublicFields):
             else:
                 lmask, lneed, rmask, rneed, takes = ENDS[t]
                 legal = PLAYS[(h & lmask) | lneed] + PLAYS[(h & rmask) | rneed] + takes
-        self._legal = legal
+        _set_legal(self, legal)
         return legal
 
     def legal_action_ids(self) -> tuple[int, ...]:
@@ -280,7 +282,7 @@ class State(PublicFields):
             raise IllegalActionError(
                 f"the game is over: the turn limit of {self._limit} turns was reached (E1)"
             )
-        s = _new(State)
+        s = _new(_Draft)
         if aid >= TAKE_BASE:
             take(self, s, aid)
         else:
@@ -293,6 +295,7 @@ class State(PublicFields):
         s._history = (self._history, self._cur, aid)
         s._legal = None
         s._key = None
+        s.__class__ = State
         return s
 
     def clone(self) -> State:
@@ -313,7 +316,7 @@ class State(PublicFields):
                 self._passed, self._cur, self._winner, self._turn, self._round, self._limit,
                 self._rules,
             )  # fmt: skip
-            self._key = key
+            _set_key(self, key)
         return key
 
     def __hash__(self) -> int:
@@ -325,6 +328,12 @@ class State(PublicFields):
         if not isinstance(other, State):
             return NotImplemented
         return self._position_key() == other._position_key()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"State is immutable: {name} cannot be set (apply makes a new one)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"State is immutable: {name} cannot be deleted")
 
     def __repr__(self) -> str:
         status = (
@@ -378,13 +387,25 @@ class State(PublicFields):
         return state_from_dict(d)
 
 
+_Draft = draft_of(State)
+"""A ``State`` being made: ``_build``, ``apply`` and the moves of ``leaves.moves`` write its
+fields, then set its class to ``State``."""
+
+# The writes to a finished state: the caches ``legal_actions`` and ``_position_key`` fill
+# (through their slots, the cheapest way past ``State.__setattr__``), the history
+# ``_unpickle`` restores.
+_set_legal = State._legal.__set__
+_set_key = State._key.__set__
+_set_history = State._history.__set__
+
+
 def _unpickle(d: dict[str, Any], moves: list[tuple[int, int]]) -> State:
     """``State.__reduce__``'s inverse: the position from its dict form, with its history."""
     state = State.from_dict(d)
     history = None
     for seat, aid in moves:
         history = (history, seat, aid)
-    state._history = history
+    _set_history(state, history)
     return state
 
 
@@ -403,8 +424,9 @@ def new_game(
     changes that key of ``rules`` for this game (a hand size given this way allows any count
     from 2 the deck can deal).
     """
-    if not isinstance(n_players, int | np.integer):
-        raise ValueError(f"n_players must be an integer, got {n_players!r}")
+    if isinstance(n_players, bool) or not isinstance(n_players, Integral):
+        raise TypeError(f"n_players must be an integer, got {shown(n_players)}")
+    n_players = int(n_players)
     rules = Rules.of(rules)
     if hand_size is not None and (
         isinstance(hand_size, bool) or not isinstance(hand_size, Integral)
@@ -413,7 +435,6 @@ def new_game(
     if hand_size is not None and not (
         n_players in rules.players and hand_size == rules.hand_size_for(n_players)
     ):
-        n_players = int(n_players)
         if n_players < 2 or hand_size < 1 or n_players * hand_size > rules.deck_size:
             raise ValueError(
                 f"cannot deal {hand_size} cards to each of {n_players} players "

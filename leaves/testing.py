@@ -156,7 +156,12 @@ def positions(
     rules: Any = None,
 ) -> st.SearchStrategy[State]:
     """A position reached by at most ``max_turns`` moves (None: any number) of random legal
-    play under ``rules`` (as ``new_games``); by default one where someone must act."""
+    play under ``rules`` (as ``new_games``); by default one where someone must act.
+
+    The position after a drawn number of moves or, where the game ends before, any one of
+    its positions, drawn alike (its end, with ``nonterminal=False``, as often as any other):
+    positions spread along games instead of piling up at their ends. Shrinks towards the
+    fresh deal."""
     turns = _bound(max_turns, "max_turns")  # None: no bound
     if not isinstance(nonterminal, bool):
         raise TypeError(f"nonterminal must be True or False, got {shown(nonterminal)}")
@@ -166,31 +171,33 @@ def positions(
 @st.composite
 def _position(draw, starts: st.SearchStrategy[State], max_turns: int, nonterminal: bool):
     n_turns = draw(st.integers(0, max_turns))
-    start, ids = draw(_played(starts, n_turns))
-    state = start
-    for aid in ids:
-        nxt = state.apply(aid)
-        if nonterminal and nxt.is_terminal:
-            break
-        state = nxt
-    return state
+    path = _replayed(draw(_played(starts, n_turns)))
+    if not path[-1].is_terminal:
+        return path[-1]
+    if nonterminal:
+        path.pop()
+    return path[draw(st.integers(0, len(path) - 1))]  # the game ended first: any position
 
 
-@st.composite
-def rule_sets(draw, base: Any = None) -> Rules:
+def rule_sets(base: Any = None) -> st.SearchStrategy[Rules]:
     """Valid ``Rules`` of every kind: a deck of 0..8 copies per value, one hand size, the
     player counts 2..6 the deck can deal, the minimum count on or off, each way a pass takes,
     an expert target of 1..60; the other keys (the turn limit) those of ``base`` (any form
     ``Rules.of`` reads; today's by default). Shrinks towards the smallest game, not today's:
     a deck of one 1 and one 2, hands of one card, two players, no minimum count, any take,
-    a 1-point target."""
+    a 1-point target. A ``base`` that is no rules is refused when the strategy is built."""
+    return _rule_sets(Rules.of(base))
+
+
+@st.composite
+def _rule_sets(draw, base: Rules) -> Rules:
     deck = tuple(draw(st.lists(st.integers(0, MAX_COPIES), min_size=N_VALUES, max_size=N_VALUES)))
     cards = sum(deck)
     if cards < 2:
         deck, cards = (1, 1) + deck[2:], sum(deck[2:]) + 2
     hand = draw(st.integers(1, max(1, min(52, cards // 2))))
     players = tuple(n for n in range(2, MAX_PLAYERS + 1) if n * hand <= cards)
-    return Rules.of(base).replace(
+    return base.replace(
         hand_size=hand,
         deck=deck,
         players=players,
@@ -200,10 +207,14 @@ def rule_sets(draw, base: Any = None) -> Rules:
     )
 
 
-@st.composite
-def variant_games(draw, base: Any = None) -> State:
+def variant_games(base: Any = None) -> st.SearchStrategy[State]:
     """Freshly dealt games under random rule sets (``rule_sets(base)``), at a player count
     they allow."""
-    rules = draw(rule_sets(base))
+    return _variant_games(rule_sets(base))
+
+
+@st.composite
+def _variant_games(draw, drawn_rules: st.SearchStrategy[Rules]) -> State:
+    rules = draw(drawn_rules)
     n = draw(st.sampled_from(rules.players))
     return new_game(n, seed=draw(seeds()), rules=rules)

@@ -102,6 +102,8 @@ def state_from_dict(d: dict[str, Any]) -> State:
         if sizes[winner] != 0:
             raise ValueError(f"winner {winner} still holds {sizes[winner]} cards")
     turn, rnd, limit = _counter(d, "turn", 0), _counter(d, "round", 1), rules.turn_limit
+    if turn > limit:  # E1: the game ended, unfinished, on reaching its limit
+        raise ValueError(f"turn {turn} is past the turn limit of {limit}: the game ended there")
     nz = [v for v in range(N_VALUES) if table[v]]
     lo, hi = (nz[0], nz[-1]) if nz else (-1, -1)
     return State._build(

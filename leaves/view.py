@@ -17,6 +17,16 @@ from .public import PublicFields
 from .rules import N_VALUES
 
 
+def draft_of(cls: type) -> type:
+    """The class of ``cls`` instances being made: ``cls`` refuses every write (its
+    ``__setattr__`` raises), its draft takes them at the speed of plain slots, and a made
+    object leaves the draft by setting its ``__class__`` to ``cls`` (the same layout)."""
+    return type(f"_{cls.__name__}Draft", (cls,), {
+        "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+        "__doc__": f"A {cls.__name__} being made; see ``leaves.view.draft_of``.",
+    })  # fmt: skip
+
+
 def check_seat(player: object, n: int, name: str = "player") -> int:
     """``player`` as a seat 0..n-1 (a plain int): the one check of a seat argument (called
     ``name`` in the message), so a numpy integer works, and a bool, a float, text or a seat
@@ -58,7 +68,7 @@ class PlayerView(PublicFields):
     def _from_state(cls, state, player: int) -> PlayerView:
         if player.__class__ is not int or not 0 <= player < state._n:
             player = check_seat(player, state._n)
-        v = object.__new__(cls)
+        v = _new(_ViewDraft)
         v.player = player
         v.n_players = state._n
         v.current_player = state._cur
@@ -77,6 +87,7 @@ class PlayerView(PublicFields):
         v._lo = state._lo
         v._hi = state._hi
         v._legal = None
+        v.__class__ = cls
         return v
 
     # --------------------------------------------------------------- public information
@@ -202,13 +213,29 @@ class PlayerView(PublicFields):
         return hash(self._key())
 
     def __setattr__(self, name, value):
-        if not hasattr(self, "_legal"):  # building: ``_from_state`` sets ``_legal`` last
-            object.__setattr__(self, name, value)
-        else:
-            raise AttributeError("PlayerView is immutable")
+        raise AttributeError("PlayerView is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("PlayerView is immutable")
+
+    def __reduce__(self):
+        return (_rebuilt, tuple(getattr(self, k) for k in PlayerView.__slots__))
 
     def __repr__(self) -> str:
         return (
             f"PlayerView(player={self.player}, turn={self.turn}, hand={list(self.hand)}, "
             f"stacks={list(self.stacks)}, hand_sizes={list(self._sizes)})"
         )
+
+
+_new = object.__new__
+_ViewDraft = draft_of(PlayerView)
+
+
+def _rebuilt(*fields) -> PlayerView:
+    """``PlayerView.__reduce__``'s inverse: the view of these slot values."""
+    v = _new(_ViewDraft)
+    for name, value in zip(PlayerView.__slots__, fields, strict=True):
+        setattr(v, name, value)
+    v.__class__ = PlayerView
+    return v

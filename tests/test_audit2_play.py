@@ -168,7 +168,7 @@ def test_a_bot_labelled_you_is_not_taken_for_the_player(tmp_path, capsys, monkey
     said = " ".join(out.split())
     assert "Opponents: seat 1 (you (a bot)), seat 2 (you (a bot))" in said, said
     record = GameRecord.from_json(save.read_text())
-    assert record.strategies == ["human", "you (a bot)", "you (a bot)"]
+    assert record.strategies == ("human", "you (a bot)", "you (a bot)")
 
 
 def test_a_bot_failing_in_start_game_forfeits_a_game_that_is_saved_from_its_deal(tmp_path):

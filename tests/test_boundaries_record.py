@@ -27,11 +27,11 @@ def _played(n: int = 4, seed: int = 3, rules: Rules | None = None, stop: int | N
 def test_a_record_keeps_the_deal_the_actions_and_the_result():
     initial, final = _played()
     rec = GameRecord.from_states(initial, final, seed=np.int64(3), strategies=("a", "b"))
-    assert rec.hands == [list(h) for h in initial.hands] and rec.n_players == 4
+    assert rec.hands == tuple(tuple(h) for h in initial.hands) and rec.n_players == 4
     assert rec.first_player == initial.current_player
-    assert rec.actions == [a.id for _, a in final.history]
+    assert rec.actions == tuple(a.id for _, a in final.history)
     assert (rec.winner, rec.turns, rec.rounds) == (final.winner, final.turn, final.round)
-    assert rec.seed == 3 and type(rec.seed) is int and rec.strategies == ["a", "b"]
+    assert rec.seed == 3 and type(rec.seed) is int and rec.strategies == ("a", "b")
     assert rec.turn_limit == 1000 and rec.unfinished is False and rec.rules is None
     assert GameRecord.from_states(initial, final).seed is None
     states = replay(rec)
@@ -42,7 +42,7 @@ def test_a_record_started_from_a_later_position_keeps_only_the_moves_since():
     initial, final = _played()
     middle = replay(GameRecord.from_states(initial, final))[5]
     rec = GameRecord.from_states(middle, final)
-    assert rec.actions == [a.id for _, a in final.history[5:]]
+    assert rec.actions == tuple(a.id for _, a in final.history[5:])
     assert rec.first_player == middle.current_player
 
 

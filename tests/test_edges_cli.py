@@ -102,7 +102,7 @@ def test_a_record_is_appended_on_a_line_of_its_own(tmp_path):
     save.write_text(save.read_text().rstrip("\n"))  # a file whose last line is not ended
     assert save_game(str(save), state, state, ["you", "a", "b"]) == 2
     assert [GameRecord.from_json(line).hands for line in save.read_text().splitlines()] == [
-        [list(h) for h in state.hands]
+        tuple(tuple(h) for h in state.hands)
     ] * 2
 
 

@@ -93,7 +93,7 @@ def test_play_game_result_and_record():
     assert r.forfeit_seat is None and r.error is None and not r.unfinished
     states = replay(r.record)
     assert states[-1] == r.final_state
-    assert r.record.strategies == list(r.labels) and r.record.seed == r.deal_seed
+    assert r.record.strategies == tuple(r.labels) and r.record.seed == r.deal_seed
     assert GameRecord.from_json(r.record.to_json()) == r.record
     assert r.scores == r.cards_left
 
@@ -282,7 +282,7 @@ def test_compiled_path_records_replay():
     for table in tables:
         assert all(s.compiled() is not None for s in table)
         b = play_batch(table, seeds(20), seeds(20, 1), record=True)
-        assert b.records[0].strategies == [s.label for s in table]
+        assert b.records[0].strategies == tuple(s.label for s in table)
         for i in range(20):
             try:
                 _replay_matches(b, i, len(table))

@@ -65,7 +65,7 @@ def test_duplicate_sets_share_the_deal_and_records_replay(tmp_path):
     for r, row in zip(records[:5], df.itertuples(), strict=False):
         states = leaves.replay(r)
         assert states[-1].winner == row.winner_seat and r.seed == row.deal_seed
-        assert r.strategies == [row.seat_0, row.seat_1, row.seat_2]
+        assert r.strategies == (row.seat_0, row.seat_1, row.seat_2)
 
 
 def test_a_raising_or_cheating_strategy_forfeits_and_the_run_goes_on(tmp_path):

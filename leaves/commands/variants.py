@@ -1,5 +1,8 @@
 """``leaves variants``: the same field under the default rules and each variant, one report.
 
+Long for one job: the command's options and their checks, which must all be read before any
+run starts (its resume lives in ``variants_resume``).
+
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
 """
