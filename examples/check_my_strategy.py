@@ -41,6 +41,13 @@ def test_hoarder_never_breaks_a_group_it_can_shed_whole(state):
 
 
 if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) > 1:  # an argument would be dropped: say so, play nothing
+        sys.exit(
+            f"check_my_strategy.py: error: takes no arguments, got {' '.join(sys.argv[1:])}: "
+            "set the examples per test with LEAVES_EXAMPLE_EXAMPLES=N"
+        )
     test_hoarder_follows_the_protocol()
     test_hoarder_never_breaks_a_group_it_can_shed_whole()
     print("Hoarder passed check_strategy and the property test")

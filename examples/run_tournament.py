@@ -36,6 +36,8 @@ def main(out: str | None = None) -> None:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2:  # a second argument was dropped: say so, play nothing
+        sys.exit("run_tournament.py: error: usage: run_tournament.py [OUT_DIR]")
     try:
         main(sys.argv[1] if len(sys.argv) > 1 else None)
     except ValueError as exc:  # an OUT_DIR that is a file or holds files: one line

@@ -108,4 +108,11 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) > 1:  # an argument would be dropped: say so, play nothing
+        sys.exit(
+            f"train_reinforce.py: error: takes no arguments, got {' '.join(sys.argv[1:])}: "
+            "set the training games with LEAVES_EXAMPLE_GAMES=N"
+        )
     main()

@@ -79,7 +79,8 @@ def file_rows(
         if not mine:  # another game's, or a bare Player that says no game
             theirs = ", ".join(f"{k} is a {registry.title(c.game)} strategy" if hasattr(c, "game")
                                else f"{k} says no game" for k, c in classes.items())  # fmt: skip
-            todo = ("give its game with --game" if any(hasattr(c, "game") for c in classes.values())
+            games = sorted({c.game for c in classes.values() if hasattr(c, "game")})
+            todo = (f"list it with --game {' or --game '.join(games)}" if games
                     else "subclass a game's Strategy class")  # fmt: skip
             raise CLIError(f"--load: {raw} defines no {registry.title(game)} strategy "
                            f"({theirs}): {todo}", usage=True)  # fmt: skip
@@ -148,6 +149,8 @@ def no_match_line(filters: Sequence[str], every: list[tuple[str, str, dict, dict
         return "no strategies are registered"
     line = f"no strategy of {title} matches {', '.join(f.strip() for f in filters)}"
     for key, value in parse_filters(filters).items():
+        if not any(key in c for _, _, c, _ in every):  # another game's key: none has it
+            return f"{line}: none of its {len(every)} strategies has {key} in its classifier"
         seen = {repr(c.get(key)): c.get(key) for _, _, c, _ in every}
         if len(seen) == 1 and value not in seen.values():
             (only,) = seen.values()
@@ -168,18 +171,22 @@ def classifier_text(classifier: dict[str, Any]) -> str:
 
 
 def strategy_rows(
-    filters: dict[str, Any], game: str = "leaves"
+    filters: dict[str, Any], game: str = "leaves", own_keys: Iterable[str] = ()
 ) -> list[tuple[str, str, dict, dict]]:
     """(name, description, classifier, default params) of each registered strategy of ``game``
-    (an installed game's id) that matches ``filters``."""
+    (an installed game's id) that matches ``filters``. ``own_keys``: classifier keys of the
+    loaded files' unregistered classes, which the registry does not know (not unknown keys:
+    a registered strategy matches one only by having it)."""
     from .tournament_parts import load_game
 
     plugin = load_game(game, {})
+    own = {k: v for k, v in filters.items() if k in set(own_keys)}
     try:
-        infos = plugin.strategy_infos(filters)
+        infos = plugin.strategy_infos({k: v for k, v in filters.items() if k not in own})
     except ValueError as exc:
         raise CLIError(f"--filter: {exc}", usage=True) from exc
-    return [(i.name, i.description, i.classifier, i.params) for i in infos]
+    return [(i.name, i.description, i.classifier, i.params) for i in infos
+            if all(i.classifier.get(k) == v for k, v in own.items())]  # fmt: skip
 
 
 @click.command(name="strategies")
@@ -201,8 +208,8 @@ def strategies(
 ) -> None:
     """List registered strategies with their descriptions, classifiers and parameters.
 
-    Built-in strategies, those installed through the game's entry-point group (its listing's
-    heading names it) and those defined in files given with --load all appear.
+    Built-in strategies, those installed through the game's entry-point group (the note under
+    its table names it) and those defined in files given with --load all appear.
 
     \b
     Examples:
@@ -225,10 +232,12 @@ def strategies(
     plugin = load_game(game, {})
     loaded = load_files(load, need_strategy=True)
     wanted = parse_filters(filters)
-    rows = strategy_rows(wanted, game) + file_rows(loaded, wanted, game)
+    every_file = file_rows(loaded, {}, game)
+    own_keys = {k for _, _, c, _ in every_file for k in c}
+    rows = strategy_rows(wanted, game, own_keys) + file_rows(loaded, wanted, game)
     check_filter_values(filters, game)
     if not rows:  # said in words, with --names too: an empty list would look like success
-        every = strategy_rows({}, game) + file_rows(loaded, {}, game)
+        every = strategy_rows({}, game) + every_file
         raise CLIError(no_match_line(filters, every, plugin.title))
     console = make_console()
     if names_only:

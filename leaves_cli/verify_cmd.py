@@ -86,6 +86,29 @@ def bad_run_message(run_dir: Path, result: Verification) -> str:
     )
 
 
+def no_run_message(run_dir: Path) -> str:
+    """Why ``run_dir`` (a folder without a manifest) cannot be verified, naming the runs its
+    folders hold (``leaves variants``, ``leaves run --rules`` and ``leaves tune`` write theirs
+    one or two levels down)."""
+    runs = sorted({m.parent for m in (*run_dir.glob(f"*/{MANIFEST}"),
+                                      *run_dir.glob(f"*/*/{MANIFEST}")) if m.is_file()})  # fmt: skip
+    if not runs:
+        return f"{run_dir} holds no run (no {MANIFEST})"
+    return (f"{run_dir} holds no run itself (no {MANIFEST}); the runs in it: "
+            f"{', '.join(map(str, runs))}: verify each")  # fmt: skip
+
+
+def unfinished_state(run_dir: Path) -> str:
+    """How an unfinished run stands: to be finished with --resume, or, while a process holds
+    its lock, being played (--resume is refused then)."""
+    from tournaments.storage import lock_holder
+
+    holder = lock_holder(run_dir)
+    if holder:
+        return f"unfinished: it is being played now ({holder}); verify it again once it ends"
+    return "unfinished (--resume finishes it)"
+
+
 @click.command("verify")
 @click.argument("run_dir", type=click.Path(path_type=Path))
 def verify(run_dir: Path) -> None:
@@ -93,11 +116,13 @@ def verify(run_dir: Path) -> None:
     checksum its manifest recorded, the merged files of a finished run, and files that do not
     belong to the run. Changes nothing.
 
-    Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it);
-    1 with the list of bad files (missing, truncated, corrupt, or copied from another run)
-    and what mends them: --resume replays the run's own, a file that is not the run's is to
-    be removed, and a manifest that cannot be used leaves nothing to resume; 2 for RUN_DIR
-    that does not exist, is a file or holds no run (no manifest.json).
+    Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it;
+    one a process still plays is said to be played now); 1 with the list of bad files
+    (missing, truncated, corrupt, or copied from another run) and what mends them: --resume
+    replays the run's own, a file that is not the run's is to be removed, and a manifest that
+    cannot be used leaves nothing to resume; 2 for RUN_DIR that does not exist, is a file or
+    holds no run (no manifest.json; a folder of runs, as 'leaves variants' writes, has them
+    named).
 
     \b
     Examples:
@@ -111,7 +136,7 @@ def verify(run_dir: Path) -> None:
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir}", usage=True)
     if not (run_dir / MANIFEST).is_file():
-        raise CLIError(f"{run_dir} holds no run (no {MANIFEST})", usage=True)
+        raise CLIError(no_run_message(run_dir), usage=True)
     broken = manifest_problem(run_dir)
     if broken is not None:  # --resume refuses it too: no advice that fails
         click.echo(f"bad: {run_dir / MANIFEST}: {broken}")
@@ -123,7 +148,7 @@ def verify(run_dir: Path) -> None:
             click.echo(f"bad: {run_dir / problem.path}: {problem.reason}")
         n = len(result.problems)
         raise CLIError(f"{n} bad file(s) in {run_dir}: {advice(run_dir, result)}")
-    state = "complete" if result.complete else "unfinished (--resume finishes it)"
+    state = "complete" if result.complete else unfinished_state(run_dir)
     click.echo(
         f"ok: {len(result.done)} of {result.n_chunks} chunks verified "
         f"({result.files_checked} files); run {state}"

@@ -122,9 +122,10 @@ def rules(check: tuple[str, ...]) -> None:
     """List the rule keys a variant may change: name, today's value, the values it takes and
     what it changes.
 
-    Every command that plays 13 Leaves takes --rules KEY=VALUE[,KEY=VALUE...] (repeatable,
-    the later winning), and a --config file a [rules] table; a run records its rules, and
-    --resume refuses others. Lists in text are written with '/' (deck=2/3/4/5/6/7/8/7/6/5/4/3/2,
+    The commands gauntlet, play, run, tournament, tune and variants take --rules
+    KEY=VALUE[,KEY=VALUE...] (repeatable, the later winning), and a --config file a [rules]
+    table; a run records its rules, and --resume refuses others (bench times today's rules
+    only). Lists in text are written with '/' (deck=2/3/4/5/6/7/8/7/6/5/4/3/2,
     hand_size=3:12/4:11, players=3/5 or 3-5).
 
     \b
