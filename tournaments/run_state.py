@@ -64,7 +64,7 @@ class RunState:
         return self.forfeited >= self.games
 
     @property
-    def resume(self) -> str:
+    def _continue(self) -> str:
         """The command that continues the run (its folder is all a tournament needs)."""
         command = "gauntlet" if self.gauntlet else "tournament"
         return f"continue it with 'leaves {command} --resume --out {self.out}'"
@@ -90,19 +90,21 @@ class RunState:
             return f"details in {self.out / 'forfeits.json'}"
         return f"replay it with '{replay_command(self.out, f['game'])}'"
 
-    def _then(self) -> str:
+    @property
+    def resume(self) -> str:
         """What to do with an unfinished run: continue it, or, while its manifest says it
-        is being played (a killed run says so too), what its lock tells: played now, killed,
-        or where no lock tells the two apart, both ways."""
+        is being played (a killed run says so too), what its lock tells: played now (no
+        '--resume', which the lock refuses), killed, or where no lock tells the two apart,
+        both ways. Every sentence that says how to go on says this."""
         if not self.live:
-            return self.resume
+            return self._continue
         if self.holder == "":
-            return f"nothing plays it any more (a killed run): {self.resume}"
+            return f"nothing plays it any more (a killed run): {self._continue}"
         if self.holder:
             return f"it is being played now ({self.holder}): read it again once it ends"
         return ("its manifest says it is still being played: read it again once it ends, or, "
                 "if nothing plays it any more (a killed run; nothing here tells a live run from "
-                f"a killed one), {self.resume}")  # fmt: skip
+                f"a killed one), {self._continue}")  # fmt: skip
 
     def lines(self, partial_forfeits: bool = True) -> list[str]:
         """The sentences that must come first; none for a finished run with no forfeit. A
@@ -112,7 +114,7 @@ class RunState:
             share = f" ({100 * self.played / self.planned:.1f}%)" if self.planned else ""
             out.append(
                 f"Unfinished run: {self.played:,} of {self.planned:,} {self.units} played"
-                f"{share}, and every result covers those only; {self._then()}."
+                f"{share}, and every result covers those only; {self.resume}."
             )
         if self.gauntlet:  # a gauntlet's forfeits are counted per side by reports.gauntlet
             return out

@@ -246,7 +246,7 @@ LOCK = ".run.lock"
 """The lock file of a run: the process that writes the run holds it (``flock``) the whole
 time, the OS lets go of it when that process ends however it ends, and a run that ends in
 order (finished, interrupted) removes it. A lock file that no process holds was left by a
-killed run."""
+killed run: the next writer takes it over (made anew where another user's run made it)."""
 
 LOCK_WAIT_S = 1.0
 """How long a writer retries a held lock before it is refused: a reader's probe
@@ -299,7 +299,15 @@ def _acquire(out: Path) -> int | None:
     path = out / LOCK
     deadline = time.monotonic() + LOCK_WAIT_S
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except PermissionError as exc:  # another user's lock file, which a run of theirs left
+            left = _remove_left(out, path)
+            if time.monotonic() >= deadline:  # held all the while, or never to be written
+                raise (ValueError(_not_removed(out, path, exc)) if left else
+                       RunLocked(_played_there(out, _holder_words(path)))) from None  # fmt: skip
+            time.sleep(0.02)
+            continue
         try:
             got = _try_lock(fd, fcntl.LOCK_EX)
         except OSError:  # a file system without locks: played unlocked, no lock file left
@@ -318,6 +326,34 @@ def _acquire(out: Path) -> int | None:
         if not got and time.monotonic() >= deadline:
             raise RunLocked(_played_there(out, _holder_words(path)))
         time.sleep(0.02)
+
+
+def _remove_left(out: Path, path: Path) -> bool:
+    """Remove lock file ``path``, which this process may not write (another user's run made
+    it), where no process holds it (a killed run left it): True; False while one holds it.
+    Locked while it is removed, so no process takes it meanwhile. One ValueError where it
+    cannot be removed either."""
+    try:
+        fd = os.open(path, os.O_RDONLY)  # flock needs no write access
+    except FileNotFoundError:
+        return True  # removed meanwhile: made anew
+    except OSError as exc:
+        raise ValueError(_not_removed(out, path, exc)) from None
+    try:
+        if not _try_lock(fd, fcntl.LOCK_EX):
+            return False
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise ValueError(_not_removed(out, path, exc)) from None
+    finally:
+        os.close(fd)
+    return True
+
+
+def _not_removed(out: Path, path: Path, exc: OSError) -> str:
+    return (f"cannot take the lock of the run in {out}: {path} can be neither written nor "
+            f"removed ({exc.strerror or exc}); if no process plays the run, remove that file "
+            "and try again")  # fmt: skip
 
 
 def _played_there(out: Path, holder: str) -> str:

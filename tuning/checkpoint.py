@@ -140,12 +140,18 @@ def _words(value: Any) -> str:
     return str(value)
 
 
+def _plays(key: str, value: Any) -> Any:
+    """An argument as what it decides: the field in any order (a tournament's results never
+    depend on the order its strategies are listed in)."""
+    return sorted(value) if key == "against" and isinstance(value, list) else value
+
+
 def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any]) -> ParameterError | None:
     """The one-line error naming every argument ``given`` differs from the tuning ``saved``
     in ``out``; None when they agree."""
     parts, params = [], []
     for key, (what, names) in _WHAT.items():
-        if saved.get(key) != given[key]:
+        if _plays(key, saved.get(key)) != _plays(key, given[key]):
             parts.append(f"{what} {_words(given[key])} here, {_words(saved.get(key))} in the "
                          "tuning")  # fmt: skip
             params.extend(names)

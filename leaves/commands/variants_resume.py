@@ -65,13 +65,34 @@ def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], di
     state = read_state(out)
     saved = state["options"]
     for name, flag in SAVED.items():
-        if name in given and _kept(name, values[name]) != saved[name]:
+        if name in given and _plays(name, _kept(name, values[name])) != _plays(name, saved[name]):
             from leaves_cli.resume import disagreement  # start-up: only a refusal needs it
 
             what = name.replace("_", " ") if name != "specs" else "strategies"
             raise disagreement(str(out), flag, values[name], what, saved[name])
         values[name] = _given(name, saved[name])
     return values, state
+
+
+def _plays(name: str, kept: Any) -> Any:
+    """A kept option as what it decides: the field in any order (no result depends on it),
+    each rule set whatever the order or spacing of its keys (``Rules``' own words; a text
+    that is no rule set stays as it is, for the command's own check to refuse)."""
+    if not isinstance(kept, list):  # a value, or a state edited by hand: as it is
+        return kept
+    if name == "specs":
+        return sorted(str(spec) for spec in kept)
+    if name == "rules":
+        from leaves.ruleset import Rules
+
+        words = []
+        for text in kept:
+            try:
+                words.append(str(Rules.parse(str(text))))
+            except ValueError:
+                words.append(text)
+        return words
+    return kept
 
 
 def _given(name: str, kept: Any) -> Any:
@@ -104,11 +125,12 @@ def read_state(out: Path) -> dict[str, Any]:
         state = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CLIError(f"cannot resume {out}: {path} cannot be read: {exc}") from None
-    opts = state.get("options") if isinstance(state, dict) else None
-    if state.get("format") != FORMAT or not isinstance(opts, dict) or set(opts) != set(SAVED):
+    ours = isinstance(state, dict) and state.get("format") == FORMAT
+    opts = state.get("options") if ours else None
+    if (not isinstance(opts, dict) or set(opts) != set(SAVED)
+            or not isinstance(state.setdefault("designer", {}), dict)):  # fmt: skip
         raise CLIError(f"cannot resume {out}: {path} is not a comparison this version can "
                        "resume")  # fmt: skip
-    state.setdefault("designer", {})
     return state
 
 
