@@ -85,8 +85,8 @@ def _per_seat(seats: np.ndarray, k: int, weights) -> np.ndarray:
 
 def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per strategy over matches: matches (seats occupied), match wins (shared wins counted as
-    wins) and how many were shared, matches with a forfeited game (won by nobody), match win rate with a 95% interval (over duplicate sets),
-    the rate with shared wins split (a win shared by j players counts 1/j), fair share (mean
+    wins) and how many were shared, matches with a forfeited game (won by nobody), match win
+    rate with a 95% interval (over duplicate sets), the rate with shared wins split (a win shared by j players counts 1/j), fair share (mean
     1/players), mean points per game (in the declared direction), mean and median final total,
     mean match length in games. Sorted by match win rate."""
     run = as_run(data)

@@ -15,6 +15,7 @@ import strategies
 from gamekit.errors import ParameterError
 from tournaments import parse_players
 from tournaments.checks import integer, make_out, optional_integer
+from tournaments.storage import holds_files
 
 from .checkpoint import PREVIOUS, STATE
 from .evaluate import Field, parse_field
@@ -38,7 +39,7 @@ def _check_out(out: Path, resume: bool) -> None:
     """Refuse an ``out`` that holds files (unless ``resume``: ``tuning.checkpoint`` has read
     the tuning there), or that cannot be made (``make_out``: a file at it or above it, or a
     folder the system refuses), before any game is played."""
-    if not resume and out.exists() and out.is_dir() and any(out.iterdir()):
+    if not resume and holds_files(out):  # a lock file alone: a tuning not begun
         if (out / STATE).is_file() or (out / PREVIOUS).is_file():
             raise ParameterError(f"{out} holds an unfinished tuning: pass {{resume}} to "
                                  "continue it, or pick a new {out}", "resume", "out")  # fmt: skip

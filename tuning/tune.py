@@ -28,6 +28,7 @@ import strategies
 from reports.numbers import TOO_FEW, counted, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
+from tournaments.storage import refuse_if_played, run_lock
 
 from . import checkpoint
 from .advice import headline, recommends_tuned
@@ -238,12 +239,24 @@ def tune(
     says what it continues from.
     """
     t0 = time.perf_counter()
+    if out is not None:  # not "resume it", which the lock would refuse
+        refuse_if_played(out)
     saved, note = checkpoint.load(out) if resume else (None, "")
     if saved is not None and seed is None:
         seed = saved.arguments["seed"]
     plan = checked(spec, against, players, budget, seed, n_jobs, out, popsize=popsize,
                     candidate_games=candidate_games, verify_games=verify_games, sigma=sigma,
                     game=game, resume=resume)  # fmt: skip
+    with run_lock(plan.out):  # a second process tuning into this folder is refused
+        return _tuned(plan, saved, (note, log), progress, t0)
+
+
+def _tuned(plan: Plan, saved: State | None, said: tuple[str, Callable[[str], None] | None],
+           progress: bool, t0: float) -> TuneResult:  # fmt: skip
+    """The tuning ``plan`` asks for, continued from ``saved`` where given (``said``: the line
+    saying so, and where to say it), written to its folder (``tune``)."""
+    note, log = said
+    spec = plan.spec
     state = _state(plan, saved)
     if saved is not None and log is not None:
         log(note)

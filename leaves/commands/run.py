@@ -203,6 +203,10 @@ def _stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
 
     if out.exists() and not out.is_dir():
         raise CLIError(f"--out {out} exists and is not a directory", usage=True)
+    try:  # before any advice about the run there, which the lock would refuse
+        storage.refuse_if_played(out)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
     if not (out / storage.MANIFEST).is_file():
         full = storage.holds_files(out)  # a lock file alone: a run that wrote nothing yet
         if resume:

@@ -162,13 +162,14 @@ def _game(rules: tuple[str, ...]) -> Any:
 def interrupted(out: str, command: str) -> str:
     """What a Ctrl-C leaves: what is saved in ``out`` and the ``command`` that continues it;
     where nothing was saved yet, what to do instead."""
+    from tournaments.storage import holds_files
     from tuning.checkpoint import saved_words
 
     saved = saved_words(out)
     if saved is not None:
         return f"interrupted: {saved} saved in {out}; continue with: {command}"
     path = Path(out)
-    left = path.is_dir() and any(path.iterdir())
+    left = holds_files(path)  # its lock file aside: the run let go of it
     clear = f"remove {out} or pick a new --out, then " if left else ""
     return (
         f"interrupted before a generation was saved: the tuning cannot be resumed; {clear}run "

@@ -26,6 +26,7 @@ from leaves_cli.options import (
     value_option,
 )
 from leaves_cli.request import Request
+from leaves_cli.tournament_parts import playing, stops_on_term
 
 DEFAULT_GAMES = 20_000
 DEFAULT_PLAYERS = "4"
@@ -115,9 +116,22 @@ def _tournaments(rule_sets: list[Any], field: list[str], request: Request) -> li
     return out
 
 
+def _refuse_if_played(out: Path) -> None:
+    """One line (exit 1) where another process plays a comparison in ``out``: not the advice
+    to resume it, which the lock would refuse."""
+    from tournaments.storage import refuse_if_played
+
+    try:
+        refuse_if_played(out)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+
+
 def _check_out(out: Path, resume: bool) -> None:
     """A new comparison needs an empty --out (one holding a comparison names --resume); a
     resumed one, the folder it was played in (``variants_resume.settle`` read it)."""
+    from tournaments.storage import holds_files
+
     from .variants_resume import STATE, resume_command
 
     if out.exists() and not out.is_dir():
@@ -125,7 +139,7 @@ def _check_out(out: Path, resume: bool) -> None:
     if not resume and (out / STATE).is_file():
         raise CLIError(f"--out {out} holds a comparison: '{resume_command(out)}' continues "
                        "it, or choose another --out", usage=True)  # fmt: skip
-    if not resume and out.is_dir() and any(out.iterdir()):
+    if not resume and holds_files(out):  # a lock file alone: a comparison not begun
         raise CLIError(f"--out {out} is not empty: choose another --out (each rule set's run "
                        "and the comparison go there)", usage=True)  # fmt: skip
     from leaves_cli.writable import check_writable
@@ -238,6 +252,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
     """
     from .variants_resume import settle
 
+    _refuse_if_played(Path(opts["out"]))  # before reading what it holds, or advising on it
     values, state = settle(click.get_current_context(), opts)
     request = Request.of(values)
     if request.jobs == 0 or request.jobs < -1:
@@ -257,17 +272,29 @@ def variants(**opts: Any) -> None:  # fmt: skip
     echo(f"{n} {'strategy' if n == 1 else 'strategies'}: {', '.join(runs[0].labels)}")
     echo(f"per rule set: {runs[0].rounded_note}")
     echo(f"seed {runs[0].seed}; results in {out}")
-    if state is None:  # what the comparison is, kept before any game: --resume reads it
-        from .variants_resume import new_state, save
+    with playing(out):  # a second process on this --out is refused while this one plays
+        if state is None:  # what the comparison is, kept before any game: --resume reads it
+            from .variants_resume import new_state, save
 
-        state = new_state(values, runs[0].seed, sizes)
-        save(out, state)
+            state = new_state(values, runs[0].seed, sizes)
+            save(out, state)
+        _compare_or_stop(request, state, runs, rule_sets, (who, ladder, notes, points))
+
+
+@stops_on_term
+def _compare_or_stop(request: Request, state: dict[str, Any], runs: list[Any],
+                     rule_sets: list[Any], setup: tuple[Any, ...]) -> None:  # fmt: skip
+    """``_compare``, which Ctrl-C or SIGTERM stops saying how to go on (every finished run,
+    chunk and designers' file is kept)."""
     from .variants_resume import resume_command
 
     try:
-        _compare(request, state, runs, rule_sets, (who, ladder, notes, points))
+        _compare(request, state, runs, rule_sets, setup)
     except KeyboardInterrupt:
-        echo(f"interrupted: '{resume_command(out)}' continues it (what is done is kept)")
+        click.echo(
+            f"interrupted: '{resume_command(request.out)}' continues it (what is done is kept)",
+            err=True,
+        )
         raise
 
 
