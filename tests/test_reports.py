@@ -373,7 +373,8 @@ def test_neighbours_match_a_brute_force_count(seed):
     assert {k: int(v) for k, v in t["games"].items()} == games
     assert {k: int(v) for k, v in t["wins"].items()} == wins
     # elsewhere: every other seat of the table but the one before, each counted once; the
-    # difference is taken within each duplicate set (a deal of a table), then averaged
+    # difference is taken within each duplicate set (a deal of a table), then averaged with
+    # each set weighing as its games after (sets of mixed table sizes count unequal games)
     by_set: dict = {}  # (strategy, other, deal) -> [games before, wins before, else, wins else]
     for row in df.itertuples(index=False):
         n = row.n_players
@@ -391,8 +392,8 @@ def test_neighbours_match_a_brute_force_count(seed):
         if not both:
             assert np.isnan(r["vs_elsewhere"])
             continue
-        diff = [c[1] / c[0] - c[3] / c[2] for c in both]
-        assert r["vs_elsewhere"] == pytest.approx(np.mean(diff))
+        diff = [c[1] / c[0] - c[3] / c[2] for c in both]  # each set weighs as its games after
+        assert r["vs_elsewhere"] == pytest.approx(np.average(diff, weights=[c[0] for c in both]))
         assert r["vs_elsewhere_sets"] == len(both)
         if np.isfinite(r["vs_elsewhere_low"]):
             assert r["vs_elsewhere_low"] <= r["vs_elsewhere"] <= r["vs_elsewhere_high"]
