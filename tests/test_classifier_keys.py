@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from strategies import Strategy
-from tests.helpers import usage_error
+from tests.helpers import cli, usage_error
 
 
 def test_a_near_spelling_of_a_standard_key_is_refused() -> None:
@@ -60,3 +60,16 @@ def test_a_user_file_with_a_misspelt_key_is_one_line(capsys, tmp_path) -> None:
         ["tournament", f"{path}:Typo", "random", "--games", "4", "--out", str(tmp_path / "out")],
     )
     assert "did you mean 'stochastic'" in line
+
+
+@pytest.mark.parametrize("game", ["leaves", "ligretto"])
+def test_every_strategy_of_every_game_has_the_standard_keys(game, capsys) -> None:
+    """Ligretto's classifiers lacked 'search' and 'uses_card_counting', so '--filter
+    search=false' matched none of its strategies, none of which searches."""
+    from strategies import registry
+    from strategies.base import CLASSIFIER_KEYS
+
+    for name in registry.names(game):
+        assert set(CLASSIFIER_KEYS) <= set(registry.get_class(name, game).classifier)
+    code, out, err = cli(capsys, "strategies", "--game", game, "--filter", "search=false")
+    assert code == 0 and "none of its" not in out + err, out + err

@@ -18,7 +18,7 @@ from ligretto.policy import decide_view
 from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
 from strategies import Player, declare_game
-from strategies.base import play_own_code
+from strategies.base import DEFAULT_CLASSIFIER, play_own_code
 
 __all__ = ["LigrettoStrategy", "GAME"]
 
@@ -34,7 +34,7 @@ class LigrettoStrategy(Player, register=False):
     """
 
     game: ClassVar[str] = GAME
-    classifier: ClassVar[dict[str, Any]] = {"stochastic": False, "compiled": False}
+    classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)  # every standard key
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
