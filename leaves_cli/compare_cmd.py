@@ -6,6 +6,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
@@ -14,16 +15,21 @@ from .errors import CLIError
 
 
 def _rate(x: float, lo: float, hi: float) -> str:
-    """A win rate and its 95% interval's half-width, in points ("32.9+-4.3")."""
+    """A win rate and its 95% interval in whole points, rounded outward so that it holds the
+    interval ("17.8 [12-25]" for [12.9, 24.0]): a rate's interval is not centred on it (Wilson's,
+    inside [0, 100]), so a half-width ("17.8+-5.6") would state other bounds."""
     if x != x:
         return "n/a"
-    return f"{100 * x:.1f}" + ("" if lo != lo else f"+-{100 * (hi - lo) / 2:.1f}")
-
-
-def _span(lo: float, hi: float, sign: str = "") -> str:
     if lo != lo or hi != hi:
-        return "n/a"
-    return f"{100 * lo:{sign}.1f} to {100 * hi:{sign}.1f}"
+        return f"{100 * x:.1f}"
+    return f"{100 * x:.1f} [{math.floor(100 * lo + 1e-9)}-{math.ceil(100 * hi - 1e-9)}]"
+
+
+def _bracket(lo: float, hi: float) -> str:
+    """A difference's 95% interval in points, '[-4.4, +15.5]' ('(no interval)': too few deals)."""
+    if lo != lo or hi != hi:
+        return "(no interval)"
+    return f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
 
 
 def _p(p: float) -> str:
@@ -162,12 +168,14 @@ def _print(c) -> None:
 
     for line in c.findings:
         click.echo(line)
-    columns = [("strategy", "left"), ("A %", "right"), ("B %", "right"), ("B - A", "right"),
-               ("95% interval", "right"), ("Holm p", "right"), ("sig", "left")]  # fmt: skip
+    columns = [("strategy", "left"), ("A %", "right"), ("B %", "right"),
+               ("B - A [95%]", "right"), ("Holm p", "right"), ("sig", "left")]  # fmt: skip
     rows = [
         [str(r.strategy), _rate(r.win_rate_a, r.ci_low_a, r.ci_high_a),
-         _rate(r.win_rate_b, r.ci_low_b, r.ci_high_b), f"{100 * r.diff:+.1f}",
-         _span(r.ci_low, r.ci_high, "+"), _p(r.p_holm), "yes" if r.significant else "no"]
+         _rate(r.win_rate_b, r.ci_low_b, r.ci_high_b),
+         f"{100 * r.diff:+.1f} {'(no spread)' if r.no_spread else _bracket(r.ci_low, r.ci_high)}",
+         _p(r.p_holm), "yes" if r.significant else "no"]
         for r in c.table.itertuples()
     ]  # fmt: skip
-    print_table("Win rates (points, 95% half-width) and B - A", columns, rows)
+    print_table("Win rates (points, 95% intervals; A and B in whole points) and B - A", columns,
+                rows)  # fmt: skip

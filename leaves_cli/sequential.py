@@ -130,15 +130,30 @@ def void_side(result: Any) -> str | None:
 
 def has_interval(r: dict[str, float]) -> bool:
     """Does the paired estimate ``r`` come with a 95% interval (the reports state none where
-    too few deals leave its variance unreliable, ``reports.clusters.MIN_DF``)?"""
+    too few deals leave its variance unreliable, ``reports.clusters.MIN_DF``, nor where its
+    duplicate sets show no spread, ``no_spread_sets``)?"""
     return math.isfinite(r["ci_low"]) and math.isfinite(r["ci_high"])
 
 
+def no_spread_sets(r: dict[str, float]) -> int:
+    """The duplicate sets of a paired estimate ``r`` that all gave the same difference, on
+    deals enough for an interval (``reports.clusters.Estimates.flat``: no interval, yet a
+    p-value); 0 where it has an interval or too few deals."""
+    from reports.numbers import flat_sets
+
+    return flat_sets(r["ci_low"], r["ci_high"], r.get("p_value", math.nan),
+                     r.get("units", math.nan))  # fmt: skip
+
+
 def weighable(r: dict[str, float]) -> dict[str, float]:
-    """The estimate the test weighs: without an interval its standard error is no variance
-    estimate to trust (one deal has none at all), so the test gets none (NaN), takes no
-    decision and plays on, up to --max-games at most (then undecided)."""
-    return r if has_interval(r) else {**r, "se": math.nan}
+    """The estimate the test weighs: without an interval on too few deals its standard error
+    is no variance estimate to trust (one deal has none at all), so the test gets none (NaN),
+    takes no decision and plays on, up to --max-games at most (then undecided). Sets that all
+    gave the same difference are weighed with a variance of zero: an infinite LLR
+    (``tournaments.sequential.llr``)."""
+    if has_interval(r):
+        return r
+    return {**r, "se": 0.0 if no_spread_sets(r) else math.nan}
 
 
 def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games") -> str:
@@ -147,15 +162,17 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
     give neither; ``units`` are the game's words for what a side plays ("rounds" of a game
     played in rounds)."""
     from reports.gauntlet import _weighed  # the LLR in the final sentence's words
-    from reports.numbers import TOO_FEW
+    from reports.numbers import TOO_FEW, counted
 
     diff = f"difference {100 * r['diff']:+.2f} points"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
+    stop = f"(stop at {test.lower:.2f} or {test.upper:.2f})"
+    if sets := no_spread_sets(r):  # no interval to show: the LLR's words say why
+        return f"{head} over {counted(sets, 'duplicate set')}, {_weighed(test.llr)} {stop}"
     if not has_interval(r):
         return f"{head} ({TOO_FEW}), so no test yet"
     return (
-        f"{head} [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}], {_weighed(test.llr)} "
-        f"(stop at {test.lower:.2f} or {test.upper:.2f})"
+        f"{head} [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}], {_weighed(test.llr)} {stop}"
     )
 
 
@@ -177,6 +194,7 @@ def sequential_entry(
     if final:
         row = {"strategy": names["strategy"], "baseline": names["baseline"], "games": games,
                "diff": r["diff"], "diff_ci_low": r["ci_low"], "diff_ci_high": r["ci_high"],
+               "p_value": r.get("p_value", math.nan), "deals": r.get("units", 0),
                **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
         rec["sentence"] = sequential_sentence(row, names.get("units", "games"))
     return rec

@@ -22,7 +22,12 @@ A table dealt once cannot tell its deal's luck from its mean. Tables with a sing
 pooled per table size into one stratum: that overstates the variance by the spread between
 those tables, so such intervals are conservative, and say so (``Estimates.conservative``).
 Where the degrees of freedom fall below ``MIN_DF`` no interval is stated (NaN): the reports say
-in words that the run is too small to tell (``too_small``).
+in words that the run is too small to tell (``too_small``). Where every duplicate set of a
+table gave the same contribution (a standard error of zero on deals enough, ``Estimates.flat``)
+no t interval is stated either: no spread is no evidence that the value cannot vary. Such a
+difference is tested by the exact sign test over its sets instead (``sign_test``: 2 * 0.5**N
+two-sided where all N sets differ one way), and a rate's interval counts each set as one trial
+(``wilson_t``).
 
 ``benchmarks/bench_calibration.py`` measures the coverage of these intervals over many
 independent runs for a grid of designs; ``tests/test_clusters.py`` checks them on synthetic
@@ -31,6 +36,7 @@ data with a known truth.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -53,6 +59,7 @@ __all__ = [
     "ratio_estimates",
     "rate_differences",
     "seat_sums",
+    "sign_test",
     "standardised",
     "table_sums",
     "t_quantile",
@@ -234,13 +241,23 @@ def table_sums(
 @dataclass(frozen=True)
 class Estimates:
     """Per group: an estimate, its standard error and degrees of freedom, the independent
-    clusters it rests on, and whether strata were pooled (a conservative standard error)."""
+    clusters it rests on, and whether strata were pooled (a conservative standard error);
+    ``signs``, where known, the clusters whose own value is above and below 0 (a paired
+    difference's sets), for the sign test of an estimate with no spread."""
 
     value: np.ndarray
     se: np.ndarray
     df: np.ndarray
     units: np.ndarray
     conservative: bool = False
+    signs: tuple[np.ndarray, np.ndarray] | None = None
+
+    def flat(self) -> np.ndarray:
+        """Per group: True where the clusters show no spread on deals enough for an interval
+        (a standard error of zero: every duplicate set of a table gave the same value). That
+        is no evidence that the value cannot vary: no t interval is stated on it."""
+        scale = np.maximum(1.0, np.abs(np.nan_to_num(self.value)))
+        return (np.asarray(self.df) >= MIN_DF) & (np.abs(self.se) <= 1e-12 * scale)
 
     def design_effect(self, n: np.ndarray) -> np.ndarray:
         """A rate's variance over the binomial one, p(1-p)/n for ``n`` trials: how many
@@ -252,24 +269,47 @@ class Estimates:
     def take(self, index: np.ndarray | list[int]) -> Estimates:
         """The estimates of the groups ``index``, in that order."""
         i = np.asarray(index, dtype=np.int64)
-        return Estimates(self.value[i], self.se[i], self.df[i], self.units[i], self.conservative)
+        signs = None if self.signs is None else (self.signs[0][i], self.signs[1][i])
+        return Estimates(self.value[i], self.se[i], self.df[i], self.units[i], self.conservative,
+                         signs)  # fmt: skip
 
     def half_width(self, level: float = 0.95) -> np.ndarray:
-        """Half the width of the two-sided t interval (NaN where the run is too small)."""
-        return t_quantile(self.df, level) * self.se
+        """Half the width of the two-sided t interval (NaN where the run is too small or its
+        clusters show no spread, ``flat``)."""
+        return np.where(self.flat(), np.nan, t_quantile(self.df, level) * self.se)
 
     def interval(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         half = self.half_width(level)
         return self.value - half, self.value + half
 
     def p_value(self, null: float = 0.0) -> np.ndarray:
-        """Two-sided p-value of ``value == null`` (t test; NaN where the run is too small)."""
+        """Two-sided p-value of ``value == null``: the t test; where the clusters show no
+        spread (``flat``) the exact sign test over their ``signs`` (null 0), else 1 where the
+        value is the null's and NaN otherwise (a zero error is no certainty). NaN where the run
+        is too small."""
         with np.errstate(invalid="ignore", divide="ignore"):
             t = (self.value - null) / self.se
             p = t_sf(np.where(np.isfinite(self.df), self.df, 1.0), t)
-        exact = (self.se == 0) & np.isfinite(self.value)
-        p = np.where(exact, np.where(self.value == null, 1.0, 0.0), p)
+        flat = self.flat()
+        if flat.any():
+            p = np.where(flat, np.where(self.value == null, 1.0, np.nan), p)
+            if self.signs is not None and null == 0:
+                p = np.where(flat, sign_test(*self.signs), p)
         return np.where(self.df >= MIN_DF, p, np.nan)
+
+
+def sign_test(above, below) -> np.ndarray:
+    """The exact two-sided sign test's p-value per group, from the clusters above and below
+    the null (ties left out): ``2 * P(Binomial(n, 1/2) <= min)``, at most 1; 2 * 0.5**N where
+    all N clusters lie one way, and 1 where none differs. Valid whatever the clusters' spread,
+    for independent clusters each as likely above the null as below it."""
+    above, below = np.asarray(above, dtype=np.int64), np.asarray(below, dtype=np.int64)
+    out = np.ones(above.shape)
+    for i, (a, b) in enumerate(zip(above.ravel(), below.ravel(), strict=True)):
+        n, k = int(a + b), int(min(a, b))
+        if n:
+            out.flat[i] = min(1.0, 2 * sum(math.comb(n, j) for j in range(k + 1)) / 2**n)
+    return out
 
 
 def t_quantile(df, level: float = 0.95) -> np.ndarray:
@@ -339,7 +379,9 @@ def rate_differences(
         diff = np.bincount(group, weights=na * d, minlength=n_groups) / tot
         u = na * (d - diff[group]) / tot[group]
     var, df, units = _stratified(u, group, cl.stratum[cluster], n_groups, cl.n_strata)
-    return Estimates(diff, np.sqrt(var), df, units, cl.pooled)
+    signs = (np.bincount(group, weights=d > 0, minlength=n_groups),
+             np.bincount(group, weights=d < 0, minlength=n_groups))  # fmt: skip
+    return Estimates(diff, np.sqrt(var), df, units, cl.pooled, signs)
 
 
 def standardised(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float:
@@ -366,13 +408,15 @@ def mean_estimates(
 def wilson_t(est: Estimates, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """A rate's interval that stays inside [0, 1]: Wilson's score interval on the effective
     number of games ``rate (1 - rate) / variance`` with the t quantile of the estimate's
-    degrees of freedom. A rate of exactly 0 or 1 has no spread to measure: it counts each
-    cluster once. NaN where the run is too small."""
+    degrees of freedom. Where the clusters show no spread (a rate of exactly 0 or 1, or the
+    same rate in every duplicate set) it counts each cluster once: a cluster's rate lies in
+    [0, 1], so with mean ``p`` its variance is at most ``p (1 - p)`` (Bhatia and Davis), the
+    variance of one trial. NaN where the run is too small."""
     p = np.asarray(est.value, dtype=float)
     z = t_quantile(est.df, level)
     with np.errstate(invalid="ignore", divide="ignore"):
         var = est.se**2
-        n = np.where(var > 0, p * (1 - p) / var, np.where((p <= 0) | (p >= 1), est.units, np.inf))
+        n = np.where(var > 0, p * (1 - p) / var, est.units)
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom

@@ -32,7 +32,7 @@ from .compare_deals import Overlap, deal_seeds, emptied_tables, overlap, paired_
 from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
 from .data import Games, ReportError, Run
 from .loading import as_run
-from .numbers import p_text
+from .numbers import NO_SPREAD, interval, no_spread, p_text
 from .stats import holm, within
 from .tables import ranked, summary
 
@@ -181,7 +181,7 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
         raise ReportError(f"nothing to compare between {name_a} and {name_b}: "
                           + "; ".join([*_forfeits(ra, rb, empty), *notes]))  # fmt: skip
     findings = [
-        *_findings(table, identical, alpha),
+        *_findings(table, identical, alpha, ov.paired),
         ov.sentence,
         *_forfeits(ra, rb, empty),
         *(m.sentence() for m in matches if m.how != "same"),
@@ -221,7 +221,7 @@ def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: floa
         "strategy": [m.name for m in measured], "win_rate_a": ea.value, "ci_low_a": lo_a,
         "ci_high_a": hi_a, "win_rate_b": eb.value, "ci_low_b": lo_b, "ci_high_b": hi_b,
         "diff": diff.value, "ci_low": d_lo, "ci_high": d_hi, "se": diff.se, "df": diff.df,
-        "units": diff.units.astype(np.int64), "p_value": diff.p_value(),
+        "units": diff.units.astype(np.int64), "no_spread": diff.flat(), "p_value": diff.p_value(),
         "strategy_a": [m.a for m in measured], "strategy_b": [m.b for m in measured],
     })  # fmt: skip
     table = table.loc[table["units"] > 0].reset_index(drop=True)
@@ -235,16 +235,37 @@ def _points(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05) -> list[str]:
+def _span(r: Any, paired: bool) -> str:
+    """B - A's 95% interval in signed points, or why there is none: too few deals, or no
+    spread (``no_spread``: every duplicate set paired gave the same difference; unpaired,
+    each run's sets gave the same rate)."""
+    if np.isfinite(r.ci_low) and np.isfinite(r.ci_high):
+        return f"[{_points(r.ci_low)}, {_points(r.ci_high)}]"
+    if getattr(r, "no_spread", False):
+        return f"({no_spread(int(r.units)) if paired else NO_SPREAD})"
+    return interval(r.ci_low, r.ci_high)
+
+
+def _alone(r: Any, alpha: float) -> bool:
+    """Would the difference ``r`` count as a change before Holm's correction: its 95%
+    interval clear of 0, or, with no spread to give one, its sign test's p below ``alpha``?"""
+    if np.isfinite(r.ci_low) and np.isfinite(r.ci_high):
+        return not r.ci_low <= 0 <= r.ci_high
+    return bool(getattr(r, "no_spread", False) and r.p_value < alpha)
+
+
+def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
+              paired: bool = True) -> list[str]:  # fmt: skip
     """The changes that matter, in words: significant ones first (or that none is);
     ``identical``: every strategy won as often in each duplicate set of both runs. The
     intervals are each 95%, significance Holm's at ``alpha`` over the strategies compared:
-    where the two disagree the sentence says which is which."""
+    where the two disagree the sentence says which is which; a difference with no spread has
+    no interval, and says so (``paired``: B - A was paired per duplicate set)."""
     sig = table[table["significant"]].copy()
     sig = sig.reindex(sig["diff"].abs().sort_values(ascending=False).index)
     parts = [
         f"{r.strategy} wins {abs(100 * r.diff):.1f} points {'more' if r.diff > 0 else 'less'} "
-        f"in B [{_points(r.ci_low)}, {_points(r.ci_high)}]"
+        f"in B {_span(r, paired)}"
         + (f" (significant at alpha {alpha:g} after Holm correction, though its 95% interval "
            "includes 0)" if r.ci_low <= 0 <= r.ci_high else "")
         for r in sig.itertuples()
@@ -252,15 +273,16 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05) -> list
     if identical:
         return ["no strategy changed: each won as often in B as in A in every duplicate set "
                 "paired (B - A is 0, with no spread)"]  # fmt: skip
-    if not np.isfinite(table["p_value"]).any():
+    flat = table["no_spread"].any() if "no_spread" in table else False
+    if not np.isfinite(table["p_value"]).any() and not flat:
         return ["too few deals for an interval: no difference can be told"]
     if parts:
         rest = "no other strategy changed significantly" if len(sig) < len(table) else ""
         return ["; ".join([*parts, rest] if rest else parts)]
     size = table["diff"].abs().fillna(-1).round(9)  # equal changes: the surer one is named
     big = table.iloc[int(np.lexsort((table["p_value"].fillna(2).to_numpy(), -size.to_numpy()))[0])]
-    span = f"[{_points(big.ci_low)}, {_points(big.ci_high)}]"
-    if not big.ci_low <= 0 <= big.ci_high:  # the 95% interval alone would call it a change
+    span = _span(big, paired)
+    if _alone(big, alpha):  # the 95% interval (or sign test) alone would call it a change
         n = len(table)
         return [f"no strategy changed significantly after Holm correction over the {n} "
                 f"strateg{'y' if n == 1 else 'ies'} compared (largest: {big.strategy} "

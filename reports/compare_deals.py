@@ -274,5 +274,5 @@ def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
         one = Clusters(cl.of_game, np.zeros(cl.n, np.int64), 1, True, cl.first)
         wide = rate_differences((wb, nb), (wa, na), group, sets, len(codes), one)
         est = Estimates(est.value, np.where(lone, wide.se, est.se),
-                        np.where(lone, wide.df, est.df), est.units, True)  # fmt: skip
+                        np.where(lone, wide.df, est.df), est.units, True, est.signs)  # fmt: skip
     return est, bool(identical)

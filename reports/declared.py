@@ -40,8 +40,13 @@ def _estimates(g: Games, values: np.ndarray, codes_of: np.ndarray, n_groups: int
 
 
 def _mean_ci(est: Estimates, name: str) -> dict[str, np.ndarray]:
+    """The means, their 95% intervals and ``<name>_no_spread``: the duplicate sets where
+    every one gave the same mean (``Estimates.flat``: no spread to give an interval from,
+    which is not too few deals), else 0."""
     lo, hi = est.interval()
-    return {f"{name}_mean": est.value, f"{name}_ci_low": lo, f"{name}_ci_high": hi}
+    flat = np.where(est.flat(), est.units, 0).astype(np.int64)
+    return {f"{name}_mean": est.value, f"{name}_ci_low": lo, f"{name}_ci_high": hi,
+            f"{name}_no_spread": flat}  # fmt: skip
 
 
 def _seats(g: Games, values: np.ndarray, codes_of: np.ndarray, n_groups: int) -> np.ndarray:

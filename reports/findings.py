@@ -23,7 +23,7 @@ from .metagame import MIN_SETS, SUPPORT
 from .metagame_tables import metagame
 from .metagame_text import SURE as sure
 from .metagame_text import gain_words
-from .numbers import TOO_FEW, beside_digits, interval, p_text, pct
+from .numbers import TOO_FEW, beside_digits, flat_sets, interval, no_spread, p_text, pct
 from .tables import ranked
 
 __all__ = ["Finding", "key_findings", "metagame_answer", "metagame_finding"]
@@ -117,10 +117,12 @@ def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Find
             f"; at the tables where {row['before']} can also sit elsewhere it wins "
             f"{pct(row['shared_rate'])}"
         )
+    lo, hi = row["vs_elsewhere_low"], row["vs_elsewhere_high"]
+    flat = flat_sets(lo, hi, p, row.get("vs_elsewhere_sets", np.nan))
     text = (
         f"Neighbours: {after}, against {pct(row['elsewhere_rate'])} when it sits elsewhere at "
         f"the table ({100 * row['vs_elsewhere']:+.1f} points "
-        f"{interval(row['vs_elsewhere_low'], row['vs_elsewhere_high'])} within the same deals, "
+        f"{interval(lo, hi, flat=flat)} within the same deals, "
         f"{p_text(p)}), the strongest neighbour effect; {verdict}."
     )
     return [Finding("neighbours", text)]
@@ -226,9 +228,12 @@ def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         return []
     top = means.iloc[0]
     name = col.replace("_", " ")
+    lo, hi = top[f"{col}_ci_low"], top[f"{col}_ci_high"]
+    flat = int(top.get(f"{col}_no_spread", 0))  # no interval for no spread, not too few deals
+    span = (f"({no_spread(flat, f'mean {name}')})" if flat and not np.isfinite(lo)
+            else interval(lo, hi, scale=1.0, digits=2))  # fmt: skip
     text = (
-        f"{top['strategy']} has the best mean {name} per {d.unit}: {top[f'{col}_mean']:.2f} "
-        f"{interval(top[f'{col}_ci_low'], top[f'{col}_ci_high'], scale=1.0, digits=2)}"
+        f"{top['strategy']} has the best mean {name} per {d.unit}: {top[f'{col}_mean']:.2f} {span}"
     )
     if len(means) > 1:
         last = means.iloc[-1]

@@ -17,7 +17,7 @@ import pandas as pd
 from tournaments.declaration import Declaration
 
 from .finding import Finding, and_words
-from .numbers import TOO_FEW, counted, interval, p_text, pct, points, signed_points
+from .numbers import TOO_FEW, counted, flat_sets, interval, p_text, pct, points, signed_points
 from .tables import ranked
 
 __all__ = ["best_finding"]
@@ -38,6 +38,13 @@ def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
     r["win_rate_a"], r["win_rate_b"] = r["win_rate_b"], r["win_rate_a"]
     r["diff"], r["ci_low"], r["ci_high"] = -r["diff"], -r["ci_high"], -r["ci_low"]
     return r
+
+
+def _span(row: pd.Series, flip: bool = False) -> str:
+    """The interval of a significance row's difference (``flip``: of B - A), or why it has
+    none: too few deals, or no spread between its duplicate sets."""
+    lo, hi = (-row["ci_high"], -row["ci_low"]) if flip else (row["ci_low"], row["ci_high"])
+    return interval(lo, hi, flat=flat_sets(lo, hi, row["p_value"], row.get("units", np.nan)))
 
 
 def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
@@ -64,10 +71,10 @@ def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
     rates = "; ".join(f"{r.strategy} {pct(r.win_rate)} {interval(r.ci_low, r.ci_high)}"
                       for r in tied.itertuples())  # fmt: skip
     text = f"No strategy leads: {and_words(names)} share {_highest(tied.iloc[0], tied.iloc[1])} ({rates})"
-    if row is not None and np.isfinite(row["ci_low"]):
+    if row is not None and np.isfinite(row["p_value"]):  # tested: an interval, or no spread
         how = "paired" if method.startswith("paired") else "unpaired"
         text += (f"; {row['a']} - {row['b']} = {signed_points(row['diff'])} "
-                 f"{interval(row['ci_low'], row['ci_high'])} ({how}, {p_text(row['p_value'])})")  # fmt: skip
+                 f"{_span(row)} ({how}, {p_text(row['p_value'])})")  # fmt: skip
     return text + "."
 
 
@@ -146,7 +153,7 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
     held = f"it holds after Holm correction over the {counted(n_pairs, 'pair')} compared"
     test = f"{paired}, {p_text(row['p_value'])}"
     shared = f"{test}{_shared(row, top, second)}"
-    margin = f"{points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({shared})"
+    margin = f"{points(row['diff'])} {_span(row)} ({shared})"
     if bool(row["significant"]) and row["diff"] > 0:
         text = (
             f"{top['strategy']} is the best strategy: {rate}. It beats the runner-up, "
@@ -157,10 +164,10 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
             f"No strategy is clearly the best: {top['strategy']} has {_highest(top, second)}, "
             f"{rate}, but at the tables both sat at {second['strategy']} wins "
             f"{pct(row['win_rate_b'])} against its {pct(row['win_rate_a'])} and beats it by "
-            f"{points(row['diff'])} {interval(-row['ci_high'], -row['ci_low'])} ({test}); "
+            f"{points(row['diff'])} {_span(row, flip=True)} ({test}); "
             f"{held}."
         )
-    elif not np.isfinite(row["ci_low"]):
+    elif not np.isfinite(row["p_value"]):  # no test: too few deals
         text = (
             f"{top['strategy']} has {_highest(top, second)}: {rate}; {other}. The run has "
             f"{TOO_FEW} of their difference: play more {d.units()} to tell them apart."
@@ -173,7 +180,7 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
             f"{d.units()} won, but its margin over {second['strategy']} "
             f"({pct(second['win_rate'])} {interval(second['ci_low'], second['ci_high'])}"
             f"{', ' + tie if tie else ''}) is "
-            f"{signed_points(row['diff'])} {interval(row['ci_low'], row['ci_high'])} ({shared}): "
+            f"{signed_points(row['diff'])} {_span(row)} ({shared}): "
             f"not significant{after}."
         )
     return Finding("significance", text)

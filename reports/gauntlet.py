@@ -25,7 +25,7 @@ from tournaments.sequential import (
 from .clusters import seat_sums
 from .data import ReportError
 from .loading import as_run
-from .numbers import TOO_FEW, counted, interval, p_text, pct, points
+from .numbers import NO_SPREAD, TOO_FEW, counted, flat_sets, interval, p_text, pct, points
 from .significance import method, paired
 from .tables import summary
 
@@ -234,7 +234,8 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
                 f"weighed anything {resume}.")  # fmt: skip
     lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
-    estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi)} over "
+    flat = flat_sets(lo, hi, float(r.get("p_value", np.nan)), float(r.get("deals", np.nan)))
+    estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi, flat=flat)} over "
                 f"{int(r['games']):,} {units} per side")  # fmt: skip
     weighed = _weighed(llr)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
@@ -273,7 +274,10 @@ def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:
         value = r.get(f"sequential_{key}")
         return float("nan") if value is None else float(value) / 100
 
-    return (f"{100 * rate('difference'):+.1f} points {interval(rate('ci_low'), rate('ci_high'))} "
+    lo, hi = rate("ci_low"), rate("ci_high")
+    llr = r.get("sequential_llr")  # infinite where the batch's sets showed no spread
+    span = f"({NO_SPREAD})" if llr in ("inf", "-inf") and np.isnan(lo) else interval(lo, hi)
+    return (f"{100 * rate('difference'):+.1f} points {span} "
             f"over {int(r['sequential_games_per_side']):,} {units} per side, after batch "
             f"{int(r['sequential_batches'])}")  # fmt: skip
 
@@ -290,17 +294,22 @@ def field_words(field: list[str], n_players: int) -> str:
 
 def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
     """The paired difference of a gauntlet of fixed size, with its interval and p-value
-    (``units``: what the game's rows are, in the plural)."""
-    ci = interval(r["diff_ci_low"], r["diff_ci_high"])
+    (``units``: what the game's rows are, in the plural). Where every duplicate set gave the
+    same difference there is no interval: the sentence says so, and the exact sign test's
+    p-value decides (below 0.05, as a 95% interval clear of 0 does)."""
+    lo, hi, p = r["diff_ci_low"], r["diff_ci_high"], r["p_value"]
+    flat = flat_sets(lo, hi, p, r["deals"])
+    ci = interval(lo, hi, flat=flat)
     deals = counted(int(r["deals"]), "deal")
-    if not (np.isfinite(r["diff_ci_low"]) and np.isfinite(r["diff_ci_high"])):
+    if not (np.isfinite(lo) and np.isfinite(hi)) and not flat:
         return (f"Too few deals to compare {r['strategy']} with {r['baseline']}: "
                 f"{100 * r['diff']:+.1f} points over {deals} paired, {TOO_FEW}; play more {units} "
                 "to tell them apart.")  # fmt: skip
-    how = f"(paired over {deals}, {p_text(r['p_value'])})"
-    if r["diff_ci_low"] > 0:
+    how = f"(paired over {deals}, {p_text(p)})"
+    clear = p < 0.05 if flat else True  # an interval clear of 0 is p < 0.05 already
+    if clear and (r["diff"] > 0 if flat else lo > 0):
         return f"{r['strategy']} beats {r['baseline']} by {points(r['diff'])} {ci} {how}."
-    if r["diff_ci_high"] < 0:
+    if clear and (r["diff"] < 0 if flat else hi < 0):
         return (f"{r['strategy']} loses to {r['baseline']}: the difference is "
                 f"{100 * r['diff']:+.1f} points {ci} {how}.")  # fmt: skip
     return (f"No significant difference between {r['strategy']} and {r['baseline']}: "

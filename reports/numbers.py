@@ -11,8 +11,8 @@ import numpy as np
 from tournaments.declaration import plural
 
 __all__ = [
-    "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "interval", "p_text", "pct", "points",
-    "signed_points",
+    "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "flat_sets", "interval", "no_spread",
+    "p_text", "pct", "points", "signed_points",
 ]  # fmt: skip
 
 TOO_FEW = "too few deals for an interval"
@@ -20,6 +20,22 @@ TOO_FEW = "too few deals for an interval"
 NO_SPREAD = "no interval: every duplicate set gave the same value, no spread to measure"
 """What a sentence says where a measure's standard error is zero although the run has deals
 enough: the sets show no spread, which is no evidence that the value cannot vary."""
+
+
+def no_spread(sets: int, what: str = "difference") -> str:
+    """What a sentence says of a comparison whose duplicate sets showed no spread, in place of
+    its interval: 'every one of the 7 duplicate sets gave the same difference: no spread to
+    give an interval from'."""
+    return (f"every one of the {counted(sets, 'duplicate set')} gave the same {what}: "
+            "no spread to give an interval from")  # fmt: skip
+
+
+def flat_sets(lo: float, hi: float, p: float, sets: float) -> int:
+    """The duplicate sets of a comparison that a table states with a p-value but no interval:
+    its sets showed no spread (``reports.clusters.Estimates.flat``; the p-value is the sign
+    test's). 0 where it has an interval, or neither (too few deals)."""
+    stated = np.isfinite(lo) and np.isfinite(hi)
+    return 0 if stated or not np.isfinite(p) or not np.isfinite(sets) else int(sets)
 
 
 def counted(n: int, word: str) -> str:
@@ -49,13 +65,15 @@ def beside_digits(lo: float, hi: float, beside: float, scale: float = 100.0,
 
 
 def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = None,
-             digits: int = 1) -> str:  # fmt: skip
+             digits: int = 1, flat: int = 0) -> str:  # fmt: skip
     """A 95% interval in percent (or points, ``scale``) with ``digits`` decimals: '[50.6,
-    51.3]'; where the run was too small to state one, says so. With ``beside`` (a value the
-    sentence sets it against, such as a fair share), decimals added (up to four) where a bound
-    would round onto it ('[16.69, 18.48]' against 16.67%, not '[16.7, 18.5]' against 16.7%)."""
+    51.3]'; where the run was too small to state one, says so, or where its ``flat``
+    duplicate sets showed no spread (``flat_sets``), says that (``no_spread``). With
+    ``beside`` (a value the sentence sets it against, such as a fair share), decimals added
+    (up to four) where a bound would round onto it ('[16.69, 18.48]' against 16.67%, not
+    '[16.7, 18.5]' against 16.7%)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"({TOO_FEW})"
+        return f"({no_spread(flat)})" if flat else f"({TOO_FEW})"
     if beside is not None:
         digits = beside_digits(lo, hi, beside, scale, digits)
     return f"[{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"

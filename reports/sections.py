@@ -125,7 +125,9 @@ def _comparisons(tables: Tables, method: str, d: Declaration) -> list[Section]:
                 else f"Unpaired: the {units} carry no deal column, so each shared {d.unit} is "
                 "a unit."
             )
-            + " p-values Holm-adjusted over the pairs shown.",
+            + " p-values Holm-adjusted over the pairs shown. Where every duplicate set gave "
+            "the same difference there is no spread to give an interval from: none is shown, "
+            "and p is the exact sign test's (2 x 0.5^N for N sets all one way).",
             [("significance", tables["significance"])],
         ),
         Section(
@@ -228,7 +230,7 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
             + "."
             + NO_INTERVALS.format(units=d.units())
         )
-    if name == "significance" and not tables[name]["ci_low"].notna().any():
+    if name == "significance" and not tables[name]["p_value"].notna().any():  # none tested
         return LEADS[name] + (
             f" This run cannot tell: it has too few deals for an interval of any difference "
             f"(play more {d.units()})."

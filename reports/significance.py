@@ -60,7 +60,7 @@ def paired(g: Games, sums: Sums, a: int, b: int) -> dict[str, float] | None:
     est = rate_differences(a_sums, b_sums, np.zeros(both.size, np.int64), both, 1, clusters(g))
     lo, hi = within(*est.interval())
     with np.errstate(invalid="ignore", divide="ignore"):
-        t = float(est.value[0] / est.se[0]) if est.se[0] > 0 else 0.0
+        t = float(est.value[0] / est.se[0]) if est.se[0] > 0 else float("nan")
     return {
         "units": int(both.size),
         "df": float(est.df[0]),
@@ -84,7 +84,9 @@ def significance(data: Any, top: int = 5, alpha: float = 0.05,
     ``alpha`` after adjustment; ``better`` names the winner of a significant pair. ``units``
     counts the duplicate sets (or games) compared, ``df`` the interval's degrees of freedom; a
     pair whose run is too small for an interval has NaN bounds and p-values, and is never
-    significant. Games ended by a forfeit are left out: a duplicate set of them measures
+    significant; a pair whose duplicate sets all gave the same difference has NaN bounds and
+    ``t`` (no spread to give an interval from) and the exact sign test's p-value
+    (``reports.clusters.Estimates.flat``). Games ended by a forfeit are left out: a duplicate set of them measures
     nothing (every rate 0), yet would count as one and narrow every interval."""
     g = as_games(data).finished()  # a set of forfeited games measures nothing
     order = (ranked(summary(g)) if order is None else order)[:top]

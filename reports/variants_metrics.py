@@ -218,11 +218,15 @@ def _sum_estimate(value: float, key: np.ndarray, stratum: np.ndarray, u: np.ndar
 
 
 def stack(ests: list[Estimates]) -> Estimates:
-    """Several one-measure estimates as one (their intervals computed in one pass)."""
+    """Several one-measure estimates as one (their intervals computed in one pass), with
+    their sets' ``signs`` where every one has them."""
     cat = np.concatenate
+    signs = None
+    if ests and all(e.signs is not None for e in ests):
+        signs = (cat([e.signs[0] for e in ests]), cat([e.signs[1] for e in ests]))
     return Estimates(cat([e.value for e in ests]), cat([e.se for e in ests]),
                      cat([e.df for e in ests]), cat([e.units for e in ests]),
-                     any(e.conservative for e in ests))  # fmt: skip
+                     any(e.conservative for e in ests), signs)  # fmt: skip
 
 
 def intervals(ms: list[Measure], est: Estimates) -> tuple[np.ndarray, np.ndarray]:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .clusters import MIN_DF
+from .clusters import Estimates
 from .numbers import NO_SPREAD, TOO_FEW
 
 __all__ = [
@@ -68,8 +68,11 @@ def change(r: pd.Series, less: str, more: str) -> str:
 def flat(value: float, se: float, df: float) -> bool:
     """A standard error of zero on deals enough for an interval: every duplicate set gave the
     same value (a strategy that wins every game it sits in, say). That is no evidence that
-    the value cannot vary, so no interval or test is stated on it."""
-    return bool(np.isfinite(df) and df >= MIN_DF and abs(se) <= 1e-12 * max(1.0, abs(value)))
+    the value cannot vary, so no interval or test is stated on it (``Estimates.flat``, of one
+    measure)."""
+    one = Estimates(np.array([value], float), np.array([se], float), np.array([df], float),
+                    np.zeros(1))  # fmt: skip
+    return bool(one.flat()[0])
 
 
 def missing(r: Any) -> str:

@@ -131,6 +131,9 @@ def paired_truth(a: Path | pd.DataFrame, b: Path | pd.DataFrame,
 
 # ------------------------------------------------------------- 1. forfeits leave the comparison
 def test_forfeited_games_leave_the_comparison_and_a_strategy_without_a_valid_game_is_named(runs):
+    """Forfeited games leave the comparison; where B - A is the same in every set paired (the
+    table without Bad plays alike in both runs) no interval is stated (a zero-width one
+    claimed certainty) and p is the exact sign test's over the sets."""
     a, b = runs / "forfeits", runs / "fixed"
     c = reports.compare(a, b)
     ra = rows(a)
@@ -144,8 +147,13 @@ def test_forfeited_games_leave_the_comparison_and_a_strategy_without_a_valid_gam
         assert r["win_rate_a"] == pytest.approx(truth.loc[s, "win_rate_a"], abs=1e-12)
         assert r["win_rate_b"] == pytest.approx(truth.loc[s, "win_rate_b"], abs=1e-12)
         assert r["diff"] == pytest.approx(truth.loc[s, "diff"], abs=1e-12)
-        assert r["ci_high"] - r["diff"] == pytest.approx(truth.loc[s, "half"], abs=1e-12)
         assert r["units"] == truth.loc[s, "sets"] == 10  # the one table without Bad, 10 deals
+        if abs(truth.loc[s, "half"]) < 1e-12:  # every set the same B - A: no spread
+            assert r["no_spread"] and np.isnan(r["ci_low"]) and np.isnan(r["ci_high"])
+            signs = 0 if r["diff"] == 0 else 10  # the sets that differ, all one way
+            assert r["p_value"] == pytest.approx(min(1.0, 2 * 0.5**signs))
+        else:
+            assert r["ci_high"] - r["diff"] == pytest.approx(truth.loc[s, "half"], abs=1e-12)
     deals_a, deals_b = ra["deal_seed"].nunique(), rows(b)["deal_seed"].nunique()
     void = ra.groupby("deal_seed")["forfeit"].any().sum()  # one table a deal seed
     assert (deals_a, deals_b, void) == (40, 40, 30)
@@ -361,3 +369,28 @@ def test_a_strategy_an_unfinished_run_never_seated_is_named_for_that(tmp_path, c
     ) in c.findings
     code, out, err = cli(capsys, "compare", str(killed), str(whole))
     assert code == 0 and "nan" not in out.lower(), err
+
+
+def test_the_tables_rate_cells_hold_each_rates_interval(tmp_path, capsys):
+    """A rate's cell said '17.8+-5.6', half the width of an interval not centred on the rate
+    (Wilson's): it read as [12.2, 23.4] where the interval is [12.9, 24.0]. The cell now
+    gives the interval in whole points rounded outward, which holds it."""
+    import re
+
+    runs = []
+    for name, seed in (("a", "1"), ("b", "2")):
+        out = tmp_path / name
+        code, _, err = cli(capsys, "tournament", "greedy", "low", "high", "--players", "3",
+                           "--games", "120", "--seed", seed, "--jobs", "1", "--out", str(out))  # fmt: skip
+        assert code == 0, err
+        runs.append(str(out))
+    code, out, err = cli(capsys, "compare", *runs, "--out", str(tmp_path / "c"))
+    assert code == 0, err
+    table = pd.read_csv(tmp_path / "c" / "compare.csv").set_index("strategy")
+    seen = 0
+    for name, rate, lo, hi in re.findall(r"│ (\w+)\s+│\s+([\d.]+) \[(\d+)-(\d+)\]", out):
+        row = table.loc[name]
+        assert float(rate) == pytest.approx(100 * row["win_rate_a"], abs=0.05)
+        assert int(lo) <= 100 * row["ci_low_a"] and 100 * row["ci_high_a"] <= int(hi)
+        seen += 1
+    assert seen == 3, out

@@ -264,7 +264,8 @@ def test_p_values_by_t_and_the_exact_cases():
     p = est.p_value()
     assert p[0] == pytest.approx(2 * stats.t.sf(2.5, 5), rel=1e-10)
     assert math.isnan(p[1])  # below MIN_DF
-    assert p[2] == 1.0 and p[3] == 0.0  # no spread: exactly on the null, or off it
+    assert p[2] == 1.0  # no spread, exactly on the null: no evidence of a difference
+    assert math.isnan(p[3])  # no spread off the null, no signs to test: no certainty either
     assert p[4] == pytest.approx(2 * stats.t.sf(3.0, 20), rel=1e-10)
     assert est.p_value(null=0.1)[4] == pytest.approx(2 * stats.t.sf(2.0, 20), rel=1e-10)
 
@@ -286,8 +287,8 @@ def test_wilson_on_the_effective_games():
     # a rate of 0 or 1 counts each cluster once: 10 trials
     assert lo[1] == 0.0 and hi[1] == pytest.approx(wilson(0.0, 10.0, z8)[1], rel=1e-10)
     assert hi[2] == 1.0 and lo[2] == pytest.approx(wilson(1.0, 10.0, z8)[0], rel=1e-10)
-    # no spread inside (0, 1): as many games as you like, the interval is the rate
-    assert lo[3] == pytest.approx(0.5) and hi[3] == pytest.approx(0.5)
+    # no spread inside (0, 1): a cluster's rate varies at most p(1 - p), so each counts once
+    assert (lo[3], hi[3]) == pytest.approx(wilson(0.5, 10.0, z8), rel=1e-10)
     assert math.isnan(lo[4]) and math.isnan(hi[4])  # below MIN_DF
     lo90, hi90 = rc.wilson_t(est, level=0.9)
     assert (lo90[0], hi90[0]) == pytest.approx(wilson(0.3, 84.0, stats.t.ppf(0.95, 20)), rel=1e-10)
@@ -316,3 +317,56 @@ def test_a_clustered_rate_by_hand():
     # two strata of three clusters: df 6 - 2 = 4 < MIN_DF, no interval
     lo, hi = rc.clustered_rate(hits, cluster, [0] * 6 + [1] * 6)
     assert math.isnan(lo) and math.isnan(hi)
+
+
+def test_the_sign_test_by_hand():
+    # 2 * P(Binomial(n, 1/2) <= k) with k the smaller count, at most 1; ties left out
+    p = rc.sign_test([5, 6, 3, 0, 1], [0, 1, 3, 0, 4])
+    assert p[0] == pytest.approx(2 / 32)  # 5 of 5 one way: 2 * 1/32
+    assert p[1] == pytest.approx(2 * (1 + 7) / 128)  # 6 and 1: n = 7, k = 1
+    assert p[2] == 1.0  # 3 and 3: 2 * 42/64 = 1.3125, capped at 1
+    assert p[3] == 1.0  # nothing differs
+    assert p[4] == pytest.approx(2 * (1 + 5) / 32)  # 1 and 4: n = 5, k = 1
+    assert rc.sign_test([0], [4])[0] == pytest.approx(2 / 16)
+
+
+def test_a_paired_difference_counts_its_sets_above_and_below_zero():
+    # three sets: d = +1/2, 0, -1/2 (A 1 of 2 and B 0 of 2; 1 and 1; 0 and 1): one above, one
+    # below, the tie in neither
+    cl = _one_stratum(None, [0, 0, 0])
+    group, ids = np.zeros(3, np.int64), np.arange(3)
+    a = (np.array([1.0, 1.0, 0.0]), np.array([2.0, 2.0, 2.0]))
+    b = (np.array([0.0, 1.0, 1.0]), np.array([2.0, 2.0, 2.0]))
+    est = rc.rate_differences(a, b, group, ids, 1, cl)
+    assert est.signs[0].tolist() == [1.0] and est.signs[1].tolist() == [1.0]
+
+
+def _flat(value, se, df, signs=None):
+    n = len(value)
+    return rc.Estimates(np.asarray(value, float), np.asarray(se, float), np.asarray(df, float),
+                        np.full(n, 8.0), False, signs)  # fmt: skip
+
+
+def test_no_spread_is_a_zero_error_on_deals_enough_for_an_interval():
+    scale = 1e-12  # the error below which an estimate of size up to 1 counts as none
+    est = _flat([0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.5],
+                [scale, 1.5 * scale, 0.0, 3 * scale, 0.0, 0.1 * scale, 2 * scale],
+                [5.0, 5.0, 4.999, 5.0, 5.0, 5.0, 5.0])  # fmt: skip
+    # at the bound; past it; too few deals; a value of 3 scales the bound; zero; a value of 0
+    # still allows 1e-12; half of 1 does not raise it
+    assert est.flat().tolist() == [True, False, False, True, True, True, False]
+    lo, hi = est.interval()
+    assert np.isnan(lo[0]) and np.isnan(hi[0]) and np.isfinite(lo[1])
+
+
+def test_a_flat_estimate_is_tested_by_its_signs_at_null_zero_only():
+    signs = (np.array([7.0, 0.0]), np.array([0.0, 0.0]))
+    est = _flat([0.25, 0.0], [0.0, 0.0], [6.0, 6.0], signs)
+    np.testing.assert_allclose(est.p_value(), [2 / 128, 1.0])
+    for null in (0.5, 1.0, -1.0):  # the signs count against 0 only: no test, no certainty
+        p = est.p_value(null)
+        assert np.isnan(p).all(), (null, p)
+    assert est.p_value(0.25)[0] == 1.0 and np.isnan(est.p_value(0.25)[1])
+    taken = rc.Estimates(np.zeros(2), np.ones(2), np.full(2, 6.0), np.ones(2), False,
+                         (np.array([3.0, 4.0]), np.array([1.0, 2.0]))).take([1, 0])  # fmt: skip
+    assert taken.signs[0].tolist() == [4.0, 3.0] and taken.signs[1].tolist() == [2.0, 1.0]

@@ -49,6 +49,9 @@ def deals(run: Path) -> int:
 
 
 def test_a_run_compared_with_itself_is_paired_and_differs_by_nothing(runs):
+    """B - A is 0 in every duplicate set: no spread, which is no evidence that the difference
+    cannot vary, so no interval is stated (a zero-width [0, 0] claimed certainty); no set
+    differs, so the sign test's p is 1."""
     c = reports.compare(runs / "a", runs / "a")
     n = deals(runs / "a")
     assert n == rows(runs / "a").groupby(["table", "deal"]).ngroups  # one set a deal seed
@@ -56,8 +59,9 @@ def test_a_run_compared_with_itself_is_paired_and_differs_by_nothing(runs):
         f"paired: both runs dealt the same {n:,} deals (their deal seeds are identical) at "
         f"the same tables: B - A is paired over the {n:,} duplicate sets")  # fmt: skip
     t = c.table
-    assert (t["diff"] == 0).all() and (t["ci_low"] == 0).all() and (t["ci_high"] == 0).all()
-    assert (t["p_holm"] == 1).all() and not t["significant"].any()
+    assert (t["diff"] == 0).all() and t["no_spread"].all()
+    assert t["ci_low"].isna().all() and t["ci_high"].isna().all()
+    assert (t["p_value"] == 1).all() and (t["p_holm"] == 1).all() and not t["significant"].any()
     assert c.findings[0].startswith("no strategy changed: each won as often in B as in A")
     assert c.findings[1] == c.pairing and len(c.findings) == 2
 
