@@ -161,19 +161,18 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
     stands (an infinite LLR with its reason: no spread), or in words that the deals so far
     give neither; ``units`` are the game's words for what a side plays ("rounds" of a game
     played in rounds)."""
-    from reports.gauntlet import _weighed  # the LLR in the final sentence's words
+    from reports.gauntlet import llr_words  # the LLR in the final sentence's words
     from reports.numbers import TOO_FEW, counted
 
     diff = f"difference {100 * r['diff']:+.2f} points"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
     stop = f"(stop at {test.lower:.2f} or {test.upper:.2f})"
     if sets := no_spread_sets(r):  # no interval to show: the LLR's words say why
-        return f"{head} over {counted(sets, 'duplicate set')}, {_weighed(test.llr)} {stop}"
+        return f"{head} over {counted(sets, 'duplicate set')}, {llr_words(test.llr)} {stop}"
     if not has_interval(r):
         return f"{head} ({TOO_FEW}), so no test yet"
-    return (
-        f"{head} [{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}], {_weighed(test.llr)} {stop}"
-    )
+    span = f"[{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}]"
+    return f"{head} {span}, {llr_words(test.llr)} {stop}"
 
 
 def sequential_entry(

@@ -139,7 +139,8 @@ def verify(run_dir: Path) -> None:
         raise CLIError(no_run_message(run_dir), usage=True)
     broken = manifest_problem(run_dir)
     if broken is not None:  # --resume refuses it too: no advice that fails
-        click.echo(f"bad: {run_dir / MANIFEST}: {broken}")
+        said = broken.removeprefix(f"{run_dir / MANIFEST} is ")  # the path once, not twice
+        click.echo(f"bad: {run_dir / MANIFEST}: {said}")
         raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; the run cannot "
                        "be resumed or grown without it")  # fmt: skip
     result = verify_run(run_dir)

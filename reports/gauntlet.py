@@ -197,7 +197,7 @@ def _points_word(m: float) -> str:
     return f"{m:g} point{'' if m == 1 else 's'}"
 
 
-def _weighed(llr: float) -> str:
+def llr_words(llr: float) -> str:
     """The log-likelihood ratio in words: a number; an infinite one where every duplicate set
     gave the same difference (no spread, so the test decides at once for the margin nearer
     the mean, ``tournaments.sequential.llr``); none where there are too few to weigh."""
@@ -237,7 +237,7 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
     flat = flat_sets(lo, hi, float(r.get("p_value", np.nan)), float(r.get("deals", np.nan)))
     estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi, flat=flat)} over "
                 f"{int(r['games']):,} {units} per side")  # fmt: skip
-    weighed = _weighed(llr)
+    weighed = llr_words(llr)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
             f", {weighed}, bounds {float(r['sequential_lower']):.2f} and "
             f"{float(r['sequential_upper']):.2f})")  # fmt: skip

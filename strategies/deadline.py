@@ -169,8 +169,20 @@ def run_bounded(seconds: float | None, fn: Callable[..., T], *args: Any) -> T:
     once, then reused; arguments and result are pickled)."""
     if seconds is None or can_bound_here() or not hasattr(signal, "setitimer"):
         return fn(*args)
+    # cloudpickle sends by value the classes the helper could not import by name (a class of
+    # a script's __main__ sent to a worker)
+    import cloudpickle  # start-up: only a decision off the main thread
+
     try:
-        return _helper().submit(fn, *args).result()
+        return _helper().submit(_call, cloudpickle.dumps((fn, args))).result()
     except BrokenProcessPool:
         _helpers.pool = None  # the helper died (killed): the next batch gets a new one
         raise
+
+
+def _call(sent: bytes) -> Any:
+    """In the helper: the call ``run_bounded`` sent, as (function, arguments) cloudpickled."""
+    import pickle  # start-up: the helper's only
+
+    fn, args = pickle.loads(sent)  # noqa: S301 - sent by this process's own thread
+    return fn(*args)

@@ -88,7 +88,9 @@ def test_a_truncated_manifest_is_not_advised_a_resume_that_refuses_it(run, tmp_p
     (bad / "manifest.json").write_text(text[: len(text) // 3])
     code, out, err = _run(capsys, "verify", bad)
     line = one_error_line(err)
-    assert code == 1 and "is not valid JSON" in line and "is not valid JSON" in out
+    assert code == 1 and "is not valid JSON" in line
+    assert f"bad: {bad / 'manifest.json'}: not valid JSON" in out  # the path said once
+    assert out.count(str(bad / "manifest.json")) == 1, out
     assert "the run cannot be resumed or grown without it" in line
     assert "'leaves" not in line  # no command to run
     code, _, err = _run(capsys, *COMMANDS["resume"](bad))  # the claim: a resume refuses it

@@ -156,3 +156,31 @@ def test_cli_decision_timeout_with_loky_workers_then_dask(sleepy, tmp_path, caps
         )  # fmt: skip
     loky = pd.read_parquet(out / "games").sort_values("game").reset_index(drop=True)
     pd.testing.assert_frame_equal(dask.games(), loky)
+
+
+@pytest.mark.slow
+def test_a_class_the_helper_cannot_import_by_name_is_sent_by_value():
+    """A class defined in a script's __main__ (here: in a test function, which no pickle finds
+    by name either) reached a Dask worker, but the worker's helper process got it by standard
+    pickle: 'Can't pickle <class '__main__.MainBot'>'. It is sent by value now."""
+
+    class Local(strategies.Strategy, register=False):
+        def choose(self, view, legal, rng):
+            return legal[0]
+
+    got: dict = {}
+
+    def worker():
+        try:
+            got["res"] = strategies.play_batch([Local(), "greedy", "low"], SEEDS, SEEDS,
+                                               decision_timeout=5)  # fmt: skip
+        except Exception as exc:  # the failure the test looks for
+            got["error"] = exc
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join(120)
+    assert "error" not in got, got.get("error")
+    main_thread = strategies.play_batch([Local(), "greedy", "low"], SEEDS, SEEDS,
+                                        decision_timeout=5)  # fmt: skip
+    assert (got["res"].cards_left == main_thread.cards_left).all()
