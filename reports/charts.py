@@ -326,8 +326,10 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     """Win rate of each strategy (rows, best on top) by the strategy seated directly before it
     (columns), as a heatmap of that win rate less the strategy's own overall (points; the
     diverging ``PuOr``, 0 in the middle), each cell annotated with the win rate; a star marks
-    a seat effect whose 95% interval (``vs_elsewhere``, within the same deals) excludes 0, not
-    corrected for the many pairs (the findings correct: a star alone may be chance)."""
+    a seat effect (``vs_elsewhere``, within the same deals) with p < 0.05: its 95% interval
+    excludes 0, or, where every duplicate set gave the same difference (no interval), the sign
+    test says so; not corrected for the many pairs (the findings correct: a star alone may be
+    chance)."""
     order = list(dict.fromkeys(table["strategy"]))
     befores = list(dict.fromkeys(table["before"]))  # the rows' order: a diagonal of blanks
     befores = [s for s in order if s in befores] + [s for s in befores if s not in order]
@@ -337,11 +339,9 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     rate = rate.reindex(index=order, columns=befores)
     diff = 100 * (rate.to_numpy(float) - overall.to_numpy(float)[:, None])
     star = np.zeros(diff.shape, bool)
-    if {"vs_elsewhere_low", "vs_elsewhere_high"} <= set(table.columns):
-        lo = table.pivot(index="strategy", columns="before", values="vs_elsewhere_low")
-        hi = table.pivot(index="strategy", columns="before", values="vs_elsewhere_high")
-        lo, hi = (x.reindex(index=order, columns=befores).to_numpy(float) for x in (lo, hi))
-        star = (lo > 0) | (hi < 0)
+    if "vs_elsewhere_p" in table.columns:  # the t test's p, or with no spread the sign test's
+        p = table.pivot(index="strategy", columns="before", values="vs_elsewhere_p")
+        star = p.reindex(index=order, columns=befores).to_numpy(float) < 0.05
     side = max(4.0, 1.6 + 0.62 * max(len(order), len(befores)))
     fig, ax = _axes(ax, (side + 1.6, side))
     top = float(np.nanmax(np.abs(diff))) if np.isfinite(diff).any() else 1.0
@@ -359,7 +359,7 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_ylabel("strategy")
     cbar = fig.colorbar(im, ax=ax, shrink=0.8)
     cbar.set_label("win rate less its overall, points")
-    ax.set_title("Whom do you want to sit after?\n(*: 95% interval excludes 0, uncorrected)",
+    ax.set_title("Whom do you want to sit after?\n(*: seat effect p < 0.05, uncorrected)",
                  fontsize=10)  # fmt: skip
     return _fit(fig, ax, rotated=_text_width(befores, 10) * 0.65, extra_right=1.0)
 

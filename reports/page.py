@@ -207,8 +207,9 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
 def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The few rows and columns of a table that matter, and a caption saying which they are."""
     cols, by, what = KEY.get(name, ((), None, "first"))
+    figures = [c for c in df.columns if not str(c).endswith("_no_spread")]  # counts for CSVs
     shown = [c for c in cols if c in df.columns] or _whole_intervals(
-        list(df.columns[: 99 if name in WHOLE else 7]), df
+        figures[: 99 if name in WHOLE else 7], df
     )
     if name == "lengths" and "by" in df.columns:
         df = df[df["by"] == "n_players"]

@@ -23,6 +23,13 @@ __all__ = ["order_note", "overview", "sections"]
 
 Tables = dict[str, pd.DataFrame]
 
+NO_SPREAD_NOTE = (
+    " Where every duplicate set gave the same difference there is no spread to give an "
+    "interval from: none is shown, and p is the exact sign test's (2 x 0.5^N for N sets all "
+    "one way)."
+)
+"""How a section whose paired differences may have no spread reads its empty intervals."""
+
 
 def sections(tables: dict[str, pd.DataFrame], method: str, d: Declaration,
               spec: dict | None = None) -> list[Section]:  # fmt: skip
@@ -95,7 +102,7 @@ def _declared(tables: Tables, d: Declaration) -> list[Section]:
                 "Gauntlet",
                 "The strategy and the baseline in the same seats on the same deals against "
                 "the field; diff = strategy - baseline win rate, paired by deal, 95% t "
-                "interval.",
+                "interval." + NO_SPREAD_NOTE,
                 [("gauntlet", tables["gauntlet"])],
             )
         )
@@ -125,9 +132,8 @@ def _comparisons(tables: Tables, method: str, d: Declaration) -> list[Section]:
                 else f"Unpaired: the {units} carry no deal column, so each shared {d.unit} is "
                 "a unit."
             )
-            + " p-values Holm-adjusted over the pairs shown. Where every duplicate set gave "
-            "the same difference there is no spread to give an interval from: none is shown, "
-            "and p is the exact sign test's (2 x 0.5^N for N sets all one way).",
+            + " p-values Holm-adjusted over the pairs shown."
+            + NO_SPREAD_NOTE,
             [("significance", tables["significance"])],
         ),
         Section(
@@ -164,7 +170,8 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
                 "win rate with the same strategy at another seat of its table (compared within "
                 "each duplicate set where both happen, with a 95% interval): the effect of the seat alone, when "
                 "more strategies than seats make who shares the table vary. With the balanced "
-                "seating design every strategy sits after every other equally often.",
+                "seating design every strategy sits after every other equally often."
+                + NO_SPREAD_NOTE,
                 [("neighbours", tables["neighbours"])],
                 ["neighbours"],
             )
@@ -208,7 +215,8 @@ LEADS = {
     "fair share.",
     "neighbours": "Win rate of each strategy by the strategy seated directly before it; the "
     "colour is that win rate less its win rate over all its games; a star marks a seat effect "
-    "whose 95% interval excludes 0, not corrected for the many pairs (some stars are chance).",
+    "with p < 0.05 (its 95% interval excludes 0, or with no spread the sign test), not "
+    "corrected for the many pairs (some stars are chance).",
 }
 NO_INTERVALS = (
     " No 95% intervals: the run has too few deals for one (play more {units}); the orange tick "
