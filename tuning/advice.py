@@ -28,10 +28,8 @@ def recommends_tuned(v: Verification) -> bool:
 def _difference(v: Verification) -> str:
     """The paired difference in points with its interval and p-value, or no interval in
     words: '-1.2 points [-2.0, -0.4], p = 0.003'."""
-    diff = signed_points(v.diff)
-    if not (np.isfinite(v.diff_low) and np.isfinite(v.diff_high)):
-        return f"{diff}, too few deals for an interval"
-    return f"{diff} [{100 * v.diff_low:+.1f}, {100 * v.diff_high:+.1f}], {p_text(v.p_value)}"
+    diff = f"{signed_points(v.diff)} {v.span()}"
+    return diff if not np.isfinite(v.p_value) else f"{diff}, {p_text(v.p_value)}"
 
 
 def headline(result: Any) -> str:

@@ -113,10 +113,8 @@ def _rate_interval(low: float, high: float) -> str:
 def _paired(v: Verification) -> str:
     """The paired difference of the two win rates, in percentage points, with its interval
     and p-value; where the deals give no interval, that in words and no p-value (no test)."""
-    diff = f"{100 * v.diff:+.2f} points"
-    if not (np.isfinite(v.diff_low) and np.isfinite(v.diff_high)):
-        return f"{diff} ({TOO_FEW})"
-    return f"{diff} [{100 * v.diff_low:+.2f}, {100 * v.diff_high:+.2f}], {p_text(v.p_value)}"
+    diff = f"{100 * v.diff:+.2f} points {v.span(2)}"
+    return diff if not np.isfinite(v.p_value) else f"{diff}, {p_text(v.p_value)}"
 
 
 MIN_VERIFY_UNITS = 10
@@ -148,7 +146,7 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
     width = (v.diff_high - v.diff_low) / 2
     if v.games_differing == 0:  # identical arms: a zero-width interval, so the arms' own
         width = max((a.ci_high - a.ci_low) / 2 for a in (v.tuned, v.start))
-    if v.units < MIN_VERIFY_UNITS or not np.isfinite(width):
+    if v.units < MIN_VERIFY_UNITS or not (np.isfinite(width) or v.flat):  # no spread: tested
         out.append(
             f"the verification is too small to tell anything ({counted(v.units, 'deal')}, "
             f"{counted(v.tuned.games, 'game')} an arm): raise --verify-games or --budget"

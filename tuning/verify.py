@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from reports.clusters import clustered_rate, given, rate_differences
+from reports.numbers import TOO_FEW, flat_sets, no_spread
 from tournaments import TournamentResult
 
 __all__ = ["Arm", "Verification", "compare"]
@@ -56,14 +57,32 @@ class Verification:
     games_differing: int = -1  # games one arm won and the other did not (-1: not counted)
 
     @property
+    def flat(self) -> int:
+        """The deals paired where every one gave the same difference (no interval, but the
+        sign test's p-value: ``reports.clusters.Estimates.flat``); 0 otherwise."""
+        return flat_sets(self.diff_low, self.diff_high, self.p_value, self.units)
+
+    def span(self, digits: int = 1) -> str:
+        """The difference's 95% interval in points, '[+0.4, +2.0]', or in words why there is
+        none: the deals showed no spread, or too few deals."""
+        if np.isfinite(self.diff_low) and np.isfinite(self.diff_high):
+            return f"[{100 * self.diff_low:+.{digits}f}, {100 * self.diff_high:+.{digits}f}]"
+        return f"({no_spread(self.flat)})" if self.flat else f"({TOO_FEW})"
+
+    @property
     def verdict(self) -> str:
-        """'improved', 'worse' or 'no significant difference' (95% interval of the difference);
-        'too few deals to tell' where the run is too small for an interval; 'no game differed'
-        when both arms won exactly the same games."""
+        """'improved', 'worse' or 'no significant difference' (95% interval of the difference;
+        where the deals showed no spread, the sign test at 5%); 'too few deals to tell' where
+        the run is too small for either; 'no game differed' when both arms won exactly the
+        same games."""
         if self.games_differing == 0:
             return "no game differed"
         if not np.isfinite(self.diff_low):
-            return "too few deals to tell"
+            if not self.flat:
+                return "too few deals to tell"
+            if self.p_value >= 0.05:
+                return "no significant difference"
+            return "improved" if self.diff > 0 else "worse"
         if self.diff_low > 0:
             return "improved"
         if self.diff_high < 0:

@@ -216,8 +216,7 @@ def verdict(result: Any) -> str:
     paired difference of win rate over the starting parameters on fresh deals, with its 95%
     interval."""
     v = result.verification
-    diff = (f"{100 * v.diff:+.1f} points of win rate [{100 * v.diff_low:+.1f}, "
-            f"{100 * v.diff_high:+.1f}]")  # fmt: skip
+    diff = f"{100 * v.diff:+.1f} points of win rate {v.span()}"
     return (
         f"Better than the start: {diff} over the start ({result.spec}) on {v.units:,} "
         f"fresh deals, {_p(v.p_value)}"
