@@ -73,6 +73,50 @@ def cli(capsys, *args: str) -> tuple[int, str, str]:
     return int(exc.value.code or 0), out, err
 
 
+def exit_code(args: list[str]) -> int:
+    """The exit code of ``leaves ARGS`` run in this process, its output left where it goes
+    (to ``capsys`` or the terminal)."""
+    from leaves_cli.main import main
+
+    try:
+        main(args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+def same_run(a, b) -> None:
+    """Two runs (``TournamentResult``) hold the same games and aggregates, to the bit."""
+    import numpy as np
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(a.games(), b.games())
+    agg_a, agg_b = a.aggregates(), b.aggregates()
+    assert agg_a.keys() == agg_b.keys()
+    for key, value in agg_a.items():
+        np.testing.assert_array_equal(value, agg_b[key], err_msg=key)
+
+
+def stopped_run(out, strategies: list[str]) -> tuple[int, str]:
+    """``leaves tournament`` of ``strategies`` (3 players, 24 games in 4 chunks, seed 1) into
+    ``out``, stopped as Ctrl-C stops it once 2 chunks are written: (exit code, stderr)."""
+    from tournaments.runner import Tournament
+
+    real = Tournament._play
+
+    def two_then_ctrl_c(self, pending, runlog, players, progress):
+        real(self, pending[:2], runlog, players, progress)
+        runlog.save("interrupted", force=True)
+        raise KeyboardInterrupt
+
+    args = ["tournament", *strategies, "--players", "3", "--games", "24", "--chunk-size", "6",
+            "--seed", "1", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Tournament, "_play", two_then_ctrl_c)
+        code, _, err = cli_output(*args)
+    return code, err
+
+
 def usage_error(capsys, args: list[str]) -> str:
     """The one line of ``leaves ARGS``'s usage error (exit code 2)."""
     code, _, err = cli(capsys, *args)

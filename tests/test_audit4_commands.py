@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli, cli_output, one_error_line
+from tests.helpers import cli, cli_output, one_error_line, stopped_run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -46,21 +46,8 @@ def _chart_module(name: str):
 @pytest.fixture(scope="module")
 def unfinished_run(tmp_path_factory):
     """A run of 4 chunks stopped (as Ctrl-C stops it) once 2 are written."""
-    from tournaments.runner import Tournament
-
     out = tmp_path_factory.mktemp("commands") / "stopped"
-    real = Tournament._play
-
-    def two_then_ctrl_c(self, pending, runlog, players, progress):
-        real(self, pending[:2], runlog, players, progress)
-        runlog.save("interrupted", force=True)
-        raise KeyboardInterrupt
-
-    args = ["tournament", *THREE, "--players", "3", "--games", "24", "--chunk-size", "6",
-            "--seed", "1", "--jobs", "1", "--out", str(out)]  # fmt: skip
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_ctrl_c)
-        code, _, _ = cli_output(*args)
+    code, _ = stopped_run(out, THREE)
     assert code == 130
     return out
 

@@ -10,11 +10,10 @@ import os
 import socket
 import time
 
-import numpy as np
-import pandas as pd
 import pytest
 
 from leaves.plugin import LeavesGame
+from tests.helpers import same_run
 from tests.toygame import ToyGame
 from tournaments import Tournament, runner
 from tournaments.parallel import DAEMONS, WorkerError, imap_unordered
@@ -48,14 +47,6 @@ def _closed_port() -> int:
 def _toy(**kw) -> Tournament:
     return Tournament(["a", "p1", "p2", "p3"], players=4, games=480, seed=5, chunk_size=24,
                       game=ToyGame(**kw))  # fmt: skip
-
-
-def _same_run(a, b) -> None:
-    pd.testing.assert_frame_equal(a.games(), b.games())
-    agg_a, agg_b = a.aggregates(), b.aggregates()
-    assert agg_a.keys() == agg_b.keys()
-    for key, value in agg_a.items():
-        np.testing.assert_array_equal(value, agg_b[key], err_msg=key)
 
 
 # ----------------------------------------------------------------------------- the scheduler
@@ -118,7 +109,7 @@ def test_a_local_dask_cluster_plays_plain_python_strategies(tmp_path):
 
     loky = t().run(n_jobs=1, out=tmp_path / "loky")
     dask = t().run(n_jobs=2, backend="dask", out=tmp_path / "dask")
-    _same_run(dask, loky)
+    same_run(dask, loky)
     assert not dask.games()["forfeit"].any()
 
 
@@ -222,7 +213,7 @@ def test_a_dask_run_interrupted_and_resumed_on_local_workers_is_the_whole_run(
     assert 6 <= done < _toy().schedule.n_chunks
     monkeypatch.setattr(runner, "imap_unordered", real)
     resumed = _toy().run(n_jobs=2, out=out, resume=True)
-    _same_run(resumed, _toy().run(out=tmp_path / "whole"))
+    same_run(resumed, _toy().run(out=tmp_path / "whole"))
 
 
 def test_dask_on_its_own_cluster_starts_one_worker_per_core_for_minus_one():

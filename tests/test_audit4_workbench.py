@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from leaves_cli.main import cli
 from reports.variants import DIFF_COLUMNS, METRIC_COLUMNS
 from reports.variants_text import findings
-from tests.helpers import usage_error
+from tests.helpers import exit_code, usage_error
 
 NO_PASS = "weighted: never passes while it can play"
 SINGLE = "weighted: never plays more than one card at a time"
@@ -238,16 +238,6 @@ def whole(tmp_path_factory):
     return out
 
 
-def _main(args: list[str]) -> int:
-    from leaves_cli.main import main
-
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
-
-
 def test_an_interrupted_comparison_resumes_to_the_report_of_an_uninterrupted_one(
     whole, tmp_path, monkeypatch, capsys
 ):
@@ -271,7 +261,7 @@ def test_an_interrupted_comparison_resumes_to_the_report_of_an_uninterrupted_one
         raise KeyboardInterrupt
 
     monkeypatch.setattr(runner, "imap_unordered", interrupting)
-    assert _main([*ARGS, "--out", str(out)]) == 130
+    assert exit_code([*ARGS, "--out", str(out)]) == 130
     err = capsys.readouterr().err
     assert f"interrupted: 'leaves variants --out {out} --resume' continues it" in err
     from tournaments import storage
@@ -279,7 +269,7 @@ def test_an_interrupted_comparison_resumes_to_the_report_of_an_uninterrupted_one
     second = storage.read_manifest(out / "take=ends")
     assert 0 < second["n_chunks_done"] < second["spec"]["n_chunks"]  # an unfinished run
     monkeypatch.setattr(runner, "imap_unordered", real)
-    assert _main(["variants", "--out", str(out), "--resume", "--jobs", "1"]) == 0
+    assert exit_code(["variants", "--out", str(out), "--resume", "--jobs", "1"]) == 0
     said = capsys.readouterr()
     err = said.err
     assert "2 rule sets verified and finished in" in said.out
@@ -308,10 +298,10 @@ def test_an_interruption_in_the_designers_measures_keeps_those_written(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(designer, "replay_designer", interrupting)
-    assert _main([*ARGS, "--out", str(out)]) == 130
+    assert exit_code([*ARGS, "--out", str(out)]) == 130
     monkeypatch.setattr(designer, "replay_designer", real)
     capsys.readouterr()
-    assert _main(["variants", "--out", str(out), "--resume", "--jobs", "1"]) == 0
+    assert exit_code(["variants", "--out", str(out), "--resume", "--jobs", "1"]) == 0
     err = capsys.readouterr().err
     assert "default: designers' measures kept" in err
     assert "take=ends: designers' measures: " in err
@@ -325,7 +315,7 @@ def test_a_damaged_designers_file_is_replayed_on_resuming(whole, tmp_path, capsy
     out = tmp_path / "o"
     shutil.copytree(whole, out)
     (out / "take=ends" / "designer_games.csv").write_text("game\n1\n")
-    assert _main(["variants", "--out", str(out), "--resume", "--jobs", "1"]) == 0
+    assert exit_code(["variants", "--out", str(out), "--resume", "--jobs", "1"]) == 0
     err = capsys.readouterr().err
     assert "default: designers' measures kept" in err
     assert "take=ends: designers' measures: " in err

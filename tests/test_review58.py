@@ -7,16 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from leaves_cli.main import main
-
-
-def _main(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
-
+from tests.helpers import exit_code
 
 VARIANTS = ["variants", "random", "low", "greedy", "--rules", "take=ends,min_count=off",
             "--players", "4", "--games", "96", "--seed", "1", "--jobs", "1",
@@ -26,7 +17,7 @@ VARIANTS = ["variants", "random", "low", "greedy", "--rules", "take=ends,min_cou
 @pytest.fixture(scope="module")
 def compared(tmp_path_factory):
     out = tmp_path_factory.mktemp("variants") / "o"
-    assert _main([*VARIANTS, "--out", str(out)]) == 0
+    assert exit_code([*VARIANTS, "--out", str(out)]) == 0
     return out
 
 
@@ -45,7 +36,7 @@ def test_a_comparison_resumes_with_its_options_in_another_but_equal_form(compare
     take=ends,min_count=off'), though the comparison they ask is the one in --out (played
     with either, its tables are the same to the byte)."""
     capsys.readouterr()
-    code = _main(["variants", "--out", str(compared), "--resume", "--jobs", "1", *extra])
+    code = exit_code(["variants", "--out", str(compared), "--resume", "--jobs", "1", *extra])
     err = capsys.readouterr().err
     assert code == 0, err
     assert "cannot resume" not in err and "all 144 games kept" in err
@@ -53,7 +44,7 @@ def test_a_comparison_resumes_with_its_options_in_another_but_equal_form(compare
 
 def test_another_rule_set_is_still_refused(compared, capsys):
     capsys.readouterr()
-    code = _main(["variants", "--out", str(compared), "--resume", "--rules", "take=ends"])
+    code = exit_code(["variants", "--out", str(compared), "--resume", "--rules", "take=ends"])
     err = capsys.readouterr().err
     assert code == 2 and "--rules take=ends but the run has rules take=ends,min_count=off" in err
 
@@ -100,7 +91,7 @@ def test_a_variants_state_of_another_shape_is_refused_in_one_line(tmp_path, caps
     """A variants.json holding JSON but no object (damaged, or another tool's) said
     'AttributeError: 'list' object has no attribute 'get''."""
     (tmp_path / "variants.json").write_text(text)
-    code = _main(["variants", "--out", str(tmp_path), "--resume"])
+    code = exit_code(["variants", "--out", str(tmp_path), "--resume"])
     err = capsys.readouterr().err
     assert code == 1 and "Error" not in err, err
     assert err == (f"leaves: error: cannot resume {tmp_path}: {tmp_path / 'variants.json'} is "

@@ -13,13 +13,17 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import processes_only, threads_play_at_once, workers_play_at_once
+from tests.helpers import (
+    processes_only,
+    same_run,
+    threads_play_at_once,
+    workers_play_at_once,
+)
 from tests.toygame import ToyGame
 from tournaments import Tournament, load, local, rows, runner, session, work
 from tournaments.local import Workload, _Feed, imap_local
@@ -27,14 +31,6 @@ from tournaments.players import Players
 from tournaments.verify import verify_run
 
 HEURISTICS = ["greedy", "low", "high", "minimal"]
-
-
-def _same_run(a, b) -> None:
-    pd.testing.assert_frame_equal(a.games(), b.games())
-    agg_a, agg_b = a.aggregates(), b.aggregates()
-    assert agg_a.keys() == agg_b.keys()
-    for key, value in agg_a.items():
-        np.testing.assert_array_equal(value, agg_b[key], err_msg=key)
 
 
 # ----------------------------------------------------------------------------- slices
@@ -87,7 +83,7 @@ def test_rows_and_aggregates_do_not_depend_on_jobs_chunks_or_slices(tmp_path, mo
     monkeypatch.setattr(runner.Tournament, "_tasks", tasks)
     for i, (size, jobs) in enumerate([(None, 2), (48, 2), (600, 1), (72, 3)]):
         other = t(size).run(n_jobs=jobs, out=tmp_path / f"o{i}")
-        _same_run(base, other)
+        same_run(base, other)
         played = other.manifest["sessions"][-1]["players"]
         assert played[f"{players[:-1]}_tasks"] > 0 or jobs == 1
         assert sliced[-1] == (0 if players == "threads" else 7)
@@ -311,7 +307,7 @@ def test_an_interrupted_run_records_every_chunk_it_played(tmp_path, monkeypatch)
     monkeypatch.setattr(runner, "run_chunk", real_run_chunk)
     resumed = _toy().run(out=out, resume=True)
     assert sorted(written) == list(range(_toy().schedule.n_chunks))  # no chunk twice
-    _same_run(resumed, _toy().run(out=tmp_path / "whole"))
+    same_run(resumed, _toy().run(out=tmp_path / "whole"))
 
 
 @pytest.mark.slow
@@ -361,7 +357,7 @@ def test_an_interrupted_threaded_run_records_every_chunk_its_threads_played(
     monkeypatch.setattr(session.Writer, "put", real_put)
     resumed = t().run(out=out, resume=True, n_jobs=2)
     assert sorted(written) == list(range(t().schedule.n_chunks))  # no chunk twice
-    _same_run(resumed, t().run(out=tmp_path / "whole"))
+    same_run(resumed, t().run(out=tmp_path / "whole"))
 
 
 def test_a_failed_write_stops_the_run_and_resume_finishes_it(tmp_path, monkeypatch):
@@ -375,7 +371,7 @@ def test_a_failed_write_stops_the_run_and_resume_finishes_it(tmp_path, monkeypat
     assert verify_run(out).ok
     monkeypatch.undo()
     resumed = _toy().run(out=out, resume=True)
-    _same_run(resumed, _toy().run(out=tmp_path / "whole"))
+    same_run(resumed, _toy().run(out=tmp_path / "whole"))
 
 
 def test_parts_carry_statistics_only_for_the_index_columns(tmp_path):

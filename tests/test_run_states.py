@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.helpers import cli, cli_output
+from tests.helpers import cli, cli_output, stopped_run
 
 BOOM = str(Path(__file__).with_name("boom_strategy.py")) + ":Boom"
 THREE = ["greedy", "low", "random"]
@@ -40,18 +40,7 @@ def interrupted(tmp_path_factory):
     from tournaments.runner import Tournament
 
     out = tmp_path_factory.mktemp("states") / "stopped"
-    real = Tournament._play
-
-    def two_then_ctrl_c(self, pending, runlog, players, progress):
-        real(self, pending[:2], runlog, players, progress)
-        runlog.save("interrupted", force=True)
-        raise KeyboardInterrupt
-
-    args = ["tournament", *THREE, "--players", "3", "--games", "24", "--chunk-size", "6",
-            "--seed", "1", "--jobs", "1", "--out", str(out)]  # fmt: skip
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_ctrl_c)
-        code, _, err = cli_output(*args)
+    code, err = stopped_run(out, THREE)
     assert code == 130 and f"'leaves tournament --out {out} --resume' continues it" in err
     planned = Tournament(THREE, players=3, games=24, seed=1, chunk_size=6).n_games
     return out, planned

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from leaves_cli import main
+from tests.helpers import cli
 from tuning import checkpoint as ck
 from tuning import tune
 from tuning.evaluate import Field
@@ -116,13 +116,8 @@ def test_the_optimiser_pickles_with_its_draws(tmp_path):
 
 
 def _cli(capsys, args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    """``tests.helpers.cli`` with the arguments as one list."""
+    return cli(capsys, *args)
 
 
 def _interrupted_cli(capsys, monkeypatch, out, calls=6, extra=()):

@@ -32,7 +32,7 @@ from reports.numbers import counted
 from tournaments.storage import atomic_write_bytes
 
 __all__ = ["STATE", "PREVIOUS", "Gauss", "State", "StateError", "arguments", "game_setting",
-           "load", "mismatch", "save", "clear", "saved_words"]  # fmt: skip
+           "load", "mismatch", "save", "clear", "saved_words", "searched"]  # fmt: skip
 
 STATE = "tune-state.pkl"
 PREVIOUS = "tune-state.prev.pkl"
@@ -88,11 +88,9 @@ def game_setting(game: Any) -> dict[str, Any]:
             "game_settings": game.settings_words()}  # fmt: skip
 
 
-def arguments(plan: Any) -> dict[str, Any]:
-    """What makes a tuning's games and draws: a resume must be given the same (and run the
-    same optimiser: another version of ``cma`` may step otherwise from the saved state)."""
-    import cma  # start-up: cma loads to search
-
+def searched(plan: Any) -> dict[str, Any]:
+    """What a tuning searched, with what and how hard: the strategy, its field, the table
+    sizes, the budget, the seed and the population (kept in a saved state and in tune.json)."""
     return {
         "spec": plan.spec,
         "against": list(plan.field.against),
@@ -100,6 +98,16 @@ def arguments(plan: Any) -> dict[str, Any]:
         "budget": plan.budget,
         "seed": plan.seed,
         "popsize": plan.popsize,
+    }
+
+
+def arguments(plan: Any) -> dict[str, Any]:
+    """What makes a tuning's games and draws: a resume must be given the same (and run the
+    same optimiser: another version of ``cma`` may step otherwise from the saved state)."""
+    import cma  # start-up: cma loads to search
+
+    return {
+        **searched(plan),
         "sigma": plan.sigma,
         "candidate_games": plan.games,
         "verify_games": plan.verify_games,

@@ -382,12 +382,7 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
               verification: Verification) -> dict[str, Any]:  # fmt: skip
     """What ``settings.json`` records of a run."""
     return {
-        "spec": plan.spec,
-        "against": list(plan.field.against),
-        "players": list(plan.field.players),
-        "budget": plan.budget,
-        "seed": plan.seed,
-        "popsize": plan.popsize,
+        **checkpoint.searched(plan),
         "sigma0": plan.sigma,
         "candidate_games": plan.games,
         "generations_planned": plan.generations,
