@@ -9,7 +9,6 @@ breaks the protocol. ``leaves.testing`` gives hypothesis strategies for your own
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -18,8 +17,11 @@ from hypothesis import given, settings
 import strategies
 from leaves.players.testing import check_strategy
 from leaves.testing import positions
+from strategies.user_code import load_file
 
-EXAMPLES = int(os.environ.get("LEAVES_EXAMPLE_EXAMPLES", "60"))
+# the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside this
+size = load_file(str(Path(__file__).with_name("run_tournament.py"))).size
+EXAMPLES = size("EXAMPLES", 60)
 
 # The strategy written in my_strategy.py, loaded from its file as "file.py:Class".
 Hoarder = strategies.registry.resolve(f"{Path(__file__).with_name('my_strategy.py')}:Hoarder")[0]

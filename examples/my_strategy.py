@@ -13,6 +13,7 @@ sees only its own ``PlayerView`` and draws any randomness from the ``rng`` it is
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -47,13 +48,16 @@ class Hoarder(Strategy):
 
 def main() -> None:
     import strategies
+    from strategies.user_code import load_file
     from tournaments import Tournament
 
+    # the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside
+    # this; read first, so a bad size ends the script before it plays
+    games = load_file(str(Path(__file__).with_name("run_tournament.py"))).size("GAMES", 4000)
     print("registered:", "hoarder" in strategies.names())
     game = strategies.play_game([Hoarder(), "greedy", "random", "low"], seed=7)
     print(f"one game: winner seat {game.winner}, cards left {game.cards_left}")
 
-    games = int(os.environ.get("LEAVES_EXAMPLE_GAMES", "4000"))
     t = Tournament([Hoarder(min_group=3), "greedy", "random", "low"], games=games, seed=3)
     result = t.run(n_jobs=1, out=os.environ.get("LEAVES_EXAMPLE_OUT"))
     print(result.summary()[["strategy", "games", "wins", "win_rate"]].to_string(index=False))

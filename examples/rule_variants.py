@@ -14,14 +14,17 @@ effects, in one report (docs/variants.md).
 
 from __future__ import annotations
 
-import os
+from pathlib import Path
 
 import numpy as np
 
 import strategies
 from leaves import Rules
+from strategies.user_code import load_file
 
-GAMES = int(os.environ.get("LEAVES_EXAMPLE_GAMES", "4000"))
+# the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside this
+size = load_file(str(Path(__file__).with_name("run_tournament.py"))).size
+GAMES = size("GAMES", 4000)
 PLAYERS = 4
 STRATEGY = "weighted"
 VARIANTS = ["default", "hand_size=9", "take=ends", "min_count=off"]

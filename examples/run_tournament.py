@@ -3,7 +3,9 @@
     python examples/run_tournament.py [OUT_DIR]      # default: a new temporary directory
 
 ``LEAVES_EXAMPLE_GAMES`` sets the number of games (default 20,000; the tests use a few
-hundred), ``LEAVES_EXAMPLE_JOBS`` the worker processes (default 1).
+hundred), ``LEAVES_EXAMPLE_JOBS`` the worker processes (default 1). Every example reads its
+sizes with ``size`` below, so a value that is no whole number of at least 1 ends any of them
+with a one-line error before it plays.
 """
 
 from __future__ import annotations
@@ -11,14 +13,31 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 import reports
 from tournaments import Tournament
 
 
+def size(name: str, default: int) -> int:
+    """The size ``LEAVES_EXAMPLE_<name>`` sets (GAMES, JOBS, EXAMPLES), or ``default`` where it
+    is unset or empty: a whole number of at least 1, or the script ends with a one-line error.
+    The examples beside this file read their sizes here (loaded by path, as
+    check_my_strategy.py loads my_strategy.py)."""
+    var = f"LEAVES_EXAMPLE_{name}"
+    given = os.environ.get(var, "")
+    text = given.strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit() and int(text) >= 1):
+        sys.exit(f"{Path(sys.argv[0]).name}: error: {var} must be a whole number of at least 1, "
+                 f"got {given!r}")  # fmt: skip
+    return int(text)
+
+
 def main(out: str | None = None) -> None:
-    games = int(os.environ.get("LEAVES_EXAMPLE_GAMES", "20000"))
-    jobs = int(os.environ.get("LEAVES_EXAMPLE_JOBS", "1"))
+    games = size("GAMES", 20000)
+    jobs = size("JOBS", 1)
     out = out or tempfile.mkdtemp(prefix="leaves-example-")
 
     # Four strategies at 4-player tables: one table, every deal under 24 balanced seatings.

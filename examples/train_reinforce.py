@@ -23,8 +23,11 @@ from interop.agents import pettingzoo_policy
 from interop.observation import SIZE
 from interop.pettingzoo import env
 from leaves import N_ACTIONS
+from strategies.user_code import load_file
 
-GAMES = int(os.environ.get("LEAVES_EXAMPLE_GAMES", "3000"))
+# the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside this
+size = load_file(str(Path(__file__).with_name("run_tournament.py"))).size
+GAMES = size("GAMES", 3000)
 OUT = Path(os.environ.get("LEAVES_EXAMPLE_OUT", "reinforce-run"))
 WEIGHTS = OUT / "weights.npz"
 GAUNTLET_GAMES = max(60, GAMES // 2)  # a side: the agent's games, and its baseline's

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 import matplotlib
 
@@ -30,7 +31,11 @@ import numpy as np  # noqa: E402
 
 import reports  # noqa: E402
 import tournaments  # noqa: E402
+from strategies.user_code import load_file  # noqa: E402
 from tournaments.run_state import RunState, run_state  # noqa: E402
+
+# the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside this
+size = load_file(str(Path(__file__).with_name("run_tournament.py"))).size
 
 
 def title(state: RunState | None) -> str:
@@ -44,7 +49,7 @@ def title(state: RunState | None) -> str:
 
 def main(run_dir: str | None = None, chart: str = "win_rates.png") -> None:
     if run_dir is None:
-        games = int(os.environ.get("LEAVES_EXAMPLE_GAMES", "6000"))
+        games = size("GAMES", 6000)
         run_dir = os.environ.get("LEAVES_EXAMPLE_OUT") or tempfile.mkdtemp(prefix="leaves-chart-")
         t = tournaments.Tournament(["greedy", "high", "minimal", "random"], games=games, seed=2)
         t.run(n_jobs=1, out=run_dir)

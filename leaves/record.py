@@ -7,9 +7,12 @@ result does not match what the actions produce.
 
 from __future__ import annotations
 
+import copy
 import json
 import numbers
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import Any
 
 from gamekit.errors import shown
@@ -25,7 +28,8 @@ class GameRecord:
     """One finished (or unfinished) game, reproducible by ``leaves.replay``.
 
     Immutable: its sequences (``hands``, ``actions``, ``strategies``) are kept as tuples, given
-    as lists or tuples; ``to_dict`` gives them back as lists, the JSON form."""
+    as lists or tuples, and its ``rules`` as a read-only mapping (a copy of the one given);
+    ``to_dict`` gives them back as lists and a dict, the JSON form."""
 
     hands: tuple[tuple[int, ...], ...]
     first_player: int
@@ -42,8 +46,9 @@ class GameRecord:
     stopped: str | None = None
     """Why the game was left before its end (e.g. "the player quit"), or None. Such a record
     is ``unfinished`` too, has no winner, and replays up to where it stopped."""
-    rules: dict[str, Any] | None = None
-    """The keys of ``leaves.Rules`` the game changed from today's rules (None: today's)."""
+    rules: Mapping[str, Any] | None = None
+    """The keys of ``leaves.Rules`` the game changed from today's rules (None: today's),
+    read-only."""
 
     def __post_init__(self) -> None:
         # lists and tuples become tuples; anything else is kept as given, for replay to name
@@ -55,6 +60,20 @@ class GameRecord:
         for key in ("actions", "strategies"):
             if isinstance(getattr(self, key), seqs):
                 object.__setattr__(self, key, tuple(getattr(self, key)))
+        if isinstance(self.rules, Mapping):
+            object.__setattr__(self, "rules", MappingProxyType(dict(self.rules)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled (and copied) by its fields, the read-only rules as the dict they hold: a
+        # MappingProxyType itself does not pickle; the copy makes them read-only again
+        return (_from_fields, (type(self), self._fields()))
+
+    def _fields(self) -> dict[str, Any]:
+        """Its fields by name, as they are, but the rules as a plain dict."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if isinstance(d["rules"], Mapping):
+            d["rules"] = dict(d["rules"])
+        return d
 
     @property
     def n_players(self) -> int:
@@ -113,7 +132,7 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (its tuples as lists), as ``to_json`` writes it."""
-        d = asdict(self)
+        d = copy.deepcopy(self._fields())  # the caller's to change, as asdict's was
         for key in ("hands", "actions", "strategies"):
             if isinstance(d[key], tuple):
                 d[key] = [list(x) if isinstance(x, tuple) else x for x in d[key]]
@@ -144,6 +163,11 @@ class GameRecord:
         except json.JSONDecodeError as exc:
             raise ValueError(f"not a JSON game record: {exc.msg} at column {exc.colno}") from None
         return cls.from_dict(d)
+
+
+def _from_fields(cls: type[GameRecord], d: dict[str, Any]) -> GameRecord:
+    """A record of its fields (``GameRecord.__reduce__``: unpickling, copying)."""
+    return cls(**d)
 
 
 def _leads_to(initial: State, actions: tuple[int, ...], final: State) -> bool:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .errors import CLIError
 from .options import game_option, load_option
+
+if TYPE_CHECKING:
+    from tournaments.game import StrategyInfo
 
 
 def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[str, Any]]:
@@ -67,9 +70,8 @@ def file_rows(
     """The rows ``strategy_rows`` leaves out: each loaded file's strategy classes of ``game``
     that registered no name, listed by the spec that uses them (``file.py:Class``). A file
     with no strategy of ``game`` at all is a usage error (it would list nothing)."""
-    import inspect
-
     from strategies import registry
+    from tournaments.game import StrategyInfo  # start-up: loaded with the strategies listed
 
     rows = []
     listed = set(map(id, registry._registry(game).values()))  # those have rows of their own
@@ -88,10 +90,13 @@ def file_rows(
             if id(cls) in listed or any(cls.classifier.get(k) != v for k, v in filters.items()):
                 continue
             listed.add(id(cls))  # once, however often its file is given
-            params = {k: p.default for k, p in cls._param_signature.parameters.items()
-                      if p.default is not inspect.Parameter.empty}  # fmt: skip
-            rows.append((f"{raw}:{key}", str(cls.description), dict(cls.classifier), params))
+            rows.append(_row(StrategyInfo.of(f"{raw}:{key}", cls)))
     return rows
+
+
+def _row(info: StrategyInfo) -> tuple[str, str, dict, dict]:
+    """A ``tournaments.game.StrategyInfo`` as the table's row."""
+    return (info.name, info.description, info.classifier, info.params)
 
 
 def refuse_empty_items(values: Iterable[str], flag: str = "--against") -> None:
@@ -185,8 +190,7 @@ def strategy_rows(
         infos = plugin.strategy_infos({k: v for k, v in filters.items() if k not in own})
     except ValueError as exc:
         raise CLIError(f"--filter: {exc}", usage=True) from exc
-    return [(i.name, i.description, i.classifier, i.params) for i in infos
-            if all(i.classifier.get(k) == v for k, v in own.items())]  # fmt: skip
+    return [_row(i) for i in infos if all(i.classifier.get(k) == v for k, v in own.items())]
 
 
 @click.command(name="strategies")

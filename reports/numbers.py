@@ -11,7 +11,8 @@ import numpy as np
 from tournaments.declaration import plural
 
 __all__ = [
-    "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "flat_sets", "interval", "no_spread",
+    "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "fixed", "flat_sets", "interval",
+    "no_spread",
     "p_text", "pct", "points", "signed_points",
 ]  # fmt: skip
 
@@ -38,6 +39,14 @@ def flat_sets(lo: float, hi: float, p: float, sets: float) -> int:
     return 0 if stated or not np.isfinite(p) or not np.isfinite(sets) else int(sets)
 
 
+def fixed(x: float, digits: int = 1, sign: str = "") -> str:
+    """``x`` with ``digits`` decimals (``sign`` "+": its sign always written), the one way a
+    figure here is rounded: one that rounds to zero is written as zero is ('0.0', '+0.0'),
+    never '-0.0', a sign the number does not support."""
+    text = f"{x:{sign}.{digits}f}"
+    return f"{0.0:{sign}.{digits}f}" if float(text) == 0 else text
+
+
 def counted(n: int, word: str) -> str:
     """A count with its noun, singular for one: '1 pair', '1,200 deals'."""
     return f"{n:,} {word if n == 1 else plural(word)}"
@@ -45,7 +54,7 @@ def counted(n: int, word: str) -> str:
 
 def pct(x: float, digits: int = 1) -> str:
     """A rate as a percentage with one decimal (or ``digits``): 0.51034 -> '51.0%'."""
-    return f"{100 * x:.{digits}f}%"
+    return f"{fixed(100 * x, digits)}%"
 
 
 def beside_digits(lo: float, hi: float, beside: float, scale: float = 100.0,
@@ -56,9 +65,9 @@ def beside_digits(lo: float, hi: float, beside: float, scale: float = 100.0,
     interval, the rate and the value beside it are all written with them."""
     if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(beside)):
         return digits
-    while digits < 4 and f"{scale * beside:.{digits}f}" in (
-        f"{scale * lo:.{digits}f}",
-        f"{scale * hi:.{digits}f}",
+    while digits < 4 and fixed(scale * beside, digits) in (
+        fixed(scale * lo, digits),
+        fixed(scale * hi, digits),
     ):
         digits += 1
     return digits
@@ -76,19 +85,19 @@ def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = 
         return f"({no_spread(flat)})" if flat else f"({TOO_FEW})"
     if beside is not None:
         digits = beside_digits(lo, hi, beside, scale, digits)
-    return f"[{scale * lo:.{digits}f}, {scale * hi:.{digits}f}]"
+    return f"[{fixed(scale * lo, digits)}, {fixed(scale * hi, digits)}]"
 
 
 def points(x: float) -> str:
     """A difference of rates in percentage points: 0.031 -> '3.1 points'."""
-    v = abs(100 * x)
-    return f"{v:.1f} point{'' if f'{v:.1f}' == '1.0' else 's'}"
+    v = fixed(abs(100 * x))
+    return f"{v} point{'' if v == '1.0' else 's'}"
 
 
 def signed_points(x: float) -> str:
     """A difference of rates in percentage points with its sign, for a sentence that does not
     say the direction in words: -0.057 -> '-5.7 points'."""
-    v = f"{100 * x:+.1f}"
+    v = fixed(100 * x, sign="+")
     return f"{v} point{'' if v in ('+1.0', '-1.0') else 's'}"
 
 

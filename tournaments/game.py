@@ -99,6 +99,18 @@ class StrategyInfo:
     classifier: dict[str, Any]
     params: dict[str, Any]
 
+    @classmethod
+    def of(cls, name: str, strategy: type) -> StrategyInfo:
+        """The row of the strategy class ``strategy`` listed as ``name``: its description, its
+        classifier and the defaults of its parameters (a loaded file's unregistered class is
+        listed the same way, by its ``file.py:Class`` spec)."""
+        params = {
+            k: p.default
+            for k, p in strategy._param_signature.parameters.items()
+            if p.default is not inspect.Parameter.empty
+        }
+        return cls(name, str(strategy.description), dict(strategy.classifier), params)
+
 
 @dataclass(frozen=True)
 class BenchReport:
@@ -213,12 +225,7 @@ class GameBase:
             except ValueError as exc:  # a broken entry point: say so, keep listing the others
                 infos.append(StrategyInfo(name, f"(cannot load: {exc})", {}, {}))
                 continue
-            params = {
-                k: p.default
-                for k, p in cls._param_signature.parameters.items()
-                if p.default is not inspect.Parameter.empty
-            }
-            infos.append(StrategyInfo(name, str(cls.description), dict(cls.classifier), params))
+            infos.append(StrategyInfo.of(name, cls))
         return infos
 
     def rebuild(self, entrant: dict[str, Any]) -> Any:

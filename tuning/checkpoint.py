@@ -90,7 +90,8 @@ def game_setting(game: Any) -> dict[str, Any]:
 
 def searched(plan: Any) -> dict[str, Any]:
     """What a tuning searched, with what and how hard: the strategy, its field, the table
-    sizes, the budget, the seed and the population (kept in a saved state and in tune.json)."""
+    sizes, the budget, the seed, the population and the games per candidate (kept in a saved
+    state and in tune.json: the one list of the settings the two share by name)."""
     return {
         "spec": plan.spec,
         "against": list(plan.field.against),
@@ -98,6 +99,7 @@ def searched(plan: Any) -> dict[str, Any]:
         "budget": plan.budget,
         "seed": plan.seed,
         "popsize": plan.popsize,
+        "candidate_games": plan.games,
     }
 
 
@@ -109,7 +111,6 @@ def arguments(plan: Any) -> dict[str, Any]:
     return {
         **searched(plan),
         "sigma": plan.sigma,
-        "candidate_games": plan.games,
         "verify_games": plan.verify_games,
         "game": game_setting(plan.field.game),
         "start": plan.start,

@@ -384,7 +384,6 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
     return {
         **checkpoint.searched(plan),
         "sigma0": plan.sigma,
-        "candidate_games": plan.games,
         "generations_planned": plan.generations,
         "generations_run": generations_run,
         "finalists": finalists,
