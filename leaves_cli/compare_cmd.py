@@ -101,7 +101,9 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     intervals and Holm-corrected significance; the changes that matter first, in words.
 
     A strategy whose parameters changed (taker, then taker(harm_weight=0.5)) is compared
-    with its old self; --pair names any other two. Runs whose deal seeds are the same are
+    with its old self; --pair names any other two. Runs whose fields differ (a strategy only
+    one has) say so first: a strategy's change may then come from the players it met. Runs
+    whose deal seeds are the same are
     paired per duplicate set, which gives a tighter interval; other runs are
     independent, and the output says which, from the seeds. Runs of other games or table
     sizes, or a gauntlet and a tournament, are refused; runs under other rules are compared.

@@ -144,13 +144,29 @@ def verify(run_dir: Path) -> None:
         raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; the run cannot "
                        "be resumed or grown without it")  # fmt: skip
     result = verify_run(run_dir)
-    if not result.ok:
-        for problem in result.problems:
+    record = result.record[1] if result.record is not None else None
+    if not result.ok or record is not None:
+        for problem in [*result.problems, *([record] if record else [])]:
             click.echo(f"bad: {run_dir / problem.path}: {problem.reason}")
-        n = len(result.problems)
-        raise CLIError(f"{n} bad file(s) in {run_dir}: {advice(run_dir, result)}")
+        n = len(result.problems) + (record is not None)
+        todo = [advice(run_dir, result)] if result.problems else []
+        if record is not None:
+            todo.append(f"'leaves tournament --out {run_dir} --resume' writes it again from "
+                        f"the run's chunks ({run_dir / record.path})")  # fmt: skip
+        raise CLIError(f"{n} bad file(s) in {run_dir}: {'; '.join(todo)}")
     state = "complete" if result.complete else unfinished_state(run_dir)
     click.echo(
         f"ok: {len(result.done)} of {result.n_chunks} chunks verified "
-        f"({result.files_checked} files); run {state}"
+        f"({result.files_checked} files); run {state}{records_words(result)}"
     )
+
+
+def records_words(result: Verification) -> str:
+    """What was checked of a complete run's ``--record`` file: verified, or not checked where
+    its manifest keeps no checksum of it (an older version's); nothing for a run without."""
+    if result.record is not None:
+        return f"; records in {result.record[0]} verified"
+    if result.record_unchecked is not None:
+        return (f"; records in {result.record_unchecked} not checked (an older version kept "
+                "no checksum of them)")  # fmt: skip
+    return ""

@@ -14,7 +14,9 @@ other games or table sizes, or a gauntlet against a tournament, are refused
 a forfeit are left out, as from the report's paired comparisons (``Games.finished``): a set
 holding one is not paired, unpaired rates leave out in both runs a table one run forfeited
 whole, and a strategy with no valid game in a run (``reports.tables.ranked``) is not
-compared; each said in words, and nothing left to compare is a ReportError.
+compared; each said in words, and nothing left to compare is a ReportError. Runs whose fields
+differ (a strategy only one run has) say so first: a strategy's change may come from its
+company.
 """
 
 from __future__ import annotations
@@ -121,11 +123,28 @@ def _forfeits(ra: Run, rb: Run, empty: list[str]) -> list[str]:
             f"A {fa:,} of {len(ra.games):,} {units}, B {fb:,} of {len(rb.games):,}{tables}"]  # fmt: skip
 
 
+def _absent(only_a: list[str], only_b: list[str], labels_a: tuple[str, ...],
+            labels_b: tuple[str, ...]) -> tuple[list[str], list[str]]:  # fmt: skip
+    """The strategies left without a partner that the other run lacks (A's, B's): where
+    either has one, the runs' fields differ."""
+    return [x for x in only_a if x not in labels_b], [x for x in only_b if x not in labels_a]
+
+
+def _field(absent: tuple[list[str], list[str]]) -> list[str]:
+    """That the runs' fields differ (``_absent``), so that a strategy's change may come from
+    the players it met rather than from itself; nothing where they are the same."""
+    if not (absent[0] or absent[1]):
+        return []
+    return [f"the runs' fields differ (only in A: {', '.join(absent[0]) or '-'}; only in B: "
+            f"{', '.join(absent[1]) or '-'}), so a strategy's change from A to B may come "
+            "from the players it met, not from the strategy itself"]  # fmt: skip
+
+
 def _unpartnered(only_a: list[str], only_b: list[str], labels_a: tuple[str, ...],
                  labels_b: tuple[str, ...]) -> list[str]:  # fmt: skip
     """The strategies left without a partner, in words: those the other run lacks, and those
     whose namesake in the other run ``--pair`` gave another partner."""
-    absent = [x for x in only_a if x not in labels_b], [x for x in only_b if x not in labels_a]
+    absent = _absent(only_a, only_b, labels_a, labels_b)
     taken = [f"{x} of A" for x in only_a if x in labels_b] + [
         f"{x} of B" for x in only_b if x in labels_a]  # fmt: skip
     lines = []
@@ -181,6 +200,7 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
         raise ReportError(f"nothing to compare between {name_a} and {name_b}: "
                           + "; ".join([*_forfeits(ra, rb, empty), *notes]))  # fmt: skip
     findings = [
+        *_field(_absent(only_a, only_b, ga.labels, gb.labels)),
         *_findings(table, identical, alpha, ov.paired),
         ov.sentence,
         *_forfeits(ra, rb, empty),

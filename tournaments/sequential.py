@@ -24,6 +24,13 @@ the margin -- the test does so at most about ``beta`` of the time when the diffe
 margin (less when it is more); it is not evidence of no difference. ``tests/
 test_sequential_claims.py`` checks both by simulation through ``run_batches``, the loop the
 command runs.
+
+A batch whose duplicate sets all gave the same difference (no spread) has a variance of zero
+and an infinite LLR, which would decide after any number of sets. A negative or zero one
+decides H0 at once (a strategy against itself is not better); a positive one decides H1 only
+where the exact sign test does too: ``N`` sets all one way happen for two equally strong
+strategies ``0.5 ** N`` of the time (``sign_p``), so H1 needs ``0.5 ** N <= alpha``, else the
+test plays on.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ __all__ = [
     "next_precision_stage",
     "next_stage",
     "run_batches",
+    "sign_p",
 ]
 
 BETTER = "better"
@@ -88,6 +96,13 @@ def llr(dbar: float, variance: float, mu0: float, mu1: float) -> float:
     if variance == 0:
         return 0.0 if num == 0 else math.copysign(math.inf, num)
     return num / (2 * variance)
+
+
+def sign_p(sets: int) -> float:
+    """The chance that ``sets`` duplicate sets all come out one way, the same side ahead in
+    each, for two equally strong strategies (each set's difference as likely either way):
+    ``0.5 ** sets``, the one-sided exact sign test's p-value."""
+    return 0.5 ** int(sets)
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -153,12 +168,18 @@ class Sequential:
             )
         self.lower, self.upper = bounds(self.alpha, self.beta)
 
-    def update(self, dbar: float, se: float) -> str | None:
+    def update(self, dbar: float, se: float, flat_sets: int | None = None) -> str | None:
         """Take the paired mean difference ``dbar`` and its standard error ``se`` after a
-        batch: the decision (BETTER or NOT_BETTER) or None to play another batch."""
+        batch: the decision (BETTER or NOT_BETTER) or None to play another batch.
+        ``flat_sets``: the duplicate sets so far where all gave the same difference (``se``
+        0); their infinite LLR decides BETTER only where the sign test does too
+        (``sign_p(flat_sets) <= alpha``), else the test plays on (None: a caller that weighs
+        no sets, the LLR alone decides)."""
         self.batches += 1
         self.llr = llr(dbar, se * se, 0.0, self.margin)
         self.decision = decide(self.llr, self.lower, self.upper)
+        if self.decision == BETTER and flat_sets is not None and sign_p(flat_sets) > self.alpha:
+            self.decision = None
         return self.decision
 
     def record(self, games_per_side: int) -> dict[str, Any]:
@@ -187,8 +208,9 @@ def run_batches(
     void: Callable[[], bool] | None = None,
 ) -> tuple[list[int], dict[str, float]]:
     """The loop of a sequential run: ``estimate(stages)`` plays the run to ``stages``
-    (cumulative deals per table) and returns its paired ``diff`` and ``se``; ``test`` takes
-    it; until it decides, the next batch grows the deals by GROWTH, up to ``max_deals``.
+    (cumulative deals per table) and returns its paired ``diff`` and ``se`` (and
+    ``flat_sets`` where its sets showed no spread: ``Sequential.update``); ``test`` takes it;
+    until it decides, the next batch grows the deals by GROWTH, up to ``max_deals``.
     ``on_batch(stages, estimate, final)`` hears every batch (``final``: the last). Returns
     the stages played and the last estimate. A resumed run passes the stages it had and a
     ``test`` whose ``batches`` counts the batches already decided on. ``void()`` true after
@@ -196,7 +218,7 @@ def run_batches(
     stages = list(stages)
     while True:
         est = estimate(stages)
-        decision = test.update(est["diff"], est["se"])
+        decision = test.update(est["diff"], est["se"], est.get("flat_sets"))
         if void is not None and void():
             test.decision = decision = NOTHING_VALID
         nxt = None if decision else next_stage(stages[-1], max_deals)

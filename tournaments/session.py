@@ -306,7 +306,8 @@ def write_chunk(out: Path, output: ChunkOutput, labels: Sequence[str], records: 
 
 def finish(out: Path, log: RunLog, record: Path | None) -> Files:
     """Save the merged aggregates and forfeits (returns their manifest entries); gather the
-    chunks' records into the record file."""
+    chunks' records into the record file, whose entry goes into the manifest
+    (``verify.RECORD_FILE``)."""
     n_chunks = log.schedule.n_chunks
     if log.merged.total is None or len(log.done) != n_chunks:
         raise RuntimeError(f"{out}: the run ended with chunks missing")
@@ -325,6 +326,12 @@ def finish(out: Path, log: RunLog, record: Path | None) -> Files:
                     shutil.copyfileobj(src, dst)
             dst.flush()
             os.fsync(dst.fileno())
+        entry = [tmp.stat().st_size, storage.file_digest(tmp)]
         tmp.replace(record)
         storage.fsync_dir(record.parent)
+        verify.integrity(log.manifest)[verify.RECORD_FILE] = verify.record_file_entry(
+            out, record, entry
+        )
+    else:
+        verify.integrity(log.manifest).pop(verify.RECORD_FILE, None)
     return {name: storage.file_entry(data) for name, data in files.items()}

@@ -6,7 +6,10 @@ the chunk's rows, records and aggregates, and for a complete run the merged file
 *done* only if the manifest records it and every one of its files matches: a missing,
 truncated, corrupt or swapped-in file (a part of another run) makes it *bad*, and ``--resume``
 plays it again (its seeds make the replay exact). ``leaves verify`` and ``leaves report`` use
-the same check. Nothing here writes, except ``remove_foreign`` (used by resume).
+the same check. A complete run's ``--record`` file, gathered from its chunks' records, has its
+own entry (``RECORD_FILE``): ``leaves verify`` checks it too (apart from ``problems``, as a
+report does not read it), and says of a run recorded before there was one that its records
+were not checked. Nothing here writes, except ``remove_foreign`` (used by resume).
 """
 
 from __future__ import annotations
@@ -21,17 +24,25 @@ from . import storage
 __all__ = [
     "INTEGRITY",
     "Problem",
+    "RECORD_FILE",
     "Verification",
     "check_chunks",
+    "check_record_file",
     "integrity",
     "recorded_chunks",
     "recorded_files",
+    "record_file_entry",
     "remove_foreign",
     "verify_run",
 ]
 
 INTEGRITY = "integrity"
 """Manifest key: ``{"algorithm", "chunks": {chunk id: {path: [size, checksum]}}, "files"}``."""
+
+RECORD_FILE = "record_file"
+"""Integrity key: ``{"path", "entry": [size, checksum]}`` of the ``--record`` file a complete run
+wrote (``path`` relative to the run where it lies inside it, so a moved run still finds it;
+else absolute); runs recorded by older versions have none."""
 
 ROW_FOLDERS = ("games", "matches")
 _NAMED = {
@@ -67,6 +78,8 @@ class Verification:
     complete: bool = False
     files_checked: int = 0
     has_checksums: bool = False  # False: an older runner wrote the manifest, or none is readable
+    record: tuple[Path, Problem | None] | None = None  # the --record file checked, what's wrong
+    record_unchecked: Path | None = None  # a --record file no entry tells the truth of
 
     @property
     def problems(self) -> list[Problem]:
@@ -159,6 +172,43 @@ def check_chunks(
     return done, bad, checked
 
 
+def record_file_entry(out: Path, record: Path, entry: list[Any]) -> dict[str, Any]:
+    """The manifest's ``RECORD_FILE`` entry of the ``--record`` file ``record`` of the run in
+    ``out``, whose content has the ``storage.file_entry`` ``entry``."""
+    path, run = record.resolve(), out.resolve()
+    where = path.relative_to(run).as_posix() if path.is_relative_to(run) else str(path)
+    return {"path": where, "entry": entry}
+
+
+def check_record_file(out: Path, manifest: dict[str, Any], result: Verification) -> None:
+    """The complete run's ``--record`` file against its entry (``result.record``), or, where
+    the manifest has none (an older version wrote it), the file left unchecked
+    (``result.record_unchecked``); nothing for a run that records no games."""
+    named = manifest.get("record_file")
+    if not (result.complete and isinstance(named, str)):
+        return
+    entry = (manifest.get(INTEGRITY) or {}).get(RECORD_FILE)
+    if entry is None:
+        result.record_unchecked = Path(named)
+        return
+    if not _good_record_entry(entry):  # a hand-edited manifest: the file's truth is unknown
+        result.record = (Path(named), Problem(named, "its checksum in the manifest is malformed"))
+        return
+    path = out / entry["path"]
+    reason = storage.check_entry(path, entry["entry"])
+    result.files_checked += 1
+    result.record = (path, None if reason is None else Problem(entry["path"], reason))
+
+
+def _good_record_entry(entry: Any) -> bool:
+    """Is ``entry`` a ``RECORD_FILE`` entry as ``record_file_entry`` writes it?"""
+    if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
+        return False
+    pair = entry.get("entry")
+    return (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int)
+            and isinstance(pair[1], str))  # fmt: skip
+
+
 def _layout_files(out: Path) -> list[tuple[Path, str, int | None]]:
     """(path, folder, chunk id or None) of every visible file in the run's chunk folders."""
     found = []
@@ -243,4 +293,5 @@ def verify_run(out: str | Path) -> Verification:
                 result.other.append(Problem(rel, reason))
     result.other.extend(_strays(out, recorded_files(manifest) or set(), n_chunks,
                                 result.complete))  # fmt: skip
+    check_record_file(out, manifest, result)
     return result
