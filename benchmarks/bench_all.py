@@ -56,6 +56,8 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.machine import cpu_name
+
 ROOT = Path(__file__).resolve().parent.parent
 HEURISTICS = ["greedy", "low", "high", "minimal"]
 C_REFERENCE_GAMES_PER_S = 600_000
@@ -75,12 +77,7 @@ def machine() -> dict[str, Any]:
     """CPU, cores, load, versions: what the figures depend on."""
     import numba
 
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name() or platform.machine()
     cc = shutil.which("cc")
     cc_version = None
     if cc:

@@ -13,23 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.machine import cpu_name
+
 from .ruleset import DEFAULT_RULES, Rules, counts_text
 from .state import new_game
 
 DEFAULT_GAMES = 200_000
 DEFAULT_API_GAMES = 2_000
 DEFAULT_REPEATS = 3
-
-
-def _cpu_name() -> str | None:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
 
 
 def _check(players: int, games: int, api_games: int, repeats: int, rules: Rules) -> None:
@@ -154,7 +145,7 @@ def run_bench(
             "numpy_version": np.__version__,
             "python_version": platform.python_version(),
             "machine": platform.machine(),
-            "cpu": _cpu_name(),
+            "cpu": cpu_name(),
         }
     )
     return out

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.machine import cpu_name
+
 from . import cengine
 from .compiled import ENDED_BLOCKADE, play_rounds
 from .engine import play_round
@@ -76,6 +78,7 @@ def run_bench(
         "players": players,
         "rounds": rounds,
         "repeats": repeats,
+        "seed": seed,
         "rounds_per_second": max(rates),
         "rounds_per_second_runs": rates,
         "rounds_per_cpu_second": max(cpu_rates),  # CPU time: less sensitive to a busy machine
@@ -85,8 +88,10 @@ def run_bench(
         "mean_plays": float(batch.plays.mean()),
         "blockade_share": float((batch.ended_by == ENDED_BLOCKADE).mean()),
         "engine": "c" if cengine.available() else "numba",  # which loop was timed
+        "cores": 1,  # the round loop runs in the calling thread
         "numba_version": version("numba"),
         "numpy_version": np.__version__,
         "python_version": platform.python_version(),
         "machine": platform.machine(),
+        "cpu": cpu_name(),
     }

@@ -22,6 +22,7 @@ from .rules import (
     ENDED_UNFINISHED,
     MAX_ACTIONS,
     MAX_ROUND_MS,
+    SET_SIZE,
     card_name,
     check_players,
     row_size,
@@ -95,7 +96,8 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
                 raise PlayerError(seat, f"no row slot {d.slot}")
             card = view.row[d.slot]
         if card is None or card < 0 or card != d.card:
-            raise PlayerError(seat, f"{d.kind} does not show card {d.card}")
+            named = f" ({card_name(d.card)})" if 0 <= d.card < SET_SIZE else ""
+            raise PlayerError(seat, f"{d.kind} does not show card {d.card}{named}")
         if value_of(card) == 1:
             if d.pile != -1:
                 raise PlayerError(seat, "a 1 starts a new pile: pile must be -1")

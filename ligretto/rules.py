@@ -117,8 +117,9 @@ def score(centre_cards: int, stack_left: int) -> int:
 
 MAX_ROUND_MS = 600_000
 """Safety net: a round still running after 10 minutes of game time stops unfinished
-(``ended_by`` = ENDED_UNFINISHED), scored as it stands. Built-in rounds last about 20 s; only
-strategies that refuse to play what they can (user code) get here."""
+(``ended_by`` = ENDED_UNFINISHED), scored as it stands. Built-in rounds at the default timing
+last about 20 s at 4 players (50 s at 2); strategies that refuse to play what they can (user
+code) get here, and so do slow timings (a ``think_ms`` of a minute)."""
 MAX_ACTIONS = 2_000_000
 """Second safety net, on resolved actions (reaction times of 1 ms)."""
 
