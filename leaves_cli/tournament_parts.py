@@ -274,6 +274,8 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     with the report's 95% intervals, and the rank value's mean over every seat, wins included
     (headed so: the report's summary gives its mean when losing, a different figure). Returns
     why there are no intervals (None: there are); ``nothing_valid``: every game was forfeited."""
+    from reports.numbers import fixed
+
     from .plain_table import print_table
 
     cols = result.summary_columns()  # from the aggregates; the intervals need the rows
@@ -296,7 +298,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
         name = names[i]
         cells = [name, f"{cols['games'][i]:,}", f"{cols['wins'][i]:,}"]
         cells += [_percent(cols["win_rate"][i])] + ([cis.get(name, "")] if cis else [])
-        cells.append(f"{cols[rank][i]:.3f}")
+        cells.append(fixed(cols[rank][i], 3))
         if expert:
             cells += [f"{cols['matches'][i]:,}", _percent(cols["match_win_rate"][i])]
         cells.append(f"{cols['forfeits'][i]:,}")

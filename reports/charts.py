@@ -15,6 +15,8 @@ import pandas as pd
 
 from tournaments.declaration import plural
 
+from .numbers import fixed
+
 if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
     from matplotlib.artist import Artist
     from matplotlib.axes import Axes
@@ -78,7 +80,7 @@ def _percent(decimals: int | None = None, of: float = 1.0):
             )
 
         def __call__(self, x: float, pos: int | None = None) -> str:
-            return f"{100 * x / of:.{self.digits}f}%"
+            return f"{fixed(100 * x / of, self.digits)}%"
 
     return TidyPercent()
 
@@ -311,7 +313,8 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.axvline(0, color="gray", lw=0.8, ls="--")
     ax.set_yticks(y, df["strategy"])
     for yi, (v, lo, hi) in enumerate(zip(r, df["ci_low"], df["ci_high"], strict=True)):
-        ax.annotate(f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]", (hi, yi), xytext=(6, 0),
+        label = f"{fixed(v, 2, '+')} [{fixed(lo, 2, '+')}, {fixed(hi, 2, '+')}]"
+        ax.annotate(label, (hi, yi), xytext=(6, 0),
                     textcoords="offset points", va="center", fontsize=8)  # fmt: skip
     lo_x, hi_x = float(np.nanmin(df["ci_low"])), float(np.nanmax(df["ci_high"]))
     ax.set_xlim(lo_x - 0.05 * (hi_x - lo_x), hi_x + 0.45 * (hi_x - lo_x))  # room for the text

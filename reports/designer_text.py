@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .numbers import TOO_FEW, counted
+from .numbers import TOO_FEW, counted, signed_points
 from .variants_words import change, in_brackets, missing, others
 
 __all__ = [
@@ -160,7 +160,7 @@ def _levels(steps: pd.DataFrame) -> tuple[int, int]:
 
 def _flat(r: Any) -> str:
     """A step that is not significant: its size and the size it would need."""
-    v = f"{100 * r.diff:+.1f} points"
+    v = signed_points(r.diff)
     if getattr(r, "no_spread", False):
         return f"{r.upper} over {r.lower} ({v} in every duplicate set: no spread to test it by)"
     if not np.isfinite(r.needs):

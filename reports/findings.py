@@ -23,7 +23,17 @@ from .metagame import MIN_SETS, SUPPORT
 from .metagame_tables import metagame
 from .metagame_text import SURE as sure
 from .metagame_text import gain_words
-from .numbers import TOO_FEW, beside_digits, flat_sets, interval, no_spread, p_text, pct
+from .numbers import (
+    TOO_FEW,
+    beside_digits,
+    fixed,
+    flat_sets,
+    interval,
+    no_spread,
+    p_text,
+    pct,
+    signed_points,
+)
 from .tables import ranked
 
 __all__ = ["Finding", "key_findings", "metagame_answer", "metagame_finding"]
@@ -121,7 +131,7 @@ def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Find
     flat = flat_sets(lo, hi, p, row.get("vs_elsewhere_sets", np.nan))
     text = (
         f"Neighbours: {after}, against {pct(row['elsewhere_rate'])} when it sits elsewhere at "
-        f"the table ({100 * row['vs_elsewhere']:+.1f} points "
+        f"the table ({signed_points(row['vs_elsewhere'])} "
         f"{interval(lo, hi, flat=flat)} within the same deals, "
         f"{p_text(p)}), the strongest neighbour effect; {verdict}."
     )
@@ -232,12 +242,11 @@ def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     flat = int(top.get(f"{col}_no_spread", 0))  # no interval for no spread, not too few deals
     span = (f"({no_spread(flat, f'mean {name}')})" if flat and not np.isfinite(lo)
             else interval(lo, hi, scale=1.0, digits=2))  # fmt: skip
-    text = (
-        f"{top['strategy']} has the best mean {name} per {d.unit}: {top[f'{col}_mean']:.2f} {span}"
-    )
+    best = fixed(top[f"{col}_mean"], 2)
+    text = f"{top['strategy']} has the best mean {name} per {d.unit}: {best} {span}"
     if len(means) > 1:
         last = means.iloc[-1]
-        text += f"; {last['strategy']} has the worst: {last[f'{col}_mean']:.2f}"
+        text += f"; {last['strategy']} has the worst: {fixed(last[f'{col}_mean'], 2)}"
     return [Finding("means", text + ".")]
 
 

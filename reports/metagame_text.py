@@ -9,6 +9,7 @@ import pandas as pd
 
 from .metagame import EPS, MIN_SETS, SUPPORT
 from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
+from .numbers import fixed, pct
 from .page import Section
 
 __all__ = ["gain_words", "metagame_lead", "metagame_sections", "readable"]
@@ -43,9 +44,9 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         if not pd.api.types.is_float_dtype(out[c]) or c in KEEP:
             continue
         if c in POINTS:
-            out[c] = [f"{100 * x:+.2f} pt" if pd.notna(x) else "" for x in out[c]]
+            out[c] = [f"{fixed(100 * x, 2, '+')} pt" if pd.notna(x) else "" for x in out[c]]
         else:
-            out[c] = [f"{100 * x:.1f}%" if pd.notna(x) else "" for x in out[c]]
+            out[c] = [pct(x) if pd.notna(x) else "" for x in out[c]]
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .numbers import counted, p_text
+from .numbers import counted, fixed, p_text, pct
 
 KEY_ROWS = 5
 """How many rows of a long table the page shows unfolded."""
@@ -194,13 +194,13 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         if c in _P:
             out[c] = [p_text(x) if np.isfinite(x) else "" for x in v]
         elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
-            out[c] = [f"{100 * x:+.1f} pt" if np.isfinite(x) else "" for x in v]
+            out[c] = [f"{fixed(100 * x, sign='+')} pt" if np.isfinite(x) else "" for x in v]
         elif (
             c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))
             or "rate" in c.split("_")  # match_win_rate_split, win_rate_a: rates too
             or (name == "head_to_head" and c == "score")
         ):
-            out[c] = [f"{100 * x:.1f}%" if np.isfinite(x) else "" for x in v]
+            out[c] = [pct(x) if np.isfinite(x) else "" for x in v]
     return out
 
 

@@ -20,6 +20,7 @@ from .charts import (
     _share_axis,
     style,
 )
+from .numbers import fixed
 from .variants_display import ORDINALS, shown
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ def seats(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_ylabel("win rate less the fair share, points")
     from matplotlib.ticker import FuncFormatter  # start-up: matplotlib loads to draw
 
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fixed(100 * v, 0, "+")))
     ax.set_title("Seat and first-player advantage by rule set")
     ax.legend(**OUTSIDE)
     ax.grid(axis="y", alpha=0.3)

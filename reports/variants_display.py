@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from .numbers import fixed
 from .variants_words import flat
 
 __all__ = ["Shown", "diff_text", "label", "shown", "value_text"]
@@ -88,8 +89,9 @@ def value_text(r: pd.Series) -> str:
     sign = "+" if r["metric"] == "seat" else ""
     unit = "%" if s.unit.startswith("%") else f" {s.unit}" if s.unit else ""
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{v:{sign}.{s.digits}f}{unit} ({_why(r, 'value')})"
-    return f"{v:{sign}.{s.digits}f}{unit} [{lo:{sign}.{s.digits}f}, {hi:{sign}.{s.digits}f}]"
+        return f"{fixed(v, s.digits, sign)}{unit} ({_why(r, 'value')})"
+    lo, hi = (fixed(x, s.digits, sign) for x in (lo, hi))
+    return f"{fixed(v, s.digits, sign)}{unit} [{lo}, {hi}]"
 
 
 def diff_text(r: pd.Series, star: bool = True) -> str:
@@ -100,6 +102,6 @@ def diff_text(r: pd.Series, star: bool = True) -> str:
     k = s.digits
     unit = f" {s.diff_unit}" if s.diff_unit else ""
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{d:+.{k}f}{unit} ({_why(r, 'diff')})"
+        return f"{fixed(d, k, '+')}{unit} ({_why(r, 'diff')})"
     mark = " *" if star and bool(r["significant"]) else ""
-    return f"{d:+.{k}f} [{lo:+.{k}f}, {hi:+.{k}f}]{unit}{mark}"
+    return f"{fixed(d, k, '+')} [{fixed(lo, k, '+')}, {fixed(hi, k, '+')}]{unit}{mark}"

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from .numbers import p_text
+from .numbers import fixed, p_text
 from .variants_display import diff_text, label, value_text
 from .variants_forest import forest_rows
 from .variants_text import ordinal
@@ -114,8 +114,8 @@ def _points(r: pd.Series) -> str:
     v, lo, hi = (100 * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
     if not (np.isfinite(lo) and np.isfinite(hi)):
         why = "no spread between deals" if r.get("no_spread", False) else "too few deals"
-        return f"{v:+.1f} ({why})"
-    return f"{v:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+        return f"{fixed(v, sign='+')} ({why})"
+    return f"{fixed(v, sign='+')} [{fixed(lo, sign='+')}, {fixed(hi, sign='+')}]"
 
 
 def sweep_rows(table: pd.DataFrame) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from .designer_text import (
     restriction_name,
     sample_sentence,
 )
-from .numbers import TOO_FEW, beside_digits, counted, pct
+from .numbers import TOO_FEW, beside_digits, counted, fixed, interval, pct
 from .variants_words import (
     DIGITS,
     RATES,
@@ -64,16 +64,12 @@ def num(x: float, lo: float | None = None, hi: float | None = None, digits: int 
     """A number with its interval, one decimal (two below 1): '42.1 [41.9, 42.4]'."""
     k = decimals(x) if digits is None else digits
     if lo is None:
-        return f"{x:.{k}f}"
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{x:.{k}f} ({TOO_FEW})"
-    return f"{x:.{k}f} [{lo:.{k}f}, {hi:.{k}f}]"
+        return fixed(x, k)
+    return f"{fixed(x, k)} {interval(lo, hi, scale=1.0, digits=k)}"
 
 
 def _rate(v: float, lo: float, hi: float, k: int = 1) -> str:
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{pct(v, k)} ({TOO_FEW})"
-    return f"{pct(v, k)} [{100 * lo:.{k}f}, {100 * hi:.{k}f}]"
+    return f"{pct(v, k)} {interval(lo, hi, digits=k)}"
 
 
 class _Lookup:
@@ -109,7 +105,7 @@ class _Lookup:
         scale = 100.0 if points(key[1]) else 1.0
         k = 1 if scale == 100.0 else DIGITS.get(key[1], decimals(v))
         unit = "points" if scale == 100.0 else UNITS.get(key[1], "")
-        text = f"{scale * v:.{k}f} {unit}".rstrip()
+        text = f"{fixed(scale * v, k)} {unit}".rstrip()
         return f"{text} {in_brackets(scale * lo, scale * hi, k)}" if bracket else text
 
     def figure(self, key: Key, words: str) -> str:

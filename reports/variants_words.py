@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Estimates
-from .numbers import NO_SPREAD, TOO_FEW
+from .numbers import NO_SPREAD, TOO_FEW, fixed
 
 __all__ = [
     "DIGITS",
@@ -49,7 +49,7 @@ def points(metric: str) -> bool:
 def in_brackets(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> str:
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return missing
-    return f"[{lo:.{k}f}, {hi:.{k}f}]"
+    return f"[{fixed(lo, k)}, {fixed(hi, k)}]"
 
 
 def change(r: pd.Series, less: str, more: str) -> str:
@@ -61,7 +61,7 @@ def change(r: pd.Series, less: str, more: str) -> str:
     scale = 100.0 if metric in RATES or points(metric) else 1.0
     unit = "points" if scale == 100.0 else UNITS.get(metric, "")
     k = 1 if scale == 100.0 else DIGITS.get(metric, decimals(size))
-    words = " ".join(w for w in (f"{scale * size:.{k}f}", unit, more if d > 0 else less) if w)
+    words = " ".join(w for w in (fixed(scale * size, k), unit, more if d > 0 else less) if w)
     return f"{words} {in_brackets(scale * lo, scale * hi, k)}"
 
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 import strategies
-from reports.numbers import TOO_FEW, counted, p_text
+from reports.numbers import TOO_FEW, counted, fixed, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
 from tournaments.storage import refuse_if_played, run_lock
@@ -113,7 +113,7 @@ def _rate_interval(low: float, high: float) -> str:
 def _paired(v: Verification) -> str:
     """The paired difference of the two win rates, in percentage points, with its interval
     and p-value; where the deals give no interval, that in words and no p-value (no test)."""
-    diff = f"{100 * v.diff:+.2f} points {v.span(2)}"
+    diff = f"{fixed(100 * v.diff, 2, '+')} points {v.span(2)}"
     return diff if not np.isfinite(v.p_value) else f"{diff}, {p_text(v.p_value)}"
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from reports.clusters import clustered_rate, given, rate_differences
-from reports.numbers import TOO_FEW, flat_sets, no_spread
+from reports.numbers import TOO_FEW, fixed, flat_sets, no_spread
 from tournaments import TournamentResult
 
 __all__ = ["Arm", "Verification", "compare"]
@@ -66,7 +66,8 @@ class Verification:
         """The difference's 95% interval in points, '[+0.4, +2.0]', or in words why there is
         none: the deals showed no spread, or too few deals."""
         if np.isfinite(self.diff_low) and np.isfinite(self.diff_high):
-            return f"[{100 * self.diff_low:+.{digits}f}, {100 * self.diff_high:+.{digits}f}]"
+            low, high = (fixed(100 * x, digits, "+") for x in (self.diff_low, self.diff_high))
+            return f"[{low}, {high}]"
         return f"({no_spread(self.flat)})" if self.flat else f"({TOO_FEW})"
 
     @property

@@ -80,15 +80,17 @@ def hint(
 
 
 def _contributions(scored: Sequence) -> Table:
+    from reports.numbers import fixed
+
     t = Table(show_header=True, box=None, pad_edge=False)
     t.add_column("move")
     t.add_column("score", justify="right")
     t.add_column("because (feature = value: contribution)")
     for s in scored:
         parts = [
-            f"{name} = {s.features[name]:g}: {c:+.2f}"
+            f"{name} = {s.features[name]:g}: {fixed(c, 2, '+')}"
             for name, c in s.contributions.items()
             if c != 0
         ]
-        t.add_row(_describe(s.action), f"{s.score:.2f}", ", ".join(parts) or "all zero")
+        t.add_row(_describe(s.action), fixed(s.score, 2), ", ".join(parts) or "all zero")
     return t
