@@ -131,6 +131,8 @@ MODULES: dict[str, tuple[str, ...]] = {
     "strategies/spec_values.py": ("tests/test_boundaries_spec_values.py",),
     "strategies/policy/params.py": ("tests/test_boundaries_params.py",),
     "strategies/base.py": ("tests/test_boundaries_base.py",),
+    "tournaments/aggregates.py": ("tests/test_boundaries_aggregates.py",),
+    "reports/expert.py": ("tests/test_boundaries_expert_report.py", "tests/test_reports.py"),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

@@ -101,21 +101,21 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     shared = won & (n_won > 1)
     n_m = _per_seat(seats, k, 1.0)
     wins = _per_seat(seats, k, won)
-    if g.scores is not None:
-        played = g.seats >= 0
-        sc = np.where(played, g.scores, 0)
-        codes = np.where(played, g.seats, k).astype(np.int64).ravel()
-        pts = np.bincount(codes, weights=sc.ravel().astype(float), minlength=k + 1)[:k]
-        ppg = pts / np.bincount(codes, minlength=k + 1)[:k]
-    else:
-        ppg = _per_seat(seats, k, totals) / _per_seat(seats, k, games[:, None])
     medians = [
         float(np.median(totals[seats == c])) if (seats == c).any() else np.nan for c in range(k)
     ]
     cl = clusters(g)  # a match's games share its table and deal: one duplicate set
     match_cluster = cl.of_game[np.unique(g.match, return_index=True)[1]]
     lo, hi = wilson_t(ratio_estimates(table_sums(seats, won, match_cluster, k, cl.n), cl))
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):  # 0/0: a strategy without matches
+        if g.scores is not None:
+            played = g.seats >= 0
+            sc = np.where(played, g.scores, 0)
+            codes = np.where(played, g.seats, k).astype(np.int64).ravel()
+            pts = np.bincount(codes, weights=sc.ravel().astype(float), minlength=k + 1)[:k]
+            ppg = pts / np.bincount(codes, minlength=k + 1)[:k]
+        else:
+            ppg = _per_seat(seats, k, totals) / _per_seat(seats, k, games[:, None])
         df = pd.DataFrame(
             {
                 "strategy": list(g.labels),
