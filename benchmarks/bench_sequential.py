@@ -107,7 +107,7 @@ def simulate(q: np.ndarray, margin: float, alpha: float, beta: float, reps: int,
         for i in idx:
             mean = s1[i] / n[i]
             var = max(s2[i] - n[i] * mean * mean, 0.0) / (n[i] - 1) / n[i]  # se ** 2
-            verdict = decide(llr(mean, var, 0.0, margin), lower, upper)
+            verdict = decide(llr(mean, var, 0.0, margin, n[i] - 1), lower, upper)
             if verdict is not None:
                 active[i] = False
                 better[i] = verdict == BETTER

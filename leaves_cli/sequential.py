@@ -165,9 +165,9 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
     positive one, that test), or in words that the deals so far give neither; ``units`` are
     the game's words for what a side plays ("rounds" of a game played in rounds)."""
     from reports.gauntlet import flat_words, llr_words  # as the final sentence says them
-    from reports.numbers import TOO_FEW, counted
+    from reports.numbers import TOO_FEW, counted, fixed
 
-    diff = f"difference {100 * r['diff']:+.2f} points"
+    diff = f"difference {fixed(100 * r['diff'], 2, '+')} points"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
     stop = f"(stop at {test.lower:.2f} or {test.upper:.2f})"
     if sets := no_spread_sets(r):  # no interval to show: the LLR's words say why
@@ -176,7 +176,7 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
         return said + (flat_words(test.llr, sets, test.alpha, "; ") if held else "")
     if not has_interval(r):
         return f"{head} ({TOO_FEW}), so no test yet"
-    span = f"[{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}]"
+    span = f"[{fixed(100 * r['ci_low'], 2, '+')}, {fixed(100 * r['ci_high'], 2, '+')}]"
     return f"{head} {span}, {llr_words(test.llr)} {stop}"
 
 

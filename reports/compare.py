@@ -34,7 +34,7 @@ from .compare_deals import Overlap, deal_seeds, emptied_tables, overlap, paired_
 from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
 from .data import Games, ReportError, Run
 from .loading import as_run
-from .numbers import NO_SPREAD, interval, no_spread, p_text
+from .numbers import NO_SPREAD, fixed, interval, no_spread, p_text
 from .stats import holm, within
 from .tables import ranked, summary
 
@@ -252,7 +252,8 @@ def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: floa
 
 
 def _points(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    """A difference of rates in signed points, '+0.0' where it rounds to zero."""
+    return fixed(100 * x, 1, "+")
 
 
 def _span(r: Any, paired: bool) -> str:

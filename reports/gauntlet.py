@@ -26,7 +26,7 @@ from tournaments.sequential import (
 from .clusters import seat_sums
 from .data import ReportError
 from .loading import as_run
-from .numbers import NO_SPREAD, TOO_FEW, counted, flat_sets, interval, p_text, pct, points
+from .numbers import NO_SPREAD, TOO_FEW, counted, fixed, flat_sets, interval, p_text, pct, points
 from .significance import method, paired
 from .tables import summary
 
@@ -253,8 +253,9 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
     lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     flat = flat_sets(lo, hi, float(r.get("p_value", np.nan)), float(r.get("deals", np.nan)))
-    estimate = (f"{100 * float(r['diff']):+.1f} points {interval(lo, hi, flat=flat)} over "
-                f"{int(r['games']):,} {units} per side")  # fmt: skip
+    diff = fixed(100 * float(r["diff"]), 1, "+")
+    estimate = (f"{diff} points {interval(lo, hi, flat=flat)} over {int(r['games']):,} {units} "
+                "per side")  # fmt: skip
     weighed = llr_words(llr)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
             f", {weighed}, bounds {float(r['sequential_lower']):.2f} and "
@@ -296,7 +297,7 @@ def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:
     lo, hi = rate("ci_low"), rate("ci_high")
     llr = r.get("sequential_llr")  # infinite where the batch's sets showed no spread
     span = f"({NO_SPREAD})" if llr in ("inf", "-inf") and np.isnan(lo) else interval(lo, hi)
-    return (f"{100 * rate('difference'):+.1f} points {span} "
+    return (f"{fixed(100 * rate('difference'), 1, '+')} points {span} "
             f"over {int(r['sequential_games_per_side']):,} {units} per side, after batch "
             f"{int(r['sequential_batches'])}")  # fmt: skip
 
@@ -320,9 +321,10 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
     flat = flat_sets(lo, hi, p, r["deals"])
     ci = interval(lo, hi, flat=flat)
     deals = counted(int(r["deals"]), "deal")
+    diff = fixed(100 * r["diff"], 1, "+")
     if not (np.isfinite(lo) and np.isfinite(hi)) and not flat:
         return (f"Too few deals to compare {r['strategy']} with {r['baseline']}: "
-                f"{100 * r['diff']:+.1f} points over {deals} paired, {TOO_FEW}; play more {units} "
+                f"{diff} points over {deals} paired, {TOO_FEW}; play more {units} "
                 "to tell them apart.")  # fmt: skip
     how = f"(paired over {deals}, {p_text(p)})"
     clear = p < 0.05 if flat else True  # an interval clear of 0 is p < 0.05 already
@@ -330,9 +332,9 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
         return f"{r['strategy']} beats {r['baseline']} by {points(r['diff'])} {ci} {how}."
     if clear and (r["diff"] < 0 if flat else hi < 0):
         return (f"{r['strategy']} loses to {r['baseline']}: the difference is "
-                f"{100 * r['diff']:+.1f} points {ci} {how}.")  # fmt: skip
+                f"{diff} points {ci} {how}.")  # fmt: skip
     return (f"No significant difference between {r['strategy']} and {r['baseline']}: "
-            f"{100 * r['diff']:+.1f} points {ci} {how}.")  # fmt: skip
+            f"{diff} points {ci} {how}.")  # fmt: skip
 
 
 def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:

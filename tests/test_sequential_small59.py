@@ -1,0 +1,158 @@
+"""Claims that small numbers do not carry: a sequential gauntlet's false "better" on a few
+duplicate sets, and signed figures that round to zero ('-0.0').
+
+Sequential: two equally strong strategies whose duplicate sets give +1 or -1 (in win rate) as
+likely either way, the sharpest spread the sets can have, go through ``run_batches``, the loop
+the command runs, from a first batch of 8, 12 or 20 sets. On 8 sets at ``--alpha 0.001`` and
+a margin of 100 points the normal approximation with the estimated variance said "better" on
+sets with spread about 1% of the time (9 of 10 sets one way: LLR 7.5 over the bound 6.86,
+where that happens 1.1% of the time), where the sentence promises at most 0.1%."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tournaments.sequential import BETTER, NOT_BETTER, Sequential, run_batches
+
+TINY = -1e-5  # a difference of win rates that rounds to zero points, from below
+
+
+def _pm1_estimate(rng: np.random.Generator, p: float):
+    """Sets of +1 (chance ``p``) or -1, as the command weighs them: the paired mean, its
+    standard error on the sets less one degrees of freedom, and the sets counted where all
+    agree (no spread: ``leaves_cli.sequential.weighable``)."""
+    acc = {"n": 0, "plus": 0}
+
+    def estimate(stages: list[int]) -> dict[str, float]:
+        new = stages[-1] - acc["n"]
+        acc["n"], acc["plus"] = stages[-1], acc["plus"] + int(rng.binomial(new, p))
+        n, k = acc["n"], acc["plus"]
+        mean = (2 * k - n) / n
+        if k in (0, n):
+            return {"diff": mean, "se": 0.0, "df": n - 1.0, "flat_sets": n}
+        se = math.sqrt((1 - mean * mean) * n / (n - 1) / n)
+        return {"diff": mean, "se": se, "df": n - 1.0}
+
+    return estimate
+
+
+def _most(rate: float, reps: int) -> float:
+    """The largest count of ``reps`` runs consistent with a true rate ``rate`` (3 sd above,
+    plus one for a count this small)."""
+    return rate * reps + 3 * math.sqrt(rate * (1 - rate) * reps) + 1
+
+
+def _decisions(first: int, margin: float, alpha: float, p: float, reps: int, seed: int):
+    """(BETTER on sets with spread, BETTER in all, NOT_BETTER) of ``reps`` tests."""
+    rng = np.random.default_rng(seed)
+    spread = better = not_better = 0
+    for _ in range(reps):
+        test = Sequential(margin, alpha=alpha, beta=0.05)
+        _, est = run_batches([first], 400, _pm1_estimate(rng, p), test)
+        better += test.decision == BETTER
+        spread += test.decision == BETTER and est["se"] > 0
+        not_better += test.decision == NOT_BETTER
+    return spread, better, not_better
+
+
+@pytest.mark.parametrize("first", [8, 12, 20])
+@pytest.mark.parametrize("alpha", [0.001, 0.01, 0.05])
+def test_equal_strategies_are_called_better_on_few_sets_at_most_alpha_of_the_time(first, alpha):
+    """On 8 sets at alpha 0.001: 44 of 4,000 before (100 points), at most 10 allowed."""
+    reps = 4000 if alpha < 0.05 else 1500
+    for margin, seed in ((1.0, first), (0.3, 100 + first)):
+        spread, _, _ = _decisions(first, margin, alpha, 0.5, reps, seed)
+        assert spread <= _most(alpha, reps), (margin, spread)
+
+
+@pytest.mark.parametrize("first", [8, 12, 20])
+def test_a_strategy_better_by_the_margin_is_called_not_better_at_most_beta_of_the_time(first):
+    reps = 1500
+    for margin, seed in ((0.3, first), (0.6, 50 + first)):
+        _, better, not_better = _decisions(first, margin, 0.05, (1 + margin) / 2, reps, seed)
+        assert not_better <= _most(0.05, reps), (margin, not_better)
+        assert better >= reps - _most(0.05, reps), (margin, better)  # the power stays
+
+
+def test_the_cap_by_hand():
+    """9 of 10 sets +1: mean 0.8, variance of the mean 0.04 (0.4 / 10). The plain LLR for a
+    margin of 1.0 is 1 * (1.6 - 1) / 0.08 = 7.5, over the bound log(0.95 / 0.001) = 6.86; about
+    0 the variance is (9 * 0.04 + 0.64) / 10 = 0.1 and the cap 0.64 / 0.2 = 3.2."""
+    from tournaments.sequential import llr, null_llr
+
+    assert llr(0.8, 0.04, 0.0, 1.0) == pytest.approx(7.5)  # a variance taken as known
+    assert null_llr(0.8, 0.04, 0.0, 9) == pytest.approx(3.2)
+    assert llr(0.8, 0.04, 0.0, 1.0, df=9) == pytest.approx(3.2)
+    assert Sequential(1.0, alpha=0.001).update(0.8, 0.2) == BETTER
+    assert Sequential(1.0, alpha=0.001).update(0.8, 0.2, df=9) is None
+    assert llr(-0.8, 0.04, 0.0, 1.0, df=9) == pytest.approx(1.0 * (-1.6 - 1) / 0.08)  # not capped
+    # 1,000 sets, t = 3 at a margin of 1.5 se: the cap is no lower than the plain LLR
+    se = 0.01
+    plain = llr(3 * se, se * se, 0.0, 1.5 * se)
+    assert llr(3 * se, se * se, 0.0, 1.5 * se, df=999) == pytest.approx(plain)
+
+
+# ------------------------------------------------ signed figures that round to zero
+def _row(diff: float, lo: float, hi: float, **extra) -> dict:
+    row = {"strategy": "a", "baseline": "b", "games": 4000, "diff": diff, "diff_ci_low": lo,
+           "diff_ci_high": hi, "p_value": 0.5, "deals": 1000}  # fmt: skip
+    return {**row, **extra}
+
+
+def _sequential(decision: str, **extra) -> dict:
+    keep = {"decision": decision, "margin": 1.0, "batches": 1, "llr": -3.1, "lower": -2.94,
+            "upper": 2.94, "alpha": 0.05, "beta": 0.05, "games_per_side": 4000}  # fmt: skip
+    return {f"sequential_{k}": v for k, v in {**keep, **extra}.items()}
+
+
+def test_the_sequential_sentence_writes_no_minus_zero():
+    from reports.gauntlet import sequential_sentence
+
+    said = sequential_sentence(_row(TINY, -0.01, 0.01, **_sequential(NOT_BETTER)))
+    assert said.startswith("a is not 1 point better than b: +0.0 points [-1.0, 1.0]"), said
+
+
+def test_an_interrupted_sequential_sentence_writes_no_minus_zero():
+    from reports.gauntlet import sequential_sentence
+    from tournaments.sequential import RUNNING
+
+    seq = _sequential(RUNNING, difference=100 * TINY, ci_low=-1.0, ci_high=1.0)
+    said = sequential_sentence(_row(0.02, -0.01, 0.05, **seq))
+    assert "b: +0.0 points [-1.0, 1.0] over 4,000 games per side, after batch 1" in said, said
+
+
+@pytest.mark.parametrize(
+    "lo, hi, words",
+    [(math.nan, math.nan, "Too few deals to compare a with b: +0.0 points over"),
+     (-0.01, 0.01, "No significant difference between a and b: +0.0 points [-1.0, 1.0]"),
+     (2 * TINY, TINY / 2, "a loses to b: the difference is +0.0 points [0.0, 0.0]")],
+)  # fmt: skip
+def test_the_fixed_verdict_writes_no_minus_zero(lo, hi, words):
+    from reports.gauntlet import fixed_verdict
+
+    p = math.nan if math.isnan(lo) else 0.5
+    said = fixed_verdict({**_row(TINY, lo, hi), "p_value": p})
+    assert said.startswith(words), said
+
+
+def test_compare_points_write_no_minus_zero():
+    from types import SimpleNamespace
+
+    from reports.compare import _points, _span
+
+    assert _points(TINY) == "+0.0" and _points(-0.0123) == "-1.2" and _points(0.0) == "+0.0"
+    r = SimpleNamespace(ci_low=TINY, ci_high=0.01)
+    assert _span(r, True) == "[+0.0, +1.0]"
+
+
+def test_the_batch_line_writes_no_minus_zero():
+    from leaves_cli.sequential import batch_line
+
+    test = Sequential(0.01)
+    r = {"diff": TINY / 100, "se": 0.003, "ci_low": TINY / 100, "ci_high": 0.006}
+    test.update(r["diff"], r["se"])
+    line = batch_line(test, 4000, r)
+    assert line.startswith("batch 1: 4,000 games per side, difference +0.00 points [+0.00, +0.60]")
