@@ -20,6 +20,7 @@ import numpy as np
 
 import strategies
 from leaves import Rules
+from reports.numbers import fixed
 from strategies.user_code import load_file
 
 # the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside this
@@ -59,7 +60,8 @@ def main() -> None:
         m, h = mean_ci(got["turns"])
         diff, dh = mean_ci(got["turns"] - base["turns"])  # paired: the same seeds
         f, fh = mean_ci(got["first wins"])
-        vs = "" if rules.is_default else f"{diff:+.1f} [{diff - dh:+.1f}, {diff + dh:+.1f}]"
+        pm = [fixed(x, 1, "+") for x in (diff, diff - dh, diff + dh)]  # never '-0.0'
+        vs = "" if rules.is_default else f"{pm[0]} [{pm[1]}, {pm[2]}]"
         print(f"{str(rules):<16}{m:>11.1f} [{m - h:.1f}, {m + h:.1f}]{vs:>22}"
               f"{100 * f:>13.1f}% [{100 * (f - fh):.1f}, {100 * (f + fh):.1f}]")  # fmt: skip
     print(

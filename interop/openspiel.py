@@ -37,7 +37,9 @@ OpenSpiel's ``ISMCTSBot`` needs.
 
 from __future__ import annotations
 
+import base64
 import math
+import pickle
 from typing import Any
 
 import numpy as np
@@ -49,7 +51,7 @@ except ImportError as exc:  # one line for the user, whichever command needed it
 
 import leaves
 import strategies
-from leaves import N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
+from leaves import MAX_PLAYERS, N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
 from leaves.actions import ACTIONS_BY_ID
 from leaves.ruleset import FEWEST_PLAYERS, counts_text
 from leaves.view import check_seat
@@ -143,11 +145,12 @@ class ThirteenLeavesState(pyspiel.State):
         return np.asarray(self.rules.deck) - np.sum(self.hands, axis=0)
 
     def current_player(self) -> int:
-        if self.state is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.state.is_terminal:
-            return pyspiel.PlayerId.TERMINAL
-        return self.state.current_player
+        state = self.state  # asked several times a move by OpenSpiel: kept short
+        if state is None:
+            return _CHANCE
+        if state.is_terminal:
+            return _TERMINAL
+        return state.current_player
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.dealt < self._to_deal():
@@ -156,12 +159,29 @@ class ThirteenLeavesState(pyspiel.State):
         return [(seat, 1.0 / self.n) for seat in range(self.n)]  # the first player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.state.legal_action_ids())
+        return sorted([action.id for action in self.state.legal_actions()])
+
+    # OpenSpiel's bots ask these at every step; through its C++ each would call back into
+    # this class several times. Answered here, as its C++ answers them (anything but the
+    # legal actions of the player to act is left to it, its errors included).
+    def legal_actions(self, *player: int) -> list[int]:
+        state = self.state
+        if (
+            state is not None
+            and not state.is_terminal
+            and (not player or player[0].__class__ is int and player[0] == state.current_player)
+        ):
+            return self._legal_actions(state.current_player)
+        return pyspiel.State.legal_actions(self, *player)
+
+    def is_chance_node(self) -> bool:
+        return self.state is None
 
     def _apply_action(self, action: int) -> None:
         action = int(action)
-        if self.state is not None:
-            self.state = self.state.apply(action)
+        if self.state is not None:  # an Action is applied quicker than its id
+            move = ACTIONS_BY_ID[action] if 0 <= action < len(ACTIONS_BY_ID) else action
+            self.state = self.state.apply(move)
             self.moves.append(action)
             return
         if not self._is_outcome(action):  # nothing changes: a card not in the deck, no seat
@@ -201,19 +221,18 @@ class ThirteenLeavesState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state the seat cannot tell from this one: the other hands drawn again,
-        consistent with what the seat has seen (for ``ISMCTSBot``). It is dealt and played
-        out afresh, so its history (and its serialization) is the drawn world's, not the true
-        deal a copy of this state would carry. During the deal: the other seats' cards so far
-        drawn again from the rest of the deck, the seat's own kept."""
+        consistent with what the seat has seen (for ``ISMCTSBot``). Its history (and its
+        serialization) is the drawn world's, dealt and played out afresh, not the true deal a
+        copy of this state would carry. During the deal: the other seats' cards so far drawn
+        again from the rest of the deck, the seat's own kept."""
         rng = np.random.default_rng(int(probability_sampler() * 2**53))
-        world = self.get_game().new_initial_state()
         if self.state is None:
             seat = check_seat(player_id, self.n)  # -1 would be the last seat's hand
+            world = self.get_game().new_initial_state()
             world._deal_like(self.hands[seat], seat, self.dealt, rng)
             return world
         view = self.state.view(player_id)
-        world._play_out(view.sample_state(rng), view)
-        return world
+        return self._played_out(view.sample_state(rng), view)
 
     def _deal_like(self, own: list[int], seat: int, cards: int, rng: np.random.Generator) -> None:
         """Deal ``cards`` cards on this fresh state: ``seat``'s turns give it its ``own`` cards
@@ -230,25 +249,52 @@ class ThirteenLeavesState(pyspiel.State):
         Only the position: the history stays empty (no deal to hide; quick for each search)."""
         self.dealt = self._to_deal()
         self.state = view.sample_state(rng)
-        self.hands = _as_dealt(self.state.hands, view.history)  # the seat's own: as dealt
-        self.moves = [action.id for _, action in view.history]
-        self.first = view.history[0][0] if view.history else view.current_player
+        self.hands, self.first, moves = _since_deal(self.state, view)  # the seat's own: dealt
+        self.moves = [action for _, action in moves]
 
-    def _play_out(self, world: leaves.State, view: PlayerView) -> None:
-        """Deal ``world``'s hands as they were dealt (its hands now, with the public moves of
-        ``view`` undone), draw its first player and play the moves, on this fresh state."""
-        hands = _as_dealt(world.hands, view.history)
+    def _played_out(self, world: leaves.State, view: PlayerView) -> ThirteenLeavesState:
+        """The state that deals ``world``'s hands as they were dealt (its hands now, with the
+        public moves of ``view`` undone), card by card, seat after seat, draws its first
+        player and plays the moves: the state ``apply_action`` would reach through that
+        history, built at once from it (its serialization, with the fields set after)."""
+        hands, first, moves = _since_deal(world, view)
+        if len(moves) < view.turn:  # a position built from its dict form has none
+            raise ValueError(
+                f"cannot deal and play out a world for a position without its history: "
+                f"{view.turn} moves since the deal, {len(moves)} of them known"
+            )
         cards = [[v for v, c in enumerate(hand) for _ in range(c)] for hand in hands]
-        for i in range(self._to_deal()):  # card by card, seat after seat
-            self.apply_action(cards[i % self.n][i // self.n])
-        self.apply_action(view.history[0][0] if view.history else view.current_player)
-        for _, action in view.history:
-            self.apply_action(action.id)
+        n, size = self.n, self._deal_size
+        history = [_DRAWN[cards[i % n][i // n]] for i in range(size)]  # seat after seat
+        history.append(_DRAWN[first])
+        history += [f"{seat}:{action}" for seat, action in moves]
+        played = self.get_game().deserialize_state(
+            f"history={','.join(history)}\nmove_number={len(history)}\n__dict__={_NO_FIELDS}"
+        )
+        played.hands, played.dealt, played.first = hands, size, first
+        played.moves = [action for _, action in moves]
+        played.state = world
+        return played
 
     def __str__(self) -> str:
         if self.state is None:
             return f"dealing: {self.dealt} of {self._to_deal()} cards"
         return str(self.state)
+
+
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+_DRAWN = tuple(f"{int(_CHANCE)}:{outcome}" for outcome in range(max(N_VALUES, MAX_PLAYERS)))
+"""A chance outcome (a card's value, the first player) as a serialized history writes it."""
+_NO_FIELDS = base64.b64encode(pickle.dumps({})).decode()
+"""A serialized state's Python fields, none: a state built from its history sets them after."""
+
+
+def _since_deal(world: leaves.State, view: PlayerView) -> tuple[list, int, list]:
+    """What the deal and the moves since gave ``world`` (a state ``view`` cannot tell from its
+    own): its hands as dealt, its first player, and its moves as (seat, action id) pairs."""
+    history = view.history
+    first = history[0][0] if history else view.current_player
+    return _as_dealt(world.hands, history), first, [(seat, a.id) for seat, a in history]
 
 
 def _as_dealt(hands: Any, history: Any) -> list[list[int]]:

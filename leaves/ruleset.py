@@ -128,6 +128,17 @@ class Rules:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from its fields: the hash derived from them is the process's own (a string's
+        # hash differs from one process to the next, so a pickled one would be another's)
+        return (Rules, tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __copy__(self) -> Rules:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict) -> Rules:
+        return self
+
     # ------------------------------------------------------------------ reading
     def hand_size_for(self, n_players: int) -> int:
         """Cards per hand at ``n_players``; ValueError naming the allowed counts otherwise."""

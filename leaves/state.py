@@ -346,6 +346,12 @@ class State(PublicFields):
             f"stacks={list(self.stacks)}, hand_sizes={list(self._sizes)})"
         )
 
+    def __copy__(self) -> State:
+        return self  # immutable: a copy is the state itself
+
+    def __deepcopy__(self, memo: dict) -> State:
+        return self  # as a copy (a deep one rebuilt and validated it through its pickled form)
+
     def __reduce__(self):
         # the position and the public history that led to it, oldest first (a flat list: a
         # linked tuple as long as the game would nest as deep as pickle recurses), so a state
