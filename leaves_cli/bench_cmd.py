@@ -1,5 +1,5 @@
 """``leaves bench``: a game's play throughput on one core, as its plug-in's ``bench`` measures
-it (random play through its compiled loop and its Python API, or rounds).
+it (what is played, and through which paths, is the plug-in's choice).
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -62,9 +62,10 @@ def bench(  # noqa: PLR0913 - click passes each option
 ) -> None:
     """Measure play throughput on one core (deal included, compile time excluded).
 
-    What is timed is the game plug-in's benchmark: typically whole games inside its compiled
-    loop and, beside them, games through its Python API, both picking uniformly among the
-    legal moves.
+    What is timed is the game plug-in's benchmark: typically whole games (or the game's units,
+    e.g. rounds) inside its compiled loop and, beside them, through its Python API. What the
+    seats play is the game's choice (random legal moves, or its built-in strategies), as its
+    documentation says.
 
     \b
     Examples:

@@ -17,7 +17,7 @@ from .game_commands import GameCommands, game_commands
 
 # name -> (module, attribute, one-line help). Modules are imported only when used.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "bench": ("leaves_cli.bench_cmd", "bench", "Measure random-play throughput."),
+    "bench": ("leaves_cli.bench_cmd", "bench", "Measure a game's play throughput on one core."),
     "strategies": (
         "leaves_cli.strategies_cmd",
         "strategies",

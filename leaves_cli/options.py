@@ -6,6 +6,7 @@ Imports inside functions: start-up (the registry loads only to complete a strate
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -125,3 +126,16 @@ def against_option(help: str, required: bool = True, metavar: str = "SPEC[,SPEC.
         shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
         help=help,
     )
+
+
+def commands_with_game() -> list[str]:
+    """The commands whose ``--game`` names an installed game (``game_option``), sorted: what a
+    message about another game's strategy points to. Reads each command's module."""
+    from .main import COMMANDS  # circle: the commands main lists import this module
+
+    found = []
+    for name, (module, attr, _) in COMMANDS.items():
+        command = getattr(importlib.import_module(module), attr)
+        if any(isinstance(p, InstalledGamesOption) for p in command.params):
+            found.append(name)
+    return sorted(found)

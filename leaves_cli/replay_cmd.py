@@ -26,20 +26,22 @@ def read_line(path: str, game: int) -> tuple[int, str]:
         raise CLIError(f"no such record file: {path}", usage=True) from None
     except OSError as exc:
         raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from None
-    seen = 0
+    seen, last = 0, (0, "")
     with fh:
         try:
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
-                seen += 1
+                seen, last = seen + 1, (lineno, line)
                 if seen == game:
                     return lineno, line
         except UnicodeDecodeError:
             raise CLIError(f"{path} is not a text file of JSON game records") from None
     if seen == 0:
         raise CLIError(f"{path} holds no game records")
-    raise CLIError(f"--game {game}: {path} holds only {seen} game record(s)", usage=True)
+    unit = game_of_record(last[1], f"{path}, line {last[0]}").unit  # the game's word for one
+    raise CLIError(f"--game {game}: {path} holds only {seen:,} {unit} record"
+                   f"{'' if seen == 1 else 's'}", usage=True)  # fmt: skip
 
 
 @dataclass(frozen=True)

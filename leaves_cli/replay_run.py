@@ -70,13 +70,14 @@ def _rows(run: Path, plugin: Any) -> Any:
     folder = run / "games"
     parts = part_files(folder) if folder.is_dir() else []  # the parts its manifest records
     if not parts:
-        raise CLIError(f"{run} has no game rows yet: no game of it can be replayed")
+        raise CLIError(f"{run} has no {plugin.unit} rows yet: no {plugin.unit} of it can be "
+                       "replayed")  # fmt: skip
     seats = [f"seat_{s}" for s in range(plugin.max_players)]
     cols = [*ROW_COLUMNS, plugin.length_value, *seats]
     try:
         return pd.concat([pd.read_parquet(p, columns=cols) for p in parts], ignore_index=True)
     except Exception as exc:  # noqa: BLE001 - a damaged file: one line, not a traceback
-        raise CLIError(f"cannot read the game rows of {run}: {exc}") from None
+        raise CLIError(f"cannot read the {plugin.unit} rows of {run}: {exc}") from None
 
 
 def pick_game(run: Path, game: int | None, plugin: Any) -> tuple[int, Any]:
@@ -146,7 +147,7 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     if missing:
         raise CLIError(f"{run}: the manifest does not describe {', '.join(missing)}")
     warnings = [
-        f"{by_label[s]['file']} changed since the run: the replay may differ from its game"
+        f"{by_label[s]['file']} changed since the run: the replay may differ from its {plugin.unit}"
         for s in dict.fromkeys(seats)
         if _file_changed(by_label[s])
     ]
@@ -158,9 +159,9 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     was = (int(row["winner_seat"]), int(row[plugin.length_value]), int(row["forfeit_seat"]))
     if played.outcome != was:
         warnings.append(
-            f"the replayed game differs from the run's (winner seat, {plugin.length_value}, "
-            f"forfeit seat: {played.outcome} here, {was} in the run): a strategy or the code "
-            "changed since the run"
+            f"the replayed {plugin.unit} differs from the run's (winner seat, "
+            f"{plugin.length_value}, forfeit seat: {played.outcome} here, {was} in the run): a "
+            "strategy or the code changed since the run"
         )
     return RunGame(plugin, _labelled(played.record, seats), game, played.traceback, warnings)
 

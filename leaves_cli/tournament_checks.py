@@ -4,7 +4,9 @@ they say: refused in one line before anything is played (exit 2).
 A lone strategy only ever plays itself; ``--target`` without matches is dropped; a target
 that a game setting contradicts (one that sets a target of its own, as rules may) would play
 matches to one and record the other; a ``--record`` file in a folder that does not exist would create that folder
-wherever the path points (inside ``--out`` it is the run's own folder, created anyway).
+wherever the path points (inside ``--out`` it is the run's own folder, created anyway). A
+``--target`` below 1 point is refused here too, in the game's word for what runs to it (its
+``match_unit``).
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -73,6 +75,9 @@ def check_new_run(opts: dict[str, Any]) -> None:
     cls = _game_class(opts["game_spec"])
     target, makes_matches = opts["target"], getattr(cls, "target_makes_matches", True)
     title = getattr(cls, "title", opts["game_spec"])
+    if target is not None and int(target) < 1:
+        unit = getattr(cls, "match_unit", "match")  # the game's word for one: "match", "game"
+        raise CLIError(f"--target {target}: a {unit} runs to at least 1 point", usage=True)
     if target is not None and not opts["expert"] and not makes_matches:
         raise CLIError(f"--target {target} needs --expert: {title} plays single games, not "
                        "matches to a target, without it", usage=True)  # fmt: skip

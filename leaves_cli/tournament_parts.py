@@ -234,25 +234,39 @@ def intervals(result: Any, nothing_valid: bool = False) -> tuple[dict[str, str],
     duplicate sets the units; "(too few deals for an interval)" where the run is too small),
     or none and the reason in words: the run kept no per-game rows, or ``nothing_valid`` (every
     game forfeited, where more games are no remedy)."""
-    return _intervals(result, nothing_valid)[:2]
+    return _intervals(result, _rows(result, nothing_valid))[:2]
 
 
-def _intervals(result: Any, nothing_valid: bool) -> tuple[dict[str, str], str | None, list[str]]:
-    """``intervals``, and the report's order of the strategies (empty: no report summary)."""
+def _rows(result: Any, nothing_valid: bool) -> Any:
+    """The run's rows (``reports.Games``, read once for the summary's intervals and its line on
+    unfinished units), or why the summary has no intervals without them (a string)."""
     if nothing_valid:
         unit = result.manifest.get("game_declaration", {}).get("unit", "game")
-        return {}, (f"no intervals: every {unit} ended by a forfeit, so none counts toward one "
-                    "(fix the strategy and play the run again)"), []  # fmt: skip
+        return (f"no intervals: every {unit} ended by a forfeit, so none counts toward one "
+                "(fix the strategy and play the run again)")  # fmt: skip
     if not result.spec.get("rows", True):
-        why = "no intervals: the run kept no per-game rows (--no-rows), and they count deals"
-        return {}, why, []
+        return "no intervals: the run kept no per-game rows (--no-rows), and they count deals"
+    from reports import ReportError
+    from reports.loading import as_games
+
+    try:
+        return as_games(result.out)
+    except ReportError as exc:  # e.g. rows that cannot be read: the table stands without them
+        return f"no intervals: {exc}"
+
+
+def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, list[str]]:
+    """``intervals`` from the rows ``_rows`` read, and the report's order of the strategies
+    (empty: no report summary)."""
+    if isinstance(rows, str):
+        return {}, rows, []
     from reports import ReportError
     from reports.numbers import TOO_FEW, interval
     from reports.tables import summary
 
     try:
-        table = summary(result.out)
-    except ReportError as exc:  # e.g. rows that cannot be read: the table stands without them
+        table = summary(rows)
+    except ReportError as exc:  # rows read but not summed: the table stands without them
         return {}, f"no intervals: {exc}", []
     cells = {str(r.strategy): interval(r.ci_low, r.ci_high) for r in table.itertuples()}
     order = list(cells)  # measured strategies first, as the report ranks them
@@ -262,24 +276,47 @@ def _intervals(result: Any, nothing_valid: bool) -> tuple[dict[str, str], str | 
     return {k: "too few deals" if c == f"({TOO_FEW})" else c for k, c in cells.items()}, None, order
 
 
+def _unfinished_line(rows: Any) -> str:
+    """How many of the run's units stopped unfinished at the game's length limit and how they
+    count, in the findings' words (``reports.findings.unfinished_words``); "" when none did or
+    the rows could not be read (``rows`` a string: only they tell)."""
+    if isinstance(rows, str) or not rows.unfinished.any():
+        return ""
+    from reports.findings import unfinished_words
+    from reports.tables import completion
+
+    done = completion(rows)
+    row = done[done["n_players"].astype(str) == "all"].iloc[0]
+    if not int(row["unfinished"]):
+        return ""
+    text = unfinished_words(row, rows.declaration)
+    return text[0].upper() + text[1:] + "."
+
+
 def units(result: Any) -> str:
-    """What a run's summary counts, plural: its game's declared unit ("games", "rounds")."""
+    """What a run counts (its ``--games``, what ``--add`` grows), plural, in its game's declared
+    words: its unit ("games", "rounds"), or for matches its match unit ("matches", "games")."""
     from tournaments.declaration import plural
 
-    return plural(result.manifest.get("game_declaration", {}).get("unit", "game"))
+    declared = result.manifest.get("game_declaration", {})
+    if result.spec.get("expert"):
+        return plural(declared.get("match_unit", "match"))
+    return plural(declared.get("unit", "game"))
 
 
 def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     """Print the run's summary: seats taken (a game counts once per seat), wins, win rates in %
     with the report's 95% intervals, and the rank value's mean over every seat, wins included
-    (headed so: the report's summary gives its mean when losing, a different figure). Returns
+    (headed so: the report's summary gives its mean when losing, a different figure), then how
+    many units stopped unfinished at the game's length limit (one line, none: none did). Returns
     why there are no intervals (None: there are); ``nothing_valid``: every game was forfeited."""
     from reports.numbers import fixed
 
     from .plain_table import print_table
 
     cols = result.summary_columns()  # from the aggregates; the intervals need the rows
-    cis, why_not, order = _intervals(result, nothing_valid)
+    rows_read = _rows(result, nothing_valid)
+    cis, why_not, order = _intervals(result, rows_read)
     expert = result.spec["expert"]
     rank = f"{result.manifest.get('rank_value', 'rank')}_mean"
     declared = result.manifest.get("game_declaration", {})
@@ -304,4 +341,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
         cells.append(f"{cols['forfeits'][i]:,}")
         rows.append(cells)
     print_table("Tournament summary", columns, rows)
+    unfinished = _unfinished_line(rows_read)
+    if unfinished:
+        click.echo(unfinished)
     return why_not

@@ -36,7 +36,9 @@ from .numbers import (
 )
 from .tables import ranked
 
-__all__ = ["Finding", "key_findings", "metagame_answer", "metagame_finding"]
+__all__ = [
+    "Finding", "key_findings", "metagame_answer", "metagame_finding", "unfinished_words",
+]  # fmt: skip
 
 
 def _verdict(lo: float, hi: float, fair: float) -> str:
@@ -208,13 +210,20 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Find
             f"seat at its table, the forfeiting one included; {left_out}"
         )
     if unfinished:
-        won = int(row["unfinished_won"]) if "unfinished_won" in row else 0
-        parts.append(
-            f"{unfinished:,} {d.units(unfinished)} ({pct(unfinished / games)}) stopped "
-            f"unfinished at the game's limit on {d.unit} length and "
-            f"{_unfinished_wins(unfinished, won, d)}"
-        )
+        parts.append(unfinished_words(row, d))
     return [Finding("completion", "Caution: " + "; ".join(parts) + ".")]
+
+
+def unfinished_words(row: pd.Series, d: Declaration) -> str:
+    """How many units of a completion row (``reports.tables.completion``) stopped unfinished at
+    the game's length limit, and how they count: the findings' words and the tournament's."""
+    games, unfinished = int(row["games"]), int(row["unfinished"])
+    won = int(row["unfinished_won"]) if "unfinished_won" in row else 0
+    return (
+        f"{unfinished:,} {d.units(unfinished)} ({pct(unfinished / max(games, 1))}) stopped "
+        f"unfinished at the game's limit on {d.unit} length and "
+        f"{_unfinished_wins(unfinished, won, d)}"
+    )
 
 
 def _unfinished_wins(unfinished: int, won: int, d: Declaration) -> str:
@@ -232,22 +241,41 @@ def _unfinished_wins(unfinished: int, won: int, d: Declaration) -> str:
 
 
 def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
-    """The best mean rank value per unit, with its interval (games that declare means)."""
+    """The best mean rank value per unit, with its interval, and the worst (games that declare
+    means); strategies tied on a mean are named together (a tie at the top shares the best, and
+    every strategy alike is said so: never one 'best' and another 'worst' with one figure)."""
     col = d.rank_value
     if means is None or not len(means) or f"{col}_mean" not in means:
         return []
-    top = means.iloc[0]
-    name = col.replace("_", " ")
-    lo, hi = top[f"{col}_ci_low"], top[f"{col}_ci_high"]
-    flat = int(top.get(f"{col}_no_spread", 0))  # no interval for no spread, not too few deals
-    span = (f"({no_spread(flat, f'mean {name}')})" if flat and not np.isfinite(lo)
-            else interval(lo, hi, scale=1.0, digits=2))  # fmt: skip
-    best = fixed(top[f"{col}_mean"], 2)
-    text = f"{top['strategy']} has the best mean {name} per {d.unit}: {best} {span}"
+    name, values = col.replace("_", " "), means[f"{col}_mean"].to_numpy(float)
+    best, worst = _tied(means, values, values[0]), _tied(means, values, values[-1])
+    k = 2  # decimals: more (up to four) where the best and the worst would read alike
+    while k < 4 and len(best) < len(means) and fixed(values[0], k) == fixed(values[-1], k):
+        k += 1
+    if len(best) == len(means) > 1:
+        every = "Both strategies" if len(means) == 2 else f"All {len(means)} strategies"
+        return [Finding("means", f"{every} have the same mean {name} per {d.unit}: "
+                                 f"{fixed(values[0], k)}.")]  # fmt: skip
+    if len(best) > 1:
+        text = f"{and_words(best)} share the best mean {name} per {d.unit}: {fixed(values[0], k)}"
+    else:
+        top = means.iloc[0]
+        lo, hi = top[f"{col}_ci_low"], top[f"{col}_ci_high"]
+        flat = int(top.get(f"{col}_no_spread", 0))  # no interval for no spread, not too few deals
+        span = (f"({no_spread(flat, f'mean {name}')})" if flat and not np.isfinite(lo)
+                else interval(lo, hi, scale=1.0, digits=k))  # fmt: skip
+        text = (f"{top['strategy']} has the best mean {name} per {d.unit}: "
+                f"{fixed(values[0], k)} {span}")  # fmt: skip
     if len(means) > 1:
-        last = means.iloc[-1]
-        text += f"; {last['strategy']} has the worst: {fixed(last[f'{col}_mean'], 2)}"
+        has = "has" if len(worst) == 1 else "share"
+        text += f"; {and_words(worst)} {has} the worst: {fixed(values[-1], k)}"
     return [Finding("means", text + ".")]
+
+
+def _tied(means: pd.DataFrame, values: np.ndarray, value: float) -> list[str]:
+    """The strategies whose mean is ``value`` (to rounding error: a tie is equal sums over
+    equal counts, which two sums may round apart in the last bit), in the table's order."""
+    return [str(s) for s in means["strategy"][np.isclose(values, value, rtol=1e-12, atol=1e-12)]]
 
 
 def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:

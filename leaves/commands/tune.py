@@ -104,6 +104,8 @@ def tune(**opts: Any) -> None:
     specs = split_specs(request.against)
     if not specs:
         raise CLIError("--against needs at least one opponent strategy", usage=True)
+    for spec in [request.spec, *specs]:
+        _refuse_other_games(spec)
     if request.jobs == 0 or request.jobs < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
     from leaves_cli.writable import check_writable
@@ -148,6 +150,33 @@ def _run(request: Request, specs: list[str], progress: bool) -> Any:
     except KeyboardInterrupt:
         click.echo(interrupted(request.out, resume_command(request.spec)), err=True)
         raise
+
+
+def _refuse_other_games(spec: str) -> None:
+    """One line for a spec that names no strategy of this game but one of another installed
+    game (as the registry knows them): which game has it, and which commands take --game."""
+    from leaves_cli.options import commands_with_game
+    from strategies import registry
+    from tournaments.games import game_names
+
+    from ..players import GAME
+
+    try:
+        name = registry.parse_spec(spec, GAME)[0]
+    except ValueError:
+        return  # said, in the game's words, where the spec is resolved
+    if ":" in name or name in registry.names(GAME):
+        return
+    for game in game_names():
+        try:
+            has = game != GAME and name in registry.names(game)
+        except ValueError:  # a game that cannot be loaded has no strategy to point to
+            continue
+        if has:
+            takes = ", ".join(f"leaves {c}" for c in commands_with_game())
+            raise CLIError(f"unknown strategy {name!r}: it is a {registry.title(game)} strategy, "
+                           f"and leaves tune plays {registry.title(GAME)} only; commands that "
+                           f"take --game {game}: {takes}", usage=True)  # fmt: skip
 
 
 def _game(rules: tuple[str, ...]) -> Any:
