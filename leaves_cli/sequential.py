@@ -149,31 +149,26 @@ def weighable(r: dict[str, float]) -> dict[str, float]:
     """The estimate the test weighs: without an interval on too few deals its standard error
     is no variance estimate to trust (one deal has none at all), so the test gets none (NaN),
     takes no decision and plays on, up to --max-games at most (then undecided). Sets that all
-    gave the same difference are weighed with a variance of zero, an infinite LLR
-    (``tournaments.sequential.llr``), and counted (``flat_sets``): a positive one is "better"
-    only where the sign test over them says so too (``Sequential.update``)."""
+    gave the same difference are weighed with a variance of zero: an LLR of N/2 for N sets
+    above half the margin, -inf below it (``tournaments.sequential.llr``)."""
     if has_interval(r):
         return r
-    if sets := no_spread_sets(r):
-        return {**r, "se": 0.0, "flat_sets": sets}
-    return {**r, "se": math.nan}
+    return {**r, "se": 0.0 if no_spread_sets(r) else math.nan}
 
 
 def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games") -> str:
     """The progress line of a batch: the estimate with its interval and where the test
-    stands (an infinite LLR with its reason, no spread, and where the sign test holds back a
-    positive one, that test), or in words that the deals so far give neither; ``units`` are
-    the game's words for what a side plays ("rounds" of a game played in rounds)."""
-    from reports.gauntlet import flat_words, llr_words  # as the final sentence says them
+    stands (where the sets showed no spread, the LLR with that reason), or in words that the
+    deals so far give neither; ``units`` are the game's words for what a side plays
+    ("rounds" of a game played in rounds)."""
+    from reports.gauntlet import llr_words  # the LLR in the final sentence's words
     from reports.numbers import TOO_FEW, counted, fixed
 
     diff = f"difference {fixed(100 * r['diff'], 2, '+')} points"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
     stop = f"(stop at {test.lower:.2f} or {test.upper:.2f})"
     if sets := no_spread_sets(r):  # no interval to show: the LLR's words say why
-        said = f"{head} over {counted(sets, 'duplicate set')}, {llr_words(test.llr)} {stop}"
-        held = test.decision is None  # +inf, yet not better: the sign test holds it back
-        return said + (flat_words(test.llr, sets, test.alpha, "; ") if held else "")
+        return f"{head} over {counted(sets, 'duplicate set')}, {llr_words(test.llr, sets)} {stop}"
     if not has_interval(r):
         return f"{head} ({TOO_FEW}), so no test yet"
     span = f"[{fixed(100 * r['ci_low'], 2, '+')}, {fixed(100 * r['ci_high'], 2, '+')}]"

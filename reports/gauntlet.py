@@ -20,7 +20,6 @@ from tournaments.sequential import (
     NOTHING_VALID,
     RUNNING,
     UNDECIDED,
-    sign_p,
 )
 
 from .clusters import seat_sums
@@ -198,32 +197,18 @@ def _points_word(m: float) -> str:
     return f"{m:g} point{'' if m == 1 else 's'}"
 
 
-def llr_words(llr: float) -> str:
-    """The log-likelihood ratio in words: a number; an infinite one where every duplicate set
-    gave the same difference (no spread, ``tournaments.sequential.llr``: the test decides at
-    once for 0 where the mean is nearer it, for the margin only where the sign test agrees,
-    ``flat_words``); none where there are too few to weigh."""
+def llr_words(llr: float, flat: int = 0) -> str:
+    """The log-likelihood ratio in words: a number; where its ``flat`` duplicate sets all
+    gave the same difference (no spread, ``tournaments.sequential.llr``), the reason: a
+    positive one is N/2 for N such sets, the most they give against 0, a negative one
+    infinite (the test decides at once for 0); none where there are too few to weigh."""
     if np.isfinite(llr):
+        if flat and llr > 0:
+            return f"LLR {llr:.2f}, N/2 for N = {counted(flat, 'duplicate set')} with no spread"
         return f"LLR {llr:.2f}"
     if np.isinf(llr):
         return f"LLR {'+' if llr > 0 else '-'}inf, as every duplicate set gave the same difference"
     return f"no LLR: {TOO_FEW}"
-
-
-def sign_words(sets: int, alpha: float) -> str:
-    """Why ``sets`` duplicate sets that all gave the same positive difference are called
-    better or not (yet): the exact sign test at ``alpha`` (``tournaments.sequential``)."""
-    p = sign_p(sets)
-    side = "at most" if p <= alpha else "above"
-    return (f"'better' then needs the sign test too: {counted(sets, 'duplicate set')} all one "
-            f"way happen for two equally strong strategies with p = 0.5^{sets} = {p:.2g}, "
-            f"{side} alpha {alpha:g}")  # fmt: skip
-
-
-def flat_words(llr: float, sets: int, alpha: float, lead: str) -> str:
-    """``sign_words`` after ``lead`` where ``sets`` with no spread gave an LLR of +inf (a
-    positive difference), else nothing."""
-    return f"{lead}{sign_words(sets, alpha)}" if sets and llr == np.inf else ""
 
 
 def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "") -> str | None:
@@ -256,15 +241,14 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
     diff = fixed(100 * float(r["diff"]), 1, "+")
     estimate = (f"{diff} points {interval(lo, hi, flat=flat)} over {int(r['games']):,} {units} "
                 "per side")  # fmt: skip
-    weighed = llr_words(llr)
+    weighed = llr_words(llr, flat)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
             f", {weighed}, bounds {float(r['sequential_lower']):.2f} and "
             f"{float(r['sequential_upper']):.2f})")  # fmt: skip
     alpha, beta = float(r["sequential_alpha"]), float(r["sequential_beta"])
-    sign = flat_words(llr, flat, alpha, " (") + (")" if flat and llr == np.inf else "")
     if decision == BETTER:
         head = f"{a} is better than {b}"
-        tail = (f"{test} favoured +{m:g} over 0{sign}, which it does for two equally strong "
+        tail = (f"{test} favoured +{m:g} over 0, which it does for two equally strong "
                 f"strategies at most {100 * alpha:g}% of the time (alpha)")  # fmt: skip
         if np.isfinite(lo) and not lo > 0:
             tail += ", a laxer standard than the 95% interval, which still includes 0"
@@ -276,7 +260,7 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
             tail += f", a laxer standard than the 95% interval, which still reaches +{m:g}"
     elif decision == UNDECIDED:
         head = f"Undecided whether {a} is better than {b}"
-        tail = f"{test} reached --max-games before favouring 0 or +{m:g}{sign}"
+        tail = f"{test} reached --max-games before favouring 0 or +{m:g}"
     else:  # a run interrupted between batches, or within one
         head = f"Not decided yet whether {a} is better than {b}"
         estimate = _weighed_estimate(r, units) or f"{estimate} so far"
@@ -295,8 +279,8 @@ def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:
         return float("nan") if value is None else float(value) / 100
 
     lo, hi = rate("ci_low"), rate("ci_high")
-    llr = r.get("sequential_llr")  # infinite where the batch's sets showed no spread
-    span = f"({NO_SPREAD})" if llr in ("inf", "-inf") and np.isnan(lo) else interval(lo, hi)
+    weighed = r.get("sequential_llr") is not None  # an LLR and no interval: no spread
+    span = f"({NO_SPREAD})" if weighed and np.isnan(lo) else interval(lo, hi)
     return (f"{fixed(100 * rate('difference'), 1, '+')} points {span} "
             f"over {int(r['sequential_games_per_side']):,} {units} per side, after batch "
             f"{int(r['sequential_batches'])}")  # fmt: skip

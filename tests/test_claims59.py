@@ -60,38 +60,52 @@ def _gauntlet(tmp_path, capsys, spec, *extra: str, strategy: str = "greedy",
     return cli(capsys, "gauntlet", *args)
 
 
-def test_a_flat_batch_is_better_only_once_the_sign_test_says_so(tmp_path, capsys, never):
-    """greedy wins every game, mute none: 8 sets all +100 points. The LLR is +inf, and it
-    said 'better ... at most 0.1% of the time (alpha)' after that batch, where 8 sets all one
-    way happen for two equally strong strategies 0.5^8 = 0.39% of the time. 10 sets (batch 2)
-    give 0.5^10 = 0.098%: better then."""
+def _sets_for_better(alpha: float, beta: float = 0.05) -> int:
+    """The fewest duplicate sets with no spread whose LLR, N/2, reaches the upper bound."""
+    from tournaments.sequential import bounds
+
+    return math.ceil(2 * bounds(alpha, beta)[1])
+
+
+def test_a_flat_batch_is_better_only_once_n_over_2_reaches_the_bound(tmp_path, capsys, never):
+    """greedy wins every game, mute none: every set +100 points. Its LLR was +inf, then
+    'better' once the sign test agreed (10 sets at alpha 0.001), a rule of its own that spent
+    alpha a second time; the cap of every batch gives N/2 for N sets with no spread, so
+    'better' at the bound log(0.95 / 0.001) = 6.86: 14 sets, the fourth batch's 17 (8, 10, 13,
+    17)."""
+    assert _sets_for_better(0.001) == 14
     code, out, err = _gauntlet(tmp_path, capsys, never, "--alpha", "0.001")
     assert code == 0
-    first, second = [x for x in err.splitlines() if x.startswith("batch ")]
-    assert first.startswith("batch 1: 24 games per side") and "+inf" in first
-    assert "8 duplicate sets all one way" in first and "0.5^8 = 0.0039, above alpha 0.001" in first
-    assert second.startswith("batch 2: 30 games per side") and "sign test" not in second
-    assert "greedy is better than mute" in out and "2 batches" in out, out
-    assert "0.5^10 = 0.00098, at most alpha 0.001" in out, out
+    lines = [x for x in err.splitlines() if x.startswith("batch ")]
+    assert lines[0] == (  # as docs/tournaments.md gives it
+        "batch 1: 24 games per side, difference +100.00 points over 8 duplicate sets, LLR 4.00, "
+        "N/2 for N = 8 duplicate sets with no spread (stop at -2.99 or 6.86)"
+    )
+    for line, sets in zip(lines, (8, 10, 13, 17), strict=True):
+        llr = f"LLR {sets / 2:.2f}, N/2 for N = {sets} duplicate sets with no spread"
+        assert f"{3 * sets} games per side" in line and llr in line, line
+        assert "(stop at -2.99 or 6.86)" in line and "inf" not in line, line
+    assert "greedy is better than mute" in out and "4 batches, LLR 8.50, N/2 for N = 17" in out
+    assert "sign test" not in out + err
 
 
-def test_a_flat_batch_the_sign_test_does_not_carry_ends_undecided_at_the_cap(
-    tmp_path, capsys, never
-):
+def test_a_flat_batch_short_of_the_bound_ends_undecided_at_the_cap(tmp_path, capsys, never):
     code, out, _ = _gauntlet(tmp_path, capsys, never, "--alpha", "0.001", "--max-games", "24")
     assert code == 0
     assert "Undecided whether greedy is better than mute" in out, out
-    assert "reached --max-games" in out and "0.5^8 = 0.0039, above alpha 0.001" in out, out
+    assert "1 batch, LLR 4.00, N/2 for N = 8 duplicate sets with no spread" in out, out
+    assert "reached --max-games" in out
     assert "is better than" not in out.replace("whether greedy is better than", "")
 
 
 def test_a_default_alpha_flat_batch_still_decides_at_once(tmp_path, capsys, never):
-    """8 sets all one way: 0.5^8 = 0.0039, within the default alpha of 0.05."""
+    """8 sets all one way: N/2 = 4 reaches the default bound log(19) = 2.94 (6 sets would)."""
+    assert _sets_for_better(0.05) == 6
     code, out, err = _gauntlet(tmp_path, capsys, never)
     assert code == 0
     assert [x for x in err.splitlines() if x.startswith("batch ")][0].startswith("batch 1")
-    assert "greedy is better than mute" in out and "1 batch," in out, out
-    assert "0.5^8 = 0.0039, at most alpha 0.05" in out and "at most 5% of the time" in out
+    assert "greedy is better than mute" in out and "1 batch, LLR 4.00, N/2 for N = 8" in out
+    assert "at most 5% of the time" in out, out
 
 
 def test_a_strategy_against_itself_is_still_not_better_at_once(tmp_path, capsys, never):
@@ -112,14 +126,39 @@ def test_a_flat_batch_with_a_negative_difference_is_not_better_at_once(tmp_path,
     assert "mute is not 1 point better than greedy" in out and "1 batch, LLR -inf" in out, out
 
 
-def test_the_test_weighs_a_flat_batch_by_the_sign_test():
+def test_the_test_weighs_a_flat_batch_by_n_over_2():
     from tournaments.sequential import BETTER, NOT_BETTER, Sequential
 
-    for sets, decision in ((9, None), (10, BETTER)):  # 0.5^9 > 0.001 >= 0.5^10
+    for sets, decision in ((13, None), (14, BETTER)):  # 6.5 < log(0.95 / 0.001) = 6.86 <= 7
         t = Sequential(0.01, alpha=0.001)
-        assert t.update(1.0, 0.0, flat_sets=sets) == decision and t.llr == math.inf
-    assert Sequential(0.01, alpha=0.001).update(-1.0, 0.0, flat_sets=1) == NOT_BETTER
-    assert Sequential(0.01, alpha=0.001).update(0.0, 0.0, flat_sets=1) == NOT_BETTER
+        assert t.update(1.0, 0.0, df=sets - 1) == decision and t.llr == sets / 2
+    t = Sequential(0.01, alpha=0.001)  # a caller that weighs no sets: +inf, as before
+    assert t.update(1.0, 0.0) == BETTER and t.llr == math.inf
+    assert Sequential(0.01, alpha=0.001).update(-1.0, 0.0, df=0) == NOT_BETTER
+    assert Sequential(0.01, alpha=0.001).update(0.0, 0.0, df=0) == NOT_BETTER
+
+
+def test_a_flat_batch_weighed_by_n_over_2_says_no_spread_when_interrupted_too():
+    """12 sets all +100 points, weighed on their 11 degrees of freedom: LLR 6.00, finite (short
+    of 6.86 at alpha 0.001), so the record of a run interrupted after that batch no longer told
+    no spread by an infinite LLR, and its sentence said 'too few deals for an interval'."""
+    from reports.gauntlet import sequential_sentence
+    from reports.numbers import NO_SPREAD, TOO_FEW
+    from tournaments.sequential import Sequential
+
+    test = Sequential(0.01, alpha=0.001)
+    assert test.update(1.0, 0.0, df=11) is None and test.llr == 6.0
+    rec = test.record(36)
+    row = {"strategy": "a", "baseline": "b", "games": 36, "diff": 1.0, "diff_ci_low": math.nan,
+           "diff_ci_high": math.nan, "p_value": 2 * 0.5**12, "deals": 12,
+           **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
+    said = sequential_sentence({**row, "sequential_decision": "undecided"})
+    assert "1 batch, LLR 6.00, N/2 for N = 12 duplicate sets with no spread, bounds" in said
+    row.update(sequential_decision="running", sequential_difference=100.0, sequential_ci_low=None,
+               sequential_ci_high=None, sequential_games_per_side=36)  # fmt: skip
+    said = sequential_sentence(row, run="g")
+    assert f"+100.0 points ({NO_SPREAD}) over 36 games per side, after batch 1" in said, said
+    assert TOO_FEW not in said
 
 
 def _null_estimate(rng: np.random.Generator):
@@ -149,9 +188,10 @@ def _null_estimate(rng: np.random.Generator):
 def test_equal_strategies_are_called_better_on_no_spread_at_most_alpha_of_the_time():
     """The truth the sentence states: 'better' for two equally strong strategies at most alpha
     of the time. With 8 sets in the first batch, a flat batch (all 8 one way) alone made it
-    0.5^8 = 0.39% at alpha 0.001 (83 of these 20,000 tests); now 0.5^10 (16 here), as a flat
-    batch waits for the 10 sets of the next batch. (Only the flat decisions are counted: on 8
-    sets of +-1 the normal approximation of the rest is no guide.)"""
+    0.5^8 = 0.39% at alpha 0.001 (83 of these 20,000 tests); the sign test then made it 0.5^10
+    (16 here), on top of the alpha the batches with spread spend; N/2 for N flat sets needs 14,
+    the 17 of the fourth batch, 0.5^17. (Only the flat decisions are counted here: the total is
+    ``tests/test_sequential_small59.py``'s.)"""
     from tournaments.sequential import BETTER, Sequential, run_batches
 
     rng = np.random.default_rng(59)
@@ -163,12 +203,15 @@ def test_equal_strategies_are_called_better_on_no_spread_at_most_alpha_of_the_ti
     assert better <= alpha * n + 3 * math.sqrt(alpha * n), better
 
 
-@pytest.mark.parametrize("sets", [8, 20])
-def test_the_sign_words_state_the_chance(sets):
-    from reports.gauntlet import sign_words
+@pytest.mark.parametrize("llr, flat, words", [
+    (5.0, 10, "LLR 5.00, N/2 for N = 10 duplicate sets with no spread"),
+    (5.0, 0, "LLR 5.00"), (0.0, 10, "LLR 0.00"),
+    (-math.inf, 10, "LLR -inf, as every duplicate set gave the same difference"),
+])  # fmt: skip
+def test_the_llr_words_give_the_reason_of_a_flat_batch(llr, flat, words):
+    from reports.gauntlet import llr_words
 
-    text = sign_words(sets, 0.05)
-    assert f"{sets} duplicate sets all one way" in text and f"0.5^{sets} = {0.5**sets:.2g}" in text
+    assert llr_words(llr, flat) == words
 
 
 # ------------------------------------------------ leaves compare of runs whose fields differ

@@ -31,12 +31,12 @@ margin (less when it is more); it is not evidence of no difference. ``tests/
 test_sequential_claims.py`` checks both by simulation through ``run_batches``, the loop the
 command runs.
 
-A batch whose duplicate sets all gave the same difference (no spread) has a variance of zero
-and an infinite LLR, which would decide after any number of sets. A negative or zero one
-decides H0 at once (a strategy against itself is not better); a positive one decides H1 only
-where the exact sign test does too: ``N`` sets all one way happen for two equally strong
-strategies ``0.5 ** N`` of the time (``sign_p``), so H1 needs ``0.5 ** N <= alpha``, else the
-test plays on.
+A batch whose duplicate sets all gave the same difference (no spread) has a variance of zero,
+so the normal LLR is infinite on either side of the midpoint of 0 and the margin. Below it, it
+decides H0 at once (a strategy against itself is not better); above it the cap holds as for any
+other batch: ``null_llr`` of ``N`` sets with no spread is ``N / 2`` (all ``N`` one way, the most
+any ``N`` sets give), so H1 needs ``N / 2`` at the upper bound (14 sets at alpha 0.001, beta
+0.05; 6 at the defaults), and one rule spends alpha for batches with and without spread.
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ __all__ = [
     "next_precision_stage",
     "next_stage",
     "run_batches",
-    "sign_p",
 ]
 
 BETTER = "better"
@@ -96,14 +95,16 @@ def llr(dbar: float, variance: float, mu0: float, mu1: float, df: float = math.i
     """The normal log-likelihood ratio of difference ``mu1`` over ``mu0`` given a mean
     ``dbar`` with variance ``variance`` estimated on ``df`` degrees of freedom (the sets less
     one; infinite: a variance to take as known). A positive one is capped by ``null_llr``. A
-    variance of zero (every set the same) gives +-inf on either side of the midpoint, 0 on
-    it; NaN inputs give NaN (no decision)."""
+    variance of zero (every set the same) gives -inf below the midpoint, 0 on it, and above it
+    ``null_llr``: ``(df + 1) / 2``, or +inf where ``df`` is infinite; NaN inputs give NaN (no
+    decision)."""
     if not (math.isfinite(dbar) and math.isfinite(variance)) or variance < 0:
         return math.nan
     num = (mu1 - mu0) * (2 * dbar - mu0 - mu1)
     if variance == 0:
-        return 0.0 if num == 0 else math.copysign(math.inf, num)
-    value = num / (2 * variance)
+        value = 0.0 if num == 0 else math.copysign(math.inf, num)
+    else:
+        value = num / (2 * variance)
     return min(value, null_llr(dbar, variance, mu0, df)) if value > 0 else value
 
 
@@ -113,18 +114,12 @@ def null_llr(dbar: float, variance: float, mu0: float, df: float) -> float:
     than about their own mean: ``(dbar - mu0) ** 2 / (2 * V0)``, ``V0 = (df * variance +
     (dbar - mu0) ** 2) / (df + 1)``. Sets whose differences are as likely either way of
     ``mu0`` reach a value ``c`` of it at most ``exp(-c)`` of the time at any number of sets
-    (Hoeffding's bound over their signs); infinite ``df``: the plain bound
-    ``(dbar - mu0) ** 2 / (2 * variance)``, which no normal LLR exceeds."""
+    (Hoeffding's bound over their signs); sets with no spread (``variance`` 0) give ``(df +
+    1) / 2``, the most any give. Infinite ``df``: the plain bound ``(dbar - mu0) ** 2 / (2 *
+    variance)``, which no normal LLR exceeds (+inf at a variance of zero)."""
     d2 = (dbar - mu0) ** 2
     v0 = variance if math.isinf(df) else (df * variance + d2) / (df + 1)
-    return d2 / (2 * v0)
-
-
-def sign_p(sets: int) -> float:
-    """The chance that ``sets`` duplicate sets all come out one way, the same side ahead in
-    each, for two equally strong strategies (each set's difference as likely either way):
-    ``0.5 ** sets``, the one-sided exact sign test's p-value."""
-    return 0.5 ** int(sets)
+    return d2 / (2 * v0) if v0 > 0 else math.inf
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -190,20 +185,13 @@ class Sequential:
             )
         self.lower, self.upper = bounds(self.alpha, self.beta)
 
-    def update(self, dbar: float, se: float, flat_sets: int | None = None,
-               df: float = math.inf) -> str | None:  # fmt: skip
+    def update(self, dbar: float, se: float, df: float = math.inf) -> str | None:
         """Take the paired mean difference ``dbar`` and its standard error ``se`` (on ``df``
         degrees of freedom, ``llr``) after a batch: the decision (BETTER or NOT_BETTER) or
-        None to play another batch.
-        ``flat_sets``: the duplicate sets so far where all gave the same difference (``se``
-        0); their infinite LLR decides BETTER only where the sign test does too
-        (``sign_p(flat_sets) <= alpha``), else the test plays on (None: a caller that weighs
-        no sets, the LLR alone decides)."""
+        None to play another batch."""
         self.batches += 1
         self.llr = llr(dbar, se * se, 0.0, self.margin, df)
         self.decision = decide(self.llr, self.lower, self.upper)
-        if self.decision == BETTER and flat_sets is not None and sign_p(flat_sets) > self.alpha:
-            self.decision = None
         return self.decision
 
     def record(self, games_per_side: int) -> dict[str, Any]:
@@ -234,18 +222,17 @@ def run_batches(
     """The loop of a sequential run: ``estimate(stages)`` plays the run to ``stages``
     (cumulative deals per table) and returns its paired ``diff`` and ``se``, its degrees of
     freedom ``df`` (else ``units``, its sets, less one; neither: the variance is taken as
-    known) and ``flat_sets`` where its sets showed no spread (``Sequential.update``); ``test``
-    takes it;
-    until it decides, the next batch grows the deals by GROWTH, up to ``max_deals``.
-    ``on_batch(stages, estimate, final)`` hears every batch (``final``: the last). Returns
-    the stages played and the last estimate. A resumed run passes the stages it had and a
-    ``test`` whose ``batches`` counts the batches already decided on. ``void()`` true after
-    a batch (nothing valid played by a side) stops the run there, decided NOTHING_VALID."""
+    known); ``test`` takes it; until it decides, the next batch grows the deals by GROWTH,
+    up to ``max_deals``. ``on_batch(stages, estimate, final)`` hears every batch (``final``:
+    the last). Returns the stages played and the last estimate. A resumed run passes the
+    stages it had and a ``test`` whose ``batches`` counts the batches already decided on.
+    ``void()`` true after a batch (nothing valid played by a side) stops the run there,
+    decided NOTHING_VALID."""
     stages = list(stages)
     while True:
         est = estimate(stages)
         df = est.get("df", est.get("units", math.inf) - 1)
-        decision = test.update(est["diff"], est["se"], est.get("flat_sets"), df)
+        decision = test.update(est["diff"], est["se"], df)
         if void is not None and void():
             test.decision = decision = NOTHING_VALID
         nxt = None if decision else next_stage(stages[-1], max_deals)
