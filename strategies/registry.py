@@ -30,8 +30,11 @@ import inspect
 import re
 import sys
 import warnings
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
+
+from gamekit.errors import ParameterError
 
 from .base import CLASSIFIER_KEYS, NAME_RE, Player
 from .spec_values import parse_params, split_label
@@ -225,6 +228,9 @@ def get_class(name: str, game: str = DEFAULT_GAME) -> type[Player]:
     eps = _entry_points(game)
     if name in eps:
         return _load_entry_point(name, eps[name], game)
+    owner = _owner(name, game)
+    if owner is not None:
+        raise OtherGameStrategy(name, game, owner)
     raise ValueError(_unknown_message(name, game))
 
 
@@ -247,12 +253,41 @@ def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
         if close
         else f"; known strategies: {', '.join(known) or 'none'}"
     )
-    elsewhere = [g for g in _REGISTRIES if g != game and name in names(g)]
-    if elsewhere:
-        where = title(elsewhere[0])
-        hint = f" ({name!r} is a {where} strategy){hint}"
     what = "strategy" if game == DEFAULT_GAME else f"{title(game)} strategy"
     return f"unknown {what} {name!r}{hint}"
+
+
+class OtherGameStrategy(ParameterError):
+    """A name no strategy of ``game`` has but one of another installed game (``owner``) does:
+    whose strategy it is and how to ask for its game, worded for the caller (the parameter
+    ``game``: ``game=`` in the library, its flag on the command line). ``head`` says whose it
+    is, for a caller that plays one game only and says so in its own words."""
+
+    def __init__(self, name: str, game: str, owner: str) -> None:
+        self.name, self.game, self.owner = name, game, owner
+        self.head = f"unknown strategy {name!r}: it is a {title(owner)} strategy"
+        super().__init__(self.head, "game")
+
+    def worded(self, names: Mapping[str, str]) -> str:
+        flag = names.get("game")
+        ask = f"pass game={self.owner!r} to play it"
+        if flag:
+            ask = f"commands that take {flag} play it with {flag} {self.owner}"
+        return f"{self.head}, not a {title(self.game)} one; {ask}"
+
+
+def _owner(name: str, game: str) -> str | None:
+    """The installed game other than ``game`` whose registry has ``name`` (None: none). Said
+    only for an unknown name: it loads every installed game's players."""
+    groups = (PLAYERS_GROUP, GAME_GROUP)
+    installed = {ep.name for g in groups for ep in importlib.metadata.entry_points(group=g)}
+    for other in sorted((installed | set(_REGISTRIES)) - {game}):
+        try:
+            if name in names(other):
+                return other
+        except Exception:  # noqa: BLE001 - a game that cannot load has no strategy to point to
+            continue
+    return None
 
 
 def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: Any) -> list[str]:

@@ -42,9 +42,9 @@ def test_the_registry_finds_ligretto_through_its_entry_point_alone():
 
 
 def test_a_name_means_one_thing_per_game():
-    with pytest.raises(ValueError, match="'greedy' is a 13 Leaves strategy"):
+    with pytest.raises(ValueError, match="'greedy': it is a 13 Leaves strategy"):
         strategies.get("greedy", game="ligretto")
-    with pytest.raises(ValueError, match="'stack' is a Ligretto strategy"):
+    with pytest.raises(ValueError, match="'stack': it is a Ligretto strategy"):
         strategies.get("stack")
     with pytest.raises(ValueError, match="not a 13 Leaves one"):
         strategies.get(strategies.get("row", game="ligretto"))

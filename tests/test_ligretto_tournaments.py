@@ -185,7 +185,7 @@ def test_command_line(tmp_path, capsys):
     ("args", "message"),
     [
         (["--players", "13"], "2 to 12 players, got 13"),
-        (["greedy"], "'greedy' is a 13 Leaves strategy"),
+        (["greedy"], "'greedy': it is a 13 Leaves strategy"),
         (["--turn-limit", "9"], "--turn-limit is not a Ligretto option"),
         (["--decision-timeout", "9"], "--decision-timeout is not a Ligretto option"),
         (["--rounds", "0"], "--rounds must be at least 1"),
@@ -201,7 +201,7 @@ def test_bad_input_is_one_line(tmp_path, capsys, args, message):
 
 def test_thirteen_leaves_refuses_ligretto_names_and_rounds(tmp_path, capsys):
     code, _, err = cli(capsys, "tournament", "greedy", "stack", "--out", str(tmp_path / "x"))
-    assert code == 2 and "'stack' is a Ligretto strategy" in err
+    assert code == 2 and "'stack': it is a Ligretto strategy" in err
     code, _, err = cli(capsys, "tournament", "greedy", "low", "--rounds", "2",
                        "--out", str(tmp_path / "y"))  # fmt: skip
     assert code == 2 and "--rounds: 13 Leaves matches run to a target (--target)" in err

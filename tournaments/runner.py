@@ -161,8 +161,10 @@ class Tournament:
         self.rounds = rounds
         if target is None:
             target = self.game.match_target
-        if int(target) < 1:
-            raise ValueError(f"the match target must be at least 1 point, got {target}")
+        if int(target) < 1:  # in the game's word for what runs to a target (its match_unit)
+            raise ParameterError(
+                f"{{target}} {target}: a {self.game.match_unit} runs to at least 1 point", "target"
+            )
         self.target = int(target)
 
     def _record_rule(self, record: str | Path | None, record_sample: int | None) -> None:

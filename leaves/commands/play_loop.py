@@ -19,6 +19,7 @@ from rich.text import Text
 from leaves import Action, State
 from leaves.players.play import FAILURES, error_text, illegal_answer
 from leaves_cli.errors import CLIError
+from leaves_cli.flags import message
 
 from . import render
 from .moves import MoveError, parse_move
@@ -317,7 +318,7 @@ def make_bots(specs: Sequence[str], n_opponents: int) -> list:
         try:
             bots.append(strategies.get(spec))
         except Exception as exc:  # noqa: BLE001 - user files and specs raise many kinds
-            raise CLIError(f"--against: {exc}", usage=True) from exc
+            raise CLIError(f"--against: {message(exc)}", usage=True) from exc
     return bots
 
 

@@ -153,30 +153,24 @@ def _run(request: Request, specs: list[str], progress: bool) -> Any:
 
 
 def _refuse_other_games(spec: str) -> None:
-    """One line for a spec that names no strategy of this game but one of another installed
-    game (as the registry knows them): which game has it, and which commands take --game."""
+    """One line for a spec that names a strategy of another installed game: the registry's
+    words for whose it is, then that leaves tune plays this game only and which commands
+    take --game. Any other bad spec is said where the spec is resolved."""
     from leaves_cli.options import commands_with_game
     from strategies import registry
-    from tournaments.games import game_names
 
     from ..players import GAME
 
     try:
         name = registry.parse_spec(spec, GAME)[0]
+        if ":" not in name:
+            registry.get_class(name, GAME)
+    except registry.OtherGameStrategy as exc:
+        takes = ", ".join(f"leaves {c}" for c in commands_with_game())
+        raise CLIError(f"{exc.head}, and leaves tune plays {registry.title(GAME)} only; "
+                       f"commands that take --game {exc.owner}: {takes}", usage=True) from None  # fmt: skip
     except ValueError:
-        return  # said, in the game's words, where the spec is resolved
-    if ":" in name or name in registry.names(GAME):
         return
-    for game in game_names():
-        try:
-            has = game != GAME and name in registry.names(game)
-        except ValueError:  # a game that cannot be loaded has no strategy to point to
-            continue
-        if has:
-            takes = ", ".join(f"leaves {c}" for c in commands_with_game())
-            raise CLIError(f"unknown strategy {name!r}: it is a {registry.title(game)} strategy, "
-                           f"and leaves tune plays {registry.title(GAME)} only; commands that "
-                           f"take --game {game}: {takes}", usage=True)  # fmt: skip
 
 
 def _game(rules: tuple[str, ...]) -> Any:
