@@ -226,7 +226,8 @@ class _Round:
         while ended == ENDED_UNFINISHED and actions < max_actions:
             actions += 1
             seat = min(range(n), key=lambda s: (pending[s][0], pending[s][1]))
-            if pending[seat][0] > MAX_ROUND_MS:
+            if pending[seat][0] > MAX_ROUND_MS:  # stopped at the limit: it lasted that long
+                now = MAX_ROUND_MS
                 break
             now, _, d = pending[seat]
             if d.kind in SOURCES:

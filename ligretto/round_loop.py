@@ -218,7 +218,8 @@ def _run(r, p):
     while ended == ENDED_UNFINISHED and actions < MAX_ACTIONS:
         actions += 1
         s = _next_seat(p)
-        if p.time[s] > MAX_ROUND_MS:
+        if p.time[s] > MAX_ROUND_MS:  # stopped at the limit: it lasted that long
+            t = np.int64(MAX_ROUND_MS)
             break
         t = p.time[s]
         ended = _resolve(r, p, s, t)

@@ -361,11 +361,21 @@ def test_an_action_due_at_the_time_limit_resolves_and_none_after():
     assert out.time_ms == MAX_ROUND_MS and out.ended_by == -2
 
 
-def test_a_round_whose_first_action_is_past_the_limit_stops_at_time_0():
+def test_a_round_whose_first_action_is_past_the_limit_stops_at_the_limit():
+    """Nobody acts within the round's time: it stops unfinished having lasted the limit (its
+    length read 0 s, as if it had lasted no time), in every engine."""
+    from ligretto import cengine
+    from ligretto.round_loop import nb_round
     from ligretto.rules import MAX_ROUND_MS
 
     out = ligretto.play_round([flipper(MAX_ROUND_MS + 1), flipper(MAX_ROUND_MS + 1)], 1, 2)
-    assert out.events == [] and out.time_ms == 0 and out.ended_by == -2
+    assert out.events == [] and out.time_ms == MAX_ROUND_MS and out.ended_by == -2
+    table = np.tile([1.0, MAX_ROUND_MS + 1, 0, 0, 0, 0, 0, 0], (2, 1))
+    rounds = [nb_round] + ([cengine.round_] if cengine.available() else [])
+    for play in rounds:
+        got = np.zeros(3 * 2 + 6, np.int64)
+        play(table, 2, 3, np.uint64(1), np.uint64(2), np.zeros((1, 5), np.int64), False, got)
+        assert got[3 * 2] == -2 and got[3 * 2 + 1] == MAX_ROUND_MS, play
 
 
 # ------------------------------------------------------------------ ligretto/rules.py

@@ -115,7 +115,10 @@ static int64_t run(Round *r, Schedule *p, int64_t *end) {
     while (ended == ENDED_UNFINISHED && actions < MAX_ACTIONS) {
         actions++;
         int64_t s = next_seat(p, r->n);
-        if (p->time[s] > MAX_ROUND_MS) break;
+        if (p->time[s] > MAX_ROUND_MS) { /* stopped at the limit: it lasted that long */
+            t = MAX_ROUND_MS;
+            break;
+        }
         t = p->time[s];
         ended = resolve(r, p, s, t);
         if (ended == ENDED_UNFINISHED) {
