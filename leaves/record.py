@@ -12,8 +12,7 @@ import json
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 from gamekit.errors import shown
 
@@ -23,12 +22,26 @@ from .ruleset import Rules
 from .state import State
 
 
+class ReadOnlyRules(dict):
+    """A record's ``rules``: a dict (JSON, ``dataclasses.asdict``, pickling and copying take it
+    as one) that refuses to change, with TypeError."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a game record's rules are read-only")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))  # rebuilt whole: item by item would be refused
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One finished (or unfinished) game, reproducible by ``leaves.replay``.
 
     Immutable: its sequences (``hands``, ``actions``, ``strategies``) are kept as tuples, given
-    as lists or tuples, and its ``rules`` as a read-only mapping (a copy of the one given);
+    as lists or tuples, and its ``rules`` as a read-only dict (a copy of the mapping given);
     ``to_dict`` gives them back as lists and a dict, the JSON form."""
 
     hands: tuple[tuple[int, ...], ...]
@@ -61,12 +74,7 @@ class GameRecord:
             if isinstance(getattr(self, key), seqs):
                 object.__setattr__(self, key, tuple(getattr(self, key)))
         if isinstance(self.rules, Mapping):
-            object.__setattr__(self, "rules", MappingProxyType(dict(self.rules)))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # pickled (and copied) by its fields, the read-only rules as the dict they hold: a
-        # MappingProxyType itself does not pickle; the copy makes them read-only again
-        return (_from_fields, (type(self), self._fields()))
+            object.__setattr__(self, "rules", ReadOnlyRules(self.rules))
 
     def _fields(self) -> dict[str, Any]:
         """Its fields by name, as they are, but the rules as a plain dict."""
@@ -163,11 +171,6 @@ class GameRecord:
         except json.JSONDecodeError as exc:
             raise ValueError(f"not a JSON game record: {exc.msg} at column {exc.colno}") from None
         return cls.from_dict(d)
-
-
-def _from_fields(cls: type[GameRecord], d: dict[str, Any]) -> GameRecord:
-    """A record of its fields (``GameRecord.__reduce__``: unpickling, copying)."""
-    return cls(**d)
 
 
 def _leads_to(initial: State, actions: tuple[int, ...], final: State) -> bool:

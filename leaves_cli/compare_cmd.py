@@ -25,11 +25,18 @@ def _rate(x: float, lo: float, hi: float) -> str:
     return f"{100 * x:.1f} [{math.floor(100 * lo + 1e-9)}-{math.ceil(100 * hi - 1e-9)}]"
 
 
+def _signed(x: float) -> str:
+    """A difference of rates in signed points, '+0.0' where it rounds to zero."""
+    from reports.numbers import fixed  # start-up: reports loads pandas
+
+    return fixed(100 * x, 1, "+")
+
+
 def _bracket(lo: float, hi: float) -> str:
     """A difference's 95% interval in points, '[-4.4, +15.5]' ('(no interval)': too few deals)."""
     if lo != lo or hi != hi:
         return "(no interval)"
-    return f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    return f"[{_signed(lo)}, {_signed(hi)}]"
 
 
 def _p(p: float) -> str:
@@ -175,7 +182,7 @@ def _print(c) -> None:
     rows = [
         [str(r.strategy), _rate(r.win_rate_a, r.ci_low_a, r.ci_high_a),
          _rate(r.win_rate_b, r.ci_low_b, r.ci_high_b),
-         f"{100 * r.diff:+.1f} {'(no spread)' if r.no_spread else _bracket(r.ci_low, r.ci_high)}",
+         f"{_signed(r.diff)} {'(no spread)' if r.no_spread else _bracket(r.ci_low, r.ci_high)}",
          _p(r.p_holm), "yes" if r.significant else "no"]
         for r in c.table.itertuples()
     ]  # fmt: skip

@@ -20,13 +20,19 @@ MANIFEST = "manifest.json"
 OWN = "the run's own"
 
 
-def _spec(run_dir: Path) -> dict:
+def _manifest(run_dir: Path) -> dict:
+    """The run's manifest as far as it reads, else nothing."""
     import json
 
     try:
-        spec = json.loads((run_dir / MANIFEST).read_text()).get("spec")
-    except (OSError, ValueError, AttributeError):
-        spec = None
+        manifest = json.loads((run_dir / MANIFEST).read_text())
+    except (OSError, ValueError):
+        manifest = None
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def _spec(run_dir: Path) -> dict:
+    spec = _manifest(run_dir).get("spec")
     return spec if isinstance(spec, dict) else {}
 
 
@@ -113,8 +119,8 @@ def unfinished_state(run_dir: Path) -> str:
 @click.argument("run_dir", type=click.Path(path_type=Path))
 def verify(run_dir: Path) -> None:
     """Check a tournament run: every file of every finished chunk against the size and
-    checksum its manifest recorded, the merged files of a finished run, and files that do not
-    belong to the run. Changes nothing.
+    checksum its manifest recorded, the merged files of a finished run and its --record file,
+    and files that do not belong to the run. Changes nothing.
 
     Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it;
     one a process still plays is said to be played now); 1 with the list of bad files
@@ -151,14 +157,29 @@ def verify(run_dir: Path) -> None:
         n = len(result.problems) + (record is not None)
         todo = [advice(run_dir, result)] if result.problems else []
         if record is not None:
-            todo.append(f"'leaves tournament --out {run_dir} --resume' writes it again from "
-                        f"the run's chunks ({run_dir / record.path})")  # fmt: skip
+            todo.append(rewrite_hint(run_dir, run_dir / record.path))
         raise CLIError(f"{n} bad file(s) in {run_dir}: {'; '.join(todo)}")
     state = "complete" if result.complete else unfinished_state(run_dir)
     click.echo(
         f"ok: {len(result.done)} of {result.n_chunks} chunks verified "
         f"({result.files_checked} files); run {state}{records_words(result)}"
     )
+
+
+def rewrite_hint(run_dir: Path, path: Path) -> str:
+    """The resume that writes the run's damaged ``--record`` file ``path`` again: a plain one
+    writes where the run was told to, a path relative to the folder it started in (from here,
+    maybe another file), so ``--record`` names the file unless that is it; where the file's
+    folder is gone (``--record`` would be refused), the plain one, saying where it writes."""
+    stored = _manifest(run_dir).get("record_file")
+    told = Path(stored) if isinstance(stored, str) else path
+    resume = f"leaves tournament --out {run_dir} --resume"
+    if told.resolve() == path.resolve():
+        return f"'{resume}' writes it again from the run's chunks ({path})"
+    if path.parent.is_dir():
+        return f"'{resume} --record {path}' writes it again from the run's chunks ({path})"
+    return (f"'{resume}' writes it again from the run's chunks, into {told} (the folder "
+            f"{path.parent} is gone)")  # fmt: skip
 
 
 def records_words(result: Verification) -> str:

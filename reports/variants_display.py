@@ -70,10 +70,6 @@ def label(metric: str, n_players: str, position: int, detail: str = "", multi: b
     return shown(metric).name + at
 
 
-def _num(x: float, k: int) -> str:
-    return f"{x:.{k}f}" if np.isfinite(x) else ""
-
-
 def _why(r: pd.Series, col: str) -> str:
     """Why a row has no interval: too few deals, or none of them differing (``flat``)."""
     if {"se", "df"} <= set(r.index) and flat(float(r[col]), float(r["se"]), float(r["df"])):

@@ -16,7 +16,7 @@ from .designer_text import (
     restriction_name,
     sample_sentence,
 )
-from .numbers import TOO_FEW, beside_digits, counted, fixed, interval, pct
+from .numbers import TOO_FEW, beside_digits, counted, fixed, interval, pct, signed_points
 from .variants_words import (
     DIGITS,
     RATES,
@@ -174,8 +174,8 @@ def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
 
 
 def _signed(r: pd.Series) -> str:
-    lo, hi = 100 * r["ci_low"], 100 * r["ci_high"]
-    return f"{100 * r['diff']:+.1f} points [{lo:+.1f}, {hi:+.1f}]"
+    lo, hi = (fixed(100 * r[c], 1, "+") for c in ("ci_low", "ci_high"))
+    return f"{signed_points(r['diff'])} [{lo}, {hi}]"
 
 
 def _other_seats(look: _Lookup, rules: str, base: str, n: str) -> str | None:

@@ -192,7 +192,11 @@ def check_record_file(out: Path, manifest: dict[str, Any], result: Verification)
         result.record_unchecked = Path(named)
         return
     if not _good_record_entry(entry):  # a hand-edited manifest: the file's truth is unknown
-        result.record = (Path(named), Problem(named, "its checksum in the manifest is malformed"))
+        # named where its entry says, else where a plain resume from here writes it: a path
+        # the run was given (relative to where it started), not one inside the run
+        path = entry.get("path") if isinstance(entry, dict) else None
+        where = path if isinstance(path, str) else str(Path(named).absolute())
+        result.record = (out / where, Problem(where, "its checksum in the manifest is malformed"))
         return
     path = out / entry["path"]
     reason = storage.check_entry(path, entry["entry"])
