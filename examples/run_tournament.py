@@ -21,17 +21,20 @@ from tournaments import Tournament
 
 def size(name: str, default: int) -> int:
     """The size ``LEAVES_EXAMPLE_<name>`` sets (GAMES, JOBS, EXAMPLES), or ``default`` where it
-    is unset or empty: a whole number of at least 1, or the script ends with a one-line error.
-    The examples beside this file read their sizes here (loaded by path, as
-    check_my_strategy.py loads my_strategy.py)."""
+    is unset or empty: a whole number of at least 1 (JOBS also -1, every core, as
+    ``Tournament.run`` takes it), or the script ends with a one-line error. The examples beside
+    this file read their sizes here (loaded by path, as check_my_strategy.py loads
+    my_strategy.py)."""
     var = f"LEAVES_EXAMPLE_{name}"
     given = os.environ.get(var, "")
     text = given.strip()
     if not text:
         return default
-    if not (text.isascii() and text.isdigit() and int(text) >= 1):
-        sys.exit(f"{Path(sys.argv[0]).name}: error: {var} must be a whole number of at least 1, "
-                 f"got {given!r}")  # fmt: skip
+    every_core = name == "JOBS" and text == "-1"
+    if not (every_core or (text.isascii() and text.isdigit() and int(text) >= 1)):
+        also = " (or -1, every core)" if name == "JOBS" else ""
+        sys.exit(f"{Path(sys.argv[0]).name}: error: {var} must be a whole number of at least "
+                 f"1{also}, got {given!r}")  # fmt: skip
     return int(text)
 
 

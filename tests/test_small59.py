@@ -81,10 +81,23 @@ def test_an_example_refuses_a_size_that_is_no_whole_number_in_one_line(script, v
         pytest.importorskip("pettingzoo")
     proc = _example(script, tmp_path, **{var: "abc"})
     assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+    also = " (or -1, every core)" if var.endswith("JOBS") else ""
     assert proc.stderr.strip() == (
-        f"{script}: error: {var} must be a whole number of at least 1, got 'abc'"
+        f"{script}: error: {var} must be a whole number of at least 1{also}, got 'abc'"
     )
     assert not list(tmp_path.iterdir())  # nothing played, nothing written
+
+
+def test_jobs_of_minus_one_is_every_core_as_tournaments_take_it(monkeypatch):
+    """LEAVES_EXAMPLE_JOBS=-1 was refused, where ``Tournament.run(n_jobs=-1)`` takes it."""
+    from strategies.user_code import load_file
+
+    size = load_file(str(EXAMPLES / "run_tournament.py")).size
+    monkeypatch.setenv("LEAVES_EXAMPLE_JOBS", "-1")
+    assert size("JOBS", 1) == -1
+    monkeypatch.setenv("LEAVES_EXAMPLE_GAMES", "-1")
+    with pytest.raises(SystemExit, match="at least 1, got '-1'"):
+        size("GAMES", 10)
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "2.5"])
