@@ -7,6 +7,7 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import math
+import shlex
 from pathlib import Path
 
 import click
@@ -67,8 +68,9 @@ def _check_run(run_dir: Path) -> None:
             f.seek(max(part.stat().st_size - 4, 0))
             tail = f.read(4)
         if head != PARQUET_MAGIC or tail != PARQUET_MAGIC:
+            check = f"'leaves verify {shlex.quote(str(run_dir))}'"
             raise CLIError(f"{part} is not a whole Parquet file (truncated or corrupt): check "
-                           f"the run with 'leaves verify {run_dir}'")  # fmt: skip
+                           f"the run with {check}")  # fmt: skip
     refuse_without_manifest(run_dir)  # as report and verify: no run without it
 
 

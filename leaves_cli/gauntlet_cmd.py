@@ -6,6 +6,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import shlex
 import sys
 import tempfile
 import time
@@ -239,7 +240,7 @@ def _answer(result: Any, path: Path) -> None:
     note = _no_test_note(path)
     if note is not None:
         click.echo(note)
-    click.echo(f"results in {path} ('leaves report {path}' for the full report)")
+    click.echo(f"results in {path} ('leaves report {shlex.quote(str(path))}' for the full report)")
     if nothing_valid(table.iloc[0]):
         sys.exit(1)  # said first, above: no error line to repeat it
 
@@ -342,5 +343,8 @@ def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
         test, cap = _test(settings), int(settings["max_games"])
         return run_sequential(g, path, play, test, cap, echo_err, resume=resume)[0]
     except KeyboardInterrupt:
-        click.echo(f"interrupted: 'leaves gauntlet --resume --out {path}' continues it", err=True)
+        click.echo(
+            f"interrupted: 'leaves gauntlet --resume --out {shlex.quote(str(path))}' continues it",
+            err=True,
+        )
         raise

@@ -11,6 +11,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,9 @@ def _manifest(out: str | None) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: {exc}") from None
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if not isinstance(spec, dict) or not isinstance(spec.get("gauntlet"), dict):
+        resume = f"'leaves tournament --resume --out {shlex.quote(str(out))}'"
         raise CLIError(f"cannot resume {out} with 'leaves gauntlet': it holds a tournament "
-                       f"('leaves tournament --resume --out {out}')", usage=True)  # fmt: skip
+                       f"({resume})", usage=True)  # fmt: skip
     return manifest
 
 

@@ -13,6 +13,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -73,8 +74,9 @@ def read_spec(out: str) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: {exc}", usage=not has_manifest(out)) from None
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if isinstance(spec, dict) and "gauntlet" in spec:
+        resume = f"'leaves gauntlet --resume --out {shlex.quote(str(out))}'"
         raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds a gauntlet "
-                       f"('leaves gauntlet --resume --out {out}')", usage=True)  # fmt: skip
+                       f"({resume})", usage=True)  # fmt: skip
     try:
         check_manifest(manifest, required=_RESUME_READS)
     except ValueError as exc:
@@ -182,13 +184,19 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
 def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:
     """Records are the run's: a run that wrote none cannot start now (``--record`` then
     disagrees), and one that did writes them where ``--record`` says (a run directory may
-    have been moved or copied; the records are gathered from its chunks), else where it
-    wrote them before."""
+    have been moved or copied; the records are gathered from its chunks), else where its
+    manifest places them, from whichever folder this runs in (``verify.record_location``; an
+    older version's manifest names them relative to the folder the run started in)."""
+    from tournaments.verify import record_location
+
     out, stored = opts["out"], manifest.get("record_file")
     asked = opts["record"] if "record" in given else None
     if asked is not None and stored is None:
         raise _disagree(out, "--record", asked, "record file", stored)
-    opts["record"] = asked if asked is not None else stored
+    if asked is None and stored is not None:
+        located = record_location(Path(out), manifest)
+        asked = str(located) if located is not None else stored
+    opts["record"] = asked
 
 
 def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -230,7 +231,9 @@ def _capped_line(result: Any, t: Any) -> str:
 def _echo_next(out: Path) -> None:
     """The next command: the report of the run."""
     page = out / "report" / "report.html"
-    click.echo(f"next: 'leaves report {out}' writes its report ({page}) and key findings")
+    click.echo(
+        f"next: 'leaves report {shlex.quote(str(out))}' writes its report ({page}) and key findings"
+    )
 
 
 def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
@@ -353,12 +356,13 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
         more = f" --precision {request.precision:g}" if request.precision else ""
-        again = f"'leaves tournament --out {out} --resume{more}' continues it"
+        again = f"'leaves tournament --out {shlex.quote(str(out))} --resume{more}' continues it"
         click.echo(f"interrupted: {again}", err=True)
         raise
     except Exception as exc:
         again = (
-            f"every finished chunk is kept: 'leaves tournament --out {out} --resume' continues it"
+            "every finished chunk is kept: "
+            f"'leaves tournament --out {shlex.quote(str(out))} --resume' continues it"
         )
         if type(exc).__name__ == "WorkerError":  # a Dask worker's own error, in one line
             raise CLIError(f"{exc}; {again}") from None

@@ -6,6 +6,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,7 +42,7 @@ def resume_hint(run_dir: Path, them: str = "them") -> str:
     folder is all it needs), or the same ``leaves gauntlet`` command for a gauntlet."""
     if "gauntlet" in _spec(run_dir):
         return f"rerun the same 'leaves gauntlet' command with --resume to replay {them}"
-    return f"'leaves tournament --out {run_dir} --resume' replays {them}"
+    return f"'leaves tournament --out {shlex.quote(str(run_dir))} --resume' replays {them}"
 
 
 def manifest_problem(run_dir: Path) -> str | None:
@@ -85,7 +86,8 @@ def bad_run_message(run_dir: Path, result: Verification) -> str:
     """One line naming the first bad file of a run and what to do (shared with ``report``)."""
     problems = result.problems
     first = problems[0]
-    others = f" (and {len(problems) - 1} more: 'leaves verify {run_dir}' lists them)"
+    listed = f"'leaves verify {shlex.quote(str(run_dir))}' lists them"
+    others = f" (and {len(problems) - 1} more: {listed})"
     return (
         f"{run_dir / first.path} is bad: {first.reason}"
         f"{others if len(problems) > 1 else ''}; {advice(run_dir, result)}"
@@ -149,7 +151,7 @@ def verify(run_dir: Path) -> None:
         click.echo(f"bad: {run_dir / MANIFEST}: {said}")
         raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; the run cannot "
                        "be resumed or grown without it")  # fmt: skip
-    result = verify_run(run_dir)
+    result = verify_run(run_dir, records=True)
     record = result.record[1] if result.record is not None else None
     if not result.ok or record is not None:
         for problem in [*result.problems, *([record] if record else [])]:
@@ -168,18 +170,27 @@ def verify(run_dir: Path) -> None:
 
 def rewrite_hint(run_dir: Path, path: Path) -> str:
     """The resume that writes the run's damaged ``--record`` file ``path`` again: a plain one
-    writes where the run was told to, a path relative to the folder it started in (from here,
-    maybe another file), so ``--record`` names the file unless that is it; where the file's
-    folder is gone (``--record`` would be refused), the plain one, saying where it writes."""
-    stored = _manifest(run_dir).get("record_file")
+    writes where the manifest places it (``verify.record_location``; an older version's,
+    relative to the folder the command runs in), so ``--record`` names the file unless that
+    is it; where the file's folder is gone (``--record`` into it would be refused), it names
+    the file as the run was first given it (its name alone where that folder is gone too),
+    saying where that writes."""
+    from tournaments.verify import record_location
+
+    manifest = _manifest(run_dir)
+    stored = manifest.get("record_file")
     told = Path(stored) if isinstance(stored, str) else path
-    resume = f"leaves tournament --out {run_dir} --resume"
-    if told.resolve() == path.resolve():
-        return f"'{resume}' writes it again from the run's chunks ({path})"
-    if path.parent.is_dir():
-        return f"'{resume} --record {path}' writes it again from the run's chunks ({path})"
-    return (f"'{resume}' writes it again from the run's chunks, into {told} (the folder "
-            f"{path.parent} is gone)")  # fmt: skip
+    plain = record_location(run_dir, manifest) or told
+    resume = f"leaves tournament --out {shlex.quote(str(run_dir))} --resume"
+    again = "writes it again from the run's chunks"
+    if not path.parent.is_dir():
+        into = told if told.parent.is_dir() else Path(told.name)
+        return (f"'{resume} --record {shlex.quote(str(into))}' {again}, into {into} (the "
+                f"folder {path.parent} is gone)")  # fmt: skip
+    if plain.resolve() == path.resolve():
+        first = f"remove the directory {path}, then " if path.is_dir() else ""
+        return f"{first}'{resume}' {again} ({path})"
+    return f"'{resume} --record {shlex.quote(str(path))}' {again} ({path})"
 
 
 def records_words(result: Verification) -> str:

@@ -4,6 +4,7 @@ seats, and their paired difference in one sentence ("my_bot beats weighted by 3.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from typing import Any
 
@@ -230,7 +231,9 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
         return (f"Undecided whether {a} is better than {b}: the sequential test stopped after "
                 f"batch {n}, in which every one of a side's {units} ended by a forfeit, so "
                 "nothing valid was there to weigh.")  # fmt: skip
-    resume = f"('leaves gauntlet --resume --out {run or 'RUN'}' continues it)"
+    resume = (
+        f"('leaves gauntlet --resume --out {shlex.quote(str(run)) if run else 'RUN'}' continues it)"
+    )
     if decision == RUNNING and n == 0:
         return (f"Not decided yet whether {a} is better than {b}: the sequential test (0 "
                 f"against +{_points_word(m)}) was interrupted in its first batch, before it "

@@ -67,7 +67,7 @@ class RunState:
     def _continue(self) -> str:
         """The command that continues the run (its folder is all a tournament needs)."""
         command = "gauntlet" if self.gauntlet else "tournament"
-        return f"continue it with 'leaves {command} --resume --out {self.out}'"
+        return f"continue it with 'leaves {command} --resume --out {shlex.quote(str(self.out))}'"
 
     def extent(self) -> str:
         """'609,336 of 3,000,000 games (unfinished)' or '12 games (finished)'."""

@@ -418,7 +418,7 @@ class Tournament:
                 session["resume"] = note
             manifest["sessions"].append(session)
             manifest["status"] = "running"
-            manifest["record_file"] = str(self.record) if self.record else None
+            verify.note_record(manifest, out, self.record)
             runlog = RunLog(out, manifest, done, self.schedule, session, since)
             runlog.save(force=True)
             pending = [c for c in range(self.schedule.n_chunks) if c not in done]

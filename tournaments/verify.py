@@ -7,13 +7,15 @@ the chunk's rows, records and aggregates, and for a complete run the merged file
 truncated, corrupt or swapped-in file (a part of another run) makes it *bad*, and ``--resume``
 plays it again (its seeds make the replay exact). ``leaves verify`` and ``leaves report`` use
 the same check. A complete run's ``--record`` file, gathered from its chunks' records, has its
-own entry (``RECORD_FILE``): ``leaves verify`` checks it too (apart from ``problems``, as a
-report does not read it), and says of a run recorded before there was one that its records
-were not checked. Nothing here writes, except ``remove_foreign`` (used by resume).
+own entry (``RECORD_FILE``), which also tells a resume where to write it: ``leaves verify``
+checks it too (``verify_run(records=True)``, apart from ``problems``: a report does not read
+it), and says of a run recorded before there was one that its records were not checked.
+Nothing here writes, except ``remove_foreign`` (used by resume) and ``note_record``.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,8 @@ __all__ = [
     "check_chunks",
     "check_record_file",
     "integrity",
+    "note_record",
+    "record_location",
     "recorded_chunks",
     "recorded_files",
     "record_file_entry",
@@ -40,9 +44,10 @@ INTEGRITY = "integrity"
 """Manifest key: ``{"algorithm", "chunks": {chunk id: {path: [size, checksum]}}, "files"}``."""
 
 RECORD_FILE = "record_file"
-"""Integrity key: ``{"path", "entry": [size, checksum]}`` of the ``--record`` file a complete run
-wrote (``path`` relative to the run where it lies inside it, so a moved run still finds it;
-else absolute); runs recorded by older versions have none."""
+"""Integrity key: ``{"path", "beside", "entry": [size, checksum]}`` of the run's ``--record``
+file (``path`` relative to the run where it lies inside it, so a moved run still finds it;
+else absolute, and ``beside`` the way from the run, so a run moved with its records finds
+them too; ``entry`` once a complete run wrote it); runs recorded by older versions have none."""
 
 ROW_FOLDERS = ("games", "matches")
 _NAMED = {
@@ -172,12 +177,54 @@ def check_chunks(
     return done, bad, checked
 
 
-def record_file_entry(out: Path, record: Path, entry: list[Any]) -> dict[str, Any]:
+def record_file_entry(out: Path, record: Path, entry: list[Any] | None = None) -> dict[str, Any]:
     """The manifest's ``RECORD_FILE`` entry of the ``--record`` file ``record`` of the run in
-    ``out``, whose content has the ``storage.file_entry`` ``entry``."""
+    ``out``, with the ``storage.file_entry`` ``entry`` of its content once written: ``path``
+    relative to the run where it lies inside it, else absolute, and then ``beside`` too, the
+    way to it from the run (``../games.jsonl``), which ``record_location`` tries first."""
     path, run = record.resolve(), out.resolve()
-    where = path.relative_to(run).as_posix() if path.is_relative_to(run) else str(path)
-    return {"path": where, "entry": entry}
+    found: dict[str, Any] = {"path": str(path)}
+    if path.is_relative_to(run):
+        found["path"] = path.relative_to(run).as_posix()
+    else:
+        found["beside"] = Path(os.path.relpath(path, run)).as_posix()
+    return found if entry is None else {**found, "entry": entry}
+
+
+def note_record(manifest: dict[str, Any], out: Path, record: Path | None) -> None:
+    """Name a starting run's ``--record`` file in its manifest: ``record_file`` as given, and
+    where it lies (``RECORD_FILE``, whose checksum comes when the run completes)."""
+    manifest["record_file"] = str(record) if record else None
+    if record is None:
+        integrity(manifest).pop(RECORD_FILE, None)
+    else:
+        integrity(manifest)[RECORD_FILE] = record_file_entry(out, Path(record))
+
+
+def _record_places(out: Path, entry: dict[str, Any]) -> list[Path]:
+    """Where the ``RECORD_FILE`` ``entry`` of the run in ``out`` says its records lie: beside
+    the run as it is now first (a folder moved whole with its records), then where the run
+    wrote them."""
+    beside = entry.get("beside")
+    places = [(out / beside).resolve()] if isinstance(beside, str) else []
+    wrote = out / entry["path"]
+    return places + [wrote] if wrote not in places else places
+
+
+def record_location(out: Path, manifest: dict[str, Any]) -> Path | None:
+    """The run's ``--record`` file, where its manifest places it (``record_file_entry``): the
+    first place holding it (where two hold a file, the one matching its checksum, so another
+    run's records beside a run moved alone are not taken for its own), else the first whose
+    folder is there; None where the manifest does not say (an older version's names it only
+    in ``record_file``, relative to the folder the run started in)."""
+    entry = (manifest.get(INTEGRITY) or {}).get(RECORD_FILE)
+    if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
+        return None
+    places = _record_places(out, entry)
+    found = [p for p in places if p.exists() or p.is_symlink()]
+    if len(found) > 1 and _good_record_entry(entry):
+        found = [p for p in found if storage.check_entry(p, entry["entry"]) is None] or found
+    return (found or [p for p in places if p.parent.is_dir()] or places)[0]
 
 
 def check_record_file(out: Path, manifest: dict[str, Any], result: Verification) -> None:
@@ -198,10 +245,22 @@ def check_record_file(out: Path, manifest: dict[str, Any], result: Verification)
         where = path if isinstance(path, str) else str(Path(named).absolute())
         result.record = (out / where, Problem(where, "its checksum in the manifest is malformed"))
         return
-    path = out / entry["path"]
-    reason = storage.check_entry(path, entry["entry"])
+    path = record_location(out, manifest) or out / entry["path"]  # a good entry names one
+    rel = entry["path"] if path == out / entry["path"] else str(path)
     result.files_checked += 1
-    result.record = (path, None if reason is None else Problem(entry["path"], reason))
+    result.record = (path, _record_problem(rel, path, entry, out))
+
+
+def _record_problem(rel: str, path: Path, entry: dict[str, Any], out: Path) -> Problem | None:
+    """What is wrong with the records at ``path`` (``rel`` to the run), if anything: where
+    they are missing, every place they were looked for."""
+    if path.is_dir():
+        return Problem(rel, "is a directory, not the run's records")
+    reason = storage.check_entry(path, entry["entry"])
+    others = [str(p) for p in _record_places(out, entry) if p != path]
+    if reason == "missing" and others:
+        reason = f"missing (and not at {', '.join(others)} either)"
+    return None if reason is None else Problem(rel, reason)
 
 
 def _good_record_entry(entry: Any) -> bool:
@@ -263,8 +322,9 @@ def _strays(out: Path, recorded: set[str], n_chunks: int, complete: bool) -> lis
     return problems
 
 
-def verify_run(out: str | Path) -> Verification:
-    """Check every file of the run in ``out`` against its manifest, changing nothing."""
+def verify_run(out: str | Path, *, records: bool = False) -> Verification:
+    """Check every file of the run in ``out`` against its manifest, changing nothing; with
+    ``records``, a complete run's ``--record`` file too (which no report reads)."""
     out = Path(out)
     result = Verification(out)
     try:
@@ -297,5 +357,6 @@ def verify_run(out: str | Path) -> Verification:
                 result.other.append(Problem(rel, reason))
     result.other.extend(_strays(out, recorded_files(manifest) or set(), n_chunks,
                                 result.complete))  # fmt: skip
-    check_record_file(out, manifest, result)
+    if records:
+        check_record_file(out, manifest, result)
     return result

@@ -7,6 +7,7 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import contextlib
+import shlex
 import sys
 import time
 from collections.abc import Iterator
@@ -268,7 +269,7 @@ def _finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, 
         tail = ": choose another --out" if not request.resume else ""
         what = said[0] if said[0].startswith("a run of") else f"another run ({'; '.join(said)})"
         if request.resume and said[0].startswith("a run of"):
-            tail = f": 'leaves tournament --resume --out {out}' continues it"
+            tail = f": 'leaves tournament --resume --out {shlex.quote(str(out))}' continues it"
         raise CLIError(f"{lead} {what}{tail}", usage=True)
     try:
         t.check_out(out, resume=True)
@@ -286,12 +287,17 @@ def _finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, 
         raise CLIError(f"--out {out} holds this run unfinished ({unfinished}): pass --resume to "
                        "continue it, or choose another --out", usage=True)  # fmt: skip
     page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
-    where = f"its report: {page}" if page.is_file() else f"'leaves report {out}' writes its report"
+    where = (
+        f"its report: {page}"
+        if page.is_file()
+        else f"'leaves report {shlex.quote(str(out))}' writes its report"
+    )
     click.echo(f"{out} already holds this run, finished: {n:,} games{grown}, seed {t.seed}; "
                f"{where}")  # fmt: skip
+    quoted = shlex.quote(str(out))
     click.echo(f"to play another: 'leaves run --out NEW' (with --seed N for other deals); to "
-               f"grow this one: 'leaves tournament --resume --out {out} --games N', then "
-               f"'leaves report {out}'")  # fmt: skip
+               f"grow this one: 'leaves tournament --resume --out {quoted} --games N', then "
+               f"'leaves report {quoted}'")  # fmt: skip
     return True
 
 
