@@ -97,9 +97,9 @@ def same_run(a, b) -> None:
         np.testing.assert_array_equal(value, agg_b[key], err_msg=key)
 
 
-def stopped_run(out, strategies: list[str]) -> tuple[int, str]:
-    """``leaves tournament`` of ``strategies`` (3 players, 24 games in 4 chunks, seed 1) into
-    ``out``, stopped as Ctrl-C stops it once 2 chunks are written: (exit code, stderr)."""
+def stopped(*args: str) -> tuple[int, str, str]:
+    """``leaves ARGS`` stopped as Ctrl-C stops a run once 2 of its chunks are written:
+    (exit code, stdout, stderr)."""
     from tournaments.runner import Tournament
 
     real = Tournament._play
@@ -109,11 +109,16 @@ def stopped_run(out, strategies: list[str]) -> tuple[int, str]:
         runlog.save("interrupted", force=True)
         raise KeyboardInterrupt
 
-    args = ["tournament", *strategies, "--players", "3", "--games", "24", "--chunk-size", "6",
-            "--seed", "1", "--jobs", "1", "--out", str(out)]  # fmt: skip
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Tournament, "_play", two_then_ctrl_c)
-        code, _, err = cli_output(*args)
+        return cli_output(*args)
+
+
+def stopped_run(out, strategies: list[str]) -> tuple[int, str]:
+    """``leaves tournament`` of ``strategies`` (3 players, 24 games in 4 chunks, seed 1) into
+    ``out``, stopped once 2 chunks are written (``stopped``): (exit code, stderr)."""
+    code, _, err = stopped("tournament", *strategies, "--players", "3", "--games", "24",
+                           "--chunk-size", "6", "--seed", "1", "--jobs", "1", "--out", str(out))  # fmt: skip
     return code, err
 
 

@@ -46,8 +46,7 @@ def _leaves(capsys, *args) -> tuple[int, str, str]:
 def runs(tmp_path_factory) -> Path:
     """A good run (``good``), one whose every game was forfeited (``raiser``) and one stopped
     after two of its four chunks (``stopped``)."""
-    from tests.helpers import cli_output
-    from tournaments.runner import Tournament
+    from tests.helpers import cli_output, stopped
 
     d = tmp_path_factory.mktemp("edges")
     base = ["--seed", "2", "--jobs", "1"]
@@ -56,17 +55,8 @@ def runs(tmp_path_factory) -> Path:
     code, _, err = cli_output("tournament", RAISER, "greedy", "low", "high", "--games", "48",
                               *base, "--out", str(d / "raiser"))  # fmt: skip
     assert code == 1 and "no valid game" in err
-    real = Tournament._play
-
-    def two_then_ctrl_c(self, pending, runlog, players, progress):
-        real(self, pending[:2], runlog, players, progress)
-        runlog.save("interrupted", force=True)
-        raise KeyboardInterrupt
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_ctrl_c)
-        code, _, _ = cli_output("tournament", *FOUR, "--games", "96", "--chunk-size", "24",
-                                *base, "--out", str(d / "stopped"))  # fmt: skip
+    code, _, _ = stopped("tournament", *FOUR, "--games", "96", "--chunk-size", "24", *base,
+                         "--out", str(d / "stopped"))  # fmt: skip
     assert code == 130
     return d
 

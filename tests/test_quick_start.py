@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.helpers import cli, cli_output
+from tests.helpers import cli, cli_output, stopped
 
 SMALL = ["--games", "1", "--players", "3", "--jobs", "1"]  # 720 games: 1 deal per table
 
@@ -97,16 +97,7 @@ def test_a_stopped_run_is_named_and_resume_finishes_it(here, capsys):
     from leaves.commands.run import builtin_heuristics
     from tournaments.runner import Tournament
 
-    real = Tournament._play
-
-    def two_then_ctrl_c(self, pending, runlog, players, progress):
-        real(self, pending[:2], runlog, players, progress)
-        runlog.save("interrupted", force=True)
-        raise KeyboardInterrupt
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_ctrl_c)
-        code, _, _ = cli(capsys, "run", *SMALL)
+    code, _, _ = stopped("run", *SMALL)
     assert code == 130
     run = Path("leaves-run")
     done = len(pd.read_parquet(run / "games", columns=["game"]))  # the truth: its rows

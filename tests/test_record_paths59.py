@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli, cli_output
+from tests.helpers import cli, cli_output, stopped
 
 GAMES = ["greedy", "low", "high", "--players", "3", "--games", "24", "--chunk-size", "6",
          "--seed", "1", "--jobs", "1"]  # fmt: skip
@@ -25,18 +25,7 @@ def _run(out: str, record: str) -> None:
 
 def _stopped(out: str, record: str) -> str:
     """The run stopped as Ctrl-C stops it once 2 of its 4 chunks are written; its stderr."""
-    from tournaments.runner import Tournament
-
-    real = Tournament._play
-
-    def two_then_ctrl_c(self, pending, runlog, players, progress):
-        real(self, pending[:2], runlog, players, progress)
-        runlog.save("interrupted", force=True)
-        raise KeyboardInterrupt
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_ctrl_c)
-        code, _, err = cli_output("tournament", *GAMES, "--out", out, "--record", record)
+    code, _, err = stopped("tournament", *GAMES, "--out", out, "--record", record)
     assert code != 0
     return err
 
