@@ -7,7 +7,6 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import math
-import shlex
 from pathlib import Path
 
 import click
@@ -53,6 +52,8 @@ def _check_run(run_dir: Path) -> None:
     it), else by Parquet's magic bytes at both ends of each part (a truncated copy lacks the
     last); then rows without the manifest that vouches for them (exit 2, as ``leaves report``
     and ``leaves verify`` refuse them)."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
     from .report_cmd import check_parts, refuse_without_manifest
 
     if not run_dir.exists():
@@ -68,7 +69,7 @@ def _check_run(run_dir: Path) -> None:
             f.seek(max(part.stat().st_size - 4, 0))
             tail = f.read(4)
         if head != PARQUET_MAGIC or tail != PARQUET_MAGIC:
-            check = f"'leaves verify {shlex.quote(str(run_dir))}'"
+            check = f"'leaves verify {shell_word(run_dir)}'"
             raise CLIError(f"{part} is not a whole Parquet file (truncated or corrupt): check "
                            f"the run with {check}")  # fmt: skip
     refuse_without_manifest(run_dir)  # as report and verify: no run without it

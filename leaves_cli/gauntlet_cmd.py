@@ -6,7 +6,6 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
-import shlex
 import sys
 import tempfile
 import time
@@ -233,6 +232,7 @@ def _answer(result: Any, path: Path) -> None:
     a side was forfeited (nothing valid to compare)."""
     import reports
     from reports.gauntlet import nothing_valid, sentences
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     table = reports.gauntlet(result)
     for line in sentences(table):
@@ -240,7 +240,7 @@ def _answer(result: Any, path: Path) -> None:
     note = _no_test_note(path)
     if note is not None:
         click.echo(note)
-    click.echo(f"results in {path} ('leaves report {shlex.quote(str(path))}' for the full report)")
+    click.echo(f"results in {path} ('leaves report {shell_word(path)}' for the full report)")
     if nothing_valid(table.iloc[0]):
         sys.exit(1)  # said first, above: no error line to repeat it
 
@@ -322,6 +322,8 @@ def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
     ``settings`` decides or its cap of games a side is reached; the result. Each batch's
     session counts its time from where the one before ended (the first from now), so the
     run's recorded wall time holds the weighing between batches too, as the command spent it."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
     clock = [time.perf_counter()]
     try:
         from .sequential import echo_err, run_sequential
@@ -344,7 +346,7 @@ def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
         return run_sequential(g, path, play, test, cap, echo_err, resume=resume)[0]
     except KeyboardInterrupt:
         click.echo(
-            f"interrupted: 'leaves gauntlet --resume --out {shlex.quote(str(path))}' continues it",
+            f"interrupted: 'leaves gauntlet --resume --out {shell_word(path)}' continues it",
             err=True,
         )
         raise

@@ -11,7 +11,6 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ SEQUENTIAL_OPTIONS = (("margin", "--margin"), ("alpha", "--alpha"), ("beta", "--
 def _manifest(out: str | None) -> dict[str, Any]:
     """The gauntlet manifest in ``out``, or one line saying why there is none to resume."""
     from tournaments import storage
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     from .resume import has_manifest
 
@@ -42,7 +42,7 @@ def _manifest(out: str | None) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: {exc}") from None
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if not isinstance(spec, dict) or not isinstance(spec.get("gauntlet"), dict):
-        resume = f"'leaves tournament --resume --out {shlex.quote(str(out))}'"
+        resume = f"'leaves tournament --resume --out {shell_word(out)}'"
         raise CLIError(f"cannot resume {out} with 'leaves gauntlet': it holds a tournament "
                        f"({resume})", usage=True)  # fmt: skip
     return manifest

@@ -13,7 +13,6 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +66,7 @@ def read_spec(out: str) -> dict[str, Any]:
     """The manifest of the run in ``out`` (a one-line error when it cannot be read)."""
     from tournaments import storage
     from tournaments.manifest_fields import check_manifest
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     try:
         manifest = storage.read_manifest(Path(out))
@@ -74,7 +74,7 @@ def read_spec(out: str) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: {exc}", usage=not has_manifest(out)) from None
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if isinstance(spec, dict) and "gauntlet" in spec:
-        resume = f"'leaves gauntlet --resume --out {shlex.quote(str(out))}'"
+        resume = f"'leaves gauntlet --resume --out {shell_word(out)}'"
         raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds a gauntlet "
                        f"({resume})", usage=True)  # fmt: skip
     try:

@@ -6,7 +6,6 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -230,9 +229,11 @@ def _capped_line(result: Any, t: Any) -> str:
 
 def _echo_next(out: Path) -> None:
     """The next command: the report of the run."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
     page = out / "report" / "report.html"
     click.echo(
-        f"next: 'leaves report {shlex.quote(str(out))}' writes its report ({page}) and key findings"
+        f"next: 'leaves report {shell_word(out)}' writes its report ({page}) and key findings"
     )
 
 
@@ -328,6 +329,8 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
     Each stage's session counts its time from where the one before ended (the first from
     ``since``), so the run's recorded wall time holds all of this command's. A Ctrl-C from
     the first line on names the command that continues the run."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
     clock = [since]
 
     def play(run: Any, where: Path, resume: bool) -> Any:
@@ -356,13 +359,13 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
         more = f" --precision {request.precision:g}" if request.precision else ""
-        again = f"'leaves tournament --out {shlex.quote(str(out))} --resume{more}' continues it"
+        again = f"'leaves tournament --out {shell_word(out)} --resume{more}' continues it"
         click.echo(f"interrupted: {again}", err=True)
         raise
     except Exception as exc:
         again = (
             "every finished chunk is kept: "
-            f"'leaves tournament --out {shlex.quote(str(out))} --resume' continues it"
+            f"'leaves tournament --out {shell_word(out)} --resume' continues it"
         )
         if type(exc).__name__ == "WorkerError":  # a Dask worker's own error, in one line
             raise CLIError(f"{exc}; {again}") from None

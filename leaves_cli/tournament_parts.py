@@ -308,8 +308,9 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     """Print the run's summary: seats taken (a game counts once per seat), wins, win rates in %
     with the report's 95% intervals, and the rank value's mean over every seat, wins included
     (headed so: the report's summary gives its mean when losing, a different figure), then how
-    many units stopped unfinished at the game's length limit (one line, none: none did). Returns
-    why there are no intervals (None: there are); ``nothing_valid``: every game was forfeited."""
+    many units stopped unfinished at the game's length limit (one line; none: none did, or the
+    rows that tell were not kept or cannot be read). Returns why there are no intervals (None:
+    there are); ``nothing_valid``: every game was forfeited."""
     from reports.numbers import fixed
 
     from .plain_table import print_table

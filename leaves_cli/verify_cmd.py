@@ -6,7 +6,6 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,9 +39,11 @@ def _spec(run_dir: Path) -> dict:
 def resume_hint(run_dir: Path, them: str = "them") -> str:
     """What replays a run's bad chunks: ``leaves tournament --out RUN --resume`` (the run's
     folder is all it needs), or the same ``leaves gauntlet`` command for a gauntlet."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
     if "gauntlet" in _spec(run_dir):
         return f"rerun the same 'leaves gauntlet' command with --resume to replay {them}"
-    return f"'leaves tournament --out {shlex.quote(str(run_dir))} --resume' replays {them}"
+    return f"'leaves tournament --out {shell_word(run_dir)} --resume' replays {them}"
 
 
 def manifest_problem(run_dir: Path) -> str | None:
@@ -84,9 +85,11 @@ def advice(run_dir: Path, result: Verification) -> str:
 
 def bad_run_message(run_dir: Path, result: Verification) -> str:
     """One line naming the first bad file of a run and what to do (shared with ``report``)."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
     problems = result.problems
     first = problems[0]
-    listed = f"'leaves verify {shlex.quote(str(run_dir))}' lists them"
+    listed = f"'leaves verify {shell_word(run_dir)}' lists them"
     others = f" (and {len(problems) - 1} more: {listed})"
     return (
         f"{run_dir / first.path} is bad: {first.reason}"
@@ -175,22 +178,23 @@ def rewrite_hint(run_dir: Path, path: Path) -> str:
     is it; where the file's folder is gone (``--record`` into it would be refused), it names
     the file as the run was first given it (its name alone where that folder is gone too),
     saying where that writes."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
     from tournaments.verify import record_location
 
     manifest = _manifest(run_dir)
     stored = manifest.get("record_file")
     told = Path(stored) if isinstance(stored, str) else path
     plain = record_location(run_dir, manifest) or told
-    resume = f"leaves tournament --out {shlex.quote(str(run_dir))} --resume"
+    resume = f"leaves tournament --out {shell_word(run_dir)} --resume"
     again = "writes it again from the run's chunks"
     if not path.parent.is_dir():
         into = told if told.parent.is_dir() else Path(told.name)
-        return (f"'{resume} --record {shlex.quote(str(into))}' {again}, into {into} (the "
+        return (f"'{resume} --record {shell_word(into)}' {again}, into {into} (the "
                 f"folder {path.parent} is gone)")  # fmt: skip
     if plain.resolve() == path.resolve():
         first = f"remove the directory {path}, then " if path.is_dir() else ""
         return f"{first}'{resume}' {again} ({path})"
-    return f"'{resume} --record {shlex.quote(str(path))}' {again} ({path})"
+    return f"'{resume} --record {shell_word(path)}' {again} ({path})"
 
 
 def records_words(result: Verification) -> str:

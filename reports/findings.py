@@ -249,9 +249,9 @@ def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         return []
     name, values = col.replace("_", " "), means[f"{col}_mean"].to_numpy(float)
     best, worst = _tied(means, values, values[0]), _tied(means, values, values[-1])
-    k = 2  # decimals: more (up to four) where the best and the worst would read alike
-    while k < 4 and len(best) < len(means) and fixed(values[0], k) == fixed(values[-1], k):
-        k += 1
+    k = 2  # decimals: as many as the best and the worst need to read apart (not tied, they
+    while len(best) < len(means) and fixed(values[0], k) == fixed(values[-1], k) and k < 15:
+        k += 1  # differ by more than _tied's 1e-12, within 15 decimals below a mean of 1,000)
     if len(best) == len(means) > 1:
         every = "Both strategies" if len(means) == 2 else f"All {len(means)} strategies"
         return [Finding("means", f"{every} have the same mean {name} per {d.unit}: "

@@ -4,7 +4,6 @@ seats, and their paired difference in one sentence ("my_bot beats weighted by 3.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +12,7 @@ import pandas as pd
 
 from strategies.spec_values import top_level_pieces
 from tournaments.result import TournamentResult
-from tournaments.run_state import replay_command, run_state
+from tournaments.run_state import replay_command, run_state, shell_word
 from tournaments.sequential import (
     BETTER,
     FORMER_NOT_BETTER,
@@ -231,9 +230,7 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
         return (f"Undecided whether {a} is better than {b}: the sequential test stopped after "
                 f"batch {n}, in which every one of a side's {units} ended by a forfeit, so "
                 "nothing valid was there to weigh.")  # fmt: skip
-    resume = (
-        f"('leaves gauntlet --resume --out {shlex.quote(str(run)) if run else 'RUN'}' continues it)"
-    )
+    resume = f"('leaves gauntlet --resume --out {shell_word(run) if run else 'RUN'}' continues it)"
     if decision == RUNNING and n == 0:
         return (f"Not decided yet whether {a} is better than {b}: the sequential test (0 "
                 f"against +{_points_word(m)}) was interrupted in its first batch, before it "
@@ -253,6 +250,12 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
         head = f"{a} is better than {b}"
         tail = (f"{test} favoured +{m:g} over 0, which it does for two equally strong "
                 f"strategies at most {100 * alpha:g}% of the time (alpha)")  # fmt: skip
+        upper = float(r["sequential_upper"])
+        if flat and llr == np.inf and flat / 2 < upper:  # only an earlier version gave +inf
+            tail = (f"{test} favoured +{m:g} over 0 by an earlier version's rule for duplicate "
+                    "sets with no spread: the current test weighs these "
+                    f"{flat} as N/2 = {flat / 2:.2f}, short of its bound {upper:.2f}, and would "
+                    "play on")  # fmt: skip
         if np.isfinite(lo) and not lo > 0:
             tail += ", a laxer standard than the 95% interval, which still includes 0"
     elif decision in (NOT_BETTER, FORMER_NOT_BETTER):

@@ -228,9 +228,9 @@ def get_class(name: str, game: str = DEFAULT_GAME) -> type[Player]:
     eps = _entry_points(game)
     if name in eps:
         return _load_entry_point(name, eps[name], game)
-    owner = _owner(name, game)
-    if owner is not None:
-        raise OtherGameStrategy(name, game, owner)
+    owners = _owners(name, game)
+    if owners:
+        raise OtherGameStrategy(name, game, owners)
     raise ValueError(_unknown_message(name, game))
 
 
@@ -258,36 +258,47 @@ def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
 
 
 class OtherGameStrategy(ParameterError):
-    """A name no strategy of ``game`` has but one of another installed game (``owner``) does:
-    whose strategy it is and how to ask for its game, worded for the caller (the parameter
-    ``game``: ``game=`` in the library, its flag on the command line). ``head`` says whose it
-    is, for a caller that plays one game only and says so in its own words."""
+    """A name no strategy of ``game`` has but those of other installed games (``owners``,
+    sorted) do: whose strategy it is and how to ask for its game, worded for the caller (the
+    parameter ``game``: ``game=`` in the library, its flag on the command line). ``head`` says
+    whose it is, for a caller that plays one game only and says so in its own words."""
 
-    def __init__(self, name: str, game: str, owner: str) -> None:
-        self.name, self.game, self.owner = name, game, owner
-        self.head = f"unknown strategy {name!r}: it is a {title(owner)} strategy"
+    def __init__(self, name: str, game: str, owners: tuple[str, ...]) -> None:
+        self.name, self.game, self.owners = name, game, owners
+        kinds = [f"a {title(o)} strategy" for o in owners]
+        whose = " and ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
+        self.head = f"unknown strategy {name!r}: it is {whose}"
         super().__init__(self.head, "game")
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, tuple[str, ...]]]:
+        """Rebuilt from what it was made of (a worker's error crosses to the parent)."""
+        return type(self), (self.name, self.game, self.owners)
+
+    def asks(self, flag: str) -> str:
+        """``flag`` with each owner: "--game a or --game b"."""
+        return " or ".join(f"{flag} {o}" for o in self.owners)
 
     def worded(self, names: Mapping[str, str]) -> str:
         flag = names.get("game")
-        ask = f"pass game={self.owner!r} to play it"
+        ask = f"pass {' or '.join(f'game={o!r}' for o in self.owners)} to play it"
         if flag:
-            ask = f"commands that take {flag} play it with {flag} {self.owner}"
+            ask = f"commands that take {flag} play it with {self.asks(flag)}"
         return f"{self.head}, not a {title(self.game)} one; {ask}"
 
 
-def _owner(name: str, game: str) -> str | None:
-    """The installed game other than ``game`` whose registry has ``name`` (None: none). Said
-    only for an unknown name: it loads every installed game's players."""
+def _owners(name: str, game: str) -> tuple[str, ...]:
+    """The installed games other than ``game`` whose registries have ``name``, sorted (none:
+    empty). Said only for an unknown name: it loads every installed game's players."""
     groups = (PLAYERS_GROUP, GAME_GROUP)
     installed = {ep.name for g in groups for ep in importlib.metadata.entry_points(group=g)}
+    found = []
     for other in sorted((installed | set(_REGISTRIES)) - {game}):
         try:
             if name in names(other):
-                return other
+                found.append(other)
         except Exception:  # noqa: BLE001 - a game that cannot load has no strategy to point to
             continue
-    return None
+    return tuple(found)
 
 
 def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: Any) -> list[str]:

@@ -44,7 +44,7 @@ def test_the_registry_says_whose_strategy_a_name_is_through_the_api():
     with pytest.raises(OtherGameStrategy) as exc:
         strategies.get("stack")
     assert str(exc.value) == _said("stack", "leaves", flag=False)
-    assert (exc.value.name, exc.value.game, exc.value.owner) == ("stack", "leaves", "ligretto")
+    assert (exc.value.name, exc.value.game, exc.value.owners) == ("stack", "leaves", ("ligretto",))
     with pytest.raises(OtherGameStrategy) as exc:
         strategies.get("weighted", game="ligretto")
     assert str(exc.value) == _said("weighted", "ligretto", flag=False)

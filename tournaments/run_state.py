@@ -23,13 +23,23 @@ from .declaration import plural
 from .result import TournamentResult
 from .storage import lock_holder
 
-__all__ = ["RunState", "run_state"]
+__all__ = ["RunState", "run_state", "shell_word"]
+
+_PLAIN = set("@%+=:,./-_")  # besides letters and digits of any script: nothing a shell reads
+
+
+def shell_word(path: Path | str) -> str:
+    """``path`` as one word of a command a shell takes, for the commands the tool advises:
+    as it is where a shell reads nothing in it (letters of any script, digits, ``@%+=:,./-_``),
+    else quoted (``shlex.quote``: a space, a quote, ``~``, ``$``...)."""
+    text = str(path)
+    return text if text and all(c.isalnum() or c in _PLAIN for c in text) else shlex.quote(text)
 
 
 def replay_command(run: Path | str, game: int | str) -> str:
     """The command that replays game ``game`` of the run in ``run``, as a shell takes it (a
     folder with a space or a bracket quoted, so the command pasted works)."""
-    return f"leaves replay {shlex.quote(str(run))} --game {game}"
+    return f"leaves replay {shell_word(run)} --game {game}"
 
 
 @dataclass(frozen=True)
@@ -67,7 +77,7 @@ class RunState:
     def _continue(self) -> str:
         """The command that continues the run (its folder is all a tournament needs)."""
         command = "gauntlet" if self.gauntlet else "tournament"
-        return f"continue it with 'leaves {command} --resume --out {shlex.quote(str(self.out))}'"
+        return f"continue it with 'leaves {command} --resume --out {shell_word(self.out)}'"
 
     def extent(self) -> str:
         """'609,336 of 3,000,000 games (unfinished)' or '12 games (finished)'."""

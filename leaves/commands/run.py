@@ -7,7 +7,6 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import contextlib
-import shlex
 import sys
 import time
 from collections.abc import Iterator
@@ -263,13 +262,15 @@ def _finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, 
     finished, and there is nothing to do (said, with where its report is and what else to
     do); False when the run is to be played (resumed). ``asked``: the games the options ask
     for (fewer than ``t``'s where the run was grown since)."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
     said = _differences(stored, t)
     if said:
         lead = f"cannot resume {out}: it holds" if request.resume else f"--out {out} holds"
         tail = ": choose another --out" if not request.resume else ""
         what = said[0] if said[0].startswith("a run of") else f"another run ({'; '.join(said)})"
         if request.resume and said[0].startswith("a run of"):
-            tail = f": 'leaves tournament --resume --out {shlex.quote(str(out))}' continues it"
+            tail = f": 'leaves tournament --resume --out {shell_word(out)}' continues it"
         raise CLIError(f"{lead} {what}{tail}", usage=True)
     try:
         t.check_out(out, resume=True)
@@ -290,11 +291,11 @@ def _finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, 
     where = (
         f"its report: {page}"
         if page.is_file()
-        else f"'leaves report {shlex.quote(str(out))}' writes its report"
+        else f"'leaves report {shell_word(out)}' writes its report"
     )
     click.echo(f"{out} already holds this run, finished: {n:,} games{grown}, seed {t.seed}; "
                f"{where}")  # fmt: skip
-    quoted = shlex.quote(str(out))
+    quoted = shell_word(out)
     click.echo(f"to play another: 'leaves run --out NEW' (with --seed N for other deals); to "
                f"grow this one: 'leaves tournament --resume --out {quoted} --games N', then "
                f"'leaves report {quoted}'")  # fmt: skip

@@ -167,8 +167,9 @@ def _refuse_other_games(spec: str) -> None:
             registry.get_class(name, GAME)
     except registry.OtherGameStrategy as exc:
         takes = ", ".join(f"leaves {c}" for c in commands_with_game())
-        raise CLIError(f"{exc.head}, and leaves tune plays {registry.title(GAME)} only; "
-                       f"commands that take --game {exc.owner}: {takes}", usage=True) from None  # fmt: skip
+        said = (f"{exc.head}, and leaves tune plays {registry.title(GAME)} only; commands "
+                f"that take {exc.asks('--game')}: {takes}")  # fmt: skip
+        raise CLIError(said, usage=True) from None
     except ValueError:
         return
 
