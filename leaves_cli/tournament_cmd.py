@@ -150,6 +150,9 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     check_writable(out)
     if t.record is not None:
         check_writable(t.record.parent, "--record")
+        if t.record.is_dir():  # it would be written whole at the end, over nothing it can
+            raise CLIError(f"--record {t.record} is a directory, not a file for the run's "
+                           "records: remove it or name another file")  # fmt: skip
     progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()

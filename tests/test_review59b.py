@@ -148,3 +148,33 @@ def test_a_run_folder_of_accented_letters_is_advised_unquoted(capsys, tmp_path, 
                           "--games", "6", "--seed", "1", "--jobs", "1", "--out", "résultats")  # fmt: skip
     assert code == 0, err
     assert "next: 'leaves report résultats' writes its report" in said, said
+
+
+def test_the_play_and_variants_advice_leaves_accented_names_unquoted():
+    """``leaves play``'s replay command and ``leaves variants``' resume command quoted a folder
+    of accented letters (shlex quotes any non-ASCII letter), as the run hints no longer do."""
+    from pathlib import Path
+
+    from leaves.commands.play_output import replay_command
+    from leaves.commands.variants_resume import resume_command
+
+    assert replay_command("résultats/g.jsonl", 2) == "leaves replay résultats/g.jsonl --game 2"
+    assert replay_command("my games.jsonl", 1) == "leaves replay 'my games.jsonl'"
+    assert resume_command(Path("épreuve")) == "leaves variants --out épreuve --resume"
+    assert resume_command(Path("a b")) == "leaves variants --out 'a b' --resume"
+
+
+def test_a_directory_in_place_of_the_records_is_refused_before_a_resume_plays(
+    tmp_path, capsys, monkeypatch
+):
+    """A resume whose records file had become a directory ended in "[Errno 21] Is a
+    directory" once every game was played; it is refused in one line first."""
+    monkeypatch.chdir(tmp_path)
+    args = ["greedy", "low", "high", "--players", "3", "--games", "12", "--seed", "1",
+            "--jobs", "1", "--out", "run", "--record", "run/rec.jsonl"]  # fmt: skip
+    assert cli(capsys, "tournament", *args)[0] == 0
+    (tmp_path / "run" / "rec.jsonl").unlink()
+    (tmp_path / "run" / "rec.jsonl").mkdir()
+    code, _, err = cli(capsys, "tournament", "--out", "run", "--resume", "--add", "6")
+    assert code == 1 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "is a directory" in err and "rec.jsonl" in err, err

@@ -121,9 +121,9 @@ def _records_in(path: str) -> tuple[int, bool]:
 def replay_command(path: str, number: int) -> str:
     """The command that replays record ``number`` of ``path``, as a shell takes it (a path
     with a space or a bracket quoted, so the command pasted works)."""
-    import shlex
+    from tournaments.run_state import shell_word  # start-up: only when a game is saved
 
-    return f"leaves replay {shlex.quote(path)}" + ("" if number == 1 else f" --game {number}")
+    return f"leaves replay {shell_word(path)}" + ("" if number == 1 else f" --game {number}")
 
 
 def show_left(console: Console, save: str | None, left: QuitGame, names: Sequence[str]) -> None:

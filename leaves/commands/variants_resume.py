@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,9 @@ SAVED = {
 
 def resume_command(out: Path) -> str:
     """The command that continues the comparison in ``out``."""
-    return f"leaves variants --out {shlex.quote(str(out))} --resume"
+    from tournaments.run_state import shell_word  # start-up: only when a run stops
+
+    return f"leaves variants --out {shell_word(out)} --resume"
 
 
 def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], dict | None]:
