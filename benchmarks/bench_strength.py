@@ -168,7 +168,10 @@ def outside_table(sims: int, games: int, seed: int, jobs: int, search: str = SEA
     print(f"4 players, equal work ({sims} iterations / simulations), seed {seed}")
     for focus, other in ((ours, theirs), (theirs, ours)):
         t0 = time.perf_counter()
-        t = Tournament([focus, other], players=4, games=games, seed=seed, focus=focus)
+        # a deal's games a chunk: the runner starts workers once a played chunk shows the
+        # work pays for them, so --jobs plays side by side (any chunking, the same games)
+        t = Tournament([focus, other], players=4, games=games, seed=seed, focus=focus,
+                       chunk_size=None if jobs == 1 else 4)  # fmt: skip
         with tempfile.TemporaryDirectory() as tmp:
             summ = reports.summary(t.run(n_jobs=jobs, out=tmp)).set_index("strategy")
         row = summ.loc[t.focus]
