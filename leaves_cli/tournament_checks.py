@@ -75,9 +75,6 @@ def check_new_run(opts: dict[str, Any]) -> None:
     cls = _game_class(opts["game_spec"])
     target, makes_matches = opts["target"], getattr(cls, "target_makes_matches", True)
     title = getattr(cls, "title", opts["game_spec"])
-    if target is not None and int(target) < 1:
-        unit = getattr(cls, "match_unit", "match")  # the game's word for one: "match", "game"
-        raise CLIError(f"--target {target}: a {unit} runs to at least 1 point", usage=True)
     if target is not None and not opts["expert"] and not makes_matches:
         raise CLIError(f"--target {target} needs --expert: {title} plays single games, not "
                        "matches to a target, without it", usage=True)  # fmt: skip
