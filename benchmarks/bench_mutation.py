@@ -133,6 +133,13 @@ MODULES: dict[str, tuple[str, ...]] = {
     "strategies/base.py": ("tests/test_boundaries_base.py",),
     "tournaments/aggregates.py": ("tests/test_boundaries_aggregates.py",),
     "reports/expert.py": ("tests/test_boundaries_expert_report.py", "tests/test_reports.py"),
+    "reports/compare.py": (
+        "tests/test_mutation_gauntlet60.py",
+        "tests/test_compare.py",
+        "tests/test_audit4_compare.py",
+    ),
+    "tournaments/gauntlet.py": ("tests/test_mutation_gauntlet60.py", "tests/test_gauntlet.py"),
+    "reports/gauntlet.py": ("tests/test_mutation_gauntlet60.py", "tests/test_gauntlet.py"),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""
