@@ -47,6 +47,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 import reports
+from reports.numbers import PERCENTAGE_POINTS, PP, PP_MEANS
 from reports.stats import wilson
 from tournaments import Gauntlet, Tournament
 from tournaments.schedule import Schedule
@@ -351,7 +352,7 @@ def grid(args: argparse.Namespace) -> None:
     only = [s.strip() for s in args.only.split(",")] if args.only else None
     print(f"{args.runs} runs a design (fewer for the largest), seeds from {args.seed}; "
           "coverage of the truth (the other runs pooled) by the 95% intervals, then the mean "
-          "stated half-width / the sd of the estimate across runs, in points")  # fmt: skip
+          f"stated half-width / the sd of the estimate across runs, in {PERCENTAGE_POINTS}")  # fmt: skip
     print(f"{'design':<52} {'games':>8} {'sets':>5} {'win rates':>30} {'hw/sd':>10} "
           f"{'paired differences':>30} {'hw/sd':>10}")  # fmt: skip
     for d in GRID:
@@ -368,14 +369,14 @@ def grid(args: argparse.Namespace) -> None:
 def designs(args: argparse.Namespace) -> None:
     """Own deals per table against shared deals per table size, on the same budget."""
     d = next(d for d in GRID if d.name.startswith("readme"))  # 10 built-ins, 20,160 games
-    print(f"{d.name}: {args.runs} runs each (seeds from {args.seed}), same games")
+    print(f"{d.name}: {args.runs} runs each (seeds from {args.seed}), same games ({PP_MEANS})")
     print(f"{'deals':<26} {'sd of win rates':>16} {'stated half-width':>18} {'coverage':>10} "
           f"{'sd of paired diffs':>19}")  # fmt: skip
     for shared, label in ((False, "each table its own"), (True, "shared by table size")):
         m = measure(d, args.runs, args.seed, args.jobs, shared)
         covered, stated, _, half, sd = m["rates"]
-        print(f"{label:<26} {100 * sd:>13.2f} pt {100 * half:>15.2f} pt "
-              f"{covered / max(stated, 1):>10.1%} {100 * m['diffs'][4]:>16.2f} pt")  # fmt: skip
+        print(f"{label:<26} {100 * sd:>13.2f} {PP} {100 * half:>15.2f} {PP} "
+              f"{covered / max(stated, 1):>10.1%} {100 * m['diffs'][4]:>16.2f} {PP}")  # fmt: skip
 
 
 def main() -> None:

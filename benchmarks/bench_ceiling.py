@@ -61,7 +61,7 @@ from leaves.players.ismcts.strategy import _rollout_policy
 from leaves.players.ismcts.tree import SearchState, new_tree
 from leaves.players.play import deal_state
 from reports.clusters import clustered_rate, t_quantile
-from reports.numbers import interval
+from reports.numbers import fixed, in_percentage_points, interval
 
 N_PLAYERS = 4
 LINES = ("own", "flat", "ismcts", "exact", "open")
@@ -213,7 +213,7 @@ def _paired(what: str, hits: list[int], base: list[int]) -> None:
     """Print the paired difference of two lines, over duplicate sets, with its t interval."""
     d = (np.array(hits, float) - np.array(base, float)).reshape(-1, N_PLAYERS).mean(axis=1)
     half = float(t_quantile(len(d) - 1)) * d.std(ddof=1) / np.sqrt(len(d))
-    print(f"  {what}, paired: {100 * d.mean():+.1f} points "
+    print(f"  {what}, paired: {in_percentage_points(fixed(100 * d.mean(), sign='+'))} "
           f"{interval(d.mean() - half, d.mean() + half)}")  # fmt: skip
 
 

@@ -40,6 +40,7 @@ from leaves import State
 from leaves.board import board_from_state
 from leaves.players.compiled import engine
 from leaves.players.play import deal_state
+from reports.numbers import PERCENTAGE_POINTS
 
 SPECS = ("weighted", "ismcts:preset=fast", "ismcts:preset=flat", "ismcts")
 
@@ -134,7 +135,10 @@ def _report(found: list[Position], a: Args, specs: list[str], table: dict) -> No
     moves = np.mean([len(p.ids) for p in found])
     print(f"  correlation of two moves' outcomes on the same deal: {np.nanmean(corr):.3f} "
           f"(mean over positions; {moves:.1f} legal moves a position)")  # fmt: skip
-    print(f"  each one's move over {a.own}'s, points of win rate a decision (+- standard error):")
+    print(
+        f"  each one's move over {a.own}'s, {PERCENTAGE_POINTS} of win rate a decision "
+        "(+- standard error):"
+    )
     base = table[specs[0]].mean(axis=1)
     for spec in specs:
         per = table[spec].mean(axis=1)

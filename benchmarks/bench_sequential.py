@@ -42,6 +42,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from reports.numbers import PERCENTAGE_POINTS, PP, PP_MEANS, in_percentage_points  # noqa: E402
 from tournaments.schedule import deals_for  # noqa: E402
 from tournaments.sequential import (  # noqa: E402
     BETTER,
@@ -152,7 +153,7 @@ def real_rows(n: int, margin: float, alpha: float, beta: float) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=4000, help="simulated tests per line")
-    ap.add_argument("--margin", type=float, default=1.0, help="percentage points")
+    ap.add_argument("--margin", type=float, default=1.0, help=PERCENTAGE_POINTS)
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
     ap.add_argument("--p", type=float, default=0.25, help="the baseline's win rate")
@@ -164,9 +165,10 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     z = NormalDist().inv_cdf(1 - args.alpha) + NormalDist().inv_cdf(1 - args.beta)
     t0 = time.perf_counter()
-    print(f"GSPRT H0: 0 vs H1: {args.margin:g} points, alpha {args.alpha:g}, beta {args.beta:g};"
+    h1 = in_percentage_points(f"{args.margin:g}")
+    print(f"GSPRT H0: 0 vs H1: {h1}, alpha {args.alpha:g}, beta {args.beta:g};"
           f" first batch {FIRST_GAMES:,}, x{GROWTH:g} per batch, cap {MAX_GAMES:,} games per side; "
-          f"{args.reps:,} tests a line")  # fmt: skip
+          f"{args.reps:,} tests a line ({PP_MEANS})")  # fmt: skip
     head = (f"{'rho':>4} {'true diff':>10} {'P(better)':>9} {'false':>6} {'undecided':>9} "
             f"{'mean games':>10} {'p90 games':>9} {'fixed games':>11} {'saved':>6}")  # fmt: skip
     print(head)
@@ -179,7 +181,7 @@ def main() -> None:
             q = set_distribution(args.p, frac * m, rho, args.tau)
             better, games, undecided = simulate(q, m, args.alpha, args.beta, args.reps, rng)
             mean = games.mean()
-            print(f"{rho:>4.1f} {frac * args.margin:>+7.2f} pt {better.mean():>9.3f} "
+            print(f"{rho:>4.1f} {frac * args.margin:>+7.2f} {PP} {better.mean():>9.3f} "
                   f"{false_claims(frac, better, undecided):>6.3f} {undecided.mean():>9.3f} "
                   f"{mean:>10,.0f} {np.percentile(games, 90):>9,.0f} {fixed:>11,} "
                   f"{1 - mean / fixed:>+6.0%}")  # fmt: skip

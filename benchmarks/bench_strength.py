@@ -45,7 +45,7 @@ import pandas as pd
 import reports
 import strategies
 from leaves.players import compiled as C
-from reports.numbers import interval, pct
+from reports.numbers import PERCENTAGE_POINTS, interval, pct
 from tournaments.seating import design
 
 
@@ -131,7 +131,7 @@ def search_table(games: int, seed: int, jobs: int, fields: list[str]) -> None:
 
     print(f"4 players, one seat against the field, {games} games a line, seed {seed}")
     head = f"{'field':<17} {'ismcts':>19} {'preset=fast':>19} {'weighted':>19}"
-    print(f"{head}   default - fast (points)")
+    print(f"{head}   default - fast ({PERCENTAGE_POINTS})")
     for name in fields:
         field = SEARCH_FIELDS[name]
         t0 = time.perf_counter()

@@ -30,6 +30,7 @@ import reports
 import strategies
 from reports.clusters import clustered_rate
 from reports.data import Games
+from reports.numbers import PERCENTAGE_POINTS, in_percentage_points
 from tournaments import Tournament, TournamentResult
 from tuning.verify import compare
 
@@ -130,7 +131,8 @@ def take_worth(work: Path, scale: float, jobs: int) -> tuple[list[str], list[dic
                 "play rule": f"`{smart}`",
                 "smart take": f"{_pct(v.tuned.win_rate)} {_ci(v.tuned.ci_low, v.tuned.ci_high)}",
                 "lowest-value take": f"{_pct(v.start.win_rate)} {_ci(v.start.ci_low, v.start.ci_high)}",
-                "difference (paired)": f"{100 * v.diff:+.1f} points {_ci(v.diff_low, v.diff_high)}",
+                "difference (paired)": f"{in_percentage_points(f'{100 * v.diff:+.1f}')} "
+                f"{_ci(v.diff_low, v.diff_high)}",
                 "games each": f"{v.tuned.games:,}",
                 "_diff": v.diff,
             }
@@ -230,7 +232,8 @@ def neighbours(run_dir: Path, k: int, top: int = 5) -> tuple[list[str], pd.DataF
         "These rates also say who shares the table: the round robin has more strategies than "
         "seats, so a row is higher after a weak strategy partly because that strategy is at "
         "the table at all. The seat alone: the same win rate minus the win rate with that "
-        "strategy at another seat of the table, within the same deals (points, 95% interval; "
+        f"strategy at another seat of the table, within the same deals ({PERCENTAGE_POINTS}, 95% "
+        "interval; "
         "`reports.neighbours`' `vs_elsewhere`):",
         "",
         _md(pd.DataFrame(effects)),
@@ -303,12 +306,13 @@ def main() -> None:
     wall = time.perf_counter() - t0
     w4 = first["weighted"].loc[focus_k]
     r4 = first["random"].loc[focus_k]
+    take_worth_taker = in_percentage_points(f"{100 * takes[0]['_diff']:+.1f}")
     headline = [
         f"- Going first at {focus_k} players: {_pct(r4['win_rate'])} "
         f"{_ci(r4['ci_low'], r4['ci_high'])} under random play and {_pct(w4['win_rate'])} "
         f"{_ci(w4['ci_low'], w4['ci_high'])} when every seat plays `weighted` (fair share "
         f"{_pct(1 / focus_k)}).",
-        f"- A smart take is worth {100 * takes[0]['_diff']:+.1f} points of win rate to `taker` "
+        f"- A smart take is worth {take_worth_taker} of win rate to `taker` "
         f"and {100 * takes[1]['_diff']:+.1f} to `weighted` (same play rule, 4 players).",
         "- Best at each player count: "
         + ", ".join(f"{k}: `{b['strategy']}` {_pct(b['win_rate'])}" for k, b in best.items())

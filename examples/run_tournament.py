@@ -2,10 +2,10 @@
 
     python examples/run_tournament.py [OUT_DIR]      # default: a new temporary directory
 
-``LEAVES_EXAMPLE_GAMES`` sets the number of games (default 20,000; the tests use a few
-hundred), ``LEAVES_EXAMPLE_JOBS`` the worker processes (default 1). Every example reads its
-sizes with ``size`` below, so a value that is no whole number of at least 1 ends any of them
-with a one-line error before it plays.
+``LEAVES_EXAMPLE_GAMES`` sets the number of games (default 20,000; the tests use 100),
+``LEAVES_EXAMPLE_JOBS`` the worker processes (default 1). Every example reads its sizes with
+``size`` below, so a value that is no whole number of at least 1 ends any of them with a
+one-line error before it plays.
 """
 
 from __future__ import annotations

@@ -121,7 +121,7 @@ class GameRecord:
                 "final did not come from initial: the actions of its history since initial "
                 "do not lead from initial to it"
             )
-        return cls(
+        record = cls(
             hands=initial.hands,
             first_player=initial.current_player,
             actions=actions,
@@ -137,6 +137,8 @@ class GameRecord:
             stopped=stopped,
             rules=initial.rules.changes() or None,
         )
+        _check_fields(record, initial.n_players)  # what replay would refuse is never written
+        return record
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (its tuples as lists), as ``to_json`` writes it."""
@@ -199,6 +201,7 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
         )
     try:
         state = record.initial_state()
+        _check_fields(record, state.n_players)
         _check_deal(record, state)
     except (TypeError, ValueError) as exc:  # e.g. a first player that is no seat number
         raise ValueError(f"bad record: {exc}") from None
@@ -216,6 +219,10 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
     cut_short = record.forfeit_seat is not None or record.stopped is not None
     if not cut_short and not state.is_terminal:  # first: an unfinished game has no winner
         raise ValueError("record ends before the game is over")
+    if cut_short and state.is_terminal:
+        raise ValueError(
+            "record says the game was cut short (a forfeit or a stop), but its actions end it"
+        )
     if state.winner != record.winner:  # a game cut short has none either
         raise ValueError(f"record says winner {record.winner}, its actions give {state.winner}")
     if state.turn != record.turns or state.round != record.rounds:
@@ -224,6 +231,23 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
             f"{state.turn} and {state.round}"
         )
     return states
+
+
+def _whole(x: Any) -> bool:
+    return not isinstance(x, bool) and isinstance(x, numbers.Integral)
+
+
+def _check_fields(record: GameRecord, n_players: int) -> None:
+    """The record's seed, forfeiting seat and reason for a stop are of their kinds: a seed a
+    whole number >= 0 (or None), a seat of the game (or None), a reason in words (or None)."""
+    if record.seed is not None and not (_whole(record.seed) and record.seed >= 0):
+        raise ValueError(f"its seed is {record.seed!r}, not a whole number >= 0")
+    seat = record.forfeit_seat
+    if seat is not None and not (_whole(seat) and 0 <= seat < n_players):
+        raise ValueError(f"its forfeiting seat is {seat!r}, not a seat 0..{n_players - 1}")
+    stopped = record.stopped
+    if stopped is not None and not (isinstance(stopped, str) and stopped.strip()):
+        raise ValueError(f"its reason for stopping is {stopped!r}, not words")
 
 
 def _check_deal(record: GameRecord, state: State) -> None:
@@ -240,7 +264,7 @@ def _check_deal(record: GameRecord, state: State) -> None:
 def read_records(path) -> list[GameRecord]:
     """All records of a JSON-lines file; ValueError names the bad line."""
     out = []
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:  # a byte order mark is no record's
         for i, line in enumerate(fh, 1):
             if not line.strip():
                 continue

@@ -15,7 +15,7 @@ from .errors import CLIError
 
 
 def _rate(x: float, lo: float, hi: float) -> str:
-    """A win rate and its 95% interval in whole points, rounded outward so that it holds the
+    """A win rate and its 95% interval in whole percent, rounded outward so that it holds the
     interval ("17.8 [12-25]" for [12.9, 24.0]): a rate's interval is not centred on it (Wilson's,
     inside [0, 100]), so a half-width ("17.8+-5.6") would state other bounds."""
     if x != x:
@@ -26,14 +26,15 @@ def _rate(x: float, lo: float, hi: float) -> str:
 
 
 def _signed(x: float) -> str:
-    """A difference of rates in signed points, '+0.0' where it rounds to zero."""
+    """A difference of rates in signed percentage points, '+0.0' where it rounds to zero."""
     from reports.numbers import fixed  # start-up: reports loads pandas
 
     return fixed(100 * x, 1, "+")
 
 
 def _bracket(lo: float, hi: float) -> str:
-    """A difference's 95% interval in points, '[-4.4, +15.5]' ('(no interval)': too few deals)."""
+    """A difference's 95% interval in percentage points, '[-4.4, +15.5]' ('(no interval)': too
+    few deals)."""
     if lo != lo or hi != hi:
         return "(no interval)"
     return f"[{_signed(lo)}, {_signed(hi)}]"
@@ -189,5 +190,7 @@ def _print(c) -> None:
          _p(r.p_holm), "yes" if r.significant else "no"]
         for r in c.table.itertuples()
     ]  # fmt: skip
-    print_table("Win rates (points, 95% intervals; A and B in whole points) and B - A", columns,
-                rows)  # fmt: skip
+    from reports.numbers import PERCENTAGE_POINTS
+
+    print_table(f"Win rates in % (95% intervals in whole %) and B - A in {PERCENTAGE_POINTS}",
+                columns, rows)  # fmt: skip

@@ -18,6 +18,8 @@ from .errors import CLIError
 from .flags import message
 from .gauntlet_resume import SEQUENTIAL_OPTIONS
 from .options import (
+    UNIT,
+    UnitHelpOption,
     against_option,
     game_option,
     load_option,
@@ -100,14 +102,16 @@ class GauntletCommand(click.Command):
 @click.option(
     "--sequential",
     is_flag=True,
+    cls=UnitHelpOption,
     help="Play batches (the first of --games) until a sequential test of 0 against +--margin "
-    "points decides (the baseline may then be SPEC itself).",
+    + UNIT
+    + " decides (the baseline may then be SPEC itself).",
 )
 @value_option(
     "--margin",
     float,
-    "--sequential: the difference the test weighs against 0, in percentage points of win "
-    "rate (default 1).",
+    "--sequential: the difference the test weighs against 0, in " + UNIT + " of win rate "
+    "(default 1).",
     metavar="POINTS",
 )
 @value_option(
@@ -267,7 +271,7 @@ def _no_test_note(path: Path) -> str | None:
 
 
 def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
-    """The sequential test's settings (margin in points, alpha, beta, max_games), or None
+    """The sequential test's settings (margin in percentage points, alpha, beta, max_games), or None
     for a gauntlet of fixed size; one-line errors before anything is played, among them a
     test option given without --sequential."""
     if not request.sequential:
@@ -312,6 +316,11 @@ def _test(settings: dict[str, Any]) -> Any:
     try:
         return Sequential(settings["margin"] / 100, settings["alpha"], settings["beta"])
     except ValueError as exc:
+        if "margin" in getattr(exc, "params", ()):  # the test's rate, said as --margin takes it
+            from reports.numbers import PERCENTAGE_POINTS
+
+            raise CLIError(f"--margin must be a positive number of {PERCENTAGE_POINTS}, got "
+                           f"{settings['margin']:g}", usage=True) from None  # fmt: skip
         raise CLIError.of(exc, usage=True) from None
 
 

@@ -51,9 +51,28 @@ def game_option(help: str, name: str = "game_spec") -> Any:
                         help_head=help)  # fmt: skip
 
 
+UNIT = "{percentage_points}"
+"""Where an option's help names the unit of a difference of win rates; ``UnitHelpOption``
+writes ``reports.numbers.PERCENTAGE_POINTS`` there."""
+
+
+class UnitHelpOption(click.Option):
+    """An option whose help names the unit of a difference of win rates (``UNIT``), written
+    from its one source when the help is shown (so loading a command loads no report)."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        # start-up: the reports load only when the help is shown
+        from reports.numbers import PERCENTAGE_POINTS
+
+        self.help = (self.help or "").replace(UNIT, PERCENTAGE_POINTS)
+        return super().get_help_record(ctx)
+
+
 def value_option(flag: str, kind: Any, help: str, metavar: str | None = None) -> Any:
-    """An option that has no default (None: the run's own, the game's, or not asked for)."""
-    return click.option(flag, type=kind, default=None, help=help, metavar=metavar)
+    """An option that has no default (None: the run's own, the game's, or not asked for);
+    ``UNIT`` in ``help`` names the unit of a difference of win rates."""
+    cls = UnitHelpOption if UNIT in help else click.Option
+    return click.option(flag, cls=cls, type=kind, default=None, help=help, metavar=metavar)
 
 
 def count_option(flag: str, default: int, help: str, least: int = 0) -> Any:

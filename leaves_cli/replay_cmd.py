@@ -21,7 +21,8 @@ from .tournament_parts import load_game
 def read_line(path: str, game: int) -> tuple[int, str]:
     """(line number, text) of the ``game``-th record (1 = first) of a JSON-lines file."""
     try:
-        fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below, errors are worded
+        # utf-8-sig: a file an editor began with a byte order mark reads as its records
+        fh = open(path, encoding="utf-8-sig")  # noqa: SIM115 - closed below, errors are worded
     except FileNotFoundError:
         raise CLIError(f"no such record file: {path}", usage=True) from None
     except OSError as exc:

@@ -162,9 +162,9 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
     deals so far give neither; ``units`` are the game's words for what a side plays
     ("rounds" of a game played in rounds)."""
     from reports.gauntlet import llr_words  # the LLR in the final sentence's words
-    from reports.numbers import TOO_FEW, counted, fixed
+    from reports.numbers import TOO_FEW, counted, fixed, in_percentage_points
 
-    diff = f"difference {fixed(100 * r['diff'], 2, '+')} points"
+    diff = f"difference {in_percentage_points(fixed(100 * r['diff'], 2, '+'))}"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
     stop = f"(stop at {test.lower:.2f} or {test.upper:.2f})"
     if sets := no_spread_sets(r):  # no interval to show: the LLR's words say why
@@ -179,7 +179,8 @@ def sequential_entry(
     test: Any, games: int, r: dict[str, float], final: bool, names: dict[str, Any]
 ) -> dict[str, Any]:
     """The manifest's ``sequential`` entry after a batch: the test's record, whether it is
-    finished (RUNNING while batches remain), the estimate in points and, once finished, the
+    finished (RUNNING while batches remain), the estimate in percentage points and, once
+    finished, the
     sentence the command and the report say (``reports.gauntlet.sequential_sentence``)."""
     from reports.gauntlet import sequential_sentence
     from tournaments.sequential import RUNNING, finite
@@ -241,9 +242,10 @@ def run_precision(
     log: Callable[[str], None],
 ) -> tuple[Any, Any, float]:
     """Play the tournament ``t`` stage by stage until every strategy's 95% half-width is at
-    most ``target`` points or ``max_games`` are played: (result, the last stage's tournament,
-    the widest half-width). The next stage comes from the current widths
+    most ``target`` percentage points or ``max_games`` are played: (result, the last stage's
+    tournament, the widest half-width). The next stage comes from the current widths
     (``tournaments.sequential.next_precision_stage``), so it depends only on the seed."""
+    from reports.numbers import in_percentage_points
     from tournaments.sequential import next_precision_stage
 
     stages = list(t.schedule.stages)
@@ -252,7 +254,11 @@ def run_precision(
         grown = t.with_stages(stages)
         result = run(grown, out, len(stages) > 1)
         widest = widest_half_width(result)
-        shown = "unknown (too few deals)" if math.isnan(widest) else f"{widest:.2f} points"
+        shown = (
+            "unknown (too few deals)"
+            if math.isnan(widest)
+            else in_percentage_points(f"{widest:.2f}")
+        )
         log(f"stage {len(stages)}: {grown.n_games:,} {grown.units}, widest half-width {shown}")
         if not math.isnan(widest) and widest <= target:
             break

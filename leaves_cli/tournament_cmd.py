@@ -15,7 +15,7 @@ import click
 
 from . import tournament_parts as parts
 from .errors import CLIError
-from .options import game_option, load_option, progress_option, value_option
+from .options import UNIT, game_option, load_option, progress_option, value_option
 from .request import Request, draft
 
 
@@ -93,7 +93,7 @@ from .request import Request, draft
     "--precision",
     float,
     "Play stages (the first of --games) until every strategy's 95% interval is at most "
-    "+-POINTS percentage points of win rate.",
+    "+-POINTS " + UNIT + " of win rate.",
     metavar="POINTS",
 )
 @value_option(
@@ -277,6 +277,13 @@ def _check(values: dict[str, Any], manifest: dict[str, Any] | None) -> None:
         raise CLIError("--record-sample needs --record FILE", usage=True)
     if values["scheduler"] is not None and values["backend"] != "dask":
         raise CLIError("--scheduler needs --backend dask", usage=True)
+    if values["scheduler"] is not None:  # before the plan is said and anything is written
+        from tournaments.players import check_scheduler
+
+        try:
+            check_scheduler(values["scheduler"])
+        except ValueError as exc:
+            raise CLIError(str(exc), usage=True) from None
     if values["jobs"] == 0 or values["jobs"] < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {values['jobs']}",
                        usage=True)  # fmt: skip
@@ -401,8 +408,10 @@ def _check_precision(values: dict[str, Any]) -> None:
             raise CLIError("--max-games needs --precision", usage=True)
         return
     if not (math.isfinite(precision) and precision > 0):
-        raise CLIError(f"--precision must be a positive number of points, got {precision}",
-                       usage=True)  # fmt: skip
+        from reports.numbers import PERCENTAGE_POINTS
+
+        raise CLIError(f"--precision must be a positive number of {PERCENTAGE_POINTS}, got "
+                       f"{precision:g}", usage=True)  # fmt: skip
     if not values["rows"]:
         raise CLIError("--precision needs per-game rows (the intervals count deals): this run "
                        "keeps none (--no-rows)", usage=True)  # fmt: skip
@@ -423,10 +432,12 @@ def _precision_line(target: float, widest: float, n_games: int, unit: str) -> st
     """What the precision target came to, in one line."""
     import math
 
+    from reports.numbers import in_percentage_points
+
     if math.isnan(widest):
         return f"precision: {n_games:,} {unit}; too few deals for an interval (cap reached)"
     reached = "reached" if widest <= target else "NOT reached (cap on games)"
     return (
-        f"precision +-{target:g} points {reached}: {n_games:,} {unit}, widest 95% half-width "
-        f"{widest:.2f} points"
+        f"precision +-{in_percentage_points(f'{target:g}')} {reached}: {n_games:,} {unit}, "
+        f"widest 95% half-width {in_percentage_points(f'{widest:.2f}')}"
     )

@@ -276,20 +276,34 @@ def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, list
     return {k: "too few deals" if c == f"({TOO_FEW})" else c for k, c in cells.items()}, None, order
 
 
-def _unfinished_line(rows: Any) -> str:
+def _unfinished_line(result: Any, rows: Any) -> str:
     """How many of the run's units stopped unfinished at the game's length limit and how they
-    count, in the findings' words (``reports.findings.unfinished_words``); "" when none did or
-    the rows could not be read (``rows`` a string: only they tell)."""
-    if isinstance(rows, str) or not rows.unfinished.any():
-        return ""
+    count, in the findings' words (``reports.findings.unfinished_words``): from the rows, or
+    where there are none to read (``rows`` a string), from the aggregates' counts; "" when
+    none did, or neither tells (rows not kept by a run written before those counts)."""
     from reports.findings import unfinished_words
-    from reports.tables import completion
 
-    done = completion(rows)
-    row = done[done["n_players"].astype(str) == "all"].iloc[0]
+    if isinstance(rows, str):
+        from reports.data import run_declaration
+
+        agg = result.aggregates()
+        if "size_unfinished" not in agg:
+            return ""
+        row = {"games": int(agg["size_games"].sum()),
+               "unfinished": int(agg["size_unfinished"].sum()),
+               "unfinished_won": int(agg["size_unfinished_won"].sum())}  # fmt: skip
+        declaration = run_declaration(result.manifest)
+    elif rows.unfinished.any():
+        from reports.tables import completion
+
+        done = completion(rows)
+        row = done[done["n_players"].astype(str) == "all"].iloc[0]
+        declaration = rows.declaration
+    else:
+        return ""
     if not int(row["unfinished"]):
         return ""
-    text = unfinished_words(row, rows.declaration)
+    text = unfinished_words(row, declaration)
     return text[0].upper() + text[1:] + "."
 
 
@@ -308,8 +322,8 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     """Print the run's summary: seats taken (a game counts once per seat), wins, win rates in %
     with the report's 95% intervals, and the rank value's mean over every seat, wins included
     (headed so: the report's summary gives its mean when losing, a different figure), then how
-    many units stopped unfinished at the game's length limit (one line; none: none did, or the
-    rows that tell were not kept or cannot be read). Returns why there are no intervals (None:
+    many units stopped unfinished at the game's length limit (one line; none: none did, or
+    neither the rows nor the aggregates tell). Returns why there are no intervals (None:
     there are); ``nothing_valid``: every game was forfeited."""
     from reports.numbers import fixed
 
@@ -342,7 +356,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
         cells.append(f"{cols['forfeits'][i]:,}")
         rows.append(cells)
     print_table("Tournament summary", columns, rows)
-    unfinished = _unfinished_line(rows_read)
+    unfinished = _unfinished_line(result, rows_read)
     if unfinished:
         click.echo(unfinished)
     return why_not

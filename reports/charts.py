@@ -8,6 +8,7 @@ diverging, colour-blind-safe ``PuOr`` map centred on 50%.
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,7 +16,7 @@ import pandas as pd
 
 from tournaments.declaration import plural
 
-from .numbers import fixed
+from .numbers import PERCENTAGE_POINT, PERCENTAGE_POINTS, fixed
 
 if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
     from matplotlib.artist import Artist
@@ -102,9 +103,24 @@ def _proxy(**style_kw) -> Artist:
 
 
 def _text_width(labels, size: float) -> float:
-    """Estimated width in inches of the longest of ``labels`` at font ``size`` points."""
-    longest = max((len(str(t)) for t in labels), default=0)
+    """Estimated width in inches of the longest line of ``labels`` at font ``size`` points."""
+    longest = max((len(line) for t in labels for line in str(t).split("\n")), default=0)
     return longest * size * 0.6 / 72
+
+
+LEGEND_CHARS = 30
+"""The longest line of an outside legend's label: a longer one wraps (its words kept), so
+the legend never takes the chart's room nor runs off the picture."""
+
+
+def _wrap_legend(ax: Axes) -> list[str]:
+    """Wrap the labels of ``ax``'s legend at ``LEGEND_CHARS`` and return them."""
+    legend = ax.get_legend()
+    if legend is None:
+        return []
+    for t in legend.get_texts():
+        t.set_text(textwrap.fill(t.get_text(), LEGEND_CHARS, break_long_words=False))
+    return [t.get_text() for t in legend.get_texts()]
 
 
 def _fit(fig: Figure, ax: Axes, rotated: float = 0.0, extra_right: float = 0.0) -> Figure:
@@ -117,9 +133,8 @@ def _fit(fig: Figure, ax: Axes, rotated: float = 0.0, extra_right: float = 0.0) 
     left = 0.25 + _text_width([t.get_text() for t in ax.get_yticklabels()], 10) + 0.1
     left += 0.3 if ax.get_ylabel() else 0.0
     right = 0.2 + extra_right
-    legend = ax.get_legend()
-    if legend is not None:
-        right += 0.45 + _text_width([t.get_text() for t in legend.get_texts()], 8)
+    if ax.get_legend() is not None:
+        right += 0.45 + _text_width(_wrap_legend(ax), 8)
     bottom = 0.55 + rotated + (0.25 if ax.get_xlabel() else 0.0)
     top = 0.45 + 0.18 * ax.get_title().count("\n")  # a title of two lines: room for both
     right = min(right, w * 0.45)
@@ -165,8 +180,8 @@ def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:
     mat = h2h.pivot(index="strategy", columns="opponent", values="score")
     mat = mat.reindex(index=order, columns=order).to_numpy(dtype=float)
     n = len(order)
-    side = max(4.0, 1.6 + 0.62 * n)
-    fig, ax = _axes(ax, (side + 1.3, side))
+    label, right = _scale_label("row finished ahead of column (ties = ½)", order)
+    fig, ax = _axes(ax, _heatmap_size(order, order, right))
     im = ax.imshow(np.ma.masked_invalid(mat), cmap="PuOr", vmin=0, vmax=1)
     ax.set_xticks(np.arange(n), order, rotation=40, ha="right", rotation_mode="anchor")
     ax.set_yticks(np.arange(n), order)
@@ -179,11 +194,43 @@ def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:
                     v = mat[i, j]
                     ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8,
                             color="white" if abs(v - 0.5) > 0.3 else "black")  # fmt: skip
-    cbar = fig.colorbar(im, ax=ax, shrink=0.8)
-    cbar.set_label("row finished ahead of column (ties = ½)")
+    cbar = fig.colorbar(im, ax=ax, shrink=SCALE)
+    cbar.set_label(label)
     cbar.ax.yaxis.set_major_formatter(_percent())
     ax.set_title("Head to head")
-    return _fit(fig, ax, rotated=_text_width(order, 10) * 0.65, extra_right=1.0)
+    return _fit(fig, ax, rotated=_text_width(order, 10) * 0.65, extra_right=right)
+
+
+CELL = 0.52
+"""A heatmap cell's side in inches, whatever the lengths of the names around it."""
+SCALE = 0.8
+"""A heatmap's colour scale, as a share of the grid's height."""
+
+
+def _heatmap_size(rows: list[str], cols: list[str], right: float, title_lines: int = 1
+                  ) -> tuple[float, float]:  # fmt: skip
+    """A heatmap's figure size: its grid of ``CELL`` inches a cell (2.6 inches at least, room
+    for its scale's label), plus the margins ``_fit`` gives it for the names on the left and
+    slanted below (a y label and an x label), the colour scale (a fifth of the axes) and
+    ``right`` inches beside it, and a title of ``title_lines``: long names grow the picture,
+    never shrink the cells."""
+    grid_w, grid_h = _grid(cols), _grid(rows)
+    left = 0.25 + _text_width(rows, 10) + 0.1 + 0.3
+    bottom = 0.55 + _text_width(cols, 10) * 0.65 + 0.25
+    top = 0.45 + 0.18 * (title_lines - 1)
+    return left + grid_w / 0.8 + 0.2 + right, bottom + grid_h + top
+
+
+def _grid(names: list[str]) -> float:
+    return max(2.6, CELL * len(names))
+
+
+def _scale_label(text: str, rows: list[str]) -> tuple[str, float]:
+    """A colour scale's label wrapped to the scale's length (``SCALE`` of the grid of
+    ``rows``), and the inches it takes beside the grid with the scale's ticks."""
+    per_line = max(12, int(SCALE * _grid(rows) / _text_width(["x"], 10)))
+    lines = textwrap.wrap(text, per_line, break_long_words=False)
+    return "\n".join(lines), 0.8 + 0.2 * len(lines)
 
 
 def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
@@ -294,8 +341,14 @@ def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
            meanprops=dict(marker="D", markerfacecolor="black", markeredgecolor="black", ms=4))  # fmt: skip
     ax.set_xlabel(f"final match total (points; {better} is better)")
     ax.set_title(f"{title}: final scores")
+    from matplotlib.patches import Patch  # start-up: matplotlib loads to draw
+
     handles = [_proxy(color=OKABE_ITO[3], lw=2, label="median"),
-               _proxy(marker="D", color="black", ls="", ms=4, label="mean")]  # fmt: skip
+               _proxy(marker="D", color="black", ls="", ms=4, label="mean"),
+               Patch(facecolor=OKABE_ITO[5], alpha=0.7, edgecolor="black",
+                     label="box: 25th-75th percentile"),
+               _proxy(color="black", lw=1, marker="|", ms=8,
+                      label="whiskers: 5th-95th percentile")]  # fmt: skip
     ax.legend(handles=handles, **OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
     return _fit(fig, ax)
@@ -318,6 +371,7 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
                     textcoords="offset points", va="center", fontsize=8)  # fmt: skip
     lo_x, hi_x = float(np.nanmin(df["ci_low"])), float(np.nanmax(df["ci_high"]))
     ax.set_xlim(lo_x - 0.05 * (hi_x - lo_x), hi_x + 0.45 * (hi_x - lo_x))  # room for the text
+    ax.set_ylim(-0.5, len(df) - 0.5)  # half a row's room: the first and last off the frame
     ax.set_xlabel("Plackett-Luce rating (log-worth; 0 = average), with its 95% interval")
     ax.set_title("Rating from finishing orders")
     ax.legend(**OUTSIDE)
@@ -327,12 +381,12 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
 
 def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     """Win rate of each strategy (rows, best on top) by the strategy seated directly before it
-    (columns), as a heatmap of that win rate less the strategy's own overall (points; the
-    diverging ``PuOr``, 0 in the middle), each cell annotated with the win rate; a star marks
-    a seat effect (``vs_elsewhere``, within the same deals) with p < 0.05: its 95% interval
-    excludes 0, or, where every duplicate set gave the same difference (no interval), the sign
-    test says so; not corrected for the many pairs (the findings correct: a star alone may be
-    chance)."""
+    (columns), as a heatmap of that win rate less the strategy's own overall (percentage
+    points; the diverging ``PuOr``, 0 in the middle), each cell annotated with the win rate;
+    a star marks a seat effect (``vs_elsewhere``, within the same deals) with p < 0.05: its
+    95% interval excludes 0, or, where every duplicate set gave the same difference (no
+    interval), the sign test says so; not corrected for the many pairs (the findings correct:
+    a star alone may be chance)."""
     order = list(dict.fromkeys(table["strategy"]))
     befores = list(dict.fromkeys(table["before"]))  # the rows' order: a diagonal of blanks
     befores = [s for s in order if s in befores] + [s for s in befores if s not in order]
@@ -345,8 +399,8 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     if "vs_elsewhere_p" in table.columns:  # the t test's p, or with no spread the sign test's
         p = table.pivot(index="strategy", columns="before", values="vs_elsewhere_p")
         star = p.reindex(index=order, columns=befores).to_numpy(float) < 0.05
-    side = max(4.0, 1.6 + 0.62 * max(len(order), len(befores)))
-    fig, ax = _axes(ax, (side + 1.6, side))
+    label, right = _scale_label(f"win rate less its overall, {PERCENTAGE_POINTS}", order)
+    fig, ax = _axes(ax, _heatmap_size(order, befores, right, title_lines=2))
     top = float(np.nanmax(np.abs(diff))) if np.isfinite(diff).any() else 1.0
     im = ax.imshow(np.ma.masked_invalid(diff), cmap="PuOr", vmin=-top, vmax=top)
     for i in range(len(order)):
@@ -360,11 +414,11 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_yticks(np.arange(len(order)), order)
     ax.set_xlabel("the strategy seated directly before")
     ax.set_ylabel("strategy")
-    cbar = fig.colorbar(im, ax=ax, shrink=0.8)
-    cbar.set_label("win rate less its overall, points")
+    cbar = fig.colorbar(im, ax=ax, shrink=SCALE)
+    cbar.set_label(label)
     ax.set_title("Whom do you want to sit after?\n(*: seat effect p < 0.05, uncorrected)",
                  fontsize=10)  # fmt: skip
-    return _fit(fig, ax, rotated=_text_width(befores, 10) * 0.65, extra_right=1.0)
+    return _fit(fig, ax, rotated=_text_width(befores, 10) * 0.65, extra_right=right)
 
 
 def means(table: pd.DataFrame, column: str, better: str, unit: str = "game",
@@ -421,7 +475,8 @@ def metagame_trajectory(trajectory: pd.DataFrame, ax: Axes | None = None) -> Fig
         ax.plot(t[later], trajectory[s].to_numpy(float)[later], color=colour, ls=ls, lw=1.6,
                 marker=marker, markevery=(3 * i, 12), ms=4, label=s)  # fmt: skip
     ax.set_xscale("log")
-    ax.set_xlabel("time (log scale; a win rate one point above the mix grows a share 1% a unit)")
+    ax.set_xlabel(f"time (log scale; a win rate one {PERCENTAGE_POINT} above the mix grows a "
+                  "share 1% a unit)")  # fmt: skip
     ax.set_ylabel("share of the population")
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(_percent())

@@ -212,6 +212,8 @@ def seat_sums(
     cl = clusters(g)
     acc = Accumulator(n_groups, cl.n)
     for start, b in zip(range(0, max(len(g), 1), BLOCK), g.blocks(BLOCK), strict=False):
+        if not len(b):  # no game (every one forfeited): nothing to add, nor to reshape
+            continue
         cluster = cl.of_game[start : start + len(b)]
         won = (b.wins() if outcome is None else outcome(b)).astype(np.float64)
         for s in range(b.seats.shape[1]):

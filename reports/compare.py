@@ -34,7 +34,7 @@ from .compare_deals import Overlap, deal_seeds, emptied_tables, overlap, paired_
 from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
 from .data import Games, ReportError, Run
 from .loading import as_run
-from .numbers import NO_SPREAD, fixed, interval, no_spread, p_text
+from .numbers import NO_SPREAD, fixed, interval, no_spread, p_text, points, signed_points
 from .stats import holm, within
 from .tables import ranked, summary
 
@@ -252,12 +252,12 @@ def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: floa
 
 
 def _points(x: float) -> str:
-    """A difference of rates in signed points, '+0.0' where it rounds to zero."""
+    """A difference of rates in signed percentage points, '+0.0' where it rounds to zero."""
     return fixed(100 * x, 1, "+")
 
 
 def _span(r: Any, paired: bool) -> str:
-    """B - A's 95% interval in signed points, or why there is none: too few deals, or no
+    """B - A's 95% interval in signed percentage points, or why there is none: too few deals, or no
     spread (``no_spread``: every duplicate set paired gave the same difference; unpaired,
     each run's sets gave the same rate)."""
     if np.isfinite(r.ci_low) and np.isfinite(r.ci_high):
@@ -285,7 +285,7 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
     sig = table[table["significant"]].copy()
     sig = sig.reindex(sig["diff"].abs().sort_values(ascending=False).index)
     parts = [
-        f"{r.strategy} wins {abs(100 * r.diff):.1f} points {'more' if r.diff > 0 else 'less'} "
+        f"{r.strategy} wins {points(r.diff)} {'more' if r.diff > 0 else 'less'} "
         f"in B {_span(r, paired)}"
         + (f" (significant at alpha {alpha:g} after Holm correction, though its 95% interval "
            "includes 0)" if r.ci_low <= 0 <= r.ci_high else "")
@@ -307,7 +307,7 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
         n = len(table)
         return [f"no strategy changed significantly after Holm correction over the {n} "
                 f"strateg{'y' if n == 1 else 'ies'} compared (largest: {big.strategy} "
-                f"{_points(big['diff'])} points {span}, {p_text(big.p_value)} before the "
+                f"{signed_points(big['diff'])} {span}, {p_text(big.p_value)} before the "
                 f"correction, {p_text(big.p_holm)} after)"]  # fmt: skip
     return [f"no strategy changed significantly (largest: {big.strategy} "
-            f"{_points(big['diff'])} points {span})"]  # fmt: skip
+            f"{signed_points(big['diff'])} {span})"]  # fmt: skip

@@ -60,6 +60,9 @@ base_win (the unrestricted strategy won that game in the run) and restricted_win
 TRACE_METRICS = ("lead_changes", "drama", "comeback", "decided_at")
 SHARE_METRICS = ("comeback",)
 """Trace measures that are shares of games (Wilson intervals); the others are means."""
+TRACE_BOUNDS = {"lead_changes": (0.0, np.inf), "drama": (0.0, 1.0), "decided_at": (0.0, 1.0)}
+"""The range of each mean trace measure (a count; shares of a game's turns): an interval is
+clipped to it, as the truth lies in it (no coverage is lost)."""
 
 
 def _leaders(standing: np.ndarray, higher_is_better: bool) -> np.ndarray:
@@ -142,7 +145,8 @@ def trace_measures(df: pd.DataFrame) -> list[Measure]:
             x = df[metric].to_numpy(float)
             counted = finished & np.isfinite(x)
             got = ratio(d, d.of_game, np.nan_to_num(x), counted, sets)
-            out.append(measure(d, metric, n, got, metric in SHARE_METRICS))
+            bounds = TRACE_BOUNDS.get(metric)
+            out.append(measure(d, metric, n, got, metric in SHARE_METRICS, bounds=bounds))
     return [m for m in out if m is not None]
 
 

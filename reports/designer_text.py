@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .numbers import TOO_FEW, counted, signed_points
+from .numbers import TOO_FEW, counted, fixed, in_percentage_points, signed_points
 from .variants_words import change, in_brackets, missing, others
 
 __all__ = [
@@ -66,12 +66,13 @@ def _restricted(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]
 
 def _effect(look: Any, key: tuple, bracket: bool = True) -> str:
     """What a restriction does to its strategy's win rate, in the direction of its value: 'costs
-    it 5.0 points [3.1, 6.9] of win rate', or where restricted it wins more, 'raises its win
-    rate by 8.0 points [4.0, 12.0]' (the interval turned round), never a negative cost."""
+    it 5.0 percentage points [3.1, 6.9] of win rate', or where restricted it wins more, 'raises
+    its win rate by 8.0 percentage points [4.0, 12.0]' (the interval turned round), never a
+    negative cost."""
     r = look.m[key]
     if r["value"] >= 0:
         return f"costs it {look.shown(key, bracket=bracket)} of win rate"
-    gain = f"{-100 * r['value']:.1f} points"
+    gain = in_percentage_points(fixed(-100 * r["value"]))
     if bracket and np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"]):
         gain += f" {in_brackets(-100 * r['ci_high'], -100 * r['ci_low'], 1)}"
     return f"raises its win rate by {gain}"
@@ -165,8 +166,9 @@ def _flat(r: Any) -> str:
         return f"{r.upper} over {r.lower} ({v} in every duplicate set: no spread to test it by)"
     if not np.isfinite(r.needs):
         return f"{r.upper} over {r.lower} ({v}, too few deals to test)"
-    return (f"{r.upper} over {r.lower} ({v}; {100 * r.needs:.1f} points either way would be "
-            "significant whatever the other steps)")  # fmt: skip
+    need = in_percentage_points(fixed(100 * r.needs))
+    return (f"{r.upper} over {r.lower} ({v}; {need} either way would be significant whatever "
+            "the other steps)")  # fmt: skip
 
 
 def sample_sentence(metrics: pd.DataFrame, labels: list[str]) -> str:

@@ -1,6 +1,6 @@
 """The answer of a gauntlet run: the strategy's win rate, the baseline's on the same deals and
-seats, and their paired difference in one sentence ("my_bot beats weighted by 3.1 points
-[2.2, 4.0] against three taker")."""
+seats, and their paired difference in one sentence ("my_bot beats weighted by 3.1 percentage
+points [2.2, 4.0] (paired over 5,000 deals, p < 1e-16)")."""
 
 from __future__ import annotations
 
@@ -25,7 +25,18 @@ from tournaments.sequential import (
 from .clusters import seat_sums
 from .data import ReportError
 from .loading import as_run
-from .numbers import NO_SPREAD, TOO_FEW, counted, fixed, flat_sets, interval, p_text, pct, points
+from .numbers import (
+    NO_SPREAD,
+    TOO_FEW,
+    counted,
+    fixed,
+    flat_sets,
+    in_percentage_points,
+    interval,
+    p_text,
+    pct,
+    points,
+)
 from .significance import method, paired
 from .tables import summary
 
@@ -194,7 +205,7 @@ def forfeit_sentence(r: Mapping[str, Any], run: str = "", units: str = "games") 
 
 
 def _points_word(m: float) -> str:
-    return f"{m:g} point{'' if m == 1 else 's'}"
+    return in_percentage_points(f"{m:g}")
 
 
 def llr_words(llr: float, flat: int = 0) -> str:
@@ -238,8 +249,8 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
     lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     flat = flat_sets(lo, hi, float(r.get("p_value", np.nan)), float(r.get("deals", np.nan)))
-    diff = fixed(100 * float(r["diff"]), 1, "+")
-    estimate = (f"{diff} points {interval(lo, hi, flat=flat)} over {int(r['games']):,} {units} "
+    diff = in_percentage_points(fixed(100 * float(r["diff"]), 1, "+"))
+    estimate = (f"{diff} {interval(lo, hi, flat=flat)} over {int(r['games']):,} {units} "
                 "per side")  # fmt: skip
     weighed = llr_words(llr, flat)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
@@ -287,7 +298,7 @@ def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:
     lo, hi = rate("ci_low"), rate("ci_high")
     weighed = r.get("sequential_llr") is not None  # an LLR and no interval: no spread
     span = f"({NO_SPREAD})" if weighed and np.isnan(lo) else interval(lo, hi)
-    return (f"{fixed(100 * rate('difference'), 1, '+')} points {span} "
+    return (f"{in_percentage_points(fixed(100 * rate('difference'), 1, '+'))} {span} "
             f"over {int(r['sequential_games_per_side']):,} {units} per side, after batch "
             f"{int(r['sequential_batches'])}")  # fmt: skip
 
@@ -311,10 +322,10 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
     flat = flat_sets(lo, hi, p, r["deals"])
     ci = interval(lo, hi, flat=flat)
     deals = counted(int(r["deals"]), "deal")
-    diff = fixed(100 * r["diff"], 1, "+")
+    diff = in_percentage_points(fixed(100 * r["diff"], 1, "+"))
     if not (np.isfinite(lo) and np.isfinite(hi)) and not flat:
         return (f"Too few deals to compare {r['strategy']} with {r['baseline']}: "
-                f"{diff} points over {deals} paired, {TOO_FEW}; play more {units} "
+                f"{diff} over {deals} paired, {TOO_FEW}; play more {units} "
                 "to tell them apart.")  # fmt: skip
     how = f"(paired over {deals}, {p_text(p)})"
     clear = p < 0.05 if flat else True  # an interval clear of 0 is p < 0.05 already
@@ -322,9 +333,9 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
         return f"{r['strategy']} beats {r['baseline']} by {points(r['diff'])} {ci} {how}."
     if clear and (r["diff"] < 0 if flat else hi < 0):
         return (f"{r['strategy']} loses to {r['baseline']}: the difference is "
-                f"{diff} points {ci} {how}.")  # fmt: skip
+                f"{diff} {ci} {how}.")  # fmt: skip
     return (f"No significant difference between {r['strategy']} and {r['baseline']}: "
-            f"{diff} points {ci} {how}.")  # fmt: skip
+            f"{diff} {ci} {how}.")  # fmt: skip
 
 
 def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:

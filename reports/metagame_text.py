@@ -9,7 +9,7 @@ import pandas as pd
 
 from .metagame import EPS, MIN_SETS, SUPPORT
 from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
-from .numbers import fixed, pct
+from .numbers import PERCENTAGE_POINT, in_percentage_points, pct, pp_cell
 from .page import Section
 
 __all__ = ["gain_words", "metagame_lead", "metagame_sections", "readable"]
@@ -31,20 +31,20 @@ def metagame_sections(tables: Tables) -> list[Section]:
 
 
 POINTS = ("gain", "regret")
-"""Columns that are differences of win rates: shown in points."""
+"""Columns that are differences of win rates: shown in percentage points (``PP``)."""
 KEEP = ("alpha",)
 """Float columns shown as they are (not shares)."""
 
 
 def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """A meta-game table as the text writes it (the CSV keeps the fractions): weights, masses,
-    payoffs and shares in percent, gains and regrets in points."""
+    payoffs and shares in percent, gains and regrets in percentage points (``pp_cell``)."""
     out = df.copy()
     for c in out.columns:
         if not pd.api.types.is_float_dtype(out[c]) or c in KEEP:
             continue
         if c in POINTS:
-            out[c] = [f"{fixed(100 * x, 2, '+')} pt" if pd.notna(x) else "" for x in out[c]]
+            out[c] = [pp_cell(x, 2) if pd.notna(x) else "" for x in out[c]]
         else:
             out[c] = [pct(x) if pd.notna(x) else "" for x in out[c]]
     return out
@@ -93,9 +93,10 @@ def gain_words(regret: float) -> str:
     """What a strategy gains by leaving the stable mix (its regret), in words: the page's
     lead and the key finding say it alike."""
     regret = max(float(regret), 0.0)
-    if regret < 5e-5:  # 0.00 points
+    if regret < 5e-5:  # 0.00 percentage points
         return "no strategy gains by deviating from it"
-    return f"no strategy gains more than {100 * regret:.2f} points of win rate by deviating"
+    gain = in_percentage_points(f"{100 * regret:.2f}")
+    return f"no strategy gains more than {gain} of win rate by deviating"
 
 
 def _several(tables: Tables) -> str:
@@ -177,10 +178,11 @@ def _method(tables: Tables) -> str:
         "table's payoffs add up to 1 over its seats. A player's expected payoff against a mix "
         f"draws the other {n - 1} seats from it. The replicator dynamics (a strategy's share "
         "grows at its payoff minus the mix's) run from the uniform mix, the chart, and from "
-        "perturbed and random starts; time is in units where a strategy one point of win rate "
-        "above the mix grows by 1%. A mix where they come to rest, or, where they do not, the "
-        "nearest mix by SLSQP, is a Nash equilibrium of the meta-game: regret (the most a "
-        f"strategy gains against it, gain per strategy) at most {100 * EPS:.1f} points. "
+        "perturbed and random starts; time is in units where a strategy one "
+        f"{PERCENTAGE_POINT} of win rate above the mix grows by 1%. A mix where they come to "
+        "rest, or, where they do not, the nearest mix by SLSQP, is a Nash equilibrium of the "
+        "meta-game: regret (the most a strategy gains against it, gain per strategy) at most "
+        f"{in_percentage_points(f'{100 * EPS:.1f}')}. "
         "metagame_equilibria lists the distinct equilibria the starts reach. α-Rank "
         "(OpenSpiel's egt.alpharank; a population of 50, the selection intensity alpha by "
         "OpenSpiel's sweep; above 2 seats one population per seat) ranks the strategies by the "
@@ -190,7 +192,8 @@ def _method(tables: Tables) -> str:
         "in_support the share in which a strategy has 1% or more of the equilibrium, "
         "same_support the share with the same strategies as here, first the share in which "
         "α-Rank puts it first (α-Rank on fewer replicates: each is a Python loop). Caution: "
-        "the payoffs are estimates, so a strategy a few tenths of a point behind another is "
+        f"the payoffs are estimates, so a strategy a few tenths of a {PERCENTAGE_POINT} behind "
+        "another is "
         "in or out of the equilibrium by chance, which is what the replicates show; and the "
         "meta-game knows only the strategies in the run."
     )

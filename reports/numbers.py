@@ -13,7 +13,8 @@ from tournaments.declaration import plural
 __all__ = [
     "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "fixed", "flat_sets", "interval",
     "no_spread",
-    "p_text", "pct", "points", "signed_points",
+    "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
+    "p_text", "pct", "points", "pp_cell", "signed_points",
 ]  # fmt: skip
 
 TOO_FEW = "too few deals for an interval"
@@ -47,6 +48,32 @@ def fixed(x: float, digits: int = 1, sign: str = "") -> str:
     return f"{0.0:{sign}.{digits}f}" if float(text) == 0 else text
 
 
+PERCENTAGE_POINT = "percentage point"
+"""The unit of a difference of two rates (a win rate less another, a share less another, an
+interval's half-width): the one source of the word. Never bare "point", which a game's own
+score may be counted in (a round's score, cards left summed to a match total)."""
+PERCENTAGE_POINTS = f"{PERCENTAGE_POINT}s"
+"""The unit's plural: '+1.2 percentage points'."""
+PP = "pp"
+"""The unit's short form, for a table cell ('+1.2 pp'): used only where ``PP_MEANS`` defines
+it in the same output."""
+PP_MEANS = f"{PP}: {PERCENTAGE_POINTS}, a difference of two rates"
+"""What a page writes beside a table whose cells are in ``PP``."""
+
+
+def in_percentage_points(figure: str) -> str:
+    """A written difference of rates with its unit: '3.1' -> '3.1 percentage points', singular
+    for one ('1.0', '+1', '-1.0' -> '... percentage point')."""
+    one = figure.lstrip("+-") in ("1", "1.0", "1.00", "one")
+    return f"{figure} {PERCENTAGE_POINT if one else PERCENTAGE_POINTS}"
+
+
+def pp_cell(x: float, digits: int = 1) -> str:
+    """A difference of rates for a table cell, signed, in the short unit: 0.012 -> '+1.2 pp'
+    (the page defines ``PP`` beside the table, ``PP_MEANS``)."""
+    return f"{fixed(100 * x, digits, '+')} {PP}"
+
+
 def counted(n: int, word: str) -> str:
     """A count with its noun, singular for one: '1 pair', '1,200 deals'."""
     return f"{n:,} {word if n == 1 else plural(word)}"
@@ -75,7 +102,7 @@ def beside_digits(lo: float, hi: float, beside: float, scale: float = 100.0,
 
 def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = None,
              digits: int = 1, flat: int = 0) -> str:  # fmt: skip
-    """A 95% interval in percent (or points, ``scale``) with ``digits`` decimals: '[50.6,
+    """A 95% interval in percent (or percentage points, ``scale``) with ``digits`` decimals: '[50.6,
     51.3]'; where the run was too small to state one, says so, or where its ``flat``
     duplicate sets showed no spread (``flat_sets``), says that (``no_spread``). With
     ``beside`` (a value the sentence sets it against, such as a fair share), decimals added
@@ -89,16 +116,14 @@ def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = 
 
 
 def points(x: float) -> str:
-    """A difference of rates in percentage points: 0.031 -> '3.1 points'."""
-    v = fixed(abs(100 * x))
-    return f"{v} point{'' if v == '1.0' else 's'}"
+    """A difference of rates in percentage points: 0.031 -> '3.1 percentage points'."""
+    return in_percentage_points(fixed(abs(100 * x)))
 
 
 def signed_points(x: float) -> str:
     """A difference of rates in percentage points with its sign, for a sentence that does not
-    say the direction in words: -0.057 -> '-5.7 points'."""
-    v = fixed(100 * x, sign="+")
-    return f"{v} point{'' if v in ('+1.0', '-1.0') else 's'}"
+    say the direction in words: -0.057 -> '-5.7 percentage points'."""
+    return in_percentage_points(fixed(100 * x, sign="+"))
 
 
 def p_text(p: float) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .numbers import counted, fixed, p_text, pct
+from .numbers import PP, PP_MEANS, counted, p_text, pct, pp_cell
 
 KEY_ROWS = 5
 """How many rows of a long table the page shows unfolded."""
@@ -129,7 +129,7 @@ def _cells(df: pd.DataFrame) -> list[list[str]]:
 
 
 _NUMBER = re.compile(
-    r"(p [=<] )?[+-]?(\d[\d,]*(\.\d*)?|\.\d+)(e[+-]?\d+)?( ?(%|pt|points?))?|[+-]?inf"
+    r"(p [=<] )?[+-]?(\d[\d,]*(\.\d*)?|\.\d+)(e[+-]?\d+)?( ?(%|" + re.escape(PP) + "))?|[+-]?inf"
 )
 
 
@@ -176,14 +176,16 @@ def md_table(df: pd.DataFrame) -> str:
 
 RATE_TABLES = ("summary", "significance", "head_to_head", "seats", "neighbours", "expert",
                "outcomes", "completion", "gauntlet")  # fmt: skip
-"""Tables whose rates, intervals and differences read better as percentages and points."""
+"""Tables whose rates, intervals and differences read better as percentages and percentage
+points."""
 _POINTS = ("diff", "vs_elsewhere", "vs_overall")
 _P = ("p_value", "p_holm", "vs_elsewhere_p")
 
 
 def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """The key rows as people read them (the CSVs keep full precision): rates in percent,
-    differences in points, p-values as the findings write them."""
+    differences in percentage points (``pp_cell``; the page defines the short unit beside
+    the table, ``unit_note``), p-values as the findings write them."""
     if name not in RATE_TABLES:
         return df
     out = df.copy()
@@ -194,7 +196,7 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         if c in _P:
             out[c] = [p_text(x) if np.isfinite(x) else "" for x in v]
         elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
-            out[c] = [f"{fixed(100 * x, sign='+')} pt" if np.isfinite(x) else "" for x in v]
+            out[c] = [pp_cell(x) if np.isfinite(x) else "" for x in v]
         elif (
             c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))
             or "rate" in c.split("_")  # match_win_rate_split, win_rate_a: rates too
@@ -202,6 +204,19 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         ):
             out[c] = [pct(x) if np.isfinite(x) else "" for x in v]
     return out
+
+
+def unit_note(df: pd.DataFrame) -> str:
+    """What the note above a table adds where its cells are in the short unit ``PP``
+    (``pp_cell``): ' (pp: percentage points, a difference of two rates)', defined beside
+    every table that uses it; '' elsewhere."""
+    shown = (v for c in df.columns for v in df[c])
+    return f" ({PP_MEANS})" if any(isinstance(v, str) and _IN_PP.search(v) for v in shown) else ""
+
+
+_IN_PP = re.compile(rf"[\d\]] {PP}\b")
+"""A figure or an interval in ``PP`` ('+1.2 pp', '-2.9 [-4.7, -1.0] pp *'), wherever the
+cell goes on after it (a star, a note)."""
 
 
 def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
@@ -255,7 +270,13 @@ def _closest(h2h: pd.DataFrame) -> list:
     return gap.groupby(h2h["strategy"], sort=False).idxmin().dropna().tolist()
 
 
-CSS = """
+CHART_MIN = 600
+"""The narrowest a chart is drawn (``.cw`` in ``CSS``), in pixels: on a narrower screen (a
+phone) it scrolls sideways in its box, as a wide table does, its labels still readable."""
+
+
+CSS = (
+    """
 *{box-sizing:border-box}html,body{overflow-x:hidden}
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
 max-width:1100px;padding:0 1em;color:#222;line-height:1.45}
@@ -269,6 +290,8 @@ details{margin:.6em 0 1.2em}summary{cursor:pointer;color:#0072B2}
 dl.run{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.5em 0}
 dl.run dt{font-weight:bold}dl.run dd{margin:0;overflow-wrap:anywhere}
 """
+    + f".cw img{{min-width:{CHART_MIN}px}}\n"
+)
 
 
 def render_html(title: str, overview: list[tuple[str, str]], secs: list[Section],
@@ -311,7 +334,16 @@ def _html_image(stem: str, png: bytes, title: str = "") -> str:
     esc = html.escape
     words = stem.replace("_", " ")
     alt = f"Chart: {title} ({words})" if title else f"Chart: {words}"
-    return f'<img id="chart-{esc(stem)}" alt="{esc(alt)}" src="data:image/png;base64,{b64}">'
+    img = f'<img id="chart-{esc(stem)}" alt="{esc(alt)}" src="data:image/png;base64,{b64}">'
+    return f'<div class="{_chart_box(png)}">{img}</div>'
+
+
+def _chart_box(png: bytes) -> str:
+    """The classes of a chart's box: a scrolling box (``tw``), and ``cw`` (kept at
+    ``CHART_MIN`` pixels at least) unless the picture is narrower than that (never
+    enlarged); a picture whose width cannot be read counts as wide."""
+    wide = png[12:16] != b"IHDR" or int.from_bytes(png[16:20], "big") >= CHART_MIN
+    return "tw cw" if wide else "tw"
 
 
 def _html_links(links: list[tuple[str, str]]) -> str:
@@ -340,10 +372,10 @@ def _html_tables(sec: Section) -> list[str]:
             continue
         top, caption = key_rows(name, df)
         note = f"{name}: {caption} of {counted(len(df), 'row')}" if caption else name
-        parts.append(f"<p class='note'>{esc(note)}</p>{html_table(top)}")
+        parts.append(f"<p class='note'>{esc(note + unit_note(top))}</p>{html_table(top)}")
         full.append(
             f"<p class='note'><a href=\"{esc(name)}.csv\">{esc(name)}.csv</a> "
-            f"({counted(len(df), 'row')})</p>{html_table(df)}"
+            f"({counted(len(df), 'row')}){esc(unit_note(df))}</p>{html_table(df)}"
         )
     if full or (sec.text and not sec.bullets):
         text = "" if sec.bullets else f"<p class='note'>{esc(sec.text)}</p>"
@@ -382,12 +414,14 @@ def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
                 continue
             top, caption = key_rows(name, df)
             lines += [
-                f"`{name}`" + (f": {caption} of {counted(len(df), 'row')}" if caption else ""),
+                f"`{name}`"
+                + (f": {caption} of {counted(len(df), 'row')}" if caption else "")
+                + unit_note(top),
                 "",
             ]
             lines += [md_table(top), ""]
             full += [
-                f"[`{name}.csv`]({name}.csv) ({counted(len(df), 'row')})",
+                f"[`{name}.csv`]({name}.csv) ({counted(len(df), 'row')}){unit_note(df)}",
                 "",
                 md_table(df),
                 "",

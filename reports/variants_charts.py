@@ -20,7 +20,7 @@ from .charts import (
     _share_axis,
     style,
 )
-from .numbers import fixed
+from .numbers import PERCENTAGE_POINTS, fixed
 from .variants_display import ORDINALS, shown
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ CHARTS = {
     "turns": ("Game length: mean turns per game", "mean turns per game"),
     "rounds": ("Game length: mean rounds per game", "mean rounds per game"),
     "skill_spread": ("How much skill matters: best minus worst strategy",
-                     "win rate of the best less the worst, in points (paired by deal)"),
+                     f"win rate of the best less the worst, in {PERCENTAGE_POINTS} (paired by deal)"),
     "best_vs_random": ("The best strategy against random play",
                        "share of shared games the best finishes ahead of random"),
     "runner_up": ("How close games are: the runner-up's cards left",
@@ -85,7 +85,7 @@ def measure(metrics: pd.DataFrame, metric: str, ax: Axes | None = None) -> Figur
 
 def restricted(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
     """Restricted play: per rule set the win rate each restriction costs the restricted
-    strategy (unrestricted less restricted, same seats and deals), in points, with 95%
+    strategy (unrestricted less restricted, same seats and deals), in percentage points, with 95%
     intervals; a marker per restriction."""
     d = metrics[metrics["metric"].astype(str).str.startswith("restricted_")]
     rules = list(dict.fromkeys(d["rules"]))
@@ -94,7 +94,7 @@ def restricted(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
     step = 0.7 / max(len(kinds), 1)
     for j, metric in enumerate(kinds):
         g = d[d["metric"] == metric].set_index("rules").reindex(rules)
-        y = np.arange(len(rules))[::-1] + (j - (len(kinds) - 1) / 2) * step
+        y = np.arange(len(rules))[::-1] + ((len(kinds) - 1) / 2 - j) * step  # first on top
         v, lo, hi = (100 * g[c].to_numpy(float) for c in ("value", "ci_low", "ci_high"))
         err = _err(v, lo, hi)
         c, marker, _ = style(j)
@@ -102,7 +102,9 @@ def restricted(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
         ax.errorbar(v, y, xerr=err, fmt=marker, color=c, ms=6, capsize=3, lw=1.2, label=words)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(np.arange(len(rules))[::-1], rules)
-    ax.set_xlabel("win rate lost to the restriction, in points (same seats and deals)")
+    ax.set_xlabel(
+        f"win rate lost to the restriction, in {PERCENTAGE_POINTS} (same seats and deals)"
+    )
     ax.set_title("Restricted play: what each restriction costs")
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
@@ -145,14 +147,20 @@ def seats(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_xticks(range(maxpos + 1), [ordinal(p) for p in range(maxpos + 1)])
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("seat: first, second, ... player to move (clockwise from the first player)")
-    ax.set_ylabel("win rate less the fair share, points")
+    ax.set_ylabel(f"win rate less the fair share, {PERCENTAGE_POINTS}")
     from matplotlib.ticker import FuncFormatter  # start-up: matplotlib loads to draw
 
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fixed(100 * v, 0, "+")))
+    ax.yaxis.set_major_formatter(FuncFormatter(_edge_tick))
     ax.set_title("Seat and first-player advantage by rule set")
     ax.legend(**OUTSIDE)
     ax.grid(axis="y", alpha=0.3)
     return _fit(fig, ax)
+
+
+def _edge_tick(v: float, _pos: int | None = None) -> str:
+    """A seat's edge on the axis, in percentage points: signed ('+2', '-2'), its zero unsigned ('0')."""
+    text = fixed(100 * v, 0, "+")
+    return "0" if text == "+0" else text
 
 
 def turns(hist: pd.DataFrame, ax: Axes | None = None) -> Figure:

@@ -1,6 +1,6 @@
 """How each measure of a comparison of rule variants is named and shown: its words, its unit,
 the scale and digits of its value and of a difference (a share in percent, a difference of
-shares in points), for the charts, the tables and the CSV of a sweep alike."""
+shares in percentage points), for the charts, the tables and the CSV of a sweep alike."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .numbers import fixed
+from .numbers import PP, fixed, in_percentage_points
 from .variants_words import flat
 
-__all__ = ["Shown", "diff_text", "label", "shown", "value_text"]
+__all__ = ["Shown", "diff_figure", "diff_text", "label", "shown", "value_text"]
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
@@ -30,19 +30,19 @@ class Shown(NamedTuple):
 SHOWN = {
     "turns": Shown("turns per game", "turns", "turns", 1.0, 1),
     "rounds": Shown("rounds per game", "rounds", "rounds", 1.0, 2),
-    "seat": Shown("edge over the fair share", "points", "points", 100.0, 1),
-    "skill_spread": Shown("best less worst win rate", "points", "points", 100.0, 1),
-    "best_vs_random": Shown("best ahead of random", "%", "points", 100.0, 1),
+    "seat": Shown("edge over the fair share", PP, PP, 100.0, 1),
+    "skill_spread": Shown("best less worst win rate", PP, PP, 100.0, 1),
+    "best_vs_random": Shown("best ahead of random", "%", PP, 100.0, 1),
     "runner_up": Shown("runner-up's cards left", "cards", "cards", 1.0, 2),
-    "unfinished": Shown("unfinished games", "%", "points", 100.0, 1),
-    "shared_wins": Shown("shared match wins", "%", "points", 100.0, 1),
+    "unfinished": Shown("unfinished games", "%", PP, 100.0, 1),
+    "shared_wins": Shown("shared match wins", "%", PP, 100.0, 1),
     "match_games": Shown("games per match", "games", "games", 1.0, 1),
     "lead_changes": Shown("lead changes per game", "changes", "changes", 1.0, 2),
-    "drama": Shown("turns the winner trails", "% of turns", "points", 100.0, 1),
-    "comeback": Shown("winner behind at half-time", "% of games", "points", 100.0, 1),
-    "decided_at": Shown("winner leads for good from", "% of the game", "points", 100.0, 1),
-    "ladder_step": Shown("ladder step", "points", "points", 100.0, 1),
-    "restricted": Shown("cost of a restriction", "points", "points", 100.0, 1),
+    "drama": Shown("turns the winner trails", "% of turns", PP, 100.0, 1),
+    "comeback": Shown("winner behind at half-time", "% of games", PP, 100.0, 1),
+    "decided_at": Shown("winner leads for good from", "% of the game", PP, 100.0, 1),
+    "ladder_step": Shown("ladder step", PP, PP, 100.0, 1),
+    "restricted": Shown("cost of a restriction", PP, PP, 100.0, 1),
 }
 """Per metric (``restricted`` stands for every ``restricted_<name>``)."""
 
@@ -77,27 +77,48 @@ def _why(r: pd.Series, col: str) -> str:
     return "too few deals"
 
 
+def _in_words(figure: str, unit: str) -> str:
+    """A figure with its unit as a sentence writes it: the short ``PP`` of a cell spelled out
+    ('+1.0 percentage point', singular for one), '6.8 turns', or the figure alone."""
+    return in_percentage_points(figure) if unit == PP else f"{figure} {unit}".rstrip()
+
+
+def _cell(text: str, unit: str, lo: float, hi: float, k: int, sign: str) -> str:
+    """A table cell: the figure, its interval, then its unit, the one order of every cell
+    ('+4.8 [+3.1, +6.6] pp', '6.8 [6.5, 7.0] turns'); where it has no interval, the figure
+    and its unit."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{text} {unit}".rstrip()
+    return f"{text} [{fixed(lo, k, sign)}, {fixed(hi, k, sign)}] {unit}".rstrip()
+
+
 def value_text(r: pd.Series) -> str:
-    """A metrics row's value with its interval, in its unit: "43.9 [43.2, 44.6]",
-    "+4.8 [+3.1, +6.6] points" for a seat's edge."""
+    """A metrics row's value with its interval, in its unit: "43.9% [43.2, 44.6]",
+    "+4.8 [+3.1, +6.6] pp" for a seat's edge (the page defines ``PP`` beside the table)."""
     s = shown(str(r["metric"]))
     v, lo, hi = (s.scale * float(r[c]) for c in ("value", "ci_low", "ci_high"))
     sign = "+" if r["metric"] == "seat" else ""
-    unit = "%" if s.unit.startswith("%") else f" {s.unit}" if s.unit else ""
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{fixed(v, s.digits, sign)}{unit} ({_why(r, 'value')})"
-    lo, hi = (fixed(x, s.digits, sign) for x in (lo, hi))
-    return f"{fixed(v, s.digits, sign)}{unit} [{lo}, {hi}]"
+    figure, unit = fixed(v, s.digits, sign), s.unit
+    if unit.startswith("%"):
+        figure, unit = f"{figure}%", ""
+    text = _cell(figure, unit, lo, hi, s.digits, sign)
+    return text if np.isfinite(lo) and np.isfinite(hi) else f"{text} ({_why(r, 'value')})"
+
+
+def diff_figure(r: pd.Series) -> str:
+    """A differences row's signed size in its unit for a sentence, without its interval:
+    "+100.0 percentage points" (of a difference every duplicate set gave alike, which has
+    none)."""
+    s = shown(str(r["metric"]))
+    return _in_words(fixed(s.scale * float(r["diff"]), s.digits, "+"), s.diff_unit)
 
 
 def diff_text(r: pd.Series, star: bool = True) -> str:
-    """A differences row as its signed size with its interval and unit, '*' when clear:
-    "-6.9 [-7.5, -6.3] turns *"."""
+    """A differences row as a table cell: its signed size with its interval and unit, '*'
+    when clear: "-6.9 [-7.5, -6.3] turns *", "+1.0 [+0.5, +1.5] pp"."""
     s = shown(str(r["metric"]))
     d, lo, hi = (s.scale * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
-    k = s.digits
-    unit = f" {s.diff_unit}" if s.diff_unit else ""
+    text = _cell(fixed(d, s.digits, "+"), s.diff_unit, lo, hi, s.digits, "+")
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{fixed(d, k, '+')}{unit} ({_why(r, 'diff')})"
-    mark = " *" if star and bool(r["significant"]) else ""
-    return f"{fixed(d, k, '+')} [{fixed(lo, k, '+')}, {fixed(hi, k, '+')}]{unit}{mark}"
+        return f"{text} ({_why(r, 'diff')})"
+    return text + (" *" if star and bool(r["significant"]) else "")

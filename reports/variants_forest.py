@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .charts import style
+from .charts import OUTSIDE, _axes, _fit, style
+from .numbers import PERCENTAGE_POINTS, PP
 from .variants_display import label, shown
 
 if TYPE_CHECKING:
@@ -23,6 +24,17 @@ ORDER = ("turns", "rounds", "seat", "skill_spread", "best_vs_random", "runner_up
          "unfinished", "shared_wins", "match_games", "lead_changes", "drama", "comeback",
          "decided_at", "restricted")  # fmt: skip
 """The measures in reading order (``restricted`` stands for every ``restricted_<name>``)."""
+
+
+def chart_unit(unit: str) -> str:
+    """A unit as a chart writes it: the short ``PP`` of a table cell spelled out (a chart
+    stands alone, with no note beside it to define it), any other as it is."""
+    return PERCENTAGE_POINTS if unit == PP else unit
+
+
+def _offsets(k: int) -> np.ndarray:
+    """Where ``k`` series sit within a row: the first on top, as the legend lists them."""
+    return ((k - 1) / 2 - np.arange(k)) * (0.7 / max(k, 1))
 
 
 def _rank(metric: str) -> int:
@@ -55,14 +67,15 @@ def _figure(rows: int, width: float = 8.5, per: float = 0.42, extra: float = 1.3
 
 def forest(diffs: pd.DataFrame) -> Figure:
     """Every variant's difference to the default rules on every measure (``forest_rows``),
-    a panel per measure in its unit (a share's difference in points), 95% intervals, filled
-    markers where the difference is clear (Holm), hollow where it is not; 0 is no change."""
+    a panel per measure in its unit (a share's difference in percentage points), 95%
+    intervals, filled markers where the difference is clear (Holm), hollow where it is not; 0
+    is no change."""
     d = diffs
     rows = forest_rows(d)
     variants = list(dict.fromkeys(d["rules"]))
     fig, axes = _figure(max(len(rows), 1), extra=1.1 + 0.22 * -(-(len(variants) + 2) // 6))
     k = len(variants)
-    offsets = (np.arange(k) - (k - 1) / 2) * (0.7 / max(k, 1))
+    offsets = _offsets(k)
     for ax, (metric, n, pos, words) in zip(axes, rows, strict=False):
         s = shown(metric)
         sub = d[(d["metric"] == metric) & (d["n_players"] == n) & (d["position"] == pos)]
@@ -83,8 +96,8 @@ def forest(diffs: pd.DataFrame) -> Figure:
         ax.tick_params(axis="x", labelsize=7, pad=1)
         ax.grid(axis="x", alpha=0.3)
         ax.text(-0.01, 0.5, words, transform=ax.transAxes, ha="right", va="center", fontsize=8)
-        ax.text(1.01, 0.5, s.diff_unit, transform=ax.transAxes, ha="left", va="center",
-                fontsize=7, color="#555")  # fmt: skip
+        ax.text(1.01, 0.5, chart_unit(s.diff_unit).replace(" ", "\n"), transform=ax.transAxes,
+                ha="left", va="center", fontsize=7, color="#555")  # fmt: skip
     _forest_legend(fig, variants)
     h = fig.get_size_inches()[1]
     left = min(0.5, (0.3 + max((len(w) for *_, w in rows), default=10) * 8 * 0.55 / 72) / 8.5)
@@ -186,7 +199,7 @@ def _sweep_panel(ax, table: pd.DataFrame, metric: str, pos: int, values: list[st
         at = "" if len(bare) == len(set(sub["value"].astype(str))) else f" at {', '.join(bare)}"
         words = f"{words} ({NO_BAND}{at})"
     ax.set_title(textwrap.fill(words, 38), fontsize=8)
-    ax.set_ylabel(s.unit, fontsize=7)
+    ax.set_ylabel(chart_unit(s.unit), fontsize=7)
     ax.set_xlabel(str(sub["key"].iloc[0]) if len(sub) else "", fontsize=7, labelpad=1)
     ax.grid(alpha=0.3)
     if len(groups) > 1:
@@ -196,16 +209,13 @@ def _sweep_panel(ax, table: pd.DataFrame, metric: str, pos: int, values: list[st
 
 def ladder(steps: pd.DataFrame) -> Figure:
     """The skill ladder: per step (a strategy over the next weaker one, in the default rules'
-    order) its win-rate difference in points with its 95% interval, a marker per rule set,
-    filled where the step is significant (Holm over the rule set's steps)."""
+    order) its win-rate difference in percentage points with its 95% interval, a marker per
+    rule set, filled where the step is significant (Holm over the rule set's steps)."""
     names = list(dict.fromkeys(f"{r.upper} over {r.lower}" for r in steps.itertuples()))
     rules = list(dict.fromkeys(steps["rules"]))
-    from matplotlib.figure import Figure  # start-up: matplotlib loads to draw
-
-    fig = Figure(figsize=(8.5, max(2.6, 0.9 + 0.42 * len(names))), dpi=100)
-    ax = fig.add_subplot()
+    fig, ax = _axes(None, (8.5, max(2.6, 0.9 + 0.42 * len(names))))
     k = len(rules)
-    offsets = (np.arange(k) - (k - 1) / 2) * (0.7 / max(k, 1))
+    offsets = _offsets(k)
     y_of = {n: len(names) - 1 - i for i, n in enumerate(names)}
     for j, rs in enumerate(rules):
         g = steps[steps["rules"] == rs]
@@ -225,12 +235,10 @@ def ladder(steps: pd.DataFrame) -> Figure:
                         label=f"{rs} ({levels} levels)" if filled or not sig.any() else None)  # fmt: skip
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(list(y_of.values()), list(y_of))
-    ax.set_xlabel("win rate of the stronger less the weaker, in points (filled: significant)")
-    ax.set_title("The skill ladder: steps between strategies adjacent in strength")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
-    ax.grid(axis="x", alpha=0.3)
-    left = min(0.45, (0.35 + 0.07 * max((len(n) for n in names), default=0)) / 8.5)
-    fig.subplots_adjust(
-        left=left, right=0.75, top=0.9, bottom=max(0.12, 0.6 / fig.get_size_inches()[1])
+    ax.set_xlabel(
+        f"win rate of the stronger less the weaker, in {PERCENTAGE_POINTS} (filled: significant)"
     )
-    return fig
+    ax.set_title("The skill ladder: steps between strategies adjacent in strength")
+    ax.legend(**OUTSIDE)
+    ax.grid(axis="x", alpha=0.3)
+    return _fit(fig, ax)  # the margins from the labels' lengths, the legend's wrapped

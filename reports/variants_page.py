@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .data import Run
+from .numbers import PERCENTAGE_POINTS
 from .page import Section
 from .report import _png, write_page
 from .variants_tables import (
@@ -70,7 +71,11 @@ def _seat_lead(rows: Rows, labels: list[str]) -> str:
     parts = [f"{label}{f' at {n} players' if len(sizes) > 1 else ''} "
              f"{_cell(rows.m.get((label, 'seat', n, 0)), 100.0, 1)}"
              for n in sizes for label in labels if (label, "seat", n, 0) in rows.m]  # fmt: skip
-    return "The first player's edge over the fair share, in points: " + "; ".join(parts) + "."
+    return (
+        f"The first player's edge over the fair share, in {PERCENTAGE_POINTS}: "
+        + "; ".join(parts)
+        + "."
+    )
 
 
 ALL = "all"
@@ -83,17 +88,18 @@ TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
      ("turns", "Mean turns per game", 1.0, None)),
     ("How much skill matters",
      "The spread: the best strategy's win rate less the worst's (the run's own order), paired "
-     "within the duplicate sets where both sat, in points; how often the best strategy other "
-     "than random finishes ahead of random in the games they share (the head-to-head table's "
-     "ahead rate), in percent; and the skill ladder: the field in the default rules' order of "
-     "strength, each step the win rate of a strategy less the next weaker one's, paired by "
-     "deal, significant after Holm's correction over the rule set's steps; the levels a rule "
-     "set tells apart are at least 1 + its significant steps (a one-sided 95% bound: Holm "
-     "keeps the chance that any step called significant is really zero under 5%), and a step "
-     "of the size in 'significant from' would be significant whatever the other steps. ",
+     f"within the duplicate sets where both sat, in {PERCENTAGE_POINTS}; how often the best "
+     "strategy other than random finishes ahead of random in the games they share (the "
+     "head-to-head table's ahead rate), in percent; and the skill ladder: the field in the "
+     "default rules' order of strength, each step the win rate of a strategy less the next "
+     "weaker one's, paired by deal, "
+     "significant after Holm's correction over the rule set's steps; the levels a rule set tells "
+     "apart are at least 1 + its significant steps (a one-sided 95% bound: Holm keeps the chance "
+     "that any step called significant is really zero under 5%), and a step of the size in "
+     "'significant from' would be significant whatever the other steps. ",
      "variants_skill", ["skill_spread", "best_vs_random"],
      ["skill_spread", "best_vs_random", "ladder"],
-     ("skill_spread", "Best less worst, in points", 100.0, 1)),
+     ("skill_spread", f"Best less worst, in {PERCENTAGE_POINTS}", 100.0, 1)),
     ("How close games are, and unfinished games",
      "The mean cards left by the runner-up (the second-best finisher) in finished games, and "
      "the share of games that reached the turn limit unfinished, in percent. ",
@@ -165,8 +171,8 @@ def _opening(tables: Tables, labels: list[str], said: list[Said], charts: set[st
         ["overview"],
         bullets=[t for t, _ in said],
         lead="Every variant less the default rules on every measure, each in its own unit (a "
-        "share's difference in points), with 95% intervals: filled markers are clear after "
-        "Holm's correction over the variant's measures, hollow ones are not; 0 is no change.",
+        f"share's difference in {PERCENTAGE_POINTS}), with 95% intervals: filled markers are clear "
+        "after Holm's correction over the variant's measures, hollow ones are not; 0 is no change.",
         links=[_links(ms, charts) for _, ms in said],
         charts_first=True,
     )
@@ -194,7 +200,7 @@ def _restricted(tables: Tables, labels: list[str]) -> Section:
     table = by_rules(m, tables["variants_differences"], labels, keys)
     costs = m[m["metric"].astype(str).str.startswith("restricted_")]
     unmeasured = [rules for rules in labels if len(costs) and rules not in set(costs["rules"])]
-    lead = "What each restriction costs the restricted strategy, per rule set, in points."
+    lead = f"What each restriction costs the restricted strategy, per rule set, in {PERCENTAGE_POINTS}."
     if unmeasured:  # its replays ran, but the strategy won none of them: no win to lose
         who = str(costs["detail"].iloc[0]).partition(": ")[0]
         lead += (f" Not measured under {', '.join(unmeasured)}: no replayed game was won by "
@@ -204,8 +210,8 @@ def _restricted(tables: Tables, labels: list[str]) -> Section:
         "After Jaffe et al. (2012): the strategy restricted (by default weighted) plays in its "
         "own seats of a sample of the run's games, on the same deals against the same "
         "opponents, with its best action the restriction allows; the cost is its win rate "
-        "in the run less the restricted one's, in points (a large cost: the game rewards what "
-        "the restriction forbids; none: that freedom does not matter). " + CLEAR,
+        f"in the run less the restricted one's, in {PERCENTAGE_POINTS} (a large cost: the game "
+        "rewards what the restriction forbids; none: that freedom does not matter). " + CLEAR,
         [("variants_restricted", table)] if len(table.columns) > 1 else [],
         ["restricted"],
         lead=lead,
@@ -241,10 +247,10 @@ def page_sections(tables: Tables, rows: Rows, labels: list[str],
     m, d = tables["variants_metrics"], tables["variants_differences"]
     seats = Section(
         "First player and seats",
-        "Each seat's edge: its win rate less the fair share 1/players, in points, by position "
-        "after the first player (first: the first to play) per table size, and each seat's "
-        "difference to the default rules', over the games someone won (unfinished games left "
-        "out). " + CLEAR,
+        f"Each seat's edge: its win rate less the fair share 1/players, in {PERCENTAGE_POINTS}, by "
+        "position after the first player (first: the first to play) per table size, and each "
+        "seat's difference to the default rules', over the games someone won (unfinished games "
+        "left out). " + CLEAR,
         [("variants_seats", seat_table(m, d, labels))],
         ["seats"],
         lead=_seat_lead(rows, labels),

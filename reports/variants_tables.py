@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from .numbers import fixed, p_text
+from .numbers import PERCENTAGE_POINTS, fixed, p_text
 from .variants_display import diff_text, label, value_text
 from .variants_forest import forest_rows
 from .variants_text import ordinal
@@ -71,7 +71,7 @@ def by_rules(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str],
 
 
 def seat_table(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str]) -> pd.DataFrame:
-    """Per table size and rule set each seat's edge over the fair share (points, with its
+    """Per table size and rule set each seat's edge over the fair share (percentage points, with its
     interval), then each seat's difference to the default rules."""
     m, d = _index(metrics), _index(diffs)
     sizes = sorted({k[2] for k in m if k[1] == "seat"}, key=int)
@@ -92,18 +92,18 @@ def seat_table(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str]) ->
 
 
 def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
-    """The skill ladder per rule set and step, in points, with Holm's p-value, the size a step
-    would need to be significant whatever the others, and the levels told apart at least (a
-    one-sided 95% bound) of the ladder's strategies."""
+    """The skill ladder per rule set and step, in percentage points, with Holm's p-value, the
+    size a step would need to be significant whatever the others, and the levels told apart
+    at least (a one-sided 95% bound) of the ladder's strategies."""
     if not len(ladder):
         return pd.DataFrame()
     return pd.DataFrame({
         "rules": ladder["rules"],
         "step": [f"{a} over {b}" for a, b in zip(ladder["upper"], ladder["lower"], strict=True)],
-        "difference (points)": [_points(r) for _, r in ladder.iterrows()],
+        f"difference ({PERCENTAGE_POINTS})": [_points(r) for _, r in ladder.iterrows()],
         "p (Holm)": [p_text(p) if np.isfinite(p) else "" for p in ladder["p_holm"]],
         "significant": ["yes" if s else "no" for s in ladder["significant"]],
-        "significant from (points)": [f"{100 * v:.1f}" if np.isfinite(v) else ""
+        f"significant from ({PERCENTAGE_POINTS})": [f"{100 * v:.1f}" if np.isfinite(v) else ""
                                       for v in ladder["needs"]],
         "levels (at least, of)": [f"{a} of {b}" for a, b in
                                   zip(ladder["levels"], ladder["rungs"], strict=True)],

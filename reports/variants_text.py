@@ -16,7 +16,17 @@ from .designer_text import (
     restriction_name,
     sample_sentence,
 )
-from .numbers import TOO_FEW, beside_digits, counted, fixed, interval, pct, signed_points
+from .numbers import (
+    PERCENTAGE_POINTS,
+    TOO_FEW,
+    beside_digits,
+    counted,
+    fixed,
+    interval,
+    pct,
+    signed_points,
+)
+from .variants_display import diff_figure
 from .variants_words import (
     DIGITS,
     RATES,
@@ -29,6 +39,7 @@ from .variants_words import (
     missing,
     others,
     points,
+    with_unit,
 )
 
 __all__ = ["ALPHA", "NAMES", "findings", "num", "ordinal"]
@@ -104,8 +115,8 @@ class _Lookup:
             return _rate(v, lo, hi, k) if bracket else pct(v, k)
         scale = 100.0 if points(key[1]) else 1.0
         k = 1 if scale == 100.0 else DIGITS.get(key[1], decimals(v))
-        unit = "points" if scale == 100.0 else UNITS.get(key[1], "")
-        text = f"{fixed(scale * v, k)} {unit}".rstrip()
+        unit = PERCENTAGE_POINTS if scale == 100.0 else UNITS.get(key[1], "")
+        text = with_unit(fixed(scale * v, k), unit)
         return f"{text} {in_brackets(scale * lo, scale * hi, k)}" if bracket else text
 
     def figure(self, key: Key, words: str) -> str:
@@ -276,10 +287,17 @@ def _scope(sizes: list[str], whole: bool) -> str:
     return (" over all table sizes" + (" and" + at if at else "")) if "all" in sizes else at
 
 
-def _names(rows: list[pd.Series], multi: bool) -> list[str]:
+def _names(rows: list[pd.Series], multi: bool, figures: bool = False) -> list[str]:
     """The names of ``rows``' measures, each once: a measure whose every row is among them
     is named alone, else with the table sizes it covers here ('lead changes over all table
-    sizes and at 3 players'), so no size is named in two lists."""
+    sizes and at 3 players'), so no size is named in two lists; with ``figures``, each with
+    its differences ('unfinished games (+100.0 percentage points)')."""
+    if figures:
+        said: dict[str, list[str]] = {}
+        for r in rows:
+            said.setdefault(_base_name(r), []).append(diff_figure(r))
+        figs = [", ".join(dict.fromkeys(f)) for f in said.values()]
+        return [f"{n} ({f})" for n, f in zip(_names(rows, multi), figs, strict=True)]
     sizes: dict[str, list[str]] = {}
     count: dict[str, int] = {}
     of: dict[str, int] = {}
@@ -320,7 +338,8 @@ def _unclear(look: _Lookup, rules: str, told: set[Key]) -> list[str]:
              "small": "there are too few deals to tell a difference in ",
              "same": "every duplicate set gave the same difference (no spread to test it "
                      "by) in "}  # fmt: skip
-    return [heads[k] + _listed(_names(v, multi)) for k, v in lists.items() if v]
+    return [heads[k] + _listed(_names(v, multi, figures=k == "same")) for k, v in lists.items()
+            if v]  # fmt: skip
 
 
 def _sizes(look: _Lookup) -> set[str]:

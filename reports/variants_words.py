@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Estimates
-from .numbers import NO_SPREAD, TOO_FEW, fixed
+from .numbers import NO_SPREAD, PERCENTAGE_POINTS, TOO_FEW, fixed, in_percentage_points
 
 __all__ = [
     "DIGITS",
@@ -25,6 +25,7 @@ __all__ = [
     "missing",
     "others",
     "points",
+    "with_unit",
 ]
 
 
@@ -33,17 +34,26 @@ def decimals(x: float) -> int:
 
 
 UNITS = {"turns": "turns", "rounds": "rounds", "runner_up": "cards", "match_games": "games",
-         "skill_spread": "points", "ladder_step": "points", "lead_changes": "times"}  # fmt: skip
+         "skill_spread": PERCENTAGE_POINTS, "ladder_step": PERCENTAGE_POINTS,
+         "lead_changes": "times"}  # fmt: skip
 DIGITS = {"runner_up": 2, "skill_spread": 1, "ladder_step": 1, "lead_changes": 2}
 RATES = ("seat", "unfinished", "shared_wins", "best_vs_random", "drama", "comeback", "decided_at")
 """Measures shown in percent (shares, and means of shares of a game), their differences in
-points."""
+percentage points."""
 
 
 def points(metric: str) -> bool:
-    """A difference of win rates, shown in points: the skill spread, a ladder step, the cost
-    of a restriction."""
+    """A difference of win rates, shown in percentage points: the skill spread, a ladder step,
+    the cost of a restriction."""
     return metric in ("skill_spread", "ladder_step") or metric.startswith("restricted_")
+
+
+def with_unit(figure: str, unit: str) -> str:
+    """A written figure with its unit ('6.8 turns'; '1.0 percentage point', singular for
+    one), or the figure alone where it has none."""
+    if unit == PERCENTAGE_POINTS:
+        return in_percentage_points(figure)
+    return f"{figure} {unit}".rstrip()
 
 
 def in_brackets(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> str:
@@ -54,14 +64,15 @@ def in_brackets(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> 
 
 def change(r: pd.Series, less: str, more: str) -> str:
     """A difference as its size, unit and direction, then its interval in that direction:
-    '6.8 turns shorter [6.5, 7.1]', '2.0 points less [1.4, 2.6]'."""
+    '6.8 turns shorter [6.5, 7.1]', '2.0 percentage points less [1.4, 2.6]'."""
     metric = str(r["metric"])
     d, lo, hi = float(r["diff"]), float(r["ci_low"]), float(r["ci_high"])
     size, lo, hi = (d, lo, hi) if d >= 0 else (-d, -hi, -lo)
     scale = 100.0 if metric in RATES or points(metric) else 1.0
-    unit = "points" if scale == 100.0 else UNITS.get(metric, "")
+    unit = PERCENTAGE_POINTS if scale == 100.0 else UNITS.get(metric, "")
     k = 1 if scale == 100.0 else DIGITS.get(metric, decimals(size))
-    words = " ".join(w for w in (fixed(scale * size, k), unit, more if d > 0 else less) if w)
+    words = " ".join(w for w in (with_unit(fixed(scale * size, k), unit),
+                                 more if d > 0 else less) if w)  # fmt: skip
     return f"{words} {in_brackets(scale * lo, scale * hi, k)}"
 
 

@@ -212,4 +212,5 @@ def test_tunings_wide_interval_warning_is_in_points():
         tuned = start = Arm()
 
     (line,) = _warnings(Verification(), False, ["w"])
-    assert re.match(r"the verification's interval is \+/-5\.5 points wide \(100 deals\)", line)
+    said = r"the verification's interval is \+/-5\.5 percentage points wide \(100 deals\)"
+    assert re.match(said, line)

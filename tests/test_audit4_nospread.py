@@ -63,7 +63,8 @@ def test_a_gauntlet_with_no_spread_is_not_called_too_few_deals(tmp_path, capsys)
     code, out, _ = cli(capsys, "gauntlet", *args)
     assert code == 0
     assert (
-        f"greedy beats nobody by 100.0 points ({WORDS}) (paired over 20 deals, p = 2e-06)." in out
+        f"greedy beats nobody by 100.0 percentage points ({WORDS}) (paired over 20 deals, p = "
+        f"2e-06)." in out
     )
     assert "too few deals" not in out.lower(), out
 
@@ -73,10 +74,12 @@ def test_the_fixed_verdict_of_no_spread_follows_the_sign_test():
 
     row = {"strategy": "a", "baseline": "b", "deals": 20, "diff": -1.0,
            "diff_ci_low": NAN, "diff_ci_high": NAN, "p_value": 2 * 0.5**20}  # fmt: skip
-    assert fixed_verdict(row) == (f"a loses to b: the difference is -100.0 points ({WORDS}) "
+    assert fixed_verdict(row) == (f"a loses to b: the difference is -100.0 percentage points "
+                                  f"({WORDS}) "
                                   "(paired over 20 deals, p = 2e-06).")  # fmt: skip
     row.update(diff=0.0, p_value=1.0)  # no set differs: no evidence either way
-    assert fixed_verdict(row) == (f"No significant difference between a and b: +0.0 points "
+    assert fixed_verdict(row) == (f"No significant difference between a and b: +0.0 percentage "
+                                  f"points "
                                   f"({WORDS}) (paired over 20 deals, p = 1.00).")  # fmt: skip
     row.update(deals=2, p_value=NAN)  # too few deals: no test at all
     assert fixed_verdict(row).startswith("Too few deals to compare a with b")
@@ -93,7 +96,8 @@ def test_a_sequential_batch_with_no_spread_says_so_and_is_weighed():
     w = weighable(r)
     assert w["se"] == 0.0 and test.update(w["diff"], w["se"]) == BETTER
     assert batch_line(test, 60, r) == (
-        "batch 1: 60 games per side, difference +100.00 points over 20 duplicate sets, LLR "
+        "batch 1: 60 games per side, difference +100.00 percentage points over 20 duplicate "
+        "sets, LLR "
         "+inf, as every duplicate set gave the same difference (stop at -2.94 or 2.94)"
     )
     few = {**r, "p_value": NAN, "units": 3}  # too few deals: no variance to weigh by
@@ -114,12 +118,16 @@ def test_a_sequential_sentence_with_no_spread_states_no_interval():
            "diff_ci_high": NAN, "p_value": 2 * 0.5**20, "deals": 20,
            **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
     text = sequential_sentence(row)
-    assert f"+100.0 points ({WORDS}) over 60 games per side" in text and TOO_FEW not in text
+    assert (
+        f"+100.0 percentage points ({WORDS}) over 60 games per side" in text and TOO_FEW not in text
+    )
     # interrupted after that batch: its record keeps the estimate in points, no interval
     row.update(sequential_decision="running", sequential_difference=100.0, sequential_ci_low=None,
                sequential_ci_high=None, sequential_games_per_side=60)  # fmt: skip
     text = sequential_sentence(row, run="g")
-    assert f"+100.0 points ({NO_SPREAD}) over 60 games per side, after batch 1" in text, text
+    assert (
+        f"+100.0 percentage points ({NO_SPREAD}) over 60 games per side, after batch 1" in text
+    ), text
 
 
 # --------------------------------------------------------------------------- leaves compare
@@ -134,11 +142,14 @@ def test_compare_words_a_change_with_no_spread_without_an_interval():
                       "p_value": [2 * 0.5**20, 0.4], "p_holm": [4 * 0.5**20, 0.4],
                       "significant": [True, False]})  # fmt: skip
     (text,) = _findings(t, identical=False)
-    assert text == (f"s0 wins 100.0 points more in B ({WORDS}); no other strategy changed "
+    assert text == (f"s0 wins 100.0 percentage points more in B ({WORDS}); no other strategy "
+                    f"changed "
                     "significantly")  # fmt: skip
     t.loc[0, ["significant", "p_holm"]] = [False, 0.06]
     (text,) = _findings(t, identical=False)
-    assert "[+nan" not in text and f"s0 +100.0 points ({WORDS}), p = 2e-06 before" in text, text
+    assert (
+        "[+nan" not in text and f"s0 +100.0 percentage points ({WORDS}), p = 2e-06 before" in text
+    ), text
 
 
 def test_compare_of_a_run_with_itself_shows_no_spread_not_a_point_interval(tmp_path, capsys):

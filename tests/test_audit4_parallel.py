@@ -278,8 +278,10 @@ def test_an_interrupted_sequential_gauntlet_says_where_its_test_stood(tmp_path, 
     low, high = rec["ci_low"], rec["ci_high"]
     assert said == (
         f"Not decided yet whether counter is better than counter(near_win_penalty=3.0): "
-        f"{rec['difference']:+.1f} points [{low:.1f}, {high:.1f}] over {begun[1]:,} games "
-        f"per side, after batch 2; the sequential test (0 against +0.2 points, 2 batches, "
+        f"{rec['difference']:+.1f} percentage points [{low:.1f}, {high:.1f}] over {begun[1]:,} "
+        f"games "
+        f"per side, after batch 2; the sequential test (0 against +0.2 percentage points, 2 "
+        f"batches, "
         f"LLR {rec['llr']:.2f}, bounds -2.94 and 2.94) was interrupted ('leaves gauntlet "
         f"--resume --out {out}' continues it)."
     )
@@ -294,7 +296,8 @@ def test_a_sequential_gauntlet_stopped_in_its_first_batch_gives_no_p_value(tmp_p
     said = sentences(gauntlet(out))[-1]
     assert said == (
         "Not decided yet whether counter is better than counter(near_win_penalty=3.0): the "
-        "sequential test (0 against +0.2 points) was interrupted in its first batch, before "
+        "sequential test (0 against +0.2 percentage points) was interrupted in its first batch, "
+        "before "
         f"it weighed anything ('leaves gauntlet --resume --out {out}' continues it)."
     )
 

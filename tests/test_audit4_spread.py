@@ -81,7 +81,8 @@ def test_the_best_strategy_sentence_says_there_is_no_spread():
     text = _findings(ALWAYS_A)
     assert "[100.0, 100.0]" not in text and "p < 1e-16" not in text, text
     assert (
-        "beats the runner-up, b (tied with c), by 100.0 points (every one of the 7 duplicate "
+        "beats the runner-up, b (tied with c), by 100.0 percentage points (every one of the 7 "
+        "duplicate "
         "sets gave the same difference: no spread to give an interval from)" in text
     ), text
     assert "p = 0.02" in text, text  # 2 * 0.5**7 = 0.016
@@ -91,7 +92,8 @@ def test_a_tie_with_no_spread_states_no_certainty():
     text = _findings([(0, 1, 2)] * 7)
     assert "[0.0, 0.0]" not in text and "[33.3, 33.3]" not in text, text
     assert (
-        "a - b = +0.0 points (every one of the 7 duplicate sets gave the same difference: "
+        "a - b = +0.0 percentage points (every one of the 7 duplicate sets gave the same "
+        "difference: "
         "no spread to give an interval from) (paired, p = 1.00)" in text
     ), text
 
@@ -120,7 +122,8 @@ def test_a_neighbour_effect_with_no_spread_says_so():
     tables["neighbours"] = nb.reset_index()
     text = " ".join(f.text for f in reports.key_findings(tables, method(g)))
     assert (
-        "(-33.3 points (every one of the 7 duplicate sets gave the same difference: no spread "
+        "(-33.3 percentage points (every one of the 7 duplicate sets gave the same difference: "
+        "no spread "
         "to give an interval from) within the same deals, p = 0.02)" in text
     ), text
     assert "not significant after correction over the 6 pairs" in text, text

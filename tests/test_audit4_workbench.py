@@ -328,7 +328,7 @@ def test_a_damaged_designers_file_is_replayed_on_resuming(whole, tmp_path, capsy
         (["--games", "480"], "--games 480 but the run has games 120"),
         (["--seed", "8"], "--seed 8 but the run has seed 7"),
         (["--players", "3,4"], "--players 3,4 but the run has players 4"),
-        (["--rules", "hand_size=9"], "--rules hand_size=9 but the run has rules take=ends"),
+        (["--rules", "hand_size=9"], "--rules hand_size=9 but the run has --rules take=ends"),
         (["low"], "strategies low but the run has strategies low,greedy,weighted,high"),
         (["--trace-games", "0"], "--trace-games 0 but the run has trace games 24"),
     ],
@@ -359,7 +359,7 @@ def test_a_restriction_that_raises_the_win_rate_is_not_called_a_cost():
     text = " ".join(t for t, _ in findings(metrics, diffs, ["default"], "Paired"))
     assert "costs it -" not in text
     assert ("restricting weighted so that it never passes while it can play raises its win "
-            "rate by 8.0 points [4.0, 12.0]") in text  # fmt: skip
+            "rate by 8.0 percentage points [4.0, 12.0]") in text  # fmt: skip
 
 
 # ------------------------------------------------------------ the sweep's ring
@@ -407,5 +407,5 @@ def test_a_variant_where_a_restriction_helps_says_so_in_its_direction():
     text = " ".join(t for t, _ in findings(metrics, diffs, ["default", "take=ends"], "Paired"))
     assert "costs it -" not in text
     assert ("restricting weighted so that it never passes while it can play raises its win rate "
-            "by 8.0 points [4.0, 12.0] (under the default rules it costs it 3.0 points of win "
-            "rate): 11.0 points less") in text  # fmt: skip
+            "by 8.0 percentage points [4.0, 12.0] (under the default rules it costs it 3.0 "
+            "percentage points of win rate): 11.0 percentage points less") in text  # fmt: skip

@@ -134,7 +134,8 @@ def test_a_restriction_cost_without_an_interval_says_the_deals_are_too_few():
     ]))  # fmt: skip
     assert "no clear win rate" not in text
     assert ("restricting weighted so that it never plays more than one card: too few deals to "
-            "tell what it costs it (66.7 points of win rate, no interval)") in text  # fmt: skip
+            "tell what it costs it (66.7 percentage points of win rate, no interval)"
+            ) in text  # fmt: skip
 
 
 def test_a_designer_figure_without_an_interval_says_so_beside_it():

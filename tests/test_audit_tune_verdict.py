@@ -74,9 +74,9 @@ def _result(diff: float, low: float, high: float, p: float, differing: int = 9) 
     ("args", "why"),
     [
         ((0.005, -0.01, 0.02, 0.4), "were not shown better than the start on 100 fresh deals "
-                                    "(+0.5 points [-1.0, +2.0], p = 0.40)"),
+                                    "(+0.5 percentage points [-1.0, +2.0], p = 0.40)"),
         ((-0.03, -0.05, -0.01, 0.003), "did worse than the start on 100 fresh deals (-3.0 "
-                                       "points [-5.0, -1.0], p = 0.003)"),
+                                       "percentage points [-5.0, -1.0], p = 0.003)"),
         ((0.01, math.nan, math.nan, math.nan), "were not shown better: 100 fresh deals are too "
                                                "few to tell"),
     ],

@@ -112,7 +112,7 @@ def test_a_gauntlets_key_row_shows_its_answer():
     row = top.iloc[0]
     assert (row["win_rate"], row["baseline_win_rate"]) == ("29.7%", "44.6%")
     assert (row["diff"], row["diff_ci_low"], row["diff_ci_high"]) == (
-        "-14.9 pt", "-17.5 pt", "-12.4 pt")  # fmt: skip
+        "-14.9 pp", "-17.5 pp", "-12.4 pp")  # fmt: skip
     assert row["p_value"].startswith("p <")
 
 

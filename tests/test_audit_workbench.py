@@ -205,5 +205,5 @@ def test_the_verdict_and_the_paired_line_give_one_p_value(tmp_path):
     v = Verification(seed=1, tuned=arm, start=arm, diff=0.0948, diff_low=0.0862,
                      diff_high=0.1034, p_value=1.7e-95, units=2500, games_differing=900)  # fmt: skip
     said = verdict(SimpleNamespace(spec="toy", verification=v))
-    assert said.startswith("Better than the start: +9.5 points") and "e-95" not in said
+    assert said.startswith("Better than the start: +9.5 percentage points") and "e-95" not in said
     assert said.endswith("p < 1e-16") and _paired(v).endswith("p < 1e-16")

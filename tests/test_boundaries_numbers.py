@@ -72,16 +72,22 @@ def test_interval_formats_and_says_when_there_is_none():
 
 
 def test_points_are_unsigned_and_singular_at_one():
-    assert points(0.031) == "3.1 points" and points(-0.031) == "3.1 points"
-    assert points(0.01) == "1.0 point" and points(-0.0099) == "1.0 point"
-    assert points(0.0) == "0.0 points" and points(0.011) == "1.1 points"
-    assert points(0.5) == "50.0 points" and points(-0.25) == "25.0 points"
+    assert points(0.031) == "3.1 percentage points" and points(-0.031) == "3.1 percentage points"
+    assert points(0.01) == "1.0 percentage point" and points(-0.0099) == "1.0 percentage point"
+    assert points(0.0) == "0.0 percentage points" and points(0.011) == "1.1 percentage points"
+    assert points(0.5) == "50.0 percentage points" and points(-0.25) == "25.0 percentage points"
 
 
 def test_signed_points_keep_their_sign():
-    assert signed_points(-0.057) == "-5.7 points" and signed_points(0.057) == "+5.7 points"
-    assert signed_points(0.01) == "+1.0 point" and signed_points(-0.01) == "-1.0 point"
-    assert signed_points(0.0) == "+0.0 points"
+    assert (
+        signed_points(-0.057) == "-5.7 percentage points"
+        and signed_points(0.057) == "+5.7 percentage points"
+    )
+    assert (
+        signed_points(0.01) == "+1.0 percentage point"
+        and signed_points(-0.01) == "-1.0 percentage point"
+    )
+    assert signed_points(0.0) == "+0.0 percentage points"
 
 
 @pytest.mark.parametrize(("p", "said"), [

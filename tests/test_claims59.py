@@ -78,7 +78,8 @@ def test_a_flat_batch_is_better_only_once_n_over_2_reaches_the_bound(tmp_path, c
     assert code == 0
     lines = [x for x in err.splitlines() if x.startswith("batch ")]
     assert lines[0] == (  # as docs/tournaments.md gives it
-        "batch 1: 24 games per side, difference +100.00 points over 8 duplicate sets, LLR 4.00, "
+        "batch 1: 24 games per side, difference +100.00 percentage points over 8 duplicate "
+        "sets, LLR 4.00, "
         "N/2 for N = 8 duplicate sets with no spread (stop at -2.99 or 6.86)"
     )
     for line, sets in zip(lines, (8, 10, 13, 17), strict=True):
@@ -113,7 +114,7 @@ def test_a_strategy_against_itself_is_still_not_better_at_once(tmp_path, capsys,
     code, out, _ = _gauntlet(tmp_path, capsys, never, "--alpha", "0.001", strategy="greedy",
                              baseline="greedy")  # fmt: skip
     assert code == 0
-    assert "greedy is not 1 point better than greedy (baseline)" in out, out
+    assert "greedy is not 1 percentage point better than greedy (baseline)" in out, out
     assert "1 batch, LLR -inf" in out and "sign test" not in out
 
 
@@ -123,7 +124,9 @@ def test_a_flat_batch_with_a_negative_difference_is_not_better_at_once(tmp_path,
         tmp_path, capsys, never, "--alpha", "0.001", strategy=f"{never}:Mute", baseline="greedy"
     )
     assert code == 0
-    assert "mute is not 1 point better than greedy" in out and "1 batch, LLR -inf" in out, out
+    assert (
+        "mute is not 1 percentage point better than greedy" in out and "1 batch, LLR -inf" in out
+    ), out
 
 
 def test_the_test_weighs_a_flat_batch_by_n_over_2():
@@ -157,7 +160,9 @@ def test_a_flat_batch_weighed_by_n_over_2_says_no_spread_when_interrupted_too():
     row.update(sequential_decision="running", sequential_difference=100.0, sequential_ci_low=None,
                sequential_ci_high=None, sequential_games_per_side=36)  # fmt: skip
     said = sequential_sentence(row, run="g")
-    assert f"+100.0 points ({NO_SPREAD}) over 36 games per side, after batch 1" in said, said
+    assert (
+        f"+100.0 percentage points ({NO_SPREAD}) over 36 games per side, after batch 1" in said
+    ), said
     assert TOO_FEW not in said
 
 
@@ -245,7 +250,7 @@ def test_compare_says_when_the_runs_fields_differ(fields, capsys):
     lines = out.splitlines()
     assert lines[2] == FIELDS_DIFFER, out  # first after the runs, before any finding
     assert out.count("fields differ") == 1
-    assert out.index(FIELDS_DIFFER) < out.index("Win rates (points")
+    assert out.index(FIELDS_DIFFER) < out.index("Win rates in %")
 
 
 def test_compare_of_runs_with_the_same_field_says_nothing_of_fields(fields, capsys):

@@ -85,9 +85,9 @@ def test_known_levels_of_synthetic_games_and_their_sentence():
         "strategy over the next, paired by deal, Holm over the 2 steps): the default rules "
         "tell at least 2 skill levels apart among its 3 strategies (a one-sided 95% bound: "
         "Holm keeps the chance that any step called significant is really zero under 5%); no "
-        f"significant step: a over b ({100 * flat['diff']:+.1f} points; "
-        f"{100 * flat['needs']:.1f} points either way would be significant whatever the other "
-        "steps)."
+        f"significant step: a over b ({100 * flat['diff']:+.1f} percentage points; "
+        f"{100 * flat['needs']:.1f} percentage points either way would be significant "
+        "whatever the other steps)."
     )
     other = t.assign(rules="hand_size=9", levels=1)
     both = ladder_sentence(pd.concat([t, other]), ["default", "hand_size=9"])
@@ -100,4 +100,5 @@ def test_the_page_table_shows_what_a_step_needs_and_the_bound():
     t = ladder_table(_simulated([0.0, 0.2], 1, seed=1))
     shown = ladder_rows(t)
     assert shown["levels (at least, of)"].tolist() == ["2 of 3", "2 of 3"]
-    assert shown["significant from (points)"].tolist() == [f"{100 * v:.1f}" for v in t["needs"]]
+    needs = [f"{100 * v:.1f}" for v in t["needs"]]
+    assert shown["significant from (percentage points)"].tolist() == needs

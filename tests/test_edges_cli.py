@@ -205,8 +205,8 @@ def test_tune_says_points_and_no_nan_where_there_is_no_interval():
     text = "\n".join(lines)
     assert "nan" not in text.lower()
     assert "  tuned  31.25% (too few deals for an interval)" in lines
-    assert ("  paired difference -2.08 points (too few deals for an interval) over 4 deals: "
-            "too few deals to tell") in lines  # fmt: skip
+    assert ("  paired difference -2.08 percentage points (too few deals for an interval) over "
+            "4 deals: too few deals to tell") in lines  # fmt: skip
     assert ("search: 2 generations x 10 candidates (+ start) x 96 games, then 1 finalist x 96 "
             "games: 2,592 games of the budget's 2,600") in lines  # fmt: skip
 
@@ -214,8 +214,8 @@ def test_tune_says_points_and_no_nan_where_there_is_no_interval():
 def test_tune_gives_the_paired_difference_in_points():
     r = _tune_result(-0.0164, -0.0423, 0.0095, 0.21, units=120, arm=(0.28, 0.35))
     lines = r.lines()
-    assert ("  paired difference -1.64 points [-4.23, +0.95], p = 0.21 over 120 deals: "
-            "no significant difference") in lines  # fmt: skip
+    assert ("  paired difference -1.64 percentage points [-4.23, +0.95], p = 0.21 over 120 "
+            "deals: no significant difference") in lines  # fmt: skip
     assert "  tuned  31.25% [28.00%, 35.00%]" in lines
     assert not any("%" in line for line in lines if "paired difference" in line)
 
@@ -253,7 +253,8 @@ def test_tune_small_verification_in_words(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "nan" not in proc.stdout.lower()
     assert "games: 2,592 games of the budget's 2,600" in proc.stdout
-    assert "points (too few deals for an interval) over 4 deals: too few deals" in proc.stdout
+    said = "percentage points (too few deals for an interval) over 4 deals: too few deals"
+    assert said in proc.stdout
     small = _leaves("tune", "weighted", "--against", "taker,counter,high,low", "--budget",
                     "2400", "--out", str(tmp_path / "t2"))  # fmt: skip
     assert small.returncode == 2 and "need 2,592 games" in small.stderr
@@ -283,8 +284,8 @@ def test_a_sequential_test_without_an_interval_decides_nothing(monkeypatch, tmp_
     assert rec["decision"] == "undecided" and rec["finished"] and rec["llr"] is None
     assert written["sequential"] == rec
     assert rec["batches"] == len(logged) == 1  # one deal: the cap, and no test
-    assert logged == ["batch 1: 4 games per side, difference -25.00 points (too few deals for an "
-                      "interval), so no test yet"]  # fmt: skip
+    assert logged == ["batch 1: 4 games per side, difference -25.00 percentage points (too few "
+                      "deals for an interval), so no test yet"]  # fmt: skip
 
 
 def test_a_sequential_estimate_with_an_interval_is_weighed():
@@ -296,7 +297,7 @@ def test_a_sequential_estimate_with_an_interval_is_weighed():
     test = Sequential(0.01)
     assert test.update(r["diff"], r["se"]) == "not better by the margin"
     assert batch_line(test, 4000, r) == (
-        f"batch 1: 4,000 games per side, difference -10.00 points [-12.00, -8.00], LLR "
+        f"batch 1: 4,000 games per side, difference -10.00 percentage points [-12.00, -8.00], LLR "
         f"{test.llr:.2f} (stop at -2.94 or 2.94)"
     )
 

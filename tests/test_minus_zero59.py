@@ -45,7 +45,7 @@ def test_the_tuning_paired_line_writes_no_minus_zero():
     from tuning.tune import _paired
 
     assert _paired(_verification(-1e-6, -0.02, -1e-6, 0.4)) == (
-        "+0.00 points [-2.00, +0.00], p = 0.40"
+        "+0.00 percentage points [-2.00, +0.00], p = 0.40"
     )
 
 
@@ -54,7 +54,8 @@ def test_the_tune_verdict_uses_the_reports_points():
 
     result = SimpleNamespace(verification=_verification(0.01, 0.004, 0.016, 0.003), spec="taker")
     assert verdict(result).startswith(
-        "Better than the start: +1.0 point of win rate [+0.4, +1.6] over the start (taker)"
+        "Better than the start: +1.0 percentage point of win rate [+0.4, +1.6] over the start "
+        "(taker)"
     )
 
 
@@ -70,13 +71,14 @@ def test_a_variants_difference_writes_no_minus_zero():
     from reports.variants_display import diff_text, value_text
 
     r = _diff_row("unfinished", TINY, -0.01, TINY)
-    assert diff_text(r) == "+0.0 [-1.0, +0.0] points"
-    assert diff_text(_diff_row("unfinished", TINY, np.nan, np.nan)).startswith("+0.0 points (")
+    assert diff_text(r) == "+0.0 [-1.0, +0.0] pp"
+    no_interval = diff_text(_diff_row("unfinished", TINY, np.nan, np.nan))
+    assert no_interval.startswith("+0.0 pp (")
     seat = pd.Series({"metric": "seat", "value": TINY, "ci_low": -0.01, "ci_high": TINY})
-    assert value_text(seat) == "+0.0 points [-1.0, +0.0]"
+    assert value_text(seat) == "+0.0 [-1.0, +0.0] pp"
     turns = pd.Series({"metric": "lead_changes", "value": -1e-4, "ci_low": -1e-4,
                        "ci_high": 0.5})  # fmt: skip
-    assert value_text(turns) == "0.00 changes [0.00, 0.50]"
+    assert value_text(turns) == "0.00 [0.00, 0.50] changes"
 
 
 def test_a_ladder_step_cell_writes_no_minus_zero():
@@ -105,7 +107,8 @@ def test_a_flat_ladder_step_writes_no_minus_zero():
     from reports.designer_text import _flat
 
     step = SimpleNamespace(upper="a", lower="b", diff=TINY, needs=0.02, no_spread=False)
-    assert _flat(step).startswith("a over b (+0.0 points; 2.0 points either way")
+    said = "a over b (+0.0 percentage points; 2.0 percentage points either way"
+    assert _flat(step).startswith(said)
 
 
 # --- the round robin's findings and page ---------------------------------------------------
@@ -120,7 +123,7 @@ def test_the_neighbour_finding_writes_no_minus_zero():
                        "elsewhere_rate": [0.25] * 2, "win_rate": [0.25] * 2,
                        "ci_low": [0.2] * 2, "ci_high": [0.3] * 2})  # fmt: skip
     (finding,) = _neighbours(nb, None)
-    assert "(+0.0 points [-1.0, 1.0] within the same deals" in finding.text
+    assert "(+0.0 percentage points [-1.0, 1.0] within the same deals" in finding.text
 
 
 def test_the_means_finding_writes_no_minus_zero():
@@ -140,9 +143,9 @@ def test_the_page_table_cells_write_no_minus_zero():
                        "p_value": [0.9]})  # fmt: skip
     out = readable("significance", df)
     assert (out["diff"][0], out["ci_low"][0], out["ci_high"][0]) == (
-        "+0.0 pt",
-        "+0.0 pt",
-        "+1.0 pt",
+        "+0.0 pp",
+        "+0.0 pp",
+        "+1.0 pp",
     )
     assert readable("summary", pd.DataFrame({"ci_low": [TINY]}))["ci_low"][0] == "0.0%"
 
@@ -151,7 +154,7 @@ def test_the_metagame_table_cells_write_no_minus_zero():
     from reports.metagame_text import readable
 
     out = readable("metagame_mix", pd.DataFrame({"gain": [-1e-7], "weight": [TINY]}))
-    assert (out["gain"][0], out["weight"][0]) == ("+0.00 pt", "0.0%")
+    assert (out["gain"][0], out["weight"][0]) == ("+0.00 pp", "0.0%")
 
 
 # --- charts' labels --------------------------------------------------------------------------
@@ -179,7 +182,7 @@ def test_the_percent_and_seat_axes_write_no_minus_zero():
                             "ci_low": [0.01, -0.03], "ci_high": [0.03, -0.01]})  # fmt: skip
     fig = seats(metrics)
     formatter = fig.axes[0].yaxis.get_major_formatter()
-    assert formatter(-1e-17, 0) == "+0"
+    assert formatter(-1e-17, 0) == "0"  # its zero unsigned, never '-0' (nor '+0')
 
 
 # --- the command line's tables ----------------------------------------------------------------
@@ -209,7 +212,8 @@ def test_the_tournament_summary_writes_no_minus_zero(capsys):
             "wins": np.array([2]), "win_rate": np.array([0.25]),
             "score_mean": np.array([-1e-4]), "forfeits": np.array([0])}  # fmt: skip
     result = SimpleNamespace(summary_columns=lambda: cols, spec={"expert": False, "rows": False},
-                             manifest={"rank_value": "score", "game_declaration": {}})  # fmt: skip
+                             manifest={"rank_value": "score", "game_declaration": {}},
+                             aggregates=lambda: {})  # fmt: skip
     summary_table(result)
     out = capsys.readouterr().out
     assert "0.000" in out and "-0.000" not in out

@@ -29,8 +29,9 @@ def test_precision_stops_narrow_enough_and_whatever_the_jobs(tmp_path, capsys):
                                        "--out", str(out))  # fmt: skip
         assert code == 0, stderr
         line = next(x for x in stdout.splitlines() if x.startswith("precision "))
-        m = re.match(r"precision \+-4 points reached: ([\d,]+) games, widest 95% half-width "
-                     r"(\d+\.\d\d) points", line)  # fmt: skip
+        m = re.match(r"precision \+-4 percentage points reached: ([\d,]+) games, widest 95% "
+                     r"half-width "
+                     r"(\d+\.\d\d) percentage points", line)  # fmt: skip
         assert m, line
         s = reports.summary(out)
         half = 100 * (s["ci_high"] - s["ci_low"]) / 2

@@ -45,7 +45,10 @@ def test_a_runner_up_significantly_ahead_where_both_sat_is_not_called_not_signif
                      [_pair(-0.057, -0.077, -0.038, 7e-9, True)])  # fmt: skip
     text = key_findings(tables, "paired")[0].text
     assert text.startswith("No strategy is clearly the best: high has the highest win rate")
-    assert "counter wins 29.7% against its 24.0% and beats it by 5.7 points [3.8, 7.7]" in text
+    assert (
+        "counter wins 29.7% against its 24.0% and beats it by 5.7 percentage points [3.8, 7.7]"
+        in text
+    )
     assert "it holds after Holm correction over the 1 pair compared" in text
     assert "not significant" not in text and "is the best strategy" not in text
 
@@ -54,7 +57,9 @@ def test_a_margin_that_is_not_significant_keeps_its_sign():
     tables = _tables([_row("high", 0.296), _row("counter", 0.274)],
                      [_pair(-0.002, -0.016, 0.011, 0.7, False)])  # fmt: skip
     text = key_findings(tables, "paired")[0].text
-    assert "its margin over counter (27.4% [26.9, 27.9]) is -0.2 points [-1.6, 1.1]" in text
+    assert (
+        "its margin over counter (27.4% [26.9, 27.9]) is -0.2 percentage points [-1.6, 1.1]" in text
+    )
 
 
 def test_paired_differences_are_the_differences_of_the_rates_beside_them():
@@ -100,7 +105,9 @@ def test_a_gauntlet_too_small_for_an_interval_gives_no_verdict():
     row = {"strategy": "a", "baseline": "b", "diff": 0.0, "diff_ci_low": NAN,
            "diff_ci_high": NAN, "deals": 1, "p_value": NAN}  # fmt: skip
     text = fixed_verdict(row)
-    assert text.startswith("Too few deals to compare a with b: +0.0 points over 1 deal paired")
+    assert text.startswith(
+        "Too few deals to compare a with b: +0.0 percentage points over 1 deal paired"
+    )
     assert "No significant difference" not in text and "p unknown" not in text
     row.update(diff=0.031, diff_ci_low=0.022, diff_ci_high=0.040, deals=1, p_value=1e-6)
     assert "(paired over 1 deal, p = 1e-06)" in fixed_verdict(row)
@@ -151,12 +158,14 @@ def test_compare_says_where_holm_and_the_interval_disagree():
                         (-0.02, -0.08, 0.04, 0.5, 1.0, False)])  # fmt: skip
     (text,) = compare_findings(t, identical=False)
     assert text == ("no strategy changed significantly after Holm correction over the 3 "
-                    "strategies compared (largest: s0 +7.3 points [+0.3, +14.3], p = 0.03 "
+                    "strategies compared (largest: s0 +7.3 percentage points [+0.3, +14.3], p = "
+                    "0.03 "
                     "before the correction, p = 0.09 after)")  # fmt: skip
     t = _compare_table([(0.056, -0.008, 0.119, 0.08, 0.16, True),
                         (0.01, -0.05, 0.07, 0.7, 1.0, False)])  # fmt: skip
     (text,) = compare_findings(t, identical=False, alpha=0.3)
-    assert text.startswith("s0 wins 5.6 points more in B [-0.8, +11.9] (significant at alpha "
+    assert text.startswith("s0 wins 5.6 percentage points more in B [-0.8, +11.9] (significant "
+                           "at alpha "
                            "0.3 after Holm correction, though its 95% interval includes 0)")  # fmt: skip
 
 
@@ -224,7 +233,7 @@ def test_an_exact_tie_at_the_top_is_no_lead():
                                              "a": "taker", "b": "weighted"}])}  # fmt: skip
     text = key_findings(tables, "paired")[0].text
     assert text.startswith("No strategy leads: taker and weighted share the highest win rate")
-    assert "taker - weighted = +0.0 points [-12.6, 12.6] (paired, p = 1.00)" in text
+    assert "taker - weighted = +0.0 percentage points [-12.6, 12.6] (paired, p = 1.00)" in text
     assert "leads with" not in text and "has the highest" not in text
 
 

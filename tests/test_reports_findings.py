@@ -31,7 +31,7 @@ def test_known_winner_is_named_with_margin_interval_and_significance():
     top = tables["summary"].iloc[0]
     assert f"{100 * top['win_rate']:.1f}% [{100 * top['ci_low']:.1f}, " in first
     row = tables["significance"].query("a == 'a' and b == 'b'").iloc[0]
-    assert f"beats the runner-up, b, by {100 * row['diff']:.1f} points " in first
+    assert f"beats the runner-up, b, by {100 * row['diff']:.1f} percentage points " in first
     assert f"[{100 * row['ci_low']:.1f}, {100 * row['ci_high']:.1f}]" in first
     assert (
         "paired by duplicate set" in first
@@ -94,7 +94,8 @@ def test_neighbour_finding_appears_when_the_table_exists():
     text = {f.topic: f.text for f in key_findings(tables, method)}["neighbours"]
     assert text.startswith(
         "Neighbours: a wins 47.0% [45.0, 49.0] when b sits before it, against 52.0% when it "
-        "sits elsewhere at the table (-5.0 points [-7.0, -3.0] within the same deals, p = "
+        "sits elsewhere at the table (-5.0 percentage points [-7.0, -3.0] within the same "
+        "deals, p = "
     )
     assert text.endswith(
         "it holds after Bonferroni correction over the 2 pairs."
@@ -153,7 +154,7 @@ def test_rounding_helpers(a, b):
     lo, hi = min(a, b), max(a, b)
     assert re.fullmatch(r"\d{1,3}\.\d%", pct(a))
     assert re.fullmatch(r"\[\d{1,3}\.\d, \d{1,3}\.\d\]", interval(lo, hi))
-    assert re.fullmatch(r"\d{1,3}\.\d points?", points(a - b))
+    assert re.fullmatch(r"\d{1,3}\.\d percentage points?", points(a - b))
     assert p_text(a).startswith("p ")
 
 

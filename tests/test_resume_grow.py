@@ -100,7 +100,7 @@ def test_precision_grows_a_resumed_run(tmp_path, capsys):
     code, stdout, err = cli(capsys, "tournament", "--out", out, "--resume", "--precision", "4",
                             "--jobs", "1")  # fmt: skip
     assert code == 0, err
-    assert "precision +-4 points reached" in stdout
+    assert "precision +-4 percentage points reached" in stdout
     assert len(_spec(out)["deal_stages"]) >= 2 and _spec(out)["deal_stages"][0] == 20
 
 

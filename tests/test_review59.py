@@ -149,7 +149,7 @@ def test_the_workbench_s_unclear_change_never_reads_minus_zero():
     from reports.variants_text import _signed
 
     said = _signed(pd.Series({"diff": -0.00004, "ci_low": -0.00003, "ci_high": 0.003}))
-    assert said == "+0.0 points [+0.0, +0.3]", said
+    assert said == "+0.0 percentage points [+0.0, +0.3]", said
 
 
 def test_no_signed_figure_is_formatted_past_the_one_rounding():

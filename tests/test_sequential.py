@@ -171,10 +171,10 @@ def test_cli_sequential_prints_a_decision_and_writes_it(tmp_path, capsys):
     row = reports.gauntlet(out).iloc[0]
     assert rec["difference"] == pytest.approx(100 * row["diff"])
     assert lines[1] == (
-        f"counter is better than greedy: {100 * row['diff']:+.1f} points "
+        f"counter is better than greedy: {100 * row['diff']:+.1f} percentage points "
         f"[{100 * row['diff_ci_low']:.1f}, {100 * row['diff_ci_high']:.1f}] over "
-        f"{rec['games_per_side']:,} games per side; the sequential test (0 against +1 point, "
-        f"{rec['batches']} batch{'es' if rec['batches'] > 1 else ''}, LLR {rec['llr']:.2f}, "
+        f"{rec['games_per_side']:,} games per side; the sequential test (0 against +1 percentage "
+        f"point, {rec['batches']} batch{'es' if rec['batches'] > 1 else ''}, LLR {rec['llr']:.2f}, "
         "bounds -2.94 and 2.94) favoured +1 over 0, which it does for two equally strong "
         "strategies at most 5% of the time (alpha)."
     )
@@ -216,8 +216,11 @@ def _row(decision, diff, lo, hi, **seq):
 def test_the_sentence_of_each_decision():
     from reports.gauntlet import sequential_sentence
 
-    test = "the sequential test (0 against +2 points, 4 batches, LLR 1.50, bounds -2.94 and 2.94)"
-    est = "+0.4 points [-0.3, 1.1] over 8,000 games per side"
+    test = (
+        "the sequential test (0 against +2 percentage points, 4 batches, LLR 1.50, bounds -2.94 "
+        "and 2.94)"
+    )
+    est = "+0.4 percentage points [-0.3, 1.1] over 8,000 games per side"
     assert sequential_sentence(_row("undecided", 0.004, -0.003, 0.011)) == (
         f"Undecided whether a is better than b: {est}; {test} reached --max-games before "
         "favouring 0 or +2."
@@ -228,8 +231,9 @@ def test_the_sentence_of_each_decision():
     )
     for decision in (NOT_BETTER, "not better"):  # what earlier versions recorded reads the same
         assert sequential_sentence(_row(decision, 0.004, -0.003, 0.011)) == (
-            f"a is not 2 points better than b: {est}; {test} favoured 0 over +2, which it does "
-            "for a strategy 2 points better at most 10% of the time (beta)."
+            f"a is not 2 percentage points better than b: {est}; {test} favoured 0 over +2, "
+            "which it does for a strategy 2 percentage points better at most 10% of the time "
+            "(beta)."
         )
     assert sequential_sentence(_row(NOT_BETTER, 0.004, -0.003, 0.021)).endswith(
         "(beta), a laxer standard than the 95% interval, which still reaches +2."

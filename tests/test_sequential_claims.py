@@ -87,7 +87,7 @@ def claim(sentence: str) -> Callable[[float], bool] | None:
         return lambda d: d >= at_least
     if re.match(r"mine is better than theirs: ", sentence):
         return lambda d: d > 0
-    m = re.match(r"mine is not ([\d.]+) points? better than theirs: ", sentence)
+    m = re.match(r"mine is not ([\d.]+) percentage points? better than theirs: ", sentence)
     if m:
         top = float(m.group(1)) / 100
         return lambda d: d < top
@@ -138,8 +138,9 @@ def test_at_least_the_margin_is_not_what_the_test_licenses(said):
 def test_every_sentence_is_one_sentence_stating_the_estimate(said):
     for s in said[0.5][:200] + said[0.0][:200]:
         assert s.endswith(".") and ". " not in s and s.count(";") == 1, s
-        m = re.search(r": ([+-]\d+\.\d) points \[(-?\d+\.\d), (-?\d+\.\d)\] over ([\d,]+) games "
-                      r"per side; the sequential test \(0 against \+5 points, (\d+) batch", s)  # fmt: skip
+        m = re.search(r": ([+-]\d+\.\d) percentage points? \[(-?\d+\.\d), (-?\d+\.\d)\] over "
+                      r"([\d,]+) games per side; the sequential test \(0 against \+5 percentage "
+                      r"points, (\d+) batch", s)  # fmt: skip
         assert m, s
         diff, lo, hi = (float(m.group(i)) for i in (1, 2, 3))
         assert lo <= diff <= hi

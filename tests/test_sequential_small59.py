@@ -154,7 +154,9 @@ def test_the_sequential_sentence_writes_no_minus_zero():
     from reports.gauntlet import sequential_sentence
 
     said = sequential_sentence(_row(TINY, -0.01, 0.01, **_sequential(NOT_BETTER)))
-    assert said.startswith("a is not 1 point better than b: +0.0 points [-1.0, 1.0]"), said
+    assert said.startswith(
+        "a is not 1 percentage point better than b: +0.0 percentage points [-1.0, 1.0]"
+    ), said
 
 
 def test_an_interrupted_sequential_sentence_writes_no_minus_zero():
@@ -163,14 +165,17 @@ def test_an_interrupted_sequential_sentence_writes_no_minus_zero():
 
     seq = _sequential(RUNNING, difference=100 * TINY, ci_low=-1.0, ci_high=1.0)
     said = sequential_sentence(_row(0.02, -0.01, 0.05, **seq))
-    assert "b: +0.0 points [-1.0, 1.0] over 4,000 games per side, after batch 1" in said, said
+    assert (
+        "b: +0.0 percentage points [-1.0, 1.0] over 4,000 games per side, after batch 1" in said
+    ), said
 
 
 @pytest.mark.parametrize(
     "lo, hi, words",
-    [(math.nan, math.nan, "Too few deals to compare a with b: +0.0 points over"),
-     (-0.01, 0.01, "No significant difference between a and b: +0.0 points [-1.0, 1.0]"),
-     (2 * TINY, TINY / 2, "a loses to b: the difference is +0.0 points [0.0, 0.0]")],
+    [(math.nan, math.nan, "Too few deals to compare a with b: +0.0 percentage points over"),
+     (-0.01, 0.01, "No significant difference between a and b: +0.0 percentage points "
+     "[-1.0, 1.0]"),
+     (2 * TINY, TINY / 2, "a loses to b: the difference is +0.0 percentage points [0.0, 0.0]")],
 )  # fmt: skip
 def test_the_fixed_verdict_writes_no_minus_zero(lo, hi, words):
     from reports.gauntlet import fixed_verdict
@@ -197,4 +202,6 @@ def test_the_batch_line_writes_no_minus_zero():
     r = {"diff": TINY / 100, "se": 0.003, "ci_low": TINY / 100, "ci_high": 0.006}
     test.update(r["diff"], r["se"])
     line = batch_line(test, 4000, r)
-    assert line.startswith("batch 1: 4,000 games per side, difference +0.00 points [+0.00, +0.60]")
+    assert line.startswith(
+        "batch 1: 4,000 games per side, difference +0.00 percentage points [+0.00, +0.60]"
+    )

@@ -50,9 +50,10 @@ def test_a_bound_that_rounds_onto_zero_beside_zero_gets_its_decimals():
 def test_rates_and_differences_that_round_to_zero_have_no_minus_sign():
     assert pct(-0.00001) == "0.0%" and pct(-0.0004) == "0.0%" and pct(-0.0006) == "-0.1%"
     assert pct(-0.000001, digits=3) == "0.000%"
-    assert signed_points(-0.00001) == signed_points(0.0) == "+0.0 points"
-    assert signed_points(-0.0004) == "+0.0 points" and signed_points(-0.0006) == "-0.1 points"
-    assert points(-0.0004) == "0.0 points"
+    assert signed_points(-0.00001) == signed_points(0.0) == "+0.0 percentage points"
+    assert signed_points(-0.0004) == "+0.0 percentage points"
+    assert signed_points(-0.0006) == "-0.1 percentage points"
+    assert points(-0.0004) == "0.0 percentage points"
 
 
 # --- an example's sizes from the environment ------------------------------------------------

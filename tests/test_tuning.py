@@ -313,7 +313,7 @@ def test_cli_tunes_and_reports(capsys, tmp_path):
     lead = {"improved": "Better than the start: ", "worse": "Worse than the start: "}
     assert verdict.startswith(lead.get(v["verdict"], "No significant difference over the start: "))
     assert verdict.startswith(lead["improved"]) == (v["diff_low"] > 0), v
-    diff = f"{100 * v['diff']:+.1f} points of win rate [{100 * v['diff_low']:+.1f}, "
+    diff = f"{100 * v['diff']:+.1f} percentage points of win rate [{100 * v['diff_low']:+.1f}, "
     assert diff in verdict and f"on {v['units']:,} fresh deals" in verdict
     assert parameters == f"tuned parameters: {best} (in {out}/best.txt)"
     assert "paired difference" in stdout
@@ -334,8 +334,8 @@ def test_the_verdict_comes_before_the_parameters(tmp_path):
     result = SimpleNamespace(spec="taker", best_spec="taker:x=2", out=tmp_path, verification=v,
                              lines=lambda: ["best: taker:x=2", "search: ..."])  # fmt: skip
     got = lines(result)
-    assert got[0] == ("Better than the start: +3.1 points of win rate [+1.2, +5.0] over the "
-                      "start (taker) on 100 fresh deals, p = 0.004")  # fmt: skip
+    assert got[0] == ("Better than the start: +3.1 percentage points of win rate [+1.2, +5.0] "
+                      "over the start (taker) on 100 fresh deals, p = 0.004")  # fmt: skip
     assert got[1:] == [f"tuned parameters: taker:x=2 (in {tmp_path}/best.txt)", "search: ..."]
     result.lines = lambda: ["keep the start: the tuned parameters (taker:x=2) were not shown "
                             "better ...", "search: ..."]  # fmt: skip

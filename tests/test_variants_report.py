@@ -367,7 +367,8 @@ def test_mixed_table_sizes_are_measured_per_size(tmp_path):
     assert list(seats[0])[-4:] == [f"vs default: {p}" for p in ("first", "second", "third",
                                                                "fourth")]  # fmt: skip
     assert seats[0]["fourth"] == seats[0]["vs default: fourth"] == ""
-    assert seats[1]["vs default: third"].endswith(("points", "*"))  # take=nothing at 3 players
+    third = seats[1]["vs default: third"]  # take=nothing at 3 players
+    assert third.endswith(("percentage points", "*"))
     assert seats[0]["vs default: first"] == ""  # the default rules' own row
 
 
@@ -401,10 +402,10 @@ def test_the_first_players_advantage_vanishes_only_with_a_clear_change():
                                 (-0.008, -0.03, 0.014), False), ["default", "hand_size=9"],
                        "Paired")  # fmt: skip
     assert "the first player's advantage is no longer clear" in unclear[0][0]
-    assert "the change, -0.8 points [-3.0, +1.4], is not significant" in unclear[0][0]
+    assert "the change, -0.8 percentage points [-3.0, +1.4], is not significant" in unclear[0][0]
     grows = findings(*_tables((0.02, 0.01, 0.03), (0.06, 0.05, 0.07), (0.04, 0.03, 0.05), True),
                      ["default", "hand_size=9"], "Paired")  # fmt: skip
-    assert "the first player's edge grows by 4.0 points [3.0, 5.0]" in grows[0][0]
+    assert "the first player's edge grows by 4.0 percentage points [3.0, 5.0]" in grows[0][0]
 
 
 @pytest.mark.slow

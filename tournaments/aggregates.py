@@ -74,6 +74,11 @@ def empty(
         "size_games": np.zeros(sizes, np.int64),
         "size_no_winner": np.zeros(sizes, np.int64),
         "size_forfeits": np.zeros(sizes, np.int64),
+        # games stopped unfinished at the game's length limit (not by a forfeit), and of them
+        # those that still have a winner (a stopped game scored as it stood); runs written
+        # before these counts have neither (``merge`` keeps no count some parts lack)
+        "size_unfinished": np.zeros(sizes, np.int64),
+        "size_unfinished_won": np.zeros(sizes, np.int64),
         "length_sum": np.zeros(sizes, np.int64),
         "length_sq_sum": np.zeros(sizes, np.int64),
         "length_hist": np.zeros((sizes, max_length + 1), np.int64),
@@ -287,10 +292,14 @@ def _add_size_totals(
     lost: np.ndarray,
     length_value: str,
 ) -> None:
-    """Per table size: games, games without a winner, forfeits, lengths, declared sums."""
+    """Per table size: games, games without a winner, forfeits, games stopped unfinished
+    (and of them those won), lengths, declared sums."""
     agg["size_games"][k] += len(batch)
     agg["size_no_winner"][k] += int(np.count_nonzero(~has_winner))
     agg["size_forfeits"][k] += int(np.count_nonzero(lost))
+    stopped = _stopped(batch, lost)
+    agg["size_unfinished"][k] += int(np.count_nonzero(stopped))
+    agg["size_unfinished_won"][k] += int(np.count_nonzero(stopped & has_winner))
     length = batch.game_values[length_value].astype(np.int64)
     agg["length_sum"][k] += int(length.sum())
     agg["length_sq_sum"][k] += int((length * length).sum())
@@ -302,6 +311,15 @@ def _add_size_totals(
         key = f"value_sum:{name}"
         if key in agg:
             agg[key][k] += int(values.astype(np.int64).sum())
+
+
+def _stopped(batch: SeatedBatch, lost: np.ndarray) -> np.ndarray:
+    """The games that stopped unfinished at the game's length limit, not by a forfeit: the
+    game's own ``unfinished`` column where it has one (as the rows keep it), else those with
+    no (single) winner, as the reports read rows without one (``reports.loading``)."""
+    own = batch.game_values.get("unfinished")
+    stopped = batch.winner_seat < 0 if own is None else np.asarray(own, bool)
+    return stopped & ~lost
 
 
 def add_matches(
@@ -332,14 +350,17 @@ sums in another order differ in the last bits)."""
 
 def merge(aggs: Iterable[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray] | None:
     """Elementwise sum of aggregates (None for none); the split match wins exact
-    (``SHARE_DENOMINATOR``), whatever the order and grouping of the parts."""
+    (``SHARE_DENOMINATOR``), whatever the order and grouping of the parts. An array some
+    parts lack (a count added after a run's first chunks were written) is left out: a sum over
+    some parts is no count of the run."""
     total: dict[str, np.ndarray] | None = None
     for agg in aggs:
         if total is None:
             total = {k: np.array(v, copy=True) for k, v in agg.items()}
         else:
-            for key, value in agg.items():
-                total[key] += value
+            total = {key: value for key, value in total.items() if key in agg}
+            for key in total:
+                total[key] += agg[key]
     if total is not None and "match_win_share" in total:
         share = total["match_win_share"]
         total["match_win_share"] = np.round(share * SHARE_DENOMINATOR) / SHARE_DENOMINATOR

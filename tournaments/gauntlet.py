@@ -59,7 +59,7 @@ class Gauntlet(Tournament):
     the baseline plays as many on the same deals and seatings. ``n_games`` counts both sides.
     ``allow_same`` lets the baseline be the strategy itself (a check that the comparison finds
     no difference where there is none): its copy is labelled "<label> (baseline)".
-    ``sequential`` (a sequential gauntlet's settings: margin in points, alpha, beta,
+    ``sequential`` (a sequential gauntlet's settings: margin in percentage points, alpha, beta,
     max_games) goes into the spec, so ``--resume`` restores the test and refuses other
     settings; a gauntlet of fixed size has none and its spec is as it always was.
     """

@@ -31,8 +31,10 @@ _PLAIN = set("@%+=:,./-_")  # besides letters and digits of any script: nothing 
 def shell_word(path: Path | str) -> str:
     """``path`` as one word of a command a shell takes, for the commands the tool advises:
     as it is where a shell reads nothing in it (letters of any script, digits, ``@%+=:,./-_``),
-    else quoted (``shlex.quote``: a space, a quote, ``~``, ``$``...)."""
+    else quoted (``shlex.quote``: a space, a quote, ``~``, ``$``...); one that starts with '-'
+    led by './' (a command would read '-r' as an option; only a relative path starts so)."""
     text = str(path)
+    text = f"./{text}" if text.startswith("-") else text
     return text if text and all(c.isalnum() or c in _PLAIN for c in text) else shlex.quote(text)
 
 

@@ -179,8 +179,8 @@ class Sequential:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.margin) and self.margin > 0):
-            raise ParameterError(  # the margin is a rate; it is said in points
-                f"{{margin}} must be a positive number of points, got {100 * self.margin:g}",
+            raise ParameterError(  # a rate, as given (the command line says its own unit)
+                f"{{margin}} must be a positive difference of win rates, got {self.margin:g}",
                 "margin",
             )
         self.lower, self.upper = bounds(self.alpha, self.beta)

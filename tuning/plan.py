@@ -116,6 +116,17 @@ class Plan:
         return {p.name: p.clip(p.value) for p in self.params}
 
 
+def _other(spec: str, params: Any) -> str:
+    """The tuned strategy with another value of its first tunable parameter: an opponent the
+    tuning tells apart from the start ('taker:group_weight=0.0')."""
+    from strategies.base import format_value  # start-up: only a refusal needs it
+    from strategies.registry import parse_spec  # start-up: only a refusal needs it
+
+    p = params[0]
+    value = p.clip(p.low if p.value != p.clip(p.low) else p.high)  # of the parameter's type
+    return f"{parse_spec(spec)[0]}:{p.name}={format_value(value)}"
+
+
 def _game(game: Any) -> Any:
     """The game plug-in every tournament plays: an instance as given, a game id's with its
     defaults; None: the runner's default game. ValueError (one line) for an unknown id."""
@@ -151,7 +162,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     if start_label in opponents:
         raise ValueError(
             f"{start_label} is both the strategy tuned and an opponent: give the opponent other "
-            "parameters (e.g. weighted:w_pass=-12.0) so the two can be told apart"
+            f"parameters (e.g. {_other(spec, params)}) so the two can be told apart"
         )
     popsize = optional_integer(opts["popsize"], "popsize", "a number of candidates")
     popsize = int(4 + int(3 * math.log(max(2, space.dim))) if popsize is None else popsize)

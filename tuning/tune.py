@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 import strategies
-from reports.numbers import TOO_FEW, counted, fixed, p_text
+from reports.numbers import TOO_FEW, counted, fixed, in_percentage_points, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
 from tournaments.storage import refuse_if_played, run_lock
@@ -48,8 +48,9 @@ stage's (103, 0)."""
 
 SIGMA0 = 0.05
 """Initial step size, as a fraction of every parameter's range: small, because the defaults of a
-built-in are already a good (and sharp) optimum; a wide first generation (0.2) lost 20 points of
-win rate against the field and spent the whole budget of the acceptance run finding its way back."""
+built-in are already a good (and sharp) optimum; a wide first generation (0.2) lost 20
+percentage points of win rate against the field and spent the whole budget of the acceptance run
+finding its way back."""
 
 
 @dataclass
@@ -113,7 +114,7 @@ def _rate_interval(low: float, high: float) -> str:
 def _paired(v: Verification) -> str:
     """The paired difference of the two win rates, in percentage points, with its interval
     and p-value; where the deals give no interval, that in words and no p-value (no test)."""
-    diff = f"{fixed(100 * v.diff, 2, '+')} points {v.span(2)}"
+    diff = f"{in_percentage_points(fixed(100 * v.diff, 2, '+'))} {v.span(2)}"
     return diff if not np.isfinite(v.p_value) else f"{diff}, {p_text(v.p_value)}"
 
 
@@ -121,8 +122,8 @@ MIN_VERIFY_UNITS = 10
 """Fewer paired deals than this and the verification's interval says nothing reliable."""
 
 WIDE_VERIFY = 0.05
-"""A verification interval wider than this either side of its difference (5 points of win
-rate) cannot tell the differences tuning usually finds."""
+"""A verification interval wider than this either side of its difference (5 percentage points of
+win rate) cannot tell the differences tuning usually finds."""
 
 
 def _no_effect(rows: list[dict[str, Any]]) -> bool:
@@ -153,8 +154,9 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
         )
     elif width > WIDE_VERIFY:
         out.append(
-            f"the verification's interval is +/-{100 * width:.1f} points wide ({v.units:,} "
-            "deals): only a larger difference would show; raise --verify-games or --budget"
+            f"the verification's interval is +/-{in_percentage_points(fixed(100 * width))} "
+            f"wide ({v.units:,} deals): only a larger difference would show; raise "
+            "--verify-games or --budget"
         )
     return out
 

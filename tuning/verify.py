@@ -63,8 +63,8 @@ class Verification:
         return flat_sets(self.diff_low, self.diff_high, self.p_value, self.units)
 
     def span(self, digits: int = 1) -> str:
-        """The difference's 95% interval in points, '[+0.4, +2.0]', or in words why there is
-        none: the deals showed no spread, or too few deals."""
+        """The difference's 95% interval in percentage points, '[+0.4, +2.0]', or in words why
+        there is none: the deals showed no spread, or too few deals."""
         if np.isfinite(self.diff_low) and np.isfinite(self.diff_high):
             low, high = (fixed(100 * x, digits, "+") for x in (self.diff_low, self.diff_high))
             return f"[{low}, {high}]"

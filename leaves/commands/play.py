@@ -212,8 +212,11 @@ def _match(console: Any, o: PlayOptions, points: int | None) -> Any:
     if points is None:
         return None
     from leaves.expert import ExpertMatch
+    from reports.numbers import counted
 
-    console.print(f"Expert match: games until someone reaches {points} points; lowest total wins.")
+    console.print(
+        f"Expert match: games until someone reaches {counted(points, 'point')}; lowest total wins."
+    )
     return ExpertMatch(o.players, target=points)
 
 
@@ -222,6 +225,7 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
     leaves (holding the game's first position)."""
     from leaves import new_game
     from leaves.expert import game_scores
+    from reports.numbers import counted
 
     names, read = seats.names, console.input
     while True:
@@ -248,7 +252,10 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
             tie = " (tied, sharing the win)" if len(match.winners) > 1 else ""
             verb = "win" if len(match.winners) > 1 or match.winners == (o.seat,) else "wins"
             console.print(
-                Text(f"Match over after {match.games} games: {winners} {verb}{tie}.", "bold")
+                Text(
+                    f"Match over after {counted(match.games, 'game')}: {winners} {verb}{tie}.",
+                    "bold",
+                )
             )
             return
         try:

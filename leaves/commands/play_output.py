@@ -25,16 +25,18 @@ __all__ = ["check_record_file", "replay_command", "save_game", "scores_table", "
 
 def show_result(console: Console, state: State, names: Sequence[str]) -> None:
     """Who won (or that the turn limit ended the game) and every hand left."""
+    from reports.numbers import counted
+
     console.print()
     if state.winner is None:
         console.print(
             Text(f"The game stopped unfinished at the turn limit ({state.turn_limit}).", "bold")
         )
     elif names[state.winner] == "you":
-        console.print(Text(f"You win after {state.turn} turns!", style="bold green"))
+        console.print(Text(f"You win after {counted(state.turn, 'turn')}!", style="bold green"))
     else:
         who = render.seat_label(state.winner, names)
-        console.print(Text(f"{who} wins after {state.turn} turns.", style="bold red"))
+        console.print(Text(f"{who} wins after {counted(state.turn, 'turn')}.", style="bold red"))
     console.print(render.seats_table(state, names, hands=state.hands))
 
 
@@ -54,7 +56,7 @@ def check_record_file(path: str) -> None:
     """Refuse (exit 2, before any game) a ``--save`` file that holds something other than
     game records: appending a record to it would spoil both."""
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:  # a byte order mark is no line's
             for lineno, line in enumerate(fh, 1):
                 if line.strip() and not _is_record(line):
                     raise CLIError(
@@ -111,7 +113,7 @@ def _records_in(path: str) -> tuple[int, bool]:
     """How many records ``path`` holds (its non-blank lines; 0 when it is not there), and
     whether it ends a line (so the next record starts a line of its own)."""
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:
             text = fh.read()
     except FileNotFoundError:
         return 0, True
@@ -120,7 +122,8 @@ def _records_in(path: str) -> tuple[int, bool]:
 
 def replay_command(path: str, number: int) -> str:
     """The command that replays record ``number`` of ``path``, as a shell takes it (a path
-    with a space or a bracket quoted, so the command pasted works)."""
+    with a space or a bracket quoted, and one that starts with '-' led by './', so the command
+    pasted works: the command line would read '-g.jsonl' as an option)."""
     from tournaments.run_state import shell_word  # start-up: only when a game is saved
 
     return f"leaves replay {shell_word(path)}" + ("" if number == 1 else f" --game {number}")

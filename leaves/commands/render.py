@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -91,9 +91,10 @@ def counts_text(counts: Sequence[int], sep: str = " ") -> str:
 
 PASS_RULES = {
     "ends": " A pass takes a card of an end stack only (take=ends).",
-    "nothing": " A pass takes no card (take=nothing): type 'pass'.",
+    "nothing": " A pass takes no card (take=nothing).",
 }
-"""What a pass takes under the rule variants that change it, said after the ends' rule."""
+"""What a pass takes under the rule variants that change it, said after the ends' rule (a
+replay shows it too, where nothing is typed: what to type is the legal moves' line)."""
 
 
 def end_rules(
@@ -162,42 +163,74 @@ def hand_text(hand: Sequence[int]) -> Text:
     return text
 
 
+HEADERS = ("", "seat", "player", "cards", "this round", "hand", "known (taken)")
+"""The seats table's columns ("hand" in replays only, where every hand is shown)."""
+
+
 def seats_table(
     pos: Position,
     names: Sequence[str],
     hands: Sequence[Sequence[int]] | None = None,
-) -> Table:
+) -> RenderableType:
     """Every seat: hand size, passed this round, cards publicly known in the hand (taken).
 
-    ``hands`` (replays, where everything is shown) adds a column with every hand.
-    """
-    t = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-    t.add_column("")
-    t.add_column("seat", justify="right")
-    t.add_column("player")
-    t.add_column("cards", justify="right")
-    t.add_column("this round")
-    if hands is not None:
-        t.add_column("hand", no_wrap=True)
-    t.add_column("known (taken)")
-    sizes = pos.hand_sizes
-    passed = pos.passed
-    known = pos.known
+    ``hands`` (replays, where everything is shown) adds a column with every hand. A terminal
+    too narrow for the table folds its cells onto more lines, never cuts one short (a name cut
+    to "counter..." would no longer tell two seats apart); names and hands stay whole on a
+    line where the table then fits."""
+    return _Fitted(_seat_rows(pos, names, hands), hands is not None)
+
+
+def _seat_rows(
+    pos: Position, names: Sequence[str], hands: Sequence[Sequence[int]] | None
+) -> list[list[str]]:
+    """The table's cells, a row a seat: the turn mark, seat, player, cards, this round,
+    the hand (with ``hands``), known."""
     over = getattr(pos, "is_terminal", False)
+    rows = []
     for seat in range(pos.n_players):
-        turn_mark = "" if over or seat != pos.current_player else ">"
-        row = [
-            Text(turn_mark, style="bold"),
-            str(seat),
-            Text(names[seat], style="bold" if names[seat] == "you" else ""),
-            str(sizes[seat]),
-            Text("passed", style="red") if passed[seat] else Text("in", style="green"),
-        ]
+        row = ["" if over or seat != pos.current_player else ">", str(seat), names[seat],
+               str(pos.hand_sizes[seat]), "passed" if pos.passed[seat] else "in"]  # fmt: skip
         if hands is not None:
             row.append(counts_text(hands[seat]))
-        row.append(counts_text(known[seat]) if any(known[seat]) else "")
-        t.add_row(*row)
-    return t
+        row.append(counts_text(pos.known[seat]) if any(pos.known[seat]) else "")
+        rows.append(row)
+    return rows
+
+
+class _Fitted:
+    """The seats table, laid out when the console's width is known: names and hands whole on
+    a line where every character of the table then shows, else wrapped (folded if need be)."""
+
+    def __init__(self, rows: list[list[str]], hands: bool):
+        self.rows, self.hands = rows, hands
+        heads = [h for h in HEADERS if hands or h != "hand"]
+        self.chars = sorted(c for text in heads + [x for r in self.rows for x in r]
+                            for c in text if not c.isspace())  # fmt: skip
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = self.table(whole=True)
+        lines = console.render_lines(table, options, pad=False)
+        shown = [c for line in lines for seg in line for c in seg.text]
+        if sorted(c for c in shown if not c.isspace() and c != "─") != self.chars:
+            table = self.table(whole=False)  # something was cut: wrap instead
+        yield table
+
+    def table(self, whole: bool) -> Table:
+        """The table; ``whole``: its names and hands never wrapped."""
+        t = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+        for head in HEADERS:
+            if head != "hand" or self.hands:
+                keep = whole and head in ("player", "hand")
+                least = {"seat": 4, "cards": 5, "this round": len("passed")}.get(head)  # words
+                t.add_column(head, justify="right" if head in ("seat", "cards") else "left",
+                             no_wrap=keep, overflow="fold", min_width=least)  # fmt: skip
+        for row in self.rows:
+            styles = ["bold", "", "bold" if row[2] == "you" else "", "",
+                      "red" if row[4] == "passed" else "green"]  # fmt: skip
+            t.add_row(*(Text(x, style=st) for x, st in zip(row, styles, strict=False)),
+                      *row[len(styles):])  # fmt: skip
+        return t
 
 
 def move_keys(legal: Sequence[Action]) -> dict[str, Action]:

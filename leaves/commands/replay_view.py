@@ -37,6 +37,7 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     error."""
     from leaves import IllegalActionError
     from leaves.record import replay as replay_states
+    from reports.numbers import counted
 
     try:
         states = replay_states(record, rules=rules)
@@ -47,7 +48,7 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     names += [f"seat {i}" for i in range(len(names), n)]
     console = make_console()
     interactive = not show_all and sys.stdin.isatty()
-    head += f": {n} players, {_counted(record.turns, 'turn')}, {_counted(record.rounds, 'round')}"
+    head += f": {n} players, {counted(record.turns, 'turn')}, {counted(record.rounds, 'round')}"
     if record.seed is not None:
         head += f", deal seed {record.seed}"  # a run's rows: deal_seed (their seed: the play's)
     played = states[0].rules
@@ -69,11 +70,6 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     if traceback:
         console.print(Text("The strategy's traceback:", style="bold"))
         console.print(Text(traceback.rstrip()))
-
-
-def _counted(n: int, what: str) -> str:
-    """``n`` and ``what``, plural but for one: a game cut short in its first round."""
-    return f"{n} {what}{'' if n == 1 else 's'}"
 
 
 def _show_state(console, states: list, i: int, names: list[str]) -> None:
@@ -111,6 +107,8 @@ def _ask(console, state, names: list[str], seed: int | None, i: int) -> str:
 
 
 def _outcome(record, final, names: list[str]) -> str:
+    from reports.numbers import counted
+
     from . import render
 
     if record.forfeit_seat is not None:
@@ -122,8 +120,8 @@ def _outcome(record, final, names: list[str]) -> str:
     if getattr(record, "stopped", None):
         return f"unfinished: {record.stopped} (turn {final.turn})"
     if final.winner is not None:
-        return f"{render.seat_label(final.winner, names)} wins after {final.turn} turns"
-    return f"unfinished at the turn limit ({final.turn_limit} turns)"
+        return f"{render.seat_label(final.winner, names)} wins after {counted(final.turn, 'turn')}"
+    return f"unfinished at the turn limit ({counted(final.turn_limit, 'turn')})"
 
 
 def _show_hint(console, state, names, seed: int | None, index: int) -> None:

@@ -17,7 +17,7 @@ import click
 
 from leaves_cli.errors import CLIError
 
-__all__ = ["check_players", "parse_rules", "rules", "rules_option"]
+__all__ = ["check_items", "check_players", "parse_rules", "rules", "rules_option"]
 
 rules_option = click.option(
     "--rules",
@@ -31,11 +31,9 @@ rules_option = click.option(
 take it from the game plug-in (``GameOption``), which words it the same."""
 
 
-def parse_rules(texts: Any, flag: str = "--rules") -> Any:
-    """The ``leaves.Rules`` that ``--rules`` texts make (several: the later winning); a
-    one-line usage error naming ``flag`` otherwise."""
-    from leaves.ruleset import Rules
-
+def check_items(texts: Any, flag: str = "--rules") -> None:
+    """A one-line usage error naming ``flag`` where a text has an empty item (two commas in
+    a row, or one at an end), rather than reading it as if that comma were not there."""
     for text in texts or ():
         items = str(text).split(",")
         if len(items) > 1 and any(not item.strip() for item in items):
@@ -44,6 +42,14 @@ def parse_rules(texts: Any, flag: str = "--rules") -> Any:
                 "write KEY=VALUE between every two commas",
                 usage=True,
             )
+
+
+def parse_rules(texts: Any, flag: str = "--rules") -> Any:
+    """The ``leaves.Rules`` that ``--rules`` texts make (several: the later winning); a
+    one-line usage error naming ``flag`` otherwise."""
+    from leaves.ruleset import Rules
+
+    check_items(texts, flag)
     try:
         return Rules.parse(list(texts or ()))
     except ValueError as exc:

@@ -186,10 +186,13 @@ def _check_options(request: Request) -> list[str]:
     if jobs == 0 or jobs < -1:
         raise CLIError(f"--jobs must be a positive number of workers or -1, got {jobs}", usage=True)
     from .rules import check_players
+    from .variants_sweep import refuse_todays
 
     game = _game(request.out, False, request.rules)
     if not request.resume or request.rules:
         check_players(game.rules, players)
+    if not request.resume:  # a run an earlier version played so is finished as it began
+        refuse_todays(game.rules, request.rules, players)
     names = builtin_heuristics()
     if len(names) < players:
         raise CLIError(f"only {len(names)} built-in heuristics for tables of {players}", usage=True)

@@ -46,13 +46,13 @@ def folder_name(label: str, taken: set[str]) -> str:
     return out
 
 
-def _rule_sets(texts: tuple[str, ...], sizes: list[int]) -> list[Any]:
+def _rule_sets(texts: tuple[str, ...], sizes: list[int], expert: bool) -> list[Any]:
     """The default rules, then each --rules variant (one-line errors for bad rules, and for a
-    rule set that plays as today's or as another one at the table sizes ``sizes``: the same
-    games twice, as ``--sweep`` refuses them)."""
+    rule set that plays as today's or as another one at the table sizes ``sizes``, with
+    ``expert`` matches or not: the same games twice, as ``--sweep`` refuses them)."""
     from leaves.ruleset import DEFAULT_RULES, Rules
 
-    from .variants_sweep import plays_as, sizes_text
+    from .variants_sweep import only_matches, plays_as, sizes_text
 
     if not texts:
         raise CLIError("give at least one variant: --rules KEY=VALUE (see 'leaves rules')",
@@ -68,11 +68,12 @@ def _rule_sets(texts: tuple[str, ...], sizes: list[int]) -> list[Any]:
                            "compared with: give a rule that changes something", usage=True)  # fmt: skip
         if rules in out:
             raise CLIError(f"--rules {text!r}: the rule set {rules} is given twice", usage=True)
-        same = next((i for i, o in enumerate(out) if plays_as(rules, o, sizes)), None)
+        same = next((i for i, o in enumerate(out) if plays_as(rules, o, sizes, expert)), None)
         if same is not None:
             what = "today's rules" if same == 0 else f"--rules {texts[same - 1]!r}"
-            raise CLIError(f"--rules {text!r} plays as {what} at {sizes_text(sizes)}: the "
-                           "same games twice; give a rule that changes them", usage=True)  # fmt: skip
+            what += f" at {sizes_text(sizes)}{only_matches(rules, out[same], expert)}"
+            raise CLIError(f"--rules {text!r} plays as {what}: the same games twice; give a "
+                           "rule that changes them", usage=True)  # fmt: skip
         out.append(rules)
     return out
 
@@ -250,7 +251,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
       leaves variants --rules expert_target=30 --expert --games 5000 --out runs/v3
       leaves variants --out runs/v --resume       # after Ctrl-C: the rest from the run
     """
-    from .variants_resume import settle
+    from .variants_resume import check_games, settle
 
     _refuse_if_played(Path(opts["out"]))  # before reading what it holds, or advising on it
     values, state = settle(click.get_current_context(), opts)
@@ -266,6 +267,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
     out: Path = request.out
     _check_out(out, resume=state is not None)
     runs = _tournaments(rule_sets, field, request)
+    check_games(request, rule_sets[0], field, runs[0].n_games)  # resumed: a --games given
     who, ladder = _designer_setup(runs[0], request)
     echo = lambda line: click.echo(line, err=True)  # noqa: E731
     n = len(runs[0].labels)
@@ -337,11 +339,14 @@ def _sizes(players: tuple[str, ...]) -> list[int]:
 
 def _sets(request: Request, sizes: list[int]) -> tuple[list[Any], list[tuple[str, int]]]:
     """The rule sets (default first) and, for a sweep, its points (value, rule set)."""
+    from .rules import check_items
+
+    check_items(request.rules)
     if request.sweep is None:
-        return _rule_sets(request.rules, sizes), []
+        return _rule_sets(request.rules, sizes, request.expert), []
     from .variants_sweep import sweep_sets
 
-    return sweep_sets(request.sweep, request.rules, sizes)
+    return sweep_sets(request.sweep, request.rules, sizes, request.expert)
 
 
 def _sweep(text: str | None, points: list[tuple[str, int]], dirs: list[tuple[str, Path]]):
@@ -437,7 +442,7 @@ def _designer(runs: list[Any], rule_sets: list[Any], dirs: list[tuple[str, Path]
     comparison keeps those recorded that still match. The seconds it took (None: nothing to
     replay, so that no time is reported for measures never taken)."""
     from .variants_designer import replay_designer
-    from .variants_resume import designer_kept, record_designer
+    from .variants_resume import designer_earlier, designer_kept, record_designer
 
     games, who = asked
     start = time.perf_counter()
@@ -448,9 +453,10 @@ def _designer(runs: list[Any], rule_sets: list[Any], dirs: list[tuple[str, Path]
             click.echo(f"{label}: designers' measures kept (checked against their checksums)",
                        err=True)  # fmt: skip
             continue
+        earlier = designer_earlier(state, where)  # said before the new record replaces it
         said = replay_designer(t, rules, where, games, who)
         record_designer(where.parent, state, where)
-        click.echo(f"{label}: designers' measures: {said}", err=True)
+        click.echo(f"{label}: designers' measures{earlier}: {said}", err=True)
     return time.perf_counter() - start
 
 

@@ -45,6 +45,27 @@ SAVED = {
 }
 """The options that decide a comparison's games and measures (option: its flag), kept in
 ``STATE``; the others (--jobs, --format, --progress) change none of its numbers."""
+KINDS: dict[str, tuple[type, ...]] = {
+    "specs": (list, str), "load": (list, str), "rules": (list, str), "players": (list, int),
+    "sweep": (str, type(None)), "restrict": (str, type(None)), "ladder": (str, type(None)),
+    "games": (int,), "seed": (int,), "trace_games": (int,), "restricted_games": (int,),
+    "expert": (bool,),
+}  # fmt: skip
+"""The kind of each kept option's value (a list: then the kind of its items)."""
+LEAST = {"games": 1, "seed": 0, "trace_games": 0, "restricted_games": 0}
+"""The least value of each kept whole number: the command's own ranges (its options')."""
+EARLIER_RUN = hashlib.sha256(b"null").hexdigest()
+"""The run checksum an earlier version recorded for every rule set's designers' measures (of
+a manifest key that does not exist): it tells no run from another, so they are recomputed."""
+
+
+def _of_kind(name: str, value: Any) -> bool:
+    """True when a kept option's value is of the kind ``KINDS`` gives (a hand-edited or
+    damaged state is refused, not read as options)."""
+    kind = KINDS[name]
+    if kind[0] is list:
+        return isinstance(value, list) and all(isinstance(v, kind[1]) for v in value)
+    return isinstance(value, kind) and (kind == (bool,) or not isinstance(value, bool))
 
 
 def resume_command(out: Path) -> str:
@@ -65,20 +86,60 @@ def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], di
     out = Path(values["out"])
     state = read_state(out)
     saved = state["options"]
+    sweep = saved["sweep"] is not None
     for name, flag in SAVED.items():
-        if name in given and _plays(name, _kept(name, values[name])) != _plays(name, saved[name]):
+        if name == "games" and "games" in given and values["games"] != saved["games"]:
+            values["games_asked"] = values["games"]  # checked by what it plays: check_games
+        elif name in given and (_plays(name, _kept(name, values[name]), sweep)
+                                != _plays(name, saved[name], sweep)):  # fmt: skip
             from leaves_cli.resume import disagreement  # start-up: only a refusal needs it
 
             what = name.replace("_", " ") if name != "specs" else "strategies"
-            raise disagreement(str(out), flag, values[name], what, saved[name])
+            if name == "rules" and saved[name]:  # each variant its own flag, as given
+                what = flag
+            raise disagreement(str(out), flag, _said(name, values[name]), what,
+                               _said(name, saved[name]))  # fmt: skip
         values[name] = _given(name, saved[name])
     return values, state
 
 
-def _plays(name: str, kept: Any) -> Any:
-    """A kept option as what it decides: the field in any order (no result depends on it),
-    each rule set whatever the order or spacing of its keys (``Rules``' own words; a text
-    that is no rule set stays as it is, for the command's own check to refuse)."""
+def check_games(request: Any, rules: Any, field: list[str], played: int) -> None:
+    """A --games given on resuming other than the comparison's own (``settle`` kept it as
+    ``games_asked``): refused only where it plays another number of games a rule set than
+    the ``played`` ones (both round up to whole duplicate sets: 30 and 40 may ask the same
+    40), as the command builds its tournaments (``rules``: today's)."""
+    asked = request.get("games_asked")
+    if asked is None:
+        return
+    from leaves_cli.request import Request
+
+    from .variants import _tournaments  # the one way the command builds its tournaments
+
+    again = Request.of({**request.values, "games": asked})
+    if _tournaments([rules], field, again)[0].n_games == played:
+        return
+    from leaves_cli.resume import disagreement  # start-up: only a refusal needs it
+
+    raise disagreement(str(request.out), "--games", asked, "games", request.games)
+
+
+def _said(name: str, value: Any) -> Any:
+    """An option as the refusal words it: the variants each after its own --rules (joined by
+    commas they would read as one rule set changing several keys)."""
+    if name == "rules" and isinstance(value, list | tuple):
+        return " --rules ".join(str(v) for v in value) if value else None
+    return value
+
+
+def _plays(name: str, kept: Any, sweep: bool = False) -> Any:
+    """A kept option as what it decides: the field and the variants in any order (no result
+    depends on it; the comparison keeps its own), each rule set whatever the order or
+    spacing of its keys (``Rules``' own words; a text that is no rule set stays as it is, for
+    the command's own check to refuse). Under ``sweep`` the --rules are one rule set held
+    fixed, the later winning a key given twice: that rule set. The ladder's rungs in any
+    order too: the ladder orders them by strength."""
+    if name == "ladder" and isinstance(kept, str):
+        return sorted(r.strip() for r in kept.split(",") if r.strip())
     if not isinstance(kept, list):  # a value, or a state edited by hand: as it is
         return kept
     if name == "specs":
@@ -86,13 +147,14 @@ def _plays(name: str, kept: Any) -> Any:
     if name == "rules":
         from leaves.ruleset import Rules
 
+        texts = [tuple(str(t) for t in kept)] if sweep else [str(t) for t in kept]
         words = []
-        for text in kept:
+        for text in texts:
             try:
-                words.append(str(Rules.parse(str(text))))
+                words.append(str(Rules.parse(text)))
             except ValueError:
-                words.append(text)
-        return words
+                words.append(str(text))
+        return sorted(words)
     return kept
 
 
@@ -129,9 +191,14 @@ def read_state(out: Path) -> dict[str, Any]:
     ours = isinstance(state, dict) and state.get("format") == FORMAT
     opts = state.get("options") if ours else None
     if (not isinstance(opts, dict) or set(opts) != set(SAVED)
+            or not all(_of_kind(n, v) for n, v in opts.items())
             or not isinstance(state.setdefault("designer", {}), dict)):  # fmt: skip
         raise CLIError(f"cannot resume {out}: {path} is not a comparison this version can "
                        "resume")  # fmt: skip
+    for name, least in LEAST.items():
+        if opts[name] < least:
+            raise CLIError(f"cannot resume {out}: {path} holds {SAVED[name]} {opts[name]}, out "
+                           f"of its range (at least {least})")  # fmt: skip
     return state
 
 
@@ -154,10 +221,11 @@ def _digest(path: Path) -> str:
 
 
 def _run_digest(where: Path) -> str:
-    """The checksums of a run's finished files, as its manifest holds them."""
+    """The checksums of a run's finished files (its chunks' and its aggregates'), as its
+    manifest holds them."""
     from tournaments import storage
 
-    files = storage.read_manifest(where).get("files")
+    files = storage.read_manifest(where).get("integrity")
     return hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
 
 
@@ -168,6 +236,14 @@ def designer_kept(state: dict[str, Any] | None, where: Path) -> bool:
         return False
     files = got.get("files") or {}
     return all((where / n).is_file() and _digest(where / n) == h for n, h in files.items())
+
+
+def designer_earlier(state: dict[str, Any] | None, where: Path) -> str:
+    """' of an earlier version recomputed' where ``where``'s designers' measures were recorded
+    with ``EARLIER_RUN`` (words for the line that reports them replayed); else ''."""
+    got = (state or {}).get("designer", {}).get(where.name)
+    earlier = isinstance(got, dict) and got.get("run") == EARLIER_RUN
+    return " of an earlier version recomputed" if earlier else ""
 
 
 def record_designer(out: Path, state: dict[str, Any], where: Path) -> None:

@@ -50,21 +50,51 @@ def _rules_of(key: str, value: str, base: Any) -> Any:
         raise CLIError(f"--sweep {key}={value}: {exc}", usage=True) from None
 
 
-def plays_as(a: Any, b: Any, sizes: list[int]) -> bool:
+def plays_as(a: Any, b: Any, sizes: list[int], expert: bool = True) -> bool:
     """True when rules ``a`` and ``b`` deal and play alike at the table sizes ``sizes``
-    (hand_size=11 is today's rule at 4 players)."""
+    (hand_size=11 is today's rule at 4 players); without ``expert`` matches, whatever their
+    match target (it ends a match, never a game)."""
     try:
         same_hands = all(a.hand_size_for(n) == b.hand_size_for(n) for n in sizes)
     except ValueError:
         return False
-    keys = ("deck", "min_count", "take", "expert_target", "turn_limit")
+    keys = ("deck", "min_count", "take", "turn_limit") + (("expert_target",) if expert else ())
     return same_hands and all(getattr(a, k) == getattr(b, k) for k in keys)
 
 
-def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int]
+def refuse_todays(rules: Any, texts: tuple[str, ...], players: int) -> None:
+    """Refuse ``leaves run --rules`` (``texts``, making ``rules``) other than today's that
+    deal and play as today's at the run's tables (``expert_target``: it ends a match, and the
+    run plays games): the run and the same field under today's rules would be the same games
+    twice, their comparison empty."""
+    from leaves.ruleset import DEFAULT_RULES
+
+    if rules.is_default or not plays_as(rules, DEFAULT_RULES, [players], expert=False):
+        return
+    why = ""
+    if rules.expert_target != DEFAULT_RULES.expert_target:
+        why = " (expert_target ends a match, never a game, and this command plays games)"
+    raise CLIError(
+        f"{' '.join(f'--rules {t}' for t in texts)} plays as today's rules at {players} "
+        f"players{why}: the run would play "
+        "the same games twice; give a rule that changes them",
+        usage=True,
+    )
+
+
+def only_matches(a: Any, b: Any, expert: bool) -> str:
+    """Where rules ``a`` play as ``b`` only for want of matches, what would tell them apart
+    (words to add to the refusal); else ''."""
+    if expert or a.expert_target == b.expert_target:
+        return ""
+    return " (expert_target ends a match, never a game: --expert plays matches)"
+
+
+def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int], expert: bool = True
                ) -> tuple[list[Any], list[tuple[str, int]]]:  # fmt: skip
     """(rule sets, today's first; the sweep's points as (value, index of its rule set)).
-    A value that plays as today's rules at ``sizes`` is today's run."""
+    A value that plays as today's rules at ``sizes`` (with ``expert`` matches or not) is
+    today's run."""
     from leaves.ruleset import DEFAULT_RULES, KEYS, Rules
 
     key, eq, values_text = text.partition("=")
@@ -89,21 +119,24 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int]
                        usage=True)  # fmt: skip
     sets, points = [DEFAULT_RULES], []
     for value, rules in zip(values, parsed, strict=True):
-        if plays_as(rules, DEFAULT_RULES, sizes):
+        if plays_as(rules, DEFAULT_RULES, sizes, expert):
             rules = DEFAULT_RULES
         if rules in sets[1:] or any(v == value for v, _ in points):
             raise CLIError(f"--sweep {key}: the value {value} is given twice", usage=True)
-        alike = next((v for v, i in points if i and plays_as(rules, sets[i], sizes)), None)
+        alike = next(((v, i) for v, i in points if i and plays_as(rules, sets[i], sizes, expert)),
+                     None)  # fmt: skip
         if alike is not None:
-            raise CLIError(f"--sweep {key}: the value {value} plays as {alike} at "
-                           f"{sizes_text(sizes)}: the same games twice", usage=True)  # fmt: skip
+            why = only_matches(rules, sets[alike[1]], expert)
+            raise CLIError(f"--sweep {key}: the value {value} plays as {alike[0]} at "
+                           f"{sizes_text(sizes)}{why}: the same games twice", usage=True)  # fmt: skip
         if rules not in sets:
             sets.append(rules)
         points.append((value, sets.index(rules)))
     if len(sets) < 2:  # refused before a game is played, not by the report after all of them
+        why = next(filter(None, (only_matches(r, DEFAULT_RULES, expert) for r in parsed)), "")
         raise CLIError(f"every value of --sweep {key}={values_text.strip()} plays as today's "
-                       f"rules at {sizes_text(sizes)}: nothing to compare; sweep values that "
-                       "change the game", usage=True)  # fmt: skip
+                       f"rules at {sizes_text(sizes)}{why}: nothing to compare; sweep values "
+                       "that change the game", usage=True)  # fmt: skip
     return sets, points
 
 
