@@ -2,52 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import random
-from collections import Counter
-
-import pytest
-
-
-def _seat_chars_missing(width: int, hands: bool) -> Counter:
-    """The characters of the seats table (``hands``: a replay's, every hand shown) that a
-    console ``width`` wide does not show and a wide one does, for a position where seat 2
-    holds a known 10."""
-    from rich.console import Console
-
-    from leaves import new_game
-    from leaves.commands import render
-
-    s = new_game(4, seed=3)
-    rng = random.Random(0)
-    while not any(any(k) for k in s.known):
-        s = s.apply(rng.choice(s.legal_actions()))
-    names = ["you", "weighted", "ismcts:preset=strong", "greedy"]
-
-    def shown(w: int) -> Counter:
-        buf = io.StringIO()
-        table = render.seats_table(s, names, hands=s.hands if hands else None)
-        Console(file=buf, width=w, color_system=None).print(table)
-        return Counter(c for c in buf.getvalue() if not c.isspace() and c != "─")
-
-    return shown(200) - shown(width)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="below about 50 columns the seats table still cuts a "
-    "card or a header letter (leaves/commands/render.py): not fixed yet",
-)
-def test_narrow_terminal_seats_table_cuts_cards():
-    # Defect: leaves/commands/render.py _Fitted: below ~42 columns (play) or ~50 (replay)
-    # the wrapped fallback still cuts cells: a known 10 shows as "1" (replay at 44 columns)
-    # or not at all (play at 36), the header "known (taken)" loses letters, and at 34
-    # columns a replay's hand column vanishes. The hand and known columns have no minimum
-    # width while seat/cards/this round do. Fix: min_width for every column (2 for a card
-    # number), and where even that does not fit, say so rather than yield a cut table.
-    for hands, width in ((True, 44), (False, 36), (True, 34)):
-        assert not _seat_chars_missing(width, hands), (hands, width)
-
 
 def test_tune_refusal_suggests_an_opponent_that_is_refused():
     # Defect: tuning/plan.py _other: the example opponent is written with the range's float

@@ -29,9 +29,7 @@ def show_result(console: Console, state: State, names: Sequence[str]) -> None:
 
     console.print()
     if state.winner is None:
-        console.print(
-            Text(f"The game stopped unfinished at the turn limit ({state.turn_limit}).", "bold")
-        )
+        console.print(Text(f"The game stopped {render.at_turn_limit(state.turn_limit)}.", "bold"))
     elif names[state.winner] == "you":
         console.print(Text(f"You win after {counted(state.turn, 'turn')}!", style="bold green"))
     else:

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -87,6 +88,14 @@ def counts_text(counts: Sequence[int], sep: str = " ") -> str:
     """Every card of a 13-count vector, lowest first: '2 2 5 6 6 6'; '-' when empty."""
     cards = [str(v + 1) for v, c in enumerate(counts) for _ in range(c)]
     return sep.join(cards) if cards else "-"
+
+
+def at_turn_limit(limit: int) -> str:
+    """'unfinished at the turn limit (1,000 turns)': how ``play`` and ``replay`` say a game
+    that the turn limit ended."""
+    from reports.numbers import counted  # start-up: only when a game ends so
+
+    return f"unfinished at the turn limit ({counted(limit, 'turn')})"
 
 
 PASS_RULES = {
@@ -165,6 +174,10 @@ def hand_text(hand: Sequence[int]) -> Text:
 
 HEADERS = ("", "seat", "player", "cards", "this round", "hand", "known (taken)")
 """The seats table's columns ("hand" in replays only, where every hand is shown)."""
+_RIGHT = ("seat", "cards")
+"""The columns set to the right (counts)."""
+_FOLDED = ("player",)
+"""The columns whose cells may fold anywhere: a name is one word, however long."""
 
 
 def seats_table(
@@ -176,9 +189,9 @@ def seats_table(
 
     ``hands`` (replays, where everything is shown) adds a column with every hand. A terminal
     too narrow for the table folds its cells onto more lines, never cuts one short (a name cut
-    to "counter..." would no longer tell two seats apart); names and hands stay whole on a
-    line where the table then fits."""
-    return _Fitted(_seat_rows(pos, names, hands), hands is not None)
+    to "counter..." would no longer tell two seats apart, a 10 cut to "1" would be another
+    card); one too narrow even for that shows a plain line a seat."""
+    return _Fitted(_seat_rows(pos, names, hands), names, hands is not None)
 
 
 def _seat_rows(
@@ -199,38 +212,78 @@ def _seat_rows(
 
 
 class _Fitted:
-    """The seats table, laid out when the console's width is known: names and hands whole on
-    a line where every character of the table then shows, else wrapped (folded if need be)."""
+    """The seats table, laid out when the console's width is known: every column at least as
+    wide as its longest word (a card number stays whole, a name may fold), names and hands
+    whole on a line where the table then fits; a console narrower than the least table shows
+    a plain line a seat instead."""
 
-    def __init__(self, rows: list[list[str]], hands: bool):
-        self.rows, self.hands = rows, hands
-        heads = [h for h in HEADERS if hands or h != "hand"]
-        self.chars = sorted(c for text in heads + [x for r in self.rows for x in r]
-                            for c in text if not c.isspace())  # fmt: skip
+    def __init__(self, rows: list[list[str]], names: Sequence[str], hands: bool):
+        self.rows, self.names = rows, names
+        self.heads = [h for h in HEADERS if hands or h != "hand"]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = self.table(whole=True)
-        lines = console.render_lines(table, options, pad=False)
-        shown = [c for line in lines for seg in line for c in seg.text]
-        if sorted(c for c in shown if not c.isspace() and c != "─") != self.chars:
-            table = self.table(whole=False)  # something was cut: wrap instead
-        yield table
+        width = options.max_width
+        widths = self.widths(width)
+        yield self.lines(console, width) if widths is None else self.table(widths)
 
-    def table(self, whole: bool) -> Table:
-        """The table; ``whole``: its names and hands never wrapped."""
+    def widths(self, width: int) -> list[int] | None:
+        """The columns' widths in a console ``width`` wide; None when even the least table
+        (every column as wide as its longest word) would not fit."""
+        columns = [list(cells) for cells in zip(self.heads, *self.rows, strict=True)]
+        least = [max([1] + [len(w) for x in (cells[:1] if cells[0] in _FOLDED else cells)
+                            for w in x.split()]) for cells in columns]  # fmt: skip
+        natural = [max(most, *map(len, cells)) for most, cells in zip(least, columns, strict=True)]
+        # a column's padding, a space each side but at the table's edges, a divider between
+        # two columns and an edge each side (box.SIMPLE_HEAD): 3 a column, less 1
+        room = width - (3 * len(columns) - 1)
+        if sum(least) > room:
+            return None
+        whole = [n if h in ("player", "hand") else m
+                 for h, n, m in zip(self.heads, natural, least, strict=True)]  # fmt: skip
+        widths = whole if sum(whole) <= room else list(least)
+        spare = room - sum(widths)
+        while spare and widths != natural:  # the room left shared out, a character a column
+            for i, most in enumerate(natural):
+                if spare and widths[i] < most:
+                    widths[i], spare = widths[i] + 1, spare - 1
+        return widths
+
+    def table(self, widths: list[int]) -> Table:
+        """The table, its columns ``widths`` wide."""
         t = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-        for head in HEADERS:
-            if head != "hand" or self.hands:
-                keep = whole and head in ("player", "hand")
-                least = {"seat": 4, "cards": 5, "this round": len("passed")}.get(head)  # words
-                t.add_column(head, justify="right" if head in ("seat", "cards") else "left",
-                             no_wrap=keep, overflow="fold", min_width=least)  # fmt: skip
+        for head, width in zip(self.heads, widths, strict=True):
+            t.add_column(head, justify="right" if head in _RIGHT else "left", width=width,
+                         overflow="fold")  # fmt: skip
         for row in self.rows:
             styles = ["bold", "", "bold" if row[2] == "you" else "", "",
                       "red" if row[4] == "passed" else "green"]  # fmt: skip
             t.add_row(*(Text(x, style=st) for x, st in zip(row, styles, strict=False)),
                       *row[len(styles):])  # fmt: skip
         return t
+
+    def lines(self, console: Console, width: int) -> Table:
+        """A plain line a seat, ``width`` wide, folded under its words: '> seat 2 (greedy): 11
+        cards, passed this round, hand 2 5 10, known (taken) 10' (the hand in replays, known
+        cards where there are any)."""
+        grid = Table.grid()
+        grid.add_column(width=2, no_wrap=True)  # the turn mark
+        grid.add_column(overflow="fold")  # a name wider than the console folds, never cut
+        for mark, seat, _, cards, this_round, *shown in self.rows:
+            passed = this_round == "passed"
+            line = Text(f"{seat_label(int(seat), self.names)}: {_n_cards(int(cards))}, ")
+            line.append(f"{'passed' if passed else 'still in'} this round",
+                        style="red" if passed else "green")  # fmt: skip
+            *hand, known = shown
+            if hand and hand[0] != "-":
+                line.append(f", hand {hand[0]}")
+            if known:
+                line.append(f", known (taken) {known}")
+            first = line.wrap(console, max(1, width - 2), overflow="fold")[0]
+            rest = line[len(first.plain) :]  # what the first line leaves, indented under it
+            rest = rest[len(rest.plain) - len(rest.plain.lstrip()) :]
+            said = Group(first, Padding(rest, (0, 0, 0, 2))) if rest.plain else first
+            grid.add_row(Text(mark, style="bold"), said)
+        return grid
 
 
 def move_keys(legal: Sequence[Action]) -> dict[str, Action]:

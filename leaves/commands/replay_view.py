@@ -117,11 +117,12 @@ def _outcome(record, final, names: list[str]) -> str:
         prefix = f"seat {record.forfeit_seat} ({names[record.forfeit_seat]}): "
         error = error[len(prefix) :] if error.startswith(prefix) else error
         return f"{who} forfeited" + (f": {error}" if error else "")
-    if getattr(record, "stopped", None):
-        return f"unfinished: {record.stopped} (turn {final.turn})"
+    stopped = getattr(record, "stopped", None)
+    if stopped is not None:  # a blank reason is still a stop, not the turn limit
+        return f"unfinished{f': {stopped}' if stopped.strip() else ''} (turn {final.turn})"
     if final.winner is not None:
         return f"{render.seat_label(final.winner, names)} wins after {counted(final.turn, 'turn')}"
-    return f"unfinished at the turn limit ({counted(final.turn_limit, 'turn')})"
+    return render.at_turn_limit(final.turn_limit)
 
 
 def _show_hint(console, state, names, seed: int | None, index: int) -> None:
