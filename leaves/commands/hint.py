@@ -14,10 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 from rich.console import Console, Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from leaves import PlayerView
+
+from . import render
 
 SEARCH_BOT = "ismcts"
 """The search bot, with its default settings, when it is registered (a few ms a decision;
@@ -79,18 +80,21 @@ def hint(
     return Group(*lines)
 
 
-def _contributions(scored: Sequence) -> Table:
+def _contributions(scored: Sequence) -> _Explained:
     from reports.numbers import fixed
 
-    t = Table(show_header=True, box=None, pad_edge=False)
-    t.add_column("move")
-    t.add_column("score", justify="right")
-    t.add_column("because (feature = value: contribution)")
+    rows = []
     for s in scored:
         parts = [
             f"{name} = {s.features[name]:g}: {fixed(c, 2, '+')}"
             for name, c in s.contributions.items()
             if c != 0
         ]
-        t.add_row(_describe(s.action), fixed(s.score, 2), ", ".join(parts) or "all zero")
-    return t
+        rows.append([_describe(s.action), fixed(s.score, 2), ", ".join(parts) or "all zero"])
+    return _Explained(("move", "score", "because (feature = value: contribution)"), rows)
+
+
+class _Explained(render.FittedTable):
+    """weighted's choices, a move and its score whole on a line where they fit."""
+
+    BOX, RIGHT, WHOLE = None, ("score",), ("move", "score")

@@ -57,6 +57,14 @@ def _shown(text: str, quote: bool = False) -> str:
     return f"{start} ({len(text):,} {what})"
 
 
+def _keys(n: int) -> tuple[str, str]:
+    """The ``n`` moves' keys said two ways: 'the keys are 1 to 5' and 'a key (1 to 5)' ('the
+    key is 1' and 'the key (1)' where one move is legal)."""
+    if n == 1:
+        return "the key is 1", "the key (1)"
+    return f"the keys are 1 to {n}", f"a key (1 to {n})"
+
+
 def parse_move(text: str, state: State) -> Action:
     """The legal action the human means by ``text`` (a key or a typed move) in ``state``.
 
@@ -72,7 +80,7 @@ def parse_move(text: str, state: State) -> Action:
     if t.isdecimal() and len(t) <= _KEY_DIGITS and str(int(t)) in keys:
         return keys[str(int(t))]
     if t.isdigit():
-        raise MoveError(f"No move has the key {_shown(t)}: the keys are 1 to {len(legal)}.")
+        raise MoveError(f"No move has the key {_shown(t)}: {_keys(len(legal))[0]}.")
     if long := _LONG_NUMBER.search(t):
         raise MoveError(
             f"Not a move: a number of {len(long.group()):,} digits is no key, count or value"
@@ -92,8 +100,8 @@ def parse_move(text: str, state: State) -> Action:
             raise
         if "cannot read" in str(exc):
             raise MoveError(
-                f"Cannot read a move from {_shown(text.strip(), quote=True)}: type a key (1 to "
-                f"{len(legal)}), a play like '3x6' (three 6s) or a pass like 'take 9'"
+                f"Cannot read a move from {_shown(text.strip(), quote=True)}: type "
+                f"{_keys(len(legal))[1]}, a play like '3x6' (three 6s) or a pass like 'take 9'"
             ) from None
         raise MoveError(f"Not a move: {exc}") from None
     if action in legal:

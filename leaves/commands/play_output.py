@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from leaves import State
@@ -38,16 +37,19 @@ def show_result(console: Console, state: State, names: Sequence[str]) -> None:
     console.print(render.seats_table(state, names, hands=state.hands))
 
 
-def scores_table(match, names: Sequence[str], last: Sequence[int]) -> Table:
-    """The expert match's points per seat: this game's and the totals so far."""
-    t = Table(title=f"Scores after game {match.games}", title_justify="left")
-    t.add_column("seat", justify="right")
-    t.add_column("player")
-    t.add_column("this game", justify="right")
-    t.add_column("total", justify="right")
-    for seat, name in enumerate(names):
-        t.add_row(str(seat), Text(name), str(last[seat]), str(match.totals[seat]))
-    return t
+class _Scores(render.FittedTable):
+    """The match's scores: counts set right, a name whole on a line where it fits."""
+
+    RIGHT, FOLDED, WHOLE = ("seat", "this game", "total"), ("player",), ("player",)
+
+
+def scores_table(match, names: Sequence[str], last: Sequence[int]) -> render.FittedTable:
+    """The expert match's points per seat: this game's and the totals so far (a name folds,
+    whole, where the terminal is narrow)."""
+    rows = [[str(seat), name, str(last[seat]), str(match.totals[seat])]
+            for seat, name in enumerate(names)]  # fmt: skip
+    heads = ("seat", "player", "this game", "total")
+    return _Scores(heads, rows, title=f"Scores after game {match.games}")
 
 
 def check_record_file(path: str) -> None:

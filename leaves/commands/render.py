@@ -136,31 +136,76 @@ def end_rules(
 
 # ----------------------------------------------------------------------------- pieces
 def table_row(stacks: Sequence[tuple[int, int]], ends) -> RenderableType:
-    """The row of stacks, lowest value left: value, size, and which stacks are the ends."""
+    """The row of stacks, lowest value left: value, size, and which stacks are the ends. A
+    terminal too narrow for the row shows it as several grids, one under another (the fewest
+    that fit, sharing the stacks evenly): never a stack dropped or a number cut; a mark may
+    fold at its space ("left" over "end")."""
     if not stacks:
         return Text("(the table is empty)", style="dim")
-    grid = Table(box=box.ROUNDED, show_header=False, padding=(0, 1))
-    for _ in stacks:
-        grid.add_column(justify="center", min_width=5)
     (lv, _), (rv, _) = ends
-    values, sizes, marks = [], [], []
+    cells = []
     for value, size in stacks:
         is_end = value in (lv, rv)
-        style = END_STYLE if is_end else ""
-        values.append(Text(str(value), style=style))
-        sizes.append(Text(f"x{size}", style="bold" if is_end else "dim"))
-        if lv == rv:
-            marks.append(Text("both ends", style="yellow"))
-        elif value == lv:
-            marks.append(Text("left end", style="yellow"))
-        elif value == rv:
-            marks.append(Text("right end", style="yellow"))
-        else:
-            marks.append(Text(""))
-    grid.add_row(*values)
-    grid.add_row(*sizes)
-    grid.add_row(*marks)
-    return grid
+        mark = "both ends" if lv == rv else {lv: "left end", rv: "right end"}.get(value, "")
+        cells.append((Text(str(value), style=END_STYLE if is_end else ""),
+                      Text(f"x{size}", style="bold" if is_end else "dim"),
+                      Text(mark, style="yellow")))  # fmt: skip
+    return _Row(cells)
+
+
+_STACK_WIDTH = 5
+"""The least width of a stack's column."""
+
+
+def share_widths(least: Sequence[int], natural: Sequence[int], room: int) -> list[int]:
+    """Columns' widths: each its ``least``, and the ``room`` left over shared out, a character
+    a column in turn, up to each column's ``natural`` width."""
+    widths, spare = list(least), room - sum(least)
+    while spare > 0 and widths != list(natural):
+        for i, most in enumerate(natural):
+            if spare and widths[i] < most:
+                widths[i], spare = widths[i] + 1, spare - 1
+    return widths
+
+
+class _Row:
+    """The row of stacks, laid out when the console's width is known: the fewest grids whose
+    columns fit at their least width (5, or a mark's longest word)."""
+
+    def __init__(self, cells: list[tuple[Text, Text, Text]]):
+        self.cells = cells
+        words = [[len(w) for t in cell for w in t.plain.split()] for cell in cells]
+        self.least = [max(_STACK_WIDTH, *lengths) for lengths in words]
+        self.natural = [max(_STACK_WIDTH, *(len(t.plain) for t in cell)) for cell in cells]
+
+    @staticmethod
+    def room(width: int, columns: int) -> int:
+        """What ``columns`` columns' text may take of ``width``: a space each side of a
+        column, a border between two and at each edge (box.ROUNDED)."""
+        return width - (3 * columns + 1)
+
+    def spans(self, width: int) -> list[range]:
+        """The stacks of each grid: the fewest grids that fit, with as many stacks each (the
+        first ones one more, where they cannot share them evenly)."""
+        n = len(self.cells)
+        for grids in range(1, n + 1):
+            size, more = divmod(n, grids)
+            starts = [i * size + min(i, more) for i in range(grids + 1)]
+            spans = [range(a, b) for a, b in zip(starts, starts[1:], strict=False)]
+            if all(sum(self.least[i] for i in s) <= self.room(width, len(s)) for s in spans):
+                return spans
+        return [range(i, i + 1) for i in range(n)]  # not even a stack a grid fits
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for span in self.spans(options.max_width):
+            least = [self.least[i] for i in span]
+            natural = [self.natural[i] for i in span]
+            grid = Table(box=box.ROUNDED, show_header=False, padding=(0, 1))
+            for w in share_widths(least, natural, self.room(options.max_width, len(span))):
+                grid.add_column(justify="center", width=w)
+            for row in range(3):
+                grid.add_row(*(self.cells[i][row] for i in span))
+            yield grid
 
 
 def hand_text(hand: Sequence[int]) -> Text:
@@ -211,55 +256,82 @@ def _seat_rows(
     return rows
 
 
-class _Fitted:
-    """The seats table, laid out when the console's width is known: every column at least as
-    wide as its longest word (a card number stays whole, a name may fold), names and hands
-    whole on a line where the table then fits; a console narrower than the least table shows
-    a plain line a seat instead."""
+class FittedTable:
+    """A table of plain cells laid out when the console's width is known: every column at
+    least as wide as its longest word, so a narrow terminal folds a cell at its spaces and never
+    cuts a word, a card or a figure short (rich shrinks columns below their words and cuts them
+    with "..."). A column in ``FOLDED`` is as wide as its header at least, its cells folding
+    anywhere (a name is one word, however long); the ``WHOLE`` columns are whole on a line where
+    the table then fits. A console narrower than the least table gets ``lines`` instead."""
 
-    def __init__(self, rows: list[list[str]], names: Sequence[str], hands: bool):
-        self.rows, self.names = rows, names
-        self.heads = [h for h in HEADERS if hands or h != "hand"]
+    BOX: box.Box | None = box.SIMPLE_HEAD
+    RIGHT: tuple[str, ...] = ()
+    FOLDED: tuple[str, ...] = ()
+    WHOLE: tuple[str, ...] = ()
+
+    def __init__(self, heads: Sequence[str], rows: list[list[str]], title: str | None = None):
+        self.heads, self.rows, self.title = list(heads), rows, title
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         widths = self.widths(width)
         yield self.lines(console, width) if widths is None else self.table(widths)
 
+    def measure(self) -> tuple[list[int], list[int]]:
+        """Each column's least width (its longest word) and natural width (its longest cell)."""
+        columns = [list(cells) for cells in zip(self.heads, *self.rows, strict=True)]
+        least = [max([1] + [len(w) for x in (cells[:1] if cells[0] in self.FOLDED else cells)
+                            for w in x.split()]) for cells in columns]  # fmt: skip
+        natural = [max(most, *map(len, cells)) for most, cells in zip(least, columns, strict=True)]
+        return least, natural
+
     def widths(self, width: int) -> list[int] | None:
         """The columns' widths in a console ``width`` wide; None when even the least table
         (every column as wide as its longest word) would not fit."""
-        columns = [list(cells) for cells in zip(self.heads, *self.rows, strict=True)]
-        least = [max([1] + [len(w) for x in (cells[:1] if cells[0] in _FOLDED else cells)
-                            for w in x.split()]) for cells in columns]  # fmt: skip
-        natural = [max(most, *map(len, cells)) for most, cells in zip(least, columns, strict=True)]
-        # a column's padding, a space each side but at the table's edges, a divider between
-        # two columns and an edge each side (box.SIMPLE_HEAD): 3 a column, less 1
-        room = width - (3 * len(columns) - 1)
+        least, natural = self.measure()
+        # a column's padding, a space each side but at the table's edges, and with a box a
+        # divider between two columns and an edge each side (box.SIMPLE_HEAD: 3 a column, less 1)
+        k = len(least)
+        room = width - 2 * (k - 1) - (k + 1 if self.BOX else 0)
         if sum(least) > room:
             return None
-        whole = [n if h in ("player", "hand") else m
+        whole = [n if h in self.WHOLE else m
                  for h, n, m in zip(self.heads, natural, least, strict=True)]  # fmt: skip
-        widths = whole if sum(whole) <= room else list(least)
-        spare = room - sum(widths)
-        while spare and widths != natural:  # the room left shared out, a character a column
-            for i, most in enumerate(natural):
-                if spare and widths[i] < most:
-                    widths[i], spare = widths[i] + 1, spare - 1
-        return widths
+        return share_widths(whole if sum(whole) <= room else least, natural, room)
+
+    def styles(self, row: list[str]) -> list[str]:
+        """The style of each cell of ``row``."""
+        return [""] * len(row)
 
     def table(self, widths: list[int]) -> Table:
         """The table, its columns ``widths`` wide."""
-        t = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+        t = Table(box=self.BOX, padding=(0, 1), pad_edge=False, title=self.title,
+                  title_justify="left")  # fmt: skip
         for head, width in zip(self.heads, widths, strict=True):
-            t.add_column(head, justify="right" if head in _RIGHT else "left", width=width,
+            t.add_column(head, justify="right" if head in self.RIGHT else "left", width=width,
                          overflow="fold")  # fmt: skip
         for row in self.rows:
-            styles = ["bold", "", "bold" if row[2] == "you" else "", "",
-                      "red" if row[4] == "passed" else "green"]  # fmt: skip
-            t.add_row(*(Text(x, style=st) for x, st in zip(row, styles, strict=False)),
-                      *row[len(styles):])  # fmt: skip
+            t.add_row(*(Text(x, style=st) for x, st in zip(row, self.styles(row), strict=True)))
         return t
+
+    def lines(self, console: Console, width: int) -> RenderableType:
+        """What a console too narrow for the least table shows: here that table, cut."""
+        return self.table(self.measure()[0])
+
+
+class _Fitted(FittedTable):
+    """The seats table (names and hands whole on a line where the table then fits); a console
+    narrower than the least table shows a plain line a seat instead."""
+
+    RIGHT, FOLDED, WHOLE = _RIGHT, _FOLDED, ("player", "hand")
+
+    def __init__(self, rows: list[list[str]], names: Sequence[str], hands: bool):
+        super().__init__([h for h in HEADERS if hands or h != "hand"], rows)
+        self.names = names
+
+    def styles(self, row: list[str]) -> list[str]:
+        return ["bold", "", "bold" if row[2] == "you" else "", "",
+                "red" if row[4] == "passed" else "green"] + [""] * (len(row) - 5)  # fmt: skip
 
     def lines(self, console: Console, width: int) -> Table:
         """A plain line a seat, ``width`` wide, folded under its words: '> seat 2 (greedy): 11
@@ -291,25 +363,39 @@ def move_keys(legal: Sequence[Action]) -> dict[str, Action]:
     return {str(i + 1): a for i, a in enumerate(legal)}
 
 
-def moves_table(legal: Sequence[Action], columns: int = 4) -> Table:
-    """The legal moves with their keys, plays first then passes, in a few columns."""
-    t = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+def moves_table(legal: Sequence[Action], columns: int = 4) -> RenderableType:
+    """The legal moves with their keys, plays first then passes, in a few columns: at most
+    ``columns``, as many as fit the terminal with every move whole on a line with its key."""
     cells = []
     for key, action in move_keys(legal).items():
         cell = Text()
         cell.append(f"{key:>2}", style=KEY_STYLE)
         cell.append(f" {action}")
         cells.append(cell)
-    columns = max(1, min(columns, len(cells)))
-    for _ in range(columns):
-        t.add_column()
-    rows = (len(cells) + columns - 1) // columns
-    for r in range(rows):
-        # Fill column by column so the order reads downwards like a list.
-        t.add_row(
-            *[cells[c * rows + r] if c * rows + r < len(cells) else "" for c in range(columns)]
-        )
-    return t
+    return _Moves(cells, columns)
+
+
+class _Moves:
+    """The moves' cells in columns, as many as the console's width fits (a cell and the two
+    spaces after it as wide as the widest)."""
+
+    def __init__(self, cells: list[Text], columns: int):
+        self.cells, self.columns = cells, columns
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        cells = self.cells
+        fit = options.max_width // (max(len(c) for c in cells) + 2) if cells else 1
+        columns = max(1, min(self.columns, len(cells), fit))
+        t = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+        for _ in range(columns):
+            t.add_column()
+        rows = (len(cells) + columns - 1) // columns
+        for r in range(rows):
+            # Fill column by column so the order reads downwards like a list.
+            t.add_row(
+                *[cells[c * rows + r] if c * rows + r < len(cells) else "" for c in range(columns)]
+            )
+        yield t
 
 
 def removed_text(removed: Sequence[int]) -> Text | None:
@@ -328,14 +414,16 @@ def position(
     hands: Sequence[Sequence[int]] | None = None,
     title: str | None = None,
 ) -> Group:
-    """The whole picture: title, table row, end rules, seats, removed cards, hand, moves."""
+    """The whole picture: title, table row, end rules (what the next play may be: none once
+    the game is over), seats, removed cards, hand, moves."""
     parts: list[RenderableType] = []
     head = title or f"Turn {pos.turn + 1} - round {pos.round}"
     parts.append(Text(head, style="bold underline"))
     parts.append(Text("Table:", style="bold"))
     parts.append(table_row(pos.stacks, pos.ends))
     rules = getattr(pos, "rules", None)
-    parts.append(Text(end_rules(pos.ends, rules), style="italic"))
+    if not getattr(pos, "is_terminal", False):  # a game over has no next play
+        parts.append(Text(end_rules(pos.ends, rules), style="italic"))
     parts.append(seats_table(pos, names, hands=hands))
     gone = removed_text(pos.removed)
     if gone is not None:
