@@ -18,7 +18,7 @@ from rich.text import Text
 
 from leaves import PlayerView
 
-from . import render
+from .fitted import FittedTable
 
 SEARCH_BOT = "ismcts"
 """The search bot, with its default settings, when it is registered (a few ms a decision;
@@ -94,7 +94,7 @@ def _contributions(scored: Sequence) -> _Explained:
     return _Explained(("move", "score", "because (feature = value: contribution)"), rows)
 
 
-class _Explained(render.FittedTable):
+class _Explained(FittedTable):
     """weighted's choices, a move and its score whole on a line where they fit."""
 
     BOX, RIGHT, WHOLE = None, ("score",), ("move", "score")

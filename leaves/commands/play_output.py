@@ -16,6 +16,7 @@ from leaves import State
 from leaves_cli.errors import CLIError
 
 from . import render
+from .fitted import FittedTable
 from .play_loop import QuitGame
 
 __all__ = ["check_record_file", "replay_command", "save_game", "scores_table", "show_left",
@@ -37,13 +38,13 @@ def show_result(console: Console, state: State, names: Sequence[str]) -> None:
     console.print(render.seats_table(state, names, hands=state.hands))
 
 
-class _Scores(render.FittedTable):
+class _Scores(FittedTable):
     """The match's scores: counts set right, a name whole on a line where it fits."""
 
     RIGHT, FOLDED, WHOLE = ("seat", "this game", "total"), ("player",), ("player",)
 
 
-def scores_table(match, names: Sequence[str], last: Sequence[int]) -> render.FittedTable:
+def scores_table(match, names: Sequence[str], last: Sequence[int]) -> FittedTable:
     """The expert match's points per seat: this game's and the totals so far (a name folds,
     whole, where the terminal is narrow)."""
     rows = [[str(seat), name, str(last[seat]), str(match.totals[seat])]
