@@ -211,21 +211,20 @@ def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
 
 def _capped_line(result: Any, t: Any) -> str:
     """How many matches to a target stopped at the cap on games before anyone reached it
-    (their winner is the best total then), from the match rows; "" when none did."""
-    if not t.expert or t.rounds is not None or not t.rows:
+    (their winner is the best total then), from the aggregates, so a run without rows says it
+    too (``tournaments.capped``); "" when none did, or a run that cannot tell."""
+    if not t.expert or t.rounds is not None:
         return ""
-    from tournaments.declaration import plural  # start-up: only matches to a target need it
+    from tournaments.capped import capped_matches  # start-up: only matches to a target need it
+    from tournaments.declaration import plural
     from tournaments.work import MAX_GAMES_PER_MATCH as CAP
 
-    seats = [f"total_{s}" for s in range(max(t.sizes))]
-    m = result.matches(["games", *seats])
-    totals = m[seats].max(axis=1)
-    n = int(((m["games"] >= CAP) & (totals < t.target)).sum())
+    n, of = capped_matches(result, t.target, max(t.sizes)) or (0, 0)
     if not n:
         return ""
     game, units = t.game.match_unit, plural(t.game.unit)
     rounds = f" or --rounds N (at most {CAP})" if t.game.match_rounds else ""
-    return (f"{n:,} of {len(m):,} {plural(game)} stopped at the cap of {CAP} {units} before "
+    return (f"{n:,} of {of:,} {plural(game)} stopped at the cap of {CAP} {units} before "
             f"anyone reached {t.target:,} points: the best total then won; a lower --target"
             f"{rounds} keeps every {game} to its rule")  # fmt: skip
 

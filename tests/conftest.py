@@ -18,6 +18,7 @@ from tests.long_tests import (  # noqa: F401  (pytest finds the hooks here)
     pytest_configure,
     pytest_terminal_summary,
 )
+from tests.variants_comparison import comparison  # noqa: F401  (a fixture: a module's own)
 
 matplotlib.use("Agg")
 

@@ -6,28 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from leaves_cli.main import cli
-
-SMALL = ["random", "weighted", "--games", "40", "--seed", "3", "--jobs", "1", "--no-progress",
-         "--trace-games", "8", "--restricted-games", "0"]  # fmt: skip
-
-
-def _run(args: list[str]) -> tuple[int, str]:
-    res = CliRunner().invoke(cli, args)
-    return res.exit_code, res.output
-
-
-@pytest.fixture(scope="module")
-def comparison(tmp_path_factory):
-    """A finished small comparison: today's rules, hand_size=9 and take=ends."""
-    out = tmp_path_factory.mktemp("cmp") / "v"
-    code, text = _run(["variants", *SMALL, "--rules", "hand_size=9", "--rules", "take=ends",
-                       "--out", str(out)])  # fmt: skip
-    assert code == 0, text
-    return out
-
+from tests.variants_comparison import SMALL
+from tests.variants_comparison import run as _run
 
 # ------------------------------------------ 1. resumed designers' files checked against the run
 

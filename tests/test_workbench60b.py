@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from tests.variants_comparison import run as _run
+
 # ------------------------------------------ 1. tune's advice is an opponent tune accepts
 
 
@@ -110,28 +112,6 @@ def test_a_sweep_alike_for_another_reason_gives_none():
 
 # ------------------------------------------ 4. and 5. a resumed comparison's state
 
-SMALL = ["random", "weighted", "--games", "40", "--seed", "3", "--jobs", "1", "--no-progress",
-         "--trace-games", "8", "--restricted-games", "0"]  # fmt: skip
-
-
-def _run(args: list[str]) -> tuple[int, str]:
-    from click.testing import CliRunner
-
-    from leaves_cli.main import cli
-
-    res = CliRunner().invoke(cli, args)
-    return res.exit_code, res.output
-
-
-@pytest.fixture(scope="module")
-def comparison(tmp_path_factory):
-    """A finished small comparison, today's rules and hand_size=9, its page in Markdown."""
-    out = tmp_path_factory.mktemp("cmp") / "v"
-    code, text = _run(["variants", *SMALL, "--rules", "hand_size=9", "--format", "md",
-                       "--out", str(out)])  # fmt: skip
-    assert code == 0, text
-    return out
-
 
 def _copy(comparison, tmp_path):
     import shutil
@@ -174,22 +154,25 @@ def test_designers_measures_of_an_earlier_version_are_recomputed_and_said(compar
     (out / "variants.json").write_text(json.dumps(state))
     code, text = _run(["variants", "--out", str(out), "--resume"])
     assert code == 0, text
-    for name in ("default", "hand_size=9"):
+    for name in ("default", "hand_size=9", "take=ends"):
         assert f"{name}: designers' measures of an earlier version recomputed: " in text, text
     after = json.loads((out / "variants.json").read_text())["designer"]
     assert {k: v["files"] for k, v in after.items()} == before  # the same measures again
     assert earlier not in {v["run"] for v in after.values()}
     code, text = _run(["variants", "--out", str(out), "--resume"])  # now kept, and said so
     assert code == 0 and "earlier version" not in text, text
-    assert text.count("designers' measures kept") == 2, text
+    assert text.count("designers' measures kept") == 3, text
 
 
-def test_the_page_defines_pp_beside_every_table_that_writes_it(comparison):
+def test_the_page_defines_pp_beside_every_table_that_writes_it(comparison, tmp_path):
     """Every table of the Markdown page whose cells write 'pp' has the note defining it in the
     line that names the table (the note's rule: defined beside every table that uses it)."""
     from reports.numbers import PP, PP_MEANS
 
-    lines = (comparison / "report.md").read_text().splitlines()
+    out, _ = _copy(comparison, tmp_path)
+    code, text = _run(["variants", "--out", str(out), "--resume", "--format", "md"])
+    assert code == 0, text
+    lines = (out / "report.md").read_text().splitlines()
     named, missing = "", []
     for i, line in enumerate(lines):
         if line.startswith(("`variants", "[`variants")):

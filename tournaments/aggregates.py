@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gamekit.matches import MAX_GAMES
+
 if TYPE_CHECKING:
     from .game import SeatedBatch, SeatedMatches
 
@@ -82,7 +84,8 @@ def empty(
         "length_sum": np.zeros(sizes, np.int64),
         "length_sq_sum": np.zeros(sizes, np.int64),
         "length_hist": np.zeros((sizes, max_length + 1), np.int64),
-        # expert matches
+        # expert matches (to a target, ``add_matches`` adds "size_capped": per table size,
+        # those stopped at the cap on games before anyone reached the target)
         "matches": np.zeros(s, np.int64),
         "match_wins": np.zeros(s, np.int64),
         "match_win_share": np.zeros(s, np.float64),
@@ -323,10 +326,21 @@ def _stopped(batch: SeatedBatch, lost: np.ndarray) -> np.ndarray:
 
 
 def add_matches(
-    agg: dict[str, np.ndarray], entrants: Sequence[int], matches: SeatedMatches
+    agg: dict[str, np.ndarray],
+    entrants: Sequence[int],
+    matches: SeatedMatches,
+    target: int | None = None,
 ) -> None:
-    """Add per-match outcomes at one seating into ``agg`` (games are added by ``add_batch``)."""
+    """Add per-match outcomes at one seating into ``agg`` (games are added by ``add_batch``).
+
+    ``target``: the points that end a match (matches to a target, not of a set number of
+    games); those stopped at the cap on games before anyone reached it are counted too, in
+    ``size_capped``, an array only aggregates counted so hold (a run of an earlier version,
+    or of other matches, has none: ``merge`` keeps no count some parts lack).
+    """
     m = int(matches.match_games.shape[0])
+    if target is not None and "size_capped" not in agg:
+        agg["size_capped"] = np.zeros_like(agg["size_matches"])
     if m == 0:
         return
     k = len(entrants)
@@ -340,6 +354,10 @@ def add_matches(
     np.add.at(agg["match_points"], ent, matches.match_totals.astype(np.int64).sum(axis=0))
     agg["match_games_sum"][k] += int(matches.match_games.astype(np.int64).sum())
     agg["size_matches"][k] += m
+    if target is not None:  # the best total then wins (``gamekit.matches``)
+        best = matches.match_totals.astype(np.int64).max(axis=1)
+        capped = (matches.match_games >= MAX_GAMES) & (best < target)
+        agg["size_capped"][k] += int(np.count_nonzero(capped))
 
 
 SHARE_DENOMINATOR = math.lcm(*range(1, 17))

@@ -31,11 +31,11 @@ from .labels import Labeled, entrant_labels, identity
 from .parallel import imap_unordered
 from .players import Players, Workload
 from .result import TournamentResult
+from .same_run import check_out
 from .schedule import Schedule, make_tables, parse_players
 from .seating import DEFAULT_SEATING, SEATINGS, design
 from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
-from .session import spec_difference as _difference
-from .stages import GROWN_KEYS, asked_note, described_since, extends, with_stages
+from .stages import asked_note, with_stages
 from .work import SEED_KEYS, ChunkTask, ready, run_chunk
 
 __all__ = ["Labeled", "Players", "Tournament", "parse_players"]
@@ -283,17 +283,6 @@ class Tournament:
             ]
         return self._entrants
 
-    def _entrant_change(self, old: list[dict[str, Any]] | None) -> str | None:
-        new = self.entrants()
-        if not isinstance(old, list) or len(old) != len(new):
-            return None
-        explain = getattr(self.game, "describe_change", None)
-        for before, after in zip(old, new, strict=True):
-            if before != after and not described_since(before, after):
-                phrase = explain(before, after) if explain is not None else None
-                return phrase or f"{after.get('label', '?')} changed"
-        return None
-
     def _tasks(self, pending: Sequence[int], slice_games: int = 0) -> Iterator[ChunkTask]:
         for cid in pending:
             chunk = self.schedule.chunk(cid)
@@ -324,49 +313,12 @@ class Tournament:
     # ------------------------------------------------------------------ run
 
     def check_out(self, out: str | Path, resume: bool = False) -> dict[str, Any] | None:
-        """Refuse a non-empty ``out`` without ``resume``, or one holding another tournament.
+        """Refuse a non-empty ``out`` without ``resume``, or one holding another tournament
+        (``same_run.check_out``).
 
         Returns the manifest found there (None for a new run). Raises ValueError (one line).
         """
-        out = Path(out)
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"{out} exists and is not a directory")
-        if not storage.holds_files(out):  # a lock file alone: a run that wrote nothing yet
-            return None
-        storage.refuse_if_played(out)  # not "pass --resume", which the lock would refuse
-        if not resume and not (out / storage.MANIFEST).is_file():  # no run: --resume fails too
-            raise ParameterError(f"{out} is not empty and holds no run: pick a new {{out}}", "out")
-        if not resume:
-            raise ParameterError(
-                f"{out} is not empty: pass {{resume}} to continue the run there, or pick a new "
-                "{out}", "resume", "out",
-            )  # fmt: skip
-        old = storage.read_manifest(out)
-        if old.get("format") != storage.FORMAT:
-            raise ValueError(f"{out} does not hold a tournament run this version can resume")
-        spec = self.spec()
-        diff = [k for k in spec if old["spec"].get(k) != spec[k]]
-        if extends(old["spec"], spec):  # grown by more stages: its chunks are kept
-            diff = [k for k in diff if k not in GROWN_KEYS]
-        if "game" in diff and getattr(self.game, "named", lambda _: False)(old["spec"].get("game")):
-            diff.remove("game")  # the game's former name (a run recorded before its id changed)
-        if diff == ["entrants"]:
-            before = old["spec"].get("entrants")
-            change = self._entrant_change(before)
-            if change:
-                raise ValueError(f"cannot resume {out}: an entrant changed ({change})")
-            if isinstance(before, list) and len(before) == len(spec["entrants"]):
-                diff = []  # recorded by label only, described now (``described_since``)
-        if diff:
-            raise ValueError(
-                f"cannot resume {out}: it holds a different tournament "
-                f"(differs in {'; '.join(_difference(k, old['spec'].get(k), spec[k]) for k in diff)})"
-            )
-        played = (old.get("seating_design") or {}).get("seatings")
-        if played is not None and played != self.design()["seatings"]:  # never mixed in one run
-            raise ValueError(f"cannot resume {out}: it was played under other seatings than "
-                             f"this version's {self.seating} design gives")  # fmt: skip
-        return old
+        return check_out(self, out, resume)
 
     def _prepare(self, out: Path, resume: bool) -> dict[str, Any]:
         spec = self.spec()

@@ -368,7 +368,7 @@ def _play_matches(
             agg, chunk.table, base_positions(task.table, entrants), entrants, res.games,
             game.rank_value, game.length_value, game.higher_is_better,
         )  # fmt: skip
-        aggregates.add_matches(agg, entrants, res)
+        aggregates.add_matches(agg, entrants, res, task.target if task.rounds is None else None)
         totals[pos], games[pos], winners[pos] = res.match_totals, res.match_games, res.match_winners
         played.append(res)
         seatings.append(entrants)

@@ -21,13 +21,12 @@ from leaves_cli.request import Request
 from leaves_cli.tournament_parts import playing, stops_on_term
 
 from .rules import rules_option
+from .run_stored import DEFAULT_RULES_RUN, as_grown, finished_here, stored_run
 
 DEFAULT_GAMES = 200_000
 DEFAULT_PLAYERS = 4
 DEFAULT_SEED = 0
 DEFAULT_OUT = "leaves-run"
-DEFAULT_RULES_RUN = "default-rules"
-"""Under ``--rules``: the folder in OUT of the same field under today's rules."""
 VARIANTS_REPORT = "variants"
 """Under ``--rules``: the folder in OUT of the comparison of the rules with today's."""
 
@@ -112,7 +111,7 @@ def run(**opts: Any) -> None:
     request = Request.of(opts)
     out, resume = request.out, request.resume
     names = _check_options(request)  # every option first, then the state of --out
-    stored = _stored_run(out, resume)
+    stored = stored_run(out, resume)
     game = _game(out, resume, request.rules)
     from .rules import check_players
 
@@ -120,8 +119,8 @@ def run(**opts: Any) -> None:
     tournament = _tournament(names, game, request)
     if stored is not None:
         asked = tournament.spec()["n_games"]
-        tournament = _as_grown(tournament, stored)  # the run grown since: the same run
-        if _finished_here(tournament, out, stored, request, asked):
+        tournament = as_grown(tournament, stored)  # the run grown since: the same run
+        if finished_here(tournament, out, stored, request, asked):
             return
     from leaves_cli.writable import check_writable
 
@@ -197,133 +196,6 @@ def _check_options(request: Request) -> list[str]:
     if len(names) < players:
         raise CLIError(f"only {len(names)} built-in heuristics for tables of {players}", usage=True)
     return names
-
-
-def _stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
-    """The manifest of the run in --out (None: a new run there), or a one-line error: --out a
-    file, a folder holding something else, or --resume where there is no run."""
-    from tournaments import storage
-
-    if out.exists() and not out.is_dir():
-        raise CLIError(f"--out {out} exists and is not a directory", usage=True)
-    try:  # before any advice about the run there, which the lock would refuse
-        storage.refuse_if_played(out)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
-    if not (out / storage.MANIFEST).is_file():
-        full = storage.holds_files(out)  # a lock file alone: a run that wrote nothing yet
-        if resume:
-            how = "choose another --out" if full else "leave out --resume to start one there"
-            raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json); {how}",
-                           usage=True)  # fmt: skip
-        if full:
-            raise CLIError(f"--out {out} is not empty and holds no run: choose another --out",
-                           usage=True)  # fmt: skip
-        return None
-    try:
-        gauntlet = "gauntlet" in (storage.read_manifest(out).get("spec") or {})
-    except (ValueError, AttributeError, TypeError):
-        gauntlet = False  # an unreadable manifest: read_spec says what is wrong with it
-    if gauntlet:
-        where = f"cannot resume {out}: it holds" if resume else f"--out {out} holds"
-        how = "the same 'leaves gauntlet' command with --resume continues it"
-        raise CLIError(f"{where} a gauntlet: {how if resume else 'choose another --out'}",
-                       usage=True)  # fmt: skip
-    from leaves_cli.resume import read_spec
-
-    return read_spec(str(out))
-
-
-def _words(value: Any, count: bool) -> str:
-    """A spec value as a short line names it: a count with separators, a list with slashes."""
-    if isinstance(value, list):
-        return "/".join(map(str, value))
-    return f"{value:,}" if count and isinstance(value, int) else str(value)
-
-
-def _differences(stored: dict[str, Any], t: Any) -> list[str]:
-    """What a person would name that differs between the run stored and the one asked for:
-    the strategies (then only they), players, games, seed, rules (no design's internal key)."""
-    old, new = stored["spec"], t.spec()
-    said = []
-    if old.get("strategies") != new["strategies"]:
-        names = [str(x) for x in old.get("strategies") or []]
-        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 4 else
-                                        "".join(f", {x}" for x in names[3:]))  # fmt: skip
-        return [f"a run of other strategies ({shown})"]  # the rest differs with them
-    for key, what in (("players", "players"), ("n_games", "games"), ("seed", "seed")):
-        if old.get(key) != new[key]:
-            there, here = (_words(v, key == "n_games") for v in (old.get(key), new[key]))
-            said.append(f"{what} {there} there, {here} here")
-    if (old.get("game_config") or {}).get("rules") != (new.get("game_config") or {}).get("rules"):
-        said.append("other rules")
-    return said
-
-
-def _finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, asked: int) -> bool:
-    """Refuse another run in --out (one line); True when --out already holds this one,
-    finished, and there is nothing to do (said, with where its report is and what else to
-    do); False when the run is to be played (resumed). ``asked``: the games the options ask
-    for (fewer than ``t``'s where the run was grown since)."""
-    from tournaments.run_state import shell_word  # start-up: it loads numpy
-
-    said = _differences(stored, t)
-    if said:
-        lead = f"cannot resume {out}: it holds" if request.resume else f"--out {out} holds"
-        tail = ": choose another --out" if not request.resume else ""
-        what = said[0] if said[0].startswith("a run of") else f"another run ({'; '.join(said)})"
-        if request.resume and said[0].startswith("a run of"):
-            tail = f": 'leaves tournament --resume --out {shell_word(out)}' continues it"
-        raise CLIError(f"{lead} {what}{tail}", usage=True)
-    try:
-        t.check_out(out, resume=True)
-    except ValueError as exc:  # the same options, but e.g. an entrant's code changed
-        raise CLIError.of(exc, usage=True) from None
-    if request.resume:
-        return False
-    n, done = int(stored["spec"]["n_games"]), int(stored.get("units_done") or 0)
-    grown = f", grown from the {asked:,} asked" if n != asked else ""
-    unfinished = f"{done:,} of {n:,} games{grown}" if stored.get("status") != "complete" else None
-    baseline = out / DEFAULT_RULES_RUN
-    if unfinished is None and not (t.game.rules.is_default or _complete(baseline)):
-        unfinished = "the same field under today's rules not played yet"
-    if unfinished is not None:
-        raise CLIError(f"--out {out} holds this run unfinished ({unfinished}): pass --resume to "
-                       "continue it, or choose another --out", usage=True)  # fmt: skip
-    page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
-    where = (
-        f"its report: {page}"
-        if page.is_file()
-        else f"'leaves report {shell_word(out)}' writes its report"
-    )
-    click.echo(f"{out} already holds this run, finished: {n:,} games{grown}, seed {t.seed}; "
-               f"{where}")  # fmt: skip
-    quoted = shell_word(out)
-    click.echo(f"to play another: 'leaves run --out NEW' (with --seed N for other deals); to "
-               f"grow this one: 'leaves tournament --resume --out {quoted} --games N', then "
-               f"'leaves report {quoted}'")  # fmt: skip
-    return True
-
-
-def _as_grown(t: Any, stored: dict[str, Any]) -> Any:
-    """``t`` grown to the stored run's deal stages where that run is ``t`` grown by
-    ``leaves tournament --resume --games N`` (the same run, more deals); else ``t``."""
-    from tournaments.stages import grows, with_stages
-
-    spec, there = t.spec(), stored["spec"]
-    if there.get("n_games") == spec["n_games"] or not grows(spec, there):
-        return t
-    return with_stages(t, there["deal_stages"])
-
-
-def _complete(out: Path) -> bool:
-    """True when ``out`` holds a finished run."""
-    from tournaments import storage
-
-    try:
-        return storage.read_manifest(out).get("status") == "complete"
-    except ValueError:
-        return False
 
 
 def _game(out: Path, resume: bool, texts: tuple[str, ...]) -> Any:

@@ -1,0 +1,80 @@
+"""Whether an output directory may take a tournament: empty, or holding this same run to resume.
+
+Split from the runner (``runner.Tournament.check_out``) so that the rules of what counts as
+the same run live in one place beside the spec they compare: a run grown by stages is the same
+run (``stages.extends``), a game's former name is its name, entrants recorded by label alone
+are described now, and an entrant whose code changed is named as the difference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gamekit.errors import ParameterError
+
+from . import storage
+from .session import spec_difference
+from .stages import GROWN_KEYS, described_since, extends
+
+__all__ = ["check_out", "entrant_change"]
+
+
+def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] | None:
+    """Refuse a non-empty ``out`` without ``resume``, or one holding another tournament than
+    ``t`` (a ``runner.Tournament``). Returns the manifest found there (None for a new run).
+    Raises ValueError (one line)."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} exists and is not a directory")
+    if not storage.holds_files(out):  # a lock file alone: a run that wrote nothing yet
+        return None
+    storage.refuse_if_played(out)  # not "pass --resume", which the lock would refuse
+    if not resume and not (out / storage.MANIFEST).is_file():  # no run: --resume fails too
+        raise ParameterError(f"{out} is not empty and holds no run: pick a new {{out}}", "out")
+    if not resume:
+        raise ParameterError(
+            f"{out} is not empty: pass {{resume}} to continue the run there, or pick a new "
+            "{out}", "resume", "out",
+        )  # fmt: skip
+    old = storage.read_manifest(out)
+    if old.get("format") != storage.FORMAT:
+        raise ValueError(f"{out} does not hold a tournament run this version can resume")
+    spec = t.spec()
+    diff = [k for k in spec if old["spec"].get(k) != spec[k]]
+    if extends(old["spec"], spec):  # grown by more stages: its chunks are kept
+        diff = [k for k in diff if k not in GROWN_KEYS]
+    if "game" in diff and getattr(t.game, "named", lambda _: False)(old["spec"].get("game")):
+        diff.remove("game")  # the game's former name (a run recorded before its id changed)
+    if diff == ["entrants"]:
+        before = old["spec"].get("entrants")
+        change = entrant_change(t, before)
+        if change:
+            raise ValueError(f"cannot resume {out}: an entrant changed ({change})")
+        if isinstance(before, list) and len(before) == len(spec["entrants"]):
+            diff = []  # recorded by label only, described now (``described_since``)
+    if diff:
+        said = "; ".join(spec_difference(k, old["spec"].get(k), spec[k]) for k in diff)
+        raise ValueError(
+            f"cannot resume {out}: it holds a different tournament (differs in {said})"
+        )
+    played = (old.get("seating_design") or {}).get("seatings")
+    if played is not None and played != t.design()["seatings"]:  # never mixed in one run
+        raise ValueError(f"cannot resume {out}: it was played under other seatings than "
+                         f"this version's {t.seating} design gives")  # fmt: skip
+    return old
+
+
+def entrant_change(t: Any, old: list[dict[str, Any]] | None) -> str | None:
+    """How the first entrant of ``t`` that differs from its description ``old`` (as a run's
+    spec recorded them) changed, in the game's words; None when none did, or ``old`` cannot
+    be compared entrant by entrant."""
+    new = t.entrants()
+    if not isinstance(old, list) or len(old) != len(new):
+        return None
+    explain = getattr(t.game, "describe_change", None)
+    for before, after in zip(old, new, strict=True):
+        if before != after and not described_since(before, after):
+            phrase = explain(before, after) if explain is not None else None
+            return phrase or f"{after.get('label', '?')} changed"
+    return None
