@@ -22,6 +22,8 @@ import numpy as np
 
 from gamekit.matches import MAX_GAMES
 
+from .declaration import MAX_SEATS
+
 if TYPE_CHECKING:
     from .game import SeatedBatch, SeatedMatches
 
@@ -39,7 +41,9 @@ __all__ = [
     "load",
 ]
 
-SHARE_UNITS = 27_720  # lcm(1..12): a win shared by m <= 12 players is SHARE_UNITS // m units
+SHARE_UNITS = math.lcm(
+    *range(1, MAX_SEATS + 1)
+)  # 27,720: a win shared by m seats is SHARE_UNITS // m
 
 
 def empty(

@@ -7,7 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DECLARED", "Declaration", "plural"]
+__all__ = ["DECLARED", "MAX_SEATS", "Declaration", "plural"]
+
+MAX_SEATS = 12
+"""The most seats a game may declare (``max_players``): a win tied among up to this many seats
+is split into whole units (``aggregates.SHARE_UNITS``), so win shares sum exactly whatever the
+order of the games."""
 
 DECLARED = (
     "name", "title", "min_players", "max_players", "seat_columns", "game_columns", "rank_value",

@@ -16,6 +16,7 @@ from typing import Any
 
 from strategies.registry import DEFAULT_GAME, GAME_GROUP
 
+from .declaration import MAX_SEATS
 from .game import Declaration, GamePlugin
 
 __all__ = ["GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class", "plugin_class"]
@@ -45,14 +46,26 @@ def game_class(name: str) -> type:
             except Exception:  # noqa: BLE001 - a broken plug-in is not the one asked for
                 continue
             if name in getattr(cls, "former_names", ()):
-                return cls
+                return _seated(cls, name)
         close = difflib.get_close_matches(name, list(eps), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise ValueError(f"unknown game {name!r}{hint} (installed: {', '.join(sorted(eps))})")
     try:
-        return eps[name].load()
+        cls = eps[name].load()
     except Exception as exc:
         raise ValueError(f"cannot load game {name!r}: {type(exc).__name__}: {exc}") from exc
+    return _seated(cls, name)
+
+
+def _seated(cls: type, name: str) -> type:
+    """``cls``, refused (ValueError) where it declares more seats than ``MAX_SEATS``."""
+    most = getattr(cls, "max_players", 0)
+    if isinstance(most, int) and most > MAX_SEATS:
+        raise ValueError(
+            f"game {name!r} declares max_players {most}: at most {MAX_SEATS} "
+            f"seats a table (a win tied among them is split exactly)"
+        )
+    return cls
 
 
 GAME_METHODS = ("config", "versions", "resolve", "play", "play_matches")
@@ -74,7 +87,7 @@ def plugin_class(spec: str) -> type:
         # a record or manifest names it: never call what is not a game (``os:system``)
         raise ValueError(f"cannot load {spec!r}: not a game plug-in class (a GamePlugin "
                          f"with a name and {', '.join(GAME_METHODS)})")  # fmt: skip
-    return cls
+    return _seated(cls, spec)
 
 
 def get_game(name: str = DEFAULT_GAME, **options: Any) -> GamePlugin:

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .declaration import Declaration
+from .declaration import MAX_SEATS, Declaration
 from .game import GameOption, GamePlugin, SeatedBatch
 from .games import DEFAULT_GAME, game_class
 from .runner import Tournament
@@ -136,8 +136,8 @@ def _check_consistency(game: Any, d: Declaration) -> None:
     }
     rules = [(_ID.fullmatch(d.name), f"name {d.name!r} is not an id"),
              (_ID.fullmatch(d.match_name), f"match_name {d.match_name!r} is not a file stem"),
-             (1 <= d.min_players <= d.max_players,
-              f"min_players {d.min_players}, max_players {d.max_players}: not 1 <= min <= max"),
+             (1 <= d.min_players <= d.max_players <= MAX_SEATS,
+              f"min_players {d.min_players}, max_players {d.max_players}: not in 1..{MAX_SEATS}"),
              *((len(set(c)) == len(c) > 0, f"{k} {c} is empty or repeats")
                for k, c in (("seat_columns", d.seat_columns), ("game_columns", d.game_columns))),
              *((set(names) <= set(getattr(d, where)), f"{k} {names} are not all {where}")
