@@ -73,7 +73,7 @@ def hint(
     scored = best.explain(view)
     head = f"{best.label} would {_describe(scored[0].action)}"
     if scored[0].wins:
-        lines.append(Text(f"{head}: it empties your hand and wins.", style="bold"))
+        lines.append(Text(f"{head}: it plays the last cards of the hand and wins.", style="bold"))
         return Group(*lines)
     lines.append(Text(f"{head}; its top choices (score = sum of weight x feature):"))
     lines.append(_contributions(scored[:top]))
