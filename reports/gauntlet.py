@@ -364,6 +364,18 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     return head, [rates, sequential_sentence(r, units, run) or fixed_verdict(r, units)]
 
 
+def unshared(table: pd.DataFrame) -> str:
+    """Why a gauntlet's head-to-head table has no row for its strategy and baseline, said
+    beside it: they never share a table (the baseline plays the strategy's seats on a copy of
+    its deals), so their cells are blank, not missing; '' where ``table`` has no row."""
+    if not len(table):
+        return ""
+    a, b = table.iloc[0]["strategy"], table.iloc[0]["baseline"]
+    return (f" In a gauntlet {a} and {b} never share a table ({b} plays {a}'s seats on a copy "
+            f"of its deals), so the table has no row for the two and their cells of the "
+            "heatmap are blank: the Gauntlet section compares them, paired by deal.")  # fmt: skip
+
+
 def sentences(table: pd.DataFrame) -> list[str]:
     """The gauntlet's answer in words, what its forfeits mean first (``answer``)."""
     head, said = answer(table)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .metagame import EPS, MIN_SETS, SUPPORT
 from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
-from .numbers import PERCENTAGE_POINT, in_percentage_points, pct, pp_cell
+from .numbers import PERCENTAGE_POINT, counted, in_percentage_points, interval, pct, pp_cell
 from .page import Section
 
 __all__ = ["gain_words", "metagame_lead", "metagame_sections", "readable"]
@@ -44,24 +44,20 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         if not pd.api.types.is_float_dtype(out[c]) or c in KEEP:
             continue
         if c in POINTS:
-            out[c] = [pp_cell(x, 2) if pd.notna(x) else "" for x in out[c]]
+            out[c] = [pp_cell(x) if pd.notna(x) else "" for x in out[c]]
         else:
             out[c] = [pct(x) if pd.notna(x) else "" for x in out[c]]
     return out
 
 
-def _pct(v: float) -> str:
-    return f"{100 * v:.0f}"
-
-
 def _weights(mix: pd.DataFrame) -> str:
+    """The strategies the mix plays, each with its weight and interval as its table rounds
+    them ('a 60.5% [50.4, 71.2] and b 39.5% [28.8, 49.6]')."""
     rows = mix[mix["weight"] >= SUPPORT]
-    parts = [
-        f"{r.strategy} {_pct(r.weight)}% [{_pct(r.ci_low)}, {_pct(r.ci_high)}]"
-        for r in rows.itertuples()
-    ]
-    if len(parts) == 1:
-        return f"{rows['strategy'].iloc[0]} alone ({parts[0].split(' ', 1)[1]})"
+    shares = [f"{pct(r.weight)} {interval(r.ci_low, r.ci_high)}" for r in rows.itertuples()]
+    if len(shares) == 1:
+        return f"{rows['strategy'].iloc[0]} alone ({shares[0]})"
+    parts = [f"{name} {share}" for name, share in zip(rows["strategy"], shares, strict=True)]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -119,16 +115,15 @@ def _rank_sentence(tables: Tables, pay: pd.DataFrame) -> str:
         tied = r[r["mass"] >= top["mass"] - 0.005]
         if len(tied) > 1:
             names = ", ".join(tied["strategy"].iloc[:-1]) + " and " + tied["strategy"].iloc[-1]
-            masses = ", ".join(f"{_pct(m)}%" for m in tied["mass"])
+            masses = ", ".join(pct(m) for m in tied["mass"])
             return (
                 f"α-Rank (alpha {top['alpha']:.3g}) puts no strategy first on its own: {names} "
                 f"share the mass ({masses})."
             )
-        sure = f", first in {_pct(top['first'])}% of {reps} bootstrap replicates" if reps else ""
+        sure = f", first in {pct(top['first'])} of {_replicates(reps)}" if reps else ""
         return (
             f"α-Rank (alpha {top['alpha']:.3g}) puts {top['strategy']} first with "
-            f"{_pct(top['mass'])}% of the mass [{_pct(top['ci_low'])}, {_pct(top['ci_high'])}]"
-            f"{sure}."
+            f"{pct(top['mass'])} of the mass {interval(top['ci_low'], top['ci_high'])}{sure}."
         )
     k = sum(1 for c in pay.columns if c.startswith("n_"))
     n = int(pay["players"].iloc[0])
@@ -151,20 +146,24 @@ def _caution(mix: pd.DataFrame, n: int) -> str:
     out = mix[(mix["weight"] < SUPPORT) & (mix["in_support"] > 0)]
     if same >= SURE:
         text = (
-            f"Sampling error: in {_pct(same)}% of {n} bootstrap replicates of the deals the "
+            f"Sampling error: in {pct(same)} of {_replicates(n)} of the deals the "
             f"equilibrium plays the same strateg{'y' if len(played) == 1 else 'ies'}"
         )
     else:
         text = (
             f"Caution, the run cannot tell which mix is stable: the equilibrium plays the same "
-            f"strategies in only {_pct(same)}% of {n} bootstrap replicates of the deals (play "
+            f"strategies in only {pct(same)} of {_replicates(n)} of the deals (play "
             "more games)"
         )
     if len(out):
         text += "; " + ", ".join(
-            f"{r.strategy} enters it in {_pct(r.in_support)}%" for r in out.itertuples()
+            f"{r.strategy} enters it in {pct(r.in_support)}" for r in out.itertuples()
         )
     return text + "."
+
+
+def _replicates(n: int) -> str:
+    return counted(n, "bootstrap replicate")
 
 
 def _method(tables: Tables) -> str:

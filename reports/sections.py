@@ -15,6 +15,7 @@ from tournaments.run_state import RunState
 
 from .data import Run
 from .findings import key_findings
+from .gauntlet import unshared
 from .metagame_text import metagame_lead, metagame_sections
 from .page import Section
 from .significance import PAIRED
@@ -255,6 +256,8 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         return f"{d.match_title}: the final totals per strategy."
     if name.startswith("metagame_"):
         return metagame_lead(tables)
+    if name == "head_to_head" and "gauntlet" in tables:  # its two sides never meet
+        return LEADS[name] + unshared(tables["gauntlet"])
     return LEADS.get(name, "")
 
 

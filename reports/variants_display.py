@@ -10,11 +10,17 @@ import numpy as np
 import pandas as pd
 
 from .numbers import PP, fixed, in_percentage_points
-from .variants_words import flat
+from .variants_words import apart, flat
 
-__all__ = ["Shown", "diff_figure", "diff_text", "label", "shown", "value_text"]
+__all__ = ["Shown", "diff_figure", "diff_text", "label", "ordinal", "shown", "value_text",
+           "value_words"]  # fmt: skip
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def ordinal(p: int) -> str:
+    """A seat's position after the first player in words: 0 -> 'first', 7 -> '8th'."""
+    return ORDINALS[p] if p < len(ORDINALS) else f"{p + 1}th"
 
 
 class Shown(NamedTuple):
@@ -57,8 +63,7 @@ def label(metric: str, n_players: str, position: int, detail: str = "", multi: b
     """A measure in words, with its seat and table size: "first player's edge (4 players)",
     "turns per game (3 players)", "cost: never plays more than one card (weighted)"."""
     if metric == "seat":
-        who = ORDINALS[position] if position < len(ORDINALS) else f"{position + 1}th"
-        return f"{who} player's edge ({n_players} players)"
+        return f"{ordinal(position)} player's edge ({n_players} players)"
     at = f" ({n_players} players)" if multi and n_players != "all" else ""
     if metric.startswith("restricted_") and detail:
         who, _, what = detail.partition(": ")
@@ -92,17 +97,27 @@ def _cell(text: str, unit: str, lo: float, hi: float, k: int, sign: str) -> str:
     return f"{text} [{fixed(lo, k, sign)}, {fixed(hi, k, sign)}] {unit}".rstrip()
 
 
-def value_text(r: pd.Series) -> str:
+def value_text(r: pd.Series, words: bool = False) -> str:
     """A metrics row's value with its interval, in its unit: "43.9% [43.2, 44.6]",
-    "+4.8 [+3.1, +6.6] pp" for a seat's edge (the page defines ``PP`` beside the table)."""
+    "+4.8 [+3.1, +6.6] pp" for a seat's edge (the page defines ``PP`` beside the table); with
+    ``words``, as a sentence writes the same cell (``value_words``)."""
     s = shown(str(r["metric"]))
     v, lo, hi = (s.scale * float(r[c]) for c in ("value", "ci_low", "ci_high"))
-    sign = "+" if r["metric"] == "seat" else ""
-    figure, unit = fixed(v, s.digits, sign), s.unit
+    sign, k = "+" if r["metric"] == "seat" else "", apart(lo, hi, s.digits)
+    figure, unit = fixed(v, k, sign), s.unit
     if unit.startswith("%"):
         figure, unit = f"{figure}%", ""
-    text = _cell(figure, unit, lo, hi, s.digits, sign)
+    text = _cell(figure, unit, lo, hi, k, sign)
+    if words and unit == PP:  # the short unit spelled out, where a sentence names it
+        text = _in_words(text.removesuffix(f" {PP}"), PP)
     return text if np.isfinite(lo) and np.isfinite(hi) else f"{text} ({_why(r, 'value')})"
+
+
+def value_words(r: pd.Series) -> str:
+    """A metrics row's value as a sentence writes it: its table cell (``value_text``), the
+    same figure, sign, interval and digits, with the short ``PP`` spelled out: "+4.8 [+3.1,
+    +6.6] percentage points", "44.0 [43.3, 44.6] turns", "12.3% [10.1, 14.5]"."""
+    return value_text(r, words=True)
 
 
 def diff_figure(r: pd.Series) -> str:
@@ -118,7 +133,8 @@ def diff_text(r: pd.Series, star: bool = True) -> str:
     when clear: "-6.9 [-7.5, -6.3] turns *", "+1.0 [+0.5, +1.5] pp"."""
     s = shown(str(r["metric"]))
     d, lo, hi = (s.scale * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
-    text = _cell(fixed(d, s.digits, "+"), s.diff_unit, lo, hi, s.digits, "+")
+    k = apart(lo, hi, s.digits)  # a difference clear of 0 never written as 0.0
+    text = _cell(fixed(d, k, "+"), s.diff_unit, lo, hi, k, "+")
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{text} ({_why(r, 'diff')})"
     return text + (" *" if star and bool(r["significant"]) else "")

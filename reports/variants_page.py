@@ -9,13 +9,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .data import Run
 from .numbers import PERCENTAGE_POINTS
 from .page import Section
 from .report import _png, write_page
+from .variants_display import value_words
 from .variants_tables import (
     by_rules,
     every_differences,
@@ -25,8 +25,6 @@ from .variants_tables import (
     seat_table,
     sweep_rows,
 )
-from .variants_text import num
-from .variants_words import missing
 
 __all__ = ["Rows", "chart_names", "page_sections", "write_variants_page"]
 
@@ -50,18 +48,9 @@ def _k(r: pd.Series) -> tuple[str, str, str, int]:
     return str(r["rules"]), str(r["metric"]), str(r["n_players"]), int(r["position"])
 
 
-def _cell(row: pd.Series | None, scale: float = 1.0, digits: int | None = None) -> str:
-    if row is None:
-        return ""
-    v, lo, hi = (scale * row[c] for c in ("value", "ci_low", "ci_high"))
-    if not (np.isfinite(lo) and np.isfinite(hi)):  # say why: too few deals, or no spread
-        return f"{num(v, digits=digits)} ({missing(row)})"
-    return num(v, lo, hi, digits)
-
-
-def _lead(rows: Rows, labels: list[str], metric: str, what: str, scale: float = 1.0,
-          digits: int | None = None) -> str:  # fmt: skip
-    parts = [f"{label} {_cell(rows.m.get((label, metric, 'all', -1)), scale, digits)}"
+def _lead(rows: Rows, labels: list[str], metric: str, what: str) -> str:
+    """Each rule set's value as its table cell writes it, in words (``value_words``)."""
+    parts = [f"{label} {value_words(rows.m[(label, metric, 'all', -1)])}"
              for label in labels if (label, metric, "all", -1) in rows.m]  # fmt: skip
     return f"{what}: " + "; ".join(parts) + "." if parts else ""
 
@@ -69,13 +58,9 @@ def _lead(rows: Rows, labels: list[str], metric: str, what: str, scale: float = 
 def _seat_lead(rows: Rows, labels: list[str]) -> str:
     sizes = sorted({k[2] for k in rows.m if k[1] == "seat"}, key=int)
     parts = [f"{label}{f' at {n} players' if len(sizes) > 1 else ''} "
-             f"{_cell(rows.m.get((label, 'seat', n, 0)), 100.0, 1)}"
+             f"{value_words(rows.m[(label, 'seat', n, 0)])}"
              for n in sizes for label in labels if (label, "seat", n, 0) in rows.m]  # fmt: skip
-    return (
-        f"The first player's edge over the fair share, in {PERCENTAGE_POINTS}: "
-        + "; ".join(parts)
-        + "."
-    )
+    return "The first player's edge over the fair share: " + "; ".join(parts) + "."
 
 
 ALL = "all"
@@ -85,7 +70,7 @@ TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
      "sets (games ended by a forfeit left out; an unfinished game counts with the turns it "
      "reached), and the distribution of turns. ",
      "variants_length", ["turns", "rounds"], ["turns", "turns_distribution", "rounds"],
-     ("turns", "Mean turns per game", 1.0, None)),
+     ("turns", "Mean turns per game")),
     ("How much skill matters",
      "The spread: the best strategy's win rate less the worst's (the run's own order), paired "
      f"within the duplicate sets where both sat, in {PERCENTAGE_POINTS}; how often the best "
@@ -99,12 +84,12 @@ TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
      "'significant from' would be significant whatever the other steps. ",
      "variants_skill", ["skill_spread", "best_vs_random"],
      ["skill_spread", "best_vs_random", "ladder"],
-     ("skill_spread", f"Best less worst, in {PERCENTAGE_POINTS}", 100.0, 1)),
+     ("skill_spread", "Best less worst")),
     ("How close games are, and unfinished games",
      "The mean cards left by the runner-up (the second-best finisher) in finished games, and "
      "the share of games that reached the turn limit unfinished, in percent. ",
      "variants_close", ["runner_up", "unfinished"], ["runner_up", "unfinished"],
-     ("runner_up", "The runner-up's cards left", 1.0, 2)),
+     ("runner_up", "The runner-up's cards left")),
     ("Lead changes, drama and when games are decided",
      "From a sample of whole duplicate sets replayed turn by turn (the same deals under every "
      "rule set), over its finished games: the lead is held by the player alone with the "
@@ -115,12 +100,12 @@ TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
      "decisiveness). docs/variants.md defines each. ",
      "variants_designer", ["lead_changes", "drama", "comeback", "decided_at"],
      ["lead_changes", "drama", "comeback", "decided_at"],
-     ("lead_changes", "Lead changes per game", 1.0, 2)),
+     ("lead_changes", "Lead changes per game")),
     ("Expert matches",
      "The share of expert matches won by tied players (a shared win), in percent, and the "
      "mean match length in games. ",
      "variants_expert", ["shared_wins", "match_games"], ["shared_wins", "match_games"],
-     ("shared_wins", "Matches with a shared win, in percent", 100.0, 1)),
+     ("shared_wins", "Matches with a shared win")),
 ]  # fmt: skip
 """Per topic: title, what it shows, its table, its measures, its charts and its lead."""
 LINKS = {"turns": ("turns", "variants_length"), "rounds": ("turns", "variants_length"),
@@ -184,14 +169,14 @@ def _keys(metrics: pd.DataFrame, names: list[str]) -> list[tuple[str, str, int]]
 
 
 def _topic(tables: Tables, rows: Rows, labels: list[str], topic: tuple) -> Section:
-    title, text, name, names, charts, (metric, words, scale, digits) = topic
+    title, text, name, names, charts, (metric, words) = topic
     m, d = tables["variants_metrics"], tables["variants_differences"]
     table = by_rules(m, d, labels, _keys(m, names))
     tabs = [(name, table)] if len(table.columns) > 1 else []
     if name == "variants_skill" and len(tables["variants_ladder"]):
         tabs.append(("variants_ladder", ladder_rows(tables["variants_ladder"])))
     return Section(title, text + CLEAR, tabs, charts,
-                   lead=_lead(rows, labels, metric, words, scale, digits))  # fmt: skip
+                   lead=_lead(rows, labels, metric, words))  # fmt: skip
 
 
 def _restricted(tables: Tables, labels: list[str]) -> Section:

@@ -26,13 +26,14 @@ from .numbers import (
     pct,
     signed_points,
 )
-from .variants_display import diff_figure
+from .variants_display import diff_figure, ordinal
 from .variants_words import (
     DIGITS,
     RATES,
     UNITS,
     change,
     decimals,
+    diff_digits,
     flat,
     in_brackets,
     is_clear,
@@ -62,12 +63,7 @@ NAMES = {
     "ladder_step": "the skill ladder's steps",
 }
 """Each measure as the 'no clear difference in ...' sentence names it."""
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 Key = tuple[str, str, str, int]  # (rules, metric, n_players, position)
-
-
-def ordinal(p: int) -> str:
-    return ORDINALS[p] if p < len(ORDINALS) else f"{p + 1}th"
 
 
 def num(x: float, lo: float | None = None, hi: float | None = None, digits: int | None = None
@@ -104,7 +100,8 @@ class _Lookup:
 
     def shown(self, key: Key, bracket: bool = True, k: int | None = None) -> str:
         """The measure's value as the findings write it, with its unit and interval:
-        '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]' (``k``: a rate's decimals)."""
+        '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]' (``k``: its decimals, as a difference
+        beside it is written, ``diff_digits``; else a rate's one, a measure's own)."""
         r = self.m[key]
         add = r["fair"] if key[1] == "seat" else 0.0
         v, lo, hi = r["value"] + add, r["ci_low"] + add, r["ci_high"] + add
@@ -114,7 +111,7 @@ class _Lookup:
             k = self.digits(key) if k is None else k
             return _rate(v, lo, hi, k) if bracket else pct(v, k)
         scale = 100.0 if points(key[1]) else 1.0
-        k = 1 if scale == 100.0 else DIGITS.get(key[1], decimals(v))
+        k = (1 if scale == 100.0 else DIGITS.get(key[1], decimals(v))) if k is None else k
         unit = PERCENTAGE_POINTS if scale == 100.0 else UNITS.get(key[1], "")
         text = with_unit(fixed(scale * v, k), unit)
         return f"{text} {in_brackets(scale * lo, scale * hi, k)}" if bracket else text
@@ -148,15 +145,19 @@ def _length(look: _Lookup, rules: str, base: str) -> list[str]:
             parts.append(change(r, less, more))
     if not parts:
         return []
-    v = look.shown((rules, "turns", "all", -1), bracket=False)
-    b = look.shown((base, "turns", "all", -1), bracket=False)
+    r = look.d.get((rules, "turns", "all", -1))
+    k = diff_digits(r) if is_clear(r) else None  # as the difference: not '44.0 against 44.0'
+    v = look.shown((rules, "turns", "all", -1), bracket=False, k=k)
+    b = look.shown((base, "turns", "all", -1), bracket=False, k=k)
     return [f"games are {' and '.join(parts)} ({v} against {b})"]
 
 
 def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
     """What became of the first player's edge at ``n`` players, or None (no clear change).
     'Vanishes': the default rules' edge interval excludes 0, the variant's does not, and
-    the change itself is clear; without a clear change, 'is no longer clear'."""
+    the change itself is clear, towards 0; without a clear change, 'is no longer clear'. An edge (an
+    advantage) or a disadvantage clear under both 'grows' or 'shrinks' in size; an edge clear
+    under neither 'rises' or 'falls' (its size may not change: +1 to -1)."""
     key_b, key_v = (base, "seat", n, 0), (rules, "seat", n, 0)
     if key_b not in look.m or key_v not in look.m:
         return None
@@ -164,17 +165,20 @@ def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
     sign_b = 1 if b["ci_low"] > 0 else -1 if b["ci_high"] < 0 else 0
     sign_v = 1 if v["ci_low"] > 0 else -1 if v["ci_high"] < 0 else 0
     clear = is_clear(r)
+    grows = clear and (r["diff"] > 0) == (sign_b > 0)  # a clear change away from 0
     words = {1: "advantage", -1: "disadvantage"}
-    if sign_b and not sign_v and np.isfinite(v["ci_low"]):
+    if sign_b and not sign_v and np.isfinite(v["ci_low"]) and not grows:
         what = f"the first player's {words[sign_b]} " + ("vanishes" if clear else
                                                           "is no longer clear")  # fmt: skip
-    elif not sign_b and sign_v and clear:
+    elif not sign_b and sign_v and clear and (r["diff"] > 0) == (sign_v > 0):
         what = f"a first-player {words[sign_v]} appears"
     elif sign_b and sign_v and sign_b != sign_v and clear:
         what = f"the first player's {words[sign_b]} turns into a {words[sign_v]}"
-    elif clear:
-        grows = (r["diff"] > 0) == (b["value"] > 0)
-        what = f"the first player's edge {'grows' if grows else 'shrinks'} by {change(r, '', '')}"
+    elif clear and sign_b:  # clear one way under both rule sets, or growing: its size changes
+        what = (f"the first player's {'edge' if sign_b > 0 else words[sign_b]} "
+                f"{'grows' if grows else 'shrinks'} by {change(r, '', '')}")  # fmt: skip
+    elif clear:  # clear of 0 under neither: its value moves, no advantage is said to grow
+        what = f"the first player's edge {('falls', 'rises')[r['diff'] > 0]} by {change(r, '', '')}"
     else:
         return None
     note = "" if clear or r is None else f"; the change, {_signed(r)}, is not significant"
@@ -185,6 +189,9 @@ def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
 
 
 def _signed(r: pd.Series) -> str:
+    """A difference of rates with its sign and interval, or why it has none."""
+    if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
+        return f"{signed_points(r['diff'])} ({missing(r, 'diff')})"
     lo, hi = (fixed(100 * r[c], 1, "+") for c in ("ci_low", "ci_high"))
     return f"{signed_points(r['diff'])} [{lo}, {hi}]"
 
@@ -478,7 +485,7 @@ def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], meth
         out.append((sample, ["lead_changes"]))
     ladder_rows = diffs["metric"] == "ladder_step"
     n = diffs[~ladder_rows].groupby("rules", sort=False).size()
-    family = f"the variant's {int(n.iloc[0]) if len(n) else 0} measures"
+    family = f"the variant's {counted(int(n.iloc[0]) if len(n) else 0, 'measure')}"
     if n.nunique() > 1:  # a variant whose games gave fewer measures was corrected over fewer
         each = ", ".join(f"{int(k)} for {rules}" for rules, k in n.items())
         family = f"each variant's measures ({each})"

@@ -11,15 +11,24 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Estimates
-from .numbers import NO_SPREAD, PERCENTAGE_POINTS, TOO_FEW, fixed, in_percentage_points
+from .numbers import (
+    NO_SPREAD,
+    PERCENTAGE_POINTS,
+    TOO_FEW,
+    beside_digits,
+    fixed,
+    in_percentage_points,
+)
 
 __all__ = [
     "DIGITS",
     "RATES",
     "UNITS",
+    "apart",
     "in_brackets",
     "change",
     "decimals",
+    "diff_digits",
     "flat",
     "is_clear",
     "missing",
@@ -62,6 +71,23 @@ def in_brackets(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> 
     return f"[{fixed(lo, k)}, {fixed(hi, k)}]"
 
 
+def apart(lo: float, hi: float, k: int, scale: float = 1.0) -> int:
+    """The decimals of an interval (``k``, scaled by ``scale`` when written) that leave one
+    clear of 0 visibly so: more (up to four) while a bound would round onto 0, '[0.02, 0.04]'
+    where one decimal writes '[0.0, 0.0]' (``beside_digits``); ``k`` for any other."""
+    return beside_digits(lo, hi, 0.0, scale, k) if lo > 0 or hi < 0 else k
+
+
+def diff_digits(r: pd.Series) -> int:
+    """The decimals a sentence writes a difference with, and the two values beside it: a
+    rate's one, a measure's own (``DIGITS``, else two below 1), more where its interval is
+    clear of 0 and a bound would round onto 0 (``apart``)."""
+    metric = str(r["metric"])
+    scale = 100.0 if metric in RATES or points(metric) else 1.0
+    k = 1 if scale == 100.0 else DIGITS.get(metric, decimals(abs(float(r["diff"]))))
+    return apart(float(r["ci_low"]), float(r["ci_high"]), k, scale)
+
+
 def change(r: pd.Series, less: str, more: str) -> str:
     """A difference as its size, unit and direction, then its interval in that direction:
     '6.8 turns shorter [6.5, 7.1]', '2.0 percentage points less [1.4, 2.6]'."""
@@ -70,9 +96,11 @@ def change(r: pd.Series, less: str, more: str) -> str:
     size, lo, hi = (d, lo, hi) if d >= 0 else (-d, -hi, -lo)
     scale = 100.0 if metric in RATES or points(metric) else 1.0
     unit = PERCENTAGE_POINTS if scale == 100.0 else UNITS.get(metric, "")
-    k = 1 if scale == 100.0 else DIGITS.get(metric, decimals(size))
+    k = diff_digits(r)
     words = " ".join(w for w in (with_unit(fixed(scale * size, k), unit),
                                  more if d > 0 else less) if w)  # fmt: skip
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # why none: too few deals, or no spread
+        return f"{words} ({missing(r, 'diff')})"
     return f"{words} {in_brackets(scale * lo, scale * hi, k)}"
 
 
@@ -86,9 +114,10 @@ def flat(value: float, se: float, df: float) -> bool:
     return bool(one.flat()[0])
 
 
-def missing(r: Any) -> str:
-    """Why a measure has no interval, in words: too few deals, or no spread between them."""
-    return NO_SPREAD if flat(r["value"], r["se"], r["df"]) else TOO_FEW
+def missing(r: Any, col: str = "value") -> str:
+    """Why a measure (or, ``col`` "diff", a difference) has no interval, in words: too few
+    deals, or no spread between them."""
+    return NO_SPREAD if flat(r[col], r["se"], r["df"]) else TOO_FEW
 
 
 def is_clear(r: pd.Series | None) -> bool:
@@ -105,6 +134,7 @@ def others(look: Any, rules: str, base: str, phrases: dict) -> list[tuple[str, l
         if not is_clear(r):
             continue
         what = less if r["diff"] < 0 else more
-        shown = figures.format(v=look.shown(key_v), b=look.shown(key_b, bracket=False))
+        k = diff_digits(r)  # the values as the difference is written: not '0.0% against 0.0%'
+        shown = figures.format(v=look.shown(key_v, k=k), b=look.shown(key_b, bracket=False, k=k))
         out.append((f"{what[0]}: {shown}, {change(r, less[1], more[1])}", [metric]))
     return out

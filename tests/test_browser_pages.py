@@ -236,7 +236,7 @@ def test_the_meta_game_reads_in_percent_and_reaches_the_findings():
                         "at_rest": True})  # fmt: skip
     shown = readable("metagame_mix", mix)
     assert shown["weight"].tolist() == ["60.0%", "40.0%", "0.0%"]
-    assert shown["gain"].iloc[2] == "-1.20 pp" and shown["replicates"].iloc[0] == 200
+    assert shown["gain"].iloc[2] == "-1.2 pp" and shown["replicates"].iloc[0] == 200
     payoffs = pd.DataFrame({"deal_sets": [20]})
     (found,) = metagame_finding({"metagame_mix": mix, "metagame_payoffs": payoffs})
     assert found.text.startswith(

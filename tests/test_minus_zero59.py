@@ -70,11 +70,14 @@ def _diff_row(metric: str, diff: float, low: float, high: float) -> pd.Series:
 def test_a_variants_difference_writes_no_minus_zero():
     from reports.variants_display import diff_text, value_text
 
-    r = _diff_row("unfinished", TINY, -0.01, TINY)
-    assert diff_text(r) == "+0.0 [-1.0, +0.0] pp"
+    r = _diff_row("unfinished", TINY, -0.01, TINY)  # clear of 0: decimals enough to show it
+    assert diff_text(r) == "-0.001 [-1.000, -0.001] pp"
+    assert diff_text(_diff_row("unfinished", TINY, -0.01, -TINY)) == "+0.0 [-1.0, +0.0] pp"
     no_interval = diff_text(_diff_row("unfinished", TINY, np.nan, np.nan))
     assert no_interval.startswith("+0.0 pp (")
     seat = pd.Series({"metric": "seat", "value": TINY, "ci_low": -0.01, "ci_high": TINY})
+    assert value_text(seat) == "-0.001 [-1.000, -0.001] pp"
+    seat["ci_high"] = -TINY  # an interval holding 0: one decimal, no minus zero
     assert value_text(seat) == "+0.0 [-1.0, +0.0] pp"
     turns = pd.Series({"metric": "lead_changes", "value": -1e-4, "ci_low": -1e-4,
                        "ci_high": 0.5})  # fmt: skip
@@ -154,7 +157,7 @@ def test_the_metagame_table_cells_write_no_minus_zero():
     from reports.metagame_text import readable
 
     out = readable("metagame_mix", pd.DataFrame({"gain": [-1e-7], "weight": [TINY]}))
-    assert (out["gain"][0], out["weight"][0]) == ("+0.00 pp", "0.0%")
+    assert (out["gain"][0], out["weight"][0]) == ("+0.0 pp", "0.0%")
 
 
 # --- charts' labels --------------------------------------------------------------------------

@@ -151,7 +151,7 @@ def test_the_metagame_words_and_charts_say_percentage_points():
     assert gain_words(0.0123) == (
         "no strategy gains more than 1.23 percentage points of win rate by deviating"
     )
-    assert readable("metagame_mix", pd.DataFrame({"gain": [0.012]}))["gain"][0] == "+1.20 pp"
+    assert readable("metagame_mix", pd.DataFrame({"gain": [0.012]}))["gain"][0] == "+1.2 pp"
     table = pd.DataFrame({"strategy": ["a", "b"], "before": ["b", "a"], "wins": [3, 5],
                           "games": [10, 10], "win_rate": [0.3, 0.5]})  # fmt: skip
     fig = charts.neighbours(table)
