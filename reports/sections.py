@@ -17,6 +17,7 @@ from .data import Run
 from .findings import key_findings
 from .gauntlet import unshared
 from .metagame_text import metagame_lead, metagame_sections
+from .numbers import TOO_FEW
 from .page import Section
 from .significance import PAIRED
 
@@ -239,10 +240,10 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
             + "."
             + NO_INTERVALS.format(units=d.units())
         )
-    if name == "significance" and not tables[name]["p_value"].notna().any():  # none tested
+    if name in ("significance", "gauntlet") and not tables[name]["p_value"].notna().any():
+        which = "any difference" if name == "significance" else "the difference"  # none tested
         return LEADS[name] + (
-            f" This run cannot tell: it has too few deals for an interval of any difference "
-            f"(play more {d.units()})."
+            f" This run cannot tell: it has {TOO_FEW} of {which} (play more {d.units()})."
         )
     if name == "rating":
         return LEADS[name] + order_note(tables["summary"], tables["rating"])
