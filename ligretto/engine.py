@@ -33,7 +33,7 @@ from .rules import (
 from .state import SOURCES, IllegalMove, PlayerView, State, check_deal, deal_orders
 from .timing import ReactionModel
 
-__all__ = ["Decision", "Player", "RoundOutcome", "play_round", "PlayerError"]
+__all__ = ["Decision", "Player", "RoundOutcome", "play_round", "PlayerError", "not_a_player"]
 
 
 class Decision(NamedTuple):
@@ -115,10 +115,14 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
     return d
 
 
-def _duration(reaction: Any, seat: int, looked: int, flip: bool, rng: SplitMix) -> int:
+def _duration(player: Player, seat: int, looked: int, flip: bool, rng: SplitMix) -> int:
     """The reaction time a seat's model draws: whole milliseconds, at least 1 (a player's own
     model giving anything else forfeits, as a bad decision does: at 0 ms or less the round
     would never advance, and a fraction is no time a record holds)."""
+    try:
+        reaction = player.reaction
+    except Exception as exc:  # a player's own code raising for its model: its seat forfeits
+        raise PlayerError(seat, f"reaction: {type(exc).__name__}: {exc}") from exc
     try:
         dur = reaction.duration(looked, flip, rng)
     except Exception as exc:  # a player's own timing model failing: its seat forfeits
@@ -147,18 +151,34 @@ def _labels(labels: Any, players: Sequence[Player]) -> list[str]:
     return list(labels)
 
 
+def not_a_player(player: Any) -> str | None:
+    """Why ``player`` is no Player (a ``decide`` method and a reaction-time model, one with a
+    ``duration`` method, as ``reaction``), in words; None when it is one. A ``reaction`` that
+    raises is the player's own code raising, as a ``decide`` that raises is: not a reason here,
+    its seat forfeits the round when it first draws a time."""
+    if not callable(getattr(player, "decide", None)):
+        return "no decide method"
+    try:
+        reaction = player.reaction
+    except AttributeError:
+        return "no reaction-time model as reaction"
+    except Exception:  # its own code raising: a forfeit, in the round
+        return None
+    if not callable(getattr(reaction, "duration", None)):
+        return (f"its reaction ({type(reaction).__name__}) is no reaction-time model (one "
+                "with a duration method, as ligretto.ReactionModel)")  # fmt: skip
+    return None
+
+
 def _check_players(players: Sequence[Player]) -> None:
     """A table of 2 to 12 objects that each decide and have a reaction-time model."""
     if not isinstance(players, Sequence) or isinstance(players, str):
         raise TypeError(f"players must be a sequence of players, got {players!r}")
     check_players(len(players))
     for s, p in enumerate(players):
-        reaction = getattr(p, "reaction", None)
-        if not callable(getattr(p, "decide", None)) or not hasattr(reaction, "duration"):
-            raise TypeError(
-                f"players: seat {s}'s {p!r} is no Player (a decide method and a reaction-time "
-                "model as reaction)"
-            )
+        why = not_a_player(p)
+        if why is not None:
+            raise TypeError(f"players: seat {s}'s {p!r} is no Player ({why})")
 
 
 class _Round:
@@ -185,7 +205,7 @@ class _Round:
             raise PlayerError(seat, f"{type(exc).__name__}: {exc}") from exc
         d = _check(view, d, seat)
         rng = self.time_rng[seat]
-        dur = _duration(self.players[seat].reaction, seat, int(d.looked), d.kind == "flip", rng)
+        dur = _duration(self.players[seat], seat, int(d.looked), d.kind == "flip", rng)
         self.pending[seat] = (now + dur, rng.next(), d)
 
     def play(self, seat: int, now: int, d: Decision) -> int:

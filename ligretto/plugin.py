@@ -71,16 +71,23 @@ class LigrettoGame(GameBase):
     match_title = "Games (rounds to the target)"
     match_label = "Games"
     default_seating = "rotations"
-    """No turns, so no neighbour to balance (and balanced designs do not exist at a usable size
-    for 7 to 12 seats); the rotations of the canonical order (by label, never the listing)."""
+    """No turns, so no neighbour to balance (a balanced design would only replay each deal
+    more often: 42 seatings with 7 different strategies, 72 with 9; none is searched for with
+    10 or more); the rotations of the canonical order (by label, never the listing)."""
     min_unit_s = 2e-5
     """A lower bound on one round's single-core time (compiled built-ins, 2 players)."""
 
     def lookup(self, spec: Any) -> Any:
-        # start-up: the plug-in loads its players when it plays
-        from ligretto.players import resolve
+        """The strategy of an entrant spec; ValueError for one that is no Ligretto player (no
+        reaction-time model to draw its times from): bad input, refused before a run starts."""
+        from ligretto.engine import not_a_player  # start-up: the engine loads when it plays
+        from ligretto.players import resolve  # start-up: so do the players
 
-        return resolve(spec)
+        strategy = resolve(spec)
+        why = not_a_player(strategy)
+        if why is not None:
+            raise ValueError(f"{strategy.label} is no Ligretto player: {why}")
+        return strategy
 
     def describe(self, payload: Any) -> dict[str, Any]:
         """What the entrant's behaviour depends on (``strategies.provenance``), as 13 Leaves

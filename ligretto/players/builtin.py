@@ -10,12 +10,16 @@ its whole row before its stack is thorough but slower.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ligretto.policy import N_PARAMS, ORDERS
+from ligretto import Decision, PlayerView
+from ligretto.policy import N_PARAMS, ORDERS, decide_view
+from ligretto.rng import SplitMix
 from ligretto.timing import MAX_MS, TIMING_PARAMS, ReactionModel
 from strategies.policy.params import Param, ParamSet, declare
 
@@ -51,17 +55,44 @@ class _Policy(LigrettoStrategy, register=False):
     PARAMS: ClassVar[ParamSet] = TIMING
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        cls.__init__ = cls.PARAMS.constructor(_keep_params)  # before Strategy reads it
+        own = cls.__dict__.get("__init__")  # a user's subclass may declare its own defaults
+        # set before Strategy reads the signature:
+        cls.__init__ = cls.PARAMS.constructor(_keep_params) if own is None else _checked(own)
         super().__init_subclass__(**kwargs)
 
     def policy(self) -> np.ndarray:
-        p = self._params
+        return self._vector()
+
+    def decide(self, view: PlayerView, rng: SplitMix) -> Decision:
+        """The attention policy's decision through the Python path: a subclass with a clock of
+        its own (``reaction``) gives up the compiled ``policy``, never these decisions."""
+        return decide_view(self._vector(), view, rng)
+
+    def _vector(self) -> np.ndarray:
+        """The policy vector (``ligretto.policy``) of this player's parameters (the declared
+        defaults where a subclass's own ``__init__`` leaves one out)."""
+        p = {**self.PARAMS.defaults(), **self._params}
         v = np.zeros(N_PARAMS)
         v[:5] = [p[name] for name in TIMING_PARAMS]
         v[5] = ORDERS[self.order]
         v[6] = 1.0 if self.cautious else 0.0
         v[7] = p.get("patience", 0)
         return v
+
+
+def _checked(own: Callable[..., None]) -> Callable[..., None]:
+    """A subclass's own ``__init__`` (its signature gives the defaults it declares), then its
+    values checked as a built-in's constructor checks them; parameters of its own kept."""
+
+    @functools.wraps(own)
+    def __init__(strategy: _Policy, *args: Any, **kwargs: Any) -> None:
+        given = dict(strategy._params)  # bound to its own signature by Strategy.__new__
+        own(strategy, *args, **kwargs)
+        full = strategy.PARAMS.checked(strategy.name, given)
+        _keep_params(strategy, full)
+        strategy._params = {k: full.get(k, v) for k, v in given.items()}  # its own, checked
+
+    return __init__
 
 
 class StackFirst(_Policy):
