@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from reports.numbers import counted, p_text, signed_points
+from reports.numbers import counted, p_text
 
 from .verify import Verification
 
@@ -28,7 +28,7 @@ def recommends_tuned(v: Verification) -> bool:
 def _difference(v: Verification) -> str:
     """The paired difference in percentage points with its interval and p-value, or no
     interval in words: '-1.2 percentage points [-2.0, -0.4], p = 0.003'."""
-    diff = f"{signed_points(v.diff)} {v.span()}"
+    diff = v.difference()
     return diff if not np.isfinite(v.p_value) else f"{diff}, {p_text(v.p_value)}"
 
 

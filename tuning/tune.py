@@ -114,7 +114,7 @@ def _rate_interval(low: float, high: float) -> str:
 def _paired(v: Verification) -> str:
     """The paired difference of the two win rates, in percentage points, with its interval
     and p-value; where the deals give no interval, that in words and no p-value (no test)."""
-    diff = f"{in_percentage_points(fixed(100 * v.diff, 2, '+'))} {v.span(2)}"
+    diff = v.difference(2)
     return diff if not np.isfinite(v.p_value) else f"{diff}, {p_text(v.p_value)}"
 
 

@@ -20,7 +20,14 @@ import numpy as np
 import pandas as pd
 
 from reports.clusters import clustered_rate, given, rate_differences
-from reports.numbers import TOO_FEW, fixed, flat_sets, no_spread
+from reports.numbers import (
+    TOO_FEW,
+    beside_digits,
+    fixed,
+    flat_sets,
+    in_percentage_points,
+    no_spread,
+)
 from tournaments import TournamentResult
 
 __all__ = ["Arm", "Verification", "compare"]
@@ -61,6 +68,20 @@ class Verification:
         """The deals paired where every one gave the same difference (no interval, but the
         sign test's p-value: ``reports.clusters.Estimates.flat``); 0 otherwise."""
         return flat_sets(self.diff_low, self.diff_high, self.p_value, self.units)
+
+    def digits(self, least: int = 1) -> int:
+        """The decimals the difference and its interval are written with, in percentage
+        points: ``least``, more (up to four) while a bound would round onto 0, so an interval
+        of [-0.04, +0.05] is not written '[+0.0, +0.0]', as if it had no width."""
+        return beside_digits(self.diff_low, self.diff_high, 0.0, 100.0, least)
+
+    def difference(self, least: int = 1, of: str = "") -> str:
+        """The difference and its interval as a sentence writes them, with the decimals that
+        set them apart (``digits``): '+1.2 percentage points [+0.4, +2.0]', with ``of`` after
+        the unit ('of win rate')."""
+        k = self.digits(least)
+        unit = in_percentage_points(fixed(100 * self.diff, k, "+"))
+        return f"{unit}{' ' + of if of else ''} {self.span(k)}"
 
     def span(self, digits: int = 1) -> str:
         """The difference's 95% interval in percentage points, '[+0.4, +2.0]', or in words why

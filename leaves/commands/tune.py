@@ -239,10 +239,8 @@ def verdict(result: Any) -> str:
     """The verification's finding that the tuned parameters are better, in one line: the
     paired difference of win rate over the starting parameters on fresh deals, with its 95%
     interval."""
-    from reports.numbers import signed_points
-
     v = result.verification
-    diff = f"{signed_points(v.diff)} of win rate {v.span()}"
+    diff = v.difference(of="of win rate")
     return (
         f"Better than the start: {diff} over the start ({result.spec}) on {v.units:,} "
         f"fresh deals, {_p(v.p_value)}"

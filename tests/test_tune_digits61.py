@@ -1,0 +1,36 @@
+"""A tuning whose verification interval is narrower than a tenth of a percentage point wrote
+it '[+0.0, +0.0]' in its headline, as if it had no width, beside a detail line of '[-0.04,
++0.05]': every line writes the difference with the decimals that set its bounds apart from 0."""
+
+from __future__ import annotations
+
+import pytest
+
+from leaves.commands.tune import verdict
+from tests.test_audit_tune_verdict import _result
+from tuning.tune import _paired
+
+
+def test_a_narrow_interval_about_zero_is_not_written_zero_wide_in_the_headline():
+    head = _result(0.00005, -0.0004, 0.0005, 0.8).headline()
+    assert "(+0.01 percentage points [-0.04, +0.05], p = 0.80)" in head, head
+    assert "[+0.0, +0.0]" not in head
+
+
+def test_the_detail_line_keeps_its_two_decimals_and_more_where_a_bound_needs_them():
+    assert _paired(_result(0.00005, -0.0004, 0.0005, 0.8).verification).startswith(
+        "+0.01 percentage points [-0.04, +0.05]"
+    )
+    assert _paired(_result(0.00001, -0.00004, 0.00005, 0.8).verification).startswith(
+        "+0.001 percentage points [-0.004, +0.005]"
+    )
+
+
+@pytest.mark.parametrize(
+    ("diff", "low", "high", "said"),
+    [(0.0003, 0.0001, 0.0005, "+0.03 percentage points of win rate [+0.01, +0.05]"),
+     (0.0046, 0.004, 0.005, "+0.5 percentage points of win rate [+0.4, +0.5]")],
+)  # fmt: skip
+def test_a_better_verdict_never_writes_a_clear_bound_as_zero(diff, low, high, said):
+    text = verdict(_result(diff, low, high, 0.01))
+    assert said in text, text
