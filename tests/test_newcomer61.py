@@ -172,3 +172,17 @@ def test_the_rules_core_variants_example_says_what_it_returns():
     assert scope["Rules"](hand_size=14).players == tuple(int(c) for c in counts.split(","))
     with pytest.raises(ValueError, match=re.escape(failing[2])):
         eval(failing[1], scope)  # noqa: S307 - our own docs
+
+
+def test_the_run_help_example_says_the_games_the_default_run_plays():
+    """`leaves run --help`'s first example said "200,000 games", the --games asked: the run
+    plays 201,600 (whole duplicate sets), as it then prints."""
+    from leaves.commands.run import builtin_heuristics, run
+    from tournaments.runner import Tournament
+
+    field, players = builtin_heuristics(), _default(run, "players")
+    t = Tournament(field, players=players, games=_default(run, "games"), seed=0)
+    m = re.search(r"leaves run +# ([\d,]+) games -> (\S+)", run.help or "")
+    assert m, "the first example of leaves run --help is not found"
+    assert int(m[1].replace(",", "")) == t.n_games
+    assert m[2] == f"{_default(run, 'out')}/report/report.html"

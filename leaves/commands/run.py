@@ -102,7 +102,7 @@ def run(**opts: Any) -> None:
 
     \b
     Examples:
-      leaves run                               # 200,000 games -> leaves-run/report/report.html
+      leaves run                               # 201,600 games -> leaves-run/report/report.html
       leaves run --games 20000 --jobs 2 --out runs/quick
       leaves run --players 5 --seed 1 --out runs/five
       leaves run --games 20000 --jobs 2 --out runs/quick --resume  # finish it if interrupted
