@@ -67,8 +67,8 @@ class LigrettoGame(GameBase):
     match_score = "score"
     match_target = MATCH_TARGET
     unit = "round"
-    match_unit = "game"  # a game of Ligretto: rounds to the target
-    match_title = "Games (rounds to the target)"
+    match_unit = "game"  # a game of Ligretto: rounds to the target, or a set number of them
+    match_title = "Games of rounds"  # to the target, or of --rounds N: the section says which
     match_label = "Games"
     default_seating = "rotations"
     """No turns, so no neighbour to balance (a balanced design would only replay each deal

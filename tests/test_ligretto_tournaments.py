@@ -84,6 +84,13 @@ def test_games_of_rounds_to_a_target_or_a_number_of_rounds(tmp_path, how):
             assert max(totals) >= 60
             before = [int(g[f"score_{s}"].iloc[:-1].sum()) for s in range(3)]
             assert max(before) < 60  # it stopped at the first round reaching the target
+    import reports
+
+    # the report's section says which: its title was "Games (rounds to the target)" for both
+    text = reports.build_report(res, fmt="md").read_text(encoding="utf-8")
+    how_said = "Games of 3 rounds each;" if "rounds" in how else "Games to 60 points;"
+    assert "## Games of rounds" in text and how_said in text
+    assert "to the target" not in text
 
 
 def test_records_are_pinned_round_records_that_replay(tmp_path):
@@ -149,7 +156,7 @@ def test_report_of_a_ligretto_run_has_its_tables_and_charts(tmp_path):
     assert matches["matches"].tolist() == [12, 12, 12]
     assert {"points_per_round", "mean_match_rounds"} <= set(matches.columns)
     text = page.read_text()
-    assert "Games (rounds to the target)" in text and "the highest total wins" in text
+    assert "## Games of rounds" in text and "Games to 100 points; the highest total wins" in text
     assert (page.parent / "charts" / "matches_scores.png").exists()
 
 
