@@ -144,7 +144,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
       leaves tournament random greedy --players 4 --games 100000 --out runs/a
       leaves report runs/a --out report/
       leaves verify runs/a                # every part checks out?
-      leaves gauntlet my_bot.py:MyBot --against taker
+      leaves gauntlet examples/my_strategy.py:Hoarder --against taker
       leaves replay games.jsonl
 
     \b
@@ -154,6 +154,18 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+
+
+def _usage_message(exc: click.UsageError) -> str:
+    """The usage error in one line: a game's own command given ``--game`` says whose command
+    it is (click offered the closest option instead: "Did you mean '--save'?")."""
+    ctx = exc.ctx
+    if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None:
+        for game in games():
+            if ctx.info_name in game.commands:
+                return (f"--game: '{ctx.command_path}' is a command of {game.title} only: it "
+                        f"takes no --game{_usage_hint(exc)}")  # fmt: skip
+    return exc.format_message() + _usage_hint(exc)
 
 
 def _usage_hint(exc: click.UsageError) -> str:
@@ -205,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
-        fail(exc.format_message() + _usage_hint(exc), exc.exit_code)
+        fail(_usage_message(exc), exc.exit_code)
     except click.ClickException as exc:
         fail(exc.format_message(), exc.exit_code)
     except KeyboardInterrupt:
