@@ -31,7 +31,7 @@ def match_arrays(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     n_players = g.n_players[first].astype(np.int64)
     width = seats.shape[1]
     m = run.matches
-    if m is not None and "match" in m.columns and f"total_{0}" in m.columns:
+    if m is not None and {"match", "games", "total_0"} <= set(m.columns):
         m = m.set_index("match").reindex(ids)
         if m.index.hasnans or m["games"].isna().any():
             raise ReportError("matches table and games disagree on match ids")

@@ -67,6 +67,13 @@ def test_match_arrays_give_minus_1_for_an_empty_seat(source):
     assert games.tolist() == [2, 2, 3, 1] and n_players.tolist() == [3, 3, 4, 3]
 
 
+def test_a_matches_table_without_a_games_column_gives_way_to_the_games_scores():
+    """A matches table lacking ``games`` raised KeyError: the games' scores decide then."""
+    run = Run(make_games(MATCHES), TABLE.drop(columns="games"))
+    seats, totals, games, _ = match_arrays(run)
+    assert seats.tolist() == SEATS and totals.tolist() == TOTALS and games.tolist() == [2, 2, 3, 1]
+
+
 def test_a_matches_table_without_some_match_is_refused():
     with pytest.raises(ReportError, match="disagree on match ids"):
         match_arrays(Run(make_games(MATCHES), TABLE[TABLE["match"] != 30]))
