@@ -28,6 +28,7 @@ from .loading import as_run
 from .numbers import (
     NO_SPREAD,
     TOO_FEW,
+    beside_digits,
     counted,
     fixed,
     flat_sets,
@@ -35,7 +36,6 @@ from .numbers import (
     interval,
     p_text,
     pct,
-    points,
 )
 from .significance import method, paired
 from .tables import summary
@@ -320,9 +320,10 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
     p-value decides (below 0.05, as a 95% interval clear of 0 does)."""
     lo, hi, p = r["diff_ci_low"], r["diff_ci_high"], r["p_value"]
     flat = flat_sets(lo, hi, p, r["deals"])
-    ci = interval(lo, hi, flat=flat)
+    k = beside_digits(lo, hi, 0.0)  # a bound clear of 0 never written as 0.0
+    ci = interval(lo, hi, flat=flat, digits=k)
     deals = counted(int(r["deals"]), "deal")
-    diff = in_percentage_points(fixed(100 * r["diff"], 1, "+"))
+    diff = in_percentage_points(fixed(100 * r["diff"], k, "+"))
     if not (np.isfinite(lo) and np.isfinite(hi)) and not flat:
         return (f"Too few deals to compare {r['strategy']} with {r['baseline']}: "
                 f"{diff} over {deals} paired, {TOO_FEW}; play more {units} "
@@ -330,7 +331,8 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
     how = f"(paired over {deals}, {p_text(p)})"
     clear = p < 0.05 if flat else True  # an interval clear of 0 is p < 0.05 already
     if clear and (r["diff"] > 0 if flat else lo > 0):
-        return f"{r['strategy']} beats {r['baseline']} by {points(r['diff'])} {ci} {how}."
+        by = in_percentage_points(fixed(100 * r["diff"], k))
+        return f"{r['strategy']} beats {r['baseline']} by {by} {ci} {how}."
     if clear and (r["diff"] < 0 if flat else hi < 0):
         return (f"{r['strategy']} loses to {r['baseline']}: the difference is "
                 f"{diff} {ci} {how}.")  # fmt: skip

@@ -1,4 +1,4 @@
-"""A tuning whose verification interval is narrower than a tenth of a percentage point wrote
+"""A tuning or a gauntlet whose interval is narrower than a tenth of a percentage point wrote
 it '[+0.0, +0.0]' in its headline, as if it had no width, beside a detail line of '[-0.04,
 +0.05]': every line writes the difference with the decimals that set its bounds apart from 0."""
 
@@ -34,3 +34,21 @@ def test_the_detail_line_keeps_its_two_decimals_and_more_where_a_bound_needs_the
 def test_a_better_verdict_never_writes_a_clear_bound_as_zero(diff, low, high, said):
     text = verdict(_result(diff, low, high, 0.01))
     assert said in text, text
+
+
+@pytest.mark.parametrize(
+    ("diff", "low", "high", "said"),
+    [(0.0003, 0.0001, 0.0005, "a beats b by 0.03 percentage points [0.01, 0.05] (paired"),
+     (-0.0003, -0.0005, -0.0001,
+      "a loses to b: the difference is -0.03 percentage points [-0.05, -0.01] (paired"),
+     (0.00005, -0.0004, 0.0005, "b: +0.01 percentage points [-0.04, 0.05] (paired"),
+     (0.012, 0.004, 0.02, "a beats b by 1.2 percentage points [0.4, 2.0] (paired")],
+)  # fmt: skip
+def test_a_gauntlet_verdict_never_writes_a_bound_apart_from_zero_as_zero(diff, low, high, said):
+    """A clear difference of a very large gauntlet read 'beats b by 0.0 percentage points
+    [0.0, 0.0]': the verdict takes the decimals that set its bounds apart from 0."""
+    from reports.gauntlet import fixed_verdict
+
+    row = {"strategy": "a", "baseline": "b", "deals": 2_000_000, "diff": diff,
+           "diff_ci_low": low, "diff_ci_high": high, "p_value": 0.001}  # fmt: skip
+    assert said in fixed_verdict(row), fixed_verdict(row)
