@@ -76,8 +76,12 @@ def check_new_run(opts: dict[str, Any]) -> None:
     target, makes_matches = opts["target"], getattr(cls, "target_makes_matches", True)
     title = getattr(cls, "title", opts["game_spec"])
     if target is not None and not opts["expert"] and not makes_matches:
-        raise CLIError(f"--target {target} needs --expert: {title} plays single games, not "
-                       "matches to a target, without it", usage=True)  # fmt: skip
+        from tournaments.declaration import plural  # start-up: only to refuse
+
+        unit, match = (plural(getattr(cls, k, w)) for k, w in (("unit", "game"),
+                                                               ("match_unit", "match")))  # fmt: skip
+        raise CLIError(f"--target {target} needs --expert: {title} plays single {unit}, not "
+                       f"{match} to a target, without it", usage=True)  # fmt: skip
     for opt, value, named in _targets_set(cls, opts):
         if target is not None and named != int(target):
             raise CLIError(f"--target {target} and {opt.flag} {value} disagree: give one",

@@ -68,7 +68,8 @@ from .request import Request, draft
     "Seatings of each deal: balanced (every position, every neighbour equally often), all "
     "orders, or rotations of one order (default: the game's; rotations for a game without turns).",
 )
-@click.option("--rows/--no-rows", default=True, show_default=True, help="Keep per-game rows.")
+@click.option("--rows/--no-rows", default=True, show_default=True,
+              help="Keep per-game rows (per round of a game played in rounds).")  # fmt: skip
 @value_option(
     "--record",
     click.Path(dir_okay=False),
@@ -163,7 +164,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions)
     if widest is not None:
         click.echo(_precision_line(request.precision, widest, t.n_games, t.units))
-    _echo_next(out)
+    _echo_next(out, t)
 
 
 def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
@@ -229,10 +230,17 @@ def _capped_line(result: Any, t: Any) -> str:
             f"{rounds} keeps every {game} to its rule")  # fmt: skip
 
 
-def _echo_next(out: Path) -> None:
-    """The next command: the report of the run."""
+def _echo_next(out: Path, t: Any) -> None:
+    """The next command: the report of the run; a run without rows (``t.rows`` false), which
+    the report cannot read, names what reads its totals instead."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
+    if not t.rows:
+        click.echo(f"next: the run kept no per-{t.game.unit} rows (--no-rows), so not 'leaves "
+                   f"report', which reports from them; its totals are read by "
+                   f"tournaments.load({str(out)!r}) (.summary(), .head_to_head(), "
+                   ".seat_offsets())")  # fmt: skip
+        return
     page = out / "report" / "report.html"
     click.echo(
         f"next: 'leaves report {shell_word(out)}' writes its report ({page}) and key findings"
@@ -306,6 +314,10 @@ def _build(request: Request) -> Any:
     if rounds is not None and not game.match_rounds:
         raise CLIError(f"--rounds: {game.title} matches run to a target (--target)", usage=True)
     if game.target_makes_matches:
+        if request.record is not None and target is not None and not expert and rounds is None:
+            from tournaments.runner import record_refused  # start-up: only to refuse
+
+            raise CLIError.of(record_refused(game, "target"), usage=True)  # matches by --target
         expert = expert or target is not None or rounds is not None
     elif not expert:
         target = None  # a target means nothing without matches (--expert)
@@ -435,7 +447,7 @@ def _precision_line(target: float, widest: float, n_games: int, unit: str) -> st
 
     if math.isnan(widest):
         return f"precision: {n_games:,} {unit}; too few deals for an interval (cap reached)"
-    reached = "reached" if widest <= target else "NOT reached (cap on games)"
+    reached = "reached" if widest <= target else f"NOT reached (cap on {unit})"
     return (
         f"precision +-{in_percentage_points(f'{target:g}')} {reached}: {n_games:,} {unit}, "
         f"widest 95% half-width {in_percentage_points(f'{widest:.2f}')}"

@@ -94,11 +94,14 @@ def _valid(run: Run, name: str, side: str) -> tuple[set[str], set[str]]:
     return played, set(ranked(summary(g)))
 
 
-def _unmeasured(matches: list[Match], runs: tuple[tuple[set[str], set[str]], ...]) -> list[str]:
-    """Why the strategies matched that a run has no valid game of are not compared, and
-    where, in words: none played (an unfinished run), or every one forfeited."""
+def _unmeasured(matches: list[Match], runs: tuple[tuple[set[str], set[str]], ...],
+                unit: str) -> list[str]:  # fmt: skip
+    """Why the strategies matched that a run has no valid ``unit`` (a game, a round) of are
+    not compared, and where, in words: none played (an unfinished run), or every one
+    forfeited."""
     whys = ("it played none there, as an unfinished run may not reach every table",
-            "every game it sat in there ended by a forfeit, so its win rate measures nothing")  # fmt: skip
+            f"every {unit} it sat in there ended by a forfeit, so its win rate measures "
+            "nothing")  # fmt: skip
     found: tuple[list[str], list[str]] = ([], [])
     for m in matches:
         sides = list(zip("AB", (m.a, m.b), runs, strict=True))
@@ -183,16 +186,17 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
                             f"(A: {', '.join(ga.labels)}; B: {', '.join(gb.labels)}; "
                             "{pairs} A_LABEL=B_LABEL pairs two)", "pairs")  # fmt: skip
     measured = [m for m in matches if m.a in va[1] and m.b in vb[1]]
-    unmeasured = _unmeasured(matches, (va, vb))
+    unit = ga.declaration.unit
+    unmeasured = _unmeasured(matches, (va, vb), unit)
     if not measured:
         raise ReportError(f"nothing to compare between {name_a} and {name_b}: no strategy both "
-                          f"runs have has a valid game in both runs ({'; '.join(unmeasured)})")  # fmt: skip
+                          f"runs have has a valid {unit} in both runs ({'; '.join(unmeasured)})")  # fmt: skip
     rules = settings_lines(ra, rb)
     names = (_names(matches, ga.labels, "A"), _names(matches, gb.labels, "B"))
     ov = overlap(ga, gb, (deal_seeds(run_a, ra), deal_seeds(run_b, rb)), names,
                  (words(ra, same_rules=not rules), words(rb, same_rules=not rules)))  # fmt: skip
     table, identical, empty = _table(ga, gb, measured, ov, alpha, names)
-    notes = [f"not compared, with no valid game ({why})" for why in unmeasured]
+    notes = [f"not compared, with no valid {unit} ({why})" for why in unmeasured]
     if len(table) < len(measured):
         gone = ", ".join(m.name for m in measured if m.name not in set(table["strategy"]))
         notes.append(f"not compared, having sat in none of the duplicate sets compared: {gone}")

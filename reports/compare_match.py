@@ -129,7 +129,7 @@ def check_comparable(ra: Run, rb: Run, name_a: str, name_b: str) -> None:
         raise NotComparable(f"{head} A is a run of {da.title}, B of {db.title}")
     sa, sb = _sizes(ra), _sizes(rb)
     if sa != sb:
-        raise NotComparable(f"{head} A's games were played by {sa} players, B's by {sb} "
+        raise NotComparable(f"{head} A's {da.units()} were played by {sa} players, B's by {sb} "
                             "(a win rate depends on the table size)")  # fmt: skip
     ka, kb = _kind(ra), _kind(rb)
     if ka.split(" (")[0] != kb.split(" (")[0]:
@@ -162,6 +162,6 @@ def _matches(run: Run) -> str:
     """What a run plays: single games, or matches to their target."""
     d = run.declaration
     if not run.expert:
-        return f"single {d.unit}s"
+        return f"single {d.units()}"
     target = _spec(run).get("target")
     return f"{d.match_label.lower()}" + ("" if target is None else f" to {target}")

@@ -8,7 +8,11 @@
   (e.g. rounds ended by blockade) and the mean of every length column.
 
 All are computed from the run's arrays (``reports.data.Games``), read by the declaration;
-a game that declares none of these gets none of the tables.
+a game that declares none of these gets none of the tables. A mean is over the rows not ended
+by a forfeit, for every seat at the table, the forfeiting one and the others alike: such a row
+was not played to its end, so its values (0 where the game stored them) measure nothing, as
+its win measures nothing in the summary's ``valid_games``; ``valid_games`` says how many
+seats a mean is over, ``seats`` how many were taken.
 """
 
 from __future__ import annotations
@@ -28,11 +32,16 @@ __all__ = ["means", "by_parameter", "outcomes", "split_label"]
 _LABEL = re.compile(r"^(?P<base>[^(]+)(?:\((?P<params>.*)\))?$")
 
 
+def _measured(g: Games, values: np.ndarray) -> np.ndarray:
+    """bool (N, S): the occupied seats that have a value, in rows not ended by a forfeit."""
+    return (g.seats >= 0) & (values != MISSING) & ~g.forfeited[:, None]
+
+
 def _estimates(g: Games, values: np.ndarray, codes_of: np.ndarray, n_groups: int) -> Estimates:
     """Per group (``codes_of[strategy code]``, -1: none): the mean of ``values`` (N, S) over
-    the occupied seats that have one, with the reports' interval over duplicate sets."""
+    the seats ``_measured``, with the reports' interval over duplicate sets."""
     seats = g.seats.astype(np.int64)
-    ok = (seats >= 0) & (values != MISSING)
+    ok = _measured(g, values)
     codes = np.where(ok, codes_of[np.maximum(seats, 0)], -1)
     x = np.where(ok, values, 0)
     cl = clusters(g)
@@ -49,16 +58,21 @@ def _mean_ci(est: Estimates, name: str) -> dict[str, np.ndarray]:
             f"{name}_no_spread": flat}  # fmt: skip
 
 
-def _seats(g: Games, values: np.ndarray, codes_of: np.ndarray, n_groups: int) -> np.ndarray:
-    """Per group: the occupied seats that have a value."""
+def _seats(g: Games, values: np.ndarray, codes_of: np.ndarray, n_groups: int) -> dict[str, Any]:
+    """Per group: ``seats``, the occupied seats that have a value, and ``valid_games``, those
+    of them a mean is over (``_measured``)."""
     seats = g.seats.astype(np.int64)
-    ok = (seats >= 0) & (values != MISSING)
-    codes = np.where(ok, codes_of[np.maximum(seats, 0)], n_groups)
-    return np.bincount(codes.ravel(), minlength=n_groups + 1)[:n_groups]
+    out = {}
+    for name, ok in (("seats", (seats >= 0) & (values != MISSING)),
+                     ("valid_games", _measured(g, values))):  # fmt: skip
+        codes = np.where(ok, codes_of[np.maximum(seats, 0)], n_groups)
+        out[name] = np.bincount(codes.ravel(), minlength=n_groups + 1)[:n_groups].astype(np.int64)
+    return out
 
 
 def means(data: Any, order: list[str] | None = None) -> pd.DataFrame | None:
-    """Per strategy: seats taken and, for every declared mean column, its mean per seat with a
+    """Per strategy: seats taken, ``valid_games`` (those in rows not ended by a forfeit: what
+    the means are over) and, for every declared mean column, its mean per seat with a
     95% interval (over duplicate sets, as every interval of the reports). Best rank value
     first when the rank value is one of the columns, else in ``order``. None when the game
     declares no mean columns."""
@@ -68,8 +82,7 @@ def means(data: Any, order: list[str] | None = None) -> pd.DataFrame | None:
         return None
     k = g.n_strategies
     first = next(iter(g.means.values()))
-    df = pd.DataFrame({"strategy": list(g.labels),
-                       "seats": _seats(g, first, np.arange(k), k).astype(np.int64)})  # fmt: skip
+    df = pd.DataFrame({"strategy": list(g.labels), **_seats(g, first, np.arange(k), k)})
     for c, values in g.means.items():
         for name, v in _mean_ci(_estimates(g, values, np.arange(k), k), c).items():
             df[name] = v
@@ -105,8 +118,9 @@ def _without(label: str, param: str) -> tuple[str, str | None]:
 def by_parameter(data: Any) -> pd.DataFrame | None:
     """For each declared parameter: the mean rank value with a 95% interval by strategy (its
     label without that parameter) and the parameter's value (the declared default where the
-    label shows none). Long form: parameter, strategy, value, seats, <rank>_mean, ci. None
-    when the game declares no parameters or the run plays each at one value only."""
+    label shows none), over the rows not ended by a forfeit. Long form: parameter, strategy,
+    value, seats, valid_games, <rank>_mean, ci. None when the game declares no parameters or
+    the run plays each at one value only."""
     g = as_games(data)
     d = g.declaration
     if not d.parameters:
@@ -119,10 +133,10 @@ def by_parameter(data: Any) -> pd.DataFrame | None:
         index = {key: i for i, key in enumerate(groups)}
         codes_of = np.array([index[(b, float(v) if v is not None else default)]
                              for b, v in keys])  # fmt: skip
-        seats = _seats(g, g.values, codes_of, len(groups)).astype(np.int64)
+        seats = _seats(g, g.values, codes_of, len(groups))
         est = _estimates(g, g.values, codes_of, len(groups))
         df = pd.DataFrame({"parameter": param, "strategy": [b for b, _ in groups],
-                           "value": [v for _, v in groups], "seats": seats,
+                           "value": [v for _, v in groups], **seats,
                            **_mean_ci(est, rank)})  # fmt: skip
         df = df[df["seats"] > 0]
         if df["value"].nunique() > 1:  # a parameter every entrant plays at one value says nothing

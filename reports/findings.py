@@ -245,6 +245,8 @@ def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     means); strategies tied on a mean are named together (a tie at the top shares the best, and
     every strategy alike is said so: never one 'best' and another 'worst' with one figure)."""
     col = d.rank_value
+    if means is not None and "valid_games" in means:  # a mean of no valid row says nothing
+        means = means[means["valid_games"] > 0].reset_index(drop=True)
     if means is None or not len(means) or f"{col}_mean" not in means:
         return []
     name, values = col.replace("_", " "), means[f"{col}_mean"].to_numpy(float)
@@ -265,11 +267,21 @@ def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         span = (f"({no_spread(flat, f'mean {name}')})" if flat and not np.isfinite(lo)
                 else interval(lo, hi, scale=1.0, digits=k))  # fmt: skip
         text = (f"{top['strategy']} has the best mean {name} per {d.unit}: "
-                f"{fixed(values[0], k)} {span}")  # fmt: skip
+                f"{fixed(values[0], k)} {span}{_over(top, d)}")  # fmt: skip
     if len(means) > 1:
         has = "has" if len(worst) == 1 else "share"
-        text += f"; {and_words(worst)} {has} the worst: {fixed(values[-1], k)}"
+        last = _over(means.iloc[-1], d) if len(worst) == 1 else ""
+        text += f"; {and_words(worst)} {has} the worst: {fixed(values[-1], k)}{last}"
     return [Finding("means", text + ".")]
+
+
+def _over(row: pd.Series, d: Declaration) -> str:
+    """' over its 32 rounds not ended by a forfeit' where a strategy's mean leaves some of
+    its seats out (``reports.declared.means``), else nothing."""
+    valid, seats = int(row.get("valid_games", 0)), int(row.get("seats", 0))
+    if "valid_games" not in row or valid >= seats:
+        return ""
+    return f" over its {valid:,} {d.units(valid)} not ended by a forfeit"
 
 
 def _tied(means: pd.DataFrame, values: np.ndarray, value: float) -> list[str]:
@@ -342,11 +354,14 @@ def _rank_words(rank: pd.DataFrame | None) -> str:
     )
 
 
-def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
+def metagame_finding(tables: Mapping[str, pd.DataFrame], d: Declaration | None = None
+                     ) -> list[Finding]:  # fmt: skip
     """The meta-game's answer (``reports.metagame``; runs whose tables hold every multiset of
     the strategies): the stable mix, each weight in percent with its 95% bootstrap interval,
     how sure the resampling is of which strategies it plays, other equilibria and α-Rank's
-    first; or that the run has too few deals for one."""
+    first; or that the run has too few deals for one, asking for more of the run's units
+    (``d.units()``; default: the default game's)."""
+    more = f"play more {(d or default_declaration()).units()}"
     pay = tables.get("metagame_payoffs")
     mix = tables.get("metagame_mix")
     if pay is None or not len(pay):
@@ -358,7 +373,7 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
                 "metagame",
                 f"Meta-game: too few deals for an analysis: the fewest at "
                 f"a table is {fewest} duplicate set{'s' if fewest != 1 else ''}, and "
-                f"each table needs {MIN_SETS}; play more games.",
+                f"each table needs {MIN_SETS}; {more}.",
             )
         ]
     parts = _mix_parts(mix, SUPPORT)
@@ -385,7 +400,7 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
         text = (
             f"Meta-game: caution, the run cannot tell which mix is stable: the equilibrium "
             f"plays the same strategies in only {pct(same)} of the bootstrap replicates of the "
-            f"deals{_entering(mix)} (play more games). Its estimate is {what}."
+            f"deals{_entering(mix)} ({more}). Its estimate is {what}."
         )
     return [
         Finding("metagame", text + _others(tables) + _rank_words(tables.get("metagame_alpharank")))
@@ -396,7 +411,7 @@ def metagame_answer(run: Run) -> str:
     """The meta-game finding of a run (a ``reports.Run``; '' where its tables do not hold every
     multiset of its strategies), for a command to print after a ``--repeats`` tournament
     without writing the report (a few seconds: the bootstrap and α-Rank)."""
-    found = metagame_finding(metagame(run))
+    found = metagame_finding(metagame(run), run.declaration)
     return found[0].text if found else ""
 
 
@@ -441,7 +456,7 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
         out = best_finding(tables, method, d)
     out = lead + _completion(tables, d) + out
     out += _means(tables.get("means"), d)
-    out += metagame_finding(tables)
+    out += metagame_finding(tables, d)
     out += _seats(tables.get("seats"), d)
     out += _neighbours(tables.get("neighbours"), tables.get("summary"))
     out += _lengths(tables.get("lengths"), d)

@@ -34,6 +34,7 @@ from .result import TournamentResult
 from .same_run import check_out
 from .schedule import Schedule, make_tables, parse_players
 from .seating import DEFAULT_SEATING, SEATINGS, design
+from .seating_record import design_record, patterns
 from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
 from .stages import asked_note, with_stages
 from .work import SEED_KEYS, ChunkTask, ready, run_chunk
@@ -48,6 +49,16 @@ def _default_game() -> GamePlugin:
     from .games import get_game  # start-up: the game registry reads entry points
 
     return get_game()
+
+
+def record_refused(game: GamePlugin, by: str) -> ParameterError:
+    """The refusal of a records file for a run of matches, naming the parameter that asked
+    for them (``by``: expert, target or rounds); records hold the game's plain units."""
+    return ParameterError(
+        f"{{record}} is not available with {{{by}}} (record plain {plural(game.unit)})",
+        "record",
+        by,
+    )
 
 
 class Tournament:
@@ -178,10 +189,8 @@ class Tournament:
             )
         stride = max(1, self.schedule.n_games // record_sample) if record_sample else 1
         self.record_stride, self.record_rule = stride if self.record else 0, work.RECORD_RULE
-        if self.record is not None and self.expert:
-            raise ParameterError(
-                "{record} is not available with {expert} (record plain games)", "record", "expert"
-            )
+        if self.record is not None and self.expert:  # matches asked by rounds, else by expert
+            raise record_refused(self.game, "rounds" if self.rounds is not None else "expert")
 
     def _focus_label(self, focus: Any) -> str:
         """The label of ``focus``: one of the strategies (as given) or a label."""
@@ -226,19 +235,9 @@ class Tournament:
         )
 
     def design(self) -> dict[str, Any]:
-        """The seating design as the manifest records it: for each pattern of repeats at a
-        table (its entrants numbered 0.. in canonical order), the seatings of one deal."""
-        patterns: dict[str, list[list[int]]] = {}
-        for table, seatings in zip(self.tables, self.seatings, strict=True):
-            distinct = sorted(set(table))
-            key = ",".join(str(distinct.index(e)) for e in table)
-            if key not in patterns:
-                patterns[key] = [[distinct.index(e) for e in st] for st in seatings]
-        return {
-            "kind": self.seating,
-            "seatings_per_deal": {k: len(v) for k, v in patterns.items()},
-            "seatings": patterns,
-        }
+        """The seating design as the manifest records it (``seating_record``): for each
+        pattern of repeats at a table, the seatings of one deal, or their digest."""
+        return design_record(self.seating, patterns(self.tables, self.seatings))
 
     def spec(self) -> dict[str, Any]:
         """Everything that determines the results: compared on resume, kept in the manifest."""
