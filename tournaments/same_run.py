@@ -14,6 +14,7 @@ from typing import Any
 from gamekit.errors import ParameterError
 
 from . import storage
+from .seating_record import patterns, played_under
 from .session import spec_difference
 from .stages import GROWN_KEYS, described_since, extends
 
@@ -58,8 +59,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
         raise ValueError(
             f"cannot resume {out}: it holds a different tournament (differs in {said})"
         )
-    played = (old.get("seating_design") or {}).get("seatings")
-    if played is not None and played != t.design()["seatings"]:  # never mixed in one run
+    if not played_under(old.get("seating_design"), patterns(t.tables, t.seatings)):
         raise ValueError(f"cannot resume {out}: it was played under other seatings than "
                          f"this version's {t.seating} design gives")  # fmt: skip
     return old
