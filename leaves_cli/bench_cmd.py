@@ -17,16 +17,13 @@ from .options import game_option
 
 
 def _table(report: Any) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    """The report's table, fitted to the terminal (no path or figure cut), then its notes."""
+    from .console import make_console
+    from .plain_table import print_table
 
-    table = Table(title=report.title)
-    for i, column in enumerate(report.columns):
-        table.add_column(column, justify="left" if i == 0 else "right")
-    for row in report.rows:
-        table.add_row(*row)
-    console = Console()
-    console.print(table)
+    columns = [(c, "left" if i == 0 else "right") for i, c in enumerate(report.columns)]
+    print_table(report.title, columns, report.rows)
+    console = make_console()
     for note in report.notes:
         console.print(note)
 

@@ -4,7 +4,8 @@ Importing rich costs a command about 0.1 s, more than the rest of a small tourna
 summary. Where rich would write plain characters anyway (the output is not a terminal, no
 colour is forced, the encoding is UTF-8, the table fits the width rich would use and holds
 only printable ASCII), ``print_table`` writes the same text itself; anywhere else it hands the
-table to rich. ``tests/test_plain_table.py`` compares the two.
+table to rich, laid out so that no label, figure or interval is cut (``fitted``).
+``tests/test_plain_table.py`` compares the two.
 
 Imports inside functions: start-up (rich loads only where it draws).
 """
@@ -102,19 +103,14 @@ def print_table(
     file: IO[str] | None = None,
 ) -> None:
     """Print the table to ``file`` (stdout): as plain text where rich would print the same,
-    else through rich."""
+    else through rich, fitted to the console's width without cutting a cell."""
     out = sys.stdout if file is None else file
     text = render(title, columns, rows)
     words = [title, *(c[0] for c in columns), *(cell for row in rows for cell in row)]
     if plain_words(words) and rich_would_print_plain(out, len(text.splitlines()[-1])):
         out.write(text)
         return
-    from rich.console import Console
-    from rich.table import Table
+    from .console import make_console
+    from .fitted import printed_table
 
-    table = Table(title=title, title_justify="left")
-    for header, justify in columns:
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
-    for row in rows:
-        table.add_row(*row)
-    Console(file=out).print(table)
+    make_console(file=out).print(printed_table(title, columns, rows))

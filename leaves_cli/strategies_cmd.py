@@ -223,14 +223,13 @@ def strategies(
       leaves strategies --names
       leaves strategies --game GAME       # another installed game's
     """
-    from rich import box
-    from rich.table import Table
     from rich.text import Text
 
     from strategies.registry import entry_point_group
     from tournaments.games import DEFAULT_GAME
 
     from .console import make_console
+    from .strategies_table import StrategiesTable
     from .tournament_parts import load_game
 
     plugin = load_game(game, {})
@@ -250,16 +249,7 @@ def strategies(
         return
     default = plugin.named(DEFAULT_GAME)  # the default game's table needs no title of its own
     title = "Registered strategies" + ("" if default else f" ({plugin.title})")
-    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
-    table.add_column("name", style="bold", no_wrap=True)
-    table.add_column("classifiers", overflow="fold")
-    table.add_column("description, parameters (defaults)", overflow="fold", ratio=1)
-    for name, desc, classifier, params in rows:
-        desc_text = Text(desc)
-        if params:
-            pars = ", ".join(f"{k}={v}" for k, v in params.items())
-            desc_text.append(f"\n{pars}", style="dim")
-        table.add_row(name, classifier_text(classifier), desc_text)
+    table = StrategiesTable(title, [(n, classifier_text(c), d, p) for n, d, c, p in rows])
     console.print(table)
     console.print(
         Text(

@@ -44,7 +44,7 @@ def test_it_prints_the_pairing_the_findings_and_the_table_and_writes_csv(runs, c
     assert lines[3].startswith("paired: both runs dealt the same ")
     assert lines[4] == ("counter in A compared with counter(threat_weight=0.5) in B (the same "
                         "strategy, other parameters)")  # fmt: skip
-    assert "Holm p" in out and lines[-1] == f"table in {tmp_path / 'o' / 'compare.csv'}"
+    assert "Holm" in out and lines[-1] == f"table in {tmp_path / 'o' / 'compare.csv'}"
     table = pd.read_csv(tmp_path / "o" / "compare.csv")
     assert list(table.columns[:2]) == ["strategy", "win_rate_a"]
     row = table.set_index("strategy").loc["counter -> counter(threat_weight=0.5)"]

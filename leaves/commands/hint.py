@@ -17,8 +17,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from leaves import PlayerView
-
-from .fitted import FittedTable
+from leaves_cli.fitted import FittedTable
 
 SEARCH_BOT = "ismcts"
 """The search bot, with its default settings, when it is registered (a few ms a decision;

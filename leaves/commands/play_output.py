@@ -14,9 +14,9 @@ from rich.text import Text
 
 from leaves import State
 from leaves_cli.errors import CLIError
+from leaves_cli.fitted import FittedTable
 
 from . import render
-from .fitted import FittedTable
 from .play_loop import QuitGame
 
 __all__ = ["check_record_file", "replay_command", "save_game", "scores_table", "show_left",

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from leaves import Action, Rules
-from leaves.commands.fitted import FittedTable, share_widths
+from leaves_cli.fitted import FittedTable, share_widths
 
 END_STYLE = "bold black on yellow"
 HAND_STYLE = "bold cyan"
