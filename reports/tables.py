@@ -60,7 +60,7 @@ def _summary_counts(g: Games) -> np.ndarray:
         return np.bincount(codes[at], minlength=k + 1)[:k].astype(np.float64)
 
     win = g.wins()
-    lost = ~win & (g.values != MISSING)
+    lost = ~win & (g.values != MISSING) & ~g.forfeited[:, None]  # a forfeit measures no play
     if (g.forfeit_seat >= 0).any() or not g.forfeited.any():
         forfeit_w = np.arange(g.seats.shape[1])[None, :] == g.forfeit_seat[:, None]
     else:  # forfeit known per game only: count it for everyone at that table
@@ -107,7 +107,8 @@ def rate_estimates(
 def summary(data: Any) -> pd.DataFrame:
     """Per strategy: games (seats occupied), wins, win rate with a 95% interval, the fair
     share (expected win rate if all were equal: mean of 1/players), win rate relative to it, the
-    mean rank value when not winning (``mean_<rank value>_when_losing``), unfinished and
+    mean rank value when not winning, over games not ended by a forfeit
+    (``mean_<rank value>_when_losing``), unfinished and
     forfeited games. Sorted strongest first (by win rate relative to the fair share, which
     equals win-rate order when all play the same counts). A game whose tied players share a win
     counts it for each of them, and adds ``win_share`` (each shared win split).

@@ -46,6 +46,9 @@ def _reference_add(agg, table, positions, entrants, batch, higher_is_better):
             if "win_share_units" in agg and won[s]:
                 agg["win_share_units"][ent[s]] += aggregates.SHARE_UNITS // m
             agg["rank_sum"][ent[s]] += rank[i, s]
+            if batch.forfeit_seat[i] < 0:  # the means leave a forfeited game out
+                agg["valid_games"][ent[s]] += 1
+                agg["valid_rank_sum"][ent[s]] += rank[i, s]
             if batch.forfeit_seat[i] == s:
                 agg["forfeits"][ent[s]] += 1
             for t in range(k):

@@ -64,6 +64,9 @@ def empty(
         "wins": np.zeros(s, np.int64),
         "rank_sum": np.zeros(s, np.int64),  # e.g. cards left, summed
         "forfeits": np.zeros(s, np.int64),
+        # the same over the games not ended by a forfeit (whose values measure no play)
+        "valid_games": np.zeros(s, np.int64),
+        "valid_rank_sum": np.zeros(s, np.int64),
         # head to head: ahead[i, j] games where i finished strictly ahead of j at one table
         "ahead": np.zeros((s, s), np.int64),
         "met": np.zeros((s, s), np.int64),
@@ -220,10 +223,17 @@ def add_sets(
     lost = batch.forfeit_seat >= 0
     _count(agg, "games", ent, sets.deals)
     _count(agg, "wins", ent, wins)
-    _count(agg, "rank_sum", ent, sets.per_set(rank))
+    rank_sums = sets.per_set(rank)
+    _count(agg, "rank_sum", ent, rank_sums)
+    valid_games, valid_sums = np.full_like(rank_sums, sets.deals), rank_sums
     if lost.any():
         forfeit = batch.forfeit_seat.astype(np.int64)
         _count(agg, "forfeits", ent, sets.per_seat(forfeit + 1, ent.shape[1] + 1)[:, 1:])
+        kept = np.broadcast_to(~lost, rank.shape)
+        valid_games, valid_sums = sets.per_set(kept), sets.per_set(np.where(kept, rank, 0))
+    if "valid_games" in agg:  # aggregates of an earlier version's chunks have none
+        _count(agg, "valid_games", ent, valid_games)
+        _count(agg, "valid_rank_sum", ent, valid_sums)
     _add_ahead(agg, ent, rank, sets, higher_is_better)
     if batch.first_player is not None:
         _add_offsets(agg, ent, batch, won, sets)

@@ -178,7 +178,7 @@ class TournamentResult:
                 "games": games,
                 "wins": agg["wins"],
                 "win_rate": agg["wins"] / games,
-                f"{rank}_mean": agg["rank_sum"] / games,
+                f"{rank}_mean": _rank_mean(agg),
                 "forfeits": agg["forfeits"],
             }
             key = "win_rate"
@@ -229,3 +229,12 @@ class TournamentResult:
         df = pd.DataFrame(rows, columns=["n_players", "offset", "games", "wins"])
         df["win_rate"] = df["wins"] / df["games"]
         return df
+
+
+def _rank_mean(agg: dict[str, np.ndarray]) -> np.ndarray:
+    """Each strategy's mean rank value over its games not ended by a forfeit (a forfeited
+    game's values measure no play: the zeros of a round cut short); over every game for a run
+    of an earlier version, whose aggregates do not count them apart."""
+    if "valid_rank_sum" in agg:
+        return agg["valid_rank_sum"] / agg["valid_games"]
+    return agg["rank_sum"] / agg["games"]
