@@ -240,12 +240,12 @@ def intervals(result: Any, nothing_valid: bool = False) -> tuple[dict[str, str],
 def _rows(result: Any, nothing_valid: bool) -> Any:
     """The run's rows (``reports.Games``, read once for the summary's intervals and its line on
     unfinished units), or why the summary has no intervals without them (a string)."""
+    unit = result.manifest.get("game_declaration", {}).get("unit", "game")
     if nothing_valid:
-        unit = result.manifest.get("game_declaration", {}).get("unit", "game")
         return (f"no intervals: every {unit} ended by a forfeit, so none counts toward one "
                 "(fix the strategy and play the run again)")  # fmt: skip
     if not result.spec.get("rows", True):
-        return "no intervals: the run kept no per-game rows (--no-rows), and they count deals"
+        return f"no intervals: the run kept no per-{unit} rows (--no-rows), and they count deals"
     from reports import ReportError
     from reports.loading import as_games
 
