@@ -26,3 +26,10 @@ def test_a_games_own_command_says_it_takes_no_game(capsys, name, title, flag):
 def test_a_shared_command_still_suggests_the_option_meant(capsys):
     code, _, err = cli(capsys, "tournament", "--gam", "x")
     assert code == 2 and "Did you mean one of: '--game'" in err
+
+
+@pytest.mark.parametrize("typed", ["LIGRETTO", "Ligreto", "ligreto"])
+def test_a_game_id_typed_in_capitals_or_misspelt_is_offered_the_id(capsys, typed, tmp_path):
+    code, _, err = cli(capsys, "tournament", "--game", typed, "a", "b", "--games", "8",
+                       "--out", str(tmp_path / "o"))  # fmt: skip
+    assert code == 2 and "did you mean 'ligretto'?" in err, err

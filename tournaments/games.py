@@ -47,8 +47,9 @@ def game_class(name: str) -> type:
                 continue
             if name in getattr(cls, "former_names", ()):
                 return _seated(cls, name)
-        close = difflib.get_close_matches(name, list(eps), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        lower = {other.lower(): other for other in eps}  # an id in capitals is near it too
+        close = difflib.get_close_matches(name.lower(), list(lower), n=1)
+        hint = f"; did you mean {lower[close[0]]!r}?" if close else ""
         raise ValueError(f"unknown game {name!r}{hint} (installed: {', '.join(sorted(eps))})")
     try:
         cls = eps[name].load()
