@@ -91,10 +91,16 @@ def pick_game(run: Path, game: int | None, plugin: Any) -> tuple[int, Any]:
     if not len(hit):
         from tournaments.declaration import plural
 
-        first, last, unit = int(rows["game"].min()), int(rows["game"].max()), plugin.unit
+        ids = sorted(int(x) for x in rows["game"])
+        unit, span = plugin.unit, f"{ids[0]} to {ids[-1]}"
+        if ids[-1] - ids[0] + 1 != len(ids):  # matches number their games from their own start
+            after = [x for x in ids if x > game][:3]
+            near = f"the next after {game}: {', '.join(map(str, after))}" if after else (
+                f"the last: {', '.join(map(str, ids[-3:]))}")  # fmt: skip
+            span += f", not every number ({near})"
         raise CLIError(
             f"--game {game}: {run} has no row for {unit} {game} (its {len(rows):,} rows number "
-            f"their {plural(unit)} {first} to {last}, as its forfeits.json does)",
+            f"their {plural(unit)} {span}, as its forfeits.json does)",
             usage=True,
         )
     return game, hit.iloc[0]
