@@ -21,7 +21,7 @@ from .charts import (
     style,
 )
 from .numbers import PERCENTAGE_POINTS, fixed
-from .variants_display import ORDINALS, shown
+from .variants_display import ordinal, shown
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -115,10 +115,6 @@ def _err(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """The error bars of values ``v`` with intervals [lo, hi]: NaN where a run had too few
     deals for an interval (no bar: a bar of width 0 would read as an exact figure)."""
     return np.clip(np.vstack([v - lo, hi - v]), 0, None)
-
-
-def ordinal(p: int) -> str:
-    return ORDINALS[p] if p < len(ORDINALS) else f"{p + 1}th"
 
 
 def _tick(r: pd.Series) -> str:

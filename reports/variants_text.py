@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .clusters import MIN_DF
 from .designer_text import (
     baseline_designer,
     designer_parts,
@@ -43,7 +44,7 @@ from .variants_words import (
     with_unit,
 )
 
-__all__ = ["ALPHA", "NAMES", "findings", "num", "ordinal"]
+__all__ = ["ALPHA", "NAMES", "findings", "ordinal"]
 
 ALPHA = 0.05
 NAMES = {
@@ -64,15 +65,6 @@ NAMES = {
 }
 """Each measure as the 'no clear difference in ...' sentence names it."""
 Key = tuple[str, str, str, int]  # (rules, metric, n_players, position)
-
-
-def num(x: float, lo: float | None = None, hi: float | None = None, digits: int | None = None
-        ) -> str:  # fmt: skip
-    """A number with its interval, one decimal (two below 1): '42.1 [41.9, 42.4]'."""
-    k = decimals(x) if digits is None else digits
-    if lo is None:
-        return fixed(x, k)
-    return f"{fixed(x, k)} {interval(lo, hi, scale=1.0, digits=k)}"
 
 
 def _rate(v: float, lo: float, hi: float, k: int = 1) -> str:
@@ -339,8 +331,8 @@ def _unclear(look: _Lookup, rules: str, told: set[Key]) -> list[str]:
         elif not r["significant"]:
             lists["vague"].append(r)
     if rows and all(not np.isfinite(r["p_value"]) for r in rows) and not lists["same"]:
-        return ["the runs are too small to tell any difference (fewer than 5 degrees of "
-                "freedom: play more games)"]  # fmt: skip
+        return ["the runs are too small to tell any difference (fewer than "
+                f"{MIN_DF:g} degrees of freedom: play more games)"]  # fmt: skip
     heads = {"vague": "there is no clear difference in ",
              "small": "there are too few deals to tell a difference in ",
              "same": "every duplicate set gave the same difference (no spread to test it "
