@@ -331,12 +331,11 @@ def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     return [Finding("expert", text)]
 
 
-def _mix_parts(mix: pd.DataFrame, support: float) -> list[str]:
-    """Each strategy the stable mix plays: its weight in percent with its 95% interval."""
+def _mix_parts(mix: pd.DataFrame, support: float) -> list[tuple[str, str]]:
+    """Each strategy the stable mix plays, and its weight in percent with its 95% interval."""
     rows = mix[mix["weight"] >= support]
-    return [
-        f"{r.strategy} {pct(r.weight)} {interval(r.ci_low, r.ci_high)}" for r in rows.itertuples()
-    ]
+    return [(r.strategy, f"{pct(r.weight)} {interval(r.ci_low, r.ci_high)}")
+            for r in rows.itertuples()]  # fmt: skip
 
 
 def _rank_words(rank: pd.DataFrame | None) -> str:
@@ -385,7 +384,8 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame], d: Declaration | None =
         "replicator dynamics from the uniform mix end, as they do not come to rest"
     )
     gain = gain_words(first["regret"])
-    said = and_words(parts) if len(parts) > 1 else "{} alone, {}".format(*parts[0].split(" ", 1))
+    said = (and_words([f"{name} {share}" for name, share in parts]) if len(parts) > 1
+            else "{} alone, {}".format(*parts[0]))  # a label may hold spaces  # fmt: skip
     same = float(mix["same_support"].iloc[0])
     what = (
         f"{said} ({how}; {gain}; 95% intervals from {int(first['replicates'])} bootstrap "

@@ -171,3 +171,12 @@ def test_alpha_rank_first_is_stated_with_its_interval(dominant_tables):
         f"α-Rank puts ace first with {100 * top['mass']:.1f}% of the mass "
         f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}]."
     )
+
+
+def test_a_label_with_a_space_is_the_stable_mix_alone_whole():
+    """The mix's one strategy was split at its label's first space ("my alone, bot 100.0%")."""
+    mix = _mix(strategy=["my bot", "b", "c"], weight=[1.0, 0.0, 0.0], ci_low=[0.9, 0.0, 0.0],
+               ci_high=[1.0, 0.1, 0.1], same_support=0.95, at_rest=True)  # fmt: skip
+    tables = {"metagame_payoffs": pd.DataFrame({"deal_sets": [9, 7]}), "metagame_mix": mix}
+    text = metagame_finding(tables)[0].text
+    assert "the stable mix of strategies is my bot alone, 100.0% [90.0, 100.0] (" in text, text
