@@ -72,7 +72,10 @@ MODULES: dict[str, tuple[str, ...]] = {
     "leaves/ruleset.py": ("tests/test_boundaries_ruleset.py", "tests/test_audit3_api.py"),
     "tournaments/sequential.py": ("tests/test_boundaries_sequential.py",),
     "reports/student_t.py": ("tests/test_boundaries_student_t.py",),
-    "reports/clusters.py": ("tests/test_boundaries_clusters.py",),
+    "reports/clusters.py": (
+        "tests/test_boundaries_clusters.py",
+        "tests/test_mutation_clusters61.py",
+    ),
     "reports/significance.py": ("tests/test_boundaries_significance.py",),
     "reports/numbers.py": ("tests/test_boundaries_numbers.py",),
     "gamekit/seeding.py": ("tests/test_boundaries_seeding.py",),
@@ -140,6 +143,11 @@ MODULES: dict[str, tuple[str, ...]] = {
     ),
     "tournaments/gauntlet.py": ("tests/test_mutation_gauntlet60.py", "tests/test_gauntlet.py"),
     "reports/gauntlet.py": ("tests/test_mutation_gauntlet60.py", "tests/test_gauntlet.py"),
+    "reports/compare_deals.py": (
+        "tests/test_mutation_compare_deals61.py",
+        "tests/test_compare.py",
+        "tests/test_audit4_compare.py",
+    ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

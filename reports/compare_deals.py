@@ -28,6 +28,7 @@ from tournaments.declaration import plural
 from .clusters import Clusters, Estimates, clusters, rate_differences, seat_sums
 from .data import Games, ReportError, Run
 from .loading import part_files
+from .numbers import counted
 
 __all__ = ["MIN_SHARED", "Overlap", "deal_seeds", "emptied_tables", "overlap", "paired_difference",
            "words"]  # fmt: skip
@@ -69,8 +70,9 @@ def deal_seeds(source: Any, run: Run) -> np.ndarray | None:
     return seeds if seeds is not None and len(seeds) == len(run.games) else None
 
 
-def _seated(g: Games, names: list[str]) -> tuple[list[str], np.ndarray]:
-    """(the distinct tables, as text of mapped labels and size; per game its table's index)."""
+def _seated(g: Games, names: list[str]) -> tuple[list[tuple[int, tuple[str, ...]]], np.ndarray]:
+    """(the distinct tables, each its size and the sorted mapped labels of who sat there: no
+    text joined from labels, which may hold any character; per game its table's index)."""
     seated = np.sort(g.seats.astype(np.int64) + 1, axis=1)
     rows = np.column_stack([g.n_players.astype(np.int64), seated])
     base = int(max(rows.max(initial=0), 0)) + 1
@@ -80,16 +82,16 @@ def _seated(g: Games, names: list[str]) -> tuple[list[str], np.ndarray]:
         distinct = rows[first]
     else:
         distinct, inv = np.unique(rows, axis=0, return_inverse=True)
-    text = [f"{r[0]}:" + "|".join(sorted(names[c - 1] for c in r[1:] if c > 0)) for r in distinct]
-    return text, inv.ravel()
+    tables = [(int(r[0]), tuple(sorted(names[c - 1] for c in r[1:] if c > 0))) for r in distinct]
+    return tables, inv.ravel()
 
 
-def _set_tables(g: Games, names: list[str], vocab: dict[str, int]) -> np.ndarray:
+def _set_tables(g: Games, names: list[str], vocab: dict[object, int]) -> np.ndarray:
     """Per duplicate set of ``g``, a code for the tables it was played at (a gauntlet's set
     spans the strategy's table and the baseline's), shared by both runs through ``vocab``."""
     cl = clusters(g)
-    text, inv = _seated(g, names)
-    comp = np.array([vocab.setdefault(t, len(vocab)) for t in text], dtype=np.int64)[inv]
+    tables, inv = _seated(g, names)
+    comp = np.array([vocab.setdefault(t, len(vocab)) for t in tables], dtype=np.int64)[inv]
     pairs = pd.unique(cl.of_game * (1 << 20) + comp)  # distinct (set, table); < 2**20 tables
     cl_of, comp_of = pairs >> 20, pairs & ((1 << 20) - 1)
     count = np.bincount(cl_of, minlength=cl.n)
@@ -133,9 +135,9 @@ def _set_seeds(g: Games, seeds: np.ndarray) -> np.ndarray | None:
 
 @dataclass(frozen=True)
 class _Words:
-    """What a run's sets are called: deals, or a match run's matches (``match_unit``)."""
+    """What a run's sets are called: a deal, or a match run's match (``match_unit``)."""
 
-    deals: str = "deals"
+    deal: str = "deal"
     seed: str = "deal seed"
     same_rules: bool = True
     dealt: str = "dealt"
@@ -154,12 +156,12 @@ def emptied_tables(ga: Games, gb: Games,
     at one, and the tables. Unpaired win rates leave them out of both runs, so that forfeits
     in one run do not compare other tables in A than in B."""
     seated = [(*_seated(g, n), g) for g, n in ((ga, names[0]), (gb, names[1]))]
-    valid = [{t for t, ok in zip(text, np.bincount(inv, ~g.forfeited, len(text)) > 0,
-                                 strict=True) if ok} for text, inv, g in seated]  # fmt: skip
+    valid = [{t for t, ok in zip(tables, np.bincount(inv, ~g.forfeited, len(tables)) > 0,
+                                 strict=True) if ok} for tables, inv, g in seated]  # fmt: skip
     both = set(seated[0][0]) & set(seated[1][0])
     empty = both - (valid[0] & valid[1])
-    at = [np.array([t in empty for t in text], dtype=bool)[inv] for text, inv, _ in seated]
-    return at[0], at[1], ["(" + t.split(":", 1)[1].replace("|", ", ") + ")" for t in sorted(empty)]
+    at = [np.array([t in empty for t in tables], dtype=bool)[inv] for tables, inv, _ in seated]
+    return at[0], at[1], ["(" + ", ".join(who) + ")" for _, who in sorted(empty)]
 
 
 def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | None],
@@ -172,8 +174,9 @@ def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | N
     are some of its seatings only, which the other run's set need not match."""
     w, wb = words or (_Words(), _Words())
     add = "the two runs' variances add"
-    if w.deals != wb.deals:  # one run's sets are deals, the other's matches: never the same
-        return Overlap(False, f"unpaired: A's duplicate sets are {w.deals}, B's {wb.deals}: {add}")
+    if w.deal != wb.deal:  # one run's sets are deals, the other's matches: never the same
+        return Overlap(False, f"unpaired: A's duplicate sets are {plural(w.deal)}, B's "
+                              f"{plural(wb.deal)}: {add}")  # fmt: skip
     per_set = []
     for side, g, s in (("A", ga, seeds[0]), ("B", gb, seeds[1])):
         got = None if s is None else _set_seeds(g, s)
@@ -187,36 +190,50 @@ def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | N
     common = np.intersect1d(da, db).size
     if common == 0:
         return Overlap(False, f"unpaired: the runs share no {w.seed} (A {w.dealt} "
-                              f"{da.size:,} {w.deals}, B {db.size:,}): {add}")  # fmt: skip
-    vocab: dict[str, int] = {}
+                              f"{counted(da.size, w.deal)}, B {db.size:,}): {add}")  # fmt: skip
+    vocab: dict[object, int] = {}
     ta, tb = _set_tables(ga, names[0], vocab), _set_tables(gb, names[1], vocab)
     b_of_a = _keys(sb, tb).get_indexer(_keys(sa, ta))
     void_a, void_b = _forfeited_sets(ga), _forfeited_sets(gb)
     void = (b_of_a >= 0) & (void_a | void_b[np.maximum(b_of_a, 0)])
     b_of_a[void] = -1
     shared, dropped = int((b_of_a >= 0).sum()), int(void.sum())
+    sets = counted(shared, "duplicate set")
     if shared == 0:
-        why = (f"each of the {dropped:,} both played holds a game ended by a forfeit" if dropped
-               else f"{w.dealt} none of them at a table of the same strategies")  # fmt: skip
-        return Overlap(False, f"unpaired: the runs share {common:,} {w.seed}s but {why}: {add}")
-    left = (f"; {dropped:,} more, each holding a game ended by a forfeit, are left out"
-            if dropped else "")  # fmt: skip
+        if dropped:
+            who = "the one" if dropped == 1 else f"each of the {dropped:,}"
+            why = f"{who} both played holds a game ended by a forfeit"
+        else:
+            none = "it at no table" if common == 1 else "none of them at a table"
+            why = f"{w.dealt} {none} of the same strategies"
+        return Overlap(False, f"unpaired: the runs share {counted(common, w.seed)} but {why}: "
+                              f"{add}")  # fmt: skip
+    left = _left_out(dropped)
     if shared < MIN_SHARED * min((~void_a).sum(), (~void_b).sum()):
-        return Overlap(False, f"unpaired: only {shared:,} duplicate sets (a {w.seed} at a "
-                              f"table) are in both runs (A has {sa.size:,}, B {sb.size:,}{left}), "
-                              f"too few to pair: {add}")  # fmt: skip
+        return Overlap(False, f"unpaired: only {sets} (a {w.seed} at a table) "
+                              f"{'is' if shared == 1 else 'are'} in both runs (A has {sa.size:,}, "
+                              f"B {sb.size:,}{left}), too few to pair: {add}")  # fmt: skip
+    deals = counted(da.size, w.deal)
     if shared == sa.size == sb.size:
-        what = (f"{w.dealt} the same {da.size:,} {w.deals} (their {w.seed}s are identical)"
-                if w.same_rules else f"drew their {da.size:,} {w.deals} from the same "
-                f"{w.seed}s (under other rules a seed may deal other cards)")  # fmt: skip
-        text = (f"paired: both runs {what} at the same tables: B - A is paired over the "
-                f"{shared:,} duplicate sets")  # fmt: skip
+        same = w.seed if da.size == 1 else plural(w.seed)
+        what = (f"{w.dealt} the same {deals} (their {w.seed}s are identical)" if w.same_rules
+                else f"drew their {deals} from the same {same} (under other rules a seed may "
+                "deal other cards)")  # fmt: skip
+        text = f"paired: both runs {what} at the same tables: B - A is paired over the {sets}"
     else:
-        text = (f"paired where the {w.seed}s agree: A {w.dealt} {da.size:,} {w.deals}, B "
-                f"{db.size:,}, {common:,} of them with the same seed; B - A is paired over the "
-                f"{shared:,} duplicate sets both played at the same table (A has {sa.size:,}, "
-                f"B {sb.size:,}){left}")  # fmt: skip
+        text = (f"paired where the {w.seed}s agree: A {w.dealt} {deals}, B {db.size:,}, "
+                f"{common:,} of them with the same seed; B - A is paired over the {sets} both "
+                f"played at the same table (A has {sa.size:,}, B {sb.size:,}){left}")  # fmt: skip
     return Overlap(True, text, b_of_a, ta, shared)
+
+
+def _left_out(dropped: int) -> str:
+    """The shared sets left out for a forfeited game, in words ('' if none)."""
+    if not dropped:
+        return ""
+    if dropped == 1:
+        return "; 1 more, holding a game ended by a forfeit, is left out"
+    return f"; {dropped:,} more, each holding a game ended by a forfeit, are left out"
 
 
 def words(run: Run, same_rules: bool) -> _Words:
@@ -224,7 +241,7 @@ def words(run: Run, same_rules: bool) -> _Words:
     if not run.expert:
         return _Words(same_rules=same_rules)
     unit = run.declaration.match_unit
-    return _Words(plural(unit), f"{unit} seed", same_rules, "played")
+    return _Words(unit, f"{unit} seed", same_rules, "played")
 
 
 def _paired_clusters(ga: Games, ov: Overlap) -> Clusters:
