@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import base64
 import math
+import numbers
 import pickle
 from typing import Any
 
@@ -58,7 +59,7 @@ from leaves.view import check_seat
 from strategies import Strategy, fresh
 
 from .observation import SIZE, encode
-from .variants import n_action_ids, openspiel_text, rules_text
+from .variants import action_id, n_action_ids, openspiel_text, rules_text
 
 __all__ = ["GAME_NAME", "OpenSpielAgent", "StrategyBot", "register"]
 
@@ -89,9 +90,11 @@ class ThirteenLeavesGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
         limit = int(params["turn_limit"])  # always given: today's counts as not given
-        rules = Rules.of_options(
-            rules_text(params["rules"]), None if limit == TURN_LIMIT else limit
-        )
+        try:
+            text = rules_text(params["rules"], form="key:value;key:value")
+        except ValueError as exc:  # named as Rules.of_options names its errors
+            raise ValueError(f"rules: {exc}") from None
+        rules = Rules.of_options(text, None if limit == TURN_LIMIT else limit)
         n = int(params["players"])
         if n not in rules.players:
             raise ValueError(f"players must be {counts_text(rules.players)}{rules.under()}")
@@ -153,6 +156,12 @@ class ThirteenLeavesState(pyspiel.State):
         return state.current_player
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.state is not None:  # a seat's turn or the end, as OpenSpiel's own games refuse
+            if self.state.is_terminal:
+                raise ValueError("chance_outcomes: the game is over, not chance")
+            raise ValueError(
+                f"chance_outcomes: player {self.state.current_player} is to act, not chance"
+            )
         if self.dealt < self._to_deal():
             left = self._left()
             return [(v, c / left.sum()) for v, c in enumerate(left) if c]
@@ -209,6 +218,11 @@ class ThirteenLeavesState(pyspiel.State):
             return (
                 f"first player {action}" if self.dealt == self._to_deal() else f"deal {action + 1}"
             )
+        # no name for an id the game lacks: -1 would name the last pass, 117 under today's
+        # rules the pass taking nothing
+        ids = self.get_game().num_distinct_actions()
+        if not 0 <= action < ids:
+            raise ValueError(f"{action} is not an action id of this game (0..{ids - 1})")
         return str(ACTIONS_BY_ID[action])
 
     def is_terminal(self) -> bool:
@@ -396,6 +410,11 @@ class StrategyBot(pyspiel.Bot):
         return int(self._strategy.choose(view, tuple(inner.legal_actions()), self._rng).id)
 
 
+def _real(value: Any) -> bool:
+    """Whether ``value`` is a real number (numpy's included), not a bool or text."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+
+
 class OpenSpielAgent(Strategy):
     """One of OpenSpiel's bots as a 13 Leaves strategy (spec
     ``openspiel:bot=ismcts,max_simulations=200``): ``ismcts`` (OpenSpiel's ISMCTSBot) or
@@ -410,10 +429,13 @@ class OpenSpielAgent(Strategy):
     def __init__(self, bot: str = "ismcts", max_simulations: int = 100, uct_c: float = 2.0):
         if bot not in ("ismcts", "mcts"):
             raise ValueError(f"bot must be ismcts or mcts, got {bot!r}")
-        if int(max_simulations) < 1:
-            raise ValueError(f"max_simulations must be at least 1, got {max_simulations}")
-        if not math.isfinite(uct_c) or uct_c < 0:  # nan would search without a word of warning
-            raise ValueError(f"uct_c must be a number >= 0, got {uct_c}")
+        count = action_id(max_simulations)  # a whole number: int() would take 2.5 and "9"
+        if count is None or count < 1:
+            raise ValueError(
+                f"max_simulations must be a whole number >= 1, got {max_simulations!r}"
+            )
+        if not _real(uct_c) or not math.isfinite(uct_c) or uct_c < 0:  # nan would search on
+            raise ValueError(f"uct_c must be a number >= 0 and finite, got {uct_c!r}")
         self._games: dict[tuple[int, Rules], Any] = {}
 
     def _game(self, view: PlayerView) -> Any:

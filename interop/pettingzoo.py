@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 try:
-    from gymnasium import spaces
+    from gymnasium import logger, spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import AgentSelector, wrappers
 except ImportError as exc:  # one line for the user, whichever command needed it
@@ -51,7 +51,20 @@ def env(n_players: int = 4, rules: Any = None, render_mode: str | None = None,
     e = raw_env(n_players, rules, render_mode, **rule_keys)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return _OrderEnforcing(e)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order checks, with ``raw_env``'s one line for a ``last()`` before the first
+    reset or once a finished game's agents are all gone (PettingZoo's reads a gone agent's
+    reward: a bare KeyError)."""
+
+    def last(self, observe: bool = True) -> tuple:
+        self.unwrapped._in_play()
+        return super().last(observe)
+
+    def __str__(self) -> str:  # as PettingZoo's own order wrapper names the environment
+        return str(self.env)
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -110,12 +123,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             raise ValueError("no game yet: call reset() first")
         return self.state
 
-    def last(self, observe: bool = True) -> tuple:
-        """PettingZoo's ``last``, with one clear line before the first reset and once a
-        finished game's agents are all gone (where PettingZoo's raises a bare KeyError)."""
+    def _in_play(self) -> None:
+        """One clear line before the first reset and once a finished game's agents are all
+        gone (every dead agent has stepped)."""
         self._started()
         if not self.agents:
             raise ValueError("the game is over: reset() first")
+
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last``, refused in one line before the first reset and once the game
+        is over (where PettingZoo's raises a bare KeyError)."""
+        self._in_play()
         return super().last(observe)
 
     def agent_iter(self, max_iter: int = 2**63):
@@ -147,9 +165,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.agent_selection = self.possible_agents[self.state.current_player]
 
     def step(self, action: int | None) -> None:
-        self._started()
-        if not self.agents:  # every dead agent has stepped: PettingZoo's wrapper only warns
-            raise ValueError("the game is over: reset() first")
+        self._in_play()  # once every dead agent has stepped: PettingZoo's wrapper only warns
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -178,10 +194,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self.render()
 
     def render(self) -> str | None:
-        """The position as text: the table, every seat's hand size, who is to play."""
-        if self.render_mode is None:
-            return None
+        """The position as text: the table, every seat's hand size, who is to play
+        (``"ansi"`` returns it, ``"human"`` prints it and returns None; without a render mode,
+        a warning and None)."""
         s = self._started()
+        if self.render_mode is None:  # said, as PettingZoo's classic games say it
+            logger.warn("You are calling render method without specifying any render mode.")
+            return None
         ends = (s.ends[0][0], s.ends[1][0]) if s.ends else ("-", "-")
         lines = [
             f"turn {s.turn}, round {s.round}; table {list(s.table)} (ends {ends[0]}, {ends[1]})",
@@ -193,8 +212,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
              f"to play: player_{s.current_player}"),
         ]  # fmt: skip
         text = "\n".join(lines)
-        if self.render_mode == "human":
+        if self.render_mode == "human":  # printed; returned only by "ansi", as Gymnasium asks
             print(text)
+            return None
         return text
 
     def close(self) -> None:

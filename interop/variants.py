@@ -28,12 +28,17 @@ __all__ = ["action_id", "n_action_ids", "openspiel_text", "rules_of", "rules_tex
 _ITEM = re.compile(r"\s*([A-Za-z_]+)\s*[=:]\s*(.*?)\s*$")
 
 
-def rules_text(text: str) -> str:
-    """``key:value;key:value`` (or a mix with ``=`` and ``,``) as ``Rules.parse`` reads it."""
+def rules_text(text: str, form: str = "key=value") -> str:
+    """``key:value;key:value`` (or a mix with ``=`` and ``,``) as ``Rules.parse`` reads it. An
+    item that is neither is refused in one line quoting it as written and advising ``form``
+    (the one the caller's interface can hold: an OpenSpiel game string holds no ``=``)."""
     items = []
     for item in re.split(r"[;,]", text):
         match = _ITEM.match(item)
-        items.append(f"{match[1]}={match[2]}" if match else item)
+        if match and match[2]:
+            items.append(f"{match[1]}={match[2]}")
+        elif item.strip() not in ("", "default"):  # what Rules.parse passes over
+            raise ValueError(f"cannot read the rule {item.strip()!r}: write {form}")
     return ",".join(items)
 
 
