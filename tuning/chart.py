@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from reports.charts import OKABE_ITO, OUTSIDE
 
@@ -48,5 +48,6 @@ def convergence(
     bottom.set_ylim(-0.02, 1.02)
     bottom.set_ylabel("search mean (fraction of range)")
     bottom.set_xlabel("generation")
+    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))  # shared: both panels
     bottom.legend(**OUTSIDE)
     return fig

@@ -29,7 +29,7 @@ import numpy as np
 
 from gamekit.errors import ParameterError
 from reports.numbers import counted
-from tournaments.storage import atomic_write_bytes
+from tournaments.storage import atomic_write_bytes, done_chunks
 
 __all__ = ["STATE", "PREVIOUS", "Gauss", "State", "StateError", "arguments", "game_setting",
            "load", "mismatch", "save", "clear", "saved_words", "searched"]  # fmt: skip
@@ -260,7 +260,7 @@ def saved_words(out: str | Path) -> str | None:
         words = load(out)[0].words()
     except ValueError:
         return None
-    if (Path(out) / "verify").is_dir():
+    if any(done_chunks(Path(out) / "verify" / arm) for arm in ("tuned", "start")):
         words += " (and the verification's finished games, in verify/)"
     return words
 

@@ -28,12 +28,12 @@ import strategies
 from reports.numbers import TOO_FEW, counted, fixed, in_percentage_points, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
-from tournaments.storage import refuse_if_played, run_lock
+from tournaments.storage import MANIFEST, clean_temporaries, refuse_if_played, run_lock
 
 from . import checkpoint
 from .advice import headline, recommends_tuned
 from .checkpoint import State, game_setting
-from .evaluate import Field, Score
+from .evaluate import Score
 from .output import write
 from .plan import FINALISTS, TARGET_GENERATIONS, Plan, checked
 from .space import Space
@@ -142,7 +142,8 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
     if no_effect:
         out.append(
             f"the parameter(s) {', '.join(names)} changed no decision over the evaluation "
-            "games: widen their ranges (--sigma) or check that the strategy reads them"
+            "games: try a larger first step (--sigma) or wider ranges in the strategy's "
+            "tunable, or check that the strategy reads them"
         )
     width = (v.diff_high - v.diff_low) / 2
     if v.games_differing == 0:  # identical arms: a zero-width interval, so the arms' own
@@ -261,18 +262,19 @@ def _tuned(plan: Plan, saved: State | None, said: tuple[str, Callable[[str], Non
     if saved is not None and log is not None:
         log(note)
     t0 -= state.wall_s  # the sessions before this one count
-    best, finalists = _searched(plan, state, progress, t0)
+    finalists = _searched(plan, state, progress, t0)
     rows, search = state.rows, state.search
-    best_spec = strategies.spec_with(spec, best)
-    no_effect = _no_effect(rows)
-    if no_effect:  # every candidate played as the start did: nothing to call "best"
-        best, best_spec = plan.start, spec
-    tuned_spec, verification = _verify(plan.field, spec, best_spec, plan.verify_games,
-                                       plan.seed, plan.out)  # fmt: skip
+    with _bar(plan, state, len(finalists), progress) as bar:
+        best = _select(plan, finalists, state, bar, t0)
+        best_spec = strategies.spec_with(spec, best)
+        no_effect = _no_effect(rows)
+        if no_effect:  # every candidate played as the start did: nothing to call "best"
+            best, best_spec = plan.start, spec
+        tuned_spec, verification = _verify(plan, best_spec, bar)
     tuned = best  # kept apart: best.txt holds it only where it proved better than the start
     best_spec, best = (tuned_spec, tuned) if recommends_tuned(verification) else (spec, plan.start)
     candidates = pd.DataFrame(rows)
-    settings = _settings(plan, candidates, len(search), finalists, verification)
+    settings = _settings(plan, candidates, len(search), len(finalists), verification)
     settings["no_effect"] = no_effect
     settings["wall_s"] = round(time.perf_counter() - t0, 3)
     result = TuneResult(
@@ -312,16 +314,23 @@ def _state(plan: Plan, saved: State | None) -> State:
     return state
 
 
-def _searched(plan: Plan, state: State, progress: bool, t0: float) -> tuple[dict[str, Any], int]:
-    """The search and the selection (what ``state`` holds of them is not played again): the
-    values of the finalist kept, and the number of finalists."""
-    total = plan.generations * (plan.popsize + 1) * plan.games + FINALISTS * plan.select_games
-    done = sum(int(r["games"]) for r in state.rows)
+def _searched(plan: Plan, state: State, progress: bool, t0: float) -> list[str]:
+    """The search (what ``state`` holds of it is not played again), with a progress bar of
+    its games: the finalists it leaves (``_finalists``)."""
+    total = plan.generations * (plan.popsize + 1) * plan.games
+    done = sum(int(r["games"]) for r in state.rows if r["kind"] != "finalist")
     with RunProgress(total, done, progress, "games") as bar:
         mean_values = _search(plan, state, bar, t0)
-        finalists = _finalists(state.rows,
-                               _distinct(plan.spec, mean_values, plan.space, plan.opponents))  # fmt: skip
-        return _select(plan, finalists, state, bar, t0), len(finalists)
+    return _finalists(state.rows, _distinct(plan.spec, mean_values, plan.space, plan.opponents))
+
+
+def _bar(plan: Plan, state: State, finalists: int, progress: bool) -> RunProgress:
+    """The progress bar of the games left once the search is done: the ``finalists``'
+    replays (those in ``state`` done) and both verification arms."""
+    arm_games = plan.field.games_per_run(plan.spec, plan.verify_games)
+    total = finalists * plan.select_games + 2 * arm_games
+    done = sum(int(r["games"]) for r in state.rows if r["kind"] == "finalist")
+    return RunProgress(total, done, progress, "games")
 
 
 def _keep(plan: Plan, state: State, t0: float) -> None:
@@ -400,19 +409,31 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
     }
 
 
-def _verify(field: Field, spec: str, best_spec: str, games: int, seed: int,
-            out: Path) -> tuple[str, Verification]:  # fmt: skip
+def _verify(plan: Plan, best_spec: str, bar: RunProgress) -> tuple[str, Verification]:
     """The tuned and the starting parameters on the same fresh seeds, paired game by game
-    (``tuning.verify``); the tuned spec becomes the start's when the search came back to it."""
-    vseed = int(derive_seeds(seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
+    (``tuning.verify``), each arm's games counted on ``bar``; the tuned spec becomes the
+    start's when the search came back to it."""
+    spec, out = plan.spec, plan.out
+    vseed = int(derive_seeds(plan.seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
     if strategies.get(best_spec).label == strategies.get(spec).label:
         best_spec = spec
     arms = []
     for name, arm_spec in (("tuned", best_spec), ("start", spec)):
-        arm = out / "verify" / name  # there already: a resumed tuning's, which it continues
-        result = field.play(arm_spec, games, vseed, arm, resume=arm.is_dir())
+        arm = out / "verify" / name
+        result = plan.field.play(arm_spec, plan.verify_games, vseed, arm, resume=_begun(arm))
+        bar.advance(plan.field.games_per_run(spec, plan.verify_games))
         arms.append((arm_spec, strategies.get(arm_spec).label, result))
     return best_spec, compare(arms[0], arms[1], vseed)
+
+
+def _begun(arm: Path) -> bool:
+    """Does the verification arm's folder hold a run that a resumed tuning continues? A run
+    stopped before its manifest was written left at most the temporary files its writes
+    began: they are removed, and the arm is played afresh."""
+    if (arm / MANIFEST).is_file():
+        return True
+    clean_temporaries(arm)
+    return False
 
 
 def _finalists(rows: list[dict[str, Any]], mean_spec: str) -> list[str]:
