@@ -13,7 +13,7 @@ import click
 
 from .errors import CLIError
 from .options import format_option
-from .verify_cmd import bad_run_message, manifest_problem, resume_hint
+from .verify_cmd import NO_MANIFEST, bad_run_message, manifest_problem, resume_hint
 
 
 def refuse_without_manifest(run_dir: Path) -> None:
@@ -40,7 +40,7 @@ def check_parts(run_dir: Path) -> None:
     try:  # the manifest first: the check of the files reads it
         manifest = read_manifest(run_dir)
     except ValueError as exc:
-        raise CLIError(f"corrupt manifest: {exc}") from None
+        raise CLIError(f"corrupt manifest: {exc}; {NO_MANIFEST}") from None
     if isinstance(manifest, dict) and "format" in manifest:  # the runner's: as verify reads it
         broken = manifest_problem(run_dir)
     else:
@@ -50,7 +50,7 @@ def check_parts(run_dir: Path) -> None:
         except ValueError as exc:
             broken = str(exc)
     if broken is not None:
-        raise CLIError(f"corrupt manifest {run_dir / 'manifest.json'}: {broken}")
+        raise CLIError(f"corrupt manifest {run_dir / 'manifest.json'}: {broken}; {NO_MANIFEST}")
     result = verify_run(run_dir)
     if result.has_checksums and not result.ok:
         raise CLIError(bad_run_message(run_dir, result))

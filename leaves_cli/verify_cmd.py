@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 OWN = "the run's own"
+NO_MANIFEST = ("the run cannot be resumed or grown without it: restore it, or play the run again "
+               "into a new --out (the same options and seed give the same results)")  # fmt: skip
+"""What a manifest that cannot be used leaves to do (``verify`` and ``report`` say it)."""
 
 
 def _manifest(run_dir: Path) -> dict:
@@ -36,14 +39,17 @@ def _spec(run_dir: Path) -> dict:
     return spec if isinstance(spec, dict) else {}
 
 
-def resume_hint(run_dir: Path, them: str = "them") -> str:
-    """What replays a run's bad chunks: ``leaves tournament --out RUN --resume`` (the run's
-    folder is all it needs), or the same ``leaves gauntlet`` command for a gauntlet."""
+def resume_hint(run_dir: Path, them: str = "them", removes: bool = False) -> str:
+    """What replays a run's bad chunks (or, ``removes``, deletes its files of chunks it does
+    not have): ``leaves tournament --out RUN --resume`` (the run's folder is all it needs), or
+    the same ``leaves gauntlet`` command for a gauntlet."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     if "gauntlet" in _spec(run_dir):
-        return f"rerun the same 'leaves gauntlet' command with --resume to replay {them}"
-    return f"'leaves tournament --out {shell_word(run_dir)} --resume' replays {them}"
+        verb = "delete" if removes else "replay"
+        return f"rerun the same 'leaves gauntlet' command with --resume to {verb} {them}"
+    verb = "deletes" if removes else "replays"
+    return f"'leaves tournament --out {shell_word(run_dir)} --resume' {verb} {them}"
 
 
 def manifest_problem(run_dir: Path) -> str | None:
@@ -64,23 +70,34 @@ def manifest_problem(run_dir: Path) -> str | None:
 
 
 def strays(result: Verification) -> list[Problem]:
-    """The bad files a resume leaves alone: files in the run's folders named like none of its
-    own (a resume replays bad chunks, rewrites the merged files and deletes files of chunks
-    the run does not have, but never guesses about a file it did not write)."""
-    return [p for p in result.other
-            if p.reason.startswith("not ") and "(no such chunk)" not in p.reason]  # fmt: skip
+    """The bad files a resume leaves alone: files in the run's folders it did not write, and
+    directories where its files belong (a resume replays bad chunks, rewrites the merged files
+    and deletes files of chunks the run does not have, but never guesses about a file it did
+    not write)."""
+    from tournaments.verify import LEAVE
+
+    return [p for p in result.problems if p.resume == LEAVE]
 
 
 def advice(run_dir: Path, result: Verification) -> str:
     """What to do about a run's bad files, only what works: resume, remove, or both."""
+    from tournaments.storage import lock_holder
+    from tournaments.verify import REMOVE
+
     foreign = strays(result)
-    own = len(result.problems) - len(foreign)
+    own = [p for p in result.problems if p not in foreign]
+    gone = all(p.resume == REMOVE for p in own)  # only files a resume deletes
+    them = OWN if foreign else "it" if gone and len(own) == 1 else "them"
+    hint = resume_hint(run_dir, them, removes=gone)
+    holder = lock_holder(run_dir)
+    if holder:  # a resume is refused while the run is played
+        hint += f" once the process playing the run now ({holder}) ends"
     if not foreign:
-        return resume_hint(run_dir)
+        return hint
     names = ", ".join(str(run_dir / p.path) for p in foreign)
     it = "it" if len(foreign) == 1 else "them"
     remove = f"remove {names} (not the run's: a resume leaves {it} there)"
-    return remove if not own else f"{resume_hint(run_dir, OWN)}; {remove}"
+    return remove if not own else f"{hint}; {remove}"
 
 
 def bad_run_message(run_dir: Path, result: Verification) -> str:
@@ -146,14 +163,13 @@ def verify(run_dir: Path) -> None:
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir}", usage=True)
-    if not (run_dir / MANIFEST).is_file():
+    if not (run_dir / MANIFEST).exists():  # a directory there: a manifest that cannot be used
         raise CLIError(no_run_message(run_dir), usage=True)
     broken = manifest_problem(run_dir)
     if broken is not None:  # --resume refuses it too: no advice that fails
         said = broken.removeprefix(f"{run_dir / MANIFEST} is ")  # the path once, not twice
         click.echo(f"bad: {run_dir / MANIFEST}: {said}")
-        raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; the run cannot "
-                       "be resumed or grown without it")  # fmt: skip
+        raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; {NO_MANIFEST}")
     result = verify_run(run_dir, records=True)
     record = result.record[1] if result.record is not None else None
     if not result.ok or record is not None:

@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
-from tournaments.verify import ROW_FOLDERS, recorded_parts
+from tournaments.verify import ROW_FOLDERS, DamagedFile, recorded_parts
 
 from .data import (
     ARRAY_FIELDS,
@@ -240,7 +240,10 @@ def part_files(folder: Path, manifest: dict | None = None) -> list[Path]:
             manifest = None  # none, or corrupt: load_run says so
     if folder.name not in ROW_FOLDERS:
         return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
-    return recorded_parts(folder, manifest)
+    try:
+        return recorded_parts(folder, manifest)
+    except DamagedFile as exc:  # a part that does not match the manifest: never read as rows
+        raise ReportError(str(exc)) from None
 
 
 READ_ROWS = 1 << 20
@@ -347,6 +350,18 @@ def deal_streams(manifest: dict, games: Games) -> np.ndarray | None:
     return games.table.astype(np.int64)
 
 
+def _no_rows(path: Path, manifest: dict) -> str:
+    """Why a run has no rows to read: it kept none (--no-rows: its totals are elsewhere), or
+    none was played (or recorded) yet."""
+    spec = manifest.get("spec")
+    if not (isinstance(spec, dict) and spec.get("rows") is False):
+        return f"no games in {path} (expected Parquet parts under {path / 'games'})"
+    unit = run_declaration(manifest).unit
+    return (f"{path} kept no per-{unit} rows (--no-rows), which a report is made from; its "
+            f"totals are read by tournaments.load({str(path)!r}) (.summary(), .head_to_head(), "
+            ".seat_offsets())")  # fmt: skip
+
+
 def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
     """Load a run directory written by the tournament runner: games/, matches/, manifest.json;
     or a results object's (its ``out``), since that is what a run in Python hands over."""
@@ -375,7 +390,7 @@ def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
             raise ReportError(f"corrupt manifest {mpath}: {exc}") from None
     parts = part_files(games_dir, manifest) if games_dir.is_dir() else []
     if not parts:
-        raise ReportError(f"no games in {path} (expected Parquet parts under {games_dir})")
+        raise ReportError(_no_rows(path, manifest))
     games = load_games(parts, run_declaration(manifest))
     games.table = deal_streams(manifest, games)
     matches = None

@@ -87,7 +87,9 @@ class TournamentResult:
 
     @property
     def labels(self) -> list[str]:
-        return list(self.manifest["labels"])
+        """The strategies in listing order: the manifest's labels, which are the spec's
+        strategies (``manifest_fields`` checks it), so a manifest without them still reads."""
+        return list(self.manifest.get("labels", self.spec["strategies"]))
 
     # ------------------------------------------------------------------ rows
 
@@ -119,17 +121,25 @@ class TournamentResult:
 
     @staticmethod
     def merge_chunks(
-        out: Path, n_chunks: int | None = None, chunks: list[int] | None = None
+        out: Path,
+        n_chunks: int | None = None,
+        chunks: list[int] | None = None,
+        entries: dict[str, Any] | None = None,
     ) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
         """Merge the aggregates and forfeit details of the finished chunks in ``out``:
-        ``chunks`` (those a manifest records, say), else every one on disk."""
+        ``chunks`` (those a manifest records, say), else every one on disk; each file checked
+        against its entry in ``entries`` where that has one (``verify.check_file``)."""
         done = sorted(storage.done_chunks(out) if chunks is None else chunks)
         if n_chunks is not None and len(done) != n_chunks:
             raise RuntimeError(f"{out}: {len(done)} of {n_chunks} chunks are done")
         total: dict[str, np.ndarray] | None = None
         forfeits: list[dict[str, Any]] = []
         for cid in done:
-            agg, extra = aggregates.load(storage.chunk_path(out, cid))
+            path = storage.chunk_path(out, cid)
+            entry = (entries or {}).get(path.relative_to(out).as_posix())
+            agg, extra = aggregates.load(
+                path if entry is None else verify.check_file(out, path, entry)
+            )
             total = aggregates.merge([agg] if total is None else [total, agg])
             forfeits.extend(json.loads(str(extra["forfeits"])))
         if total is None:
@@ -141,13 +151,25 @@ class TournamentResult:
         """The aggregates and forfeits of the chunks the manifest records: what the run holds
         (a killed run's later chunks are on disk, vouched for by nothing; a manifest that
         records no chunk, an older runner's, lets every finished one count)."""
-        return self.merge_chunks(self.out, chunks=verify.recorded_chunks(self.manifest))
+        entries = verify.recorded_entries(self.manifest)
+        return self.merge_chunks(self.out, chunks=verify.recorded_chunks(self.manifest),
+                                 entries=entries)  # fmt: skip
+
+    def _merged_file(self, name: str) -> Path | None:
+        """A complete run's merged file ``name``, where it matches the manifest (or the
+        manifest keeps no entry of it, as an older runner's); None where it is damaged or
+        missing: the chunks tell the same, merged again."""
+        path = self.out / name
+        if not (self.complete and path.exists()):
+            return None
+        entry = verify.recorded_entries(self.manifest).get(name)
+        return path if entry is None or storage.check_entry(path, entry) is None else None
 
     def aggregates(self) -> dict[str, np.ndarray]:
         """Merged aggregates (see ``tournaments.aggregates.empty`` for their meaning)."""
         if self._agg is None:
-            path = self.out / "aggregates.npz"
-            if self.complete and path.exists():
+            path = self._merged_file("aggregates.npz")
+            if path is not None:
                 self._agg, _ = aggregates.load(path)
             else:
                 self._agg, self._forfeits = self.merged()
@@ -159,8 +181,8 @@ class TournamentResult:
         import pandas as pd  # start-up: pandas loads for tables only
 
         if self._forfeits is None:
-            path = self.out / "forfeits.json"
-            if self.complete and path.exists():
+            path = self._merged_file("forfeits.json")
+            if path is not None:
                 self._forfeits = json.loads(path.read_text())
             else:
                 self._agg, self._forfeits = self.merged()

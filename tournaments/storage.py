@@ -25,9 +25,10 @@ import json
 import os
 import re
 import socket
+import stat
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,11 @@ __all__ = [
     "digest",
     "file_digest",
     "file_entry",
+    "good_entry",
     "check_entry",
+    "MALFORMED",
+    "IN_THE_WAY",
+    "InTheWay",
     "chunk_path",
     "part_path",
     "record_path",
@@ -95,15 +100,31 @@ def file_entry(data: bytes | memoryview) -> list[Any]:
     return [len(data), digest(data)]
 
 
-def check_entry(path: Path, entry: Sequence[Any]) -> str | None:
-    """None if the file at ``path`` matches its manifest entry, else what is wrong with it."""
-    size, checksum = int(entry[0]), str(entry[1])
+MALFORMED = "its checksum in the manifest is malformed"
+IN_THE_WAY = "a directory where the run's file belongs (no resume writes over it)"
+
+
+def good_entry(entry: Any) -> bool:
+    """Is ``entry`` a manifest entry as ``file_entry`` makes it: ``[size, checksum]``?"""
+    return (isinstance(entry, list | tuple) and len(entry) == 2 and type(entry[0]) is int
+            and entry[0] >= 0 and isinstance(entry[1], str))  # fmt: skip
+
+
+def check_entry(path: Path, entry: Any) -> str | None:
+    """None if the file at ``path`` matches its manifest entry, else what is wrong with it (or
+    with the entry: a hand-edited manifest's, which vouches for nothing)."""
+    if not good_entry(entry):
+        return MALFORMED
+    size, checksum = entry
     try:
-        actual = path.stat().st_size
+        st = path.stat()
     except FileNotFoundError:
         return "missing"
     except OSError as exc:
         return f"unreadable ({exc.strerror or exc})"
+    if stat.S_ISDIR(st.st_mode):
+        return IN_THE_WAY
+    actual = st.st_size
     if actual < size:
         return f"truncated or replaced ({actual:,} of {size:,} bytes)"
     if actual > size:
@@ -131,6 +152,12 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+class InTheWay(ValueError):
+    """A file of the run cannot be written: something the run did not make is in its place."""
+
+    usage_error = False  # the command was right; the folder holds something else (exit 1)
+
+
 def _make_dirs(folder: Path) -> None:
     """Create ``folder`` (and parents), syncing each parent that gains an entry."""
     if folder.is_dir():
@@ -139,7 +166,10 @@ def _make_dirs(folder: Path) -> None:
     try:
         folder.mkdir()
     except FileExistsError:
-        return
+        if folder.is_dir():  # made meanwhile
+            return
+        raise InTheWay(f"cannot write in {folder}: it is a file, not a folder (remove it, "
+                       "then try again)") from None  # fmt: skip
     fsync_dir(folder.parent)
 
 
@@ -162,6 +192,9 @@ def atomic_write_bytes(path: Path, data: bytes | memoryview, sync_dir: bool = Tr
     to the caller, who batches several renames before one ``fsync_dir`` (the runner syncs a
     chunk's folders before the manifest that records the chunk)."""
     _make_dirs(path.parent)
+    if path.is_dir():  # a rename cannot replace it
+        raise InTheWay(f"cannot write {path}: a directory is in its place (remove it, then "
+                       "try again)")  # fmt: skip
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with contextlib.suppress(OSError):  # a file system without modes keeps its own

@@ -10,6 +10,8 @@ the same check. A complete run's ``--record`` file, gathered from its chunks' re
 own entry (``RECORD_FILE``), which also tells a resume where to write it: ``leaves verify``
 checks it too (``verify_run(records=True)``, apart from ``problems``: a report does not read
 it), and says of a run recorded before there was one that its records were not checked.
+Checksums a hand-edited manifest holds in a shape this version never writes vouch for nothing
+(``malformed`` names them; ``integrity`` drops them, so a resume plays their chunks again).
 Nothing here writes, except ``remove_foreign`` (used by resume) and ``note_record``.
 """
 
@@ -25,15 +27,22 @@ from . import storage
 
 __all__ = [
     "INTEGRITY",
+    "LEAVE",
+    "DamagedFile",
     "Problem",
+    "REMOVE",
+    "REPLAY",
     "RECORD_FILE",
     "Verification",
     "check_chunks",
     "check_record_file",
+    "check_file",
     "integrity",
+    "malformed",
     "note_record",
     "record_location",
     "recorded_chunks",
+    "recorded_entries",
     "recorded_files",
     "record_file_entry",
     "remove_foreign",
@@ -58,13 +67,20 @@ _NAMED = {
 }
 
 
+REPLAY, REMOVE, LEAVE = "replay", "remove", "leave"
+"""What ``--resume`` does about a ``Problem``: plays its chunk again (or writes a merged file
+again), removes the file, or leaves it (a file it did not write: it never guesses)."""
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One bad file: its path relative to the run, its chunk (None: not a chunk file), why."""
+    """One bad file: its path relative to the run, its chunk (None: not a chunk file), why,
+    and what a resume does about it (``REPLAY``, ``REMOVE``, ``LEAVE``)."""
 
     path: str
     reason: str
     chunk: int | None = None
+    resume: str = REPLAY
 
     def __str__(self) -> str:
         where = f" (chunk {self.chunk})" if self.chunk is not None else ""
@@ -96,19 +112,58 @@ class Verification:
 
 
 def integrity(manifest: dict[str, Any]) -> dict[str, Any]:
-    """The manifest's integrity part, created empty if missing (older runs have none)."""
-    part = manifest.setdefault(INTEGRITY, {})
-    part.setdefault("algorithm", storage.CHECKSUM)
-    part.setdefault("chunks", {})
-    part.setdefault("files", {})
+    """The manifest's integrity part, created empty if missing (older runs have none). What
+    this version cannot check is dropped, so a resume plays it again: a part that is not a
+    table, or names another checksum (every chunk), a chunk that is not a number. (A chunk
+    whose files' entries are malformed stays: ``check_chunks`` finds it bad.)"""
+    part = manifest.get(INTEGRITY)
+    if not isinstance(part, dict):
+        part = manifest[INTEGRITY] = {}
+    if part.setdefault("algorithm", storage.CHECKSUM) != storage.CHECKSUM:
+        part.update(algorithm=storage.CHECKSUM, chunks={}, files={})
+    for key in ("chunks", "files"):
+        if not isinstance(part.get(key), dict):
+            part[key] = {}
+    keys = "".join(part["chunks"])  # at a run's every chunk: one pass in C, not a loop
+    if not (keys.isascii() and keys.isdigit()):
+        for key in [k for k in part["chunks"] if not _CHUNK_KEY.fullmatch(k)]:
+            del part["chunks"][key]
     return part
 
 
+_CHUNK_KEY = re.compile(r"[0-9]+")
+
+
 def _recorded(manifest: Any) -> dict[str, Any] | None:
-    """The manifest's ``{chunk id: {path: [size, checksum]}}``; None where it has none."""
+    """The manifest's ``{chunk id: {path: [size, checksum]}}`` (chunks named by a number);
+    None where it has none."""
     part = manifest.get(INTEGRITY) if isinstance(manifest, dict) else None
-    chunks = (part.get("chunks") or {}) if isinstance(part, dict) else None
-    return chunks if isinstance(chunks, dict) else None
+    chunks = part.get("chunks", {}) if isinstance(part, dict) else None
+    if not isinstance(chunks, dict):
+        return None
+    return {k: v for k, v in chunks.items() if isinstance(k, str) and _CHUNK_KEY.fullmatch(k)}
+
+
+def malformed(manifest: dict[str, Any]) -> list[Problem]:
+    """What in the manifest's integrity part this version cannot read (a hand-edited
+    manifest's): it vouches for nothing, and ``integrity`` drops it for a resume."""
+    part = manifest.get(INTEGRITY)
+    said = "its checksums (integrity) are malformed"
+    if not isinstance(part, dict):
+        return [Problem(storage.MANIFEST, f"{said}: {_shown(part)}, not a table")]
+    found = [Problem(storage.MANIFEST, f"{said}: {key} is {_shown(part.get(key))}, not a table")
+             for key in ("chunks", "files") if not isinstance(part.get(key, {}), dict)]  # fmt: skip
+    chunks = part.get("chunks")
+    if isinstance(chunks, dict):
+        found += [Problem(storage.MANIFEST, f"{said}: chunk {k!r} is not a chunk number")
+                  for k in chunks if not _CHUNK_KEY.fullmatch(k)]  # fmt: skip
+    return found
+
+
+def _shown(value: Any) -> str:
+    """A value of the manifest in a line, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def recorded_chunks(manifest: Any) -> list[int] | None:
@@ -128,18 +183,43 @@ def recorded_files(manifest: Any) -> set[str] | None:
     return {str(rel) for files in chunks.values() if isinstance(files, dict) for rel in files}
 
 
+def recorded_entries(manifest: Any) -> dict[str, Any]:
+    """Every ``[size, checksum]`` the manifest keeps, by path relative to the run: of its
+    recorded chunks' files and of a complete run's merged files."""
+    found = {rel: entry for files in (_recorded(manifest) or {}).values()
+             if isinstance(files, dict) for rel, entry in files.items()}  # fmt: skip
+    part = manifest.get(INTEGRITY) if isinstance(manifest, dict) else None
+    merged = part.get("files") if isinstance(part, dict) else None
+    return {**found, **merged} if isinstance(merged, dict) else found
+
+
 def recorded_parts(folder: Path, manifest: Any) -> list[Path]:
     """The Parquet parts of a run's ``games/`` or ``matches/`` folder that ``manifest``
     records: what the run holds (a killed run leaves parts finished after the manifest's last
-    write, vouched for by nothing; a recorded part that is missing stays listed, so reading it
-    says so). Where the manifest records no checksums (an older runner's, another tool's),
-    every part there."""
-    recorded = recorded_files(manifest)
-    if recorded is None:
+    write, vouched for by nothing), each checked against its entry (``check_file``: a missing,
+    truncated or changed part raises ``DamagedFile``, never reads as other rows). Where the
+    manifest records no checksums (an older runner's, another tool's), every part there."""
+    if _recorded(manifest) is None:
         return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
-    run = folder.parent
-    return sorted(run / rel for rel in recorded if (run / rel).parent == folder
-                  and rel.endswith(".parquet"))  # fmt: skip
+    run, entries = folder.parent, recorded_entries(manifest)
+    return sorted(check_file(run, run / rel, entries[rel]) for rel in entries
+                  if (run / rel).parent == folder and rel.endswith(".parquet"))  # fmt: skip
+
+
+class DamagedFile(OSError):
+    """A file of a run that does not match the manifest's entry for it: one line, naming it.
+    An ``OSError``, as reading a damaged file is: never taken for a run with nothing yet (a
+    ``ValueError`` of the results)."""
+
+
+def check_file(out: Path, path: Path, entry: Any) -> Path:
+    """``path``, a file of the run in ``out``, once it matches its manifest ``entry``; else
+    ``DamagedFile`` saying what is wrong and what mends it (a resume plays its chunk again)."""
+    reason = storage.check_entry(path, entry)
+    if reason:
+        raise DamagedFile(f"{path} is bad: {reason}; 'leaves verify {out}' lists the run's bad "
+                          "files, and --resume plays them again")  # fmt: skip
+    return path
 
 
 def check_chunks(
@@ -150,9 +230,9 @@ def check_chunks(
     Chunks the manifest does not record are neither (a killed run finished them after its last
     manifest write, or never): they are simply still to play.
     """
-    part = manifest.get(INTEGRITY) or {}
-    recorded = part.get("chunks") or {}
-    algorithm = part.get("algorithm", storage.CHECKSUM)
+    part = manifest.get(INTEGRITY)
+    recorded = _recorded(manifest) or {}
+    algorithm = part.get("algorithm", storage.CHECKSUM) if isinstance(part, dict) else None
     done: set[int] = set()
     bad: dict[int, list[Problem]] = {}
     checked = 0
@@ -160,6 +240,10 @@ def check_chunks(
         cid = int(key)
         if not 0 <= cid < n_chunks:
             bad[cid] = [Problem(f"chunk {cid}", "the run has no such chunk", cid)]
+            continue
+        if not isinstance(files, dict):
+            reason = f"the checksums of chunk {cid} are malformed: {_shown(files)}, not a table"
+            bad[cid] = [Problem(storage.MANIFEST, reason, cid)]
             continue
         if algorithm != storage.CHECKSUM:
             bad[cid] = [Problem(p, f"unknown checksum {algorithm!r}", cid) for p in files]
@@ -169,12 +253,18 @@ def check_chunks(
             checked += 1
             reason = storage.check_entry(out / rel, entry)
             if reason:
-                problems.append(Problem(rel, reason, cid))
+                problems.append(_bad_file(rel, reason, cid))
         if problems:
             bad[cid] = problems
         else:
             done.add(cid)
     return done, bad, checked
+
+
+def _bad_file(rel: str, reason: str, cid: int | None = None) -> Problem:
+    """The problem of a recorded file: a resume writes it again, unless a directory is in
+    its place (then it is to be removed first)."""
+    return Problem(rel, reason, cid, LEAVE if reason == storage.IN_THE_WAY else REPLAY)
 
 
 def record_file_entry(out: Path, record: Path, entry: list[Any] | None = None) -> dict[str, Any]:
@@ -243,7 +333,7 @@ def check_record_file(out: Path, manifest: dict[str, Any], result: Verification)
         # the run was given (relative to where it started), not one inside the run
         path = entry.get("path") if isinstance(entry, dict) else None
         where = path if isinstance(path, str) else str(Path(named).absolute())
-        result.record = (out / where, Problem(where, "its checksum in the manifest is malformed"))
+        result.record = (out / where, Problem(where, storage.MALFORMED))
         return
     path = record_location(out, manifest) or out / entry["path"]  # a good entry names one
     rel = entry["path"] if path == out / entry["path"] else str(path)
@@ -267,9 +357,7 @@ def _good_record_entry(entry: Any) -> bool:
     """Is ``entry`` a ``RECORD_FILE`` entry as ``record_file_entry`` writes it?"""
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
         return False
-    pair = entry.get("entry")
-    return (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], int)
-            and isinstance(pair[1], str))  # fmt: skip
+    return storage.good_entry(entry.get("entry"))
 
 
 def _layout_files(out: Path) -> list[tuple[Path, str, int | None]]:
@@ -301,25 +389,45 @@ def remove_foreign(out: Path, n_chunks: int) -> int:
     return removed
 
 
-def _strays(out: Path, recorded: set[str], n_chunks: int, complete: bool) -> list[Problem]:
+def _strays(out: Path, manifest: dict[str, Any], result: Verification) -> list[Problem]:
     """Files in the run's folders that its manifest does not account for.
 
     Any unrecorded Parquet file under ``games/`` or ``matches/`` would be read by a report, so
-    it is bad unless it is a part of this run still to be (re)played; in a complete run every
-    file of the layout must be recorded.
+    it is bad unless it is a part of this run still to be (re)played. In a complete run every
+    file of the layout must be recorded: one named like a file of a chunk that is bad, in a
+    folder the run writes, is that chunk's (named with it: a resume writes it again); one of
+    a good chunk, or in a folder the run does not write, a resume leaves there.
     """
+    recorded = recorded_files(manifest) or set()
+    writes = {rel.split("/")[0] for rel in recorded}  # the folders the run's chunks write
     problems = []
     for path, sub, cid in _layout_files(out):
         rel = path.relative_to(out).as_posix()
         if rel in recorded:
             continue
-        if cid is not None and cid >= n_chunks:
-            problems.append(Problem(rel, "not a part of this run (no such chunk)"))
-        elif cid is not None and complete:
-            problems.append(Problem(rel, "not recorded in the manifest", cid))
+        if cid is not None and cid >= result.n_chunks:
+            problems.append(Problem(rel, "not a part of this run (no such chunk)", None, REMOVE))
+        elif cid is not None and result.complete:
+            if cid in result.done or (writes and sub not in writes):
+                problems.append(Problem(rel, "not recorded in the manifest", cid, LEAVE))
         elif cid is None and sub in ROW_FOLDERS and path.suffix == ".parquet":
-            problems.append(Problem(rel, "not a part of this run (reports would read it)"))
-    return problems
+            reason = "not a part of this run (reports would read it)"
+            problems.append(Problem(rel, reason, None, LEAVE))
+    return problems + _in_the_way(out, recorded)
+
+
+def _in_the_way(out: Path, recorded: set[str]) -> list[Problem]:
+    """Directories named like a chunk's file, which no resume can write over (those of
+    recorded files ``check_chunks`` names)."""
+    found = []
+    for sub, pattern in _NAMED.items():
+        folder = out / sub
+        for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+            m = pattern.match(path.name)
+            rel = path.relative_to(out).as_posix()
+            if m and path.is_dir() and rel not in recorded:
+                found.append(Problem(rel, storage.IN_THE_WAY, int(m.group(1)), LEAVE))
+    return found
 
 
 def verify_run(out: str | Path, *, records: bool = False) -> Verification:
@@ -342,21 +450,23 @@ def verify_run(out: str | Path, *, records: bool = False) -> Verification:
         reason = "records no checksums (an older version wrote it): --resume replays every chunk"
         result.other.append(Problem(storage.MANIFEST, reason))
         return result
-    part = manifest[INTEGRITY]
     result.has_checksums = True
+    result.other.extend(malformed(manifest))
+    if _recorded(manifest) is None:  # no chunk can be told good: a resume plays every one
+        return result
     result.done, result.bad, result.files_checked = check_chunks(out, manifest, n_chunks)
     if result.complete:
         for cid in range(n_chunks):
             if cid not in result.done and cid not in result.bad:
                 path = storage.chunk_path(Path(), cid).as_posix()
                 result.bad[cid] = [Problem(path, "finished run, but no record of this chunk", cid)]
-        for rel, entry in (part.get("files") or {}).items():
+        files = manifest[INTEGRITY].get("files") or {}
+        for rel, entry in files.items() if isinstance(files, dict) else ():
             result.files_checked += 1
             reason = storage.check_entry(out / rel, entry)
             if reason:
-                result.other.append(Problem(rel, reason))
-    result.other.extend(_strays(out, recorded_files(manifest) or set(), n_chunks,
-                                result.complete))  # fmt: skip
+                result.other.append(_bad_file(rel, reason))
+    result.other.extend(_strays(out, manifest, result))
     if records:
         check_record_file(out, manifest, result)
     return result
