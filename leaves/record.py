@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 import json
 import numbers
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, NoReturn
 
@@ -168,6 +169,8 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, line: str) -> GameRecord:
+        if not isinstance(line, str | bytes | bytearray):
+            raise TypeError(f"GameRecord.from_json reads one line of JSON text, got {shown(line)}")
         try:
             d = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -190,7 +193,8 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
     """Every state of the recorded game, the dealt position first, under the record's rules.
 
     Raises ``IllegalActionError`` for an illegal action (naming the turn) and ``ValueError``
-    when the record's stated winner, turns or rounds differ from what its actions produce,
+    when the record's stated winner, turns, rounds or ``unfinished`` (true of a game at its
+    turn limit or stopped) differ from what its actions produce,
     when its hands are not a deal of its rules, or when ``rules`` (the rules the caller
     expects, in any form ``Rules.of`` reads; the turn limit aside) differ from the record's.
     """
@@ -230,6 +234,12 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
             f"record says {record.turns} turns and {record.rounds} rounds, its actions give "
             f"{state.turn} and {state.round}"
         )
+    unfinished = state.unfinished or record.stopped is not None  # at the turn limit, or left
+    if record.unfinished != unfinished:
+        said, given = (
+            ("unfinished", "finished") if record.unfinished else ("finished", "unfinished")
+        )
+        raise ValueError(f"record says the game was {said}, its actions give a {given} game")
     return states
 
 
@@ -238,8 +248,9 @@ def _whole(x: Any) -> bool:
 
 
 def _check_fields(record: GameRecord, n_players: int) -> None:
-    """The record's seed, forfeiting seat and reason for a stop are of their kinds: a seed a
-    whole number >= 0 (or None), a seat of the game (or None), a reason in words (or None)."""
+    """The record's seed, forfeiting seat, reason for a stop, actions and unfinished flag are of
+    their kinds: a seed a whole number >= 0 (or None), a seat of the game (or None), a reason
+    in words (or None), actions that list something, a flag True or False."""
     if record.seed is not None and not (_whole(record.seed) and record.seed >= 0):
         raise ValueError(f"its seed is {record.seed!r}, not a whole number >= 0")
     seat = record.forfeit_seat
@@ -248,6 +259,10 @@ def _check_fields(record: GameRecord, n_players: int) -> None:
     stopped = record.stopped
     if stopped is not None and not (isinstance(stopped, str) and stopped.strip()):
         raise ValueError(f"its reason for stopping is {stopped!r}, not words")
+    if not isinstance(record.actions, Iterable):  # text is read action by action, and named
+        raise ValueError(f"actions must be a list of action ids, got {record.actions!r}")
+    if not isinstance(record.unfinished, bool):
+        raise ValueError(f"unfinished must be True or False, got {record.unfinished!r}")
 
 
 def _check_deal(record: GameRecord, state: State) -> None:
@@ -263,13 +278,22 @@ def _check_deal(record: GameRecord, state: State) -> None:
 
 def read_records(path) -> list[GameRecord]:
     """All records of a JSON-lines file; ValueError names the bad line."""
+    if not isinstance(path, str | os.PathLike):  # open(5) would read, then close, fd 5
+        raise TypeError(f"read_records takes the path of a JSON-lines file, got {shown(path)}")
     out = []
     with open(path, encoding="utf-8-sig") as fh:  # a byte order mark is no record's
-        for i, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                out.append(GameRecord.from_json(line))
-            except (ValueError, TypeError) as exc:
-                raise ValueError(f"{path}, line {i}: {exc}") from None
+        try:
+            for i, line in enumerate(fh, 1):
+                if line.strip():
+                    out.append(_record_line(path, i, line))
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: not a text file of JSON lines (it is not UTF-8)") from None
     return out
+
+
+def _record_line(path: Any, i: int, line: str) -> GameRecord:
+    """The record of line ``i`` of the file ``path``; ValueError naming the line."""
+    try:
+        return GameRecord.from_json(line)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{path}, line {i}: {exc}") from None

@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields, replace
 from numbers import Real
 from typing import Any, ClassVar, NamedTuple
 
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 
 from .rules import (
     DECK,
@@ -260,6 +260,8 @@ class Rules:
         """Rules from ``key=value[,key=value...]`` text (one string or several, the later
         winning), on top of ``base`` (today's rules by default)."""
         texts = _parse_texts(text)
+        if base is not None and not isinstance(base, Rules):
+            raise TypeError(f"base must be a leaves.Rules or None, got {shown(base)}")
         pairs: dict[str, str] = {}
         for t in texts:
             for item in t.split(","):
@@ -446,8 +448,13 @@ def _players(value: Any, sizes: tuple[tuple[int, int], ...], cards: int) -> tupl
 
 def _counts_read(value: Any) -> tuple[int, ...]:
     name, given = "players", value
-    if isinstance(value, int):
+    if isinstance(value, Real):  # one count, numpy's too: read as _integer reads it
         value = [value]
+    elif not isinstance(value, str | Iterable):
+        raise ValueError(
+            f"players must be counts {FEWEST_PLAYERS}..{MOST_PLAYERS} (4, 3-6, 3/5 or a list "
+            f"of counts), got {value!r}"
+        )
     if isinstance(value, str):
         text = value.strip()
         if "-" in text:

@@ -34,10 +34,19 @@ def _counts(name: str, value: Any, deck: tuple[int, ...]) -> tuple[int, ...]:
     return counts
 
 
+KEYS = ("hands", "table", "removed", "undealt", "known", "passed", "current_player", "winner",
+        "turn", "round", "turn_limit", "rules")  # fmt: skip
+"""The keys of a state's dict form (``State.to_dict``'s, and ``rules`` when not today's)."""
+
+
 def state_from_dict(d: dict[str, Any]) -> State:
     """The state ``d`` describes (``State.to_dict``'s form); ValueError if it is impossible."""
     if not isinstance(d, dict):
         raise ValueError("a state must be a dict")
+    d = {k: v.tolist() if type(v).__module__ == "numpy" else v for k, v in d.items()}  # arrays
+    unknown = [k for k in d if k not in KEYS]
+    if unknown:  # a typo'd key ("turn_limt") would be ignored, the position built otherwise
+        raise ValueError(f"unknown key {unknown[0]!r} in a state; the keys are {', '.join(KEYS)}")
     missing = [k for k in ("hands", "table", "current_player") if k not in d]
     if missing:
         raise ValueError(f"state is missing {', '.join(missing)}")
@@ -63,23 +72,8 @@ def state_from_dict(d: dict[str, Any]) -> State:
                 f"cards of value {v + 1} add up to {tot} (hands + table + removed + undealt), "
                 f"the deck has {deck[v]}"
             )
-    known_raw = d.get("known") or [[0] * N_VALUES for _ in range(n)]
-    if len(known_raw) != n:
-        raise ValueError(f"known must have one entry per seat ({n}), got {len(known_raw)}")
-    known = [_counts(f"known[{i}]", k, deck) for i, k in enumerate(known_raw)]
-    for i in range(n):
-        for v in range(N_VALUES):
-            if known[i][v] > hands[i][v]:
-                raise ValueError(
-                    f"known[{i}] says seat {i} holds {known[i][v]} of value {v + 1}, "
-                    f"the hand has {hands[i][v]}"
-                )
-    passed_raw = d.get("passed") or [False] * n
-    if len(passed_raw) != n:
-        raise ValueError(f"passed must have one flag per seat ({n}), got {len(passed_raw)}")
-    if isinstance(passed_raw, str) or any(x not in (0, 1) for x in passed_raw):
-        raise ValueError(f"passed must be {n} flags True/False, got {passed_raw!r}")
-    passed = [bool(x) for x in passed_raw]
+    known = _known(d.get("known"), hands, deck)
+    passed = _passed(d.get("passed"), n)
     npassed = sum(passed)
     if npassed >= n - 1:
         raise ValueError(f"{npassed} of {n} players passed: the round should have ended")
@@ -112,6 +106,37 @@ def state_from_dict(d: dict[str, Any]) -> State:
         passed=sum(1 << i for i in range(n) if passed[i]), cur=cur,
         winner=-1 if winner is None else winner, turn=turn, round=rnd, limit=limit, rules=rules,
     )  # fmt: skip
+
+
+def _known(raw: Any, hands: list[tuple[int, ...]], deck: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The cards each seat is known to hold (none when ``raw`` is empty), each within its hand."""
+    n = len(hands)
+    raw = raw or [[0] * N_VALUES for _ in range(n)]
+    if not isinstance(raw, list | tuple):
+        raise ValueError(
+            f"known must list one hand of {N_VALUES} card counts per seat, got {raw!r}"
+        )
+    if len(raw) != n:
+        raise ValueError(f"known must have one entry per seat ({n}), got {len(raw)}")
+    known = [_counts(f"known[{i}]", k, deck) for i, k in enumerate(raw)]
+    for i in range(n):
+        for v in range(N_VALUES):
+            if known[i][v] > hands[i][v]:
+                raise ValueError(
+                    f"known[{i}] says seat {i} holds {known[i][v]} of value {v + 1}, "
+                    f"the hand has {hands[i][v]}"
+                )
+    return known
+
+
+def _passed(raw: Any, n: int) -> list[bool]:
+    """Which of the ``n`` seats have passed this round (none when ``raw`` is empty)."""
+    raw = raw or [False] * n
+    if not isinstance(raw, list | tuple) or any(x not in (0, 1) for x in raw):
+        raise ValueError(f"passed must be {n} flags True/False, got {raw!r}")
+    if len(raw) != n:
+        raise ValueError(f"passed must have one flag per seat ({n}), got {len(raw)}")
+    return [bool(x) for x in raw]
 
 
 def _is_whole(value: Any) -> bool:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from gamekit.errors import shown
+from tournaments.checks import integer, make_out
 from tournaments.declaration import Declaration
 from tournaments.run_state import RunState, run_state
 
@@ -85,6 +87,7 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     (the report draws a chart as soon as its table exists); the tables whose charts take
     longest to draw come first. The paired comparisons and the neighbours leave the games
     ended by a forfeit out (``significance``, ``neighbours``), as the seats and the lengths do."""
+    top = _top(top)
     run = as_run(source)
     g = run.games
     d = run.declaration
@@ -121,6 +124,15 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
         add(name, table)
     method = t["significance"]["method"].iloc[0] if len(t["significance"]) else "none"
     return _in_order(t, d), method
+
+
+def _top(top: Any) -> int:
+    """``top`` as a count of strategies (a numpy integer too): never a slice's -1, which would
+    leave the last strategy out of the paired tests."""
+    top = integer(top, "top", "a whole number of strategies")
+    if top < 1:
+        raise ValueError(f"top must be at least 1 (the strategies compared pairwise), got {top}")
+    return top
 
 
 def _in_order(t: Tables, d: Declaration) -> Tables:
@@ -199,6 +211,11 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     so the page and the terminal say the same of a run still being written."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
+    top = _top(top)
+    if out is not None and not isinstance(out, str | os.PathLike):
+        raise TypeError(f"out takes a folder path (a str or a Path) or None, got {shown(out)}")
+    if state is not None and not isinstance(state, RunState):
+        raise TypeError(f"state takes a tournaments.run_state.RunState or None, got {shown(state)}")
     start = time.perf_counter()
     pool = _fork_pool()
     futures: dict[str, Future] = {}
@@ -209,7 +226,8 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         if out is None:
             out = (run.path / "report") if run.path is not None else Path("report")
         out = Path(out)
-        (out / "charts").mkdir(parents=True, exist_ok=True)
+        make_out(out)  # one ValueError for a folder under a file, or one the system refuses
+        (out / "charts").mkdir(exist_ok=True)
 
         def draw(t: Tables) -> None:  # each chart to the worker once its tables exist
             for k, job in _chart_jobs(t, run.declaration).items():

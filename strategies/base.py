@@ -24,8 +24,20 @@ CLASSIFIER_KEYS: tuple[str, ...] = ("stochastic", "uses_card_counting", "search"
 
 DEFAULT_CLASSIFIER: dict[str, Any] = {key: False for key in CLASSIFIER_KEYS}
 
-NAME_RE = re.compile(r"^[a-z][a-z0-9_\-]*$")
-"""Registry names: lowercase, start with a letter, then letters, digits, ``_`` or ``-``."""
+NAME_RE = re.compile(r"[a-z][a-z0-9_\-]*")
+"""Registry names: lowercase, start with a letter, then letters, digits, ``_`` or ``-``
+(matched whole: ``fullmatch``, so no trailing newline slips through)."""
+
+
+def check_name(name: Any, what: str) -> str:
+    """``name`` when it is a registry name (``NAME_RE``); ValueError naming ``what`` (the
+    argument or attribute that gave it) otherwise."""
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        raise ValueError(
+            f"{what} must be lowercase letters, digits, '_' or '-' starting with a letter, "
+            f"got {name!r}"
+        )
+    return name
 
 
 def format_value(value: Any) -> str:
@@ -96,11 +108,7 @@ class Player:
         cls.classifier = merged
         cls._param_signature = _parameters(cls)
         if "name" in cls.__dict__:
-            if not isinstance(cls.name, str) or not NAME_RE.match(cls.name):
-                raise ValueError(
-                    f"{cls.__qualname__}.name must be lowercase letters, digits, '_' or '-' "
-                    f"starting with a letter, got {cls.__dict__['name']!r}"
-                )
+            check_name(cls.name, f"{cls.__qualname__}.name")
             if register:
                 # circle: strategies.base and strategies.registry
                 from .registry import _register_class

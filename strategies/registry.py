@@ -36,7 +36,7 @@ from typing import Any
 
 from gamekit.errors import ParameterError
 
-from .base import CLASSIFIER_KEYS, NAME_RE, Player
+from .base import CLASSIFIER_KEYS, Player, check_name
 from .spec_values import parse_params, split_label
 from .user_code import USER_MODULE, defined, load_class, load_file
 
@@ -170,11 +170,13 @@ def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any
     def decorate(c: type[Player]) -> type[Player]:
         if not (isinstance(c, type) and issubclass(c, Player)):
             raise TypeError(f"register expects a strategies.Player subclass, got {c!r}")
-        key = name or c.__dict__.get("name") or getattr(c, "name", None)
-        if not key:
-            raise ValueError(f"{c.__qualname__} has no name: set name = '...' or pass name=")
-        if not NAME_RE.match(key):
-            raise ValueError(f"bad strategy name {key!r}: use lowercase letters, digits, '_', '-'")
+        if name is not None:
+            key = check_name(name, "name")
+        else:
+            key = c.__dict__.get("name") or getattr(c, "name", None)
+            if not key:
+                raise ValueError(f"{c.__qualname__} has no name: set name = '...' or pass name=")
+            check_name(key, f"{c.__qualname__}.name")
         _register_class(c, key)  # first: a name refused (taken) must not stay on the class
         if "name" not in c.__dict__:
             c.name = key
@@ -322,6 +324,11 @@ def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: 
         raise ValueError(
             f"unknown classifier key {unknown[0]!r}; known keys: {', '.join(sorted(known_keys))}"
         )
+    classifier = {k: _plain(v) for k, v in classifier.items()}
+    for key, value in classifier.items():  # a flag by "yes" would match nothing, silently
+        seen = [cls.classifier[key] for cls in registry.values() if key in cls.classifier]
+        if seen and all(isinstance(v, bool) for v in seen) and not isinstance(value, bool):
+            raise TypeError(f"{key} takes True or False (a classifier flag), got {value!r}")
     return sorted(
         name
         for name, cls in registry.items()
@@ -388,18 +395,21 @@ def _build_failed(cls: type[Player], exc: Exception) -> str:
 
 
 def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
-    """Coerce int -> float for float parameters and refuse values of the wrong simple type."""
+    """Coerce int -> float for float parameters and refuse values of the wrong simple type; a
+    numpy scalar is read as the Python value it holds (and kept so: a manifest, a label and
+    an equality see the plain value)."""
     if default is inspect.Parameter.empty or default is None or value is None:
         return value
+    value = _plain(value)
     expected: type | None = None
     if isinstance(default, bool):
         ok = isinstance(value, bool)
         expected = bool
     elif isinstance(default, int):
-        ok = isinstance(value, int) and not isinstance(value, bool) or _is_np_int(value)
+        ok = isinstance(value, int) and not isinstance(value, bool)
         expected = int
     elif isinstance(default, float):
-        if isinstance(value, int) and not isinstance(value, bool) or _is_np_int(value):
+        if isinstance(value, int) and not isinstance(value, bool):
             return float(value)
         ok = isinstance(value, float)
         expected = float
@@ -417,10 +427,12 @@ def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
     return value
 
 
-def _is_np_int(value: Any) -> bool:
-    import numpy as np  # start-up: `import strategies` loads no numpy
-
-    return isinstance(value, np.integer)
+def _plain(value: Any) -> Any:
+    """A numpy scalar (an array's int, float, bool or str) as the Python value it holds; any
+    other value as it is (told apart without importing numpy, which strategies loads late)."""
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()
+    return value
 
 
 # ---------------------------------------------------------------------- spec strings

@@ -62,6 +62,8 @@ def load_file(path_text: str) -> Any:
     own (``USER_MODULE``, the file's stem, a digest of its path), so two files of one stem
     never shadow each other; each strategy class it defines remembers where it came from."""
     path = Path(path_text).expanduser()
+    if path.is_dir():
+        raise ValueError(f"{path_text} is a folder, not a strategy file (name a .py file in it)")
     if not path.is_file():
         raise ValueError(f"no such strategy file: {path_text}")
     path = path.resolve()
