@@ -15,6 +15,7 @@ import strategies
 from gamekit.errors import ParameterError
 from tournaments import parse_players
 from tournaments.checks import integer, make_out, optional_integer
+from tournaments.schedule import MAX_RUN_GAMES
 from tournaments.storage import holds_files
 
 from .checkpoint import PREVIOUS, STATE
@@ -147,10 +148,9 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     seed = optional_integer(seed, "seed", "a non-negative integer")
     field = Field(parse_field(against), parse_players(players), n_jobs,
                   _game(opts.get("game")))  # fmt: skip
-    if budget < 1:
-        raise ParameterError(
-            f"{{budget}} must be a positive number of games, got {budget}", "budget"
-        )
+    if not 1 <= budget <= MAX_RUN_GAMES:  # more than any run may hold: never played out
+        raise ParameterError(f"{{budget}} must be a positive number of games up to "
+                             f"{MAX_RUN_GAMES:,}, got {budget:,}", "budget")  # fmt: skip
     if n_jobs == 0 or n_jobs < -1:
         raise ParameterError(
             f"{{n_jobs}} must be a positive number of workers (or -1), got {n_jobs}", "n_jobs"
