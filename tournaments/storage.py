@@ -257,7 +257,7 @@ def done_chunks(out: Path) -> set[int]:
 
 def clean_temporaries(out: Path) -> None:
     """Remove temporary files a killed run left behind (never a finished file)."""
-    for sub in ("", "games", "matches", "chunks", "records"):
+    for sub in ("", *RUN_FOLDERS):
         folder = Path(out) / sub
         if folder.is_dir():
             for p in folder.glob(".*.tmp"):
@@ -295,10 +295,28 @@ class RunLocked(ValueError):
     usage_error = False  # the command was right; the folder is busy (exit 1, not 2)
 
 
+RUN_FOLDERS = ("games", "matches", "chunks", "records")
+"""The folders a run makes in its ``out`` (``clean_temporaries`` clears them of temporaries)."""
+
+
 def holds_files(out: Path) -> bool:
-    """Does folder ``out`` hold anything but a run's lock file (a run, or other files)?"""
+    """Does folder ``out`` hold anything but a run's lock file and what a run killed as it
+    began leaves (temporary files, its empty folders): a run, or other files?"""
     out = Path(out)
-    return out.is_dir() and any(p.name != LOCK for p in out.iterdir())
+    if not out.is_dir():
+        return False
+    for p in out.iterdir():
+        if p.name == LOCK or _temporary(p):
+            continue
+        if p.name in RUN_FOLDERS and p.is_dir() and all(_temporary(q) for q in p.iterdir()):
+            continue
+        return True
+    return False
+
+
+def _temporary(p: Path) -> bool:
+    """A file written to a temporary name before its rename (``.NAME.XXXX.tmp``)."""
+    return p.name.startswith(".") and p.name.endswith(".tmp") and p.is_file()
 
 
 def _try_lock(fd: int, kind: int) -> bool:
