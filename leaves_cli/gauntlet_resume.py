@@ -28,6 +28,7 @@ SEQUENTIAL_OPTIONS = (("margin", "--margin"), ("alpha", "--alpha"), ("beta", "--
 def _manifest(out: str | None) -> dict[str, Any]:
     """The gauntlet manifest in ``out``, or one line saying why there is none to resume."""
     from tournaments import storage
+    from tournaments.manifest_fields import check_manifest
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     from .resume import has_manifest
@@ -38,10 +39,11 @@ def _manifest(out: str | None) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json)", usage=True)
     try:
         manifest = storage.read_manifest(Path(out))
+        check_manifest(manifest)  # what it holds is told from a manifest that can be read
     except ValueError as exc:  # there, but unreadable: the input cannot be used
-        raise CLIError(f"cannot resume {out}: {exc}") from None
-    spec = manifest.get("spec") if isinstance(manifest, dict) else None
-    if not isinstance(spec, dict) or not isinstance(spec.get("gauntlet"), dict):
+        raise CLIError(f"cannot resume {out}: corrupt manifest: {exc}") from None
+    spec = manifest["spec"]
+    if not isinstance(spec.get("gauntlet"), dict):
         resume = f"'leaves tournament --resume --out {shell_word(out)}'"
         raise CLIError(f"cannot resume {out} with 'leaves gauntlet': it holds a tournament "
                        f"({resume})", usage=True)  # fmt: skip

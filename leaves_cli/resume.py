@@ -40,8 +40,9 @@ _RESUME_READS = ("strategies", "players", "games_asked", "n_games", "deal_stages
 
 
 def has_manifest(out: str | None) -> bool:
-    """True when ``out`` holds a run to resume."""
-    return out is not None and (Path(out) / "manifest.json").is_file()
+    """True when ``out`` holds a run to resume: a manifest, usable or not (a directory in its
+    place is a damaged run, not none)."""
+    return out is not None and (Path(out) / "manifest.json").exists()
 
 
 def _words(value: Any) -> str:
