@@ -164,7 +164,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions)
     if widest is not None:
         click.echo(_precision_line(request.precision, widest, t.n_games, t.units))
-    _echo_next(out, t)
+    _echo_next(out, t, result.manifest)
 
 
 def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
@@ -230,9 +230,10 @@ def _capped_line(result: Any, t: Any) -> str:
             f"{rounds} keeps every {game} to its rule")  # fmt: skip
 
 
-def _echo_next(out: Path, t: Any) -> None:
+def _echo_next(out: Path, t: Any, manifest: dict[str, Any]) -> None:
     """The next command: the report of the run; a run without rows (``t.rows`` false), which
-    the report cannot read, names what reads its totals instead."""
+    the report cannot read, names what reads its totals instead; files that are not the run's
+    but that a report would read as its rows, to be removed first."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     if not t.rows:
@@ -242,9 +243,17 @@ def _echo_next(out: Path, t: Any) -> None:
                    ".seat_offsets())")  # fmt: skip
         return
     page = out / "report" / "report.html"
-    click.echo(
-        f"next: 'leaves report {shell_word(out)}' writes its report ({page}) and key findings"
-    )
+    report = f"'leaves report {shell_word(out)}' writes its report ({page}) and key findings"
+    from tournaments.verify import row_strays
+
+    strays = row_strays(out, manifest)
+    if strays:  # a report refuses a run holding them (it would read them as its rows)
+        shown = ", ".join(str(out / rel) for rel in strays[:3])
+        more = f" and {len(strays) - 3} more" if len(strays) > 3 else ""
+        click.echo(f"next: remove {shown}{more} (not the run's: a report would read it with "
+                   f"its rows), then {report}")  # fmt: skip
+        return
+    click.echo(f"next: {report}")
 
 
 def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:

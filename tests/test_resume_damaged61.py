@@ -43,3 +43,23 @@ def test_a_directory_in_place_of_the_manifest_is_a_damaged_run_not_none(gauntlet
     code, _, err = cli(capsys, command, "--resume", "--out", str(gauntlet))
     assert code == 1 and "is a directory" in err and "no manifest.json)" not in err, err
     shutil.rmtree(manifest)
+
+
+def test_a_resume_beside_a_stray_row_file_names_it_before_the_report(tmp_path, capsys):
+    """The resume said every chunk verified and 'next: leaves report R', which then refused the
+    run for a Parquet file not its own under games/: the next step names it to remove first."""
+    out = tmp_path / "R"
+    args = ("tournament", "greedy", "low", "high", "--players", "3", "--games", "60", "--seed",
+            "7", "--jobs", "1", "--out", str(out))  # fmt: skip
+    assert cli(capsys, *args)[0] == 0
+    (out / "games" / "sub").mkdir()
+    shutil.copy(out / "games" / "part-000000.parquet", out / "games" / "sub" / "x.parquet")
+    code, said, err = cli(capsys, "tournament", "--resume", "--out", str(out))
+    assert code == 0, err
+    stray = out / "games" / "sub" / "x.parquet"
+    assert f"next: remove {stray} (not the run's: a report would read it with its rows), then " \
+           f"'leaves report {out}'" in said, said  # fmt: skip
+    assert cli(capsys, "report", str(out))[0] != 0  # as the line says
+    stray.unlink()
+    code, said, _ = cli(capsys, "tournament", "--resume", "--out", str(out))
+    assert code == 0 and f"next: 'leaves report {out}' writes its report" in said

@@ -92,11 +92,21 @@ def test_the_aggregates_count_matches_stopped_at_the_cap():
 def _as_written_before_the_count(out) -> None:
     """The run in ``out`` as a version before ``size_capped`` wrote it: no such array in its
     aggregates, the run's or any chunk's."""
-    from tournaments import aggregates
+    import json
 
+    from tournaments import aggregates, storage
+
+    manifest = json.loads((out / "manifest.json").read_text())
+    part = manifest["integrity"]
+    entries = [part["files"], *part["chunks"].values()]  # as that version recorded them
     for path in [out / "aggregates.npz", *sorted(out.rglob("chunk*.npz"))]:
         agg, extra = aggregates.load(path)
         aggregates.save(path, {k: v for k, v in agg.items() if k != "size_capped"}, **extra)
+        rel = path.relative_to(out).as_posix()
+        for where in entries:
+            if rel in where:
+                where[rel] = storage.file_entry(path.read_bytes())
+    (out / "manifest.json").write_text(json.dumps(manifest))
 
 
 @pytest.mark.parametrize("rows", ["--rows", "--no-rows"])

@@ -389,6 +389,16 @@ def remove_foreign(out: Path, n_chunks: int) -> int:
     return removed
 
 
+def row_strays(out: str | Path, manifest: dict[str, Any]) -> list[str]:
+    """Parquet files in the run's row folders that its manifest does not record and that no
+    chunk of it writes (relative paths): a report would read them with the run's rows, so it
+    refuses the run while they are there, and a resume leaves them (``_strays``)."""
+    out, recorded = Path(out), recorded_files(manifest) or set()
+    return [path.relative_to(out).as_posix() for path, sub, cid in _layout_files(out)
+            if cid is None and sub in ROW_FOLDERS and path.suffix == ".parquet"
+            and path.relative_to(out).as_posix() not in recorded]  # fmt: skip
+
+
 def _strays(out: Path, manifest: dict[str, Any], result: Verification) -> list[Problem]:
     """Files in the run's folders that its manifest does not account for.
 
