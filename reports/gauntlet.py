@@ -28,7 +28,7 @@ from .loading import as_run
 from .numbers import (
     NO_SPREAD,
     TOO_FEW,
-    beside_digits,
+    apart_digits,
     counted,
     fixed,
     flat_sets,
@@ -320,7 +320,7 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
     p-value decides (below 0.05, as a 95% interval clear of 0 does)."""
     lo, hi, p = r["diff_ci_low"], r["diff_ci_high"], r["p_value"]
     flat = flat_sets(lo, hi, p, r["deals"])
-    k = beside_digits(lo, hi, 0.0)  # a bound clear of 0 never written as 0.0
+    k = apart_digits(lo, hi)  # bounds never read alike, nor a bound clear of 0 as 0.0
     ci = interval(lo, hi, flat=flat, digits=k)
     deals = counted(int(r["deals"]), "deal")
     diff = in_percentage_points(fixed(100 * r["diff"], k, "+"))

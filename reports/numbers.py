@@ -100,6 +100,31 @@ def beside_digits(lo: float, hi: float, beside: float, scale: float = 100.0,
     return digits
 
 
+def apart_digits(lo: float, hi: float, digits: int = 1, scale: float = 100.0) -> int:
+    """The decimals of a difference's interval (``scale`` x each bound written): ``digits``,
+    more (up to four) while its two bounds would read alike, or a bound other than 0 would
+    read 0 where its side of 0 is the answer: in an interval clear of 0 ('[0.0, 0.0]' of
+    [0.01, 0.05]), or in one across 0 within a unit of the last decimal ('[+0.0, +0.1]' of
+    [-0.04, +0.05]); never for a bound four decimals still write as 0. The one source of the
+    decimals of a difference and its bounds."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return digits
+    low, high = scale * lo, scale * hi
+
+    def hidden(x: float, d: int) -> bool:  # a bound not 0 that d decimals write as 0
+        return fixed(x, d) == fixed(0.0, d) and fixed(x, 4) != fixed(0.0, 4)
+
+    def more(d: int) -> bool:
+        if fixed(low, d) == fixed(high, d) and low != high:
+            return True
+        sided = lo > 0 or hi < 0 or (lo < 0 < hi and max(-low, high) < 10.0**-d)
+        return sided and (hidden(low, d) or hidden(high, d))
+
+    while digits < 4 and more(digits):
+        digits += 1
+    return digits
+
+
 def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = None,
              digits: int = 1, flat: int = 0) -> str:  # fmt: skip
     """A 95% interval in percent (or percentage points, ``scale``) with ``digits`` decimals: '[50.6,

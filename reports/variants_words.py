@@ -15,7 +15,7 @@ from .numbers import (
     NO_SPREAD,
     PERCENTAGE_POINTS,
     TOO_FEW,
-    beside_digits,
+    apart_digits,
     fixed,
     in_percentage_points,
 )
@@ -72,10 +72,10 @@ def in_brackets(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> 
 
 
 def apart(lo: float, hi: float, k: int, scale: float = 1.0) -> int:
-    """The decimals of an interval (``k``, scaled by ``scale`` when written) that leave one
-    clear of 0 visibly so: more (up to four) while a bound would round onto 0, '[0.02, 0.04]'
-    where one decimal writes '[0.0, 0.0]' (``beside_digits``); ``k`` for any other."""
-    return beside_digits(lo, hi, 0.0, scale, k) if lo > 0 or hi < 0 else k
+    """The decimals of an interval (``k``, scaled by ``scale`` when written) whose bounds
+    read apart, and one clear of 0 visibly so (``numbers.apart_digits``): '[0.02, 0.04]' where
+    one decimal writes '[0.0, 0.0]'."""
+    return apart_digits(lo, hi, k, scale)
 
 
 def diff_digits(r: pd.Series) -> int:

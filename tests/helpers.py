@@ -201,3 +201,24 @@ def processes_only(monkeypatch: pytest.MonkeyPatch) -> None:
     from leaves.plugin import LeavesGame
 
     monkeypatch.setattr(LeavesGame, "plays_without_gil", lambda self, payloads, expert: False)
+
+
+def as_written_without(out, keys) -> None:
+    """The run in ``out`` as a version before the aggregates counted ``keys`` wrote it: no such
+    arrays in its aggregates, the run's or any chunk's, and the manifest's checksums of those
+    files as that version recorded them."""
+    import json
+
+    from tournaments import aggregates, storage
+
+    manifest = json.loads((out / "manifest.json").read_text())
+    part = manifest["integrity"]
+    entries = [part["files"], *part["chunks"].values()]
+    for path in [out / "aggregates.npz", *sorted(out.rglob("chunk*.npz"))]:
+        agg, extra = aggregates.load(path)
+        aggregates.save(path, {k: v for k, v in agg.items() if k not in keys}, **extra)
+        rel = path.relative_to(out).as_posix()
+        for where in entries:
+            if rel in where:
+                where[rel] = storage.file_entry(path.read_bytes())
+    (out / "manifest.json").write_text(json.dumps(manifest))

@@ -276,12 +276,16 @@ def test_a_clear_difference_too_small_for_one_decimal_is_not_written_as_zero():
     assert "0.03% [0.02, 0.04] against 0.00%, 0.03 percentage points more [0.02, 0.04]" in said
     assert "games are 0.04 turns shorter [0.01, 0.07] (43.96 turns against 44.00 turns)" in said
     assert value_text(metrics.iloc[1]) == "0.03% [0.02, 0.04]"  # the table's value, as said
-    assert value_text(metrics.iloc[0]) == "0.0% [0.0, 0.0]"  # an interval from 0: as before
+    # an interval from 0 to 0.001%: its bounds differ, so they never read alike
+    assert value_text(metrics.iloc[0]) == "0.000% [0.000, 0.001]"
     cells = [diff_text(r) for _, r in diffs.iterrows()]
     assert cells == ["+0.03 [+0.02, +0.04] pp *", "-0.04 [-0.07, -0.01] turns *"]
     unclear = diffs.iloc[0].copy()
     unclear["ci_low"], unclear["significant"] = -0.0001, False
-    assert diff_text(unclear) == "+0.0 [+0.0, +0.0] pp"  # not clear of 0: one decimal
+    # across 0, narrower than a tenth: the decimals that show it across 0, never '[+0.0, +0.0]'
+    assert diff_text(unclear) == "+0.03 [-0.01, +0.04] pp"
+    unclear["ci_low"], unclear["ci_high"] = -0.0001, 0.002  # wider: one decimal, as any other
+    assert diff_text(unclear) == "+0.0 [+0.0, +0.2] pp"
 
 
 def test_an_advantage_that_clearly_grows_does_not_vanish_for_a_wide_interval():

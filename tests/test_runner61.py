@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import as_written_without, cli
 
 CAPPED = ["greedy", "low", "random", "--players", "3", "--expert", "--target", "460", "--games",
           "12", "--seed", "2", "--jobs", "1", "--no-progress"]  # fmt: skip
@@ -92,21 +92,7 @@ def test_the_aggregates_count_matches_stopped_at_the_cap():
 def _as_written_before_the_count(out) -> None:
     """The run in ``out`` as a version before ``size_capped`` wrote it: no such array in its
     aggregates, the run's or any chunk's."""
-    import json
-
-    from tournaments import aggregates, storage
-
-    manifest = json.loads((out / "manifest.json").read_text())
-    part = manifest["integrity"]
-    entries = [part["files"], *part["chunks"].values()]  # as that version recorded them
-    for path in [out / "aggregates.npz", *sorted(out.rglob("chunk*.npz"))]:
-        agg, extra = aggregates.load(path)
-        aggregates.save(path, {k: v for k, v in agg.items() if k != "size_capped"}, **extra)
-        rel = path.relative_to(out).as_posix()
-        for where in entries:
-            if rel in where:
-                where[rel] = storage.file_entry(path.read_bytes())
-    (out / "manifest.json").write_text(json.dumps(manifest))
+    as_written_without(out, ("size_capped",))
 
 
 @pytest.mark.parametrize("rows", ["--rows", "--no-rows"])

@@ -22,7 +22,7 @@ import pandas as pd
 from reports.clusters import clustered_rate, given, rate_differences
 from reports.numbers import (
     TOO_FEW,
-    beside_digits,
+    apart_digits,
     fixed,
     flat_sets,
     in_percentage_points,
@@ -71,9 +71,10 @@ class Verification:
 
     def digits(self, least: int = 1) -> int:
         """The decimals the difference and its interval are written with, in percentage
-        points: ``least``, more (up to four) while a bound would round onto 0, so an interval
-        of [-0.04, +0.05] is not written '[+0.0, +0.0]', as if it had no width."""
-        return beside_digits(self.diff_low, self.diff_high, 0.0, 100.0, least)
+        points (``reports.numbers.apart_digits``): ``least``, more while the bounds would read
+        alike, so [-0.04, +0.05] is not written '[+0.0, +0.0]', as if it had no width, or while
+        a bound of an interval clear of 0 would read 0."""
+        return apart_digits(self.diff_low, self.diff_high, least)
 
     def difference(self, least: int = 1, of: str = "") -> str:
         """The difference and its interval as a sentence writes them, with the decimals that
