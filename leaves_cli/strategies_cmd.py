@@ -237,8 +237,8 @@ def strategies(
     wanted = parse_filters(filters)
     every_file = file_rows(loaded, {}, game)
     own_keys = {k for _, _, c, _ in every_file for k in c}
+    check_filter_values(filters, game)  # in the command's words, before the registry's check
     rows = strategy_rows(wanted, game, own_keys) + file_rows(loaded, wanted, game)
-    check_filter_values(filters, game)
     if not rows:  # said in words, with --names too: an empty list would look like success
         every = strategy_rows({}, game) + every_file
         raise CLIError(no_match_line(filters, every, plugin.title))
