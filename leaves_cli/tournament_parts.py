@@ -350,12 +350,22 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
         name = names[i]
         cells = [name, f"{cols['games'][i]:,}", f"{cols['wins'][i]:,}"]
         cells += [_percent(cols["win_rate"][i])] + ([cis.get(name, "")] if cis else [])
-        cells.append(fixed(cols[rank][i], 3))
+        mean = cols[rank][i]
+        cells.append(fixed(mean, 3) if mean == mean else "n/a")  # nan: no game of its own
         if expert:
             cells += [f"{cols['matches'][i]:,}", _percent(cols["match_win_rate"][i])]
         cells.append(f"{cols['forfeits'][i]:,}")
         rows.append(cells)
     print_table("Tournament summary", columns, rows)
+    agg = result.aggregates()
+    lost = int(agg["size_forfeits"].sum())
+    if lost and "valid_games" in agg:  # a forfeited game's values are a game's cut short
+        from tournaments.declaration import plural
+
+        undefined = any(m != m for m in cols[rank])  # nan: every game of the strategy's
+        none = " (n/a: every one of the strategy's was)" if undefined else ""
+        click.echo(f"The {rank.replace('_', ' ')}s leave out the {lost:,} "
+                   f"{unit if lost == 1 else plural(unit)} ended by a forfeit{none}.")  # fmt: skip
     unfinished = _unfinished_line(result, rows_read)
     if unfinished:
         click.echo(unfinished)
