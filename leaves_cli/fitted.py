@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
@@ -60,7 +61,7 @@ def wrap(text: str, width: int) -> str:
 def _wrapped(text: str, width: int) -> str:
     lines, first, last = [], None, None
     for start, end in units(text):
-        if first is not None and end - first > width:
+        if first is not None and cell_len(text[first:end]) > width:
             lines.append(text[first:last])
             first = None
         first, last = start if first is None else first, end
@@ -70,7 +71,8 @@ def _wrapped(text: str, width: int) -> str:
 
 
 def _longest(text: str) -> int:
-    return max([1] + [end - start for start, end in units(text)])
+    """The width of ``text``'s widest unit in terminal cells (a wide character takes two)."""
+    return max([1] + [cell_len(text[start:end]) for start, end in units(text)])
 
 
 class FittedTable:
@@ -105,7 +107,7 @@ class FittedTable:
         columns = [list(cells) for cells in zip(self.heads, *self.rows, strict=True)]
         least = [max(map(_longest, cells[:1] if cells[0] in self.FOLDED else cells))
                  for cells in columns]  # fmt: skip
-        natural = [max(most, *(len(x) for c in cells for x in c.split("\n")))
+        natural = [max(most, *(cell_len(x) for c in cells for x in c.split("\n")))
                    for most, cells in zip(least, columns, strict=True)]  # fmt: skip
         return least, natural
 
@@ -179,7 +181,7 @@ def _joined(items: Sequence[str], width: int) -> list[str]:
     lines: list[str] = []
     for i, item in enumerate(items):
         item += ";" if i < len(items) - 1 else ""
-        if lines and "\n" not in item and len(lines[-1]) + 1 + len(item) <= width:
+        if lines and "\n" not in item and cell_len(lines[-1]) + 1 + cell_len(item) <= width:
             lines[-1] += " " + item
         else:
             lines += wrap(item, width).split("\n")
