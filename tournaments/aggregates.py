@@ -370,8 +370,14 @@ def add_matches(
     agg["size_matches"][k] += m
     if target is not None:  # the best total then wins (``gamekit.matches``)
         best = matches.match_totals.astype(np.int64).max(axis=1)
-        capped = (matches.match_games >= MAX_GAMES) & (best < target)
+        capped = stopped_at_cap(matches.match_games, best, target)
         agg["size_capped"][k] += int(np.count_nonzero(capped))
+
+
+def stopped_at_cap(games: Any, best: Any, target: int) -> Any:
+    """Which matches stopped at the cap on games (``gamekit.matches.MAX_GAMES``) before anyone
+    reached ``target`` (``best``: each match's best total); the best total then won."""
+    return (games >= MAX_GAMES) & (best < target)
 
 
 SHARE_DENOMINATOR = math.lcm(*range(1, 17))

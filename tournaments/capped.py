@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamekit.matches import MAX_GAMES
+from .aggregates import stopped_at_cap
 
 __all__ = ["capped_matches"]
 
@@ -27,4 +27,4 @@ def capped_matches(result: Any, target: int, seats: int) -> tuple[int, int] | No
     totals = [f"total_{s}" for s in range(seats)]
     m = result.matches(["games", *totals])
     best = m[totals].max(axis=1)
-    return int(((m["games"] >= MAX_GAMES) & (best < target)).sum()), len(m)
+    return int(stopped_at_cap(m["games"], best, target).sum()), len(m)
