@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from gamekit.errors import shown
-from tournaments.checks import integer, make_out
+from tournaments.checks import make_out
 from tournaments.declaration import Declaration
 from tournaments.run_state import RunState, run_state
 
@@ -31,7 +31,7 @@ from .neighbours import neighbours
 from .page import Section, html_table, md_table, render_html, render_md
 from .rating import rating
 from .sections import overview, sections
-from .significance import significance
+from .significance import significance, top_count
 from .tables import (
     completion,
     head_to_head,
@@ -87,7 +87,7 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     (the report draws a chart as soon as its table exists); the tables whose charts take
     longest to draw come first. The paired comparisons and the neighbours leave the games
     ended by a forfeit out (``significance``, ``neighbours``), as the seats and the lengths do."""
-    top = _top(top)
+    top = top_count(top)
     run = as_run(source)
     g = run.games
     d = run.declaration
@@ -124,15 +124,6 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
         add(name, table)
     method = t["significance"]["method"].iloc[0] if len(t["significance"]) else "none"
     return _in_order(t, d), method
-
-
-def _top(top: Any) -> int:
-    """``top`` as a count of strategies (a numpy integer too): never a slice's -1, which would
-    leave the last strategy out of the paired tests."""
-    top = integer(top, "top", "a whole number of strategies")
-    if top < 1:
-        raise ValueError(f"top must be at least 1 (the strategies compared pairwise), got {top}")
-    return top
 
 
 def _in_order(t: Tables, d: Declaration) -> Tables:
@@ -211,7 +202,7 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     so the page and the terminal say the same of a run still being written."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
-    top = _top(top)
+    top = top_count(top)
     if out is not None and not isinstance(out, str | os.PathLike):
         raise TypeError(f"out takes a folder path (a str or a Path) or None, got {shown(out)}")
     if state is not None and not isinstance(state, RunState):

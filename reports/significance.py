@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tournaments.checks import integer
+
 from .clusters import Sums, clusters, rate_differences, seat_sums, standardised
 from .data import Games
 from .loading import as_games
@@ -75,6 +77,15 @@ def paired(g: Games, sums: Sums, a: int, b: int) -> dict[str, float] | None:
     }
 
 
+def top_count(top: Any) -> int:
+    """``top`` as a count of strategies (a numpy integer too): never a slice's -1, which would
+    leave the last strategy out of the paired tests."""
+    top = integer(top, "top", "a whole number of strategies")
+    if top < 1:
+        raise ValueError(f"top must be at least 1 (the strategies compared pairwise), got {top}")
+    return top
+
+
 def significance(data: Any, top: int = 5, alpha: float = 0.05,
                  order: list[str] | None = None) -> pd.DataFrame:  # fmt: skip
     """Pairwise tests among the ``top`` strategies of ``order`` (default: the summary's, less
@@ -89,7 +100,7 @@ def significance(data: Any, top: int = 5, alpha: float = 0.05,
     (``reports.clusters.Estimates.flat``). Games ended by a forfeit are left out: a duplicate set of them measures
     nothing (every rate 0), yet would count as one and narrow every interval."""
     g = as_games(data).finished()  # a set of forfeited games measures nothing
-    order = (ranked(summary(g)) if order is None else order)[:top]
+    order = (ranked(summary(g)) if order is None else order)[: top_count(top)]
     codes = [g.labels.index(s) for s in order]
     sums = seat_sums(g, g.n_strategies)
     how = method(g)

@@ -206,6 +206,7 @@ def test_report_top_is_a_count_never_a_slice(toy_run, tmp_path, top, exc, said):
     refused(exc, said, reports.compute_tables, toy_run, top=top)
     refused(exc, said, reports.build_report, toy_run, out=tmp_path / "r", top=top)
     assert not (tmp_path / "r").exists()
+    refused(exc, said, reports.significance, toy_run, top=top)  # the one check, theirs too
 
 
 def test_report_top_takes_a_numpy_integer(toy_run):
