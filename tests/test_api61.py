@@ -287,3 +287,14 @@ def test_from_dict_reads_numpy_arrays_as_the_lists_they_hold():
     d = state.to_dict()
     arrays = {k: np.array(v) if isinstance(v, list) else v for k, v in d.items()}
     assert State.from_dict(arrays) == state
+
+
+@pytest.mark.parametrize("key", ["expert", "rows", "repeats"])
+def test_a_tournaments_flags_take_true_or_false_never_a_truthy_string(key):
+    """``expert="no"`` played a tournament of matches: any truthy value turned a flag on."""
+    from tournaments import Tournament
+
+    with pytest.raises(TypeError, match=f"^{key} takes True or False, got 'no'$"):
+        Tournament(["greedy", "low", "high"], players=3, games=30, **{key: "no"})
+    t = Tournament(["greedy", "low", "high"], players=3, games=30, **{key: np.bool_(False)})
+    assert getattr(t, key) is False

@@ -17,7 +17,15 @@ import numpy as np
 
 from gamekit.errors import ParameterError
 
-__all__ = ["integer", "make_out", "optional_integer", "player_counts", "spec_list"]
+__all__ = ["flag", "integer", "make_out", "optional_integer", "player_counts", "spec_list"]
+
+
+def flag(value: Any, name: str) -> bool:
+    """``value`` as a ``bool``; TypeError unless it is one (Python's or numpy's): a string such
+    as "no" is true, and would turn the setting on, silently."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} takes True or False, got {value!r}")
+    return bool(value)
 
 
 def integer(value: Any, name: str, what: str) -> int:

@@ -25,7 +25,7 @@ import numpy as np
 from gamekit.errors import ParameterError
 
 from . import storage, verify, work
-from .checks import integer, make_out, optional_integer, player_counts, spec_list
+from .checks import flag, integer, make_out, optional_integer, player_counts, spec_list
 from .game import GamePlugin, plural
 from .labels import Labeled, entrant_labels, identity
 from .parallel import imap_unordered
@@ -112,8 +112,7 @@ class Tournament:
             raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
         self.seed = seed
         self._match_rules(expert, target, rounds)
-        self.repeats = bool(repeats)
-        self.rows = bool(rows)
+        self.repeats, self.rows = flag(repeats, "repeats"), flag(rows, "rows")
         self.games_asked = games
         if seating is None:
             seating = getattr(self.game, "default_seating", DEFAULT_SEATING)
@@ -152,7 +151,7 @@ class Tournament:
     def _match_rules(self, expert: bool, target: int | None, rounds: int | None) -> None:
         """Matches (``expert``, or implied by ``rounds``): to ``target`` points (the game's
         default) or of ``rounds`` games."""
-        self.expert = bool(expert)
+        self.expert = flag(expert, "expert")
         rounds = optional_integer(rounds, "rounds", "a whole number of games")
         target = optional_integer(target, "target", "a whole number of points")
         if rounds is not None:
