@@ -16,3 +16,9 @@ def test_a_budget_out_of_range_is_refused_naming_budget(tmp_path, capsys, budget
     assert code == 2 and not out.exists()
     assert err.startswith("leaves: error: --budget must be a positive number of games up to "
                           "4,294,967,295, got ") and err.count("\n") == 1, err  # fmt: skip
+
+
+def test_a_budget_too_small_writes_every_figure_with_its_separators(tmp_path, capsys):
+    code, _, err = cli(capsys, "tune", "taker", "--against", "weighted", "--budget", "5000",
+                       "--popsize", "100000", "--out", str(tmp_path / "t"))  # fmt: skip
+    assert code == 2 and "two generations of 100,000 candidates" in err, err

@@ -63,7 +63,7 @@ def split_budget(
         need = _smallest_budget(field, spec, per_gen, games)
         _, least = _fit(field, spec, need, per_gen, games)
         raise ParameterError(
-            f"{{budget}} {budget:,} is too small: two generations of {popsize} candidates and "
+            f"{{budget}} {budget:,} is too small: two generations of {popsize:,} candidates and "
             f"the start at {games:,} games each, and the final selection ({FINALISTS} "
             f"finalists at {least:,} games each), need {need:,} games",
             "budget",
