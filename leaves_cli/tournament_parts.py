@@ -358,7 +358,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
         rows.append(cells)
     print_table("Tournament summary", columns, rows)
     agg = result.aggregates()
-    lost = int(agg["size_forfeits"].sum())
+    lost = int(agg["size_forfeits"].sum()) if int(cols["forfeits"].sum()) else 0
     if lost and "valid_games" in agg:  # a forfeited game's values are a game's cut short
         from tournaments.declaration import plural
 
