@@ -298,3 +298,20 @@ def test_a_tournaments_flags_take_true_or_false_never_a_truthy_string(key):
         Tournament(["greedy", "low", "high"], players=3, games=30, **{key: "no"})
     t = Tournament(["greedy", "low", "high"], players=3, games=30, **{key: np.bool_(False)})
     assert getattr(t, key) is False
+
+
+def test_a_tournaments_game_record_and_out_are_named_when_of_the_wrong_kind(tmp_path):
+    """game=5 failed with "'int' object has no attribute 'resolve'", record=5 and out=5 with
+    pathlib's error: each names its argument; a game's id is read as that game."""
+    from tournaments import Tournament
+
+    field = ["greedy", "low", "high"]
+    with pytest.raises(TypeError, match=r"^game takes a game plug-in or an installed game's id"):
+        Tournament(field, players=3, games=30, game=5)
+    with pytest.raises(TypeError, match=r"^record takes a path \(str or Path\) or None, got 5$"):
+        Tournament(field, players=3, games=30, record=5)
+    t = Tournament(field, players=3, games=30, seed=1, game="leaves")
+    assert t.game.name == "leaves"
+    with pytest.raises(TypeError, match=r"^out takes a path \(str or Path\) or None, got 5$"):
+        t.run(out=5)
+    assert t.run(out=tmp_path / "r").status == "complete"

@@ -9,6 +9,7 @@ used, with the messages those places have always given.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,18 @@ import numpy as np
 
 from gamekit.errors import ParameterError
 
-__all__ = ["flag", "integer", "make_out", "optional_integer", "player_counts", "spec_list"]
+__all__ = ["flag", "integer", "make_out", "optional_integer", "optional_path", "player_counts",
+           "spec_list"]  # fmt: skip
+
+
+def optional_path(value: Any, name: str) -> Path | None:
+    """``value`` as a ``Path`` (None passing through); TypeError naming ``name`` unless it is
+    a path (``str`` or ``os.PathLike``): pathlib's own error names no argument."""
+    if value is None:
+        return None
+    if not isinstance(value, str | os.PathLike):
+        raise TypeError(f"{name} takes a path (str or Path) or None, got {value!r}")
+    return Path(value)
 
 
 def flag(value: Any, name: str) -> bool:

@@ -25,7 +25,15 @@ import numpy as np
 from gamekit.errors import ParameterError
 
 from . import storage, verify, work
-from .checks import flag, integer, make_out, optional_integer, player_counts, spec_list
+from .checks import (
+    flag,
+    integer,
+    make_out,
+    optional_integer,
+    optional_path,
+    player_counts,
+    spec_list,
+)
 from .game import GamePlugin, plural
 from .labels import Labeled, entrant_labels, identity
 from .parallel import imap_unordered
@@ -45,10 +53,16 @@ SEATING_WORDS = {"balanced": "balanced", "all": "all orders", "rotations": "rota
 """Each seating design in the words of the rounded note."""
 
 
-def _default_game() -> GamePlugin:
+def _default_game(game: Any = None) -> GamePlugin:
+    """``game``: a plug-in, or an installed game's id; the default game for None (TypeError
+    for anything else: it failed later, naming no argument)."""
     from .games import get_game  # start-up: the game registry reads entry points
 
-    return get_game()
+    if game is None or isinstance(game, str):
+        return get_game() if game is None else get_game(game)
+    if not isinstance(game, GamePlugin):
+        raise TypeError(f"game takes a game plug-in or an installed game's id, got {game!r}")
+    return game
 
 
 def record_refused(game: GamePlugin, by: str) -> ParameterError:
@@ -98,7 +112,7 @@ class Tournament:
         focus: Any = None,
         rounds: int | None = None,
     ):
-        self.game = game if game is not None else _default_game()
+        self.game = _default_game(game)
         self._enter(strategies)
         self.sizes = parse_players(players)
         player_counts(self.game, self.sizes)  # counts a game's rules allow
@@ -180,7 +194,7 @@ class Tournament:
     def _record_rule(self, record: str | Path | None, record_sample: int | None) -> None:
         """Which games go to the ``record`` file: one in each ``record_stride`` (0: none, 1:
         all), picked by ``record_rule`` (``work.recorded``)."""
-        self.record = Path(record) if record is not None else None
+        self.record = optional_path(record, "record")
         record_sample = optional_integer(record_sample, "record_sample", "a number of games")
         if record_sample is not None and record_sample < 1:
             raise ParameterError(
@@ -355,7 +369,7 @@ class Tournament:
         """
         since = time.perf_counter() if since is None else since
         players = Players(n_jobs, backend, scheduler)
-        out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
+        out = optional_path(out, "out") or Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
         with storage.run_lock(out):  # a second process playing this run is refused
             resuming = out.is_dir() and (out / storage.MANIFEST).exists()
             manifest = self._prepare(out, resume)
