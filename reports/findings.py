@@ -446,6 +446,9 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
     whose tables hold every multiset of the strategies), the seat effect, the strongest
     neighbour effect (when those tables exist), length, declared outcome shares, and for runs
     of matches the match win split and shared wins."""
+    if not isinstance(tables, Mapping):  # e.g. a run: its tables come from compute_tables
+        raise TypeError(f"key_findings takes a report's tables (reports.compute_tables(run)"
+                        f"[0]), got {type(tables).__name__}")  # fmt: skip
     d = declaration or default_declaration()
     lead: list[Finding] = []
     if "gauntlet" in tables:  # not a round robin: the field's ranking answers nothing asked

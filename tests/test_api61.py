@@ -315,3 +315,15 @@ def test_a_tournaments_game_record_and_out_are_named_when_of_the_wrong_kind(tmp_
     with pytest.raises(TypeError, match=r"^out takes a path \(str or Path\) or None, got 5$"):
         t.run(out=5)
     assert t.run(out=tmp_path / "r").status == "complete"
+
+
+def test_key_findings_and_run_since_name_what_they_take(tmp_path):
+    """key_findings(5): "argument of type 'int' is not iterable"; run(since="x"): "unsupported
+    operand type(s) for -": each now says what it takes."""
+    from tournaments import Tournament
+
+    with pytest.raises(TypeError, match=r"^key_findings takes a report's tables"):
+        reports.key_findings(5)
+    t = Tournament(["greedy", "low", "high"], players=3, games=30, seed=1)
+    with pytest.raises(TypeError, match=r"^since takes a time.perf_counter\(\) value or None"):
+        t.run(out=tmp_path / "r", since="x")

@@ -53,6 +53,13 @@ SEATING_WORDS = {"balanced": "balanced", "all": "all orders", "rotations": "rota
 """Each seating design in the words of the rounded note."""
 
 
+def _moment(since: Any) -> float:
+    """``since`` as a ``time.perf_counter()`` value (TypeError naming it otherwise)."""
+    if isinstance(since, bool) or not isinstance(since, int | float | np.number):
+        raise TypeError(f"since takes a time.perf_counter() value or None, got {since!r}")
+    return float(since)
+
+
 def _default_game(game: Any = None) -> GamePlugin:
     """``game``: a plug-in, or an installed game's id; the default game for None (TypeError
     for anything else: it failed later, naming no argument)."""
@@ -367,7 +374,7 @@ class Tournament:
         ``time.perf_counter()`` value, default: now) is when this session began: the manifest's
         wall time counts from there, so a caller's stages all add up to its whole time.
         """
-        since = time.perf_counter() if since is None else since
+        since = time.perf_counter() if since is None else _moment(since)
         players = Players(n_jobs, backend, scheduler)
         out = optional_path(out, "out") or Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
         with storage.run_lock(out):  # a second process playing this run is refused
