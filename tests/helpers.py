@@ -222,3 +222,17 @@ def as_written_without(out, keys) -> None:
             if rel in where:
                 where[rel] = storage.file_entry(path.read_bytes())
     (out / "manifest.json").write_text(json.dumps(manifest))
+
+
+SOMETIMES = str(Path(__file__).with_name("sometimes_strategy.py")) + ":Sometimes"
+"""A tests-only Ligretto strategy that forfeits the rounds where a 6 tops its stack."""
+
+
+def forfeiting_run(out, *extra: str) -> Path:
+    """``out`` holding a 2-player Ligretto run of 40 rounds, seed 1, where ``SOMETIMES``
+    forfeits some rounds against ``stack`` (``extra``: more options, e.g. --jobs 2)."""
+    code, _, err = cli_output("tournament", "--game", "ligretto", SOMETIMES, "stack",
+                              "--players", "2", "--games", "40", "--seed", "1", "--jobs", "1",
+                              *extra, "--out", str(out))  # fmt: skip
+    assert code == 0, err
+    return out

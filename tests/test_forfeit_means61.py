@@ -11,21 +11,13 @@ import numpy as np
 import pytest
 
 import reports
+from tests.helpers import forfeiting_run
 from tournaments import TournamentResult
-
-SOMETIMES = str(Path(__file__).with_name("sometimes_strategy.py")) + ":Sometimes"
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> Path:
-    from tests.helpers import cli_output
-
-    out = tmp_path_factory.mktemp("forfeits") / "run"
-    code, _, err = cli_output("tournament", "--game", "ligretto", SOMETIMES, "stack",
-                              "--players", "2", "--games", "40", "--seed", "1", "--jobs", "1",
-                              "--out", str(out))  # fmt: skip
-    assert code == 0, err
-    return out
+    return forfeiting_run(tmp_path_factory.mktemp("forfeits") / "run")
 
 
 def _by_hand(out: Path, losing: bool) -> dict[str, float]:
@@ -70,3 +62,13 @@ def test_a_run_without_the_valid_counts_keeps_its_old_mean(run, tmp_path, capsys
     old = {k: v for k, v in agg.items() if not k.startswith("valid_")}
     assert np.allclose(_rank_mean(old), agg["rank_sum"] / agg["games"])
     assert not np.allclose(_rank_mean(agg), _rank_mean(old))
+
+
+def test_the_means_do_not_move_with_jobs_or_chunk_size(run, tmp_path):
+    """The valid counts are integer sums per chunk: two workers and chunks of 4 rounds give the
+    run's means to the last bit."""
+    other = forfeiting_run(tmp_path / "other", "--jobs", "2", "--chunk-size", "4")
+    a, b = (TournamentResult(x).summary().set_index("strategy") for x in (run, other))
+    assert a["score_mean"].to_dict() == b["score_mean"].to_dict()
+    chunks = [len(list((x / "chunks").glob("chunk-*.npz"))) for x in (run, other)]
+    assert chunks[0] < chunks[1]  # the two runs were summed from other parts

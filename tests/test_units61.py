@@ -8,22 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli, cli_output
+from tests.helpers import SOMETIMES, cli, cli_output, forfeiting_run
 from tests.toygame import ToyGame
 
 ROOT = Path(__file__).resolve().parents[1]
-SOMETIMES = f"{ROOT / 'tests' / 'sometimes_strategy.py'}:Sometimes"  # forfeits on a 6
 
 
 @pytest.fixture(scope="module")
 def forfeited_run(tmp_path_factory):
     """A 2-player run in rounds where one entrant forfeits some rounds."""
-    out = tmp_path_factory.mktemp("forfeits") / "run"
-    code, _, err = cli_output("tournament", "--game", "ligretto", SOMETIMES, "stack",
-                              "--players", "2", "--games", "40", "--seed", "1", "--jobs", "1",
-                              "--out", str(out))  # fmt: skip
-    assert code == 0, err
-    return out
+    return forfeiting_run(tmp_path_factory.mktemp("forfeits") / "run")
 
 
 # --- A: means over the rows not ended by a forfeit ------------------------------------------
@@ -67,7 +61,6 @@ def test_means_finding_says_over_how_many_rounds(capsys, forfeited_run):
 def test_by_parameter_leaves_forfeited_rounds_out(tmp_path):
     import reports
     from reports.declared import by_parameter
-    from tests.helpers import cli_output
 
     out = tmp_path / "run"
     code, _, err = cli_output("tournament", "--game", "ligretto", SOMETIMES, "stack",
