@@ -23,18 +23,76 @@ from .ruleset import Rules
 from .state import State
 
 
+def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise TypeError("a game record's rules are read-only")
+
+
 class ReadOnlyRules(dict):
     """A record's ``rules``: a dict (JSON, ``dataclasses.asdict``, pickling and copying take it
-    as one) that refuses to change, with TypeError."""
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("a game record's rules are read-only")
+    as one) that refuses to change, with TypeError, as do the dicts and lists it holds
+    (``_read_only``)."""
 
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (dict(self),))  # rebuilt whole: item by item would be refused
+
+    def __hash__(self) -> int:  # a frozen record is hashable, its rules too
+        return hash(_frozen(self))
+
+
+class _ReadOnlyList(list):
+    """A list in a record's rules (a deck): equal to the list it was, refusing to change."""
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = clear = extend = insert = pop = remove = reverse = sort = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (list(self),))
+
+    def __hash__(self) -> int:
+        return hash(_frozen(self))
+
+
+def _read_only(value: Any) -> Any:
+    """Plain data (a record's rules) that refuses to change at every depth."""
+    if isinstance(value, Mapping):
+        return ReadOnlyRules({k: _read_only(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return _ReadOnlyList(_read_only(v) for v in value)
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    """``_read_only``'s data as plain dicts and lists again: the caller's to change."""
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_thawed(v) for v in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` (plain data) as equal values hash: a dict as the set of its items."""
+    if isinstance(value, Mapping):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with numpy's scalars and arrays as Python's, and lists as tuples (at every
+    depth): what JSON writes and ``==`` compares."""
+    kind = type(value)
+    if kind is int or kind is str or value is None:  # the common case, cheaply
+        return value
+    if kind.__module__ == "numpy" and hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, list | tuple):
+        return tuple([_plain(v) for v in value])
+    return value
 
 
 @dataclass(frozen=True)
@@ -65,23 +123,18 @@ class GameRecord:
     read-only."""
 
     def __post_init__(self) -> None:
-        # lists and tuples become tuples; anything else is kept as given, for replay to name
-        seqs = (list, tuple)
-        hands = self.hands
-        if isinstance(hands, seqs):
-            hands = tuple(tuple(h) if isinstance(h, seqs) else h for h in hands)
-            object.__setattr__(self, "hands", hands)
-        for key in ("actions", "strategies"):
-            if isinstance(getattr(self, key), seqs):
-                object.__setattr__(self, key, tuple(getattr(self, key)))
+        # lists and numpy's arrays become tuples, numpy's scalars Python's; anything else is
+        # kept as given, for replay to name
+        for f in fields(self):
+            if f.name != "rules":
+                object.__setattr__(self, f.name, _plain(getattr(self, f.name)))
         if isinstance(self.rules, Mapping):
-            object.__setattr__(self, "rules", ReadOnlyRules(self.rules))
+            object.__setattr__(self, "rules", _read_only(self.rules))
 
     def _fields(self) -> dict[str, Any]:
         """Its fields by name, as they are, but the rules as a plain dict."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}
-        if isinstance(d["rules"], Mapping):
-            d["rules"] = dict(d["rules"])
+        d["rules"] = _thawed(d["rules"])
         return d
 
     @property
@@ -89,8 +142,16 @@ class GameRecord:
         return len(self.hands)
 
     def game_rules(self) -> Rules:
-        """The rules the game was played under (its ``turn_limit`` included)."""
-        return Rules.from_dict(self.rules).replace(turn_limit=self.turn_limit)
+        """The rules the game was played under (its ``turn_limit`` included); ValueError when
+        its ``rules`` name another turn limit than its ``turn_limit``."""
+        rules = Rules.from_dict(self.rules)
+        played = rules.replace(turn_limit=self.turn_limit)
+        if "turn_limit" in (self.rules or {}) and rules.turn_limit != played.turn_limit:
+            raise ValueError(
+                f"its rules say turn_limit={rules.turn_limit}, its turn_limit is "
+                f"{self.turn_limit!r}"
+            )
+        return played
 
     def initial_state(self) -> State:
         """The dealt position the game started from, under the record's rules."""
@@ -116,6 +177,8 @@ class GameRecord:
             raise TypeError(f"seed must be a whole number (or None), got {shown(seed)}")
         if seed is not None and seed < 0:
             raise ValueError(f"seed must be >= 0, got {seed}")
+        if isinstance(strategies, str) or not isinstance(strategies, Iterable):  # text: letters
+            raise TypeError(f"strategies must list the seats' labels, got {shown(strategies)}")
         actions = tuple(a.id for _, a in final.history[len(initial.history) :])
         if not _leads_to(initial, actions, final):
             raise ValueError(
@@ -164,8 +227,14 @@ class GameRecord:
         missing = [k for k in required if k not in d]
         if missing:
             raise ValueError(f"game record is missing {', '.join(missing)}")
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in d.items() if k in known})
+        keys = [f.name for f in fields(cls)]
+        unknown = [k for k in d if k not in keys]
+        if unknown:  # a later version's key changes how its game replays; a typo's is lost
+            raise ValueError(
+                f"unknown key {unknown[0]!r} in a game record (a later version's, or a typo); "
+                f"the keys are {', '.join(keys)}"
+            )
+        return cls(**d)
 
     @classmethod
     def from_json(cls, line: str) -> GameRecord:
@@ -175,6 +244,8 @@ class GameRecord:
             d = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValueError(f"not a JSON game record: {exc.msg} at column {exc.colno}") from None
+        except UnicodeDecodeError:  # bytes that are no text
+            raise ValueError("not a JSON game record: not UTF-8 text") from None
         return cls.from_dict(d)
 
 
@@ -194,7 +265,9 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
 
     Raises ``IllegalActionError`` for an illegal action (naming the turn) and ``ValueError``
     when the record's stated winner, turns, rounds or ``unfinished`` (true of a game at its
-    turn limit or stopped) differ from what its actions produce,
+    turn limit or stopped) differ from what its actions produce, when it says the game was cut
+    short but its actions end it (a forfeit with its error may follow the last move: a seat
+    that failed in ``end_game``),
     when its hands are not a deal of its rules, or when ``rules`` (the rules the caller
     expects, in any form ``Rules.of`` reads; the turn limit aside) differ from the record's.
     """
@@ -223,7 +296,9 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
     cut_short = record.forfeit_seat is not None or record.stopped is not None
     if not cut_short and not state.is_terminal:  # first: an unfinished game has no winner
         raise ValueError("record ends before the game is over")
-    if cut_short and state.is_terminal:
+    # a seat that fails in end_game forfeits after the last move: its error says so
+    after_end = record.stopped is None and record.error is not None
+    if cut_short and state.is_terminal and not after_end:
         raise ValueError(
             "record says the game was cut short (a forfeit or a stop), but its actions end it"
         )
@@ -248,14 +323,31 @@ def _whole(x: Any) -> bool:
 
 
 def _check_fields(record: GameRecord, n_players: int) -> None:
-    """The record's seed, forfeiting seat, reason for a stop, actions and unfinished flag are of
-    their kinds: a seed a whole number >= 0 (or None), a seat of the game (or None), a reason
-    in words (or None), actions that list something, a flag True or False."""
+    """The record's fields besides the deal are of their kinds: a seed a whole number >= 0 (or
+    None), a winner and a forfeiting seat seats of the game (or None), turns, rounds and turn
+    limit whole numbers >= 0, strategies labels (at most one a seat), an error and a reason
+    for a stop in words (or None; an error only with a forfeiting seat), actions that list
+    something, a flag True or False."""
     if record.seed is not None and not (_whole(record.seed) and record.seed >= 0):
         raise ValueError(f"its seed is {record.seed!r}, not a whole number >= 0")
-    seat = record.forfeit_seat
-    if seat is not None and not (_whole(seat) and 0 <= seat < n_players):
-        raise ValueError(f"its forfeiting seat is {seat!r}, not a seat 0..{n_players - 1}")
+    for what, seat in (("winner", record.winner), ("forfeiting seat", record.forfeit_seat)):
+        if seat is not None and not (_whole(seat) and 0 <= seat < n_players):
+            raise ValueError(f"its {what} is {seat!r}, not a seat 0..{n_players - 1}")
+    for key in ("turns", "rounds", "turn_limit"):  # the limit's range: the rules check it
+        count = getattr(record, key)
+        if not (_whole(count) and count >= 0):
+            raise ValueError(f"its {key} is {count!r}, not a whole number >= 0")
+    labels = record.strategies
+    if not (isinstance(labels, tuple) and len(labels) <= n_players
+            and all(isinstance(x, str) for x in labels)):  # fmt: skip
+        raise ValueError(
+            f"its strategies are {shown(labels)}, not labels (text), at most one a seat"
+        )
+    error = record.error
+    if error is not None and not isinstance(error, str):
+        raise ValueError(f"its error is {error!r}, not words")
+    if error is not None and record.forfeit_seat is None:
+        raise ValueError("its error says why a seat forfeited, but no seat forfeited")
     stopped = record.stopped
     if stopped is not None and not (isinstance(stopped, str) and stopped.strip()):
         raise ValueError(f"its reason for stopping is {stopped!r}, not words")

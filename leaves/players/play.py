@@ -12,12 +12,14 @@ tournament) plays each game with fresh instances built from the seats' parameter
 (``fresh``), and ``end_game`` receives only the player's final view and the public result
 (``PublicResult``: no hands, deal or seeds).
 
-Batches of games at one table are ``leaves.players.batch``, expert matches ``leaves.players.matches``.
+Batches of games at one table are ``leaves.players.batch``, expert matches
+``leaves.players.matches``.
 """
 
 from __future__ import annotations
 
 import traceback
+from collections.abc import Iterable, Set
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -28,9 +30,10 @@ from leaves import Action, GameRecord, State
 from leaves.actions import shown
 from leaves.deal import check_seed
 from leaves.players.base import Strategy
-from leaves.ruleset import DEFAULT_RULES, Rules
+from leaves.ruleset import DEFAULT_RULES, Rules, counts_text
 from strategies.deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
 from strategies.registry import get
+from tournaments.checks import flag, integer, optional_integer
 
 
 # ---------------------------------------------------------------------- one game
@@ -91,6 +94,8 @@ def fresh(strategy: Strategy) -> Strategy:
     expensive immutable set-up (tables, models) in class-level caches keyed by parameters.
     A constructor that fails here (it built the first instance) is a ValueError naming it.
     """
+    if not isinstance(strategy, Strategy):
+        raise TypeError(f"fresh takes a strategy instance, got {shown(strategy)}")
     try:
         return type(strategy)(**strategy.params)
     except Exception as exc:  # noqa: BLE001 - the user's constructor: one line naming it
@@ -103,12 +108,21 @@ def _seat_strategies(
 ) -> list[Strategy]:
     """One Strategy per seat (as many as ``rules`` allow); a repeated instance is cloned so
     seats never share game state."""
+    n_players = optional_integer(n_players, "n_players", "a whole number of players")
+    if n_players is not None:
+        rules.hand_size_for(n_players)  # raises, naming the counts the rules allow
     if isinstance(players, str | Strategy) or (
         isinstance(players, type) and issubclass(players, Strategy)
     ):
         if n_players is None:
-            raise ValueError("give n_players (3..6) when one strategy plays every seat")
-        players = [players] * int(n_players)
+            counts = counts_text(rules.players)
+            raise ValueError(f"give n_players ({counts}) when one strategy plays every seat")
+        players = [players] * n_players
+    if isinstance(players, bytes | Set) or not isinstance(players, Iterable):  # a set: no order
+        raise TypeError(
+            "players must be a strategy (a name, spec, class or instance) or a list of them "
+            f"in seat order, got {shown(players)}"
+        )
     players = list(players)
     if n_players is not None and len(players) != n_players:
         raise ValueError(f"{len(players)} strategies given for n_players={n_players}")
@@ -134,6 +148,7 @@ def deal_state(n_players: int, deal_seed: int, rules: Any = None) -> State:
 
     from .compiled import engine  # start-up: as above
 
+    n_players = integer(n_players, "n_players", "a whole number of players")
     rules = Rules.of(rules)
     seed = kernel_seed(deal_seed, "deal seed")
     if engine.available():  # the C engine's deal: no compile
@@ -159,15 +174,21 @@ def play_game(
     """Play one game on the Python path and return its ``GameResult``.
 
     ``players`` is one strategy (spec, class or instance) per seat, or a single one with
-    ``n_players``. ``seed`` derives both the deal seed and the play seed; ``deal_seed`` and
-    ``play_seed`` set them directly (as ``play_batch`` does for game ``i``).
+    ``n_players``. The instances given play (their hooks run on them; a repeated one is
+    cloned), so one that keeps state on itself may play a seed differently in a later call:
+    ``play_batch`` plays every game with fresh instances. ``seed`` derives both the deal seed
+    and the play seed; ``deal_seed`` and ``play_seed`` set them directly instead (as
+    ``play_batch`` does for game ``i``; one left out is drawn afresh), never with ``seed``.
     ``decision_timeout`` (seconds) forfeits a seat whose decision takes longer. The game is
     played under ``rules`` (any form ``Rules.of`` reads, e.g. ``"turn_limit=50"``; today's
     by default).
     """
     timeout = check_timeout(decision_timeout)
+    record = flag(record, "record")
     rules = Rules.of(rules)
     strats = _seat_strategies(players, n_players, rules)
+    if seed is not None and (deal_seed is not None or play_seed is not None):
+        raise ValueError("give seed, or deal_seed and play_seed, not both: seed derives the two")
     if deal_seed is None or play_seed is None:
         seed = check_seed(seed, "seed", numpy_forms=False)
         words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
