@@ -22,6 +22,7 @@ import numpy as np
 
 from leaves import Action, PlayerView
 from leaves.actions import ACTIONS_BY_ID, shown
+from leaves.deal import check_seed
 from strategies import Strategy, fresh, get, user_code
 
 from .observation import encode
@@ -105,12 +106,13 @@ def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str]
     environment's state (what the seat may see, as its observation holds) and draws from a
     generator fixed by ``seed``. A new game (a reset, whatever its turns) gets a fresh strategy;
     an agent not to act (another's turn, or the game over) is refused in one line."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed, "seed"))
     base = get(spec)
     seen: dict[str, Any] = {}  # per agent: the game it last acted in (its start), its strategy
 
     def act(e: Any, agent: str) -> int:
-        env, state = e.unwrapped, e.unwrapped.state
+        env = e.unwrapped
+        state = env._started()  # before the first reset: one line
         seat = env._seat(agent)  # an unknown agent: one line naming the agents
         if state.is_terminal or seat != state.current_player:  # its view, another's actions
             now = "the game is over" if state.is_terminal else f"{env.agent_selection} is to act"

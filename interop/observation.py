@@ -18,6 +18,12 @@ count to: ``dtype``), in this order (``LAYOUT`` names each part and its size):
 Everything comes from ``State.view(seat)`` (``leaves.PlayerView``), which holds no hidden card.
 The layout is the same under every rule set ``leaves.Rules`` allows (2 to 6 seats, any deck);
 only the bounds follow the rules' deck and turn limit (``bounds``), and the type the turn limit.
+
+``encode_state`` is the global state instead (PettingZoo's ``state()``, for training that sees
+everything): the whole position, every card where it is, seats as they are (``player_0``
+first), in the order of ``STATE_LAYOUT``: ``hands`` (6 x 13, per seat per value), ``table``,
+``ends``, ``removed``, ``undealt`` (13 each but the ends), ``passed``, ``in_game``, ``known``
+(6 x 13), ``to_play``, ``round`` and ``turn``, as above; ``state_bounds`` its bounds.
 """
 
 from __future__ import annotations
@@ -44,6 +50,21 @@ LAYOUT: tuple[tuple[str, int], ...] = (
 SIZE = sum(n for _, n in LAYOUT)
 """The observation's length (145)."""
 
+STATE_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hands", MAX_PLAYERS * N_VALUES),
+    ("table", N_VALUES),
+    ("ends", 2),
+    ("removed", N_VALUES),
+    ("undealt", N_VALUES),
+    ("passed", MAX_PLAYERS),
+    ("in_game", MAX_PLAYERS),
+    ("known", MAX_PLAYERS * N_VALUES),
+    ("to_play", MAX_PLAYERS),
+    ("round", 1),
+    ("turn", 1),
+)
+"""The global state's parts (``encode_state``), 217 entries."""
+
 
 def dtype(rules: Any = None) -> type[np.signedinteger]:
     """The observation's integer type under ``rules`` (any form ``Rules.of`` reads): int16,
@@ -54,13 +75,21 @@ def dtype(rules: Any = None) -> type[np.signedinteger]:
 def bounds(rules: Any = None) -> np.ndarray:
     """The largest value of each entry (for the observation space's ``high``) in a game under
     ``rules`` (any form ``Rules.of`` reads; today's by default): their deck and turn limit."""
-    rules = Rules.of(rules)
+    return _bounds(LAYOUT, Rules.of(rules))
+
+
+def state_bounds(rules: Any = None) -> np.ndarray:
+    """The largest value of each entry of the global state (``encode_state``) under ``rules``."""
+    return _bounds(STATE_LAYOUT, Rules.of(rules))
+
+
+def _bounds(layout: tuple[tuple[str, int], ...], rules: Rules) -> np.ndarray:
     deck, limit = rules.deck, rules.turn_limit
     most = max(deck)  # copies of the commonest value
-    cap = {"hand": most, "table": most, "ends": N_VALUES, "removed": most,
-           "hand_sizes": sum(deck), "passed": 1, "in_game": 1, "known": most, "to_play": 1,
-           "round": limit + 1, "turn": limit}  # fmt: skip
-    return np.concatenate([np.full(n, cap[name], dtype(rules)) for name, n in LAYOUT])
+    cap = {"hand": most, "hands": most, "table": most, "ends": N_VALUES, "removed": most,
+           "undealt": most, "hand_sizes": sum(deck), "passed": 1, "in_game": 1, "known": most,
+           "to_play": 1, "round": limit + 1, "turn": limit}  # fmt: skip
+    return np.concatenate([np.full(n, cap[name], dtype(rules)) for name, n in layout])
 
 
 def encode(view) -> np.ndarray:
@@ -79,3 +108,19 @@ def encode(view) -> np.ndarray:
     parts = [view.hand, view.table, ends, view.removed, rel[0], rel[1], rel[2], known.ravel(),
              rel[3], [view.round], [view.turn]]  # fmt: skip
     return np.concatenate([np.asarray(p, kind) for p in parts])
+
+
+def encode_state(state) -> np.ndarray:
+    """The global state of ``state`` (a ``leaves.State``), of ``dtype(state.rules)``: the whole
+    position, hidden cards included, seats as they are (``STATE_LAYOUT``)."""
+    n = state.n_players
+    ends = (state.ends[0][0], state.ends[1][0]) if state.ends else (0, 0)
+    seats = np.zeros((3, MAX_PLAYERS), np.int16)  # passed, in game, to play
+    hands = np.zeros((2, MAX_PLAYERS, N_VALUES), np.int16)  # hands, known
+    hands[0, :n], hands[1, :n] = state.hands, state.known
+    seats[0, :n], seats[1, :n] = state.passed, 1
+    if not state.is_terminal:
+        seats[2, state.current_player] = 1
+    parts = [hands[0].ravel(), state.table, ends, state.removed, state.undealt, seats[0],
+             seats[1], hands[1].ravel(), seats[2], [state.round], [state.turn]]  # fmt: skip
+    return np.concatenate([np.asarray(p, dtype(state.rules)) for p in parts])

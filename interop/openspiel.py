@@ -28,10 +28,11 @@ Its information state tensor holds the same in a fixed size (``Observer``): the 
 its dealt hand per value, the first player one-hot and the moves, one row a move, one-hot its
 action id (``max_game_length`` x ``num_distinct_actions``; the turn limit sets the rows).
 Its observation string and tensor are its current view (``interop.observation``: the 145
-entries of the PettingZoo observation). Those are the observer types it gives: one seat's
-public and private information, with or without perfect recall; a public-only or all-players
-observer is refused. ``resample_from_infostate`` draws hidden hands consistent with the seat's
-view (``PlayerView.sample_state``; during the deal, the other seats' cards so far), which
+entries of the PettingZoo observation; during the deal its cards so far and every seat's
+count). Those are the observer types it gives: one seat's public and private information,
+with or without perfect recall; a public-only or all-players observer is refused.
+``resample_from_infostate`` draws hidden hands consistent with the seat's view
+(``PlayerView.sample_state``; during the deal, the other seats' cards so far), which
 OpenSpiel's ``ISMCTSBot`` needs.
 """
 
@@ -54,11 +55,12 @@ import leaves
 import strategies
 from leaves import MAX_PLAYERS, N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
 from leaves.actions import ACTIONS_BY_ID
+from leaves.deal import check_seed
 from leaves.ruleset import FEWEST_PLAYERS, counts_text
 from leaves.view import check_seat
 from strategies import Strategy, fresh
 
-from .observation import SIZE, encode
+from .spiel_observer import Observer
 from .variants import action_id, n_action_ids, openspiel_text, rules_text
 
 __all__ = ["GAME_NAME", "OpenSpielAgent", "StrategyBot", "register"]
@@ -89,15 +91,18 @@ class ThirteenLeavesGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
-        limit = int(params["turn_limit"])  # always given: today's counts as not given
+        limit = params["turn_limit"]  # always given: today's counts as not given
         try:
             text = rules_text(params["rules"], form="key:value;key:value")
         except ValueError as exc:  # named as Rules.of_options names its errors
             raise ValueError(f"rules: {exc}") from None
         rules = Rules.of_options(text, None if limit == TURN_LIMIT else limit)
-        n = int(params["players"])
-        if n not in rules.players:
-            raise ValueError(f"players must be {counts_text(rules.players)}{rules.under()}")
+        n = action_id(params["players"])  # a whole number: int() would take 4.5 for 4
+        if n is None or n not in rules.players:
+            raise ValueError(
+                f"players must be {counts_text(rules.players)}{rules.under()}, "
+                f"got {params['players']!r}"
+            )
         info = pyspiel.GameInfo(num_distinct_actions=n_action_ids(rules),
                                 max_chance_outcomes=N_VALUES, num_players=n, min_utility=-1.0,
                                 max_utility=1.0, utility_sum=None,
@@ -214,10 +219,12 @@ class ThirteenLeavesState(pyspiel.State):
         return 0 <= action < self.n  # the first player
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            return (
-                f"first player {action}" if self.dealt == self._to_deal() else f"deal {action + 1}"
-            )
+        if player == pyspiel.PlayerId.CHANCE:  # a card's value, or a seat to play first
+            dealing = self.dealt < self._to_deal()
+            top = N_VALUES if dealing else self.n
+            if not 0 <= action < top:
+                raise ValueError(f"{action} is not a chance outcome of this game (0..{top - 1})")
+            return f"deal {action + 1}" if dealing else f"first player {action}"
         # no name for an id the game lacks: -1 would name the last pass, 117 under today's
         # rules the pass taking nothing
         ids = self.get_game().num_distinct_actions()
@@ -323,54 +330,6 @@ def _as_dealt(hands: Any, history: Any) -> list[list[int]]:
     return dealt
 
 
-class Observer:
-    """OpenSpiel's observer of a seat. Without perfect recall: its view now, as the tensor
-    and string of ``interop.observation``. With perfect recall (the information state): as a
-    string its hand, the first player and every move; as a tensor, in this order, ``player``
-    (one-hot, the seat observed), ``dealt_hand`` (its cards as dealt, per value 1..13; during
-    the deal, those dealt to it so far), ``first_player`` (one-hot; none during the deal) and
-    ``history`` (max_game_length x num_distinct_actions: row t one-hot the id of the t-th move
-    after the deal, rows past the last move zero). All moves are public, so that is all the
-    seat has seen: two different histories give different tensors, and no other seat's cards
-    are in it."""
-
-    def __init__(self, perfect_recall: bool, game: ThirteenLeavesGame | None = None):
-        self.perfect_recall = perfect_recall
-        if not perfect_recall or game is None:
-            self.tensor = np.zeros(SIZE, np.float32)
-            self.dict = {"observation": self.tensor}
-            return
-        n, moves, ids = game.n_players, game.max_game_length(), game.num_distinct_actions()
-        pieces = (("player", (n,)), ("dealt_hand", (N_VALUES,)), ("first_player", (n,)),
-                  ("history", (moves, ids)))  # fmt: skip
-        self.tensor = np.zeros(sum(math.prod(shape) for _, shape in pieces), np.float32)
-        self.dict, at = {}, 0
-        for name, shape in pieces:
-            self.dict[name] = self.tensor[at : at + math.prod(shape)].reshape(shape)
-            at += math.prod(shape)
-
-    def set_from(self, state: ThirteenLeavesState, player: int) -> None:
-        self.tensor.fill(0)
-        if not self.perfect_recall or "history" not in self.dict:
-            if state.state is not None:
-                self.tensor[:] = encode(state.state.view(player))
-            return
-        self.dict["player"][player] = 1
-        self.dict["dealt_hand"][:] = state.hands[player]
-        if state.first >= 0:
-            self.dict["first_player"][state.first] = 1
-        moves = np.asarray(state.moves, np.int64)
-        self.dict["history"][np.arange(len(moves)), moves] = 1
-
-    def string_from(self, state: ThirteenLeavesState, player: int) -> str:
-        if state.state is None:
-            return f"p{player} dealt {state.hands[player]}"
-        if self.perfect_recall:
-            hand = list(state.state.hands[player])  # with the public moves: the dealt hand
-            return f"p{player} hand {hand} first {state.first} moves {state.moves}"
-        return f"p{player} " + " ".join(map(str, encode(state.state.view(player))))
-
-
 def register() -> None:
     """Register ``python_13_leaves`` with OpenSpiel (once a process; later calls do nothing)."""
     if GAME_NAME not in pyspiel.registered_names():
@@ -388,7 +347,7 @@ class StrategyBot(pyspiel.Bot):
         super().__init__()
 
         self._base = strategies.get(spec)
-        self._seed = seed
+        self._seed = check_seed(seed, "seed", numpy_forms=False)  # drawn from again each game
         self.restart()
 
     def restart(self) -> None:
@@ -401,6 +360,10 @@ class StrategyBot(pyspiel.Bot):
         self.restart()
 
     def step(self, state: ThirteenLeavesState) -> int:
+        if not isinstance(state, ThirteenLeavesState):  # a state of another game, or none
+            game = state.get_game() if isinstance(state, pyspiel.State) else None
+            other = type(state).__name__ if game is None else game.get_type().short_name
+            raise ValueError(f"StrategyBot plays {GAME_NAME}, not {other}")
         seat = state.current_player()
         if seat < 0:  # a chance node (no leaves.State yet) or the end: one line, not deep inside
             where = "the end of the game" if state.is_terminal() else "a chance node (the deal)"
@@ -429,8 +392,17 @@ class OpenSpielAgent(Strategy):
     def __init__(self, bot: str = "ismcts", max_simulations: int = 100, uct_c: float = 2.0):
         if bot not in ("ismcts", "mcts"):
             raise ValueError(f"bot must be ismcts or mcts, got {bot!r}")
-        count = action_id(max_simulations)  # a whole number: int() would take 2.5 and "9"
+        count = action_id(max_simulations)  # an int: int() would take 2.5 and "9"
         if count is None or count < 1:
+            if (
+                _real(max_simulations)
+                and max_simulations >= 1
+                and float(max_simulations).is_integer()
+            ):
+                raise ValueError(  # 1e9 is a float: say how to write it
+                    f"max_simulations must be a whole number >= 1 written as an int: "
+                    f"{int(max_simulations)}, not {max_simulations!r}"
+                )
             raise ValueError(
                 f"max_simulations must be a whole number >= 1, got {max_simulations!r}"
             )

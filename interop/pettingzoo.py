@@ -15,7 +15,9 @@ action space is ``Discrete(117)``, the pinned ids of ``leaves.ALL_ACTIONS``, und
 passes take a card, and ``Discrete(118)`` under ``take="nothing"``, where id 117 is the pass
 taking nothing (``Action.pass_()``). Rewards come at the end: the winner +1, every other seat
 -1; a game stopped at the turn limit is truncated with 0 for all. ``render()`` is text
-(``"ansi"`` returns it, ``"human"`` prints it).
+(``"ansi"`` returns it, ``"human"`` prints it). ``state()`` is PettingZoo's global state, the
+whole position with every hidden card (``interop.observation.encode_state``, in
+``state_space``); the game in play is ``game``, a ``leaves.State`` (``e.game.turn``).
 
 A reset's ``seed`` fixes the deal and so the game given the actions; resets without one draw
 the next deal of the stream the last seed started (or of fresh entropy).
@@ -38,7 +40,7 @@ import leaves
 from leaves.deal import check_seed
 from leaves.ruleset import counts_text
 
-from .observation import SIZE, bounds, encode
+from .observation import SIZE, bounds, encode, encode_state, state_bounds
 from .variants import action_id, n_action_ids, rules_of
 
 __all__ = ["env", "raw_env"]
@@ -97,9 +99,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         })  # fmt: skip
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
+        top = state_bounds(self.rules)
+        self.state_space = spaces.Box(low=0, high=top, shape=top.shape, dtype=top.dtype)
         self._seeds = np.random.SeedSequence()
-        self.state: leaves.State | None = None
+        self.game: leaves.State | None = None  # the game in play
         self.start: leaves.State | None = None
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: the whole position, every hidden card included
+        (``encode_state``, in ``state_space``); the game itself is ``game``."""
+        return encode_state(self._started())
 
     def observation_space(self, agent: str) -> spaces.Space:
         self._seat(agent)  # an unknown agent: one line naming the agents, not a KeyError
@@ -119,9 +128,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def _started(self) -> leaves.State:
         """The game in play; a clear error (not an AttributeError) before the first reset."""
-        if self.state is None:
+        if self.game is None:
             raise ValueError("no game yet: call reset() first")
-        return self.state
+        return self.game
 
     def _in_play(self) -> None:
         """One clear line before the first reset and once a finished game's agents are all
@@ -144,17 +153,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._started()
         seat = self._seat(agent)
         mask = np.zeros(self.n_actions, np.int8)
-        if not self.state.is_terminal and seat == self.state.current_player:
-            mask[list(self.state.legal_action_ids())] = 1
-        return {"observation": encode(self.state.view(seat)), "action_mask": mask}
+        if not self.game.is_terminal and seat == self.game.current_player:
+            mask[list(self.game.legal_action_ids())] = 1
+        return {"observation": encode(self.game.view(seat)), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.SeedSequence(check_seed(seed, "seed", numpy_forms=False))
         (deal,) = self._seeds.spawn(1)  # the next deal of the stream
-        self.state = leaves.new_game(self.n_players, seed=np.random.default_rng(deal),
-                                     rules=self.rules)  # fmt: skip
-        self.start = self.state  # the game's first state: a new object at every reset
+        self.game = leaves.new_game(self.n_players, seed=np.random.default_rng(deal),
+                                    rules=self.rules)  # fmt: skip
+        self.start = self.game  # the game's first state: a new object at every reset
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -162,7 +171,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._agent_selector = AgentSelector(self.agents)
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game.current_player]
 
     def step(self, action: int | None) -> None:
         self._in_play()  # once every dead agent has stepped: PettingZoo's wrapper only warns
@@ -174,13 +183,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             raise ValueError(
                 f"{action!r} is not an action id (a whole number 0..{self.n_actions - 1})"
             )
-        if move not in self.state.legal_action_ids():
+        if move not in self.game.legal_action_ids():
             raise ValueError(f"action {move} is not legal for {agent} here")
         self._cumulative_rewards[agent] = 0
-        self.state = self.state.apply(move)
+        self.game = self.game.apply(move)
         self.rewards = dict.fromkeys(self.agents, 0)
-        if self.state.is_terminal:
-            winner = self.state.winner
+        if self.game.is_terminal:
+            winner = self.game.winner
             if winner is None:  # stopped at the turn limit
                 self.truncations = dict.fromkeys(self.agents, True)
             else:
@@ -188,7 +197,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                 for a in self.agents:
                     self.rewards[a] = 1 if self._seat(a) == winner else -1
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player]
+            self.agent_selection = self.possible_agents[self.game.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

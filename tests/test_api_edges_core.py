@@ -134,7 +134,7 @@ def test_pettingzoo_reset_names_a_bad_seed(seed, error):
     env.reset(seed=np.int64(5))
     again = pettingzoo.raw_env(n_players=3)
     again.reset(seed=5)
-    assert env.state == again.state
+    assert env.game == again.game
 
 
 def test_an_empty_table_pass_under_take_nothing_says_why():

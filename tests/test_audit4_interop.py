@@ -42,12 +42,12 @@ def _long_state(turns: int) -> leaves.State:
 def test_pettingzoo_plays_under_a_turn_limit_int16_cannot_count_to():
     e = raw_env(n_players=3, turn_limit=_LONG)  # was an OverflowError traceback
     e.reset(seed=1)
-    while e.unwrapped.state.turn < 32_768:
-        e.step(_pass_forever(e.state.legal_actions()).id)
+    while e.unwrapped.game.turn < 32_768:
+        e.step(_pass_forever(e.game.legal_actions()).id)
     for agent in e.agents:
         obs = e.observe(agent)
         assert e.observation_space(agent).contains(obs)
-        assert obs["observation"][-1] == e.state.turn == 32_768
+        assert obs["observation"][-1] == e.game.turn == 32_768
 
 
 @pytest.mark.parametrize(("limit", "kind"), [(1000, np.int16), (32_766, np.int16),

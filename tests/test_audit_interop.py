@@ -38,18 +38,18 @@ def _started(**kwargs) -> raw_env:
 )
 def test_raw_env_refuses_an_action_that_is_not_a_whole_number(bad):
     e = _started()
-    action = bad(min(e.state.legal_action_ids()))  # e.g. 4.5 was played as 4, "4" as 4
-    turn = e.state.turn
+    action = bad(min(e.game.legal_action_ids()))  # e.g. 4.5 was played as 4, "4" as 4
+    turn = e.game.turn
     with pytest.raises(ValueError, match="not an action id"):
         e.step(action)
-    assert e.state.turn == turn  # nothing was played
+    assert e.game.turn == turn  # nothing was played
 
 
 def test_raw_env_takes_numpy_action_ids():
     e = _started()
-    e.step(np.int64(min(e.state.legal_action_ids())))
-    e.step(np.array(min(e.state.legal_action_ids())))  # a 0-d array, as Discrete accepts
-    assert e.state.turn == 2
+    e.step(np.int64(min(e.game.legal_action_ids())))
+    e.step(np.array(min(e.game.legal_action_ids())))  # a 0-d array, as Discrete accepts
+    assert e.game.turn == 2
 
 
 def test_raw_env_used_before_reset_says_so():

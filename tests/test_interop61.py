@@ -156,7 +156,7 @@ def test_pettingzoos_turn_based_parallel_form_passes_its_parallel_api_test():
 
 
 def _hands(e):
-    return [tuple(h) for h in e.unwrapped.state.hands], e.unwrapped.state.current_player
+    return [tuple(h) for h in e.unwrapped.game.hands], e.unwrapped.game.current_player
 
 
 def test_a_reset_without_a_seed_deals_the_next_deal_of_the_last_seeds_stream():

@@ -81,7 +81,7 @@ def test_the_mask_is_the_legal_actions_and_an_illegal_action_loses():
     e = raw_env(n_players=3)
     e.reset(seed=4)
     obs = e.observe(e.agent_selection)
-    assert set(np.flatnonzero(obs["action_mask"])) == set(e.state.legal_action_ids())
+    assert set(np.flatnonzero(obs["action_mask"])) == set(e.game.legal_action_ids())
     wrapped = env(n_players=3)
     wrapped.reset(seed=4)
     agent = wrapped.agent_selection
@@ -204,10 +204,10 @@ def test_the_action_space_follows_the_take_rule():
     passes = 0
     for seed in range(6):
         e.reset(seed=seed)
-        while not e.state.is_terminal:
+        while not e.game.is_terminal:
             mask = e.observe(e.agent_selection)["action_mask"]
             assert mask.shape == (118,) and set(np.flatnonzero(mask)) == set(
-                e.state.legal_action_ids()
+                e.game.legal_action_ids()
             )
             assert not mask[leaves.N_ACTIONS - 13 : leaves.N_ACTIONS].any()  # no take
             passes += int(mask[leaves.rules.PASS_ID])
@@ -237,7 +237,7 @@ def test_rule_keys_text_and_rules_name_the_same_game():
     assert a.rules == b.rules == c.rules == leaves.Rules.parse("take=ends,hand_size=9")
     for e in (a, b, c):
         e.reset(seed=3)
-    assert a.state == b.state == c.state and a.state.hand_sizes == (9, 9, 9, 9)
+    assert a.game == b.game == c.game and a.game.hand_sizes == (9, 9, 9, 9)
     assert raw_env(turn_limit=7, rules="take=ends").rules.turn_limit == 7  # a rule key on top
     assert raw_env(4, "take=ends,turn_limit=7").rules == leaves.Rules(take="ends", turn_limit=7)
 
@@ -268,7 +268,7 @@ def test_our_strategy_and_an_outside_agent_play_under_variants():
         for agent in e.agent_iter():
             _, _, terminated, truncated, _ = e.last()
             e.step(None if terminated or truncated else policies[agent](e, agent))
-        assert e.unwrapped.state.is_terminal
+        assert e.unwrapped.game.is_terminal
         spec = "observation:policy=interop.agents.random_legal"
         result = strategies.play_game([spec] + ["random"] * (n - 1), seed=2, rules=rules)
         assert result.forfeit_seat is None
