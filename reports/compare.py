@@ -34,7 +34,15 @@ from .compare_deals import Overlap, deal_seeds, emptied_tables, overlap, paired_
 from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
 from .data import Games, ReportError, Run
 from .loading import as_run
-from .numbers import NO_SPREAD, fixed, interval, no_spread, p_text, points, signed_points
+from .numbers import (
+    NO_SPREAD,
+    apart_digits,
+    difference_interval,
+    no_spread,
+    p_text,
+    points,
+    signed_points,
+)
 from .stats import holm, within
 from .tables import ranked, summary
 
@@ -255,20 +263,17 @@ def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: floa
     return table, identical, empty
 
 
-def _points(x: float) -> str:
-    """A difference of rates in signed percentage points, '+0.0' where it rounds to zero."""
-    return fixed(100 * x, 1, "+")
-
-
-def _span(r: Any, paired: bool) -> str:
-    """B - A's 95% interval in signed percentage points, or why there is none: too few deals, or no
-    spread (``no_spread``: every duplicate set paired gave the same difference; unpaired,
-    each run's sets gave the same rate)."""
-    if np.isfinite(r.ci_low) and np.isfinite(r.ci_high):
-        return f"[{_points(r.ci_low)}, {_points(r.ci_high)}]"
-    if getattr(r, "no_spread", False):
-        return f"({no_spread(int(r.units)) if paired else NO_SPREAD})"
-    return interval(r.ci_low, r.ci_high)
+def _change(r: Any, paired: bool, signed: bool = True) -> tuple[str, str]:
+    """B - A (``signed``: with its sign, else its size) and its 95% interval in signed
+    percentage points, both with the decimals that set the bounds apart (``apart_digits``:
+    never a bound clear of 0 written 0); or, for the interval, why there is none: too few
+    deals, or no spread (``no_spread``: every duplicate set paired gave the same difference;
+    unpaired, each run's sets gave the same rate)."""
+    k = apart_digits(r.ci_low, r.ci_high)
+    figure = signed_points(r.diff, k) if signed else points(r.diff, k)
+    if getattr(r, "no_spread", False) and not np.isfinite(r.ci_low):
+        return figure, f"({no_spread(int(r.units)) if paired else NO_SPREAD})"
+    return figure, difference_interval(r.ci_low, r.ci_high, digits=k)
 
 
 def _alone(r: Any, alpha: float) -> bool:
@@ -288,12 +293,12 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
     no interval, and says so (``paired``: B - A was paired per duplicate set)."""
     sig = table[table["significant"]].copy()
     sig = sig.reindex(sig["diff"].abs().sort_values(ascending=False).index)
+    said = [(r, *_change(r, paired, signed=False)) for r in sig.itertuples()]
     parts = [
-        f"{r.strategy} wins {points(r.diff)} {'more' if r.diff > 0 else 'less'} "
-        f"in B {_span(r, paired)}"
+        f"{r.strategy} wins {size} {'more' if r.diff > 0 else 'less'} in B {span}"
         + (f" (significant at alpha {alpha:g} after Holm correction, though its 95% interval "
            "includes 0)" if r.ci_low <= 0 <= r.ci_high else "")
-        for r in sig.itertuples()
+        for r, size, span in said
     ]  # fmt: skip
     if identical:
         return ["no strategy changed: each won as often in B as in A in every duplicate set "
@@ -305,13 +310,14 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
         rest = "no other strategy changed significantly" if len(sig) < len(table) else ""
         return ["; ".join([*parts, rest] if rest else parts)]
     size = table["diff"].abs().fillna(-1).round(9)  # equal changes: the surer one is named
-    big = table.iloc[int(np.lexsort((table["p_value"].fillna(2).to_numpy(), -size.to_numpy()))[0])]
-    span = _span(big, paired)
+    first = int(np.lexsort((table["p_value"].fillna(2).to_numpy(), -size.to_numpy()))[0])
+    big = next(table.iloc[[first]].itertuples())  # a row as ``sig``'s: its fields by name
+    figure, span = _change(big, paired)
     if _alone(big, alpha):  # the 95% interval (or sign test) alone would call it a change
         n = len(table)
         return [f"no strategy changed significantly after Holm correction over the {n} "
                 f"strateg{'y' if n == 1 else 'ies'} compared (largest: {big.strategy} "
-                f"{signed_points(big['diff'])} {span}, {p_text(big.p_value)} before the "
+                f"{figure} {span}, {p_text(big.p_value)} before the "
                 f"correction, {p_text(big.p_holm)} after)"]  # fmt: skip
     return [f"no strategy changed significantly (largest: {big.strategy} "
-            f"{signed_points(big['diff'])} {span})"]  # fmt: skip
+            f"{figure} {span})"]  # fmt: skip

@@ -10,8 +10,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .numbers import TOO_FEW, counted, fixed, in_percentage_points, signed_points
-from .variants_words import change, in_brackets, missing, others
+from .numbers import (
+    TOO_FEW,
+    counted,
+    difference_interval,
+    fixed,
+    in_percentage_points,
+    signed_points,
+)
+from .variants_words import change, missing, others
 
 __all__ = [
     "baseline_designer",
@@ -66,15 +73,15 @@ def _restricted(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]
 
 def _effect(look: Any, key: tuple, bracket: bool = True) -> str:
     """What a restriction does to its strategy's win rate, in the direction of its value: 'costs
-    it 5.0 percentage points [3.1, 6.9] of win rate', or where restricted it wins more, 'raises
-    its win rate by 8.0 percentage points [4.0, 12.0]' (the interval turned round), never a
+    it 5.0 percentage points [+3.1, +6.9] of win rate', or where restricted it wins more, 'raises
+    its win rate by 8.0 percentage points [+4.0, +12.0]' (the interval turned round), never a
     negative cost."""
     r = look.m[key]
     if r["value"] >= 0:
         return f"costs it {look.shown(key, bracket=bracket)} of win rate"
     gain = in_percentage_points(fixed(-100 * r["value"]))
     if bracket and np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"]):
-        gain += f" {in_brackets(-100 * r['ci_high'], -100 * r['ci_low'], 1)}"
+        gain += f" {difference_interval(-r['ci_high'], -r['ci_low'])}"
     return f"raises its win rate by {gain}"
 
 
@@ -111,7 +118,7 @@ def _cost(look: Any, key: tuple) -> str:
                 f"({look.shown(key)} of win rate, no interval)")  # fmt: skip
     if r["ci_low"] > 0 or r["ci_high"] < 0:
         return f"{_restricting(r)} {_effect(look, key)}"
-    return f"{head} no clear win rate ({look.shown(key)})"
+    return f"{head} no clear win rate ({look.shown(key, sign='+')})"
 
 
 def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:

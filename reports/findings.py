@@ -25,7 +25,9 @@ from .metagame_text import SURE as sure
 from .metagame_text import gain_words
 from .numbers import (
     TOO_FEW,
+    apart_digits,
     beside_digits,
+    difference_interval,
     fixed,
     flat_sets,
     interval,
@@ -131,10 +133,11 @@ def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Find
         )
     lo, hi = row["vs_elsewhere_low"], row["vs_elsewhere_high"]
     flat = flat_sets(lo, hi, p, row.get("vs_elsewhere_sets", np.nan))
+    k = apart_digits(lo, hi)
     text = (
         f"Neighbours: {after}, against {pct(row['elsewhere_rate'])} when it sits elsewhere at "
-        f"the table ({signed_points(row['vs_elsewhere'])} "
-        f"{interval(lo, hi, flat=flat)} within the same deals, "
+        f"the table ({signed_points(row['vs_elsewhere'], k)} "
+        f"{difference_interval(lo, hi, digits=k, flat=flat)} within the same deals, "
         f"{p_text(p)}), the strongest neighbour effect; {verdict}."
     )
     return [Finding("neighbours", text)]

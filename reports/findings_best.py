@@ -17,7 +17,18 @@ import pandas as pd
 from tournaments.declaration import Declaration
 
 from .finding import Finding, and_words
-from .numbers import TOO_FEW, counted, flat_sets, interval, p_text, pct, points, signed_points
+from .numbers import (
+    TOO_FEW,
+    apart_digits,
+    counted,
+    difference_interval,
+    flat_sets,
+    interval,
+    p_text,
+    pct,
+    points,
+    signed_points,
+)
 from .tables import ranked
 
 __all__ = ["best_finding"]
@@ -40,11 +51,17 @@ def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
     return r
 
 
-def _span(row: pd.Series, flip: bool = False) -> str:
-    """The interval of a significance row's difference (``flip``: of B - A), or why it has
-    none: too few deals, or no spread between its duplicate sets."""
+def _margin(row: pd.Series, flip: bool = False, signed: bool = True) -> str:
+    """A significance row's difference (``flip``: B - A; ``signed``: with its sign, else its
+    size) with its interval, signed as the table's, or why it has none: too few deals, or no
+    spread between its duplicate sets. Both with the decimals that set the bounds apart
+    (``apart_digits``)."""
     lo, hi = (-row["ci_high"], -row["ci_low"]) if flip else (row["ci_low"], row["ci_high"])
-    return interval(lo, hi, flat=flat_sets(lo, hi, row["p_value"], row.get("units", np.nan)))
+    k = apart_digits(lo, hi)
+    diff = -row["diff"] if flip else row["diff"]
+    flat = flat_sets(lo, hi, row["p_value"], row.get("units", np.nan))
+    figure = signed_points(diff, k) if signed else points(diff, k)
+    return f"{figure} {difference_interval(lo, hi, digits=k, flat=flat)}"
 
 
 def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
@@ -73,8 +90,7 @@ def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
     text = f"No strategy leads: {and_words(names)} share {_highest(tied.iloc[0], tied.iloc[1])} ({rates})"
     if row is not None and np.isfinite(row["p_value"]):  # tested: an interval, or no spread
         how = "paired" if method.startswith("paired") else "unpaired"
-        text += (f"; {row['a']} - {row['b']} = {signed_points(row['diff'])} "
-                 f"{_span(row)} ({how}, {p_text(row['p_value'])})")  # fmt: skip
+        text += f"; {row['a']} - {row['b']} = {_margin(row)} ({how}, {p_text(row['p_value'])})"
     return text + "."
 
 
@@ -153,7 +169,7 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
     held = f"it holds after Holm correction over the {counted(n_pairs, 'pair')} compared"
     test = f"{paired}, {p_text(row['p_value'])}"
     shared = f"{test}{_shared(row, top, second)}"
-    margin = f"{points(row['diff'])} {_span(row)} ({shared})"
+    margin = f"{_margin(row, signed=False)} ({shared})"
     if bool(row["significant"]) and row["diff"] > 0:
         text = (
             f"{top['strategy']} is the best strategy: {rate}. It beats the runner-up, "
@@ -164,7 +180,7 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
             f"No strategy is clearly the best: {top['strategy']} has {_highest(top, second)}, "
             f"{rate}, but at the tables both sat at {second['strategy']} wins "
             f"{pct(row['win_rate_b'])} against its {pct(row['win_rate_a'])} and beats it by "
-            f"{points(row['diff'])} {_span(row, flip=True)} ({test}); "
+            f"{_margin(row, flip=True, signed=False)} ({test}); "
             f"{held}."
         )
     elif not np.isfinite(row["p_value"]):  # no test: too few deals
@@ -180,7 +196,7 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
             f"{d.units()} won, but its margin over {second['strategy']} "
             f"({pct(second['win_rate'])} {interval(second['ci_low'], second['ci_high'])}"
             f"{', ' + tie if tie else ''}) is "
-            f"{signed_points(row['diff'])} {_span(row)} ({shared}): "
+            f"{_margin(row)} ({shared}): "
             f"not significant{after}."
         )
     return Finding("significance", text)

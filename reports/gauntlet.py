@@ -1,6 +1,6 @@
 """The answer of a gauntlet run: the strategy's win rate, the baseline's on the same deals and
 seats, and their paired difference in one sentence ("my_bot beats weighted by 3.1 percentage
-points [2.2, 4.0] (paired over 5,000 deals, p < 1e-16)")."""
+points [+2.2, +4.0] (paired over 5,000 deals, p < 1e-16)")."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from .numbers import (
     TOO_FEW,
     apart_digits,
     counted,
+    difference_interval,
     fixed,
     flat_sets,
     in_percentage_points,
@@ -249,9 +250,10 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
     lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     flat = flat_sets(lo, hi, float(r.get("p_value", np.nan)), float(r.get("deals", np.nan)))
-    diff = in_percentage_points(fixed(100 * float(r["diff"]), 1, "+"))
-    estimate = (f"{diff} {interval(lo, hi, flat=flat)} over {int(r['games']):,} {units} "
-                "per side")  # fmt: skip
+    k = apart_digits(lo, hi)
+    diff = in_percentage_points(fixed(100 * float(r["diff"]), k, "+"))
+    estimate = (f"{diff} {difference_interval(lo, hi, digits=k, flat=flat)} over "
+                f"{int(r['games']):,} {units} per side")  # fmt: skip
     weighed = llr_words(llr, flat)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
             f", {weighed}, bounds {float(r['sequential_lower']):.2f} and "
@@ -297,8 +299,9 @@ def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:
 
     lo, hi = rate("ci_low"), rate("ci_high")
     weighed = r.get("sequential_llr") is not None  # an LLR and no interval: no spread
-    span = f"({NO_SPREAD})" if weighed and np.isnan(lo) else interval(lo, hi)
-    return (f"{in_percentage_points(fixed(100 * rate('difference'), 1, '+'))} {span} "
+    k = apart_digits(lo, hi)
+    span = f"({NO_SPREAD})" if weighed and np.isnan(lo) else difference_interval(lo, hi, digits=k)
+    return (f"{in_percentage_points(fixed(100 * rate('difference'), k, '+'))} {span} "
             f"over {int(r['sequential_games_per_side']):,} {units} per side, after batch "
             f"{int(r['sequential_batches'])}")  # fmt: skip
 
@@ -321,7 +324,7 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
     lo, hi, p = r["diff_ci_low"], r["diff_ci_high"], r["p_value"]
     flat = flat_sets(lo, hi, p, r["deals"])
     k = apart_digits(lo, hi)  # bounds never read alike, nor a bound clear of 0 as 0.0
-    ci = interval(lo, hi, flat=flat, digits=k)
+    ci = difference_interval(lo, hi, digits=k, flat=flat)
     deals = counted(int(r["deals"]), "deal")
     diff = in_percentage_points(fixed(100 * r["diff"], k, "+"))
     if not (np.isfinite(lo) and np.isfinite(hi)) and not flat:

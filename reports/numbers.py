@@ -11,8 +11,8 @@ import numpy as np
 from tournaments.declaration import plural
 
 __all__ = [
-    "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "fixed", "flat_sets", "interval",
-    "no_spread",
+    "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "difference_interval", "fixed",
+    "flat_sets", "interval", "no_spread",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
     "p_text", "pct", "points", "pp_cell", "signed_points",
 ]  # fmt: skip
@@ -126,33 +126,46 @@ def apart_digits(lo: float, hi: float, digits: int = 1, scale: float = 100.0) ->
 
 
 def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = None,
-             digits: int = 1, flat: int = 0) -> str:  # fmt: skip
-    """A 95% interval in percent (or percentage points, ``scale``) with ``digits`` decimals: '[50.6,
-    51.3]'; where the run was too small to state one, says so, or where its ``flat``
-    duplicate sets showed no spread (``flat_sets``), says that (``no_spread``). With
+             digits: int = 1, flat: int = 0, *, sign: str = "") -> str:  # fmt: skip
+    """A 95% interval of a level (a rate, a share) in percent (or ``scale``) with ``digits``
+    decimals: '[50.6, 51.3]'; where the run was too small to state one, says so, or where its
+    ``flat`` duplicate sets showed no spread (``flat_sets``), says that (``no_spread``). With
     ``beside`` (a value the sentence sets it against, such as a fair share), decimals added
     (up to four) where a bound would round onto it ('[16.69, 18.48]' against 16.67%, not
-    '[16.7, 18.5]' against 16.7%)."""
+    '[16.7, 18.5]' against 16.7%). ``sign`` "+": each bound's sign written, as a difference's
+    are (``difference_interval``)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"({no_spread(flat)})" if flat else f"({TOO_FEW})"
     if beside is not None:
         digits = beside_digits(lo, hi, beside, scale, digits)
-    return f"[{fixed(scale * lo, digits)}, {fixed(scale * hi, digits)}]"
+    return f"[{fixed(scale * lo, digits, sign)}, {fixed(scale * hi, digits, sign)}]"
 
 
-def points(x: float) -> str:
+def difference_interval(lo: float, hi: float, scale: float = 100.0, digits: int = 1,
+                        flat: int = 0) -> str:  # fmt: skip
+    """The 95% interval of a difference (a figure that can be negative), its bounds signed
+    wherever it is written, as the tables write them: '[-4.4, +7.8]', never '[-4.4, 7.8]',
+    whose unsigned 7.8 beside a signed figure reads as another kind of number; also after a
+    size in words ('beats it by 2.1 percentage points [+0.4, +3.8]'). The one way a sentence
+    writes a difference's interval (a level's keeps unsigned bounds, ``interval``); where
+    there is none, why (``interval``)."""
+    return interval(lo, hi, scale, digits=digits, flat=flat, sign="+")
+
+
+def points(x: float, digits: int = 1) -> str:
     """A difference of rates in percentage points: 0.031 -> '3.1 percentage points'."""
-    return in_percentage_points(fixed(abs(100 * x)))
+    return in_percentage_points(fixed(abs(100 * x), digits))
 
 
-def signed_points(x: float) -> str:
+def signed_points(x: float, digits: int = 1) -> str:
     """A difference of rates in percentage points with its sign, for a sentence that does not
     say the direction in words: -0.057 -> '-5.7 percentage points'."""
-    return in_percentage_points(fixed(100 * x, sign="+"))
+    return in_percentage_points(fixed(100 * x, digits, "+"))
 
 
 def p_text(p: float) -> str:
-    """A p-value for people: 'p = 0.21', 'p = 0.003', 'p = 4e-06', 'p < 1e-16'."""
+    """A p-value for people: 'p = 0.21', 'p = 0.003', 'p = 4e-06', 'p < 1e-16'; one below
+    0.05 never reads 0.05, the level a test is said significant below ('p = 0.045')."""
     if not np.isfinite(p):
         return "p unknown"
     if p < 1e-16:
@@ -161,4 +174,7 @@ def p_text(p: float) -> str:
         return f"p = {p:.0e}"
     if p < 0.01:
         return f"p = {p:.3f}"
-    return f"p = {p:.2f}"
+    digits = 2  # more where two would round a p below 0.05 onto it: 0.0454 -> 'p = 0.045'
+    while digits < 6 and p < 0.05 <= float(f"{p:.{digits}f}"):
+        digits += 1
+    return f"p = {p:.{digits}f}"

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .numbers import PP, PP_MEANS, counted, p_text, pct, pp_cell
+from .numbers import PP, PP_MEANS, apart_digits, counted, p_text, pct, pp_cell
 
 KEY_ROWS = 5
 """How many rows of a long table the page shows unfolded."""
@@ -180,6 +180,20 @@ RATE_TABLES = ("summary", "significance", "head_to_head", "seats", "neighbours",
 points."""
 _POINTS = ("diff", "vs_elsewhere", "vs_overall")
 _P = ("p_value", "p_holm", "vs_elsewhere_p")
+_SPANS = {"significance": ("diff", "ci_low", "ci_high"),
+          "gauntlet": ("diff", "diff_ci_low", "diff_ci_high"),
+          "neighbours": ("vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high")}  # fmt: skip
+"""Each table's difference with its interval: written with the decimals that set the bounds
+apart (``apart_digits``), as the sentences beside the table write them."""
+
+
+def _digits(name: str, df: pd.DataFrame, c: str) -> list[int]:
+    """Per row, the decimals of the column ``c``: its interval's (``apart_digits``) where ``c``
+    is the table's difference or one of its bounds (``_SPANS``), else one."""
+    span = _SPANS.get(name, ())
+    if c not in span or not set(span) <= set(df.columns):
+        return [1] * len(df)
+    return [apart_digits(lo, hi) for lo, hi in zip(df[span[1]], df[span[2]], strict=True)]
 
 
 def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
@@ -196,7 +210,8 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         if c in _P:
             out[c] = [p_text(x) if np.isfinite(x) else "" for x in v]
         elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
-            out[c] = [pp_cell(x) if np.isfinite(x) else "" for x in v]
+            out[c] = [pp_cell(x, k) if np.isfinite(x) else ""
+                      for x, k in zip(v, _digits(name, df, c), strict=True)]  # fmt: skip
         elif (
             c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))
             or "rate" in c.split("_")  # match_win_rate_split, win_rate_a: rates too

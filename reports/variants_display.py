@@ -99,11 +99,12 @@ def _cell(text: str, unit: str, lo: float, hi: float, k: int, sign: str) -> str:
 
 def value_text(r: pd.Series, words: bool = False) -> str:
     """A metrics row's value with its interval, in its unit: "43.9% [43.2, 44.6]",
-    "+4.8 [+3.1, +6.6] pp" for a seat's edge (the page defines ``PP`` beside the table); with
+    "+4.8 [+3.1, +6.6] pp" for a seat's edge, signed as every value in ``PP`` (a difference of
+    rates: an edge, a spread, a cost; the page defines ``PP`` beside the table); with
     ``words``, as a sentence writes the same cell (``value_words``)."""
     s = shown(str(r["metric"]))
     v, lo, hi = (s.scale * float(r[c]) for c in ("value", "ci_low", "ci_high"))
-    sign, k = "+" if r["metric"] == "seat" else "", apart(lo, hi, s.digits)
+    sign, k = "+" if s.unit == PP else "", apart(lo, hi, s.digits)
     figure, unit = fixed(v, k, sign), s.unit
     if unit.startswith("%"):
         figure, unit = f"{figure}%", ""

@@ -20,8 +20,10 @@ from .designer_text import (
 from .numbers import (
     PERCENTAGE_POINTS,
     TOO_FEW,
+    apart_digits,
     beside_digits,
     counted,
+    difference_interval,
     fixed,
     interval,
     pct,
@@ -90,10 +92,12 @@ class _Lookup:
                 k = max(k, beside_digits(r["ci_low"] + f, r["ci_high"] + f, f))
         return k
 
-    def shown(self, key: Key, bracket: bool = True, k: int | None = None) -> str:
+    def shown(self, key: Key, bracket: bool = True, k: int | None = None, sign: str = "") -> str:
         """The measure's value as the findings write it, with its unit and interval:
-        '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]' (``k``: its decimals, as a difference
-        beside it is written, ``diff_digits``; else a rate's one, a measure's own)."""
+        '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]'; one in percentage points, a
+        difference of rates, with signed bounds: '5.0 percentage points [+3.1, +6.9]' (``k``:
+        its decimals, as a difference beside it is written, ``diff_digits``; else a rate's
+        one, a measure's own; ``sign`` "+": the figure's sign written)."""
         r = self.m[key]
         add = r["fair"] if key[1] == "seat" else 0.0
         v, lo, hi = r["value"] + add, r["ci_low"] + add, r["ci_high"] + add
@@ -105,8 +109,10 @@ class _Lookup:
         scale = 100.0 if points(key[1]) else 1.0
         k = (1 if scale == 100.0 else DIGITS.get(key[1], decimals(v))) if k is None else k
         unit = PERCENTAGE_POINTS if scale == 100.0 else UNITS.get(key[1], "")
-        text = with_unit(fixed(scale * v, k), unit)
-        return f"{text} {in_brackets(scale * lo, scale * hi, k)}" if bracket else text
+        text = with_unit(fixed(scale * v, k, sign), unit)
+        span = (difference_interval(lo, hi, scale, k) if scale == 100.0  # a difference of rates
+                else in_brackets(scale * lo, scale * hi, k))  # fmt: skip
+        return f"{text} {span}" if bracket else text
 
     def figure(self, key: Key, words: str) -> str:
         """``words`` with the measure's figure ('the lead changes {} a game') and, where it
@@ -184,8 +190,9 @@ def _signed(r: pd.Series) -> str:
     """A difference of rates with its sign and interval, or why it has none."""
     if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
         return f"{signed_points(r['diff'])} ({missing(r, 'diff')})"
-    lo, hi = (fixed(100 * r[c], 1, "+") for c in ("ci_low", "ci_high"))
-    return f"{signed_points(r['diff'])} [{lo}, {hi}]"
+    k = apart_digits(r["ci_low"], r["ci_high"])  # as the table's cell of the change
+    span = difference_interval(r["ci_low"], r["ci_high"], digits=k)
+    return f"{signed_points(r['diff'], k)} {span}"
 
 
 def _other_seats(look: _Lookup, rules: str, base: str, n: str) -> str | None:

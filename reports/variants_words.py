@@ -1,6 +1,6 @@
 """One difference between rule variants in words, shared by the comparison's findings
 (``variants_text``) and the designers' measures (``designer_text``): its size, unit and
-direction with its interval ('6.8 turns shorter [6.5, 7.1]'), and the clear differences of a
+direction with its interval ('6.8 turns shorter [+6.5, +7.1]'), and the clear differences of a
 set of measures, each in its own phrase."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .numbers import (
     PERCENTAGE_POINTS,
     TOO_FEW,
     apart_digits,
+    difference_interval,
     fixed,
     in_percentage_points,
 )
@@ -89,8 +90,9 @@ def diff_digits(r: pd.Series) -> int:
 
 
 def change(r: pd.Series, less: str, more: str) -> str:
-    """A difference as its size, unit and direction, then its interval in that direction:
-    '6.8 turns shorter [6.5, 7.1]', '2.0 percentage points less [1.4, 2.6]'."""
+    """A difference as its size, unit and direction, then its interval in that direction,
+    signed as a difference's (``difference_interval``): '6.8 turns shorter [+6.5, +7.1]',
+    '2.0 percentage points less [+1.4, +2.6]'."""
     metric = str(r["metric"])
     d, lo, hi = float(r["diff"]), float(r["ci_low"]), float(r["ci_high"])
     size, lo, hi = (d, lo, hi) if d >= 0 else (-d, -hi, -lo)
@@ -101,7 +103,7 @@ def change(r: pd.Series, less: str, more: str) -> str:
                                  more if d > 0 else less) if w)  # fmt: skip
     if not (np.isfinite(lo) and np.isfinite(hi)):  # why none: too few deals, or no spread
         return f"{words} ({missing(r, 'diff')})"
-    return f"{words} {in_brackets(scale * lo, scale * hi, k)}"
+    return f"{words} {difference_interval(lo, hi, scale, k)}"
 
 
 def flat(value: float, se: float, df: float) -> bool:

@@ -278,7 +278,7 @@ def test_an_interrupted_sequential_gauntlet_says_where_its_test_stood(tmp_path, 
     low, high = rec["ci_low"], rec["ci_high"]
     assert said == (
         f"Not decided yet whether counter is better than counter(near_win_penalty=3.0): "
-        f"{rec['difference']:+.1f} percentage points [{low:.1f}, {high:.1f}] over {begun[1]:,} "
+        f"{rec['difference']:+.1f} percentage points [{low:+.1f}, {high:+.1f}] over {begun[1]:,} "
         f"games "
         f"per side, after batch 2; the sequential test (0 against +0.2 percentage points, 2 "
         f"batches, "

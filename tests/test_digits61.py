@@ -38,11 +38,11 @@ def test_a_better_verdict_never_writes_a_clear_bound_as_zero(diff, low, high, sa
 
 @pytest.mark.parametrize(
     ("diff", "low", "high", "said"),
-    [(0.0003, 0.0001, 0.0005, "a beats b by 0.03 percentage points [0.01, 0.05] (paired"),
+    [(0.0003, 0.0001, 0.0005, "a beats b by 0.03 percentage points [+0.01, +0.05] (paired"),
      (-0.0003, -0.0005, -0.0001,
       "a loses to b: the difference is -0.03 percentage points [-0.05, -0.01] (paired"),
-     (0.00005, -0.0004, 0.0005, "b: +0.01 percentage points [-0.04, 0.05] (paired"),
-     (0.012, 0.004, 0.02, "a beats b by 1.2 percentage points [0.4, 2.0] (paired")],
+     (0.00005, -0.0004, 0.0005, "b: +0.01 percentage points [-0.04, +0.05] (paired"),
+     (0.012, 0.004, 0.02, "a beats b by 1.2 percentage points [+0.4, +2.0] (paired")],
 )  # fmt: skip
 def test_a_gauntlet_verdict_never_writes_a_bound_apart_from_zero_as_zero(diff, low, high, said):
     """A clear difference of a very large gauntlet read 'beats b by 0.0 percentage points
@@ -62,7 +62,7 @@ def test_a_bound_a_hair_across_zero_adds_no_decimals_to_an_ordinary_figure():
 
     row = {"strategy": "a", "baseline": "b", "deals": 500, "diff": 0.012,
            "diff_ci_low": -4e-7, "diff_ci_high": 0.024, "p_value": 0.06}  # fmt: skip
-    assert "+1.2 percentage points [0.0, 2.4] (paired" in fixed_verdict(row)
+    assert "+1.2 percentage points [+0.0, +2.4] (paired" in fixed_verdict(row)
     head = _result(0.012, -4e-7, 0.024, 0.06).headline()
     assert "(+1.2 percentage points [+0.0, +2.4], p = 0.06)" in head, head
     assert apart_digits(-0.0001, 0.006) == 1  # across 0, wide: one decimal

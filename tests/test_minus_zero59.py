@@ -104,7 +104,7 @@ def test_the_variants_words_write_no_minus_zero():
     assert _rate(0.2, -1e-5, 0.3) == "20.0% [0.0, 30.0]"
     assert in_brackets(-1e-4, 0.5, 2) == "[0.00, 0.50]"
     r = pd.Series({"metric": "lead_changes", "diff": 0.3, "ci_low": -1e-4, "ci_high": 0.6})
-    assert change(r, "fewer", "more") == "0.30 times more [0.00, 0.60]"
+    assert change(r, "fewer", "more") == "0.30 times more [+0.00, +0.60]"
 
 
 def test_a_flat_ladder_step_writes_no_minus_zero():
@@ -127,7 +127,7 @@ def test_the_neighbour_finding_writes_no_minus_zero():
                        "elsewhere_rate": [0.25] * 2, "win_rate": [0.25] * 2,
                        "ci_low": [0.2] * 2, "ci_high": [0.3] * 2})  # fmt: skip
     (finding,) = _neighbours(nb, None)
-    assert "(+0.0 percentage points [-1.0, 1.0] within the same deals" in finding.text
+    assert "(+0.0 percentage points [-1.0, +1.0] within the same deals" in finding.text
 
 
 def test_the_means_finding_writes_no_minus_zero():

@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 
 from reports import ReportError
-from reports.compare import _alone, _findings, _span, compare
+from reports.compare import _alone, _change, _findings, compare
 from tournaments.sequential import (
     BETTER,
     FORMER_NOT_BETTER,
@@ -321,7 +321,7 @@ def test_an_interval_is_clear_of_zero_only_when_zero_is_outside_it():
 
 
 def test_an_interval_is_written_in_signed_points_to_one_decimal():
-    assert _span(row(ci_low=0.5, ci_high=-0.25), paired=True) == "[+50.0, -25.0]"
+    assert _change(row(ci_low=0.5, ci_high=-0.25), paired=True)[1] == "[+50.0, -25.0]"
 
 
 def table(rows: list[dict]) -> pd.DataFrame:

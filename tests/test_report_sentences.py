@@ -46,7 +46,7 @@ def test_a_runner_up_significantly_ahead_where_both_sat_is_not_called_not_signif
     text = key_findings(tables, "paired")[0].text
     assert text.startswith("No strategy is clearly the best: high has the highest win rate")
     assert (
-        "counter wins 29.7% against its 24.0% and beats it by 5.7 percentage points [3.8, 7.7]"
+        "counter wins 29.7% against its 24.0% and beats it by 5.7 percentage points [+3.8, +7.7]"
         in text
     )
     assert "it holds after Holm correction over the 1 pair compared" in text
@@ -58,7 +58,8 @@ def test_a_margin_that_is_not_significant_keeps_its_sign():
                      [_pair(-0.002, -0.016, 0.011, 0.7, False)])  # fmt: skip
     text = key_findings(tables, "paired")[0].text
     assert (
-        "its margin over counter (27.4% [26.9, 27.9]) is -0.2 percentage points [-1.6, 1.1]" in text
+        "its margin over counter (27.4% [26.9, 27.9]) is -0.2 percentage points [-1.6, +1.1]"
+        in text
     )
 
 
@@ -233,7 +234,7 @@ def test_an_exact_tie_at_the_top_is_no_lead():
                                              "a": "taker", "b": "weighted"}])}  # fmt: skip
     text = key_findings(tables, "paired")[0].text
     assert text.startswith("No strategy leads: taker and weighted share the highest win rate")
-    assert "taker - weighted = +0.0 percentage points [-12.6, 12.6] (paired, p = 1.00)" in text
+    assert "taker - weighted = +0.0 percentage points [-12.6, +12.6] (paired, p = 1.00)" in text
     assert "leads with" not in text and "has the highest" not in text
 
 

@@ -32,7 +32,7 @@ def test_known_winner_is_named_with_margin_interval_and_significance():
     assert f"{100 * top['win_rate']:.1f}% [{100 * top['ci_low']:.1f}, " in first
     row = tables["significance"].query("a == 'a' and b == 'b'").iloc[0]
     assert f"beats the runner-up, b, by {100 * row['diff']:.1f} percentage points " in first
-    assert f"[{100 * row['ci_low']:.1f}, {100 * row['ci_high']:.1f}]" in first
+    assert f"[{100 * row['ci_low']:+.1f}, {100 * row['ci_high']:+.1f}]" in first
     assert (
         "paired by duplicate set" in first
         and "holds after Holm correction over the 3 pairs" in first

@@ -172,7 +172,7 @@ def test_cli_sequential_prints_a_decision_and_writes_it(tmp_path, capsys):
     assert rec["difference"] == pytest.approx(100 * row["diff"])
     assert lines[1] == (
         f"counter is better than greedy: {100 * row['diff']:+.1f} percentage points "
-        f"[{100 * row['diff_ci_low']:.1f}, {100 * row['diff_ci_high']:.1f}] over "
+        f"[{100 * row['diff_ci_low']:+.1f}, {100 * row['diff_ci_high']:+.1f}] over "
         f"{rec['games_per_side']:,} games per side; the sequential test (0 against +1 percentage "
         f"point, {rec['batches']} batch{'es' if rec['batches'] > 1 else ''}, LLR {rec['llr']:.2f}, "
         "bounds -2.94 and 2.94) favoured +1 over 0, which it does for two equally strong "
@@ -220,7 +220,7 @@ def test_the_sentence_of_each_decision():
         "the sequential test (0 against +2 percentage points, 4 batches, LLR 1.50, bounds -2.94 "
         "and 2.94)"
     )
-    est = "+0.4 percentage points [-0.3, 1.1] over 8,000 games per side"
+    est = "+0.4 percentage points [-0.3, +1.1] over 8,000 games per side"
     assert sequential_sentence(_row("undecided", 0.004, -0.003, 0.011)) == (
         f"Undecided whether a is better than b: {est}; {test} reached --max-games before "
         "favouring 0 or +2."

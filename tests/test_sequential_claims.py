@@ -138,7 +138,7 @@ def test_at_least_the_margin_is_not_what_the_test_licenses(said):
 def test_every_sentence_is_one_sentence_stating_the_estimate(said):
     for s in said[0.5][:200] + said[0.0][:200]:
         assert s.endswith(".") and ". " not in s and s.count(";") == 1, s
-        m = re.search(r": ([+-]\d+\.\d) percentage points? \[(-?\d+\.\d), (-?\d+\.\d)\] over "
+        m = re.search(r": ([+-]\d+\.\d+) percentage points? \[([+-]\d+\.\d+), ([+-]\d+\.\d+)\] over "
                       r"([\d,]+) games per side; the sequential test \(0 against \+5 percentage "
                       r"points, (\d+) batch", s)  # fmt: skip
         assert m, s

@@ -155,7 +155,7 @@ def test_the_sequential_sentence_writes_no_minus_zero():
 
     said = sequential_sentence(_row(TINY, -0.01, 0.01, **_sequential(NOT_BETTER)))
     assert said.startswith(
-        "a is not 1 percentage point better than b: +0.0 percentage points [-1.0, 1.0]"
+        "a is not 1 percentage point better than b: +0.0 percentage points [-1.0, +1.0]"
     ), said
 
 
@@ -166,7 +166,7 @@ def test_an_interrupted_sequential_sentence_writes_no_minus_zero():
     seq = _sequential(RUNNING, difference=100 * TINY, ci_low=-1.0, ci_high=1.0)
     said = sequential_sentence(_row(0.02, -0.01, 0.05, **seq))
     assert (
-        "b: +0.0 percentage points [-1.0, 1.0] over 4,000 games per side, after batch 1" in said
+        "b: +0.0 percentage points [-1.0, +1.0] over 4,000 games per side, after batch 1" in said
     ), said
 
 
@@ -174,7 +174,7 @@ def test_an_interrupted_sequential_sentence_writes_no_minus_zero():
     "lo, hi, words",
     [(math.nan, math.nan, "Too few deals to compare a with b: +0.0 percentage points over"),
      (-0.01, 0.01, "No significant difference between a and b: +0.0 percentage points "
-     "[-1.0, 1.0]"),
+     "[-1.0, +1.0]"),
      # an interval clear of 0 takes the decimals that keep it clear (tests/test_digits61.py)
      (2 * TINY, TINY / 2, "a loses to b: the difference is -0.001 percentage points [-0.002, "
       "-0.001]")],
@@ -190,11 +190,13 @@ def test_the_fixed_verdict_writes_no_minus_zero(lo, hi, words):
 def test_compare_points_write_no_minus_zero():
     from types import SimpleNamespace
 
-    from reports.compare import _points, _span
+    from reports.compare import _change
 
-    assert _points(TINY) == "+0.0" and _points(-0.0123) == "-1.2" and _points(0.0) == "+0.0"
-    r = SimpleNamespace(ci_low=TINY, ci_high=0.01)
-    assert _span(r, True) == "[+0.0, +1.0]"
+    def said(diff: float) -> tuple[str, str]:
+        return _change(SimpleNamespace(diff=diff, ci_low=TINY, ci_high=0.01), True)
+
+    assert said(TINY) == ("+0.0 percentage points", "[+0.0, +1.0]")
+    assert said(-0.0123)[0] == "-1.2 percentage points" and said(0.0)[0].startswith("+0.0 ")
 
 
 def test_the_batch_line_writes_no_minus_zero():

@@ -69,7 +69,9 @@ def _bare(text: str) -> list[str]:
 def test_the_report_s_margin_is_in_percentage_points(rounds, capsys):
     code, out, err = cli(capsys, "report", str(rounds / "a"))
     assert code == 0, err
-    assert "its margin over stack (35.4% [33.9, 36.9]) is +1.2 percentage points [-1.4, 3.8]" in out
+    assert (
+        "its margin over stack (35.4% [33.9, 36.9]) is +1.2 percentage points [-1.4, +3.8]" in out
+    )
     assert not _bare(out), out
     page = (rounds / "a" / "report" / "report.html").read_text(encoding="utf-8")
     assert not _bare(page)
