@@ -36,8 +36,14 @@ def headline(result: Any) -> str:
     """What was found and what ``best.txt`` holds, never calling "best" parameters that were
     not shown to play better than the start (``result``: a ``TuneResult``)."""
     v, s, spec, tuned = result.verification, result.settings, result.spec, result.tuned_spec
+    names = ", ".join(result.start)
+    if s.get("untried"):
+        return (
+            "no candidate had parameters other than the start's: every step the search drew "
+            f"rounded back to the starting values (a first step, --sigma, of {s['sigma0']} of "
+            f"each range), so the parameter(s) {names} were never tried; raise --sigma"
+        )
     if s.get("no_effect"):
-        names = ", ".join(result.start)
         return (
             f"no candidate differed from the starting parameters over "
             f"{s['games_used']:,} games: the parameter(s) {names} seem to change no decision"

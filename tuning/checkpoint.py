@@ -20,7 +20,8 @@ import os
 import pickle
 import signal
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,8 @@ from reports.numbers import counted
 from tournaments.storage import atomic_write_bytes, done_chunks
 
 __all__ = ["STATE", "PREVIOUS", "Gauss", "State", "StateError", "arguments", "game_setting",
-           "load", "mismatch", "save", "clear", "saved_words", "searched"]  # fmt: skip
+           "finished", "load", "mismatch", "save", "clear", "saved_words", "searched",
+           "timed"]  # fmt: skip
 
 STATE = "tune-state.pkl"
 PREVIOUS = "tune-state.prev.pkl"
@@ -155,15 +157,22 @@ def _plays(key: str, value: Any) -> Any:
     return sorted(value) if key == "against" and isinstance(value, list) else value
 
 
-def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any]) -> ParameterError | None:
+def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any],
+             derived: Collection[str] = ()) -> ParameterError | None:  # fmt: skip
     """The one-line error naming every argument ``given`` differs from the tuning ``saved``
-    in ``out``; None when they agree."""
+    in ``out``; None when they agree. ``derived``: the arguments worked out rather than given
+    (``Plan.derived``), named only where none given differs (they follow from those), and
+    then as not given."""
+    differ = [k for k in _WHAT if _plays(k, saved.get(k)) != _plays(k, given[k])]
+    if any(k not in derived for k in differ):
+        differ = [k for k in differ if k not in derived]
     parts, params = [], []
-    for key, (what, names) in _WHAT.items():
-        if _plays(key, saved.get(key)) != _plays(key, given[key]):
-            parts.append(f"{what} {_words(given[key])} here, {_words(saved.get(key))} in the "
-                         "tuning")  # fmt: skip
-            params.extend(names)
+    for key in differ:
+        what, names = _WHAT[key]
+        here = _words(given[key])
+        here = f"not given here (worked out as {here})" if key in derived else f"{here} here"
+        parts.append(f"{what} {here}, {_words(saved.get(key))} in the tuning")
+        params.extend(names)
     if not parts:
         return None
     return ParameterError(f"cannot resume {out}: {'; '.join(parts)} (resume with its own "
@@ -174,12 +183,44 @@ def save(out: Path, state: State) -> None:
     """Write ``state`` durably to ``out``/``STATE``, keeping the one it replaces as
     ``PREVIOUS`` (a crash between the two renames leaves ``PREVIOUS``, which ``load`` reads).
     Ctrl-C and SIGTERM wait for the save to end: a finished generation is never lost to one."""
-    data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-    blob = _MAGIC + hashlib.sha256(data).hexdigest().encode() + b"\n" + data
+    blob = _blob(state)
     with _signals_held():
         if (out / STATE).is_file():
             os.replace(out / STATE, out / PREVIOUS)
         atomic_write_bytes(out / STATE, blob)
+
+
+def _blob(state: State) -> bytes:
+    """``state`` as a state file holds it: the magic line, the digest of the pickle, the
+    pickle."""
+    data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    return _MAGIC + hashlib.sha256(data).hexdigest().encode() + b"\n" + data
+
+
+@contextlib.contextmanager
+def timed(out: Path, since: float) -> Iterator[None]:
+    """A session of the tuning in ``out`` that began at ``since`` (a ``time.perf_counter()``
+    value, less the wall time of the sessions before it): stopped by Ctrl-C, SIGTERM or an
+    error, the saved tuning's wall time becomes all it has spent, this session's whole time
+    included, as a tournament counts each of its sessions whole. The saved progress itself
+    is left as it was (only what finished is kept)."""
+    try:
+        yield
+    except BaseException:
+        _keep_time(out, time.perf_counter() - since)
+        raise
+
+
+def _keep_time(out: Path, wall_s: float) -> None:
+    """The saved tuning in ``out`` rewritten with the wall time ``wall_s``, in place (the
+    state before it stays the fallback); nothing where none can be read (finished, damaged)."""
+    try:
+        state = load(out)[0]
+    except ValueError:
+        return
+    state.wall_s = wall_s
+    with _signals_held():
+        atomic_write_bytes(out / STATE, _blob(state))
 
 
 @contextlib.contextmanager
@@ -232,9 +273,9 @@ def load(out: str | Path | None) -> tuple[State, str]:
         raise ParameterError("{resume} needs {out}: the folder of the tuning to continue",
                              "resume", "out")  # fmt: skip
     out = Path(out)
-    if (out / RESULT).is_file():
-        raise ParameterError(f"{out} holds a finished tuning, nothing to resume: its result is "
-                             f"in {out / RESULT} (best spec in {out / 'best.txt'})")  # fmt: skip
+    done = finished(out)
+    if done is not None:
+        raise ParameterError(f"{out} holds a finished tuning, nothing to resume: {done}")
     files = [out / name for name in (STATE, PREVIOUS) if (out / name).is_file()]
     if not files:
         raise ParameterError(f"cannot resume {out}: it holds no saved tuning (no {STATE}); "
@@ -251,6 +292,15 @@ def load(out: str | Path | None) -> tuple[State, str]:
             note += f" ({problems[0]}: resumed from the one before)"
         return state, note
     raise StateError(f"cannot resume {out}: {'; '.join(problems)}; start again in a new folder")
+
+
+def finished(out: str | Path) -> str | None:
+    """Where the result of the finished tuning in ``out`` is, in words ('its result is in
+    OUT/tune.json (best spec in OUT/best.txt)'); None where ``out`` holds none."""
+    out = Path(out)
+    if not (out / RESULT).is_file():
+        return None
+    return f"its result is in {out / RESULT} (best spec in {out / 'best.txt'})"
 
 
 def saved_words(out: str | Path) -> str | None:

@@ -111,6 +111,9 @@ class Plan:
     select_games: int
     verify_games: int
     out: Path
+    derived: frozenset[str] = frozenset()
+    """The sizes worked out rather than given (``popsize``, ``candidate_games``,
+    ``verify_games``): a resume names one only where nothing given explains it."""
 
     @property
     def start(self) -> dict[str, Any]:
@@ -138,6 +141,15 @@ def _game(game: Any) -> Any:
     return get_game(game)
 
 
+def _games(count: int, name: str) -> int:
+    """``count`` games, refused in one line naming the argument ``name`` unless it is positive
+    and no more than any run may hold (more would never be played out)."""
+    if not 1 <= count <= MAX_RUN_GAMES:
+        raise ParameterError(f"{{{name}}} must be a positive number of games up to "
+                             f"{MAX_RUN_GAMES:,}, got {count:,}", name)  # fmt: skip
+    return count
+
+
 def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None,
              n_jobs: int, out: Any, **opts: Any) -> Plan:  # fmt: skip
     """The settings of ``tune``, each checked with a one-line error naming its option."""
@@ -148,9 +160,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     seed = optional_integer(seed, "seed", "a non-negative integer")
     field = Field(parse_field(against), parse_players(players), n_jobs,
                   _game(opts.get("game")))  # fmt: skip
-    if not 1 <= budget <= MAX_RUN_GAMES:  # more than any run may hold: never played out
-        raise ParameterError(f"{{budget}} must be a positive number of games up to "
-                             f"{MAX_RUN_GAMES:,}, got {budget:,}", "budget")  # fmt: skip
+    _games(budget, "budget")
     if n_jobs == 0 or n_jobs < -1:
         raise ParameterError(
             f"{{n_jobs}} must be a positive number of workers (or -1), got {n_jobs}", "n_jobs"
@@ -179,19 +189,20 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     candidate_games = optional_integer(
         opts["candidate_games"], "candidate_games", "a number of games"
     )
-    if candidate_games is not None and candidate_games < 1:
-        raise ParameterError(
-            f"{{candidate_games}} must be at least 1, got {candidate_games}", "candidate_games"
-        )
+    if candidate_games is not None:
+        _games(candidate_games, "candidate_games")
     seed = int(np.random.SeedSequence().entropy) if seed is None else seed
     if seed < 0:
         raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
     games, generations, select_games = split_budget(field, spec, budget, popsize, candidate_games)
     verify = optional_integer(opts["verify_games"], "verify_games", "a number of games")
-    verify = verify if verify is not None else max(games, budget // 2)
-    if verify < 1:
-        raise ParameterError(f"{{verify_games}} must be at least 1, got {verify}", "verify_games")
+    verify = _games(verify, "verify_games") if verify is not None else max(games, budget // 2)
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tune-"))
+    if opts.get("ready") is not None:  # every argument checked, nothing made or written yet
+        opts["ready"](out)
     _check_out(out, bool(opts.get("resume")))
+    derived = frozenset(k for k in ("popsize", "candidate_games", "verify_games")
+                        if opts.get(k) is None)  # fmt: skip
     return Plan(spec, field, params, space, opponents, budget, seed, popsize,
-                 float(opts["sigma"]), games, generations, select_games, verify, out)  # fmt: skip
+                 float(opts["sigma"]), games, generations, select_games, verify, out,
+                 derived)  # fmt: skip

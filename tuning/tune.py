@@ -30,7 +30,7 @@ from tournaments import derive_seeds
 from tournaments.progress import RunProgress
 from tournaments.storage import MANIFEST, clean_temporaries, refuse_if_played, run_lock
 
-from . import checkpoint
+from . import checkpoint, effect
 from .advice import headline, recommends_tuned
 from .checkpoint import State, game_setting
 from .evaluate import Score
@@ -119,21 +119,12 @@ def _paired(v: Verification) -> str:
 
 
 MIN_VERIFY_UNITS = 10
-"""Fewer paired deals than this and the verification's interval says nothing reliable."""
+"""Fewer paired deals than this and a verification that found no difference is too small to
+tell anything (one that found one says so, its interval's width aside)."""
 
 WIDE_VERIFY = 0.05
 """A verification interval wider than this either side of its difference (5 percentage points of
 win rate) cannot tell the differences tuning usually finds."""
-
-
-def _no_effect(rows: list[dict[str, Any]]) -> bool:
-    """True when every candidate won exactly what its generation's start won, and every
-    finalist alike: on common deals, the parameters then changed no decision that mattered."""
-    df = pd.DataFrame(rows)
-    start = df[df["kind"] == "start"].set_index("generation")["wins"]
-    cand = df[df["kind"] == "candidate"]
-    same = (cand["wins"].to_numpy() == start.loc[cand["generation"]].to_numpy()).all()
-    return bool(same) and df.loc[df["kind"] == "finalist", "wins"].nunique() <= 1
 
 
 def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[str]:
@@ -148,7 +139,8 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
     width = (v.diff_high - v.diff_low) / 2
     if v.games_differing == 0:  # identical arms: a zero-width interval, so the arms' own
         width = max((a.ci_high - a.ci_low) / 2 for a in (v.tuned, v.start))
-    if v.units < MIN_VERIFY_UNITS or not (np.isfinite(width) or v.flat):  # no spread: tested
+    small = v.units < MIN_VERIFY_UNITS or not (np.isfinite(width) or v.flat)
+    if small and v.verdict not in ("improved", "worse"):  # a test found one: not "nothing"
         out.append(
             f"the verification is too small to tell anything ({counted(v.units, 'deal')}, "
             f"{counted(v.tuned.games, 'game')} an arm): raise --verify-games or --budget"
@@ -221,6 +213,7 @@ def tune(
     game: Any = None,
     resume: bool = False,
     log: Callable[[str], None] | None = None,
+    ready: Callable[[Path], None] | None = None,
 ) -> TuneResult:
     """Tune the ``tunable`` parameters of ``spec`` against the field ``against``.
 
@@ -237,7 +230,9 @@ def tune(
     Every finished generation is saved in ``out`` (``tuning.checkpoint``): ``resume=True``
     continues an interrupted tuning there, given the same arguments (``seed`` None: the
     saved one), and ends as the uninterrupted tuning would; ``log`` receives the line that
-    says what it continues from.
+    says what it continues from. ``ready`` (e.g. a check that files can be written there) is
+    called with the folder once every argument is checked, before anything is written there
+    (a given ``out`` not made yet).
     """
     t0 = time.perf_counter()
     if out is not None:  # not "resume it", which the lock would refuse
@@ -247,7 +242,7 @@ def tune(
         seed = saved.arguments["seed"]
     plan = checked(spec, against, players, budget, seed, n_jobs, out, popsize=popsize,
                     candidate_games=candidate_games, verify_games=verify_games, sigma=sigma,
-                    game=game, resume=resume)  # fmt: skip
+                    game=game, resume=resume, ready=ready)  # fmt: skip
     with run_lock(plan.out):  # a second process tuning into this folder is refused
         return _tuned(plan, saved, (note, log), progress, t0)
 
@@ -257,17 +252,24 @@ def _tuned(plan: Plan, saved: State | None, said: tuple[str, Callable[[str], Non
     """The tuning ``plan`` asks for, continued from ``saved`` where given (``said``: the line
     saying so, and where to say it), written to its folder (``tune``)."""
     note, log = said
-    spec = plan.spec
     state = _state(plan, saved)
     if saved is not None and log is not None:
         log(note)
     t0 -= state.wall_s  # the sessions before this one count
+    with checkpoint.timed(plan.out, t0):  # and this one, whole, if it is stopped
+        return _played(plan, state, progress, t0)
+
+
+def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
+    """The search, the selection and the verification that ``state`` leaves to play, then
+    the result, written (``_tuned``; ``t0``: when the tuning began, its sessions together)."""
+    spec = plan.spec
     finalists = _searched(plan, state, progress, t0)
     rows, search = state.rows, state.search
     with _bar(plan, state, len(finalists), progress) as bar:
         best = _select(plan, finalists, state, bar, t0)
         best_spec = strategies.spec_with(spec, best)
-        no_effect = _no_effect(rows)
+        no_effect, untried = effect.no_effect(rows), effect.untried(rows, plan.start)
         if no_effect:  # every candidate played as the start did: nothing to call "best"
             best, best_spec = plan.start, spec
         tuned_spec, verification = _verify(plan, best_spec, bar)
@@ -275,7 +277,7 @@ def _tuned(plan: Plan, saved: State | None, said: tuple[str, Callable[[str], Non
     best_spec, best = (tuned_spec, tuned) if recommends_tuned(verification) else (spec, plan.start)
     candidates = pd.DataFrame(rows)
     settings = _settings(plan, candidates, len(search), len(finalists), verification)
-    settings["no_effect"] = no_effect
+    settings["no_effect"], settings["untried"] = no_effect, untried
     settings["wall_s"] = round(time.perf_counter() - t0, 3)
     result = TuneResult(
         out=plan.out,
@@ -289,7 +291,7 @@ def _tuned(plan: Plan, saved: State | None, said: tuple[str, Callable[[str], Non
         settings=settings,
         warnings=[
             *_forfeit_warnings(plan.out),
-            *_warnings(verification, no_effect, [p.name for p in plan.params]),
+            *_warnings(verification, no_effect and not untried, [p.name for p in plan.params]),
         ],
         tuned_spec=tuned_spec,
         tuned=tuned,
@@ -304,7 +306,7 @@ def _state(plan: Plan, saved: State | None) -> State:
     one (saved at once, so that a tuning stopped in its first generation resumes) otherwise."""
     given = checkpoint.arguments(plan)
     if saved is not None:
-        error = checkpoint.mismatch(plan.out, saved.arguments, given)
+        error = checkpoint.mismatch(plan.out, saved.arguments, given, plan.derived)
         if error is not None:
             raise error
         return saved

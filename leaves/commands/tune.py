@@ -108,9 +108,6 @@ def tune(**opts: Any) -> None:
         _refuse_other_games(spec)
     if request.jobs == 0 or request.jobs < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
-    from leaves_cli.writable import check_writable
-
-    check_writable(request.out)  # before the search, not after its first tournament
     progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
@@ -122,6 +119,7 @@ def tune(**opts: Any) -> None:
 def _run(request: Request, specs: list[str], progress: bool) -> Any:
     """The tuning the request asks for (continued with --resume). Ctrl-C or SIGTERM stops it
     with every finished generation saved, and says the command that continues it."""
+    from leaves_cli.writable import check_writable
     from tuning import tune as run_tune
     from tuning.checkpoint import StateError
 
@@ -142,6 +140,7 @@ def _run(request: Request, specs: list[str], progress: bool) -> Any:
             game=_game(request.rules),
             resume=request.resume,
             log=lambda line: click.echo(line, err=True),
+            ready=check_writable,  # once every option is checked, before the folder is made
         )
     except StateError as exc:  # a damaged saved tuning: the input, not the usage, is wrong
         raise CLIError.of(exc) from None
@@ -185,13 +184,17 @@ def _game(rules: tuple[str, ...]) -> Any:
 
 def interrupted(out: str, command: str) -> str:
     """What a Ctrl-C leaves: what is saved in ``out`` and the ``command`` that continues it;
-    where nothing was saved yet, what to do instead."""
+    where the result is, when it was written; where nothing was saved yet, what to do
+    instead."""
     from tournaments.storage import holds_files
-    from tuning.checkpoint import saved_words
+    from tuning.checkpoint import finished, saved_words
 
     saved = saved_words(out)
     if saved is not None:
         return f"interrupted: {saved} saved in {out}; continue with: {command}"
+    done = finished(out)
+    if done is not None:  # stopped once the result was written: nothing is lost
+        return f"interrupted once the tuning had finished: {done}"
     path = Path(out)
     left = holds_files(path)  # its lock file aside: the run let go of it
     clear = f"remove {out} or pick a new --out, then " if left else ""
