@@ -47,7 +47,41 @@ def _manifest(out: str | None) -> dict[str, Any]:
         resume = f"'leaves tournament --resume --out {shell_word(out)}'"
         raise CLIError(f"cannot resume {out} with 'leaves gauntlet': it holds a tournament "
                        f"({resume})", usage=True)  # fmt: skip
+    problem = gauntlet_problem(manifest)
+    if problem is not None:
+        where = Path(out) / storage.MANIFEST
+        raise CLIError(f"cannot resume {out}: corrupt manifest {where}: {problem}")
     return manifest
+
+
+def gauntlet_problem(manifest: dict[str, Any], resume: bool = True) -> str | None:
+    """What is wrong with the gauntlet part of a manifest (``spec.gauntlet``, a table, as
+    ``check_manifest`` tells), in one line naming the field, or None: the strategy, the
+    baseline and each of the field are among the run's strategies, and, for a ``resume``,
+    a sequential test keeps each of its settings (a report reads the run without them)."""
+    part, strategies = manifest["spec"]["gauntlet"], manifest["spec"].get("strategies") or []
+    ours = "the run's strategies"
+    field = part.get("field")
+    test = part.get("sequential") if resume else None
+    names = [name for name, _ in SEQUENTIAL_OPTIONS]
+    for key, good, expected in [
+        ("strategy", part.get("strategy") in strategies, f"one of {ours}"),
+        ("baseline", part.get("baseline") in strategies, f"one of {ours}"),
+        ("field", isinstance(field, list) and field and all(f in strategies for f in field),
+         f"a list of {ours}"),
+        ("sequential", test is None or isinstance(test, dict) and all(n in test for n in names),
+         f"a table of {', '.join(names[:-1])} and {names[-1]}"),
+    ]:  # fmt: skip
+        if not good:
+            return f"spec.gauntlet.{key} is {_shown(part, key)}, expected {expected}"
+    return None
+
+
+def _shown(part: dict[str, Any], key: str) -> str:
+    if key not in part:
+        return "missing"
+    text = repr(part[key])
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:

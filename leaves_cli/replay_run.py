@@ -37,16 +37,19 @@ class RunGame:
 
 
 def is_run(path: str) -> bool:
-    """True for a tournament run directory (it holds manifest.json)."""
-    return Path(path).is_dir() and (Path(path) / "manifest.json").is_file()
+    """True for a tournament run directory: it holds manifest.json (usable or not: a
+    directory in its place is a damaged run, not none)."""
+    return Path(path).is_dir() and (Path(path) / "manifest.json").exists()
 
 
 def _manifest(run: Path) -> dict[str, Any]:
-    try:
-        manifest = json.loads((run / "manifest.json").read_text())
-    except (OSError, ValueError) as exc:
-        raise CLIError(f"cannot read {run / 'manifest.json'}: {exc}") from None
+    from tournaments import storage
     from tournaments.manifest_fields import check_manifest
+
+    try:
+        manifest = storage.read_manifest(run)
+    except ValueError as exc:  # it names the file and what is wrong with it
+        raise CLIError(f"cannot read the manifest of {run}: {exc}") from None
 
     try:
         check_manifest(manifest)

@@ -25,11 +25,11 @@ NO_MANIFEST = ("the run cannot be resumed or grown without it: restore it, or pl
 
 def _manifest(run_dir: Path) -> dict:
     """The run's manifest as far as it reads, else nothing."""
-    import json
+    from tournaments import storage
 
     try:
-        manifest = json.loads((run_dir / MANIFEST).read_text())
-    except (OSError, ValueError):
+        manifest = storage.read_manifest(run_dir)
+    except ValueError:  # none, or one that cannot be read: named where it matters
         manifest = None
     return manifest if isinstance(manifest, dict) else {}
 
@@ -59,6 +59,8 @@ def manifest_problem(run_dir: Path) -> str | None:
     from tournaments import storage
     from tournaments.manifest_fields import check_manifest
 
+    from .gauntlet_resume import gauntlet_problem
+
     try:
         manifest = storage.read_manifest(run_dir)
         check_manifest(manifest)
@@ -66,6 +68,8 @@ def manifest_problem(run_dir: Path) -> str | None:
         return str(exc)
     if manifest.get("format") != storage.FORMAT:
         return f"format {manifest.get('format')!r}: not a tournament run this version knows"
+    if isinstance(manifest["spec"].get("gauntlet"), dict):  # what reading the run needs
+        return gauntlet_problem(manifest, resume=False)
     return None
 
 
@@ -92,12 +96,26 @@ def advice(run_dir: Path, result: Verification) -> str:
     holder = lock_holder(run_dir)
     if holder:  # a resume is refused while the run is played
         hint += f" once the process playing the run now ({holder}) ends"
+    hint = _folders_first(run_dir, own, hint)
     if not foreign:
         return hint
     names = ", ".join(str(run_dir / p.path) for p in foreign)
     it = "it" if len(foreign) == 1 else "them"
     remove = f"remove {names} (not the run's: a resume leaves {it} there)"
     return remove if not own else f"{hint}; {remove}"
+
+
+def _folders_first(run_dir: Path, problems: list[Problem], hint: str) -> str:
+    """``hint`` led by the removal of files in place of the run's folders, which no resume
+    writes in (``storage.NOT_A_FOLDER``)."""
+    from tournaments.storage import NOT_A_FOLDER
+
+    files = sorted({str((run_dir / p.path).parent) for p in problems if p.reason == NOT_A_FOLDER})
+    if not files:
+        return hint
+    what = "a file where the run's folder belongs" if len(files) == 1 else (
+        "files where the run's folders belong")  # fmt: skip
+    return f"remove {', '.join(files)} ({what}), then {hint}"
 
 
 def bad_run_message(run_dir: Path, result: Verification) -> str:

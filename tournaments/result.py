@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ import numpy as np
 
 from . import aggregates, storage, verify
 from .declaration import plural
+from .manifest_fields import check_manifest
 
 if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
     import pandas as pd
@@ -36,7 +38,12 @@ class TournamentResult:
 
     def __init__(self, out: str | Path):
         self.out = Path(out)
-        self.manifest: dict[str, Any] = storage.read_manifest(self.out)
+        manifest = storage.read_manifest(self.out)
+        try:  # each field as the runner writes it: never a Python error from deep inside
+            check_manifest(manifest)
+        except ValueError as exc:
+            raise ValueError(f"corrupt manifest {self.out / storage.MANIFEST}: {exc}") from None
+        self.manifest: dict[str, Any] = manifest
         self._agg: dict[str, np.ndarray] | None = None
         self._forfeits: list[dict[str, Any]] | None = None
 
@@ -63,8 +70,10 @@ class TournamentResult:
         )
         try:
             table = self.summary().to_html(index=False, float_format=lambda x: f"{x:.4f}")
-        except (ValueError, RuntimeError, OSError):
+        except (ValueError, RuntimeError):
             table = "<p>no finished chunks yet</p>"
+        except OSError as exc:  # a damaged file (``DamagedFile``): named, never 'no chunks'
+            table = f"<p>{esc(str(exc))}</p>"
         return head + table
 
     def _units(self) -> str:
@@ -125,10 +134,14 @@ class TournamentResult:
         n_chunks: int | None = None,
         chunks: list[int] | None = None,
         entries: dict[str, Any] | None = None,
+        *,
+        command: str = "tournament",
     ) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
         """Merge the aggregates and forfeit details of the finished chunks in ``out``:
         ``chunks`` (those a manifest records, say), else every one on disk; each file checked
-        against its entry in ``entries`` where that has one (``verify.check_file``)."""
+        against its entry in ``entries`` where that has one (``verify.check_file``), and one
+        that cannot be read raises ``DamagedFile`` (a resume by ``leaves COMMAND`` plays its
+        chunk again)."""
         done = sorted(storage.done_chunks(out) if chunks is None else chunks)
         if n_chunks is not None and len(done) != n_chunks:
             raise RuntimeError(f"{out}: {len(done)} of {n_chunks} chunks are done")
@@ -137,11 +150,11 @@ class TournamentResult:
         for cid in done:
             path = storage.chunk_path(out, cid)
             entry = (entries or {}).get(path.relative_to(out).as_posix())
-            agg, extra = aggregates.load(
-                path if entry is None else verify.check_file(out, path, entry)
-            )
+            mend = f"{_resume(command, out)} plays its chunk again"
+            agg, extra = _load(path if entry is None else verify.check_file(out, path, entry),
+                               mend)  # fmt: skip
             total = aggregates.merge([agg] if total is None else [total, agg])
-            forfeits.extend(json.loads(str(extra["forfeits"])))
+            forfeits.extend(_forfeit_list(path, str(extra.get("forfeits")), mend))
         if total is None:
             raise ValueError(f"{out} has no finished chunks yet")
         forfeits.sort(key=lambda f: f.get("game", 0))
@@ -153,7 +166,16 @@ class TournamentResult:
         records no chunk, an older runner's, lets every finished one count)."""
         entries = verify.recorded_entries(self.manifest)
         return self.merge_chunks(self.out, chunks=verify.recorded_chunks(self.manifest),
-                                 entries=entries)  # fmt: skip
+                                 entries=entries, command=self._command)  # fmt: skip
+
+    @property
+    def _command(self) -> str:
+        """The command that plays this run (and resumes it)."""
+        return "gauntlet" if "gauntlet" in self.spec else "tournament"
+
+    def _rewrites(self) -> str:
+        """What mends a complete run's damaged merged file."""
+        return f"{_resume(self._command, self.out)} writes it again from the run's chunks"
 
     def _merged_file(self, name: str) -> Path | None:
         """A complete run's merged file ``name``, where it matches the manifest (or the
@@ -170,24 +192,36 @@ class TournamentResult:
         if self._agg is None:
             path = self._merged_file("aggregates.npz")
             if path is not None:
-                self._agg, _ = aggregates.load(path)
+                self._agg, _ = _load(path, self._rewrites())
             else:
                 self._agg, self._forfeits = self.merged()
         return self._agg
+
+    def forfeit_details(self) -> list[dict[str, Any]]:
+        """The details of the forfeited games (``forfeits`` as the run keeps them): a
+        complete run's forfeits.json where it matches the manifest, else the chunks'. One
+        that no checksum vouches for (an older version's) and that is not a list of forfeits
+        raises ``DamagedFile`` naming it."""
+        if self._forfeits is None:
+            path = self._merged_file("forfeits.json")
+            if path is not None:
+                try:
+                    text = path.read_bytes()
+                except OSError as exc:  # a directory, unreadable
+                    raise _damaged(path, exc, "a list of forfeits", self._rewrites()) from None
+                self._forfeits = _forfeit_list(path, text, self._rewrites())
+            else:
+                self._agg, self._forfeits = self.merged()
+        return self._forfeits
 
     @property
     def forfeits(self) -> pd.DataFrame:
         """Forfeited games: game, seat, strategy, error, and the seeds that reproduce it."""
         import pandas as pd  # start-up: pandas loads for tables only
 
-        if self._forfeits is None:
-            path = self._merged_file("forfeits.json")
-            if path is not None:
-                self._forfeits = json.loads(path.read_text())
-            else:
-                self._agg, self._forfeits = self.merged()
+        found = self.forfeit_details()
         cols = ["game", "deal", "table", "seat", "strategy", "error", "seed", "deal_seed", "seats"]
-        return pd.DataFrame(self._forfeits, columns=cols if not self._forfeits else None)
+        return pd.DataFrame(found, columns=cols if not found else None)
 
     def summary_columns(self) -> dict[str, np.ndarray]:
         """``summary()`` as numpy columns (rows in the same order), without importing pandas."""
@@ -251,6 +285,42 @@ class TournamentResult:
         df = pd.DataFrame(rows, columns=["n_players", "offset", "games", "wins"])
         df["win_rate"] = df["wins"] / df["games"]
         return df
+
+
+def _resume(command: str, out: Path) -> str:
+    return f"'leaves {command} --resume --out {out}'"
+
+
+def _load(path: Path, mend: str) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The aggregates file at ``path`` (``aggregates.load``); one that cannot be read raises
+    ``DamagedFile`` naming it, and what mends it (``mend``)."""
+    try:
+        return aggregates.load(path)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # truncated, not a zip
+        raise _damaged(path, exc, "aggregates", mend) from None
+
+
+def _forfeit_list(path: Path, text: str | bytes, mend: str) -> list[dict[str, Any]]:
+    """The forfeit details kept in ``path`` as JSON ``text``: a list of tables, else
+    ``DamagedFile`` naming the file, and what mends it (``mend``)."""
+    try:
+        found = json.loads(text)
+    except ValueError as exc:  # not JSON, not text
+        raise _damaged(path, exc, "a list of forfeits", mend) from None
+    if not (isinstance(found, list) and all(isinstance(f, dict) for f in found)):
+        raise _damaged(path, None, "a list of forfeits", mend)
+    return found
+
+
+def _damaged(path: Path, exc: BaseException | None, what: str, mend: str) -> verify.DamagedFile:
+    """The one line of a run's file at ``path`` that cannot be read as ``what``: a
+    directory in its place (to be removed before ``mend`` can write it), a file the system
+    will not read, or one that is not what a run writes there."""
+    if path.is_dir():
+        return verify.DamagedFile(f"{path} is bad: {storage.IN_THE_WAY}; remove it, then {mend}")
+    if isinstance(exc, OSError) and exc.strerror:
+        return verify.DamagedFile(f"{path} is bad: unreadable ({exc.strerror}); {mend}")
+    return verify.DamagedFile(f"{path} is bad: not {what} as a run writes them; {mend}")
 
 
 def _rank_mean(agg: dict[str, np.ndarray]) -> np.ndarray:

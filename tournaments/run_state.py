@@ -13,7 +13,6 @@ live or killed by the run's lock (``storage.lock_holder``).
 
 from __future__ import annotations
 
-import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,14 +176,13 @@ class RunState:
 
 
 def _forfeits(result: TournamentResult) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The run's merged aggregates and forfeit details (the merged files of a finished run,
-    else the chunks its manifest records); empty where no chunk is finished."""
-    out = result.out
-    if result.complete and (out / "aggregates.npz").exists() and (out / "forfeits.json").exists():
-        return result.aggregates(), json.loads((out / "forfeits.json").read_text())
-    try:  # the chunks the manifest records, as reports read their rows
-        return result.merged()
-    except ValueError:  # no finished chunk yet
+    """The run's merged aggregates and forfeit details, as its results read them (a finished
+    run's merged files where they match the manifest, else the chunks it records); empty
+    where no chunk is finished. A damaged file raises ``DamagedFile``, naming it: a run told
+    without its forfeits would read as a clean one."""
+    try:
+        return result.aggregates(), result.forfeit_details()
+    except (ValueError, RuntimeError):  # no finished chunk yet
         return {}, []
 
 
@@ -202,10 +200,7 @@ def run_state(out: str | Path) -> RunState | None:
     played = manifest.get("units_done")
     if played is None:  # a manifest from before units_done: only a finished run says
         played = planned if result.complete else 0
-    try:
-        agg, forfeits = _forfeits(result)
-    except (ValueError, RuntimeError, OSError):
-        agg, forfeits = {}, []
+    agg, forfeits = _forfeits(result)
     declared = manifest.get("game_declaration") or {}
     unit = str(declared.get("unit", "game"))
     counted = str(declared.get("match_unit", "match")) if spec.get("expert") else unit

@@ -11,9 +11,9 @@ only the rest (``Tournament.run``).
 from __future__ import annotations
 
 import contextlib
+import glob
 import io
 import json
-import os
 import platform
 import shutil
 import time
@@ -257,6 +257,11 @@ def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str
     otherwise be read with the run's rows).
     """
     done, bad, _ = verify.check_chunks(out, manifest, n)
+    merged = verify.integrity(manifest)["files"]
+    stale = [rel for rel, entry in merged.items() if storage.check_entry(out / rel, entry)]
+    for rel in stale:  # never written over: said before anything is removed or played
+        if (out / rel).is_dir():
+            raise storage.InTheWay.directory(out / rel)
     chunks = verify.integrity(manifest)["chunks"]
     for cid in bad:
         chunks.pop(str(cid), None)
@@ -273,12 +278,28 @@ def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str
         note += ", 0 replayed"
     if removed:
         note += f", {removed} file(s) of chunks this run does not have removed"
-    merged = verify.integrity(manifest)["files"]
-    stale = [rel for rel, entry in merged.items() if storage.check_entry(out / rel, entry)]
     if stale:  # a finished run's merged files: written again at its end
         note += f", {' and '.join(stale)} rewritten from the chunks at the end (damaged)"
+    note += _records_note(out, manifest)
     rest = n - len(done) - len([c for c in bad if 0 <= c < n])
     return done, note + (f", {rest} still to play" if rest else "")
+
+
+def _records_note(out: Path, manifest: dict[str, Any]) -> str:
+    """What a resume says of a finished run's ``--record`` file that no longer matches its
+    checksum (``verify.check_record_file``): gathered again from the chunks' records at the
+    end, where the manifest places it (``verify.record_location``) and a resume without
+    ``--record`` writes it."""
+    if manifest.get("status") != "complete":
+        return ""  # the records are gathered once the run completes: none to rewrite yet
+    found = verify.Verification(out, complete=True)
+    verify.check_record_file(out, manifest, found)
+    if found.record is None or found.record[1] is None:
+        return ""
+    path, problem = found.record
+    if not path.parent.is_dir():  # nothing writes there: a resume is given --record elsewhere
+        return ""
+    return f", the records {path} rewritten from the chunks at the end ({problem.reason})"
 
 
 def write_chunk(out: Path, output: ChunkOutput, labels: Sequence[str], records: bool) -> Files:
@@ -318,17 +339,13 @@ def finish(out: Path, log: RunLog, record: Path | None) -> Files:
     for name, data in files.items():
         storage.atomic_write_bytes(out / name, data)
     if record is not None:
-        record.parent.mkdir(parents=True, exist_ok=True)
-        tmp = record.with_name(f".{record.name}.tmp")
-        with open(tmp, "wb") as dst:
+        for left in record.parent.glob(f".{glob.escape(record.name)}.*tmp"):  # a killed gather's
+            left.unlink(missing_ok=True)
+        with storage.atomic_file(record) as dst:
             for cid in range(n_chunks):
                 with open(storage.record_path(out, cid), "rb") as src:
                     shutil.copyfileobj(src, dst)
-            dst.flush()
-            os.fsync(dst.fileno())
-        entry = [tmp.stat().st_size, storage.file_digest(tmp)]
-        tmp.replace(record)
-        storage.fsync_dir(record.parent)
+        entry = [record.stat().st_size, storage.file_digest(record)]
         verify.integrity(log.manifest)[verify.RECORD_FILE] = verify.record_file_entry(
             out, record, entry
         )

@@ -30,7 +30,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 try:
     import fcntl
@@ -38,34 +38,12 @@ except ImportError:  # pragma: no cover - Windows: runs are played unlocked (``r
     fcntl = None  # type: ignore[assignment]
 
 __all__ = [
-    "MANIFEST",
-    "FORMAT",
-    "CHECKSUM",
-    "atomic_write_bytes",
-    "digest",
-    "file_digest",
-    "file_entry",
-    "good_entry",
-    "check_entry",
-    "MALFORMED",
-    "IN_THE_WAY",
-    "InTheWay",
-    "chunk_path",
-    "part_path",
-    "record_path",
-    "read_manifest",
-    "write_manifest",
-    "done_chunks",
-    "clean_temporaries",
-    "fsync_dir",
-    "to_ranges",
-    "LOCK",
-    "RunLocked",
-    "run_lock",
-    "lock_holder",
-    "holds_files",
-    "refuse_if_played",
-]
+    "MANIFEST", "FORMAT", "CHECKSUM", "atomic_write_bytes", "atomic_file", "digest",
+    "file_digest", "file_entry", "good_entry", "check_entry", "MALFORMED", "IN_THE_WAY",
+    "NOT_A_FOLDER", "InTheWay", "chunk_path", "part_path", "record_path", "read_manifest",
+    "write_manifest", "done_chunks", "clean_temporaries", "fsync_dir", "to_ranges", "LOCK",
+    "RunLocked", "run_lock", "lock_holder", "holds_files", "refuse_if_played",
+]  # fmt: skip
 
 MANIFEST = "manifest.json"
 FORMAT = "leaves-tournament/1"
@@ -102,6 +80,7 @@ def file_entry(data: bytes | memoryview) -> list[Any]:
 
 MALFORMED = "its checksum in the manifest is malformed"
 IN_THE_WAY = "a directory where the run's file belongs (no resume writes over it)"
+NOT_A_FOLDER = "its folder is a file (no resume writes in it)"
 
 
 def good_entry(entry: Any) -> bool:
@@ -120,6 +99,8 @@ def check_entry(path: Path, entry: Any) -> str | None:
         st = path.stat()
     except FileNotFoundError:
         return "missing"
+    except NotADirectoryError:
+        return NOT_A_FOLDER
     except OSError as exc:
         return f"unreadable ({exc.strerror or exc})"
     if stat.S_ISDIR(st.st_mode):
@@ -157,6 +138,11 @@ class InTheWay(ValueError):
 
     usage_error = False  # the command was right; the folder holds something else (exit 1)
 
+    @classmethod
+    def directory(cls, path: Path) -> InTheWay:
+        """The one line refusing to write ``path``, where a directory is in its place."""
+        return cls(f"cannot write {path}: a directory is in its place (remove it, then try again)")
+
 
 def _make_dirs(folder: Path) -> None:
     """Create ``folder`` (and parents), syncing each parent that gains an entry."""
@@ -191,16 +177,23 @@ def atomic_write_bytes(path: Path, data: bytes | memoryview, sync_dir: bool = Tr
     partial or empty file under the final name). ``sync_dir=False`` leaves the folder's sync
     to the caller, who batches several renames before one ``fsync_dir`` (the runner syncs a
     chunk's folders before the manifest that records the chunk)."""
+    with atomic_file(path, sync_dir) as f:
+        f.write(data)
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path, sync_dir: bool = True) -> Iterator[BinaryIO]:
+    """A file to write ``path``'s content into, as ``atomic_write_bytes`` writes it: renamed
+    into place once the block ends, removed if it raises (``InTheWay``: a directory there)."""
     _make_dirs(path.parent)
     if path.is_dir():  # a rename cannot replace it
-        raise InTheWay(f"cannot write {path}: a directory is in its place (remove it, then "
-                       "try again)")  # fmt: skip
+        raise InTheWay.directory(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with contextlib.suppress(OSError):  # a file system without modes keeps its own
             os.chmod(tmp, NEW_FILE_MODE)  # as any file the user writes: a shared run is readable
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -224,17 +217,23 @@ def record_path(out: Path, chunk_id: int) -> Path:
 
 
 def read_manifest(out: Path) -> dict[str, Any]:
+    """The manifest of the run in ``out``; else one ValueError naming the file and why."""
     path = Path(out) / MANIFEST
     try:
-        return json.loads(path.read_text())
+        return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ValueError(f"{out} holds no tournament (no {MANIFEST})") from None
     except NotADirectoryError:
         raise ValueError(f"{out} holds no tournament (it is not a directory)") from None
     except IsADirectoryError:
         raise ValueError(f"{out} holds no tournament ({path} is a directory)") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not valid JSON: not UTF-8 text (at byte {exc.start:,})"
+                         ) from None  # fmt: skip
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not valid JSON: {exc}") from None
+    except OSError as exc:  # no permission to read it, an I/O error
+        raise ValueError(f"{path} cannot be read ({exc.strerror or exc})") from None
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
@@ -352,6 +351,8 @@ def _acquire(out: Path) -> int | None:
     while True:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except IsADirectoryError:  # nothing a run makes: never removed here
+            raise InTheWay.directory(path) from None
         except PermissionError as exc:  # another user's lock file, which a run of theirs left
             left = _remove_left(out, path)
             if time.monotonic() >= deadline:  # held all the while, or never to be written
