@@ -30,7 +30,15 @@ import reports
 import strategies
 from reports.clusters import clustered_rate
 from reports.data import Games
-from reports.numbers import PERCENTAGE_POINTS, in_percentage_points
+from reports.numbers import (
+    PERCENTAGE_POINTS,
+    apart_digits,
+    difference_interval,
+    fixed,
+    in_percentage_points,
+    interval,
+    pct,
+)
 from tournaments import Tournament, TournamentResult
 from tuning.verify import compare
 
@@ -52,11 +60,27 @@ def _run(work: Path, name: str, jobs: int, **kw) -> TournamentResult:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return pct(x)
 
 
 def _ci(lo: float, hi: float) -> str:
-    return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+    """A level's 95% interval (a win rate, a share): unsigned bounds."""
+    return interval(lo, hi)
+
+
+def _signed(diff: float, lo: float, hi: float) -> str:
+    """A difference in signed percentage points with the decimals of its interval
+    (``reports.numbers.apart_digits``: never a bound clear of 0 written 0)."""
+    return fixed(100 * diff, apart_digits(lo, hi), "+")
+
+
+def _difference(diff: float, lo: float, hi: float, unit: bool = True) -> str:
+    """A difference and its 95% interval as the reports write them, signed bounds and all
+    (``reports.numbers.difference_interval``): '+11.0 percentage points [+10.5, +11.5]'
+    (``unit`` false, for a table whose heading names it: '+1.30 [+0.03, +2.60]')."""
+    figure = _signed(diff, lo, hi)
+    span = difference_interval(lo, hi, digits=apart_digits(lo, hi))
+    return f"{in_percentage_points(figure) if unit else figure} {span}"
 
 
 def _md(df: pd.DataFrame) -> str:
@@ -131,10 +155,9 @@ def take_worth(work: Path, scale: float, jobs: int) -> tuple[list[str], list[dic
                 "play rule": f"`{smart}`",
                 "smart take": f"{_pct(v.tuned.win_rate)} {_ci(v.tuned.ci_low, v.tuned.ci_high)}",
                 "lowest-value take": f"{_pct(v.start.win_rate)} {_ci(v.start.ci_low, v.start.ci_high)}",
-                "difference (paired)": f"{in_percentage_points(f'{100 * v.diff:+.1f}')} "
-                f"{_ci(v.diff_low, v.diff_high)}",
+                "difference (paired)": _difference(v.diff, v.diff_low, v.diff_high),
                 "games each": f"{v.tuned.games:,}",
-                "_diff": v.diff,
+                "_figure": _signed(v.diff, v.diff_low, v.diff_high),
             }
         )
     df = pd.DataFrame(rows)
@@ -144,7 +167,7 @@ def take_worth(work: Path, scale: float, jobs: int) -> tuple[list[str], list[dic
         "and seatings): once with its own take rule, once taking the lowest value it may "
         "(all take weights 0). The difference is paired deal by deal.",
         "",
-        _md(df.drop(columns="_diff")),
+        _md(df.drop(columns="_figure")),
         "",
     ]
     return lines, rows
@@ -192,10 +215,6 @@ def round_robin(
     return ["Best per player count:", "", _md(summary), "", *lines], best, runs
 
 
-def _points(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
 def neighbours(run_dir: Path, k: int, top: int = 5) -> tuple[list[str], pd.DataFrame]:
     """Win rate of each strategy by the strategy seated directly before it (``k`` players),
     with the reports' intervals (``reports.neighbours``), then the seat alone: that win rate
@@ -214,10 +233,8 @@ def neighbours(run_dir: Path, k: int, top: int = 5) -> tuple[list[str], pd.DataF
                 continue
             r = nb.loc[(me, before)]
             cells[col] = f"{_pct(r['win_rate'])} {_ci(r['ci_low'], r['ci_high'])}"
-            seat[col] = (
-                f"{_points(r['vs_elsewhere'])} "
-                f"[{_points(r['vs_elsewhere_low'])}, {_points(r['vs_elsewhere_high'])}]"
-            )
+            seat[col] = _difference(r["vs_elsewhere"], r["vs_elsewhere_low"],
+                                    r["vs_elsewhere_high"], unit=False)  # fmt: skip
         rows.append(cells)
         effects.append(seat)
     df = pd.DataFrame(rows)
@@ -306,14 +323,14 @@ def main() -> None:
     wall = time.perf_counter() - t0
     w4 = first["weighted"].loc[focus_k]
     r4 = first["random"].loc[focus_k]
-    take_worth_taker = in_percentage_points(f"{100 * takes[0]['_diff']:+.1f}")
+    take_worth_taker = in_percentage_points(takes[0]["_figure"])  # as the table writes it
     headline = [
         f"- Going first at {focus_k} players: {_pct(r4['win_rate'])} "
         f"{_ci(r4['ci_low'], r4['ci_high'])} under random play and {_pct(w4['win_rate'])} "
         f"{_ci(w4['ci_low'], w4['ci_high'])} when every seat plays `weighted` (fair share "
         f"{_pct(1 / focus_k)}).",
         f"- A smart take is worth {take_worth_taker} of win rate to `taker` "
-        f"and {100 * takes[1]['_diff']:+.1f} to `weighted` (same play rule, 4 players).",
+        f"and {takes[1]['_figure']} to `weighted` (same play rule, 4 players).",
         "- Best at each player count: "
         + ", ".join(f"{k}: `{b['strategy']}` {_pct(b['win_rate'])}" for k, b in best.items())
         + ".",

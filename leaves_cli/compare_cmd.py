@@ -25,23 +25,34 @@ def _rate(x: float, lo: float, hi: float) -> str:
     return f"{100 * x:.1f} [{math.floor(100 * lo + 1e-9)}-{math.ceil(100 * hi - 1e-9)}]"
 
 
-def _signed(x: float) -> str:
-    """A difference of rates in signed percentage points, '+0.0' where it rounds to zero."""
-    from reports.numbers import fixed  # start-up: reports loads pandas
+def _change(r) -> str:
+    """B - A and its 95% interval in signed percentage points, as the sentence above the
+    table writes them (``reports.numbers``: the decimals of ``apart_digits``, never a bound
+    clear of 0 written 0): '+1.67 [+0.04, +3.30]'; '(no spread)', '(no interval)' where
+    there is none (its sets gave one difference; too few deals)."""
+    from reports.numbers import apart_digits, difference_interval, fixed  # start-up: pandas
 
-    return fixed(100 * x, 1, "+")
-
-
-def _bracket(lo: float, hi: float) -> str:
-    """A difference's 95% interval in percentage points, '[-4.4, +15.5]' ('(no interval)': too
-    few deals)."""
-    if lo != lo or hi != hi:
-        return "(no interval)"
-    return f"[{_signed(lo)}, {_signed(hi)}]"
+    k = apart_digits(r.ci_low, r.ci_high)
+    if r.no_spread:
+        span = "(no spread)"
+    elif math.isfinite(r.ci_low) and math.isfinite(r.ci_high):
+        span = difference_interval(r.ci_low, r.ci_high, digits=k)
+    else:
+        span = "(no interval)"
+    return f"{fixed(100 * r.diff, k, '+')} {span}"
 
 
 def _p(p: float) -> str:
-    return "n/a" if p != p else (f"{p:.3f}" if p >= 0.001 else "<0.001")
+    """A p-value for a table cell: three decimals, or more where ``reports.numbers.p_text``
+    writes more (one below 0.05 never reads 0.05: '0.0496', not '0.050')."""
+    from reports.numbers import p_text
+
+    if p != p:
+        return "n/a"
+    if p < 0.001:
+        return "<0.001"
+    said = p_text(p).removeprefix("p = ")
+    return said if len(said) > len("0.000") else f"{p:.3f}"
 
 
 PARQUET_MAGIC = b"PAR1"
@@ -186,7 +197,7 @@ def _print(c) -> None:
     rows = [
         [str(r.strategy), _rate(r.win_rate_a, r.ci_low_a, r.ci_high_a),
          _rate(r.win_rate_b, r.ci_low_b, r.ci_high_b),
-         f"{_signed(r.diff)} {'(no spread)' if r.no_spread else _bracket(r.ci_low, r.ci_high)}",
+         _change(r),
          _p(r.p_holm), "yes" if r.significant else "no"]
         for r in c.table.itertuples()
     ]  # fmt: skip

@@ -23,7 +23,7 @@ import numpy as np
 
 from .errors import CLIError
 
-__all__ = ["run_precision", "run_sequential", "sequential_entry"]
+__all__ = ["half_width", "run_precision", "run_sequential", "sequential_entry"]
 
 SEQUENTIAL_MAX_GAMES = 200_000
 """The default cap of a sequential gauntlet: games per side."""
@@ -157,21 +157,30 @@ def weighable(r: dict[str, float]) -> dict[str, float]:
 
 
 def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games") -> str:
-    """The progress line of a batch: the estimate with its interval and where the test
+    """The progress line of a batch: the estimate with its interval (two decimals, more where
+    ``reports.numbers.apart_digits`` needs them, as the final sentence) and where the test
     stands (where the sets showed no spread, the LLR with that reason), or in words that the
     deals so far give neither; ``units`` are the game's words for what a side plays
     ("rounds" of a game played in rounds)."""
     from reports.gauntlet import llr_words  # the LLR in the final sentence's words
-    from reports.numbers import TOO_FEW, counted, fixed, in_percentage_points
+    from reports.numbers import (
+        TOO_FEW,
+        apart_digits,
+        counted,
+        difference_interval,
+        fixed,
+        in_percentage_points,
+    )
 
-    diff = f"difference {in_percentage_points(fixed(100 * r['diff'], 2, '+'))}"
+    k = apart_digits(r["ci_low"], r["ci_high"], 2)  # never a bound clear of 0 written 0
+    diff = f"difference {in_percentage_points(fixed(100 * r['diff'], k, '+'))}"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
     stop = f"(stop at {test.lower:.2f} or {test.upper:.2f})"
     if sets := no_spread_sets(r):  # no interval to show: the LLR's words say why
         return f"{head} over {counted(sets, 'duplicate set')}, {llr_words(test.llr, sets)} {stop}"
     if not has_interval(r):
         return f"{head} ({TOO_FEW}), so no test yet"
-    span = f"[{fixed(100 * r['ci_low'], 2, '+')}, {fixed(100 * r['ci_high'], 2, '+')}]"
+    span = difference_interval(r["ci_low"], r["ci_high"], digits=k)
     return f"{head} {span}, {llr_words(test.llr)} {stop}"
 
 
@@ -218,8 +227,11 @@ def _resume_point(out: Path, max_deals: int) -> tuple[list[int], dict[str, Any] 
         if nxt is not None:
             stages.append(nxt)
     elif done != len(stages) - 1:
-        raise CLIError(f"cannot resume {out}: its sequential test recorded {done} batches "
-                       f"but the run holds {len(stages)}", usage=True)  # fmt: skip
+        from reports.numbers import counted
+
+        raise CLIError(f"cannot resume {out}: its sequential test recorded "
+                       f"{counted(done, 'batch')} but the run holds {len(stages)}",
+                       usage=True)  # fmt: skip
     return stages, record if isinstance(record, dict) else None
 
 
@@ -231,6 +243,16 @@ def widest_half_width(result: Any) -> float:
     s = summary(result.out)
     half = (s["ci_high"].to_numpy(float) - s["ci_low"].to_numpy(float)) / 2
     return float(100 * half.max()) if half.size and np.isfinite(half).all() else math.nan
+
+
+def half_width(widest: float, target: float) -> str:
+    """A half-width in percentage points set against its --precision ``target``: two
+    decimals, more (up to four, ``reports.numbers.beside_digits``) while it would read as the
+    target it is not ('1.004' against 1, never '1.00', which reads as met)."""
+    from reports.numbers import beside_digits, fixed, in_percentage_points
+
+    digits = 2 if widest == target else beside_digits(widest, widest, target, 1.0, 2)
+    return in_percentage_points(fixed(widest, digits))
 
 
 def run_precision(
@@ -245,7 +267,6 @@ def run_precision(
     most ``target`` percentage points or ``max_games`` are played: (result, the last stage's
     tournament, the widest half-width). The next stage comes from the current widths
     (``tournaments.sequential.next_precision_stage``), so it depends only on the seed."""
-    from reports.numbers import in_percentage_points
     from tournaments.sequential import next_precision_stage
 
     stages = list(t.schedule.stages)
@@ -254,11 +275,7 @@ def run_precision(
         grown = t.with_stages(stages)
         result = run(grown, out, len(stages) > 1)
         widest = widest_half_width(result)
-        shown = (
-            "unknown (too few deals)"
-            if math.isnan(widest)
-            else in_percentage_points(f"{widest:.2f}")
-        )
+        shown = "unknown (too few deals)" if math.isnan(widest) else half_width(widest, target)
         log(f"stage {len(stages)}: {grown.n_games:,} {grown.units}, widest half-width {shown}")
         if not math.isnan(widest) and widest <= target:
             break

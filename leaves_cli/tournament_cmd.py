@@ -391,7 +391,7 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
-        more = f" --precision {request.precision:g}" if request.precision else ""
+        more = f" --precision {_as_given(request.precision)}" if request.precision else ""
         again = f"'leaves tournament --out {shell_word(out)} --resume{more}' continues it"
         click.echo(f"interrupted: {again}", err=True)
         raise
@@ -452,15 +452,26 @@ def _check_precision(values: dict[str, Any]) -> None:
 
 
 def _precision_line(target: float, widest: float, n_games: int, unit: str) -> str:
-    """What the precision target came to, in one line."""
+    """What the precision target came to, in one line (the width with the decimals that show
+    which side of the target it lies, ``sequential.half_width``)."""
     import math
 
     from reports.numbers import in_percentage_points
+
+    from .sequential import half_width
 
     if math.isnan(widest):
         return f"precision: {n_games:,} {unit}; too few deals for an interval (cap reached)"
     reached = "reached" if widest <= target else f"NOT reached (cap on {unit})"
     return (
-        f"precision +-{in_percentage_points(f'{target:g}')} {reached}: {n_games:,} {unit}, "
-        f"widest 95% half-width {in_percentage_points(f'{widest:.2f}')}"
+        f"precision +-{in_percentage_points(_as_given(target))} {reached}: {n_games:,} {unit}, "
+        f"widest 95% half-width {half_width(widest, target)}"
     )
+
+
+def _as_given(x: float) -> str:
+    """A number as an option takes it back: its short form ('0.5', '1') where that reads as
+    the number, else every digit it has ('0.1234567', not '0.123457': a run continued with
+    that would stop at another width)."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(x)
