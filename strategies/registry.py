@@ -420,6 +420,13 @@ def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
         return value
     if not ok:
         hint = f" (a spec reads it as a value: quote text, {key}='...')" if expected is str else ""
+        if (
+            expected is int
+            and isinstance(value, float)
+            and value.is_integer()
+            and abs(value) < 1e15
+        ):
+            hint = f" (write it without a point or an exponent: {key}={int(value)})"
         raise ValueError(
             f"parameter {key!r} of strategy {cls._display_name()} expects "
             f"{expected.__name__}, got {value!r}{hint}"
