@@ -9,9 +9,10 @@ line's one table).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-__all__ = ["ParameterError", "shown"]
+__all__ = ["ParameterError", "refuse_unknown_keys", "shown"]
 
 
 class ParameterError(ValueError):
@@ -36,3 +37,15 @@ def shown(value: object) -> str:
     text = " ".join(repr(value).split())
     text = text if len(text) <= 60 else text[:57] + "..."
     return f"{text} ({type(value).__name__})"
+
+
+def refuse_unknown_keys(
+    given: Iterable[Any], known: Sequence[str], where: str = "", noun: str = "key"
+) -> None:
+    """Refuse plain data's keys ``given`` unless ``known`` holds each: a ValueError naming the
+    first that it lacks, ``unknown NOUN 'k'WHERE; the NOUNs are KNOWN``. A later version's key
+    may change what the data means, and a typo's ("turn_limt") would be dropped, the data
+    read otherwise: neither is skipped quietly."""
+    for key in given:
+        if key not in known:
+            raise ValueError(f"unknown {noun} {key!r}{where}; the {noun}s are {', '.join(known)}")

@@ -11,11 +11,13 @@ import copy
 import json
 import numbers
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, NoReturn
 
-from gamekit.errors import shown
+from gamekit.errors import refuse_unknown_keys, shown
+from gamekit.seed_check import check_seed as deal_seed
 
 from .actions import IllegalActionError
 from .rules import TURN_LIMIT
@@ -110,6 +112,10 @@ class GameRecord:
     turns: int
     rounds: int
     seed: int | None = None
+    """The deal seed of its hands and first player (``deal_state(n_players, seed, rules)`` of
+    ``leaves.players.play`` deals them), as ``play_game``, ``play_batch`` and a tournament's
+    ``--record`` write it; None for a game dealt otherwise (``new_game``'s seed is no deal
+    seed). Kept as given, not dealt again to check the hands."""
     strategies: tuple[str, ...] = ()
     turn_limit: int = TURN_LIMIT
     unfinished: bool = False
@@ -169,14 +175,15 @@ class GameRecord:
         stopped: str | None = None,
     ) -> GameRecord:
         """Record the game that led from ``initial`` to ``final`` (via ``final.history``);
-        ``stopped`` says why a game left before its end was (its record is unfinished)."""
+        ``seed`` is the deal seed ``initial`` was dealt from, None when it was dealt otherwise
+        (``new_game``'s seed is none); ``stopped`` says why a game left before its end was
+        (its record is unfinished)."""
         for name, state in (("initial", initial), ("final", final)):
             if not isinstance(state, State):
                 raise TypeError(f"{name} must be a leaves.State, got {shown(state)}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise TypeError(f"seed must be a whole number (or None), got {shown(seed)}")
-        if seed is not None and seed < 0:
+        if seed is not None and _whole(seed) and seed < 0:
             raise ValueError(f"seed must be >= 0, got {seed}")
+        seed = None if seed is None else deal_seed(seed, "seed")  # a deal seed: the kernels'
         if isinstance(strategies, str) or not isinstance(strategies, Iterable):  # text: letters
             raise TypeError(f"strategies must list the seats' labels, got {shown(strategies)}")
         actions = tuple(a.id for _, a in final.history[len(initial.history) :])
@@ -192,7 +199,7 @@ class GameRecord:
             winner=final.winner,
             turns=final.turn,
             rounds=final.round,
-            seed=None if seed is None else int(seed),
+            seed=seed,
             strategies=tuple(strategies),
             turn_limit=initial.turn_limit,
             unfinished=final.unfinished or stopped is not None,
@@ -228,12 +235,7 @@ class GameRecord:
         if missing:
             raise ValueError(f"game record is missing {', '.join(missing)}")
         keys = [f.name for f in fields(cls)]
-        unknown = [k for k in d if k not in keys]
-        if unknown:  # a later version's key changes how its game replays; a typo's is lost
-            raise ValueError(
-                f"unknown key {unknown[0]!r} in a game record (a later version's, or a typo); "
-                f"the keys are {', '.join(keys)}"
-            )
+        refuse_unknown_keys(d, keys, " in a game record (a later version's, or a typo)")
         return cls(**d)
 
     @classmethod
@@ -246,6 +248,11 @@ class GameRecord:
             raise ValueError(f"not a JSON game record: {exc.msg} at column {exc.colno}") from None
         except UnicodeDecodeError:  # bytes that are no text
             raise ValueError("not a JSON game record: not UTF-8 text") from None
+        except ValueError:  # Python reads no integer this long
+            digits = sys.get_int_max_str_digits()
+            raise ValueError(
+                f"not a JSON game record: a number of more than {digits} digits"
+            ) from None
         return cls.from_dict(d)
 
 
@@ -323,13 +330,18 @@ def _whole(x: Any) -> bool:
 
 
 def _check_fields(record: GameRecord, n_players: int) -> None:
-    """The record's fields besides the deal are of their kinds: a seed a whole number >= 0 (or
-    None), a winner and a forfeiting seat seats of the game (or None), turns, rounds and turn
-    limit whole numbers >= 0, strategies labels (at most one a seat), an error and a reason
-    for a stop in words (or None; an error only with a forfeiting seat), actions that list
-    something, a flag True or False."""
+    """The record's fields besides the deal are of their kinds: a seed a deal seed (a whole
+    number 0 to 2**64 - 1, the kernels'; or None), a winner and a forfeiting seat seats of the
+    game (or None), turns, rounds and turn limit whole numbers >= 0, strategies labels (at
+    most one a seat), an error and a reason for a stop in words (or None; an error only with
+    a forfeiting seat), actions that list something, a flag True or False."""
     if record.seed is not None and not (_whole(record.seed) and record.seed >= 0):
         raise ValueError(f"its seed is {record.seed!r}, not a whole number >= 0")
+    if record.seed is not None:
+        try:
+            deal_seed(record.seed, "seed")  # the bound above: a deal seed is the kernels' uint64
+        except ValueError as exc:
+            raise ValueError(f"its {exc}") from None
     for what, seat in (("winner", record.winner), ("forfeiting seat", record.forfeit_seat)):
         if seat is not None and not (_whole(seat) and 0 <= seat < n_players):
             raise ValueError(f"its {what} is {seat!r}, not a seat 0..{n_players - 1}")

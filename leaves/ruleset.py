@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields, replace
 from numbers import Real
 from typing import Any, ClassVar, NamedTuple
 
-from gamekit.errors import ParameterError, shown
+from gamekit.errors import ParameterError, refuse_unknown_keys, shown
 
 from .rules import (
     DECK,
@@ -205,11 +205,7 @@ class Rules:
             return DEFAULT_RULES
         if not isinstance(d, Mapping):
             raise ValueError(f"rules must be a table of key = value, got {d!r}")
-        unknown = sorted(set(d) - {f.name for f in fields(cls)})
-        if unknown:
-            raise ValueError(
-                f"unknown rule {unknown[0]!r}; the rules are {', '.join(k.name for k in KEYS)}"
-            )
+        refuse_unknown_keys(d, [f.name for f in fields(cls)], noun="rule")
         return DEFAULT_RULES.replace(**d)
 
     @classmethod

@@ -10,6 +10,8 @@ from __future__ import annotations
 from numbers import Integral
 from typing import Any
 
+from gamekit.errors import refuse_unknown_keys
+
 from .packed import join_lanes, pack
 from .rules import N_VALUES
 from .ruleset import Rules
@@ -44,9 +46,7 @@ def state_from_dict(d: dict[str, Any]) -> State:
     if not isinstance(d, dict):
         raise ValueError("a state must be a dict")
     d = {k: v.tolist() if type(v).__module__ == "numpy" else v for k, v in d.items()}  # arrays
-    unknown = [k for k in d if k not in KEYS]
-    if unknown:  # a typo'd key ("turn_limt") would be ignored, the position built otherwise
-        raise ValueError(f"unknown key {unknown[0]!r} in a state; the keys are {', '.join(KEYS)}")
+    refuse_unknown_keys(d, KEYS, " in a state")
     missing = [k for k in ("hands", "table", "current_player") if k not in d]
     if missing:
         raise ValueError(f"state is missing {', '.join(missing)}")

@@ -14,6 +14,8 @@ interrupting it would leave the code uncompiled and the next decision compiling 
 
 from __future__ import annotations
 
+import math
+import numbers
 import signal
 import sys
 import threading
@@ -22,6 +24,10 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, TypeVar
+
+import numpy as np
+
+from gamekit.errors import shown
 
 __all__ = [
     "DEFAULT_DECISION_TIMEOUT",
@@ -53,21 +59,28 @@ class DecisionTimeout(BaseException):
     """
 
 
-def check_timeout(seconds: Any) -> float | None:
-    """A decision timeout in seconds (None or 0: no bound); ValueError for anything else."""
+def check_timeout(seconds: Any, name: str | None = None) -> float | None:
+    """A decision timeout in seconds (None or 0: no bound); ValueError for anything else: a
+    bool or text (True is not one second, nor "1") as much as a number out of range. Its
+    message starts ``NAME: `` where ``name`` (the caller's argument) is given."""
     if seconds is None:
         return None
+    if isinstance(seconds, bool | np.bool_) or not isinstance(seconds, numbers.Real):
+        raise _bad(name, f"must be a number of seconds, got {shown(seconds)}")
     try:
-        value = float(seconds)
-    except (TypeError, ValueError):
-        msg = f"the decision timeout must be a number of seconds, got {seconds!r}"
-        raise ValueError(msg) from None
+        value, said = float(seconds), repr(seconds)
+    except OverflowError:  # a whole number past any float (its digits would fill the line)
+        value = math.inf if seconds > 0 else -math.inf
+        said = "a whole number past any float's range"
     if value > MAX_DECISION_TIMEOUT:  # the timer refuses more (inf too): 0 is "no bound"
-        raise ValueError(f"the decision timeout must be at most {MAX_DECISION_TIMEOUT:.0f} s "
-                         f"(0: none), got {seconds!r}")  # fmt: skip
+        raise _bad(name, f"must be at most {MAX_DECISION_TIMEOUT:.0f} s (0: none), got {said}")
     if not value >= 0:
-        raise ValueError(f"the decision timeout must be 0 (none) or positive, got {seconds!r}")
+        raise _bad(name, f"must be 0 (none) or positive, got {said}")
     return value or None
+
+
+def _bad(name: str | None, what: str) -> ValueError:
+    return ValueError(f"{name + ': ' if name else ''}the decision timeout {what}")
 
 
 def can_bound_here() -> bool:

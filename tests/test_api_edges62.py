@@ -115,7 +115,7 @@ def test_deal_state_refuses_n_players_that_is_no_integer(bad):
     assert deal_state(np.int8(4), 1) == deal_state(4, 1)
 
 
-@pytest.mark.parametrize("bad", ["random", None, strategies.get], ids=repr)
+@pytest.mark.parametrize("bad", ["random", None, strategies.get], ids=["text", "None", "function"])
 def test_fresh_names_what_is_no_strategy_instance(bad):
     with pytest.raises(TypeError, match=r"^fresh takes a strategy instance, got"):
         fresh(bad)

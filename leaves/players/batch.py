@@ -5,17 +5,20 @@ fresh instances of the seats' strategies."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from gamekit.batches import PerGame
+from gamekit.seed_check import check_seed as kernel_seed
 from leaves import GameRecord, State
+from leaves.actions import shown
 from leaves.players.base import Strategy
 from leaves.ruleset import Rules
 from strategies.deadline import Deadline, bounded, check_timeout, run_bounded
+from tournaments.checks import flag
 
 from .play import (
     FAILURES,
@@ -27,6 +30,7 @@ from .play import (
     _seat_strategies,
     deal_state,
     fresh,
+    in_seat_order,
 )
 
 __all__ = ["BatchResult", "PerGame", "play_batch", "play_seatings"]
@@ -76,15 +80,24 @@ def _empty_batch(g: int, n: int) -> BatchResult:
     return BatchResult.of(zeros, np.zeros((g, n)), np.full(g, -1), zeros, zeros, zeros, n)
 
 
+def _whole_array(values: Any, what: str, kind: str) -> np.ndarray:
+    """``values`` as a 1-d numpy array of integers (of ``kind``: "seeds"); ValueError naming
+    ``what`` otherwise (floats would be cut, 0.7 read as 0, and bools read as 0 and 1)."""
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{what} must be a 1-d array of {kind}, got shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{what} must hold integers, got dtype {arr.dtype}")
+    return arr
+
+
 def _seed_array(seeds: Any, what: str) -> np.ndarray:
     arr = np.asarray(seeds)
-    if arr.ndim != 1:
-        raise ValueError(f"{what} must be a 1-d array of seeds, got shape {arr.shape}")
-    if arr.size and arr.dtype != np.uint64:
-        if not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"{what} must hold integers, got dtype {arr.dtype}")
-        if arr.min() < 0:
-            raise ValueError(f"{what} must be non-negative (uint64 seeds)")
+    if arr.dtype == object and arr.ndim == 1:  # Python ints no numpy integer holds: name one
+        arr = np.array([kernel_seed(x, f"{what}[{i}]") for i, x in enumerate(arr)], np.uint64)
+    arr = _whole_array(arr, what, "seeds")
+    if arr.size and arr.dtype != np.uint64 and arr.min() < 0:
+        raise ValueError(f"{what} must be non-negative (uint64 seeds)")
     return arr.astype(np.uint64)
 
 
@@ -109,12 +122,13 @@ def play_batch(
     generators (xoshiro vs numpy), so their individual games differ while the statistics agree.
     """
     rules = Rules.of(rules)
-    strats = _seat_strategies(table, None, rules)
+    record = flag(record, "record")
+    strats = _seat_strategies(in_seat_order(table, "table"), None, rules)
     deal = _seed_array(deal_seeds, "deal_seeds")
     play = _seed_array(play_seeds, "play_seeds")
     if deal.shape != play.shape:
         raise ValueError(f"deal_seeds and play_seeds differ in length: {len(deal)} != {len(play)}")
-    timeout = check_timeout(decision_timeout)
+    timeout = check_timeout(decision_timeout, "decision_timeout")
     compiled = [s.compiled() for s in strats]
     if all(c is not None for c in compiled):
         labels = tuple(s.label for s in strats)
@@ -199,8 +213,17 @@ def play_seatings(
     tournament chunk's seatings at once), else table by table.
     """
     rules = Rules.of(rules)
-    seats = [_seat_strategies(t, None, rules) for t in tables]
-    sel = np.asarray(seating, dtype=np.int64)
+    check_timeout(decision_timeout, "decision_timeout")  # a compiled run never reaches play_batch
+    if isinstance(tables, str | bytes | Set) or not isinstance(tables, Iterable):  # a set: no order
+        raise TypeError(
+            "tables must be a list of tables (each a list of strategies or specs in seat "
+            f"order), got {shown(tables)}"
+        )
+    seats = [
+        _seat_strategies(in_seat_order(t, f"tables[{r}]"), None, rules)
+        for r, t in enumerate(tables)
+    ]
+    sel = _whole_array(seating, "seating", "table indices").astype(np.int64)
     deal = _seed_array(deal_seeds, "deal_seeds")
     play = _seed_array(play_seeds, "play_seeds")
     if not (sel.shape == deal.shape == play.shape):

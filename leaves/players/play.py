@@ -33,7 +33,7 @@ from leaves.players.base import Strategy
 from leaves.ruleset import DEFAULT_RULES, Rules, counts_text
 from strategies.deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
 from strategies.registry import get
-from tournaments.checks import flag, integer, optional_integer
+from tournaments.checks import flag, integer, optional_integer, spec_list
 
 
 # ---------------------------------------------------------------------- one game
@@ -103,6 +103,18 @@ def fresh(strategy: Strategy) -> Strategy:
         raise ValueError(f"cannot build a new {strategy.label} for the next game: {text}") from exc
 
 
+def in_seat_order(value: Any, name: str) -> list[Any]:
+    """The strategies ``value`` lists, one a seat (``spec_list``: TypeError naming ``name``
+    for text or what lists nothing), refusing a set: its order follows its items' hashes,
+    which change from process to process, so the same call would seat them otherwise."""
+    if isinstance(value, Set):
+        raise TypeError(
+            f"{name} must be a list of strategies or specs in seat order (a set has none), "
+            f"got {shown(value)}"
+        )
+    return spec_list(value, name)
+
+
 def _seat_strategies(
     players: Any, n_players: int | None, rules: Rules = DEFAULT_RULES
 ) -> list[Strategy]:
@@ -118,12 +130,12 @@ def _seat_strategies(
             counts = counts_text(rules.players)
             raise ValueError(f"give n_players ({counts}) when one strategy plays every seat")
         players = [players] * n_players
-    if isinstance(players, bytes | Set) or not isinstance(players, Iterable):  # a set: no order
+    if isinstance(players, bytes) or not isinstance(players, Iterable):
         raise TypeError(
             "players must be a strategy (a name, spec, class or instance) or a list of them "
             f"in seat order, got {shown(players)}"
         )
-    players = list(players)
+    players = in_seat_order(players, "players")
     if n_players is not None and len(players) != n_players:
         raise ValueError(f"{len(players)} strategies given for n_players={n_players}")
     if len(players) not in rules.players:
@@ -183,7 +195,7 @@ def play_game(
     played under ``rules`` (any form ``Rules.of`` reads, e.g. ``"turn_limit=50"``; today's
     by default).
     """
-    timeout = check_timeout(decision_timeout)
+    timeout = check_timeout(decision_timeout, "decision_timeout")
     record = flag(record, "record")
     rules = Rules.of(rules)
     strats = _seat_strategies(players, n_players, rules)
