@@ -122,6 +122,8 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_properties.py",
         "tests/test_cli_replay.py",
         "tests/test_audit3_api.py",
+        "tests/test_api_edges62.py",
+        "tests/test_api_edges62b.py",
     ),
     "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
     "tournaments/labels.py": (
@@ -148,6 +150,13 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_compare.py",
         "tests/test_audit4_compare.py",
     ),
+    "reports/rating.py": (
+        "tests/test_mutation_metagame62.py",
+        "tests/test_reports.py",
+        "tests/test_reports_declared.py",
+    ),
+    "reports/metagame_rank.py": ("tests/test_mutation_metagame62.py",),
+    "reports/metagame_bootstrap.py": ("tests/test_mutation_metagame62.py",),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

@@ -131,8 +131,8 @@ def mix_table(d: PayoffDesign, fit: Fitness, eq: Equilibria, boot: Bootstrap) ->
 
 def rank_table(d: PayoffDesign, rank: metagame_rank.Ranking, boot: Bootstrap) -> pd.DataFrame:
     """Per strategy, best first (ties by the replicates' mean mass): its α-Rank mass with a 95%
-    bootstrap interval and the share of replicates in which it has the most mass (a tie shared); then alpha,
-    the population size m, the number of populations and of replicates."""
+    bootstrap interval and the share of replicates in which it has the most mass (a tie
+    shared); then alpha, the population size m, the number of populations and of replicates."""
     mass = boot.mass if boot.mass is not None else np.full((0, len(d.labels)), np.nan)
     ok = mass[np.isfinite(mass).all(axis=1)]
     if len(ok):

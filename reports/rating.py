@@ -38,25 +38,37 @@ def choice_patterns(g: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     100,000 distinct finishing patterns holds a few thousand distinct choices."""
     k = g.n_strategies
     tables, ranks, weight = finishing_patterns(g)
-    width = tables.shape[1]
-    base = width + 1  # a strategy's count in a choice set: 0 .. width
     seated = tables >= 0
-    codes, weights = [], []
-    for s in range(width):  # seat s is chosen among the seats not strictly ahead of it
+    chosen, comps, weights = [], [], []
+    for s in range(tables.shape[1]):  # seat s is chosen among the seats not strictly ahead of it
         occ = seated[:, s]
         inset = seated[occ] & (ranks[occ] >= ranks[occ, s][:, None])
         comp = np.zeros((int(occ.sum()), k), dtype=np.int64)
         rows = np.nonzero(inset)
         np.add.at(comp, (rows[0], tables[occ][rows]), 1)
-        code = comp @ (base ** np.arange(k, dtype=np.int64))
-        codes.append(code * k + tables[occ, s])
+        chosen.append(tables[occ, s])
+        comps.append(comp)
         weights.append(weight[occ])
-    key, where = np.unique(np.concatenate(codes), return_inverse=True)
-    w = np.bincount(where, weights=np.concatenate(weights).astype(float))
-    chosen = key % k
-    comp = (key // k)[:, None] // (base ** np.arange(k, dtype=np.int64))[None, :] % base
-    keep = comp.sum(axis=1) > 1  # a choice out of one seat carries no information
-    return chosen[keep], comp[keep].astype(float), w[keep]
+    both = np.column_stack([np.concatenate(chosen), np.concatenate(comps)])
+    key, where = _distinct(both, tables.shape[1] + 1)
+    w = np.bincount(where, weights=np.concatenate(weights).astype(float), minlength=len(key))
+    keep = key[:, 1:].sum(axis=1) > 1  # a choice out of one seat carries no information
+    return key[keep, 0], key[keep, 1:].astype(float), w[keep]
+
+
+def _distinct(events: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``events`` (E, 1 + K): a strategy code, then K counts below
+    ``base``; and each event's row among them. The counts and the code are packed into one
+    int64 per event where K * base**K fits it (always but for many strategies at large
+    tables), else the rows are compared whole."""
+    k = events.shape[1] - 1
+    if k * base**k > 2**63:
+        key, where = np.unique(events, axis=0, return_inverse=True)
+        return key, where.reshape(-1)
+    powers = base ** np.arange(k, dtype=np.int64)
+    key, where = np.unique(events[:, 1:] @ powers * k + events[:, 0], return_inverse=True)
+    comp = (key // k)[:, None] // powers[None, :] % base
+    return np.column_stack([key % k, comp]), where
 
 
 def fit_plackett_luce(
@@ -110,25 +122,30 @@ def fit_plackett_luce(
 def rating(data: Any, ridge: float = RIDGE) -> pd.DataFrame:
     """Plackett-Luce ratings (log-worth, mean zero) with Hessian standard errors and 95%
     intervals, strongest first. ``worth`` = exp(rating) normalized to sum 1: the chance each
-    would finish first at a table holding one of each. Uses every game (aggregated)."""
+    would finish first at a table holding one of each. Uses every game (aggregated); a
+    strategy that sat in none is left out of the fit (it would widen every interval)."""
     g = as_games(data)
     chosen, comp, weight = choice_patterns(g)
-    present = np.bincount(g.seats[g.seats >= 0].astype(np.int64), minlength=g.n_strategies)
-    theta, cov = fit_plackett_luce(chosen, comp, weight, ridge=ridge)
+    games = np.bincount(g.seats[g.seats >= 0].astype(np.int64), minlength=g.n_strategies)
+    sat = np.flatnonzero(games)  # every chosen strategy sat: its place among them
+    theta, cov = (
+        fit_plackett_luce(np.searchsorted(sat, chosen), comp[:, sat], weight, ridge=ridge)
+        if len(sat)
+        else (np.zeros(0), np.eye(0))  # a run without a game rates nobody
+    )
     se = np.sqrt(np.maximum(np.diag(cov), 0.0))
-    worth = np.exp(theta - theta.max())
+    worth = np.exp(theta - np.logaddexp.reduce(theta))  # exp(theta) / its sum, never overflowing
     df = pd.DataFrame(
         {
-            "strategy": list(g.labels),
+            "strategy": [g.labels[i] for i in sat],
             "rating": theta,
             "se": se,
             "ci_low": theta - Z95 * se,
             "ci_high": theta + Z95 * se,
-            "worth": worth / worth.sum(),
-            "games": present,
+            "worth": worth,
+            "games": games[sat],
         }
     )
-    df = df[df["games"] > 0].sort_values(["rating", "strategy"], ascending=[False, True])
-    df = df.reset_index(drop=True)
+    df = df.sort_values(["rating", "strategy"], ascending=[False, True]).reset_index(drop=True)
     df.insert(0, "rank", np.arange(1, len(df) + 1))
     return df
