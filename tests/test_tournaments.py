@@ -232,6 +232,7 @@ def test_resume_redoes_only_missing_chunks(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(120)  # seconds of work: a cluster that stops answering fails in 2 min
 def test_dask_local_cluster_equals_loky(tmp_path):
     distributed = pytest.importorskip("distributed")
     loky = toy(games=300, chunk_size=60).run(n_jobs=2, out=tmp_path / "loky").games()
