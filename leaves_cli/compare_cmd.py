@@ -42,17 +42,18 @@ def _change(r) -> str:
     return f"{fixed(100 * r.diff, k, '+')} {span}"
 
 
-def _p(p: float) -> str:
-    """A p-value for a table cell: three decimals, or more where ``reports.numbers.p_text``
-    writes more (one below 0.05 never reads 0.05: '0.0496', not '0.050')."""
-    from reports.numbers import p_text
+def _p(p: float, alpha: float) -> str:
+    """A Holm p-value for a table cell beside the 'sig' cell that judges it against ``alpha``:
+    three decimals, more where it would read on the other side of ``alpha``
+    (``reports.numbers.p_figure``: '0.0496' at 0.05, '0.0098' at 0.01, never '0.050' or
+    '0.010'); '<0.001' below 0.001 where alpha is at least that, else its figure ('8e-04')."""
+    from reports.numbers import p_figure
 
     if p != p:
         return "n/a"
-    if p < 0.001:
+    if p < 0.001 <= alpha:
         return "<0.001"
-    said = p_text(p).removeprefix("p = ")
-    return said if len(said) > len("0.000") else f"{p:.3f}"
+    return p_figure(p, alpha, least=3)
 
 
 PARQUET_MAGIC = b"PAR1"
@@ -181,13 +182,13 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
         except OSError as exc:
             raise CLIError(f"cannot write {out / 'compare.csv'}: {exc.strerror or exc}") from None
     _echo_head(runs, states)
-    _print(c)
+    _print(c, alpha)
     if out is not None:
         click.echo(f"table in {out / 'compare.csv'}")
 
 
-def _print(c) -> None:
-    """The findings in words, then the table."""
+def _print(c, alpha: float = 0.05) -> None:
+    """The findings in words, then the table (its p-values read against ``alpha``)."""
     from .plain_table import print_table
 
     for line in c.findings:
@@ -198,7 +199,7 @@ def _print(c) -> None:
         [str(r.strategy), _rate(r.win_rate_a, r.ci_low_a, r.ci_high_a),
          _rate(r.win_rate_b, r.ci_low_b, r.ci_high_b),
          _change(r),
-         _p(r.p_holm), "yes" if r.significant else "no"]
+         _p(r.p_holm, alpha), "yes" if r.significant else "no"]
         for r in c.table.itertuples()
     ]  # fmt: skip
     from reports.numbers import PERCENTAGE_POINTS

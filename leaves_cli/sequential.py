@@ -162,7 +162,7 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
     stands (where the sets showed no spread, the LLR with that reason), or in words that the
     deals so far give neither; ``units`` are the game's words for what a side plays
     ("rounds" of a game played in rounds)."""
-    from reports.gauntlet import llr_words  # the LLR in the final sentence's words
+    from reports.gauntlet import weighed  # the LLR and bounds in the final sentence's words
     from reports.numbers import (
         TOO_FEW,
         apart_digits,
@@ -175,13 +175,15 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
     k = apart_digits(r["ci_low"], r["ci_high"], 2)  # never a bound clear of 0 written 0
     diff = f"difference {in_percentage_points(fixed(100 * r['diff'], k, '+'))}"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
-    stop = f"(stop at {test.lower:.2f} or {test.upper:.2f})"
-    if sets := no_spread_sets(r):  # no interval to show: the LLR's words say why
-        return f"{head} over {counted(sets, 'duplicate set')}, {llr_words(test.llr, sets)} {stop}"
+    sets = no_spread_sets(r)
+    said, low, high = weighed(test.llr, test.lower, test.upper, sets)
+    stop = f"(stop at {low} or {high})"
+    if sets:  # no interval to show: the LLR's words say why
+        return f"{head} over {counted(sets, 'duplicate set')}, {said} {stop}"
     if not has_interval(r):
         return f"{head} ({TOO_FEW}), so no test yet"
     span = difference_interval(r["ci_low"], r["ci_high"], digits=k)
-    return f"{head} {span}, {llr_words(test.llr)} {stop}"
+    return f"{head} {span}, {said} {stop}"
 
 
 def sequential_entry(
@@ -247,11 +249,11 @@ def widest_half_width(result: Any) -> float:
 
 def half_width(widest: float, target: float) -> str:
     """A half-width in percentage points set against its --precision ``target``: two
-    decimals, more (up to four, ``reports.numbers.beside_digits``) while it would read as the
-    target it is not ('1.004' against 1, never '1.00', which reads as met)."""
-    from reports.numbers import beside_digits, fixed, in_percentage_points
+    decimals, more (``reports.numbers.level_digits``) while it would read as the target it is
+    not ('1.004' against 1, never '1.00', which reads as met)."""
+    from reports.numbers import fixed, in_percentage_points, level_digits
 
-    digits = 2 if widest == target else beside_digits(widest, widest, target, 1.0, 2)
+    digits = level_digits((widest,), target)
     return in_percentage_points(fixed(widest, digits))
 
 

@@ -35,6 +35,7 @@ from .numbers import (
     flat_sets,
     in_percentage_points,
     interval,
+    level_digits,
     p_text,
     pct,
 )
@@ -209,18 +210,30 @@ def _points_word(m: float) -> str:
     return in_percentage_points(f"{m:g}")
 
 
-def llr_words(llr: float, flat: int = 0) -> str:
-    """The log-likelihood ratio in words: a number; where its ``flat`` duplicate sets all
-    gave the same difference (no spread, ``tournaments.sequential.llr``), the reason: a
-    positive one is N/2 for N such sets, the most they give against 0, a negative one
-    infinite (the test decides at once for 0); none where there are too few to weigh."""
+def llr_words(llr: float, flat: int = 0, digits: int = 2) -> str:
+    """The log-likelihood ratio in words: a number (``digits`` decimals, ``weighed``'s);
+    where its ``flat`` duplicate sets all gave the same difference (no spread,
+    ``tournaments.sequential.llr``), the reason: a positive one is N/2 for N such sets, the
+    most they give against 0, a negative one infinite (the test decides at once for 0); none
+    where there are too few to weigh."""
     if np.isfinite(llr):
+        said = f"LLR {fixed(llr, digits)}"
         if flat and llr > 0:
-            return f"LLR {llr:.2f}, N/2 for N = {counted(flat, 'duplicate set')} with no spread"
-        return f"LLR {llr:.2f}"
+            return f"{said}, N/2 for N = {counted(flat, 'duplicate set')} with no spread"
+        return said
     if np.isinf(llr):
         return f"LLR {'+' if llr > 0 else '-'}inf, as every duplicate set gave the same difference"
     return f"no LLR: {TOO_FEW}"
+
+
+def weighed(llr: float, lower: float, upper: float, flat: int = 0) -> tuple[str, str, str]:
+    """(the LLR's words, the lower bound, the upper bound) that stop its test, all written
+    with one count of decimals: two, more while the LLR would read as a bound it is not at
+    (``reports.numbers.level_digits``: 'LLR -2.9415' beside '-2.9444', never '-2.94' beside
+    '-2.94'). The one source of the LLR and bounds a batch line and the final sentence
+    write."""
+    k = max(level_digits((llr,), lower), level_digits((llr,), upper))
+    return llr_words(llr, flat, k), fixed(lower, k), fixed(upper, k)
 
 
 def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "") -> str | None:
@@ -250,14 +263,13 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
     lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     flat = flat_sets(lo, hi, float(r.get("p_value", np.nan)), float(r.get("deals", np.nan)))
-    k = apart_digits(lo, hi)
+    k = level_digits((lo, hi), m / 100, apart_digits(lo, hi), 100.0)  # apart from the margin
     diff = in_percentage_points(fixed(100 * float(r["diff"]), k, "+"))
     estimate = (f"{diff} {difference_interval(lo, hi, digits=k, flat=flat)} over "
                 f"{int(r['games']):,} {units} per side")  # fmt: skip
-    weighed = llr_words(llr, flat)
+    said, low, high = weighed(llr, float(r["sequential_lower"]), float(r["sequential_upper"]), flat)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
-            f", {weighed}, bounds {float(r['sequential_lower']):.2f} and "
-            f"{float(r['sequential_upper']):.2f})")  # fmt: skip
+            f", {said}, bounds {low} and {high})")  # fmt: skip
     alpha, beta = float(r["sequential_alpha"]), float(r["sequential_beta"])
     if decision == BETTER:
         head = f"{a} is better than {b}"
@@ -265,10 +277,11 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
                 f"strategies at most {100 * alpha:g}% of the time (alpha)")  # fmt: skip
         upper = float(r["sequential_upper"])
         if flat and llr == np.inf and flat / 2 < upper:  # only an earlier version gave +inf
+            d = level_digits((flat / 2,), upper)
             tail = (f"{test} favoured +{m:g} over 0 by an earlier version's rule for duplicate "
                     "sets with no spread: the current test weighs these "
-                    f"{flat} as N/2 = {flat / 2:.2f}, short of its bound {upper:.2f}, and would "
-                    "play on")  # fmt: skip
+                    f"{flat} as N/2 = {fixed(flat / 2, d)}, short of its bound "
+                    f"{fixed(upper, d)}, and would play on")  # fmt: skip
         if np.isfinite(lo) and not lo > 0:
             tail += ", a laxer standard than the 95% interval, which still includes 0"
     elif decision in (NOT_BETTER, FORMER_NOT_BETTER):

@@ -12,9 +12,9 @@ from tournaments.declaration import plural
 
 __all__ = [
     "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "difference_interval", "fixed",
-    "flat_sets", "interval", "no_spread",
+    "flat_sets", "interval", "no_spread", "LEVEL_DIGITS", "level_digits",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
-    "p_text", "pct", "points", "pp_cell", "signed_points",
+    "p_figure", "p_text", "pct", "points", "pp_cell", "signed_points",
 ]  # fmt: skip
 
 TOO_FEW = "too few deals for an interval"
@@ -85,19 +85,38 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def beside_digits(lo: float, hi: float, beside: float, scale: float = 100.0,
-                  digits: int = 1) -> int:  # fmt: skip
+                  digits: int = 1, most: int = 4) -> int:  # fmt: skip
     """The decimals a sentence needs to set an interval against a value (a fair share): one
-    more (up to four) while a bound would round onto the value, so '[16.69, 18.48]' is set
+    more (up to ``most``) while a bound would round onto the value, so '[16.69, 18.48]' is set
     against 16.67%, not '[16.7, 18.5]' against 16.7%. The one source of those decimals: the
-    interval, the rate and the value beside it are all written with them."""
+    interval, the rate and the value beside it are all written with them (``level_digits``
+    for a figure judged against a level)."""
     if not (np.isfinite(lo) and np.isfinite(hi) and np.isfinite(beside)):
         return digits
-    while digits < 4 and fixed(scale * beside, digits) in (
+    while digits < most and fixed(scale * beside, digits) in (
         fixed(scale * lo, digits),
         fixed(scale * hi, digits),
     ):
         digits += 1
     return digits
+
+
+LEVEL_DIGITS = 12
+"""The most decimals a figure takes to read apart from a level it is judged against (its
+stopping bound, its target, the alpha beside a p-value): enough for any but an exact tie."""
+
+
+def level_digits(figures: tuple[float, ...], level: float, digits: int = 2,
+                 scale: float = 1.0) -> int:  # fmt: skip
+    """The decimals that write ``figures`` (an LLR, an interval's bounds, a half-width) and the
+    ``level`` they are judged against (a stopping bound, a margin, a target), all with them:
+    ``digits``, more (``beside_digits``, up to ``LEVEL_DIGITS``) while one not at the level
+    would read as it; one at it reads as it, truly. Written with one count of decimals and
+    apart, each reads on its own side of the level, as rounding keeps order ('LLR -2.9415'
+    beside a bound of '-2.9444', never '-2.94' beside '-2.94')."""
+    apart = [x for x in figures if x != level]
+    return max([beside_digits(x, x, level, scale, digits, LEVEL_DIGITS) for x in apart],
+               default=digits)  # fmt: skip
 
 
 def apart_digits(lo: float, hi: float, digits: int = 1, scale: float = 100.0) -> int:
@@ -163,18 +182,28 @@ def signed_points(x: float, digits: int = 1) -> str:
     return in_percentage_points(fixed(100 * x, digits, "+"))
 
 
-def p_text(p: float) -> str:
-    """A p-value for people: 'p = 0.21', 'p = 0.003', 'p = 4e-06', 'p < 1e-16'; one below
-    0.05 never reads 0.05, the level a test is said significant below ('p = 0.045')."""
+def p_text(p: float, level: float = 0.05) -> str:
+    """A p-value for people: 'p = 0.21', 'p = 0.003', 'p = 4e-06', 'p < 1e-16'; judged against
+    ``level`` (0.05 unless the sentence says another alpha), it reads on its own side of it
+    (``p_figure``): 'p = 0.045' of 0.0454, 'p = 0.0098' against 0.01."""
     if not np.isfinite(p):
         return "p unknown"
     if p < 1e-16:
         return "p < 1e-16"
-    if p < 0.001:
-        return f"p = {p:.0e}"
-    if p < 0.01:
-        return f"p = {p:.3f}"
-    digits = 2  # more where two would round a p below 0.05 onto it: 0.0454 -> 'p = 0.045'
-    while digits < 6 and p < 0.05 <= float(f"{p:.{digits}f}"):
+    return f"p = {p_figure(p, level)}"
+
+
+def p_figure(p: float, level: float = 0.05, least: int = 0) -> str:
+    """A p-value's figure: two decimals (at least ``least``), three below 0.01, one digit in
+    powers of ten below 0.001 ('4e-06'); more while one below ``level`` would read as the
+    level or above it, or one above it as below it (one above may read as the level: a test
+    is significant below it). The one source of a p-value's digits: sentences and tables."""
+    power = p < 0.001
+    digits = 0 if power else max(least, 3 if p < 0.01 else 2)
+
+    def text(d: int) -> str:
+        return f"{p:.{d}e}" if power else f"{p:.{d}f}"
+
+    while digits < LEVEL_DIGITS and (float(text(digits)) < level) != (p < level):
         digits += 1
-    return f"p = {p:.{digits}f}"
+    return text(digits)
