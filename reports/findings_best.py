@@ -20,6 +20,7 @@ from .finding import Finding, and_words
 from .numbers import (
     TOO_FEW,
     apart_digits,
+    beside_digits,
     counted,
     difference_interval,
     flat_sets,
@@ -107,9 +108,11 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
     void = summ[~summ["strategy"].isin(names)]
     summ = summ[summ["strategy"].isin(names)].reset_index(drop=True)
     top = summ.iloc[0]
+    k = beside_digits(top["ci_low"], top["ci_high"], top["fair_share"])  # bounds apart from it
     rate = (
-        f"{top['strategy']} wins {pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} "
-        f"of its {d.units()} (fair share {pct(top['fair_share'])})"
+        f"{top['strategy']} wins {pct(top['win_rate'], k)} "
+        f"{interval(top['ci_low'], top['ci_high'], digits=k)} "
+        f"of its {d.units()} (fair share {pct(top['fair_share'], k)})"
     )
     if len(summ) == 1 and len(void):
         found = Finding("summary", f"{top['strategy']} is the only strategy with a valid "
