@@ -14,13 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tournaments.manifest_fields import TEST_SETTINGS
+
 from .errors import CLIError
 from .options import split_specs
 
 __all__ = ["SEQUENTIAL_OPTIONS", "settle"]
 
-SEQUENTIAL_OPTIONS = (("margin", "--margin"), ("alpha", "--alpha"), ("beta", "--beta"),
-                      ("max_games", "--max-games"))  # fmt: skip
+SEQUENTIAL_OPTIONS = tuple((name, "--" + name.replace("_", "-")) for name in TEST_SETTINGS)
 """The options of a sequential gauntlet's test: (option, flag); kept in the spec under
 ``gauntlet.sequential`` by the option's name."""
 
@@ -31,7 +32,7 @@ def _manifest(out: str | None) -> dict[str, Any]:
     from tournaments.manifest_fields import check_manifest
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
-    from .resume import has_manifest
+    from .resume import corrupt_manifest, has_manifest
 
     if out is None:
         raise CLIError("--resume needs --out DIR (the run to continue)", usage=True)
@@ -39,49 +40,29 @@ def _manifest(out: str | None) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json)", usage=True)
     try:
         manifest = storage.read_manifest(Path(out))
-        check_manifest(manifest)  # what it holds is told from a manifest that can be read
-    except ValueError as exc:  # there, but unreadable: the input cannot be used
-        raise CLIError(f"cannot resume {out}: corrupt manifest: {exc}") from None
-    spec = manifest["spec"]
-    if not isinstance(spec.get("gauntlet"), dict):
+    except ValueError as exc:  # there, but unreadable: it names the file
+        raise CLIError(f"cannot resume {out}: {exc}") from None
+    try:  # what it holds is told from a manifest that can be read
+        check_manifest(manifest, resume=True)
+    except ValueError as exc:
+        raise corrupt_manifest(out, exc) from None
+    if not isinstance(manifest["spec"].get("gauntlet"), dict):
         resume = f"'leaves tournament --resume --out {shell_word(out)}'"
         raise CLIError(f"cannot resume {out} with 'leaves gauntlet': it holds a tournament "
                        f"({resume})", usage=True)  # fmt: skip
-    problem = gauntlet_problem(manifest)
-    if problem is not None:
-        where = Path(out) / storage.MANIFEST
-        raise CLIError(f"cannot resume {out}: corrupt manifest {where}: {problem}")
     return manifest
 
 
 def gauntlet_problem(manifest: dict[str, Any], resume: bool = True) -> str | None:
-    """What is wrong with the gauntlet part of a manifest (``spec.gauntlet``, a table, as
-    ``check_manifest`` tells), in one line naming the field, or None: the strategy, the
-    baseline and each of the field are among the run's strategies, and, for a ``resume``,
-    a sequential test keeps each of its settings (a report reads the run without them)."""
-    part, strategies = manifest["spec"]["gauntlet"], manifest["spec"].get("strategies") or []
-    ours = "the run's strategies"
-    field = part.get("field")
-    test = part.get("sequential") if resume else None
-    names = [name for name, _ in SEQUENTIAL_OPTIONS]
-    for key, good, expected in [
-        ("strategy", part.get("strategy") in strategies, f"one of {ours}"),
-        ("baseline", part.get("baseline") in strategies, f"one of {ours}"),
-        ("field", isinstance(field, list) and field and all(f in strategies for f in field),
-         f"a list of {ours}"),
-        ("sequential", test is None or isinstance(test, dict) and all(n in test for n in names),
-         f"a table of {', '.join(names[:-1])} and {names[-1]}"),
-    ]:  # fmt: skip
-        if not good:
-            return f"spec.gauntlet.{key} is {_shown(part, key)}, expected {expected}"
+    """What is wrong with a manifest, a gauntlet's part included (``check_manifest``, which
+    checks it), in one line naming the field, or None."""
+    from tournaments.manifest_fields import check_manifest
+
+    try:
+        check_manifest(manifest, resume=resume)
+    except ValueError as exc:
+        return str(exc)
     return None
-
-
-def _shown(part: dict[str, Any], key: str) -> str:
-    if key not in part:
-        return "missing"
-    text = repr(part[key])
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:

@@ -146,7 +146,9 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
 
     run = Path(run_dir)
     spec = _manifest(run)["spec"]
-    check_parts(run)  # a damaged row would replay another game than the run's, silently
+    check_parts(
+        run, rows_only=True
+    )  # a damaged row would replay another game than the run's, silently
     plugin = _plugin(run, spec)
     game, row = pick_game(run, game, plugin)
     by_label = {e["label"]: e for e in spec.get("entrants", [])}

@@ -26,11 +26,12 @@ def refuse_without_manifest(run_dir: Path) -> None:
         raise CLIError(f"not a run directory: {run_dir} holds {what}", usage=True)
 
 
-def check_parts(run_dir: Path) -> None:
+def check_parts(run_dir: Path, rows_only: bool = False) -> None:
     """Refuse a run that ``leaves verify`` fails, for verify's reason (``report`` and
     ``compare`` share it): a manifest that cannot be used, or files that do not match it
-    (naming the bad part). A manifest another tool wrote (no ``format``, e.g.
-    ``reports.synthetic``) is checked only for what it holds."""
+    (naming the bad part); ``rows_only``, only files of its rows (``replay`` reads nothing
+    else). A manifest another tool wrote (no ``format``, e.g. ``reports.synthetic``, in a
+    folder without the runner's own files) is checked only for what it holds."""
     from tournaments.manifest_fields import check_manifest
     from tournaments.storage import read_manifest
     from tournaments.verify import verify_run
@@ -41,7 +42,7 @@ def check_parts(run_dir: Path) -> None:
         manifest = read_manifest(run_dir)
     except ValueError as exc:
         raise CLIError(f"corrupt manifest: {exc}; {NO_MANIFEST}") from None
-    if isinstance(manifest, dict) and "format" in manifest:  # the runner's: as verify reads it
+    if _runners(run_dir, manifest):  # as verify reads it
         broken = manifest_problem(run_dir)
     else:
         try:
@@ -52,8 +53,42 @@ def check_parts(run_dir: Path) -> None:
     if broken is not None:
         raise CLIError(f"corrupt manifest {run_dir / 'manifest.json'}: {broken}; {NO_MANIFEST}")
     result = verify_run(run_dir)
+    if rows_only:
+        result = _of_rows(result)
     if result.has_checksums and not result.ok:
         raise CLIError(bad_run_message(run_dir, result))
+
+
+def _runners(run_dir: Path, manifest: Any) -> bool:
+    """Did the runner write the run in ``run_dir``: its manifest says its ``format``, or,
+    damaged past saying it, the folder holds what only the runner writes (chunks/)."""
+    said = isinstance(manifest, dict) and "format" in manifest
+    return said or (run_dir / "chunks").exists() or (run_dir / "aggregates.npz").exists()
+
+
+def _mend(run_dir: Path, said: str) -> str:
+    """What replays the runner's run's unreadable part that ``said`` names, where it does
+    not say so itself (another tool's run: nothing resumes it)."""
+    from tournaments.storage import read_manifest
+
+    if " part " not in said or "--resume" in said or not _runners(run_dir, read_manifest(run_dir)):
+        return ""
+    return f" ({resume_hint(run_dir)})"
+
+
+def _of_rows(result: Any) -> Any:
+    """``result`` (a ``Verification``) with only the problems of the run's rows: of files in
+    its row folders, and of the manifest's checksums (which vouch for the rows too)."""
+    import dataclasses
+
+    from tournaments.verify import ROW_FOLDERS
+
+    def rows(problem: Any) -> bool:
+        top = problem.path.split("/")[0]
+        return top in ROW_FOLDERS or top == "manifest.json"
+
+    bad = {cid: kept for cid, found in result.bad.items() if (kept := list(filter(rows, found)))}
+    return dataclasses.replace(result, bad=bad, other=list(filter(rows, result.other)))
 
 
 @click.command("report")
@@ -120,8 +155,7 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     try:
         path = build_report(run_dir, out=out, fmt=fmt, top=top, state=state)
     except ReportError as exc:
-        hint = f" ({resume_hint(run_dir)})" if " part " in str(exc) else ""
-        raise CLIError(f"{exc}{hint}") from exc
+        raise CLIError(f"{exc}{_mend(run_dir, str(exc))}") from exc
     except OSError as exc:
         raise CLIError(f"cannot write the report: {exc}") from exc
     echo_report(run_dir, path, state)

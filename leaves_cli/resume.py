@@ -81,9 +81,16 @@ def read_spec(out: str) -> dict[str, Any]:
     try:
         check_manifest(manifest, required=_RESUME_READS)
     except ValueError as exc:
-        where = Path(out) / storage.MANIFEST
-        raise CLIError(f"cannot resume {out}: corrupt manifest {where}: {exc}") from None
+        raise corrupt_manifest(out, exc) from None
     return manifest
+
+
+def corrupt_manifest(out: Any, why: Exception) -> CLIError:
+    """The one line refusing to resume the run in ``out``, whose manifest holds ``why``
+    (``check_manifest``'s words): every resume names the file alike (exit 1)."""
+    from tournaments import storage
+
+    return CLIError(f"cannot resume {out}: corrupt manifest {Path(out) / storage.MANIFEST}: {why}")
 
 
 def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
@@ -272,9 +279,12 @@ def resumed_settings(out: Any, game_spec: str, settings: dict[str, Any]) -> dict
         return settings
     try:
         manifest = storage.read_manifest(Path(out))
+    except ValueError as exc:  # it names the file and what is wrong with it (exit 1)
+        raise CLIError(f"cannot resume {out}: {exc}") from None
+    try:
         check_manifest(manifest)
     except ValueError as exc:  # a corrupt manifest: the input cannot be used (exit 1)
-        raise CLIError(f"cannot resume {out}: corrupt manifest: {exc}") from None
+        raise corrupt_manifest(out, exc) from None
     config = dict(manifest["spec"].get("game_config") or {})
     cls = _game_class(game_spec)
     try:

@@ -349,9 +349,10 @@ def test_a_directory_in_place_of_the_records_is_named_and_the_run_kept(tmp_path)
 
     whole = make(tmp_path / "whole.jsonl").run(out=tmp_path / "whole")
     records = tmp_path / "records.jsonl"
+    late = make(records)  # a directory made there after the tournament (refused at once)
     records.mkdir()
     with pytest.raises(ValueError) as exc:
-        make(records).run(out=tmp_path / "run")
+        late.run(out=tmp_path / "run")
     assert str(exc.value) == (f"cannot write {records}: a directory is in its place (remove "
                               "it, then try again)")  # fmt: skip
     assert sorted(p.name for p in tmp_path.iterdir()) == ["records.jsonl", "run", "whole",

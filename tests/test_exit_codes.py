@@ -121,7 +121,8 @@ CASES: dict[int, list[tuple[str, list[str], str]]] = {
     0: [("done", ["rules"], "")],
     1: [
         ("a run with no games yet", ["report", "{d}/nogames"], "no games in {d}/nogames"),
-        ("an unreadable part", ["report", "{d}/unreadable"], "cannot read games part"),
+        ("an unreadable part", ["report", "{d}/unreadable"],
+         "{d}/unreadable/games/part-0.parquet is bad: not a Parquet part as a run writes them"),
         ("a corrupt manifest", ["report", "{d}/corrupt"], "corrupt manifest"),
         ("a corrupt manifest", ["tournament", "--out", "{d}/corrupt", "--resume"], "corrupt"),
         ("files that do not match the manifest", ["verify", "{d}/mismatch"], "1 bad file(s)"),

@@ -140,7 +140,7 @@ def test_cli_help_has_examples():
         ("file", "not a run directory", 2),
         ("bare", "not a run directory", 2),
         ("empty", "no games", 1),
-        ("corrupt", "cannot read games part", 1),
+        ("corrupt", "part-0.parquet is bad: not a Parquet part as a run writes them", 1),
         ("manifest", "corrupt manifest", 1),
         ("columns", "pinned column", 1),
         ("rows", "nothing vouches for the rows", 2),

@@ -30,7 +30,8 @@ def test_a_gauntlet_with_a_damaged_manifest_is_not_said_to_hold_a_tournament(gau
     (gauntlet / "manifest.json").write_text(text)
     code, _, err = cli(capsys, "gauntlet", "--resume", "--out", str(gauntlet))
     assert code == 1 and err.count("\n") == 1, err
-    assert f"cannot resume {gauntlet}: corrupt manifest: {why}" in err
+    where = gauntlet / "manifest.json"  # named, as the tournament's resume names it
+    assert f"cannot resume {gauntlet}: corrupt manifest {where}: {why}" in err
     assert "holds a tournament" not in err
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["check_manifest"]
+__all__ = ["TEST_SETTINGS", "check_manifest"]
 
 Check = tuple[Callable[[Any], bool], str]
 
@@ -74,13 +74,37 @@ SPEC_FIELDS: dict[str, Check] = {
 }
 """The spec's fields: (what a good value passes, what it should be in words)."""
 
+
+def _seconds(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and v >= 0
+
+
 TOP_FIELDS: dict[str, Check] = {
+    "format": (_text, "a format's name"),
     "seed": (_whole(0), _COUNT),
     "labels": (_list_of(_text), "a list of strategy labels"),
     "tables": (_list_of(_list_of(_whole(0))), "a list of tables (lists of entrant numbers)"),
+    "seating_design": (_table, "a table"),
+    "rank_value": (_text, "a column's name"),
+    "length_value": (_text, "a column's name"),
+    "game_declaration": (_table, "a table"),
+    "game_settings": (_table, "a table"),
+    "versions": (_table, "a table"),
+    "created": (_text, "a time"),
+    "wall_time_s": (_seconds, "a number of seconds of at least 0"),
+    "sessions": (_list_of(_table), "a list of tables (one per session)"),
     "status": (_text, "a word"),
     "record_file": (_or_none(_text), "a file name, or null"),
+    "n_chunks_done": (_whole(0), _COUNT),
+    "units_done": (_whole(0), _COUNT),
+    "finished": (_text, "a time"),
 }
+"""The top-level fields (every one the runner writes but ``integrity``, which
+``tournaments.verify`` reads, and ``chunks_done``, which nothing reads: the chunks' files
+tell which are done)."""
+
+TEST_SETTINGS = ("margin", "alpha", "beta", "max_games")
+"""A sequential gauntlet's test, as its spec keeps it (``spec.gauntlet.sequential``)."""
 
 
 def _shown(value: Any) -> str:
@@ -128,11 +152,13 @@ def _check_agreement(manifest: dict[str, Any]) -> None:
                          f"{len(strategies)} (one per strategy)")  # fmt: skip
 
 
-def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = True) -> None:
+def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = True,
+                   resume: bool = False) -> None:  # fmt: skip
     """ValueError in one line (``spec.players is 'four', expected a list of player counts
     (whole numbers)``) unless every field of ``manifest`` present holds what the runner
-    writes there, and the fields naming the entrants agree; ``required`` names spec fields
-    that must be present. ``spec=False`` accepts a manifest without a spec (runs written by
+    writes there, the fields naming the entrants agree, and a gauntlet's part names them
+    (with its test's settings, to ``resume`` it); ``required`` names spec fields that must
+    be present. ``spec=False`` accepts a manifest without a spec (runs written by
     other tools, e.g. ``reports.synthetic``, which a report reads), but not the runner's own
     (it has a ``format``): without its spec nothing of the run can be trusted."""
     if not isinstance(manifest, dict):
@@ -146,3 +172,27 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
     _check("", TOP_FIELDS, manifest, ())
     _check("spec.", SPEC_FIELDS, manifest["spec"], required)
     _check_agreement(manifest)
+    if isinstance(manifest["spec"].get("gauntlet"), dict):
+        _check_gauntlet(manifest["spec"], resume)
+
+
+def _check_gauntlet(spec: dict[str, Any], resume: bool) -> None:
+    """The gauntlet part of a spec (``spec.gauntlet``, a table): the strategy, the baseline
+    and each of the field are among the run's strategies, and, for a ``resume``, a
+    sequential test keeps each of its settings (reading the run needs none of them)."""
+    part, strategies = spec["gauntlet"], spec.get("strategies") or []
+    ours = "the run's strategies"
+    field = part.get("field")
+    test = part.get("sequential") if resume else None
+    for key, good, expected in [
+        ("strategy", part.get("strategy") in strategies, f"one of {ours}"),
+        ("baseline", part.get("baseline") in strategies, f"one of {ours}"),
+        ("field", isinstance(field, list) and field and all(f in strategies for f in field),
+         f"a list of {ours}"),
+        ("sequential", test is None or isinstance(test, dict)
+         and all(n in test for n in TEST_SETTINGS),
+         f"a table of {', '.join(TEST_SETTINGS[:-1])} and {TEST_SETTINGS[-1]}"),
+    ]:  # fmt: skip
+        if not good:
+            shown = "missing" if key not in part else _shown(part[key])
+            raise ValueError(f"spec.gauntlet.{key} is {shown}, expected {expected}")

@@ -202,6 +202,8 @@ class Tournament:
         """Which games go to the ``record`` file: one in each ``record_stride`` (0: none, 1:
         all), picked by ``record_rule`` (``work.recorded``)."""
         self.record = optional_path(record, "record")
+        if self.record is not None and self.record.is_dir():  # refused before any play
+            raise storage.InTheWay.directory(self.record)
         record_sample = optional_integer(record_sample, "record_sample", "a number of games")
         if record_sample is not None and record_sample < 1:
             raise ParameterError(
@@ -381,6 +383,7 @@ class Tournament:
             resuming = out.is_dir() and (out / storage.MANIFEST).exists()
             manifest = self._prepare(out, resume)
             storage.clean_temporaries(out)
+            self._forget_other_records(out, manifest)
             done, note = verified(out, manifest, self.schedule.n_chunks)
             if resuming and log is not None:
                 log(note)
@@ -402,6 +405,17 @@ class Tournament:
                 runlog.save("interrupted", force=True)
                 raise
             return TournamentResult(out)
+
+    def _forget_other_records(self, out: Path, manifest: dict[str, Any]) -> None:
+        """A resume writing its records elsewhere than the run wrote them (another
+        ``record``, or none): the old file's checksum vouches for nothing this run writes,
+        so what the resume says (``verified``) names no such file as rewritten; the file it
+        writes is named in the manifest next (``verify.note_record``)."""
+        placed = verify.record_location(out, manifest)
+        if placed is None or (self.record is not None
+                              and self.record.resolve() == placed.resolve()):  # fmt: skip
+            return
+        verify.integrity(manifest).pop(verify.RECORD_FILE, None)
 
     def _warm_up(self, pending: Sequence[int], progress: bool) -> Callable[[], None] | None:
         """Compile what playing needs before any worker starts (each then loads the cache),

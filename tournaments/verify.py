@@ -66,7 +66,6 @@ _NAMED = {
     "records": re.compile(r"^chunk-(\d+)\.jsonl$"),
 }
 
-
 REPLAY, REMOVE, LEAVE = "replay", "remove", "leave"
 """What ``--resume`` does about a ``Problem``: plays its chunk again (or writes a merged file
 again), removes the file, or leaves it (a file it did not write: it never guesses)."""
@@ -194,16 +193,35 @@ def recorded_entries(manifest: Any) -> dict[str, Any]:
 
 
 def recorded_parts(folder: Path, manifest: Any) -> list[Path]:
-    """The Parquet parts of a run's ``games/`` or ``matches/`` folder that ``manifest``
-    records: what the run holds (a killed run leaves parts finished after the manifest's last
-    write, vouched for by nothing), each checked against its entry (``check_file``: a missing,
-    truncated or changed part raises ``DamagedFile``, never reads as other rows). Where the
-    manifest records no checksums (an older runner's, another tool's), every part there."""
+    """The Parquet parts of a run's ``games/`` or ``matches/`` that ``manifest`` records (a
+    killed run leaves parts its manifest never vouched for), each checked against its entry
+    (``check_file``: a damaged part raises ``DamagedFile``, never reads as other rows). Where
+    it records no checksums (an older runner's, another tool's), every part (``_whole_part``)."""
     if _recorded(manifest) is None:
-        return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
+        return sorted(_whole_part(folder.parent, p, manifest) for p in folder.rglob("*.parquet"))
     run, entries = folder.parent, recorded_entries(manifest)
     return sorted(check_file(run, run / rel, entries[rel]) for rel in entries
                   if (run / rel).parent == folder and rel.endswith(".parquet"))  # fmt: skip
+
+
+def _whole_part(run: Path, path: Path, manifest: Any) -> Path:
+    """``path``, a row part no checksum vouches for, once Parquet reads its footer (a part
+    cut short lacks it); else ``DamagedFile`` naming it, never skipped (nor fewer rows read)."""
+    import pyarrow.parquet as pq  # start-up: pyarrow loads for rows only, not by workers
+
+    m = manifest if isinstance(manifest, dict) else {}
+    command = "gauntlet" if "gauntlet" in (m.get("spec") or {}) else "tournament"
+    mend = [f"'leaves {command} --resume --out {run}' plays its chunk again"] * ("format" in m)
+    if path.is_dir():  # (a resume of a runner's run without checksums plays every chunk)
+        fix = ", then ".join(["remove it", *mend])
+        raise DamagedFile(f"{path} is bad: {storage.IN_THE_WAY}; {fix}")
+    try:
+        pq.read_metadata(path)
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        why = getattr(exc, "strerror", None)
+        said = f"unreadable ({why})" if why else "not a Parquet part as a run writes them"
+        raise DamagedFile("; ".join([f"{path} is bad: {said}", *mend])) from None
+    return path
 
 
 class DamagedFile(OSError):
