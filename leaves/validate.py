@@ -7,8 +7,10 @@ test position fails with a sentence instead of a wrong game later.
 
 from __future__ import annotations
 
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Any
+
+import numpy as np
 
 from gamekit.errors import refuse_unknown_keys
 
@@ -111,7 +113,7 @@ def state_from_dict(d: dict[str, Any]) -> State:
 def _known(raw: Any, hands: list[tuple[int, ...]], deck: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The cards each seat is known to hold (none when ``raw`` is empty), each within its hand."""
     n = len(hands)
-    raw = raw or [[0] * N_VALUES for _ in range(n)]
+    raw = [[0] * N_VALUES for _ in range(n)] if _none_given(raw) else raw
     if not isinstance(raw, list | tuple):
         raise ValueError(
             f"known must list one hand of {N_VALUES} card counts per seat, got {raw!r}"
@@ -131,12 +133,22 @@ def _known(raw: Any, hands: list[tuple[int, ...]], deck: tuple[int, ...]) -> lis
 
 def _passed(raw: Any, n: int) -> list[bool]:
     """Which of the ``n`` seats have passed this round (none when ``raw`` is empty)."""
-    raw = raw or [False] * n
-    if not isinstance(raw, list | tuple) or any(x not in (0, 1) for x in raw):
+    raw = [False] * n if _none_given(raw) else raw
+    if not isinstance(raw, list | tuple) or not all(map(_is_flag, raw)):
         raise ValueError(f"passed must be {n} flags True/False, got {raw!r}")
     if len(raw) != n:
         raise ValueError(f"passed must have one flag per seat ({n}), got {len(raw)}")
     return [bool(x) for x in raw]
+
+
+def _none_given(raw: Any) -> bool:
+    """``raw`` gives none of a seat-by-seat list (None, or an empty list): not 0 or ''."""
+    return raw is None or (isinstance(raw, list | tuple) and not raw)
+
+
+def _is_flag(value: Any) -> bool:
+    """``value`` is True/False (numpy's too) or 0/1: 1.0 is no flag."""
+    return isinstance(value, bool | np.bool_) or (_is_whole(value) and value in (0, 1))
 
 
 def _is_whole(value: Any) -> bool:
@@ -161,8 +173,10 @@ def _rules(d: dict[str, Any]) -> Rules:
     if not isinstance(rules, Rules):
         rules = Rules.from_dict(rules)
     limit = d.get("turn_limit")
-    if limit is not None and limit != rules.turn_limit:
-        if not _is_whole(limit) or limit < 1:
-            raise ValueError(f"turn_limit must be >= 1, got {limit!r}")
-        rules = rules.replace(turn_limit=int(limit))
-    return rules
+    if limit is None:
+        return rules
+    if isinstance(limit, Real) and not _is_whole(limit) and not isinstance(limit, bool):
+        raise ValueError(f"turn_limit takes a whole number of turns, got {limit!r}")
+    if not _is_whole(limit) or limit < 1:
+        raise ValueError(f"turn_limit must be >= 1, got {limit!r}")
+    return rules if limit == rules.turn_limit else rules.replace(turn_limit=int(limit))

@@ -12,11 +12,23 @@ from typing import Any
 
 import click
 
+
+class FileName(click.Path):
+    """A file's name, which the command checks itself; an empty one is said to be empty (not
+    "no such file: " naming nothing)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            name = param.opts[0] if param is not None and param.opts else "a file option"
+            raise click.UsageError(f"{name}: an empty name was given, not a file", ctx)
+        return super().convert(value, param, ctx)
+
+
 load_option = click.option(
     "--load",
     "load",
     multiple=True,
-    type=click.Path(dir_okay=False),
+    type=FileName(dir_okay=False),
     help="A Python file that defines (registers) strategies; repeatable.",
 )
 

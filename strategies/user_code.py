@@ -43,7 +43,13 @@ def defined(module: Any) -> list[str]:
 
 def import_module(where: str, cls_name: str) -> ModuleType:
     """``importlib.import_module(where)``; its failure (a missing module, or an error while
-    importing it) as a ValueError naming it; a file of that name here is suggested."""
+    importing it) as a ValueError naming it; a file of that name here is suggested. A name
+    that is none (relative, an empty part, a space) is said to be none, not in import's terms."""
+    if not all(part.isidentifier() for part in where.split(".")):
+        raise ValueError(
+            f"cannot import module {where!r}: not a module name (names joined by dots, as "
+            f"package.module); for a file write path/to/file.py:{cls_name}"
+        )
     try:
         return importlib.import_module(where)
     except Exception as exc:  # noqa: BLE001 - any error of the user's module: one line

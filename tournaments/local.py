@@ -19,6 +19,7 @@ boundary (threads cannot be killed), a busy worker process is killed.
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import threading
@@ -29,7 +30,7 @@ from typing import Any, Protocol
 
 from .players import Players, Salvage, Workload
 
-__all__ = ["PAYBACK", "WORKER_START_S", "Workload", "imap_local", "n_workers"]
+__all__ = ["PAYBACK", "PLAYERS_PER_CORE", "WORKER_START_S", "Workload", "imap_local", "n_workers"]
 
 WORKER_START_S = 0.9
 """Seconds before a fresh worker plays: the CPU time of what loky starts (the worker's
@@ -49,15 +50,30 @@ QUEUED_PER_WORKER = 2
 WORKER_IDLE_S = 300
 """Idle workers stay this long, so the runs of one Python session reuse them."""
 
+PLAYERS_PER_CORE = 4
+"""Players a run starts at most per core, whatever ``n_jobs`` asks: the play is CPU-bound, so
+more never helps (--jobs 100000 spent 15 s starting threads for a run of 30 games)."""
+
 _END = object()  # no task left
 _NOTHING = object()  # no result ready
 
 
 def n_workers(n_jobs: int) -> int:
-    """Worker processes for ``n_jobs`` players (the driver is one; -1: one per core)."""
+    """Worker processes for ``n_jobs`` players (the driver is one; -1: one per core), at most
+    ``PLAYERS_PER_CORE`` players a core in all."""
+    cores = os.cpu_count() or 1
     if n_jobs == -1:
-        n_jobs = os.cpu_count() or 1
-    return max(0, n_jobs - 1)
+        n_jobs = cores
+    return max(0, min(n_jobs, PLAYERS_PER_CORE * cores) - 1)
+
+
+def _fewer_than_tasks(others: int, tasks: Iterable[Any]) -> tuple[int, Iterable[Any]]:
+    """``others`` worker processes, fewer if the tasks leave some without one once the driver
+    has its own (each costs a process start-up), and the same tasks: the first few are read
+    ahead to count them."""
+    stream = iter(tasks)
+    head = list(itertools.islice(stream, others + 1))
+    return min(others, max(0, len(head) - 1)), itertools.chain(head, stream)
 
 
 def _pays(seconds_left: float) -> bool:
@@ -76,12 +92,19 @@ def imap_local(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players)
     worker gets tasks only once it has run it, so tasks never wait for a worker that is
     still starting while the driver could play them. ``stats`` (if given) receives
     ``workers`` and ``threads`` (those started), ``driver_tasks``, ``worker_tasks`` and
-    ``thread_tasks``. ``salvage`` receives what was finished but not yielded when the
-    stream is closed early (an exception or ``close()``).
+    ``thread_tasks``, and ``jobs_capped_to`` (the players, the driver included) when fewer
+    play than ``n_jobs`` asks (-1: the cores): ``n_workers``'s cap, or no worker process
+    beyond the tasks. ``salvage`` receives what was finished but not yielded when the stream
+    is closed early (an exception or ``close()``).
     """
     counts = players.stats if players.stats is not None else {}
     counts.update(workers=0, threads=0, driver_tasks=0, worker_tasks=0, thread_tasks=0)
+    counts.pop("jobs_capped_to", None)
     others = n_workers(players.n_jobs)
+    if others and not players.threads:
+        others, tasks = _fewer_than_tasks(others, tasks)
+    if others + 1 < (players.n_jobs if players.n_jobs != -1 else os.cpu_count() or 1):
+        counts["jobs_capped_to"] = others + 1
     if others == 0:  # the first task loads what it needs
         for task in tasks:
             counts["driver_tasks"] += 1

@@ -55,7 +55,7 @@ def imap_unordered(
 
 def cluster_size(n_jobs: int) -> int:
     """Worker processes of the local Dask cluster a run starts for ``n_jobs`` (-1: one per
-    core, as for local players)."""
+    core), capped as local players are (``local.n_workers``)."""
     return n_workers(n_jobs) + 1
 
 

@@ -13,9 +13,11 @@ from gamekit.matches import MAX_GAMES, play_waves
 from leaves import GameRecord
 from leaves.players.base import Strategy
 from leaves.ruleset import Rules
+from strategies.deadline import check_timeout
+from tournaments.checks import flag, optional_integer
 
 from .batch import BatchResult, _empty_batch, _seed_array, play_batch
-from .play import _seat_strategies
+from .play import _seat_strategies, in_seat_order
 
 __all__ = ["MatchBatchResult", "play_match_batch"]
 
@@ -81,15 +83,18 @@ def play_match_batch(
     Games are played in waves (game ``i`` of every unfinished match in one ``play_batch``).
     """
     rules = Rules.of(rules)
+    record = flag(record, "record")
+    check_timeout(decision_timeout, "decision_timeout")  # also when no match is played
+    target = optional_integer(target, "target", "a whole number of points")
     target = rules.expert_target if target is None else target
-    strats = _seat_strategies(table, None, rules)
+    strats = _seat_strategies(in_seat_order(table, "table"), None, rules)
     mseeds = _seed_array(match_seeds, "match_seeds")
     pseeds = _seed_array(play_seeds, "play_seeds")
     if mseeds.shape != pseeds.shape:
         raise ValueError(
             f"match_seeds and play_seeds differ in length: {len(mseeds)} != {len(pseeds)}"
         )
-    if not isinstance(target, int | np.integer) or target < 1:
+    if target < 1:
         raise ValueError(f"target must be a positive number of points, got {target!r}")
     n = len(strats)
 
