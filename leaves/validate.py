@@ -64,8 +64,9 @@ def state_from_dict(d: dict[str, Any]) -> State:
     if "undealt" in d:
         undealt = _counts("undealt", d["undealt"], deck)
     else:
-        undealt = tuple(
-            deck[v] - sum(h[v] for h in hands) - table[v] - removed[v] for v in range(N_VALUES)
+        undealt = tuple(  # the rest of the deck; none where more is held than it has (refused)
+            max(deck[v] - sum(h[v] for h in hands) - table[v] - removed[v], 0)
+            for v in range(N_VALUES)
         )
     for v in range(N_VALUES):
         tot = sum(h[v] for h in hands) + table[v] + removed[v] + undealt[v]

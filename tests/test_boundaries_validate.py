@@ -132,13 +132,14 @@ def test_a_turn_limit_of_its_own_joins_the_rules():
 
 
 def test_the_ends_are_the_lowest_and_highest_stacks():
-    hands = [counts(v3=3, v5=1), counts(v13=2), counts(v1=1), counts(v12=2)]
+    hands = [counts(v3=3, v5=1), counts(v13=2), counts(v1=1), counts(v12=1)]
     s = State.from_dict(base(hands=hands, table=counts(v6=3, v9=1, v12=2)))
     assert s.ends == ((6, 3), (12, 2))
     assert [a.id for a in s.legal_actions() if a.is_play] == [2 * 8 + 2]  # three 3s only
     one = State.from_dict(base(hands=hands, table=counts(v4=1)))
     assert one.ends == ((4, 1), (4, 1))
     assert State.from_dict(base(hands=hands)).ends is None
+    hands[1] = counts(v13=1)  # the deck's other thirteen lies on the table
     low = State.from_dict(base(hands=hands, table=counts(v1=1, v13=1)))
     assert low.ends == ((1, 1), (13, 1))
 
@@ -150,3 +151,12 @@ def test_the_undealt_pile_left_out_is_the_rest_of_the_deck():
     want[3] -= 2
     want[11] -= 1
     assert s.undealt == tuple(want)
+
+
+def test_more_cards_of_a_value_than_the_deck_holds_are_refused_with_the_undealt_left_out():
+    """Two ones in each of two hands (the deck has 2): the undealt pile worked out as -2 ones,
+    stored as garbage (14 ones undealt), instead of the count refused."""
+    h = counts(v1=2)
+    with pytest.raises(ValueError, match=r"^cards of value 1 add up to 4 \(hands \+ table \+ "
+                                         r"removed \+ undealt\), the deck has 2$"):  # fmt: skip
+        State.from_dict(base(hands=[h, h, counts(v2=1), counts(v3=1)]))
