@@ -68,7 +68,7 @@ def test_play_game_refuses_seed_with_deal_or_play_seed(given):
         play_game(TABLE, seed=1, **given)
 
 
-class _Moody(strategies.Strategy):
+class _Moody(strategies.Strategy, register=False):
     """Plays differently in each game its instance has started: state kept on ``self``."""
 
     name = "moody"
@@ -122,7 +122,7 @@ def test_fresh_names_what_is_no_strategy_instance(bad):
 
 
 def test_a_played_game_record_replays_to_its_final_state_forfeit_included():
-    class Quits(strategies.Strategy):
+    class Quits(strategies.Strategy, register=False):
         name = "quits"
 
         def choose(self, view, legal, rng):
@@ -254,7 +254,7 @@ def test_a_game_under_changed_rules_replays_to_its_final_state():
     assert states[-1] == result.final_state and states[0].rules == result.final_state.rules
 
 
-class _SoreLoser(strategies.Strategy):
+class _SoreLoser(strategies.Strategy, register=False):
     """Plays the first legal action, and fails when told how the game ended."""
 
     name = "sore"

@@ -23,7 +23,7 @@ TABLE = ["random", "low", "high", "greedy"]
 SEEDS = np.arange(3, dtype=np.uint64)
 
 
-class _First(strategies.Strategy):
+class _First(strategies.Strategy, register=False):
     """A plain-Python seat (no compiled policy): its table plays on the Python path."""
 
     name = "first"
