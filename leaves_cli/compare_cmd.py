@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from .errors import CLIError
+from .options import FileName
 
 
 def _rate(x: float, lo: float, hi: float) -> str:
@@ -106,15 +107,15 @@ def _echo_head(runs: dict[str, Path], lines: list[str]) -> None:
 
 
 @click.command(name="compare")
-@click.argument("run_a", type=click.Path(path_type=Path))
-@click.argument("run_b", type=click.Path(path_type=Path))
+@click.argument("run_a", type=FileName(path_type=Path, noun="run directory"))
+@click.argument("run_b", type=FileName(path_type=Path, noun="run directory"))
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
 @click.option(
     "--pair", "pairs", multiple=True, metavar="A_LABEL=B_LABEL",
     help="Compare strategy A_LABEL of RUN_A with B_LABEL of RUN_B (repeatable).",
 )  # fmt: skip
 @click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+    "--out", type=FileName(file_okay=False, path_type=Path), default=None,
     help="Write compare.csv (every column, unrounded) into this folder.",
 )  # fmt: skip
 def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],

@@ -19,9 +19,11 @@ from .flags import message
 from .gauntlet_resume import SEQUENTIAL_OPTIONS
 from .options import (
     UNIT,
+    FileName,
     UnitHelpOption,
     against_option,
     game_option,
+    jobs_option,
     load_option,
     progress_option,
     split_specs,
@@ -32,6 +34,7 @@ from .tournament_parts import (
     echo_rules,
     game_options,
     game_settings,
+    jobs_line,
     load_game,
     playing,
     stops_on_term,
@@ -87,10 +90,10 @@ class GauntletCommand(click.Command):
     "(default 4,000).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed.")
-@click.option("--jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
+@jobs_option
 @value_option(
     "--out",
-    click.Path(file_okay=False),
+    FileName(file_okay=False),
     "Run directory (default: a new temporary one); 'leaves report OUT' reads it.",
 )
 @click.option(
@@ -194,7 +197,8 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
         click.echo(g.rounded_note, err=True)
         echo_rules(game)
         result = _play(g, path, request.jobs, progress, request.resume, settings)
-    _answer(result, path)
+    sessions = len(request.manifest["sessions"]) if request.manifest is not None else 0
+    _answer(result, path, jobs_line(result.manifest, sessions, request.jobs))
 
 
 def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
@@ -231,9 +235,10 @@ def _build(request: Request, games: int, settings: dict[str, Any] | None, game: 
         raise CLIError.of(exc, usage=True) from None
 
 
-def _answer(result: Any, path: Path) -> None:
-    """Print the gauntlet's answer, what its forfeits mean first; exit 1 when every game of
-    a side was forfeited (nothing valid to compare)."""
+def _answer(result: Any, path: Path, capped: str = "") -> None:
+    """Print the gauntlet's answer, what its forfeits mean first, then ``capped`` (fewer
+    players than --jobs asked, ``jobs_line``); exit 1 when every game of a side was forfeited
+    (nothing valid to compare)."""
     import reports
     from reports.gauntlet import nothing_valid, sentences
     from tournaments.run_state import shell_word  # start-up: it loads numpy
@@ -244,6 +249,8 @@ def _answer(result: Any, path: Path) -> None:
     note = _no_test_note(path)
     if note is not None:
         click.echo(note)
+    if capped:
+        click.echo(capped)
     click.echo(f"results in {path} ('leaves report {shell_word(path)}' for the full report)")
     if nothing_valid(table.iloc[0]):
         sys.exit(1)  # said first, above: no error line to repeat it

@@ -13,14 +13,35 @@ from typing import Any
 import click
 
 
+def is_empty_name(value: Any) -> bool:
+    """``value`` names no file or folder: an empty name, or one of spaces only (a name the
+    path would read as the current folder, or as nothing given)."""
+    return isinstance(value, str) and not value.strip()
+
+
+def empty_name(where: str, noun: str) -> str:
+    """The one line that says ``where`` (a flag, an argument, a config file's key) was given
+    an empty name for a ``noun`` ("file", "directory")."""
+    return f"{where}: an empty name was given, not a {noun}"
+
+
 class FileName(click.Path):
-    """A file's name, which the command checks itself; an empty one is said to be empty (not
-    "no such file: " naming nothing)."""
+    """A file's or folder's name, which the command checks itself; an empty one is said to be
+    empty (not "no such file: " naming nothing, nor read as the current folder). ``noun``
+    says what it names (default: a file, a directory, or either, as the path may be)."""
+
+    def __init__(self, *args: Any, noun: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        either = "file or directory" if self.dir_okay else "file"
+        self.noun = noun or (either if self.file_okay else "directory")
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not value.strip():
-            name = param.opts[0] if param is not None and param.opts else "a file option"
-            raise click.UsageError(f"{name}: an empty name was given, not a file", ctx)
+        if is_empty_name(value):
+            if isinstance(param, click.Option):
+                name = param.opts[0]
+            else:  # an argument, by the name its usage line shows
+                name = param.human_readable_name if param is not None else "a name"
+            raise click.UsageError(empty_name(name, self.noun), ctx)
         return super().convert(value, param, ctx)
 
 
@@ -78,6 +99,31 @@ class UnitHelpOption(click.Option):
 
         self.help = (self.help or "").replace(UNIT, PERCENTAGE_POINTS)
         return super().get_help_record(ctx)
+
+
+PER_CORE = "{per_core}"
+"""Where ``--jobs``'s help names the most players a run starts a core; ``JobsOption`` writes
+``tournaments.local.PLAYERS_PER_CORE`` there."""
+
+
+class JobsOption(click.Option):
+    """``--jobs``, whose help names the most players a run starts a core (``PER_CORE``),
+    written from its one source when the help is shown (so loading a command loads no runner)."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        # start-up: the runner loads only when the help is shown
+        from tournaments.local import PLAYERS_PER_CORE
+
+        self.help = (self.help or "").replace(PER_CORE, str(PLAYERS_PER_CORE))
+        return super().get_help_record(ctx)
+
+
+jobs_option = click.option(
+    "--jobs", "jobs", cls=JobsOption, type=int, default=-1, show_default=True,
+    help="Players: this process and its workers (-1: one a core); at most " + PER_CORE + " a "
+    "core, and no worker process beyond the parts of the run left to play (a run that starts "
+    "fewer says so).",
+)  # fmt: skip
 
 
 def value_option(flag: str, kind: Any, help: str, metavar: str | None = None) -> Any:

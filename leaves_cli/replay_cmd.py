@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
+from .options import FileName
 from .tournament_parts import load_game
 
 
@@ -102,7 +103,9 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
 
 
 @click.command(name="replay")
-@click.argument("record_file", metavar="RECORD.jsonl", type=click.Path())
+@click.argument(
+    "record_file", metavar="RECORD.jsonl", type=FileName(noun="record file or run directory")
+)
 @click.option(
     "--game",
     "game",

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import format_option
+from .options import FileName, format_option
 from .verify_cmd import NO_MANIFEST, bad_run_message, manifest_problem, resume_hint
 
 
@@ -92,11 +92,11 @@ def _of_rows(result: Any) -> Any:
 
 
 @click.command("report")
-@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.argument("run_dir", type=FileName(path_type=Path, noun="run directory"))
 @click.option(
     "--out",
     "out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=FileName(path_type=Path, file_okay=False),
     default=None,
     help="Output directory (default: RUN_DIR/report).",
 )

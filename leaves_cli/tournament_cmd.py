@@ -15,13 +15,21 @@ import click
 
 from . import tournament_parts as parts
 from .errors import CLIError
-from .options import UNIT, game_option, load_option, progress_option, value_option
+from .options import (
+    UNIT,
+    FileName,
+    game_option,
+    jobs_option,
+    load_option,
+    progress_option,
+    value_option,
+)
 from .request import Request, draft
 
 
 @click.command(name="tournament")
 @click.argument("specs", nargs=-1, metavar="SPEC [SPEC ...]")
-@click.option("--config", "config", type=click.Path(dir_okay=False), help="TOML file of options.")
+@click.option("--config", "config", type=FileName(dir_okay=False), help="TOML file of options.")
 @click.option("--players", default="4", show_default=True, help='Seats per table, or "3,4,5".')
 @click.option(
     "--games",
@@ -31,8 +39,8 @@ from .request import Request, draft
     help="Total games (of a game played in rounds: rounds).",
 )
 @click.option("--seed", type=int, default=None, help="Tournament seed (default: fresh, saved).")
-@click.option("--jobs", "jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
-@click.option("--out", type=click.Path(file_okay=False), default=None, help="Output directory.")
+@jobs_option
+@click.option("--out", type=FileName(file_okay=False), default=None, help="Output directory.")
 @click.option(
     "--resume",
     is_flag=True,
@@ -72,7 +80,7 @@ from .request import Request, draft
               help="Keep per-game rows (per round of a game played in rounds).")  # fmt: skip
 @value_option(
     "--record",
-    click.Path(dir_okay=False),
+    FileName(dir_okay=False),
     "Records file (a JSON line per game, or per round of a game played in rounds).",
 )
 @value_option("--record-sample", int, "Record about N games (rounds), not all.")
@@ -162,6 +170,9 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     with parts.playing(out):
         result, t, widest = _run(t, out, request, progress, time.perf_counter())
     _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions)
+    capped = parts.jobs_line(result.manifest, sessions, request.jobs)
+    if capped:
+        click.echo(capped)
     if widest is not None:
         click.echo(_precision_line(request.precision, widest, t.n_games, t.units))
     _echo_next(out, t, result.manifest)

@@ -20,10 +20,11 @@ from typing import Any, TypeVar
 import click
 
 from .errors import CLIError
+from .options import empty_name, is_empty_name
 
 __all__ = [
     "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
-    "intervals", "playing", "read_config", "stops_on_term", "summary_table",
+    "intervals", "jobs_line", "playing", "read_config", "stops_on_term", "summary_table",
 ]  # fmt: skip
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -84,6 +85,25 @@ def _interrupted() -> CLIError:
     return error
 
 
+def jobs_line(manifest: dict[str, Any], sessions: int, jobs: int) -> str:
+    """The line that says a command's run played with fewer players than ``--jobs`` asked,
+    from what each session it added (those after the first ``sessions``) recorded
+    (``jobs_capped_to``, ``tournaments.local.imap_local``): at most a few a core, or no worker
+    process beyond the parts left to play. "" when any of them played with as many as asked,
+    none was played, or --jobs is -1 (one a core: no number asked)."""
+    played = [s.get("players") for s in manifest.get("sessions", [])[sessions:]]
+    capped = [p.get("jobs_capped_to") for p in played if isinstance(p, dict) and p]
+    if jobs < 1 or not capped or None in capped:
+        return ""
+    from tournaments.local import PLAYERS_PER_CORE, n_workers  # start-up: only to say it
+
+    most = max(capped)
+    why = (f"at most {PLAYERS_PER_CORE} a core" if most == n_workers(jobs) + 1
+           else "a player for each part of the run left to play")  # fmt: skip
+    players = f"{'' if len(set(capped)) == 1 else 'at most '}{most} player{'s' * (most != 1)}"
+    return f"--jobs {jobs}: {players} played ({why})"
+
+
 # config-file key -> (click parameter name, expected type)
 CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "strategies": ("specs", (list,)),
@@ -109,6 +129,10 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "precision": ("precision", (int, float)),
     "max_games": ("max_games", (int,)),
 }
+
+
+NAMES = {"out": "directory", "record": "file", "load": "file"}
+"""Config-file keys that name a file or folder, and what they name: none may be empty."""
 
 
 def _option_keys() -> dict[str, tuple[str, tuple[type, ...]]]:
@@ -149,6 +173,8 @@ def read_config(path: str) -> dict[str, Any]:
         if not isinstance(value, types) or (bool in (type(value),) and bool not in types):
             want = " or ".join(t.__name__ for t in types)
             raise CLIError(f"--config: {key} must be {want} in {path}", usage=True)
+        if key in NAMES and any(map(is_empty_name, value if isinstance(value, list) else [value])):
+            raise CLIError(empty_name(f"--config: {key} in {path}", NAMES[key]), usage=True)
         if key in ("strategies", "load"):
             value = tuple(str(v) for v in value)
         if key == "players" and isinstance(value, list):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .errors import CLIError
+from .options import FileName
 
 if TYPE_CHECKING:
     from tournaments.verify import Problem, Verification
@@ -156,7 +157,7 @@ def unfinished_state(run_dir: Path) -> str:
 
 
 @click.command("verify")
-@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.argument("run_dir", type=FileName(path_type=Path, noun="run directory"))
 def verify(run_dir: Path) -> None:
     """Check a tournament run: every file of every finished chunk against the size and
     checksum its manifest recorded, the merged files of a finished run and its --record file,

@@ -71,7 +71,8 @@ def load_file(path_text: str) -> Any:
     if path.is_dir():
         raise ValueError(f"{path_text} is a folder, not a strategy file (name a .py file in it)")
     if not path.is_file():
-        raise ValueError(f"no such strategy file: {path_text}")
+        plain = path_text.isprintable() and path_text == path_text.strip()  # else quoted: seen
+        raise ValueError(f"no such strategy file: {path_text if plain else repr(path_text)}")
     path = path.resolve()
     key = str(path)
     if key in _FILE_MODULES:
