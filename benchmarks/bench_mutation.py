@@ -124,6 +124,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_audit3_api.py",
         "tests/test_api_edges62.py",
         "tests/test_api_edges62b.py",
+        "tests/test_mutation_record62.py",
     ),
     "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
     "tournaments/labels.py": (
@@ -142,6 +143,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_mutation_gauntlet60.py",
         "tests/test_compare.py",
         "tests/test_audit4_compare.py",
+        "tests/test_mutation_record62.py",
     ),
     "tournaments/gauntlet.py": ("tests/test_mutation_gauntlet60.py", "tests/test_gauntlet.py"),
     "reports/gauntlet.py": ("tests/test_mutation_gauntlet60.py", "tests/test_gauntlet.py"),
