@@ -317,7 +317,7 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
         n = len(table)
         return [f"no strategy changed significantly after Holm correction over the {n} "
                 f"strateg{'y' if n == 1 else 'ies'} compared (largest: {big.strategy} "
-                f"{figure} {span}, {p_text(big.p_value)} before the "
-                f"correction, {p_text(big.p_holm)} after)"]  # fmt: skip
+                f"{figure} {span}, {p_text(big.p_value, alpha)} before the "
+                f"correction, {p_text(big.p_holm, alpha)} after)"]  # fmt: skip
     return [f"no strategy changed significantly (largest: {big.strategy} "
             f"{figure} {span})"]  # fmt: skip

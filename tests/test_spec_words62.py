@@ -37,3 +37,16 @@ def test_the_best_strategys_interval_reads_apart_from_the_fair_share_beside_it()
                           "ci_high": 0.2563, "fair_share": 0.25, "games": 4000}])  # fmt: skip
     (found,) = best_finding({"summary": summ}, "paired", default_declaration())
     assert "a wins 25.310% [24.996, 25.630] of its games (fair share 25.000%)" in found.text
+
+
+def test_compares_holm_sentence_reads_each_p_on_its_side_of_alpha():
+    """With --alpha 0.012, a Holm p of 0.0124 (not significant) read 'p = 0.01 after', below
+    the level the sentence says it did not pass."""
+    import pandas as pd
+
+    from reports.compare import _findings
+
+    row = dict(strategy="x", diff=0.02, ci_low=0.005, ci_high=0.035, p_value=0.004,
+               p_holm=0.0124, significant=False, no_spread=False, units=100)  # fmt: skip
+    (said,) = _findings(pd.DataFrame([row]), False, alpha=0.012)
+    assert "p = 0.004 before the correction, p = 0.012 after" in said, said  # not 0.01
