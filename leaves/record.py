@@ -93,8 +93,14 @@ def _plain(value: Any) -> Any:
     if kind.__module__ == "numpy" and hasattr(value, "tolist"):
         value = value.tolist()
     if isinstance(value, list | tuple):
+        if set(map(type, value)) <= _PLAIN:  # actions, a hand, labels: as they are, in C
+            return tuple(value)
         return tuple([_plain(v) for v in value])
     return value
+
+
+_PLAIN = {int, str, bool, float, type(None)}
+"""The kinds ``_plain`` keeps as they are."""
 
 
 @dataclass(frozen=True)
@@ -131,9 +137,10 @@ class GameRecord:
     def __post_init__(self) -> None:
         # lists and numpy's arrays become tuples, numpy's scalars Python's; anything else is
         # kept as given, for replay to name
-        for f in fields(self):
-            if f.name != "rules":
-                object.__setattr__(self, f.name, _plain(getattr(self, f.name)))
+        for name in _CONVERTED:
+            value = getattr(self, name)
+            if type(value) not in _PLAIN:  # the plain kinds are kept without a call
+                object.__setattr__(self, name, _plain(value))
         if isinstance(self.rules, Mapping):
             object.__setattr__(self, "rules", _read_only(self.rules))
 
@@ -265,6 +272,10 @@ def _leads_to(initial: State, actions: tuple[int, ...], final: State) -> bool:
     except IllegalActionError:
         return False
     return state == final
+
+
+_CONVERTED = tuple(f.name for f in fields(GameRecord) if f.name != "rules")
+"""The fields ``GameRecord.__post_init__`` makes plain (``_plain``): all but the rules."""
 
 
 def replay(record: GameRecord, rules: Any = None) -> list[State]:
