@@ -118,12 +118,17 @@ class JobsOption(click.Option):
         return super().get_help_record(ctx)
 
 
-jobs_option = click.option(
-    "--jobs", "jobs", cls=JobsOption, type=int, default=-1, show_default=True,
-    help="Players: this process and its workers (-1: one a core); at most " + PER_CORE + " a "
-    "core, and no worker process beyond the parts of the run left to play (a run that starts "
-    "fewer says so).",
-)  # fmt: skip
+def jobs_flags(*short: str) -> Any:
+    """The ``--jobs`` option (its help gives the cap), also under the ``short`` flags."""
+    return click.option(
+        *short, "--jobs", "jobs", cls=JobsOption, type=int, default=-1, show_default=True,
+        help="Players: this process and its workers (-1: one a core); at most " + PER_CORE +
+        " a core, and no worker process beyond the parts of the run left to play (a run that "
+        "starts fewer says so).",
+    )  # fmt: skip
+
+
+jobs_option = jobs_flags()
 
 
 def value_option(flag: str, kind: Any, help: str, metavar: str | None = None) -> Any:

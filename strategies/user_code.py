@@ -63,16 +63,23 @@ def import_module(where: str, cls_name: str) -> ModuleType:
         raise ValueError(f"cannot import module {where!r}: {text}") from exc
 
 
+def _seen(path_text: str) -> str:
+    """A file's name as a message writes it: quoted where a space at either end or an
+    unprintable character would not be seen."""
+    plain = path_text.isprintable() and path_text == path_text.strip()
+    return path_text if plain else repr(path_text)
+
+
 def load_file(path_text: str) -> Any:
     """The module of a user's strategy file, loaded once per resolved path under a name of its
     own (``USER_MODULE``, the file's stem, a digest of its path), so two files of one stem
     never shadow each other; each strategy class it defines remembers where it came from."""
     path = Path(path_text).expanduser()
     if path.is_dir():
-        raise ValueError(f"{path_text} is a folder, not a strategy file (name a .py file in it)")
+        raise ValueError(f"{_seen(path_text)} is a folder, not a strategy file (name a .py file "
+                         "in it)")  # fmt: skip
     if not path.is_file():
-        plain = path_text.isprintable() and path_text == path_text.strip()  # else quoted: seen
-        raise ValueError(f"no such strategy file: {path_text if plain else repr(path_text)}")
+        raise ValueError(f"no such strategy file: {_seen(path_text)}")
     path = path.resolve()
     key = str(path)
     if key in _FILE_MODULES:

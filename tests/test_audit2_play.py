@@ -205,7 +205,7 @@ def test_a_bot_failing_in_start_game_forfeits_a_game_that_is_saved_from_its_deal
 def test_an_empty_save_path_is_refused_not_taken_for_no_save(capsys):
     code, _, err = cli(capsys, "play", "--save", "")
     assert code == 2
-    assert "--save names no file" in one_error_line(err)
+    assert "--save: an empty name was given, not a file" in one_error_line(err)
 
 
 def test_the_seed_to_replay_is_never_cut_across_lines(capsys, monkeypatch):

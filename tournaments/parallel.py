@@ -14,7 +14,7 @@ from typing import Any
 from .local import imap_local, n_workers
 from .players import BACKENDS, Players, Salvage
 
-__all__ = ["BACKENDS", "WorkerError", "cluster_size", "imap_unordered"]
+__all__ = ["BACKENDS", "WorkerError", "cluster_size", "imap_unordered", "record_cap"]
 
 
 class WorkerError(RuntimeError):
@@ -59,6 +59,15 @@ def cluster_size(n_jobs: int) -> int:
     return n_workers(n_jobs) + 1
 
 
+def record_cap(stats: dict[str, Any], n_jobs: int) -> None:
+    """Record in ``stats`` (the run's session ``players``) the local Dask cluster's size as
+    ``jobs_capped_to`` when it is smaller than ``n_jobs`` asked (``cluster_size``), as
+    ``local.imap_local`` records its cap; nothing otherwise (-1 asks for no number)."""
+    stats.pop("jobs_capped_to", None)
+    if cluster_size(n_jobs) < n_jobs:
+        stats["jobs_capped_to"] = cluster_size(n_jobs)
+
+
 @contextmanager
 def _client(n_jobs: int, scheduler: Any) -> Iterator[Any]:
     """A ``distributed.Client`` of ``scheduler`` (an address, checked by ``Players``, or a
@@ -94,6 +103,8 @@ def _dask(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players) -> I
     # start-up: Dask loads for a cluster only
     from distributed import as_completed
 
+    if players.scheduler is None and players.stats is not None:
+        record_cap(players.stats, players.n_jobs)
     with _client(players.n_jobs, players.scheduler) as client:
         live: set[Any] = set()  # submitted, not yet yielded
         pending = as_completed()

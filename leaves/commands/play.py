@@ -19,7 +19,7 @@ from rich.text import Text
 
 from leaves_cli.console import make_console
 from leaves_cli.errors import CLIError
-from leaves_cli.options import against_option, load_option, split_specs
+from leaves_cli.options import FileName, against_option, load_option, split_specs
 
 from . import render
 from .play_loop import DEFAULT_LEVEL, LEVELS, QuitGame, Seats, level_opponents, make_bots, play_game
@@ -72,7 +72,7 @@ from .rules import rules_option
 @load_option
 @click.option(
     "--save",
-    type=click.Path(dir_okay=False, writable=True),
+    type=FileName(dir_okay=False, writable=True),
     default=None,
     help="Append each game as a GameRecord JSON line (see 'leaves replay'); a game left "
     "with q, the end of the input or Ctrl-C is saved too, marked unfinished, and one a bot "
@@ -97,8 +97,6 @@ def play(**opts: Any) -> None:
       leaves play --load my_bot.py --against mybot --save games.jsonl
     """
     o = PlayOptions(**opts)
-    if o.save == "":  # '--save "$FILE"' with FILE unset: refused, not read as no --save
-        raise CLIError("--save names no file (an empty path)", usage=True)
     if o.save:  # before the game: a game played to its end must not be lost to a bad path
         from leaves_cli.writable import check_file_writable
 

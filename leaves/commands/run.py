@@ -9,16 +9,16 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
 from leaves_cli.errors import CLIError
-from leaves_cli.options import count_option, format_option
+from leaves_cli.options import FileName, count_option, format_option, jobs_flags
 from leaves_cli.request import Request
-from leaves_cli.tournament_parts import playing, stops_on_term
+from leaves_cli.tournament_parts import jobs_line, playing, stops_on_term
 
 from .rules import rules_option
 from .run_stored import DEFAULT_RULES_RUN, as_grown, finished_here, stored_run
@@ -47,6 +47,22 @@ def builtin_heuristics() -> list[str]:
     return out
 
 
+short_jobs_option = jobs_flags("-j")
+"""``--jobs`` (its help and its cap) with the short flag ``-j`` these commands have always
+taken."""
+
+
+def jobs_said(runs: Iterable[Path], jobs: int) -> str:
+    """The one line (``jobs_line``) that says the runs a command played (the last session of
+    each of the ``runs`` that holds a manifest) played with fewer players than ``--jobs``
+    asked: said once for them all. "" when any of them played with as many as asked."""
+    from tournaments.storage import MANIFEST, read_manifest
+
+    manifests = [read_manifest(run) for run in runs if (run / MANIFEST).is_file()]
+    sessions = [m["sessions"][-1] for m in manifests if m.get("sessions")]
+    return jobs_line({"sessions": sessions}, 0, jobs)
+
+
 @click.command(name="run")
 @count_option(
     "--games",
@@ -56,22 +72,12 @@ def builtin_heuristics() -> list[str]:
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=FileName(path_type=Path, noun="directory"),
     default=DEFAULT_OUT,
     show_default=True,
     help="Run directory; the report goes to OUT/report.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=int,
-    default=-1,
-    show_default=True,
-    help=(
-        "Players in parallel: this process plus threads (compiled strategies) or worker "
-        "processes (-1: one per CPU core). Results do not depend on it."
-    ),
-)
+@short_jobs_option
 @click.option(
     "-n",
     "--players",
@@ -138,6 +144,9 @@ def run(**opts: Any) -> None:
             compared = compare_with_default_rules(names, game.rules, out, request)
             if compared is not None:
                 _say(f"rules compared with today's: {compared}")
+        capped = jobs_said([out, out / DEFAULT_RULES_RUN], request.jobs)
+        if capped:
+            _say(capped)
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid game in {out}: every one ended by a forfeit")
 

@@ -14,7 +14,9 @@ import click
 
 from leaves_cli.errors import CLIError
 from leaves_cli.options import (
+    FileName,
     against_option,
+    jobs_option,
     load_option,
     progress_option,
     split_specs,
@@ -42,10 +44,10 @@ from .rules import rules_option
     "verification plays --verify-games an arm on top).",
 )
 @click.option("--seed", type=int, default=None, help="Tuning seed (default: fresh, saved).")
-@click.option("--jobs", "jobs", type=int, default=-1, show_default=True, help="Workers (-1: all).")
+@jobs_option
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=FileName(file_okay=False),
     default="leaves-tune",
     show_default=True,
     help="Result directory (must be new or empty; with --resume, the interrupted tuning's).",
@@ -111,8 +113,14 @@ def tune(**opts: Any) -> None:
     progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
-    for line in lines(_run(request, specs, progress)):
+    result = _run(request, specs, progress)
+    for line in lines(result):
         click.echo(line)
+    from .run import jobs_said  # start-up: only to say a capped --jobs
+
+    capped = jobs_said((Path(result.out) / "verify").glob("*"), request.jobs)  # its arms' runs
+    if capped:
+        click.echo(capped)
 
 
 @stops_on_term

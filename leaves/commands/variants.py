@@ -19,6 +19,7 @@ import click
 
 from leaves_cli.errors import CLIError
 from leaves_cli.options import (
+    FileName,
     count_option,
     format_option,
     load_option,
@@ -27,6 +28,8 @@ from leaves_cli.options import (
 )
 from leaves_cli.request import Request
 from leaves_cli.tournament_parts import playing, stops_on_term
+
+from .run import builtin_heuristics, jobs_said, short_jobs_option
 
 DEFAULT_GAMES = 20_000
 DEFAULT_PLAYERS = "4"
@@ -81,8 +84,6 @@ def _rule_sets(texts: tuple[str, ...], sizes: list[int], expert: bool) -> list[A
 def _field(specs: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """The strategies (default: ``leaves run``'s built-ins) with random added where missing,
     and the notes saying so."""
-    from .run import builtin_heuristics
-
     field = list(specs) or builtin_heuristics()
     if any(s.split(":")[0].split("(")[0] == "random" for s in field):
         return field, []
@@ -128,26 +129,6 @@ def _refuse_if_played(out: Path) -> None:
         raise CLIError(str(exc)) from None
 
 
-def _check_out(out: Path, resume: bool) -> None:
-    """A new comparison needs an empty --out (one holding a comparison names --resume); a
-    resumed one, the folder it was played in (``variants_resume.settle`` read it)."""
-    from tournaments.storage import holds_files
-
-    from .variants_resume import STATE, resume_command
-
-    if out.exists() and not out.is_dir():
-        raise CLIError(f"--out {out} exists and is not a directory", usage=True)
-    if not resume and (out / STATE).is_file():
-        raise CLIError(f"--out {out} holds a comparison: '{resume_command(out)}' continues "
-                       "it, or choose another --out", usage=True)  # fmt: skip
-    if not resume and holds_files(out):  # a lock file alone: a comparison not begun
-        raise CLIError(f"--out {out} is not empty: choose another --out (each rule set's run "
-                       "and the comparison go there)", usage=True)  # fmt: skip
-    from leaves_cli.writable import check_writable
-
-    check_writable(out)
-
-
 @click.command(name="variants")
 @click.argument("specs", nargs=-1, metavar="[STRATEGY ...]")
 @click.option(
@@ -182,11 +163,11 @@ def _check_out(out: Path, resume: bool) -> None:
     click.IntRange(min=0),
     "Seed of every rule set's run (default: fresh, printed and saved).",
 )
-@click.option("--jobs", "-j", type=int, default=-1, show_default=True, help="Workers (-1: all).")
+@short_jobs_option
 @click.option("--expert", is_flag=True, help="Play expert matches (to the rules' expert_target).")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=FileName(path_type=Path, file_okay=False),
     required=True,
     help="Output directory: a run per rule set, the comparison's report.html.",
 )
@@ -251,7 +232,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
       leaves variants --rules expert_target=30 --expert --games 5000 --out runs/v3
       leaves variants --out runs/v --resume       # after Ctrl-C: the rest from the run
     """
-    from .variants_resume import check_games, settle
+    from .variants_resume import check_games, check_out, settle
 
     _refuse_if_played(Path(opts["out"]))  # before reading what it holds, or advising on it
     values, state = settle(click.get_current_context(), opts)
@@ -265,7 +246,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
     load_files(request.load)
     field, notes = _field(request.specs)
     out: Path = request.out
-    _check_out(out, resume=state is not None)
+    check_out(out, resume=state is not None)
     runs = _tournaments(rule_sets, field, request)
     check_games(request, rule_sets[0], field, runs[0].n_games)  # resumed: a --games given
     who, ladder = _designer_setup(runs[0], request)
@@ -326,6 +307,8 @@ def _compare(request: Request, state: dict[str, Any], runs: list[Any], rule_sets
     click.echo(f"{len(runs)} rule sets {how} in {played:.1f} s, {said}, compared in "
                f"{time.perf_counter() - built:.1f} s")  # fmt: skip
     click.echo(f"report: {page}")
+    if capped := jobs_said((where for _, where in dirs), request.jobs):  # said once for all
+        click.echo(capped)
 
 
 def _sizes(players: tuple[str, ...]) -> list[int]:
