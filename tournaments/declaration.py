@@ -4,7 +4,9 @@ reading a run's declaration (every report does) loads neither."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Any
 
 __all__ = ["DECLARED", "MAX_SEATS", "Declaration", "plural"]
@@ -21,6 +23,22 @@ DECLARED = (
     "match_unit", "match_name", "match_title", "match_label", "match_score", "match_target",
 )  # fmt: skip
 """The attributes of a plug-in that make its declaration (see ``Declaration``)."""
+
+
+_TEXT = (lambda x: isinstance(x, str), "text")
+_KINDS = {
+    **dict.fromkeys(("seat_columns", "game_columns", "length_columns", "mean_columns"), (
+        lambda x: isinstance(x, list | tuple) and all(isinstance(c, str) for c in x),
+        "a list of column names")),
+    **dict.fromkeys(("higher_is_better", "has_first_player", "turn_order", "shared_wins"), (
+        lambda x: isinstance(x, bool), "true or false")),
+    **dict.fromkeys(("min_players", "max_players", "match_target"), (
+        lambda x: isinstance(x, Integral) and not isinstance(x, bool), "a whole number")),
+    "share_columns": (lambda x: isinstance(x, Mapping), "a table of column names to words"),
+    "parameters": (lambda x: isinstance(x, Mapping) and all(isinstance(p, Real) for p in x.values()),
+                   "a table of parameter names to numbers"),
+}  # fmt: skip
+"""Each declared field's kind (a check, and its words), text where none is named."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +100,11 @@ class Declaration:
         if missing:
             raise ValueError(f"the game declaration lacks {', '.join(missing)}")
         v = {k: d[k] for k in DECLARED}
+        for k, x in v.items():  # bool("false") is True, int("6") 6: each of its kind, or said
+            good, expected = _KINDS.get(k, _TEXT)
+            if not good(x):
+                text = repr(x) if len(repr(x)) <= 40 else repr(x)[:37] + "..."
+                raise ValueError(f"the game declaration's {k} is {text}, expected {expected}")
         for k in ("seat_columns", "game_columns", "length_columns", "mean_columns"):
             v[k] = tuple(v[k])
         v["share_columns"] = dict(v["share_columns"])

@@ -69,7 +69,10 @@ SPEC_FIELDS: dict[str, Check] = {
         lambda v: isinstance(v, dict) and all(_whole(0)(x) for x in v.values()),
         "a table of whole numbers",
     ),
-    "entrants": (_list_of(_table), "a list of tables (one per strategy)"),
+    "entrants": (
+        _list_of(lambda e: _table(e) and _text(e.get("label"))),
+        "a list of tables (one per strategy, each with its label)",
+    ),
     "gauntlet": (_table, "a table"),
 }
 """The spec's fields: (what a good value passes, what it should be in words)."""
@@ -98,10 +101,35 @@ TOP_FIELDS: dict[str, Check] = {
     "n_chunks_done": (_whole(0), _COUNT),
     "units_done": (_whole(0), _COUNT),
     "finished": (_text, "a time"),
+    "sequential": (_table, "a table (the sequential test's record)"),
 }
 """The top-level fields (every one the runner writes but ``integrity``, which
 ``tournaments.verify`` reads, and ``chunks_done``, which nothing reads: the chunks' files
-tell which are done)."""
+tell which are done; and a sequential gauntlet's record of its test)."""
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _figure(v: Any) -> bool:  # JSON has no infinity or NaN (``tournaments.sequential.finite``)
+    return v is None or v in ("inf", "-inf") or _number(v)
+
+
+_FIGURE = 'a number, "inf", "-inf" or null'
+SEQUENTIAL_FIELDS: dict[str, Check] = {
+    "decision": (_text, "a decision in words"),
+    "games_per_side": (_whole(0), _COUNT),
+    "llr": (_figure, _FIGURE),
+    **{key: (_number, "a number") for key in ("lower", "upper", "margin", "alpha", "beta")},
+    "batches": (_whole(0), _COUNT),
+    "finished": (_flag, "true or false"),
+    **{key: (_figure, _FIGURE) for key in ("difference", "ci_low", "ci_high")},
+    "sentence": (_text, "a sentence"),
+}
+"""A sequential gauntlet's record of its test (``manifest["sequential"]``, which the report
+and a resume read); every version wrote the fields up to ``batches`` (``TEST_RECORD``)."""
+TEST_RECORD = tuple(SEQUENTIAL_FIELDS)[:9]
 
 TEST_SETTINGS = ("margin", "alpha", "beta", "max_games")
 """A sequential gauntlet's test, as its spec keeps it (``spec.gauntlet.sequential``)."""
@@ -172,6 +200,8 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
     _check("", TOP_FIELDS, manifest, ())
     _check("spec.", SPEC_FIELDS, manifest["spec"], required)
     _check_agreement(manifest)
+    if isinstance(manifest.get("sequential"), dict):
+        _check("sequential.", SEQUENTIAL_FIELDS, manifest["sequential"], TEST_RECORD)
     if isinstance(manifest["spec"].get("gauntlet"), dict):
         _check_gauntlet(manifest["spec"], resume)
 

@@ -325,7 +325,7 @@ def record_location(out: Path, manifest: dict[str, Any]) -> Path | None:
     run's records beside a run moved alone are not taken for its own), else the first whose
     folder is there; None where the manifest does not say (an older version's names it only
     in ``record_file``, relative to the folder the run started in)."""
-    entry = (manifest.get(INTEGRITY) or {}).get(RECORD_FILE)
+    entry = part.get(RECORD_FILE) if isinstance(part := manifest.get(INTEGRITY), dict) else None
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
         return None
     places = _record_places(out, entry)
@@ -342,7 +342,7 @@ def check_record_file(out: Path, manifest: dict[str, Any], result: Verification)
     named = manifest.get("record_file")
     if not (result.complete and isinstance(named, str)):
         return
-    entry = (manifest.get(INTEGRITY) or {}).get(RECORD_FILE)
+    entry = part.get(RECORD_FILE) if isinstance(part := manifest.get(INTEGRITY), dict) else None
     if entry is None:
         result.record_unchecked = Path(named)
         return

@@ -93,8 +93,11 @@ def _whole_array(values: Any, what: str, kind: str) -> np.ndarray:
 
 def _seed_array(seeds: Any, what: str) -> np.ndarray:
     arr = np.asarray(seeds)
-    if arr.dtype == object and arr.ndim == 1:  # Python ints no numpy integer holds: name one
-        arr = np.array([kernel_seed(x, f"{what}[{i}]") for i, x in enumerate(arr)], np.uint64)
+    # Python ints no numpy integer holds (object), or read as floats (2**63 beside 1): item
+    # by item, naming one that is no seed
+    listed = arr.dtype == object or (arr.dtype.kind == "f" and not isinstance(seeds, np.ndarray))
+    if listed and arr.ndim == 1:
+        arr = np.array([kernel_seed(x, f"{what}[{i}]") for i, x in enumerate(seeds)], np.uint64)
     arr = _whole_array(arr, what, "seeds")
     if arr.size and arr.dtype != np.uint64 and arr.min() < 0:
         raise ValueError(f"{what} must be non-negative (uint64 seeds)")
