@@ -4,6 +4,9 @@ tests of several modules share."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -236,3 +239,16 @@ def forfeiting_run(out, *extra: str) -> Path:
                               *extra, "--out", str(out))  # fmt: skip
     assert code == 0, err
     return out
+
+
+def copied_run(run: Path, tmp_path: Path, edit: Callable[[dict], None] | None = None,
+               name: str = "copy") -> Path:  # fmt: skip
+    """A copy of the run folder ``run`` in ``tmp_path / name``, its manifest changed in place
+    by ``edit`` (None: unchanged): a run to damage, the module's own left whole."""
+    copy = tmp_path / name
+    shutil.copytree(run, copy)
+    if edit is not None:
+        manifest = json.loads((copy / "manifest.json").read_text())
+        edit(manifest)
+        (copy / "manifest.json").write_text(json.dumps(manifest))
+    return copy

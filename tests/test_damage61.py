@@ -4,7 +4,6 @@ run kept without rows. Each is named in one line by ``leaves verify`` and ``leav
 
 from __future__ import annotations
 
-import json
 import shlex
 import shutil
 
@@ -12,7 +11,7 @@ import pytest
 
 from tournaments import Tournament, load
 
-from .helpers import cli, one_error_line
+from .helpers import cli, copied_run, one_error_line
 
 THREE = ["greedy", "low", "high"]
 PYTHON_WORDS = ("invalid literal", "Error", "object", "subscriptable", "index out of range")
@@ -27,17 +26,6 @@ def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("damage") / "run"
     Tournament(THREE, players=3, games=36, seed=4, chunk_size=12).run(out=out)
     return out
-
-
-def _copy(run, tmp_path, edit=None):
-    """A copy of the run, its manifest changed in place by ``edit`` (None: unchanged)."""
-    copy = tmp_path / "copy"
-    shutil.copytree(run, copy)
-    if edit is not None:
-        manifest = json.loads((copy / "manifest.json").read_text())
-        edit(manifest)
-        (copy / "manifest.json").write_text(json.dumps(manifest))
-    return copy
 
 
 def _first_file(manifest):
@@ -84,7 +72,7 @@ def test_malformed_checksums_are_named_in_one_line_and_the_resume_mends_them(
     report named a Python error ("invalid literal for int()", "AttributeError: 'list' object
     has no attribute 'items'"); the resume crashed the same way. Now the malformed checksums
     are named, and the resume plays again what they vouched for."""
-    bad = _copy(run, tmp_path, MALFORMED[how])
+    bad = copied_run(run, tmp_path, MALFORMED[how])
     code, out, err = _run(capsys, "verify", bad)
     line = one_error_line(err)
     assert code == 1 and not any(w in line + out for w in PYTHON_WORDS), line + out
@@ -102,7 +90,7 @@ def test_malformed_checksums_are_named_in_one_line_and_the_resume_mends_them(
 def test_an_unknown_checksum_algorithm_is_replaced_by_the_resume(run, tmp_path, capsys):
     """The resume replayed every chunk of a manifest naming another checksum, but kept its
     name: the run it mended failed 'leaves verify' for ever after."""
-    bad = _copy(run, tmp_path, lambda m: m["integrity"].__setitem__("algorithm", "md5"))
+    bad = copied_run(run, tmp_path, lambda m: m["integrity"].__setitem__("algorithm", "md5"))
     code, out, err = _run(capsys, "verify", bad)
     assert code == 1 and "unknown checksum 'md5'" in out
     assert _run(capsys, *_advised(one_error_line(err)), "--jobs", "1")[0] == 0
@@ -115,7 +103,7 @@ def test_files_of_a_chunk_the_resume_replays_are_not_said_to_be_left_there(run, 
     """A complete run whose manifest lost one chunk's record: its files were called 'not the
     run's: a resume leaves it there', to be removed, though the resume replays that chunk and
     writes them again."""
-    bad = _copy(run, tmp_path, lambda m: m["integrity"]["chunks"].pop("1"))
+    bad = copied_run(run, tmp_path, lambda m: m["integrity"]["chunks"].pop("1"))
     code, out, err = _run(capsys, "verify", bad)
     line = one_error_line(err)
     assert code == 1 and "leaves it there" not in line + out and "remove" not in line
@@ -126,7 +114,7 @@ def test_files_of_a_chunk_the_resume_replays_are_not_said_to_be_left_there(run, 
 def test_an_unrecorded_file_of_a_good_chunk_is_to_be_removed(run, tmp_path, capsys):
     """A file named like a chunk's own that the run does not write (records of a run kept
     without): the chunk is good, so no resume touches it: remove it, as said."""
-    bad = _copy(run, tmp_path)
+    bad = copied_run(run, tmp_path)
     stray = bad / "records" / "chunk-000001.jsonl"
     stray.parent.mkdir()
     stray.write_text("{}\n")
@@ -139,7 +127,7 @@ def test_an_unrecorded_file_of_a_good_chunk_is_to_be_removed(run, tmp_path, caps
 
 def test_a_file_of_a_chunk_the_run_does_not_have_is_said_to_be_removed(run, tmp_path, capsys):
     """The line said the resume 'replays them'; it deletes such a file."""
-    bad = _copy(run, tmp_path)
+    bad = copied_run(run, tmp_path)
     foreign = bad / "chunks" / "chunk-000099.npz"
     shutil.copy(bad / "chunks" / "chunk-000000.npz", foreign)
     code, _, err = _run(capsys, "verify", bad)
@@ -162,7 +150,7 @@ def test_a_report_of_a_run_kept_without_rows_does_not_say_it_has_no_games(tmp_pa
 def test_a_manifest_without_labels_still_reads_and_resumes(run, tmp_path, capsys):
     """Labels are the spec's strategies (the manifest check says so); without them the
     resume played nothing and then failed with "'labels'" as its error."""
-    bad = _copy(run, tmp_path, lambda m: m.pop("labels"))
+    bad = copied_run(run, tmp_path, lambda m: m.pop("labels"))
     assert _run(capsys, "verify", bad)[0] == 0
     code, _, err = _run(capsys, "tournament", "--out", bad, "--resume", "--jobs", "1")
     assert code == 0, err
@@ -181,7 +169,7 @@ def test_the_python_api_never_reads_a_changed_part_as_rows(run, tmp_path):
     the part, as 'leaves verify' does."""
     from reports import ReportError, load_run
 
-    bad = _copy(run, tmp_path)
+    bad = copied_run(run, tmp_path)
     part = bad / "games" / "part-000001.parquet"
     _flip_middle(part)
     with pytest.raises(OSError, match=f"{part} is bad: corrupt"):
@@ -196,14 +184,14 @@ def test_a_changed_merged_file_gives_way_to_the_chunks(run, tmp_path):
     are merged again instead."""
     other = tmp_path / "other"
     Tournament(THREE, players=3, games=36, seed=5, chunk_size=12).run(out=other)
-    bad = _copy(run, tmp_path)
+    bad = copied_run(run, tmp_path)
     shutil.copy(other / "aggregates.npz", bad / "aggregates.npz")
     assert not load(other).summary().equals(load(run).summary())
     assert _same_as(run, bad)
 
 
 def test_a_damaged_chunk_of_an_unfinished_run_is_named_by_the_python_api(run, tmp_path):
-    bad = _copy(run, tmp_path, lambda m: m.__setitem__("status", "interrupted"))
+    bad = copied_run(run, tmp_path, lambda m: m.__setitem__("status", "interrupted"))
     chunk = bad / "chunks" / "chunk-000001.npz"
     chunk.write_bytes(chunk.read_bytes()[:100])
     with pytest.raises(OSError, match=f"{chunk} is bad: truncated"):
@@ -215,7 +203,7 @@ def test_a_directory_in_place_of_a_chunk_file_is_to_be_removed(run, tmp_path, ca
     (4,096 of N bytes)' and advised the resume, which failed on '[Errno 21] Is a directory'.
     Now verify says what it is and to remove it; a resume says so in one line; once it is
     gone, the resume replays the chunk."""
-    bad = _copy(run, tmp_path)
+    bad = copied_run(run, tmp_path)
     chunk = bad / "chunks" / "chunk-000001.npz"
     chunk.unlink()
     chunk.mkdir()
@@ -238,7 +226,7 @@ def test_a_directory_in_place_of_a_chunk_file_is_to_be_removed(run, tmp_path, ca
 
 
 def test_a_directory_in_place_of_the_manifest_is_not_said_to_be_no_manifest(run, tmp_path, capsys):
-    bad = _copy(run, tmp_path)
+    bad = copied_run(run, tmp_path)
     (bad / "manifest.json").unlink()
     (bad / "manifest.json").mkdir()
     code, _, err = _run(capsys, "verify", bad)
@@ -250,7 +238,7 @@ def test_a_directory_in_place_of_the_manifest_is_not_said_to_be_no_manifest(run,
 @pytest.mark.parametrize("command", ["verify", "report"])
 def test_a_manifest_that_cannot_be_used_says_what_to_do(run, tmp_path, capsys, command):
     """A truncated manifest was named, and the line stopped there: nothing said what to do."""
-    bad = _copy(run, tmp_path)
+    bad = copied_run(run, tmp_path)
     text = (bad / "manifest.json").read_text()
     (bad / "manifest.json").write_text(text[: len(text) // 2])
     code, _, err = _run(capsys, command, bad)
@@ -266,7 +254,7 @@ def test_a_damaged_run_being_played_is_advised_the_resume_once_it_ends(run, tmp_
 
     from tournaments import storage
 
-    bad = _copy(run, tmp_path)
+    bad = copied_run(run, tmp_path)
     part = bad / "games" / "part-000001.parquet"
     part.write_bytes(part.read_bytes()[:100])
     with storage.run_lock(bad):

@@ -12,7 +12,7 @@ import pytest
 
 from tournaments import load
 
-from .helpers import cli, cli_output, forfeiting_run, one_error_line
+from .helpers import cli, cli_output, copied_run, forfeiting_run, one_error_line
 
 
 @pytest.fixture(scope="module")
@@ -34,14 +34,7 @@ def gauntlet(tmp_path_factory):
 
 
 def _copy(run, tmp_path, edit=None):
-    """A copy of ``run`` (no records), its manifest changed in place by ``edit``."""
-    copy = tmp_path / "run"
-    shutil.copytree(run, copy)
-    if edit is not None:
-        manifest = json.loads((copy / "manifest.json").read_text())
-        edit(manifest)
-        (copy / "manifest.json").write_text(json.dumps(manifest))
-    return copy
+    return copied_run(run, tmp_path, edit, "run")
 
 
 def test_a_runs_manifest_damaged_to_a_stray_table_is_named_by_report_and_compare(
