@@ -33,7 +33,7 @@ def check_parts(run_dir: Path, rows_only: bool = False) -> None:
     else). A manifest another tool wrote (no ``format``, e.g. ``reports.synthetic``, in a
     folder without the runner's own files) is checked only for what it holds."""
     from tournaments.manifest_fields import check_manifest
-    from tournaments.storage import read_manifest
+    from tournaments.storage import read_manifest, written_by_runner
     from tournaments.verify import verify_run
 
     if not (run_dir / "manifest.json").exists():
@@ -42,7 +42,7 @@ def check_parts(run_dir: Path, rows_only: bool = False) -> None:
         manifest = read_manifest(run_dir)
     except ValueError as exc:
         raise CLIError(f"corrupt manifest: {exc}; {NO_MANIFEST}") from None
-    if _runners(run_dir, manifest):  # as verify reads it
+    if written_by_runner(run_dir, manifest):  # as verify reads it
         broken = manifest_problem(run_dir)
     else:
         try:
@@ -59,19 +59,13 @@ def check_parts(run_dir: Path, rows_only: bool = False) -> None:
         raise CLIError(bad_run_message(run_dir, result))
 
 
-def _runners(run_dir: Path, manifest: Any) -> bool:
-    """Did the runner write the run in ``run_dir``: its manifest says its ``format``, or,
-    damaged past saying it, the folder holds what only the runner writes (chunks/)."""
-    said = isinstance(manifest, dict) and "format" in manifest
-    return said or (run_dir / "chunks").exists() or (run_dir / "aggregates.npz").exists()
-
-
 def _mend(run_dir: Path, said: str) -> str:
     """What replays the runner's run's unreadable part that ``said`` names, where it does
     not say so itself (another tool's run: nothing resumes it)."""
-    from tournaments.storage import read_manifest
+    from tournaments.storage import read_manifest, written_by_runner
 
-    if " part " not in said or "--resume" in said or not _runners(run_dir, read_manifest(run_dir)):
+    runners = written_by_runner(run_dir, read_manifest(run_dir))
+    if " part " not in said or "--resume" in said or not runners:
         return ""
     return f" ({resume_hint(run_dir)})"
 

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
+from tournaments.storage import written_by_runner
 from tournaments.verify import ROW_FOLDERS, DamagedFile, recorded_parts
 
 from .data import (
@@ -385,7 +386,8 @@ def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
         except (OSError, ValueError) as exc:
             raise ReportError(f"corrupt manifest {mpath}: {exc}") from exc
         try:
-            check_manifest(manifest, spec=False)  # other tools' runs have none
+            # other tools' runs have no spec; the runner's have, damaged or not
+            check_manifest(manifest, spec=written_by_runner(path, manifest))
         except ValueError as exc:
             raise ReportError(f"corrupt manifest {mpath}: {exc}") from None
     parts = part_files(games_dir, manifest) if games_dir.is_dir() else []

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
-__all__ = ["DECLARED", "MAX_SEATS", "Declaration", "plural"]
+__all__ = ["DECLARED", "MAX_SEATS", "Declaration", "check_kinds", "plural"]
 
 MAX_SEATS = 12
 """The most seats a game may declare (``max_players``): a win tied among up to this many seats
@@ -100,11 +100,7 @@ class Declaration:
         if missing:
             raise ValueError(f"the game declaration lacks {', '.join(missing)}")
         v = {k: d[k] for k in DECLARED}
-        for k, x in v.items():  # bool("false") is True, int("6") 6: each of its kind, or said
-            good, expected = _KINDS.get(k, _TEXT)
-            if not good(x):
-                text = repr(x) if len(repr(x)) <= 40 else repr(x)[:37] + "..."
-                raise ValueError(f"the game declaration's {k} is {text}, expected {expected}")
+        check_kinds(v)
         for k in ("seat_columns", "game_columns", "length_columns", "mean_columns"):
             v[k] = tuple(v[k])
         v["share_columns"] = dict(v["share_columns"])
@@ -128,6 +124,19 @@ class Declaration:
     @property
     def better(self) -> str:
         return "higher" if self.higher_is_better else "lower"
+
+
+def check_kinds(d: Mapping[str, Any]) -> None:
+    """ValueError in one line unless each declared field that ``d`` holds is of its kind
+    (bool("false") is True, int("6") 6: each of its kind, or said); a field ``d`` lacks is
+    not asked for (a run written before it was declared)."""
+    for k in DECLARED:
+        if k not in d:
+            continue
+        good, expected = _KINDS.get(k, _TEXT)
+        if not good(d[k]):
+            text = repr(d[k]) if len(repr(d[k])) <= 40 else repr(d[k])[:37] + "..."
+            raise ValueError(f"the game declaration's {k} is {text}, expected {expected}")
 
 
 def plural(word: str) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .declaration import check_kinds
+
 __all__ = ["TEST_SETTINGS", "check_manifest"]
 
 Check = tuple[Callable[[Any], bool], str]
@@ -152,6 +154,15 @@ def _check(where: str, fields: dict[str, Check], data: dict[str, Any],
             raise ValueError(f"{where}{name} is {_shown(data[name])}, expected {expected}")
 
 
+def _check_top(manifest: dict[str, Any]) -> None:
+    """The top-level fields, and each field of the game declaration that it holds of its kind
+    (``Declaration.from_dict``'s check, here before a resume verifies or plays anything; a
+    field an older run's declaration lacks is not asked for: the report fills it in)."""
+    _check("", TOP_FIELDS, manifest, ())
+    if isinstance(manifest.get("game_declaration"), dict):
+        check_kinds(manifest["game_declaration"])
+
+
 def _check_agreement(manifest: dict[str, Any]) -> None:
     """The fields that name the entrants must agree: ``labels`` are the spec's strategies (the
     rows number entrants in that order), each table seats entrants the run has, and
@@ -192,12 +203,12 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
     if not isinstance(manifest, dict):
         raise ValueError(f"the manifest is {_shown(manifest)}, expected a JSON object")
     if "spec" not in manifest and not spec and "format" not in manifest:
-        _check("", TOP_FIELDS, manifest, ())
+        _check_top(manifest)
         return
     if not isinstance(manifest.get("spec"), dict):
         what = "missing" if "spec" not in manifest else f"{_shown(manifest['spec'])}"
         raise ValueError(f"spec is {what}, expected a table of the run's settings")
-    _check("", TOP_FIELDS, manifest, ())
+    _check_top(manifest)
     _check("spec.", SPEC_FIELDS, manifest["spec"], required)
     _check_agreement(manifest)
     if isinstance(manifest.get("sequential"), dict):

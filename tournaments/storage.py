@@ -42,7 +42,7 @@ __all__ = [
     "file_digest", "file_entry", "good_entry", "check_entry", "MALFORMED", "IN_THE_WAY",
     "NOT_A_FOLDER", "InTheWay", "chunk_path", "part_path", "record_path", "read_manifest",
     "write_manifest", "done_chunks", "clean_temporaries", "fsync_dir", "to_ranges", "LOCK",
-    "RunLocked", "run_lock", "lock_holder", "holds_files", "refuse_if_played",
+    "RunLocked", "run_lock", "lock_holder", "holds_files", "refuse_if_played", "written_by_runner",
 ]  # fmt: skip
 
 MANIFEST = "manifest.json"
@@ -234,6 +234,14 @@ def read_manifest(out: Path) -> dict[str, Any]:
         raise ValueError(f"{path} is not valid JSON: {exc}") from None
     except OSError as exc:  # no permission to read it, an I/O error
         raise ValueError(f"{path} cannot be read ({exc.strerror or exc})") from None
+
+
+def written_by_runner(out: Path, manifest: Any) -> bool:
+    """Did the runner write the run in ``out``: its manifest says its ``format``, or, damaged
+    past saying it, the folder holds what only the runner writes (chunks/, aggregates.npz).
+    Such a run is read as the runner's (its spec required), never as another tool's."""
+    said = isinstance(manifest, dict) and "format" in manifest
+    return said or (Path(out) / "chunks").exists() or (Path(out) / "aggregates.npz").exists()
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:

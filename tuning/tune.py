@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 import strategies
-from reports.numbers import TOO_FEW, counted, fixed, in_percentage_points, p_text
+from reports.numbers import TOO_FEW, counted, fixed, in_percentage_points, level_digits, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
 from tournaments.storage import MANIFEST, clean_temporaries, refuse_if_played, run_lock
@@ -145,9 +145,10 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
             f"the verification is too small to tell anything ({counted(v.units, 'deal')}, "
             f"{counted(v.tuned.games, 'game')} an arm): raise --verify-games or --budget"
         )
-    elif width > WIDE_VERIFY:
+    elif width > WIDE_VERIFY:  # written on its side of the limit: 5.004 never as '5.0'
+        k = level_digits((width,), WIDE_VERIFY, 1, 100.0)
         out.append(
-            f"the verification's interval is +/-{in_percentage_points(fixed(100 * width))} "
+            f"the verification's interval is +/-{in_percentage_points(fixed(100 * width, k))} "
             f"wide ({v.units:,} deals): only a larger difference would show; raise "
             "--verify-games or --budget"
         )

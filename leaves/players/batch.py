@@ -5,7 +5,7 @@ fresh instances of the seats' strategies."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -217,7 +217,8 @@ def play_seatings(
     """
     rules = Rules.of(rules)
     check_timeout(decision_timeout, "decision_timeout")  # a compiled run never reaches play_batch
-    if isinstance(tables, str | bytes | Set) or not isinstance(tables, Iterable):  # a set: no order
+    # a set has no order; a mapping would be gone through by its keys
+    if isinstance(tables, str | bytes | Set | Mapping) or not isinstance(tables, Iterable):
         raise TypeError(
             "tables must be a list of tables (each a list of strategies or specs in seat "
             f"order), got {shown(tables)}"
