@@ -252,3 +252,16 @@ def copied_run(run: Path, tmp_path: Path, edit: Callable[[dict], None] | None = 
         edit(manifest)
         (copy / "manifest.json").write_text(json.dumps(manifest))
     return copy
+
+
+def compared_rule_sets(root: Path) -> str:
+    """What 'leaves compare' prints of two small runs on the same deals, ``root / "a"`` under
+    today's rules and ``root / "b"`` under ``take=ends``: a comparison with real figures."""
+    for name, extra in (("a", ()), ("b", ("--rules", "take=ends"))):
+        code, _, err = cli_output("tournament", "greedy", "random", "counter", "--games", "300",
+                                  "--seed", "1", "--jobs", "1", "--out", str(root / name),
+                                  *extra)  # fmt: skip
+        assert code == 0, err
+    code, said, err = cli_output("compare", str(root / "a"), str(root / "b"))
+    assert code == 0, err
+    return said

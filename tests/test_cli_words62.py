@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from reports.numbers import apart_digits, fixed
-from tests.helpers import cli_output, load_benchmark
+from tests.helpers import compared_rule_sets, load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 NUMBER = r"[+-]?\d+(?:\.\d+)?"
@@ -57,13 +57,7 @@ def test_compare_s_holm_p_below_0_05_never_reads_0_05(capsys):
 def compared(tmp_path_factory) -> str:
     """What 'leaves compare' prints of two small runs on the same deals under other rules."""
     root = tmp_path_factory.mktemp("c")
-    for name, extra in (("a", ()), ("b", ("--rules", "take=ends"))):
-        code, _, err = cli_output("tournament", "greedy", "random", "counter", "--games", "300",
-                                  "--seed", "1", "--jobs", "1", "--out", str(root / name),
-                                  *extra)  # fmt: skip
-        assert code == 0, err
-    code, said, err = cli_output("compare", str(root / "a"), str(root / "b"))
-    assert code == 0, err
+    said = compared_rule_sets(root)
     return said
 
 

@@ -18,7 +18,7 @@ from reports.numbers import difference_interval, fixed, interval, p_text
 from reports.page import readable
 from reports.variants_display import value_text
 from reports.variants_text import findings
-from tests.helpers import cli_output
+from tests.helpers import cli_output, compared_rule_sets
 from tests.test_report_words61 import LABELS, _diffs, _metrics
 from tournaments.sequential import NOT_BETTER
 
@@ -204,13 +204,7 @@ def compared(tmp_path_factory) -> tuple[str, pd.DataFrame]:
     """What 'leaves compare' prints of two small runs on the same deals under other rules, and
     the comparison's table at full precision."""
     root = tmp_path_factory.mktemp("c")
-    for name, extra in (("a", ()), ("b", ("--rules", "take=ends"))):
-        code, _, err = cli_output("tournament", "greedy", "random", "counter", "--games", "300",
-                                  "--seed", "1", "--jobs", "1", "--out", str(root / name),
-                                  *extra)  # fmt: skip
-        assert code == 0, err
-    code, said, err = cli_output("compare", str(root / "a"), str(root / "b"))
-    assert code == 0, err
+    said = compared_rule_sets(root)
     return said, compare(root / "a", root / "b").table
 
 
