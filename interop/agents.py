@@ -104,11 +104,14 @@ def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str]
     """One of our strategies (a spec, class or instance) as ``act(env, agent) -> action id``
     for PettingZoo's loop over ``interop.pettingzoo.env``: it reads the seat's view from the
     environment's state (what the seat may see, as its observation holds) and draws from a
-    generator fixed by ``seed``. A new game (a reset, whatever its turns) gets a fresh strategy;
-    an agent not to act (another's turn, or the game over) is refused in one line."""
-    rng = np.random.default_rng(check_seed(seed, "seed"))
+    generator fixed by ``seed``. A new game (a reset, whatever its turns) gets a fresh strategy
+    and the generator drawn from ``seed`` again, so a deal played again is the same game,
+    whatever was played before (as ``interop.openspiel.StrategyBot`` restarts); an agent not
+    to act (another's turn, or the game over) is refused in one line."""
+    seed = check_seed(seed, "seed")
     base = get(spec)
     seen: dict[str, Any] = {}  # per agent: the game it last acted in (its start), its strategy
+    game: list[Any] = [None, None]  # the game in play (its start) and its generator
 
     def act(e: Any, agent: str) -> int:
         env = e.unwrapped
@@ -122,6 +125,8 @@ def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str]
         # a new game is a new start (a turn going back misses a game of one turn dealt again)
         if last is None or last[0] is not env.start:
             last = seen[agent] = (env.start, fresh(base))
-        return int(last[1].choose(view, tuple(state.legal_actions()), rng).id)
+        if game[0] is not env.start:  # every seat's draws in a game: one stream from the seed
+            game[:] = env.start, np.random.default_rng(seed)
+        return int(last[1].choose(view, tuple(state.legal_actions()), game[1]).id)
 
     return act

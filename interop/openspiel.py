@@ -15,18 +15,21 @@ in the text counts when the parameter is left at today's, and the two disagreein
 The deal is chance, card by card as OpenSpiel's card games deal: one chance node per card
 (the outcome is the card's value, weighted by the copies left in the rules' deck, so a value
 with no copies is never dealt), seat after seat, the hand size the rules give the table, then
-one for the first player (anything else applied there is refused: ``ValueError``); the undealt
-cards stay out of the game, as in ``leaves``. After that
+one for the first player (anything else applied there is refused: ``ValueError``). No seat
+has a legal action at a chance node; ``max_chance_nodes_in_history`` counts them, the cards
+dealt plus one. The undealt cards stay out of the game, as in ``leaves``. After that
 the state is a ``leaves.State`` under the rules: actions are the pinned action ids, 117 of
 them (``num_distinct_actions``), or 118 under ``take=nothing``, whose id 117 is the pass taking
 nothing; returns are +1 for the winner and -1 for every other seat (0 for everyone in a game
 stopped at the turn limit, which is also ``max_game_length``).
 
 A seat's information state string is its hand now, the first player and every move since the
-deal (all moves are public, so with them the hand now tells the hand dealt): perfect recall.
+deal (all moves are public, so with them the hand now tells the hand dealt): perfect recall;
+during the deal, its cards so far and how many cards have been dealt in all.
 Its information state tensor holds the same in a fixed size (``Observer``): the seat one-hot,
-its dealt hand per value, the first player one-hot and the moves, one row a move, one-hot its
-action id (``max_game_length`` x ``num_distinct_actions``; the turn limit sets the rows).
+its dealt hand per value, the count of cards dealt, the first player one-hot and the moves,
+one row a move, one-hot its action id (``max_game_length`` x ``num_distinct_actions``; the
+turn limit sets the rows).
 Its observation string and tensor are its current view (``interop.observation``: the 145
 entries of the PettingZoo observation; during the deal its cards so far and every seat's
 count). Those are the observer types it gives: one seat's public and private information,
@@ -112,9 +115,15 @@ class ThirteenLeavesGame(pyspiel.Game):
         super().__init__(_GAME_TYPE, info,
                          {"players": n, "rules": text, "turn_limit": rules.turn_limit})  # fmt: skip
         self.n_players, self.rules = n, rules
+        self.deal_size = n * rules.hand_size_for(n)  # cards dealt: a chance node each
 
     def new_initial_state(self) -> ThirteenLeavesState:
         return ThirteenLeavesState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """Every deal's: a node per card, then the first player (OpenSpiel's default, the turn
+        limit, is no bound on them; ``max_history_length`` adds this to the turn limit)."""
+        return self.deal_size + 1
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
         if params:
@@ -139,7 +148,7 @@ class ThirteenLeavesState(pyspiel.State):
         super().__init__(game)
         self.n, self.rules = game.n_players, game.rules
         self.hands = [[0] * N_VALUES for _ in range(self.n)]
-        self._deal_size = self.n * self.rules.hand_size_for(self.n)  # asked at every card
+        self._deal_size = game.deal_size  # asked at every card
         self.dealt = 0
         self.state: leaves.State | None = None
         self.first = -1
@@ -177,7 +186,9 @@ class ThirteenLeavesState(pyspiel.State):
 
     # OpenSpiel's bots ask these at every step; through its C++ each would call back into
     # this class several times. Answered here, as its C++ answers them (anything but the
-    # legal actions of the player to act is left to it, its errors included).
+    # legal actions of the player to act is left to it, its errors included), but for a seat
+    # asked during the deal: none, as OpenSpiel's C++ games answer (its binding of a Python
+    # game hands any player the chance outcomes).
     def legal_actions(self, *player: int) -> list[int]:
         state = self.state
         if (
@@ -186,7 +197,20 @@ class ThirteenLeavesState(pyspiel.State):
             and (not player or player[0].__class__ is int and player[0] == state.current_player)
         ):
             return self._legal_actions(state.current_player)
+        if self._seat_during_deal(player):
+            return []
         return pyspiel.State.legal_actions(self, *player)
+
+    def legal_actions_mask(self, *player: int) -> list[int]:
+        if self._seat_during_deal(player):
+            return [0] * self.get_game().num_distinct_actions()
+        return pyspiel.State.legal_actions_mask(self, *player)
+
+    def _seat_during_deal(self, player: tuple) -> bool:
+        """Whether ``player`` (the arguments of ``legal_actions``) asks for a seat at a chance
+        node, where no seat acts."""
+        seat = action_id(player[0]) if player else None  # a whole number, as a player id is
+        return self.state is None and seat is not None and seat >= 0
 
     def is_chance_node(self) -> bool:
         return self.state is None

@@ -20,13 +20,16 @@ if TYPE_CHECKING:  # the game's module imports this one
 class Observer:
     """OpenSpiel's observer of a seat. Without perfect recall: its view now, as the tensor
     and string of ``interop.observation``. With perfect recall (the information state): as a
-    string its hand, the first player and every move; as a tensor, in this order, ``player``
-    (one-hot, the seat observed), ``dealt_hand`` (its cards as dealt, per value 1..13; during
-    the deal, those dealt to it so far), ``first_player`` (one-hot; none during the deal) and
-    ``history`` (max_game_length x num_distinct_actions: row t one-hot the id of the t-th move
-    after the deal, rows past the last move zero). All moves are public, so that is all the
-    seat has seen: two different histories give different tensors, and no other seat's cards
-    are in it."""
+    string its hand, the first player and every move (during the deal: its cards so far and
+    how many cards have been dealt); as a tensor, in this order, ``player`` (one-hot, the seat
+    observed), ``dealt_hand`` (its cards as dealt, per value 1..13; during the deal, those
+    dealt to it so far), ``cards_dealt`` (how many cards have been dealt to the table so far),
+    ``first_player`` (one-hot; none during the deal) and ``history`` (max_game_length x
+    num_distinct_actions: row t one-hot the id of the t-th move after the deal, rows past the
+    last move zero). All moves are public, and the deal's progress too, so that is all the
+    seat has seen: two histories it can tell apart give different tensors and strings, and no
+    other seat's cards are in them. As in OpenSpiel's card games, a hand is a set of cards:
+    the order its cards were dealt in is not kept."""
 
     def __init__(self, perfect_recall: bool, game: ThirteenLeavesGame | None = None):
         self.perfect_recall = perfect_recall
@@ -35,8 +38,8 @@ class Observer:
             self.dict = {"observation": self.tensor}
             return
         n, moves, ids = game.n_players, game.max_game_length(), game.num_distinct_actions()
-        pieces = (("player", (n,)), ("dealt_hand", (N_VALUES,)), ("first_player", (n,)),
-                  ("history", (moves, ids)))  # fmt: skip
+        pieces = (("player", (n,)), ("dealt_hand", (N_VALUES,)), ("cards_dealt", (1,)),
+                  ("first_player", (n,)), ("history", (moves, ids)))  # fmt: skip
         self.tensor = np.zeros(sum(math.prod(shape) for _, shape in pieces), np.float32)
         self.dict, at = {}, 0
         for name, shape in pieces:
@@ -50,6 +53,7 @@ class Observer:
         self.tensor.fill(0)
         self.dict["player"][player] = 1
         self.dict["dealt_hand"][:] = state.hands[player]
+        self.dict["cards_dealt"][0] = state.dealt
         if state.first >= 0:
             self.dict["first_player"][state.first] = 1
         moves = np.asarray(state.moves, np.int64)
@@ -59,7 +63,7 @@ class Observer:
         if not self.perfect_recall:  # the tensor's entries, as they are
             return f"p{player} " + " ".join(map(str, _seen(state, player)))
         if state.state is None:
-            return f"p{player} dealt {state.hands[player]}"
+            return f"p{player} dealt {state.hands[player]}, {state.dealt} cards dealt in all"
         hand = list(state.state.hands[player])  # with the public moves: the dealt hand
         return f"p{player} hand {hand} first {state.first} moves {state.moves}"
 

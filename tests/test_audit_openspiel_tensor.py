@@ -1,8 +1,8 @@
 """The OpenSpiel game's information state tensor is a perfect-recall one, declared as such:
-the seat, its dealt hand, the first player and every public move one-hot in a fixed size
-(``max_game_length`` x ``num_distinct_actions``). It used to be the observation tensor (the
-view now) under a game type that declared no information state tensor at all. Two different
-histories give different tensors; no other seat's cards are ever in it."""
+the seat, its dealt hand, the cards dealt, the first player and every public move one-hot in
+a fixed size (``max_game_length`` x ``num_distinct_actions``). It used to be the observation
+tensor (the view now) under a game type that declared no information state tensor at all. Two
+different histories give different tensors; no other seat's cards are ever in it."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ def _parts(game, tensor) -> dict[str, np.ndarray]:
     n, rows, ids = game.num_players(), game.max_game_length(), game.num_distinct_actions()
     t = np.asarray(tensor)
     hand = n + N_VALUES
-    return {"player": t[:n], "dealt": t[n:hand], "first": t[hand : hand + n],
-            "history": t[hand + n :].reshape(rows, ids)}  # fmt: skip
+    return {"player": t[:n], "dealt": t[n:hand], "cards_dealt": t[hand],
+            "first": t[hand + 1 : hand + 1 + n],
+            "history": t[hand + 1 + n :].reshape(rows, ids)}  # fmt: skip
 
 
 @pytest.mark.parametrize("params", ["players=4", "players=3,turn_limit=40"])
@@ -48,7 +49,7 @@ def test_the_game_declares_the_tensor_it_gives(params):
     game = pyspiel.load_game(f"{GAME_NAME}({params})")
     assert game.get_type().provides_information_state_tensor
     n, rows, ids = game.num_players(), game.max_game_length(), game.num_distinct_actions()
-    size = n + N_VALUES + n + rows * ids
+    size = n + N_VALUES + 1 + n + rows * ids
     assert game.information_state_tensor_shape() == [size]
     assert game.information_state_tensor_size() == size
     state = _played(game, 1, 12)
@@ -65,6 +66,7 @@ def test_the_tensor_holds_the_seat_its_dealt_hand_the_first_player_and_every_mov
         p = _parts(game, state.information_state_tensor(seat))
         assert p["player"].tolist() == [float(s == seat) for s in range(4)]
         assert p["dealt"].tolist() == state.hands[seat]  # as dealt, not the hand now
+        assert p["cards_dealt"] == sum(map(sum, state.hands))  # the whole deal
         assert p["first"].tolist() == [float(s == state.first) for s in range(4)]
         rows = p["history"]
         assert (rows.sum(axis=1)[: len(state.moves)] == 1).all() and rows.sum() == len(state.moves)
@@ -109,6 +111,7 @@ def test_it_never_reveals_another_seats_hand():
     for s in range(4):
         p = _parts(game, dealing.information_state_tensor(s))
         assert p["dealt"].tolist() == dealing.hands[s] and p["dealt"].sum() == (3 if s == 0 else 2)
+        assert p["cards_dealt"] == 9  # how far the deal has gone, which every seat sees
         assert not p["first"].any() and not p["history"].any()
 
 

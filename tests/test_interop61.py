@@ -187,14 +187,15 @@ def test_render_without_a_render_mode_warns_as_pettingzoos_classic_games_do():
 @pytest.mark.parametrize(
     ("game", "size"),
     [
-        ("python_13_leaves", 117_021),
-        ("python_13_leaves(turn_limit=100)", 11_721),
-        ("python_13_leaves(players=3)", 117_019),
+        ("python_13_leaves", 117_022),
+        ("python_13_leaves(turn_limit=100)", 11_722),
+        ("python_13_leaves(players=3)", 117_020),
     ],
 )
 def test_the_information_state_tensor_has_the_size_the_docs_state(game, size):
-    # docs/research.md: 117,021 entries at 4 players under the default limit, 11,721 under
-    # turn_limit=100 (the seat, its dealt hand, the first player, a row of 117 a move)
+    # docs/research.md: 117,022 entries at 4 players under the default limit, 11,722 under
+    # turn_limit=100 (the seat, its dealt hand, the cards dealt, the first player, a row of
+    # 117 a move)
     assert pyspiel.load_game(game).information_state_tensor_size() == size
 
 
