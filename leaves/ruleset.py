@@ -11,7 +11,8 @@ one sentence) and prints as the keys it changes (``str(Rules(hand_size=9))`` is
 text, plain data, None); the turn limit is a key like any other, and ``Rules.of_options``
 joins one an interface takes apart (``--turn-limit``) to the rest. It has one job, the rules as an
 object (built, checked, read in every form and written in words), which is why this module is
-longer than most.
+longer than most; the text form itself (the items a ``key=value`` text names, each value
+written back) is ``leaves.rule_text``'s.
 
 Keys (``leaves rules`` lists them, ``KEYS`` holds their help):
 
@@ -29,17 +30,20 @@ Keys (``leaves rules`` lists them, ``KEYS`` holds their help):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields, replace
 from numbers import Real
 from typing import Any, ClassVar, NamedTuple
 
 from gamekit.errors import ParameterError, refuse_unknown_keys, shown
 
+from .rule_text import counts_text, named_value, parse_texts, rule_items, texts_of, value_text
 from .rules import (
     DECK,
     EXPERT_TARGET,
     HAND_SIZES,
     MAX_COPIES,
+    MAX_DECK,
     MAX_PLAYERS,
     MIN_PLAYERS,
     N_VALUES,
@@ -55,6 +59,11 @@ only, or no card at all (then a pass is the action ``Action.pass_()``, id 117)."
 FEWEST_PLAYERS = 2  # a round needs someone to pass and someone to stay
 MOST_PLAYERS = MAX_PLAYERS  # the board has a row per seat for 6
 MOST_COPIES = MAX_COPIES  # the action encoding plays at most 8 cards of a value
+MOST_CARDS = MAX_DECK // FEWEST_PLAYERS  # 52: a hand of the fullest deck split between two
+TARGETS = (1, 1000)
+"""The expert targets a rule set takes (least, most)."""
+TURN_LIMITS = (1, 1_000_000)
+"""The turn limits a rule set takes (least, most)."""
 _ON = {"on": True, "off": False}
 """A switch's words, exactly as ``leaves rules`` lists them (a bool is taken as it is)."""
 
@@ -70,19 +79,22 @@ class RuleKey(NamedTuple):
 
 
 KEYS: tuple[RuleKey, ...] = (
-    RuleKey("hand_size", "3:12/4:11/5:10/6:9", "1..52 cards, or players:cards/...",
+    RuleKey("hand_size", value_text("hand_size", {str(n): h for n, h in HAND_SIZES.items()}),
+            f"1..{MOST_CARDS} cards, or players:cards/...",
             "cards dealt to each player at the table's player count"),
-    RuleKey("deck", "/".join(map(str, DECK)), "13 counts 0..8, value 1 first",
+    RuleKey("deck", value_text("deck", DECK), f"{N_VALUES} counts 0..{MOST_COPIES}, value 1 first",
             "copies of each card value in the deck"),
-    RuleKey("players", "3-6", "counts 2..6: 3-6 or 3/5",
-            "player counts allowed (unset: every count 3..6 the deck can deal)"),
+    RuleKey("players", f"{MIN_PLAYERS}-{MAX_PLAYERS}",
+            f"counts {FEWEST_PLAYERS}..{MOST_PLAYERS}: 3-6 or 3/5",
+            f"player counts allowed (unset: every count {MIN_PLAYERS}..{MAX_PLAYERS} the deck "
+            "can deal)"),
     RuleKey("min_count", "on", "on, off",
             "a play onto an end needs at least as many cards as that end's stack"),
     RuleKey("take", "any", "any, ends, nothing",
             "what a pass takes: a card of any stack, of an end stack only, or nothing"),
-    RuleKey("expert_target", str(EXPERT_TARGET), "1..1000",
+    RuleKey("expert_target", str(EXPERT_TARGET), "{}..{}".format(*TARGETS),
             "expert match: ends after the game in which a total reaches this"),
-    RuleKey("turn_limit", str(TURN_LIMIT), "1..1000000",
+    RuleKey("turn_limit", str(TURN_LIMIT), "{}..{}".format(*TURN_LIMITS),
             "a game reaching this many turns ends unfinished, with no winner (E1)"),
 )  # fmt: skip
 
@@ -113,8 +125,8 @@ class Rules:
         set_(self, "players", players)
         set_(self, "min_count", _switch("min_count", self.min_count))
         set_(self, "take", _choice("take", self.take, TAKE_MODES))
-        set_(self, "expert_target", _integer("expert_target", self.expert_target, 1, 1000))
-        set_(self, "turn_limit", _integer("turn_limit", self.turn_limit, 1, 1_000_000))
+        set_(self, "expert_target", _integer("expert_target", self.expert_target, *TARGETS))
+        set_(self, "turn_limit", _integer("turn_limit", self.turn_limit, *TURN_LIMITS))
         # derived once: the kernels' flags (read on every pass) and the hash (read whenever
         # a state is a dictionary key)
         set_(self, "flags", (0 if self.min_count else 1) | TAKE_MODES.index(self.take) << 1)
@@ -201,10 +213,10 @@ class Rules:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any] | None) -> Rules:
         """Rules from plain data (a ``[rules]`` table, a manifest): unknown keys refused."""
+        if not isinstance(d, Mapping | None):  # false or "" is no table, nor today's rules
+            raise ValueError(f"rules must be a table of key = value, got {d!r}")
         if not d:
             return DEFAULT_RULES
-        if not isinstance(d, Mapping):
-            raise ValueError(f"rules must be a table of key = value, got {d!r}")
         refuse_unknown_keys(d, [f.name for f in fields(cls)], noun="rule")
         return DEFAULT_RULES.replace(**d)
 
@@ -219,7 +231,7 @@ class Rules:
             return rules
         if isinstance(rules, Mapping):
             return cls.from_dict(rules)
-        texts = _texts(rules)
+        texts = texts_of(rules)
         if texts is not None:
             return cls.parse(texts)
         raise ValueError(
@@ -234,7 +246,7 @@ class Rules:
         limit is refused (the two would disagree). Its errors are ``ParameterError``s naming
         ``rules`` and ``turn_limit`` (a command line says its flags); a text's own error is
         prefixed with ``rules``."""
-        texts = _texts(rules)
+        texts = texts_of(rules)
         try:
             out = cls.of(rules)
         except ValueError as exc:
@@ -243,7 +255,7 @@ class Rules:
             raise ParameterError(f"{{rules}}: {exc}", "rules") from None
         if turn_limit is None or out.turn_limit == turn_limit:
             return out
-        named = _named_turn_limit(texts or ())
+        named = named_value(texts or (), "turn_limit")
         if named is not None:
             raise ParameterError(
                 f"{{turn_limit}} {turn_limit} and {{rules}} turn_limit={named} disagree: give one",
@@ -255,58 +267,11 @@ class Rules:
     def parse(cls, text: str | Iterable[str] | None, base: Rules | None = None) -> Rules:
         """Rules from ``key=value[,key=value...]`` text (one string or several, the later
         winning), on top of ``base`` (today's rules by default)."""
-        texts = _parse_texts(text)
+        texts = parse_texts(text)
         if base is not None and not isinstance(base, Rules):
             raise TypeError(f"base must be a leaves.Rules or None, got {shown(base)}")
-        pairs: dict[str, str] = {}
-        for t in texts:
-            for item in t.split(","):
-                if not item.strip() or item.strip() == "default":
-                    continue
-                key, eq, value = item.partition("=")
-                if not eq or not key.strip() or not value.strip():
-                    raise ValueError(f"cannot read the rule {item.strip()!r}: write key=value")
-                pairs[key.strip()] = value.strip()
-        merged = {**(base or DEFAULT_RULES).changes(), **pairs}
+        merged = {**(base or DEFAULT_RULES).changes(), **dict(rule_items(texts))}
         return cls.from_dict(merged)
-
-
-# ---------------------------------------------------------------------- text
-def _texts(rules: Any) -> list[str] | None:
-    """``rules`` as ``key=value`` texts when it is text (one string or several), else None."""
-    if isinstance(rules, str):
-        return [rules]
-    if isinstance(rules, list | tuple) and all(isinstance(t, str) for t in rules):
-        return list(rules)
-    return None
-
-
-def _parse_texts(text: Any) -> list[str]:
-    """``Rules.parse``'s argument as its texts: one string, several or None; anything else
-    (a number, bytes) refused in one line rather than read character by character."""
-    if isinstance(text, str):
-        return [text]
-    try:
-        texts = list(() if text is None else text)
-    except TypeError:  # not iterable (a number): refused below
-        texts = [text]
-    if not all(isinstance(t, str) for t in texts):
-        raise TypeError(
-            f"Rules.parse reads key=value text (a str, several or None), got {text!r} "
-            f"({type(text).__name__})"
-        )
-    return texts
-
-
-def _named_turn_limit(texts: Iterable[str]) -> str | None:
-    """The last turn limit rules text names (None: it names none)."""
-    found = None
-    for text in texts:
-        for item in str(text).split(","):
-            key, eq, value = item.partition("=")
-            if eq and key.strip() == "turn_limit":
-                found = value.strip()
-    return found
 
 
 # ---------------------------------------------------------------------- checks
@@ -317,8 +282,12 @@ def _integer(name: str, value: Any, low: int, high: int) -> int:
         n = int(value)
         if n != value and str(n) != str(value).strip():
             raise ValueError
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a whole number {low}..{high}, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError):  # OverflowError: inf, which TOML writes
+        digits = isinstance(value, str) and value.strip().isdecimal()  # '９': not 0-9
+        how = " written in the digits 0-9" if digits and not value.isascii() else ""
+        raise ValueError(
+            f"{name} must be a whole number {low}..{high}{how}, got {value!r}"
+        ) from None
     if not low <= n <= high:
         raise ValueError(f"{name} must be {low}..{high}, got {n}")
     return n
@@ -341,6 +310,8 @@ def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
 
 
 def _deck(value: Any) -> tuple[int, ...]:
+    if isinstance(value, Mapping | AbstractSet):  # unordered, or keyed: not value 1 first
+        raise ValueError(f"deck must list {N_VALUES} counts (value 1 first), got {value!r}")
     items = value.split("/") if isinstance(value, str) else value
     try:
         deck = tuple(_integer("copies of one value", c, 0, MOST_COPIES) for c in items)
@@ -361,24 +332,25 @@ def _hand_sizes(value: Any) -> tuple[tuple[int, int], ...]:
     if isinstance(value, str):
         text = value.strip()
         if ":" not in text:
-            return ((0, _integer("hand_size", text, 1, 52)),)
+            return ((0, _integer("hand_size", text, 1, MOST_CARDS)),)
         value = [part.split(":", 1) for part in text.split("/")]
     elif isinstance(value, Real):  # numpy's numbers too: 9, np.int64(9) and 9.0 alike
-        return ((0, _integer("hand_size", value, 1, 52)),)
+        return ((0, _integer("hand_size", value, 1, MOST_CARDS)),)
     elif isinstance(value, tuple) and len(value) == 1 and value[0][:1] == (0,):
-        return ((0, _integer("hand_size", value[0][1], 1, 52)),)  # the kept form of one size
+        one = _integer("hand_size", value[0][1], 1, MOST_CARDS)
+        return ((0, one),)  # the kept form of one size
     pairs = value.items() if isinstance(value, Mapping) else value
     try:
         read = [
             (_integer("hand_size's player count", n, FEWEST_PLAYERS, MOST_PLAYERS),
-             _integer("hand_size", h, 1, 52))
+             _integer("hand_size", h, 1, MOST_CARDS))
             for n, h in pairs
         ]  # fmt: skip
     except (TypeError, ValueError) as exc:
         if isinstance(exc, ValueError) and "must" in str(exc):
             raise
         raise ValueError(
-            f"hand_size must be a number or players:cards/..., got {value!r}"
+            f"hand_size must be a number or players:cards/..., got {given!r}"
         ) from None
     _once("hand_size", [n for n, _ in read], given)
     out = dict(read)
@@ -446,50 +418,31 @@ def _counts_read(value: Any) -> tuple[int, ...]:
     name, given = "players", value
     if isinstance(value, Real):  # one count, numpy's too: read as _integer reads it
         value = [value]
-    elif not isinstance(value, str | Iterable):
+    elif isinstance(value, Mapping) or not isinstance(value, str | Iterable):
+        # a table's keys are no list of counts ({3 = true, 4 = false} is not 3 and 4)
         raise ValueError(
             f"players must be counts {FEWEST_PLAYERS}..{MOST_PLAYERS} (4, 3-6, 3/5 or a list "
             f"of counts), got {value!r}"
         )
     if isinstance(value, str):
         text = value.strip()
-        if "-" in text:
-            low, _, high = text.partition("-")
-            a = _integer(name, low, FEWEST_PLAYERS, MOST_PLAYERS)
-            b = _integer(name, high, FEWEST_PLAYERS, MOST_PLAYERS)
+        low, dash, high = text.partition("-")
+        value = [low, high] if dash else text.split("/")
+        if not all(part.strip() for part in value):  # '-3', '3-', '3/': a count left out
+            raise ValueError(f"players must be counts {FEWEST_PLAYERS}..{MOST_PLAYERS} (4, 3-6 "
+                             f"or 3/5), got {given!r}")  # fmt: skip
+        if dash:
+            a, b = (_integer(name, n, FEWEST_PLAYERS, MOST_PLAYERS) for n in value)
+            if b < a:
+                raise ValueError(f"players {text} is an empty range: write LO-HI with LO <= HI "
+                                 f"({b}-{a})")  # fmt: skip
             value = range(a, b + 1)
-        else:
-            value = text.split("/")
     read = [_integer(name, n, FEWEST_PLAYERS, MOST_PLAYERS) for n in value]
     _once(name, read, given)
     counts = tuple(sorted(set(read)))
     if not counts:
         raise ValueError("players must allow at least one player count")
     return counts
-
-
-def counts_text(counts: Iterable[int]) -> str:
-    """Player counts in words: ``3 to 6``, ``3 or 4``, ``2, 3 or 5``."""
-    counts = tuple(counts)
-    if len(counts) > 2 and counts == tuple(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}"
-    return " or ".join(", ".join(map(str, counts)).rsplit(", ", 1))
-
-
-def value_text(key: str, value: Any) -> str:
-    """A key's value (``Rules.to_dict``'s form) written the way ``Rules.parse`` reads it."""
-    if key == "hand_size" and isinstance(value, dict):
-        return "/".join(f"{n}:{h}" for n, h in value.items())
-    if key == "deck":
-        return "/".join(map(str, value))
-    if key == "players":
-        c = tuple(value)
-        if len(c) > 1 and c == tuple(range(c[0], c[-1] + 1)):
-            return f"{c[0]}-{c[-1]}"
-        return "/".join(map(str, c))
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
 
 
 DEFAULT_RULES = Rules()

@@ -104,7 +104,10 @@ def _tournaments(rule_sets: list[Any], field: list[str], request: Request) -> li
             try:
                 rules.hand_size_for(n)
             except ValueError as exc:
-                raise CLIError(f"--players {n}: {exc}", usage=True) from None
+                why = ""  # today's refusing a count a variant deals: they are the baseline
+                if rules is rule_sets[0] and any(n in r.players for r in rule_sets[1:]):
+                    why = " (today's rules, the baseline every variant is compared with)"
+                raise CLIError(f"--players {n}: {exc}{why}", usage=True) from None
     seed = request.seed
     out = []
     for rules in rule_sets:

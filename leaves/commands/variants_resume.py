@@ -137,9 +137,18 @@ def _plays(name: str, kept: Any, sweep: bool = False) -> Any:
     spacing of its keys (``Rules``' own words; a text that is no rule set stays as it is, for
     the command's own check to refuse). Under ``sweep`` the --rules are one rule set held
     fixed, the later winning a key given twice: that rule set. The ladder's rungs in any
-    order too: the ladder orders them by strength."""
+    order too: the ladder orders them by strength. A sweep as its key and values, in their
+    order, however spaced or written (``9..11`` is ``9,10,11``); one that is no sweep, as it
+    is."""
     if name == "ladder" and isinstance(kept, str):
         return sorted(r.strip() for r in kept.split(",") if r.strip())
+    if name == "sweep" and isinstance(kept, str):
+        from .variants_sweep import sweep_values
+
+        try:
+            return sweep_values(kept)
+        except CLIError:
+            return kept
     if not isinstance(kept, list):  # a value, or a state edited by hand: as it is
         return kept
     if name == "specs":

@@ -8,6 +8,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from leaves_cli.errors import CLIError
@@ -18,21 +19,22 @@ INTEGER_KEYS = ("hand_size", "expert_target", "turn_limit")
 """The keys a range LO..HI can sweep (they take one whole number)."""
 
 
-def _values(key: str, text: str) -> list[str]:
+def _values(key: str, text: str) -> range | list[str]:
+    """The values ``text`` lists, or the whole numbers of its range (not written out: a range
+    is counted before its values are)."""
     if ".." in text:
         if key not in INTEGER_KEYS:
             raise CLIError(f"--sweep {key}={text}: a range LO..HI sweeps a key that takes one "
                            f"whole number ({', '.join(INTEGER_KEYS)}); list the values of "
                            f"{key} instead: {key}=V1,V2,...", usage=True)  # fmt: skip
-        lo, _, hi = text.partition("..")
-        try:
-            a, b = int(lo), int(hi)
-        except ValueError:
-            raise CLIError(f"--sweep {key}={text}: write LO..HI with whole numbers",
-                           usage=True) from None  # fmt: skip
+        ends = [end.strip() for end in text.partition("..")[::2]]
+        if not all(re.fullmatch("-?[0-9]+", end) for end in ends):  # as a value is written
+            raise CLIError(f"--sweep {key}={text}: write LO..HI with whole numbers (digits 0-9)",
+                           usage=True)  # fmt: skip
+        a, b = (int(end) for end in ends)
         if b < a:
             raise CLIError(f"--sweep {key}={text}: the range is empty (LO > HI)", usage=True)
-        return [str(v) for v in range(a, b + 1)]
+        return range(a, b + 1)
     values = [v.strip() for v in text.split(",")]
     if any(not v for v in values):
         raise CLIError(f"--sweep {key}={text}: an empty value", usage=True)
@@ -95,7 +97,52 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int], expert: bool
     """(rule sets, today's first; the sweep's points as (value, index of its rule set)).
     A value that plays as today's rules at ``sizes`` (with ``expert`` matches or not) is
     today's run."""
-    from leaves.ruleset import DEFAULT_RULES, KEYS, Rules
+    from leaves.rule_text import rule_items
+    from leaves.ruleset import DEFAULT_RULES, Rules
+
+    key, values = sweep_values(text)
+    values_text = text.partition("=")[2]
+    try:
+        base = Rules.parse(fixed)
+    except ValueError as exc:
+        raise CLIError(f"--rules {', '.join(fixed)}: {exc}", usage=True) from None
+    if any(k == key for k, _ in rule_items(fixed)):
+        raise CLIError(f"--rules sets {key}, which --sweep varies: drop one of them", usage=True)
+    parsed = [_rules_of(key, v, base) for v in values]  # a bad value before too few
+    if len(values) < 2:
+        raise _count_refused(text, len(values))
+    sets, points, twice = [DEFAULT_RULES], [], None
+    for value, rules in zip(values, parsed, strict=True):
+        if plays_as(rules, DEFAULT_RULES, sizes, expert):
+            rules = DEFAULT_RULES
+        if rules in sets[1:] or any(v == value for v, _ in points):
+            raise CLIError(f"--sweep {key}: the value {value} is given twice", usage=True)
+        alike = next(((v, i) for v, i in points if plays_as(rules, sets[i], sizes, expert)),
+                     None)  # fmt: skip
+        if alike is not None:  # the same games as an earlier value's
+            twice = twice or (value, *alike)
+            if alike[1]:  # a variant's; today's twice is said after 'every value' is
+                break
+        if rules not in sets:
+            sets.append(rules)
+        points.append((value, sets.index(rules)))
+    if len(sets) < 2:  # refused before a game is played, not by the report after all of them
+        why = next(filter(None, (only_matches(r, DEFAULT_RULES, expert) for r in parsed)), "")
+        raise CLIError(f"every value of --sweep {key}={values_text.strip()} plays as today's "
+                       f"rules at {sizes_text(sizes)}{why}: nothing to compare; sweep values "
+                       "that change the game", usage=True)  # fmt: skip
+    if twice is not None:  # two values, one run: the same games twice (two of today's too)
+        value, other, i = twice
+        why = only_matches(parsed[values.index(value)], sets[i], expert)
+        raise CLIError(f"--sweep {key}: the value {value} plays as {other} at "
+                       f"{sizes_text(sizes)}{why}: the same games twice", usage=True)  # fmt: skip
+    return sets, points
+
+
+def sweep_values(text: str) -> tuple[str, list[str]]:
+    """The key ``--sweep KEY=V1,V2,...`` (or ``KEY=LO..HI``) varies and its values, each
+    stripped (a range written out); a usage error where it names no rule key or no values."""
+    from leaves.ruleset import KEYS
 
     key, eq, values_text = text.partition("=")
     key = key.strip()
@@ -105,39 +152,14 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int], expert: bool
     if key not in names:
         raise CLIError(f"--sweep {text!r}: unknown rule {key!r}; the rules are "
                        f"{', '.join(names)}", usage=True)  # fmt: skip
-    try:
-        base = Rules.parse(fixed)
-    except ValueError as exc:
-        raise CLIError(f"--rules {', '.join(fixed)}: {exc}", usage=True) from None
-    if any(part.partition("=")[0].strip() == key for t in fixed for part in t.split(",")):
-        raise CLIError(f"--rules sets {key}, which --sweep varies: drop one of them", usage=True)
     values = _values(key, values_text.strip())
-    too_many = len(values) > MAX_POINTS
-    parsed = [] if too_many else [_rules_of(key, v, base) for v in values]  # a bad value first
-    if too_many or len(values) < 2:
-        raise CLIError(f"--sweep {text!r}: give 2 to {MAX_POINTS} values, got {len(values)}",
-                       usage=True)  # fmt: skip
-    sets, points = [DEFAULT_RULES], []
-    for value, rules in zip(values, parsed, strict=True):
-        if plays_as(rules, DEFAULT_RULES, sizes, expert):
-            rules = DEFAULT_RULES
-        if rules in sets[1:] or any(v == value for v, _ in points):
-            raise CLIError(f"--sweep {key}: the value {value} is given twice", usage=True)
-        alike = next(((v, i) for v, i in points if i and plays_as(rules, sets[i], sizes, expert)),
-                     None)  # fmt: skip
-        if alike is not None:
-            why = only_matches(rules, sets[alike[1]], expert)
-            raise CLIError(f"--sweep {key}: the value {value} plays as {alike[0]} at "
-                           f"{sizes_text(sizes)}{why}: the same games twice", usage=True)  # fmt: skip
-        if rules not in sets:
-            sets.append(rules)
-        points.append((value, sets.index(rules)))
-    if len(sets) < 2:  # refused before a game is played, not by the report after all of them
-        why = next(filter(None, (only_matches(r, DEFAULT_RULES, expert) for r in parsed)), "")
-        raise CLIError(f"every value of --sweep {key}={values_text.strip()} plays as today's "
-                       f"rules at {sizes_text(sizes)}{why}: nothing to compare; sweep values "
-                       "that change the game", usage=True)  # fmt: skip
-    return sets, points
+    if len(values) > MAX_POINTS:
+        raise _count_refused(text, len(values))
+    return key, [str(v) for v in values]
+
+
+def _count_refused(text: str, n: int) -> CLIError:
+    return CLIError(f"--sweep {text!r}: give 2 to {MAX_POINTS} values, got {n:,}", usage=True)
 
 
 def sizes_text(sizes: list[int]) -> str:
