@@ -159,6 +159,22 @@ MODULES: dict[str, tuple[str, ...]] = {
     ),
     "reports/metagame_rank.py": ("tests/test_mutation_metagame62.py",),
     "reports/metagame_bootstrap.py": ("tests/test_mutation_metagame62.py",),
+    "reports/stats.py": (
+        "tests/test_boundaries_significance.py",
+        "tests/test_boundaries_clusters.py",
+        "tests/test_reports.py",
+        "tests/test_mutation_stats63.py",
+    ),
+    "reports/neighbours.py": (
+        "tests/test_reports.py",
+        "tests/test_seating.py",
+        "tests/test_mutation_neighbours63.py",
+    ),
+    "tournaments/schedule.py": (
+        "tests/test_tournaments.py",
+        "tests/test_edges_runstate.py",
+        "tests/test_mutation_schedule63.py",
+    ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""
