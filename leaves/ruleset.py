@@ -383,13 +383,20 @@ def _none_dealt(sizes: tuple[tuple[int, int], ...], cards: int) -> str:
     """Why no count 3..6 can be dealt: the count with a hand size that needs the fewest cards
     (it needs more than the deck), or no count with a hand size at all."""
     sized = [(n * h, n, h) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if (h := _size(sizes, n))]
+    fewer = [(n, h) for n in range(FEWEST_PLAYERS, MIN_PLAYERS) if (h := _size(sizes, n))]
+    hint = next(
+        (f" (players={n} deals {n} hands of {h}: a count below {MIN_PLAYERS} is dealt only when"
+         f" named)" for n, h in fewer if n * h <= cards),
+        "",
+    )  # fmt: skip
     if not sized:
         given = ", ".join(str(m) for m, _ in sizes)
         return (f"no player count {MIN_PLAYERS}..{MAX_PLAYERS} can be dealt: hand_size gives "
-                f"hands for {given} players only")  # fmt: skip
+                f"hands for {given} players only{hint}")  # fmt: skip
     need, n, h = min(sized)
     return (
-        f"no player count can be dealt: {n} hands of {h} need {need} cards, the deck holds {cards}"
+        f"no player count {MIN_PLAYERS}..{MAX_PLAYERS} can be dealt: {n} hands of {h} need "
+        f"{need} cards, the deck holds {cards}{hint}"
     )
 
 

@@ -90,11 +90,13 @@ def test_the_counts_a_deck_and_hand_size_allow():
     assert Rules(hand_size="4:11").players == (4,)
     with pytest.raises(
         ValueError,
-        match="no player count can be dealt: 3 hands of 21 need 63 cards, the deck holds 62",
+        match=r"^no player count 3\.\.6 can be dealt: 3 hands of 21 need 63 cards, the deck holds "
+        r"62 \(players=2 deals 2 hands of 21: a count below 3 is dealt only when named\)$",
     ):
         Rules(hand_size=21)
     with pytest.raises(ValueError, match=r"no player count 3\.\.6 can be dealt: hand_size gives "
-                                         r"hands for 2 players only$"):  # fmt: skip
+                                         r"hands for 2 players only \(players=2 deals 2 hands of 30: "
+                                         r"a count below 3 is dealt only when named\)$"):  # fmt: skip
         Rules(hand_size="2:30")  # was: "3 hands of 30 need 90 cards", of a count it gives none
     with pytest.raises(ValueError, match="5 hands of 13 need 65 cards, the deck holds 62$"):
         Rules(hand_size="5:13")  # was: "3 hands of 13 need 39 cards", which the deck holds
@@ -247,7 +249,9 @@ def test_derived_counts_stop_at_six_and_include_a_full_deal():
 
 def test_no_count_dealt_names_a_count_it_gives_a_hand():
     """Was: "3 hands of 30 need 90 cards", for 2:30/4:20, which deals no hand to 3 players."""
-    with pytest.raises(ValueError, match="4 hands of 20 need 80 cards, the deck holds 62$"):
+    with pytest.raises(
+        ValueError, match=r"4 hands of 20 need 80 cards, the deck holds 62 \(players=2 deals"
+    ):
         Rules(hand_size="2:30/4:20")
     with pytest.raises(ValueError, match="6 hands of 11 need 66 cards, the deck holds 62$"):
         Rules(hand_size="6:11")  # the largest count is one of them
@@ -285,3 +289,16 @@ def test_of_options_names_the_option_text_came_from():
         Rules.of_options({"take": "most"})
     with pytest.raises(ValueError, match="^turn_limit must be 1..1000000, got 0$"):
         Rules.of_options("take=ends", 0)
+
+
+def test_no_count_dealt_points_to_two_players_only_where_two_are_dealt():
+    """Was: "no player count can be dealt" where ``players=2`` deals the rules: the default
+    counts are 3..6, and a count below them is allowed only when named."""
+    tiny = "deck=1/1/0/0/0/0/0/0/0/0/0/0/0,hand_size=1"
+    with pytest.raises(ValueError, match=r"^no player count 3\.\.6 can be dealt: 3 hands of 1 "
+                                         r"need 3 cards, the deck holds 2 \(players=2 deals 2 "
+                                         r"hands of 1: .*\)$"):  # fmt: skip
+        Rules.parse(tiny)
+    assert Rules.parse(tiny + ",players=2").players == (2,)  # the hint is true
+    with pytest.raises(ValueError, match=r"the deck holds 62$"):
+        Rules(hand_size=40)  # 2 x 40 = 80 cards: two players are not dealt either

@@ -224,7 +224,8 @@ ERRORS = [
     (["tune", "taker", "--against", "low", "--rules", "min_count=maybe", "--out", "X"],
      "--rules: min_count must be on or off, got 'maybe'"),
     (["tournament", *THREE, "--config", "{d}/bad.toml", "--out", "X"],
-     "[rules]: no player count can be dealt: 3 hands of 30 need 90 cards, the deck holds 62"),
+     "[rules]: no player count 3..6 can be dealt: 3 hands of 30 need 90 cards, the deck holds 62 "
+     "(players=2 deals 2 hands of 30: a count below 3 is dealt only when named)"),
 ]  # fmt: skip
 
 

@@ -246,7 +246,7 @@ def test_rule_keys_text_and_rules_name_the_same_game():
     ("kwargs", "message"),
     [({"colour": "red"}, "unknown rule 'colour'"),
      ({"take": "everything"}, "take must be one of any, ends, nothing"),
-     ({"hand_size": 30}, "no player count can be dealt"),
+     ({"hand_size": 30}, "no player count 3..6 can be dealt"),
      ({"rules": "take=ends,hand_size=12", "n_players": 6}, "n_players must be 3 to 5 under"),
      ({"rules": 3}, "rules must be a leaves.Rules"),
      ({"turn_limit": 0}, "turn_limit must be 1..1000000")],

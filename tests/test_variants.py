@@ -68,7 +68,7 @@ def test_hand_size_lets_the_player_counts_follow():
         ("hand_size", "write key=value"),
         ("min_count=maybe", "on or off"),
         ("turn_limit=0", "turn_limit must be"),
-        ("hand_size=30", "no player count can be dealt"),
+        ("hand_size=30", "no player count 3..6 can be dealt"),
         ("players=1-4", "players must be 2..6"),
     ],
 )
