@@ -12,7 +12,7 @@ import json
 import numbers
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NoReturn
 
@@ -58,12 +58,22 @@ class _ReadOnlyList(list):
 
 
 def _read_only(value: Any) -> Any:
-    """Plain data (a record's rules) that refuses to change at every depth."""
+    """Plain data (a record's rules) that refuses to change at every depth: numpy's values as
+    Python's, every sequence but text as a list and a key of a number as its text, as its
+    JSON reads back."""
+    value = _unnumpied(value)
     if isinstance(value, Mapping):
-        return ReadOnlyRules({k: _read_only(v) for k, v in value.items()})
-    if isinstance(value, list):
+        return ReadOnlyRules({_key(k): _read_only(v) for k, v in value.items()})
+    if _listing(value):
         return _ReadOnlyList(_read_only(v) for v in value)
     return value
+
+
+def _key(key: Any) -> Any:
+    """A mapping's key as JSON writes it: a number (``{3: 12}``, a hand size by player
+    count), True or None as its text; text and any other key as it is."""
+    key = _unnumpied(key)
+    return json.dumps(key) if key is None or isinstance(key, int | float) else key
 
 
 def _thawed(value: Any) -> Any:
@@ -85,18 +95,33 @@ def _frozen(value: Any) -> Any:
 
 
 def _plain(value: Any) -> Any:
-    """``value`` with numpy's scalars and arrays as Python's, and lists as tuples (at every
-    depth): what JSON writes and ``==`` compares."""
+    """``value`` with numpy's scalars and arrays as Python's, and every sequence but text
+    (a list, an ``array.array``, a deque) as a tuple (at every depth): what JSON writes and
+    ``==`` compares."""
     kind = type(value)
     if kind is int or kind is str or value is None:  # the common case, cheaply
         return value
-    if kind.__module__ == "numpy" and hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, list | tuple):
+    value = _unnumpied(value)
+    if _listing(value):
         if set(map(type, value)) <= _PLAIN:  # actions, a hand, labels: as they are, in C
             return tuple(value)
         return tuple([_plain(v) for v in value])
     return value
+
+
+def _unnumpied(value: Any) -> Any:
+    """A numpy scalar or array as Python's (``tolist``); any other value as it is."""
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        return value.tolist()
+    return value
+
+
+def _listing(value: Any) -> bool:
+    """Whether ``value`` is a sequence JSON writes as a list: not text, nor bytes (which
+    iterate as numbers but are no list of them)."""
+    if isinstance(value, list | tuple):
+        return True
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes | bytearray)
 
 
 _PLAIN = {int, str, bool, float, type(None)}
@@ -108,7 +133,8 @@ class GameRecord:
     """One finished (or unfinished) game, reproducible by ``leaves.replay``.
 
     Immutable: its sequences (``hands``, ``actions``, ``strategies``) are kept as tuples, given
-    as lists or tuples, and its ``rules`` as a read-only dict (a copy of the mapping given);
+    as any sequence but text (a list, a tuple, numpy's array, an ``array.array``), and its
+    ``rules`` as a read-only dict (a copy of the mapping given, as its JSON reads back);
     ``to_dict`` gives them back as lists and a dict, the JSON form."""
 
     hands: tuple[tuple[int, ...], ...]
@@ -135,8 +161,8 @@ class GameRecord:
     read-only."""
 
     def __post_init__(self) -> None:
-        # lists and numpy's arrays become tuples, numpy's scalars Python's; anything else is
-        # kept as given, for replay to name
+        # sequences but text (lists, numpy's arrays, array.array) become tuples, numpy's
+        # scalars Python's; anything else is kept as given, for replay to name
         for name in _CONVERTED:
             value = getattr(self, name)
             if type(value) not in _PLAIN:  # the plain kinds are kept without a call
@@ -188,8 +214,6 @@ class GameRecord:
         for name, state in (("initial", initial), ("final", final)):
             if not isinstance(state, State):
                 raise TypeError(f"{name} must be a leaves.State, got {shown(state)}")
-        if seed is not None and _whole(seed) and seed < 0:
-            raise ValueError(f"seed must be >= 0, got {seed}")
         seed = None if seed is None else deal_seed(seed, "seed")  # a deal seed: the kernels'
         if isinstance(strategies, str) or not isinstance(strategies, Iterable):  # text: letters
             raise TypeError(f"strategies must list the seats' labels, got {shown(strategies)}")
@@ -237,6 +261,9 @@ class GameRecord:
     def from_dict(cls, d: dict[str, Any]) -> GameRecord:
         if not isinstance(d, dict):
             raise ValueError("a game record must be a JSON object")
+        if "game" in d:  # a plug-in's record names its game; this game's records name none
+            raise ValueError(f"not a 13 Leaves game record: it names the game {d['game']!r} "
+                             "(a 13 Leaves record names none)")  # fmt: skip
         required = ("hands", "first_player", "actions", "winner", "turns", "rounds")
         missing = [k for k in required if k not in d]
         if missing:
@@ -252,7 +279,8 @@ class GameRecord:
         try:
             d = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"not a JSON game record: {exc.msg} at column {exc.colno}") from None
+            msg = exc.msg.removesuffix(" at")  # "Unterminated string starting at" a column
+            raise ValueError(f"not a JSON game record: {msg} at column {exc.colno}") from None
         except UnicodeDecodeError:  # bytes that are no text
             raise ValueError("not a JSON game record: not UTF-8 text") from None
         except ValueError:  # Python reads no integer this long
@@ -260,7 +288,15 @@ class GameRecord:
             raise ValueError(
                 f"not a JSON game record: a number of more than {digits} digits"
             ) from None
-        return cls.from_dict(d)
+        except RecursionError:
+            raise ValueError(_TOO_DEEP) from None
+        try:
+            return cls.from_dict(d)
+        except RecursionError:  # lists in lists, made plain level by level
+            raise ValueError(_TOO_DEEP) from None
+
+
+_TOO_DEEP = "not a JSON game record: lists or objects nested too deep to read"
 
 
 def _leads_to(initial: State, actions: tuple[int, ...], final: State) -> bool:
@@ -309,7 +345,11 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
         try:
             state = state.apply(int(aid))
         except (IllegalActionError, ValueError) as exc:
-            raise IllegalActionError(f"record action {turn} (id {aid}) is illegal: {exc}") from None
+            at = f"turn {turn + 1}"  # as replays number turns
+            at += "" if state.is_terminal else f" (seat {state.current_player} to move)"
+            raise IllegalActionError(
+                f"record action {turn} (id {aid}) is illegal at {at}: {exc}"
+            ) from None
         states.append(state)
     cut_short = record.forfeit_seat is not None or record.stopped is not None
     if not cut_short and not state.is_terminal:  # first: an unfinished game has no winner
@@ -342,16 +382,15 @@ def _whole(x: Any) -> bool:
 
 def _check_fields(record: GameRecord, n_players: int) -> None:
     """The record's fields besides the deal are of their kinds: a seed a deal seed (a whole
-    number 0 to 2**64 - 1, the kernels'; or None), a winner and a forfeiting seat seats of the
-    game (or None), turns, rounds and turn limit whole numbers >= 0, strategies labels (at
+    number 0 to 2**64 - 1, the kernels' rule and words, as ``from_states`` says them; or
+    None), a winner and a forfeiting seat seats of the game (or None), turns, rounds and turn limit whole numbers >= 0, strategies labels (at
     most one a seat), an error and a reason for a stop in words (or None; an error only with
-    a forfeiting seat), actions that list something, a flag True or False."""
-    if record.seed is not None and not (_whole(record.seed) and record.seed >= 0):
-        raise ValueError(f"its seed is {record.seed!r}, not a whole number >= 0")
+    a forfeiting seat), actions a sequence (a tuple, as the record keeps any but text; text
+    is read action by action, and named), a flag True or False."""
     if record.seed is not None:
         try:
-            deal_seed(record.seed, "seed")  # the bound above: a deal seed is the kernels' uint64
-        except ValueError as exc:
+            deal_seed(record.seed, "seed")  # one rule and its words, as from_states says them
+        except (TypeError, ValueError) as exc:
             raise ValueError(f"its {exc}") from None
     for what, seat in (("winner", record.winner), ("forfeiting seat", record.forfeit_seat)):
         if seat is not None and not (_whole(seat) and 0 <= seat < n_players):
@@ -374,7 +413,7 @@ def _check_fields(record: GameRecord, n_players: int) -> None:
     stopped = record.stopped
     if stopped is not None and not (isinstance(stopped, str) and stopped.strip()):
         raise ValueError(f"its reason for stopping is {stopped!r}, not words")
-    if not isinstance(record.actions, Iterable):  # text is read action by action, and named
+    if not isinstance(record.actions, tuple | str):  # text is read action by action, and named
         raise ValueError(f"actions must be a list of action ids, got {record.actions!r}")
     if not isinstance(record.unfinished, bool):
         raise ValueError(f"unfinished must be True or False, got {record.unfinished!r}")
@@ -396,14 +435,20 @@ def read_records(path) -> list[GameRecord]:
     if not isinstance(path, str | os.PathLike):  # open(5) would read, then close, fd 5
         raise TypeError(f"read_records takes the path of a JSON-lines file, got {shown(path)}")
     out = []
-    with open(path, encoding="utf-8-sig") as fh:  # a byte order mark is no record's
+    with open(path, encoding="utf-8") as fh:
         try:
             for i, line in enumerate(fh, 1):
+                line = line.removeprefix(_BOM)  # a byte order mark is no record's
                 if line.strip():
                     out.append(_record_line(path, i, line))
         except UnicodeDecodeError:
             raise ValueError(f"{path}: not a text file of JSON lines (it is not UTF-8)") from None
     return out
+
+
+_BOM = "\ufeff"
+"""A byte order mark, as an editor begins a file with it: one may begin any line of a file
+of records (files joined with ``cat``), and is no part of a record."""
 
 
 def _record_line(path: Any, i: int, line: str) -> GameRecord:

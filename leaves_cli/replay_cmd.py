@@ -22,8 +22,7 @@ from .tournament_parts import load_game
 def read_line(path: str, game: int) -> tuple[int, str]:
     """(line number, text) of the ``game``-th record (1 = first) of a JSON-lines file."""
     try:
-        # utf-8-sig: a file an editor began with a byte order mark reads as its records
-        fh = open(path, encoding="utf-8-sig")  # noqa: SIM115 - closed below, errors are worded
+        fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below, errors are worded
     except FileNotFoundError:
         raise CLIError(f"no such record file: {path}", usage=True) from None
     except OSError as exc:
@@ -32,13 +31,17 @@ def read_line(path: str, game: int) -> tuple[int, str]:
     with fh:
         try:
             for lineno, line in enumerate(fh, 1):
+                # a byte order mark, as an editor begins a file (any line of files joined
+                # with cat), is no part of a record
+                line = line.removeprefix("\ufeff")
                 if not line.strip():
                     continue
                 seen, last = seen + 1, (lineno, line)
                 if seen == game:
                     return lineno, line
-        except UnicodeDecodeError:
-            raise CLIError(f"{path} is not a text file of JSON game records") from None
+        except UnicodeDecodeError:  # e.g. UTF-16, as some editors save text
+            said = "is not a text file of JSON game records (it is not UTF-8)"
+            raise CLIError(f"{path} {said}") from None
     if seen == 0:
         raise CLIError(f"{path} holds no game records")
     unit = game_of_record(last[1], f"{path}, line {last[0]}").unit  # the game's word for one
@@ -68,15 +71,32 @@ def game_of_record(line: str, where: str) -> Any:
     """The game a record line belongs to: its ``"game"`` key names it (records without one
     are the default game's)."""
     import json
+    import sys
 
     from tournaments.games import DEFAULT_GAME
 
     try:
         data = json.loads(line)
-    except ValueError:
-        raise CLIError(f"{where}: bad game record: not a JSON game record") from None
+    except json.JSONDecodeError as exc:  # a line cut off as it was written ends mid-record
+        cut = exc.pos >= len(line.rstrip()) or exc.msg.startswith("Unterminated string")
+        msg = exc.msg.removesuffix(" at")  # "Unterminated string starting at" a column
+        why = f"{msg} at column {exc.colno}"
+        if cut:  # the file's end (no line end) or a record spread over lines, as JSON indented
+            why = ("the line ends mid-record (a record is one line of JSON)"
+                   if line.endswith("\n") else "the file ends mid-record (cut off?)")  # fmt: skip
+        raise CLIError(f"{where}: bad game record: not a JSON game record: {why}") from None
+    except ValueError:  # Python reads no integer this long
+        digits = sys.get_int_max_str_digits()
+        raise CLIError(f"{where}: bad game record: not a JSON game record: a number of more "
+                       f"than {digits} digits") from None  # fmt: skip
+    except RecursionError:  # lists in lists deeper than Python recurses
+        raise CLIError(f"{where}: bad game record: not a JSON game record: lists or objects "
+                       "nested too deep to read") from None  # fmt: skip
     name = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
-    return load_game(str(name), {}, named_in=f"the record at {where}")
+    if not isinstance(name, str):
+        said = json.dumps(name)  # as the file writes it: null, 5
+        raise CLIError(f'{where}: bad game record: its "game" is {said}, not a game\'s name')
+    return load_game(name, {}, named_in=f"the record at {where}")
 
 
 def show_record(game: Any, line: str, how: ReplayHow) -> None:

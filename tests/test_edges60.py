@@ -26,7 +26,7 @@ def _finished() -> dict:
     ("key", "value", "words"),
     [("forfeit_seat", 9, "not a seat 0..2"), ("forfeit_seat", -1, "not a seat 0..2"),
      ("forfeit_seat", True, "not a seat 0..2"), ("forfeit_seat", "x", "not a seat 0..2"),
-     ("seed", "x", "not a whole number >= 0"), ("seed", -4, "not a whole number >= 0"),
+     ("seed", "x", "seed must be a whole number 0 to 2"), ("seed", -4, r"seed must be 0 to 2\*\*64 - 1, got -4"),
      ("stopped", 7, "not words")],
 )  # fmt: skip
 def test_replay_names_a_field_of_the_wrong_kind(key, value, words):

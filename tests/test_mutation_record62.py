@@ -35,9 +35,11 @@ def test_a_game_dealt_from_deal_seed_0_is_recorded_and_replays():
     initial = states[0]
     assert GameRecord.from_states(initial, result.final_state, seed=0).seed == 0
     for bad in (-1, -2):
-        with pytest.raises(ValueError, match=rf"^seed must be >= 0, got {bad}$"):
+        with pytest.raises(ValueError, match=rf"^seed must be 0 to 2\*\*64 - 1, got {bad}$"):
             GameRecord.from_states(initial, result.final_state, seed=bad)
-        with pytest.raises(ValueError, match=rf"^bad record: its seed is {bad}, not a whole"):
+        with pytest.raises(
+            ValueError, match=rf"^bad record: its seed must be 0 to 2\*\*64 - 1, got {bad}$"
+        ):
             replay(GameRecord.from_dict({**record.to_dict(), "seed": bad}))
 
 
@@ -74,12 +76,15 @@ def test_a_reason_for_a_stop_of_blanks_is_no_words():
             replay(GameRecord.from_dict({**good, "stopped": blank}))
 
 
-def test_only_numpys_values_are_made_plain_another_kind_is_kept_as_given():
-    """The class's contract: lists and numpy's arrays become tuples, numpy's scalars Python's,
-    anything else is kept as given (an ``array.array`` has a ``tolist`` too)."""
+def test_a_sequence_of_actions_of_any_kind_is_kept_as_a_tuple_of_plain_ints():
+    """The class's contract: any sequence of actions that is not text (a list, numpy's array,
+    an ``array.array``) becomes a tuple of Python ints, so the record writes the JSON it
+    reads back equal."""
     good = play_game(TABLE, seed=3, record=True).record.to_dict()
     given = array.array("q", good["actions"])
-    assert GameRecord.from_dict({**good, "actions": given}).actions is given
+    got = GameRecord.from_dict({**good, "actions": given})
+    assert got.actions == tuple(given) and type(got.actions) is tuple
+    assert GameRecord.from_json(got.to_json()) == got
 
 
 # ------------------------------------------------------------------ reports.compare

@@ -44,13 +44,15 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     except (IllegalActionError, ValueError) as exc:
         raise CLIError(f"{where}: {exc}") from None
     n = record.n_players
-    names = [str(s) for s in record.strategies][:n]
-    names += [f"seat {i}" for i in range(len(names), n)]
+    names = [_printable(str(s)) for s in record.strategies][:n]
+    names += ["unnamed"] * (n - len(names))  # "seat 2 (unnamed)", not "seat 2 (seat 2)"
     console = make_console()
     interactive = not show_all and sys.stdin.isatty()
     head += f": {n} players, {counted(record.turns, 'turn')}, {counted(record.rounds, 'round')}"
-    if record.seed is not None:
-        head += f", deal seed {record.seed}"  # a run's rows: deal_seed (their seed: the play's)
+    if record.seed is not None:  # a run's rows: deal_seed (their seed: the play's)
+        dealt = _deals(record, states[0])
+        head += f", deal seed {record.seed}" if dealt else (
+            f", seed {record.seed} (not the deal seed of these hands)")  # fmt: skip
     played = states[0].rules
     if not played.replace(turn_limit=record.turn_limit).is_default:
         head += f", rules {played}"
@@ -70,6 +72,15 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     if traceback:
         console.print(Text("The strategy's traceback:", style="bold"))
         console.print(Text(traceback.rstrip()))
+
+
+def _deals(record, initial) -> bool:
+    """Whether the record's seed, as a deal seed, deals its hands and first player (a
+    record of a game dealt otherwise, e.g. by ``new_game``, may name another seed)."""
+    from leaves.players.play import deal_state
+
+    dealt = deal_state(record.n_players, record.seed, rules=initial.rules)
+    return dealt.hands == initial.hands and dealt.current_player == initial.current_player
 
 
 def _show_state(console, states: list, i: int, names: list[str]) -> None:
@@ -113,16 +124,27 @@ def _outcome(record, final, names: list[str]) -> str:
 
     if record.forfeit_seat is not None:
         who = render.seat_label(record.forfeit_seat, names)
-        error = str(record.error or "")
+        error = _printable(str(record.error or ""))
         prefix = f"seat {record.forfeit_seat} ({names[record.forfeit_seat]}): "
         error = error[len(prefix) :] if error.startswith(prefix) else error
-        return f"{who} forfeited" + (f": {error}" if error else "")
+        # a seat that failed when told the result forfeits a game its moves ended
+        when = " after the game ended" if final.is_terminal else ""
+        return f"{who} forfeited{when}" + (f": {error}" if error else "")
     stopped = getattr(record, "stopped", None)
     if stopped is not None:  # a blank reason is still a stop, not the turn limit
-        return f"unfinished{f': {stopped}' if stopped.strip() else ''} (turn {final.turn})"
+        said = _printable(stopped)
+        return f"unfinished{f': {said}' if stopped.strip() else ''} (turn {final.turn})"
     if final.winner is not None:
         return f"{render.seat_label(final.winner, names)} wins after {counted(final.turn, 'turn')}"
     return render.at_turn_limit(final.turn_limit)
+
+
+def _printable(text: str) -> str:
+    """``text`` with its control characters (a terminal's escape sequences, a line break)
+    written as escapes: a record's words are data from anywhere, shown, never obeyed."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _show_hint(console, state, names, seed: int | None, index: int) -> None:
