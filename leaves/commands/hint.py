@@ -20,8 +20,8 @@ from leaves import PlayerView
 from leaves_cli.fitted import FittedTable
 
 SEARCH_BOT = "ismcts"
-"""The search bot, with its default settings, when it is registered (a few ms a decision;
-``docs/performance.md`` has the hint's time)."""
+"""The search bot, with its default settings, when it is registered (``docs/performance.md``
+has the hint's time: ``benchmarks/bench_hint.py``)."""
 
 TOP = 3
 """How many of weighted's choices a hint explains."""
@@ -74,6 +74,8 @@ def hint(
     if scored[0].wins:
         lines.append(Text(f"{head}: it plays the last cards of the hand and wins.", style="bold"))
         return Group(*lines)
+    if len(scored) > 1 and scored[1].score == scored[0].score:  # rows of one score: which
+        head += f" (tied with {_describe(scored[1].action)}: it plays the one listed first)"
     lines.append(Text(f"{head}; its top choices (score = sum of weight x feature):"))
     lines.append(_contributions(scored[:top]))
     return Group(*lines)

@@ -101,7 +101,8 @@ def parse_move(text: str, state: State) -> Action:
         if "cannot read" in str(exc):
             raise MoveError(
                 f"Cannot read a move from {_shown(text.strip(), quote=True)}: type "
-                f"{_keys(len(legal))[1]}, a play like '3x6' (three 6s) or a pass like 'take 9'"
+                f"{_keys(len(legal))[1]}, a play like '3x6' (three 6s) or a pass like "
+                f"'{render.typed_pass(state.rules)}'"
             ) from None
         raise MoveError(f"Not a move: {exc}") from None
     if action in legal:

@@ -17,12 +17,23 @@ import click
 import numpy as np
 from rich.text import Text
 
+from leaves.ruleset import TARGETS
 from leaves_cli.console import make_console
 from leaves_cli.errors import CLIError
 from leaves_cli.options import FileName, against_option, load_option, split_specs
 
 from . import render
-from .play_loop import DEFAULT_LEVEL, LEVELS, QuitGame, Seats, level_opponents, make_bots, play_game
+from .play_loop import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    QUIT_WORDS,
+    QuitGame,
+    Seats,
+    level_opponents,
+    make_bots,
+    play_game,
+    stops_on_signals,
+)
 from .play_output import (
     check_record_file,
     replay_command,
@@ -47,7 +58,7 @@ from .rules import rules_option
     "--seed",
     type=click.IntRange(min=0),
     default=None,
-    help="Seed of the deal(s) and of the bots (default: fresh, printed).",
+    help="Seed of the deal(s), the bots and the hints (default: fresh, printed).",
 )
 @click.option(
     "--level",
@@ -64,7 +75,7 @@ from .rules import rules_option
 )
 @click.option(
     "--target",
-    type=click.IntRange(min=1),
+    type=click.IntRange(*TARGETS),  # what --rules expert_target takes
     default=None,
     help="Points that end an expert match (default 20; implies --expert).",
 )
@@ -75,8 +86,8 @@ from .rules import rules_option
     type=FileName(dir_okay=False, writable=True),
     default=None,
     help="Append each game as a GameRecord JSON line (see 'leaves replay'); a game left "
-    "with q, the end of the input or Ctrl-C is saved too, marked unfinished, and one a bot "
-    "forfeits with its error.",
+    "with q, the end of the input, Ctrl-C or SIGTERM/SIGHUP is saved too, marked unfinished, "
+    "and one a bot forfeits with its error.",
 )
 def play(**opts: Any) -> None:
     """Play 13 Leaves in the terminal against built-in or your own strategies.
@@ -119,10 +130,11 @@ def play(**opts: Any) -> None:
     )
     console.print("Type h on your turn for a hint, ? for help.")
     match = _match(console, o, points)
-    try:
-        _games(console, o, seats, deal_seq, match)
-    except QuitGame as left:
-        show_left(console, o.save, left, names)
+    with stops_on_signals():  # 'kill' or a closed terminal: the game so far is kept
+        try:
+            _games(console, o, seats, deal_seq, match)
+        except QuitGame as left:
+            show_left(console, o.save, left, names)
 
 
 @dataclass(frozen=True)
@@ -176,7 +188,7 @@ def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.See
     deal_seq, bot_seq = seq.spawn(2)
     rngs = [np.random.default_rng(s) for s in bot_seq.spawn(players)]
     (hint_seq,) = seq.spawn(1)  # a third child: the deals and bots above stay as they were
-    seats = Seats(names=names, bots=bots, rngs=rngs, hint_rng=np.random.default_rng(hint_seq))
+    seats = Seats(names=names, bots=bots, rngs=rngs, hint_seed=hint_seq)
     return seats, seq, deal_seq
 
 
@@ -256,9 +268,19 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
                 )
             )
             return
+        if not _next_game(console, read):
+            raise QuitGame(None, initial)
+
+
+def _next_game(console: Any, read: Any) -> bool:
+    """Does the player want the match's next game (Enter) or to stop (a word that quits a
+    move, ``QUIT_WORDS``)? Any other text is asked again, not taken for either."""
+    while True:
         try:
-            if read("Enter for the next game, q to stop: ").strip().lower() in ("q", "quit"):
-                raise QuitGame(None, initial)
+            answer = read("Enter for the next game, q to stop: ").strip().lower()
         except EOFError:
             console.print()  # the prompt's line ends: the error is a line of its own
             raise CLIError("input ended before the match did") from None
+        if not answer or answer in QUIT_WORDS:
+            return not answer
+        console.print(Text("Type Enter for the next game or q to stop.", style="bold red"))

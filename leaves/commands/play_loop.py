@@ -8,7 +8,10 @@ Imports inside functions: start-up (the search and the hint load only when asked
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +33,9 @@ HELP_TEXT = (
     "'h' shows a hint (what the search bot ismcts would play, and why weighted would), "
     "Enter alone shows the position again, 'q' quits."
 )
+
+QUIT_WORDS = ("q", "quit", "exit")
+"""What the player types to stop: at a move, and between the games of a match."""
 
 PASS_HELP = {
     "ends": "'take 9' (or 'pass, take 9') passes and takes a 9 from the table",
@@ -78,12 +84,20 @@ class QuitGame(Exception):
         self.state = state
         self.initial = initial
 
+    @property
+    def over(self) -> bool:
+        """Did the moves end the game before it was left (Ctrl-C while a bot read its end)?
+        Then it was not cut short: it is saved, and said, as a finished game."""
+        return self.state is not None and self.state.is_terminal
+
     def record_fields(self, names: Sequence[str]) -> dict[str, Any]:
         """What the saved record says of why the game stopped before its end."""
-        return {"stopped": self.reason}
+        return {} if self.over else {"stopped": self.reason}
 
     def saved(self, path: str, replay: str) -> str:
         """What is said of the game saved to ``path``, ``replay`` the command that shows it."""
+        if self.over:
+            return f"saved the game to {path} ('{replay}' replays it)"
         return (
             f"saved the unfinished game to {path} ('{replay}' replays it up to where "
             f"{self.stopper} stopped)"
@@ -100,11 +114,58 @@ class InputEnded(QuitGame):
 
 
 class Interrupted(QuitGame):
-    """Ctrl-C during the game: what was played is still saved before the exit (130)."""
+    """Ctrl-C during the game, or a signal that ends the process (``Signalled``): what was
+    played is still saved before the exit (130); the record says which (``reason``)."""
 
-    reason = "interrupted (Ctrl-C)"
     ends_with = "interrupted"
     exit_code = 130
+
+    def __init__(self, state: State | None = None, by: str = "Ctrl-C"):
+        self.reason = f"interrupted ({by})"
+        self.stopper = "you" if by == "Ctrl-C" else "it"
+        super().__init__(state)
+
+
+class Signalled(KeyboardInterrupt):
+    """SIGTERM (``kill PID``) or SIGHUP (the terminal closed) during the games: they stop
+    them as Ctrl-C does (``stops_on_signals``); ``name`` is the signal's."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+STOPPING_SIGNALS = ("SIGTERM", "SIGHUP")
+"""The signals that end the process and so stop a game as Ctrl-C does (where the system has
+them), rather than end it with nothing saved."""
+
+
+@contextlib.contextmanager
+def stops_on_signals() -> Iterator[None]:
+    """Inside, ``STOPPING_SIGNALS`` raise ``Signalled``: the game so far is saved and said, as
+    for Ctrl-C. One ignored before stays ignored (SIGHUP under ``nohup``). The handlers before
+    come back on the first signal (a second acts as it would have) and on leaving; signals
+    reach the main thread only, so elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    numbers = [getattr(signal, n) for n in STOPPING_SIGNALS if hasattr(signal, n)]
+    before = {n: signal.getsignal(n) for n in numbers if signal.getsignal(n) != signal.SIG_IGN}
+
+    def restore() -> None:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+    def stop(signum: int, frame: Any) -> None:
+        restore()
+        raise Signalled(signal.Signals(signum).name)
+
+    for number in before:
+        signal.signal(number, stop)
+    try:
+        yield
+    finally:
+        restore()
 
 
 class Forfeited(QuitGame, CLIError):
@@ -139,7 +200,7 @@ class Seats:
     names: list[str]
     bots: list[object | None]
     rngs: list[np.random.Generator | None] = field(default_factory=list)
-    hint_rng: np.random.Generator | None = None  # the hint's search draws from this
+    hint_seed: np.random.SeedSequence | None = None  # the hints': a child a game (play_game)
 
     @property
     def human(self) -> int | None:
@@ -167,13 +228,22 @@ def _bot_move(seats: Seats, state: State, seat: int, console: Console | None = N
     return action
 
 
+def _hint_rng(hints: np.random.SeedSequence, turn: int) -> np.random.Generator:
+    """The generator of the hint at ``turn`` of the game whose hints' seed is ``hints``: keyed
+    by the turn, so a position's hint is the same however often it is asked, and whether or
+    not hints were asked before (one generator for every hint named a new move each time)."""
+    return np.random.default_rng(
+        np.random.SeedSequence(hints.entropy, spawn_key=(*hints.spawn_key, turn))
+    )
+
+
 def _ask_human(
     console: Console,
     state: State,
     seat: int,
     names: Sequence[str],
     read: Reader,
-    hint_rng: np.random.Generator | None = None,
+    hints: np.random.SeedSequence,
 ):
     view = state.view(seat)
     legal = state.legal_actions()
@@ -185,7 +255,7 @@ def _ask_human(
         except EOFError:
             raise InputEnded from None
         t = text.strip().lower()
-        if t in ("q", "quit", "exit"):
+        if t in QUIT_WORDS:
             raise QuitGame
         if t in ("?", "help"):
             console.print(help_text(state.rules))
@@ -193,7 +263,7 @@ def _ask_human(
         if t in ("h", "hint"):
             from .hint import hint
 
-            console.print(hint(view, hint_rng or np.random.default_rng(0), console=console))
+            console.print(hint(view, _hint_rng(hints, state.turn), console=console))
             continue
         if not t:
             console.print(render.position(view, names, hand=view.hand, legal=legal))
@@ -244,11 +314,14 @@ def _game_result(initial: State, final: State, names: Sequence[str]):
     )
 
 
-def _next_move(console: Console, state: State, seats: Seats, read: Reader) -> Action:
-    """The move of the seat to play (the human is asked, a bot chooses), shown as it is made."""
+def _next_move(
+    console: Console, state: State, seats: Seats, read: Reader, hints: np.random.SeedSequence
+) -> Action:
+    """The move of the seat to play (the human is asked, a bot chooses), shown as it is made;
+    ``hints``: the game's hints' seed."""
     seat = state.current_player
     if seat == seats.human:
-        action = _ask_human(console, state, seat, seats.names, read, seats.hint_rng)
+        action = _ask_human(console, state, seat, seats.names, read, hints)
         console.print(Text(f"You {render.describe_action(action, you=True)}."))
     else:
         action = _bot_move(seats, state, seat, console)
@@ -279,10 +352,11 @@ def play_game(console: Console, state: State, seats: Seats, read: Reader) -> Sta
     """Play ``state`` to the end: bots choose, the human is asked; every move is shown.
 
     Strategy bots start each game as fresh instances, as in tournaments (nothing a bot stored
-    in one game reaches the next).
+    in one game reaches the next). Each game's hints draw from a child of ``seats.hint_seed``.
     """
     initial = state
     seats.bots = _fresh_bots(seats.bots)
+    (hints,) = (seats.hint_seed or np.random.SeedSequence(0)).spawn(1)
     if state.current_player == seats.human:
         console.print(Text(f"Round {state.round}: you lead.", style="bold"))
     else:
@@ -291,10 +365,11 @@ def play_game(console: Console, state: State, seats: Seats, read: Reader) -> Sta
     try:
         _call_hooks(seats, "start_game", state)
         while not state.is_terminal:
-            state = _advance(console, state, _next_move(console, state, seats, read), seats)
+            action = _next_move(console, state, seats, read, hints)
+            state = _advance(console, state, action, seats)
         _call_hooks(seats, "end_game", state, _game_result(initial, state, seats.names))
-    except KeyboardInterrupt:
-        raise Interrupted(state) from None  # the game so far, for --save
+    except KeyboardInterrupt as stop:  # Ctrl-C, or a signal (Signalled): the game so far
+        raise Interrupted(state, getattr(stop, "name", "Ctrl-C")) from None
     except QuitGame as left:  # the same kind (quit, end of input, a forfeit), with the game
         left.state = state
         raise

@@ -131,10 +131,10 @@ def replay_command(path: str, number: int) -> str:
 
 
 def show_left(console: Console, save: str | None, left: QuitGame, names: Sequence[str]) -> None:
-    """The game was left before its end (``q``, the input ended, Ctrl-C, a bot forfeited):
-    keep the game so far in ``save`` (marked unfinished, with why) and say so; the end of
-    input, Ctrl-C and a forfeit then end the command as errors (exit 1, 130 and 1) that say
-    what was saved."""
+    """The game was left before its end (``q``, the input ended, Ctrl-C or a signal, a bot
+    forfeited): keep the game so far in ``save`` (marked unfinished, with why) and say so; the
+    end of input, Ctrl-C (or a signal) and a forfeit then end the command as errors (exit 1,
+    130 and 1) that say what was saved."""
     saved = None
     if save and left.state is not None and left.initial is not None:
         number = save_game(save, left.initial, left.state, names, **left.record_fields(names))

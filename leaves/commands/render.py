@@ -135,6 +135,12 @@ def end_rules(
     return rule + PASS_RULES.get(rules.take if rules is not None else "any", "")
 
 
+def typed_pass(rules: Rules | None) -> str:
+    """A pass as a person types it, the example the legal moves' line and a move not read
+    give: 'pass' under take=nothing (a pass takes no card), else 'take 9'."""
+    return "pass" if rules is not None and rules.take == "nothing" else "take 9"
+
+
 # ----------------------------------------------------------------------------- pieces
 def table_row(stacks: Sequence[tuple[int, int]], ends) -> RenderableType:
     """The row of stacks, lowest value left: value, size, and which stacks are the ends. A
@@ -360,7 +366,7 @@ def position(
         line.append_text(hand_text(hand))
         parts.append(line)
     if legal:
-        passing = "pass" if rules is not None and rules.take == "nothing" else "take 9"
+        passing = typed_pass(rules)
         parts.append(Text(f"Legal moves (type the key, or a move like '3x6' / '{passing}'):"))
         parts.append(moves_table(legal))
     return Group(*parts)
