@@ -512,7 +512,8 @@ def run_module(runner: Runner, module: str, chosen: list[Mutant], known: dict[st
         runner.warm()
     status, base = runner.run()
     if status != "survived":
-        raise SystemExit(f"{module}: the tests fail without a mutant ({status}); see "
+        past = f" past {runner.timeout:g} s: --baseline-timeout" if status == "timeout" else ""
+        raise SystemExit(f"{module}: the tests fail without a mutant ({status}{past}); see "
                          f"{runner.workdir / 'last.log'}")  # fmt: skip
     runner.timeout = max(runner.min_timeout, 4 * base)
     echo(f"{module}: {len(chosen)} mutants against {' '.join(runner.tests)} "
@@ -550,6 +551,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--match", help="only the mutants whose key contains this text")
     ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     ap.add_argument("--tests", nargs="+", help="test files instead of the module's own")
+    ap.add_argument("--baseline-timeout", type=float, default=Runner.timeout, metavar="SECONDS",
+                    help="limit of the unmutated run (default %(default)s; raise it on a busy "
+                         "machine or a cold numba cache)")  # fmt: skip
     a = ap.parse_args(argv)
     os.environ.setdefault("LEAVES_ENGINE", "numba")  # the mutated Python, not the C engine
     os.environ["HYPOTHESIS_PROFILE"] = "ci"  # derandomized: the same verdicts every run
@@ -567,7 +571,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{module}:{m.line}  {m.key}")
             continue
         known = {k: why for k, why in docs.get(module, {}).items() if (a.match or "") in k}
-        runner = Runner(ROOT, a.tests or MODULES[module], jit=module not in JIT_OFF)
+        runner = Runner(ROOT, a.tests or MODULES[module], jit=module not in JIT_OFF,
+                        timeout=a.baseline_timeout)  # fmt: skip
         r = run_module(runner, module, chosen, known)
         report(r)
         rows.append(r)

@@ -9,6 +9,7 @@ import importlib.util
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -230,3 +231,22 @@ def test_the_runner_runs_the_long_tests_too(bench, tmp_path, monkeypatch):
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     runner = bench.Runner(tmp_path, ("test_long.py",), prefixes=("test_long",), workdir=tmp_path)
     assert runner.run()[0] == "killed"
+
+
+def test_an_unmutated_run_past_its_limit_names_the_option_that_raises_it(bench, tmp_path,
+                                                                         monkeypatch):  # fmt: skip
+    """On a busy machine the tests alone can outlast the default minute: the stop says so and
+    names ``--baseline-timeout``, which the command line passes to the runner."""
+    (tmp_path / "test_toy.py").write_text("import time\n\ndef test_slow():\n    time.sleep(5)\n")
+    (tmp_path / "toy.py").write_text(TOY)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    runner = bench.Runner(tmp_path, ("test_toy.py",), prefixes=("toy_mut_pkg",),
+                          workdir=tmp_path, timeout=0.5)  # fmt: skip
+    with pytest.raises(SystemExit, match=r"\(timeout past 0\.5 s: --baseline-timeout\)"):
+        bench.run_module(runner, "toy.py", [], {}, echo=lambda _: None, warm=False)
+    seen = []
+    done = SimpleNamespace(survivors=[], errors=[])
+    monkeypatch.setattr(bench, "run_module", lambda r, *a, **k: seen.append(r.timeout) or done)
+    monkeypatch.setattr(bench, "report", lambda r: None)
+    bench.main(["reports/stats.py", "--baseline-timeout", "240"])
+    assert seen == [240.0]
