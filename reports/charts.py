@@ -8,7 +8,6 @@ diverging, colour-blind-safe ``PuOr`` map centred on 50%.
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -16,6 +15,21 @@ import pandas as pd
 
 from tournaments.declaration import plural
 
+from .chart_layout import (
+    SCALE,
+    SLANT,
+    _axes,
+    _fit,
+    _heatmap_size,
+    _height,
+    _lines,
+    _names,
+    _room,
+    _scale_label,
+    _slanted,
+    _text_width,
+    wrapped,
+)
 from .numbers import PERCENTAGE_POINT, PERCENTAGE_POINTS, fixed
 
 if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
@@ -47,18 +61,6 @@ def style(i: int) -> tuple[str, str, str]:
     which colour-blind readers and grey prints would lose)."""
     c, m = len(OKABE_ITO), len(MARKERS)
     return OKABE_ITO[i % c], MARKERS[(i + i // c) % m], LINESTYLES[(i // (c * m)) % len(LINESTYLES)]
-
-
-def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
-    """The axes to draw in: the caller's, or a new figure's (laid out by ``_fit`` at the end:
-    fixed margins from the text lengths, a tenth of what constrained layout costs per chart)."""
-    if ax is not None:
-        return ax.figure, ax
-    from matplotlib.figure import Figure  # start-up: matplotlib loads to draw
-
-    fig = Figure(figsize=size, dpi=100)
-    fig._leaves_fit = True  # type: ignore[attr-defined]
-    return fig, fig.add_subplot()
 
 
 def _percent(decimals: int | None = None, of: float = 1.0):
@@ -102,56 +104,12 @@ def _proxy(**style_kw) -> Artist:
     return Line2D([], [], **style_kw)
 
 
-def _text_width(labels, size: float) -> float:
-    """Estimated width in inches of the longest line of ``labels`` at font ``size`` points."""
-    longest = max((len(line) for t in labels for line in str(t).split("\n")), default=0)
-    return longest * size * 0.6 / 72
-
-
-LEGEND_CHARS = 30
-"""The longest line of an outside legend's label: a longer one wraps (its words kept), so
-the legend never takes the chart's room nor runs off the picture."""
-
-
-def _wrap_legend(ax: Axes) -> list[str]:
-    """Wrap the labels of ``ax``'s legend at ``LEGEND_CHARS`` and return them."""
-    legend = ax.get_legend()
-    if legend is None:
-        return []
-    for t in legend.get_texts():
-        t.set_text(textwrap.fill(t.get_text(), LEGEND_CHARS, break_long_words=False))
-    return [t.get_text() for t in legend.get_texts()]
-
-
-def _fit(fig: Figure, ax: Axes, rotated: float = 0.0, extra_right: float = 0.0) -> Figure:
-    """Margins for a figure ``_axes`` made: room for the y tick labels and axis label on the
-    left, the title on top, the x labels below (``rotated``: extra inches for slanted tick
-    labels) and the outside legend on the right."""
-    if not getattr(fig, "_leaves_fit", False):
-        return fig
-    w, h = fig.get_size_inches()
-    left = 0.25 + _text_width([t.get_text() for t in ax.get_yticklabels()], 10) + 0.1
-    left += 0.3 if ax.get_ylabel() else 0.0
-    right = 0.2 + extra_right
-    if ax.get_legend() is not None:
-        right += 0.45 + _text_width(_wrap_legend(ax), 8)
-    bottom = 0.55 + rotated + (0.25 if ax.get_xlabel() else 0.0)
-    top = 0.45 + 0.18 * ax.get_title().count("\n")  # a title of two lines: room for both
-    right = min(right, w * 0.45)
-    fig.subplots_adjust(left=min(left / w, 0.45), right=1 - right / w,
-                        bottom=min(bottom / h, 0.45), top=1 - top / h)  # fmt: skip
-    return fig
-
-
-def _height(n: int) -> float:
-    return max(2.6, 0.9 + 0.38 * n)
-
-
 def win_rates(summary: pd.DataFrame, ax: Axes | None = None, unit: str = "game") -> Figure:
     """Win rate per strategy (strongest on top) with 95% intervals and the fair-share mark;
     ``unit``: what the rows are (a game, a round)."""
     df = summary.iloc[::-1]
-    fig, ax = _axes(ax, (8.5, _height(len(df))))
+    names = _names(df["strategy"])
+    fig, ax = _axes(ax, (8.5, _height(len(df), _lines(names))))
     y = np.arange(len(df))
     rate = df["win_rate"].to_numpy()
     err = np.clip(
@@ -163,7 +121,7 @@ def win_rates(summary: pd.DataFrame, ax: Axes | None = None, unit: str = "game")
     if "fair_share" in df:
         ax.scatter(df["fair_share"], y, marker="|", s=250, color=OKABE_ITO[1], zorder=3,
                    label="fair share (1/players)")  # fmt: skip
-    ax.set_yticks(y, df["strategy"])
+    ax.set_yticks(y, names)
     ax.set_xlabel(f"win rate (share of {plural(unit)} won)")
     ax.set_xlim(0, min(1.0, max(float(df["ci_high"].max()) * 1.15, 0.05)))
     ax.xaxis.set_major_formatter(_percent())
@@ -179,12 +137,13 @@ def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:
     order = list(dict.fromkeys(h2h["strategy"].tolist() + h2h["opponent"].tolist()))
     mat = h2h.pivot(index="strategy", columns="opponent", values="score")
     mat = mat.reindex(index=order, columns=order).to_numpy(dtype=float)
-    n = len(order)
-    label, right = _scale_label("row finished ahead of column (ties = ½)", order)
-    fig, ax = _axes(ax, _heatmap_size(order, order, right))
+    n, names = len(order), _names(order)
+    label, right = _scale_label("row finished ahead of column (ties\u00a0=\u00a0½)", names)
+    fig, ax = _axes(ax, _heatmap_size(names, names, right))
     im = ax.imshow(np.ma.masked_invalid(mat), cmap="PuOr", vmin=0, vmax=1)
-    ax.set_xticks(np.arange(n), order, rotation=40, ha="right", rotation_mode="anchor")
-    ax.set_yticks(np.arange(n), order)
+    ax.set_xticks(np.arange(n), names, rotation=SLANT, ha="right", va="top",
+                  rotation_mode="anchor")  # fmt: skip
+    ax.set_yticks(np.arange(n), names)
     ax.set_xlabel("opponent")
     ax.set_ylabel("strategy")
     if n <= 14:
@@ -198,39 +157,7 @@ def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:
     cbar.set_label(label)
     cbar.ax.yaxis.set_major_formatter(_percent())
     ax.set_title("Head to head")
-    return _fit(fig, ax, rotated=_text_width(order, 10) * 0.65, extra_right=right)
-
-
-CELL = 0.52
-"""A heatmap cell's side in inches, whatever the lengths of the names around it."""
-SCALE = 0.8
-"""A heatmap's colour scale, as a share of the grid's height."""
-
-
-def _heatmap_size(rows: list[str], cols: list[str], right: float, title_lines: int = 1
-                  ) -> tuple[float, float]:  # fmt: skip
-    """A heatmap's figure size: its grid of ``CELL`` inches a cell (2.6 inches at least, room
-    for its scale's label), plus the margins ``_fit`` gives it for the names on the left and
-    slanted below (a y label and an x label), the colour scale (a fifth of the axes) and
-    ``right`` inches beside it, and a title of ``title_lines``: long names grow the picture,
-    never shrink the cells."""
-    grid_w, grid_h = _grid(cols), _grid(rows)
-    left = 0.25 + _text_width(rows, 10) + 0.1 + 0.3
-    bottom = 0.55 + _text_width(cols, 10) * 0.65 + 0.25
-    top = 0.45 + 0.18 * (title_lines - 1)
-    return left + grid_w / 0.8 + 0.2 + right, bottom + grid_h + top
-
-
-def _grid(names: list[str]) -> float:
-    return max(2.6, CELL * len(names))
-
-
-def _scale_label(text: str, rows: list[str]) -> tuple[str, float]:
-    """A colour scale's label wrapped to the scale's length (``SCALE`` of the grid of
-    ``rows``), and the inches it takes beside the grid with the scale's ticks."""
-    per_line = max(12, int(SCALE * _grid(rows) / _text_width(["x"], 10)))
-    lines = textwrap.wrap(text, per_line, break_long_words=False)
-    return "\n".join(lines), 0.8 + 0.2 * len(lines)
+    return _fit(fig, ax, rotated=_slanted(names), extra_right=right)
 
 
 def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
@@ -247,7 +174,8 @@ def seat_advantage(seats: pd.DataFrame, ax: Axes | None = None) -> Figure:
         c, marker, ls = style(i)
         ax.errorbar(x, r, yerr=err, fmt=marker, ls=ls, color=c, capsize=3, lw=1.2, ms=5,
                     label=f"{n} players")  # fmt: skip
-        ax.hlines(1 / n, -0.4, n - 0.6, colors=c, linestyles="dashed", lw=0.9, alpha=0.8)
+        par = d["par"].iloc[0] if "par" in d else 1 / n  # the table's, as its words say
+        ax.hlines(par, -0.4, n - 0.6, colors=c, linestyles="dashed", lw=0.9, alpha=0.8)
     maxpos = int(seats["position"].max()) if len(seats) else 0
     ax.set_xticks(range(maxpos + 1), ["0 (first)"] + [str(p) for p in range(1, maxpos + 1)])
     ax.set_xlabel("position: seats after the first player, clockwise (the table's position)")
@@ -326,13 +254,13 @@ def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
     5th-95th percentiles, diamond: mean); ``better`` says which totals win ("lower": the lowest
     total wins), ``title`` names the matches."""
     order = order or sorted(scores["strategy"].unique())
-    fig, ax = _axes(ax, (8.5, _height(len(order))))
+    fig, ax = _axes(ax, (8.5, _height(len(order), _lines(_names(order)))))
     stats = []
     for s in order:
         d = scores[scores["strategy"] == s]
         v, w = d["total"].to_numpy(float), d["matches"].to_numpy(float)
         p5, q1, med, q3, p95 = _weighted_quantiles(v, w, [0.05, 0.25, 0.5, 0.75, 0.95])
-        stats.append(dict(label=s, med=med, q1=q1, q3=q3, whislo=p5, whishi=p95,
+        stats.append(dict(label=wrapped(s), med=med, q1=q1, q3=q3, whislo=p5, whishi=p95,
                           mean=np.average(v, weights=w), fliers=[]))  # fmt: skip
     stats = stats[::-1]
     ax.bxp(stats, orientation="horizontal", showmeans=True, patch_artist=True,
@@ -355,28 +283,32 @@ def expert_scores(scores: pd.DataFrame, order: list[str] | None = None,
 
 
 def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
-    """Plackett-Luce ratings (log-worth, mean 0) with 95% intervals, strongest on top."""
+    """Plackett-Luce ratings (log-worth, mean 0) with 95% intervals, strongest on top, each
+    written in figures right of its interval (inside the frame: ``_room``)."""
     df = ratings.iloc[::-1]
-    fig, ax = _axes(ax, (8.5, _height(len(df))))
+    names = _names(df["strategy"])
+    fig, ax = _axes(ax, (8.5, _height(len(df), _lines(names))))
     y = np.arange(len(df))
     r = df["rating"].to_numpy()
     err = np.clip(np.vstack([r - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - r]), 0, None)
     ax.errorbar(r, y, xerr=err, fmt="|", color=OKABE_ITO[0], ecolor=OKABE_ITO[0], capsize=5,
                 ms=10, mew=2, lw=2.5, label="rating and its 95% interval")  # fmt: skip
     ax.axvline(0, color="gray", lw=0.8, ls="--")
-    ax.set_yticks(y, df["strategy"])
+    ax.set_yticks(y, names)
+    labels = []
     for yi, (v, lo, hi) in enumerate(zip(r, df["ci_low"], df["ci_high"], strict=True)):
         label = f"{fixed(v, 2, '+')} [{fixed(lo, 2, '+')}, {fixed(hi, 2, '+')}]"
+        labels.append(label)
         ax.annotate(label, (hi, yi), xytext=(6, 0),
                     textcoords="offset points", va="center", fontsize=8)  # fmt: skip
-    lo_x, hi_x = float(np.nanmin(df["ci_low"])), float(np.nanmax(df["ci_high"]))
-    ax.set_xlim(lo_x - 0.05 * (hi_x - lo_x), hi_x + 0.45 * (hi_x - lo_x))  # room for the text
     ax.set_ylim(-0.5, len(df) - 0.5)  # half a row's room: the first and last off the frame
     ax.set_xlabel("Plackett-Luce rating (log-worth; 0 = average), with its 95% interval")
     ax.set_title("Rating from finishing orders")
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
-    return _fit(fig, ax)
+    _fit(fig, ax)
+    _room(ax, df["ci_low"], df["ci_high"], _text_width(labels, 8) + 0.15)
+    return fig
 
 
 def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
@@ -399,8 +331,9 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     if "vs_elsewhere_p" in table.columns:  # the t test's p, or with no spread the sign test's
         p = table.pivot(index="strategy", columns="before", values="vs_elsewhere_p")
         star = p.reindex(index=order, columns=befores).to_numpy(float) < 0.05
-    label, right = _scale_label(f"win rate less its overall, {PERCENTAGE_POINTS}", order)
-    fig, ax = _axes(ax, _heatmap_size(order, befores, right, title_lines=2))
+    rows, cols = _names(order), _names(befores)
+    label, right = _scale_label(f"win rate less its overall, {PERCENTAGE_POINTS}", rows)
+    fig, ax = _axes(ax, _heatmap_size(rows, cols, right, title_lines=2))
     top = float(np.nanmax(np.abs(diff))) if np.isfinite(diff).any() else 1.0
     im = ax.imshow(np.ma.masked_invalid(diff), cmap="PuOr", vmin=-top, vmax=top)
     for i in range(len(order)):
@@ -409,16 +342,16 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
                 ax.text(j, i, f"{rate.iat[i, j]:.0%}" + ("*" if star[i, j] else ""),
                         ha="center", va="center", fontsize=7,
                         color="white" if abs(diff[i, j]) > 0.6 * top else "black")  # fmt: skip
-    ax.set_xticks(np.arange(len(befores)), befores, rotation=40, ha="right",
+    ax.set_xticks(np.arange(len(befores)), cols, rotation=SLANT, ha="right", va="top",
                   rotation_mode="anchor")  # fmt: skip
-    ax.set_yticks(np.arange(len(order)), order)
+    ax.set_yticks(np.arange(len(order)), rows)
     ax.set_xlabel("the strategy seated directly before")
     ax.set_ylabel("strategy")
     cbar = fig.colorbar(im, ax=ax, shrink=SCALE)
     cbar.set_label(label)
     ax.set_title("Whom do you want to sit after?\n(*: seat effect p < 0.05, uncorrected)",
                  fontsize=10)  # fmt: skip
-    return _fit(fig, ax, rotated=_text_width(befores, 10) * 0.65, extra_right=right)
+    return _fit(fig, ax, rotated=_slanted(cols), extra_right=right)
 
 
 def means(table: pd.DataFrame, column: str, better: str, unit: str = "game",
@@ -426,13 +359,14 @@ def means(table: pd.DataFrame, column: str, better: str, unit: str = "game",
     """Mean of ``column`` per seat by strategy (a ``reports.declared.means`` table, best on
     top) with 95% intervals; ``better``: "higher" or "lower"."""
     df = table.iloc[::-1]
-    fig, ax = _axes(ax, (8.5, _height(len(df))))
+    names = _names(df["strategy"])
+    fig, ax = _axes(ax, (8.5, _height(len(df), _lines(names))))
     y = np.arange(len(df))
     mean = df[f"{column}_mean"].to_numpy()
     err = np.vstack([mean - df[f"{column}_ci_low"], df[f"{column}_ci_high"] - mean])
     ax.barh(y, mean, color=OKABE_ITO[0], alpha=0.85, height=0.6)
     ax.errorbar(mean, y, xerr=np.clip(err, 0, None), fmt="none", ecolor="black", capsize=3)
-    ax.set_yticks(y, df["strategy"])
+    ax.set_yticks(y, names)
     ax.set_xlabel(f"mean {column} per {unit} (95% interval; {better} is better)")
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_title(f"Mean {column} per {unit} by strategy")

@@ -36,7 +36,7 @@ from .numbers import (
     pct,
     signed_points,
 )
-from .tables import ranked
+from .tables import decided, ranked
 
 __all__ = [
     "Finding", "key_findings", "metagame_answer", "metagame_finding", "unfinished_words",
@@ -55,19 +55,23 @@ def _verdict(lo: float, hi: float, fair: float) -> str:
 
 def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     """The first player's win rate against the fair share, per table size (sizes are not
-    pooled: a first move is worth more at a small table)."""
+    pooled: a first move is worth more at a small table): 1/players of the games someone won
+    (``par``), which unfinished games that count as nobody's win lower for every position."""
     if seats is None or not len(seats):
         return []
     parts = []
     for n, at in seats.groupby("n_players"):
         first = at.sort_values("position").iloc[0]
-        fair = float(first["fair"])
+        par = float(first.get("par", first["fair"]))  # 1/players of the games someone won
         lo, hi = first["ci_low"], first["ci_high"]
-        k = beside_digits(lo, hi, fair)  # one count of decimals for every rate of the clause
+        k = beside_digits(lo, hi, par)  # one count of decimals for every rate of the clause
+        won = decided(at).iloc[0]  # the share of the games someone won (NaN: all of them)
+        shared = (f" (1/{int(n)} of the {pct(won)} of {d.units()} someone won)"
+                  if np.isfinite(won) else "")  # fmt: skip
         text = (
             f"at {int(n)} players the first to play wins {pct(first['win_rate'], k)} "
             f"{interval(lo, hi, digits=k)} of {d.units()} against a fair share of "
-            f"{pct(fair, k)}: {_verdict(lo, hi, fair)}"
+            f"{pct(par, k)}{shared}: {_verdict(lo, hi, par)}"
         )
         if len(at) > 1 and seats["n_players"].nunique() == 1:
             text += ". " + _best_worst(at, k)

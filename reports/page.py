@@ -65,7 +65,7 @@ KEY: dict[str, tuple[tuple[str, ...], str | None, str]] = {
         "first",
     ),  # fmt: skip
     "seats": (
-        ("n_players", "position", "games", "win_rate", "ci_low", "ci_high", "fair"),
+        ("n_players", "position", "games", "win_rate", "ci_low", "ci_high", "fair", "par"),
         None,
         "first",
     ),  # fmt: skip
@@ -214,6 +214,7 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
                       for x, k in zip(v, _digits(name, df, c), strict=True)]  # fmt: skip
         elif (
             c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))
+            or (name == "seats" and c == "par")
             or "rate" in c.split("_")  # match_win_rate_split, win_rate_a: rates too
             or (name == "head_to_head" and c == "score")
         ):

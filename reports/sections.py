@@ -17,9 +17,10 @@ from .data import Run
 from .findings import key_findings
 from .gauntlet import unshared
 from .metagame_text import metagame_lead, metagame_sections
-from .numbers import TOO_FEW
+from .numbers import TOO_FEW, pct
 from .page import Section
 from .significance import PAIRED
+from .tables import decided
 
 __all__ = ["order_note", "overview", "sections"]
 
@@ -204,9 +205,10 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
     return secs
 
 
+FAIR = "the fair share (the win rate if all were equal)."
 LEADS = {
     "summary": "Win rate per strategy, strongest on top, with 95% intervals; the orange tick is "
-    "the fair share (the win rate if all were equal).",
+    + FAIR,
     "gauntlet": "The strategy and the baseline on the same deals against the same field.",
     "rating": "Rating from the whole finishing order, strongest on top, with 95% intervals.",
     "significance": "Which differences in win rate between the top strategies are real, "
@@ -220,12 +222,9 @@ LEADS = {
     "with p < 0.05 (its 95% interval excludes 0, or with no spread the sign test), not "
     "corrected for the many pairs (some stars are chance).",
 }
-NO_INTERVALS = (
-    " No 95% intervals: the run has too few deals for one (play more {units}); the orange tick "
-    "is the fair share (the win rate if all were equal)."
-)
-"""The summary's lead where no win rate has an interval (a tiny run): said, not drawn
-(``units``: what the game's rows are, in the plural)."""
+NO_INTERVALS = " No 95% intervals: the run has too few deals for one (play more {units})"
+"""What the lead of a chart of rates adds where none has an interval (a tiny run): said, not
+drawn (``units``: what the game's rows are, in the plural)."""
 
 
 def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
@@ -239,7 +238,11 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
             LEADS[name].split(", with 95% intervals")[0]
             + "."
             + NO_INTERVALS.format(units=d.units())
+            + "; the orange tick is "
+            + _fair_words(tables.get("completion"), d)
         )
+    if name == "summary":
+        return LEADS[name][: -len(FAIR)] + _fair_words(tables.get("completion"), d)
     if name in ("significance", "gauntlet") and not tables[name]["p_value"].notna().any():
         which = "any difference" if name == "significance" else "the difference"  # none tested
         return LEADS[name] + (
@@ -257,27 +260,77 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         return f"{d.match_title}: the final totals per strategy."
     if name.startswith("metagame_"):
         return metagame_lead(tables)
+    if name == "seats":
+        return LEADS[name] + _seats_note(tables[name], d)
     if name == "head_to_head" and "gauntlet" in tables:  # its two sides never meet
         return LEADS[name] + unshared(tables["gauntlet"])
     return LEADS.get(name, "")
 
 
+def _fair_words(done: pd.DataFrame | None, d: Declaration) -> str:
+    """What the summary's orange tick is: the fair share, the win rate if all were equal;
+    where unfinished games count as nobody's win (``completion``), 1/players, of which
+    strategies all alike would win only the share of the games someone won. (A forfeit is a
+    strategy's failure, which the findings' caution says first.)"""
+    if done is None or not len(done):
+        return FAIR
+    row = done[done["n_players"].astype(str) == "all"].iloc[0]
+    unwon = int(row["unfinished"]) - int(row.get("unfinished_won", 0))
+    if unwon <= 0:
+        return FAIR
+    none = unwon / int(row["games"])
+    return (
+        f"the fair share, 1/players: the win rate if all were equal and every {d.unit} had a "
+        f"winner; here {pct(none)} of {d.units()} have none (unfinished), so all alike would "
+        f"each win {pct(1 - none)} of it."
+    )
+
+
+def _seats_note(seats: pd.DataFrame, d: Declaration) -> str:
+    """What the seats' lead adds: that unfinished games lower every position's fair share
+    (``par``), and that no position has an interval (a tiny run)."""
+    note = ""
+    if decided(seats).notna().any():
+        note += (
+            f" Some {d.units()} count as nobody's win (unfinished), so every position loses "
+            f"them alike: the fair share is 1/players of the {d.units()} someone won (par)."
+        )
+    if not seats["ci_low"].notna().any():
+        note += NO_INTERVALS.format(units=d.units()) + "."
+    return note
+
+
 def order_note(summary: pd.DataFrame, ratings: pd.DataFrame) -> str:
     """A sentence when the rating and the win rate order the strategies differently (two
-    strategies whose win rates tie exactly are in no order, whichever the table lists first)."""
+    strategies whose win rates tie exactly are in no order, whichever the table lists first):
+    why, for the first pair whose ratings' 95% intervals are apart; where every such pair's
+    intervals overlap, that the order may be chance (a run too small to rate them apart)."""
     strength = summary["relative"] if "relative" in summary else -np.arange(len(summary))
     level = dict(zip(summary["strategy"], strength, strict=True))
     by_rating = ratings["strategy"].tolist()
-    for i, a in enumerate(by_rating):
-        for b in by_rating[i + 1 :]:
-            if a in level and b in level and level[a] < level[b] - 1e-12:
-                return (
-                    f" The rating puts {a} above {b}, the win rate the other way round: the "
-                    "rating uses the whole finishing order (who finishes ahead of whom), not "
-                    "only who wins, so a strategy that often comes second can rank higher by "
-                    "rating than one that wins more often but also finishes last more often."
-                )
-    return ""
+    swapped = [(a, b) for i, a in enumerate(by_rating) for b in by_rating[i + 1 :]
+               if a in level and b in level and level[a] < level[b] - 1e-12]  # fmt: skip
+    if not swapped:
+        return ""
+    apart = [(a, b) for a, b in swapped if _rated_apart(ratings, a, b)]
+    a, b = (apart or swapped)[0]
+    said = f" The rating puts {a} above {b}, the win rate the other way round"
+    if not apart:
+        return f"{said}, but their ratings' 95% intervals overlap: this order may be chance."
+    return (
+        f"{said}: the rating uses the whole finishing order (who finishes ahead of whom), not "
+        "only who wins, so a strategy that often comes second can rank higher by rating than "
+        "one that wins more often but also finishes last more often."
+    )
+
+
+def _rated_apart(ratings: pd.DataFrame, a: str, b: str) -> bool:
+    """Whether ``a``'s rating interval lies wholly above ``b``'s (True where the table gives
+    no intervals: nothing says otherwise)."""
+    if not {"ci_low", "ci_high"} <= set(ratings.columns):
+        return True
+    at = ratings.set_index("strategy")
+    return bool(at.at[a, "ci_low"] > at.at[b, "ci_high"])
 
 
 def _match_text(d: Declaration, spec: dict) -> str:

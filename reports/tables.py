@@ -264,8 +264,12 @@ def seats(data: Any) -> pd.DataFrame:
     game without one), per player count, with 95% intervals clustered by duplicate set as the
     summary's (a deterministic strategy in self-play replays the very same game under every
     seating of a deal, so those games are one observation, not several); ``fair`` = 1 /
-    players; ``mean_<rank value>``. Unfinished games count as games (won as their rows say); games
-    ended by a forfeit are left out (``completion`` counts them)."""
+    players; ``par``: a position's win rate if position did not matter, the games someone won
+    at that size shared among its positions (``fair`` where every game has a winner; less
+    where unfinished games count as nobody's win, which every position loses alike: what a
+    seat's win rate is to be read against); ``mean_<rank value>``.
+    Unfinished games count as games (won as their rows say); games ended by a forfeit are left
+    out (``completion`` counts them)."""
     g = as_games(data).finished()
     mean_col = f"mean_{g.declaration.rank_value}"
     w = g.seats.shape[1] + 1  # key = players * w + position
@@ -304,10 +308,20 @@ def seats(data: Any) -> pd.DataFrame:
     lo, hi = wilson_t(est)  # a position's seats are its size's games, one per game
     df["ci_low"], df["ci_high"] = lo[codes], hi[codes]
     df["fair"] = 1.0 / df["n_players"]
+    df["par"] = df.groupby("n_players")["win_rate"].transform("mean")
     df["design_effect"] = deff[codes]
     df["deal_sets"] = est.units[codes].astype(np.int64)
-    cols = ["n_players", "position", "games", "wins", "win_rate", "ci_low", "ci_high", "fair"]
+    cols = ["n_players", "position", "games", "wins", "win_rate", "ci_low", "ci_high", "fair",
+            "par"]  # fmt: skip
     return df[cols + [mean_col, "design_effect", "deal_sets"]]
+
+
+def decided(seats: pd.DataFrame) -> pd.Series:
+    """Per row of a ``seats`` table: the share of its size's games someone won (``par`` over
+    ``fair``), NaN where every game has a winner (within rounding): what the seat's
+    words say of the games that count as nobody's win."""
+    share = seats["par"] / seats["fair"] if "par" in seats else pd.Series(1.0, seats.index)
+    return share.where((share - 1).abs() > 1e-9)
 
 
 def _length_hists(g: Games) -> list[tuple[str, str, str, np.ndarray]]:
