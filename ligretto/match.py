@@ -30,18 +30,28 @@ def winners(scores: Sequence[int] | np.ndarray) -> list[bool]:
     return (arr == arr.max()).tolist()
 
 
+class _SourceTarget(int):
+    """The source's target as ``Match``'s default: ``rounds`` given alone replaces it."""
+
+
+_SOURCE_TARGET = _SourceTarget(MATCH_TARGET)
+
+
 @dataclass(frozen=True)
 class Match:
-    """An immutable game of rounds: ``add(scores)`` returns the next one."""
+    """An immutable game of rounds: ``add(scores)`` returns the next one. It runs to
+    ``target`` points or for ``rounds`` rounds; given neither, to the source's 100."""
 
     n_players: int
-    target: int | None = MATCH_TARGET
+    target: int | None = _SOURCE_TARGET
     rounds: int | None = None
     totals: tuple[int, ...] = field(default=())
     played: int = 0
 
     def __post_init__(self) -> None:
         check_players(self.n_players)
+        if self.target is _SOURCE_TARGET:  # not given: a game of ``rounds``, else to 100
+            object.__setattr__(self, "target", None if self.rounds is not None else MATCH_TARGET)
         for name in ("target", "rounds"):
             if getattr(self, name) is not None:
                 whole_number(getattr(self, name), name)

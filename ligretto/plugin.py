@@ -21,6 +21,7 @@ from ligretto.rules import (
     DEFAULT_SPEED,
     ENDED_BLOCKADE,
     ENDED_UNFINISHED,
+    L4_SHARED_WINS,
     MATCH_TARGET,
     MAX_PLAYERS,
     MAX_ROUND_MS,
@@ -63,7 +64,7 @@ class LigrettoGame(GameBase):
     parameters = {"speed": DEFAULT_SPEED}  # better to be faster or to play smarter?
     max_length = MAX_ROUND_MS // 1000
     has_first_player = False
-    shared_wins = True
+    shared_wins = L4_SHARED_WINS  # tied top scorers share a round's and a game's win
     match_score = "score"
     match_target = MATCH_TARGET
     unit = "round"

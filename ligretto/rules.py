@@ -1,7 +1,10 @@
 """Ligretto's rules as named constants: the one source for the core, the kernels and reports.
 
-Every ``L*`` name is an Interpretation from the project's Ligretto rules text, where the source
-article is silent; changing one changes the game, so results would no longer compare.
+Every ``L*`` name states an Interpretation from the project's Ligretto rules text, where the
+source article is silent, as every engine implements it (the Python path, the numba kernels, the
+C engine): a statement, not a switch. Setting one False changes no engine; another reading would
+be another game, so results would no longer compare. Tests hold each to the behaviour it names;
+the plug-in declares ``L4_SHARED_WINS`` as its ``shared_wins``.
 """
 
 from __future__ import annotations
