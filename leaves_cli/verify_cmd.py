@@ -48,9 +48,29 @@ def resume_hint(run_dir: Path, them: str = "them", removes: bool = False) -> str
 
     if "gauntlet" in _spec(run_dir):
         verb = "delete" if removes else "replay"
-        return f"rerun the same 'leaves gauntlet' command with --resume to {verb} {them}"
-    verb = "deletes" if removes else "replays"
-    return f"'leaves tournament --out {shell_word(run_dir)} --resume' {verb} {them}"
+        hint = f"rerun the same 'leaves gauntlet' command with --resume to {verb} {them}"
+    else:
+        verb = "deletes" if removes else "replays"
+        hint = f"'leaves tournament --out {shell_word(run_dir)} --resume' {verb} {them}"
+    return hint + game_missing(run_dir)
+
+
+def game_missing(run_dir: Path) -> str:
+    """What a resume of the run waits for where this installation cannot load the run's game
+    (a run played elsewhere, with a game plug-in not installed here: the resume refuses it,
+    naming it): " once this installation can load the run's game: WHY"; else "". Only the
+    installed plug-ins are asked (an id they no longer use may be a former name of one): a
+    ``module:Class`` the manifest names is code that verifying never runs."""
+    from tournaments.games import game_class, game_names  # start-up: entry points
+
+    game = _spec(run_dir).get("game")
+    if not isinstance(game, str) or ":" in game or game in game_names():
+        return ""
+    try:
+        game_class(game)
+    except ValueError as exc:
+        return f" once this installation can load the run's game: {exc}"
+    return ""
 
 
 def manifest_problem(run_dir: Path) -> str | None:
@@ -134,9 +154,16 @@ def bad_run_message(run_dir: Path, result: Verification) -> str:
 
 
 def no_run_message(run_dir: Path) -> str:
-    """Why ``run_dir`` (a folder without a manifest) cannot be verified, naming the runs its
+    """Why ``run_dir`` (a folder without a manifest) cannot be verified: a run's folder that
+    lost its manifest (``storage.written_by_runner``, more than a run killed as it began
+    leaves: ``storage.holds_files``) is named so, not a folder of no run; else the runs its
     folders hold (``leaves variants``, ``leaves run --rules`` and ``leaves tune`` write theirs
     one or two levels down)."""
+    from tournaments.storage import holds_files, written_by_runner
+
+    if written_by_runner(run_dir, None) and holds_files(run_dir):
+        return (f"{run_dir} holds a run's files but not its {MANIFEST} (missing): nothing "
+                f"vouches for them; {NO_MANIFEST}")  # fmt: skip
     runs = sorted({m.parent for m in (*run_dir.glob(f"*/{MANIFEST}"),
                                       *run_dir.glob(f"*/*/{MANIFEST}")) if m.is_file()})  # fmt: skip
     if not runs:
@@ -153,7 +180,7 @@ def unfinished_state(run_dir: Path) -> str:
     holder = lock_holder(run_dir)
     if holder:
         return f"unfinished: it is being played now ({holder}); verify it again once it ends"
-    return "unfinished (--resume finishes it)"
+    return f"unfinished (--resume finishes it{game_missing(run_dir)})"
 
 
 @click.command("verify")
@@ -164,12 +191,15 @@ def verify(run_dir: Path) -> None:
     and files that do not belong to the run. Changes nothing.
 
     Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it;
-    one a process still plays is said to be played now); 1 with the list of bad files
+    one a process still plays is said to be played now; a resume of a run whose game this
+    installation cannot load is said to wait for it); 1 with the list of bad files
     (missing, truncated, corrupt, or copied from another run) and what mends them: --resume
     replays the run's own, a file that is not the run's is to be removed, and a manifest that
-    cannot be used leaves nothing to resume; 2 for RUN_DIR that does not exist, is a file or
-    holds no run (no manifest.json; a folder of runs, as 'leaves variants' writes, has them
-    named).
+    cannot be used leaves nothing to resume; 1 too, in one line, for a run whose manifest
+    records no checksums (an older version's: --resume replays every chunk); 2 for RUN_DIR
+    that does not exist, is a file or holds no run (no manifest.json; a folder of runs, as
+    'leaves variants' writes, has them named; a run's folder without it is said to have lost
+    it: nothing resumes it then).
 
     \b
     Examples:
@@ -190,11 +220,16 @@ def verify(run_dir: Path) -> None:
         click.echo(f"bad: {run_dir / MANIFEST}: {said}")
         raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; {NO_MANIFEST}")
     result = verify_run(run_dir, records=True)
+    if not result.has_checksums:  # an older version's manifest: no file is known to be bad
+        raise CLIError(f"{run_dir} cannot be verified: its manifest records no checksums (an "
+                       "older version wrote it; a resume records them); "
+                       f"{resume_hint(run_dir, 'every chunk')}")  # fmt: skip
     record = result.record[1] if result.record is not None else None
     if not result.ok or record is not None:
-        for problem in [*result.problems, *([record] if record else [])]:
+        listed = [*result.problems, *([record] if record else [])]
+        for problem in listed:
             click.echo(f"bad: {run_dir / problem.path}: {problem.reason}")
-        n = len(result.problems) + (record is not None)
+        n = len({problem.path for problem in listed})  # a file may be bad in several ways
         todo = [advice(run_dir, result)] if result.problems else []
         if record is not None:
             todo.append(rewrite_hint(run_dir, run_dir / record.path))
@@ -212,7 +247,7 @@ def rewrite_hint(run_dir: Path, path: Path) -> str:
     relative to the folder the command runs in), so ``--record`` names the file unless that
     is it; where the file's folder is gone (``--record`` into it would be refused), it names
     the file as the run was first given it (its name alone where that folder is gone too),
-    saying where that writes."""
+    saying where that writes (and what it waits for: ``game_missing``)."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
     from tournaments.verify import record_location
 
@@ -224,12 +259,14 @@ def rewrite_hint(run_dir: Path, path: Path) -> str:
     again = "writes it again from the run's chunks"
     if not path.parent.is_dir():
         into = told if told.parent.is_dir() else Path(told.name)
-        return (f"'{resume} --record {shell_word(into)}' {again}, into {into} (the "
+        said = (f"'{resume} --record {shell_word(into)}' {again}, into {into} (the "
                 f"folder {path.parent} is gone)")  # fmt: skip
-    if plain.resolve() == path.resolve():
+    elif plain.resolve() == path.resolve():
         first = f"remove the directory {path}, then " if path.is_dir() else ""
-        return f"{first}'{resume}' {again} ({path})"
-    return f"'{resume} --record {shell_word(path)}' {again} ({path})"
+        said = f"{first}'{resume}' {again} ({path})"
+    else:
+        said = f"'{resume} --record {shell_word(path)}' {again} ({path})"
+    return said + game_missing(run_dir)
 
 
 def records_words(result: Verification) -> str:

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import aggregates, storage, verify
+from . import aggregates, storage
+from .checked_files import DamagedFile, check_file, recorded_parts
+from .checksums import recorded_chunks, recorded_entries
 from .declaration import plural
 from .manifest_fields import check_manifest
 
@@ -118,7 +120,7 @@ class TournamentResult:
         if not self.spec["rows"]:
             raise ValueError(f"{self.out} kept no per-game rows (played with rows=False)")
         folder = self.out / kind
-        parts = verify.recorded_parts(folder, self.manifest) if folder.is_dir() else []
+        parts = recorded_parts(folder, self.manifest) if folder.is_dir() else []
         if not parts:
             raise ValueError(f"{self.out} has no {kind} rows yet")
         df = pd.concat([pd.read_parquet(p, columns=columns) for p in parts], ignore_index=True)
@@ -139,7 +141,7 @@ class TournamentResult:
     ) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
         """Merge the aggregates and forfeit details of the finished chunks in ``out``:
         ``chunks`` (those a manifest records, say), else every one on disk; each file checked
-        against its entry in ``entries`` where that has one (``verify.check_file``), and one
+        against its entry in ``entries`` where that has one (``check_file``), and one
         that cannot be read raises ``DamagedFile`` (a resume by ``leaves COMMAND`` plays its
         chunk again)."""
         done = sorted(storage.done_chunks(out) if chunks is None else chunks)
@@ -151,8 +153,7 @@ class TournamentResult:
             path = storage.chunk_path(out, cid)
             entry = (entries or {}).get(path.relative_to(out).as_posix())
             mend = f"{_resume(command, out)} plays its chunk again"
-            agg, extra = _load(path if entry is None else verify.check_file(out, path, entry),
-                               mend)  # fmt: skip
+            agg, extra = _load(path if entry is None else check_file(out, path, entry), mend)
             total = aggregates.merge([agg] if total is None else [total, agg])
             forfeits.extend(_forfeit_list(path, str(extra.get("forfeits")), mend))
         if total is None:
@@ -164,8 +165,8 @@ class TournamentResult:
         """The aggregates and forfeits of the chunks the manifest records: what the run holds
         (a killed run's later chunks are on disk, vouched for by nothing; a manifest that
         records no chunk, an older runner's, lets every finished one count)."""
-        entries = verify.recorded_entries(self.manifest)
-        return self.merge_chunks(self.out, chunks=verify.recorded_chunks(self.manifest),
+        entries = recorded_entries(self.manifest)
+        return self.merge_chunks(self.out, chunks=recorded_chunks(self.manifest),
                                  entries=entries, command=self._command)  # fmt: skip
 
     @property
@@ -184,7 +185,7 @@ class TournamentResult:
         path = self.out / name
         if not (self.complete and path.exists()):
             return None
-        entry = verify.recorded_entries(self.manifest).get(name)
+        entry = recorded_entries(self.manifest).get(name)
         return path if entry is None or storage.check_entry(path, entry) is None else None
 
     def aggregates(self) -> dict[str, np.ndarray]:
@@ -312,15 +313,15 @@ def _forfeit_list(path: Path, text: str | bytes, mend: str) -> list[dict[str, An
     return found
 
 
-def _damaged(path: Path, exc: BaseException | None, what: str, mend: str) -> verify.DamagedFile:
+def _damaged(path: Path, exc: BaseException | None, what: str, mend: str) -> DamagedFile:
     """The one line of a run's file at ``path`` that cannot be read as ``what``: a
     directory in its place (to be removed before ``mend`` can write it), a file the system
     will not read, or one that is not what a run writes there."""
     if path.is_dir():
-        return verify.DamagedFile(f"{path} is bad: {storage.IN_THE_WAY}; remove it, then {mend}")
+        return DamagedFile(f"{path} is bad: {storage.IN_THE_WAY}; remove it, then {mend}")
     if isinstance(exc, OSError) and exc.strerror:
-        return verify.DamagedFile(f"{path} is bad: unreadable ({exc.strerror}); {mend}")
-    return verify.DamagedFile(f"{path} is bad: not {what} as a run writes them; {mend}")
+        return DamagedFile(f"{path} is bad: unreadable ({exc.strerror}); {mend}")
+    return DamagedFile(f"{path} is bad: not {what} as a run writes them; {mend}")
 
 
 def _rank_mean(agg: dict[str, np.ndarray]) -> np.ndarray:
