@@ -381,12 +381,12 @@ def _whole(x: Any) -> bool:
 
 
 def _check_fields(record: GameRecord, n_players: int) -> None:
-    """The record's fields besides the deal are of their kinds: a seed a deal seed (a whole
-    number 0 to 2**64 - 1, the kernels' rule and words, as ``from_states`` says them; or
-    None), a winner and a forfeiting seat seats of the game (or None), turns, rounds and turn limit whole numbers >= 0, strategies labels (at
-    most one a seat), an error and a reason for a stop in words (or None; an error only with
-    a forfeiting seat), actions a sequence (a tuple, as the record keeps any but text; text
-    is read action by action, and named), a flag True or False."""
+    """The record's fields besides the deal are of their kinds: a seed a deal seed (a whole number
+    0 to 2**64 - 1, the kernels' rule and words, as ``from_states`` says them; or None), a
+    winner and a forfeiting seat seats of the game (or None), turns, rounds and turn limit whole
+    numbers >= 0, strategies labels (at most one a seat), an error and a reason for a stop in
+    words (or None; an error only with a forfeiting seat), actions a sequence (a tuple, as the
+    record keeps any but text; text is read action by action, and named), a flag True or False."""
     if record.seed is not None:
         try:
             deal_seed(record.seed, "seed")  # one rule and its words, as from_states says them
