@@ -3,7 +3,12 @@
     python examples/my_strategy.py                 # one game, then a small tournament
     leaves strategies --load examples/my_strategy.py
     leaves play --load examples/my_strategy.py --against hoarder
-    leaves tournament examples/my_strategy.py:Hoarder greedy low random --out runs/mine
+    leaves tournament examples/my_strategy.py:Hoarder greedy low random --games 9600 --out runs/mine
+
+``LEAVES_EXAMPLE_GAMES`` sets the small tournament's games (default 4,000),
+``LEAVES_EXAMPLE_OUT`` its folder (default: a new temporary one); a folder that holds this run
+already, stopped or finished, is continued, and one holding anything else is refused in one
+line.
 
 A strategy subclasses ``strategies.Strategy``: a registry ``name``, a one-line
 ``description``, a ``classifier``, keyword parameters with defaults, and ``choose``, which
@@ -59,7 +64,8 @@ def main() -> None:
     print(f"one game: winner seat {game.winner}, cards left {game.cards_left}")
 
     t = Tournament([Hoarder(min_group=3), "greedy", "random", "low"], games=games, seed=3)
-    result = t.run(n_jobs=1, out=os.environ.get("LEAVES_EXAMPLE_OUT"))
+    out = os.environ.get("LEAVES_EXAMPLE_OUT") or None  # None: a new temporary folder
+    result = t.run(n_jobs=1, out=out, resume=True)  # this run in LEAVES_EXAMPLE_OUT: continued
     print(result.summary()[["strategy", "games", "wins", "win_rate"]].to_string(index=False))
 
 
@@ -71,4 +77,7 @@ if __name__ == "__main__":
             f"my_strategy.py: error: takes no arguments, got {' '.join(sys.argv[1:])}: "
             "set the number of games with LEAVES_EXAMPLE_GAMES=N"
         )
-    main()
+    try:
+        main()
+    except ValueError as exc:  # a LEAVES_EXAMPLE_OUT that cannot take this run: one line
+        sys.exit(f"my_strategy.py: error: {exc}")

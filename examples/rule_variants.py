@@ -5,11 +5,14 @@ under variants, and each figure comes with a 95% interval.
     LEAVES_EXAMPLE_GAMES=500 python examples/rule_variants.py
 
 Every seat is the same strategy, so each game is an independent draw: the mean and its
-standard error are honest as they are. Every rule set plays the same seeds, so a variant's
-difference from today's rules is paired seed by seed: the mean of the per-seed differences and
-its standard error (two samples drawn from the same seeds are not independent). ``leaves
-variants`` does the same for a whole field of strategies, with skill, closeness and seat
-effects, in one report (docs/variants.md).
+standard error are honest as they are, and a mean's interval is Student's t over the games.
+Every rule set plays the same seeds, so a variant's difference from today's rules is
+paired seed by seed: the mean of the per-seed differences and its standard error (two samples
+drawn from the same seeds are not independent). The first player's share of wins has Wilson's
+interval, which stays inside 0-100%. Too few games for a mean's interval (under 6: the
+reports' 5 degrees of freedom) are said in words, as the reports say them. ``leaves variants``
+does the same for a whole field of strategies, with skill, closeness and seat effects, in one
+report (docs/variants.md).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import numpy as np
 
 import strategies
 from leaves import Rules
-from reports.numbers import fixed
+from reports.clusters import MIN_DF, t_quantile
+from reports.numbers import TOO_FEW, difference_interval, fixed, interval
+from reports.stats import wilson
 from strategies.user_code import load_file
 
 # the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside this
@@ -43,27 +48,38 @@ def play(rules: Rules) -> dict[str, np.ndarray]:
     }
 
 
-def mean_ci(x: np.ndarray) -> tuple[float, float]:
-    """The mean and the half-width of its 95% interval (normal; games are independent)."""
-    return float(x.mean()), 1.96 * float(x.std(ddof=1)) / np.sqrt(len(x))
+def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    """The mean and its 95% interval, Student's t over the games (independent draws); NaN
+    bounds where too few games give none (``t_quantile``)."""
+    n, m = len(x), float(x.mean())
+    q = float(t_quantile(n - 1))
+    if not np.isfinite(q):
+        return m, np.nan, np.nan
+    h = q * float(x.std(ddof=1)) / np.sqrt(n)
+    return m, m - h, m + h
 
 
 def main() -> None:
     base = play(Rules())
-    unfinished = 0
-    print(f"{STRATEGY} in all {PLAYERS} seats, {GAMES:,} games per rule set; 95% intervals")
+    unfinished, too_few = 0, False
+    per = f"{GAMES:,} {'game' if GAMES == 1 else 'games'} per rule set"
+    print(f"{STRATEGY} in all {PLAYERS} seats, {per}; 95% intervals")
     print(f"{'rules':<16}{'turns':>20}{'vs default':>22}{'first player wins':>24}")
     for text in VARIANTS:
         rules = Rules.parse(text)
         got = base if rules.is_default else play(rules)
         unfinished += int(got["unfinished"].sum())
-        m, h = mean_ci(got["turns"])
-        diff, dh = mean_ci(got["turns"] - base["turns"])  # paired: the same seeds
-        f, fh = mean_ci(got["first wins"])
-        pm = [fixed(x, 1, "+") for x in (diff, diff - dh, diff + dh)]  # never '-0.0'
-        vs = "" if rules.is_default else f"{pm[0]} [{pm[1]}, {pm[2]}]"
-        print(f"{str(rules):<16}{m:>11.1f} [{m - h:.1f}, {m + h:.1f}]{vs:>22}"
-              f"{100 * f:>13.1f}% [{100 * (f - fh):.1f}, {100 * (f + fh):.1f}]")  # fmt: skip
+        m, *ci = mean_ci(got["turns"])
+        diff, *dci = mean_ci(got["turns"] - base["turns"])  # paired: the same seeds
+        too_few = not np.isfinite(ci[0])  # no interval: said once, below the table
+        wins = int(got["first wins"].sum())
+        turns = f"{m:.1f}" + ("" if too_few else f" {interval(*ci, 1)}")
+        vs = "" if rules.is_default else fixed(diff, 1, "+")
+        vs += "" if rules.is_default or too_few else f" {difference_interval(*dci, 1)}"
+        print(f"{str(rules):<16}{turns:>20}{vs:>22}"
+              f"{100 * wins / GAMES:>13.1f}% {interval(*wilson(wins, GAMES))}")  # fmt: skip
+    if too_few:
+        print(f"(turns: {TOO_FEW}; {int(MIN_DF) + 1} games or more give one)")
     print(
         f"(a fair share is {100 / PLAYERS:.0f}%; games unfinished at the turn limit: {unfinished})"
     )

@@ -2,10 +2,13 @@
 
     python examples/run_tournament.py [OUT_DIR]      # default: a new temporary directory
 
-``LEAVES_EXAMPLE_GAMES`` sets the number of games (default 20,000; the tests use 100),
-``LEAVES_EXAMPLE_JOBS`` the worker processes (default 1). Every example reads its sizes with
-``size`` below, so a value that is no whole number of at least 1 ends any of them with a
-one-line error before it plays.
+An OUT_DIR that holds this run already, stopped by Ctrl-C or finished, is continued: nothing
+played is played again, and the results are those of a run never stopped (Ctrl-C says the
+command that continues it, with the temporary folder where no OUT_DIR was given); a folder
+holding anything else is refused in one line. ``LEAVES_EXAMPLE_GAMES`` sets the number of games
+(default 20,000; the tests use 100), ``LEAVES_EXAMPLE_JOBS`` the worker processes (default 1).
+Every example reads its sizes with ``size`` below, so a value that is no whole number of at
+least 1 ends any of them with a one-line error before it plays.
 """
 
 from __future__ import annotations
@@ -46,7 +49,12 @@ def main(out: str | None = None) -> None:
     # Four strategies at 4-player tables: one table, every deal under 24 balanced seatings.
     tournament = Tournament(["greedy", "low", "counter", "random"], players=4, games=games, seed=1)
     print(tournament.rounded_note)
-    result = tournament.run(n_jobs=jobs, out=out)
+    try:
+        result = tournament.run(n_jobs=jobs, out=out, resume=True)  # this run in OUT: continued
+    except KeyboardInterrupt:  # Ctrl-C: what was played is kept in OUT; say how to go on
+        print(f"{Path(sys.argv[0]).name}: interrupted: 'python {sys.argv[0]} {out}' continues it",
+              file=sys.stderr)  # fmt: skip
+        raise SystemExit(130) from None
 
     print(result.summary().to_string(index=False))
     print()
@@ -62,5 +70,5 @@ if __name__ == "__main__":
         sys.exit("run_tournament.py: error: usage: run_tournament.py [OUT_DIR]")
     try:
         main(sys.argv[1] if len(sys.argv) > 1 else None)
-    except ValueError as exc:  # an OUT_DIR that is a file or holds files: one line
+    except ValueError as exc:  # an OUT_DIR that is a file or holds something else: one line
         sys.exit(f"run_tournament.py: error: {exc}")

@@ -10,6 +10,10 @@ OUT/weights.npz and the agent enters a gauntlet as the spec
 ``observation:policy=examples/train_reinforce.py.act`` against ``random`` and ``greedy``, with
 ``low`` as its baseline: the same callable an outside agent of
 any kind would be, given its seat's PettingZoo observation and generator.
+
+OUT is ``LEAVES_EXAMPLE_OUT``, default ``runs/reinforce`` (a folder git ignores). Each run
+trains its agent afresh, so its gauntlet is a new one: an OUT whose gauntlet folder is not
+empty (a run before) is refused in one line before any training; choose another OUT.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from strategies.user_code import load_file
 # the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside this
 size = load_file(str(Path(__file__).with_name("run_tournament.py"))).size
 GAMES = size("GAMES", 3000)
-OUT = Path(os.environ.get("LEAVES_EXAMPLE_OUT", "reinforce-run"))
+OUT = Path(os.environ.get("LEAVES_EXAMPLE_OUT") or Path("runs") / "reinforce")
 WEIGHTS = OUT / "weights.npz"
 GAUNTLET_GAMES = max(60, GAMES // 2)  # a side: the agent's games, and its baseline's
 SCALE = 1.0 / 8.0  # observation entries are small counts: a common scale keeps steps stable
@@ -96,8 +100,15 @@ def act(observation: dict, rng: np.random.Generator) -> int:
 def main() -> None:
     import reports
     import tournaments
+    from tournaments.checks import make_out
+    from tournaments.storage import holds_files
 
-    OUT.mkdir(parents=True, exist_ok=True)
+    if holds_files(OUT / "gauntlet"):  # refused before training, not after it
+        raise ValueError(
+            f"{OUT / 'gauntlet'} is not empty: set LEAVES_EXAMPLE_OUT to a new folder (a "
+            "gauntlet of an agent trained afresh is not continued)"
+        )
+    make_out(OUT)  # or one line saying why it cannot be made
     w = train(GAMES)
     np.savez(WEIGHTS, w=w)
     os.environ["REINFORCE_WEIGHTS"] = str(WEIGHTS.resolve())
@@ -118,4 +129,7 @@ if __name__ == "__main__":
             f"train_reinforce.py: error: takes no arguments, got {' '.join(sys.argv[1:])}: "
             "set the training games with LEAVES_EXAMPLE_GAMES=N"
         )
-    main()
+    try:
+        main()
+    except ValueError as exc:  # an OUT that cannot take this run: one line
+        sys.exit(f"train_reinforce.py: error: {exc}")

@@ -3,9 +3,9 @@
     python examples/win_rate_chart.py [RUN_DIR] [CHART.png]
 
 With no RUN_DIR a small tournament is played first (``LEAVES_EXAMPLE_GAMES`` games, default
-6,000, into ``LEAVES_EXAMPLE_OUT`` or a temporary directory). Results come back as pandas
-DataFrames (``reports.summary(run)``, ``reports.head_to_head(run)``, ``run.games()`` rows), so
-any chart is a few lines.
+6,000, into ``LEAVES_EXAMPLE_OUT``, where this run, stopped or finished, is continued, or into
+a temporary directory). Results come back as pandas DataFrames (``reports.summary(run)``,
+``reports.head_to_head(run)``, ``run.games()`` rows), so any chart is a few lines.
 
 The intervals are the summary's own (``ci_low``, ``ci_high``): they count a deal at a table
 as one independent unit, because the games of one deal share their cards, so they are right
@@ -52,7 +52,7 @@ def main(run_dir: str | None = None, chart: str = "win_rates.png") -> None:
         games = size("GAMES", 6000)
         run_dir = os.environ.get("LEAVES_EXAMPLE_OUT") or tempfile.mkdtemp(prefix="leaves-chart-")
         t = tournaments.Tournament(["greedy", "high", "minimal", "random"], games=games, seed=2)
-        t.run(n_jobs=1, out=run_dir)
+        t.run(n_jobs=1, out=run_dir, resume=True)  # this run in LEAVES_EXAMPLE_OUT: continued
 
     result = tournaments.load(run_dir)
     state = run_state(run_dir)  # what the run holds: the games played, which may be fewer

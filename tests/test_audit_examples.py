@@ -15,6 +15,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+import scipy.stats
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -93,7 +94,8 @@ def test_rule_variants_pairs_each_difference_by_seed(tmp_path):
     lines = {line.split()[0]: line for line in out.stdout.splitlines() if line[:1].isalpha()}
     for text in ("hand_size=9", "take=ends", "min_count=off"):
         d = turns(text) - base
-        m, h = d.mean(), 1.96 * d.std(ddof=1) / np.sqrt(games)
+        q = scipy.stats.t.ppf(0.975, games - 1)  # Student's t, as the reports' intervals
+        m, h = d.mean(), q * d.std(ddof=1) / np.sqrt(games)
         assert f"{m:+.1f} [{m - h:+.1f}, {m + h:+.1f}]" in lines[text], (text, out.stdout)
 
 
