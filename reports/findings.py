@@ -18,6 +18,7 @@ from tournaments.declaration import Declaration, plural
 from .data import Run, default_declaration
 from .finding import Finding, and_words
 from .findings_best import best_finding
+from .findings_best import means_finding as _means
 from .gauntlet import answer
 from .metagame import MIN_SETS, SUPPORT
 from .metagame_tables import metagame
@@ -28,10 +29,8 @@ from .numbers import (
     apart_digits,
     beside_digits,
     difference_interval,
-    fixed,
     flat_sets,
     interval,
-    no_spread,
     p_text,
     pct,
     signed_points,
@@ -245,56 +244,6 @@ def _unfinished_wins(unfinished: int, won: int, d: Declaration) -> str:
     if won == unfinished:
         return f"{'is' if one else 'are'} scored as {they} stood, won by {ahead}"
     return f"count: {won:,} as won by {ahead}, the other {unfinished - won:,} as nobody's win"
-
-
-def _means(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
-    """The best mean rank value per unit, with its interval, and the worst (games that declare
-    means); strategies tied on a mean are named together (a tie at the top shares the best, and
-    every strategy alike is said so: never one 'best' and another 'worst' with one figure)."""
-    col = d.rank_value
-    if means is not None and "valid_games" in means:  # a mean of no valid row says nothing
-        means = means[means["valid_games"] > 0].reset_index(drop=True)
-    if means is None or not len(means) or f"{col}_mean" not in means:
-        return []
-    name, values = col.replace("_", " "), means[f"{col}_mean"].to_numpy(float)
-    best, worst = _tied(means, values, values[0]), _tied(means, values, values[-1])
-    k = 2  # decimals: as many as the best and the worst need to read apart (not tied, they
-    while len(best) < len(means) and fixed(values[0], k) == fixed(values[-1], k) and k < 15:
-        k += 1  # differ by more than _tied's 1e-12, within 15 decimals below a mean of 1,000)
-    if len(best) == len(means) > 1:
-        every = "Both strategies" if len(means) == 2 else f"All {len(means)} strategies"
-        return [Finding("means", f"{every} have the same mean {name} per {d.unit}: "
-                                 f"{fixed(values[0], k)}.")]  # fmt: skip
-    if len(best) > 1:
-        text = f"{and_words(best)} share the best mean {name} per {d.unit}: {fixed(values[0], k)}"
-    else:
-        top = means.iloc[0]
-        lo, hi = top[f"{col}_ci_low"], top[f"{col}_ci_high"]
-        flat = int(top.get(f"{col}_no_spread", 0))  # no interval for no spread, not too few deals
-        span = (f"({no_spread(flat, f'mean {name}')})" if flat and not np.isfinite(lo)
-                else interval(lo, hi, scale=1.0, digits=k))  # fmt: skip
-        text = (f"{top['strategy']} has the best mean {name} per {d.unit}: "
-                f"{fixed(values[0], k)} {span}{_over(top, d)}")  # fmt: skip
-    if len(means) > 1:
-        has = "has" if len(worst) == 1 else "share"
-        last = _over(means.iloc[-1], d) if len(worst) == 1 else ""
-        text += f"; {and_words(worst)} {has} the worst: {fixed(values[-1], k)}{last}"
-    return [Finding("means", text + ".")]
-
-
-def _over(row: pd.Series, d: Declaration) -> str:
-    """' over its 32 rounds not ended by a forfeit' where a strategy's mean leaves some of
-    its seats out (``reports.declared.means``), else nothing."""
-    valid, seats = int(row.get("valid_games", 0)), int(row.get("seats", 0))
-    if "valid_games" not in row or valid >= seats:
-        return ""
-    return f" over its {valid:,} {d.units(valid)} not ended by a forfeit"
-
-
-def _tied(means: pd.DataFrame, values: np.ndarray, value: float) -> list[str]:
-    """The strategies whose mean is ``value`` (to rounding error: a tie is equal sums over
-    equal counts, which two sums may round apart in the last bit), in the table's order."""
-    return [str(s) for s in means["strategy"][np.isclose(values, value, rtol=1e-12, atol=1e-12)]]
 
 
 def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:

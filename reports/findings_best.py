@@ -23,8 +23,10 @@ from .numbers import (
     beside_digits,
     counted,
     difference_interval,
+    fixed,
     flat_sets,
     interval,
+    no_spread,
     p_text,
     pct,
     points,
@@ -32,7 +34,7 @@ from .numbers import (
 )
 from .tables import ranked
 
-__all__ = ["best_finding"]
+__all__ = ["best_finding", "means_finding"]
 
 
 def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
@@ -125,11 +127,15 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
         return [found]
     one = len(void) == 1
     rate = f"its win rate of {pct(void['win_rate'].iloc[0])}" if one else "their win rates"
+    rated = tables.get("rating")
+    unrated = rated is not None and not set(void["strategy"]) & set(rated["strategy"])
     left_out = (
         f" {and_words(list(void['strategy']))} {'is' if one else 'are'} not ranked: every "
         f"{d.unit} {'it' if one else 'they'} sat in ended by a forfeit, so {rate} "
         f"measure{'s' if one else ''} nothing."
-    )
+        + (f" The rating leaves {'it' if one else 'them'} out, with the {d.units()} "
+           f"{'it' if one else 'they'} sat in." if unrated else "")
+    )  # fmt: skip
     return [Finding(found.topic, found.text + left_out)]
 
 
@@ -203,3 +209,119 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
             f"not significant{after}."
         )
     return Finding("significance", text)
+
+
+def means_finding(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
+    """The best mean rank value per unit, with its interval, and the worst (games that declare
+    means): a best or a worst only where the 95% intervals tell it from the next
+    (``_apart``), else that they cannot; strategies tied on a mean are named together (a tie
+    at the top shares the best, and every strategy alike is said so). Figures written side
+    by side carry the decimals that read them apart (``_decimals``)."""
+    col = d.rank_value
+    if means is not None and "valid_games" in means:  # a mean of no valid row says nothing
+        means = means[means["valid_games"] > 0].reset_index(drop=True)
+    if means is None or not len(means) or f"{col}_mean" not in means:
+        return []
+    name, values = col.replace("_", " "), means[f"{col}_mean"].to_numpy(float)
+    best, worst = _tied(means, values, values[0]), _tied(means, values, values[-1])
+    k = _decimals(values, len(best), len(means) - len(worst) - 1)
+    if len(best) == len(means) > 1:
+        every = "Both strategies" if len(means) == 2 else f"All {len(means)} strategies"
+        return [Finding("means", f"{every} have the same mean {name} per {d.unit}: "
+                                 f"{fixed(values[0], k)}.")]  # fmt: skip
+    what, top = f"mean {name} per {d.unit}", means["strategy"].iloc[0]
+    if len(best) > 1:
+        text = f"{and_words(best)} share the best {what}: {fixed(values[0], k)}"
+    elif len(means) == 1 or _apart(means, 0, 1, col):
+        text = f"{top} has the best {what}: {_figure(means, 0, col, k)}{_over(means.iloc[0], d)}"
+    elif len(means) == 2:  # the next is the worst: said once
+        return [Finding("means", f"No strategy has a clearly best {what}: "
+                        f"{_named(means, 0, col, k, d)}, which the 95% intervals cannot tell "
+                        f"from {worst[0]}, whose estimate is the worst: {fixed(values[1], k)}"
+                        f"{_over(means.iloc[1], d)}.")]  # fmt: skip
+    else:
+        text = (f"No strategy has a clearly best {what}: {_named(means, 0, col, k, d)}, which "
+                f"the 95% intervals cannot tell from {means['strategy'].iloc[1]}'s "
+                f"{_figure(means, 1, col, k)}{_over(means.iloc[1], d)}")  # fmt: skip
+    if len(means) > 1:
+        text += _worst(means, worst, col, k, d)
+    return [Finding("means", text + ".")]
+
+
+def _worst(means: pd.DataFrame, worst: list[str], col: str, k: int, d: Declaration) -> str:
+    """'; c has the worst: 1.00', tied strategies named together; where the 95% intervals
+    cannot tell a lone worst from the one above it, its estimate is the worst, and that said."""
+    values = means[f"{col}_mean"].to_numpy(float)
+    if len(worst) > 1:
+        return f"; {and_words(worst)} share the worst: {fixed(values[-1], k)}"
+    last, above = f"{fixed(values[-1], k)}{_over(means.iloc[-1], d)}", len(means) - 2
+    if _apart(means, above, above + 1, col):
+        return f"; {worst[0]} has the worst: {last}"
+    return (f"; the 95% intervals cannot tell {worst[0]} from {means['strategy'].iloc[above]}'s "
+            f"{fixed(values[above], k)}, so {worst[0]}'s estimate is the worst: {last}")  # fmt: skip
+
+
+def _decimals(values: np.ndarray, second: int, above_worst: int) -> int:
+    """The decimals of a means sentence: two, more (up to 15: every mean below 1,000 then
+    reads apart from one not tied with it) while the best would read as the next below it
+    (``second``), as the worst, or the worst as the one above it (``above_worst``)."""
+    pairs = [(0, len(values) - 1), (0, second), (above_worst, len(values) - 1)]
+    pairs = [(i, j) for i, j in pairs
+             if 0 <= i < len(values) and 0 < j < len(values) and i != j
+             and not np.isclose(values[i], values[j], rtol=1e-12, atol=1e-12)]  # fmt: skip
+    k = 2
+    while k < 15 and any(fixed(values[i], k) == fixed(values[j], k) for i, j in pairs):
+        k += 1
+    return k
+
+
+def _bounds(row: pd.Series, col: str) -> tuple[float, float]:
+    """A mean's 95% interval; its value where its duplicate sets showed no spread (each gave
+    that mean); NaN where the run has too few deals for one."""
+    lo, hi = float(row[f"{col}_ci_low"]), float(row[f"{col}_ci_high"])
+    if not np.isfinite(lo) and int(row.get(f"{col}_no_spread", 0)):
+        return float(row[f"{col}_mean"]), float(row[f"{col}_mean"])
+    return lo, hi
+
+
+def _apart(means: pd.DataFrame, i: int, j: int, col: str) -> bool:
+    """Whether the 95% intervals of the means of rows ``i`` and ``j`` do not overlap: the run
+    tells the two apart (a conservative test: disjoint 95% intervals differ at well under 5%).
+    Never where one has no interval (too few deals)."""
+    (a_lo, a_hi), (b_lo, b_hi) = _bounds(means.iloc[i], col), _bounds(means.iloc[j], col)
+    if not all(np.isfinite(x) for x in (a_lo, a_hi, b_lo, b_hi)):
+        return False
+    return a_lo >= b_hi or b_lo >= a_hi
+
+
+def _figure(means: pd.DataFrame, i: int, col: str, k: int) -> str:
+    """Row ``i``'s mean with ``k`` decimals and its interval (or why it has none)."""
+    row = means.iloc[i]
+    lo, hi = row[f"{col}_ci_low"], row[f"{col}_ci_high"]
+    flat = int(row.get(f"{col}_no_spread", 0))  # no interval for no spread, not too few deals
+    span = (f"({no_spread(flat, 'mean ' + col.replace('_', ' '))})" if flat and not np.isfinite(lo)
+            else interval(lo, hi, scale=1.0, digits=k))  # fmt: skip
+    return f"{fixed(row[f'{col}_mean'], k)} {span}"
+
+
+def _named(means: pd.DataFrame, i: int, col: str, k: int, d: Declaration) -> str:
+    """Row ``i``'s mean and interval, then its strategy: '5.950 [5.290, 6.610] (scanner)', the
+    units it is over named with it where some of its seats are left out (``_over``)."""
+    row = means.iloc[i]
+    over = _over(row, d)
+    return f"{_figure(means, i, col, k)} ({row['strategy']}{',' + over if over else ''})"
+
+
+def _over(row: pd.Series, d: Declaration) -> str:
+    """' over its 32 rounds not ended by a forfeit' where a strategy's mean leaves some of
+    its seats out (``reports.declared.means``), else nothing."""
+    valid, seats = int(row.get("valid_games", 0)), int(row.get("seats", 0))
+    if "valid_games" not in row or valid >= seats:
+        return ""
+    return f" over its {valid:,} {d.units(valid)} not ended by a forfeit"
+
+
+def _tied(means: pd.DataFrame, values: np.ndarray, value: float) -> list[str]:
+    """The strategies whose mean is ``value`` (to rounding error: a tie is equal sums over
+    equal counts, which two sums may round apart in the last bit), in the table's order."""
+    return [str(s) for s in means["strategy"][np.isclose(values, value, rtol=1e-12, atol=1e-12)]]

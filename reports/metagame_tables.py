@@ -43,5 +43,14 @@ def metagame(run: Run) -> dict[str, pd.DataFrame]:
     out["metagame_equilibria"] = equilibria_table(d.labels, eq)
     out["metagame_trajectory"] = trajectory_table(d.labels, eq.trajectory)
     if rank is not None:
-        out["metagame_alpharank"] = metagame_bootstrap.rank_table(d, rank, boot)
+        out["metagame_alpharank"] = _counted(metagame_bootstrap.rank_table(d, rank, boot), boot)
     return out
+
+
+def _counted(table: pd.DataFrame, boot: metagame_bootstrap.Bootstrap) -> pd.DataFrame:
+    """α-Rank's table with the replicates it rests on counted whole: ``replicates`` (those
+    whose α-Rank found a ranking, the intervals' and ``first``'s), ``replicates_run`` (the
+    first replicates α-Rank was run on: each is a Python loop, so fewer than were drawn) and
+    ``replicates_drawn`` (every bootstrap replicate, the mix's)."""
+    run = 0 if boot.mass is None else len(boot.mass)
+    return table.assign(replicates_run=run, replicates_drawn=len(boot.weights))

@@ -12,7 +12,7 @@ from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
 from .numbers import PERCENTAGE_POINT, counted, in_percentage_points, interval, pct, pp_cell
 from .page import Section
 
-__all__ = ["gain_words", "metagame_lead", "metagame_sections", "readable"]
+__all__ = ["gain_words", "metagame_lead", "metagame_sections", "rank_replicates", "readable"]
 
 Tables = dict[str, pd.DataFrame]
 TITLE = "Meta-game: which mix of strategies is stable?"
@@ -120,7 +120,7 @@ def _rank_sentence(tables: Tables, pay: pd.DataFrame) -> str:
                 f"α-Rank (alpha {top['alpha']:.3g}) puts no strategy first on its own: {names} "
                 f"share the mass ({masses})."
             )
-        sure = f", first in {pct(top['first'])} of {_replicates(reps)}" if reps else ""
+        sure = f", first in {pct(top['first'])} of {rank_replicates(top)}" if reps else ""
         return (
             f"α-Rank (alpha {top['alpha']:.3g}) puts {top['strategy']} first with "
             f"{pct(top['mass'])} of the mass {interval(top['ci_low'], top['ci_high'])}{sure}."
@@ -160,6 +160,23 @@ def _caution(mix: pd.DataFrame, n: int) -> str:
             f"{r.strategy} enters it in {pct(r.in_support)}" for r in out.itertuples()
         )
     return text + "."
+
+
+def rank_replicates(top: pd.Series) -> str:
+    """The bootstrap replicates α-Rank's ``first`` share and interval rest on, as its table
+    (``metagame_alpharank``) counts them: 'the 74 bootstrap replicates it was run on (the
+    first 74 of the 200 drawn: each α-Rank is a Python loop)', fewer where some found no
+    ranking; a table without the counts, its ``replicates`` alone."""
+    ok = int(top["replicates"])
+    if "replicates_run" not in top or "replicates_drawn" not in top:
+        return _replicates(ok)
+    run, drawn = int(top["replicates_run"]), int(top["replicates_drawn"])
+    which = (f"the first {run:,} of the {drawn:,} drawn: each α-Rank is a Python loop"
+             if run < drawn else f"all {drawn:,} drawn")  # fmt: skip
+    if ok == run:
+        return f"the {_replicates(ok)} it was run on ({which})"
+    return (f"the {_replicates(ok)} in which it found a ranking, of the {run:,} it was run on "
+            f"({which})")  # fmt: skip
 
 
 def _replicates(n: int) -> str:

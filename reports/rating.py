@@ -22,9 +22,18 @@ import pandas as pd
 
 from .data import Games
 from .loading import as_games
+from .numbers import apart_digits, fixed
 from .patterns import finishing_patterns
 from .stats import Z95
 
+__all__ = ["RATING_DIGITS", "choice_patterns", "fit_plackett_luce", "rating", "rating_digits",
+           "readable"]  # fmt: skip
+
+RATING_DIGITS = 2
+"""The decimals of a rating and its bounds wherever they are written (the chart, the page's
+table), unless more are needed to read a row's bounds apart (``rating_digits``)."""
+RATED = ("rating", "ci_low", "ci_high")
+"""The columns of a rating table written as ratings (signed, ``rating_digits`` decimals)."""
 RIDGE = 1e-2  # weak Gaussian prior (precision) on ratings: keeps never-winning strategies finite
 
 
@@ -119,12 +128,28 @@ def fit_plackett_luce(
     return theta - theta.mean(), cov
 
 
+def _rated_games(g: Games) -> Games:
+    """The games a rating reads: every game but those where a strategy sits that finished
+    none (every game it sat in ended by a forfeit, so its win rate measures nothing and
+    ``reports.tables.ranked`` ranks it nowhere): placed last in each, it would be rated on
+    its forfeits, not its play. Such a game was lost to a forfeit, so nobody's order in it
+    is a result either. A strategy that finished some of its games keeps its forfeits, last."""
+    seats = g.seats.astype(np.int64)
+    sat, code = seats >= 0, np.maximum(seats, 0)
+    played = np.bincount(code[sat], minlength=g.n_strategies)
+    finished = np.bincount(code[sat & ~g.forfeited[:, None]], minlength=g.n_strategies)
+    void = (played > 0) & (finished == 0)
+    return g.select(~(sat & void[code]).any(axis=1)) if void.any() else g
+
+
 def rating(data: Any, ridge: float = RIDGE) -> pd.DataFrame:
     """Plackett-Luce ratings (log-worth, mean zero) with Hessian standard errors and 95%
     intervals, strongest first. ``worth`` = exp(rating) normalized to sum 1: the chance each
-    would finish first at a table holding one of each. Uses every game (aggregated); a
-    strategy that sat in none is left out of the fit (it would widen every interval)."""
-    g = as_games(data)
+    would finish first at a table holding one of each. Uses every game (aggregated) but those
+    of a strategy with no finished game (``_rated_games``); a strategy that sat in none of
+    them is left out of the fit (it would widen every interval) and of the table, ``games``
+    counts the games the fit reads."""
+    g = _rated_games(as_games(data))
     chosen, comp, weight = choice_patterns(g)
     games = np.bincount(g.seats[g.seats >= 0].astype(np.int64), minlength=g.n_strategies)
     sat = np.flatnonzero(games)  # every chosen strategy sat: its place among them
@@ -149,3 +174,25 @@ def rating(data: Any, ridge: float = RIDGE) -> pd.DataFrame:
     df = df.sort_values(["rating", "strategy"], ascending=[False, True]).reset_index(drop=True)
     df.insert(0, "rank", np.arange(1, len(df) + 1))
     return df
+
+
+def rating_digits(ratings: pd.DataFrame) -> int:
+    """The one count of decimals for every rating of a table and its bounds: ``RATING_DIGITS``,
+    more (up to four) while a row's bounds would read alike or a bound's side of 0 would be
+    hidden (``reports.numbers.apart_digits``)."""
+    pairs = zip(ratings.get("ci_low", ()), ratings.get("ci_high", ()), strict=True)
+    return max((apart_digits(lo, hi, RATING_DIGITS, scale=1.0) for lo, hi in pairs),
+               default=RATING_DIGITS)  # fmt: skip
+
+
+def readable(ratings: pd.DataFrame) -> pd.DataFrame:
+    """A rating table as the page writes it (the CSV keeps full precision): each rating and
+    bound signed with ``rating_digits`` decimals, as the chart writes them ('+0.00', never
+    '0.0002367'); the worth in percent."""
+    k, out = rating_digits(ratings), ratings.copy()
+    for c in RATED:
+        if c in out:
+            out[c] = [fixed(x, k, "+") if np.isfinite(x) else "" for x in ratings[c]]
+    if "worth" in out:
+        out["worth"] = [f"{fixed(100 * x, 1)}%" if np.isfinite(x) else "" for x in ratings["worth"]]
+    return out
