@@ -31,6 +31,7 @@ from .chart_layout import (
     wrapped,
 )
 from .numbers import PERCENTAGE_POINT, PERCENTAGE_POINTS, fixed
+from .rating import rating_digits
 
 if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
     from matplotlib.artist import Artist
@@ -295,9 +296,9 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
                 ms=10, mew=2, lw=2.5, label="rating and its 95% interval")  # fmt: skip
     ax.axvline(0, color="gray", lw=0.8, ls="--")
     ax.set_yticks(y, names)
-    labels = []
+    labels, k = [], rating_digits(df)  # the table's decimals (reports.rating.readable)
     for yi, (v, lo, hi) in enumerate(zip(r, df["ci_low"], df["ci_high"], strict=True)):
-        label = f"{fixed(v, 2, '+')} [{fixed(lo, 2, '+')}, {fixed(hi, 2, '+')}]"
+        label = f"{fixed(v, k, '+')} [{fixed(lo, k, '+')}, {fixed(hi, k, '+')}]"
         labels.append(label)
         ax.annotate(label, (hi, yi), xytext=(6, 0),
                     textcoords="offset points", va="center", fontsize=8)  # fmt: skip

@@ -19,6 +19,7 @@ from .gauntlet import unshared
 from .metagame_text import metagame_lead, metagame_sections
 from .numbers import TOO_FEW, pct
 from .page import Section
+from .rating import readable
 from .significance import PAIRED
 from .tables import decided
 
@@ -121,7 +122,7 @@ def _comparisons(tables: Tables, method: str, d: Declaration) -> list[Section]:
             f"Fitted on the finishing order ({d.ahead_means} is better) of every {d.unit}; ties "
             "handled by Breslow's method; 95% intervals from the Hessian. worth = chance to "
             "finish first at a table holding one of each.",
-            [("rating", tables["rating"])],
+            [("rating", readable(tables["rating"]))],
             ["rating"],
         ),
         Section(

@@ -269,3 +269,26 @@ def test_a_run_whose_every_game_was_forfeited_rates_nobody():
                                  unfinished_p=0.0, forfeit_p=1.0))  # fmt: skip
     assert g.forfeited.all()  # the truth: no game finished, so no strategy has a rating
     assert not len(rating(g))
+
+
+def test_the_page_and_the_chart_write_each_rating_with_the_same_decimals():
+    """The page's rating table (``readable``) and the chart's labels are one figure each: at 4
+    decimals where 2 would read a row's bounds alike, at 2 otherwise."""
+    from reports import charts
+    from reports.rating import readable
+    from reports.sections import _comparisons
+
+    for ratings in (
+        pd.DataFrame({"rank": [1, 2], "strategy": ["a", "b"], "rating": [0.0123, -0.0123],
+                      "ci_low": [0.0121, -0.0124], "ci_high": [0.0124, -0.0121],
+                      "worth": [0.5, 0.5]}),
+        pd.DataFrame({"rank": [1, 2], "strategy": ["a", "b"], "rating": [0.0002367, -0.0002367],
+                      "ci_low": [-0.31, -0.32], "ci_high": [0.31, 0.32], "worth": [0.5, 0.5]}),
+    ):  # fmt: skip
+        shown = readable(ratings)
+        want = [f"{r.rating} [{r.ci_low}, {r.ci_high}]" for r in shown.itertuples()]
+        got = [t.get_text() for t in charts.rating(ratings).axes[0].texts]
+        assert sorted(got) == sorted(want)
+        tables = {"rating": ratings, "significance": pd.DataFrame(), "head_to_head": None}
+        section = _comparisons(tables, "paired", _decl("game"))[0]
+        assert section.tables[0][1].equals(shown)  # the page writes what readable gives
