@@ -21,7 +21,11 @@ def flag(param: str) -> str:
 
 
 def message(exc: BaseException) -> str:
-    """An error's one line as the command line says it: parameters named by their flags."""
+    """An error's one line as the command line says it: parameters named by their flags; an
+    operating system's error in words, after the file it names (``runs/a/x: No space left on
+    device``), not as Python writes it (``[Errno 28] ...: 'runs/a/x'``)."""
     if isinstance(exc, ParameterError):
         return exc.worded({p: flag(p) for p in exc.params})
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror if exc.filename is None else f"{exc.filename}: {exc.strerror}"
     return str(exc)

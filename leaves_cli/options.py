@@ -12,6 +12,8 @@ from typing import Any
 
 import click
 
+from gamekit.text import printable
+
 
 def is_empty_name(value: Any) -> bool:
     """``value`` names no file or folder: an empty name, or one of spaces only (a name the
@@ -23,6 +25,76 @@ def empty_name(where: str, noun: str) -> str:
     """The one line that says ``where`` (a flag, an argument, a config file's key) was given
     an empty name for a ``noun`` ("file", "directory")."""
     return f"{where}: an empty name was given, not a {noun}"
+
+
+def flag_of(param: click.Parameter | None) -> str:
+    """How a message names ``param``: an option by its long flag (``--players``, not ``-n``),
+    an argument by the name its usage line shows."""
+    if isinstance(param, click.Option):
+        return next((o for o in param.opts if o.startswith("--")), param.opts[0])
+    return param.human_readable_name if param is not None else "a value"
+
+
+class _InWords:
+    """A number type whose bounds (``min``, ``max``: either open when None) are said in words
+    in the help (``[0 or more]``) and in the one line that refuses another value (``--game
+    takes a whole number 0 or more, got 'x'``), not as click's ``x>=0``."""
+
+    min: Any
+    max: Any
+    noun = "a number"
+    parse: Any = float
+
+    def __init__(self, least: Any = None, most: Any = None) -> None:
+        super().__init__(min=least, max=most)  # click's IntRange or FloatRange, after this
+
+    @property
+    def bounds(self) -> str:
+        """The numbers taken, in words: "0 or more", "from 1 to 1000", "9 or less"."""
+        least, most = self.min, self.max
+        if least is not None and most is not None:
+            return str(least) if least == most else f"from {least} to {most}"
+        if least is not None:
+            return f"{least} or more"
+        return "" if most is None else f"{most} or less"
+
+    def _describe_range(self) -> str:  # the help's [...] after the option
+        return self.bounds
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            pass
+        got = text = str(value).strip()  # a number out of bounds, as typed
+        try:
+            self.parse(text)
+        except ValueError:  # no number of the kind: the text, quoted
+            got = f"'{printable(text)}'"
+        takes = " ".join(filter(None, (self.noun, self.bounds)))
+        raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}", ctx)
+
+
+class WholeNumber(_InWords, click.IntRange):
+    """A whole number from ``least`` to ``most`` (either open when None), said in words."""
+
+    name = "integer"
+    noun = "a whole number"
+    parse = int
+
+
+class Number(_InWords, click.FloatRange):
+    """A number (a fraction allowed) from ``least`` to ``most``, said in words."""
+
+    name = "number"
+
+
+def number_type(kind: Any) -> Any:
+    """``kind`` with ``int`` and ``float`` as ``WholeNumber`` and ``Number``, whose errors name
+    the flag once and say what it takes."""
+    if kind is int:
+        return WholeNumber()
+    return Number() if kind is float else kind
 
 
 class FileName(click.Path):
@@ -37,11 +109,7 @@ class FileName(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if is_empty_name(value):
-            if isinstance(param, click.Option):
-                name = param.opts[0]
-            else:  # an argument, by the name its usage line shows
-                name = param.human_readable_name if param is not None else "a name"
-            raise click.UsageError(empty_name(name, self.noun), ctx)
+            raise click.UsageError(empty_name(flag_of(param), self.noun), ctx)
         return super().convert(value, param, ctx)
 
 
@@ -121,7 +189,7 @@ class JobsOption(click.Option):
 def jobs_flags(*short: str) -> Any:
     """The ``--jobs`` option (its help gives the cap), also under the ``short`` flags."""
     return click.option(
-        *short, "--jobs", "jobs", cls=JobsOption, type=int, default=-1, show_default=True,
+        *short, "--jobs", "jobs", cls=JobsOption, type=WholeNumber(), default=-1, show_default=True,
         help="Players: this process and its workers (-1: one a core); at most " + PER_CORE +
         " a core, and no worker process beyond the parts of the run left to play (a run that "
         "starts fewer says so).",
@@ -133,14 +201,16 @@ jobs_option = jobs_flags()
 
 def value_option(flag: str, kind: Any, help: str, metavar: str | None = None) -> Any:
     """An option that has no default (None: the run's own, the game's, or not asked for);
-    ``UNIT`` in ``help`` names the unit of a difference of win rates."""
+    ``UNIT`` in ``help`` names the unit of a difference of win rates; ``int`` and ``float``
+    are read as ``number_type`` says."""
     cls = UnitHelpOption if UNIT in help else click.Option
+    kind = number_type(kind)
     return click.option(flag, cls=cls, type=kind, default=None, help=help, metavar=metavar)
 
 
 def count_option(flag: str, default: int, help: str, least: int = 0) -> Any:
     """A whole number of at least ``least`` (games, samples) with its default shown."""
-    kind = click.IntRange(min=least)
+    kind = WholeNumber(least)
     return click.option(flag, type=kind, default=default, show_default=True, help=help)
 
 

@@ -15,21 +15,15 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import FileName
+from .options import FileName, WholeNumber
 from .tournament_parts import load_game
 
 
 def read_line(path: str, game: int) -> tuple[int, str]:
     """(line number, text) of the ``game``-th record (1 = first) of a JSON-lines file."""
-    try:
-        fh = open(path, encoding="utf-8")  # noqa: SIM115 - closed below, errors are worded
-    except FileNotFoundError:
-        raise CLIError(f"no such record file: {path}", usage=True) from None
-    except OSError as exc:
-        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from None
     seen, last = 0, (0, "")
-    with fh:
-        try:
+    try:
+        with open(path, encoding="utf-8") as fh:
             for lineno, line in enumerate(fh, 1):
                 # a byte order mark, as an editor begins a file (any line of files joined
                 # with cat), is no part of a record
@@ -39,14 +33,30 @@ def read_line(path: str, game: int) -> tuple[int, str]:
                 seen, last = seen + 1, (lineno, line)
                 if seen == game:
                     return lineno, line
-        except UnicodeDecodeError:  # e.g. UTF-16, as some editors save text
-            said = "is not a text file of JSON game records (it is not UTF-8)"
-            raise CLIError(f"{path} {said}") from None
+    except FileNotFoundError:
+        raise CLIError(f"no such record file: {path}", usage=True) from None
+    except UnicodeDecodeError:  # e.g. UTF-16, as some editors save text
+        said = "is not a text file of JSON game records (it is not UTF-8)"
+        raise CLIError(f"{path} {said}") from None
+    except OSError as exc:  # as it opens, or as it is read (a disk's or a mount's error)
+        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from None
     if seen == 0:
         raise CLIError(f"{path} holds no game records")
     unit = game_of_record(last[1], f"{path}, line {last[0]}").unit  # the game's word for one
     raise CLIError(f"--game {game}: {path} holds only {seen:,} {unit} record"
                    f"{'' if seen == 1 else 's'}", usage=True)  # fmt: skip
+
+
+def no_run(folder: Path) -> str:
+    """Why ``folder`` replays no game: it holds no run (no manifest.json), or only runs in
+    its folders (``leaves variants``, ``leaves run --rules`` and ``leaves tune`` write theirs
+    one or two levels down), named so that one can be picked."""
+    found = (*folder.glob("*/manifest.json"), *folder.glob("*/*/manifest.json"))
+    runs = sorted({m.parent for m in found if m.is_file()})
+    if not runs:
+        return f"{folder} is a directory but not a tournament run (no manifest.json)"
+    return (f"{folder} holds no run itself (no manifest.json); the runs in it: "
+            f"{', '.join(map(str, runs))}: replay a game of one (leaves replay RUN --game N)")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -129,7 +139,7 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
 @click.option(
     "--game",
     "game",
-    type=click.IntRange(min=0),
+    type=WholeNumber(0),
     default=None,
     help="Which game: of a record file, the record (1 = the first record, the default; blank "
     "lines are not records); of a run directory, the game index of its rows and "
@@ -183,8 +193,7 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
         show_record(played.plugin, played.record, how)
         return
     if Path(record_file).is_dir():
-        raise CLIError(f"{record_file} is a directory but not a tournament run (no manifest.json)",
-                       usage=True)  # fmt: skip
+        raise CLIError(no_run(Path(record_file)), usage=True)
     if game == 0:
         raise CLIError("--game counts the records of a file from 1", usage=True)
     game = game or 1

@@ -17,6 +17,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from gamekit.text import printable
+
 from .record_check import RecordError, check_event, check_fields, shown
 from .rules import (
     ENDED_BLOCKADE,
@@ -249,9 +251,10 @@ def timeline(record: RoundRecord) -> list[str]:
             last_ms = check_event(ev, record.players, last_ms)[0]
         except RecordError as e:
             raise RecordError(f"event {i} {shown(ev)}: {e}") from None
+    names = [printable(str(name)) for name in record.strategies]  # a label is shown, not obeyed
     lines = [
         f"Ligretto, {record.players} players, row of {record.row_size}, seed {record.seed}",
-        *(f"  seat {s}: {name}" for s, name in enumerate(record.strategies)),
+        *(f"  seat {s}: {name}" for s, name in enumerate(names)),
     ]
     for t, seat, kind, card, pile in record.events:
         stamp = f"{t / 1000:8.3f}s  seat {seat}"
@@ -266,7 +269,7 @@ def timeline(record: RoundRecord) -> list[str]:
     lines.append(_end_line(record.ended_by))
     for s in range(record.players):
         lines.append(
-            f"  seat {s} {record.strategies[s]}: {record.centre_cards[s]} in the centre, "
+            f"  seat {s} {names[s]}: {record.centre_cards[s]} in the centre, "
             f"{record.stack_left[s]} left in the stack -> {_points(record.scores[s])}"
         )
     return lines

@@ -88,7 +88,7 @@ CASES = [
     (["play", "--against", "greedy,random"], 2, "--against needs 1 or 3 strategies"),
     (["play", "--players", "7"], 2, "--players must be 3 to 6, got 7"),
     (["play", "--players", "2"], 2, "--players must be 3 to 6, got 2"),
-    (["play", "--players", "four"], 2, "'four' is not a valid integer"),
+    (["play", "--players", "four"], 2, "--players takes a whole number, got 'four'"),
     (["play", "--seat", "4"], 2, "--seat must be 0 to 3 for 4 players, got 4"),
     (["play", "--target", "0"], 2, "--target"),
     (["play", "--seed", "-1"], 2, "--seed"),

@@ -202,7 +202,8 @@ def test_runs_without_rows_and_bad_game_numbers_are_one_line(tmp_path, boom_run,
     cases = [
         ([str(bare), "--game", "1"], "kept no per-game rows (--no-rows): its games cannot be"),
         ([str(boom_run), "--game", "999"], "has no row for game 999"),
-        ([str(tmp_path)], "is a directory but not a tournament run"),
+        ([str(tmp_path)], f"holds no run itself (no manifest.json); the runs in it: {bare}:"),
+        ([str(bare / "chunks")], "is a directory but not a tournament run"),
     ]
     for args, message in cases:
         code, out, err = _run(capsys, "replay", *args)

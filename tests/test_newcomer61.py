@@ -118,11 +118,12 @@ def test_every_readme_command_parses_and_names_files_that_are_there():
 def test_level_hard_plays_against_three_ismcts():
     """The README: "leaves play --level hard  # play against three ismcts": at the default
     table size every opponent of the level is the search."""
-    from leaves.commands.play import play
+    from leaves.commands.play import DEFAULT_PLAYERS, play
     from leaves.commands.play_loop import level_opponents
 
     assert re.search(r"leaves play --level hard +# play against three ismcts", README)
-    opponents = level_opponents("hard", _default(play, "players") - 1)
+    assert _default(play, "players") is None  # untyped: DEFAULT_PLAYERS where the rules allow
+    opponents = level_opponents("hard", DEFAULT_PLAYERS - 1)
     assert len(opponents) == 3 and all(s.split(":")[0] == "ismcts" for s in opponents)
 
 

@@ -10,7 +10,7 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import click
@@ -20,7 +20,7 @@ from rich.text import Text
 from leaves.ruleset import TARGETS
 from leaves_cli.console import make_console
 from leaves_cli.errors import CLIError
-from leaves_cli.options import FileName, against_option, load_option, split_specs
+from leaves_cli.options import FileName, WholeNumber, against_option, load_option, split_specs
 
 from . import render
 from .play_loop import (
@@ -44,10 +44,22 @@ from .play_output import (
 )
 from .rules import rules_option
 
+DEFAULT_PLAYERS = 4
+"""The table's size when --players is not given and the rules allow it."""
+
 
 @click.command(name="play")
-@click.option("-n", "--players", default=4, show_default=True, help="Players at the table (3-6).")
-@click.option("--seat", default=0, show_default=True, help="Your seat (0 = first).")
+@click.option(
+    "-n",
+    "--players",
+    type=WholeNumber(),
+    default=None,
+    help=f"Players at the table (3-6; default: {DEFAULT_PLAYERS}, or the one count --rules "
+    "allows).",
+)
+@click.option(
+    "--seat", type=WholeNumber(), default=0, show_default=True, help="Your seat (0 = first)."
+)
 @against_option(
     "Opponent strategies: one spec for every seat or one per opponent "
     "(name, name:key=value,..., file.py:Class). Default: a built-in heuristic.",
@@ -56,7 +68,7 @@ from .rules import rules_option
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=WholeNumber(0),
     default=None,
     help="Seed of the deal(s), the bots and the hints (default: fresh, printed).",
 )
@@ -75,7 +87,7 @@ from .rules import rules_option
 )
 @click.option(
     "--target",
-    type=click.IntRange(*TARGETS),  # what --rules expert_target takes
+    type=WholeNumber(*TARGETS),  # what --rules expert_target takes
     default=None,
     help="Points that end an expert match (default 20; implies --expert).",
 )
@@ -108,6 +120,7 @@ def play(**opts: Any) -> None:
       leaves play --load my_bot.py --against mybot --save games.jsonl
     """
     o = PlayOptions(**opts)
+    o = replace(o, players=_players(o))
     if o.save:  # before the game: a game played to its end must not be lost to a bad path
         from leaves_cli.writable import check_file_writable
 
@@ -141,7 +154,7 @@ def play(**opts: Any) -> None:
 class PlayOptions:
     """What ``leaves play`` was asked for (its command-line options)."""
 
-    players: int
+    players: int  # None as typed when not given; the table's size once play() has chosen it
     seat: int
     against: tuple[str, ...]
     seed: int | None
@@ -163,9 +176,6 @@ class PlayOptions:
 def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.SeedSequence]:
     """The seats (you and the bots, with their generators), the seed and the deals' seed."""
     players, seat = o.players, o.seat
-    from .rules import check_players
-
-    check_players(o.game_rules, players)
     if not 0 <= seat < players:
         raise CLIError(
             f"--seat must be 0 to {players - 1} for {players} players, got {seat}", usage=True
@@ -190,6 +200,30 @@ def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.See
     (hint_seq,) = seq.spawn(1)  # a third child: the deals and bots above stay as they were
     seats = Seats(names=names, bots=bots, rngs=rngs, hint_seed=hint_seq)
     return seats, seq, deal_seq
+
+
+def _players(o: PlayOptions) -> int:
+    """The table's size: --players as typed, checked against the rules; else 4 where the rules
+    allow it, else the one count they allow; rules that allow several counts, 4 not among
+    them, are refused in one line that asks for --players (never typed, so not named as if
+    it had been)."""
+    from leaves.rule_text import counts_text
+
+    from .rules import check_players
+
+    rules, allowed = o.game_rules, o.game_rules.players
+    if o.players is not None:
+        check_players(rules, o.players)
+        return o.players
+    if DEFAULT_PLAYERS in allowed:
+        return DEFAULT_PLAYERS
+    if len(allowed) == 1:
+        return allowed[0]
+    raise CLIError(
+        f"13 Leaves{rules.under()} is played by {counts_text(allowed)} players, not "
+        f"{DEFAULT_PLAYERS} (the default): choose one with --players",
+        usage=True,
+    )
 
 
 def _target(o: PlayOptions) -> int | None:

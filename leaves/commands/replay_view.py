@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
+from gamekit.text import printable
 from leaves_cli.console import make_console
 from leaves_cli.errors import CLIError
 from leaves_cli.replay_cmd import ReplayHow
@@ -44,7 +45,7 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     except (IllegalActionError, ValueError) as exc:
         raise CLIError(f"{where}: {exc}") from None
     n = record.n_players
-    names = [_printable(str(s)) for s in record.strategies][:n]
+    names = [printable(str(s)) for s in record.strategies][:n]
     names += ["unnamed"] * (n - len(names))  # "seat 2 (unnamed)", not "seat 2 (seat 2)"
     console = make_console()
     interactive = not show_all and sys.stdin.isatty()
@@ -124,7 +125,7 @@ def _outcome(record, final, names: list[str]) -> str:
 
     if record.forfeit_seat is not None:
         who = render.seat_label(record.forfeit_seat, names)
-        error = _printable(str(record.error or ""))
+        error = printable(str(record.error or ""))
         prefix = f"seat {record.forfeit_seat} ({names[record.forfeit_seat]}): "
         error = error[len(prefix) :] if error.startswith(prefix) else error
         # a seat that failed when told the result forfeits a game its moves ended
@@ -132,19 +133,11 @@ def _outcome(record, final, names: list[str]) -> str:
         return f"{who} forfeited{when}" + (f": {error}" if error else "")
     stopped = getattr(record, "stopped", None)
     if stopped is not None:  # a blank reason is still a stop, not the turn limit
-        said = _printable(stopped)
+        said = printable(stopped)
         return f"unfinished{f': {said}' if stopped.strip() else ''} (turn {final.turn})"
     if final.winner is not None:
         return f"{render.seat_label(final.winner, names)} wins after {counted(final.turn, 'turn')}"
     return render.at_turn_limit(final.turn_limit)
-
-
-def _printable(text: str) -> str:
-    """``text`` with its control characters (a terminal's escape sequences, a line break)
-    written as escapes: a record's words are data from anywhere, shown, never obeyed."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _show_hint(console, state, names, seed: int | None, index: int) -> None:
