@@ -54,6 +54,13 @@ def test_a_records_seed_has_one_rule_and_one_message_wherever_it_is_read(good, b
         assert str(info.value) == f"bad record: its {said}"
 
 
+@pytest.fixture(autouse=True)
+def _wide_console(monkeypatch):
+    """Lines as the replay writes them, not folded at 80 columns: a heading holds the record
+    file's path, whose length (a test worker's temporary folder) would decide where it folds."""
+    monkeypatch.setenv("COLUMNS", "1000")
+
+
 def _json(seed) -> str:
     return f'"seed":{json.dumps(seed)}'
 
