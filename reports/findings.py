@@ -80,18 +80,27 @@ def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
 
 def _best_worst(at: pd.DataFrame, k: int) -> str:
     """The best and the worst positions of one table size, each with every position that
-    shares its win rate ('Best positions 0 and 2'), or that all positions won alike."""
+    shares its win rate ('Best positions 0 and 2'), or that all positions won alike. Best and
+    worst only where their 95% intervals are apart; else the highest and the lowest, which
+    the run cannot tell apart (or has too few deals for intervals to)."""
     rates = at["win_rate"].to_numpy(float)
 
+    def rows(rate: float) -> pd.DataFrame:
+        return at.loc[np.isclose(rates, rate, rtol=0, atol=1e-12)]
+
     def where(rate: float) -> str:
-        pos = [str(int(p)) for p in at.loc[np.isclose(rates, rate, rtol=0, atol=1e-12),
-                                           "position"]]  # fmt: skip
+        pos = [str(int(p)) for p in rows(rate)["position"]]
         return f"position{'s' if len(pos) > 1 else ''} {and_words(pos)} ({pct(rate, k)})"
 
     if np.isclose(rates.min(), rates.max(), rtol=0, atol=1e-12):
         return f"Every position won {pct(rates[0], k)}, counting from the first player"
     best, worst = where(rates.max()), where(rates.min())
-    return f"Best {best}, worst {worst}, counting from the first player"
+    low, high = rows(rates.max())["ci_low"].min(), rows(rates.min())["ci_high"].max()
+    if low > high:  # NaN (no interval) compares False
+        return f"Best {best}, worst {worst}, counting from the first player"
+    why = ("the 95% intervals cannot tell them apart" if np.isfinite([low, high]).all()
+           else "too few deals for intervals to tell them apart")  # fmt: skip
+    return f"Highest {best}, lowest {worst}, counting from the first player: {why}"
 
 
 def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Finding]:

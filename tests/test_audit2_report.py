@@ -200,7 +200,10 @@ def test_positions_that_won_alike_are_not_called_best_and_worst():
     assert "Every position won 33.3%, counting from the first player." in text, text
     assert "worst position 0" not in text
     text = _seats(_seat_rows([5, 2, 5]), d)[0].text
-    assert "Best positions 0 and 2 (41.7%), worst position 1 (16.7%)" in text, text
+    assert (
+        "Highest positions 0 and 2 (41.7%), lowest position 1 (16.7%), counting from the "
+        "first player: too few deals for intervals to tell them apart"
+    ) in text, text
 
 
 def test_a_run_with_no_valid_game_ranks_no_strategy(tmp_path):

@@ -91,7 +91,8 @@ def test_the_seat_sentence_writes_every_rate_with_the_decimals_it_needs():
                           "fair": [0.25] * 4})  # fmt: skip
     (found,) = _seats(seats, default_declaration())
     assert ("wins 27.063% [24.995, 29.236] of games against a fair share of 25.000%: no clear "
-            "effect. Best position 0 (27.063%), worst position 2 (22.540%)") in (
+            "effect. Highest position 0 (27.063%), lowest position 2 (22.540%), counting from the "
+            "first player: the 95% intervals cannot tell them apart") in (
         found.text
     )  # fmt: skip
 

@@ -292,3 +292,25 @@ def test_the_page_and_the_chart_write_each_rating_with_the_same_decimals():
         tables = {"rating": ratings, "significance": pd.DataFrame(), "head_to_head": None}
         section = _comparisons(tables, "paired", _decl("game"))[0]
         assert section.tables[0][1].equals(shown)  # the page writes what readable gives
+
+
+def test_positions_are_called_best_and_worst_only_where_their_intervals_are_apart():
+    """Was: 'Best position 0 (33.8%), worst position 2 (32.9%)' beside intervals of about
+    +-3.4 points: an order the run cannot tell from chance."""
+    from reports.data import default_declaration
+    from reports.findings import _seats
+
+    def text(lo: list[float], hi: list[float]) -> str:
+        seats = pd.DataFrame({"n_players": [3] * 3, "position": [0, 1, 2],
+                              "win_rate": [0.338, 0.333, 0.329], "ci_low": lo, "ci_high": hi,
+                              "fair": [1 / 3] * 3})  # fmt: skip
+        return _seats(seats, default_declaration())[0].text
+
+    overlap = text([0.304, 0.299, 0.295], [0.372, 0.367, 0.363])
+    assert (
+        "Highest position 0 (33.8%), lowest position 2 (32.9%), counting from the first "
+        "player: the 95% intervals cannot tell them apart"
+    ) in overlap, overlap
+    assert "Best" not in overlap
+    apart = text([0.335, 0.330, 0.326], [0.341, 0.336, 0.3319])
+    assert "Best position 0 (33.8%), worst position 2 (32.9%), counting from" in apart, apart
