@@ -23,7 +23,7 @@ from .gauntlet import answer
 from .metagame import MIN_SETS, SUPPORT
 from .metagame_tables import metagame
 from .metagame_text import SURE as sure
-from .metagame_text import gain_words
+from .metagame_text import gain_words, rank_replicates
 from .numbers import (
     TOO_FEW,
     apart_digits,
@@ -312,9 +312,12 @@ def _rank_words(rank: pd.DataFrame | None) -> str:
     if len(tied) > 1:
         names = and_words(list(tied["strategy"]))
         return f" α-Rank puts no strategy first on its own: {names} share the mass."
+    over = (f", its interval over {rank_replicates(top)}"
+            if {"replicates", "replicates_run", "replicates_drawn"} <= set(top.index)
+            and int(top["replicates_run"]) < int(top["replicates_drawn"]) else "")  # fmt: skip
     return (
         f" α-Rank puts {top['strategy']} first with {pct(top['mass'])} of the mass "
-        f"{interval(top['ci_low'], top['ci_high'])}."
+        f"{interval(top['ci_low'], top['ci_high'])}{over}."
     )
 
 

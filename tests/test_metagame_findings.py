@@ -167,9 +167,13 @@ def test_alpha_rank_first_is_stated_with_its_interval(dominant_tables):
     tables, _ = dominant_tables
     text = metagame_finding(tables)[0].text
     top = tables["metagame_alpharank"].iloc[0]
+    run, drawn = int(top["replicates_run"]), int(top["replicates_drawn"])
+    assert run < drawn  # alpha-Rank runs on the first replicates only: the sentence says so
     assert text.endswith(
         f"α-Rank puts ace first with {100 * top['mass']:.1f}% of the mass "
-        f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}]."
+        f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}], its interval over the "
+        f"{run} bootstrap replicates it was run on (the first {run} of the {drawn} drawn: each "
+        "α-Rank is a Python loop)."
     )
 
 
