@@ -67,9 +67,12 @@ def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         won = decided(at).iloc[0]  # the share of the games someone won (NaN: all of them)
         shared = (f" (1/{int(n)} of the {pct(won)} of {d.units()} someone won)"
                   if np.isfinite(won) else "")  # fmt: skip
+        iv, units = interval(lo, hi, digits=k), d.units()
+        # a bracketed interval beside its rate; words where there is none, after the units
+        rate = (f"{pct(first['win_rate'], k)} {iv} of {units}" if iv.startswith("[")
+                else f"{pct(first['win_rate'], k)} of {units} {iv}")  # fmt: skip
         text = (
-            f"at {int(n)} players the first to play wins {pct(first['win_rate'], k)} "
-            f"{interval(lo, hi, digits=k)} of {d.units()} against a fair share of "
+            f"at {int(n)} players the first to play wins {rate} against a fair share of "
             f"{pct(par, k)}{shared}: {_verdict(lo, hi, par)}"
         )
         if len(at) > 1 and seats["n_players"].nunique() == 1:

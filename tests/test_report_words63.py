@@ -314,3 +314,16 @@ def test_positions_are_called_best_and_worst_only_where_their_intervals_are_apar
     assert "Best" not in overlap
     apart = text([0.335, 0.330, 0.326], [0.341, 0.336, 0.3319])
     assert "Best position 0 (33.8%), worst position 2 (32.9%), counting from" in apart, apart
+
+
+def test_a_first_player_rate_without_an_interval_says_why_after_its_units():
+    """Was: 'wins 23.3% (too few deals for an interval) of games'."""
+    from reports.data import default_declaration
+    from reports.findings import _seats
+
+    nan = float("nan")
+    seats = pd.DataFrame({"n_players": [3] * 3, "position": [0, 1, 2],
+                          "win_rate": [0.233, 0.4, 0.367], "ci_low": [nan] * 3,
+                          "ci_high": [nan] * 3, "fair": [1 / 3] * 3})  # fmt: skip
+    text = _seats(seats, default_declaration())[0].text
+    assert "the first to play wins 23.3% of games (too few deals for an interval) against" in text
