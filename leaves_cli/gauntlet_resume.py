@@ -11,7 +11,6 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from tournaments.manifest_fields import TEST_SETTINGS
@@ -28,20 +27,16 @@ SEQUENTIAL_OPTIONS = tuple((name, "--" + name.replace("_", "-")) for name in TES
 
 def _manifest(out: str | None) -> dict[str, Any]:
     """The gauntlet manifest in ``out``, or one line saying why there is none to resume."""
-    from tournaments import storage
     from tournaments.manifest_fields import check_manifest
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
-    from .resume import corrupt_manifest, has_manifest
+    from .resume import corrupt_manifest, has_manifest, read_manifest
 
     if out is None:
         raise CLIError("--resume needs --out DIR (the run to continue)", usage=True)
     if not has_manifest(out):
         raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json)", usage=True)
-    try:
-        manifest = storage.read_manifest(Path(out))
-    except ValueError as exc:  # there, but unreadable: it names the file
-        raise CLIError(f"cannot resume {out}: {exc}") from None
+    manifest = read_manifest(out)  # a run's folder that lost it, or unreadable: it says so
     try:  # what it holds is told from a manifest that can be read
         check_manifest(manifest, resume=True)
     except ValueError as exc:
@@ -74,7 +69,7 @@ def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     out = opts["out"]
     manifest = _manifest(out)
     spec = manifest["spec"]
-    resume_game(opts, given, spec)
+    resume_game(opts, given, manifest)
     stored = {"players": spec["players"][0], "games": spec["games_asked"], "seed": spec["seed"]}
     for name, value in stored.items():
         if name in given and opts[name] != value:
@@ -124,8 +119,8 @@ def _entrants(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> No
     def bare(label: str) -> str:  # what the strategy's spec resolves to on its own
         return unqualified(label, where.get(label, ""))
 
-    by_label = dict(zip(spec["strategies"], entrant_specs(spec, opts["game_spec"]), strict=True))
     game = load_game(opts["game_spec"], opts["game_config"], stored=True)
+    by_label = dict(zip(spec["strategies"], entrant_specs(spec, game), strict=True))
 
     def label(s: str) -> str:
         try:

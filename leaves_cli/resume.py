@@ -23,16 +23,18 @@ __all__ = [
     "apply_manifest", "check_setting", "has_manifest", "restore", "resumed_settings",
 ]  # fmt: skip
 
-# option -> (its flag, the spec's key)
-_SCALARS: dict[str, tuple[str, str]] = {
-    "seed": ("--seed", "seed"),
-    "repeats": ("--repeats", "repeats"),
-    "seating": ("--seating", "seating"),
-    "rows": ("--rows", "rows"),
-    "chunk_size": ("--chunk-size", "chunk_games"),
-    "rounds": ("--rounds", "rounds"),
+# option -> (its flag, the spec's key, what a refusal calls it)
+_SCALARS: dict[str, tuple[str, str, str]] = {
+    "seed": ("--seed", "seed", "seed"),
+    "repeats": ("--repeats", "repeats", "repeats"),
+    "seating": ("--seating", "seating", "seating"),
+    "rows": ("--rows", "rows", "rows"),
+    "chunk_size": ("--chunk-size", "chunk_games", "chunk size"),
+    "rounds": ("--rounds", "rounds", "rounds"),
 }
 
+
+MANIFEST = "manifest.json"
 
 _RESUME_READS = ("strategies", "players", "games_asked", "n_games", "deal_stages", "expert",
                  "target", "record_stride")  # fmt: skip
@@ -41,8 +43,36 @@ _RESUME_READS = ("strategies", "players", "games_asked", "n_games", "deal_stages
 
 def has_manifest(out: str | None) -> bool:
     """True when ``out`` holds a run to resume: a manifest, usable or not (a directory in its
-    place is a damaged run, not none)."""
-    return out is not None and (Path(out) / "manifest.json").exists()
+    place is a damaged run, not none), or a run's files that lost it (``read_manifest`` names
+    that so)."""
+    return out is not None and ((Path(out) / MANIFEST).exists() or _lost(out) is not None)
+
+
+def _lost(out: Any) -> str | None:
+    """The line naming ``out`` as a run's folder that lost its manifest, in ``leaves
+    verify``'s words (``no_run_message``); None where it has one, or holds no run's files."""
+    from tournaments.storage import holds_files, written_by_runner
+
+    from .verify_cmd import no_run_message  # start-up: it loads click's command
+
+    folder = Path(out)
+    if (folder / MANIFEST).exists() or not written_by_runner(folder, None):
+        return None
+    return no_run_message(folder) if holds_files(folder) else None
+
+
+def read_manifest(out: Any) -> Any:
+    """The manifest in ``out`` as read, or one line saying why there is none to resume: a
+    run's folder that lost it (2), one that is not JSON (corrupt: 1)."""
+    from tournaments import storage
+
+    lost = _lost(out)
+    if lost is not None:
+        raise CLIError(lost, usage=True)
+    try:
+        return storage.read_manifest(Path(out))
+    except ValueError as exc:  # no manifest: bad usage (2); one that is not JSON: corrupt (1)
+        raise CLIError(f"cannot resume {out}: {exc}", usage=not has_manifest(out)) from None
 
 
 def _words(value: Any) -> str:
@@ -65,14 +95,10 @@ def _disagree(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIEr
 
 def read_spec(out: str) -> dict[str, Any]:
     """The manifest of the run in ``out`` (a one-line error when it cannot be read)."""
-    from tournaments import storage
     from tournaments.manifest_fields import check_manifest
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
-    try:
-        manifest = storage.read_manifest(Path(out))
-    except ValueError as exc:  # no manifest: bad usage (2); one that is not JSON: corrupt (1)
-        raise CLIError(f"cannot resume {out}: {exc}", usage=not has_manifest(out)) from None
+    manifest = read_manifest(out)
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if isinstance(spec, dict) and "gauntlet" in spec:
         resume = f"'leaves gauntlet --resume --out {shell_word(out)}'"
@@ -93,16 +119,15 @@ def corrupt_manifest(out: Any, why: Exception) -> CLIError:
     return CLIError(f"cannot resume {out}: corrupt manifest {Path(out) / storage.MANIFEST}: {why}")
 
 
-def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
+def entrant_specs(spec: dict[str, Any], game: Any) -> tuple[str, ...]:
     """Strategy specs that resolve to the run's entrants: each label, or, for a strategy
-    that came from a file (``file.py:Class``, ``--load``), the file loaded first. Looked up
-    in the registry of the run's game (``game_spec``): a name means one thing per game."""
-    import strategies
+    that came from a file (``file.py:Class``, ``--load``), the file loaded first. Resolved
+    by the run's ``game`` (a name means one thing per game; a game that is not installed may
+    name its entrants its own way)."""
     from tournaments.labels import unqualified
 
     from .strategies_cmd import load_files
 
-    game = _game_class(game_spec).name
     out = []
     for entrant in spec.get("entrants") or [{"label": x} for x in spec["strategies"]]:
         label, file = str(entrant.get("label")), entrant.get("file")
@@ -114,7 +139,7 @@ def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
         try:
             if qualifier and file:
                 raise ValueError(label)  # never a file of that name where the command runs
-            strategies.get(label, game=game)
+            game.resolve(label)
             out.append(label)
             continue
         except ValueError:
@@ -128,7 +153,7 @@ def entrant_specs(spec: dict[str, Any], game_spec: str) -> tuple[str, ...]:
         try:
             if qualifier:
                 raise ValueError(label)
-            strategies.get(label, game=game)
+            game.resolve(label)
             out.append(label)
         except ValueError:
             out.append(_file_spec(file, entrant.get("class"), own))
@@ -160,9 +185,9 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     out = opts["out"]
     manifest = read_spec(out)
     spec = manifest["spec"]
-    for name, (flag, field) in _SCALARS.items():
+    for name, (flag, field, words) in _SCALARS.items():
         if name in given and opts[name] is not None and opts[name] != spec.get(field):
-            raise _disagree(out, flag, opts[name], field, spec.get(field))
+            raise _disagree(out, flag, opts[name], words, spec.get(field))
         opts[name] = spec.get(field)
     if "players" in given:
         from tournaments.schedule import parse_players
@@ -181,12 +206,19 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
         raise _disagree(out, "--target", opts["target"], "target", spec["target"])
     opts["target"] = spec["target"]
     _record_options(opts, given, manifest)
-    _game_options(opts, given, spec)
+    _game_options(opts, given, manifest)
     opts["grow_to"] = opts["games"] if "games" in given else None
     opts["games"] = int(spec["games_asked"])
     if not opts["specs"]:
-        opts["specs"] = entrant_specs(spec, opts["game_spec"])
+        opts["specs"] = entrant_specs(spec, stored_game(opts))
     return manifest
+
+
+def stored_game(opts: dict[str, Any]) -> Any:
+    """The game of a resumed run, as ``_game_options`` restored it."""
+    from .tournament_parts import load_game
+
+    return load_game(opts["game_spec"], opts["game_config"], stored=True)
 
 
 def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:
@@ -207,24 +239,30 @@ def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, A
     opts["record"] = asked
 
 
-def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
+def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:
     """The game and its settings are the run's: a ``--game`` given must name it, a setting
-    given (``--turn-limit``, ...) must be the one the run has; the game is then built from
-    the run's own settings (``opts["game_config"]``)."""
-    from tournaments.games import plugin_class
+    given (``--turn-limit``, ...) must be the one the run has; the game is then loaded as the
+    run recorded (``game_spec``; an older run's: its id) and built from the run's own
+    settings (``opts["game_config"]``)."""
+    from tournaments.games import names_game
 
-    out, stored = opts["out"], spec.get("game")
+    out, spec = opts["out"], manifest["spec"]
+    stored, loads = spec.get("game"), _run_game(out, manifest)
     if "game_spec" in given:
-        try:
-            named = plugin_class(opts["game_spec"]).named(stored)
-        except (ValueError, TypeError, AttributeError):
-            named = opts["game_spec"] == stored
-        if not named:
-            raise _disagree(out, "--game", opts["game_spec"], "game", stored)
-    elif stored is not None:
-        opts["game_spec"] = stored
+        cls = _game_class(opts["game_spec"])
+        if not (names_game(cls, stored) or names_game(cls, loads)):
+            raise _disagree(out, "--game", opts["game_spec"], "game", loads)
+    else:
+        if loads is not None:
+            opts["game_spec"] = loads
+        named_only = "game_spec" not in manifest and ":" not in opts["game_spec"]
+        cls = _game_class(opts["game_spec"], out, named_only)
     config = dict(spec.get("game_config") or {})
-    cls = _game_class(opts["game_spec"], None if "game_spec" in given else out)
+    try:  # the run's own settings: one the game refuses is the manifest's fault
+        cls(**config)
+    except (TypeError, ValueError) as exc:
+        why = ValueError(f"game_config cannot make the run's game: {message(exc)}")
+        raise corrupt_manifest(out, why) from None
     declared = {o.name for o in getattr(cls, "options", ())}
     from .tournament_parts import installed_options
 
@@ -236,6 +274,24 @@ def _game_options(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -
         if opt.name in given and opts.get(opt.name) not in (None, ()):
             check_setting(out, cls, config, opt, opts[opt.name])
     opts["game_config"] = config
+
+
+def _run_game(out: Any, manifest: dict[str, Any]) -> str | None:
+    """How the run's game loads: the ``game_spec`` its manifest records where that loads the
+    game its spec names (``spec.game``, the game's id), else that id (an older run's)."""
+    from tournaments.games import names_game, plugin_class
+
+    stored, source = manifest["spec"].get("game"), manifest.get("game_spec")
+    if source is None or source == stored:
+        return stored
+    if not isinstance(source, str):
+        raise corrupt_manifest(out, ValueError(f"game_spec is {source!r}, expected a game's "
+                                               "id or module:Class"))  # fmt: skip
+    try:
+        cls = plugin_class(source)
+    except ValueError:
+        return source  # what cannot load it is what the resume says
+    return source if stored is None or names_game(cls, stored) else stored
 
 
 def check_setting(out: Any, cls: Any, config: dict[str, Any], opt: Any, given: Any) -> None:
@@ -275,7 +331,7 @@ def resumed_settings(out: Any, game_spec: str, settings: dict[str, Any]) -> dict
     from tournaments import storage
     from tournaments.manifest_fields import check_manifest
 
-    if not has_manifest(out):
+    if not (Path(out) / MANIFEST).exists():  # no run there (``leaves run`` says so)
         return settings
     try:
         manifest = storage.read_manifest(Path(out))
@@ -297,10 +353,11 @@ def resumed_settings(out: Any, game_spec: str, settings: dict[str, Any]) -> dict
     return {**config, **settings}
 
 
-def _game_class(spec: str, stored_in: Any = None) -> Any:
+def _game_class(spec: str, stored_in: Any = None, named_only: bool = False) -> Any:
     """The plug-in class ``spec`` names: given with ``--game`` (bad usage when it cannot be
     loaded), or read from the manifest of the run in ``stored_in`` (a file naming a game this
-    installation lacks: the input cannot be used, exit 1)."""
+    installation lacks: the input cannot be used, exit 1; ``named_only``: a manifest that
+    records no ``game_spec``, whose game, given as ``module:Class``, is to be given again)."""
     from tournaments import storage
     from tournaments.games import plugin_class
 
@@ -310,8 +367,10 @@ def _game_class(spec: str, stored_in: Any = None) -> Any:
         if stored_in is None:
             raise CLIError(f"--game: {exc}", usage=True) from None
         where = Path(stored_in) / storage.MANIFEST
+        again = ("; a run of a game given as --game module:Class resumes with it given again "
+                 "(an older version recorded its name only)") if named_only else ""  # fmt: skip
         raise CLIError(f"cannot resume {stored_in}: its manifest {where} names a game this "
-                       f"installation cannot load: {exc}") from None  # fmt: skip
+                       f"installation cannot load: {exc}{again}") from None  # fmt: skip
 
 
 def restore(t: Any, request: Any) -> Any:
@@ -319,13 +378,14 @@ def restore(t: Any, request: Any) -> Any:
     manifest holds it, grown by ``--games``/``--add``: its stages, record stride and rule (a
     sample taken by rule 1, before ``record_rule`` was kept, stays so), checks."""
     from tournaments.declaration import plural
+    from tournaments.games import names_game
     from tournaments.stages import grown_stages
     from tournaments.work import RECORD_RULES, spec_rule
 
     out, spec = request.out, request.manifest["spec"]
     if list(t.labels) != spec["strategies"]:
         raise _disagree(out, "strategies", t.labels, "strategies", spec["strategies"])
-    if not t.game.named(spec.get("game", t.game.name)):
+    if not names_game(type(t.game), spec.get("game", t.game.name)):
         raise _disagree(out, "--game", t.game.name, "game", spec["game"])
     if request.record_sample is not None and t.record_stride != spec["record_stride"]:
         raise _disagree(out, "--record-sample", request.record_sample, "one record every",
@@ -347,10 +407,10 @@ def restore(t: Any, request: Any) -> Any:
         raise CLIError(f"cannot resume {out}: {message(exc)}", usage=True) from None
 
 
-def resume_game(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> None:
+def resume_game(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:
     """A resumed gauntlet's game and settings, restored and checked as ``leaves tournament
     --resume`` restores them (``opts["game_spec"]``, ``opts["game_config"]``)."""
-    _game_options(opts, given, spec)
+    _game_options(opts, given, manifest)
 
 
 def disagreement(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIError:

@@ -26,7 +26,7 @@ def test_resume_without_a_manifest_in_a_full_folder_gives_advice_that_works(tmp_
     (run / "manifest.json").unlink()
     code, _, err = cli(capsys, "tournament", *SMALL, "--out", str(run), "--resume")
     assert code == 2 and err.count("\n") == 1
-    assert "leave out --resume" not in err and "another --out" in err
+    assert "leave out --resume" not in err and "a new --out" in err
     empty = tmp_path / "empty"  # an empty folder: starting a run there is the way
     code, _, err = cli(capsys, "tournament", *SMALL, "--out", str(empty), "--resume")
     assert code == 2 and "leave out --resume to start one there" in err

@@ -8,6 +8,7 @@ same way.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import importlib
@@ -19,7 +20,10 @@ from strategies.registry import DEFAULT_GAME, GAME_GROUP
 from .declaration import MAX_SEATS
 from .game import Declaration, GamePlugin
 
-__all__ = ["GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class", "plugin_class"]
+__all__ = [
+    "GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class", "load_spec",
+    "names_game", "plugin_class",
+]  # fmt: skip
 
 
 @functools.cache
@@ -89,6 +93,31 @@ def plugin_class(spec: str) -> type:
         raise ValueError(f"cannot load {spec!r}: not a game plug-in class (a GamePlugin "
                          f"with a name and {', '.join(GAME_METHODS)})")  # fmt: skip
     return _seated(cls, spec)
+
+
+def load_spec(game: Any) -> str:
+    """How ``plugin_class`` loads ``game``'s class again (a run records it): the id it is
+    installed under, else its ``module:Class`` (a game that is not installed, e.g. a test's)."""
+    cls = type(game)
+    ep = _entry_points().get(getattr(cls, "name", None))
+    with contextlib.suppress(Exception):  # a broken plug-in of that id is not this game
+        if ep is not None and ep.load() is cls:
+            return ep.name
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def names_game(cls: type, stored: Any) -> bool:
+    """Does ``stored`` (a run's game, as its manifest names it) name the game class ``cls``:
+    its id, a former one, or a ``module:Class`` that loads ``cls``."""
+    if not isinstance(stored, str):
+        return False
+    named = getattr(cls, "named", None)
+    if named(stored) if named is not None else stored == getattr(cls, "name", None):
+        return True
+    try:
+        return ":" in stored and plugin_class(stored) is cls
+    except ValueError:
+        return False
 
 
 def get_game(name: str = DEFAULT_GAME, **options: Any) -> GamePlugin:

@@ -14,6 +14,7 @@ from typing import Any
 from gamekit.errors import ParameterError
 
 from . import storage
+from .games import load_spec, names_game
 from .seating_record import patterns, played_under
 from .session import spec_difference
 from .stages import GROWN_KEYS, described_since, extends
@@ -23,7 +24,8 @@ __all__ = ["check_out", "entrant_change"]
 
 def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] | None:
     """Refuse a non-empty ``out`` without ``resume``, or one holding another tournament than
-    ``t`` (a ``runner.Tournament``). Returns the manifest found there (None for a new run).
+    ``t`` (a ``runner.Tournament``). Returns the manifest found there (None for a new run),
+    with how its game loads again where an older version did not record it (``game_spec``).
     Raises ValueError (one line)."""
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -45,7 +47,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
     diff = [k for k in spec if old["spec"].get(k) != spec[k]]
     if extends(old["spec"], spec):  # grown by more stages: its chunks are kept
         diff = [k for k in diff if k not in GROWN_KEYS]
-    if "game" in diff and getattr(t.game, "named", lambda _: False)(old["spec"].get("game")):
+    if "game" in diff and names_game(type(t.game), old["spec"].get("game")):
         diff.remove("game")  # the game's former name (a run recorded before its id changed)
     if diff == ["entrants"]:
         before = old["spec"].get("entrants")
@@ -62,6 +64,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
     if not played_under(old.get("seating_design"), patterns(t.tables, t.seatings)):
         raise ValueError(f"cannot resume {out}: it was played under other seatings than "
                          f"this version's {t.seating} design gives")  # fmt: skip
+    old.setdefault("game_spec", load_spec(t.game))  # an older run's: a later resume loads it
     return old
 
 

@@ -27,7 +27,9 @@ from typing import Any
 import numpy as np
 
 from . import aggregates, storage, verify
+from .declaration import plural
 from .game import declaration
+from .games import load_spec
 from .rows import to_parquet
 from .schedule import Schedule
 from .work import ChunkOutput
@@ -55,9 +57,9 @@ def now() -> str:
 
 
 def new_manifest(tournament: Any, spec: dict[str, Any]) -> dict[str, Any]:
-    """The manifest a new run starts with: its spec, design and game declaration, the game's
-    settings in words (``settings_words``), the versions its results depend on, and no
-    session yet."""
+    """The manifest a new run starts with: its spec, design and game declaration, how its
+    game loads again (``game_spec``: a resume needs no ``--game``), the game's settings in
+    words (``settings_words``), the versions its results depend on, and no session yet."""
     t = tournament
     return {
         "format": storage.FORMAT,
@@ -69,6 +71,7 @@ def new_manifest(tournament: Any, spec: dict[str, Any]) -> dict[str, Any]:
         "rank_value": t.game.rank_value,
         "length_value": t.game.length_value,
         "game_declaration": declaration(t.game),
+        "game_spec": load_spec(t.game),
         "game_settings": dict(getattr(t.game, "settings_words", dict)()),
         "versions": versions(t.game),
         "created": now(),
@@ -258,31 +261,46 @@ def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str
     """
     done, bad, _ = verify.check_chunks(out, manifest, n)
     merged = verify.integrity(manifest)["files"]
-    stale = [rel for rel, entry in merged.items() if storage.check_entry(out / rel, entry)]
-    for rel in stale:  # never written over: said before anything is removed or played
+    checked = {rel: storage.check_entry(out / rel, entry) for rel, entry in merged.items()}
+    stale = {rel: problem for rel, problem in checked.items() if problem}  # each file's own
+    in_the_way = [p.path for cid in sorted(bad) for p in bad[cid] if p.resume == verify.LEAVE]
+    for rel in [*in_the_way, *stale]:  # never written over: said before anything is played
         if (out / rel).is_dir():
             raise storage.InTheWay.directory(out / rel)
     chunks = verify.integrity(manifest)["chunks"]
     for cid in bad:
         chunks.pop(str(cid), None)
     removed = verify.remove_foreign(out, n)
-    note = f"resume: {len(done)} of {n} chunks verified"
-    if bad:
-        shown = [str(p) for cid in sorted(bad) for p in bad[cid]]
-        more = f"; and {len(shown) - 3} more" if len(shown) > 3 else ""
-        note += (
-            f", {len(bad)} replayed (missing, truncated, corrupt or another run's files: "
-            f"{'; '.join(shown[:3])}{more})"
-        )
-    else:
-        note += ", 0 replayed"
+    replayed = {cid: bad[cid] for cid in bad if 0 <= cid < n}
+    dropped = {cid: bad[cid] for cid in bad if cid not in replayed}  # no chunk: none to play
+    note = f"resume: {len(done)} of {n} chunks verified, {len(replayed)} replayed"
+    if replayed:
+        note += f" (missing, truncated, corrupt or another run's files: {_shown(replayed)})"
+    if dropped:
+        entries = _of_chunks(len(dropped), "entry")
+        note += (f", {entries} this run does not have dropped from the manifest (nothing to "
+                 f"replay: {_shown(dropped)})")  # fmt: skip
     if removed:
-        note += f", {removed} file(s) of chunks this run does not have removed"
+        note += f", {_of_chunks(removed, 'file')} this run does not have removed"
     if stale:  # a finished run's merged files: written again at its end
-        note += f", {' and '.join(stale)} rewritten from the chunks at the end (damaged)"
+        each = [f"{rel}: {problem}" for rel, problem in stale.items()]
+        why = "; ".join(each) if len(stale) > 1 else next(iter(stale.values()))
+        note += f", {' and '.join(stale)} rewritten from the chunks at the end ({why})"
     note += _records_note(out, manifest)
-    rest = n - len(done) - len([c for c in bad if 0 <= c < n])
+    rest = n - len(done) - len(replayed)
     return done, note + (f", {rest} still to play" if rest else "")
+
+
+def _of_chunks(n: int, thing: str) -> str:
+    """``1 file of a chunk``, ``2 files of chunks``."""
+    return f"1 {thing} of a chunk" if n == 1 else f"{n} {plural(thing)} of chunks"
+
+
+def _shown(bad: dict[int, list[Any]]) -> str:
+    """The first three problems of ``bad`` chunks (by chunk), and how many more."""
+    shown = [str(p) for cid in sorted(bad) for p in bad[cid]]
+    more = f"; and {len(shown) - 3} more" if len(shown) > 3 else ""
+    return "; ".join(shown[:3]) + more
 
 
 def _records_note(out: Path, manifest: dict[str, Any]) -> str:
