@@ -63,6 +63,9 @@ def game_missing(run_dir: Path) -> str:
     ``module:Class`` the manifest names is code that verifying never runs."""
     from tournaments.games import game_class, game_names  # start-up: entry points
 
+    recorded = _manifest(run_dir).get("game_spec")  # how the run loads its game again
+    if isinstance(recorded, str) and ":" in recorded:
+        return ""  # a module:Class the resume loads from the run (never imported here)
     game = _spec(run_dir).get("game")
     if not isinstance(game, str) or ":" in game or game in game_names():
         return ""

@@ -343,3 +343,17 @@ def test_files_of_chunks_the_run_lacks_are_counted_in_words(run, tmp_path, capsy
     line = _resume_after(capsys, copy)
     assert line.endswith(", 0 replayed, 2 files of chunks this run does not have removed")
     same_run(TournamentResult(copy), TournamentResult(run))
+
+
+def test_verify_of_a_module_class_run_does_not_say_its_resume_waits_for_the_game(tmp_path):
+    """Was: verify said a resume waits for "unknown game 'toy'" (the id in ``spec.game``),
+    though the resume loads the game again from ``game_spec``."""
+    from leaves_cli.verify_cmd import game_missing
+
+    run = tmp_path / "T"
+    run.mkdir()
+    manifest = {"spec": {"game": "toy"}, "game_spec": "tests.toygame:ToyGame"}
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    assert game_missing(run) == ""
+    (run / "manifest.json").write_text(json.dumps({"spec": {"game": "chess"}}))
+    assert "unknown game 'chess'" in game_missing(run)

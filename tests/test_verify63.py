@@ -209,7 +209,8 @@ def test_a_recorded_chunk_the_run_does_not_have_is_the_manifests(run, tmp_path, 
 
 
 def _of_a_game_not_installed(manifest):
-    manifest["spec"]["game"] = "chess"
+    """A run played where a game is installed as 'chess': it records that id to load it by."""
+    manifest["spec"]["game"] = manifest["game_spec"] = "chess"
 
 
 def test_a_run_of_a_game_not_installed_here_is_resumed_once_it_is(run, tmp_path, capsys):
@@ -288,11 +289,13 @@ def test_a_file_bad_in_several_ways_counts_once(run, tmp_path, capsys):
     assert one_error_line(err).startswith(f"leaves: error: 1 bad file(s) in {bad}: ")
 
 
-def test_damaged_records_of_a_game_not_installed_here_say_what_the_resume_waits_for(
+def test_damaged_records_of_a_module_class_game_are_written_again_by_the_resume_verify_names(
     tmp_path, capsys
 ):
-    """The toy game is no installed game ('toy' names none): the resume that writes the
-    records again refuses the run, as every other resume of it does."""
+    """The toy game is no installed game ('toy' names none), but its run records how to load
+    it (``game_spec``, module:Class): the resume verify advises writes the records again (it
+    said the resume waited for "unknown game 'toy'", which a resume of the run no longer
+    does)."""
     out = tmp_path / "run"
     Tournament(["a", "p1", "p2"], players=3, games=30, seed=3, chunk_size=30, game=ToyGame(),
                record=tmp_path / "rec.jsonl").run(out=out)  # fmt: skip
@@ -301,9 +304,11 @@ def test_damaged_records_of_a_game_not_installed_here_say_what_the_resume_waits_
     assert code == 1
     assert one_error_line(err).endswith(
         f"'leaves tournament --out {out} --resume' writes it again from the run's chunks "
-        f"({tmp_path / 'rec.jsonl'}) once this installation can load the run's game: unknown "
-        f"game 'toy' (installed: {', '.join(game_names())})"
+        f"({tmp_path / 'rec.jsonl'})"
     )
+    code, _, err = cli(capsys, "tournament", "--out", str(out), "--resume")
+    assert code == 0, err
+    assert cli(capsys, "verify", str(out))[0] == 0
 
 
 def test_verify_runs_no_code_the_manifest_names(run, tmp_path, capsys, monkeypatch):

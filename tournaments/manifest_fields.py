@@ -111,6 +111,7 @@ def _seconds(v: Any) -> bool:
 
 TOP_FIELDS: dict[str, Check] = {
     "format": (_text, "a format's name"),
+    "game_spec": (_text, "a game's id or module:Class"),
     "seed": (_whole(0), _COUNT),
     "labels": (_list_of(_text), "a list of strategy labels"),
     "tables": (_tables, "a list of tables (lists of entrant numbers)"),
