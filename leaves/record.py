@@ -3,6 +3,10 @@
 A record keeps the dealt hands, the first player and the action ids, so ``replay`` rebuilds
 every state with the rules core and refuses a record whose actions are illegal or whose stated
 result does not match what the actions produce.
+
+Long for one job: a record comes from anywhere (a file, a dict, numpy arrays), so each field
+is made plain as JSON writes it and checked where it is read, with the one-line words a user
+acts on.
 """
 
 from __future__ import annotations
