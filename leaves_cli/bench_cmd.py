@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import game_option
+from .options import WholeNumber, game_option
 
 
 def _table(report: Any) -> None:
@@ -32,21 +32,23 @@ def _table(report: Any) -> None:
 @game_option(
     "The game: an installed game's id ({games}) whose plug-in has a benchmark.", name="game"
 )
-@click.option("--players", "-p", type=int, default=4, show_default=True, help="Seats.")
+@click.option("--players", "-p", type=WholeNumber(), default=4, show_default=True, help="Seats.")
 @click.option(
-    "--games", "-n", type=int, default=None,
+    "--games", "-n", type=WholeNumber(), default=None,
     help="Compiled games (or the game's units, e.g. rounds) per timed run  [default: the "
     "game's own].",
 )  # fmt: skip
 @click.option(
-    "--api-games", type=int, default=None,
+    "--api-games", type=WholeNumber(), default=None,
     help="Games through the game's Python API, where it times one  [default: the game's own].",
 )  # fmt: skip
 @click.option(
-    "--repeats", type=int, default=3, show_default=True,
+    "--repeats", type=WholeNumber(), default=3, show_default=True,
     help="Timed compiled runs; the best is reported.",
 )  # fmt: skip
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and play.")
+@click.option(
+    "--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of the deals and play."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def bench(  # noqa: PLR0913 - click passes each option
     game: str,

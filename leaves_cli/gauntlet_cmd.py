@@ -21,6 +21,7 @@ from .options import (
     UNIT,
     FileName,
     UnitHelpOption,
+    WholeNumber,
     against_option,
     game_option,
     jobs_option,
@@ -30,7 +31,9 @@ from .options import (
     value_option,
 )
 from .request import Request, draft
+from .tournament_checks import DEFAULT_HELP, players_of
 from .tournament_parts import (
+    TypedNumber,
     echo_rules,
     game_options,
     game_settings,
@@ -82,14 +85,16 @@ class GauntletCommand(click.Command):
 )
 @game_option("The game: an installed game's id ({games}) or module:Class.")
 @game_options
-@click.option("--players", type=int, default=4, show_default=True, help="Seats per table.")
+@click.option(
+    "--players", type=WholeNumber(), default=None, help=f"Seats per table ({DEFAULT_HELP})."
+)
 @value_option(
     "--games",
     int,
     "Games SPEC plays (baseline too; default 20,000); --sequential: the first batch "
     "(default 4,000).",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed.")
+@click.option("--seed", type=WholeNumber(0), default=0, show_default=True, help="Seed.")
 @jobs_option
 @value_option(
     "--out",
@@ -119,12 +124,12 @@ class GauntletCommand(click.Command):
 )
 @value_option(
     "--alpha",
-    float,
+    TypedNumber(),
     "--sequential: how often it may say 'better' of two equal strategies (default 0.05).",
 )
 @value_option(
     "--beta",
-    float,
+    TypedNumber(),
     "--sequential: how often it may say 'not better by the margin' of a strategy better "
     "by the margin (default 0.05).",
 )
@@ -227,8 +232,9 @@ def _build(request: Request, games: int, settings: dict[str, Any] | None, game: 
     from tournaments import Gauntlet
 
     field = request.get("field_specs") or split_specs(request.against)
+    players = players_of(game, request.players)
     try:
-        return Gauntlet(request.spec, field, request.baseline, players=request.players,
+        return Gauntlet(request.spec, field, request.baseline, players=players,
                         games=games, seed=request.seed, allow_same=settings is not None,
                         game=game, sequential=settings)  # fmt: skip
     except ValueError as exc:

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from .errors import CLIError
-from .options import FileName, format_option
+from .options import FileName, WholeNumber, format_option
 from .verify_cmd import NO_MANIFEST, bad_run_message, manifest_problem, resume_hint
 
 
@@ -97,7 +97,7 @@ def _of_rows(result: Any) -> Any:
 @format_option
 @click.option(
     "--top",
-    type=click.IntRange(2, 20),
+    type=WholeNumber(2, 20),
     default=5,
     show_default=True,
     help="How many top strategies to compare pairwise for significance.",

@@ -261,7 +261,8 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
     try:  # the run's own settings: one the game refuses is the manifest's fault
         cls(**config)
     except (TypeError, ValueError) as exc:
-        why = ValueError(f"game_config cannot make the run's game: {message(exc)}")
+        # in the manifest's own words (its keys), not the flags a user never typed here
+        why = ValueError(f"game_config cannot make the run's game: {exc}")
         raise corrupt_manifest(out, why) from None
     declared = {o.name for o in getattr(cls, "options", ())}
     from .tournament_parts import installed_options

@@ -8,18 +8,80 @@ wherever the path points (inside ``--out`` it is the run's own folder, created a
 ``--target`` below 1 point is refused here too, in the game's word for what runs to it (its
 ``match_unit``).
 
+Where ``--players`` is not typed, the table a run seats is chosen here too, by one rule for
+every command (``default_players``): 4 where the game's settings allow it, else the one count
+they allow, else one line that asks for ``--players`` (never named as if it had been typed).
+
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .errors import CLIError
 
-__all__ = ["check_new_run", "check_record_folder"]
+__all__ = [
+    "DEFAULT_HELP",
+    "DEFAULT_PLAYERS",
+    "check_new_run",
+    "check_record_folder",
+    "default_players",
+    "players_of",
+]
+
+DEFAULT_PLAYERS = 4
+"""The table's size where ``--players`` is not typed and the game's settings allow it."""
+DEFAULT_HELP = f"default: {DEFAULT_PLAYERS}, or the one count the game's settings allow"
+"""How the help of ``--players`` says the table it sits where it is not typed."""
+
+
+def default_players(allowed: Sequence[int], refuse: Callable[[int], Any]) -> int:
+    """The table's size where ``--players`` was not typed: ``DEFAULT_PLAYERS`` where the
+    ``allowed`` counts hold it, else the one count allowed; several counts, the default not
+    among them, are refused in one line that asks for ``--players`` (never typed, so not
+    named as if it had been). ``refuse`` is the game's check of a count, whose ValueError
+    says in the game's words who plays it ("X is played by 3 or 5 players, got 4")."""
+    if DEFAULT_PLAYERS in allowed:
+        return DEFAULT_PLAYERS
+    if len(allowed) == 1:
+        return allowed[0]
+    try:
+        refuse(DEFAULT_PLAYERS)
+        words = f"the game is played by {', '.join(map(str, allowed))} players"
+    except ValueError as exc:
+        words = str(exc).removesuffix(f", got {DEFAULT_PLAYERS}")
+    raise CLIError(f"{words}, not {DEFAULT_PLAYERS} (the default): choose one with --players",
+                   usage=True)  # fmt: skip
+
+
+def players_of(game: Any, players: Any) -> Any:
+    """The table sizes of a run of the game plug-in ``game`` (built with its settings):
+    ``--players`` as given (``players``; the run checks it), else ``default_players`` for
+    the counts the game is played by, asked of the plug-in."""
+    if players is not None:
+        return players
+    lo, hi = game.min_players, game.max_players
+
+    def refuse(k: int) -> None:  # the game's own words where it has them
+        check = getattr(game, "check_players", None)
+        if check is not None:
+            check(k)
+        elif not lo <= k <= hi:
+            raise ValueError(f"{getattr(game, 'title', 'the game')} is played by {lo} to {hi} "
+                             f"players, got {k}")  # fmt: skip
+
+    allowed = []
+    for k in range(lo, hi + 1):
+        try:
+            refuse(k)
+        except ValueError:
+            continue
+        allowed.append(k)
+    return default_players(allowed, refuse)
 
 
 def _targets_set(cls: Any, opts: Any) -> list[tuple[Any, str, int]]:

@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from . import tournament_parts as parts
 from .errors import CLIError
 from .options import (
     UNIT,
     FileName,
+    WholeNumber,
     game_option,
     jobs_option,
     load_option,
@@ -25,20 +27,23 @@ from .options import (
     value_option,
 )
 from .request import Request, draft
+from .tournament_checks import DEFAULT_HELP, players_of
 
 
 @click.command(name="tournament")
 @click.argument("specs", nargs=-1, metavar="SPEC [SPEC ...]")
 @click.option("--config", "config", type=FileName(dir_okay=False), help="TOML file of options.")
-@click.option("--players", default="4", show_default=True, help='Seats per table, or "3,4,5".')
+@click.option("--players", default=None, help=f'Seats per table, or "3,4,5" ({DEFAULT_HELP}).')
 @click.option(
     "--games",
-    type=int,
+    type=WholeNumber(),
     default=100_000,
     show_default=True,
     help="Total games (of a game played in rounds: rounds).",
 )
-@click.option("--seed", type=int, default=None, help="Tournament seed (default: fresh, saved).")
+@click.option(
+    "--seed", type=WholeNumber(), default=None, help="Tournament seed (default: fresh, saved)."
+)
 @jobs_option
 @click.option("--out", type=FileName(file_okay=False), default=None, help="Output directory.")
 @click.option(
@@ -273,6 +278,8 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     config = parts.read_config(opts["config"]) if opts["config"] else {}
     stacked = {o.name for o in parts.installed_options() if getattr(o, "multiple", False)}
     values, given = draft(ctx, opts, config, stacked)
+    typed = {n for n in opts if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE}
+    values["from_config"] = frozenset(config) - typed  # named by their keys in the file
     from .strategies_cmd import load_files
 
     load_files(values["load"])
@@ -312,8 +319,8 @@ def _check(values: dict[str, Any], manifest: dict[str, Any] | None) -> None:
         except ValueError as exc:
             raise CLIError(str(exc), usage=True) from None
     if values["jobs"] == 0 or values["jobs"] < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {values['jobs']}",
-                       usage=True)  # fmt: skip
+        raise CLIError(f"{parts.named(values, 'jobs')} must be a positive number (or -1), got "
+                       f"{values['jobs']}", usage=True)  # fmt: skip
     _check_precision(values)
     from .tournament_checks import check_new_run, check_record_folder
 
@@ -329,7 +336,7 @@ def _build(request: Request) -> Any:
 
     stored = request.get("game_config")  # a resumed run's own settings
     settings = stored if stored is not None else parts.game_settings(request.values)
-    game = parts.load_game(request.game_spec, settings, stored=stored is not None)
+    game = parts.load_game(request.game_spec, settings, stored=stored is not None, values=request)
     expert, target, rounds = request.expert, request.target, request.rounds
     if rounds is not None and not game.match_rounds:
         raise CLIError(f"--rounds: {game.title} matches run to a target (--target)", usage=True)
@@ -344,7 +351,7 @@ def _build(request: Request) -> Any:
     try:
         return Tournament(
             request.specs,
-            players=request.players,
+            players=players_of(game, request.players),
             games=request.games,
             seed=request.seed,
             expert=expert,
@@ -359,7 +366,7 @@ def _build(request: Request) -> Any:
             game=game,
         )
     except ValueError as exc:
-        raise CLIError.of(exc, usage=True) from None
+        raise parts.refused(exc, request) from None
 
 
 @parts.stops_on_term
@@ -444,8 +451,8 @@ def _check_precision(values: dict[str, Any]) -> None:
     if not (math.isfinite(precision) and precision > 0):
         from reports.numbers import PERCENTAGE_POINTS
 
-        raise CLIError(f"--precision must be a positive number of {PERCENTAGE_POINTS}, got "
-                       f"{precision:g}", usage=True)  # fmt: skip
+        raise CLIError(f"{parts.named(values, 'precision')} must be a positive number of "
+                       f"{PERCENTAGE_POINTS}, got {precision:g}", usage=True)  # fmt: skip
     if not values["rows"]:
         raise CLIError("--precision needs per-game rows (the intervals count deals): this run "
                        "keeps none (--no-rows)", usage=True)  # fmt: skip
@@ -455,8 +462,8 @@ def _check_precision(values: dict[str, Any]) -> None:
     from tournaments.schedule import MAX_RUN_GAMES
 
     if cap is not None and cap > MAX_RUN_GAMES:  # refused before any stage is played
-        raise CLIError(f"--max-games must be at most 2**32 - 1 (a run's most games), got {cap:,}",
-                       usage=True)  # fmt: skip
+        raise CLIError(f"{parts.named(values, 'max_games')} must be at most 2**32 - 1 (a run's "
+                       f"most games), got {cap:,}", usage=True)  # fmt: skip
     if cap is not None and cap < values["games"]:
         raise CLIError(f"--max-games ({cap:,}) must be at least --games ({values['games']:,})",
                        usage=True)  # fmt: skip

@@ -19,8 +19,10 @@ from typing import Any, TypeVar
 
 import click
 
+from gamekit.text import printable
+
 from .errors import CLIError
-from .options import empty_name, is_empty_name
+from .options import Number, empty_name, is_empty_name, number_type
 
 __all__ = [
     "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
@@ -131,6 +133,10 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
 }
 
 
+KEY_OF = {name: key for key, (name, _) in CONFIG_KEYS.items()}
+"""An option's key in a config file, where it is not the option's own name (``specs``:
+``strategies``); a game's setting has its own name there."""
+
 NAMES = {"out": "directory", "record": "file", "load": "file"}
 """Config-file keys that name a file or folder, and what they name: none may be empty."""
 
@@ -171,8 +177,8 @@ def read_config(path: str) -> dict[str, Any]:
             raise CLIError(f"--config: unknown key {key!r} in {path} (known: {known})", usage=True)
         name, types = keys[key]
         if not isinstance(value, types) or (bool in (type(value),) and bool not in types):
-            want = " or ".join(t.__name__ for t in types)
-            raise CLIError(f"--config: {key} must be {want} in {path}", usage=True)
+            raise CLIError(f"{path}: {key} takes {_kinds(types)}, got {_toml(value)}",
+                           usage=True)  # fmt: skip
         if key in NAMES and any(map(is_empty_name, value if isinstance(value, list) else [value])):
             raise CLIError(empty_name(f"--config: {key} in {path}", NAMES[key]), usage=True)
         if key in ("strategies", "load"):
@@ -181,6 +187,53 @@ def read_config(path: str) -> dict[str, Any]:
             value = ",".join(str(v) for v in value)
         out[name] = value
     return out
+
+
+KINDS = {int: "a whole number", float: "a number", str: "text", bool: "true or false",
+         list: "a list"}  # fmt: skip
+"""A config file's value of each Python type, in words."""
+
+
+def _kinds(types: tuple[type, ...]) -> str:
+    """What a config key takes, in words: "a whole number", "a number" (a whole one too)."""
+    words = [KINDS[t] for t in types if not (t is int and float in types)]
+    return " or ".join(", ".join(words).rsplit(", ", 1))
+
+
+def _toml(value: Any) -> str:
+    """A config file's value as the file writes it: text quoted, true and false in lower case."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"'{printable(value)}'" if isinstance(value, str) else printable(str(value))
+
+
+def named(values: Any, option: str) -> str:
+    """How a one-line error names ``option`` (its name in ``values``, the command's merged
+    options): by its flag, or where the config file alone gave it, by that file and its key
+    there ("c.toml: jobs"), not by a flag never typed."""
+    if option in values.get("from_config", ()):
+        return f"{values['config']}: {KEY_OF.get(option, option)}"
+    return "--" + option.replace("_", "-")
+
+
+def refused(exc: BaseException, values: Any) -> CLIError:
+    """The one line for a library error: a ``ParameterError`` whose parameters came from the
+    config file alone (``values``, the command's merged options: its ``config`` and
+    ``from_config``) names them by their keys there after the file ("c.toml: games must be
+    at least 1, got 0"), not by flags never typed; any other error as ``CLIError.of``."""
+    from gamekit.errors import ParameterError
+
+    from .flags import flag
+
+    names = {}
+    for param in getattr(exc, "params", ()):
+        option = flag(param).removeprefix("--").replace("-", "_")
+        if option in values.get("from_config", ()):
+            names[param] = KEY_OF.get(option, option)
+    if not isinstance(exc, ParameterError) or not names:
+        return CLIError.of(exc, usage=True)
+    said = exc.worded({p: names.get(p, flag(p)) for p in exc.params})
+    return CLIError(f"{values['config']}: {said}", usage=getattr(exc, "usage_error", True))
 
 
 def installed_options() -> list[Any]:
@@ -198,12 +251,31 @@ def installed_options() -> list[Any]:
     return list(seen.values())
 
 
+class TypedNumber(Number):
+    """A number (``Number``) handed on in the kind it was typed: a whole one (``-1``) as an
+    int, so a check that refuses it says ``got -1`` as the user wrote it, not Python's
+    ``-1.0``; any other as a float."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            return number
+
+
+def setting_type(kind: Any) -> Any:
+    """The click type of a game setting of Python type ``kind``: a number read by
+    ``number_type``, a fraction allowed as ``TypedNumber``."""
+    return TypedNumber() if kind is float else number_type(kind)
+
+
 def game_options(command: Any) -> Any:
     """Decorate a command with a click option for each installed game's settings (default
     None: the game's own default)."""
     for opt in reversed(installed_options()):
-        many = getattr(opt, "multiple", False)
-        command = click.option(opt.flag, opt.name, type=opt.type, default=None, multiple=many,
+        many, kind = getattr(opt, "multiple", False), setting_type(opt.type)
+        command = click.option(opt.flag, opt.name, type=kind, default=None, multiple=many,
                                metavar=opt.metavar, help=opt.help)(command)  # fmt: skip
     return command
 
@@ -215,13 +287,14 @@ def game_settings(opts: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_game(spec: str, settings: dict[str, Any], stored: bool = False,
-              named_in: str | None = None) -> Any:  # fmt: skip
+              named_in: str | None = None, values: Any = None) -> Any:  # fmt: skip
     """The game a ``--game`` spec names (an installed game's id, a former one, or
     ``module:Class``) built with ``settings``: each must be an option the game declares,
     unless they are a run's ``stored`` settings (its ``config``, which the game wrote).
     ``named_in`` (a file's part, "the record at games.jsonl, line 3") names where the spec
     was read instead, when no ``--game`` gave it: a game that cannot be loaded is then that
-    file's fault (exit 1), not the command line's."""
+    file's fault (exit 1), not the command line's. ``values`` (the command's merged options)
+    names a setting its config file gave by its key there (``refused``)."""
     from tournaments.games import plugin_class
 
     try:
@@ -240,7 +313,7 @@ def load_game(spec: str, settings: dict[str, Any], stored: bool = False,
     try:
         return cls(**settings)
     except (TypeError, ValueError) as exc:
-        raise CLIError.of(exc, usage=True) from None
+        raise refused(exc, values or {}) from None
 
 
 def echo_rules(game: Any) -> None:

@@ -64,5 +64,5 @@ def test_a_bad_setting_given_on_resuming_names_its_flag_once(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert code.value.code == 2 and err == [
         "leaves: error: --decision-timeout: the decision timeout must be 0 (none) or positive, "
-        "got -3.0"
+        "got -3"
     ]

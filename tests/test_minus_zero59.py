@@ -171,7 +171,10 @@ def test_the_rating_chart_labels_write_no_minus_zero():
                             "ci_low": [-0.3, -0.2], "ci_high": [-1e-4, 0.3]})  # fmt: skip
     fig = rating(ratings)
     labels = {t.get_text() for t in fig.axes[0].texts}
-    assert "+0.00 [-0.30, +0.00]" in labels and not any("-0.00" in t for t in labels)
+    assert not any(t.startswith("-0.00 ") or "-0.00]" in t or "-0.00," in t for t in labels)
+    # an interval below 0 whose bound two decimals would write +0.00: decimals that show its
+    # side (reports.rating.rating_digits), one count for the whole chart, as its table's
+    assert "-0.0001 [-0.3000, -0.0001]" in labels and "+0.0001 [-0.2000, +0.3000]" in labels
 
 
 def test_the_percent_and_seat_axes_write_no_minus_zero():

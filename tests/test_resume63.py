@@ -310,7 +310,7 @@ def leaves_runs(tmp_path_factory) -> dict[str, Path]:
 
 @pytest.mark.parametrize("command", ["tournament", "gauntlet"])
 @pytest.mark.parametrize("value, why", [
-    (-5, "the turn limit must be at least 1, got -5"),
+    (-5, "turn_limit: the turn limit must be at least 1, got -5"),
     ("abc", "invalid literal for int() with base 10: 'abc'"),
 ])  # fmt: skip
 def test_game_settings_the_game_refuses_are_the_manifests_fault(

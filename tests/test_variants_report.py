@@ -333,7 +333,7 @@ def _error(capsys, *args: object) -> tuple[int, str]:
         (["--rules", "take"], "write key=value"),
         (["--rules", "expert_target=20"], "is today's rules"),
         (["--rules", "take=ends", "--rules", "take=ends"], "given twice"),
-        (["--rules", "hand_size=16"], "--players 4: 13 Leaves under hand_size=16 is played by 3"),
+        (["--rules", "hand_size=16", "--players", "4"], "--players 4: 13 Leaves under hand_si"),
         ([], "give at least one variant"),
         (["--rules", "take=ends", "nosuchbot"], "nosuchbot"),
     ],

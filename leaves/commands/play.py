@@ -21,6 +21,7 @@ from leaves.ruleset import TARGETS
 from leaves_cli.console import make_console
 from leaves_cli.errors import CLIError
 from leaves_cli.options import FileName, WholeNumber, against_option, load_option, split_specs
+from leaves_cli.tournament_checks import DEFAULT_PLAYERS
 
 from . import render
 from .play_loop import (
@@ -42,9 +43,8 @@ from .play_output import (
     show_left,
     show_result,
 )
-from .rules import rules_option
+from .rules import rules_option, table_size
 
-DEFAULT_PLAYERS = 4
 """The table's size when --players is not given and the rules allow it."""
 
 
@@ -203,27 +203,9 @@ def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.See
 
 
 def _players(o: PlayOptions) -> int:
-    """The table's size: --players as typed, checked against the rules; else 4 where the rules
-    allow it, else the one count they allow; rules that allow several counts, 4 not among
-    them, are refused in one line that asks for --players (never typed, so not named as if
-    it had been)."""
-    from leaves.rule_text import counts_text
-
-    from .rules import check_players
-
-    rules, allowed = o.game_rules, o.game_rules.players
-    if o.players is not None:
-        check_players(rules, o.players)
-        return o.players
-    if DEFAULT_PLAYERS in allowed:
-        return DEFAULT_PLAYERS
-    if len(allowed) == 1:
-        return allowed[0]
-    raise CLIError(
-        f"13 Leaves{rules.under()} is played by {counts_text(allowed)} players, not "
-        f"{DEFAULT_PLAYERS} (the default): choose one with --players",
-        usage=True,
-    )
+    """The table's size: --players as typed, checked against the rules; else the one rule
+    every command follows where it was not typed (``rules.table_size``)."""
+    return table_size(o.game_rules, o.players)
 
 
 def _target(o: PlayOptions) -> int | None:

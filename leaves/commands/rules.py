@@ -17,7 +17,7 @@ import click
 
 from leaves_cli.errors import CLIError
 
-__all__ = ["check_items", "check_players", "parse_rules", "rules", "rules_option"]
+__all__ = ["check_items", "check_players", "parse_rules", "rules", "rules_option", "table_size"]
 
 rules_option = click.option(
     "--rules",
@@ -65,6 +65,34 @@ def check_players(parsed: Any, players: int, flag: str = "--players") -> None:
             f"{flag} must be {counts_text(parsed.players)}{parsed.under()}, got {players}",
             usage=True,
         )
+
+
+def table_size(parsed: Any, players: int | None) -> int:
+    """The table's size under the rules ``parsed``: ``--players`` as typed (``players``),
+    checked against them; else the default ``default_players`` picks for the counts they
+    allow, or its one line that asks for ``--players``."""
+    from leaves_cli.tournament_checks import default_players
+
+    if players is None:
+        return default_players(parsed.players, parsed.hand_size_for)
+    check_players(parsed, players)
+    return players
+
+
+def shared_table_size(texts: tuple[str, ...]) -> int:
+    """The table where --players is not typed, for rule sets compared with today's (``leaves
+    variants``): ``default_players`` for the counts today's rules and every set in ``texts``
+    allow. Rules that cannot be read leave the default: their own check says why, later."""
+    from leaves.ruleset import DEFAULT_RULES, Rules
+    from leaves_cli.tournament_checks import DEFAULT_PLAYERS, default_players
+
+    try:
+        sets = [Rules.parse(text) for text in texts]
+    except ValueError:
+        return DEFAULT_PLAYERS
+    narrow = next((r for r in sets if DEFAULT_PLAYERS not in r.players), DEFAULT_RULES)
+    allowed = [n for n in DEFAULT_RULES.players if all(n in r.players for r in sets)]
+    return default_players(allowed, narrow.hand_size_for)
 
 
 def _keys_table() -> Any:

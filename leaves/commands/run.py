@@ -16,15 +16,15 @@ from typing import Any
 import click
 
 from leaves_cli.errors import CLIError
-from leaves_cli.options import FileName, count_option, format_option, jobs_flags
+from leaves_cli.options import FileName, WholeNumber, count_option, format_option, jobs_flags
 from leaves_cli.request import Request
+from leaves_cli.tournament_checks import DEFAULT_PLAYERS
 from leaves_cli.tournament_parts import jobs_line, playing, stops_on_term
 
 from .rules import rules_option
 from .run_stored import DEFAULT_RULES_RUN, as_grown, finished_here, stored_run
 
 DEFAULT_GAMES = 200_000
-DEFAULT_PLAYERS = 4
 DEFAULT_SEED = 0
 DEFAULT_OUT = "leaves-run"
 VARIANTS_REPORT = "variants"
@@ -81,12 +81,11 @@ def jobs_said(runs: Iterable[Path], jobs: int) -> str:
 @click.option(
     "-n",
     "--players",
-    type=int,
-    default=DEFAULT_PLAYERS,
-    show_default=True,
-    help="Players per table (3-6; the counts --rules allow).",
+    type=WholeNumber(),
+    default=None,
+    help=f"Players per table (3-6; default: {DEFAULT_PLAYERS}, or the one count --rules allow).",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True)
+@click.option("--seed", type=WholeNumber(0), default=DEFAULT_SEED, show_default=True)
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in OUT.")
 @format_option
 @rules_option
@@ -119,9 +118,9 @@ def run(**opts: Any) -> None:
     names = _check_options(request)  # every option first, then the state of --out
     stored = stored_run(out, resume)
     game = _game(out, resume, request.rules)
-    from .rules import check_players
+    from .rules import table_size
 
-    check_players(game.rules, request.players)
+    request = Request.of({**request.values, "players": table_size(game.rules, request.players)})
     tournament = _tournament(names, game, request)
     if stored is not None:
         asked = tournament.spec()["n_games"]
@@ -193,16 +192,16 @@ def _check_options(request: Request) -> list[str]:
     jobs, players = request.jobs, request.players
     if jobs == 0 or jobs < -1:
         raise CLIError(f"--jobs must be a positive number of workers or -1, got {jobs}", usage=True)
-    from .rules import check_players
+    from .rules import table_size
     from .variants_sweep import refuse_todays
 
     game = _game(request.out, False, request.rules)
     if not request.resume or request.rules:
-        check_players(game.rules, players)
+        players = table_size(game.rules, players)
     if not request.resume:  # a run an earlier version played so is finished as it began
         refuse_todays(game.rules, request.rules, players)
     names = builtin_heuristics()
-    if len(names) < players:
+    if players is not None and len(names) < players:
         raise CLIError(f"only {len(names)} built-in heuristics for tables of {players}", usage=True)
     return names
 

@@ -15,6 +15,7 @@ import click
 from leaves_cli.errors import CLIError
 from leaves_cli.options import (
     FileName,
+    WholeNumber,
     against_option,
     jobs_option,
     load_option,
@@ -23,7 +24,8 @@ from leaves_cli.options import (
     value_option,
 )
 from leaves_cli.request import Request
-from leaves_cli.tournament_parts import stops_on_term
+from leaves_cli.tournament_checks import DEFAULT_PLAYERS
+from leaves_cli.tournament_parts import TypedNumber, stops_on_term
 
 from .rules import rules_option
 
@@ -34,16 +36,23 @@ from .rules import rules_option
     "The field: opponent strategies, every table seats SPEC and players-1 of them.",
     metavar="SPEC,...",
 )
-@click.option("--players", default="4", show_default=True, help='Seats per table, or "3,4,5".')
+@click.option(
+    "--players",
+    default=None,
+    help=f'Seats per table, or "3,4,5" (default: {DEFAULT_PLAYERS}, or the one count --rules '
+    "allow).",
+)
 @click.option(
     "--budget",
-    type=int,
+    type=WholeNumber(),
     default=200_000,
     show_default=True,
     help="Games the search may play, the replay of its finalists included (never more; the "
     "verification plays --verify-games an arm on top).",
 )
-@click.option("--seed", type=int, default=None, help="Tuning seed (default: fresh, saved).")
+@click.option(
+    "--seed", type=WholeNumber(), default=None, help="Tuning seed (default: fresh, saved)."
+)
 @jobs_option
 @click.option(
     "--out",
@@ -52,10 +61,10 @@ from .rules import rules_option
     show_default=True,
     help="Result directory (must be new or empty; with --resume, the interrupted tuning's).",
 )
-@click.option("--popsize", type=int, default=None, help="Candidates per generation.")
+@click.option("--popsize", type=WholeNumber(), default=None, help="Candidates per generation.")
 @click.option(
     "--sigma",
-    type=float,
+    type=TypedNumber(),
     default=0.05,
     show_default=True,
     help="Initial search step, as a fraction of each parameter's range.",
@@ -98,6 +107,10 @@ def tune(**opts: Any) -> None:
     Every finished generation is saved in --out: interrupted (Ctrl-C or SIGTERM), the same
     command with --resume continues from there and ends as the uninterrupted tuning would.
     """
+    from .rules import parse_rules, table_size
+
+    if opts["players"] is None:  # not typed: the default the rules allow
+        opts = {**opts, "players": str(table_size(parse_rules(opts["rules"]), None))}
     request = Request.of(opts)
     from leaves_cli.strategies_cmd import load_files, refuse_empty_items
 

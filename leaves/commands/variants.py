@@ -20,6 +20,7 @@ import click
 from leaves_cli.errors import CLIError
 from leaves_cli.options import (
     FileName,
+    WholeNumber,
     count_option,
     format_option,
     load_option,
@@ -27,12 +28,13 @@ from leaves_cli.options import (
     value_option,
 )
 from leaves_cli.request import Request
+from leaves_cli.tournament_checks import DEFAULT_PLAYERS
 from leaves_cli.tournament_parts import playing, stops_on_term
 
+from .rules import shared_table_size
 from .run import builtin_heuristics, jobs_said, short_jobs_option
 
 DEFAULT_GAMES = 20_000
-DEFAULT_PLAYERS = "4"
 DEFAULT_TRACE_GAMES = 1000
 DEFAULT_RESTRICTED_GAMES = 300
 BASELINE = "default"
@@ -151,9 +153,8 @@ def _refuse_if_played(out: Path) -> None:
 @click.option(
     "--players",
     multiple=True,
-    default=(DEFAULT_PLAYERS,),
-    show_default=True,
-    help='Seats per table: 4, "3,4,5" or repeated.',
+    help=f'Seats per table: "3,4,5" or repeated (default: {DEFAULT_PLAYERS}, or the one count '
+    "every rule set allows).",
 )
 @count_option(
     "--games",
@@ -163,7 +164,7 @@ def _refuse_if_played(out: Path) -> None:
 )
 @value_option(
     "--seed",
-    click.IntRange(min=0),
+    WholeNumber(0),
     "Seed of every rule set's run (default: fresh, printed and saved).",
 )
 @short_jobs_option
@@ -239,6 +240,8 @@ def variants(**opts: Any) -> None:  # fmt: skip
 
     _refuse_if_played(Path(opts["out"]))  # before reading what it holds, or advising on it
     values, state = settle(click.get_current_context(), opts)
+    if not values["players"]:  # not typed (nor read from the comparison resumed)
+        values["players"] = (str(shared_table_size(values["rules"])),)
     request = Request.of(values)
     if request.jobs == 0 or request.jobs < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
