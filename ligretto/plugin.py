@@ -23,6 +23,7 @@ from ligretto.rules import (
     ENDED_UNFINISHED,
     L4_SHARED_WINS,
     MATCH_TARGET,
+    MAX_ACTIONS,
     MAX_PLAYERS,
     MAX_ROUND_MS,
     MIN_PLAYERS,
@@ -63,6 +64,9 @@ class LigrettoGame(GameBase):
     mean_columns = ("score", "stack_left", "centre_cards")
     parameters = {"speed": DEFAULT_SPEED}  # better to be faster or to play smarter?
     max_length = MAX_ROUND_MS // 1000
+    limits = f"{MAX_ROUND_MS // 60_000} minutes of game time or {MAX_ACTIONS:,} actions a round"
+    """What stops a round unfinished (``ligretto.rules``' two safety limits), in the reports'
+    words; the rows say only that one did (``ended_by`` -2)."""
     has_first_player = False
     shared_wins = L4_SHARED_WINS  # tied top scorers share a round's and a game's win
     match_score = "score"

@@ -234,13 +234,16 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Find
 
 def unfinished_words(row: pd.Series, d: Declaration) -> str:
     """How many units of a completion row (``reports.tables.completion``) stopped unfinished at
-    the game's length limit, and how they count: the findings' words and the tournament's."""
+    the game's limits (its declared ``limits``; a game that declares none, its limit on the
+    unit's length), and how they count: the findings' words and the tournament's."""
     games, unfinished = int(row["games"]), int(row["unfinished"])
     won = int(row["unfinished_won"]) if "unfinished_won" in row else 0
+    limit = (
+        f"a limit of the game ({d.limits})" if d.limits else f"the game's limit on {d.unit} length"
+    )
     return (
         f"{unfinished:,} {d.units(unfinished)} ({pct(unfinished / max(games, 1))}) stopped "
-        f"unfinished at the game's limit on {d.unit} length and "
-        f"{_unfinished_wins(unfinished, won, d)}"
+        f"unfinished at {limit} and {_unfinished_wins(unfinished, won, d)}"
     )
 
 

@@ -55,7 +55,8 @@ def test_ligretto_rounds_stopped_at_a_limit_are_worded_as_they_count(ligretto_ru
     assert "turn" not in text and "nobody's win" not in text
     n = int(done["unfinished"])
     assert f"{n} {'round' if n == 1 else 'rounds'} (" in text
-    assert "stopped unfinished at the game's limit on round length" in text
+    assert ("stopped unfinished at a limit of the game (10 minutes of game time or 2,000,000 "
+            "actions a round)") in text  # fmt: skip
     assert re.search(r"(is|are) scored as (it|they) stood, won by whoever was ahead \(a higher "
                      r"score\) when (it|they) stopped\.$", text)  # fmt: skip
 

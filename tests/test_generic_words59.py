@@ -55,8 +55,9 @@ def test_tournament_says_rounds_stopped_unfinished_and_how_they_count(capsys, tm
     assert n == 4  # the truth, from the rows
     (line,) = [x for x in said.splitlines() if "stopped unfinished" in x]
     assert line == (
-        f"{n} rounds (100.0%) stopped unfinished at the game's limit on round length and are "
-        "scored as they stood, won by whoever was ahead (a higher score) when they stopped."
+        f"{n} rounds (100.0%) stopped unfinished at a limit of the game (10 minutes of game time "
+        "or 2,000,000 actions a round) and are scored as they stood, won by whoever was ahead "
+        "(a higher score) when they stopped."
     )
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
-__all__ = ["DECLARED", "MAX_SEATS", "Declaration", "check_kinds", "plural"]
+__all__ = ["DECLARED", "MAX_SEATS", "OPTIONAL", "Declaration", "check_kinds", "plural"]
 
 MAX_SEATS = 12
 """The most seats a game may declare (``max_players``): a win tied among up to this many seats
@@ -21,8 +21,13 @@ DECLARED = (
     "higher_is_better", "ahead_means", "length_value", "length_columns", "share_columns",
     "mean_columns", "parameters", "has_first_player", "turn_order", "shared_wins", "unit",
     "match_unit", "match_name", "match_title", "match_label", "match_score", "match_target",
+    "limits",
 )  # fmt: skip
 """The attributes of a plug-in that make its declaration (see ``Declaration``)."""
+
+OPTIONAL: dict[str, Any] = {"limits": None}
+"""The declared fields a plug-in may leave out, with what it then declares (a manifest
+without them, written before they were declared, reads back the same way)."""
 
 
 _TEXT = (lambda x: isinstance(x, str), "text")
@@ -37,6 +42,8 @@ _KINDS = {
     "share_columns": (lambda x: isinstance(x, Mapping), "a table of column names to words"),
     "parameters": (lambda x: isinstance(x, Mapping) and all(isinstance(p, Real) for p in x.values()),
                    "a table of parameter names to numbers"),
+    "limits": (lambda x: x is None or isinstance(x, str) and x.strip() != "",
+               "text or null"),
 }  # fmt: skip
 """Each declared field's kind (a check, and its words), text where none is named."""
 
@@ -61,6 +68,9 @@ class Declaration:
     - ``unit``: what one row is ("game", "round"); a match is several of them, a
       ``match_unit`` ("match", "game") to ``match_target`` points of ``match_score``;
       ``match_name`` (file stems), ``match_title`` and ``match_label`` name it in reports.
+    - ``limits``: the limits at which a unit stops unfinished, in words ("10 minutes of game
+      time or 2,000,000 actions a round"), for the reports to say what stopped the unfinished
+      ones; None (a game that declares none) says "the game's limit on <unit> length".
     """
 
     name: str
@@ -87,19 +97,24 @@ class Declaration:
     match_label: str
     match_score: str
     match_target: int
+    limits: str | None = None
 
     @classmethod
     def of(cls, game: Any) -> Declaration:
-        """The declaration of a plug-in (its class attributes named in ``DECLARED``)."""
-        return cls.from_dict({k: getattr(game, k) for k in DECLARED})
+        """The declaration of a plug-in (its class attributes named in ``DECLARED``; an
+        ``OPTIONAL`` one it lacks takes its default)."""
+        return cls.from_dict(
+            {k: getattr(game, k) for k in DECLARED if k not in OPTIONAL or hasattr(game, k)}
+        )
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Declaration:
-        """From the manifest's ``game_declaration``; ValueError names what is missing."""
-        missing = [k for k in DECLARED if k not in d]
+        """From the manifest's ``game_declaration`` (an ``OPTIONAL`` field it lacks takes its
+        default); ValueError names what is missing."""
+        missing = [k for k in DECLARED if k not in d and k not in OPTIONAL]
         if missing:
             raise ValueError(f"the game declaration lacks {', '.join(missing)}")
-        v = {k: d[k] for k in DECLARED}
+        v = {k: d.get(k, OPTIONAL.get(k)) for k in DECLARED}
         check_kinds(v)
         for k in ("seat_columns", "game_columns", "length_columns", "mean_columns"):
             v[k] = tuple(v[k])

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .declaration import MAX_SEATS, Declaration
+from .declaration import MAX_SEATS, OPTIONAL, Declaration
 from .game import GameOption, GamePlugin, SeatedBatch
 from .games import DEFAULT_GAME, game_class
 from .runner import Tournament
@@ -111,12 +111,12 @@ def _conforms(value: Any, hint: Any) -> bool:
 
 def _check_attributes(game: Any) -> Declaration:
     """Every attribute of the protocol (the annotations of ``GamePlugin`` and ``Declaration``:
-    the one list) present and of its type, every method of ``GamePlugin`` callable."""
+    the one list; ``OPTIONAL`` ones may be left out) present and of its type, methods callable."""
     hints = {**typing.get_type_hints(Declaration), **typing.get_type_hints(GamePlugin)}
     methods = [k for k, v in vars(GamePlugin).items() if callable(v) and k[0] != "_"]
     for key, hint in hints.items():
-        assert hasattr(game, key), f"it does not declare {key!r}"
-        value = getattr(game, key)
+        assert hasattr(game, key) or key in OPTIONAL, f"it does not declare {key!r}"
+        value = getattr(game, key, OPTIONAL.get(key))
         assert _conforms(value, hint), f"{key} = {value!r} is not a {hint} (nor blank)"
     for key in methods:
         assert callable(getattr(game, key, None)), f"it has no method {key!r}"
