@@ -18,6 +18,7 @@ __all__ = [
     "INTEGRITY",
     "RECORD_FILE",
     "chunk_entries",
+    "dropped",
     "integrity",
     "malformed",
     "recorded_chunks",
@@ -25,6 +26,8 @@ __all__ = [
     "recorded_files",
     "shown",
 ]
+
+_SAID = "checksums (integrity)"
 
 INTEGRITY = "integrity"
 """Manifest key: ``{"algorithm", "chunks": {chunk id: {path: [size, checksum]}}, "files"}``."""
@@ -35,14 +38,17 @@ file (``path`` relative to the run where it lies inside it, so a moved run still
 else absolute, and ``beside`` the way from the run, so a run moved with its records finds
 them too; ``entry`` once a complete run wrote it); runs recorded by older versions have none."""
 
-_CHUNK_KEY = re.compile(r"[0-9]+")
+_CHUNK_KEY = re.compile(r"0|[1-9][0-9]*")
+"""A chunk's key as the runner writes it (``str(chunk id)``): "03" beside "3" is no second
+name of chunk 3 (its files would be counted twice), but a key this version cannot read."""
 
 
 def integrity(manifest: dict[str, Any]) -> dict[str, Any]:
     """The manifest's integrity part, created empty if missing (older runs have none). What
-    this version cannot check is dropped, so a resume plays it again: a part that is not a
-    table, or names another checksum (every chunk), a chunk that is not a number. (A chunk
-    whose files' entries are malformed stays: ``check_chunks`` finds it bad.)"""
+    this version cannot check is dropped, so a resume plays it again (``dropped`` says it): a
+    part that is not a table, or names another checksum (every chunk), a key that is no chunk
+    number (``_CHUNK_KEY``). (A chunk whose files' entries are malformed stays:
+    ``check_chunks`` finds it bad.)"""
     part = manifest.get(INTEGRITY)
     if not isinstance(part, dict):
         part = manifest[INTEGRITY] = {}
@@ -51,11 +57,17 @@ def integrity(manifest: dict[str, Any]) -> dict[str, Any]:
     for key in ("chunks", "files"):
         if not isinstance(part.get(key), dict):
             part[key] = {}
-    keys = "".join(part["chunks"])  # at a run's every chunk: one pass in C, not a loop
-    if not (keys.isascii() and keys.isdigit()):
+    if not all(map(_CHUNK_KEY.fullmatch, part["chunks"])):  # at a run's every chunk: in C
         for key in [k for k in part["chunks"] if not _CHUNK_KEY.fullmatch(k)]:
             del part["chunks"][key]
     return part
+
+
+def dropped(manifest: dict[str, Any]) -> str:
+    """What ``integrity`` drops of the manifest (what ``malformed`` names), as a resume says
+    it before dropping it; "" where nothing."""
+    said = "; ".join(_unread(manifest))
+    return f"; malformed {_SAID} dropped from the manifest: {said}" if said else ""
 
 
 def chunk_entries(manifest: Any) -> dict[str, Any] | None:
@@ -71,16 +83,24 @@ def chunk_entries(manifest: Any) -> dict[str, Any] | None:
 def malformed(manifest: dict[str, Any]) -> list[Problem]:
     """What in the manifest's integrity part this version cannot read (a hand-edited
     manifest's): it vouches for nothing, and ``integrity`` drops it for a resume."""
-    part = manifest.get(INTEGRITY)
-    said = "its checksums (integrity) are malformed"
+    return [Problem(storage.MANIFEST, f"its {_SAID} are malformed: {what}")
+            for what in _unread(manifest)]  # fmt: skip
+
+
+def _unread(manifest: dict[str, Any]) -> list[str]:
+    """What ``malformed`` names, each as the rest of its line."""
+    if INTEGRITY not in manifest:
+        return []  # an older version's run: it records none
+    part = manifest[INTEGRITY]
     if not isinstance(part, dict):
-        return [Problem(storage.MANIFEST, f"{said}: {shown(part)}, not a table")]
-    found = [Problem(storage.MANIFEST, f"{said}: {key} is {shown(part.get(key))}, not a table")
+        return [f"{shown(part)}, not a table"]
+    found = [f"{key} is {shown(part.get(key))}, not a table"
              for key in ("chunks", "files") if not isinstance(part.get(key, {}), dict)]  # fmt: skip
     chunks = part.get("chunks")
     if isinstance(chunks, dict):
-        found += [Problem(storage.MANIFEST, f"{said}: chunk {k!r} is not a chunk number")
-                  for k in chunks if not _CHUNK_KEY.fullmatch(k)]  # fmt: skip
+        found += [
+            f"chunk {k!r} is not a chunk number" for k in chunks if not _CHUNK_KEY.fullmatch(k)
+        ]
     return found
 
 

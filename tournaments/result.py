@@ -40,12 +40,7 @@ class TournamentResult:
 
     def __init__(self, out: str | Path):
         self.out = Path(out)
-        manifest = storage.read_manifest(self.out)
-        try:  # each field as the runner writes it: never a Python error from deep inside
-            check_manifest(manifest)
-        except ValueError as exc:
-            raise ValueError(f"corrupt manifest {self.out / storage.MANIFEST}: {exc}") from None
-        self.manifest: dict[str, Any] = manifest
+        self.manifest: dict[str, Any] = checked_manifest(self.out)
         self._agg: dict[str, np.ndarray] | None = None
         self._forfeits: list[dict[str, Any]] | None = None
 
@@ -119,8 +114,7 @@ class TournamentResult:
 
         if not self.spec["rows"]:
             raise ValueError(f"{self.out} kept no per-game rows (played with rows=False)")
-        folder = self.out / kind
-        parts = recorded_parts(folder, self.manifest) if folder.is_dir() else []
+        parts = recorded_parts(self.out / kind, self.manifest)  # its folder gone: parts missing
         if not parts:
             raise ValueError(f"{self.out} has no {kind} rows yet")
         df = pd.concat([pd.read_parquet(p, columns=columns) for p in parts], ignore_index=True)
@@ -286,6 +280,18 @@ class TournamentResult:
         df = pd.DataFrame(rows, columns=["n_players", "offset", "games", "wins"])
         df["win_rate"] = df["wins"] / df["games"]
         return df
+
+
+def checked_manifest(out: Path, lead: str = "") -> dict[str, Any]:
+    """The manifest of the run in ``out``, each field as the runner writes it (never a Python
+    error from deep inside); else one ValueError: none (``storage.read_manifest``), or a
+    corrupt one, named with why (after ``lead``)."""
+    manifest = storage.read_manifest(out)
+    try:
+        check_manifest(manifest)
+    except ValueError as exc:
+        raise ValueError(f"{lead}corrupt manifest {out / storage.MANIFEST}: {exc}") from None
+    return manifest
 
 
 def _resume(command: str, out: Path) -> str:

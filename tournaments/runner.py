@@ -24,7 +24,7 @@ import numpy as np
 
 from gamekit.errors import ParameterError
 
-from . import storage, verify, work
+from . import checksums, storage, verify, work
 from .checks import (
     flag,
     integer,
@@ -38,7 +38,7 @@ from .game import GamePlugin, plural
 from .labels import Labeled, entrant_labels, identity
 from .parallel import imap_unordered
 from .players import Players, Workload
-from .result import TournamentResult
+from .result import TournamentResult, checked_manifest
 from .same_run import check_out
 from .schedule import Schedule, make_tables, parse_players
 from .seating import DEFAULT_SEATING, SEATINGS, design
@@ -337,11 +337,20 @@ class Tournament:
         """Refuse a non-empty ``out`` without ``resume``, or one holding another tournament
         (``same_run.check_out``).
 
-        Returns the manifest found there (None for a new run). Raises ValueError (one line).
+        Returns the manifest found there (None for a new run). Raises ValueError (one line):
+        a run's folder that lost its manifest is named so (``storage.lost_manifest``), and a
+        corrupt manifest is, before a resume reads it (``checked_manifest``).
         """
+        lost = storage.lost_manifest(out)
+        if lost is not None:
+            raise lost
+        if resume and (Path(out) / storage.MANIFEST).is_file():
+            checked_manifest(Path(out), f"cannot resume {out}: ")
         return check_out(self, out, resume)
 
-    def _prepare(self, out: Path, resume: bool) -> dict[str, Any]:
+    def _prepare(self, out: Path, resume: bool) -> tuple[dict[str, Any], str]:
+        """The manifest to play the run under, and what of the old one the resume drops
+        (``checksums.dropped``: said with the chunks it verified)."""
         spec = self.spec()
         old = self.check_out(out, resume)
         if old is not None:
@@ -350,8 +359,9 @@ class Tournament:
         else:
             make_out(out)
             manifest = new_manifest(self, spec)
+        dropped = checksums.dropped(manifest)
         verify.integrity(manifest)
-        return manifest
+        return manifest, dropped
 
     def run(
         self,
@@ -381,10 +391,11 @@ class Tournament:
         out = optional_path(out, "out") or Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
         with storage.run_lock(out):  # a second process playing this run is refused
             resuming = out.is_dir() and (out / storage.MANIFEST).exists()
-            manifest = self._prepare(out, resume)
+            manifest, dropped = self._prepare(out, resume)
             storage.clean_temporaries(out)
             self._forget_other_records(out, manifest)
             done, note = verified(out, manifest, self.schedule.n_chunks)
+            note += dropped
             if resuming and log is not None:
                 log(note)
             session = {"started": now(), "jobs": players.n_jobs, "backend": backend, "wall_s": 0.0}

@@ -32,6 +32,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from gamekit.errors import ParameterError
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: runs are played unlocked (``run_lock``)
@@ -43,6 +45,7 @@ __all__ = [
     "NOT_A_FOLDER", "InTheWay", "chunk_path", "part_path", "record_path", "read_manifest",
     "write_manifest", "done_chunks", "clean_temporaries", "fsync_dir", "to_ranges", "LOCK",
     "RunLocked", "run_lock", "lock_holder", "holds_files", "refuse_if_played", "written_by_runner",
+    "NO_MANIFEST", "lost_manifest",
 ]  # fmt: skip
 
 MANIFEST = "manifest.json"
@@ -222,7 +225,8 @@ def read_manifest(out: Path) -> dict[str, Any]:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ValueError(f"{out} holds no tournament (no {MANIFEST})") from None
+        lost = lost_manifest(out)  # a run's files without it: not a folder of no run
+        raise lost or ValueError(f"{out} holds no tournament (no {MANIFEST})") from None
     except NotADirectoryError:
         raise ValueError(f"{out} holds no tournament (it is not a directory)") from None
     except IsADirectoryError:
@@ -244,6 +248,23 @@ def written_by_runner(out: Path, manifest: Any) -> bool:
     return said or (Path(out) / "chunks").exists() or (Path(out) / "aggregates.npz").exists()
 
 
+NO_MANIFEST = ("the run cannot be resumed or grown without it: restore it, or play the run again "
+               "into a new {out} (the same options and seed give the same results)")  # fmt: skip
+"""What a run whose manifest cannot be used leaves to do (``{out}``: the run folder's
+parameter as ``ParameterError`` names it, ``--out`` on the command line)."""
+
+
+def lost_manifest(out: str | Path) -> ParameterError | None:
+    """The one error for ``out``, a run's folder that lost its manifest: it holds a chunk's
+    aggregates or the merged ones (not only what a run killed as it began leaves, nor only
+    others' files); None where the manifest is there, or the folder holds no run's files."""
+    out = Path(out)
+    if (out / MANIFEST).exists() or not (done_chunks(out) or (out / "aggregates.npz").is_file()):
+        return None
+    return ParameterError(f"{out} holds a run's files but not its {MANIFEST} (missing): "
+                          f"nothing vouches for them; {NO_MANIFEST}", "out")  # fmt: skip
+
+
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
     atomic_write_bytes(Path(out) / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
 
@@ -252,23 +273,15 @@ def done_chunks(out: Path) -> set[int]:
     """Chunks whose aggregate file exists (resume trusts only those the manifest vouches for:
     ``tournaments.verify``)."""
     folder = Path(out) / "chunks"
-    if not folder.is_dir():
-        return set()
-    done = set()
-    for name in os.listdir(folder):
-        m = _CHUNK_RE.match(name)
-        if m:
-            done.add(int(m.group(1)))
-    return done
+    names = os.listdir(folder) if folder.is_dir() else ()
+    return {int(m.group(1)) for m in map(_CHUNK_RE.match, names) if m}
 
 
 def clean_temporaries(out: Path) -> None:
     """Remove temporary files a killed run left behind (never a finished file)."""
     for sub in ("", *RUN_FOLDERS):
-        folder = Path(out) / sub
-        if folder.is_dir():
-            for p in folder.glob(".*.tmp"):
-                p.unlink(missing_ok=True)
+        for p in (Path(out) / sub).glob(".*.tmp"):  # none in a folder that is not there
+            p.unlink(missing_ok=True)
 
 
 def to_ranges(ids: Iterable[int]) -> list[list[int]]:

@@ -36,6 +36,9 @@ def stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
         storage.refuse_if_played(out)
     except ValueError as exc:
         raise CLIError(str(exc)) from None
+    lost = storage.lost_manifest(out)  # a run's files without it: not a folder of no run
+    if lost is not None:
+        raise CLIError.of(lost, usage=True)
     if not (out / storage.MANIFEST).is_file():
         full = storage.holds_files(out)  # a lock file alone: a run that wrote nothing yet
         if resume:
@@ -143,10 +146,18 @@ def as_grown(t: Any, stored: dict[str, Any]) -> Any:
 
 
 def _complete(out: Path) -> bool:
-    """True when ``out`` holds a finished run."""
+    """True when ``out`` holds a finished run; False where it holds none, or one unfinished;
+    one that lost its manifest or has a corrupt one is said in one line (its resume fails)."""
+    from gamekit.errors import ParameterError
     from tournaments import storage
+    from tournaments.result import checked_manifest
 
-    try:
-        return storage.read_manifest(out).get("status") == "complete"
-    except ValueError:
+    lost = storage.lost_manifest(out)
+    if lost is not None:
+        raise CLIError.of(lost, usage=True)
+    if not (out / storage.MANIFEST).exists():
         return False
+    try:
+        return checked_manifest(out).get("status") == "complete"
+    except ValueError as exc:  # (a list, not a table: no Python error from deep inside)
+        raise CLIError.of(ParameterError(f"{exc}; {storage.NO_MANIFEST}", "out")) from None
