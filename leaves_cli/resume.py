@@ -51,14 +51,12 @@ def has_manifest(out: str | None) -> bool:
 def _lost(out: Any) -> str | None:
     """The line naming ``out`` as a run's folder that lost its manifest, in ``leaves
     verify``'s words (``no_run_message``); None where it has one, or holds no run's files."""
-    from tournaments.storage import holds_files, written_by_runner
+    from tournaments.storage import lost_manifest
 
-    from .verify_cmd import no_run_message  # start-up: it loads click's command
+    from .flags import message
 
-    folder = Path(out)
-    if (folder / MANIFEST).exists() or not written_by_runner(folder, None):
-        return None
-    return no_run_message(folder) if holds_files(folder) else None
+    lost = lost_manifest(out)
+    return None if lost is None else message(lost)
 
 
 def read_manifest(out: Any) -> Any:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from tournaments import storage
+
 from .errors import CLIError
 from .options import FileName
 
@@ -19,8 +21,7 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 OWN = "the run's own"
-NO_MANIFEST = ("the run cannot be resumed or grown without it: restore it, or play the run again "
-               "into a new --out (the same options and seed give the same results)")  # fmt: skip
+NO_MANIFEST = storage.NO_MANIFEST.replace("{out}", "--out")
 """What a manifest that cannot be used leaves to do (``verify`` and ``report`` say it)."""
 
 
@@ -162,11 +163,11 @@ def no_run_message(run_dir: Path) -> str:
     leaves: ``storage.holds_files``) is named so, not a folder of no run; else the runs its
     folders hold (``leaves variants``, ``leaves run --rules`` and ``leaves tune`` write theirs
     one or two levels down)."""
-    from tournaments.storage import holds_files, written_by_runner
+    from .flags import message
 
-    if written_by_runner(run_dir, None) and holds_files(run_dir):
-        return (f"{run_dir} holds a run's files but not its {MANIFEST} (missing): nothing "
-                f"vouches for them; {NO_MANIFEST}")  # fmt: skip
+    lost = storage.lost_manifest(run_dir)  # one rule and its words: every entry point's
+    if lost is not None:
+        return message(lost)
     runs = sorted({m.parent for m in (*run_dir.glob(f"*/{MANIFEST}"),
                                       *run_dir.glob(f"*/*/{MANIFEST}")) if m.is_file()})  # fmt: skip
     if not runs:
