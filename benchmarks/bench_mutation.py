@@ -69,7 +69,18 @@ MODULES: dict[str, tuple[str, ...]] = {
     "leaves/state.py": ("tests/test_boundaries_state.py", *_RULES, "tests/test_audit3_api.py"),
     "leaves/legal.py": ("tests/test_boundaries_legal.py", *_RULES),
     "leaves/moves.py": ("tests/test_boundaries_moves.py", *_RULES),
-    "leaves/ruleset.py": ("tests/test_boundaries_ruleset.py", "tests/test_audit3_api.py"),
+    "leaves/ruleset.py": (
+        "tests/test_boundaries_ruleset.py",
+        "tests/test_audit3_api.py",
+        "tests/test_bad_input_rules.py",
+        "tests/test_variants63.py",
+    ),
+    "leaves/rule_text.py": (
+        "tests/test_boundaries_ruleset.py",
+        "tests/test_audit3_api.py",
+        "tests/test_bad_input_rules.py",
+        "tests/test_variants63.py",
+    ),
     "tournaments/sequential.py": ("tests/test_boundaries_sequential.py",),
     "reports/student_t.py": ("tests/test_boundaries_student_t.py",),
     "reports/clusters.py": (
@@ -169,11 +180,6 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_reports.py",
         "tests/test_seating.py",
         "tests/test_mutation_neighbours63.py",
-    ),
-    "tournaments/schedule.py": (
-        "tests/test_tournaments.py",
-        "tests/test_edges_runstate.py",
-        "tests/test_mutation_schedule63.py",
     ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests

@@ -302,3 +302,10 @@ def test_no_count_dealt_points_to_two_players_only_where_two_are_dealt():
     assert Rules.parse(tiny + ",players=2").players == (2,)  # the hint is true
     with pytest.raises(ValueError, match=r"the deck holds 62$"):
         Rules(hand_size=40)  # 2 x 40 = 80 cards: two players are not dealt either
+
+
+def test_a_range_of_one_player_count_is_that_count():
+    """``players=3-3`` is the range 3..3 (the bound: ``b < a`` is empty, ``b == a`` is not)."""
+    assert Rules.parse("players=3-3").players == (3,)
+    with pytest.raises(ValueError, match=r"players 4-3 is an empty range"):
+        Rules.parse("players=4-3")
