@@ -50,7 +50,15 @@ def read_line(path: str, game: int) -> tuple[int, str]:
 def no_run(folder: Path) -> str:
     """Why ``folder`` replays no game: it holds no run (no manifest.json), or only runs in
     its folders (``leaves variants``, ``leaves run --rules`` and ``leaves tune`` write theirs
-    one or two levels down), named so that one can be picked."""
+    one or two levels down), named so that one can be picked; a run's folder that lost its
+    manifest is named so, in ``leaves verify``'s words (``storage.lost_manifest``)."""
+    from tournaments.storage import lost_manifest
+
+    from .flags import message
+
+    lost = lost_manifest(folder)
+    if lost is not None:
+        return message(lost)
     found = (*folder.glob("*/manifest.json"), *folder.glob("*/*/manifest.json"))
     runs = sorted({m.parent for m in found if m.is_file()})
     if not runs:

@@ -18,7 +18,15 @@ from .verify_cmd import NO_MANIFEST, bad_run_message, manifest_problem, resume_h
 
 def refuse_without_manifest(run_dir: Path) -> None:
     """Refuse a folder without the manifest that vouches for its rows, as ``leaves verify``
-    does (``report`` and ``compare`` share the line; exit 2)."""
+    does (``report`` and ``compare`` share the line; exit 2): a run's folder that lost it in
+    verify's words (``storage.lost_manifest``)."""
+    from tournaments.storage import lost_manifest
+
+    from .flags import message
+
+    lost = lost_manifest(run_dir)
+    if lost is not None:
+        raise CLIError(message(lost), usage=True)
     if not (run_dir / "manifest.json").exists():
         what = "neither games/ nor manifest.json"
         if (run_dir / "games").exists():

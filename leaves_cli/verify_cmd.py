@@ -159,10 +159,10 @@ def bad_run_message(run_dir: Path, result: Verification) -> str:
 
 def no_run_message(run_dir: Path) -> str:
     """Why ``run_dir`` (a folder without a manifest) cannot be verified: a run's folder that
-    lost its manifest (``storage.written_by_runner``, more than a run killed as it began
-    leaves: ``storage.holds_files``) is named so, not a folder of no run; else the runs its
-    folders hold (``leaves variants``, ``leaves run --rules`` and ``leaves tune`` write theirs
-    one or two levels down)."""
+    lost its manifest (``storage.lost_manifest``: a chunk's aggregates or the merged ones,
+    more than a run killed as it began leaves) is named so, not a folder of no run; else the
+    runs its folders hold (``leaves variants``, ``leaves run --rules`` and ``leaves tune``
+    write theirs one or two levels down)."""
     from .flags import message
 
     lost = storage.lost_manifest(run_dir)  # one rule and its words: every entry point's

@@ -33,6 +33,7 @@ from .numbers import (
     interval,
     p_text,
     pct,
+    rate_of,
     signed_points,
 )
 from .tables import decided, ranked
@@ -67,10 +68,7 @@ def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         won = decided(at).iloc[0]  # the share of the games someone won (NaN: all of them)
         shared = (f" (1/{int(n)} of the {pct(won)} of {d.units()} someone won)"
                   if np.isfinite(won) else "")  # fmt: skip
-        iv, units = interval(lo, hi, digits=k), d.units()
-        # a bracketed interval beside its rate; words where there is none, after the units
-        rate = (f"{pct(first['win_rate'], k)} {iv} of {units}" if iv.startswith("[")
-                else f"{pct(first['win_rate'], k)} of {units} {iv}")  # fmt: skip
+        rate = rate_of(pct(first["win_rate"], k), interval(lo, hi, digits=k), f"of {d.units()}")
         text = (
             f"at {int(n)} players the first to play wins {rate} against a fair share of "
             f"{pct(par, k)}{shared}: {_verdict(lo, hi, par)}"
@@ -272,9 +270,13 @@ def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:
             found.append(
                 Finding(
                     "outcomes",
-                    f"{d.units().capitalize()} {meaning}: {pct(row[f'{c}_share'])} "
-                    f"{interval(row[f'{c}_ci_low'], row[f'{c}_ci_high'])} of "
-                    f"{int(row[d.units()]):,} {d.units()}.",
+                    f"{d.units().capitalize()} {meaning}: "
+                    + rate_of(
+                        pct(row[f"{c}_share"]),
+                        interval(row[f"{c}_ci_low"], row[f"{c}_ci_high"]),
+                        f"of {int(row[d.units()]):,} {d.units()}",
+                    )
+                    + ".",
                 )
             )
     return found
@@ -285,10 +287,10 @@ def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         return []
     top = ex.iloc[0]
     shared = int(top["shared_wins"])
+    iv = interval(top["ci_low"], top["ci_high"])
+    won = rate_of(pct(top["match_win_rate"]), iv, f"of its {plural(d.match_unit)}")
     text = (
-        f"{d.match_label}: {top['strategy']} wins {pct(top['match_win_rate'])} "
-        f"{interval(top['ci_low'], top['ci_high'])} of its {plural(d.match_unit)} (shared "
-        "wins counted as "
+        f"{d.match_label}: {top['strategy']} wins {won} (shared wins counted as "
         f"wins; {pct(top['match_win_rate_split'])} with each shared win split), fair share "
         f"{pct(top['fair_share'])}; {shared:,} of its {int(top['match_wins']):,} wins "
         f"{'was' if shared == 1 else 'were'} shared."

@@ -30,6 +30,7 @@ from .numbers import (
     p_text,
     pct,
     points,
+    rate_of,
     signed_points,
 )
 from .tables import ranked
@@ -111,10 +112,10 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
     summ = summ[summ["strategy"].isin(names)].reset_index(drop=True)
     top = summ.iloc[0]
     k = beside_digits(top["ci_low"], top["ci_high"], top["fair_share"])  # bounds apart from it
+    iv = interval(top["ci_low"], top["ci_high"], digits=k)
     rate = (
-        f"{top['strategy']} wins {pct(top['win_rate'], k)} "
-        f"{interval(top['ci_low'], top['ci_high'], digits=k)} "
-        f"of its {d.units()} (fair share {pct(top['fair_share'], k)})"
+        f"{top['strategy']} wins {rate_of(pct(top['win_rate'], k), iv, f'of its {d.units()}')} "
+        f"(fair share {pct(top['fair_share'], k)})"
     )
     if len(summ) == 1 and len(void):
         found = Finding("summary", f"{top['strategy']} is the only strategy with a valid "
@@ -199,10 +200,11 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
         )
     else:
         after = "" if row["p_value"] >= 0.05 else " after Holm correction over the pairs compared"
+        iv = interval(top["ci_low"], top["ci_high"])
+        leads = rate_of(pct(top["win_rate"]), iv, f"of its {d.units()} won")
         text = (
-            f"No strategy is clearly the best: {top['strategy']} leads with "
-            f"{pct(top['win_rate'])} {interval(top['ci_low'], top['ci_high'])} of its "
-            f"{d.units()} won, but its margin over {second['strategy']} "
+            f"No strategy is clearly the best: {top['strategy']} leads with {leads}, but its "
+            f"margin over {second['strategy']} "
             f"({pct(second['win_rate'])} {interval(second['ci_low'], second['ci_high'])}"
             f"{', ' + tie if tie else ''}) is "
             f"{_margin(row)} ({shared}): "

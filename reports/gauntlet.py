@@ -38,6 +38,7 @@ from .numbers import (
     level_digits,
     p_text,
     pct,
+    rate_of,
 )
 from .significance import method, paired
 from .tables import summary
@@ -375,10 +376,9 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
         base = f"in the same seats on the same deals, wins {base}"
     else:  # an unfinished run: the two sides have played different numbers of games
         base = f"in the same seats, wins {base} of the {games:,} {units} it has played so far"
-    rates = (
-        f"{r['strategy']} wins {pct(r['win_rate'])} {interval(r['ci_low'], r['ci_high'])} of "
-        f"{int(r['games']):,} {units} against {against}; {r['baseline']}, {base}."
-    )
+    won = rate_of(pct(r["win_rate"]), interval(r["ci_low"], r["ci_high"]),
+                  f"of {int(r['games']):,} {units}")  # fmt: skip
+    rates = f"{r['strategy']} wins {won} against {against}; {r['baseline']}, {base}."
     return head, [rates, sequential_sentence(r, units, run) or fixed_verdict(r, units)]
 
 

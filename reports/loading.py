@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
-from tournaments.storage import written_by_runner
+from tournaments.storage import lost_manifest, written_by_runner
 from tournaments.verify import ROW_FOLDERS, DamagedFile, recorded_parts
 
 from .data import (
@@ -365,7 +365,9 @@ def _no_rows(path: Path, manifest: dict) -> str:
 
 def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
     """Load a run directory written by the tournament runner: games/, matches/, manifest.json;
-    or a results object's (its ``out``), since that is what a run in Python hands over."""
+    or a results object's (its ``out``), since that is what a run in Python hands over.
+    Rows without a manifest are read as another tool's, but not in a runner's folder that lost
+    its manifest (``storage.lost_manifest``: nothing vouches for them, nor names their game)."""
     out = run_dir if isinstance(run_dir, str | os.PathLike) else getattr(run_dir, "out", None)
     if not isinstance(out, str | os.PathLike):
         raise TypeError(
@@ -377,6 +379,9 @@ def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
         raise ReportError(f"run directory not found: {path}")
     if not path.is_dir():
         raise ReportError(f"not a run directory: {path}")
+    lost = lost_manifest(path)  # the runner's files, not another tool's rows: none vouches
+    if lost is not None:
+        raise ReportError(str(lost))
     games_dir = path / "games"
     manifest: dict = {}
     mpath = path / "manifest.json"

@@ -12,7 +12,7 @@ from tournaments.declaration import plural
 
 __all__ = [
     "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "difference_interval", "fixed",
-    "flat_sets", "interval", "no_spread", "LEVEL_DIGITS", "level_digits",
+    "flat_sets", "interval", "no_spread", "rate_of", "LEVEL_DIGITS", "level_digits",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
     "p_figure", "p_text", "pct", "points", "pp_cell", "signed_points",
 ]  # fmt: skip
@@ -158,6 +158,14 @@ def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = 
     if beside is not None:
         digits = beside_digits(lo, hi, beside, scale, digits)
     return f"[{fixed(scale * lo, digits, sign)}, {fixed(scale * hi, digits, sign)}]"
+
+
+def rate_of(rate: str, iv: str, of: str) -> str:
+    """A rate, its interval and what it is a share of, in the one order every sentence writes
+    them: a bracketed interval beside its rate ('66.7% [35.4, 88.0] of its games'); the words
+    of one the run cannot state after the units ('66.7% of its games (too few deals for an
+    interval)', never '66.7% (too few deals for an interval) of its games')."""
+    return f"{rate} {iv} {of}" if iv.startswith("[") else f"{rate} {of} {iv}"
 
 
 def difference_interval(lo: float, hi: float, scale: float = 100.0, digits: int = 1,

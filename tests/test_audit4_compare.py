@@ -306,8 +306,10 @@ def test_rows_without_a_manifest_are_refused_as_the_report_refuses_them(runs, ca
     bare = tmp_path / "bare"
     shutil.copytree(runs / "fixed", bare)
     (bare / "manifest.json").unlink()
-    message = (f"leaves: error: not a run directory: {bare} holds no manifest.json (missing): "
-               "nothing vouches for the rows under games/")  # fmt: skip
+    message = (f"leaves: error: {bare} holds a run's files but not its manifest.json (missing): "
+               "nothing vouches for them; the run cannot be resumed or grown without it: "
+               "restore it, or play the run again into a new --out (the same options and seed "
+               "give the same results)")  # fmt: skip
     for args in (["report", str(bare)], ["compare", str(runs / "fixed"), str(bare)]):
         code, out, err = cli(capsys, *args)
         assert (code, one_error_line(err)) == (2, message) and not out

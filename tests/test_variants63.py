@@ -242,7 +242,7 @@ def test_a_huge_sweep_range_is_refused_by_its_count_at_once(text):
         sweep_sets(text, (), [4])
     n = int(text.partition("..")[2]) - int(text.partition("=")[2].partition("..")[0]) + 1
     assert str(exc.value) == f"--sweep {text!r}: give 2 to 16 values, got {n:,}"
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < 10  # writing 10**11 values out takes hours
 
 
 def test_a_sweep_of_one_value_or_a_bad_value_is_still_said_as_before():

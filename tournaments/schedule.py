@@ -221,7 +221,9 @@ class Schedule:
                 MAX_CHUNK_GAMES, max(2_000, math.ceil(first * self.seats_per_set / 64))
             )
         if chunk_games < 1:
-            raise ValueError(f"chunk size must be at least 1 game, got {chunk_games}")
+            raise ParameterError(  # the caller's chunk_size (a manifest's is checked on reading)
+                f"{{chunk_size}} must be at least 1 game, got {chunk_games}", "chunk_size"
+            )
         self.chunk_games = int(chunk_games)
         self.set_offsets = np.concatenate([[0], np.cumsum(self.set_sizes)]).astype(np.int64)
         self._chunk_starts: list[tuple[int, int, int]] = []  # (table, deal_start, deal_stop)
