@@ -6,6 +6,7 @@ through (a boundary left untested, a loop that never ends)."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -248,5 +249,7 @@ def test_an_unmutated_run_past_its_limit_names_the_option_that_raises_it(bench, 
     done = SimpleNamespace(survivors=[], errors=[])
     monkeypatch.setattr(bench, "run_module", lambda r, *a, **k: seen.append(r.timeout) or done)
     monkeypatch.setattr(bench, "report", lambda r: None)
+    for name in ("LEAVES_ENGINE", "HYPOTHESIS_PROFILE"):  # main sets them: undone after
+        monkeypatch.setenv(name, os.environ.get(name, ""))
     bench.main(["reports/stats.py", "--baseline-timeout", "240"])
     assert seen == [240.0]
