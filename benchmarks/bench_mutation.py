@@ -136,6 +136,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_api_edges62.py",
         "tests/test_api_edges62b.py",
         "tests/test_mutation_record62.py",
+        "tests/test_records63.py",
     ),
     "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
     "tournaments/labels.py": (
