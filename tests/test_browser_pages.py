@@ -176,12 +176,13 @@ def test_length_bars_are_centred_on_their_values(ten):
 
 def test_every_rating_shows_its_interval_in_figures(ten):
     from reports import charts
+    from reports.rating import rating_digits
 
     _, tables = ten
     texts = [t.get_text() for t in charts.rating(tables["rating"]).axes[0].texts]
-    r = tables["rating"].iloc[0]
+    r, k = tables["rating"].iloc[0], rating_digits(tables["rating"])  # the table's decimals
     assert len(texts) == 10 and texts[-1] == (
-        f"{r['rating']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]")  # fmt: skip
+        f"{r['rating']:+.{k}f} [{r['ci_low']:+.{k}f}, {r['ci_high']:+.{k}f}]")  # fmt: skip
 
 
 def test_the_fair_share_tick_is_the_orange_the_text_names(ten):
