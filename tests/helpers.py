@@ -3,10 +3,11 @@ tests of several modules share."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -100,9 +101,9 @@ def same_run(a, b) -> None:
         np.testing.assert_array_equal(value, agg_b[key], err_msg=key)
 
 
-def stopped(*args: str) -> tuple[int, str, str]:
-    """``leaves ARGS`` stopped as Ctrl-C stops a run once 2 of its chunks are written:
-    (exit code, stdout, stderr)."""
+@contextlib.contextmanager
+def ctrl_c_after_two_chunks() -> Iterator[None]:
+    """Within it, a run stops as Ctrl-C stops it once 2 of its chunks are written."""
     from tournaments.runner import Tournament
 
     real = Tournament._play
@@ -114,6 +115,13 @@ def stopped(*args: str) -> tuple[int, str, str]:
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Tournament, "_play", two_then_ctrl_c)
+        yield
+
+
+def stopped(*args: str) -> tuple[int, str, str]:
+    """``leaves ARGS`` stopped as Ctrl-C stops a run once 2 of its chunks are written:
+    (exit code, stdout, stderr)."""
+    with ctrl_c_after_two_chunks():
         return cli_output(*args)
 
 

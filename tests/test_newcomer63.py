@@ -44,19 +44,10 @@ def _module(script: str, monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleT
 def _stopped(main, *args: str) -> None:
     """``main(*args)`` stopped as Ctrl-C stops a run once 2 of its chunks are written: it
     exits with 130, as the command line does."""
-    from tournaments.runner import Tournament
+    from tests.helpers import ctrl_c_after_two_chunks
 
-    real = Tournament._play
-
-    def two_then_ctrl_c(self, pending, runlog, players, progress):
-        real(self, pending[:2], runlog, players, progress)
-        runlog.save("interrupted", force=True)
-        raise KeyboardInterrupt
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_ctrl_c)
-        with pytest.raises(SystemExit) as stop:
-            main(*args)
+    with ctrl_c_after_two_chunks(), pytest.raises(SystemExit) as stop:
+        main(*args)
     assert stop.value.code == 130
 
 
