@@ -25,61 +25,34 @@ import numpy as np
 from gamekit.errors import ParameterError
 
 from . import checksums, storage, verify, work
-from .checks import (
-    flag,
-    integer,
-    make_out,
-    optional_integer,
-    optional_path,
-    player_counts,
-    spec_list,
+from .arguments import (
+    default_game,
+    enter,
+    focus_label,
+    match_rules,
+    moment,
+    record_refused,
+    record_rule,
+    seating_design,
 )
+from .checks import flag, integer, make_out, optional_integer, optional_path, player_counts
 from .game import GamePlugin, plural
-from .labels import Labeled, entrant_labels, identity
+from .labels import Labeled
 from .parallel import imap_unordered
 from .players import Players, Workload
 from .result import TournamentResult, checked_manifest
 from .same_run import check_out
 from .schedule import Schedule, make_tables, parse_players
-from .seating import DEFAULT_SEATING, SEATINGS, design
+from .seating import design
 from .seating_record import design_record, patterns
 from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
 from .stages import asked_note, with_stages
 from .work import SEED_KEYS, ChunkTask, ready, run_chunk
 
-__all__ = ["Labeled", "Players", "Tournament", "parse_players"]
+__all__ = ["Labeled", "Players", "Tournament", "parse_players", "record_refused"]
 
 SEATING_WORDS = {"balanced": "balanced", "all": "all orders", "rotations": "rotations"}
 """Each seating design in the words of the rounded note."""
-
-
-def _moment(since: Any) -> float:
-    """``since`` as a ``time.perf_counter()`` value (TypeError naming it otherwise)."""
-    if isinstance(since, bool) or not isinstance(since, int | float | np.number):
-        raise TypeError(f"since takes a time.perf_counter() value or None, got {since!r}")
-    return float(since)
-
-
-def _default_game(game: Any = None) -> GamePlugin:
-    """``game``: a plug-in, or an installed game's id; the default game for None (TypeError
-    for anything else: it failed later, naming no argument)."""
-    from .games import get_game  # start-up: the game registry reads entry points
-
-    if game is None or isinstance(game, str):
-        return get_game() if game is None else get_game(game)
-    if not isinstance(game, GamePlugin):
-        raise TypeError(f"game takes a game plug-in or an installed game's id, got {game!r}")
-    return game
-
-
-def record_refused(game: GamePlugin, by: str) -> ParameterError:
-    """The refusal of a records file for a run of matches, naming the parameter that asked
-    for them (``by``: expert, target or rounds); records hold the game's plain units."""
-    return ParameterError(
-        f"{{record}} is not available with {{{by}}} (record plain {plural(game.unit)})",
-        "record",
-        by,
-    )
 
 
 class Tournament:
@@ -119,8 +92,9 @@ class Tournament:
         focus: Any = None,
         rounds: int | None = None,
     ):
-        self.game = _default_game(game)
-        self._enter(strategies)
+        self.game = default_game(game)
+        self.labels, self.payloads, self._qualifiers = enter(self.game, strategies)
+        self._entrants: list[dict[str, Any]] | None = None
         self.sizes = parse_players(players)
         player_counts(self.game, self.sizes)  # counts a game's rules allow
         games = integer(games, "games", "a whole number of games")
@@ -132,20 +106,16 @@ class Tournament:
         if seed < 0:
             raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
         self.seed = seed
-        self._match_rules(expert, target, rounds)
+        self.expert, self.rounds, self.target = match_rules(self.game, expert, target, rounds)
         self.repeats, self.rows = flag(repeats, "repeats"), flag(rows, "rows")
         self.games_asked = games
-        if seating is None:
-            seating = getattr(self.game, "default_seating", DEFAULT_SEATING)
-        if seating not in SEATINGS:
-            raise ParameterError(
-                f"unknown {{seating}} {seating!r}: choose one of {', '.join(SEATINGS)}", "seating"
-            )
-        self.seating = seating
-        self.focus = None if focus is None else self._focus_label(focus)
+        self.seating = seating_design(self.game, seating)
+        self.focus = (
+            None if focus is None else focus_label(self.game, focus, self.labels, self.payloads)
+        )
         focus_index = None if self.focus is None else self.labels.index(self.focus)
         self.tables = make_tables(len(self.labels), self.sizes, self.repeats, focus_index)
-        self.seatings = [design(t, seating) for t in self.tables]
+        self.seatings = [design(t, self.seating) for t in self.tables]
         chunk_size = optional_integer(chunk_size, "chunk_size", "a whole number of games")
         if chunk_size is None:
             hint = getattr(self.game, "chunk_games", None)
@@ -153,82 +123,11 @@ class Tournament:
         self.schedule = Schedule(
             self.tables, self.games_asked, chunk_size, [len(d) for d in self.seatings]
         )
-        self._record_rule(record, record_sample)
-
-    def _enter(self, strategies: Sequence[Any]) -> None:
-        """The entrants' labels and payloads, in canonical order (by label), each once."""
-        specs = spec_list(strategies, "strategies")
-        if not specs:
-            raise ValueError("a tournament needs at least one strategy")
-        resolved = sorted(entrant_labels(self.game, specs), key=lambda r: r[0])
-        self.labels = tuple(label for label, _, _ in resolved)
-        self._entrants: list[dict[str, Any]] | None = None
-        self.payloads = tuple(payload for _, payload, _ in resolved)
-        self._qualifiers = {label: where for label, _, where in resolved if where}
-        dupes = sorted({x for x in self.labels if self.labels.count(x) > 1})
-        if dupes:
-            raise ValueError(f"strategy listed twice: {', '.join(dupes)}")
-
-    def _match_rules(self, expert: bool, target: int | None, rounds: int | None) -> None:
-        """Matches (``expert``, or implied by ``rounds``): to ``target`` points (the game's
-        default) or of ``rounds`` games."""
-        self.expert = flag(expert, "expert")
-        rounds = optional_integer(rounds, "rounds", "a whole number of games")
-        target = optional_integer(target, "target", "a whole number of points")
-        if rounds is not None:
-            if rounds < 1:
-                raise ParameterError(f"{{rounds}} must be at least 1, got {rounds}", "rounds")
-            if rounds > work.MAX_GAMES_PER_MATCH:
-                raise ParameterError(
-                    f"{{rounds}} can be at most {work.MAX_GAMES_PER_MATCH}, the cap on a match's "
-                    f"length, got {rounds}",
-                    "rounds",
-                )
-            if target is not None:
-                raise ParameterError(
-                    "a match runs to {target} or for {rounds}, not both", "target", "rounds"
-                )
-            self.expert = True
-        self.rounds = rounds
-        if target is None:
-            target = self.game.match_target
-        if int(target) < 1:  # in the game's word for what runs to a target (its match_unit)
-            raise ParameterError(
-                f"{{target}} {target}: a {self.game.match_unit} runs to at least 1 point", "target"
-            )
-        self.target = int(target)
-
-    def _record_rule(self, record: str | Path | None, record_sample: int | None) -> None:
-        """Which games go to the ``record`` file: one in each ``record_stride`` (0: none, 1:
-        all), picked by ``record_rule`` (``work.recorded``)."""
-        self.record = optional_path(record, "record")
-        if self.record is not None and self.record.is_dir():  # refused before any play
-            raise storage.InTheWay.directory(self.record)
-        record_sample = optional_integer(record_sample, "record_sample", "a number of games")
-        if record_sample is not None and record_sample < 1:
-            raise ParameterError(
-                f"{{record_sample}} must be at least 1, got {record_sample}", "record_sample"
-            )
-        stride = max(1, self.schedule.n_games // record_sample) if record_sample else 1
-        self.record_stride, self.record_rule = stride if self.record else 0, work.RECORD_RULE
-        if self.record is not None and self.expert:  # matches asked by rounds, else by expert
-            raise record_refused(self.game, "rounds" if self.rounds is not None else "expert")
-
-    def _focus_label(self, focus: Any) -> str:
-        """The label of ``focus``: one of the strategies (as given) or a label."""
-        if isinstance(focus, str) and focus in self.labels:
-            return focus
-        try:
-            label, payload = self.game.resolve(focus)
-        except ValueError:
-            label = payload = None
-        if label not in self.labels and payload is not None:  # one told apart by its file
-            mine = identity(self.game, payload)[0]
-            label = next((x for x, p in zip(self.labels, self.payloads, strict=True)
-                          if identity(self.game, p)[0] == mine), None)  # fmt: skip
-        if label not in self.labels:
-            raise ValueError(f"focus {focus!r} is not one of the tournament's strategies")
-        return label
+        by = "rounds" if self.rounds is not None else "expert" if self.expert else None
+        self.record, self.record_stride = record_rule(
+            self.game, record, record_sample, self.schedule.n_games, by
+        )
+        self.record_rule = work.RECORD_RULE  # which games of each stride (``work.recorded``)
 
     # ------------------------------------------------------------------ spec
 
@@ -386,7 +285,7 @@ class Tournament:
         ``time.perf_counter()`` value, default: now) is when this session began: the manifest's
         wall time counts from there, so a caller's stages all add up to its whole time.
         """
-        since = time.perf_counter() if since is None else _moment(since)
+        since = time.perf_counter() if since is None else moment(since)
         players = Players(n_jobs, backend, scheduler)
         out = optional_path(out, "out") or Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
         with storage.run_lock(out):  # a second process playing this run is refused

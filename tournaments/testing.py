@@ -6,7 +6,8 @@ plays small tournaments through the runner; its parts, easiest failure to read f
 
 - ``declaration``: the protocol's attributes and methods (``GamePlugin``'s and
   ``Declaration``'s: one list) are there, typed and consistent; options are constructor
-  keywords; ``config()`` rebuilds the game; it pickles; every strategy it lists builds;
+  keywords; ``config()`` rebuilds the game; it pickles; every strategy it lists builds
+  (``tournaments.declaration_check``);
 - ``play``: batches at every table size have the declared columns and shapes; the same seeds
   give the same games; recording changes nothing; records name the game;
 - ``seeds``: the same tournament twice gives identical results, another seed other games;
@@ -25,25 +26,22 @@ from __future__ import annotations
 import contextlib
 import html
 import importlib
-import inspect
 import io
 import json
 import pickle
-import re
 import tempfile
 import types
-import typing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .declaration import MAX_SEATS, OPTIONAL, Declaration
-from .game import GameOption, GamePlugin, SeatedBatch
+from .declaration import Declaration
+from .declaration_check import check_declaration, load_viewer
+from .game import GamePlugin, SeatedBatch
 from .games import DEFAULT_GAME, game_class
 from .runner import Tournament
-from .seating import SEATINGS
 from .seeds import derive_seeds
 from .verify import verify_run
 from .work import recorded, spec_rule
@@ -53,11 +51,8 @@ __all__ = ["CHECKS", "GameCheckError", "check_game"]
 CHECKS = ("declaration", "play", "seeds", "jobs", "replay", "report")
 """The checks, in the order they run (``GameCheckError.check`` names the one that failed)."""
 
-ENTRANTS = 4  # strategies the check's tournaments seat (fewer when the game lists fewer)
 RECORDED = 6  # games of a run recorded and replayed (recording may take a game's slow path)
 SHOWN = 2  # records shown through the game's viewer (which may render every position: slow)
-
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # an entry point name, --game, a file stem
 
 
 class GameCheckError(AssertionError):
@@ -89,135 +84,6 @@ def _plugin(game: Any) -> GamePlugin:
         assert game in known, f"the id {game!r} registers a class named {cls.name!r}"
         return cls()
     return game() if isinstance(game, type) else game
-
-
-def _conforms(value: Any, hint: Any) -> bool:
-    """``value`` is of the annotated type (strings not blank, ints not bools)."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is tuple:
-        return isinstance(value, tuple) and all(_conforms(v, args[0]) for v in value)
-    if origin is dict:
-        return isinstance(value, dict) and all(
-            _conforms(k, args[0]) and _conforms(v, args[1]) for k, v in value.items()
-        )
-    if hint in (int, float) and isinstance(value, bool):
-        return False
-    if hint is float:
-        return isinstance(value, int | float)
-    if hint is str:
-        return isinstance(value, str) and value.strip() != ""
-    return isinstance(value, hint)
-
-
-def _check_attributes(game: Any) -> Declaration:
-    """Every attribute of the protocol (the annotations of ``GamePlugin`` and ``Declaration``:
-    the one list; ``OPTIONAL`` ones may be left out) present and of its type, methods callable."""
-    hints = {**typing.get_type_hints(Declaration), **typing.get_type_hints(GamePlugin)}
-    methods = [k for k, v in vars(GamePlugin).items() if callable(v) and k[0] != "_"]
-    for key, hint in hints.items():
-        assert hasattr(game, key) or key in OPTIONAL, f"it does not declare {key!r}"
-        value = getattr(game, key, OPTIONAL.get(key))
-        assert _conforms(value, hint), f"{key} = {value!r} is not a {hint} (nor blank)"
-    for key in methods:
-        assert callable(getattr(game, key, None)), f"it has no method {key!r}"
-    assert isinstance(game, GamePlugin), "it does not implement tournaments.game.GamePlugin"
-    return Declaration.of(game)
-
-
-def _check_consistency(game: Any, d: Declaration) -> None:
-    """What the declared names refer to exists; numbers in range; ids usable as ids."""
-    former = getattr(game, "former_names", ())
-    within = {
-        "rank_value": ((d.rank_value,), "seat_columns"),
-        "match_score": ((d.match_score,), "seat_columns"),
-        "mean_columns": (d.mean_columns, "seat_columns"),
-        "length_columns": (d.length_columns, "game_columns"),
-        "share_columns": (tuple(d.share_columns), "game_columns"),
-    }
-    rules = [(_ID.fullmatch(d.name), f"name {d.name!r} is not an id"),
-             (_ID.fullmatch(d.match_name), f"match_name {d.match_name!r} is not a file stem"),
-             (1 <= d.min_players <= d.max_players <= MAX_SEATS,
-              f"min_players {d.min_players}, max_players {d.max_players}: not in 1..{MAX_SEATS}"),
-             *((len(set(c)) == len(c) > 0, f"{k} {c} is empty or repeats")
-               for k, c in (("seat_columns", d.seat_columns), ("game_columns", d.game_columns))),
-             *((set(names) <= set(getattr(d, where)), f"{k} {names} are not all {where}")
-               for k, (names, where) in within.items()),
-             (d.length_columns[:1] == (d.length_value,),
-              f"length_columns {d.length_columns} do not start with {d.length_value!r}"),
-             (game.max_length >= 1, f"max_length {game.max_length} is under 1"),
-             (d.match_target >= 1, f"match_target {d.match_target} is under 1"),
-             (game.default_seating in SEATINGS, f"default_seating {game.default_seating!r}"),
-             (former == () or _conforms(former, tuple[str, ...]), f"former_names {former!r}"),
-             (d.name not in former, f"former_names {former} hold its own name")]  # fmt: skip
-    for ok, why in rules:
-        assert ok, why
-
-
-def _check_options(game: Any) -> None:
-    """Options are constructor keywords of a known type; ``config()`` rebuilds the game, is
-    kept by a pickled copy, and ``versions()`` names the rules core."""
-    cls, params = type(game), inspect.signature(type(game)).parameters
-    keywords = None if any(p.kind is p.VAR_KEYWORD for p in params.values()) else set(params)
-    options = getattr(game, "options", ())
-    for option in options:
-        assert isinstance(option, GameOption), f"option {option!r} is not a GameOption"
-        ok = keywords is None or option.name in keywords
-        assert ok, f"option {option.name!r} is no keyword of {cls.__name__}"
-        assert option.type in (int, float, str), f"option {option.name!r} has type {option.type}"
-    assert len({o.name for o in options}) == len(options), f"options {options} repeat"
-    config = game.config()
-    assert _conforms(config, dict[str, object]), f"config() {config!r} is not a dict by name"
-    json.dumps(config)  # the manifest keeps it
-    again = cls(**config)
-    assert again.config() == config, f"{cls.__name__}(**config()) has config {again.config()}"
-    assert Declaration.of(again) == Declaration.of(game), "config() does not rebuild it"
-    assert pickle.loads(pickle.dumps(game)).config() == config, "a pickled copy differs"
-    versions, core = game.versions(), getattr(game, "rules_core", None)
-    assert _conforms(versions, dict[str, str]), f"versions() {versions!r} is not names: versions"
-    assert core is None or core in versions, f"versions() {versions} omits rules_core {core!r}"
-    if (viewer := getattr(game, "replay_viewer", None)) is not None:
-        assert callable(_viewer(viewer)), f"replay_viewer {viewer!r} is not callable"
-
-
-def _viewer(spec: str) -> Callable[..., Any]:
-    module, sep, function = str(spec).partition(":")
-    assert sep and function, f"replay_viewer {spec!r} is not 'module:function'"
-    return getattr(importlib.import_module(module), function)
-
-
-def _check_strategies(game: Any, wanted: Sequence[Any] | None) -> list[Any]:
-    """Every listed strategy builds, under a label of its own (but one whose optional package
-    is not installed); returns the check's entrants."""
-    infos = game.strategy_infos() if hasattr(game, "strategy_infos") else []
-    assert infos or wanted, "it lists no strategy (strategy_infos) and none was given"
-    built: dict[str, Any] = {}
-    for info in infos:
-        try:
-            label, payload = game.resolve(info.name)
-        except ValueError as exc:
-            if isinstance(exc.__cause__, ImportError):
-                continue  # an extra not installed: no defect of the game
-            raise AssertionError(f"strategy {info.name!r} does not build: {exc}") from exc
-        assert _conforms(label, str), f"strategy {info.name!r} has label {label!r}"
-        assert label not in built, f"strategies {built[label].name!r}, {info.name!r} share a label"
-        built[label] = info
-        pickle.dumps(payload)  # payloads travel to workers
-    baseline = getattr(game, "default_baseline", None)
-    for spec in {getattr(game, "spec_example", None), baseline} - {None}:
-        game.resolve(spec)
-    return list(wanted) if wanted else _pick(list(built.values()), baseline)
-
-
-def _pick(infos: Sequence[Any], baseline: str | None) -> list[str]:
-    """The baseline, a stochastic strategy, then the cheapest (no search, compiled first)."""
-
-    def cost(i: Any) -> tuple[bool, bool, str]:
-        return bool(i.classifier.get("search")), not i.classifier.get("compiled", True), i.name
-
-    ranked = sorted(infos, key=cost)
-    first = [i for i in ranked if i.name == baseline][:1]
-    first += [i for i in ranked if i.classifier.get("stochastic") and i not in first][:1]
-    return [i.name for i in [*first, *(i for i in ranked if i not in first)][:ENTRANTS]]
 
 
 def _batch_difference(a: SeatedBatch, b: SeatedBatch) -> str | None:
@@ -405,7 +271,7 @@ def _show(game: Any, line: str) -> None:
                                 show_all=True, hints=False, traceback=None, source="",
                                 rules=getattr(game, "rules", None))  # fmt: skip
     with contextlib.redirect_stdout(io.StringIO()):
-        _viewer(viewer)(game, line, how)
+        load_viewer(viewer)(game, line, how)
 
 
 def _check_replay(game: Any, res: Any) -> None:
@@ -476,10 +342,7 @@ def check_game(game: Any, *, games: int = 48, matches: int = 8, seed: int = 1,
     with _checking(label, "declaration"):
         plugin = _plugin(game)
         label = str(plugin.name)
-        d = _check_attributes(plugin)
-        _check_consistency(plugin, d)
-        _check_options(plugin)
-        entrants = _check_strategies(plugin, strategies)
+        d, entrants = check_declaration(plugin, strategies)
     with _checking(label, "play"):
         _check_play(plugin, d, entrants, seed)
     if players is None:

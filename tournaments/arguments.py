@@ -1,0 +1,152 @@
+"""A ``Tournament``'s arguments read as its rules allow, each refusal one line naming it.
+
+``checks`` holds the type checks every public function shares; this module holds what only a
+tournament asks of its values: the game, the entrants, the rules of its matches, its seating
+design, the entrant it focuses on and which games go to its records file. The constructor
+calls them in one order, so the argument a refusal names is always the first one wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gamekit.errors import ParameterError
+
+from . import storage, work
+from .checks import flag, optional_integer, optional_path, spec_list
+from .game import GamePlugin, plural
+from .labels import entrant_labels, identity
+from .seating import DEFAULT_SEATING, SEATINGS
+
+__all__ = ["default_game", "enter", "focus_label", "match_rules", "moment", "record_refused",
+           "record_rule", "seating_design"]  # fmt: skip
+
+
+def moment(since: Any) -> float:
+    """``since`` as a ``time.perf_counter()`` value (TypeError naming it otherwise)."""
+    if isinstance(since, bool) or not isinstance(since, int | float | np.number):
+        raise TypeError(f"since takes a time.perf_counter() value or None, got {since!r}")
+    return float(since)
+
+
+def default_game(game: Any = None) -> GamePlugin:
+    """``game``: a plug-in, or an installed game's id; the default game for None (TypeError
+    for anything else: it failed later, naming no argument)."""
+    from .games import get_game  # start-up: the game registry reads entry points
+
+    if game is None or isinstance(game, str):
+        return get_game() if game is None else get_game(game)
+    if not isinstance(game, GamePlugin):
+        raise TypeError(f"game takes a game plug-in or an installed game's id, got {game!r}")
+    return game
+
+
+def record_refused(game: GamePlugin, by: str) -> ParameterError:
+    """The refusal of a records file for a run of matches, naming the parameter that asked
+    for them (``by``: expert, target or rounds); records hold the game's plain units."""
+    return ParameterError(
+        f"{{record}} is not available with {{{by}}} (record plain {plural(game.unit)})",
+        "record",
+        by,
+    )
+
+
+def enter(
+    game: GamePlugin, strategies: Sequence[Any]
+) -> tuple[tuple[str, ...], tuple[Any, ...], dict[str, Any]]:
+    """The entrants' labels and payloads, in canonical order (by label), each once, and where
+    each label told apart by its file came from."""
+    specs = spec_list(strategies, "strategies")
+    if not specs:
+        raise ValueError("a tournament needs at least one strategy")
+    resolved = sorted(entrant_labels(game, specs), key=lambda r: r[0])
+    labels = tuple(label for label, _, _ in resolved)
+    payloads = tuple(payload for _, payload, _ in resolved)
+    qualifiers = {label: where for label, _, where in resolved if where}
+    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    if dupes:
+        raise ValueError(f"strategy listed twice: {', '.join(dupes)}")
+    return labels, payloads, qualifiers
+
+
+def match_rules(
+    game: GamePlugin, expert: bool, target: int | None, rounds: int | None
+) -> tuple[bool, int | None, int]:
+    """Matches (``expert``, or implied by ``rounds``): to ``target`` points (the game's
+    default) or of ``rounds`` games. Returns ``(expert, rounds, target)``."""
+    expert = flag(expert, "expert")
+    rounds = optional_integer(rounds, "rounds", "a whole number of games")
+    target = optional_integer(target, "target", "a whole number of points")
+    if rounds is not None:
+        if rounds < 1:
+            raise ParameterError(f"{{rounds}} must be at least 1, got {rounds}", "rounds")
+        if rounds > work.MAX_GAMES_PER_MATCH:
+            raise ParameterError(
+                f"{{rounds}} can be at most {work.MAX_GAMES_PER_MATCH}, the cap on a match's "
+                f"length, got {rounds}",
+                "rounds",
+            )
+        if target is not None:
+            raise ParameterError(
+                "a match runs to {target} or for {rounds}, not both", "target", "rounds"
+            )
+        expert = True
+    if target is None:
+        target = game.match_target
+    if int(target) < 1:  # in the game's word for what runs to a target (its match_unit)
+        raise ParameterError(
+            f"{{target}} {target}: a {game.match_unit} runs to at least 1 point", "target"
+        )
+    return expert, rounds, int(target)
+
+
+def seating_design(game: GamePlugin, seating: str | None) -> str:
+    """The seating design: ``seating``, else the game's default, else ``DEFAULT_SEATING``."""
+    if seating is None:
+        seating = getattr(game, "default_seating", DEFAULT_SEATING)
+    if seating not in SEATINGS:
+        raise ParameterError(
+            f"unknown {{seating}} {seating!r}: choose one of {', '.join(SEATINGS)}", "seating"
+        )
+    return seating
+
+
+def focus_label(game: GamePlugin, focus: Any, labels: Sequence[str],
+                payloads: Sequence[Any]) -> str:  # fmt: skip
+    """The label of ``focus``: one of the strategies (as given) or a label."""
+    if isinstance(focus, str) and focus in labels:
+        return focus
+    try:
+        label, payload = game.resolve(focus)
+    except ValueError:
+        label = payload = None
+    if label not in labels and payload is not None:  # one told apart by its file
+        mine = identity(game, payload)[0]
+        label = next((x for x, p in zip(labels, payloads, strict=True)
+                      if identity(game, p)[0] == mine), None)  # fmt: skip
+    if label not in labels:
+        raise ValueError(f"focus {focus!r} is not one of the tournament's strategies")
+    return label
+
+
+def record_rule(game: GamePlugin, record: str | Path | None, record_sample: int | None,
+                n_games: int, by: str | None) -> tuple[Path | None, int]:  # fmt: skip
+    """The ``record`` file and which of the run's ``n_games`` go to it: one in each stride
+    (0: none, 1: all; picked by ``work.RECORD_RULE``). ``by``: the parameter that asked for
+    matches (expert or rounds), whose records are refused; None for a run of games."""
+    record = optional_path(record, "record")
+    if record is not None and record.is_dir():  # refused before any play
+        raise storage.InTheWay.directory(record)
+    record_sample = optional_integer(record_sample, "record_sample", "a number of games")
+    if record_sample is not None and record_sample < 1:
+        raise ParameterError(
+            f"{{record_sample}} must be at least 1, got {record_sample}", "record_sample"
+        )
+    stride = max(1, n_games // record_sample) if record_sample else 1
+    if record is not None and by is not None:
+        raise record_refused(game, by)
+    return record, stride if record else 0

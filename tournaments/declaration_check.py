@@ -1,0 +1,165 @@
+"""The declaration check of ``check_game``, this module's one job: what a game plug-in
+declares, checked before it plays a game (what is checked: the ``declaration`` entry of
+``tournaments.testing``'s list). Each check raises an ``AssertionError`` of one line, which
+``check_game`` reports as the declaration check's failure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import pickle
+import re
+import typing
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .declaration import MAX_SEATS, OPTIONAL, Declaration
+from .game import GameOption, GamePlugin
+from .seating import SEATINGS
+
+__all__ = ["check_declaration", "load_viewer"]
+
+ENTRANTS = 4  # strategies the check's tournaments seat (fewer when the game lists fewer)
+
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # an entry point name, --game, a file stem
+
+
+def check_declaration(game: Any, wanted: Sequence[Any] | None) -> tuple[Declaration, list[Any]]:
+    """Check what ``game`` declares; return its declaration and the check's entrants
+    (``wanted``, else picked from those it lists)."""
+    d = _check_attributes(game)
+    _check_consistency(game, d)
+    _check_options(game)
+    return d, _check_strategies(game, wanted)
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """``value`` is of the annotated type (strings not blank, ints not bools)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple:
+        return isinstance(value, tuple) and all(_conforms(v, args[0]) for v in value)
+    if origin is dict:
+        return isinstance(value, dict) and all(
+            _conforms(k, args[0]) and _conforms(v, args[1]) for k, v in value.items()
+        )
+    if hint in (int, float) and isinstance(value, bool):
+        return False
+    if hint is float:
+        return isinstance(value, int | float)
+    if hint is str:
+        return isinstance(value, str) and value.strip() != ""
+    return isinstance(value, hint)
+
+
+def _check_attributes(game: Any) -> Declaration:
+    """Every attribute of the protocol (the annotations of ``GamePlugin`` and ``Declaration``:
+    the one list; ``OPTIONAL`` ones may be left out) present and of its type, methods callable."""
+    hints = {**typing.get_type_hints(Declaration), **typing.get_type_hints(GamePlugin)}
+    methods = [k for k, v in vars(GamePlugin).items() if callable(v) and k[0] != "_"]
+    for key, hint in hints.items():
+        assert hasattr(game, key) or key in OPTIONAL, f"it does not declare {key!r}"
+        value = getattr(game, key, OPTIONAL.get(key))
+        assert _conforms(value, hint), f"{key} = {value!r} is not a {hint} (nor blank)"
+    for key in methods:
+        assert callable(getattr(game, key, None)), f"it has no method {key!r}"
+    assert isinstance(game, GamePlugin), "it does not implement tournaments.game.GamePlugin"
+    return Declaration.of(game)
+
+
+def _check_consistency(game: Any, d: Declaration) -> None:
+    """What the declared names refer to exists; numbers in range; ids usable as ids."""
+    former = getattr(game, "former_names", ())
+    within = {
+        "rank_value": ((d.rank_value,), "seat_columns"),
+        "match_score": ((d.match_score,), "seat_columns"),
+        "mean_columns": (d.mean_columns, "seat_columns"),
+        "length_columns": (d.length_columns, "game_columns"),
+        "share_columns": (tuple(d.share_columns), "game_columns"),
+    }
+    rules = [(_ID.fullmatch(d.name), f"name {d.name!r} is not an id"),
+             (_ID.fullmatch(d.match_name), f"match_name {d.match_name!r} is not a file stem"),
+             (1 <= d.min_players <= d.max_players <= MAX_SEATS,
+              f"min_players {d.min_players}, max_players {d.max_players}: not in 1..{MAX_SEATS}"),
+             *((len(set(c)) == len(c) > 0, f"{k} {c} is empty or repeats")
+               for k, c in (("seat_columns", d.seat_columns), ("game_columns", d.game_columns))),
+             *((set(names) <= set(getattr(d, where)), f"{k} {names} are not all {where}")
+               for k, (names, where) in within.items()),
+             (d.length_columns[:1] == (d.length_value,),
+              f"length_columns {d.length_columns} do not start with {d.length_value!r}"),
+             (game.max_length >= 1, f"max_length {game.max_length} is under 1"),
+             (d.match_target >= 1, f"match_target {d.match_target} is under 1"),
+             (game.default_seating in SEATINGS, f"default_seating {game.default_seating!r}"),
+             (former == () or _conforms(former, tuple[str, ...]), f"former_names {former!r}"),
+             (d.name not in former, f"former_names {former} hold its own name")]  # fmt: skip
+    for ok, why in rules:
+        assert ok, why
+
+
+def _check_options(game: Any) -> None:
+    """Options are constructor keywords of a known type; ``config()`` rebuilds the game, is
+    kept by a pickled copy, and ``versions()`` names the rules core."""
+    cls, params = type(game), inspect.signature(type(game)).parameters
+    keywords = None if any(p.kind is p.VAR_KEYWORD for p in params.values()) else set(params)
+    options = getattr(game, "options", ())
+    for option in options:
+        assert isinstance(option, GameOption), f"option {option!r} is not a GameOption"
+        ok = keywords is None or option.name in keywords
+        assert ok, f"option {option.name!r} is no keyword of {cls.__name__}"
+        assert option.type in (int, float, str), f"option {option.name!r} has type {option.type}"
+    assert len({o.name for o in options}) == len(options), f"options {options} repeat"
+    config = game.config()
+    assert _conforms(config, dict[str, object]), f"config() {config!r} is not a dict by name"
+    json.dumps(config)  # the manifest keeps it
+    again = cls(**config)
+    assert again.config() == config, f"{cls.__name__}(**config()) has config {again.config()}"
+    assert Declaration.of(again) == Declaration.of(game), "config() does not rebuild it"
+    assert pickle.loads(pickle.dumps(game)).config() == config, "a pickled copy differs"
+    versions, core = game.versions(), getattr(game, "rules_core", None)
+    assert _conforms(versions, dict[str, str]), f"versions() {versions!r} is not names: versions"
+    assert core is None or core in versions, f"versions() {versions} omits rules_core {core!r}"
+    if (viewer := getattr(game, "replay_viewer", None)) is not None:
+        assert callable(load_viewer(viewer)), f"replay_viewer {viewer!r} is not callable"
+
+
+def load_viewer(spec: str) -> Callable[..., Any]:
+    """The function a ``replay_viewer`` spec ("module:function") names, imported."""
+    module, sep, function = str(spec).partition(":")
+    assert sep and function, f"replay_viewer {spec!r} is not 'module:function'"
+    return getattr(importlib.import_module(module), function)
+
+
+def _check_strategies(game: Any, wanted: Sequence[Any] | None) -> list[Any]:
+    """Every listed strategy builds, under a label of its own (but one whose optional package
+    is not installed); returns the check's entrants."""
+    infos = game.strategy_infos() if hasattr(game, "strategy_infos") else []
+    assert infos or wanted, "it lists no strategy (strategy_infos) and none was given"
+    built: dict[str, Any] = {}
+    for info in infos:
+        try:
+            label, payload = game.resolve(info.name)
+        except ValueError as exc:
+            if isinstance(exc.__cause__, ImportError):
+                continue  # an extra not installed: no defect of the game
+            raise AssertionError(f"strategy {info.name!r} does not build: {exc}") from exc
+        assert _conforms(label, str), f"strategy {info.name!r} has label {label!r}"
+        assert label not in built, f"strategies {built[label].name!r}, {info.name!r} share a label"
+        built[label] = info
+        pickle.dumps(payload)  # payloads travel to workers
+    baseline = getattr(game, "default_baseline", None)
+    for spec in {getattr(game, "spec_example", None), baseline} - {None}:
+        game.resolve(spec)
+    return list(wanted) if wanted else _pick(list(built.values()), baseline)
+
+
+def _pick(infos: Sequence[Any], baseline: str | None) -> list[str]:
+    """The baseline, a stochastic strategy, then the cheapest (no search, compiled first)."""
+
+    def cost(i: Any) -> tuple[bool, bool, str]:
+        return bool(i.classifier.get("search")), not i.classifier.get("compiled", True), i.name
+
+    ranked = sorted(infos, key=cost)
+    first = [i for i in ranked if i.name == baseline][:1]
+    first += [i for i in ranked if i.classifier.get("stochastic") and i not in first][:1]
+    return [i.name for i in [*first, *(i for i in ranked if i not in first)][:ENTRANTS]]
