@@ -6,11 +6,13 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
+import shlex
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
+import click
 import pytest
 
 from leaves import DECK, State
@@ -273,3 +275,15 @@ def compared_rule_sets(root: Path) -> str:
     code, said, err = cli_output("compare", str(root / "a"), str(root / "b"))
     assert code == 0, err
     return said
+
+
+def assert_command_parses(line: str) -> None:
+    """``line`` (``leaves NAME ARGS...``) names a command whose options parse as written, the
+    check both the README's and the examples' commands pass."""
+    from leaves_cli.main import all_commands, cli  # the command line, loaded when a test asks
+
+    name, *args = shlex.split(line)[1:]
+    assert name in all_commands(), line
+    command = cli.get_command(click.Context(cli), name)
+    with command.make_context(name, list(args)) as ctx:  # raises on a bad option
+        assert ctx.params is not None

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import assert_command_parses, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -108,16 +108,10 @@ def test_every_readme_command_parses_and_names_files_that_are_there():
     """The README's command-line example tuned `my_bot.py:MyBot`, a file no checkout has: a
     newcomer running it as written got "no such strategy file". Each command's options parse,
     and a strategy it names from a file is a class of a file in the repository."""
-    from leaves_cli.main import all_commands, cli
-
     commands = _readme_commands()
     assert len(commands) >= 7
     for line in commands:
-        name, *args = shlex.split(line)[1:]
-        assert name in all_commands(), line
-        command = cli.get_command(click.Context(cli), name)
-        with command.make_context(name, list(args)) as ctx:  # raises on a bad option
-            assert ctx.params is not None
+        assert_command_parses(line)
         for path, cls in re.findall(r"([\w/.]+\.py):(\w+)", line):
             assert (ROOT / path).is_file(), f"{line}: no {path} in the repository"
             source = (ROOT / path).read_text(encoding="utf-8")

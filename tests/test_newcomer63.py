@@ -16,11 +16,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import click
 import pytest
 
 import tournaments
-from tests.helpers import same_run
+from tests.helpers import assert_command_parses, same_run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -177,16 +176,10 @@ def _example_commands() -> list[str]:
 def test_every_command_an_example_gives_parses_and_names_files_that_are_there():
     """The commands an example's text gives (my_strategy.py's, tournament.toml's) parse, and
     a file they name is in the repository."""
-    from leaves_cli.main import all_commands, cli
-
     commands = _example_commands()
     assert len(commands) >= 5, commands  # my_strategy.py 3, tournament.toml 2
     for line in commands:
-        name, *args = shlex.split(line)[1:]
-        assert name in all_commands(), line
-        command = cli.get_command(click.Context(cli), name)
-        with command.make_context(name, list(args)) as ctx:  # raises on a bad option
-            assert ctx.params is not None
+        assert_command_parses(line)
         for path in re.findall(r"(examples/[\w.]+\.(?:py|toml))", line):
             assert (ROOT / path).is_file(), f"{line}: no {path} in the repository"
 
