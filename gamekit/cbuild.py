@@ -20,6 +20,7 @@ import os
 import platform
 import shutil
 import subprocess
+import sys
 import sysconfig
 import tempfile
 import threading
@@ -30,6 +31,7 @@ __all__ = [
     "FLAGS",
     "BuildError",
     "Engine",
+    "NoCompiler",
     "build",
     "cache_root",
     "extension_path",
@@ -65,6 +67,15 @@ SHARED = Path(__file__).with_name("csrc")
 
 class BuildError(RuntimeError):
     """The C engine could not be compiled (no compiler, or it failed): the message says why."""
+
+
+class NoCompiler(BuildError):
+    """No C compiler was found: ``compiler`` is the command looked for (``$CC``, else Python's,
+    else ``cc``)."""
+
+    def __init__(self, compiler: str, csrc: Path):
+        super().__init__(f"no C compiler ({compiler}) to build the engine in {csrc}")
+        self.compiler = compiler
 
 
 def cache_root() -> Path:
@@ -115,7 +126,7 @@ def build(csrc: Path, target: Path) -> Path:
     """Compile ``csrc``'s engine into the shared library ``target`` (written atomically)."""
     cmd = _compiler()
     if shutil.which(cmd[0]) is None:
-        raise BuildError(f"no C compiler ({cmd[0]}) to build the engine in {csrc}")
+        raise NoCompiler(cmd[0], csrc)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
     os.close(fd)
@@ -159,6 +170,21 @@ def load(csrc: Path, name: str) -> ctypes.CDLL:
     return lib
 
 
+FALLBACK = "leaves: {why}: playing on numba, which {compiles} for about a minute on first use"
+"""What a process says on stderr, once, where numba's kernels play for want of a C engine and
+must compile first (``Engine.note_fallback``): a warning about the environment, not progress,
+so it is said in a pipe and under ``--no-progress`` as on a terminal."""
+
+NO_COMPILER = "no C compiler found ({compiler})"
+"""``FALLBACK``'s reason when no compiler was found; other failures say their error."""
+
+FOR_A_FAST_FIRST_RUN = "; install a C compiler (gcc) for a fast first run"
+"""What ``FALLBACK`` advises when no compiler was found."""
+
+_said = False  # whether this process has said FALLBACK (one line, whichever engine fell back)
+_said_lock = threading.Lock()
+
+
 class Engine:
     """A game's C engine, loaded on first use (once, whatever the threads), or the reason it
     is not: no compiler, a failed build, or ``LEAVES_ENGINE=numba`` (the numba kernels play)."""
@@ -167,6 +193,8 @@ class Engine:
         self.csrc, self.name, self._declare = csrc, name, declare
         self._lib: ctypes.CDLL | None = None
         self._why: str | None = None
+        self._error: BuildError | OSError | None = None  # why, when the build or load failed
+        self._checked = False  # whether note_fallback has decided for this engine
         self._lock = threading.Lock()
 
     def library(self) -> ctypes.CDLL | None:
@@ -181,7 +209,7 @@ class Engine:
                     try:
                         self._lib = self._declare(load(self.csrc, self.name))
                     except (BuildError, OSError) as err:
-                        self._why = str(err)
+                        self._why, self._error = str(err), err
         return self._lib
 
     def available(self) -> bool:
@@ -192,6 +220,39 @@ class Engine:
         """Why the engine is not used (None when it is)."""
         self.library()
         return self._why
+
+    def fallback_line(self, cold: bool | None) -> str | None:
+        """``FALLBACK`` for this engine, or None where nothing is to be said: the engine plays,
+        ``LEAVES_ENGINE=numba`` chose numba, or numba's cache holds the kernels (``cold``
+        False; None when that cannot be told: they "may compile")."""
+        self.library()
+        if self._error is None or cold is False:
+            return None
+        compiles = "compiles" if cold else "may compile"
+        if isinstance(self._error, NoCompiler):
+            why = NO_COMPILER.format(compiler=self._error.compiler)
+            return FALLBACK.format(why=why, compiles=compiles) + FOR_A_FAST_FIRST_RUN
+        return FALLBACK.format(why=f"no C engine ({self._error})", compiles=compiles)
+
+    def note_fallback(self, cold: Callable[[], bool | None]) -> None:
+        """Say ``fallback_line`` on stderr, once per process, just before the numba kernels
+        play instead of the engine: they compile for about a minute, which is silence where
+        no spinner shows. ``cold()``, asked once, says whether numba's cache lacks them."""
+        global _said
+        if self._checked or self.library() is not None or self._error is None:
+            return
+        with _said_lock:
+            if self._checked:
+                return
+            self._checked = True
+        line = self.fallback_line(cold())
+        if line is None or sys.stderr is None:
+            return
+        with _said_lock:
+            if _said:
+                return
+            _said = True
+        print(line, file=sys.stderr, flush=True)
 
 
 def extension(csrc: Path, module: str) -> dict[str, object]:

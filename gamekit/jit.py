@@ -21,7 +21,7 @@ from typing import Any
 
 from .kernel_cache import use_cache_of
 
-__all__ = ["LazyKernel", "activate", "active", "njit"]
+__all__ = ["LazyKernel", "activate", "active", "needs_compile", "njit"]
 
 _pending: list[LazyKernel] = []
 _active = False
@@ -116,3 +116,18 @@ def activate() -> None:
                     namespace[name] = value._dispatcher
         _pending.clear()
         _active = True
+
+
+def needs_compile(kernel: Any) -> bool | None:
+    """Whether numba's first call of ``kernel`` (a ``cache=True`` kernel, lazy or not) compiles
+    it: True when numba's cache holds no machine code of its current code for this machine,
+    False when it does (for any argument types: meant for a kernel called with one set), None
+    when that cannot be told (numba's private index, read as numba reads it, moved). Imports
+    numba: for a path about to use it."""
+    try:
+        cache = kernel._cache
+        key = cache._index_key(None, kernel.targetctx.codegen())
+        index = cache._cache_file._load_index()
+        return not any(k[1:] == key[1:] for k in index)
+    except Exception:  # numba's internals moved: say so rather than guess
+        return None

@@ -20,8 +20,9 @@ _warm = False
 
 def loop_cached(expert: bool = False, kinds: Iterable[int] | None = None) -> bool:
     """True when the games loop needs no compile: the C engine, or numba's loop already
-    compiled in this process. (``expert`` matches and any ``kinds`` play in the same loop.)"""
-    return _warm or engine.available()
+    compiled in this process or held by numba's cache. (``expert`` matches and any ``kinds``
+    play in the same loop.)"""
+    return _warm or engine.available() or loops.loop_cold() is False
 
 
 def loop_releases_gil() -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gamekit.jit import njit
+from gamekit.jit import needs_compile, njit
 from leaves import kernels as K
 from leaves.board import HANDS, M_CUR, M_FIRST, M_LIMIT, M_N, M_ROUND, M_TURN, M_WINNER, META
 from leaves.deal_kernels import setup_for
@@ -138,6 +138,19 @@ def _seeds(x: np.ndarray, name: str) -> np.ndarray:
     return np.ascontiguousarray(a.astype(np.uint64))
 
 
+def loop_cold() -> bool | None:
+    """Whether numba's games loop compiles at its first call in this process (``None``: cannot
+    tell): False once its cache holds it for these sources and this machine."""
+    return needs_compile(_batch)
+
+
+def _numba_loop() -> Any:
+    """numba's games loop, said once on stderr when it plays for want of the C engine and
+    compiles first (``gamekit.cbuild.Engine.note_fallback``)."""
+    engine.ENGINE.note_fallback(loop_cold)
+    return _batch
+
+
 def _run(
     kinds, params, deal_seeds, play_seeds, rules, record, seating=None, loop=None
 ) -> Results:  # fmt: skip
@@ -161,7 +174,7 @@ def _run(
     games = Games(seating, d, p, bool(record), setup_for(rules, n))
     out = Results.empty(d.shape[0], n, rules.turn_limit, bool(record))
     if loop is None:
-        loop = engine.play_games if engine.covers(kinds) else _batch
+        loop = engine.play_games if engine.covers(kinds) else _numba_loop()
     loop(Seats(kinds, params), games, out, Buffers.new())
     return out
 
