@@ -88,7 +88,10 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_mutation_clusters61.py",
     ),
     "reports/significance.py": ("tests/test_boundaries_significance.py",),
-    "reports/numbers.py": ("tests/test_boundaries_numbers.py",),
+    "reports/numbers.py": (
+        "tests/test_boundaries_numbers.py",
+        "tests/test_numbers64_digits.py",
+    ),
     "gamekit/seeding.py": ("tests/test_boundaries_seeding.py",),
     "tournaments/seating.py": ("tests/test_boundaries_seating.py",),
     "leaves/kernels.py": ("tests/test_boundaries_kernels.py",),
