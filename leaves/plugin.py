@@ -54,6 +54,11 @@ def rules_from_config(value: Any) -> tuple[str, ...]:
     return tuple(texts)
 
 
+def limit_words(turn_limit: int) -> str:
+    """The turn limit in the reports' words ("1,000 turns a game")."""
+    return f"{turn_limit:,} turn{'' if turn_limit == 1 else 's'} a game"
+
+
 class LeavesGame(GameBase):
     """13 Leaves between ``strategies`` entrants (specs, classes or instances)."""
 
@@ -103,6 +108,9 @@ class LeavesGame(GameBase):
     match_title = "Expert variant"
     match_label = "Expert matches"
     default_seating = "balanced"
+    limits = limit_words(TURN_LIMIT)
+    """What stops a game unfinished, in the reports' words: its rules' ``turn_limit`` (a run's
+    own, set in ``__init__``; today's here, for the class itself)."""
     min_unit_s = 2e-6
     """A lower bound on one game's single-core time (compiled random play, 3 players)."""
 
@@ -127,6 +135,7 @@ class LeavesGame(GameBase):
         self.match_target = rules.expert_target
         self.min_players, self.max_players = rules.players[0], rules.players[-1]
         self.max_length = rules.turn_limit
+        self.limits = limit_words(rules.turn_limit)
         self._turn_dtype = np.int16 if rules.turn_limit < 2**15 else np.int32
 
     def check_players(self, n_players: int) -> None:

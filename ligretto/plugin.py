@@ -22,8 +22,8 @@ from ligretto.rules import (
     ENDED_BLOCKADE,
     ENDED_UNFINISHED,
     L4_SHARED_WINS,
+    LIMIT_WORDS,
     MATCH_TARGET,
-    MAX_ACTIONS,
     MAX_PLAYERS,
     MAX_ROUND_MS,
     MIN_PLAYERS,
@@ -64,9 +64,14 @@ class LigrettoGame(GameBase):
     mean_columns = ("score", "stack_left", "centre_cards")
     parameters = {"speed": DEFAULT_SPEED}  # better to be faster or to play smarter?
     max_length = MAX_ROUND_MS // 1000
-    limits = f"{MAX_ROUND_MS // 60_000} minutes of game time or {MAX_ACTIONS:,} actions a round"
+    limits = f"{' or '.join(LIMIT_WORDS)} a round"
     """What stops a round unfinished (``ligretto.rules``' two safety limits), in the reports'
-    words; the rows say only that one did (``ended_by`` -2)."""
+    words; ``ended_by`` -2 says only that one did."""
+    limit_columns = {LIMIT_WORDS[0]: ("time_ms", MAX_ROUND_MS), LIMIT_WORDS[1]: None}
+    """Which one: a round stopped at the clock lasted ``MAX_ROUND_MS`` (every engine writes
+    that end time), one stopped earlier reached ``MAX_ACTIONS`` (which the rows do not count).
+    A round whose last allowed action fell at ``MAX_ROUND_MS`` itself reached both, and is
+    said stopped at the clock: it did last the whole of it."""
     has_first_player = False
     shared_wins = L4_SHARED_WINS  # tied top scorers share a round's and a game's win
     match_score = "score"

@@ -23,8 +23,7 @@ from .record_check import RecordError, check_event, check_fields, shown
 from .rules import (
     ENDED_BLOCKADE,
     ENDED_UNFINISHED,
-    MAX_ACTIONS,
-    MAX_ROUND_MS,
+    LIMIT_WORDS,
     card_name,
     value_of,
 )
@@ -284,6 +283,6 @@ def _end_line(ended: int | None) -> str:
     if ended is None:
         return "round over: blockade"
     if ended == ENDED_UNFINISHED:
-        return (f"round stopped unfinished at a safety limit ({MAX_ROUND_MS // 60_000} minutes "
-                f"of game time or {MAX_ACTIONS:,} actions), scored as it stands")  # fmt: skip
+        return (f"round stopped unfinished at a safety limit ({' or '.join(LIMIT_WORDS)}), "
+                "scored as it stands")  # fmt: skip
     return f"round over: seat {ended} emptied its stack"

@@ -125,6 +125,9 @@ last about 20 s at 4 players (50 s at 2); strategies that refuse to play what th
 code) get here, and so do slow timings (a ``think_ms`` of a minute)."""
 MAX_ACTIONS = 2_000_000
 """Second safety net, on resolved actions (reaction times of 1 ms)."""
+LIMIT_WORDS = (f"{MAX_ROUND_MS // 60_000} minutes of game time", f"{MAX_ACTIONS:,} actions")
+"""The two safety limits in words, the clock's first: the one source of the timeline's and
+the reports' words for them."""
 
 ENDED_BLOCKADE = -1  # ``ended_by`` of a round that ended because nobody could move
 ENDED_UNFINISHED = -2  # ``ended_by`` of a round stopped at MAX_ROUND_MS or MAX_ACTIONS

@@ -25,7 +25,7 @@ BLOCK = 1 << 20  # rows per block in the table computations (bounds temporary me
 MISSING = np.iinfo(np.int16).min
 """A per-seat value that is not there (an empty seat, a null)."""
 ARRAY_FIELDS = ("seats", "values", "n_players", "first", "winner", "unfinished", "forfeited",
-                "forfeit_seat", "deal", "table", "match", "scores")  # fmt: skip
+                "forfeit_seat", "deal", "table", "match", "scores", "limit")  # fmt: skip
 DICT_FIELDS = ("lengths", "flags", "means")
 _AHEAD, _BEHIND = 1 << 20, 1 << 21  # finishing keys: a winner before all, a forfeit after all
 
@@ -51,13 +51,19 @@ def run_declaration(manifest: dict) -> Declaration:
     try:
         if isinstance(d, dict) and all(k in d for k in DECLARED):  # complete: no plug-in needed
             return Declaration.from_dict(d)
-        return Declaration.from_dict({**_installed(d.get("name")), **d})
+        spec = manifest.get("spec")
+        config = spec.get("game_config") if isinstance(spec, dict) else None
+        return Declaration.from_dict({**_installed(d.get("name"), config), **d})
     except (AttributeError, TypeError, ValueError) as exc:
         raise ReportError(f"corrupt manifest: {exc}") from None
 
 
-def _installed(name: Any) -> dict[str, Any]:
-    """The current declaration of the installed game named ``name`` ({} if none is)."""
+def _installed(name: Any, config: Any = None) -> dict[str, Any]:
+    """The current declaration of the installed game named ``name`` ({} if none is), built
+    with the run's settings (``config``, its ``game_config``): what a game declares may
+    follow them (its limits, those of the run's rules). Where they no longer build it,
+    the defaults' declaration without the limits, which would be the defaults' and not the
+    run's."""
     from tournaments.games import game_class, game_names  # start-up: as in default_declaration
 
     for entry in game_names():
@@ -66,7 +72,10 @@ def _installed(name: Any) -> dict[str, Any]:
         except ValueError:
             continue
         if getattr(cls, "name", None) == name:
-            return Declaration.of(cls()).to_dict()
+            try:
+                return Declaration.of(cls(**dict(config or {}))).to_dict()
+            except (TypeError, ValueError):
+                return {**Declaration.of(cls()).to_dict(), "limits": None, "limit_columns": None}
     return {}
 
 
@@ -77,7 +86,10 @@ class Games:
     ``values`` holds the declared rank value per seat (``MISSING`` where there is none);
     ``lengths``, ``flags`` and ``means`` the declared length, share and mean columns.
     ``forfeit_seat`` is -1 where nobody forfeited or the seat is unknown (a bool ``forfeit``
-    column); ``forfeited`` says whether the game ended by a forfeit at all.
+    column); ``forfeited`` says whether the game ended by a forfeit at all. ``limit``: for a
+    game that declares ``limit_columns``, the index of the first of them its row reaches (the
+    last where none does), which tells the limit that stopped an unfinished game; None where
+    the game declares none or the rows lack a column named.
     """
 
     labels: tuple[str, ...]
@@ -95,6 +107,7 @@ class Games:
     )
     match: np.ndarray | None = None  # int64 (N,) match id
     scores: np.ndarray | None = None  # int16 (N, S) match points per game
+    limit: np.ndarray | None = None  # int8 (N,) the declared limit a game's row reached
     lengths: dict[str, np.ndarray] = field(default_factory=dict)  # int32 (N,) per length column
     flags: dict[str, np.ndarray] = field(default_factory=dict)  # bool (N,) per share column
     means: dict[str, np.ndarray] = field(default_factory=dict)  # int16 (N, S) per mean column

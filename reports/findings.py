@@ -236,13 +236,27 @@ def unfinished_words(row: pd.Series, d: Declaration) -> str:
     unit's length), and how they count: the findings' words and the tournament's."""
     games, unfinished = int(row["games"]), int(row["unfinished"])
     won = int(row["unfinished_won"]) if "unfinished_won" in row else 0
-    limit = (
-        f"a limit of the game ({d.limits})" if d.limits else f"the game's limit on {d.unit} length"
-    )
     return (
         f"{unfinished:,} {d.units(unfinished)} ({pct(unfinished / max(games, 1))}) stopped "
-        f"unfinished at {limit} and {_unfinished_wins(unfinished, won, d)}"
+        f"unfinished at {_limit_words(row, d)} and {_unfinished_wins(unfinished, won, d)}"
     )
+
+
+def _limit_words(row: pd.Series, d: Declaration) -> str:
+    """Which limits stopped the unfinished units: those the rows tell apart
+    (``unfinished_at_<i>``, by the declared ``limit_columns``) with their counts, else the
+    declared ``limits`` together, else the unit's length."""
+    names = list(d.limit_columns or {})
+    counts = [int(row.get(f"unfinished_at_{i}", -1)) for i in range(len(names))]
+    if names and min(counts) >= 0 and sum(counts) == int(row["unfinished"]):
+        hit = [(n, c) for n, c in zip(names, counts, strict=True) if c]
+        if len(hit) == 1:
+            return f"a limit of the game ({hit[0][0]} a {d.unit})"
+        each = ", ".join(f"{c:,} at {n}" for n, c in hit)
+        return f"the limits of the game ({each} a {d.unit})"
+    if d.limits:
+        return f"a limit of the game ({d.limits})"
+    return f"the game's limit on {d.unit} length"
 
 
 def _unfinished_wins(unfinished: int, won: int, d: Declaration) -> str:
@@ -289,9 +303,9 @@ def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     shared = int(top["shared_wins"])
     iv = interval(top["ci_low"], top["ci_high"])
     won = rate_of(pct(top["match_win_rate"]), iv, f"of its {plural(d.match_unit)}")
-    text = (
-        f"{d.match_label}: {top['strategy']} wins {won} (shared wins counted as "
-        f"wins; {pct(top['match_win_rate_split'])} with each shared win split), fair share "
+    text = (  # a missing interval's words close the rate (``rate_of``): the rest follows them
+        f"{d.match_label}: {top['strategy']} wins {won}, counting shared wins as wins "
+        f"({pct(top['match_win_rate_split'])} with each shared win split); fair share "
         f"{pct(top['fair_share'])}; {shared:,} of its {int(top['match_wins']):,} wins "
         f"{'was' if shared == 1 else 'were'} shared."
     )

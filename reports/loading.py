@@ -81,11 +81,29 @@ def _required(d: Declaration) -> tuple[str, ...]:
 def _wanted_names(d: Declaration) -> tuple[set[str], tuple[str, ...]]:
     """(scalar columns, per-seat prefixes) a report reads under declaration ``d``."""
     scalars = {*_required(d), *d.share_columns, "unfinished", "forfeit", "forfeit_seat",
-               "deal", "table", "match"}  # fmt: skip
+               "deal", "table", "match", *(c for c, _ in _limit_tests(d))}  # fmt: skip
     if d.has_first_player:
         scalars.add("first_player")
     prefixes = ("seat_", f"{d.rank_value}_", "score_", *(f"{m}_" for m in d.mean_columns))
     return scalars, prefixes
+
+
+def _limit_tests(d: Declaration) -> list[tuple[str, int]]:
+    """(game column, least value) of each declared limit the rows show: all of its
+    ``limit_columns`` but the last, in order; none where the game declares none."""
+    return [(str(t[0]), int(t[1])) for t in (d.limit_columns or {}).values() if t is not None]
+
+
+def _limits_reached(table: pa.Table, d: Declaration) -> np.ndarray | None:
+    """Per row, the index of the first declared limit its game column reaches (the last
+    limit where none does); None where the game declares none or the rows lack a column."""
+    tests = _limit_tests(d)
+    if not d.limit_columns or not all(c in table.column_names for c, _ in tests):
+        return None
+    reached = np.full(table.num_rows, len(d.limit_columns) - 1, np.int8)
+    for i, (column, least) in reversed(list(enumerate(tests))):  # the first that holds wins
+        reached[_int_column(table, column, np.int64, np.iinfo(np.int64).min) >= least] = i
+    return reached
 
 
 def _wanted(name: str, d: Declaration) -> bool:
@@ -147,6 +165,9 @@ def _games_parts(table: pa.Table, labels: _Labels, d: Declaration) -> dict[str, 
     for opt in ("deal", "table", "match"):
         if opt in names:
             out[opt] = _int_column(table, opt, np.int64)
+    reached = _limits_reached(table, d)
+    if reached is not None:
+        out["limit"] = reached
     score_cols = _seat_columns(names, "score_", width)
     if score_cols and "match" in names:
         out["scores"] = np.stack([_int_column(table, c, np.int16) for c in score_cols], axis=1)

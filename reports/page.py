@@ -214,7 +214,7 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
                       for x, k in zip(v, _digits(name, df, c), strict=True)]  # fmt: skip
         elif (
             c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))
-            or (name == "seats" and c == "par")
+            or c == "par"  # the seats' and the summary's: a rate
             or "rate" in c.split("_")  # match_win_rate_split, win_rate_a: rates too
             or (name == "head_to_head" and c == "score")
         ):

@@ -43,9 +43,10 @@ def _bincount_by_code(g: Games, weights: np.ndarray | None = None,
 
 
 def _summary_counts(g: Games) -> np.ndarray:
-    """(9, K): seats, wins, fair-share wins, rank value when losing (sum, count), unfinished,
-    forfeits, win shares (a win shared by j players counts 1/j) and seats in games not ended
-    by a forfeit per strategy, over one block.
+    """(10, K): seats, wins, fair-share wins, rank value when losing (sum, count), unfinished,
+    forfeits, win shares (a win shared by j players counts 1/j), seats in games not ended
+    by a forfeit and par wins (each game's wins shared among its seats) per strategy, over
+    one block.
 
     Counts of seats that meet a condition bin the codes of those seats only (exact, and
     several times faster than weights of 0 and 1 over every seat)."""
@@ -82,6 +83,7 @@ def _summary_counts(g: Games) -> np.ndarray:
             where(forfeit_w),
             wins if winners.max(initial=0) <= 1 else per(win / np.maximum(winners, 1)),
             where(~g.forfeited[:, None]),
+            per(winners / np.maximum(g.n_players, 1)[:, None]),
         ]
     )
 
@@ -106,7 +108,11 @@ def rate_estimates(
 
 def summary(data: Any) -> pd.DataFrame:
     """Per strategy: games (seats occupied), wins, win rate with a 95% interval, the fair
-    share (expected win rate if all were equal: mean of 1/players), win rate relative to it, the
+    share (expected win rate if all were equal and every game had one winner: mean of
+    1/players), ``par`` (the win rate if each game's wins went to seats at random: mean of
+    winners/players, below the fair share where unfinished games count as nobody's win, above
+    it where tied players share a win; the strategies' wins sum to their par wins), win rate
+    relative to the fair share, the
     mean rank value when not winning, over games not ended by a forfeit
     (``mean_<rank value>_when_losing``), unfinished and
     forfeited games. Sorted strongest first (by win rate relative to the fair share, which
@@ -125,11 +131,11 @@ def summary(data: Any) -> pd.DataFrame:
     g = as_games(data)
     acc = g.cache.get("summary_counts")
     if acc is None:
-        acc = np.zeros((9, g.n_strategies))
+        acc = np.zeros((10, g.n_strategies))
         for b in g.blocks():
             acc += _summary_counts(b)
         g.cache["summary_counts"] = acc
-    games, wins, fair, value_sum, value_n, unfinished, forfeits, shares, valid = acc
+    games, wins, fair, value_sum, value_n, unfinished, forfeits, shares, valid, par = acc
     d = g.declaration
     cached = g.cache.get("summary_estimates")
     if cached is None:
@@ -147,6 +153,7 @@ def summary(data: Any) -> pd.DataFrame:
                 "ci_low": lo,
                 "ci_high": hi,
                 "fair_share": fair / games,
+                "par": par / games,
                 "relative": (wins / games) / (fair / games),
                 f"mean_{d.rank_value}_when_losing": value_sum / value_n,
                 "unfinished": unfinished.astype(np.int64),
@@ -240,8 +247,11 @@ def completion(data: Any) -> pd.DataFrame:
     """Per table size and over all: games, how many ended by a forfeit (a strategy raised an
     error or broke a rule) and how many stopped unfinished at the game's length limit, with
     their shares; ``unfinished_won``: the unfinished games that still have a winner (a game
-    that scores a stopped round as it stood), so that a report says how they count."""
+    that scores a stopped round as it stood), so that a report says how they count; where
+    the rows tell the game's declared limits apart (``Games.limit``), ``unfinished_at_<i>``:
+    those stopped at its i-th limit (``limit_columns``' order)."""
     g = as_games(data)
+    limits = len(g.declaration.limit_columns or ())
     won = np.zeros(len(g), bool)
     for start, b in zip(range(0, max(len(g), 1), BLOCK), g.blocks(BLOCK), strict=False):
         won[start : start + len(b)] = b.wins().any(axis=1)
@@ -256,6 +266,9 @@ def completion(data: Any) -> pd.DataFrame:
                      "forfeited_share": forfeited / max(games, 1),
                      "unfinished_share": unfinished / max(games, 1),
                      "unfinished_won": int((stopped & won).sum())})  # fmt: skip
+        if g.limit is not None:
+            at_limit = np.bincount(g.limit[stopped], minlength=limits)
+            rows[-1].update({f"unfinished_at_{i}": int(c) for i, c in enumerate(at_limit)})
     return pd.DataFrame(rows)
 
 

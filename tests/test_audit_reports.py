@@ -55,8 +55,11 @@ def test_ligretto_rounds_stopped_at_a_limit_are_worded_as_they_count(ligretto_ru
     assert "turn" not in text and "nobody's win" not in text
     n = int(done["unfinished"])
     assert f"{n} {'round' if n == 1 else 'rounds'} (" in text
-    assert ("stopped unfinished at a limit of the game (10 minutes of game time or 2,000,000 "
-            "actions a round)") in text  # fmt: skip
+    rows = pd.concat(
+        pd.read_parquet(p) for p in sorted((ligretto_run / "games").rglob("*.parquet"))
+    )
+    assert (rows.loc[rows["unfinished"], "time_ms"] == 600_000).all()  # every one at the clock
+    assert "stopped unfinished at a limit of the game (10 minutes of game time a round)" in text
     assert re.search(r"(is|are) scored as (it|they) stood, won by whoever was ahead \(a higher "
                      r"score\) when (it|they) stopped\.$", text)  # fmt: skip
 
@@ -67,7 +70,8 @@ def test_unfinished_games_without_a_winner_still_count_as_nobodys_win():
     tables, method = reports.compute_tables(reports.as_run(games))
     first = key_findings(tables, method)[0]
     assert first.topic == "completion" and first.text.endswith("count as nobody's win.")
-    assert "stopped unfinished at the game's limit on game length" in first.text
+    assert (games.loc[games["unfinished"], "turns"] == 1000).all()  # at the turn limit
+    assert "stopped unfinished at a limit of the game (1,000 turns a game)" in first.text
 
 
 # --------------------------------------------------------------------------- best strategy

@@ -53,11 +53,13 @@ def test_tournament_says_rounds_stopped_unfinished_and_how_they_count(capsys, tm
     assert code == 0, err
     n = _unfinished(out)
     assert n == 4  # the truth, from the rows
+    rows = pd.concat(pd.read_parquet(p) for p in sorted((out / "games").rglob("*.parquet")))
+    assert (rows["time_ms"] == 600_000).all()  # every one at the clock
     (line,) = [x for x in said.splitlines() if "stopped unfinished" in x]
     assert line == (
         f"{n} rounds (100.0%) stopped unfinished at a limit of the game (10 minutes of game time "
-        "or 2,000,000 actions a round) and are scored as they stood, won by whoever was ahead "
-        "(a higher score) when they stopped."
+        "a round) and are scored as they stood, won by whoever was ahead (a higher score) when "
+        "they stopped."
     )
 
 
@@ -71,8 +73,8 @@ def test_tournament_says_games_stopped_unfinished_at_the_turn_limit(capsys, tmp_
     assert n == 6
     (line,) = [x for x in said.splitlines() if "stopped unfinished" in x]
     assert line == (
-        f"{n} games (100.0%) stopped unfinished at the game's limit on game length and count "
-        "as nobody's win."
+        f"{n} games (100.0%) stopped unfinished at a limit of the game (5 turns a game) and "
+        "count as nobody's win."
     )
     assert f"`{line}`" in (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")  # its example
 

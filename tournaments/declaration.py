@@ -21,11 +21,11 @@ DECLARED = (
     "higher_is_better", "ahead_means", "length_value", "length_columns", "share_columns",
     "mean_columns", "parameters", "has_first_player", "turn_order", "shared_wins", "unit",
     "match_unit", "match_name", "match_title", "match_label", "match_score", "match_target",
-    "limits",
+    "limits", "limit_columns",
 )  # fmt: skip
 """The attributes of a plug-in that make its declaration (see ``Declaration``)."""
 
-OPTIONAL: dict[str, Any] = {"limits": None}
+OPTIONAL: dict[str, Any] = {"limits": None, "limit_columns": None}
 """The declared fields a plug-in may leave out, with what it then declares (a manifest
 without them, written before they were declared, reads back the same way)."""
 
@@ -44,6 +44,9 @@ _KINDS = {
                    "a table of parameter names to numbers"),
     "limits": (lambda x: x is None or isinstance(x, str) and x.strip() != "",
                "text or null"),
+    "limit_columns": (lambda x: x is None or _limit_table(x),
+                      "null or a table of each limit's words to [column, least value], "
+                      "the last limit's null"),
 }  # fmt: skip
 """Each declared field's kind (a check, and its words), text where none is named."""
 
@@ -71,6 +74,12 @@ class Declaration:
     - ``limits``: the limits at which a unit stops unfinished, in words ("10 minutes of game
       time or 2,000,000 actions a round"), for the reports to say what stopped the unfinished
       ones; None (a game that declares none) says "the game's limit on <unit> length".
+      ``limit_columns``: how the rows tell the limits apart, where a game has several: each
+      limit's words ("10 minutes of game time"), in order, to ``[column, least value]`` (a
+      unit stopped unfinished whose game column is at least that stopped at that limit, the
+      first that holds), the last one's to None (every other unit stopped unfinished: the
+      limit no column shows, e.g. a count of actions the rows do not keep). None: the rows
+      cannot tell, and the reports name ``limits`` together.
     """
 
     name: str
@@ -98,6 +107,7 @@ class Declaration:
     match_score: str
     match_target: int
     limits: str | None = None
+    limit_columns: dict | None = None
 
     @classmethod
     def of(cls, game: Any) -> Declaration:
@@ -120,6 +130,9 @@ class Declaration:
             v[k] = tuple(v[k])
         v["share_columns"] = dict(v["share_columns"])
         v["parameters"] = {k: float(x) for k, x in dict(v["parameters"]).items()}
+        if v["limit_columns"] is not None:  # JSON's lists, a plug-in's tuples: one form
+            v["limit_columns"] = {str(k): None if t is None else [str(t[0]), int(t[1])]
+                                  for k, t in dict(v["limit_columns"]).items()}  # fmt: skip
         for k in ("higher_is_better", "has_first_player", "turn_order", "shared_wins"):
             v[k] = bool(v[k])
         for k in ("min_players", "max_players", "match_target"):
@@ -152,6 +165,22 @@ def check_kinds(d: Mapping[str, Any]) -> None:
         if not good(d[k]):
             text = repr(d[k]) if len(repr(d[k])) <= 40 else repr(d[k])[:37] + "..."
             raise ValueError(f"the game declaration's {k} is {text}, expected {expected}")
+
+
+def _limit_table(x: Any) -> bool:
+    """A ``limit_columns`` table: limits in words, each but the last to ``[column, least
+    value]`` (text, a whole number), the last to None."""
+    if not isinstance(x, Mapping) or not x or not all(isinstance(k, str) and k.strip()
+                                                      for k in x):  # fmt: skip
+        return False
+    *tested, rest = x.values()
+
+    def test(t: Any) -> bool:
+        return (isinstance(t, list | tuple) and len(t) == 2 and isinstance(t[0], str)
+                and t[0].strip() != "" and isinstance(t[1], Integral)
+                and not isinstance(t[1], bool))  # fmt: skip
+
+    return rest is None and all(test(t) for t in tested)
 
 
 def plural(word: str) -> str:
