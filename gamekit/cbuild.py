@@ -24,7 +24,7 @@ import sys
 import sysconfig
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "BuildError",
     "Engine",
     "NoCompiler",
+    "any_cold",
     "build",
     "cache_root",
     "extension_path",
@@ -182,6 +183,9 @@ FOR_A_FAST_FIRST_RUN = "; install a C compiler (gcc) for a fast first run"
 """What ``FALLBACK`` advises when no compiler was found."""
 
 _said = False  # whether this process has said FALLBACK (one line, whichever engine fell back)
+SAID = "LEAVES_FALLBACK_SAID"
+"""Set in the environment once ``FALLBACK`` is said, so that the worker processes a run starts
+afterwards (which inherit it) do not say it again, one line per worker."""
 _said_lock = threading.Lock()
 
 
@@ -194,7 +198,7 @@ class Engine:
         self._lib: ctypes.CDLL | None = None
         self._why: str | None = None
         self._error: BuildError | OSError | None = None  # why, when the build or load failed
-        self._checked = False  # whether note_fallback has decided for this engine
+        self._checked: set[Callable[[], bool | None]] = set()  # the paths asked (note_fallback)
         self._lock = threading.Lock()
 
     def library(self) -> ctypes.CDLL | None:
@@ -237,14 +241,18 @@ class Engine:
     def note_fallback(self, cold: Callable[[], bool | None]) -> None:
         """Say ``fallback_line`` on stderr, once per process, just before the numba kernels
         play instead of the engine: they compile for about a minute, which is silence where
-        no spinner shows. ``cold()``, asked once, says whether numba's cache lacks them."""
+        no spinner shows. ``cold`` is one path's question (a module-level function: the games
+        loop, the search, a deal), asked once: whether numba's cache lacks its kernels. Each
+        path asks its own, so a path whose kernels are cached does not silence the next."""
         global _said
-        if self._checked or self.library() is not None or self._error is None:
+        if _said or os.environ.get(SAID) or cold in self._checked:
+            return
+        if self.library() is not None or self._error is None:
             return
         with _said_lock:
-            if self._checked:
+            if cold in self._checked:
                 return
-            self._checked = True
+            self._checked.add(cold)
         line = self.fallback_line(cold())
         if line is None or sys.stderr is None:
             return
@@ -252,7 +260,15 @@ class Engine:
             if _said:
                 return
             _said = True
+            os.environ[SAID] = "1"
         print(line, file=sys.stderr, flush=True)
+
+
+def any_cold(answers: Iterable[bool | None]) -> bool | None:
+    """Whether a path's kernels compile, from each kernel's ``gamekit.jit.needs_compile``:
+    True when any does, False when none does, None when some cannot be told."""
+    answers = list(answers)
+    return True if True in answers else None if None in answers else False
 
 
 def extension(csrc: Path, module: str) -> dict[str, object]:

@@ -123,8 +123,12 @@ def needs_compile(kernel: Any) -> bool | None:
     it: True when numba's cache holds no machine code of its current code for this machine,
     False when it does (for any argument types: meant for a kernel called with one set), None
     when that cannot be told (numba's private index, read as numba reads it, moved). Imports
-    numba: for a path about to use it."""
+    numba: for a path about to use it. False with numba's JIT off: nothing compiles."""
     try:
+        from numba.core.config import DISABLE_JIT  # start-up: numba, for a path about to use it
+
+        if DISABLE_JIT:
+            return False
         cache = kernel._cache
         key = cache._index_key(None, kernel.targetctx.codegen())
         index = cache._cache_file._load_index()

@@ -13,11 +13,14 @@ at first use, numba not imported) when it can be had, else by the numba round lo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from gamekit.jit import needs_compile
 
 from . import cengine
 from .policy import N_PARAMS
@@ -41,13 +44,34 @@ __all__ = [
 ]
 
 
-def _kernels() -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """(batch, round): the C engine's when it is available, else the numba kernels'."""
-    if cengine.available():
-        return cengine.batch, cengine.round_
-    from .round_loop import nb_batch, nb_round  # start-up: numba, compiled at first use
+_C_KERNELS = {"nb_batch": cengine.batch, "nb_round": cengine.round_}
+"""The C engine's stand-in for each numba kernel of ``round_loop`` played here."""
 
-    return nb_batch, nb_round
+
+@functools.cache
+def numba_cold(name: str) -> Callable[[], bool | None]:
+    """The question whether numba's kernel ``name`` of ``round_loop`` compiles at its first
+    call (None: cannot tell): one function a kernel, which ``Engine.note_fallback`` asks
+    once."""
+
+    def cold() -> bool | None:
+        from . import round_loop  # start-up: numba, asked only where it plays
+
+        return needs_compile(getattr(round_loop, name))
+
+    return cold
+
+
+def _kernel(name: str) -> Callable[..., Any]:
+    """``round_loop``'s kernel ``name`` (``nb_batch`` or ``nb_round``) as the C engine plays
+    it when it is available, else numba's, said once on stderr when it plays for want of the
+    C engine and compiles first (``gamekit.cbuild.Engine.note_fallback``)."""
+    if cengine.available():
+        return _C_KERNELS[name]
+    cengine.ENGINE.note_fallback(numba_cold(name))
+    from . import round_loop  # start-up: numba, compiled at first use
+
+    return getattr(round_loop, name)
 
 
 @dataclass
@@ -78,7 +102,7 @@ def play_rounds(params: np.ndarray, deal_seeds: np.ndarray, play_seeds: np.ndarr
     if deal.shape != play.shape:
         raise ValueError(f"deal_seeds and play_seeds differ in length: {len(deal)} != {len(play)}")
     out = np.zeros((deal.shape[0], 3 * n + 6), np.int64)
-    batch, _ = _kernels()
+    batch = _kernel("nb_batch")
     batch(params, n, row_size(n), deal, play, out)
     return RoundBatch(
         scores=out[:, :n].astype(np.int16),
@@ -98,7 +122,7 @@ def round_events(params: np.ndarray, deal_seed: int, play_seed: int, cap: int = 
     n = params.shape[0]
     ev = np.zeros((cap, 5), np.int64)
     out = np.zeros(3 * n + 6, np.int64)
-    _, play_round = _kernels()
+    play_round = _kernel("nb_round")
     deal, play = check_seed(deal_seed, "deal_seed"), check_seed(play_seed, "play_seed")
     play_round(params, n, row_size(n), np.uint64(deal), np.uint64(play), ev, True, out)
     return ev[: min(int(out[3 * n + 5]), cap)], out

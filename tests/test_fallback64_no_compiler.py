@@ -42,6 +42,7 @@ def _engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str | None 
     monkeypatch.setattr(engine, "ENGINE", fresh)
     monkeypatch.setattr(engine, "available", fresh.available)
     monkeypatch.setattr(cbuild, "_said", False)
+    monkeypatch.setenv(cbuild.SAID, "")  # said in this test alone
     return fresh
 
 
@@ -113,6 +114,7 @@ def test_a_failed_build_says_its_error_and_no_advice_to_install_a_compiler(
 @pytest.mark.skipif(not engine.available(), reason="no C engine (no C compiler)")
 def test_nothing_is_said_when_the_c_engine_plays(monkeypatch, capsys):
     monkeypatch.setattr(cbuild, "_said", False)
+    monkeypatch.setenv(cbuild.SAID, "")  # said in this test alone
     monkeypatch.setattr(loops, "loop_cold", lambda: True)
     seeds = np.arange(2, dtype=np.uint64)
     loops.play_batch_compiled([1, 4, 2], np.zeros((3, loops.N_PARAMS)), seeds, seeds)
@@ -202,3 +204,19 @@ def test_a_leaves_run_in_a_pipe_without_a_compiler_says_so_once_then_not_when_ca
         errs.append(done.stderr)
     assert errs[0].splitlines().count(LINE) == 1 and "leaves: " not in errs[0].replace(LINE, "")
     assert "playing on numba" not in errs[1], textwrap.shorten(errs[1], 300)
+
+
+def test_a_process_started_after_the_line_does_not_say_it_again(tmp_path, monkeypatch, capsys):
+    """A run's worker processes start after its driver said the line and inherit its
+    environment: one line for the run, not one more per worker."""
+    monkeypatch.setenv("CC", NO_CC)
+    monkeypatch.delenv("LEAVES_ENGINE", raising=False)
+    _engine(tmp_path, monkeypatch)
+    _play_three_batches(monkeypatch, cold=True)
+    assert capsys.readouterr().err == LINE + "\n"
+    assert os.environ[cbuild.SAID]  # what a worker started now inherits
+    monkeypatch.setattr(cbuild, "_said", False)  # a new process: this module loaded afresh
+    _engine(tmp_path / "worker", monkeypatch)
+    monkeypatch.setenv(cbuild.SAID, "1")
+    _play_three_batches(monkeypatch, cold=True)
+    assert capsys.readouterr().err == ""

@@ -92,9 +92,18 @@ def _check_consistency(game: Any, d: Declaration) -> None:
              (d.match_target >= 1, f"match_target {d.match_target} is under 1"),
              (game.default_seating in SEATINGS, f"default_seating {game.default_seating!r}"),
              (former == () or _conforms(former, tuple[str, ...]), f"former_names {former!r}"),
-             (d.name not in former, f"former_names {former} hold its own name")]  # fmt: skip
+             (d.name not in former, f"former_names {former} hold its own name"),
+             *((column in d.game_columns,
+                f"limit_columns names column {column!r}, not one of game_columns {d.game_columns}")
+               for column in _limit_columns(d))]  # fmt: skip
     for ok, why in rules:
         assert ok, why
+
+
+def _limit_columns(d: Declaration) -> list[str]:
+    """The game columns ``limit_columns`` tells the limits apart by (none where the game
+    declares none): a misspelt one would leave the reports naming the limits together."""
+    return [t[0] for t in (d.limit_columns or {}).values() if t is not None]
 
 
 def _check_options(game: Any) -> None:

@@ -168,8 +168,19 @@ def deal_state(n_players: int, deal_seed: int, rules: Any = None) -> State:
     else:
         from leaves.kernels import deal_board  # start-up: as above
 
+        engine.ENGINE.note_fallback(deal_cold)  # said once where numba compiles, before it does
         board = deal_board(n_players, seed, -1, rules=rules)
     return state_from_board(board, rules)
+
+
+def deal_cold() -> bool | None:
+    """Whether numba's deal (``leaves.kernels.deal_board``'s kernels) compiles at its first
+    call in this process (None: cannot tell): False once its cache holds them."""
+    from gamekit.cbuild import any_cold  # start-up: asked only where numba deals
+    from gamekit.jit import needs_compile  # start-up: as above
+    from leaves.deal_kernels import board_new, deal_setup, rng_new  # start-up: as above
+
+    return any_cold(needs_compile(k) for k in (board_new, deal_setup, rng_new))
 
 
 def play_game(

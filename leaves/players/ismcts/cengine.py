@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from gamekit import cbuild
+from gamekit.jit import needs_compile
 from leaves import kernels as K
 from leaves.board import BOARD_ROWS, SEAT_SLOTS
 from leaves.rules import N_ACTION_IDS, N_VALUES
@@ -32,7 +34,8 @@ from .inference import N_STATS
 from .inference import refit_models as _numba_refit_models
 from .tree import search as _numba_search
 
-__all__ = ["C_KERNELS", "NUMBA_KERNELS", "Kernels", "kernels", "library", "search", "searcher"]
+__all__ = ["C_KERNELS", "NUMBA_KERNELS", "Kernels", "kernels", "library", "numba_cold", "search",
+           "searcher"]  # fmt: skip
 
 _I64 = ctypes.c_int64
 _F64 = ctypes.c_double
@@ -330,7 +333,18 @@ NUMBA_KERNELS = Kernels(_numba_searcher, _numba_refit_models, _numba_carry_deal,
 """The search's kernels in numba (no C engine, or ``LEAVES_ENGINE=numba``)."""
 
 
+def numba_cold() -> bool | None:
+    """Whether numba's search kernels compile at their first call in this process (None:
+    cannot tell): False once its cache holds them for these sources and this machine."""
+    searched = (_numba_search, _numba_refit_models, _numba_carry_deal, K.rng_new, K.apply)
+    return cbuild.any_cold(needs_compile(k) for k in searched)
+
+
 def kernels(kinds: Any = ()) -> Kernels:
     """The kernels a decision calls: C's when the engine is there and plays every policy kind
-    in ``kinds`` (the search's playout and model kinds), else numba's."""
-    return C_KERNELS if library() is not None and engine.covers(kinds) else NUMBA_KERNELS
+    in ``kinds`` (the search's playout and model kinds), else numba's, said once on stderr
+    when they play for want of the C engine and compile first (``Engine.note_fallback``)."""
+    if library() is not None and engine.covers(kinds):
+        return C_KERNELS
+    engine.ENGINE.note_fallback(numba_cold)
+    return NUMBA_KERNELS
