@@ -69,7 +69,11 @@ def _metric_rows(label: str, ms: list[Measure]) -> list[dict]:
 
 
 def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bool) -> list[dict]:
-    """The variant's differences to the default rules, Holm-corrected over its measures."""
+    """The variant's differences to the default rules, Holm-corrected over its measures. One
+    is clear (``significant``) where Holm's p-value is below ``ALPHA`` and its interval, where
+    stated, excludes 0: a share's interval from Newcombe's method (``difference_intervals``)
+    can cross 0 beside a t-test's small p-value, and no sentence calls such a difference
+    'more' or 'longer'."""
     by_id = {m.id: m for m in base}
     pairs = [(by_id[m.id], m) for m in other if m.id in by_id]
     if not pairs:
@@ -84,11 +88,12 @@ def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bo
     p_holm = np.empty_like(p)  # the skill ladder's steps are a family of their own
     for family in (ladder, ~ladder):
         p_holm[family] = holm(p[family])
+    clear = (p_holm < ALPHA) & ~((lo <= 0) & (hi >= 0))  # never beside an interval across 0
     return [{"rules": label, "metric": m.metric, "n_players": m.n_players,
              "position": m.position, "default": b.value - b.fair, "value": m.value - m.fair,
              "diff": float(est.value[i]), "ci_low": float(lo[i]), "ci_high": float(hi[i]),
              "se": float(est.se[i]), "df": float(est.df[i]), "p_value": float(p[i]),
-             "p_holm": float(p_holm[i]), "significant": bool(p_holm[i] < ALPHA),
+             "p_holm": float(p_holm[i]), "significant": bool(clear[i]),
              "method": "paired" if paired else "unpaired", "detail": m.detail}
             for i, (b, m) in enumerate(pairs)]  # fmt: skip
 

@@ -124,7 +124,8 @@ def _tick(r: pd.Series) -> str:
 
 def seats(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
     """Each seat's win rate less its fair share, by position after the first player, one
-    series per rule set (and table size), with 95% intervals; 0 is a fair seat."""
+    series per rule set (and table size), with 95% intervals; 0 is a fair seat. A seat with
+    no interval has no bar (one drawn to 0 read as an interval), its series' legend says so."""
     d = metrics[metrics["metric"] == "seat"]
     fig, ax = _axes(ax, (8.5, 4.2))
     groups = list(d.groupby(["rules", "n_players"], sort=False))
@@ -133,11 +134,10 @@ def seats(metrics: pd.DataFrame, ax: Axes | None = None) -> Figure:
     for i, ((rules, n), grp) in enumerate(groups):
         x = grp["position"].to_numpy() + (i - (len(groups) - 1) / 2) * width
         v = grp["value"].to_numpy(float)
-        lo = np.nan_to_num(grp["ci_low"].to_numpy(float), nan=0.0)
-        hi = np.nan_to_num(grp["ci_high"].to_numpy(float), nan=0.0)
-        err = np.clip(np.vstack([v - lo, hi - v]), 0, None)
+        err = _err(v, grp["ci_low"].to_numpy(float), grp["ci_high"].to_numpy(float))
         c, marker, _ = style(i)
         name = f"{rules}, {n} players" if sizes > 1 else str(rules)
+        name += "" if np.isfinite(err).all() else " (no bar: no interval)"
         ax.errorbar(x, v, yerr=err, fmt=marker, color=c, capsize=3, lw=1.2, ms=5, label=name)
     maxpos = int(d["position"].max()) if len(d) else 0
     ax.set_xticks(range(maxpos + 1), [ordinal(p) for p in range(maxpos + 1)])

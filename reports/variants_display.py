@@ -9,11 +9,27 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .numbers import PP, fixed, in_percentage_points
-from .variants_words import apart, flat
+from .clusters import Estimates
+from .numbers import PP, apart_digits, fixed, in_percentage_points
 
-__all__ = ["Shown", "diff_figure", "diff_text", "label", "ordinal", "shown", "value_text",
-           "value_words"]  # fmt: skip
+__all__ = ["Shown", "diff_figure", "diff_text", "flat", "label", "no_interval", "ordinal",
+           "shown", "value_text", "value_words"]  # fmt: skip
+
+
+def flat(value: float, se: float, df: float) -> bool:
+    """A standard error of zero on deals enough for an interval: every duplicate set gave the
+    same value (a strategy that wins every game it sits in, say). That is no evidence that
+    the value cannot vary, so no interval or test is stated on it (``Estimates.flat``, of one
+    measure)."""
+    one = Estimates(np.array([value], float), np.array([se], float), np.array([df], float),
+                    np.zeros(1))  # fmt: skip
+    return bool(one.flat()[0])
+
+
+def _cell_digits(lo: float, hi: float, digits: int) -> int:
+    """The decimals of a cell's interval whose bounds are already scaled (``apart_digits``)."""
+    return apart_digits(lo, hi, digits, 1.0)
+
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
@@ -75,11 +91,16 @@ def label(metric: str, n_players: str, position: int, detail: str = "", multi: b
     return shown(metric).name + at
 
 
+def no_interval(still: bool) -> str:
+    """Why a cell has no interval, in its words: its deals showed no spread (``still``), or
+    there are too few of them."""
+    return "no spread between deals" if still else "too few deals"
+
+
 def _why(r: pd.Series, col: str) -> str:
     """Why a row has no interval: too few deals, or none of them differing (``flat``)."""
-    if {"se", "df"} <= set(r.index) and flat(float(r[col]), float(r["se"]), float(r["df"])):
-        return "no spread between deals"
-    return "too few deals"
+    still = {"se", "df"} <= set(r.index) and flat(float(r[col]), float(r["se"]), float(r["df"]))
+    return no_interval(still)
 
 
 def _in_words(figure: str, unit: str) -> str:
@@ -104,7 +125,7 @@ def value_text(r: pd.Series, words: bool = False) -> str:
     ``words``, as a sentence writes the same cell (``value_words``)."""
     s = shown(str(r["metric"]))
     v, lo, hi = (s.scale * float(r[c]) for c in ("value", "ci_low", "ci_high"))
-    sign, k = "+" if s.unit == PP else "", apart(lo, hi, s.digits)
+    sign, k = "+" if s.unit == PP else "", _cell_digits(lo, hi, s.digits)
     figure, unit = fixed(v, k, sign), s.unit
     if unit.startswith("%"):
         figure, unit = f"{figure}%", ""
@@ -122,11 +143,17 @@ def value_words(r: pd.Series) -> str:
 
 
 def diff_figure(r: pd.Series) -> str:
-    """A differences row's signed size in its unit for a sentence, without its interval:
-    "+100.0 percentage points" (of a difference every duplicate set gave alike, which has
-    none)."""
+    """A differences row's signed size in its unit for a sentence, with the interval its
+    table cell states (``diff_text``), if any: "+100.0 percentage points" of a difference
+    every duplicate set gave alike, "+100.0 percentage points [+66.8, +100.0]" of two shares
+    with no spread, whose interval is Newcombe's (``variants_metrics.difference_intervals``)."""
     s = shown(str(r["metric"]))
-    return _in_words(fixed(s.scale * float(r["diff"]), s.digits, "+"), s.diff_unit)
+    d, lo, hi = (s.scale * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
+    k = _cell_digits(lo, hi, s.digits)
+    text = _in_words(fixed(d, k, "+"), s.diff_unit)
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return text
+    return f"{text} [{fixed(lo, k, '+')}, {fixed(hi, k, '+')}]"
 
 
 def diff_text(r: pd.Series, star: bool = True) -> str:
@@ -134,7 +161,7 @@ def diff_text(r: pd.Series, star: bool = True) -> str:
     when clear: "-6.9 [-7.5, -6.3] turns *", "+1.0 [+0.5, +1.5] pp"."""
     s = shown(str(r["metric"]))
     d, lo, hi = (s.scale * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
-    k = apart(lo, hi, s.digits)  # a difference clear of 0 never written as 0.0
+    k = _cell_digits(lo, hi, s.digits)  # a difference clear of 0 never written as 0.0
     text = _cell(fixed(d, k, "+"), s.diff_unit, lo, hi, k, "+")
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{text} ({_why(r, 'diff')})"

@@ -1,6 +1,6 @@
 """The charts a designer reads first: every variant's difference to the default rules on every
 measure at one look (a forest plot: a panel per measure in its own unit, a marker per variant
-with its 95% interval, filled where the difference is clear after Holm's correction), each
+with its 95% interval, filled where the difference is clear: Holm, its interval clear of 0), each
 measure of a sweep against the swept value with its 95% band, and the skill ladder's steps."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def _figure(rows: int, width: float = 8.5, per: float = 0.42, extra: float = 1.3
 def forest(diffs: pd.DataFrame) -> Figure:
     """Every variant's difference to the default rules on every measure (``forest_rows``),
     a panel per measure in its unit (a share's difference in percentage points), 95%
-    intervals, filled markers where the difference is clear (Holm), hollow where it is not; 0
+    intervals, filled markers where the difference is clear (``significant``), hollow where it is not; 0
     is no change."""
     d = diffs
     rows = forest_rows(d)

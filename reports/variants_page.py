@@ -25,14 +25,16 @@ from .variants_tables import (
     seat_table,
     sweep_rows,
 )
+from .variants_words import clear_when, no_win_to_lose
 
 __all__ = ["Rows", "chart_names", "page_sections", "write_variants_page"]
 
 Tables = dict[str, pd.DataFrame]
 Said = tuple[str, list[str]]
+MEASURES = "the variant's measures"
 CLEAR = (
-    "* marks a difference significant after Holm's correction over the variant's measures "
-    "(the variant less the default rules, 95% intervals in brackets, not corrected)."
+    f"* marks a clear difference, {clear_when(MEASURES)} (the variant less the default "
+    "rules, 95% intervals in brackets, not corrected)."
 )
 
 
@@ -157,7 +159,7 @@ def _opening(tables: Tables, labels: list[str], said: list[Said], charts: set[st
         bullets=[t for t, _ in said],
         lead="Every variant less the default rules on every measure, each in its own unit (a "
         f"share's difference in {PERCENTAGE_POINTS}), with 95% intervals: filled markers are clear "
-        "after Holm's correction over the variant's measures, hollow ones are not; 0 is no change.",
+        f"({clear_when(MEASURES)}), hollow ones are not; 0 is no change.",
         links=[_links(ms, charts) for _, ms in said],
         charts_first=True,
     )
@@ -188,8 +190,7 @@ def _restricted(tables: Tables, labels: list[str]) -> Section:
     lead = f"What each restriction costs the restricted strategy, per rule set, in {PERCENTAGE_POINTS}."
     if unmeasured:  # its replays ran, but the strategy won none of them: no win to lose
         who = str(costs["detail"].iloc[0]).partition(": ")[0]
-        lead += (f" Not measured under {', '.join(unmeasured)}: no replayed game was won by "
-                 f"{who}, restricted or not, so there was no win to lose.")  # fmt: skip
+        lead += f" Not measured under {', '.join(unmeasured)}: {no_win_to_lose(who)}."
     return Section(
         "Restricted play",
         "After Jaffe et al. (2012): the strategy restricted (by default weighted) plays in its "

@@ -15,7 +15,7 @@ from .variants_display import label
 __all__ = ["SWEEP_COLUMNS", "Sweep", "sweep_table"]
 
 SWEEP_COLUMNS = ["key", "value", "x", "rules", "metric", "n_players", "position", "measure",
-                 "detail", "estimate", "ci_low", "ci_high", "diff", "diff_ci_low",
+                 "detail", "estimate", "ci_low", "ci_high", "se", "df", "diff", "diff_ci_low",
                  "diff_ci_high", "p_holm", "significant", "default"]  # fmt: skip
 
 
@@ -39,10 +39,11 @@ class Sweep:
 
 def sweep_table(metrics: pd.DataFrame, diffs: pd.DataFrame, sweep: Sweep,
                 base: str) -> pd.DataFrame:  # fmt: skip
-    """One row per value of the sweep and measure: the estimate with its 95% interval, the
-    difference to the default rules (``base``) with its interval, Holm's p-value and whether
-    it is clear (0 with no interval at a value that plays as the default rules); ``x``: the
-    value as a number where every value is one."""
+    """One row per value of the sweep and measure: the estimate with its 95% interval (and
+    its standard error and degrees of freedom, which tell why one has none), the difference
+    to the default rules (``base``) with its interval, Holm's p-value and whether it is clear
+    (0 with no interval at a value that plays as the default rules); ``x``: the value as a
+    number where every value is one."""
     d = diffs.set_index(["rules", "metric", "n_players", "position"])
     multi = metrics["n_players"].nunique() > 1 and (metrics["n_players"] != "all").any()
     out = []
@@ -56,7 +57,8 @@ def sweep_table(metrics: pd.DataFrame, diffs: pd.DataFrame, sweep: Sweep,
                    "measure": label(str(r["metric"]), str(r["n_players"]), int(r["position"]),
                                     str(r.get("detail", "") or ""), multi),
                    "detail": r.get("detail", ""), "estimate": r["value"],
-                   "ci_low": r["ci_low"], "ci_high": r["ci_high"], "default": rules == base}  # fmt: skip
+                   "ci_low": r["ci_low"], "ci_high": r["ci_high"], "se": r["se"], "df": r["df"],
+                   "default": rules == base}  # fmt: skip
             if rules == base:
                 row.update(diff=0.0, diff_ci_low=np.nan, diff_ci_high=np.nan, p_holm=np.nan,
                            significant=False)  # fmt: skip

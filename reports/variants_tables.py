@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from .numbers import PERCENTAGE_POINTS, fixed, p_text
-from .variants_display import diff_text, label, value_text
+from .numbers import PERCENTAGE_POINTS, apart_digits, fixed, p_text
+from .variants_display import diff_text, label, no_interval, shown, value_text
 from .variants_forest import forest_rows
 from .variants_text import ordinal
 
@@ -113,9 +113,9 @@ def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
 def _points(r: pd.Series) -> str:
     v, lo, hi = (100 * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        why = "no spread between deals" if r.get("no_spread", False) else "too few deals"
-        return f"{fixed(v, sign='+')} ({why})"
-    return f"{fixed(v, sign='+')} [{fixed(lo, sign='+')}, {fixed(hi, sign='+')}]"
+        return f"{fixed(v, sign='+')} ({no_interval(bool(r.get('no_spread', False)))})"
+    k = apart_digits(lo, hi, shown("ladder_step").digits, 1.0)  # as the step's measure cell
+    return f"{fixed(v, k, '+')} [{fixed(lo, k, '+')}, {fixed(hi, k, '+')}]"
 
 
 def sweep_rows(table: pd.DataFrame) -> pd.DataFrame:

@@ -1,7 +1,7 @@
-"""The comparison of rule variants in words: per variant the differences to the default rules
-that are clear (significant after Holm's correction over that variant's measures), each with
-its 95% interval, then what shows no clear difference; the default rules' own figures; and
-how the differences were measured. Numbers are rounded for reading; the CSVs keep them all.
+"""One job, the comparison of rule variants in words: per variant the clear differences to the
+default rules (``clear_when``), each with its 95% interval, then what shows no clear
+difference; the default rules' own figures; how the differences were measured. Numbers are
+rounded as the tables round them; the CSVs keep them all. Long: every sentence in one place.
 """
 
 from __future__ import annotations
@@ -29,18 +29,20 @@ from .numbers import (
     pct,
     signed_points,
 )
-from .variants_display import diff_figure, ordinal
+from .variants_display import diff_figure, ordinal, shown
 from .variants_words import (
-    DIGITS,
     RATES,
     UNITS,
+    apart,
+    apart_ends,
     change,
-    decimals,
+    clear_when,
     diff_digits,
     flat,
     in_brackets,
     is_clear,
     missing,
+    no_win_to_lose,
     others,
     points,
     with_unit,
@@ -76,9 +78,11 @@ def _rate(v: float, lo: float, hi: float, k: int = 1) -> str:
 class _Lookup:
     """The metrics and differences tables, by (rules, metric, n_players, position)."""
 
-    def __init__(self, metrics: pd.DataFrame, diffs: pd.DataFrame):
+    def __init__(self, metrics: pd.DataFrame, diffs: pd.DataFrame,
+                 ladder: pd.DataFrame | None = None):  # fmt: skip
         self.m = {_key(r): r for _, r in metrics.iterrows()}
         self.d = {_key(r): r for _, r in diffs.iterrows()}
+        self.ladder = ladder  # the skill ladder's steps: whether a best is told apart
         self.quiet = False  # the sentence has said once that no figure has an interval
 
     def digits(self, *keys: Key) -> int:
@@ -97,7 +101,7 @@ class _Lookup:
         '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]'; one in percentage points, a
         difference of rates, with signed bounds: '5.0 percentage points [+3.1, +6.9]' (``k``:
         its decimals, as a difference beside it is written, ``diff_digits``; else a rate's
-        one, a measure's own; ``sign`` "+": the figure's sign written)."""
+        one, else the decimals of its table cell; ``sign`` "+": the figure's sign written)."""
         r = self.m[key]
         add = r["fair"] if key[1] == "seat" else 0.0
         v, lo, hi = r["value"] + add, r["ci_low"] + add, r["ci_high"] + add
@@ -107,7 +111,8 @@ class _Lookup:
             k = self.digits(key) if k is None else k
             return _rate(v, lo, hi, k) if bracket else pct(v, k)
         scale = 100.0 if points(key[1]) else 1.0
-        k = (1 if scale == 100.0 else DIGITS.get(key[1], decimals(v))) if k is None else k
+        if k is None:  # the decimals of the measure's table cell (``value_text``)
+            k = apart(lo, hi, shown(key[1]).digits, scale)
         unit = PERCENTAGE_POINTS if scale == 100.0 else UNITS.get(key[1], "")
         text = with_unit(fixed(scale * v, k, sign), unit)
         span = (difference_interval(lo, hi, scale, k) if scale == 100.0  # a difference of rates
@@ -179,7 +184,7 @@ def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
         what = f"the first player's edge {('falls', 'rises')[r['diff'] > 0]} by {change(r, '', '')}"
     else:
         return None
-    note = "" if clear or r is None else f"; the change, {_signed(r)}, is not significant"
+    note = "" if clear or r is None else f"; the change, {_signed(r)}, is not clear"
     k = look.digits(key_v, key_b)
     return (f"{what} (at {n} players the first player wins {look.shown(key_v, k=k)} against "
             f"{look.shown(key_b, k=k)} under the default rules, fair share "
@@ -221,7 +226,7 @@ def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
         out.append(
             f"skill matters {'less' if r['diff'] < 0 else 'more'}: the best strategy beats the "
             f"worst by {look.shown(key_v)} of win rate, {_paired_over(look, key_v)} "
-            f"({v['detail']}), against "
+            f"({v['detail']}{apart_ends(look.ladder, rules, v['detail'])}), against "
             f"{look.shown(key_b, bracket=False)}{other} under the default rules: "
             f"{change(r, 'less', 'more')}"
         )
@@ -251,8 +256,8 @@ def _paired_over(look: _Lookup, key: Key) -> str:
     sets = "duplicate set" if both == 1 else "duplicate sets"
     if total is None or total < both:
         over = f"the {both:,} {sets} where both sat"
-    elif both == total:
-        over = f"all {counted(total, 'duplicate set')} of the run"
+    elif both == total:  # never 'all 1 duplicate set'
+        over = "the run's one duplicate set" if total == 1 else f"all {total:,} {sets} of the run"
     else:
         over = f"the {both:,} of {total:,} duplicate sets where both sat"
     return f"paired over {over}"
@@ -404,8 +409,7 @@ def _lost(look: _Lookup, rules: str, base: str) -> list[Said]:
         out.append((rest, why))
     if costs:
         who = str(costs[0]["detail"]).partition(": ")[0]
-        why = (f"no replayed game was won by {who}, restricted or not, so there was no win to "
-               "lose" + (" (every game stopped unfinished)" if stopped else ""))  # fmt: skip
+        why = no_win_to_lose(who) + (" (every game stopped unfinished)" if stopped else "")
         out.append((costs, why))
     return [(f"{_listed(_lost_names(look, base, rows), 'and')} cannot be measured: {why}",
              list(dict.fromkeys(str(r["metric"]) for r in rows))) for rows, why in out]  # fmt: skip
@@ -438,7 +442,8 @@ def _baseline(look: _Lookup, base: str, note: str, extra: list[str]) -> str:
                                           f"share {fair})"))  # fmt: skip
     key = (base, "skill_spread", "all", -1)
     if key in look.m:
-        paired = f"{_paired_over(look, key)} ({look.m[key]['detail']})"
+        detail = look.m[key]["detail"]
+        paired = f"{_paired_over(look, key)} ({detail}{apart_ends(look.ladder, base, detail)})"
         parts.append(look.figure(key, f"the best strategy beats the worst by {{}}, {paired}"))
     key = (base, "best_vs_random", "all", -1)
     if key in look.m:
@@ -470,7 +475,7 @@ def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], meth
     to the default rules (``labels[0]``) first, then the default rules' own figures, the
     skill ladder (``reports.designer_measures.ladder_table``), where the designers' measures
     come from and how the differences were measured."""
-    look = _Lookup(metrics, diffs)
+    look = _Lookup(metrics, diffs, ladder)
     base = labels[0]
     out = [b for rules in labels[1:] for b in _variant(look, rules, base)]
     note = _none_note(look, base)  # first: the figures below then know whether to say it
@@ -489,11 +494,6 @@ def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], meth
         each = ", ".join(f"{int(k)} for {rules}" for rules, k in n.items())
         family = f"each variant's measures ({each})"
     apart = ", the skill ladder's steps corrected apart" if ladder_rows.any() else ""
-    out.append(
-        (
-            f"{method}. A difference is clear when it is significant after Holm's correction over "
-            f"{family}{apart} (95% intervals in brackets, not corrected).",
-            [],
-        )
-    )
-    return out
+    clear = clear_when(family) + apart
+    return [*out, (f"{method}. A difference is clear when it is {clear} (95% intervals in "
+                   "brackets, not corrected).", [])]  # fmt: skip

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .clusters import Estimates
 from .numbers import (
     NO_SPREAD,
     PERCENTAGE_POINTS,
@@ -20,33 +19,30 @@ from .numbers import (
     fixed,
     in_percentage_points,
 )
+from .variants_display import flat, shown
 
 __all__ = [
-    "DIGITS",
     "RATES",
     "UNITS",
     "apart",
+    "apart_ends",
     "in_brackets",
     "change",
-    "decimals",
+    "clear_when",
     "diff_digits",
     "flat",
     "is_clear",
     "missing",
+    "no_win_to_lose",
     "others",
     "points",
     "with_unit",
 ]
 
 
-def decimals(x: float) -> int:
-    return 1 if abs(x) >= 1 else 2
-
-
 UNITS = {"turns": "turns", "rounds": "rounds", "runner_up": "cards", "match_games": "games",
          "skill_spread": PERCENTAGE_POINTS, "ladder_step": PERCENTAGE_POINTS,
          "lead_changes": "times"}  # fmt: skip
-DIGITS = {"runner_up": 2, "skill_spread": 1, "ladder_step": 1, "lead_changes": 2}
 RATES = ("seat", "unfinished", "shared_wins", "best_vs_random", "drama", "comeback", "decided_at")
 """Measures shown in percent (shares, and means of shares of a game), their differences in
 percentage points."""
@@ -80,13 +76,12 @@ def apart(lo: float, hi: float, k: int, scale: float = 1.0) -> int:
 
 
 def diff_digits(r: pd.Series) -> int:
-    """The decimals a sentence writes a difference with, and the two values beside it: a
-    rate's one, a measure's own (``DIGITS``, else two below 1), more where its interval is
-    clear of 0 and a bound would round onto 0 (``apart``)."""
-    metric = str(r["metric"])
-    scale = 100.0 if metric in RATES or points(metric) else 1.0
-    k = 1 if scale == 100.0 else DIGITS.get(metric, decimals(abs(float(r["diff"]))))
-    return apart(float(r["ci_low"]), float(r["ci_high"]), k, scale)
+    """The decimals a sentence writes a difference with, and the two values beside it: those
+    of the difference's table cell (``variants_display.diff_text``: the measure's own,
+    ``shown``, more where its interval is clear of 0 and a bound would round onto 0,
+    ``apart``), so a sentence never rounds what the table beside it writes otherwise."""
+    s = shown(str(r["metric"]))
+    return apart(float(r["ci_low"]), float(r["ci_high"]), s.digits, s.scale)
 
 
 def change(r: pd.Series, less: str, more: str) -> str:
@@ -106,16 +101,6 @@ def change(r: pd.Series, less: str, more: str) -> str:
     return f"{words} {difference_interval(lo, hi, scale, k)}"
 
 
-def flat(value: float, se: float, df: float) -> bool:
-    """A standard error of zero on deals enough for an interval: every duplicate set gave the
-    same value (a strategy that wins every game it sits in, say). That is no evidence that
-    the value cannot vary, so no interval or test is stated on it (``Estimates.flat``, of one
-    measure)."""
-    one = Estimates(np.array([value], float), np.array([se], float), np.array([df], float),
-                    np.zeros(1))  # fmt: skip
-    return bool(one.flat()[0])
-
-
 def missing(r: Any, col: str = "value") -> str:
     """Why a measure (or, ``col`` "diff", a difference) has no interval, in words: too few
     deals, or no spread between them."""
@@ -124,6 +109,46 @@ def missing(r: Any, col: str = "value") -> str:
 
 def is_clear(r: pd.Series | None) -> bool:
     return r is not None and bool(r["significant"])
+
+
+def apart_ends(ladder: pd.DataFrame | None, rules: str, detail: str) -> str:
+    """What the skill ladder (``designer_measures.ladder_table``) leaves open of the best and
+    the worst a spread names (``detail``: 'low - random'): '; low not clearly ahead of greedy'
+    where the step below that best was tested and is not significant (so too '; random not
+    clearly behind greedy' at the bottom), '' where the steps tell them apart, were not
+    tested or are not the ladder's ends. A best or worst is named bare only where its step
+    says so."""
+    steps = None if ladder is None else ladder[ladder["rules"] == rules].sort_values("step")
+    best, _, worst = str(detail).partition(" - ")
+    if steps is None or not len(steps) or not worst:
+        return ""
+    top, bottom = steps.iloc[0], steps.iloc[-1]
+    notes = []
+    if top["upper"] == best and _open(top):
+        notes.append(f"{best} not clearly ahead of {top['lower']}")
+    said = len(steps) == 1 and notes  # one step, said already from the top
+    if bottom["lower"] == worst and _open(bottom) and not said:
+        notes.append(f"{worst} not clearly behind {bottom['upper']}")
+    return "".join(f"; {n}" for n in notes)
+
+
+def _open(step: pd.Series) -> bool:
+    """A ladder step tested and not significant (one untested, for too few deals or no
+    spread, says why where its figure is written)."""
+    return not step["significant"] and bool(np.isfinite(step["p_holm"]))
+
+
+def no_win_to_lose(who: str) -> str:
+    """Why a restriction's cost is not measured under a rule set, in the findings' and the
+    page's words alike."""
+    return f"no replayed game was won by {who}, restricted or not, so there was no win to lose"
+
+
+def clear_when(family: str) -> str:
+    """What makes a difference clear (``reports.variants._diff_rows``), in the words of the
+    findings and of the page alike: a difference called more or less is never one whose
+    interval crosses 0."""
+    return f"significant after Holm's correction over {family} and its interval excludes 0"
 
 
 def others(look: Any, rules: str, base: str, phrases: dict) -> list[tuple[str, list[str]]]:

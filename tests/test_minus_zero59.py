@@ -90,8 +90,12 @@ def test_a_variants_difference_writes_no_minus_zero():
 def test_a_ladder_step_cell_writes_no_minus_zero():
     from reports.variants_tables import _points
 
-    r = pd.Series({"diff": TINY, "ci_low": -0.01, "ci_high": TINY})
-    assert _points(r) == "+0.0 [-1.0, +0.0]"
+    r = pd.Series({"diff": TINY, "ci_low": -0.01, "ci_high": 0.001})
+    assert _points(r) == "+0.0 [-1.0, +0.1]"
+    # clear of 0, its bounds get the decimals that show it (as the measure's cell), never '+0.0'
+    assert _points(pd.Series({"diff": TINY, "ci_low": -0.01, "ci_high": TINY})) == (
+        "-0.001 [-1.000, -0.001]"
+    )
     assert _points(pd.Series({"diff": TINY, "ci_low": np.nan, "ci_high": np.nan})) == (
         "+0.0 (too few deals)"
     )

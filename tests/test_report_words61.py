@@ -209,7 +209,7 @@ def test_the_method_sentence_counts_one_measure_in_the_singular():
                         ("hand_size=9", "turns", "all", -1, 40.0, 39.0, 41.0)])  # fmt: skip
     diffs = _diffs([("hand_size=9", "turns", "all", -1, -4.0, -5.0, -3.0, True)])
     said = findings(metrics, diffs, LABELS, "Paired")[-1][0]
-    assert "after Holm's correction over the variant's 1 measure (95%" in said
+    assert "after Holm's correction over the variant's 1 measure and its" in said
     three = ["default", "hand_size=9", "take=nothing"]
     metrics = pd.concat([metrics, _metrics([("take=nothing", "turns", "all", -1, 40.0, 39.0,
                                              41.0), ("take=nothing", "rounds", "all", -1,

@@ -402,7 +402,7 @@ def test_the_first_players_advantage_vanishes_only_with_a_clear_change():
                                 (-0.008, -0.03, 0.014), False), ["default", "hand_size=9"],
                        "Paired")  # fmt: skip
     assert "the first player's advantage is no longer clear" in unclear[0][0]
-    assert "the change, -0.8 percentage points [-3.0, +1.4], is not significant" in unclear[0][0]
+    assert "the change, -0.8 percentage points [-3.0, +1.4], is not clear" in unclear[0][0]
     grows = findings(*_tables((0.02, 0.01, 0.03), (0.06, 0.05, 0.07), (0.04, 0.03, 0.05), True),
                      ["default", "hand_size=9"], "Paired")  # fmt: skip
     assert "the first player's edge grows by 4.0 percentage points [+3.0, +5.0]" in grows[0][0]

@@ -58,7 +58,7 @@ def test_a_value_and_a_difference_write_the_unit_alike(metric):
     if unit == PP:
         # every value in pp is a difference of rates (an edge, a spread, a cost): signed
         assert value_text(r) == "+1.0 [+0.5, +1.5] pp"
-        assert diff_figure(r) == "+1.0 percentage point"  # a sentence: the word, singular
+        assert diff_figure(r) == "+1.0 percentage point [+0.5, +1.5]"  # the word, singular
     none = pd.Series({**both, "ci_low": float("nan"), "ci_high": float("nan")})
     assert _cells_words(diff_text(none))[:1] == _cells_words(value_text(none))[:1]
 
