@@ -56,6 +56,7 @@ print(engine.available(), engine.why_not(), warmup.loop_cached())
 
 def test_leaves_engine_numba_chooses_numbas_loop_and_says_it_must_compile(tmp_path):
     env = {**os.environ, "LEAVES_ENGINE": "numba", "LEAVES_CACHE_DIR": str(tmp_path)}
+    env.pop("NUMBA_DISABLE_JIT", None)  # the quick suite's: with the JIT off nothing compiles
     done = subprocess.run(
         [sys.executable, "-c", _NUMBA_RUN],
         capture_output=True, text=True, env=env, cwd=ROOT, check=True,
