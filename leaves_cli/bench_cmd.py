@@ -47,7 +47,7 @@ def _table(report: Any) -> None:
     help="Timed compiled runs; the best is reported.",
 )  # fmt: skip
 @click.option(
-    "--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of the deals and play."
+    "--seed", type=WholeNumber(0), default=0, show_default=True, help="Seed of the deals and play."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def bench(  # noqa: PLR0913 - click passes each option
@@ -72,10 +72,13 @@ def bench(  # noqa: PLR0913 - click passes each option
       leaves bench --players 6 --games 500000
       leaves bench --json                 # one JSON object (games_per_second, ...)
     """
+    from tournaments.checks import player_counts
+
     from .tournament_parts import load_game
 
     plugin = load_game(game, {})
     try:
+        player_counts(plugin, [players])  # in the words every command says a table in
         report = plugin.bench(players, games, api_games, repeats, seed)
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from .errors import CLIError
-from .options import FileName
+from .options import FileName, Number
 
 
 def _rate(x: float, lo: float, hi: float) -> str:
@@ -61,11 +61,11 @@ PARQUET_MAGIC = b"PAR1"
 
 
 def _check_run(run_dir: Path) -> None:
-    """Refuse, in one line naming the file, a path that holds no run (exit 2) or a run that
-    ``leaves report`` refuses (exit 1: its manifest cannot be used, or its parts do not match
-    it), else by Parquet's magic bytes at both ends of each part (a truncated copy lacks the
-    last); then rows without the manifest that vouches for them (exit 2, as ``leaves report``
-    and ``leaves verify`` refuse them)."""
+    """Refuse, in one line naming the file, the first problem ``leaves verify`` would find, in
+    its order: a path that holds no run, or rows without the manifest that vouches for them
+    (exit 2; a run's folder that lost it in verify's words); a run that ``leaves report``
+    refuses (exit 1: its manifest cannot be used, or its parts do not match it); then a part
+    without Parquet's magic bytes at both ends (a truncated copy lacks the last)."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     from .report_cmd import check_parts, refuse_without_manifest
@@ -74,9 +74,8 @@ def _check_run(run_dir: Path) -> None:
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
-    if not (run_dir / "games").is_dir():
-        raise CLIError(f"not a run directory: {run_dir} holds no games/", usage=True)
-    check_parts(run_dir)
+    refuse_without_manifest(run_dir)  # as report and verify: no run without it
+    check_parts(run_dir)  # a run without rows: refused as report refuses it, by reading it
     for part in sorted((run_dir / "games").rglob("*.parquet")):
         with part.open("rb") as f:
             head = f.read(4)
@@ -86,7 +85,6 @@ def _check_run(run_dir: Path) -> None:
             check = f"'leaves verify {shell_word(run_dir)}'"
             raise CLIError(f"{part} is not a whole Parquet file (truncated or corrupt): check "
                            f"the run with {check}")  # fmt: skip
-    refuse_without_manifest(run_dir)  # as report and verify: no run without it
 
 
 def _state_lines(runs: dict[str, Path]) -> list[str]:
@@ -109,7 +107,10 @@ def _echo_head(runs: dict[str, Path], lines: list[str]) -> None:
 @click.command(name="compare")
 @click.argument("run_a", type=FileName(path_type=Path, noun="run directory"))
 @click.argument("run_b", type=FileName(path_type=Path, noun="run directory"))
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option(
+    "--alpha", type=Number(0, 1, exclusive=True), default=0.05, show_default=True,
+    help="Significance level.",
+)  # fmt: skip
 @click.option(
     "--pair", "pairs", multiple=True, metavar="A_LABEL=B_LABEL",
     help="Compare strategy A_LABEL of RUN_A with B_LABEL of RUN_B (repeatable).",
@@ -143,15 +144,13 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     \b
     Exit codes:
       0  compared
-      1  a run cannot be used (a bad part, a corrupt manifest, no valid game: every one
-         ended by a forfeit), no strategy both runs have has a valid game in both, or
+      1  a run cannot be used (a bad part, a corrupt manifest, no per-game rows kept, no
+         valid game: every one ended by a forfeit), no strategy both runs have has a valid game in both, or
          --out cannot be written
       2  bad usage: a path that holds no run (or rows without their manifest.json), a
          bad --pair, or runs that cannot be compared (other games, table sizes, a
          gauntlet and a tournament, no strategy in common)
     """
-    if not 0 < alpha < 1:
-        raise CLIError(f"--alpha must be between 0 and 1, got {alpha}", usage=True)
     from reports import ReportError
     from reports.compare import NotComparable
     from reports.compare import compare as run_compare

@@ -27,6 +27,11 @@ def empty_name(where: str, noun: str) -> str:
     return f"{where}: an empty name was given, not a {noun}"
 
 
+def either(words: Sequence[str]) -> str:
+    """Alternatives in words: "html or md", "balanced, all or rotations"."""
+    return " or ".join(", ".join(words).rsplit(", ", 1))
+
+
 def flag_of(param: click.Parameter | None) -> str:
     """How a message names ``param``: an option by its long flag (``--players``, not ``-n``),
     an argument by the name its usage line shows."""
@@ -36,22 +41,30 @@ def flag_of(param: click.Parameter | None) -> str:
 
 
 class _InWords:
-    """A number type whose bounds (``min``, ``max``: either open when None) are said in words
-    in the help (``[0 or more]``) and in the one line that refuses another value (``--game
-    takes a whole number 0 or more, got 'x'``), not as click's ``x>=0``."""
+    """A number type whose bounds (``min``, ``max``: either open when None; both excluded
+    where ``exclusive``) are said in words in the help (``[0 or more]``) and in the one line
+    that refuses another value (``--game takes a whole number 0 or more, got 'x'``), not as
+    click's ``x>=0``. A bounded number is never NaN (click's range lets it through)."""
 
     min: Any
     max: Any
+    min_open: bool
     noun = "a number"
     parse: Any = float
 
-    def __init__(self, least: Any = None, most: Any = None) -> None:
-        super().__init__(min=least, max=most)  # click's IntRange or FloatRange, after this
+    def __init__(self, least: Any = None, most: Any = None, *, exclusive: bool = False) -> None:
+        # click's IntRange or FloatRange, after this
+        super().__init__(min=least, max=most, min_open=exclusive, max_open=exclusive)
 
     @property
     def bounds(self) -> str:
-        """The numbers taken, in words: "0 or more", "from 1 to 1000", "9 or less"."""
+        """The numbers taken, in words: "0 or more", "from 1 to 1000", "9 or less"; excluded:
+        "above 0 and below 1"."""
         least, most = self.min, self.max
+        if self.min_open:
+            ends = (f"above {least}" if least is not None else "",
+                    f"below {most}" if most is not None else "")  # fmt: skip
+            return " and ".join(filter(None, ends))
         if least is not None and most is not None:
             return str(least) if least == most else f"from {least} to {most}"
         if least is not None:
@@ -63,7 +76,9 @@ class _InWords:
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:
-            return super().convert(value, param, ctx)
+            number = super().convert(value, param, ctx)
+            if number == number or (self.min is None and self.max is None):
+                return number
         except click.BadParameter:
             pass
         got = text = str(value).strip()  # a number out of bounds, as typed
@@ -87,6 +102,19 @@ class Number(_InWords, click.FloatRange):
     """A number (a fraction allowed) from ``least`` to ``most``, said in words."""
 
     name = "number"
+
+
+class OneOf(click.Choice):
+    """One word of ``choices``, another refused in the one line every option says
+    (``--format takes html or md, got 'pdf'``), not click's "Invalid value for ...";
+    the help lists them as click does."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            got = printable(str(value))
+        raise click.UsageError(f"{flag_of(param)} takes {either(self.choices)}, got '{got}'", ctx)
 
 
 def number_type(kind: Any) -> Any:
@@ -221,7 +249,7 @@ progress_option = click.option(
 format_option = click.option(
     "--format",
     "fmt",
-    type=click.Choice(["html", "md"]),
+    type=OneOf(["html", "md"]),
     default="html",
     show_default=True,
     help="Report page format: self-contained HTML or Markdown (charts as PNG files).",

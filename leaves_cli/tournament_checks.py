@@ -6,7 +6,8 @@ that a game setting contradicts (one that sets a target of its own, as rules may
 matches to one and record the other; a ``--record`` file in a folder that does not exist would create that folder
 wherever the path points (inside ``--out`` it is the run's own folder, created anyway). A
 ``--target`` below 1 point is refused here too, in the game's word for what runs to it (its
-``match_unit``).
+``match_unit``). So are ``--precision`` and ``--max-games`` that cannot be (``check_precision``,
+new or resumed). Each line names a value where it was given: a flag, or the config file's key.
 
 Where ``--players`` is not typed, the table a run seats is chosen here too, by one rule for
 every command (``default_players``): 4 where the game's settings allow it, else the one count
@@ -28,6 +29,7 @@ __all__ = [
     "DEFAULT_HELP",
     "DEFAULT_PLAYERS",
     "check_new_run",
+    "check_precision",
     "check_record_folder",
     "default_players",
     "players_of",
@@ -116,20 +118,27 @@ def _game_class(spec: str) -> Any:
         return None  # the game itself is refused later, naming what is wrong
 
 
-def check_record_folder(record: str | None, out: str) -> None:
+def check_record_folder(record: str | None, out: str, where: str = "--record") -> None:
     """``--record FILE`` must go into a folder that exists, or into the run's ``--out``
-    (which the run creates): any other folder is not created."""
+    (which the run creates): any other folder is not created. ``where`` names the record
+    as it was given (a config file's key: ``tournament_parts.named``)."""
     from .writable import check_file_writable
 
     if record is None:
         return
     folder, run = Path(record).parent.absolute(), Path(out).absolute()
     if not folder.is_relative_to(run):
-        check_file_writable(record, "--record")
+        check_file_writable(record, where)
 
 
 def check_new_run(opts: dict[str, Any]) -> None:
-    """Refuse the options of a new run that would not do what they say (see the module)."""
+    """Refuse the options of a new run that would not do what they say (see the module), each
+    value named where it was given (``tournament_parts.refused``: a flag, or the config
+    file's key)."""
+    from gamekit.errors import ParameterError
+
+    from .tournament_parts import refused
+
     specs = list(opts["specs"])
     if len(specs) < 2:
         raise CLIError(f"a tournament needs at least 2 strategies, got 1 ({specs[0]}): "
@@ -142,9 +151,53 @@ def check_new_run(opts: dict[str, Any]) -> None:
 
         unit, match = (plural(getattr(cls, k, w)) for k, w in (("unit", "game"),
                                                                ("match_unit", "match")))  # fmt: skip
-        raise CLIError(f"--target {target} needs --expert: {title} plays single {unit}, not "
-                       f"{match} to a target, without it", usage=True)  # fmt: skip
+        raise refused(ParameterError(f"{{target}} {target} needs {{expert}}: {title} plays "
+                                     f"single {unit}, not {match} to a target, without it",
+                                     "target", "expert"), opts)  # fmt: skip
     for opt, value, named in _targets_set(cls, opts):
         if target is not None and named != int(target):
-            raise CLIError(f"--target {target} and {opt.flag} {value} disagree: give one",
-                           usage=True)  # fmt: skip
+            raise refused(ParameterError(f"{{target}} {target} and {{{opt.name}}} {value} "
+                                         "disagree: give one", "target", opt.name), opts)  # fmt: skip
+
+
+def check_precision(values: dict[str, Any]) -> None:
+    """One-line errors for --precision and --max-games (before anything is played), each
+    value named where it was given (``tournament_parts.refused``: a flag, or the config
+    file's key)."""
+    import math
+
+    from gamekit.errors import ParameterError
+
+    from . import tournament_parts as parts
+
+    precision, cap = values["precision"], values["max_games"]
+    if precision is None:
+        if cap is not None:
+            raise parts.refused(ParameterError("{max_games} needs {precision}", "max_games",
+                                               "precision"), values)  # fmt: skip
+        return
+    if not (math.isfinite(precision) and precision > 0):
+        from reports.numbers import PERCENTAGE_POINTS
+
+        raise CLIError(f"{parts.named(values, 'precision')} must be a positive number of "
+                       f"{PERCENTAGE_POINTS}, got {precision:g}", usage=True)  # fmt: skip
+    if not values["rows"]:
+        kept = "--no-rows"
+        if "rows" in values.get("from_config", ()):
+            kept = f"rows = false in {values['config']}"
+        raise parts.refused(ParameterError("{precision} needs per-game rows (the intervals "
+                                           f"count deals): this run keeps none ({kept})",
+                                           "precision"), values)  # fmt: skip
+    if values["record_sample"] is not None:
+        raise parts.refused(ParameterError("{record_sample} is not available with {precision} "
+                                           "(the games recorded would depend on where the run "
+                                           "stops)", "record_sample", "precision"), values)  # fmt: skip
+    from tournaments.schedule import MAX_RUN_GAMES
+
+    if cap is not None and cap > MAX_RUN_GAMES:  # refused before any stage is played
+        raise CLIError(f"{parts.named(values, 'max_games')} must be at most 2**32 - 1 (a run's "
+                       f"most games), got {cap:,}", usage=True)  # fmt: skip
+    if cap is not None and cap < values["games"]:
+        raise parts.refused(ParameterError(f"{{max_games}} ({cap:,}) must be at least {{games}} "
+                                           f"({values['games']:,})", "max_games", "games"),
+                            values)  # fmt: skip

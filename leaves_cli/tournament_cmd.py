@@ -14,11 +14,14 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from gamekit.errors import ParameterError
+
 from . import tournament_parts as parts
 from .errors import CLIError
 from .options import (
     UNIT,
     FileName,
+    OneOf,
     WholeNumber,
     game_option,
     jobs_option,
@@ -42,7 +45,7 @@ from .tournament_checks import DEFAULT_HELP, players_of
     help="Total games (of a game played in rounds: rounds).",
 )
 @click.option(
-    "--seed", type=WholeNumber(), default=None, help="Tournament seed (default: fresh, saved)."
+    "--seed", type=WholeNumber(0), default=None, help="Tournament seed (default: fresh, saved)."
 )
 @jobs_option
 @click.option("--out", type=FileName(file_okay=False), default=None, help="Output directory.")
@@ -77,7 +80,7 @@ from .tournament_checks import DEFAULT_HELP, players_of
 @click.option("--repeats", is_flag=True, help="Let a strategy take several seats at a table.")
 @value_option(
     "--seating",
-    click.Choice(["balanced", "all", "rotations"]),
+    OneOf(parts.CHOICES["seating"]),
     "Seatings of each deal: balanced (every position, every neighbour equally often), all "
     "orders, or rotations of one order (default: the game's; rotations for a game without turns).",
 )
@@ -91,7 +94,7 @@ from .tournament_checks import DEFAULT_HELP, players_of
 @value_option("--record-sample", int, "Record about N games (rounds), not all.")
 @click.option(
     "--backend",
-    type=click.Choice(["loky", "dask"]),
+    type=OneOf(parts.CHOICES["backend"]),
     default="loky",
     show_default=True,
     help="loky: local processes; dask: a Dask cluster (see --scheduler).",
@@ -308,9 +311,11 @@ def _check(values: dict[str, Any], manifest: dict[str, Any] | None) -> None:
     if values["out"] is None:
         raise CLIError("--out DIR is required (where the results go)", usage=True)
     if values["record_sample"] is not None and values["record"] is None:
-        raise CLIError("--record-sample needs --record FILE", usage=True)
+        raise parts.refused(ParameterError("{record_sample} needs {record} FILE", "record_sample",
+                                           "record"), values)  # fmt: skip
     if values["scheduler"] is not None and values["backend"] != "dask":
-        raise CLIError("--scheduler needs --backend dask", usage=True)
+        raise parts.refused(ParameterError("{scheduler} needs {backend} dask", "scheduler",
+                                           "backend"), values)  # fmt: skip
     if values["scheduler"] is not None:  # before the plan is said and anything is written
         from tournaments.players import check_scheduler
 
@@ -321,13 +326,14 @@ def _check(values: dict[str, Any], manifest: dict[str, Any] | None) -> None:
     if values["jobs"] == 0 or values["jobs"] < -1:
         raise CLIError(f"{parts.named(values, 'jobs')} must be a positive number (or -1), got "
                        f"{values['jobs']}", usage=True)  # fmt: skip
-    _check_precision(values)
-    from .tournament_checks import check_new_run, check_record_folder
+    from .tournament_checks import check_new_run, check_precision, check_record_folder
+
+    check_precision(values)
 
     if manifest is None:
         check_new_run(values)
     if manifest is None or values["record"] != manifest.get("record_file"):
-        check_record_folder(values["record"], values["out"])
+        check_record_folder(values["record"], values["out"], parts.named(values, "record"))
 
 
 def _build(request: Request) -> Any:
@@ -437,36 +443,6 @@ def _no_run(out: Path) -> str:
         f"cannot resume {out}: it holds no run (no manifest.json); leave out --resume to "
         "start one there"
     )
-
-
-def _check_precision(values: dict[str, Any]) -> None:
-    """One-line errors for --precision and --max-games (before anything is played)."""
-    import math
-
-    precision, cap = values["precision"], values["max_games"]
-    if precision is None:
-        if cap is not None:
-            raise CLIError("--max-games needs --precision", usage=True)
-        return
-    if not (math.isfinite(precision) and precision > 0):
-        from reports.numbers import PERCENTAGE_POINTS
-
-        raise CLIError(f"{parts.named(values, 'precision')} must be a positive number of "
-                       f"{PERCENTAGE_POINTS}, got {precision:g}", usage=True)  # fmt: skip
-    if not values["rows"]:
-        raise CLIError("--precision needs per-game rows (the intervals count deals): this run "
-                       "keeps none (--no-rows)", usage=True)  # fmt: skip
-    if values["record_sample"] is not None:
-        raise CLIError("--record-sample is not available with --precision (the games "
-                       "recorded would depend on where the run stops)", usage=True)  # fmt: skip
-    from tournaments.schedule import MAX_RUN_GAMES
-
-    if cap is not None and cap > MAX_RUN_GAMES:  # refused before any stage is played
-        raise CLIError(f"{parts.named(values, 'max_games')} must be at most 2**32 - 1 (a run's "
-                       f"most games), got {cap:,}", usage=True)  # fmt: skip
-    if cap is not None and cap < values["games"]:
-        raise CLIError(f"--max-games ({cap:,}) must be at least --games ({values['games']:,})",
-                       usage=True)  # fmt: skip
 
 
 def _precision_line(target: float, widest: float, n_games: int, unit: str) -> str:

@@ -22,7 +22,7 @@ import click
 from gamekit.text import printable
 
 from .errors import CLIError
-from .options import Number, empty_name, is_empty_name, number_type
+from .options import Number, either, empty_name, is_empty_name, number_type
 
 __all__ = [
     "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
@@ -133,6 +133,12 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
 }
 
 
+CHOICES: dict[str, tuple[str, ...]] = {
+    "seating": ("balanced", "all", "rotations"),
+    "backend": ("loky", "dask"),
+}
+"""The words an option takes, as a flag (``OneOf``) and as a config file's key alike."""
+
 KEY_OF = {name: key for key, (name, _) in CONFIG_KEYS.items()}
 """An option's key in a config file, where it is not the option's own name (``specs``:
 ``strategies``); a game's setting has its own name there."""
@@ -179,6 +185,9 @@ def read_config(path: str) -> dict[str, Any]:
         if not isinstance(value, types) or (bool in (type(value),) and bool not in types):
             raise CLIError(f"{path}: {key} takes {_kinds(types)}, got {_toml(value)}",
                            usage=True)  # fmt: skip
+        if key in CHOICES and value not in CHOICES[key]:
+            raise CLIError(f"{path}: {key} takes {either(CHOICES[key])}, got {_toml(value)}",
+                           usage=True)  # fmt: skip
         if key in NAMES and any(map(is_empty_name, value if isinstance(value, list) else [value])):
             raise CLIError(empty_name(f"--config: {key} in {path}", NAMES[key]), usage=True)
         if key in ("strategies", "load"):
@@ -197,7 +206,7 @@ KINDS = {int: "a whole number", float: "a number", str: "text", bool: "true or f
 def _kinds(types: tuple[type, ...]) -> str:
     """What a config key takes, in words: "a whole number", "a number" (a whole one too)."""
     words = [KINDS[t] for t in types if not (t is int and float in types)]
-    return " or ".join(", ".join(words).rsplit(", ", 1))
+    return either(words)
 
 
 def _toml(value: Any) -> str:

@@ -183,9 +183,10 @@ def test_rules_that_allow_four_play_four():
 
 def test_typed_players_the_rules_refuse_name_the_option(capsys):
     line = usage_error(capsys, ["play", "--players", "4", "--rules", "players=3/5"])
-    assert line == "leaves: error: --players must be 3 or 5 under players=3/5, got 4"
+    said = "--players 4: 13 Leaves under players=3/5 is played by 3 or 5 players, got 4"
+    assert line == f"leaves: error: {said}"
     line = usage_error(capsys, ["play", "--players", "7"])
-    assert line == "leaves: error: --players must be 3 to 6, got 7"
+    assert line == "leaves: error: --players 7: 13 Leaves is played by 3 to 6 players, got 7"
 
 
 # ------------------------------------------------------------------ a round's labels

@@ -36,7 +36,10 @@ def test_rules_without_the_default_table_ask_for_players_not_typed(capsys, tmp_p
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["run", "-n", "4"], "--players must be 3 or 5 under players=3/5, got 4"),
+        (
+            ["run", "-n", "4"],
+            "--players 4: 13 Leaves under players=3/5 is played by 3 or 5 players, got 4",
+        ),
         (
             ["tournament", "greedy", "random", "--players", "4"],
             "--players 4: 13 Leaves under players=3/5 is played by 3 or 5 players, got 4",

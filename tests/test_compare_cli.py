@@ -85,7 +85,9 @@ def test_a_truncated_part_is_one_line_naming_it(runs, capsys, tmp_path):
     assert code == 1 and not out and err.count("\n") == 1
     assert err.startswith(f"leaves: error: {part} is bad: truncated or replaced (100 of {size:,}")
     assert "--resume" in err and "magic" not in err
-    (run / "manifest.json").unlink()  # no checksums to check against: Parquet's own ends
+    manifest = json.loads((run / "manifest.json").read_text())
+    del manifest["integrity"]  # an older version's: no checksums to check against, Parquet's ends
+    (run / "manifest.json").write_text(json.dumps(manifest))
     code, out, err = compare(capsys, runs / "a", run)
     assert code == 1 and not out
     assert err == (f"leaves: error: {part} is not a whole Parquet file (truncated or corrupt): "

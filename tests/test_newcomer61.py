@@ -121,8 +121,9 @@ def test_every_readme_command_parses_and_names_files_that_are_there():
 def test_level_hard_plays_against_three_ismcts():
     """The README: "leaves play --level hard  # play against three ismcts": at the default
     table size every opponent of the level is the search."""
-    from leaves.commands.play import DEFAULT_PLAYERS, play
+    from leaves.commands.play import play
     from leaves.commands.play_loop import level_opponents
+    from leaves_cli.tournament_checks import DEFAULT_PLAYERS
 
     assert re.search(r"leaves play --level hard +# play against three ismcts", README)
     assert _default(play, "players") is None  # untyped: DEFAULT_PLAYERS where the rules allow
@@ -152,7 +153,8 @@ def test_the_worked_example_of_variants_md_is_what_its_sweep_prints(tmp_path, ca
     missing = _values(findings) - _values(printed)
     assert not missing, f"figures of the worked example not printed: {sorted(missing)}"
     games = re.search(r"([\d,]+) games per rule set", intro)[1]
-    assert f"per rule set: {games} games = " in err + printed  # the design goes to stderr
+    design = rf"per rule set, at [\d, and]+ players: {games} games = "  # said on stderr
+    assert re.search(design, err + printed)
 
 
 def test_the_rules_core_variants_example_says_what_it_returns():

@@ -141,7 +141,7 @@ def test_a_narrow_terminal_folds_the_seats_table_and_cuts_no_name_or_card(hands)
     if hands:
         state = _position(3, lambda s: max(map(sum, s.hands)) >= 16)
     else:
-        state = _position(6, lambda s: max(len(render.counts_text(k)) for k in s.known) >= 20)
+        state = _position(6, lambda s: max(len(render.cards_text(k)) for k in s.known) >= 20)
     names = [f"counter(threat_weight={seat}.5)" for seat in range(state.n_players)]
     out = io.StringIO()
     make_console(file=out, width=80).print(
@@ -150,10 +150,10 @@ def test_a_narrow_terminal_folds_the_seats_table_and_cuts_no_name_or_card(hands)
     text = out.getvalue()
     assert "…" not in text, text
     assert [c.replace("|", "") for c in _cells(text, "player", "cards")] == names, text
-    known = [render.counts_text(k) if any(k) else "" for k in state.known]
+    known = [render.cards_text(k) if any(k) else "" for k in state.known]
     assert [c.replace("|", " ") for c in _cells(text, "known", None)] == known, text
     if hands:  # every card of every hand, a line folded between two cards
-        held = [render.counts_text(h) for h in state.hands]
+        held = [render.cards_text(h) for h in state.hands]
         assert [c.replace("|", " ") for c in _cells(text, "hand", "known")] == held, text
 
 

@@ -46,10 +46,13 @@ def _quoted(line: str) -> list[list[str]]:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--players", "9"], "--players must be 3 to 6, got 9"),
+        (["--players", "9"], "--players 9: 13 Leaves is played by 3 to 6 players, got 9"),
         (["--jobs", "0"], "--jobs must be a positive number"),
         (["--rules", "take=maybe"], "--rules: "),
-        (["--players", "9", "--resume"], "--players must be 3 to 6, got 9"),
+        (
+            ["--players", "9", "--resume"],
+            "--players 9: 13 Leaves is played by 3 to 6 players, got 9",
+        ),
     ],
 )
 def test_every_option_is_checked_before_the_state_of_out(finished, monkeypatch, capsys, args,

@@ -19,12 +19,12 @@ def _position():
     """A 6-seat position of random play with long lists of known cards, a 10 among them, some
     seats passed and some still in."""
     from leaves import new_game
-    from leaves.commands.render import counts_text
+    from leaves.commands.render import cards_text
 
     for seed in range(50):
         state, rng = new_game(6, seed=seed), random.Random(seed)
         while not state.is_terminal:
-            known = [counts_text(k).split() for k in state.known]
+            known = [cards_text(k).split() for k in state.known]
             if (max(map(len, known)) >= 4 and any("10" in k for k in known)
                     and any(state.passed) and not all(state.passed)):  # fmt: skip
                 return state
@@ -44,13 +44,13 @@ def _printed(state, width: int, hands: bool, names: list[str] = NAMES) -> str:
 
 def _truth(state, hands: bool) -> list[dict]:
     """What each seat's cells say, from the position itself."""
-    from leaves.commands.render import counts_text
+    from leaves.commands.render import cards_text
 
     return [{"mark": ">" if seat == state.current_player else "", "seat": str(seat),
              "player": NAMES[seat], "cards": str(state.hand_sizes[seat]),
              "round": "passed" if state.passed[seat] else "in",
-             "hand": counts_text(state.hands[seat]) if hands else None,
-             "known": counts_text(state.known[seat]) if any(state.known[seat]) else ""}
+             "hand": cards_text(state.hands[seat]) if hands else None,
+             "known": cards_text(state.known[seat]) if any(state.known[seat]) else ""}
             for seat in range(state.n_players)]  # fmt: skip
 
 
@@ -175,10 +175,10 @@ def test_a_wide_terminal_shows_names_and_hands_on_one_line_each():
     text = _printed(state, 120, hands=True)
     for name in NAMES[1:]:
         assert name in text, text
-    from leaves.commands.render import counts_text
+    from leaves.commands.render import cards_text
 
     for hand in state.hands:
-        assert counts_text(hand) in text, text
+        assert cards_text(hand) in text, text
 
 
 def test_the_plain_lines_say_each_seat_in_words():

@@ -20,8 +20,14 @@ from rich.text import Text
 from leaves.ruleset import TARGETS
 from leaves_cli.console import make_console
 from leaves_cli.errors import CLIError
-from leaves_cli.options import FileName, WholeNumber, against_option, load_option, split_specs
-from leaves_cli.tournament_checks import DEFAULT_PLAYERS
+from leaves_cli.options import (
+    FileName,
+    OneOf,
+    WholeNumber,
+    against_option,
+    load_option,
+    split_specs,
+)
 
 from . import render
 from .play_loop import (
@@ -43,9 +49,7 @@ from .play_output import (
     show_left,
     show_result,
 )
-from .rules import rules_option, table_size
-
-"""The table's size when --players is not given and the rules allow it."""
+from .rules import PLAYERS_HELP, rules_option, table_size
 
 
 @click.command(name="play")
@@ -54,8 +58,7 @@ from .rules import rules_option, table_size
     "--players",
     type=WholeNumber(),
     default=None,
-    help=f"Players at the table (3-6; default: {DEFAULT_PLAYERS}, or the one count --rules "
-    "allows).",
+    help=f"Players at the table: {PLAYERS_HELP}.",
 )
 @click.option(
     "--seat", type=WholeNumber(), default=0, show_default=True, help="Your seat (0 = first)."
@@ -74,7 +77,7 @@ from .rules import rules_option, table_size
 )
 @click.option(
     "--level",
-    type=click.Choice(list(LEVELS)),
+    type=OneOf(list(LEVELS)),
     default=None,
     help="Opponents' strength: easy (greedy and random), medium (weighted, the default), "
     "hard (ismcts search, preset=strong). Give --level or --against, not both.",

@@ -85,7 +85,7 @@ def seat_label(seat: int, names: Sequence[str]) -> str:
     return f"you (seat {seat})" if name == "you" else f"seat {seat} ({name})"
 
 
-def counts_text(counts: Sequence[int], sep: str = " ") -> str:
+def cards_text(counts: Sequence[int], sep: str = " ") -> str:
     """Every card of a 13-count vector, lowest first: '2 2 5 6 6 6'; '-' when empty."""
     cards = [str(v + 1) for v, c in enumerate(counts) for _ in range(c)]
     return sep.join(cards) if cards else "-"
@@ -246,8 +246,8 @@ def _seat_rows(
         row = ["" if over or seat != pos.current_player else ">", str(seat), names[seat],
                str(pos.hand_sizes[seat]), "passed" if pos.passed[seat] else "in"]  # fmt: skip
         if hands is not None:
-            row.append(counts_text(hands[seat]))
-        row.append(counts_text(pos.known[seat]) if any(pos.known[seat]) else "")
+            row.append(cards_text(hands[seat]))
+        row.append(cards_text(pos.known[seat]) if any(pos.known[seat]) else "")
         rows.append(row)
     return rows
 
@@ -336,7 +336,7 @@ def removed_text(removed: Sequence[int]) -> Text | None:
     n = sum(removed)
     if not n:
         return None
-    return Text(f"Out of the game ({n}): {counts_text(removed)}", style="dim")
+    return Text(f"Out of the game ({n}): {cards_text(removed)}", style="dim")
 
 
 def position(

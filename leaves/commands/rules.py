@@ -15,9 +15,14 @@ from typing import Any
 
 import click
 
+from leaves.rules import MAX_PLAYERS, MIN_PLAYERS
 from leaves_cli.errors import CLIError
+from leaves_cli.tournament_checks import DEFAULT_PLAYERS, default_players
 
-__all__ = ["check_items", "check_players", "parse_rules", "rules", "rules_option", "table_size"]
+from .variants_sweep import point_rules
+
+__all__ = ["PLAYERS_HELP", "check_items", "check_players", "parse_rules", "rules", "rules_option",
+           "table_size"]  # fmt: skip
 
 rules_option = click.option(
     "--rules",
@@ -29,6 +34,11 @@ rules_option = click.option(
 )
 """``--rules`` of 13 Leaves' own commands (``play``, ``tune``, ``run``); the shared commands
 take it from the game plug-in (``GameOption``), which words it the same."""
+
+PLAYERS_HELP = (f"a count the rules deal ({MIN_PLAYERS}-{MAX_PLAYERS} under today's, others under "
+                f"--rules players=...); default: {DEFAULT_PLAYERS}, or the one count --rules "
+                "allow")  # fmt: skip
+"""What ``--players`` of ``play`` and ``run`` takes: the counts ``table_size`` accepts."""
 
 
 def check_items(texts: Any, flag: str = "--rules") -> None:
@@ -56,42 +66,55 @@ def parse_rules(texts: Any, flag: str = "--rules") -> Any:
         raise CLIError(f"{flag}: {exc}", usage=True) from None
 
 
-def check_players(parsed: Any, players: int, flag: str = "--players") -> None:
-    """A usage error naming the counts ``parsed`` allows unless ``players`` is one."""
-    from leaves.ruleset import counts_text
+def check_players(parsed: Any, players: int) -> None:
+    """A usage error unless the rules ``parsed`` deal ``players`` hands, in the one line every
+    command says of a table the game is not played by (``tournaments.checks.player_counts``:
+    "--players 2: 13 Leaves is played by 3 to 6 players, got 2")."""
+    from types import SimpleNamespace
 
-    if players not in parsed.players:
-        raise CLIError(
-            f"{flag} must be {counts_text(parsed.players)}{parsed.under()}, got {players}",
-            usage=True,
-        )
+    from tournaments.checks import player_counts
+
+    try:
+        player_counts(SimpleNamespace(check_players=parsed.hand_size_for), [players])
+    except ValueError as exc:
+        raise CLIError.of(exc, usage=True) from None
 
 
 def table_size(parsed: Any, players: int | None) -> int:
     """The table's size under the rules ``parsed``: ``--players`` as typed (``players``),
     checked against them; else the default ``default_players`` picks for the counts they
     allow, or its one line that asks for ``--players``."""
-    from leaves_cli.tournament_checks import default_players
-
     if players is None:
         return default_players(parsed.players, parsed.hand_size_for)
     check_players(parsed, players)
     return players
 
 
-def shared_table_size(texts: tuple[str, ...]) -> int:
+def shared_table_size(texts: tuple[str, ...], sweep: str | None = None) -> int:
     """The table where --players is not typed, for rule sets compared with today's (``leaves
-    variants``): ``default_players`` for the counts today's rules and every set in ``texts``
-    allow. Rules that cannot be read leave the default: their own check says why, later."""
-    from leaves.ruleset import DEFAULT_RULES, Rules
-    from leaves_cli.tournament_checks import DEFAULT_PLAYERS, default_players
+    variants``): ``default_players`` for the counts today's rules and every set compared
+    allow (each of ``texts``; with a ``sweep``, the rules of each of its values, ``texts``
+    held fixed). Rules that cannot be read leave the default: their own check says why,
+    later. Sets that share no count are refused in one line that names each one's counts
+    (no --players could seat them all)."""
+    from leaves.ruleset import DEFAULT_RULES, Rules, counts_text
 
     try:
-        sets = [Rules.parse(text) for text in texts]
-    except ValueError:
+        if sweep is None:
+            named = [(text, Rules.parse(text)) for text in texts]
+        else:
+            key, values, parsed = point_rules(sweep, texts)
+            named = [(f"{key}={v}", r) for v, r in zip(values, parsed, strict=True)]
+    except (ValueError, CLIError):
         return DEFAULT_PLAYERS
-    narrow = next((r for r in sets if DEFAULT_PLAYERS not in r.players), DEFAULT_RULES)
+    sets = [r for _, r in named]
     allowed = [n for n in DEFAULT_RULES.players if all(n in r.players for r in sets)]
+    if not allowed:
+        each = "; ".join(f"{name}: {counts_text(r.players)}"
+                         for name, r in [("today's rules", DEFAULT_RULES), *named])  # fmt: skip
+        raise CLIError(f"the rule sets compared share no player count ({each}): every one "
+                       "plays at each table size, so no --players seats them all", usage=True)  # fmt: skip
+    narrow = next((r for r in sets if DEFAULT_PLAYERS not in r.players), DEFAULT_RULES)
     return default_players(allowed, narrow.hand_size_for)
 
 

@@ -18,10 +18,9 @@ import click
 from leaves_cli.errors import CLIError
 from leaves_cli.options import FileName, WholeNumber, count_option, format_option, jobs_flags
 from leaves_cli.request import Request
-from leaves_cli.tournament_checks import DEFAULT_PLAYERS
 from leaves_cli.tournament_parts import jobs_line, playing, stops_on_term
 
-from .rules import rules_option
+from .rules import PLAYERS_HELP, rules_option
 from .run_stored import DEFAULT_RULES_RUN, as_grown, finished_here, stored_run
 
 DEFAULT_GAMES = 200_000
@@ -83,7 +82,7 @@ def jobs_said(runs: Iterable[Path], jobs: int) -> str:
     "--players",
     type=WholeNumber(),
     default=None,
-    help=f"Players per table (3-6; default: {DEFAULT_PLAYERS}, or the one count --rules allow).",
+    help=f"Players per table: {PLAYERS_HELP}.",
 )
 @click.option("--seed", type=WholeNumber(0), default=DEFAULT_SEED, show_default=True)
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in OUT.")

@@ -51,7 +51,7 @@ from .rules import rules_option
     "verification plays --verify-games an arm on top).",
 )
 @click.option(
-    "--seed", type=WholeNumber(), default=None, help="Tuning seed (default: fresh, saved)."
+    "--seed", type=WholeNumber(0), default=None, help="Tuning seed (default: fresh, saved)."
 )
 @jobs_option
 @click.option(

@@ -33,6 +33,7 @@ from leaves_cli.tournament_parts import playing, stops_on_term
 
 from .rules import shared_table_size
 from .run import builtin_heuristics, jobs_said, short_jobs_option
+from .variants_sweep import sizes_text
 
 DEFAULT_GAMES = 20_000
 DEFAULT_TRACE_GAMES = 1000
@@ -57,7 +58,7 @@ def _rule_sets(texts: tuple[str, ...], sizes: list[int], expert: bool) -> list[A
     ``expert`` matches or not: the same games twice, as ``--sweep`` refuses them)."""
     from leaves.ruleset import DEFAULT_RULES, Rules
 
-    from .variants_sweep import only_matches, plays_as, sizes_text
+    from .variants_sweep import only_matches, plays_as
 
     if not texts:
         raise CLIError("give at least one variant: --rules KEY=VALUE (see 'leaves rules')",
@@ -241,7 +242,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
     _refuse_if_played(Path(opts["out"]))  # before reading what it holds, or advising on it
     values, state = settle(click.get_current_context(), opts)
     if not values["players"]:  # not typed (nor read from the comparison resumed)
-        values["players"] = (str(shared_table_size(values["rules"])),)
+        values["players"] = (str(shared_table_size(values["rules"], values["sweep"])),)
     request = Request.of(values)
     if request.jobs == 0 or request.jobs < -1:
         raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
@@ -259,7 +260,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
     echo = lambda line: click.echo(line, err=True)  # noqa: E731
     n = len(runs[0].labels)
     echo(f"{n} {'strategy' if n == 1 else 'strategies'}: {', '.join(runs[0].labels)}")
-    echo(f"per rule set: {runs[0].rounded_note}")
+    echo(f"per rule set, at {sizes_text(sizes)}: {runs[0].rounded_note}")  # chosen if not typed
     echo(f"seed {runs[0].seed}; results in {out}")
     with playing(out):  # a second process on this --out is refused while this one plays
         if state is None:  # what the comparison is, kept before any game: --resume reads it

@@ -97,20 +97,10 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int], expert: bool
     """(rule sets, today's first; the sweep's points as (value, index of its rule set)).
     A value that plays as today's rules at ``sizes`` (with ``expert`` matches or not) is
     today's run."""
-    from leaves.rule_text import rule_items
-    from leaves.ruleset import DEFAULT_RULES, Rules
+    from leaves.ruleset import DEFAULT_RULES
 
-    key, values = sweep_values(text)
+    key, values, parsed = point_rules(text, fixed)
     values_text = text.partition("=")[2]
-    try:
-        base = Rules.parse(fixed)
-    except ValueError as exc:
-        raise CLIError(f"--rules {', '.join(fixed)}: {exc}", usage=True) from None
-    if any(k == key for k, _ in rule_items(fixed)):
-        raise CLIError(f"--rules sets {key}, which --sweep varies: drop one of them", usage=True)
-    parsed = [_rules_of(key, v, base) for v in values]  # a bad value before too few
-    if len(values) < 2:
-        raise _count_refused(text, len(values))
     sets, points, twice = [DEFAULT_RULES], [], None
     for value, rules in zip(values, parsed, strict=True):
         if plays_as(rules, DEFAULT_RULES, sizes, expert):
@@ -137,6 +127,26 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int], expert: bool
         raise CLIError(f"--sweep {key}: the value {value} plays as {other} at "
                        f"{sizes_text(sizes)}{why}: the same games twice", usage=True)  # fmt: skip
     return sets, points
+
+
+def point_rules(text: str, fixed: tuple[str, ...]) -> tuple[str, list[str], list[Any]]:
+    """The key ``--sweep`` ``text`` varies, its values, and the rules of each value (``fixed``,
+    the ``--rules`` held, with the key set to it); a usage error for a sweep that cannot be
+    read, a bad value first, then too few values."""
+    from leaves.rule_text import rule_items
+    from leaves.ruleset import Rules
+
+    key, values = sweep_values(text)
+    try:
+        base = Rules.parse(fixed)
+    except ValueError as exc:
+        raise CLIError(f"--rules {', '.join(fixed)}: {exc}", usage=True) from None
+    if any(k == key for k, _ in rule_items(fixed)):
+        raise CLIError(f"--rules sets {key}, which --sweep varies: drop one of them", usage=True)
+    parsed = [_rules_of(key, v, base) for v in values]  # a bad value before too few
+    if len(values) < 2:
+        raise _count_refused(text, len(values))
+    return key, values, parsed
 
 
 def sweep_values(text: str) -> tuple[str, list[str]]:
