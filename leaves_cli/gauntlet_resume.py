@@ -27,7 +27,7 @@ SEQUENTIAL_OPTIONS = tuple((name, "--" + name.replace("_", "-")) for name in TES
 
 def _manifest(out: str | None) -> dict[str, Any]:
     """The gauntlet manifest in ``out``, or one line saying why there is none to resume."""
-    from tournaments.manifest_fields import check_manifest
+    from tournaments.manifest_fields import RESUME_READS, check_manifest
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     from .resume import corrupt_manifest, has_manifest, read_manifest
@@ -38,7 +38,7 @@ def _manifest(out: str | None) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: it holds no run (no manifest.json)", usage=True)
     manifest = read_manifest(out)  # a run's folder that lost it, or unreadable: it says so
     try:  # what it holds is told from a manifest that can be read
-        check_manifest(manifest, resume=True)
+        check_manifest(manifest, required=RESUME_READS, resume=True)
     except ValueError as exc:
         raise corrupt_manifest(out, exc) from None
     if not isinstance(manifest["spec"].get("gauntlet"), dict):

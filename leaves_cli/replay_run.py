@@ -54,7 +54,7 @@ def _manifest(run: Path) -> dict[str, Any]:
     try:
         check_manifest(manifest)
     except ValueError as exc:
-        raise CLIError(f"corrupt manifest {run / 'manifest.json'}: {exc}") from None
+        raise _corrupt(run, exc) from None
     spec = manifest["spec"]
     if not spec.get("rows", True):
         from tournaments.declaration import plural
@@ -121,21 +121,50 @@ def _file_changed(entrant: dict[str, Any]) -> bool:
     return digest != entrant["file_sha256"]
 
 
-def _plugin(run: Path, spec: dict[str, Any]) -> Any:
-    """The run's game with the run's settings (a game this installation lacks: the manifest
-    in ``run`` names it, not a flag)."""
-    from tournaments.games import DEFAULT_GAME
+def _plugin(run: Path, manifest: dict[str, Any]) -> Any:
+    """The run's game, found as a resume finds it (``games.run_game``: its ``game_spec``, a
+    game given as ``module:Class`` included), with the run's settings (``check_game``); a
+    game this installation lacks is the manifest's to name, not a flag's."""
+    from tournaments.games import plugin_class, run_game
+    from tournaments.manifest_fields import check_game
 
     from .tournament_parts import load_game
 
-    config = dict(spec.get("game_config") or {})
-    where = f"the manifest {run / 'manifest.json'}"
-    return load_game(str(spec.get("game", DEFAULT_GAME)), config, stored=True, named_in=where)
+    config = dict(manifest["spec"].get("game_config") or {})
+    try:
+        spec = run_game(manifest)
+    except ValueError as exc:
+        raise _corrupt(run, exc) from None
+    try:
+        cls = plugin_class(spec)
+    except ValueError:  # said as a game named in a file is: load_game fails alike
+        where = f"the manifest {run / 'manifest.json'}"
+        return load_game(spec, config, stored=True, named_in=where)
+    try:
+        return check_game(cls, manifest["spec"])
+    except ValueError as exc:
+        raise _corrupt(run, exc) from None
 
 
-def _payload(plugin: Any, entrant: dict[str, Any]) -> Any:
+def _corrupt(run: Path, why: Exception) -> CLIError:
+    """The one line refusing the run whose manifest holds ``why`` (exit 1)."""
+    from tournaments.result import corrupt_manifest
+
+    return CLIError(str(corrupt_manifest(run, why)))
+
+
+def _payload(run: Path, plugin: Any, entrant: dict[str, Any]) -> Any:
+    """The entrant rebuilt from its description in the run's manifest; one line where it
+    cannot be: a field the game rebuilds it from missing is the manifest's fault."""
     try:
         return plugin.rebuild(entrant)
+    except KeyError as exc:  # Python would say the key alone: "'class'"
+        key = exc.args[0] if exc.args else None
+        if isinstance(key, str) and key not in entrant:
+            why = ValueError(f"the entrant {entrant.get('label')} has no {key!r}, which "
+                             f"{plugin.title} rebuilds it from")  # fmt: skip
+            raise _corrupt(run, why) from None
+        raise CLIError(f"cannot rebuild {entrant.get('label')}: {exc!r}") from None
     except Exception as exc:  # noqa: BLE001 - a moved file or a removed class: one line
         raise CLIError(f"cannot rebuild {entrant.get('label')}: {exc}") from None
 
@@ -145,11 +174,12 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     from .report_cmd import check_parts
 
     run = Path(run_dir)
-    spec = _manifest(run)["spec"]
+    manifest = _manifest(run)
+    spec = manifest["spec"]
     check_parts(
         run, rows_only=True
     )  # a damaged row would replay another game than the run's, silently
-    plugin = _plugin(run, spec)
+    plugin = _plugin(run, manifest)
     game, row = pick_game(run, game, plugin)
     by_label = {e["label"]: e for e in spec.get("entrants", [])}
     n = int(row["n_players"])
@@ -162,7 +192,7 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
         for s in dict.fromkeys(seats)
         if _file_changed(by_label[s])
     ]
-    payloads = [_payload(plugin, by_label[s]) for s in seats]
+    payloads = [_payload(run, plugin, by_label[s]) for s in seats]
     try:
         played = plugin.replay(payloads, int(row["deal_seed"]), int(row["seed"]))
     except ValueError as exc:

@@ -36,10 +36,6 @@ _SCALARS: dict[str, tuple[str, str, str]] = {
 
 MANIFEST = "manifest.json"
 
-_RESUME_READS = ("strategies", "players", "games_asked", "n_games", "deal_stages", "expert",
-                 "target", "record_stride")  # fmt: skip
-"""The spec fields a resume cannot do without (the others have defaults)."""
-
 
 def has_manifest(out: str | None) -> bool:
     """True when ``out`` holds a run to resume: a manifest, usable or not (a directory in its
@@ -93,7 +89,7 @@ def _disagree(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIEr
 
 def read_spec(out: str) -> dict[str, Any]:
     """The manifest of the run in ``out`` (a one-line error when it cannot be read)."""
-    from tournaments.manifest_fields import check_manifest
+    from tournaments.manifest_fields import RESUME_READS, check_manifest
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     manifest = read_manifest(out)
@@ -103,7 +99,7 @@ def read_spec(out: str) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds a gauntlet "
                        f"({resume})", usage=True)  # fmt: skip
     try:
-        check_manifest(manifest, required=_RESUME_READS)
+        check_manifest(manifest, required=RESUME_READS, resume=True)
     except ValueError as exc:
         raise corrupt_manifest(out, exc) from None
     return manifest
@@ -112,9 +108,9 @@ def read_spec(out: str) -> dict[str, Any]:
 def corrupt_manifest(out: Any, why: Exception) -> CLIError:
     """The one line refusing to resume the run in ``out``, whose manifest holds ``why``
     (``check_manifest``'s words): every resume names the file alike (exit 1)."""
-    from tournaments import storage
+    from tournaments.result import corrupt_manifest as said  # the library's words
 
-    return CLIError(f"cannot resume {out}: corrupt manifest {Path(out) / storage.MANIFEST}: {why}")
+    return CLIError(str(said(Path(out), why, f"cannot resume {out}: ")))
 
 
 def entrant_specs(spec: dict[str, Any], game: Any) -> tuple[str, ...]:
@@ -245,23 +241,17 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
     from tournaments.games import names_game
 
     out, spec = opts["out"], manifest["spec"]
-    stored, loads = spec.get("game"), _run_game(out, manifest)
+    loads = _run_game(out, manifest)  # first: a spec that names no game is said corrupt
+    stored = spec["game"]
     if "game_spec" in given:
         cls = _game_class(opts["game_spec"])
         if not (names_game(cls, stored) or names_game(cls, loads)):
             raise _disagree(out, "--game", opts["game_spec"], "game", loads)
     else:
-        if loads is not None:
-            opts["game_spec"] = loads
+        opts["game_spec"] = loads
         named_only = "game_spec" not in manifest and ":" not in opts["game_spec"]
         cls = _game_class(opts["game_spec"], out, named_only)
-    config = dict(spec.get("game_config") or {})
-    try:  # the run's own settings: one the game refuses is the manifest's fault
-        cls(**config)
-    except (TypeError, ValueError) as exc:
-        # in the manifest's own words (its keys), not the flags a user never typed here
-        why = ValueError(f"game_config cannot make the run's game: {exc}")
-        raise corrupt_manifest(out, why) from None
+    config = run_config(out, cls, spec)
     declared = {o.name for o in getattr(cls, "options", ())}
     from .tournament_parts import installed_options
 
@@ -275,22 +265,27 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
     opts["game_config"] = config
 
 
-def _run_game(out: Any, manifest: dict[str, Any]) -> str | None:
-    """How the run's game loads: the ``game_spec`` its manifest records where that loads the
-    game its spec names (``spec.game``, the game's id), else that id (an older run's)."""
-    from tournaments.games import names_game, plugin_class
+def _run_game(out: Any, manifest: dict[str, Any]) -> str:
+    """How the run's game loads (``games.run_game``: the rule every command that opens a run
+    follows); a manifest that does not tell is corrupt (exit 1)."""
+    from tournaments.games import run_game
 
-    stored, source = manifest["spec"].get("game"), manifest.get("game_spec")
-    if source is None or source == stored:
-        return stored
-    if not isinstance(source, str):
-        raise corrupt_manifest(out, ValueError(f"game_spec is {source!r}, expected a game's "
-                                               "id or module:Class"))  # fmt: skip
     try:
-        cls = plugin_class(source)
-    except ValueError:
-        return source  # what cannot load it is what the resume says
-    return source if stored is None or names_game(cls, stored) else stored
+        return run_game(manifest)
+    except ValueError as exc:
+        raise corrupt_manifest(out, exc) from None
+
+
+def run_config(out: Any, cls: Any, spec: dict[str, Any]) -> dict[str, Any]:
+    """The run's own game settings (``spec.game_config``), which its game ``cls`` must take,
+    seating its player counts (``check_game``): else the manifest is corrupt (exit 1)."""
+    from tournaments.manifest_fields import check_game
+
+    try:
+        check_game(cls, spec)
+    except ValueError as exc:
+        raise corrupt_manifest(out, exc) from None
+    return dict(spec.get("game_config") or {})
 
 
 def check_setting(out: Any, cls: Any, config: dict[str, Any], opt: Any, given: Any) -> None:
@@ -328,7 +323,8 @@ def resumed_settings(out: Any, game_spec: str, settings: dict[str, Any]) -> dict
     """The game settings of a run resumed in ``out`` (``leaves run``): those given must be the
     run's (one line naming both otherwise); the others are the run's own."""
     from tournaments import storage
-    from tournaments.manifest_fields import check_manifest
+    from tournaments.games import names_game
+    from tournaments.manifest_fields import RESUME_READS, check_manifest
 
     if not (Path(out) / MANIFEST).exists():  # no run there (``leaves run`` says so)
         return settings
@@ -337,15 +333,13 @@ def resumed_settings(out: Any, game_spec: str, settings: dict[str, Any]) -> dict
     except ValueError as exc:  # it names the file and what is wrong with it (exit 1)
         raise CLIError(f"cannot resume {out}: {exc}") from None
     try:
-        check_manifest(manifest)
+        check_manifest(manifest, required=RESUME_READS, resume=True)
     except ValueError as exc:  # a corrupt manifest: the input cannot be used (exit 1)
         raise corrupt_manifest(out, exc) from None
-    config = dict(manifest["spec"].get("game_config") or {})
     cls = _game_class(game_spec)
-    try:
-        cls(**config)
-    except (TypeError, ValueError):
+    if not names_game(cls, manifest["spec"]["game"]):
         return settings  # another game's run: the run itself refuses it
+    config = run_config(out, cls, manifest["spec"])  # settings it cannot take: corrupt
     for opt in getattr(cls, "options", ()):
         if settings.get(opt.name) not in (None, ()):
             check_setting(out, cls, config, opt, settings[opt.name])
@@ -384,7 +378,7 @@ def restore(t: Any, request: Any) -> Any:
     out, spec = request.out, request.manifest["spec"]
     if list(t.labels) != spec["strategies"]:
         raise _disagree(out, "strategies", t.labels, "strategies", spec["strategies"])
-    if not names_game(type(t.game), spec.get("game", t.game.name)):
+    if not names_game(type(t.game), spec["game"]):  # a resume reads it (``RESUME_READS``)
         raise _disagree(out, "--game", t.game.name, "game", spec["game"])
     if request.record_sample is not None and t.record_stride != spec["record_stride"]:
         raise _disagree(out, "--record-sample", request.record_sample, "one record every",

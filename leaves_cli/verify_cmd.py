@@ -41,18 +41,27 @@ def _spec(run_dir: Path) -> dict:
     return spec if isinstance(spec, dict) else {}
 
 
-def resume_hint(run_dir: Path, them: str = "them", removes: bool = False) -> str:
+def resume_hint(run_dir: Path, them: str = "them", removes: bool = False, drops: int = 0) -> str:
     """What replays a run's bad chunks (or, ``removes``, deletes its files of chunks it does
-    not have): ``leaves tournament --out RUN --resume`` (the run's folder is all it needs), or
-    the same ``leaves gauntlet`` command for a gauntlet."""
+    not have; ``drops``: how many of the manifest's bad entries it drops, which name nothing
+    to play again, ``verify.DROP``; ``them`` "": those alone): ``leaves tournament --out RUN
+    --resume`` (the run's folder is all it needs), or the same ``leaves gauntlet`` command
+    for a gauntlet."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
-    if "gauntlet" in _spec(run_dir):
-        verb = "delete" if removes else "replay"
-        hint = f"rerun the same 'leaves gauntlet' command with --resume to {verb} {them}"
+    gauntlet = "gauntlet" in _spec(run_dir)
+    does = []  # (what a gauntlet's advice says, what a tournament's says)
+    if them:
+        does.append(("delete", "deletes") if removes else ("replay", "replays"))
+    if drops:
+        does.append(("drop", "drops"))
+    what = [them] if them else []
+    what += [f"the bad {'entry' if drops == 1 else 'entries'} from the manifest"] if drops else []
+    said = " and ".join(f"{verb[not gauntlet]} {it}" for verb, it in zip(does, what, strict=True))
+    if gauntlet:
+        hint = f"rerun the same 'leaves gauntlet' command with --resume to {said}"
     else:
-        verb = "deletes" if removes else "replays"
-        hint = f"'leaves tournament --out {shell_word(run_dir)} --resume' {verb} {them}"
+        hint = f"'leaves tournament --out {shell_word(run_dir)} --resume' {said}"
     return hint + game_missing(run_dir)
 
 
@@ -62,12 +71,16 @@ def game_missing(run_dir: Path) -> str:
     naming it): " once this installation can load the run's game: WHY"; else "". Only the
     installed plug-ins are asked (an id they no longer use may be a former name of one): a
     ``module:Class`` the manifest names is code that verifying never runs."""
-    from tournaments.games import game_class, game_names  # start-up: entry points
+    from tournaments.games import game_class, game_names, run_game  # start-up: entry points
 
-    recorded = _manifest(run_dir).get("game_spec")  # how the run loads its game again
+    manifest = _manifest(run_dir)
+    recorded = manifest.get("game_spec")  # how the run loads its game again
     if isinstance(recorded, str) and ":" in recorded:
         return ""  # a module:Class the resume loads from the run (never imported here)
-    game = _spec(run_dir).get("game")
+    try:  # as the resume finds it: an id alone loads no code but the installed plug-ins'
+        game = run_game(manifest) if isinstance(manifest.get("spec"), dict) else None
+    except ValueError:  # a manifest that does not tell: ``manifest_problem`` says it
+        return ""
     if not isinstance(game, str) or ":" in game or game in game_names():
         return ""
     try:
@@ -82,7 +95,7 @@ def manifest_problem(run_dir: Path) -> str | None:
     version's format, or a field that does not hold what the runner writes. Then nothing
     resumes the run (``--resume`` refuses such a manifest too)."""
     from tournaments import storage
-    from tournaments.manifest_fields import check_manifest
+    from tournaments.manifest_fields import CHECK_READS, check_fields, check_manifest
 
     from .gauntlet_resume import gauntlet_problem
 
@@ -93,8 +106,39 @@ def manifest_problem(run_dir: Path) -> str | None:
         return str(exc)
     if manifest.get("format") != storage.FORMAT:
         return f"format {manifest.get('format')!r}: not a tournament run this version knows"
+    try:  # what ``verify_run`` counts the run's chunks by: nothing else to advise then
+        check_fields(manifest, spec=CHECK_READS)
+    except ValueError as exc:
+        return str(exc)
     if isinstance(manifest["spec"].get("gauntlet"), dict):  # what reading the run needs
         return gauntlet_problem(manifest, resume=False)
+    return None
+
+
+def resume_problem(run_dir: Path) -> str | None:
+    """Why a resume refuses the run's manifest, which reading the run accepts
+    (``manifest_problem``: none), or None: a field a resume reads missing
+    (``RESUME_READS``), a gauntlet's test without its settings, or game settings the run's
+    installed game cannot take (``check_game``; a game given as ``module:Class`` is code
+    that verifying never runs, as ``game_missing`` says)."""
+    from tournaments.games import game_class, run_game
+    from tournaments.manifest_fields import RESUME_READS, check_game, check_manifest
+
+    manifest = _manifest(run_dir)
+    try:
+        check_manifest(manifest, required=RESUME_READS, resume=True)
+    except ValueError as exc:
+        return str(exc)
+    if ":" in str(manifest.get("game_spec", "")) or ":" in manifest["spec"]["game"]:
+        return None
+    try:
+        cls = game_class(run_game(manifest))
+    except ValueError:  # a game this installation lacks: ``game_missing`` says it
+        return None
+    try:
+        check_game(cls, manifest["spec"])
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
@@ -111,13 +155,14 @@ def strays(result: Verification) -> list[Problem]:
 def advice(run_dir: Path, result: Verification) -> str:
     """What to do about a run's bad files, only what works: resume, remove, or both."""
     from tournaments.storage import lock_holder
-    from tournaments.verify import REMOVE
+    from tournaments.verify import DROP, REMOVE
 
     foreign = strays(result)
-    own = [p for p in result.problems if p not in foreign]
+    drops = sum(p.resume == DROP for p in result.problems)  # entries: said apart
+    own = [p for p in result.problems if p not in foreign and p.resume != DROP]
     gone = all(p.resume == REMOVE for p in own)  # only files a resume deletes
-    them = OWN if foreign else "it" if gone and len(own) == 1 else "them"
-    hint = resume_hint(run_dir, them, removes=gone)
+    them = "" if not own else OWN if foreign else "it" if gone and len(own) == 1 else "them"
+    hint = resume_hint(run_dir, them, removes=gone, drops=drops)
     holder = lock_holder(run_dir)
     if holder:  # a resume is refused while the run is played
         hint += f" once the process playing the run now ({holder}) ends"
@@ -127,7 +172,7 @@ def advice(run_dir: Path, result: Verification) -> str:
     names = ", ".join(str(run_dir / p.path) for p in foreign)
     it = "it" if len(foreign) == 1 else "them"
     remove = f"remove {names} (not the run's: a resume leaves {it} there)"
-    return remove if not own else f"{hint}; {remove}"
+    return remove if not own and not drops else f"{hint}; {remove}"
 
 
 def _folders_first(run_dir: Path, problems: list[Problem], hint: str) -> str:
@@ -198,8 +243,10 @@ def verify(run_dir: Path) -> None:
     one a process still plays is said to be played now; a resume of a run whose game this
     installation cannot load is said to wait for it); 1 with the list of bad files
     (missing, truncated, corrupt, or copied from another run) and what mends them: --resume
-    replays the run's own, a file that is not the run's is to be removed, and a manifest that
-    cannot be used leaves nothing to resume; 1 too, in one line, for a run whose manifest
+    replays the run's own and drops the manifest's entries that name no chunk of it, a file
+    that is not the run's is to be removed, and a manifest that cannot be used, or that a
+    resume refuses (a field it reads missing, game settings the game cannot take), leaves
+    nothing to resume; 1 too, in one line, for a run whose manifest
     records no checksums (an older version's: --resume replays every chunk); 2 for RUN_DIR
     that does not exist, is a file or holds no run (no manifest.json; a folder of runs, as
     'leaves variants' writes, has them named; a run's folder without it is said to have lost
@@ -224,6 +271,12 @@ def verify(run_dir: Path) -> None:
         click.echo(f"bad: {run_dir / MANIFEST}: {said}")
         raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; {NO_MANIFEST}")
     result = verify_run(run_dir, records=True)
+    records_bad = result.record is not None and result.record[1] is not None
+    whole = result.ok and result.complete and not records_bad  # nothing a resume would do
+    refused = None if whole else resume_problem(run_dir)
+    if refused is not None:  # what the advice would be (a resume) refuses it: said instead
+        click.echo(f"bad: {run_dir / MANIFEST}: {refused}")
+        raise CLIError(f"a resume refuses the manifest of {run_dir}: {refused}; {NO_MANIFEST}")
     if not result.has_checksums:  # an older version's manifest: no file is known to be bad
         raise CLIError(f"{run_dir} cannot be verified: its manifest records no checksums (an "
                        "older version wrote it; a resume records them); "

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from . import storage
-from .problems import Problem
+from .problems import DROP, REPLAY, Problem
 
 __all__ = [
     "INTEGRITY",
@@ -66,7 +66,7 @@ def integrity(manifest: dict[str, Any]) -> dict[str, Any]:
 def dropped(manifest: dict[str, Any]) -> str:
     """What ``integrity`` drops of the manifest (what ``malformed`` names), as a resume says
     it before dropping it; "" where nothing."""
-    said = "; ".join(_unread(manifest))
+    said = "; ".join(what for what, _ in _unread(manifest))
     return f"; malformed {_SAID} dropped from the manifest: {said}" if said else ""
 
 
@@ -82,25 +82,26 @@ def chunk_entries(manifest: Any) -> dict[str, Any] | None:
 
 def malformed(manifest: dict[str, Any]) -> list[Problem]:
     """What in the manifest's integrity part this version cannot read (a hand-edited
-    manifest's): it vouches for nothing, and ``integrity`` drops it for a resume."""
-    return [Problem(storage.MANIFEST, f"its {_SAID} are malformed: {what}")
-            for what in _unread(manifest)]  # fmt: skip
+    manifest's): it vouches for nothing, and ``integrity`` drops it for a resume, which then
+    plays every chunk again where the chunks' checksums were lost as a whole (``REPLAY``),
+    else plays nothing for it (``DROP``: a key that names no chunk, the merged files')."""
+    return [Problem(storage.MANIFEST, f"its {_SAID} are malformed: {what}", None, then)
+            for what, then in _unread(manifest)]  # fmt: skip
 
 
-def _unread(manifest: dict[str, Any]) -> list[str]:
-    """What ``malformed`` names, each as the rest of its line."""
+def _unread(manifest: dict[str, Any]) -> list[tuple[str, str]]:
+    """What ``malformed`` names, each as the rest of its line, with what a resume does."""
     if INTEGRITY not in manifest:
         return []  # an older version's run: it records none
     part = manifest[INTEGRITY]
     if not isinstance(part, dict):
-        return [f"{shown(part)}, not a table"]
-    found = [f"{key} is {shown(part.get(key))}, not a table"
+        return [(f"{shown(part)}, not a table", REPLAY)]
+    found = [(f"{key} is {shown(part.get(key))}, not a table", REPLAY if key == "chunks" else DROP)
              for key in ("chunks", "files") if not isinstance(part.get(key, {}), dict)]  # fmt: skip
     chunks = part.get("chunks")
     if isinstance(chunks, dict):
-        found += [
-            f"chunk {k!r} is not a chunk number" for k in chunks if not _CHUNK_KEY.fullmatch(k)
-        ]
+        found += [(f"chunk {k!r} is not a chunk number", DROP)
+                  for k in chunks if not _CHUNK_KEY.fullmatch(k)]  # fmt: skip
     return found
 
 

@@ -19,10 +19,11 @@ from strategies.registry import DEFAULT_GAME, GAME_GROUP
 
 from .declaration import MAX_SEATS
 from .game import Declaration, GamePlugin
+from .manifest_fields import check_fields
 
 __all__ = [
-    "GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class", "load_spec",
-    "names_game", "plugin_class",
+    "GAME_GROUP", "DEFAULT_GAME", "game_names", "get_game", "game_class",
+    "load_spec", "names_game", "plugin_class", "run_game",
 ]  # fmt: skip
 
 
@@ -118,6 +119,23 @@ def names_game(cls: type, stored: Any) -> bool:
         return ":" in stored and plugin_class(stored) is cls
     except ValueError:
         return False
+
+
+def run_game(manifest: dict[str, Any]) -> str:
+    """How the game of the run whose manifest is ``manifest`` loads again, as every command
+    that opens the run finds it: the ``game_spec`` the manifest records where that loads the
+    game its spec names (``spec.game``, the game's id; a game given as ``module:Class``, not
+    installed), else that id (an older run's, which recorded no ``game_spec``). ValueError in
+    ``check_manifest``'s words where the spec names no game, or ``game_spec`` is no text."""
+    check_fields(manifest, spec=("game",), top=("game_spec",))
+    stored, source = manifest["spec"]["game"], manifest.get("game_spec")
+    if source is None or source == stored:
+        return stored
+    try:
+        cls = plugin_class(source)
+    except ValueError:
+        return source  # what cannot load it is what the command says
+    return source if names_game(cls, stored) else stored
 
 
 def get_game(name: str = DEFAULT_GAME, **options: Any) -> GamePlugin:

@@ -16,7 +16,14 @@ from typing import Any
 
 from .declaration import check_kinds
 
-__all__ = ["TEST_SETTINGS", "check_manifest"]
+__all__ = [
+    "CHECK_READS",
+    "RESUME_READS",
+    "TEST_SETTINGS",
+    "check_game",
+    "check_fields",
+    "check_manifest",
+]
 
 Check = tuple[Callable[[Any], bool], str]
 
@@ -75,8 +82,8 @@ SPEC_FIELDS: dict[str, Check] = {
     "game_config": (_table, "a table of the game's settings"),
     "strategies": (_list_of(_text, empty=False), "a list of strategy labels"),
     "players": (_wholes(1, empty=False), "a list of player counts (whole numbers)"),
-    "games_asked": (_whole(0), _COUNT),
-    "n_games": (_whole(0), _COUNT),
+    "games_asked": (_whole(1), "a whole number of at least 1 (a run plays a game or more)"),
+    "n_games": (_whole(1), "a whole number of at least 1"),
     "deals_per_table": (_whole(0), _COUNT),
     "deal_stages": (_wholes(0), "a list of deal counts (whole numbers)"),
     "deal_streams": (_wholes(0), "a list of deal streams (whole numbers)"),
@@ -180,6 +187,27 @@ def _check(where: str, fields: dict[str, Check], data: dict[str, Any],
             raise ValueError(f"{where}{name} is {_shown(data[name])}, expected {expected}")
 
 
+CHECK_READS = ("n_chunks",)
+"""The spec fields a check of the run's files cannot do without (which chunks it has)."""
+
+RESUME_READS = ("game", "game_config", "strategies", "players", "games_asked", "n_games",
+                "deal_stages", "seed", "expert", "target", "repeats", "rows", "record_stride",
+                "chunk_games", *CHECK_READS)  # fmt: skip
+"""The spec fields a resume cannot do without (it reads them, and every version wrote them:
+one missing is a damaged manifest, said so, not a run that differs; the others have
+defaults, or are compared as they stand)."""
+
+
+def check_fields(manifest: dict[str, Any], spec: Iterable[str] = (),
+                 top: Iterable[str] = ()) -> None:  # fmt: skip
+    """``check_manifest``'s check of a few fields only: each of ``spec`` (the spec's, which
+    must be there) and of ``top`` (top-level ones, where present) holds what the runner
+    writes; else ValueError in its words (``spec.game is missing, expected a game id``)."""
+    needed = tuple(spec)
+    _check("", {k: TOP_FIELDS[k] for k in top}, manifest, ())
+    _check("spec.", {k: SPEC_FIELDS[k] for k in needed}, manifest["spec"], needed)
+
+
 def _check_top(manifest: dict[str, Any]) -> None:
     """The top-level fields, and each field of the game declaration that it holds of its kind
     (``Declaration.from_dict``'s check, here before a resume verifies or plays anything; a
@@ -224,8 +252,8 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
     """ValueError in one line (``spec.players is 'four', expected a list of player counts
     (whole numbers)``) unless every field of ``manifest`` present holds what the runner
     writes there, the fields naming the entrants agree, and a gauntlet's part names them
-    (with its test's settings, to ``resume`` it); ``required`` names spec fields that must
-    be present. ``spec=False`` accepts a manifest without a spec (runs written by
+    (with its test's settings, to ``resume`` it, and its seating design one this version
+    knows); ``required`` names spec fields that must be present. ``spec=False`` accepts a manifest without a spec (runs written by
     other tools, e.g. ``reports.synthetic``, which a report reads), but not the runner's own
     (it has a ``format``): without its spec nothing of the run can be trusted."""
     if not isinstance(manifest, dict):
@@ -243,6 +271,18 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
         _check("sequential.", SEQUENTIAL_FIELDS, manifest["sequential"], TEST_RECORD)
     if isinstance(manifest["spec"].get("gauntlet"), dict):
         _check_gauntlet(manifest["spec"], resume)
+    if resume:
+        _check_seating(manifest["spec"])
+
+
+def _check_seating(spec: dict[str, Any]) -> None:
+    """A seating design a resume plays by is one this version knows (a report only names it,
+    so a newer version's design is no fault there)."""
+    from .seating import SEATINGS  # start-up: it loads numpy, which checking needs not
+
+    if "seating" in spec and spec["seating"] not in SEATINGS:
+        raise ValueError(f"spec.seating is {_shown(spec['seating'])}, expected a seating design "
+                         f"this version knows ({', '.join(SEATINGS)})")  # fmt: skip
 
 
 def _check_gauntlet(spec: dict[str, Any], resume: bool) -> None:
@@ -265,3 +305,40 @@ def _check_gauntlet(spec: dict[str, Any], resume: bool) -> None:
         if not good:
             shown = "missing" if key not in part else _shown(part[key])
             raise ValueError(f"spec.gauntlet.{key} is {shown}, expected {expected}")
+
+
+_KINDS = {
+    int: (lambda v: _number(v) and isinstance(v, int), "a whole number"),
+    float: (_number, "a number"),
+    str: (lambda v: isinstance(v, str), "text"),
+}
+"""A setting's declared type (``GameOption.type``): what a value of it passes, in words."""
+
+
+def check_game(cls: type, spec: dict[str, Any]) -> Any:
+    """The game ``cls`` built from a run's stored settings (``spec.game_config``), seating the
+    run's player counts (``spec.players``); else ValueError in one line, in the manifest's
+    words (its keys, not flags never typed): a setting of another kind than the game
+    declares for it (``game_config.turn_limit is 'abc', expected a whole number``: the game
+    would say so in Python's), one the game refuses, or a player count it does not seat. A
+    setting kept in a shape of the game's own (repeated, or read by ``from_config``), or none
+    (null), is the game's to check."""
+    config = dict(spec.get("game_config") or {})
+    for opt in getattr(cls, "options", ()):
+        kind = _KINDS.get(opt.type)
+        value = config.get(opt.name)
+        if kind is None or value is None or opt.multiple or opt.from_config is not None:
+            continue
+        good, expected = kind
+        if not good(value):
+            raise ValueError(f"game_config.{opt.name} is {_shown(value)}, expected {expected}")
+    try:
+        game = cls(**config)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"game_config cannot make the run's game: {exc}") from None
+    low, high = game.min_players, game.max_players  # every game declares them
+    for k in spec.get("players") or ():
+        if not low <= k <= high:
+            raise ValueError(f"spec.players holds {k}, expected player counts {game.title} "
+                             f"seats ({low} to {high})")  # fmt: skip
+    return game

@@ -6,17 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["LEAVE", "REMOVE", "REPLAY", "Problem", "Verification"]
+__all__ = ["DROP", "LEAVE", "REMOVE", "REPLAY", "Problem", "Verification"]
 
-REPLAY, REMOVE, LEAVE = "replay", "remove", "leave"
+REPLAY, REMOVE, LEAVE, DROP = "replay", "remove", "leave", "drop"
 """What ``--resume`` does about a ``Problem``: plays its chunk again (or writes a merged file
-again), removes the file, or leaves it (a file it did not write: it never guesses)."""
+again), removes the file, leaves it (a file it did not write: it never guesses), or drops
+the manifest's entry, which plays nothing again (a key or a chunk that is none of the run's,
+the merged files' checksums in a shape it cannot read: written anew at the end)."""
 
 
 @dataclass(frozen=True)
 class Problem:
     """One bad file: its path relative to the run, its chunk (None: not a chunk file), why,
-    and what a resume does about it (``REPLAY``, ``REMOVE``, ``LEAVE``)."""
+    and what a resume does about it (``REPLAY``, ``REMOVE``, ``LEAVE``, ``DROP``)."""
 
     path: str
     reason: str

@@ -290,8 +290,14 @@ def checked_manifest(out: Path, lead: str = "") -> dict[str, Any]:
     try:
         check_manifest(manifest)
     except ValueError as exc:
-        raise ValueError(f"{lead}corrupt manifest {out / storage.MANIFEST}: {exc}") from None
+        raise corrupt_manifest(out, exc, lead) from None
     return manifest
+
+
+def corrupt_manifest(out: Path, why: Exception, lead: str = "") -> ValueError:
+    """The one line refusing the run in ``out`` whose manifest holds ``why`` (a field's fault,
+    in ``check_manifest``'s words), after ``lead``."""
+    return ValueError(f"{lead}corrupt manifest {Path(out) / storage.MANIFEST}: {why}")
 
 
 def _resume(command: str, out: Path) -> str:

@@ -15,6 +15,8 @@ from gamekit.errors import ParameterError
 
 from . import storage
 from .games import load_spec, names_game
+from .manifest_fields import RESUME_READS, check_fields
+from .result import corrupt_manifest
 from .seating_record import patterns, played_under
 from .session import spec_difference
 from .stages import GROWN_KEYS, described_since, extends
@@ -43,6 +45,10 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
     old = storage.read_manifest(out)
     if old.get("format") != storage.FORMAT:
         raise ValueError(f"{out} does not hold a tournament run this version can resume")
+    try:  # one missing is damage, not a difference: every version wrote them
+        check_fields(old, spec=RESUME_READS)
+    except ValueError as exc:
+        raise corrupt_manifest(out, exc, f"cannot resume {out}: ") from None
     spec = t.spec()
     diff = [k for k in spec if old["spec"].get(k) != spec[k]]
     if extends(old["spec"], spec):  # grown by more stages: its chunks are kept

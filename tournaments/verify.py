@@ -30,10 +30,12 @@ from .checksums import (
     recorded_files,
     shown,
 )
-from .problems import LEAVE, REMOVE, REPLAY, Problem, Verification
+from .manifest_fields import CHECK_READS, check_fields
+from .problems import DROP, LEAVE, REMOVE, REPLAY, Problem, Verification
 from .record_check import check_record_file, note_record, record_file_entry, record_location
 
 __all__ = [
+    "DROP",
     "INTEGRITY",
     "LEAVE",
     "DamagedFile",
@@ -88,7 +90,7 @@ def check_chunks(
         if not 0 <= cid < n_chunks:  # the manifest's entry is bad, not a file of the run
             has = f"its chunks are 0 to {n_chunks - 1}" if n_chunks else "it has none"
             reason = f"records chunk {cid}, which the run does not have ({has})"
-            bad[cid] = [Problem(storage.MANIFEST, reason, cid)]
+            bad[cid] = [Problem(storage.MANIFEST, reason, cid, DROP)]  # nothing to play
             continue
         if not isinstance(files, dict):
             reason = f"the checksums of chunk {cid} are malformed: {shown(files)}, not a table"
@@ -209,8 +211,12 @@ def verify_run(out: str | Path, *, records: bool = False) -> Verification:
     if manifest.get("format") != storage.FORMAT or not isinstance(manifest.get("spec"), dict):
         result.other.append(Problem(storage.MANIFEST, "not a tournament run this version knows"))
         return result
-    n_chunks = int(manifest["spec"].get("n_chunks", 0))
-    result.n_chunks = n_chunks
+    try:  # which chunks the run has: without it, each would be said to be none of its own
+        check_fields(manifest, spec=CHECK_READS)
+    except ValueError as exc:
+        result.other.append(Problem(storage.MANIFEST, str(exc)))
+        return result
+    n_chunks = result.n_chunks = manifest["spec"]["n_chunks"]
     result.complete = manifest.get("status") == "complete"
     if INTEGRITY not in manifest:
         reason = "records no checksums (an older version wrote it): --resume replays every chunk"
