@@ -123,29 +123,27 @@ def _cost(look: Any, key: tuple) -> str:
 
 def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
     """How many skill levels each rule set tells apart at least (a one-sided 95% bound:
-    ``reports.designer_measures.ladder_table``), and which steps of the default rules' ladder
-    are not significant, each with what it would need to be."""
+    ``reports.designer_measures.ladder_table``), in the same words for every rule set (a run
+    too small to test any step says so, whichever rule set it is), and which steps of the
+    default rules' ladder are not significant, each with what it would need to be."""
     base = labels[0]
     per = {rules: grp for rules, grp in ladder.groupby("rules", sort=False)}
     own = per.get(base, ladder.iloc[:0])
-    flat = [_flat(r) for r in own.itertuples() if not r.significant]
-    others = "; ".join("{}: at least {} of {}".format(rules, *_levels(per[rules]))
-                       for rules in labels[1:] if rules in per)  # fmt: skip
-    levels, rungs = _levels(own)
+    told = _told(own)
+    flat = [_flat(r) for r in own.itertuples() if not r.significant] if told != UNTESTED else []
+    others = "; ".join(f"{rules}: {_told_short(per[rules])}" for rules in labels[1:]
+                       if rules in per)  # fmt: skip
     head = (
-        f"The skill ladder (the field in the default rules' order of strength, each step "
-        f"a strategy over the next, paired by deal, Holm over the {counted(len(own), 'step')}): "
+        "The skill ladder (the field in the default rules' order of strength, each step "
+        "a strategy over the next, paired by deal"
+        + (f", Holm over the {counted(len(own), 'step')}): " if len(own) else "): ")
     )
-    spread = own["no_spread"].any() if "no_spread" in own else False
-    if (
-        len(own)
-        and not np.isfinite(own["needs"]).any()
-        and not own["significant"].any()
-        and not spread
-    ):
+    levels, rungs = _levels(own)
+    if not len(own):
+        text = head + "no step of the default rules was measured"
+    elif told == UNTESTED:
         text = head + f"the run has {TOO_FEW} of any step of the default rules"
-        flat = []  # every step untested: said once
-    elif levels == 1 and rungs > 1:
+    elif told == NONE_APART:
         text = head + (f"the default rules tell none of its {rungs} strategies apart (no step "
                        "is significant)")  # fmt: skip
     else:
@@ -154,9 +152,43 @@ def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
             "strategies (a one-sided 95% bound: Holm keeps the chance that any step called "
             "significant is really zero under 5%)"
         )
-    if flat:
-        text += f"; no significant step: {', '.join(flat)}"
+    if flat:  # where some step is significant, the others are named as not
+        what = "" if told == NONE_APART else " not significant"
+        text += f"; the {'step' if len(flat) == 1 else 'steps'}{what}: {', '.join(flat)}"
     return text + (f"; {others}." if others else ".")
+
+
+UNTESTED, NONE_APART, APART = "untested", "none apart", "apart"
+"""What a rule set's ladder tells (``_told``): no step could be tested (too few deals), no
+step is significant, or at least two levels are apart."""
+
+
+def _told(steps: pd.DataFrame) -> str:
+    """What one rule set's ladder tells: ``UNTESTED`` where no step has an interval to test it
+    by (none significant, none without spread), ``NONE_APART`` where steps were tested and
+    none is significant, else ``APART``."""
+    spread = bool(steps["no_spread"].any()) if "no_spread" in steps else False
+    if (
+        len(steps)
+        and not np.isfinite(steps["needs"]).any()
+        and not steps["significant"].any()
+        and not spread
+    ):
+        return UNTESTED
+    levels, rungs = _levels(steps)
+    return NONE_APART if levels == 1 and rungs > 1 else APART
+
+
+def _told_short(steps: pd.DataFrame) -> str:
+    """A rule set's ladder in a clause, in the words of the default rules' ('take=ends: at
+    least 2 of 3'; 'none of 3 apart'; too few deals)."""
+    told = _told(steps)
+    levels, rungs = _levels(steps)
+    if told == UNTESTED:
+        return f"{TOO_FEW} of any step"
+    if told == NONE_APART:
+        return f"none of {rungs} apart (no step is significant)"
+    return f"at least {levels} of {rungs}"
 
 
 def _levels(steps: pd.DataFrame) -> tuple[int, int]:

@@ -79,10 +79,22 @@ def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
 
 
 def _highest(top: pd.Series, second: pd.Series) -> str:
-    """What the summary ranks by: the win rate, or against the fair share where the two
-    strategies' fair shares differ (other table sizes)."""
-    same = abs(top["fair_share"] - second["fair_share"]) < 1e-9
-    return "the highest win rate" if same else "the highest win rate against its fair share"
+    """What the summary ranks by (``relative``: the win rate over par): the win rate where the
+    two strategies' pars are alike; else against the fair share (other table sizes, every game
+    won: par is the fair share) or against par (games nobody won, shared wins)."""
+    par = "par" if "par" in top.index else "fair_share"
+    if abs(top[par] - second[par]) < 1e-9:
+        return "the highest win rate"
+    fair = all(abs(r[par] - r["fair_share"]) < 1e-9 for r in (top, second))
+    return f"the highest win rate against its {'fair share' if fair else 'par'}"
+
+
+def _par(row: pd.Series, k: int) -> str:
+    """', par 25.0%' where a strategy's par is not its fair share (games nobody won, shared
+    wins): what its rate is ranked against; else nothing."""
+    if "par" not in row.index or abs(row["par"] - row["fair_share"]) < 1e-9:
+        return ""
+    return f", par {pct(row['par'], k)}"
 
 
 def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
@@ -115,7 +127,7 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
     iv = interval(top["ci_low"], top["ci_high"], digits=k)
     rate = (
         f"{top['strategy']} wins {rate_of(pct(top['win_rate'], k), iv, f'of its {d.units()}')} "
-        f"(fair share {pct(top['fair_share'], k)})"
+        f"(fair share {pct(top['fair_share'], k)}{_par(top, k)})"
     )
     if len(summ) == 1 and len(void):
         found = Finding("summary", f"{top['strategy']} is the only strategy with a valid "

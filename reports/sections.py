@@ -64,9 +64,10 @@ def _opening(tables: Tables, method: str, d: Declaration) -> list[Section]:
         Section(
             "Summary",
             f"Per strategy: seats occupied ({units}), wins, win rate with a 95% interval "
-            "(duplicate sets the units), fair share (expected win rate if all were equal), "
-            f"relative = win rate / fair share, mean {rank} when not winning, unfinished and "
-            f"forfeited {units}. Strongest first." + shared,
+            f"(duplicate sets the units), fair share (1/players: the win rate if all were equal "
+            f"and every {d.unit} had one winner), par (the win rate if each {d.unit}'s wins went "
+            f"to its seats at random), relative = win rate / par, mean {rank} when not winning, "
+            f"unfinished and forfeited {units}. Strongest first (by relative)." + shared,
             [("summary", tables["summary"])],
             ["win_rates"],
         ),
@@ -272,19 +273,24 @@ def _fair_words(done: pd.DataFrame | None, d: Declaration) -> str:
     """What the summary's orange tick is: the fair share, the win rate if all were equal;
     where unfinished games count as nobody's win (``completion``), 1/players, of which
     strategies all alike would win only the share of the games someone won. (A forfeit is a
-    strategy's failure, which the findings' caution says first.)"""
-    if done is None or not len(done):
+    strategy's failure, which the findings' caution says first.) Where tied players share a
+    win, all alike would win more than 1/players: their rate is par."""
+    unwon = 0
+    if done is not None and len(done):
+        row = done[done["n_players"].astype(str) == "all"].iloc[0]
+        unwon = int(row["unfinished"]) - int(row.get("unfinished_won", 0))
+    if unwon <= 0 and not d.shared_wins:
         return FAIR
-    row = done[done["n_players"].astype(str) == "all"].iloc[0]
-    unwon = int(row["unfinished"]) - int(row.get("unfinished_won", 0))
-    if unwon <= 0:
-        return FAIR
-    none = unwon / int(row["games"])
-    return (
-        f"the fair share, 1/players: the win rate if all were equal and every {d.unit} had a "
-        f"winner; here {pct(none)} of {d.units()} have none (unfinished), so all alike would "
-        f"each win {pct(1 - none)} of it."
-    )
+    text = (f"the fair share, 1/players: the win rate if all were equal and every {d.unit} had "
+            "one winner")  # fmt: skip
+    if unwon > 0:
+        none = unwon / int(row["games"])
+        text += (f"; here {pct(none)} of {d.units()} have none (unfinished), so all alike "
+                 f"would each win {pct(1 - none)} of it")  # fmt: skip
+    if d.shared_wins:
+        text += ("; a win shared by tied players counts for each of them, so all alike would "
+                 "win par (in the summary table), which ties raise above 1/players")  # fmt: skip
+    return text + "."
 
 
 def _seats_note(seats: pd.DataFrame, d: Declaration) -> str:

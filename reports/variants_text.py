@@ -157,8 +157,9 @@ def _length(look: _Lookup, rules: str, base: str) -> list[str]:
 
 def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
     """What became of the first player's edge at ``n`` players, or None (no clear change).
-    'Vanishes': the default rules' edge interval excludes 0, the variant's does not, and
-    the change itself is clear, towards 0; without a clear change, 'is no longer clear'. An edge (an
+    'Shrinks .. and is no longer shown' (not shown to be 0): the default rules' edge interval
+    excludes 0, the variant's does not, and the change is clear, towards 0; without a clear
+    change, 'is no longer clear'. An edge (an
     advantage) or a disadvantage clear under both 'grows' or 'shrinks' in size; an edge clear
     under neither 'rises' or 'falls' (its size may not change: +1 to -1)."""
     key_b, key_v = (base, "seat", n, 0), (rules, "seat", n, 0)
@@ -171,8 +172,8 @@ def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:
     grows = clear and (r["diff"] > 0) == (sign_b > 0)  # a clear change away from 0
     words = {1: "advantage", -1: "disadvantage"}
     if sign_b and not sign_v and np.isfinite(v["ci_low"]) and not grows:
-        what = f"the first player's {words[sign_b]} " + ("vanishes" if clear else
-                                                          "is no longer clear")  # fmt: skip
+        what = f"the first player's {words[sign_b]} " + (f"shrinks by {change(r, '', '')} and "
+                "is no longer shown" if clear else "is no longer clear")  # fmt: skip
     elif not sign_b and sign_v and clear and (r["diff"] > 0) == (sign_v > 0):
         what = f"a first-player {words[sign_v]} appears"
     elif sign_b and sign_v and sign_b != sign_v and clear:

@@ -84,14 +84,14 @@ def test_known_levels_of_synthetic_games_and_their_sentence():
         "The skill ladder (the field in the default rules' order of strength, each step a "
         "strategy over the next, paired by deal, Holm over the 2 steps): the default rules "
         "tell at least 2 skill levels apart among its 3 strategies (a one-sided 95% bound: "
-        "Holm keeps the chance that any step called significant is really zero under 5%); no "
-        f"significant step: a over b ({100 * flat['diff']:+.1f} percentage points; "
+        "Holm keeps the chance that any step called significant is really zero under 5%); the "
+        f"step not significant: a over b ({100 * flat['diff']:+.1f} percentage points; "
         f"{100 * flat['needs']:.1f} percentage points either way would be significant "
         "whatever the other steps)."
     )
-    other = t.assign(rules="hand_size=9", levels=1)
+    other = t.assign(rules="hand_size=9", levels=1, significant=False)
     both = ladder_sentence(pd.concat([t, other]), ["default", "hand_size=9"])
-    assert both.endswith("; hand_size=9: at least 1 of 3.")
+    assert both.endswith("; hand_size=9: none of 3 apart (no step is significant).")
 
 
 def test_the_page_table_shows_what_a_step_needs_and_the_bound():

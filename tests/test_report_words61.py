@@ -288,14 +288,17 @@ def test_a_clear_difference_too_small_for_one_decimal_is_not_written_as_zero():
     assert diff_text(unclear) == "+0.0 [+0.0, +0.2] pp"
 
 
-def test_an_advantage_that_clearly_grows_does_not_vanish_for_a_wide_interval():
+def test_an_advantage_that_clearly_grows_is_not_said_gone_for_a_wide_interval():
     # the variant's own interval is wide enough to hold 0, but the paired change is clearly
-    # upwards: the advantage grows, it does not vanish
+    # upwards: the advantage grows, it is not said to be gone
     said = _seat_findings((0.02, 0.01, 0.03), (0.04, -0.005, 0.085), (0.02, 0.01, 0.03))
-    assert "vanishes" not in said
+    assert "no longer shown" not in said
     assert "the first player's edge grows by 2.0 percentage points [+1.0, +3.0]" in said
     said = _seat_findings((0.02, 0.01, 0.03), (0.005, -0.005, 0.015), (-0.015, -0.02, -0.01))
-    assert "the first player's advantage vanishes" in said  # towards 0: it does
+    # towards 0 and clear: it shrinks and is no longer shown, never shown to be gone
+    assert ("the first player's advantage shrinks by 1.5 percentage points [+1.0, +2.0] and "
+            "is no longer shown") in said  # fmt: skip
+    assert "vanish" not in said
 
 
 def test_an_advantage_appears_only_with_a_clear_change_towards_it():

@@ -388,15 +388,16 @@ def _tables(default_edge: tuple, variant_edge: tuple, diff: tuple, significant: 
     return metrics, diffs
 
 
-def test_the_first_players_advantage_vanishes_only_with_a_clear_change():
+def test_the_first_players_advantage_is_no_longer_shown_only_with_a_clear_change():
     from reports.variants_text import findings
 
     gone = findings(*_tables((0.03, 0.02, 0.04), (0.0, -0.01, 0.01), (-0.03, -0.045, -0.015),
                              True), ["default", "hand_size=9"], "Paired")  # fmt: skip
     assert gone[0][1] == ["seat"]  # the finding links the seats' chart and table
     assert gone[0][0].startswith(
-        "With hand_size=9, the first player's advantage vanishes (at 4 "
-        "players the first player wins 25.0% [24.0, 26.0] against 28.0%"
+        "With hand_size=9, the first player's advantage shrinks by 3.0 percentage points "
+        "[+1.5, +4.5] and is no longer shown (at 4 players the first player wins 25.0% "
+        "[24.0, 26.0] against 28.0%"
     )
     unclear = findings(*_tables((0.02, 0.002, 0.038), (0.012, -0.005, 0.029),
                                 (-0.008, -0.03, 0.014), False), ["default", "hand_size=9"],
