@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gamekit.jit import njit
+from gamekit.jit import needs_compile, njit
 
 from . import cengine
 from .engine import Decision
@@ -192,10 +192,17 @@ def _decide_seen(params, tops, row, stack_top, hand_top, can_flip, idle, state):
     return kind, slot, card, pile, looked, states[0]
 
 
+def decide_cold() -> bool | None:
+    """Whether numba's decision from a view (``_decide_seen``) compiles at its first call in
+    this process (None: cannot tell): False once its cache holds it."""
+    return needs_compile(_decide_seen)
+
+
 def decide_view(params: np.ndarray, view, rng):
     """The policy's ``Decision`` for a ``PlayerView`` (the Python path's call into the
-    compiled policy, in C when the engine is there, else numba's; ``rng`` is the seat's policy
-    ``SplitMix`` stream, advanced in place)."""
+    compiled policy, in C when the engine is there, else numba's, said once on stderr when it
+    plays for want of the engine and compiles first: ``gamekit.cbuild.Engine.note_fallback``;
+    ``rng`` is the seat's policy ``SplitMix`` stream, advanced in place)."""
     seen = (
         np.asarray(params, dtype=np.float64),
         np.asarray(view.pile_tops, dtype=np.int64).reshape(len(view.pile_tops)),
@@ -207,6 +214,7 @@ def decide_view(params: np.ndarray, view, rng):
     )
     got = cengine.decide_seen(*seen, rng.state) if cengine.available() else None
     if got is None:  # numba (compiled at first use), or a view C leaves to it
+        cengine.ENGINE.note_fallback(decide_cold)
         got = _decide_seen(*seen, np.uint64(rng.state))
     kind, slot, card, pile, looked, state = got
     rng.state = int(state)

@@ -4,12 +4,21 @@ reading a run's declaration (every report does) loads neither."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
-__all__ = ["DECLARED", "MAX_SEATS", "OPTIONAL", "Declaration", "check_kinds", "plural"]
+__all__ = [
+    "DECLARED",
+    "MAX_SEATS",
+    "OPTIONAL",
+    "REQUIRED",
+    "Declaration",
+    "check_kinds",
+    "check_present",
+    "plural",
+]
 
 MAX_SEATS = 12
 """The most seats a game may declare (``max_players``): a win tied among up to this many seats
@@ -121,9 +130,7 @@ class Declaration:
     def from_dict(cls, d: dict[str, Any]) -> Declaration:
         """From the manifest's ``game_declaration`` (an ``OPTIONAL`` field it lacks takes its
         default); ValueError names what is missing."""
-        missing = [k for k in DECLARED if k not in d and k not in OPTIONAL]
-        if missing:
-            raise ValueError(f"the game declaration lacks {', '.join(missing)}")
+        check_present(d, [k for k in DECLARED if k not in OPTIONAL])
         v = {k: d.get(k, OPTIONAL.get(k)) for k in DECLARED}
         check_kinds(v)
         for k in ("seat_columns", "game_columns", "length_columns", "mean_columns"):
@@ -152,6 +159,20 @@ class Declaration:
     @property
     def better(self) -> str:
         return "higher" if self.higher_is_better else "lower"
+
+
+REQUIRED = ("name",)
+"""The declared fields a run's declaration holds whatever its age: the game's name, by which
+the installed game fills in a field declared after the run was written
+(``reports.data.run_declaration``)."""
+
+
+def check_present(d: Mapping[str, Any], fields: Iterable[str] = REQUIRED) -> None:
+    """ValueError in one line naming each of ``fields`` that the declaration ``d`` lacks
+    (default: the ``REQUIRED`` ones, which a manifest's check asks for)."""
+    missing = [k for k in fields if k not in d]
+    if missing:
+        raise ValueError(f"the game declaration lacks {', '.join(missing)}")
 
 
 def check_kinds(d: Mapping[str, Any]) -> None:

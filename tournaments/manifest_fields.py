@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
-from .declaration import check_kinds
+from .declaration import check_kinds, check_present
 
 __all__ = [
     "CHECK_READS",
@@ -211,9 +211,11 @@ def check_fields(manifest: dict[str, Any], spec: Iterable[str] = (),
 def _check_top(manifest: dict[str, Any]) -> None:
     """The top-level fields, and each field of the game declaration that it holds of its kind
     (``Declaration.from_dict``'s check, here before a resume verifies or plays anything; a
-    field an older run's declaration lacks is not asked for: the report fills it in)."""
+    field an older run's declaration lacks is not asked for: the report fills it in from
+    the installed game its ``name`` names, which it must hold)."""
     _check("", TOP_FIELDS, manifest, ())
     if isinstance(manifest.get("game_declaration"), dict):
+        check_present(manifest["game_declaration"])
         check_kinds(manifest["game_declaration"])
 
 
@@ -273,6 +275,17 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
         _check_gauntlet(manifest["spec"], resume)
     if resume:
         _check_seating(manifest["spec"])
+        _check_records(manifest)
+
+
+def _check_records(manifest: dict[str, Any]) -> None:
+    """A run that names a ``--record`` file kept records in its chunks to gather into it
+    (``spec.record_stride`` above 0): a resume that plays none would end on a chunk's records
+    that are not there, and cannot tell which games the run recorded."""
+    named, stride = manifest.get("record_file"), manifest["spec"].get("record_stride")
+    if isinstance(named, str) and stride == 0:
+        raise ValueError(f"record_file is {_shown(named)}, but spec.record_stride is 0: the run "
+                         "kept no records to gather into it")  # fmt: skip
 
 
 def _check_seating(spec: dict[str, Any]) -> None:

@@ -3,8 +3,10 @@
 A complete run's ``--record`` file, gathered from its chunks' records, has its own entry
 (``RECORD_FILE``), which also tells a resume where to write it: ``leaves verify`` checks it
 (``verify_run(records=True)``; a report does not read it), and says of a run recorded before
-there was one that its records were not checked. Nothing here writes the file;
-``note_record`` names it in the manifest.
+there was one that its records were not checked. A run that records keeps each chunk's
+records beside its other files (``storage.record_path``), which the file is gathered from: a
+chunk whose entry lists none is not done (``unrecorded_chunks``). Nothing here writes the
+file; ``note_record`` names it in the manifest.
 """
 
 from __future__ import annotations
@@ -14,10 +16,19 @@ from pathlib import Path
 from typing import Any
 
 from . import storage
-from .checksums import INTEGRITY, RECORD_FILE, integrity
+from .checksums import INTEGRITY, RECORD_FILE, chunk_entries, integrity
 from .problems import Problem, Verification
 
-__all__ = ["check_record_file", "note_record", "record_file_entry", "record_location"]
+__all__ = [
+    "check_record_file",
+    "note_record",
+    "record_file_entry",
+    "record_location",
+    "unrecorded_chunks",
+]
+
+NO_RECORDS = "not in the manifest's entry of the chunk, though the run records its games"
+"""Why a chunk of a run that records is not done when its entry lists no records file."""
 
 
 def record_file_entry(out: Path, record: Path, entry: list[Any] | None = None) -> dict[str, Any]:
@@ -111,3 +122,21 @@ def _good_record_entry(entry: Any) -> bool:
     if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
         return False
     return storage.good_entry(entry.get("entry"))
+
+
+def unrecorded_chunks(
+    manifest: dict[str, Any], done: set[int], bad: dict[int, list[Problem]]
+) -> None:
+    """Move from ``done`` into ``bad`` each chunk whose entry lists no records file where the
+    run records its games (``record_file``): its records are what the run's file is gathered
+    from, so a resume plays it again (its seeds make the replay exact) rather than ending on
+    a file that is not there."""
+    if not isinstance(manifest.get("record_file"), str):
+        return
+    entries = chunk_entries(manifest) or {}
+    for cid in sorted(done):
+        rel = storage.record_path(Path(), cid).as_posix()
+        files = entries.get(str(cid))
+        if isinstance(files, dict) and rel not in files:
+            done.discard(cid)
+            bad.setdefault(cid, []).append(Problem(rel, NO_RECORDS, cid))

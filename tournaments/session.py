@@ -30,6 +30,7 @@ from . import aggregates, storage, verify
 from .declaration import plural
 from .game import declaration
 from .games import load_spec
+from .record_check import unrecorded_chunks
 from .rows import to_parquet
 from .schedule import Schedule
 from .work import ChunkOutput
@@ -260,6 +261,7 @@ def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str
     otherwise be read with the run's rows).
     """
     done, bad, _ = verify.check_chunks(out, manifest, n)
+    unrecorded_chunks(manifest, done, bad)
     merged = verify.integrity(manifest)["files"]
     checked = {rel: storage.check_entry(out / rel, entry) for rel, entry in merged.items()}
     stale = {rel: problem for rel, problem in checked.items() if problem}  # each file's own

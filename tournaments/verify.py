@@ -32,7 +32,13 @@ from .checksums import (
 )
 from .manifest_fields import CHECK_READS, check_fields
 from .problems import DROP, LEAVE, REMOVE, REPLAY, Problem, Verification
-from .record_check import check_record_file, note_record, record_file_entry, record_location
+from .record_check import (
+    check_record_file,
+    note_record,
+    record_file_entry,
+    record_location,
+    unrecorded_chunks,
+)
 
 __all__ = [
     "DROP",
@@ -227,6 +233,7 @@ def verify_run(out: str | Path, *, records: bool = False) -> Verification:
     if chunk_entries(manifest) is None:  # no chunk can be told good: a resume plays every one
         return result
     result.done, result.bad, result.files_checked = check_chunks(out, manifest, n_chunks)
+    unrecorded_chunks(manifest, result.done, result.bad)  # a resume plays them again
     if result.complete:
         for cid in range(n_chunks):
             if cid not in result.done and cid not in result.bad:
