@@ -25,5 +25,12 @@ class CLIError(click.ClickException):
 
         return cls(message(exc), usage=usage and getattr(exc, "usage_error", True))
 
+    @classmethod
+    def required(cls, name: str) -> CLIError:
+        """The one line for a required argument or option not given (``name``: as the usage
+        line shows it, "SPEC" or "--against"), in the words every command uses, not click's
+        "Missing argument 'SPEC'."."""
+        return cls(f"{name} is required", usage=True)
+
     def show(self, file=None) -> None:
         click.echo(f"leaves: error: {self.format_message()}", err=True)

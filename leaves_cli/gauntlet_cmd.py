@@ -223,7 +223,7 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
 
         manifest = settle(values, given)
     elif values["spec"] is None:  # pragma: no cover - click asks for SPEC without --resume
-        raise CLIError("Missing argument 'SPEC'", usage=True)
+        raise CLIError.required("SPEC")
     return Request.of(values, manifest)
 
 
@@ -305,8 +305,11 @@ def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
     if request.manifest is None:  # a resumed run's cap is its own, checked when it began
         _check_cap(settings["max_games"])
     if settings["max_games"] < games:
-        raise CLIError(f"--max-games ({settings['max_games']:,}) must be at least --games "
-                       f"({games:,})", usage=True)  # fmt: skip
+        from .options import taken
+
+        first = f"--games ({games:,})" if request.games is not None else taken("--games", games)
+        raise CLIError(f"--max-games ({settings['max_games']:,}) must be at least {first}",
+                       usage=True)  # fmt: skip
     _test(settings)  # checks the margin
     return settings
 

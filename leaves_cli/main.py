@@ -157,9 +157,14 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def _usage_message(exc: click.UsageError) -> str:
-    """The usage error in one line: a game's own command given ``--game`` says whose command
-    it is (click offered the closest option instead: "Did you mean '--save'?")."""
+    """The usage error in one line: a required argument or option not given is said in the
+    project's words (``CLIError.required``); a game's own command given ``--game`` says whose
+    command it is (click offered the closest option instead: "Did you mean '--save'?")."""
     ctx = exc.ctx
+    if isinstance(exc, click.MissingParameter) and exc.param is not None:
+        from .options import flag_of  # start-up: only to say the error
+
+        return CLIError.required(flag_of(exc.param)).format_message() + _usage_hint(exc)
     if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None:
         for game in games():
             if ctx.info_name in game.commands:

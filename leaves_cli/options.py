@@ -27,6 +27,13 @@ def empty_name(where: str, noun: str) -> str:
     return f"{where}: an empty name was given, not a {noun}"
 
 
+def taken(flag: str, value: int, whose: str = "the default") -> str:
+    """How a one-line error names a value no one gave: whose it is before the flag it stands
+    for ("the default --games (100,000)", "the resumed run's --games (60)"), never the flag
+    alone, as if it had been typed."""
+    return f"{whose} {flag} ({value:,})"
+
+
 def either(words: Sequence[str]) -> str:
     """Alternatives in words: "html or md", "balanced, all or rotations"."""
     return " or ".join(", ".join(words).rsplit(", ", 1))

@@ -160,10 +160,11 @@ def check_new_run(opts: dict[str, Any]) -> None:
                                          "disagree: give one", "target", opt.name), opts)  # fmt: skip
 
 
-def check_precision(values: dict[str, Any]) -> None:
+def check_precision(values: dict[str, Any], given: Any = (), resumed: bool = False) -> None:
     """One-line errors for --precision and --max-games (before anything is played), each
     value named where it was given (``tournament_parts.refused``: a flag, or the config
-    file's key)."""
+    file's key); the first stage's games the cap is held against, where no one gave them
+    (not among ``given``), as the resumed run's own or as the default (``options.taken``)."""
     import math
 
     from gamekit.errors import ParameterError
@@ -198,6 +199,11 @@ def check_precision(values: dict[str, Any]) -> None:
         raise CLIError(f"{parts.named(values, 'max_games')} must be at most 2**32 - 1 (a run's "
                        f"most games), got {cap:,}", usage=True)  # fmt: skip
     if cap is not None and cap < values["games"]:
-        raise parts.refused(ParameterError(f"{{max_games}} ({cap:,}) must be at least {{games}} "
-                                           f"({values['games']:,})", "max_games", "games"),
-                            values)  # fmt: skip
+        from .options import taken
+
+        games = f"{{games}} ({values['games']:,})"
+        if resumed or "games" not in given:
+            whose = "the resumed run's" if resumed else "the default"
+            games = taken("--games", values["games"], whose)
+        raise parts.refused(ParameterError(f"{{max_games}} ({cap:,}) must be at least {games}",
+                                           "max_games", "games"), values)  # fmt: skip

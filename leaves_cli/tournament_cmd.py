@@ -300,12 +300,13 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
         elif values["add"] is not None or not values["specs"]:
             raise CLIError(f"cannot resume {values['out']}: it holds no run (no manifest.json)",
                            usage=True)  # fmt: skip
-    _check(values, manifest)
+    _check(values, manifest, given)
     return Request.of(values, manifest)
 
 
-def _check(values: dict[str, Any], manifest: dict[str, Any] | None) -> None:
-    """One-line errors for options that cannot go together or cannot be (exit 2)."""
+def _check(values: dict[str, Any], manifest: dict[str, Any] | None, given: set[str]) -> None:
+    """One-line errors for options that cannot go together or cannot be (exit 2); ``given``:
+    the options the command line or the config file gave."""
     if not values["specs"]:
         raise CLIError("name at least one strategy (see 'leaves strategies')", usage=True)
     if values["out"] is None:
@@ -328,7 +329,7 @@ def _check(values: dict[str, Any], manifest: dict[str, Any] | None) -> None:
                        f"{values['jobs']}", usage=True)  # fmt: skip
     from .tournament_checks import check_new_run, check_precision, check_record_folder
 
-    check_precision(values)
+    check_precision(values, given, resumed=manifest is not None)
 
     if manifest is None:
         check_new_run(values)

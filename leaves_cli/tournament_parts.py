@@ -385,22 +385,26 @@ def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, list
 
 
 def _unfinished_line(result: Any, rows: Any) -> str:
-    """How many of the run's units stopped unfinished at the game's length limit and how they
-    count, in the findings' words (``reports.findings.unfinished_words``): from the rows, or
-    where there are none to read (``rows`` a string), from the aggregates' counts; "" when
-    none did, or neither tells (rows not kept by a run written before those counts)."""
+    """How many of the run's units stopped unfinished at the game's limits (at each, where the
+    game tells them apart) and how they count, in the findings' words
+    (``reports.findings.unfinished_words``): from the rows, or where there are none to read
+    (``rows`` a string), from the aggregates' counts; "" when none did, or neither tells
+    (rows not kept by a run written before those counts)."""
     from reports.findings import unfinished_words
 
     if isinstance(rows, str):
         from reports.data import run_declaration
+        from tournaments.aggregates import limit_tests, unfinished_by_limit
 
         agg = result.aggregates()
         if "size_unfinished" not in agg:
             return ""
+        declaration = run_declaration(result.manifest)
+        at = unfinished_by_limit(agg, limit_tests(declaration.limit_columns)) or ()
         row = {"games": int(agg["size_games"].sum()),
                "unfinished": int(agg["size_unfinished"].sum()),
-               "unfinished_won": int(agg["size_unfinished_won"].sum())}  # fmt: skip
-        declaration = run_declaration(result.manifest)
+               "unfinished_won": int(agg["size_unfinished_won"].sum()),
+               **{f"unfinished_at_{i}": n for i, n in enumerate(at)}}  # fmt: skip
     elif rows.unfinished.any():
         from reports.tables import completion
 
@@ -430,7 +434,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     """Print the run's summary: seats taken (a game counts once per seat), wins, win rates in %
     with the report's 95% intervals, and the rank value's mean over every seat, wins included
     (headed so: the report's summary gives its mean when losing, a different figure), then how
-    many units stopped unfinished at the game's length limit (one line; none: none did, or
+    many units stopped unfinished at the game's limits (one line; none: none did, or
     neither the rows nor the aggregates tell). Returns why there are no intervals (None:
     there are); ``nothing_valid``: every game was forfeited."""
     from reports.numbers import fixed

@@ -27,6 +27,7 @@ from ligretto.rules import (
     MAX_PLAYERS,
     MAX_ROUND_MS,
     MIN_PLAYERS,
+    check_players,
 )
 from tournaments.game import (
     BenchReport,
@@ -86,6 +87,12 @@ class LigrettoGame(GameBase):
     10 or more); the rotations of the canonical order (by label, never the listing)."""
     min_unit_s = 2e-5
     """A lower bound on one round's single-core time (compiled built-ins, 2 players)."""
+
+    def check_players(self, n_players: int) -> None:
+        """ValueError naming the game and the table sizes it is played by (``min_players`` to
+        ``max_players``, the rules' own) when ``n_players`` is not one, in the sentence its
+        engine says, not the runner's generic one."""
+        check_players(n_players)
 
     def lookup(self, spec: Any) -> Any:
         """The strategy of an entrant spec; ValueError for one that is no Ligretto player (no

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from tournaments.aggregates import limit_tests
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
 from tournaments.storage import lost_manifest, written_by_runner
@@ -89,9 +90,9 @@ def _wanted_names(d: Declaration) -> tuple[set[str], tuple[str, ...]]:
 
 
 def _limit_tests(d: Declaration) -> list[tuple[str, int]]:
-    """(game column, least value) of each declared limit the rows show: all of its
-    ``limit_columns`` but the last, in order; none where the game declares none."""
-    return [(str(t[0]), int(t[1])) for t in (d.limit_columns or {}).values() if t is not None]
+    """(game column, least value) of each declared limit the rows show, as the aggregates
+    count them (``tournaments.aggregates.limit_tests``); none where the game declares none."""
+    return limit_tests(d.limit_columns)
 
 
 def _limits_reached(table: pa.Table, d: Declaration) -> np.ndarray | None:

@@ -46,6 +46,14 @@ def _pair_code(b: Games, s: int, back: int = 1) -> np.ndarray:
     return np.where(ok, me * k + them, -1).astype(np.int64)
 
 
+def _par_share(b: Games) -> np.ndarray:
+    """(N, S): each seat's par share of its game's wins (winners / players), as the
+    summary's ``par`` counts it (``reports.tables.summary``): 0 in a game nobody won."""
+    winners = b.wins().sum(axis=1, keepdims=True)
+    share = winners / np.maximum(b.n_players, 1)[:, None]
+    return np.broadcast_to(share, b.seats.shape)
+
+
 def _elsewhere_codes(b: Games, s: int) -> np.ndarray:
     """(N, S - 2): the pair codes of seat ``s`` with every other seat but the one before it."""
     cols = [_pair_code(b, s, back) for back in range(2, b.seats.shape[1])]
@@ -75,9 +83,11 @@ def _vs_elsewhere(g: Games, before: Sums, elsewhere: Sums) -> tuple[Estimates, n
 
 def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     """Per (strategy, before): games, wins, win rate with a 95% interval (counted as in
-    ``summary``: duplicate sets the units, tables the strata), fair share, relative (win rate /
-    fair share), ``vs_overall`` (the win rate minus the strategy's win rate over all its
-    games) and the comparison that isolates the seat, within each duplicate set where both
+    ``summary``: duplicate sets the units, tables the strata), fair share, ``par`` and
+    ``relative`` (win rate / par) by the summary's rule (``reports.tables.summary``: par is the
+    share of the games' wins a seat at random would take, so a game nobody won lowers it, a
+    shared win raises it), ``vs_overall`` (the win rate minus the strategy's win rate over all
+    its games) and the comparison that isolates the seat, within each duplicate set where both
     happen (``vs_elsewhere_sets``; see ``_vs_elsewhere``): ``shared_rate``, the win rate after
     ``before`` over those sets (``win_rate`` wherever ``before`` also sits elsewhere),
     ``elsewhere_rate``, the strategy's win rate with ``before`` at another seat of the table
@@ -95,6 +105,7 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     games_else = elsewhere.totals()[1]
     size = g.n_players[clusters(g).first[after.cluster]].astype(np.float64)
     fair = np.bincount(after.group, weights=after.n / np.maximum(size, 1), minlength=k * k)
+    par = seat_sums(g, k * k, _pair_code, _par_share).totals()[0]
     est = ratio_estimates(after, clusters(g))
     effect, shared_rate, else_rate = _vs_elsewhere(g, after, elsewhere)
     diff = effect.value
@@ -114,7 +125,8 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
                 "ci_low": lo,
                 "ci_high": hi,
                 "fair_share": fair / games,
-                "relative": rate / (fair / games),
+                "par": par / games,
+                "relative": rate / (par / games),
                 "vs_overall": rate - overall[me],
                 "design_effect": deff,
                 "elsewhere_games": games_else.astype(np.int64),

@@ -247,7 +247,7 @@ def head_to_head_matrix(h2h: pd.DataFrame, value: str = "ahead_rate") -> pd.Data
 
 def completion(data: Any) -> pd.DataFrame:
     """Per table size and over all: games, how many ended by a forfeit (a strategy raised an
-    error or broke a rule) and how many stopped unfinished at the game's length limit, with
+    error or broke a rule) and how many stopped unfinished at one of the game's limits, with
     their shares; ``unfinished_won``: the unfinished games that still have a winner (a game
     that scores a stopped round as it stood), so that a report says how they count; where
     the rows tell the game's declared limits apart (``Games.limit``), ``unfinished_at_<i>``:

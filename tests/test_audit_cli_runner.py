@@ -108,7 +108,7 @@ def test_the_printed_mean_says_it_is_over_every_seat(tmp_path, capsys):
         (["gauntlet", "greedy", "--against", "low", "--players", "7"],
          "--players 7: 13 Leaves is played by 3 to 6 players, got 7"),
         (["tournament", "--game", "ligretto", "stack", "row", "--players", "13"],
-         "--players 13: tables take 2 to 12 players, got 13"),
+         "--players 13: Ligretto takes 2 to 12 players, got 13"),
     ],
 )  # fmt: skip
 def test_a_table_size_the_game_is_not_played_by_names_players(tmp_path, capsys, args, line):

@@ -122,7 +122,7 @@ def test_cli_gauntlet_with_a_file_strategy_and_report(tmp_path, capsys):
         (["greedy", "--against", "nosuch"], "unknown strategy 'nosuch'"),
         (["greedy", "--against", "taker", "--players", "9"], "3 to 6 players"),
         (["greedy", "--against", "taker", "--jobs", "0"], "--jobs"),
-        (["greedy"], "Missing option '--against'"),
+        (["greedy"], "--against is required (see 'leaves gauntlet --help')"),
     ],
 )
 def test_bad_input_is_one_line(capsys, tmp_path, args, message):

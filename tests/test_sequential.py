@@ -193,7 +193,10 @@ def test_cli_sequential_prints_a_decision_and_writes_it(tmp_path, capsys):
         (["--margin", "2"], "--margin needs --sequential"),
         (["--alpha", "0.1", "--beta", "0.1"], "--alpha and --beta need --sequential"),
         (["--beta", "0.05"], "--beta needs --sequential"),
-        (["--sequential", "--max-games", "10"], "--max-games (10) must be at least --games"),
+        (
+            ["--sequential", "--max-games", "10"],
+            "--max-games (10) must be at least the default --games (4,000)",
+        ),
     ],
 )
 def test_bad_sequential_input_is_one_line(capsys, tmp_path, args, message):

@@ -27,23 +27,12 @@ from .declaration import MAX_SEATS
 if TYPE_CHECKING:
     from .game import SeatedBatch, SeatedMatches
 
-__all__ = [
-    "SHARE_UNITS",
-    "empty",
-    "add_batch",
-    "add_games",
-    "add_sets",
-    "add_matches",
-    "merge",
-    "save",
-    "npy_bytes",
-    "zip_bytes",
-    "load",
-]
+__all__ = ["SHARE_UNITS", "empty", "limit_tests", "unfinished_by_limit", "add_batch",
+           "add_games", "add_sets", "add_matches", "merge", "save", "npy_bytes", "zip_bytes",
+           "load"]  # fmt: skip
 
-SHARE_UNITS = math.lcm(
-    *range(1, MAX_SEATS + 1)
-)  # 27,720: a win shared by m seats is SHARE_UNITS // m
+# 27,720: a win shared by m seats is SHARE_UNITS // m
+SHARE_UNITS = math.lcm(*range(1, MAX_SEATS + 1))
 
 
 def empty(
@@ -54,8 +43,11 @@ def empty(
     *,
     max_seats: int,
     shared_wins: bool = False,
+    limits: Sequence[tuple[str, int]] = (),
 ) -> dict[str, np.ndarray]:
-    """Zero aggregates. Counts are int64; ``match_win_share`` (ties split) is float64."""
+    """Zero aggregates. Counts are int64; ``match_win_share`` (ties split) is float64.
+    ``limits``: the game's declared limit tests (``limit_tests``), each counted per table size
+    under a name that says it (``unfinished_by_limit`` reads them)."""
     s, t = n_entrants, n_tables
     sizes = max_seats + 1  # arrays indexed by table size 0..max_seats
     agg = {
@@ -83,9 +75,9 @@ def empty(
         "size_games": np.zeros(sizes, np.int64),
         "size_no_winner": np.zeros(sizes, np.int64),
         "size_forfeits": np.zeros(sizes, np.int64),
-        # games stopped unfinished at the game's length limit (not by a forfeit), and of them
-        # those that still have a winner (a stopped game scored as it stood); runs written
-        # before these counts have neither (``merge`` keeps no count some parts lack)
+        # games stopped unfinished at one of the game's limits (not by a forfeit), and of
+        # them those that still have a winner (a stopped game scored as it stood); runs
+        # written before these counts have neither (``merge`` keeps no count some parts lack)
         "size_unfinished": np.zeros(sizes, np.int64),
         "size_unfinished_won": np.zeros(sizes, np.int64),
         "length_sum": np.zeros(sizes, np.int64),
@@ -104,19 +96,44 @@ def empty(
         agg["win_share_units"] = np.zeros(s, np.int64)
     for name in game_values:
         agg[f"value_sum:{name}"] = np.zeros(sizes, np.int64)
+    for i, (column, least) in enumerate(limits):
+        agg[_limit_key(i, column, least)] = np.zeros(sizes, np.int64)
     return agg
 
 
-def add_batch(
-    agg: dict[str, np.ndarray],
-    table: int,
-    rotation: int | Sequence[int],
-    entrants: Sequence[int],
-    batch: SeatedBatch,
-    rank_value: str,
-    length_value: str,
-    higher_is_better: bool = False,
-) -> None:
+_LIMIT = "unfinished_at:"  # + "i:column:least": games stopped at the i-th limit, by its test
+
+
+def _limit_key(i: int, column: str, least: int) -> str:
+    """A count's name that says which declared limit it counts (a run's files say it too)."""
+    return f"{_LIMIT}{i}:{column}:{int(least)}"
+
+
+def _limit_keys(agg: Mapping[str, Any]) -> list[str]:
+    """The counts by declared limit that ``empty`` made, in the limits' order."""
+    return sorted((k for k in agg if k.startswith(_LIMIT)), key=lambda k: int(k.split(":")[1]))
+
+
+def limit_tests(limit_columns: Mapping[str, Any] | None) -> list[tuple[str, int]]:
+    """(game column, least value) of each limit a game's ``limit_columns`` tells apart, in
+    order: all of them but the last (the limit that stopped a game no test catches)."""
+    return [(str(t[0]), int(t[1])) for t in (limit_columns or {}).values() if t is not None]
+
+
+def unfinished_by_limit(agg: Mapping[str, Any], tests: Sequence[Any]) -> list[int] | None:
+    """The games stopped unfinished at each declared limit (``tests`` as ``limit_tests`` gives
+    them, then the last limit: the rest), over all table sizes; None where the aggregates did
+    not count them by exactly these tests (a run written before, or a game without them)."""
+    keys = [_limit_key(i, column, least) for i, (column, least) in enumerate(tests)]
+    if not keys or "size_unfinished" not in agg or keys != _limit_keys(agg):
+        return None
+    counts = [int(agg[k].sum()) for k in keys]
+    return [*counts, int(agg["size_unfinished"].sum()) - sum(counts)]
+
+
+def add_batch(agg: dict[str, np.ndarray], table: int, rotation: int | Sequence[int],
+              entrants: Sequence[int], batch: SeatedBatch, rank_value: str, length_value: str,
+              higher_is_better: bool = False) -> None:  # fmt: skip
     """Add games played at one seating (``entrants[s]`` in seat ``s``) into ``agg``.
 
     ``rotation`` gives each seat's position in the base table: a sequence (seat ``s`` holds
@@ -127,22 +144,13 @@ def add_batch(
         positions = [(s + int(rotation)) % k for s in range(k)]
     else:
         positions = [int(p) for p in rotation]
-    add_sets(
-        agg, table, [list(entrants)], [positions], batch, rank_value, length_value,
-        higher_is_better,
-    )  # fmt: skip
+    add_sets(agg, table, [list(entrants)], [positions], batch, rank_value, length_value,
+             higher_is_better)  # fmt: skip
 
 
-def add_games(
-    agg: dict[str, np.ndarray],
-    table: int,
-    seat_ent: np.ndarray,
-    seat_pos: np.ndarray,
-    batch: SeatedBatch,
-    rank_value: str,
-    length_value: str,
-    higher_is_better: bool = False,
-) -> None:
+def add_games(agg: dict[str, np.ndarray], table: int, seat_ent: np.ndarray, seat_pos: np.ndarray,
+              batch: SeatedBatch, rank_value: str, length_value: str,
+              higher_is_better: bool = False) -> None:  # fmt: skip
     """Add G games of one table of the schedule, each under its own seating, into ``agg``.
 
     ``seat_ent[i, s]`` is the entrant in seat ``s`` of game ``i`` and ``seat_pos[i, s]`` its
@@ -317,6 +325,11 @@ def _add_size_totals(
     stopped = _stopped(batch, lost)
     agg["size_unfinished"][k] += int(np.count_nonzero(stopped))
     agg["size_unfinished_won"][k] += int(np.count_nonzero(stopped & has_winner))
+    for key in _limit_keys(agg):  # a game counts at the first limit its column reached
+        column, least = key.split(":")[2:]
+        hit = stopped & (np.asarray(batch.game_values[column]) >= int(least))
+        agg[key][k] += int(np.count_nonzero(hit))
+        stopped = stopped & ~hit
     length = batch.game_values[length_value].astype(np.int64)
     agg["length_sum"][k] += int(length.sum())
     agg["length_sq_sum"][k] += int((length * length).sum())
@@ -331,7 +344,7 @@ def _add_size_totals(
 
 
 def _stopped(batch: SeatedBatch, lost: np.ndarray) -> np.ndarray:
-    """The games that stopped unfinished at the game's length limit, not by a forfeit: the
+    """The games that stopped unfinished at one of the game's limits, not by a forfeit: the
     game's own ``unfinished`` column where it has one (as the rows keep it), else those with
     no (single) winner, as the reports read rows without one (``reports.loading``)."""
     own = batch.game_values.get("unfinished")

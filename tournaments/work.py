@@ -191,6 +191,7 @@ def _empty_aggregates(task: ChunkTask) -> dict[str, np.ndarray]:
         game.max_length,
         max_seats=game.max_players,
         shared_wins=game.shared_wins,
+        limits=aggregates.limit_tests(getattr(game, "limit_columns", None)),
     )
 
 
