@@ -363,11 +363,11 @@ def _rows(result: Any, nothing_valid: bool) -> Any:
         return f"no intervals: {exc}"
 
 
-def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, list[str]]:
-    """``intervals`` from the rows ``_rows`` read, and the report's order of the strategies
-    (empty: no report summary)."""
+def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, dict[str, float]]:
+    """``intervals`` from the rows ``_rows`` read, and the strategies' fair shares in the
+    report's order (empty: no report summary)."""
     if isinstance(rows, str):
-        return {}, rows, []
+        return {}, rows, {}
     from reports import ReportError
     from reports.numbers import TOO_FEW, interval
     from reports.tables import summary
@@ -375,9 +375,9 @@ def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, list
     try:
         table = summary(rows)
     except ReportError as exc:  # rows read but not summed: the table stands without them
-        return {}, f"no intervals: {exc}", []
+        return {}, f"no intervals: {exc}", {}
     cells = {str(r.strategy): interval(r.ci_low, r.ci_high) for r in table.itertuples()}
-    order = list(cells)  # measured strategies first, as the report ranks them
+    order = dict(zip(cells, table["fair_share"], strict=True))  # as the report ranks them
     if all(c == f"({TOO_FEW})" for c in cells.values()):
         why = f"no intervals: {TOO_FEW} yet; play more {units(result)} (--resume --add GAMES)"
         return {}, why, order
@@ -435,8 +435,10 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     with the report's 95% intervals, and the rank value's mean over every seat, wins included
     (headed so: the report's summary gives its mean when losing, a different figure), then how
     many units stopped unfinished at the game's limits (one line; none: none did, or
-    neither the rows nor the aggregates tell). Returns why there are no intervals (None:
-    there are); ``nothing_valid``: every game was forfeited."""
+    neither the rows nor the aggregates tell). In the report's order, by win rate over the
+    fair share: where the strategies' fair shares differ (their seats at each table size in
+    other proportions), they are shown, as that order need not be the win rates'. Returns why
+    there are no intervals (None: there are); ``nothing_valid``: every game was forfeited."""
     from reports.numbers import fixed
 
     from .plain_table import print_table
@@ -451,6 +453,8 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     columns = [("strategy", "left")]
     columns += [(f"{unit} seats" if expert else "seats", "right"), ("wins", "right")]
     columns += [("win rate", "right")] + ([("95% interval", "right")] if cis else [])
+    fair = order if max(order.values(), default=0) - min(order.values(), default=0) > 1e-9 else {}
+    columns += [("fair share", "right")] if fair else []
     columns.append((f"{rank.replace('_', ' ')}, all seats", "right"))  # wins included
     if expert:
         columns += [(f"{match_unit} seats", "right"), (f"{match_unit} win rate", "right")]
@@ -462,6 +466,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
         name = names[i]
         cells = [name, f"{cols['games'][i]:,}", f"{cols['wins'][i]:,}"]
         cells += [_percent(cols["win_rate"][i])] + ([cis.get(name, "")] if cis else [])
+        cells += [_percent(fair[name]) if name in fair else ""] if fair else []
         mean = cols[rank][i]
         cells.append(fixed(mean, 3) if mean == mean else "n/a")  # nan: no game of its own
         if expert:

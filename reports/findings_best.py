@@ -78,23 +78,30 @@ def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
             f"{pct(row['win_rate_b'])}")  # fmt: skip
 
 
+def _against(top: pd.Series, second: pd.Series) -> str:
+    """' against its fair share' where the two strategies' fair shares differ (other table
+    sizes): the summary ranks by the win rate over it (``relative``), so the leader's rate may
+    be the lower; else nothing (the ranking is the win rates')."""
+    return "" if abs(top["fair_share"] - second["fair_share"]) < 1e-9 else " against its fair share"
+
+
 def _highest(top: pd.Series, second: pd.Series) -> str:
-    """What the summary ranks by (``relative``: the win rate over par): the win rate where the
-    two strategies' pars are alike; else against the fair share (other table sizes, every game
-    won: par is the fair share) or against par (games nobody won, shared wins)."""
-    par = "par" if "par" in top.index else "fair_share"
-    if abs(top[par] - second[par]) < 1e-9:
-        return "the highest win rate"
-    fair = all(abs(r[par] - r["fair_share"]) < 1e-9 for r in (top, second))
-    return f"the highest win rate against its {'fair share' if fair else 'par'}"
+    """What the summary ranks by: the win rate, against the fair share where it differs."""
+    return f"the highest win rate{_against(top, second)}"
 
 
-def _par(row: pd.Series, k: int) -> str:
-    """', par 25.0%' where a strategy's par is not its fair share (games nobody won, shared
-    wins): what its rate is ranked against; else nothing."""
-    if "par" not in row.index or abs(row["par"] - row["fair_share"]) < 1e-9:
-        return ""
-    return f", par {pct(row['par'], k)}"
+def _fair(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
+    """'fair share 25.0%' for a rate of ``row`` where the top two's fair shares differ, what
+    that rate is ranked against; else nothing."""
+    return f"fair share {pct(row['fair_share'])}" if _against(top, second) else ""
+
+
+def _beside(text: str, words: str) -> str:
+    """``text`` (a rate as ``rate_of`` writes it) with ``words`` in brackets after it, or
+    inside the brackets it ends with (an interval's missing words): never two in a row."""
+    if not words:
+        return text
+    return f"{text[:-1]}; {words})" if text.endswith(")") else f"{text} ({words})"
 
 
 def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
@@ -125,10 +132,9 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
     top = summ.iloc[0]
     k = beside_digits(top["ci_low"], top["ci_high"], top["fair_share"])  # bounds apart from it
     iv = interval(top["ci_low"], top["ci_high"], digits=k)
-    rate = (
-        f"{top['strategy']} wins {rate_of(pct(top['win_rate'], k), iv, f'of its {d.units()}')} "
-        f"(fair share {pct(top['fair_share'], k)}{_par(top, k)})"
-    )
+    won = rate_of(pct(top["win_rate"], k), iv, f"of its {d.units()}")
+    fair = f"fair share {pct(top['fair_share'], k)}"
+    rate = f"{top['strategy']} wins {_beside(won, fair)}"
     if len(summ) == 1 and len(void):
         found = Finding("summary", f"{top['strategy']} is the only strategy with a valid "
                                    f"{d.unit}: {rate}.")  # fmt: skip
@@ -172,10 +178,8 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
         return Finding("significance", _tie(tied, row, method))
     tie = _tied_with(summ)
     runner = second["strategy"] + (f" ({tie})" if tie else "")
-    other = (
-        f"{runner} is next with {pct(second['win_rate'])} "
-        f"{interval(second['ci_low'], second['ci_high'])}"
-    )  # used when there is no paired comparison
+    next_iv = _beside(interval(second["ci_low"], second["ci_high"]), _fair(second, top, second))
+    other = f"{runner} is next with {pct(second['win_rate'])} {next_iv}"  # no paired comparison
     if row is None:
         return Finding(
             "summary",
@@ -213,12 +217,14 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
     else:
         after = "" if row["p_value"] >= 0.05 else " after Holm correction over the pairs compared"
         iv = interval(top["ci_low"], top["ci_high"])
-        leads = rate_of(pct(top["win_rate"]), iv, f"of its {d.units()} won")
+        leads = _beside(rate_of(pct(top["win_rate"]), iv, f"of its {d.units()} won"),
+                        _fair(top, top, second))  # fmt: skip
+        fair = _fair(second, top, second)
         text = (
-            f"No strategy is clearly the best: {top['strategy']} leads with {leads}, but its "
-            f"margin over {second['strategy']} "
+            f"No strategy is clearly the best: {top['strategy']} leads{_against(top, second)} "
+            f"with {leads}, but its margin over {second['strategy']} "
             f"({pct(second['win_rate'])} {interval(second['ci_low'], second['ci_high'])}"
-            f"{', ' + tie if tie else ''}) is "
+            f"{', ' + fair if fair else ''}{', ' + tie if tie else ''}) is "
             f"{_margin(row)} ({shared}): "
             f"not significant{after}."
         )

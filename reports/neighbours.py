@@ -84,10 +84,11 @@ def _vs_elsewhere(g: Games, before: Sums, elsewhere: Sums) -> tuple[Estimates, n
 def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     """Per (strategy, before): games, wins, win rate with a 95% interval (counted as in
     ``summary``: duplicate sets the units, tables the strata), fair share, ``par`` and
-    ``relative`` (win rate / par) by the summary's rule (``reports.tables.summary``: par is the
-    share of the games' wins a seat at random would take, so a game nobody won lowers it, a
-    shared win raises it), ``vs_overall`` (the win rate minus the strategy's win rate over all
-    its games) and the comparison that isolates the seat, within each duplicate set where both
+    ``relative`` (win rate / fair share) by the summary's rules (``reports.tables.summary``:
+    par, the share of the games' wins a seat at random would take, is a reference that the
+    strategies' own play moves, so nothing is ranked by it), ``vs_overall`` (the win rate
+    minus the strategy's win rate over all its games) and the comparison that isolates the
+    seat, within each duplicate set where both
     happen (``vs_elsewhere_sets``; see ``_vs_elsewhere``): ``shared_rate``, the win rate after
     ``before`` over those sets (``win_rate`` wherever ``before`` also sits elsewhere),
     ``elsewhere_rate``, the strategy's win rate with ``before`` at another seat of the table
@@ -126,7 +127,7 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
                 "ci_high": hi,
                 "fair_share": fair / games,
                 "par": par / games,
-                "relative": rate / (par / games),
+                "relative": rate / (fair / games),
                 "vs_overall": rate - overall[me],
                 "design_effect": deff,
                 "elsewhere_games": games_else.astype(np.int64),

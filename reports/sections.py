@@ -66,8 +66,9 @@ def _opening(tables: Tables, method: str, d: Declaration) -> list[Section]:
             f"Per strategy: seats occupied ({units}), wins, win rate with a 95% interval "
             f"(duplicate sets the units), fair share (1/players: the win rate if all were equal "
             f"and every {d.unit} had one winner), par (the win rate if each {d.unit}'s wins went "
-            f"to its seats at random), relative = win rate / par, mean {rank} when not winning, "
-            f"unfinished and forfeited {units}. Strongest first (by relative)." + shared,
+            f"to its seats at random: a reference, not a ranking, as a strategy's own play moves "
+            f"it), relative = win rate / fair share, mean {rank} when not winning, unfinished "
+            f"and forfeited {units}. Strongest first (by relative)." + shared,
             [("summary", tables["summary"])],
             ["win_rates"],
         ),

@@ -111,15 +111,14 @@ def summary(data: Any) -> pd.DataFrame:
     share (expected win rate if all were equal and every game had one winner: mean of
     1/players), ``par`` (the win rate if each game's wins went to seats at random: mean of
     winners/players, below the fair share where unfinished games count as nobody's win, above
-    it where tied players share a win; the strategies' wins sum to their par wins),
-    ``relative``, the win rate over par (1: won as a seat at random of its games would; NaN
-    where none of its games was won by anyone), the mean rank value when not winning, over
-    games not ended by a forfeit (``mean_<rank value>_when_losing``), unfinished and
-    forfeited games. Sorted strongest first by ``relative``: against par, not the fair share,
-    so a strategy is not ranked down for sitting in games nobody won (par equals the fair
-    share, and the order the win rates', where every game has one winner and all play the
-    same table sizes). A game whose tied players share a win counts it for each of them, and
-    adds ``win_share`` (each shared win split).
+    it where tied players share a win; the strategies' wins sum to their par wins), the win
+    rate ``relative`` to the fair share, the mean rank value when not winning, over games not
+    ended by a forfeit (``mean_<rank value>_when_losing``), unfinished and forfeited games.
+    Sorted strongest first by ``relative`` (the win-rate order where all play the same table
+    sizes): the fair share is set by the schedule's table sizes, while par is a reference and
+    no ranking, as a strategy's own play moves it (its games left unfinished lower it). A game
+    whose tied players share a win counts it for each of them, and adds ``win_share`` (each
+    shared win split).
 
     The interval counts what is independent (``reports.clusters``): the games of one deal at
     one table are one unit, the tables strata, and the t quantile of the units' degrees of
@@ -156,7 +155,7 @@ def summary(data: Any) -> pd.DataFrame:
                 "ci_high": hi,
                 "fair_share": fair / games,
                 "par": par / games,
-                "relative": (wins / games) / (par / games),
+                "relative": (wins / games) / (fair / games),
                 f"mean_{d.rank_value}_when_losing": value_sum / value_n,
                 "unfinished": unfinished.astype(np.int64),
                 "forfeits": forfeits.astype(np.int64),

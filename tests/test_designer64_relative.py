@@ -1,11 +1,10 @@
-"""The summary's ``relative`` is the win rate over ``par`` (the share of its games' wins a
-seat at random would take), and the summary is sorted by it: a strategy is not ranked down
-for sitting at tables whose games nobody won. Checked on hand-made games whose truth is
-counted by hand below."""
+"""The summary's ``relative`` is the win rate over the fair share (1/players of its tables),
+and the summary is sorted by it; ``par`` (the share of its games' wins a seat at random would
+take) stands beside it as a reference only, since a strategy's own play moves it. Checked on
+hand-made games whose truth is counted by hand below."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -33,35 +32,36 @@ def _games(tables: list[tuple[list[str], list[str | None]]]) -> pd.DataFrame:
 
 
 # Table 0 (a, b, c): six games, all won, two each. Table 1 (a, b, s): three of its six games
-# unfinished, a wins one, s two, b none. By hand, wins / par (par: 1/3 of each game won):
-#   a: 3 wins in 12 games, par 6/3 + 3/3 = 3 -> relative 1.0 (against the fair share 0.75)
-#   b: 2 wins, par 3 -> 2/3 (0.5);  c: 2 wins in 6 games, par 2 -> 1.0 (1.0)
-#   s: 2 wins in 6 games, par 1 -> 2.0 (against the fair share 1.0, level with c)
+# unfinished, a wins one, s two, b none. By hand (fair share 1/3 everywhere; par: 1/3 of each
+# game won):
+#   a: 3 wins in 12 games -> relative 0.75 (par 3/12, against which it would be 1.0)
+#   b: 2 wins in 12 -> 0.5;  c: 2 wins in 6 -> 1.0 (par 1/3)
+#   s: 2 wins in 6 -> 1.0, level with c (par 1/6, against which it would be 2.0)
 WON = (["a", "b", "c"], ["a", "b", "c", "a", "b", "c"])
 HALF = (["a", "b", "s"], ["a", None, "s", None, "s", None])
 
 
-def test_relative_is_against_par_where_games_went_unfinished():
+def test_relative_is_against_the_fair_share_where_games_went_unfinished():
     summ = summary(_games([WON, HALF])).set_index("strategy")
     assert summ["par"].to_dict() == pytest.approx({"a": 0.25, "b": 0.25, "c": 1 / 3, "s": 1 / 6})
-    assert summ["relative"].to_dict() == pytest.approx({"a": 1.0, "b": 2 / 3, "c": 1.0, "s": 2.0})
+    assert summ["relative"].to_dict() == pytest.approx({"a": 0.75, "b": 0.5, "c": 1.0, "s": 1.0})
     assert summ["fair_share"].to_dict() == pytest.approx(dict.fromkeys("abcs", 1 / 3))
 
 
-def test_the_summary_ranks_by_the_rate_against_par():
-    # against the fair share the order was c, s (level at 1.0), a, b
-    assert summary(_games([WON, HALF]))["strategy"].tolist() == ["s", "a", "c", "b"]
+def test_the_summary_ranks_by_the_rate_against_the_fair_share_not_par():
+    # against par the order would be s, then a and c (level at 1.0), then b
+    assert summary(_games([WON, HALF]))["strategy"].tolist() == ["c", "s", "a", "b"]
 
 
-def test_a_strategy_whose_games_nobody_won_has_no_relative_and_comes_last():
+def test_a_strategy_whose_games_nobody_won_has_par_0_relative_0_and_comes_last():
     never = (["a", "b", "z"], [None, None, None])
     summ = summary(_games([WON, HALF, never]))
     assert summ["strategy"].iloc[-1] == "z"
     z = summ.set_index("strategy").loc["z"]
-    assert z["par"] == 0 and z["wins"] == 0 and np.isnan(z["relative"])
+    assert z["par"] == 0 and z["wins"] == 0 and z["relative"] == 0
 
 
-def test_without_unfinished_games_relative_is_against_the_fair_share_as_before():
+def test_without_unfinished_games_par_is_the_fair_share_and_relative_the_rate_over_either():
     games = synthetic_games({"a": 1.0, "b": 0.5, "c": 0.0, "d": -0.5}, players=(3, 4),
                             deals=20, seed=4, unfinished_p=0.0, forfeit_p=0.0)  # fmt: skip
     summ = summary(games)
@@ -78,12 +78,16 @@ def test_the_summary_section_says_what_relative_is_measured_against():
 
     tables = compute_tables(_games([WON, HALF]))[0]
     (summ,) = [s for s in sections(tables, "paired", default_declaration()) if s.title == "Summary"]
-    assert "relative = win rate / par" in summ.text
+    assert "relative = win rate / fair share" in summ.text
     assert (
         "fair share (1/players: the win rate if all were equal and every game had one winner)"
         in summ.text
     )
-    assert "relative = win rate / fair share" not in summ.text
+    assert (
+        "par (the win rate if each game's wins went to its seats at random: a reference, not a "
+        "ranking, as a strategy's own play moves it)" in summ.text
+    )
+    assert "relative = win rate / par" not in summ.text
 
 
 def test_the_summary_lead_reads_the_fair_share_as_what_equal_strategies_win_only_without_ties():

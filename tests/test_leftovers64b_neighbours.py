@@ -1,6 +1,6 @@
-"""The neighbours table's ``relative`` follows the summary's rule: the win rate over ``par``
-(the share of the games' wins a seat at random would take), so a game nobody won lowers what
-a strategy is read against after each neighbour as it does in the summary."""
+"""The neighbours table follows the summary's rules: ``relative`` is the win rate over the
+fair share, and ``par`` (the share of the games' wins a seat at random would take, which a
+game nobody won lowers) stands beside it, counted as the summary counts it."""
 
 from __future__ import annotations
 
@@ -31,21 +31,21 @@ def _games(seats: list[str], winners: list[str | None]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_relative_after_a_neighbour_is_the_win_rate_over_par_where_games_went_unfinished():
+def test_relative_after_a_neighbour_is_over_the_fair_share_with_par_beside_it():
     # six games of a, b, c (c sits after b, b after a, a after c), three unfinished: par is
-    # 1/3 of the three won games, 1 game in 6 (1/6), not the fair share 1/3
+    # 1/3 of the three won games, 1 game in 6 (1/6); relative is against the fair share 1/3
     nb = neighbours(_games(["a", "b", "c"], ["a", None, "a", None, "c", None]))
     nb = nb.set_index(["strategy", "before"])
     assert nb["par"].tolist() == pytest.approx([1 / 6] * 3)
     assert nb["fair_share"].tolist() == pytest.approx([1 / 3] * 3)
-    assert nb.loc[("a", "c"), "relative"] == pytest.approx((2 / 6) / (1 / 6))  # 2.0, not 1.0
+    assert nb.loc[("a", "c"), "relative"] == pytest.approx((2 / 6) / (1 / 3))  # 1.0, not 2.0
     assert nb.loc[("b", "a"), "relative"] == 0
-    assert nb.loc[("c", "b"), "relative"] == pytest.approx(1.0)
+    assert nb.loc[("c", "b"), "relative"] == pytest.approx(0.5)
 
 
-def test_a_pair_whose_games_nobody_won_has_no_relative():
+def test_a_pair_whose_games_nobody_won_has_par_0_and_relative_0():
     nb = neighbours(_games(["a", "b", "c"], [None] * 3))
-    assert (nb["par"] == 0).all() and nb["relative"].isna().all()
+    assert (nb["par"] == 0).all() and (nb["relative"] == 0).all()
 
 
 def test_the_pairs_of_a_strategy_add_up_to_its_summary_wins_and_par():
