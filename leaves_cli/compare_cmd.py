@@ -64,8 +64,11 @@ def _check_run(run_dir: Path) -> None:
     """Refuse, in one line naming the file, the first problem ``leaves verify`` would find, in
     its order: a path that holds no run, or rows without the manifest that vouches for them
     (exit 2; a run's folder that lost it in verify's words); a run that ``leaves report``
-    refuses (exit 1: its manifest cannot be used, or its parts do not match it); then a part
+    refuses (exit 1: its manifest cannot be used, or its parts do not match it; a run without
+    rows, said as the report says it, before any line of the comparison); then a part
     without Parquet's magic bytes at both ends (a truncated copy lacks the last)."""
+    from reports import ReportError
+    from reports.loading import load_run
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     from .report_cmd import check_parts, refuse_without_manifest
@@ -75,8 +78,14 @@ def _check_run(run_dir: Path) -> None:
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
     refuse_without_manifest(run_dir)  # as report and verify: no run without it
-    check_parts(run_dir)  # a run without rows: refused as report refuses it, by reading it
-    for part in sorted((run_dir / "games").rglob("*.parquet")):
+    check_parts(run_dir)  # its manifest first: the check of its files reads it
+    parts = sorted((run_dir / "games").rglob("*.parquet"))
+    if not parts:  # no rows (kept none, or none played yet): reading it says why, at once
+        try:
+            load_run(run_dir)
+        except ReportError as exc:
+            raise CLIError.of(exc) from None
+    for part in parts:
         with part.open("rb") as f:
             head = f.read(4)
             f.seek(max(part.stat().st_size - 4, 0))

@@ -45,7 +45,7 @@ def check_parts(run_dir: Path, rows_only: bool = False) -> None:
     from tournaments.verify import verify_run
 
     if not (run_dir / "manifest.json").exists():
-        return  # refused by ``refuse_without_manifest``, after compare's check of the parts
+        return  # each caller refuses it first (``refuse_without_manifest``; replay reads it)
     try:  # the manifest first: the check of the files reads it
         manifest = read_manifest(run_dir)
     except ValueError as exc:

@@ -115,12 +115,13 @@ def manifest_problem(run_dir: Path) -> str | None:
     return None
 
 
-def resume_problem(run_dir: Path) -> str | None:
+def resume_problem(run_dir: Path) -> ValueError | None:
     """Why a resume refuses the run's manifest, which reading the run accepts
     (``manifest_problem``: none), or None: a field a resume reads missing
     (``RESUME_READS``), a gauntlet's test without its settings, or game settings the run's
     installed game cannot take (``check_game``; a game given as ``module:Class`` is code
-    that verifying never runs, as ``game_missing`` says)."""
+    that verifying never runs, as ``game_missing`` says); or a run another version played
+    (``NotThisVersion``, nothing damaged)."""
     from tournaments.games import game_class, run_game
     from tournaments.manifest_fields import RESUME_READS, check_game, check_manifest
 
@@ -128,7 +129,7 @@ def resume_problem(run_dir: Path) -> str | None:
     try:
         check_manifest(manifest, required=RESUME_READS, resume=True)
     except ValueError as exc:
-        return str(exc)
+        return exc
     if ":" in str(manifest.get("game_spec", "")) or ":" in manifest["spec"]["game"]:
         return None
     try:
@@ -138,7 +139,7 @@ def resume_problem(run_dir: Path) -> str | None:
     try:
         check_game(cls, manifest["spec"])
     except ValueError as exc:
-        return str(exc)
+        return exc
     return None
 
 
@@ -161,7 +162,8 @@ def advice(run_dir: Path, result: Verification) -> str:
     drops = sum(p.resume == DROP for p in result.problems)  # entries: said apart
     own = [p for p in result.problems if p not in foreign and p.resume != DROP]
     gone = all(p.resume == REMOVE for p in own)  # only files a resume deletes
-    them = "" if not own else OWN if foreign else "it" if gone and len(own) == 1 else "them"
+    one = len({p.path for p in own}) == 1  # a file may be bad in several ways
+    them = "" if not own else OWN if foreign else "it" if one else "them"
     hint = resume_hint(run_dir, them, removes=gone, drops=drops)
     holder = lock_holder(run_dir)
     if holder:  # a resume is refused while the run is played
@@ -246,7 +248,9 @@ def verify(run_dir: Path) -> None:
     replays the run's own and drops the manifest's entries that name no chunk of it, a file
     that is not the run's is to be removed, and a manifest that cannot be used, or that a
     resume refuses (a field it reads missing, game settings the game cannot take), leaves
-    nothing to resume; 1 too, in one line, for a run whose manifest
+    nothing to resume; 1 too, in one line, for an unfinished run another version played
+    (an older one, or a newer one's seating or table size: the version that played it
+    resumes it), and for a run whose manifest
     records no checksums (an older version's: --resume replays every chunk); 2 for RUN_DIR
     that does not exist, is a file or holds no run (no manifest.json; a folder of runs, as
     'leaves variants' writes, has them named; a run's folder without it is said to have lost
@@ -257,6 +261,7 @@ def verify(run_dir: Path) -> None:
       leaves verify runs/a
       leaves verify runs/a || leaves tournament ... --out runs/a --resume
     """
+    from tournaments.manifest_fields import NotThisVersion
     from tournaments.verify import verify_run
 
     if not run_dir.exists():
@@ -274,6 +279,8 @@ def verify(run_dir: Path) -> None:
     records_bad = result.record is not None and result.record[1] is not None
     whole = result.ok and result.complete and not records_bad  # nothing a resume would do
     refused = None if whole else resume_problem(run_dir)
+    if isinstance(refused, NotThisVersion):  # no file is bad: this version cannot take it
+        raise CLIError(f"this version cannot resume {run_dir}: {refused}; {refused.advice}")
     if refused is not None:  # what the advice would be (a resume) refuses it: said instead
         click.echo(f"bad: {run_dir / MANIFEST}: {refused}")
         raise CLIError(f"a resume refuses the manifest of {run_dir}: {refused}; {NO_MANIFEST}")

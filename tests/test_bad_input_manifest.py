@@ -126,7 +126,7 @@ def test_the_resume_verify_advises_replays_a_bad_part(run, tmp_path, capsys):
     part.write_bytes(part.read_bytes()[:-20])
     code, _, err = _run(capsys, "verify", bad)
     line = one_error_line(err)
-    assert code == 1 and line.endswith(f"'leaves tournament --out {bad} --resume' replays them")
+    assert code == 1 and line.endswith(f"'leaves tournament --out {bad} --resume' replays it")
     assert _run(capsys, *_advised(line), "--jobs", "1")[0] == 0
     code, out, _ = _run(capsys, "verify", bad)
     assert code == 0 and out.startswith("ok: ")
@@ -179,7 +179,7 @@ def test_a_gauntlet_is_advised_its_own_command(tmp_path, capsys):
     code, _, err = _run(capsys, "verify", out)
     line = one_error_line(err)
     assert code == 1
-    assert line.endswith("rerun the same 'leaves gauntlet' command with --resume to replay them")
+    assert line.endswith("rerun the same 'leaves gauntlet' command with --resume to replay it")
     code, _, err = _run(capsys, "tournament", "--out", out, "--resume")
     assert code == 2 and "it holds a gauntlet" in one_error_line(err)  # so not 'leaves tournament'
     assert _run(capsys, *args, "--resume")[0] == 0

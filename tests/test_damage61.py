@@ -260,6 +260,6 @@ def test_a_damaged_run_being_played_is_advised_the_resume_once_it_ends(run, tmp_
     with storage.run_lock(bad):
         code, _, err = _run(capsys, "verify", bad)
     assert code == 1 and one_error_line(err).endswith(
-        f"'leaves tournament --out {bad} --resume' replays them once the process playing the "
+        f"'leaves tournament --out {bad} --resume' replays it once the process playing the "
         f"run now (pid {os.getpid()}) ends"
     )

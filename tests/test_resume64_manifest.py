@@ -80,7 +80,7 @@ def test_verify_names_both_what_a_resume_replays_and_what_it_drops(
     code, _, err = cli(capsys, "verify", str(bad))
     line = one_error_line(err)
     assert code == 1 and line.endswith(
-        f"'leaves tournament --out {bad} --resume' replays them and drops the bad entry from "
+        f"'leaves tournament --out {bad} --resume' replays it and drops the bad entry from "
         "the manifest"
     )
     code, out, err = cli(capsys, *_advised(line), "--jobs", "1", "--no-progress")
@@ -339,11 +339,6 @@ def _spec_value(field: str, value: object):
     # was '--games must be at least 1, got 0', a flag nobody gave
     ("games_asked", 0, "spec.games_asked is 0, expected a whole number of at least 1 (a run "
                        "plays a game or more)"),
-    # was "unknown --seating 'nosuch': choose one of balanced, all, rotations"
-    ("seating", "nosuch", "spec.seating is 'nosuch', expected a seating design this version "
-                          "knows (balanced, all, rotations)"),
-    # was '--players 9: ...'
-    ("players", [9], "spec.players holds 9, expected player counts 13 Leaves seats (3 to 6)"),
 ])  # fmt: skip
 def test_a_value_a_resume_cannot_play_is_the_manifests_fault_and_verify_says_so(
     leaves_run, tmp_path, capsys, field, value, why

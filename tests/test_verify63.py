@@ -221,7 +221,7 @@ def test_a_run_of_a_game_not_installed_here_is_resumed_once_it_is(run, tmp_path,
     code, _, err = cli(capsys, "verify", str(bad))
     why = "unknown game 'chess' (installed: "
     assert code == 1
-    assert (f"'leaves tournament --out {bad} --resume' replays them once this installation can "
+    assert (f"'leaves tournament --out {bad} --resume' replays it once this installation can "
             f"load the run's game: {why}") in one_error_line(err)  # fmt: skip
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code == 1 and why in one_error_line(err)
@@ -326,5 +326,5 @@ def test_verify_runs_no_code_the_manifest_names(run, tmp_path, capsys, monkeypat
     cut = copied_run(run, tmp_path, elsewhere)
     (cut / "games" / "part-000001.parquet").unlink()
     code, _, err = cli(capsys, "verify", str(cut))
-    assert code == 1 and one_error_line(err).endswith(f"--out {cut} --resume' replays them")
+    assert code == 1 and one_error_line(err).endswith(f"--out {cut} --resume' replays it")
     assert not (tmp_path / "verify63_marker_game.ran").exists()

@@ -17,15 +17,29 @@ from typing import Any
 from .declaration import check_kinds, check_present
 
 __all__ = [
+    "ADDED_SINCE",
     "CHECK_READS",
     "RESUME_READS",
     "TEST_SETTINGS",
+    "NotThisVersion",
     "check_game",
     "check_fields",
     "check_manifest",
+    "check_seating",
+    "check_seats",
 ]
 
 Check = tuple[Callable[[Any], bool], str]
+
+
+class NotThisVersion(ValueError):
+    """A manifest with nothing damaged in it that this version cannot take: an older
+    version's, without a field this one resumes by (``ADDED_SINCE``), or a newer one's, played
+    under a seating design this version does not know or at a table size its game does not
+    seat. Not "corrupt" (``result.corrupt_manifest`` says it so): the version that played
+    the run can resume it."""
+
+    advice = "resume it with the version that played it"
 
 
 def _whole(low: int) -> Callable[[Any], bool]:
@@ -180,6 +194,9 @@ def _check(where: str, fields: dict[str, Check], data: dict[str, Any],
     needed = set(required)
     for name, (good, expected) in fields.items():
         if name not in data:
+            if name in needed and f"{where}{name}" in ADDED_SINCE:
+                raise NotThisVersion(f"the run was played by an older version (its manifest has "
+                                     f"no {where}{name}, which this version resumes by)")  # fmt: skip
             if name in needed:
                 raise ValueError(f"{where}{name} is missing, expected {expected}")
             continue
@@ -187,15 +204,20 @@ def _check(where: str, fields: dict[str, Check], data: dict[str, Any],
             raise ValueError(f"{where}{name} is {_shown(data[name])}, expected {expected}")
 
 
+ADDED_SINCE = ("spec.deal_stages",)
+"""The fields a resume reads that the first version writing runs (format
+``leaves-tournament/1``) did not write: one missing is an older version's run
+(``NotThisVersion``), not a damaged manifest."""
+
 CHECK_READS = ("n_chunks",)
 """The spec fields a check of the run's files cannot do without (which chunks it has)."""
 
 RESUME_READS = ("game", "game_config", "strategies", "players", "games_asked", "n_games",
                 "deal_stages", "seed", "expert", "target", "repeats", "rows", "record_stride",
                 "chunk_games", *CHECK_READS)  # fmt: skip
-"""The spec fields a resume cannot do without (it reads them, and every version wrote them:
-one missing is a damaged manifest, said so, not a run that differs; the others have
-defaults, or are compared as they stand)."""
+"""The spec fields a resume cannot do without (it reads them; every version wrote them but
+those in ``ADDED_SINCE``: one of the others missing is a damaged manifest, said so, not a run
+that differs; the fields not named here have defaults, or are compared as they stand)."""
 
 
 def check_fields(manifest: dict[str, Any], spec: Iterable[str] = (),
@@ -274,7 +296,7 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
     if isinstance(manifest["spec"].get("gauntlet"), dict):
         _check_gauntlet(manifest["spec"], resume)
     if resume:
-        _check_seating(manifest["spec"])
+        check_seating(manifest["spec"])
         _check_records(manifest)
 
 
@@ -288,14 +310,17 @@ def _check_records(manifest: dict[str, Any]) -> None:
                          "kept no records to gather into it")  # fmt: skip
 
 
-def _check_seating(spec: dict[str, Any]) -> None:
-    """A seating design a resume plays by is one this version knows (a report only names it,
-    so a newer version's design is no fault there)."""
+def check_seating(spec: dict[str, Any]) -> None:
+    """A seating design a resume plays by is one this version knows, else ``NotThisVersion``
+    (a newer version's design: a report only names it, so it is no fault there); one that is
+    no name is damage (ValueError)."""
     from .seating import SEATINGS  # start-up: it loads numpy, which checking needs not
 
+    _check("spec.", {"seating": SPEC_FIELDS["seating"]}, spec, ())  # a name, else damaged
     if "seating" in spec and spec["seating"] not in SEATINGS:
-        raise ValueError(f"spec.seating is {_shown(spec['seating'])}, expected a seating design "
-                         f"this version knows ({', '.join(SEATINGS)})")  # fmt: skip
+        raise NotThisVersion(f"the run was played under seating {_shown(spec['seating'])}, "
+                             f"which this version does not know (it knows "
+                             f"{', '.join(SEATINGS)})")  # fmt: skip
 
 
 def _check_gauntlet(spec: dict[str, Any], resume: bool) -> None:
@@ -333,7 +358,8 @@ def check_game(cls: type, spec: dict[str, Any]) -> Any:
     run's player counts (``spec.players``); else ValueError in one line, in the manifest's
     words (its keys, not flags never typed): a setting of another kind than the game
     declares for it (``game_config.turn_limit is 'abc', expected a whole number``: the game
-    would say so in Python's), one the game refuses, or a player count it does not seat. A
+    would say so in Python's), one the game refuses, or a player count it does not seat
+    (``NotThisVersion``: a newer version's game may). A
     setting kept in a shape of the game's own (repeated, or read by ``from_config``), or none
     (null), is the game's to check."""
     config = dict(spec.get("game_config") or {})
@@ -349,9 +375,15 @@ def check_game(cls: type, spec: dict[str, Any]) -> Any:
         game = cls(**config)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"game_config cannot make the run's game: {exc}") from None
+    check_seats(game, spec)
+    return game
+
+
+def check_seats(game: Any, spec: dict[str, Any]) -> None:
+    """``NotThisVersion`` where ``game`` (the run's, built) does not seat one of the run's
+    player counts (``spec.players``): a newer version's game may seat more."""
     low, high = game.min_players, game.max_players  # every game declares them
     for k in spec.get("players") or ():
         if not low <= k <= high:
-            raise ValueError(f"spec.players holds {k}, expected player counts {game.title} "
-                             f"seats ({low} to {high})")  # fmt: skip
-    return game
+            raise NotThisVersion(f"the run was played with {k} players, which this version's "
+                                 f"{game.title} does not seat ({low} to {high})")  # fmt: skip

@@ -15,7 +15,7 @@ from . import aggregates, storage
 from .checked_files import DamagedFile, check_file, recorded_parts
 from .checksums import recorded_chunks, recorded_entries
 from .declaration import plural
-from .manifest_fields import check_manifest
+from .manifest_fields import NotThisVersion, check_manifest
 
 if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
     import pandas as pd
@@ -296,7 +296,10 @@ def checked_manifest(out: Path, lead: str = "") -> dict[str, Any]:
 
 def corrupt_manifest(out: Path, why: Exception, lead: str = "") -> ValueError:
     """The one line refusing the run in ``out`` whose manifest holds ``why`` (a field's fault,
-    in ``check_manifest``'s words), after ``lead``."""
+    in ``check_manifest``'s words), after ``lead``; a run another version played
+    (``NotThisVersion``) is not called corrupt: nothing in it is damaged."""
+    if isinstance(why, NotThisVersion):
+        return NotThisVersion(f"{lead or f'{out}: '}{why}")
     return ValueError(f"{lead}corrupt manifest {Path(out) / storage.MANIFEST}: {why}")
 
 

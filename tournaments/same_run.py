@@ -15,7 +15,7 @@ from gamekit.errors import ParameterError
 
 from . import storage
 from .games import load_spec, names_game
-from .manifest_fields import RESUME_READS, check_fields
+from .manifest_fields import RESUME_READS, check_fields, check_seating, check_seats
 from .result import corrupt_manifest
 from .seating_record import patterns, played_under
 from .session import spec_difference
@@ -45,8 +45,11 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
     old = storage.read_manifest(out)
     if old.get("format") != storage.FORMAT:
         raise ValueError(f"{out} does not hold a tournament run this version can resume")
-    try:  # one missing is damage, not a difference: every version wrote them
+    try:  # one missing is damage, not a difference, or an older version's run (``ADDED_SINCE``)
         check_fields(old, spec=RESUME_READS)
+        check_seating(old["spec"])  # a newer version's run: said so, not "a different one"
+        if names_game(type(t.game), old["spec"]["game"]):
+            check_seats(t.game, old["spec"])
     except ValueError as exc:
         raise corrupt_manifest(out, exc, f"cannot resume {out}: ") from None
     spec = t.spec()
