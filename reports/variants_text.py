@@ -1,20 +1,18 @@
 """One job, the comparison of rule variants in words: per variant the clear differences to the
 default rules (``clear_when``), each with its 95% interval, then what shows no clear
-difference; the default rules' own figures; how the differences were measured. Numbers are
-rounded as the tables round them; the CSVs keep them all. Long: every sentence in one place.
-"""
+difference (named by ``reports.variants_unclear``); the default rules' own figures; how the
+differences were measured. Numbers are rounded as the tables round them; the CSVs keep them
+all."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .clusters import MIN_DF
 from .designer_text import (
     baseline_designer,
     designer_parts,
     ladder_sentence,
-    restriction_name,
     sample_sentence,
 )
 from .numbers import (
@@ -29,7 +27,8 @@ from .numbers import (
     pct,
     signed_points,
 )
-from .variants_display import diff_figure, ordinal, shown
+from .variants_display import ordinal, shown
+from .variants_unclear import NAMES, lost, unclear
 from .variants_words import (
     RATES,
     UNITS,
@@ -42,7 +41,6 @@ from .variants_words import (
     in_brackets,
     is_clear,
     missing,
-    no_win_to_lose,
     others,
     points,
     with_unit,
@@ -51,23 +49,6 @@ from .variants_words import (
 __all__ = ["ALPHA", "NAMES", "findings", "ordinal"]
 
 ALPHA = 0.05
-NAMES = {
-    "turns": "game length in turns",
-    "rounds": "game length in rounds",
-    "seat": "the seats' edges",
-    "skill_spread": "the spread between the best and the worst strategy",
-    "best_vs_random": "the best strategy against random",
-    "runner_up": "the runner-up's cards left",
-    "unfinished": "unfinished games",
-    "shared_wins": "shared match wins",
-    "match_games": "match length",
-    "lead_changes": "lead changes",
-    "drama": "how long the winner trails",
-    "comeback": "wins from behind",
-    "decided_at": "when games are decided",
-    "ladder_step": "the skill ladder's steps",
-}
-"""Each measure as the 'no clear difference in ...' sentence names it."""
 Key = tuple[str, str, str, int]  # (rules, metric, n_players, position)
 
 
@@ -80,10 +61,15 @@ class _Lookup:
 
     def __init__(self, metrics: pd.DataFrame, diffs: pd.DataFrame,
                  ladder: pd.DataFrame | None = None):  # fmt: skip
-        self.m = {_key(r): r for _, r in metrics.iterrows()}
-        self.d = {_key(r): r for _, r in diffs.iterrows()}
+        self.m = {self.key(r): r for _, r in metrics.iterrows()}
+        self.d = {self.key(r): r for _, r in diffs.iterrows()}
         self.ladder = ladder  # the skill ladder's steps: whether a best is told apart
         self.quiet = False  # the sentence has said once that no figure has an interval
+
+    @staticmethod
+    def key(r: pd.Series) -> Key:
+        """A row's key in both tables."""
+        return str(r["rules"]), str(r["metric"]), str(r["n_players"]), int(r["position"])
 
     def digits(self, *keys: Key) -> int:
         """The decimals of seat rates set against their fair share (``beside_digits``, the
@@ -134,10 +120,6 @@ class _Lookup:
 
 def _flat(r: pd.Series) -> bool:
     return flat(r["value"], r["se"], r["df"])
-
-
-def _key(r: pd.Series) -> Key:
-    return str(r["rules"]), str(r["metric"]), str(r["n_players"]), int(r["position"])
 
 
 def _length(look: _Lookup, rules: str, base: str) -> list[str]:
@@ -280,86 +262,8 @@ PHRASES = {
 """Per measure: (what a decrease means, its word), (an increase, its word), the figures."""
 
 
-def _base_name(r: pd.Series) -> str:
-    """A measure as 'no clear difference in ...' names it, whatever the table size."""
-    if r["metric"] == "seat":
-        return "the first player's edge" if r["position"] == 0 else "the other seats' edges"
-    if str(r["metric"]).startswith("restricted_"):
-        return restriction_name(r)
-    return NAMES.get(r["metric"], str(r["metric"]))
-
-
-def _scope(sizes: list[str], whole: bool) -> str:
-    """Which table sizes a name covers: '' (all of its rows), ' over all table sizes', ' at 3
-    and 4 players', ' over all table sizes and at 3 players'."""
-    if whole:
-        return ""
-    each = [n for n in sizes if n != "all"]
-    at = f" at {' and '.join(each)} players" if each else ""
-    return (" over all table sizes" + (" and" + at if at else "")) if "all" in sizes else at
-
-
-def _names(rows: list[pd.Series], multi: bool, figures: bool = False) -> list[str]:
-    """The names of ``rows``' measures, each once: a measure whose every row is among them
-    is named alone, else with the table sizes it covers here ('lead changes over all table
-    sizes and at 3 players'), so no size is named in two lists; with ``figures``, each with
-    its differences ('unfinished games (+100.0 percentage points)')."""
-    if figures:
-        said: dict[str, list[str]] = {}
-        for r in rows:
-            said.setdefault(_base_name(r), []).append(diff_figure(r))
-        figs = [", ".join(dict.fromkeys(f)) for f in said.values()]
-        return [f"{n} ({f})" for n, f in zip(_names(rows, multi), figs, strict=True)]
-    sizes: dict[str, list[str]] = {}
-    count: dict[str, int] = {}
-    of: dict[str, int] = {}
-    for r in rows:
-        base = _base_name(r)
-        count[base] = count.get(base, 0) + 1
-        of[base] = int(r["_of"])
-        if str(r["n_players"]) not in sizes.setdefault(base, []):
-            sizes[base].append(str(r["n_players"]))
-    return [base + _scope(sizes[base], count[base] == of[base] or not multi) for base in sizes]
-
-
-def _unclear(look: _Lookup, rules: str, told: set[Key]) -> list[str]:
-    """'there is no clear difference in ...' and 'too few deals ...' for one variant (the
-    measures ``told`` about already left out). The seats after the first are named together:
-    'the other seats' edges' only when none of them changed clearly."""
-    rows = [r.copy() for k, r in look.d.items() if k[0] == rules]
-    multi = len(_sizes(look)) > 1
-    clear_seats = {(r["n_players"]) for r in rows if r["metric"] == "seat"
-                   and r["position"] > 0 and r["significant"]}  # fmt: skip
-    of: dict[str, int] = {}
-    for r in rows:
-        of[_base_name(r)] = of.get(_base_name(r), 0) + 1
-    lists: dict[str, list[pd.Series]] = {"vague": [], "small": [], "same": []}
-    for r in rows:
-        r["_of"] = of[_base_name(r)]
-        if _key(r) in told or (r["metric"] == "seat" and r["position"] > 0
-                               and r["n_players"] in clear_seats):  # fmt: skip
-            continue
-        if not np.isfinite(r["p_value"]):
-            lists["same" if flat(r["diff"], r["se"], r["df"]) else "small"].append(r)
-        elif not r["significant"]:
-            lists["vague"].append(r)
-    if rows and all(not np.isfinite(r["p_value"]) for r in rows) and not lists["same"]:
-        return ["the runs are too small to tell any difference (fewer than "
-                f"{MIN_DF:g} degrees of freedom: play more games)"]  # fmt: skip
-    heads = {"vague": "there is no clear difference in ",
-             "small": "there are too few deals to tell a difference in ",
-             "same": "every duplicate set gave the same difference (no spread to test it "
-                     "by) in "}  # fmt: skip
-    return [heads[k] + _listed(_names(v, multi, figures=k == "same")) for k, v in lists.items()
-            if v]  # fmt: skip
-
-
 def _sizes(look: _Lookup) -> set[str]:
     return {k[2] for k in look.m if k[1] == "seat"}
-
-
-def _listed(names: list[str], last: str = "or") -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
 Said = tuple[str, list[str]]
@@ -381,49 +285,14 @@ def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
     second += others(look, rules, base, PHRASES)
     third = designer_parts(look, rules, base)
     rows = [r for k, r in look.d.items() if k[0] == rules]
-    lost = _lost(look, rules, base)
-    if rows and not lost and all(r["diff"] == 0 and r["se"] == 0 for r in rows):
+    gone = lost(look, rules, base)
+    if rows and not gone and all(r["diff"] == 0 and r["se"] == 0 for r in rows):
         return [(f"With {rules}, every measure is the same as under the default rules: the "
                  "games played out alike.", [])]  # fmt: skip
-    rest = [(t, []) for t in _unclear(look, rules, told)]
-    parts = [part for part in (first, second, third, rest, lost) if part]
+    rest = [(t, []) for t in unclear(look, rules, told, len(_sizes(look)) > 1)]
+    parts = [part for part in (first, second, third, rest, gone) if part]
     return [(f"With {rules}, " + "; ".join(t for t, _ in part) + ".",
              list(dict.fromkeys(m for _, ms in part for m in ms))) for part in parts]  # fmt: skip
-
-
-def _lost(look: _Lookup, rules: str, base: str) -> list[Said]:
-    """What the default rules measure and ``rules`` cannot, and why: its games give nothing
-    to measure them by (every game unfinished: nobody won; every game of a strategy forfeited;
-    no replayed game won by the strategy restricted play restricts, restricted or not, which
-    leaves no win to lose). Said so that no finding claims, nor silently drops, what its games
-    cannot show."""
-    gone = [r for k, r in look.m.items() if k[0] == base and (rules, *k[1:]) not in look.m]
-    done = look.m.get((rules, "unfinished", "all", -1))
-    stopped = done is not None and done["value"] >= 1.0
-    costs = [r for r in gone if str(r["metric"]).startswith("restricted_")]
-    rest = [r for r in gone if not str(r["metric"]).startswith("restricted_")]
-    out = []
-    if rest:
-        why = ("every game stopped unfinished, so nobody won one" if stopped else "none of its "
-               "games gives them (none was won or finished, or the strategies they compare "
-               "forfeited)")  # fmt: skip
-        out.append((rest, why))
-    if costs:
-        who = str(costs[0]["detail"]).partition(": ")[0]
-        why = no_win_to_lose(who) + (" (every game stopped unfinished)" if stopped else "")
-        out.append((costs, why))
-    return [(f"{_listed(_lost_names(look, base, rows), 'and')} cannot be measured: {why}",
-             list(dict.fromkeys(str(r["metric"]) for r in rows))) for rows, why in out]  # fmt: skip
-
-
-def _lost_names(look: _Lookup, base: str, rows: list[pd.Series]) -> list[str]:
-    """The names of measures lost: each restriction on its own, but 'the cost of restricted
-    play' where every restriction the default rules measured is lost (one reason for all)."""
-    every = sum(1 for k in look.m if k[0] == base and str(k[1]).startswith("restricted_"))
-    costs = [r for r in rows if str(r["metric"]).startswith("restricted_")]
-    if len(costs) > 1 and len(costs) == every:
-        return ["the cost of restricted play"]
-    return list(dict.fromkeys(_base_name(r) for r in rows))
 
 
 def _baseline(look: _Lookup, base: str, note: str, extra: list[str]) -> str:
@@ -494,7 +363,7 @@ def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], meth
     if n.nunique() > 1:  # a variant whose games gave fewer measures was corrected over fewer
         each = ", ".join(f"{int(k)} for {rules}" for rules, k in n.items())
         family = f"each variant's measures ({each})"
-    apart = ", the skill ladder's steps corrected apart" if ladder_rows.any() else ""
-    clear = clear_when(family) + apart
-    return [*out, (f"{method}. A difference is clear when it is {clear} (95% intervals in "
-                   "brackets, not corrected).", [])]  # fmt: skip
+    own = "; in Holm's correction the skill ladder's steps are a family of their own"
+    return [*out, (f"{method}. A difference is clear when it is {clear_when(family)} (95% "
+                   f"intervals in brackets, not corrected){own if ladder_rows.any() else ''}.",
+                   [])]  # fmt: skip

@@ -1,11 +1,13 @@
 """Small builders for hand-made positions in tests, a command-line runner, and references the
-tests of several modules share."""
+tests of several modules share: the pages of docs/ as their claims are read, and a C engine as
+an install without a compiler finds it."""
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
 import json
+import re
 import shlex
 import shutil
 from collections.abc import Callable, Iterator
@@ -287,3 +289,108 @@ def assert_command_parses(line: str) -> None:
     command = cli.get_command(click.Context(cli), name)
     with command.make_context(name, list(args)) as ctx:  # raises on a bad option
         assert ctx.params is not None
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def doc_page(page: str) -> str:
+    """``docs/<page>`` as written."""
+    return (DOCS / page).read_text(encoding="utf-8")
+
+
+def doc_text(page: str) -> str:
+    """``docs/<page>`` on one line, so that a sentence the page wraps is matched whole."""
+    return " ".join(doc_page(page).split())
+
+
+def doc_says(page: str, pattern: str) -> re.Match:
+    """The match of ``pattern`` in ``docs/<page>`` on one line, which must state it."""
+    found = re.search(pattern, doc_text(page))
+    assert found, f"docs/{page} no longer says: {pattern}"
+    return found
+
+
+def doc_number(text: str) -> int | float:
+    """A figure as a page writes it (`1,600`, `0.05`): an int unless it has a decimal point."""
+    plain = text.replace(",", "")
+    return float(plain) if "." in plain else int(plain)
+
+
+NO_CC = "no-such-compiler-here"
+NO_CC_LINE = (
+    f"leaves: no C compiler found ({NO_CC}): playing on numba, which compiles for about a "
+    "minute on first use; install a C compiler (gcc) for a fast first run"
+)
+NO_CC_MAY = NO_CC_LINE.replace("which compiles", "which may compile")
+
+
+def fresh_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: ModuleType,
+                 source: str | None = None):  # fmt: skip
+    """``module``'s C engine (13 Leaves' ``engine`` or Ligretto's ``cengine``) made afresh from
+    copied sources with nothing built beside them (``source`` replacing its entry file where
+    given), and this process's fallback line not said yet: how an install finds it before its
+    first build."""
+    from gamekit import cbuild
+
+    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / module.__name__
+    shutil.copytree(module.CSRC, src)
+    if source is not None:
+        (src / cbuild.ENTRY).write_text(source)
+    fresh = cbuild.Engine(src, module.NAME, module._declare)
+    monkeypatch.setattr(module, "ENGINE", fresh)
+    for name in ("library", "available", "why_not"):
+        monkeypatch.setattr(module, name, getattr(fresh, name))
+    monkeypatch.setattr(cbuild, "_said", False)
+    monkeypatch.setenv(cbuild.SAID, "")  # said in this test alone
+    return fresh
+
+
+def no_compiler(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: ModuleType):
+    """``fresh_engine`` as an install without a C compiler finds it: ``CC`` names no program
+    and ``LEAVES_ENGINE`` chooses nothing."""
+    monkeypatch.setenv("CC", NO_CC)
+    monkeypatch.delenv("LEAVES_ENGINE", raising=False)
+    return fresh_engine(tmp_path, monkeypatch, module)
+
+
+_RUN_ON_SOURCES = """
+import sys
+from pathlib import Path
+from leaves.players.compiled import engine
+engine.ENGINE.csrc = Path(sys.argv[1])
+from leaves_cli import main
+sys.argv = ["leaves", *sys.argv[2:]]
+main()
+"""
+
+
+def said_once_then_not_when_cached(tmp_path: Path, args: list[str], timeout: int) -> None:
+    """``leaves ARGS`` run twice in a child process without a C compiler, stderr a pipe: the
+    first run says the fallback line once and nothing else of its own; the second, numba's
+    cache holding what the first compiled, does not say it."""
+    import os
+    import subprocess
+    import sys
+
+    from leaves.players.compiled import engine
+
+    src = tmp_path / "csrc"
+    shutil.copytree(engine.CSRC, src)
+    env = {**os.environ, "CC": NO_CC, "LEAVES_CACHE_DIR": str(tmp_path / "cache")}
+    for name in ("NUMBA_CACHE_DIR", "LEAVES_KEYED_NUMBA_CACHE", "LEAVES_ENGINE"):
+        env.pop(name, None)
+    env.pop("NUMBA_DISABLE_JIT", None)  # the quick suite's setting: the cache needs numba's JIT
+    errs = []
+    for out in ("a", "b"):
+        command = [sys.executable, "-c", _RUN_ON_SOURCES, str(src), *args, "--out",
+                   str(tmp_path / out)]  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path,
+                              timeout=timeout)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        errs.append(done.stderr)
+    first = errs[0].splitlines().count(NO_CC_LINE)
+    assert first == 1, f"said {first} times: {errs[0][-2000:]}"
+    assert "leaves: " not in errs[0].replace(NO_CC_LINE, ""), errs[0][-2000:]
+    assert "playing on numba" not in errs[1], errs[1][-300:]

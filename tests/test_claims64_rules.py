@@ -6,20 +6,10 @@ code, so the page and the code cannot drift apart."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-
-
-def _page(name: str) -> str:
-    return (DOCS / name).read_text(encoding="utf-8")
-
-
-def _flat(name: str) -> str:
-    """A page on one line."""
-    return " ".join(_page(name).split())
+from tests.helpers import doc_page, doc_text
 
 
 def _cells(page: str, first: str) -> list[str]:
@@ -36,11 +26,11 @@ def _numbers(text: str) -> list[int]:
 def test_the_deck_and_the_hands_are_the_rules_defaults():
     from leaves.ruleset import DEFAULT_RULES
 
-    page = _page("rules.md")
+    page = doc_page("rules.md")
     copies = _numbers("|".join(_cells(page, "copies")[1:]))
     assert tuple(copies) == DEFAULT_RULES.deck == tuple(8 - abs(v - 7) for v in range(1, 14))
     assert f"- {sum(copies)} cards, values 1..13." in page
-    dealt = re.search(r"Deal face down: (.*?)\.", _flat("rules.md"))[1]
+    dealt = re.search(r"Deal face down: (.*?)\.", doc_text("rules.md"))[1]
     said = {int(n): int(h) for n, h in re.findall(r"(\d) players (\d+)", dealt)}
     assert said == dict(DEFAULT_RULES.hand_size)
 
@@ -48,7 +38,7 @@ def test_the_deck_and_the_hands_are_the_rules_defaults():
 def test_the_action_encoding_is_the_ids_the_code_gives():
     from leaves import N_ACTIONS, Action
 
-    text = _flat("rules.md").split("## Action encoding", 1)[1]
+    text = doc_text("rules.md").split("## Action encoding", 1)[1]
     plays = re.search(r"for `v` in 1\.\.(\d+), `k` in 1\.\.(\d+) \(ids 0\.\.(\d+)\)", text)
     values, counts, last_play = (int(x) for x in plays.groups())
     takes = re.search(r"\(ids (\d+)\.\.(\d+)\)\. (\d+) actions in all", text)
@@ -64,7 +54,7 @@ def test_the_rule_variants_table_is_the_keys_leaves_rules_lists():
     and the numbers of the values it takes, in order (`turn_limit` 1..1000000)."""
     from leaves.ruleset import KEYS
 
-    page = _page("rules.md").split("## Rule variants", 1)[1]
+    page = doc_page("rules.md").split("## Rule variants", 1)[1]
     rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|", page, flags=re.M)
     assert [r[0] for r in rows] == [k.name for k in KEYS]
     for (name, default, values), key in zip(rows, KEYS, strict=True):
@@ -72,24 +62,24 @@ def test_the_rule_variants_table_is_the_keys_leaves_rules_lists():
         assert _numbers(values) == _numbers(key.values), name
         for word in re.findall(r"\b(?:on|off|any|ends|nothing)\b", key.values):
             assert word in values, (name, word)
-    listed = re.search(r"The keys \(([^)]*)\)", _flat("rules-core.md"))[1]
+    listed = re.search(r"The keys \(([^)]*)\)", doc_text("rules-core.md"))[1]
     assert re.findall(r"`(\w+)`", listed) == [k.name for k in KEYS]
 
 
 def test_the_limits_the_interpretations_name_are_the_codes():
     from leaves.rules import EXPERT_TARGET, TURN_LIMIT
 
-    page = _page("rules.md")
+    page = doc_page("rules.md")
     limit = _cells(page, "`TURN_LIMIT` (E1)")[1]
     assert re.match(rf"a game reaching {TURN_LIMIT} turns ", limit), limit
     assert _cells(page, "`EXPERT_TARGET`")[1].startswith(f"{EXPERT_TARGET} (")
-    assert f"at least one player's total reaches {EXPERT_TARGET} or more" in _flat("rules.md")
+    assert f"at least one player's total reaches {EXPERT_TARGET} or more" in doc_text("rules.md")
 
 
 def test_every_state_attribute_rules_core_md_lists_is_there():
     import leaves
 
-    item = _flat("rules-core.md").split("- `State` is immutable", 1)[1].split("- `Action.", 1)[0]
+    item = doc_text("rules-core.md").split("- `State` is immutable", 1)[1].split("- `Action.", 1)[0]
     names = re.findall(r"`(\w+)(?:\(p\))?`", item.split("`to_dict()`", 1)[0])
     state = leaves.new_game(4, seed=1)
     assert len(names) >= 20
@@ -103,7 +93,7 @@ def _random_play() -> re.Match:
         r"([\d.]+) rounds per game on average \(([\d.]+) and ([\d.]+)\); at (\d) players the "
         r"longest of (\d) million games had (\d+) turns \(`leaves bench --players (\d) "
         r"--games (\d+) --repeats 1`\)",
-        _flat("rules.md"),
+        doc_text("rules.md"),
     )
 
 

@@ -5,17 +5,12 @@ parameter renamed) fails until the page says it too."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import strategies
+from tests.helpers import doc_text
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+PAGE = "strategies.md"
 WORDS = {"on": True, "off": False, "true": True, "false": False}
-
-
-def _text() -> str:
-    """docs/strategies.md on one line."""
-    return " ".join((DOCS / "strategies.md").read_text(encoding="utf-8").split())
 
 
 def _value(word: str) -> object:
@@ -37,7 +32,7 @@ def _same(said: object, value: object) -> bool:
 
 def test_each_builtins_parameters_are_the_ones_it_declares():
     """`**counter** (`threat_weight, ...`)`: the names in order, and a value where given."""
-    listed = re.findall(r"\*\*(\w+)\*\* \(`([^`]+)`\)", _text())
+    listed = re.findall(r"\*\*(\w+)\*\* \(`([^`]+)`\)", doc_text(PAGE))
     assert {name for name, _ in listed} >= {"greedy", "patient", "counter", "taker", "weighted"}
     for name, params in listed:
         declared = {p.name: p.default for p in strategies.get(name).PARAMS}
@@ -51,7 +46,7 @@ def test_each_builtins_parameters_are_the_ones_it_declares():
 def test_the_ismcts_defaults_the_page_gives_are_the_searchs():
     from leaves.players.ismcts.settings import SETTINGS
 
-    text = _text().split("- **ismcts**:", 1)[1].split("`strategies.names()`", 1)[0]
+    text = doc_text(PAGE).split("- **ismcts**:", 1)[1].split("`strategies.names()`", 1)[0]
     said = {
         "max_depth": r"whole tree over its later moves too \(`max_depth=(\d+)`\)",
         "widen": r"widened \(`widen=(\d+)`",
@@ -76,7 +71,7 @@ def test_the_ismcts_defaults_the_page_gives_are_the_searchs():
 def test_each_preset_sets_what_the_page_says():
     from leaves.players.ismcts.settings import PRESETS
 
-    named = dict(re.findall(r"`ismcts:preset=(\w+)` \(`([^`]+)`", _text()))
+    named = dict(re.findall(r"`ismcts:preset=(\w+)` \(`([^`]+)`", doc_text(PAGE)))
     assert set(named) == set(PRESETS)
     for name, values in named.items():
         items = dict(x.strip().split("=") for x in values.split(","))

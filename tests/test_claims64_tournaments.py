@@ -6,33 +6,16 @@ from __future__ import annotations
 
 import itertools
 import re
-from pathlib import Path
 
-from tests.helpers import cli
+from tests.helpers import cli, doc_number, doc_page, doc_says, doc_text
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-
-
-def _text() -> str:
-    """docs/tournaments.md on one line."""
-    return " ".join((DOCS / "tournaments.md").read_text(encoding="utf-8").split())
-
-
-def _said(pattern: str) -> re.Match:
-    """The match of ``pattern`` in the page, which must state it."""
-    found = re.search(pattern, _text())
-    assert found, f"docs/tournaments.md no longer says: {pattern}"
-    return found
-
-
-def _number(text: str) -> float:
-    return float(text.replace(",", ""))
+PAGE = "tournaments.md"
 
 
 def test_the_seating_sets_have_the_sizes_the_page_gives():
     from tournaments.seating import design
 
-    m = _said(r"The sets are short: (\d+) seatings for 3 seats, (\d+) for 4, (\d+) for 5, (\d+) "
+    m = doc_says(PAGE, r"The sets are short: (\d+) seatings for 3 seats, (\d+) for 4, (\d+) for 5, (\d+) "
               r"for 6 \(`tournaments\.seating\.design\(table\)`; with repeated strategies (\d+) "
               r"to (\d+)\)")  # fmt: skip
     for seats, said in zip(range(3, 7), m.groups()[:4], strict=True):
@@ -68,7 +51,7 @@ def test_the_caps_and_timeouts_are_the_codes():
         r"took longer than (\d+) s`\)": DEFAULT_DECISION_TIMEOUT,
     }  # fmt: skip
     for pattern, value in said.items():
-        assert _number(_said(pattern)[1]) == value, pattern
+        assert doc_number(doc_says(PAGE, pattern)[1]) == value, pattern
 
 
 def test_the_gauntlets_defaults_are_the_commands():
@@ -96,16 +79,17 @@ def test_the_gauntlets_defaults_are_the_commands():
     }  # fmt: skip
     assert SEQUENTIAL_DEFAULTS["beta"] == SEQUENTIAL_DEFAULTS["alpha"]
     for pattern, value in said.items():
-        found = _said(pattern)[1]
-        assert (found if isinstance(value, str) else _number(found)) == value, pattern
+        found = doc_says(PAGE, pattern)[1]
+        assert (found if isinstance(value, str) else doc_number(found)) == value, pattern
     assert (
-        GROWTH == 1.25 and "each next batch grows the deals played so far by a quarter" in _text()
+        GROWTH == 1.25
+        and "each next batch grows the deals played so far by a quarter" in doc_text(PAGE)
     )
 
 
 def _quoted_answer(opening: str) -> list[str]:
     """The lines of the page's fenced text block that begins with ``opening``."""
-    page = (DOCS / "tournaments.md").read_text(encoding="utf-8")
+    page = doc_page(PAGE)
     block = re.search(rf"```text\n({re.escape(opening)}.*?)```", page, flags=re.S)
     assert block, f"no quoted answer beginning {opening!r}"
     return block[1].strip().splitlines()
@@ -137,7 +121,7 @@ def test_the_summary_has_the_columns_the_pages_example_names(tmp_path):
     """`res.summary()            # strategy, games, wins, win_rate, cards_left_mean, forfeits`."""
     from tournaments import Tournament
 
-    page = (DOCS / "tournaments.md").read_text(encoding="utf-8")
+    page = doc_page(PAGE)
     said = re.search(r"^res\.summary\(\) +# (.*)$", page, flags=re.M)[1]
     res = Tournament(["greedy", "low", "high", "minimal"], players=4, games=96, seed=1).run(
         n_jobs=1, out=tmp_path / "a"

@@ -7,22 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+from tests.helpers import doc_number, doc_says, doc_text
 
-
-def _text() -> str:
-    """docs/tuning.md on one line."""
-    return " ".join((DOCS / "tuning.md").read_text(encoding="utf-8").split())
-
-
-def _said(pattern: str) -> re.Match:
-    found = re.search(pattern, _text())
-    assert found, f"docs/tuning.md no longer says: {pattern}"
-    return found
-
-
-def _int(text: str) -> int:
-    return int(text.replace(",", ""))
+PAGE = "tuning.md"
 
 
 def _plan(tmp_path: Path, spec: str, against: str, players: int, budget: int):
@@ -47,37 +34,46 @@ def test_the_settings_the_page_names_are_the_tuners():
     from tuning.tune import MIN_VERIFY_UNITS, SIGMA0, WIDE_VERIFY
 
     out = next(p.default for p in command.params if p.name == "out")
-    assert _int(_said(r"split into about (\d+) generations")[1]) == TARGET_GENERATIONS
-    assert _said(r"a (tenth) replays up to (\w+) distinct finalists").groups() == (
+    assert (
+        doc_number(doc_says(PAGE, r"split into about (\d+) generations")[1]) == TARGET_GENERATIONS
+    )
+    assert doc_says(PAGE, r"a (tenth) replays up to (\w+) distinct finalists").groups() == (
         {0.1: "tenth"}[SELECT_SHARE],
         {5: "five"}[FINALISTS],
     )
-    assert float(_said(r"`--sigma` \(default ([\d.]+)\)")[1]) == SIGMA0
-    assert _int(_said(r"\(fewer than (\d+) deals and no difference found\)")[1]) == MIN_VERIFY_UNITS
-    assert _int(_said(r"wider than \+-(\d+) percentage points")[1]) == 100 * WIDE_VERIFY
-    assert _said(r"\(`--out`, default `([\w-]+)`\)")[1] == out
+    assert float(doc_says(PAGE, r"`--sigma` \(default ([\d.]+)\)")[1]) == SIGMA0
+    assert (
+        doc_number(doc_says(PAGE, r"\(fewer than (\d+) deals and no difference found\)")[1])
+        == MIN_VERIFY_UNITS
+    )
+    assert (
+        doc_number(doc_says(PAGE, r"wider than \+-(\d+) percentage points")[1]) == 100 * WIDE_VERIFY
+    )
+    assert doc_says(PAGE, r"\(`--out`, default `([\w-]+)`\)")[1] == out
 
 
 def test_the_quoted_search_line_is_the_plan_of_its_command(tmp_path):
-    m = _said(r"the first command above with `--budget (\d+)`: \"search: (\d+) generations x "
+    m = doc_says(PAGE, r"the first command above with `--budget (\d+)`: \"search: (\d+) generations x "
               r"(\d+) candidates \(\+ start\) x (\d+) games, then (\d+) finalists x (\d+) games: "
               r"([\d,]+) games of the budget's ([\d,]+)\"")  # fmt: skip
-    first = _said(r"leaves tune (\w+) --against ([\w,]+) --budget \d+ --seed 1 ")
-    plan = _plan(tmp_path, first[1], first[2], 4, _int(m[1]))
+    first = doc_says(PAGE, r"leaves tune (\w+) --against ([\w,]+) --budget \d+ --seed 1 ")
+    plan = _plan(tmp_path, first[1], first[2], 4, doc_number(m[1]))
     from tuning.plan import FINALISTS
 
     got = (plan.generations, plan.popsize, plan.games, FINALISTS, plan.select_games, _games(plan))
-    assert tuple(_int(x) for x in m.groups()[1:7]) == got
-    assert _int(m[8]) == _int(m[1])
+    assert tuple(doc_number(x) for x in m.groups()[1:7]) == got
+    assert doc_number(m[8]) == doc_number(m[1])
 
 
 def test_the_acceptance_runs_verification_is_half_its_budget(tmp_path):
     """ "100,032 games each, 4,168 duplicate sets": half the budget, in whole sets."""
-    command = _said(r"leaves tune \"(weighted:[^\"]+)\" \\? ?--against ([\w,]+) --budget (\d+)")
-    plan = _plan(tmp_path, command[1], command[2], 4, _int(command[3]))
-    games, sets = (_int(x) for x in _said(r"\(([\d,]+) games each, ([\d,]+) duplicate sets\)")
+    command = doc_says(
+        PAGE, r"leaves tune \"(weighted:[^\"]+)\" \\? ?--against ([\w,]+) --budget (\d+)"
+    )
+    plan = _plan(tmp_path, command[1], command[2], 4, doc_number(command[3]))
+    games, sets = (doc_number(x) for x in doc_says(PAGE, r"\(([\d,]+) games each, ([\d,]+) duplicate sets\)")
                    .groups())  # fmt: skip
-    assert plan.verify_games == _int(command[3]) // 2
+    assert plan.verify_games == doc_number(command[3]) // 2
     assert games == plan.field.games_per_run(plan.spec, plan.verify_games)
     assert games % sets == 0 and games // sets == 24  # the balanced seatings of four seats
 
@@ -87,7 +83,7 @@ def test_each_shipped_search_spent_its_budget_as_the_page_says(tmp_path):
     each, then 5 finalists at 12,096 games (592,704 games ...)", for the command before it."""
     from tuning.plan import FINALISTS
 
-    text = _text()
+    text = doc_text(PAGE)
     searches = re.findall(
         r"leaves tune (\w+) --against ([\w,]+) \\? ?--players (\d+) --budget (\d+) --seed \d+ "
         r"--jobs 1 ``` (\d+) generations of (\d+) candidates at ([\d,]+) games(?: each)?, then "
@@ -99,4 +95,4 @@ def test_each_shipped_search_spent_its_budget_as_the_page_says(tmp_path):
         plan = _plan(tmp_path, spec, against, int(players), int(budget))
         got = (plan.generations, plan.popsize, plan.games, FINALISTS, plan.select_games,
                _games(plan))  # fmt: skip
-        assert tuple(_int(x) for x in said) == got, spec
+        assert tuple(doc_number(x) for x in said) == got, spec

@@ -5,26 +5,11 @@ meta-game field, which a run of the command it gives reports."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-
-
-def _text(page: str) -> str:
-    return " ".join((DOCS / page).read_text(encoding="utf-8").split())
-
-
-def _said(page: str, pattern: str) -> re.Match:
-    found = re.search(pattern, _text(page))
-    assert found, f"docs/{page} no longer says: {pattern}"
-    return found
-
-
-def _int(text: str) -> int:
-    return int(text.replace(",", ""))
+from tests.helpers import doc_number, doc_says
 
 
 def test_the_variants_defaults_are_the_commands():
@@ -33,14 +18,16 @@ def test_the_variants_defaults_are_the_commands():
     from leaves.commands.variants_sweep import MAX_POINTS
 
     page = "variants.md"
-    assert _int(_said(page, r"\(`--trace-games`, default ([\d,]+) games a rule set\)")[1]) == (
-        DEFAULT_TRACE_GAMES
-    )
-    assert _int(_said(page, r"`--restricted-games` \(default ([\d,]+)\)")[1]) == (
+    trace = doc_says(page, r"\(`--trace-games`, default ([\d,]+) games a rule set\)")[1]
+    assert doc_number(trace) == DEFAULT_TRACE_GAMES
+    assert doc_number(doc_says(page, r"`--restricted-games` \(default ([\d,]+)\)")[1]) == (
         DEFAULT_RESTRICTED_GAMES
     )
-    assert _said(page, r"`turn_limit`; (\d+) to (\d+) values\)").groups() == ("2", str(MAX_POINTS))
-    field = _said(page, r"\(`leaves run`'s (\w+) built-ins, `random` among them;")[1]
+    assert doc_says(page, r"`turn_limit`; (\d+) to (\d+) values\)").groups() == (
+        "2",
+        str(MAX_POINTS),
+    )
+    field = doc_says(page, r"\(`leaves run`'s (\w+) built-ins, `random` among them;")[1]
     assert {10: "ten"}.get(len(builtin_heuristics())) == field
     assert "random" in builtin_heuristics()
 
@@ -50,11 +37,11 @@ def test_the_ladders_error_rates_are_its_tests_simulation():
     and 4.7%": the rates of the simulation tests/test_designer_ladder.py runs."""
     from tests import test_designer_ladder as ladder
 
-    m = _said("variants.md", r"`tests/test_designer_ladder\.py` simulates ([\d,]+) ladders of "
+    m = doc_says("variants.md", r"`tests/test_designer_ladder\.py` simulates ([\d,]+) ladders of "
               r"(\w+) steps .*? exceed the true ones: ([\d.]+)%, ([\d.]+)% and ([\d.]+)%")  # fmt: skip
     test = ladder.test_the_levels_are_a_95_percent_lower_bound
     truths = next(mark.args[1] for mark in test.pytestmark if mark.name == "parametrize")
-    reps = _int(m[1])
+    reps = doc_number(m[1])
     assert "reps = 1500" in Path(ladder.__file__).read_text(encoding="utf-8") and reps == 1500
     assert {len(t) for t in truths} == {{"four": 4}[m[2]]}
     rates = []
@@ -72,13 +59,16 @@ def test_the_observation_sizes_are_the_layouts():
     from leaves import N_ACTIONS
 
     page = "research.md"
-    assert _int(_said(page, r"\*\*Actions\*\*: `Discrete\((\d+)\)`")[1]) == N_ACTIONS
-    assert _int(_said(page, r"and `observation`, (\d+) int16")[1]) == SIZE
+    assert doc_number(doc_says(page, r"\*\*Actions\*\*: `Discrete\((\d+)\)`")[1]) == N_ACTIONS
+    assert doc_number(doc_says(page, r"and `observation`, (\d+) int16")[1]) == SIZE
     assert sum(n for _, n in LAYOUT) == SIZE
-    assert _int(_said(page, r"in `state_space`, (\d+) entries")[1]) == sum(
+    assert doc_number(doc_says(page, r"in `state_space`, (\d+) entries")[1]) == sum(
         n for _, n in STATE_LAYOUT
     )
-    assert _int(_said(page, r"is `Discrete\((\d+)\)` under `take=\"nothing\"`")[1]) == N_ACTIONS + 1
+    assert (
+        doc_number(doc_says(page, r"is `Discrete\((\d+)\)` under `take=\"nothing\"`")[1])
+        == N_ACTIONS + 1
+    )
 
 
 @pytest.mark.slow
@@ -88,9 +78,9 @@ def test_the_closer_meta_game_field_is_what_its_run_reports(capsys, tmp_path):
     import reports
     from tests.helpers import cli
 
-    m = _said("research.md", r"with `([\w ]+)` \(same command\) the equilibrium is `(\w+)` "
+    m = doc_says("research.md", r"with `([\w ]+)` \(same command\) the equilibrium is `(\w+)` "
               r"alone in the estimate but keeps the same strategies in only ([\d.]+)% of")  # fmt: skip
-    command = _said("research.md", r"leaves tournament [\w ]+ (--players .*?) --out runs/mg")[1]
+    command = doc_says("research.md", r"leaves tournament [\w ]+ (--players .*?) --out runs/mg")[1]
     out = tmp_path / "mg"
     code, _, err = cli(capsys, "tournament", *m[1].split(), *command.replace("\\", "").split(),
                        "--jobs", "1", "--out", str(out))  # fmt: skip

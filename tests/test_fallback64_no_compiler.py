@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -21,29 +20,11 @@ import pytest
 from gamekit import cbuild
 from leaves.players import warmup
 from leaves.players.compiled import engine, loops
+from tests.helpers import NO_CC_LINE as LINE
+from tests.helpers import NO_CC_MAY as MAY
+from tests.helpers import fresh_engine, no_compiler, said_once_then_not_when_cached
 
 ROOT = Path(__file__).resolve().parents[1]
-NO_CC = "no-such-compiler-here"
-LINE = (
-    f"leaves: no C compiler found ({NO_CC}): playing on numba, which compiles for about a "
-    "minute on first use; install a C compiler (gcc) for a fast first run"
-)
-
-
-def _engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str | None = None):
-    """A fresh C engine of copied sources (nothing built beside them), put where the loops
-    look for it, with this process's line not said yet."""
-    src = tmp_path / "csrc"
-    shutil.copytree(engine.CSRC, src)
-    if source is not None:
-        (src / cbuild.ENTRY).write_text(source)
-    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path / "cache"))
-    fresh = cbuild.Engine(src, engine.NAME, engine._declare)
-    monkeypatch.setattr(engine, "ENGINE", fresh)
-    monkeypatch.setattr(engine, "available", fresh.available)
-    monkeypatch.setattr(cbuild, "_said", False)
-    monkeypatch.setenv(cbuild.SAID, "")  # said in this test alone
-    return fresh
 
 
 def _play_three_batches(monkeypatch: pytest.MonkeyPatch, cold: bool | None) -> None:
@@ -59,9 +40,7 @@ def _play_three_batches(monkeypatch: pytest.MonkeyPatch, cold: bool | None) -> N
 def test_without_a_compiler_the_numba_fallback_is_said_once_on_a_non_tty_stderr(
     tmp_path, monkeypatch, capsys
 ):
-    monkeypatch.setenv("CC", NO_CC)
-    monkeypatch.delenv("LEAVES_ENGINE", raising=False)
-    fresh = _engine(tmp_path, monkeypatch)
+    fresh = no_compiler(tmp_path, monkeypatch, engine)
     _play_three_batches(monkeypatch, cold=True)
     assert not sys.stderr.isatty()
     assert capsys.readouterr().err == LINE + "\n"
@@ -69,17 +48,13 @@ def test_without_a_compiler_the_numba_fallback_is_said_once_on_a_non_tty_stderr(
 
 
 def test_numbas_cache_unreadable_says_the_loop_may_compile(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("CC", NO_CC)
-    monkeypatch.delenv("LEAVES_ENGINE", raising=False)
-    _engine(tmp_path, monkeypatch)
+    no_compiler(tmp_path, monkeypatch, engine)
     _play_three_batches(monkeypatch, cold=None)
-    assert capsys.readouterr().err == LINE.replace("which compiles", "which may compile") + "\n"
+    assert capsys.readouterr().err == MAY + "\n"
 
 
 def test_nothing_is_said_when_numbas_cache_holds_the_loop(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("CC", NO_CC)
-    monkeypatch.delenv("LEAVES_ENGINE", raising=False)
-    _engine(tmp_path, monkeypatch)
+    no_compiler(tmp_path, monkeypatch, engine)
     _play_three_batches(monkeypatch, cold=False)
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(warmup, "_warm", False)
@@ -90,7 +65,7 @@ def test_nothing_is_said_when_numbas_cache_holds_the_loop(tmp_path, monkeypatch,
 
 def test_nothing_is_said_when_leaves_engine_numba_chose_numba(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("LEAVES_ENGINE", "numba")
-    _engine(tmp_path, monkeypatch)
+    fresh_engine(tmp_path, monkeypatch, engine)
     _play_three_batches(monkeypatch, cold=True)
     assert capsys.readouterr().err == ""
 
@@ -101,7 +76,7 @@ def test_a_failed_build_says_its_error_and_no_advice_to_install_a_compiler(
 ):
     monkeypatch.setenv("CC", "cc")
     monkeypatch.delenv("LEAVES_ENGINE", raising=False)
-    fresh = _engine(tmp_path, monkeypatch, source="this is not C\n")
+    fresh = fresh_engine(tmp_path, monkeypatch, engine, source="this is not C\n")
     _play_three_batches(monkeypatch, cold=True)
     err = capsys.readouterr().err
     assert err == (
@@ -126,7 +101,7 @@ def test_the_readme_quotes_the_line_a_run_without_a_compiler_says(tmp_path, monk
     monkeypatch.setenv("CC", "cc")
     monkeypatch.setattr(shutil, "which", lambda cmd: None)  # no compiler on the PATH
     monkeypatch.delenv("LEAVES_ENGINE", raising=False)
-    fresh = _engine(tmp_path, monkeypatch)
+    fresh = fresh_engine(tmp_path, monkeypatch, engine)
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert f"`{fresh.fallback_line(True)}`" in readme
 
@@ -174,49 +149,22 @@ def test_needs_compile_tells_what_numba_then_does(tmp_path):
     assert _check(tmp_path) == [True, 42, 0, 1]
 
 
-_RUN = """
-import sys
-from pathlib import Path
-from leaves.players.compiled import engine
-engine.ENGINE.csrc = Path(sys.argv[1])
-from leaves_cli import main
-sys.argv = ["leaves", *sys.argv[2:]]
-main()
-"""
-
-
 @pytest.mark.slow
 def test_a_leaves_run_in_a_pipe_without_a_compiler_says_so_once_then_not_when_cached(tmp_path):
     """The whole command, stderr a pipe: the first run compiles numba's loop and says so in
     one line; the next finds it in numba's cache and says nothing."""
-    src = tmp_path / "csrc"
-    shutil.copytree(engine.CSRC, src)
-    env = {**os.environ, "CC": NO_CC, "LEAVES_CACHE_DIR": str(tmp_path / "cache")}
-    for name in ("NUMBA_CACHE_DIR", "LEAVES_KEYED_NUMBA_CACHE", "LEAVES_ENGINE"):
-        env.pop(name, None)
-    errs = []
-    for out in ("a", "b"):
-        args = [sys.executable, "-c", _RUN, str(src), "run", "--games", "720", "--jobs", "1",
-                "--out", str(tmp_path / out)]  # fmt: skip
-        done = subprocess.run(args, capture_output=True, text=True, env=env, cwd=tmp_path,
-                              timeout=600)  # fmt: skip
-        assert done.returncode == 0, done.stderr[-2000:]
-        errs.append(done.stderr)
-    assert errs[0].splitlines().count(LINE) == 1 and "leaves: " not in errs[0].replace(LINE, "")
-    assert "playing on numba" not in errs[1], textwrap.shorten(errs[1], 300)
+    said_once_then_not_when_cached(tmp_path, ["run", "--games", "720", "--jobs", "1"], 600)
 
 
 def test_a_process_started_after_the_line_does_not_say_it_again(tmp_path, monkeypatch, capsys):
     """A run's worker processes start after its driver said the line and inherit its
     environment: one line for the run, not one more per worker."""
-    monkeypatch.setenv("CC", NO_CC)
-    monkeypatch.delenv("LEAVES_ENGINE", raising=False)
-    _engine(tmp_path, monkeypatch)
+    no_compiler(tmp_path, monkeypatch, engine)
     _play_three_batches(monkeypatch, cold=True)
     assert capsys.readouterr().err == LINE + "\n"
     assert os.environ[cbuild.SAID]  # what a worker started now inherits
     monkeypatch.setattr(cbuild, "_said", False)  # a new process: this module loaded afresh
-    _engine(tmp_path / "worker", monkeypatch)
+    fresh_engine(tmp_path / "worker", monkeypatch, engine)
     monkeypatch.setenv(cbuild.SAID, "1")
     _play_three_batches(monkeypatch, cold=True)
     assert capsys.readouterr().err == ""

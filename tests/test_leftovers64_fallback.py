@@ -8,10 +8,6 @@ library beside them and ``CC`` naming no program; numba's kernels are stubbed (n
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-from types import ModuleType
-
 import numpy as np
 import pytest
 
@@ -22,29 +18,9 @@ from leaves.players.compiled import bridge, engine
 from ligretto import PlayerView, card_id, policy
 from ligretto.rng import SplitMix
 from strategies import get
-
-NO_CC = "no-such-compiler-here"
-LINE = (
-    f"leaves: no C compiler found ({NO_CC}): playing on numba, which compiles for about a "
-    "minute on first use; install a C compiler (gcc) for a fast first run"
-)
-MAY = LINE.replace("which compiles", "which may compile")
-
-
-def _no_compiler(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> None:
-    """``module``'s C engine made afresh from copied sources with nothing built beside them
-    and no compiler, and this process's line not said yet."""
-    monkeypatch.setenv("CC", NO_CC)
-    monkeypatch.delenv("LEAVES_ENGINE", raising=False)
-    monkeypatch.setenv("LEAVES_CACHE_DIR", str(tmp_path / "cache"))
-    src = tmp_path / module.__name__
-    shutil.copytree(module.CSRC, src)
-    fresh = cbuild.Engine(src, module.NAME, module._declare)
-    monkeypatch.setattr(module, "ENGINE", fresh)
-    for name in ("library", "available", "why_not"):
-        monkeypatch.setattr(module, name, getattr(fresh, name))
-    monkeypatch.setattr(cbuild, "_said", False)
-    monkeypatch.setenv(cbuild.SAID, "")  # said in this test alone
+from tests.helpers import NO_CC_LINE as LINE
+from tests.helpers import NO_CC_MAY as MAY
+from tests.helpers import no_compiler
 
 
 def _bot_moves(monkeypatch: pytest.MonkeyPatch, cold: bool | None) -> list:
@@ -67,7 +43,7 @@ def _bot_moves(monkeypatch: pytest.MonkeyPatch, cold: bool | None) -> list:
 def test_a_bots_move_without_a_compiler_says_the_line_once_unless_cached(
     tmp_path, monkeypatch, capsys, cold, said
 ):
-    _no_compiler(tmp_path, monkeypatch, engine)
+    no_compiler(tmp_path, monkeypatch, engine)
     asked = _bot_moves(monkeypatch, cold)
     assert capsys.readouterr().err == (said + "\n" if said else "")
     assert len(asked) == 1  # asked once, not at every move
@@ -104,7 +80,7 @@ def _ligretto_decisions(monkeypatch: pytest.MonkeyPatch, cold: bool | None) -> l
 def test_a_ligretto_decision_without_a_compiler_says_the_line_once_unless_cached(
     tmp_path, monkeypatch, capsys, cold, said
 ):
-    _no_compiler(tmp_path, monkeypatch, lig_cengine)
+    no_compiler(tmp_path, monkeypatch, lig_cengine)
     asked = _ligretto_decisions(monkeypatch, cold)
     assert capsys.readouterr().err == (said + "\n" if said else "")
     assert len(asked) == 1
