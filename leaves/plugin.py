@@ -36,23 +36,6 @@ from tournaments.game import (
     check_bench,
 )
 
-
-def entrant_params(entrant: dict[str, Any]) -> dict[str, Any]:
-    """The parameters of an entrant as the manifest describes it (``spec.entrants``, written
-    by ``strategies.provenance``): a table of names to values, none where it has none; else
-    ValueError naming the field (Python would speak of a dictionary update sequence)."""
-    params = entrant.get("params")
-    if params is None:
-        return {}
-    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
-        text = repr(params) if len(repr(params)) <= 40 else repr(params)[:37] + "..."
-        raise ValueError(
-            f"its params in the manifest (spec.entrants) are {text}, expected a table of "
-            "parameter names to values"
-        )
-    return dict(params)
-
-
 PYTHON_CHUNK_GAMES = 48
 """Default games per chunk when a plain-Python strategy plays (two deals at 4 players)."""
 
@@ -176,6 +159,8 @@ class LeavesGame(GameBase):
     def rebuild(self, entrant: dict[str, Any]) -> Any:
         """The entrant from the manifest's description: its class (from its file, if any),
         every parameter (ValueError in the manifest's words where they are no table)."""
+        from strategies.provenance import entrant_params  # start-up: as in describe
+
         cls = str(entrant["class"])
         target = f"{entrant['file']}:{cls}" if entrant.get("file") else cls
         return strategies.get(target, **entrant_params(entrant))

@@ -8,7 +8,8 @@ order, the same decisions, the same float64 division per reaction time;
 not even imported. ctypes releases the GIL while a call runs, so threads play in parallel.
 Where no library can be had (no C compiler) or with ``LEAVES_ENGINE=numba``, ``library()``
 is None, ``why_not()`` says why, and callers run the numba kernels as before; the round loop
-(``ligretto.compiled``) says so first, once, where they compile (``ENGINE.note_fallback``).
+(``ligretto.compiled``) and the policies' decision (``ligretto.policy``) say so first, once
+a process, where they compile (``ENGINE.note_fallback``).
 
 The functions below take the arguments of the numba entry points they replace
 (``round_loop.nb_batch``, ``round_loop.nb_round``, ``policy._decide_seen``,

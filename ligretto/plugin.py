@@ -122,14 +122,16 @@ class LigrettoGame(GameBase):
 
     def rebuild(self, entrant: dict[str, Any]) -> Any:
         """The entrant from the manifest's description: its class (from its file, if any),
-        every parameter; a run recorded with labels only, by its label."""
+        every parameter (ValueError in the manifest's words where they are no table); a run
+        recorded with labels only, by its label."""
         if "class" not in entrant:
             return super().rebuild(entrant)
         from strategies import registry  # start-up: the registry reads entry points when asked
+        from strategies.provenance import entrant_params  # start-up: as in describe
 
         cls = str(entrant["class"])
         target = f"{entrant['file']}:{cls}" if entrant.get("file") else cls
-        return registry.get(target, game=self.name, **dict(entrant.get("params") or {}))
+        return registry.get(target, game=self.name, **entrant_params(entrant))
 
     def plays_without_gil(self, payloads: Sequence[Any], expert: bool) -> bool:
         """True when every entrant is a policy vector and the C engine plays them: ctypes

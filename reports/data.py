@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tournaments.declaration import DECLARED, Declaration
+from tournaments.declaration import DECLARED, Declaration, check_present
+from tournaments.manifest_fields import filling_game
 
 BLOCK = 1 << 20  # rows per block in the table computations (bounds temporary memory)
 MISSING = np.iinfo(np.int16).min
@@ -44,39 +45,33 @@ def default_declaration() -> Declaration:
 def run_declaration(manifest: dict) -> Declaration:
     """The game declaration a run's manifest keeps (the default game's if it keeps none). A
     run written before a field was declared gets that field from the installed game of the
-    same name."""
+    same name (``tournaments.manifest_fields.filling_game``, whose check names the file where
+    a command reads the manifest from one)."""
     d = manifest.get("game_declaration") if isinstance(manifest, dict) else None
     if d is None:
         return default_declaration()
     try:
         if isinstance(d, dict) and all(k in d for k in DECLARED):  # complete: no plug-in needed
             return Declaration.from_dict(d)
+        check_present(d)
         spec = manifest.get("spec")
         config = spec.get("game_config") if isinstance(spec, dict) else None
-        return Declaration.from_dict({**_installed(d.get("name"), config), **d})
+        return Declaration.from_dict({**_installed(filling_game(d), config), **d})
     except (AttributeError, TypeError, ValueError) as exc:
         raise ReportError(f"corrupt manifest: {exc}") from None
 
 
-def _installed(name: Any, config: Any = None) -> dict[str, Any]:
-    """The current declaration of the installed game named ``name`` ({} if none is), built
-    with the run's settings (``config``, its ``game_config``): what a game declares may
-    follow them (its limits, those of the run's rules). Where they no longer build it,
-    the defaults' declaration without the limits, which would be the defaults' and not the
-    run's."""
-    from tournaments.games import game_class, game_names  # start-up: as in default_declaration
-
-    for entry in game_names():
-        try:
-            cls = game_class(entry)
-        except ValueError:
-            continue
-        if getattr(cls, "name", None) == name:
-            try:
-                return Declaration.of(cls(**dict(config or {}))).to_dict()
-            except (TypeError, ValueError):
-                return {**Declaration.of(cls()).to_dict(), "limits": None, "limit_columns": None}
-    return {}
+def _installed(cls: type | None, config: Any = None) -> dict[str, Any]:
+    """The current declaration of the installed game ``cls`` ({} if none is), built with the
+    run's settings (``config``, its ``game_config``): what a game declares may follow them
+    (its limits, those of the run's rules). Where they no longer build it, the defaults'
+    declaration without the limits, which would be the defaults' and not the run's."""
+    if cls is None:
+        return {}
+    try:
+        return Declaration.of(cls(**dict(config or {}))).to_dict()
+    except (TypeError, ValueError):
+        return {**Declaration.of(cls()).to_dict(), "limits": None, "limit_columns": None}
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any
 
 from .base import Player, format_value
 
-__all__ = ["provenance", "provenance_change"]
+__all__ = ["entrant_params", "provenance", "provenance_change"]
 
 
 def _jsonable(value: Any) -> Any:
@@ -76,12 +76,34 @@ def provenance(strategy: Player) -> dict[str, Any]:
     return out
 
 
+def entrant_params(entrant: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of an entrant as a run's manifest describes it (``spec.entrants``, as
+    ``provenance`` writes it): a table of names to values, none where it has none; else
+    ValueError naming the field (Python would speak of a dictionary update sequence, or take
+    a list of pairs for a table)."""
+    params = entrant.get("params")
+    if params is None:
+        return {}
+    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+        text = repr(params) if len(repr(params)) <= 40 else repr(params)[:37] + "..."
+        raise ValueError(
+            f"its params in the manifest (spec.entrants) are {text}, expected a table of "
+            "parameter names to values"
+        )
+    return dict(params)
+
+
 def provenance_change(old: dict[str, Any], new: dict[str, Any]) -> str | None:
-    """One phrase naming the first difference between two provenances (None: the same)."""
+    """One phrase naming the first difference between two provenances (None: the same); the
+    stored one's params that are no table are said so, not read as names changed."""
     label = new.get("label", "?")
     if old.get("class") != new.get("class"):
         return f"{label}: class {old.get('class')} is now {new.get('class')}"
-    old_p, new_p = old.get("params", {}), new.get("params", {})
+    try:
+        old_p = entrant_params(old)
+    except ValueError as exc:
+        return f"{label}: {exc}"
+    new_p = new.get("params", {})
     for key in sorted(set(old_p) | set(new_p)):
         if key not in old_p:
             return f"{label}: new parameter {key}={new_p[key]!r}"

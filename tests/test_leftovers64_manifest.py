@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from leaves.plugin import entrant_params
+from strategies.provenance import entrant_params
 from tests.helpers import cli, copied_run, one_error_line
 from tournaments import Tournament, storage
 

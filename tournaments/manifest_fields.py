@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
-from .declaration import check_kinds, check_present
+from .declaration import DECLARED, OPTIONAL, check_kinds, check_present
 
 __all__ = [
     "ADDED_SINCE",
@@ -27,6 +27,7 @@ __all__ = [
     "check_manifest",
     "check_seating",
     "check_seats",
+    "filling_game",
 ]
 
 Check = tuple[Callable[[Any], bool], str]
@@ -234,11 +235,37 @@ def _check_top(manifest: dict[str, Any]) -> None:
     """The top-level fields, and each field of the game declaration that it holds of its kind
     (``Declaration.from_dict``'s check, here before a resume verifies or plays anything; a
     field an older run's declaration lacks is not asked for: the report fills it in from
-    the installed game its ``name`` names, which it must hold)."""
+    the installed game its ``name`` names, which it must hold, and which must be installed
+    where a field without a default is lacking: ``filling_game``)."""
     _check("", TOP_FIELDS, manifest, ())
     if isinstance(manifest.get("game_declaration"), dict):
         check_present(manifest["game_declaration"])
         check_kinds(manifest["game_declaration"])
+        filling_game(manifest["game_declaration"])
+
+
+def filling_game(d: dict[str, Any]) -> type | None:
+    """The installed game whose ``name`` is the declaration ``d``'s, which fills in the
+    fields an older run's declaration lacks (``reports.data.run_declaration``); None where
+    ``d`` lacks none, or none is installed and it lacks only fields with a default;
+    ValueError where it lacks another. The game registry is read only for a declaration
+    that lacks a field."""
+    if all(k in d for k in DECLARED):
+        return None
+    from .games import game_class, game_names  # start-up, and ``games`` imports this module
+
+    for entry in game_names():
+        try:
+            cls = game_class(entry)
+        except ValueError:
+            continue
+        if getattr(cls, "name", None) == d.get("name"):
+            return cls
+    missing = [k for k in DECLARED if k not in OPTIONAL and k not in d]
+    if missing:
+        raise ValueError(f"the game declaration lacks {', '.join(missing)}, which no installed "
+                         f"game fills in (none is named {_shown(d.get('name'))})")  # fmt: skip
+    return None
 
 
 def _check_agreement(manifest: dict[str, Any]) -> None:
