@@ -394,3 +394,20 @@ def said_once_then_not_when_cached(tmp_path: Path, args: list[str], timeout: int
     assert first == 1, f"said {first} times: {errs[0][-2000:]}"
     assert "leaves: " not in errs[0].replace(NO_CC_LINE, ""), errs[0][-2000:]
     assert "playing on numba" not in errs[1], errs[1][-300:]
+
+
+def refused_alike(capsys, bad: Path, why: str) -> None:
+    """A damaged manifest of the run ``bad`` said alike, naming the file, by verify (a bad
+    file), report and a resume (corrupt manifest, refused before any chunk is verified)."""
+    from tournaments import storage  # the run's file names, loaded when a test asks
+
+    path = bad / storage.MANIFEST
+    code, out, _ = cli(capsys, "verify", str(bad))
+    assert code == 1 and f"bad: {path}: {why}" in out.splitlines(), out
+    code, _, err = cli(capsys, "report", str(bad), "--out", str(bad.parent / "report"))
+    assert code == 1
+    assert one_error_line(err).startswith(f"leaves: error: corrupt manifest {path}: {why};")
+    code, out, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
+    assert code == 1 and "verified" not in out + err
+    expected = f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
+    assert one_error_line(err) == expected

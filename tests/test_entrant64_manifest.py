@@ -14,7 +14,7 @@ import pytest
 from ligretto.plugin import LigrettoGame
 from reports.data import ReportError, run_declaration
 from strategies.provenance import provenance_change
-from tests.helpers import cli, copied_run, one_error_line
+from tests.helpers import cli, copied_run, one_error_line, refused_alike
 from tournaments import Tournament, storage
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest, filling_game
@@ -87,18 +87,7 @@ def test_a_declaration_no_installed_game_completes_is_refused_alike_naming_the_f
     """verify said the run was fine; report and resume said "corrupt manifest: the game
     declaration lacks match_label", naming no file (the resume after verifying every chunk)."""
     monkeypatch.setenv("COLUMNS", "400")
-    bad = copied_run(leaves_run, tmp_path, _unfilled)
-    path = bad / storage.MANIFEST
-    code, out, _ = cli(capsys, "verify", str(bad))
-    assert code == 1 and f"bad: {path}: {WHY}" in out.splitlines()
-    code, _, err = cli(capsys, "report", str(bad), "--out", str(tmp_path / "r"))
-    assert code == 1
-    assert one_error_line(err).startswith(f"leaves: error: corrupt manifest {path}: {WHY};")
-    code, out, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
-    assert code == 1 and "verified" not in out + err
-    assert (
-        one_error_line(err) == f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {WHY}"
-    )
+    refused_alike(capsys, copied_run(leaves_run, tmp_path, _unfilled), WHY)
 
 
 def test_a_declaration_is_completed_by_the_installed_game_of_its_name(leaves_run):

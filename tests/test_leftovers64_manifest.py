@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from strategies.provenance import entrant_params
-from tests.helpers import cli, copied_run, one_error_line
+from tests.helpers import cli, copied_run, one_error_line, refused_alike
 from tournaments import Tournament, storage
 
 RUN = dict(games=8, seed=3, chunk_size=4)  # 20 games (every seating), in chunks
@@ -67,19 +67,8 @@ def test_a_declaration_without_its_name_is_refused_alike_naming_the_file(
     """verify said the run was fine; report and resume said "corrupt manifest: the game
     declaration lacks name", naming no file."""
     monkeypatch.setenv("COLUMNS", "400")
-    bad = copied_run(leaves_run, tmp_path, _nameless)
-    path = bad / storage.MANIFEST
-    why = "the game declaration lacks name"
-    code, out, err = cli(capsys, "verify", str(bad))
-    assert code == 1 and f"bad: {path}: {why}" in out.splitlines()
-    code, _, err = cli(capsys, "report", str(bad), "--out", str(tmp_path / "r"))
-    assert code == 1 and one_error_line(err).startswith(
-        f"leaves: error: corrupt manifest {path}: {why};"
-    )
-    code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
-    assert code == 1
-    assert (
-        one_error_line(err) == f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
+    refused_alike(
+        capsys, copied_run(leaves_run, tmp_path, _nameless), "the game declaration lacks name"
     )
     assert cli(capsys, "verify", str(leaves_run))[0] == 0
 
