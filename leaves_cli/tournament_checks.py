@@ -163,8 +163,8 @@ def check_new_run(opts: dict[str, Any]) -> None:
 def check_precision(values: dict[str, Any], given: Any = (), resumed: bool = False) -> None:
     """One-line errors for --precision and --max-games (before anything is played), each
     value named where it was given (``tournament_parts.refused``: a flag, or the config
-    file's key); the first stage's games the cap is held against, where no one gave them
-    (not among ``given``), as the resumed run's own or as the default (``options.taken``)."""
+    file's key); a cap below the games played before it is first looked at refused by
+    ``_check_cap_holds``."""
     import math
 
     from gamekit.errors import ParameterError
@@ -198,12 +198,42 @@ def check_precision(values: dict[str, Any], given: Any = (), resumed: bool = Fal
     if cap is not None and cap > MAX_RUN_GAMES:  # refused before any stage is played
         raise CLIError(f"{parts.named(values, 'max_games')} must be at most 2**32 - 1 (a run's "
                        f"most games), got {cap:,}", usage=True)  # fmt: skip
-    if cap is not None and cap < values["games"]:
-        from .options import taken
+    if cap is not None:
+        _check_cap_holds(values, cap, given, resumed)
 
-        games = f"{{games}} ({values['games']:,})"
-        if resumed or "games" not in given:
-            whose = "the resumed run's" if resumed else "the default"
-            games = taken("--games", values["games"], whose)
-        raise parts.refused(ParameterError(f"{{max_games}} ({cap:,}) must be at least {games}",
-                                           "max_games", "games"), values)  # fmt: skip
+
+def _check_cap_holds(values: dict[str, Any], cap: int, given: Any, resumed: bool) -> None:
+    """Refuse a ``--max-games`` below the games the run plays before its cap is first looked
+    at: the first stage (a new run's ``--games``, a resumed run's own), or the games a resume
+    grows the run to (``--games`` given with ``--resume``: played whole, whatever the cap)."""
+    held = [(values["games"], "games" in given and not resumed)]
+    if resumed and "games" in given and values.get("grow_to") is not None:
+        held.append((values["grow_to"], True))
+    games, named = max(held, key=lambda h: h[0])
+    if cap < games:
+        raise _cap_below(values, cap, games, named, resumed)
+
+
+def _cap_below(values: dict[str, Any], cap: int, games: int, named: bool,
+               resumed: bool) -> CLIError:  # fmt: skip
+    """The one line refusing ``cap`` below ``games``, each value named where it came from: a
+    flag typed (``--max-games``), a config file's key (``max_games``: "c.toml: max_games"
+    where no flag was typed beside it, else "max_games in c.toml"), a value no one gave as
+    the default or the resumed run's (``options.taken``)."""
+    from .options import taken
+    from .tournament_parts import KEY_OF
+
+    filed = values.get("from_config", ())
+    config = values.get("config")
+    typed = "max_games" not in filed or (named and "games" not in filed)
+
+    def where(option: str, value: int) -> str:
+        if option not in filed:
+            return f"--{option.replace('_', '-')} ({value:,})"
+        key = KEY_OF.get(option, option)
+        return f"{key} in {config} ({value:,})" if typed else f"{key} ({value:,})"
+
+    whose = "the resumed run's" if resumed else "the default"
+    first = where("games", games) if named else taken("--games", games, whose)
+    said = f"{where('max_games', cap)} must be at least {first}"
+    return CLIError(said if typed else f"{config}: {said}", usage=True)

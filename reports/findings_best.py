@@ -113,7 +113,8 @@ def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
     text = f"No strategy leads: {and_words(names)} share {_highest(tied.iloc[0], tied.iloc[1])} ({rates})"
     if row is not None and np.isfinite(row["p_value"]):  # tested: an interval, or no spread
         how = "paired" if method.startswith("paired") else "unpaired"
-        text += f"; {row['a']} - {row['b']} = {_margin(row)} ({how}, {p_text(row['p_value'])})"
+        said = _beside(_margin(row), f"{how}, {p_text(row['p_value'])}")
+        text += f"; {row['a']} - {row['b']} = {said}"
     return text + "."
 
 
@@ -325,11 +326,13 @@ def _figure(means: pd.DataFrame, i: int, col: str, k: int) -> str:
 
 
 def _named(means: pd.DataFrame, i: int, col: str, k: int, d: Declaration) -> str:
-    """Row ``i``'s mean and interval, then its strategy: '5.950 [5.290, 6.610] (scanner)', the
-    units it is over named with it where some of its seats are left out (``_over``)."""
+    """Row ``i``'s mean and interval, then its strategy: '5.950 [5.290, 6.610] (scanner)', or
+    inside the brackets of a mean without an interval ('9.00 (too few deals for an interval;
+    scanner)', ``_beside``), the units it is over named with it where some of its seats are
+    left out (``_over``)."""
     row = means.iloc[i]
     over = _over(row, d)
-    return f"{_figure(means, i, col, k)} ({row['strategy']}{',' + over if over else ''})"
+    return _beside(_figure(means, i, col, k), f"{row['strategy']}{',' + over if over else ''}")
 
 
 def _over(row: pd.Series, d: Declaration) -> str:

@@ -94,7 +94,7 @@ def test_a_tie_with_no_spread_states_no_certainty():
     assert (
         "a - b = +0.0 percentage points (every one of the 7 duplicate sets gave the same "
         "difference: "
-        "no spread to give an interval from) (paired, p = 1.00)" in text
+        "no spread to give an interval from; paired, p = 1.00)" in text
     ), text
 
 

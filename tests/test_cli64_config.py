@@ -77,7 +77,7 @@ def test_a_typed_value_beside_a_config_files_is_named_by_its_flag(capsys, tmp_pa
                       "games = 1000\n")  # fmt: skip
     got = usage_error(capsys, ["tournament", "--config", str(config), "--precision", "1",
                                "--max-games", "100"])  # fmt: skip
-    assert got == f"leaves: error: {config}: --max-games (100) must be at least games (1,000)"
+    assert got == f"leaves: error: --max-games (100) must be at least games in {config} (1,000)"
 
 
 @pytest.mark.parametrize(

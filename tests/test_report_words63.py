@@ -84,7 +84,8 @@ def test_a_mean_without_an_interval_is_never_told_apart():
     text = _means_text([("a", 9.0, np.nan, np.nan), ("b", 1.0, np.nan, np.nan),
                         ("c", 0.0, np.nan, np.nan)])  # fmt: skip
     assert text.startswith("No strategy has a clearly best mean score per round: 9.00 (too few "
-                           "deals for an interval) (a)")  # fmt: skip
+                           "deals for an interval; a), which")  # fmt: skip
+    assert ") (" not in text, text
 
 
 def test_the_readers_ligretto_run_crowns_no_mean(capsys, tmp_path):
