@@ -330,7 +330,7 @@ def markdown(res: dict[str, Any]) -> str:
         ("compiled random play, 4 players, one core",
          f"{res['random_games_per_s']:,.0f} games/s ({res['random_turns_per_s'] / 1e6:.1f} M turns/s;"
          f" the board loop `kernels.random_games`: {res['board_random_games_per_s']:,.0f})",
-         None, "`leaves bench --players 4`"),
+         None, "`LEAVES_ENGINE=numba leaves bench --players 4`"),
     ]  # fmt: skip
     if "random_vs_c" in res:
         rows.append(
@@ -415,7 +415,7 @@ def readme_table(res: dict[str, Any]) -> str:
     if "random_vs_c" in res:
         random += f" ({res['random_vs_c']:.2f}x a C engine of the same algorithm, same run)"
     rows = [
-        ("compiled random play, 4 players, one core", random, None, "`leaves bench --players 4`"),
+        ("compiled random play, 4 players, one core", random, None, "`LEAVES_ENGINE=numba leaves bench --players 4`"),
         ("tournament of 1,000,000 four-player games, four heuristics, end to end",
          f"{res['tournament_1m_jobs2_s']:.2f} s", None,
          "`leaves tournament greedy low high minimal --games 1000000 --jobs 2`"),

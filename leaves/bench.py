@@ -1,7 +1,10 @@
-"""Throughput of random play: the compiled kernels and the public ``State`` API, on one core.
+"""Throughput of random play: the compiled engine and the public ``State`` API, on one core.
 
 Both paths deal every game and choose uniformly among the legal action ids (docs/rules.md,
-"random"), so the figures compare with other implementations of the same baseline.
+"random"), so the figures compare with other implementations of the same baseline. The
+compiled path is the engine runs play on: the C engine where it can be had, else numba's
+kernels (``LEAVES_ENGINE=numba`` asks for numba); ``engine`` in the result says which. Both
+play the very same games from a seed, so every figure but the speed is the same on either.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import platform
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,6 +25,14 @@ from .state import new_game
 DEFAULT_GAMES = 200_000
 DEFAULT_API_GAMES = 2_000
 DEFAULT_REPEATS = 3
+
+ENGINES = {"c": "C engine", "numba": "numba kernels"}
+"""The compiled engines random play can be timed on, by the name ``engine`` takes."""
+
+
+def compiled_label(engine: str) -> str:
+    """The compiled path's name in the table: which engine played the timed games."""
+    return f"compiled ({ENGINES[engine]})"
 
 
 def _check(players: int, games: int, api_games: int, repeats: int, rules: Rules) -> None:
@@ -37,28 +49,57 @@ def _check(players: int, games: int, api_games: int, repeats: int, rules: Rules)
         raise ValueError(f"repeats must be at least 1, got {repeats}")
 
 
-def bench_compiled(
-    players: int, games: int, seed: int, repeats: int, rules: Rules = DEFAULT_RULES
-) -> dict[str, Any]:
-    """Time ``fastplay.random_games`` (deal + uniform random playout, all compiled).
+def random_player(
+    players: int, rules: Rules = DEFAULT_RULES, engine: str | None = None
+) -> tuple[str, Callable[[int, int], tuple[np.ndarray, ...]]]:
+    """The engine's name and its ``play(n_games, seed) -> (turns, rounds, winners)``.
 
-    It plays the very games of ``kernels.random_games`` on a bitmask table (a test checks),
-    so the figure is the rules core's random-play speed.
+    ``engine`` None is the one runs play on (``engine.available()``): C where it can be had,
+    so the figure is what a run costs; "numba" times ``fastplay.random_games``, which plays
+    the very games of ``kernels.random_games`` (and so of the C engine's: tests check both).
     """
+    from .players.compiled import engine as c_engine  # start-up: loads the C library
+
+    if engine is None:
+        engine = "c" if c_engine.available() else "numba"
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "c":
+        if not c_engine.available():
+            raise ValueError(f"the C engine cannot be had here ({c_engine.why_not()})")
+        from .deal_kernels import setup_for  # start-up: as the engine
+
+        setup = setup_for(rules, players)
+        return engine, lambda n, seed: c_engine.random_games(setup, n, seed)
     from . import fastplay  # start-up: fastplay imports numba
 
     hand, limit = rules.hand_size_for(players), rules.turn_limit  # the kernel's scalars
+    # uint64: a seed of 2**63 or more is no int64, and one compiled form serves every seed
+    return engine, lambda n, seed: fastplay.random_games(players, hand, n, np.uint64(seed), limit)
+
+
+def bench_compiled(  # noqa: PLR0913 - the run's settings, each a keyword of run_bench
+    players: int,
+    games: int,
+    seed: int,
+    repeats: int,
+    rules: Rules = DEFAULT_RULES,
+    engine: str | None = None,
+) -> dict[str, Any]:
+    """Time deal + uniform random playout on ``engine`` (``random_player``), all compiled."""
+    engine, play = random_player(players, rules, engine)
     t0 = time.perf_counter()
-    fastplay.random_games(players, hand, 10, seed, limit)  # compile or load the cache
+    play(10, seed)  # numba: compile or load the cache; C: load the library
     warmup = time.perf_counter() - t0
     rates = []
     turns = rounds = winners = None
     for _ in range(repeats):
         t0 = time.perf_counter()
-        turns, rounds, winners = fastplay.random_games(players, hand, games, seed, limit)
+        turns, rounds, winners = play(games, seed)
         rates.append(games / (time.perf_counter() - t0))
     best = max(rates)
     return {
+        "engine": engine,
         "games_per_second": best,
         "games_per_second_median": statistics.median(rates),
         "games_per_second_runs": rates,
@@ -108,14 +149,16 @@ def run_bench(
     api_games: int | None = None,
     repeats: int = DEFAULT_REPEATS,
     rules: Any = None,
+    engine: str | None = None,
 ) -> dict[str, Any]:
-    """Random-play games per second on one core: compiled kernels and the ``State`` API.
+    """Random-play games per second on one core: the compiled engine and the ``State`` API.
 
     ``games_per_second`` is the best of ``repeats`` timed runs of ``games`` compiled games
     (compile time excluded); ``api_games`` (default ``min(games, 2000)``) games go through the
     Python API once. Games are played under ``rules`` (any form ``Rules.of`` reads; today's by
     default), of which the compiled figure's kernel can change only the hand size, the
-    player counts and the turn limit. Raises ValueError for bad arguments.
+    player counts and the turn limit. ``engine`` ("c" or "numba") picks the compiled path,
+    None the one runs play on (``random_player``). Raises ValueError for bad arguments.
     """
     import numba  # start-up: numba only for its version
 
@@ -131,7 +174,7 @@ def run_bench(
         "seed": seed,
         "turn_limit": rules.turn_limit,
     }
-    out.update(bench_compiled(players, games, seed, repeats, rules))
+    out.update(bench_compiled(players, games, seed, repeats, rules, engine))
     out.update(bench_api(players, api_games, seed, rules))
     out["speedup"] = (
         out["games_per_second"] / out["api_games_per_second"]

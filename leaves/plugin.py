@@ -167,8 +167,9 @@ class LeavesGame(GameBase):
 
     def bench(self, players: int, games: int | None, api_games: int | None, repeats: int,
               seed: int) -> BenchReport:  # fmt: skip
-        """Random play through the compiled kernels and through the State API."""
-        from leaves.bench import run_bench  # start-up: the plug-in loads its engine when it plays
+        """Random play through the compiled engine runs play on and through the State API."""
+        # start-up: the plug-in loads its engine when it plays
+        from leaves.bench import compiled_label, run_bench
 
         games = 200_000 if games is None else games
         check_bench(players, (self.min_players, self.max_players), games, repeats, api_games,
@@ -177,7 +178,7 @@ class LeavesGame(GameBase):
                       repeats=repeats)  # fmt: skip
         runs = ", ".join(f"{x:,.0f}" for x in r["games_per_second_runs"])
         rows = [
-            ("compiled (numba kernels)", f"{r['games']:,} x {r['repeats']}",
+            (compiled_label(r["engine"]), f"{r['games']:,} x {r['repeats']}",
              f"{r['games_per_second']:,.0f}", f"{r['turns_per_second']:,.0f}"),
             ("State API (legal_actions/apply)", f"{r['api_games']:,}",
              *(f"{r[k]:,.0f}" if r[k] is not None else "not measured"

@@ -62,9 +62,10 @@ def bench(  # noqa: PLR0913 - click passes each option
     """Measure play throughput on one core (deal included, compile time excluded).
 
     What is timed is the game plug-in's benchmark: typically whole games (or the game's units,
-    e.g. rounds) inside its compiled loop and, beside them, through its Python API. What the
-    seats play is the game's choice (random legal moves, or its built-in strategies), as its
-    documentation says.
+    e.g. rounds) inside the compiled loop its runs play on (its C engine where one is built;
+    LEAVES_ENGINE=numba times numba's kernels instead; the table names the one timed) and,
+    beside them, through its Python API. What the seats play is the game's choice (random
+    legal moves, or its built-in strategies), as its documentation says.
 
     \b
     Examples:
