@@ -227,22 +227,29 @@ def named(values: Any, option: str) -> str:
 
 def refused(exc: BaseException, values: Any) -> CLIError:
     """The one line for a library error: a ``ParameterError`` whose parameters came from the
-    config file alone (``values``, the command's merged options: its ``config`` and
-    ``from_config``) names them by their keys there after the file ("c.toml: games must be
-    at least 1, got 0"), not by flags never typed; any other error as ``CLIError.of``."""
+    config file (``values``, the command's merged options: its ``config`` and
+    ``from_config``) names them by their keys there, not by flags never typed: after the
+    file where no flag beside them was typed ("c.toml: games must be at least 1, got 0"),
+    else each where it came from ("--target 5 and rules in c.toml expert_target=30
+    disagree"); any other error as ``CLIError.of``."""
+    from click.core import ParameterSource
+
     from gamekit.errors import ParameterError
 
     from .flags import flag
 
-    names = {}
-    for param in getattr(exc, "params", ()):
-        option = flag(param).removeprefix("--").replace("-", "_")
-        if option in values.get("from_config", ()):
-            names[param] = KEY_OF.get(option, option)
-    if not isinstance(exc, ParameterError) or not names:
+    options = {p: flag(p).removeprefix("--").replace("-", "_") for p in getattr(exc, "params", ())}
+    keys = {p: KEY_OF.get(o, o) for p, o in options.items() if o in values.get("from_config", ())}
+    if not isinstance(exc, ParameterError) or not keys:
         return CLIError.of(exc, usage=True)
-    said = exc.worded({p: names.get(p, flag(p)) for p in exc.params})
-    return CLIError(f"{values['config']}: {said}", usage=getattr(exc, "usage_error", True))
+    usage, config = getattr(exc, "usage_error", True), values["config"]
+    ctx = click.get_current_context(silent=True)  # the command running: which flags it typed
+    typed = [ctx.get_parameter_source(o) for p, o in options.items() if ctx and p not in keys]
+    if ParameterSource.COMMANDLINE not in typed:  # only the file's values: said after it
+        return CLIError(f"{config}: {exc.worded({p: keys.get(p, flag(p)) for p in exc.params})}",
+                        usage=usage)  # fmt: skip
+    filed = {p: f"{key} in {config}" for p, key in keys.items()}
+    return CLIError(exc.worded({p: filed.get(p, flag(p)) for p in exc.params}), usage=usage)
 
 
 def installed_options() -> list[Any]:

@@ -24,6 +24,7 @@ from tournaments.sequential import (
 
 from .clusters import seat_sums
 from .data import ReportError
+from .findings_best import _beside
 from .loading import as_run
 from .numbers import (
     NO_SPREAD,
@@ -345,16 +346,14 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
         return (f"Too few deals to compare {r['strategy']} with {r['baseline']}: "
                 f"{diff} over {deals} paired, {TOO_FEW}; play more {units} "
                 "to tell them apart.")  # fmt: skip
-    how = f"(paired over {deals}, {p_text(p)})"
+    ci = _beside(ci, f"paired over {deals}, {p_text(p)}")  # no spread: one bracket, not two
     clear = p < 0.05 if flat else True  # an interval clear of 0 is p < 0.05 already
     if clear and (r["diff"] > 0 if flat else lo > 0):
         by = in_percentage_points(fixed(100 * r["diff"], k))
-        return f"{r['strategy']} beats {r['baseline']} by {by} {ci} {how}."
+        return f"{r['strategy']} beats {r['baseline']} by {by} {ci}."
     if clear and (r["diff"] < 0 if flat else hi < 0):
-        return (f"{r['strategy']} loses to {r['baseline']}: the difference is "
-                f"{diff} {ci} {how}.")  # fmt: skip
-    return (f"No significant difference between {r['strategy']} and {r['baseline']}: "
-            f"{diff} {ci} {how}.")  # fmt: skip
+        return f"{r['strategy']} loses to {r['baseline']}: the difference is {diff} {ci}."
+    return f"No significant difference between {r['strategy']} and {r['baseline']}: {diff} {ci}."
 
 
 def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:

@@ -63,7 +63,7 @@ def test_a_gauntlet_with_no_spread_is_not_called_too_few_deals(tmp_path, capsys)
     code, out, _ = cli(capsys, "gauntlet", *args)
     assert code == 0
     assert (
-        f"greedy beats nobody by 100.0 percentage points ({WORDS}) (paired over 20 deals, p = "
+        f"greedy beats nobody by 100.0 percentage points ({WORDS}; paired over 20 deals, p = "
         f"2e-06)." in out
     )
     assert "too few deals" not in out.lower(), out
@@ -75,12 +75,12 @@ def test_the_fixed_verdict_of_no_spread_follows_the_sign_test():
     row = {"strategy": "a", "baseline": "b", "deals": 20, "diff": -1.0,
            "diff_ci_low": NAN, "diff_ci_high": NAN, "p_value": 2 * 0.5**20}  # fmt: skip
     assert fixed_verdict(row) == (f"a loses to b: the difference is -100.0 percentage points "
-                                  f"({WORDS}) "
-                                  "(paired over 20 deals, p = 2e-06).")  # fmt: skip
+                                  f"({WORDS}; "
+                                  "paired over 20 deals, p = 2e-06).")  # fmt: skip
     row.update(diff=0.0, p_value=1.0)  # no set differs: no evidence either way
     assert fixed_verdict(row) == (f"No significant difference between a and b: +0.0 percentage "
                                   f"points "
-                                  f"({WORDS}) (paired over 20 deals, p = 1.00).")  # fmt: skip
+                                  f"({WORDS}; paired over 20 deals, p = 1.00).")  # fmt: skip
     row.update(deals=2, p_value=NAN)  # too few deals: no test at all
     assert fixed_verdict(row).startswith("Too few deals to compare a with b")
 

@@ -58,6 +58,7 @@ def test_a_stored_entrants_params_that_are_no_table_are_said_so_not_new_names():
 
 
 def test_a_resume_says_the_stored_params_are_no_table(leaves_run, tmp_path, capsys, monkeypatch):
+    """Damage, said as the other damaged fields are: it said "an entrant changed"."""
     monkeypatch.setenv("COLUMNS", "400")
 
     def edit(m: dict) -> None:
@@ -66,8 +67,9 @@ def test_a_resume_says_the_stored_params_are_no_table(leaves_run, tmp_path, caps
     bad = copied_run(leaves_run, tmp_path, edit)
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code != 0
-    assert one_error_line(err).endswith(
-        f"(greedy: its params in the manifest (spec.entrants) are 'x', {NO_TABLE})"
+    assert one_error_line(err) == (
+        f"leaves: error: cannot resume {bad}: corrupt manifest {bad / storage.MANIFEST}: "
+        f"greedy: its params in the manifest (spec.entrants) are 'x', {NO_TABLE}"
     )
 
 

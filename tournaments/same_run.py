@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gamekit.errors import ParameterError
+from strategies.provenance import entrant_params
 
 from . import storage
 from .games import load_spec, names_game
@@ -50,6 +51,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
         check_seating(old["spec"])  # a newer version's run: said so, not "a different one"
         if names_game(type(t.game), old["spec"]["game"]):
             check_seats(t.game, old["spec"])
+        _check_params(old["spec"].get("entrants"))
     except ValueError as exc:
         raise corrupt_manifest(out, exc, f"cannot resume {out}: ") from None
     spec = t.spec()
@@ -75,6 +77,17 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
                          f"this version's {t.seating} design gives")  # fmt: skip
     old.setdefault("game_spec", load_spec(t.game))  # an older run's: a later resume loads it
     return old
+
+
+def _check_params(entrants: Any) -> None:
+    """Each stored entrant's params a table (``entrant_params``), else ValueError naming the
+    entrant: damage to the manifest, not an entrant that changed."""
+    for entrant in entrants if isinstance(entrants, list) else ():
+        if isinstance(entrant, dict):
+            try:
+                entrant_params(entrant)
+            except ValueError as exc:
+                raise ValueError(f"{entrant.get('label', '?')}: {exc}") from None
 
 
 def entrant_change(t: Any, old: list[dict[str, Any]] | None) -> str | None:
