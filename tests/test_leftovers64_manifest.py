@@ -39,14 +39,16 @@ def test_replay_names_an_entrants_params_that_are_no_table(
     leaves_run, tmp_path, capsys, value, shown
 ):
     """It said "dictionary update sequence element #0 has length 1; 2 is required" for "x",
-    and took a list of pairs for a table."""
+    and took a list of pairs for a table; verify said the run was fine."""
     bad = copied_run(leaves_run, tmp_path, _params(value))
+    why = (f"greedy: its params in the manifest (spec.entrants) are {shown or repr(value)}, "
+           "expected a table of parameter names to values")  # fmt: skip
     code, _, err = cli(capsys, "replay", str(bad), "--game", "1", "--all")
     assert code == 1
-    assert one_error_line(err) == (
-        f"leaves: error: cannot rebuild greedy: its params in the manifest (spec.entrants) are "
-        f"{shown or repr(value)}, expected a table of parameter names to values"
-    )
+    path = bad / storage.MANIFEST
+    assert one_error_line(err) == f"leaves: error: corrupt manifest {path}: {why}"
+    code, out, _ = cli(capsys, "verify", str(bad))
+    assert code == 1 and f"bad: {path}: {why}" in out.splitlines(), out
     assert cli(capsys, "replay", str(leaves_run), "--game", "1", "--all")[0] == 0
 
 

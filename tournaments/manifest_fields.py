@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
+from strategies.provenance import entrant_params
+
 from .declaration import DECLARED, OPTIONAL, check_kinds, check_present
 
 __all__ = [
@@ -268,6 +270,17 @@ def filling_game(d: dict[str, Any]) -> type | None:
     return None
 
 
+def check_entrant_params(entrants: Any) -> None:
+    """Each stored entrant's params a table (``entrant_params``), else ValueError naming the
+    entrant: damage to the manifest, not an entrant that changed."""
+    for entrant in entrants if isinstance(entrants, list) else ():
+        if isinstance(entrant, dict):
+            try:
+                entrant_params(entrant)
+            except ValueError as exc:
+                raise ValueError(f"{entrant.get('label', '?')}: {exc}") from None
+
+
 def _check_agreement(manifest: dict[str, Any]) -> None:
     """The fields that name the entrants must agree: ``labels`` are the spec's strategies (the
     rows number entrants in that order), each table seats entrants the run has, and
@@ -296,6 +309,7 @@ def _check_agreement(manifest: dict[str, Any]) -> None:
     if entrants is not None and len(entrants) != len(strategies):
         raise ValueError(f"spec.entrants describes {len(entrants)} strategies, expected "
                          f"{len(strategies)} (one per strategy)")  # fmt: skip
+    check_entrant_params(entrants)
 
 
 def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = True,

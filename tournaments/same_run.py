@@ -12,11 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from gamekit.errors import ParameterError
-from strategies.provenance import entrant_params
 
 from . import storage
 from .games import load_spec, names_game
-from .manifest_fields import RESUME_READS, check_fields, check_seating, check_seats
+from .manifest_fields import (
+    RESUME_READS,
+    check_entrant_params,
+    check_fields,
+    check_seating,
+    check_seats,
+)
 from .result import corrupt_manifest
 from .seating_record import patterns, played_under
 from .session import spec_difference
@@ -51,7 +56,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
         check_seating(old["spec"])  # a newer version's run: said so, not "a different one"
         if names_game(type(t.game), old["spec"]["game"]):
             check_seats(t.game, old["spec"])
-        _check_params(old["spec"].get("entrants"))
+        check_entrant_params(old["spec"].get("entrants"))
     except ValueError as exc:
         raise corrupt_manifest(out, exc, f"cannot resume {out}: ") from None
     spec = t.spec()
@@ -77,17 +82,6 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
                          f"this version's {t.seating} design gives")  # fmt: skip
     old.setdefault("game_spec", load_spec(t.game))  # an older run's: a later resume loads it
     return old
-
-
-def _check_params(entrants: Any) -> None:
-    """Each stored entrant's params a table (``entrant_params``), else ValueError naming the
-    entrant: damage to the manifest, not an entrant that changed."""
-    for entrant in entrants if isinstance(entrants, list) else ():
-        if isinstance(entrant, dict):
-            try:
-                entrant_params(entrant)
-            except ValueError as exc:
-                raise ValueError(f"{entrant.get('label', '?')}: {exc}") from None
 
 
 def entrant_change(t: Any, old: list[dict[str, Any]] | None) -> str | None:
