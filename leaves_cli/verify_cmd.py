@@ -200,8 +200,22 @@ def bad_run_message(run_dir: Path, result: Verification) -> str:
     others = f" (and {len(problems) - 1} more: {listed})"
     return (
         f"{run_dir / first.path} is bad: {first.reason}"
-        f"{others if len(problems) > 1 else ''}; {advice(run_dir, result)}"
+        f"{others if len(problems) > 1 else ''}; {resume_or_why_not(run_dir, result)}"
     )
+
+
+def resume_or_why_not(run_dir: Path, result: Verification) -> str:
+    """``advice``, unless the resume it would advise refuses the run (``resume_problem``):
+    then why, in ``leaves verify``'s words, so report, compare and replay never advise a
+    resume that verify and the resume itself refuse."""
+    from tournaments.manifest_fields import NotThisVersion
+
+    refused = resume_problem(run_dir)
+    if isinstance(refused, NotThisVersion):
+        return f"this version cannot resume {run_dir}: {refused}; {refused.advice}"
+    if refused is not None:
+        return f"a resume refuses the manifest of {run_dir}: {refused}; {NO_MANIFEST}"
+    return advice(run_dir, result)
 
 
 def no_run_message(run_dir: Path) -> str:

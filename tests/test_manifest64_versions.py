@@ -111,3 +111,36 @@ def test_compare_refuses_a_run_without_rows_before_any_line_of_its_own(run, tmp_
     code, out, err = cli(capsys, "compare", str(run), str(norows))
     assert code == 1 and out == ""
     assert one_error_line(err).startswith(f"leaves: error: {norows} kept no per-game rows")
+
+
+def test_a_library_resume_under_other_rules_says_the_runs_differ_not_a_newer_version(tmp_path):
+    """A run seating 2 under its own rules, resumed by a tournament of today's rules (which
+    seat 3 to 6): it said this version does not seat 2 and to resume with the version that
+    played it, though this version seats 2 under the run's rules."""
+    from leaves.plugin import LeavesGame
+
+    rules = "players=2-6,hand_size=2:13/3:12/4:11/5:10/6:9"
+    out = tmp_path / "two"
+    game = LeavesGame(rules=rules)
+    Tournament(["greedy", "random"], game=game, players=2, games=8, seed=1).run(out=out)
+    with pytest.raises(ValueError) as exc:
+        Tournament(["greedy", "random"], players=3, games=8, seed=1).run(out=out, resume=True)
+    assert "does not seat" not in str(exc.value) and "different tournament" in str(exc.value)
+    again = Tournament(["greedy", "random"], game=LeavesGame(rules=rules), players=2, games=8,
+                       seed=1).run(out=out, resume=True)  # fmt: skip
+    assert again is not None  # its own rules resume it
+
+
+@pytest.mark.parametrize("edit, why", CASES, ids=IDS)
+def test_report_advises_no_resume_that_verify_and_the_resume_refuse(
+    run, tmp_path, capsys, monkeypatch, edit, why
+):
+    """A run another version played, with a chunk missing: report said "... is bad: missing;
+    'leaves tournament --out X --resume' replays it", a resume the resume refuses."""
+    monkeypatch.setenv("COLUMNS", "400")
+    other = copied_run(run, tmp_path, edit)
+    next(other.glob("games/*.parquet")).unlink()
+    code, _, err = cli(capsys, "report", str(other), "--out", str(tmp_path / "r"))
+    line = one_error_line(err)
+    assert code != 0 and "--resume" not in line, line
+    assert line.endswith(f"this version cannot resume {other}: {why}; {ADVICE}"), line

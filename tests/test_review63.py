@@ -79,7 +79,7 @@ def test_a_rate_without_an_interval_says_why_after_its_units(tmp_path, capsys):
     Tournament(["greedy", "low", "high"], players=3, games=6, seed=4).run(out=out)
     code, text, _ = cli(capsys, "report", str(out), "--format", "md")
     assert code == 0
-    assert "wins 66.7% of its games (too few deals for an interval)" in text
+    assert "wins 66.7% of its games (too few deals for an interval; " in text  # then its share
     assert "interval) of " not in text
 
 

@@ -54,7 +54,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
     try:  # one missing is damage, not a difference, or an older version's run (``ADDED_SINCE``)
         check_fields(old, spec=RESUME_READS)
         check_seating(old["spec"])  # a newer version's run: said so, not "a different one"
-        if names_game(type(t.game), old["spec"]["game"]):
+        if same_game(t, old["spec"]):  # the run's own game seats its tables, or it is newer
             check_seats(t.game, old["spec"])
         check_entrant_params(old["spec"].get("entrants"))
     except ValueError as exc:
@@ -82,6 +82,15 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
                          f"this version's {t.seating} design gives")  # fmt: skip
     old.setdefault("game_spec", load_spec(t.game))  # an older run's: a later resume loads it
     return old
+
+
+def same_game(t: Any, spec: dict[str, Any]) -> bool:
+    """Whether ``t`` plays the run's own game: the same game under the same settings (its
+    rules). Only then does a table size ``t.game`` does not seat say a newer version played
+    the run; under other rules it is another tournament, which the spec's difference says."""
+    return names_game(type(t.game), spec["game"]) and spec.get("game_config") == t.spec().get(
+        "game_config"
+    )
 
 
 def entrant_change(t: Any, old: list[dict[str, Any]] | None) -> str | None:
