@@ -156,15 +156,21 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
 
 
-def _usage_message(exc: click.UsageError) -> str:
+def _usage_message(exc: click.UsageError, args: list[str] | None = None) -> str:
     """The usage error in one line: a required argument or option not given is said in the
-    project's words (``CLIError.required``); a game's own command given ``--game`` says whose
-    command it is (click offered the closest option instead: "Did you mean '--save'?")."""
+    project's words (``CLIError.required``), and so is an option given without its value
+    (click: "Option '--out' requires an argument.", pointing to the top help); a game's own
+    command given ``--game`` says whose command it is (click offered the closest option
+    instead: "Did you mean '--save'?")."""
     ctx = exc.ctx
     if isinstance(exc, click.MissingParameter) and exc.param is not None:
         from .options import flag_of  # start-up: only to say the error
 
         return CLIError.required(flag_of(exc.param)).format_message() + _usage_hint(exc)
+    if isinstance(exc, click.BadOptionUsage) and exc.message.endswith("requires an argument."):
+        command = next((a for a in args or () if a in all_commands()), None)  # no parser ctx
+        hint = f" (see 'leaves {command} --help')" if command else _usage_hint(exc)
+        return f"{exc.option_name} needs a value after it{hint}"
     if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None:
         for game in games():
             if ctx.info_name in game.commands:
@@ -222,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
-        fail(_usage_message(exc), exc.exit_code)
+        fail(_usage_message(exc, args), exc.exit_code)
     except click.ClickException as exc:
         fail(exc.format_message(), exc.exit_code)
     except KeyboardInterrupt:

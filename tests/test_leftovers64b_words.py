@@ -103,3 +103,16 @@ def test_ligrettos_table_sizes_are_those_its_declaration_states():
         with pytest.raises(ValueError, match=f"^Ligretto takes {game.min_players} to "
                                              f"{game.max_players} players, got {k}$"):  # fmt: skip
             game.check_players(k)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [(["report", "x", "--out"], "--out needs a value after it (see 'leaves report --help')"),
+     (["tournament", "random", "--games"],
+      "--games needs a value after it (see 'leaves tournament --help')")],
+)  # fmt: skip
+def test_an_option_given_without_its_value_is_said_in_the_projects_words(capsys, args, said):
+    """click said "Option '--out' requires an argument. (see 'leaves --help')", pointing to the
+    top help rather than the command's."""
+    code, _, err = cli(capsys, *args)
+    assert code == 2 and one_error_line(err) == f"leaves: error: {said}"
