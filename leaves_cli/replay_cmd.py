@@ -142,7 +142,9 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
 
 @click.command(name="replay")
 @click.argument(
-    "record_file", metavar="RECORD.jsonl", type=FileName(noun="record file or run directory")
+    "record_file",
+    metavar="RECORD.jsonl|RUN_DIR",
+    type=FileName(noun="record file or run directory"),
 )
 @click.option(
     "--game",

@@ -17,7 +17,7 @@ from tournaments.declaration import Declaration, plural
 
 from .data import Run, default_declaration
 from .finding import Finding, and_words
-from .findings_best import best_finding
+from .findings_best import best_finding, nobody_won
 from .findings_best import means_finding as _means
 from .gauntlet import answer
 from .metagame import MIN_SETS, SUPPORT
@@ -66,6 +66,10 @@ def _seats(seats: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         lo, hi = first["ci_low"], first["ci_high"]
         k = beside_digits(lo, hi, par)  # one count of decimals for every rate of the clause
         won = decided(at).iloc[0]  # the share of the games someone won (NaN: all of them)
+        if won == 0:  # every rate and fair share 0: nothing to set against anything
+            parts.append(f"at {int(n)} players no {d.unit} was won, so the seats cannot be "
+                         "compared")  # fmt: skip
+            continue
         shared = (f" (1/{int(n)} of the {pct(won)} of {d.units()} someone won)"
                   if np.isfinite(won) else "")  # fmt: skip
         rate = rate_of(pct(first["win_rate"], k), interval(lo, hi, digits=k), f"of {d.units()}")
@@ -147,11 +151,13 @@ def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Find
     lo, hi = row["vs_elsewhere_low"], row["vs_elsewhere_high"]
     flat = flat_sets(lo, hi, p, row.get("vs_elsewhere_sets", np.nan))
     k = apart_digits(lo, hi)
+    iv = difference_interval(lo, hi, digits=k, flat=flat)
+    by = signed_points(row["vs_elsewhere"], k)
+    size = (f"{by} {iv} within the same deals, {p_text(p)}" if iv.startswith("[")
+            else f"{by} within the same deals; {iv[1:-1]}; {p_text(p)}")  # one bracket, not two  # fmt: skip
     text = (
         f"Neighbours: {after}, against {pct(row['elsewhere_rate'])} when it sits elsewhere at "
-        f"the table ({signed_points(row['vs_elsewhere'], k)} "
-        f"{difference_interval(lo, hi, digits=k, flat=flat)} within the same deals, "
-        f"{p_text(p)}), the strongest neighbour effect; {verdict}."
+        f"the table ({size}), the strongest neighbour effect; {verdict}."
     )
     return [Finding("neighbours", text)]
 
@@ -449,9 +455,10 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
         out = best_finding(tables, method, d)
     out = lead + _completion(tables, d) + out
     out += _means(tables.get("means"), d)
-    out += metagame_finding(tables, d)
-    out += _seats(tables.get("seats"), d)
-    out += _neighbours(tables.get("neighbours"), tables.get("summary"))
+    if not nobody_won(tables.get("summary")):  # else each would compare zeros
+        out += metagame_finding(tables, d)
+        out += _seats(tables.get("seats"), d)
+        out += _neighbours(tables.get("neighbours"), tables.get("summary"))
     out += _lengths(tables.get("lengths"), d)
     out += _outcomes(tables.get("outcomes"), d)
     out += _expert(tables.get(d.match_name), d)

@@ -118,6 +118,13 @@ def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
     return text + "."
 
 
+def nobody_won(summ: pd.DataFrame | None) -> bool:
+    """Whether the summary's strategies played and won nothing (every game unfinished and
+    counted as nobody's win): then every win rate and fair share is 0, and a finding that
+    compares them would set zero against zero."""
+    return summ is not None and len(summ) > 0 and "wins" in summ and summ["wins"].sum() == 0
+
+
 def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> list[Finding]:
     """The best strategy and its margin over the next, among the strategies with a valid
     game (``reports.tables.ranked``); those without one are said to be left out."""
@@ -130,6 +137,10 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
                                    "forfeit, so none is ranked.")]  # fmt: skip
     void = summ[~summ["strategy"].isin(names)]
     summ = summ[summ["strategy"].isin(names)].reset_index(drop=True)
+    if nobody_won(summ):
+        return [Finding("summary", f"No strategy is ranked: no {d.unit} was won, so every win "
+                                   "rate is 0 and win rates cannot compare strategies, seats "
+                                   "or neighbours.")]  # fmt: skip
     top = summ.iloc[0]
     k = beside_digits(top["ci_low"], top["ci_high"], top["fair_share"])  # bounds apart from it
     iv = interval(top["ci_low"], top["ci_high"], digits=k)

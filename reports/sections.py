@@ -309,11 +309,13 @@ def _seats_note(seats: pd.DataFrame, d: Declaration) -> str:
 
 
 def order_note(summary: pd.DataFrame, ratings: pd.DataFrame) -> str:
-    """A sentence when the rating and the win rate order the strategies differently (two
-    strategies whose win rates tie exactly are in no order, whichever the table lists first):
-    why, for the first pair whose ratings' 95% intervals are apart; where every such pair's
+    """A sentence when the rating and the win rate over the fair share (the summary's
+    ``relative``, which orders it; not the win rate itself, which fair shares that differ can
+    order otherwise) order the strategies differently (two strategies whose ``relative`` ties
+    exactly are in no order, whichever the table lists first): why, for the first pair whose ratings' 95% intervals are apart; where every such pair's
     intervals overlap, that the order may be chance (a run too small to rate them apart)."""
-    strength = summary["relative"] if "relative" in summary else -np.arange(len(summary))
+    by = "relative" in summary  # else the summary's own order, strongest first
+    strength = summary["relative"] if by else -np.arange(len(summary))
     level = dict(zip(summary["strategy"], strength, strict=True))
     by_rating = ratings["strategy"].tolist()
     swapped = [(a, b) for i, a in enumerate(by_rating) for b in by_rating[i + 1 :]
@@ -322,13 +324,14 @@ def order_note(summary: pd.DataFrame, ratings: pd.DataFrame) -> str:
         return ""
     apart = [(a, b) for a, b in swapped if _rated_apart(ratings, a, b)]
     a, b = (apart or swapped)[0]
-    said = f" The rating puts {a} above {b}, the win rate the other way round"
+    order = "the win rate over the fair share (relative)" if by else "the summary"
+    said = f" The rating puts {a} above {b}, {order} the other way round"
     if not apart:
         return f"{said}, but their ratings' 95% intervals overlap: this order may be chance."
     return (
         f"{said}: the rating uses the whole finishing order (who finishes ahead of whom), not "
         "only who wins, so a strategy that often comes second can rank higher by rating than "
-        "one that wins more often but also finishes last more often."
+        "one that wins more often for its fair share but also finishes last more often."
     )
 
 

@@ -106,7 +106,7 @@ CASES = [
     (["replay", "{d}/illegal.jsonl"], 1, "record action 0 (id 104) is illegal"),
     (["replay", "{d}/good.jsonl", "--game", "3"], 2, "--game 3: "),
     (["replay", "{d}/good.jsonl", "--game", "0"], 2, "--game"),
-    (["replay"], 2, "RECORD.jsonl is required (see 'leaves replay --help')"),
+    (["replay"], 2, "RECORD.jsonl|RUN_DIR is required (see 'leaves replay --help')"),
     (["run", "--games", "0"], 2, "--games"),
     (["run", "--jobs", "0"], 2, "--jobs"),
     (["run", "--players", "9"], 2, "--players"),

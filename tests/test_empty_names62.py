@@ -75,7 +75,7 @@ def test_an_empty_name_in_a_config_file_is_said_to_be_empty(capsys, tmp_path, mo
 @pytest.mark.parametrize(
     ("command", "said"),
     [
-        (["replay", ""], f"RECORD.jsonl: {EMPTY} record file or run directory"),
+        (["replay", ""], f"RECORD.jsonl|RUN_DIR: {EMPTY} record file or run directory"),
         (["report", ""], f"RUN_DIR: {EMPTY} run directory"),
         (["verify", ""], f"RUN_DIR: {EMPTY} run directory"),
         (["compare", "", "runs/b"], f"RUN_A: {EMPTY} run directory"),

@@ -109,9 +109,16 @@ def _limit_key(i: int, column: str, least: int) -> str:
     return f"{_LIMIT}{i}:{column}:{int(least)}"
 
 
+def _limit_test(key: str) -> tuple[int, str, int]:
+    """(i, column, least) of a ``_limit_key`` name: a column holding ':' reads whole."""
+    i, rest = key[len(_LIMIT) :].split(":", 1)
+    column, least = rest.rsplit(":", 1)
+    return int(i), column, int(least)
+
+
 def _limit_keys(agg: Mapping[str, Any]) -> list[str]:
     """The counts by declared limit that ``empty`` made, in the limits' order."""
-    return sorted((k for k in agg if k.startswith(_LIMIT)), key=lambda k: int(k.split(":")[1]))
+    return sorted((k for k in agg if k.startswith(_LIMIT)), key=lambda k: _limit_test(k)[0])
 
 
 def limit_tests(limit_columns: Mapping[str, Any] | None) -> list[tuple[str, int]]:
@@ -326,8 +333,8 @@ def _add_size_totals(
     agg["size_unfinished"][k] += int(np.count_nonzero(stopped))
     agg["size_unfinished_won"][k] += int(np.count_nonzero(stopped & has_winner))
     for key in _limit_keys(agg):  # a game counts at the first limit its column reached
-        column, least = key.split(":")[2:]
-        hit = stopped & (np.asarray(batch.game_values[column]) >= int(least))
+        _, column, least = _limit_test(key)
+        hit = stopped & (np.asarray(batch.game_values[column]) >= least)
         agg[key][k] += int(np.count_nonzero(hit))
         stopped = stopped & ~hit
     length = batch.game_values[length_value].astype(np.int64)
