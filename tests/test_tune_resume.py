@@ -384,8 +384,14 @@ def test_a_signal_during_a_save_waits_for_it(tmp_path, monkeypatch):
         write(path, data)
 
     monkeypatch.setattr(ck, "atomic_write_bytes", interrupted_write)
-    with pytest.raises(KeyboardInterrupt):
-        ck.save(out, ck.State({}, None, 3, generation=2))
+    # Python's own Ctrl-C handler, as a terminal's process has (a job started in the
+    # background by a shell, as `cmd &`, inherits SIGINT ignored: the save then drops it)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ck.save(out, ck.State({}, None, 3, generation=2))
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert ck.load(out)[0].generation == 2
     (out / ck.STATE).unlink()
     assert ck.load(out)[0].generation == 1
