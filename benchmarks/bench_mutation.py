@@ -185,6 +185,18 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_seating.py",
         "tests/test_mutation_neighbours63.py",
     ),
+    "tournaments/arguments.py": (
+        "tests/test_mutation64_arguments.py",
+        "tests/test_api61.py",
+        "tests/test_unknown59.py",
+    ),
+    "tournaments/manifest_fields.py": (
+        "tests/test_mutation64_manifest.py",
+        "tests/test_entrant64_manifest.py",
+        "tests/test_manifest64_versions.py",
+        "tests/test_resume64_manifest.py",
+        "tests/test_edges_runstate.py",
+    ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""

@@ -307,8 +307,9 @@ def _check_agreement(manifest: dict[str, Any]) -> None:
                          "(the run's seed, which the spec's must be)")  # fmt: skip
     entrants = spec.get("entrants")
     if entrants is not None and len(entrants) != len(strategies):
-        raise ValueError(f"spec.entrants describes {len(entrants)} strategies, expected "
-                         f"{len(strategies)} (one per strategy)")  # fmt: skip
+        n = len(entrants)
+        raise ValueError(f"spec.entrants describes {n} {'strategy' if n == 1 else 'strategies'}"
+                         f", expected {len(strategies)} (one per strategy)")  # fmt: skip
     check_entrant_params(entrants)
 
 
