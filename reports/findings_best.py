@@ -20,6 +20,7 @@ from .finding import Finding, and_words
 from .numbers import (
     TOO_FEW,
     apart_digits,
+    beside,
     beside_digits,
     counted,
     difference_interval,
@@ -96,14 +97,6 @@ def _fair(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
     return f"fair share {pct(row['fair_share'])}" if _against(top, second) else ""
 
 
-def _beside(text: str, words: str) -> str:
-    """``text`` (a rate as ``rate_of`` writes it) with ``words`` in brackets after it, or
-    inside the brackets it ends with (an interval's missing words): never two in a row."""
-    if not words:
-        return text
-    return f"{text[:-1]}; {words})" if text.endswith(")") else f"{text} ({words})"
-
-
 def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
     """Strategies that share the top place exactly: none leads, each rate is said, and the
     top two's paired difference where there is one."""
@@ -113,7 +106,7 @@ def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
     text = f"No strategy leads: {and_words(names)} share {_highest(tied.iloc[0], tied.iloc[1])} ({rates})"
     if row is not None and np.isfinite(row["p_value"]):  # tested: an interval, or no spread
         how = "paired" if method.startswith("paired") else "unpaired"
-        said = _beside(_margin(row), f"{how}, {p_text(row['p_value'])}")
+        said = beside(_margin(row), f"{how}, {p_text(row['p_value'])}")
         text += f"; {row['a']} - {row['b']} = {said}"
     return text + "."
 
@@ -146,7 +139,7 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
     iv = interval(top["ci_low"], top["ci_high"], digits=k)
     won = rate_of(pct(top["win_rate"], k), iv, f"of its {d.units()}")
     fair = f"fair share {pct(top['fair_share'], k)}"
-    rate = f"{top['strategy']} wins {_beside(won, fair)}"
+    rate = f"{top['strategy']} wins {beside(won, fair)}"
     if len(summ) == 1 and len(void):
         found = Finding("summary", f"{top['strategy']} is the only strategy with a valid "
                                    f"{d.unit}: {rate}.")  # fmt: skip
@@ -190,7 +183,7 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
         return Finding("significance", _tie(tied, row, method))
     tie = _tied_with(summ)
     runner = second["strategy"] + (f" ({tie})" if tie else "")
-    next_iv = _beside(interval(second["ci_low"], second["ci_high"]), _fair(second, top, second))
+    next_iv = beside(interval(second["ci_low"], second["ci_high"]), _fair(second, top, second))
     other = f"{runner} is next with {pct(second['win_rate'])} {next_iv}"  # no paired comparison
     if row is None:
         return Finding(
@@ -229,8 +222,8 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
     else:
         after = "" if row["p_value"] >= 0.05 else " after Holm correction over the pairs compared"
         iv = interval(top["ci_low"], top["ci_high"])
-        leads = _beside(rate_of(pct(top["win_rate"]), iv, f"of its {d.units()} won"),
-                        _fair(top, top, second))  # fmt: skip
+        leads = beside(rate_of(pct(top["win_rate"]), iv, f"of its {d.units()} won"),
+                       _fair(top, top, second))  # fmt: skip
         fair = _fair(second, top, second)
         text = (
             f"No strategy is clearly the best: {top['strategy']} leads{_against(top, second)} "
@@ -339,11 +332,11 @@ def _figure(means: pd.DataFrame, i: int, col: str, k: int) -> str:
 def _named(means: pd.DataFrame, i: int, col: str, k: int, d: Declaration) -> str:
     """Row ``i``'s mean and interval, then its strategy: '5.950 [5.290, 6.610] (scanner)', or
     inside the brackets of a mean without an interval ('9.00 (too few deals for an interval;
-    scanner)', ``_beside``), the units it is over named with it where some of its seats are
+    scanner)', ``beside``), the units it is over named with it where some of its seats are
     left out (``_over``)."""
     row = means.iloc[i]
     over = _over(row, d)
-    return _beside(_figure(means, i, col, k), f"{row['strategy']}{',' + over if over else ''}")
+    return beside(_figure(means, i, col, k), f"{row['strategy']}{',' + over if over else ''}")
 
 
 def _over(row: pd.Series, d: Declaration) -> str:

@@ -24,12 +24,13 @@ from tournaments.sequential import (
 
 from .clusters import seat_sums
 from .data import ReportError
-from .findings_best import _beside
+from .findings_best import nobody_won
 from .loading import as_run
 from .numbers import (
     NO_SPREAD,
     TOO_FEW,
     apart_digits,
+    beside,
     counted,
     difference_interval,
     fixed,
@@ -115,6 +116,7 @@ def gauntlet(data: Any) -> pd.DataFrame:
     table.attrs["run"] = str(run.path) if run.path is not None else ""  # not a result: no column
     table.attrs["field"] = [str(x) for x in d["field"]]  # the labels, each whole
     table.attrs["units"] = run.declaration.units()  # the game's word ("rounds" of a game in rounds)
+    table.attrs["nobody_won"] = bool(nobody_won(summ))  # no side nor the field won: rates of zeros
     return table
 
 
@@ -346,7 +348,7 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
         return (f"Too few deals to compare {r['strategy']} with {r['baseline']}: "
                 f"{diff} over {deals} paired, {TOO_FEW}; play more {units} "
                 "to tell them apart.")  # fmt: skip
-    ci = _beside(ci, f"paired over {deals}, {p_text(p)}")  # no spread: one bracket, not two
+    ci = beside(ci, f"paired over {deals}, {p_text(p)}")  # no spread: one bracket, not two
     clear = p < 0.05 if flat else True  # an interval clear of 0 is p < 0.05 already
     if clear and (r["diff"] > 0 if flat else lo > 0):
         by = in_percentage_points(fixed(100 * r["diff"], k))
@@ -378,7 +380,13 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     won = rate_of(pct(r["win_rate"]), interval(r["ci_low"], r["ci_high"]),
                   f"of {int(r['games']):,} {units}")  # fmt: skip
     rates = f"{r['strategy']} wins {won} against {against}; {r['baseline']}, {base}."
-    return head, [rates, sequential_sentence(r, units, run) or fixed_verdict(r, units)]
+    verdict = sequential_sentence(r, units, run)
+    if not verdict and table.attrs.get("nobody_won"):
+        played = int(r["games"]) + int(r.get("baseline_games", r["games"]))
+        verdict = (f"None of the {played:,} {units} was won, by either side or the field, so "
+                   f"both win rates are 0 and {r['strategy']} and {r['baseline']} cannot be "
+                   "compared.")  # fmt: skip
+    return head, [rates, verdict or fixed_verdict(r, units)]
 
 
 def unshared(table: pd.DataFrame) -> str:

@@ -11,7 +11,7 @@ import numpy as np
 from tournaments.declaration import plural
 
 __all__ = [
-    "NO_SPREAD", "TOO_FEW", "beside_digits", "counted", "difference_interval", "fixed",
+    "NO_SPREAD", "TOO_FEW", "beside", "beside_digits", "counted", "difference_interval", "fixed",
     "flat_sets", "interval", "no_spread", "rate_of", "LEVEL_DIGITS", "level_digits",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
     "p_figure", "p_text", "pct", "points", "pp_cell", "signed_points",
@@ -166,6 +166,15 @@ def rate_of(rate: str, iv: str, of: str) -> str:
     of one the run cannot state after the units ('66.7% of its games (too few deals for an
     interval)', never '66.7% (too few deals for an interval) of its games')."""
     return f"{rate} {iv} {of}" if iv.startswith("[") else f"{rate} {of} {iv}"
+
+
+def beside(text: str, words: str) -> str:
+    """``text`` (a figure as ``rate_of`` or ``interval`` ends it) joined to ``words`` in
+    brackets after it, or inside the brackets it already ends with (an interval's missing
+    words: '9.00 (too few deals for an interval; scanner)'): never two brackets in a row."""
+    if not words:
+        return text
+    return f"{text[:-1]}; {words})" if text.endswith(")") else f"{text} ({words})"
 
 
 def difference_interval(lo: float, hi: float, scale: float = 100.0, digits: int = 1,
