@@ -221,17 +221,17 @@ def _cap_below(values: dict[str, Any], cap: int, games: int, named: bool,
     where no flag was typed beside it, else "max_games in c.toml"), a value no one gave as
     the default or the resumed run's (``options.taken``)."""
     from .options import taken
+    from .origins import FILE, FLAG, in_file, origin
     from .tournament_parts import KEY_OF
 
-    filed = values.get("from_config", ())
     config = values.get("config")
-    typed = "max_games" not in filed or (named and "games" not in filed)
+    typed = origin(values, "max_games") == FLAG or (named and origin(values, "games") == FLAG)
 
     def where(option: str, value: int) -> str:
-        if option not in filed:
+        if origin(values, option) != FILE:
             return f"--{option.replace('_', '-')} ({value:,})"
         key = KEY_OF.get(option, option)
-        return f"{key} in {config} ({value:,})" if typed else f"{key} ({value:,})"
+        return f"{in_file(key, config)} ({value:,})" if typed else f"{key} ({value:,})"
 
     whose = "the resumed run's" if resumed else "the default"
     first = where("games", games) if named else taken("--games", games, whose)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
 from gamekit.errors import ParameterError
 
@@ -29,6 +28,7 @@ from .options import (
     progress_option,
     value_option,
 )
+from .origins import FLAG, origin
 from .request import Request, draft
 from .tournament_checks import DEFAULT_HELP, players_of
 
@@ -281,7 +281,7 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     config = parts.read_config(opts["config"]) if opts["config"] else {}
     stacked = {o.name for o in parts.installed_options() if getattr(o, "multiple", False)}
     values, given = draft(ctx, opts, config, stacked)
-    typed = {n for n in opts if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE}
+    typed = {n for n in opts if origin({}, n, ctx) == FLAG}  # no file's value named yet
     values["from_config"] = frozenset(config) - typed  # named by their keys in the file
     from .strategies_cmd import load_files
 

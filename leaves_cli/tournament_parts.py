@@ -1,6 +1,7 @@
 """The parts of ``leaves tournament`` that are not the command itself: the TOML config file
 (``--config``) and its keys, the game plug-in a ``--game`` spec names, and the summary table
-printed at the end of a run.
+printed at the end of a run. One job, over 420 lines: what the command reads and prints
+around its run.
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -23,6 +24,7 @@ from gamekit.text import printable
 
 from .errors import CLIError
 from .options import Number, either, empty_name, is_empty_name, number_type
+from .origins import FILE, FLAG, in_file, origin
 
 __all__ = [
     "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
@@ -220,7 +222,7 @@ def named(values: Any, option: str) -> str:
     """How a one-line error names ``option`` (its name in ``values``, the command's merged
     options): by its flag, or where the config file alone gave it, by that file and its key
     there ("c.toml: jobs"), not by a flag never typed."""
-    if option in values.get("from_config", ()):
+    if origin(values, option) == FILE:
         return f"{values['config']}: {KEY_OF.get(option, option)}"
     return "--" + option.replace("_", "-")
 
@@ -232,23 +234,19 @@ def refused(exc: BaseException, values: Any) -> CLIError:
     file where no flag beside them was typed ("c.toml: games must be at least 1, got 0"),
     else each where it came from ("--target 5 and rules in c.toml expert_target=30
     disagree"); any other error as ``CLIError.of``."""
-    from click.core import ParameterSource
-
     from gamekit.errors import ParameterError
 
     from .flags import flag
 
     options = {p: flag(p).removeprefix("--").replace("-", "_") for p in getattr(exc, "params", ())}
-    keys = {p: KEY_OF.get(o, o) for p, o in options.items() if o in values.get("from_config", ())}
+    keys = {p: KEY_OF.get(o, o) for p, o in options.items() if origin(values, o) == FILE}
     if not isinstance(exc, ParameterError) or not keys:
         return CLIError.of(exc, usage=True)
     usage, config = getattr(exc, "usage_error", True), values["config"]
-    ctx = click.get_current_context(silent=True)  # the command running: which flags it typed
-    typed = [ctx.get_parameter_source(o) for p, o in options.items() if ctx and p not in keys]
-    if ParameterSource.COMMANDLINE not in typed:  # only the file's values: said after it
+    if FLAG not in {origin(values, o) for o in options.values()}:  # the file's alone: after it
         return CLIError(f"{config}: {exc.worded({p: keys.get(p, flag(p)) for p in exc.params})}",
                         usage=usage)  # fmt: skip
-    filed = {p: f"{key} in {config}" for p, key in keys.items()}
+    filed = {p: in_file(key, config) for p, key in keys.items()}
     return CLIError(exc.worded({p: filed.get(p, flag(p)) for p in exc.params}), usage=usage)
 
 
