@@ -153,6 +153,10 @@ MODULES: dict[str, tuple[str, ...]] = {
     "strategies/policy/params.py": ("tests/test_boundaries_params.py",),
     "strategies/base.py": ("tests/test_boundaries_base.py",),
     "tournaments/aggregates.py": ("tests/test_boundaries_aggregates.py",),
+    "tournaments/match_aggregates.py": (
+        "tests/test_boundaries_aggregates.py",
+        "tests/test_runner61.py",
+    ),
     "reports/expert.py": ("tests/test_boundaries_expert_report.py", "tests/test_reports.py"),
     "reports/compare.py": (
         "tests/test_mutation_gauntlet60.py",

@@ -5,7 +5,8 @@ rows. Shapes depend only on the tournament spec: S entrants, T tables, table siz
 game's ``max_players``, a length histogram up to the plug-in's
 ``max_length``. The rank value's direction comes from the game (``higher_is_better``); games
 with shared wins count a win for each tied winner in ``wins`` and split it in
-``win_share_units`` (``SHARE_UNITS`` per game won: exact integers).
+``win_share_units`` (``SHARE_UNITS`` per game won: exact integers). Per-match counts are
+added by ``match_aggregates``; the counts by declared limit are named in ``limit_counts``.
 """
 
 from __future__ import annotations
@@ -20,16 +21,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gamekit.matches import MAX_GAMES
-
 from .declaration import MAX_SEATS
+from .limit_counts import limit_key, limit_keys, limit_of_key, limit_tests, unfinished_by_limit
+from .match_aggregates import SHARE_DENOMINATOR, add_matches, stopped_at_cap
 
 if TYPE_CHECKING:
-    from .game import SeatedBatch, SeatedMatches
+    from .game import SeatedBatch
 
 __all__ = ["SHARE_UNITS", "empty", "limit_tests", "unfinished_by_limit", "add_batch",
            "add_games", "add_sets", "add_matches", "merge", "save", "npy_bytes", "zip_bytes",
-           "load"]  # fmt: skip
+           "load", "stopped_at_cap"]  # fmt: skip
 
 # 27,720: a win shared by m seats is SHARE_UNITS // m
 SHARE_UNITS = math.lcm(*range(1, MAX_SEATS + 1))
@@ -97,45 +98,8 @@ def empty(
     for name in game_values:
         agg[f"value_sum:{name}"] = np.zeros(sizes, np.int64)
     for i, (column, least) in enumerate(limits):
-        agg[_limit_key(i, column, least)] = np.zeros(sizes, np.int64)
+        agg[limit_key(i, column, least)] = np.zeros(sizes, np.int64)
     return agg
-
-
-_LIMIT = "unfinished_at:"  # + "i:column:least": games stopped at the i-th limit, by its test
-
-
-def _limit_key(i: int, column: str, least: int) -> str:
-    """A count's name that says which declared limit it counts (a run's files say it too)."""
-    return f"{_LIMIT}{i}:{column}:{int(least)}"
-
-
-def _limit_test(key: str) -> tuple[int, str, int]:
-    """(i, column, least) of a ``_limit_key`` name: a column holding ':' reads whole."""
-    i, rest = key[len(_LIMIT) :].split(":", 1)
-    column, least = rest.rsplit(":", 1)
-    return int(i), column, int(least)
-
-
-def _limit_keys(agg: Mapping[str, Any]) -> list[str]:
-    """The counts by declared limit that ``empty`` made, in the limits' order."""
-    return sorted((k for k in agg if k.startswith(_LIMIT)), key=lambda k: _limit_test(k)[0])
-
-
-def limit_tests(limit_columns: Mapping[str, Any] | None) -> list[tuple[str, int]]:
-    """(game column, least value) of each limit a game's ``limit_columns`` tells apart, in
-    order: all of them but the last (the limit that stopped a game no test catches)."""
-    return [(str(t[0]), int(t[1])) for t in (limit_columns or {}).values() if t is not None]
-
-
-def unfinished_by_limit(agg: Mapping[str, Any], tests: Sequence[Any]) -> list[int] | None:
-    """The games stopped unfinished at each declared limit (``tests`` as ``limit_tests`` gives
-    them, then the last limit: the rest), over all table sizes; None where the aggregates did
-    not count them by exactly these tests (a run written before, or a game without them)."""
-    keys = [_limit_key(i, column, least) for i, (column, least) in enumerate(tests)]
-    if not keys or "size_unfinished" not in agg or keys != _limit_keys(agg):
-        return None
-    counts = [int(agg[k].sum()) for k in keys]
-    return [*counts, int(agg["size_unfinished"].sum()) - sum(counts)]
 
 
 def add_batch(agg: dict[str, np.ndarray], table: int, rotation: int | Sequence[int],
@@ -332,8 +296,8 @@ def _add_size_totals(
     stopped = _stopped(batch, lost)
     agg["size_unfinished"][k] += int(np.count_nonzero(stopped))
     agg["size_unfinished_won"][k] += int(np.count_nonzero(stopped & has_winner))
-    for key in _limit_keys(agg):  # a game counts at the first limit its column reached
-        _, column, least = _limit_test(key)
+    for key in limit_keys(agg):  # a game counts at the first limit its column reached
+        _, column, least = limit_of_key(key)
         hit = stopped & (np.asarray(batch.game_values[column]) >= least)
         agg[key][k] += int(np.count_nonzero(hit))
         stopped = stopped & ~hit
@@ -357,53 +321,6 @@ def _stopped(batch: SeatedBatch, lost: np.ndarray) -> np.ndarray:
     own = batch.game_values.get("unfinished")
     stopped = batch.winner_seat < 0 if own is None else np.asarray(own, bool)
     return stopped & ~lost
-
-
-def add_matches(
-    agg: dict[str, np.ndarray],
-    entrants: Sequence[int],
-    matches: SeatedMatches,
-    target: int | None = None,
-) -> None:
-    """Add per-match outcomes at one seating into ``agg`` (games are added by ``add_batch``).
-
-    ``target``: the points that end a match (matches to a target, not of a set number of
-    games); those stopped at the cap on games before anyone reached it are counted too, in
-    ``size_capped``, an array only aggregates counted so hold (a run of an earlier version,
-    or of other matches, has none: ``merge`` keeps no count some parts lack).
-    """
-    m = int(matches.match_games.shape[0])
-    if target is not None and "size_capped" not in agg:
-        agg["size_capped"] = np.zeros_like(agg["size_matches"])
-    if m == 0:
-        return
-    k = len(entrants)
-    ent = np.asarray(entrants, dtype=np.int64)
-    winners = matches.match_winners.astype(bool)
-    n_winners = winners.sum(axis=1)
-    np.add.at(agg["matches"], ent, m)
-    np.add.at(agg["match_wins"], ent, winners.sum(axis=0))
-    share = (winners / np.maximum(n_winners, 1)[:, None]).sum(axis=0)
-    np.add.at(agg["match_win_share"], ent, share)
-    np.add.at(agg["match_points"], ent, matches.match_totals.astype(np.int64).sum(axis=0))
-    agg["match_games_sum"][k] += int(matches.match_games.astype(np.int64).sum())
-    agg["size_matches"][k] += m
-    if target is not None:  # the best total then wins (``gamekit.matches``)
-        best = matches.match_totals.astype(np.int64).max(axis=1)
-        capped = stopped_at_cap(matches.match_games, best, target)
-        agg["size_capped"][k] += int(np.count_nonzero(capped))
-
-
-def stopped_at_cap(games: Any, best: Any, target: int) -> Any:
-    """Which matches stopped at the cap on games (``gamekit.matches.MAX_GAMES``) before anyone
-    reached ``target`` (``best``: each match's best total); the best total then won."""
-    return (games >= MAX_GAMES) & (best < target)
-
-
-SHARE_DENOMINATOR = math.lcm(*range(1, 17))
-"""Every match win split among up to 16 tied seats is a whole number of 1/720,720ths: a sum of
-such shares is snapped to that lattice, so it does not depend on how chunks group them (float
-sums in another order differ in the last bits)."""
 
 
 def merge(aggs: Iterable[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray] | None:

@@ -1,15 +1,7 @@
-"""The output directory of a run: layout, atomic writes, the manifest, done chunks.
+"""The output directory of a run: atomic writes, checksums, the manifest, the run's lock.
 
-Layout of ``OUT``::
-
-    manifest.json              spec, seed, versions, progress, wall time (JSON)
-    games/part-NNNNNN.parquet  per-game rows of chunk NNNNNN (unless rows are off)
-    matches/part-NNNNNN.parquet per-match rows (expert runs)
-    chunks/chunk-NNNNNN.npz    the chunk's aggregates; its presence marks the chunk done
-    records/chunk-NNNNNN.jsonl recorded games of the chunk (when recording)
-    aggregates.npz             all chunks merged (written when the run completes)
-    .run.lock                  held by the process playing the run (``run_lock``)
-
+Where each file lies, and what a folder's files say of the run in it, is
+``tournaments.run_layout``'s (its names are kept here too, as callers import them from here).
 Every file is written to a temporary name, flushed to disk (``fsync``), renamed into place,
 and the folder is synced after the rename, so a killed run or a power loss never leaves a
 half-written file under a final name. A chunk's aggregate file is written last. The manifest
@@ -23,7 +15,6 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import socket
 import stat
 import tempfile
@@ -32,7 +23,19 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from gamekit.errors import ParameterError
+from .run_layout import (
+    LOCK,
+    MANIFEST,
+    NO_MANIFEST,
+    chunk_path,
+    clean_temporaries,
+    done_chunks,
+    holds_files,
+    lost_manifest,
+    part_path,
+    record_path,
+    written_by_runner,
+)
 
 try:
     import fcntl
@@ -48,15 +51,11 @@ __all__ = [
     "NO_MANIFEST", "lost_manifest",
 ]  # fmt: skip
 
-MANIFEST = "manifest.json"
 FORMAT = "leaves-tournament/1"
-_CHUNK_RE = re.compile(r"^chunk-(\d+)\.npz$")
 
 CHECKSUM = "blake2b-128"
 """The checksum of run files: stdlib BLAKE2b with a 16-byte digest (no extra dependency; it
 hashes about a gigabyte a second, so it costs a 1M-game run a few milliseconds)."""
-
-_BLOCK = 1 << 20
 
 
 def _hasher() -> hashlib.blake2b:
@@ -207,18 +206,6 @@ def atomic_file(path: Path, sync_dir: bool = True) -> Iterator[BinaryIO]:
         fsync_dir(path.parent)
 
 
-def chunk_path(out: Path, chunk_id: int) -> Path:
-    return out / "chunks" / f"chunk-{chunk_id:06d}.npz"
-
-
-def part_path(out: Path, kind: str, chunk_id: int) -> Path:
-    return out / kind / f"part-{chunk_id:06d}.parquet"
-
-
-def record_path(out: Path, chunk_id: int) -> Path:
-    return out / "records" / f"chunk-{chunk_id:06d}.jsonl"
-
-
 def read_manifest(out: Path) -> dict[str, Any]:
     """The manifest of the run in ``out``; else one ValueError naming the file and why."""
     path = Path(out) / MANIFEST
@@ -240,48 +227,8 @@ def read_manifest(out: Path) -> dict[str, Any]:
         raise ValueError(f"{path} cannot be read ({exc.strerror or exc})") from None
 
 
-def written_by_runner(out: Path, manifest: Any) -> bool:
-    """Did the runner write the run in ``out``: its manifest says its ``format``, or, damaged
-    past saying it, the folder holds what only the runner writes (chunks/, aggregates.npz).
-    Such a run is read as the runner's (its spec required), never as another tool's."""
-    said = isinstance(manifest, dict) and "format" in manifest
-    return said or (Path(out) / "chunks").exists() or (Path(out) / "aggregates.npz").exists()
-
-
-NO_MANIFEST = ("the run cannot be resumed or grown without it: restore it, or play the run again "
-               "into a new {out} (the same options and seed give the same results)")  # fmt: skip
-"""What a run whose manifest cannot be used leaves to do (``{out}``: the run folder's
-parameter as ``ParameterError`` names it, ``--out`` on the command line)."""
-
-
-def lost_manifest(out: str | Path) -> ParameterError | None:
-    """The one error for ``out``, a run's folder that lost its manifest: it holds a chunk's
-    aggregates or the merged ones (not only what a run killed as it began leaves, nor only
-    others' files); None where the manifest is there, or the folder holds no run's files."""
-    out = Path(out)
-    if (out / MANIFEST).exists() or not (done_chunks(out) or (out / "aggregates.npz").is_file()):
-        return None
-    return ParameterError(f"{out} holds a run's files but not its {MANIFEST} (missing): "
-                          f"nothing vouches for them; {NO_MANIFEST}", "out")  # fmt: skip
-
-
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
     atomic_write_bytes(Path(out) / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
-
-
-def done_chunks(out: Path) -> set[int]:
-    """Chunks whose aggregate file exists (resume trusts only those the manifest vouches for:
-    ``tournaments.verify``)."""
-    folder = Path(out) / "chunks"
-    names = os.listdir(folder) if folder.is_dir() else ()
-    return {int(m.group(1)) for m in map(_CHUNK_RE.match, names) if m}
-
-
-def clean_temporaries(out: Path) -> None:
-    """Remove temporary files a killed run left behind (never a finished file)."""
-    for sub in ("", *RUN_FOLDERS):
-        for p in (Path(out) / sub).glob(".*.tmp"):  # none in a folder that is not there
-            p.unlink(missing_ok=True)
 
 
 def to_ranges(ids: Iterable[int]) -> list[list[int]]:
@@ -295,12 +242,6 @@ def to_ranges(ids: Iterable[int]) -> list[list[int]]:
     return ranges
 
 
-LOCK = ".run.lock"
-"""The lock file of a run: the process that writes the run holds it (``flock``) the whole
-time, the OS lets go of it when that process ends however it ends, and a run that ends in
-order (finished, interrupted) removes it. A lock file that no process holds was left by a
-killed run: the next writer takes it over (made anew where another user's run made it)."""
-
 LOCK_WAIT_S = 1.0
 """How long a writer retries a held lock before it is refused: a reader's probe
 (``lock_holder``) holds it for a moment, a writer for the whole run."""
@@ -313,30 +254,6 @@ class RunLocked(ValueError):
     """Another process holds the lock of the run: it is being played there."""
 
     usage_error = False  # the command was right; the folder is busy (exit 1, not 2)
-
-
-RUN_FOLDERS = ("games", "matches", "chunks", "records")
-"""The folders a run makes in its ``out`` (``clean_temporaries`` clears them of temporaries)."""
-
-
-def holds_files(out: Path) -> bool:
-    """Does folder ``out`` hold anything but a run's lock file and what a run killed as it
-    began leaves (temporary files, its empty folders): a run, or other files?"""
-    out = Path(out)
-    if not out.is_dir():
-        return False
-    for p in out.iterdir():
-        if p.name == LOCK or _temporary(p):
-            continue
-        if p.name in RUN_FOLDERS and p.is_dir() and all(_temporary(q) for q in p.iterdir()):
-            continue
-        return True
-    return False
-
-
-def _temporary(p: Path) -> bool:
-    """A file written to a temporary name before its rename (``.NAME.XXXX.tmp``)."""
-    return p.name.startswith(".") and p.name.endswith(".tmp") and p.is_file()
 
 
 def _try_lock(fd: int, kind: int) -> bool:
