@@ -411,3 +411,16 @@ def refused_alike(capsys, bad: Path, why: str) -> None:
     assert code == 1 and "verified" not in out + err
     expected = f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
     assert one_error_line(err) == expected
+
+
+def precision_config_refusal(capsys, folder: Path, config: str, *args: str) -> str:
+    """The one line a precision tournament of three heuristics refuses with, its options from
+    a ``c.toml`` in ``folder`` holding ``config`` and from ``args`` typed beside it ("{c}" in
+    the line where the file's path is): exit 2, and no run folder made."""
+    path = folder / "c.toml"
+    path.write_text("precision = 1.0\n" + config)
+    out = folder / "o"
+    code, _, err = cli(capsys, "tournament", "greedy", "random", "low", "--players", "3",
+                       "--config", str(path), *args, "--out", str(out))  # fmt: skip
+    assert code == 2 and not out.exists(), err
+    return one_error_line(err).replace(str(path), "{c}")

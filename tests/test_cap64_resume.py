@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests.helpers import cli, one_error_line
+from tests.helpers import cli, one_error_line, precision_config_refusal
 
 STRATEGIES = ("random", "greedy", "low")
 
@@ -59,10 +59,5 @@ def test_a_resumes_games_within_its_cap_grows_the_run_no_further_than_the_cap(ru
 def test_a_cap_below_the_games_names_each_value_where_it_came_from(
     tmp_path, capsys, config, args, said
 ):
-    path = tmp_path / "c.toml"
-    path.write_text("precision = 1.0\n" + config)
-    code, _, err = cli(capsys, "tournament", *STRATEGIES, "--players", "3", "--config",
-                       str(path), *args, "--out", str(tmp_path / "o"))  # fmt: skip
-    assert code == 2
-    assert one_error_line(err) == "leaves: error: " + said.replace("{c}", str(path))
-    assert not (tmp_path / "o").exists()
+    refused = precision_config_refusal(capsys, tmp_path, config, *args)
+    assert refused == "leaves: error: " + said

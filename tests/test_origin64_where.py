@@ -8,9 +8,7 @@ import click
 import pytest
 
 from leaves_cli.origins import DEFAULT, FILE, FLAG, in_file, origin
-from tests.helpers import cli, one_error_line
-
-STRATEGIES = ("greedy", "random", "low")
+from tests.helpers import precision_config_refusal
 
 
 def _context(args: list[str]) -> click.Context:
@@ -48,10 +46,5 @@ def test_a_key_in_the_file_typed_again_is_named_by_its_flag(
     tmp_path, capsys, monkeypatch, config, args, said
 ):
     monkeypatch.setenv("COLUMNS", "200")
-    path = tmp_path / "c.toml"
-    path.write_text("precision = 1.0\n" + config)
-    code, _, err = cli(capsys, "tournament", *STRATEGIES, "--players", "3", "--config",
-                       str(path), *args, "--out", str(tmp_path / "o"))  # fmt: skip
-    assert code == 2
-    assert one_error_line(err) == "leaves: error: " + said.replace("{c}", str(path))
-    assert not (tmp_path / "o").exists()
+    refused = precision_config_refusal(capsys, tmp_path, config, *args)
+    assert refused == "leaves: error: " + said
