@@ -18,6 +18,7 @@ from typing import Any
 
 from .errors import CLIError
 from .flags import message
+from .tournament_checks import check_resumed_cap
 
 __all__ = [
     "apply_manifest", "check_setting", "has_manifest", "restore", "resumed_settings",
@@ -369,7 +370,8 @@ def _game_class(spec: str, stored_in: Any = None, named_only: bool = False) -> A
 def restore(t: Any, request: Any) -> Any:
     """The run ``t`` (built from the request at the games it first asked for) as its
     manifest holds it, grown by ``--games``/``--add``: its stages, record stride and rule (a
-    sample taken by rule 1, before ``record_rule`` was kept, stays so), checks."""
+    sample taken by rule 1, before ``record_rule`` was kept, stays so), checks; a
+    ``--max-games`` below what it then holds is refused (``check_resumed_cap``)."""
     from tournaments.declaration import plural
     from tournaments.games import names_game
     from tournaments.stages import grown_stages
@@ -395,9 +397,12 @@ def restore(t: Any, request: Any) -> Any:
     except ValueError as exc:
         raise CLIError(f"cannot resume {out}: {message(exc)}", usage=True) from None
     try:
-        return t.with_stages(stages) if stages != t.schedule.stages else t
+        grown = t.with_stages(stages) if stages != t.schedule.stages else t
     except ValueError as exc:
         raise CLIError(f"cannot resume {out}: {message(exc)}", usage=True) from None
+    held = int(spec["deal_stages"][-1])  # every deal the run has, played whatever the cap
+    check_resumed_cap(request.values, held, t.schedule.seats_per_set, t.units)
+    return grown
 
 
 def resume_game(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:

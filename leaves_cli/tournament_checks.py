@@ -7,7 +7,8 @@ matches to one and record the other; a ``--record`` file in a folder that does n
 wherever the path points (inside ``--out`` it is the run's own folder, created anyway). A
 ``--target`` below 1 point is refused here too, in the game's word for what runs to it (its
 ``match_unit``). So are ``--precision`` and ``--max-games`` that cannot be (``check_precision``,
-new or resumed). Each line names a value where it was given: a flag, or the config file's key.
+new or resumed; a resume's cap once the run's deals are known: ``check_resumed_cap``). Each
+line names a value where it was given: a flag, or the config file's key.
 
 Where ``--players`` is not typed, the table a run seats is chosen here too, by one rule for
 every command (``default_players``): 4 where the game's settings allow it, else the one count
@@ -19,7 +20,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "check_new_run",
     "check_precision",
     "check_record_folder",
+    "check_resumed_cap",
     "default_players",
     "players_of",
 ]
@@ -163,8 +165,8 @@ def check_new_run(opts: dict[str, Any]) -> None:
 def check_precision(values: dict[str, Any], given: Any = (), resumed: bool = False) -> None:
     """One-line errors for --precision and --max-games (before anything is played), each
     value named where it was given (``tournament_parts.refused``: a flag, or the config
-    file's key); a cap below the games played before it is first looked at refused by
-    ``_check_cap_holds``."""
+    file's key); a new run's cap below its first stage refused by ``_cap_below``, a resumed
+    run's by ``check_resumed_cap`` (it needs the run's deals, known once the run is built)."""
     import math
 
     from gamekit.errors import ParameterError
@@ -198,42 +200,74 @@ def check_precision(values: dict[str, Any], given: Any = (), resumed: bool = Fal
     if cap is not None and cap > MAX_RUN_GAMES:  # refused before any stage is played
         raise CLIError(f"{parts.named(values, 'max_games')} must be at most 2**32 - 1 (a run's "
                        f"most games), got {cap:,}", usage=True)  # fmt: skip
-    if cap is not None:
-        _check_cap_holds(values, cap, given, resumed)
+    if cap is not None and not resumed and cap < values["games"]:  # its first stage, whole
+        raise _cap_below(values, cap, values["games"], "games" in given, resumed=False)
 
 
-def _check_cap_holds(values: dict[str, Any], cap: int, given: Any, resumed: bool) -> None:
-    """Refuse a ``--max-games`` below the games the run plays before its cap is first looked
-    at: the first stage (a new run's ``--games``, a resumed run's own), or the games a resume
-    grows the run to (``--games`` given with ``--resume``: played whole, whatever the cap)."""
-    held = [(values["games"], "games" in given and not resumed)]
-    if resumed and "games" in given and values.get("grow_to") is not None:
-        held.append((values["grow_to"], True))
-    games, named = max(held, key=lambda h: h[0])
-    if cap < games:
-        raise _cap_below(values, cap, games, named, resumed)
+def check_resumed_cap(values: Mapping[str, Any], deals: int, per_deal: int, units: str) -> None:
+    """Refuse a resume's ``--max-games`` below what the resume plays whatever the cap, before
+    anything is played: the games a ``--games`` given grows the run to (``grow_to``), else
+    every deal the run already has (``deals`` per table, ``per_deal`` games each). A cap
+    counts whole deals, as ``--games`` does (rounded up), so a cap that sufficed when the run
+    began or last grew suffices to resume it; a cap of the games it holds resumes it and
+    plays nothing more (the run then says the cap stopped it); a run never grown holds the
+    cap to its ``--games``, as when it began."""
+    from tournaments.stages import deals_for
+
+    cap = values.get("max_games")
+    if values.get("precision") is None or cap is None:
+        return
+    held, grow = deals * per_deal, values.get("grow_to")
+    if grow is not None and grow > held:
+        if cap < grow:
+            raise _cap_below(values, cap, grow, named=True, resumed=True)
+    elif deals > deals_for(values["games"], per_deal):  # grown past its first stage
+        if deals_for(cap, per_deal) < deals:
+            raise _below_held(values, cap, held, per_deal, units)
+    elif cap < values["games"]:
+        raise _cap_below(values, cap, values["games"], named=False, resumed=True)
 
 
-def _cap_below(values: dict[str, Any], cap: int, games: int, named: bool,
+def _below_held(values: Mapping[str, Any], cap: int, held: int, per_deal: int,
+                units: str) -> CLIError:  # fmt: skip
+    """The one line refusing a resume's ``cap`` below the ``held`` games of the run (its
+    deals of ``per_deal`` games each): the caps that resume it (the last deal's games and
+    more, as ``--games`` counts them: rounded up to whole deals) and those that leave room
+    for another stage (``sequential.run_precision`` grows by whole deals within the cap)."""
+    from .origins import FLAG, origin
+
+    typed = origin(values, "max_games") == FLAG
+    deal = f" ({per_deal:,} {units} a deal)" if per_deal > 1 else ""
+    said = (f"{_where(values, 'max_games', cap, typed)} is below the resumed run's {held:,} "
+            f"{units}{deal}: {held - per_deal + 1:,} or more resumes it, {held + per_deal:,} "
+            "or more leaves room to play on")  # fmt: skip
+    return CLIError(said if typed else f"{values.get('config')}: {said}", usage=True)
+
+
+def _where(values: Mapping[str, Any], option: str, value: int, typed: bool) -> str:
+    """``option``'s ``value`` named where it came from: a flag typed (``--max-games``), or a
+    config file's key (``max_games``: "max_games in c.toml" where a flag was ``typed`` beside
+    it, the line then not starting with the file)."""
+    from .origins import FILE, in_file, origin
+    from .tournament_parts import KEY_OF
+
+    if origin(values, option) != FILE:
+        return f"--{option.replace('_', '-')} ({value:,})"
+    key = KEY_OF.get(option, option)
+    return f"{in_file(key, values['config'])} ({value:,})" if typed else f"{key} ({value:,})"
+
+
+def _cap_below(values: Mapping[str, Any], cap: int, games: int, named: bool,
                resumed: bool) -> CLIError:  # fmt: skip
     """The one line refusing ``cap`` below ``games``, each value named where it came from: a
     flag typed (``--max-games``), a config file's key (``max_games``: "c.toml: max_games"
     where no flag was typed beside it, else "max_games in c.toml"), a value no one gave as
     the default or the resumed run's (``options.taken``)."""
     from .options import taken
-    from .origins import FILE, FLAG, in_file, origin
-    from .tournament_parts import KEY_OF
+    from .origins import FLAG, origin
 
-    config = values.get("config")
     typed = origin(values, "max_games") == FLAG or (named and origin(values, "games") == FLAG)
-
-    def where(option: str, value: int) -> str:
-        if origin(values, option) != FILE:
-            return f"--{option.replace('_', '-')} ({value:,})"
-        key = KEY_OF.get(option, option)
-        return f"{in_file(key, config)} ({value:,})" if typed else f"{key} ({value:,})"
-
     whose = "the resumed run's" if resumed else "the default"
-    first = where("games", games) if named else taken("--games", games, whose)
-    said = f"{where('max_games', cap)} must be at least {first}"
-    return CLIError(said if typed else f"{config}: {said}", usage=True)
+    first = _where(values, "games", games, typed) if named else taken("--games", games, whose)
+    said = f"{_where(values, 'max_games', cap, typed)} must be at least {first}"
+    return CLIError(said if typed else f"{values.get('config')}: {said}", usage=True)
