@@ -30,6 +30,7 @@ from .options import (
     split_specs,
     value_option,
 )
+from .origins import whose
 from .request import Request, draft
 from .tournament_checks import DEFAULT_HELP, players_of
 from .tournament_parts import (
@@ -104,8 +105,9 @@ class GauntletCommand(click.Command):
 @click.option(
     "--resume",
     is_flag=True,
-    help="Continue the gauntlet in --out (a sequential one from its batch): SPEC and every "
-    "other option are read from its manifest; options given must agree.",
+    help="Continue the gauntlet in --out (a sequential one from its batch): SPEC, the field, "
+    "the baseline, the game, --players, --games, --seed and the test are the run's (read "
+    "from its manifest; given again, they must agree).",
 )
 @click.option(
     "--sequential",
@@ -136,7 +138,8 @@ class GauntletCommand(click.Command):
 @value_option(
     "--max-games",
     int,
-    "--sequential: stop undecided after this many games per side (default 200,000).",
+    "--sequential: stop undecided after this many games per side (default 200,000, or "
+    "--games where more).",
 )
 @progress_option
 @load_option
@@ -165,8 +168,9 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
     H1 "difference +--margin" accepts one, or --max-games is reached (undecided). Accepting
     H1 says SPEC is better than the baseline (wrongly for equal strategies at most --alpha of
     the time), not that it is better by the margin; accepting H0 says it is not better by
-    the margin (wrongly at most --beta of the time). The decision goes into
-    OUT/manifest.json ("sequential").
+    the margin (wrongly at most --beta of the time). A batch in which no game was won
+    stops it undecided: every difference is then 0, whichever strategy is better. The
+    decision goes into OUT/manifest.json ("sequential").
 
     A strategy that forfeits games (its code raises or hangs) is said first; when every game
     of a side was forfeited, nothing is compared and the exit code is 1.
@@ -250,11 +254,13 @@ def _answer(result: Any, path: Path, capped: str = "") -> None:
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     table = reports.gauntlet(result)
-    for line in sentences(table):
+    lines, rec = sentences(table), _untested(path)
+    if rec is not None and table.attrs.get("nobody_won"):  # not the report's LLR-less verdict
+        lines[-1] = str(rec["sentence"])
+    elif rec is not None:
+        lines.append(_no_test_note(rec, path))
+    for line in lines:
         click.echo(line)
-    note = _no_test_note(path)
-    if note is not None:
-        click.echo(note)
     if capped:
         click.echo(capped)
     click.echo(f"results in {path} ('leaves report {shell_word(path)}' for the full report)")
@@ -262,23 +268,33 @@ def _answer(result: Any, path: Path, capped: str = "") -> None:
         sys.exit(1)  # said first, above: no error line to repeat it
 
 
-def _no_test_note(path: Path) -> str | None:
-    """A sequential gauntlet that stopped at --max-games without an interval (its LLR never
-    computed, so the report's sentence has none): that no test was made, and why, in words."""
-    from reports.numbers import TOO_FEW
+def _untested(path: Path) -> dict[str, Any] | None:
+    """The record of a sequential gauntlet in ``path`` that stopped undecided with its LLR
+    never computed (no game won, ``sequential.nobody_won_sentence``, which the record keeps
+    as its sentence; or too few deals up to --max-games, ``_no_test_note``), else None."""
     from tournaments import storage
-    from tournaments.declaration import plural
     from tournaments.sequential import UNDECIDED
 
     try:
-        manifest = storage.read_manifest(path)
+        rec = storage.read_manifest(path).get("sequential")
     except (OSError, ValueError):  # pragma: no cover - the run was just written
         return None
-    rec = manifest.get("sequential")
     if not (isinstance(rec, dict) and rec.get("finished") and rec.get("decision") == UNDECIDED
             and rec.get("llr") is None):  # fmt: skip
         return None
-    units = plural(str((manifest.get("game_declaration") or {}).get("unit", "game")))
+    return rec
+
+
+def _no_test_note(rec: dict[str, Any], path: Path) -> str:
+    """A sequential gauntlet that stopped at --max-games without an interval (``rec``, its
+    record: its LLR never computed, so the report's sentence has none): that no test was
+    made, and why, in words."""
+    from reports.numbers import TOO_FEW
+    from tournaments import storage
+    from tournaments.declaration import plural
+
+    declared = storage.read_manifest(path).get("game_declaration") or {}
+    units = plural(str(declared.get("unit", "game")))
     return (f"No test was made: at {rec['games_per_side']:,} {units} per side (as far as "
             f"--max-games goes) there were {TOO_FEW}; raise --max-games for a test.")  # fmt: skip
 
@@ -301,16 +317,15 @@ def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
         settings["max_games"] = max(SEQUENTIAL_MAX_GAMES, games)
     for name in ("alpha", "beta"):
         if not 0 < settings[name] < 0.5:
-            raise CLIError(f"--{name} must be between 0 and 0.5, got {settings[name]}", usage=True)
+            raise CLIError(f"{whose(request.values, name)} must be between 0 and 0.5, got "
+                           f"{settings[name]}", usage=True)  # fmt: skip
     if request.manifest is None:  # a resumed run's cap is its own, checked when it began
         _check_cap(settings["max_games"])
     if settings["max_games"] < games:
-        from .options import taken
-
-        first = f"--games ({games:,})" if request.games is not None else taken("--games", games)
-        raise CLIError(f"--max-games ({settings['max_games']:,}) must be at least {first}",
-                       usage=True)  # fmt: skip
-    _test(settings)  # checks the margin
+        cap, first = whose(request.values, "max_games"), whose(request.values, "games")
+        raise CLIError(f"{cap} ({settings['max_games']:,}) must be at least {first} "
+                       f"({games:,})", usage=True)  # fmt: skip
+    _test(settings, whose(request.values, "margin"))  # checks the margin
     return settings
 
 
@@ -325,8 +340,9 @@ def _check_cap(cap: int) -> None:
                        usage=True)  # fmt: skip
 
 
-def _test(settings: dict[str, Any]) -> Any:
-    """The sequential test of ``settings`` (``tournaments.sequential.Sequential``)."""
+def _test(settings: dict[str, Any], margin: str = "--margin") -> Any:
+    """The sequential test of ``settings`` (``tournaments.sequential.Sequential``); a bad
+    margin is refused naming it as ``margin`` (where it came from: ``origins.whose``)."""
     from tournaments.sequential import Sequential
 
     try:
@@ -335,7 +351,7 @@ def _test(settings: dict[str, Any]) -> Any:
         if "margin" in getattr(exc, "params", ()):  # the test's rate, said as --margin takes it
             from reports.numbers import PERCENTAGE_POINTS
 
-            raise CLIError(f"--margin must be a positive number of {PERCENTAGE_POINTS}, got "
+            raise CLIError(f"{margin} must be a positive number of {PERCENTAGE_POINTS}, got "
                            f"{settings['margin']:g}", usage=True) from None  # fmt: skip
         raise CLIError.of(exc, usage=True) from None
 

@@ -62,8 +62,10 @@ def gauntlet_problem(manifest: dict[str, Any], resume: bool = True) -> str | Non
 
 def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     """Fill the request's draft ``opts`` (``leaves_cli.request.draft``) from the gauntlet in
-    ``opts["out"]`` where not ``given``; refuse given options that disagree with it. Sets ``opts["game_config"]`` (the run's game settings)
-    and ``opts["field_specs"]``. Returns the manifest."""
+    ``opts["out"]`` where not ``given``; refuse given options that disagree with it. Sets
+    ``opts["game_config"]`` (the run's game settings), ``opts["field_specs"]`` and
+    ``opts["from_run"]``: the options the run filled in, not typed, so a line names each as
+    the run's (``origins``). Returns the manifest."""
     from .resume import disagreement, resume_game
 
     out = opts["out"]
@@ -77,6 +79,10 @@ def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
         opts[name] = value
     _sequential(opts, given, manifest)
     _entrants(opts, given, spec)
+    filled = {*stored, "spec", "baseline", "against"}
+    if opts["sequential"]:  # the run's test
+        filled |= {"sequential", *(name for name, _ in SEQUENTIAL_OPTIONS)}
+    opts["from_run"] = frozenset(filled - given)
     return manifest
 
 

@@ -15,7 +15,8 @@ from types import MappingProxyType
 from typing import Any
 
 import click
-from click.core import ParameterSource
+
+from .origins import typed
 
 __all__ = ["Request", "draft"]
 
@@ -52,9 +53,9 @@ def draft(ctx: click.Context, opts: dict[str, Any], config: Mapping[str, Any] | 
     """The command line over ``config`` (a config file's options, keyed like the command's):
     the draft values and the names given in either. A ``stacked`` setting given in both (a
     game's repeatable one, such as rules whose later keys win) takes the file's values first,
-    then the command line's."""
+    then the command line's. What the command line gave is what it typed (``origins``)."""
     values = dict(opts)
-    given = {n for n in opts if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE}
+    given = typed(ctx, opts)
     for name, value in (config or {}).items():
         if name not in given or (name == "specs" and not opts.get("specs")):
             values[name] = value

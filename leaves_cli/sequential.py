@@ -34,12 +34,15 @@ PRECISION_MAX_GAMES = 20_000_000
 
 def _paired(result: Any) -> dict[str, Any]:
     """The gauntlet's paired difference (strategy - baseline per duplicate set), with the side
-    that played nothing valid (``void``: its label, or None; ``void_side``)."""
+    that played nothing valid (``void``: its label, or None; ``void_side``) and whether no
+    game was won at all (``nobody_won``: by either side or the field)."""
+    import reports
     from reports.clusters import seat_sums
     from reports.gauntlet import design
     from reports.loading import as_run
     from reports.significance import paired
 
+    table = reports.gauntlet(result)
     run = as_run(result.out)
     d = design(run)
     g = run.games
@@ -47,7 +50,7 @@ def _paired(result: Any) -> dict[str, Any]:
     r = paired(g, seat_sums(g, g.n_strategies), a, b)
     if r is None:  # pragma: no cover - a gauntlet's two sides always share their deals
         raise CLIError("the gauntlet's strategy and baseline never played the same deals")
-    return {**r, "void": void_side(result)}
+    return {**r, "void": void_side(table), "nobody_won": bool(table.attrs.get("nobody_won"))}
 
 
 def _write_manifest_entry(out: Path, key: str, value: dict[str, Any]) -> None:
@@ -78,7 +81,7 @@ def run_sequential(
     says where the test stands, so ``resume`` continues from the batch the run was in (the
     same batches and decisions as a run never interrupted); a finished test is not run again.
     """
-    from tournaments.sequential import run_batches
+    from tournaments.sequential import UNDECIDED, run_batches
 
     per_deal = g.schedule.seats_per_set // 2  # games per side per deal of every table
     stages = list(g.schedule.stages)
@@ -95,16 +98,20 @@ def run_sequential(
         t = g.with_stages(st)
         state["result"], state["games"] = run(t, out, resume or len(st) > 1), t.games_per_side
         r = _paired(state["result"])
-        state["void"] = r.get("void")
+        state["void"], state["nobody_won"] = r.get("void"), bool(r.get("nobody_won"))
         return weighable(r)
 
     units = getattr(g, "units", "games")  # the game's words: "rounds" of a game in rounds
 
     def on_batch(st: list[int], r: dict[str, float], final: bool) -> None:
+        head = f"batch {test.batches}: {state['games']:,} {units} per side"
         if state["void"] is not None:
-            log(f"batch {test.batches}: {state['games']:,} {units} per side, nothing valid "
-                f"played: every one of {state['void']}'s {units} ended by a forfeit (its own "
-                "or the field's), so the test stops here, undecided")  # fmt: skip
+            log(f"{head}, nothing valid played: every one of {state['void']}'s {units} ended "
+                "by a forfeit (its own or the field's), so the test stops here, undecided")  # fmt: skip
+        elif state["nobody_won"]:  # ``void`` below stopped it, yet nothing was forfeited
+            test.decision = UNDECIDED  # not run_batches' NOTHING_VALID: the test weighed nothing
+            log(f"{head}, none won by either side or the field: {NO_WINS}, so the test stops "
+                "here, undecided")  # fmt: skip
         else:
             log(batch_line(test, state["games"], r, units))
         names = {**g.gauntlet, "units": units}
@@ -112,17 +119,16 @@ def run_sequential(
         _write_manifest_entry(out, "sequential", state["record"])
 
     _, r = run_batches(stages, max_deals, estimate, test, on_batch,
-                       void=lambda: state["void"] is not None)  # fmt: skip
+                       void=lambda: state["void"] is not None or state["nobody_won"])  # fmt: skip
     return state["result"], state["record"], r
 
 
-def void_side(result: Any) -> str | None:
+def void_side(table: Any) -> str | None:
     """The side (strategy or baseline label) every game of which ended by a forfeit, or
-    None while both sides have valid games to compare."""
-    import reports
+    None while both sides have valid games to compare (``table``: ``reports.gauntlet``'s)."""
     from reports.gauntlet import nothing_valid
 
-    r = reports.gauntlet(result).iloc[0]
+    r = table.iloc[0]
     if not nothing_valid(r):
         return None
     return str(r["strategy"] if int(r["forfeited"]) >= int(r["games"]) else r["baseline"])
@@ -148,9 +154,12 @@ def no_spread_sets(r: dict[str, float]) -> int:
 def weighable(r: dict[str, float]) -> dict[str, float]:
     """The estimate the test weighs: without an interval on too few deals its standard error
     is no variance estimate to trust (one deal has none at all), so the test gets none (NaN),
-    takes no decision and plays on, up to --max-games at most (then undecided). Sets that all
-    gave the same difference are weighed with a variance of zero: an LLR of N/2 for N sets
-    above half the margin, -inf below it (``tournaments.sequential.llr``)."""
+    takes no decision and plays on, up to --max-games at most (then undecided); nor where no
+    game was won (``nobody_won``: every difference is 0 whichever strategy is better). Sets
+    that all gave the same difference are weighed with a variance of zero: an LLR of N/2 for
+    N sets above half the margin, -inf below it (``tournaments.sequential.llr``)."""
+    if r.get("nobody_won"):
+        return {**r, "se": math.nan}
     if has_interval(r):
         return r
     return {**r, "se": 0.0 if no_spread_sets(r) else math.nan}
@@ -202,13 +211,33 @@ def sequential_entry(
         rec["decision"] = RUNNING
     for key, name in (("diff", "difference"), ("ci_low", "ci_low"), ("ci_high", "ci_high")):
         rec[name] = finite(100 * float(r[key]))
-    if final:
+    if final and r.get("nobody_won"):
+        rec["sentence"] = nobody_won_sentence(rec, names)
+    elif final:
         row = {"strategy": names["strategy"], "baseline": names["baseline"], "games": games,
                "diff": r["diff"], "diff_ci_low": r["ci_low"], "diff_ci_high": r["ci_high"],
                "p_value": r.get("p_value", math.nan), "deals": r.get("units", 0),
                **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
         rec["sentence"] = sequential_sentence(row, names.get("units", "games"))
     return rec
+
+
+NO_WINS = "every duplicate set's difference is 0 whichever strategy is better"
+"""What a gauntlet in which no game was won gives its sequential test: nothing to weigh."""
+
+
+def nobody_won_sentence(rec: dict[str, Any], names: dict[str, Any]) -> str:
+    """The decision of a sequential gauntlet in which no game was won (by either side or the
+    field), in words: undecided, the test having weighed nothing (``NO_WINS``), never a
+    decision read off differences that are 0 whatever the strategies; ``rec`` is its record
+    (``sequential_entry``), ``names`` the gauntlet's strategy, baseline and units."""
+    from reports.numbers import in_percentage_points
+
+    units, margin = names.get("units", "games"), in_percentage_points(f"{rec['margin']:g}")
+    return (f"Undecided whether {names['strategy']} is better than {names['baseline']}: none "
+            f"of the {int(rec['games_per_side']):,} {units} per side was won, by either side "
+            f"or the field, so {NO_WINS}; the sequential test (0 against +{margin}) weighed "
+            f"nothing and stopped after batch {int(rec['batches'])}.")  # fmt: skip
 
 
 def _resume_point(out: Path, max_deals: int) -> tuple[list[int], dict[str, Any] | None]:
