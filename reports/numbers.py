@@ -12,7 +12,7 @@ from tournaments.declaration import plural
 
 __all__ = [
     "NO_SPREAD", "TOO_FEW", "beside", "beside_digits", "counted", "difference_interval", "fixed",
-    "flat_sets", "interval", "no_spread", "rate_of", "LEVEL_DIGITS", "level_digits",
+    "flat_sets", "interval", "no_spread", "rate_of", "signed_bound", "LEVEL_DIGITS", "level_digits",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
     "p_figure", "p_text", "pct", "points", "pp_cell", "signed_points",
 ]  # fmt: skip
@@ -122,10 +122,12 @@ def level_digits(figures: tuple[float, ...], level: float, digits: int = 2,
 def apart_digits(lo: float, hi: float, digits: int = 1, scale: float = 100.0) -> int:
     """The decimals of a difference's interval (``scale`` x each bound written): ``digits``,
     more (up to four) while its two bounds would read alike, or a bound other than 0 would
-    read 0 where its side of 0 is the answer: in an interval clear of 0 ('[0.0, 0.0]' of
-    [0.01, 0.05]), or in one across 0 within a unit of the last decimal ('[+0.0, +0.1]' of
-    [-0.04, +0.05]); never for a bound four decimals still write as 0. The one source of the
-    decimals of a difference and its bounds."""
+    read 0. A difference's interval says on which side of 0 each bound lies, across 0 as much
+    as clear of it: '[+0.0, +0.2]' of [-0.04, +0.2] reads as clear of 0 from above, so it is
+    '[-0.04, +0.20]'; '[0.0, 0.0]' of [0.01, 0.05] is '[0.01, 0.05]'. Never more for a bound
+    four decimals still write as 0: no count of decimals shows it, its sign does
+    (``signed_bound``: '[-0.0, +2.0]' of [-0.00004, +2.0]). The one source of the decimals of
+    a difference and its bounds (``difference_interval`` writes no fewer)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return digits
     low, high = scale * lo, scale * hi
@@ -134,14 +136,21 @@ def apart_digits(lo: float, hi: float, digits: int = 1, scale: float = 100.0) ->
         return fixed(x, d) == fixed(0.0, d) and fixed(x, 4) != fixed(0.0, 4)
 
     def more(d: int) -> bool:
-        if fixed(low, d) == fixed(high, d) and low != high:
-            return True
-        sided = lo > 0 or hi < 0 or (lo < 0 < hi and max(-low, high) < 10.0**-d)
-        return sided and (hidden(low, d) or hidden(high, d))
+        alike = fixed(low, d) == fixed(high, d) and low != high
+        return alike or hidden(low, d) or hidden(high, d)
 
     while digits < 4 and more(digits):
         digits += 1
     return digits
+
+
+def signed_bound(x: float, digits: int) -> str:
+    """A bound of a difference's interval, signed, on its own side of 0 even where its
+    decimals write it as 0: '-0.0' of -0.00004, the one minus zero written here. A bound's
+    side of 0 is what the interval says ('[-0.0, +2.0]' holds 0, '[+0.0, +2.0]' would read as
+    clear of it); a figure's sign alone says nothing, so it never reads '-0.0' (``fixed``)."""
+    text = fixed(x, digits, "+")
+    return f"-{text[1:]}" if x < 0 and float(text) == 0 else text
 
 
 def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = None,
@@ -151,13 +160,15 @@ def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = 
     ``flat`` duplicate sets showed no spread (``flat_sets``), says that (``no_spread``). With
     ``beside`` (a value the sentence sets it against, such as a fair share), decimals added
     (up to four) where a bound would round onto it ('[16.69, 18.48]' against 16.67%, not
-    '[16.7, 18.5]' against 16.7%). ``sign`` "+": each bound's sign written, as a difference's
-    are (``difference_interval``)."""
+    '[16.7, 18.5]' against 16.7%). ``sign`` "+": each bound signed on its own side of 0, as a
+    difference's are (``difference_interval``, ``signed_bound``)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"({no_spread(flat)})" if flat else f"({TOO_FEW})"
     if beside is not None:
         digits = beside_digits(lo, hi, beside, scale, digits)
-    return f"[{fixed(scale * lo, digits, sign)}, {fixed(scale * hi, digits, sign)}]"
+    if sign == "+":  # a difference's: each bound on its own side of 0
+        return f"[{signed_bound(scale * lo, digits)}, {signed_bound(scale * hi, digits)}]"
+    return f"[{fixed(scale * lo, digits)}, {fixed(scale * hi, digits)}]"
 
 
 def rate_of(rate: str, iv: str, of: str) -> str:
@@ -184,7 +195,10 @@ def difference_interval(lo: float, hi: float, scale: float = 100.0, digits: int 
     whose unsigned 7.8 beside a signed figure reads as another kind of number; also after a
     size in words ('beats it by 2.1 percentage points [+0.4, +3.8]'). The one way a sentence
     writes a difference's interval (a level's keeps unsigned bounds, ``interval``); where
-    there is none, why (``interval``)."""
+    there is none, why (``interval``). With ``digits`` decimals, more where ``apart_digits``
+    asks (never '[+0.0, +0.2]' of [-0.04, +0.2]): a caller writes the difference beside it
+    with ``apart_digits``'s decimals, and then the two agree."""
+    digits = apart_digits(lo, hi, digits, scale)
     return interval(lo, hi, scale, digits=digits, flat=flat, sign="+")
 
 

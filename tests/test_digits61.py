@@ -56,15 +56,16 @@ def test_a_gauntlet_verdict_never_writes_a_bound_apart_from_zero_as_zero(diff, l
 
 def test_a_bound_a_hair_across_zero_adds_no_decimals_to_an_ordinary_figure():
     """[-0.00004, 2.4] percentage points read '+1.2000 [0.0000, 2.4000]': a bound that four
-    decimals still write as 0 never asks for more, nor does one across 0 in a wide interval."""
+    decimals still write as 0 never asks for more; the verdict signs it on its side of 0
+    ('-0.0', ``reports.numbers.signed_bound``)."""
     from reports.gauntlet import fixed_verdict
     from reports.numbers import apart_digits
 
     row = {"strategy": "a", "baseline": "b", "deals": 500, "diff": 0.012,
            "diff_ci_low": -4e-7, "diff_ci_high": 0.024, "p_value": 0.06}  # fmt: skip
-    assert "+1.2 percentage points [+0.0, +2.4] (paired" in fixed_verdict(row)
+    assert "+1.2 percentage points [-0.0, +2.4] (paired" in fixed_verdict(row)  # its side
     head = _result(0.012, -4e-7, 0.024, 0.06).headline()
     assert "(+1.2 percentage points [+0.0, +2.4], p = 0.06)" in head, head
-    assert apart_digits(-0.0001, 0.006) == 1  # across 0, wide: one decimal
+    assert apart_digits(-0.0001, 0.006) == 2  # across 0, wide: '-0.01', never '+0.0'
     assert apart_digits(-0.0004, 0.0005) == 2  # across 0 within a tenth: what shows it
     assert apart_digits(0.0001, 0.0005) == 2  # clear of 0: a bound never read 0

@@ -81,7 +81,7 @@ def test_a_difference_s_interval_has_signed_bounds_and_a_level_s_unsigned():
     assert difference_interval(-0.044, 0.078) == "[-4.4, +7.8]"
     assert difference_interval(0.012, 0.034) == "[+1.2, +3.4]"
     assert difference_interval(-0.0004, 0.0005, digits=2) == "[-0.04, +0.05]"
-    assert difference_interval(-0.00001, 0.02) == "[+0.0, +2.0]"  # never '-0.0'
+    assert difference_interval(-0.00001, 0.02) == "[-0.001, +2.000]"  # its side of 0 shown
     assert difference_interval(float("nan"), 0.1) == "(too few deals for an interval)"
     assert interval(0.41, 0.446) == "[41.0, 44.6]"
 

@@ -75,16 +75,17 @@ def test_a_variants_difference_writes_no_minus_zero():
 
     r = _diff_row("unfinished", TINY, -0.01, TINY)  # clear of 0: decimals enough to show it
     assert diff_text(r) == "-0.001 [-1.000, -0.001] pp"
-    assert diff_text(_diff_row("unfinished", TINY, -0.01, -TINY)) == "+0.0 [-1.0, +0.0] pp"
+    # across 0: decimals enough to show each bound on its side of 0, never '+0.0' for -0.001
+    assert diff_text(_diff_row("unfinished", TINY, -0.01, -TINY)) == "-0.001 [-1.000, +0.001] pp"
     no_interval = diff_text(_diff_row("unfinished", TINY, np.nan, np.nan))
     assert no_interval.startswith("+0.0 pp (")
     seat = pd.Series({"metric": "seat", "value": TINY, "ci_low": -0.01, "ci_high": TINY})
     assert value_text(seat) == "-0.001 [-1.000, -0.001] pp"
-    seat["ci_high"] = -TINY  # an interval holding 0: one decimal, no minus zero
-    assert value_text(seat) == "+0.0 [-1.0, +0.0] pp"
+    seat["ci_high"] = -TINY  # an interval holding 0: each bound on its side, no minus zero
+    assert value_text(seat) == "-0.001 [-1.000, +0.001] pp"
     turns = pd.Series({"metric": "lead_changes", "value": -1e-4, "ci_low": -1e-4,
                        "ci_high": 0.5})  # fmt: skip
-    assert value_text(turns) == "0.00 [0.00, 0.50] changes"
+    assert value_text(turns) == "-0.0001 [-0.0001, 0.5000] changes"  # its bound's side shown
 
 
 def test_a_ladder_step_cell_writes_no_minus_zero():
@@ -108,7 +109,7 @@ def test_the_variants_words_write_no_minus_zero():
     assert _rate(0.2, -1e-5, 0.3) == "20.0% [0.0, 30.0]"
     assert in_brackets(-1e-4, 0.5, 2) == "[0.00, 0.50]"
     r = pd.Series({"metric": "lead_changes", "diff": 0.3, "ci_low": -1e-4, "ci_high": 0.6})
-    assert change(r, "fewer", "more") == "0.30 times more [+0.00, +0.60]"
+    assert change(r, "fewer", "more") == "0.3000 times more [-0.0001, +0.6000]"  # across 0
 
 
 def test_a_flat_ladder_step_writes_no_minus_zero():
@@ -151,9 +152,9 @@ def test_the_page_table_cells_write_no_minus_zero():
                        "p_value": [0.9]})  # fmt: skip
     out = readable("significance", df)
     assert (out["diff"][0], out["ci_low"][0], out["ci_high"][0]) == (
-        "+0.0 pp",
-        "+0.0 pp",
-        "+1.0 pp",
+        "-0.001 pp",  # across 0: the decimals that show the bound's side of 0, not '+0.0'
+        "-0.001 pp",
+        "+1.000 pp",
     )
     assert readable("summary", pd.DataFrame({"ci_low": [TINY]}))["ci_low"][0] == "0.0%"
 

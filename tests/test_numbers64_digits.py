@@ -47,8 +47,9 @@ def test_fixed_and_pp_cell_write_one_decimal_unless_told():
     (0.0001, 0.2, 2),         # clear of 0 above: 0.01 would read 0.0
     (-0.2, -0.0001, 2),       # clear of 0 below: -0.01 would read 0.0
     (4e-7, 0.2, 1),           # 0.00004 reads 0 even at four decimals: no decimal shows it
-    (-0.0001, 0.2, 1),        # across 0, wide: -0.01 read as 0.0 tells no lie
-    (-0.2, 0.0001, 1),        # likewise above
+    (-0.0001, 0.2, 2),        # across 0, wide: '+0.0' would read as clear of 0 from above
+    (-0.2, 0.0001, 2),        # likewise above: '+0.01', never '+0.0' beside '-20.0'
+    (-4e-7, 0.2, 1),          # across 0 by less than four decimals show: its sign shows it
     (-0.0004, 0.0006, 2),     # across 0 within a tenth: '[+0.0, +0.1]' would hide the side
     (0.000496, 0.2, 2),       # 0.0496 reads 0.0
     (0.000503, 0.2, 1),       # 0.0503 reads 0.1: apart from 0 already
@@ -59,10 +60,11 @@ def test_apart_digits_in_percentage_points(lo, hi, want):
     assert apart_digits(lo, hi) == want
 
 
-def test_apart_digits_across_zero_stops_at_one_unit_of_the_last_decimal():
+def test_apart_digits_across_zero_shows_each_bound_on_its_side():
     assert apart_digits(-0.04, 0.095, scale=1.0) == 2  # both within 0.1 of 0
-    assert apart_digits(-0.04, 0.1, scale=1.0) == 1  # a bound a whole unit away reads '0.1'
-    assert apart_digits(-0.04, 0.105, scale=1.0) == 1
+    assert apart_digits(-0.04, 0.1, scale=1.0) == 2  # '-0.04', never '+0.0' beside '+0.1'
+    assert apart_digits(-0.04, 0.105, scale=1.0) == 2
+    assert apart_digits(-0.06, 0.105, scale=1.0) == 1  # '-0.1': its side shown already
     assert apart_digits(0.1, 0.2, digits=3) == 3
 
 

@@ -195,8 +195,9 @@ def test_compare_points_write_no_minus_zero():
     def said(diff: float) -> tuple[str, str]:
         return _change(SimpleNamespace(diff=diff, ci_low=TINY, ci_high=0.01), True)
 
-    assert said(TINY) == ("+0.0 percentage points", "[+0.0, +1.0]")
-    assert said(-0.0123)[0] == "-1.2 percentage points" and said(0.0)[0].startswith("+0.0 ")
+    assert said(TINY) == ("-0.001 percentage points", "[-0.001, +1.000]")  # its side of 0
+    assert said(-0.0123)[0] == "-1.230 percentage points"  # the interval's decimals
+    assert said(0.0)[0].startswith("+0.000 ")
 
 
 def test_the_batch_line_writes_no_minus_zero():
@@ -207,5 +208,5 @@ def test_the_batch_line_writes_no_minus_zero():
     test.update(r["diff"], r["se"])
     line = batch_line(test, 4000, r)
     assert line.startswith(
-        "batch 1: 4,000 games per side, difference +0.00 percentage points [+0.00, +0.60]"
+        "batch 1: 4,000 games per side, difference +0.00 percentage points [-0.00, +0.60]"
     )
