@@ -15,6 +15,8 @@ from pathlib import Path
 from types import ModuleType
 
 import click
+import numpy as np
+import pandas as pd
 import pytest
 
 from leaves import DECK, State
@@ -424,3 +426,33 @@ def precision_config_refusal(capsys, folder: Path, config: str, *args: str) -> s
                        "--config", str(path), *args, "--out", str(out))  # fmt: skip
     assert code == 2 and not out.exists(), err
     return one_error_line(err).replace(str(path), "{c}")
+
+
+# ------------------------------------------------ the variants report's tables, made by hand
+VARIANT_LABELS = ["default", "hand_size=9"]
+"""The rule sets of the hand-made variants tables: the default and one variant."""
+
+
+def variants_metrics(rows: list[tuple]) -> pd.DataFrame:
+    """A variants metrics table from (rules, metric, n_players, position, value, lo, hi): the
+    other columns as a run of 40 deal sets writes them, so a sentence's figures come from the
+    rows the test gives."""
+    return pd.DataFrame([
+        {"rules": r, "metric": m, "n_players": n, "position": p, "value": v, "ci_low": lo,
+         "ci_high": hi, "fair": 0.25 if m == "seat" else np.nan, "se": 0.01, "df": 40.0,
+         "detail": "weighted - random" if m == "skill_spread" else "", "deal_sets": 40,
+         "games": 960}
+        for r, m, n, p, v, lo, hi in rows
+    ])  # fmt: skip
+
+
+def variants_diffs(rows: list[tuple]) -> pd.DataFrame:
+    """A variants differences table from (rules, metric, n_players, position, diff, lo, hi,
+    significant): a significant row's p-values are 0.001, any other's 0.4, so the test's flag
+    alone says which differences are clear."""
+    return pd.DataFrame([
+        {"rules": r, "metric": m, "n_players": n, "position": p, "diff": d, "ci_low": lo,
+         "ci_high": hi, "se": 0.01, "df": 40.0, "p_value": 0.001 if s else 0.4,
+         "p_holm": 0.001 if s else 0.4, "significant": s, "method": "paired"}
+        for r, m, n, p, d, lo, hi, s in rows
+    ])  # fmt: skip

@@ -5,7 +5,8 @@ clause of its own, not one hanging off the interval's."""
 
 from __future__ import annotations
 
-from tests.test_report_words61 import LABELS, _diffs, _metrics
+from tests.helpers import VARIANT_LABELS as LABELS
+from tests.helpers import variants_diffs, variants_metrics
 
 RULE = (
     "Paired. A difference is clear when it is significant after Holm's correction over the "
@@ -24,7 +25,7 @@ def _method(ladder: bool) -> str:
     if ladder:
         metrics += [(rules, "ladder_step", "all", 0, 0.1, 0.05, 0.15) for rules in LABELS]
         diffs.append(("hand_size=9", "ladder_step", "all", 0, 0.01, -0.04, 0.06, False))
-    return findings(_metrics(metrics), _diffs(diffs), LABELS, "Paired")[-1][0]
+    return findings(variants_metrics(metrics), variants_diffs(diffs), LABELS, "Paired")[-1][0]
 
 
 def test_the_ladders_own_family_is_a_clause_of_its_own():

@@ -9,31 +9,10 @@ import pandas as pd
 import pytest
 
 from reports.numbers import PERCENTAGE_POINTS
+from tests.helpers import VARIANT_LABELS as LABELS
+from tests.helpers import variants_diffs, variants_metrics
 
-LABELS = ["default", "hand_size=9"]
-
-
-def _metrics(rows: list[tuple]) -> pd.DataFrame:
-    """A variants metrics table: (rules, metric, n_players, position, value, lo, hi)."""
-    return pd.DataFrame([
-        {"rules": r, "metric": m, "n_players": n, "position": p, "value": v, "ci_low": lo,
-         "ci_high": hi, "fair": 0.25 if m == "seat" else np.nan, "se": 0.01, "df": 40.0,
-         "detail": "weighted - random" if m == "skill_spread" else "", "deal_sets": 40,
-         "games": 960}
-        for r, m, n, p, v, lo, hi in rows
-    ])  # fmt: skip
-
-
-def _diffs(rows: list[tuple]) -> pd.DataFrame:
-    """A variants differences table: (rules, metric, n_players, position, diff, lo, hi,
-    significant)."""
-    return pd.DataFrame([
-        {"rules": r, "metric": m, "n_players": n, "position": p, "diff": d, "ci_low": lo,
-         "ci_high": hi, "se": 0.01, "df": 40.0, "p_value": 0.001 if s else 0.4,
-         "p_holm": 0.001 if s else 0.4, "significant": s, "method": "paired"}
-        for r, m, n, p, d, lo, hi, s in rows
-    ])  # fmt: skip
-
+_metrics, _diffs = variants_metrics, variants_diffs  # the names test_interval_signs62 imports
 
 # --- the variants page's leads -----------------------------------------------------------------
 
@@ -48,9 +27,9 @@ def test_the_seat_lead_writes_each_edge_as_its_table_does_signed_and_in_its_unit
     from reports.variants_page import _seat_lead
     from reports.variants_tables import seat_table
 
-    metrics = _metrics([("default", "seat", "4", 0, 0.008, -0.009, 0.025),
-                        ("hand_size=9", "seat", "4", 0, -0.012, -0.03, 0.006)])  # fmt: skip
-    diffs = _diffs([("hand_size=9", "seat", "4", 0, -0.02, -0.04, 0.0, False)])
+    metrics = variants_metrics([("default", "seat", "4", 0, 0.008, -0.009, 0.025),
+                                ("hand_size=9", "seat", "4", 0, -0.012, -0.03, 0.006)])  # fmt: skip
+    diffs = variants_diffs([("hand_size=9", "seat", "4", 0, -0.02, -0.04, 0.0, False)])
     lead = _seat_lead(_page_rows(metrics, diffs), LABELS)
     cells = seat_table(metrics, diffs, LABELS)["first"].tolist()
     assert cells == ["+0.8 [-0.9, +2.5] pp", "-1.2 [-3.0, +0.6] pp"]
@@ -69,9 +48,9 @@ def test_every_topic_lead_writes_its_figures_as_the_table_beside_it():
             ("hand_size=9", "skill_spread", "all", -1, 0.504, 0.449, 0.56),
             ("default", "shared_wins", "all", -1, 0.123, 0.101, 0.145),
             ("hand_size=9", "shared_wins", "all", -1, 0.2, np.nan, np.nan)]  # fmt: skip
-    metrics = _metrics(rows)
+    metrics = variants_metrics(rows)
     metrics.loc[5, "df"] = 2.0  # too few deals for an interval
-    diffs = _diffs([])
+    diffs = variants_diffs([])
     page = _page_rows(metrics, diffs)
     leads = {t[-1][0]: _lead(page, LABELS, *t[-1][:2]) for t in TOPICS}
     for metric in ("turns", "skill_spread", "shared_wins"):
@@ -173,9 +152,9 @@ def test_the_meta_game_lead_rounds_as_its_tables_and_the_finding_do():
 def _seat_findings(default: tuple, variant: tuple, diff: tuple, clear: bool = True) -> str:
     from reports.variants_text import findings
 
-    metrics = _metrics([("default", "seat", "4", 0, *default),
-                        ("hand_size=9", "seat", "4", 0, *variant)])  # fmt: skip
-    diffs = _diffs([("hand_size=9", "seat", "4", 0, *diff, clear)])
+    metrics = variants_metrics([("default", "seat", "4", 0, *default),
+                                ("hand_size=9", "seat", "4", 0, *variant)])  # fmt: skip
+    diffs = variants_diffs([("hand_size=9", "seat", "4", 0, *diff, clear)])
     return findings(metrics, diffs, LABELS, "Paired")[0][0]
 
 
@@ -205,18 +184,18 @@ def test_an_edge_clear_under_neither_rule_set_rises_or_falls_but_neither_grows_n
 def test_the_method_sentence_counts_one_measure_in_the_singular():
     from reports.variants_text import findings
 
-    metrics = _metrics([("default", "turns", "all", -1, 44.0, 43.0, 45.0),
-                        ("hand_size=9", "turns", "all", -1, 40.0, 39.0, 41.0)])  # fmt: skip
-    diffs = _diffs([("hand_size=9", "turns", "all", -1, -4.0, -5.0, -3.0, True)])
+    metrics = variants_metrics([("default", "turns", "all", -1, 44.0, 43.0, 45.0),
+                                ("hand_size=9", "turns", "all", -1, 40.0, 39.0, 41.0)])  # fmt: skip
+    diffs = variants_diffs([("hand_size=9", "turns", "all", -1, -4.0, -5.0, -3.0, True)])
     said = findings(metrics, diffs, LABELS, "Paired")[-1][0]
     assert "after Holm's correction over the variant's 1 measure and its" in said
     three = ["default", "hand_size=9", "take=nothing"]
-    metrics = pd.concat([metrics, _metrics([("take=nothing", "turns", "all", -1, 40.0, 39.0,
-                                             41.0), ("take=nothing", "rounds", "all", -1,
-                                                     5.0, 4.0, 6.0)])])  # fmt: skip
-    diffs = pd.concat([diffs, _diffs([("take=nothing", "turns", "all", -1, -4.0, -5.0, -3.0,
-                                       True), ("take=nothing", "rounds", "all", -1, -1.0,
-                                               -1.5, -0.5, True)])])  # fmt: skip
+    metrics = pd.concat([metrics, variants_metrics([
+        ("take=nothing", "turns", "all", -1, 40.0, 39.0, 41.0),
+        ("take=nothing", "rounds", "all", -1, 5.0, 4.0, 6.0)])])  # fmt: skip
+    diffs = pd.concat([diffs, variants_diffs([
+        ("take=nothing", "turns", "all", -1, -4.0, -5.0, -3.0, True),
+        ("take=nothing", "rounds", "all", -1, -1.0, -1.5, -0.5, True)])])  # fmt: skip
     said = findings(metrics, diffs, three, "Paired")[-1][0]
     assert "each variant's measures (1 for hand_size=9, 2 for take=nothing)" in said
 
@@ -227,11 +206,12 @@ def test_a_clear_difference_without_spread_says_so_not_too_few_deals():
 
     # every one of 40 duplicate sets: games 2 turns shorter, so no interval, and the sign test
     # makes the difference clear; the run had deals enough (40 degrees of freedom)
-    metrics = _metrics([("default", "turns", "all", -1, 44.0, 43.0, 45.0),
-                        ("hand_size=9", "turns", "all", -1, 42.0, 41.0, 43.0),
-                        ("default", "runner_up", "all", -1, 3.3, 3.2, 3.4),
-                        ("hand_size=9", "runner_up", "all", -1, 3.0, 2.9, 3.1)])  # fmt: skip
-    diffs = _diffs(
+    metrics = variants_metrics([
+        ("default", "turns", "all", -1, 44.0, 43.0, 45.0),
+        ("hand_size=9", "turns", "all", -1, 42.0, 41.0, 43.0),
+        ("default", "runner_up", "all", -1, 3.3, 3.2, 3.4),
+        ("hand_size=9", "runner_up", "all", -1, 3.0, 2.9, 3.1)])  # fmt: skip
+    diffs = variants_diffs(
         [
             ("hand_size=9", "turns", "all", -1, -2.0, np.nan, np.nan, True),
             ("hand_size=9", "runner_up", "all", -1, -0.3, np.nan, np.nan, True),
@@ -251,9 +231,9 @@ def test_a_clear_difference_without_spread_says_so_not_too_few_deals():
 def test_an_unclear_change_without_an_interval_says_why_never_nan(se, df, why):
     from reports.variants_text import findings
 
-    metrics = _metrics([("default", "seat", "4", 0, 0.03, 0.02, 0.04),
-                        ("hand_size=9", "seat", "4", 0, 0.01, -0.005, 0.025)])  # fmt: skip
-    diffs = _diffs([("hand_size=9", "seat", "4", 0, -0.02, np.nan, np.nan, False)])
+    metrics = variants_metrics([("default", "seat", "4", 0, 0.03, 0.02, 0.04),
+                                ("hand_size=9", "seat", "4", 0, 0.01, -0.005, 0.025)])  # fmt: skip
+    diffs = variants_diffs([("hand_size=9", "seat", "4", 0, -0.02, np.nan, np.nan, False)])
     diffs["se"], diffs["df"] = se, df
     said = findings(metrics, diffs, LABELS, "Paired")[0][0]
     assert "nan" not in said
@@ -266,12 +246,14 @@ def test_a_clear_difference_too_small_for_one_decimal_is_not_written_as_zero():
 
     # 0.03% of the variant's games end unfinished, none of the default rules': clear, and both
     # the words and the table must show it apart from 0, and on its side of 0
-    metrics = _metrics([("default", "unfinished", "all", -1, 0.0, 0.0, 0.00001),
-                        ("hand_size=9", "unfinished", "all", -1, 0.0003, 0.0002, 0.0004),
-                        ("default", "turns", "all", -1, 44.0, 43.0, 45.0),
-                        ("hand_size=9", "turns", "all", -1, 43.96, 42.96, 44.96)])  # fmt: skip
-    diffs = _diffs([("hand_size=9", "unfinished", "all", -1, 0.0003, 0.0002, 0.0004, True),
-                    ("hand_size=9", "turns", "all", -1, -0.04, -0.07, -0.01, True)])  # fmt: skip
+    metrics = variants_metrics([
+        ("default", "unfinished", "all", -1, 0.0, 0.0, 0.00001),
+        ("hand_size=9", "unfinished", "all", -1, 0.0003, 0.0002, 0.0004),
+        ("default", "turns", "all", -1, 44.0, 43.0, 45.0),
+        ("hand_size=9", "turns", "all", -1, 43.96, 42.96, 44.96)])  # fmt: skip
+    diffs = variants_diffs([
+        ("hand_size=9", "unfinished", "all", -1, 0.0003, 0.0002, 0.0004, True),
+        ("hand_size=9", "turns", "all", -1, -0.04, -0.07, -0.01, True)])  # fmt: skip
     said = " ".join(t for t, _ in findings(metrics, diffs, LABELS, "Paired"))
     assert "0.03% [0.02, 0.04] against 0.00%, 0.03 percentage points more [+0.02, +0.04]" in said
     assert "games are 0.04 turns shorter [+0.01, +0.07] (43.96 turns against 44.00 turns)" in said
@@ -284,8 +266,8 @@ def test_a_clear_difference_too_small_for_one_decimal_is_not_written_as_zero():
     unclear["ci_low"], unclear["significant"] = -0.0001, False
     # across 0, narrower than a tenth: the decimals that show it across 0, never '[+0.0, +0.0]'
     assert diff_text(unclear) == "+0.03 [-0.01, +0.04] pp"
-    unclear["ci_low"], unclear["ci_high"] = -0.0001, 0.002  # wider: one decimal, as any other
-    assert diff_text(unclear) == "+0.0 [+0.0, +0.2] pp"
+    unclear["ci_low"], unclear["ci_high"] = -0.0001, 0.002  # wider: still its side of 0 shown
+    assert diff_text(unclear) == "+0.03 [-0.01, +0.20] pp"
 
 
 def test_an_advantage_that_clearly_grows_is_not_said_gone_for_a_wide_interval():
