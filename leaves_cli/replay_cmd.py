@@ -8,6 +8,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,17 +20,23 @@ from .options import FileName, WholeNumber
 from .tournament_parts import load_game
 
 
+def record_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each record among ``lines``, a JSON-lines file's lines as a
+    file opened as text reads them: a byte order mark, as an editor begins a file (any line
+    of files joined with cat), is no part of a record, and a blank line is none. The one rule
+    by which ``--game`` counts the records and ``leaves play --save`` numbers them."""
+    for lineno, line in enumerate(lines, 1):
+        line = line.removeprefix("\ufeff")
+        if line.strip():
+            yield lineno, line
+
+
 def read_line(path: str, game: int) -> tuple[int, str]:
     """(line number, text) of the ``game``-th record (1 = first) of a JSON-lines file."""
     seen, last = 0, (0, "")
     try:
         with open(path, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                # a byte order mark, as an editor begins a file (any line of files joined
-                # with cat), is no part of a record
-                line = line.removeprefix("\ufeff")
-                if not line.strip():
-                    continue
+            for lineno, line in record_lines(fh):
                 seen, last = seen + 1, (lineno, line)
                 if seen == game:
                     return lineno, line

@@ -26,10 +26,11 @@ has the hint's time: ``benchmarks/bench_hint.py``)."""
 TOP = 3
 """How many of weighted's choices a hint explains."""
 
-PREPARING = "compiling the search, first time only (up to a minute)..."
+PREPARING = "compiling the search, first time only..."
 """Said before the first search decision of a session where the search runs on numba (no C
 engine: ``leaves.players.compiled.engine``): numba compiles (or loads from its cache) the
-search's kernels then, and the screen would freeze unsaid. The C engine compiles nothing."""
+search's kernels then, and the screen would freeze unsaid. The C engine compiles nothing. It
+promises no time: how long numba takes depends on the machine and its load."""
 
 _search_ready = False
 

@@ -7,17 +7,18 @@ Kept apart from the ``leaves play`` loop so the one place that turns text into a
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from leaves import Action, IllegalActionError, State
 
 from . import render
 
 _KEY_DIGITS = 6
-"""The longest number read ("000012" is key 12): a longer one names no key, count or value (and
-``int()`` refuses a number of thousands of digits)."""
+"""The longest number a typed move reads: a longer one names no count or value (and ``int()``
+refuses a number of thousands of digits); a key is read whatever its leading zeros."""
 _PLAY_RE = re.compile(r"(?:play\s*)?(\d+)\s*[x*]\s*(\d+)")
 _TAKE_RE = re.compile(r"(?:pass\s*,?\s*)?(?:take|t)\s*(\d+)|pass\s*,?\s*(\d+)")
-_LONG_NUMBER = re.compile(rf"\d{{{_KEY_DIGITS + 1},}}")
+_NUMBER = re.compile(r"\d+")
 _SHOWN = 24
 """How much of an unreadable text the error quotes."""
 
@@ -57,6 +58,14 @@ def _shown(text: str, quote: bool = False) -> str:
     return f"{start} ({len(text):,} {what})"
 
 
+def _plain_number(digits: str) -> str:
+    """The number ``digits`` (decimal digits of any script) name, written as a key is: in
+    0-9, without leading zeros ("0000001" and "１" are 1, whatever their length, and
+    ``int()`` reads it however many zeros led it)."""
+    number = "".join(str(unicodedata.decimal(c)) for c in digits)
+    return number.lstrip("0") or "0"
+
+
 def _keys(n: int) -> tuple[str, str]:
     """The ``n`` moves' keys said two ways: 'the keys are 1 to 5' and 'a key (1 to 5)' ('the
     key is 1' and 'the key (1)' where one move is legal)."""
@@ -76,21 +85,19 @@ def parse_move(text: str, state: State) -> Action:
     t = text.strip().lower()
     if t in keys:
         return keys[t]
-    # "01" or a full-width "１": that key, not none (a short key only: see _KEY_DIGITS)
-    if t.isdecimal() and len(t) <= _KEY_DIGITS and str(int(t)) in keys:
-        return keys[str(int(t))]
+    if t.isdecimal() and (key := _plain_number(t)) in keys:  # "01" or a full-width "１"
+        return keys[key]
     if t.isdigit():
         raise MoveError(f"No move has the key {_shown(t)}: {_keys(len(legal))[0]}.")
-    if long := _LONG_NUMBER.search(t):
-        raise MoveError(
-            f"Not a move: a number of {len(long.group()):,} digits is no key, count or value"
-        )
+    longest = max((len(_plain_number(n)) for n in _NUMBER.findall(t)), default=0)
+    if longest > _KEY_DIGITS:  # its leading zeros aside: "0000001" is 1
+        raise MoveError(f"Not a move: a number of {longest:,} digits is no key, count or value")
     action: Action | None = None
     try:
         if m := _PLAY_RE.fullmatch(t):
-            action = Action.play(int(m.group(2)), int(m.group(1)))
+            action = Action.play(int(_plain_number(m.group(2))), int(_plain_number(m.group(1))))
         elif m := _TAKE_RE.fullmatch(t):
-            action = Action.take(int(m.group(1) or m.group(2)))
+            action = Action.take(int(_plain_number(m.group(1) or m.group(2))))
         elif t == "pass":
             action = _plain_pass(state)
         else:

@@ -127,8 +127,8 @@ def play(**opts: Any) -> None:
     if o.save:  # before the game: a game played to its end must not be lost to a bad path
         from leaves_cli.writable import check_file_writable
 
+        check_record_file(o.save)  # first: opening a pipe to append waits for a reader
         check_file_writable(o.save, "--save")
-        check_record_file(o.save)
     seats, seq, deal_seq = _table(o)
     points = _target(o)
     console = make_console()
@@ -213,11 +213,20 @@ def _players(o: PlayOptions) -> int:
 
 def _target(o: PlayOptions) -> int | None:
     """The points that end the expert match asked for (--expert or --target), None for one
-    game; --target and --rules expert_target that disagree are refused, neither dropped."""
-    if not (o.expert or o.target is not None):
-        return None
+    game; --target and --rules expert_target that disagree are refused, neither dropped, and
+    so is --rules expert_target without a match (it ends a match, never a game)."""
+    from leaves.rule_text import rule_items
+
     ruled = o.game_rules.expert_target
-    typed = {item.partition("=")[0].strip() for text in o.rules for item in str(text).split(",")}
+    typed = {key for key, _ in rule_items(o.rules)}
+    if not (o.expert or o.target is not None):
+        if "expert_target" in typed:  # 20 typed too: a match asked for, and none played
+            raise CLIError(
+                f"--rules expert_target={ruled} ends a match, never a game: add --expert to "
+                "play a match to it, or leave expert_target out",
+                usage=True,
+            )
+        return None
     if o.target is not None and "expert_target" in typed and o.target != ruled:  # 20 typed too
         raise CLIError(
             f"--target {o.target} and --rules expert_target={ruled} disagree: give one",

@@ -383,9 +383,11 @@ def make_bots(specs: Sequence[str], n_opponents: int) -> list:
     if len(specs) == 1:
         specs = list(specs) * n_opponents
     if len(specs) != n_opponents:
+        from reports.numbers import counted  # start-up: only for this refusal
+
+        need = "1 strategy" if n_opponents == 1 else f"1 or {n_opponents} strategies"
         raise CLIError(
-            f"--against needs 1 or {n_opponents} strategies for {n_opponents} opponents, "
-            f"got {len(specs)}",
+            f"--against needs {need} for {counted(n_opponents, 'opponent')}, got {len(specs)}",
             usage=True,
         )
     bots = []

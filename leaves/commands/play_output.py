@@ -6,6 +6,8 @@ Imports inside functions: start-up (what a game's end needs loads then).
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,18 +57,32 @@ def scores_table(match, names: Sequence[str], last: Sequence[int]) -> FittedTabl
 
 def check_record_file(path: str) -> None:
     """Refuse (exit 2, before any game) a ``--save`` file that holds something other than
-    game records: appending a record to it would spoil both."""
+    game records, as ``leaves replay`` reads them: appending a record to it would spoil both;
+    and one that is no regular file (a device such as /dev/null, which keeps nothing to
+    replay, or a pipe, which nothing may read back and whose opening waits for a reader)."""
+    from leaves_cli.replay_cmd import record_lines  # start-up: only with --save
+
     try:
-        with open(path, encoding="utf-8-sig") as fh:  # a byte order mark is no line's
-            for lineno, line in enumerate(fh, 1):
-                if line.strip() and not _is_record(line):
+        mode = os.stat(path).st_mode
+    except OSError:  # a new file, or none can be: ``check_file_writable`` says why
+        return
+    if not stat.S_ISREG(mode):
+        raise CLIError(
+            f"--save {path} is not a regular file (a device or a pipe keeps no game to "
+            "replay): name a file",
+            usage=True,
+        )
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for lineno, line in record_lines(fh):
+                if not _is_record(line):
                     raise CLIError(
                         f"--save {path} is not a file of game records (line {lineno} is not "
                         "one): name a new file, or one that holds game records",
                         usage=True,
                     )
     except FileNotFoundError:
-        return  # a new file
+        return  # gone since: a new file
     except UnicodeDecodeError:
         raise CLIError(
             f"--save {path} is not a file of game records (it is not text): name a new file, "
@@ -111,14 +127,18 @@ def save_game(path: str, initial: State, final: State, names: Sequence[str], **w
 
 
 def _records_in(path: str) -> tuple[int, bool]:
-    """How many records ``path`` holds (its non-blank lines; 0 when it is not there), and
-    whether it ends a line (so the next record starts a line of its own)."""
+    """How many records ``path`` holds, counted as ``leaves replay --game`` counts them (0
+    when it is not there), and whether it ends a line (so the next record starts a line of
+    its own)."""
+    from leaves_cli.replay_cmd import record_lines  # start-up: only when a game is saved
+
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            text = fh.read()
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.readlines()
     except FileNotFoundError:
         return 0, True
-    return sum(1 for line in text.splitlines() if line.strip()), text.endswith("\n") or not text
+    ends = not lines or lines[-1].endswith("\n") or not lines[-1].removeprefix("\ufeff")
+    return sum(1 for _ in record_lines(lines)), ends
 
 
 def replay_command(path: str, number: int) -> str:
