@@ -23,11 +23,14 @@ total then wins): targets of 100 take ~10-20 rounds."""
 
 
 def winners(scores: Sequence[int] | np.ndarray) -> list[bool]:
-    """Who has the highest score (all tied players share it)."""
-    arr = np.asarray(scores)
+    """Who has the highest score (all tied players share it); scores are whole points, as
+    ``Match.add`` takes them (a TypeError in one line for text, never numpy's ufunc error)."""
+    arr = np.asarray(scores, dtype=object)
     if arr.ndim != 1 or not arr.size:
         raise ValueError(f"scores must hold one score per seat, got {scores!r}")
-    return (arr == arr.max()).tolist()
+    points = [whole_number(b, "a score") for b in arr.tolist()]
+    best = max(points)
+    return [p == best for p in points]
 
 
 class _SourceTarget(int):
@@ -67,6 +70,9 @@ class Match:
     def add(self, scores: Sequence[int]) -> Match:
         if self.is_over:
             raise ValueError("the game is over")
+        if isinstance(scores, str | bytes) or not isinstance(scores, Sequence | np.ndarray):
+            raise TypeError(f"scores must hold one score per seat ({self.n_players}), got "
+                            f"{scores!r}")  # fmt: skip
         if len(scores) != self.n_players:
             raise ValueError(f"scores must hold one score per seat ({self.n_players}), "
                              f"got {len(scores)}")  # fmt: skip

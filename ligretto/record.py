@@ -252,7 +252,7 @@ def timeline(record: RoundRecord) -> list[str]:
             raise RecordError(f"event {i} {shown(ev)}: {e}") from None
     names = [printable(str(name)) for name in record.strategies]  # a label is shown, not obeyed
     lines = [
-        f"Ligretto, {record.players} players, row of {record.row_size}, seed {record.seed}",
+        f"Ligretto, {record.players} players, row of {record.row_size}, deal seed {record.seed}",
         *(f"  seat {s}: {name}" for s, name in enumerate(names)),
     ]
     for t, seat, kind, card, pile in record.events:

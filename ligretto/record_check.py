@@ -46,8 +46,11 @@ def shown(value: Any) -> str:
     """A value as the record's JSON spells it, cut short when long."""
     try:
         text = json.dumps(value, separators=(",", ":"))
-    except (TypeError, ValueError):  # pragma: no cover - values come from JSON
-        text = str(value)
+    except (TypeError, ValueError):  # a record built in Python, not read from a line
+        try:
+            text = str(value)
+        except ValueError:  # an integer past the digits Python writes out
+            text = "an integer too long to write out"
     return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 3] + "..."
 
 
@@ -55,7 +58,7 @@ def _number(name: str, value: Any, low: int) -> int:
     if not whole(value):
         raise RecordError(f"{name} is {shown(value)}, not a whole number")
     if value < low:
-        raise RecordError(f"{name} is {value}, not at least {low}")
+        raise RecordError(f"{name} is {shown(value)}, not at least {low}")
     return value
 
 
@@ -111,10 +114,12 @@ def check_fields(record: Any) -> None:
     ``RecordError`` naming the first that does not (events one by one: ``check_event``)."""
     n = _number("players", record.players, 0)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RecordError(f"players is {n}: Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        raise RecordError(f"players is {shown(n)}: Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} "
+                          "players")  # fmt: skip
     size = _number("row_size", record.row_size, 0)
     if size != row_size(n):
-        raise RecordError(f"row_size is {size}, but {n} players have a row of {row_size(n)}")
+        raise RecordError(f"row_size is {shown(size)}, but {n} players have a row of "
+                          f"{row_size(n)}")  # fmt: skip
     if not whole(record.seed) or not 0 <= record.seed <= MAX_SEED:
         raise RecordError(f"seed is {shown(record.seed)}, not a deal seed (0 to 2**64 - 1)")
     for s, label in enumerate(_seat_lists("strategies", record.strategies, n)):
@@ -145,7 +150,7 @@ def check_event(ev: Any, n: int, after_ms: int) -> tuple[int, int, str, int, int
     t, seat, kind, c, pile = ev
     _number("time_ms", t, 0)
     if t > MAX_ROUND_MS:  # the loop never resolves an action due past the limit
-        raise RecordError(f"time_ms is {t}, past the {MAX_ROUND_MS} ms a round may last")
+        raise RecordError(f"time_ms is {shown(t)}, past the {MAX_ROUND_MS} ms a round may last")
     if t < after_ms:
         raise RecordError(f"at {t} ms it comes before the event above it ({after_ms} ms): events "
                          "are listed in the order they resolved")  # fmt: skip

@@ -21,6 +21,8 @@ from gamekit.jit import njit
 from gamekit.seed_check import check_seed
 from gamekit.seeding import GAMMA, mix64, splitmix64, splitmix64_at
 
+from .rules import whole_number
+
 MASK64 = (1 << 64) - 1
 _GAMMA = int(GAMMA)
 PURPOSES = 16
@@ -72,6 +74,12 @@ class SplitMix:
         return int(splitmix64(np.uint64(before)))
 
     def below(self, n: int) -> int:
+        """An int in 0..n-1: ``n`` must be a whole number of at least 1 (a strategy's own
+        call of 0 or -3 is said as such, never Python's modulo by zero nor a negative draw)."""
+        if type(n) is not int:
+            n = whole_number(n, "n")
+        if n < 1:
+            raise ValueError(f"below(n) draws 0 to n - 1: n must be at least 1, got {n}")
         return self.next() % n
 
 

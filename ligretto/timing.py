@@ -16,6 +16,7 @@ and the compiled path bit-identical.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from numbers import Real
 
@@ -55,6 +56,9 @@ class ReactionModel:
             raise TypeError(f"speed must be a number, got {speed!r}")
         if not speed > 0:  # nan too
             raise ValueError(f"speed must be > 0, got {speed}")
+        if not _finite(speed):  # as a built-in's parameter: an infinite speed is no pace
+            got = "an integer past the float range" if isinstance(speed, int) else speed
+            raise ValueError(f"speed must be finite, got {got}")
         for name in TIMING_PARAMS[1:]:  # whole milliseconds: never truncated from 1.5
             ms = whole_number(getattr(self, name), name)
             if ms < 0:
@@ -71,6 +75,15 @@ class ReactionModel:
         if slow >= NEVER_MS:
             return NEVER_MS
         return max(1, int(slow) + jitter)
+
+
+def _finite(speed: Real) -> bool:
+    """Is ``speed`` finite as the float every path divides by? (An integer past float's
+    range is not: ``float`` of it raises, mid-round, where its seat would forfeit.)"""
+    try:
+        return math.isfinite(speed)
+    except OverflowError:
+        return False
 
 
 T_SPEED, T_THINK, T_LOOK, T_FLIP, T_SPREAD = range(len(TIMING_PARAMS))

@@ -9,6 +9,8 @@ Ligretto strategy has a reaction-time model: ``speed`` (1.1 = 10% faster), ``thi
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -37,6 +39,9 @@ class LigrettoStrategy(Player, register=False):
     classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)  # every standard key
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        own = cls.__dict__.get("__init__")
+        if own is not None:  # before Player reads the signature (kept by functools.wraps)
+            cls.__init__ = _timed(own)
         super().__init_subclass__(**kwargs)
         play_own_code(cls, LigrettoStrategy, "policy", ("decide", "reaction"))
 
@@ -58,3 +63,22 @@ class LigrettoStrategy(Player, register=False):
     def policy(self) -> np.ndarray | None:
         """The policy vector (``ligretto.policy``) the compiled loop runs, or None."""
         return None
+
+
+def _timed(own: Callable[..., None]) -> Callable[..., None]:
+    """A subclass's own ``__init__``, then its timing parameters checked where the model is
+    built from them (``LigrettoStrategy.reaction``, not a model of its own): a speed of 0 is
+    bad input, refused in one line naming the strategy as a built-in's is, never a model that
+    raises in every round it plays (each then forfeit)."""
+
+    @functools.wraps(own)
+    def __init__(strategy: LigrettoStrategy, *args: Any, **kwargs: Any) -> None:
+        own(strategy, *args, **kwargs)
+        if type(strategy).reaction is LigrettoStrategy.reaction:
+            try:
+                strategy.reaction  # noqa: B018 - built to be checked
+            except (TypeError, ValueError) as exc:
+                name = type(strategy)._display_name()
+                raise type(exc)(f"{name}: parameter {exc}") from None
+
+    return __init__
