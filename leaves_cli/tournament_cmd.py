@@ -6,6 +6,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -28,7 +29,7 @@ from .options import (
     progress_option,
     value_option,
 )
-from .origins import FLAG, origin
+from .origins import FLAG, origin, whose
 from .request import Request, draft
 from .tournament_checks import DEFAULT_HELP, players_of
 
@@ -66,17 +67,10 @@ from .tournament_checks import DEFAULT_HELP, players_of
     is_flag=True,
     help="Play matches to --target points (a game whose matches are asked for).",
 )
-@value_option(
-    "--target",
-    int,
-    "Match target (default: the game's own; for a game whose target makes matches, giving "
-    "one turns them on).",
-)
-@value_option(
-    "--rounds",
-    int,
-    "Matches of a fixed number of rounds instead of a target (a game played in rounds).",
-)
+@value_option("--target", int, "Match target (default: the game's own; for a game whose "
+              "target makes matches, giving one turns them on).")  # fmt: skip
+@value_option("--rounds", int, "Matches of a fixed number of rounds instead of a target (a "
+              "game played in rounds).")  # fmt: skip
 @click.option("--repeats", is_flag=True, help="Let a strategy take several seats at a table.")
 @value_option(
     "--seating",
@@ -177,7 +171,8 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     before = float(manifest.get("wall_time_s", 0.0)) if manifest is not None else 0.0
     with parts.playing(out):
         result, t, widest = _run(t, out, request, progress, time.perf_counter())
-    _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions)
+    _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions,
+                  _grows(request, t, widest))  # fmt: skip
     capped = parts.jobs_line(result.manifest, sessions, request.jobs)
     if capped:
         click.echo(capped)
@@ -196,11 +191,11 @@ def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
     click.echo(f"seed {t.seed}; results in {out}", err=True)
 
 
-def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
-    """What the run came to: first its state (nothing to do; unfinished, forfeited), then the
-    summary with intervals and what this session played in ``wall`` seconds (the wall time
-    it added to the manifest's, so never more than the total). Raises CLIError (exit 1) when
-    no game was played to its end: every result would be a forfeit's."""
+def _echo_outcome(result: Any, t: Any, wall: float, sessions: int, grows: str) -> None:
+    """What the run came to: first its state (nothing to do, and what ``grows`` it; unfinished,
+    forfeited), then the summary with intervals and what this session played in ``wall``
+    seconds (the wall time it added to the manifest's, so never more than the total). Raises
+    CLIError (exit 1) when no game was played to its end: every result would be a forfeit's."""
     from tournaments.run_state import run_state
 
     out, unit = result.out, t.units
@@ -208,8 +203,7 @@ def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
     state = run_state(out)
     if sessions and not played:
         click.echo(f"Nothing to do: {out} already holds all {t.n_games:,} {unit} of this run "
-                   f"(every chunk verified, none played again); --add GAMES or --games N grows "
-                   "it")  # fmt: skip
+                   f"(every chunk verified, none played again); {grows}")  # fmt: skip
     for line in state.lines() if state is not None else ():
         click.echo(line)
     why_not = parts.summary_table(result, state is not None and state.nothing_valid)
@@ -227,6 +221,34 @@ def _echo_outcome(result: Any, t: Any, wall: float, sessions: int) -> None:
         raise CLIError(f"no valid {t.game.unit} in {out}: every one ended by a forfeit")
     if state is not None and state.all_forfeited:  # said first, above
         raise CLIError(state.all_forfeited_error())
+
+
+def _grows(request: Request, t: Any, widest: float | None) -> str:
+    """What grows a run that had nothing to do: --add or --games; a --precision run (no --add)
+    plays on with a --precision below its widest half-width where its target is reached, and
+    a --max-games with room for a deal more where its cap has none (``run_precision``)."""
+    if request.precision is None or widest is None:
+        return "--add GAMES or --games N grows it"
+    from .sequential import PRECISION_MAX_GAMES
+
+    cap = request.max_games or PRECISION_MAX_GAMES
+    per, deals = t.schedule.seats_per_set, t.schedule.stages[-1]  # as run_precision counts
+    room = f"--max-games {(deals + 1) * per} or more"
+    full = f"{whose(request.values, 'max_games')} ({cap:,}) leaves room for no further deal"
+    if math.isnan(widest) or widest > request.precision:
+        return f"{full}: {room} plays on"
+    target, below = f"--precision {_as_given(request.precision)} is reached", _below(widest)
+    if cap // per > deals:
+        return f"{target}: --precision {below} or less plays on"
+    return f"{target} and {full}: --precision {below} or less with {room} plays on"
+
+
+def _below(x: float) -> str:
+    """A --precision under ``x`` > 0 (a Wilson interval is never of width 0), as typed: ``x``
+    rounded down at two decimals (more where it is under 1), a step lower where that is it."""
+    d = max(2, 2 - math.floor(math.log10(x)))
+    k = math.floor(x * 10**d)
+    return f"{(k - (k / 10**d >= x)) / 10**d:.{d}f}"
 
 
 def _capped_line(result: Any, t: Any) -> str:
@@ -330,7 +352,6 @@ def _check(values: dict[str, Any], manifest: dict[str, Any] | None, given: set[s
     from .tournament_checks import check_new_run, check_precision, check_record_folder
 
     check_precision(values, given, resumed=manifest is not None)
-
     if manifest is None:
         check_new_run(values)
     if manifest is None or values["record"] != manifest.get("record_file"):
@@ -383,9 +404,7 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
     to --precision. (result, the tournament as last played, its widest half-width or None).
     Each stage's session counts its time from where the one before ended (the first from
     ``since``), so the run's recorded wall time holds all of this command's. A Ctrl-C from
-    the first line on names the command that continues the run."""
-    from tournaments.run_state import shell_word  # start-up: it loads numpy
-
+    the first line on names the command that continues the run (``_again``)."""
     clock = [since]
 
     def play(run: Any, where: Path, resume: bool) -> Any:
@@ -416,20 +435,25 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
-        more = f" --precision {_as_given(request.precision)}" if request.precision else ""
-        again = f"'leaves tournament --out {shell_word(out)} --resume{more}' continues it"
-        click.echo(f"interrupted: {again}", err=True)
+        click.echo(f"interrupted: {_again(out, request)}", err=True)
         raise
     except Exception as exc:
-        again = (
-            "every finished chunk is kept: "
-            f"'leaves tournament --out {shell_word(out)} --resume' continues it"
-        )
+        again = f"every finished chunk is kept: {_again(out, request)}"
         if type(exc).__name__ == "WorkerError":  # a Dask worker's own error, in one line
             raise CLIError(f"{exc}; {again}") from None
         if type(exc).__name__ != "TerminatedWorkerError":  # joblib's: a local worker died
             raise
         raise CLIError(f"a worker process died (killed, or out of memory); {again}") from None
+
+
+def _again(out: Path, request: Request) -> str:
+    """The command that continues the run in ``out`` as it played: a --precision run's with
+    its target and cap (no manifest keeps them: a resume without them takes the defaults)."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
+    cap = f" --max-games {request.max_games}" if request.max_games is not None else ""
+    more = f" --precision {_as_given(request.precision)}{cap}" if request.precision else ""
+    return f"'leaves tournament --out {shell_word(out)} --resume{more}' continues it"
 
 
 def _no_run(out: Path) -> str:
@@ -449,8 +473,6 @@ def _no_run(out: Path) -> str:
 def _precision_line(target: float, widest: float, n_games: int, unit: str) -> str:
     """What the precision target came to, in one line (the width with the decimals that show
     which side of the target it lies, ``sequential.half_width``)."""
-    import math
-
     from reports.numbers import in_percentage_points
 
     from .sequential import half_width

@@ -117,6 +117,8 @@ def gauntlet(data: Any) -> pd.DataFrame:
     table.attrs["field"] = [str(x) for x in d["field"]]  # the labels, each whole
     table.attrs["units"] = run.declaration.units()  # the game's word ("rounds" of a game in rounds)
     table.attrs["nobody_won"] = bool(nobody_won(summ))  # no side nor the field won: rates of zeros
+    said = seq.get("sentence") if isinstance(seq, dict) and seq.get("finished") else None
+    table.attrs["sequential_sentence"] = said if isinstance(said, str) else ""  # as the run said
     return table
 
 
@@ -360,8 +362,9 @@ def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
 
 def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     """(what the forfeits mean, or None; the gauntlet's answer: the two win rates, then the
-    paired difference -- a sequential gauntlet's in the words of its test, whose stopping
-    rule a fixed-size p-value ignores). Nothing valid played: no answer."""
+    paired difference -- where no game was won, that first (``_no_wins``); a sequential
+    gauntlet's in the words of its test, whose stopping rule a fixed-size p-value ignores).
+    Nothing valid played: no answer."""
     r = table.iloc[0]
     units, run = str(table.attrs.get("units", "games")), str(table.attrs.get("run", ""))
     head = forfeit_sentence(r, run, units)
@@ -380,13 +383,28 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     won = rate_of(pct(r["win_rate"]), interval(r["ci_low"], r["ci_high"]),
                   f"of {int(r['games']):,} {units}")  # fmt: skip
     rates = f"{r['strategy']} wins {won} against {against}; {r['baseline']}, {base}."
-    verdict = sequential_sentence(r, units, run)
-    if not verdict and table.attrs.get("nobody_won"):
-        played = int(r["games"]) + int(r.get("baseline_games", r["games"]))
-        verdict = (f"None of the {played:,} {units} was won, by either side or the field, so "
-                   f"both win rates are 0 and {r['strategy']} and {r['baseline']} cannot be "
-                   "compared.")  # fmt: skip
-    return head, [rates, verdict or fixed_verdict(r, units)]
+    verdict = _no_wins(table, units) if table.attrs.get("nobody_won") else None
+    return head, [rates, verdict or sequential_sentence(r, units, run) or fixed_verdict(r, units)]
+
+
+def _no_wins(table: pd.DataFrame, units: str) -> str | None:
+    """The verdict of a gauntlet in which no game was won, by either side or the field, said
+    before any read off its differences (0 whichever side is better): a finished sequential
+    test's own sentence (``leaves_cli.sequential`` keeps it in the record: undecided, it
+    weighed nothing); None for one interrupted (its sentence says how to continue it); else
+    that the two cannot be compared (a fixed-size run, or a test recorded before it stopped
+    undecided on no wins)."""
+    r = table.iloc[0]
+    decision = r.get("sequential_decision")
+    said = table.attrs.get("sequential_sentence")
+    if said and decision == UNDECIDED and r.get("sequential_llr") is None:  # weighed nothing
+        return str(said)
+    if decision == RUNNING:
+        return None
+    played = int(r["games"]) + int(r.get("baseline_games", r["games"]))
+    return (f"None of the {played:,} {units} was won, by either side or the field, so both "
+            f"win rates are 0 and {r['strategy']} and {r['baseline']} cannot be "
+            "compared.")  # fmt: skip
 
 
 def unshared(table: pd.DataFrame) -> str:
