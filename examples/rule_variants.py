@@ -24,7 +24,7 @@ import numpy as np
 import strategies
 from leaves import Rules
 from reports.clusters import MIN_DF, t_quantile
-from reports.numbers import TOO_FEW, difference_interval, fixed, interval
+from reports.numbers import TOO_FEW, apart_digits, difference_interval, fixed, interval
 from reports.stats import wilson
 from strategies.user_code import load_file
 
@@ -59,6 +59,16 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
+def versus(diff: float, lo: float, hi: float) -> str:
+    """A variant's paired difference in turns with its interval, both with the decimals that
+    show each bound on its own side of 0 (``apart_digits``): '+0.05 [-0.04, +0.14]', never
+    '+0.1 [-0.04, +0.14]'; the difference alone where too few games give an interval."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return fixed(diff, 1, "+")
+    k = apart_digits(lo, hi, 1, scale=1.0)
+    return f"{fixed(diff, k, '+')} {difference_interval(lo, hi, 1.0, k)}"
+
+
 def main() -> None:
     base = play(Rules())
     unfinished, too_few = 0, False
@@ -74,8 +84,7 @@ def main() -> None:
         too_few = not np.isfinite(ci[0])  # no interval: said once, below the table
         wins = int(got["first wins"].sum())
         turns = f"{m:.1f}" + ("" if too_few else f" {interval(*ci, 1)}")
-        vs = "" if rules.is_default else fixed(diff, 1, "+")
-        vs += "" if rules.is_default or too_few else f" {difference_interval(*dci, 1)}"
+        vs = "" if rules.is_default else versus(diff, *dci)
         print(f"{str(rules):<16}{turns:>20}{vs:>22}"
               f"{100 * wins / GAMES:>13.1f}% {interval(*wilson(wins, GAMES))}")  # fmt: skip
     if too_few:

@@ -31,7 +31,7 @@ from .chart_layout import (
     wrapped,
 )
 from .numbers import PERCENTAGE_POINT, PERCENTAGE_POINTS, fixed
-from .rating import rating_digits
+from .rating import rating_digits, rating_label
 
 if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
     from matplotlib.artist import Artist
@@ -298,7 +298,7 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_yticks(y, names)
     labels, k = [], rating_digits(df)  # the table's decimals (reports.rating.readable)
     for yi, (v, lo, hi) in enumerate(zip(r, df["ci_low"], df["ci_high"], strict=True)):
-        label = f"{fixed(v, k, '+')} [{fixed(lo, k, '+')}, {fixed(hi, k, '+')}]"
+        label = rating_label(v, lo, hi, k)
         labels.append(label)
         ax.annotate(label, (hi, yi), xytext=(6, 0),
                     textcoords="offset points", va="center", fontsize=8)  # fmt: skip

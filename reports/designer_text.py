@@ -12,6 +12,7 @@ import pandas as pd
 
 from .numbers import (
     TOO_FEW,
+    apart_digits,
     counted,
     difference_interval,
     fixed,
@@ -75,13 +76,16 @@ def _effect(look: Any, key: tuple, bracket: bool = True) -> str:
     """What a restriction does to its strategy's win rate, in the direction of its value: 'costs
     it 5.0 percentage points [+3.1, +6.9] of win rate', or where restricted it wins more, 'raises
     its win rate by 8.0 percentage points [+4.0, +12.0]' (the interval turned round), never a
-    negative cost."""
+    negative cost. The gain is written with its interval's decimals (``apart_digits``), as a
+    cost is (``look.shown``): never '0.1 percentage points [-0.04, +0.25]'."""
     r = look.m[key]
     if r["value"] >= 0:
         return f"costs it {look.shown(key, bracket=bracket)} of win rate"
-    gain = in_percentage_points(fixed(-100 * r["value"]))
-    if bracket and np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"]):
-        gain += f" {difference_interval(-r['ci_high'], -r['ci_low'])}"
+    lo, hi = -r["ci_high"], -r["ci_low"]  # the cost's interval turned round: the gain's
+    k = apart_digits(lo, hi)
+    gain = in_percentage_points(fixed(-100 * r["value"], k))
+    if bracket and np.isfinite(lo) and np.isfinite(hi):
+        gain += f" {difference_interval(lo, hi, digits=k)}"
     return f"raises its win rate by {gain}"
 
 

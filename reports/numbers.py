@@ -68,10 +68,12 @@ def in_percentage_points(figure: str) -> str:
     return f"{figure} {PERCENTAGE_POINT if one else PERCENTAGE_POINTS}"
 
 
-def pp_cell(x: float, digits: int = 1) -> str:
+def pp_cell(x: float, digits: int = 1, *, bound: bool = False) -> str:
     """A difference of rates for a table cell, signed, in the short unit: 0.012 -> '+1.2 pp'
-    (the page defines ``PP`` beside the table, ``PP_MEANS``)."""
-    return f"{fixed(100 * x, digits, '+')} {PP}"
+    (the page defines ``PP`` beside the table, ``PP_MEANS``); ``bound``: a bound of its
+    interval, on its own side of 0 ('-0.0 pp' of -0.00004, ``signed_bound``)."""
+    figure = signed_bound(100 * x, digits) if bound else fixed(100 * x, digits, "+")
+    return f"{figure} {PP}"
 
 
 def counted(n: int, word: str) -> str:

@@ -184,7 +184,8 @@ _SPANS = {"significance": ("diff", "ci_low", "ci_high"),
           "gauntlet": ("diff", "diff_ci_low", "diff_ci_high"),
           "neighbours": ("vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high")}  # fmt: skip
 """Each table's difference with its interval: written with the decimals that set the bounds
-apart (``apart_digits``), as the sentences beside the table write them."""
+apart (``apart_digits``), each bound on its own side of 0 (``pp_cell``'s ``bound``), as the
+sentences beside the table write them."""
 
 
 def _digits(name: str, df: pd.DataFrame, c: str) -> list[int]:
@@ -210,7 +211,8 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         if c in _P:
             out[c] = [p_text(x) if np.isfinite(x) else "" for x in v]
         elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
-            out[c] = [pp_cell(x, k) if np.isfinite(x) else ""
+            bound = c in _SPANS.get(name, ())[1:]  # an interval's: on its own side of 0
+            out[c] = [pp_cell(x, k, bound=bound) if np.isfinite(x) else ""
                       for x, k in zip(v, _digits(name, df, c), strict=True)]  # fmt: skip
         elif (
             c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))

@@ -22,12 +22,12 @@ import pandas as pd
 
 from .data import Games
 from .loading import as_games
-from .numbers import apart_digits, fixed
+from .numbers import apart_digits, fixed, interval, signed_bound
 from .patterns import finishing_patterns
 from .stats import Z95
 
 __all__ = ["RATING_DIGITS", "choice_patterns", "fit_plackett_luce", "rating", "rating_digits",
-           "readable"]  # fmt: skip
+           "rating_label", "readable"]  # fmt: skip
 
 RATING_DIGITS = 2
 """The decimals of a rating and its bounds wherever they are written (the chart, the page's
@@ -188,11 +188,24 @@ def rating_digits(ratings: pd.DataFrame) -> int:
 def readable(ratings: pd.DataFrame) -> pd.DataFrame:
     """A rating table as the page writes it (the CSV keeps full precision): each rating and
     bound signed with ``rating_digits`` decimals, as the chart writes them ('+0.00', never
-    '0.0002367'); the worth in percent."""
+    '0.0002367'), each bound on its own side of 0 (``signed_bound``: '-0.00' of -0.00004,
+    never '+0.00'); the worth in percent."""
     k, out = rating_digits(ratings), ratings.copy()
     for c in RATED:
         if c in out:
-            out[c] = [fixed(x, k, "+") if np.isfinite(x) else "" for x in ratings[c]]
+            write = signed_bound if c != "rating" else _figure
+            out[c] = [write(x, k) if np.isfinite(x) else "" for x in ratings[c]]
     if "worth" in out:
         out["worth"] = [f"{fixed(100 * x, 1)}%" if np.isfinite(x) else "" for x in ratings["worth"]]
     return out
+
+
+def _figure(x: float, digits: int) -> str:
+    """A rating, signed: '+0.20' ('+0.00' of -0.00004: a figure's sign alone says nothing)."""
+    return fixed(x, digits, "+")
+
+
+def rating_label(v: float, lo: float, hi: float, digits: int) -> str:
+    """A rating with its interval as the chart writes it beside its bar, with the table's
+    decimals (``rating_digits``) and bounds (``readable``): '+0.20 [-0.00, +0.50]'."""
+    return f"{_figure(v, digits)} {interval(lo, hi, 1.0, digits=digits, sign='+')}"

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Estimates
-from .numbers import PP, apart_digits, fixed, in_percentage_points
+from .numbers import PP, apart_digits, difference_interval, fixed, in_percentage_points, interval
 
-__all__ = ["Shown", "diff_figure", "diff_text", "flat", "label", "no_interval", "ordinal",
-           "shown", "value_text", "value_words"]  # fmt: skip
+__all__ = ["Shown", "diff_figure", "diff_text", "flat", "floored", "label", "no_interval",
+           "nonnegative", "ordinal", "shown", "value_text", "value_words"]  # fmt: skip
 
 
 def flat(value: float, se: float, df: float) -> bool:
@@ -27,8 +27,19 @@ def flat(value: float, se: float, df: float) -> bool:
 
 
 def _cell_digits(lo: float, hi: float, digits: int) -> int:
-    """The decimals of a cell's interval whose bounds are already scaled (``apart_digits``)."""
+    """The decimals of a cell's interval whose bounds are already scaled (``apart_digits``):
+    a difference's, and a level's once ``floored`` (a bound at 0 asks for none; one above 0
+    that its decimals would write as 0 asks for more, as any bound of a difference does)."""
     return apart_digits(lo, hi, digits, 1.0)
+
+
+def floored(*figures: float) -> tuple[float, ...]:
+    """Figures of a measure that is never below 0 (``nonnegative``) as written: any below 0 at
+    0 (NaN kept). An interval reaching a hair below 0 of a count says no more than one from
+    0: cut at 0 it holds the true value as often, and its bounds read as a level's, unsigned,
+    with the measure's decimals ('0.00 [0.00, 0.50] changes', never '-0.0001 [-0.0001,
+    0.5000] changes', which shows a side of 0 the measure has no values on)."""
+    return tuple(float(np.maximum(x, 0.0)) for x in figures)
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -74,6 +85,13 @@ def shown(metric: str) -> Shown:
     return SHOWN.get(key, Shown(metric.replace("_", " "), "", "", 1.0, 2))
 
 
+def nonnegative(metric: str) -> bool:
+    """A level that counts or shares something, never below 0 (turns, cards, lead changes, a
+    share of games): a unit other than ``PP``, whose measures are differences of rates, and
+    known (a measure with no unit may lie either side of 0)."""
+    return shown(metric).unit not in (PP, "")
+
+
 def label(metric: str, n_players: str, position: int, detail: str = "", multi: bool = False
           ) -> str:  # fmt: skip
     """A measure in words, with its seat and table size: "first player's edge (4 players)",
@@ -112,10 +130,11 @@ def _in_words(figure: str, unit: str) -> str:
 def _cell(text: str, unit: str, lo: float, hi: float, k: int, sign: str) -> str:
     """A table cell: the figure, its interval, then its unit, the one order of every cell
     ('+4.8 [+3.1, +6.6] pp', '6.8 [6.5, 7.0] turns'); where it has no interval, the figure
-    and its unit."""
+    and its unit. ``sign`` "+": a difference's, each bound on its own side of 0 ('[-0.0,
+    +2.0]' of [-0.00004, +2.0], ``interval``)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{text} {unit}".rstrip()
-    return f"{text} [{fixed(lo, k, sign)}, {fixed(hi, k, sign)}] {unit}".rstrip()
+    return f"{text} {interval(lo, hi, 1.0, digits=k, sign=sign)} {unit}".rstrip()
 
 
 def value_text(r: pd.Series, words: bool = False) -> str:
@@ -125,6 +144,8 @@ def value_text(r: pd.Series, words: bool = False) -> str:
     ``words``, as a sentence writes the same cell (``value_words``)."""
     s = shown(str(r["metric"]))
     v, lo, hi = (s.scale * float(r[c]) for c in ("value", "ci_low", "ci_high"))
+    if nonnegative(str(r["metric"])):  # a level: never below 0, nor its bounds
+        v, lo, hi = floored(v, lo, hi)
     sign, k = "+" if s.unit == PP else "", _cell_digits(lo, hi, s.digits)
     figure, unit = fixed(v, k, sign), s.unit
     if unit.startswith("%"):
@@ -153,7 +174,7 @@ def diff_figure(r: pd.Series) -> str:
     text = _in_words(fixed(d, k, "+"), s.diff_unit)
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return text
-    return f"{text} [{fixed(lo, k, '+')}, {fixed(hi, k, '+')}]"
+    return f"{text} {difference_interval(lo, hi, 1.0, k)}"
 
 
 def diff_text(r: pd.Series, star: bool = True) -> str:
@@ -161,7 +182,7 @@ def diff_text(r: pd.Series, star: bool = True) -> str:
     when clear: "-6.9 [-7.5, -6.3] turns *", "+1.0 [+0.5, +1.5] pp"."""
     s = shown(str(r["metric"]))
     d, lo, hi = (s.scale * float(r[c]) for c in ("diff", "ci_low", "ci_high"))
-    k = _cell_digits(lo, hi, s.digits)  # a difference clear of 0 never written as 0.0
+    k = _cell_digits(lo, hi, s.digits)  # no bound other than 0 written as 0.0, either side
     text = _cell(fixed(d, k, "+"), s.diff_unit, lo, hi, k, "+")
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{text} ({_why(r, 'diff')})"

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from .numbers import PERCENTAGE_POINTS, apart_digits, fixed, p_text
+from .numbers import PERCENTAGE_POINTS, apart_digits, fixed, interval, p_text
 from .variants_display import diff_text, label, no_interval, shown, value_text
 from .variants_forest import forest_rows
 from .variants_text import ordinal
@@ -115,7 +115,7 @@ def _points(r: pd.Series) -> str:
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{fixed(v, sign='+')} ({no_interval(bool(r.get('no_spread', False)))})"
     k = apart_digits(lo, hi, shown("ladder_step").digits, 1.0)  # as the step's measure cell
-    return f"{fixed(v, k, '+')} [{fixed(lo, k, '+')}, {fixed(hi, k, '+')}]"
+    return f"{fixed(v, k, '+')} {interval(lo, hi, 1.0, digits=k, sign='+')}"  # signed bounds
 
 
 def sweep_rows(table: pd.DataFrame) -> pd.DataFrame:

@@ -27,7 +27,7 @@ from .numbers import (
     pct,
     signed_points,
 )
-from .variants_display import ordinal, shown
+from .variants_display import floored, nonnegative, ordinal, shown
 from .variants_unclear import NAMES, lost, unclear
 from .variants_words import (
     RATES,
@@ -91,6 +91,8 @@ class _Lookup:
         r = self.m[key]
         add = r["fair"] if key[1] == "seat" else 0.0
         v, lo, hi = r["value"] + add, r["ci_low"] + add, r["ci_high"] + add
+        if key[1] in RATES or nonnegative(key[1]):  # a level (a seat's: its win rate): >= 0
+            v, lo, hi = floored(v, lo, hi)  # as its table cell (``value_text``)
         if not (np.isfinite(lo) and np.isfinite(hi)):
             bracket = False  # no interval: the sentence says why (``figure``)
         if key[1] in RATES:

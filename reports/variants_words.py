@@ -70,16 +70,19 @@ def in_brackets(lo: float, hi: float, k: int, missing: str = f"({TOO_FEW})") -> 
 
 def apart(lo: float, hi: float, k: int, scale: float = 1.0) -> int:
     """The decimals of an interval (``k``, scaled by ``scale`` when written) whose bounds
-    read apart, and one clear of 0 visibly so (``numbers.apart_digits``): '[0.02, 0.04]' where
-    one decimal writes '[0.0, 0.0]'."""
+    read apart, each bound other than 0 on its own side of 0, clear of 0 or across it
+    (``numbers.apart_digits``): '[0.02, 0.04]' where one decimal writes '[0.0, 0.0]',
+    '[-0.04, +0.20]' where it writes '[+0.0, +0.2]'. A level's bounds are ``floored`` first
+    (``variants_display``): one at 0 asks for none."""
     return apart_digits(lo, hi, k, scale)
 
 
 def diff_digits(r: pd.Series) -> int:
     """The decimals a sentence writes a difference with, and the two values beside it: those
     of the difference's table cell (``variants_display.diff_text``: the measure's own,
-    ``shown``, more where its interval is clear of 0 and a bound would round onto 0,
-    ``apart``), so a sentence never rounds what the table beside it writes otherwise."""
+    ``shown``, more where a bound other than 0 would round onto 0, on either side of it, or
+    the two bounds would read alike, ``apart``), so a sentence never rounds what the table
+    beside it writes otherwise."""
     s = shown(str(r["metric"]))
     return apart(float(r["ci_low"]), float(r["ci_high"]), s.digits, s.scale)
 

@@ -85,7 +85,8 @@ def test_a_variants_difference_writes_no_minus_zero():
     assert value_text(seat) == "-0.001 [-1.000, +0.001] pp"
     turns = pd.Series({"metric": "lead_changes", "value": -1e-4, "ci_low": -1e-4,
                        "ci_high": 0.5})  # fmt: skip
-    assert value_text(turns) == "-0.0001 [-0.0001, 0.5000] changes"  # its bound's side shown
+    # a level (a count, never below 0): its bounds at 0 at least, the measure's decimals
+    assert value_text(turns) == "0.00 [0.00, 0.50] changes"  # tests/test_edge65_bounds.py
 
 
 def test_a_ladder_step_cell_writes_no_minus_zero():
