@@ -38,7 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": (
         "leaves_cli.replay_cmd",
         "replay",
-        "Step through a recorded game (GameRecord JSON lines).",
+        "Show a recorded game: a line of a records file, or a run's game from its seeds.",
     ),
     "verify": (
         "leaves_cli.verify_cmd",

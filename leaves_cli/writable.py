@@ -9,6 +9,7 @@ when the folder does not exist yet, which nothing is left behind in.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -53,19 +54,42 @@ def _refused(folder: Path) -> str | None:
 def check_file_writable(path: str | Path, flag: str) -> None:
     """A file a command appends to (``--save``, ``--record``), asked before anything is
     played: its folder must exist (exit 2; it is not created where a mistyped path points)
-    and take files, and the file, if it is there already, must open for appending (exit 1)."""
+    and take files; the file, if it is there already, must be a regular file (exit 2: a
+    device such as /dev/null keeps nothing to read back, and a run's records, written whole,
+    would replace it; opening a pipe to append waits for a reader, so neither is opened) and
+    open for appending (exit 1)."""
     target = Path(path)
     folder = target.parent
     if not folder.is_dir():
         what = "is a file" if folder.exists() else "does not exist"
         raise CLIError(f"{flag} {path}: the folder {folder} {what}", usage=True)
-    if not target.exists():
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:  # nothing there yet (or a broken link): the folder must take a new file
         reason = _refused(folder)
         if reason is not None:
-            raise CLIError(f"cannot write to {path}: {reason} ({flag})")
+            raise CLIError(f"cannot write to {path}: {reason} ({flag})") from None
         return
+    if not stat.S_ISREG(mode):
+        raise CLIError(
+            f"{flag} {path} is not a regular file but {_kind(mode)}: name a file",
+            usage=True,
+        )
     try:
         with open(target, "a", encoding="utf-8"):
             pass  # opened for appending and closed: the file is unchanged
     except OSError as exc:
         raise CLIError(f"cannot write to {path}: {exc.strerror or exc} ({flag})") from None
+
+
+def _kind(mode: int) -> str:
+    """What a path that is no regular file is, in words, from its ``st_mode``."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
