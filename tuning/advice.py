@@ -37,6 +37,13 @@ def headline(result: Any) -> str:
     not shown to play better than the start (``result``: a ``TuneResult``)."""
     v, s, spec, tuned = result.verification, result.settings, result.spec, result.tuned_spec
     names = ", ".join(result.start)
+    if s.get("no_win"):
+        return (
+            f"no candidate can be told from the start: {spec} won none of the "
+            f"{s['games_used']:,} games of the search, with the starting parameters or any "
+            f"candidate's, so its win rates cannot tell the parameter(s) {names} apart; "
+            "best.txt holds the start"
+        )
     if s.get("untried"):
         return (
             "no candidate had parameters other than the start's: every step the search drew "

@@ -30,7 +30,7 @@ import numpy as np
 
 from gamekit.errors import ParameterError
 from reports.numbers import counted
-from tournaments.storage import atomic_write_bytes, done_chunks
+from tournaments.storage import atomic_write_bytes, done_chunks, holds_files
 
 __all__ = ["STATE", "PREVIOUS", "Gauss", "State", "StateError", "arguments", "game_setting",
            "finished", "load", "mismatch", "save", "clear", "saved_words", "searched",
@@ -277,9 +277,11 @@ def load(out: str | Path | None) -> tuple[State, str]:
     if done is not None:
         raise ParameterError(f"{out} holds a finished tuning, nothing to resume: {done}")
     files = [out / name for name in (STATE, PREVIOUS) if (out / name).is_file()]
-    if not files:
+    if not files:  # a tuning starts only in a folder holding nothing: say where one can
+        where = " in a new {out}" if holds_files(out) else ""
         raise ParameterError(f"cannot resume {out}: it holds no saved tuning (no {STATE}); "
-                             "leave out {resume} to start one", "resume")  # fmt: skip
+                             f"leave out {{resume}} to start one{where}", "resume",
+                             "out")  # fmt: skip
     problems = []
     for path in files:
         try:

@@ -127,14 +127,18 @@ WIDE_VERIFY = 0.05
 win rate) cannot tell the differences tuning usually finds."""
 
 
-def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[str]:
-    """One line for each reason the result tells less than it seems to."""
+def _warnings(v: Verification, no_effect: bool, names: Sequence[str],
+              from_budget: bool = True) -> list[str]:  # fmt: skip
+    """One line for each reason the result tells less than it seems to (``from_budget``: the
+    verification's size was worked out from the budget, so a larger budget enlarges it)."""
+    raise_ = "--verify-games or --budget" if from_budget else "--verify-games"
     out = []
     if no_effect:
         out.append(
-            f"the parameter(s) {', '.join(names)} changed no decision over the evaluation "
-            "games: try a larger first step (--sigma) or wider ranges in the strategy's "
-            "tunable, or check that the strategy reads them"
+            f"the parameter(s) {', '.join(names)} changed no decision the win counts show: "
+            "every candidate won as many games as the start on its generation's deals, every "
+            "finalist as many as the others; try a larger first step (--sigma) or wider "
+            "ranges in the strategy's tunable, or check that the strategy reads them"
         )
     width = (v.diff_high - v.diff_low) / 2
     if v.games_differing == 0:  # identical arms: a zero-width interval, so the arms' own
@@ -143,14 +147,13 @@ def _warnings(v: Verification, no_effect: bool, names: Sequence[str]) -> list[st
     if small and v.verdict not in ("improved", "worse"):  # a test found one: not "nothing"
         out.append(
             f"the verification is too small to tell anything ({counted(v.units, 'deal')}, "
-            f"{counted(v.tuned.games, 'game')} an arm): raise --verify-games or --budget"
+            f"{counted(v.tuned.games, 'game')} an arm): raise {raise_}"
         )
     elif width > WIDE_VERIFY:  # written on its side of the limit: 5.004 never as '5.0'
         k = level_digits((width,), WIDE_VERIFY, 1, 100.0)
         out.append(
             f"the verification's interval is +/-{in_percentage_points(fixed(100 * width, k))} "
-            f"wide ({v.units:,} deals): only a larger difference would show; raise "
-            "--verify-games or --budget"
+            f"wide ({v.units:,} deals): only a larger difference would show; raise {raise_}"
         )
     return out
 
@@ -222,7 +225,8 @@ def tune(
     generation, and the finalists' replay; never more, the verification aside);
     ``candidate_games`` fixes the games per evaluation (default: about
     ``TARGET_GENERATIONS`` generations). ``verify_games`` is the size of each arm of the
-    verification (default: half the budget). ``popsize`` defaults to CMA-ES's 4 + 3 ln(dim);
+    verification (default: half the budget). ``popsize`` defaults to CMA-ES's 4 + 3 ln(dim),
+    rounded down, dim at least 2 (one parameter is searched beside an ignored coordinate: 6);
     ``sigma`` is the initial step as a fraction of each range. ``game`` (a game plug-in, e.g.
     one under a rule variant, or a game id) is what every game is played as (None: the runner's
     default game); ``tune.json`` records its id, settings and their words.
@@ -279,7 +283,10 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
     candidates = pd.DataFrame(rows)
     settings = _settings(plan, candidates, len(search), len(finalists), verification)
     settings["no_effect"], settings["untried"] = no_effect, untried
+    settings["no_win"] = no_win = effect.no_win(rows)
     settings["wall_s"] = round(time.perf_counter() - t0, 3)
+    said = _warnings(verification, no_effect and not (untried or no_win),
+                     [p.name for p in plan.params], "verify_games" in plan.derived)  # fmt: skip
     result = TuneResult(
         out=plan.out,
         spec=spec,
@@ -290,10 +297,7 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
         search=pd.DataFrame(search),
         verification=verification,
         settings=settings,
-        warnings=[
-            *_forfeit_warnings(plan.out),
-            *_warnings(verification, no_effect and not untried, [p.name for p in plan.params]),
-        ],
+        warnings=[*_forfeit_warnings(plan.out), *said],
         tuned_spec=tuned_spec,
         tuned=tuned,
     )

@@ -32,7 +32,6 @@ from tournaments import TournamentResult
 
 __all__ = ["Arm", "Verification", "compare"]
 
-SEAT_COLUMNS = [f"seat_{s}" for s in range(6)]
 CANDIDATE = "\0candidate"  # stands for either candidate when the two arms' seatings are compared
 
 
@@ -118,14 +117,21 @@ class Verification:
         return d
 
 
+def _seat_columns(result: TournamentResult) -> list[str]:
+    """The seat columns of the run's largest table: those beyond it are empty, and a variant
+    for fewer seats writes fewer (one for two players has seat_0 and seat_1 only)."""
+    return [f"seat_{s}" for s in range(max(result.spec["players"]))]
+
+
 def _games(result: TournamentResult, label: str) -> pd.DataFrame:
     """Per game, sorted by deal and seating: ``key`` (deal seed and who sits where, ``label``
     masked), ``deal`` (its seed) and ``won`` (did ``label`` win)."""
-    df = result.games(["deal_seed", "table", "winner", *SEAT_COLUMNS])
-    seats = df[SEAT_COLUMNS].astype(object).where(df[SEAT_COLUMNS].notna(), "")
+    columns = _seat_columns(result)
+    df = result.games(["deal_seed", "table", "winner", *columns])
+    seats = df[columns].astype(object).where(df[columns].notna(), "")
     seats = seats.replace({label: CANDIDATE})
     key = df["deal_seed"].astype(str)
-    for col in SEAT_COLUMNS:
+    for col in columns:
         key = key + "|" + seats[col].astype(str)
     out = pd.DataFrame(
         {

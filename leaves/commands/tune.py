@@ -69,8 +69,17 @@ from .rules import rules_option
     show_default=True,
     help="Initial search step, as a fraction of each parameter's range.",
 )
-@value_option("--candidate-games", int, "Games per candidate (default: from budget).")
-@value_option("--verify-games", int, "Games per verification arm (default: budget/2).")
+@value_option(
+    "--candidate-games",
+    int,
+    "Games per candidate, rounded up so every table plays every seating of its deals "
+    "(default: from budget).",
+)
+@value_option(
+    "--verify-games",
+    int,
+    "Games per verification arm, rounded up as --candidate-games (default: budget/2).",
+)
 @click.option(
     "--resume",
     is_flag=True,
@@ -168,7 +177,8 @@ def _run(request: Request, specs: list[str], progress: bool) -> Any:
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
-        click.echo(interrupted(request.out, resume_command(request.spec)), err=True)
+        said = interrupted(request.out, resume_command(request.spec), request.seed is not None)
+        click.echo(said, err=True)
         raise
 
 
@@ -203,10 +213,11 @@ def _game(rules: tuple[str, ...]) -> Any:
     return LeavesGame(rules=parse_rules(rules))
 
 
-def interrupted(out: str, command: str) -> str:
+def interrupted(out: str, command: str, seeded: bool = True) -> str:
     """What a Ctrl-C leaves: what is saved in ``out`` and the ``command`` that continues it;
     where the result is, when it was written; where nothing was saved yet, what to do
-    instead."""
+    instead (``seeded``: the command gave --seed, so running it again plays the same
+    games; one without draws a fresh seed, none saved yet)."""
     from tournaments.storage import holds_files
     from tuning.checkpoint import finished, saved_words
 
@@ -219,9 +230,14 @@ def interrupted(out: str, command: str) -> str:
     path = Path(out)
     left = holds_files(path)  # its lock file aside: the run let go of it
     clear = f"remove {out} or pick a new --out, then " if left else ""
+    again = (
+        "with the same --seed it plays the same games"
+        if seeded
+        else "without --seed it draws a fresh seed: give one to make a tuning repeatable"
+    )
     return (
         f"interrupted before a generation was saved: the tuning cannot be resumed; {clear}run "
-        "the command again (with the same --seed it plays the same games)"
+        f"the command again ({again})"
     )
 
 
