@@ -43,6 +43,7 @@ from .tournament_parts import (
     playing,
     stops_on_term,
 )
+from .worker_stop import worker_stopped
 
 FIXED_GAMES = 20_000
 """Games per side of a gauntlet by default."""
@@ -255,10 +256,8 @@ def _answer(result: Any, path: Path, capped: str = "") -> None:
 
     table = reports.gauntlet(result)
     lines, rec = sentences(table), _untested(path)
-    if rec is not None and table.attrs.get("nobody_won"):  # not the report's LLR-less verdict
-        lines[-1] = str(rec["sentence"])
-    elif rec is not None:
-        lines.append(_no_test_note(rec, path))
+    if rec is not None and not table.attrs.get("nobody_won"):  # no game won: the test's own
+        lines.append(_no_test_note(rec, path))  # sentence says it (``reports.gauntlet``)
     for line in lines:
         click.echo(line)
     if capped:
@@ -362,9 +361,12 @@ def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
     """Play the gauntlet into ``path``: at once, or in batches until the sequential test of
     ``settings`` decides or its cap of games a side is reached; the result. Each batch's
     session counts its time from where the one before ended (the first from now), so the
-    run's recorded wall time holds the weighing between batches too, as the command spent it."""
-    from tournaments.run_state import shell_word  # start-up: it loads numpy
+    run's recorded wall time holds the weighing between batches too, as the command spent it.
+    Stopped (Ctrl-C, a dead worker), it names the command that continues it, as the advice on
+    an unfinished run does (``run_state.continue_command``)."""
+    from tournaments.run_state import continue_command  # start-up: it loads numpy
 
+    again = f"'{continue_command('gauntlet', path)}' continues it"
     clock = [time.perf_counter()]
     try:
         from .sequential import echo_err, run_sequential
@@ -386,8 +388,10 @@ def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
         test, cap = _test(settings), int(settings["max_games"])
         return run_sequential(g, path, play, test, cap, echo_err, resume=resume)[0]
     except KeyboardInterrupt:
-        click.echo(
-            f"interrupted: 'leaves gauntlet --resume --out {shell_word(path)}' continues it",
-            err=True,
-        )
+        click.echo(f"interrupted: {again}", err=True)
         raise
+    except Exception as exc:
+        stopped = worker_stopped(exc, f"every finished chunk is kept: {again}")
+        if stopped is None:
+            raise
+        raise stopped from None

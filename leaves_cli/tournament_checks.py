@@ -35,6 +35,7 @@ __all__ = [
     "check_resumed_cap",
     "default_players",
     "players_of",
+    "room_for_a_deal",
 ]
 
 DEFAULT_PLAYERS = 4
@@ -223,24 +224,32 @@ def check_resumed_cap(values: Mapping[str, Any], deals: int, per_deal: int, unit
             raise _cap_below(values, cap, grow, named=True, resumed=True)
     elif deals > deals_for(values["games"], per_deal):  # grown past its first stage
         if deals_for(cap, per_deal) < deals:
-            raise _below_held(values, cap, held, per_deal, units)
+            raise _below_held(values, cap, deals, per_deal, units)
     elif cap < values["games"]:
         raise _cap_below(values, cap, values["games"], named=False, resumed=True)
 
 
-def _below_held(values: Mapping[str, Any], cap: int, held: int, per_deal: int,
+def room_for_a_deal(deals: int, per_deal: int) -> int:
+    """The least ``--max-games`` that lets a precision run of ``deals`` deals (``per_deal``
+    games each) play on: the games it holds and one deal's more (``sequential.run_precision``
+    grows by whole deals, within the cap)."""
+    return (deals + 1) * per_deal
+
+
+def _below_held(values: Mapping[str, Any], cap: int, deals: int, per_deal: int,
                 units: str) -> CLIError:  # fmt: skip
-    """The one line refusing a resume's ``cap`` below the ``held`` games of the run (its
-    deals of ``per_deal`` games each): the caps that resume it (the last deal's games and
-    more, as ``--games`` counts them: rounded up to whole deals) and those that leave room
-    for another stage (``sequential.run_precision`` grows by whole deals within the cap)."""
+    """The one line refusing a resume's ``cap`` below the games of the run's ``deals`` (of
+    ``per_deal`` games each): the caps that resume it (the last deal's games and more, as
+    ``--games`` counts them: rounded up to whole deals) and those that leave room for another
+    stage (``room_for_a_deal``)."""
     from .origins import FLAG, origin
 
     typed = origin(values, "max_games") == FLAG
+    held = deals * per_deal
     deal = f" ({per_deal:,} {units} a deal)" if per_deal > 1 else ""
     said = (f"{_where(values, 'max_games', cap, typed)} is below the resumed run's {held:,} "
-            f"{units}{deal}: {held - per_deal + 1:,} or more resumes it, {held + per_deal:,} "
-            "or more leaves room to play on")  # fmt: skip
+            f"{units}{deal}: {held - per_deal + 1:,} or more resumes it, "
+            f"{room_for_a_deal(deals, per_deal):,} or more leaves room to play on")  # fmt: skip
     return CLIError(said if typed else f"{values.get('config')}: {said}", usage=True)
 
 

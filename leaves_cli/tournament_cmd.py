@@ -6,7 +6,6 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from pathlib import Path
@@ -29,9 +28,17 @@ from .options import (
     progress_option,
     value_option,
 )
-from .origins import FLAG, origin, whose
+from .origins import FLAG, origin
+from .precision_lines import again as _again
+from .precision_lines import below as _below  # noqa: F401 - where tests read it
+from .precision_lines import grows as _grows
+from .precision_lines import keep_flags
+from .precision_lines import precision_line as _precision_line
 from .request import Request, draft
 from .tournament_checks import DEFAULT_HELP, players_of
+from .tournament_outcome import echo_next as _echo_next
+from .tournament_outcome import echo_outcome as _echo_outcome
+from .worker_stop import worker_stopped
 
 
 @click.command(name="tournament")
@@ -172,7 +179,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     with parts.playing(out):
         result, t, widest = _run(t, out, request, progress, time.perf_counter())
     _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions,
-                  _grows(request, t, widest))  # fmt: skip
+                  _grows(request, t, widest), _capped_line(result, t))  # fmt: skip
     capped = parts.jobs_line(result.manifest, sessions, request.jobs)
     if capped:
         click.echo(capped)
@@ -189,66 +196,6 @@ def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
         click.echo(f"growing {out}: {manifest['spec']['n_games']:,} -> {t.n_games:,} {t.units} "
                    "(every one already played is kept)", err=True)  # fmt: skip
     click.echo(f"seed {t.seed}; results in {out}", err=True)
-
-
-def _echo_outcome(result: Any, t: Any, wall: float, sessions: int, grows: str) -> None:
-    """What the run came to: first its state (nothing to do, and what ``grows`` it; unfinished,
-    forfeited), then the summary with intervals and what this session played in ``wall``
-    seconds (the wall time it added to the manifest's, so never more than the total). Raises
-    CLIError (exit 1) when no game was played to its end: every result would be a forfeit's."""
-    from tournaments.run_state import run_state
-
-    out, unit = result.out, t.units
-    played = sum(int(s.get("units_played", 0)) for s in result.manifest["sessions"][sessions:])
-    state = run_state(out)
-    if sessions and not played:
-        click.echo(f"Nothing to do: {out} already holds all {t.n_games:,} {unit} of this run "
-                   f"(every chunk verified, none played again); {grows}")  # fmt: skip
-    for line in state.lines() if state is not None else ():
-        click.echo(line)
-    why_not = parts.summary_table(result, state is not None and state.nothing_valid)
-    if why_not:
-        click.echo(why_not)
-    of = "" if played == t.n_games else f" of {t.n_games:,}"
-    click.echo(f"{played:,}{of} {unit} in {wall:.1f} s this session "
-               f"({result.manifest['wall_time_s']:.1f} s in all); results in {out}")  # fmt: skip
-    if t.record is not None:
-        click.echo(f"{t.game.unit} records in {t.record}")
-    capped = _capped_line(result, t)
-    if capped:
-        click.echo(capped)
-    if state is not None and state.nothing_valid:
-        raise CLIError(f"no valid {t.game.unit} in {out}: every one ended by a forfeit")
-    if state is not None and state.all_forfeited:  # said first, above
-        raise CLIError(state.all_forfeited_error())
-
-
-def _grows(request: Request, t: Any, widest: float | None) -> str:
-    """What grows a run that had nothing to do: --add or --games; a --precision run (no --add)
-    plays on with a --precision below its widest half-width where its target is reached, and
-    a --max-games with room for a deal more where its cap has none (``run_precision``)."""
-    if request.precision is None or widest is None:
-        return "--add GAMES or --games N grows it"
-    from .sequential import PRECISION_MAX_GAMES
-
-    cap = request.max_games or PRECISION_MAX_GAMES
-    per, deals = t.schedule.seats_per_set, t.schedule.stages[-1]  # as run_precision counts
-    room = f"--max-games {(deals + 1) * per} or more"
-    full = f"{whose(request.values, 'max_games')} ({cap:,}) leaves room for no further deal"
-    if math.isnan(widest) or widest > request.precision:
-        return f"{full}: {room} plays on"
-    target, below = f"--precision {_as_given(request.precision)} is reached", _below(widest)
-    if cap // per > deals:
-        return f"{target}: --precision {below} or less plays on"
-    return f"{target} and {full}: --precision {below} or less with {room} plays on"
-
-
-def _below(x: float) -> str:
-    """A --precision under ``x`` > 0 (a Wilson interval is never of width 0), as typed: ``x``
-    rounded down at two decimals (more where it is under 1), a step lower where that is it."""
-    d = max(2, 2 - math.floor(math.log10(x)))
-    k = math.floor(x * 10**d)
-    return f"{(k - (k / 10**d >= x)) / 10**d:.{d}f}"
 
 
 def _capped_line(result: Any, t: Any) -> str:
@@ -269,32 +216,6 @@ def _capped_line(result: Any, t: Any) -> str:
     return (f"{n:,} of {of:,} {plural(game)} stopped at the cap of {CAP} {units} before "
             f"anyone reached {t.target:,} points: the best total then won; a lower --target"
             f"{rounds} keeps every {game} to its rule")  # fmt: skip
-
-
-def _echo_next(out: Path, t: Any, manifest: dict[str, Any]) -> None:
-    """The next command: the report of the run; a run without rows (``t.rows`` false), which
-    the report cannot read, names what reads its totals instead; files that are not the run's
-    but that a report would read as its rows, to be removed first."""
-    from tournaments.run_state import shell_word  # start-up: it loads numpy
-
-    if not t.rows:
-        click.echo(f"next: the run kept no per-{t.game.unit} rows (--no-rows), so not 'leaves "
-                   f"report', which reports from them; its totals are read by "
-                   f"tournaments.load({str(out)!r}) (.summary(), .head_to_head(), "
-                   ".seat_offsets())")  # fmt: skip
-        return
-    page = out / "report" / "report.html"
-    report = f"'leaves report {shell_word(out)}' writes its report ({page}) and key findings"
-    from tournaments.verify import row_strays
-
-    strays = row_strays(out, manifest)
-    if strays:  # a report refuses a run holding them (it would read them as its rows)
-        shown = ", ".join(str(out / rel) for rel in strays[:3])
-        more = f" and {len(strays) - 3} more" if len(strays) > 3 else ""
-        click.echo(f"next: remove {shown}{more} (not the run's: a report would read it with "
-                   f"its rows), then {report}")  # fmt: skip
-        return
-    click.echo(f"next: {report}")
 
 
 def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
@@ -411,6 +332,8 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
         # the chunks a resume verified are said where the user resumed, once: a later stage
         # of --precision resumes the run this command plays (no "resume:" line on a new run)
         said = request.resume and clock[0] == since
+        if resume or request.resume:  # the manifest is there: it keeps what continues the run
+            keep_flags(where, request)
         result = run.run(
             n_jobs=request.jobs,
             out=where,
@@ -435,25 +358,15 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
+        keep_flags(out, request)  # a new run's manifest, written by its first stage
         click.echo(f"interrupted: {_again(out, request)}", err=True)
         raise
     except Exception as exc:
-        again = f"every finished chunk is kept: {_again(out, request)}"
-        if type(exc).__name__ == "WorkerError":  # a Dask worker's own error, in one line
-            raise CLIError(f"{exc}; {again}") from None
-        if type(exc).__name__ != "TerminatedWorkerError":  # joblib's: a local worker died
+        keep_flags(out, request)
+        stopped = worker_stopped(exc, f"every finished chunk is kept: {_again(out, request)}")
+        if stopped is None:
             raise
-        raise CLIError(f"a worker process died (killed, or out of memory); {again}") from None
-
-
-def _again(out: Path, request: Request) -> str:
-    """The command that continues the run in ``out`` as it played: a --precision run's with
-    its target and cap (no manifest keeps them: a resume without them takes the defaults)."""
-    from tournaments.run_state import shell_word  # start-up: it loads numpy
-
-    cap = f" --max-games {request.max_games}" if request.max_games is not None else ""
-    more = f" --precision {_as_given(request.precision)}{cap}" if request.precision else ""
-    return f"'leaves tournament --out {shell_word(out)} --resume{more}' continues it"
+        raise stopped from None
 
 
 def _no_run(out: Path) -> str:
@@ -468,27 +381,3 @@ def _no_run(out: Path) -> str:
         f"cannot resume {out}: it holds no run (no manifest.json); leave out --resume to "
         "start one there"
     )
-
-
-def _precision_line(target: float, widest: float, n_games: int, unit: str) -> str:
-    """What the precision target came to, in one line (the width with the decimals that show
-    which side of the target it lies, ``sequential.half_width``)."""
-    from reports.numbers import in_percentage_points
-
-    from .sequential import half_width
-
-    if math.isnan(widest):
-        return f"precision: {n_games:,} {unit}; too few deals for an interval (cap reached)"
-    reached = "reached" if widest <= target else f"NOT reached (cap on {unit})"
-    return (
-        f"precision +-{in_percentage_points(_as_given(target))} {reached}: {n_games:,} {unit}, "
-        f"widest 95% half-width {half_width(widest, target)}"
-    )
-
-
-def _as_given(x: float) -> str:
-    """A number as an option takes it back: its short form ('0.5', '1') where that reads as
-    the number, else every digit it has ('0.1234567', not '0.123457': a run continued with
-    that would stop at another width)."""
-    short = f"{x:g}"
-    return short if float(short) == x else repr(x)

@@ -22,7 +22,20 @@ from .declaration import plural
 from .result import TournamentResult
 from .storage import lock_holder
 
-__all__ = ["RunState", "run_state", "shell_word"]
+__all__ = [
+    "PRECISION_RUN",
+    "RunState",
+    "continue_command",
+    "precision_flags",
+    "run_state",
+    "shell_word",
+    "typed_number",
+]
+
+PRECISION_RUN = "precision_run"
+"""The manifest's key for a ``--precision`` run's target and cap (``precision``, ``max_games``:
+None where none was given), which its spec does not hold: ``leaves tournament`` keeps them
+there, so the command that continues an unfinished run names them (``precision_flags``)."""
 
 _PLAIN = set("@%+=:,./-_")  # besides letters and digits of any script: nothing a shell reads
 
@@ -35,6 +48,46 @@ def shell_word(path: Path | str) -> str:
     text = str(path)
     text = f"./{text}" if text.startswith("-") else text
     return text if text and all(c.isalnum() or c in _PLAIN for c in text) else shlex.quote(text)
+
+
+def typed_number(x: float) -> str:
+    """A number as an option takes it back: its short form ('0.5', '1') where that reads as
+    the number, else every digit it has ('0.1234567', not '0.123457': a run continued with
+    that would stop at another width)."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(x)
+
+
+def continue_command(command: str, out: Path | str, flags: str = "") -> str:
+    """The command that continues the unfinished run ``leaves COMMAND`` plays in ``out``, as a
+    shell takes it: the run's folder is all it needs (the manifest holds the rest), but a
+    --precision run's target and cap (``flags``: ``precision_flags``)."""
+    return f"leaves {command} --resume --out {shell_word(out)}{flags}"
+
+
+def precision_flags(precision: float | None, max_games: int | None) -> str:
+    """The options after ``--resume`` that continue a ``--precision`` run as it played: its
+    target and, where one was given, its cap (a resume without them plays the stage it holds
+    and stops; one without the cap takes the default); "" for a run without a target."""
+    if precision is None:
+        return ""
+    cap = f" --max-games {max_games}" if max_games is not None else ""
+    return f" --precision {typed_number(precision)}{cap}"
+
+
+def _kept_flags(manifest: dict[str, Any]) -> str:
+    """``precision_flags`` of what the manifest keeps under ``PRECISION_RUN``; "" where it
+    keeps nothing there, or nothing a command could take (a file edited by hand)."""
+    kept = manifest.get(PRECISION_RUN)
+    if not isinstance(kept, dict):
+        return ""
+    target, cap = kept.get("precision"), kept.get("max_games")
+    number = isinstance(target, int | float) and not isinstance(target, bool)
+    if not (number and 0 < target < float("inf")):
+        return ""
+    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+        return ""
+    return precision_flags(float(target), cap)
 
 
 def replay_command(run: Path | str, game: int | str) -> str:
@@ -64,6 +117,7 @@ class RunState:
     live: bool = False  # the manifest says "running": the run may still be being played
     holder: str | None = None  # then who holds its lock ("pid N"; "": none, a killed run; None:
     # cannot be told, ``storage.lock_holder``)
+    flags: str = ""  # what the command continuing it names after --out (``precision_flags``)
 
     @property
     def unfinished(self) -> bool:
@@ -76,9 +130,10 @@ class RunState:
 
     @property
     def _continue(self) -> str:
-        """The command that continues the run (its folder is all a tournament needs)."""
+        """The command that continues the run: its folder, and a --precision run's target and
+        cap (``PRECISION_RUN``; a gauntlet's manifest holds its test)."""
         command = "gauntlet" if self.gauntlet else "tournament"
-        return f"continue it with 'leaves {command} --resume --out {shell_word(self.out)}'"
+        return f"continue it with '{continue_command(command, self.out, self.flags)}'"
 
     def extent(self) -> str:
         """'609,336 of 3,000,000 games (unfinished)' or '12 games (finished)'."""
@@ -214,7 +269,7 @@ def run_state(out: str | Path) -> RunState | None:
         played=int(played), game_unit=unit, games=games, forfeited=lost, first=first,
         gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
         all_forfeited=tuple((label, n) for label, n, _ in void), all_own=all(o for *_, o in void),
-        live=live, holder=lock_holder(out) if live else None,
+        live=live, holder=lock_holder(out) if live else None, flags=_kept_flags(manifest),
     )  # fmt: skip
 
 

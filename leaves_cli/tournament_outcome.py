@@ -1,0 +1,78 @@
+"""What ``leaves tournament`` says once its run is played: where the run stands (nothing to
+do, unfinished, forfeited), its summary and what this session played, and the next command
+(its report, or what reads a run without rows).
+
+Imports inside functions: start-up. The packages that read a played run load once it is
+played, so the command's ``--help`` and a bad option answer at once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import tournament_parts as parts
+from .errors import CLIError
+
+__all__ = ["echo_next", "echo_outcome"]
+
+
+def echo_outcome(result: Any, t: Any, wall: float, sessions: int, grows: str,
+                 capped: str) -> None:  # fmt: skip
+    """What the run came to: first its state (nothing to do, and what ``grows`` it; unfinished,
+    forfeited), then the summary with intervals and what this session played in ``wall``
+    seconds (the wall time it added to the manifest's, so never more than the total), and
+    ``capped`` (the matches the cap on games stopped; "" for none). Raises
+    CLIError (exit 1) when no game was played to its end: every result would be a forfeit's."""
+    from tournaments.run_state import run_state
+
+    out, unit = result.out, t.units
+    played = sum(int(s.get("units_played", 0)) for s in result.manifest["sessions"][sessions:])
+    state = run_state(out)
+    if sessions and not played:
+        click.echo(f"Nothing to do: {out} already holds all {t.n_games:,} {unit} of this run "
+                   f"(every chunk verified, none played again); {grows}")  # fmt: skip
+    for line in state.lines() if state is not None else ():
+        click.echo(line)
+    why_not = parts.summary_table(result, state is not None and state.nothing_valid)
+    if why_not:
+        click.echo(why_not)
+    of = "" if played == t.n_games else f" of {t.n_games:,}"
+    click.echo(f"{played:,}{of} {unit} in {wall:.1f} s this session "
+               f"({result.manifest['wall_time_s']:.1f} s in all); results in {out}")  # fmt: skip
+    if t.record is not None:
+        click.echo(f"{t.game.unit} records in {t.record}")
+    if capped:
+        click.echo(capped)
+    if state is not None and state.nothing_valid:
+        raise CLIError(f"no valid {t.game.unit} in {out}: every one ended by a forfeit")
+    if state is not None and state.all_forfeited:  # said first, above
+        raise CLIError(state.all_forfeited_error())
+
+
+def echo_next(out: Path, t: Any, manifest: dict[str, Any]) -> None:
+    """The next command: the report of the run; a run without rows (``t.rows`` false), which
+    the report cannot read, names what reads its totals instead; files that are not the run's
+    but that a report would read as its rows, to be removed first."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
+    if not t.rows:
+        click.echo(f"next: the run kept no per-{t.game.unit} rows (--no-rows), so not 'leaves "
+                   f"report', which reports from them; its totals are read by "
+                   f"tournaments.load({str(out)!r}) (.summary(), .head_to_head(), "
+                   ".seat_offsets())")  # fmt: skip
+        return
+    page = out / "report" / "report.html"
+    report = f"'leaves report {shell_word(out)}' writes its report ({page}) and key findings"
+    from tournaments.verify import row_strays
+
+    strays = row_strays(out, manifest)
+    if strays:  # a report refuses a run holding them (it would read them as its rows)
+        shown = ", ".join(str(out / rel) for rel in strays[:3])
+        more = f" and {len(strays) - 3} more" if len(strays) > 3 else ""
+        click.echo(f"next: remove {shown}{more} (not the run's: a report would read it with "
+                   f"its rows), then {report}")  # fmt: skip
+        return
+    click.echo(f"next: {report}")
