@@ -109,16 +109,33 @@ def pick_game(run: Path, game: int | None, plugin: Any) -> tuple[int, Any]:
     return game, hit.iloc[0]
 
 
-def _file_changed(entrant: dict[str, Any]) -> bool:
+def _file_changed(run: Path, entrant: dict[str, Any]) -> bool:
+    """Whether the entrant's file differs from the one the run hashed; a file or hash in the
+    manifest that is no text (or no path) is the manifest's damage, said so (exit 1)."""
     import hashlib
 
+    for key, what in (("file", "a file's path"), ("file_sha256", "the file's SHA-256")):
+        if not isinstance(entrant.get(key), str | None):
+            said = _said(entrant[key])
+            why = f"{entrant.get('label')}: its {key} in the manifest (spec.entrants) is {said}, "
+            raise _corrupt(run, ValueError(f"{why}expected {what} (text)"))
     if not entrant.get("file") or not entrant.get("file_sha256"):
         return False
     try:
         digest = hashlib.sha256(Path(entrant["file"]).read_bytes()).hexdigest()
     except OSError:
         return True
+    except ValueError:  # a NUL in it: no path names such a file
+        said = _said(entrant["file"])
+        why = f"its file in the manifest (spec.entrants) is {said}, expected a path (no NUL)"
+        raise _corrupt(run, ValueError(f"{entrant.get('label')}: {why}")) from None
     return digest != entrant["file_sha256"]
+
+
+def _said(value: Any) -> str:
+    """``value`` as the manifest's JSON writes it (``5``, ``null``), cut at 60 characters."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _plugin(run: Path, manifest: dict[str, Any]) -> Any:
@@ -190,7 +207,7 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     warnings = [
         f"{by_label[s]['file']} changed since the run: the replay may differ from its {plugin.unit}"
         for s in dict.fromkeys(seats)
-        if _file_changed(by_label[s])
+        if _file_changed(run, by_label[s])
     ]
     payloads = [_payload(run, plugin, by_label[s]) for s in seats]
     try:

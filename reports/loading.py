@@ -374,15 +374,16 @@ def deal_streams(manifest: dict, games: Games) -> np.ndarray | None:
 
 
 def _no_rows(path: Path, manifest: dict) -> str:
-    """Why a run has no rows to read: it kept none (--no-rows: its totals are elsewhere), or
-    none was played (or recorded) yet."""
+    """Why a run has no rows to read: it kept none (--no-rows: its totals are elsewhere, seat
+    offsets only for a game with a first player), or none was played (or recorded) yet."""
     spec = manifest.get("spec")
     if not (isinstance(spec, dict) and spec.get("rows") is False):
         return f"no games in {path} (expected Parquet parts under {path / 'games'})"
-    unit = run_declaration(manifest).unit
-    return (f"{path} kept no per-{unit} rows (--no-rows), which a report is made from; its "
-            f"totals are read by tournaments.load({str(path)!r}) (.summary(), .head_to_head(), "
-            ".seat_offsets())")  # fmt: skip
+    declared = run_declaration(manifest)
+    offsets = ", .seat_offsets()" if declared.has_first_player else ""  # else always empty
+    reads = f".summary(), .head_to_head(){offsets}"
+    return (f"{path} kept no per-{declared.unit} rows (--no-rows), which a report is made from; "
+            f"its totals are read by tournaments.load({str(path)!r}) ({reads})")  # fmt: skip
 
 
 def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:

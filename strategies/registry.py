@@ -400,38 +400,39 @@ def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
     an equality see the plain value)."""
     if default is inspect.Parameter.empty or default is None or value is None:
         return value
-    value = _plain(value)
-    expected: type | None = None
-    if isinstance(default, bool):
-        ok = isinstance(value, bool)
-        expected = bool
-    elif isinstance(default, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        expected = int
-    elif isinstance(default, float):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return float(value)
-        ok = isinstance(value, float)
-        expected = float
-    elif isinstance(default, str):
-        ok = isinstance(value, str)
-        expected = str
-    else:
+    value, hint = _plain(value), ""
+    expected = next((t for t in (bool, int, float, str) if isinstance(default, t)), None)
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if expected is None:
         return value
-    if not ok:
-        hint = f" (a spec reads it as a value: quote text, {key}='...')" if expected is str else ""
-        if (
-            expected is int
-            and isinstance(value, float)
-            and value.is_integer()
-            and abs(value) < 1e15
-        ):
-            hint = f" (write it without a point or an exponent: {key}={int(value)})"
-        raise ValueError(
-            f"parameter {key!r} of strategy {cls._display_name()} expects "
-            f"{expected.__name__}, got {value!r}{hint}"
+    if expected is float and whole:
+        try:
+            return float(value)
+        except OverflowError:  # past a float's range: refused as any value of the wrong type
+            hint = " (past a float's range, about 1.8e308)"
+    elif isinstance(value, expected) and (expected is not int or whole):
+        return value
+    elif expected is str:
+        hint = f" (a spec reads it as a value: quote text, {key}='...')"
+    elif expected is int and isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        hint = f" (write it without a point or an exponent: {key}={int(value)})"
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.replace("_", "")):
+        most = sys.get_int_max_str_digits()  # a spec reads a longer number as text
+        hint = (
+            f" (a number of more digits than Python reads: {most:,})" if len(value) > most else ""
         )
-    return value
+    raise ValueError(f"parameter {key!r} of strategy {cls._display_name()} expects "
+                     f"{expected.__name__}, got {_said(value)}{hint}")  # fmt: skip
+
+
+def _said(value: Any) -> str:
+    """``value`` in a one-line error: a whole number too long to show by its size, any other
+    value's repr cut at 60 characters (a number read as text runs to thousands of digits)."""
+    if isinstance(value, int) and value.bit_length() > 200:
+        sign = "negative " if value < 0 else ""
+        return f"a {sign}whole number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _plain(value: Any) -> Any:
