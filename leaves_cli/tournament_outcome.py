@@ -56,13 +56,13 @@ def echo_next(out: Path, t: Any, manifest: dict[str, Any]) -> None:
     """The next command: the report of the run; a run without rows (``t.rows`` false), which
     the report cannot read, names what reads its totals instead; files that are not the run's
     but that a report would read as its rows, to be removed first."""
+    from reports.loading import totals_readers  # start-up: it loads pandas
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     if not t.rows:
         click.echo(f"next: the run kept no per-{t.game.unit} rows (--no-rows), so not 'leaves "
                    f"report', which reports from them; its totals are read by "
-                   f"tournaments.load({str(out)!r}) (.summary(), .head_to_head(), "
-                   ".seat_offsets())")  # fmt: skip
+                   f"tournaments.load({str(out)!r}) ({totals_readers(t.game)})")  # fmt: skip
         return
     page = out / "report" / "report.html"
     report = f"'leaves report {shell_word(out)}' writes its report ({page}) and key findings"

@@ -373,6 +373,13 @@ def deal_streams(manifest: dict, games: Games) -> np.ndarray | None:
     return games.table.astype(np.int64)
 
 
+def totals_readers(declared: Any) -> str:
+    """The methods of ``tournaments.load`` that read a run kept without rows: its seat offsets
+    only for a game with a first player (else always empty). The one list every hint names."""
+    offsets = ", .seat_offsets()" if declared.has_first_player else ""
+    return f".summary(), .head_to_head(){offsets}"
+
+
 def _no_rows(path: Path, manifest: dict) -> str:
     """Why a run has no rows to read: it kept none (--no-rows: its totals are elsewhere, seat
     offsets only for a game with a first player), or none was played (or recorded) yet."""
@@ -380,8 +387,7 @@ def _no_rows(path: Path, manifest: dict) -> str:
     if not (isinstance(spec, dict) and spec.get("rows") is False):
         return f"no games in {path} (expected Parquet parts under {path / 'games'})"
     declared = run_declaration(manifest)
-    offsets = ", .seat_offsets()" if declared.has_first_player else ""  # else always empty
-    reads = f".summary(), .head_to_head(){offsets}"
+    reads = totals_readers(declared)
     return (f"{path} kept no per-{declared.unit} rows (--no-rows), which a report is made from; "
             f"its totals are read by tournaments.load({str(path)!r}) ({reads})")  # fmt: skip
 

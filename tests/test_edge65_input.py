@@ -132,13 +132,14 @@ def test_a_run_without_rows_names_the_seat_offsets_only_for_a_game_with_a_first_
 
     out = tmp_path / "r"
     players = "2" if game == "ligretto" else "3"
-    code, _, err = cli(capsys, "tournament", "--game", game, *names, "--players", players,
-                       "--games", "30", "--jobs", "1", "--no-rows", "--out", str(out))  # fmt: skip
+    code, said, err = cli(capsys, "tournament", "--game", game, *names, "--players", players,
+                          "--games", "30", "--jobs", "1", "--no-rows", "--out", str(out))  # fmt: skip
     assert code == 0, err
-    code, _, err = cli(capsys, "report", str(out))
-    line = one_error_line(err)
     unit = "round" if game == "ligretto" else "game"
     reads = ".summary(), .head_to_head()" + (", .seat_offsets()" if offsets else "")
+    assert (f"its totals are read by tournaments.load({str(out)!r}) ({reads})\n") in said
+    code, _, err = cli(capsys, "report", str(out))
+    line = one_error_line(err)
     assert code != 0 and line == (
         f"leaves: error: {out} kept no per-{unit} rows (--no-rows), which a report is made "
         f"from; its totals are read by tournaments.load({str(out)!r}) ({reads})"
