@@ -1,7 +1,7 @@
 """What a precision run and a sequential gauntlet print is what works when followed to the
 letter: a precision resume with nothing to do names the --max-games (or --precision) that
 plays on, not --add, which --precision refuses; the command a stopped precision run names
-continues it within the cap it began with (the manifest keeps no cap); the report of a
+continues it within the cap it began with; the report of a
 sequential gauntlet nobody won says the command's own sentence, not a test that reached
 --max-games; docs/tournaments.md says each, in the words and figures the commands use."""
 
