@@ -7,7 +7,9 @@ Imports inside functions: start-up (the registry loads only to complete a strate
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 import click
@@ -47,6 +49,24 @@ def flag_of(param: click.Parameter | None) -> str:
     return param.human_readable_name if param is not None else "a value"
 
 
+def beyond_float(value: Any) -> str:
+    """Why the typed ``value`` names a number that a float cannot hold, in words ('' where it
+    can, or it is no number): one so close to 0 that it reads as 0 (1e-400), or one so large
+    that it reads as infinity (1e400), which a check would then judge as if it were typed."""
+    if not isinstance(value, str):
+        return ""
+    try:
+        number, exact = float(value), Decimal(value.strip())
+    except (ValueError, ArithmeticError):
+        return ""
+    if number == 0 and exact != 0:
+        return "a number too close to 0 to be held apart from it (it would read as 0)"
+    if math.isinf(number) and exact.is_finite():
+        sign = "minus " if number < 0 else ""
+        return f"a number too large to be held (it would read as {sign}infinity)"
+    return ""
+
+
 class _InWords:
     """A number type whose bounds (``min``, ``max``: either open when None; both excluded
     where ``exclusive``) are said in words in the help (``[0 or more]``) and in the one line
@@ -82,6 +102,11 @@ class _InWords:
         return self.bounds
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        takes = " ".join(filter(None, (self.noun, self.bounds)))
+        unheld = beyond_float(value) if self.parse is float else ""
+        if unheld:  # refused as typed: 1e-400 is not the 0.0 it would read as
+            got = printable(str(value).strip())
+            raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}, {unheld}", ctx)
         try:
             number = super().convert(value, param, ctx)
             if number == number or (self.min is None and self.max is None):
@@ -93,7 +118,6 @@ class _InWords:
             self.parse(text)
         except ValueError:  # no number of the kind: the text, quoted
             got = f"'{printable(text)}'"
-        takes = " ".join(filter(None, (self.noun, self.bounds)))
         raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}", ctx)
 
 

@@ -65,7 +65,7 @@ def test_a_bound_a_hair_across_zero_adds_no_decimals_to_an_ordinary_figure():
            "diff_ci_low": -4e-7, "diff_ci_high": 0.024, "p_value": 0.06}  # fmt: skip
     assert "+1.2 percentage points [-0.0, +2.4] (paired" in fixed_verdict(row)  # its side
     head = _result(0.012, -4e-7, 0.024, 0.06).headline()
-    assert "(+1.2 percentage points [+0.0, +2.4], p = 0.06)" in head, head
+    assert "(+1.2 percentage points [-0.0, +2.4], p = 0.06)" in head, head  # the same rule
     assert apart_digits(-0.0001, 0.006) == 2  # across 0, wide: '-0.01', never '+0.0'
     assert apart_digits(-0.0004, 0.0005) == 2  # across 0 within a tenth: what shows it
     assert apart_digits(0.0001, 0.0005) == 2  # clear of 0: a bound never read 0

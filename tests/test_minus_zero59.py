@@ -36,8 +36,8 @@ def _verification(diff: float, low: float, high: float, p: float = 0.5):
 
 def test_the_verification_interval_writes_no_minus_zero():
     v = _verification(0.01, TINY, 0.02)
-    assert v.span() == "[+0.0, +2.0]"
-    assert v.span(2) == "[+0.00, +2.00]"
+    assert v.span() == "[-0.001, +2.000]"  # a bound below 0 on its side, never '+0.0'
+    assert v.span(2) == "[-0.001, +2.000]"
     assert _verification(0.01, -0.012, 0.02).span() == "[-1.2, +2.0]"  # a real sign stays
 
 

@@ -19,24 +19,27 @@ from .chart import convergence
 __all__ = ["write"]
 
 
-def _versions() -> dict[str, str]:
-    """Python's, the optimiser's, numpy's and those the game's results depend on (the game
-    its tournaments play: the runner's default)."""
+def _versions(game: Any = None) -> dict[str, str]:
+    """Python's, the optimiser's, numpy's and those the results of ``game`` depend on (the
+    game its tournaments play, which declares them; None: the runner's default game)."""
     import cma  # start-up: cma loads to search
 
-    from tournaments.games import get_game  # start-up: loads the game registry
+    if game is None:
+        from tournaments.games import get_game  # start-up: loads the game registry
 
+        game = get_game()
     return {
         "python": platform.python_version(),
-        **get_game().versions(),
+        **game.versions(),
         "cma": cma.__version__,
         "numpy": np.__version__,
     }
 
 
-def write(result: Any, space: Any) -> None:
+def write(result: Any, space: Any, game: Any = None) -> None:
     """best.txt (what the verdict recommends), candidates.csv, search.csv, verification.csv,
-    convergence.png, then tune.json (a ``tuning.TuneResult`` over ``space``)."""
+    convergence.png, then tune.json (a ``tuning.TuneResult`` over ``space``, its games played
+    as ``game``: None, the runner's default)."""
     out = result.out
     (out / "best.txt").write_text(result.best_spec + "\n")
     result.candidates.to_csv(out / "candidates.csv", index=False)
@@ -59,7 +62,7 @@ def write(result: Any, space: Any) -> None:
         "verification": v.to_dict(),
         "headline": result.headline(),
         "warnings": result.warnings,
-        "versions": _versions(),
+        "versions": _versions(game),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     fig = convergence(result.candidates, result.search, list(space.names), space.low, space.high)

@@ -25,13 +25,21 @@ import numpy as np
 import pandas as pd
 
 import strategies
-from reports.numbers import TOO_FEW, counted, fixed, in_percentage_points, level_digits, p_text
+from reports.numbers import TOO_FEW, counted, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
-from tournaments.storage import MANIFEST, clean_temporaries, refuse_if_played, run_lock
+from tournaments.storage import (
+    MANIFEST,
+    clean_temporaries,
+    lost_manifest,
+    refuse_if_played,
+    run_lock,
+)
 
 from . import checkpoint, effect
 from .advice import headline, recommends_tuned
+from .cautions import MIN_VERIFY_UNITS, WIDE_VERIFY, forfeit_warnings
+from .cautions import warnings as _warnings
 from .checkpoint import State, game_setting
 from .evaluate import Score
 from .output import write
@@ -39,7 +47,8 @@ from .plan import FINALISTS, TARGET_GENERATIONS, Plan, checked
 from .space import Space
 from .verify import Verification, compare
 
-__all__ = ["TuneResult", "tune", "TUNE_SEED_KEYS", "TARGET_GENERATIONS", "SIGMA0"]
+__all__ = ["TuneResult", "tune", "TUNE_SEED_KEYS", "TARGET_GENERATIONS", "SIGMA0",
+           "MIN_VERIFY_UNITS", "WIDE_VERIFY"]  # fmt: skip
 
 TUNE_SEED_KEYS = {"cma": 100, "generation": 101, "verify": 102, "select": 103}
 """SeedSequence spawn-key prefixes under the tuning seed: the optimiser's draws, generation g's
@@ -116,64 +125,6 @@ def _paired(v: Verification) -> str:
     and p-value; where the deals give no interval, that in words and no p-value (no test)."""
     diff = v.difference(2)
     return diff if not np.isfinite(v.p_value) else f"{diff}, {p_text(v.p_value)}"
-
-
-MIN_VERIFY_UNITS = 10
-"""Fewer paired deals than this and a verification that found no difference is too small to
-tell anything (one that found one says so, its interval's width aside)."""
-
-WIDE_VERIFY = 0.05
-"""A verification interval wider than this either side of its difference (5 percentage points of
-win rate) cannot tell the differences tuning usually finds."""
-
-
-def _warnings(v: Verification, no_effect: bool, names: Sequence[str],
-              from_budget: bool = True) -> list[str]:  # fmt: skip
-    """One line for each reason the result tells less than it seems to (``from_budget``: the
-    verification's size was worked out from the budget, so a larger budget enlarges it)."""
-    raise_ = "--verify-games or --budget" if from_budget else "--verify-games"
-    out = []
-    if no_effect:
-        out.append(
-            f"the parameter(s) {', '.join(names)} changed no decision the win counts show: "
-            "every candidate won as many games as the start on its generation's deals, every "
-            "finalist as many as the others; try a larger first step (--sigma) or wider "
-            "ranges in the strategy's tunable, or check that the strategy reads them"
-        )
-    width = (v.diff_high - v.diff_low) / 2
-    if v.games_differing == 0:  # identical arms: a zero-width interval, so the arms' own
-        width = max((a.ci_high - a.ci_low) / 2 for a in (v.tuned, v.start))
-    small = v.units < MIN_VERIFY_UNITS or not (np.isfinite(width) or v.flat)
-    if small and v.verdict not in ("improved", "worse"):  # a test found one: not "nothing"
-        out.append(
-            f"the verification is too small to tell anything ({counted(v.units, 'deal')}, "
-            f"{counted(v.tuned.games, 'game')} an arm): raise {raise_}"
-        )
-    elif width > WIDE_VERIFY:  # written on its side of the limit: 5.004 never as '5.0'
-        k = level_digits((width,), WIDE_VERIFY, 1, 100.0)
-        out.append(
-            f"the verification's interval is +/-{in_percentage_points(fixed(100 * width, k))} "
-            f"wide ({v.units:,} deals): only a larger difference would show; raise {raise_}"
-        )
-    return out
-
-
-def _forfeit_warnings(out: Path) -> list[str]:
-    """One line per verification arm whose games a strategy ended by raising (a forfeit:
-    nobody wins it, so the win rates count it as not won), said rather than left silent."""
-    from tournaments.run_state import run_state  # start-up: read once the runs are played
-
-    lines = []
-    for arm in ("tuned", "start"):
-        state = run_state(out / "verify" / arm)
-        if state is None or not state.forfeited:
-            continue
-        f = state.first or {}
-        first = f" (the first, game {f['game']}: {f.get('error')})" if "game" in f else ""
-        lines.append(f"{state.forfeited:,} of {counted(state.games, 'game')} of the {arm} arm "
-                     f"ended by a forfeit{first}: nobody wins such a game, so every win rate "
-                     f"counts it as not won; fix the strategy that raised")  # fmt: skip
-    return lines
 
 
 def _optimizer(space: Space, popsize: int, seed: int, sigma: float) -> Any:
@@ -297,11 +248,11 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
         search=pd.DataFrame(search),
         verification=verification,
         settings=settings,
-        warnings=[*_forfeit_warnings(plan.out), *said],
+        warnings=[*forfeit_warnings(plan.out), *said],
         tuned_spec=tuned_spec,
         tuned=tuned,
     )
-    write(result, plan.space)
+    write(result, plan.space, plan.field.game)
     checkpoint.clear(plan.out)
     return result
 
@@ -436,9 +387,17 @@ def _verify(plan: Plan, best_spec: str, bar: RunProgress) -> tuple[str, Verifica
 def _begun(arm: Path) -> bool:
     """Does the verification arm's folder hold a run that a resumed tuning continues? A run
     stopped before its manifest was written left at most the temporary files its writes
-    began: they are removed, and the arm is played afresh."""
+    began: they are removed, and the arm is played afresh. An arm's games without their
+    manifest are refused with what works for a tuning: the arm's folder removed, the resume
+    plays it again (its seed is the tuning's, so its games are the same)."""
     if (arm / MANIFEST).is_file():
         return True
+    if lost_manifest(arm) is not None:
+        raise checkpoint.StateError(
+            f"{arm} holds a verification arm's games but not its {MANIFEST} (missing): nothing "
+            f"vouches for them; restore it, or remove {arm} and resume the tuning, which plays "
+            "that arm again (on the tuning's seed: the same games)"
+        )
     clean_temporaries(arm)
     return False
 

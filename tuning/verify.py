@@ -21,12 +21,11 @@ import pandas as pd
 
 from reports.clusters import clustered_rate, given, rate_differences
 from reports.numbers import (
-    TOO_FEW,
     apart_digits,
+    difference_interval,
     fixed,
     flat_sets,
     in_percentage_points,
-    no_spread,
 )
 from tournaments import TournamentResult
 
@@ -72,7 +71,9 @@ class Verification:
         """The decimals the difference and its interval are written with, in percentage
         points (``reports.numbers.apart_digits``): ``least``, more while the bounds would read
         alike, so [-0.04, +0.05] is not written '[+0.0, +0.0]', as if it had no width, or while
-        a bound of an interval clear of 0 would read 0."""
+        a bound other than 0 would read 0, on either side of it ('[+0.0, +0.2]' of
+        [-0.04, +0.2] would read as clear of 0). A bound that four decimals still write as 0
+        keeps its side by its sign (``span``: '[-0.0, +2.0]')."""
         return apart_digits(self.diff_low, self.diff_high, least)
 
     def difference(self, least: int = 1, of: str = "") -> str:
@@ -84,12 +85,11 @@ class Verification:
         return f"{unit}{' ' + of if of else ''} {self.span(k)}"
 
     def span(self, digits: int = 1) -> str:
-        """The difference's 95% interval in percentage points, '[+0.4, +2.0]', or in words why
-        there is none: the deals showed no spread, or too few deals."""
-        if np.isfinite(self.diff_low) and np.isfinite(self.diff_high):
-            low, high = (fixed(100 * x, digits, "+") for x in (self.diff_low, self.diff_high))
-            return f"[{low}, {high}]"
-        return f"({no_spread(self.flat)})" if self.flat else f"({TOO_FEW})"
+        """The difference's 95% interval in percentage points, '[+0.4, +2.0]', each bound on
+        its own side of 0 (``reports.numbers.difference_interval``, the one rule: never '+0.0'
+        of a bound below 0), or in words why there is none: the deals showed no spread, or too
+        few deals."""
+        return difference_interval(self.diff_low, self.diff_high, 100.0, digits, self.flat)
 
     @property
     def verdict(self) -> str:

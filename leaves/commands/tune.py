@@ -118,6 +118,7 @@ def tune(**opts: Any) -> None:
     """
     from .rules import parse_rules, table_size
 
+    _refuse_match_rules(opts["rules"])
     if opts["players"] is None:  # not typed: the default the rules allow
         opts = {**opts, "players": str(table_size(parse_rules(opts["rules"]), None))}
     request = Request.of(opts)
@@ -202,6 +203,23 @@ def _refuse_other_games(spec: str) -> None:
         raise CLIError(said, usage=True) from None
     except ValueError:
         return
+
+
+def _refuse_match_rules(texts: tuple[str, ...]) -> None:
+    """One line for ``--rules expert_target``, typed (its default too): it ends a match, never
+    a game, and a tuning plays single games, so it would change nothing the rules line names
+    (as ``leaves play`` refuses it without a match)."""
+    from leaves.rule_text import rule_items
+
+    from .rules import parse_rules
+
+    ruled = parse_rules(texts).expert_target  # a rule that cannot be read said first
+    if "expert_target" in {key for key, _ in rule_items(texts)}:
+        raise CLIError(
+            f"--rules expert_target={ruled} ends a match, never a game, and leaves tune plays "
+            "single games: leave expert_target out",
+            usage=True,
+        )
 
 
 def _game(rules: tuple[str, ...]) -> Any:
