@@ -29,7 +29,8 @@ def _rate(x: float, lo: float, hi: float) -> str:
 def _change(r) -> str:
     """B - A and its 95% interval in signed percentage points, as the sentence above the
     table writes them (``reports.numbers``: the decimals of ``apart_digits``, never a bound
-    clear of 0 written 0): '+1.67 [+0.04, +3.30]'; '(no spread)', '(no interval)' where
+    other than 0 written 0, clear of 0 or across it): '+1.67 [+0.04, +3.30]', '+0.08 [-0.04,
+    +0.20]'; '(no spread)', '(no interval)' where
     there is none (its sets gave one difference; too few deals)."""
     from reports.numbers import apart_digits, difference_interval, fixed  # start-up: pandas
 

@@ -181,7 +181,7 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
         in_percentage_points,
     )
 
-    k = apart_digits(r["ci_low"], r["ci_high"], 2)  # never a bound clear of 0 written 0
+    k = apart_digits(r["ci_low"], r["ci_high"], 2)  # no bound other than 0 written 0, either side
     diff = f"difference {in_percentage_points(fixed(100 * r['diff'], k, '+'))}"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
     sets = no_spread_sets(r)

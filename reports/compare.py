@@ -266,7 +266,8 @@ def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: floa
 def _change(r: Any, paired: bool, signed: bool = True) -> tuple[str, str]:
     """B - A (``signed``: with its sign, else its size) and its 95% interval in signed
     percentage points, both with the decimals that set the bounds apart (``apart_digits``:
-    never a bound clear of 0 written 0); or, for the interval, why there is none: too few
+    never a bound other than 0 written 0, whether the interval is clear of 0 or across it:
+    '[-0.04, +0.20]', never '[+0.0, +0.2]'); or, for the interval, why there is none: too few
     deals, or no spread (``no_spread``: every duplicate set paired gave the same difference;
     unpaired, each run's sets gave the same rate)."""
     k = apart_digits(r.ci_low, r.ci_high)

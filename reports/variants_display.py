@@ -13,7 +13,7 @@ from .clusters import Estimates
 from .numbers import PP, apart_digits, difference_interval, fixed, in_percentage_points, interval
 
 __all__ = ["Shown", "diff_figure", "diff_text", "flat", "floored", "label", "no_interval",
-           "nonnegative", "ordinal", "shown", "value_text", "value_words"]  # fmt: skip
+           "nonnegative", "ordinal", "shown", "value_text", "value_words", "whole"]  # fmt: skip
 
 
 def flat(value: float, se: float, df: float) -> bool:
@@ -33,13 +33,15 @@ def _cell_digits(lo: float, hi: float, digits: int) -> int:
     return apart_digits(lo, hi, digits, 1.0)
 
 
-def floored(*figures: float) -> tuple[float, ...]:
+def floored(*figures: float, top: float = np.inf) -> tuple[float, ...]:
     """Figures of a measure that is never below 0 (``nonnegative``) as written: any below 0 at
-    0 (NaN kept). An interval reaching a hair below 0 of a count says no more than one from
-    0: cut at 0 it holds the true value as often, and its bounds read as a level's, unsigned,
-    with the measure's decimals ('0.00 [0.00, 0.50] changes', never '-0.0001 [-0.0001,
-    0.5000] changes', which shows a side of 0 the measure has no values on)."""
-    return tuple(float(np.maximum(x, 0.0)) for x in figures)
+    0, and any above ``top`` at ``top`` (a share's whole, ``whole``; NaN kept). An interval
+    reaching a hair below 0 of a count says no more than one from 0: cut at 0 it holds the
+    true value as often, and its bounds read as a level's, unsigned, with the measure's
+    decimals ('0.00 [0.00, 0.50] changes', never '-0.0001 [-0.0001, 0.5000] changes', which
+    shows a side of 0 the measure has no values on); so a share's, cut at 100%: '99.0%
+    [97.0, 100.0]', never '[97.0, 100.4]', a part larger than its whole."""
+    return tuple(float(np.minimum(np.maximum(x, 0.0), top)) for x in figures)  # -0.0 at 0.0
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -83,6 +85,14 @@ SHOWN = {
 def shown(metric: str) -> Shown:
     key = "restricted" if metric.startswith("restricted_") else metric
     return SHOWN.get(key, Shown(metric.replace("_", " "), "", "", 1.0, 2))
+
+
+def whole(metric: str) -> float:
+    """The largest value a measure's figure takes as written (``shown``'s ``scale`` applied):
+    a share's whole, 100 (its unit is one of percent: of games, of turns, of the game); no
+    bound for another measure (a count; a difference of rates, ``PP``, is no share)."""
+    s = shown(metric)
+    return s.scale if s.unit.startswith("%") else np.inf
 
 
 def nonnegative(metric: str) -> bool:
@@ -144,8 +154,8 @@ def value_text(r: pd.Series, words: bool = False) -> str:
     ``words``, as a sentence writes the same cell (``value_words``)."""
     s = shown(str(r["metric"]))
     v, lo, hi = (s.scale * float(r[c]) for c in ("value", "ci_low", "ci_high"))
-    if nonnegative(str(r["metric"])):  # a level: never below 0, nor its bounds
-        v, lo, hi = floored(v, lo, hi)
+    if nonnegative(str(r["metric"])):  # a level: never below 0 (a share: above 100%)
+        v, lo, hi = floored(v, lo, hi, top=whole(str(r["metric"])))
     sign, k = "+" if s.unit == PP else "", _cell_digits(lo, hi, s.digits)
     figure, unit = fixed(v, k, sign), s.unit
     if unit.startswith("%"):

@@ -52,8 +52,10 @@ def import_module(where: str, cls_name: str) -> ModuleType:
         )
     try:
         return importlib.import_module(where)
+    except SystemExit as exc:  # would end the caller in silence, with the module's code
+        raise ValueError(f"cannot import module {where!r}: {_exited(exc)}") from exc
     except Exception as exc:  # noqa: BLE001 - any error of the user's module: one line
-        text = f"{type(exc).__name__}: {exc}"
+        text = _failure(exc)
         missing = getattr(exc, "name", None) or "-"
         if isinstance(exc, ModuleNotFoundError) and f"{where}.".startswith(f"{missing}."):
             text = str(exc)
@@ -61,6 +63,20 @@ def import_module(where: str, cls_name: str) -> ModuleType:
             if file.is_file():
                 text += f" (for the file {file}, write {file}:{cls_name})"
         raise ValueError(f"cannot import module {where!r}: {text}") from exc
+
+
+def _failure(exc: BaseException) -> str:
+    """An error a user's code raised, in one line: 'RuntimeError: boom and more' of a message
+    of two lines, 'RuntimeError' of none (never 'RuntimeError: '), so every caller of the
+    loaders says it in one line."""
+    text = " ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _exited(exc: SystemExit) -> str:
+    """A user's code that called ``sys.exit`` as it was loaded, in words: caught, it ends no
+    command silently with the file's own exit code (nor with 0, the command not done)."""
+    return f"exited while it was loaded (SystemExit({exc.code!r})): a strategy file must not exit"
 
 
 def _seen(path_text: str) -> str:
@@ -89,14 +105,18 @@ def load_file(path_text: str) -> Any:
     mod_name = f"{USER_MODULE}{stem}_{digest}"
     spec = importlib.util.spec_from_file_location(mod_name, path)
     if spec is None or spec.loader is None:
-        raise ValueError(f"cannot load {path_text} as a Python file")
+        raise ValueError(f"cannot load {_seen(path_text)} as a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:
-        sys.modules.pop(mod_name, None)
-        raise ValueError(f"error while loading {path_text}: {type(exc).__name__}: {exc}") from exc
+    except BaseException as exc:
+        sys.modules.pop(mod_name, None)  # half loaded: a later load runs the file again
+        if isinstance(exc, SystemExit):  # would end the caller in silence, with its code
+            raise ValueError(f"{_seen(path_text)} {_exited(exc)}") from exc
+        if isinstance(exc, Exception):  # any error of the user's file: one line
+            raise ValueError(f"error while loading {_seen(path_text)}: {_failure(exc)}") from exc
+        raise  # KeyboardInterrupt: Ctrl-C still stops the command
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, Player) and value.__module__ == mod_name:
             value._source_spec = f"{key}:{value.__qualname__}"

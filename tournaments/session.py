@@ -201,6 +201,7 @@ class RunLog:
 
     def __init__(self, out: Path, manifest: dict[str, Any], done: set[int], schedule: Schedule,
                  session: dict[str, Any], since: float | None = None):  # fmt: skip
+        _check_record(manifest)  # before anything is played or saved
         self.out, self.manifest, self.done, self.schedule = out, manifest, done, schedule
         self.session = session
         session.setdefault("units_played", 0)  # this session's, kept apart from the run's
@@ -252,6 +253,20 @@ class RunLog:
                 self.record(*written)
         finally:  # a second Ctrl-C in the wait still saves the chunks recorded so far
             self.save("interrupted", force=True)
+
+
+def _check_record(manifest: dict[str, Any]) -> None:
+    """Refuse the run's ``record`` file (``record_file``) where it exists and is neither a
+    regular file nor a directory: ``finish`` writes the records whole and renames them into
+    place, which would replace a device such as /dev/null (as root), a named pipe or a socket.
+    Asked without opening it (``storage.special_file``), before any game is played, as
+    ``leaves tournament --record`` refuses it. A directory, which no rename replaces, is
+    refused as the tournament is made (``arguments.record_rule``), or where one appears later,
+    as the records are written, the run's chunks kept (``storage.atomic_file``)."""
+    named = manifest.get("record_file")
+    kind = storage.special_file(Path(named)) if named else None
+    if kind is not None:
+        raise ValueError(f"record {named} is not a regular file but {kind}: name a file")
 
 
 def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str]:

@@ -48,7 +48,7 @@ __all__ = [
     "NOT_A_FOLDER", "InTheWay", "chunk_path", "part_path", "record_path", "read_manifest",
     "write_manifest", "done_chunks", "clean_temporaries", "fsync_dir", "to_ranges", "LOCK",
     "RunLocked", "run_lock", "lock_holder", "holds_files", "refuse_if_played", "written_by_runner",
-    "NO_MANIFEST", "lost_manifest",
+    "NO_MANIFEST", "lost_manifest", "special_file",
 ]  # fmt: skip
 
 FORMAT = "leaves-tournament/1"
@@ -183,13 +183,34 @@ def atomic_write_bytes(path: Path, data: bytes | memoryview, sync_dir: bool = Tr
         f.write(data)
 
 
+def special_file(path: Path) -> str | None:
+    """What ``path`` is, in words, where it exists and is neither a regular file nor a
+    directory ('a device', 'a named pipe', 'a socket'), which a rename of a file onto it would
+    replace; None otherwise (a directory, which no rename replaces, is ``InTheWay.directory``).
+    Asked of ``os.stat``, which opens nothing: opening a named pipe waits for its other end."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # nothing there (or a broken link): a new file takes the name
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kinds = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
+             (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))  # fmt: skip
+    return next((word for test, word in kinds if test(mode)), "a special file")
+
+
 @contextlib.contextmanager
 def atomic_file(path: Path, sync_dir: bool = True) -> Iterator[BinaryIO]:
     """A file to write ``path``'s content into, as ``atomic_write_bytes`` writes it: renamed
-    into place once the block ends, removed if it raises (``InTheWay``: a directory there)."""
+    into place once the block ends, removed if it raises (``InTheWay``: a directory there, or
+    anything else but a regular file, ``special_file``, which the rename would replace)."""
     _make_dirs(path.parent)
     if path.is_dir():  # a rename cannot replace it
         raise InTheWay.directory(path)
+    kind = special_file(path)
+    if kind is not None:  # a rename would replace it: as root, a device by a plain file
+        raise InTheWay(f"cannot write {path}: {kind} is in its place, not a regular file "
+                       "(name a file)")  # fmt: skip
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with contextlib.suppress(OSError):  # a file system without modes keeps its own

@@ -125,10 +125,7 @@ def play(**opts: Any) -> None:
     o = PlayOptions(**opts)
     o = replace(o, players=_players(o))
     if o.save:  # before the game: a game played to its end must not be lost to a bad path
-        from leaves_cli.writable import check_file_writable
-
-        check_record_file(o.save)  # first: opening a pipe to append waits for a reader
-        check_file_writable(o.save, "--save")
+        check_record_file(o.save)
     seats, seq, deal_seq = _table(o)
     points = _target(o)
     console = make_console()

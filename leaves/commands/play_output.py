@@ -6,8 +6,6 @@ Imports inside functions: start-up (what a game's end needs loads then).
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,22 +54,15 @@ def scores_table(match, names: Sequence[str], last: Sequence[int]) -> FittedTabl
 
 
 def check_record_file(path: str) -> None:
-    """Refuse (exit 2, before any game) a ``--save`` file that holds something other than
-    game records, as ``leaves replay`` reads them: appending a record to it would spoil both;
-    and one that is no regular file (a device such as /dev/null, which keeps nothing to
-    replay, or a pipe, which nothing may read back and whose opening waits for a reader)."""
+    """Refuse (before any game) a ``--save`` file a game cannot be appended to, in the words
+    of every command's file option (``check_file_writable``: a folder that is missing or takes
+    no file, exit 2 or 1; no regular file, such as /dev/null, which keeps nothing to replay, or
+    a pipe, which is not opened, exit 2), then one that holds something other than game
+    records, as ``leaves replay`` reads them: appending a record to it would spoil both."""
     from leaves_cli.replay_cmd import record_lines  # start-up: only with --save
+    from leaves_cli.writable import check_file_writable  # start-up: only with --save
 
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:  # a new file, or none can be: ``check_file_writable`` says why
-        return
-    if not stat.S_ISREG(mode):
-        raise CLIError(
-            f"--save {path} is not a regular file (a device or a pipe keeps no game to "
-            "replay): name a file",
-            usage=True,
-        )
+    check_file_writable(path, "--save")  # first: opening a pipe to read waits for a writer
     try:
         with open(path, encoding="utf-8") as fh:
             for lineno, line in record_lines(fh):
