@@ -50,6 +50,7 @@ from .play_output import (
     show_result,
 )
 from .rules import PLAYERS_HELP, rules_option, table_size
+from .variants_sweep import ENDS_A_MATCH
 
 
 @click.command(name="play")
@@ -219,7 +220,7 @@ def _target(o: PlayOptions) -> int | None:
     if not (o.expert or o.target is not None):
         if "expert_target" in typed:  # 20 typed too: a match asked for, and none played
             raise CLIError(
-                f"--rules expert_target={ruled} ends a match, never a game: add --expert to "
+                f"--rules expert_target={ruled} {ENDS_A_MATCH}: add --expert to "
                 "play a match to it, or leave expert_target out",
                 usage=True,
             )

@@ -28,6 +28,7 @@ from leaves_cli.tournament_checks import DEFAULT_PLAYERS
 from leaves_cli.tournament_parts import TypedNumber, stops_on_term
 
 from .rules import rules_option
+from .variants_sweep import ENDS_A_MATCH
 
 
 @click.command(name="tune")
@@ -216,7 +217,7 @@ def _refuse_match_rules(texts: tuple[str, ...]) -> None:
     ruled = parse_rules(texts).expert_target  # a rule that cannot be read said first
     if "expert_target" in {key for key, _ in rule_items(texts)}:
         raise CLIError(
-            f"--rules expert_target={ruled} ends a match, never a game, and leaves tune plays "
+            f"--rules expert_target={ruled} {ENDS_A_MATCH}, and leaves tune plays "
             "single games: leave expert_target out",
             usage=True,
         )

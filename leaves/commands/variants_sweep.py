@@ -18,6 +18,10 @@ MAX_POINTS = 16
 INTEGER_KEYS = ("hand_size", "expert_target", "turn_limit")
 """The keys a range LO..HI can sweep (they take one whole number)."""
 
+ENDS_A_MATCH = "ends a match, never a game"
+"""Why ``expert_target`` means nothing to a command that plays single games: the one wording
+of the refusals of ``play``, ``tune`` and ``variants``."""
+
 
 def _values(key: str, text: str) -> range | list[str]:
     """The values ``text`` lists, or the whole numbers of its range (not written out: a range
@@ -75,7 +79,7 @@ def refuse_todays(rules: Any, texts: tuple[str, ...], players: int) -> None:
         return
     why = ""
     if rules.expert_target != DEFAULT_RULES.expert_target:
-        why = " (expert_target ends a match, never a game, and this command plays games)"
+        why = f" (expert_target {ENDS_A_MATCH}, and this command plays games)"
     raise CLIError(
         f"{' '.join(f'--rules {t}' for t in texts)} plays as today's rules at {players} "
         f"players{why}: the run would play "
@@ -89,7 +93,7 @@ def only_matches(a: Any, b: Any, expert: bool) -> str:
     (words to add to the refusal); else ''."""
     if expert or a.expert_target == b.expert_target:
         return ""
-    return " (expert_target ends a match, never a game: --expert plays matches)"
+    return f" (expert_target {ENDS_A_MATCH}: --expert plays matches)"
 
 
 def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int], expert: bool = True
