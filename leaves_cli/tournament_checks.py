@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CLIError
+from .origins import FILE, FLAG, in_file, origin
 
 __all__ = [
     "DEFAULT_HELP",
@@ -212,7 +213,9 @@ def check_resumed_cap(values: Mapping[str, Any], deals: int, per_deal: int, unit
     counts whole deals, as ``--games`` does (rounded up), so a cap that sufficed when the run
     began or last grew suffices to resume it; a cap of the games it holds resumes it and
     plays nothing more (the run then says the cap stopped it); a run never grown holds the
-    cap to its ``--games``, as when it began."""
+    cap to its ``--games``, as when it began (``run_state.cap_resumes``, the rule the advice
+    on an unfinished run keeps to)."""
+    from tournaments.run_state import cap_resumes
     from tournaments.stages import deals_for
 
     cap = values.get("max_games")
@@ -222,10 +225,9 @@ def check_resumed_cap(values: Mapping[str, Any], deals: int, per_deal: int, unit
     if grow is not None and grow > held:
         if cap < grow:
             raise _cap_below(values, cap, grow, named=True, resumed=True)
-    elif deals > deals_for(values["games"], per_deal):  # grown past its first stage
-        if deals_for(cap, per_deal) < deals:
+    elif not cap_resumes(cap, values["games"], deals, per_deal):
+        if deals > deals_for(values["games"], per_deal):  # grown past its first stage
             raise _below_held(values, cap, deals, per_deal, units)
-    elif cap < values["games"]:
         raise _cap_below(values, cap, values["games"], named=False, resumed=True)
 
 
@@ -242,8 +244,6 @@ def _below_held(values: Mapping[str, Any], cap: int, deals: int, per_deal: int,
     ``per_deal`` games each): the caps that resume it (the last deal's games and more, as
     ``--games`` counts them: rounded up to whole deals) and those that leave room for another
     stage (``room_for_a_deal``)."""
-    from .origins import FLAG, origin
-
     typed = origin(values, "max_games") == FLAG
     held = deals * per_deal
     deal = f" ({per_deal:,} {units} a deal)" if per_deal > 1 else ""
@@ -257,7 +257,6 @@ def _where(values: Mapping[str, Any], option: str, value: int, typed: bool) -> s
     """``option``'s ``value`` named where it came from: a flag typed (``--max-games``), or a
     config file's key (``max_games``: "max_games in c.toml" where a flag was ``typed`` beside
     it, the line then not starting with the file)."""
-    from .origins import FILE, in_file, origin
     from .tournament_parts import KEY_OF
 
     if origin(values, option) != FILE:
@@ -273,7 +272,6 @@ def _cap_below(values: Mapping[str, Any], cap: int, games: int, named: bool,
     where no flag was typed beside it, else "max_games in c.toml"), a value no one gave as
     the default or the resumed run's (``options.taken``)."""
     from .options import taken
-    from .origins import FLAG, origin
 
     typed = origin(values, "max_games") == FLAG or (named and origin(values, "games") == FLAG)
     whose = "the resumed run's" if resumed else "the default"

@@ -20,11 +20,13 @@ from typing import Any
 
 from .declaration import plural
 from .result import TournamentResult
+from .schedule import MAX_RUN_GAMES, deals_for
 from .storage import lock_holder
 
 __all__ = [
     "PRECISION_RUN",
     "RunState",
+    "cap_resumes",
     "continue_command",
     "precision_flags",
     "run_state",
@@ -75,19 +77,47 @@ def precision_flags(precision: float | None, max_games: int | None) -> str:
     return f" --precision {typed_number(precision)}{cap}"
 
 
+def cap_resumes(cap: int, games: int, deals: int, per_deal: int) -> bool:
+    """Whether a resume of a --precision run that holds ``deals`` deals (``per_deal`` games
+    each) and first asked for ``games`` takes ``cap`` as its --max-games, growing nothing:
+    once the run grew past its first stage the cap counts whole deals, as --games does, else
+    it holds that first --games. One rule for the refusal (``leaves tournament``) and for the
+    advice, which names no cap the resume would refuse."""
+    if deals > deals_for(games, per_deal):
+        return deals_for(cap, per_deal) >= deals
+    return cap >= games
+
+
 def _kept_flags(manifest: dict[str, Any]) -> str:
     """``precision_flags`` of what the manifest keeps under ``PRECISION_RUN``; "" where it
-    keeps nothing there, or nothing a command could take (a file edited by hand)."""
-    kept = manifest.get(PRECISION_RUN)
-    if not isinstance(kept, dict):
+    keeps nothing there, or nothing the resume takes (a file edited by hand: no positive
+    number a float holds, a cap past a run's most games or below what the run holds)."""
+    kept, spec = manifest.get(PRECISION_RUN), manifest["spec"]
+    if not isinstance(kept, dict) or "gauntlet" in spec:  # a gauntlet has no --precision
         return ""
     target, cap = kept.get("precision"), kept.get("max_games")
-    number = isinstance(target, int | float) and not isinstance(target, bool)
-    if not (number and 0 < target < float("inf")):
+    if not isinstance(target, int | float) or isinstance(target, bool):
         return ""
-    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+    try:
+        target = float(target)
+    except OverflowError:  # a whole number past a float's range
         return ""
-    return precision_flags(float(target), cap)
+    if not 0 < target < float("inf"):
+        return ""
+    if cap is not None and not (isinstance(cap, int) and not isinstance(cap, bool)
+                                and 1 <= cap <= MAX_RUN_GAMES and _takes(spec, cap)):  # fmt: skip
+        return ""
+    return precision_flags(target, cap)
+
+
+def _takes(spec: dict[str, Any], cap: int) -> bool:
+    """Whether a resume of the run of ``spec`` takes ``cap`` (``cap_resumes``); True where the
+    spec cannot tell (the resume then says what it lacks)."""
+    try:
+        deals = int(spec["deal_stages"][-1])
+        return cap_resumes(cap, int(spec["games_asked"]), deals, int(spec["n_games"]) // deals)
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError):
+        return True
 
 
 def replay_command(run: Path | str, game: int | str) -> str:
