@@ -18,7 +18,7 @@ from .origins import whose
 from .request import Request
 from .tournament_checks import room_for_a_deal
 
-__all__ = ["again", "below", "grows", "keep_flags", "precision_line"]
+__all__ = ["again", "below", "grows", "keep_flags", "kept_flags", "precision_line"]
 
 
 def grows(request: Request, t: Any, widest: float | None) -> str:
@@ -61,6 +61,17 @@ def again(out: Path, request: Request) -> str:
     return f"'leaves tournament --out {shell_word(out)} --resume{more}' continues it"
 
 
+def kept_flags(request: Request) -> dict[str, Any]:
+    """What the run's manifest keeps of this command (``run_state.PRECISION_RUN``: its
+    --precision and --max-games; None: drop what an earlier command kept), for the runner to
+    write with its first save (``Tournament.run``'s ``keep``) and ``keep_flags`` after."""
+    from tournaments.run_state import PRECISION_RUN  # start-up: it loads numpy
+
+    if request.precision is None:
+        return {PRECISION_RUN: None}
+    return {PRECISION_RUN: {"precision": request.precision, "max_games": request.max_games}}
+
+
 def keep_flags(out: Path, request: Request) -> None:
     """Keep in the manifest of the run in ``out`` this command's --precision and --max-games
     (``run_state.PRECISION_RUN``; none: drop what an earlier command kept), so that the
@@ -69,9 +80,7 @@ def keep_flags(out: Path, request: Request) -> None:
     from tournaments import storage  # start-up: it loads numpy
     from tournaments.run_state import PRECISION_RUN
 
-    kept = None
-    if request.precision is not None:
-        kept = {"precision": request.precision, "max_games": request.max_games}
+    kept = kept_flags(request)[PRECISION_RUN]
     try:
         manifest = storage.read_manifest(out) if (out / storage.MANIFEST).is_file() else None
     except (OSError, ValueError):

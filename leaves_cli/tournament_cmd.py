@@ -32,7 +32,7 @@ from .origins import FLAG, origin
 from .precision_lines import again as _again
 from .precision_lines import below as _below  # noqa: F401 - where tests read it
 from .precision_lines import grows as _grows
-from .precision_lines import keep_flags
+from .precision_lines import keep_flags, kept_flags
 from .precision_lines import precision_line as _precision_line
 from .request import Request, draft
 from .tournament_checks import DEFAULT_HELP, players_of
@@ -332,8 +332,6 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
         # the chunks a resume verified are said where the user resumed, once: a later stage
         # of --precision resumes the run this command plays (no "resume:" line on a new run)
         said = request.resume and clock[0] == since
-        if resume or request.resume:  # the manifest is there: it keeps what continues the run
-            keep_flags(where, request)
         result = run.run(
             n_jobs=request.jobs,
             out=where,
@@ -343,6 +341,7 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
             progress=progress,
             log=(lambda line: click.echo(line, err=True)) if said else None,
             since=clock[0],
+            keep=kept_flags(request),  # in the manifest from its first save: what continues it
         )
         clock[0] = time.perf_counter()
         return result
@@ -358,7 +357,7 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
-        keep_flags(out, request)  # a new run's manifest, written by its first stage
+        keep_flags(out, request)  # a manifest written before the runner kept them
         click.echo(f"interrupted: {_again(out, request)}", err=True)
         raise
     except Exception as exc:

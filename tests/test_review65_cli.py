@@ -114,10 +114,10 @@ class _Killed(BaseException):
     """A stop no handler sees (SIGKILL, a power cut): the manifest still says "running"."""
 
 
-def test_a_new_run_killed_in_its_first_stage_is_advised_as_the_docs_say(tmp_path, capsys):
-    """docs/tournaments.md: the run keeps its --precision from its second stage on (a new run's
-    first stage writes a manifest of its own), so a kill in the first is advised the plain
-    --resume, and the page says to add them."""
+def test_a_new_run_killed_in_its_first_stage_is_advised_its_precision_and_cap(tmp_path, capsys):
+    """docs/tournaments.md: the manifest holds the run's --precision and --max-games from its
+    first save (``Tournament.run``'s ``keep``), so a run killed outright in its first stage,
+    which no handler of the command's outlives, is advised the command that continues it."""
     from tournaments.runner import Tournament
 
     def killed(self, pending, runlog, players, progress):
@@ -128,10 +128,10 @@ def test_a_new_run_killed_in_its_first_stage_is_advised_as_the_docs_say(tmp_path
         mp.setattr(Tournament, "_play", killed)
         cli(capsys, *PRECISION, "--out", str(out))
     assert json.loads((out / "manifest.json").read_text())["status"] == "running"
-    assert _advice(out) == ["leaves", "tournament", "--resume", "--out", str(out)]
+    assert _advice(out) == ["leaves", "tournament", "--resume", "--out", str(out),
+                            "--precision", "0.1", "--max-games", "60"]  # fmt: skip
     doc_says(
         "tournaments.md",
-        r"A new run killed outright \(`kill -9`, a power cut\) in its "
-        r"first stage has not kept them yet: its advice is the plain `--resume`, to which "
-        r"add the run's `--precision` and `--max-games`\.",
+        r"The manifest holds them from the run's first save, so a run killed outright "
+        r"\(`kill -9`, a power cut\), even in its first stage, is advised them too\.",
     )

@@ -16,7 +16,7 @@ import dataclasses
 import functools
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +273,7 @@ class Tournament:
         progress: bool = False,
         log: Callable[[str], None] | None = None,
         since: float | None = None,
+        keep: Mapping[str, Any] | None = None,
     ) -> TournamentResult:
         """Play every chunk not yet done into ``out`` and return the results.
 
@@ -284,6 +285,9 @@ class Tournament:
         resume says about the chunks it verified and replays. ``since`` (a
         ``time.perf_counter()`` value, default: now) is when this session began: the manifest's
         wall time counts from there, so a caller's stages all add up to its whole time.
+        ``keep``: entries the caller keeps in the manifest beside the run's own (a key mapped
+        to None is dropped), written with its first save, so a run killed at any point holds
+        them (the command line's advice on how to continue it).
         """
         since = time.perf_counter() if since is None else moment(since)
         players = Players(n_jobs, backend, scheduler)
@@ -303,6 +307,11 @@ class Tournament:
             manifest["sessions"].append(session)
             manifest["status"] = "running"
             verify.note_record(manifest, out, self.record)
+            for key, value in (keep or {}).items():
+                if value is None:
+                    manifest.pop(key, None)
+                else:
+                    manifest[key] = value
             runlog = RunLog(out, manifest, done, self.schedule, session, since)
             runlog.save(force=True)
             pending = [c for c in range(self.schedule.n_chunks) if c not in done]
