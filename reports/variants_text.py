@@ -82,25 +82,46 @@ class _Lookup:
                 k = max(k, beside_digits(r["ci_low"] + f, r["ci_high"] + f, f))
         return k
 
-    def shown(self, key: Key, bracket: bool = True, k: int | None = None, sign: str = "") -> str:
-        """The measure's value as the findings write it, with its unit and interval:
-        '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]'; one in percentage points, a
-        difference of rates, with signed bounds: '5.0 percentage points [+3.1, +6.9]' (``k``:
-        its decimals, as a difference beside it is written, ``diff_digits``; else a rate's
-        one, else the decimals of its table cell; ``sign`` "+": the figure's sign written)."""
+    def level(self, key: Key) -> tuple[float, float, float]:
+        """The measure's value and bounds as written (a seat's: its win rate), a level inside
+        the values it takes, as its table cell (``floored``): never below 0, and a rate (a
+        share, a seat's win rate) never above 100%."""
         r = self.m[key]
         add = r["fair"] if key[1] == "seat" else 0.0
         v, lo, hi = r["value"] + add, r["ci_low"] + add, r["ci_high"] + add
         if key[1] in RATES or nonnegative(key[1]):  # a level (a seat's: its win rate): >= 0
-            v, lo, hi = floored(v, lo, hi)  # as its table cell (``value_text``)
+            top = 1.0 if key[1] in RATES else np.inf  # a rate, a share: its whole, unscaled
+            v, lo, hi = floored(v, lo, hi, top=top)  # as its table cell (``value_text``)
+        return v, lo, hi
+
+    def cell_digits(self, *keys: Key) -> int:
+        """The most decimals any of ``keys`` is written with: a seat's win rate's set against
+        its fair share (``digits``), another measure's those of its table cell
+        (``value_text``: more where a bound would read as 0 or as the other), never '0.1%
+        [0.0, 0.3]' beside a cell of '0.10% [0.04, 0.30]'."""
+        k = 1
+        for key in keys:
+            if key[1] == "seat":
+                k = max(k, self.digits(key))
+            elif key in self.m:
+                _, lo, hi = self.level(key)
+                s = shown(key[1])
+                k = max(k, apart(lo, hi, s.digits, s.scale))
+        return k
+
+    def shown(self, key: Key, bracket: bool = True, k: int | None = None, sign: str = "") -> str:
+        """The measure's value as the findings write it, with its unit and interval, inside
+        the values it takes (``level``): '42.1 turns [41.9, 42.4]', '26.9% [26.1, 27.7]'; one
+        in percentage points, a difference of rates, with signed bounds: '5.0 percentage
+        points [+3.1, +6.9]' (``k``: its decimals, as a difference beside it is written,
+        ``diff_digits``; else ``cell_digits``; ``sign`` "+": the figure's sign written)."""
+        v, lo, hi = self.level(key)
+        k = self.cell_digits(key) if k is None else k
         if not (np.isfinite(lo) and np.isfinite(hi)):
             bracket = False  # no interval: the sentence says why (``figure``)
         if key[1] in RATES:
-            k = self.digits(key) if k is None else k
             return _rate(v, lo, hi, k) if bracket else pct(v, k)
         scale = 100.0 if points(key[1]) else 1.0
-        if k is None:  # the decimals of the measure's table cell (``value_text``)
-            k = apart(lo, hi, shown(key[1]).digits, scale)
         unit = PERCENTAGE_POINTS if scale == 100.0 else UNITS.get(key[1], "")
         text = with_unit(fixed(scale * v, k, sign), unit)
         span = (difference_interval(lo, hi, scale, k) if scale == 100.0  # a difference of rates

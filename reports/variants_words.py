@@ -164,7 +164,9 @@ def others(look: Any, rules: str, base: str, phrases: dict) -> list[tuple[str, l
         if not is_clear(r):
             continue
         what = less if r["diff"] < 0 else more
-        k = diff_digits(r)  # the values as the difference is written: not '0.0% against 0.0%'
+        # the values as the difference is written (not '0.0% against 0.0%'); the variant's,
+        # with its interval, as its table cell at the least (never '[0.0, 0.3]' of 0.04%)
+        k = max(diff_digits(r), look.cell_digits(key_v))
         shown = figures.format(v=look.shown(key_v, k=k), b=look.shown(key_b, bracket=False, k=k))
         out.append((f"{what[0]}: {shown}, {change(r, less[1], more[1])}", [metric]))
     return out
