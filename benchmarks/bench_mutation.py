@@ -91,6 +91,10 @@ MODULES: dict[str, tuple[str, ...]] = {
     "reports/numbers.py": (
         "tests/test_boundaries_numbers.py",
         "tests/test_numbers64_digits.py",
+        "tests/test_edge65_signs.py",
+        "tests/test_edge65_bounds.py",
+        "tests/test_edge65_bounds_cells.py",
+        "tests/test_mutation65_numbers.py",
     ),
     "gamekit/seeding.py": ("tests/test_boundaries_seeding.py",),
     "tournaments/seating.py": ("tests/test_boundaries_seating.py",),
@@ -140,6 +144,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_api_edges62b.py",
         "tests/test_mutation_record62.py",
         "tests/test_records63.py",
+        "tests/test_mutation65_record.py",
     ),
     "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
     "tournaments/labels.py": (
@@ -200,6 +205,12 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_manifest64_versions.py",
         "tests/test_resume64_manifest.py",
         "tests/test_edges_runstate.py",
+    ),
+    "tournaments/schedule.py": (
+        "tests/test_mutation65_schedule.py",
+        "tests/test_tournaments.py",
+        "tests/test_edges_runstate.py",
+        "tests/test_api_edges_runs.py",
     ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
