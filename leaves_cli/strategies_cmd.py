@@ -25,9 +25,10 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[
 
     Uses the registry's own file loader (``strategies.user_code.load_file``), so a later
     ``file.py:Class`` spec of the same file finds the already loaded module. A missing file,
-    an error inside it or its exit (``sys.exit``) is a one-line CLIError; with
-    ``need_strategy`` (``leaves strategies``, which loads a file only to list what it adds)
-    so is a file that defines no strategy class, which would list nothing of its own.
+    an error inside it or its exit (``sys.exit``) is a one-line CLIError in the loader's
+    words, which a spec's file says too; with ``need_strategy`` (``leaves strategies``, which
+    loads a file only to list what it adds) so is a file that defines no strategy class,
+    which would list nothing of its own.
     """
     paths = list(paths)
     if not paths:
@@ -43,22 +44,13 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[
             raise CLIError(f"--load: {raw} is not a Python (.py) file", usage=True)
         try:
             module = load_file(str(path))
-        except ValueError as exc:  # bad input, as in a spec; a message of several lines in one
-            raise CLIError(f"--load: {_one_line(str(exc))}", usage=True) from exc
-        except SystemExit as exc:  # would end the command in silence, with the file's code
-            raise CLIError(f"--load: {raw} exited while it was loaded (SystemExit({exc.code!r})"
-                           "): a strategy file must not exit", usage=True) from None  # fmt: skip
+        except ValueError as exc:  # bad input, in a spec's words: one line, an exit too
+            raise CLIError(f"--load: {exc}", usage=True) from exc
         if need_strategy and not _defines_strategy(module):
             raise CLIError(f"--load: {raw} defines no strategy (no subclass of a game's "
                            "Strategy class): nothing to list from it", usage=True)  # fmt: skip
         loaded.append((raw, module))
     return loaded
-
-
-def _one_line(text: str) -> str:
-    """``text`` on one line: an error a user's file raised may hold several (or end in an
-    empty message, "Exception: ")."""
-    return " ".join(part.strip() for part in text.splitlines() if part.strip()).rstrip(":")
 
 
 def _defines_strategy(module: Any) -> bool:

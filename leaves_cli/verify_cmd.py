@@ -239,13 +239,19 @@ def no_run_message(run_dir: Path) -> str:
 
 def unfinished_state(run_dir: Path) -> str:
     """How an unfinished run stands: to be finished with --resume, or, while a process holds
-    its lock, being played (--resume is refused then)."""
+    its lock, being played (--resume is refused then). A --precision run's resume is the
+    command every other advice names (``run_state.continue_command``, with the target and cap
+    its manifest keeps): a plain --resume would play it as a plain run."""
+    from tournaments.run_state import continue_command, run_state  # start-up: it loads numpy
     from tournaments.storage import lock_holder
 
     holder = lock_holder(run_dir)
     if holder:
         return f"unfinished: it is being played now ({holder}); verify it again once it ends"
-    return f"unfinished (--resume finishes it{game_missing(run_dir)})"
+    state = run_state(run_dir)
+    flags = state.flags if state is not None else ""
+    resume = f"'{continue_command('tournament', run_dir, flags)}'" if flags else "--resume"
+    return f"unfinished ({resume} finishes it{game_missing(run_dir)})"
 
 
 @click.command("verify")
@@ -255,8 +261,9 @@ def verify(run_dir: Path) -> None:
     checksum its manifest recorded, the merged files of a finished run and its --record file,
     and files that do not belong to the run. Changes nothing.
 
-    Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it;
-    one a process still plays is said to be played now; a resume of a run whose game this
+    Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it,
+    given a --precision run's --precision and --max-games, which the advice names; one a
+    process still plays is said to be played now; a resume of a run whose game this
     installation cannot load is said to wait for it); 1 with the list of bad files
     (missing, truncated, corrupt, or copied from another run) and what mends them: --resume
     replays the run's own and drops the manifest's entries that name no chunk of it, a file

@@ -13,6 +13,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from tournaments.storage import special_file
+
 from .errors import CLIError
 
 __all__ = ["check_file_writable", "check_writable"]
@@ -70,26 +72,13 @@ def check_file_writable(path: str | Path, flag: str) -> None:
         if reason is not None:
             raise CLIError(f"cannot write to {path}: {reason} ({flag})") from None
         return
+    kind = None  # a regular file; else what it is, a device's or a pipe's in the library's words
     if not stat.S_ISREG(mode):
-        raise CLIError(
-            f"{flag} {path} is not a regular file but {_kind(mode)}: name a file",
-            usage=True,
-        )
+        kind = "a directory" if stat.S_ISDIR(mode) else special_file(target)
+    if kind is not None:  # None too where it became a regular file between the two looks
+        raise CLIError(f"{flag} {path} is not a regular file but {kind}: name a file", usage=True)
     try:
         with open(target, "a", encoding="utf-8"):
             pass  # opened for appending and closed: the file is unchanged
     except OSError as exc:
         raise CLIError(f"cannot write to {path}: {exc.strerror or exc} ({flag})") from None
-
-
-def _kind(mode: int) -> str:
-    """What a path that is no regular file is, in words, from its ``st_mode``."""
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"

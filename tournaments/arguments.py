@@ -137,10 +137,17 @@ def record_rule(game: GamePlugin, record: str | Path | None, record_sample: int 
                 n_games: int, by: str | None) -> tuple[Path | None, int]:  # fmt: skip
     """The ``record`` file and which of the run's ``n_games`` go to it: one in each stride
     (0: none, 1: all; picked by ``work.RECORD_RULE``). ``by``: the parameter that asked for
-    matches (expert or rounds), whose records are refused; None for a run of games."""
+    matches (expert or rounds), whose records are refused; None for a run of games. A
+    ``record`` that is a directory, a device or a named pipe is refused here, without opening
+    it (``storage.special_file``), so a refused run leaves no folder behind."""
     record = optional_path(record, "record")
     if record is not None and record.is_dir():  # refused before any play
         raise storage.InTheWay.directory(record)
+    kind = storage.special_file(record) if record is not None else None
+    if kind is not None:  # the records, renamed into place, would replace a device or a pipe
+        raise ParameterError(
+            f"{{record}} {record} is not a regular file but {kind}: name a file", "record"
+        )
     record_sample = optional_integer(record_sample, "record_sample", "a number of games")
     if record_sample is not None and record_sample < 1:
         raise ParameterError(
