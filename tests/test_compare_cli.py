@@ -170,6 +170,6 @@ def test_the_docs_example_is_what_it_prints(capsys, tmp_path, monkeypatch):
     paired = 100 * (t["ci_high"] - t["ci_low"]) / 2
     each = np.hypot(t["ci_high_a"] - t["ci_low_a"], t["ci_high_b"] - t["ci_low_b"]) * 50
     claim = (f"the intervals of B - A above are +-{paired.min():.1f} to +-{paired.max():.1f} "
-             "points, where the two runs' own intervals added as independent ones (in "
+             "percentage points, where the two runs' own intervals added as independent ones (in "
              f"quadrature) would give +-{each.min():.1f} to +-{each.max():.1f}")  # fmt: skip
     assert claim in words
