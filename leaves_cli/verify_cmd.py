@@ -239,18 +239,20 @@ def no_run_message(run_dir: Path) -> str:
 
 def unfinished_state(run_dir: Path) -> str:
     """How an unfinished run stands: to be finished with --resume, or, while a process holds
-    its lock, being played (--resume is refused then). A --precision run's resume is the
-    command every other advice names (``run_state.continue_command``, with the target and cap
-    its manifest keeps): a plain --resume would play it as a plain run."""
-    from tournaments.run_state import continue_command, run_state  # start-up: it loads numpy
+    its lock, being played (--resume is refused then). A --precision run's resume, and a
+    gauntlet's, is the command every other advice names (``RunState.command``: with the target
+    and cap its manifest keeps; ``leaves gauntlet``): a plain --resume would play it as a plain
+    run, and ``leaves tournament --resume`` refuses a gauntlet."""
+    from tournaments.run_state import run_state  # start-up: it loads numpy
     from tournaments.storage import lock_holder
 
     holder = lock_holder(run_dir)
     if holder:
         return f"unfinished: it is being played now ({holder}); verify it again once it ends"
     state = run_state(run_dir)
-    flags = state.flags if state is not None else ""
-    resume = f"'{continue_command('tournament', run_dir, flags)}'" if flags else "--resume"
+    resume = "--resume"
+    if state is not None and (state.flags or state.gauntlet):
+        resume = f"'{state.command}'"
     return f"unfinished ({resume} finishes it{game_missing(run_dir)})"
 
 

@@ -54,7 +54,9 @@ def import_module(where: str, cls_name: str) -> ModuleType:
         return importlib.import_module(where)
     except SystemExit as exc:  # would end the caller in silence, with the module's code
         raise ValueError(f"cannot import module {where!r}: {_exited(exc)}") from exc
-    except Exception as exc:  # noqa: BLE001 - any error of the user's module: one line
+    except KeyboardInterrupt:  # Ctrl-C still stops the command
+        raise
+    except BaseException as exc:  # noqa: BLE001 - any error of the user's module: one line
         text = _failure(exc)
         missing = getattr(exc, "name", None) or "-"
         if isinstance(exc, ModuleNotFoundError) and f"{where}.".startswith(f"{missing}."):
@@ -114,9 +116,10 @@ def load_file(path_text: str) -> Any:
         sys.modules.pop(mod_name, None)  # half loaded: a later load runs the file again
         if isinstance(exc, SystemExit):  # would end the caller in silence, with its code
             raise ValueError(f"{_seen(path_text)} {_exited(exc)}") from exc
-        if isinstance(exc, Exception):  # any error of the user's file: one line
-            raise ValueError(f"error while loading {_seen(path_text)}: {_failure(exc)}") from exc
-        raise  # KeyboardInterrupt: Ctrl-C still stops the command
+        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C still stops the command
+            raise
+        # any other error of the user's file, a BaseException of its own too: one line
+        raise ValueError(f"error while loading {_seen(path_text)}: {_failure(exc)}") from exc
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, Player) and value.__module__ == mod_name:
             value._source_spec = f"{key}:{value.__qualname__}"

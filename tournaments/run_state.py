@@ -159,11 +159,15 @@ class RunState:
         return self.forfeited >= self.games
 
     @property
+    def command(self) -> str:
+        """The command that continues the run: ``leaves gauntlet`` of a gauntlet, its folder,
+        and a --precision run's target and cap (``PRECISION_RUN``; a gauntlet's manifest holds
+        its test). Every advice names this one (``leaves verify`` too)."""
+        return continue_command("gauntlet" if self.gauntlet else "tournament", self.out, self.flags)
+
+    @property
     def _continue(self) -> str:
-        """The command that continues the run: its folder, and a --precision run's target and
-        cap (``PRECISION_RUN``; a gauntlet's manifest holds its test)."""
-        command = "gauntlet" if self.gauntlet else "tournament"
-        return f"continue it with '{continue_command(command, self.out, self.flags)}'"
+        return f"continue it with '{self.command}'"
 
     def extent(self) -> str:
         """'609,336 of 3,000,000 games (unfinished)' or '12 games (finished)'."""

@@ -45,7 +45,17 @@ from .same_run import check_out
 from .schedule import Schedule, make_tables, parse_players
 from .seating import design
 from .seating_record import design_record, patterns
-from .session import RunLog, Writer, finish, new_manifest, now, verified, write_chunk
+from .session import (
+    RunLog,
+    Writer,
+    checked_keep,
+    finish,
+    keep_entries,
+    new_manifest,
+    now,
+    verified,
+    write_chunk,
+)
 from .stages import asked_note, with_stages
 from .work import SEED_KEYS, ChunkTask, ready, run_chunk
 
@@ -287,8 +297,10 @@ class Tournament:
         wall time counts from there, so a caller's stages all add up to its whole time.
         ``keep``: entries the caller keeps in the manifest beside the run's own (a key mapped
         to None is dropped), written with its first save, so a run killed at any point holds
-        them (the command line's advice on how to continue it).
+        them (the command line's advice on how to continue it); one that names an entry of
+        the run's own (``session.RUN_KEYS``) is refused.
         """
+        kept = checked_keep(keep)  # before anything is made
         since = time.perf_counter() if since is None else moment(since)
         players = Players(n_jobs, backend, scheduler)
         out = optional_path(out, "out") or Path(tempfile.mkdtemp(prefix="leaves-tournament-"))
@@ -307,11 +319,7 @@ class Tournament:
             manifest["sessions"].append(session)
             manifest["status"] = "running"
             verify.note_record(manifest, out, self.record)
-            for key, value in (keep or {}).items():
-                if value is None:
-                    manifest.pop(key, None)
-                else:
-                    manifest[key] = value
+            keep_entries(manifest, kept)
             runlog = RunLog(out, manifest, done, self.schedule, session, since)
             runlog.save(force=True)
             pending = [c for c in range(self.schedule.n_chunks) if c not in done]

@@ -18,13 +18,15 @@ import platform
 import shutil
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from gamekit.errors import ParameterError
 
 from . import aggregates, storage, verify
 from .declaration import plural
@@ -36,8 +38,8 @@ from .schedule import Schedule
 from .work import ChunkOutput
 
 __all__ = [
-    "FORFEIT_DETAILS_MAX", "Merged", "RunLog", "Writer", "finish", "new_manifest",
-    "spec_difference", "verified", "versions", "write_chunk",
+    "FORFEIT_DETAILS_MAX", "RUN_KEYS", "Merged", "RunLog", "Writer", "checked_keep", "finish",
+    "keep_entries", "new_manifest", "spec_difference", "verified", "versions", "write_chunk",
 ]  # fmt: skip
 
 FORFEIT_DETAILS_MAX = 10_000
@@ -48,6 +50,16 @@ WRITES_QUEUED = 4
 
 MANIFEST_EVERY_S = 2.0
 """The manifest's progress fields are rewritten at most this often (and at the end)."""
+
+RUN_KEYS = frozenset({
+    "format", "spec", "seed", "labels", "tables", "seating_design", "rank_value", "length_value",
+    "game_declaration", "game_spec", "game_settings", "versions", "created", "wall_time_s",
+    "sessions", "status", "finished", "chunks_done", "n_chunks_done", "units_done",
+    verify.INTEGRITY, verify.RECORD_FILE,
+})  # fmt: skip
+"""The manifest's entries the runner writes (``new_manifest``, ``RunLog.save``, ``finish``):
+a caller's ``keep`` (``Tournament.run``) names none of them, so it never overwrites, nor
+drops, what the run's resume and results read."""
 
 Files = dict[str, list[Any]]
 """A chunk's files as the manifest records them: relative path -> [size, checksum]."""
@@ -79,6 +91,41 @@ def new_manifest(tournament: Any, spec: dict[str, Any]) -> dict[str, Any]:
         "wall_time_s": 0.0,
         "sessions": [],
     }
+
+
+def checked_keep(keep: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``Tournament.run``'s ``keep`` as a dict, refused (``ParameterError``) before anything is
+    made where it is no mapping, names an entry of the run's own (``RUN_KEYS``) or a key that
+    is no string, or holds a value the manifest, a JSON file, cannot: the first save would fail
+    half made."""
+    if keep is not None and not isinstance(keep, Mapping):
+        raise ParameterError(f"{{keep}} must map names to values, got {keep!r}", "keep")
+    kept = dict(keep or {})
+    for key, value in kept.items():
+        if not isinstance(key, str):
+            raise ParameterError(f"{{keep}}'s keys are names, got {key!r}", "keep")
+        if key in RUN_KEYS:
+            raise ParameterError(
+                f"{{keep}} names {key!r}, an entry the run writes itself: keep only your own",
+                "keep",
+            )
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError):
+            raise ParameterError(
+                f"{{keep}}'s {key!r} is no value a JSON file holds: {value!r}", "keep"
+            ) from None
+    return kept
+
+
+def keep_entries(manifest: dict[str, Any], kept: Mapping[str, Any]) -> None:
+    """A caller's ``kept`` entries (``checked_keep``) into ``manifest``; one mapped to None
+    dropped (what an earlier command kept)."""
+    for key, value in kept.items():
+        if value is None:
+            manifest.pop(key, None)
+        else:
+            manifest[key] = value
 
 
 def spec_difference(key: str, stored: Any, asked: Any) -> str:
