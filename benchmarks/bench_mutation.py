@@ -145,6 +145,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_mutation_record62.py",
         "tests/test_records63.py",
         "tests/test_mutation65_record.py",
+        "tests/test_edge65_records.py",
     ),
     "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
     "tournaments/labels.py": (

@@ -18,8 +18,13 @@ from reports.numbers import difference_interval, fixed, interval, p_text
 from reports.page import readable
 from reports.variants_display import value_text
 from reports.variants_text import findings
-from tests.helpers import cli_output, compared_rule_sets
-from tests.test_report_words61 import LABELS, _diffs, _metrics
+from tests.helpers import (
+    VARIANT_LABELS,
+    cli_output,
+    compared_rule_sets,
+    variants_diffs,
+    variants_metrics,
+)
 from tournaments.sequential import NOT_BETTER
 
 NUMBER = r"[+-]?\d+(?:\.\d+)?"
@@ -262,7 +267,7 @@ def test_a_table_writes_a_bound_clear_of_0_as_the_sentence_beside_it():
 
 
 def _variant_metrics(rows: list[tuple]) -> pd.DataFrame:
-    metrics = _metrics(rows)
+    metrics = variants_metrics(rows)
     cost = metrics["metric"] == "restricted_single"
     metrics.loc[cost, "detail"] = "weighted: never plays more than one card"
     return metrics
@@ -270,7 +275,9 @@ def _variant_metrics(rows: list[tuple]) -> pd.DataFrame:
 
 def _variant_said(rows: list[tuple], diffs: list[tuple]) -> str:
     metrics = _variant_metrics(rows)
-    return " ".join(s for s, _ in findings(metrics, _diffs(diffs), LABELS, "Paired"))
+    return " ".join(
+        s for s, _ in findings(metrics, variants_diffs(diffs), VARIANT_LABELS, "Paired")
+    )
 
 
 def test_a_restriction_cost_across_0_signs_its_bounds_in_words_and_table():

@@ -12,8 +12,6 @@ from reports.numbers import PERCENTAGE_POINTS
 from tests.helpers import VARIANT_LABELS as LABELS
 from tests.helpers import variants_diffs, variants_metrics
 
-_metrics, _diffs = variants_metrics, variants_diffs  # the names test_interval_signs62 imports
-
 # --- the variants page's leads -----------------------------------------------------------------
 
 

@@ -64,7 +64,8 @@ def grown_stages(
     """A run's deal ``stages`` grown to ``games`` in all (one new stage when that is more
     deals than the run has, as a run asked for ``games`` at once would deal) or by ``add``
     games more. ``games`` equal to the run's first ask, or to the deals it has, grows nothing;
-    fewer is refused (ValueError, one line): a run grows, it never shrinks."""
+    fewer is refused (ValueError, one line): a run grows, it never shrinks. ``games`` below 1
+    is refused in a new run's words, as ``add`` below 1 is: no run is asked for no games."""
     stages = [int(x) for x in stages]
     if games is not None and add is not None:
         raise ParameterError(
@@ -74,6 +75,8 @@ def grown_stages(
         if add < 1:
             raise ParameterError(f"{{add}} must be at least 1 game, got {add}", "add")
         return [*stages, stages[-1] + deals_for(add, seats_per_set)]
+    if games is not None and games < 1:  # else a run of one deal a table is "grown" to it
+        raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
     if games is None or games == games_asked:
         return stages
     deals = deals_for(games, seats_per_set)
