@@ -34,15 +34,20 @@ from .numbers import (
     rate_of,
     signed_points,
 )
+from .stats import holm
 from .tables import ranked
 
 __all__ = ["best_finding", "means_finding"]
 
 
 def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
-    """The significance row comparing ``a`` with ``b``, oriented as a - b."""
+    """The significance row comparing ``a`` with ``b``, oriented as a - b, with its p-value
+    adjusted by Holm's correction over the table's pairs (``p_holm``, computed as
+    ``reports.significance`` computes it where a table lacks it)."""
     if sig is None or not len(sig):
         return None
+    if "p_holm" not in sig.columns:
+        sig = sig.assign(p_holm=holm(sig["p_value"].to_numpy(dtype=float)))
     row = sig[(sig["a"] == a) & (sig["b"] == b)]
     if len(row):
         return row.iloc[0]
@@ -67,6 +72,14 @@ def _margin(row: pd.Series, flip: bool = False, signed: bool = True) -> str:
     flat = flat_sets(lo, hi, row["p_value"], row.get("units", np.nan))
     figure = signed_points(diff, k) if signed else points(diff, k)
     return f"{figure} {difference_interval(lo, hi, digits=k, flat=flat)}"
+
+
+def _p(row: pd.Series) -> str:
+    """The pair's p-value: the unadjusted one and, where it reads otherwise, the one the table
+    gives and the verdict rests on, adjusted by Holm's correction over the pairs compared (as
+    ``reports.compare`` writes the two; one pair, or p = 1.00: the two are one figure)."""
+    raw, adjusted = p_text(row["p_value"]), p_text(row["p_holm"])
+    return raw if raw == adjusted else f"{raw} before Holm's correction, {adjusted} after"
 
 
 def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
@@ -106,7 +119,7 @@ def _tie(tied: pd.DataFrame, row: pd.Series | None, method: str) -> str:
     text = f"No strategy leads: {and_words(names)} share {_highest(tied.iloc[0], tied.iloc[1])} ({rates})"
     if row is not None and np.isfinite(row["p_value"]):  # tested: an interval, or no spread
         how = "paired" if method.startswith("paired") else "unpaired"
-        said = beside(_margin(row), f"{how}, {p_text(row['p_value'])}")
+        said = beside(_margin(row), f"{how}, {_p(row)}")
         text += f"; {row['a']} - {row['b']} = {said}"
     return text + "."
 
@@ -198,7 +211,7 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
     )
     n_pairs = len(tables["significance"])
     held = f"it holds after Holm correction over the {counted(n_pairs, 'pair')} compared"
-    test = f"{paired}, {p_text(row['p_value'])}"
+    test = f"{paired}, {_p(row)}"
     shared = f"{test}{_shared(row, top, second)}"
     margin = f"{_margin(row, signed=False)} ({shared})"
     if bool(row["significant"]) and row["diff"] > 0:

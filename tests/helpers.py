@@ -139,6 +139,24 @@ def stopped_run(out, strategies: list[str]) -> tuple[int, str]:
     return code, err
 
 
+def advice(out: Path) -> list[str]:
+    """The command the unfinished run in ``out`` is told to continue with (the first line of
+    its state), split as a shell splits it: a test runs it as printed."""
+    from tournaments.run_state import run_state  # read a run's state only where a test asks
+
+    first = run_state(out).lines()[0]
+    assert first.startswith("Unfinished run: "), first
+    return named_command(r"continue it with '(.*)'\.$", first)
+
+
+def named_command(pattern: str, text: str) -> list[str]:
+    """The command ``text`` names in the first group of ``pattern``, split as a shell splits
+    it (e.g. "interrupted: '(.*)' continues it")."""
+    found = re.search(pattern, text)
+    assert found, text
+    return shlex.split(found[1])
+
+
 def usage_error(capsys, args: list[str]) -> str:
     """The one line of ``leaves ARGS``'s usage error (exit code 2)."""
     code, _, err = cli(capsys, *args)

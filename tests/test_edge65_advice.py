@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli, cli_output, ctrl_c_after_two_chunks
+from tests.helpers import advice, cli, cli_output, ctrl_c_after_two_chunks, named_command
 
 BEGIN = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1", "--jobs", "1",
          "--chunk-size", "6")  # fmt: skip
@@ -35,16 +34,6 @@ def _env(monkeypatch):
 
 def _spec(out: Path) -> dict:
     return json.loads((out / "manifest.json").read_text())["spec"]
-
-
-def _advice(out: Path) -> list[str]:
-    """The command the unfinished run in ``out`` is told to continue with, split as a shell
-    splits it."""
-    from tournaments.run_state import run_state
-
-    first = run_state(out).lines()[0]
-    assert first.startswith("Unfinished run: "), first
-    return shlex.split(re.search(r"continue it with '(.*)'\.$", first)[1])
 
 
 def _follow(capsys, command: list[str]) -> str:
@@ -125,7 +114,7 @@ def test_a_stopped_precision_run_s_advice_continues_it_to_its_cap(tmp_path, caps
     with stop():
         stopped, _, err = cli(capsys, *PRECISION, "--out", str(out))
     assert stopped == code and _spec(out)["n_games"] == 30, err
-    command = _advice(out)
+    command = advice(out)
     assert command[-4:] == ["--precision", "0.1", "--max-games", "60"], command
     said = _follow(capsys, command)
     assert _spec(out)["n_games"] == 60
@@ -141,7 +130,7 @@ def test_a_killed_precision_run_s_advice_continues_it(tmp_path, capsys):
             "--max-games", "60", "--jobs", "1")  # fmt: skip
     assert _spec(out)["n_games"] > 30
     assert json.loads((out / "manifest.json").read_text())["status"] == "running"
-    said = _follow(capsys, _advice(out))
+    said = _follow(capsys, advice(out))
     assert _spec(out)["n_games"] == 60 and "NOT reached (cap on games): 60 games," in said
 
 
@@ -149,12 +138,12 @@ def test_a_plain_resume_drops_the_precision_from_the_advice(tmp_path, capsys):
     out = tmp_path / "run"
     with ctrl_c_after_two_chunks():
         cli(capsys, *PRECISION, "--out", str(out))
-    assert "--precision" in _advice(out)
+    assert "--precision" in advice(out)
     with ctrl_c_after_two_chunks():
         code, _, err = cli(capsys, "tournament", "--out", str(out), "--resume", "--jobs", "1")
     assert code == 130, err
     assert err.count("continues it") == 1 and "--precision" not in err
-    assert _advice(out) == ["leaves", "tournament", "--resume", "--out", str(out)]
+    assert advice(out) == ["leaves", "tournament", "--resume", "--out", str(out)]
 
 
 def test_a_kept_target_no_command_could_take_is_not_named(tmp_path, capsys):
@@ -169,7 +158,7 @@ def test_a_kept_target_no_command_could_take_is_not_named(tmp_path, capsys):
     for bad in ({"precision": "0.1"}, {"precision": -1.0}, {"precision": 0.1, "max_games": 0},
                 {"precision": True}, []):  # fmt: skip
         path.write_text(json.dumps({**manifest, PRECISION_RUN: bad}))
-        assert _advice(out) == ["leaves", "tournament", "--resume", "--out", str(out)], bad
+        assert advice(out) == ["leaves", "tournament", "--resume", "--out", str(out)], bad
 
 
 GAUNTLET = ("gauntlet", "greedy", "--against", "low", "--players", "3", "--jobs", "1",
@@ -201,9 +190,9 @@ def test_a_stopped_sequential_gauntlet_s_advice_reaches_the_unstopped_decision(
     with _stopped_in_the_second_batch(error):
         stopped, _, err = cli(capsys, *GAUNTLET, "--out", str(cut))
     assert stopped == code, err
-    command = _advice(cut)
+    command = advice(cut)
     assert command == ["leaves", "gauntlet", "--resume", "--out", str(cut)]
-    assert shlex.split(re.search(said, err)[1]) == command, err  # one line, traceback-free
+    assert named_command(said, err) == command, err  # one line, traceback-free
     assert "Traceback" not in err and "--debug" not in err, err
     _follow(capsys, command)
     assert json.loads((cut / "manifest.json").read_text())["sequential"] == whole

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +16,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.helpers import cli, cli_output, ctrl_c_after_two_chunks, doc_says, doc_text
+from tests.helpers import (
+    cli,
+    cli_output,
+    ctrl_c_after_two_chunks,
+    doc_says,
+    doc_text,
+    named_command,
+)
 
 PAGE = "tournaments.md"
 BEGIN = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1", "--jobs", "1")
@@ -61,7 +67,7 @@ def _resume(capsys, out: Path, *args: str) -> tuple[str, str]:
     return said, err
 
 
-def _advice(said: str, out: Path, games: int = 120) -> str:
+def _plays_on(said: str, out: Path, games: int = 120) -> str:
     """What the "Nothing to do" line says grows the run."""
     head = NOTHING.format(out=out, games=games)
     line = next(x for x in said.splitlines() if x.startswith("Nothing to do"))
@@ -77,12 +83,12 @@ def _widest(out: Path) -> float:
 
 def test_a_precision_run_at_its_cap_names_the_cap_that_plays_on(run, capsys):
     said, _ = _resume(capsys, run, "--precision", "0.1", "--max-games", "120")
-    advice = _advice(said, run)
+    advice = _plays_on(said, run)
     assert advice == ("--max-games (120) leaves room for no further deal: --max-games 126 or "
                       "more plays on")  # fmt: skip
     assert "--add" not in said
     said, _ = _resume(capsys, run, "--precision", "0.1", "--max-games", "125")
-    assert _advice(said, run) == advice.replace("(120)", "(125)")  # 126 is the least that plays
+    assert _plays_on(said, run) == advice.replace("(120)", "(125)")  # 126 is the least that plays
     assert _spec(run)["n_games"] == 120
     more = re.search(r": (--max-games \d+) or more plays on$", advice)[1].split()
     said, err = _resume(capsys, run, "--precision", "0.1", *more)  # the advice, to the letter
@@ -94,7 +100,7 @@ def test_the_default_cap_is_named_as_the_default(run, capsys, monkeypatch):
 
     monkeypatch.setattr(sequential, "PRECISION_MAX_GAMES", 120)
     said, _ = _resume(capsys, run, "--precision", "0.1")
-    assert _advice(said, run) == ("the default --max-games (120) leaves room for no further "
+    assert _plays_on(said, run) == ("the default --max-games (120) leaves room for no further "
                                   "deal: --max-games 126 or more plays on")  # fmt: skip
 
 
@@ -106,7 +112,7 @@ def test_a_precision_run_at_its_target_names_a_precision_that_plays_on(run, caps
     widest = _widest(run)
     assert 8 < widest < 10  # --precision 10 is reached
     said, _ = _resume(capsys, run, "--precision", "10", "--max-games", cap)
-    advice = _advice(said, run)
+    advice = _plays_on(said, run)
     found = re.fullmatch(r"--precision 10 is reached(.*): --precision ([\d.]+) or less"
                          r"( with --max-games (\d+) or more)? plays on", advice)  # fmt: skip
     assert found and found[1] == room, advice
@@ -164,7 +170,7 @@ def test_the_command_a_stopped_precision_run_names_keeps_its_cap(tmp_path, capsy
     with stop():
         stopped, _, err = cli(capsys, *GROWN, "--chunk-size", "6", "--out", str(out))
     assert stopped == code and _spec(out)["n_games"] == 30, err
-    command = shlex.split(re.search(said, err)[1])
+    command = named_command(said, err)
     assert command[:2] == ["leaves", "tournament"]
     finished, stdout, err = cli(capsys, *command[1:], "--jobs", "1")  # as printed
     assert finished == 0, err
@@ -189,7 +195,7 @@ def test_the_docs_say_the_cap_that_plays_on_as_the_command_does(run, capsys):
     ).groups()
     assert (int(per), int(held)) == (6, _spec(run)["n_games"])
     said, _ = _resume(capsys, run, "--precision", "0.1", "--max-games", held)
-    assert _advice(said, run).endswith(f": --max-games {advised} or more plays on")
+    assert _plays_on(said, run).endswith(f": --max-games {advised} or more plays on")
     text = doc_text(PAGE)
     assert "(`--add` is refused beside `--precision`)" in text
     code, _, err = cli(capsys, "tournament", "--out", str(run), "--resume", "--precision", "0.1",

@@ -202,10 +202,10 @@ def test_the_information_state_tensor_has_the_size_the_docs_state(game, size):
 @pytest.mark.slow
 def test_the_meta_game_figures_of_the_research_page(capsys, tmp_path):
     """docs/research.md's meta-game run: `weighted` alone, 100% [95, 100]; `taker` at a table of
-    two `weighted` wins 31.1% (2.3 points below the fair third), `counter` 17.5%, `random` 0%;
-    `taker` enters the equilibrium in 5% of the replicates; alpha-Rank puts `weighted` first
-    with all the mass, [67, 100], in 20 of 20 replicates; the dynamics take `random` below 1%
-    by time 10, `counter` by 30 and `taker` (first up to 37%) by 200."""
+    two `weighted` wins 31.1% (2.3 percentage points below the fair third), `counter` 17.5%,
+    `random` 0%; `taker` enters the equilibrium in 5% of the replicates; alpha-Rank puts
+    `weighted` first with all the mass, [67, 100], in 20 of 20 replicates; the dynamics take
+    `random` below 1% by time 10, `counter` by 30 and `taker` (first up to 37%) by 200."""
     import reports
     from tests.helpers import cli
 

@@ -8,14 +8,12 @@ never told to take one. A cap the resume takes is still named."""
 from __future__ import annotations
 
 import json
-import re
-import shlex
 import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli, doc_says, stopped
+from tests.helpers import advice, cli, doc_says, stopped
 
 PRECISION = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1",
              "--jobs", "1", "--chunk-size", "6", "--games", "30", "--precision", "0.1",
@@ -47,16 +45,6 @@ def _kept(src: Path, dest: Path, kept: object) -> Path:
     return out
 
 
-def _advice(out: Path) -> list[str]:
-    """The command the unfinished run in ``out`` is told to continue with, as a shell splits
-    it."""
-    from tournaments.run_state import run_state
-
-    first = run_state(out).lines()[0]
-    assert first.startswith("Unfinished run: "), first
-    return shlex.split(re.search(r"continue it with '(.*)'\.$", first)[1])
-
-
 @pytest.mark.parametrize("kept", [
     {"precision": 10**400, "max_games": None},  # a whole number no float holds
     {"precision": 0.1, "max_games": 2**32},  # past a run's most games
@@ -66,7 +54,7 @@ def test_advice_from_a_damaged_precision_run_is_the_plain_resume_that_works(
     cut, tmp_path, capsys, kept
 ):
     out = _kept(cut, tmp_path / "run", kept)
-    command = _advice(out)
+    command = advice(out)
     assert command == ["leaves", "tournament", "--resume", "--out", str(out)]
     code, said, err = cli(capsys, *command[1:], "--jobs", "1")
     assert code == 0, err
@@ -81,7 +69,7 @@ def test_advice_from_a_damaged_precision_run_is_the_plain_resume_that_works(
 def test_a_cap_the_resume_takes_is_still_named_and_followed(cut, tmp_path, capsys):
     """Guards the advice as it was: the run's own cap, and one of its first --games."""
     out = _kept(cut, tmp_path / "run", {"precision": 0.1, "max_games": 30})
-    command = _advice(out)
+    command = advice(out)
     assert command[-4:] == ["--precision", "0.1", "--max-games", "30"], command
     code, said, err = cli(capsys, *command[1:], "--jobs", "1")
     assert code == 0, err
@@ -107,7 +95,7 @@ def test_a_gauntlet_is_never_told_to_resume_with_a_precision(tmp_path):
                            "1", "--jobs", "1", "--games", "4000", "--out", str(run))  # fmt: skip
     assert code == 130, err
     out = _kept(run, tmp_path / "kept", {"precision": 0.5, "max_games": 600})
-    assert _advice(out) == ["leaves", "gauntlet", "--resume", "--out", str(out)]
+    assert advice(out) == ["leaves", "gauntlet", "--resume", "--out", str(out)]
 
 
 class _Killed(BaseException):
@@ -128,7 +116,7 @@ def test_a_new_run_killed_in_its_first_stage_is_advised_its_precision_and_cap(tm
         mp.setattr(Tournament, "_play", killed)
         cli(capsys, *PRECISION, "--out", str(out))
     assert json.loads((out / "manifest.json").read_text())["status"] == "running"
-    assert _advice(out) == ["leaves", "tournament", "--resume", "--out", str(out),
+    assert advice(out) == ["leaves", "tournament", "--resume", "--out", str(out),
                             "--precision", "0.1", "--max-games", "60"]  # fmt: skip
     doc_says(
         "tournaments.md",

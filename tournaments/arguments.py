@@ -133,14 +133,32 @@ def focus_label(game: GamePlugin, focus: Any, labels: Sequence[str],
     return label
 
 
+def _link_target(link: Path) -> Path:
+    """Where the symbolic link ``link`` leads (ParameterError, one line, for a loop)."""
+    try:
+        target = link.resolve()
+    except RuntimeError:  # a loop of links, before Python 3.13
+        target = link
+    if target.is_symlink():  # a loop of links: from Python 3.13 ``resolve`` ends on one
+        raise ParameterError(
+            f"{{record}} {link} is a symbolic link that leads back to itself: name a file",
+            "record",
+        )
+    return target
+
+
 def record_rule(game: GamePlugin, record: str | Path | None, record_sample: int | None,
                 n_games: int, by: str | None) -> tuple[Path | None, int]:  # fmt: skip
     """The ``record`` file and which of the run's ``n_games`` go to it: one in each stride
     (0: none, 1: all; picked by ``work.RECORD_RULE``). ``by``: the parameter that asked for
     matches (expert or rounds), whose records are refused; None for a run of games. A
     ``record`` that is a directory, a device or a named pipe is refused here, without opening
-    it (``storage.special_file``), so a refused run leaves no folder behind."""
+    it (``storage.special_file``), so a refused run leaves no folder behind. A symbolic link
+    is followed here, once: the records are renamed onto its target, which the link then
+    still names (renamed onto the link, they replaced it and left its target stale)."""
     record = optional_path(record, "record")
+    if record is not None and record.is_symlink():
+        record = _link_target(record)
     if record is not None and record.is_dir():  # refused before any play
         raise storage.InTheWay.directory(record)
     kind = storage.special_file(record) if record is not None else None
