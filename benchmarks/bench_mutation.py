@@ -147,6 +147,18 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_mutation65_record.py",
         "tests/test_edge65_records.py",
     ),
+    "leaves/record_checks.py": (
+        "tests/test_boundaries_record.py",
+        "tests/test_properties.py",
+        "tests/test_cli_replay.py",
+        "tests/test_audit3_api.py",
+        "tests/test_api_edges62.py",
+        "tests/test_api_edges62b.py",
+        "tests/test_mutation_record62.py",
+        "tests/test_records63.py",
+        "tests/test_mutation65_record.py",
+        "tests/test_edge65_records.py",
+    ),
     "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
     "tournaments/labels.py": (
         "tests/test_boundaries_labels.py",

@@ -5,8 +5,8 @@ every state with the rules core and refuses a record whose actions are illegal o
 result does not match what the actions produce.
 
 Long for one job: a record comes from anywhere (a file, a dict, numpy arrays), so each field
-is made plain as JSON writes it and checked where it is read, with the one-line words a user
-acts on.
+is made plain as JSON writes it and checked where it is read (``leaves.record_checks``), with
+the one-line words a user acts on.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from gamekit.errors import refuse_unknown_keys, shown
 from gamekit.seed_check import check_seed as deal_seed
 
 from .actions import IllegalActionError
-from .rule_text import counts_text
+from .record_checks import _check_deal, _check_fields, _check_players, _check_unfinished, _named
 from .rules import TURN_LIMIT
 from .ruleset import Rules
 from .state import State
@@ -377,97 +377,6 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
         )
     _check_unfinished(record, state)
     return states
-
-
-def _check_unfinished(record: GameRecord, state: State) -> None:
-    """The record's ``unfinished`` is true of a game at its turn limit or stopped (``state``
-    its last), as ``from_states`` sets it: the refusal names what contradicts the flag."""
-    if record.unfinished == (state.unfinished or record.stopped is not None):
-        return
-    if record.unfinished and state.is_terminal:  # won: at the limit it is unfinished
-        raise ValueError("record says the game was unfinished, its actions give a finished game")
-    if record.unfinished:  # cut short, not stopped: a seat forfeited before the end
-        raise ValueError(
-            f"record says the game was unfinished, but seat {record.forfeit_seat} forfeited it "
-            f"after {state.turn} turns, short of its turn limit ({state.turn_limit}), and it "
-            "names no stop: a game forfeited is finished"
-        )
-    if record.stopped is None:  # at the turn limit
-        raise ValueError("record says the game was finished, its actions give an unfinished game")
-    raise ValueError(f"record says the game was finished, but it stopped: {_named(record.stopped)}")
-
-
-def _named(value: Any) -> str:
-    """``value`` in an error's one line: its repr where that is one short line (5, 'no'),
-    else ``shown``'s (one line, cut, its type named): a pandas Series' repr runs over lines."""
-    text = shown(value)
-    return repr(value) if text == f"{value!r} ({type(value).__name__})" else text
-
-
-def _whole(x: Any) -> bool:
-    return not isinstance(x, bool) and isinstance(x, numbers.Integral)
-
-
-def _check_fields(record: GameRecord, n_players: int) -> None:
-    """The record's fields besides the deal are of their kinds: a seed a deal seed (a whole number
-    0 to 2**64 - 1, the kernels' rule and words, as ``from_states`` says them; or None), a
-    winner and a forfeiting seat seats of the game (or None), turns, rounds and turn limit whole
-    numbers >= 0, strategies labels (at most one a seat), an error and a reason for a stop in
-    words (or None; an error only with a forfeiting seat), actions a sequence (a tuple, as the
-    record keeps any but text; text is read action by action, and named), a flag True or False."""
-    if record.seed is not None:
-        try:
-            deal_seed(record.seed, "seed")  # one rule and its words, as from_states says them
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"its {exc}") from None
-    for what, seat in (("winner", record.winner), ("forfeiting seat", record.forfeit_seat)):
-        if seat is not None and not (_whole(seat) and 0 <= seat < n_players):
-            raise ValueError(f"its {what} is {_named(seat)}, not a seat 0..{n_players - 1}")
-    for key in ("turns", "rounds", "turn_limit"):  # the limit's range: the rules check it
-        count = getattr(record, key)
-        if not (_whole(count) and count >= 0):
-            raise ValueError(f"its {key} is {_named(count)}, not a whole number >= 0")
-    labels = record.strategies
-    if not (isinstance(labels, tuple) and len(labels) <= n_players
-            and all(isinstance(x, str) for x in labels)):  # fmt: skip
-        raise ValueError(
-            f"its strategies are {shown(labels)}, not labels (text), at most one a seat"
-        )
-    error = record.error
-    if error is not None and not isinstance(error, str):
-        raise ValueError(f"its error is {_named(error)}, not words")
-    if error is not None and record.forfeit_seat is None:
-        raise ValueError("its error says why a seat forfeited, but no seat forfeited")
-    stopped = record.stopped
-    if stopped is not None and not (isinstance(stopped, str) and stopped.strip()):
-        raise ValueError(f"its reason for stopping is {_named(stopped)}, not words")
-    if not isinstance(record.actions, tuple | str):  # text is read action by action, and named
-        raise ValueError(f"actions must be a list of action ids, got {_named(record.actions)}")
-    if not isinstance(record.unfinished, bool):
-        raise ValueError(f"unfinished must be True or False, got {_named(record.unfinished)}")
-
-
-def _check_deal(record: GameRecord, state: State) -> None:
-    """The record's hands are a deal of its rules: a player count they allow (any record's),
-    each hand the rules' size (a record of a hand-made position says so by a ``seed`` None)."""
-    _check_players(state)
-    rules = state.rules
-    if record.seed is None:
-        return
-    size = rules.hand_size_for(state.n_players)
-    if any(sum(h) != size for h in record.hands):
-        raise ValueError(f"its hands are not {size} cards each, as its rules ({rules}) deal")
-
-
-def _check_players(state: State) -> None:
-    """The game's hands are as many as its rules allow players: ``players=4`` is no rule of a
-    game of 3 hands, whoever dealt them (``State.initial`` takes any count)."""
-    allowed = state.rules.players
-    if state.n_players not in allowed:
-        raise ValueError(
-            f"the game has {state.n_players} hands, but its rules ({state.rules}) allow "
-            f"{counts_text(allowed)} players"
-        )
 
 
 def read_records(path) -> list[GameRecord]:

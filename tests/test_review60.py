@@ -59,7 +59,7 @@ def test_variants_table_cells_write_the_unit_one_way():
 
 
 def test_a_record_stopped_for_no_reason_is_not_said_to_have_hit_the_turn_limit():
-    # Defect: leaves/record.py _check_fields takes '"stopped": ""' as a reason in words, so
+    # Defect: leaves/record_checks.py _check_fields takes '"stopped": ""' as a reason in words, so
     # the record replays as cut short, and leaves/commands/replay_view.py _outcome (which
     # tests the reason's truth, not None) says 'unfinished at the turn limit (1000 turns)'
     # of a game stopped at turn 5. Fix: _check_fields refuses an empty (blank) reason.
