@@ -240,19 +240,18 @@ def no_run_message(run_dir: Path) -> str:
 def unfinished_state(run_dir: Path) -> str:
     """How an unfinished run stands: to be finished with --resume, or, while a process holds
     its lock, being played (--resume is refused then). A --precision run's resume, and a
-    gauntlet's, is the command every other advice names (``RunState.command``: with the target
-    and cap its manifest keeps; ``leaves gauntlet``): a plain --resume would play it as a plain
-    run, and ``leaves tournament --resume`` refuses a gauntlet."""
-    from tournaments.run_state import run_state  # start-up: it loads numpy
+    gauntlet's, is the command every other advice names (``run_state.manifest_command``: with
+    the target and cap its manifest keeps; ``leaves gauntlet``): a plain --resume would play it
+    as a plain run, and ``leaves tournament --resume`` refuses a gauntlet. The manifest alone
+    names it: no chunk is read."""
+    from tournaments.run_state import continue_command, manifest_command  # start-up: numpy
     from tournaments.storage import lock_holder
 
     holder = lock_holder(run_dir)
     if holder:
         return f"unfinished: it is being played now ({holder}); verify it again once it ends"
-    state = run_state(run_dir)
-    resume = "--resume"
-    if state is not None and (state.flags or state.gauntlet):
-        resume = f"'{state.command}'"
+    command = manifest_command(run_dir, _manifest(run_dir))
+    resume = "--resume" if command == continue_command("tournament", run_dir) else f"'{command}'"
     return f"unfinished ({resume} finishes it{game_missing(run_dir)})"
 
 
@@ -285,6 +284,7 @@ def verify(run_dir: Path) -> None:
       leaves verify runs/a || leaves tournament ... --out runs/a --resume
     """
     from tournaments.manifest_fields import NotThisVersion
+    from tournaments.run_state import between_stages
     from tournaments.verify import verify_run
 
     if not run_dir.exists():
@@ -300,7 +300,8 @@ def verify(run_dir: Path) -> None:
         raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; {NO_MANIFEST}")
     result = verify_run(run_dir, records=True)
     records_bad = result.record is not None and result.record[1] is not None
-    whole = result.ok and result.complete and not records_bad  # nothing a resume would do
+    complete = result.complete and not between_stages(_manifest(run_dir))  # no stage to come
+    whole = result.ok and complete and not records_bad  # nothing a resume would do
     refused = None if whole else resume_problem(run_dir)
     if isinstance(refused, NotThisVersion):  # no file is bad: this version cannot take it
         raise CLIError(f"this version cannot resume {run_dir}: {refused}; {refused.advice}")
@@ -321,7 +322,7 @@ def verify(run_dir: Path) -> None:
         if record is not None:
             todo.append(rewrite_hint(run_dir, run_dir / record.path))
         raise CLIError(f"{n} bad file(s) in {run_dir}: {'; '.join(todo)}")
-    state = "complete" if result.complete else unfinished_state(run_dir)
+    state = "complete" if complete else unfinished_state(run_dir)
     click.echo(
         f"ok: {len(result.done)} of {result.n_chunks} chunks verified "
         f"({result.files_checked} files); run {state}{records_words(result)}"

@@ -8,7 +8,8 @@ them: the terminal (``leaves tournament``, ``leaves report``, ``leaves run``) an
 (games asked, games durably written) and the merged aggregates (games ended by a forfeit);
 the first error from the forfeit details, by game index; both over the chunks the manifest
 records, as the reports read the rows of those only. A manifest saying "running" is told
-live or killed by the run's lock (``storage.lock_holder``).
+live or killed by the run's lock (``storage.lock_holder``); a "complete" one of a
+--precision run that stopped between two stages is unfinished too (``between_stages``).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from .storage import lock_holder
 __all__ = [
     "PRECISION_RUN",
     "RunState",
+    "between_stages",
     "cap_resumes",
     "continue_command",
+    "manifest_command",
     "precision_flags",
     "run_state",
     "shell_word",
@@ -110,6 +113,33 @@ def _kept_flags(manifest: dict[str, Any]) -> str:
     return precision_flags(target, cap)
 
 
+def manifest_command(out: Path | str, manifest: dict[str, Any]) -> str:
+    """The command that continues the run in ``out``, from its manifest alone: ``leaves
+    gauntlet`` of a gauntlet, and a --precision run's kept target and cap. ``RunState.command``
+    is this one, so ``leaves verify`` names what every other advice names."""
+    spec = manifest.get("spec")
+    gauntlet = isinstance(spec, dict) and "gauntlet" in spec
+    flags = _kept_flags(manifest) if isinstance(spec, dict) else ""
+    return continue_command("gauntlet" if gauntlet else "tournament", out, flags)
+
+
+def between_stages(manifest: dict[str, Any]) -> bool:
+    """Whether the manifest, "complete", is a --precision run's stopped between two stages: it
+    keeps a target the resume takes (``PRECISION_RUN``), yet no ``precision`` record says
+    that target reached or its cap met at the games it holds. Each stage ends "complete", and
+    the record comes once the run stops growing, so a run killed outright between two stages
+    (after one stage, before the next one's first save) reads as finished without this."""
+    spec = manifest.get("spec")
+    if manifest.get("status") != "complete" or not isinstance(spec, dict):
+        return False
+    if not _kept_flags(manifest):
+        return False
+    done, kept = manifest.get("precision"), manifest[PRECISION_RUN]
+    if not isinstance(done, dict):
+        return True
+    return done.get("target") != kept.get("precision") or done.get("n_games") != spec.get("n_games")
+
+
 def _takes(spec: dict[str, Any], cap: int) -> bool:
     """Whether a resume of the run of ``spec`` takes ``cap`` (``cap_resumes``); True where the
     spec cannot tell (the resume then says what it lacks)."""
@@ -148,10 +178,11 @@ class RunState:
     holder: str | None = None  # then who holds its lock ("pid N"; "": none, a killed run; None:
     # cannot be told, ``storage.lock_holder``)
     flags: str = ""  # what the command continuing it names after --out (``precision_flags``)
+    staged: bool = False  # a --precision run stopped between two stages (``between_stages``)
 
     @property
     def unfinished(self) -> bool:
-        return self.played < self.planned
+        return self.played < self.planned or self.staged
 
     @property
     def nothing_valid(self) -> bool:
@@ -162,7 +193,7 @@ class RunState:
     def command(self) -> str:
         """The command that continues the run: ``leaves gauntlet`` of a gauntlet, its folder,
         and a --precision run's target and cap (``PRECISION_RUN``; a gauntlet's manifest holds
-        its test). Every advice names this one (``leaves verify`` too)."""
+        its test): ``manifest_command``'s, which ``leaves verify`` names from the manifest alone."""
         return continue_command("gauntlet" if self.gauntlet else "tournament", self.out, self.flags)
 
     @property
@@ -171,6 +202,8 @@ class RunState:
 
     def extent(self) -> str:
         """'609,336 of 3,000,000 games (unfinished)' or '12 games (finished)'."""
+        if self.staged and self.played >= self.planned:
+            return f"{self.played:,} {self.units} (unfinished: --precision stopped between stages)"
         if self.unfinished:
             return f"{self.played:,} of {self.planned:,} {self.units} (unfinished)"
         return f"{self.played:,} {self.units} (finished)"
@@ -210,7 +243,13 @@ class RunState:
         """The sentences that must come first; none for a finished run with no forfeit. A
         report leaves out ``partial_forfeits``: its findings' caution counts them by strategy."""
         out = []
-        if self.unfinished:
+        if self.staged and self.played >= self.planned:
+            out.append(
+                f"Unfinished run: {self.played:,} {self.units} played by a --precision run "
+                "stopped between two stages, before it recorded its target reached or its cap "
+                f"met, and every result covers those only; {self.resume}."
+            )
+        elif self.unfinished:
             share = f" ({100 * self.played / self.planned:.1f}%)" if self.planned else ""
             out.append(
                 f"Unfinished run: {self.played:,} of {self.planned:,} {self.units} played"
@@ -304,6 +343,7 @@ def run_state(out: str | Path) -> RunState | None:
         gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
         all_forfeited=tuple((label, n) for label, n, _ in void), all_own=all(o for *_, o in void),
         live=live, holder=lock_holder(out) if live else None, flags=_kept_flags(manifest),
+        staged=between_stages(manifest),
     )  # fmt: skip
 
 
