@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import advice, cli
+from tests.helpers import advice, cli, doc_says
 
 PRECISION = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1",
              "--jobs", "1", "--chunk-size", "6", "--games", "30")  # fmt: skip
@@ -64,6 +64,12 @@ def _verify(capsys, out: Path) -> str:
 
 def test_a_run_killed_between_two_stages_is_advised_to_continue(tmp_path, capsys):
     from tournaments.run_state import run_state
+
+    doc_says(
+        "tournaments.md",
+        r"one killed between two stages \(its manifest \"complete\" before its target was "
+        r"recorded reached or its cap met\) is unfinished and advised the same command\.",
+    )
 
     out = tmp_path / "run"
     _killed_at_stage(capsys, 2, *PRECISION, *COMMAND, "--out", str(out))

@@ -121,5 +121,5 @@ def test_a_new_run_killed_in_its_first_stage_is_advised_its_precision_and_cap(tm
     doc_says(
         "tournaments.md",
         r"The manifest holds them from the run's first save, so a run killed outright "
-        r"\(`kill -9`, a power cut\), even in its first stage, is advised them too\.",
+        r"\(`kill -9`, a power cut\), even in its first stage, is advised them too",
     )
