@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CLIError
-from .flags import message
+from .flags import flag, message
+from .origins import FILE, in_file, origin
 from .tournament_checks import check_resumed_cap
 
 __all__ = [
@@ -86,6 +87,26 @@ def _disagree(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIEr
         f"cannot resume {out}: {flag} {_words(given)} but the run has {field} {_words(stored)}",
         usage=True,
     )
+
+
+def _named(values: Any, option: str, said: str) -> str:
+    """How a refusal names the value of ``option`` that ``values`` (the command's merged
+    options) hold: by its key in the config file that gave it ("games in c.toml",
+    ``origins.in_file``), else by the flag ``said`` that gave it: never by a flag no one
+    typed."""
+    if origin(values, option) != FILE:
+        return said
+    from .tournament_parts import KEY_OF  # start-up: it loads the games' options
+
+    return in_file(KEY_OF.get(option, option), str(values["config"]))
+
+
+def _worded(exc: Exception, values: Any) -> str:
+    """A library error's one line with each parameter named where its value came from
+    (``_named``): a flag typed, a config file's key."""
+    names = {p: _named(values, flag(p).removeprefix("--").replace("-", "_"), flag(p))
+             for p in getattr(exc, "params", ())}  # fmt: skip
+    return exc.worded(names) if names and hasattr(exc, "worded") else message(exc)
 
 
 def read_spec(out: str) -> dict[str, Any]:
@@ -180,9 +201,9 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     out = opts["out"]
     manifest = read_spec(out)
     spec = manifest["spec"]
-    for name, (flag, field, words) in _SCALARS.items():
+    for name, (said, field, words) in _SCALARS.items():
         if name in given and opts[name] is not None and opts[name] != spec.get(field):
-            raise _disagree(out, flag, opts[name], words, spec.get(field))
+            raise _disagree(out, _named(opts, name, said), opts[name], words, spec.get(field))
         opts[name] = spec.get(field)
     if "players" in given:
         from tournaments.schedule import parse_players
@@ -192,13 +213,15 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
         except ValueError as exc:
             raise CLIError.of(exc, usage=True) from None
         if list(sizes) != spec["players"]:
-            raise _disagree(out, "--players", sizes, "players", spec["players"])
+            named = _named(opts, "players", "--players")
+            raise _disagree(out, named, sizes, "players", spec["players"])
     opts["players"] = ",".join(str(k) for k in spec["players"])
     if "expert" in given and opts["expert"] and not spec["expert"]:
-        raise _disagree(out, "--expert", True, "expert", False)
+        raise _disagree(out, _named(opts, "expert", "--expert"), True, "expert", False)
     opts["expert"] = bool(spec["expert"])
     if "target" in given and opts["target"] is not None and opts["target"] != spec["target"]:
-        raise _disagree(out, "--target", opts["target"], "target", spec["target"])
+        named = _named(opts, "target", "--target")
+        raise _disagree(out, named, opts["target"], "target", spec["target"])
     opts["target"] = spec["target"]
     _record_options(opts, given, manifest)
     _game_options(opts, given, manifest)
@@ -227,7 +250,7 @@ def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, A
     out, stored = opts["out"], manifest.get("record_file")
     asked = opts["record"] if "record" in given else None
     if asked is not None and stored is None:
-        raise _disagree(out, "--record", asked, "record file", stored)
+        raise _disagree(out, _named(opts, "record", "--record"), asked, "record file", stored)
     if asked is None and stored is not None:
         located = record_location(Path(out), manifest)
         asked = str(located) if located is not None else stored
@@ -247,7 +270,8 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
     if "game_spec" in given:
         cls = _game_class(opts["game_spec"])
         if not (names_game(cls, stored) or names_game(cls, loads)):
-            raise _disagree(out, "--game", opts["game_spec"], "game", loads)
+            named = _named(opts, "game_spec", "--game")
+            raise _disagree(out, named, opts["game_spec"], "game", loads)
     else:
         opts["game_spec"] = loads
         named_only = "game_spec" not in manifest and ":" not in opts["game_spec"]
@@ -258,7 +282,8 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
 
     for opt in installed_options():  # a setting the run's game does not have: refused
         if opt.name in given and opts.get(opt.name) not in (None, ()) and opt.name not in declared:
-            raise CLIError(f"{opt.flag} is not a {getattr(cls, 'title', stored)} option",
+            named = _named(opts, opt.name, opt.flag)
+            raise CLIError(f"{named} is not a {getattr(cls, 'title', stored)} option",
                            usage=True)  # fmt: skip
     for opt in getattr(cls, "options", ()):
         if opt.name in given and opts.get(opt.name) not in (None, ()):
@@ -383,7 +408,8 @@ def restore(t: Any, request: Any) -> Any:
     if not names_game(type(t.game), spec["game"]):  # a resume reads it (``RESUME_READS``)
         raise _disagree(out, "--game", t.game.name, "game", spec["game"])
     if request.record_sample is not None and t.record_stride != spec["record_stride"]:
-        raise _disagree(out, "--record-sample", request.record_sample, "one record every",
+        named = _named(request.values, "record_sample", "--record-sample")
+        raise _disagree(out, named, request.record_sample, "one record every",
                         f"{spec['record_stride']} {plural(t.game.unit)}")  # fmt: skip
     t.record_stride, t.record_rule = int(spec["record_stride"]), spec_rule(spec)
     if t.record_rule not in RECORD_RULES:  # a sample is never picked by two rules
@@ -395,11 +421,13 @@ def restore(t: Any, request: Any) -> Any:
             request.get("grow_to"), request.get("add"),
         )  # fmt: skip
     except ValueError as exc:
-        raise CLIError(f"cannot resume {out}: {message(exc)}", usage=True) from None
+        raise CLIError(f"cannot resume {out}: {_worded(exc, request.values)}",
+                       usage=True) from None  # fmt: skip
     try:
         grown = t.with_stages(stages) if stages != t.schedule.stages else t
     except ValueError as exc:
-        raise CLIError(f"cannot resume {out}: {message(exc)}", usage=True) from None
+        raise CLIError(f"cannot resume {out}: {_worded(exc, request.values)}",
+                       usage=True) from None  # fmt: skip
     held = int(spec["deal_stages"][-1])  # every deal the run has, played whatever the cap
     check_resumed_cap(request.values, held, t.schedule.seats_per_set, t.units)
     return grown
