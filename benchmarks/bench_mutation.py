@@ -65,6 +65,20 @@ PROJECT = ("gamekit", "interop", "leaves", "leaves_cli", "ligretto", "strategies
 """Top-level packages a child forgets and imports again (the tests' modules too)."""
 
 _RULES = ("tests/test_boundaries_reference.py", "tests/test_rules.py")
+_RECORDS = (
+    "tests/test_boundaries_record.py",
+    "tests/test_properties.py",
+    "tests/test_cli_replay.py",
+    "tests/test_audit3_api.py",
+    "tests/test_api_edges62.py",
+    "tests/test_api_edges62b.py",
+    "tests/test_mutation_record62.py",
+    "tests/test_records63.py",
+    "tests/test_mutation65_record.py",
+    "tests/test_edge65_records.py",
+)
+"""The tests of a game record, its replay and its checks (``leaves/record.py`` and
+``leaves/record_checks.py``, one module until they were split)."""
 MODULES: dict[str, tuple[str, ...]] = {
     "leaves/state.py": ("tests/test_boundaries_state.py", *_RULES, "tests/test_audit3_api.py"),
     "leaves/legal.py": ("tests/test_boundaries_legal.py", *_RULES),
@@ -135,30 +149,8 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_api_edges_core.py",
         "tests/test_audit3_api.py",
     ),
-    "leaves/record.py": (
-        "tests/test_boundaries_record.py",
-        "tests/test_properties.py",
-        "tests/test_cli_replay.py",
-        "tests/test_audit3_api.py",
-        "tests/test_api_edges62.py",
-        "tests/test_api_edges62b.py",
-        "tests/test_mutation_record62.py",
-        "tests/test_records63.py",
-        "tests/test_mutation65_record.py",
-        "tests/test_edge65_records.py",
-    ),
-    "leaves/record_checks.py": (
-        "tests/test_boundaries_record.py",
-        "tests/test_properties.py",
-        "tests/test_cli_replay.py",
-        "tests/test_audit3_api.py",
-        "tests/test_api_edges62.py",
-        "tests/test_api_edges62b.py",
-        "tests/test_mutation_record62.py",
-        "tests/test_records63.py",
-        "tests/test_mutation65_record.py",
-        "tests/test_edge65_records.py",
-    ),
+    "leaves/record.py": _RECORDS,
+    "leaves/record_checks.py": _RECORDS,
     "gamekit/seed_check.py": ("tests/test_edges_review.py", "tests/test_ligretto_api_edges.py"),
     "tournaments/labels.py": (
         "tests/test_boundaries_labels.py",
