@@ -107,21 +107,47 @@ def same_run(a, b) -> None:
         np.testing.assert_array_equal(value, agg_b[key], err_msg=key)
 
 
+SMALL_RUN = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1",
+             "--jobs", "1")  # fmt: skip
+"""A small tournament of the command line: 6 games a deal (one table of 3, 6 seatings)."""
+SMALL_PRECISION = (*SMALL_RUN, "--chunk-size", "6", "--games", "30", "--precision", "0.1",
+                   "--max-games", "60")  # fmt: skip
+"""A precision run of it, a chunk a deal: 30 games first (5 chunks), grown to its cap of 60,
+its target never reached."""
+
+
+class TerminatedWorkerError(Exception):
+    """joblib's error where a local worker process died, by its name."""
+
+
 @contextlib.contextmanager
-def ctrl_c_after_two_chunks() -> Iterator[None]:
-    """Within it, a run stops as Ctrl-C stops it once 2 of its chunks are written."""
+def stop_after_two_chunks(stop: BaseException | type[BaseException]) -> Iterator[None]:
+    """Within it, a run stops by raising ``stop`` once 2 of its chunks are written (and
+    saved as interrupted, as the runner's own handlers save them)."""
     from tournaments.runner import Tournament
 
     real = Tournament._play
 
-    def two_then_ctrl_c(self, pending, runlog, players, progress):
+    def two_then_stop(self, pending, runlog, players, progress):
         real(self, pending[:2], runlog, players, progress)
         runlog.save("interrupted", force=True)
-        raise KeyboardInterrupt
+        raise stop
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_ctrl_c)
+        mp.setattr(Tournament, "_play", two_then_stop)
         yield
+
+
+def ctrl_c_after_two_chunks() -> contextlib.AbstractContextManager[None]:
+    """Within it, a run stops as Ctrl-C stops it once 2 of its chunks are written."""
+    return stop_after_two_chunks(KeyboardInterrupt)
+
+
+def dead_worker_after_two_chunks() -> contextlib.AbstractContextManager[None]:
+    """Within it, a run stops as a dead local worker stops it once 2 chunks are written."""
+    return stop_after_two_chunks(
+        TerminatedWorkerError("A worker process managed by the executor was killed")
+    )
 
 
 def stopped(*args: str) -> tuple[int, str, str]:

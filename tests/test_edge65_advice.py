@@ -17,10 +17,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import advice, cli, cli_output, ctrl_c_after_two_chunks, named_command
+from tests.helpers import (
+    SMALL_RUN,
+    TerminatedWorkerError,
+    advice,
+    cli,
+    cli_output,
+    ctrl_c_after_two_chunks,
+    dead_worker_after_two_chunks,
+    named_command,
+)
 
-BEGIN = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1", "--jobs", "1",
-         "--chunk-size", "6")  # fmt: skip
+BEGIN = (*SMALL_RUN, "--chunk-size", "6")
 """A small tournament: 6 games a deal (one table of 3, 6 seatings), a chunk a deal."""
 PRECISION = (*BEGIN, "--games", "30", "--precision", "0.1", "--max-games", "60")
 """It grows to its cap, 60 games, its target never reached."""
@@ -46,27 +54,6 @@ def _follow(capsys, command: list[str]) -> str:
 
 class Killed(BaseException):
     """A stop no handler sees (SIGKILL, a power cut): the manifest still says "running"."""
-
-
-class TerminatedWorkerError(Exception):
-    """joblib's error where a local worker process died, by its name."""
-
-
-@contextmanager
-def _dead_worker_after_two_chunks():
-    """Within it, a run stops as a dead local worker stops it once 2 chunks are written."""
-    from tournaments import Tournament
-
-    real = Tournament._play
-
-    def two_then_dead(self, pending, runlog, players, progress):
-        real(self, pending[:2], runlog, players, progress)
-        runlog.save("interrupted", force=True)
-        raise TerminatedWorkerError("A worker process managed by the executor was killed")
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_dead)
-        yield
 
 
 @contextmanager
@@ -108,7 +95,7 @@ def _stopped_in_the_second_batch(error: BaseException):
 
 
 @pytest.mark.parametrize(("stop", "code"),
-                         [(ctrl_c_after_two_chunks, 130), (_dead_worker_after_two_chunks, 1)])  # fmt: skip
+                         [(ctrl_c_after_two_chunks, 130), (dead_worker_after_two_chunks, 1)])  # fmt: skip
 def test_a_stopped_precision_run_s_advice_continues_it_to_its_cap(tmp_path, capsys, stop, code):
     out = tmp_path / "run"
     with stop():

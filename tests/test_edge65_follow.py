@@ -10,23 +10,24 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from tests.helpers import (
+    SMALL_RUN,
     cli,
     cli_output,
     ctrl_c_after_two_chunks,
+    dead_worker_after_two_chunks,
     doc_says,
     doc_text,
     named_command,
 )
 
 PAGE = "tournaments.md"
-BEGIN = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1", "--jobs", "1")
+BEGIN = SMALL_RUN
 """A small precision tournament: 6 games a deal (one table of 3, 6 seatings)."""
 GROWN = (*BEGIN, "--games", "30", "--precision", "0.1", "--max-games", "120")
 """It grows, stage by stage, to its cap: 120 games (20 deals), its target never reached."""
@@ -133,32 +134,11 @@ def test_a_precision_below_a_width_is_below_it_as_typed(x):
     assert digits == 2 or x < 1
 
 
-@contextmanager
-def _worker_dies_after_two_chunks():
-    """Within it, a run stops as a dead local worker stops it once 2 of its chunks are
-    written (joblib's error, by its name)."""
-    from tournaments import Tournament
-
-    class TerminatedWorkerError(Exception):
-        pass
-
-    real = Tournament._play
-
-    def two_then_dead(self, pending, runlog, players, progress):
-        real(self, pending[:2], runlog, players, progress)
-        runlog.save("interrupted", force=True)
-        raise TerminatedWorkerError("A worker process managed by the executor was killed")
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Tournament, "_play", two_then_dead)
-        yield
-
-
 @pytest.mark.parametrize(
     ("stop", "code", "said"),
     [
         (ctrl_c_after_two_chunks, 130, "interrupted: '(.*)' continues it"),
-        (_worker_dies_after_two_chunks, 1, r"every finished chunk is kept: '(.*)' continues it"),
+        (dead_worker_after_two_chunks, 1, r"every finished chunk is kept: '(.*)' continues it"),
     ],
 )  # fmt: skip
 def test_the_command_a_stopped_precision_run_names_keeps_its_cap(tmp_path, capsys, monkeypatch,

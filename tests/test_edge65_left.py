@@ -15,13 +15,11 @@ import stat
 
 import pytest
 
-from tests.helpers import cli, doc_says, one_error_line, stopped
+from tests.helpers import SMALL_PRECISION, cli, doc_says, one_error_line, stopped
 
 NO_PIPES = not hasattr(os, "mkfifo")
 THREE = ["greedy", "low", "high"]
-PRECISION = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1",
-             "--jobs", "1", "--chunk-size", "6", "--games", "30", "--precision", "0.1",
-             "--max-games", "60")  # fmt: skip
+PRECISION = SMALL_PRECISION
 """A precision run of 6 games a deal, a chunk a deal: 30 games first, 5 chunks."""
 
 

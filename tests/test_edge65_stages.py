@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import advice, cli, doc_says
+from tests.helpers import SMALL_RUN, advice, cli, doc_says
 
-PRECISION = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1",
-             "--jobs", "1", "--chunk-size", "6", "--games", "30")  # fmt: skip
+PRECISION = (*SMALL_RUN, "--chunk-size", "6", "--games", "30")
 """A run of 6 games a deal, a chunk a deal: 30 games first (5 chunks)."""
 
 COMMAND = ["--precision", "0.1", "--max-games", "60"]

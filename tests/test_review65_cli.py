@@ -13,11 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import advice, cli, doc_says, stopped
+from tests.helpers import SMALL_PRECISION, advice, cli, doc_says, stopped
 
-PRECISION = ("tournament", "random", "greedy", "low", "--players", "3", "--seed", "1",
-             "--jobs", "1", "--chunk-size", "6", "--games", "30", "--precision", "0.1",
-             "--max-games", "60")  # fmt: skip
+PRECISION = SMALL_PRECISION
 """A precision run of 6 games a deal, a chunk a deal: 30 games first, 5 chunks."""
 
 
