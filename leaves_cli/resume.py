@@ -287,7 +287,7 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
                            usage=True)  # fmt: skip
     for opt in getattr(cls, "options", ()):
         if opt.name in given and opts.get(opt.name) not in (None, ()):
-            check_setting(out, cls, config, opt, opts[opt.name])
+            check_setting(out, cls, config, opt, opts[opt.name], opts)
     opts["game_config"] = config
 
 
@@ -314,26 +314,49 @@ def run_config(out: Any, cls: Any, spec: dict[str, Any]) -> dict[str, Any]:
     return dict(spec.get("game_config") or {})
 
 
-def check_setting(out: Any, cls: Any, config: dict[str, Any], opt: Any, given: Any) -> None:
+def check_setting(
+    out: Any, cls: Any, config: dict[str, Any], opt: Any, given: Any, values: Any = None
+) -> None:
     """Refuse a game setting given on resuming (``--rules``, ``--turn-limit``, a config's
     table) that is not the run's, compared as the game keeps it (``config()``: a timeout of 0
     is kept as none, rules as the changes they make), in one line naming both: in the game's
-    own words where it has them (``settings_words()``)."""
+    own words where it has them (``settings_words()``). ``values`` (the command's merged
+    options) names the setting where it came from (``_setting_named``); without, its flag."""
     played = cls(**config)
     try:
         asked = cls(**{**config, opt.name: given})
     except (TypeError, ValueError) as exc:
-        said = message(exc)
-        raise CLIError(said if said.startswith(opt.flag) else f"{opt.flag}: {said}",
+        if hasattr(exc, "worded") and values is not None:  # as a run not resumed says it
+            from .tournament_parts import refused  # start-up: it loads the games' options
+
+            raise refused(exc, values) from None
+        said, named = message(exc), _setting_named(values, opt)
+        raise CLIError(said if said.startswith(named) else f"{named}: {said}",
                        usage=True) from None  # fmt: skip
     if asked.config() == played.config():
         return
+    named = _setting_named(values, opt)
     was, says = played.settings_words(), _said_words(cls, opt.name, given)
     if opt.name in was and opt.name in says:
         raise CLIError(f"cannot resume {out}: this run was played under {was[opt.name]}; "
-                       f"{opt.flag} says {says[opt.name]}", usage=True)  # fmt: skip
+                       f"{named} says {says[opt.name]}", usage=True)  # fmt: skip
     what = opt.name.replace("_", " ")
-    raise _disagree(out, opt.flag, given, what, played.config().get(opt.name))
+    raise _disagree(out, named, given, what, played.config().get(opt.name))
+
+
+def _setting_named(values: Any, opt: Any) -> str:
+    """How a refusal names the game setting ``opt`` (``_named``; no ``values``: its flag); a
+    repeatable one that both the config file and the command line gave (the file's values
+    first, then the flag's: ``request.draft``) by both, as the flag alone did not say it:
+    "--rules after rules in c.toml"."""
+    named = opt.flag if values is None else _named(values, opt.name, opt.flag)
+    if not (getattr(opt, "multiple", False) and named == opt.flag and (values or {}).get("config")):
+        return named
+    from .tournament_parts import read_config  # start-up: a refusal alone reads it again
+
+    config = str(values["config"])
+    both = opt.name in read_config(config)
+    return f"{opt.flag} after {in_file(opt.name, config)}" if both else named
 
 
 def _said_words(cls: Any, name: str, given: Any) -> dict[str, str]:
@@ -404,7 +427,8 @@ def restore(t: Any, request: Any) -> Any:
 
     out, spec = request.out, request.manifest["spec"]
     if list(t.labels) != spec["strategies"]:
-        raise _disagree(out, "strategies", t.labels, "strategies", spec["strategies"])
+        named = _named(request.values, "specs", "strategies")
+        raise _disagree(out, named, t.labels, "strategies", spec["strategies"])
     if not names_game(type(t.game), spec["game"]):  # a resume reads it (``RESUME_READS``)
         raise _disagree(out, "--game", t.game.name, "game", spec["game"])
     if request.record_sample is not None and t.record_stride != spec["record_stride"]:

@@ -159,7 +159,7 @@ def test_resume_refuses_other_rules_naming_both(variant_run, capsys):
     cfg = variant_run.parent / "other.toml"
     cfg.write_text('[rules]\ntake = "any"\n')
     code, _, err = _run(capsys, "tournament", "--out", variant_run, "--resume", "--config", cfg)
-    assert code == 2 and "--rules says today's rules" in _one_error_line(err)
+    assert code == 2 and f"rules in {cfg} says today's rules" in _one_error_line(err)
 
 
 def test_resume_restores_the_rules_and_growing_keeps_them(variant_run, tmp_path, capsys):
