@@ -39,7 +39,7 @@ from gamekit.errors import ParameterError
 from .base import CLASSIFIER_KEYS, Player, check_name
 from .building import _plain, build
 from .spec_values import parse_params, split_label
-from .user_code import USER_MODULE, defined, load_class, load_file
+from .user_code import USER_MODULE, defined, forget, load_class, load_file, unregister_with
 
 GAME_GROUP = "leaves.games"
 """The entry-point group of installed games (``tournaments.games`` reads it)."""
@@ -187,8 +187,25 @@ def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any
 
 
 def unregister(name: str, game: str = DEFAULT_GAME) -> None:
-    """Remove a registered name (tests and interactive sessions)."""
-    _registry(game).pop(name, None)
+    """Remove a registered name (tests and interactive sessions). A class of a user's file
+    takes the loader's copy of the file with it: loading the file again registers it again
+    (a copy kept would run nothing, and the name would stay unknown)."""
+    cls = _registry(game).pop(name, None)
+    if cls is not None and cls.__module__.startswith(USER_MODULE):
+        forget(cls.__module__)
+
+
+def unregister_module(module: str) -> None:
+    """Remove every name, in every game, that a class of ``module`` holds: a user's file run
+    again (the names of its earlier version go, so a class renamed or unregistered in the
+    edit leaves none behind) or one whose run failed."""
+    for registry in _REGISTRIES.values():
+        for name, cls in list(registry.items()):
+            if cls.__module__ == module:
+                del registry[name]
+
+
+unregister_with(unregister_module)
 
 
 def _entry_points(game: str = DEFAULT_GAME) -> dict[str, Any]:

@@ -9,6 +9,8 @@ import importlib
 import importlib.util
 import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -17,7 +19,30 @@ from .base import Player
 
 USER_MODULE = "leaves_user_strategy_"
 """The start of a user's file's module name (``load_file``)."""
-_FILE_MODULES: dict[str, Any] = {}  # resolved path -> its module, loaded once
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """A user's file as it was loaded: its module, and the file's modification time and
+    SHA-256 then (a file that differs in either is run again)."""
+
+    module: ModuleType
+    mtime_ns: int
+    sha256: str
+
+
+_FILE_MODULES: dict[str, _Loaded] = {}  # resolved path -> the file as it was loaded
+_unregister_module: Callable[[str], None] | None = None
+"""What removes the names a module's classes hold: the registry's ``unregister_module``,
+handed over as the registry loads (``unregister_with``), for the registry imports this
+module (an import back would close a circle)."""
+
+
+def unregister_with(remove: Callable[[str], None]) -> None:
+    """Have ``remove(module_name)`` called before a user's file runs (the names of its earlier
+    version go) and after a run that failed (the file keeps no name)."""
+    global _unregister_module
+    _unregister_module = remove
 
 
 def load_class(where: str, cls_name: str) -> type[Player]:
@@ -89,9 +114,12 @@ def _seen(path_text: str) -> str:
 
 
 def load_file(path_text: str) -> Any:
-    """The module of a user's strategy file, loaded once per resolved path under a name of its
-    own (``USER_MODULE``, the file's stem, a digest of its path), so two files of one stem
-    never shadow each other; each strategy class it defines remembers where it came from."""
+    """The module of a user's strategy file, under a name of its own (``USER_MODULE``, the
+    file's stem, a digest of its path), so two files of one stem never shadow each other; each
+    strategy class it defines remembers where it came from. Loaded once while the file stays
+    as it was: a file whose modification time or bytes changed since, or whose names were
+    unregistered (``forget``), is run again, and its strategies replace those of before
+    (a notebook's edited file is not played as it was, silently)."""
     path = Path(path_text).expanduser()
     if path.is_dir():
         raise ValueError(f"{_seen(path_text)} is a folder, not a strategy file (name a .py file "
@@ -99,9 +127,24 @@ def load_file(path_text: str) -> Any:
     if not path.is_file():
         raise ValueError(f"no such strategy file: {_seen(path_text)}")
     path = path.resolve()
+    try:
+        data, mtime_ns = path.read_bytes(), path.stat().st_mtime_ns
+    except OSError as exc:
+        raise ValueError(f"cannot read {_seen(path_text)}: {exc.strerror or exc}") from exc
+    sha256 = hashlib.sha256(data).hexdigest()
+    held = _FILE_MODULES.get(str(path))
+    if held is not None and (held.mtime_ns, held.sha256) == (mtime_ns, sha256):
+        return held.module
+    module = _run(path, data, path_text)
+    _FILE_MODULES[str(path)] = _Loaded(module, mtime_ns, sha256)
+    return module
+
+
+def _run(path: Path, data: bytes, path_text: str) -> ModuleType:
+    """The module of the file at ``path`` (resolved) run from ``data``, the bytes just read and
+    hashed (not a cached bytecode of an earlier version of the same size and second). The
+    names its earlier version registered go first; a run that fails registers nothing."""
     key = str(path)
-    if key in _FILE_MODULES:
-        return _FILE_MODULES[key]
     digest = hashlib.sha1(key.encode()).hexdigest()[:10]
     stem = re.sub(r"\W", "_", path.stem)
     mod_name = f"{USER_MODULE}{stem}_{digest}"
@@ -109,11 +152,14 @@ def load_file(path_text: str) -> Any:
     if spec is None or spec.loader is None:
         raise ValueError(f"cannot load {_seen(path_text)} as a Python file")
     module = importlib.util.module_from_spec(spec)
+    _forget_names(mod_name)
+    _FILE_MODULES.pop(key, None)
     sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
+    try:  # dont_inherit: this module's __future__ imports are not the user's
+        exec(compile(data, key, "exec", dont_inherit=True), vars(module))
     except BaseException as exc:
         sys.modules.pop(mod_name, None)  # half loaded: a later load runs the file again
+        _forget_names(mod_name)  # and it keeps no name it registered
         if isinstance(exc, SystemExit):  # would end the caller in silence, with its code
             raise ValueError(f"{_seen(path_text)} {_exited(exc)}") from exc
         if isinstance(exc, KeyboardInterrupt):  # Ctrl-C still stops the command
@@ -123,5 +169,18 @@ def load_file(path_text: str) -> Any:
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, Player) and value.__module__ == mod_name:
             value._source_spec = f"{key}:{value.__qualname__}"
-    _FILE_MODULES[key] = module
     return module
+
+
+def _forget_names(module_name: str) -> None:
+    """The registry forgets the names the classes of ``module_name`` hold."""
+    if _unregister_module is not None:  # none before the registry loads: no name to forget
+        _unregister_module(module_name)
+
+
+def forget(module_name: str) -> None:
+    """Drop the loader's copy of the file whose module is ``module_name`` (a name of it was
+    unregistered): its next load runs the file again, which registers its names again."""
+    for key, held in list(_FILE_MODULES.items()):
+        if held.module.__name__ == module_name:
+            del _FILE_MODULES[key]

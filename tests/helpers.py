@@ -1,6 +1,7 @@
 """Small builders for hand-made positions in tests, a command-line runner, and references the
-tests of several modules share: the pages of docs/ as their claims are read, and a C engine as
-an install without a compiler finds it."""
+tests of several modules share: the pages of docs/ as their claims are read, a C engine as an
+install without a compiler finds it, and the users' strategy files a test loads, forgotten
+after it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 import re
 import shlex
 import shutil
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -500,3 +502,39 @@ def variants_diffs(rows: list[tuple]) -> pd.DataFrame:
          "p_holm": 0.001 if s else 0.4, "significant": s, "method": "paired"}
         for r, m, n, p, d, lo, hi, s in rows
     ])  # fmt: skip
+
+
+# ------------------------------------------------ users' strategy files a test loads
+@contextlib.contextmanager
+def loaded_files_forgotten() -> Iterator[None]:
+    """The users' files loaded inside (``--load``, ``file.py:Class``) forgotten at its end: the
+    names their classes registered are unregistered (a later test's list of strategies stays
+    the built-ins'), which drops the loader's copy of each file too, and the copies of files
+    that registered no name are dropped alike: a later load of any of them runs the file
+    again and registers its names afresh."""
+    from strategies import registry, user_code  # loaded when used, as the tests' own imports
+
+    files = set(user_code._FILE_MODULES)
+    modules = {name for name in sys.modules if name.startswith(user_code.USER_MODULE)}
+    before = {game: dict(registry._REGISTRIES[game]) for game in registry.games()}
+    try:
+        yield
+    finally:
+        for game in registry.games():
+            for name, cls in list(registry._REGISTRIES[game].items()):
+                if cls.__module__.startswith(user_code.USER_MODULE) and (
+                    before.get(game, {}).get(name) is not cls
+                ):
+                    registry.unregister(name, game)
+        for key in set(user_code._FILE_MODULES) - files:
+            del user_code._FILE_MODULES[key]
+        for name in [n for n in sys.modules if n.startswith(user_code.USER_MODULE)]:
+            if name not in modules:
+                del sys.modules[name]
+
+
+@pytest.fixture
+def forget_loaded_files() -> Iterator[None]:
+    """``loaded_files_forgotten`` around a test (import it into a test module to use it)."""
+    with loaded_files_forgotten():
+        yield

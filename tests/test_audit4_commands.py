@@ -14,32 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli, cli_output, one_error_line, stopped_run
+from tests.helpers import (
+    cli,
+    cli_output,
+    forget_loaded_files,  # noqa: F401  (a fixture, used by name)
+    one_error_line,
+    stopped_run,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 THREE = ["greedy", "low", "high"]
-
-
-@pytest.fixture
-def forget_loaded_files():
-    """The files a test loads (``--load``) forgotten after it: the names their classes
-    registered are unregistered (a later test's list of strategies stays the built-ins'), and
-    the loader's copy of each file is dropped, so a later load runs the file again and
-    registers them afresh (unregistered alone, a cached file would register nothing)."""
-    from strategies import registry, user_code
-
-    files = set(user_code._FILE_MODULES)
-    before = {game: dict(registry._REGISTRIES[game]) for game in registry.games()}
-    yield
-    for game in registry.games():
-        for name, cls in list(registry._REGISTRIES[game].items()):
-            if cls.__module__.startswith(user_code.USER_MODULE) and (
-                before.get(game, {}).get(name) is not cls
-            ):
-                registry.unregister(name, game)
-    for key in set(user_code._FILE_MODULES) - files:
-        del user_code._FILE_MODULES[key]
 
 
 # ------------------------------------------------------------------ leaves strategies
@@ -210,9 +195,8 @@ def test_verify_of_a_folder_of_runs_names_the_runs_in_it(unfinished_run, tmp_pat
     )
 
 
-def test_a_file_of_another_games_strategies_names_the_game_option_to_give(
-    capsys, forget_loaded_files
-):
+@pytest.mark.usefixtures("forget_loaded_files")
+def test_a_file_of_another_games_strategies_names_the_game_option_to_give(capsys):
     code, _, err = cli(capsys, "strategies", "--game", "ligretto", "--load",
                        str(EXAMPLES / "my_strategy.py"))  # fmt: skip
     assert code == 2
@@ -272,9 +256,8 @@ class Fancy(Strategy):
 """
 
 
-def test_a_filter_on_a_key_only_a_loaded_files_class_has_lists_it(
-    tmp_path, capsys, forget_loaded_files
-):
+@pytest.mark.usefixtures("forget_loaded_files")
+def test_a_filter_on_a_key_only_a_loaded_files_class_has_lists_it(tmp_path, capsys):
     """'--load fancy.py --filter fancy=true' was refused as an unknown key, though the file's
     class (listed by its spec) has it; a key no class has is still refused."""
     path = tmp_path / "fancy.py"

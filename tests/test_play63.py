@@ -12,7 +12,11 @@ from click.testing import CliRunner
 from leaves import Rules, new_game
 from leaves.commands.moves import MoveError, parse_move
 from leaves_cli.main import cli as leaves
-from tests.helpers import cli, one_error_line
+from tests.helpers import (
+    cli,
+    forget_loaded_files,  # noqa: F401  (a fixture, used by name)
+    one_error_line,
+)
 
 
 def _play(*args: str, keys: str) -> tuple[int, str]:
@@ -24,18 +28,6 @@ def _play(*args: str, keys: str) -> tuple[int, str]:
 def _hints(output: str) -> list[str]:
     """The search's moves the hints named, in order."""
     return re.findall(r"Hint: \S+ \(search\) would (.+?)\.\n", output)
-
-
-@pytest.fixture
-def loaded():
-    """The names of the strategies a test loads from its files, unregistered after it (a
-    later test's list of known strategies stays the built-ins')."""
-    import strategies
-
-    names: list[str] = []
-    yield names
-    for name in names:
-        strategies.registry.unregister(name)
 
 
 # ----------------------------------------------------------------------------- the hint
@@ -138,8 +130,9 @@ class EndsSlowly(Strategy):
 '''
 
 
+@pytest.mark.usefixtures("forget_loaded_files")
 def test_ctrl_c_after_the_last_move_saves_the_finished_game_not_a_stopped_one(
-    capsys, monkeypatch, tmp_path, loaded
+    capsys, monkeypatch, tmp_path
 ):
     """Ctrl-C while a bot reads the game's end (its end_game) came after the winning move: the
     game was saved as stopped ("interrupted"), a record whose actions end the game, which
@@ -148,7 +141,6 @@ def test_ctrl_c_after_the_last_move_saves_the_finished_game_not_a_stopped_one(
 
     bot, save = tmp_path / "ends_slowly.py", tmp_path / "games.jsonl"
     bot.write_text(_ENDS_SLOWLY, encoding="utf-8")
-    loaded.append("ends_slowly")
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 200))
     code, _, err = cli(capsys, "play", "--seed", "3", "--players", "3", "--load", str(bot),
                        "--against", "ends_slowly", "--save", str(save))  # fmt: skip
@@ -185,9 +177,10 @@ class _NotHandled(Exception):
     """The signal reached the test's own handler: the command did not take it."""
 
 
+@pytest.mark.usefixtures("forget_loaded_files")
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
 def test_a_game_ended_by_sigterm_or_sighup_is_saved_as_ctrl_c_saves_it(
-    capsys, monkeypatch, tmp_path, loaded, name
+    capsys, monkeypatch, tmp_path, name
 ):
     """'kill PID' (SIGTERM) or a closed terminal (SIGHUP) during a game: the game so far is
     saved, marked stopped by the signal, and the command ends as interrupted (exit 130), as
@@ -199,7 +192,6 @@ def test_a_game_ended_by_sigterm_or_sighup_is_saved_as_ctrl_c_saves_it(
     number = getattr(signal, name)
     bot, save = tmp_path / f"sends_{name}.py", tmp_path / "games.jsonl"
     bot.write_text(_SENDS.format(signal=name, lower=name.lower()), encoding="utf-8")
-    loaded.append(f"sends_{name.lower()}")
 
     def not_handled(signum, frame):
         raise _NotHandled(name)
@@ -315,13 +307,13 @@ def test_every_screen_of_a_game_shows_the_position_the_record_replays(tmp_path, 
     assert [" ".join(you.get(w, w) for w in line.split()) for line in said] == moves
 
 
-def test_a_signal_ignored_before_the_game_stays_ignored(capsys, monkeypatch, tmp_path, loaded):
+@pytest.mark.usefixtures("forget_loaded_files")
+def test_a_signal_ignored_before_the_game_stays_ignored(capsys, monkeypatch, tmp_path):
     """Under 'nohup' SIGHUP is ignored: the game goes on to its end rather than stop."""
     import signal
 
     bot = tmp_path / "sends_sighup_ignored.py"
     bot.write_text(_SENDS.format(signal="SIGHUP", lower="sighup_ignored"), encoding="utf-8")
-    loaded.append("sends_sighup_ignored")
     before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
         monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 200))
