@@ -9,8 +9,11 @@ line's one table).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from .text import printable
 
 __all__ = ["ParameterError", "refuse_unknown_keys", "shown"]
 
@@ -31,12 +34,57 @@ class ParameterError(ValueError):
         return text
 
 
-def shown(value: object) -> str:
-    """``value`` for a one-line error: its repr on one line, cut at 60 characters (a State's
-    or a SeedSequence's runs long or over lines), and its type."""
-    text = " ".join(repr(value).split())
-    text = text if len(text) <= 60 else text[:57] + "..."
-    return f"{text} ({type(value).__name__})"
+_WIDTH = 60
+"""The most characters ``shown`` writes of a value: an error stays one short line."""
+_LOG10_2 = 0.30103  # digits per bit: a whole number's length without writing it out
+
+
+def shown(value: object, *, typed: bool = True, as_json: bool = False) -> str:
+    """``value`` for a one-line error, the one way every error shows a bad value: as Python
+    writes it (``as_json``: as a JSON file does, ``null``, ``true``: a value read from one),
+    on one line (a State's or a SeedSequence's repr runs over lines; a control character is
+    escaped), cut at 60 characters, with its type (``typed``). Said in words instead, naming
+    their kind: a whole number too long for the line, by its digits (Python writes none past
+    4,300), and a value Python cannot write at all: an error line must not fail itself."""
+    if (words := _long_whole(value)) is not None:
+        return words
+    text = _spelled(value, as_json)
+    if text is None:
+        return f"a {type(value).__name__} that Python cannot write out"
+    if not text.isprintable():
+        text = " ".join(text.split())  # lines and tabs: one line
+        text = printable(text)  # an escape sequence that would colour or move the cursor
+    text = text if len(text) <= _WIDTH else text[: _WIDTH - 3] + "..."
+    return f"{text} ({type(value).__name__})" if typed else text
+
+
+def _long_whole(value: object) -> str | None:
+    """A whole number wider than the line, by its number of digits (none: it fits, or
+    ``value`` is no whole number; 190 bits are at most 58 digits)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value.bit_length() <= 190:
+        return None
+    try:
+        digits = len(str(abs(value)))
+    except ValueError:  # past the digits Python writes out (4,300 unless set otherwise)
+        digits = int(value.bit_length() * _LOG10_2) + 1
+    if digits + (value < 0) <= _WIDTH:
+        return None
+    sign = "negative " if value < 0 else ""
+    return f"a {sign}whole number of about {digits:,} digits"
+
+
+def _spelled(value: object, as_json: bool) -> str | None:
+    """``value`` as Python (or JSON) writes it; None where neither can: a whole number inside
+    it past the digits Python writes, lists nested past its recursion, a failing repr."""
+    try:
+        if as_json:
+            try:
+                return json.dumps(value)
+            except TypeError:  # no JSON value (bytes, a set): as Python writes it
+                pass
+        return repr(value)
+    except Exception:  # noqa: BLE001 - any failure: said as a value that cannot be written
+        return None
 
 
 def refuse_unknown_keys(

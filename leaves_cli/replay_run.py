@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gamekit.errors import shown
+from gamekit.text import printable
+
 from .errors import CLIError
 
 ROW_COLUMNS = ["game", "deal_seed", "seed", "n_players", "winner_seat", "forfeit_seat"]
@@ -114,10 +117,11 @@ def _file_changed(run: Path, entrant: dict[str, Any]) -> bool:
     manifest that is no text (or no path) is the manifest's damage, said so (exit 1)."""
     import hashlib
 
+    who = printable(str(entrant.get("label")))  # a hand-edited label's line break escaped
     for key, what in (("file", "a file's path"), ("file_sha256", "the file's SHA-256")):
         if not isinstance(entrant.get(key), str | None):
-            said = _said(entrant[key])
-            why = f"{entrant.get('label')}: its {key} in the manifest (spec.entrants) is {said}, "
+            said = shown(entrant[key], typed=False, as_json=True)
+            why = f"{who}: its {key} in the manifest (spec.entrants) is {said}, "
             raise _corrupt(run, ValueError(f"{why}expected {what} (text)"))
     if not entrant.get("file") or not entrant.get("file_sha256"):
         return False
@@ -126,16 +130,10 @@ def _file_changed(run: Path, entrant: dict[str, Any]) -> bool:
     except OSError:
         return True
     except ValueError:  # a NUL in it: no path names such a file
-        said = _said(entrant["file"])
+        said = shown(entrant["file"], typed=False, as_json=True)
         why = f"its file in the manifest (spec.entrants) is {said}, expected a path (no NUL)"
-        raise _corrupt(run, ValueError(f"{entrant.get('label')}: {why}")) from None
+        raise _corrupt(run, ValueError(f"{who}: {why}")) from None
     return digest != entrant["file_sha256"]
-
-
-def _said(value: Any) -> str:
-    """``value`` as the manifest's JSON writes it (``5``, ``null``), cut at 60 characters."""
-    text = json.dumps(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _plugin(run: Path, manifest: dict[str, Any]) -> Any:

@@ -10,6 +10,8 @@ import re
 import sys
 from typing import Any
 
+from gamekit.errors import shown
+
 from .base import Player
 
 
@@ -73,17 +75,7 @@ def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
             f" (a number of more digits than Python reads: {most:,})" if len(value) > most else ""
         )
     raise ValueError(f"parameter {key!r} of strategy {cls._display_name()} expects "
-                     f"{expected.__name__}, got {_said(value)}{hint}")  # fmt: skip
-
-
-def _said(value: Any) -> str:
-    """``value`` in a one-line error: a whole number too long to show by its size, any other
-    value's repr cut at 60 characters (a number read as text runs to thousands of digits)."""
-    if isinstance(value, int) and value.bit_length() > 200:
-        sign = "negative " if value < 0 else ""
-        return f"a {sign}whole number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+                     f"{expected.__name__}, got {shown(value, typed=False)}{hint}")  # fmt: skip
 
 
 def _plain(value: Any) -> Any:

@@ -148,7 +148,7 @@ def test_an_answer_that_is_no_action_forfeits_saying_what_it_was():
     error = _forfeit("id")
     assert "(int), not a legal action (choose must return an Action" in error
     assert "(str), not a legal action" in _forfeit("text") and len(_forfeit("text")) < 300
-    assert "returned a _BadRepr, not a legal action" in _forfeit("bad_repr")
+    assert "returned a _BadRepr that Python cannot write out, not a legal" in _forfeit("bad_repr")
 
 
 def test_any_failure_of_a_strategy_forfeits_in_one_short_line():

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gamekit import errors
+
 from . import storage
 from .problems import DROP, REPLAY, Problem
 
@@ -100,15 +102,15 @@ def _unread(manifest: dict[str, Any]) -> list[tuple[str, str]]:
              for key in ("chunks", "files") if not isinstance(part.get(key, {}), dict)]  # fmt: skip
     chunks = part.get("chunks")
     if isinstance(chunks, dict):
-        found += [(f"chunk {k!r} is not a chunk number", DROP)
+        found += [(f"chunk {shown(k)} is not a chunk number", DROP)
                   for k in chunks if not _CHUNK_KEY.fullmatch(k)]  # fmt: skip
     return found
 
 
 def shown(value: Any) -> str:
-    """A value of the manifest in a line, cut short."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A value of the manifest in a line, cut short (``gamekit.errors.shown``: the line says
+    what it should be, not its type)."""
+    return errors.shown(value, typed=False)
 
 
 def recorded_chunks(manifest: Any) -> list[int] | None:

@@ -11,9 +11,12 @@ caller needs it (older runs lack some). The runner writes every field below
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from itertools import chain
 from typing import Any
 
+from gamekit.errors import shown
+from gamekit.text import printable
 from strategies.provenance import entrant_params
 
 from .declaration import DECLARED, OPTIONAL, check_kinds, check_present
@@ -186,10 +189,8 @@ TEST_RECORD = tuple(SEQUENTIAL_FIELDS)[:9]
 TEST_SETTINGS = ("margin", "alpha", "beta", "max_games")
 """A sequential gauntlet's test, as its spec keeps it (``spec.gauntlet.sequential``)."""
 
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+_shown = partial(shown, typed=False)
+"""A field's value in an error line, without its type: the line says what it should hold."""
 
 
 def _check(where: str, fields: dict[str, Check], data: dict[str, Any],
@@ -278,7 +279,8 @@ def check_entrant_params(entrants: Any) -> None:
             try:
                 entrant_params(entrant)
             except ValueError as exc:
-                raise ValueError(f"{entrant.get('label', '?')}: {exc}") from None
+                who = printable(str(entrant.get("label", "?")))  # a line break escaped
+                raise ValueError(f"{who}: {exc}") from None
 
 
 def _check_agreement(manifest: dict[str, Any]) -> None:
@@ -383,8 +385,8 @@ def _check_gauntlet(spec: dict[str, Any], resume: bool) -> None:
          f"a table of {', '.join(TEST_SETTINGS[:-1])} and {TEST_SETTINGS[-1]}"),
     ]:  # fmt: skip
         if not good:
-            shown = "missing" if key not in part else _shown(part[key])
-            raise ValueError(f"spec.gauntlet.{key} is {shown}, expected {expected}")
+            said = "missing" if key not in part else _shown(part[key])
+            raise ValueError(f"spec.gauntlet.{key} is {said}, expected {expected}")
 
 
 _KINDS = {

@@ -48,9 +48,11 @@ def _plain_pass(state: State) -> Action:
     )
 
 
-def _shown(text: str, quote: bool = False) -> str:
-    """``text`` as an error quotes it (``quote``: in quotes): whole when short, else its start
-    and its length."""
+def _echoed(text: str, quote: bool = False) -> str:
+    """``text`` a person typed, as the prompt's error echoes it (``quote``: in quotes): whole
+    when short, else its start and its length, which tell them what they typed (a program's
+    bad value is ``gamekit.errors.shown``'s: its type, its first 60 characters; a key is
+    echoed bare, as typed). One line: a key is digits, a quoted text repr's (escaped)."""
     if len(text) <= _SHOWN:
         return repr(text) if quote else text
     what = "digits" if text.isdigit() else "characters"
@@ -88,7 +90,7 @@ def parse_move(text: str, state: State) -> Action:
     if t.isdecimal() and (key := _plain_number(t)) in keys:  # "01" or a full-width "１"
         return keys[key]
     if t.isdigit():
-        raise MoveError(f"No move has the key {_shown(t)}: {_keys(len(legal))[0]}.")
+        raise MoveError(f"No move has the key {_echoed(t)}: {_keys(len(legal))[0]}.")
     longest = max((len(_plain_number(n)) for n in _NUMBER.findall(t)), default=0)
     if longest > _KEY_DIGITS:  # its leading zeros aside: "0000001" is 1
         raise MoveError(f"Not a move: a number of {longest:,} digits is no key, count or value")
@@ -107,7 +109,7 @@ def parse_move(text: str, state: State) -> Action:
             raise
         if "cannot read" in str(exc):
             raise MoveError(
-                f"Cannot read a move from {_shown(text.strip(), quote=True)}: type "
+                f"Cannot read a move from {_echoed(text.strip(), quote=True)}: type "
                 f"{_keys(len(legal))[1]}, a play like '3x6' (three 6s) or a pass like "
                 f"'{render.typed_pass(state.rules)}'"
             ) from None

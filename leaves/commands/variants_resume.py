@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from gamekit.errors import shown
 from leaves_cli.errors import CLIError
 
 STATE = "variants.json"
@@ -125,10 +127,18 @@ def check_games(request: Any, rules: Any, field: list[str], played: int) -> None
 
 def _said(name: str, value: Any) -> Any:
     """An option as the refusal words it: the variants each after its own --rules (joined by
-    commas they would read as one rule set changing several keys)."""
-    if name == "rules" and isinstance(value, list | tuple):
-        return " --rules ".join(str(v) for v in value) if value else None
-    return value
+    commas they would read as one rule set changing several keys); a text that would break
+    the line (a hand-edited state's line break) as an error shows a bad value."""
+    if isinstance(value, list | tuple):
+        value = [_one_line(v) for v in value]
+        if name == "rules":
+            return " --rules ".join(str(v) for v in value) if value else None
+    return _one_line(value)
+
+
+def _one_line(value: Any) -> Any:
+    """``value``, or ``shown``'s one line where it is text that is not printable as it is."""
+    return value if not isinstance(value, str) or value.isprintable() else shown(value, typed=False)
 
 
 def _plays(name: str, kept: Any, sweep: bool = False) -> Any:
@@ -197,6 +207,13 @@ def read_state(out: Path) -> dict[str, Any]:
         state = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CLIError(f"cannot resume {out}: {path} cannot be read: {exc}") from None
+    except ValueError:  # Python reads no whole number this long
+        most = sys.get_int_max_str_digits()
+        raise CLIError(f"cannot resume {out}: {path} cannot be read: it holds a number of more "
+                       f"than {most:,} digits") from None  # fmt: skip
+    except RecursionError:
+        raise CLIError(f"cannot resume {out}: {path} cannot be read: it holds lists or objects "
+                       "nested too deep to read") from None  # fmt: skip
     ours = isinstance(state, dict) and state.get("format") == FORMAT
     opts = state.get("options") if ours else None
     if (not isinstance(opts, dict) or set(opts) != set(SAVED)
@@ -206,7 +223,8 @@ def read_state(out: Path) -> dict[str, Any]:
                        "resume")  # fmt: skip
     for name, least in LEAST.items():
         if opts[name] < least:
-            raise CLIError(f"cannot resume {out}: {path} holds {SAVED[name]} {opts[name]}, out "
+            raise CLIError(f"cannot resume {out}: {path} holds {SAVED[name]} "
+                           f"{shown(opts[name], typed=False)}, out "
                            f"of its range (at least {least})")  # fmt: skip
     return state
 
