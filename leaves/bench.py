@@ -26,6 +26,17 @@ DEFAULT_GAMES = 200_000
 DEFAULT_API_GAMES = 2_000
 DEFAULT_REPEATS = 3
 
+RESULT_BYTES = 3 * 8
+"""Bytes of one game's results in a compiled run: turns, rounds and winners, an int64 each
+(what both engines of ``random_player`` return)."""
+GAME_MIN_S = 5e-7
+"""A lower bound on one compiled game's time on one core, deal included: the shortest games
+(3 players) ran at 2.3e-6 s on the fastest machine docs/performance.md records; a quarter of
+that leaves room for a faster one (a test holds it below what it measures)."""
+API_GAME_MIN_S = 2e-5
+"""A lower bound on one game's time through the ``State`` API on one core: 3 players ran at
+1.4e-4 s on the fastest machine docs/performance.md records (7,200 games/s); a seventh of it."""
+
 ENGINES = {"c": "C engine", "numba": "numba kernels"}
 """The compiled engines random play can be timed on, by the name ``engine`` takes."""
 
@@ -47,6 +58,23 @@ def _check(players: int, games: int, api_games: int, repeats: int, rules: Rules)
         raise ValueError(f"api_games must be 0 or more, got {api_games}")
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}")
+
+
+def api_games_for(games: int, api_games: int | None) -> int:
+    """The games the ``State`` API plays: ``api_games``, by default as many as the compiled
+    runs up to ``DEFAULT_API_GAMES`` (a few seconds)."""
+    return min(games, DEFAULT_API_GAMES) if api_games is None else api_games
+
+
+def needs(games: int, api_games: int | None, repeats: int) -> tuple[int, float]:
+    """(bytes, seconds) of ``run_bench``: the memory it holds at its peak beyond a constant
+    few MiB, and a lower bound on its time on one core (compile excluded), so that a size no
+    machine can play is refused before it starts. A second repeat's results are made while the
+    first's are held; the count of unfinished games reads a bool a game beside one run's; the
+    API path holds nothing a game."""
+    held = 2 * RESULT_BYTES if repeats > 1 else RESULT_BYTES + 1
+    seconds = games * repeats * GAME_MIN_S + api_games_for(games, api_games) * API_GAME_MIN_S
+    return games * held, seconds
 
 
 def random_player(
@@ -162,8 +190,7 @@ def run_bench(
     """
     import numba  # start-up: numba only for its version
 
-    if api_games is None:
-        api_games = min(games, DEFAULT_API_GAMES)
+    api_games = api_games_for(games, api_games)
     rules = Rules.of(rules)
     _check(players, games, api_games, repeats, rules)
     out: dict[str, Any] = {

@@ -169,9 +169,9 @@ class LeavesGame(GameBase):
               seed: int) -> BenchReport:  # fmt: skip
         """Random play through the compiled engine runs play on and through the State API."""
         # start-up: the plug-in loads its engine when it plays
-        from leaves.bench import compiled_label, run_bench
+        from leaves.bench import DEFAULT_GAMES, compiled_label, run_bench
 
-        games = 200_000 if games is None else games
+        games = DEFAULT_GAMES if games is None else games
         check_bench(players, (self.min_players, self.max_players), games, repeats, api_games,
                     seed, seed_bits=64)  # fmt: skip
         r = run_bench(players=players, games=games, seed=seed, api_games=api_games,
@@ -194,6 +194,16 @@ class LeavesGame(GameBase):
         ]
         return BenchReport(r, f"13 Leaves random play, {players} players, one core",
                            ("path", "games", "games/s", "turns/s"), rows, notes)  # fmt: skip
+
+    def bench_needs(self, players: int, games: int | None, api_games: int | None,
+                    repeats: int) -> tuple[int, float]:  # fmt: skip
+        """(bytes, seconds): the memory ``bench`` holds at its peak and a lower bound on its
+        time on one core (``leaves.bench.needs``), known before it plays, so that a command can
+        refuse a size the machine cannot hold or finish. Random play's figures are the same at
+        every table size."""
+        from leaves.bench import DEFAULT_GAMES, needs  # start-up: as in bench
+
+        return needs(DEFAULT_GAMES if games is None else games, api_games, repeats)
 
     def replay(self, seats: Seats, deal_seed: int, play_seed: int) -> Replayed:
         """One game again from its seeds (a forfeit stops at the failing decision, whose

@@ -10,20 +10,20 @@ from __future__ import annotations
 import json
 import os
 import re
-import tracemalloc
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from .errors import CLIError
 from .options import WholeNumber, game_option
 
-PROBE = 1 << 15
-"""Units of the smaller of the two short runs whose memory gives a timed run's bytes per unit
-(fewer would hide the growth under the peak a plug-in reaches at any size)."""
-CHECKED_FROM = 1 << 24
-"""Sizes above this are measured against the machine's memory before they are played (the
-check costs two short runs, a few seconds: a small part of a run this long)."""
+MOST_S = 86_400.0
+"""The longest benchmark played, in seconds of its lower bound (a day): a size past it is a
+mistake (a figure of throughput settles within seconds, and ``--repeats`` gives more runs)."""
+WARN_S = 600.0
+"""A benchmark whose lower bound passes this many seconds is played after a warning (one of
+an hour may be wanted; one typed a few digits too long learns it at once)."""
 
 
 def _memory() -> int | None:
@@ -41,42 +41,62 @@ def _memory() -> int | None:
     return total + (int(swap.group(1)) * 1024 if swap else 0)
 
 
-def per_unit(plugin: Any, players: int, repeats: int, seed: int) -> float:
-    """Bytes a timed run keeps per unit: how much its peak grows from ``PROBE`` units to twice
-    as many, as tracemalloc sees Python's and numpy's allocations (an engine's own it cannot
-    see: they count 0). Two repeats hold two runs' results at once: more are not measured."""
-    plugin.bench(players, PROBE, 0, 1, seed)  # loading and compiling are no unit's
-    peaks = []
-    for n in (PROBE, 2 * PROBE):
-        tracemalloc.start()
-        try:
-            plugin.bench(players, n, 0, min(repeats, 2), seed)
-            peaks.append(tracemalloc.get_traced_memory()[1])
-        finally:
-            tracemalloc.stop()
-    return max(peaks[1] - peaks[0], 0) / PROBE
-
-
-def _check_fits(plugin: Any, players: int, games: int | None, repeats: int, seed: int) -> None:
-    """Refuse ``games`` whose results cannot fit in memory, before the game allocates them (a
-    size past the memory would end in a MemoryError, or be killed midway for want of it)."""
+def check_needs(plugin: Any, players: int, sizes: dict[str, int | None], given: str) -> None:
+    """Refuse a benchmark the machine cannot hold or that would not end within ``MOST_S``,
+    warn of one past ``WARN_S``, from what the game's plug-in declares (``bench_needs``: peak
+    bytes and a lower bound on seconds), before anything is played. ``sizes``: ``--games``,
+    ``--api-games`` and ``--repeats`` (None: the game's own); ``given``: how the lines start
+    (``_given``). A game that declares nothing is played unchecked."""
     from tournaments.declaration import plural
 
-    if games is None or games <= CHECKED_FROM or (memory := _memory()) is None:
+    declared = getattr(plugin, "bench_needs", None)
+    if declared is None:
         return
-    per = per_unit(plugin, players, repeats, seed)
-    if per * games <= memory:
-        return
-    unit, most = plugin.unit, int(memory // per)
-    raise CLIError(f"--games {games:,}: a timed run keeps about {per:,.0f} bytes per {unit}, "
-                   f"{_gib(per * games)} in all, more than this machine's memory "
-                   f"({_gib(memory)}, swap included): at most {most:,} {plural(unit)}",
-                   usage=True)  # fmt: skip
+    size, seconds = declared(players, sizes["games"], sizes["api_games"], sizes["repeats"])
+    memory, games = _memory(), sizes["games"]
+    if memory is not None and size > memory:
+        most = f": at most {games * memory // size:,} {plural(plugin.unit)}" if games else ""
+        raise CLIError(f"{given}the benchmark needs {_size(size)} of memory; this machine has "
+                       f"{_size(memory)}, swap included{most}", usage=True)  # fmt: skip
+    if seconds > MOST_S:
+        longest = _duration(MOST_S)
+        raise CLIError(f"{given}the benchmark takes at least {_duration(seconds)} on one "
+                       f"core; one of more than {longest} is refused: ask for fewer",
+                       usage=True)  # fmt: skip
+    if seconds > WARN_S:
+        click.echo(f"leaves: warning: {given}the benchmark takes at least "
+                   f"{_duration(seconds)} on one core", err=True)  # fmt: skip
 
 
-def _gib(size: float) -> str:
-    """Bytes in GiB, as the refusal says a size."""
-    return f"{size / 2**30:,.1f} GiB"
+def _given(sizes: dict[str, int | None]) -> str:
+    """The size options the command line gave, as a refusal starts ("--games 10,000: "; empty
+    when none was: the game's own sizes)."""
+    ctx = click.get_current_context()
+    named = [f"--{k.replace('_', '-')} {v:,}" for k, v in sizes.items()
+             if ctx.get_parameter_source(k) is not ParameterSource.DEFAULT]  # fmt: skip
+    return f"{' '.join(named)}: " if named else ""
+
+
+def _size(size: float) -> str:
+    """Bytes in the largest binary unit that holds at least one ("43.7 TiB")."""
+    unit = "bytes"
+    for name in ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if size < 1024:
+            break
+        size, unit = size / 1024, name
+    return f"{size:,.1f} {unit}" if unit != "bytes" else f"{size:,.0f} bytes"
+
+
+def _duration(seconds: float) -> str:
+    """Seconds in the largest unit that holds at least one ("231 days", "6.3 years")."""
+    value, unit = seconds, "second"
+    for name, length in (("minute", 60), ("hour", 3600), ("day", 86_400),
+                         ("year", 365.25 * 86_400)):  # fmt: skip
+        if seconds < length:
+            break
+        value, unit = seconds / length, name
+    text = f"{value:,.0f}" if value >= 10 else f"{value:.1f}".removesuffix(".0")
+    return f"{text} {unit}{'' if text == '1' else 's'}"
 
 
 def _table(report: Any) -> None:
@@ -128,7 +148,9 @@ def bench(  # noqa: PLR0913 - click passes each option
     e.g. rounds) inside the compiled loop its runs play on (its C engine where one is built;
     LEAVES_ENGINE=numba times numba's kernels instead; the table names the one timed) and,
     beside them, through its Python API. What the seats play is the game's choice (random
-    legal moves, or its built-in strategies), as its documentation says.
+    legal moves, or its built-in strategies), as its documentation says. Sizes whose results
+    cannot fit in this machine's memory, or that would take more than a day, are refused
+    before anything plays.
 
     \b
     Examples:
@@ -143,11 +165,12 @@ def bench(  # noqa: PLR0913 - click passes each option
     plugin = load_game(game, {})
     try:
         player_counts(plugin, [players])  # in the words every command says a table in
-        _check_fits(plugin, players, games, repeats, seed)
+        sizes = {"games": games, "api_games": api_games, "repeats": repeats}
+        check_needs(plugin, players, sizes, _given(sizes))
         report = plugin.bench(players, games, api_games, repeats, seed)
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
-    except MemoryError as exc:  # what the check cannot see (an engine's own arrays, --api-games)
+    except MemoryError as exc:  # what no declaration foresaw (a game that declares none)
         raise CLIError(f"the benchmark needs more memory than it can have: {exc}") from None
     if as_json:
         click.echo(json.dumps(report.result))

@@ -31,6 +31,34 @@ from .rules import check_players
 DEFAULT_ROUNDS = 50_000
 DEFAULT_API_ROUNDS = 200
 DEFAULT_REPEATS = 3
+SEED_BYTES = 8
+"""A seed's bytes (uint64): the timed runs hold each round's, and a reversed copy per run."""
+ROUND_MIN_S = 1e-6
+"""A lower bound on one compiled round's time on one core: 2 players' rounds (the cheapest)
+took about 6e-6 s of CPU on a 2-core machine; a sixth of it (a test holds it below what it
+measures)."""
+API_ROUND_MIN_S = 1e-3
+"""A lower bound on one round's time through the Python path on one core: the cheapest tables
+(4 and 5 players; 2 players' rounds last longest) took about 6.7e-3 s on a 2-core machine
+(docs/ligretto.md: about 150 rounds/s); a sixth of it (a test holds it below, too)."""
+
+
+def round_bytes(players: int) -> int:
+    """Bytes of one round's ``RoundBatch`` at ``players`` seats: scores (int16), stack left
+    and centre cards (int8) a seat; ended_by (int8), time_ms (int32), plays (int16), flips
+    (int32), fails (int16) a round."""
+    return (2 + 1 + 1) * players + 1 + 4 + 2 + 4 + 2
+
+
+def needs(players: int, rounds: int, api_rounds: int, repeats: int) -> tuple[int, float]:
+    """(bytes, seconds) of ``run_bench``: the memory it holds at its peak beyond a constant few
+    MiB, and a lower bound on its time on one core (compile excluded), so that a size no
+    machine can play is refused before it starts. Each timed run holds the seeds, their
+    reversed copy, ``play_rounds``' int64 matrix of ``3 * players + 6`` columns and the batch
+    made from it, beside the previous run's batch; the Python path holds nothing a round."""
+    batches = 2 if repeats > 1 else 1
+    held = 2 * SEED_BYTES + 8 * (3 * players + 6) + batches * round_bytes(players)
+    return rounds * held, rounds * repeats * ROUND_MIN_S + api_rounds * API_ROUND_MIN_S
 
 
 def bench_table(players: int) -> np.ndarray:
@@ -67,10 +95,10 @@ def run_bench(
     api_rate = None
     if api_rounds:  # seeds of their own: more Python-path rounds than compiled ones is fine
         players_ = [PolicyPlayer(p) for p in table]
-        api_seeds = np.arange(api_rounds, dtype=np.uint64) + np.uint64(seed)
+        last = seed + api_rounds - 1  # the seeds are counted, never held: nothing a round
         t0 = time.perf_counter()
         for i in range(api_rounds):
-            play_round(players_, int(api_seeds[i]), int(api_seeds[-1 - i]))
+            play_round(players_, (seed + i) % 2**64, (last - i) % 2**64)
         api_rate = api_rounds / (time.perf_counter() - t0)
     assert batch is not None
     return {

@@ -167,6 +167,18 @@ class LigrettoGame(GameBase):
         return BenchReport(r, f"Ligretto rounds, {players} players, one core",
                            ("path", "rounds", "rounds/s"), rows, notes)  # fmt: skip
 
+    def bench_needs(self, players: int, games: int | None, api_games: int | None,
+                    repeats: int) -> tuple[int, float]:  # fmt: skip
+        """(bytes, seconds): the memory ``bench`` holds at its peak and a lower bound on its
+        time on one core (``ligretto.bench.needs``), known before it plays, so that a command
+        can refuse a size the machine cannot hold or finish."""
+        # start-up: as in bench
+        from ligretto.bench import DEFAULT_API_ROUNDS, DEFAULT_ROUNDS, needs
+
+        rounds = DEFAULT_ROUNDS if games is None else games
+        api = DEFAULT_API_ROUNDS if api_games is None else api_games
+        return needs(players, rounds, api, repeats)
+
     def replay(self, seats: Seats, deal_seed: int, play_seed: int) -> Replayed:
         """One round played again from its seeds; ValueError for a forfeited one, which keeps
         no round record (the pinned format holds finished rounds only), saying the error."""
