@@ -62,6 +62,7 @@ class PlayerError(RuntimeError):
     def __init__(self, seat: int, message: str):
         super().__init__(f"seat {seat}: {message}")
         self.seat = seat
+        self.message = message  # what went wrong, without the seat
 
 
 @dataclass
@@ -84,6 +85,8 @@ _NUMBERS = ("slot", "card", "pile", "looked")
 
 
 def _check(view: PlayerView, d: Any, seat: int) -> Decision:
+    """The decision, checked against what the seat sees (PlayerError: its seat forfeits), with
+    plain ints: numpy's are integers too, and the record's JSON holds no numpy value."""
     if not isinstance(d, Decision):
         raise PlayerError(seat, f"decide must return a Decision, got {d!r}")
     for name, value in zip(_NUMBERS, d[1:], strict=True):
@@ -112,7 +115,7 @@ def _check(view: PlayerView, d: Any, seat: int) -> Decision:
         raise PlayerError(seat, f"unknown decision kind {d.kind!r}")
     if int(d.looked) < 0:
         raise PlayerError(seat, "looked must be at least 0")
-    return d
+    return Decision(d.kind, *(int(v) for v in d[1:]))
 
 
 def _duration(player: Player, seat: int, looked: int, flip: bool, rng: SplitMix) -> int:

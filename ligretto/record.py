@@ -19,7 +19,7 @@ from typing import Any
 
 from gamekit.text import printable
 
-from .record_check import RecordError, check_event, check_fields, shown
+from .record_check import RecordError, check_event, check_fields, counted, shown
 from .rules import (
     ENDED_BLOCKADE,
     ENDED_UNFINISHED,
@@ -222,7 +222,7 @@ def _step(state: State, record: RoundRecord, used: list[int], seat: int, kind: s
 
 
 def _hands(n: int) -> str:
-    return "1 hand" if n == 1 else f"{n} hands"
+    return counted(n, "hand", "hands")
 
 
 def _face_up(state: State, seat: int) -> tuple[int, ...]:

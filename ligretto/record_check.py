@@ -24,7 +24,7 @@ from .rules import (
     row_size,
 )
 
-__all__ = ["KINDS", "RecordError", "check_event", "check_fields", "shown"]
+__all__ = ["KINDS", "RecordError", "check_event", "check_fields", "counted", "shown"]
 
 KINDS = ("stack", "row", "hand", "flip", "recycle", "fail")
 """An event's kinds, as the format lists them."""
@@ -62,12 +62,18 @@ def _number(name: str, value: Any, low: int) -> int:
     return value
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """A count with its noun, singular for one: '1 entry', '3 entries' (never '1 entries')."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def _seat_lists(name: str, value: Any, n: int) -> list[Any]:
     """``value`` is a list with one entry per seat."""
     if not isinstance(value, list):
         raise RecordError(f"{name} is {shown(value)}, not a list with one entry per seat")
     if len(value) != n:
-        raise RecordError(f"{name} has {len(value)} entries, one per seat of the {n} players")
+        raise RecordError(f"{name} has {counted(len(value), 'entry', 'entries')}, one per seat "
+                          f"of the {n} players")  # fmt: skip
     return value
 
 
@@ -86,7 +92,8 @@ def _deal(deal: Any, n: int) -> None:
             raise RecordError(f"deal: seat {s}'s is {shown(order)}, not a list of card ids")
         if len(order) != SET_SIZE:
             raise RecordError(
-                f"deal: seat {s} is dealt {len(order)} cards, not its own {SET_SIZE} (stack of "
+                f"deal: seat {s} is dealt {counted(len(order), 'card', 'cards')}, not its own "
+                f"{SET_SIZE} (stack of "
                 f"{STACK_SIZE}, row of {k}, hand of {SET_SIZE - STACK_SIZE - k})"
             )
         seen: set[int] = set()
@@ -144,7 +151,7 @@ def check_event(ev: Any, n: int, after_ms: int) -> tuple[int, int, str, int, int
     """The fields of one event, ``[time_ms, seat, kind, card_id, pile]``, checked against a
     table of ``n`` seats and the time of the event before (``after_ms``)."""
     if not isinstance(ev, list) or len(ev) != 5:
-        what = f"{len(ev)} fields" if isinstance(ev, list) else "no list"
+        what = counted(len(ev), "field", "fields") if isinstance(ev, list) else "no list"
         raise RecordError(f"{what}, but an event is the 5 fields [time_ms, seat, kind, card_id, "
                           "pile]")  # fmt: skip
     t, seat, kind, c, pile = ev

@@ -151,7 +151,10 @@ def test_user_file_strategy_plays_through_the_python_path(tmp_path):
     bad = play_batch([f"{path}:Cheat", "stack"], seeds, seeds)
     assert all("seat 0" in e for e in bad.errors) and (bad.forfeit_seat == 0).all()
     crash = play_batch(["stack", f"{path}:Crash"], seeds, seeds)
-    assert all("seat 1: KeyError" in e for e in crash.errors) and (crash.forfeit_seat == 1).all()
+    assert (
+        all("seat 1 (Crash): KeyError" in e for e in crash.errors)
+        and (crash.forfeit_seat == 1).all()
+    )
     with pytest.raises(ValueError, match="not a 13 Leaves one"):
         strategies.get(f"{path}:Lazy")
     reg.unregister("lazy", game="ligretto")

@@ -22,7 +22,7 @@ from ligretto.timing import TIMING_PARAMS
 from strategies import Player, declare_game
 from strategies.base import DEFAULT_CLASSIFIER, play_own_code
 
-__all__ = ["LigrettoStrategy", "GAME"]
+__all__ = ["LigrettoStrategy", "GAME", "undecided"]
 
 GAME = "ligretto"
 declare_game(GAME, "Ligretto", "leaves.ligretto_strategies")  # before any built-in registers
@@ -42,8 +42,16 @@ class LigrettoStrategy(Player, register=False):
         own = cls.__dict__.get("__init__")
         if own is not None:  # before Player reads the signature (kept by functools.wraps)
             cls.__init__ = _timed(own)
+        why = undecided(cls)
+        if why is not None and "name" in cls.__dict__ and kwargs.get("register", True):
+            name = cls.__dict__["name"]  # refused before it registers
+            raise TypeError(f"{name} is no Ligretto player: {why}, so it would forfeit every "
+                            "round it played")  # fmt: skip
         super().__init_subclass__(**kwargs)
+        own_policy = cls.policy is not LigrettoStrategy.policy
+        decides_by = cls.policy if own_policy else cls._decides_by
         play_own_code(cls, LigrettoStrategy, "policy", ("decide", "reaction"))
+        cls._decides_by = decides_by  # kept where its own clock took the compiled policy
 
     @property
     def reaction(self) -> ReactionModel:
@@ -54,7 +62,7 @@ class LigrettoStrategy(Player, register=False):
 
     def decide(self, view: PlayerView, rng: SplitMix) -> Decision:
         """The next action for ``view``; randomness only from ``rng`` (the seat's stream)."""
-        policy = self.policy()
+        policy = type(self)._decides_by(self)
         if policy is None:
             raise NotImplementedError(f"{type(self).__qualname__} must implement decide()")
 
@@ -63,6 +71,23 @@ class LigrettoStrategy(Player, register=False):
     def policy(self) -> np.ndarray | None:
         """The policy vector (``ligretto.policy``) the compiled loop runs, or None."""
         return None
+
+    _decides_by: ClassVar[Callable[[Any], np.ndarray | None]] = policy
+    """The policy ``decide`` plays by: ``policy``, or the one a subclass with a ``reaction``
+    of its own gave up to the Python path (the compiled loop would play the parent's clock)."""
+
+
+def undecided(strategy: Any) -> str | None:
+    """Why a Ligretto strategy (class or instance) cannot decide, in words: it implements
+    neither ``decide`` nor a ``policy``, so the base's ``decide`` raises at its first action
+    and it forfeits every round; None when it decides. Its registration is refused, and so is
+    its use (``ligretto.players.resolve``), before any round is played."""
+    cls = strategy if isinstance(strategy, type) else type(strategy)
+    if not issubclass(cls, LigrettoStrategy) or cls.decide is not LigrettoStrategy.decide:
+        return None
+    if cls.policy is not LigrettoStrategy.policy or cls._decides_by is not cls.policy:
+        return None
+    return "it implements no decide(view, rng), nor a policy vector"
 
 
 def _timed(own: Callable[..., None]) -> Callable[..., None]:

@@ -18,14 +18,19 @@ from ligretto.compiled import RoundBatch, play_rounds
 from ligretto.rng import check_seeds
 from strategies import registry
 
-from .base import GAME, LigrettoStrategy
+from .base import GAME, LigrettoStrategy, undecided
 
 __all__ = ["resolve", "play_round", "play_batch", "RoundBatch"]
 
 
 def resolve(spec: Any) -> LigrettoStrategy:
-    """A Ligretto strategy from a spec, class or instance (Ligretto's registry)."""
-    return registry.get(spec, game=GAME)
+    """A Ligretto strategy from a spec, class or instance (Ligretto's registry); ValueError
+    for one that cannot decide (``undecided``), which would forfeit every round it played."""
+    strategy = registry.get(spec, game=GAME)
+    why = undecided(strategy)
+    if why is not None:
+        raise ValueError(f"{strategy.label} is no Ligretto player: {why}")
+    return strategy
 
 
 def _table(specs: Any) -> list[LigrettoStrategy]:
@@ -57,7 +62,8 @@ def play_batch(
     specs: Sequence[Any], deal_seeds: np.ndarray, play_seeds: np.ndarray, record: bool = False
 ) -> BatchOut:
     """One round per seed pair. A Python strategy that breaks the rules or raises forfeits the
-    round (no scores, no winner; the error and the seat are returned per round). Seeds are
+    round (no scores, no winner; per round the seat, and the error naming the seat and its
+    strategy, as 13 Leaves' do: a seat is another strategy's in another rotation). Seeds are
     whole numbers 0 to 2**64 - 1, one play seed per deal seed."""
     deal_seeds = check_seeds(deal_seeds, "deal_seeds")
     play_seeds = check_seeds(play_seeds, "play_seeds")
@@ -90,7 +96,7 @@ def play_batch(
                 table, int(deal_seeds[i]), int(play_seeds[i]), record=record, labels=labels
             )
         except ligretto.PlayerError as e:  # breaking the rules or raising: a forfeit
-            errors[i] = str(e)
+            errors[i] = f"seat {e.seat} ({labels[e.seat]}): {e.message}"  # seats rotate: who
             forfeit[i] = e.seat
             ended[i] = -2
             records.append("")
