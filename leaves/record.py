@@ -24,7 +24,7 @@ from gamekit.errors import refuse_unknown_keys, shown
 from gamekit.seed_check import check_seed as deal_seed
 
 from .actions import IllegalActionError
-from .record_checks import _check_deal, _check_fields, _check_players, _check_unfinished, _named
+from .record_checks import _check_deal, _check_fields, _check_unfinished, _named
 from .rules import TURN_LIMIT
 from .ruleset import Rules
 from .state import State
@@ -152,7 +152,9 @@ class GameRecord:
     """The deal seed of its hands and first player (``deal_state(n_players, seed, rules)`` of
     ``leaves.players.play`` deals them), as ``play_game``, ``play_batch`` and a tournament's
     ``--record`` write it; None for a game dealt otherwise (``new_game``'s seed is no deal
-    seed). Kept as given, not dealt again to check the hands."""
+    seed). Kept as given, not dealt again to check the hands; with one, the hands must be a
+    deal of its rules (as many as they allow players, each of their size), without one they
+    may be any ``State.initial`` takes (a position set up by hand)."""
     strategies: tuple[str, ...] = ()
     turn_limit: int = TURN_LIMIT
     unfinished: bool = False
@@ -212,10 +214,12 @@ class GameRecord:
         error: str | None = None,
         stopped: str | None = None,
     ) -> GameRecord:
-        """Record the game that led from ``initial`` to ``final`` (via ``final.history``);
-        ``seed`` is the deal seed ``initial`` was dealt from, None when it was dealt otherwise
-        (``new_game``'s seed is none); ``stopped`` says why a game left before its end was
-        (its record is unfinished)."""
+        """Record the game that led from ``initial`` (a dealt position: a record keeps its
+        hands and first player) to ``final`` (via ``final.history``); ``seed`` is the deal
+        seed ``initial`` was dealt from, None when it was dealt otherwise (``new_game``'s seed
+        is none) or set up by hand (``State.initial`` of any hands); ``stopped`` says why a
+        game left before its end was (its record is unfinished). ValueError for a record
+        ``replay`` would refuse."""
         for name, state in (("initial", initial), ("final", final)):
             if not isinstance(state, State):
                 raise TypeError(f"{name} must be a leaves.State, got {shown(state)}")
@@ -227,6 +231,12 @@ class GameRecord:
             raise ValueError(
                 "final did not come from initial: the actions of its history since initial "
                 "do not lead from initial to it"
+            )
+        if not _dealt_position(initial):
+            raise ValueError(
+                "initial must be a game's dealt position (turn 0, nothing played, taken, "
+                f"removed or passed), got {initial!r}: a record keeps its hands and first "
+                "player only"
             )
         record = cls(
             hands=initial.hands,
@@ -245,7 +255,8 @@ class GameRecord:
             rules=initial.rules.changes() or None,
         )
         _check_fields(record, initial.n_players)  # what replay would refuse is never written
-        _check_players(initial)
+        _check_deal(record, initial)
+        _check_end(record, final)
         return record
 
     def to_dict(self) -> dict[str, Any]:
@@ -268,8 +279,8 @@ class GameRecord:
         if not isinstance(d, dict):
             raise ValueError("a game record must be a JSON object")
         if "game" in d:  # a plug-in's record names its game; this game's records name none
-            raise ValueError(f"not a 13 Leaves game record: it names the game {d['game']!r} "
-                             "(a 13 Leaves record names none)")  # fmt: skip
+            raise ValueError(f"a 13 Leaves game record names no game, this one names "
+                             f"{_named(d['game'])} (its \"game\" key)")  # fmt: skip
         required = ("hands", "first_player", "actions", "winner", "turns", "rounds")
         missing = [k for k in required if k not in d]
         if missing:
@@ -305,6 +316,16 @@ class GameRecord:
 _TOO_DEEP = "not a JSON game record: lists or objects nested too deep to read"
 
 
+def _dealt_position(state: State) -> bool:
+    """Whether ``state`` is a game's first position, all a record keeps of one (its hands and
+    first player): turn 0 of round 1, nothing played, taken, removed or passed. (Equal to
+    ``State.initial`` of its hands, without the cost of building and checking that.)"""
+    return (
+        state.turn == 0 and state.round == 1 and state.winner is None and not state.stacks
+        and not any(state.removed) and not any(state.passed) and not any(map(any, state.known))
+    )  # fmt: skip
+
+
 def _leads_to(initial: State, actions: tuple[int, ...], final: State) -> bool:
     """Whether ``actions`` played from ``initial`` reach the position ``final``."""
     state = initial
@@ -328,7 +349,8 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
     turn limit or stopped) differ from what its actions produce, when it says the game was cut
     short but its actions end it (a forfeit with its error may follow the last move: a seat
     that failed in ``end_game``),
-    when its hands are not a deal of its rules, or when ``rules`` (the rules the caller
+    when the hands of a dealt record (one with a seed; a record of a position set up by hand has
+    none) are not a deal of its rules, or when ``rules`` (the rules the caller
     expects, in any form ``Rules.of`` reads; the turn limit aside) differ from the record's.
     """
     if not isinstance(record, GameRecord):
@@ -336,12 +358,7 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
             f"record must be a GameRecord (GameRecord.from_dict reads its dict form), "
             f"got {shown(record)}"
         )
-    try:
-        state = record.initial_state()
-        _check_fields(record, state.n_players)
-        _check_deal(record, state)
-    except (TypeError, ValueError) as exc:  # e.g. a first player that is no seat number
-        raise ValueError(f"bad record: {exc}") from None
+    state = _dealt(record)
     if rules is not None and Rules.of(rules).replace(turn_limit=state.turn_limit) != state.rules:
         raise ValueError(f"the record was played under the rules {state.rules}, not {rules}")
     states = [state]
@@ -359,6 +376,26 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
                 f"record action {turn} (id {aid}) is illegal at {at}: {exc}"
             ) from None
         states.append(state)
+    _check_end(record, state)
+    return states
+
+
+def _dealt(record: GameRecord) -> State:
+    """The record's dealt position, its fields and deal checked (``ValueError`` "bad record:
+    ..." naming what is wrong)."""
+    try:
+        state = record.initial_state()
+        _check_fields(record, state.n_players)
+        _check_deal(record, state)
+    except (TypeError, ValueError) as exc:  # e.g. a first player that is no seat number
+        raise ValueError(f"bad record: {exc}") from None
+    return state
+
+
+def _check_end(record: GameRecord, state: State) -> None:
+    """The record's stated result (winner, turns, rounds, a stop or a forfeit, unfinished)
+    against ``state``, the position its actions reach: as ``replay`` refuses a record, so
+    ``from_states`` refuses to write one."""
     cut_short = record.forfeit_seat is not None or record.stopped is not None
     if not cut_short and not state.is_terminal:  # first: an unfinished game has no winner
         raise ValueError("record ends before the game is over")
@@ -376,7 +413,6 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
             f"{state.turn} and {state.round}"
         )
     _check_unfinished(record, state)
-    return states
 
 
 def read_records(path) -> list[GameRecord]:

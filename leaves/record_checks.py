@@ -36,9 +36,18 @@ def _check_unfinished(record: GameRecord, state: State) -> None:
 
 def _named(value: Any) -> str:
     """``value`` in an error's one line: its repr where that is one short line (5, 'no'),
-    else ``shown``'s (one line, cut, its type named): a pandas Series' repr runs over lines."""
+    else ``shown``'s (one line, cut, its type named): a pandas Series' repr runs over lines.
+    A record keeps its lists as tuples: they are named as the lists its JSON holds."""
+    value = _as_read(value)
     text = shown(value)
     return repr(value) if text == f"{value!r} ({type(value).__name__})" else text
+
+
+def _as_read(value: Any) -> Any:
+    """``value`` with its tuples as lists, at every depth: as a record's JSON reads."""
+    if isinstance(value, tuple):
+        return [_as_read(v) for v in value]
+    return value
 
 
 def _whole(x: Any) -> bool:
@@ -68,7 +77,7 @@ def _check_fields(record: GameRecord, n_players: int) -> None:
     if not (isinstance(labels, tuple) and len(labels) <= n_players
             and all(isinstance(x, str) for x in labels)):  # fmt: skip
         raise ValueError(
-            f"its strategies are {shown(labels)}, not labels (text), at most one a seat"
+            f"its strategies are {_named(labels)}, not labels (text), at most one a seat"
         )
     error = record.error
     if error is not None and not isinstance(error, str):
@@ -85,23 +94,25 @@ def _check_fields(record: GameRecord, n_players: int) -> None:
 
 
 def _check_deal(record: GameRecord, state: State) -> None:
-    """The record's hands are a deal of its rules: a player count they allow (any record's),
-    each hand the rules' size (a record of a hand-made position says so by a ``seed`` None)."""
-    _check_players(state)
-    rules = state.rules
+    """A dealt record's (one with a ``seed``) hands are a deal of its rules: as many hands as
+    they allow players, each of the rules' size. A record with no seed may hold a position
+    set up by hand, any that ``State.initial`` takes (any count from 2, any hands: an
+    endgame, a two-player study), and is replayed as it is."""
     if record.seed is None:
         return
+    _check_players(state)
+    rules = state.rules
     size = rules.hand_size_for(state.n_players)
     if any(sum(h) != size for h in record.hands):
         raise ValueError(f"its hands are not {size} cards each, as its rules ({rules}) deal")
 
 
 def _check_players(state: State) -> None:
-    """The game's hands are as many as its rules allow players: ``players=4`` is no rule of a
-    game of 3 hands, whoever dealt them (``State.initial`` takes any count)."""
+    """The dealt game's hands are as many as its rules allow players: ``players=4`` deals no
+    game of 3 hands."""
     allowed = state.rules.players
     if state.n_players not in allowed:
         raise ValueError(
             f"the game has {state.n_players} hands, but its rules ({state.rules}) allow "
-            f"{counts_text(allowed)} players"
+            f"{counts_text(allowed)} players (its seed says they dealt it)"
         )

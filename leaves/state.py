@@ -139,7 +139,13 @@ class State(PublicFields):
         rules: Any = DEFAULT_RULES,
     ) -> State:
         """The start of a game from dealt hands (n lists of 13 counts) under ``rules`` (any
-        form ``Rules.of`` reads); the rest of the deck is undealt."""
+        form ``Rules.of`` reads); the rest of the deck is undealt.
+
+        Any hands the deck holds, at any count from 2: a position set up by hand (an
+        endgame, a two-player study) need not be a deal of ``rules``, whose ``players`` and
+        ``hand_size`` say what ``new_game`` deals. Its game is recorded with no seed
+        (``GameRecord.from_states``), as a position set up by hand; a record with a seed
+        must hold a deal of its rules."""
         rules = Rules.of(rules)
         deck = rules.deck
         try:
@@ -280,7 +286,8 @@ class State(PublicFields):
             raise IllegalActionError(f"the game is over: seat {self._winner} has won")
         if self._turn >= self._limit:
             raise IllegalActionError(
-                f"the game is over: the turn limit of {self._limit} turns was reached (E1)"
+                f"the game is over: the turn limit of {self._limit} "
+                f"turn{'' if self._limit == 1 else 's'} was reached (E1)"
             )
         s = _new(_Draft)
         if aid >= TAKE_BASE:

@@ -33,11 +33,11 @@ def record_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
 
 def read_line(path: str, game: int) -> tuple[int, str]:
     """(line number, text) of the ``game``-th record (1 = first) of a JSON-lines file."""
-    seen, last = 0, (0, "")
+    seen = 0
     try:
         with open(path, encoding="utf-8") as fh:
             for lineno, line in record_lines(fh):
-                seen, last = seen + 1, (lineno, line)
+                seen += 1
                 if seen == game:
                     return lineno, line
     except FileNotFoundError:
@@ -49,9 +49,31 @@ def read_line(path: str, game: int) -> tuple[int, str]:
         raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from None
     if seen == 0:
         raise CLIError(f"{path} holds no game records")
-    unit = game_of_record(last[1], f"{path}, line {last[0]}").unit  # the game's word for one
-    raise CLIError(f"--game {game}: {path} holds only {seen:,} {unit} record"
+    unit = _unit(path)  # the game's word for one ("round"), where its records name one game
+    raise CLIError(f"--game {game}: {path} holds only {seen:,} {unit}record"
                    f"{'' if seen == 1 else 's'}", usage=True)  # fmt: skip
+
+
+def _unit(path: str) -> str:
+    """The records' word for one, then a space ("game ", "round "), where every record of
+    ``path`` names one game this installation loads; else none: a file of two games' records,
+    or one that holds a damaged record, is said in records, which it holds all the same."""
+    import json
+
+    names = set()
+    with open(path, encoding="utf-8") as fh:
+        for _, line in record_lines(fh):
+            try:
+                data = json.loads(line)
+            except (ValueError, RecursionError):  # a damaged record: --game N names it
+                return ""
+            names.add(repr(data.get("game") if isinstance(data, dict) else None))  # [1] too
+    if len(names) != 1:
+        return ""
+    try:
+        return f"{game_of_record(line, path).unit} "
+    except CLIError:  # a game this installation lacks: its replay says so
+        return ""
 
 
 def no_run(folder: Path) -> str:
@@ -109,6 +131,9 @@ def game_of_record(line: str, where: str) -> Any:
         if cut:  # the file's end (no line end) or a record spread over lines, as JSON indented
             why = ("the line ends mid-record (a record is one line of JSON)"
                    if line.endswith("\n") else "the file ends mid-record (cut off?)")  # fmt: skip
+        elif exc.msg == "Extra data" and line[exc.pos :].startswith("{"):  # files joined by cat
+            why = (f"a second record begins at column {exc.colno}: two records on one line "
+                   "(a file joined to one that did not end its last line?)")  # fmt: skip
         raise CLIError(f"{where}: bad game record: not a JSON game record: {why}") from None
     except ValueError:  # Python reads no integer this long
         digits = sys.get_int_max_str_digits()

@@ -4,6 +4,7 @@ actions contradict (``benchmarks/bench_mutation.py leaves/record.py``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -38,12 +39,17 @@ def test_a_record_keeps_the_deal_the_actions_and_the_result():
     assert states[0] == initial and states[-1] == final and len(states) == rec.turns + 1
 
 
-def test_a_record_started_from_a_later_position_keeps_only_the_moves_since():
+def test_a_game_is_recorded_from_its_deal_not_from_a_later_position():
+    """A record keeps the hands and the first player only: from a later position it would
+    lose the table and the counts, and replay would refuse it (it was written)."""
     initial, final = _played()
     middle = replay(GameRecord.from_states(initial, final))[5]
-    rec = GameRecord.from_states(middle, final)
-    assert rec.actions == tuple(a.id for _, a in final.history[5:])
-    assert rec.first_player == middle.current_player
+    with pytest.raises(ValueError) as info:
+        GameRecord.from_states(middle, final)
+    assert str(info.value) == (
+        "initial must be a game's dealt position (turn 0, nothing played, taken, removed or "
+        f"passed), got {middle!r}: a record keeps its hands and first player only"
+    )
 
 
 def test_today_whole_games_leave_out_stopped_and_rules():
@@ -51,7 +57,7 @@ def test_today_whole_games_leave_out_stopped_and_rules():
     d = GameRecord.from_states(initial, final, seed=3).to_dict()
     assert "stopped" not in d and "rules" not in d
     assert d["forfeit_seat"] is None and d["error"] is None  # always written
-    varied, final2 = _played(rules=Rules(take="ends"))
+    varied, final2 = _played(rules=Rules(take="ends"), stop=7)
     d2 = GameRecord.from_states(varied, final2, seed=3, stopped="the player quit").to_dict()
     assert d2["rules"] == {"take": "ends"} and d2["stopped"] == "the player quit"
     assert d2["unfinished"] is True
@@ -104,9 +110,12 @@ def test_a_game_cut_short_replays_to_where_it_stopped():
     for kw in ({"stopped": "the player quit"}, {"forfeit_seat": 1, "error": "boom"}):
         rec = GameRecord.from_states(initial, final, seed=3, **kw)
         assert replay(rec)[-1] == final and len(replay(rec)) == 8
-    rec = GameRecord.from_states(initial, final, seed=3)  # not said to be cut short
+    rec = GameRecord.from_states(initial, final, seed=3, stopped="the player quit")
+    rec = dataclasses.replace(rec, stopped=None, unfinished=False)  # not said to be cut short
     with pytest.raises(ValueError, match="^record ends before the game is over$"):
         replay(rec)
+    with pytest.raises(ValueError, match="^record ends before the game is over$"):
+        GameRecord.from_states(initial, final, seed=3)  # nor written so
 
 
 def test_a_record_must_hold_a_deal_of_its_rules():
@@ -137,6 +146,6 @@ def test_read_records_skips_blank_lines_and_names_a_bad_one(tmp_path):
 def test_a_record_takes_seed_0_and_refuses_minus_1():
     """The bound itself: 0 is a seed (numpy's too), -1 is not."""
     s = leaves.new_game(4, seed=1)
-    assert GameRecord.from_states(s, s, seed=0).seed == 0
+    assert GameRecord.from_states(s, s, seed=0, stopped="quit").seed == 0
     with pytest.raises(ValueError, match=r"^seed must be 0 to 2\*\*64 - 1, got -1$"):
-        GameRecord.from_states(s, s, seed=-1)
+        GameRecord.from_states(s, s, seed=-1, stopped="quit")

@@ -227,7 +227,7 @@ def test_an_unfinished_record_replays_up_to_where_it_stopped(tmp_path, capsys):
     code, out, err = _run(capsys, "replay", str(path), "--all")
     assert code == 0 and err == ""
     assert "Turn 7:" in out and "Turn 8:" not in out
-    assert "Result: unfinished: the player quit (turn 7)." in out
+    assert "Result: unfinished: the player quit (after 7 turns)." in out
     code, _, err = _run(capsys, "replay", str(path), "--game", "0")
     assert code == 2 and "counts the records of a file from 1" in err
 

@@ -87,7 +87,7 @@ def test_a_long_value_on_one_line_is_cut_and_a_short_one_named_as_typed(won):
     error = ("x" * 80,)  # one line of 86 characters
     with pytest.raises(ValueError) as info:
         replay(dataclasses.replace(won, forfeit_seat=0, error=error))
-    assert str(info.value) == f"bad record: its error is ('{'x' * 55}... (tuple), not words"
+    assert str(info.value) == f"bad record: its error is ['{'x' * 55}... (list), not words"
     with pytest.raises(ValueError) as info:
         replay(dataclasses.replace(won, forfeit_seat="1"))
     assert str(info.value) == "bad record: its forfeiting seat is '1', not a seat 0..2"
@@ -140,24 +140,33 @@ def test_a_game_marked_unfinished_or_finished_against_its_end_says_which(won):
     assert str(info.value) == "record says the game was finished, but it stopped: 'the player quit'"
 
 
-@pytest.mark.parametrize("seed", [None, 7])
-def test_hands_more_or_fewer_than_its_rules_allow_players_are_refused(won, seed):
-    """Whether dealt from a seed or by hand, 3 hands are no game of ``players=4``."""
+def test_hands_more_or_fewer_than_its_rules_allow_players_are_refused_in_a_deal(won):
+    """A record with a seed says its rules dealt it: 3 hands are no deal of ``players=4``."""
     for rules, allowed in (({"players": 4}, "4"), ({"players": "4-5"}, "4 or 5")):
-        record = dataclasses.replace(won, rules=rules, seed=seed)
+        record = dataclasses.replace(won, rules=rules, seed=7)
         with pytest.raises(ValueError) as info:
             replay(record)
         assert str(info.value) == (
             f"bad record: the game has 3 hands, but its rules ({leaves.Rules.of(rules)}) "
-            f"allow {allowed} players"
+            f"allow {allowed} players (its seed says they dealt it)"
         )
-    allowed = dataclasses.replace(won, rules={"players": "3-4"}, seed=seed)
+    allowed = dataclasses.replace(won, rules={"players": "3-4"}, seed=7)
     assert replay(allowed)[-1].winner == won.winner
 
 
-def test_a_game_of_a_count_its_rules_allow_no_game_of_is_never_recorded(won):
+def test_a_position_set_up_by_hand_is_replayed_whatever_its_count(won):
+    """A record with no seed holds a position set up by hand, which ``State.initial`` takes
+    at any count (a researcher's study): it replays, as the game it was."""
+    for rules in ({"players": 4}, {"players": "4-5"}):
+        record = dataclasses.replace(won, rules=rules, seed=None)
+        assert replay(record)[-1].winner == won.winner
+
+
+def test_a_game_of_a_count_its_rules_deal_no_game_of_is_recorded_only_by_hand(won):
     first = leaves.State.initial(won.hands, 0, rules="players=4")
     with pytest.raises(ValueError) as info:
-        GameRecord.from_states(first, first)
+        GameRecord.from_states(first, first, seed=7, stopped="quit")
     said = "the game has 3 hands, but its rules (players=4) allow 4 players"
-    assert str(info.value) == said
+    assert str(info.value) == f"{said} (its seed says they dealt it)"
+    record = GameRecord.from_states(first, first, stopped="quit")
+    assert replay(record) == [first]

@@ -98,9 +98,9 @@ def test_a_record_is_appended_on_a_line_of_its_own(tmp_path):
 
     state = new_game(3, seed=1)
     save = tmp_path / "sv.jsonl"
-    assert save_game(str(save), state, state, ["you", "a", "b"]) == 1
+    assert save_game(str(save), state, state, ["you", "a", "b"], stopped="the player quit") == 1
     save.write_text(save.read_text().rstrip("\n"))  # a file whose last line is not ended
-    assert save_game(str(save), state, state, ["you", "a", "b"]) == 2
+    assert save_game(str(save), state, state, ["you", "a", "b"], stopped="the player quit") == 2
     assert [GameRecord.from_json(line).hands for line in save.read_text().splitlines()] == [
         tuple(tuple(h) for h in state.hands)
     ] * 2
@@ -124,7 +124,7 @@ def test_a_file_of_records_is_accepted_as_it_is(tmp_path):
     save = tmp_path / "sv.jsonl"
     check_record_file(str(save))  # not there yet: a new file
     state = new_game(3, seed=1)
-    save_game(str(save), state, state, ["you", "a", "b"])
+    save_game(str(save), state, state, ["you", "a", "b"], stopped="the player quit")
     with save.open("a") as fh:
         fh.write('\n{"game": "ligretto", "other": 1}\n')  # another game's record, a blank line
     check_record_file(str(save))

@@ -174,7 +174,7 @@ def test_replay_refuses_illegal_records(seq):
     if s.is_terminal:
         return
     illegal = next(i for i in range(117) if not s.is_legal(i))
-    rec = GameRecord.from_states(start, s)
+    rec = GameRecord.from_states(start, s, stopped="left")  # it has not ended
     bad = GameRecord(**{**rec.to_dict(), "actions": ids + [illegal], "turns": len(ids) + 1})
     try:
         leaves.replay(bad)

@@ -127,9 +127,7 @@ def test_another_games_record_is_named_so_not_said_to_lack_keys(tmp_path, good):
     line = '{"game":"ligretto","players":2,"row_size":5,"seed":1,"deal":[]}'
     with pytest.raises(ValueError) as info:
         GameRecord.from_json(line)
-    said = (
-        "not a 13 Leaves game record: it names the game 'ligretto' (a 13 Leaves record names none)"
-    )
+    said = """a 13 Leaves game record names no game, this one names 'ligretto' (its "game" key)"""
     assert str(info.value) == said
     path = tmp_path / "rounds.jsonl"
     path.write_text(good.to_json() + "\n" + line + "\n", encoding="utf-8")
@@ -322,7 +320,7 @@ def test_every_sentence_a_replay_prints_matches_its_record(capsys, tmp_path, kin
         assert result == f"{label[record.forfeit_seat]} forfeited{when}: {error}."
         assert final.is_terminal == (kind == "forfeited after its end")
     elif record.stopped is not None:
-        assert result == f"unfinished: {record.stopped} (turn {final.turn})."
+        assert result == f"unfinished: {record.stopped} (after {_plural(final.turn, 'turn')})."
     elif final.winner is None:
         assert result == f"unfinished at the turn limit ({_plural(final.turn_limit, 'turn')})."
     else:
@@ -415,7 +413,7 @@ def test_a_label_or_reason_with_control_characters_is_shown_escaped(capsys, tmp_
     assert not {"\x1b", "\x07"} & set(out)
     for shown in ("a\\x1b[2Jb", "c\\nd\\ud800", "e\\x07\\u202e"):
         assert f"({shown})" in out
-    assert "Result: unfinished: quit\\x1b]0;owned\\x07 (turn 3)." in out
+    assert "Result: unfinished: quit\\x1b]0;owned\\x07 (after 3 turns)." in out
 
 
 @pytest.mark.parametrize("depth", [600, 100_000])

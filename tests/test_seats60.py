@@ -236,4 +236,4 @@ def test_a_record_stopped_with_a_blank_reason_is_said_stopped_not_at_the_turn_li
         forfeit_seat, error, stopped = None, None, ""
 
     said = _outcome(Record(), state, ["a", "b", "c", "d"])
-    assert said == "unfinished (turn 5)", said  # stopped, for a reason it does not give
+    assert said == "unfinished (after 5 turns)", said  # stopped, for a reason it does not give

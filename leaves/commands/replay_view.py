@@ -133,8 +133,9 @@ def _outcome(record, final, names: list[str]) -> str:
         return f"{who} forfeited{when}" + (f": {error}" if error else "")
     stopped = getattr(record, "stopped", None)
     if stopped is not None:  # a blank reason is still a stop, not the turn limit
-        said = printable(stopped)
-        return f"unfinished{f': {said}' if stopped.strip() else ''} (turn {final.turn})"
+        said = printable(stopped)  # when: turns are numbered from 1, there is no turn 0
+        when = f"after {counted(final.turn, 'turn')}" if final.turn else "before the first move"
+        return f"unfinished{f': {said}' if stopped.strip() else ''} ({when})"
     if final.winner is not None:
         return f"{render.seat_label(final.winner, names)} wins after {counted(final.turn, 'turn')}"
     return render.at_turn_limit(final.turn_limit)
