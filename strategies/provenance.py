@@ -3,18 +3,18 @@
 A label shows only the parameters that differ from the defaults, so it does not change when a
 default does, nor when the code behind a name changes. ``provenance`` records the class, every
 parameter (defaults included), the version of the package that provides the class and, for a
-class loaded from a ``file.py``, a hash of that file.
+class loaded from a ``file.py``, a hash of that file as it was loaded (the code the class
+holds: a file edited since and not loaded again still plays as it was).
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from .base import Player, format_value
+from .user_code import loaded_sha256
 
 __all__ = ["entrant_params", "provenance", "provenance_change"]
 
@@ -67,12 +67,8 @@ def provenance(strategy: Player) -> dict[str, Any]:
         "file_sha256": None,
     }
     if source:
-        path = Path(source.rpartition(":")[0])
-        try:
-            out["file_sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError:
-            out["file_sha256"] = "unreadable"
-        out["file"] = str(path)
+        out["file_sha256"] = loaded_sha256(cls)  # the bytes it runs, not the file's edit since
+        out["file"] = source.rpartition(":")[0]
     return out
 
 

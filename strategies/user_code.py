@@ -135,15 +135,17 @@ def load_file(path_text: str) -> Any:
     held = _FILE_MODULES.get(str(path))
     if held is not None and (held.mtime_ns, held.sha256) == (mtime_ns, sha256):
         return held.module
-    module = _run(path, data, path_text)
+    module = _run(path, data, path_text, sha256)
     _FILE_MODULES[str(path)] = _Loaded(module, mtime_ns, sha256)
     return module
 
 
-def _run(path: Path, data: bytes, path_text: str) -> ModuleType:
+def _run(path: Path, data: bytes, path_text: str, sha256: str) -> ModuleType:
     """The module of the file at ``path`` (resolved) run from ``data``, the bytes just read and
-    hashed (not a cached bytecode of an earlier version of the same size and second). The
-    names its earlier version registered go first; a run that fails registers nothing."""
+    hashed (``sha256``; not a cached bytecode of an earlier version of the same size and
+    second). The names its earlier version registered go first; a run that fails registers
+    nothing. Each strategy class it defines keeps its spec and the SHA-256 of these bytes
+    (``loaded_sha256``)."""
     key = str(path)
     digest = hashlib.sha1(key.encode()).hexdigest()[:10]
     stem = re.sub(r"\W", "_", path.stem)
@@ -169,7 +171,28 @@ def _run(path: Path, data: bytes, path_text: str) -> ModuleType:
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, Player) and value.__module__ == mod_name:
             value._source_spec = f"{key}:{value.__qualname__}"
+            value._source_sha256 = sha256
     return module
+
+
+def loaded_sha256(cls: type) -> str | None:
+    """The SHA-256 of the bytes of the user's file that defined ``cls``, as they were run (None
+    for a class of no user's file): the code the class holds, whatever the file holds now."""
+    return cls.__dict__.get("_source_sha256")
+
+
+def edited_since_loaded(cls: type) -> bool:
+    """Does the user's file that defined ``cls`` now hold other bytes than those it was run
+    from? False for a class of no user's file, and for a file that cannot be read now (the
+    class still plays as it was loaded; a lookup of its spec would say why it cannot)."""
+    loaded, source = loaded_sha256(cls), cls.__dict__.get("_source_spec")
+    if loaded is None or source is None:
+        return False
+    try:
+        data = Path(source.rpartition(":")[0]).read_bytes()
+    except OSError:
+        return False
+    return hashlib.sha256(data).hexdigest() != loaded
 
 
 def _forget_names(module_name: str) -> None:

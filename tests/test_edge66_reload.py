@@ -188,15 +188,11 @@ def test_strategies_load_after_an_edit_lists_the_new_version(tmp_path, capsys):
         assert f"version {3 - version}" not in listed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tournaments.game.GameBase.strategy keeps the strategy "
-    "of a spec string for the process: a second run plays the first version",
-)
 @pytest.mark.parametrize("form", ["spec", "load"])
 def test_a_tournament_after_an_edit_plays_and_records_the_new_file(tmp_path, capsys, form):
-    """Two tournaments in one process, the file edited between them: the second recorded the
-    new file's SHA-256 beside the first version's parameters (the code it played)."""
+    """Two tournaments in one process, the file edited between them. Was: the second played
+    the first version (the game kept its strategy for the spec string for the process) and
+    recorded the new file's SHA-256 beside the first version's parameters."""
     path = tmp_path / "bot.py"
     path.write_text(_bot(1), encoding="utf-8")
     entrant = f"{path}:Bot" if form == "spec" else "edge66-bot"

@@ -176,7 +176,8 @@ class GameBase:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        cls._cache: dict[str, Any] = {}  # spec string -> strategy, per process and game
+        # spec string -> strategy, per process and game (a user's file's: as ``strategy`` says)
+        cls._cache: dict[str, Any] = {}
 
     @property
     def length_columns(self) -> tuple[str, ...]:
@@ -257,12 +258,22 @@ class GameBase:
         raise ValueError(f"{self.title} has no way to show a recorded game")
 
     def strategy(self, payload: Any) -> Any:
-        """The strategy a payload names (spec strings are looked up once per process)."""
-        if isinstance(payload, str):
-            if payload not in self._cache:
-                self._cache[payload] = self.lookup(payload)
-            return self._cache[payload]
-        return payload
+        """The strategy a payload names. A spec string is looked up once per process (a worker
+        plays chunk after chunk of it, and a name costs a lookup, a file a read and a hash),
+        and again where it is a user's file's strategy of another version than the one
+        ``resolve`` found (a worker kept from an earlier run, a run after an edit) or, where
+        none was found, than the file holds now: never the code of an earlier version. A
+        version the run resolved that the file no longer holds is a ValueError."""
+        if not isinstance(payload, str):
+            return payload
+        held = self._cache.get(payload)
+        pinned = self.__dict__.get("_pinned", {}).get(payload)
+        if held is None or not _current(held, pinned):
+            held = self.lookup(payload)
+            if pinned is not None and _loaded_sha256(held) != pinned:
+                raise ValueError(_edited(held, pinned))
+            self._cache[payload] = held
+        return held
 
     def chunk_games(self, payloads: Sequence[Any]) -> int | None:
         """The default games per chunk for these entrants (None: the schedule's own, sized
@@ -276,9 +287,19 @@ class GameBase:
         return False
 
     def resolve(self, spec: Any) -> tuple[str, Any]:
-        """(label, payload): strings travel as strings (file specs made absolute)."""
+        """(label, payload): strings travel as strings (file specs made absolute, and a name
+        of a user's file's strategy as that file's spec, which a worker process that never
+        loaded the file can look up). The strategy found is the one this game plays for the
+        payload, its file's version kept with the game (it travels to the workers with it)."""
         strategy = self.lookup(spec)
-        return strategy.label, (file_spec(spec) if isinstance(spec, str) else strategy)
+        if not isinstance(spec, str):
+            return strategy.label, strategy
+        payload = _file_payload(spec, strategy, self.name) or file_spec(spec)
+        sha256 = _loaded_sha256(strategy)
+        if sha256 is not None:
+            self.__dict__.setdefault("_pinned", {})[payload] = sha256
+            self._cache[payload] = strategy
+        return strategy.label, payload
 
     def play_matches(self, seats: Seats, match_seeds: Seeds, play_seeds: Seeds, target: int,
                      rounds: int | None = None) -> SeatedMatches:  # fmt: skip
@@ -287,3 +308,45 @@ class GameBase:
 
         return play_matches(self, seats, match_seeds, play_seeds, None if rounds else target,
                             rounds)  # fmt: skip
+
+
+def _loaded_sha256(strategy: Any) -> str | None:
+    """The SHA-256 of the user's file a strategy's class comes from, as it was loaded (None: no
+    user's file)."""
+    from strategies.user_code import loaded_sha256  # start-up: as in GameBase.lookup
+
+    return loaded_sha256(type(strategy))
+
+
+def _current(strategy: Any, pinned: str | None) -> bool:
+    """Is a strategy kept for a spec still the one to play: of no user's file, of the file's
+    version ``pinned`` (the one a run resolved), or, none pinned, of the file as it is now?"""
+    from strategies.user_code import edited_since_loaded  # start-up: as in GameBase.lookup
+
+    loaded = _loaded_sha256(strategy)
+    if loaded is None:
+        return True
+    return loaded == pinned if pinned is not None else not edited_since_loaded(type(strategy))
+
+
+def _edited(strategy: Any, pinned: str) -> str:
+    """Why a strategy of the version a run resolved cannot be had (a process that never held
+    it, a worker, finds the file edited since)."""
+    file = str(type(strategy)._source_spec).rpartition(":")[0]
+    return (
+        f"strategy file {file} changed since the version this run plays was loaded (SHA-256 "
+        f"{pinned[:12]} then, {str(_loaded_sha256(strategy))[:12]} now): its games would play "
+        "code the run does not record; load the file again and start the run again"
+    )
+
+
+def _file_payload(spec: str, strategy: Any, game: str) -> str | None:
+    """A registered name of a user's file's strategy (``name``, ``name:k=v``, ``name(k=v)``)
+    as that file's spec with the same parameters; None for any other spec."""
+    from strategies.registry import parse_spec  # start-up: as in GameBase.lookup
+
+    source = type(strategy).__dict__.get("_source_spec")
+    if source is None:
+        return None
+    target = parse_spec(spec, game)[0]
+    return None if ":" in target else source + spec.strip()[len(target) :].strip()
