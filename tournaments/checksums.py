@@ -9,9 +9,10 @@ drops them, so a resume plays their chunks again). Nothing here touches the run'
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
-from gamekit import errors
+from gamekit.errors import shown
 
 from . import storage
 from .problems import DROP, REPLAY, Problem
@@ -26,7 +27,6 @@ __all__ = [
     "recorded_chunks",
     "recorded_entries",
     "recorded_files",
-    "shown",
 ]
 
 _SAID = "checksums (integrity)"
@@ -45,6 +45,13 @@ _CHUNK_KEY = re.compile(r"0|[1-9][0-9]*")
 name of chunk 3 (its files would be counted twice), but a key this version cannot read."""
 
 
+def _chunk_key(key: str) -> bool:
+    """Is ``key`` a chunk's number (``_CHUNK_KEY``) that Python reads? One of more digits than
+    it reads (4,300 unless set otherwise) names no chunk of any run: not a chunk number."""
+    most = sys.get_int_max_str_digits()
+    return (most == 0 or len(key) <= most) and _CHUNK_KEY.fullmatch(key) is not None
+
+
 def integrity(manifest: dict[str, Any]) -> dict[str, Any]:
     """The manifest's integrity part, created empty if missing (older runs have none). What
     this version cannot check is dropped, so a resume plays it again (``dropped`` says it): a
@@ -59,8 +66,8 @@ def integrity(manifest: dict[str, Any]) -> dict[str, Any]:
     for key in ("chunks", "files"):
         if not isinstance(part.get(key), dict):
             part[key] = {}
-    if not all(map(_CHUNK_KEY.fullmatch, part["chunks"])):  # at a run's every chunk: in C
-        for key in [k for k in part["chunks"] if not _CHUNK_KEY.fullmatch(k)]:
+    if not all(map(_chunk_key, part["chunks"])):  # at a run's every chunk
+        for key in [k for k in part["chunks"] if not _chunk_key(k)]:
             del part["chunks"][key]
     return part
 
@@ -79,7 +86,7 @@ def chunk_entries(manifest: Any) -> dict[str, Any] | None:
     chunks = part.get("chunks", {}) if isinstance(part, dict) else None
     if not isinstance(chunks, dict):
         return None
-    return {k: v for k, v in chunks.items() if isinstance(k, str) and _CHUNK_KEY.fullmatch(k)}
+    return {k: v for k, v in chunks.items() if isinstance(k, str) and _chunk_key(k)}
 
 
 def malformed(manifest: dict[str, Any]) -> list[Problem]:
@@ -97,20 +104,15 @@ def _unread(manifest: dict[str, Any]) -> list[tuple[str, str]]:
         return []  # an older version's run: it records none
     part = manifest[INTEGRITY]
     if not isinstance(part, dict):
-        return [(f"{shown(part)}, not a table", REPLAY)]
-    found = [(f"{key} is {shown(part.get(key))}, not a table", REPLAY if key == "chunks" else DROP)
+        return [(f"{shown(part, typed=False)}, not a table", REPLAY)]
+    found = [(f"{key} is {shown(part.get(key), typed=False)}, not a table",
+              REPLAY if key == "chunks" else DROP)
              for key in ("chunks", "files") if not isinstance(part.get(key, {}), dict)]  # fmt: skip
     chunks = part.get("chunks")
     if isinstance(chunks, dict):
-        found += [(f"chunk {shown(k)} is not a chunk number", DROP)
-                  for k in chunks if not _CHUNK_KEY.fullmatch(k)]  # fmt: skip
+        found += [(f"chunk {shown(k, typed=False)} is not a chunk number", DROP)
+                  for k in chunks if not _chunk_key(k)]  # fmt: skip
     return found
-
-
-def shown(value: Any) -> str:
-    """A value of the manifest in a line, cut short (``gamekit.errors.shown``: the line says
-    what it should be, not its type)."""
-    return errors.shown(value, typed=False)
 
 
 def recorded_chunks(manifest: Any) -> list[int] | None:

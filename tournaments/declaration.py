@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
+from gamekit.errors import shown
+
 __all__ = [
     "DECLARED",
     "MAX_SEATS",
@@ -184,8 +186,8 @@ def check_kinds(d: Mapping[str, Any]) -> None:
             continue
         good, expected = _KINDS.get(k, _TEXT)
         if not good(d[k]):
-            text = repr(d[k]) if len(repr(d[k])) <= 40 else repr(d[k])[:37] + "..."
-            raise ValueError(f"the game declaration's {k} is {text}, expected {expected}")
+            said = shown(d[k], typed=False)  # the line says what it should be
+            raise ValueError(f"the game declaration's {k} is {said}, expected {expected}")
 
 
 def _limit_table(x: Any) -> bool:

@@ -17,6 +17,7 @@ import json
 import os
 import socket
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
@@ -46,9 +47,9 @@ __all__ = [
     "MANIFEST", "FORMAT", "CHECKSUM", "atomic_write_bytes", "atomic_file", "digest",
     "file_digest", "file_entry", "good_entry", "check_entry", "MALFORMED", "IN_THE_WAY",
     "NOT_A_FOLDER", "InTheWay", "chunk_path", "part_path", "record_path", "read_manifest",
-    "write_manifest", "done_chunks", "clean_temporaries", "fsync_dir", "to_ranges", "LOCK",
-    "RunLocked", "run_lock", "lock_holder", "holds_files", "refuse_if_played", "written_by_runner",
-    "NO_MANIFEST", "lost_manifest", "special_file",
+    "JSONPastLimits", "load_json", "write_manifest", "done_chunks", "clean_temporaries",
+    "fsync_dir", "to_ranges", "LOCK", "RunLocked", "run_lock", "lock_holder", "holds_files",
+    "refuse_if_played", "written_by_runner", "NO_MANIFEST", "lost_manifest", "special_file",
 ]  # fmt: skip
 
 FORMAT = "leaves-tournament/1"
@@ -227,11 +228,31 @@ def atomic_file(path: Path, sync_dir: bool = True) -> Iterator[BinaryIO]:
         fsync_dir(path.parent)
 
 
+class JSONPastLimits(ValueError):
+    """Valid JSON that Python will not read, in words for a line that names its file: a
+    whole number past the digits Python reads, lists or objects nested past its recursion
+    (Python's own words name neither the file nor anything its reader can change)."""
+
+
+def load_json(text: str | bytes) -> Any:
+    """``text`` read as JSON (``json.loads``: ``json.JSONDecodeError`` where it is none), or
+    ``JSONPastLimits`` saying why Python will not read it."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise
+    except ValueError:  # Python reads no whole number this long
+        most = sys.get_int_max_str_digits()
+        raise JSONPastLimits(f"it holds a number of more than {most:,} digits") from None
+    except RecursionError:
+        raise JSONPastLimits("it holds lists or objects nested too deep to read") from None
+
+
 def read_manifest(out: Path) -> dict[str, Any]:
     """The manifest of the run in ``out``; else one ValueError naming the file and why."""
     path = Path(out) / MANIFEST
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return load_json(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         lost = lost_manifest(out)  # a run's files without it: not a folder of no run
         raise lost or ValueError(f"{out} holds no tournament (no {MANIFEST})") from None
@@ -244,6 +265,8 @@ def read_manifest(out: Path) -> dict[str, Any]:
                          ) from None  # fmt: skip
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not valid JSON: {exc}") from None
+    except JSONPastLimits as exc:
+        raise ValueError(f"{path} cannot be read: {exc}") from None
     except OSError as exc:  # no permission to read it, an I/O error
         raise ValueError(f"{path} cannot be read ({exc.strerror or exc})") from None
 

@@ -17,6 +17,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from gamekit.errors import shown
+
 from . import storage
 from .checked_files import DamagedFile, check_file, recorded_parts
 from .checksums import (
@@ -28,7 +30,6 @@ from .checksums import (
     recorded_chunks,
     recorded_entries,
     recorded_files,
-    shown,
 )
 from .manifest_fields import CHECK_READS, check_fields
 from .problems import DROP, LEAVE, REMOVE, REPLAY, Problem, Verification
@@ -95,15 +96,18 @@ def check_chunks(
         cid = int(key)
         if not 0 <= cid < n_chunks:  # the manifest's entry is bad, not a file of the run
             has = f"its chunks are 0 to {n_chunks - 1}" if n_chunks else "it has none"
-            reason = f"records chunk {cid}, which the run does not have ({has})"
+            said = shown(cid, typed=False)  # of thousands of digits: said by their number
+            reason = f"records chunk {said}, which the run does not have ({has})"
             bad[cid] = [Problem(storage.MANIFEST, reason, cid, DROP)]  # nothing to play
             continue
         if not isinstance(files, dict):
-            reason = f"the checksums of chunk {cid} are malformed: {shown(files)}, not a table"
+            said = shown(files, typed=False)
+            reason = f"the checksums of chunk {cid} are malformed: {said}, not a table"
             bad[cid] = [Problem(storage.MANIFEST, reason, cid)]
             continue
         if algorithm != storage.CHECKSUM:
-            bad[cid] = [Problem(p, f"unknown checksum {algorithm!r}", cid) for p in files]
+            said = shown(algorithm, typed=False)
+            bad[cid] = [Problem(p, f"unknown checksum {said}", cid) for p in files]
             continue
         problems = []
         for rel, entry in files.items():
@@ -204,6 +208,16 @@ def _in_the_way(out: Path, recorded: set[str]) -> list[Problem]:
     return found
 
 
+def _chunks_beyond_games(spec: dict[str, Any]) -> str | None:
+    """Why the spec's ``n_chunks`` cannot be the run's, or None: more chunks than its
+    ``n_games`` (where that is a whole number), though each chunk plays a game at least."""
+    n_chunks, n_games = spec["n_chunks"], spec.get("n_games")
+    if type(n_games) is not int or n_chunks <= n_games:
+        return None
+    return (f"spec.n_chunks is {shown(n_chunks, typed=False)}, expected at most spec.n_games, "
+            f"{shown(n_games, typed=False)} (each chunk plays a game at least)")  # fmt: skip
+
+
 def verify_run(out: str | Path, *, records: bool = False) -> Verification:
     """Check every file of the run in ``out`` against its manifest, changing nothing; with
     ``records``, a complete run's ``--record`` file too (which no report reads)."""
@@ -229,6 +243,10 @@ def verify_run(out: str | Path, *, records: bool = False) -> Verification:
         result.other.append(Problem(storage.MANIFEST, reason))
         return result
     result.has_checksums = True
+    beyond = _chunks_beyond_games(manifest["spec"])
+    if beyond:  # else each chunk it names is checked, one by one; a resume writes its own
+        result.other.append(Problem(storage.MANIFEST, beyond, None, DROP))
+        return result
     result.other.extend(malformed(manifest))
     if chunk_entries(manifest) is None:  # no chunk can be told good: a resume plays every one
         return result
