@@ -19,6 +19,7 @@ import numpy as np
 
 import strategies
 from gamekit.errors import ParameterError
+from leaves.players.base import undecided
 from leaves.players.builtin import BEST_HEURISTIC
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from leaves.ruleset import Rules
@@ -155,6 +156,16 @@ class LeavesGame(GameBase):
         if changed:
             out["rules"] = changed
         return out
+
+    def lookup(self, spec: Any) -> Any:
+        """The strategy of an entrant spec; ValueError for one that cannot play (neither a
+        ``choose`` nor a compiled policy: it would forfeit every game), refused before a run
+        starts."""
+        strategy = super().lookup(spec)
+        why = undecided(strategy)
+        if why is not None:
+            raise ValueError(f"{strategy.label} is no 13 Leaves player: {why}")
+        return strategy
 
     def rebuild(self, entrant: dict[str, Any]) -> Any:
         """The entrant from the manifest's description: its class (from its file, if any),

@@ -311,7 +311,10 @@ def load_game(spec: str, settings: dict[str, Any], stored: bool = False,
     ``named_in`` (a file's part, "the record at games.jsonl, line 3") names where the spec
     was read instead, when no ``--game`` gave it: a game that cannot be loaded is then that
     file's fault (exit 1), not the command line's. ``values`` (the command's merged options)
-    names a setting its config file gave by its key there (``refused``)."""
+    names a setting its config file gave by its key there (``refused``, ``named``): one the
+    game does not declare included ("c.toml: turn_limit is not a Toy option"); a new
+    run's ``target`` there is checked by the game's ``check_target``, where it has one (a
+    target no match can reach, refused before anything is played)."""
     from tournaments.games import plugin_class
 
     try:
@@ -323,14 +326,17 @@ def load_game(spec: str, settings: dict[str, Any], stored: bool = False,
         raise CLIError(f"--game: {exc}", usage=True) from None
     declared = {o.name for o in getattr(cls, "options", ())}
     for name in () if stored else settings:
-        if name not in declared:
-            flag = "--" + name.replace("_", "-")
-            title = getattr(cls, "title", spec)
-            raise CLIError(f"{flag} is not a {title} option", usage=True)
+        if name not in declared:  # named as its flag, or its key where the config file set it
+            said = named(values or {}, name)
+            raise CLIError(f"{said} is not a {getattr(cls, 'title', spec)} option", usage=True)
+    target = None if stored or values is None else values.get("target")
     try:
-        return cls(**settings)
+        game = cls(**settings)
+        if target is not None and hasattr(game, "check_target"):  # a game's own bound on it
+            game.check_target(target)
     except (TypeError, ValueError) as exc:
         raise refused(exc, values or {}) from None
+    return game
 
 
 def echo_rules(game: Any) -> None:

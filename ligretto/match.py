@@ -13,13 +13,24 @@ import numpy as np
 
 from gamekit.matches import MAX_GAMES
 
-from .rules import MATCH_TARGET, check_players, whole_number
+from .rules import CENTRE_POINTS, MATCH_TARGET, SET_SIZE, check_players, whole_number
 
-__all__ = ["winners", "Match", "MAX_ROUNDS_PER_GAME"]
+__all__ = ["winners", "Match", "MAX_ROUNDS_PER_GAME", "MAX_GAME_POINTS", "OUT_OF_REACH"]
 
 MAX_ROUNDS_PER_GAME = MAX_GAMES
 """A game to a target stops after this many rounds (``gamekit.matches.MAX_GAMES``; the highest
 total then wins): targets of 100 take ~10-20 rounds."""
+
+MAX_ROUND_POINTS = CENTRE_POINTS * SET_SIZE
+"""The most a round scores a player: all of its cards in the centre (``rules.score``'s best)."""
+
+MAX_GAME_POINTS = MAX_ROUNDS_PER_GAME * MAX_ROUND_POINTS
+"""The most a game scores a player: that in every one of its most rounds. A higher target no
+game reaches (every game would stop at the cap on rounds): ``Match`` and ``--target`` refuse it."""
+
+OUT_OF_REACH = (f"a game plays at most {MAX_ROUNDS_PER_GAME} rounds, which score at most "
+                f"{MAX_GAME_POINTS:,} ({MAX_ROUND_POINTS} a round)")  # fmt: skip
+"""Why a target above ``MAX_GAME_POINTS`` is out of reach, in words."""
 
 
 def winners(scores: Sequence[int] | np.ndarray) -> list[bool]:
@@ -62,6 +73,8 @@ class Match:
             raise ValueError("a game runs either to a target total or a number of rounds")
         if self.target is not None and self.target < 1:
             raise ValueError(f"the target must be at least 1 point, got {self.target}")
+        if self.target is not None and self.target > MAX_GAME_POINTS:
+            raise ValueError(f"the target {self.target:,} is out of reach: {OUT_OF_REACH}")
         if self.rounds is not None and self.rounds < 1:
             raise ValueError(f"a game has at least 1 round, got {self.rounds}")
         if not self.totals:

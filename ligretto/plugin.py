@@ -12,11 +12,14 @@ N``) are the runner's generic matches.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 
 import ligretto
+from gamekit.errors import ParameterError
+from ligretto.match import MAX_GAME_POINTS, OUT_OF_REACH
 from ligretto.rules import (
     DEFAULT_SPEED,
     ENDED_BLOCKADE,
@@ -94,6 +97,15 @@ class LigrettoGame(GameBase):
         ``max_players``, the rules' own) when ``n_players`` is not one, in the sentence its
         engine says, not the runner's generic one."""
         check_players(n_players)
+
+    def check_target(self, target: Any) -> None:
+        """ParameterError for a target no game of rounds reaches (above ``MAX_GAME_POINTS``):
+        refused before a run starts, where every game would stop at the cap on rounds. Any
+        other bad target is the runner's to refuse (``tournaments.arguments.match_rules``)."""
+        whole = isinstance(target, Integral) and not isinstance(target, bool)
+        if whole and target > MAX_GAME_POINTS:
+            raise ParameterError(f"{{target}} {int(target):,} is out of reach: {OUT_OF_REACH}",
+                                 "target")  # fmt: skip
 
     def lookup(self, spec: Any) -> Any:
         """The strategy of an entrant spec; ValueError for one that is no Ligretto player (no
