@@ -39,8 +39,17 @@ def _named(value: Any) -> str:
     else ``shown``'s (one line, cut, its type named): a pandas Series' repr runs over lines.
     A record keeps its lists as tuples: they are named as the lists its JSON holds."""
     value = _as_read(value)
-    text = shown(value)
-    return repr(value) if text == f"{value!r} ({type(value).__name__})" else text
+    plain, text = shown(value, typed=False), shown(value)
+    return plain if plain == _spelled(value) else text
+
+
+def _spelled(value: Any) -> str | None:
+    """``value`` as Python writes it; None where it cannot (a number past the 4,300 digits
+    Python writes, a failing repr): ``shown`` says those in words."""
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - any failure: the value is no short repr
+        return None
 
 
 def _as_read(value: Any) -> Any:
@@ -96,7 +105,7 @@ def _check_fields(record: GameRecord, n_players: int) -> None:
 def _check_deal(record: GameRecord, state: State) -> None:
     """A dealt record's (one with a ``seed``) hands are a deal of its rules: as many hands as
     they allow players, each of the rules' size. A record with no seed may hold a position
-    set up by hand, any that ``State.initial`` takes (any count from 2, any hands: an
+    set up by hand, any that ``State.initial`` takes (any count from 2 to 6, any hands: an
     endgame, a two-player study), and is replayed as it is."""
     if record.seed is None:
         return

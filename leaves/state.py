@@ -27,7 +27,7 @@ from .moves import play, take
 from .packed import LANE, MASK, lane_total, lanes, unpack
 from .public import PublicFields
 from .rules import N_VALUES, TAKE_BASE
-from .ruleset import DEFAULT_RULES, Rules
+from .ruleset import DEFAULT_RULES, MOST_PLAYERS, Rules
 from .view import PlayerView, check_seat, draft_of
 
 _EMPTY: tuple = ()
@@ -141,11 +141,11 @@ class State(PublicFields):
         """The start of a game from dealt hands (n lists of 13 counts) under ``rules`` (any
         form ``Rules.of`` reads); the rest of the deck is undealt.
 
-        Any hands the deck holds, at any count from 2: a position set up by hand (an
-        endgame, a two-player study) need not be a deal of ``rules``, whose ``players`` and
-        ``hand_size`` say what ``new_game`` deals. Its game is recorded with no seed
-        (``GameRecord.from_states``), as a position set up by hand; a record with a seed
-        must hold a deal of its rules."""
+        Any hands the deck holds, at any count from 2 to 6 (the most any rules allow): a
+        position set up by hand (an endgame, a two-player study) need not be a deal of
+        ``rules``, whose ``players`` and ``hand_size`` say what ``new_game`` deals. Its game
+        is recorded with no seed (``GameRecord.from_states``), as a position set up by hand;
+        a record with a seed must hold a deal of its rules."""
         rules = Rules.of(rules)
         deck = rules.deck
         try:
@@ -157,10 +157,11 @@ class State(PublicFields):
                 for v in range(N_VALUES)
             ]
         except (TypeError, ValueError):  # None, a number, text: no lists of counts
+            said = shown(hands, typed=False)
             raise ValueError(
-                f"hands must be one list of {N_VALUES} card counts per player, got {hands!r}"
+                f"hands must be one list of {N_VALUES} card counts per player, got {said}"
             ) from None
-        if len(rows) >= 2:  # fewer: from_dict names the hands
+        if 2 <= len(rows) <= MOST_PLAYERS:  # fewer or more: from_dict names the hands
             first_player = check_seat(first_player, len(rows), "first_player")
         d = {
             "hands": rows,
@@ -435,7 +436,7 @@ def new_game(
 
     ``n_players`` must be a count the rules allow (3..6 today). ``hand_size``, when given,
     changes that key of ``rules`` for this game (a hand size given this way allows any count
-    from 2 the deck can deal).
+    from 2 to 6 the deck can deal).
     """
     if isinstance(n_players, bool) or not isinstance(n_players, Integral):
         raise TypeError(f"n_players must be an integer, got {shown(n_players)}")

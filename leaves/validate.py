@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from gamekit.errors import refuse_unknown_keys
+from gamekit.errors import refuse_unknown_keys, shown
 
 from .packed import join_lanes, pack
 from .rules import N_VALUES
-from .ruleset import Rules
+from .ruleset import MOST_PLAYERS, Rules
 from .state import State
 
 
@@ -27,13 +27,15 @@ def _counts(name: str, value: Any, deck: tuple[int, ...]) -> tuple[int, ...]:
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a list of {N_VALUES} card counts") from None
     if not all(_is_whole(c) for c in raw):  # True as one card, 1.5 as one: neither is
-        raise ValueError(f"{name} must hold whole card counts, got {raw!r}")
+        raise ValueError(f"{name} must hold whole card counts, got {shown(raw, typed=False)}")
     if len(counts) != N_VALUES:
         raise ValueError(f"{name} must have {N_VALUES} counts (value 1 first), got {len(counts)}")
     for v, c in enumerate(counts):
         if c < 0 or c > deck[v]:
+            said = shown(c, typed=False)  # a number too long to write out: said in words
+            count = f"{said} cards" if said.lstrip("-").isdigit() else f"{said} for the cards"
             raise ValueError(
-                f"{name}: {c} cards of value {v + 1} is impossible (the deck has {deck[v]})"
+                f"{name}: {count} of value {v + 1} is impossible (the deck has {deck[v]})"
             )
     return counts
 
@@ -56,6 +58,11 @@ def state_from_dict(d: dict[str, Any]) -> State:
     if not isinstance(raw_hands, list | tuple) or len(raw_hands) < 2:
         raise ValueError("hands must list at least 2 players' hands")
     n = len(raw_hands)
+    if n > MOST_PLAYERS:  # no rules deal more: the board, the engine and the players hold 6
+        raise ValueError(
+            f"hands must list at most {MOST_PLAYERS} players' hands (the most any rules "
+            f"allow), got {n}"
+        )
     rules = _rules(d)
     deck = rules.deck
     hands = [_counts(f"hands[{i}]", h, deck) for i, h in enumerate(raw_hands)]
@@ -82,7 +89,7 @@ def state_from_dict(d: dict[str, Any]) -> State:
         raise ValueError(f"{npassed} of {n} players passed: the round should have ended")
     cur = d["current_player"]
     if not (_is_whole(cur) and 0 <= cur < n):
-        raise ValueError(f"current_player must be a seat 0..{n - 1}, got {cur!r}")
+        raise ValueError(f"current_player must be a seat 0..{n - 1}, got {shown(cur, typed=False)}")
     cur = int(cur)
     winner = d.get("winner")
     sizes = tuple(sum(h) for h in hands)
@@ -94,7 +101,8 @@ def state_from_dict(d: dict[str, Any]) -> State:
             raise ValueError(f"seat {empty[0]} has no cards left but there is no winner")
     else:
         if not (_is_whole(winner) and 0 <= winner < n):
-            raise ValueError(f"winner must be a seat 0..{n - 1} or None, got {winner!r}")
+            said = shown(winner, typed=False)
+            raise ValueError(f"winner must be a seat 0..{n - 1} or None, got {said}")
         winner = int(winner)
         if sizes[winner] != 0:
             raise ValueError(f"winner {winner} still holds {sizes[winner]} cards")
@@ -117,7 +125,8 @@ def _known(raw: Any, hands: list[tuple[int, ...]], deck: tuple[int, ...]) -> lis
     raw = [[0] * N_VALUES for _ in range(n)] if _none_given(raw) else raw
     if not isinstance(raw, list | tuple):
         raise ValueError(
-            f"known must list one hand of {N_VALUES} card counts per seat, got {raw!r}"
+            f"known must list one hand of {N_VALUES} card counts per seat, "
+            f"got {shown(raw, typed=False)}"
         )
     if len(raw) != n:
         raise ValueError(f"known must have one entry per seat ({n}), got {len(raw)}")
@@ -136,7 +145,7 @@ def _passed(raw: Any, n: int) -> list[bool]:
     """Which of the ``n`` seats have passed this round (none when ``raw`` is empty)."""
     raw = [False] * n if _none_given(raw) else raw
     if not isinstance(raw, list | tuple) or not all(map(_is_flag, raw)):
-        raise ValueError(f"passed must be {n} flags True/False, got {raw!r}")
+        raise ValueError(f"passed must be {n} flags True/False, got {shown(raw, typed=False)}")
     if len(raw) != n:
         raise ValueError(f"passed must have one flag per seat ({n}), got {len(raw)}")
     return [bool(x) for x in raw]
@@ -161,9 +170,9 @@ def _counter(d: dict[str, Any], key: str, low: int) -> int:
     """``d[key]`` (``low`` when absent) as a plain int >= ``low``; ValueError naming ``key``."""
     value = d.get(key, low)
     if not _is_whole(value):
-        raise ValueError(f"{key} must be a whole number >= {low}, got {value!r}")
+        raise ValueError(f"{key} must be a whole number >= {low}, got {shown(value, typed=False)}")
     if value < low:
-        raise ValueError(f"{key} must be >= {low}, got {value}")
+        raise ValueError(f"{key} must be >= {low}, got {shown(int(value), typed=False)}")
     return int(value)
 
 
@@ -177,7 +186,9 @@ def _rules(d: dict[str, Any]) -> Rules:
     if limit is None:
         return rules
     if isinstance(limit, Real) and not _is_whole(limit) and not isinstance(limit, bool):
-        raise ValueError(f"turn_limit takes a whole number of turns, got {limit!r}")
+        raise ValueError(
+            f"turn_limit takes a whole number of turns, got {shown(limit, typed=False)}"
+        )
     if not _is_whole(limit) or limit < 1:
-        raise ValueError(f"turn_limit must be >= 1, got {limit!r}")
+        raise ValueError(f"turn_limit must be >= 1, got {shown(limit, typed=False)}")
     return rules if limit == rules.turn_limit else rules.replace(turn_limit=int(limit))

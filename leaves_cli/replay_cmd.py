@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from gamekit.errors import shown
+
 from .errors import CLIError
 from .options import FileName, WholeNumber
 from .tournament_parts import load_game
@@ -144,7 +146,7 @@ def game_of_record(line: str, where: str) -> Any:
                        "nested too deep to read") from None  # fmt: skip
     name = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
     if not isinstance(name, str):
-        said = json.dumps(name)  # as the file writes it: null, 5
+        said = shown(name, typed=False, as_json=True)  # as the file writes it: null, 5
         raise CLIError(f'{where}: bad game record: its "game" is {said}, not a game\'s name')
     return load_game(name, {}, named_in=f"the record at {where}")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gamekit.errors import shown as one_line
 from gamekit.seed_check import MAX_SEED
 
 from .rules import (
@@ -29,9 +30,6 @@ __all__ = ["KINDS", "RecordError", "check_event", "check_fields", "counted", "sh
 KINDS = ("stack", "row", "hand", "flip", "recycle", "fail")
 """An event's kinds, as the format lists them."""
 
-SHOWN_MAX = 60
-"""Characters of an event shown in an error: enough to find it, never a screenful."""
-
 
 class RecordError(ValueError):
     """A record that does not replay under the rules (the message says where)."""
@@ -43,15 +41,16 @@ def whole(value: Any) -> bool:
 
 
 def shown(value: Any) -> str:
-    """A value as the record's JSON spells it, cut short when long."""
+    """A value as the record's JSON spells it, compact as its line holds it
+    (``[10,0,"row",5,0]``), where ``gamekit.errors.shown`` writes it out whole; else as that
+    shows any bad value: cut short, a long number by its digits, on one line (never a
+    screenful, nor an error raised by writing it)."""
+    text = one_line(value, typed=False, as_json=True)
     try:
-        text = json.dumps(value, separators=(",", ":"))
-    except (TypeError, ValueError):  # a record built in Python, not read from a line
-        try:
-            text = str(value)
-        except ValueError:  # an integer past the digits Python writes out
-            text = "an integer too long to write out"
-    return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 3] + "..."
+        written = text == json.dumps(value)  # nothing cut, nothing said in words
+        return json.dumps(value, separators=(",", ":")) if written else text
+    except Exception:  # noqa: BLE001 - no JSON value, or none Python writes: shown's words
+        return text
 
 
 def _number(name: str, value: Any, low: int) -> int:
