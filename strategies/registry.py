@@ -3,8 +3,8 @@
 A spec names a strategy and optionally its parameters:
 
 - ``"greedy"``, ``"greedy:keep_pairs=true,depth=3"`` or the label form ``"greedy(keep_pairs=True)"``
-- ``"path/to/file.py:ClassName"`` or ``"package.module:ClassName"``, optionally followed by
-  ``":k=v,..."`` or ``"(k=v,...)"``
+- ``"path/to/file.py:ClassName"`` or ``"package.module:ClassName"`` (``Outer.ClassName``: a
+  class defined in another), optionally followed by ``":k=v,..."`` or ``"(k=v,...)"``
 
 Values are read as bool (true/false/yes/no), None, int, float, a quoted string, or else a plain
 string. Third-party packages add strategies through the entry-point group each game declares
@@ -145,12 +145,32 @@ def _register_class(cls: type[Player], name: str | None = None) -> None:
     registry = _registry(cls.game)
     _load_deferred(cls.game, key)
     old = registry.get(key)
-    if old is not None and old is not cls and _qualified(old) != _qualified(cls):
+    if old is not None and old is not cls and not _takes_name(cls, old):
         raise ValueError(
             f"strategy name {key!r} is already taken by {_qualified(old)}; "
             f"choose another name for {_qualified(cls)}"
         )
     registry[key] = cls
+
+
+def _takes_name(cls: type, holder: type) -> bool:
+    """May ``cls`` take a name ``holder`` holds? Where it is the same class defined again (the
+    same qualified name), and in a worker where both are classes of users' files."""
+    if _qualified(cls) == _qualified(holder):
+        return True
+    users = all(c.__module__.startswith(USER_MODULE) for c in (cls, holder))
+    return users and _plays_for_another()
+
+
+def _plays_for_another() -> bool:
+    """Is this process a worker that another one started to play its runs (loky's, a Dask
+    nanny's)? There a user's file's class takes its name from another file's: the process
+    that resolved the run refused a name two files held at once in it, and it plays a user's
+    file by its ``file.py:Class`` spec; a worker kept from an earlier run still holds the
+    names of the files it loaded then, which may have been unregistered there since."""
+    import multiprocessing  # start-up: only a name two users' files declare asks
+
+    return multiprocessing.parent_process() is not None
 
 
 def _qualified(cls: type) -> str:
@@ -381,7 +401,11 @@ def get(spec: Any, *, game: str = DEFAULT_GAME, **params: Any) -> Player:
 
 
 # ---------------------------------------------------------------------- spec strings
-_LOADER_RE = re.compile(r"^(?P<target>.+?):(?P<cls>[A-Za-z_]\w*)(?P<rest>(?::.*)?)$")
+_LOADER_RE = re.compile(
+    r"^(?P<target>.+?):(?P<cls>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?<!\.py)(?P<rest>(?::.*)?)$"
+)
+"""``target:Class``: the class by its qualified name (``Outer.Class``, one defined in another),
+never a file's name (``a:b.py:Class`` is the file ``a:b.py``)."""
 
 
 def parse_spec(spec: str, game: str = DEFAULT_GAME) -> tuple[str, dict[str, Any]]:

@@ -46,12 +46,15 @@ def unregister_with(remove: Callable[[str], None]) -> None:
 
 
 def load_class(where: str, cls_name: str) -> type[Player]:
-    """``Class`` from ``path/to/file.py`` or from ``package.module``."""
+    """``Class`` from ``path/to/file.py`` or from ``package.module``; ``Outer.Class`` is a
+    class defined in another (its qualified name, as a spec of it is written)."""
     if where.endswith(".py") or "/" in where or "\\" in where:
         module = load_file(where)
     else:
         module = import_module(where, cls_name)
-    obj = getattr(module, cls_name, None)
+    obj: Any = module
+    for part in cls_name.split("."):  # through classes only: not a module the file imports
+        obj = getattr(obj, part, None) if obj is module or isinstance(obj, type) else None
     if not (isinstance(obj, type) and issubclass(obj, Player)):
         found = defined(module)
         what = "has no class" if obj is None else "has no strategy class"
@@ -61,9 +64,30 @@ def load_class(where: str, cls_name: str) -> type[Player]:
 
 
 def defined(module: Any) -> list[str]:
-    """The strategy classes ``module`` defines (not those it imports), by name."""
-    return sorted(k for k, v in vars(module).items() if isinstance(v, type)
-                  and issubclass(v, Player) and v.__module__ == module.__name__)  # fmt: skip
+    """The strategy classes ``module`` defines (not those it imports), by the names a spec
+    loads them by: ``Class`` at its top level, ``Outer.Class`` in a class of it."""
+    return sorted(_own_classes(module))
+
+
+def _own_classes(module: Any) -> dict[str, type[Player]]:
+    """The strategy classes ``module`` defines, by the names a spec loads them by: each name
+    at its top level that holds one, and the qualified name of one defined in a class of
+    it (``Outer.Class``), the classes it defines searched through to any depth."""
+    found: dict[str, type[Player]] = {}
+    todo: list[tuple[str, Any]] = [("", module)]
+    while todo:
+        prefix, namespace = todo.pop()
+        for key, value in list(vars(namespace).items()):
+            path = prefix + key
+            if not isinstance(value, type) or value.__module__ != module.__name__:
+                continue
+            if prefix and value.__qualname__ != path:  # an alias in a class: one path each
+                continue
+            if issubclass(value, Player):
+                found[path] = value
+            if value.__qualname__ == path:  # its own name: no class is searched twice
+                todo.append((path + ".", value))
+    return found
 
 
 def import_module(where: str, cls_name: str) -> ModuleType:
@@ -168,9 +192,9 @@ def _run(path: Path, data: bytes, path_text: str, sha256: str) -> ModuleType:
             raise
         # any other error of the user's file, a BaseException of its own too: one line
         raise ValueError(f"error while loading {_seen(path_text)}: {_failure(exc)}") from exc
-    for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, Player) and value.__module__ == mod_name:
-            value._source_spec = f"{key}:{value.__qualname__}"
+    for path, value in _own_classes(module).items():
+        if "_source_sha256" not in value.__dict__ or path == value.__qualname__:
+            value._source_spec = f"{key}:{path}"  # its own name, else one that loads it
             value._source_sha256 = sha256
     return module
 
