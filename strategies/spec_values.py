@@ -30,7 +30,7 @@ def parse_params(text: str, spec: str = "") -> dict[str, Any]:
     return out
 
 
-_LABEL_HEAD = re.compile(r"[A-Za-z_][\w\-]*|.+:[A-Za-z_]\w*")
+_LABEL_HEAD = re.compile(r"[A-Za-z_][\w\-]*|.+:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 """What may stand before a label's parentheses: a name, or ``file.py:Class``/``module:Class``."""
 
 

@@ -14,6 +14,7 @@ import pytest
 from tests.helpers import cli, loaded_files_forgotten
 
 BOT = """import os
+import time
 
 from strategies import Strategy
 
@@ -26,6 +27,8 @@ class Bot(Strategy):
         self.pick = pick
 
     def choose(self, view, legal, rng):
+        if os.getpid() == {driver}:  # the driver slow: the workers play, however busy the machine
+            time.sleep(0.002)
         with open({log!r}, "a", encoding="utf-8") as f:
             f.write(f"{{os.getpid()}} {{self.pick}}\\n")
         return legal[min(self.pick, len(legal) - 1)]
@@ -45,7 +48,10 @@ def test_workers_kept_between_runs_play_the_edited_file(tmp_path, capsys, monkey
     players: list[set[int]] = []
     with loaded_files_forgotten():
         for version in (1, 2):
-            path.write_text(BOT.format(version=version, log=str(log), form=form), encoding="utf-8")
+            path.write_text(
+                BOT.format(version=version, log=str(log), form=form, driver=os.getpid()),
+                encoding="utf-8",
+            )
             out = tmp_path / f"run{version}"
             code, _, err = cli(capsys, "tournament", entrant, "greedy", "low", *load,
                                "--players", "3", "--games", "600", "--jobs", "2",

@@ -135,3 +135,12 @@ def test_a_nested_class_by_its_name_reaches_the_workers(tmp_path, capsys, monkey
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text(encoding="utf-8"))
     mine = next(e for e in manifest["spec"]["entrants"] if e["label"] == "edge66-nested")
     assert (mine["file"], mine["class"]) == (path, "Outer.Bot")
+
+
+@pytest.mark.usefixtures("forget_loaded_files")
+def test_a_nested_class_loads_by_its_label_form(tmp_path):
+    """Was: the label form ``file.py:Outer.Bot(pick=1)`` read "Outer.Bot(pick=1)" as the class
+    (``spec_values._LABEL_HEAD`` took a simple class name only); the colon form worked."""
+    path = _file(tmp_path, NESTED.format(log="", driver=-1))
+    bot = registry.get(f"{path}:Outer.Bot(pick=1)")
+    assert (type(bot).__qualname__, bot.params) == ("Outer.Bot", {"pick": 1})
