@@ -84,8 +84,9 @@ def empty(
         "length_sum": np.zeros(sizes, np.int64),
         "length_sq_sum": np.zeros(sizes, np.int64),
         "length_hist": np.zeros((sizes, max_length + 1), np.int64),
-        # expert matches (to a target, ``add_matches`` adds "size_capped": per table size,
-        # those stopped at the cap on games before anyone reached the target)
+        # expert matches (``add_matches`` adds, per table size, "size_forfeited_matches":
+        # those that held a forfeited game; to a target, "size_capped": those stopped at the
+        # cap on games before anyone reached the target)
         "matches": np.zeros(s, np.int64),
         "match_wins": np.zeros(s, np.int64),
         "match_win_share": np.zeros(s, np.float64),

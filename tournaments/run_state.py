@@ -5,7 +5,9 @@ results cover only those; a run whose strategies raised holds games that say not
 strategies. Both read like a finished run unless they are said first, with what to do about
 them: the terminal (``leaves tournament``, ``leaves report``, ``leaves run``) and the report
 (the first key findings, the overview) open on these lines. The counts come from the manifest
-(games asked, games durably written) and the merged aggregates (games ended by a forfeit);
+(games asked, games durably written) and the merged aggregates (games ended by a forfeit, and
+of a run of matches those that held one: each has no winner either, which the matches' win
+rates would otherwise lose without a word);
 the first error from the forfeit details, by game index; both over the chunks the manifest
 records, as the reports read the rows of those only. A manifest saying "running" is told
 live or killed by the run's lock (``storage.lock_holder``); a "complete" one of a
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .declaration import plural
+from .match_aggregates import FORFEITED_MATCHES
 from .result import TournamentResult
 from .schedule import MAX_RUN_GAMES, deals_for
 from .storage import lock_holder
@@ -159,7 +162,8 @@ def replay_command(run: Path | str, game: int | str) -> str:
 @dataclass(frozen=True)
 class RunState:
     """A run's extent and forfeits: ``planned`` and ``played`` count the run's units (games,
-    rounds, or matches of an expert run), ``games`` and ``forfeited`` its games."""
+    rounds, or matches of an expert run), ``games`` and ``forfeited`` its games, ``matches``
+    and ``held`` those of an expert run."""
 
     out: Path
     units: str  # what planned/played count, plural ("games", "matches")
@@ -179,6 +183,10 @@ class RunState:
     # cannot be told, ``storage.lock_holder``)
     flags: str = ""  # what the command continuing it names after --out (``precision_flags``)
     staged: bool = False  # a --precision run stopped between two stages (``between_stages``)
+    match_unit: str = ""  # what a match of an expert run is called ("match", "game"); "": none
+    matches: int = 0  # the expert run's matches played
+    held: int | None = 0  # of them, those that held a forfeited game (no winner); None: not
+    # counted (a run written before that count, ``match_aggregates.FORFEITED_MATCHES``)
 
     @property
     def unfinished(self) -> bool:
@@ -267,13 +275,34 @@ class RunState:
             share = 100 * self.forfeited / self.games
             out.append(
                 f"Partly forfeited: {self.forfeited:,} of {self.games:,} {self.game_units} "
-                f"({share:.1f}%) ended by a forfeit ({self._first()}); a forfeited "
-                f"{self.game_unit} has no winner, so it counts as lost by every seat at its "
-                f"table, the forfeiting one included; {self._replay()}."
+                f"({share:.1f}%) ended by a forfeit ({self._first()}){self._held()}; a "
+                f"forfeited {self.game_unit} has no winner{self._nor()}, so {self._each()} "
+                "counts as lost by every seat at its table, the forfeiting one included; "
+                f"{self._replay()}."
             )
         if self.all_forfeited and not self.nothing_valid:
             out.append(self.all_forfeited_line())
         return out
+
+    def _held(self) -> str:
+        """', and 9 of 24 games (37.5%) held one': an expert run's matches that held a
+        forfeited game, which have no winner either; their count, where the run has none, said
+        unknown (never 0). "" for a run of games."""
+        if not self.match_unit or not self.matches:
+            return ""
+        of = f"{self.matches:,} {self.match_unit if self.matches == 1 else plural(self.match_unit)}"
+        if self.held is None:
+            return (f", and how many of its {of} held one is not known (a run written before "
+                    "that count)")  # fmt: skip
+        return f", and {self.held:,} of {of} ({100 * self.held / self.matches:.1f}%) held one"
+
+    def _nor(self) -> str:
+        """', nor has a game that held one' of an expert run ("" of a run of games)."""
+        return f", nor has a {self.match_unit} that held one" if self._held() else ""
+
+    def _each(self) -> str:
+        """What the rule counts as lost: 'each' forfeited unit and match, or 'it'."""
+        return "each" if self._nor() else "it"
 
     def all_forfeited_error(self) -> str:
         """The one-line error of a run with entrants that have no valid game (exit code 1)."""
@@ -333,6 +362,8 @@ def run_state(out: str | Path) -> RunState | None:
     unit = str(declared.get("unit", "game"))
     counted = str(declared.get("match_unit", "match")) if spec.get("expert") else unit
     games = int(agg["size_games"].sum()) if "size_games" in agg else 0
+    matches = int(agg["size_matches"].sum()) if "size_matches" in agg else 0
+    held = int(agg[FORFEITED_MATCHES].sum()) if FORFEITED_MATCHES in agg else None
     lost = int(agg["size_forfeits"].sum()) if "size_forfeits" in agg else 0
     first = min(forfeits, key=lambda f: f.get("game", 0)) if forfeits else None
     void = _all_forfeited(agg, spec)
@@ -343,7 +374,8 @@ def run_state(out: str | Path) -> RunState | None:
         gauntlet="gauntlet" in spec, rows=bool(spec.get("rows", True)),
         all_forfeited=tuple((label, n) for label, n, _ in void), all_own=all(o for *_, o in void),
         live=live, holder=lock_holder(out) if live else None, flags=_kept_flags(manifest),
-        staged=between_stages(manifest),
+        staged=between_stages(manifest), match_unit=counted if spec.get("expert") else "",
+        matches=matches, held=held,
     )  # fmt: skip
 
 
