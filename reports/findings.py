@@ -162,35 +162,49 @@ def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Find
     return [Finding("neighbours", text)]
 
 
+SPREAD_FROM = 10  # fewer units: every length (up to 3) or the lowest and highest, not a range
+
+
 def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
-    """The first length column's median and 80% range, the second's mean (e.g. turns,
-    then rounds), per table size when the run mixes sizes."""
+    """The first length column's median and spread (``_spread``), the second's mean (e.g.
+    turns, then rounds), per table size when the run mixes sizes."""
     if lengths is None or not len(lengths):
         return []
     first, *rest = d.length_columns
     by_n = lengths[(lengths["by"] == "n_players") & (lengths["measure"] == first)]
     if by_n["group"].nunique() > 1:
-        parts = [
-            f"{_median(r['median'])} {first} at {r['group']} players "
-            f"({r['p10']:.0f}-{r['p90']:.0f})"
-            for _, r in by_n.iterrows()
-        ]
-        text = (
-            f"{d.unit.capitalize()} length: a {d.unit} lasts, on median (80% range), "
-            + ", ".join(parts)
-        )
-        return [Finding("lengths", text + ".")]
+        parts = [f"at {r['group']} players {_spread(r, first, d)}" for _, r in by_n.iterrows()]
+        return [Finding("lengths", f"{d.unit.capitalize()} length: " + "; ".join(parts) + ".")]
     rows = lengths[lengths["by"] == "all"].set_index("measure")
     if first not in rows.index:
         return []
-    t = rows.loc[first]
-    text = (
-        f"{d.unit.capitalize()} length: a {d.unit} lasts {_median(t['median'])} {first} on median "
-        f"(80% of {d.units()} between {t['p10']:.0f} and {t['p90']:.0f})"
-    )
+    text = f"{d.unit.capitalize()} length: {_spread(rows.loc[first], first, d)}"
     if rest and rest[0] in rows.index:
-        text += f", {rows.loc[rest[0]]['mean']:.1f} {rest[0]} on average"
+        other = rows.loc[rest[0]]
+        text += (f", {_median(other['mean'])} {rest[0]}" if int(other["games"]) == 1
+                 else f", {other['mean']:.1f} {rest[0]} on average")  # fmt: skip
     return [Finding("lengths", text + ".")]
+
+
+def _spread(row: pd.Series, measure: str, d: Declaration) -> str:
+    """How long the units of a ``lengths`` row lasted, in words that hold for their count
+    (``SPREAD_FROM``): 'the 2 rounds lasted 36 and 55 seconds'; the median with the lowest and
+    highest; or with the 10th to 90th percentile range and the share of units in it
+    (``p10_p90_share``: about 80% of many, any share of few or tied lengths)."""
+    n, units = int(row["games"]), d.units(int(row["games"]))
+    low, high = _median(row["min"]), _median(row["max"])
+    if low == high:
+        every = "the one" if n == 1 else ("both" if n == 2 else f"all {n:,}")
+        return f"{every} {units} lasted {low} {measure}"
+    if n <= 3:
+        said = [row["min"], row["median"], row["max"]] if n == 3 else [row["min"], row["max"]]
+        return f"the {n} {units} lasted {and_words([_median(x) for x in said])} {measure}"
+    median = f"a {d.unit} lasts {_median(row['median'])} {measure} on median"
+    if n < SPREAD_FROM or "p10_p90_share" not in row:
+        return f"{median} (all {n:,} {units} between {low} and {high})"
+    lo, hi = np.ceil(row["p10"] - 1e-9), np.floor(row["p90"] + 1e-9)  # whole lengths
+    at = f"lasted {lo:.0f}" if lo == hi else f"between {lo:.0f} and {hi:.0f}"
+    return f"{median} ({pct(row['p10_p90_share'])} of {units} {at})"
 
 
 def _median(x: float) -> str:
@@ -199,9 +213,11 @@ def _median(x: float) -> str:
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
 
 
-def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Finding]:
+def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration,
+                said: set[str]) -> list[Finding]:  # fmt: skip
     """Forfeited and unfinished games, first of all when there are any: every other finding
-    is read with them in mind."""
+    is read with them in mind. ``said``: the topics of the findings given, which the caution
+    names where they leave forfeited games out (a game's report has only those it declares)."""
     done = tables.get("completion")
     if done is None or not len(done):
         return []
@@ -212,28 +228,39 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration) -> list[Find
     parts = []
     if forfeited:
         summ = tables.get("summary")
-        who = ""
-        if summ is not None and "forfeits" in summ and summ["forfeits"].sum() > 0:
-            by = summ[summ["forfeits"] > 0].sort_values("forfeits", ascending=False)
-            who = (
-                " (by "
-                + ", ".join(f"{r['strategy']}: {int(r['forfeits']):,}" for _, r in by.iterrows())
-                + ")"
-            )
-        left_out = (  # a gauntlet's own comparison counts them: a failing side must lose
-            "the comparisons between strategies and the seat, neighbour and length findings "
-            "leave them out, the gauntlet's comparison counts them"
-            if "gauntlet" in tables
-            else "the paired comparisons and the seat, neighbour and length findings leave them out"
-        )
+        by = (summ[summ["forfeits"] > 0].sort_values("forfeits", ascending=False)
+              if summ is not None and "forfeits" in summ else pd.DataFrame())  # fmt: skip
+        who = (" (by " + ", ".join(f"{r['strategy']}: {int(r['forfeits']):,}"
+                                   for _, r in by.iterrows()) + ")" if len(by) else "")  # fmt: skip
         parts.append(
             f"{forfeited:,} of {games:,} {d.units()} ({pct(forfeited / games)}) ended by a "
             f"forfeit{who}: a forfeited {d.unit} has no winner, so it counts as lost by every "
-            f"seat at its table, the forfeiting one included; {left_out}"
+            f"seat at its table, the forfeiting one included"
+            + (_left_out(tables, d, said) if forfeited < games else "")  # else none is left out
         )
     if unfinished:
         parts.append(unfinished_words(row, d))
     return [Finding("completion", "Caution: " + "; ".join(parts) + ".")]
+
+
+def _left_out(tables: Mapping[str, pd.DataFrame], d: Declaration, said: set[str]) -> str:
+    """'; the paired comparisons leave them out, as do the seat and length findings': the
+    parts of the report that leave forfeited games out, those it holds only (a gauntlet's own
+    comparison counts them: a failing side must lose)."""
+    sig, gauntlet = tables.get("significance"), "gauntlet" in tables
+    words = {"means": f"mean {d.rank_value.replace('_', ' ')}", "seats": "seat",
+             "neighbours": "neighbour", "lengths": "length"}  # fmt: skip
+    named = [w for topic, w in words.items() if topic in said]  # their tables leave them out
+    one = len(named) == 1
+    found = f"the {and_words(named)} finding{'' if one else 's'}" if named else ""
+    if sig is not None and len(sig):
+        paired = str(sig["method"].iloc[0]).startswith("paired") and not gauntlet
+        what = "the paired comparisons" if paired else "the comparisons between strategies"
+        also = f", as do{'es' if one else ''} {found}" if found else ""
+        text = f"; {what} leave them out{also}"
+    else:
+        text = f"; {found} leave{'s' if one else ''} them out" if found else ""
+    return text + ("; the gauntlet's comparison counts them" if gauntlet else "")
 
 
 def unfinished_words(row: pd.Series, d: Declaration) -> str:
@@ -321,6 +348,11 @@ def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
             f" {void:,} of its {int(top['matches']):,} {plural(d.match_unit)} held a forfeited "
             f"{d.unit} and {'was' if void == 1 else 'were'} won by nobody."
         )
+    rates = ex["match_win_rate"].to_numpy(float)  # a tie at the top: the first leads none
+    tied = list(ex["strategy"][1:][np.isclose(rates[1:], rates[0], rtol=0, atol=1e-12)])
+    if tied:
+        text += (f" {and_words(tied)} {'has' if len(tied) == 1 else 'have'} the same "
+                 f"{d.match_unit} win rate, {pct(rates[0])}: no strategy leads.")  # fmt: skip
     return [Finding("expert", text)]
 
 
@@ -453,7 +485,6 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
         out = [Finding("gauntlet", " ".join(said))] if said else []
     else:
         out = best_finding(tables, method, d)
-    out = lead + _completion(tables, d) + out
     out += _means(tables.get("means"), d)
     if not nobody_won(tables.get("summary")):  # else each would compare zeros
         out += metagame_finding(tables, d)
@@ -462,4 +493,4 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
     out += _lengths(tables.get("lengths"), d)
     out += _outcomes(tables.get("outcomes"), d)
     out += _expert(tables.get(d.match_name), d)
-    return out
+    return lead + _completion(tables, d, {f.topic for f in out}) + out

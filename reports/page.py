@@ -82,7 +82,23 @@ KEY: dict[str, tuple[tuple[str, ...], str | None, str]] = {
         "|vs_elsewhere",
         "strongest",
     ),  # fmt: skip
-    "lengths": (("by", "group", "measure", "games", "mean", "p10", "median", "p90"), None, "first"),
+    "lengths": (
+        (
+            "by",
+            "group",
+            "measure",
+            "games",
+            "mean",
+            "min",
+            "p10",
+            "median",
+            "p90",
+            "max",
+            "p10_p90_share",
+        ),
+        None,
+        "first",
+    ),  # fmt: skip
 }
 
 
@@ -175,7 +191,7 @@ def md_table(df: pd.DataFrame) -> str:
 
 
 RATE_TABLES = ("summary", "significance", "head_to_head", "seats", "neighbours", "expert",
-               "outcomes", "completion", "gauntlet")  # fmt: skip
+               "outcomes", "completion", "gauntlet", "lengths")  # fmt: skip
 """Tables whose rates, intervals and differences read better as percentages and percentage
 points."""
 _POINTS = ("diff", "vs_elsewhere", "vs_overall")

@@ -15,7 +15,7 @@ from tournaments.run_state import RunState
 
 from .data import Run
 from .findings import key_findings
-from .gauntlet import unshared
+from .gauntlet import unshared, void_gauntlet
 from .metagame_text import metagame_lead, metagame_sections
 from .numbers import TOO_FEW, pct
 from .page import Section
@@ -228,6 +228,20 @@ LEADS = {
 NO_INTERVALS = " No 95% intervals: the run has too few deals for one (play more {units})"
 """What the lead of a chart of rates adds where none has an interval (a tiny run): said, not
 drawn (``units``: what the game's rows are, in the plural)."""
+ALL_FORFEITED = (" No 95% intervals: every {unit} ended by a forfeit, so none counts toward one "
+                 "(fix the strategy and play the run again)")  # fmt: skip
+"""``NO_INTERVALS`` of a run whose every unit was forfeited: more of them are no remedy."""
+
+
+def _no_intervals(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
+    """Why no rate of the run has an interval, as a lead says it: too few deals, or (every
+    unit forfeited, ``completion``) nothing valid to count."""
+    done = tables.get("completion")
+    if done is not None and len(done):
+        row = done[done["n_players"].astype(str) == "all"].iloc[0]
+        if int(row["games"]) and int(row["forfeited"]) >= int(row["games"]):
+            return ALL_FORFEITED.format(unit=d.unit)
+    return NO_INTERVALS.format(units=d.units())
 
 
 def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
@@ -240,12 +254,18 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         return (
             LEADS[name].split(", with 95% intervals")[0]
             + "."
-            + NO_INTERVALS.format(units=d.units())
+            + _no_intervals(tables, d)
             + "; the orange tick is "
             + _fair_words(tables.get("completion"), d)
         )
     if name == "summary":
         return LEADS[name][: -len(FAIR)] + _fair_words(tables.get("completion"), d)
+    if name == "gauntlet" and void_gauntlet(tables):  # more deals are no remedy then
+        return LEADS[name] + (
+            " This run cannot tell: one side forfeited every one of its "
+            f"{d.units()}, so the two cannot be compared (fix the strategy and play the run "
+            "again)."
+        )
     if name in ("significance", "gauntlet") and not tables[name]["p_value"].notna().any():
         which = "any difference" if name == "significance" else "the difference"  # none tested
         return LEADS[name] + (
@@ -254,7 +274,7 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     if name == "rating":
         return LEADS[name] + order_note(tables["summary"], tables["rating"])
     if name == "means":
-        return f"Mean {rank} per {d.unit} by strategy, best on top, with 95% intervals."
+        return _means_lead(tables, d)
     if name == "by_parameter":
         return f"Mean {rank} per {d.unit} of each strategy at each value of its parameters."
     if name in ("lengths", "outcomes"):
@@ -264,10 +284,25 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     if name.startswith("metagame_"):
         return metagame_lead(tables)
     if name == "seats":
-        return LEADS[name] + _seats_note(tables[name], d)
+        return LEADS[name] + _seats_note(tables[name], d, _no_intervals(tables, d))
     if name == "head_to_head" and "gauntlet" in tables:  # its two sides never meet
         return LEADS[name] + unshared(tables["gauntlet"])
     return LEADS.get(name, "")
+
+
+def _means_lead(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
+    """The means' lead: 'with 95% intervals' only where a mean has one; where the run has
+    too few deals for any (its summary has none either), that said as the summary's lead
+    says it."""
+    rank, col = d.rank_value.replace("_", " "), f"{d.rank_value}_ci_low"
+    means = tables["means"]
+    some = col in means and bool(np.isfinite(means[col].to_numpy(float)).any())
+    with_them = ", with 95% intervals" if some else ""
+    text = f"Mean {rank} per {d.unit} by strategy, best on top{with_them}."
+    rates = tables["summary"].get("ci_low", pd.Series([0.0]))
+    if not some and not rates.notna().any():
+        text += _no_intervals(tables, d) + "."
+    return text
 
 
 def _fair_words(done: pd.DataFrame | None, d: Declaration) -> str:
@@ -294,17 +329,23 @@ def _fair_words(done: pd.DataFrame | None, d: Declaration) -> str:
     return text + "."
 
 
-def _seats_note(seats: pd.DataFrame, d: Declaration) -> str:
+def _seats_note(seats: pd.DataFrame, d: Declaration, none: str) -> str:
     """What the seats' lead adds: that unfinished games lower every position's fair share
-    (``par``), and that no position has an interval (a tiny run)."""
+    (``par``), and that no position has an interval (``none``: why, ``_no_intervals``)."""
     note = ""
-    if decided(seats).notna().any():
+    won = decided(seats)
+    if won.notna().any() and (won.fillna(1.0) == 0).all():  # none won: nothing to share
+        note += (
+            f" No {d.unit} the table counts was won, so every position's win rate and its "
+            f"fair share of the {d.units()} someone won (par) are 0."
+        )
+    elif won.notna().any():
         note += (
             f" Some {d.units()} count as nobody's win (unfinished), so every position loses "
             f"them alike: the fair share is 1/players of the {d.units()} someone won (par)."
         )
     if not seats["ci_low"].notna().any():
-        note += NO_INTERVALS.format(units=d.units()) + "."
+        note += none + "."
     return note
 
 

@@ -370,7 +370,10 @@ def lengths(data: Any) -> pd.DataFrame:
     """Every declared length column (e.g. turns and rounds) per game: count, mean, std,
     min, percentiles (numpy's linear method, exact), max; for all games, by player count and by
     strategy. Long form with a ``measure`` column (the length column) and ``by`` ('all',
-    'n_players', 'strategy'). Games ended by a forfeit are left out."""
+    'n_players', 'strategy'). Games ended by a forfeit are left out. ``p10_p90_share``: the
+    share of the games whose length lies between p10 and p90 (both included; lengths are whole
+    counts), what a sentence of the 10th to 90th percentile range can say exactly: about 80%
+    of many games, but of few, or of many tied, it may be any share."""
     g = as_games(data).finished()
     hists = _length_hists(g)
     counts = np.stack([h[3] for h in hists])
@@ -394,7 +397,22 @@ def lengths(data: Any) -> pd.DataFrame:
     for i, name in enumerate(Q_NAMES):
         df[name] = q[:, i]
     df["max"] = maxs
+    df["p10_p90_share"] = _share_between(counts, q[:, Q_NAMES.index("p10")],
+                                         q[:, Q_NAMES.index("p90")])  # fmt: skip
     return df
+
+
+def _share_between(counts: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Per histogram row (counts of the whole lengths 0, 1, ...): the share of its values
+    from ``low`` to ``high``, both included (the whole lengths from ceil(low) to floor(high);
+    a hair of slack for a bound that rounding put a bit off a whole number)."""
+    if not len(counts):
+        return np.zeros(0)
+    cum = np.concatenate([np.zeros((len(counts), 1)), counts.cumsum(axis=1)], axis=1)
+    lo = np.clip(np.ceil(low - 1e-9).astype(np.int64), 0, counts.shape[1])
+    hi = np.clip(np.floor(high + 1e-9).astype(np.int64) + 1, lo, counts.shape[1])
+    rows = np.arange(len(counts))
+    return (cum[rows, hi] - cum[rows, lo]) / np.maximum(cum[:, -1], 1)
 
 
 def length_distribution(data: Any) -> pd.DataFrame:

@@ -53,7 +53,8 @@ def test_seat_length_and_expert_sentences():
     found = {f.topic: f.text for f in _findings(games)}
     # one sentence per table size: a first move is worth more at a small table
     assert re.match(r"Seat: at 3 players the first .*; at 4 players the first ", found["seats"])
-    assert re.search(r"lasts, on median \(80% range\), \d+ turns at 3 players", found["lengths"])
+    assert re.search(r"at 3 players a game lasts \d+ turns on median \([\d.]+% of games between "
+                     r"\d+ and \d+\); at 4 players", found["lengths"])  # fmt: skip
     games = synthetic_games({"a": 0.3, "b": 0.0, "c": -0.2}, players=(3,), deals=200, seed=2,
                             seating="balanced")  # fmt: skip
     found = {f.topic: f.text for f in _findings(games)}
