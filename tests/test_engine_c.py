@@ -33,6 +33,23 @@ def _defines(name: str) -> dict[str, int]:
     return {k: int(v) for k, v in re.findall(r"^#define (\w+) (-?\d+)\s*$", text, re.M)}
 
 
+def test_an_arrays_address_is_where_its_data_lies():
+    """``engine.address`` reads what ``a.ctypes.data`` gives, by its own way or, for an array
+    that way cannot read (empty, read-only), by ``ctypes.data`` itself."""
+    frozen = np.arange(5, dtype=np.int64)
+    frozen.flags.writeable = False
+    arrays = [
+        np.zeros((17, 13), np.int32),
+        np.arange(8, dtype=np.int64),
+        np.ones(4, np.uint64),
+        np.zeros((3, 12)),
+        np.zeros((0, 17, 13), np.int32),
+        frozen,
+    ]
+    for a in arrays:
+        assert engine.address(a) == a.ctypes.data, (a.dtype, a.shape)
+
+
 def test_every_number_the_headers_restate_is_its_python_source():
     from leaves import board, rules
     from leaves.players.compiled import dispatch

@@ -673,6 +673,37 @@ def test_the_head_start_is_the_own_playout_policys_move():
     assert _choose(ISMCTS(iterations=100, prior=2.0), state, 1) == moves["weighted"]
 
 
+def test_the_head_start_decided_on_the_public_board_is_the_policys_own_choice():
+    """A built-in that draws nothing gives the head start from the decision's public board
+    (not a second one built from the view): the move its ``choose`` makes. A policy that
+    draws, or a subclass with its own ``choose``, still chooses from the view, drawing from
+    the decision's generator as before."""
+    specs = ("weighted", "low", "counter", "taker", "greedy", "patient", "random")
+    for seed in range(12):
+        _, state = random_position(4, seed, PHASES[seed % len(PHASES)])
+        view = state.view(state.current_player)
+        legal = state.legal_actions()
+        pub, sizes = public_board(view)
+        for spec in specs:
+            strat = ISMCTS(iterations=20, prior=0.5, own=spec)
+            fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
+            got = strat._prior_move(view, legal, fast, pub, sizes)
+            assert got == strategies.get(spec).choose(view, legal, slow).id, (seed, spec)
+            assert fast.integers(2**63) == slow.integers(2**63)  # the same draws, in order
+
+    class Contrary(type(strategies.get("low")), register=False):
+        def choose(self, view, legal, rng):
+            return legal[-1]
+
+    _, state = random_position(4, 3, "follow")
+    view = state.view(state.current_player)
+    legal = state.legal_actions()
+    strat = ISMCTS(iterations=20, prior=0.5, own="low")
+    strat._prior_policy = Contrary()
+    rng = np.random.default_rng(0)
+    assert strat._prior_move(view, legal, rng, *public_board(view)) == legal[-1].id
+
+
 @settings(max_examples=8, deadline=None)
 @given(
     game_seed=st.integers(0, 2**32 - 1),

@@ -39,11 +39,15 @@ def test_splitmix64_over_indices_is_its_first_outputs(state, n):
     assert got == [ref_splitmix64(state, i) for i in range(n)]
 
 
-def test_the_c_engines_rng_state_is_the_kernels():
+def test_the_c_engines_rng_state_is_the_kernels(monkeypatch):
     from leaves.players.compiled import engine
 
-    for seed in (0, 1, 2**63 + 5, MASK64, -5, 2**64 + 3):  # any int, taken modulo 2**64
+    seeds = (0, 1, 2**63 + 5, MASK64, -5, 2**64 + 3)  # any int, taken modulo 2**64
+    for seed in seeds:
         assert engine.rng_new(seed).dtype == np.uint64
+        assert np.array_equal(engine.rng_new(seed), K.rng_new(np.uint64(seed % 2**64)))
+    monkeypatch.setattr(engine, "library", lambda: None)  # no C engine: numpy seeds it
+    for seed in seeds:
         assert np.array_equal(engine.rng_new(seed), K.rng_new(np.uint64(seed % 2**64)))
 
 

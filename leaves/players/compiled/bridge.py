@@ -29,11 +29,17 @@ def decide_view(kind: int, params: np.ndarray, view, seed: int) -> int:
     the engine and numba compiles first (``gamekit.cbuild.Engine.note_fallback``).
     """
     board, sizes = public_board(view)
+    return decide_board(kind, params, board, view.player, sizes, seed)
+
+
+def decide_board(kind: int, params: np.ndarray, board, seat: int, sizes, seed: int) -> int:
+    """``decide_view`` on the owner's public board and sizes (``public_board``) already built:
+    a caller holding them (a search's head start) does not build them again."""
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
     if engine.covers(kind):  # the C engine: no numba at all
         rng = engine.rng_new(seed)
-        return engine.decide(kind, params, board, view.player, sizes, rng, work)
+        return engine.decide(kind, params, board, seat, sizes, rng, work)
     engine.ENGINE.note_fallback(decide_cold)
     rng = K.rng_new(np.uint64(seed))
-    return int(decide(int(kind), params, board, int(view.player), sizes, rng, work))
+    return int(decide(int(kind), params, board, int(seat), sizes, rng, work))

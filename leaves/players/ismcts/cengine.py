@@ -171,7 +171,7 @@ def _p(a: Any, dtype: Any, shape: tuple | None = None, name: str = "array") -> i
         raise ValueError(f"{name} must be a C-contiguous {np.dtype(dtype)} array")
     if shape is not None and a.shape != shape:
         raise ValueError(f"{name} must have shape {shape}, got {a.shape}")
-    return a.ctypes.data
+    return engine.address(a)
 
 
 def _position(pub: np.ndarray, seat: int, sizes: np.ndarray) -> _Position:

@@ -11,6 +11,8 @@ from gamekit.seeding import MODEL_SALT
 from leaves import Action, PlayerView
 from leaves.board import SEAT_SLOTS, public_board
 from leaves.players.base import Strategy
+from leaves.players.builtin._base import CompiledBuiltin
+from leaves.players.compiled.bridge import decide_board
 from leaves.rules import N_VALUES
 from strategies.policy.params import N_PARAMS
 from strategies.registry import filtered, get
@@ -104,6 +106,13 @@ class ISMCTS(Strategy):
         # the head start is the move the seat's own playouts would make (as the widened tree's)
         self._prior_policy = _rollout_strategy(own) if self.prior > 0 else None
         self._candidates = _candidates(v["rollout"], v["models"], self.kind, self.policy_params)
+        self._cands = Models(
+            np.array([k for k, _, _ in self._candidates], np.int64),
+            np.array([p for _, p, _ in self._candidates], np.float64),
+        )
+        """The candidates' (kinds, params) as the model fit reads them, built once."""
+        self._uniform = uniform_models(self.kind, self.policy_params)
+        """Every seat modelled by the rollout policy: each decision edits a copy."""
         self.own_kind, self.own_params = _rollout_policy(own, what="own playout policy")
         self._kinds = np.array(
             [self.kind, self.own_kind, *(k for k, _, _ in self._candidates)], np.int64
@@ -176,8 +185,8 @@ class ISMCTS(Strategy):
             # The own playout policy's move starts ahead by prior x the iteration budget: a
             # short search overrides it only when another move is clearly better.
             # (With a time budget only, the head start is prior x the iterations run.)
-            head = self._prior_policy.choose(view, legal, rng)
-            cfg = cfg._replace(prior_action=head.id, prior_visits=self.prior * self.iterations)
+            head = self._prior_move(view, legal, rng, pub, sizes)
+            cfg = cfg._replace(prior_action=head, prior_visits=self.prior * self.iterations)
         select = len(self._candidates) > 1
         ev = self._replay.evidence(view) if self.infer or select else NO_EVIDENCE
         key = _game_key(view) if self.reuse else None
@@ -185,7 +194,7 @@ class ISMCTS(Strategy):
         if select:
             kinds, params, fitted = self._seat_models(view, pub, sizes, ev, kseed, fitted, since)
         else:
-            kinds, params = uniform_models(self.kind, self.policy_params)
+            kinds, params = (a.copy() for a in self._uniform)
             rollout = self._candidates[0][2]
             self.last_models = {p: rollout for p in range(n) if p != seat}
         kinds[seat] = self.own_kind
@@ -229,6 +238,18 @@ class ISMCTS(Strategy):
             counts[cfg.prior_action] = counts.get(cfg.prior_action, 0) + bonus
         return _most_visited(legal, counts)
 
+    def _prior_move(
+        self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator,
+        pub: np.ndarray, sizes: np.ndarray,
+    ) -> int:  # fmt: skip
+        """The id of the own playout policy's move (``prior``). A built-in whose ``choose``
+        draws nothing decides on this decision's public board, which that ``choose`` would
+        build again from the view; any other strategy chooses from the view."""
+        policy = self._prior_policy
+        if type(policy).choose is CompiledBuiltin.choose and not policy.classifier["stochastic"]:
+            return decide_board(*policy.compiled(), pub, view.player, sizes, 0)
+        return policy.choose(view, legal, rng).id
+
     def start_game(self, view: PlayerView, rng: np.random.Generator) -> None:
         self._memory = []  # nothing of another game carries over
         self._replay = Replay()
@@ -268,13 +289,12 @@ class ISMCTS(Strategy):
         Uses its own kernel RNG stream derived from ``kseed`` (``MODEL_SALT``), so the
         search's stream is the same as without model selection.
         """
-        kinds, params = uniform_models(self.kind, self.policy_params)
+        kinds, params = (a.copy() for a in self._uniform)
         seat = view.player
         self.last_models = {p: self._candidates[0][2] for p in range(view.n_players) if p != seat}
         if len(ev.seats) == 0 or len(ev.seats) < self.model_min:
             return kinds, params, None
-        cand_kinds = np.array([k for k, _, _ in self._candidates], np.int64)
-        cand_params = np.array([p for _, p, _ in self._candidates], np.float64)
+        cand_kinds, cand_params = self._cands
         fit = np.zeros((len(cand_kinds), SEAT_SLOTS), np.int64)
         kern = cengine.kernels(self._kinds)
         mrng = kern.rng_new(np.uint64(kseed) ^ MODEL_SALT)
@@ -282,16 +302,15 @@ class ISMCTS(Strategy):
         deals = fitted.copy() if warm else np.empty((len(cand_kinds), *pub.shape), pub.dtype)
         carry = Carry(deals, since if warm else np.zeros((SEAT_SLOTS, N_VALUES), np.int64), warm)
         tries = _WARM_TRIES if warm else _MODEL_TRIES
-        cands = Models(cand_kinds, cand_params)
         kern.refit_models(
-            Position(pub, seat, sizes), mrng, ev, cands, tries, self.model_steps, fit, carry
+            Position(pub, seat, sizes), mrng, ev, self._cands, tries, self.model_steps, fit, carry
         )
         others = fit.sum(axis=1)[:, None] - fit  # the other opponents' contradictions
-        score = fit + self.model_pool * others
+        best = np.argmin(fit + self.model_pool * others, axis=0).tolist()  # one call, all seats
         for p in range(view.n_players):
             if p == seat:
                 continue
-            m = int(np.argmin(score[:, p]))  # first minimum: the rollout policy on ties
+            m = best[p]  # first minimum: the rollout policy on ties
             kinds[p] = cand_kinds[m]
             params[p] = cand_params[m]
             self.last_models[p] = self._candidates[m][2]
@@ -303,10 +322,11 @@ def _game_key(view: PlayerView) -> tuple:
     seat was dealt (its hand now, plus what it played, minus what it took) and the public
     history. A decision may start from an earlier one's deals only if this key extends it."""
     hand = list(view.hand)
-    for who, act in view.history:
+    history = view.history  # built anew at each read
+    for who, act in history:
         if who == view.player and act.value:
             hand[act.value - 1] += -1 if act.is_pass else act.count
-    return view.n_players, view.player, tuple(hand), tuple(view.history)
+    return view.n_players, view.player, tuple(hand), history
 
 
 def uniform_models(kind: int, params: np.ndarray) -> Models:

@@ -114,6 +114,9 @@ EXPORT int64_t engine_decide(int64_t kind, const double *params, board_t *board,
     return decide(kind, params, board, seat, sizes, rng, work);
 }
 
+/* rng (uint64[4]) becomes the kernel RNG's state for seed (kernels.rng_new). */
+EXPORT void engine_rng_new(uint64_t seed, uint64_t *rng) { rng_seed(rng, seed); }
+
 /* Deal setup onto board from rng (first_player -1 draws it). */
 EXPORT void engine_deal(board_t *board, const Setup *setup, uint64_t *rng, int64_t first_player) {
     int64_t deck[MAX_DECK];
