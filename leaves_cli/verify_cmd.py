@@ -272,8 +272,9 @@ def verify(run_dir: Path) -> None:
     resume refuses (a field it reads missing, game settings the game cannot take), leaves
     nothing to resume; 1 too, in one line, for an unfinished run another version played
     (an older one, or a newer one's seating or table size: the version that played it
-    resumes it), and for a run whose manifest
-    records no checksums (an older version's: --resume replays every chunk); 2 for RUN_DIR
+    resumes it), for a run whose manifest records no checksums (an older version's: --resume
+    replays every chunk), and for a finished run's forfeits.json that matches its checksum
+    but that Python will not read (--resume writes it again); 2 for RUN_DIR
     that does not exist, is a file or holds no run (no manifest.json; a folder of runs, as
     'leaves variants' writes, has them named; a run's folder without it is said to have lost
     it: nothing resumes it then).
@@ -295,8 +296,9 @@ def verify(run_dir: Path) -> None:
         raise CLIError(no_run_message(run_dir), usage=True)
     broken = manifest_problem(run_dir)
     if broken is not None:  # --resume refuses it too: no advice that fails
-        said = broken.removeprefix(f"{run_dir / MANIFEST} is ")  # the path once, not twice
-        click.echo(f"bad: {run_dir / MANIFEST}: {said}")
+        path = run_dir / MANIFEST  # named once, not twice: "is not valid JSON", "cannot be read"
+        said = broken.removeprefix(f"{path} is ").removeprefix(f"{path} ")
+        click.echo(f"bad: {path}: {said}")
         raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; {NO_MANIFEST}")
     result = verify_run(run_dir, records=True)
     records_bad = result.record is not None and result.record[1] is not None
@@ -313,6 +315,8 @@ def verify(run_dir: Path) -> None:
                        "older version wrote it; a resume records them); "
                        f"{resume_hint(run_dir, 'every chunk')}")  # fmt: skip
     record = result.record[1] if result.record is not None else None
+    if whole:
+        readable_forfeits(run_dir)
     if not result.ok or record is not None:
         listed = [*result.problems, *([record] if record else [])]
         for problem in listed:
@@ -327,6 +331,21 @@ def verify(run_dir: Path) -> None:
         f"ok: {len(result.done)} of {result.n_chunks} chunks verified "
         f"({result.files_checked} files); run {state}{records_words(result)}"
     )
+
+
+def readable_forfeits(run_dir: Path) -> None:
+    """A complete run's forfeits.json read as its report reads it: one its checksum vouches
+    for that Python still will not read (lists nested past its recursion, a number past its
+    digits) is said in the report's one line, never "ok" (the run's chunks are not read: a
+    file of at most ``FORFEIT_DETAILS_MAX`` forfeits is read, where it is there)."""
+    from tournaments.result import TournamentResult
+
+    if not (run_dir / "forfeits.json").is_file():  # missing: a file verify_run names
+        return
+    try:
+        TournamentResult(run_dir).forfeit_details()
+    except OSError as exc:  # ``DamagedFile``: it names the file and what mends it
+        raise CLIError(str(exc)) from None
 
 
 def rewrite_hint(run_dir: Path, path: Path) -> str:

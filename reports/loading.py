@@ -7,7 +7,6 @@ shared by all seats. ``as_run`` and ``as_games`` accept anything a report takes.
 
 from __future__ import annotations
 
-import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,7 +21,7 @@ import pyarrow.parquet as pq
 from tournaments.aggregates import limit_tests
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
-from tournaments.storage import lost_manifest, written_by_runner
+from tournaments.storage import lost_manifest, read_manifest, written_by_runner
 from tournaments.verify import ROW_FOLDERS, DamagedFile, recorded_parts
 
 from .data import (
@@ -258,8 +257,8 @@ def part_files(folder: Path, manifest: dict | None = None) -> list[Path]:
     runner's, another tool's) records none, and every part is read."""
     if manifest is None and folder.name in ROW_FOLDERS:
         try:
-            manifest = json.loads((folder.parent / "manifest.json").read_text())
-        except (OSError, ValueError):
+            manifest = read_manifest(folder.parent)
+        except ValueError:
             manifest = None  # none, or corrupt: load_run says so
     if folder.name not in ROW_FOLDERS:
         return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
@@ -416,9 +415,9 @@ def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
     mpath = path / "manifest.json"
     if mpath.exists():
         try:
-            manifest = json.loads(mpath.read_text())
-        except (OSError, ValueError) as exc:
-            raise ReportError(f"corrupt manifest {mpath}: {exc}") from exc
+            manifest = read_manifest(path)
+        except ValueError as exc:  # not JSON, past what Python reads: it names the file
+            raise ReportError(f"corrupt manifest: {exc}") from None
         try:
             # other tools' runs have no spec; the runner's have, damaged or not
             check_manifest(manifest, spec=written_by_runner(path, manifest))

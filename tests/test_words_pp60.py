@@ -186,7 +186,7 @@ ALLOWED = {
     ("tournaments/arguments.py",
      'target = optional_integer(target, "target", "a whole number of points")'),
     ("tournaments/arguments.py",
-     'f"{{target}} {target}: a {game.match_unit} runs to at least 1 point", "target"'),
+     'f"{{target}} {said}: a {game.match_unit} runs to at least 1 point", "target"'),
     ("leaves_cli/tournament_cmd.py",
      'help="Play matches to --target points (a game whose matches are asked for).",'),
     ("leaves_cli/tournament_cmd.py",

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 
 from . import storage, work
 from .checks import flag, optional_integer, optional_path, spec_list
@@ -29,7 +29,9 @@ __all__ = ["default_game", "enter", "focus_label", "match_rules", "moment", "rec
 def moment(since: Any) -> float:
     """``since`` as a ``time.perf_counter()`` value (TypeError naming it otherwise)."""
     if isinstance(since, bool) or not isinstance(since, int | float | np.number):
-        raise TypeError(f"since takes a time.perf_counter() value or None, got {since!r}")
+        raise TypeError(
+            f"since takes a time.perf_counter() value or None, got {shown(since, typed=False)}"
+        )
     return float(since)
 
 
@@ -41,7 +43,9 @@ def default_game(game: Any = None) -> GamePlugin:
     if game is None or isinstance(game, str):
         return get_game() if game is None else get_game(game)
     if not isinstance(game, GamePlugin):
-        raise TypeError(f"game takes a game plug-in or an installed game's id, got {game!r}")
+        raise TypeError(
+            f"game takes a game plug-in or an installed game's id, got {shown(game, typed=False)}"
+        )
     return game
 
 
@@ -83,11 +87,13 @@ def match_rules(
     target = optional_integer(target, "target", "a whole number of points")
     if rounds is not None:
         if rounds < 1:
-            raise ParameterError(f"{{rounds}} must be at least 1, got {rounds}", "rounds")
+            raise ParameterError(
+                f"{{rounds}} must be at least 1, got {shown(rounds, typed=False)}", "rounds"
+            )
         if rounds > work.MAX_GAMES_PER_MATCH:
             raise ParameterError(
                 f"{{rounds}} can be at most {work.MAX_GAMES_PER_MATCH}, the cap on a match's "
-                f"length, got {rounds}",
+                f"length, got {shown(rounds, typed=False)}",
                 "rounds",
             )
         if target is not None:
@@ -98,8 +104,9 @@ def match_rules(
     if target is None:
         target = game.match_target
     if int(target) < 1:  # in the game's word for what runs to a target (its match_unit)
+        said = shown(target, typed=False)
         raise ParameterError(
-            f"{{target}} {target}: a {game.match_unit} runs to at least 1 point", "target"
+            f"{{target}} {said}: a {game.match_unit} runs to at least 1 point", "target"
         )
     return expert, rounds, int(target)
 
@@ -110,7 +117,9 @@ def seating_design(game: GamePlugin, seating: str | None) -> str:
         seating = getattr(game, "default_seating", DEFAULT_SEATING)
     if seating not in SEATINGS:
         raise ParameterError(
-            f"unknown {{seating}} {seating!r}: choose one of {', '.join(SEATINGS)}", "seating"
+            f"unknown {{seating}} {shown(seating, typed=False)}: choose one of "
+            f"{', '.join(SEATINGS)}",
+            "seating",
         )
     return seating
 
@@ -129,7 +138,9 @@ def focus_label(game: GamePlugin, focus: Any, labels: Sequence[str],
         label = next((x for x, p in zip(labels, payloads, strict=True)
                       if identity(game, p)[0] == mine), None)  # fmt: skip
     if label not in labels:
-        raise ValueError(f"focus {focus!r} is not one of the tournament's strategies")
+        raise ValueError(
+            f"focus {shown(focus, typed=False)} is not one of the tournament's strategies"
+        )
     return label
 
 

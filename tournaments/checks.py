@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 
 __all__ = ["flag", "integer", "make_out", "optional_integer", "optional_path", "player_counts",
            "spec_list"]  # fmt: skip
@@ -28,7 +28,9 @@ def optional_path(value: Any, name: str) -> Path | None:
     if value is None:
         return None
     if not isinstance(value, str | os.PathLike):
-        raise TypeError(f"{name} takes a path (str or Path) or None, got {value!r}")
+        raise TypeError(
+            f"{name} takes a path (str or Path) or None, got {shown(value, typed=False)}"
+        )
     return Path(value)
 
 
@@ -36,7 +38,7 @@ def flag(value: Any, name: str) -> bool:
     """``value`` as a ``bool``; TypeError unless it is one (Python's or numpy's): a string such
     as "no" is true, and would turn the setting on, silently."""
     if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} takes True or False, got {value!r}")
+        raise TypeError(f"{name} takes True or False, got {shown(value, typed=False)}")
     return bool(value)
 
 
@@ -44,7 +46,7 @@ def integer(value: Any, name: str, what: str) -> int:
     """``value`` as an ``int``; TypeError ("NAME takes WHAT, got VALUE") unless it is an
     integer (Python's or numpy's; a bool is not a count)."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{name} takes {what}, got {value!r}")
+        raise TypeError(f"{name} takes {what}, got {shown(value, typed=False)}")
     return int(value)
 
 
@@ -57,9 +59,11 @@ def spec_list(value: Any, name: str) -> list[Any]:
     """The entrants ``value`` lists; TypeError for a bare string (which would be taken letter
     by letter: "unknown strategy 'g'") or anything that lists nothing."""
     if isinstance(value, str | bytes):
-        raise TypeError(f"{name} must be a list of strategies or specs, got the string {value!r}")
+        raise TypeError(f"{name} must be a list of strategies or specs, got the string "
+                        f"{shown(value, typed=False)}")  # fmt: skip
     if not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be a list of strategies or specs, got {value!r}")
+        raise TypeError(f"{name} must be a list of strategies or specs, got "
+                        f"{shown(value, typed=False)}")  # fmt: skip
     return list(value)
 
 
@@ -75,11 +79,11 @@ def player_counts(game: Any, sizes: Iterable[int]) -> None:
                 check(k)
             elif not game.min_players <= k <= game.max_players:
                 lo, hi = game.min_players, game.max_players
-                raise ValueError(f"tables take {lo} to {hi} players, got {k}")
+                raise ValueError(f"tables take {lo} to {hi} players, got {shown(k, typed=False)}")
         except ParameterError:
             raise
         except ValueError as exc:
-            raise ParameterError(f"{{players}} {k}: {exc}", "players") from None
+            raise ParameterError(f"{{players}} {shown(k, typed=False)}: {exc}", "players") from None
 
 
 def make_out(out: Path) -> None:

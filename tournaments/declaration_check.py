@@ -15,6 +15,8 @@ import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gamekit.errors import shown
+
 from .declaration import MAX_SEATS, OPTIONAL, Declaration
 from .game import GameOption, GamePlugin
 from .seating import SEATINGS
@@ -33,6 +35,13 @@ def check_declaration(game: Any, wanted: Sequence[Any] | None) -> tuple[Declarat
     _check_consistency(game, d)
     _check_options(game)
     return d, _check_strategies(game, wanted)
+
+
+def _v(value: Any) -> str:
+    """A declared value in a check's line, as every error shows one (``shown``): a message is
+    written before its check is made, so writing it must never fail (a whole number past the
+    digits Python writes) nor spill the line."""
+    return shown(value, typed=False)
 
 
 def _conforms(value: Any, hint: Any) -> bool:
@@ -59,11 +68,11 @@ def _check_attributes(game: Any) -> Declaration:
     hints = {**typing.get_type_hints(Declaration), **typing.get_type_hints(GamePlugin)}
     methods = [k for k, v in vars(GamePlugin).items() if callable(v) and k[0] != "_"]
     for key, hint in hints.items():
-        assert hasattr(game, key) or key in OPTIONAL, f"it does not declare {key!r}"
+        assert hasattr(game, key) or key in OPTIONAL, f"it does not declare {_v(key)}"
         value = getattr(game, key, OPTIONAL.get(key))
-        assert _conforms(value, hint), f"{key} = {value!r} is not a {hint} (nor blank)"
+        assert _conforms(value, hint), f"{key} = {_v(value)} is not a {hint} (nor blank)"
     for key in methods:
-        assert callable(getattr(game, key, None)), f"it has no method {key!r}"
+        assert callable(getattr(game, key, None)), f"it has no method {_v(key)}"
     assert isinstance(game, GamePlugin), "it does not implement tournaments.game.GamePlugin"
     return Declaration.of(game)
 
@@ -78,23 +87,25 @@ def _check_consistency(game: Any, d: Declaration) -> None:
         "length_columns": (d.length_columns, "game_columns"),
         "share_columns": (tuple(d.share_columns), "game_columns"),
     }
-    rules = [(_ID.fullmatch(d.name), f"name {d.name!r} is not an id"),
-             (_ID.fullmatch(d.match_name), f"match_name {d.match_name!r} is not a file stem"),
+    rules = [(_ID.fullmatch(d.name), f"name {_v(d.name)} is not an id"),
+             (_ID.fullmatch(d.match_name), f"match_name {_v(d.match_name)} is not a file stem"),
              (1 <= d.min_players <= d.max_players <= MAX_SEATS,
-              f"min_players {d.min_players}, max_players {d.max_players}: not in 1..{MAX_SEATS}"),
-             *((len(set(c)) == len(c) > 0, f"{k} {c} is empty or repeats")
+              f"min_players {_v(d.min_players)}, max_players {_v(d.max_players)}: not in "
+              f"1..{MAX_SEATS}"),
+             *((len(set(c)) == len(c) > 0, f"{k} {_v(c)} is empty or repeats")
                for k, c in (("seat_columns", d.seat_columns), ("game_columns", d.game_columns))),
-             *((set(names) <= set(getattr(d, where)), f"{k} {names} are not all {where}")
+             *((set(names) <= set(getattr(d, where)), f"{k} {_v(names)} are not all {where}")
                for k, (names, where) in within.items()),
              (d.length_columns[:1] == (d.length_value,),
-              f"length_columns {d.length_columns} do not start with {d.length_value!r}"),
-             (game.max_length >= 1, f"max_length {game.max_length} is under 1"),
-             (d.match_target >= 1, f"match_target {d.match_target} is under 1"),
-             (game.default_seating in SEATINGS, f"default_seating {game.default_seating!r}"),
-             (former == () or _conforms(former, tuple[str, ...]), f"former_names {former!r}"),
-             (d.name not in former, f"former_names {former} hold its own name"),
+              f"length_columns {_v(d.length_columns)} do not start with {_v(d.length_value)}"),
+             (game.max_length >= 1, f"max_length {_v(game.max_length)} is under 1"),
+             (d.match_target >= 1, f"match_target {_v(d.match_target)} is under 1"),
+             (game.default_seating in SEATINGS, f"default_seating {_v(game.default_seating)}"),
+             (former == () or _conforms(former, tuple[str, ...]), f"former_names {_v(former)}"),
+             (d.name not in former, f"former_names {_v(former)} hold its own name"),
              *((column in d.game_columns,
-                f"limit_columns names column {column!r}, not one of game_columns {d.game_columns}")
+                f"limit_columns names column {_v(column)}, not one of game_columns "
+                f"{_v(d.game_columns)}")
                for column in _limit_columns(d))]  # fmt: skip
     for ok, why in rules:
         assert ok, why
@@ -113,29 +124,33 @@ def _check_options(game: Any) -> None:
     keywords = None if any(p.kind is p.VAR_KEYWORD for p in params.values()) else set(params)
     options = getattr(game, "options", ())
     for option in options:
-        assert isinstance(option, GameOption), f"option {option!r} is not a GameOption"
+        assert isinstance(option, GameOption), f"option {_v(option)} is not a GameOption"
         ok = keywords is None or option.name in keywords
-        assert ok, f"option {option.name!r} is no keyword of {cls.__name__}"
-        assert option.type in (int, float, str), f"option {option.name!r} has type {option.type}"
-    assert len({o.name for o in options}) == len(options), f"options {options} repeat"
+        assert ok, f"option {_v(option.name)} is no keyword of {cls.__name__}"
+        assert option.type in (int, float, str), (
+            f"option {_v(option.name)} has type {_v(option.type)}"
+        )
+    assert len({o.name for o in options}) == len(options), f"options {_v(options)} repeat"
     config = game.config()
-    assert _conforms(config, dict[str, object]), f"config() {config!r} is not a dict by name"
+    assert _conforms(config, dict[str, object]), f"config() {_v(config)} is not a dict by name"
     json.dumps(config)  # the manifest keeps it
     again = cls(**config)
-    assert again.config() == config, f"{cls.__name__}(**config()) has config {again.config()}"
+    assert again.config() == config, f"{cls.__name__}(**config()) has config {_v(again.config())}"
     assert Declaration.of(again) == Declaration.of(game), "config() does not rebuild it"
     assert pickle.loads(pickle.dumps(game)).config() == config, "a pickled copy differs"
     versions, core = game.versions(), getattr(game, "rules_core", None)
-    assert _conforms(versions, dict[str, str]), f"versions() {versions!r} is not names: versions"
-    assert core is None or core in versions, f"versions() {versions} omits rules_core {core!r}"
+    assert _conforms(versions, dict[str, str]), f"versions() {_v(versions)} is not names: versions"
+    assert core is None or core in versions, (
+        f"versions() {_v(versions)} omits rules_core {_v(core)}"
+    )
     if (viewer := getattr(game, "replay_viewer", None)) is not None:
-        assert callable(load_viewer(viewer)), f"replay_viewer {viewer!r} is not callable"
+        assert callable(load_viewer(viewer)), f"replay_viewer {_v(viewer)} is not callable"
 
 
 def load_viewer(spec: str) -> Callable[..., Any]:
     """The function a ``replay_viewer`` spec ("module:function") names, imported."""
     module, sep, function = str(spec).partition(":")
-    assert sep and function, f"replay_viewer {spec!r} is not 'module:function'"
+    assert sep and function, f"replay_viewer {_v(spec)} is not 'module:function'"
     return getattr(importlib.import_module(module), function)
 
 
@@ -151,9 +166,11 @@ def _check_strategies(game: Any, wanted: Sequence[Any] | None) -> list[Any]:
         except ValueError as exc:
             if isinstance(exc.__cause__, ImportError):
                 continue  # an extra not installed: no defect of the game
-            raise AssertionError(f"strategy {info.name!r} does not build: {exc}") from exc
-        assert _conforms(label, str), f"strategy {info.name!r} has label {label!r}"
-        assert label not in built, f"strategies {built[label].name!r}, {info.name!r} share a label"
+            raise AssertionError(f"strategy {_v(info.name)} does not build: {exc}") from exc
+        assert _conforms(label, str), f"strategy {_v(info.name)} has label {_v(label)}"
+        assert label not in built, (
+            f"strategies {_v(built[label].name)}, {_v(info.name)} share a label"
+        )
         built[label] = info
         pickle.dumps(payload)  # payloads travel to workers
     baseline = getattr(game, "default_baseline", None)

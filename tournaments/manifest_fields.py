@@ -10,9 +10,10 @@ caller needs it (older runs lack some). The runner writes every field below
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import partial
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any
 
 from gamekit.errors import shown
@@ -30,6 +31,7 @@ __all__ = [
     "check_game",
     "check_fields",
     "check_manifest",
+    "chunks_laid_out",
     "check_seating",
     "check_seats",
     "filling_game",
@@ -342,6 +344,38 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
     if resume:
         check_seating(manifest["spec"])
         _check_records(manifest)
+
+
+def chunks_laid_out(manifest: dict[str, Any]) -> int | None:
+    """How many chunks the schedule of the run lays out, from its manifest alone, as
+    ``Schedule`` lays them out (stage by stage, table by table, each table's chunk a whole
+    number of its seatings per deal), in a few steps per table size: what its
+    ``spec.n_chunks`` must be, which a check of the files can hold a count edited large (with
+    ``n_games`` to match) against before it walks every chunk named. None where the manifest
+    does not tell the layout (an older version's, without ``deal_stages`` or the seatings per
+    deal). Its fields are taken as ``check_manifest`` passed them."""
+    spec, tables = manifest["spec"], manifest.get("tables")
+    stages, size = spec.get("deal_stages"), spec.get("chunk_games")
+    per_deal = (manifest.get("seating_design") or {}).get("seatings_per_deal")
+    if not (stages and size and tables is not None and isinstance(per_deal, dict)
+            and _all_whole(list(per_deal.values()), 1)):  # fmt: skip
+        return None
+    tables_of: dict[int, int] = {}  # seatings per deal -> tables with that many
+    for k, count in Counter(map(len, tables)).items():
+        kinds = {n for key, n in per_deal.items() if key.count(",") == k - 1}
+        if len(kinds) == 1:  # every table of k seats has as many seatings (the usual case)
+            n = kinds.pop()
+            tables_of[n] = tables_of.get(n, 0) + count
+            continue
+        for table in (t for t in tables if len(t) == k):  # patterns of repeats differ
+            distinct = sorted(set(table))
+            n = per_deal.get(",".join(str(distinct.index(e)) for e in table))
+            if n is None:
+                return None
+            tables_of[n] = tables_of.get(n, 0) + 1
+    bounds = list(pairwise([0, *stages]))
+    return sum(count * len(range(lo, hi, max(1, size // n)))
+               for n, count in tables_of.items() for lo, hi in bounds)  # fmt: skip
 
 
 def _check_records(manifest: dict[str, Any]) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import json
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +19,8 @@ from .manifest_fields import NotThisVersion, check_manifest
 if TYPE_CHECKING:  # pandas is imported when rows or tables are asked for, not by workers
     import pandas as pd
 
-__all__ = ["TournamentResult", "register_accessor"]
+__all__ = ["TournamentResult", "chunk_mend", "chunk_totals", "register_accessor",
+           "run_command"]  # fmt: skip
 
 _ACCESSORS: dict[str, Callable[[Any], Any]] = {}
 
@@ -146,10 +146,11 @@ class TournamentResult:
         for cid in done:
             path = storage.chunk_path(out, cid)
             entry = (entries or {}).get(path.relative_to(out).as_posix())
-            mend = f"{_resume(command, out)} plays its chunk again"
-            agg, extra = _load(path if entry is None else check_file(out, path, entry), mend)
+            if entry is not None:
+                check_file(out, path, entry)
+            agg, found = chunk_totals(path, chunk_mend(command, out, vouched=entry is not None))
             total = aggregates.merge([agg] if total is None else [total, agg])
-            forfeits.extend(_forfeit_list(path, str(extra.get("forfeits")), mend))
+            forfeits.extend(found)
         if total is None:
             raise ValueError(f"{out} has no finished chunks yet")
         forfeits.sort(key=lambda f: f.get("game", 0))
@@ -166,7 +167,7 @@ class TournamentResult:
     @property
     def _command(self) -> str:
         """The command that plays this run (and resumes it)."""
-        return "gauntlet" if "gauntlet" in self.spec else "tournament"
+        return run_command(self.spec)
 
     def _rewrites(self) -> str:
         """What mends a complete run's damaged merged file."""
@@ -316,11 +317,34 @@ def _load(path: Path, mend: str) -> tuple[dict[str, np.ndarray], dict[str, np.nd
         raise _damaged(path, exc, "aggregates", mend) from None
 
 
+def run_command(spec: dict[str, Any]) -> str:
+    """The command that plays the run of ``spec`` (and resumes it): ``leaves gauntlet`` for a
+    gauntlet, whose resume ``leaves tournament`` refuses."""
+    return "gauntlet" if "gauntlet" in spec else "tournament"
+
+
+def chunk_mend(command: str, out: Path, vouched: bool) -> str:
+    """What mends a damaged chunk of the run in ``out``: a resume by ``leaves COMMAND`` plays
+    it again, once it is removed where its checksum matches the manifest (``vouched``: the
+    resume takes such a file for whole)."""
+    again = f"{_resume(command, out)} plays its chunk again"
+    return f"remove it, then {again}" if vouched else again
+
+
+def chunk_totals(path: Path, mend: str) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
+    """The aggregates and forfeit details of the chunk file at ``path``; one that cannot be
+    read raises ``DamagedFile`` naming it, and what mends it (``mend``)."""
+    agg, extra = _load(path, mend)
+    return agg, _forfeit_list(path, str(extra.get("forfeits")), mend)
+
+
 def _forfeit_list(path: Path, text: str | bytes, mend: str) -> list[dict[str, Any]]:
     """The forfeit details kept in ``path`` as JSON ``text``: a list of tables, else
     ``DamagedFile`` naming the file, and what mends it (``mend``)."""
     try:
-        found = json.loads(text)
+        found = storage.load_json(text)
+    except storage.JSONPastLimits as exc:  # valid JSON Python will not read: said why
+        raise DamagedFile(f"{path} is bad: {exc}; {mend}") from None
     except ValueError as exc:  # not JSON, not text
         raise _damaged(path, exc, "a list of forfeits", mend) from None
     if not (isinstance(found, list) and all(isinstance(f, dict) for f in found)):

@@ -33,6 +33,7 @@ from .declaration import plural
 from .game import declaration
 from .games import load_spec
 from .record_check import unrecorded_chunks
+from .result import chunk_mend, chunk_totals, run_command
 from .rows import to_parquet
 from .schedule import Schedule
 from .work import ChunkOutput
@@ -212,14 +213,16 @@ class Writer:
 
 
 class Merged:
-    """Aggregates and forfeit details of finished chunks, summed as they arrive (flat memory)."""
+    """Aggregates and forfeit details of finished chunks, summed as they arrive (flat memory).
+    A done chunk whose checksum matches the manifest yet cannot be read raises
+    ``DamagedFile`` naming it (the resume by ``leaves COMMAND`` replays it once removed)."""
 
-    def __init__(self, out: Path, done: set[int]):
+    def __init__(self, out: Path, done: set[int], command: str = "tournament"):
         self.total: dict[str, np.ndarray] | None = None
         self._forfeits: list[dict[str, Any]] = []
+        mend = chunk_mend(command, out, vouched=True)
         for cid in sorted(done):
-            agg, extra = aggregates.load(storage.chunk_path(out, cid))
-            self.add(agg, json.loads(str(extra["forfeits"])))
+            self.add(*chunk_totals(storage.chunk_path(out, cid), mend))
 
     def add(self, agg: dict[str, np.ndarray], forfeits: list[dict[str, Any]]) -> None:
         self.total = aggregates.merge([agg] if self.total is None else [self.total, agg])
@@ -252,7 +255,7 @@ class RunLog:
         self.out, self.manifest, self.done, self.schedule = out, manifest, done, schedule
         self.session = session
         session.setdefault("units_played", 0)  # this session's, kept apart from the run's
-        self.merged = Merged(out, done)  # done chunks are read once
+        self.merged = Merged(out, done, run_command(manifest["spec"]))  # done chunks read once
         self.units_done = sum(schedule.chunk(c).n_games for c in done)
         self.advance: Callable[[int], None] = lambda n: None
         self._t0 = time.perf_counter() if since is None else since  # the session's start

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -203,17 +202,15 @@ def read_state(out: Path) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: it holds no comparison of rule variants (no "
                        f"{STATE}); leave out --resume to start one in an empty --out",
                        usage=True)  # fmt: skip
+    from tournaments import storage  # start-up, as the module says
+
     try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        state = storage.load_json(path.read_text(encoding="utf-8"))
+    except OSError as exc:  # no permission to read it, an I/O error: the system's words once
+        raise CLIError(f"cannot resume {out}: {path} cannot be read ({exc.strerror or exc})"
+                       ) from None  # fmt: skip
+    except ValueError as exc:  # not JSON, not UTF-8, past what Python reads (``load_json``)
         raise CLIError(f"cannot resume {out}: {path} cannot be read: {exc}") from None
-    except ValueError:  # Python reads no whole number this long
-        most = sys.get_int_max_str_digits()
-        raise CLIError(f"cannot resume {out}: {path} cannot be read: it holds a number of more "
-                       f"than {most:,} digits") from None  # fmt: skip
-    except RecursionError:
-        raise CLIError(f"cannot resume {out}: {path} cannot be read: it holds lists or objects "
-                       "nested too deep to read") from None  # fmt: skip
     ours = isinstance(state, dict) and state.get("format") == FORMAT
     opts = state.get("options") if ours else None
     if (not isinstance(opts, dict) or set(opts) != set(SAVED)
