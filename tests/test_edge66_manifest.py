@@ -176,3 +176,20 @@ def test_a_declared_field_of_another_kind_is_shown_as_every_bad_value(key, value
         check_kinds({key: value})
     expected = "a whole number" if key == "max_players" else "text"
     assert str(exc.value) == f"the game declaration's {key} is {said}, expected {expected}"
+
+
+def test_more_chunks_than_the_schedule_lays_out_is_one_problem_of_the_manifest(
+    whole, tmp_path, capsys
+):
+    """Was: ``n_chunks`` and ``n_games`` both edited large had verify walk every chunk named
+    (a million chunks checked one by one); the schedule's layout bounds it."""
+    run = _copy(whole, tmp_path)
+    laid_out = json.loads((run / storage.MANIFEST).read_text(encoding="utf-8"))["spec"]["n_chunks"]
+    _edit(run, lambda m: m["spec"].update(n_chunks=10**6, n_games=10**7))
+    why = f"spec.n_chunks is 1000000, expected at most {laid_out:,} (the chunks its schedule lays out)"
+    result = verify_run(run)
+    assert [(p.path, p.reason, p.resume) for p in result.problems] == [
+        (storage.MANIFEST, why, "drop")
+    ]
+    code, _, err = cli(capsys, "report", str(run))
+    assert code == 1 and why in one_error_line(err)

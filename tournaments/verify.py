@@ -31,7 +31,7 @@ from .checksums import (
     recorded_entries,
     recorded_files,
 )
-from .manifest_fields import CHECK_READS, check_fields
+from .manifest_fields import CHECK_READS, check_fields, chunks_laid_out
 from .problems import DROP, LEAVE, REMOVE, REPLAY, Problem, Verification
 from .record_check import (
     check_record_file,
@@ -208,14 +208,22 @@ def _in_the_way(out: Path, recorded: set[str]) -> list[Problem]:
     return found
 
 
-def _chunks_beyond_games(spec: dict[str, Any]) -> str | None:
+def _chunks_beyond_games(manifest: dict[str, Any]) -> str | None:
     """Why the spec's ``n_chunks`` cannot be the run's, or None: more chunks than its
-    ``n_games`` (where that is a whole number), though each chunk plays a game at least."""
+    ``n_games`` (where that is a whole number), though each chunk plays a game at least, or
+    than its schedule lays out (``chunks_laid_out``, where the manifest tells the layout):
+    a count edited large would have each chunk it names checked, one by one."""
+    spec = manifest["spec"]
     n_chunks, n_games = spec["n_chunks"], spec.get("n_games")
-    if type(n_games) is not int or n_chunks <= n_games:
-        return None
-    return (f"spec.n_chunks is {shown(n_chunks, typed=False)}, expected at most spec.n_games, "
-            f"{shown(n_games, typed=False)} (each chunk plays a game at least)")  # fmt: skip
+    if type(n_games) is int and n_chunks > n_games:
+        return (f"spec.n_chunks is {shown(n_chunks, typed=False)}, expected at most "
+                f"spec.n_games, {shown(n_games, typed=False)} (each chunk plays a game at "
+                "least)")  # fmt: skip
+    laid_out = chunks_laid_out(manifest)
+    if laid_out is not None and n_chunks > laid_out:
+        return (f"spec.n_chunks is {shown(n_chunks, typed=False)}, expected at most {laid_out:,}"
+                " (the chunks its schedule lays out)")  # fmt: skip
+    return None
 
 
 def verify_run(out: str | Path, *, records: bool = False) -> Verification:
@@ -243,7 +251,7 @@ def verify_run(out: str | Path, *, records: bool = False) -> Verification:
         result.other.append(Problem(storage.MANIFEST, reason))
         return result
     result.has_checksums = True
-    beyond = _chunks_beyond_games(manifest["spec"])
+    beyond = _chunks_beyond_games(manifest)
     if beyond:  # else each chunk it names is checked, one by one; a resume writes its own
         result.other.append(Problem(storage.MANIFEST, beyond, None, DROP))
         return result
