@@ -185,7 +185,10 @@ def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any
     """Register a Player subclass; use as ``@register`` or ``@register(name="mine")``.
 
     Needed only for classes declared with ``register=False`` or registered under another name;
-    subclasses that define ``name`` register themselves.
+    subclasses that define ``name`` register themselves. A class that cannot play is refused
+    (TypeError, one line), as its game refuses it when it is defined with a ``name``: its game
+    says why, by ``undecided(cls)`` (None: it plays) in the module of its game's base class
+    (the class nearest ``Player`` that sets ``game``).
     """
 
     def decorate(c: type[Player]) -> type[Player]:
@@ -198,6 +201,11 @@ def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any
             if not key:
                 raise ValueError(f"{c.__qualname__} has no name: set name = '...' or pass name=")
             check_name(key, f"{c.__qualname__}.name")
+        base = next((k for k in reversed(c.__mro__) if "game" in vars(k)), None)  # its game's
+        undecided = getattr(sys.modules.get(getattr(base, "__module__", "")), "undecided", None)
+        why = undecided(c) if callable(undecided) else None
+        if why is not None:  # it would forfeit every game it played
+            raise TypeError(f"{key} is no {title(c.game)} player: {why}")
         _register_class(c, key)  # first: a name refused (taken) must not stay on the class
         if "name" not in c.__dict__:
             c.name = key

@@ -191,6 +191,9 @@ def test_name_clash_is_an_error(registered):
     class Other(Strategy, register=False):
         name = "t-first"
 
+        def choose(self, view, legal, rng):  # a player: register refuses one that cannot play
+            return legal[0]
+
     with pytest.raises(ValueError, match="already taken"):
         strategies.register(Other)
 

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from leaves import Action, State
-from leaves.players.play import FAILURES, error_text, illegal_answer
+from leaves.players.play import FAILURES, error_text, illegal_answer, playing
 from leaves_cli.errors import CLIError
 from leaves_cli.flags import message
 
@@ -377,7 +377,8 @@ def play_game(console: Console, state: State, seats: Seats, read: Reader) -> Sta
 
 
 def make_bots(specs: Sequence[str], n_opponents: int) -> list:
-    """One strategy instance per opponent from the specs (one spec fills every seat)."""
+    """One strategy instance per opponent from the specs (one spec fills every seat); one
+    that cannot play (``playing``) is refused before the game, which it would forfeit."""
     import strategies
 
     if len(specs) == 1:
@@ -393,7 +394,7 @@ def make_bots(specs: Sequence[str], n_opponents: int) -> list:
     bots = []
     for spec in specs:
         try:
-            bots.append(strategies.get(spec))
+            bots.append(playing(strategies.get(spec)))
         except Exception as exc:  # noqa: BLE001 - user files and specs raise many kinds
             raise CLIError(f"--against: {message(exc)}", usage=True) from exc
     return bots

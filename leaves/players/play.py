@@ -29,7 +29,7 @@ from gamekit.seed_check import check_seed as kernel_seed
 from leaves import Action, GameRecord, State
 from leaves.actions import shown
 from leaves.deal import check_seed
-from leaves.players.base import Strategy
+from leaves.players.base import Strategy, undecided
 from leaves.ruleset import DEFAULT_RULES, Rules, counts_text
 from strategies.deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
 from strategies.registry import get
@@ -115,11 +115,20 @@ def in_seat_order(value: Any, name: str) -> list[Any]:
     return spec_list(value, name)
 
 
+def playing(strategy: Strategy) -> Strategy:
+    """``strategy``; ValueError (one line) for one that cannot play (``undecided``: neither a
+    ``choose`` nor a compiled policy), refused before a game, each of which it would forfeit."""
+    why = undecided(strategy)
+    if why is not None:
+        raise ValueError(f"{strategy.label} is no 13 Leaves player: {why}")
+    return strategy
+
+
 def _seat_strategies(
     players: Any, n_players: int | None, rules: Rules = DEFAULT_RULES
 ) -> list[Strategy]:
-    """One Strategy per seat (as many as ``rules`` allow); a repeated instance is cloned so
-    seats never share game state."""
+    """One Strategy per seat (as many as ``rules`` allow), each one that plays (``playing``);
+    a repeated instance is cloned so seats never share game state."""
     n_players = optional_integer(n_players, "n_players", "a whole number of players")
     if n_players is not None:
         rules.hand_size_for(n_players)  # raises, naming the counts the rules allow
@@ -143,7 +152,7 @@ def _seat_strategies(
     out: list[Strategy] = []
     seen: set[int] = set()
     for p in players:
-        s = get(p)
+        s = playing(get(p))
         if id(s) in seen:
             s = type(s)(**s.params)
         seen.add(id(s))

@@ -20,7 +20,7 @@ from ligretto.policy import decide_view
 from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
 from strategies import Player, declare_game
-from strategies.base import DEFAULT_CLASSIFIER, play_own_code
+from strategies.base import DEFAULT_CLASSIFIER, check_name, play_own_code
 
 __all__ = ["LigrettoStrategy", "GAME", "undecided"]
 
@@ -44,7 +44,7 @@ class LigrettoStrategy(Player, register=False):
             cls.__init__ = _timed(own)
         why = undecided(cls)
         if why is not None and "name" in cls.__dict__ and kwargs.get("register", True):
-            name = cls.__dict__["name"]  # refused before it registers
+            name = check_name(cls.name, f"{cls.__qualname__}.name")  # a bad name said first
             raise TypeError(f"{name} is no Ligretto player: {why}, so it would forfeit every "
                             "round it played")  # fmt: skip
         super().__init_subclass__(**kwargs)

@@ -64,6 +64,9 @@ class CompiledBuiltin(Strategy, register=False):
     def choose(
         self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
     ) -> Action:
+        """The kernel's move, as ``Strategy.choose`` plays ``compiled()``'s, but from the
+        built-in's own vector: a subclass whose own ``start_game`` or ``end_game`` gave up the
+        compiled policy (``compiled()`` is then None) still chooses as its parent."""
         from ..compiled.bridge import decide_view  # circle: the bridge imports every built-in
 
         seed = int(rng.integers(2**63)) if self.classifier["stochastic"] else 0
