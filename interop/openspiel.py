@@ -56,6 +56,7 @@ except ImportError as exc:  # one line for the user, whichever command needed it
 
 import leaves
 import strategies
+from gamekit.errors import shown
 from leaves import MAX_PLAYERS, N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
 from leaves.actions import ACTIONS_BY_ID
 from leaves.deal import check_seed
@@ -104,7 +105,7 @@ class ThirteenLeavesGame(pyspiel.Game):
         if n is None or n not in rules.players:
             raise ValueError(
                 f"players must be {counts_text(rules.players)}{rules.under()}, "
-                f"got {params['players']!r}"
+                f"got {shown(params['players'], typed=False)}"
             )
         info = pyspiel.GameInfo(num_distinct_actions=n_action_ids(rules),
                                 max_chance_outcomes=N_VALUES, num_players=n, min_utility=-1.0,
@@ -127,7 +128,8 @@ class ThirteenLeavesGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
         if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
+            said = shown(params, typed=False)
+            raise ValueError(f"observation parameters are not supported, got {said}")
         if iig_obs_type is not None and not (
             iig_obs_type.public_info
             and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -268,8 +270,9 @@ class ThirteenLeavesState(pyspiel.State):
         """A state the seat cannot tell from this one: the other hands drawn again,
         consistent with what the seat has seen (for ``ISMCTSBot``). Its history (and its
         serialization) is the drawn world's, dealt and played out afresh, not the true deal a
-        copy of this state would carry. During the deal: the other seats' cards so far drawn
-        again from the rest of the deck, the seat's own kept."""
+        copy of this state would carry; at a position set up by hand, which no deal of the
+        game gives, it is empty, the world standing at the position. During the deal: the
+        other seats' cards so far drawn again from the rest of the deck, the seat's own kept."""
         rng = np.random.default_rng(int(probability_sampler() * 2**53))
         if self.state is None:
             seat = check_seat(player_id, self.n)  # -1 would be the last seat's hand
@@ -292,22 +295,34 @@ class ThirteenLeavesState(pyspiel.State):
         """Stand where ``view`` stands, past the deal: its moves so far, the hidden hands
         drawn consistently with it (a bot searching from here never sees a hidden card).
         Only the position: the history stays empty (no deal to hide; quick for each search)."""
+        self._stand_at(view.sample_state(rng), view)
+
+    def _stand_at(self, world: leaves.State, view: PlayerView) -> None:
+        """Stand at ``world`` (a state ``view`` cannot tell from its own), past the deal, with
+        no history: its hands as dealt (the seat's own too), its first player and moves."""
         self.dealt = self._to_deal()
-        self.state = view.sample_state(rng)
-        self.hands, self.first, moves = _since_deal(self.state, view)  # the seat's own: dealt
+        self.state = world
+        self.hands, self.first, moves = _since_deal(world, view)
         self.moves = [action for _, action in moves]
 
     def _played_out(self, world: leaves.State, view: PlayerView) -> ThirteenLeavesState:
         """The state that deals ``world``'s hands as they were dealt (its hands now, with the
         public moves of ``view`` undone), card by card, seat after seat, draws its first
         player and plays the moves: the state ``apply_action`` would reach through that
-        history, built at once from it (its serialization, with the fields set after)."""
+        history, built at once from it (its serialization, with the fields set after). A
+        position set up by hand (``State.initial`` of hands no deal of this game gives: an
+        endgame) has no deal to play out: its world stands at the position, as
+        ``set_position`` stands, with no history."""
         hands, first, moves = _since_deal(world, view)
         if len(moves) < view.turn:  # a position built from its dict form has none
             raise ValueError(
                 f"cannot deal and play out a world for a position without its history: "
                 f"{view.turn} moves since the deal, {len(moves)} of them known"
             )
+        if any(sum(hand) * self.n != self._deal_size for hand in hands):  # not this game's deal
+            played = self.get_game().new_initial_state()
+            played._stand_at(world, view)
+            return played
         cards = [[v for v, c in enumerate(hand) for _ in range(c)] for hand in hands]
         n, size = self.n, self._deal_size
         history = [_DRAWN[cards[i % n][i // n]] for i in range(size)]  # seat after seat
@@ -402,6 +417,15 @@ def _real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
+def _finite(value: numbers.Real) -> bool:
+    """Whether ``value`` is finite as the search's floats hold it: a whole number past a
+    float's range (about 1.8e308) is not (``math.isfinite`` raised OverflowError on it)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 class OpenSpielAgent(Strategy):
     """One of OpenSpiel's bots as a 13 Leaves strategy (spec
     ``openspiel:bot=ismcts,max_simulations=200``): ``ismcts`` (OpenSpiel's ISMCTSBot) or
@@ -415,7 +439,7 @@ class OpenSpielAgent(Strategy):
 
     def __init__(self, bot: str = "ismcts", max_simulations: int = 100, uct_c: float = 2.0):
         if bot not in ("ismcts", "mcts"):
-            raise ValueError(f"bot must be ismcts or mcts, got {bot!r}")
+            raise ValueError(f"bot must be ismcts or mcts, got {shown(bot, typed=False)}")
         count = action_id(max_simulations)  # an int: int() would take 2.5 and "9"
         if count is None or count < 1:
             if (
@@ -425,13 +449,16 @@ class OpenSpielAgent(Strategy):
             ):
                 raise ValueError(  # 1e9 is a float: say how to write it
                     f"max_simulations must be a whole number >= 1 written as an int: "
-                    f"{int(max_simulations)}, not {max_simulations!r}"
+                    f"{shown(int(max_simulations), typed=False)}, "
+                    f"not {shown(max_simulations, typed=False)}"
                 )
             raise ValueError(
-                f"max_simulations must be a whole number >= 1, got {max_simulations!r}"
+                f"max_simulations must be a whole number >= 1, "
+                f"got {shown(max_simulations, typed=False)}"
             )
-        if not _real(uct_c) or not math.isfinite(uct_c) or uct_c < 0:  # nan would search on
-            raise ValueError(f"uct_c must be a number >= 0 and finite, got {uct_c!r}")
+        if not _real(uct_c) or not _finite(uct_c) or uct_c < 0:  # nan would search on
+            said = shown(uct_c, typed=False)
+            raise ValueError(f"uct_c must be a number >= 0 and finite, got {said}")
         self._games: dict[tuple[int, Rules], Any] = {}
 
     def _game(self, view: PlayerView) -> Any:

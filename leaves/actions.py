@@ -42,12 +42,18 @@ def _whole(x: object) -> bool:
     return x.__class__ is int or (isinstance(x, Integral) and not isinstance(x, bool))
 
 
+def _said(x: int) -> str:
+    """A whole number ``x`` (numpy's too) out of range, as an error writes it: ``14``, not
+    ``np.int64(14)``; a number past the digits Python writes out, in words (``shown``)."""
+    return shown(int(x), typed=False)
+
+
 def _number(text: str) -> int:
     """``text`` (spaces aside) as a number of ASCII digits: ``int`` alone would read "٣" as 3,
     "1_3" as 13 and "+3" as 3."""
     text = text.strip()
     if not (text.isascii() and text.isdigit()):
-        raise ValueError(f"not a number: {text!r}")
+        raise ValueError(f"not a number: {shown(text, typed=False)}")
     return int(text)
 
 
@@ -113,11 +119,12 @@ class Action:
         except TypeError:  # a float or text: the index, or the comparison, refused it
             raise TypeError(
                 f"Action.play takes a whole card value 1..{N_VALUES} and count "
-                f"1..{MAX_COPIES}, got value={value!r}, count={count!r}"
+                f"1..{MAX_COPIES}, got value={shown(value, typed=False)}, "
+                f"count={shown(count, typed=False)}"
             ) from None
         if not (1 <= value <= N_VALUES):
-            raise ValueError(f"card value must be 1..{N_VALUES}, got {value}")
-        raise ValueError(f"play count must be 1..{MAX_COPIES}, got {count}")
+            raise ValueError(f"card value must be 1..{N_VALUES}, got {_said(value)}")
+        raise ValueError(f"play count must be 1..{MAX_COPIES}, got {_said(count)}")
 
     play = _ClassOnly(play, "use a.is_play, a.count and a.value")
 
@@ -129,10 +136,11 @@ class Action:
             if 1 <= value <= N_VALUES:
                 return _ACTIONS[TAKE_BASE + int(value) - 1]
         except TypeError:  # as in ``play``
+            said = shown(value, typed=False)
             raise TypeError(
-                f"Action.take takes a whole card value 1..{N_VALUES}, got {value!r}"
+                f"Action.take takes a whole card value 1..{N_VALUES}, got {said}"
             ) from None
-        raise ValueError(f"card value must be 1..{N_VALUES}, got {value}")
+        raise ValueError(f"card value must be 1..{N_VALUES}, got {_said(value)}")
 
     take = _ClassOnly(take, "on a pass, a.taken (or a.value) is the card value taken")
 
@@ -150,7 +158,8 @@ class Action:
             return _ACTIONS[action_id]
         except (IndexError, TypeError):
             raise ValueError(
-                f"action id must be an integer 0..{N_ACTION_IDS - 1}, got {action_id!r}"
+                f"action id must be an integer 0..{N_ACTION_IDS - 1}, "
+                f"got {shown(action_id, typed=False)}"
             ) from None
 
     from_id = _ClassOnly(from_id, "use a.id (or int(a)) for its id")
@@ -177,7 +186,8 @@ class Action:
         except ValueError as exc:
             if "must be" in str(exc):
                 raise
-        raise ValueError(f"cannot read an action from {text!r} (try 'play 3x6' or 'pass, take 9')")
+        said = shown(text, typed=False)
+        raise ValueError(f"cannot read an action from {said} (try 'play 3x6' or 'pass, take 9')")
 
     def __str__(self) -> str:
         if self.is_pass:

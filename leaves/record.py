@@ -373,7 +373,7 @@ def replay(record: GameRecord, rules: Any = None) -> list[State]:
             at = f"turn {turn + 1}"  # as replays number turns
             at += "" if state.is_terminal else f" (seat {state.current_player} to move)"
             raise IllegalActionError(
-                f"record action {turn} (id {aid}) is illegal at {at}: {exc}"
+                f"record action {turn} (id {_named(aid)}) is illegal at {at}: {exc}"
             ) from None
         states.append(state)
     _check_end(record, state)
@@ -406,10 +406,12 @@ def _check_end(record: GameRecord, state: State) -> None:
             "record says the game was cut short (a forfeit or a stop), but its actions end it"
         )
     if state.winner != record.winner:  # a game cut short has none either
-        raise ValueError(f"record says winner {record.winner}, its actions give {state.winner}")
+        said = _named(record.winner)
+        raise ValueError(f"record says winner {said}, its actions give {state.winner}")
     if state.turn != record.turns or state.round != record.rounds:
         raise ValueError(
-            f"record says {record.turns} turns and {record.rounds} rounds, its actions give "
+            f"record says {_named(record.turns)} turns and {_named(record.rounds)} rounds, "
+            "its actions give "
             f"{state.turn} and {state.round}"
         )
     _check_unfinished(record, state)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from gamekit.errors import shown
+
 __all__ = ["counts_text", "named_value", "parse_texts", "rule_items", "texts_of", "value_text"]
 
 
@@ -33,8 +35,7 @@ def parse_texts(text: Any) -> list[str]:
         texts = [text]
     if not all(isinstance(t, str) for t in texts):
         raise TypeError(
-            f"Rules.parse reads key=value text (a str, several or None), got {text!r} "
-            f"({type(text).__name__})"
+            f"Rules.parse reads key=value text (a str, several or None), got {shown(text)}"
         )
     return texts
 
@@ -50,7 +51,8 @@ def rule_items(texts: Iterable[str]) -> list[tuple[str, str]]:
                 continue
             key, eq, value = item.partition("=")
             if not eq or not key.strip() or not value.strip():
-                raise ValueError(f"cannot read the rule {item.strip()!r}: write key=value")
+                said = shown(item.strip(), typed=False)
+                raise ValueError(f"cannot read the rule {said}: write key=value")
             items.append((key.strip(), value.strip()))
     return items
 

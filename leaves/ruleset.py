@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields, replace
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any, ClassVar, NamedTuple
 
 from gamekit.errors import ParameterError, refuse_unknown_keys, shown
@@ -158,9 +158,10 @@ class Rules:
             for n, h in self.hand_size:
                 if n == n_players or n == 0:
                     return h
+        whole = isinstance(n_players, Integral) and not isinstance(n_players, bool)
+        said = shown(int(n_players) if whole else n_players, typed=False)  # np.int64(7): 7
         raise ValueError(
-            f"13 Leaves{self.under()} is played by {counts_text(self.players)} players, "
-            f"got {n_players}"
+            f"13 Leaves{self.under()} is played by {counts_text(self.players)} players, got {said}"
         )
 
     @property
@@ -214,7 +215,7 @@ class Rules:
     def from_dict(cls, d: Mapping[str, Any] | None) -> Rules:
         """Rules from plain data (a ``[rules]`` table, a manifest): unknown keys refused."""
         if not isinstance(d, Mapping | None):  # false or "" is no table, nor today's rules
-            raise ValueError(f"rules must be a table of key = value, got {d!r}")
+            raise ValueError(f"rules must be a table of key = value, got {shown(d, typed=False)}")
         if not d:
             return DEFAULT_RULES
         refuse_unknown_keys(d, [f.name for f in fields(cls)], noun="rule")
@@ -235,7 +236,8 @@ class Rules:
         if texts is not None:
             return cls.parse(texts)
         raise ValueError(
-            f"rules must be a leaves.Rules, its key=value text or a dict, got {rules!r}"
+            f"rules must be a leaves.Rules, its key=value text or a dict, "
+            f"got {shown(rules, typed=False)}"
         )
 
     @classmethod
@@ -258,7 +260,8 @@ class Rules:
         named = named_value(texts or (), "turn_limit")
         if named is not None:
             raise ParameterError(
-                f"{{turn_limit}} {turn_limit} and {{rules}} turn_limit={named} disagree: give one",
+                f"{{turn_limit}} {shown(turn_limit, typed=False)} and {{rules}} "
+                f"turn_limit={named} disagree: give one",
                 "turn_limit", "rules",
             )  # fmt: skip
         return out.replace(turn_limit=turn_limit)
@@ -286,10 +289,10 @@ def _integer(name: str, value: Any, low: int, high: int) -> int:
         digits = isinstance(value, str) and value.strip().isdecimal()  # '９': not 0-9
         how = " written in the digits 0-9" if digits and not value.isascii() else ""
         raise ValueError(
-            f"{name} must be a whole number {low}..{high}{how}, got {value!r}"
+            f"{name} must be a whole number {low}..{high}{how}, got {shown(value, typed=False)}"
         ) from None
     if not low <= n <= high:
-        raise ValueError(f"{name} must be {low}..{high}, got {n}")
+        raise ValueError(f"{name} must be {low}..{high}, got {shown(n, typed=False)}")
     return n
 
 
@@ -298,25 +301,28 @@ def _switch(name: str, value: Any) -> bool:
         return bool(value)  # a bool, numpy's too
     flag = _ON.get(str(value).strip())
     if flag is None:
-        raise ValueError(f"{name} must be on or off, got {value!r}")
+        raise ValueError(f"{name} must be on or off, got {shown(value, typed=False)}")
     return flag
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     v = str(value).strip()
     if v not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+        said = shown(value, typed=False)
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {said}")
     return v
 
 
 def _deck(value: Any) -> tuple[int, ...]:
     if isinstance(value, Mapping | AbstractSet):  # unordered, or keyed: not value 1 first
-        raise ValueError(f"deck must list {N_VALUES} counts (value 1 first), got {value!r}")
+        said = shown(value, typed=False)
+        raise ValueError(f"deck must list {N_VALUES} counts (value 1 first), got {said}")
     items = value.split("/") if isinstance(value, str) else value
     try:
         deck = tuple(_integer("copies of one value", c, 0, MOST_COPIES) for c in items)
     except TypeError:
-        raise ValueError(f"deck must list {N_VALUES} counts, got {value!r}") from None
+        said = shown(value, typed=False)
+        raise ValueError(f"deck must list {N_VALUES} counts, got {said}") from None
     except ValueError as exc:  # 'deck: copies of one value must be 0..8, got 9'
         raise ValueError(f"deck: {exc}") from None
     if len(deck) != N_VALUES:
@@ -350,7 +356,7 @@ def _hand_sizes(value: Any) -> tuple[tuple[int, int], ...]:
         if isinstance(exc, ValueError) and "must" in str(exc):
             raise
         raise ValueError(
-            f"hand_size must be a number or players:cards/..., got {given!r}"
+            f"hand_size must be a number or players:cards/..., got {shown(given, typed=False)}"
         ) from None
     _once("hand_size", [n for n, _ in read], given)
     out = dict(read)
@@ -363,9 +369,16 @@ def _once(name: str, counts: list[int], given: Any) -> None:
     """Refuse a player count named twice (``3:12/3:9``, ``3/3/5``): one would be dropped."""
     twice = next((n for i, n in enumerate(counts) if n in counts[:i]), None)
     if twice is not None:
-        shown = given if isinstance(given, str) else repr(given)
         what = f"{twice} players" if name == "hand_size" else str(twice)
-        raise ValueError(f"{name} names {what} twice ({shown}): give each count once")
+        raise ValueError(f"{name} names {what} twice ({_as_written(given)}): give each count once")
+
+
+def _as_written(given: Any) -> str:
+    """``given`` in an error: text as the user wrote it (``3/3/5``, no quotes) where ``shown``
+    would write it whole on the line, else (a list, long text, a line break) ``shown``'s."""
+    said = shown(given, typed=False)
+    plain = isinstance(given, str) and given.isprintable() and said == repr(given)
+    return given if plain else said
 
 
 def _size(sizes: tuple[tuple[int, int], ...], n: int) -> int | None:
@@ -429,7 +442,7 @@ def _counts_read(value: Any) -> tuple[int, ...]:
         # a table's keys are no list of counts ({3 = true, 4 = false} is not 3 and 4)
         raise ValueError(
             f"players must be counts {FEWEST_PLAYERS}..{MOST_PLAYERS} (4, 3-6, 3/5 or a list "
-            f"of counts), got {value!r}"
+            f"of counts), got {shown(value, typed=False)}"
         )
     if isinstance(value, str):
         text = value.strip()
@@ -437,7 +450,7 @@ def _counts_read(value: Any) -> tuple[int, ...]:
         value = [low, high] if dash else text.split("/")
         if not all(part.strip() for part in value):  # '-3', '3-', '3/': a count left out
             raise ValueError(f"players must be counts {FEWEST_PLAYERS}..{MOST_PLAYERS} (4, 3-6 "
-                             f"or 3/5), got {given!r}")  # fmt: skip
+                             f"or 3/5), got {shown(given, typed=False)}")  # fmt: skip
         if dash:
             a, b = (_integer(name, n, FEWEST_PLAYERS, MOST_PLAYERS) for n in value)
             if b < a:

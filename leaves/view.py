@@ -36,7 +36,7 @@ def check_seat(player: object, n: int, name: str = "player") -> int:
     if isinstance(player, bool) or not isinstance(player, Integral):
         raise TypeError(f"{name} must be a seat number 0..{n - 1}, got {shown(player)}")
     if not 0 <= player < n:
-        raise ValueError(f"{name} must be a seat 0..{n - 1}, got {player}")
+        raise ValueError(f"{name} must be a seat 0..{n - 1}, got {shown(int(player), typed=False)}")
     return int(player)
 
 

@@ -140,3 +140,17 @@ def test_min_count_off_is_worded_as_the_rules_page_and_the_engine_have_it():
         state = State.from_dict({"hands": [hand, other, third], "table": table,
                                  "current_player": 0, "rules": rules.changes()})  # fmt: skip
         assert (Action.play(2, 1) in state.legal_actions()) is legal
+
+
+@pytest.mark.parametrize(
+    ("n_players", "said"),
+    [("4", "'4'"), (np.int64(7), "7"), (True, "True"),
+     (10**5000, "a whole number of about 5,001 digits")],
+    ids=["text", "numpy", "bool", "huge"],  # pytest would write the huge number in its id
+)  # fmt: skip
+def test_a_table_size_the_rules_refuse_is_named_as_given(n_players, said):
+    """Text "4" is no count of players (4 is one): it is named as text, quoted; numpy's 7 as
+    the number it is; a number past the 4,300 digits Python writes, in words."""
+    with pytest.raises(ValueError) as info:
+        DEFAULT_RULES.hand_size_for(n_players)
+    assert str(info.value) == f"13 Leaves is played by 3 to 6 players, got {said}"
