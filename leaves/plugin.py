@@ -19,7 +19,6 @@ import numpy as np
 
 import strategies
 from gamekit.errors import ParameterError
-from leaves.players.base import undecided
 from leaves.players.builtin import BEST_HEURISTIC
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from leaves.ruleset import Rules
@@ -160,12 +159,10 @@ class LeavesGame(GameBase):
     def lookup(self, spec: Any) -> Any:
         """The strategy of an entrant spec; ValueError for one that cannot play (neither a
         ``choose`` nor a compiled policy: it would forfeit every game), refused before a run
-        starts."""
-        strategy = super().lookup(spec)
-        why = undecided(strategy)
-        if why is not None:
-            raise ValueError(f"{strategy.label} is no 13 Leaves player: {why}")
-        return strategy
+        starts (``leaves.players.play.playing``: a game's own refusal)."""
+        from leaves.players.play import playing  # start-up: a game's play loads when a run does
+
+        return playing(super().lookup(spec))
 
     def rebuild(self, entrant: dict[str, Any]) -> Any:
         """The entrant from the manifest's description: its class (from its file, if any),

@@ -158,9 +158,16 @@ def not_a_player(player: Any) -> str | None:
     """Why ``player`` is no Player (a ``decide`` method and a reaction-time model, one with a
     ``duration`` method, as ``reaction``), in words; None when it is one. A ``reaction`` that
     raises is the player's own code raising, as a ``decide`` that raises is: not a reason here,
-    its seat forfeits the round when it first draws a time."""
+    its seat forfeits the round when it first draws a time. A strategy whose class says it
+    cannot play (``cannot_play``: a ``LigrettoStrategy`` with neither ``decide`` nor a policy)
+    would forfeit every round: it is refused for its class's reason, asked duck-typed (the
+    engine imports no strategy class)."""
     if not callable(getattr(player, "decide", None)):
         return "no decide method"
+    cannot_play = getattr(type(player), "cannot_play", None)
+    why = cannot_play() if callable(cannot_play) else None
+    if why is not None:
+        return why
     try:
         reaction = player.reaction
     except AttributeError:

@@ -156,6 +156,15 @@ class Player:
         return f"{base}({','.join(shown)})" if shown else base
 
     @classmethod
+    def cannot_play(cls) -> str | None:
+        """Why this class cannot play its game, in words; None when it plays (all this shared
+        base can say: it knows no game's protocol). Each game's own base class, which knows
+        its protocol, overrides it: the registry, the game's ways into a game and the
+        class's definition with a name ask it, so that a class that would forfeit every game
+        it played is refused before one (``strategies.registry.refusal`` words the line)."""
+        return None
+
+    @classmethod
     def _display_name(cls) -> str:
         """The class's own registry name, else its class name: a subclass of a registered
         strategy that names itself nothing is not that strategy, so it never shows as it."""

@@ -186,9 +186,8 @@ def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any
 
     Needed only for classes declared with ``register=False`` or registered under another name;
     subclasses that define ``name`` register themselves. A class that cannot play is refused
-    (TypeError, one line), as its game refuses it when it is defined with a ``name``: its game
-    says why, by ``undecided(cls)`` (None: it plays) in the module of its game's base class
-    (the class nearest ``Player`` that sets ``game``).
+    (TypeError, one line: ``refusal``), as its game refuses it when it is defined with a
+    ``name``.
     """
 
     def decorate(c: type[Player]) -> type[Player]:
@@ -201,17 +200,25 @@ def register(cls: type[Player] | None = None, *, name: str | None = None) -> Any
             if not key:
                 raise ValueError(f"{c.__qualname__} has no name: set name = '...' or pass name=")
             check_name(key, f"{c.__qualname__}.name")
-        base = next((k for k in reversed(c.__mro__) if "game" in vars(k)), None)  # its game's
-        undecided = getattr(sys.modules.get(getattr(base, "__module__", "")), "undecided", None)
-        why = undecided(c) if callable(undecided) else None
-        if why is not None:  # it would forfeit every game it played
-            raise TypeError(f"{key} is no {title(c.game)} player: {why}")
+        refused = refusal(c, key)
+        if refused is not None:  # it would forfeit every game it played
+            raise TypeError(refused)
         _register_class(c, key)  # first: a name refused (taken) must not stay on the class
         if "name" not in c.__dict__:
             c.name = key
         return c
 
     return decorate(cls) if cls is not None else decorate
+
+
+def refusal(strategy: Player | type[Player], label: str) -> str | None:
+    """The line refusing ``strategy`` (a class or an instance), called ``label``, that cannot
+    play: "LABEL is no TITLE player: WHY", its game's title and why its class's
+    ``cannot_play`` says; None when it plays. Every game's every way in says it so."""
+    why = strategy.cannot_play()
+    if why is None:
+        return None
+    return f"{label} is no {title(getattr(strategy, 'game', ''))} player: {why}"
 
 
 def unregister(name: str, game: str = DEFAULT_GAME) -> None:

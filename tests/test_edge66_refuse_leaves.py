@@ -12,7 +12,7 @@ import pytest
 
 import strategies
 from leaves.players import play_batch
-from leaves.players.base import Strategy, undecided
+from leaves.players.base import Strategy
 from leaves.plugin import LeavesGame
 from tests.helpers import cli, one_error_line
 
@@ -51,8 +51,8 @@ class _Chooses(_Base, register=False):
 
 def test_an_unregistered_base_may_be_defined_and_its_players_play():
     """The refusal is of a class that cannot play, not of a base one subclasses."""
-    assert undecided(_Base) == CANNOT.split(": ", 1)[1]
-    assert undecided(_Chooses) is None and undecided(_Chooses()) is None
+    assert _Base.cannot_play() == CANNOT.split(": ", 1)[1]
+    assert _Chooses.cannot_play() is None and _Chooses().cannot_play() is None
     out = play_batch([_Chooses(), "greedy", "low"], SEEDS, SEEDS[::-1].copy())
     assert (out.forfeit_seat == -1).all(), out.errors
 
@@ -71,7 +71,7 @@ def test_every_shipped_strategy_plays():
 
     names = strategies.names()
     assert {"greedy", "random", "ismcts", "observation", "openspiel", "hoarder"} <= set(names)
-    assert [n for n in names if undecided(strategies.registry.get_class(n, "leaves"))] == []
+    assert [n for n in names if strategies.registry.get_class(n, "leaves").cannot_play()] == []
 
 
 NAMED_FILE = """
@@ -118,7 +118,7 @@ class _PolicyOnly(Strategy, register=False):
 def test_a_policy_without_choose_plays_at_a_table_with_a_python_seat():
     """Such a table plays every seat by ``choose``: it used to forfeit every game there
     ('must implement choose()'); it plays its policy's moves, the built-in's games."""
-    assert undecided(_PolicyOnly) is None
+    assert _PolicyOnly.cannot_play() is None
     own = play_batch([_PolicyOnly(), _Chooses(), "low"], SEEDS, SEEDS[::-1].copy(), record=True)
     assert (own.forfeit_seat == -1).all(), own.errors
     same = play_batch(["greedy", _Chooses(), "low"], SEEDS, SEEDS[::-1].copy(), record=True)

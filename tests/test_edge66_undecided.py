@@ -1,6 +1,6 @@
 """A strategy class that cannot play (13 Leaves: neither ``choose`` nor a compiled policy;
 Ligretto: neither ``decide`` nor a policy) is refused on every way in, in one line through its
-game's own check (``undecided``): ``strategies.register`` of an unnamed class, the Python API
+class's own check (``cannot_play``): ``strategies.register`` of an unnamed class, the Python API
 (``play_batch``, ``play_game``, ``play_seatings``, ``play_match_batch``, Ligretto's
 ``play_round``) and ``leaves play --against``. It used to be accepted there and forfeit every
 game (or round) it played."""
@@ -17,7 +17,7 @@ import pytest
 
 import strategies
 from leaves.players import play_batch, play_game, play_match_batch, play_seatings
-from leaves.players.base import Strategy, undecided
+from leaves.players.base import Strategy
 from leaves.players.builtin._base import CompiledBuiltin
 from ligretto.match import MAX_GAME_POINTS, MAX_ROUND_POINTS, MAX_ROUNDS_PER_GAME, OUT_OF_REACH
 from ligretto.players import play_round
@@ -157,7 +157,7 @@ def test_a_builtin_subclass_with_its_own_hook_chooses_as_the_builtin(builtin: st
         def end_game(self, view: Any, result: Any) -> None:
             self.ended = True
 
-    assert Ends().compiled() is None and undecided(Ends) is None
+    assert Ends().compiled() is None and Ends.cannot_play() is None
     played = play_batch(
         [Ends(), "greedy", "low"], TABLE_SEEDS, TABLE_SEEDS[::-1].copy(), record=True
     )
@@ -189,7 +189,7 @@ def _doc(name: str) -> str:
 def test_the_strategies_doc_quotes_the_refusal():
     """The doc quotes the command line's words, which are the game's own check's."""
     assert f"`NoChoose {CANNOT}` and exits 2" in _doc("strategies.md")
-    assert CANNOT.endswith(undecided(_Undecided))
+    assert CANNOT.endswith(_Undecided.cannot_play())
 
 
 def test_the_ligretto_doc_states_the_most_a_target_may_be():

@@ -1,9 +1,9 @@
 """``Strategy``, the player of 13 Leaves: ``choose`` over a ``PlayerView`` and the legal
 actions, hooks at the start and end of a game, an optional compiled policy (which chooses too,
-where a class has no ``choose`` of its own). A class with neither cannot play: ``undecided``
-says why, and it is refused when it registers or is used in a run. It is the shared
-``strategies.Player`` with this game's protocol; ``strategies.Strategy`` names it too (the
-default game's players' base class).
+where a class has no ``choose`` of its own). A class with neither cannot play: its
+``cannot_play`` says why, and it is refused when it registers or is used in a game or a run.
+It is the shared ``strategies.Player`` with this game's protocol; ``strategies.Strategy`` names
+it too (the default game's players' base class).
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from strategies.base import (
     check_name,
     play_own_code,
 )
+from strategies.registry import refusal
 
 if TYPE_CHECKING:
     from leaves import PlayerView
 
-__all__ = ["Strategy", "undecided"]
+__all__ = ["Strategy"]
 
 HOOKS = ("choose", "start_game", "end_game")
 """The methods the plain-Python path plays by: one defined below the class whose ``compiled``
@@ -40,13 +41,30 @@ class Strategy(Player):
     classifier: ClassVar[dict[str, Any]] = dict(DEFAULT_CLASSIFIER)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        why = undecided(cls)
-        if why is not None and "name" in cls.__dict__ and kwargs.get("register", True):
+        if "name" in cls.__dict__ and kwargs.get("register", True):
             name = check_name(cls.name, f"{cls.__qualname__}.name")  # a bad name said first
-            raise TypeError(f"{name} is no 13 Leaves player: {why}, so it would forfeit every "
-                            "game it played")  # fmt: skip
+            refused = refusal(cls, name)  # before play_own_code takes a policy away
+            if refused is not None:
+                raise TypeError(f"{refused}, so it would forfeit every game it played")
         super().__init_subclass__(**kwargs)
         play_own_code(cls, Strategy, "compiled", HOOKS)
+
+    @classmethod
+    def cannot_play(cls) -> str | None:
+        """Why the class cannot play, in words: it implements neither ``choose`` nor a
+        ``compiled`` policy (or gives up the one it inherits by a hook of its own), so the
+        base's ``choose`` raises at its first move and it forfeits every game; None when it
+        plays. Its registration is refused, and so is its use in a game or a run
+        (``leaves.players.play.playing``), before any game is played."""
+        if cls.choose is not Strategy.choose:
+            return None
+        gave_up = _gives_up_its_policy(cls)
+        if cls.compiled is not Strategy.compiled and not gave_up:
+            return None
+        why = "it implements no choose(view, legal, rng), nor a compiled policy"
+        if gave_up:
+            return f"{why} (its own start_game or end_game gives up the one it inherits)"
+        return why
 
     # ------------------------------------------------------------------ the protocol
     def choose(
@@ -82,24 +100,6 @@ class Strategy(Player):
     def compiled(self) -> tuple[int, np.ndarray] | None:
         """(policy kind id, float64 parameters) for the compiled batch loop, or None."""
         return None
-
-
-def undecided(strategy: Any) -> str | None:
-    """Why a 13 Leaves strategy (class or instance) cannot play, in words: it implements
-    neither ``choose`` nor a ``compiled`` policy (or gives up the one it inherits by a hook of
-    its own), so the base's ``choose`` raises at its first move and it forfeits every game;
-    None when it plays. Its registration is refused, and so is its use in a run
-    (``leaves.plugin.LeavesGame.lookup``), before any game is played."""
-    cls = strategy if isinstance(strategy, type) else type(strategy)
-    if not issubclass(cls, Strategy) or cls.choose is not Strategy.choose:
-        return None
-    gave_up = _gives_up_its_policy(cls)
-    if cls.compiled is not Strategy.compiled and not gave_up:
-        return None
-    why = "it implements no choose(view, legal, rng), nor a compiled policy"
-    return (
-        f"{why} (its own start_game or end_game gives up the one it inherits)" if gave_up else why
-    )
 
 
 def _gives_up_its_policy(cls: type[Strategy]) -> bool:

@@ -29,10 +29,10 @@ from gamekit.seed_check import check_seed as kernel_seed
 from leaves import Action, GameRecord, State
 from leaves.actions import shown
 from leaves.deal import check_seed
-from leaves.players.base import Strategy, undecided
+from leaves.players.base import Strategy
 from leaves.ruleset import DEFAULT_RULES, Rules, counts_text
 from strategies.deadline import Deadline, DecisionTimeout, bounded, check_timeout, run_bounded
-from strategies.registry import get
+from strategies.registry import get, refusal
 from tournaments.checks import flag, integer, optional_integer, spec_list
 
 
@@ -116,11 +116,12 @@ def in_seat_order(value: Any, name: str) -> list[Any]:
 
 
 def playing(strategy: Strategy) -> Strategy:
-    """``strategy``; ValueError (one line) for one that cannot play (``undecided``: neither a
-    ``choose`` nor a compiled policy), refused before a game, each of which it would forfeit."""
-    why = undecided(strategy)
-    if why is not None:
-        raise ValueError(f"{strategy.label} is no 13 Leaves player: {why}")
+    """``strategy``; ValueError (one line) for one that cannot play (``cannot_play``: neither a
+    ``choose`` nor a compiled policy), refused before a game, each of which it would forfeit.
+    Every way into a game or a run asks here (``leaves.plugin.LeavesGame.lookup`` too)."""
+    refused = refusal(strategy, strategy.label)
+    if refused is not None:
+        raise ValueError(refused)
     return strategy
 
 

@@ -21,8 +21,9 @@ from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
 from strategies import Player, declare_game
 from strategies.base import DEFAULT_CLASSIFIER, check_name, play_own_code
+from strategies.registry import refusal
 
-__all__ = ["LigrettoStrategy", "GAME", "undecided"]
+__all__ = ["LigrettoStrategy", "GAME"]
 
 GAME = "ligretto"
 declare_game(GAME, "Ligretto", "leaves.ligretto_strategies")  # before any built-in registers
@@ -42,16 +43,28 @@ class LigrettoStrategy(Player, register=False):
         own = cls.__dict__.get("__init__")
         if own is not None:  # before Player reads the signature (kept by functools.wraps)
             cls.__init__ = _timed(own)
-        why = undecided(cls)
-        if why is not None and "name" in cls.__dict__ and kwargs.get("register", True):
+        if "name" in cls.__dict__ and kwargs.get("register", True):
             name = check_name(cls.name, f"{cls.__qualname__}.name")  # a bad name said first
-            raise TypeError(f"{name} is no Ligretto player: {why}, so it would forfeit every "
-                            "round it played")  # fmt: skip
+            refused = refusal(cls, name)  # before play_own_code takes a policy away
+            if refused is not None:
+                raise TypeError(f"{refused}, so it would forfeit every round it played")
         super().__init_subclass__(**kwargs)
         own_policy = cls.policy is not LigrettoStrategy.policy
         decides_by = cls.policy if own_policy else cls._decides_by
         play_own_code(cls, LigrettoStrategy, "policy", ("decide", "reaction"))
         cls._decides_by = decides_by  # kept where its own clock took the compiled policy
+
+    @classmethod
+    def cannot_play(cls) -> str | None:
+        """Why the class cannot decide, in words: it implements neither ``decide`` nor a
+        ``policy``, so the base's ``decide`` raises at its first action and it forfeits every
+        round; None when it decides. Its registration is refused, and so is its use
+        (``ligretto.players.resolve``, ``ligretto.play_round``), before any round is played."""
+        if cls.decide is not LigrettoStrategy.decide:
+            return None
+        if cls.policy is not LigrettoStrategy.policy or cls._decides_by is not cls.policy:
+            return None
+        return "it implements no decide(view, rng), nor a policy vector"
 
     @property
     def reaction(self) -> ReactionModel:
@@ -75,19 +88,6 @@ class LigrettoStrategy(Player, register=False):
     _decides_by: ClassVar[Callable[[Any], np.ndarray | None]] = policy
     """The policy ``decide`` plays by: ``policy``, or the one a subclass with a ``reaction``
     of its own gave up to the Python path (the compiled loop would play the parent's clock)."""
-
-
-def undecided(strategy: Any) -> str | None:
-    """Why a Ligretto strategy (class or instance) cannot decide, in words: it implements
-    neither ``decide`` nor a ``policy``, so the base's ``decide`` raises at its first action
-    and it forfeits every round; None when it decides. Its registration is refused, and so is
-    its use (``ligretto.players.resolve``), before any round is played."""
-    cls = strategy if isinstance(strategy, type) else type(strategy)
-    if not issubclass(cls, LigrettoStrategy) or cls.decide is not LigrettoStrategy.decide:
-        return None
-    if cls.policy is not LigrettoStrategy.policy or cls._decides_by is not cls.policy:
-        return None
-    return "it implements no decide(view, rng), nor a policy vector"
 
 
 def _timed(own: Callable[..., None]) -> Callable[..., None]:

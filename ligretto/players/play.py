@@ -18,18 +18,18 @@ from ligretto.compiled import RoundBatch, play_rounds
 from ligretto.rng import check_seeds
 from strategies import registry
 
-from .base import GAME, LigrettoStrategy, undecided
+from .base import GAME, LigrettoStrategy
 
 __all__ = ["resolve", "play_round", "play_batch", "RoundBatch"]
 
 
 def resolve(spec: Any) -> LigrettoStrategy:
     """A Ligretto strategy from a spec, class or instance (Ligretto's registry); ValueError
-    for one that cannot decide (``undecided``), which would forfeit every round it played."""
+    for one that cannot decide (``cannot_play``), which would forfeit every round it played."""
     strategy = registry.get(spec, game=GAME)
-    why = undecided(strategy)
-    if why is not None:
-        raise ValueError(f"{strategy.label} is no Ligretto player: {why}")
+    refused = registry.refusal(strategy, strategy.label)
+    if refused is not None:
+        raise ValueError(refused)
     return strategy
 
 
