@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 import ligretto
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 from ligretto.match import MAX_GAME_POINTS, OUT_OF_REACH
 from ligretto.rules import (
     DEFAULT_SPEED,
@@ -95,7 +95,12 @@ class LigrettoGame(GameBase):
     def check_players(self, n_players: int) -> None:
         """ValueError naming the game and the table sizes it is played by (``min_players`` to
         ``max_players``, the rules' own) when ``n_players`` is not one, in the sentence its
-        engine says, not the runner's generic one."""
+        engine says, not the runner's generic one; a count too long for the line by its
+        digits (``shown``: Python writes none past 4,300, and its own error would be said)."""
+        whole = isinstance(n_players, Integral) and not isinstance(n_players, bool)
+        if whole and not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+            raise ValueError(f"Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
+                             f"{shown(int(n_players), typed=False)}")  # fmt: skip
         check_players(n_players)
 
     def check_target(self, target: Any) -> None:
@@ -104,8 +109,8 @@ class LigrettoGame(GameBase):
         other bad target is the runner's to refuse (``tournaments.arguments.match_rules``)."""
         whole = isinstance(target, Integral) and not isinstance(target, bool)
         if whole and target > MAX_GAME_POINTS:
-            raise ParameterError(f"{{target}} {int(target):,} is out of reach: {OUT_OF_REACH}",
-                                 "target")  # fmt: skip
+            raise ParameterError(f"{{target}} {_points(int(target))} is out of reach: "
+                                 f"{OUT_OF_REACH}", "target")  # fmt: skip
 
     def lookup(self, spec: Any) -> Any:
         """The strategy of an entrant spec; ValueError for one that is no Ligretto player (no
@@ -246,6 +251,13 @@ class LigrettoGame(GameBase):
             records=[r for r in out.records] if out.records is not None else None,
             winners=winners,
         )
+
+
+def _points(target: int) -> str:
+    """A target for an error line: its digits grouped by thousands ('2,561'), or in words
+    where it is too long for the line (``shown``)."""
+    said = shown(target, typed=False)
+    return f"{target:,}" if said.isdigit() else said
 
 
 def _whole_seconds(time_ms: np.ndarray) -> np.ndarray:

@@ -5,7 +5,8 @@
 - ``by_parameter``: the rank value by strategy and by the value of a declared strategy
   parameter (e.g. a ``speed``: is it better to be 10% faster or to play smarter?).
 - ``outcomes``: per table size, the share of every declared yes/no column with a 95% interval
-  (e.g. rounds ended by blockade) and the mean of every length column.
+  (e.g. rounds ended by blockade) and the mean of every length column (over the rows the
+  lengths table counts: not those ended by a forfeit).
 
 All are computed from the run's arrays (``reports.data.Games``), read by the declaration;
 a game that declares none of these gets none of the tables. A mean is over the rows not ended
@@ -146,16 +147,20 @@ def by_parameter(data: Any) -> pd.DataFrame | None:
 
 def outcomes(data: Any) -> pd.DataFrame | None:
     """Per table size and over all: games (rounds), the share of every declared yes/no column
-    with a 95% interval over duplicate sets and the mean of every length column. None when
+    of them with a 95% interval over duplicate sets, and the mean of every length column over
+    the rows the lengths table counts (``Games.finished``: not those ended by a forfeit, whose
+    length is of a row cut short), so that the two tables of a page give one mean. None when
     the game declares no yes/no columns."""
     g = as_games(data)
     d = g.declaration
     if not g.flags:
         return None
+    done = g.finished()
     sizes = np.unique(g.n_players)
     rows = []
     for n in [*sizes.tolist(), None]:
         at = np.ones(len(g), bool) if n is None else g.n_players == n
+        kept = np.ones(len(done), bool) if n is None else done.n_players == n
         row: dict[str, Any] = {"n_players": "all" if n is None else int(n),
                                d.units(): int(at.sum())}  # fmt: skip
         cl = clusters(g)
@@ -165,6 +170,6 @@ def outcomes(data: Any) -> pd.DataFrame | None:
             row[f"{c}_share"] = hits / max(int(at.sum()), 1)
             row[f"{c}_ci_low"], row[f"{c}_ci_high"] = low, high
         for c in d.length_columns:
-            row[f"{c}_mean"] = float(g.lengths[c][at].mean()) if at.any() else np.nan
+            row[f"{c}_mean"] = float(done.lengths[c][kept].mean()) if kept.any() else np.nan
         rows.append(row)
     return pd.DataFrame(rows)

@@ -258,8 +258,9 @@ def read_manifest(out: Path) -> dict[str, Any]:
         raise lost or ValueError(f"{out} holds no tournament (no {MANIFEST})") from None
     except NotADirectoryError:
         raise ValueError(f"{out} holds no tournament (it is not a directory)") from None
-    except IsADirectoryError:
-        raise ValueError(f"{out} holds no tournament ({path} is a directory)") from None
+    except IsADirectoryError:  # a damaged run, not a folder of none: the path named once
+        raise ValueError(f"{path} is a directory where the run's manifest file belongs"
+                         ) from None  # fmt: skip
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path} is not valid JSON: not UTF-8 text (at byte {exc.start:,})"
                          ) from None  # fmt: skip
