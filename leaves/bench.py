@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.errors import shown
 from gamekit.machine import cpu_name
 
 from .ruleset import DEFAULT_RULES, Rules, counts_text
@@ -51,13 +52,14 @@ def _check(players: int, games: int, api_games: int, repeats: int, rules: Rules)
         raise ValueError("the compiled random play knows today's deck, plays and passes only: "
                          f"rules {rules} change them")  # fmt: skip
     if players not in rules.players:
-        raise ValueError(f"players must be {counts_text(rules.players)}, got {players}")
+        said = shown(players, typed=False)
+        raise ValueError(f"players must be {counts_text(rules.players)}, got {said}")
     if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
+        raise ValueError(f"games must be at least 1, got {shown(games, typed=False)}")
     if api_games < 0:
-        raise ValueError(f"api_games must be 0 or more, got {api_games}")
+        raise ValueError(f"api_games must be 0 or more, got {shown(api_games, typed=False)}")
     if repeats < 1:
-        raise ValueError(f"repeats must be at least 1, got {repeats}")
+        raise ValueError(f"repeats must be at least 1, got {shown(repeats, typed=False)}")
 
 
 def api_games_for(games: int, api_games: int | None) -> int:
@@ -91,7 +93,8 @@ def random_player(
     if engine is None:
         engine = "c" if c_engine.available() else "numba"
     if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        said = shown(engine, typed=False)
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {said}")
     if engine == "c":
         if not c_engine.available():
             raise ValueError(f"the C engine cannot be had here ({c_engine.why_not()})")

@@ -32,13 +32,14 @@ def check_seed(seed: object, name: str = "seed", numpy_forms: bool = True) -> ob
         return seed
     if isinstance(seed, Integral) and not isinstance(seed, bool):
         if seed < 0:
-            raise ValueError(f"{name} must be {forms}, got {seed}")
+            raise ValueError(f"{name} must be {forms}, got {shown(int(seed), typed=False)}")
         return seed
     if isinstance(seed, list | tuple | np.ndarray):  # numpy's entropy: whole numbers >= 0
         try:
             np.random.SeedSequence(seed)
         except (TypeError, ValueError):
-            raise ValueError(f"{name} must be a list of whole numbers >= 0, got {seed!r}") from None
+            said = shown(seed, typed=False)
+            raise ValueError(f"{name} must be a list of whole numbers >= 0, got {said}") from None
         return seed
     raise TypeError(f"{name} must be {forms}, got {shown(seed)}")
 

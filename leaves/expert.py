@@ -14,7 +14,7 @@ from numbers import Integral
 
 from gamekit.errors import shown
 
-from .rules import EXPERT_TARGET
+from .rules import EXPERT_TARGET, MAX_PLAYERS
 from .state import State
 
 
@@ -40,9 +40,19 @@ def _whole(value: object, name: str) -> int:
     return int(value)
 
 
+def _negative_said(totals: tuple[int, ...]) -> str:
+    """``totals``, one of them negative, as an error writes them, ``(0, -2, 0)``; where the
+    line cannot show that total (cut short, or a total past the digits Python writes out),
+    the seat's too: ``...: seat 1's is a negative whole number of about 5,001 digits``."""
+    low = min(totals)
+    said, total = shown(totals, typed=False), shown(low, typed=False)
+    return said if total in said else f"{said}: seat {totals.index(low)}'s is {total}"
+
+
 @dataclass(frozen=True)
 class ExpertMatch:
-    """Immutable running totals of one match; ``add`` returns the match after one more game."""
+    """Immutable running totals of one match of 2 to 6 players (no game seats more); ``add``
+    returns the match after one more game."""
 
     n_players: int
     target: int = EXPERT_TARGET
@@ -52,17 +62,24 @@ class ExpertMatch:
     def __post_init__(self) -> None:
         n = _whole(self.n_players, "n_players")
         if n < 2:
-            raise ValueError(f"a match is played by at least 2 players, got n_players={n}")
+            said = shown(n, typed=False)
+            raise ValueError(f"a match is played by at least 2 players, got n_players={said}")
+        if n > MAX_PLAYERS:  # no game seats more; a huge count would fill memory with totals
+            said = shown(n, typed=False)
+            raise ValueError(
+                f"a match is played by at most {MAX_PLAYERS} players, got n_players={said}"
+            )
         target = _whole(self.target, "target")
         if target < 1:
-            raise ValueError(f"the match target must be at least 1 point, got {target}")
+            said = shown(target, typed=False)
+            raise ValueError(f"the match target must be at least 1 point, got {said}")
         object.__setattr__(self, "n_players", n)
         object.__setattr__(self, "target", target)
         totals = tuple(_whole(t, "each total") for t in self.totals) or (0,) * n
         if len(totals) != n:
             raise ValueError("totals must have one entry per player")
         if min(totals) < 0:
-            raise ValueError(f"totals cannot be negative, got {totals}")
+            raise ValueError(f"totals cannot be negative, got {_negative_said(totals)}")
         object.__setattr__(self, "totals", totals)
 
     def add(self, scores: Sequence[int]) -> ExpertMatch:

@@ -60,7 +60,7 @@ def _bound(value: Any, name: str) -> int | None:
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise TypeError(f"{name} must be a whole number (or None), got {shown(value)}")
     if value < 0:
-        raise ValueError(f"{name} must be at least 0, got {value}")
+        raise ValueError(f"{name} must be at least 0, got {shown(int(value), typed=False)}")
     return int(value)
 
 
@@ -75,8 +75,8 @@ def _allowed_counts(min_players: int | None, max_players: int | None, rules: Rul
         if (min_players is None or n >= min_players) and (max_players is None or n <= max_players)
     ]
     if not counts:
-        given = [f"{k}={v}" for k, v in (("min_players", min_players),
-                                         ("max_players", max_players)) if v is not None]  # fmt: skip
+        bounds = (("min_players", min_players), ("max_players", max_players))
+        given = [f"{k}={shown(v, typed=False)}" for k, v in bounds if v is not None]
         raise ValueError(
             f"no player count to draw: 13 Leaves{rules.under()} is played by "
             f"{counts_text(rules.players)} players: {' and '.join(given)} "

@@ -55,6 +55,29 @@ def test_a_sequence_must_hold_whole_numbers_at_least_0(seed):
         check_seed(seed, "s")
 
 
+@pytest.mark.parametrize(
+    ("seed", "said"),
+    [([1, -2], "[1, -2]"), ([-1] * 100, "[" + "-1, " * 14 + "..."),
+     ([-(10**5000)], "a list that Python cannot write out")],
+    ids=["short", "long", "huge"],
+)  # fmt: skip
+def test_a_bad_sequence_is_shown_on_one_short_line(seed, said):
+    """A long list was written out whole; one holding a number past the 4,300 digits Python
+    writes out raised Python's own "Exceeds the limit" error instead."""
+    with pytest.raises(ValueError) as info:
+        check_seed(seed, "s")
+    assert str(info.value) == f"s must be a list of whole numbers >= 0, got {said}"
+
+
+def test_a_huge_negative_seed_is_said_by_its_digits():
+    with pytest.raises(ValueError) as info:
+        check_seed(-(10**5000))
+    assert (
+        str(info.value)
+        == f"seed must be {FORMS}, got a negative whole number of about 5,001 digits"
+    )
+
+
 def test_a_generator_is_used_as_it_is_and_a_number_seeds_numpy_s_default():
     g = np.random.default_rng(4)
     assert as_generator(g) is g

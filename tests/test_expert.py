@@ -84,3 +84,34 @@ def test_a_total_or_a_score_of_minus_1_is_refused_and_0_is_taken():
     assert m.add([0, 0, 0]).totals == (0, 0, 0)
     with pytest.raises(ValueError, match="scores cannot be negative"):
         m.add([0, -1, 2])
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ((1,), "a match is played by at least 2 players, got n_players=1"),
+        ((7,), "a match is played by at most 6 players, got n_players=7"),
+        ((-(10**5000),),
+         "a match is played by at least 2 players, got n_players=a negative whole number of "
+         "about 5,001 digits"),
+        ((10**5000,),
+         "a match is played by at most 6 players, got n_players=a whole number of about 5,001 "
+         "digits"),
+        ((3, 0), "the match target must be at least 1 point, got 0"),
+        ((3, 20, (0, -2, 0)), "totals cannot be negative, got (0, -2, 0)"),
+        ((3, 20, (10**5000, -1, 0)),
+         "totals cannot be negative, got a tuple that Python cannot write out: seat 1's is -1"),
+        ((3, 20, (10**70, 0, -(10**100))),
+         "totals cannot be negative, got (" + "1" + "0" * 55 + "...: seat 2's is a negative "
+         "whole number of about 101 digits"),
+    ],
+    ids=["one", "seven", "minus-huge", "huge", "target", "totals", "beside-huge", "cut"],
+)  # fmt: skip
+def test_a_match_is_refused_in_one_line_showing_the_value_the_one_way(args, said):
+    """A huge count, target or total is said by its digits (Python writes none past 4,300:
+    its own error took the refusal's place; a huge count failed filling memory with totals);
+    totals cut before their negative one name its seat. No game seats more than 6."""
+    with pytest.raises(ValueError) as info:
+        ExpertMatch(*args)
+    assert str(info.value) == said
+    assert ExpertMatch(6).totals == (0,) * 6 and ExpertMatch(2).totals == (0, 0)
