@@ -12,14 +12,14 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gamekit.errors import ParameterError
 from tournaments import Tournament, TournamentResult
 
-__all__ = ["Field", "Score"]
+__all__ = ["Field", "FileEdited", "Score"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,12 @@ class Score:
         return self.wins / self.games if self.games else float("nan")
 
 
+class FileEdited(ValueError):
+    """A user's strategy file edited during a tuning (``Field.tournament``)."""
+
+    usage_error = False  # the command was right; the file changed under it (exit 1, not 2)
+
+
 @dataclass(frozen=True)
 class Field:
     """The opponents and table sizes every candidate is measured against."""
@@ -44,10 +50,15 @@ class Field:
     game: Any = None
     """The game plug-in every tournament plays (as the tuning was given it); None: the
     runner's default game."""
+    files: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """The SHA-256 of each user's strategy file as the tuning first played it, by path."""
 
     def tournament(self, candidate: str, games: int, seed: int, rows: bool = False) -> Tournament:
-        """The focused tournament of ``candidate`` against the field."""
-        return Tournament(
+        """The focused tournament of ``candidate`` against the field; ``FileEdited`` where a
+        user's file it plays was edited since this field first played it (a tournament
+        plays a file as it is now: the tuning's later candidates would play other code than
+        its earlier ones, and its result would belong to neither)."""
+        t = Tournament(
             [candidate, *self.against],
             players=self.players,
             games=games,
@@ -56,6 +67,25 @@ class Field:
             rows=rows,
             game=self.game,
         )
+        self._same_files(t)
+        return t
+
+    def _same_files(self, t: Tournament) -> None:
+        """Refuse ``t`` where a user's file it plays holds other bytes than when this field
+        first played it (``provenance``: the file and the SHA-256 of its loaded bytes)."""
+        for payload in t.payloads:
+            said = t.game.describe(payload) if hasattr(t.game, "describe") else {}
+            file, sha256 = said.get("file"), said.get("file_sha256")
+            if not (isinstance(file, str) and isinstance(sha256, str)):
+                continue  # no user's file: a built-in, an installed package's class
+            first = self.files.setdefault(file, sha256)
+            if first != sha256:
+                raise FileEdited(
+                    f"strategy file {file} changed during the tuning (SHA-256 {first[:12]} "
+                    f"when it started, {sha256[:12]} now): its later candidates would play "
+                    "other code than its earlier ones; put the file back as it was and "
+                    "continue with --resume, or tune the new version in a new --out"
+                )
 
     def games_per_run(self, candidate: str, games: int) -> int:
         """Games a run asking for ``games`` plays (rounded up to whole duplicate sets)."""
