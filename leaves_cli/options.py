@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import importlib
 import math
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 import click
 
+from gamekit.errors import shown
 from gamekit.text import printable
 
 
@@ -105,7 +107,7 @@ class _InWords:
         takes = " ".join(filter(None, (self.noun, self.bounds)))
         unheld = beyond_float(value) if self.parse is float else ""
         if unheld:  # refused as typed: 1e-400 is not the 0.0 it would read as
-            got = printable(str(value).strip())
+            got = _as_typed(str(value).strip(), number=True)
             raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}, {unheld}", ctx)
         try:
             number = super().convert(value, param, ctx)
@@ -113,12 +115,28 @@ class _InWords:
                 return number
         except click.BadParameter:
             pass
-        got = text = str(value).strip()  # a number out of bounds, as typed
+        text = str(value).strip()  # a number out of bounds, as typed
         try:
             self.parse(text)
-        except ValueError:  # no number of the kind: the text, quoted
-            got = f"'{printable(text)}'"
+        except ValueError:  # no number of the kind (or past the digits Python reads)
+            got = _as_typed(text, number=False)
+        else:
+            got = _as_typed(text, number=True)
         raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}", ctx)
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+"""Typed text that is a whole number, however long (``int`` reads none past 4,300 digits)."""
+
+
+def _as_typed(text: str, *, number: bool) -> str:
+    """The typed ``text`` for the line refusing it, cut the one way (``shown``): a whole
+    number by its value (too long for the line: by its digits, even past those ``int``
+    reads), another ``number`` as typed, other text quoted; either cut at the line's width."""
+    if _WHOLE.fullmatch(text):  # Decimal reads every digit: int() stops at 4,300
+        return shown(int(Decimal(text)), typed=False)
+    quoted = shown(text, typed=False)
+    return text if number and quoted == repr(text) else quoted
 
 
 class WholeNumber(_InWords, click.IntRange):

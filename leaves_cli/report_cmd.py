@@ -13,7 +13,7 @@ import click
 
 from .errors import CLIError
 from .options import FileName, WholeNumber, format_option
-from .verify_cmd import NO_MANIFEST, bad_run_message, manifest_problem, resume_hint
+from .verify_cmd import MANIFEST, NO_MANIFEST, bad_run_message, manifest_problem, resume_hint
 
 
 def refuse_without_manifest(run_dir: Path) -> None:
@@ -34,6 +34,17 @@ def refuse_without_manifest(run_dir: Path) -> None:
         raise CLIError(f"not a run directory: {run_dir} holds {what}", usage=True)
 
 
+def _unread(run_dir: Path) -> str:
+    """How a manifest that did not read is named, truthfully: corrupt where a file's text is
+    bad; a directory in its place (or a file that cannot be opened) is no corrupt manifest,
+    said as ``verify`` says it."""
+    try:
+        with (run_dir / MANIFEST).open("rb"):
+            return "corrupt manifest"
+    except OSError:  # a directory where the file belongs, no permission to read it
+        return f"the manifest of {run_dir} cannot be used"
+
+
 def check_parts(run_dir: Path, rows_only: bool = False) -> None:
     """Refuse a run that ``leaves verify`` fails, for verify's reason (``report`` and
     ``compare`` share it): a manifest that cannot be used, or files that do not match it
@@ -49,7 +60,7 @@ def check_parts(run_dir: Path, rows_only: bool = False) -> None:
     try:  # the manifest first: the check of the files reads it
         manifest = read_manifest(run_dir)
     except ValueError as exc:
-        raise CLIError(f"corrupt manifest: {exc}; {NO_MANIFEST}") from None
+        raise CLIError(f"{_unread(run_dir)}: {exc}; {NO_MANIFEST}") from None
     if written_by_runner(run_dir, manifest):  # as verify reads it
         broken = manifest_problem(run_dir)
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import signal
 import sys
 import threading
@@ -20,7 +21,7 @@ from typing import Any, TypeVar
 
 import click
 
-from gamekit.text import printable
+from gamekit.errors import shown
 
 from .errors import CLIError
 from .options import Number, either, empty_name, is_empty_name, number_type
@@ -169,8 +170,13 @@ def read_config(path: str) -> dict[str, Any]:
             data = tomllib.load(f)
     except FileNotFoundError:
         raise CLIError(f"--config: no such file: {path}", usage=True) from None
+    except UnicodeDecodeError as exc:  # TOML is UTF-8 text
+        raise CLIError(f"--config: {path} is not valid TOML: not UTF-8 text (byte "
+                       f"{exc.start + 1:,} cannot be read)", usage=True) from None  # fmt: skip
     except tomllib.TOMLDecodeError as exc:
         raise CLIError(f"--config: {path} is not valid TOML: {exc}", usage=True) from None
+    except ValueError as exc:  # Python's own: a whole number past the digits int() reads
+        raise CLIError(_unread_number(path, exc), usage=True) from None
     settings = {o.name: o for o in installed_options() if getattr(o, "from_config", None)}
     beside = {k: v for k, v in data.items() if k in settings} if "tournament" in data else {}
     data = {**beside, **data.get("tournament", data)}  # a setting's table beside [tournament]
@@ -203,6 +209,23 @@ def read_config(path: str) -> dict[str, Any]:
     return out
 
 
+def _unread_number(path: str, exc: ValueError) -> str:
+    """The one line naming ``path`` (and the line and key holding it) where the TOML parser
+    failed on a whole number past the digits Python reads (4,300 unless set otherwise), its
+    own line naming neither; ``exc`` itself where no such number is found."""
+    limit = sys.get_int_max_str_digits()
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            runs = (len(run.replace("_", "")) for run in re.findall(r"[0-9][0-9_]*", line))
+            digits = max(runs, default=0)
+            if limit and digits > limit:
+                key = re.match(r"\s*([^\s=#\[][^=#]*?)\s*=", line)
+                where = f"{key.group(1)} (line {number})" if key else f"line {number}"
+                return (f"--config: {path}: {where} holds a whole number of {digits:,} digits, "
+                        f"past the {limit:,} Python reads")  # fmt: skip
+    return f"--config: {path} is not valid TOML: {exc}"
+
+
 KINDS = {int: "a whole number", float: "a number", str: "text", bool: "true or false",
          list: "a list"}  # fmt: skip
 """A config file's value of each Python type, in words."""
@@ -218,7 +241,9 @@ def _toml(value: Any) -> str:
     """A config file's value as the file writes it: text quoted, true and false in lower case."""
     if isinstance(value, bool):
         return str(value).lower()
-    return f"'{printable(value)}'" if isinstance(value, str) else printable(str(value))
+    if hasattr(value, "isoformat"):  # a TOML date or time: as written, not as its repr
+        return str(value)
+    return shown(value, typed=False)  # one line, cut: a long number by its digits
 
 
 def named(values: Any, option: str) -> str:

@@ -94,19 +94,16 @@ class LigrettoGame(GameBase):
 
     def check_players(self, n_players: int) -> None:
         """ValueError naming the game and the table sizes it is played by (``min_players`` to
-        ``max_players``, the rules' own) when ``n_players`` is not one, in the sentence its
-        engine says, not the runner's generic one; a count too long for the line by its
-        digits (``shown``: Python writes none past 4,300, and its own error would be said)."""
-        whole = isinstance(n_players, Integral) and not isinstance(n_players, bool)
-        if whole and not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-            raise ValueError(f"Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
-                             f"{shown(int(n_players), typed=False)}")  # fmt: skip
+        ``max_players``, the rules' own) when ``n_players`` is not one: the sentence its
+        engine says (``ligretto.rules.check_players``, its one source), not the runner's
+        generic one."""
         check_players(n_players)
 
     def check_target(self, target: Any) -> None:
         """ParameterError for a target no game of rounds reaches (above ``MAX_GAME_POINTS``):
-        refused before a run starts, where every game would stop at the cap on rounds. Any
-        other bad target is the runner's to refuse (``tournaments.arguments.match_rules``)."""
+        refused before a run starts, where every game would stop at the cap on rounds (the
+        runner's ``tournaments.arguments.match_rules`` asks it on every way in, and refuses
+        any other bad target itself)."""
         whole = isinstance(target, Integral) and not isinstance(target, bool)
         if whole and target > MAX_GAME_POINTS:
             raise ParameterError(f"{{target}} {_points(int(target))} is out of reach: "

@@ -12,6 +12,8 @@ from __future__ import annotations
 from numbers import Integral
 from typing import Any
 
+from gamekit.errors import shown
+
 COLOURS = ("red", "green", "blue", "yellow")
 N_COLOURS = 4
 N_VALUES = 10
@@ -52,10 +54,15 @@ def row_size(n_players: int) -> int:
 
 def check_players(n_players: int) -> None:
     """Raise TypeError for a player count that is no integer, ValueError (one line) for one
-    Ligretto does not allow: never a count truncated from 4.5."""
-    whole_number(n_players, "n_players")
+    Ligretto does not allow: never a count truncated from 4.5. The one sentence for it (the
+    plug-in asks this check); a count too long for the line by its digits (``shown``: Python
+    writes none past 4,300 and would raise its own error instead)."""
+    n_players = whole_number(n_players, "n_players")
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ValueError(f"Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n_players}")
+        raise ValueError(
+            f"Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"got {shown(n_players, typed=False)}"
+        )
 
 
 def whole_number(value: Any, name: str) -> int:
@@ -64,7 +71,7 @@ def whole_number(value: Any, name: str) -> int:
     if type(value) is int:  # the common case, cheaply
         return value
     if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
+        raise TypeError(f"{name} must be an integer, got {shown(value, typed=False)}")
     return int(value)
 
 
@@ -72,7 +79,10 @@ def card_id(colour: int, value: int) -> int:
     """Pinned card id: colour 0..3 (red, green, blue, yellow), number 1..10 -> 0..39."""
     colour, value = whole_number(colour, "colour"), whole_number(value, "value")
     if not (0 <= colour < N_COLOURS and 1 <= value <= N_VALUES):
-        raise ValueError(f"no Ligretto card of colour {colour} and number {value}")
+        raise ValueError(
+            f"no Ligretto card of colour {shown(colour, typed=False)} "
+            f"and number {shown(value, typed=False)}"
+        )
     return colour * N_VALUES + (value - 1)
 
 
@@ -81,9 +91,12 @@ def check_card(card: Any) -> int:
     a one-line TypeError or ValueError."""
     if type(card) is int and 0 <= card < SET_SIZE:  # the common case, cheaply
         return card
-    if not 0 <= whole_number(card, "card") < SET_SIZE:
-        raise ValueError(f"card must be a card id 0 to {SET_SIZE - 1}, got {card}")
-    return int(card)
+    card = whole_number(card, "card")
+    if not 0 <= card < SET_SIZE:
+        raise ValueError(
+            f"card must be a card id 0 to {SET_SIZE - 1}, got {shown(card, typed=False)}"
+        )
+    return card
 
 
 def colour_of(card: int) -> int:
@@ -113,8 +126,9 @@ def score(centre_cards: int, stack_left: int) -> int:
     a player can have: 0 to 40 in the centre, 0 to 10 in the stack)."""
     for name, value, most in (("centre_cards", centre_cards, SET_SIZE),
                               ("stack_left", stack_left, STACK_SIZE)):  # fmt: skip
-        if not 0 <= whole_number(value, name) <= most:
-            raise ValueError(f"{name} must be 0 to {most}, got {value}")
+        whole = whole_number(value, name)  # numpy's as an int: shown as the number itself
+        if not 0 <= whole <= most:
+            raise ValueError(f"{name} must be 0 to {most}, got {shown(whole, typed=False)}")
     return CENTRE_POINTS * int(centre_cards) - STACK_PENALTY * int(stack_left)
 
 

@@ -192,6 +192,7 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
         what = ", ".join(f"{plural(d.unit)} {v}" for v in d.share_columns.values())
         length_text += f" Outcomes: per table size, the share of {what} (95% intervals)."
         length_tables.insert(0, ("outcomes", tables["outcomes"]))
+    length_text += _forfeits_left_out(tables, d)
     secs.append(
         Section(
             f"{d.unit.capitalize()} length" + (" and outcomes" if "outcomes" in tables else ""),
@@ -231,6 +232,25 @@ drawn (``units``: what the game's rows are, in the plural)."""
 ALL_FORFEITED = (" No 95% intervals: every {unit} ended by a forfeit, so none counts toward one "
                  "(fix the strategy and play the run again)")  # fmt: skip
 """``NO_INTERVALS`` of a run whose every unit was forfeited: more of them are no remedy."""
+
+
+def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
+    """Where the run had forfeits (``completion``), the clause saying the lengths (and the
+    outcomes' means) leave them out, a forfeited row's length being that of one cut short,
+    while the outcomes' counts and shares cover every one: two tables read alike otherwise."""
+    done = tables.get("completion")
+    if done is None or not len(done):
+        return ""
+    forfeited = int(done[done["n_players"].astype(str) == "all"].iloc[0]["forfeited"])
+    if not forfeited:
+        return ""
+    said = f"{forfeited:,} forfeited {plural(d.unit)} (cut short) are"
+    if forfeited == 1:
+        said = f"1 forfeited {d.unit} (cut short) is"
+    if "outcomes" not in tables:
+        return f" The {said} left out of the lengths."
+    return (f" The {said} left out of the lengths and the outcomes' means; the outcomes' "
+            f"counts and shares cover every {d.unit}.")  # fmt: skip
 
 
 def _no_intervals(tables: dict[str, pd.DataFrame], d: Declaration) -> str:

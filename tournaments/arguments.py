@@ -81,7 +81,9 @@ def match_rules(
     game: GamePlugin, expert: bool, target: int | None, rounds: int | None
 ) -> tuple[bool, int | None, int]:
     """Matches (``expert``, or implied by ``rounds``): to ``target`` points (the game's
-    default) or of ``rounds`` games. Returns ``(expert, rounds, target)``."""
+    default) or of ``rounds`` games. Returns ``(expert, rounds, target)``. A target the
+    game bounds itself (its ``check_target``: one no match of it reaches) is refused here,
+    so that every way in refuses it before a run starts, not the command line alone."""
     expert = flag(expert, "expert")
     rounds = optional_integer(rounds, "rounds", "a whole number of games")
     target = optional_integer(target, "target", "a whole number of points")
@@ -108,6 +110,9 @@ def match_rules(
         raise ParameterError(
             f"{{target}} {said}: a {game.match_unit} runs to at least 1 point", "target"
         )
+    check = getattr(game, "check_target", None)
+    if check is not None:  # the game's own bound, in its words
+        check(int(target))
     return expert, rounds, int(target)
 
 

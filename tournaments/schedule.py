@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 
 from .checks import integer
 
@@ -52,22 +54,34 @@ def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
     """Table sizes from 4, "3,4,5" or [3, 4]: sorted, without duplicates."""
     if isinstance(players, str):
         try:
-            sizes = [int(p) for p in players.replace(" ", "").split(",") if p]
+            sizes = [_size(p) for p in players.replace(" ", "").split(",") if p]
         except ValueError:
             raise ParameterError(
-                f"{{players}} takes numbers like 4 or 3,4,5, got {players!r}", "players"
+                f"{{players}} takes numbers like 4 or 3,4,5, got {shown(players, typed=False)}",
+                "players",
             ) from None
     elif isinstance(players, Iterable) and not isinstance(players, bytes):
         sizes = list(players)
         for p in sizes:
             if isinstance(p, bool) or not isinstance(p, int | np.integer):
-                raise TypeError(f"players takes {PLAYERS_TAKE}, got {players!r}")
+                raise TypeError(f"players takes {PLAYERS_TAKE}, got {shown(players, typed=False)}")
         sizes = [int(p) for p in sizes]
     else:
         sizes = [integer(players, "players", PLAYERS_TAKE)]
     if not sizes:
         raise ParameterError("{players} needs at least one table size", "players")
     return tuple(sorted(set(sizes)))
+
+
+def _size(text: str) -> int:
+    """A table size as typed: a whole number of any length (``int`` reads none past 4,300
+    digits; a size that long is a number all the same, refused as too large, not as text)."""
+    try:
+        return int(text)
+    except ValueError:
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise
+        return int(Decimal(text))  # Decimal reads every digit
 
 
 def make_tables(
@@ -159,8 +173,9 @@ class Chunk:
 
 
 def deals_for(games: int, seats_per_set: int) -> int:
-    """Deals per table for ``games`` games: rounded up to whole duplicate sets on every table."""
-    return max(1, math.ceil(games / seats_per_set))
+    """Deals per table for ``games`` games: rounded up to whole duplicate sets on every table
+    (in whole numbers: a float cannot hold a count of thousands of digits, refused later)."""
+    return max(1, -(-games // seats_per_set))
 
 
 def check_size(n_games: int) -> None:
@@ -195,7 +210,9 @@ class Schedule:
         if not tables:
             raise ValueError("a tournament needs at least one table")
         if games < 1:
-            raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
+            raise ParameterError(
+                f"{{games}} must be at least 1, got {shown(games, typed=False)}", "games"
+            )
         self.tables = [tuple(t) for t in tables]
         if set_sizes is None:
             set_sizes = [len(t) for t in self.tables]
@@ -222,7 +239,8 @@ class Schedule:
             )
         if chunk_games < 1:
             raise ParameterError(  # the caller's chunk_size (a manifest's is checked on reading)
-                f"{{chunk_size}} must be at least 1 game, got {chunk_games}", "chunk_size"
+                f"{{chunk_size}} must be at least 1 game, got {shown(chunk_games, typed=False)}",
+                "chunk_size",
             )
         self.chunk_games = int(chunk_games)
         self.set_offsets = np.concatenate([[0], np.cumsum(self.set_sizes)]).astype(np.int64)
