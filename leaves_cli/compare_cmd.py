@@ -45,17 +45,11 @@ def _change(r) -> str:
 
 
 def _p(p: float, alpha: float) -> str:
-    """A Holm p-value for a table cell beside the 'sig' cell that judges it against ``alpha``:
-    three decimals, more where it would read on the other side of ``alpha``
-    (``reports.numbers.p_figure``: '0.0496' at 0.05, '0.0098' at 0.01, never '0.050' or
-    '0.010'); '<0.001' below 0.001 where alpha is at least that, else its figure ('8e-04')."""
-    from reports.numbers import p_figure
+    """A Holm p-value for a table cell beside the 'sig' cell that judges it against ``alpha``
+    (``reports.compare.holm_cell``, the figure the sentence above the table writes too)."""
+    from reports.compare import holm_cell  # start-up: pandas
 
-    if p != p:
-        return "n/a"
-    if p < 0.001 <= alpha:
-        return "<0.001"
-    return p_figure(p, alpha, least=3)
+    return holm_cell(p, alpha)
 
 
 PARQUET_MAGIC = b"PAR1"
@@ -138,8 +132,8 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     A strategy whose parameters changed (taker, then taker(harm_weight=0.5)) is compared
     with its old self; --pair names any other two. Runs whose fields differ (a strategy only
     one has) say so first: a strategy's change may then come from the players it met. Runs
-    whose deal seeds are the same are
-    paired per duplicate set, which gives a tighter interval; other runs are
+    whose deal seeds are the same are paired per duplicate set, which gives a tighter
+    interval (both win rates are then over the sets both played, as B - A is); other runs are
     independent, and the output says which, from the seeds. Runs of other games or table
     sizes, or a gauntlet and a tournament, are refused; runs under other rules are compared.
     Games ended by a forfeit are left out (a set holding one is not paired), and a strategy

@@ -169,7 +169,9 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
     H1 "difference +--margin" accepts one, or --max-games is reached (undecided). Accepting
     H1 says SPEC is better than the baseline (wrongly for equal strategies at most --alpha of
     the time), not that it is better by the margin; accepting H0 says it is not better by
-    the margin (wrongly at most --beta of the time). A batch in which no game was won
+    the margin (wrongly at most --beta of the time); where the 95% interval of a verdict
+    other than "better" is clear of 0, it says that too (worse; or better, by less than the
+    margin where the interval ends below it). A batch in which no game was won
     stops it undecided: every difference is then 0, whichever strategy is better. The
     decision goes into OUT/manifest.json ("sequential").
 

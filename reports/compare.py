@@ -6,7 +6,8 @@ matched with its old self, ``pairs`` name any others), each run's win rate
 (``reports.clusters``: duplicate sets as clusters, tables as strata) and the difference B - A.
 Runs that dealt the same cards, as their recorded deal seeds say (``reports.compare_deals``),
 are paired per duplicate set: per set both played, B's wins less A's over the same seats, a
-ratio estimate whose error no longer carries the deals' luck. Other runs are independent, so
+ratio estimate whose error no longer carries the deals' luck; both win rates are then over
+those sets, so that B's less A's is B - A. Other runs are independent, so
 the difference's variance is the sum of the two stratified variances, with Welch's degrees of
 freedom. p-values are two-sided t tests, Holm-corrected over the strategies compared. Runs of
 other games or table sizes, or a gauntlet against a tournament, are refused
@@ -37,8 +38,10 @@ from .loading import as_run
 from .numbers import (
     NO_SPREAD,
     apart_digits,
+    counted,
     difference_interval,
     no_spread,
+    p_figure,
     p_text,
     points,
     signed_points,
@@ -215,6 +218,7 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
         *_field(_absent(only_a, only_b, ga.labels, gb.labels)),
         *_findings(table, identical, alpha, ov.paired),
         ov.sentence,
+        *_rates_over(ga, gb, ov),
         *_forfeits(ra, rb, empty),
         *(m.sentence() for m in matches if m.how != "same"),
         *rules,
@@ -233,16 +237,39 @@ def _kept(g: Games, drop: np.ndarray) -> Games:
     return f.select(~rest) if rest.any() else f
 
 
+def _rates_over(ga: Games, gb: Games, ov: Overlap) -> list[str]:
+    """That a paired comparison's win rates are over the sets paired only (``_unshared``),
+    where a run played others: nothing where both runs' sets are all paired."""
+    n_a, n_b = clusters(ga).n, clusters(gb).n
+    if not ov.paired or ov.shared_sets >= max(n_a, n_b):
+        return []
+    return [f"the win rates too are over the {counted(ov.shared_sets, 'duplicate set')} paired "
+            f"(of A's {n_a:,} and B's {n_b:,}), so that B's less A's is B - A"]  # fmt: skip
+
+
+def _unshared(ga: Games, gb: Games, ov: Overlap) -> tuple[np.ndarray, np.ndarray]:
+    """Per game of each run, whether its duplicate set is outside the sets ``ov`` pairs: a
+    paired comparison's win rates leave these out, so that B's rate less A's is its B - A
+    (not rates over other deals beside a difference over the shared ones)."""
+    in_a = ov.b_of_a >= 0
+    in_b = np.zeros(clusters(gb).n, dtype=bool)
+    in_b[ov.b_of_a[in_a]] = True
+    return ~in_a[clusters(ga).of_game], ~in_b[clusters(gb).of_game]
+
+
 def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: float,
            names: tuple[list[str], list[str]]) -> tuple[pd.DataFrame, bool, list[str]]:  # fmt: skip
     """The table of the strategies ``measured`` (one in no set compared left out), whether
     each won as often in B as in A in every set paired, and the tables left out of unpaired
-    rates. Win rates are over the games not ended by a forfeit (unpaired: less the tables one
-    run forfeited every game at, ``emptied_tables``); B - A paired over ``ov``'s sets (a set
-    with a forfeited game is in none), else the difference of the two rates."""
+    rates. Win rates are over the games not ended by a forfeit: paired, over ``ov``'s sets (a
+    set with a forfeited game is in none, ``_unshared``), as B - A is; unpaired, less the
+    tables one run forfeited every game at (``emptied_tables``), B - A the difference of the
+    two rates."""
     codes = [(ga.labels.index(m.a), gb.labels.index(m.b)) for m in measured]
-    none = np.zeros(0, dtype=bool)
-    drop_a, drop_b, empty = (none, none, []) if ov.paired else emptied_tables(ga, gb, names)
+    if ov.paired:
+        drop_a, drop_b, empty = (*_unshared(ga, gb, ov), [])
+    else:
+        drop_a, drop_b, empty = emptied_tables(ga, gb, names)
     ea, lo_a, hi_a = _rates(_kept(ga, drop_a), [a for a, _ in codes])
     eb, lo_b, hi_b = _rates(_kept(gb, drop_b), [b for _, b in codes])
     diff, identical = (
@@ -275,6 +302,28 @@ def _change(r: Any, paired: bool, signed: bool = True) -> tuple[str, str]:
     if getattr(r, "no_spread", False) and not np.isfinite(r.ci_low):
         return figure, f"({no_spread(int(r.units)) if paired else NO_SPREAD})"
     return figure, difference_interval(r.ci_low, r.ci_high, digits=k)
+
+
+def holm_cell(p: float, alpha: float) -> str:
+    """A Holm p-value as the table writes it beside the 'sig' cell that judges it against
+    ``alpha`` (and the sentence above the table, the same figure): three decimals, more where
+    it would read on the other side of ``alpha`` (``reports.numbers.p_figure``: '0.0496' at
+    0.05, '0.0098' at 0.01, never '0.050' or '0.010'); '<0.001' below 0.001 where alpha is at
+    least that, else its figure ('8e-04'); 'n/a' where there is none."""
+    if p != p:
+        return "n/a"
+    if p < 0.001 <= alpha:
+        return "<0.001"
+    return p_figure(p, alpha, least=3)
+
+
+def _p_words(p: float, alpha: float) -> str:
+    """A p-value in a sentence over the table: a Holm one in the figure of its table cell
+    (``holm_cell``), the one before the correction with as many decimals ('p = 0.030 before
+    the correction, p = 0.090 after'), and below 0.001 as ``p_text`` writes it."""
+    if p < 0.001 or p != p:
+        return p_text(p, alpha)
+    return f"p = {holm_cell(p, alpha)}"
 
 
 def _alone(r: Any, alpha: float) -> bool:
@@ -318,7 +367,7 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
         n = len(table)
         return [f"no strategy changed significantly after Holm correction over the {n} "
                 f"strateg{'y' if n == 1 else 'ies'} compared (largest: {big.strategy} "
-                f"{figure} {span}, {p_text(big.p_value, alpha)} before the "
-                f"correction, {p_text(big.p_holm, alpha)} after)"]  # fmt: skip
+                f"{figure} {span}, {_p_words(big.p_value, alpha)} before the "
+                f"correction, {_p_words(big.p_holm, alpha)} after)"]  # fmt: skip
     return [f"no strategy changed significantly (largest: {big.strategy} "
             f"{figure} {span})"]  # fmt: skip

@@ -296,14 +296,32 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
                 f"{_points_word(m)} better at most {100 * beta:g}% of the time (beta)")  # fmt: skip
         if np.isfinite(hi) and not hi < m / 100:
             tail += f", a laxer standard than the 95% interval, which still reaches +{m:g}"
+        tail += _clear_of_zero(r, m)
     elif decision == UNDECIDED:
         head = f"Undecided whether {a} is better than {b}"
         tail = f"{test} reached --max-games before favouring 0 or +{m:g}"
+        tail += _clear_of_zero(r, m)
     else:  # a run interrupted between batches, or within one
         head = f"Not decided yet whether {a} is better than {b}"
         estimate = _weighed_estimate(r, units) or f"{estimate} so far"
         tail = f"{test} was interrupted {resume}"
     return f"{head}: {estimate}; {tail}."
+
+
+def _clear_of_zero(r: Mapping[str, Any], m: float) -> str:
+    """What the 95% interval of a sequential gauntlet that did not say "better" (margin ``m``
+    points) tells beside its test where it is clear of 0: worse, or better (by less than the
+    margin where it ends below it), never left at "not better" of a strategy it shows worse;
+    '' where it includes 0 or there is none (no spread: the exact sign test stays out of a
+    sequential verdict, which would spend its alpha twice)."""
+    lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
+    a, b = r["strategy"], r["baseline"]
+    if not (np.isfinite(lo) and np.isfinite(hi)) or lo <= 0 <= hi:
+        return ""
+    if hi < 0:
+        return f", and the 95% interval, below 0, says {a} is worse than {b}"
+    less = f", by less than {_points_word(m)}" if hi < m / 100 else ""
+    return f", and the 95% interval, above 0, says {a} is better than {b}{less}"
 
 
 def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:

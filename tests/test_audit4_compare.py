@@ -100,10 +100,9 @@ def seats(run: Path, rename: dict[str, str] | None = None) -> pd.DataFrame:
 
 def paired_truth(a: Path | pd.DataFrame, b: Path | pd.DataFrame,
                  rename: dict[str, str] | None = None, pooled: bool = False) -> pd.DataFrame:  # fmt: skip
-    """Per strategy: its win rate in each run over the games not ended by a forfeit; over the
-    duplicate sets (deal seed, table) both runs played with no game forfeited, B's rate less
-    A's with its stratified error (strata: the tables, or one if ``pooled``; t on the sets
-    less the strata)."""
+    """Per strategy, over the duplicate sets (deal seed, table) both runs played with no game
+    forfeited: its win rate in each run, and B's rate less A's with its stratified error
+    (strata: the tables, or one if ``pooled``; t on the sets less the strata)."""
     sa, sb = seats(a), seats(b, rename)
     keys = ["deal_seed", "table"]
     clean = pd.concat([x.groupby(keys)["forfeit"].any() for x in (sa, sb)], axis=1, join="inner")
@@ -123,8 +122,7 @@ def paired_truth(a: Path | pd.DataFrame, b: Path | pd.DataFrame,
         var = by.count() / (by.count() - 1) * by.apply(lambda u: ((u - u.mean()) ** 2).sum())
         df = len(m) - by.ngroups
         half = stats.t.ppf(0.975, df) * np.sqrt(var.sum())
-        rows_[s] = {"win_rate_a": sa[(sa.strategy == s) & ~sa.forfeit]["won"].mean(),
-                    "win_rate_b": sb[(sb.strategy == s) & ~sb.forfeit]["won"].mean(),
+        rows_[s] = {"win_rate_a": ra, "win_rate_b": rb,  # over the sets paired, as B - A
                     "diff": rb - ra, "half": half, "sets": len(m)}  # fmt: skip
     return pd.DataFrame(rows_).T
 
