@@ -3,12 +3,13 @@
 After every finished generation (and every finalist of the selection) the tuning writes
 ``tune-state.pkl`` in its output folder: the settings that made it, the CMA-ES optimiser (the
 ``cma`` object pickled, with the generator its Gaussian draws come from, so the next
-generation's candidates are the ones an uninterrupted run would draw), every evaluation so far
-and the search path. The file is written to a temporary name, flushed to disk and renamed into
-place; the one it replaces is kept as ``tune-state.prev.pkl``, which a resume falls back to
-when the latest is damaged (a digest of its contents is checked before it is read). A finished
-tuning (``tune.json`` written) removes both. A Ctrl-C or SIGTERM during a save acts once the
-save is done.
+generation's candidates are the ones an uninterrupted run would draw), every evaluation so
+far, the search path and the SHA-256 of every user's strategy file it plays (a resume refuses
+one edited since: the saved generations played the code it held then). The file is written to
+a temporary name, flushed to disk and renamed into place; the one it replaces is kept as
+``tune-state.prev.pkl``, which a resume falls back to when the latest is damaged (a digest of
+its contents is checked before it is read). A finished tuning (``tune.json`` written) removes
+both. A Ctrl-C or SIGTERM during a save acts once the save is done.
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ from gamekit.errors import ParameterError
 from reports.numbers import counted
 from tournaments.storage import atomic_write_bytes, done_chunks, holds_files
 
+from .evaluate import FileEdited
+
 __all__ = ["STATE", "PREVIOUS", "Gauss", "State", "StateError", "arguments", "game_setting",
-           "finished", "load", "mismatch", "save", "clear", "saved_words", "searched",
-           "timed"]  # fmt: skip
+           "finished", "load", "mismatch", "edited", "unchecked", "save", "clear",
+           "saved_words", "searched", "timed"]  # fmt: skip
 
 STATE = "tune-state.pkl"
 PREVIOUS = "tune-state.prev.pkl"
@@ -62,7 +65,8 @@ class Gauss:
 class State:
     """A tuning's progress: its ``arguments`` (``arguments(plan)``), the optimiser ``es``
     after ``generation`` finished generations, the evaluation ``rows`` (candidates, starts,
-    finalists), the ``search`` path and the wall time of the sessions so far."""
+    finalists), the ``search`` path, the wall time of the sessions so far and ``files``: the
+    SHA-256 of each user's strategy file the tuning plays, by path (``Field.files``)."""
 
     arguments: dict[str, Any]
     es: Any
@@ -71,6 +75,9 @@ class State:
     search: list[dict[str, Any]] = field(default_factory=list)
     generation: int = 0
     wall_s: float = 0.0
+    files: dict[str, str] | None = None
+    """None in a state saved before the files were recorded (read from the class: its pickle
+    holds no such attribute), which a resume cannot check."""
 
     def words(self) -> str:
         """What is saved, in words: the generations, then the finalists replayed."""
@@ -177,6 +184,38 @@ def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any],
         return None
     return ParameterError(f"cannot resume {out}: {'; '.join(parts)} (resume with its own "
                           "settings, or pick a new {out})", *params, "out")  # fmt: skip
+
+
+def edited(out: Path, saved: dict[str, str] | None, files: dict[str, str]) -> FileEdited | None:
+    """The one-line refusal of a resume where a user's strategy file the tuning in ``out``
+    played (``saved``: by path, the SHA-256 it recorded) holds other bytes as this session
+    loads it (``files``): its saved generations played other code than the rest would, and
+    the result would belong to neither. None where every file is as it was (or ``saved`` is
+    None: an older state, ``unchecked``)."""
+    for path, before in (saved or {}).items():
+        now = files.get(path)
+        if now is not None and now != before:  # a file no longer played: another strategy
+            return FileEdited(
+                f"cannot resume {out}: strategy file {path} changed since the tuning started "
+                f"(SHA-256 {before[:12]} when it started, {now[:12]} now): its saved "
+                "generations played the old code; put the file back as it was and continue "
+                "with {resume}, or tune the new version in a new {out}",
+                "resume",
+                "out",
+            )
+    return None
+
+
+def unchecked(state: State, files: dict[str, str]) -> str | None:
+    """The line a resume says where ``state`` (saved by an older version) records no SHA-256
+    of the users' strategy files that this session plays (``files``); None otherwise."""
+    if state.files is not None or not files:
+        return None
+    named = ", ".join(sorted(files))
+    which, them = (f"strategy file {named} is", "it") if len(files) == 1 else (
+        f"strategy files {named} are", "them")  # fmt: skip
+    return (f"cannot check that {which} unchanged since the tuning started: its saved state, "
+            f"from an earlier version, records no SHA-256 of {them}")  # fmt: skip
 
 
 def save(out: Path, state: State) -> None:

@@ -34,8 +34,9 @@ class Score:
         return self.wins / self.games if self.games else float("nan")
 
 
-class FileEdited(ValueError):
-    """A user's strategy file edited during a tuning (``Field.tournament``)."""
+class FileEdited(ParameterError):
+    """A user's strategy file edited during a tuning (``Field.tournament``), or since an
+    interrupted tuning played it (``tuning.checkpoint.edited``)."""
 
     usage_error = False  # the command was right; the file changed under it (exit 1, not 2)
 

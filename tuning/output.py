@@ -39,7 +39,8 @@ def _versions(game: Any = None) -> dict[str, str]:
 def write(result: Any, space: Any, game: Any = None) -> None:
     """best.txt (what the verdict recommends), candidates.csv, search.csv, verification.csv,
     convergence.png, then tune.json (a ``tuning.TuneResult`` over ``space``, its games played
-    as ``game``: None, the runner's default)."""
+    as ``game``: None, the runner's default). tune.json keeps the SHA-256 of each user's file
+    played: best.txt names a file by its path, and the file may change after."""
     out = result.out
     (out / "best.txt").write_text(result.best_spec + "\n")
     result.candidates.to_csv(out / "candidates.csv", index=False)
@@ -63,6 +64,7 @@ def write(result: Any, space: Any, game: Any = None) -> None:
         "headline": result.headline(),
         "warnings": result.warnings,
         "versions": _versions(game),
+        "files": result.files,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     fig = convergence(result.candidates, result.search, list(space.names), space.low, space.high)

@@ -67,7 +67,8 @@ class TuneResult:
     """What ``tune`` found; the same is written to ``out``. ``best_spec``/``best``: what the
     verification recommends (the tuned parameters where they proved better than the start,
     the start otherwise: what ``best.txt`` holds); ``tuned_spec``/``tuned``: the parameters the
-    search found and the verification played (default: ``best_spec``/``best``)."""
+    search found and the verification played (default: ``best_spec``/``best``); ``files``:
+    the SHA-256 of each user's strategy file the tuning played, by path."""
 
     out: Path
     spec: str
@@ -81,6 +82,7 @@ class TuneResult:
     warnings: list[str] = field(default_factory=list)
     tuned_spec: str = ""
     tuned: dict[str, Any] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.tuned_spec = self.tuned_spec or self.best_spec
@@ -211,6 +213,9 @@ def _tuned(plan: Plan, saved: State | None, said: tuple[str, Callable[[str], Non
     state = _state(plan, saved)
     if saved is not None and log is not None:
         log(note)
+        caution = checkpoint.unchecked(saved, plan.field.files)
+        if caution is not None:
+            log(caution)
     t0 -= state.wall_s  # the sessions before this one count
     with checkpoint.timed(plan.out, t0):  # and this one, whole, if it is stopped
         return _played(plan, state, progress, t0)
@@ -251,6 +256,7 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
         warnings=[*forfeit_warnings(plan.out), *said],
         tuned_spec=tuned_spec,
         tuned=tuned,
+        files=dict(plan.field.files),
     )
     write(result, plan.space, plan.field.game)
     checkpoint.clear(plan.out)
@@ -258,16 +264,18 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
 
 
 def _state(plan: Plan, saved: State | None) -> State:
-    """The saved tuning, refused in one line where the arguments differ from its own; a new
-    one (saved at once, so that a tuning stopped in its first generation resumes) otherwise."""
+    """The saved tuning, refused in one line where a user's strategy file it played was
+    edited since or the arguments differ from its own; a new one (saved at once, so that a tuning stopped in its first generation resumes) otherwise."""
     given = checkpoint.arguments(plan)
-    if saved is not None:
-        error = checkpoint.mismatch(plan.out, saved.arguments, given, plan.derived)
+    if saved is not None:  # an edited file first: it explains other starting parameters
+        error = checkpoint.edited(plan.out, saved.files, plan.field.files) or checkpoint.mismatch(
+            plan.out, saved.arguments, given, plan.derived
+        )
         if error is not None:
             raise error
         return saved
     es = _optimizer(plan.space, plan.popsize, plan.seed, plan.sigma)
-    state = State(given, es, plan.generations)
+    state = State(given, es, plan.generations, files=dict(plan.field.files))
     checkpoint.save(plan.out, state)
     return state
 
