@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import re
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -17,6 +16,7 @@ import click
 
 from gamekit.errors import shown
 from gamekit.text import printable
+from gamekit.whole import read_whole
 
 
 def is_empty_name(value: Any) -> bool:
@@ -125,16 +125,12 @@ class _InWords:
         raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}", ctx)
 
 
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-"""Typed text that is a whole number, however long (``int`` reads none past 4,300 digits)."""
-
-
 def _as_typed(text: str, *, number: bool) -> str:
     """The typed ``text`` for the line refusing it, cut the one way (``shown``): a whole
     number by its value (too long for the line: by its digits, even past those ``int``
     reads), another ``number`` as typed, other text quoted; either cut at the line's width."""
-    if _WHOLE.fullmatch(text):  # Decimal reads every digit: int() stops at 4,300
-        return shown(int(Decimal(text)), typed=False)
+    if (whole := read_whole(text)) is not None:  # read past the 4,300 digits int() reads
+        return shown(whole, typed=False)
     quoted = shown(text, typed=False)
     return text if number and quoted == repr(text) else quoted
 

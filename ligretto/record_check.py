@@ -16,12 +16,11 @@ from gamekit.seed_check import MAX_SEED
 
 from .rules import (
     ENDED_UNFINISHED,
-    MAX_PLAYERS,
     MAX_ROUND_MS,
-    MIN_PLAYERS,
     SET_SIZE,
     STACK_SIZE,
     card_name,
+    check_players,
     row_size,
 )
 
@@ -119,9 +118,10 @@ def check_fields(record: Any) -> None:
     """Every field of ``record`` (a ``RoundRecord``) holds what the format says; raises
     ``RecordError`` naming the first that does not (events one by one: ``check_event``)."""
     n = _number("players", record.players, 0)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RecordError(f"players is {shown(n)}: Ligretto takes {MIN_PLAYERS} to {MAX_PLAYERS} "
-                          "players")  # fmt: skip
+    try:
+        check_players(n)  # the rules' one sentence of the counts Ligretto is played by
+    except ValueError as exc:
+        raise RecordError(f"players: {exc}") from None
     size = _number("row_size", record.row_size, 0)
     if size != row_size(n):
         raise RecordError(f"row_size is {shown(size)}, but {n} players have a row of "

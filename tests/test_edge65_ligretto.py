@@ -110,7 +110,11 @@ def _record() -> dict:
 @pytest.mark.parametrize(
     ("field", "value", "start"),
     [
-        ("players", 10**400, "players is a whole number of about 401 digits: "),
+        (
+            "players",
+            10**400,
+            "players: Ligretto takes 2 to 12 players, got a whole number of about 401 digits",
+        ),
         ("players", -(10**400), "players is a negative whole number of about 401 digits, "),
         ("row_size", 10**400, "row_size is a whole number of about 401 digits, "),
         ("events", [[10**400, 0, "flip", -1, -1]], "event 0 [1000000"),
@@ -136,7 +140,7 @@ def test_a_record_built_in_python_with_a_number_past_writing_out_is_a_record_err
     """A ``RoundRecord`` made in Python may hold an integer too long for ``str`` (more than
     4300 digits): its check says so as a RecordError, not Python's digit-limit ValueError."""
     rec = ligretto.RoundRecord(**{**_record(), "players": 10**5000})
-    said = r"^players is a whole number of about 5,001 digits: Ligretto takes"
+    said = r"^players: Ligretto takes 2 to 12 players, got a whole number of about 5,001 digits$"
     with pytest.raises(ligretto.RecordError, match=said):
         ligretto.replay(rec)
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 
 from . import checksums, storage, verify, work
 from .arguments import (
@@ -109,12 +109,16 @@ class Tournament:
         player_counts(self.game, self.sizes)  # counts a game's rules allow
         games = integer(games, "games", "a whole number of games")
         if games < 1:
-            raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
+            raise ParameterError(
+                f"{{games}} must be at least 1, got {shown(games, typed=False)}", "games"
+            )
         if seed is None:
             seed = int(np.random.SeedSequence().entropy)
         seed = integer(seed, "seed", "a non-negative integer or None")
         if seed < 0:
-            raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
+            raise ParameterError(
+                f"{{seed}} must be a non-negative integer, got {shown(seed, typed=False)}", "seed"
+            )
         self.seed = seed
         self.expert, self.rounds, self.target = match_rules(self.game, expert, target, rounds)
         self.repeats, self.rows = flag(repeats, "repeats"), flag(rows, "rows")

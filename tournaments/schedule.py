@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 
 import numpy as np
 
 from gamekit.errors import ParameterError, shown
+from gamekit.whole import read_whole
 
 from .checks import integer
 
@@ -79,9 +78,9 @@ def _size(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        if not re.fullmatch(r"[+-]?[0-9]+", text):
+        if (whole := read_whole(text)) is None:
             raise
-        return int(Decimal(text))  # Decimal reads every digit
+        return whole
 
 
 def make_tables(
