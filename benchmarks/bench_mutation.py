@@ -217,6 +217,14 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_edges_runstate.py",
         "tests/test_api_edges_runs.py",
     ),
+    "reports/findings_best.py": (
+        "tests/test_mutation66_best.py",
+        "tests/test_reports_findings.py",
+        "tests/test_rank64_fair_share.py",
+        "tests/test_designer64_best_par.py",
+        "tests/test_edge65_last_p.py",
+        "tests/test_small64_nobody_won.py",
+    ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests
 aimed at it: the whole suite per mutant would take hours)."""
