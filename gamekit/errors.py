@@ -37,6 +37,9 @@ class ParameterError(ValueError):
 _WIDTH = 60
 """The most characters ``shown`` writes of a value: an error stays one short line."""
 _LOG10_2 = 0.30103  # digits per bit: a whole number's length without writing it out
+_EXACT = 1_000_000
+"""Digits up to which ``shown`` counts a whole number's exactly (10**1,000,000 takes a tenth
+of a second to make); past them, by its bits, one too many at times ("about")."""
 
 
 def shown(value: object, *, typed: bool = True, as_json: bool = False) -> str:
@@ -66,7 +69,9 @@ def _long_whole(value: object) -> str | None:
     try:
         digits = len(str(abs(value)))
     except ValueError:  # past the digits Python writes out (4,300 unless set otherwise)
-        digits = int(value.bit_length() * _LOG10_2) + 1
+        digits = int(value.bit_length() * _LOG10_2) + 1  # 2**bits' digits: one too many
+        if digits <= _EXACT:  # for 9,999: 14 bits, as 16,384 has
+            digits -= abs(value) < 10 ** (digits - 1)
     if digits + (value < 0) <= _WIDTH:
         return None
     sign = "negative " if value < 0 else ""

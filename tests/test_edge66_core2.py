@@ -14,22 +14,9 @@ from leaves import ExpertMatch, rules, testing
 from leaves.bench import random_player, run_bench
 from leaves.deal import check_seed
 from leaves.ruleset import DEFAULT_RULES
+from tests.test_edge66_core import HUGE, HUGE_SAID, LONG, LONG_SAID, _refusal
 
-HUGE = 10**5000
-HUGE_SAID = "a whole number of about 5,001 digits"
 MINUS_SAID = "a negative whole number of about 5,001 digits"
-LONG = "x" * 300
-LONG_SAID = "'" + "x" * 56 + "..."  # shown's 60 characters, cut
-
-
-def _refusal(call, kind: type[Exception] = ValueError) -> str:
-    """The message ``call()`` raises, checked to be one line of at most 200 characters."""
-    with pytest.raises(kind) as info:
-        call()
-    said = str(info.value)
-    assert "Exceeds the limit" not in said and "\n" not in said and len(said) <= 200, said
-    return said
-
 
 PLAYED_BY = "13 Leaves is played by 3 to 6 players, got "
 SEED = "seed must be a whole number >= 0 (or a numpy Generator/SeedSequence, or None), got "

@@ -169,7 +169,7 @@ def test_the_tuning_guide_quotes_the_resumes_refusal():
     """docs/tuning.md quotes the line as the resume writes it (the path and digests elided)."""
     guide = " ".join(Path("docs/tuning.md").read_text(encoding="utf-8").split())
     quoted = re.search(r"\(`(cannot resume tune-mine: strategy file [^`]*)`", guide)[1]
-    error = ck.edited(Path("tune-mine"), {"/home/me/my_bot.py": "a" * 64},
-                      {"/home/me/my_bot.py": "b" * 64})  # fmt: skip
+    error = ck.edited(Path("tune-mine"), {"bots/my_bot.py": "a" * 64},
+                      {"bots/my_bot.py": "b" * 64})  # fmt: skip
     pattern = re.escape(quoted).replace(re.escape("..."), ".+")
     assert re.match(pattern, str(error)), (quoted, str(error))

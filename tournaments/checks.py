@@ -19,7 +19,7 @@ import numpy as np
 from gamekit.errors import ParameterError, shown
 
 __all__ = ["flag", "integer", "make_out", "optional_integer", "optional_path", "player_counts",
-           "spec_list"]  # fmt: skip
+           "size_after_flag", "spec_list"]  # fmt: skip
 
 
 def optional_path(value: Any, name: str) -> Path | None:
@@ -83,7 +83,15 @@ def player_counts(game: Any, sizes: Iterable[int]) -> None:
         except ParameterError:
             raise
         except ValueError as exc:
-            raise ParameterError(f"{{players}} {shown(k, typed=False)}: {exc}", "players") from None
+            raise ParameterError(f"{{players}}{size_after_flag(k)}: {exc}", "players") from None
+
+
+def size_after_flag(k: int) -> str:
+    """A refused table size as it follows its flag ("--players 7: ..."): '' where it is too
+    long for the line (``shown`` says it in words, which the refusal's own "got ..." says
+    already; "--players a whole number of about 70 digits: ..." reads as no flag's value)."""
+    said = shown(k, typed=False)
+    return f" {said}" if said.lstrip("-").isdigit() else ""
 
 
 def make_out(out: Path) -> None:

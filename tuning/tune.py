@@ -265,7 +265,8 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
 
 def _state(plan: Plan, saved: State | None) -> State:
     """The saved tuning, refused in one line where a user's strategy file it played was
-    edited since or the arguments differ from its own; a new one (saved at once, so that a tuning stopped in its first generation resumes) otherwise."""
+    edited since or the arguments differ from its own; a new one (saved at once, so that a
+    tuning stopped in its first generation resumes) otherwise."""
     given = checkpoint.arguments(plan)
     if saved is not None:  # an edited file first: it explains other starting parameters
         error = checkpoint.edited(plan.out, saved.files, plan.field.files) or checkpoint.mismatch(

@@ -88,6 +88,7 @@ def _tournaments(rule_sets: list[Any], field: list[str], request: Request) -> li
     game is played)."""
     from leaves.plugin import LeavesGame
     from tournaments import Tournament
+    from tournaments.checks import size_after_flag  # start-up: as the two above
 
     sizes = _sizes(request.players)
     for rules in rule_sets:
@@ -98,7 +99,7 @@ def _tournaments(rule_sets: list[Any], field: list[str], request: Request) -> li
                 why = ""  # today's refusing a count a variant deals: they are the baseline
                 if rules is rule_sets[0] and any(n in r.players for r in rule_sets[1:]):
                     why = " (today's rules, the baseline every variant is compared with)"
-                raise CLIError(f"--players {n}: {exc}{why}", usage=True) from None
+                raise CLIError(f"--players{size_after_flag(n)}: {exc}{why}", usage=True) from None
     seed = request.seed
     out = []
     for rules in rule_sets:
