@@ -69,6 +69,25 @@ def beyond_float(value: Any) -> str:
     return ""
 
 
+def _other_spelling(value: Any, parse: Any) -> str:
+    """Why the typed ``value``, which Python's ``parse`` (``int``, ``float``) reads as a number,
+    is refused, in words ('' where it is not): digits other than 0-9 (``١٢``, ``１２``) or a
+    '_' between digits (``1_000``). The project reads numbers in ASCII digits only, as
+    ``gamekit.whole`` and ``Action.parse`` do; spaces around it are let through, as by ``int``."""
+    if not isinstance(value, str):
+        return ""
+    text = value.strip()
+    spellings = (("" if text.isascii() else "digits other than 0-9"),
+                 ("'_' between its digits" if "_" in text else ""))  # fmt: skip
+    if not any(spellings):
+        return ""
+    try:
+        parse(text)
+    except ValueError:  # no number even to Python: refused as any other text is
+        return ""
+    return "written with " + " and ".join(filter(None, spellings))
+
+
 class _InWords:
     """A number type whose bounds (``min``, ``max``: either open when None; both excluded
     where ``exclusive``) are said in words in the help (``[0 or more]``) and in the one line
@@ -106,9 +125,11 @@ class _InWords:
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         takes = " ".join(filter(None, (self.noun, self.bounds)))
         unheld = beyond_float(value) if self.parse is float else ""
-        if unheld:  # refused as typed: 1e-400 is not the 0.0 it would read as
-            got = _as_typed(str(value).strip(), number=True)
-            raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}, {unheld}", ctx)
+        spelled = _other_spelling(value, self.parse)
+        if spelled or unheld:  # refused as typed: '١٢' is not 12, 1e-400 not the 0.0 it reads as
+            got = _as_typed(str(value).strip(), number=not spelled)
+            why = spelled or unheld
+            raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}, {why}", ctx)
         try:
             number = super().convert(value, param, ctx)
             if number == number or (self.min is None and self.max is None):

@@ -43,6 +43,13 @@ __all__ = [
 ]  # fmt: skip
 
 
+def overall(table: pd.DataFrame | None) -> pd.Series | None:
+    """The row of ``table`` over every table size ("all"); None for no table or an empty one."""
+    if table is None or not len(table):
+        return None
+    return table[table["n_players"].astype(str) == "all"].iloc[0]
+
+
 def _verdict(lo: float, hi: float, fair: float) -> str:
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{TOO_FEW}, so no verdict"
@@ -218,10 +225,8 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration,
     """Forfeited and unfinished games, first of all when there are any: every other finding
     is read with them in mind. ``said``: the topics of the findings given, which the caution
     names where they leave forfeited games out (a game's report has only those it declares)."""
-    done = tables.get("completion")
-    if done is None or not len(done):
+    if (row := overall(tables.get("completion"))) is None:
         return []
-    row = done[done["n_players"].astype(str) == "all"].iloc[0]
     games, forfeited, unfinished = int(row["games"]), int(row["forfeited"]), int(row["unfinished"])
     if not forfeited and not unfinished:
         return []
@@ -308,9 +313,8 @@ def _unfinished_wins(unfinished: int, won: int, d: Declaration) -> str:
 
 def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     """The share of every declared yes/no column over all rows (e.g. blockades)."""
-    if out is None or not len(out):
+    if (row := overall(out)) is None:
         return []
-    row = out[out["n_players"].astype(str) == "all"].iloc[0]
     found = []
     for c, meaning in d.share_columns.items():
         if f"{c}_share" in out:

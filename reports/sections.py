@@ -14,7 +14,7 @@ from tournaments.declaration import Declaration, plural
 from tournaments.run_state import RunState
 
 from .data import Run
-from .findings import key_findings
+from .findings import key_findings, overall
 from .gauntlet import unshared, void_gauntlet
 from .metagame_text import metagame_lead, metagame_sections
 from .numbers import TOO_FEW, pct
@@ -238,10 +238,8 @@ def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     """Where the run had forfeits (``completion``), the clause saying the lengths (and the
     outcomes' means) leave them out, a forfeited row's length being that of one cut short,
     while the outcomes' counts and shares cover every one: two tables read alike otherwise."""
-    done = tables.get("completion")
-    if done is None or not len(done):
-        return ""
-    forfeited = int(done[done["n_players"].astype(str) == "all"].iloc[0]["forfeited"])
+    row = overall(tables.get("completion"))
+    forfeited = 0 if row is None else int(row["forfeited"])
     if not forfeited:
         return ""
     said = f"{forfeited:,} forfeited {plural(d.unit)} (cut short) are"
@@ -256,11 +254,9 @@ def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
 def _no_intervals(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     """Why no rate of the run has an interval, as a lead says it: too few deals, or (every
     unit forfeited, ``completion``) nothing valid to count."""
-    done = tables.get("completion")
-    if done is not None and len(done):
-        row = done[done["n_players"].astype(str) == "all"].iloc[0]
-        if int(row["games"]) and int(row["forfeited"]) >= int(row["games"]):
-            return ALL_FORFEITED.format(unit=d.unit)
+    row = overall(tables.get("completion"))
+    if row is not None and int(row["games"]) and int(row["forfeited"]) >= int(row["games"]):
+        return ALL_FORFEITED.format(unit=d.unit)
     return NO_INTERVALS.format(units=d.units())
 
 
@@ -332,8 +328,7 @@ def _fair_words(done: pd.DataFrame | None, d: Declaration) -> str:
     strategy's failure, which the findings' caution says first.) Where tied players share a
     win, all alike would win more than 1/players: their rate is par."""
     unwon = 0
-    if done is not None and len(done):
-        row = done[done["n_players"].astype(str) == "all"].iloc[0]
+    if (row := overall(done)) is not None:
         unwon = int(row["unfinished"]) - int(row.get("unfinished_won", 0))
     if unwon <= 0 and not d.shared_wins:
         return FAIR

@@ -538,3 +538,34 @@ def forget_loaded_files() -> Iterator[None]:
     """``loaded_files_forgotten`` around a test (import it into a test module to use it)."""
     with loaded_files_forgotten():
         yield
+
+
+_LOGGING_BOT = """import os
+import time
+
+from strategies import Strategy
+
+
+class Bot(Strategy):
+    name = {name!r}
+    description = {description!r}
+
+    def __init__(self, pick: int = {pick}):
+        self.pick = pick
+
+    def choose(self, view, legal, rng):
+        if os.getpid() == {driver}:  # the driver slow: the workers play, however busy the machine
+            time.sleep(0.002)
+        with open({log!r}, "a", encoding="utf-8") as f:
+            f.write(f"{{os.getpid()}} {{self.pick}}\\n")
+        return legal[min(self.pick, len(legal) - 1)]
+"""
+
+
+def logging_bot(name: str, description: str, pick: int, log: str, driver: int = -1) -> str:
+    """The source of a user's strategy file whose ``Bot`` (registered as ``name``) plays the
+    legal move at ``pick`` (its parameter's default) and appends ``PID PICK`` to the file
+    ``log`` at each decision, so a test reads which process played which version; in the
+    process ``driver`` (a pid; -1: none) it sleeps first, so worker processes play the games."""
+    return _LOGGING_BOT.format(name=name, description=description, pick=pick, log=log,
+                               driver=driver)  # fmt: skip

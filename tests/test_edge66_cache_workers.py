@@ -11,28 +11,7 @@ import os
 
 import pytest
 
-from tests.helpers import cli, loaded_files_forgotten
-
-BOT = """import os
-import time
-
-from strategies import Strategy
-
-
-class Bot(Strategy):
-    name = "edge66-worker-{form}"
-    description = "version {version}"
-
-    def __init__(self, pick: int = {version}):
-        self.pick = pick
-
-    def choose(self, view, legal, rng):
-        if os.getpid() == {driver}:  # the driver slow: the workers play, however busy the machine
-            time.sleep(0.002)
-        with open({log!r}, "a", encoding="utf-8") as f:
-            f.write(f"{{os.getpid()}} {{self.pick}}\\n")
-        return legal[min(self.pick, len(legal) - 1)]
-"""
+from tests.helpers import cli, loaded_files_forgotten, logging_bot
 
 
 @pytest.mark.slow
@@ -48,10 +27,9 @@ def test_workers_kept_between_runs_play_the_edited_file(tmp_path, capsys, monkey
     players: list[set[int]] = []
     with loaded_files_forgotten():
         for version in (1, 2):
-            path.write_text(
-                BOT.format(version=version, log=str(log), form=form, driver=os.getpid()),
-                encoding="utf-8",
-            )
+            bot = logging_bot(f"edge66-worker-{form}", f"version {version}", version, str(log),
+                              os.getpid())  # fmt: skip
+            path.write_text(bot, encoding="utf-8")
             out = tmp_path / f"run{version}"
             code, _, err = cli(capsys, "tournament", entrant, "greedy", "low", *load,
                                "--players", "3", "--games", "600", "--jobs", "2",

@@ -12,28 +12,10 @@ from pathlib import Path
 import pytest
 
 from strategies import registry
-from tests.helpers import cli, loaded_files_forgotten
+from tests.helpers import cli, loaded_files_forgotten, logging_bot
 
-BOT = """import os
-import time
-
-from strategies import Strategy
-
-
-class Bot(Strategy):
-    name = "edge66-workers-same"
-    description = "file {which}"
-
-    def __init__(self, pick: int = {pick}):
-        self.pick = pick
-
-    def choose(self, view, legal, rng):
-        if os.getpid() == {driver}:  # the driver slow: the workers play, however busy the machine
-            time.sleep(0.002)
-        with open({log!r}, "a", encoding="utf-8") as f:
-            f.write(f"{{os.getpid()}} {{self.pick}}\\n")
-        return legal[min(self.pick, len(legal) - 1)]
-"""
+NAME = "edge66-workers-same"
+"""The strategy name both files declare."""
 
 
 @pytest.mark.slow
@@ -48,10 +30,9 @@ def test_a_kept_worker_plays_another_file_of_the_same_name(tmp_path, capsys, mon
     for pick, which in ((1, "first"), (2, "second")):
         path = tmp_path / which / "bot.py"
         path.parent.mkdir()
-        path.write_text(
-            BOT.format(which=which, pick=pick, log=str(log), driver=os.getpid()), encoding="utf-8"
-        )
-        entrant = f"{path}:Bot" if form == "spec" else "edge66-workers-same"
+        bot = logging_bot(NAME, f"file {which}", pick, str(log), os.getpid())
+        path.write_text(bot, encoding="utf-8")
+        entrant = f"{path}:Bot" if form == "spec" else NAME
         load = ["--load", str(path)] if form == "load" else []
         with loaded_files_forgotten():  # the name unregistered after each run, as a notebook may
             code, _, err = cli(capsys, "tournament", entrant, "greedy", "low", *load,
@@ -67,7 +48,7 @@ def test_a_kept_worker_plays_another_file_of_the_same_name(tmp_path, capsys, mon
 
 def _write(path: Path, which: str) -> str:
     path.parent.mkdir(exist_ok=True)
-    path.write_text(BOT.format(which=which, pick=0, log="unused", driver=-1), encoding="utf-8")
+    path.write_text(logging_bot(NAME, f"file {which}", 0, "unused"), encoding="utf-8")
     return f"{path}:Bot"
 
 
@@ -80,15 +61,14 @@ def test_in_a_worker_a_file_takes_a_name_another_file_holds(tmp_path, monkeypatc
     with loaded_files_forgotten():
         a = registry.get(first)
         b = registry.get(second)
-        assert registry.get_class("edge66-workers-same") is type(b)
+        assert registry.get_class(NAME) is type(b)
         assert registry.get(first) == a  # the first file's class still plays by its spec
 
 
 def test_in_a_worker_a_file_takes_no_built_in_name(tmp_path, monkeypatch):
     """Only a user's file's name moves: a built-in's is refused in a worker as anywhere."""
     path = tmp_path / "greedy.py"
-    path.write_text(BOT.replace("edge66-workers-same", "greedy").format(which="x", pick=0,
-                    log="unused", driver=-1), encoding="utf-8")  # fmt: skip
+    path.write_text(logging_bot("greedy", "file x", 0, "unused"), encoding="utf-8")
     monkeypatch.setattr(registry, "_plays_for_another", lambda: True)
     with loaded_files_forgotten(), pytest.raises(ValueError, match="'greedy' is already taken"):
         registry.get(f"{path}:Bot")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from leaves_cli.flags import message
 from tests.helpers import loaded_files_forgotten
 from tuning.evaluate import Field
 
@@ -44,7 +45,9 @@ def test_a_file_edited_during_a_tuning_is_refused(tmp_path):
     assert err.value.usage_error is False  # the command was right: exit 1, not 2
     assert "\n" not in said
     assert said.startswith(f"strategy file {path} changed during the tuning (SHA-256 ")
-    assert said.endswith("continue with --resume, or tune the new version in a new --out")
+    advice = "put the file back as it was and continue with {}, or tune the new version in a new {}"
+    assert said.endswith(advice.format("resume", "out"))  # tune()'s own parameters
+    assert message(err.value).endswith(advice.format("--resume", "--out"))  # leaves tune's flags
 
 
 def test_fields_without_a_users_file_play_on(tmp_path):

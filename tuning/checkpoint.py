@@ -195,13 +195,10 @@ def edited(out: Path, saved: dict[str, str] | None, files: dict[str, str]) -> Fi
     for path, before in (saved or {}).items():
         now = files.get(path)
         if now is not None and now != before:  # a file no longer played: another strategy
-            return FileEdited(
+            return FileEdited.advised(
                 f"cannot resume {out}: strategy file {path} changed since the tuning started "
                 f"(SHA-256 {before[:12]} when it started, {now[:12]} now): its saved "
-                "generations played the old code; put the file back as it was and continue "
-                "with {resume}, or tune the new version in a new {out}",
-                "resume",
-                "out",
+                "generations played the old code"
             )
     return None
 

@@ -40,6 +40,14 @@ class FileEdited(ParameterError):
 
     usage_error = False  # the command was right; the file changed under it (exit 1, not 2)
 
+    @classmethod
+    def advised(cls, why: str) -> FileEdited:
+        """The refusal that says ``why``, then the one advice both refusals give, its
+        ``{resume}`` and ``{out}`` named in the caller's words (``--resume`` on the command
+        line, ``resume`` in Python)."""
+        advice = "put the file back as it was and continue with {resume}, or tune the new version"
+        return cls(f"{why}; {advice} in a new {{out}}", "resume", "out")
+
 
 @dataclass(frozen=True)
 class Field:
@@ -81,11 +89,10 @@ class Field:
                 continue  # no user's file: a built-in, an installed package's class
             first = self.files.setdefault(file, sha256)
             if first != sha256:
-                raise FileEdited(
+                raise FileEdited.advised(
                     f"strategy file {file} changed during the tuning (SHA-256 {first[:12]} "
                     f"when it started, {sha256[:12]} now): its later candidates would play "
-                    "other code than its earlier ones; put the file back as it was and "
-                    "continue with --resume, or tune the new version in a new --out"
+                    "other code than its earlier ones"
                 )
 
     def games_per_run(self, candidate: str, games: int) -> int:
