@@ -136,8 +136,9 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     interval (both win rates are then over the sets both played, as B - A is); other runs are
     independent, and the output says which, from the seeds. Runs of other games or table
     sizes, or a gauntlet and a tournament, are refused; runs under other rules are compared.
-    Games ended by a forfeit are left out (a set holding one is not paired), and a strategy
-    with no valid game in a run is not compared: the output says so.
+    Games ended by a forfeit are left out (a set holding one is paired, over its other
+    games, only where both runs forfeited the same games of it), and a strategy with no
+    valid game in a run is not compared: the output says so.
 
     \b
     Examples:

@@ -13,7 +13,8 @@ freedom. p-values are two-sided t tests, Holm-corrected over the strategies comp
 other games or table sizes, or a gauntlet against a tournament, are refused
 (``NotComparable``); runs under other rules are compared and the rules named. Games ended by
 a forfeit are left out, as from the report's paired comparisons (``Games.finished``): a set
-holding one is not paired, unpaired rates leave out in both runs a table one run forfeited
+holding one is paired over its other games where both runs forfeited the same games of it,
+and not at all otherwise; unpaired rates leave out in both runs a table one run forfeited
 whole, and a strategy with no valid game in a run (``reports.tables.ranked``) is not
 compared; each said in words, and nothing left to compare is a ReportError. Runs whose fields
 differ (a strategy only one run has) say so first: a strategy's change may come from its
@@ -262,9 +263,9 @@ def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: floa
     """The table of the strategies ``measured`` (one in no set compared left out), whether
     each won as often in B as in A in every set paired, and the tables left out of unpaired
     rates. Win rates are over the games not ended by a forfeit: paired, over ``ov``'s sets (a
-    set with a forfeited game is in none, ``_unshared``), as B - A is; unpaired, less the
-    tables one run forfeited every game at (``emptied_tables``), B - A the difference of the
-    two rates."""
+    set with a forfeited game only where both runs forfeited the same games, ``_unshared``),
+    as B - A is; unpaired, less the tables one run forfeited every game at
+    (``emptied_tables``), B - A the difference of the two rates."""
     codes = [(ga.labels.index(m.a), gb.labels.index(m.b)) for m in measured]
     if ov.paired:
         drop_a, drop_b, empty = (*_unshared(ga, gb, ov), [])

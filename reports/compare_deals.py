@@ -8,9 +8,11 @@ runs are paired over the sets both played when those are at least half of the sm
 (``MIN_SHARED``): each run's win rate over those sets, linearised per set as every report
 rate is, and per set B's contribution less A's (with as many seats in both: B's wins less
 A's), with the stratified variance of every report interval (the tables strata, a table with
-one such set pooled per table size), so the luck of the deals cancels. Otherwise they are
-unpaired, and the sentence says why, from the seeds: no seed in common, common seeds at other
-tables, or too few sets in common.
+one such set pooled per table size), so the luck of the deals cancels. A set holding a game
+ended by a forfeit is paired over its other games where both runs forfeited the same games of
+it (the same seatings), and left out otherwise. Runs not paired are unpaired, and the
+sentence says why, from the seeds: no seed in common, common seeds at other tables, or too
+few sets in common.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import pyarrow.parquet as pq
 
 from tournaments.declaration import plural
 
-from .clusters import Clusters, Estimates, clusters, rate_differences, seat_sums
+from .clusters import Clusters, Estimates, Sums, clusters, rate_differences, seat_sums
 from .data import Games, ReportError, Run
 from .loading import part_files
 from .numbers import counted
@@ -149,6 +151,39 @@ def _forfeited_sets(g: Games) -> np.ndarray:
     return np.bincount(cl.of_game, weights=g.forfeited, minlength=cl.n) > 0
 
 
+def _forfeited_seatings(g: Games, names: list[str], set_of: np.ndarray,
+                        vocab: dict[object, int]) -> pd.Series:  # fmt: skip
+    """How many games ``g`` forfeited per (A's set, seating): ``set_of`` maps ``g``'s sets
+    to A's (-1: none), a seating (who sat in which seat, ``names`` mapping the labels to one
+    vocabulary) coded through ``vocab``, shared by both runs."""
+    at = np.flatnonzero(g.forfeited)
+    seats = g.seats[at].astype(np.int64)
+    distinct, inv = np.unique(seats, axis=0, return_inverse=True)
+    keys = [tuple((i, names[c]) for i, c in enumerate(row) if c >= 0) for row in distinct]
+    code = np.array([vocab.setdefault(k, len(vocab)) for k in keys], dtype=np.int64)
+    frame = pd.DataFrame({"set": set_of[clusters(g).of_game[at]], "seating": code[inv.ravel()]})
+    return frame[frame["set"] >= 0].value_counts()
+
+
+def _same_forfeits(ga: Games, gb: Games, b_of_a: np.ndarray,
+                   names: tuple[list[str], list[str]]) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Per set of A, whether it and its set in B (``b_of_a``) forfeited the same games (the
+    same seatings of the same deal) and played one to the end, and whether they forfeited
+    every game alike: in the first the games both played are the same seatings, which pair
+    as a whole set's do; the second holds nothing to pair."""
+    a_of_b = np.full(clusters(gb).n, -1, dtype=np.int64)
+    a_of_b[b_of_a[b_of_a >= 0]] = np.flatnonzero(b_of_a >= 0)
+    vocab: dict[object, int] = {}
+    runs = ((ga, names[0], np.arange(b_of_a.size)), (gb, names[1], a_of_b))
+    counts = [_forfeited_seatings(g, n, of, vocab) for g, n, of in runs]
+    other = counts[0].sub(counts[1], fill_value=0)
+    same = np.ones(b_of_a.size, dtype=bool)
+    same[other[other != 0].index.get_level_values("set").to_numpy(np.int64)] = False
+    played = [np.bincount(clusters(g).of_game, ~g.forfeited, clusters(g).n) > 0 for g in (ga, gb)]
+    some = played[0] & played[1][np.maximum(b_of_a, 0)]
+    return same & some, same & ~some
+
+
 def emptied_tables(ga: Games, gb: Games,
                    names: tuple[list[str], list[str]]) -> tuple[np.ndarray, np.ndarray, list[str]]:  # fmt: skip
     """The tables (who sat there, ``names`` mapping both runs' labels to one vocabulary) both
@@ -170,8 +205,10 @@ def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | N
     """The sets runs A and B share by their deal seeds (``seeds``: per game, None where a
     run records none) and tables (``names``: each run's labels, mapped to one vocabulary),
     named as ``words`` (each run's: deals, or matches) say.
-    A set holding a game ended by a forfeit, in either run, is not paired: its other games
-    are some of its seatings only, which the other run's set need not match."""
+    A set holding a game ended by a forfeit is paired over its other games where the other
+    run forfeited the same games of it (the same seatings): both runs' other games are then
+    the same seatings. Otherwise it is not paired: its other games are some of its seatings
+    only, which the other run's set need not match."""
     w, wb = words or (_Words(), _Words())
     add = "the two runs' variances add"
     if w.deal != wb.deal:  # one run's sets are deals, the other's matches: never the same
@@ -196,25 +233,29 @@ def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | N
     b_of_a = _keys(sb, tb).get_indexer(_keys(sa, ta))
     void_a, void_b = _forfeited_sets(ga), _forfeited_sets(gb)
     void = (b_of_a >= 0) & (void_a | void_b[np.maximum(b_of_a, 0)])
+    alike, bare = _same_forfeits(ga, gb, b_of_a, names) if void.any() else (void, void)
+    alike, bare = alike & void, bare & void
+    void &= ~alike  # a set whose forfeits both runs share pairs over its other games
     b_of_a[void] = -1
-    shared, dropped = int((b_of_a >= 0).sum()), int(void.sum())
+    kept, empty = int(alike.sum()), int(bare.sum())
+    shared, dropped = int((b_of_a >= 0).sum()), int(void.sum()) - empty
     sets = counted(shared, "duplicate set")
     if shared == 0:
-        if dropped:
-            who = "the one" if dropped == 1 else f"each of the {dropped:,}"
+        if dropped + empty:
+            who = "the one" if dropped + empty == 1 else f"each of the {dropped + empty:,}"
             why = f"{who} both played holds a game ended by a forfeit"
         else:
             none = "it at no table" if common == 1 else "none of them at a table"
             why = f"{w.dealt} {none} of the same strategies"
         return Overlap(False, f"unpaired: the runs share {counted(common, w.seed)} but {why}: "
                               f"{add}")  # fmt: skip
-    left = _left_out(dropped)
-    if shared < MIN_SHARED * min((~void_a).sum(), (~void_b).sum()):
+    left = _left_out(dropped) + _nothing_played(empty)
+    if shared < MIN_SHARED * (min((~void_a).sum(), (~void_b).sum()) + kept):
         return Overlap(False, f"unpaired: only {sets} (a {w.seed} at a table) "
                               f"{'is' if shared == 1 else 'are'} in both runs (A has {sa.size:,}, "
                               f"B {sb.size:,}{left}), too few to pair: {add}")  # fmt: skip
     deals = counted(da.size, w.deal)
-    if shared == sa.size == sb.size:
+    if shared + empty == sa.size == sb.size:
         same = w.seed if da.size == 1 else plural(w.seed)
         what = (f"{w.dealt} the same {deals} (their {w.seed}s are identical)" if w.same_rules
                 else f"drew their {deals} from the same {same} (under other rules a seed may "
@@ -223,8 +264,28 @@ def overlap(ga: Games, gb: Games, seeds: tuple[np.ndarray | None, np.ndarray | N
     else:
         text = (f"paired where the {w.seed}s agree: A {w.dealt} {deals}, B {db.size:,}, "
                 f"{common:,} of them with the same seed; B - A is paired over the {sets} both "
-                f"played at the same table (A has {sa.size:,}, B {sb.size:,}){left}")  # fmt: skip
-    return Overlap(True, text, b_of_a, ta, shared)
+                f"played at the same table (A has {sa.size:,}, B {sb.size:,})")  # fmt: skip
+    return Overlap(True, text + _over_played(kept, shared) + left, b_of_a, ta, shared)
+
+
+def _over_played(kept: int, shared: int) -> str:
+    """The sets paired over the games both runs played to the end, in words ('' if none)."""
+    if not kept:
+        return ""
+    one = kept == 1 or kept == shared  # 'each holds', '1 of them holds', '2 of them hold'
+    which = "each" if kept == shared else f"{kept:,} of them"
+    return (f"; {which} {'holds' if one else 'hold'} games ended by a forfeit, the same "
+            f"seatings in both runs, and {'is' if one else 'are'} paired over the games played "
+            "to the end")  # fmt: skip
+
+
+def _nothing_played(empty: int) -> str:
+    """The shared sets whose every game both runs forfeited, in words ('' if none)."""
+    if not empty:
+        return ""
+    if empty == 1:
+        return "; 1 more, every game of which both runs forfeited, has none to pair"
+    return f"; {empty:,} more, every game of which both runs forfeited, have none to pair"
 
 
 def _left_out(dropped: int) -> str:
@@ -258,6 +319,19 @@ def _paired_clusters(ga: Games, ov: Overlap) -> Clusters:
                     cl.first)  # fmt: skip
 
 
+def _seated_unless_forfeited(b: Games, seat: int) -> np.ndarray:
+    """The strategy in ``seat`` of each game of ``b``, -1 where the game ended by a forfeit."""
+    return np.where(b.forfeited, -1, b.seats[:, seat].astype(np.int64))
+
+
+def _played_sums(g: Games) -> Sums:
+    """Per (strategy, set) of ``g``: wins and seats over the games played to the end (a set
+    paired over its other games counts those only)."""
+    if not g.forfeited.any():
+        return seat_sums(g, g.n_strategies)
+    return seat_sums(g, g.n_strategies, code=_seated_unless_forfeited)
+
+
 def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
                       ov: Overlap) -> tuple[Estimates, bool]:  # fmt: skip
     """B - A per strategy pair ``codes`` (A's code, B's) over the duplicate sets both played
@@ -266,7 +340,7 @@ def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
     with one set paired, where forfeits left the others out) takes its sets as one stratum,
     whose variance counts that set's too (conservative). Also whether every pair won as
     often, over as many seats, in B as in A in each of those sets."""
-    sa, sb = seat_sums(ga, ga.n_strategies), seat_sums(gb, gb.n_strategies)
+    sa, sb = _played_sums(ga), _played_sums(gb)
     n_b = clusters(gb).n
     rows: list[tuple[np.ndarray, ...]] = []  # per pair: A's wins, seats, B's, the sets
     for ca, cb in codes:
