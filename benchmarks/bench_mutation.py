@@ -76,6 +76,9 @@ _RECORDS = (
     "tests/test_records63.py",
     "tests/test_mutation65_record.py",
     "tests/test_edge65_records.py",
+    "tests/test_edge66_records.py",
+    "tests/test_edge66_records_view.py",
+    "tests/test_edge66_core.py",
 )
 """The tests of a game record, its replay and its checks (``leaves/record.py`` and
 ``leaves/record_checks.py``, one module until they were split)."""
@@ -88,6 +91,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_audit3_api.py",
         "tests/test_bad_input_rules.py",
         "tests/test_variants63.py",
+        "tests/test_edge66_core.py",
     ),
     "leaves/rule_text.py": (
         "tests/test_boundaries_ruleset.py",
@@ -148,6 +152,8 @@ MODULES: dict[str, tuple[str, ...]] = {
         *_RULES,
         "tests/test_api_edges_core.py",
         "tests/test_audit3_api.py",
+        "tests/test_edge66_core.py",
+        "tests/test_mutation66b_actions.py",
     ),
     "leaves/record.py": _RECORDS,
     "leaves/record_checks.py": _RECORDS,
@@ -210,6 +216,10 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_manifest64_versions.py",
         "tests/test_resume64_manifest.py",
         "tests/test_edges_runstate.py",
+        "tests/test_edge66_damaged.py",
+        "tests/test_edge66_damaged_values.py",
+        "tests/test_edge66_manifest.py",
+        "tests/test_mutation66b_manifest.py",
     ),
     "tournaments/schedule.py": (
         "tests/test_mutation65_schedule.py",
