@@ -203,13 +203,13 @@ def play_own_code(cls: type, base: type, policy: str, hooks: tuple[str, ...]) ->
     its own code: it loses the policy, since the compiled loop, which calls no Python per
     decision, would play the parent's. And a class without a policy is not classified
     ``compiled``, whatever its classifier says."""
-    if _decides_below_its_policy(cls, policy, hooks):
+    if decides_below_its_policy(cls, policy, hooks):
         setattr(cls, policy, getattr(base, policy))  # (the base's already: nothing changes)
     if getattr(cls, policy) is getattr(base, policy) and cls.classifier.get("compiled"):
         cls.classifier = {**cls.classifier, "compiled": False}
 
 
-def _decides_below_its_policy(cls: type, policy: str, hooks: tuple[str, ...]) -> bool:
+def decides_below_its_policy(cls: type, policy: str, hooks: tuple[str, ...]) -> bool:
     """Does ``cls`` define one of ``hooks`` below the class whose ``policy`` it inherits?"""
     for klass in cls.__mro__:
         if policy in vars(klass):

@@ -16,8 +16,8 @@ from leaves.actions import Action
 from strategies.base import (
     DEFAULT_CLASSIFIER,
     Player,
-    _decides_below_its_policy,
     check_name,
+    decides_below_its_policy,
     play_own_code,
 )
 from strategies.registry import refusal
@@ -108,6 +108,6 @@ def _gives_up_its_policy(cls: type[Strategy]) -> bool:
     own = [k for k in cls.__mro__[: cls.__mro__.index(Strategy)] if "compiled" in vars(k)]
     if not own:
         return False
-    return own[0].__dict__["compiled"] is Strategy.compiled or _decides_below_its_policy(
+    return own[0].__dict__["compiled"] is Strategy.compiled or decides_below_its_policy(
         cls, "compiled", HOOKS
     )
