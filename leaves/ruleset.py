@@ -36,6 +36,7 @@ from numbers import Integral, Real
 from typing import Any, ClassVar, NamedTuple
 
 from gamekit.errors import ParameterError, refuse_unknown_keys, shown
+from gamekit.whole import other_spelling
 
 from .rule_text import counts_text, named_value, parse_texts, rule_items, texts_of, value_text
 from .rules import (
@@ -286,14 +287,20 @@ def _integer(name: str, value: Any, low: int, high: int) -> int:
         if n != value and str(n) != str(value).strip():
             raise ValueError
     except (TypeError, ValueError, OverflowError):  # OverflowError: inf, which TOML writes
-        digits = isinstance(value, str) and value.strip().isdecimal()  # '９': not 0-9
-        how = " written in the digits 0-9" if digits and not value.isascii() else ""
-        raise ValueError(
-            f"{name} must be a whole number {low}..{high}{how}, got {shown(value, typed=False)}"
-        ) from None
+        raise ValueError(_not_whole(name, value, low, high)) from None
     if not low <= n <= high:
         raise ValueError(f"{name} must be {low}..{high}, got {shown(n, typed=False)}")
     return n
+
+
+def _not_whole(name: str, value: Any, low: int, high: int) -> str:
+    """The line refusing ``value``, no whole number of the digits 0-9; a spelling Python
+    reads as a number (``９``, ``1_000``, ``-٣``) is said why in the number flags' words
+    (``gamekit.whole.other_spelling``)."""
+    why = other_spelling(value)
+    return f"{name} must be a whole number {low}..{high}, got {shown(value, typed=False)}" + (
+        why and f", {why}"
+    )
 
 
 def _switch(name: str, value: Any) -> bool:

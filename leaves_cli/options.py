@@ -16,7 +16,7 @@ import click
 
 from gamekit.errors import shown
 from gamekit.text import printable
-from gamekit.whole import read_whole
+from gamekit.whole import other_spelling, read_whole
 
 
 def is_empty_name(value: Any) -> bool:
@@ -69,25 +69,6 @@ def beyond_float(value: Any) -> str:
     return ""
 
 
-def _other_spelling(value: Any, parse: Any) -> str:
-    """Why the typed ``value``, which Python's ``parse`` (``int``, ``float``) reads as a number,
-    is refused, in words ('' where it is not): digits other than 0-9 (``١٢``, ``１２``) or a
-    '_' between digits (``1_000``). The project reads numbers in ASCII digits only, as
-    ``gamekit.whole`` and ``Action.parse`` do; spaces around it are let through, as by ``int``."""
-    if not isinstance(value, str):
-        return ""
-    text = value.strip()
-    spellings = (("" if text.isascii() else "digits other than 0-9"),
-                 ("'_' between its digits" if "_" in text else ""))  # fmt: skip
-    if not any(spellings):
-        return ""
-    try:
-        parse(text)
-    except ValueError:  # no number even to Python: refused as any other text is
-        return ""
-    return "written with " + " and ".join(filter(None, spellings))
-
-
 class _InWords:
     """A number type whose bounds (``min``, ``max``: either open when None; both excluded
     where ``exclusive``) are said in words in the help (``[0 or more]``) and in the one line
@@ -125,7 +106,7 @@ class _InWords:
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         takes = " ".join(filter(None, (self.noun, self.bounds)))
         unheld = beyond_float(value) if self.parse is float else ""
-        spelled = _other_spelling(value, self.parse)
+        spelled = other_spelling(value, self.parse)
         if spelled or unheld:  # refused as typed: '١٢' is not 12, 1e-400 not the 0.0 it reads as
             got = _as_typed(str(value).strip(), number=not spelled)
             why = spelled or unheld

@@ -106,7 +106,10 @@ def _split_commas(text: str) -> list[str]:
 
 
 def parse_value(raw: str) -> Any:
-    """A spec value: bool, None, int, float, quoted string, or the text itself."""
+    """A spec value: bool, None, int, float, quoted string, or the text itself. A number is
+    written as Python writes one in ASCII (``3``, ``1_000``, ``-0.25``, ``1e3``, ``nan``), with
+    nothing around it: ``int`` and ``float`` also read digits of any script (``١``, ``１``) and
+    spaces around them, which stay text, so a number parameter refuses them as typed."""
     low = raw.lower()
     if low in ("true", "yes", "on"):
         return True
@@ -119,6 +122,8 @@ def parse_value(raw: str) -> Any:
             return ast.literal_eval(raw)
         except (ValueError, SyntaxError):
             raise ValueError(f"cannot read the quoted value {raw}") from None
+    if not raw.isascii() or raw != raw.strip():
+        return raw
     try:
         return int(raw.replace("_", "")) if re.fullmatch(r"[+-]?\d+(_\d+)*", raw) else float(raw)
     except ValueError:
