@@ -50,11 +50,18 @@ def _said(x: int) -> str:
 
 def _number(text: str) -> int:
     """``text`` (spaces aside) as a number of ASCII digits: ``int`` alone would read "٣" as 3,
-    "1_3" as 13 and "+3" as 3."""
+    "1_3" as 13 and "+3" as 3. A number past the digits ``int`` reads (4,300 unless set
+    otherwise) is past every range an action takes: it comes back as the least number of as
+    many digits, which an error says as it would say the number itself ("a whole number of
+    about 5,000 digits"), not as text no action is read from."""
     text = text.strip()
     if not (text.isascii() and text.isdigit()):
         raise ValueError(f"not a number: {shown(text, typed=False)}")
-    return int(text)
+    digits = text.lstrip("0") or "0"  # "0009" is 9, however many zeros lead
+    try:
+        return int(digits)
+    except ValueError:  # past the digits int() reads
+        return 10 ** (len(digits) - 1)
 
 
 class Action:

@@ -59,10 +59,10 @@ def check_needs(plugin: Any, players: int, sizes: dict[str, int | None], given: 
         raise CLIError(f"{given}the benchmark needs {_size(size)} of memory; this machine has "
                        f"{_size(memory)}, swap included{most}", usage=True)  # fmt: skip
     if seconds > MOST_S:
-        longest = _duration(MOST_S)
-        raise CLIError(f"{given}the benchmark takes at least {_duration(seconds)} on one "
-                       f"core; one of more than {longest} is refused: ask for fewer",
-                       usage=True)  # fmt: skip
+        longest, said = _duration(MOST_S), _duration(seconds)
+        takes = f"more than {said}" if said == longest else f"at least {said}"  # not "1 day"
+        raise CLIError(f"{given}the benchmark takes {takes} on one core; one of more than "
+                       f"{longest} is refused: ask for fewer", usage=True)  # fmt: skip
     if seconds > WARN_S:
         click.echo(f"leaves: warning: {given}the benchmark takes at least "
                    f"{_duration(seconds)} on one core", err=True)  # fmt: skip
@@ -87,16 +87,26 @@ def _size(size: float) -> str:
     return f"{size:,.1f} {unit}" if unit != "bytes" else f"{size:,.0f} bytes"
 
 
+UNITS = (("second", 1.0), ("minute", 60.0), ("hour", 3600.0), ("day", 86_400.0),
+         ("year", 365.25 * 86_400))  # fmt: skip
+"""The units a duration is said in, shortest first, by their length in seconds."""
+
+
 def _duration(seconds: float) -> str:
-    """Seconds in the largest unit that holds at least one ("231 days", "6.3 years")."""
-    value, unit = seconds, "second"
-    for name, length in (("minute", 60), ("hour", 3600), ("day", 86_400),
-                         ("year", 365.25 * 86_400)):  # fmt: skip
-        if seconds < length:
-            break
-        value, unit = seconds / length, name
-    text = f"{value:,.0f}" if value >= 10 else f"{value:.1f}".removesuffix(".0")
-    return f"{text} {unit}{'' if text == '1' else 's'}"
+    """Seconds in the largest unit that holds at least one, to the nearest whole (a tenth
+    below 10: "231 days", "6.3 years"); a figure that rounds to the next unit's length is
+    said in that unit ("1 hour" for 3,599 s, never "60 minutes")."""
+    at = max([0, *(i for i, (_, length) in enumerate(UNITS) if seconds >= length)])
+    text = _figure(seconds / UNITS[at][1])
+    if at + 1 < len(UNITS) and float(text.replace(",", "")) * UNITS[at][1] >= UNITS[at + 1][1]:
+        at += 1
+        text = _figure(seconds / UNITS[at][1])
+    return f"{text} {UNITS[at][0]}{'' if text == '1' else 's'}"
+
+
+def _figure(value: float) -> str:
+    """A duration's figure: whole from 10 up, else to a tenth ("1.5", "1", not "1.0")."""
+    return f"{value:,.0f}" if value >= 10 else f"{value:.1f}".removesuffix(".0")
 
 
 def _table(report: Any) -> None:

@@ -215,15 +215,52 @@ def _unread_number(path: str, exc: ValueError) -> str:
     own line naming neither; ``exc`` itself where no such number is found."""
     limit = sys.get_int_max_str_digits()
     with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            runs = (len(run.replace("_", "")) for run in re.findall(r"[0-9][0-9_]*", line))
-            digits = max(runs, default=0)
-            if limit and digits > limit:
-                key = re.match(r"\s*([^\s=#\[][^=#]*?)\s*=", line)
-                where = f"{key.group(1)} (line {number})" if key else f"line {number}"
-                return (f"--config: {path}: {where} holds a whole number of {digits:,} digits, "
-                        f"past the {limit:,} Python reads")  # fmt: skip
-    return f"--config: {path} is not valid TOML: {exc}"
+        found = _long_whole(f.read(), limit) if limit else None
+    if found is None:
+        return f"--config: {path} is not valid TOML: {exc}"
+    digits, line, key = found
+    where = f"{key} (line {line})" if key else f"line {line}"
+    return (f"--config: {path}: {where} holds a whole number of {digits:,} digits, past the "
+            f"{limit:,} Python reads")  # fmt: skip
+
+
+_TOML_PIECE = re.compile(
+    r"(?P<skip>#[^\n]*"  # a comment
+    r'|"""(?:\\.|[^\\])*?"{3,5}|' + r"'''.*?'{3,5}"  # a string of lines
+    r'|"(?:\\.|[^"\\\n])*"|' + r"'[^'\n]*'"  # a string
+    r"|0[xob][0-9A-Fa-f_]+|[A-Za-z_][\w-]*)"  # a number not in decimals; a word (true, inf)
+    r"|(?P<number>[0-9][0-9_]*)(?P<fraction>[.eE][0-9_.eE+-]*)?"  # a fraction: a float
+    r"|(?P<mark>[\n=\[\]{},])|.",
+    re.DOTALL,
+)
+"""A TOML file's pieces, as far as finding a whole number in it takes: what holds none (a
+comment, a string, a number not in decimals, a word), a decimal number (with a fraction or an
+exponent: a float), a mark that starts or ends a key or a value, any other character."""
+
+
+def _long_whole(text: str, limit: int) -> tuple[int, int, str | None] | None:
+    """The first whole number of more than ``limit`` digits in a value of TOML ``text``, as
+    (digits, line, the key whose ``=`` stands on that line, else None): the number the parser
+    stopped at, never a run of digits in a string, a comment or a key before it."""
+    key, key_at, start, in_value, opened = None, 0, 0, False, []
+    for m in _TOML_PIECE.finditer(text):
+        mark, number = m.group("mark"), m.group("number")
+        if number and in_value and not m.group("fraction"):
+            digits = len(number.replace("_", ""))
+            if digits > limit:
+                line = text.count("\n", 0, m.start()) + 1
+                return digits, line, key if text.count("\n", 0, key_at) + 1 == line else None
+        elif mark == "=":
+            key, key_at, in_value = text[start : m.start()].strip(), m.start(), True
+        elif mark == "[" and in_value:  # a list (else a table's name)
+            opened.append(mark)
+        elif mark in ("]", "}") and opened:  # back in the value the list or table is
+            opened.pop()
+            in_value = True
+        elif mark == "{" or (mark == "," and opened[-1:] == ["{"]) or mark == "\n":
+            opened += ["{"] if mark == "{" else []
+            start, in_value = m.end(), opened[-1:] == ["["]  # a key may start here
+    return None
 
 
 KINDS = {int: "a whole number", float: "a number", str: "text", bool: "true or false",
