@@ -19,6 +19,12 @@ player's information set, whose nodes are keyed by the public action history fro
    probability ``exp(-infer_lambda * d)``. This *soft* rejection lets a wrong opponent model
    degrade gracefully: with hard rejection (``infer_lambda >= 1e6``) the chain clings to the
    few deals that best fit the wrong model, which measured worse than no inference at all;
+   a position with no past decisions to weigh (a game's first decision, or one set up by
+   hand with ``State.from_dict``, which keeps no history, so who played what before is
+   unknown) is dealt uniformly, consistent with the public facts only: the hand sizes and
+   the undealt pile's, the cards on the table and removed, the cards known to be in a hand
+   (taken on a pass and not played since); a history that starts at no deal (such a
+   position set up at turn 0, then played on) weighs none either (``evidence.Replay``);
 2. *selects* down the tree (by default the whole tree, ``max_depth=0``, widened) with UCB1 over the
    children whose action is legal in this deal, with **availability counts** (a child's
    exploration term uses how often it was available, not the parent's visits), since legal

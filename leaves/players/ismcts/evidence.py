@@ -5,6 +5,12 @@ who passed, turn, round) and the public hand sizes, so a model policy can be ask
 would have done holding a sampled hand. The boards come from replaying the history with the
 core's kernels (``kernels.apply``, or the C engine's when it is built: ``cengine``), so the
 rules are not written again here.
+
+The replay starts from a deal: empty table, nothing removed or known, every hand of the size
+the rules deal. A history from turn 0 of a position set up by hand (``State.from_dict`` with
+its turn left at 0 and, say, a table already laid) starts elsewhere, so its replay reaches
+another board than the view's; such a history gives no evidence, as a position without one
+does.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from leaves.board import (
     MAX_SEATS,
     META,
     SEAT_SLOTS,
+    TABLE,
+    public_board,
     set_public,
 )
 from leaves.rules import MAX_COPIES, N_VALUES
@@ -52,8 +60,9 @@ than it was dealt, at most ``MAX_COPIES``); they are zeroed in every kept board.
 def evidence(view: PlayerView) -> Evidence:
     """The opponents' past decisions in ``view``'s history (``NO_EVIDENCE`` if none).
 
-    Needs the history from the deal (``view.turn == len(history)``, standard hand sizes);
-    otherwise there is no safe replay and no evidence.
+    Needs the history from the deal (``view.turn == len(history)``, standard hand sizes, the
+    replay reaching the view's public board); otherwise there is no safe replay and no
+    evidence: a position set up by hand (``State.from_dict``) has none to weigh.
     """
     return Replay().evidence(view)
 
@@ -82,10 +91,18 @@ class Replay:
             k = 0
         if not self._failed:
             self._advance(history[k:], view.player)
+        if not self._failed and not self._reaches(view):
+            self._failed = True  # the history started at no deal: its boards are not the game's
         self._done = history
         if self._failed or tuple(self._size) != tuple(view.hand_sizes) or not self._seats:
             return NO_EVIDENCE  # not a standard deal: no safe replay
         return self._gather()
+
+    def _reaches(self, view: PlayerView) -> bool:
+        """Whether the replay's public rows and META are ``view``'s (the hands are stand-ins):
+        always, for a history from a deal; a history from a position set up otherwise at
+        turn 0 replays on boards that were never the game's."""
+        return np.array_equal(self._board[TABLE:], public_board(view)[0][TABLE:])
 
     def _start(self, view: PlayerView) -> bool:
         """A fresh replay from the deal of ``view``'s game (False: no standard deal)."""

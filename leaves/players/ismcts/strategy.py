@@ -79,7 +79,8 @@ class ISMCTS(Strategy):
     names that are left at their defaults), ``reuse`` (start from the fitted deals of this
     game's previous decision, carried to this position; False: fit from fresh draws every
     decision). The move played is the root child with the most visits (ties: the first in
-    ``legal``). A decision with one legal action skips the search.
+    ``legal``). A decision with one legal action skips the search. A position set up by hand
+    (``State.from_dict``: no history) is dealt from the public facts alone, as a first decision.
     """
 
     name = "ismcts"
