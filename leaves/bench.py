@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from gamekit import bench_limits
 from gamekit.errors import shown
 from gamekit.machine import cpu_name
 
@@ -189,13 +190,18 @@ def run_bench(
     Python API once. Games are played under ``rules`` (any form ``Rules.of`` reads; today's by
     default), of which the compiled figure's kernel can change only the hand size, the
     player counts and the turn limit. ``engine`` ("c" or "numba") picks the compiled path,
-    None the one runs play on (``random_player``). Raises ValueError for bad arguments.
+    None the one runs play on (``random_player``). Raises ValueError for bad arguments, and
+    for sizes whose results this machine cannot hold or that would take more than a day
+    (``gamekit.bench_limits``, from ``needs``), before anything plays.
     """
     import numba  # start-up: numba only for its version
 
     api_games = api_games_for(games, api_games)
     rules = Rules.of(rules)
     _check(players, games, api_games, repeats, rules)
+    size, seconds = needs(games, api_games, repeats)
+    if why := bench_limits.refusal(size, seconds, bench_limits.memory(), games, "games"):
+        raise ValueError(why)  # what ``leaves bench --games`` says, before anything plays
     out: dict[str, Any] = {
         "players": players,
         "games": games,

@@ -16,10 +16,6 @@ the turn limit) is a key of ``leaves.ruleset.Rules``; the numbers here are today
 
 from __future__ import annotations
 
-from numbers import Integral
-
-from gamekit.errors import shown
-
 N_VALUES = 13
 """Card values run 1..13 (index ``value - 1`` in every 13-long count vector)."""
 
@@ -53,15 +49,3 @@ Configurable per game: it is the rules' ``turn_limit`` (``new_game(..., rules="t
 
 EXPERT_TARGET = 20
 """Expert variant: the match ends after the game in which some total reaches this."""
-
-
-def hand_size_for(n_players: int) -> int:
-    """Cards per hand for a legal player count; raises ValueError otherwise."""
-    try:
-        return HAND_SIZES[n_players]
-    except (KeyError, TypeError):  # TypeError: a list, say, is no key
-        whole = isinstance(n_players, Integral) and not isinstance(n_players, bool)
-        said = shown(int(n_players) if whole else n_players, typed=False)  # np.int64(7): 7
-        raise ValueError(
-            f"13 Leaves is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got {said}"
-        ) from None

@@ -8,42 +8,25 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import json
-import os
-import re
 from typing import Any
 
 import click
 from click.core import ParameterSource
 
+from gamekit.bench_limits import MOST_S as MOST_S  # where tests read it
+from gamekit.bench_limits import WARN_S, refusal
+from gamekit.bench_limits import duration_words as _duration
+from gamekit.bench_limits import memory as _memory
+from gamekit.bench_limits import size_words as _size  # noqa: F401 - where tests read it
+
 from .errors import CLIError
 from .options import WholeNumber, game_option
 
-MOST_S = 86_400.0
-"""The longest benchmark played, in seconds of its lower bound (a day): a size past it is a
-mistake (a figure of throughput settles within seconds, and ``--repeats`` gives more runs)."""
-WARN_S = 600.0
-"""A benchmark whose lower bound passes this many seconds is played after a warning (one of
-an hour may be wanted; one typed a few digits too long learns it at once)."""
-
-
-def _memory() -> int | None:
-    """This machine's memory in bytes, swap included where the system says it (Linux); None
-    where it cannot be told."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # a system without these names
-        return None
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            swap = re.search(r"^SwapTotal:\s+(\d+) kB", fh.read(), re.MULTILINE)
-    except OSError:
-        swap = None
-    return total + (int(swap.group(1)) * 1024 if swap else 0)
-
 
 def check_needs(plugin: Any, players: int, sizes: dict[str, int | None], given: str) -> None:
-    """Refuse a benchmark the machine cannot hold or that would not end within ``MOST_S``,
-    warn of one past ``WARN_S``, from what the game's plug-in declares (``bench_needs``: peak
+    """Refuse a benchmark the machine cannot hold or that would not end within a day, warn
+    of one past ``WARN_S`` (``gamekit.bench_limits``: the sentence the games' own
+    ``run_bench`` refuses it in), from what the game's plug-in declares (``bench_needs``: peak
     bytes and a lower bound on seconds), before anything is played. ``sizes``: ``--games``,
     ``--api-games`` and ``--repeats`` (None: the game's own); ``given``: how the lines start
     (``_given``). A game that declares nothing is played unchecked."""
@@ -53,16 +36,9 @@ def check_needs(plugin: Any, players: int, sizes: dict[str, int | None], given: 
     if declared is None:
         return
     size, seconds = declared(players, sizes["games"], sizes["api_games"], sizes["repeats"])
-    memory, games = _memory(), sizes["games"]
-    if memory is not None and size > memory:
-        most = f": at most {games * memory // size:,} {plural(plugin.unit)}" if games else ""
-        raise CLIError(f"{given}the benchmark needs {_size(size)} of memory; this machine has "
-                       f"{_size(memory)}, swap included{most}", usage=True)  # fmt: skip
-    if seconds > MOST_S:
-        longest, said = _duration(MOST_S), _duration(seconds)
-        takes = f"more than {said}" if said == longest else f"at least {said}"  # not "1 day"
-        raise CLIError(f"{given}the benchmark takes {takes} on one core; one of more than "
-                       f"{longest} is refused: ask for fewer", usage=True)  # fmt: skip
+    why = refusal(size, seconds, _memory(), sizes["games"], plural(plugin.unit))
+    if why is not None:
+        raise CLIError(f"{given}{why}", usage=True)
     if seconds > WARN_S:
         click.echo(f"leaves: warning: {given}the benchmark takes at least "
                    f"{_duration(seconds)} on one core", err=True)  # fmt: skip
@@ -75,38 +51,6 @@ def _given(sizes: dict[str, int | None]) -> str:
     named = [f"--{k.replace('_', '-')} {v:,}" for k, v in sizes.items()
              if ctx.get_parameter_source(k) is not ParameterSource.DEFAULT]  # fmt: skip
     return f"{' '.join(named)}: " if named else ""
-
-
-def _size(size: float) -> str:
-    """Bytes in the largest binary unit that holds at least one ("43.7 TiB")."""
-    unit = "bytes"
-    for name in ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
-        if size < 1024:
-            break
-        size, unit = size / 1024, name
-    return f"{size:,.1f} {unit}" if unit != "bytes" else f"{size:,.0f} bytes"
-
-
-UNITS = (("second", 1.0), ("minute", 60.0), ("hour", 3600.0), ("day", 86_400.0),
-         ("year", 365.25 * 86_400))  # fmt: skip
-"""The units a duration is said in, shortest first, by their length in seconds."""
-
-
-def _duration(seconds: float) -> str:
-    """Seconds in the largest unit that holds at least one, to the nearest whole (a tenth
-    below 10: "231 days", "6.3 years"); a figure that rounds to the next unit's length is
-    said in that unit ("1 hour" for 3,599 s, never "60 minutes")."""
-    at = max([0, *(i for i, (_, length) in enumerate(UNITS) if seconds >= length)])
-    text = _figure(seconds / UNITS[at][1])
-    if at + 1 < len(UNITS) and float(text.replace(",", "")) * UNITS[at][1] >= UNITS[at + 1][1]:
-        at += 1
-        text = _figure(seconds / UNITS[at][1])
-    return f"{text} {UNITS[at][0]}{'' if text == '1' else 's'}"
-
-
-def _figure(value: float) -> str:
-    """A duration's figure: whole from 10 up, else to a tenth ("1.5", "1", not "1.0")."""
-    return f"{value:,.0f}" if value >= 10 else f"{value:.1f}".removesuffix(".0")
 
 
 def _table(report: Any) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from gamekit import bench_limits
 from gamekit.machine import cpu_name
 
 from . import cengine
@@ -79,10 +80,15 @@ def run_bench(
     api_rounds: int = DEFAULT_API_ROUNDS,
     repeats: int = DEFAULT_REPEATS,
 ) -> dict[str, Any]:
-    """Rounds per second of the compiled loop (best of ``repeats``) and of the Python path."""
+    """Rounds per second of the compiled loop (best of ``repeats``) and of the Python path;
+    ValueError for sizes whose results this machine cannot hold or that would take more than
+    a day (``gamekit.bench_limits``, from ``needs``), before anything plays."""
     if rounds < 1 or repeats < 1 or api_rounds < 0:
         raise ValueError("rounds and repeats must be at least 1, api_rounds at least 0")
     table = bench_table(players)
+    size, seconds = needs(players, rounds, api_rounds, repeats)
+    if why := bench_limits.refusal(size, seconds, bench_limits.memory(), rounds, "rounds"):
+        raise ValueError(why)  # what ``leaves bench --games`` says, before anything plays
     seeds = np.arange(rounds, dtype=np.uint64) + np.uint64(seed)
     play_rounds(table, seeds[:10], seeds[:10])  # compile or load the cache
     rates, cpu_rates = [], []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from leaves import ExpertMatch, rules, testing
+from leaves import ExpertMatch, testing
 from leaves.bench import random_player, run_bench
 from leaves.deal import check_seed
 from leaves.ruleset import DEFAULT_RULES
@@ -25,9 +25,9 @@ SEED = "seed must be a whole number >= 0 (or a numpy Generator/SeedSequence, or 
 @pytest.mark.parametrize(
     ("call", "said"),
     [
-        (lambda: rules.hand_size_for(HUGE), PLAYED_BY + HUGE_SAID),
-        (lambda: rules.hand_size_for(-HUGE), PLAYED_BY + MINUS_SAID),
-        (lambda: rules.hand_size_for(LONG), PLAYED_BY + LONG_SAID),
+        (lambda: DEFAULT_RULES.hand_size_for(HUGE), PLAYED_BY + HUGE_SAID),
+        (lambda: DEFAULT_RULES.hand_size_for(-HUGE), PLAYED_BY + MINUS_SAID),
+        (lambda: DEFAULT_RULES.hand_size_for(LONG), PLAYED_BY + LONG_SAID),
         (lambda: ExpertMatch(-HUGE),
          f"a match is played by at least 2 players, got n_players={MINUS_SAID}"),
         (lambda: ExpertMatch(HUGE),
@@ -81,10 +81,10 @@ def test_a_long_list_of_seeds_or_totals_is_cut_to_one_short_line():
 @pytest.mark.parametrize(
     ("call", "said"),
     [
-        (lambda: rules.hand_size_for(7), PLAYED_BY + "7"),
-        (lambda: rules.hand_size_for(np.int64(2)), PLAYED_BY + "2"),
-        (lambda: rules.hand_size_for("4"), PLAYED_BY + "'4'"),
-        (lambda: rules.hand_size_for([4]), PLAYED_BY + "[4]"),
+        (lambda: DEFAULT_RULES.hand_size_for(7), PLAYED_BY + "7"),
+        (lambda: DEFAULT_RULES.hand_size_for(np.int64(2)), PLAYED_BY + "2"),
+        (lambda: DEFAULT_RULES.hand_size_for("4"), PLAYED_BY + "'4'"),
+        (lambda: DEFAULT_RULES.hand_size_for([4]), PLAYED_BY + "[4]"),
         (lambda: ExpertMatch(1), "a match is played by at least 2 players, got n_players=1"),
         (lambda: ExpertMatch(7), "a match is played by at most 6 players, got n_players=7"),
         (lambda: ExpertMatch(3, target=0), "the match target must be at least 1 point, got 0"),
