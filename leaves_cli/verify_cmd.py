@@ -1,5 +1,8 @@
 """``leaves verify``: check a run directory's files against its manifest, changing nothing.
 
+One job, past the usual length: each bad file named with advice that works (a resume, a
+removal, or why neither), and with ``--deep`` each file read as the reports read it.
+
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
 """
@@ -18,6 +21,7 @@ from .options import FileName
 
 if TYPE_CHECKING:
     from tournaments.verify import Problem, Verification
+    from tournaments.verify_contents import Contents, PartRows
 
 MANIFEST = "manifest.json"
 OWN = "the run's own"
@@ -257,10 +261,19 @@ def unfinished_state(run_dir: Path) -> str:
 
 @click.command("verify")
 @click.argument("run_dir", type=FileName(path_type=Path, noun="run directory"))
-def verify(run_dir: Path) -> None:
+@click.option("--deep", is_flag=True,
+              help="Read every chunk too, as the reports and a resume read it (rows, "
+              "aggregates, records), and hold it against the chunk the manifest's schedule "
+              "lays out: a file whose checksum matches but that cannot be read, or holds "
+              "other rows, is bad. Costs what reading the run costs.")  # fmt: skip
+def verify(run_dir: Path, deep: bool) -> None:
     """Check a tournament run: every file of every finished chunk against the size and
     checksum its manifest recorded, the merged files of a finished run and its --record file,
-    and files that do not belong to the run. Changes nothing.
+    and files that do not belong to the run, reading no contents (its line says so). Changes
+    nothing. With --deep, every file the checksums vouch for is read too, as the reports and
+    a resume read it, and held against the chunk the manifest's schedule lays out: one that
+    cannot be read, or holds other rows, is bad (a resume takes it for whole: the advice
+    removes it first).
 
     Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it,
     given a --precision run's --precision and --max-games, which the advice names; one a
@@ -282,6 +295,7 @@ def verify(run_dir: Path) -> None:
     \b
     Examples:
       leaves verify runs/a
+      leaves verify --deep runs/a
       leaves verify runs/a || leaves tournament ... --out runs/a --resume
     """
     from tournaments.manifest_fields import NotThisVersion
@@ -301,9 +315,11 @@ def verify(run_dir: Path) -> None:
         click.echo(f"bad: {path}: {said}")
         raise CLIError(f"the manifest of {run_dir} cannot be used: {broken}; {NO_MANIFEST}")
     result = verify_run(run_dir, records=True)
+    contents = read_through(run_dir, result) if deep else None
     records_bad = result.record is not None and result.record[1] is not None
     complete = result.complete and not between_stages(_manifest(run_dir))  # no stage to come
     whole = result.ok and complete and not records_bad  # nothing a resume would do
+    whole = whole and not (contents and contents.problems)
     refused = None if whole else resume_problem(run_dir)
     if isinstance(refused, NotThisVersion):  # no file is bad: this version cannot take it
         raise CLIError(f"this version cannot resume {run_dir}: {refused}; {refused.advice}")
@@ -314,23 +330,98 @@ def verify(run_dir: Path) -> None:
         raise CLIError(f"{run_dir} cannot be verified: its manifest records no checksums (an "
                        "older version wrote it; a resume records them); "
                        f"{resume_hint(run_dir, 'every chunk')}")  # fmt: skip
-    record = result.record[1] if result.record is not None else None
     if whole:
         readable_forfeits(run_dir)
-    if not result.ok or record is not None:
-        listed = [*result.problems, *([record] if record else [])]
+    say_verified(run_dir, result, contents, complete)
+
+
+def read_through(run_dir: Path, result: Verification) -> Contents | None:
+    """``--deep``: every file the checksums vouch for read as the reading commands read it
+    (``tournaments.verify_contents``); None where no checksum vouches for any (nothing to
+    read: the check of the files said why)."""
+    from tournaments.verify_contents import read_contents
+
+    if not result.has_checksums:
+        return None
+    return read_contents(run_dir, _manifest(run_dir), result, read_part)
+
+
+def read_part(path: Path, manifest: dict) -> PartRows:
+    """A rows part read as the reports read it (``reports.loading``): a games part by
+    ``load_games``, under the run's declaration; a matches part as ``load_run`` reads it."""
+    import numpy as np  # start-up: as every import here
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from pandas import read_parquet
+
+    from reports.data import run_declaration
+    from reports.loading import load_games
+    from tournaments.verify_contents import PartRows
+
+    if path.parent.name == "matches":
+        try:
+            frame = read_parquet(path)
+        except (OSError, pa.ArrowException) as exc:
+            raise ValueError(f"cannot read matches part {path}: {exc}") from None
+        unique = {c: tuple(np.unique(frame[c]).tolist()) for c in ("n_players", "table")
+                  if c in frame.columns}  # fmt: skip
+        return PartRows(len(frame), unique.get("n_players", ()), unique.get("table", ()))
+    try:  # no rows: the reports' reader says "the run has no games", not of one part
+        if pq.read_metadata(path).num_rows == 0:
+            return PartRows(0)
+    except (OSError, pa.ArrowException):  # ``load_games`` says why, in the reports' words
+        pass
+    games = load_games([path], run_declaration(manifest))
+    used = np.unique(games.seats[games.seats >= 0])
+    beyond = (games.winner < -1) | (games.winner >= games.n_players)
+    tables = () if games.table is None else tuple(np.unique(games.table).tolist())
+    return PartRows(len(games), tuple(np.unique(games.n_players).tolist()), tables,
+                    tuple(games.labels[i] for i in used), int(beyond.sum()))  # fmt: skip
+
+
+def say_verified(run_dir: Path, result: Verification, contents: Contents | None,
+                 complete: bool) -> None:  # fmt: skip
+    """The bad files and what mends them (exit 1), or the line that the run checks out:
+    its contents read too (``--deep``), or not."""
+    record = result.record[1] if result.record is not None else None
+    unread = contents.problems if contents is not None else []
+    if not result.ok or record is not None or unread:
+        listed = [*result.problems, *([record] if record else []), *unread]
         for problem in listed:
             click.echo(f"bad: {run_dir / problem.path}: {problem.reason}")
         n = len({problem.path for problem in listed})  # a file may be bad in several ways
         todo = [advice(run_dir, result)] if result.problems else []
         if record is not None:
             todo.append(rewrite_hint(run_dir, run_dir / record.path))
+        todo += remove_first(run_dir, unread)
         raise CLIError(f"{n} bad file(s) in {run_dir}: {'; '.join(todo)}")
     state = "complete" if complete else unfinished_state(run_dir)
-    click.echo(
-        f"ok: {len(result.done)} of {result.n_chunks} chunks verified "
-        f"({result.files_checked} files); run {state}{records_words(result)}"
-    )
+    read = (f"verified and read ({result.files_checked} files)" if contents is not None else
+            f"verified ({result.files_checked} files; contents not read: --deep reads them)")  # fmt: skip
+    click.echo(f"ok: {len(result.done)} of {result.n_chunks} chunks {read}; run {state}"
+               f"{records_words(result)}")  # fmt: skip
+
+
+def remove_first(run_dir: Path, problems: list[Problem]) -> list[str]:
+    """What mends files that match their checksums but cannot be read (``--deep``): a resume
+    takes them for whole, so they are removed first; it then writes them again, as it does
+    a missing file (a chunk's, by playing it again; the merged aggregates, from the chunks;
+    a ``--record`` file: ``rewrite_hint``)."""
+    from tournaments.storage import lock_holder
+    from tournaments.verify_contents import REMOVE_FIRST
+
+    inside = sorted({p.path for p in problems if p.resume == REMOVE_FIRST})
+    records = sorted({p.path for p in problems} - set(inside))
+    todo = []
+    if inside:
+        names = ", ".join(str(run_dir / rel) for rel in inside)
+        hint = f"remove {names}, then {resume_hint(run_dir, 'it' if len(inside) == 1 else 'them')}"
+        holder = lock_holder(run_dir)  # a resume is refused while the run is played
+        todo.append(hint + (f" once the process playing the run now ({holder}) ends"
+                            if holder else ""))  # fmt: skip
+    for rel in records:
+        todo.append(f"remove {run_dir / rel}, then {rewrite_hint(run_dir, run_dir / rel)}")
+    return todo
 
 
 def readable_forfeits(run_dir: Path) -> None:

@@ -236,7 +236,8 @@ def test_an_unfinished_run_of_a_game_not_installed_here_says_so(run, tmp_path, c
     cut = copied_run(run, tmp_path, unfinished)
     code, out, err = cli(capsys, "verify", str(cut))
     assert code == 0, err
-    assert out == ("ok: 3 of 4 chunks verified (6 files); run unfinished (--resume finishes it "
+    assert out == ("ok: 3 of 4 chunks verified (6 files; contents not read: --deep reads them); "
+                   "run unfinished (--resume finishes it "
                    "once this installation can load the run's game: unknown game 'chess' "
                    f"(installed: {', '.join(game_names())}))\n")  # fmt: skip
 
@@ -267,7 +268,9 @@ def test_a_run_without_checksums_is_not_called_a_bad_file(run, tmp_path, capsys)
     code, _, err = cli(capsys, "tournament", *TOY_ARGS, "--out", str(old), "--resume")
     assert code == 0, err
     code, out, err = cli(capsys, "verify", str(old))
-    assert code == 0 and out.startswith("ok: 4 of 4 chunks verified (10 files); run complete")
+    assert code == 0 and out.startswith(
+        "ok: 4 of 4 chunks verified (10 files; contents not read: --deep reads them); run complete"
+    )
 
 
 def test_a_file_bad_in_several_ways_counts_once(run, tmp_path, capsys):

@@ -7,7 +7,9 @@ only if the manifest records it and every one of its files matches: a missing, t
 corrupt or swapped-in file (a part of another run) makes it *bad*, and ``--resume`` plays it
 again (its seeds make the replay exact). ``leaves verify`` and ``leaves report`` use the same
 check; ``leaves verify`` checks a complete run's ``--record`` file too
-(``tournaments.record_check``). Nothing here writes, except ``remove_foreign`` (used by
+(``tournaments.record_check``). Nothing here reads a file as what it holds (rows, aggregates): a
+checksum vouches for the file the manifest recorded, not that it reads (``leaves verify
+--deep`` reads them: ``tournaments.verify_contents``). Nothing here writes, except ``remove_foreign`` (used by
 resume). The names of the modules this check is made of are importable from here too.
 """
 
