@@ -2,9 +2,10 @@
 
 A run deals each table its own cards and replays every deal under the table's seatings
 (``tournaments.schedule``): the games of one deal at one table, a *duplicate set*, share their
-cards and are correlated; different duplicate sets are independent. The tables are fixed by
-the design (who sits with whom is not drawn at random), so they are *strata*: a rate over many
-tables varies from run to run only through the deals within each table. Every interval of the
+cards and are correlated; different deals are independent (a gauntlet's two copies of a table,
+dealt alike, are two sets of one cluster: ``duplicate_sets``). The tables are fixed by the
+design (not drawn at random), so they are *strata*: a rate over many tables varies from run
+to run only through the deals within each table. Every interval of the
 reports is computed the same way:
 
 * a statistic is a sum over duplicate sets (*clusters*) of per-set contributions (a rate is
@@ -38,7 +39,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -54,6 +56,7 @@ __all__ = [
     "Sums",
     "clustered_rate",
     "clusters",
+    "duplicate_sets",
     "given",
     "mean_estimates",
     "ratio_estimates",
@@ -104,10 +107,17 @@ def first_of(of_game: np.ndarray) -> np.ndarray:
 
 def _table_codes(g: Games) -> np.ndarray:
     """Per game, a code for who sits at its table (a multiset, whatever the seating) and how
-    many seats it has: the table of rows that carry no ``table`` column."""
-    seated = np.sort(g.seats.astype(np.int64) + 1, axis=1)  # empty seats (-1) become 0
-    keys = np.column_stack([g.n_players.astype(np.int64), seated])
-    return np.unique(keys, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
+    many seats it has: the table of rows that carry no ``table`` column, and the duplicate set
+    of rows that do (``duplicate_sets``). Equal codes for equal tables, nothing more."""
+    seated = np.sort(g.seats, axis=1)  # the seats' own small type: no (N, S) int64 copy
+    base = g.n_strategies + 2
+    if (seated.shape[1] + 1) * float(base) ** seated.shape[1] >= 2.0**62:  # too big for one
+        keys = np.column_stack([g.n_players.astype(np.int64), seated.astype(np.int64)])
+        return np.unique(keys, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
+    code = g.n_players.astype(np.int64)
+    for col in seated.T:
+        code = code * base + (col.astype(np.int64) + 1)  # empty seats (-1) become 0
+    return code
 
 
 def clusters(g: Games) -> Clusters:
@@ -138,16 +148,38 @@ def clusters(g: Games) -> Clusters:
     return out
 
 
+def duplicate_sets(g: Games) -> tuple[np.ndarray, np.ndarray]:
+    """(per game its duplicate set, per set its cluster), cached: a set is one deal at one
+    table, a cluster's games with the same strategies seated. A cluster holds several only
+    where tables share a deal stream (a gauntlet's two sides are dealt the same cards): two
+    strategies are compared within the sets both sat in, and the cluster, whose sets share
+    their cards, stays the independent unit of every interval."""
+    cached = g.cache.get("duplicate_sets")
+    if cached is not None:
+        return cached
+    cl = clusters(g)
+    of_set = cl.of_game
+    if g.table is not None and len(g):  # else the clusters' tables are their lineups already
+        lineup = pd.factorize(_table_codes(g))[0].astype(np.int64)
+        if (lineup != lineup[cl.first[cl.of_game]]).any():
+            of_set = pd.factorize(cl.of_game * (int(lineup.max()) + 1) + lineup)[0].astype(np.int64)
+    out = (of_set, cl.of_game[first_of(of_set)])
+    g.cache["duplicate_sets"] = out
+    return out
+
+
 @dataclass(frozen=True)
 class Sums:
     """Per (group, cluster) where the group is present: the sum of its outcomes ``w`` and its
-    count ``n`` (unique pairs, sorted by group then cluster)."""
+    count ``n`` (unique pairs, sorted by group then cluster); ``unit``, where the rows are
+    duplicate sets (``seat_sums(sets=True)``, ``cluster`` numbering them), each row's cluster."""
 
     group: np.ndarray
     cluster: np.ndarray
     w: np.ndarray
     n: np.ndarray
     n_groups: int
+    unit: np.ndarray | None = None
 
     def totals(self) -> tuple[np.ndarray, np.ndarray]:
         """(sum of w, sum of n) per group."""
@@ -202,26 +234,27 @@ def seat_sums(
     n_groups: int,
     code: Callable[[Games, int], np.ndarray] | None = None,
     outcome: Callable[[Games], np.ndarray] | None = None,
+    sets: bool = False,
 ) -> Sums:
-    """Per (group, cluster): the outcomes (default: wins) and seats of every group.
-
-    Groups are strategies by default; ``code(block, seat)`` may give another code per seat
+    """Per (group, cluster): the outcomes (default: wins) and seats of every group; with
+    ``sets``, per (group, duplicate set) and each row's cluster (``duplicate_sets``). Groups are strategies by default; ``code(block, seat)`` may give another code per seat
     (-1: not counted) or several (an (N, m) array: the seat counts once in each).
     ``outcome(block)`` is an (N, S) array of each seat's outcome (default: ``block.wins()``).
     """
-    cl = clusters(g)
-    acc = Accumulator(n_groups, cl.n)
+    of_game, of_set = duplicate_sets(g) if sets else (clusters(g).of_game, None)
+    acc = Accumulator(n_groups, int(of_game.max(initial=-1)) + 1)
     for start, b in zip(range(0, max(len(g), 1), BLOCK), g.blocks(BLOCK), strict=False):
         if not len(b):  # no game (every one forfeited): nothing to add, nor to reshape
             continue
-        cluster = cl.of_game[start : start + len(b)]
+        cluster = of_game[start : start + len(b)]
         won = (b.wins() if outcome is None else outcome(b)).astype(np.float64)
         for s in range(b.seats.shape[1]):
             c = b.seats[:, s].astype(np.int64) if code is None else code(b, s)
             for col in c.reshape(len(c), -1).T:  # a group may give several codes a seat
                 ok = col >= 0
                 acc.add(col[ok] * acc.c + cluster[ok], won[ok, s])
-    return acc.result()
+    sums = acc.result()
+    return sums if of_set is None else replace(sums, unit=of_set[sums.cluster])
 
 
 def table_sums(
@@ -367,7 +400,8 @@ def rate_differences(
     cl: Clusters,
 ) -> Estimates:
     """Per group: A's win rate less B's within the same clusters, from ``a = (wins, seats)``
-    and ``b`` of one row per (group, cluster) where both happen. Each cluster's difference of
+    and ``b`` of one row per (group, cluster) where both happen (or per duplicate set,
+    ``cluster`` then its cluster: the sets of one cluster add up to one unit). Each cluster's difference of
     rates weighs as A's seats there, so the estimate is A's rate over those clusters
     (``sum(wins) / sum(seats)``, as a report shows it) less B's rate taken at A's weights
     (``standardised``: B's own rate wherever B has as many seats as A, or proportionally
@@ -380,10 +414,20 @@ def rate_differences(
         tot = np.bincount(group, weights=na, minlength=n_groups)
         diff = np.bincount(group, weights=na * d, minlength=n_groups) / tot
         u = na * (d - diff[group]) / tot[group]
+    (u, ad), group, cluster = _per_cluster([u, na * d], group, cluster)
     var, df, units = _stratified(u, group, cl.stratum[cluster], n_groups, cl.n_strata)
-    signs = (np.bincount(group, weights=d > 0, minlength=n_groups),
-             np.bincount(group, weights=d < 0, minlength=n_groups))  # fmt: skip
+    signs = (np.bincount(group, weights=ad > 0, minlength=n_groups),
+             np.bincount(group, weights=ad < 0, minlength=n_groups))  # fmt: skip
     return Estimates(diff, np.sqrt(var), df, units, cl.pooled, signs)
+
+
+def _per_cluster(values: list, group: np.ndarray, cluster: np.ndarray) -> tuple[list, Any, Any]:
+    """Rows of one group and cluster (a deal's sets: a gauntlet's two sides) summed into one."""
+    c = int(cluster.max(initial=-1)) + 1
+    uniq, inv = np.unique(group * c + cluster, return_inverse=True)
+    if uniq.size == cluster.size:
+        return values, group, cluster
+    return [np.bincount(inv, weights=v) for v in values], uniq // c, uniq % c
 
 
 def standardised(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float:

@@ -13,8 +13,14 @@ without a ``deal`` column make each game its own unit (an unpaired comparison of
 strategies' per-game results in the games they shared), and the table says so in
 ``method``. p-values are Holm-corrected over all pairs shown.
 
-A gauntlet's baseline plays a copy of each of the strategy's tables on the same cards (the
-same deal stream): the two copies are one duplicate set, so the same code pairs them.
+A duplicate set is one deal at one table, who sits there included: two strategies are paired
+only within the sets both sat in, at the tables both sat at (``seat_sums(..., sets=True)``).
+A gauntlet deals the baseline's copy of each of the strategy's tables the same cards (the same
+deal stream): the two copies are two sets of one deal, so a field strategy is compared with
+the strategy at the strategy's tables only, never with its own rate at the baseline's. The
+deal, whose sets share their cards, stays the independent unit of the interval. The gauntlet's
+own answer pairs its strategy with its baseline across the two copies, deal by deal:
+``paired`` over per-deal sums (``seat_sums`` without ``sets``, ``reports.gauntlet``).
 """
 
 from __future__ import annotations
@@ -41,30 +47,32 @@ def method(g: Games) -> str:
     return PAIRED if g.deal is not None and len(g) else UNPAIRED
 
 
-def _of(sums: Sums, code: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(clusters, wins, seats) of one group, sorted by cluster."""
+def _of(sums: Sums, code: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rows' clusters or sets, wins, seats, clusters) of one group, sorted by the first."""
     lo, hi = np.searchsorted(sums.group, [code, code + 1])
-    return sums.cluster[lo:hi], sums.w[lo:hi], sums.n[lo:hi]
+    unit = sums.cluster if sums.unit is None else sums.unit
+    return sums.cluster[lo:hi], sums.w[lo:hi], sums.n[lo:hi], unit[lo:hi]
 
 
 def paired(g: Games, sums: Sums, a: int, b: int) -> dict[str, float] | None:
-    """A - B in win rate over the duplicate sets where both sat (``sums``: per strategy and
-    set, from ``seat_sums``): ``win_rate_a - win_rate_b``, compared set by set, each set
-    weighing as A's seats there (B's rate at those weights: its own wherever it sits as often
-    as A), with its 95% t interval, t, p, the sets (``units``) and degrees of freedom. None where they never sat
-    together."""
-    ca, wa, na = _of(sums, a)
-    cb, wb, nb = _of(sums, b)
+    """A - B in win rate over the rows of ``sums`` where both sat (from ``seat_sums``: per
+    strategy and duplicate set with ``sets``, at the tables both sat at; per strategy and
+    cluster without, a deal's sets together: a gauntlet's two sides): ``win_rate_a -
+    win_rate_b``, compared row by row, each weighing as A's seats there (B's rate at those
+    weights: its own wherever it sits as often as A), with its 95% t interval, t, p, the
+    independent deals (``units``) and degrees of freedom. None where they never met."""
+    ca, wa, na, ua = _of(sums, a)
+    cb, wb, nb, _ = _of(sums, b)
     both, ia, ib = np.intersect1d(ca, cb, assume_unique=True, return_indices=True)
     if not both.size:
         return None
     a_sums, b_sums = (wa[ia], na[ia]), (wb[ib], nb[ib])
-    est = rate_differences(a_sums, b_sums, np.zeros(both.size, np.int64), both, 1, clusters(g))
+    est = rate_differences(a_sums, b_sums, np.zeros(both.size, np.int64), ua[ia], 1, clusters(g))
     lo, hi = within(*est.interval())
     with np.errstate(invalid="ignore", divide="ignore"):
         t = float(est.value[0] / est.se[0]) if est.se[0] > 0 else float("nan")
     return {
-        "units": int(both.size),
+        "units": int(est.units[0]),
         "df": float(est.df[0]),
         "win_rate_a": float(wa[ia].sum() / na[ia].sum()),
         "win_rate_b": standardised(a_sums, b_sums),
@@ -92,8 +100,11 @@ def significance(data: Any, top: int = 5, alpha: float = 0.05,
     the strategies with no valid game, ``reports.tables.ranked``):
     difference in win rate (``diff`` = A - B over the duplicate sets both sat in, with a 95% t
     interval), t statistic, two-sided p-value, Holm-adjusted p-value, and ``significant`` at
-    ``alpha`` after adjustment; ``better`` names the winner of a significant pair. ``units``
-    counts the duplicate sets (or games) compared, ``df`` the interval's degrees of freedom; a
+    ``alpha`` after adjustment; ``better`` names the winner of a significant pair. Paired
+    within the duplicate sets both sat in (``paired``): a gauntlet's field strategy is compared
+    with its strategy at the strategy's tables, with its baseline at the baseline's, and the
+    two, who never share a table, not at all (the gauntlet's own table pairs them). ``units``
+    counts the deals (or games) compared, ``df`` the interval's degrees of freedom; a
     pair whose run is too small for an interval has NaN bounds and p-values, and is never
     significant; a pair whose duplicate sets all gave the same difference has NaN bounds and
     ``t`` (no spread to give an interval from) and the exact sign test's p-value
@@ -102,7 +113,7 @@ def significance(data: Any, top: int = 5, alpha: float = 0.05,
     g = as_games(data).finished()  # a set of forfeited games measures nothing
     order = (ranked(summary(g)) if order is None else order)[: top_count(top)]
     codes = [g.labels.index(s) for s in order]
-    sums = seat_sums(g, g.n_strategies)
+    sums = seat_sums(g, g.n_strategies, sets=True)
     how = method(g)
     rows = []
     for i, a in enumerate(codes):
