@@ -4,6 +4,7 @@ points [+2.2, +4.0] (paired over 5,000 deals, p < 1e-16)")."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from strategies.spec_values import top_level_pieces
+from tournaments.gauntlet import field_groups
 from tournaments.result import TournamentResult
 from tournaments.run_state import replay_command, run_state, shell_word
 from tournaments.sequential import (
@@ -22,7 +24,7 @@ from tournaments.sequential import (
     UNDECIDED,
 )
 
-from .clusters import seat_sums
+from .clusters import clusters, ratio_estimates, seat_sums, wilson_t
 from .data import ReportError
 from .findings_best import nobody_won
 from .loading import as_run
@@ -42,10 +44,15 @@ from .numbers import (
     pct,
     rate_of,
 )
-from .significance import method, paired
+from .significance import paired
 from .tables import summary
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+
+PAIRED_BY_DEAL = ("paired by deal: the strategy's games of a deal at a table against the "
+                  "baseline's on its copy of that table")  # fmt: skip
+"""How a gauntlet pairs its strategy with its baseline (``method``): never within a duplicate
+set, as they never share a table, but deal by deal across the two copies of a table."""
 
 
 def design(data: Any) -> dict[str, Any] | None:
@@ -59,15 +66,16 @@ def design(data: Any) -> dict[str, Any] | None:
 
 def gauntlet(data: Any) -> pd.DataFrame:
     """One row: strategy and baseline win rates with their 95% intervals (the summary's), the
-    paired difference (strategy - baseline, duplicate set by duplicate set: the baseline's
-    copy of a table is dealt the strategy's cards) with its 95% t interval and p-value, the
-    field, table size, games of each side (``games``, ``baseline_games``: equal once the run
-    is finished) and the duplicate sets paired (``deals``); the
-    forfeits of each side (``forfeited``: games ended by one, ``forfeits``: by the strategy
-    or baseline itself) and the run's first forfeit (``first_error``); a sequential
-    gauntlet's test (``sequential_*``, as its manifest keeps it, the estimate of the batch it
-    last weighed in points; one stopped in its first batch has weighed none). Raises
-    ReportError for a run that is not a gauntlet."""
+    field's at each side's tables (``field_win_rate`` at the strategy's, ``baseline_field_*``
+    at the baseline's, ``field_rates``), the paired difference (strategy - baseline, deal by
+    deal: the baseline's copy of a table is dealt the strategy's cards, ``PAIRED_BY_DEAL``)
+    with its 95% t interval and p-value, the field, table size, games of each side
+    (``games``, ``baseline_games``: equal once the run is finished) and the deals paired
+    (``deals``); the forfeits of each side (``forfeited``: games ended by one,
+    ``forfeits``: by the strategy or baseline itself) and the run's first forfeit
+    (``first_error``); a sequential gauntlet's test (``sequential_*``, as its manifest keeps
+    it, the estimate of the batch it last weighed in points; one stopped in its first batch
+    has weighed none). Raises ReportError for a run that is not a gauntlet."""
     run = as_run(data)
     d = design(run)
     if d is None:
@@ -90,13 +98,14 @@ def gauntlet(data: Any) -> pd.DataFrame:
         "baseline_games": int(base["games"]),
         "deals": r["units"],
         "df": r["df"],
-        "method": method(g),
+        "method": PAIRED_BY_DEAL,
         "win_rate": mine["win_rate"],
         "ci_low": mine["ci_low"],
         "ci_high": mine["ci_high"],
         "baseline_win_rate": base["win_rate"],
         "baseline_ci_low": base["ci_low"],
         "baseline_ci_high": base["ci_high"],
+        **field_rates(g, a, b),
         "diff": r["diff"],
         "diff_ci_low": r["ci_low"],
         "diff_ci_high": r["ci_high"],
@@ -120,6 +129,38 @@ def gauntlet(data: Any) -> pd.DataFrame:
     said = seq.get("sentence") if isinstance(seq, dict) and seq.get("finished") else None
     table.attrs["sequential_sentence"] = said if isinstance(said, str) else ""  # as the run said
     return table
+
+
+def field_rates(g: Any, a: int, b: int) -> dict[str, float]:
+    """The field's win rate per seat at the tables of strategy ``a`` (``field_*``) and of
+    baseline ``b`` (``baseline_field_*``), each with its 95% interval: the deal is the unit
+    (its sets at both sides share their cards), the tables strata, as every report rate. The
+    summary's rate of a field strategy pools the two sides."""
+
+    def side(block: Any, s: int) -> np.ndarray:  # 0: a field seat at a's table, 1: at b's
+        seat = block.seats[:, s].astype(np.int64)
+        at_a = (block.seats == a).any(axis=1)
+        field = (seat >= 0) & (seat != a) & (seat != b)
+        return np.where(field, np.where(at_a, 0, 1), -1)
+
+    est = ratio_estimates(seat_sums(g, 2, side), clusters(g))
+    lo, hi = wilson_t(est)
+    cols = (("win_rate", est.value), ("ci_low", lo), ("ci_high", hi))
+    return {f"{k}_{c}": float(v[i]) for i, k in enumerate(("field", "baseline_field"))
+            for c, v in cols}  # fmt: skip
+
+
+def field_sentence(table: pd.DataFrame) -> str:
+    """The field's win rate at each side's tables in words, beside the summary's rate of a
+    field strategy, which pools the two; '' for a table without them."""
+    r = table.iloc[0]
+    if "field_win_rate" not in r:
+        return ""
+    at = (("field", "of its seats"), ("baseline_field", f"at {r['baseline']}'s"))
+    rates = [rate_of(pct(r[f"{k}_win_rate"]), interval(r[f"{k}_ci_low"], r[f"{k}_ci_high"]), s)
+             for k, s in at]  # fmt: skip
+    return (f"At {r['strategy']}'s tables the field wins {rates[0]}, {rates[1]}; the summary's "
+            "rate of a field strategy pools the two sides.")  # fmt: skip
 
 
 def _unpaired(run: Any) -> str:
@@ -343,14 +384,30 @@ def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:
             f"{int(r['sequential_batches'])}")  # fmt: skip
 
 
+def _number(n: int) -> str:
+    return NUMBERS[n] if n < len(NUMBERS) else str(n)
+
+
+def _listed(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else words[0]
+
+
 def field_words(field: list[str], n_players: int) -> str:
-    """'three taker' for one field strategy, else 'a field of greedy and taker'."""
+    """The field as its tables seat it (``tournaments.gauntlet.field_groups`` over ``field``
+    in the run's order, by label): 'three taker'; 'a field of greedy and taker' where each
+    takes one seat; 'a field of two greedy and one taker' where a mix repeats to fill the
+    seats; 'every combination of two of greedy, low and taker' where there are more."""
     seats = n_players - 1
-    if len(field) == 1:
-        count = NUMBERS[seats] if seats < len(NUMBERS) else str(seats)
-        return f"{count} {field[0]}"
-    names = ", ".join(field[:-1]) + f" and {field[-1]}"
-    return f"a field of {names}"
+    if len(field) > seats:  # one table per combination
+        if seats == 1:
+            return f"one of {_listed(list(field))} at each table"
+        return f"every combination of {_number(seats)} of {_listed(list(field))}"
+    count = Counter(field[i] for i in field_groups(range(len(field)), seats)[0])
+    if len(count) == 1:
+        return f"{_number(seats)} {field[0]}"
+    if max(count.values()) == 1:
+        return f"a field of {_listed(list(count))}"
+    return f"a field of {_listed([f'{_number(n)} {name}' for name, n in count.items()])}"
 
 
 def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:

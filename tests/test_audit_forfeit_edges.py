@@ -99,7 +99,7 @@ def test_a_field_label_with_several_parameters_stays_whole():
     joined = "taker,weighted(w_shed=1.0,w_keep=2.0)"
     assert split_labels(joined) == ["taker", "weighted(w_shed=1.0,w_keep=2.0)"]
     assert field_words(split_labels(joined), 4) == (
-        "a field of taker and weighted(w_shed=1.0,w_keep=2.0)"
+        "a field of two taker and one weighted(w_shed=1.0,w_keep=2.0)"
     )
     assert split_labels("weighted(w_shed=1.0,w_keep=2.0)") == ["weighted(w_shed=1.0,w_keep=2.0)"]
 

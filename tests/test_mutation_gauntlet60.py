@@ -680,7 +680,7 @@ def test_the_field_in_words():
 
     assert field_words(["t"], 4) == "three t" and field_words(["t"], 2) == "one t"
     assert field_words(["t"], 7) == "six t" and field_words(["t"], 8) == "7 t"
-    assert field_words(["a", "b"], 4) == "a field of a and b"
+    assert field_words(["a", "b"], 4) == "a field of two a and one b"  # three seats: a, b, a
     assert field_words(["a", "b", "c"], 4) == "a field of a, b and c"
 
 
