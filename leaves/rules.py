@@ -16,6 +16,9 @@ the turn limit) is a key of ``leaves.ruleset.Rules``; the numbers here are today
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 N_VALUES = 13
 """Card values run 1..13 (index ``value - 1`` in every 13-long count vector)."""
 
@@ -27,8 +30,9 @@ MAX_COPIES = max(DECK)
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
-HAND_SIZES: dict[int, int] = {3: 12, 4: 11, 5: 10, 6: 9}
-"""Cards dealt to each player by player count (Setup)."""
+HAND_SIZES: Mapping[int, int] = MappingProxyType({3: 12, 4: 11, 5: 10, 6: 9})
+"""Cards dealt to each player by player count (Setup); read-only, as ``DECK`` is a tuple: an
+edit would change every later deal while the rules still said they were today's."""
 
 N_PLAY_ACTIONS = N_VALUES * MAX_COPIES  # 104: play (v, k) -> (v-1)*8 + (k-1)
 TAKE_BASE = N_PLAY_ACTIONS  # pass taking t -> 104 + (t-1)
