@@ -16,14 +16,22 @@ from .options import FileName, Number
 
 
 def _rate(x: float, lo: float, hi: float) -> str:
-    """A win rate and its 95% interval in whole percent, rounded outward so that it holds the
-    interval ("17.8 [12-25]" for [12.9, 24.0]): a rate's interval is not centred on it (Wilson's,
-    inside [0, 100]), so a half-width ("17.8+-5.6") would state other bounds."""
+    """A win rate and its 95% interval in percent, the bounds rounded outward so that they
+    hold the interval ("17.8 [12-25]" for [12.9, 24.0]), in whole percent where the interval
+    spans a point or more, else with the decimals that keep it from collapsing ("0.3
+    [0.1-0.8]" for [0.118, 0.713], never "[0-1]" beside a difference that rests on its
+    decimals): narrow enough for an 80-column terminal. A rate's interval is not centred on
+    it (Wilson's, inside [0, 100]), so a half-width ("17.8+-5.6") would state other bounds."""
     if x != x:
         return "n/a"
     if lo != lo or hi != hi:
         return f"{100 * x:.1f}"
-    return f"{100 * x:.1f} [{math.floor(100 * lo + 1e-9)}-{math.ceil(100 * hi - 1e-9)}]"
+    width = 100 * (hi - lo)
+    digits = 0 if width >= 1 else 1 if width >= 0.1 else 2
+    scale = 10**digits
+    low = math.floor(100 * lo * scale + 1e-9) / scale
+    high = math.ceil(100 * hi * scale - 1e-9) / scale
+    return f"{100 * x:.1f} [{low:.{digits}f}-{high:.{digits}f}]"
 
 
 def _change(r) -> str:
@@ -209,5 +217,5 @@ def _print(c, alpha: float = 0.05) -> None:
     ]  # fmt: skip
     from reports.numbers import PERCENTAGE_POINTS
 
-    print_table(f"Win rates in % (95% intervals in whole %) and B - A in {PERCENTAGE_POINTS}",
+    print_table(f"Win rates in % (95% intervals rounded outward) and B - A in {PERCENTAGE_POINTS}",
                 columns, rows)  # fmt: skip

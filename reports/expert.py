@@ -155,7 +155,8 @@ def expert_scores(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFram
 
 def expert_lengths(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Match length in games (or the declared unit, e.g. rounds) by player count: matches,
-    mean, median, p10, p90, max."""
+    mean, median, p10, p90, max; ``attrs["measured"]`` says in what ('match length in games',
+    'game length in rounds'), for the page to say beside the table."""
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
@@ -169,4 +170,7 @@ def expert_lengths(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFra
         p90=lambda x: x.quantile(0.9),
         max="max",
     )
-    return agg.reset_index()
+    out = agg.reset_index()
+    d = run.games.declaration
+    out.attrs["measured"] = f"{d.match_unit} length in {d.units()}: mean, median, p10, p90, max"
+    return out

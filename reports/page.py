@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tournaments.declaration import plural
+
 from .numbers import PP, PP_MEANS, apart_digits, counted, p_text, pct, pp_cell
 
 KEY_ROWS = 5
@@ -24,82 +26,27 @@ WHOLE = ("variants_overview", "variants_sweep_values", "variants_seats", "varian
 
 # per table: the columns that matter, the column to rank rows by (None: keep the table's
 # order; a leading "|" ranks by size, largest first) and what the shown rows are
+# fmt: off
 KEY: dict[str, tuple[tuple[str, ...], str | None, str]] = {
     "summary": (("strategy", "games", "wins", "win_rate", "ci_low", "ci_high"), None, "strongest"),
     "means": ((), None, "best"),
     "rating": (("rank", "strategy", "rating", "ci_low", "ci_high", "worth"), None, "best rated"),
-    "significance": (("a", "b", "diff", "ci_low", "ci_high", "p_holm", "better"), None, "first"),
-    "head_to_head": (
-        ("strategy", "opponent", "shared", "ahead_rate", "ci_low", "ci_high", "score"),
-        "|ahead_rate",
-        "most one-sided",
-    ),  # fmt: skip
-    "expert": (
-        (
-            "strategy",
-            "matches",
-            "match_wins",
-            "shared_wins",
-            "match_win_rate",
-            "ci_low",
-            "ci_high",
-            "match_win_rate_split",
-        ),
-        None,
-        "first",
-    ),  # fmt: skip
-    "gauntlet": (
-        (
-            "strategy",
-            "baseline",
-            "n_players",
-            "games",
-            "win_rate",
-            "baseline_win_rate",
-            "diff",
-            "diff_ci_low",
-            "diff_ci_high",
-            "p_value",
-        ),
-        None,
-        "first",
-    ),  # fmt: skip
-    "seats": (
-        ("n_players", "position", "games", "win_rate", "ci_low", "ci_high", "fair", "par"),
-        None,
-        "first",
-    ),  # fmt: skip
-    "neighbours": (
-        (
-            "strategy",
-            "before",
-            "win_rate",
-            "vs_elsewhere",
-            "vs_elsewhere_low",
-            "vs_elsewhere_high",
-            "vs_elsewhere_p",
-        ),
-        "|vs_elsewhere",
-        "strongest",
-    ),  # fmt: skip
-    "lengths": (
-        (
-            "by",
-            "group",
-            "measure",
-            "games",
-            "mean",
-            "min",
-            "p10",
-            "median",
-            "p90",
-            "max",
-            "p10_p90_share",
-        ),
-        None,
-        "first",
-    ),  # fmt: skip
+    "significance": (("a", "b", "win_rate_a", "win_rate_b", "diff", "ci_low", "ci_high", "p_holm",
+                      "better"), None, "first"),
+    "head_to_head": (("strategy", "opponent", "shared", "ahead_rate", "ci_low", "ci_high",
+                      "score"), "|ahead_rate", "most one-sided"),
+    "expert": (("strategy", "matches", "match_wins", "shared_wins", "match_win_rate", "ci_low",
+                "ci_high", "match_win_rate_split"), None, "first"),
+    "gauntlet": (("strategy", "baseline", "n_players", "games", "win_rate", "baseline_win_rate",
+                  "diff", "diff_ci_low", "diff_ci_high", "p_value"), None, "first"),
+    "seats": (("n_players", "position", "games", "win_rate", "ci_low", "ci_high", "fair", "par"),
+              None, "first"),
+    "neighbours": (("strategy", "before", "win_rate", "vs_elsewhere", "vs_elsewhere_low",
+                    "vs_elsewhere_high", "vs_elsewhere_p"), "|vs_elsewhere", "strongest"),
+    "lengths": (("by", "group", "measure", "games", "mean", "min", "p10", "median", "p90", "max",
+                 "p10_p90_share"), None, "first"),
 }
+# fmt: on
 
 
 @dataclass
@@ -136,12 +83,41 @@ def fmt(v: Any) -> str:
 
 
 def _cells(df: pd.DataFrame) -> list[list[str]]:
-    """Every cell of ``df`` as the page writes it (``fmt``); a seed is a name, not a count:
-    written whole, with no separator ('123456')."""
+    """Every cell of ``df`` as the page writes it, each column in one format (``column``); a
+    seed is a name, not a count: written whole, with no separator ('123456')."""
     ids = [str(c) == "seed" or str(c).endswith("_seed") for c in df.columns]
-    return [[str(v) if i and isinstance(v, (int, np.integer)) else fmt(v)
-             for i, v in zip(ids, row, strict=True)]
-            for row in df.itertuples(index=False)]  # fmt: skip
+    cols = [column(list(df.iloc[:, i]), seed) for i, seed in enumerate(ids)]
+    return [list(row) for row in zip(*cols, strict=True)] if cols else [[] for _ in range(len(df))]
+
+
+def column(values: list, seed: bool = False) -> list[str]:
+    """A column's cells, its fractional figures all with one count of decimals (``decimals``):
+    '5.269' above '0.070', never above '0.06975'; counts as ``fmt`` writes them; a ``seed``
+    column's whole numbers written whole."""
+    d = decimals([v for v in values if isinstance(v, float | np.floating) and np.isfinite(v)])
+
+    def cell(v: Any) -> str:
+        if seed and isinstance(v, (int, np.integer)):
+            return str(v)
+        if not isinstance(v, (float, np.floating)) or not np.isfinite(v):
+            return fmt(v)
+        text = f"{v:.2e}" if d is None else f"{v:,.{d}f}"
+        return f"{0.0:.{d}f}" if d is not None and float(text.replace(",", "")) == 0 else text
+
+    return [cell(v) for v in values]
+
+
+def decimals(figures: list[float]) -> int | None:
+    """The decimals of a column of finite ``figures``: four significant digits of the largest
+    (none from 1,000 on; fewer where no figure needs them: '0.85', not '0.8500'), more (up to
+    six) while a figure not 0 would read 0; None (powers of ten) where all are below 0.001."""
+    top = max((abs(x) for x in figures), default=0.0)
+    if 0 < top < 0.001:
+        return None
+    d = max(0, 3 - int(np.floor(np.log10(top)))) if top else 0
+    while d < 6 and any(x and round(x, d) == 0 for x in figures):
+        d += 1
+    return max((len(f"{x:.{d}f}".rstrip("0").partition(".")[2]) for x in figures), default=0)
 
 
 _NUMBER = re.compile(
@@ -199,18 +175,20 @@ _P = ("p_value", "p_holm", "vs_elsewhere_p")
 _SPANS = {"significance": ("diff", "ci_low", "ci_high"),
           "gauntlet": ("diff", "diff_ci_low", "diff_ci_high"),
           "neighbours": ("vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high")}  # fmt: skip
-"""Each table's difference with its interval: written with the decimals that set the bounds
-apart (``apart_digits``), each bound on its own side of 0 (``pp_cell``'s ``bound``), as the
-sentences beside the table write them."""
+"""Each table's difference with its interval: written with the decimals that set every shown
+row's bounds apart (``_digits``), each bound on its own side of 0 (``pp_cell``'s ``bound``):
+the sentences' figures, to as many decimals or more."""
 
 
-def _digits(name: str, df: pd.DataFrame, c: str) -> list[int]:
-    """Per row, the decimals of the column ``c``: its interval's (``apart_digits``) where ``c``
-    is the table's difference or one of its bounds (``_SPANS``), else one."""
+def _digits(name: str, df: pd.DataFrame, c: str) -> int:
+    """The decimals of the column ``c``: where ``c`` is the table's difference or one of its
+    bounds (``_SPANS``), the most any row's interval asks (``apart_digits``), so the column
+    writes every row alike ('-0.950' beside '+2.050', never beside '+2.05'); else one."""
     span = _SPANS.get(name, ())
     if c not in span or not set(span) <= set(df.columns):
-        return [1] * len(df)
-    return [apart_digits(lo, hi) for lo, hi in zip(df[span[1]], df[span[2]], strict=True)]
+        return 1
+    return max((apart_digits(lo, hi) for lo, hi in zip(df[span[1]], df[span[2]], strict=True)),
+               default=1)  # fmt: skip
 
 
 def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
@@ -228,8 +206,8 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
             out[c] = [p_text(x) if np.isfinite(x) else "" for x in v]
         elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
             bound = c in _SPANS.get(name, ())[1:]  # an interval's: on its own side of 0
-            out[c] = [pp_cell(x, k, bound=bound) if np.isfinite(x) else ""
-                      for x, k in zip(v, _digits(name, df, c), strict=True)]  # fmt: skip
+            k = _digits(name, df, c)
+            out[c] = [pp_cell(x, k, bound=bound) if np.isfinite(x) else "" for x in v]
         elif (
             c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))
             or c == "par"  # the seats' and the summary's: a rate
@@ -277,7 +255,31 @@ def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
         df = df.loc[key.sort_values(ascending=False, na_position="last").index]
     top = df[shown].head(len(df) if len(df) <= ALL_ROWS or name in WHOLE else KEY_ROWS)
     caption = f"the {what} {len(top)}" if len(df) > len(top) else ""
-    return readable(name, top), caption
+    return _par_if_apart(readable(name, top)), caption
+
+
+def _par_if_apart(top: pd.DataFrame) -> pd.DataFrame:
+    """``top`` without its ``par`` column where it reads as ``fair`` in every row (every game
+    had one winner): one column of the fair share, not two alike; where they differ, both
+    (``column_notes`` says what par is)."""
+    same = {"fair", "par"} <= set(top.columns) and list(top["fair"]) == list(top["par"])
+    return top.drop(columns="par") if same else top
+
+
+def column_notes(df: pd.DataFrame, top: pd.DataFrame, unit: str = "game") -> str:
+    """What the note above a table adds about its columns: what its figures count
+    (``measured``, as the table's maker says it: 'match length in games'), what ``par`` is
+    where shown beside ``fair``, and the short unit ``PP`` where its cells use it
+    (``unit_note``)."""
+    notes = [str(df.attrs["measured"])] if df.attrs.get("measured") else []
+    if {"fair", "par"} <= set(top.columns):
+        notes.append(PAR_MEANS.format(unit=unit))
+    return "".join(f" ({n})" for n in notes) + unit_note(top)
+
+
+PAR_MEANS = ("par: the win rate if each {unit}'s wins went to its seats at random, below fair "
+             "where a {unit} counts as nobody's win, above it where tied players share a win")  # fmt: skip
+"""What a page writes beside a table that shows ``par`` apart from ``fair``."""
 
 
 def _whole_intervals(shown: list[str], df: pd.DataFrame) -> list[str]:
@@ -322,15 +324,17 @@ tr:nth-child(even){background:#fafafa}img{max-width:100%;height:auto;display:blo
 .note{color:#555;font-size:.9em}.lead{font-size:1.05em}
 details{margin:.6em 0 1.2em}summary{cursor:pointer;color:#0072B2}
 dl.run{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.5em 0}
-dl.run dt{font-weight:bold}dl.run dd{margin:0;overflow-wrap:anywhere}
+dl.run dt{font-weight:bold}dl.run dd{margin:0}dd,li,p{overflow-wrap:anywhere}
 """
     + f".cw img{{min-width:{CHART_MIN}px}}\n"
 )
 
 
 def render_html(title: str, overview: list[tuple[str, str]], secs: list[Section],
-                images: dict[str, bytes]) -> str:  # fmt: skip
-    """The self-contained HTML page (inline CSS, charts as base64 PNG, no scripts)."""
+                images: dict[str, bytes], unit: str = "game") -> str:  # fmt: skip
+    """The self-contained HTML page (inline CSS, charts as base64 PNG, no scripts); ``unit``:
+    what one row is, as the game declares it (``Declaration.unit``), the word its tables'
+    columns of counts are headed by (``in_units``)."""
     esc = html.escape
     parts = [
         "<!DOCTYPE html>",
@@ -356,7 +360,7 @@ def render_html(title: str, overview: list[tuple[str, str]], secs: list[Section]
                      for i, b in enumerate(sec.bullets)]  # fmt: skip
             parts.append("<ul>" + "".join(f"<li>{b}</li>" for b in items) + "</ul>")
         parts += [] if sec.charts_first else charts
-        parts += _html_tables(sec)
+        parts += _html_tables(sec, unit)
     parts.append("</body></html>")
     return "\n".join(parts)
 
@@ -397,7 +401,7 @@ def _link_or_text(key: str, value: str | list[tuple[str, str]]) -> str:
     return html.escape(value)
 
 
-def _html_tables(sec: Section) -> list[str]:
+def _html_tables(sec: Section, unit: str) -> list[str]:
     """The key rows of each table, then the method note and the full tables folded."""
     esc = html.escape
     parts, full = [], []
@@ -406,10 +410,12 @@ def _html_tables(sec: Section) -> list[str]:
             continue
         top, caption = key_rows(name, df)
         note = f"{name}: {caption} of {counted(len(df), 'row')}" if caption else name
-        parts.append(f"<p class='note'>{esc(note + unit_note(top))}</p>{html_table(top)}")
+        note += column_notes(df, top, unit)
+        parts.append(f"<p class='note'>{esc(note)}</p>{html_table(in_units(top, unit))}")
         full.append(
             f"<p class='note'><a href=\"{esc(name)}.csv\">{esc(name)}.csv</a> "
-            f"({counted(len(df), 'row')}){esc(unit_note(df))}</p>{html_table(df)}"
+            f"({counted(len(df), 'row')}){esc(unit_note(df))}</p>"
+            f"{html_table(in_units(df, unit))}"
         )
     if full or (sec.text and not sec.bullets):
         text = "" if sec.bullets else f"<p class='note'>{esc(sec.text)}</p>"
@@ -421,9 +427,19 @@ def _html_tables(sec: Section) -> list[str]:
     return parts
 
 
+def in_units(df: pd.DataFrame, unit: str) -> pd.DataFrame:
+    """``df`` with its columns headed in the game's units: a count the tables keep as
+    ``games`` (``valid_games``, ``baseline_games``) headed ``rounds`` where a row is a round;
+    the CSVs keep the one name every game's tables share."""
+    units = plural(unit)
+    return df.rename(columns={c: "_".join(units if w == "games" else w for w in c.split("_"))
+                              for c in df.columns if isinstance(c, str)})  # fmt: skip
+
+
 def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
-              images: dict[str, bytes]) -> str:  # fmt: skip
-    """The Markdown page: the same order, full tables in a plain subsection per section."""
+              images: dict[str, bytes], unit: str = "game") -> str:  # fmt: skip
+    """The Markdown page: the same order, full tables in a plain subsection per section;
+    ``unit`` as for ``render_html``."""
     lines = [f"# {title}", ""]
     for i, sec in enumerate(secs):
         if i == 1:  # the answers first, then what the run was
@@ -450,14 +466,14 @@ def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
             lines += [
                 f"`{name}`"
                 + (f": {caption} of {counted(len(df), 'row')}" if caption else "")
-                + unit_note(top),
+                + column_notes(df, top, unit),
                 "",
             ]
-            lines += [md_table(top), ""]
+            lines += [md_table(in_units(top, unit)), ""]
             full += [
                 f"[`{name}.csv`]({name}.csv) ({counted(len(df), 'row')}){unit_note(df)}",
                 "",
-                md_table(df),
+                md_table(in_units(df, unit)),
                 "",
             ]
         if full or (sec.text and not sec.bullets):

@@ -248,7 +248,16 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
             pool.shutdown(wait=False, cancel_futures=True)
     for name, png in images.items():
         (out / "charts" / f"{name}.png").write_bytes(png)
-    page = write_page(out, fmt, _title(run), overview(run, out, state), secs, images, start)
+    page = write_page(
+        out,
+        fmt,
+        _title(run),
+        overview(run, out, state),
+        secs,
+        images,
+        start,
+        unit=run.declaration.unit,
+    )
     written = {*(f"{name}.csv" for name in tables), *(f"charts/{k}.png" for k in images),
                FINDINGS_FILE, page.name}  # fmt: skip
     _clear_stale(out, written)
@@ -292,14 +301,16 @@ def _results(futures: dict[str, Future], jobs: dict[str, ChartJob]) -> dict[str,
 
 
 def write_page(out: Path, fmt: str, title: str, overview: list[tuple[str, str]],
-               secs: list[Section], images: dict[str, bytes], start: float) -> Path:  # fmt: skip
+               secs: list[Section], images: dict[str, bytes], start: float, *,
+               unit: str = "game") -> Path:  # fmt: skip
     """Render the sections into OUT/report.html or OUT/report.md and return its path (the
-    run summary follows the first section: the answers first, then what the run was)."""
+    run summary follows the first section: the answers first, then what the run was);
+    ``unit``: what one row is, as the game declares it, the word the tables' headings use."""
     overview = [*overview, ("report built in", f"{time.perf_counter() - start:.1f} s")]
     if fmt == "html":
-        page, path = render_html(title, overview, secs, images), out / "report.html"
+        page, path = render_html(title, overview, secs, images, unit), out / "report.html"
     else:
-        page, path = render_md(title, overview, secs, images), out / "report.md"
+        page, path = render_md(title, overview, secs, images, unit), out / "report.md"
     path.write_text(page, encoding="utf-8")
     return path
 

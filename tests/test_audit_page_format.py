@@ -47,7 +47,7 @@ def test_the_rating_tables_strategy_column_is_set_left_and_its_figures_right():
     page = html_table(top)
     cells = dict((text, cls) for cls, text in _cells(page))
     assert cells["strategy"] == "" and cells["weighted"] == ""  # text: the left default
-    for figure in ("rank", "1", "rating", "0.85", "worth", "0.2"):
+    for figure in ("rank", "1", "rating", "0.85", "worth", "0.20"):  # one format a column
         assert cells[figure] == ' class="n"', figure
     css = CSS.replace("\n", "")
     assert re.search(r"th,td\{[^}]*text-align:left", css)

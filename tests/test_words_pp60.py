@@ -85,7 +85,7 @@ def test_compare_says_percentage_points(rounds, capsys):
     code, out, err = cli(capsys, "compare", str(rounds / "a"), str(rounds / "b"))
     assert code == 0, err
     assert "percentage points [" in out and not _bare(out), out
-    assert "Win rates in % (95% intervals in whole %) and B - A in percentage points" in out
+    assert "Win rates in % (95% intervals rounded outward) and B - A in percentage points" in out
 
 
 def test_a_gauntlet_s_verdict_and_its_sequential_batches_say_percentage_points(tmp_path, capsys):
