@@ -97,6 +97,14 @@ def act(observation: dict, rng: np.random.Generator) -> int:
     return int(legal[rng.choice(len(legal), p=p)])
 
 
+def here() -> str:
+    """This file as the spec names it: relative to the working directory when under it, as
+    the docs write the spec (``examples/train_reinforce.py``), so the label printed holds no
+    path of this machine; absolute from anywhere else."""
+    path, cwd = Path(__file__).resolve(), Path.cwd().resolve()
+    return path.relative_to(cwd).as_posix() if path.is_relative_to(cwd) else str(path)
+
+
 def main() -> None:
     import reports
     import tournaments
@@ -112,7 +120,7 @@ def main() -> None:
     w = train(GAMES)
     np.savez(WEIGHTS, w=w)
     os.environ["REINFORCE_WEIGHTS"] = str(WEIGHTS.resolve())
-    spec = f"observation:policy={Path(__file__).resolve()}.act"
+    spec = f"observation:policy={here()}.act"
     res = tournaments.gauntlet(spec, ["random", "greedy"], "low", players=3,
                                games=GAUNTLET_GAMES, seed=2, out=OUT / "gauntlet")  # fmt: skip
     from reports.gauntlet import sentences

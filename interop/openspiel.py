@@ -96,8 +96,9 @@ class ThirteenLeavesGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
         limit = params["turn_limit"]  # always given: today's counts as not given
+        text = params["rules"]  # not text (the class built directly): Rules.of's own error
         try:
-            text = rules_text(params["rules"], form="key:value;key:value")
+            text = rules_text(text, form="key:value;key:value") if isinstance(text, str) else text
         except ValueError as exc:  # named as Rules.of_options names its errors
             raise ValueError(f"rules: {exc}") from None
         rules = Rules.of_options(text, None if limit == TURN_LIMIT else limit)

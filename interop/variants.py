@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from gamekit.errors import shown
 from leaves import N_ACTIONS, Rules
 from leaves.rules import N_ACTION_IDS
 
@@ -32,6 +33,8 @@ def rules_text(text: str, form: str = "key=value") -> str:
     """``key:value;key:value`` (or a mix with ``=`` and ``,``) as ``Rules.parse`` reads it. An
     item that is neither is refused in one line quoting it as written and advising ``form``
     (the one the caller's interface can hold: an OpenSpiel game string holds no ``=``)."""
+    if not isinstance(text, str):  # re would fail on it far from the caller's mistake
+        raise TypeError(f"rules_text reads rules written as {form} text, got {shown(text)}")
     items = []
     for item in re.split(r"[;,]", text):
         match = _ITEM.match(item)

@@ -68,6 +68,14 @@ class State(PublicFields):
     __slots__ = (*(f"_{name}" for name in StateFields._fields), "_legal", "_key")
 
     # ------------------------------------------------------------------ construction
+    def __new__(cls, *_args: object, **_kwargs: object) -> State:
+        """Refused: a state is dealt or checked, never made empty (``_build`` makes one past
+        this, as pickling and copying do through it)."""
+        raise TypeError(
+            "use leaves.new_game(n_players, seed), State.initial(hands) or State.from_dict(d) "
+            "to make a State"
+        )
+
     @classmethod
     def _build(
         cls,

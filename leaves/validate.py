@@ -78,8 +78,12 @@ def state_from_dict(d: dict[str, Any]) -> State:
     for v in range(N_VALUES):
         tot = sum(h[v] for h in hands) + table[v] + removed[v] + undealt[v]
         if tot != deck[v]:
+            # removed left out is none removed: the first round's; with undealt given, a
+            # later position's dict has lost it, and the sum alone would not say so
+            lost = "removed" not in d and "undealt" in d
             raise ValueError(
-                f"cards of value {v + 1} add up to {tot} (hands + table + removed + undealt), "
+                ("state is missing removed (none removed when left out): " if lost else "")
+                + f"cards of value {v + 1} add up to {tot} (hands + table + removed + undealt), "
                 f"the deck has {deck[v]}"
             )
     known = _known(d.get("known"), hands, deck)

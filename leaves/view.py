@@ -64,6 +64,10 @@ class PlayerView(PublicFields):
         "_legal",
     )
 
+    def __new__(cls, *_args: object, **_kwargs: object) -> PlayerView:
+        """Refused: a view is what a state shows one seat (``_from_state`` makes it)."""
+        raise TypeError("use state.view(seat) to make a PlayerView")
+
     @classmethod
     def _from_state(cls, state, player: int) -> PlayerView:
         if player.__class__ is not int or not 0 <= player < state._n:

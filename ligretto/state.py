@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gamekit.errors import shown
+
 from .rng import DEAL, SplitMix, check_seed, shuffled, stream_seed
 from .rules import (
     FLIP_COUNT,
@@ -35,6 +37,14 @@ SOURCES = ("stack", "row", "hand")
 
 class IllegalMove(ValueError):
     """A transition the rules do not allow (the message says why)."""
+
+
+_BLOCKADE = "the round is over: a blockade (no seat can play any card)"
+
+
+def _piles(n: int) -> str:
+    """The centre's ``n`` piles by number, for a message naming a pile that is not there."""
+    return "no piles yet" if not n else "pile 0" if n == 1 else f"piles 0 to {n - 1}"
 
 
 def deal_orders(n_players: int, deal_seed: int) -> list[list[int]]:
@@ -61,6 +71,11 @@ def check_deal(orders: Any) -> list[list[int]]:
 
 
 Pile = tuple[tuple[int, int], ...]  # (seat, card) from the 1 upwards
+
+_STARTS = frozenset(c for c in range(SET_SIZE) if value_of(c) == 1)
+"""The cards that start a pile (the 1s)."""
+_TAKEN_ON = tuple(frozenset(c for c in range(SET_SIZE) if takes(top, c)) for top in range(SET_SIZE))
+"""The cards a pile showing each card takes (``takes``, asked once for every pair)."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +125,8 @@ class State:
             return seat
         n = len(self.stacks)
         if not 0 <= whole_number(seat, "seat") < n:
-            raise ValueError(f"seat must be 0 to {n - 1} at this table of {n}, got {seat}")
+            said = shown(seat, typed=False)  # a number too long to write out: in words
+            raise ValueError(f"seat must be 0 to {n - 1} at this table of {n}, got {said}")
         return int(seat)
 
     def stack_top(self, seat: int) -> int:
@@ -133,8 +149,8 @@ class State:
         """(colour, number) on top of centre pile ``pile`` (0 to the number of piles - 1)."""
         n = len(self.piles)
         if not 0 <= whole_number(pile, "pile") < n:
-            have = f"piles 0 to {n - 1}" if n else "no piles yet"
-            raise ValueError(f"pile must be a centre pile (the centre has {have}), got {pile}")
+            said = shown(pile, typed=False)
+            raise ValueError(f"pile must be a centre pile (the centre has {_piles(n)}), got {said}")
         card = self.piles[pile][-1][1]
         return colour_of(card), value_of(card)
 
@@ -197,11 +213,23 @@ class State:
         return tuple(cards) + self.hands[seat] + self.hand_piles[seat]
 
     def is_blockade(self) -> bool:
-        """No player can play any card at all: the round ends early."""
-        return not any(self.fits(c) for s in range(self.n_players) for c in self._accessible(s))
+        """No player can play any card at all: the round ends early. (Asked before every
+        action, so through the cards that fit now, not card by card through ``fits``.)"""
+        fit = _STARTS.union(*(_TAKEN_ON[pile[-1][1]] for pile in self.piles))
+        return all(fit.isdisjoint(self._accessible(s)) for s in range(self.n_players))
 
     def is_over(self) -> bool:
         return self.stack_emptied() is not None or self.is_blockade()
+
+    def _check_going(self, blockade: bool = True) -> None:
+        """Refuse an action once the round is over, as 13 Leaves' ``State.apply`` does after
+        its end: a move then would change the scores of a finished round. ``blockade`` False
+        leaves that test to the caller (a play in a blockade is refused by its card anyway)."""
+        seat = self.stack_emptied()
+        if seat is not None:
+            raise IllegalMove(f"the round is over: seat {seat} emptied its stack")
+        if blockade and self.is_blockade():
+            raise IllegalMove(_BLOCKADE)
 
     def can_flip(self, seat: int) -> bool:
         seat = self.check_seat(seat)
@@ -230,7 +258,7 @@ class State:
             return self._stack_top(seat)
         if source == "row":
             if not 0 <= whole_number(slot, "slot") < len(self.rows[seat]):
-                raise IllegalMove(f"seat {seat} has no row slot {slot}")
+                raise IllegalMove(f"seat {seat} has no row slot {shown(slot, typed=False)}")
             return self.rows[seat][slot]
         if source == "hand":
             return self._hand_top(seat)
@@ -243,17 +271,19 @@ class State:
         replaced at once by the top of the seat's Ligretto stack (Interpretation L2).
         """
         seat = self.check_seat(seat)
+        self._check_going(blockade=False)
         pile = whole_number(pile, "pile")
         card = self._card_at(seat, source, slot)
         if card < 0:
-            raise IllegalMove(f"seat {seat} has no card to play from its {source}")
+            raise self._refused(f"seat {seat} has no card to play from its {source}")
         if value_of(card) == 1:
             if pile not in (-1, len(self.piles)):
-                raise IllegalMove(f"{card_name(card)} starts a new pile, not pile {pile}")
+                said = shown(pile, typed=False)
+                raise IllegalMove(f"{card_name(card)} starts a new pile, not pile {said}")
             piles = self.piles + (((seat, card),),)
         else:
             if not self.accepts(pile, card):
-                raise IllegalMove(f"pile {pile} does not take {card_name(card)}")
+                raise self._refused(self._not_taken(pile, card))
             piles = list(self.piles)
             piles[pile] = piles[pile] + ((seat, card),)
             piles = tuple(piles)
@@ -271,10 +301,35 @@ class State:
             )
         return replace(new, hand_piles=self._set("hand_piles", seat, self.hand_piles[seat][:-1]))
 
+    def _refused(self, why: str) -> IllegalMove:
+        """A refused play: ``why``, or that the round is over in a blockade (no play fits
+        then, and a player should hear that the round ended, not that this card does not)."""
+        if self.is_blockade():
+            return IllegalMove(_BLOCKADE)
+        return IllegalMove(why)
+
+    def _not_taken(self, pile: int, card: int) -> str:
+        """Why ``card`` (not a 1) may not go on ``pile``, and which piles would take it."""
+        name, n = card_name(card), len(self.piles)
+        takers = [i for i in range(n) if self.accepts(i, card)]
+        if not takers:
+            where = "no pile takes it"
+        elif len(takers) == 1:
+            where = f"pile {takers[0]} takes it"
+        else:
+            where = f"piles {', '.join(map(str, takers[:-1]))} and {takers[-1]} take it"
+        if pile in (-1, n):
+            return f"a new pile (pile {pile}) does not take {name}: only a 1 starts one; {where}"
+        if 0 <= pile < n:
+            return f"pile {pile} does not take {name}; {where}"
+        said = shown(pile, typed=False)
+        return f"there is no pile {said} (the centre has {_piles(n)}); {where}"
+
     def flip(self, seat: int) -> State:
         """Turn the next 3 hand cards (fewer if fewer are left) onto the hand pile, as a block:
         the third ends on top."""
         seat = self.check_seat(seat)
+        self._check_going()
         hand = self.hands[seat]
         if not hand:
             raise IllegalMove(f"seat {seat} has no face-down hand cards to turn (recycle first)")
@@ -289,6 +344,7 @@ class State:
         """The used-up hand: the hand pile becomes a new face-down hand in ``order`` (top
         first), which must be a reordering of the pile (Interpretation L3)."""
         seat = self.check_seat(seat)
+        self._check_going()
         if not isinstance(order, list | tuple):
             raise TypeError(f"order must be a list or tuple of card ids, got {order!r}")
         order = [c if type(c) is int else whole_number(c, "a card id") for c in order]

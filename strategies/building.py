@@ -8,6 +8,7 @@ import difflib
 import inspect
 import re
 import sys
+import typing
 from typing import Any
 
 from gamekit.errors import shown
@@ -27,7 +28,7 @@ def build(cls: type[Player], params: dict[str, Any]) -> Player:
             raise ValueError(
                 f"strategy {cls._display_name()} has no parameter {key!r}{hint}; {what}"
             )
-    checked = {k: _check_type(cls, k, sig.parameters[k].default, v) for k, v in params.items()}
+    checked = {k: _check_type(cls, sig.parameters[k], v) for k, v in params.items()}
     try:
         return cls(**checked)
     except Exception as exc:  # noqa: BLE001 - any constructor's failure: one line naming it
@@ -47,11 +48,16 @@ def _build_failed(cls: type[Player], exc: Exception) -> str:
     return f"cannot build strategy {name} ({source}): {kind}{text}"
 
 
-def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
+def _check_type(cls: type[Player], param: inspect.Parameter, value: Any) -> Any:
     """Coerce int -> float for float parameters and refuse values of the wrong simple type; a
     numpy scalar is read as the Python value it holds (and kept so: a manifest, a label and
-    an equality see the plain value)."""
-    if default is inspect.Parameter.empty or default is None or value is None:
+    an equality see the plain value). None (a spec's ``none``) is a value only where the
+    default is None or the annotation names None: elsewhere the strategy would meet it first
+    in a game, and forfeit every one."""
+    key, default = param.name, param.default
+    if default is inspect.Parameter.empty or default is None:
+        return value
+    if value is None and _takes_none(param.annotation):
         return value
     value, hint = _plain(value), ""
     expected = next((t for t in (bool, int, float, str) if isinstance(default, t)), None)
@@ -76,6 +82,14 @@ def _check_type(cls: type[Player], key: str, default: Any, value: Any) -> Any:
         )
     raise ValueError(f"parameter {key!r} of strategy {cls._display_name()} expects "
                      f"{expected.__name__}, got {shown(value, typed=False)}{hint}")  # fmt: skip
+
+
+def _takes_none(annotation: Any) -> bool:
+    """Does a parameter's annotation name None (``int | None``, ``Optional[int]``, as a type or,
+    under ``from __future__ import annotations``, as text)?"""
+    if isinstance(annotation, str):
+        return re.search(r"\b(None|Optional)\b", annotation) is not None
+    return annotation is None or type(None) in typing.get_args(annotation)
 
 
 def _plain(value: Any) -> Any:

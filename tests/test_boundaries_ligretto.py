@@ -11,6 +11,9 @@ import ligretto
 from ligretto import Decision, IllegalMove, State, card_id
 
 R, G, B, Y = range(4)
+GOING = (card_id(Y, 1),)
+"""Seat 1's stack in a round still going: a yellow 1 on top, which always fits, so a position
+is neither over (no stack emptied) nor blocked, and a transition is asked of a live round."""
 
 
 def table(**fields) -> State:
@@ -106,17 +109,18 @@ def test_can_flip_with_hand_or_hand_pile():
 # ------------------------------------------------------------------ transitions
 def test_a_row_card_played_is_replaced_by_the_stack_top():
     r1, g7 = card_id(R, 1), card_id(G, 7)
-    s = table(stacks=((g7, 30), ()), rows=((11, r1, 12), ()), idle=(4, 2))
+    s = table(stacks=((g7, 30), GOING), rows=((11, r1, 12), ()), idle=(4, 2))
     after = s.play(0, "row", slot=1)
     assert after.rows[0] == (11, g7, 12) and after.stacks[0] == (30,)
     assert after.piles == (((0, r1),),)
     assert after.idle == (0, 2)
-    last = table(stacks=((), (1,)), rows=((r1,), ()))
-    assert last.play(0, "row", slot=0).rows[0] == (-1,)  # nothing left to refill the gap
+    last = table(stacks=((g7,), GOING), rows=((r1,), ()))
+    ended = last.play(0, "row", slot=0)  # the stack's last card fills the gap: it is emptied
+    assert ended.rows[0] == (g7,) and ended.stacks[0] == () and ended.stack_emptied() == 0
 
 
 def test_row_slots_out_of_range_are_refused():
-    s = table(stacks=((1,), ()), rows=((card_id(R, 1), 12), ()))
+    s = table(stacks=((1,), GOING), rows=((card_id(R, 1), 12), ()))
     for slot in (2, -1):
         with pytest.raises(IllegalMove, match=f"no row slot {slot}"):
             s.play(0, "row", slot=slot)
@@ -124,18 +128,18 @@ def test_row_slots_out_of_range_are_refused():
 
 def test_plays_from_stack_and_hand():
     r1, r2 = card_id(R, 1), card_id(R, 2)
-    s = table(stacks=((r1, 5), ()), hand_piles=((7, r2), ()))
+    s = table(stacks=((r1, 5), GOING), hand_piles=((7, r2), ()))
     s = s.play(0, "stack")
     assert s.stacks[0] == (5,) and s.piles == (((0, r1),),)
     s = s.play(0, "hand", pile=0)
     assert s.hand_piles[0] == (7,) and s.piles == (((0, r1), (0, r2)),)
     with pytest.raises(IllegalMove, match="no card to play from its hand"):
-        table(stacks=((1,), ())).play(0, "hand")
+        table(stacks=((1,), GOING)).play(0, "hand")
 
 
 def test_a_1_starts_a_pile_only_as_a_new_one():
     y1 = card_id(Y, 1)
-    s = table(stacks=((y1, 5), ()), piles=(pile(R, 2),))
+    s = table(stacks=((y1, 5), GOING), piles=(pile(R, 2),))
     assert s.play(0, "stack", pile=1).piles[1] == ((0, y1),)  # len(piles): the next pile
     assert s.play(0, "stack", pile=-1).piles[1] == ((0, y1),)
     for bad in (0, 2):
@@ -144,13 +148,13 @@ def test_a_1_starts_a_pile_only_as_a_new_one():
 
 
 def test_a_card_the_pile_does_not_take_is_refused():
-    s = table(stacks=((card_id(R, 4), 5), ()), piles=(pile(R, 2),))
+    s = table(stacks=((card_id(R, 4), 5), GOING), piles=(pile(R, 2),))
     with pytest.raises(IllegalMove, match="does not take red 4"):
         s.play(0, "stack", pile=0)
 
 
 def test_flip_turns_three_then_what_is_left():
-    s = table(hands=((1, 2, 3, 4, 5), ()), hand_piles=((9,), ()))
+    s = table(stacks=((39,), GOING), hands=((1, 2, 3, 4, 5), ()), hand_piles=((9,), ()))
     s = s.flip(0)
     assert s.hands[0] == (4, 5) and s.hand_piles[0] == (9, 1, 2, 3)
     s = s.flip(0)
@@ -160,19 +164,19 @@ def test_flip_turns_three_then_what_is_left():
 
 
 def test_recycle_needs_a_used_up_hand_and_a_reordering_of_its_pile():
-    s = table(hand_piles=((1, 2, 3), ()))
+    s = table(stacks=((39,), GOING), hand_piles=((1, 2, 3), ()))
     after = s.recycle(0, [3, 1, 2])
     assert after.hands[0] == (3, 1, 2) and after.hand_piles[0] == ()
     with pytest.raises(IllegalMove, match="must reorder"):
         s.recycle(0, [1, 2])
     with pytest.raises(IllegalMove, match="still has face-down"):
-        table(hands=((4,), ()), hand_piles=((1,), ())).recycle(0, [1])
+        table(stacks=((39,), GOING), hands=((4,), ()), hand_piles=((1,), ())).recycle(0, [1])
     with pytest.raises(IllegalMove, match="no hand pile"):
-        table().recycle(0, [])
+        table(stacks=((39,), GOING)).recycle(0, [])
 
 
 def test_rest_counts_idle_actions_and_a_play_resets_them():
-    s = table(stacks=((card_id(R, 1), 5), ()), idle=(0, 0))
+    s = table(stacks=((card_id(R, 1), 5), GOING), idle=(0, 0))
     s = s.rest(0).rest(0).rest(1)
     assert s.idle == (2, 1) and s.view(0).idle == 2
     assert s.play(0, "stack").idle == (0, 1)
@@ -216,7 +220,7 @@ def test_card_0_is_a_card_not_an_empty_place():
 
 
 def test_the_row_slot_defaults_to_the_first():
-    s = table(stacks=((5,), ()), rows=((card_id(R, 1), 12), ()))
+    s = table(stacks=((5,), GOING), rows=((card_id(R, 1), 12), ()))
     assert s.play(0, "row").rows[0] == (5, 12)
 
 
@@ -234,9 +238,11 @@ def test_numpy_card_ids_are_kept_as_plain_ints():
     s = State.deal(orders)
     assert all(type(c) is int for part in (s.stacks, s.rows, s.hands) for seat in part
                for c in seat)  # fmt: skip
-    back = table(hand_piles=((1, 2, 3), ())).recycle(0, np.array([3, 1, 2]).tolist())
+    back = table(stacks=((39,), GOING), hand_piles=((1, 2, 3), ()))
+    back = back.recycle(0, np.array([3, 1, 2]).tolist())
     assert back.hands[0] == (3, 1, 2)
-    mixed = table(hand_piles=((1, 2, 3), ())).recycle(0, [np.int64(2), np.int8(3), 1])
+    mixed = table(stacks=((39,), GOING), hand_piles=((1, 2, 3), ()))
+    mixed = mixed.recycle(0, [np.int64(2), np.int8(3), 1])
     assert mixed.hands[0] == (2, 3, 1) and all(type(c) is int for c in mixed.hands[0])
 
 

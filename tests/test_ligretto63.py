@@ -44,7 +44,10 @@ def test_a_1_below_the_top_of_the_hand_pile_keeps_the_round_from_a_blockade():
     turned = seat0_hand((card_id(R, 1), y9, y8)).flip(0)
     assert turned.hand_piles[0] == (card_id(R, 1), y9, y8) and turned.hands[0] == ()
     assert not turned.is_blockade()
-    assert seat0_hand((card_id(R, 2), y9, y8)).flip(0).is_blockade()
+    blocked = seat0_hand((card_id(R, 2), y9, y8))
+    assert blocked.is_blockade()  # face down or turned up, the red 2 fits nowhere
+    with pytest.raises(ligretto.IllegalMove, match="the round is over: a blockade"):
+        blocked.flip(0)
 
 
 def _blocked_after_one_play() -> list[list[int]]:
