@@ -74,7 +74,7 @@ def test_sigterm_stops_leaves_run_with_every_finished_chunk_recorded(tmp_path):
     parts = sorted(run.glob("games/part-*.parquet"))
     assert proc.returncode == 130 and manifest["status"] == "interrupted", err
     assert 0 < len(parts) == len(manifest["integrity"]["chunks"]) < manifest["spec"]["n_chunks"]
-    assert "the same 'leaves run' command with --resume continues it" in err
+    assert f"interrupted: 'leaves run --resume --out {run}' continues it" in err, err
 
 
 def test_leaves_run_resume_without_a_manifest_gives_advice_that_works(tmp_path, capsys):

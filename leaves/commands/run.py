@@ -21,7 +21,7 @@ from leaves_cli.request import Request
 from leaves_cli.tournament_parts import jobs_line, playing, stops_on_term
 
 from .rules import PLAYERS_HELP, rules_option
-from .run_stored import DEFAULT_RULES_RUN, as_grown, finished_here, stored_run
+from .run_stored import DEFAULT_RULES_RUN, as_grown, finished_here, stored_options, stored_run
 
 DEFAULT_GAMES = 200_000
 DEFAULT_SEED = 0
@@ -85,7 +85,12 @@ def jobs_said(runs: Iterable[Path], jobs: int) -> str:
     help=f"Players per table: {PLAYERS_HELP}.",
 )
 @click.option("--seed", type=WholeNumber(0), default=DEFAULT_SEED, show_default=True)
-@click.option("--resume", is_flag=True, help="Continue an interrupted run in OUT.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the interrupted run in OUT: its games, players, seed and rules are the "
+    "run's (those given must agree).",
+)
 @format_option
 @rules_option
 def run(**opts: Any) -> None:
@@ -94,28 +99,31 @@ def run(**opts: Any) -> None:
     Every built-in strategy that does no search (all of them but ismcts) meets every other
     on tables of --players seats, on duplicate deals under a balanced set of seatings (every
     strategy in every position and after every other equally often). The run is
-    written to OUT (resumable with --resume) and the report to OUT/report. The same seed and
-    game count give the same results whatever --jobs is.
+    written to OUT (resumable with --resume, which reads the rest from OUT) and the report
+    to OUT/report. The same seed and game count give the same results whatever --jobs is.
 
     With --rules the run is played under that variant, and the same field on the same seeds
     under today's rules goes to OUT/default-rules; OUT/variants then compares the two (where
     the variants report is installed). --resume restores the run's rules.
 
-    Run again into an OUT that holds this run, finished, it plays nothing: it says where the
-    run and its report are, how to play another and how to grow this one.
+    Run again into an OUT that holds this run, finished (of any size where --games is not
+    given), it plays nothing: it says where the run and its report are (the report written
+    first where it is missing or describes fewer games), how to play another and how to
+    grow this one.
 
     \b
     Examples:
       leaves run                               # 201,600 games -> leaves-run/report/report.html
       leaves run --games 20000 --jobs 2 --out runs/quick
       leaves run --players 5 --seed 1 --out runs/five
-      leaves run --games 20000 --jobs 2 --out runs/quick --resume  # finish it if interrupted
+      leaves run --resume --out runs/quick     # finish it if interrupted
       leaves run --rules take=ends --games 20000 --out runs/ends
     """
     request = Request.of(opts)
     out, resume = request.out, request.resume
     names = _check_options(request)  # every option first, then the state of --out
     stored = stored_run(out, resume)
+    request = stored_options(request, stored)  # the options not given: the run's own
     game = _game(out, resume, request.rules)
     from .rules import table_size
 
@@ -124,7 +132,8 @@ def run(**opts: Any) -> None:
     if stored is not None:
         asked = tournament.spec()["n_games"]
         tournament = as_grown(tournament, stored)  # the run grown since: the same run
-        if finished_here(tournament, out, stored, request, asked):
+        if finished_here(tournament, out, stored, request, asked,
+                         lambda: _report_again(out, request.fmt)):  # fmt: skip
             return
     from leaves_cli.writable import check_writable
 
@@ -243,8 +252,7 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> in
     except ValueError as exc:
         raise CLIError.of(exc) from exc
     except KeyboardInterrupt:
-        click.echo("interrupted: the same 'leaves run' command with --resume continues it",
-                   err=True)  # fmt: skip
+        click.echo(f"interrupted: {_again(out, request.fmt)}", err=True)
         raise
     sessions = result.manifest["sessions"]
     played = int(sessions[-1].get("units_played", 0))
@@ -257,6 +265,25 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> in
         wall += f" this session, {float(result.manifest['wall_time_s']):.1f} s in all"
     _say(f"tournament: {out} ({wall})")
     return played
+
+
+def _again(out: Path, fmt: str) -> str:
+    """The command that continues the run in ``out``, to copy: its folder is all a resume
+    needs (``stored_options``), but a report in Markdown is asked for again."""
+    from tournaments.run_state import continue_command
+
+    flags = "" if fmt == "html" else f" --format {fmt}"
+    return f"'{continue_command('run', out, flags)}' continues it"
+
+
+def _report_again(out: Path, fmt: str) -> Path:
+    """The report of the finished run in ``out`` written again (it described fewer games, or
+    there was none), under the run's lock as a run's report is."""
+    from leaves_cli.writable import check_writable
+
+    check_writable(out)
+    with playing(out):
+        return _report(out, out / "report", fmt)
 
 
 def _report(run_dir: Path, out: Path, fmt: str) -> Path:

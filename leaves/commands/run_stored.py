@@ -11,6 +11,9 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import html
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +22,7 @@ import click
 from leaves_cli.errors import CLIError
 from leaves_cli.request import Request
 
-__all__ = ["DEFAULT_RULES_RUN", "as_grown", "finished_here", "stored_run"]
+__all__ = ["DEFAULT_RULES_RUN", "as_grown", "finished_here", "stored_options", "stored_run"]
 
 DEFAULT_RULES_RUN = "default-rules"
 """Under ``--rules``: the folder in OUT of the same field under today's rules."""
@@ -63,6 +66,27 @@ def stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
     return read_spec(str(out))
 
 
+def stored_options(request: Request, stored: dict[str, Any] | None) -> Request:
+    """The options not typed, taken from the run in --out: with --resume its games, players
+    and seed (the folder is all a resume needs, as for 'leaves tournament'); without, its
+    games alone (a run of this field and settings is this command's whatever its size). The
+    options typed stay as given, and ``finished_here`` checks them against the run."""
+    if stored is None:
+        return request
+    from leaves_cli.origins import FLAG, origin
+
+    spec = stored.get("spec") or {}
+    found = {"games": spec.get("games_asked") or spec.get("n_games")}  # its first stage
+    if request.resume:
+        players = spec.get("players")
+        found["players"] = players[0] if isinstance(players, list) and len(players) == 1 else None
+        found["seed"] = spec.get("seed")
+    given = {name for name in found if origin({}, name) == FLAG}  # typed on the command line
+    kept = {k: v for k, v in found.items()
+            if k not in given and isinstance(v, int) and not isinstance(v, bool) and v >= 0}  # fmt: skip
+    return Request.of({**request.values, **kept})
+
+
 def _words(value: Any, count: bool) -> str:
     """A spec value as a short line names it: a count with separators, a list with slashes."""
     if isinstance(value, list):
@@ -89,11 +113,13 @@ def _differences(stored: dict[str, Any], t: Any) -> list[str]:
     return said
 
 
-def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, asked: int) -> bool:
+def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, asked: int,
+                  write: Callable[[], Path]) -> bool:  # fmt: skip
     """Refuse another run in --out (one line); True when --out already holds this one,
-    finished, and there is nothing to do (said, with where its report is and what else to
-    do); False when the run is to be played (resumed). ``asked``: the games the options ask
-    for (fewer than ``t``'s where the run was grown since)."""
+    finished, and there is nothing to play (said, with where its report is, written first
+    by ``write`` where it is missing or of fewer games, and what else to do); False when the
+    run is to be played (resumed). ``asked``: the games the options ask for (fewer than
+    ``t``'s where the run was grown since)."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     said = _differences(stored, t)
@@ -120,11 +146,7 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
         raise CLIError(f"--out {out} holds this run unfinished ({unfinished}): pass --resume to "
                        "continue it, or choose another --out", usage=True)  # fmt: skip
     page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
-    where = (
-        f"its report: {page}"
-        if page.is_file()
-        else f"'leaves report {shell_word(out)}' writes its report"
-    )
+    where = _report_said(out, page, write)
     click.echo(f"{out} already holds this run, finished: {n:,} games{grown}, seed {t.seed}; "
                f"{where}")  # fmt: skip
     quoted = shell_word(out)
@@ -132,6 +154,40 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
                f"grow this one: 'leaves tournament --resume --out {quoted} --games N', then "
                f"'leaves report {quoted}'")  # fmt: skip
     return True
+
+
+def _report_said(out: Path, page: Path, write: Callable[[], Path]) -> str:
+    """Where the report of the finished run in ``out`` is: ``page`` where it describes the
+    run as it is now (its "played" line is the run's), else written first by ``write``: a
+    run grown by 'leaves tournament --resume' keeps the report of its games before."""
+    from tournaments.run_state import run_state
+
+    before, there = described(page), page.is_file()
+    if before == run_state(out).extent():
+        return f"its report: {page}"
+    page = write()
+    if before is None:
+        return f"its report, {'written again' if there else 'written now'}: {page}"
+    return f"its report, brought up to date (it described {before.split(' (')[0]}): {page}"
+
+
+_PLAYED = {
+    ".html": re.compile(r"<dt>played</dt><dd>([^<]*)</dd>"),
+    ".md": re.compile(r"^- \*\*played\*\*: (.*)$", re.MULTILINE),
+}
+"""The line of a report's page that says how much of its run it describes
+(``reports.sections.overview``'s "played", as ``reports.page`` renders it)."""
+
+
+def described(page: Path) -> str | None:
+    """How much of its run the report ``page`` describes ("720 games (finished)", the run's
+    ``RunState.extent`` then); None where there is no page, or it does not say."""
+    try:
+        text = page.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = _PLAYED[page.suffix].search(text) if page.suffix in _PLAYED else None
+    return html.unescape(found[1]) if found else None
 
 
 def as_grown(t: Any, stored: dict[str, Any]) -> Any:
