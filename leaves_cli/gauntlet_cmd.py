@@ -390,7 +390,10 @@ def _play(g: Any, path: Path, jobs: int, progress: bool, resume: bool,
         test, cap = _test(settings), int(settings["max_games"])
         return run_sequential(g, path, play, test, cap, echo_err, resume=resume)[0]
     except KeyboardInterrupt:
-        click.echo(f"interrupted: {again}", err=True)
+        from .resume import interrupted_line
+
+        done = "" if settings else interrupted_line(path, g.schedule.n_games, "gauntlet")
+        click.echo(done or f"interrupted: {again}", err=True)  # a test may play more batches
         raise
     except Exception as exc:
         stopped = worker_stopped(exc, f"every finished chunk is kept: {again}")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import traceback
 from collections.abc import Iterator
@@ -108,6 +110,27 @@ class LazyGroup(click.Group):
                         formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
         super().format_epilog(ctx, formatter)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command named first in ``args``: an unknown one said in the project's words
+        (click: "No such command 'x'."), and a known one's options checked for a value that
+        is missing before click reads them (``missing_value``)."""
+        name = args[0]
+        if ctx.resilient_parsing or name.startswith("-") or self._exists(name):
+            found = super().resolve_command(ctx, args)  # an option first: the group's own
+            command = found[1]
+            if command is not None and not ctx.resilient_parsing:
+                said = missing_value(command, found[2])
+                if said:
+                    raise CLIError(f"{said} (see 'leaves {found[0]} --help')", usage=True)
+            return found
+        from gamekit.text import printable  # start-up: gamekit loads only when an error is said
+
+        close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
+        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        raise click.UsageError(f"unknown command {printable(name)!r}{hint}", ctx)
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if not self._exists(name):
             return None
@@ -116,6 +139,30 @@ class LazyGroup(click.Group):
         if command.short_help is None:
             command.short_help = short  # the listing in 'leaves --help' stays one clean line
         return command
+
+
+def missing_value(command: click.Command, args: list[str]) -> str:
+    """The line for an option of ``command`` given no value before another of its options
+    (``--players --out DIR``): click would take the option's name as the value, and the error
+    would then blame another (the ``--out`` it swallowed, the ``DIR`` left over); "" where
+    every option that takes a value has one. A value after ``--`` is the user's own."""
+    takers: dict[str, int] = {}
+    known = {"-h", "--help"}
+    for param in command.params:
+        if isinstance(param, click.Option):
+            names = [*param.opts, *param.secondary_opts]
+            known.update(names)
+            if not param.is_flag and not param.count:
+                takers.update(dict.fromkeys(param.opts, max(param.nargs, 1)))
+    typed = [str(arg) for arg in args]  # a caller in Python may pass paths
+    at = 0
+    while at < len(typed) and typed[at] != "--":
+        nargs = takers.get(typed[at], 0)
+        for value in typed[at + 1 : at + 1 + nargs]:
+            if value.split("=", 1)[0] in known:
+                return f"{typed[at]} needs a value after it, got the option {value!r}"
+        at += 1 + nargs
+    return ""
 
 
 def games() -> tuple[GameCommands, ...]:
@@ -157,25 +204,40 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def _usage_message(exc: click.UsageError, args: list[str] | None = None) -> str:
-    """The usage error in one line: a required argument or option not given is said in the
-    project's words (``CLIError.required``), and so is an option given without its value
-    (click: "Option '--out' requires an argument.", pointing to the top help); a game's own
-    command given ``--game`` says whose command it is (click offered the closest option
-    instead: "Did you mean '--save'?")."""
+    """The usage error in one line, in the project's words, never click's own capitalised
+    text: a required argument or option not given (``CLIError.required``), an option given
+    without its value (click: "Option '--out' requires an argument.", pointing to the top
+    help) or with a value it does not take, an unknown option (with the closest ones), an
+    argument too many; a game's own command given ``--game`` says whose command it is (click
+    offered the closest option instead: "Did you mean '--save'?")."""
     ctx = exc.ctx
     if isinstance(exc, click.MissingParameter) and exc.param is not None:
         from .options import flag_of  # start-up: only to say the error
 
         return CLIError.required(flag_of(exc.param)).format_message() + _usage_hint(exc)
-    if isinstance(exc, click.BadOptionUsage) and exc.message.endswith("requires an argument."):
+    if isinstance(exc, click.BadOptionUsage):
         command = next((a for a in args or () if a in all_commands()), None)  # no parser ctx
         hint = f" (see 'leaves {command} --help')" if command else _usage_hint(exc)
-        return f"{exc.option_name} needs a value after it{hint}"
-    if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None:
-        for game in games():
-            if ctx.info_name in game.commands:
-                return (f"--game: '{ctx.command_path}' is a command of {game.title} only: it "
-                        f"takes no --game{_usage_hint(exc)}")  # fmt: skip
+        if exc.message.endswith("requires an argument."):
+            return f"{exc.option_name} needs a value after it{hint}"
+        if exc.message.endswith("does not take a value."):
+            return f"{exc.option_name} takes no value (it is a switch){hint}"
+    if isinstance(exc, click.NoSuchOption):
+        if exc.option_name == "--game" and ctx is not None:
+            for game in games():
+                if ctx.info_name in game.commands:
+                    return (f"--game: '{ctx.command_path}' is a command of {game.title} only: "
+                            f"it takes no --game{_usage_hint(exc)}")  # fmt: skip
+        close = exc.possibilities or ()
+        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        return f"unknown option {exc.option_name!r}{hint}{_usage_hint(exc)}"
+    extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", exc.message, re.DOTALL)
+    if extra is not None:
+        from gamekit.text import printable  # start-up: gamekit loads only when an error is said
+
+        return f"an argument too many: {printable(extra[1])!r}{_usage_hint(exc)}"
+    if exc.message == "Missing command.":
+        return f"name a command{_usage_hint(exc)}"
     return exc.format_message() + _usage_hint(exc)
 
 
@@ -226,6 +288,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         fail("interrupted", 130)
     except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.NoArgsIsHelpError as exc:  # 'leaves' alone: the help, no error
+        click.echo(exc.format_message(), err=True)
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
         fail(_usage_message(exc, args), exc.exit_code)

@@ -103,8 +103,12 @@ class _InWords:
     def _describe_range(self) -> str:  # the help's [...] after the option
         return self.bounds
 
+    def takes(self) -> str:
+        """What the line refusing a value says the option takes: the noun and its bounds."""
+        return " ".join(filter(None, (self.noun, self.bounds)))
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        takes = " ".join(filter(None, (self.noun, self.bounds)))
+        takes = self.takes()
         unheld = beyond_float(value) if self.parse is float else ""
         spelled = other_spelling(value, self.parse)
         if spelled or unheld:  # refused as typed: '١٢' is not 12, 1e-400 not the 0.0 it reads as
@@ -143,6 +147,32 @@ class WholeNumber(_InWords, click.IntRange):
     name = "integer"
     noun = "a whole number"
     parse = int
+
+
+class Count(WholeNumber):
+    """A count of at least ``least`` (games, samples), refused in the words the library and
+    every command use for a count, whichever command reads it: below its least as
+    ``--games must be at least 1, got 0`` (as ``ParameterError`` words it, named by the
+    flag), and no whole number as ``--games takes a whole number, got 'x'``."""
+
+    def __init__(self, least: int) -> None:
+        super().__init__(least)
+
+    def takes(self) -> str:
+        return self.noun  # its least is said when a number below it is given
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.UsageError:
+            typed = str(value).strip()
+            number = None if other_spelling(value, int) else read_whole(typed)
+            if number is None or number >= self.min:
+                raise
+        from .errors import CLIError  # only a refusal needs it
+
+        got = shown(number, typed=False)
+        raise CLIError(f"{flag_of(param)} must be at least {self.min}, got {got}", usage=True)
 
 
 class Number(_InWords, click.FloatRange):
@@ -284,8 +314,9 @@ def value_option(flag: str, kind: Any, help: str, metavar: str | None = None) ->
 
 
 def count_option(flag: str, default: int, help: str, least: int = 0) -> Any:
-    """A whole number of at least ``least`` (games, samples) with its default shown."""
-    kind = WholeNumber(least)
+    """A whole number of at least ``least`` (games, samples) with its default shown, refused
+    in the words of a count (``Count``)."""
+    kind = Count(least)
     return click.option(flag, type=kind, default=default, show_default=True, help=help)
 
 

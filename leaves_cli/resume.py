@@ -22,7 +22,8 @@ from .origins import FILE, in_file, origin
 from .tournament_checks import check_resumed_cap
 
 __all__ = [
-    "apply_manifest", "check_setting", "has_manifest", "restore", "resumed_settings",
+    "apply_manifest", "check_setting", "has_manifest", "interrupted_line", "restore",
+    "resumed_settings",
 ]  # fmt: skip
 
 # option -> (its flag, the spec's key, what a refusal calls it)
@@ -71,20 +72,26 @@ def read_manifest(out: Any) -> Any:
         raise CLIError(f"cannot resume {out}: {exc}", usage=not has_manifest(out)) from None
 
 
-def _words(value: Any) -> str:
-    """A stored or given value as the error line prints it (in full: seeds are long)."""
+def _words(value: Any, grouped: bool = True) -> str:
+    """A stored or given value as the error line prints it: a count with its digits grouped,
+    as every other line groups them (20,000,000); a seed (not ``grouped``) in full, as the
+    run's other lines print it."""
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, list | tuple):
         return ",".join(str(v) for v in value)
+    if isinstance(value, int) and grouped:
+        return f"{value:,}"
     return str(value)
 
 
 def _disagree(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIError:
+    grouped = field != "seed"
     return CLIError(
-        f"cannot resume {out}: {flag} {_words(given)} but the run has {field} {_words(stored)}",
+        f"cannot resume {out}: {flag} {_words(given, grouped)} but the run has {field} "
+        f"{_words(stored, grouped)}",
         usage=True,
     )
 
@@ -467,3 +474,22 @@ def disagreement(out: str, flag: str, given: Any, field: str, stored: Any) -> CL
     """The one line refusing an option given with ``--resume`` that the run does not have,
     worded as every resume words it (``leaves gauntlet`` names its own options so)."""
     return _disagree(out, flag, given, field, stored)
+
+
+def interrupted_line(out: Path, planned: int, command: str) -> str:
+    """What a run stopped by Ctrl-C (or SIGTERM) says where the manifest in ``out`` holds
+    every one of its ``planned`` games (units) already: nothing is left to play, only the
+    summing up was cut short (merging the totals, writing the records), which ``command``
+    (``run_state.continue_command``) does and prints. "" where games are left (or the
+    manifest cannot be read): the caller names the command that continues the run."""
+    from tournaments import storage
+    from tournaments.run_state import continue_command
+
+    try:
+        done = int(storage.read_manifest(out).get("units_done") or 0)
+    except (ValueError, TypeError, AttributeError, OSError):
+        return ""
+    if done < planned:
+        return ""
+    return (f"interrupted: nothing is left to play in {out}, only the summary was cut short "
+            f"('{continue_command(command, out)}' prints it)")  # fmt: skip

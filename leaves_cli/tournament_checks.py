@@ -30,6 +30,7 @@ from .origins import FILE, FLAG, in_file, origin
 __all__ = [
     "DEFAULT_HELP",
     "DEFAULT_PLAYERS",
+    "check_field",
     "check_new_run",
     "check_precision",
     "check_record_folder",
@@ -135,6 +136,17 @@ def check_record_folder(record: str | None, out: str, where: str = "--record") -
         check_file_writable(record, where)
 
 
+def check_field(specs: Sequence[str]) -> None:
+    """A new run's strategies, counted before any other option is judged: the one line that
+    says how many it has, none or one, where it needs two (one only ever plays itself)."""
+    if not specs:
+        raise CLIError("a tournament needs at least 2 strategies, got 0 (see 'leaves "
+                       "strategies')", usage=True)  # fmt: skip
+    if len(specs) < 2:
+        raise CLIError(f"a tournament needs at least 2 strategies, got 1 ({specs[0]}): "
+                       "alone, a strategy only plays itself", usage=True)  # fmt: skip
+
+
 def check_new_run(opts: dict[str, Any]) -> None:
     """Refuse the options of a new run that would not do what they say (see the module), each
     value named where it was given (``tournament_parts.refused``: a flag, or the config
@@ -143,10 +155,6 @@ def check_new_run(opts: dict[str, Any]) -> None:
 
     from .tournament_parts import refused
 
-    specs = list(opts["specs"])
-    if len(specs) < 2:
-        raise CLIError(f"a tournament needs at least 2 strategies, got 1 ({specs[0]}): "
-                       "alone, a strategy only plays itself", usage=True)  # fmt: skip
     cls = _game_class(opts["game_spec"])
     target, makes_matches = opts["target"], getattr(cls, "target_makes_matches", True)
     title = getattr(cls, "title", opts["game_spec"])

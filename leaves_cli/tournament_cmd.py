@@ -35,7 +35,7 @@ from .precision_lines import grows as _grows
 from .precision_lines import keep_flags, kept_flags
 from .precision_lines import precision_line as _precision_line
 from .request import Request, draft
-from .tournament_checks import DEFAULT_HELP, players_of
+from .tournament_checks import DEFAULT_HELP, check_field, players_of
 from .tournament_outcome import echo_next as _echo_next
 from .tournament_outcome import echo_outcome as _echo_outcome
 from .worker_stop import worker_stopped
@@ -250,8 +250,8 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
 def _check(values: dict[str, Any], manifest: dict[str, Any] | None, given: set[str]) -> None:
     """One-line errors for options that cannot go together or cannot be (exit 2); ``given``:
     the options the command line or the config file gave."""
-    if not values["specs"]:
-        raise CLIError("name at least one strategy (see 'leaves strategies')", usage=True)
+    if manifest is None and (values["out"] is not None or not values["resume"]):
+        check_field(values["specs"])  # a resume's are in its --out, asked for next
     if values["out"] is None:
         raise CLIError("--out DIR is required (where the results go)", usage=True)
     if values["record_sample"] is not None and values["record"] is None:
@@ -358,7 +358,7 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
         raise CLIError.of(exc, usage=True) from None
     except KeyboardInterrupt:
         keep_flags(out, request)  # a manifest written before the runner kept them
-        click.echo(f"interrupted: {_again(out, request)}", err=True)
+        click.echo(_stopped_line(out, request, t), err=True)
         raise
     except Exception as exc:
         keep_flags(out, request)
@@ -366,6 +366,16 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
         if stopped is None:
             raise
         raise stopped from None
+
+
+def _stopped_line(out: Path, request: Request, t: Any) -> str:
+    """What a stopped run says: the command that continues it, or, a run played to its end
+    (not --precision, whose next stage is not known), that only its summary was cut short."""
+    from .resume import interrupted_line
+
+    done = "" if request.precision is not None else interrupted_line(out, t.schedule.n_games,
+                                                                      "tournament")  # fmt: skip
+    return done or f"interrupted: {_again(out, request)}"
 
 
 def _no_run(out: Path) -> str:

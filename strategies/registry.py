@@ -298,11 +298,18 @@ def _check_game(cls: type[Player], game: str) -> None:
         raise ValueError(f"{cls._display_name()} {what}")
 
 
+NEAR = 0.6
+"""How alike an unknown strategy's name and a known one must be (``difflib``'s ratio) for the
+known one to be offered: 'lowe' and 'low' (0.86), 'stak' and 'taker' (0.67) are; 'lowe' and
+'blocker' (0.55, three letters in common) are not."""
+
+
 def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
     known = names(game)
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-    if not close:
-        close = [k for k in known if name.lower() in k or k in name.lower()][:3]
+    close = difflib.get_close_matches(name, known, n=3, cutoff=NEAR)
+    typed = name.lower()
+    if not close and len(typed) >= 3:  # a part of a name, or a name with more around it
+        close = [k for k in known if typed in k or k in typed][:3]
     hint = (
         f"; did you mean {' or '.join(repr(c) for c in close)}?"
         if close

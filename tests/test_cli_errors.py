@@ -77,8 +77,8 @@ def _run(capsys, args):
 
 # (arguments, exit code, text the one error line contains); "{d}" is the files folder.
 CASES = [
-    (["nosuch"], 2, "No such command 'nosuch'"),
-    (["play", "--bogus"], 2, "No such option '--bogus'"),
+    (["nosuch"], 2, "unknown command 'nosuch'"),
+    (["play", "--bogus"], 2, "unknown option '--bogus'"),
     (["play", "--against", "nosuch"], 2, "unknown strategy 'nosuch'"),
     (["play", "--against", "gredy"], 2, "did you mean 'greedy'"),
     (["play", "--against", "greedy:depth=3"], 2, "strategy greedy has no parameter 'depth'"),

@@ -44,16 +44,24 @@ def test_replay_game_says_what_it_takes(capsys, record, args, said):
         (["play", "--seed", "-1"], "--seed takes a whole number 0 or more, got -1"),
         (["play", "--target", "0"], "--target takes a whole number from 1 to 1000, got 0"),
         (["play", "--target", "ten"], "--target takes a whole number from 1 to 1000, got 'ten'"),
-        (["run", "--games", "0"], "--games takes a whole number 1 or more, got 0"),
-        (
-            ["variants", "--trace-games", "-2"],
-            "--trace-games takes a whole number 0 or more, got -2",
-        ),
     ],
 )
 def test_every_command_says_its_bounds_alike(capsys, args, said):
     line = usage_error(capsys, args)
     assert line == f"leaves: error: {said} (see 'leaves {args[0]} --help')"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["run", "--games", "0"], "--games must be at least 1, got 0"),
+        (["variants", "--trace-games", "-2"], "--trace-games must be at least 0, got -2"),
+        (["tournament", "greedy", "low", "--games", "0", "--out", "o"],
+         "--games must be at least 1, got 0"),
+    ],
+)  # fmt: skip
+def test_a_count_below_its_least_is_said_as_every_command_says_it(capsys, args, said):
+    assert usage_error(capsys, args) == f"leaves: error: {said}"
 
 
 def _range_options() -> list[tuple[str, str]]:

@@ -133,7 +133,7 @@ CASES: dict[int, list[tuple[str, list[str], str]]] = {
          "cannot write to {d}/afile/r"),
     ],
     2: [
-        ("an unknown option", ["rules", "--bogus"], "No such option '--bogus'"),
+        ("an unknown option", ["rules", "--bogus"], "unknown option '--bogus'"),
         ("a bad value", ["bench", "--games", "0"], "--games must be at least 1"),
         ("a strategy that cannot be built", ["tournament", "{d}/broken.py:Broken", "greedy",
          "low", "--players", "3", "--games", "6", "--out", "{d}/b"],
