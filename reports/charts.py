@@ -30,7 +30,8 @@ from .chart_layout import (
     _text_width,
     wrapped,
 )
-from .numbers import PERCENTAGE_POINT, PERCENTAGE_POINTS, fixed
+from .neighbours import neighbour_matrix
+from .numbers import PERCENTAGE_POINT, PERCENTAGE_POINTS, counted, fixed
 from .rating import rating_digits, rating_label
 
 if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
@@ -201,35 +202,70 @@ def _percent_ticks(ax: Axes) -> None:
     ax.yaxis.set_major_formatter(_percent(decimals=1 if step < 1 else 0))
 
 
-def length_distribution(dist: pd.DataFrame, measure: str | None = None,
-                        ax: Axes | None = None, unit: str = "game") -> Figure:  # fmt: skip
-    """Distribution of a length column (``measure``, default the table's first, e.g.
-    turns or rounds) per player count, as step histograms of the share of games (the rare tail
-    beyond every player count's 99.5th percentile, e.g. games stopped by the turn limit, is left
-    out of the picture, not the means); ``unit``: what the rows are (a game, a round)."""
-    measure = measure or str(dist["measure"].iloc[0])
-    fig, ax = _axes(ax, (8.5, 4.0))
+def length_bins(dist: pd.DataFrame, measure: str) -> tuple[np.ndarray, list, float | None, int]:
+    """What a length histogram draws: its bin edges (bins of one width, centred on the
+    values, up to every player count's 99.5th percentile and a bin beyond), per player count
+    (group, share of its games in each bin, mean); where games lie past those bins, a last bin
+    holding them all, the least value among them (``N or more``) and how many games it holds
+    (None and 0 where none do): the longest games are drawn, not left out."""
     d = dist[(dist["by"] == "n_players") & (dist["measure"] == measure)]
     groups = list(d.groupby("group", sort=False))
     upper = max(float(_weighted_quantiles(grp["value"].to_numpy(), grp["games"].to_numpy(),
                                           [0.995])[0]) for _, grp in groups)  # fmt: skip
     lower = float(d["value"].min())
     binw = max(1, int(np.ceil(max(upper - lower, 1.0) / 60)))
-    for i, (n, grp) in enumerate(groups):
-        v = grp["value"].to_numpy()
-        w = grp["games"].to_numpy()
-        bins = np.arange(lower // binw * binw, upper + 2 * binw, binw) - 0.5  # centred
-        h, edges = np.histogram(v, bins=bins, weights=w)  # values past the last edge: not drawn
+    edges = np.arange(lower // binw * binw, upper + 2 * binw, binw) - 0.5  # centred
+    values = d["value"].to_numpy(float)
+    past = values > edges[-1]
+    least = float(values[past].min()) if past.any() else None
+    if least is not None:  # the rest in one bin: ``least`` or more
+        edges = np.append(edges, edges[-1] + binw)
+    drawn = []
+    for n, grp in groups:
+        v, w = grp["value"].to_numpy(float), grp["games"].to_numpy(float)
+        h, _ = np.histogram(np.minimum(v, edges[-1] - binw / 2), bins=edges, weights=w)
+        drawn.append((n, h / w.sum(), float(np.average(v, weights=w))))
+    return edges, drawn, least, int(d.loc[past, "games"].sum())
+
+
+def length_distribution(dist: pd.DataFrame, measure: str | None = None,
+                        ax: Axes | None = None, unit: str = "game") -> Figure:  # fmt: skip
+    """Distribution of a length column (``measure``, default the table's first, e.g.
+    turns or rounds) per player count, as step histograms of the share of games; the rare
+    tail beyond every player count's 99.5th percentile (e.g. games stopped by the turn
+    limit) in one last bin, labelled 'N+' and counted in the axis's label (``length_bins``);
+    ``unit``: what the rows are (a game, a round)."""
+    measure = measure or str(dist["measure"].iloc[0])
+    fig, ax = _axes(ax, (8.5, 4.0))
+    edges, drawn, least, beyond = length_bins(dist, measure)
+    binw = int(round(edges[1] - edges[0])) if len(edges) > 1 else 1
+    for i, (n, share, mean) in enumerate(drawn):
         c, _, _ = style(i)
-        ax.stairs(h / w.sum(), edges, color=c, ls=LINESTYLES[(i // len(OKABE_ITO)) % 4], lw=1.6,
-                  label=f"{n} players (mean {np.average(v, weights=w):.1f})")  # fmt: skip
-    ax.set_xlabel(f"{measure} per {unit}" + (f" (bins of {binw})" if binw > 1 else ""))
+        ax.stairs(share, edges, color=c, ls=LINESTYLES[(i // len(OKABE_ITO)) % 4], lw=1.6,
+                  label=f"{n} players (mean {mean:.1f})")  # fmt: skip
+    label = f"{measure} per {unit}" + (f" (bins of {binw})" if binw > 1 else "")
+    if least is not None:
+        _tail_bin(ax, edges, least)
+        label += f"; {least:g}+: the {counted(beyond, unit)} of {least:g} {measure} or more"
+    ax.set_xlabel(label)
     ax.set_ylabel(f"share of {plural(unit)}")
     _share_axis(ax.yaxis)
     ax.set_title(f"{unit.capitalize()} length: {measure}")
     ax.legend(**OUTSIDE)
     ax.grid(alpha=0.3)
     return _fit(fig, ax)
+
+
+def _tail_bin(ax: Axes, edges: np.ndarray, least: float) -> None:
+    """Mark a histogram's last bin as holding every value from ``least`` on: a dotted edge
+    and its tick 'N+' in place of any tick that would read as a value inside it (or crowd
+    it)."""
+    cut, end = float(edges[-2]), float(edges[-1])
+    ax.set_xlim(float(edges[0]) - (end - cut) / 2, end + (end - cut) / 2)
+    ax.axvline(cut, color="grey", lw=0.8, ls=":")
+    room = 0.06 * (end - float(edges[0]))
+    ticks = [float(t) for t in ax.get_xticks() if edges[0] <= t <= cut - room]
+    ax.set_xticks(ticks + [(cut + end) / 2], [f"{t:g}" for t in ticks] + [f"{least:g}+"])
 
 
 def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs) -> np.ndarray:
@@ -312,37 +348,67 @@ def rating(ratings: pd.DataFrame, ax: Axes | None = None) -> Figure:
     return fig
 
 
+NO_SEAT_GREY = "#d9d9d9"
+"""A neighbours cell with no other seat to compare (``reports.neighbours.no_other_seat``)."""
+
+
+def neighbour_effects(table: pd.DataFrame) -> tuple[list[str], list[str], np.ndarray, np.ndarray,
+                                                      np.ndarray]:  # fmt: skip
+    """What the neighbours heatmap draws (``reports.neighbours.neighbour_matrix``'s grid):
+    its rows (strategies, the table's order), its columns (the strategy before), the seat
+    effect of each cell in percentage points (``vs_elsewhere``: after it less with it at
+    another seat of the same tables; NaN where nothing measured it), its star (p < 0.05) and
+    the cells with no other seat to compare (``reports.neighbours.no_other_seat``)."""
+    games = neighbour_matrix(table, "games")
+
+    def grid(column: str) -> np.ndarray:  # NaN where the table has no such column
+        if column not in table:
+            return np.full(games.shape, np.nan)
+        return neighbour_matrix(table, column).to_numpy(float)
+
+    effect = 100 * grid("vs_elsewhere")
+    star = grid("vs_elsewhere_p") < 0.05  # the t test's p, or with no spread the sign test's
+    none = grid("no_other_seat") == 1  # NaN where the pair never met: not grey
+    return list(games.index), list(games.columns), effect, star, none
+
+
 def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
-    """Win rate of each strategy (rows, best on top) by the strategy seated directly before it
-    (columns), as a heatmap of that win rate less the strategy's own overall (percentage
-    points; the diverging ``PuOr``, 0 in the middle), each cell annotated with the win rate;
-    a star marks a seat effect (``vs_elsewhere``, within the same deals) with p < 0.05: its
-    95% interval excludes 0, or, where every duplicate set gave the same difference (no
-    interval), the sign test says so; not corrected for the many pairs (the findings correct:
-    a star alone may be chance)."""
-    order = list(dict.fromkeys(table["strategy"]))
-    befores = list(dict.fromkeys(table["before"]))  # the rows' order: a diagonal of blanks
-    befores = [s for s in order if s in befores] + [s for s in befores if s not in order]
-    per = table.groupby("strategy", sort=False)[["wins", "games"]].sum()
-    overall = (per["wins"] / per["games"].clip(lower=1)).reindex(order)
-    rate = table.pivot(index="strategy", columns="before", values="win_rate")
-    rate = rate.reindex(index=order, columns=befores)
-    diff = 100 * (rate.to_numpy(float) - overall.to_numpy(float)[:, None])
-    star = np.zeros(diff.shape, bool)
-    if "vs_elsewhere_p" in table.columns:  # the t test's p, or with no spread the sign test's
-        p = table.pivot(index="strategy", columns="before", values="vs_elsewhere_p")
-        star = p.reindex(index=order, columns=befores).to_numpy(float) < 0.05
+    """Whom do you want to sit after: each strategy (rows, the table's order) by the
+    strategy seated directly before it (columns), coloured by the seat effect
+    (``vs_elsewhere``: the win rate after it less the win rate with it at another seat of
+    the same tables, within the same deals, in percentage points; the diverging ``PuOr``, 0
+    in the middle) and written in figures; a star marks p < 0.05: its 95% interval excludes
+    0, or, where every duplicate set gave the same difference (no interval), the sign test
+    says so; not corrected for the many pairs (the findings correct: a star alone may be
+    chance). Not the win rate less the strategy's overall, which mostly says who is at the
+    table. Grey: the one before sits directly before at every table the two share (nothing to
+    compare); blank: no effect measured (the pair never met, or never in one duplicate set
+    both ways)."""
+    order, befores, effect, star, none = neighbour_effects(table)
     rows, cols = _names(order), _names(befores)
-    label, right = _scale_label(f"win rate less its overall, {PERCENTAGE_POINTS}", rows)
-    fig, ax = _axes(ax, _heatmap_size(rows, cols, right, title_lines=2))
-    top = float(np.nanmax(np.abs(diff))) if np.isfinite(diff).any() else 1.0
-    im = ax.imshow(np.ma.masked_invalid(diff), cmap="PuOr", vmin=-top, vmax=top)
-    for i in range(len(order)):
-        for j in range(len(befores)):
-            if np.isfinite(rate.iat[i, j]):
-                ax.text(j, i, f"{rate.iat[i, j]:.0%}" + ("*" if star[i, j] else ""),
-                        ha="center", va="center", fontsize=7,
-                        color="white" if abs(diff[i, j]) > 0.6 * top else "black")  # fmt: skip
+    label, right = _scale_label(
+        f"seat effect: win rate after it less with it elsewhere at the same tables, "
+        f"{PERCENTAGE_POINTS}",
+        rows,
+    )
+    title = "Whom do you want to sit after?\n(colour: the seat effect; *: p < 0.05, uncorrected)"
+    blank = neighbour_matrix(table, "games").notna().to_numpy() & ~np.isfinite(effect) & ~none
+    notes = ["grey: no other seat to compare"] * bool(none.any())
+    notes += ["blank: no seat effect measured"] * bool(blank.any())
+    title += f"\n({'; '.join(notes)})" if notes else ""
+    fig, ax = _axes(ax, _heatmap_size(rows, cols, right, title_lines=title.count("\n") + 1))
+    top = float(np.nanmax(np.abs(effect))) if np.isfinite(effect).any() else 1.0
+    top = top or 1.0  # every effect 0: a scale around it all the same
+    im = ax.imshow(np.ma.masked_invalid(effect), cmap="PuOr", vmin=-top, vmax=top)
+    if none.any():
+        from matplotlib.colors import ListedColormap  # start-up: matplotlib loads to draw
+
+        grey = np.ma.masked_where(~none, np.zeros(none.shape))
+        ax.imshow(grey, cmap=ListedColormap([NO_SEAT_GREY]), vmin=0, vmax=1)
+    for i, j in zip(*np.nonzero(np.isfinite(effect)), strict=True):
+        ax.text(j, i, fixed(effect[i, j], 1, "+") + ("*" if star[i, j] else ""), ha="center",
+                va="center", fontsize=7,
+                color="white" if abs(effect[i, j]) > 0.6 * top else "black")  # fmt: skip
     ax.set_xticks(np.arange(len(befores)), cols, rotation=SLANT, ha="right", va="top",
                   rotation_mode="anchor")  # fmt: skip
     ax.set_yticks(np.arange(len(order)), rows)
@@ -350,8 +416,7 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.set_ylabel("strategy")
     cbar = fig.colorbar(im, ax=ax, shrink=SCALE)
     cbar.set_label(label)
-    ax.set_title("Whom do you want to sit after?\n(*: seat effect p < 0.05, uncorrected)",
-                 fontsize=10)  # fmt: skip
+    ax.set_title(title, fontsize=10)
     return _fit(fig, ax, rotated=_slanted(cols), extra_right=right)
 
 

@@ -21,13 +21,14 @@ import numpy as np
 import pandas as pd
 
 from .data import Games
+from .finding import and_words
 from .loading import as_games
 from .numbers import apart_digits, fixed, interval, signed_bound
 from .patterns import finishing_patterns
 from .stats import Z95
 
-__all__ = ["RATING_DIGITS", "choice_patterns", "fit_plackett_luce", "rating", "rating_digits",
-           "rating_label", "readable"]  # fmt: skip
+__all__ = ["RATING_DIGITS", "choice_patterns", "fit_plackett_luce", "order_note", "rating",
+           "rating_digits", "rating_label", "readable"]  # fmt: skip
 
 RATING_DIGITS = 2
 """The decimals of a rating and its bounds wherever they are written (the chart, the page's
@@ -209,3 +210,106 @@ def rating_label(v: float, lo: float, hi: float, digits: int) -> str:
     """A rating with its interval as the chart writes it beside its bar, with the table's
     decimals (``rating_digits``) and bounds (``readable``): '+0.20 [-0.00, +0.50]'."""
     return f"{_figure(v, digits)} {interval(lo, hi, 1.0, digits=digits, sign='+')}"
+
+
+Move = tuple[str, str, list[str]]
+"""A strategy the rating moves against the summary's order: its name, "above" or "below",
+and the strategies it passes that way."""
+
+
+def order_note(summary: pd.DataFrame, ratings: pd.DataFrame) -> str:
+    """A sentence when the rating orders the strategies otherwise than the summary does (by
+    ``relative``, the win rate over the fair share: the win rate itself where every fair
+    share is the same; two strategies whose ``relative`` ties exactly are in no order): the
+    largest reorder, the strategy the rating moves past the most others, in places ('9th by
+    win rate, 6th by rating'), and why; one whose rating interval lies apart from one it
+    passes is said first, and where none does, that the order may be chance (a run too
+    small to rate them apart)."""
+    level, by = _summary_order(summary)
+    names = [s for s in ratings["strategy"] if s in level]
+    moves = _moves(names, level)
+    if not moves:
+        return ""
+    chosen = _largest([m for m in moves if _clear(ratings, m)] or moves)
+    clear = any(_clear(ratings, m) for m in chosen)
+    place = {s: 1 + sum(level[t] > level[s] + 1e-12 for t in names) for s in names}
+    said = "; ".join(_move_words(ratings, m, place[m[0]], names.index(m[0]) + 1, by)
+                     for m in chosen)  # fmt: skip
+    lead = " The largest reorder" + ("s" if len(chosen) > 1 else "") + f": {said}"
+    if not clear:
+        return f"{lead}, but their ratings' 95% intervals overlap: this order may be chance."
+    often = "wins more often" + (" for its fair share" if "fair share" in by else "")
+    return (
+        f"{lead}. The rating uses the whole finishing order (who finishes ahead of whom), not "
+        "only who wins, so a strategy that often comes second can rank higher by rating than "
+        f"one that {often} but also finishes last more often."
+    )
+
+
+def _summary_order(summary: pd.DataFrame) -> tuple[dict[str, float], str]:
+    """Each strategy's level in the summary's order (higher: stronger) and that order in
+    words: by win rate where every fair share is the same, else by win rate over it."""
+    if "relative" not in summary:
+        return dict(
+            zip(summary["strategy"], -np.arange(len(summary)), strict=True)
+        ), "in the summary"
+    fair = summary["fair_share"].to_numpy(float) if "fair_share" in summary else np.zeros(1)
+    fair = fair[np.isfinite(fair)]
+    same = not len(fair) or float(fair.max() - fair.min()) < 1e-12
+    by = "by win rate" if same else "by win rate over the fair share"
+    return dict(zip(summary["strategy"], summary["relative"], strict=True)), by
+
+
+def _moves(names: list[str], level: dict[str, float]) -> list[Move]:
+    """Every strategy the rating (``names``, in its order) puts above one the summary ranks
+    higher, with those; then every one it puts below one the summary ranks lower."""
+    up = [(s, "above", [t for t in names[i + 1 :] if level[t] > level[s] + 1e-12])
+          for i, s in enumerate(names)]  # fmt: skip
+    down = [(s, "below", [t for t in names[:i] if level[t] < level[s] - 1e-12])
+            for i, s in enumerate(names)]  # fmt: skip
+    return [m for m in up + down if m[2]]
+
+
+def _largest(moves: list[Move]) -> list[Move]:
+    """The move past the most strategies (one up first, on a tie), and a second as large
+    that involves neither it nor those it passes (not its mirror: 'b below a' of 'a above
+    b')."""
+    most = max(len(m[2]) for m in moves)
+    first, *rest = [m for m in moves if len(m[2]) == most]
+    seen = {first[0], *first[2]}
+    other = next((m for m in rest if m[0] not in seen and not seen & set(m[2])), None)
+    return [first] + ([other] if other else [])
+
+
+def _clear(ratings: pd.DataFrame, move: Move) -> list[str]:
+    """The strategies of ``move`` whose rating interval lies apart from the moved one's."""
+    s, way, others = move
+    return [t for t in others if (_rated_apart(ratings, s, t) if way == "above"
+                                  else _rated_apart(ratings, t, s))]  # fmt: skip
+
+
+def _move_words(ratings: pd.DataFrame, move: Move, place: int, rank: int, by: str) -> str:
+    """'the rating puts greedy above low and high (greedy 9th by win rate, 6th by rating)',
+    those it passes with its rating interval apart first, the others after."""
+    s, way, others = move
+    clear = _clear(ratings, move)
+    text = f"the rating puts {s} {way} {and_words(clear or others)}"
+    rest = [t for t in others if t not in clear] if clear else []
+    if rest:
+        text += f" (and {way} {and_words(rest)}, whose rating intervals overlap its own)"
+    return text + f" ({s} {_nth(place)} {by}, {_nth(rank)} by rating)"
+
+
+def _nth(n: int) -> str:
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th', 23 -> '23rd'."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
+def _rated_apart(ratings: pd.DataFrame, a: str, b: str) -> bool:
+    """Whether ``a``'s rating interval lies wholly above ``b``'s (True where the table gives
+    no intervals: nothing says otherwise)."""
+    if not {"ci_low", "ci_high"} <= set(ratings.columns):
+        return True
+    at = ratings.set_index("strategy")
+    return bool(at.at[a, "ci_low"] > at.at[b, "ci_high"])

@@ -14,12 +14,14 @@ from tournaments.declaration import Declaration, plural
 from tournaments.run_state import RunState
 
 from .data import Run
+from .finding import and_words
 from .findings import key_findings, overall
 from .gauntlet import unshared, void_gauntlet
 from .metagame_text import metagame_lead, metagame_sections
-from .numbers import TOO_FEW, pct
+from .neighbours import no_other_seat
+from .numbers import PERCENTAGE_POINTS, TOO_FEW, pct
 from .page import Section
-from .rating import readable
+from .rating import order_note, readable
 from .significance import PAIRED
 from .tables import decided
 
@@ -129,9 +131,12 @@ def _comparisons(tables: Tables, method: str, d: Declaration) -> list[Section]:
         ),
         Section(
             "Differences that matter",
-            "Top strategies compared pairwise by win rate (diff = a - b, 95% t interval). "
+            "Top strategies compared pairwise by win rate at the tables both sat at (diff = "
+            "a - b, 95% t interval): win_rate_a and win_rate_b are the two win rates at those "
+            "tables, so diff is not the difference of the summary's rates, which count every "
+            "table. "
             + (
-                "Paired by deal at the tables both sat at: each deal was played under every "
+                "Paired by deal: each deal was played under every "
                 "seating of its duplicate set, so a and b are compared on the same deal "
                 "against the same opponents; the t-test runs over deals."
                 if method == PAIRED
@@ -171,13 +176,15 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
             Section(
                 "Neighbours: whom do you want to sit after?",
                 "Win rate of each strategy by the strategy seated directly before it (whose "
-                "play it faces), with 95% intervals (duplicate sets the units); vs_overall = that win rate minus the "
-                "strategy's win rate over all its games; vs_elsewhere = that win rate minus its "
-                "win rate with the same strategy at another seat of its table (compared within "
-                "each duplicate set where both happen, with a 95% interval): the effect of the seat alone, when "
-                "more strategies than seats make who shares the table vary. With the balanced "
-                "seating design every strategy sits after every other equally often."
-                + NO_SPREAD_NOTE,
+                "play it faces), with 95% intervals (duplicate sets the units); vs_overall = "
+                "that win rate minus the strategy's win rate over all its games (which mostly "
+                "says who is at the table); vs_elsewhere = that win rate minus its win rate "
+                "with the same strategy at another seat of its table (compared within each "
+                "duplicate set where both happen, with a 95% interval): the effect of the seat "
+                "alone, which the chart's colour shows. Where the strategy before sits directly "
+                "before at every table the two share (no_other_seat), there is no other seat to "
+                "compare and vs_elsewhere is empty. With the balanced seating design every "
+                "strategy sits after every other equally often." + NO_SPREAD_NOTE,
                 [("neighbours", tables["neighbours"])],
                 ["neighbours"],
             )
@@ -216,15 +223,19 @@ LEADS = {
     "gauntlet": "The strategy and the baseline on the same deals against the same field.",
     "rating": "Rating from the whole finishing order, strongest on top, with 95% intervals.",
     "significance": "Which differences in win rate between the top strategies are real, "
-    "and which could be chance.",
+    "and which could be chance: each is measured at the tables both sat at (the two win rates "
+    "at those tables beside it), which is why it differs from the difference of the summary's "
+    "rates.",
     "head_to_head": "How often each strategy (row) finished ahead of each other one (column); "
     "the heatmap and the score column count ties as half.",
     "seats": "Win rate by seat position after the first player, per table size; dashed: the "
     "fair share.",
-    "neighbours": "Win rate of each strategy by the strategy seated directly before it; the "
-    "colour is that win rate less its win rate over all its games; a star marks a seat effect "
-    "with p < 0.05 (its 95% interval excludes 0, or with no spread the sign test), not "
-    "corrected for the many pairs (some stars are chance).",
+    "neighbours": "Each strategy (row) by the strategy seated directly before it (column); "
+    "the colour and the figure are the seat effect (vs_elsewhere: the win rate after it less "
+    f"the win rate with it at another seat of the same tables, in {PERCENTAGE_POINTS}), not the "
+    "win rate, which the table gives; a star marks a seat effect with p < 0.05 (its 95% "
+    "interval excludes 0, or with no spread the sign test), not corrected for the many pairs "
+    "(some stars are chance).",
 }
 NO_INTERVALS = " No 95% intervals: the run has too few deals for one (play more {units})"
 """What the lead of a chart of rates adds where none has an interval (a tiny run): said, not
@@ -272,10 +283,11 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
             + "."
             + _no_intervals(tables, d)
             + "; the orange tick is "
-            + _fair_words(tables.get("completion"), d)
+            + _fair_words(tables, d)
+            + _pooled(tables, d)
         )
     if name == "summary":
-        return LEADS[name][: -len(FAIR)] + _fair_words(tables.get("completion"), d)
+        return LEADS[name][: -len(FAIR)] + _fair_words(tables, d) + _pooled(tables, d)
     if name == "gauntlet" and void_gauntlet(tables):  # more deals are no remedy then
         return LEADS[name] + (
             " This run cannot tell: one side forfeited every one of its "
@@ -284,9 +296,15 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         )
     if name in ("significance", "gauntlet") and not tables[name]["p_value"].notna().any():
         which = "any difference" if name == "significance" else "the difference"  # none tested
-        return LEADS[name] + (
-            f" This run cannot tell: it has {TOO_FEW} of {which} (play more {d.units()})."
+        return (
+            LEADS[name]
+            + (f" This run cannot tell: it has {TOO_FEW} of {which} (play more {d.units()}).")
+            + (_sides_apart(tables) if name == "significance" else "")
         )
+    if name == "significance":
+        return LEADS[name] + _sides_apart(tables)
+    if name == "neighbours":
+        return LEADS[name] + _nothing_to_compare(tables[name])
     if name == "rating":
         return LEADS[name] + order_note(tables["summary"], tables["rating"])
     if name == "means":
@@ -321,13 +339,50 @@ def _means_lead(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     return text
 
 
-def _fair_words(done: pd.DataFrame | None, d: Declaration) -> str:
+def _pooled(tables: Tables, d: Declaration) -> str:
+    """What a gauntlet's summary adds: a field strategy's one win rate pools its games at
+    both sides' tables, so it answers neither side (the Gauntlet section compares the two)."""
+    if "gauntlet" not in tables or not len(tables["gauntlet"]):
+        return ""
+    r = tables["gauntlet"].iloc[0]
+    a, b = r["strategy"], r["baseline"]
+    return (f" In a gauntlet a field strategy's win rate here pools its {d.units()} at "
+            f"both sides' tables ({a}'s and {b}'s), so it is no rate against either side: the "
+            f"Gauntlet section compares {a} with {b} on the same deals, and Differences that "
+            "matter compares the field with each side at that side's tables.")  # fmt: skip
+
+
+def _sides_apart(tables: Tables) -> str:
+    """What a gauntlet's differences add: no row pairs its strategy and baseline, who never
+    share a table; its own section pairs them across sides (``reports.gauntlet.unshared``)."""
+    if "gauntlet" not in tables or not len(tables["gauntlet"]):
+        return ""
+    r = tables["gauntlet"].iloc[0]
+    a, b = r["strategy"], r["baseline"]
+    return (f" In a gauntlet {a} and {b} never share a table, so no row compares the two: the "
+            "Gauntlet section compares them, paired by deal across the two sides.")  # fmt: skip
+
+
+def _nothing_to_compare(table: pd.DataFrame) -> str:
+    """Which neighbour pairs have no seat effect and why: the strategy before sits directly
+    before at every table the two share, so no other seat is there to compare with."""
+    rows = table[no_other_seat(table)]
+    if not len(rows):
+        return ""
+    pairs = [f"{s} after {b}" for s, b in zip(rows["strategy"], rows["before"], strict=True)]
+    shown = and_words(pairs[:4] + ([f"{len(pairs) - 4} more"] if len(pairs) > 4 else []))
+    return (f" No seat effect for {shown} (grey, and empty in the table): the strategy "
+            "before sits directly before it at every table the two share, so there is no "
+            "other seat to compare.")  # fmt: skip
+
+
+def _fair_words(tables: Tables, d: Declaration) -> str:
     """What the summary's orange tick is: the fair share, the win rate if all were equal;
     where unfinished games count as nobody's win (``completion``), 1/players, of which
     strategies all alike would win only the share of the games someone won. (A forfeit is a
     strategy's failure, which the findings' caution says first.) Where tied players share a
     win, all alike would win more than 1/players: their rate is par."""
-    unwon = 0
+    unwon, done = 0, tables.get("completion")
     if (row := overall(done)) is not None:
         unwon = int(row["unfinished"]) - int(row.get("unfinished_won", 0))
     if unwon <= 0 and not d.shared_wins:
@@ -340,8 +395,20 @@ def _fair_words(done: pd.DataFrame | None, d: Declaration) -> str:
                  f"would each win {pct(1 - none)} of it")  # fmt: skip
     if d.shared_wins:
         text += ("; a win shared by tied players counts for each of them, so all alike would "
-                 "win par (in the summary table), which ties raise above 1/players")  # fmt: skip
+                 f"win par{_par_words(tables.get('summary'))}, which ties raise above "
+                 "1/players")  # fmt: skip
     return text + "."
+
+
+def _par_words(summary: pd.DataFrame | None) -> str:
+    """Where the summary's par is, and its figure: the column of its full table (folded
+    below the chart), here one rate or the range of the strategies' rates."""
+    where = " (the par column of the summary's full table)"
+    par = [] if summary is None or "par" not in summary else summary["par"].dropna().tolist()
+    if not par:
+        return where
+    low, high = pct(min(par)), pct(max(par))
+    return f", here {low}" + (f" to {high} by strategy" if high != low else "") + where
 
 
 def _seats_note(seats: pd.DataFrame, d: Declaration, none: str) -> str:
@@ -362,42 +429,6 @@ def _seats_note(seats: pd.DataFrame, d: Declaration, none: str) -> str:
     if not seats["ci_low"].notna().any():
         note += none + "."
     return note
-
-
-def order_note(summary: pd.DataFrame, ratings: pd.DataFrame) -> str:
-    """A sentence when the rating and the win rate over the fair share (the summary's
-    ``relative``, which orders it; not the win rate itself, which fair shares that differ can
-    order otherwise) order the strategies differently (two strategies whose ``relative`` ties
-    exactly are in no order, whichever the table lists first): why, for the first pair whose ratings' 95% intervals are apart; where every such pair's
-    intervals overlap, that the order may be chance (a run too small to rate them apart)."""
-    by = "relative" in summary  # else the summary's own order, strongest first
-    strength = summary["relative"] if by else -np.arange(len(summary))
-    level = dict(zip(summary["strategy"], strength, strict=True))
-    by_rating = ratings["strategy"].tolist()
-    swapped = [(a, b) for i, a in enumerate(by_rating) for b in by_rating[i + 1 :]
-               if a in level and b in level and level[a] < level[b] - 1e-12]  # fmt: skip
-    if not swapped:
-        return ""
-    apart = [(a, b) for a, b in swapped if _rated_apart(ratings, a, b)]
-    a, b = (apart or swapped)[0]
-    order = "the win rate over the fair share (relative)" if by else "the summary"
-    said = f" The rating puts {a} above {b}, {order} the other way round"
-    if not apart:
-        return f"{said}, but their ratings' 95% intervals overlap: this order may be chance."
-    return (
-        f"{said}: the rating uses the whole finishing order (who finishes ahead of whom), not "
-        "only who wins, so a strategy that often comes second can rank higher by rating than "
-        "one that wins more often for its fair share but also finishes last more often."
-    )
-
-
-def _rated_apart(ratings: pd.DataFrame, a: str, b: str) -> bool:
-    """Whether ``a``'s rating interval lies wholly above ``b``'s (True where the table gives
-    no intervals: nothing says otherwise)."""
-    if not {"ci_low", "ci_high"} <= set(ratings.columns):
-        return True
-    at = ratings.set_index("strategy")
-    return bool(at.at[a, "ci_low"] > at.at[b, "ci_high"])
 
 
 def _match_text(d: Declaration, spec: dict) -> str:

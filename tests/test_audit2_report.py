@@ -168,7 +168,9 @@ def test_the_rating_note_does_not_call_a_tie_in_win_rate_an_order():
     summary = pd.DataFrame({"strategy": ["greedy", "low", "taker"], "relative": [1.0, 1.0, 0.5]})
     assert order_note(summary, pd.DataFrame({"strategy": ["low", "greedy", "taker"]})) == ""
     note = order_note(summary, pd.DataFrame({"strategy": ["taker", "low", "greedy"]}))
-    assert "puts taker above low, the win rate over the fair share (relative) the other way" in note
+    assert (
+        "the rating puts taker above low and greedy (taker 3rd by win rate, 1st by rating)" in note
+    )
 
 
 def test_a_run_too_small_for_any_interval_says_so_over_its_comparisons(tmp_path):

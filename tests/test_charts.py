@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from matplotlib.colors import to_hex
 
@@ -45,11 +47,12 @@ def test_legend_entries_look_different(figures, name):
 
 def test_neighbours_is_a_heatmap_of_every_pair_with_its_win_rate(figures):
     """Ten series of markers were ten look-alike colours: one cell per (strategy, the one
-    before it) instead, coloured by the difference to its overall win rate, annotated."""
+    before it) instead, coloured by the seat effect (vs_elsewhere), annotated with it."""
     ax = figures["neighbours"].axes[0]
     assert ax.images[0].get_array().shape == (10, 10)
     texts = [t.get_text() for t in ax.texts]
-    assert len(texts) == 90 and all(t.rstrip("*").endswith("%") for t in texts)  # 10 x 9 pairs
+    assert len(texts) == 90, texts  # 10 x 9 pairs, each its signed seat effect
+    assert all(re.fullmatch(r"[+-]\d+\.\d\*?", t) for t in texts), texts
 
 
 def test_by_parameter_lines_are_unique():

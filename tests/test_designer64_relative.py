@@ -111,5 +111,6 @@ def test_the_summary_lead_reads_the_fair_share_as_what_equal_strategies_win_only
     assert tied.endswith(
         "the orange tick is the fair share, 1/players: the win rate if all were equal and every "
         "game had one winner; a win shared by tied players counts for each of them, so all alike "
-        "would win par (in the summary table), which ties raise above 1/players."
+        "would win par, here 33.3% (the par column of the summary's full table), which ties raise "
+        "above 1/players."
     )

@@ -38,12 +38,15 @@ def _by_set(df: pd.DataFrame) -> dict:
     for row in df.itertuples(index=False):
         n = row.n_players
         for s in range(n):
+            prev = getattr(row, f"seat_{(s - 1) % n}")
             for back in range(1, n):
                 other = getattr(row, f"seat_{(s - back) % n}")
-                c = out.setdefault((getattr(row, f"seat_{s}"), other, row.deal), [0, 0, 0, 0])
+                key = (getattr(row, f"seat_{s}"), other, row.deal)
+                c = out.setdefault(key, [0, 0, 0, 0, 0])
                 at = 0 if back == 1 else 2
                 c[at] += 1
                 c[at + 1] += int(row.winner_seat == s)
+                c[4] += int(back > 1 and other != prev)  # elsewhere in a game it is not before
     return out
 
 
@@ -57,7 +60,10 @@ def test_the_seat_before_seat_0_at_six_seats_is_the_last_and_elsewhere_rates_are
         games[(me, other)] = games.get((me, other), 0) + c[0]
     assert {k: int(v) for k, v in t["games"].items()} == {k: v for k, v in games.items() if v}
     for (me, other), r in t.iterrows():
-        both = [c for (a, b, _), c in by_set.items() if (a, b) == (me, other) and c[0] and c[2]]
+        # a set whose 'elsewhere' games are all games the other also sits directly before
+        # would compare those games with themselves: it measures nothing and is left out
+        both = [c for (a, b, _), c in by_set.items()
+                if (a, b) == (me, other) and c[0] and c[2] and c[4]]  # fmt: skip
         if not both:
             continue
         weights = [c[0] for c in both]  # each set weighs as its games after the other

@@ -379,16 +379,19 @@ def test_neighbours_match_a_brute_force_count(seed):
     for row in df.itertuples(index=False):
         n = row.n_players
         for s in range(n):
+            prev = getattr(row, f"seat_{(s - 1) % n}")
             for back in range(1, n):
                 other = getattr(row, f"seat_{(s - back) % n}")
-                c = by_set.setdefault((getattr(row, f"seat_{s}"), other, row.deal), [0, 0, 0, 0])
+                key = (getattr(row, f"seat_{s}"), other, row.deal)
+                c = by_set.setdefault(key, [0, 0, 0, 0, 0])
                 at = 0 if back == 1 else 2
                 c[at] += 1
                 c[at + 1] += int(row.winner_seat == s)
+                c[4] += int(back > 1 and other != prev)  # elsewhere in a game it is not before
     for (me, other), r in t.iterrows():
         cells = [c for (a, b, _), c in by_set.items() if (a, b) == (me, other)]
         assert r["elsewhere_games"] == sum(c[2] for c in cells)
-        both = [c for c in cells if c[0] and c[2]]
+        both = [c for c in cells if c[0] and c[2] and c[4]]  # else a game compared with itself
         if not both:
             assert np.isnan(r["vs_elsewhere"])
             continue

@@ -44,7 +44,7 @@ def test_the_neighbours_chart_stars_a_seat_effect_with_no_spread_that_the_sign_t
     })  # fmt: skip
     fig = neighbours(table)
     try:
-        assert _stars(fig) == {"100%": True, "30%": True, "15%": False}
+        assert _stars(fig) == {"+100.0": True, "+20.0": True, "+5.0": False}
         assert "p < 0.05" in fig.axes[0].get_title()
     finally:
         plt.close(fig)

@@ -15,11 +15,13 @@ def test_the_note_names_the_win_rate_over_the_fair_share():
     summary = pd.DataFrame({"strategy": ["b", "a"], "win_rate": [0.25, 0.30],
                             "fair_share": [0.20, 0.40], "relative": [1.25, 0.75]})  # fmt: skip
     note = order_note(summary, pd.DataFrame({"strategy": ["a", "b"]}))
-    assert "puts a above b, the win rate over the fair share (relative) the other way round" in note
-    assert "the win rate the other way round" not in note
+    assert (
+        "the rating puts a above b (a 2nd by win rate over the fair share, 1st by rating)" in note
+    )
+    assert "one that wins more often for its fair share" in note
 
 
 def test_a_summary_without_relative_is_named_as_the_summary():
     summary = pd.DataFrame({"strategy": ["b", "a"]})
     note = order_note(summary, pd.DataFrame({"strategy": ["a", "b"]}))
-    assert "puts a above b, the summary the other way round" in note, note
+    assert "the rating puts a above b (a 2nd in the summary, 1st by rating)" in note, note

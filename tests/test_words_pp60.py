@@ -158,7 +158,8 @@ def test_the_metagame_words_and_charts_say_percentage_points():
                           "games": [10, 10], "win_rate": [0.3, 0.5]})  # fmt: skip
     fig = charts.neighbours(table)
     labels = [" ".join(ax.get_ylabel().split()) for ax in fig.axes]  # a long label wraps
-    assert "win rate less its overall, percentage points" in labels, labels
+    label = "seat effect: win rate after it less with it elsewhere at the same tables, percentage points"
+    assert label in labels, labels
 
 
 # --- the scan: no printed string says points another way ---------------------------------------
