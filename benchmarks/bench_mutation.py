@@ -234,6 +234,17 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_designer64_best_par.py",
         "tests/test_edge65_last_p.py",
         "tests/test_small64_nobody_won.py",
+        "tests/test_edge67_findings_shown.py",
+    ),
+    "reports/findings.py": (
+        "tests/test_edge67_findings_words.py",
+        "tests/test_edge67_findings_shown.py",
+        "tests/test_reports_findings.py",
+        "tests/test_limits64_sentences.py",
+    ),
+    "reports/findings_metagame.py": (
+        "tests/test_edge67_findings_metagame.py",
+        "tests/test_metagame_findings.py",
     ),
 }
 """Each module mutated, and the test files that run against its mutants (the fast tests

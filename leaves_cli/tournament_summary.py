@@ -73,7 +73,7 @@ def _unfinished_line(result: Any, rows: Any) -> str:
     (``reports.findings.unfinished_words``): from the rows, or where there are none to read
     (``rows`` a string), from the aggregates' counts; "" when none did, or neither tells
     (rows not kept by a run written before those counts)."""
-    from reports.findings import unfinished_words
+    from reports.findings import overall, unfinished_words
 
     if isinstance(rows, str):
         from reports.data import run_declaration
@@ -91,8 +91,7 @@ def _unfinished_line(result: Any, rows: Any) -> str:
     elif rows.unfinished.any():
         from reports.tables import completion
 
-        done = completion(rows)
-        row = done[done["n_players"].astype(str) == "all"].iloc[0]
+        row = overall(completion(rows))
         declaration = rows.declaration
     else:
         return ""

@@ -27,6 +27,7 @@ from .numbers import (
     fixed,
     flat_sets,
     interval,
+    level_digits,
     no_spread,
     p_text,
     pct,
@@ -83,13 +84,26 @@ def _p(row: pd.Series) -> str:
 
 
 def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
-    """The two rates a paired margin is the difference of, where they are not the summary's
-    (a run whose pair shared only some tables, of other sizes or seats): else nothing."""
-    gaps = (row["win_rate_a"] - top["win_rate"], row["win_rate_b"] - second["win_rate"])
-    if max(abs(g) for g in gaps) < 5e-4:
+    """The two rates a paired margin is the difference of, where they read otherwise than the
+    summary's (a run whose pair shared only some tables, of other sizes or seats): else
+    nothing. Judged on the figures as printed (one decimal, as the summary's table writes
+    them), not on the raw gap: a clause whose figures both read as the summary's repeats it."""
+    same = (pct(row["win_rate_a"]) == pct(top["win_rate"])
+            and pct(row["win_rate_b"]) == pct(second["win_rate"]))  # fmt: skip
+    if same:
         return ""
-    return (f"; there {top['strategy']} won {pct(row['win_rate_a'])} and {second['strategy']} "
-            f"{pct(row['win_rate_b'])}")  # fmt: skip
+    a, b = _two_rates(row)
+    return f"; there {top['strategy']} won {a} and {second['strategy']} {b}"
+
+
+def _two_rates(row: pd.Series) -> tuple[str, str]:
+    """The pair's two rates where both sat (``win_rate_a``, ``win_rate_b``), written with the
+    decimals that read them apart where they differ (``level_digits``): a sentence that says
+    one is ahead never writes the two as one figure ('30.00%' and '30.02%', not '30.0%'
+    twice)."""
+    a, b = float(row["win_rate_a"]), float(row["win_rate_b"])
+    k = level_digits((a,), b, digits=1, scale=100.0)
+    return pct(a, k), pct(b, k)
 
 
 def _against(top: pd.Series, second: pd.Series) -> str:
@@ -220,10 +234,11 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
             f"{runner}, by {margin}; {held}."
         )
     elif bool(row["significant"]):  # the runner-up is ahead where both sat (other tables)
+        ahead = _two_rates(row)
         text = (
             f"No strategy is clearly the best: {top['strategy']} has {_highest(top, second)}, "
             f"{rate}, but at the tables both sat at {second['strategy']} wins "
-            f"{pct(row['win_rate_b'])} against its {pct(row['win_rate_a'])} and beats it by "
+            f"{ahead[1]} against its {ahead[0]} and beats it by "
             f"{_margin(row, flip=True, signed=False)} ({test}); "
             f"{held}."
         )

@@ -17,7 +17,7 @@ from ligretto.plugin import LigrettoGame
 from ligretto.record import _end_line
 from ligretto.rules import ENDED_UNFINISHED, MAX_ACTIONS, MAX_ROUND_MS
 from reports.data import run_declaration
-from reports.findings import key_findings, unfinished_words
+from reports.findings import key_findings, overall, unfinished_words
 from reports.loading import games_from_frame
 from reports.tables import completion
 from tests.helpers import cli
@@ -40,8 +40,7 @@ def _rounds(time_ms: list[int], unfinished: list[bool]) -> pd.DataFrame:
 
 
 def _all_row(frame: pd.DataFrame) -> pd.Series:
-    done = completion(games_from_frame(frame, Declaration.of(LigrettoGame())))
-    return done[done["n_players"].astype(str) == "all"].iloc[0]
+    return overall(completion(games_from_frame(frame, Declaration.of(LigrettoGame()))))
 
 
 def test_ligretto_declares_which_row_shows_each_limit():
