@@ -10,8 +10,10 @@
   while a play is legal, say) to a strategy, against the same strategy unrestricted in the same
   seats on the same deals;
 * the **skill ladder**: the paired win-rate step between strategies adjacent in strength, and
-  how many of those steps are significant after Holm's correction, which makes 1 + that count
-  a one-sided 95% lower bound on the distinct skill levels (``ladder_table``).
+  how many of those steps go up significantly (a level), which makes 1 + that count a
+  one-sided lower bound, at least 95% sure, on the skill levels in the ladder's order
+  (``ladder_table``); a step significant the other way says the rule set's order differs
+  from the ladder's.
 
 Standings need the games' turns, which a run's rows do not keep: the caller replays a sample
 of whole duplicate sets and writes one row per game to ``GAMES_FILE`` (and the restricted
@@ -232,12 +234,15 @@ def _needs(est: Estimates, steps: np.ndarray) -> np.ndarray:
 def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
     """Per rule set and step of the ladder: the step with its interval, its p-value, Holm's
     over the rule set's steps, whether it is significant and ``needs``, the size a step would
-    need to be significant whatever the other steps; ``levels``: 1 + the significant steps, a
-    one-sided 95% lower bound on how many of the ``rungs`` strategies are distinct skill
-    levels (adjacent ones whose win rates differ): Holm keeps the chance that any step called
-    significant is in truth zero under 5%, so the true count is at least this one 95% of the
-    time, and at most ``rungs`` (a step not significant may still be real, only smaller than
-    the run can tell)."""
+    need to be significant whatever the other steps; ``reversed``: significant the other way
+    (the rule set's order differs from the ladder's there: no level); ``level``: significant
+    with its interval above 0, and kept by Holm over the rule set's one-sided tests (``_up``);
+    ``levels``: 1 + the levels, a one-sided lower bound on how many of the ``rungs``
+    strategies are skill levels in the ladder's order (adjacent ones the upper truly beats):
+    Holm keeps the chance that any step counted is in truth not upward under 5% whatever the
+    steps' dependence, so the true count is at least this one at least 95% of the time (nearer
+    97.5% where no step goes down: the two-sided test spends half its 5% on each side; a step
+    not counted may still be real, only smaller than the run can tell)."""
     rows = metrics[metrics["metric"] == "ladder_step"]
     if not len(rows):
         return pd.DataFrame(columns=LADDER_COLUMNS)
@@ -248,21 +253,40 @@ def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
     p[still] = np.nan  # every set gave the same step: no spread to test it by
     of, _ = pd.factorize(rows["rules"], sort=False)
     steps = np.bincount(of)[of]
-    p_holm = np.empty_like(p)
-    for g in range(of.max() + 1):
-        p_holm[of == g] = holm(p[of == g])
+    p_holm = _per_rules(p, of)
     sig = np.nan_to_num(p_holm, nan=1.0) < LEVEL
+    lo, hi = rows["ci_low"].to_numpy(float), rows["ci_high"].to_numpy(float)
+    level = sig & (lo > 0) & _up(est.value, p, of)
     upper, lower = zip(*(str(d).split(" - ") for d in rows["detail"]), strict=True)
     return pd.DataFrame({
         "rules": rows["rules"].to_numpy(), "step": rows["position"].to_numpy(int),
-        "upper": upper, "lower": lower, "diff": est.value,
-        "ci_low": rows["ci_low"].to_numpy(float), "ci_high": rows["ci_high"].to_numpy(float),
+        "upper": upper, "lower": lower, "diff": est.value, "ci_low": lo, "ci_high": hi,
         "p_value": p, "p_holm": p_holm, "significant": sig,
         "needs": np.where(still, np.nan, _needs(est, steps)),
-        "levels": np.bincount(of, weights=sig).astype(int)[of] + 1, "rungs": steps + 1,
-        "no_spread": still,
+        "levels": np.bincount(of, weights=level).astype(int)[of] + 1, "rungs": steps + 1,
+        "no_spread": still, "level": level, "reversed": sig & (hi < 0),
     }, columns=LADDER_COLUMNS)  # fmt: skip
 
 
+def _per_rules(p: np.ndarray, of: np.ndarray) -> np.ndarray:
+    """Holm's adjusted p-values over each rule set's steps (``of``: the rule set per step)."""
+    out = np.empty_like(p)
+    for g in range(of.max() + 1):
+        out[of == g] = holm(p[of == g])
+    return out
+
+
+def _up(value: np.ndarray, p: np.ndarray, of: np.ndarray) -> np.ndarray:
+    """Per step: kept by Holm at ``LEVEL`` over its rule set's one-sided tests of "the step
+    goes up" (half the two-sided p-value where it is above 0, 1 less that half below). The
+    two-sided test alone does not bound the chance of calling a step up that is in truth down
+    whatever the steps' dependence (Holm's directional decisions are proven safe for
+    independent tests, Shaffer 1980 and Finner 1999, and adjacent steps share a strategy);
+    these one-sided tests do, so a level is a step both tests call up."""
+    one = np.where(value > 0, p / 2, 1 - p / 2)
+    return np.nan_to_num(_per_rules(one, of), nan=1.0) < LEVEL
+
+
 LADDER_COLUMNS = ["rules", "step", "upper", "lower", "diff", "ci_low", "ci_high", "p_value",
-                  "p_holm", "significant", "needs", "levels", "rungs", "no_spread"]  # fmt: skip
+                  "p_holm", "significant", "needs", "levels", "rungs", "no_spread", "level",
+                  "reversed"]  # fmt: skip

@@ -17,6 +17,7 @@ from .numbers import (
     difference_interval,
     fixed,
     in_percentage_points,
+    interval,
     signed_points,
 )
 from .variants_words import change, missing, others
@@ -74,10 +75,13 @@ def _restricted(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]
 
 def _effect(look: Any, key: tuple, bracket: bool = True) -> str:
     """What a restriction does to its strategy's win rate, in the direction of its value: 'costs
-    it 5.0 percentage points [+3.1, +6.9] of win rate', or where restricted it wins more, 'raises
-    its win rate by 8.0 percentage points [+4.0, +12.0]' (the interval turned round), never a
-    negative cost. The gain is written with its interval's decimals (``apart_digits``), as a
-    cost is (``look.shown``): never '0.1 percentage points [-0.04, +0.25]'."""
+    it 5.0 percentage points [+3.1, +6.9] of win rate' (the cost as its table cell writes it,
+    signed bounds), or where restricted it wins more, 'raises its win rate by 8.0 percentage
+    points [4.0, 12.0]', never a negative cost: the gain is the cost turned round, a size whose
+    direction the words carry, so its bounds are unsigned where they lie above 0 (a table's
+    '-8.0 [-12.0, -4.0]' is never '[+4.0, +12.0]' beside it); across 0 they keep their signs.
+    The gain is written with its interval's decimals (``apart_digits``), as a cost is
+    (``look.shown``): never '0.1 percentage points [-0.04, +0.25]'."""
     r = look.m[key]
     if r["value"] >= 0:
         return f"costs it {look.shown(key, bracket=bracket)} of win rate"
@@ -85,7 +89,9 @@ def _effect(look: Any, key: tuple, bracket: bool = True) -> str:
     k = apart_digits(lo, hi)
     gain = in_percentage_points(fixed(-100 * r["value"], k))
     if bracket and np.isfinite(lo) and np.isfinite(hi):
-        gain += f" {difference_interval(lo, hi, digits=k)}"
+        gain += (
+            f" {interval(lo, hi, digits=k) if lo > 0 else difference_interval(lo, hi, digits=k)}"
+        )
     return f"raises its win rate by {gain}"
 
 
@@ -126,10 +132,12 @@ def _cost(look: Any, key: tuple) -> str:
 
 
 def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
-    """How many skill levels each rule set tells apart at least (a one-sided 95% bound:
-    ``reports.designer_measures.ladder_table``), in the same words for every rule set (a run
-    too small to test any step says so, whichever rule set it is), and which steps of the
-    default rules' ladder are not significant, each with what it would need to be."""
+    """How many skill levels each rule set tells apart at least (a one-sided bound, at least
+    95% sure: ``reports.designer_measures.ladder_table``), in the same words for every rule
+    set (a run too small to test any step says so, whichever rule set it is); the pairs a
+    rule set orders the other way round, significantly (no level: its order differs from the
+    ladder's); and which steps of the default rules' ladder are not significant, each with
+    what it would need to be."""
     base = labels[0]
     per = {rules: grp for rules, grp in ladder.groupby("rules", sort=False)}
     own = per.get(base, ladder.iloc[:0])
@@ -150,21 +158,76 @@ def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
     elif told == NONE_APART:
         text = head + (f"the default rules tell none of its {rungs} strategies apart (no step "
                        "is significant)")  # fmt: skip
+    elif levels == 1:  # significant steps, each the other way: no level is told apart
+        text = head + f"no step of the default rules' {rungs} strategies goes up significantly"
     else:
-        text = head + (
-            f"the default rules tell at least {levels} skill levels apart among its {rungs} "
-            "strategies (a one-sided 95% bound: Holm keeps the chance that any step called "
-            "significant is really zero under 5%)"
-        )
+        text = head + (f"the default rules tell at least {levels} skill levels apart among its "
+                       f"{rungs} strategies ({BOUND})")  # fmt: skip
+    text += "".join(f"; {c}" for c in (_reversed(own), _uncounted(own)) if c)
     if flat:  # where some step is significant, the others are named as not
         what = "" if told == NONE_APART else " not significant"
         text += f"; the {'step' if len(flat) == 1 else 'steps'}{what}: {', '.join(flat)}"
     return text + (f"; {others}." if others else ".")
 
 
+BOUND = (
+    "a one-sided bound, at least 95% sure: a level is a step significant with its interval "
+    "above 0, and Holm over the steps' one-sided tests keeps the chance that any step counted "
+    "is in truth not upward under 5%"
+)
+"""Why the levels are a lower bound, and at what confidence (``ladder_table``)."""
+
+
+def _reversed(steps: pd.DataFrame) -> str:
+    """The pairs a rule set orders the other way round from the ladder, significantly, as
+    the lower strategy ahead by the step's size with its interval turned round ('high ahead
+    of counter by 7.3 percentage points [0.6, 13.9]'): the direction is in the words, so the
+    bounds are of the size, unsigned, and written with the table cell's decimals."""
+    rows = steps[_flag(steps, "reversed")]
+    if not len(rows):
+        return ""
+    pairs = []
+    for r in rows.itertuples():
+        k = apart_digits(-r.ci_high, -r.ci_low)  # as the step's cell: the same decimals
+        size = in_percentage_points(fixed(-100 * r.diff, k))
+        pairs.append(f"{r.lower} ahead of {r.upper} by {size} "
+                     f"{interval(-r.ci_high, -r.ci_low, digits=k)}")  # fmt: skip
+    return (
+        "its order differs from the ladder's (steps significant the other way, no levels): "
+        + _and(pairs)
+    )
+
+
+def _uncounted(steps: pd.DataFrame) -> str:
+    """Steps significant upward that Holm over the one-sided tests does not keep (possible
+    where steps significant the other way ease the two-sided test's later stages): named, as
+    the levels do not count them."""
+    if "level" not in steps or "ci_low" not in steps:  # a table that does not tell
+        return ""
+    up = _flag(steps, "significant") & (steps["ci_low"].to_numpy(float) > 0)
+    rows = steps[up & ~_flag(steps, "level")]
+    if not len(rows):
+        return ""
+    names = _and([f"{r.upper} over {r.lower}" for r in rows.itertuples()])
+    return (f"{names} significant but not counted (Holm over the one-sided tests does not keep "
+            f"{'it' if len(rows) == 1 else 'them'})")  # fmt: skip
+
+
+def _flag(steps: pd.DataFrame, column: str) -> np.ndarray:
+    """A yes-or-no column of the ladder table as booleans, False where it is missing or empty
+    (a table written before the column was)."""
+    if column not in steps:
+        return np.zeros(len(steps), bool)
+    return np.array([bool(v) and v == v for v in steps[column].to_numpy(object)], dtype=bool)
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 UNTESTED, NONE_APART, APART = "untested", "none apart", "apart"
 """What a rule set's ladder tells (``_told``): no step could be tested (too few deals), no
-step is significant, or at least two levels are apart."""
+step is significant, or some step is (up, a level, or the other way)."""
 
 
 def _told(steps: pd.DataFrame) -> str:
@@ -179,20 +242,24 @@ def _told(steps: pd.DataFrame) -> str:
         and not spread
     ):
         return UNTESTED
-    levels, rungs = _levels(steps)
-    return NONE_APART if levels == 1 and rungs > 1 else APART
+    _, rungs = _levels(steps)
+    return NONE_APART if rungs > 1 and not steps["significant"].any() else APART
 
 
 def _told_short(steps: pd.DataFrame) -> str:
     """A rule set's ladder in a clause, in the words of the default rules' ('take=ends: at
-    least 2 of 3'; 'none of 3 apart'; too few deals)."""
+    least 2 of 3'; 'none of 3 apart'; too few deals), with the pairs it orders the other
+    way round."""
     told = _told(steps)
     levels, rungs = _levels(steps)
     if told == UNTESTED:
         return f"{TOO_FEW} of any step"
     if told == NONE_APART:
         return f"none of {rungs} apart (no step is significant)"
-    return f"at least {levels} of {rungs}"
+    head = (
+        f"at least {levels} of {rungs}" if levels > 1 else f"no step up significantly among {rungs}"
+    )
+    return head + "".join(f", {c}" for c in (_reversed(steps), _uncounted(steps)) if c)
 
 
 def _levels(steps: pd.DataFrame) -> tuple[int, int]:

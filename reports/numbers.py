@@ -192,14 +192,18 @@ def beside(text: str, words: str) -> str:
 
 def difference_interval(lo: float, hi: float, scale: float = 100.0, digits: int = 1,
                         flat: int = 0) -> str:  # fmt: skip
-    """The 95% interval of a difference (a figure that can be negative), its bounds signed
-    wherever it is written, as the tables write them: '[-4.4, +7.8]', never '[-4.4, 7.8]',
-    whose unsigned 7.8 beside a signed figure reads as another kind of number; also after a
-    size in words ('beats it by 2.1 percentage points [+0.4, +3.8]'). The one way a sentence
-    writes a difference's interval (a level's keeps unsigned bounds, ``interval``); where
-    there is none, why (``interval``). With ``digits`` decimals, more where ``apart_digits``
-    asks (never '[+0.0, +0.2]' of [-0.04, +0.2]): a caller writes the difference beside it
-    with ``apart_digits``'s decimals, and then the two agree."""
+    """The 95% interval of a difference (a figure that can be negative), its bounds signed as
+    the tables write them: '[-4.4, +7.8]', never '[-4.4, 7.8]', whose unsigned 7.8 beside a
+    signed figure reads as another kind of number. A sentence writes it so beside a signed
+    figure, a cost ('costs it 51.3 percentage points [+44.9, +57.7]'), a spread or a margin
+    ('beats it by 2.1 percentage points [+0.4, +3.8]'), and wherever it crosses 0. Not where
+    the variants' words carry a change's direction ('6.9 turns shorter', 'raises its win rate
+    by') and it lies clear of 0: there the interval is of the size, unsigned ('[6.3, 7.5]':
+    ``variants_words.change``, ``designer_text``), as '[+6.3, +7.5]' beside 'shorter' would
+    read as an increase. A level's keeps unsigned bounds (``interval``); where there is
+    none, why (``interval``). With ``digits`` decimals, more where ``apart_digits`` asks (never
+    '[+0.0, +0.2]' of [-0.04, +0.2]): a caller writes the difference beside it with
+    ``apart_digits``'s decimals, and then the two agree."""
     digits = apart_digits(lo, hi, digits, scale)
     return interval(lo, hi, scale, digits=digits, flat=flat, sign="+")
 

@@ -36,7 +36,7 @@ from .variants_metrics import (
     paired_design,
     stack,
 )
-from .variants_page import Rows, page_sections, write_variants_page
+from .variants_page import Rows, _relative, page_sections, write_variants_page
 from .variants_sets import forfeiters
 from .variants_sweep import Sweep, sweep_table
 from .variants_text import ALPHA, findings
@@ -109,13 +109,16 @@ def _turns(label: str, run: Run) -> pd.DataFrame:
 
 
 def _run_row(label: str, run: Run, out: Path | None) -> dict:
+    """The run's row of variants_runs.csv; its folder as seen from the page's folder ``out``
+    ('default', '../default-rules': never a machine's absolute path, which the page's table
+    would show and which breaks when the folders move together), as given where no page."""
     spec = run.manifest.get("spec", {}) if isinstance(run.manifest, dict) else {}
-    path = run.path
-    if path is not None and out is not None and path.resolve().is_relative_to(out.resolve()):
-        path = path.resolve().relative_to(out.resolve())
+    path = "" if run.path is None else str(run.path)
+    if run.path is not None and out is not None:
+        path = _relative(run.path, out)
     g = run.games
     changes = (spec.get("game_config") or {}).get("rules") or {}
-    return {"rules": label, "run": "" if path is None else str(path), "games": len(g),
+    return {"rules": label, "run": path, "games": len(g),
             "strategies": ",".join(g.labels),
             "players": ",".join(str(n) for n in sorted(set(g.n_players.tolist()))),
             "seed": spec.get("seed"), "expert": g.match is not None,

@@ -17,8 +17,9 @@ from .variants_display import label, shown
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
 
-__all__ = ["ORDER", "forest", "forest_rows", "ladder", "sweep"]
+__all__ = ["LADDER_KINDS", "ORDER", "forest", "forest_rows", "ladder", "ladder_kinds", "sweep"]
 
 ORDER = ("turns", "rounds", "seat", "skill_spread", "best_vs_random", "runner_up",
          "unfinished", "shared_wins", "match_games", "lead_changes", "drama", "comeback",
@@ -210,13 +211,15 @@ def _sweep_panel(ax, table: pd.DataFrame, metric: str, pos: int, values: list[st
 def ladder(steps: pd.DataFrame) -> Figure:
     """The skill ladder: per step (a strategy over the next weaker one, in the default rules'
     order) its win-rate difference in percentage points with its 95% interval, a marker per
-    rule set, filled where the step is significant (Holm over the rule set's steps)."""
+    rule set, filled where the step is a level, half-filled where it is significant the other
+    way and hollow where it is neither (``ladder_kinds``); the legend names each kind drawn."""
     names = list(dict.fromkeys(f"{r.upper} over {r.lower}" for r in steps.itertuples()))
     rules = list(dict.fromkeys(steps["rules"]))
     fig, ax = _axes(None, (8.5, max(2.6, 0.9 + 0.42 * len(names))))
-    k = len(rules)
-    offsets = _offsets(k)
+    offsets = _offsets(len(rules))
     y_of = {n: len(names) - 1 - i for i, n in enumerate(names)}
+    handles: list[Line2D] = []
+    drawn: set[str] = set()
     for j, rs in enumerate(rules):
         g = steps[steps["rules"] == rs]
         y = np.array([y_of[f"{a} over {b}"] for a, b in zip(g["upper"], g["lower"], strict=True)])
@@ -224,21 +227,60 @@ def ladder(steps: pd.DataFrame) -> Figure:
         err = np.clip(np.vstack([v - np.nan_to_num(lo, nan=v), np.nan_to_num(hi, nan=v) - v]), 0,
                       None)  # fmt: skip
         c, marker, _ = style(j)
-        sig = g["significant"].to_numpy(bool)
-        levels = (
-            f"at least {int(g['levels'].iloc[0])} of {int(g['rungs'].iloc[0])}" if len(g) else "0"
-        )
-        for filled in (True, False):
-            m = sig == filled
-            ax.errorbar(v[m], y[m] + offsets[j], xerr=err[:, m], fmt=marker, color=c, ms=6,
-                        capsize=2, lw=1.1, mfc=c if filled else "white",
-                        label=f"{rs} ({levels} levels)" if filled or not sig.any() else None)  # fmt: skip
+        kinds = ladder_kinds(g)
+        for kind in LADDER_KINDS:
+            m = kinds == kind
+            if m.any():
+                drawn.add(kind)
+                ax.errorbar(v[m], y[m] + offsets[j], xerr=err[:, m], fmt=marker, color=c, ms=6,
+                            capsize=2, lw=1.1, **_fill(kind, c))  # fmt: skip
+        levels = f"at least {int(g['levels'].iloc[0])} of {int(g['rungs'].iloc[0])}"
+        handles.append(_mark(c, marker, "level", f"{rs} ({levels} levels)"))
+    handles += [_mark("black", "o", kind, words) for kind, words in LADDER_KINDS.items()
+                if kind in drawn]  # fmt: skip
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(list(y_of.values()), list(y_of))
-    ax.set_xlabel(
-        f"win rate of the stronger less the weaker, in {PERCENTAGE_POINTS} (filled: significant)"
-    )
+    ax.set_xlabel(f"win rate of the stronger less the weaker, in {PERCENTAGE_POINTS}")
     ax.set_title("The skill ladder: steps between strategies adjacent in strength")
-    ax.legend(**OUTSIDE)
+    ax.legend(handles=handles, **OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
     return _fit(fig, ax)  # the margins from the labels' lengths, the legend's wrapped
+
+
+LADDER_KINDS = {
+    "level": "filled: a level (significant, up)",
+    "reversed": "half-filled: significant the other way",
+    "other": "hollow: no level",
+}
+"""How the ladder chart draws a step (``ladder_kinds``), in its legend's words."""
+
+
+def ladder_kinds(steps: pd.DataFrame) -> np.ndarray:
+    """Per step of the ladder table (``designer_measures.ladder_table``): 'level' (it counts
+    as a level), 'reversed' (significant the other way: the rule set orders that pair the
+    other way round) or 'other' (not significant, or up but not counted). A table without the
+    ``level`` and ``reversed`` columns (written before them) reads them from its significance
+    and interval."""
+    sig = steps["significant"].to_numpy(bool)
+    lo, hi = (steps[c].to_numpy(float) for c in ("ci_low", "ci_high"))
+    level = steps["level"].to_numpy(bool) if "level" in steps else sig & (lo > 0)
+    turned = steps["reversed"].to_numpy(bool) if "reversed" in steps else sig & (hi < 0)
+    return np.where(level, "level", np.where(turned, "reversed", "other"))
+
+
+def _fill(kind: str, colour: str) -> dict[str, str]:
+    """A step's marker fill by its kind (``LADDER_KINDS``)."""
+    if kind == "level":
+        return {"mfc": colour}
+    if kind == "reversed":
+        return {"mfc": colour, "fillstyle": "left", "markerfacecoloralt": "white"}
+    return {"mfc": "white"}
+
+
+def _mark(colour: str, marker: str, kind: str, words: str) -> Line2D:
+    """A legend entry: a marker of the chart's, no line."""
+    from matplotlib.lines import Line2D  # start-up: matplotlib loads to draw
+
+    return Line2D(
+        [], [], color=colour, marker=marker, ls="none", label=words, **_fill(kind, colour)
+    )

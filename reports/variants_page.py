@@ -6,6 +6,8 @@ per rule set with each value and its difference, and the full tables folded."""
 
 from __future__ import annotations
 
+import os
+import shlex
 import time
 from pathlib import Path
 
@@ -80,10 +82,14 @@ TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
      "head-to-head table's ahead rate), in percent; and the skill ladder: the field in the "
      "default rules' order of strength, each step the win rate of a strategy less the next "
      "weaker one's, paired by deal, "
-     "significant after Holm's correction over the rule set's steps; the levels a rule set tells "
-     "apart are at least 1 + its significant steps (a one-sided 95% bound: Holm keeps the chance "
-     "that any step called significant is really zero under 5%), and a step of the size in "
-     "'significant from' would be significant whatever the other steps. ",
+     "significant after Holm's correction over the rule set's steps; a level is a step "
+     "significant with its interval above 0 (one significant the other way is no level: the "
+     "rule set orders that pair the other way round), and the levels a rule set tells apart are "
+     "at least 1 + its levels, a one-sided bound at least 95% sure (Holm over the steps' "
+     "one-sided tests, which a level passes too, keeps the chance that any step counted is in "
+     "truth not upward under 5%; where no step goes down, nearer 97.5% sure, as a level's "
+     "two-sided test spends half its 5% on each side); a step of the size in 'significant "
+     "from' would be significant whatever the other steps. ",
      "variants_skill", ["skill_spread", "best_vs_random"],
      ["skill_spread", "best_vs_random", "ladder"],
      ("skill_spread", "Best less worst")),
@@ -301,12 +307,13 @@ def _charts(tables: Tables) -> dict[str, bytes]:
             for name in chart_names(tables)}  # fmt: skip
 
 
-def _overview(tables: Tables, runs: list[tuple[str, Run]]) -> list[tuple[str, object]]:
+def _overview(out: Path, tables: Tables, runs: list[tuple[str, Run]]
+              ) -> list[tuple[str, object]]:  # fmt: skip
     info = tables["variants_runs"]
     first = info.iloc[0]
     games = ", ".join(f"{r.rules} {r.games:,}" for r in info.itertuples())
-    links = [(f"{r.rules}: {r.run}", f"{Path(r.run).as_posix()}/manifest.json")
-             for r in info.itertuples() if r.run]  # fmt: skip
+    here = {label: _relative(run.path, out) for label, run in runs if run.path is not None}
+    links = [(f"{label}: {here[label]}", f"{here[label]}/manifest.json") for label in here]
     items: list[tuple[str, object]] = [
         ("rule sets", "; ".join(info["rules"])),
         ("strategies", str(first["strategies"]).replace(",", ", ")),
@@ -314,9 +321,39 @@ def _overview(tables: Tables, runs: list[tuple[str, Run]]) -> list[tuple[str, ob
         ("matches" if bool(first["expert"]) else "games", games),
         ("seed", str(first["seed"])),
         ("runs (manifests)", links),
-        ("a run's full report", "leaves report OUT/RULES (OUT: this page's folder)"),
+        *_full_reports(out, runs),
     ]
     return [(k, v) for k, v in items if v]
+
+
+def _relative(path: Path, out: Path) -> str:
+    """A run's folder as seen from the page's folder ``out`` ('default', '../default-rules'),
+    so a link from the page still holds when the folders move together."""
+    return Path(os.path.relpath(path.resolve(), out.resolve())).as_posix()
+
+
+REPORT_PAGES = ("report.html", "report.md")
+"""The page ``leaves report RUN`` writes into RUN/report by default, in either format."""
+
+
+def _full_reports(out: Path, runs: list[tuple[str, Run]]) -> list[tuple[str, object]]:
+    """Each run's own report: a link where it is written already (``leaves run --rules``
+    writes the variant's into RUN/report), else the command that writes it, run in the
+    page's folder."""
+    done, todo = [], []
+    for label, run in runs:
+        if run.path is None:
+            continue
+        page = next((run.path / "report" / n for n in REPORT_PAGES
+                     if (run.path / "report" / n).is_file()), None)  # fmt: skip
+        if page is not None:
+            done.append((f"{label}: {_relative(page, out)}", _relative(page, out)))
+        else:
+            todo.append(f"{label}: leaves report {shlex.quote(_relative(run.path, out))}")
+    how = (
+        "in this page's folder, " + "; ".join(todo) + " (each writes the run's report/report.html)"
+    )
+    return [("runs' full reports", done), ("a run's full report", how if todo else "")]
 
 
 def write_variants_page(out: Path, fmt: str, tables: Tables, secs: list[Section],
@@ -327,5 +364,5 @@ def write_variants_page(out: Path, fmt: str, tables: Tables, secs: list[Section]
         (out / "charts" / f"{name}.png").write_bytes(png)
     labels = [label for label, _ in runs]
     title = f"Rule variants: {labels[0]} against {', '.join(labels[1:])}"
-    return write_page(out, fmt, title, _overview(tables, runs), secs, images,  # type: ignore[arg-type]
+    return write_page(out, fmt, title, _overview(out, tables, runs), secs, images,  # type: ignore[arg-type]
                       start if start else time.perf_counter())  # fmt: skip

@@ -93,8 +93,9 @@ def seat_table(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str]) ->
 
 def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
     """The skill ladder per rule set and step, in percentage points, with Holm's p-value, the
-    size a step would need to be significant whatever the others, and the levels told apart
-    at least (a one-sided 95% bound) of the ladder's strategies."""
+    size a step would need to be significant whatever the others, whether it counts as a
+    level (``_level``) and the levels told apart at least (a one-sided bound, at least 95%
+    sure) of the ladder's strategies."""
     if not len(ladder):
         return pd.DataFrame()
     return pd.DataFrame({
@@ -105,9 +106,23 @@ def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
         "significant": ["yes" if s else "no" for s in ladder["significant"]],
         f"significant from ({PERCENTAGE_POINTS})": [f"{100 * v:.1f}" if np.isfinite(v) else ""
                                       for v in ladder["needs"]],
+        "a level": [_level(r) for _, r in ladder.iterrows()],
         "levels (at least, of)": [f"{a} of {b}" for a, b in
                                   zip(ladder["levels"], ladder["rungs"], strict=True)],
     })  # fmt: skip
+
+
+def _level(r: pd.Series) -> str:
+    """Whether a step counts as a level, and why not where it is significant: the other way
+    (the rule set's order differs from the ladder's there), or up but not kept by Holm over
+    the one-sided tests (``designer_measures.ladder_table``)."""
+    if bool(r.get("level", False)):
+        return "yes"
+    if bool(r.get("reversed", False)):
+        return "no: significant the other way"
+    if bool(r["significant"]) and float(r["ci_low"]) > 0:
+        return "no: not kept by Holm over the one-sided tests"
+    return "no"
 
 
 def _points(r: pd.Series) -> str:

@@ -293,6 +293,26 @@ Said = tuple[str, list[str]]
 """A finding and the metrics it speaks of (the page links their charts and tables)."""
 
 
+def _ladder_steps(look: _Lookup, rules: str) -> tuple[list[str], set[Key]]:
+    """The skill ladder's steps that change clearly, each in its direction ('counter over
+    high falls by 12.7 percentage points [8.7, 16.7]'), the others said in the same clause
+    as not clear; with the keys it speaks of, so 'no clear difference in the skill ladder's
+    steps' is never said beside a step that does change (none where none is clear)."""
+    rows = sorted((r for k, r in look.d.items() if k[0] == rules and k[1] == "ladder_step"),
+                  key=lambda r: int(r["position"]))  # fmt: skip
+    clear = [r for r in rows if is_clear(r)]
+    if not clear:
+        return [], set()
+    each = [f"{str(r['detail']).replace(' - ', ' over ')} "
+            f"{'rises' if r['diff'] > 0 else 'falls'} by {change(r, '', '')}"
+            for r in clear]  # fmt: skip
+    rest = len(rows) - len(clear)
+    tail = "" if not rest else f", the {'other' if rest == 1 else 'others'} not clearly"
+    text = (f"the skill ladder's steps change clearly in {len(clear)} of {len(rows)}: "
+            f"{', '.join(each)}{tail}")  # fmt: skip
+    return [text], {look.key(r) for r in rows}
+
+
 def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
     """The bullets of one variant: length and seats, then skill and the rest, then the
     designers' measures, then the measures with no clear difference."""
@@ -305,6 +325,9 @@ def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
             told.add((rules, "seat", n, 0))
         first += [(s, ["seat"]) for s in (_other_seats(look, rules, base, n),) if s]
     second = [(t, ["skill_spread", "best_vs_random"]) for t in _skill(look, rules, base)]
+    steps, said_steps = _ladder_steps(look, rules)
+    second += [(t, ["ladder_step"]) for t in steps]
+    told |= said_steps
     second += others(look, rules, base, PHRASES)
     third = designer_parts(look, rules, base)
     rows = [r for k, r in look.d.items() if k[0] == rules]

@@ -88,9 +88,12 @@ def diff_digits(r: pd.Series) -> int:
 
 
 def change(r: pd.Series, less: str, more: str) -> str:
-    """A difference as its size, unit and direction, then its interval in that direction,
-    signed as a difference's (``difference_interval``): '6.8 turns shorter [+6.5, +7.1]',
-    '2.0 percentage points less [+1.4, +2.6]'."""
+    """A difference as its size, unit and direction, then its interval in that direction:
+    '6.8 turns shorter [6.5, 7.1]', '2.0 percentage points less [1.4, 2.6]'. The words carry
+    the direction, so the interval is of the size, unsigned (the table's '-6.8 [-7.1, -6.5]'
+    turned round where the difference is a decrease; never '[+6.5, +7.1]' beside it, which
+    reads as an increase); one that crosses 0 keeps its signs (``difference_interval``), as
+    the size's direction is not shown then."""
     metric = str(r["metric"])
     d, lo, hi = float(r["diff"]), float(r["ci_low"]), float(r["ci_high"])
     size, lo, hi = (d, lo, hi) if d >= 0 else (-d, -hi, -lo)
@@ -101,7 +104,9 @@ def change(r: pd.Series, less: str, more: str) -> str:
                                  more if d > 0 else less) if w)  # fmt: skip
     if not (np.isfinite(lo) and np.isfinite(hi)):  # why none: too few deals, or no spread
         return f"{words} ({missing(r, 'diff')})"
-    return f"{words} {difference_interval(lo, hi, scale, k)}"
+    if lo < 0:  # across 0: each bound on its own side, signed
+        return f"{words} {difference_interval(lo, hi, scale, k)}"
+    return f"{words} {in_brackets(scale * lo, scale * hi, k)}"
 
 
 def missing(r: Any, col: str = "value") -> str:

@@ -359,7 +359,7 @@ def test_a_restriction_that_raises_the_win_rate_is_not_called_a_cost():
     text = " ".join(t for t, _ in findings(metrics, diffs, ["default"], "Paired"))
     assert "costs it -" not in text
     assert ("restricting weighted so that it never passes while it can play raises its win "
-            "rate by 8.0 percentage points [+4.0, +12.0]") in text  # fmt: skip
+            "rate by 8.0 percentage points [4.0, 12.0]") in text  # fmt: skip
 
 
 # ------------------------------------------------------------ the sweep's ring
@@ -407,5 +407,5 @@ def test_a_variant_where_a_restriction_helps_says_so_in_its_direction():
     text = " ".join(t for t, _ in findings(metrics, diffs, ["default", "take=ends"], "Paired"))
     assert "costs it -" not in text
     assert ("restricting weighted so that it never passes while it can play raises its win rate "
-            "by 8.0 percentage points [+4.0, +12.0] (under the default rules it costs it 3.0 "
+            "by 8.0 percentage points [4.0, 12.0] (under the default rules it costs it 3.0 "
             "percentage points of win rate): 11.0 percentage points less") in text  # fmt: skip

@@ -1,6 +1,7 @@
 """The skill ladder's count of levels (``reports.designer_measures.ladder_table``): 1 + the
-steps significant after Holm is a one-sided 95% lower bound on the distinct levels, checked
-on simulated ladders with known steps; a step of ``needs`` or more is always significant;
+levels (steps significant upward, kept by Holm over the one-sided tests) is a one-sided lower
+bound, at least 95% sure, on the levels in the ladder's order, checked on simulated ladders
+with known steps; a step of ``needs`` or more is always significant;
 the sentence says both (``reports.designer_text.ladder_sentence``)."""
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def test_the_levels_are_a_95_percent_lower_bound(truth):
     reps = 1500
     t = ladder_table(_simulated(truth, reps, seed=len(truth) + int(10 * sum(truth))))
     per = t.groupby("rules", sort=False).first()
-    real = 1 + sum(v != 0 for v in truth)
+    real = 1 + sum(v > 0 for v in truth)  # the steps truly up
     over = float((per["levels"] > real).mean())
     assert over <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)  # Holm: family-wise 5% at most
     assert (per["rungs"] == len(truth) + 1).all() and (per["levels"] <= per["rungs"]).all()
@@ -83,8 +84,10 @@ def test_known_levels_of_synthetic_games_and_their_sentence():
     assert text == (
         "The skill ladder (the field in the default rules' order of strength, each step a "
         "strategy over the next, paired by deal, Holm over the 2 steps): the default rules "
-        "tell at least 2 skill levels apart among its 3 strategies (a one-sided 95% bound: "
-        "Holm keeps the chance that any step called significant is really zero under 5%); the "
+        "tell at least 2 skill levels apart among its 3 strategies (a one-sided bound, at "
+        "least 95% sure: a level is a step significant with its interval above 0, and Holm "
+        "over the steps' one-sided tests keeps the chance that any step counted is in truth "
+        "not upward under 5%); the "
         f"step not significant: a over b ({100 * flat['diff']:+.1f} percentage points; "
         f"{100 * flat['needs']:.1f} percentage points either way would be significant "
         "whatever the other steps)."

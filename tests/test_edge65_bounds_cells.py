@@ -91,7 +91,7 @@ def test_a_gain_from_a_restriction_has_its_interval_s_decimals():
     assert _effect(look, key) == "raises its win rate by 0.10 percentage points [-0.04, +0.25]"
     assert _effect(look, key, bracket=False) == "raises its win rate by 0.10 percentage points"
     row.update(ci_low=-0.02, ci_high=-0.005)  # clear: one decimal
-    assert _effect(look, key) == "raises its win rate by 0.1 percentage points [+0.5, +2.0]"
+    assert _effect(look, key) == "raises its win rate by 0.1 percentage points [0.5, 2.0]"
 
 
 def _rule_variants(monkeypatch: pytest.MonkeyPatch, games: int):

@@ -1,8 +1,10 @@
 """A difference's interval is written as the tables write it, its bounds signed, wherever a
 sentence writes it ('+1.7 percentage points [-4.4, +7.8]', never '[-4.4, 7.8]', whose unsigned
-7.8 beside a signed figure reads as another kind of number), while a level (a win rate, a
-share) keeps unsigned bounds; and the figures a sentence writes read as the table's cells for
-the same quantity, to the digits both show, each a rounding of the CSV's full value."""
+7.8 beside a signed figure reads as another kind of number), but where the variants' words
+carry the direction of a size ('4.0 turns shorter [3.0, 5.0]': the size's interval, clear of
+0); a level (a win rate, a share) keeps unsigned bounds; and the figures a sentence writes
+read as the table's cells for the same quantity, to the digits both show, each a rounding of
+the CSV's full value."""
 
 from __future__ import annotations
 
@@ -39,11 +41,28 @@ def _signed(figure: str) -> bool:
     return figure[0] in "+-"
 
 
+DIRECTION = re.compile(
+    r"(?:\b(?:grows|shrinks|rises|falls|raises its win rate|ahead of \S+) by )$"
+    r"|^ (?:less|more|shorter|longer|fewer)\b"
+)
+"""Words that carry a difference's direction, before its size ('grows by') or after its unit
+('less'): the interval beside them is of the size (the variants' words)."""
+
+
 def _spans_signed(text: str) -> list[re.Match]:
-    """Every difference's interval of ``text`` has signed bounds, every level's unsigned ones:
-    the differences' matches."""
+    """Every difference's interval of ``text`` has signed bounds, as its table cell writes
+    them, but where words carry the direction of a size: then, clear of 0, its bounds are the
+    size's, unsigned and above 0, and only across 0 signed; every level's bounds are unsigned.
+    The differences' matches."""
     found = list(DIFF_SPAN.finditer(text))
     for m in found:
+        said = DIRECTION.search(text[max(0, m.start() - 40) : m.start()]) or DIRECTION.search(
+            m["words"]
+        )
+        if said and not _signed(m["fig"]) and not m["lo"].startswith("-"):  # a size, clear
+            assert not _signed(m["lo"]) and not _signed(m["hi"]), m.group(0)
+            assert 0 <= float(m["lo"]) <= float(m["fig"]) <= float(m["hi"]), m.group(0)
+            continue
         assert _signed(m["lo"]) and _signed(m["hi"]), m.group(0)
     for m in LEVEL_SPAN.finditer(text):
         assert not m["lo"].startswith("+") and not m["hi"].startswith("+"), m.group(0)
@@ -108,7 +127,7 @@ def test_a_round_robin_s_findings_sign_every_difference_s_interval(tournament):
     text = (folder / "findings.txt").read_text()
     assert len(_spans_signed(text)) >= 2, text  # the margin and the neighbour effect
     _spans_signed(said)  # as printed
-    assert "[-0.7, +13.6]" in text, text  # the neighbour effect, across 0
+    assert "[-0.9, +16.4]" in text, text  # the neighbour effect, across 0
 
 
 def test_a_round_robin_s_margin_reads_as_its_significance_cells(tournament):
@@ -263,7 +282,7 @@ def test_a_table_writes_a_bound_clear_of_0_as_the_sentence_beside_it():
     assert list(readable("gauntlet", wide).iloc[0]) == ["+1.2 pp", "-0.4 pp", "+2.8 pp"]
 
 
-# --- the variants' words: a difference's interval signed there too -----------------------------
+# --- the variants' words: a difference's interval signed, a size's in words unsigned ----------
 
 
 def _variant_metrics(rows: list[tuple]) -> pd.DataFrame:
@@ -297,13 +316,21 @@ def test_a_restriction_cost_across_0_signs_its_bounds_in_words_and_table():
     assert value_text(cost) == "-3.5 [-8.9, +1.8] pp"
 
 
-def test_a_clear_change_in_words_signs_its_bounds():
+def test_a_clear_change_in_words_writes_the_size_s_bounds_unsigned():
     rows = [("default", "turns", "all", -1, 44.0, 43.0, 45.0),
             ("hand_size=9", "turns", "all", -1, 40.0, 39.0, 41.0),
             ("default", "seat", "4", 0, 0.02, 0.01, 0.03),
             ("hand_size=9", "seat", "4", 0, 0.06, 0.05, 0.07)]  # fmt: skip
     said = _variant_said(rows, [("hand_size=9", "turns", "all", -1, -4.0, -5.0, -3.0, True),
                                 ("hand_size=9", "seat", "4", 0, 0.04, 0.03, 0.05, True)])  # fmt: skip
-    assert "games are 4.0 turns shorter [+3.0, +5.0]" in said, said
-    assert "the first player's edge grows by 4.0 percentage points [+3.0, +5.0]" in said, said
-    _spans_signed(said)
+    assert "games are 4.0 turns shorter [3.0, 5.0]" in said, said
+    assert "the first player's edge grows by 4.0 percentage points [3.0, 5.0]" in said, said
+    assert len(_spans_signed(said)) == 1
+    wrong = [
+        "edge grows by 4.0 percentage points [+3.0, +5.0]",  # reads as an increase
+        "edge grows by 4.0 percentage points [3.0, +5.0]",
+        "a beats b by 1.2 percentage points [0.4, 2.0]",  # no direction word: a difference's
+    ]
+    for text in wrong:
+        with pytest.raises(AssertionError):
+            _spans_signed(text)

@@ -160,23 +160,23 @@ def test_a_growing_disadvantage_is_not_called_a_growing_edge():
     # the first player is clearly behind its fair share under both rule sets, more so under the
     # variant: its win rate falls from 23.0% to 20.0%
     said = _seat_findings((-0.02, -0.03, -0.01), (-0.05, -0.06, -0.04), (-0.03, -0.04, -0.02))
-    assert "the first player's disadvantage grows by 3.0 percentage points [+2.0, +4.0]" in said
+    assert "the first player's disadvantage grows by 3.0 percentage points [2.0, 4.0]" in said
     assert "wins 20.0% [19.0, 21.0] against 23.0% [22.0, 24.0]" in said
     said = _seat_findings((-0.05, -0.06, -0.04), (-0.02, -0.03, -0.01), (0.03, 0.02, 0.04))
-    assert "the first player's disadvantage shrinks by 3.0 percentage points [+2.0, +4.0]" in said
+    assert "the first player's disadvantage shrinks by 3.0 percentage points [2.0, 4.0]" in said
     said = _seat_findings((0.03, 0.02, 0.04), (0.01, 0.005, 0.015), (-0.02, -0.03, -0.01))
-    assert "the first player's edge shrinks by 2.0 percentage points [+1.0, +3.0]" in said
+    assert "the first player's edge shrinks by 2.0 percentage points [1.0, 3.0]" in said
     said = _seat_findings((0.02, 0.01, 0.03), (0.06, 0.05, 0.07), (0.04, 0.03, 0.05))
-    assert "the first player's edge grows by 4.0 percentage points [+3.0, +5.0]" in said
+    assert "the first player's edge grows by 4.0 percentage points [3.0, 5.0]" in said
 
 
 def test_an_edge_clear_under_neither_rule_set_rises_or_falls_but_neither_grows_nor_shrinks():
     # +1.0 under the default rules, -1.0 under the variant, neither clear of 0: the edge's size
     # is the same, its value 2.0 percentage points lower
     said = _seat_findings((0.01, -0.005, 0.025), (-0.01, -0.025, 0.005), (-0.02, -0.03, -0.01))
-    assert "the first player's edge falls by 2.0 percentage points [+1.0, +3.0]" in said
+    assert "the first player's edge falls by 2.0 percentage points [1.0, 3.0]" in said
     said = _seat_findings((-0.01, -0.025, 0.005), (0.01, -0.005, 0.025), (0.02, 0.01, 0.03))
-    assert "the first player's edge rises by 2.0 percentage points [+1.0, +3.0]" in said
+    assert "the first player's edge rises by 2.0 percentage points [1.0, 3.0]" in said
 
 
 def test_the_method_sentence_counts_one_measure_in_the_singular():
@@ -253,8 +253,8 @@ def test_a_clear_difference_too_small_for_one_decimal_is_not_written_as_zero():
         ("hand_size=9", "unfinished", "all", -1, 0.0003, 0.0002, 0.0004, True),
         ("hand_size=9", "turns", "all", -1, -0.04, -0.07, -0.01, True)])  # fmt: skip
     said = " ".join(t for t, _ in findings(metrics, diffs, LABELS, "Paired"))
-    assert "0.03% [0.02, 0.04] against 0.00%, 0.03 percentage points more [+0.02, +0.04]" in said
-    assert "games are 0.04 turns shorter [+0.01, +0.07] (43.96 turns against 44.00 turns)" in said
+    assert "0.03% [0.02, 0.04] against 0.00%, 0.03 percentage points more [0.02, 0.04]" in said
+    assert "games are 0.04 turns shorter [0.01, 0.07] (43.96 turns against 44.00 turns)" in said
     assert value_text(metrics.iloc[1]) == "0.03% [0.02, 0.04]"  # the table's value, as said
     # an interval from 0 to 0.001%: its bounds differ, so they never read alike
     assert value_text(metrics.iloc[0]) == "0.000% [0.000, 0.001]"
@@ -273,10 +273,10 @@ def test_an_advantage_that_clearly_grows_is_not_said_gone_for_a_wide_interval():
     # upwards: the advantage grows, it is not said to be gone
     said = _seat_findings((0.02, 0.01, 0.03), (0.04, -0.005, 0.085), (0.02, 0.01, 0.03))
     assert "no longer shown" not in said
-    assert "the first player's edge grows by 2.0 percentage points [+1.0, +3.0]" in said
+    assert "the first player's edge grows by 2.0 percentage points [1.0, 3.0]" in said
     said = _seat_findings((0.02, 0.01, 0.03), (0.005, -0.005, 0.015), (-0.015, -0.02, -0.01))
     # towards 0 and clear: it shrinks and is no longer shown, never shown to be gone
-    assert ("the first player's advantage shrinks by 1.5 percentage points [+1.0, +2.0] and "
+    assert ("the first player's advantage shrinks by 1.5 percentage points [1.0, 2.0] and "
             "is no longer shown") in said  # fmt: skip
     assert "vanish" not in said
 
@@ -286,6 +286,6 @@ def test_an_advantage_appears_only_with_a_clear_change_towards_it():
     # a narrow one), and the paired change clearly down: nothing appeared, the edge fell
     said = _seat_findings((0.01, -0.005, 0.025), (0.008, 0.001, 0.015), (-0.002, -0.003, -0.001))
     assert "appears" not in said
-    assert "the first player's edge falls by 0.2 percentage points [+0.1, +0.3]" in said
+    assert "the first player's edge falls by 0.2 percentage points [0.1, 0.3]" in said
     said = _seat_findings((0.0, -0.01, 0.01), (0.02, 0.01, 0.03), (0.02, 0.01, 0.03))
     assert "a first-player advantage appears" in said

@@ -70,7 +70,9 @@ def test_a_difference_clear_of_zero_is_still_called_by_its_direction():
     assert row["ci_low"] > 0 and row["significant"]
     cell = every_differences(diffs)["difference"].iloc[0]
     lo, hi = cell.split("[")[1].split("]")[0].split(", ")
-    assert f"percentage points more [{lo}, {hi}]" in _said(metrics, diffs)
+    assert lo.startswith("+") and hi.startswith("+")  # the table's cell: a difference, signed
+    said = f"percentage points more [{lo.lstrip('+')}, {hi.lstrip('+')}]"  # the words: a size
+    assert said in _said(metrics, diffs)
 
 
 def _row(rules: str, metric: str, value: float, lo: float, hi: float) -> dict:
@@ -81,13 +83,15 @@ def _row(rules: str, metric: str, value: float, lo: float, hi: float) -> dict:
 
 
 def _flip(cell: str) -> tuple[str, str, str]:
-    """A difference cell ('-6.17 [-7.24, -5.10] rounds *') as a sentence in words writes it:
-    its size, then its interval in the direction said ('6.17', '+5.10', '+7.24')."""
+    """A difference cell ('-6.17 [-7.24, -5.10] rounds *'), clear of 0, as a sentence in words
+    writes it: its size, then the size's interval, unsigned, as the words carry the direction
+    ('6.17', '5.10', '7.24')."""
     figure, rest = cell.split(" [")
     lo, hi = rest.split("]")[0].split(", ")
+    assert lo[0] == hi[0] == figure[0] in "+-"  # clear of 0: every figure on the same side
     if figure.startswith("-"):
-        lo, hi = "+" + hi.lstrip("-"), "+" + lo.lstrip("-")
-    return figure.lstrip("+-"), lo, hi
+        lo, hi = hi, lo
+    return figure.lstrip("+-"), lo.lstrip("+-"), hi.lstrip("+-")
 
 
 @pytest.mark.parametrize(("metric", "base", "diff", "words"), [

@@ -70,7 +70,7 @@ def test_one_percentage_point_is_singular():
 
     row = pd.Series({"metric": "skill_spread", "diff": 0.01, "ci_low": 0.005, "ci_high": 0.015,
                      "value": 0.01, "se": 0.0025, "df": 9.0, "significant": True})  # fmt: skip
-    assert change(row, "less", "more") == "1.0 percentage point more [+0.5, +1.5]"
+    assert change(row, "less", "more") == "1.0 percentage point more [0.5, 1.5]"
     assert value_text(row) == "+1.0 [+0.5, +1.5] pp"  # a cell: the short unit, defined beside it
     nan = row.copy()
     nan[["ci_low", "ci_high"]] = float("nan")
