@@ -3,8 +3,9 @@ and how sure, from the summary and the paired comparison of the top two (``signi
 
 A margin is the difference of the two rates at the tables both sat at
 (``reports.clusters.rate_differences``), so the sentence names those rates where they are not
-the summary's; a tie at the top is no lead, and where the two strategies' fair shares differ
-the ranking is said to be against them.
+the summary's, and the runner-up's own rate there beside its rate at the leader's weights
+where the two read otherwise; a tie at the top is no lead, and where the two strategies' fair
+shares differ the ranking is said to be against them.
 """
 
 from __future__ import annotations
@@ -44,20 +45,25 @@ __all__ = ["best_finding", "means_finding"]
 def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
     """The significance row comparing ``a`` with ``b``, oriented as a - b, with its p-value
     adjusted by Holm's correction over the table's pairs (``p_holm``, computed as
-    ``reports.significance`` computes it where a table lacks it)."""
+    ``reports.significance`` computes it where a table lacks it) and each side's own rate
+    there (``own_a``, ``own_b``, wins over seats; NaN where the table lacks B's): the table's
+    B is at A's weights, so turned round it is A that is at B's."""
     if sig is None or not len(sig):
         return None
     if "p_holm" not in sig.columns:
         sig = sig.assign(p_holm=holm(sig["p_value"].to_numpy(dtype=float)))
     row = sig[(sig["a"] == a) & (sig["b"] == b)]
     if len(row):
-        return row.iloc[0]
+        r = row.iloc[0].copy()
+        r["own_a"], r["own_b"] = r["win_rate_a"], r.get("win_rate_b_own", np.nan)
+        return r
     row = sig[(sig["a"] == b) & (sig["b"] == a)]
     if not len(row):
         return None
     r = row.iloc[0].copy()
     r["a"], r["b"] = a, b
     r["win_rate_a"], r["win_rate_b"] = r["win_rate_b"], r["win_rate_a"]
+    r["own_a"], r["own_b"] = r.get("win_rate_b_own", np.nan), r["win_rate_b"]
     r["diff"], r["ci_low"], r["ci_high"] = -r["diff"], -r["ci_high"], -r["ci_low"]
     return r
 
@@ -92,18 +98,33 @@ def _shared(row: pd.Series, top: pd.Series, second: pd.Series) -> str:
             and pct(row["win_rate_b"]) == pct(second["win_rate"]))  # fmt: skip
     if same:
         return ""
-    a, b = _two_rates(row)
+    a, b = _two_rates(row, b_last=True)
     return f"; there {top['strategy']} won {a} and {second['strategy']} {b}"
 
 
-def _two_rates(row: pd.Series) -> tuple[str, str]:
+def _two_rates(row: pd.Series, b_last: bool = False) -> tuple[str, str]:
     """The pair's two rates where both sat (``win_rate_a``, ``win_rate_b``), written with the
     decimals that read them apart where they differ (``level_digits``): a sentence that says
     one is ahead never writes the two as one figure ('30.00%' and '30.02%', not '30.0%'
-    twice)."""
+    twice). The one at the other's weights says so beside its own rate where the two read
+    otherwise (``_weighted``), closed by a comma unless it ends the clause (``b_last``)."""
     a, b = float(row["win_rate_a"]), float(row["win_rate_b"])
+    own_a, own_b = row.get("own_a", np.nan), row.get("own_b", np.nan)
     k = level_digits((a,), b, digits=1, scale=100.0)
-    return pct(a, k), pct(b, k)
+    return (pct(a, k) + _weighted(a, own_a, row["b"], k, ","),
+            pct(b, k) + _weighted(b, own_b, row["a"], k, "" if b_last else ","))  # fmt: skip
+
+
+def _weighted(rate: float, own: float, other: str, k: int, end: str) -> str:
+    """' weighted by high's seats, 27.7% of its own seats' (then ``end``) where a strategy's
+    rate at the tables both sat at is at the ``other``'s weights (each duplicate set's rate
+    weighing as the other's seats there, so that the two rates' difference is the margin) and
+    reads otherwise than its own, its wins over its seats there: a reader counting the rows
+    finds the second. Nothing where the two read alike (a balanced round robin) or its own is
+    not known."""
+    if not np.isfinite(own) or pct(rate, k) == pct(own, k):
+        return ""
+    return f" weighted by {other}'s seats, {pct(own, k)} of its own seats{end}"
 
 
 def _against(top: pd.Series, second: pd.Series) -> str:

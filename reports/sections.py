@@ -132,9 +132,10 @@ def _comparisons(tables: Tables, method: str, d: Declaration) -> list[Section]:
         Section(
             "Differences that matter",
             "Top strategies compared pairwise by win rate at the tables both sat at (diff = "
-            "a - b, 95% t interval): win_rate_a and win_rate_b are the two win rates at those "
-            "tables, so diff is not the difference of the summary's rates, which count every "
-            "table. "
+            "a - b, 95% t interval): win_rate_a is a's win rate at those tables and win_rate_b "
+            "b's with each duplicate set weighted by a's seats there (b's own, its wins over its "
+            "seats, is win_rate_b_own in significance.csv), so diff = win_rate_a - win_rate_b, "
+            "not the difference of the summary's rates, which count every table. "
             + (
                 "Paired by deal: each deal was played under every "
                 "seating of its duplicate set, so a and b are compared on the same deal "
@@ -224,8 +225,8 @@ LEADS = {
     "rating": "Rating from the whole finishing order, strongest on top, with 95% intervals.",
     "significance": "Which differences in win rate between the top strategies are real, "
     "and which could be chance: each is measured at the tables both sat at (the two win rates "
-    "at those tables beside it), which is why it differs from the difference of the summary's "
-    "rates.",
+    "there beside it, the second weighted by the first's seats), which is why it differs from "
+    "the difference of the summary's rates.",
     "head_to_head": "How often each strategy (row) finished ahead of each other one (column); "
     "the heatmap and the score column count ties as half.",
     "seats": "Win rate by seat position after the first player, per table size; dashed: the "

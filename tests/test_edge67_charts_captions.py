@@ -33,10 +33,11 @@ def gauntlet(tmp_path_factory):
 def test_the_differences_are_said_to_be_measured_at_the_tables_both_sat_at(gauntlet):
     tables, method = gauntlet
     lead = _leads(tables, method)["Differences that matter"]
-    assert "measured at the tables both sat at (the two win rates at those tables" in lead
+    assert "measured at the tables both sat at (the two win rates there beside it" in lead
     assert "differs from the difference of the summary's rates" in lead
     text = _texts(tables, method)["Differences that matter"]
-    assert "win_rate_a and win_rate_b are the two win rates at those tables" in text
+    assert "win_rate_a is a's win rate at those tables and win_rate_b b's with each" in text
+    assert "diff = win_rate_a - win_rate_b" in text
 
 
 def test_the_pairs_truly_differ_from_the_summarys_rates(gauntlet):

@@ -77,8 +77,8 @@ def test_the_report_s_margin_is_in_percentage_points(rounds, capsys):
     assert not _bare(page)
     # the table's cells in the short unit, defined beside the table that uses it
     assert re.search(r"<td class=\"n\">[+-]\d+\.\d pp</td>", page)
-    note = "significance (pp: percentage points, a difference of two rates)</p>"
-    assert note in page
+    note = r"significance [^<]*\(pp: percentage points, a difference of two rates\)</p>"
+    assert re.search(note, page), page  # after what win_rate_b is, in the same note
 
 
 def test_compare_says_percentage_points(rounds, capsys):
