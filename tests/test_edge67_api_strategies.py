@@ -22,6 +22,7 @@ def hoarder(tmp_path: Path) -> Iterator[Path]:
     assert "class Hoarder(Strategy)" in mine and "max_count: int = 3" in mine
     path = tmp_path / "my_strats.py"
     path.write_text(mine, encoding="utf-8")
+    registry.unregister("hoarder")  # examples/my_strategy.py's, if a test before loaded it
     yield path
     registry.unregister("hoarder")
 
