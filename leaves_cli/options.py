@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -215,7 +216,23 @@ class FileName(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if is_empty_name(value):
             raise click.UsageError(empty_name(flag_of(param), self.noun), ctx)
+        if isinstance(value, str):
+            self._refuse_other_kind(value, flag_of(param))
         return super().convert(value, param, ctx)
+
+    def _refuse_other_kind(self, value: str, flag: str) -> None:
+        """A file where a folder is wanted, or a folder where a file is, refused in the line
+        the command's own check says it in, not click's ("Invalid value for '--out':
+        Directory 'x' is a file."): every folder option names an output, said as ``leaves
+        tournament --out FILE/sub`` says it; a folder named for a file, as ``--record`` and
+        ``--save`` say a device."""
+        # start-up: the checks load the storage layer, needed only for a path of the wrong kind
+        from .writable import check_file_writable, check_writable
+
+        if not self.file_okay and os.path.isfile(value):
+            check_writable(value, flag)  # "cannot write to x: it is not a directory (--out)"
+        if not self.dir_okay and os.path.isdir(value):
+            check_file_writable(value, flag)  # "--save x is not a regular file but a directory"
 
 
 load_option = click.option(

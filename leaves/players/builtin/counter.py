@@ -8,6 +8,7 @@ from strategies.policy.params import Param, declare
 
 from ..policy.features import (
     COUNTER_RULE,
+    NEAR_WIN_DOC,
     PlayRule,
     best_scored_play,
     take_group,
@@ -23,7 +24,7 @@ COUNTER_PARAMS = declare(
     Param("threat_weight", 0.0, (0.0, 3.0), doc="per value that could answer the new ends"),
     Param("keep_weight", 4.89, (0.0, 12.0), doc="per card of the played value kept in hand"),
     Param("safe_bonus", 3.966, (0.0, 6.0), doc="when no value could answer the new ends"),
-    Param("near_win_penalty", 6.78, (0.0, 12.0), doc="when an end lets the shortest hand go out"),
+    Param("near_win_penalty", 6.78, (0.0, 12.0), doc=NEAR_WIN_DOC),
     Param("shed_weight", -2.09, (-5.0, 5.0), doc="per card played"),
 )
 _W = COUNTER_PARAMS.index
@@ -34,8 +35,8 @@ def policy_counter(board, seat, sizes, params, rng, work):
     """Card counter: plays ends the unseen cards are unlikely to answer.
 
     Score of play (v, k): shed_weight * k - threat_weight * threat - keep_weight * (cards of
-    v kept) + safe_bonus if nobody can answer - near_win_penalty if an opponent in the round
-    could go out.
+    v kept) + safe_bonus if nobody can answer - near_win_penalty if a new end needs no more
+    cards than the shortest opponent hand in the round holds.
     """
     lo = board[META, M_LO]
     hi = board[META, M_HI]
@@ -58,8 +59,9 @@ class CounterStrategy(CompiledBuiltin):
     copies plus what an opponent in the round is known to hold reach the end's size (the
     rulebook's "only one 6 is left" reasoning). Score = ``shed_weight`` x cards shed -
     ``threat_weight`` x threat - ``keep_weight`` x cards of that value kept + ``safe_bonus`` if
-    nothing can answer - ``near_win_penalty`` if an end would be small enough for the shortest
-    hand in the round to go out. Best score wins (ties to the lowest id); a play that empties
+    nothing can answer - ``near_win_penalty`` if a new end needs no more cards to answer it
+    than the shortest opponent hand still in the round holds (a count of cards, as
+    ``weighted``'s ``near_win``). Best score wins (ties to the lowest id); a play that empties
     its hand always wins; a forced pass takes the value it holds most of.
     """
 

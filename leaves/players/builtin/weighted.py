@@ -11,6 +11,7 @@ from leaves.rules import MAX_COPIES
 from strategies.policy.params import Param, declare
 
 from ..policy.features import (
+    NEAR_WIN_DOC,
     WEIGHTED_RULE,
     PlayRule,
     TakeWeights,
@@ -32,7 +33,7 @@ WEIGHTED_PARAMS = declare(
     Param("w_end", -0.05, (-5.0, 5.0), doc="size of the end stack the play makes"),
     Param("w_extreme", -0.334, (-3.0, 3.0), doc="distance of the value from 7"),
     Param("w_threat", -0.216, (-2.0, 2.0), doc="values that could answer the new ends"),
-    Param("w_near_win", -1.59, (-10.0, 10.0), doc="an end lets the shortest hand go out"),
+    Param("w_near_win", -1.59, (-10.0, 10.0), doc=NEAR_WIN_DOC),
     Param("w_pass", -18.73, (-20.0, 5.0), doc="bias of every take (willingness to pass)"),
     Param("w_take_group", 2.02, (-5.0, 5.0), doc="cards of the taken value already held"),
     Param("w_take_harm", 0.23, (-3.0, 3.0), doc="change of the smaller end size"),
@@ -69,7 +70,7 @@ def _take_bound(board, seat, lo, hi, params):
 def policy_weighted(board, seat, sizes, params, rng, work):
     """Linear score of a feature vector per legal action; the best score wins (ties: lowest id).
 
-    Play (v, k) features: [k, cards of v kept, new end size, |v - 7|, threat, near-winner];
+    Play (v, k) features: [k, cards of v kept, new end size, |v - 7|, threat, near_win];
     take t features: [1, held t, harm, |t - 7|] (``take_scored``); weights ``w_<feature>``.
     A play that empties the hand is always chosen. Threat is counted only when its weight is
     nonzero (it is the costly feature).
@@ -103,10 +104,11 @@ class WeightedStrategy(CompiledBuiltin):
     empties the hand is always chosen). Play (v, k) features: ``shed`` = k; ``keep`` = cards of
     v left in hand; ``end`` = size of the end stack it makes; ``extreme`` = |v - 7|; ``threat``
     = values that could answer the new ends, by counting unseen and known cards (as
-    ``counter``); ``near_win`` = 1 if an end would be small enough for the shortest hand still
-    in the round to go out. Pass-taking-t features: ``pass`` = 1 (a bias: how willing it is to
-    pass while it could play); ``take_group`` = cards of t held; ``take_harm`` = change of the
-    smaller end size (as ``taker``); ``take_extreme`` = |t - 7|. Weights are named ``w_<feature>``.
+    ``counter``); ``near_win`` = 1 if a new end needs no more cards to answer it than the
+    shortest opponent hand still in the round holds (``features.NEAR_WIN_DOC``). Pass-taking-t
+    features: ``pass`` = 1 (a bias: how willing it is to pass while it could play);
+    ``take_group`` = cards of t held; ``take_harm`` = change of the smaller end size (as
+    ``taker``); ``take_extreme`` = |t - 7|. Weights are named ``w_<feature>``.
     """
 
     name = "weighted"

@@ -193,6 +193,14 @@ def take_scored(board, seat, lo, hi, weights, best, bs):
     return best
 
 
+NEAR_WIN_DOC = (
+    "a new end needs no more cards to answer it than the shortest opponent hand in the round holds"
+)
+"""What ``near_win`` (``weighted``) and ``near_win_penalty`` (``counter``) weigh, as their
+parameters' docs say it: ``min(ta, tb) <= mopp`` in ``best_scored_play``. A count of cards only,
+not whether that hand holds the values: while it holds 8 cards or more (no stack holds more)
+every play has it; the name is what the term was meant to catch, a short hand going out."""
+
 COUNTER_RULE = 0
 """``best_scored_play``'s rule: shed - threat - keep, + safe when unanswerable, - near win."""
 WEIGHTED_RULE = 1
@@ -211,9 +219,10 @@ def best_scored_play(board, seat, sizes, lo, hi, params, work, how):
 
     Every play (v, k) the seat may make is scored from its features: k, the cards of v kept,
     the new ends, the threat against them (counted only when ``how.count``; else 0) and
-    whether an end lets the shortest opponent hand go out. ``params[at[i]]`` is the rule's
-    i-th weight, in the order its formula below reads them; each rule keeps its own formula
-    so a score is computed exactly as the policy always has.
+    whether a new end needs no more cards than the shortest opponent hand in the round holds
+    (``NEAR_WIN_DOC``). ``params[at[i]]`` is the rule's i-th weight, in the order its formula
+    below reads them; each rule keeps its own formula so a score is computed exactly as the
+    policy always has.
     """
     rule, at, count = how
     mopp = min_opp_size(board, seat, sizes)
@@ -236,6 +245,8 @@ def best_scored_play(board, seat, sizes, lo, hi, params, work, how):
             nlo, a, nhi, b = new_ends(board, lo, hi, v, k)
             ta = 1 if free else a  # the cards that answer each new end
             tb = 1 if free else b
+            # near win (NEAR_WIN_DOC): the shortest opponent hand in the round has cards
+            # enough to answer a new end, min(ta, tb) <= mopp
             th = threat(work, nlo, ta, nhi, tb) if count else 0
             if rule == COUNTER_RULE:
                 s = params[at[0]] * k - params[at[1]] * th - params[at[2]] * (c - k)
