@@ -174,6 +174,24 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
         click.echo(how.traceback.rstrip())
 
 
+class GameNumber(WholeNumber):
+    """``--game``: a record file's records count from 1, a run directory's games from 0 (as
+    its rows and forfeits.json number them); the help and the refusal of another value say
+    both, where click's bounds would say one (``0 or more``) for both."""
+
+    FROM = "from 1 for a record file, from 0 for a run directory"
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    @property
+    def bounds(self) -> str:
+        return self.FROM
+
+    def takes(self) -> str:
+        return f"{self.noun}: {self.FROM}"
+
+
 @click.command(name="replay")
 @click.argument(
     "record_file",
@@ -183,7 +201,7 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
 @click.option(
     "--game",
     "game",
-    type=WholeNumber(0),
+    type=GameNumber(),
     default=None,
     help="Which game: of a record file, the record (1 = the first record, the default; blank "
     "lines are not records); of a run directory, the game index of its rows and "
@@ -217,7 +235,7 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
     \b
     Examples:
       leaves replay games.jsonl
-      leaves replay runs/a/records.jsonl --game 12
+      leaves replay records.jsonl --game 12      # the file's 12th record
       leaves replay runs/a --game 417 --all      # game 417 of a run, from its seeds
       leaves replay games.jsonl --all | less -R
       leaves replay games.jsonl --all --hints       # a hint at every position
@@ -239,7 +257,11 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
     if Path(record_file).is_dir():
         raise CLIError(no_run(Path(record_file)), usage=True)
     if game == 0:
-        raise CLIError("--game counts the records of a file from 1", usage=True)
+        raise CLIError(
+            "--game counts the records of a file from 1 (the games of a run directory from "
+            "0), got 0",
+            usage=True,
+        )
     game = game or 1
     lineno, line = read_line(record_file, game)
     source = f"{record_file}, line {lineno}"

@@ -199,8 +199,10 @@ def test_the_documented_example_records_no_seed_its_hands_do_not_come_from():
     assert leaves.new_game(4, seed=42).hands != deal_state(4, 42).hands  # two seeds, two deals
 
 
-def test_leaves_play_saves_its_game_with_no_seed(tmp_path):
-    """docs/rules-core.md: ``leaves play`` deals with new_game, so its record takes no seed."""
+def test_a_game_saved_without_a_deal_seed_keeps_none(tmp_path):
+    """A game ``save_game`` is given no deal seed for (dealt by new_game) is saved with none: a
+    record's seed is a deal seed, and new_game's seed is none (``leaves play`` passes the deal
+    seed its game was dealt from)."""
     from leaves.commands.play_output import save_game  # what `leaves play --save` writes
 
     start = leaves.new_game(3, seed=4)

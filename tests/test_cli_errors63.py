@@ -24,13 +24,16 @@ def record(tmp_path_factory):
 
 
 # ------------------------------------------------------------------ whole numbers in bounds
+GAME = "--game takes a whole number: from 1 for a record file, from 0 for a run directory"
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--game", "x"], "--game takes a whole number 0 or more, got 'x'"),
-        (["--game", "-1"], "--game takes a whole number 0 or more, got -1"),
-        (["--game", "1.5"], "--game takes a whole number 0 or more, got '1.5'"),
-        (["--game", "\x1b[2J"], "--game takes a whole number 0 or more, got '\\x1b[2J'"),
+        (["--game", "x"], f"{GAME}, got 'x'"),
+        (["--game", "-1"], f"{GAME}, got -1"),
+        (["--game", "1.5"], f"{GAME}, got '1.5'"),
+        (["--game", "\x1b[2J"], f"{GAME}, got '\\x1b[2J'"),
     ],
 )
 def test_replay_game_says_what_it_takes(capsys, record, args, said):
@@ -131,7 +134,8 @@ def test_a_whole_number_is_named_by_its_flag_once(capsys, args, said):
 
 def test_the_help_gives_the_bounds_in_the_same_words():
     out = CliRunner().invoke(leaves, ["replay", "--help"], terminal_width=200).output
-    assert "[0 or more]" in out and "x>=0" not in out and "INTEGER RANGE" not in out
+    said = "[from 1 for a record file, from 0 for a run directory]"
+    assert said in out and "x>=0" not in out and "INTEGER RANGE" not in out
     out = CliRunner().invoke(leaves, ["play", "--help"], terminal_width=200).output
     assert "--target INTEGER" in out and "from 1 to 1000" in out and "<=x<=" not in out
 

@@ -19,7 +19,7 @@ UNDERSCORE = "written with '_' between its digits"
     (["tournament", "--seed", "\u0661_\u0662"],
      f"--seed takes a whole number 0 or more, got '١_٢', {OTHER} and '_' between its digits"),
     (["replay", "--game", "\uff11\uff12", "x.jsonl"],
-     f"--game takes a whole number 0 or more, got '１２', {OTHER}"),
+     f"--game takes a whole number: from 1 for a record file, from 0 for a run directory, got '１２', {OTHER}"),
     (["gauntlet", "--margin", "\u0660.\u0665"], f"--margin takes a number, got '٠.٥', {OTHER}"),
     (["tournament", "--precision", "0_0.5"], f"--precision takes a number, got '0_0.5', {UNDERSCORE}"),
 ], ids=["arabic-indic", "underscore", "both", "fullwidth", "fraction", "fraction-underscore"])  # fmt: skip

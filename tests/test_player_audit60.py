@@ -28,7 +28,7 @@ def test_a_game_of_one_turn_in_a_match_of_one_game_is_said_in_the_singular(
 ):
     save = tmp_path / "g.jsonl"
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
-    code, out, err = cli(capsys, "play", "--seed", "1", "--rules", "hand_size=1", "--target", "1",
+    code, out, err = cli(capsys, "play", "--seed", "2", "--rules", "hand_size=1", "--target", "1",
                          "--save", str(save))  # fmt: skip
     assert code == 0, err
     said = _words(out)

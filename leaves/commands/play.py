@@ -39,15 +39,23 @@ from .play_loop import (
     level_opponents,
     make_bots,
     play_game,
-    stops_on_signals,
 )
 from .play_output import (
     check_record_file,
+    closed_terminal,
     replay_command,
     save_game,
     scores_table,
     show_left,
     show_result,
+)
+from .play_signals import (
+    Signalled,
+    arm_signals,
+    hold_signals,
+    stop_if_noted,
+    stops_on_signals,
+    terminal_hung_up,
 )
 from .rules import PLAYERS_HELP, rules_option, table_size
 from .variants_sweep import ENDS_A_MATCH
@@ -147,8 +155,12 @@ def play(**opts: Any) -> None:
     with stops_on_signals():  # 'kill' or a closed terminal: the game so far is kept
         try:
             _games(console, o, seats, deal_seq, match)
+            stop_if_noted()  # one that came as the game ended stops the command, saved
         except QuitGame as left:
             show_left(console, o.save, left, names)
+        except (KeyboardInterrupt, OSError) as exc:  # between games: every game is saved
+            closed_terminal(exc)
+            raise
 
 
 @dataclass(frozen=True)
@@ -198,8 +210,7 @@ def _table(o: PlayOptions) -> tuple[Seats, np.random.SeedSequence, np.random.See
     seq = np.random.SeedSequence(o.seed)
     deal_seq, bot_seq = seq.spawn(2)
     rngs = [np.random.default_rng(s) for s in bot_seq.spawn(players)]
-    (hint_seq,) = seq.spawn(1)  # a third child: the deals and bots above stay as they were
-    seats = Seats(names=names, bots=bots, rngs=rngs, hint_seed=hint_seq)
+    seats = Seats(names=names, bots=bots, rngs=rngs)
     return seats, seq, deal_seq
 
 
@@ -259,22 +270,25 @@ def _match(console: Any, o: PlayOptions, points: int | None) -> Any:
 def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any) -> None:
     """One game, or the games of the match until it is over; QuitGame when the player
     leaves (holding the game's first position)."""
-    from leaves import new_game
     from leaves.expert import game_scores
+    from leaves.players.play import deal_state
     from reports.numbers import counted
 
     names, read = seats.names, console.input
     while True:
+        stop_if_noted()  # a signal between the games stops before the next one
         (game_seed,) = deal_seq.spawn(1)  # successive children: one deal per game
-        initial = new_game(o.players, seed=np.random.default_rng(game_seed), rules=o.game_rules)
+        seed = int(game_seed.generate_state(1, np.uint64)[0])  # saved: replay deals it again
+        initial = deal_state(o.players, seed, rules=o.game_rules)
         try:
-            final = play_game(console, initial, seats, read)
+            final = play_game(console, initial, seats, read, seed)
         except QuitGame as left:  # of whatever kind: the game it left, for --save
-            left.initial = initial
+            left.initial, left.seed = initial, seed
             raise
+        # saved before it is shown: a terminal closing as it is shown loses nothing
+        number = save_game(o.save, initial, final, names, seed) if o.save else 0
         show_result(console, final, names)
         if o.save:  # said, as a game left early is: where it went and how to see it again
-            number = save_game(o.save, initial, final, names)
             again = replay_command(o.save, number)
             said = f"Saved the game to {o.save} ('{again}' replays it)."
             console.print(Text(said), soft_wrap=True)  # a command to paste: never cut in two
@@ -303,8 +317,13 @@ def _next_game(console: Any, read: Any) -> bool:
     move, ``QUIT_WORDS``)? Any other text is asked again, not taken for either."""
     while True:
         try:
+            arm_signals()  # a signal while the player is asked stops the match at once
             answer = read("Enter for the next game, q to stop: ").strip().lower()
+            hold_signals()
         except EOFError:
+            hold_signals()
+            if terminal_hung_up(0):  # the terminal closed: its SIGHUP may not have come yet
+                raise Signalled("SIGHUP") from None
             console.print()  # the prompt's line ends: the error is a line of its own
             raise CLIError("input ended before the match did") from None
         if not answer or answer in QUIT_WORDS:

@@ -8,10 +8,7 @@ Imports inside functions: start-up (the search and the hint load only when asked
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +23,7 @@ from leaves_cli.flags import message
 
 from . import render
 from .moves import MoveError, parse_move
+from .play_signals import arm_signals, hold_signals, terminal_hung_up
 
 HELP_TEXT = (
     "Type the key of a move (the number left of it), or the move itself: '3x6' or 'play 3x6' "
@@ -79,7 +77,10 @@ class QuitGame(Exception):
     exit_code = 0
     stopper = "you"
 
+    seed: int | None = None  # the deal seed of ``initial``, as its saved record keeps it
+
     def __init__(self, state: State | None = None, initial: State | None = None):
+        hold_signals()  # the game is being left: no signal may cut into saving it
         super().__init__(self.reason)
         self.state = state
         self.initial = initial
@@ -126,48 +127,6 @@ class Interrupted(QuitGame):
         super().__init__(state)
 
 
-class Signalled(KeyboardInterrupt):
-    """SIGTERM (``kill PID``) or SIGHUP (the terminal closed) during the games: they stop
-    them as Ctrl-C does (``stops_on_signals``); ``name`` is the signal's."""
-
-    def __init__(self, name: str):
-        super().__init__(name)
-        self.name = name
-
-
-STOPPING_SIGNALS = ("SIGTERM", "SIGHUP")
-"""The signals that end the process and so stop a game as Ctrl-C does (where the system has
-them), rather than end it with nothing saved."""
-
-
-@contextlib.contextmanager
-def stops_on_signals() -> Iterator[None]:
-    """Inside, ``STOPPING_SIGNALS`` raise ``Signalled``: the game so far is saved and said, as
-    for Ctrl-C. One ignored before stays ignored (SIGHUP under ``nohup``). The handlers before
-    come back on the first signal (a second acts as it would have) and on leaving; signals
-    reach the main thread only, so elsewhere nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    numbers = [getattr(signal, n) for n in STOPPING_SIGNALS if hasattr(signal, n)]
-    before = {n: signal.getsignal(n) for n in numbers if signal.getsignal(n) != signal.SIG_IGN}
-
-    def restore() -> None:
-        for number, handler in before.items():
-            signal.signal(number, handler)
-
-    def stop(signum: int, frame: Any) -> None:
-        restore()
-        raise Signalled(signal.Signals(signum).name)
-
-    for number in before:
-        signal.signal(number, stop)
-    try:
-        yield
-    finally:
-        restore()
-
-
 class Forfeited(QuitGame, CLIError):
     """A bot failed (an error, ``sys.exit()``, an answer that is no legal move): as in a
     tournament the game ends there, forfeited; ``--save`` keeps it with the forfeit (the
@@ -176,6 +135,7 @@ class Forfeited(QuitGame, CLIError):
     reason = "forfeited"
 
     def __init__(self, seat: int, who: str, error: str, hook: str = ""):
+        hold_signals()  # as QuitGame: the game is being left
         CLIError.__init__(self, f"strategy {who} forfeits{hook and ' in ' + hook}: {error}")
         self.state, self.initial = None, None
         self.seat, self.error = seat, error
@@ -200,7 +160,6 @@ class Seats:
     names: list[str]
     bots: list[object | None]
     rngs: list[np.random.Generator | None] = field(default_factory=list)
-    hint_seed: np.random.SeedSequence | None = None  # the hints': a child a game (play_game)
 
     @property
     def human(self) -> int | None:
@@ -228,13 +187,12 @@ def _bot_move(seats: Seats, state: State, seat: int, console: Console | None = N
     return action
 
 
-def _hint_rng(hints: np.random.SeedSequence, turn: int) -> np.random.Generator:
-    """The generator of the hint at ``turn`` of the game whose hints' seed is ``hints``: keyed
-    by the turn, so a position's hint is the same however often it is asked, and whether or
-    not hints were asked before (one generator for every hint named a new move each time)."""
-    return np.random.default_rng(
-        np.random.SeedSequence(hints.entropy, spawn_key=(*hints.spawn_key, turn))
-    )
+def hint_rng(seed: int | None, turn: int) -> np.random.Generator:
+    """The generator of the hint at ``turn`` of the game dealt from the deal seed ``seed``
+    (None: a game dealt otherwise): ``leaves play`` and ``leaves replay`` draw a position's
+    hint from it, so a saved game replays with the hints its player saw; keyed by the turn,
+    a position's hint is the same however often, and after whichever hints, it is asked."""
+    return np.random.default_rng(np.random.SeedSequence(seed or 0, spawn_key=(turn,)))
 
 
 def _ask_human(
@@ -243,7 +201,7 @@ def _ask_human(
     seat: int,
     names: Sequence[str],
     read: Reader,
-    hints: np.random.SeedSequence,
+    seed: int | None,
 ):
     view = state.view(seat)
     legal = state.legal_actions()
@@ -253,6 +211,8 @@ def _ask_human(
         try:
             text = read("Your move (? for help): ")
         except EOFError:
+            if terminal_hung_up(0):  # the terminal closed: its SIGHUP may not have come yet
+                raise Interrupted(by="SIGHUP") from None
             raise InputEnded from None
         t = text.strip().lower()
         if t in QUIT_WORDS:
@@ -263,7 +223,7 @@ def _ask_human(
         if t in ("h", "hint"):
             from .hint import hint
 
-            console.print(hint(view, _hint_rng(hints, state.turn), console=console))
+            console.print(hint(view, hint_rng(seed, state.turn), console=console))
             continue
         if not t:
             console.print(render.position(view, names, hand=view.hand, legal=legal))
@@ -315,13 +275,13 @@ def _game_result(initial: State, final: State, names: Sequence[str]):
 
 
 def _next_move(
-    console: Console, state: State, seats: Seats, read: Reader, hints: np.random.SeedSequence
+    console: Console, state: State, seats: Seats, read: Reader, seed: int | None
 ) -> Action:
     """The move of the seat to play (the human is asked, a bot chooses), shown as it is made;
-    ``hints``: the game's hints' seed."""
+    ``seed``: the game's deal seed, which its hints draw from (``hint_rng``)."""
     seat = state.current_player
     if seat == seats.human:
-        action = _ask_human(console, state, seat, seats.names, read, hints)
+        action = _ask_human(console, state, seat, seats.names, read, seed)
         console.print(Text(f"You {render.describe_action(action, you=True)}."))
     else:
         action = _bot_move(seats, state, seat, console)
@@ -348,26 +308,34 @@ def _advance(console: Console, state: State, action: Action, seats: Seats) -> St
     return after
 
 
-def play_game(console: Console, state: State, seats: Seats, read: Reader) -> State:
+def play_game(
+    console: Console, state: State, seats: Seats, read: Reader, seed: int | None = None
+) -> State:
     """Play ``state`` to the end: bots choose, the human is asked; every move is shown.
 
     Strategy bots start each game as fresh instances, as in tournaments (nothing a bot stored
-    in one game reaches the next). Each game's hints draw from a child of ``seats.hint_seed``.
+    in one game reaches the next). The hints draw from ``seed``, the deal seed of ``state``
+    (``hint_rng``). A stopping signal stops the game only here (``arm_signals``).
     """
     initial = state
     seats.bots = _fresh_bots(seats.bots)
-    (hints,) = (seats.hint_seed or np.random.SeedSequence(0)).spawn(1)
     if state.current_player == seats.human:
         console.print(Text(f"Round {state.round}: you lead.", style="bold"))
     else:
         first = render.seat_label(state.current_player, seats.names)
         console.print(Text(f"Round {state.round}: {first} leads.", style="bold"))
     try:
+        arm_signals()
         _call_hooks(seats, "start_game", state)
         while not state.is_terminal:
-            action = _next_move(console, state, seats, read, hints)
+            action = _next_move(console, state, seats, read, seed)
             state = _advance(console, state, action, seats)
         _call_hooks(seats, "end_game", state, _game_result(initial, state, seats.names))
+        hold_signals()  # the game is over: a signal now stops the command once it is saved
+    except OSError:  # the terminal closed as a move was shown: SIGHUP's stop
+        if not terminal_hung_up(1):
+            raise
+        raise Interrupted(state, "SIGHUP") from None
     except KeyboardInterrupt as stop:  # Ctrl-C, or a signal (Signalled): the game so far
         raise Interrupted(state, getattr(stop, "name", "Ctrl-C")) from None
     except QuitGame as left:  # the same kind (quit, end of input, a forfeit), with the game

@@ -18,8 +18,9 @@ from leaves_cli.fitted import FittedTable
 
 from . import render
 from .play_loop import QuitGame
+from .play_signals import Signalled, terminal_hung_up
 
-__all__ = ["check_record_file", "replay_command", "save_game", "scores_table", "show_left",
+__all__ = ["check_record_file", "closed_terminal", "replay_command", "save_game", "scores_table", "show_left",
            "show_result"]  # fmt: skip
 
 
@@ -100,14 +101,23 @@ def _is_record(line: str) -> bool:
     return True
 
 
-def save_game(path: str, initial: State, final: State, names: Sequence[str], **why: Any) -> int:
-    """Append the game from ``initial`` to ``final`` to ``path`` (``why``: the record's account
-    of a game not played to its end, ``stopped=`` or ``forfeit_seat=`` and ``error=``); its
-    number in the file (1 = first record), as ``leaves replay --game`` counts the records."""
+def save_game(
+    path: str,
+    initial: State,
+    final: State,
+    names: Sequence[str],
+    seed: int | None = None,
+    **why: Any,
+) -> int:
+    """Append the game from ``initial`` (dealt from the deal seed ``seed``; None: dealt
+    otherwise) to ``final`` to ``path`` (``why``: the record's account of a game not played to
+    its end, ``stopped=`` or ``forfeit_seat=`` and ``error=``); its number in the file (1 =
+    first record), as ``leaves replay --game`` counts the records. The seed makes the
+    replay's hints the game's (``hint_rng``) and its heading name the deal."""
     from leaves.record import GameRecord
 
     labels = tuple("human" if name == "you" else name for name in names)
-    record = GameRecord.from_states(initial, final, seed=None, strategies=labels, **why)
+    record = GameRecord.from_states(initial, final, seed=seed, strategies=labels, **why)
     try:
         before, ends_line = _records_in(path)
         with open(path, "a", encoding="utf-8") as fh:
@@ -148,8 +158,10 @@ def show_left(console: Console, save: str | None, left: QuitGame, names: Sequenc
     130 and 1) that say what was saved."""
     saved = None
     if save and left.state is not None and left.initial is not None:
-        number = save_game(save, left.initial, left.state, names, **left.record_fields(names))
+        why = left.record_fields(names)
+        number = save_game(save, left.initial, left.state, names, left.seed, **why)
         saved = left.saved(save, replay_command(save, number))
+    closed_terminal(None)  # the terminal closed (SIGHUP): what follows is said to none
     if left.ends_with is not None:
         console.print()  # the prompt's line ends: the error is a line of its own
         error = CLIError(left.ends_with + (f"; {saved}" if saved else ""))
@@ -160,3 +172,22 @@ def show_left(console: Console, save: str | None, left: QuitGame, names: Sequenc
     if saved:
         # a path is not markup, and the command to paste is never cut in two
         console.print(Text(saved[0].upper() + saved[1:] + "."), soft_wrap=True)
+
+
+def closed_terminal(error: BaseException | None) -> None:
+    """Output to a terminal that closed (hung up) goes to the null device from now on: the
+    lines still to come, the error line among them, cannot be shown, and failing to show them
+    must not replace the command's end (SIGHUP's exit, 130). ``error``, an OSError that
+    writing raised, is SIGHUP's stop (``Signalled``) where the terminal closed."""
+    import os
+
+    dead = [fd for fd in (1, 2) if terminal_hung_up(fd)]
+    for fd in dead:
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
+        except OSError:  # no null device: the error line may fail as it would have
+            return
+    if isinstance(error, OSError) and dead:
+        raise Signalled("SIGHUP") from None

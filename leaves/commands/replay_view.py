@@ -141,15 +141,15 @@ def _outcome(record, final, names: list[str]) -> str:
     return render.at_turn_limit(final.turn_limit)
 
 
-def _show_hint(console, state, names, seed: int | None, index: int) -> None:
-    """The hint for the player to move in ``state``, drawn from a generator fixed by the
-    record's seed and the position, so a replay shows the same hint every time."""
-    import numpy as np
-
+def _show_hint(console, state, names, seed: int | None, i: int) -> None:
+    """The hint for the player to move in ``state``, position ``i`` (its turn: one a move),
+    drawn as ``leaves play`` draws it (``hint_rng`` of the record's deal seed and the turn):
+    a game saved by ``leaves play`` shows the hints its player saw, and a replay the same
+    hint every time."""
     from . import render
     from .hint import hint
+    from .play_loop import hint_rng
 
     seat = state.current_player
     console.print(Text(f"Hint for {render.seat_label(seat, names)}, to move:", style="bold"))
-    rng = np.random.default_rng([seed or 0, index])
-    console.print(hint(state.view(seat), rng, console=console))
+    console.print(hint(state.view(seat), hint_rng(seed, i), console=console))
