@@ -104,6 +104,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "reports/clusters.py": (
         "tests/test_boundaries_clusters.py",
         "tests/test_mutation_clusters61.py",
+        "tests/test_edge67_clusters_sets.py",
     ),
     "reports/significance.py": ("tests/test_boundaries_significance.py",),
     "reports/numbers.py": (
