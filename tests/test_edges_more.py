@@ -293,9 +293,9 @@ def test_leaves_run_says_its_time_this_session_and_in_all_on_a_resume(tmp_path, 
         mp.setattr(Tournament, "_play", two_then_ctrl_c)
         # Ctrl-C: with stderr not a terminal (as here) the stop is the one-line error
         with pytest.raises((KeyboardInterrupt, CLIError)):
-            _play(_three(), out, Request.of({"jobs": 1, "resume": False}))
+            _play(_three(), out, Request.of({"jobs": 1, "resume": False, "fmt": "html"}))
     capsys.readouterr()
-    _play(_three(), out, Request.of({"jobs": 1, "resume": True}), echo=False)
+    _play(_three(), out, Request.of({"jobs": 1, "resume": True, "fmt": "html"}), echo=False)
     said = capsys.readouterr().out.strip()
     manifest = json.loads((Path(out) / "manifest.json").read_text())
     this, in_all = manifest["sessions"][-1]["wall_s"], manifest["wall_time_s"]
