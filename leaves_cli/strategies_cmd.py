@@ -135,11 +135,6 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-FLAG_WORDS = "written true, yes or on; false, no or off; in any case"
-"""The words a flag's value is read from (``strategies.spec_values.parse_value``), said where
-another value is refused: '1' is refused while 'yes' and 'True' are read."""
-
-
 def check_filter_values(filters: Sequence[str], game: str) -> None:
     """Refuse a value no classifier can have: a flag (every strategy's value true or false)
     filtered by anything but true or false would match nothing, silently."""
@@ -148,6 +143,8 @@ def check_filter_values(filters: Sequence[str], game: str) -> None:
         key, value = next(iter(parse_filters([item]).items()))
         seen = [c[key] for _, _, c, _ in rows if key in c]
         if seen and all(isinstance(v, bool) for v in seen) and not isinstance(value, bool):
+            from strategies.registry import FLAG_WORDS  # start-up: on a refusal only
+
             given = item.partition("=")[2].strip()
             raise CLIError(f"--filter {item.strip()}: {given!r} is not a value of {key}, which "
                            f"is true or false ({FLAG_WORDS})", usage=True)  # fmt: skip

@@ -27,7 +27,7 @@ from .rules import (
     card_name,
     value_of,
 )
-from .state import SOURCES, IllegalMove, State
+from .state import SOURCES, IllegalMove, State, ended_words
 
 __all__ = ["RECORD_KEYS", "RoundRecord", "record_end", "replay", "timeline", "RecordError"]
 
@@ -92,7 +92,9 @@ def replay(record: RoundRecord) -> list[State]:
         try:
             if over_at is not None:
                 after = "at the deal" if over_at < 0 else f"after event {over_at}"
-                raise RecordError(f"the round was over {after}: {_how(states[-1])}")
+                raise RecordError(
+                    f"the round was over {after}: {ended_words(states[-1].stack_emptied())}"
+                )
             last_ms, seat, kind, card, pile = check_event(ev, record.players, last_ms)
             clock.act(last_ms, seat, kind)
             state = _step(states[-1], record, used, seat, kind, card, pile)
@@ -181,12 +183,6 @@ def _ended(state: State, said: Any) -> int | None:
         raise RecordError(f"the record stops before the round is over (ended_by is {shown(said)}; "
                           f"{ENDED_UNFINISHED} marks a round stopped at a limit)")  # fmt: skip
     return ENDED_UNFINISHED
-
-
-def _how(state: State) -> str:
-    """Why a round is over, in words."""
-    seat = state.stack_emptied()
-    return "a blockade" if seat is None else f"seat {seat} emptied its stack"
 
 
 def _step(state: State, record: RoundRecord, used: list[int], seat: int, kind: str, card: int,
@@ -285,4 +281,4 @@ def _end_line(ended: int | None) -> str:
     if ended == ENDED_UNFINISHED:
         return (f"round stopped unfinished at a safety limit ({' or '.join(LIMIT_WORDS)}), "
                 "scored as it stands")  # fmt: skip
-    return f"round over: seat {ended} emptied its stack"
+    return f"round over: {ended_words(ended)}"

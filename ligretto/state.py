@@ -29,7 +29,15 @@ from .rules import (
     whole_number,
 )
 
-__all__ = ["State", "PlayerView", "IllegalMove", "check_deal", "deal_orders", "SOURCES"]
+__all__ = [
+    "State",
+    "PlayerView",
+    "IllegalMove",
+    "check_deal",
+    "deal_orders",
+    "SOURCES",
+    "ended_words",
+]
 
 SOURCES = ("stack", "row", "hand")
 """Where a played card comes from (record kinds for successful plays)."""
@@ -39,7 +47,15 @@ class IllegalMove(ValueError):
     """A transition the rules do not allow (the message says why)."""
 
 
-_BLOCKADE = "the round is over: a blockade (no seat can play any card)"
+def ended_words(seat: int | None) -> str:
+    """How a round ended: the seat whose stack emptied, or None for a blockade; the words a
+    refused move and a record's replay both say, so the two say it alike."""
+    if seat is None:
+        return "a blockade (no seat can play any card)"
+    return f"seat {seat} emptied its stack"
+
+
+_BLOCKADE = f"the round is over: {ended_words(None)}"
 
 
 def _piles(n: int) -> str:
@@ -227,7 +243,7 @@ class State:
         leaves that test to the caller (a play in a blockade is refused by its card anyway)."""
         seat = self.stack_emptied()
         if seat is not None:
-            raise IllegalMove(f"the round is over: seat {seat} emptied its stack")
+            raise IllegalMove(f"the round is over: {ended_words(seat)}")
         if blockade and self.is_blockade():
             raise IllegalMove(_BLOCKADE)
 

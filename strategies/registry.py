@@ -38,7 +38,7 @@ from gamekit.errors import ParameterError
 
 from .base import CLASSIFIER_KEYS, Player, check_name
 from .building import _plain, build
-from .spec_values import parse_params, split_label
+from .spec_values import parse_params, parse_value, split_label
 from .user_code import USER_MODULE, defined, forget, load_class, load_file, unregister_with
 
 GAME_GROUP = "leaves.games"
@@ -363,6 +363,24 @@ def _owners(name: str, game: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+FLAG_WORDS = "written true, yes or on; false, no or off; in any case"
+"""The words a flag's text is read from (``spec_values.parse_value``: a spec, ``--filter``),
+said where other text is refused: '1' is refused while 'yes' and 'True' are read."""
+
+
+def _flag_refusal(key: str, value: Any) -> str:
+    """Why ``filtered`` refuses ``value`` for the flag ``key``: text no flag is written as ('1',
+    an unclosed quote) also gets the words read, and where (a caller's text goes through
+    ``parse_value``; text it reads as one, 'yes', wants the bool itself: the plain line)."""
+    line = f"{key} takes True or False (a classifier flag), got {value!r}"
+    try:
+        if not isinstance(value, str) or isinstance(parse_value(value), bool):
+            return line
+    except ValueError:
+        pass
+    return f"{line} (text is read as a flag by strategies.spec_values.parse_value, {FLAG_WORDS})"
+
+
 def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: Any) -> list[str]:
     """Names of the strategies whose classifier matches every given key, e.g. ``compiled=True``.
     ``installed=False`` leaves the entry points' strategies unloaded (a third party's, or one
@@ -388,7 +406,7 @@ def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: 
     for key, value in classifier.items():  # a flag by "yes" would match nothing, silently
         seen = [cls.classifier[key] for cls in registry.values() if key in cls.classifier]
         if seen and all(isinstance(v, bool) for v in seen) and not isinstance(value, bool):
-            raise TypeError(f"{key} takes True or False (a classifier flag), got {value!r}")
+            raise TypeError(_flag_refusal(key, value))
     return sorted(
         name
         for name, cls in registry.items()

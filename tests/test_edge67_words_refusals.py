@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from leaves_cli.errors import CLIError
-from leaves_cli.strategies_cmd import FLAG_WORDS
 from leaves_cli.writable import check_file_writable, check_writable
+from strategies.registry import FLAG_WORDS
 from strategies.spec_values import parse_value
 
 from .helpers import cli
