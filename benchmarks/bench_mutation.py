@@ -106,7 +106,11 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_mutation_clusters61.py",
         "tests/test_edge67_clusters_sets.py",
     ),
-    "reports/significance.py": ("tests/test_boundaries_significance.py",),
+    "reports/significance.py": (
+        "tests/test_boundaries_significance.py",
+        "tests/test_edge67_standardised_rates.py",
+        "tests/test_edge67_significance_edges.py",
+    ),
     "reports/numbers.py": (
         "tests/test_boundaries_numbers.py",
         "tests/test_numbers64_digits.py",
