@@ -36,7 +36,7 @@ from .variants_metrics import (
     paired_design,
     stack,
 )
-from .variants_page import Rows, _relative, page_sections, write_variants_page
+from .variants_page import Rows, page_sections, relative_to_page, write_variants_page
 from .variants_sets import forfeiters
 from .variants_sweep import Sweep, sweep_table
 from .variants_text import ALPHA, findings
@@ -115,7 +115,7 @@ def _run_row(label: str, run: Run, out: Path | None) -> dict:
     spec = run.manifest.get("spec", {}) if isinstance(run.manifest, dict) else {}
     path = "" if run.path is None else str(run.path)
     if run.path is not None and out is not None:
-        path = _relative(run.path, out)
+        path = relative_to_page(run.path, out)
     g = run.games
     changes = (spec.get("game_config") or {}).get("rules") or {}
     return {"rules": label, "run": path, "games": len(g),

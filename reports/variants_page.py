@@ -312,7 +312,7 @@ def _overview(out: Path, tables: Tables, runs: list[tuple[str, Run]]
     info = tables["variants_runs"]
     first = info.iloc[0]
     games = ", ".join(f"{r.rules} {r.games:,}" for r in info.itertuples())
-    here = {label: _relative(run.path, out) for label, run in runs if run.path is not None}
+    here = {label: relative_to_page(run.path, out) for label, run in runs if run.path is not None}
     links = [(f"{label}: {here[label]}", f"{here[label]}/manifest.json") for label in here]
     items: list[tuple[str, object]] = [
         ("rule sets", "; ".join(info["rules"])),
@@ -326,7 +326,7 @@ def _overview(out: Path, tables: Tables, runs: list[tuple[str, Run]]
     return [(k, v) for k, v in items if v]
 
 
-def _relative(path: Path, out: Path) -> str:
+def relative_to_page(path: Path, out: Path) -> str:
     """A run's folder as seen from the page's folder ``out`` ('default', '../default-rules'),
     so a link from the page still holds when the folders move together."""
     return Path(os.path.relpath(path.resolve(), out.resolve())).as_posix()
@@ -347,9 +347,10 @@ def _full_reports(out: Path, runs: list[tuple[str, Run]]) -> list[tuple[str, obj
         page = next((run.path / "report" / n for n in REPORT_PAGES
                      if (run.path / "report" / n).is_file()), None)  # fmt: skip
         if page is not None:
-            done.append((f"{label}: {_relative(page, out)}", _relative(page, out)))
+            link = relative_to_page(page, out)
+            done.append((f"{label}: {link}", link))
         else:
-            todo.append(f"{label}: leaves report {shlex.quote(_relative(run.path, out))}")
+            todo.append(f"{label}: leaves report {shlex.quote(relative_to_page(run.path, out))}")
     how = (
         "in this page's folder, " + "; ".join(todo) + " (each writes the run's report/report.html)"
     )
