@@ -138,13 +138,13 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
 def check_filter_values(filters: Sequence[str], game: str) -> None:
     """Refuse a value no classifier can have: a flag (every strategy's value true or false)
     filtered by anything but true or false would match nothing, silently."""
+    from strategies.registry import is_flag  # start-up: loaded with the strategies listed
+    from strategies.spec_values import FLAG_WORDS
+
     rows = strategy_rows({}, game)
     for item in filters:
         key, value = next(iter(parse_filters([item]).items()))
-        seen = [c[key] for _, _, c, _ in rows if key in c]
-        if seen and all(isinstance(v, bool) for v in seen) and not isinstance(value, bool):
-            from strategies.registry import FLAG_WORDS  # start-up: on a refusal only
-
+        if is_flag(key, (c for _, _, c, _ in rows)) and not isinstance(value, bool):
             given = item.partition("=")[2].strip()
             raise CLIError(f"--filter {item.strip()}: {given!r} is not a value of {key}, which "
                            f"is true or false ({FLAG_WORDS})", usage=True)  # fmt: skip

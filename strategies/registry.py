@@ -30,7 +30,7 @@ import importlib.metadata
 import re
 import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -38,7 +38,7 @@ from gamekit.errors import ParameterError
 
 from .base import CLASSIFIER_KEYS, Player, check_name
 from .building import _plain, build
-from .spec_values import parse_params, parse_value, split_label
+from .spec_values import FLAG_WORDS, parse_params, parse_value, split_label
 from .user_code import USER_MODULE, defined, forget, load_class, load_file, unregister_with
 
 GAME_GROUP = "leaves.games"
@@ -363,9 +363,11 @@ def _owners(name: str, game: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-FLAG_WORDS = "written true, yes or on; false, no or off; in any case"
-"""The words a flag's text is read from (``spec_values.parse_value``: a spec, ``--filter``),
-said where other text is refused: '1' is refused while 'yes' and 'True' are read."""
+def is_flag(key: str, classifiers: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether ``key`` is a flag among ``classifiers``: every one that has it holds True or
+    False, so filtering it by anything else would match nothing, silently."""
+    seen = [c[key] for c in classifiers if key in c]
+    return bool(seen) and all(isinstance(v, bool) for v in seen)
 
 
 def _flag_refusal(key: str, value: Any) -> str:
@@ -404,8 +406,9 @@ def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: 
         )
     classifier = {k: _plain(v) for k, v in classifier.items()}
     for key, value in classifier.items():  # a flag by "yes" would match nothing, silently
-        seen = [cls.classifier[key] for cls in registry.values() if key in cls.classifier]
-        if seen and all(isinstance(v, bool) for v in seen) and not isinstance(value, bool):
+        if is_flag(key, (cls.classifier for cls in registry.values())) and not isinstance(
+            value, bool
+        ):
             raise TypeError(_flag_refusal(key, value))
     return sorted(
         name

@@ -105,15 +105,25 @@ def _split_commas(text: str) -> list[str]:
     return [*parts, text[start:]]
 
 
+TRUE_WORDS = ("true", "yes", "on")
+FALSE_WORDS = ("false", "no", "off")
+"""The words ``parse_value`` reads as a flag, in any case."""
+
+FLAG_WORDS = (f"written {', '.join(TRUE_WORDS[:-1])} or {TRUE_WORDS[-1]}; "
+              f"{', '.join(FALSE_WORDS[:-1])} or {FALSE_WORDS[-1]}; in any case")  # fmt: skip
+"""Those words as said where other text is refused ('1' is refused while 'yes' and 'True' are
+read): a spec's flag parameter, ``--filter``, ``registry.filtered``."""
+
+
 def parse_value(raw: str) -> Any:
     """A spec value: bool, None, int, float, quoted string, or the text itself. A number is
     written as Python writes one in ASCII (``3``, ``1_000``, ``-0.25``, ``1e3``, ``nan``), with
     nothing around it: ``int`` and ``float`` also read digits of any script (``١``, ``１``) and
     spaces around them, which stay text, so a number parameter refuses them as typed."""
     low = raw.lower()
-    if low in ("true", "yes", "on"):
+    if low in TRUE_WORDS:
         return True
-    if low in ("false", "no", "off"):
+    if low in FALSE_WORDS:
         return False
     if low == "none":
         return None

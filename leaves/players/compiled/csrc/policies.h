@@ -301,7 +301,8 @@ static inline int64_t policy_blocker(const board_t *board, int64_t seat, const i
 
 /* counter: plays ends the unseen cards are unlikely to answer. Score of play (v, k):
  * shed_weight * k - threat_weight * threat - keep_weight * (cards of v kept) + safe_bonus if
- * nobody can answer - near_win_penalty if an opponent in the round could go out. */
+ * nobody can answer - near_win_penalty if a new end needs no more cards than the shortest
+ * opponent hand holds (the cards that answer it: an opponent could go out on it). */
 static inline int64_t policy_counter(const board_t *board, int64_t seat, const int64_t *sizes,
                                      const double *params, uint64_t *rng, int64_t *work) {
     (void)rng;
