@@ -3,32 +3,29 @@
 A run deals each table its own cards and replays every deal under the table's seatings
 (``tournaments.schedule``): the games of one deal at one table, a *duplicate set*, share their
 cards and are correlated; different deals are independent (a gauntlet's two copies of a table,
-dealt alike, are two sets of one cluster: ``duplicate_sets``). The tables are fixed by the
-design (not drawn at random), so they are *strata*: a rate over many tables varies from run
-to run only through the deals within each table. Every interval of the
-reports is computed the same way:
+dealt alike, are two sets of one cluster: ``duplicate_sets``). The tables are fixed by the design
+(not drawn at random), so they are *strata*: a rate over many tables varies from run to run only
+through the deals within each table. Every interval of the reports is computed the same way:
 
 * a statistic is a sum over duplicate sets (*clusters*) of per-set contributions (a rate is
   linearised: ``(wins - rate * games) / all games``);
 * its variance is the sum over tables of the within-table variance of those contributions,
   ``D / (D - 1)`` times the squared deviations from the table's mean (``D`` sets at the table);
-* the interval takes Student's t with the design's degrees of freedom, the duplicate sets
-  less the tables (each table's mean costs one), so a run of few deals gets the wide interval
-  it has earned instead of a normal one it has not. (Satterthwaite's estimate of the degrees
-  of freedom, computed from the tables' own noisy variances, came out too small where tables
-  have two deals each: those intervals covered 97% in ``bench_calibration.py``, the design's
-  95%.)
+* the interval takes Student's t with the design's degrees of freedom, the duplicate sets less the
+  tables (each table's mean costs one), so a run of few deals gets the wide interval it has earned
+  instead of a normal one it has not. (Satterthwaite's estimate of the degrees of freedom, computed
+  from the tables' own noisy variances, came out too small where tables have two deals each: those
+  intervals covered 97% in ``bench_calibration.py``, the design's 95%.)
 
-A table dealt once cannot tell its deal's luck from its mean. Tables with a single deal are
-pooled per table size into one stratum: that overstates the variance by the spread between
-those tables, so such intervals are conservative, and say so (``Estimates.conservative``).
-Where the degrees of freedom fall below ``MIN_DF`` no interval is stated (NaN): the reports say
-in words that the run is too small to tell (``too_small``). Where every duplicate set of a
-table gave the same contribution (a standard error of zero on deals enough, ``Estimates.flat``)
-no t interval is stated either: no spread is no evidence that the value cannot vary. Such a
-difference is tested by the exact sign test over its sets instead (``sign_test``: 2 * 0.5**N
-two-sided where all N sets differ one way), and a rate's interval counts each set as one trial
-(``wilson_t``).
+A table dealt once cannot tell its deal's luck from its mean. Tables with a single deal are pooled
+per table size into one stratum: that overstates the variance by the spread between those tables,
+so such intervals are conservative, and say so (``Estimates.conservative``). Where the degrees of
+freedom fall below ``MIN_DF`` no interval is stated (NaN): the reports say in words that the run is
+too small to tell (``too_small``). Where every duplicate set of a table gave the same contribution
+(a standard error of zero on deals enough, ``Estimates.flat``) no t interval is stated either: no
+spread is no evidence that the value cannot vary. Such a difference is tested by the exact sign
+test over its sets instead (``sign_test``: 2 * 0.5**N two-sided where all N sets differ one way),
+and a rate's interval counts each set as one trial (``wilson_t``).
 
 ``benchmarks/bench_calibration.py`` measures the coverage of these intervals over many
 independent runs for a grid of designs; ``tests/test_clusters.py`` checks them on synthetic
@@ -287,19 +284,23 @@ class Estimates:
     conservative: bool = False
     signs: tuple[np.ndarray, np.ndarray] | None = None
 
-    def flat(self) -> np.ndarray:
-        """Per group: True where the clusters show no spread on deals enough for an interval
-        (a standard error of zero: every duplicate set of a table gave the same value). That
-        is no evidence that the value cannot vary: no t interval is stated on it."""
+    def no_spread(self) -> np.ndarray:
+        """Per group: True where the standard error is zero but for rounding (every duplicate
+        set of a table gave the same value), the one test of that for every figure."""
         scale = np.maximum(1.0, np.abs(np.nan_to_num(self.value)))
-        return (np.asarray(self.df) >= MIN_DF) & (np.abs(self.se) <= 1e-12 * scale)
+        return np.abs(self.se) <= 1e-12 * scale
+
+    def flat(self) -> np.ndarray:
+        """Per group: True where the clusters show no spread on deals enough for an interval:
+        no evidence that the value cannot vary, so no t interval is stated on it."""
+        return (np.asarray(self.df) >= MIN_DF) & self.no_spread()
 
     def design_effect(self, n: np.ndarray) -> np.ndarray:
-        """A rate's variance over the binomial one, p(1-p)/n for ``n`` trials: how many
-        trials one independent trial is worth, inverted."""
+        """A rate's variance over the binomial one, p(1-p)/n for ``n`` trials (with no
+        spread, ``wilson_t``'s: one trial a cluster): one independent trial's worth, inverted."""
         p = self.value
         with np.errstate(invalid="ignore", divide="ignore"):
-            return self.se**2 / (p * (1 - p) / n)
+            return np.where(self.no_spread(), n / self.units, self.se**2 / (p * (1 - p) / n))
 
     def take(self, index: np.ndarray | list[int]) -> Estimates:
         """The estimates of the groups ``index``, in that order."""
@@ -461,8 +462,7 @@ def wilson_t(est: Estimates, level: float = 0.95) -> tuple[np.ndarray, np.ndarra
     p = np.asarray(est.value, dtype=float)
     z = t_quantile(est.df, level)
     with np.errstate(invalid="ignore", divide="ignore"):
-        var = est.se**2
-        n = np.where(var > 0, p * (1 - p) / var, est.units)
+        n = np.where(est.no_spread(), est.units, p * (1 - p) / est.se**2)
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom

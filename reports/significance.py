@@ -88,7 +88,7 @@ def paired(g: Games, sums: Sums, a: int, b: int) -> dict[str, float] | None:
     est = rate_differences(a_sums, b_sums, np.zeros(units.size, np.int64), units, 1, clusters(g))
     lo, hi = within(*est.interval())
     with np.errstate(invalid="ignore", divide="ignore"):
-        t = float(est.value[0] / est.se[0]) if est.se[0] > 0 else float("nan")
+        t = float("nan") if est.no_spread()[0] else float(est.value[0] / est.se[0])
     return {
         "units": int(est.units[0]),
         "df": float(est.df[0]),

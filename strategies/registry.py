@@ -364,8 +364,7 @@ def _owners(name: str, game: str) -> tuple[str, ...]:
 
 
 def is_flag(key: str, classifiers: Iterable[Mapping[str, Any]]) -> bool:
-    """Whether ``key`` is a flag among ``classifiers``: every one that has it holds True or
-    False, so filtering it by anything else would match nothing, silently."""
+    """Whether ``key`` is a flag: every classifier that has it holds True or False."""
     seen = [c[key] for c in classifiers if key in c]
     return bool(seen) and all(isinstance(v, bool) for v in seen)
 
@@ -406,9 +405,8 @@ def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: 
         )
     classifier = {k: _plain(v) for k, v in classifier.items()}
     for key, value in classifier.items():  # a flag by "yes" would match nothing, silently
-        if is_flag(key, (cls.classifier for cls in registry.values())) and not isinstance(
-            value, bool
-        ):
+        flag = is_flag(key, (cls.classifier for cls in registry.values()))
+        if flag and not isinstance(value, bool):
             raise TypeError(_flag_refusal(key, value))
     return sorted(
         name
