@@ -9,11 +9,13 @@ Sitting after X is compared with sitting at a table with X anywhere else (``vs_e
 not only with the strategy's overall win rate (``vs_overall``): with more strategies than
 seats, a strategy's games with X before it are also games with X at the table, so
 ``vs_overall`` mixes "X before me" with "X at my table at all" (a weak X raises both).
-A duplicate set where X sits at another seat only in games where it also sits directly before
-(a gauntlet's table of the strategy and three of X) would compare those games with themselves,
-an exact 0 with p = 1 that measures nothing: it is left out. Where X sits directly before the
-strategy at every table they share, no set is left: there is no other seat to compare, and the
-effect is empty (``no_other_seat``), not measured.
+The two sides never share a game: "after X" is a game with a copy of X directly before the
+strategy, "X elsewhere" a game with X at the table and no copy of it directly before (a table
+seating X twice, one copy before the strategy and one not, is a game after X only; counted as
+both it would compare that game with itself and pull the effect toward zero). A duplicate set
+is compared only where it has games of both kinds. Where X sits directly before the strategy
+in every game the two share, no set is left: there is no other seat to compare, and the effect
+is empty (``no_other_seat``), not measured.
 """
 
 from __future__ import annotations
@@ -60,25 +62,17 @@ def _par_share(b: Games) -> np.ndarray:
 
 
 def _elsewhere_codes(b: Games, s: int) -> np.ndarray:
-    """(N, S - 2): the pair codes of seat ``s`` with every other seat but the one before it."""
+    """(N, S - 2): per game, the pair code of seat ``s`` with each strategy at the table but
+    not directly before it (-1 in the other columns): one code per strategy however many
+    seats it holds (a game is one game elsewhere), and none for the strategy directly before,
+    wherever else a copy of it sits (that game is one after it, never one elsewhere)."""
+    after = _pair_code(b, s)
     cols = [_pair_code(b, s, back) for back in range(2, b.seats.shape[1])]
-    return np.stack(cols, axis=1) if cols else np.full((len(b.seats), 0), -1, np.int64)
-
-
-def _apart_codes(b: Games, s: int) -> np.ndarray:
-    """(N, S - 2): the pair codes of seat ``s`` with every other seat but the one before it,
-    where that strategy is not the one before it (-1 there): the tables with a seat to compare."""
-    after, other = _pair_code(b, s), _elsewhere_codes(b, s)
-    return np.where(other == after[:, None], -1, other)
-
-
-def _apart_sums(g: Games) -> Sums | None:
-    """Per (pair, cluster): the seats of ``_apart_codes``, where the other strategy sits
-    elsewhere than directly before; None where no table seats a strategy twice, as then every
-    seat with it elsewhere is such a seat (``elsewhere`` counts them already)."""
-    seats = np.sort(g.seats.astype(np.int64), axis=1)
-    twice = ((seats[:, 1:] == seats[:, :-1]) & (seats[:, 1:] >= 0)).any()
-    return seat_sums(g, g.n_strategies**2, _apart_codes) if twice else None
+    if not cols:
+        return np.full((len(b.seats), 0), -1, np.int64)
+    codes = np.sort(np.stack(cols, axis=1), axis=1)
+    codes[:, 1:][codes[:, 1:] == codes[:, :-1]] = -1  # a strategy seated twice elsewhere: once
+    return np.where(codes == after[:, None], -1, codes)
 
 
 def no_other_seat(table: pd.DataFrame) -> pd.Series:
@@ -89,23 +83,20 @@ def no_other_seat(table: pd.DataFrame) -> pd.Series:
     return table["no_other_seat"].astype(bool)
 
 
-def _vs_elsewhere(g: Games, before: Sums, elsewhere: Sums, apart: Sums | None
-                  ) -> tuple[Estimates, np.ndarray, np.ndarray]:  # fmt: skip
+def _vs_elsewhere(
+    g: Games, before: Sums, elsewhere: Sums
+) -> tuple[Estimates, np.ndarray, np.ndarray]:
     """Per pair (strategy * K + other): the win rate after the other strategy minus the win
-    rate with it at another seat, within each duplicate set where both happen (the same
-    table, the same cards, the same opponents), each set weighing as the games after it, with
-    the stratified cluster-robust error of ``reports.clusters.rate_differences``; and the two
-    rates it is the difference of: after the other over those sets, and elsewhere at the
-    same weights (``standardised``: a table of five counts its three other seats as much as
-    its one before, not three times as much). A set where the other strategy sits elsewhere
-    only in games where it also sits before (``apart``: none of its seats) compares those
-    games with themselves, an exact 0 that measures nothing: it is left out."""
+    rate with it elsewhere at the table (``_elsewhere_codes``: never a game after it), within
+    each duplicate set that has games of both kinds (the same table, the same cards, the same
+    opponents), each set weighing as its games after the other, with the stratified
+    cluster-robust error of ``reports.clusters.rate_differences``; and the two rates it is
+    the difference of: after the other over those sets, and elsewhere at the same weights
+    (``standardised``: a table of five counts its games with the other elsewhere as much as
+    its games after it, however many more there are)."""
     c = max(clusters(g).n, 1)
     k1, k2 = before.group * c + before.cluster, elsewhere.group * c + elsewhere.cluster
     both, i1, i2 = np.intersect1d(k1, k2, assume_unique=True, return_indices=True)
-    if apart is not None:
-        keep = np.isin(both, apart.group * c + apart.cluster)
-        both, i1, i2 = both[keep], i1[keep], i2[keep]
     group = both // c
     wa, na = before.w[i1], before.n[i1]
     est = rate_differences((wa, na), (elsewhere.w[i2], elsewhere.n[i2]), group, both % c,
@@ -122,15 +113,15 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     par, the share of the games' wins a seat at random would take, is a reference that the
     strategies' own play moves, so nothing is ranked by it), ``vs_overall`` (the win rate
     minus the strategy's win rate over all its games) and the comparison that isolates the
-    seat, within each duplicate set where both
-    happen (``vs_elsewhere_sets``; see ``_vs_elsewhere``): ``shared_rate``, the win rate after
-    ``before`` over those sets (``win_rate`` wherever ``before`` also sits elsewhere),
-    ``elsewhere_rate``, the strategy's win rate with ``before`` at another seat of the table
-    (each such seat counts once; ``elsewhere_games``), each set weighing as its games after
-    ``before``, and ``vs_elsewhere`` = ``shared_rate - elsewhere_rate`` with a 95% interval
-    and p-value: sitting after ``before`` against sharing a table with it elsewhere; empty,
-    with no set counted, where ``before`` sits directly before the strategy at every table
-    the two share (``no_other_seat``: nothing to compare). Rows for pairs that never met are
+    seat, within each duplicate set with games of both kinds (``vs_elsewhere_sets``; see
+    ``_vs_elsewhere``): ``shared_rate``, the win rate after ``before`` over those sets
+    (``win_rate`` wherever every set has both), ``elsewhere_rate``, the strategy's win rate in
+    its games with ``before`` at the table and no copy of it directly before (each such game
+    counts once, however many seats ``before`` holds; ``elsewhere_games``), each set weighing
+    as its games after ``before``, and ``vs_elsewhere`` = ``shared_rate - elsewhere_rate``
+    with a 95% interval and p-value: sitting after ``before`` against sharing a table with it
+    elsewhere; empty, with no set counted, where ``before`` sits directly before the strategy
+    in every game the two share (``no_other_seat``: nothing to compare). Rows for pairs that never met are
     left out; ``order`` sorts strategies (default: by label). Games ended by a forfeit are
     left out, as ``significance`` leaves them."""
     g = as_games(data).finished()
@@ -144,9 +135,8 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     fair = np.bincount(after.group, weights=after.n / np.maximum(size, 1), minlength=k * k)
     par = seat_sums(g, k * k, _pair_code, _par_share).totals()[0]
     est = ratio_estimates(after, clusters(g))
-    apart = _apart_sums(g)
-    effect, shared_rate, else_rate = _vs_elsewhere(g, after, elsewhere, apart)
-    same = (games_else if apart is None else apart.totals()[1]) == 0  # always directly before
+    effect, shared_rate, else_rate = _vs_elsewhere(g, after, elsewhere)
+    same = games_else == 0  # directly before in every game the two share
     diff = effect.value
     eff_lo, eff_hi = effect.interval()
     with np.errstate(invalid="ignore", divide="ignore"):

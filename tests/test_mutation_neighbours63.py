@@ -33,20 +33,21 @@ def _game_rows(seatings: list[tuple[str, ...]], winners: list[int], deals: list[
 
 
 def _by_set(df: pd.DataFrame) -> dict:
-    """(strategy, other, deal) -> [games after other, wins, games with other elsewhere, wins]."""
+    """(strategy, other, deal) -> [games after other, wins, games with other at the table but
+    no copy of it directly before, wins], counted by hand."""
     out: dict = {}
     for row in df.itertuples(index=False):
         n = row.n_players
         for s in range(n):
-            prev = getattr(row, f"seat_{(s - 1) % n}")
-            for back in range(1, n):
-                other = getattr(row, f"seat_{(s - back) % n}")
-                key = (getattr(row, f"seat_{s}"), other, row.deal)
-                c = out.setdefault(key, [0, 0, 0, 0, 0])
-                at = 0 if back == 1 else 2
-                c[at] += 1
-                c[at + 1] += int(row.winner_seat == s)
-                c[4] += int(back > 1 and other != prev)  # elsewhere in a game it is not before
+            me, prev = getattr(row, f"seat_{s}"), getattr(row, f"seat_{(s - 1) % n}")
+            won = int(row.winner_seat == s)
+            c = out.setdefault((me, prev, row.deal), [0, 0, 0, 0])
+            c[0] += 1
+            c[1] += won
+            for other in {getattr(row, f"seat_{(s - b) % n}") for b in range(2, n)} - {prev}:
+                c = out.setdefault((me, other, row.deal), [0, 0, 0, 0])
+                c[2] += 1
+                c[3] += won
     return out
 
 
@@ -60,10 +61,8 @@ def test_the_seat_before_seat_0_at_six_seats_is_the_last_and_elsewhere_rates_are
         games[(me, other)] = games.get((me, other), 0) + c[0]
     assert {k: int(v) for k, v in t["games"].items()} == {k: v for k, v in games.items() if v}
     for (me, other), r in t.iterrows():
-        # a set whose 'elsewhere' games are all games the other also sits directly before
-        # would compare those games with themselves: it measures nothing and is left out
-        both = [c for (a, b, _), c in by_set.items()
-                if (a, b) == (me, other) and c[0] and c[2] and c[4]]  # fmt: skip
+        # a set is compared where it holds games of both kinds
+        both = [c for (a, b, _), c in by_set.items() if (a, b) == (me, other) and c[0] and c[2]]
         if not both:
             continue
         weights = [c[0] for c in both]  # each set weighs as its games after the other

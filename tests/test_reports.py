@@ -372,26 +372,28 @@ def test_neighbours_match_a_brute_force_count(seed):
             wins[key] = wins.get(key, 0) + int(row.winner_seat == s)
     assert {k: int(v) for k, v in t["games"].items()} == games
     assert {k: int(v) for k, v in t["wins"].items()} == wins
-    # elsewhere: every other seat of the table but the one before, each counted once; the
-    # difference is taken within each duplicate set (a deal of a table), then averaged with
-    # each set weighing as its games after (sets of mixed table sizes count unequal games)
-    by_set: dict = {}  # (strategy, other, deal) -> [games before, wins before, else, wins else]
+    # elsewhere: a seat's game with the other at the table but no copy of it directly before,
+    # counted once however many seats the other holds; after: a copy directly before. The
+    # difference is taken within each duplicate set (a deal of a table) holding both kinds,
+    # then averaged with each set weighing as its games after (sets of mixed table sizes count
+    # unequal games)
+    by_set: dict = {}  # (strategy, other, deal) -> [games after, wins after, else, wins else]
     for row in df.itertuples(index=False):
         n = row.n_players
         for s in range(n):
-            prev = getattr(row, f"seat_{(s - 1) % n}")
-            for back in range(1, n):
-                other = getattr(row, f"seat_{(s - back) % n}")
-                key = (getattr(row, f"seat_{s}"), other, row.deal)
-                c = by_set.setdefault(key, [0, 0, 0, 0, 0])
-                at = 0 if back == 1 else 2
-                c[at] += 1
-                c[at + 1] += int(row.winner_seat == s)
-                c[4] += int(back > 1 and other != prev)  # elsewhere in a game it is not before
+            me, prev = getattr(row, f"seat_{s}"), getattr(row, f"seat_{(s - 1) % n}")
+            won = int(row.winner_seat == s)
+            c = by_set.setdefault((me, prev, row.deal), [0, 0, 0, 0])
+            c[0] += 1
+            c[1] += won
+            for other in {getattr(row, f"seat_{(s - b) % n}") for b in range(2, n)} - {prev}:
+                c = by_set.setdefault((me, other, row.deal), [0, 0, 0, 0])
+                c[2] += 1
+                c[3] += won
     for (me, other), r in t.iterrows():
         cells = [c for (a, b, _), c in by_set.items() if (a, b) == (me, other)]
         assert r["elsewhere_games"] == sum(c[2] for c in cells)
-        both = [c for c in cells if c[0] and c[2] and c[4]]  # else a game compared with itself
+        both = [c for c in cells if c[0] and c[2]]
         if not both:
             assert np.isnan(r["vs_elsewhere"])
             continue
