@@ -249,6 +249,9 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
         head = f"{unit.capitalize()} {played.game} of run {record_file}, replayed from its seeds"
         for line in played.warnings:
             click.echo(f"warning: {line}", err=True)
+        if played.unshown is not None:  # a forfeit its game keeps no record of: said, exit 0
+            click.echo(f"{head}: {played.unshown}.")
+            return
         where = f"{record_file}, {unit} {played.game}"
         rules = getattr(played.plugin, "rules", None)  # the run's, for a game with rules
         how = ReplayHow(head, where, show_all, hints, played.traceback, rules=rules)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from gamekit.errors import shown
 from gamekit.text import printable
 
@@ -29,14 +31,16 @@ ROW_COLUMNS = ["game", "deal_seed", "seed", "n_players", "winner_seat", "forfeit
 
 @dataclass(frozen=True)
 class RunGame:
-    """One game of a run, played again: its game's plug-in, its record (a JSON line), the
+    """One game of a run, played again: its game's plug-in, its record (a JSON line; None
+    for a forfeited game its game keeps no record of, ``unshown`` then saying why), the
     replay's traceback and what differs from the run."""
 
     plugin: Any
-    record: str
+    record: str | None
     game: int
     traceback: str | None
     warnings: list[str]
+    unshown: str | None = None
 
 
 def is_run(path: str) -> bool:
@@ -208,10 +212,15 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
         if _file_changed(run, by_label[s])
     ]
     payloads = [_payload(run, plugin, by_label[s]) for s in seats]
+    seeds = int(row["deal_seed"]), int(row["seed"])
+    unshown = None
     try:
-        played = plugin.replay(payloads, int(row["deal_seed"]), int(row["seed"]))
+        played = plugin.replay(payloads, *seeds)
     except ValueError as exc:
-        raise CLIError(f"{run}, {plugin.unit} {game}: {exc}") from None
+        played = _forfeited(plugin, payloads, seeds)  # a forfeit its game keeps no record of
+        if played is None:
+            raise CLIError(f"{run}, {plugin.unit} {game}: {exc}") from None
+        unshown = str(exc)  # the game's words: why there is nothing to show
     was = (int(row["winner_seat"]), int(row[plugin.length_value]), int(row["forfeit_seat"]))
     if played.outcome != was:
         warnings.append(
@@ -219,7 +228,27 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
             f"{plugin.length_value}, forfeit seat: {played.outcome} here, {was} in the run): a "
             "strategy or the code changed since the run"
         )
-    return RunGame(plugin, _labelled(played.record, seats), game, played.traceback, warnings)
+    record = None if unshown else _labelled(played.record, seats)
+    return RunGame(plugin, record, game, played.traceback, warnings, unshown)
+
+
+def _forfeited(plugin: Any, payloads: list[Any], seeds: tuple[int, int]) -> Any:
+    """The game played again without a record, where its replay refused it: a ``Replayed``
+    with no record when a seat forfeited it (a game that records finished games only, such
+    as rounds in a pinned format, refuses to replay a forfeit, which is still the game the
+    run played: shown as far as it can be, exit 0), else None (the refusal stands)."""
+    from tournaments.game import Replayed
+
+    deal, play = (np.array([s], np.uint64) for s in seeds)
+    try:
+        b = plugin.play(payloads, deal, play)
+    except ValueError:  # what refused the replay refuses the play too: said as the replay's
+        return None
+    if int(b.forfeit_seat[0]) < 0:
+        return None
+    outcome = (int(b.winner_seat[0]), int(b.game_values[plugin.length_value][0]),
+               int(b.forfeit_seat[0]))  # fmt: skip
+    return Replayed("", str(b.errors[0]), None, outcome)
 
 
 def _labelled(record: str, seats: list[str]) -> str:

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tournaments.declaration import Declaration
+
 from .clusters import clusters, ratio_estimates, table_sums, wilson_t
 from .data import ReportError, Run
 from .loading import as_run
@@ -135,9 +137,35 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
             }
         )
     df = df[df["matches"] > 0]
-    return df.sort_values(["match_win_rate", "strategy"], ascending=[False, True]).reset_index(
-        drop=True
-    )
+    out = df.sort_values(["match_win_rate", "strategy"], ascending=[False, True])
+    out = out.reset_index(drop=True)
+    out.attrs["measured"] = match_words(d)  # the page's note on the table: the game's word
+    out.attrs["kind"] = KIND  # what the page reads it as, whatever the game names its file
+    return in_match_words(out, d)
+
+
+KIND = "expert"
+"""What the match table is to the page (``reports.page.kind``): its columns and rates read as
+every game's match table, whatever ``Declaration.match_name`` names its file."""
+
+
+def in_match_words(table: pd.DataFrame, d: Declaration) -> pd.DataFrame:
+    """``table`` marked with the game's word for a match (``match_unit``) and ``match_words``,
+    for the page to head the table's key columns in the game's words ('game_win_rate') and
+    say beside the full table, whose columns are the CSV's, what a match is in them."""
+    table.attrs["match_unit"] = d.match_unit
+    table.attrs["match_words"] = match_words(d)
+    return table
+
+
+def match_words(d: Declaration) -> str:
+    """What a match of the tables' columns is in the game's own words, where the game calls
+    it otherwise ('a match in these columns is a game of rounds'), for the page to say beside
+    the table; '' where the game calls it a match. The columns keep the one name every game's
+    tables, ``tournaments.result``'s summary and the findings read them by."""
+    if d.match_unit == "match":
+        return ""
+    return f"a match in these columns is a {d.match_unit} of {d.units()}"
 
 
 def expert_scores(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -172,5 +200,6 @@ def expert_lengths(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFra
     )
     out = agg.reset_index()
     d = run.games.declaration
-    out.attrs["measured"] = f"{d.match_unit} length in {d.units()}: mean, median, p10, p90, max"
-    return out
+    measured = f"{d.match_unit} length in {d.units()}: mean, median, p10, p90, max"
+    out.attrs["measured"] = "; ".join(filter(None, [measured, match_words(d)]))
+    return in_match_words(out, d)

@@ -6,6 +6,8 @@ words round alike (51.0% [50.6, 51.3]; the CSVs keep full precision).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from tournaments.declaration import plural
@@ -14,7 +16,7 @@ __all__ = [
     "NO_SPREAD", "TOO_FEW", "beside", "beside_digits", "counted", "difference_interval", "fixed",
     "flat_sets", "interval", "no_spread", "rate_of", "signed_bound", "LEVEL_DIGITS", "level_digits",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
-    "p_figure", "p_text", "pct", "points", "pp_cell", "signed_points",
+    "p_column", "p_figure", "P_FLOOR", "p_text", "pct", "points", "pp_cell", "signed_points",
 ]  # fmt: skip
 
 TOO_FEW = "too few deals for an interval"
@@ -219,14 +221,19 @@ def signed_points(x: float, digits: int = 1) -> str:
     return in_percentage_points(fixed(100 * x, digits, "+"))
 
 
+P_FLOOR = 1e-16
+"""The smallest p-value written as a figure: below it a t distribution's tail is rounding
+error, written 'p < 1e-16' in a sentence and '< 1e-16' in a table's column."""
+
+
 def p_text(p: float, level: float = 0.05) -> str:
     """A p-value for people: 'p = 0.21', 'p = 0.003', 'p = 4e-06', 'p < 1e-16'; judged against
     ``level`` (0.05 unless the sentence says another alpha), it reads on its own side of it
     (``p_figure``): 'p = 0.045' of 0.0454, 'p = 0.0098' against 0.01."""
     if not np.isfinite(p):
         return "p unknown"
-    if p < 1e-16:
-        return "p < 1e-16"
+    if p < P_FLOOR:
+        return f"p < {P_FLOOR:g}"
     return f"p = {p_figure(p, level)}"
 
 
@@ -236,11 +243,37 @@ def p_figure(p: float, level: float = 0.05, least: int = 0) -> str:
     level or above it, or one above it as below it (one above may read as the level: a test
     is significant below it). The one source of a p-value's digits: sentences and tables."""
     power = p < 0.001
-    digits = 0 if power else max(least, 3 if p < 0.01 else 2)
+    digits = _side_digits(p, level, power, 0 if power else max(least, 3 if p < 0.01 else 2))
+    return _p_written(p, power, digits)
 
-    def text(d: int) -> str:
-        return f"{p:.{d}e}" if power else f"{p:.{d}f}"
 
-    while digits < LEVEL_DIGITS and (float(text(digits)) < level) != (p < level):
+def p_column(ps: Iterable[float], level: float = 0.05) -> list[str]:
+    """A table's column of p-values in one form a reader compares by eye: every figure in
+    decimals where none is below 0.001 ('0.210', '0.049', '0.003'), else every one in powers
+    of ten ('2.1e-01', '4.9e-02', '3.0e-05'), to one number of digits (two significant
+    figures or three decimals at least, more where a figure would read on the other side of
+    ``level``, as ``p_figure`` judges it); below ``P_FLOOR`` '< 1e-16', none '' (the CSVs
+    keep the floats)."""
+    values = [float(p) for p in ps]
+    shown = [p for p in values if np.isfinite(p) and p >= P_FLOOR]
+    power = any(p < 0.001 for p in shown)
+    least = 1 if power else 3
+    digits = max((_side_digits(p, level, power, least) for p in shown), default=least)
+    return [
+        "" if not np.isfinite(p) else f"< {P_FLOOR:g}" if p < P_FLOOR
+        else _p_written(p, power, digits)
+        for p in values
+    ]  # fmt: skip
+
+
+def _p_written(p: float, power: bool, digits: int) -> str:
+    """``p`` to ``digits`` decimals, of its power of ten's figure where ``power``."""
+    return f"{p:.{digits}e}" if power else f"{p:.{digits}f}"
+
+
+def _side_digits(p: float, level: float, power: bool, digits: int) -> int:
+    """``digits`` or more, up to ``LEVEL_DIGITS``: the fewest at which ``p`` written
+    (``_p_written``) reads on its own side of ``level``."""
+    while digits < LEVEL_DIGITS and (float(_p_written(p, power, digits)) < level) != (p < level):
         digits += 1
-    return text(digits)
+    return digits
