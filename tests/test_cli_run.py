@@ -70,7 +70,7 @@ def test_a_second_run_into_a_finished_one_says_where_it_is_and_plays_nothing(sma
         first == f"{out} already holds this run, finished: {n:,} games, seed 0; its report: {page}"
     )
     assert page.is_file() and "'leaves run --out NEW'" in second
-    assert f"'leaves tournament --resume --out {out} --games N'" in second
+    assert f"'leaves run --resume --out {out} --games N'" in second
     assert (out / "manifest.json").read_text() == before  # nothing played, nothing written
     code, stdout, err = _run(
         capsys, "run", "--games", "1", "--players", "3", "--jobs", "1", "--out", out, "--resume"

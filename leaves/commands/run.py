@@ -21,13 +21,21 @@ from leaves_cli.request import Request
 from leaves_cli.tournament_parts import jobs_line, playing, stops_on_term
 
 from .rules import PLAYERS_HELP, rules_option
-from .run_stored import DEFAULT_RULES_RUN, as_grown, finished_here, stored_options, stored_run
+from .run_stored import (
+    DEFAULT_RULES_RUN,
+    VARIANTS_REPORT,
+    as_grown,
+    compared,
+    current,
+    finished_here,
+    grown,
+    stored_options,
+    stored_run,
+)
 
 DEFAULT_GAMES = 200_000
 DEFAULT_SEED = 0
 DEFAULT_OUT = "leaves-run"
-VARIANTS_REPORT = "variants"
-"""Under ``--rules``: the folder in OUT of the comparison of the rules with today's."""
 
 
 def builtin_heuristics() -> list[str]:
@@ -89,7 +97,7 @@ def jobs_said(runs: Iterable[Path], jobs: int) -> str:
     "--resume",
     is_flag=True,
     help="Continue the interrupted run in OUT: its games, players, seed and rules are the "
-    "run's (those given must agree).",
+    "run's (those given must agree); --games more than it holds grows it.",
 )
 @format_option
 @rules_option
@@ -106,10 +114,15 @@ def run(**opts: Any) -> None:
     under today's rules goes to OUT/default-rules; OUT/variants then compares the two (where
     the variants report is installed). --resume restores the run's rules.
 
+    --resume with more --games than the run holds grows it, as 'leaves tournament --resume'
+    does: new deals are added, every game played is kept, and the run is the one a fresh
+    run of that many games with its seed plays; its report, and under --rules the run under
+    today's rules and the comparison, grow with it.
+
     Run again into an OUT that holds this run, finished (of any size where --games is not
-    given), it plays nothing: it says where the run and its report are (the report written
-    first where it is missing or describes fewer games), how to play another and how to
-    grow this one.
+    given), it plays nothing: it says where the run and its report are (the report, and the
+    comparison, written first where missing or describing other games), how to play another
+    and how to grow this one; asked for more --games, it names the --resume that grows it.
 
     \b
     Examples:
@@ -117,6 +130,7 @@ def run(**opts: Any) -> None:
       leaves run --games 20000 --jobs 2 --out runs/quick
       leaves run --players 5 --seed 1 --out runs/five
       leaves run --resume --out runs/quick     # finish it if interrupted
+      leaves run --resume --out runs/quick --games 40000   # grow it, its games kept
       leaves run --rules take=ends --games 20000 --out runs/ends
     """
     request = Request.of(opts)
@@ -131,9 +145,10 @@ def run(**opts: Any) -> None:
     tournament = _tournament(names, game, request)
     if stored is not None:
         asked = tournament.spec()["n_games"]
-        tournament = as_grown(tournament, stored)  # the run grown since: the same run
+        tournament = grown(as_grown(tournament, stored), out, request)  # the same run, grown
         if finished_here(tournament, out, stored, request, asked,
-                         lambda: _report_again(out, request.fmt)):  # fmt: skip
+                         lambda: _report_again(out, request.fmt),
+                         lambda: _compared_again(tournament, out, request.fmt)):  # fmt: skip
             return
     from leaves_cli.writable import check_writable
 
@@ -144,13 +159,13 @@ def run(**opts: Any) -> None:
             _say(f"rules: {game.rules}")
         played = _play(tournament, out, request)
         page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
-        if stored is None or played or not page.is_file():
+        if stored is None or played or not current(out, page):  # (grown since it was written)
             page = _report(out, out / "report", request.fmt)
         state = _echo_report(out, page)
         if not game.rules.is_default:
-            compared = compare_with_default_rules(names, game.rules, out, request)
-            if compared is not None:
-                _say(f"rules compared with today's: {compared}")
+            written = compare_with_default_rules(names, tournament, out, request)
+            if written is not None:
+                _say(f"rules compared with today's: {written}")
         capped = jobs_said([out, out / DEFAULT_RULES_RUN], request.jobs)
         if capped:
             _say(capped)
@@ -297,30 +312,53 @@ def _report(run_dir: Path, out: Path, fmt: str) -> Path:
         raise CLIError(f"cannot write the report: {exc}") from exc
 
 
-def compare_with_default_rules(names: list[str], rules: Any, out: Path,
+def compare_with_default_rules(names: list[str], tournament: Any, out: Path,
                                request: Request) -> Path | None:  # fmt: skip
-    """The hook of ``leaves run --rules``: the same field, games and seed under today's rules
-    into OUT/default-rules (resumed with --resume), then the comparison of the two runs
-    (``reports.variants.build_variants_report``, default rules first) into OUT/variants.
-    Returns the comparison page, or None where ``reports.variants`` is not installed (the
-    run under the rules and its report stand alone then)."""
+    """The hook of ``leaves run --rules``: the same field, seed and deals as ``tournament``
+    (the run under the rules, grown as it is) under today's rules into OUT/default-rules
+    (resumed with --resume, grown with the run), then the comparison of the two runs
+    (``reports.variants.build_variants_report``, default rules first) into OUT/variants,
+    written again each time. Returns the comparison page, or None where ``reports.variants``
+    is not installed (the run under the rules and its report stand alone then)."""
     try:
         from reports.variants import build_variants_report
     except ImportError:
         return None
     from leaves_cli.tournament_parts import load_game
-    from reports import ReportError
 
-    today = load_game("leaves", {})
-    if request.players not in today.rules.players:
+    if not compared(tournament):
         _say(f"no comparison with today's rules: they do not deal {request.players} hands")
         return None
-    baseline = out / DEFAULT_RULES_RUN
-    _play(_tournament(names, today, request), baseline, request, echo=False)
+    stages = tournament.schedule.stages  # the baseline is built at the games first asked:
+    same = _tournament(names, load_game("leaves", {}), request)  # grown to the run's deals
+    _play(same if same.schedule.stages == stages else same.with_stages(stages),
+          out / DEFAULT_RULES_RUN, request, echo=False)  # fmt: skip
+    return _comparison(build_variants_report, tournament, out, request.fmt)
+
+
+def _comparison(build: Any, tournament: Any, out: Path, fmt: str) -> Path:
+    """The comparison page of the run ``tournament`` in ``out`` with the same field under
+    today's rules beside it, written by ``build`` (``build_variants_report``)."""
+    from reports import ReportError
+
+    runs = [("default", out / DEFAULT_RULES_RUN), (str(tournament.game.rules), out)]
     try:
-        return build_variants_report([("default", baseline), (str(rules), out)],
-                                     out / VARIANTS_REPORT, fmt=request.fmt)  # fmt: skip
+        return build(runs, out / VARIANTS_REPORT, fmt=fmt)
     except ReportError as exc:
         raise CLIError.of(exc) from exc
     except OSError as exc:
         raise CLIError(f"cannot write the comparison of the rules: {exc}") from exc
+
+
+def _compared_again(tournament: Any, out: Path, fmt: str) -> Path | None:
+    """The comparison of the finished run in ``out`` (both runs whole) written again, under
+    the run's lock as a run's is; None where ``reports.variants`` is not installed."""
+    try:
+        from reports.variants import build_variants_report
+    except ImportError:
+        return None
+    from leaves_cli.writable import check_writable
+
+    check_writable(out)
+    with playing(out):
+        return _comparison(build_variants_report, tournament, out, fmt)

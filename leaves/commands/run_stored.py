@@ -22,10 +22,15 @@ import click
 from leaves_cli.errors import CLIError
 from leaves_cli.request import Request
 
-__all__ = ["DEFAULT_RULES_RUN", "as_grown", "finished_here", "stored_options", "stored_run"]
+__all__ = [
+    "DEFAULT_RULES_RUN", "VARIANTS_REPORT", "as_grown", "compared", "current", "finished_here",
+    "grown", "stored_options", "stored_run",
+]  # fmt: skip
 
 DEFAULT_RULES_RUN = "default-rules"
 """Under ``--rules``: the folder in OUT of the same field under today's rules."""
+VARIANTS_REPORT = "variants"
+"""Under ``--rules``: the folder in OUT of the comparison of the rules with today's."""
 
 
 def stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
@@ -82,9 +87,38 @@ def stored_options(request: Request, stored: dict[str, Any] | None) -> Request:
         found["players"] = players[0] if isinstance(players, list) and len(players) == 1 else None
         found["seed"] = spec.get("seed")
     given = {name for name in found if origin({}, name) == FLAG}  # typed on the command line
-    kept = {k: v for k, v in found.items()
-            if k not in given and isinstance(v, int) and not isinstance(v, bool) and v >= 0}  # fmt: skip
-    return Request.of({**request.values, **kept})
+    grow = request.resume and "games" in given and _count(found["games"])
+    if grow:  # built at its first ask, then grown to the games typed (``grown``)
+        given.discard("games")
+    kept = {k: v for k, v in found.items() if k not in given and _count(v)}
+    return Request.of({**request.values, **kept,
+                       "grow_to": request.games if grow else None})  # fmt: skip
+
+
+def _count(value: Any) -> bool:
+    """True for a whole number of at least 0 as a manifest holds one (no bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def grown(t: Any, out: Path, request: Request) -> Any:
+    """``t`` (the run in --out as it is) grown to the ``--games`` given with ``--resume``, as
+    ``leaves tournament --resume --games N`` grows a run: one new stage of deals, every game
+    played kept, the run a fresh one of N games with this seed would be. Fewer games than the
+    run holds are refused in one line (a run grows, it never shrinks); ``t`` where none is
+    asked or it already holds them."""
+    from tournaments.schedule import deals_for
+    from tournaments.stages import grown_stages
+
+    games = request.get("grow_to")
+    if games is None:
+        return t
+    stages, per = list(t.schedule.stages), t.schedule.seats_per_set
+    if deals_for(games, per) < stages[-1] and games != t.games_asked:
+        raise CLIError(f"cannot resume {out}: --games {games:,} but the run has "
+                       f"{t.n_games:,} games already (asked {t.games_asked:,}): a run grows, "
+                       "it never shrinks", usage=True)  # fmt: skip
+    wanted = grown_stages(stages, per, t.games_asked, games)
+    return t if wanted == stages else t.with_stages(wanted)
 
 
 def _words(value: Any, count: bool) -> str:
@@ -104,7 +138,11 @@ def _differences(stored: dict[str, Any], t: Any) -> list[str]:
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 4 else
                                         "".join(f", {x}" for x in names[3:]))  # fmt: skip
         return [f"a run of other strategies ({shown})"]  # the rest differs with them
+    from tournaments.stages import extends
+
     for key, what in (("players", "players"), ("n_games", "games"), ("seed", "seed")):
+        if key == "n_games" and extends(old, new):
+            continue  # grown to the --games given with --resume: its deals are kept
         if old.get(key) != new[key]:
             there, here = (_words(v, key == "n_games") for v in (old.get(key), new[key]))
             said.append(f"{what} {there} there, {here} here")
@@ -114,10 +152,11 @@ def _differences(stored: dict[str, Any], t: Any) -> list[str]:
 
 
 def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, asked: int,
-                  write: Callable[[], Path]) -> bool:  # fmt: skip
+                  write: Callable[[], Path], compare: Callable[[], Path | None]) -> bool:  # fmt: skip
     """Refuse another run in --out (one line); True when --out already holds this one,
     finished, and there is nothing to play (said, with where its report is, written first
-    by ``write`` where it is missing or of fewer games, and what else to do); False when the
+    by ``write`` where it is missing or of fewer games, the comparison under --rules by
+    ``compare`` alike, and what else to do); False when the
     run is to be played (resumed). ``asked``: the games the options ask for (fewer than
     ``t``'s where the run was grown since)."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
@@ -129,6 +168,12 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
         what = said[0] if said[0].startswith("a run of") else f"another run ({'; '.join(said)})"
         if request.resume and said[0].startswith("a run of"):
             tail = f": 'leaves tournament --resume --out {shell_word(out)}' continues it"
+        elif not request.resume and _more_games(said, t, stored):
+            what = f"this run with fewer games ({said[0]})"
+            tail = (
+                f": '{_grow_command(out, request, str(request.games))}' grows it, or choose "
+                "another --out"
+            )
         raise CLIError(f"{lead} {what}{tail}", usage=True)
     try:
         t.check_out(out, resume=True)
@@ -139,9 +184,8 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
     n, done = int(stored["spec"]["n_games"]), int(stored.get("units_done") or 0)
     grown = f", grown from the {asked:,} asked" if n != asked else ""
     unfinished = f"{done:,} of {n:,} games{grown}" if stored.get("status") != "complete" else None
-    baseline = out / DEFAULT_RULES_RUN
-    if unfinished is None and not (t.game.rules.is_default or _complete(baseline)):
-        unfinished = "the same field under today's rules not played yet"
+    if unfinished is None and compared(t):
+        unfinished = _baseline_behind(out / DEFAULT_RULES_RUN, n)
     if unfinished is not None:
         raise CLIError(f"--out {out} holds this run unfinished ({unfinished}): pass --resume to "
                        "continue it, or choose another --out", usage=True)  # fmt: skip
@@ -149,21 +193,61 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
     where = _report_said(out, page, write)
     click.echo(f"{out} already holds this run, finished: {n:,} games{grown}, seed {t.seed}; "
                f"{where}")  # fmt: skip
-    quoted = shell_word(out)
+    _comparison_said(t, out, request.fmt, compare)
     click.echo(f"to play another: 'leaves run --out NEW' (with --seed N for other deals); to "
-               f"grow this one: 'leaves tournament --resume --out {quoted} --games N', then "
-               f"'leaves report {quoted}'")  # fmt: skip
+               f"grow this one: '{_grow_command(out, request, 'N')}'")  # fmt: skip
     return True
+
+
+def compared(t: Any) -> bool:
+    """Whether ``leaves run`` compares the run ``t`` with the same field under today's rules:
+    under --rules, at a table size today's rules deal (else the run stands alone)."""
+    if t.game.rules.is_default:
+        return False
+    from leaves_cli.tournament_parts import load_game
+
+    return set(t.spec()["players"]) <= set(load_game("leaves", {}).rules.players)
+
+
+def _more_games(said: list[str], t: Any, stored: dict[str, Any]) -> bool:
+    """True when the games alone differ (``_differences``), more asked than the run holds:
+    this run, which ``--resume`` grows."""
+    return (
+        len(said) == 1
+        and said[0].startswith("games ")
+        and t.n_games > int(stored["spec"]["n_games"])
+    )
+
+
+def _grow_command(out: Path, request: Request, games: str) -> str:
+    """The command that grows the run in ``out`` to ``games`` and brings its report (and
+    under --rules the same field under today's rules and the comparison) up to date."""
+    from tournaments.run_state import shell_word  # start-up: it loads numpy
+
+    flags = "" if request.fmt == "html" else f" --format {request.fmt}"
+    return f"leaves run --resume --out {shell_word(out)} --games {games}{flags}"
+
+
+def _baseline_behind(baseline: Path, n: int) -> str | None:
+    """What the same field under today's rules (``leaves run --rules``) lacks beside the
+    run's ``n`` games, which ``--resume`` plays (the run grown by 'leaves tournament
+    --resume' leaves it behind); None when it holds them all, finished."""
+    if not _complete(baseline):
+        return "the same field under today's rules not played yet"
+    from tournaments import storage
+
+    held = int(storage.read_manifest(baseline)["spec"]["n_games"])
+    if held != n:
+        return f"the same field under today's rules holds {held:,} games, the run {n:,}"
+    return None
 
 
 def _report_said(out: Path, page: Path, write: Callable[[], Path]) -> str:
     """Where the report of the finished run in ``out`` is: ``page`` where it describes the
     run as it is now (its "played" line is the run's), else written first by ``write``: a
     run grown by 'leaves tournament --resume' keeps the report of its games before."""
-    from tournaments.run_state import run_state
-
     before, there = described(page), page.is_file()
-    if before == run_state(out).extent():
+    if current(out, page):
         return f"its report: {page}"
     page = write()
     if before is None:
@@ -171,23 +255,51 @@ def _report_said(out: Path, page: Path, write: Callable[[], Path]) -> str:
     return f"its report, brought up to date (it described {before.split(' (')[0]}): {page}"
 
 
-_PLAYED = {
-    ".html": re.compile(r"<dt>played</dt><dd>([^<]*)</dd>"),
-    ".md": re.compile(r"^- \*\*played\*\*: (.*)$", re.MULTILINE),
+def current(out: Path, page: Path) -> bool:
+    """True when the report ``page`` describes the run in ``out`` as it is now (its "played"
+    line is the run's ``RunState.extent``): a run grown since needs it written again."""
+    from tournaments.run_state import run_state
+
+    return described(page) == run_state(out).extent()
+
+
+_ITEM = {
+    ".html": r"<dt>{}</dt><dd>([^<]*)</dd>",
+    ".md": r"^- \*\*{}\*\*: (.*)$",
 }
-"""The line of a report's page that says how much of its run it describes
-(``reports.sections.overview``'s "played", as ``reports.page`` renders it)."""
+"""An item of a page's overview as ``reports.page`` renders it: the report's "played"
+(``reports.sections.overview``: how much of its run it describes), the comparison's
+"games" (``reports.variants_page``: each rule set's games)."""
 
 
-def described(page: Path) -> str | None:
+def described(page: Path, item: str = "played") -> str | None:
     """How much of its run the report ``page`` describes ("720 games (finished)", the run's
-    ``RunState.extent`` then); None where there is no page, or it does not say."""
+    ``RunState.extent`` then), or the comparison page's ``item`` "games" ("default 720,
+    take=ends 720"); None where there is no page, or it does not say."""
     try:
         text = page.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    found = _PLAYED[page.suffix].search(text) if page.suffix in _PLAYED else None
+    pattern = _ITEM.get(page.suffix)
+    found = re.search(pattern.format(item), text, re.MULTILINE) if pattern else None
     return html.unescape(found[1]) if found else None
+
+
+def _comparison_said(t: Any, out: Path, fmt: str, compare: Callable[[], Path | None]) -> None:
+    """Under --rules, the comparison with today's rules of a finished run whose two runs
+    hold the same games: said where ``compare`` had to write it first, as it was missing
+    or described other games (written before the runs grew); nothing where it is current."""
+    if not compared(t):
+        return
+    page = out / VARIANTS_REPORT / ("report.html" if fmt == "html" else "report.md")
+    before, games = described(page, "games"), f"{t.n_games:,}"
+    if before == f"default {games}, {t.game.rules} {games}":
+        return
+    written = compare()
+    if written is None:  # no comparison here (``reports.variants`` not installed)
+        return
+    how = "written now" if before is None else f"brought up to date (it described {before})"
+    click.echo(f"rules compared with today's, {how}: {written}")
 
 
 def as_grown(t: Any, stored: dict[str, Any]) -> Any:
