@@ -52,14 +52,6 @@ def _change(r) -> str:
     return f"{fixed(100 * r.diff, k, '+')} {span}"
 
 
-def _p(p: float, alpha: float) -> str:
-    """A Holm p-value for a table cell beside the 'sig' cell that judges it against ``alpha``
-    (``reports.compare.holm_cell``, the figure the sentence above the table writes too)."""
-    from reports.compare import holm_cell  # start-up: pandas
-
-    return holm_cell(p, alpha)
-
-
 PARQUET_MAGIC = b"PAR1"
 
 
@@ -202,6 +194,9 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
 
 def _print(c, alpha: float = 0.05) -> None:
     """The findings in words, then the table (its p-values read against ``alpha``)."""
+    from reports.compare import holm_column  # start-up: pandas
+    from reports.numbers import PERCENTAGE_POINTS
+
     from .plain_table import print_table
 
     for line in c.findings:
@@ -212,10 +207,8 @@ def _print(c, alpha: float = 0.05) -> None:
         [str(r.strategy), _rate(r.win_rate_a, r.ci_low_a, r.ci_high_a),
          _rate(r.win_rate_b, r.ci_low_b, r.ci_high_b),
          _change(r),
-         _p(r.p_holm, alpha), "yes" if r.significant else "no"]
-        for r in c.table.itertuples()
+         p, "yes" if r.significant else "no"]
+        for r, p in zip(c.table.itertuples(), holm_column(c.table, alpha), strict=True)
     ]  # fmt: skip
-    from reports.numbers import PERCENTAGE_POINTS
-
     print_table(f"Win rates in % (95% intervals rounded outward) and B - A in {PERCENTAGE_POINTS}",
                 columns, rows)  # fmt: skip

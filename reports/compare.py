@@ -42,6 +42,7 @@ from .numbers import (
     counted,
     difference_interval,
     no_spread,
+    p_column,
     p_figure,
     p_text,
     points,
@@ -305,26 +306,25 @@ def _change(r: Any, paired: bool, signed: bool = True) -> tuple[str, str]:
     return figure, difference_interval(r.ci_low, r.ci_high, digits=k)
 
 
-def holm_cell(p: float, alpha: float) -> str:
-    """A Holm p-value as the table writes it beside the 'sig' cell that judges it against
-    ``alpha`` (and the sentence above the table, the same figure): three decimals, more where
-    it would read on the other side of ``alpha`` (``reports.numbers.p_figure``: '0.0496' at
-    0.05, '0.0098' at 0.01, never '0.050' or '0.010'); '<0.001' below 0.001 where alpha is at
-    least that, else its figure ('8e-04'); 'n/a' where there is none."""
-    if p != p:
-        return "n/a"
-    if p < 0.001 <= alpha:
-        return "<0.001"
-    return p_figure(p, alpha, least=3)
+def holm_column(table: pd.DataFrame, alpha: float) -> list[str]:
+    """The table's 'Holm p' column (and the sentence above it, the same figures), each read
+    against ``alpha`` beside the 'sig' cell that judges it: in one form for the whole column
+    (``reports.numbers.p_column``: decimals, or powers of ten where one is below 0.001, never
+    a mix), with the digits that keep each on its side of ``alpha``; 'n/a' where there is
+    none."""
+    return [cell or "n/a" for cell in p_column(table["p_holm"], alpha)]
 
 
-def _p_words(p: float, alpha: float) -> str:
-    """A p-value in a sentence over the table: a Holm one in the figure of its table cell
-    (``holm_cell``), the one before the correction with as many decimals ('p = 0.030 before
-    the correction, p = 0.090 after'), and below 0.001 as ``p_text`` writes it."""
+def _p_said(p: float, cell: str, alpha: float) -> str:
+    """A p-value in a sentence over the table: a Holm one as its table ``cell`` writes it
+    (``holm_column``), the one before the correction (no cell) with three decimals, more
+    where it would read on the other side of ``alpha`` (``p_figure``), and below 0.001 as
+    ``p_text`` writes it: 'p = 0.030 before the correction, p = 0.090 after'."""
+    if cell and cell != "n/a":
+        return f"p {cell}" if cell.startswith("<") else f"p = {cell}"
     if p < 0.001 or p != p:
         return p_text(p, alpha)
-    return f"p = {holm_cell(p, alpha)}"
+    return f"p = {p_figure(p, alpha, least=3)}"
 
 
 def _alone(r: Any, alpha: float) -> bool:
@@ -335,13 +335,27 @@ def _alone(r: Any, alpha: float) -> bool:
     return bool(getattr(r, "no_spread", False) and r.p_value < alpha)
 
 
+def _uncorrected(table: pd.DataFrame, alpha: float) -> list[int]:
+    """The rows (positions in ``table``, largest change first) that Holm's correction does
+    not hold but that their 95% interval (or sign test) alone would call a change."""
+    rows = [i for i, r in enumerate(table.itertuples()) if not r.significant and _alone(r, alpha)]
+    return sorted(rows, key=lambda i: -abs(float(table["diff"].iloc[i])))
+
+
 def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
               paired: bool = True) -> list[str]:  # fmt: skip
     """The changes that matter, in words: significant ones first (or that none is);
     ``identical``: every strategy won as often in each duplicate set of both runs. The
     intervals are each 95%, significance Holm's at ``alpha`` over the strategies compared:
-    where the two disagree the sentence says which is which; a difference with no spread has
-    no interval, and says so (``paired``: B - A was paired per duplicate set)."""
+    where the two disagree the sentence says which is which, for every strategy on which
+    they do (``_uncorrected``); a difference with no spread has no interval, and says so
+    (``paired``: B - A was paired per duplicate set)."""
+    if identical:
+        return ["no strategy changed: each won as often in B as in A in every duplicate set "
+                "paired (B - A is 0, with no spread)"]  # fmt: skip
+    flat = table["no_spread"].any() if "no_spread" in table else False
+    if not np.isfinite(table["p_value"]).any() and not flat:
+        return ["too few deals for an interval: no difference can be told"]
     sig = table[table["significant"]].copy()
     sig = sig.reindex(sig["diff"].abs().sort_values(ascending=False).index)
     said = [(r, *_change(r, paired, signed=False)) for r in sig.itertuples()]
@@ -351,24 +365,41 @@ def _findings(table: pd.DataFrame, identical: bool, alpha: float = 0.05,
            "includes 0)" if r.ci_low <= 0 <= r.ci_high else "")
         for r, size, span in said
     ]  # fmt: skip
-    if identical:
-        return ["no strategy changed: each won as often in B as in A in every duplicate set "
-                "paired (B - A is 0, with no spread)"]  # fmt: skip
-    flat = table["no_spread"].any() if "no_spread" in table else False
-    if not np.isfinite(table["p_value"]).any() and not flat:
-        return ["too few deals for an interval: no difference can be told"]
+    holm = holm_column(table, alpha)
+    alone = _uncorrected(table, alpha)
+    n = len(table)
+    compared = f"after Holm correction over the {n} strateg{'y' if n == 1 else 'ies'} compared"
     if parts:
-        rest = "no other strategy changed significantly" if len(sig) < len(table) else ""
-        return ["; ".join([*parts, rest] if rest else parts)]
+        rest = "no other strategy changed significantly" if len(sig) < n else ""
+        rest += f" {compared}" if alone else ""
+        notes = [_disagree(table, i, (holm, alpha), paired) for i in alone]
+        return ["; ".join([*parts, *([rest] if rest else []), *notes])]
     size = table["diff"].abs().fillna(-1).round(9)  # equal changes: the surer one is named
     first = int(np.lexsort((table["p_value"].fillna(2).to_numpy(), -size.to_numpy()))[0])
     big = next(table.iloc[[first]].itertuples())  # a row as ``sig``'s: its fields by name
     figure, span = _change(big, paired)
-    if _alone(big, alpha):  # the 95% interval (or sign test) alone would call it a change
-        n = len(table)
-        return [f"no strategy changed significantly after Holm correction over the {n} "
-                f"strateg{'y' if n == 1 else 'ies'} compared (largest: {big.strategy} "
-                f"{figure} {span}, {_p_words(big.p_value, alpha)} before the "
-                f"correction, {_p_words(big.p_holm, alpha)} after)"]  # fmt: skip
-    return [f"no strategy changed significantly (largest: {big.strategy} "
-            f"{figure} {span})"]  # fmt: skip
+    largest = f"{figure} {span}"
+    if first in alone:  # the 95% interval (or sign test) alone would call it a change
+        largest += f", {_p_pair(table, first, holm, alpha)}"
+    head = f"no strategy changed significantly{f' {compared}' if alone else ''}"
+    notes = [_disagree(table, i, (holm, alpha), paired) for i in alone if i != first]
+    return ["; ".join([f"{head} (largest: {big.strategy} {largest})", *notes])]
+
+
+def _p_pair(table: pd.DataFrame, i: int, holm: list[str], alpha: float) -> str:
+    """Row ``i``'s p-values before and after Holm's correction (``holm``: as the table's
+    column writes them)."""
+    before = _p_said(float(table["p_value"].iloc[i]), "", alpha)
+    return f"{before} before the correction, {_p_said(np.nan, holm[i], alpha)} after"
+
+
+def _disagree(table: pd.DataFrame, i: int, holm: tuple[list[str], float],
+              paired: bool) -> str:  # fmt: skip
+    """That row ``i``'s 95% interval (or, with no spread, sign test) alone calls it a change
+    which Holm's correction does not hold: '... is a change by its 95% interval alone, not
+    after the correction (p = 0.013 before the correction, p = 0.051 after)'."""
+    r = next(table.iloc[[i]].itertuples())
+    figure, span = _change(r, paired)
+    test = "95% interval" if np.isfinite(r.ci_low) and np.isfinite(r.ci_high) else "sign test"
+    return (f"{r.strategy} {figure} {span} is a change by its {test} alone, not after the "
+            f"correction ({_p_pair(table, i, *holm)})")  # fmt: skip

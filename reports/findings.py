@@ -114,37 +114,57 @@ def _best_worst(at: pd.DataFrame, k: int) -> str:
     return f"Highest {best}, lowest {worst}, counting from the first player: {why}"
 
 
-def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Finding]:
-    """The strongest neighbour effect: sitting directly after a strategy against sharing the
-    table with it at another seat, compared within each duplicate set (``vs_elsewhere``, with
-    its t-test p-value). The largest of many pairs is picked, so its p-value is
-    Bonferroni-corrected over them. Without that comparison (seatings that never put a
-    strategy both before and elsewhere) no finding is made: the win rate after a strategy
-    against all one's games would mix the seat with the company. Only pairs of strategies
-    the summary ``summ`` ranks count (``reports.tables.ranked``: those with a valid game)."""
+def _neighbour_pairs(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> pd.DataFrame:
+    """The pairs a neighbour finding may name, largest effect first (the surer of equal
+    ones first): those compared with the other strategy elsewhere (a finite p), of two
+    strategies the summary ``summ`` ranks (``reports.tables.ranked``: those with a valid
+    game), not a strategy after its own copy (which says nothing about whom to sit after)."""
     need = {"strategy", "before", "vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high",
             "vs_elsewhere_p", "elsewhere_rate", "win_rate", "ci_low", "ci_high"}  # fmt: skip
     if nb is None or not len(nb) or not need <= set(nb.columns):
-        return []
+        return pd.DataFrame()
     measured = ranked(summ) if summ is not None else list(nb["strategy"])
-    nb = nb[  # a strategy after its own copy says nothing about whom to sit after
+    nb = nb[
         nb["vs_elsewhere"].notna()
         & np.isfinite(nb["vs_elsewhere_p"])
         & (nb["strategy"] != nb["before"])
         & nb["strategy"].isin(measured)
         & nb["before"].isin(measured)
     ]
-    if not len(nb):
+    order = np.lexsort((nb["vs_elsewhere_p"].to_numpy(float), -nb["vs_elsewhere"].abs().to_numpy()))
+    return nb.iloc[order]
+
+
+def _effect(row: pd.Series, where: str = "") -> str:
+    """A pair's effect in points with its 95% interval (or why there is none: its sets had no
+    spread, too few deals) and p-value: '+5.6 percentage points [+2.0, +9.2]{where}, p =
+    0.003'."""
+    lo, hi, p = row["vs_elsewhere_low"], row["vs_elsewhere_high"], float(row["vs_elsewhere_p"])
+    flat = flat_sets(lo, hi, p, row.get("vs_elsewhere_sets", np.nan))
+    k = apart_digits(lo, hi)
+    iv = difference_interval(lo, hi, digits=k, flat=flat)
+    by = signed_points(row["vs_elsewhere"], k)
+    if iv.startswith("["):
+        return f"{by} {iv}{where}, {p_text(p)}"
+    return f"{by}{where}; {iv[1:-1]}; {p_text(p)}"  # one bracket, not two
+
+
+def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Finding]:
+    """The neighbour effects that hold: sitting directly after a strategy against sharing the
+    table with it at another seat, compared within each duplicate set (``vs_elsewhere``, with
+    its t-test p-value), each p Bonferroni-corrected over the pairs compared. The sentence
+    leads with the largest effect that holds, says how many hold and names the others, and
+    a larger one that does not; where none holds, the largest, which may be chance. Without
+    that comparison (seatings that never put a strategy both before and elsewhere) no
+    finding is made: the win rate after a strategy against all one's games would mix the
+    seat with the company. Pairs as ``_neighbour_pairs`` takes them."""
+    pairs = _neighbour_pairs(nb, summ)
+    if not len(pairs):
         return []
-    row = nb.loc[nb["vs_elsewhere"].abs().idxmax()]
-    n = len(nb)
-    p = float(row["vs_elsewhere_p"])
-    p_adj = min(1.0, p * n)
-    verdict = (
-        f"it holds after Bonferroni correction over the {n} pairs"
-        if p_adj < 0.05
-        else f"not significant after correction over the {n} pairs: it may be chance"
-    )
+    n = len(pairs)
+    corrected = np.minimum(1.0, pairs["vs_elsewhere_p"].to_numpy(float) * n)
+    held = pairs[corrected < 0.05]
+    row = held.iloc[0] if len(held) else pairs.iloc[0]
     after = (
         f"{row['strategy']} wins {pct(row['win_rate'])} "
         f"{interval(row['ci_low'], row['ci_high'])} when {row['before']} sits before it"
@@ -155,18 +175,32 @@ def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Find
             f"; at the tables where {row['before']} can also sit elsewhere it wins "
             f"{pct(row['shared_rate'])}"
         )
-    lo, hi = row["vs_elsewhere_low"], row["vs_elsewhere_high"]
-    flat = flat_sets(lo, hi, p, row.get("vs_elsewhere_sets", np.nan))
-    k = apart_digits(lo, hi)
-    iv = difference_interval(lo, hi, digits=k, flat=flat)
-    by = signed_points(row["vs_elsewhere"], k)
-    size = (f"{by} {iv} within the same deals, {p_text(p)}" if iv.startswith("[")
-            else f"{by} within the same deals; {iv[1:-1]}; {p_text(p)}")  # one bracket, not two  # fmt: skip
     text = (
         f"Neighbours: {after}, against {pct(row['elsewhere_rate'])} when it sits elsewhere at "
-        f"the table ({size}), the strongest neighbour effect; {verdict}."
+        f"the table ({_effect(row, ' within the same deals')}), the strongest neighbour effect"
     )
-    return [Finding("neighbours", text)]
+    return [Finding("neighbours", text + _verdicts(pairs, corrected) + ".")]
+
+
+def _verdicts(pairs: pd.DataFrame, corrected: np.ndarray) -> str:
+    """What Bonferroni's correction over ``pairs`` (largest first, their ``corrected``
+    p-values) says of the finding's lead pair (the first that holds, else the first): that
+    it holds, and how many others do (neighbours.csv names them), with the larger pair that
+    does not; or that it does not, nor any other, so it may be chance."""
+    n, held = len(pairs), np.flatnonzero(corrected < 0.05)
+    over = f"after Bonferroni correction over the {n} pairs"
+    if not len(held):
+        return f"; not significant after correction over the {n} pairs: it may be chance"
+    others = len(held) - 1
+    if held[0] == 0:
+        return f"; it holds {over}" + (f", as do {others} other pair{'s' * (others > 1)}"
+                                       if others else "")  # fmt: skip
+    r = pairs.iloc[0]
+    text = f" that holds {over} ({p_text(corrected[held[0]])} corrected)"
+    if others:
+        text += f"; {len(held)} of the {n} pairs hold"
+    return (f"{text}; the larger {r['strategy']} after {r['before']} ({_effect(r)}; "
+            f"{p_text(corrected[0])} corrected) does not hold: it may be chance")  # fmt: skip
 
 
 SPREAD_FROM = 10  # fewer units: every length (up to 3) or the lowest and highest, not a range

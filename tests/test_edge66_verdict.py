@@ -85,7 +85,7 @@ def test_a_strategy_that_only_takes_is_said_worse_by_its_sequential_gauntlet(tmp
 @pytest.mark.parametrize("alpha, p, p_holm, cell", [
     (0.01, 0.0042, 0.0127, "0.013"),  # '0.01' read as the level itself, beside '0.013'
     (0.05, 0.021, 0.063, "0.063"),
-    (0.0005, 0.0003, 0.0009, "9e-04"),
+    (0.0005, 0.0003, 0.0009, "9.0e-04"),
 ])  # fmt: skip
 def test_compare_says_the_holm_p_its_table_writes(capsys, monkeypatch, alpha, p, p_holm, cell):
     """The sentence over ``leaves compare``'s table names the strategy its 95% interval alone

@@ -82,14 +82,18 @@ def test_compare_s_holm_p_cell_reads_on_the_side_of_alpha_its_sig_cell_says(runs
 
 
 def test_compare_s_table_writes_a_p_below_an_alpha_under_0_001_as_a_figure():
-    """'<0.001' beside --alpha 0.0005 does not say which side of alpha a p lies on."""
-    from leaves_cli.compare_cmd import _p
+    """'<0.001' beside --alpha 0.0005 does not say which side of alpha a p lies on: the
+    column is written in one form with the digits that keep each p on its side."""
+    import pandas as pd
 
-    assert _p(0.0008, 0.0005) == "8e-04"
-    assert _p(0.0004, 0.0005) == "4e-04"
-    assert _p(0.0004, 0.05) == "<0.001"
-    assert _p(0.0496, 0.05) == "0.0496" and _p(0.0098, 0.01) == "0.0098"
-    assert _p(0.2134, 0.05) == "0.213"
+    from reports.compare import holm_column
+
+    def column(ps: list[float], alpha: float) -> list[str]:
+        return holm_column(pd.DataFrame({"p_holm": ps}), alpha)
+
+    assert column([0.0008, 0.0004], 0.0005) == ["8.0e-04", "4.0e-04"]
+    assert column([0.0004, float("nan")], 0.05) == ["4.0e-04", "n/a"]
+    assert column([0.0496, 0.0098, 0.2134], 0.05) == ["0.0496", "0.0098", "0.2134"]
 
 
 def _llr_and_bounds(text: str, pattern: str) -> tuple[float, float, float]:
