@@ -21,9 +21,7 @@ class CLIError(click.ClickException):
         named by their flags (``leaves_cli.flags``), any other error's message as it is. An
         error that says it is no bad usage (``usage_error = False``: a run another process
         plays) exits 1 where bad usage would exit 2."""
-        from .flags import message  # start-up: flags loads gamekit only when an error is said
-
-        return cls(message(exc), usage=usage and getattr(exc, "usage_error", True))
+        return cls(worded(exc), usage=usage and getattr(exc, "usage_error", True))
 
     @classmethod
     def required(cls, name: str) -> CLIError:
@@ -34,3 +32,13 @@ class CLIError(click.ClickException):
 
     def show(self, file=None) -> None:
         click.echo(f"leaves: error: {self.format_message()}", err=True)
+
+
+def worded(exc: BaseException) -> str:
+    """An error's one line as the command line says it (``flags.message``). A KeyError's text
+    is its bare key (``'score'``): said with its type, a lookup that failed, never as if the
+    key were the message (a fault of a game plug-in's own code)."""
+    from .flags import message  # start-up: flags loads gamekit only when an error is said
+
+    said = message(exc) or type(exc).__name__
+    return f"KeyError: {said}" if isinstance(exc, KeyError) else said

@@ -41,7 +41,8 @@ def game_commands(taken: frozenset[str]) -> tuple[GameCommands, ...]:
         try:
             found.append(_load(entry, names))
         except (ImportError, AttributeError, TypeError, ValueError) as exc:
-            click.echo(f"leaves: warning: game {entry.name!r}'s commands: {exc}", err=True)
+            click.echo(f"leaves: warning: the commands of game {entry.name!r} cannot load: {exc}",
+                       err=True)  # fmt: skip
     return tuple(found)
 
 

@@ -10,11 +10,12 @@ import os
 import re
 import sys
 import traceback
+import warnings
 from collections.abc import Iterator
 
 import click
 
-from .errors import CLIError
+from .errors import CLIError, worded
 from .game_commands import GameCommands, game_commands
 
 # name -> (module, attribute, one-line help). Modules are imported only when used.
@@ -266,8 +267,20 @@ def _drop_output() -> None:
         pass
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: object = None, line: str | None = None) -> None:  # fmt: skip
+    """A Python warning raised while a command runs, as the command's own warnings are said:
+    one line on stderr, ``leaves: warning: ...``, without Python's path and source line (a
+    plug-in's entry point that cannot load warns from the registry's code, not the user's).
+    A category other than UserWarning is named (a RuntimeWarning of numpy's)."""
+    text = " ".join(str(message).splitlines())
+    kind = "" if category is UserWarning else f"{category.__name__}: "
+    click.echo(f"leaves: warning: {kind}{text}", err=True)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Run the CLI: errors are one line on stderr (exit 2 for usage errors, 1 otherwise).
+    """Run the CLI: errors are one line on stderr (exit 2 for usage errors, 1 otherwise), and
+    so is each Python warning raised while the command runs (``_show_warning``).
 
     ``--debug`` (before the subcommand) adds the full traceback.
     """
@@ -282,7 +295,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(code)
 
     try:
-        cli.main(args=args, prog_name="leaves", standalone_mode=False)
+        with warnings.catch_warnings():  # Python's way of showing them back after the command
+            warnings.showwarning = _show_warning
+            cli.main(args=args, prog_name="leaves", standalone_mode=False)
     except CLIError as exc:
         fail(exc.format_message(), exc.exit_code)
     except click.exceptions.Abort:
@@ -302,8 +317,8 @@ def main(argv: list[str] | None = None) -> None:
         _drop_output()  # output piped into head/less that quit early: not an error
         sys.exit(0)
     except (ValueError, OSError, KeyError, TypeError) as exc:
-        from .flags import message  # start-up: loads gamekit only when an error is said
-
-        fail(message(exc) or type(exc).__name__, 1)
+        fail(worded(exc), 1)
     except Exception as exc:  # noqa: BLE001 - last resort: one line, --debug for the trace
+        if getattr(exc, "usage_error", True) is False:  # no bad usage, and worded (exit 1)
+            fail(worded(exc), 1)
         fail(f"{type(exc).__name__}: {exc} (rerun with --debug for the traceback)", 1)

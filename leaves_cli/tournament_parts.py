@@ -38,37 +38,52 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_STOPPING: list[bool] = []
+"""Set while a ``stops_on_term`` function runs: one inside it (a command's play step, the
+command wrapped whole) leaves the stop to the outer one."""
+
+
 def stops_on_term(play: F) -> F:
     """``play`` with SIGTERM (``kill PID``, ``timeout``, a batch system ending the job) raising
     KeyboardInterrupt in it, as Ctrl-C does: the run records every chunk it finished and says
     how to continue, instead of dying with up to 2 s of them on disk unrecorded. A second
     SIGTERM acts as it would have (the handler before is restored on the first). The stop
     ends in 'leaves: error: interrupted' (exit 130) with no blank line before it: that is
-    click's newline closing a terminal's '^C' echo, kept for Ctrl-C on a terminal only."""
+    click's newline closing a terminal's '^C' echo, kept for Ctrl-C on a terminal only.
+    A command wrapped whole stops so after its play step too (its summary, its report)."""
 
     @functools.wraps(play)
     def stopping(*args: Any, **kwargs: Any) -> Any:
-        if threading.current_thread() is not threading.main_thread():
-            return play(*args, **kwargs)  # signals reach the main thread only
-        before = signal.getsignal(signal.SIGTERM)
-        termed: list[bool] = []
-
-        def stop(signum: int, frame: Any) -> None:
-            signal.signal(signal.SIGTERM, before)
-            termed.append(True)
-            raise KeyboardInterrupt
-
-        signal.signal(signal.SIGTERM, stop)
+        if _STOPPING or threading.current_thread() is not threading.main_thread():
+            return play(*args, **kwargs)  # the outer one stops it; signals reach the main thread
+        _STOPPING.append(True)
         try:
-            return play(*args, **kwargs)
-        except KeyboardInterrupt:
-            if termed or not sys.stderr.isatty():  # no '^C' echoed: no newline to close it
-                raise _interrupted() from None
-            raise
+            return _stopping(play, *args, **kwargs)
         finally:
-            signal.signal(signal.SIGTERM, before)
+            _STOPPING.clear()
 
     return stopping  # type: ignore[return-value]
+
+
+def _stopping(play: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``play(*args, **kwargs)`` stopped by SIGTERM as by Ctrl-C (``stops_on_term``)."""
+    before = signal.getsignal(signal.SIGTERM)
+    termed: list[bool] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGTERM, before)
+        termed.append(True)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        return play(*args, **kwargs)
+    except KeyboardInterrupt:
+        if termed or not sys.stderr.isatty():  # no '^C' echoed: no newline to close it
+            raise _interrupted() from None
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 @contextlib.contextmanager
@@ -398,7 +413,24 @@ def load_game(spec: str, settings: dict[str, Any], stored: bool = False,
             game.check_target(target)
     except (TypeError, ValueError) as exc:
         raise refused(exc, values or {}) from None
+    _check_declared(game, spec, named_in)
     return game
+
+
+def _check_declared(game: Any, spec: str, named_in: str | None) -> None:
+    """Refuse ``game`` whose declaration a run cannot use, as ``load_game`` refuses a game that
+    cannot load (where the spec came from names the fault): before a command announces or
+    creates anything."""
+    from tournaments.declaration import declared  # start-up: loaded with the game it checks
+
+    try:
+        declared(game)
+    except ValueError as exc:
+        said = f"game {spec!r}: {exc}"
+        if named_in is not None:
+            raise CLIError(f"{named_in} names a game this installation cannot load: {said}"
+                           ) from None  # fmt: skip
+        raise CLIError(f"--game: {said}", usage=True) from None
 
 
 def echo_rules(game: Any) -> None:

@@ -111,8 +111,11 @@ class Player:
             check_name(cls.name, f"{cls.__qualname__}.name")
             if register:
                 # circle: strategies.base and strategies.registry
-                from .registry import _register_class
+                from .registry import _register_class, refusal
 
+                refused = refusal(cls, cls.name)  # every game's: its base's cannot_play
+                if refused is not None:
+                    raise TypeError(f"{refused}, so it would forfeit every game it played")
                 _register_class(cls)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Player:

@@ -75,4 +75,6 @@ def test_a_games_table_that_cannot_load_is_left_out_with_a_warning(monkeypatch, 
     finally:
         gc.game_commands.cache_clear()  # the installed games' again for the other tests
     err = capsys.readouterr().err
-    assert err.startswith("leaves: warning: game 'broken''s commands: No module named")
+    assert err.startswith(
+        "leaves: warning: the commands of game 'broken' cannot load: No module named"
+    )

@@ -17,8 +17,10 @@ __all__ = [
     "OPTIONAL",
     "REQUIRED",
     "Declaration",
+    "check_columns",
     "check_kinds",
     "check_present",
+    "declared",
     "plural",
 ]
 
@@ -188,6 +190,48 @@ def check_kinds(d: Mapping[str, Any]) -> None:
         if not good(d[k]):
             said = shown(d[k], typed=False)  # the line says what it should be
             raise ValueError(f"the game declaration's {k} is {said}, expected {expected}")
+
+
+def declared(game: Any) -> Declaration:
+    """The declaration of the plug-in ``game``, checked whole as a run reads it (each field of
+    its kind, each column it names among those it declares): a command refuses a bad one in one
+    line before it announces or creates anything, not after. ValueError in one line."""
+    try:
+        d = Declaration.of(game)
+    except AttributeError as exc:  # a field the plug-in does not set
+        raise ValueError(f"the game declaration lacks {exc.name or exc}") from None
+    check_columns(d)
+    return d
+
+
+def check_columns(d: Declaration) -> None:
+    """ValueError in one line unless the columns ``d`` names are among those it declares (the
+    runner looks each one up in every batch), ``length_columns`` starts with ``length_value``
+    (the one histogrammed) and its tables seat 1 to ``MAX_SEATS``."""
+    seats, games = ("seat_columns", d.seat_columns), ("game_columns", d.game_columns)
+    named = [("rank_value", (d.rank_value,), seats), ("match_score", (d.match_score,), seats),
+             ("mean_columns", d.mean_columns, seats), ("length_value", (d.length_value,), games),
+             ("length_columns", d.length_columns, games),
+             ("share_columns", tuple(d.share_columns), games),
+             ("limit_columns", tuple(t[0] for t in (d.limit_columns or {}).values()
+                                     if t is not None), games)]  # fmt: skip
+    for key, names, (where, columns) in named:
+        if not columns:
+            raise ValueError(f"the game declaration's {where} is empty")
+        missing = [n for n in names if n not in columns]
+        if missing:
+            raise ValueError(f"the game declaration's {key} names "
+                             f"{shown(missing[0], typed=False)}, not one of its {where} "
+                             f"{shown(columns, typed=False)}")  # fmt: skip
+    if d.length_columns[:1] != (d.length_value,):
+        raise ValueError(f"the game declaration's length_columns "
+                         f"{shown(d.length_columns, typed=False)} do not start with its "
+                         f"length_value {shown(d.length_value, typed=False)}")  # fmt: skip
+    if not 1 <= d.min_players <= d.max_players <= MAX_SEATS:
+        raise ValueError(
+            f"the game declaration's min_players {d.min_players} and max_players "
+            f"{d.max_players} are not in 1..{MAX_SEATS}"
+        )
 
 
 def _limit_table(x: Any) -> bool:

@@ -20,6 +20,7 @@ from gamekit.errors import ParameterError
 
 from .declaration import Declaration, plural
 from .plugin import GamePlugin, SeatedBatch, SeatedMatches, Seats, Seeds
+from .plugin_results import checked_play
 
 __all__ = [
     "Declaration",
@@ -235,9 +236,10 @@ class GameBase:
         return self.resolve(entrant["label"])[1]
 
     def replay(self, seats: Seats, deal_seed: int, play_seed: int) -> Replayed:
-        """Play one game again from its seeds, with its record."""
-        b = self.play(seats, np.array([deal_seed], np.uint64), np.array([play_seed], np.uint64),
-                      record=True)  # fmt: skip
+        """Play one game again from its seeds, with its record (a batch that is not what the
+        declaration promises: ``PluginError``, as in a run)."""
+        deals, plays = np.array([deal_seed], np.uint64), np.array([play_seed], np.uint64)
+        b = checked_play(self, seats, deals, plays, record=True)
         if not b.records:
             raise ValueError(f"{self.title} games keep no records to replay")
         length = int(b.game_values[self.length_value][0])
@@ -292,6 +294,9 @@ class GameBase:
         loaded the file can look up). The strategy found is the one this game plays for the
         payload, its file's version kept with the game (it travels to the workers with it)."""
         strategy = self.lookup(spec)
+        refused = _refusal(strategy)
+        if refused is not None:  # it would forfeit every game it played: refused before one
+            raise ValueError(refused)
         if not isinstance(spec, str):
             return strategy.label, strategy
         payload = _file_payload(spec, strategy, self.name) or file_spec(spec)
@@ -308,6 +313,15 @@ class GameBase:
 
         return play_matches(self, seats, match_seeds, play_seeds, None if rounds else target,
                             rounds)  # fmt: skip
+
+
+def _refusal(strategy: Any) -> str | None:
+    """Why a strategy of any game cannot play it, as its game's base class says
+    (``strategies.registry.refusal``); None when it plays, or is no ``Player`` at all."""
+    from strategies import Player  # start-up: as in GameBase.lookup
+    from strategies.registry import refusal  # start-up: as in GameBase.lookup
+
+    return refusal(strategy, strategy.label) if isinstance(strategy, Player) else None
 
 
 def _loaded_sha256(strategy: Any) -> str | None:

@@ -19,6 +19,7 @@ import numpy as np
 from gamekit.matches import play_waves
 
 from .plugin import GamePlugin, SeatedBatch, SeatedMatches
+from .plugin_results import checked_play
 from .work import MAX_GAMES_PER_MATCH
 
 __all__ = ["play_matches", "MAX_GAMES"]
@@ -41,7 +42,7 @@ def play_matches(
         return batch.seat_values[game.match_score]
 
     w = play_waves(
-        lambda deal, play: game.play(seats, deal, play),
+        lambda deal, play: checked_play(game, seats, deal, play),  # a plug-in's fault named
         score,
         np.asarray(match_seeds),
         np.asarray(play_seeds),

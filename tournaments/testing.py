@@ -41,6 +41,7 @@ from .declaration import Declaration
 from .declaration_check import check_declaration, load_viewer
 from .game import GamePlugin, SeatedBatch
 from .games import DEFAULT_GAME, game_class
+from .plugin_results import batch_fault
 from .runner import Tournament
 from .seeds import derive_seeds
 from .verify import verify_run
@@ -101,30 +102,17 @@ def _batch_difference(a: SeatedBatch, b: SeatedBatch) -> str | None:
 
 
 def _check_batch(game: Any, d: Declaration, b: Any, g: int, n: int) -> None:
-    """One batch of ``g`` games at ``n`` seats against the declaration."""
-    assert isinstance(b, SeatedBatch) and len(b) == g, f"play() of {g} games gave {b!r:.60}"
-    for key in ("winner_seat", "forfeit_seat"):
-        v = np.asarray(getattr(b, key))
-        assert v.shape == (g,) and ((v >= -1) & (v < n)).all(), f"{key} {v} not in -1..{n - 1}"
-    first = "no first_player" if b.first_player is None else "a first_player"
-    assert (b.first_player is not None) == d.has_first_player, f"{first}, {d.has_first_player=}"
-    for kind, names, shape in (("seat_values", d.seat_columns, (g, n)),
-                               ("game_values", d.game_columns, (g,))):  # fmt: skip
-        got = getattr(b, kind)
-        assert set(got) == set(names), f"{kind} has {sorted(got)}, declared {list(names)}"
-        bad = [k for k in names if np.shape(got[k]) != shape]
-        assert not bad, f"{kind} {bad} are not of shape {shape} at {n} players"
-    length, most = np.asarray(b.game_values[d.length_value]), game.max_length
-    assert ((length >= 0) & (length <= most)).all(), f"{d.length_value} {length} not in 0..{most}"
-    forfeit = np.asarray(b.forfeit_seat) >= 0
+    """One batch of ``g`` games at ``n`` seats against the declaration: the runner's checks
+    (``batch_fault``), then which games the errors are of, and each winner's rank."""
+    fault = batch_fault(b, g, n, d, game.max_length)
+    assert fault is None, fault
+    forfeit = b.forfeit_seat >= 0
     said = [e is not None for e in b.errors]
     assert said == forfeit.tolist(), "its errors are not those of the forfeited games"
-    if d.shared_wins:
-        assert b.winners is not None and np.shape(b.winners) == (g, n), "shared_wins: no winners"
     rank = np.asarray(b.seat_values[d.rank_value], np.float64)
     best = rank.max(axis=1) if d.higher_is_better else rank.min(axis=1)
-    assert not (np.asarray(b.winner_seat)[forfeit] >= 0).any(), "a forfeited game has a winner"
-    won = np.flatnonzero((np.asarray(b.winner_seat) >= 0) & ~forfeit)
+    assert not (b.winner_seat[forfeit] >= 0).any(), "a forfeited game has a winner"
+    won = np.flatnonzero((b.winner_seat >= 0) & ~forfeit)
     behind = [i for i in won if rank[i, b.winner_seat[i]] != best[i]]
     assert not behind, f"game {behind[0]}'s winner has not the best {d.rank_value}"
 

@@ -19,6 +19,7 @@ from gamekit.matches import MAX_GAMES
 
 from . import aggregates
 from .plugin import GamePlugin, SeatedBatch, SeatedMatches
+from .plugin_results import check_batch, check_matches, checked_play, guarded, seat_error
 from .rows import Columns
 from .schedule import Chunk, seat_entrants
 from .seating import base_positions
@@ -153,7 +154,11 @@ def _game_rows(
     forfeit = batch.forfeit_seat.astype(np.int8)
     cols.plain("forfeit", forfeit >= 0)
     cols.plain("forfeit_seat", forfeit)
-    cols.text("error", batch.errors)
+    errors = list(batch.errors)
+    for i in np.flatnonzero(forfeit >= 0):  # each names its seat's strategy, in every game
+        seat = int(forfeit[i])
+        errors[i] = seat_error(errors[i], seat, task.labels[seat_ent[i, seat]])
+    cols.text("error", errors)
     return cols
 
 
@@ -169,7 +174,7 @@ def _forfeit_details(
             "table": task.chunk.table,
             "seat": seat,
             "strategy": task.labels[seat_ent[i, seat]],
-            "error": batch.errors[i],
+            "error": seat_error(batch.errors[i], seat, task.labels[seat_ent[i, seat]]),
             "seed": int(ids["seed"][i]),
             "deal_seed": int(ids["deal_seed"][i]),
             "seats": [task.labels[e] for e in seat_ent[i, : task.chunk.n_players]],
@@ -235,20 +240,23 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     rotations = chunk.rotations()
     seat_table = np.array(seatings, dtype=np.int64)
     seat_ent = seat_table[rotations]
-    play_seatings = getattr(game, "play_seatings", None)
-    if play_seatings is not None:  # every seating of the chunk at once, slice by slice
+    if getattr(game, "play_seatings", None) is not None:  # every seating at once, by slices
         tables = [[task.payloads[e] for e in entrants] for entrants in seatings]
         seating, deal_of_game = rotations.astype(np.int64), np.repeat(deal_seeds, n_set)
         step = task.slice_games or max(n_games, 1)
         cuts = [slice(a, a + step) for a in range(0, n_games, step)]
-        batch = SeatedBatch.concat(
-            [play_seatings(tables, seating[c], deal_of_game[c], play_seeds[c]) for c in cuts]
-        )
+
+        def sliced(c: slice) -> SeatedBatch:
+            b = guarded(game, "play_seatings", tables, seating[c], deal_of_game[c], play_seeds[c])
+            return check_batch(game, b, len(play_seeds[c]), chunk.n_players)
+
+        batch = SeatedBatch.concat([sliced(c) for c in cuts])
     else:
         batches = [
-            game.play([task.payloads[e] for e in seatings[r]], deal_seeds, play_seeds[r::n_set])
+            checked_play(game, [task.payloads[e] for e in seatings[r]], deal_seeds,
+                         play_seeds[r::n_set])
             for r in range(n_set)
-        ]
+        ]  # fmt: skip
         batch = SeatedBatch.scatter(batches, [np.arange(r, n_games, n_set) for r in range(n_set)])
     base = np.array([base_positions(task.table, st) for st in seatings], dtype=np.int64)
     aggregates.add_sets(  # games are deal-major: game i is played under seating i % n_set
@@ -325,7 +333,7 @@ def _records(
         if sel.size:
             seats = [task.payloads[e] for e in task.seating(r)]
             deals = deal_seeds[sel // n_set]
-            parts.append(task.game.play(seats, deals, play_seeds[sel], record=True))
+            parts.append(checked_play(task.game, seats, deals, play_seeds[sel], record=True))
             at.append(np.searchsorted(picked, sel))
     return (SeatedBatch.scatter(parts, at).records or []) if parts else []
 
@@ -361,8 +369,10 @@ def _play_matches(
     for r in range(n_set):
         entrants = task.seating(r)
         pos = np.arange(r, n_matches, n_set)
-        res = game.play_matches([task.payloads[e] for e in entrants], match_seeds,
-                                play_seeds[pos], task.target, rounds=task.rounds)  # fmt: skip
+        seats = [task.payloads[e] for e in entrants]
+        res = guarded(game, "play_matches", seats, match_seeds, play_seeds[pos], task.target,
+                      rounds=task.rounds)  # fmt: skip
+        check_matches(game, res, len(pos), len(seats))
         if int(res.match_games.max(initial=0)) > MAX_GAMES_PER_MATCH:
             raise RuntimeError(f"a match lasted more than {MAX_GAMES_PER_MATCH} games")
         aggregates.add_batch(
