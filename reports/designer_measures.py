@@ -50,6 +50,7 @@ __all__ = [
     "file_measures",
     "ladder_measures",
     "ladder_table",
+    "paired_measure",
     "sample_design",
     "trace_stats",
 ]
@@ -203,16 +204,26 @@ def ladder_measures(d: Design, order: list[str]) -> list[Measure]:
     if len(rungs) < 2 or not decided(g).any():  # no game won: every rate is nobody's
         return []
     sums = decided_sums(d)  # a forfeited game says nothing of skill
-    out = []
-    for i, (upper, lower) in enumerate(zip(rungs[:-1], rungs[1:], strict=True)):
-        got = paired_sets(d, sums, g.labels.index(upper), g.labels.index(lower))
-        if got is None:
-            continue
-        value, key, stratum, u = got
-        out.append(Measure("ladder_step", "all", i, value, key, stratum, u, False, u.size,
-                           detail=f"{upper} - {lower}", pooled=d.pooled,
-                           bounds=RATE_DIFFERENCE))  # fmt: skip
-    return out
+    steps = (paired_measure(d, sums, "ladder_step", i, (upper, lower))
+             for i, (upper, lower) in enumerate(zip(rungs[:-1], rungs[1:], strict=True)))  # fmt: skip
+    return [m for m in steps if m is not None]
+
+
+def paired_measure(d: Design, sums, metric: str, position: int,
+                   pair: tuple[str, str]) -> Measure | None:  # fmt: skip
+    """The win rate of ``pair``'s first less its second's, paired within the duplicate sets
+    where both sat (``paired_sets``; None where they shared none), as a measure whose games
+    are the games both sat at (a set holds several: the reader counts games, not sets)."""
+    g = d.g
+    a, b = (g.labels.index(s) for s in pair)
+    got = paired_sets(d, sums, a, b)
+    if got is None:
+        return None
+    value, key, stratum, u = got
+    seats = g.seats
+    together = ~g.forfeited & (seats == a).any(axis=1) & (seats == b).any(axis=1)
+    return Measure(metric, "all", position, value, key, stratum, u, False, int(together.sum()),
+                   detail=" - ".join(pair), pooled=d.pooled, bounds=RATE_DIFFERENCE)  # fmt: skip
 
 
 LEVEL = 0.05

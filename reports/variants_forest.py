@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
-__all__ = ["LADDER_KINDS", "ORDER", "forest", "forest_rows", "ladder", "ladder_kinds", "sweep"]
+__all__ = ["LADDER_KINDS", "ORDER", "along_axis", "forest", "forest_rows", "ladder",
+           "ladder_kinds", "sweep"]  # fmt: skip
 
 ORDER = ("turns", "rounds", "seat", "skill_spread", "best_vs_random", "runner_up",
          "unfinished", "shared_wins", "match_games", "lead_changes", "drama", "comeback",
@@ -144,23 +145,31 @@ def sweep(table: pd.DataFrame) -> Figure:
 
     fig = Figure(figsize=(8.5, 2.3 * nrows + 0.8), dpi=100)
     axes = fig.subplots(nrows, cols, squeeze=False).ravel()
-    values = list(dict.fromkeys(table["value"]))
     numeric = bool(np.isfinite(table["x"]).all()) if len(table) else False
+    values = list(dict.fromkeys(along_axis(table)["value"]))  # a line, never a zig-zag
     whole = [_sweep_panel(ax, table, metric, pos, values, numeric)
              for ax, (metric, pos) in zip(axes, panels, strict=False)]  # fmt: skip
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
     key = str(table["key"].iloc[0]) if len(table) else ""
-    where = "" if all(whole) else f" where a run gives one ({NO_BAND}: too few deals or no spread)"
-    fig.suptitle(
-        f"Every measure against {key}, with 95% bands{where}",
-        fontsize=11,
-        y=1 - 0.15 / fig.get_size_inches()[1],
-    )
-    h = fig.get_size_inches()[1]
-    fig.subplots_adjust(left=0.08, right=0.98, top=1 - 0.75 / h, bottom=0.5 / h, hspace=0.95,
-                        wspace=0.35)  # fmt: skip
+    where = "" if all(whole) else f" where a run gives one\n({NO_BAND}: too few deals or no spread)"
+    title = f"Every measure against {key}, with 95% bands{where}"  # two lines: one is too wide
+    more = 0.2 * title.count("\n")  # the figure grows to hold the second
+    h = fig.get_size_inches()[1] + more
+    fig.set_size_inches(8.5, h)
+    fig.suptitle(title, fontsize=11, y=1 - 0.15 / h)
+    fig.subplots_adjust(left=0.08, right=0.98, top=1 - (0.75 + more) / h, bottom=0.5 / h,
+                        hspace=0.95, wspace=0.35)  # fmt: skip
     return fig
+
+
+def along_axis(table: pd.DataFrame) -> pd.DataFrame:
+    """A sweep's table (``reports.variants_sweep.sweep_table``) from the smallest value up
+    where every value is a number, however the sweep gave them (``10,8,9``: 8, 9, 10); other
+    values in the sweep's order. The chart and the page read it so."""
+    if not len(table) or not np.isfinite(table["x"].to_numpy(float)).all():
+        return table
+    return table.sort_values("x", kind="stable")
 
 
 NO_BAND = "no interval"

@@ -23,9 +23,8 @@ import numpy as np
 from .clusters import Estimates, given, mean_estimates, wilson_t
 from .compare import PAIRING_KEYS, _unpaired
 from .data import MISSING, Games, Run
-from .designer_measures import file_measures, ladder_measures
+from .designer_measures import file_measures, ladder_measures, paired_measure
 from .expert import match_arrays, match_winners
-from .stats import RATE_DIFFERENCE
 from .tables import summary
 from .variants_sets import (
     Design,
@@ -35,7 +34,6 @@ from .variants_sets import (
     design,
     forfeiters,
     measure,
-    paired_sets,
     ratio,
 )
 
@@ -131,13 +129,8 @@ def _skill_measures(d: Design) -> list[Measure]:
         return []
     sums = decided_sums(d)
     out = []
-    best, worst = order[0], order[-1]
-    spread = paired_sets(d, sums, g.labels.index(best), g.labels.index(worst))
-    if spread is not None:
-        value, key, stratum, u = spread
-        out.append(Measure("skill_spread", "all", -1, value, key, stratum, u, False, u.size,
-                           detail=f"{best} - {worst}", pooled=d.pooled,
-                           bounds=RATE_DIFFERENCE))  # fmt: skip
+    spread = paired_measure(d, sums, "skill_spread", -1, (order[0], order[-1]))
+    out += [spread] if spread is not None else []
     top = next((s for s in order if s != RANDOM), None)
     if RANDOM in order and top is not None:
         got = _ahead(d, g.labels.index(top), g.labels.index(RANDOM), played)

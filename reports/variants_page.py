@@ -14,10 +14,11 @@ from pathlib import Path
 import pandas as pd
 
 from .data import Run
-from .numbers import PERCENTAGE_POINTS
+from .numbers import PERCENTAGE_POINTS, p_column
 from .page import Section
 from .report import _png, write_page
-from .variants_display import value_words
+from .variants_display import diff_text, value_text, value_words
+from .variants_forest import along_axis
 from .variants_tables import (
     by_rules,
     every_differences,
@@ -27,9 +28,10 @@ from .variants_tables import (
     seat_table,
     sweep_rows,
 )
+from .variants_text import ALPHA
 from .variants_words import clear_when, no_win_to_lose
 
-__all__ = ["Rows", "chart_names", "page_sections", "write_variants_page"]
+__all__ = ["Rows", "chart_names", "every_point", "page_sections", "write_variants_page"]
 
 Tables = dict[str, pd.DataFrame]
 Said = tuple[str, list[str]]
@@ -213,7 +215,7 @@ def _restricted(tables: Tables, labels: list[str]) -> Section:
 def _sweep(tables: Tables) -> list[Section]:
     if "variants_sweep" not in tables or not len(tables["variants_sweep"]):
         return []
-    t = tables["variants_sweep"]
+    t = along_axis(tables["variants_sweep"])
     key = str(t["key"].iloc[0])
     values = ", ".join(dict.fromkeys(t["value"].astype(str)))
     return [Section(
@@ -223,13 +225,40 @@ def _sweep(tables: Tables) -> list[Section]:
         "whose measure has none at a value says 'no interval' in its title); "
         "variants_sweep.csv has one row per value and measure with the difference to the "
         "default rules and its interval.",
-        [("variants_sweep_values", sweep_rows(t)), ("variants_sweep", t)],
+        [("variants_sweep_values", sweep_rows(t)), ("variants_sweep", every_point(t, tables))],
         ["sweep"],
         lead=f"Each measure against {key}; " + (
             "the ring marks the value played as today's rules." if t["default"].any() else
             "no value swept plays as today's rules (their run, the baseline of every "
             "difference, is not drawn)."),
     )]  # fmt: skip
+
+
+def every_point(t: pd.DataFrame, tables: Tables) -> pd.DataFrame:
+    """The sweep's table as the page writes it (variants_sweep.csv keeps the numbers), the
+    figures first: per value and measure the estimate with its interval in its unit
+    (``value_text``), the difference to today's rules as the differences table writes it
+    (``diff_text``; today's own value says so), Holm's p-value (the column in one form,
+    ``p_column``: '< 1e-16', never '0.000000') and whether the difference is clear. ``t``:
+    the sweep's table in the page's order (``along_axis``)."""
+    d = tables["variants_differences"].set_index(
+        ["rules", "metric", "n_players", "position"], drop=False
+    )  # diff_text reads the metric
+    key = str(t["key"].iloc[0]) if len(t) else "value"
+    rows = []
+    for (_, r), p in zip(t.iterrows(), p_column(t["p_holm"], ALPHA), strict=True):
+        at = (r["rules"], r["metric"], r["n_players"], int(r["position"]))
+        diff = d.loc[at] if not r["default"] and at in d.index else None
+        rows.append({
+            key: r["value"],
+            "measure": r["measure"],
+            "estimate": value_text(r.drop("value").rename({"estimate": "value"})),
+            "difference to today's": "today's rules" if r["default"] else
+            "" if diff is None else diff_text(diff, star=False),
+            "p (Holm)": p,
+            "clear": "" if diff is None else "yes" if r["significant"] else "no",
+        })  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 def page_sections(tables: Tables, rows: Rows, labels: list[str],

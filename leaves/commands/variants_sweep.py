@@ -98,13 +98,15 @@ def only_matches(a: Any, b: Any, expert: bool) -> str:
 
 def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int], expert: bool = True
                ) -> tuple[list[Any], list[tuple[str, int]]]:  # fmt: skip
-    """(rule sets, today's first; the sweep's points as (value, index of its rule set)).
+    """(rule sets, today's first, then numbers from the smallest up (``_in_order``); the
+    sweep's points as (value, index of its rule set)).
     A value that plays as today's rules at ``sizes`` (with ``expert`` matches or not) is
     today's run."""
     from leaves.ruleset import DEFAULT_RULES
 
     key, values, parsed = point_rules(text, fixed)
     values_text = text.partition("=")[2]
+    _refuse_idle(fixed, (key, values, parsed), sizes, expert)
     sets, points, twice = [DEFAULT_RULES], [], None
     for value, rules in zip(values, parsed, strict=True):
         if plays_as(rules, DEFAULT_RULES, sizes, expert):
@@ -130,7 +132,44 @@ def sweep_sets(text: str, fixed: tuple[str, ...], sizes: list[int], expert: bool
         why = only_matches(parsed[values.index(value)], sets[i], expert)
         raise CLIError(f"--sweep {key}: the value {value} plays as {other} at "
                        f"{sizes_text(sizes)}{why}: the same games twice", usage=True)  # fmt: skip
-    return sets, points
+    return _in_order(sets, points)
+
+
+def _in_order(sets: list[Any], points: list[tuple[str, int]]
+              ) -> tuple[list[Any], list[tuple[str, int]]]:  # fmt: skip
+    """The variants' rule sets from the smallest value up where every value is a number
+    (``10,8,9`` plays 8, 9, 10: the runs and the findings read along the axis), today's
+    first; the points as given, each naming its rule set anew. Other values: as given."""
+    try:
+        at = {i: float(v) for v, i in points if i}  # one value per variant: a twice is refused
+    except ValueError:
+        return sets, points
+    order = [0, *sorted(at, key=lambda i: at[i])]
+    new = {old: k for k, old in enumerate(order)}
+    return [sets[i] for i in order], [(v, new[i]) for v, i in points]
+
+
+def _refuse_idle(fixed: tuple[str, ...], points: tuple[str, list[str], list[Any]],
+                 sizes: list[int], expert: bool) -> None:  # fmt: skip
+    """Refuse ``--rules`` held ``fixed`` under which every value of the sweep (``points``:
+    key, values, their rules) plays as it does without them (``plays_as``, as a lone
+    ``--rules`` that plays as today's is refused): each rule set would bear a rule its games
+    lack."""
+    from leaves.ruleset import Rules
+
+    key, values, parsed = points
+    why = ""
+    for value, rules in zip(values, parsed, strict=True):
+        try:
+            alone = Rules.parse(f"{key}={value}")
+        except ValueError:  # the value is one the key takes only under the fixed rules
+            return
+        if not fixed or not plays_as(rules, alone, sizes, expert):
+            return
+        why = why or only_matches(rules, alone, expert)
+    raise CLIError(f"--rules {', '.join(fixed)} changes no game of --sweep {key} at "
+                   f"{sizes_text(sizes)}{why}: every value plays as it does without it; give "
+                   "a rule that changes them", usage=True)  # fmt: skip
 
 
 def point_rules(text: str, fixed: tuple[str, ...]) -> tuple[str, list[str], list[Any]]:
