@@ -43,7 +43,6 @@ from .numbers import (
     difference_interval,
     no_spread,
     p_column,
-    p_figure,
     p_text,
     points,
     signed_points,
@@ -317,14 +316,11 @@ def holm_column(table: pd.DataFrame, alpha: float) -> list[str]:
 
 def _p_said(p: float, cell: str, alpha: float) -> str:
     """A p-value in a sentence over the table: a Holm one as its table ``cell`` writes it
-    (``holm_column``), the one before the correction (no cell) with three decimals, more
-    where it would read on the other side of ``alpha`` (``p_figure``), and below 0.001 as
-    ``p_text`` writes it: 'p = 0.030 before the correction, p = 0.090 after'."""
+    (``holm_column``), the one before the correction (no cell) as a sentence writes any p
+    (``p_text``: on its side of ``alpha``): 'p = 0.03 before the correction, p = 0.09 after'."""
     if cell and cell != "n/a":
         return f"p {cell}" if cell.startswith("<") else f"p = {cell}"
-    if p < 0.001 or p != p:
-        return p_text(p, alpha)
-    return f"p = {p_figure(p, alpha, least=3)}"
+    return p_text(p, alpha)
 
 
 def _alone(r: Any, alpha: float) -> bool:
@@ -397,7 +393,7 @@ def _disagree(table: pd.DataFrame, i: int, holm: tuple[list[str], float],
               paired: bool) -> str:  # fmt: skip
     """That row ``i``'s 95% interval (or, with no spread, sign test) alone calls it a change
     which Holm's correction does not hold: '... is a change by its 95% interval alone, not
-    after the correction (p = 0.013 before the correction, p = 0.051 after)'."""
+    after the correction (p = 0.01 before the correction, p = 0.05 after)'."""
     r = next(table.iloc[[i]].itertuples())
     figure, span = _change(r, paired)
     test = "95% interval" if np.isfinite(r.ci_low) and np.isfinite(r.ci_high) else "sign test"

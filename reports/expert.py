@@ -145,8 +145,8 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
 
 
 KIND = "expert"
-"""What the match table is to the page (``reports.page.kind``): its columns and rates read as
-every game's match table, whatever ``Declaration.match_name`` names its file."""
+"""What the match table is to the page (``reports.page.key_rows``): its columns and rates
+read as every game's match table, whatever ``Declaration.match_name`` names its file."""
 
 
 def in_match_words(table: pd.DataFrame, d: Declaration) -> pd.DataFrame:

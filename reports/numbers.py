@@ -249,19 +249,18 @@ def p_figure(p: float, level: float = 0.05, least: int = 0) -> str:
 
 def p_column(ps: Iterable[float], level: float = 0.05) -> list[str]:
     """A table's column of p-values in one form a reader compares by eye: every figure in
-    decimals where none is below 0.001 ('0.210', '0.049', '0.003'), else every one in powers
-    of ten ('2.1e-01', '4.9e-02', '3.0e-05'), to one number of digits (two significant
-    figures or three decimals at least, more where a figure would read on the other side of
-    ``level``, as ``p_figure`` judges it); below ``P_FLOOR`` '< 1e-16', none '' (the CSVs
-    keep the floats)."""
+    decimals where none is below 0.001, as a sentence writes it (``p_figure``: '0.21',
+    '0.049', '0.003', so a finding quoting a p gives its cell's figure), else every one in
+    powers of ten to one number of digits ('2.1e-01', '4.9e-02', '3.0e-05': two significant
+    figures at least, more where a figure would read on the other side of ``level``); below
+    ``P_FLOOR`` '< 1e-16', none '' (the CSVs keep the floats)."""
     values = [float(p) for p in ps]
     shown = [p for p in values if np.isfinite(p) and p >= P_FLOOR]
     power = any(p < 0.001 for p in shown)
-    least = 1 if power else 3
-    digits = max((_side_digits(p, level, power, least) for p in shown), default=least)
+    digits = max((_side_digits(p, level, power, 1) for p in shown), default=1)
     return [
         "" if not np.isfinite(p) else f"< {P_FLOOR:g}" if p < P_FLOOR
-        else _p_written(p, power, digits)
+        else _p_written(p, power, digits) if power else p_figure(p, level)
         for p in values
     ]  # fmt: skip
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from tournaments.declaration import plural
 
-from .numbers import PP, PP_MEANS, apart_digits, counted, p_text, pct, pp_cell
+from .numbers import PP, PP_MEANS, apart_digits, counted, p_column, pct, pp_cell
 
 KEY_ROWS = 5
 """How many rows of a long table the page shows unfolded."""
@@ -121,7 +121,7 @@ def decimals(figures: list[float]) -> int | None:
 
 
 _NUMBER = re.compile(
-    r"(p [=<] )?[+-]?(\d[\d,]*(\.\d*)?|\.\d+)(e[+-]?\d+)?( ?(%|" + re.escape(PP) + "))?|[+-]?inf"
+    r"(p [=<] |< )?[+-]?(\d[\d,]*(\.\d*)?|\.\d+)(e[+-]?\d+)?( ?(%|" + re.escape(PP) + "))?|[+-]?inf"
 )
 
 
@@ -140,12 +140,9 @@ def html_table(df: pd.DataFrame) -> str:
     align = [' class="n"' if n else "" for n in numeric_columns(cells)] or [""] * df.shape[1]
     names = [html.escape(str(c)) for c in df.columns]
     head = "".join(f"<th{a}>{c}</th>" for a, c in zip(align, names, strict=True))
-    body = "".join(
-        "<tr>"
-        + "".join(f"<td{a}>{html.escape(v)}</td>" for a, v in zip(align, row, strict=True))
-        + "</tr>"
-        for row in cells
-    )
+    rows = ("".join(f"<td{a}>{html.escape(v)}</td>" for a, v in zip(align, r, strict=True))
+            for r in cells)  # fmt: skip
+    body = "".join(f"<tr>{r}</tr>" for r in rows)
     return (
         f'<div class="tw"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
     )
@@ -194,7 +191,8 @@ def _digits(name: str, df: pd.DataFrame, c: str) -> int:
 def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """The key rows as people read them (the CSVs keep full precision): rates in percent,
     differences in percentage points (``pp_cell``; the page defines the short unit beside
-    the table, ``unit_note``), p-values as the findings write them."""
+    the table, ``unit_note``), a column of p-values in one form (``p_column``: '3.0e-05'
+    above '4.9e-02', never above 'p = 0.049'). ``name``: what the table is (``key_rows``)."""
     if name not in RATE_TABLES:
         return df
     out = df.copy()
@@ -203,7 +201,7 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
             continue
         v = out[c]
         if c in _P:
-            out[c] = [p_text(x) if np.isfinite(x) else "" for x in v]
+            out[c] = p_column(v)
         elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
             bound = c in _SPANS.get(name, ())[1:]  # an interval's: on its own side of 0
             k = _digits(name, df, c)
@@ -232,7 +230,9 @@ cell goes on after it (a star, a note)."""
 
 
 def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
-    """The few rows and columns of a table that matter, and a caption saying which they are."""
+    """The few rows and columns of a table that matter, and a caption saying which; a table
+    read as its maker marks it (``attrs["kind"]``: ``reports.expert.KIND``), else by name."""
+    name = str(df.attrs.get("kind") or name)
     cols, by, what = KEY.get(name, ((), None, "first"))
     figures = [c for c in df.columns if not str(c).endswith("_no_spread")]  # counts for CSVs
     shown = [c for c in cols if c in df.columns] or _whole_intervals(
@@ -268,10 +268,12 @@ def _par_if_apart(top: pd.DataFrame) -> pd.DataFrame:
 
 def column_notes(df: pd.DataFrame, top: pd.DataFrame, unit: str = "game") -> str:
     """What the note above a table adds about its columns: what its figures count
-    (``measured``, as the table's maker says it: 'match length in games'), what ``par`` is
-    where shown beside ``fair``, and the short unit ``PP`` where its cells use it
-    (``unit_note``)."""
-    notes = [str(df.attrs["measured"])] if df.attrs.get("measured") else []
+    (``measured``, as the table's maker says it: 'match length in games', less what a match is,
+    the key's headings' words), ``par`` beside ``fair``, the short unit ``PP`` (``unit_note``)."""
+    words = str(df.attrs.get("match_words") or "")  # the key's headings say it (``full_note``)
+    measured = str(df.attrs.get("measured") or "")  # the match words end it where it has them
+    measured = measured.removesuffix(words).removesuffix("; ") if words else measured
+    notes = [measured] if measured else []
     if {"fair", "par"} <= set(top.columns):
         notes.append(PAR_MEANS.format(unit=unit))
     return "".join(f" ({n})" for n in notes) + unit_note(top)
@@ -408,15 +410,10 @@ def _html_tables(sec: Section, unit: str) -> list[str]:
     for name, df in sec.tables:
         if not len(df):
             continue
-        top, caption = key_rows(name, df)
-        note = f"{name}: {caption} of {counted(len(df), 'row')}" if caption else name
-        note += column_notes(df, top, unit)
-        parts.append(f"<p class='note'>{esc(note)}</p>{html_table(in_units(top, unit))}")
-        full.append(
-            f"<p class='note'><a href=\"{esc(name)}.csv\">{esc(name)}.csv</a> "
-            f"({counted(len(df), 'row')}){esc(unit_note(df))}</p>"
-            f"{html_table(in_units(df, unit))}"
-        )
+        top, said = _key_table(name, df, unit)
+        parts.append(f"<p class='note'>{esc(name + said)}</p>{html_table(top)}")
+        full.append(f"<p class='note'><a href=\"{esc(name)}.csv\">{esc(name)}.csv</a>"
+                    f"{esc(full_note(df))}</p>{html_table(in_units(df, unit))}")  # fmt: skip
     if full or (sec.text and not sec.bullets):
         text = "" if sec.bullets else f"<p class='note'>{esc(sec.text)}</p>"
         parts.append(
@@ -427,13 +424,30 @@ def _html_tables(sec: Section, unit: str) -> list[str]:
     return parts
 
 
-def in_units(df: pd.DataFrame, unit: str) -> pd.DataFrame:
+def in_units(df: pd.DataFrame, unit: str, key: bool = False) -> pd.DataFrame:
     """``df`` with its columns headed in the game's units: a count the tables keep as
     ``games`` (``valid_games``, ``baseline_games``) headed ``rounds`` where a row is a round;
-    the CSVs keep the one name every game's tables share."""
-    units = plural(unit)
-    return df.rename(columns={c: "_".join(units if w == "games" else w for w in c.split("_"))
+    a ``key`` table's match columns in the game's word for a match (``attrs["match_unit"]``:
+    'game_win_rate'). The CSVs, and the full tables, keep the names every game's share."""
+    match = str(df.attrs.get("match_unit") or "match") if key else "match"
+    words = {"games": plural(unit), "matches": plural(match), "match": match}
+    return df.rename(columns={c: "_".join(words.get(w, w) for w in c.split("_"))
                               for c in df.columns if isinstance(c, str)})  # fmt: skip
+
+
+def _key_table(name: str, df: pd.DataFrame, unit: str) -> tuple[pd.DataFrame, str]:
+    """A table's key rows headed in the game's words, and what its note says after its name:
+    which rows (``key_rows``' caption) and about its columns (``column_notes``)."""
+    top, caption = key_rows(name, df)
+    said = f": {caption} of {counted(len(df), 'row')}" if caption else ""
+    return in_units(top, unit, True), said + column_notes(df, top, unit)
+
+
+def full_note(df: pd.DataFrame) -> str:
+    """The line above a full table after its CSV's name: its rows, what a match is in its
+    columns where the game calls it otherwise (``match_words``), the short unit (``unit_note``)."""
+    words = df.attrs.get("match_words", "")
+    return f" ({counted(len(df), 'row')})" + (f" ({words})" if words else "") + unit_note(df)
 
 
 def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
@@ -462,20 +476,10 @@ def render_md(title: str, overview: list[tuple[str, str]], secs: list[Section],
         for name, df in sec.tables:
             if not len(df):
                 continue
-            top, caption = key_rows(name, df)
-            lines += [
-                f"`{name}`"
-                + (f": {caption} of {counted(len(df), 'row')}" if caption else "")
-                + column_notes(df, top, unit),
-                "",
-            ]
-            lines += [md_table(in_units(top, unit)), ""]
-            full += [
-                f"[`{name}.csv`]({name}.csv) ({counted(len(df), 'row')}){unit_note(df)}",
-                "",
-                md_table(in_units(df, unit)),
-                "",
-            ]
+            top, said = _key_table(name, df, unit)
+            lines += [f"`{name}`{said}", "", md_table(top), ""]
+            full += [f"[`{name}.csv`]({name}.csv){full_note(df)}", "",
+                     md_table(in_units(df, unit)), ""]  # fmt: skip
         if full or (sec.text and not sec.bullets):
             lines += [f"### {sec.title}: how it is computed", ""]
             lines += ([] if sec.bullets else [sec.text, ""]) + full

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from .numbers import PERCENTAGE_POINTS, apart_digits, fixed, interval, p_text
+from .numbers import PERCENTAGE_POINTS, apart_digits, fixed, interval, p_column
 from .variants_display import diff_text, label, no_interval, shown, value_text
 from .variants_forest import forest_rows
-from .variants_text import ordinal
+from .variants_text import ALPHA, ordinal
 
 __all__ = ["by_rules", "every_differences", "every_metrics", "ladder_rows", "overview_table",
            "seat_table", "sweep_rows"]  # fmt: skip
@@ -102,7 +102,7 @@ def ladder_rows(ladder: pd.DataFrame) -> pd.DataFrame:
         "rules": ladder["rules"],
         "step": [f"{a} over {b}" for a, b in zip(ladder["upper"], ladder["lower"], strict=True)],
         f"difference ({PERCENTAGE_POINTS})": [_points(r) for _, r in ladder.iterrows()],
-        "p (Holm)": [p_text(p) if np.isfinite(p) else "" for p in ladder["p_holm"]],
+        "p (Holm)": p_column(ladder["p_holm"], ALPHA),  # the column in one form
         "significant": ["yes" if s else "no" for s in ladder["significant"]],
         f"significant from ({PERCENTAGE_POINTS})": [f"{100 * v:.1f}" if np.isfinite(v) else ""
                                       for v in ladder["needs"]],
@@ -160,13 +160,14 @@ def _worded(table: pd.DataFrame) -> Iterator[tuple[pd.Series, dict[str, str], st
 
 def every_differences(diffs: pd.DataFrame) -> pd.DataFrame:
     """The differences table in words and units: the measure, both values, the difference
-    with its interval, Holm's p-value, whether it is clear."""
+    with its interval, Holm's p-value (the column in one form, ``p_column``), whether it is
+    clear."""
     rows = []
-    for r, words, _ in _worded(diffs):
+    for (r, words, _), p in zip(_worded(diffs), p_column(diffs["p_holm"], ALPHA), strict=True):
         rows.append({
             **words,
             "difference": diff_text(r, star=False),
-            "p (Holm)": p_text(r["p_holm"]) if np.isfinite(r["p_holm"]) else "",
+            "p (Holm)": p,
             "clear": "yes" if r["significant"] else "no",
             "paired": r["method"],
         })  # fmt: skip

@@ -160,7 +160,9 @@ def test_compare_of_a_run_with_itself_shows_no_spread_not_a_point_interval(tmp_p
     code, out, _ = cli(capsys, "compare", run, run)
     assert code == 0
     rows = [x for x in out.splitlines() if x.startswith(("│ greedy", "│ low", "│ high"))]
-    assert len(rows) == 3 and all("no spread" in x and "1.000" in x for x in rows), out
+    cells = [[c.strip() for c in x.strip("│").split("│")] for x in rows]
+    assert len(rows) == 3 and all("no spread" in x for x in rows), out
+    assert [c[-2] for c in cells] == ["1.00"] * 3, out  # no set differs: the sign test's p is 1
     assert "+0.0 to +0.0" not in out
 
 

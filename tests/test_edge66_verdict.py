@@ -83,8 +83,9 @@ def test_a_strategy_that_only_takes_is_said_worse_by_its_sequential_gauntlet(tmp
 
 
 @pytest.mark.parametrize("alpha, p, p_holm, cell", [
-    (0.01, 0.0042, 0.0127, "0.013"),  # '0.01' read as the level itself, beside '0.013'
-    (0.05, 0.021, 0.063, "0.063"),
+    (0.01, 0.0042, 0.0127, "0.01"),  # above the level, it may read as it: not below
+    (0.0125, 0.0042, 0.0127, "0.013"),  # '0.01' would read below the level: a third decimal
+    (0.05, 0.021, 0.063, "0.06"),
     (0.0005, 0.0003, 0.0009, "9.0e-04"),
 ])  # fmt: skip
 def test_compare_says_the_holm_p_its_table_writes(capsys, monkeypatch, alpha, p, p_holm, cell):

@@ -81,7 +81,8 @@ def _cmp(rows: list[tuple[str, float, float, float, float, float, bool]]) -> pd.
 
 def test_compare_names_a_change_its_interval_calls_though_it_is_not_the_largest():
     """taker's -2.7 points is the largest and its interval holds 0; random's +0.5 [+0.1,
-    +0.9] excludes 0 (p = 0.013), not after Holm (0.051): the sentence says so of random."""
+    +0.9] excludes 0 (p = 0.013), not after Holm (0.0513, '0.05': the level, not below it): the
+    sentence says so of random."""
     t = _cmp([("weighted", 0.022, -0.015, 0.060, 0.217, 0.651, False),
               ("random", 0.005, 0.001, 0.009, 0.0128, 0.0513, False),
               ("greedy", -0.001, -0.026, 0.024, 0.947, 0.947, False),
@@ -90,7 +91,7 @@ def test_compare_names_a_change_its_interval_calls_though_it_is_not_the_largest(
         "no strategy changed significantly after Holm correction over the 4 strategies "
         "compared (largest: taker -2.7 percentage points [-7.0, +1.6]); random +0.5 percentage "
         "points [+0.1, +0.9] is a change by its 95% interval alone, not after the correction "
-        "(p = 0.013 before the correction, p = 0.051 after)"
+        "(p = 0.01 before the correction, p = 0.05 after)"
     ]
     none = t.assign(ci_low=[-0.015, -0.001, -0.026, -0.070], p_value=[0.2, 0.8, 0.9, 0.2])
     assert _findings(none, False) == [
@@ -106,10 +107,10 @@ def test_compare_names_every_change_holm_does_not_hold():
               ("s2", -0.02, -0.038, -0.002, 0.04, 0.09, False)])  # fmt: skip
     assert _findings(t, False) == [
         "no strategy changed significantly after Holm correction over the 3 strategies "
-        "compared (largest: s0 +7.3 percentage points [+0.3, +14.3], p = 0.030 before the "
-        "correction, p = 0.090 after); s2 -2.0 percentage points [-3.8, -0.2] is a change by "
-        "its 95% interval alone, not after the correction (p = 0.040 before the correction, "
-        "p = 0.090 after)"
+        "compared (largest: s0 +7.3 percentage points [+0.3, +14.3], p = 0.03 before the "
+        "correction, p = 0.09 after); s2 -2.0 percentage points [-3.8, -0.2] is a change by "
+        "its 95% interval alone, not after the correction (p = 0.04 before the correction, "
+        "p = 0.09 after)"
     ]
     t = _cmp([("s0", 0.073, 0.053, 0.093, 0.001, 0.003, True),
               ("s1", 0.01, -0.05, 0.07, 0.7, 1.0, False),
@@ -118,7 +119,7 @@ def test_compare_names_every_change_holm_does_not_hold():
         "s0 wins 7.3 percentage points more in B [+5.3, +9.3]; no other strategy changed "
         "significantly after Holm correction over the 3 strategies compared; s2 -2.0 "
         "percentage points [-3.8, -0.2] is a change by its 95% interval alone, not after the "
-        "correction (p = 0.040 before the correction, p = 0.080 after)"
+        "correction (p = 0.04 before the correction, p = 0.08 after)"
     ]
 
 

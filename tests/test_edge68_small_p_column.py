@@ -1,7 +1,8 @@
 """A table's column of p-values is written in one form (``reports.numbers.p_column``): a tiny,
 a middling and a large p in powers of ten alike, to one number of digits, the floor one way;
-a column with none below 0.001 in decimals alike; the figures still read on their side of the
-level; the sentences' ``p_text`` keeps its forms."""
+a column with none below 0.001 in decimals, each as a sentence writes it (a finding quoting a
+p gives its cell's figure); the figures still read on their side of the level; the sentences'
+``p_text`` keeps its forms."""
 
 from __future__ import annotations
 
@@ -22,10 +23,11 @@ def test_a_tiny_a_middling_and_a_large_p_are_written_alike():
     assert p_text(1e-20) == f"p {cells[3]}"  # the floor, as the sentences write it
 
 
-def test_without_a_tiny_p_the_column_is_decimals_to_one_length():
-    cells = p_column([0.21, 0.049, 0.003, 1.0])
-    assert cells == ["0.210", "0.049", "0.003", "1.000"]
-    assert {len(c) for c in cells} == {5}
+def test_without_a_tiny_p_the_column_is_decimals_as_the_sentences_write_them():
+    """Two decimals, three below 0.01 ('0.05' would read as the level 0.049 is below)."""
+    cells = p_column([0.21, 0.049, 0.003, 1.0, 0.0496])
+    assert cells == ["0.21", "0.049", "0.003", "1.00", "0.0496"]
+    assert [f"p = {c}" for c in cells] == [p_text(p) for p in (0.21, 0.049, 0.003, 1.0, 0.0496)]
 
 
 @pytest.mark.parametrize(
@@ -34,9 +36,10 @@ def test_without_a_tiny_p_the_column_is_decimals_to_one_length():
 )
 def test_every_cell_of_a_column_has_its_digits_and_reads_on_its_side(ps, level):
     cells = p_column(ps, level)
-    form = POWER if any(p < 0.001 for p in ps) else DECIMAL
-    assert all(form.fullmatch(c) for c in cells), cells
-    assert len({len(c.split("e")[0]) for c in cells}) == 1, cells  # one number of digits
+    power = any(p < 0.001 for p in ps)
+    assert all((POWER if power else DECIMAL).fullmatch(c) for c in cells), cells
+    digits = {len(c.split("e")[0]) for c in cells}  # powers of ten: one number of digits
+    assert len(digits) == 1 if power else cells == [p_text(p, level)[4:] for p in ps], cells
     assert [float(c) < level for c in cells] == [p < level for p in ps], cells
 
 

@@ -93,7 +93,8 @@ def test_compare_s_table_writes_a_p_below_an_alpha_under_0_001_as_a_figure():
 
     assert column([0.0008, 0.0004], 0.0005) == ["8.0e-04", "4.0e-04"]
     assert column([0.0004, float("nan")], 0.05) == ["4.0e-04", "n/a"]
-    assert column([0.0496, 0.0098, 0.2134], 0.05) == ["0.0496", "0.0098", "0.2134"]
+    assert column([0.0496, 0.0098, 0.2134], 0.05) == ["0.0496", "0.010", "0.21"]
+    assert column([0.0098], 0.01) == ["0.0098"]  # on its side of the level
 
 
 def _llr_and_bounds(text: str, pattern: str) -> tuple[float, float, float]:

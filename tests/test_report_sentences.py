@@ -161,7 +161,7 @@ def test_compare_says_where_holm_and_the_interval_disagree():
     assert text == (
         "no strategy changed significantly after Holm correction over the 3 "
         "strategies compared (largest: s0 +7.3 percentage points [+0.3, +14.3], p = "
-        "0.030 before the correction, p = 0.090 after)"
+        "0.03 before the correction, p = 0.09 after)"
     )  # the table's 'Holm p' figure
     t = _compare_table([(0.056, -0.008, 0.119, 0.08, 0.16, True),
                         (0.01, -0.05, 0.07, 0.7, 1.0, False)])  # fmt: skip
