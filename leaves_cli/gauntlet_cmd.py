@@ -145,6 +145,7 @@ class GauntletCommand(click.Command):
 @progress_option
 @load_option
 @click.pass_context
+@stops_on_term  # the answer too: a stop once every game is played says so
 def gauntlet(ctx: click.Context, **opts: Any) -> None:
     """Play SPEC in one seat of every table against a field, and the baseline in the same
     seats on the same deals; print both win rates and their paired difference.
@@ -205,12 +206,22 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
     progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
-    with playing(path):
-        click.echo(g.rounded_note, err=True)
-        echo_rules(game)
-        result = _play(g, path, request.jobs, progress, request.resume, settings)
-    sessions = len(request.manifest["sessions"]) if request.manifest is not None else 0
-    _answer(result, path, jobs_line(result.manifest, sessions, request.jobs))
+    result = None
+    try:
+        with playing(path):
+            click.echo(g.rounded_note, err=True)
+            echo_rules(game)
+            result = _play(g, path, request.jobs, progress, request.resume, settings)
+        sessions = len(request.manifest["sessions"]) if request.manifest is not None else 0
+        _answer(result, path, jobs_line(result.manifest, sessions, request.jobs))
+    except KeyboardInterrupt:
+        if result is not None:  # every game played: the stop cut the answer short
+            from .resume import interrupted_line
+
+            done = interrupted_line(path, 0, "gauntlet")  # none left, as its manifest says
+            if done:
+                click.echo(done, err=True)
+        raise
 
 
 def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:

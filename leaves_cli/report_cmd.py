@@ -161,7 +161,12 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     check_parts(run_dir)
     from .writable import check_writable
 
-    check_writable(out if out is not None else run_dir / "report")
+    try:
+        check_writable(out if out is not None else run_dir / "report")
+    except CLIError as exc:  # the default folder, in the run: another one can be named
+        if out is not None:
+            raise
+        raise CLIError(f"{exc.format_message()}; --out DIR writes the report elsewhere") from None
     from tournaments.run_state import run_state
 
     state = run_state(run_dir)  # once: the page and the terminal say the same of it

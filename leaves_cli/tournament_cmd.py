@@ -121,6 +121,7 @@ from .worker_stop import worker_stopped
 @game_option("The game: an installed game's id ({games}) or module:Class.")
 @load_option
 @click.pass_context
+@parts.stops_on_term  # the summary too: a stop once every game is played says so
 def tournament(ctx: click.Context, **opts: Any) -> None:
     """Run a round-robin tournament among strategies and save the results in --out.
 
@@ -176,8 +177,21 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
         progress = sys.stderr.isatty()
     sessions = len(manifest["sessions"]) if manifest is not None else 0
     before = float(manifest.get("wall_time_s", 0.0)) if manifest is not None else 0.0
-    with parts.playing(out):
-        result, t, widest = _run(t, out, request, progress, time.perf_counter())
+    played = None
+    try:
+        with parts.playing(out):
+            played = _run(t, out, request, progress, time.perf_counter())
+        _summarise(played, out, request, sessions, before)
+    except KeyboardInterrupt:
+        if played is not None:  # every game played: the stop cut the summary short
+            click.echo(_stopped_line(out, request, played[1], summing=True), err=True)
+        raise
+
+
+def _summarise(played: tuple[Any, Any, float | None], out: Path, request: Request,
+               sessions: int, before: float) -> None:  # fmt: skip
+    """Print what the run ``played`` (``_run``'s answer) found, and what to do next."""
+    result, t, widest = played
     _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions,
                   _grows(request, t, widest), _capped_line(result, t))  # fmt: skip
     capped = parts.jobs_line(result.manifest, sessions, request.jobs)
@@ -368,13 +382,14 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
         raise stopped from None
 
 
-def _stopped_line(out: Path, request: Request, t: Any) -> str:
+def _stopped_line(out: Path, request: Request, t: Any, summing: bool = False) -> str:
     """What a stopped run says: the command that continues it, or, a run played to its end
-    (not --precision, whose next stage is not known), that only its summary was cut short."""
+    (not --precision while playing, whose next stage is not known; ``summing``: stopped
+    after every stage was played), that only its summary was cut short."""
     from .resume import interrupted_line
 
-    done = "" if request.precision is not None else interrupted_line(out, t.schedule.n_games,
-                                                                      "tournament")  # fmt: skip
+    ended = summing or request.precision is None
+    done = interrupted_line(out, t.schedule.n_games, "tournament") if ended else ""
     return done or f"interrupted: {_again(out, request)}"
 
 

@@ -45,23 +45,26 @@ def _spec(run_dir: Path) -> dict:
     return spec if isinstance(spec, dict) else {}
 
 
-def resume_hint(run_dir: Path, them: str = "them", removes: bool = False, drops: int = 0) -> str:
+def resume_hint(run_dir: Path, them: str = "them", removes: bool = False, drops: int = 0,
+                merged: tuple[str, ...] = ()) -> str:  # fmt: skip
     """What replays a run's bad chunks (or, ``removes``, deletes its files of chunks it does
     not have; ``drops``: how many of the manifest's bad entries it drops, which name nothing
-    to play again, ``verify.DROP``; ``them`` "": those alone): ``leaves tournament --out RUN
+    to play again, ``verify.DROP``; ``them`` "": those alone; ``merged``: the merged files it
+    writes again from the chunks, replaying nothing): ``leaves tournament --out RUN
     --resume`` (the run's folder is all it needs), or the same ``leaves gauntlet`` command
     for a gauntlet."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     gauntlet = "gauntlet" in _spec(run_dir)
-    does = []  # (what a gauntlet's advice says, what a tournament's says)
+    does = []  # (what a gauntlet's advice says, what a tournament's says, what)
     if them:
-        does.append(("delete", "deletes") if removes else ("replay", "replays"))
+        does.append(("delete", "deletes", them) if removes else ("replay", "replays", them))
+    if merged:
+        does.append(("rewrite", "rewrites", f"{' and '.join(merged)} from the run's chunks"))
     if drops:
-        does.append(("drop", "drops"))
-    what = [them] if them else []
-    what += [f"the bad {'entry' if drops == 1 else 'entries'} from the manifest"] if drops else []
-    said = " and ".join(f"{verb[not gauntlet]} {it}" for verb, it in zip(does, what, strict=True))
+        entries = f"the bad {'entry' if drops == 1 else 'entries'} from the manifest"
+        does.append(("drop", "drops", entries))
+    said = " and ".join(f"{verbs[not gauntlet]} {it}" for *verbs, it in does)
     if gauntlet:
         hint = f"rerun the same 'leaves gauntlet' command with --resume to {said}"
     else:
@@ -164,11 +167,13 @@ def advice(run_dir: Path, result: Verification) -> str:
 
     foreign = strays(result)
     drops = sum(p.resume == DROP for p in result.problems)  # entries: said apart
-    own = [p for p in result.problems if p not in foreign and p.resume != DROP]
+    merged = tuple(sorted({p.path for p in result.problems if is_merged(p)}))
+    own = [p for p in result.problems if p not in foreign and p.resume != DROP
+           and not is_merged(p)]  # fmt: skip
     gone = all(p.resume == REMOVE for p in own)  # only files a resume deletes
     one = len({p.path for p in own}) == 1  # a file may be bad in several ways
     them = "" if not own else OWN if foreign else "it" if one else "them"
-    hint = resume_hint(run_dir, them, removes=gone, drops=drops)
+    hint = resume_hint(run_dir, them, removes=gone, drops=drops, merged=merged)
     holder = lock_holder(run_dir)
     if holder:  # a resume is refused while the run is played
         hint += f" once the process playing the run now ({holder}) ends"
@@ -179,6 +184,14 @@ def advice(run_dir: Path, result: Verification) -> str:
     it = "it" if len(foreign) == 1 else "them"
     remove = f"remove {names} (not the run's: a resume leaves {it} there)"
     return remove if not own and not drops else f"{hint}; {remove}"
+
+
+def is_merged(problem: Problem) -> bool:
+    """Whether ``problem`` is a finished run's merged file (its aggregates, its forfeits),
+    which a resume writes again from the chunks, replaying none."""
+    from tournaments.verify import REPLAY
+
+    return problem.chunk is None and problem.resume == REPLAY and problem.path != MANIFEST
 
 
 def _folders_first(run_dir: Path, problems: list[Problem], hint: str) -> str:
@@ -406,16 +419,22 @@ def remove_first(run_dir: Path, problems: list[Problem]) -> list[str]:
     """What mends files that match their checksums but cannot be read (``--deep``): a resume
     takes them for whole, so they are removed first; it then writes them again, as it does
     a missing file (a chunk's, by playing it again; the merged aggregates, from the chunks;
-    a ``--record`` file: ``rewrite_hint``)."""
+    a ``--record`` file: ``rewrite_hint``); a manifest whose seed dealt none of the run's
+    games: the seed put back (``RESTORE_ADVICE``), never a resume, which would mix seeds."""
     from tournaments.storage import lock_holder
-    from tournaments.verify_contents import REMOVE_FIRST
+    from tournaments.verify_contents import MERGED, REMOVE_FIRST, RESTORE, RESTORE_ADVICE
 
     inside = sorted({p.path for p in problems if p.resume == REMOVE_FIRST})
-    records = sorted({p.path for p in problems} - set(inside))
-    todo = []
+    restore = {p.path for p in problems if p.resume == RESTORE}
+    records = sorted({p.path for p in problems} - set(inside) - restore)
+    seed = _spec(run_dir).get("seed")
+    todo = [RESTORE_ADVICE.format(manifest=run_dir / MANIFEST, seed=seed)] if restore else []
     if inside:
         names = ", ".join(str(run_dir / rel) for rel in inside)
-        hint = f"remove {names}, then {resume_hint(run_dir, 'it' if len(inside) == 1 else 'them')}"
+        chunks = [rel for rel in inside if rel != MERGED]  # the merged file: from the chunks
+        them = "" if not chunks else "it" if len(chunks) == 1 else "them"
+        again = resume_hint(run_dir, them, merged=tuple(sorted(set(inside) - set(chunks))))
+        hint = f"remove {names}, then {again}"
         holder = lock_holder(run_dir)  # a resume is refused while the run is played
         todo.append(hint + (f" once the process playing the run now ({holder}) ends"
                             if holder else ""))  # fmt: skip

@@ -200,7 +200,7 @@ def test_merged_aggregates_that_are_not_the_chunks_sum_are_named_and_mended(run,
     vouch(run, "aggregates.npz", buf.getvalue())
     line = deep_refusal(capsys, run, "aggregates.npz", "not the sum of the run's chunks")
     assert line.endswith(f"remove {run / 'aggregates.npz'}, then 'leaves tournament --out {run} "
-                         "--resume' replays it")  # fmt: skip
+                         "--resume' rewrites aggregates.npz from the run's chunks")  # fmt: skip
     (run / "aggregates.npz").unlink()
     code, _, err = cli(capsys, "tournament", *RESUME_ARGS, "--out", str(run), "--resume")
     assert code == 0, err

@@ -20,6 +20,7 @@ import pytest
 from leaves_cli import main
 
 from .helpers import cli
+from .toygame import ToyGame
 
 ROOT = Path(__file__).resolve().parents[1]
 THREE = ["greedy", "low", "high"]
@@ -116,6 +117,22 @@ class Raiser(strategies.Strategy, register=False):
         raise RuntimeError("always")
 """
 
+
+class RaisingToy(ToyGame):
+    """A game plug-in whose own ``play`` raises: a fault of the game's code, not of the input."""
+
+    def play(self, *args, **kwargs):
+        raise KeyError("score")
+
+
+class NoRankToy(ToyGame):
+    """A game plug-in whose declaration names no rank value: refused as ``--game`` is read."""
+
+    rank_value = None
+
+
+TOY = ["a", "b", "--players", "2", "--games", "4", "--jobs", "1"]
+
 # code -> (words of the table's kind, the arguments that trigger it, words of the error line)
 CASES: dict[int, list[tuple[str, list[str], str]]] = {
     0: [("done", ["rules"], "")],
@@ -131,6 +148,9 @@ CASES: dict[int, list[tuple[str, list[str], str]]] = {
         ("with no valid game", ["report", "{d}/forfeited"], "no valid game in {d}/forfeited"),
         ("an output that cannot be written", ["report", "{d}/run", "--out", "{d}/afile/r"],
          "cannot write to {d}/afile/r"),
+        ("a fault in a game plug-in's own code during a run", ["tournament", "--game",
+         "tests.test_exit_codes:RaisingToy", *TOY, "--out", "{d}/pf"],
+         "play() raised KeyError: 'score'"),
     ],
     2: [
         ("an unknown option", ["rules", "--bogus"], "unknown option '--bogus'"),
@@ -146,6 +166,8 @@ CASES: dict[int, list[tuple[str, list[str], str]]] = {
         ("holds no run", ["tournament", "--out", "{d}/empty", "--resume"], "holds no run"),
         ("two runs `leaves compare` cannot compare", ["compare", "{d}/run", "{d}/other"],
          "they share no strategy"),
+        ("a game plug-in whose declaration is incomplete", ["tournament", "--game",
+         "tests.test_exit_codes:NoRankToy", *TOY, "--out", "{d}/nr"], "rank_value is None"),
     ],
     130: [("interrupted", [], "interrupted")],  # a signal: test_ctrl_c_is_130_and_keeps_the_run
 }  # fmt: skip
@@ -177,9 +199,10 @@ def test_each_kind_gives_its_documented_code(d, capsys, code, args, words):
     if code == 0:
         assert err == "" and out
         return
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("leaves: error: "), err
-    assert words.replace("{d}", str(d)) in lines[0], lines[0]
+    *said, line = err.splitlines()  # a run's fault may follow its announcement (design, seed)
+    assert all(re.match(r"[\d,]+ games = |seed \d+; results in ", x) for x in said), err
+    assert line.startswith("leaves: error: "), err
+    assert words.replace("{d}", str(d)) in line, line
 
 
 def _sigint_as_at_a_terminal() -> None:

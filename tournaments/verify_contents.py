@@ -30,19 +30,30 @@ from .problems import Problem, Verification
 from .record_check import record_location
 from .result import DamagedFile, chunk_mend, chunk_totals, run_command
 from .schedule import Chunk, Schedule
-from .work import recorded, spec_rule
+from .work import chunk_seeds, recorded, spec_rule
 
-__all__ = ["REMOVE_FIRST", "REWRITE", "Contents", "PartRows", "RowsReader", "read_contents",
-           "run_schedule"]  # fmt: skip
+__all__ = ["MERGED", "REMOVE_FIRST", "RESTORE", "RESTORE_ADVICE", "REWRITE", "Contents",
+           "PartRows", "RowsReader", "read_contents", "run_schedule"]  # fmt: skip
 
-REMOVE_FIRST, REWRITE = "remove first", "rewrite"
+REMOVE_FIRST, REWRITE, RESTORE = "remove first", "rewrite", "restore"
 """What a resume does about a file ``read_contents`` finds bad: nothing until it is removed
 (its checksum matches, so the resume takes it for whole); then it plays its chunk again, or
 writes the merged aggregates again from the chunks (``REMOVE_FIRST``); a ``--record`` file,
-removed, it gathers again from the chunks' records (``REWRITE``: where, the command says)."""
+removed, it gathers again from the chunks' records (``REWRITE``: where, the command says); a
+manifest whose seed dealt none of the run's games, nothing that helps: it would deal new games
+from that seed beside them (``RESTORE``: the seed the run was played with is put back)."""
+
+RESTORE_ADVICE = ("put back the seed the run was played with ('seed' and 'spec.seed' in "
+                  "{manifest}), or play a new run: a resume would deal new games from seed {seed} "
+                  "beside games dealt from another")  # fmt: skip
+"""What mends a ``RESTORE`` problem (``{manifest}``: the manifest's path; ``{seed}``: its
+seed)."""
 
 SAID = ("n_games", "n_matches")
 """What a chunk file says it played, beside its aggregates (``work.run_chunk`` keeps them)."""
+
+MERGED = "aggregates.npz"
+"""A complete run's merged aggregates: what its reports read, the sum of its chunks'."""
 
 COUNTS = ("games", "wins", "forfeits", "met", "size_games", "table_games", "matches")
 """Aggregates that count games: none is ever below zero."""
@@ -110,8 +121,10 @@ def read_contents(out: Path, manifest: dict[str, Any], result: Verification,
     for cid in sorted(result.done):  # each chunk's files as its entry lists them (all match)
         reader.chunk(cid, sorted(entries[str(cid)]))
     found, totals = reader.found, reader.totals
+    _seeds_found(reader.seeded, manifest, found)
     _odd_aggregates(totals, found)
-    if result.complete and len(totals) == result.n_chunks == len(result.done):
+    merged_bad = any(p.path == MERGED for p in result.other)  # missing, or not its checksum
+    if result.complete and len(totals) == result.n_chunks == len(result.done) and not merged_bad:
         _merged(out, totals, found)
         chunks_said = any(p.path.startswith("records/") for p in found.problems)  # said once
         if result.record is not None and result.record[1] is None and not chunks_said:
@@ -135,6 +148,7 @@ class _Reader:
         self.found = Contents()
         self.totals: dict[int, dict[str, np.ndarray]] = {}
         self.records: dict[int, int] = {}  # records each chunk's records file holds
+        self.seeded: dict[str, tuple[int, bool]] = {}  # rows part: (chunk, seeds as told)
 
     def bad(self, rel: str, why: str | None, cid: int) -> None:
         if why:
@@ -152,8 +166,12 @@ class _Reader:
                 expected = chunk.n_games
             else:  # an expert chunk's games, or a chunk the schedule does not tell
                 expected = said.get("n_matches" if matches else "n_games")
-            self.bad(rel, _rows_wrong(self.out / rel, self.manifest, chunk, expected,
-                                      self.read_rows), cid)  # fmt: skip
+            why = _rows_wrong(self.out / rel, self.manifest, chunk, expected, self.read_rows)
+            self.bad(rel, why, cid)
+            if not why and chunk is not None and self.expert == matches:
+                same = _seeds_as_told(self.out / rel, self.manifest["spec"], chunk, matches)
+                if same is not None:
+                    self.seeded[rel] = (cid, same)
         for rel in [r for r in files if r.startswith("records/")]:
             self.records[cid], why = _records_wrong(self.out / rel)
             self.bad(rel, why or self.records_count(self.records[cid], chunk, cid), cid)
@@ -244,6 +262,51 @@ def _rows_wrong(path: Path, manifest: dict[str, Any], chunk: Chunk | None,
     return None
 
 
+def _seeds_as_told(path: Path, spec: dict[str, Any], chunk: Chunk, matches: bool) -> bool | None:
+    """Whether the rows part ``path`` of ``chunk`` holds the seeds the run's seed and seed
+    keys (``spec``) derive for its games, as a worker derives them (``work.run_chunk``): each
+    row's ``seed`` (its play) and ``deal_seed`` (its deal; a match's, of ``matches`` rows).
+    None where it cannot tell: the spec or the part does not say."""
+    import pyarrow as pa  # start-up: pyarrow loads to read rows only
+    import pyarrow.parquet as pq
+
+    keys, seed = spec.get("seed_keys"), spec.get("seed")
+    play, deal = ("match_play", "match") if matches else ("play", "deal")
+    if not isinstance(keys, dict) or type(seed) is not int or seed < 0 or not all(
+            type(keys.get(k)) is int for k in (play, deal)):  # fmt: skip
+        return None
+    try:
+        rows = pq.read_table(path, columns=["seed", "deal_seed"])
+    except (OSError, ValueError, pa.ArrowException):  # no such column: not told
+        return None
+    deal_seeds, play_seeds = chunk_seeds(seed, chunk, matches, keys)
+    told = {"seed": play_seeds, "deal_seed": np.repeat(deal_seeds, chunk.n_seatings)}
+    return all(np.array_equal(rows.column(k).to_numpy().astype(np.uint64), v)
+               for k, v in told.items())  # fmt: skip
+
+
+def _seeds_found(seeded: dict[str, tuple[int, bool]], manifest: dict[str, Any],
+                 found: Contents) -> None:  # fmt: skip
+    """The rows parts holding other seeds than the manifest's seed derives for their games:
+    where every part read so, the manifest's seed is not the one the run was played with
+    (edited since: ``RESTORE``); else those parts are not the run's (``REMOVE_FIRST``)."""
+    other = {rel: cid for rel, (cid, same) in seeded.items() if not same}
+    if not other:
+        return
+    seed = manifest["spec"]["seed"]
+    if len(other) == len(seeded):
+        n = len({cid for cid in other.values()})
+        reason = (f"its seed {seed} dealt none of the run's games: the rows of "
+                  f"{'its one chunk' if n == 1 else f'each of its {n:,} chunks'} hold the seeds "
+                  "of another (the seed was changed since they were played)")  # fmt: skip
+        found.problems.append(Problem(storage.MANIFEST, reason, None, RESTORE))
+        return
+    for rel, cid in other.items():
+        reason = (f"its rows hold other seeds than the run's seed ({seed}) derives for its "
+                  "games (another run's games)")  # fmt: skip
+        found.problems.append(Problem(rel, reason, cid, REMOVE_FIRST))
+
+
 def _listed(values: Any) -> str:
     return ", ".join(map(str, values))
 
@@ -294,7 +357,7 @@ def _odd_aggregates(totals: dict[int, dict[str, np.ndarray]], found: Contents) -
 def _merged(out: Path, totals: dict[int, dict[str, np.ndarray]], found: Contents) -> None:
     """A complete run's merged aggregates (what its reports read), held against its chunks'
     merged as a run merges them (chunk by chunk: ``session.Merged``)."""
-    path = out / "aggregates.npz"
+    path = out / MERGED
     merged: dict[str, np.ndarray] | None = None
     for cid in sorted(totals):
         merged = aggregates.merge([totals[cid]] if merged is None else [merged, totals[cid]])

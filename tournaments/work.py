@@ -26,7 +26,7 @@ from .seating import base_positions
 from .seeds import derive_seeds
 
 __all__ = [
-    "ChunkTask", "ChunkOutput", "ready", "recorded", "run_chunk", "SEED_KEYS",
+    "ChunkTask", "ChunkOutput", "chunk_seeds", "ready", "recorded", "run_chunk", "SEED_KEYS",
     "MAX_GAMES_PER_MATCH", "RECORD_RULE", "RECORD_RULES", "rule_field", "spec_rule",
 ]  # fmt: skip
 
@@ -38,6 +38,18 @@ baseline's copy of a gauntlet table shares the strategy's), and game indices are
 deal-major (``tournaments.schedule``), so no seed depends on the number of deals. (Keys 0
 and 2 keyed deals by table size: every table of a size was dealt the same cards.) Key
 ``RECORD_KEY`` draws which games a sample of records keeps (``recorded``)."""
+
+
+def chunk_seeds(seed: int, chunk: Chunk, matches: bool = False,
+                keys: dict[str, int] = SEED_KEYS) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``chunk``'s seeds from the run's ``seed``: one a deal (a match's, where ``matches``)
+    and one a game (a seated match's), derived under ``keys`` (a run's manifest keeps
+    them): the one derivation a worker plays by and ``verify --deep`` checks the rows by."""
+    deal, play = ("match", "match_play") if matches else ("deal", "play")
+    deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
+    return (derive_seeds(seed, (keys[deal], chunk.deal_stream), deal_ids),
+            derive_seeds(seed, (keys[play],), chunk.game_indices()))  # fmt: skip
+
 
 RECORD_KEY = 13
 """SeedSequence spawn-key prefix of a record sample's draws: (13, block index)."""
@@ -231,9 +243,7 @@ def _run_game_chunk(task: ChunkTask) -> ChunkOutput:
     chunk, game = task.chunk, task.game
     n_games, n_set = chunk.n_games, chunk.n_seatings
     games = chunk.game_indices()
-    deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
-    deal_seeds = derive_seeds(task.seed, (SEED_KEYS["deal"], chunk.deal_stream), deal_ids)
-    play_seeds = derive_seeds(task.seed, (SEED_KEYS["play"],), games)
+    deal_seeds, play_seeds = chunk_seeds(task.seed, chunk)
     agg = _empty_aggregates(task)
 
     seatings = [task.seating(r) for r in range(n_set)]
@@ -411,9 +421,7 @@ def _run_match_chunk(task: ChunkTask) -> ChunkOutput:
     """Expert variant: one match per (deal, rotation); per-game and per-match rows."""
     chunk, game = task.chunk, task.game
     match_ids = chunk.game_indices()  # seated-match index, numbered like games
-    deal_ids = np.arange(chunk.deal_start, chunk.deal_stop, dtype=np.int64)
-    match_seeds = derive_seeds(task.seed, (SEED_KEYS["match"], chunk.deal_stream), deal_ids)
-    play_seeds = derive_seeds(task.seed, (SEED_KEYS["match_play"],), match_ids)
+    match_seeds, play_seeds = chunk_seeds(task.seed, chunk, matches=True)
     agg = _empty_aggregates(task)
     m = _play_matches(task, match_seeds, play_seeds, agg)
     batch, match_pos = m.batch, m.match_pos

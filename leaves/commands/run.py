@@ -101,6 +101,7 @@ def jobs_said(runs: Iterable[Path], jobs: int) -> str:
 )
 @format_option
 @rules_option
+@stops_on_term  # the report too: a stop once every game is played says what writes it
 def run(**opts: Any) -> None:
     """The main job: a round-robin tournament of the built-in heuristics, then its report.
 
@@ -158,10 +159,11 @@ def run(**opts: Any) -> None:
         if not game.rules.is_default:
             _say(f"rules: {game.rules}")
         played = _play(tournament, out, request)
-        page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
-        if stored is None or played or not current(out, page):  # (grown since it was written)
-            page = _report(out, out / "report", request.fmt)
-        state = _echo_report(out, page)
+        with _cut_short(out, request.fmt, "its report"):
+            page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
+            if stored is None or played or not current(out, page):  # (grown since written)
+                page = _report(out, out / "report", request.fmt)
+            state = _echo_report(out, page)
         if not game.rules.is_default:
             written = compare_with_default_rules(names, tournament, out, request)
             if written is not None:
@@ -253,11 +255,14 @@ def _tournament(names: list[str], game: Any, request: Request) -> Any:
 
 
 @stops_on_term
-def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> int:
+def _play(tournament: Any, out: Path, request: Request, echo: bool = True,
+          whole: Path | None = None) -> int:  # fmt: skip
     """Play ``tournament`` into ``out`` (resumed with --resume); the games this session
     played (0: the run was already whole, which is said). The time said is the manifest's,
     counted from here (``since``): this session's, and a resumed run's in all beside it.
-    Ctrl-C or SIGTERM stops it with every finished chunk recorded, and says how to go on."""
+    Ctrl-C or SIGTERM stops it with every finished chunk recorded, and says how to go on:
+    the resume of ``whole`` where ``out`` is a part of that run (its field under today's
+    rules, which ``leaves run --resume`` of the run plays and compares)."""
     if echo:
         _say(tournament.rounded_note)
     try:
@@ -267,7 +272,7 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> in
     except ValueError as exc:
         raise CLIError.of(exc) from exc
     except KeyboardInterrupt:
-        click.echo(f"interrupted: {_again(out, request.fmt)}", err=True)
+        click.echo(f"interrupted: {_again(whole or out, request.fmt)}", err=True)
         raise
     sessions = result.manifest["sessions"]
     played = int(sessions[-1].get("units_played", 0))
@@ -280,6 +285,22 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True) -> in
         wall += f" this session, {float(result.manifest['wall_time_s']):.1f} s in all"
     _say(f"tournament: {out} ({wall})")
     return played
+
+
+@contextlib.contextmanager
+def _cut_short(out: Path, fmt: str, what: str) -> Iterator[None]:
+    """Stopped (Ctrl-C, SIGTERM) once every game of the run in ``out`` is played, while
+    ``what`` is written: says so, and what writes it (a resume writes a missing report, or
+    one describing other games, and the comparison alike)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        from tournaments.run_state import continue_command
+
+        flags = "" if fmt == "html" else f" --format {fmt}"
+        click.echo(f"interrupted: nothing is left to play in {out}, only {what} was cut short "
+                   f"('{continue_command('run', out, flags)}' writes it)", err=True)  # fmt: skip
+        raise
 
 
 def _again(out: Path, fmt: str) -> str:
@@ -297,7 +318,7 @@ def _report_again(out: Path, fmt: str) -> Path:
     from leaves_cli.writable import check_writable
 
     check_writable(out)
-    with playing(out):
+    with playing(out), _cut_short(out, fmt, "its report"):
         return _report(out, out / "report", fmt)
 
 
@@ -332,8 +353,9 @@ def compare_with_default_rules(names: list[str], tournament: Any, out: Path,
     stages = tournament.schedule.stages  # the baseline is built at the games first asked:
     same = _tournament(names, load_game("leaves", {}), request)  # grown to the run's deals
     _play(same if same.schedule.stages == stages else same.with_stages(stages),
-          out / DEFAULT_RULES_RUN, request, echo=False)  # fmt: skip
-    return _comparison(build_variants_report, tournament, out, request.fmt)
+          out / DEFAULT_RULES_RUN, request, echo=False, whole=out)  # fmt: skip
+    with _cut_short(out, request.fmt, "the comparison with today's rules"):
+        return _comparison(build_variants_report, tournament, out, request.fmt)
 
 
 def _comparison(build: Any, tournament: Any, out: Path, fmt: str) -> Path:
@@ -360,5 +382,5 @@ def _compared_again(tournament: Any, out: Path, fmt: str) -> Path | None:
     from leaves_cli.writable import check_writable
 
     check_writable(out)
-    with playing(out):
+    with playing(out), _cut_short(out, fmt, "the comparison with today's rules"):
         return _comparison(build_variants_report, tournament, out, fmt)
