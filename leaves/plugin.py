@@ -20,8 +20,9 @@ import numpy as np
 import strategies
 from gamekit.errors import ParameterError
 from leaves.players.builtin import BEST_HEURISTIC
+from leaves.rule_text import named_value, texts_of
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
-from leaves.ruleset import Rules
+from leaves.ruleset import TARGETS, Rules
 from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
 from strategies.deadline import check_timeout
 from tournaments.game import (
@@ -131,8 +132,13 @@ class LeavesGame(GameBase):
             self.decision_timeout = check_timeout(decision_timeout)
         except ValueError as exc:
             raise ParameterError(f"{{decision_timeout}}: {exc}", "decision_timeout") from None
+        typed = texts_of(rules)  # the rules as typed, where they were text
         self.rules = rules = Rules.of_options(rules, turn_limit)
         self.match_target = rules.expert_target
+        self.target_named = (None if typed is None or named_value(typed, "expert_target") is None
+                             else f"expert_target={rules.expert_target}")  # fmt: skip
+        """The words in which the rules typed name the match target, today's value included
+        (the command line refuses a target a run would not play to); None: they name none."""
         self.min_players, self.max_players = rules.players[0], rules.players[-1]
         self.max_length = rules.turn_limit
         self.limits = limit_words(rules.turn_limit)
@@ -141,6 +147,17 @@ class LeavesGame(GameBase):
     def check_players(self, n_players: int) -> None:
         """ValueError naming the counts the rules allow when ``n_players`` is not one."""
         self.rules.hand_size_for(n_players)
+
+    def check_target(self, target: Any) -> None:
+        """ParameterError for a target above what the rule ``expert_target`` takes
+        (``TARGETS``): ``--target`` is that rule's sugar. The runner's
+        ``tournaments.arguments.match_rules`` asks on every way in, and refuses any other bad
+        target (below one, not whole) itself."""
+        whole = isinstance(target, int) and not isinstance(target, bool)
+        if whole and target > TARGETS[1]:
+            raise ParameterError(f"{{target}} takes a whole number from {TARGETS[0]} to "
+                                 f"{TARGETS[1]} (as the rule expert_target does), got {target}",
+                                 "target")  # fmt: skip
 
     def settings_words(self) -> dict[str, str]:
         """The rules the run is played under, for the report's overview."""

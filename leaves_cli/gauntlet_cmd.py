@@ -32,7 +32,7 @@ from .options import (
 )
 from .origins import whose
 from .request import Request, draft
-from .tournament_checks import DEFAULT_HELP, players_of
+from .tournament_checks import DEFAULT_HELP, players_of, refuse_target_settings
 from .tournament_parts import (
     TypedNumber,
     echo_rules,
@@ -55,6 +55,12 @@ for a steady variance estimate, few enough that a clear difference costs little.
 SEQUENTIAL_DEFAULTS = {"margin": 1.0, "alpha": 0.05, "beta": 0.05}
 """The sequential test's settings when not given (the cap: ``sequential.SEQUENTIAL_MAX_GAMES``)."""
 
+ERROR_RATES = (0, 0.5)
+"""The bounds of ``--alpha`` and ``--beta``, neither taken: the refusal and the help say them
+from here."""
+RATE_WORDS = "between {} and {}".format(*ERROR_RATES)
+"""The range in the words of the help and of the refusal."""
+
 
 class GauntletCommand(click.Command):
     """``leaves gauntlet``: with ``--resume`` SPEC and ``--against`` come from the run, so
@@ -76,7 +82,9 @@ class GauntletCommand(click.Command):
 @click.command(name="gauntlet", cls=GauntletCommand)
 @click.argument("spec", metavar="SPEC")
 @against_option(
-    "The field: the strategies in the other seats (repeated in turn to fill them).",
+    "The field: the strategies in the other seats, sorted by label and repeated in turn to "
+    "fill them (taker,greedy in three seats: greedy, taker, greedy); more than the seats: "
+    "a table for each combination.",
 )
 @click.option(
     "--baseline",
@@ -128,13 +136,14 @@ class GauntletCommand(click.Command):
 @value_option(
     "--alpha",
     TypedNumber(),
-    "--sequential: how often it may say 'better' of two equal strategies (default 0.05).",
+    f"--sequential: how often it may say 'better' of two equal strategies ({RATE_WORDS}, "
+    "neither included; default 0.05).",
 )
 @value_option(
     "--beta",
     TypedNumber(),
     "--sequential: how often it may say 'not better by the margin' of a strategy better "
-    "by the margin (default 0.05).",
+    f"by the margin ({RATE_WORDS}, neither included; default 0.05).",
 )
 @value_option(
     "--max-games",
@@ -242,6 +251,8 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
         manifest = settle(values, given)
     elif values["spec"] is None:  # pragma: no cover - click asks for SPEC without --resume
         raise CLIError.required("SPEC")
+    if manifest is None:  # a resumed run's settings are its own, checked when it began
+        refuse_target_settings(values, command="leaves gauntlet")
     return Request.of(values, manifest)
 
 
@@ -328,8 +339,8 @@ def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
     if settings["max_games"] is None:
         settings["max_games"] = max(SEQUENTIAL_MAX_GAMES, games)
     for name in ("alpha", "beta"):
-        if not 0 < settings[name] < 0.5:
-            raise CLIError(f"{whose(request.values, name)} must be between 0 and 0.5, got "
+        if not ERROR_RATES[0] < settings[name] < ERROR_RATES[1]:
+            raise CLIError(f"{whose(request.values, name)} must be {RATE_WORDS}, got "
                            f"{settings[name]}", usage=True)  # fmt: skip
     if request.manifest is None:  # a resumed run's cap is its own, checked when it began
         _check_cap(settings["max_games"])

@@ -1,9 +1,11 @@
 """Options of a new ``leaves tournament`` that would be accepted and then quietly not do what
 they say: refused in one line before anything is played (exit 2).
 
-A lone strategy only ever plays itself; ``--target`` without matches is dropped; a target
-that a game setting contradicts (one that sets a target of its own, as rules may) would play
-matches to one and record the other; a ``--record`` file in a folder that does not exist would create that folder
+A lone strategy only ever plays itself; ``--target`` without matches is dropped, and so is a
+game setting's target (it ends a match, never a game: ``refuse_target_settings``, which
+``leaves gauntlet`` asks too); a target that a game setting contradicts (one that names a
+target of its own, as rules may, today's value too) would play matches to one and record
+the other; a ``--record`` file in a folder that does not exist would create that folder
 wherever the path points (inside ``--out`` it is the run's own folder, created anyway). A
 ``--target`` below 1 point is refused here too, in the game's word for what runs to it (its
 ``match_unit``). So are ``--precision`` and ``--max-games`` that cannot be (``check_precision``,
@@ -37,6 +39,7 @@ __all__ = [
     "check_resumed_cap",
     "default_players",
     "players_of",
+    "refuse_target_settings",
     "room_for_a_deal",
 ]
 
@@ -92,10 +95,12 @@ def players_of(game: Any, players: Any) -> Any:
 
 
 def _targets_set(cls: Any, opts: Any) -> list[tuple[Any, str, int]]:
-    """Each game setting given that sets a match target of its own (the game built with it
-    has another ``match_target`` than with its defaults): (its option, its value in the
-    game's words, the target it sets). None are found for a game that cannot be built: it
-    is refused later, naming what is wrong."""
+    """Each game setting given that sets a match target of its own: (its option, its value in
+    the game's words, the target it sets). A setting sets one where the game built with it has
+    another ``match_target`` than with its defaults, or where that game says its settings
+    name one (its ``target_named``: their words for it, today's value typed too, as a
+    plug-in reads them; a target typed is a target given). None are found for a game that
+    cannot be built: it is refused later, naming what is wrong."""
     found = []
     given = [o for o in getattr(cls, "options", ()) if opts.get(o.name) not in (None, ())]
     try:
@@ -108,10 +113,36 @@ def _targets_set(cls: Any, opts: Any) -> list[tuple[Any, str, int]]:
             game = cls(**{opt.name: value})
         except (TypeError, ValueError):
             continue
-        if game.match_target != own:
-            words = game.settings_words().get(opt.name, value)
-            found.append((opt, words, int(game.match_target)))
+        named = getattr(game, "target_named", None)
+        if named is not None or game.match_target != own:
+            words = named or game.settings_words().get(opt.name, value)
+            found.append((opt, str(words), int(game.match_target)))
     return found
+
+
+def refuse_target_settings(opts: Any, needs: str | None = None,
+                           command: str = "the command") -> None:  # fmt: skip
+    """Refuse a game setting that sets a match target (``_targets_set``) where no match is
+    played: the target ends a match, never a game, so it would change nothing but the rules
+    line (as ``leaves play`` refuses it). ``needs`` names the option that plays matches
+    (``expert``); where ``command`` has none, it plays single games. A game whose target makes
+    matches plays them anyway."""
+    from gamekit.errors import ParameterError
+    from tournaments.declaration import plural  # start-up: only to refuse
+
+    from .tournament_parts import refused
+
+    cls = _game_class(opts["game_spec"])
+    if cls is None or getattr(cls, "target_makes_matches", True):
+        return
+    unit, match = getattr(cls, "unit", "game"), getattr(cls, "match_unit", "match")
+    for opt, value, _ in _targets_set(cls, opts):
+        said = f"{{{opt.name}}} {value} ends a {match}, never a {unit}"
+        if needs is not None:
+            said += f": add {{{needs}}} to play a {match} to it, or leave it out"
+        else:
+            said += f", and {command} plays single {plural(unit)}: leave it out"
+        raise refused(ParameterError(said, opt.name, *([needs] if needs else [])), opts)
 
 
 def _game_class(spec: str) -> Any:
@@ -166,6 +197,8 @@ def check_new_run(opts: dict[str, Any]) -> None:
         raise refused(ParameterError(f"{{target}} {target} needs {{expert}}: {title} plays "
                                      f"single {unit}, not {match} to a target, without it",
                                      "target", "expert"), opts)  # fmt: skip
+    if not opts["expert"]:  # a setting's target: no match to end
+        refuse_target_settings(opts, needs="expert")
     for opt, value, named in _targets_set(cls, opts):
         if target is not None and named != int(target):
             raise refused(ParameterError(f"{{target}} {target} and {{{opt.name}}} {value} "
