@@ -22,6 +22,9 @@ from gamekit.bench_limits import size_words as _size  # noqa: F401 - where tests
 from .errors import CLIError
 from .options import WholeNumber, game_option
 
+GAMES_OWN = "the game's own"
+"""What --games and --api-games play when not given: the sizes the game's plug-in picks."""
+
 
 def check_needs(plugin: Any, players: int, sizes: dict[str, int | None], given: str) -> None:
     """Refuse a benchmark the machine cannot hold or that would not end within a day, warn
@@ -71,13 +74,12 @@ def _table(report: Any) -> None:
 )
 @click.option("--players", "-p", type=WholeNumber(), default=4, show_default=True, help="Seats.")
 @click.option(
-    "--games", "-n", type=WholeNumber(), default=None,
-    help="Compiled games (or the game's units, e.g. rounds) per timed run  [default: the "
-    "game's own].",
+    "--games", "-n", type=WholeNumber(), default=None, show_default=GAMES_OWN,
+    help="Compiled games (or the game's units, e.g. rounds) per timed run.",
 )  # fmt: skip
 @click.option(
-    "--api-games", type=WholeNumber(), default=None,
-    help="Games through the game's Python API, where it times one  [default: the game's own].",
+    "--api-games", type=WholeNumber(), default=None, show_default=GAMES_OWN,
+    help="Games through the game's Python API, where it times one.",
 )  # fmt: skip
 @click.option(
     "--repeats", type=WholeNumber(), default=3, show_default=True,
@@ -102,15 +104,19 @@ def bench(  # noqa: PLR0913 - click passes each option
     e.g. rounds) inside the compiled loop its runs play on (its C engine where one is built;
     LEAVES_ENGINE=numba times numba's kernels instead; the table names the one timed) and,
     beside them, through its Python API. What the seats play is the game's choice (random
-    legal moves, or its built-in strategies), as its documentation says. Sizes whose results
-    cannot fit in this machine's memory, or that would take more than a day, are refused
-    before anything plays.
+    legal moves, or its built-in strategies), as its documentation says.
+
+    Before anything plays, the sizes are held against what the plug-in declares: results
+    that cannot fit in this machine's memory are refused, and so is a size whose lower
+    bound on time passes 1 day; past 10 minutes it plays after a warning. The bound is a
+    floor, set below the fastest play the game has measured (room for a faster machine):
+    a size under a day by it may still take many times longer here.
 
     \b
     Examples:
       leaves bench                        # 4 players, table
       leaves bench --players 6 --games 500000
-      leaves bench --json                 # one JSON object (games_per_second, ...)
+      leaves bench --json                 # one JSON object: games_per_second...
     """
     from tournaments.checks import player_counts
 

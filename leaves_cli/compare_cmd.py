@@ -149,12 +149,12 @@ def compare(run_a: Path, run_b: Path, alpha: float, pairs: tuple[str, ...],
     \b
     Exit codes:
       0  compared
-      1  a run cannot be used (a bad part, a corrupt manifest, no per-game rows kept, no
-         valid game: every one ended by a forfeit), no strategy both runs have has a valid game in both, or
-         --out cannot be written
-      2  bad usage: a path that holds no run (or rows without their manifest.json), a
-         bad --pair, or runs that cannot be compared (other games, table sizes, a
-         gauntlet and a tournament, no strategy in common)
+      1  a run cannot be used (a bad part, a corrupt manifest, no per-game rows
+         kept, no valid game: every one ended by a forfeit), no strategy both
+         runs have has a valid game in both, or --out cannot be written
+      2  bad usage: a path that holds no run (or rows without their
+         manifest.json), a bad --pair, or runs that cannot be compared (other
+         games, table sizes, a gauntlet and a tournament, no strategy in common)
     """
     from reports import ReportError
     from reports.compare import NotComparable

@@ -24,7 +24,7 @@ from .options import (
     WholeNumber,
     against_option,
     game_option,
-    jobs_option,
+    jobs_flags,
     load_option,
     progress_option,
     split_specs,
@@ -105,7 +105,7 @@ class GauntletCommand(click.Command):
     "(default 4,000).",
 )
 @click.option("--seed", type=WholeNumber(0), default=0, show_default=True, help="Seed.")
-@jobs_option
+@jobs_flags("-j")
 @value_option(
     "--out",
     FileName(file_okay=False),
@@ -166,12 +166,12 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
     \b
     Examples:
       leaves gauntlet my_bot.py:MyBot --against taker
-      leaves gauntlet counter --against taker,greedy --baseline weighted --games 50000
-      leaves gauntlet greedy --against weighted --baseline taker --players 3 --out runs/g
+      leaves gauntlet counter --against taker,greedy --baseline weighted
+      leaves gauntlet greedy --against weighted --baseline taker --out runs/g
       leaves report runs/g
       leaves gauntlet counter --against taker --sequential --margin 1 --out runs/s
-      leaves gauntlet --resume --out runs/s                # after Ctrl-C: all from the run
-      leaves gauntlet counter --against taker,greedy --rules take=ends --games 4000
+      leaves gauntlet --resume --out runs/s   # after Ctrl-C: all from the run
+      leaves gauntlet counter --against taker,greedy --rules take=ends
 
     With --sequential, batches of whole duplicate sets (the first of --games, each next one
     growing the deals by a quarter) are played until a sequential probability ratio test
@@ -237,9 +237,9 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     """The request, merged once: the command line, the --load files loaded, a resumed run's
     manifest filling in the rest (``gauntlet_resume.settle``); one-line errors."""
     values, given = draft(ctx, opts)
-    if values["jobs"] == 0 or values["jobs"] < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {values['jobs']}",
-                       usage=True)  # fmt: skip
+    from .tournament_cmd import check_jobs  # start-up: it loads numpy
+
+    check_jobs(values["jobs"])
     from .strategies_cmd import load_files, refuse_empty_items
 
     refuse_empty_items(values["against"] or ())

@@ -235,11 +235,11 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
     \b
     Examples:
       leaves replay games.jsonl
-      leaves replay records.jsonl --game 12      # the file's 12th record
-      leaves replay runs/a --game 417 --all      # game 417 of a run, from its seeds
+      leaves replay records.jsonl --game 12    # the file's 12th record
+      leaves replay runs/a --game 417 --all    # game 417 of a run, from its seeds
       leaves replay games.jsonl --all | less -R
-      leaves replay games.jsonl --all --hints       # a hint at every position
-      leaves replay rounds.jsonl --game 3         # a round record of a game in rounds
+      leaves replay games.jsonl --all --hints  # a hint at every position
+      leaves replay rounds.jsonl --game 3      # a record of a game in rounds
     """
     from .replay_run import is_run, replay_run_game
 

@@ -147,9 +147,9 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
          or nothing valid was played: every game ended by a forfeit, a strategy
          forfeited every game it played, or one side of a gauntlet did (the report
          is written, and says so first)
-      2  bad usage: an unknown option or bad value, or RUN_DIR that does not exist,
-         is a file or holds no run (no manifest.json, as 'leaves verify' says: rows
-         under games/ without it are vouched for by nothing)
+      2  bad usage: an unknown option or bad value, or RUN_DIR that does not
+         exist, is a file or holds no run (no manifest.json, as 'leaves verify'
+         says: rows under games/ without it are vouched for by nothing)
     """
     from reports import ReportError, build_report
 

@@ -23,7 +23,7 @@ from .options import (
     OneOf,
     WholeNumber,
     game_option,
-    jobs_option,
+    jobs_flags,
     load_option,
     progress_option,
     value_option,
@@ -41,6 +41,29 @@ from .tournament_outcome import echo_outcome as _echo_outcome
 from .worker_stop import worker_stopped
 
 
+def check_jobs(jobs: int, flag: str = "--jobs") -> None:
+    """The one refusal of a --jobs that names no player (0, or below -1): every command
+    that plays says it in these words."""
+    if jobs == 0 or jobs < -1:
+        raise CLIError(f"{flag} must be a positive number (or -1), got {jobs}", usage=True)
+
+
+def refuse_repeated_sizes(players: Any, flag: str = "--players") -> None:
+    """A table size ``players`` names twice (3,3), refused as ``--rules players=3/3`` is: a
+    size typed twice is a slip, not a request (the run would play it once). ``players``: as
+    typed ("3,4"), or a list of sizes (a config file's)."""
+    typed = players.split(",") if isinstance(players, str) else players
+    if isinstance(typed, int) or typed is None:
+        return
+    seen: set[int | str] = set()
+    for text in (str(p).strip() for p in typed if str(p).strip()):  # "3,,4": no size between
+        size = int(text) if text.isdigit() else text  # 03 and 3 are one size
+        if size in seen:
+            raise CLIError(f"{flag} names {size} twice ({players}): give each count once",
+                           usage=True)  # fmt: skip
+        seen.add(size)
+
+
 @click.command(name="tournament")
 @click.argument("specs", nargs=-1, metavar="SPEC [SPEC ...]")
 @click.option("--config", "config", type=FileName(dir_okay=False), help="TOML file of options.")
@@ -55,7 +78,7 @@ from .worker_stop import worker_stopped
 @click.option(
     "--seed", type=WholeNumber(0), default=None, help="Tournament seed (default: fresh, saved)."
 )
-@jobs_option
+@jobs_flags("-j")
 @click.option("--out", type=FileName(file_okay=False), default=None, help="Output directory.")
 @click.option(
     "--resume",
@@ -78,7 +101,12 @@ from .worker_stop import worker_stopped
               "target makes matches, giving one turns them on).")  # fmt: skip
 @value_option("--rounds", int, "Matches of a fixed number of rounds instead of a target (a "
               "game played in rounds).")  # fmt: skip
-@click.option("--repeats", is_flag=True, help="Let a strategy take several seats at a table.")
+@click.option(
+    "--repeats",
+    is_flag=True,
+    help="Let a strategy take several seats at a table (with fewer strategies than seats "
+    "they do anyway, so that every one plays).",
+)
 @value_option(
     "--seating",
     OneOf(parts.CHOICES["seating"]),
@@ -136,15 +164,16 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
 
     \b
     Examples:
-      leaves tournament greedy low high minimal --players 4 --games 1000000 --out runs/a
-      leaves tournament greedy random counter --players 3,4,5 --games 300000 --out runs/mix
+      leaves tournament greedy low high minimal --games 1000000 --out runs/a
+      leaves tournament greedy random counter --players 3,4,5 --out runs/mix
       leaves tournament greedy low high --expert --games 10000 --out runs/expert
       leaves tournament --config examples/tournament.toml
-      leaves tournament greedy low high random --out runs/a --resume     # after Ctrl-C
+      leaves tournament greedy low high random --out runs/a --resume  # Ctrl-C'd
       leaves tournament my.py:Slow greedy low --decision-timeout 5 --out runs/s
-      leaves tournament greedy low high random --backend dask --scheduler tcp://head:8786 \\
-          --games 100000000 --no-rows --out runs/big
-      leaves tournament greedy low high counter --games 20000 --precision 0.5 --out runs/p
+      leaves tournament greedy low high random --backend dask \\
+          --scheduler tcp://head:8786 --games 100000000 --no-rows --out runs/big
+      leaves tournament greedy low high counter --games 20000 --precision 0.5 \\
+          --out runs/p
 
     With --precision, stages of whole duplicate sets are played (the first of --games, each
     next one sized from the widths so far) until every strategy's 95% interval half-width is
@@ -281,9 +310,8 @@ def _check(values: dict[str, Any], manifest: dict[str, Any] | None, given: set[s
             check_scheduler(values["scheduler"])
         except ValueError as exc:
             raise CLIError(str(exc), usage=True) from None
-    if values["jobs"] == 0 or values["jobs"] < -1:
-        raise CLIError(f"{parts.named(values, 'jobs')} must be a positive number (or -1), got "
-                       f"{values['jobs']}", usage=True)  # fmt: skip
+    check_jobs(values["jobs"], parts.named(values, "jobs"))
+    refuse_repeated_sizes(values["players"], parts.named(values, "players"))
     from .tournament_checks import check_new_run, check_precision, check_record_folder
 
     check_precision(values, given, resumed=manifest is not None)

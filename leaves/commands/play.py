@@ -124,11 +124,11 @@ def play(**opts: Any) -> None:
 
     \b
     Examples:
-      leaves play                                  # 4 players, you in seat 0, medium
-      leaves play --level hard                     # against three ismcts
+      leaves play                       # 4 players, you in seat 0, medium
+      leaves play --level hard          # against three ismcts
       leaves play --players 3 --seat 1 --against greedy,random --seed 7
-      leaves play --expert                         # games until someone has 20 points
-      leaves play --rules take=nothing             # a pass takes no card: type 'pass'
+      leaves play --expert              # games until someone has 20 points
+      leaves play --rules take=nothing  # a pass takes no card: type 'pass'
       leaves play --load my_bot.py --against mybot --save games.jsonl
     """
     o = PlayOptions(**opts)

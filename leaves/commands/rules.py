@@ -189,7 +189,7 @@ def rules(check: tuple[str, ...]) -> None:
     Examples:
       leaves rules
       leaves rules --check "hand_size=9,take=ends"
-      leaves tournament greedy low high --rules take=nothing --games 10000 --out runs/v
+      leaves tournament greedy low high --rules take=nothing --out runs/v
     """
     from leaves_cli.console import make_console
 

@@ -92,7 +92,13 @@ def jobs_said(runs: Iterable[Path], jobs: int) -> str:
     default=None,
     help=f"Players per table: {PLAYERS_HELP}.",
 )
-@click.option("--seed", type=WholeNumber(0), default=DEFAULT_SEED, show_default=True)
+@click.option(
+    "--seed",
+    type=WholeNumber(0),
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Seed of the deals: the same seed and --games give the same run.",
+)
 @click.option(
     "--resume",
     is_flag=True,
@@ -105,8 +111,9 @@ def jobs_said(runs: Iterable[Path], jobs: int) -> str:
 def run(**opts: Any) -> None:
     """The main job: a round-robin tournament of the built-in heuristics, then its report.
 
-    Every built-in strategy that does no search (all of them but ismcts) meets every other
-    on tables of --players seats, on duplicate deals under a balanced set of seatings (every
+    Every strategy built into leaves that does no search (all of them but ismcts; those of
+    other packages, such as observation and openspiel, and your own are left out) meets
+    every other on tables of --players seats, on duplicate deals under a balanced set of seatings (every
     strategy in every position and after every other equally often). The run is
     written to OUT (resumable with --resume, which reads the rest from OUT) and the report
     to OUT/report. The same seed and game count give the same results whatever --jobs is.
@@ -127,11 +134,11 @@ def run(**opts: Any) -> None:
 
     \b
     Examples:
-      leaves run                               # 201,600 games -> leaves-run/report/report.html
+      leaves run             # 201,600 games -> leaves-run/report/report.html
       leaves run --games 20000 --jobs 2 --out runs/quick
       leaves run --players 5 --seed 1 --out runs/five
       leaves run --resume --out runs/quick     # finish it if interrupted
-      leaves run --resume --out runs/quick --games 40000   # grow it, its games kept
+      leaves run --resume --out runs/quick --games 40000  # grow it, games kept
       leaves run --rules take=ends --games 20000 --out runs/ends
     """
     request = Request.of(opts)
@@ -215,8 +222,9 @@ def _check_options(request: Request) -> list[str]:
     (against the rules given; a resumed run's own rules are checked once read). Returns the
     field, the built-in heuristics."""
     jobs, players = request.jobs, request.players
-    if jobs == 0 or jobs < -1:
-        raise CLIError(f"--jobs must be a positive number of workers or -1, got {jobs}", usage=True)
+    from leaves_cli.tournament_cmd import check_jobs  # start-up: it loads numpy
+
+    check_jobs(jobs)
     from .rules import table_size
     from .variants_sweep import refuse_todays
 

@@ -17,7 +17,7 @@ from leaves_cli.options import (
     FileName,
     WholeNumber,
     against_option,
-    jobs_option,
+    flag_of,
     load_option,
     progress_option,
     split_specs,
@@ -28,6 +28,7 @@ from leaves_cli.tournament_checks import DEFAULT_PLAYERS
 from leaves_cli.tournament_parts import TypedNumber, stops_on_term
 
 from .rules import rules_option
+from .run import short_jobs_option
 from .variants_sweep import ENDS_A_MATCH
 
 
@@ -54,7 +55,7 @@ from .variants_sweep import ENDS_A_MATCH
 @click.option(
     "--seed", type=WholeNumber(0), default=None, help="Tuning seed (default: fresh, saved)."
 )
-@jobs_option
+@short_jobs_option
 @click.option(
     "--out",
     type=FileName(file_okay=False),
@@ -105,11 +106,11 @@ def tune(**opts: Any) -> None:
 
     \b
     Examples:
-      leaves tune weighted --against taker,counter,high,low --budget 200000 --seed 1
+      leaves tune weighted --against taker,counter,high,low --budget 200000
       leaves tune taker --against weighted --players 3,4 --seed 2 --out tune-taker
-      leaves tune my_bot.py:MyBot --against greedy,low --budget 50000 --out tune-mine
+      leaves tune my_bot.py:MyBot --against greedy,low --budget 50000 --out mine
       leaves tune mybot --load my_bot.py --against greedy,low --budget 50000
-      leaves tune weighted --against taker,counter --rules take=ends --out tune-ends
+      leaves tune weighted --against taker,counter --rules take=ends --out ends
 
     With --rules every game of the search and of the verification is played under that
     variant (tune.json records it; verify/tuned and verify/start are runs under it).
@@ -132,8 +133,10 @@ def tune(**opts: Any) -> None:
         raise CLIError("--against needs at least one opponent strategy", usage=True)
     for spec in [request.spec, *specs]:
         _refuse_other_games(spec)
-    if request.jobs == 0 or request.jobs < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
+    from leaves_cli.tournament_cmd import check_jobs, refuse_repeated_sizes  # start-up: numpy
+
+    check_jobs(request.jobs)
+    refuse_repeated_sizes(request.players)
     progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
@@ -277,7 +280,7 @@ def resume_command(spec: str) -> str:
         ):
             continue
         value = ctx.params[name]
-        flag = param.opts[0]
+        flag = flag_of(param)  # the long flag: --jobs, not -j
         values = value if getattr(param, "multiple", False) else (value,)
         words += [w for v in values for w in (flag, str(v))]
     return shlex.join([*words, "--resume"])

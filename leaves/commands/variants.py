@@ -220,11 +220,11 @@ def variants(**opts: Any) -> None:  # fmt: skip
     \b
     Examples:
       leaves variants --rules hand_size=9 --rules take=ends --out runs/v
-      leaves variants --sweep hand_size=8..11 --games 4000 --seed 1 --out runs/sweep
-      leaves variants random low greedy counter weighted --rules "take=ends,min_count=off" \\
-          --players 4 --games 20000 --seed 1 --out runs/v2
+      leaves variants --sweep hand_size=8..11 --games 4000 --out runs/sweep
+      leaves variants random low greedy counter weighted \\
+          --rules "take=ends,min_count=off" --games 20000 --out runs/v2
       leaves variants --rules expert_target=30 --expert --games 5000 --out runs/v3
-      leaves variants --out runs/v --resume       # after Ctrl-C: the rest from the run
+      leaves variants --out runs/v --resume    # after Ctrl-C: the rest of it
     """
     from .variants_resume import check_games, check_out, settle
 
@@ -233,8 +233,9 @@ def variants(**opts: Any) -> None:  # fmt: skip
     if not values["players"]:  # not typed (nor read from the comparison resumed)
         values["players"] = (str(shared_table_size(values["rules"], values["sweep"])),)
     request = Request.of(values)
-    if request.jobs == 0 or request.jobs < -1:
-        raise CLIError(f"--jobs must be a positive number (or -1), got {request.jobs}", usage=True)
+    from leaves_cli.tournament_cmd import check_jobs  # start-up: it loads numpy
+
+    check_jobs(request.jobs)
     sizes = _sizes(request.players)
     rule_sets, points = _sets(request, sizes)
     from leaves_cli.strategies_cmd import load_files
@@ -261,8 +262,10 @@ def variants(**opts: Any) -> None:  # fmt: skip
 
 
 def _sizes(players: tuple[str, ...]) -> list[int]:
+    from leaves_cli.tournament_cmd import refuse_repeated_sizes  # start-up: it loads numpy
     from tournaments.schedule import parse_players
 
+    refuse_repeated_sizes(",".join(players))
     try:
         return list(parse_players(",".join(players)))
     except ValueError as exc:
