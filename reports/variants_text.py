@@ -146,18 +146,21 @@ def _flat(r: pd.Series) -> bool:
 
 
 def _length(look: _Lookup, rules: str, base: str) -> list[str]:
+    """How much shorter or longer games are, in each measure clearly changed (turns, rounds),
+    each beside its own figures: a parenthesis gives the measure its claim is about."""
     parts = []
     for metric, less, more in (("turns", "shorter", "longer"), ("rounds", "fewer", "more")):
         r = look.d.get((rules, metric, "all", -1))
-        if is_clear(r):
+        if not is_clear(r):
+            continue
+        keys = [(rules, metric, "all", -1), (base, metric, "all", -1)]
+        if not all(key in look.m for key in keys):  # a table lacking either figure: the claim alone
             parts.append(change(r, less, more))
-    if not parts:
-        return []
-    r = look.d.get((rules, "turns", "all", -1))
-    k = diff_digits(r) if is_clear(r) else None  # as the difference: not '44.0 against 44.0'
-    v = look.shown((rules, "turns", "all", -1), bracket=False, k=k)
-    b = look.shown((base, "turns", "all", -1), bracket=False, k=k)
-    return [f"games are {' and '.join(parts)} ({v} against {b})"]
+            continue
+        k = diff_digits(r)  # as the difference: not '44.0 against 44.0'
+        v, b = (look.shown(key, bracket=False, k=k) for key in keys)
+        parts.append(f"{change(r, less, more)} ({v} against {b})")
+    return [f"games are {' and '.join(parts)}"] if parts else []
 
 
 def _first_player(look: _Lookup, rules: str, base: str, n: str) -> str | None:

@@ -58,8 +58,8 @@ def test_a_grown_runs_report_is_brought_up_to_date_and_said_so(run, capsys):
     code, stdout, err = cli(capsys, "run", *SMALL, "--out", str(run))
     assert code == 0 and err == "", err
     assert stdout.splitlines()[0] == (
-        f"{run} already holds this run, finished: {2 * N:,} games, grown from the {N:,} asked, "
-        f"seed 0; its report, brought up to date (it described {N:,} games): {page}"
+        f"{run} already holds this run, finished: {2 * N:,} games, asked 1, grown by 1 "
+        f"more stage of deals, seed 0; its report, brought up to date (it described {N:,} games): {page}"
     )
     assert _played(page) == f"{2 * N:,} games (finished)"
     assert _games_in_summary(run) == 2 * N == len(pd.read_parquet(run / "games"))

@@ -88,8 +88,8 @@ def test_a_second_run_says_where_the_finished_one_is_and_its_advice_works(finish
     code, stdout, err = cli(capsys, "run", *SMALL)  # the run grown: still this run, finished
     assert code == 0 and err == "", err
     assert stdout.splitlines()[0] == (
-        f"{run} already holds this run, finished: {2 * n:,} games, grown from the {n:,} asked, "
-        f"seed 0; its report: {page}"
+        f"{run} already holds this run, finished: {2 * n:,} games, asked 1, grown by 1 "
+        f"more stage of deals, seed 0; its report: {page}"
     )
 
 

@@ -128,9 +128,12 @@ def _words(value: Any, count: bool) -> str:
     return f"{value:,}" if count and isinstance(value, int) else str(value)
 
 
-def _differences(stored: dict[str, Any], t: Any) -> list[str]:
+def _differences(stored: dict[str, Any], t: Any, games: bool) -> list[str]:
     """What a person would name that differs between the run stored and the one asked for:
-    the strategies (then only they), players, games, seed, rules (no design's internal key)."""
+    the strategies (then only they), players, games, seed, rules (no design's internal key).
+    The games only where ``games``: --games typed, not to grow the run (with --resume it
+    grows it; not typed, the run's own first ask stands in for it, ``stored_options``): never
+    a count no one typed."""
     old, new = stored["spec"], t.spec()
     said = []
     if old.get("strategies") != new["strategies"]:
@@ -141,8 +144,8 @@ def _differences(stored: dict[str, Any], t: Any) -> list[str]:
     from tournaments.stages import extends
 
     for key, what in (("players", "players"), ("n_games", "games"), ("seed", "seed")):
-        if key == "n_games" and extends(old, new):
-            continue  # grown to the --games given with --resume: its deals are kept
+        if key == "n_games" and (not games or extends(old, new)):
+            continue  # not asked, or grown to the --games given: its deals are kept
         if old.get(key) != new[key]:
             there, here = (_words(v, key == "n_games") for v in (old.get(key), new[key]))
             said.append(f"{what} {there} there, {here} here")
@@ -159,9 +162,10 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
     ``compare`` alike, and what else to do); False when the
     run is to be played (resumed). ``asked``: the games the options ask for (fewer than
     ``t``'s where the run was grown since)."""
+    from leaves_cli.origins import FLAG, origin
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
-    said = _differences(stored, t)
+    said = _differences(stored, t, not request.resume and origin({}, "games") == FLAG)
     if said:
         lead = f"cannot resume {out}: it holds" if request.resume else f"--out {out} holds"
         tail = ": choose another --out" if not request.resume else ""
@@ -182,7 +186,7 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
     if request.resume:
         return False
     n, done = int(stored["spec"]["n_games"]), int(stored.get("units_done") or 0)
-    grown = f", grown from the {asked:,} asked" if n != asked else ""
+    grown = f", {_grown_from(stored['spec'], n)}" if n != asked else ""
     unfinished = f"{done:,} of {n:,} games{grown}" if stored.get("status") != "complete" else None
     if unfinished is None and compared(t):
         unfinished = _baseline_behind(out / DEFAULT_RULES_RUN, n)
@@ -197,6 +201,15 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
     click.echo(f"to play another: 'leaves run --out NEW' (with --seed N for other deals); to "
                f"grow this one: '{_grow_command(out, request, 'N')}'")  # fmt: skip
     return True
+
+
+def _grown_from(spec: dict[str, Any], n: int) -> str:
+    """How the run grew to its ``n`` games, in the words of its own header
+    (``Tournament.rounded_note``): the games first typed, the stages of deals added."""
+    from tournaments.stages import asked_note
+
+    first = spec.get("games_asked") or spec.get("n_games")  # as ``stored_options`` reads it
+    return asked_note(int(first), len(spec.get("deal_stages") or [0]) - 1, n, "stage")
 
 
 def compared(t: Any) -> bool:
