@@ -65,7 +65,9 @@ def tunables(strategy: Any) -> tuple[Tunable, ...]:
             raise ValueError(f"{cls.__qualname__}.tunable: {name!r} needs a numeric default")
         if not isinstance(default, int | float):
             raise ValueError(f"{cls.__qualname__}.tunable: {name!r} needs a numeric default")
-        try:
+        try:  # a string or a mapping iterates too ("12" as 1, 2): a pair is a tuple or list
+            if not isinstance(bounds, tuple | list):
+                raise TypeError
             low, high = (float(b) for b in bounds)
         except (TypeError, ValueError):
             raise ValueError(

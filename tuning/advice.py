@@ -13,6 +13,7 @@ import numpy as np
 
 from reports.numbers import counted, p_text
 
+from .effect import STEP_UNITS
 from .verify import Verification
 
 __all__ = ["headline", "recommends_tuned"]
@@ -49,6 +50,14 @@ def headline(result: Any) -> str:
             "no candidate had parameters other than the start's: every step the search drew "
             f"rounded back to the starting values (a first step, --sigma, of {s['sigma0']} of "
             f"each range), so the parameter(s) {names} were never tried; raise --sigma"
+        )
+    if s.get("no_effect") and s.get("tiny_steps"):
+        return (
+            f"no candidate differed from the starting parameters over {s['games_used']:,} "
+            f"games, but every candidate lay within {STEP_UNITS} rounding steps of the start "
+            f"in each parameter (a first step, --sigma, of {s['sigma0']} of each range): too "
+            f"small a step to change a decision, so nothing is known of what the parameter(s) "
+            f"{names} change; raise --sigma"
         )
     if s.get("no_effect"):
         return (

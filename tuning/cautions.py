@@ -1,12 +1,15 @@
 """What a tuning's result tells less than it seems to: the lines ``tune`` adds as warnings
 (a verification too small or too wide to tell the difference the search found, a search whose
-parameters changed nothing, a verification arm with forfeited games), kept apart from the
+parameters changed nothing, candidates scored on too few games to be ranked, a verification arm
+with forfeited games), kept apart from the
 search that plays the games."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +24,39 @@ tell anything (one that found one says so, its interval's width aside)."""
 WIDE_VERIFY = 0.05
 """A verification interval wider than this either side of its difference (5 percentage points of
 win rate) cannot tell the differences tuning usually finds."""
+
+
+PAIRED_SHARE = 0.25
+"""The share of two independent win rates' variance left to the difference between two
+candidates on common deals, at most: an allowance generous to the search (its candidates play
+the same deals, so many games go alike), under which a candidate's games still tell apart a
+difference of ``WIDE_VERIFY``, the size tuning usually finds, or the search cannot rank."""
+
+
+def coarse_search(rows: Sequence[dict[str, Any]], games: int, from_budget: bool) -> list[str]:
+    """One line where a candidate's ``games`` cannot tell apart differences of ``WIDE_VERIFY``
+    (``rows``: the search's evaluations; the start's pooled win rate ``p`` gives the spread):
+    the 95% half-width of two candidates' difference, 1.96 sqrt(2 p (1 - p) / games *
+    ``PAIRED_SHARE``), wider than it, so the search ranked its candidates by chance as much
+    as by play (``from_budget``: the games were worked out from the budget)."""
+    start = [r for r in rows if r["kind"] == "start"]
+    wins, played = sum(int(r["wins"]) for r in start), sum(int(r["games"]) for r in start)
+    if not played or not 0 < wins < played:
+        return []  # no spread to tell: said by the lines of no win (tuning.effect)
+    p = wins / played
+    one = 1.96 * math.sqrt(p * (1 - p) / games)
+    apart = one * math.sqrt(2 * PAIRED_SHARE)
+    if apart <= WIDE_VERIFY:
+        return []
+    raise_ = "--budget" if from_budget else "--candidate-games"
+    return [
+        f"each candidate's win rate rests on {counted(games, 'game')} (+/-"
+        f"{in_percentage_points(fixed(100 * one, 0))}): two candidates "
+        f"{in_percentage_points(fixed(100 * WIDE_VERIFY, 0))} apart cannot be told apart "
+        f"(their difference's 95% interval is +/-{fixed(100 * apart, 1)} even if common deals "
+        f"leave {PAIRED_SHARE:g} of its variance), so the search could not rank its "
+        f"candidates by differences that size; raise {raise_}"
+    ]
 
 
 def warnings(v: Verification, no_effect: bool, names: Sequence[str],

@@ -8,7 +8,12 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["no_effect", "no_win", "untried"]
+__all__ = ["STEP_UNITS", "no_effect", "no_win", "tiny_steps", "untried"]
+
+STEP_UNITS = 2
+"""Candidates no farther from the start than this many rounding units in every parameter took
+steps too small to be expected to change a decision: a search of them that changed no win
+says the step was too small, not that the parameters do nothing."""
 
 
 def no_effect(rows: list[dict[str, Any]]) -> bool:
@@ -35,3 +40,15 @@ def no_win(rows: list[dict[str, Any]]) -> bool:
     scores say nothing of what the parameters change (a field never beaten, or rules under
     which games end with no winner)."""
     return all(int(r["wins"]) == 0 for r in rows)
+
+
+def tiny_steps(rows: list[dict[str, Any]], start: dict[str, Any], units: dict[str, float]) -> bool:
+    """True when every candidate the search drew lay within ``STEP_UNITS`` rounding ``units``
+    of the ``start`` values in every parameter (``--sigma`` finer than a step or two of the
+    rounding): such steps tell nothing of what the parameters do over their ranges."""
+    cand = pd.DataFrame(rows)
+    cand = cand[cand["kind"] == "candidate"]
+    return all(
+        ((cand[name] - value).abs() <= STEP_UNITS * units[name] * (1 + 1e-9)).all()
+        for name, value in start.items()
+    )

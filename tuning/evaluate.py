@@ -18,6 +18,7 @@ from typing import Any
 
 from gamekit.errors import ParameterError
 from tournaments import Tournament, TournamentResult
+from tournaments.labels import Labeled
 
 __all__ = ["Field", "FileEdited", "Score"]
 
@@ -61,23 +62,51 @@ class Field:
     runner's default game."""
     files: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     """The SHA-256 of each user's strategy file as the tuning first played it, by path."""
+    start: str | None = None
+    """The starting parameters' spec, whose seat every candidate takes (``tournament``);
+    None: each candidate sits where its own label puts it."""
+    seats: dict[str, tuple[int, str]] = field(default_factory=dict, compare=False, repr=False)
+    """The start's index among the entrants and its label, by its spec, once looked up."""
 
     def tournament(self, candidate: str, games: int, seed: int, rows: bool = False) -> Tournament:
         """The focused tournament of ``candidate`` against the field; ``FileEdited`` where a
         user's file it plays was edited since this field first played it (a tournament
         plays a file as it is now: the tuning's later candidates would play other code than
-        its earlier ones, and its result would belong to neither)."""
-        t = Tournament(
+        its earlier ones, and its result would belong to neither).
+
+        The runner orders entrants by label and a table's seatings follow that order: at 5
+        or 6 seats the balanced design plays some orders of all, so a candidate whose label
+        sorts elsewhere among the field than the start's (an opponent ``weighted(w_keep=-8)``
+        between ``weighted`` and ``weighted(w_shed=...)``) would play other seatings. Such a
+        candidate is entered under the start's label, so that every candidate plays the
+        start's deals and seatings; one that sorts where the start does keeps its own."""
+        t = self._built(candidate, games, seed, rows)
+        start = self._start_seat()
+        if start is not None and t.labels.index(t.focus) != start[0]:
+            t = self._built(Labeled(candidate, start[1]), games, seed, rows)
+        self._same_files(t)
+        return t
+
+    def _built(self, candidate: Any, games: int, seed: int, rows: bool) -> Tournament:
+        """The focused tournament of ``candidate`` (a spec, or one ``Labeled``)."""
+        return Tournament(
             [candidate, *self.against],
             players=self.players,
             games=games,
             seed=seed,
-            focus=candidate,
+            focus=candidate.label if isinstance(candidate, Labeled) else candidate,
             rows=rows,
             game=self.game,
         )
-        self._same_files(t)
-        return t
+
+    def _start_seat(self) -> tuple[int, str] | None:
+        """The start's index among the entrants and its label (None: no start given)."""
+        if self.start is None:
+            return None
+        if self.start not in self.seats:  # one look at its labels for the tuning's many runs
+            t = self._built(self.start, 1, 0, False)
+            self.seats[self.start] = (t.labels.index(t.focus), t.focus)
+        return self.seats[self.start]
 
     def _same_files(self, t: Tournament) -> None:
         """Refuse ``t`` where a user's file it plays holds other bytes than when this field

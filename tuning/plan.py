@@ -159,7 +159,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     n_jobs = integer(n_jobs, "n_jobs", "a number of workers (a positive integer, or -1)")
     seed = optional_integer(seed, "seed", "a non-negative integer")
     field = Field(parse_field(against), parse_players(players), n_jobs,
-                  _game(opts.get("game")))  # fmt: skip
+                  _game(opts.get("game")), start=spec)  # fmt: skip
     _games(budget, "budget")
     if n_jobs == 0 or n_jobs < -1:
         raise ParameterError(

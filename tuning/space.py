@@ -41,6 +41,12 @@ class Space:
     def dim(self) -> int:
         return len(self.params)
 
+    def units(self) -> dict[str, float]:
+        """Each parameter's rounding unit: what ``decode`` rounds it to (1 for integers)."""
+        return {
+            p.name: 1.0 if p.integer else 10.0 ** -_decimals(p.low, p.high) for p in self.params
+        }
+
     def start(self) -> np.ndarray:
         """The starting values (those of the spec being tuned) as unit-cube coordinates."""
         return self.encode({p.name: p.value for p in self.params})

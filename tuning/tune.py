@@ -38,7 +38,7 @@ from tournaments.storage import (
 
 from . import checkpoint, effect
 from .advice import headline, recommends_tuned
-from .cautions import MIN_VERIFY_UNITS, WIDE_VERIFY, forfeit_warnings
+from .cautions import MIN_VERIFY_UNITS, WIDE_VERIFY, coarse_search, forfeit_warnings
 from .cautions import warnings as _warnings
 from .checkpoint import State, game_setting
 from .evaluate import Score
@@ -231,6 +231,7 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
         best = _select(plan, finalists, state, bar, t0)
         best_spec = strategies.spec_with(spec, best)
         no_effect, untried = effect.no_effect(rows), effect.untried(rows, plan.start)
+        tiny = not untried and effect.tiny_steps(rows, plan.start, plan.space.units())
         if no_effect:  # every candidate played as the start did: nothing to call "best"
             best, best_spec = plan.start, spec
         tuned_spec, verification = _verify(plan, best_spec, bar)
@@ -239,10 +240,13 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
     candidates = pd.DataFrame(rows)
     settings = _settings(plan, candidates, len(search), len(finalists), verification)
     settings["no_effect"], settings["untried"] = no_effect, untried
+    settings["tiny_steps"] = tiny
     settings["no_win"] = no_win = effect.no_win(rows)
     settings["wall_s"] = round(time.perf_counter() - t0, 3)
-    said = _warnings(verification, no_effect and not (untried or no_win),
+    said = _warnings(verification, no_effect and not (untried or no_win or tiny),
                      [p.name for p in plan.params], "verify_games" in plan.derived)  # fmt: skip
+    if not (no_effect or untried or no_win):  # candidates that played alike: none to rank
+        said = coarse_search(rows, plan.games, "candidate_games" in plan.derived) + said
     result = TuneResult(
         out=plan.out,
         spec=spec,

@@ -1,9 +1,9 @@
 """The verification: tuned against starting parameters on fresh seeds, paired game by game.
 
-Both play the same focused tournament (same field, same seed, hence the same deals and
-seatings); only the candidate's parameters differ. Games are paired by their deal and seating
-(the candidate's seat masked), not by game index, since the runner orders entrants by label and
-the two candidates' labels need not sort alike. The unit of the paired test is the deal (every
+Both play the same focused tournament (same field, same seed, and the tuned parameters in the
+start's seat: ``tuning.evaluate.Field``, hence the same deals and seatings); only the
+candidate's parameters differ. Games are paired by their deal and seating (the candidate's seat
+masked), not by game index, and two arms whose seatings differ are refused rather than paired. The unit of the paired test is the deal (every
 table is dealt its own cards, each deal replayed under every seating, so a deal seed names one
 duplicate set): the tuned arm's win rate less the start's (the two rates printed), paired set
 by set, with the stratified cluster-robust t interval of the reports
@@ -144,6 +144,12 @@ def _games(result: TournamentResult, label: str) -> pd.DataFrame:
     return out.sort_values("key", kind="stable").reset_index(drop=True)
 
 
+def _played(label: str, result: TournamentResult) -> str:
+    """The label ``label``'s arm played under in ``result``: its focus, which is the start's
+    label where the tuned parameters took the start's seat (``tuning.evaluate.Field``)."""
+    return result.spec.get("focus") or label
+
+
 def _arm(spec: str, label: str, won: np.ndarray, deal: np.ndarray, table: np.ndarray) -> Arm:
     n, k = len(won), int(won.sum())
     lo, hi = clustered_rate(won, deal, table)
@@ -156,7 +162,7 @@ def compare(
     seed: int,
 ) -> Verification:
     """Paired comparison of two (spec, label, result) arms played on the same seed."""
-    gt, gs = _games(tuned[2], tuned[1]), _games(start[2], start[1])
+    gt, gs = _games(tuned[2], _played(*tuned[1:])), _games(start[2], _played(*start[1:]))
     if len(gt) != len(gs) or not gt["key"].equals(gs["key"]):
         raise RuntimeError("the verification arms did not play the same games: cannot pair them")
     won_t, won_s = gt["won"].to_numpy(), gs["won"].to_numpy()
