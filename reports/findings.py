@@ -28,11 +28,13 @@ from .numbers import (
     apart_digits,
     beside_digits,
     difference_interval,
+    fixed,
     flat_sets,
     interval,
     p_text,
     pct,
     rate_of,
+    share_digits,
     signed_points,
 )
 from .tables import decided, ranked
@@ -231,21 +233,35 @@ def _spread(row: pd.Series, measure: str, d: Declaration) -> str:
     """How long the units of a ``lengths`` row lasted, in words that hold for their count
     (``SPREAD_FROM``): 'the 2 rounds lasted 36 and 55 seconds'; the median with the lowest and
     highest; or with the 10th to 90th percentile range and the share of units in it
-    (``p10_p90_share``: about 80% of many, any share of few or tied lengths)."""
+    (``p10_p90_share``: about 80% of many, any share of few or tied lengths). A length of 0
+    is said as under one (``_lasted``), never as none of a unit that took time."""
     n, units = int(row["games"]), d.units(int(row["games"]))
     low, high = _median(row["min"]), _median(row["max"])
     if low == high:
         every = "the one" if n == 1 else ("both" if n == 2 else f"all {n:,}")
-        return f"{every} {units} lasted {low} {measure}"
+        return f"{every} {units} lasted {_lasted([low], measure)}"
     if n <= 3:
         said = [row["min"], row["median"], row["max"]] if n == 3 else [row["min"], row["max"]]
-        return f"the {n} {units} lasted {and_words([_median(x) for x in said])} {measure}"
-    median = f"a {d.unit} lasts {_median(row['median'])} {measure} on median"
+        return f"the {n} {units} lasted {_lasted([_median(x) for x in said], measure)}"
+    median = f"a {d.unit} lasts {_lasted([_median(row['median'])], measure)} on median"
     if n < SPREAD_FROM or "p10_p90_share" not in row:
         return f"{median} (all {n:,} {units} between {low} and {high})"
     lo, hi = np.ceil(row["p10"] - 1e-9), np.floor(row["p90"] + 1e-9)  # whole lengths
-    at = f"lasted {lo:.0f}" if lo == hi else f"between {lo:.0f} and {hi:.0f}"
+    lo_, hi_ = fixed(lo, 0), fixed(hi, 0)  # never '-0' (ceil of -1e-9)
+    at = (f"between {lo_} and {hi_}" if lo != hi
+          else f"lasted {_lasted([lo_], measure) if lo_ == '0' else lo_}")  # fmt: skip
     return f"{median} ({pct(row['p10_p90_share'])} of {units} {at})"
+
+
+def _lasted(figures: list[str], measure: str) -> str:
+    """Lengths as written (``_median``) in their ``measure``: '36 and 55 seconds'; where one
+    reads 0, each with its own words, 0 as under one ('under one second and 1 second'): a
+    whole length of 0 is one rounded down (a round of 19 ms is 0 seconds), not none."""
+    if "0" not in figures:
+        return f"{and_words(figures)} {measure}"
+    one = measure[:-1] if measure.endswith("s") else measure
+    return and_words([f"under one {one}" if x == "0" else f"{x} {one if x == '1' else measure}"
+                      for x in figures])  # fmt: skip
 
 
 def _median(x: float) -> str:
@@ -346,25 +362,29 @@ def _unfinished_wins(unfinished: int, won: int, d: Declaration) -> str:
 
 
 def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:
-    """The share of every declared yes/no column over all rows (e.g. blockades)."""
+    """The share of every declared yes/no column over all rows (e.g. blockades), each in
+    ``_share``'s words."""
     if (row := overall(out)) is None:
         return []
-    found = []
-    for c, meaning in d.share_columns.items():
-        if f"{c}_share" in out:
-            found.append(
-                Finding(
-                    "outcomes",
-                    f"{d.units().capitalize()} {meaning}: "
-                    + rate_of(
-                        pct(row[f"{c}_share"]),
-                        interval(row[f"{c}_ci_low"], row[f"{c}_ci_high"]),
-                        f"of {int(row[d.units()]):,} {d.units()}",
-                    )
-                    + ".",
-                )
-            )
-    return found
+    return [
+        Finding("outcomes", f"{d.units().capitalize()} {meaning}: {_share(row, c, d)}.")
+        for c, meaning in d.share_columns.items()
+        if f"{c}_share" in out
+    ]
+
+
+def _share(row: pd.Series, column: str, d: Declaration) -> str:
+    """'25.0% [12.5, 40.0] of 40 rounds'; a share that is not 0 with the decimals that show
+    it (``share_digits``: '0.02% [0.01, 0.08] of 15,000 rounds', never '0.0%', which reads
+    as none); none as none ('none of the 15,000 rounds (0% [0.0, 0.4])')."""
+    share, n = float(row[f"{column}_share"]), int(row[d.units()])
+    lo, hi = row[f"{column}_ci_low"], row[f"{column}_ci_high"]
+    k = share_digits(share, lo, hi)
+    iv = interval(lo, hi, digits=k)
+    if share > 0:
+        return rate_of("100%" if share == 1 else pct(share, k), iv, f"of {n:,} {d.units(n)}")
+    none = "not the one" if n == 1 else f"none of the {n:,}"
+    return f"{none} {d.units(n)} ({f'0% {iv}' if iv.startswith('[') else iv[1:-1]})"
 
 
 def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:

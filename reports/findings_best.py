@@ -288,9 +288,11 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
 def means_finding(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     """The best mean rank value per unit, with its interval, and the worst (games that declare
     means): a best or a worst only where the 95% intervals tell it from the next
-    (``_apart``), else that they cannot; strategies tied on a mean are named together (a tie
-    at the top shares the best, and every strategy alike is said so). Figures written side
-    by side carry the decimals that read them apart (``_decimals``)."""
+    (``_apart``), else that they cannot, or that the run has too few deals for an interval
+    to tell (``_unknown``: said once, never as intervals that cannot tell); strategies tied on
+    a mean are named together (a tie at the top shares the best, and every strategy alike is
+    said so). Figures written side by side carry the decimals that read them apart
+    (``_decimals``)."""
     col = d.rank_value
     if means is not None and "valid_games" in means:  # a mean of no valid row says nothing
         means = means[means["valid_games"] > 0].reset_index(drop=True)
@@ -303,36 +305,48 @@ def means_finding(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         every = "Both strategies" if len(means) == 2 else f"All {len(means)} strategies"
         return [Finding("means", f"{every} have the same mean {name} per {d.unit}: "
                                  f"{fixed(values[0], k)}.")]  # fmt: skip
-    what, top = f"mean {name} per {d.unit}", means["strategy"].iloc[0]
+    what, top, said = f"mean {name} per {d.unit}", means["strategy"].iloc[0], False
     if len(best) > 1:
         text = f"{and_words(best)} share the best {what}: {fixed(values[0], k)}"
     elif len(means) == 1 or _apart(means, 0, 1, col):
         text = f"{top} has the best {what}: {_figure(means, 0, col, k)}{_over(means.iloc[0], d)}"
-    elif len(means) == 2:  # the next is the worst: said once
-        return [Finding("means", f"No strategy has a clearly best {what}: "
-                        f"{_named(means, 0, col, k, d)}, which the 95% intervals cannot tell "
-                        f"from {worst[0]}, whose estimate is the worst: {fixed(values[1], k)}"
-                        f"{_over(means.iloc[1], d)}.")]  # fmt: skip
     else:
-        text = (f"No strategy has a clearly best {what}: {_named(means, 0, col, k, d)}, which "
-                f"the 95% intervals cannot tell from {means['strategy'].iloc[1]}'s "
-                f"{_figure(means, 1, col, k)}{_over(means.iloc[1], d)}")  # fmt: skip
+        said = _unknown(means, 0, 1, col)  # the run cannot tell, and a figure says why
+        tell = "the run cannot tell" if said else "the 95% intervals cannot tell"
+        first, bare = _named(means, 0, col, k, d), _lacks(means, 0, col)  # bare: said once
+        if len(means) == 2:  # the next is the worst: said once
+            over = _over(means.iloc[1], d)  # its figure says why it has no interval, once
+            last = (beside(_figure(means, 1, col, k), over.strip()) if said and not bare
+                    else fixed(values[1], k) + over)  # fmt: skip
+            return [Finding("means", f"No strategy has a clearly best {what}: {first}, "
+                            f"which {tell} from {worst[0]}, whose estimate is the worst: "
+                            f"{last}.")]  # fmt: skip
+        text = (f"No strategy has a clearly best {what}: {first}, which {tell} from "
+                f"{means['strategy'].iloc[1]}'s {_figure(means, 1, col, k, bare)}"
+                f"{_over(means.iloc[1], d)}")  # fmt: skip
     if len(means) > 1:
-        text += _worst(means, worst, col, k, d)
+        text += _worst(means, worst, col, k, d, said)
     return [Finding("means", text + ".")]
 
 
-def _worst(means: pd.DataFrame, worst: list[str], col: str, k: int, d: Declaration) -> str:
+def _worst(means: pd.DataFrame, worst: list[str], col: str, k: int, d: Declaration,
+           said: bool = False) -> str:  # fmt: skip
     """'; c has the worst: 1.00', tied strategies named together; where the 95% intervals
-    cannot tell a lone worst from the one above it, its estimate is the worst, and that said."""
+    cannot tell a lone worst from the one above it, its estimate is the worst, and that said;
+    where the run has too few deals for an interval to tell them, that said, or (``said``:
+    the best's clause said the run cannot tell) that it cannot tell these either."""
     values = means[f"{col}_mean"].to_numpy(float)
     if len(worst) > 1:
         return f"; {and_words(worst)} share the worst: {fixed(values[-1], k)}"
     last, above = f"{fixed(values[-1], k)}{_over(means.iloc[-1], d)}", len(means) - 2
     if _apart(means, above, above + 1, col):
         return f"; {worst[0]} has the worst: {last}"
-    return (f"; the 95% intervals cannot tell {worst[0]} from {means['strategy'].iloc[above]}'s "
-            f"{fixed(values[above], k)}, so {worst[0]}'s estimate is the worst: {last}")  # fmt: skip
+    pair = f"{worst[0]} from {means['strategy'].iloc[above]}'s {fixed(values[above], k)}"
+    if not _unknown(means, above, above + 1, col):
+        tell = f"the 95% intervals cannot tell {pair}"
+    else:
+        tell = f"nor can it tell {pair}" if said else f"the run has {TOO_FEW} to tell {pair}"
+    return f"; {tell}, so {worst[0]}'s estimate is the worst: {last}"
 
 
 def _decimals(values: np.ndarray, second: int, above_worst: int) -> int:
@@ -361,20 +375,34 @@ def _bounds(row: pd.Series, col: str) -> tuple[float, float]:
 def _apart(means: pd.DataFrame, i: int, j: int, col: str) -> bool:
     """Whether the 95% intervals of the means of rows ``i`` and ``j`` do not overlap: the run
     tells the two apart (a conservative test: disjoint 95% intervals differ at well under 5%).
-    Never where one has no interval (too few deals)."""
-    (a_lo, a_hi), (b_lo, b_hi) = _bounds(means.iloc[i], col), _bounds(means.iloc[j], col)
-    if not all(np.isfinite(x) for x in (a_lo, a_hi, b_lo, b_hi)):
+    Never where one has no interval (too few deals: ``_unknown``)."""
+    if _unknown(means, i, j, col):
         return False
+    (a_lo, a_hi), (b_lo, b_hi) = _bounds(means.iloc[i], col), _bounds(means.iloc[j], col)
     return a_lo >= b_hi or b_lo >= a_hi
 
 
-def _figure(means: pd.DataFrame, i: int, col: str, k: int) -> str:
-    """Row ``i``'s mean with ``k`` decimals and its interval (or why it has none)."""
+def _lacks(means: pd.DataFrame, i: int, col: str) -> bool:
+    """Whether row ``i``'s mean has no interval: too few deals (``_bounds`` NaN)."""
+    return not np.isfinite(_bounds(means.iloc[i], col)).all()
+
+
+def _unknown(means: pd.DataFrame, i: int, j: int, col: str) -> bool:
+    """Whether rows ``i`` and ``j`` cannot be compared for want of an interval (too few deals
+    for one of them, ``_lacks``): no interval to overlap another, or not."""
+    return _lacks(means, i, col) or _lacks(means, j, col)
+
+
+def _figure(means: pd.DataFrame, i: int, col: str, k: int, bare: bool = False) -> str:
+    """Row ``i``'s mean with ``k`` decimals and its interval (or why it has none; ``bare``:
+    nothing where it has none for too few deals, which the sentence has said already)."""
     row = means.iloc[i]
     lo, hi = row[f"{col}_ci_low"], row[f"{col}_ci_high"]
     flat = int(row.get(f"{col}_no_spread", 0))  # no interval for no spread, not too few deals
     span = (f"({no_spread(flat, 'mean ' + col.replace('_', ' '))})" if flat and not np.isfinite(lo)
             else interval(lo, hi, scale=1.0, digits=k))  # fmt: skip
+    if bare and span == f"({TOO_FEW})":
+        return fixed(row[f"{col}_mean"], k)
     return f"{fixed(row[f'{col}_mean'], k)} {span}"
 
 

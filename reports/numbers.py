@@ -16,7 +16,8 @@ __all__ = [
     "NO_SPREAD", "TOO_FEW", "beside", "beside_digits", "counted", "difference_interval", "fixed",
     "flat_sets", "interval", "no_spread", "rate_of", "signed_bound", "LEVEL_DIGITS", "level_digits",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
-    "p_column", "p_figure", "P_FLOOR", "p_text", "pct", "points", "pp_cell", "signed_points",
+    "p_column", "p_figure", "P_FLOOR", "p_text", "pct", "points", "pp_cell", "share_digits",
+    "signed_points",
 ]  # fmt: skip
 
 TOO_FEW = "too few deals for an interval"
@@ -121,6 +122,16 @@ def level_digits(figures: tuple[float, ...], level: float, digits: int = 2,
     apart = [x for x in figures if x != level]
     return max([beside_digits(x, x, level, scale, digits, LEVEL_DIGITS) for x in apart],
                default=digits)  # fmt: skip
+
+
+def share_digits(*shares: float, digits: int = 1) -> int:
+    """The decimals that write every one of ``shares`` (a share and its interval's bounds, as
+    fractions) that is neither 0 nor 1 as neither '0.0%' nor '100.0%': ``digits``, more where
+    one would (``level_digits``), so 3 rounds of 15,000 read '0.02%', never as none of them.
+    Only 0 itself is written as 0 and 1 as 100."""
+    inside = [x for x in shares if np.isfinite(x) and 0 < x < 1]
+    return max([digits, *(level_digits((x,), end, digits, 100.0) for x in inside
+                          for end in (0.0, 1.0))])  # fmt: skip
 
 
 def apart_digits(lo: float, hi: float, digits: int = 1, scale: float = 100.0) -> int:

@@ -308,7 +308,7 @@ def test_decimals_are_added_where_two_figures_set_side_by_side_read_alike():
 def test_too_few_deals_tells_nothing_apart_and_no_spread_does():
     rows = [("a", 2.0, NAN, NAN), ("b", 4.0, NAN, NAN)]
     few = ("No strategy has a clearly best mean cards left per game: 2.00 (too few deals for an "
-           "interval; a), which the 95% intervals cannot tell from b, whose estimate is the "
+           "interval; a), which the run cannot tell from b, whose estimate is the "
            "worst: 4.00.")  # fmt: skip
     assert _means(rows) == few
     assert _means(rows, spread=[0, 0]) == few

@@ -38,9 +38,11 @@ TIMING = declare(*_TIMING)
 
 def _keep_params(strategy: _Policy, values: dict[str, Any]) -> None:
     """The checked parameters kept, speed > 0 (a ``Param`` bound is inclusive: one statement
-    of the range for 0 and -1 alike); the timing model validates the rest itself."""
+    of the range for 0 and -1 alike); the timing model validates the rest itself. A refusal
+    names the class as typed (``_display_name``): a subclass is not the built-in it extends."""
     if not values["speed"] > 0:
-        raise ValueError(f"{strategy.name}: parameter speed must be > 0, got {values['speed']}")
+        name = type(strategy)._display_name()
+        raise ValueError(f"{name}: parameter speed must be > 0, got {values['speed']}")
     strategy._params = values
     strategy.reaction  # noqa: B018
 
@@ -57,7 +59,7 @@ class _Policy(LigrettoStrategy, register=False):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         own = cls.__dict__.get("__init__")  # a user's subclass may declare its own defaults
         # set before Strategy reads the signature:
-        cls.__init__ = cls.PARAMS.constructor(_keep_params) if own is None else _checked(own)
+        cls.__init__ = _checked(_declared(cls.PARAMS) if own is None else own)
         super().__init_subclass__(**kwargs)
 
     def policy(self) -> np.ndarray:
@@ -80,15 +82,28 @@ class _Policy(LigrettoStrategy, register=False):
         return v
 
 
+def _declared(params: ParamSet) -> Callable[..., None]:
+    """The ``__init__`` of a class that declares none: the signature of its ``params``, and
+    nothing else to do (``_checked`` checks and keeps the values, naming the class as typed,
+    where ``ParamSet.constructor`` would name the built-in a subclass inherits its name from)."""
+
+    def __init__(strategy: _Policy, *args: Any, **kwargs: Any) -> None:
+        """Nothing: ``_checked`` does the work."""
+
+    __init__.__signature__ = params.signature()  # type: ignore[attr-defined]
+    return __init__
+
+
 def _checked(own: Callable[..., None]) -> Callable[..., None]:
-    """A subclass's own ``__init__`` (its signature gives the defaults it declares), then its
-    values checked as a built-in's constructor checks them; parameters of its own kept."""
+    """A class's ``__init__`` (a subclass's own, whose signature gives the defaults it
+    declares, or ``_declared``), then its values checked as the declaration says, a refusal
+    naming the class as typed (``_display_name``); parameters of its own kept."""
 
     @functools.wraps(own)
     def __init__(strategy: _Policy, *args: Any, **kwargs: Any) -> None:
         given = dict(strategy._params)  # bound to its own signature by Strategy.__new__
         own(strategy, *args, **kwargs)
-        full = strategy.PARAMS.checked(strategy.name, given)
+        full = strategy.PARAMS.checked(type(strategy)._display_name(), given)
         _keep_params(strategy, full)
         strategy._params = {k: full.get(k, v) for k, v in given.items()}  # its own, checked
 
