@@ -105,6 +105,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_boundaries_clusters.py",
         "tests/test_mutation_clusters61.py",
         "tests/test_edge67_clusters_sets.py",
+        "tests/test_edge68_mutation_clusters_no_spread.py",
     ),
     "reports/significance.py": (
         "tests/test_boundaries_significance.py",
@@ -209,6 +210,9 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_reports.py",
         "tests/test_seating.py",
         "tests/test_mutation_neighbours63.py",
+        "tests/test_edge68_neighbours_estimand.py",
+        "tests/test_edge67_charts_neighbours.py",
+        "tests/test_edge68_mutation_neighbours.py",
     ),
     "tournaments/arguments.py": (
         "tests/test_mutation64_arguments.py",
@@ -240,12 +244,17 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_edge65_last_p.py",
         "tests/test_small64_nobody_won.py",
         "tests/test_edge67_findings_shown.py",
+        "tests/test_edge68_findings_best_own_rate.py",
     ),
     "reports/findings.py": (
         "tests/test_edge67_findings_words.py",
         "tests/test_edge67_findings_shown.py",
         "tests/test_reports_findings.py",
         "tests/test_limits64_sentences.py",
+        "tests/test_edge68_findings_pick_sentences.py",
+        "tests/test_edge68_mutation_findings_neighbours.py",
+        "tests/test_edge68_ligretto_words_findings.py",
+        "tests/test_edge68_mutation_findings_shares.py",
     ),
     "reports/findings_metagame.py": (
         "tests/test_edge67_findings_metagame.py",
