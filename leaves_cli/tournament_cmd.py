@@ -55,9 +55,10 @@ def refuse_repeated_sizes(players: Any, flag: str = "--players") -> None:
     typed = players.split(",") if isinstance(players, str) else players
     if isinstance(typed, int) or typed is None:
         return
-    seen: set[int | str] = set()
+    seen: set[str] = set()
     for text in (str(p).strip() for p in typed if str(p).strip()):  # "3,,4": no size between
-        size = int(text) if text.isdigit() else text  # 03 and 3 are one size
+        digits = text.isascii() and text.isdigit()  # 03 and 3 are one size, compared as text:
+        size = (text.lstrip("0") or "0") if digits else text  # 5,000 digits are said later
         if size in seen:
             raise CLIError(f"{flag} names {size} twice ({players}): give each count once",
                            usage=True)  # fmt: skip

@@ -212,6 +212,6 @@ def test_a_declared_mean_with_no_spread_is_not_too_few_deals():
         "a has the best mean score per game: 3.50 (every one of the 7 duplicate sets gave the "
         "same mean score: no spread to give an interval from)"
     ), found.text
-    assert TOO_FEW not in found.text
+    assert f"3.50 ({TOO_FEW}" not in found.text  # a's no spread is not too few deals (c's is)
     (found,) = _means(means.iloc[[2]], decl)
     assert TOO_FEW in found.text
