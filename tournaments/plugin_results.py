@@ -157,13 +157,20 @@ def checked_play(game: GamePlugin, seats: Sequence[Any], deal_seeds: np.ndarray,
     return check_batch(game, b, len(play_seeds), len(seats))
 
 
+CODE_FAULTS = (AttributeError, IndexError, KeyError, NameError, NotImplementedError, TypeError,
+               ZeroDivisionError)  # fmt: skip
+"""The exceptions a slip in the plug-in's own code raises. Others pass as they are: a
+strategy that cannot load in a worker (ValueError), a worker that may not start a helper
+process (AssertionError), already worded for the user, are no fault of the game's."""
+
+
 def guarded(game: GamePlugin, method: str, *args: Any, **kw: Any) -> Any:
     """What the plug-in's ``method`` gives for these arguments; a ``PluginError`` naming the
-    game and the exception where it raises: the plug-in's own fault, since a strategy's
-    error forfeits its game inside the plug-in."""
+    game and the exception where its own code slips (``CODE_FAULTS``: a strategy's error
+    forfeits its game inside the plug-in)."""
     try:
         return getattr(game, method)(*args, **kw)
-    except Exception as exc:  # noqa: BLE001 - the plug-in's fault, named as the user's
+    except CODE_FAULTS as exc:
         why = f"{method}() raised {type(exc).__name__}: {exc}"
         raise PluginError(plugin_name(game), why) from exc
 
