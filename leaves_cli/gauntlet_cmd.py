@@ -23,6 +23,7 @@ from .options import (
     UnitHelpOption,
     WholeNumber,
     against_option,
+    check_jobs,
     game_option,
     jobs_flags,
     load_option,
@@ -237,8 +238,6 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     """The request, merged once: the command line, the --load files loaded, a resumed run's
     manifest filling in the rest (``gauntlet_resume.settle``); one-line errors."""
     values, given = draft(ctx, opts)
-    from .tournament_cmd import check_jobs  # start-up: it loads numpy
-
     check_jobs(values["jobs"])
     from .strategies_cmd import load_files, refuse_empty_items
 

@@ -19,6 +19,8 @@ from gamekit.errors import shown
 from gamekit.text import printable
 from gamekit.whole import other_spelling, read_whole
 
+from .errors import CLIError
+
 
 def is_empty_name(value: Any) -> bool:
     """``value`` names no file or folder: an empty name, or one of spaces only (a name the
@@ -306,6 +308,30 @@ class JobsOption(click.Option):
 
         self.help = (self.help or "").replace(PER_CORE, str(PLAYERS_PER_CORE))
         return super().get_help_record(ctx)
+
+
+def check_jobs(jobs: int, flag: str = "--jobs") -> None:
+    """The one refusal of a --jobs that names no player (0, or below -1): every command
+    that plays says it in these words."""
+    if jobs == 0 or jobs < -1:
+        raise CLIError(f"{flag} must be a positive number (or -1), got {jobs}", usage=True)
+
+
+def refuse_repeated_sizes(players: Any, flag: str = "--players") -> None:
+    """A table size ``players`` names twice (3,3), refused as ``--rules players=3/3`` is: a
+    size typed twice is a slip, not a request (the run would play it once). ``players``: as
+    typed ("3,4"), or a list of sizes (a config file's)."""
+    typed = players.split(",") if isinstance(players, str) else players
+    if isinstance(typed, int) or typed is None:
+        return
+    seen: set[str] = set()
+    for text in (str(p).strip() for p in typed if str(p).strip()):  # "3,,4": no size between
+        digits = text.isascii() and text.isdigit()  # 03 and 3 are one size, compared as text:
+        size = (text.lstrip("0") or "0") if digits else text  # 5,000 digits are said later
+        if size in seen:
+            raise CLIError(f"{flag} names {size} twice ({players}): give each count once",
+                           usage=True)  # fmt: skip
+        seen.add(size)
 
 
 def jobs_flags(*short: str) -> Any:

@@ -40,6 +40,19 @@ def check_name(name: Any, what: str) -> str:
     return name
 
 
+def refuse_unplayable(cls: type[Player], unit: str = "game") -> None:
+    """TypeError in one line for a class defined with a name to register that cannot play
+    (its game's ``cannot_play``; ``strategies.registry.refusal`` words it), ``unit`` the
+    game's word for what it would forfeit ("game", Ligretto's "round"); a bad name is said
+    first. Each game's base asks before its own set-up changes what the class plays by."""
+    name = check_name(cls.name, f"{cls.__qualname__}.name")
+    from .registry import refusal  # circle: strategies.base and strategies.registry
+
+    refused = refusal(cls, name)
+    if refused is not None:
+        raise TypeError(f"{refused}, so it would forfeit every {unit} it played")
+
+
 def format_value(value: Any) -> str:
     """A parameter value as it appears in a label; ``strategies.get`` parses it back."""
     if isinstance(value, bool | np.bool_):
@@ -111,11 +124,9 @@ class Player:
             check_name(cls.name, f"{cls.__qualname__}.name")
             if register:
                 # circle: strategies.base and strategies.registry
-                from .registry import _register_class, refusal
+                from .registry import _register_class
 
-                refused = refusal(cls, cls.name)  # every game's: its base's cannot_play
-                if refused is not None:
-                    raise TypeError(f"{refused}, so it would forfeit every game it played")
+                refuse_unplayable(cls)  # every game's: its base's cannot_play
                 _register_class(cls)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Player:

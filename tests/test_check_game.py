@@ -114,7 +114,7 @@ class MatchNameNoStem:
     ("defect", "why"),
     [
         (NoMatchScore, "it does not declare 'match_score'"),
-        (RankNotASeatColumn, "rank_value ('points',) are not all seat_columns"),
+        (RankNotASeatColumn, "rank_value names 'points', not one of its seat_columns ('cards_left',)"),
         (OptionNoKeyword, "option 'speed' is no keyword of ClimbOptionNoKeyword"),
         (MatchNameNoStem, "match_name 'match/es' is not a file stem"),
     ],

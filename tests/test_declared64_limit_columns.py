@@ -28,8 +28,8 @@ class LimitByItsTurns:
 def test_a_limit_column_that_is_no_game_column_fails_the_declaration(climb):  # noqa: F811
     message = failure(broken(climb, LimitByAMisspeltColumn), "declaration")
     assert message == (
-        "check_game('climb'): the declaration check failed: limit_columns names column "
-        "'turnz', not one of game_columns ('turns', 'unfinished')"
+        "check_game('climb'): the declaration check failed: limit_columns names 'turnz', "
+        "not one of its game_columns ('turns', 'unfinished')"
     )
 
 

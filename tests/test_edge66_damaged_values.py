@@ -189,7 +189,7 @@ def test_a_valid_declared_value_past_the_digits_passes_the_declaration_check():
 
 
 @pytest.mark.parametrize(("defect", "said"), [
-    (_Unseatable, f"min_players 2, max_players {HUGE_SAID}: not in 1..12"),
+    (_Unseatable, f"min_players 2 and max_players {HUGE_SAID} are not in 1..12"),
     (_NoStem, f"match_name {LONG_SAID} is not a file stem"),
 ])  # fmt: skip
 def test_a_bad_declared_value_is_shown_as_every_bad_value(defect, said):

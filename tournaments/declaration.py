@@ -207,7 +207,8 @@ def declared(game: Any) -> Declaration:
 def check_columns(d: Declaration) -> None:
     """ValueError in one line unless the columns ``d`` names are among those it declares (the
     runner looks each one up in every batch), ``length_columns`` starts with ``length_value``
-    (the one histogrammed) and its tables seat 1 to ``MAX_SEATS``."""
+    (the one histogrammed) and its tables seat 1 to ``MAX_SEATS``: the one check of these, a
+    command's on the plug-in it plays (``declared``) and ``check_game``'s."""
     seats, games = ("seat_columns", d.seat_columns), ("game_columns", d.game_columns)
     named = [("rank_value", (d.rank_value,), seats), ("match_score", (d.match_score,), seats),
              ("mean_columns", d.mean_columns, seats), ("length_value", (d.length_value,), games),
@@ -227,10 +228,10 @@ def check_columns(d: Declaration) -> None:
         raise ValueError(f"the game declaration's length_columns "
                          f"{shown(d.length_columns, typed=False)} do not start with its "
                          f"length_value {shown(d.length_value, typed=False)}")  # fmt: skip
-    if not 1 <= d.min_players <= d.max_players <= MAX_SEATS:
+    if not 1 <= d.min_players <= d.max_players <= MAX_SEATS:  # a count past the digits: shown
         raise ValueError(
-            f"the game declaration's min_players {d.min_players} and max_players "
-            f"{d.max_players} are not in 1..{MAX_SEATS}"
+            f"the game declaration's min_players {shown(d.min_players, typed=False)} and "
+            f"max_players {shown(d.max_players, typed=False)} are not in 1..{MAX_SEATS}"
         )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from gamekit.errors import shown
 
-from .declaration import MAX_SEATS, OPTIONAL, Declaration
+from .declaration import OPTIONAL, Declaration, check_columns
 from .game import GameOption, GamePlugin
 from .seating import SEATINGS
 
@@ -78,43 +78,27 @@ def _check_attributes(game: Any) -> Declaration:
 
 
 def _check_consistency(game: Any, d: Declaration) -> None:
-    """What the declared names refer to exists; numbers in range; ids usable as ids."""
+    """What the declared names refer to exists (``check_columns``, as a command checks it);
+    numbers in range; ids usable as ids."""
     former = getattr(game, "former_names", ())
-    within = {
-        "rank_value": ((d.rank_value,), "seat_columns"),
-        "match_score": ((d.match_score,), "seat_columns"),
-        "mean_columns": (d.mean_columns, "seat_columns"),
-        "length_columns": (d.length_columns, "game_columns"),
-        "share_columns": (tuple(d.share_columns), "game_columns"),
-    }
+    columns = (("seat_columns", d.seat_columns), ("game_columns", d.game_columns))
     rules = [(_ID.fullmatch(d.name), f"name {_v(d.name)} is not an id"),
              (_ID.fullmatch(d.match_name), f"match_name {_v(d.match_name)} is not a file stem"),
-             (1 <= d.min_players <= d.max_players <= MAX_SEATS,
-              f"min_players {_v(d.min_players)}, max_players {_v(d.max_players)}: not in "
-              f"1..{MAX_SEATS}"),
              *((len(set(c)) == len(c) > 0, f"{k} {_v(c)} is empty or repeats")
-               for k, c in (("seat_columns", d.seat_columns), ("game_columns", d.game_columns))),
-             *((set(names) <= set(getattr(d, where)), f"{k} {_v(names)} are not all {where}")
-               for k, (names, where) in within.items()),
-             (d.length_columns[:1] == (d.length_value,),
-              f"length_columns {_v(d.length_columns)} do not start with {_v(d.length_value)}"),
-             (game.max_length >= 1, f"max_length {_v(game.max_length)} is under 1"),
+               for k, c in columns)]  # fmt: skip
+    for ok, why in rules:
+        assert ok, why
+    try:
+        check_columns(d)
+    except ValueError as exc:  # its line, less the words the check's failure says before it
+        raise AssertionError(str(exc).removeprefix("the game declaration's ")) from None
+    rules = [(game.max_length >= 1, f"max_length {_v(game.max_length)} is under 1"),
              (d.match_target >= 1, f"match_target {_v(d.match_target)} is under 1"),
              (game.default_seating in SEATINGS, f"default_seating {_v(game.default_seating)}"),
              (former == () or _conforms(former, tuple[str, ...]), f"former_names {_v(former)}"),
-             (d.name not in former, f"former_names {_v(former)} hold its own name"),
-             *((column in d.game_columns,
-                f"limit_columns names column {_v(column)}, not one of game_columns "
-                f"{_v(d.game_columns)}")
-               for column in _limit_columns(d))]  # fmt: skip
+             (d.name not in former, f"former_names {_v(former)} hold its own name")]  # fmt: skip
     for ok, why in rules:
         assert ok, why
-
-
-def _limit_columns(d: Declaration) -> list[str]:
-    """The game columns ``limit_columns`` tells the limits apart by (none where the game
-    declares none): a misspelt one would leave the reports naming the limits together."""
-    return [t[0] for t in (d.limit_columns or {}).values() if t is not None]
 
 
 def _check_options(game: Any) -> None:

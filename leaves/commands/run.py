@@ -16,7 +16,14 @@ from typing import Any
 import click
 
 from leaves_cli.errors import CLIError
-from leaves_cli.options import FileName, WholeNumber, count_option, format_option, jobs_flags
+from leaves_cli.options import (
+    FileName,
+    WholeNumber,
+    check_jobs,
+    count_option,
+    format_option,
+    jobs_flags,
+)
 from leaves_cli.request import Request
 from leaves_cli.tournament_parts import jobs_line, playing, stops_on_term
 
@@ -222,8 +229,6 @@ def _check_options(request: Request) -> list[str]:
     (against the rules given; a resumed run's own rules are checked once read). Returns the
     field, the built-in heuristics."""
     jobs, players = request.jobs, request.players
-    from leaves_cli.tournament_cmd import check_jobs  # start-up: it loads numpy
-
     check_jobs(jobs)
     from .rules import table_size
     from .variants_sweep import refuse_todays

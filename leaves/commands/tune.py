@@ -17,9 +17,11 @@ from leaves_cli.options import (
     FileName,
     WholeNumber,
     against_option,
+    check_jobs,
     flag_of,
     load_option,
     progress_option,
+    refuse_repeated_sizes,
     split_specs,
     value_option,
 )
@@ -133,8 +135,6 @@ def tune(**opts: Any) -> None:
         raise CLIError("--against needs at least one opponent strategy", usage=True)
     for spec in [request.spec, *specs]:
         _refuse_other_games(spec)
-    from leaves_cli.tournament_cmd import check_jobs, refuse_repeated_sizes  # start-up: numpy
-
     check_jobs(request.jobs)
     refuse_repeated_sizes(request.players)
     progress = request.progress

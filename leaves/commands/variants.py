@@ -18,10 +18,12 @@ from leaves_cli.errors import CLIError
 from leaves_cli.options import (
     FileName,
     WholeNumber,
+    check_jobs,
     count_option,
     format_option,
     load_option,
     progress_option,
+    refuse_repeated_sizes,
     value_option,
 )
 from leaves_cli.request import Request
@@ -233,8 +235,6 @@ def variants(**opts: Any) -> None:  # fmt: skip
     if not values["players"]:  # not typed (nor read from the comparison resumed)
         values["players"] = (str(shared_table_size(values["rules"], values["sweep"])),)
     request = Request.of(values)
-    from leaves_cli.tournament_cmd import check_jobs  # start-up: it loads numpy
-
     check_jobs(request.jobs)
     sizes = _sizes(request.players)
     rule_sets, points = _sets(request, sizes)
@@ -262,7 +262,6 @@ def variants(**opts: Any) -> None:  # fmt: skip
 
 
 def _sizes(players: tuple[str, ...]) -> list[int]:
-    from leaves_cli.tournament_cmd import refuse_repeated_sizes  # start-up: it loads numpy
     from tournaments.schedule import parse_players
 
     refuse_repeated_sizes(",".join(players))

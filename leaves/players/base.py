@@ -16,11 +16,10 @@ from leaves.actions import Action
 from strategies.base import (
     DEFAULT_CLASSIFIER,
     Player,
-    check_name,
     decides_below_its_policy,
     play_own_code,
+    refuse_unplayable,
 )
-from strategies.registry import refusal
 
 if TYPE_CHECKING:
     from leaves import PlayerView
@@ -42,10 +41,7 @@ class Strategy(Player):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "name" in cls.__dict__ and kwargs.get("register", True):
-            name = check_name(cls.name, f"{cls.__qualname__}.name")  # a bad name said first
-            refused = refusal(cls, name)  # before play_own_code takes a policy away
-            if refused is not None:
-                raise TypeError(f"{refused}, so it would forfeit every game it played")
+            refuse_unplayable(cls)  # before play_own_code takes a policy away
         super().__init_subclass__(**kwargs)
         play_own_code(cls, Strategy, "compiled", HOOKS)
 

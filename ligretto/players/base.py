@@ -20,8 +20,7 @@ from ligretto.policy import decide_view
 from ligretto.rng import SplitMix
 from ligretto.timing import TIMING_PARAMS
 from strategies import Player, declare_game
-from strategies.base import DEFAULT_CLASSIFIER, check_name, play_own_code
-from strategies.registry import refusal
+from strategies.base import DEFAULT_CLASSIFIER, play_own_code, refuse_unplayable
 
 __all__ = ["LigrettoStrategy", "GAME"]
 
@@ -44,10 +43,8 @@ class LigrettoStrategy(Player, register=False):
         if own is not None:  # before Player reads the signature (kept by functools.wraps)
             cls.__init__ = _timed(own)
         if "name" in cls.__dict__ and kwargs.get("register", True):
-            name = check_name(cls.name, f"{cls.__qualname__}.name")  # a bad name said first
-            refused = refusal(cls, name)  # before play_own_code takes a policy away
-            if refused is not None:
-                raise TypeError(f"{refused}, so it would forfeit every round it played")
+            # a round: its plug-in's unit; asked before play_own_code takes a policy away
+            refuse_unplayable(cls, "round")
         super().__init_subclass__(**kwargs)
         own_policy = cls.policy is not LigrettoStrategy.policy
         decides_by = cls.policy if own_policy else cls._decides_by
