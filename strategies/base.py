@@ -43,7 +43,7 @@ def check_name(name: Any, what: str) -> str:
 def refuse_unplayable(cls: type[Player], unit: str = "game") -> None:
     """TypeError in one line for a class defined with a name to register that cannot play
     (its game's ``cannot_play``; ``strategies.registry.refusal`` words it), ``unit`` the
-    game's word for what it would forfeit ("game", Ligretto's "round"); a bad name is said
+    game's word for what it would forfeit ("game", or its plug-in's unit); a bad name is said
     first. Each game's base asks before its own set-up changes what the class plays by."""
     name = check_name(cls.name, f"{cls.__qualname__}.name")
     from .registry import refusal  # circle: strategies.base and strategies.registry
