@@ -94,6 +94,7 @@ def _docs_commands() -> list[str]:
     return [line for line in block.splitlines() if line.startswith("leaves ")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["leaves --help", "docs/ligretto.md"])
 def test_the_ligretto_examples_run_in_order_as_given(where, tmp_path, monkeypatch, capsys):
     """Each example works after the ones above it: a replay names a file or run they wrote."""

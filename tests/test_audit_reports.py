@@ -222,6 +222,7 @@ LISTS = (
 """The lists of measures a variant's 'no clear difference' bullet names."""
 
 
+@pytest.mark.slow
 def test_a_mixed_size_run_names_no_measure_in_two_lists(tmp_path: Path):
     small = _variants(tmp_path / "v", "greedy", "low", "weighted", "--rules", "hand_size=9",
                       "--players", "3,4", "--games", 600)  # fmt: skip

@@ -46,6 +46,7 @@ def short(tmp_path_factory):
     return out, res.output
 
 
+@pytest.mark.slow
 def test_the_findings_say_no_replayed_game_was_won(short):
     out, output = short
     findings = (out / "findings.txt").read_text()

@@ -114,7 +114,10 @@ class MatchNameNoStem:
     ("defect", "why"),
     [
         (NoMatchScore, "it does not declare 'match_score'"),
-        (RankNotASeatColumn, "rank_value names 'points', not one of its seat_columns ('cards_left',)"),
+        (
+            RankNotASeatColumn,
+            "rank_value names 'points', not one of its seat_columns ('cards_left',)",
+        ),
         (OptionNoKeyword, "option 'speed' is no keyword of ClimbOptionNoKeyword"),
         (MatchNameNoStem, "match_name 'match/es' is not a file stem"),
     ],

@@ -174,6 +174,7 @@ def test_verify_advises_an_unfinished_precision_run_the_command_that_continues_i
 
 
 # ----------------------------------------------------------------------------- docs/tuning.md
+@pytest.mark.slow
 def test_the_tuned_taker_s_difference_is_what_its_command_prints(tmp_path, capsys):
     """docs/tuning.md said '+0.1 points [-0.0, +0.2]': not the unit, a bound below 0 that
     read 0, and fewer decimals than the tool gives the interval ('+0.08 percentage points

@@ -50,6 +50,7 @@ def _growth(run, n: int) -> float:
 # Every byte the runs hold a unit is a numpy array, which tracemalloc sees to the byte, and
 # the growth from N to 2N units cancels what any size holds: the measurement is within a
 # byte of the truth, so 2% (under a byte a unit at these sizes) is the factor allowed.
+@pytest.mark.slow
 @pytest.mark.parametrize("repeats", [1, 2])
 def test_the_bytes_13_leaves_declares_are_what_its_bench_holds(repeats):
     if not leaves_c.available():

@@ -73,6 +73,7 @@ READERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", READERS)
 @pytest.mark.parametrize("past", PAST)
 def test_a_vouched_forfeits_json_python_will_not_read_is_named_in_one_line(

@@ -146,6 +146,7 @@ def test_the_aggregates_count_each_match_that_held_a_forfeit_once():
     assert nothing[FORFEITED_MATCHES].tolist() == [0, 0, 0, 0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(RUNS))
 def test_the_line_says_how_many_matches_held_a_forfeit(name, runs):
     """The line names the matches that held a forfeited game, as the rows count them by hand;

@@ -66,6 +66,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_resume_refuses_a_file_edited_since_and_its_advice_works(capsys, monkeypatch,
                                                                    tmp_path, bot):  # fmt: skip
     """Was: the resume played the edited file for the later generations, scored beside the

@@ -132,6 +132,7 @@ def test_each_kind_of_run_has_its_schedule_laid_out_from_its_manifest(played, na
     assert run_schedule(manifest) is None
 
 
+@pytest.mark.slow
 def test_rounds_a_forfeit_ended_keep_no_record_and_are_not_missed(tmp_path, capsys):
     """A run that records every round keeps none of those a forfeit ended: its chunk holds
     fewer records than rounds, which is whole; one record fewer still is not."""

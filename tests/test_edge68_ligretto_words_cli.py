@@ -67,6 +67,7 @@ def test_the_built_ins_keep_their_names_and_their_checks():
 
 
 # ------------------------------------------------------------------ a --no-rows run's limits
+@pytest.mark.slow
 def test_a_run_without_rows_names_each_limit_as_the_doc_says(capsys, tmp_path: Path):
     """docs/ligretto.md said a ``--no-rows`` run cannot tell the limits apart and names both;
     its aggregates count each, and it names them as the run with rows does (the truth: the

@@ -44,6 +44,7 @@ def _said(command: str, out: Path) -> str:
             f"('leaves {command} --resume --out {out}' prints it)")  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", list(CASES))
 def test_ctrl_c_after_the_last_game_says_nothing_is_left_to_play(capsys, monkeypatch, tmp_path,
                                                                  command):  # fmt: skip
@@ -97,6 +98,7 @@ def test_sigterm_after_the_last_game_exits_130_saying_so(tmp_path, command):
     assert "\n\n" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_stop_in_the_field_under_todays_rules_names_the_runs_resume(capsys, monkeypatch,
                                                                        tmp_path):  # fmt: skip
     """``leaves run --rules``: a stop while the same field plays under today's rules named

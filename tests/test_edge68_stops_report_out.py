@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import tempfile
 
+import pytest
+
 from tests.helpers import cli, one_error_line
 from tests.toygame import ToyGame
 from tournaments import Tournament
 
 
+@pytest.mark.slow
 def test_a_run_it_cannot_write_in_names_out(tmp_path, capsys, monkeypatch):
     run = tmp_path / "run"
     Tournament(["a", "p1", "p2"], players=3, games=30, seed=3, game=ToyGame()).run(out=run)

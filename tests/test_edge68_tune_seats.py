@@ -50,6 +50,7 @@ def _games(arm: Path) -> pd.DataFrame:
     return df.sort_values(["deal_seed", *seats], kind="stable").reset_index(drop=True)
 
 
+@pytest.mark.slow
 def test_a_five_seat_tuning_against_another_version_finishes_and_pairs(capsys, monkeypatch,
                                                                        tmp_path):  # fmt: skip
     """The review's case, made small: it ended 'the verification arms did not play the same
@@ -70,6 +71,7 @@ def test_a_five_seat_tuning_against_another_version_finishes_and_pairs(capsys, m
     pd.testing.assert_frame_equal(tuned, start)
 
 
+@pytest.mark.slow
 def test_a_five_seat_tuning_stopped_before_its_pairing_resumes_to_a_result(monkeypatch,
                                                                            tmp_path):  # fmt: skip
     """Stopped once both verification arms were played, before they were paired: the resume

@@ -47,6 +47,7 @@ def test_the_line_keeps_to_its_side_of_the_threshold():
     assert not coarse_search(_rows(0, 24), 24, True)  # no win: said by its own line
 
 
+@pytest.mark.slow
 def test_a_small_budget_says_its_candidates_could_not_be_ranked(capsys, monkeypatch,
                                                                      tmp_path):  # fmt: skip
     """The budget split into a few games a candidate: the warning follows the result."""

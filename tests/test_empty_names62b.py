@@ -70,6 +70,7 @@ HUGE = f"--jobs 100000: {local.PLAYERS_PER_CORE} players played (at most "
 HUGE += f"{local.PLAYERS_PER_CORE} a core)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "runs"),
     [

@@ -64,6 +64,7 @@ def test_a_run_without_the_valid_counts_keeps_its_old_mean(run, tmp_path, capsys
     assert not np.allclose(_rank_mean(agg), _rank_mean(old))
 
 
+@pytest.mark.slow
 def test_the_means_do_not_move_with_jobs_or_chunk_size(run, tmp_path):
     """The valid counts are integer sums per chunk: two workers and chunks of 4 rounds give the
     run's means to the last bit."""

@@ -39,6 +39,7 @@ UNITS = {"leaves": "matches", "ligretto": "games"}  # what a match is called
 FIELD = {"leaves": ["greedy", "low", "high"], "ligretto": ["stack", "row", "cautious"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["leaves", "ligretto"])
 def test_a_match_with_a_forfeited_game_has_no_winner(game, tmp_path, capsys):
     path = SOMETIMES[game]

@@ -122,6 +122,7 @@ def tournament(tmp_path_factory) -> tuple[str, str]:
     return out / "report", said
 
 
+@pytest.mark.slow
 def test_a_round_robin_s_findings_sign_every_difference_s_interval(tournament):
     folder, said = tournament
     text = (folder / "findings.txt").read_text()
@@ -180,6 +181,7 @@ def gauntlet(tmp_path_factory) -> tuple[str, str]:
     return out / "report", said
 
 
+@pytest.mark.slow
 def test_a_gauntlet_s_verdict_signs_its_interval_as_its_table(gauntlet):
     folder, said = gauntlet
     text = (folder / "findings.txt").read_text()

@@ -130,6 +130,7 @@ def test_a_subclass_of_a_built_in_keeps_the_defaults_its_init_declares():
         TwiceAsFast(speed=0)
 
 
+@pytest.mark.slow
 def test_the_seating_paragraph_says_what_a_balanced_design_costs():
     """docs/ligretto.md said balanced designs 'do not exist at a usable size for 7 to 12
     seats'; they do (42 seatings of a deal with 7 different strategies, 72 with 9, 24 for

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import cli
 from tests.test_audit4_runs import _end, _hold
 
@@ -63,6 +65,7 @@ def test_leaves_run_resumed_while_another_process_plays_is_refused(tmp_path, cap
     _refused(err, out, holder)
 
 
+@pytest.mark.slow
 def test_sigterm_stops_a_comparison_in_order(tmp_path):
     out = tmp_path / "v"
     proc = subprocess.Popen(

@@ -221,6 +221,7 @@ def rules_run(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_a_run_whose_baseline_manifest_is_corrupt_says_so(rules_run, tmp_path, capsys):
     """It stopped on AttributeError ('list' object has no attribute 'get')."""
     copy = copied_run(rules_run, tmp_path)

@@ -263,6 +263,7 @@ def test_the_notebook_refuses_a_bad_size_in_one_line(tmp_path, games):
     ), proc.stderr[-2000:]
 
 
+@pytest.mark.slow
 def test_the_notebook_reads_its_size_through_run_tournament(tmp_path):
     assert _first_cell(tmp_path, "7").stdout.strip().endswith("GAMES 7")
     assert _first_cell(tmp_path, "").stdout.strip().endswith("GAMES 20000")

@@ -28,6 +28,7 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.slow
 def test_the_readme_python_example_runs_and_does_what_its_comments_say(tmp_path):
     """The block of "From Python", in a fresh interpreter, at a few games a strategy (the one
     change): the old state is unchanged, the summary holds win rates, 95% intervals and design

@@ -65,6 +65,7 @@ def _one_line(proc: subprocess.CompletedProcess, script: str) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_run_tournament_into_its_stopped_folder_finishes_the_run(monkeypatch, tmp_path, capsys):
     """`python examples/run_tournament.py OUT_DIR` stopped by Ctrl-C ended in a
     KeyboardInterrupt traceback, and run again with the same OUT_DIR said "OUT_DIR is not
@@ -87,6 +88,7 @@ def test_run_tournament_into_its_stopped_folder_finishes_the_run(monkeypatch, tm
     assert "is continued" in (mod.__doc__ or "")
 
 
+@pytest.mark.slow
 def test_my_strategy_run_again_into_its_folder_plays_nothing_twice(tmp_path):
     """`LEAVES_EXAMPLE_OUT=DIR python examples/my_strategy.py` a second time ended in a
     ParameterError traceback ("DIR is not empty: pass resume ..."): the finished run there is
@@ -117,6 +119,7 @@ def test_win_rate_chart_run_again_into_its_folder_draws_the_same_run(monkeypatch
     assert "continued" in (mod.__doc__ or "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", ["my_strategy.py", "run_tournament.py", "win_rate_chart.py"])
 def test_an_example_refuses_a_folder_that_holds_another_thing_in_one_line(script, tmp_path):
     """A ``LEAVES_EXAMPLE_OUT`` that is a file, or a folder of other files, ended
@@ -133,6 +136,7 @@ def test_an_example_refuses_a_folder_that_holds_another_thing_in_one_line(script
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "other"]
 
 
+@pytest.mark.slow
 def test_train_reinforce_refuses_a_used_folder_before_it_trains(tmp_path):
     """`python examples/train_reinforce.py` run a second time in the same folder trained
     for minutes, then ended in a ParameterError traceback (its gauntlet's folder was not
@@ -202,6 +206,7 @@ def _readme_block_commands() -> dict[str, list[str]]:
     return {line.split()[1] + (" --resume" if "--resume" in line else ""): line for line in lines}
 
 
+@pytest.mark.slow
 def test_the_readme_s_commands_resume_and_report_as_their_comments_say(monkeypatch, tmp_path,
                                                                        capsys):  # fmt: skip
     """The README's first three commands, as written but for a smaller --games, in a fresh

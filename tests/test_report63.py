@@ -36,6 +36,7 @@ def long_tables():
     return run, tables
 
 
+@pytest.mark.slow
 def test_every_chart_of_long_strategy_specs_keeps_its_names_whole_and_apart(long_tables):
     """A strategy with three parameters ('counter(keep_weight=6.0,safe_bonus=5.0,
     near_win_penalty=2.0)') was cut at the picture's left edge on the win-rate, rating and

@@ -284,6 +284,7 @@ def test_a_spec_without_its_chunk_count_is_said_so_by_verify_and_resume(
     assert [str(p) for p in verify_run(bad).problems] == [f"manifest.json: {why}"]  # the library
 
 
+@pytest.mark.slow
 def test_leaves_run_names_a_stored_setting_of_the_wrong_kind_too(tmp_path, capsys):
     """``leaves run --resume`` said 'differs in turn_limit: 1000 here, abc in the run', while
     verify and ``leaves tournament --resume`` name the manifest as corrupt."""

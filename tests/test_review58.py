@@ -21,6 +21,7 @@ def compared(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "extra",
     [
@@ -56,6 +57,7 @@ TUNE = dict(players=4, budget=500, seed=3, popsize=3, candidate_games=24, verify
 TUNED = ("best.txt", "candidates.csv", "search.csv", "verification.csv")
 
 
+@pytest.mark.slow
 def test_a_tuning_resumes_with_its_field_in_another_order(tmp_path, monkeypatch):
     """'--against low,random' continues a tuning begun with 'random,low' (it was refused:
     'against low,random here, random,low in the tuning'), and ends as the uninterrupted

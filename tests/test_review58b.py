@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from tests.helpers import cli
 from tests.test_audit4_nospread import NEVER
@@ -77,6 +78,7 @@ def _section(md: str, title: str) -> str:
     return m.group(1)
 
 
+@pytest.mark.slow
 def test_the_page_says_why_a_gauntlet_with_no_spread_shows_no_interval(tmp_path, capsys):
     """greedy beats nobody by 100 points in every one of 20 sets: the gauntlet's table shows
     empty diff_ci_low/diff_ci_high beside p = 2e-06, and its section said only '95% t

@@ -71,6 +71,7 @@ def test_a_chunk_size_below_one_is_named_by_its_flag_its_key_and_its_parameter(t
     assert str(exc.value) == "chunk_size must be at least 1 game, got 0"
 
 
+@pytest.mark.slow
 def test_a_rate_without_an_interval_says_why_after_its_units(tmp_path, capsys):
     """The best strategy's rate read 'high wins 66.7% (too few deals for an interval) of its
     games', the order the first player's sentence had been mended of ('wins 23.3% of games

@@ -43,6 +43,7 @@ def _kept(src: Path, dest: Path, kept: object) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kept", [
     {"precision": 10**400, "max_games": None},  # a whole number no float holds
     {"precision": 0.1, "max_games": 2**32},  # past a run's most games

@@ -23,6 +23,7 @@ def _gauntlet_lead(capsys, out, games: str) -> str:
     return section.strip().split("\n\n", 1)[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("games", "said"), [("12", True), ("120", False)])
 def test_the_gauntlet_section_says_why_its_interval_cells_are_blank(tmp_path, capsys, games,
                                                                    said):  # fmt: skip

@@ -61,6 +61,7 @@ def _decisions(first: int, margin: float, alpha: float, p: float, reps: int, see
     return spread, better, not_better
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", [8, 12, 20])
 @pytest.mark.parametrize("alpha", [0.001, 0.01, 0.05])
 def test_equal_strategies_are_called_better_on_few_sets_at_most_alpha_of_the_time(first, alpha):

@@ -76,6 +76,7 @@ def _example(script: str, tmp_path: Path, **env: str) -> subprocess.CompletedPro
                           capture_output=True, text=True, timeout=120)  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("script", "var"), SIZED)
 def test_an_example_refuses_a_size_that_is_no_whole_number_in_one_line(script, var, tmp_path):
     if script == "train_reinforce.py":

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import cli
 
 SOMETIMES = str(Path(__file__).with_name("sometimes_strategy.py")) + ":Sometimes"
@@ -20,6 +22,7 @@ class Dead(Strategy, register=False):
 '''
 
 
+@pytest.mark.slow
 def test_the_summary_says_its_means_leave_forfeited_rounds_out(tmp_path, capsys):
     code, out, err = cli(capsys, "tournament", "--game", "ligretto", SOMETIMES, "stack",
                          "--players", "2", "--games", "40", "--seed", "1", "--jobs", "1",

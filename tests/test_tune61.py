@@ -78,6 +78,7 @@ class _Bar:
         self.done += n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "against", "args", "finalists"),
     [

@@ -218,6 +218,7 @@ def test_an_interruption_once_the_result_is_written_says_it_is_finished(capsys, 
     assert code == 2 and "holds a finished tuning, nothing to resume" in err
 
 
+@pytest.mark.slow
 def test_a_search_that_tried_nothing_does_not_say_the_parameter_does_nothing(capsys, tmp_path):
     """A first step finer than the values are rounded to leaves every candidate at the
     starting values: the parameter was never tried, so nothing may say it "changes no

@@ -278,6 +278,7 @@ def test_only_the_previous_state_left_is_resumed(whole, tmp_path, monkeypatch):
     _same_result(whole, out)
 
 
+@pytest.mark.slow
 def test_sigterm_stops_a_tuning_as_ctrl_c_does(tmp_path):
     """SIGTERM (``kill``, ``timeout``, a batch system) saves what finished and says how to go
     on, as Ctrl-C does: exit 130, the command that resumes it."""

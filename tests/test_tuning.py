@@ -154,6 +154,7 @@ def test_a_focused_tournament_plays_only_games_with_the_focus(tmp_path):
 # ---------------------------------------------------------------- the search
 
 
+@pytest.mark.slow
 def test_tune_recovers_the_toy_best_parameter(toy_run):
     assert abs(toy_run.best["x"] - BEST_X) < TOLERANCE
     assert toy_run.verification.verdict == "improved"
@@ -197,6 +198,7 @@ def test_the_result_directory(toy_run):
         )
 
 
+@pytest.mark.slow
 def test_tune_is_reproducible_and_leaves_global_numpy_state_alone(toy_run, tmp_path):
     before = np.random.get_state()[1].copy()
     again = _tiny(tmp_path / "again")
@@ -206,11 +208,13 @@ def test_tune_is_reproducible_and_leaves_global_numpy_state_alone(toy_run, tmp_p
     assert again.best_spec == toy_run.best_spec
 
 
+@pytest.mark.slow
 def test_the_seed_matters(toy_run, tmp_path):
     other = _tiny(tmp_path / "other", seed=3)
     assert not other.candidates["seed"].isin(toy_run.candidates["seed"]).any()
 
 
+@pytest.mark.slow
 def test_tune_does_not_depend_on_jobs(toy_run, tmp_path):
     small = dict(budget=1200, candidate_games=100, popsize=2)
     two = _tiny(tmp_path / "two", n_jobs=2, **small)
@@ -370,6 +374,7 @@ def _inert_args(out, verify_games):
             "--jobs", "1", "--out", str(out)]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_parameter_that_changes_nothing_has_no_best(tmp_path, capsys):
     code, stdout, err = _cli(capsys, _inert_args(tmp_path / "t", 48))
     assert code == 0, err

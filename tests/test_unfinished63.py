@@ -34,6 +34,7 @@ def test_ligretto_declares_its_two_limits_as_its_rules_set_them():
     assert Declaration.from_dict(d.to_dict()) == d  # the manifest keeps it
 
 
+@pytest.mark.slow
 def test_rounds_stopped_at_the_action_limit_are_not_said_stopped_at_a_length_limit(
     capsys, tmp_path: Path
 ):

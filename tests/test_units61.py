@@ -36,6 +36,7 @@ def _truth(out: Path) -> dict[str, tuple[float, int]]:
             for k, lab in enumerate(g.labels)}  # fmt: skip
 
 
+@pytest.mark.slow
 def test_means_leave_forfeited_rounds_out_for_every_seat(forfeited_run):
     import reports
     from reports.declared import means
@@ -58,6 +59,7 @@ def test_means_finding_says_over_how_many_rounds(capsys, forfeited_run):
     assert f"over its {n} rounds not ended by a forfeit" in line
 
 
+@pytest.mark.slow
 def test_by_parameter_leaves_forfeited_rounds_out(tmp_path):
     import reports
     from reports.declared import by_parameter
@@ -81,6 +83,7 @@ def test_by_parameter_leaves_forfeited_rounds_out(tmp_path):
 # --- C: the meta-game asks for more of the run's unit ---------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("games", "said"), [(30, "too few deals"), (300, "caution")])
 def test_metagame_finding_asks_for_more_rounds(capsys, tmp_path, games, said):
     out = tmp_path / "run"
@@ -182,6 +185,7 @@ class Always(LigrettoStrategy, register=False):
 '''
 
 
+@pytest.mark.slow
 def test_compare_names_a_strategy_with_no_valid_round(capsys, tmp_path):
     spec = tmp_path / "always.py"
     spec.write_text(ALWAYS)

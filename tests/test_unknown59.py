@@ -75,6 +75,7 @@ def test_other_games_registries_load_only_on_the_error_path():
     assert out.stdout.split() == ["False", "True"]
 
 
+@pytest.mark.slow
 def test_a_tournament_of_known_names_loads_no_other_games_players(tmp_path):
     args = ["tournament", "greedy", "low", "--players", "3", "--games", "10", "--out",
             str(tmp_path / "t")]  # fmt: skip

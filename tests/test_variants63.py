@@ -181,6 +181,7 @@ def swept(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spelled", ["hand_size=9..10", " hand_size = 9, 10 "])
 def test_resume_takes_the_same_sweep_however_it_is_spelled(swept, capsys, spelled):
     """The same values, as a range or with spaces, were refused as another sweep."""

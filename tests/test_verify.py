@@ -52,6 +52,7 @@ def _damage(path: Path, how: str, other: Path) -> None:
         shutil.copyfile(other, path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["corrupt", "truncate", "delete", "swap"])
 @pytest.mark.parametrize("rel", ["games/part-000002.parquet", "chunks/chunk-000002.npz"])
 def test_each_damage_is_detected_and_resume_replays_it_exactly(runs, tmp_path, capsys, how, rel):

@@ -41,7 +41,10 @@ def _names_imported_from_verify() -> set[str]:
     names: set[str] = set()
     for folder in ("tournaments", "reports", "tuning", "leaves_cli", "benchmarks", "tests"):
         for path in (ROOT / folder).rglob("*.py"):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            if "verify" not in text:  # no such import or name: no tree to walk
+                continue
+            tree = ast.parse(text)
             for node in ast.walk(tree):
                 if isinstance(node, ast.ImportFrom) and (
                     node.module == "tournaments.verify"

@@ -168,6 +168,7 @@ def run_figures():
     return _make_charts(tables, run.declaration)
 
 
+@pytest.mark.slow
 def test_every_chart_of_a_small_run_keeps_its_texts_inside_and_apart(run_figures):
     for name, fig in run_figures.items():
         assert _outside(fig) == [], name

@@ -13,6 +13,7 @@ from tests.variants_comparison import run as _run
 # ------------------------------------------ 1. resumed designers' files checked against the run
 
 
+@pytest.mark.slow
 def test_designer_files_are_tied_to_their_own_run(comparison):
     """The state keeps, per rule set, the checksums of the run its designers' files were
     replayed from; it kept the checksum of a manifest key that does not exist (the same for
@@ -115,6 +116,7 @@ def test_tuning_states_win_rate_differences_in_percentage_points():
 # ------------------------------------------------ 4. resuming with the variants in another order
 
 
+@pytest.mark.slow
 def test_resume_takes_the_variants_in_any_order(comparison):
     """The variants given again in another order are the same comparison (no figure depends
     on their order): resumed, it keeps every run and writes the same findings."""
@@ -136,6 +138,7 @@ def test_resume_names_each_variant_by_its_own_flag(comparison):
     ), text
 
 
+@pytest.mark.slow
 def test_a_sweeps_fixed_rules_keep_their_order(tmp_path):
     """Under --sweep the --rules are one rule set, the later winning a key given twice: given
     again in another order they are other rules, and the resume refuses them."""
@@ -150,6 +153,7 @@ def test_a_sweeps_fixed_rules_keep_their_order(tmp_path):
     assert code == 0, text
 
 
+@pytest.mark.slow
 def test_resume_takes_the_ladders_rungs_in_any_order(tmp_path):
     """The ladder's rungs are ordered by strength whatever the order given, so the same rungs
     in another order are the same comparison."""
@@ -187,6 +191,7 @@ def test_a_state_with_a_value_of_the_wrong_kind_is_refused(comparison, tmp_path,
 # ------------------------------------------------ 6. a difference with no spread is still stated
 
 
+@pytest.mark.slow
 def test_a_difference_with_no_spread_says_what_it_is(tmp_path):
     """Under turn_limit=5 every game stops unfinished, against none under today's rules: every
     duplicate set gives the same difference in unfinished games, +100 percentage points. The
@@ -261,6 +266,7 @@ def test_a_match_target_with_matches_is_a_variant(tmp_path):
 # -------------------------------- 9. --games on resuming: what it plays, not the number typed
 
 
+@pytest.mark.slow
 def test_resume_takes_any_games_that_play_the_same_games(tmp_path):
     """--games is rounded up to whole duplicate sets: a comparison asked 30 games plays 40
     (5 tables x 2 deals x 4 seatings), so resuming with --games 40 asks the same games (it

@@ -121,6 +121,7 @@ def _copy(comparison, tmp_path):
     return out, json.loads((out / "variants.json").read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("key", "value", "least"), [
     ("trace_games", -1, 0), ("restricted_games", -3, 0), ("games", 0, 1), ("seed", -1, 0),
 ])  # fmt: skip
@@ -138,6 +139,7 @@ def test_a_state_with_a_value_out_of_range_is_refused(comparison, tmp_path, key,
     assert len(text.strip().splitlines()) == 1, text
 
 
+@pytest.mark.slow
 def test_designers_measures_of_an_earlier_version_are_recomputed_and_said(comparison,
                                                                           tmp_path):  # fmt: skip
     """A comparison of the earlier version recorded every run's checksum as that of a manifest
@@ -164,6 +166,7 @@ def test_designers_measures_of_an_earlier_version_are_recomputed_and_said(compar
     assert text.count("designers' measures kept") == 3, text
 
 
+@pytest.mark.slow
 def test_the_page_defines_pp_beside_every_table_that_writes_it(comparison, tmp_path):
     """Every table of the Markdown page whose cells write 'pp' has the note defining it in the
     line that names the table (the note's rule: defined beside every table that uses it)."""
