@@ -20,7 +20,7 @@ import numpy as np
 import strategies
 from gamekit.errors import ParameterError
 from leaves.players.builtin import BEST_HEURISTIC
-from leaves.rule_text import named_value, texts_of
+from leaves.rule_text import named_value, texts_of, value_text
 from leaves.rules import MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from leaves.ruleset import TARGETS, Rules
 from strategies.deadline import DEFAULT_DECISION_TIMEOUT as DEFAULT_TIMEOUT
@@ -45,9 +45,12 @@ __all__ = ["LeavesGame"]
 
 def rules_from_config(value: Any) -> tuple[str, ...]:
     """A config file's rules (a ``[rules]`` table, its ``key=value`` text or a list of such
-    texts) as the texts ``--rules`` gives, checked; ValueError (one line) otherwise."""
+    texts) as the texts ``--rules`` gives, checked; ValueError (one line) otherwise. A table
+    keeps every key it writes, today's value too: a rule written in the file is a rule given,
+    as the same rule typed is (``target_named``), not "default"."""
     if isinstance(value, dict):
-        return (str(Rules.from_dict(value)),)
+        full = Rules.from_dict(value).to_dict()  # checked; each key in the form text takes
+        return (", ".join(f"{k}={value_text(k, full[k])}" for k in value) or "default",)
     texts = [value] if isinstance(value, str) else value
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
         raise ValueError("write a table of key = value, or key=value text")

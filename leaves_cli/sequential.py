@@ -157,7 +157,8 @@ def weighable(r: dict[str, float]) -> dict[str, float]:
     takes no decision and plays on, up to --max-games at most (then undecided); nor where no
     game was won (``nobody_won``: every difference is 0 whichever strategy is better). Sets
     that all gave the same difference are weighed with a variance of zero: an LLR of N/2 for
-    N sets above half the margin, -inf below it (``tournaments.sequential.llr``)."""
+    N sets above half the margin, -N/2 below it (the sign bound either way:
+    ``tournaments.sequential.llr``)."""
     if r.get("nobody_won"):
         return {**r, "se": math.nan}
     if has_interval(r):

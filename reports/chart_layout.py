@@ -1,6 +1,7 @@
 """Where a chart's texts go: names wrapped onto lines, the margins and sizes they need, and
 the room a chart keeps for its figures, so that every text stays inside the picture and
-clear of the others (``reports.charts`` and the variants' charts draw with these)."""
+clear of the others; and how a percent axis writes its ticks (``_percent``). ``reports.charts``
+and the variants' charts draw with these."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .numbers import fixed
 
 if TYPE_CHECKING:  # matplotlib loads on the first chart: 'import reports' stays quick
     from matplotlib.axes import Axes
@@ -113,6 +116,16 @@ def _fit(fig: Figure, ax: Axes, rotated: float = 0.0, extra_right: float = 0.0) 
     return fig
 
 
+def _fit_panels(fig: Figure, axes: list[Axes]) -> Figure:
+    """Margins for a row of panels sharing their rows (a title above each, the figure's above
+    them): the first panel's names on the left as ``_fit`` leaves room for them."""
+    w, h = fig.get_size_inches()
+    left = 0.25 + _text_width([t.get_text() for t in axes[0].get_yticklabels()], 10) + 0.1
+    fig.subplots_adjust(left=min(left / w, 0.45), right=1 - 0.2 / w, bottom=min(0.55 / h, 0.45),
+                        top=1 - 0.8 / h, wspace=0.15)  # fmt: skip
+    return fig
+
+
 def _height(n: float, lines: int = 1) -> float:
     """A chart's height for ``n`` rows whose names take up to ``lines`` lines each."""
     return max(2.6, 0.9 + max(0.38, 0.17 * lines + 0.1) * n)
@@ -177,3 +190,28 @@ def _room(ax: Axes, low, high, text: float) -> None:
     w = ax.get_position().width * ax.figure.get_figwidth()  # the axes' width in inches
     share = min(text / w, 0.8)  # of the axes' width, for the text (never all of it)
     ax.set_xlim(x0, x0 + (hi_x - x0) / (1 - share))
+
+
+def _percent(decimals: int | None = None, of: float = 1.0):
+    """A percent axis's labels (``of``: the value that is 100%): with ``decimals`` fixed;
+    without, the fewest decimals that write every tick of the axis exactly, the same for all
+    of them ('25%', not '25.0%'; '3.5%', not '3.50%')."""
+    from matplotlib.ticker import Formatter, PercentFormatter  # start-up: matplotlib loads
+
+    if decimals is not None:
+        return PercentFormatter(of, decimals=decimals)
+
+    class TidyPercent(Formatter):
+        digits = 1  # before any ticks are set: a value for the pointer's readout
+
+        def set_locs(self, locs) -> None:
+            super().set_locs(locs)
+            ticks = [100 * float(t) / of for t in locs]
+            self.digits = next(
+                (d for d in range(3) if all(abs(t - round(t, d)) < 1e-6 for t in ticks)), 3
+            )
+
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            return f"{fixed(100 * x / of, self.digits)}%"
+
+    return TidyPercent()

@@ -20,10 +20,12 @@ from .chart_layout import (
     SLANT,
     _axes,
     _fit,
+    _fit_panels,
     _heatmap_size,
     _height,
     _lines,
     _names,
+    _percent,
     _room,
     _scale_label,
     _slanted,
@@ -63,31 +65,6 @@ def style(i: int) -> tuple[str, str, str]:
     which colour-blind readers and grey prints would lose)."""
     c, m = len(OKABE_ITO), len(MARKERS)
     return OKABE_ITO[i % c], MARKERS[(i + i // c) % m], LINESTYLES[(i // (c * m)) % len(LINESTYLES)]
-
-
-def _percent(decimals: int | None = None, of: float = 1.0):
-    """A percent axis's labels (``of``: the value that is 100%): with ``decimals`` fixed;
-    without, the fewest decimals that write every tick of the axis exactly, the same for all
-    of them ('25%', not '25.0%'; '3.5%', not '3.50%')."""
-    from matplotlib.ticker import Formatter, PercentFormatter  # start-up: matplotlib loads
-
-    if decimals is not None:
-        return PercentFormatter(of, decimals=decimals)
-
-    class TidyPercent(Formatter):
-        digits = 1  # before any ticks are set: a value for the pointer's readout
-
-        def set_locs(self, locs) -> None:
-            super().set_locs(locs)
-            ticks = [100 * float(t) / of for t in locs]
-            self.digits = next(
-                (d for d in range(3) if all(abs(t - round(t, d)) < 1e-6 for t in ticks)), 3
-            )
-
-        def __call__(self, x: float, pos: int | None = None) -> str:
-            return f"{fixed(100 * x / of, self.digits)}%"
-
-    return TidyPercent()
 
 
 def _share_axis(axis: Axis) -> None:
@@ -423,21 +400,50 @@ def neighbours(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
 def means(table: pd.DataFrame, column: str, better: str, unit: str = "game",
           ax: Axes | None = None) -> Figure:  # fmt: skip
     """Mean of ``column`` per seat by strategy (a ``reports.declared.means`` table, best on
-    top) with 95% intervals; ``better``: "higher" or "lower"."""
+    top) with 95% intervals; ``better``: "higher" or "lower" (of ``column``). On a figure of
+    its own (no ``ax``), each other mean the table lists (a ``<name>_mean`` column, as the
+    page does) gets a panel beside it (``_mean_panels``)."""
     df = table.iloc[::-1]
     names = _names(df["strategy"])
+    cols = [column] + [c[:-5] for c in df if c.endswith("_mean") and c != f"{column}_mean"]
+    if ax is None and len(cols) > 1:
+        return _mean_panels(df, names, cols, better, unit)
     fig, ax = _axes(ax, (8.5, _height(len(df), _lines(names))))
+    _mean_bars(ax, df, column, names)
+    ax.set_xlabel(f"mean {column} per {unit} (95% interval; {better} is better)")
+    ax.set_title(f"Mean {column} per {unit} by strategy")
+    return _fit(fig, ax)
+
+
+def _mean_bars(ax: Axes, df: pd.DataFrame, column: str, names: list[str]) -> None:
+    """The mean of ``column`` per strategy as bars with 95% intervals, a row each, bottom up."""
     y = np.arange(len(df))
     mean = df[f"{column}_mean"].to_numpy()
     err = np.vstack([mean - df[f"{column}_ci_low"], df[f"{column}_ci_high"] - mean])
     ax.barh(y, mean, color=OKABE_ITO[0], alpha=0.85, height=0.6)
     ax.errorbar(mean, y, xerr=np.clip(err, 0, None), fmt="none", ecolor="black", capsize=3)
     ax.set_yticks(y, names)
-    ax.set_xlabel(f"mean {column} per {unit} (95% interval; {better} is better)")
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_title(f"Mean {column} per {unit} by strategy")
     ax.grid(axis="x", alpha=0.3)
-    return _fit(fig, ax)
+
+
+def _mean_panels(df: pd.DataFrame, names: list[str], columns: list[str], better: str,
+                 unit: str) -> Figure:  # fmt: skip
+    """The means of ``columns`` side by side, each on its own scale, the rows shared; the
+    better side said of the first alone (a game declares it of its rank value only)."""
+    from matplotlib.figure import Figure  # start-up: matplotlib loads to draw
+
+    said = [c.replace("_", " ") for c in columns]
+    fig = Figure(figsize=(8.5, _height(len(df), _lines(names)) + 0.3), dpi=100)
+    axes = list(fig.subplots(1, len(columns), sharey=True, squeeze=False)[0])
+    for i, (ax, column) in enumerate(zip(axes, columns, strict=True)):
+        _mean_bars(ax, df, column, names)
+        ax.set_title(said[i] + (f" ({better} is better)" if i == 0 else ""), fontsize=10)
+    listed = ", ".join(said[:-1]) + f" and {said[-1]}"
+    bands = np.isfinite(df[[f"{c}_ci_low" for c in columns]].to_numpy(float)).any()
+    fig.suptitle(f"Mean {listed} per {unit} by strategy" + (" (95% intervals)" if bands else ""),
+                 fontsize=11)  # fmt: skip
+    return _fit_panels(fig, axes)
 
 
 def by_parameter(table: pd.DataFrame, column: str, unit: str = "game",

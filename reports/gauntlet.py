@@ -56,8 +56,7 @@ set, as they never share a table, but deal by deal across the two copies of a ta
 
 
 def design(data: Any) -> dict[str, Any] | None:
-    """The gauntlet (strategy, baseline, field) a run's manifest names, or None for other
-    runs."""
+    """The gauntlet (strategy, baseline, field) a run's manifest names; None for other runs."""
     run = as_run(data)
     spec = run.manifest.get("spec", {}) if isinstance(run.manifest, dict) else {}
     d = spec.get("gauntlet") if isinstance(spec, dict) else None
@@ -180,9 +179,8 @@ SEQUENTIAL_KEYS = ("decision", "finished", "games_per_side", "llr", "lower", "up
 def unweighed(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The record of a sequential test (its ``settings``: margin in points, alpha, beta) that
     has weighed no batch yet: its run stopped in the first."""
-    keep = ("margin", "alpha", "beta")
     return {"decision": RUNNING, "finished": False, "batches": 0,
-            **{k: settings.get(k) for k in keep}}  # fmt: skip
+            **{k: settings.get(k) for k in ("margin", "alpha", "beta")}}  # fmt: skip
 
 
 def first_error(run: Any) -> str:
@@ -190,7 +188,6 @@ def first_error(run: Any) -> str:
     '' when the run's folder keeps none (a run given as a DataFrame)."""
     if run.path is None:
         return ""
-
     try:
         found = TournamentResult(run.path).forfeits
     except (ValueError, OSError, KeyError):
@@ -240,17 +237,14 @@ def forfeit_sentence(r: Mapping[str, Any], run: str = "", units: str = "games") 
     game = error.split(":", 1)[0].removeprefix("game ") if error else "N"
     where = f"{run}/forfeits.json" if run else "the run's forfeits.json"
     command = replay_command(run, game) if run else f"leaves replay RUN --game {game}"
-    todo = (
-        f"fix the error ('{command}' replays that game, {where} lists every forfeit with its seeds)"
-    )
+    todo = (f"fix the error ('{command}' replays that game, {where} lists every forfeit with "
+            "its seeds)")  # fmt: skip
     if nothing_valid(r):
         return (f"Nothing valid was played: {' and '.join(said)}{first}, so {r['strategy']} "
                 f"and {r['baseline']} cannot be compared; {todo}.")  # fmt: skip
-    return (
-        f"Caution: {' and '.join(said)}{first}; a forfeit counts as a loss for the "
-        "seat that forfeits and for every other seat at its table (a forfeit leaves no "
-        f"winner), so the comparison below counts these errors too; {todo}."
-    )
+    return (f"Caution: {' and '.join(said)}{first}; a forfeit counts as a loss for the seat that "
+            "forfeits and for every other seat at its table (a forfeit leaves no winner), so the "
+            f"comparison below counts these errors too; {todo}.")  # fmt: skip
 
 
 def _points_word(m: float) -> str:
@@ -260,13 +254,14 @@ def _points_word(m: float) -> str:
 def llr_words(llr: float, flat: int = 0, digits: int = 2) -> str:
     """The log-likelihood ratio in words: a number (``digits`` decimals, ``weighed``'s);
     where its ``flat`` duplicate sets all gave the same difference (no spread,
-    ``tournaments.sequential.llr``), the reason: a positive one is N/2 for N such sets, the
-    most they give against 0, a negative one infinite (the test decides at once for 0); none
-    where there are too few to weigh."""
+    ``tournaments.sequential.llr``), the reason: N/2 for N such sets, the most they give
+    against 0 (a positive one) or against the margin (a negative one); none where there are
+    too few to weigh."""
     if np.isfinite(llr):
         said = f"LLR {fixed(llr, digits)}"
-        if flat and llr > 0:
-            return f"{said}, N/2 for N = {counted(flat, 'duplicate set')} with no spread"
+        if flat and llr != 0:
+            sign = "" if llr > 0 else "-"
+            return f"{said}, {sign}N/2 for N = {counted(flat, 'duplicate set')} with no spread"
         return said
     if np.isinf(llr):
         return f"LLR {'+' if llr > 0 else '-'}inf, as every duplicate set gave the same difference"
@@ -335,13 +330,15 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
         head = f"{a} is not {_points_word(m)} better than {b}"
         tail = (f"{test} favoured 0 over +{m:g}, which it does for a strategy "
                 f"{_points_word(m)} better at most {100 * beta:g}% of the time (beta)")  # fmt: skip
+        if flat and llr == -np.inf:  # only an earlier version decided on it
+            tail = (f"{test} favoured 0 over +{m:g} by an earlier version's rule, an LLR of -inf "
+                    "from sets with no spread, which bounds no error rate")  # fmt: skip
         if np.isfinite(hi) and not hi < m / 100:
             tail += f", a laxer standard than the 95% interval, which still reaches +{m:g}"
         tail += _clear_of_zero(r, m)
     elif decision == UNDECIDED:
         head = f"Undecided whether {a} is better than {b}"
-        tail = f"{test} reached --max-games before favouring 0 or +{m:g}"
-        tail += _clear_of_zero(r, m)
+        tail = f"{test} reached --max-games before favouring 0 or +{m:g}" + _clear_of_zero(r, m)
     else:  # a run interrupted between batches, or within one
         head = f"Not decided yet whether {a} is better than {b}"
         estimate = _weighed_estimate(r, units) or f"{estimate} so far"
@@ -445,9 +442,7 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     head = forfeit_sentence(r, run, units)
     if nothing_valid(r):
         return head, []
-    field = table.attrs.get("field") or top_level_pieces(
-        str(r["field"])
-    )  # labels keep their parameters
+    field = table.attrs.get("field") or top_level_pieces(str(r["field"]))  # labels whole
     against = field_words(list(field), int(r["n_players"]))
     base = f"{pct(r['baseline_win_rate'])} {interval(r['baseline_ci_low'], r['baseline_ci_high'])}"
     games = int(r.get("baseline_games", r["games"]))
@@ -477,9 +472,8 @@ def _no_wins(table: pd.DataFrame, units: str) -> str | None:
     if decision == RUNNING:
         return None
     played = int(r["games"]) + int(r.get("baseline_games", r["games"]))
-    return (f"None of the {played:,} {units} was won, by either side or the field, so both "
-            f"win rates are 0 and {r['strategy']} and {r['baseline']} cannot be "
-            "compared.")  # fmt: skip
+    return (f"None of the {played:,} {units} was won, by either side or the field, so both win "
+            f"rates are 0 and {r['strategy']} and {r['baseline']} cannot be compared.")  # fmt: skip
 
 
 def unshared(table: pd.DataFrame) -> str:

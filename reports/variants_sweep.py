@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .variants_display import label
+from .variants_forest import along_axis
 
 __all__ = ["SWEEP_COLUMNS", "Sweep", "sweep_table"]
 
@@ -43,7 +44,9 @@ def sweep_table(metrics: pd.DataFrame, diffs: pd.DataFrame, sweep: Sweep,
     its standard error and degrees of freedom, which tell why one has none), the difference
     to the default rules (``base``) with its interval, Holm's p-value and whether it is clear
     (0 with no interval at a value that plays as the default rules); ``x``: the value as a
-    number where every value is one."""
+    number where every value is one. The rows come in the page's and the chart's order
+    (``along_axis``: from the smallest value up where every value is a number), so the CSV
+    reads as the page does, whatever order the sweep gave its values in."""
     d = diffs.set_index(["rules", "metric", "n_players", "position"])
     multi = metrics["n_players"].nunique() > 1 and (metrics["n_players"] != "all").any()
     out = []
@@ -67,4 +70,4 @@ def sweep_table(metrics: pd.DataFrame, diffs: pd.DataFrame, sweep: Sweep,
                 row.update(diff=dr["diff"], diff_ci_low=dr["ci_low"], diff_ci_high=dr["ci_high"],
                            p_holm=dr["p_holm"], significant=bool(dr["significant"]))  # fmt: skip
             out.append(row)
-    return pd.DataFrame(out, columns=SWEEP_COLUMNS)
+    return along_axis(pd.DataFrame(out, columns=SWEEP_COLUMNS)).reset_index(drop=True)

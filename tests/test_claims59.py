@@ -110,12 +110,13 @@ def test_a_default_alpha_flat_batch_still_decides_at_once(tmp_path, capsys, neve
 
 
 def test_a_strategy_against_itself_is_still_not_better_at_once(tmp_path, capsys, never):
-    """The documented case: every set +0 points, LLR -inf, 'not better' after batch 1."""
+    """The documented case: every set +0 points, LLR -N/2 (the sign bound against the
+    margin; it was -inf), 'not better' after batch 1."""
     code, out, _ = _gauntlet(tmp_path, capsys, never, "--alpha", "0.001", strategy="greedy",
                              baseline="greedy")  # fmt: skip
     assert code == 0
     assert "greedy is not 1 percentage point better than greedy (baseline)" in out, out
-    assert "1 batch, LLR -inf" in out and "sign test" not in out
+    assert "1 batch, LLR -4.00, -N/2 for N = 8 duplicate sets" in out and "sign test" not in out
 
 
 def test_a_flat_batch_with_a_negative_difference_is_not_better_at_once(tmp_path, capsys, never):
@@ -124,9 +125,8 @@ def test_a_flat_batch_with_a_negative_difference_is_not_better_at_once(tmp_path,
         tmp_path, capsys, never, "--alpha", "0.001", strategy=f"{never}:Mute", baseline="greedy"
     )
     assert code == 0
-    assert (
-        "mute is not 1 percentage point better than greedy" in out and "1 batch, LLR -inf" in out
-    ), out
+    assert "mute is not 1 percentage point better than greedy" in out, out
+    assert "1 batch, LLR -4.00, -N/2 for N = 8 duplicate sets with no spread" in out, out
 
 
 def test_the_test_weighs_a_flat_batch_by_n_over_2():
@@ -137,8 +137,11 @@ def test_the_test_weighs_a_flat_batch_by_n_over_2():
         assert t.update(1.0, 0.0, df=sets - 1) == decision and t.llr == sets / 2
     t = Sequential(0.01, alpha=0.001)  # a caller that weighs no sets: +inf, as before
     assert t.update(1.0, 0.0) == BETTER and t.llr == math.inf
-    assert Sequential(0.01, alpha=0.001).update(-1.0, 0.0, df=0) == NOT_BETTER
-    assert Sequential(0.01, alpha=0.001).update(0.0, 0.0, df=0) == NOT_BETTER
+    for sets, decision in ((5, None), (6, NOT_BETTER)):  # 2.5 < -log(0.05 / 0.999) = 2.99 <= 3
+        t = Sequential(0.01, alpha=0.001)
+        assert t.update(-1.0, 0.0, df=sets - 1) == decision and t.llr == -sets / 2
+    assert Sequential(0.01, alpha=0.001).update(-1.0, 0.0) == NOT_BETTER  # no sets: -inf
+    assert Sequential(0.01, alpha=0.001).update(0.0, 0.0, df=0) is None  # one set: -1/2
 
 
 def test_a_flat_batch_weighed_by_n_over_2_says_no_spread_when_interrupted_too():
@@ -211,6 +214,7 @@ def test_equal_strategies_are_called_better_on_no_spread_at_most_alpha_of_the_ti
 @pytest.mark.parametrize("llr, flat, words", [
     (5.0, 10, "LLR 5.00, N/2 for N = 10 duplicate sets with no spread"),
     (5.0, 0, "LLR 5.00"), (0.0, 10, "LLR 0.00"),
+    (-5.0, 10, "LLR -5.00, -N/2 for N = 10 duplicate sets with no spread"),
     (-math.inf, 10, "LLR -inf, as every duplicate set gave the same difference"),
 ])  # fmt: skip
 def test_the_llr_words_give_the_reason_of_a_flat_batch(llr, flat, words):
