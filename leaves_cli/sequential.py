@@ -268,11 +268,14 @@ def _resume_point(out: Path, max_deals: int) -> tuple[list[int], dict[str, Any] 
 
 
 def widest_half_width(result: Any) -> float:
-    """The widest 95% interval half-width of any strategy's win rate, in percentage points
-    (NaN while the run is too small for an interval)."""
-    from reports.tables import summary
+    """The widest 95% interval half-width of any strategy's win rate, in percentage points,
+    over the strategies with a valid game (``reports.tables.ranked``: one every game of which
+    ended by a forfeit has no interval, and more games give it none); NaN while the run is
+    too small for an interval, or none has a valid game."""
+    from reports.tables import ranked, summary
 
     s = summary(result.out)
+    s = s[s["strategy"].isin(ranked(s))]
     half = (s["ci_high"].to_numpy(float) - s["ci_low"].to_numpy(float)) / 2
     return float(100 * half.max()) if half.size and np.isfinite(half).all() else math.nan
 
@@ -298,7 +301,9 @@ def run_precision(
     """Play the tournament ``t`` stage by stage until every strategy's 95% half-width is at
     most ``target`` percentage points or ``max_games`` are played: (result, the last stage's
     tournament, the widest half-width). The next stage comes from the current widths
-    (``tournaments.sequential.next_precision_stage``), so it depends only on the seed."""
+    (``tournaments.sequential.next_precision_stage``), so it depends only on the seed; a run
+    whose every unit ended by a forfeit stops (no stage would give it an interval)."""
+    from tournaments.run_state import run_state
     from tournaments.sequential import next_precision_stage
 
     stages = list(t.schedule.stages)
@@ -307,6 +312,11 @@ def run_precision(
         grown = t.with_stages(stages)
         result = run(grown, out, len(stages) > 1)
         widest = widest_half_width(result)
+        state = run_state(out)
+        if state is not None and state.nothing_valid:  # every unit forfeited: none narrows
+            log(f"stage {len(stages)}: {grown.n_games:,} {grown.units}, nothing valid played: "
+                "every one ended by a forfeit, so the run stops here")  # fmt: skip
+            break
         shown = "unknown (too few deals)" if math.isnan(widest) else half_width(widest, target)
         log(f"stage {len(stages)}: {grown.n_games:,} {grown.units}, widest half-width {shown}")
         if not math.isnan(widest) and widest <= target:

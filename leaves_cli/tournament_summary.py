@@ -48,12 +48,13 @@ def _rows(result: Any, nothing_valid: bool) -> Any:
 
 def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, dict[str, float]]:
     """``intervals`` from the rows ``_rows`` read, and the strategies' fair shares in the
-    report's order (empty: no report summary)."""
+    report's order (empty: no report summary). A strategy every game of which ended by a
+    forfeit has ``NA`` (``reports.tables.unmeasured``: more games are no remedy)."""
     if isinstance(rows, str):
         return {}, rows, {}
     from reports import ReportError
-    from reports.numbers import TOO_FEW, interval
-    from reports.tables import summary
+    from reports.numbers import NA, TOO_FEW, interval
+    from reports.tables import summary, unmeasured
 
     try:
         table = summary(rows)
@@ -61,10 +62,13 @@ def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, dict
         return {}, f"no intervals: {exc}", {}
     cells = {str(r.strategy): interval(r.ci_low, r.ci_high) for r in table.itertuples()}
     order = dict(zip(cells, table["fair_share"], strict=True))  # as the report ranks them
-    if all(c == f"({TOO_FEW})" for c in cells.values()):
+    void = set(unmeasured(table))
+    measured = [c for k, c in cells.items() if k not in void]
+    if measured and all(c == f"({TOO_FEW})" for c in measured):
         why = f"no intervals: {TOO_FEW} yet; play more {units(result)} (--resume --add GAMES)"
         return {}, why, order
-    return {k: "too few deals" if c == f"({TOO_FEW})" else c for k, c in cells.items()}, None, order
+    return {k: NA if k in void else "too few deals" if c == f"({TOO_FEW})" else c
+            for k, c in cells.items()}, None, order  # fmt: skip
 
 
 def _unfinished_line(result: Any, rows: Any) -> str:
@@ -121,7 +125,7 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
     fair share: where the strategies' fair shares differ (their seats at each table size in
     other proportions), they are shown, as that order need not be the win rates'. Returns why
     there are no intervals (None: there are); ``nothing_valid``: every game was forfeited."""
-    from reports.numbers import fixed
+    from reports.numbers import NA, fixed, no_valid
 
     from .plain_table import print_table
 
@@ -165,6 +169,9 @@ def summary_table(result: Any, nothing_valid: bool = False) -> str | None:
         none = " (n/a: every one of the strategy's was)" if undefined else ""
         click.echo(f"The {rank.replace('_', ' ')}s leave out the {lost:,} "
                    f"{unit if lost == 1 else plural(unit)} ended by a forfeit{none}.")  # fmt: skip
+    void = [name for name, cell in cis.items() if cell == NA]
+    if void:  # the interval column's n/a, in words
+        click.echo(f"{no_valid(void, unit)}.")
     unfinished = _unfinished_line(result, rows_read)
     if unfinished:
         click.echo(unfinished)

@@ -35,6 +35,7 @@ from .numbers import (
     pct,
     rate_of,
     share_digits,
+    share_pct,
     signed_points,
 )
 from .tables import decided, ranked
@@ -288,7 +289,7 @@ def _completion(tables: Mapping[str, pd.DataFrame], d: Declaration,
         who = (" (by " + ", ".join(f"{r['strategy']}: {int(r['forfeits']):,}"
                                    for _, r in by.iterrows()) + ")" if len(by) else "")  # fmt: skip
         parts.append(
-            f"{forfeited:,} of {games:,} {d.units()} ({pct(forfeited / games)}) ended by a "
+            f"{forfeited:,} of {games:,} {d.units()} ({share_pct(forfeited / games)}) ended by a "
             f"forfeit{who}: a forfeited {d.unit} has no winner, so it counts as lost by every "
             f"seat at its table, the forfeiting one included"
             + (_left_out(tables, d, said) if forfeited < games else "")  # else none is left out
@@ -325,7 +326,7 @@ def unfinished_words(row: pd.Series, d: Declaration) -> str:
     games, unfinished = int(row["games"]), int(row["unfinished"])
     won = int(row["unfinished_won"]) if "unfinished_won" in row else 0
     return (
-        f"{unfinished:,} {d.units(unfinished)} ({pct(unfinished / max(games, 1))}) stopped "
+        f"{unfinished:,} {d.units(unfinished)} ({share_pct(unfinished / max(games, 1))}) stopped "
         f"unfinished at {_limit_words(row, d)} and {_unfinished_wins(unfinished, won, d)}"
     )
 

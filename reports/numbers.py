@@ -12,12 +12,14 @@ import numpy as np
 
 from tournaments.declaration import plural
 
+from .finding import and_words
+
 __all__ = [
     "NO_SPREAD", "TOO_FEW", "beside", "beside_digits", "counted", "difference_interval", "fixed",
     "flat_sets", "interval", "no_spread", "rate_of", "signed_bound", "LEVEL_DIGITS", "level_digits",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
-    "p_column", "p_figure", "P_FLOOR", "p_text", "pct", "points", "pp_cell", "share_digits",
-    "signed_points",
+    "NA", "no_valid", "p_column", "p_figure", "P_FLOOR", "p_text", "pct", "points", "pp_cell",
+    "share_digits", "share_pct", "signed_points",
 ]  # fmt: skip
 
 TOO_FEW = "too few deals for an interval"
@@ -25,6 +27,20 @@ TOO_FEW = "too few deals for an interval"
 NO_SPREAD = "no interval: every duplicate set gave the same value, no spread to measure"
 """What a sentence says where a measure's standard error is zero although the run has deals
 enough: the sets show no spread, which is no evidence that the value cannot vary."""
+
+NA = "n/a"
+"""What a table writes in place of a figure that measures nothing (``no_valid`` says why)."""
+
+
+def no_valid(names: list[str], unit: str = "game") -> str:
+    """Why the strategies ``names`` have no interval, beside the ``NA`` a table writes for it:
+    'n/a: every game Boom sat in ended by a forfeit, so its win rate measures nothing and has
+    no interval' (``reports.tables.summary``'s ``valid_games`` of 0). More games are no remedy,
+    as they are where a run is too small (``TOO_FEW``)."""
+    one = len(names) == 1
+    whose = "its win rate measures" if one else "their win rates measure"
+    return (f"{NA}: every {unit} {and_words(names)} sat in ended by a forfeit, so {whose} "
+            f"nothing and {'has' if one else 'have'} no interval")  # fmt: skip
 
 
 def no_spread(sets: int, what: str = "difference") -> str:
@@ -132,6 +148,12 @@ def share_digits(*shares: float, digits: int = 1) -> int:
     inside = [x for x in shares if np.isfinite(x) and 0 < x < 1]
     return max([digits, *(level_digits((x,), end, digits, 100.0) for x in inside
                           for end in (0.0, 1.0))])  # fmt: skip
+
+
+def share_pct(share: float) -> str:
+    """A share of a run's units as a percentage with the decimals ``share_digits`` gives it:
+    1 forfeit in 15,000 rounds is '0.007%', never '0.0%', which reads as none."""
+    return pct(share, share_digits(share))
 
 
 def apart_digits(lo: float, hi: float, digits: int = 1, scale: float = 100.0) -> int:

@@ -15,7 +15,8 @@ import pandas as pd
 
 from tournaments.declaration import plural
 
-from .numbers import PP, PP_MEANS, apart_digits, counted, p_column, pct, pp_cell
+from .numbers import PP, counted
+from .page_cells import readable, unit_note, void_cells, void_note
 
 KEY_ROWS = 5
 """How many rows of a long table the page shows unfolded."""
@@ -163,72 +164,6 @@ def md_table(df: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-RATE_TABLES = ("summary", "significance", "head_to_head", "seats", "neighbours", "expert",
-               "outcomes", "completion", "gauntlet", "lengths")  # fmt: skip
-"""Tables whose rates, intervals and differences read better as percentages and percentage
-points."""
-_POINTS = ("diff", "vs_elsewhere", "vs_overall")
-_P = ("p_value", "p_holm", "vs_elsewhere_p")
-_SPANS = {"significance": ("diff", "ci_low", "ci_high"),
-          "gauntlet": ("diff", "diff_ci_low", "diff_ci_high"),
-          "neighbours": ("vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high")}  # fmt: skip
-"""Each table's difference with its interval: written with the decimals that set every shown
-row's bounds apart (``_digits``), each bound on its own side of 0 (``pp_cell``'s ``bound``):
-the sentences' figures, to as many decimals or more."""
-
-
-def _digits(name: str, df: pd.DataFrame, c: str) -> int:
-    """The decimals of the column ``c``: where ``c`` is the table's difference or one of its
-    bounds (``_SPANS``), the most any row's interval asks (``apart_digits``), so the column
-    writes every row alike ('-0.950' beside '+2.050', never beside '+2.05'); else one."""
-    span = _SPANS.get(name, ())
-    if c not in span or not set(span) <= set(df.columns):
-        return 1
-    return max((apart_digits(lo, hi) for lo, hi in zip(df[span[1]], df[span[2]], strict=True)),
-               default=1)  # fmt: skip
-
-
-def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
-    """The key rows as people read them (the CSVs keep full precision): rates in percent,
-    differences in percentage points (``pp_cell``; the page defines the short unit beside
-    the table, ``unit_note``), a column of p-values in one form (``p_column``: '3.0e-05'
-    above '4.9e-02', never above 'p = 0.049'). ``name``: what the table is (``key_rows``)."""
-    if name not in RATE_TABLES:
-        return df
-    out = df.copy()
-    for c in out.columns:
-        if not pd.api.types.is_float_dtype(out[c]):
-            continue
-        v = out[c]
-        if c in _P:
-            out[c] = p_column(v)
-        elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
-            bound = c in _SPANS.get(name, ())[1:]  # an interval's: on its own side of 0
-            k = _digits(name, df, c)
-            out[c] = [pp_cell(x, k, bound=bound) if np.isfinite(x) else "" for x in v]
-        elif (
-            c.endswith(("rate", "_low", "_high", "fair", "fair_share", "share"))
-            or c == "par"  # the seats' and the summary's: a rate
-            or "rate" in c.split("_")  # match_win_rate_split, win_rate_a: rates too
-            or (name == "head_to_head" and c == "score")
-        ):
-            out[c] = [pct(x) if np.isfinite(x) else "" for x in v]
-    return out
-
-
-def unit_note(df: pd.DataFrame) -> str:
-    """What the note above a table adds where its cells are in the short unit ``PP``
-    (``pp_cell``): ' (pp: percentage points, a difference of two rates)', defined beside
-    every table that uses it; '' elsewhere."""
-    shown = (v for c in df.columns for v in df[c])
-    return f" ({PP_MEANS})" if any(isinstance(v, str) and _IN_PP.search(v) for v in shown) else ""
-
-
-_IN_PP = re.compile(rf"[\d\]] {PP}\b")
-"""A figure or an interval in ``PP`` ('+1.2 pp', '-2.9 [-4.7, -1.0] pp *'), wherever the
-cell goes on after it (a star, a note)."""
-
-
 def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The few rows and columns of a table that matter, and a caption saying which; a table
     read as its maker marks it (``attrs["kind"]``: ``reports.expert.KIND``), else by name."""
@@ -255,7 +190,7 @@ def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
         df = df.loc[key.sort_values(ascending=False, na_position="last").index]
     top = df[shown].head(len(df) if len(df) <= ALL_ROWS or name in WHOLE else KEY_ROWS)
     caption = f"the {what} {len(top)}" if len(df) > len(top) else ""
-    return _par_if_apart(readable(name, top)), caption
+    return _par_if_apart(void_cells(name, df, readable(name, top))), caption
 
 
 def _par_if_apart(top: pd.DataFrame) -> pd.DataFrame:
@@ -440,7 +375,8 @@ def _key_table(name: str, df: pd.DataFrame, unit: str) -> tuple[pd.DataFrame, st
     which rows (``key_rows``' caption) and about its columns (``column_notes``)."""
     top, caption = key_rows(name, df)
     said = f": {caption} of {counted(len(df), 'row')}" if caption else ""
-    return in_units(top, unit, True), said + column_notes(df, top, unit)
+    notes = column_notes(df, top, unit) + void_note(name, df, unit)
+    return in_units(top, unit, True), said + notes
 
 
 def full_note(df: pd.DataFrame) -> str:

@@ -127,7 +127,8 @@ def summary(data: Any) -> pd.DataFrame:
     (``benchmarks/bench_calibration.py``). ``design_effect`` is its variance over the binomial
     one; ``conservative`` says the tables were dealt once each (pooled per size: too wide).
     ``valid_games`` counts the seats in games not ended by a forfeit: a strategy with none
-    comes last, its rate measuring nothing (``ranked``).
+    comes last, its rate measuring nothing (``ranked``), so it has no interval (NaN bounds,
+    as no count of games makes one: ``unmeasured``).
     """
     g = as_games(data)
     acc = g.cache.get("summary_counts")
@@ -143,7 +144,7 @@ def summary(data: Any) -> pd.DataFrame:
         cached = rate_estimates(g, wins, games)
         g.cache["summary_estimates"] = cached
     est, deff = cached
-    lo, hi = wilson_t(est)
+    lo, hi = np.where(valid > 0, wilson_t(est), np.nan)  # none valid: a rate of nothing
     with np.errstate(invalid="ignore", divide="ignore"):
         df = pd.DataFrame(
             {
@@ -186,6 +187,12 @@ def ranked(summ: pd.DataFrame) -> list[str]:
     if "valid_games" not in summ:
         return summ["strategy"].tolist()
     return summ.loc[summ["valid_games"] > 0, "strategy"].tolist()
+
+
+def unmeasured(summ: pd.DataFrame) -> list[str]:
+    """The strategies of a summary that ``ranked`` leaves out: every game they sat in ended by
+    a forfeit, so they have no interval (``reports.numbers.no_valid`` says so)."""
+    return [s for s in summ["strategy"] if s not in set(ranked(summ))]
 
 
 def _ahead_estimates(g: Games) -> tuple[Estimates, np.ndarray, np.ndarray]:

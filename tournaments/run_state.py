@@ -272,10 +272,9 @@ class RunState:
                 f"{self._replay()}, fix the strategy and play the run again."
             )
         elif self.forfeited and partial_forfeits:
-            share = 100 * self.forfeited / self.games
             out.append(
                 f"Partly forfeited: {self.forfeited:,} of {self.games:,} {self.game_units} "
-                f"({share:.1f}%) ended by a forfeit ({self._first()}){self._held()}; a "
+                f"({_part_pct(self.forfeited, self.games)}) ended by a forfeit ({self._first()}){self._held()}; a "
                 f"forfeited {self.game_unit} has no winner{self._nor()}, so {self._each()} "
                 "counts as lost by every seat at its table, the forfeiting one included; "
                 f"{self._replay()}."
@@ -341,6 +340,16 @@ def _forfeits(result: TournamentResult) -> tuple[dict[str, Any], list[dict[str, 
         return result.aggregates(), result.forfeit_details()
     except (ValueError, RuntimeError):  # no finished chunk yet
         return {}, []
+
+
+def _part_pct(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage with one decimal, more while a part that is
+    neither none nor all would read as 0.0% or 100.0% (the reports' ``share_digits`` rule,
+    which this layer may not import): 1 of 15,000 is '0.01%'."""
+    share, digits = 100 * part / whole, 1
+    while 0 < part < whole and f"{share:.{digits}f}" in (f"{0:.{digits}f}", f"{100:.{digits}f}"):
+        digits += 1
+    return f"{share:.{digits}f}%"
 
 
 def run_state(out: str | Path) -> RunState | None:
