@@ -68,6 +68,12 @@ class ObservationAgent(Strategy):
         self._fn = _load(policy)
         self._takes_rng = _takes_rng(self._fn)
 
+    @property
+    def runs_code_of(self) -> str:
+        """The module of the policy it plays by (``strategies.global_random.own_code``: a
+        user's function may draw from the global random state, which a run then says)."""
+        return str(getattr(self._fn, "__module__", None) or type(self).__module__)
+
     def choose(self, view: PlayerView, legal: tuple[Action, ...], rng: np.random.Generator
                ) -> Action:  # fmt: skip
         obs = observation_of(view, legal)

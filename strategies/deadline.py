@@ -29,6 +29,8 @@ import numpy as np
 
 from gamekit.errors import shown
 
+from . import global_random
+
 __all__ = [
     "DEFAULT_DECISION_TIMEOUT",
     "MAX_DECISION_TIMEOUT",
@@ -38,6 +40,7 @@ __all__ = [
     "can_bound_here",
     "check_timeout",
     "run_bounded",
+    "timed_out_after",
 ]
 
 DEFAULT_DECISION_TIMEOUT = 60.0
@@ -148,7 +151,20 @@ class Deadline:
     def message(self, what: str) -> str:
         """The forfeit's error text: which call ran out of time, and the bound. (Not the time
         measured: the timer fires at the bound, and rows must not depend on the machine.)"""
-        return f"DecisionTimeout: {what} took longer than {self.seconds:g} s"
+        return f"{TIMED_OUT}{what}{LONGER}{self.seconds:g} s"
+
+
+TIMED_OUT = f"{DecisionTimeout.__name__}: "
+LONGER = " took longer than "
+"""How ``Deadline.message`` words a timeout, which ``timed_out_after`` reads back."""
+
+
+def timed_out_after(error: str) -> str | None:
+    """The bound (``"1 s"``) a forfeit's ``error`` (``Deadline.message``, after the ``seat N
+    (LABEL): `` a game puts first) says a decision ran past; None for any other error."""
+    _, found, what = str(error).partition(f"): {TIMED_OUT}")
+    _, longer, bound = what.rpartition(LONGER)
+    return bound if found and longer and bound.endswith(" s") else None
 
 
 @contextmanager
@@ -179,7 +195,8 @@ def _helper() -> ProcessPoolExecutor:
 def run_bounded(seconds: float | None, fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` where its decisions can be bounded to ``seconds``: in this thread if it
     is the main one (or nothing is bounded), else in this thread's helper process (started
-    once, then reused; arguments and result are pickled)."""
+    once, then reused; arguments and result are pickled, and whether the call drew from the
+    helper's global random state is noted for this thread: ``global_random.take_noted``)."""
     if seconds is None or can_bound_here() or not hasattr(signal, "setitimer"):
         return fn(*args)
     # cloudpickle sends by value the classes the helper could not import by name (a class of
@@ -187,15 +204,20 @@ def run_bounded(seconds: float | None, fn: Callable[..., T], *args: Any) -> T:
     import cloudpickle  # start-up: only a decision off the main thread
 
     try:
-        return _helper().submit(_call, cloudpickle.dumps((fn, args))).result()
+        result, drew = _helper().submit(_call, cloudpickle.dumps((fn, args))).result()
     except BrokenProcessPool:
         _helpers.pool = None  # the helper died (killed): the next batch gets a new one
         raise
+    global_random.note(drew)
+    return result
 
 
-def _call(sent: bytes) -> Any:
-    """In the helper: the call ``run_bounded`` sent, as (function, arguments) cloudpickled."""
+def _call(sent: bytes) -> tuple[Any, tuple[str, ...]]:
+    """In the helper: the call ``run_bounded`` sent, as (function, arguments) cloudpickled;
+    its result, and the global random states it drew from (``global_random.drawn``)."""
     import pickle  # start-up: the helper's only
 
     fn, args = pickle.loads(sent)  # noqa: S301 - sent by this process's own thread
-    return fn(*args)
+    before = global_random.snapshot()
+    result = fn(*args)
+    return result, global_random.drawn(before)

@@ -6,12 +6,14 @@ chunks a run has, and both yield results in completion order (the runner never r
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from .local import imap_local, n_workers
+from .notices import Watched, said, unwrapping
 from .players import BACKENDS, Players, Salvage
 
 __all__ = ["BACKENDS", "WorkerError", "cluster_size", "imap_unordered", "record_cap"]
@@ -47,10 +49,16 @@ def imap_unordered(
     ``cluster_size(n_jobs)`` single-threaded worker processes is started for the run. A task
     that fails on a worker raises ``WorkerError``; ``salvage`` receives what was finished but
     not yielded when the stream is closed early.
+
+    Whoever plays a run's chunk notes what it showed of the strategies (one drawing from the
+    global random state, decisions past the timeout), and the stream warns once of each as
+    its chunk comes in (``notices``).
     """
+    watched = Watched(fn, compare=not players.threads)
+    salvage = unwrapping(players.salvage)
     if players.backend == "dask":
-        return _dask(fn, tasks, players)
-    return imap_local(fn, tasks, players)
+        return said(_dask(watched, tasks, players, salvage))
+    return said(imap_local(watched, tasks, dataclasses.replace(players, salvage=salvage)))
 
 
 def cluster_size(n_jobs: int) -> int:
@@ -99,7 +107,8 @@ def _client(n_jobs: int, scheduler: Any) -> Iterator[Any]:
         yield scheduler
 
 
-def _dask(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players) -> Iterator[Any]:
+def _dask(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players,
+          salvage: Salvage | None) -> Iterator[Any]:  # fmt: skip
     # start-up: Dask loads for a cluster only
     from distributed import as_completed
 
@@ -130,7 +139,7 @@ def _dask(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players) -> I
                 yield result
         finally:
             pending.clear()
-            _settle(client, live, players.salvage)
+            _settle(client, live, salvage)
 
 
 def _slots(client: Any) -> int:
