@@ -246,19 +246,6 @@ class LeavesGame(GameBase):
         return Replayed(res.records[0].to_json(), None if error is None else str(error),
                         getattr(error, "traceback", None), outcome)  # fmt: skip
 
-    def describe(self, payload: Any) -> dict[str, Any]:
-        """What the entrant's behaviour depends on (``strategies.provenance``): its class,
-        every parameter, the providing package's version, a hash of its file."""
-        from strategies.provenance import provenance  # start-up: importlib.metadata, hashlib
-
-        return provenance(self.strategy(payload))
-
-    def describe_change(self, old: dict[str, Any], new: dict[str, Any]) -> str | None:
-        """One phrase naming how an entrant's description changed (None: it did not)."""
-        from strategies.provenance import provenance_change  # start-up: as in describe
-
-        return provenance_change(old, new)
-
     def chunk_games(self, payloads: Sequence[Any]) -> int | None:
         """Small chunks when a plain-Python strategy plays (a search takes about a second a
         game): a few hundred of its games still make many chunks for the workers."""

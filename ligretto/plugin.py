@@ -121,33 +121,6 @@ class LigrettoGame(GameBase):
             raise ValueError(f"{strategy.label} is no Ligretto player: {why}")
         return strategy
 
-    def describe(self, payload: Any) -> dict[str, Any]:
-        """What the entrant's behaviour depends on (``strategies.provenance``), as 13 Leaves
-        records it: its class, every parameter, the providing package's version, a hash of its
-        file, so that a resume notices a change and a replay rebuilds the entrant."""
-        from strategies.provenance import provenance  # start-up: importlib.metadata, hashlib
-
-        return provenance(self.strategy(payload))
-
-    def describe_change(self, old: dict[str, Any], new: dict[str, Any]) -> str | None:
-        """One phrase naming how an entrant's description changed (None: it did not)."""
-        from strategies.provenance import provenance_change  # start-up: as in describe
-
-        return provenance_change(old, new)
-
-    def rebuild(self, entrant: dict[str, Any]) -> Any:
-        """The entrant from the manifest's description: its class (from its file, if any),
-        every parameter (ValueError in the manifest's words where they are no table); a run
-        recorded with labels only, by its label."""
-        if "class" not in entrant:
-            return super().rebuild(entrant)
-        from strategies import registry  # start-up: the registry reads entry points when asked
-        from strategies.provenance import entrant_params  # start-up: as in describe
-
-        cls = str(entrant["class"])
-        target = f"{entrant['file']}:{cls}" if entrant.get("file") else cls
-        return registry.get(target, game=self.name, **entrant_params(entrant))
-
     def plays_without_gil(self, payloads: Sequence[Any], expert: bool) -> bool:
         """True when every entrant is a policy vector and the C engine plays them: ctypes
         releases the GIL while a batch of rounds runs, so a local run plays in threads."""

@@ -230,10 +230,48 @@ class GameBase:
             infos.append(StrategyInfo.of(name, cls))
         return infos
 
+    @property
+    def describe(self) -> Callable[[Any], dict[str, Any]] | None:
+        """How a run's manifest describes each entrant (``spec.entrants``), so that a resume
+        notices a change and a replay rebuilds it (``rebuild``): a strategy of the game's
+        registry by its class, its file, every parameter, the providing package's version and
+        its file's hash (``strategies.provenance``). None for a game that keeps no strategy
+        registry, whose entrants its own ``resolve`` names: its runs record their labels."""
+        from strategies import registry  # start-up: as in lookup
+
+        registry.players_module(self.name)  # where an entry point declares the registry
+        return self._described if self.name in registry.games() else None
+
+    def _described(self, payload: Any) -> dict[str, Any]:
+        """``describe`` of a game with a registry: an entrant that is no ``Player`` (a game's
+        own ``lookup`` may find such) by its label alone."""
+        from strategies import Player  # start-up: as in lookup
+        from strategies.provenance import provenance  # start-up: importlib.metadata, hashlib
+
+        strategy = self.strategy(payload)
+        if not isinstance(strategy, Player):
+            return {"label": str(strategy.label)}
+        return provenance(strategy)
+
+    def describe_change(self, old: dict[str, Any], new: dict[str, Any]) -> str | None:
+        """One phrase naming how an entrant's description changed (None: it did not)."""
+        from strategies.provenance import provenance_change  # start-up: as in describe
+
+        return provenance_change(old, new)
+
     def rebuild(self, entrant: dict[str, Any]) -> Any:
-        """The payload of an entrant as the run's manifest describes it (``describe``, or its
-        label): what replaying one of its games needs. ValueError when it cannot be rebuilt."""
-        return self.resolve(entrant["label"])[1]
+        """The payload of an entrant as the run's manifest describes it (``describe``): its
+        class (from its file, if any) with every parameter (ValueError in the manifest's words
+        where they are no table); an entrant recorded by its label alone, by its label. What
+        replaying one of its games needs; ValueError when it cannot be rebuilt."""
+        if "class" not in entrant:
+            return self.resolve(entrant["label"])[1]
+        from strategies import registry  # start-up: as in lookup
+        from strategies.provenance import entrant_params  # start-up: as in describe
+
+        cls = str(entrant["class"])
+        target = f"{entrant['file']}:{cls}" if entrant.get("file") else cls
+        return registry.get(target, game=self.name, **entrant_params(entrant))
 
     def replay(self, seats: Seats, deal_seed: int, play_seed: int) -> Replayed:
         """Play one game again from its seeds, with its record (a batch that is not what the

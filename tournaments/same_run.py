@@ -27,7 +27,14 @@ from .seating_record import patterns, played_under
 from .session import spec_difference
 from .stages import GROWN_KEYS, described_since, extends
 
-__all__ = ["check_out", "entrant_change"]
+__all__ = ["OtherRun", "check_out", "entrant_change"]
+
+
+class OtherRun(ParameterError):
+    """A resume refused because ``out`` holds another tournament than the one asked for (its
+    spec, an entrant's code, its seatings, or this run's games in other chunks): nothing there
+    is a part of it. A caller whose own work keeps such a run as a part of it (a tuning's
+    verification arm) says what to do with it."""
 
 
 def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] | None:
@@ -69,19 +76,39 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
         before = old["spec"].get("entrants")
         change = entrant_change(t, before)
         if change:
-            raise ValueError(f"cannot resume {out}: an entrant changed ({change})")
+            raise OtherRun(f"cannot resume {out}: an entrant changed ({change})")
         if isinstance(before, list) and len(before) == len(spec["entrants"]):
             diff = []  # recorded by label only, described now (``described_since``)
     if diff:
         said = "; ".join(spec_difference(k, old["spec"].get(k), spec[k]) for k in diff)
-        raise ValueError(
+        raise _grown_apart(out, old["spec"], spec, diff) or OtherRun(
             f"cannot resume {out}: it holds a different tournament (differs in {said})"
         )
     if not played_under(old.get("seating_design"), patterns(t.tables, t.seatings)):
-        raise ValueError(f"cannot resume {out}: it was played under other seatings than "
-                         f"this version's {t.seating} design gives")  # fmt: skip
+        raise OtherRun(f"cannot resume {out}: it was played under other seatings than this "
+                       f"version's {t.seating} design gives")  # fmt: skip
     old.setdefault("game_spec", load_spec(t.game))  # an older run's: a later resume loads it
     return old
+
+
+def _grown_apart(out: Path, old: dict[str, Any], new: dict[str, Any],
+                 diff: list[str]) -> OtherRun | None:  # fmt: skip
+    """The refusal of ``new`` where ``out`` holds that tournament grown by stages of deals but
+    ``new`` does not extend them (asked for its games at once, or not grown): in the words a
+    caller gives (``{games}``), not the spec's keys (``games_asked``, ``deal_stages``,
+    ``n_chunks``). None where more than the games differ, or the run was never grown."""
+    stages = old.get("deal_stages")
+    if not set(diff) <= GROWN_KEYS or not isinstance(stages, list) or len(stages) < 2:
+        return None
+    asked, given, more = int(old["games_asked"]), int(new["games_asked"]), len(stages) - 1
+    at_once = f", not asked for {{games}} {given:,} at once" if given != asked else ""
+    return OtherRun(
+        f"cannot resume {out}: it holds this run asked for {{games}} {asked:,} and grown since "
+        f"by {more} more {'stage' if more == 1 else 'stages'} of deals to "
+        f"{int(old['n_games']):,} games{at_once} (its games lie in other chunks): resume it as "
+        f"it was asked ({{games}} {asked:,}) and grown",
+        "games",
+    )  # fmt: skip
 
 
 def same_game(t: Any, spec: dict[str, Any]) -> bool:

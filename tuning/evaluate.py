@@ -112,7 +112,8 @@ class Field:
         """Refuse ``t`` where a user's file it plays holds other bytes than when this field
         first played it (``provenance``: the file and the SHA-256 of its loaded bytes)."""
         for payload in t.payloads:
-            said = t.game.describe(payload) if hasattr(t.game, "describe") else {}
+            describe = getattr(t.game, "describe", None)  # None: a game that records labels
+            said = describe(payload) if describe is not None else {}
             file, sha256 = said.get("file"), said.get("file_sha256")
             if not (isinstance(file, str) and isinstance(sha256, str)):
                 continue  # no user's file: a built-in, an installed package's class

@@ -28,6 +28,7 @@ import strategies
 from reports.numbers import TOO_FEW, counted, p_text
 from tournaments import derive_seeds
 from tournaments.progress import RunProgress
+from tournaments.same_run import OtherRun
 from tournaments.storage import (
     MANIFEST,
     clean_temporaries,
@@ -391,10 +392,24 @@ def _verify(plan: Plan, best_spec: str, bar: RunProgress) -> tuple[str, Verifica
     arms = []
     for name, arm_spec in (("tuned", best_spec), ("start", spec)):
         arm = out / "verify" / name
-        result = plan.field.play(arm_spec, plan.verify_games, vseed, arm, resume=_begun(arm))
+        result = _arm(plan, arm_spec, vseed, arm)
         bar.advance(plan.field.games_per_run(spec, plan.verify_games))
         arms.append((arm_spec, strategies.get(arm_spec).label, result))
     return best_spec, compare(arms[0], arms[1], vseed)
+
+
+def _arm(plan: Plan, spec: str, seed: int, arm: Path) -> Any:
+    """The verification arm of ``spec`` played into its folder ``arm`` (continued where it
+    began). A run there that is not this arm (``same_run.OtherRun``: one an earlier version
+    seated otherwise, say) is refused with what works for a tuning: the arm's folder removed,
+    the resume plays that arm again."""
+    try:
+        return plan.field.play(spec, plan.verify_games, seed, arm, resume=_begun(arm))
+    except OtherRun as exc:
+        raise checkpoint.StateError(
+            f"{exc}; remove {arm} and resume the tuning, which plays that arm again (on the "
+            "tuning's seed)"
+        ) from None
 
 
 def _begun(arm: Path) -> bool:
