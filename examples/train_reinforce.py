@@ -19,13 +19,20 @@ empty (a run before) is refused in one line before any training; choose another 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
 
 from interop.agents import pettingzoo_policy
 from interop.observation import SIZE
-from interop.pettingzoo import env
+
+try:
+    from interop.pettingzoo import env
+except ImportError as exc:  # PettingZoo missing or too old: its one line, not a traceback
+    if __name__ != "__main__":  # loaded as the gauntlet's policy: the caller says it
+        raise
+    sys.exit(f"train_reinforce.py: error: {exc}")
 from leaves import N_ACTIONS
 from strategies.user_code import load_file
 
@@ -130,8 +137,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     if len(sys.argv) > 1:  # an argument would be dropped: say so, play nothing
         sys.exit(
             f"train_reinforce.py: error: takes no arguments, got {' '.join(sys.argv[1:])}: "

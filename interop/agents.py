@@ -23,12 +23,13 @@ import numpy as np
 from leaves import Action, PlayerView
 from leaves.actions import ACTIONS_BY_ID, shown
 from leaves.deal import check_seed
-from strategies import Strategy, fresh, get, user_code
+from strategies import DEFAULT_GAME, Strategy, fresh, get, user_code
+from strategies.registry import OtherGameStrategy, title
 
 from .observation import encode
 from .variants import action_id, n_action_ids
 
-__all__ = ["ObservationAgent", "observation_of", "pettingzoo_policy"]
+__all__ = ["ObservationAgent", "observation_of", "pettingzoo_policy", "thirteen_leaves_strategy"]
 
 
 def observation_of(view: PlayerView, legal: tuple[Action, ...]) -> dict[str, np.ndarray]:
@@ -106,16 +107,28 @@ def random_legal(observation: dict[str, np.ndarray], rng: np.random.Generator) -
     return int(rng.choice(np.flatnonzero(observation["action_mask"])))
 
 
+def thirteen_leaves_strategy(spec: Any, caller: str) -> Strategy:
+    """``strategies.get(spec)`` for ``caller``, which plays 13 Leaves only: a strategy of
+    another game is refused with whose it is and that, not with the registry's advice to pass
+    ``game=``, a parameter ``caller`` does not take."""
+    try:
+        return get(spec)
+    except OtherGameStrategy as exc:
+        raise ValueError(f"{exc.head}, and {caller} plays {title(DEFAULT_GAME)} only") from None
+
+
 def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str], int]:
     """One of our strategies (a spec, class or instance) as ``act(env, agent) -> action id``
     for PettingZoo's loop over ``interop.pettingzoo.env``: it reads the seat's view from the
     environment's state (what the seat may see, as its observation holds) and draws from a
-    generator fixed by ``seed``. A new game (a reset, whatever its turns) gets a fresh strategy
-    and the generator drawn from ``seed`` again, so a deal played again is the same game,
-    whatever was played before (as ``interop.openspiel.StrategyBot`` restarts); an agent not
-    to act (another's turn, or the game over) is refused in one line."""
-    seed = check_seed(seed, "seed")
-    base = get(spec)
+    generator fixed by ``seed`` (a whole number >= 0, or None). A new game (a reset, whatever
+    its turns) gets a fresh strategy and the generator drawn from ``seed`` again, so a deal
+    played again is the same game, whatever was played before (as
+    ``interop.openspiel.StrategyBot`` restarts); an agent not to act (another's turn, or the
+    game over) is refused in one line."""
+    # a Generator would be drawn on from game to game, not started again: games would differ
+    seed = check_seed(seed, "seed", numpy_forms=False)
+    base = thirteen_leaves_strategy(spec, "pettingzoo_policy")
     seen: dict[str, Any] = {}  # per agent: the game it last acted in (its start), its strategy
     game: list[Any] = [None, None]  # the game in play (its start) and its generator
 

@@ -55,7 +55,6 @@ except ImportError as exc:  # one line for the user, whichever command needed it
     raise ImportError("OpenSpiel is not installed: pip install '.[research]'") from exc
 
 import leaves
-import strategies
 from gamekit.errors import shown
 from leaves import MAX_PLAYERS, N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
 from leaves.actions import ACTIONS_BY_ID
@@ -64,6 +63,7 @@ from leaves.ruleset import FEWEST_PLAYERS, counts_text
 from leaves.view import check_seat
 from strategies import Strategy, fresh
 
+from .agents import thirteen_leaves_strategy
 from .spiel_observer import Observer
 from .variants import action_id, n_action_ids, openspiel_text, rules_text
 
@@ -152,6 +152,7 @@ class ThirteenLeavesState(pyspiel.State):
         self.n, self.rules = game.n_players, game.rules
         self.hands = [[0] * N_VALUES for _ in range(self.n)]
         self._deal_size = game.deal_size  # asked at every card
+        self._ids = n_action_ids(self.rules)  # num_distinct_actions, asked at every move
         self.dealt = 0
         self.state: leaves.State | None = None
         self.first = -1
@@ -221,8 +222,9 @@ class ThirteenLeavesState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         action = int(action)
         if self.state is not None:  # an Action is applied quicker than its id
-            move = ACTIONS_BY_ID[action] if 0 <= action < len(ACTIONS_BY_ID) else action
-            self.state = self.state.apply(move)
+            if not 0 <= action < self._ids:  # 117, today, would be the pass taking nothing
+                raise ValueError(_not_an_id(action, self._ids))
+            self.state = self.state.apply(ACTIONS_BY_ID[action])
             self.moves.append(action)
             return
         if not self._is_outcome(action):  # nothing changes: a card not in the deck, no seat
@@ -254,9 +256,8 @@ class ThirteenLeavesState(pyspiel.State):
             return f"deal {action + 1}" if dealing else f"first player {action}"
         # no name for an id the game lacks: -1 would name the last pass, 117 under today's
         # rules the pass taking nothing
-        ids = self.get_game().num_distinct_actions()
-        if not 0 <= action < ids:
-            raise ValueError(f"{action} is not an action id of this game (0..{ids - 1})")
+        if not 0 <= action < self._ids:
+            raise ValueError(_not_an_id(action, self._ids))
         return str(ACTIONS_BY_ID[action])
 
     def is_terminal(self) -> bool:
@@ -343,6 +344,11 @@ class ThirteenLeavesState(pyspiel.State):
         return str(self.state)
 
 
+def _not_an_id(action: int, ids: int) -> str:
+    """Why ``action`` is refused as a move: not one of the game's ``ids`` action ids."""
+    return f"{action} is not an action id of this game (0..{ids - 1})"
+
+
 _CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 _DRAWN = tuple(f"{int(_CHANCE)}:{outcome}" for outcome in range(max(N_VALUES, MAX_PLAYERS)))
 """A chance outcome (a card's value, the first player) as a serialized history writes it."""
@@ -386,7 +392,7 @@ class StrategyBot(pyspiel.Bot):
     def __init__(self, spec: Any, seed: int | None = None):
         super().__init__()
 
-        self._base = strategies.get(spec)
+        self._base = thirteen_leaves_strategy(spec, "StrategyBot")
         self._seed = check_seed(seed, "seed", numpy_forms=False)  # drawn from again each game
         self.restart()
 

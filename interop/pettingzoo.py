@@ -29,12 +29,14 @@ from typing import Any
 
 import numpy as np
 
+from .requirement import import_failure
+
 try:
     from gymnasium import logger, spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import AgentSelector, wrappers
+    from pettingzoo.utils import AgentSelector, wrappers  # AgentSelector: PettingZoo 1.25
 except ImportError as exc:  # one line for the user, whichever command needed it
-    raise ImportError("PettingZoo is not installed: pip install '.[research]'") from exc
+    raise ImportError(import_failure(exc, "pettingzoo", "PettingZoo")) from exc
 
 import leaves
 from leaves.deal import check_seed
@@ -64,6 +66,14 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def last(self, observe: bool = True) -> tuple:
         self.unwrapped._in_play()
         return super().last(observe)
+
+    def step(self, action: int | None) -> None:
+        """``raw_env``'s one line for an action that is no whole number (``True``, ``4.5``),
+        before PettingZoo's wrappers read it (``Discrete`` takes a bool, and the illegal-move
+        wrapper then indexes the mask with it: a numpy error)."""
+        if action is not None:
+            self.unwrapped._action_id(action)
+        super().step(action)
 
     def __str__(self) -> str:  # as PettingZoo's own order wrapper names the environment
         return str(self.env)
@@ -123,6 +133,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             raise ValueError(f"unknown agent {agent!r}; the agents are {self._names()}")
         return self.possible_agents.index(agent)
 
+    def _action_id(self, action: Any) -> int:
+        """``action`` as an action id; one line for anything but a whole number (4.5 and "3"
+        refused rather than played as 4 or 3, True rather than as 1)."""
+        move = action_id(action)
+        if move is None:
+            raise ValueError(
+                f"{action!r} is not an action id (a whole number 0..{self.n_actions - 1})"
+            )
+        return move
+
     def _names(self) -> str:
         return f"player_0 .. player_{self.n_players - 1}"
 
@@ -178,11 +198,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        move = action_id(action)  # refuses 4.5 and "3" rather than playing 4 or 3
-        if move is None:
-            raise ValueError(
-                f"{action!r} is not an action id (a whole number 0..{self.n_actions - 1})"
-            )
+        move = self._action_id(action)
         if move not in self.game.legal_action_ids():
             raise ValueError(f"action {move} is not legal for {agent} here")
         self._cumulative_rewards[agent] = 0
