@@ -57,11 +57,12 @@ PARQUET_MAGIC = b"PAR1"
 
 def _check_run(run_dir: Path) -> None:
     """Refuse, in one line naming the file, the first problem ``leaves verify`` would find, in
-    its order: a path that holds no run, or rows without the manifest that vouches for them
-    (exit 2; a run's folder that lost it in verify's words); a run that ``leaves report``
-    refuses (exit 1: its manifest cannot be used, or its parts do not match it; a run without
-    rows, said as the report says it, before any line of the comparison); then a part
-    without Parquet's magic bytes at both ends (a truncated copy lacks the last)."""
+    its order: a path that holds no run (a folder of runs naming them, as verify does), or
+    rows without the manifest that vouches for them (exit 2; a run's folder that lost it in
+    verify's words); a run that ``leaves report`` refuses (exit 1: its manifest cannot be
+    used, or its parts do not match it; a run without rows, said as the report says it,
+    before any line of the comparison); then a part without Parquet's magic bytes at both
+    ends (a truncated copy lacks the last)."""
     from reports import ReportError
     from reports.loading import load_run
     from tournaments.run_state import shell_word  # start-up: it loads numpy
@@ -72,7 +73,7 @@ def _check_run(run_dir: Path) -> None:
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
-    refuse_without_manifest(run_dir)  # as report and verify: no run without it
+    refuse_without_manifest(run_dir, "compare one of them")  # as report and verify
     check_parts(run_dir)  # its manifest first: the check of its files reads it
     parts = sorted((run_dir / "games").rglob("*.parquet"))
     if not parts:  # no rows (kept none, or none played yet): reading it says why, at once

@@ -13,13 +13,22 @@ import click
 
 from .errors import CLIError
 from .options import FileName, WholeNumber, format_option
-from .verify_cmd import MANIFEST, NO_MANIFEST, bad_run_message, manifest_problem, resume_hint
+from .verify_cmd import (
+    MANIFEST,
+    NO_MANIFEST,
+    bad_run_message,
+    manifest_problem,
+    no_run_message,
+    resume_hint,
+    runs_in,
+)
 
 
-def refuse_without_manifest(run_dir: Path) -> None:
+def refuse_without_manifest(run_dir: Path, then: str = "report each") -> None:
     """Refuse a folder without the manifest that vouches for its rows, as ``leaves verify``
     does (``report`` and ``compare`` share the line; exit 2): a run's folder that lost it in
-    verify's words (``storage.lost_manifest``)."""
+    verify's words (``storage.lost_manifest``), a folder of runs (a comparison of variants, a
+    tuning) naming them in verify's words too, ``then`` what to do with them."""
     from tournaments.storage import lost_manifest
 
     from .flags import message
@@ -28,6 +37,8 @@ def refuse_without_manifest(run_dir: Path) -> None:
     if lost is not None:
         raise CLIError(message(lost), usage=True)
     if not (run_dir / "manifest.json").exists():
+        if runs_in(run_dir) and not (run_dir / "games").exists():
+            raise CLIError(no_run_message(run_dir, then), usage=True)
         what = "neither games/ nor manifest.json"
         if (run_dir / "games").exists():
             what = "no manifest.json (missing): nothing vouches for the rows under games/"

@@ -76,8 +76,8 @@ def _words(value: Any, grouped: bool = True) -> str:
     """A stored or given value as the error line prints it: a count with its digits grouped,
     as every other line groups them (20,000,000); a seed (not ``grouped``) in full, as the
     run's other lines print it."""
-    if value is None:
-        return "none"
+    if value is None or (isinstance(value, list | tuple) and not value):
+        return "none"  # never nothing at all: 'the run has strategies ' named no value
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, list | tuple):
@@ -87,11 +87,12 @@ def _words(value: Any, grouped: bool = True) -> str:
     return str(value)
 
 
-def _disagree(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIError:
-    grouped = field != "seed"
+def _disagree(out: str, flag: str, given: Any, field: str, stored: Any, none: str = ""
+              ) -> CLIError:  # fmt: skip
+    grouped = "seed" not in (field.lstrip("-"), flag.lstrip("-"))  # a seed in full
+    has = none if none and _words(stored) == "none" else f"{field} {_words(stored, grouped)}"
     return CLIError(
-        f"cannot resume {out}: {flag} {_words(given, grouped)} but the run has {field} "
-        f"{_words(stored, grouped)}",
+        f"cannot resume {out}: {flag} {_words(given, grouped)} but the run has {has}",
         usage=True,
     )
 
@@ -470,10 +471,13 @@ def resume_game(opts: dict[str, Any], given: set[str], manifest: dict[str, Any])
     _game_options(opts, given, manifest)
 
 
-def disagreement(out: str, flag: str, given: Any, field: str, stored: Any) -> CLIError:
+def disagreement(out: str, flag: str, given: Any, field: str, stored: Any, none: str = ""
+                 ) -> CLIError:  # fmt: skip
     """The one line refusing an option given with ``--resume`` that the run does not have,
-    worded as every resume words it (``leaves gauntlet`` names its own options so)."""
-    return _disagree(out, flag, given, field, stored)
+    worded as every resume words it (``leaves gauntlet`` names its own options so);
+    ``none``: the run's half, whole, where it holds no value ('no --load', a default in
+    words), rather than '{field} none'."""
+    return _disagree(out, flag, given, field, stored, none)
 
 
 def interrupted_line(out: Path, planned: int, command: str) -> str:

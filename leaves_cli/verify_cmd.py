@@ -235,23 +235,26 @@ def resume_or_why_not(run_dir: Path, result: Verification) -> str:
     return advice(run_dir, result)
 
 
-def no_run_message(run_dir: Path) -> str:
+def runs_in(folder: Path) -> list[Path]:
+    """The runs in ``folder``'s folders: variants, run --rules and tune write them 1-2 down."""
+    found = (*folder.glob(f"*/{MANIFEST}"), *folder.glob(f"*/*/{MANIFEST}"))
+    return sorted({m.parent for m in found if m.is_file()})
+
+
+def no_run_message(run_dir: Path, then: str = "verify each") -> str:
     """Why ``run_dir`` (a folder without a manifest) cannot be verified: a run's folder that
     lost its manifest (``storage.lost_manifest``: a chunk's aggregates or the merged ones,
     more than a run killed as it began leaves) is named so, not a folder of no run; else the
-    runs its folders hold (``leaves variants``, ``leaves run --rules`` and ``leaves tune``
-    write theirs one or two levels down)."""
+    runs its folders hold (``runs_in``), and ``then`` what to do with them (``report`` and
+    ``compare`` say it in these words, their own advice last)."""
     from .flags import message
 
     lost = storage.lost_manifest(run_dir)  # one rule and its words: every entry point's
     if lost is not None:
         return message(lost)
-    runs = sorted({m.parent for m in (*run_dir.glob(f"*/{MANIFEST}"),
-                                      *run_dir.glob(f"*/*/{MANIFEST}")) if m.is_file()})  # fmt: skip
-    if not runs:
-        return f"{run_dir} holds no run (no {MANIFEST})"
-    return (f"{run_dir} holds no run itself (no {MANIFEST}); the runs in it: "
-            f"{', '.join(map(str, runs))}: verify each")  # fmt: skip
+    runs = ", ".join(map(str, runs_in(run_dir)))
+    return (f"{run_dir} holds no run itself (no {MANIFEST}); the runs in it: {runs}: {then}"
+            if runs else f"{run_dir} holds no run (no {MANIFEST})")  # fmt: skip
 
 
 def unfinished_state(run_dir: Path) -> str:

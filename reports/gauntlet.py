@@ -259,7 +259,7 @@ def llr_words(llr: float, flat: int = 0, digits: int = 2) -> str:
     too few to weigh."""
     if np.isfinite(llr):
         said = f"LLR {fixed(llr, digits)}"
-        if flat and llr != 0:
+        if flat and (llr > 0 or llr == -flat / 2):  # the bound's value, said as its rule
             sign = "" if llr > 0 else "-"
             return f"{said}, {sign}N/2 for N = {counted(flat, 'duplicate set')} with no spread"
         return said

@@ -325,12 +325,12 @@ def test_a_damaged_designers_file_is_replayed_on_resuming(whole, tmp_path, capsy
 @pytest.mark.parametrize(
     ("extra", "said"),
     [
-        (["--games", "480"], "--games 480 but the run has games 120"),
-        (["--seed", "8"], "--seed 8 but the run has seed 7"),
-        (["--players", "3,4"], "--players 3,4 but the run has players 4"),
+        (["--games", "480"], "--games 480 but the run has --games 120"),
+        (["--seed", "8"], "--seed 8 but the run has --seed 7"),
+        (["--players", "3,4"], "--players 3,4 but the run has --players 4"),
         (["--rules", "hand_size=9"], "--rules hand_size=9 but the run has --rules take=ends"),
         (["low"], "strategies low but the run has strategies low,greedy,weighted,high"),
-        (["--trace-games", "0"], "--trace-games 0 but the run has trace games 24"),
+        (["--trace-games", "0"], "--trace-games 0 but the run has --trace-games 24"),
     ],
 )
 def test_resuming_with_other_options_is_refused_in_one_line(whole, capsys, extra, said):

@@ -184,8 +184,9 @@ def test_tune_says_when_the_verification_games_were_forfeited(tmp_path):
     from tournaments.run_state import run_state
     from tuning import tune
 
-    res = tune("taker", [BOOM, "low"], players=4, budget=504, seed=1, verify_games=24,
+    res = tune("taker", [BOOM, "low"], players=4, budget=504, seed=2, verify_games=24,
                out=tmp_path / "t")  # fmt: skip
+    assert res.verification is not None  # seed 2 tunes other parameters: they are verified
     state = run_state(tmp_path / "t" / "verify" / "tuned")
     assert state is not None and state.forfeited > 0  # the truth: games were forfeited
     want = f"{state.forfeited} of {state.games} games of the tuned arm ended by a forfeit"

@@ -90,14 +90,15 @@ class _Bar:
 def test_the_progress_bars_count_every_game_played_and_end_full(tmp_path, monkeypatch, spec,
                                                                 against, args, finalists):  # fmt: skip
     """The bars' totals are the games the tuning plays: the search's, the finalists' (however
-    many are distinct) and both verification arms'; each ends at its total, so none says
-    '100%, nothing left' while the verification still plays."""
+    many are distinct) and both verification arms' (none where the search came back to the
+    start: nothing is verified); each ends at its total, so none says '100%, nothing left'
+    while the verification still plays."""
     monkeypatch.setattr(sys.modules["tuning.tune"], "RunProgress", _Bar)
     _Bar.made = []
     res = tune(spec, against, n_jobs=1, out=tmp_path / "t", progress=True, **args)
     assert res.settings["finalists"] == finalists
     assert _Bar.made and all(b.done == b.total for b in _Bar.made)
-    played = res.settings["games_used"] + 2 * res.verification.tuned.games
+    played = res.settings["games_used"] + 2 * res.settings["verify_games"]
     assert sum(b.total for b in _Bar.made) == played
 
 

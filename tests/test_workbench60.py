@@ -280,7 +280,7 @@ def test_resume_takes_any_games_that_play_the_same_games(tmp_path):
         code, text = _run(["variants", "--out", str(out), "--resume", "--games", games])
         assert code == 0 and "all 40 games kept" in text, text
     code, text = _run(["variants", "--out", str(out), "--resume", "--games", "41"])
-    assert code == 2 and "--games 41 but the run has games 30" in text, text
+    assert code == 2 and "--games 41 but the run has --games 30" in text, text
 
 
 # ------------------------------------------- 10. an empty item in --rules, refused everywhere

@@ -59,11 +59,12 @@ def coarse_search(rows: Sequence[dict[str, Any]], games: int, from_budget: bool)
     ]
 
 
-def warnings(v: Verification, no_effect: bool, names: Sequence[str],
+def warnings(v: Verification | None, no_effect: bool, names: Sequence[str],
               from_budget: bool = True) -> list[str]:  # fmt: skip
     """One line for each reason the result tells less than it seems to (``from_budget``: the
-    verification's size was worked out from the budget, so a larger budget enlarges it)."""
-    raise_ = "--verify-games or --budget" if from_budget else "--verify-games"
+    verification's size was worked out from the budget, so a larger budget enlarges it). No
+    verification (``v`` None: the search came back to the start) has no size to warn of: no
+    number of games tells a spec from itself."""
     out = []
     if no_effect:
         out.append(
@@ -72,6 +73,14 @@ def warnings(v: Verification, no_effect: bool, names: Sequence[str],
             "finalist as many as the others; try a larger first step (--sigma) or wider "
             "ranges in the strategy's tunable, or check that the strategy reads them"
         )
+    return out if v is None else out + _verify_size(v, from_budget)
+
+
+def _verify_size(v: Verification, from_budget: bool) -> list[str]:
+    """A line where the verification is too small to tell anything, or its interval too wide
+    to tell the differences tuning usually finds (``warnings``)."""
+    raise_ = "--verify-games or --budget" if from_budget else "--verify-games"
+    out = []
     width = (v.diff_high - v.diff_low) / 2
     if v.games_differing == 0:  # identical arms: a zero-width interval, so the arms' own
         width = max((a.ci_high - a.ci_low) / 2 for a in (v.tuned, v.start))

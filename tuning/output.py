@@ -1,6 +1,8 @@
 """A finished tuning's result files: ``best.txt``, ``candidates.csv``, ``search.csv``,
-``verification.csv``, ``convergence.png`` and, last, ``tune.json`` (written atomically: a
-folder holding it holds a finished tuning, which ``--resume`` then refuses to continue)."""
+``verification.csv`` (where a verification was played: none where the search came back to the
+start, which ``tune.json`` then records as null), ``convergence.png`` and, last, ``tune.json``
+(written atomically: a folder holding it holds a finished tuning, which ``--resume`` then
+refuses to continue)."""
 
 from __future__ import annotations
 
@@ -37,21 +39,19 @@ def _versions(game: Any = None) -> dict[str, str]:
 
 
 def write(result: Any, space: Any, game: Any = None) -> None:
-    """best.txt (what the verdict recommends), candidates.csv, search.csv, verification.csv,
-    convergence.png, then tune.json (a ``tuning.TuneResult`` over ``space``, its games played
-    as ``game``: None, the runner's default). tune.json keeps the SHA-256 of each user's file
-    played: best.txt names a file by its path, and the file may change after."""
+    """best.txt (what the verdict recommends), candidates.csv, search.csv, verification.csv
+    (where one was played), convergence.png, then tune.json (a ``tuning.TuneResult`` over
+    ``space``, its games played as ``game``: None, the runner's default). tune.json keeps the
+    SHA-256 of each user's file played: best.txt names a file by its path, and the file may
+    change after."""
     out = result.out
     (out / "best.txt").write_text(result.best_spec + "\n")
     result.candidates.to_csv(out / "candidates.csv", index=False)
     result.search.to_csv(out / "search.csv", index=False)
     v = result.verification
-    pd.DataFrame(
-        [
-            {"arm": "tuned", **_arm_dict(v.tuned)},
-            {"arm": "start", **_arm_dict(v.start)},
-        ]
-    ).to_csv(out / "verification.csv", index=False)
+    if v is not None:  # None: the tuned parameters are the start's, nothing was verified
+        arms = [{"arm": "tuned", **_arm_dict(v.tuned)}, {"arm": "start", **_arm_dict(v.start)}]
+        pd.DataFrame(arms).to_csv(out / "verification.csv", index=False)
     doc = {
         "best_spec": result.best_spec,
         "best": result.best,
@@ -60,7 +60,7 @@ def write(result: Any, space: Any, game: Any = None) -> None:
         "tuned": result.tuned,
         "start": result.start,
         "settings": result.settings,
-        "verification": v.to_dict(),
+        "verification": None if v is None else v.to_dict(),
         "headline": result.headline(),
         "warnings": result.warnings,
         "versions": _versions(game),

@@ -8,7 +8,8 @@ from a generator derived from the tuning seed. Noisy scores can carry the search
 where the best candidates were, so a selection stage (a tenth of the budget) replays a few
 finalists (the final search mean and the candidates that beat the starting parameters by the
 most on their generation's deals) on new common deals and keeps the best. A verification
-tournament on fresh seeds then compares it with the starting parameters, paired game by game.
+tournament on fresh seeds then compares it with the starting parameters, paired game by game
+(none where it is the start itself: both arms would play the same games, nothing to verify).
 Every finished generation and finalist is saved (``tuning.checkpoint``), so an interrupted
 tuning resumes to the result it would have reached uninterrupted.
 """
@@ -68,8 +69,9 @@ class TuneResult:
     """What ``tune`` found; the same is written to ``out``. ``best_spec``/``best``: what the
     verification recommends (the tuned parameters where they proved better than the start,
     the start otherwise: what ``best.txt`` holds); ``tuned_spec``/``tuned``: the parameters the
-    search found and the verification played (default: ``best_spec``/``best``); ``files``:
-    the SHA-256 of each user's strategy file the tuning played, by path."""
+    search found and the verification played (default: ``best_spec``/``best``);
+    ``verification``: None where they are the start's (nothing to verify); ``files``: the
+    SHA-256 of each user's strategy file the tuning played, by path."""
 
     out: Path
     spec: str
@@ -78,7 +80,7 @@ class TuneResult:
     start: dict[str, Any]
     candidates: pd.DataFrame
     search: pd.DataFrame
-    verification: Verification
+    verification: Verification | None
     settings: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     tuned_spec: str = ""
@@ -96,9 +98,7 @@ class TuneResult:
 
     def lines(self) -> list[str]:
         """A short account of the result, for a terminal."""
-        v = self.verification
         s = self.settings
-        t, st = v.tuned, v.start
         return [
             self.headline(),
             f"search: {counted(s['generations_run'], 'generation')} x "
@@ -107,13 +107,25 @@ class TuneResult:
             f" x {counted(s['finalist_games'], 'game')}: {counted(s['games_used'], 'game')} of "
             f"the budget's {s['budget']:,}",
             *(f"{name}: {words}" for name, words in s.get("game_settings", {}).items()),
-            f"verification on fresh seeds ({t.games:,} games each, seed {v.seed}):",
-            f"  tuned  {t.win_rate:.2%} {_rate_interval(t.ci_low, t.ci_high)}",
-            f"  start  {st.win_rate:.2%} {_rate_interval(st.ci_low, st.ci_high)}",
-            f"  paired difference {_paired(v)} over {counted(v.units, 'deal')}: {v.verdict}",
+            *_verified(self.verification, self.spec),
             f"results in {self.out} ({s['wall_s']:.1f} s)",
             *(f"warning: {w}" for w in self.warnings),
         ]
+
+
+def _verified(v: Verification | None, spec: str) -> list[str]:
+    """The verification's lines: both arms' win rates and their paired difference, or why
+    none was played (the search came back to the start ``spec``)."""
+    if v is None:
+        return [f"no verification: the tuned parameters are the start's ({spec}), which would "
+                "play the same games in both arms; nothing to verify"]  # fmt: skip
+    t, st = v.tuned, v.start
+    return [
+        f"verification on fresh seeds ({t.games:,} games each, seed {v.seed}):",
+        f"  tuned  {t.win_rate:.2%} {_rate_interval(t.ci_low, t.ci_high)}",
+        f"  start  {st.win_rate:.2%} {_rate_interval(st.ci_low, st.ci_high)}",
+        f"  paired difference {_paired(v)} over {counted(v.units, 'deal')}: {v.verdict}",
+    ]
 
 
 def _rate_interval(low: float, high: float) -> str:
@@ -230,14 +242,15 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
     rows, search = state.rows, state.search
     with _bar(plan, state, len(finalists), progress) as bar:
         best = _select(plan, finalists, state, bar, t0)
-        best_spec = strategies.spec_with(spec, best)
-        no_effect, untried = effect.no_effect(rows), effect.untried(rows, plan.start)
-        tiny = not untried and effect.tiny_steps(rows, plan.start, plan.space.units())
-        if no_effect:  # every candidate played as the start did: nothing to call "best"
-            best, best_spec = plan.start, spec
-        tuned_spec, verification = _verify(plan, best_spec, bar)
+    best_spec = strategies.spec_with(spec, best)
+    no_effect, untried = effect.no_effect(rows), effect.untried(rows, plan.start)
+    tiny = not untried and effect.tiny_steps(rows, plan.start, plan.space.units())
+    if no_effect:  # every candidate played as the start did: nothing to call "best"
+        best, best_spec = plan.start, spec
+    tuned_spec, verification = _verify(plan, best_spec, progress)
     tuned = best  # kept apart: best.txt holds it only where it proved better than the start
-    best_spec, best = (tuned_spec, tuned) if recommends_tuned(verification) else (spec, plan.start)
+    better = verification is not None and recommends_tuned(verification)
+    best_spec, best = (tuned_spec, tuned) if better else (spec, plan.start)
     candidates = pd.DataFrame(rows)
     settings = _settings(plan, candidates, len(search), len(finalists), verification)
     settings["no_effect"], settings["untried"] = no_effect, untried
@@ -297,10 +310,9 @@ def _searched(plan: Plan, state: State, progress: bool, t0: float) -> list[str]:
 
 
 def _bar(plan: Plan, state: State, finalists: int, progress: bool) -> RunProgress:
-    """The progress bar of the games left once the search is done: the ``finalists``'
-    replays (those in ``state`` done) and both verification arms."""
-    arm_games = plan.field.games_per_run(plan.spec, plan.verify_games)
-    total = finalists * plan.select_games + 2 * arm_games
+    """The progress bar of the ``finalists``' replays (those in ``state`` done); the
+    verification, played only where the tuned parameters are not the start's, has its own."""
+    total = finalists * plan.select_games
     done = sum(int(r["games"]) for r in state.rows if r["kind"] == "finalist")
     return RunProgress(total, done, progress, "games")
 
@@ -362,8 +374,8 @@ def _select(plan: Plan, finalists: list[str], state: State, bar: RunProgress, t0
 
 
 def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finalists: int,
-              verification: Verification) -> dict[str, Any]:  # fmt: skip
-    """What ``settings.json`` records of a run."""
+              verification: Verification | None) -> dict[str, Any]:  # fmt: skip
+    """What ``settings.json`` records of a run (no verification: 0 games, no seed)."""
     return {
         **checkpoint.searched(plan),
         "sigma0": plan.sigma,
@@ -372,8 +384,8 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
         "finalists": finalists,
         "finalist_games": plan.select_games,
         "games_used": int(candidates["games"].sum()),
-        "verify_games": verification.tuned.games,
-        "verify_seed": verification.seed,
+        "verify_games": verification.tuned.games if verification else 0,
+        "verify_seed": verification.seed if verification else None,
         "parameters": {p.name: [p.low, p.high] for p in plan.params},
         "seed_keys": TUNE_SEED_KEYS,
         "jobs": int(plan.field.n_jobs),
@@ -381,20 +393,22 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
     }
 
 
-def _verify(plan: Plan, best_spec: str, bar: RunProgress) -> tuple[str, Verification]:
+def _verify(plan: Plan, best_spec: str, progress: bool) -> tuple[str, Verification | None]:
     """The tuned and the starting parameters on the same fresh seeds, paired game by game
-    (``tuning.verify``), each arm's games counted on ``bar``; the tuned spec becomes the
-    start's when the search came back to it."""
+    (``tuning.verify``), with a progress bar of both arms' games. Where the search came back
+    to the start, the tuned spec becomes the start's and nothing is played (None): the same
+    spec on the same seeds plays the same games, so no number of them could tell it apart."""
     spec, out = plan.spec, plan.out
-    vseed = int(derive_seeds(plan.seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
     if strategies.get(best_spec).label == strategies.get(spec).label:
-        best_spec = spec
+        return spec, None
+    vseed = int(derive_seeds(plan.seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
+    arm_games = plan.field.games_per_run(spec, plan.verify_games)
     arms = []
-    for name, arm_spec in (("tuned", best_spec), ("start", spec)):
-        arm = out / "verify" / name
-        result = _arm(plan, arm_spec, vseed, arm)
-        bar.advance(plan.field.games_per_run(spec, plan.verify_games))
-        arms.append((arm_spec, strategies.get(arm_spec).label, result))
+    with RunProgress(2 * arm_games, 0, progress, "games") as bar:
+        for name, arm_spec in (("tuned", best_spec), ("start", spec)):
+            result = _arm(plan, arm_spec, vseed, out / "verify" / name)
+            bar.advance(arm_games)
+            arms.append((arm_spec, strategies.get(arm_spec).label, result))
     return best_spec, compare(arms[0], arms[1], vseed)
 
 

@@ -104,7 +104,8 @@ def tune(**opts: Any) -> None:
     convergence.png, candidates.csv (every evaluated candidate), search.csv and the
     verification: the tuned and the starting parameters on fresh seeds, with intervals and
     their paired difference (verify/tuned and verify/start are tournament runs that
-    'leaves report' reads). Results depend only on the seed, never on --jobs.
+    'leaves report' reads; none where the search came back to the start: nothing to
+    verify). Results depend only on the seed, never on --jobs.
 
     \b
     Examples:

@@ -46,6 +46,8 @@ SAVED = {
 }
 """The options that decide a comparison's games and measures (option: its flag), kept in
 ``STATE``; the others (--jobs, --format, --progress) change none of its numbers."""
+DEFAULT_FIELD = "the default field, leaves run's built-ins"
+"""What a comparison given no strategies plays, as a refusal to resume it names it."""
 KINDS: dict[str, tuple[type, ...]] = {
     "specs": (list, str), "load": (list, str), "rules": (list, str), "players": (list, int),
     "sweep": (str, type(None)), "restrict": (str, type(None)), "ladder": (str, type(None)),
@@ -95,11 +97,10 @@ def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], di
                                 != _plays(name, saved[name], sweep)):  # fmt: skip
             from leaves_cli.resume import disagreement  # start-up: only a refusal needs it
 
-            what = name.replace("_", " ") if name != "specs" else "strategies"
-            if name == "rules" and saved[name]:  # each variant its own flag, as given
-                what = flag
+            what = "strategies" if name == "specs" else flag  # the flag in both halves
+            none = DEFAULT_FIELD if name == "specs" else f"no {flag}"
             raise disagreement(str(out), flag, _said(name, values[name]), what,
-                               _said(name, saved[name]))  # fmt: skip
+                               _said(name, saved[name]), none)  # fmt: skip
         values[name] = _given(name, saved[name])
     return values, state
 
@@ -121,7 +122,7 @@ def check_games(request: Any, rules: Any, field: list[str], played: int) -> None
         return
     from leaves_cli.resume import disagreement  # start-up: only a refusal needs it
 
-    raise disagreement(str(request.out), "--games", asked, "games", request.games)
+    raise disagreement(str(request.out), "--games", asked, "--games", request.games)
 
 
 def _said(name: str, value: Any) -> Any:
