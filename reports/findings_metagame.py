@@ -7,14 +7,16 @@ tables, and a command asks for it without the rest of the report (``metagame_ans
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from tournaments.declaration import Declaration
 
-from .data import Run, default_declaration
+from .data import default_declaration
 from .finding import Finding, and_words
+from .loading import as_run
 from .metagame import MIN_SETS, SUPPORT
 from .metagame_tables import metagame
 from .metagame_text import SURE as sure
@@ -103,10 +105,12 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame], d: Declaration | None =
     ]
 
 
-def metagame_answer(run: Run) -> str:
-    """The meta-game finding of a run (a ``reports.Run``; '' where its tables do not hold every
-    multiset of its strategies), for a command to print after a ``--repeats`` tournament
-    without writing the report (a few seconds: the bootstrap and α-Rank)."""
+def metagame_answer(run: Any) -> str:
+    """The meta-game finding of a run (anything ``reports.loading.as_run`` takes: a run folder,
+    a results object, a games DataFrame; '' where its tables do not hold every multiset of its
+    strategies), for a command to print after a ``--repeats`` tournament without writing the
+    report (a few seconds: the bootstrap and α-Rank)."""
+    run = as_run(run)
     found = metagame_finding(metagame(run), run.declaration)
     return found[0].text if found else ""
 

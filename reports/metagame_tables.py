@@ -5,10 +5,12 @@ and alpha-rank (``metagame_rank``). Apart from the model, so the bootstrap can b
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from . import metagame_bootstrap, metagame_rank
-from .data import Run
+from .loading import as_run
 from .metagame import (
     MIN_SETS,
     Fitness,
@@ -22,13 +24,15 @@ from .metagame import (
 __all__ = ["metagame"]
 
 
-def metagame(run: Run) -> dict[str, pd.DataFrame]:
-    """The meta-game tables of ``run`` (keys: CSV stems), none where its tables do not cover
-    every multiset of its strategies. ``metagame_payoffs`` always; with at least ``MIN_SETS``
-    deals at every table also ``metagame_mix`` (the Nash equilibrium reached from the uniform
-    mix, with bootstrap intervals), ``metagame_equilibria``, ``metagame_trajectory`` and, where
-    OpenSpiel is installed and the profiles few enough, ``metagame_alpharank``."""
-    d = design(run)
+def metagame(run: Any) -> dict[str, pd.DataFrame]:
+    """The meta-game tables of ``run`` (anything ``reports.loading.as_run`` takes: a run
+    folder, a results object, a games DataFrame; keys: CSV stems), none where its tables do
+    not cover every multiset of its strategies. ``metagame_payoffs`` always; with at least
+    ``MIN_SETS`` deals at every table also ``metagame_mix`` (the Nash equilibrium reached from
+    the uniform mix, with bootstrap intervals), ``metagame_equilibria``,
+    ``metagame_trajectory`` and, where OpenSpiel is installed and the profiles few enough,
+    ``metagame_alpharank``."""
+    d = design(as_run(run))
     if d is None:
         return {}
     out = {"metagame_payoffs": payoff_table(d)}

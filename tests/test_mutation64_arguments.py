@@ -97,7 +97,8 @@ def test_a_focus_is_found_by_label_or_by_its_file():
 def test_which_games_go_to_the_records_file(tmp_path):
     rec = tmp_path / "r.jsonl"
     assert arguments.record_rule(LEAVES, None, None, 10, None) == (None, 0)
-    assert arguments.record_rule(LEAVES, None, 5, 10, None) == (None, 0)
+    with pytest.raises(ParameterError, match="^record_sample needs record FILE$"):
+        arguments.record_rule(LEAVES, None, 5, 10, None)  # a sample of no records
     assert arguments.record_rule(LEAVES, rec, None, 10, None) == (rec, 1)
     assert arguments.record_rule(LEAVES, rec, 1, 10, None) == (rec, 10)
     assert arguments.record_rule(LEAVES, rec, 10, 10, None) == (rec, 1)

@@ -19,11 +19,11 @@ from gamekit.errors import ParameterError, shown
 from . import storage, work
 from .checks import flag, optional_integer, optional_path, spec_list
 from .game import GamePlugin, plural
-from .labels import entrant_labels, identity
+from .labels import entrant_key, entrant_labels
 from .seating import DEFAULT_SEATING, SEATINGS
 
-__all__ = ["default_game", "enter", "focus_label", "match_rules", "moment", "record_refused",
-           "record_rule", "seating_design"]  # fmt: skip
+__all__ = ["NotAFile", "default_game", "enter", "focus_label", "match_rules", "moment",
+           "not_a_file", "record_refused", "record_rule", "seating_design"]  # fmt: skip
 
 
 def moment(since: Any) -> float:
@@ -139,9 +139,9 @@ def focus_label(game: GamePlugin, focus: Any, labels: Sequence[str],
     except ValueError:
         label = payload = None
     if label not in labels and payload is not None:  # one told apart by its file
-        mine = identity(game, payload)[0]
+        mine = entrant_key(game, payload)[0]
         label = next((x for x, p in zip(labels, payloads, strict=True)
-                      if identity(game, p)[0] == mine), None)  # fmt: skip
+                      if entrant_key(game, p)[0] == mine), None)  # fmt: skip
     if label not in labels:
         raise ValueError(
             f"focus {shown(focus, typed=False)} is not one of the tournament's strategies"
@@ -163,26 +163,42 @@ def _link_target(link: Path) -> Path:
     return target
 
 
+class NotAFile(ParameterError, storage.InTheWay):
+    """A directory named where a file goes: no bad usage where a resumed run's records file
+    became one since (``InTheWay``'s exit 1, as before), yet worded as ``--record`` refuses
+    one, never with advice to remove what the caller named."""
+
+
+def not_a_file(named: str, path: str | Path, kind: str, *params: str) -> ParameterError:
+    """The one line refusing a file argument (``named``: its name, or a ``{param}`` marker of
+    ``params``) at ``path`` where ``kind`` is in its place ('a directory', a device's or a
+    pipe's words, ``storage.special_file``): the caller names another file, never removes
+    what it named (a directory's refusal is a ``NotAFile``)."""
+    error = NotAFile if kind == "a directory" else ParameterError
+    return error(f"{named} {path} is not a regular file but {kind}: name a file", *params)
+
+
 def record_rule(game: GamePlugin, record: str | Path | None, record_sample: int | None,
                 n_games: int, by: str | None) -> tuple[Path | None, int]:  # fmt: skip
     """The ``record`` file and which of the run's ``n_games`` go to it: one in each stride
     (0: none, 1: all; picked by ``work.RECORD_RULE``). ``by``: the parameter that asked for
     matches (expert or rounds), whose records are refused; None for a run of games. A
     ``record`` that is a directory, a device or a named pipe is refused here, without opening
-    it (``storage.special_file``), so a refused run leaves no folder behind. A symbolic link
-    is followed here, once: the records are renamed onto its target, which the link then
+    it (``storage.special_file``), so a refused run leaves no folder behind; a
+    ``record_sample`` without a ``record`` is refused, as ``--record-sample`` is. A symbolic
+    link is followed here, once: the records are renamed onto its target, which the link then
     still names (renamed onto the link, they replaced it and left its target stale)."""
     record = optional_path(record, "record")
     if record is not None and record.is_symlink():
         record = _link_target(record)
-    if record is not None and record.is_dir():  # refused before any play
-        raise storage.InTheWay.directory(record)
-    kind = storage.special_file(record) if record is not None else None
+    kind = None
+    if record is not None:  # a directory: never to be written (nor removed) for the records
+        kind = "a directory" if record.is_dir() else storage.special_file(record)
     if kind is not None:  # the records, renamed into place, would replace a device or a pipe
-        raise ParameterError(
-            f"{{record}} {record} is not a regular file but {kind}: name a file", "record"
-        )
+        raise not_a_file("{record}", record, kind, "record")
     record_sample = optional_integer(record_sample, "record_sample", "a number of games")
+    if record_sample is not None and record is None:  # else a sample of nothing, silently
+        raise ParameterError("{record_sample} needs {record} FILE", "record_sample", "record")
     if record_sample is not None and record_sample < 1:
         raise ParameterError(
             f"{{record_sample}} must be at least 1, got {record_sample}", "record_sample"

@@ -20,16 +20,18 @@ from __future__ import annotations
 
 import html
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 
 from .checks import spec_list
 from .game import GamePlugin
 from .games import get_game
 from .labels import Labeled, entrant_labels
+from .manifest_fields import TEST_SETTINGS
 from .result import TournamentResult
 from .runner import SEATING_WORDS, Tournament
 from .schedule import Schedule, parse_players
@@ -39,6 +41,19 @@ from .stages import asked_note
 __all__ = ["Gauntlet", "GauntletResult", "field_groups", "gauntlet"]
 
 KIND = "gauntlet"
+
+SEQUENTIAL_ELSEWHERE = (
+    "tournaments.gauntlet() plays a gauntlet of fixed size and takes no sequential: the "
+    "sequential test is the command line's, 'leaves gauntlet SPEC --against FIELD --sequential "
+    "--out DIR' (reports.gauntlet(DIR) then reads its decision)"
+)
+"""Why ``gauntlet`` refuses ``sequential``: its batches and decisions are played by the command
+line, which alone may import the reports that weigh each batch."""
+
+SETTINGS_WORDS = (
+    f"{', '.join(TEST_SETTINGS[:-1])} (numbers) and {TEST_SETTINGS[-1]} (a whole number)"
+)
+"""What a sequential test's settings hold, in the words of an error."""
 
 
 def field_groups(field: Sequence[int], seats: int) -> list[tuple[int, ...]]:
@@ -61,7 +76,9 @@ class Gauntlet(Tournament):
     no difference where there is none): its copy is labelled "<label> (baseline)".
     ``sequential`` (a sequential gauntlet's settings: margin in percentage points, alpha, beta,
     max_games) goes into the spec, so ``--resume`` restores the test and refuses other
-    settings; a gauntlet of fixed size has none and its spec is as it always was.
+    settings; a gauntlet of fixed size has none and its spec is as it always was. The test's
+    batches are the command line's to play (``leaves gauntlet --sequential``): ``run`` plays
+    one.
     """
 
     def __init__(
@@ -136,7 +153,7 @@ class Gauntlet(Tournament):
         )
         self.gauntlet = {"strategy": label, "baseline": base, "field": names}
         if sequential is not None:
-            self.gauntlet["sequential"] = dict(sequential)
+            self.gauntlet["sequential"] = sequential_settings(sequential)
 
     @property
     def games_per_side(self) -> int:
@@ -165,6 +182,23 @@ class Gauntlet(Tournament):
         """Play the gauntlet (the same arguments as ``Tournament.run``)."""
         res = super().run(*args, **kwargs)
         return GauntletResult(res.out)
+
+
+def sequential_settings(value: Any) -> dict[str, Any]:
+    """A sequential test's settings as the spec keeps them (``TEST_SETTINGS``, each a number,
+    ``max_games`` a whole one; numpy's as Python's, which JSON writes), refused before anything
+    is played: TypeError unless a table (True would fail as "not iterable"), else
+    ParameterError (a resumed run's damaged table reads as one line)."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"sequential takes None or a table of {SETTINGS_WORDS}, got "
+                        f"{shown(value, typed=False)}")  # fmt: skip
+    kinds = {key: Integral if key == "max_games" else Real for key in TEST_SETTINGS}
+    if set(value) != set(kinds) or any(
+        isinstance(v, bool) or not isinstance(v, kinds[k]) for k, v in value.items()
+    ):
+        raise ParameterError(f"{{sequential}} takes a table of {SETTINGS_WORDS}, got "
+                             f"{shown(value, typed=False)}", "sequential")  # fmt: skip
+    return {key: (int if key == "max_games" else float)(value[key]) for key in TEST_SETTINGS}
 
 
 class GauntletResult(TournamentResult):
@@ -210,8 +244,13 @@ def gauntlet(
     (default: the strongest built-in heuristic) on the same deals and seats, into ``out``.
 
     ``reports.gauntlet(result)`` gives the paired comparison. Results never depend on
-    ``n_jobs``.
+    ``n_jobs``. A gauntlet of fixed size: a sequential one, played in batches until its test
+    decides, is the command line's (``SEQUENTIAL_ELSEWHERE``).
     """
+    if (
+        options.get("sequential") is not None
+    ):  # played as asked, its report would wait for batches never due
+        raise TypeError(SEQUENTIAL_ELSEWHERE)
     against = spec_list(against, "against")
     g = Gauntlet(strategy, against, baseline, players=players, games=games, seed=seed, **options)
     return g.run(n_jobs=n_jobs, out=out, resume=resume)

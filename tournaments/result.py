@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gamekit.errors import shown
+
 from . import aggregates, storage
 from .checked_files import DamagedFile, check_file, recorded_parts
 from .checksums import recorded_chunks, recorded_entries
@@ -29,6 +31,27 @@ def register_accessor(name: str, factory: Callable[[Any], Any]) -> None:
     """Let a higher layer add ``result.<name>`` (``reports`` adds ``plot``): results stay free
     of plotting imports, and ``import reports`` makes ``res.plot.win_rates()`` work."""
     _ACCESSORS[name] = factory
+
+
+def _known_columns(columns: Any, part: Path, kind: str) -> list[str] | None:
+    """``columns`` as a list of the names the rows have (those of their first ``part``): one
+    line naming an unknown one beside the known ones, or saying what ``columns`` takes, where
+    pyarrow would print its schema or pandas ask for "a list or a dict"."""
+    if columns is None:
+        return None
+    if not isinstance(columns, list | tuple) or not all(isinstance(c, str) for c in columns):
+        raise TypeError(f"columns takes a list of column names or None, got "
+                        f"{shown(columns, typed=False)}")  # fmt: skip
+    import pyarrow.parquet as pq  # start-up: pyarrow loads for rows only, as pandas does
+
+    known = pq.read_schema(part).names
+    unknown = [c for c in columns if c not in known]
+    if unknown:
+        named = " and ".join(repr(c) for c in unknown)
+        many = "s" if len(unknown) > 1 else ""
+        raise ValueError(f"the {kind} rows have no column{many} {named}: they have "
+                         f"{', '.join(known)}")  # fmt: skip
+    return list(columns)
 
 
 class TournamentResult:
@@ -117,6 +140,7 @@ class TournamentResult:
         parts = recorded_parts(self.out / kind, self.manifest)  # its folder gone: parts missing
         if not parts:
             raise ValueError(f"{self.out} has no {kind} rows yet")
+        columns = _known_columns(columns, parts[0], kind)
         df = pd.concat([pd.read_parquet(p, columns=columns) for p in parts], ignore_index=True)
         if key in df.columns:
             df = df.sort_values(key, kind="stable")

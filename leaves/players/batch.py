@@ -82,12 +82,18 @@ def _empty_batch(g: int, n: int) -> BatchResult:
 
 def _whole_array(values: Any, what: str, kind: str) -> np.ndarray:
     """``values`` as a 1-d numpy array of integers (of ``kind``: "seeds"); ValueError naming
-    ``what`` otherwise (floats would be cut, 0.7 read as 0, and bools read as 0 and 1)."""
+    ``what`` otherwise (floats would be cut, 0.7 read as 0, and bools read as 0 and 1: numpy
+    reads ``[True, 1]`` as integers, so a list's items are asked one by one)."""
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise ValueError(f"{what} must be a 1-d array of {kind}, got shape {arr.shape}")
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"{what} must hold integers, got dtype {arr.dtype}")
+    if not isinstance(values, np.ndarray):
+        found = next(((i, x) for i, x in enumerate(values) if isinstance(x, bool | np.bool_)),
+                     None)  # fmt: skip
+        if found is not None:
+            raise ValueError(f"{what} must hold integers, got {found[1]!r} at [{found[0]}]")
     return arr
 
 
@@ -98,7 +104,7 @@ def _seed_array(seeds: Any, what: str) -> np.ndarray:
     listed = arr.dtype == object or (arr.dtype.kind == "f" and not isinstance(seeds, np.ndarray))
     if listed and arr.ndim == 1:
         arr = np.array([kernel_seed(x, f"{what}[{i}]") for i, x in enumerate(seeds)], np.uint64)
-    arr = _whole_array(arr, what, "seeds")
+    arr = _whole_array(arr if listed and arr.ndim == 1 else seeds, what, "seeds")
     if arr.size and arr.dtype != np.uint64 and arr.min() < 0:
         raise ValueError(f"{what} must be non-negative (uint64 seeds)")
     return arr.astype(np.uint64)
