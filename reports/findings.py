@@ -16,17 +16,19 @@ import numpy as np
 import pandas as pd
 
 from tournaments.declaration import Declaration, plural
+from tournaments.run_state import RunState
 
 from .data import default_declaration
 from .finding import Finding, and_words
 from .findings_best import best_finding, nobody_won
 from .findings_best import means_finding as _means
 from .findings_metagame import metagame_answer, metagame_finding
-from .gauntlet import answer
+from .gauntlet import answer, void_gauntlet
 from .numbers import (
     TOO_FEW,
     apart_digits,
     beside_digits,
+    counted,
     difference_interval,
     fixed,
     flat_sets,
@@ -189,11 +191,19 @@ def _verdicts(pairs: pd.DataFrame, corrected: np.ndarray) -> str:
     """What Bonferroni's correction over ``pairs`` (largest first, their ``corrected``
     p-values) says of the finding's lead pair (the first that holds, else the first): that
     it holds, and how many others do (neighbours.csv names them), with the larger pair that
-    does not; or that it does not, nor any other, so it may be chance."""
+    does not; or that it does not, nor any other, so it may be chance. One pair compared is
+    corrected over nothing: said so, not 'over the 1 pairs'."""
     n, held = len(pairs), np.flatnonzero(corrected < 0.05)
-    over = f"after Bonferroni correction over the {n} pairs"
+    if n == 1:
+        alone = "the only pair compared, so no correction"
+        return (
+            f"; it holds ({alone})"
+            if len(held)
+            else f"; not significant ({alone}): it may be chance"
+        )
+    over = f"after Bonferroni correction over the {counted(n, 'pair')}"
     if not len(held):
-        return f"; not significant after correction over the {n} pairs: it may be chance"
+        return f"; not significant after correction over the {counted(n, 'pair')}: it may be chance"
     others = len(held) - 1
     if held[0] == 0:
         return f"; it holds {over}" + (f", as do {others} other pair{'s' * (others > 1)}"
@@ -416,18 +426,49 @@ def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
 
 
 def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
-                 declaration: Declaration | None = None) -> list[Finding]:  # fmt: skip
+                 declaration: Declaration | None = None,
+                 state: RunState | None = None) -> list[Finding]:  # fmt: skip
     """The key findings of a report's tables (``reports.compute_tables``) in the words of the
     game's declaration (default: the default game's), most important first: a gauntlet's
     answer (gauntlet runs, instead of) the best strategy and its paired margin over the next,
     the best mean rank value (games that declare means), the meta-game's stable mix (runs
     whose tables hold every multiset of the strategies), the seat effect, the strongest
     neighbour effect (when those tables exist), length, declared outcome shares, and for runs
-    of matches the match win split and shared wins."""
+    of matches the match win split and shared wins. ``state``: where the run stands
+    (``tournaments.run_state``), said first (``_said_first``): the page, the notebook's
+    ``Report`` and the commands say the same."""
     if not isinstance(tables, Mapping):  # e.g. a run: its tables come from compute_tables
         raise TypeError(f"key_findings takes a report's tables (reports.compute_tables(run)"
                         f"[0]), got {type(tables).__name__}")  # fmt: skip
-    d = declaration or default_declaration()
+    if state is not None and not isinstance(state, RunState):
+        raise TypeError(f"state takes a tournaments.run_state.RunState or None, got "
+                        f"{type(state).__name__}")  # fmt: skip
+    found = _findings(tables, method, declaration or default_declaration())
+    return _said_first(found, tables, state)
+
+
+def _said_first(found: list[Finding], tables: Mapping[str, pd.DataFrame],
+                state: RunState | None) -> list[Finding]:  # fmt: skip
+    """``found`` after the lines of where the run stands (``RunState.lines``: unfinished,
+    nothing valid; the caution counts partial forfeits by strategy), and only what still says
+    something: a gauntlet one side of which forfeited every game, its forfeits' sentence
+    (the other side's games compare it with nothing); a run of which no game was valid,
+    nothing more (or, with no state to say it, the caution and that none is ranked)."""
+    lines = state.lines(partial_forfeits=False) if state is not None else []
+    first = [Finding("run", line) for line in lines]
+    summ = tables.get("summary")
+    if void_gauntlet(tables):
+        found = found[:1]
+    elif state is not None and state.games and state.nothing_valid:
+        found = []
+    elif summ is not None and len(summ) and not ranked(summ):  # every game forfeited
+        found = [f for f in found if f.topic in ("completion", "summary")]
+    return first + found
+
+
+def _findings(tables: Mapping[str, pd.DataFrame], method: str,
+              d: Declaration) -> list[Finding]:  # fmt: skip
+    """``key_findings`` of the tables alone."""
     lead: list[Finding] = []
     if "gauntlet" in tables:  # not a round robin: the field's ranking answers nothing asked
         forfeits, said = answer(tables["gauntlet"])  # what its forfeits mean comes first

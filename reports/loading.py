@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from gamekit.errors import shown
 from tournaments.aggregates import limit_tests
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
@@ -34,6 +35,7 @@ from .data import (
     default_declaration,
     run_declaration,
 )
+from .numbers import counted
 
 __all__ = ["as_games", "as_run", "deal_streams", "games_from_frame", "load_games", "load_run",
            "part_files"]  # fmt: skip
@@ -240,6 +242,7 @@ def games_from_frame(df: pd.DataFrame, declaration: Declaration | None = None) -
     if not isinstance(df, pd.DataFrame):
         raise ReportError(f"expected a games DataFrame, got {type(df).__name__}")
     d = declaration or default_declaration()
+    _once_each(df)
     wanted = [c for c in df.columns if _wanted(str(c), d)]
     try:
         table = pa.Table.from_pandas(df[wanted], preserve_index=False)
@@ -247,6 +250,22 @@ def games_from_frame(df: pd.DataFrame, declaration: Declaration | None = None) -
         raise ReportError(f"games DataFrame cannot be read: {exc}") from exc
     labels = _Labels()
     return _assemble([_games_parts(table, labels, d)], labels, d)
+
+
+def _once_each(df: pd.DataFrame) -> None:
+    """Refuse a games DataFrame that holds a game twice (its ``game`` numbers repeat, as
+    ``pd.concat([df, df])``'s do): every table would count it twice, and its intervals would
+    narrow for games never played."""
+    if "game" not in df.columns:
+        return  # another tool's rows, numbered or not: nothing to tell a repeat by
+    repeated = df["game"][df["game"].duplicated(keep=False)]
+    if len(repeated):
+        first = repeated.iloc[0]
+        first = shown(first.item() if isinstance(first, np.generic) else first, typed=False)
+        n = repeated.nunique(dropna=False)
+        raise ReportError(f"games DataFrame gives {counted(n, 'game number')} more than once "
+                          f"(the first: game {first}): give each game once, or every table "
+                          "counts it again")  # fmt: skip
 
 
 def part_files(folder: Path, manifest: dict | None = None) -> list[Path]:

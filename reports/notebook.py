@@ -15,8 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from gamekit.errors import shown
+from tournaments.run_state import RunState, run_state
+
 from . import charts
-from .data import Run
+from .data import ReportError, Run
+from .finding import and_words
 from .findings import Finding, key_findings
 from .loading import as_run
 from .rating import rating
@@ -50,19 +54,37 @@ class Plots:
         return charts.head_to_head(head_to_head(self.run), ax=ax)
 
     def seats(self, ax: Axes | None = None) -> Figure:
-        """Win rate by position from the first player, per player count."""
+        """Win rate by position from the first player, per player count (games ended by a
+        forfeit left out: a run of nothing else has none to draw, ``ReportError``)."""
+        self._valid("seats")
         return charts.seat_advantage(seats(self.run), ax=ax)
 
     def lengths(self, measure: str | None = None, ax: Axes | None = None) -> Figure:
-        """Distribution of a declared length column (default the first, e.g. turns)."""
+        """Distribution of a declared length column (default the first, e.g. turns); another
+        name is refused with the run's (``ReportError``), as is a run with no game played to
+        its end (the lengths leave forfeited games out)."""
         d = self.run.declaration
-        measure = measure or d.length_columns[0]
+        names = list(d.length_columns)
+        measure = names[0] if measure is None else measure
+        if measure not in names:
+            raise ReportError(f"no length measure {shown(measure, typed=False)} in this run: "
+                              f"its lengths are {and_words(names)}")  # fmt: skip
+        self._valid("lengths")
         return charts.length_distribution(length_distribution(self.run), measure, ax=ax,
                                           unit=d.unit)  # fmt: skip
 
     def rating(self, ax: Axes | None = None) -> Figure:
-        """Plackett-Luce worth per strategy with 95% intervals."""
+        """Plackett-Luce worth per strategy with 95% intervals; a run with no game played to
+        its end rates nobody (``ReportError``)."""
+        self._valid("ratings")  # its table is empty then (``reports.rating``)
         return charts.rating(rating(self.run), ax=ax)
+
+    def _valid(self, what: str) -> None:
+        """Refuse a chart of ``what`` (a table that leaves forfeited games out) where every
+        game ended by a forfeit, in one line: there is nothing to draw."""
+        if self.run.games.forfeited.all():
+            unit = self.run.declaration.unit
+            raise ReportError(f"no {what} to draw: every {unit} of this run ended by a forfeit")
 
 
 class Report:
@@ -74,11 +96,14 @@ class Report:
         self.run = as_run(source)
         self.top = top
         self.tables, self.method = compute_tables(self.run, top=top)
+        # where the run stood when its tables were read (None: rows with no manifest)
+        self.state: RunState | None = run_state(self.run.path) if self.run.path else None
 
     @property
     def findings(self) -> list[Finding]:
-        """The key findings, in sentences."""
-        return key_findings(self.tables, self.method, self.run.declaration)
+        """The key findings, in sentences, as the saved page says them: where the run stands
+        first (unfinished, nothing valid), then what still says something (``key_findings``)."""
+        return key_findings(self.tables, self.method, self.run.declaration, self.state)
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -90,7 +115,7 @@ class Report:
 
     def save(self, out: str | Path | None = None, fmt: str = "html") -> Path:
         """Write the report (see ``build_report``) and return the page's path."""
-        return build_report(self.run, out=out, fmt=fmt, top=self.top)
+        return build_report(self.run, out=out, fmt=fmt, top=self.top, state=self.state)
 
     def __repr__(self) -> str:
         return "\n".join(f"- {f.text}" for f in self.findings)

@@ -15,8 +15,8 @@ import pandas as pd
 
 from tournaments.declaration import plural
 
-from .numbers import PP, counted
-from .page_cells import readable, unit_note, void_cells, void_note
+from .numbers import PP, counted, p_column
+from .page_cells import P_COLUMNS, readable, unit_note, void_cells, void_note
 
 KEY_ROWS = 5
 """How many rows of a long table the page shows unfolded."""
@@ -85,10 +85,19 @@ def fmt(v: Any) -> str:
 
 def _cells(df: pd.DataFrame) -> list[list[str]]:
     """Every cell of ``df`` as the page writes it, each column in one format (``column``); a
-    seed is a name, not a count: written whole, with no separator ('123456')."""
+    seed is a name, not a count: written whole, with no separator ('123456'); a column of
+    p-values not yet written (``P_COLUMNS``, floats) as every p-value column is
+    (``p_column``), never '0.00000' of 8.5e-11 beside 0.10849."""
     ids = [str(c) == "seed" or str(c).endswith("_seed") for c in df.columns]
-    cols = [column(list(df.iloc[:, i]), seed) for i, seed in enumerate(ids)]
+    cols = [_p_or_column(df.iloc[:, i], seed) for i, seed in enumerate(ids)]
     return [list(row) for row in zip(*cols, strict=True)] if cols else [[] for _ in range(len(df))]
+
+
+def _p_or_column(values: pd.Series, seed: bool) -> list[str]:
+    """A column's cells: ``p_column``'s of a column of p-values in floats, else ``column``'s."""
+    if values.name in P_COLUMNS and pd.api.types.is_float_dtype(values):
+        return p_column(values)
+    return column(list(values), seed)
 
 
 def column(values: list, seed: bool = False) -> list[str]:
@@ -108,16 +117,25 @@ def column(values: list, seed: bool = False) -> list[str]:
     return [cell(v) for v in values]
 
 
+MOST_DECIMALS = 6
+"""The most decimals a column of figures is written with; a column that needs more is in
+powers of ten."""
+
+
 def decimals(figures: list[float]) -> int | None:
     """The decimals of a column of finite ``figures``: four significant digits of the largest
     (none from 1,000 on; fewer where no figure needs them: '0.85', not '0.8500'), more (up to
-    six) while a figure not 0 would read 0; None (powers of ten) where all are below 0.001."""
+    ``MOST_DECIMALS``) while a figure not 0 would read 0; None (powers of ten) where all are
+    below 0.001, or where one not 0 still reads 0 at the most decimals: '0.000000' of 8.5e-11
+    would say it is none."""
     top = max((abs(x) for x in figures), default=0.0)
     if 0 < top < 0.001:
         return None
     d = max(0, 3 - int(np.floor(np.log10(top)))) if top else 0
-    while d < 6 and any(x and round(x, d) == 0 for x in figures):
+    while d < MOST_DECIMALS and any(x and round(x, d) == 0 for x in figures):
         d += 1
+    if any(x and round(x, d) == 0 for x in figures):
+        return None
     return max((len(f"{x:.{d}f}".rstrip("0").partition(".")[2]) for x in figures), default=0)
 
 

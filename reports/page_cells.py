@@ -24,14 +24,16 @@ from .numbers import (
     share_digits,
 )
 
-__all__ = ["RATE_TABLES", "readable", "unit_note", "void_cells", "void_note"]
+__all__ = ["P_COLUMNS", "RATE_TABLES", "readable", "unit_note", "void_cells", "void_note"]
 
 RATE_TABLES = ("summary", "significance", "head_to_head", "seats", "neighbours", "expert",
                "outcomes", "completion", "gauntlet", "lengths")  # fmt: skip
 """Tables whose rates, intervals and differences read better as percentages and percentage
 points."""
 _POINTS = ("diff", "vs_elsewhere", "vs_overall")
-_P = ("p_value", "p_holm", "vs_elsewhere_p")
+P_COLUMNS = ("p_value", "p_holm", "vs_elsewhere_p")
+"""The tables' columns of p-values: every one written by ``p_column``, in the key rows and the
+full tables alike."""
 _SPANS = {"significance": ("diff", "ci_low", "ci_high"),
           "gauntlet": ("diff", "diff_ci_low", "diff_ci_high"),
           "neighbours": ("vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high")}  # fmt: skip
@@ -64,7 +66,7 @@ def readable(name: str, df: pd.DataFrame) -> pd.DataFrame:
         if not pd.api.types.is_float_dtype(out[c]):
             continue
         v = out[c]
-        if c in _P:
+        if c in P_COLUMNS:
             out[c] = p_column(v)
         elif c.startswith(_POINTS) or (name == "significance" and c in ("ci_low", "ci_high")):
             bound = c in _SPANS.get(name, ())[1:]  # an interval's: on its own side of 0

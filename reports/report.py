@@ -23,8 +23,9 @@ from tournaments.run_state import RunState, run_state
 from .data import Run
 from .declared import by_parameter, means, outcomes
 from .expert import expert, expert_lengths, expert_scores
+from .findings import key_findings
 from .gauntlet import design as gauntlet_design
-from .gauntlet import gauntlet, void_gauntlet
+from .gauntlet import gauntlet
 from .loading import as_run
 from .metagame_tables import metagame
 from .neighbours import neighbours
@@ -86,12 +87,15 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     as for every other report function. ``ready(tables so far)`` is called after each table
     (the report draws a chart as soon as its table exists); the tables whose charts take
     longest to draw come first. The paired comparisons and the neighbours leave the games
-    ended by a forfeit out (``significance``, ``neighbours``), as the seats and the lengths do."""
+    ended by a forfeit out (``significance``, ``neighbours``), as the seats and the lengths do:
+    where every game was, none of the four has a game to count (no neighbours or seats table,
+    a lengths table of no rows)."""
     top = top_count(top)
     run = as_run(source)
     g = run.games
     d = run.declaration
     t: Tables = {}
+    valid = not g.forfeited.all()  # else no game for the tables that leave forfeits out
 
     def add(name: str, table: pd.DataFrame | None) -> None:
         if table is not None:
@@ -103,14 +107,15 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     order = t["summary"]["strategy"].tolist()
     add("means", means(g))
     add("by_parameter", by_parameter(g))
-    if d.turn_order:
+    if d.turn_order and valid:
         add("neighbours", neighbours(g, order=order))
     add("head_to_head", head_to_head(g, order=order))
-    if d.has_first_player:
+    if d.has_first_player and valid:
         add("seats", seats(g))
     add("completion", completion(g))
-    add("lengths", lengths(g))
-    add("lengths_hist", length_distribution(g))
+    add("lengths", lengths(g) if valid else lengths(g).iloc[:0])
+    if valid:
+        add("lengths_hist", length_distribution(g))
     add("outcomes", outcomes(g))
     add("significance", significance(g, top=top, order=ranked(t["summary"])))
     add("rating", rating(g))
@@ -232,14 +237,9 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         secs = sections(tables, method, run.declaration, run.manifest.get("spec"))
         if state is None and run.path is not None:
             state = run_state(run.path)
-        first = state.lines(partial_forfeits=False) if state is not None else []
-        if void_gauntlet(tables):  # only what its forfeits mean: nothing else compares
-            secs[0].bullets, secs[0].links = secs[0].bullets[:1], secs[0].links[:1]
-        elif state is not None and state.games and state.nothing_valid:
-            secs[0].bullets, secs[0].links = [], []  # no finding says anything then
-        secs[0].bullets[:0] = first  # where the run stands, said first
-        if secs[0].links:  # links are per bullet: the ones said first have none
-            secs[0].links[:0] = [[] for _ in first]
+        # where the run stands first, then what still says something: as the notebook's Report
+        secs[0].bullets = [f.text for f in key_findings(tables, method, run.declaration, state)]
+        secs[0].links = []  # per bullet: the key findings link nothing
         (out / FINDINGS_FILE).write_text("\n".join(secs[0].bullets) + "\n", encoding="utf-8")
         images = {k: _render(job) for k, job in jobs.items() if k not in futures}
         images.update(_results(futures, jobs))

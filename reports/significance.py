@@ -112,12 +112,18 @@ def own_rate(sums: Sums, a: int, b: int) -> float:
     return float("nan") if met is None else float(met[1][0].sum() / met[1][1].sum())
 
 
+TOP_LEAST = 2
+"""The fewest strategies ``top`` compares pairwise (``leaves report --top`` takes 2 to 20): one
+alone makes no pair, and its report would say the best two were never compared."""
+
+
 def top_count(top: Any) -> int:
     """``top`` as a count of strategies (a numpy integer too): never a slice's -1, which would
-    leave the last strategy out of the paired tests."""
+    leave the last strategy out of the paired tests, nor 1, which compares no pair."""
     top = integer(top, "top", "a whole number of strategies")
-    if top < 1:
-        raise ValueError(f"top must be at least 1 (the strategies compared pairwise), got {top}")
+    if top < TOP_LEAST:
+        raise ValueError(f"top must be at least {TOP_LEAST} (the strategies compared pairwise), "
+                         f"got {top}")  # fmt: skip
     return top
 
 

@@ -194,8 +194,9 @@ def toy_run(tmp_path_factory):
 @pytest.mark.parametrize(
     "top, exc, said",
     [
-        (-1, ValueError, "top must be at least 1 (the strategies compared pairwise), got -1"),
-        (0, ValueError, "top must be at least 1 (the strategies compared pairwise), got 0"),
+        (-1, ValueError, "top must be at least 2 (the strategies compared pairwise), got -1"),
+        (0, ValueError, "top must be at least 2 (the strategies compared pairwise), got 0"),
+        (1, ValueError, "top must be at least 2 (the strategies compared pairwise), got 1"),
         (1.5, TypeError, "top takes a whole number of strategies, got 1.5"),
         ("3", TypeError, "top takes a whole number of strategies, got '3'"),
         (True, TypeError, "top takes a whole number of strategies, got True"),

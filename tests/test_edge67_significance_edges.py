@@ -33,8 +33,8 @@ def test_a_difference_with_no_spread_has_no_t_and_the_sign_test_decides_it():
     assert row["p_value"] == pytest.approx(2 * 0.5**9) and row["significant"]
 
 
-@pytest.mark.parametrize("top", [0, -1])
-def test_top_below_one_is_refused(top):
-    with pytest.raises(ValueError, match=rf"^top must be at least 1 .*, got {top}$"):
+@pytest.mark.parametrize("top", [1, 0, -1])
+def test_top_below_two_is_refused(top):
+    with pytest.raises(ValueError, match=rf"^top must be at least 2 .*, got {top}$"):
         top_count(top)
-    assert top_count(1) == 1
+    assert top_count(2) == 2

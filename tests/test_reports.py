@@ -43,6 +43,13 @@ def frame(rows: list[tuple], extra: dict | None = None) -> pd.DataFrame:
     return df
 
 
+def _twice(games: pd.DataFrame) -> pd.DataFrame:
+    """Twice the games: each of ``games`` again under a new number (a report refuses a game
+    number given twice)."""
+    again = games.assign(game=games["game"] + len(games))
+    return pd.concat([games, again], ignore_index=True)
+
+
 HAND = frame(
     [
         (("A", "B", "C"), (0, 3, 5), 0, 0, 10, 2, False),
@@ -70,7 +77,7 @@ def test_summary_exact():
     assert s["ci_low"].isna().all() and s["ci_high"].isna().all()
     # Twice the games: Wilson's score interval on the games' own variance (not the binomial
     # one) with Student's t for 9 degrees of freedom, computed here independently
-    s = reports.summary(pd.concat([HAND, HAND], ignore_index=True)).set_index("strategy")
+    s = reports.summary(_twice(HAND)).set_index("strategy")
     won = {"A": [1, 0, 0, 1, 0] * 2, "B": [0, 1, 0, 0, 0] * 2, "C": [0, 0, 1, 0, 0] * 2}
     for name, x in won.items():
         got = (s.loc[name, "ci_low"], s.loc[name, "ci_high"])
@@ -350,7 +357,7 @@ def test_neighbours_exact():
     assert t["ci_low"].isna().all()  # five games: too few for an interval
     m = reports.neighbour_matrix(t, "wins")
     assert m.loc["A", "C"] == 2 and np.isnan(m.loc["A", "B"])
-    t = reports.neighbours(pd.concat([HAND, HAND], ignore_index=True))
+    t = reports.neighbours(_twice(HAND))
     lo, hi = _wilson_t(np.array([1, 0, 0, 1, 0] * 2, float))  # A after C: every game, as A's
     assert t["ci_low"].iloc[0] == pytest.approx(lo) and t["ci_high"].iloc[0] == pytest.approx(hi)
 
