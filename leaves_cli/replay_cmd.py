@@ -85,17 +85,11 @@ def no_run(folder: Path) -> str:
     manifest is named so, in ``leaves verify``'s words (``storage.lost_manifest``)."""
     from tournaments.storage import lost_manifest
 
-    from .flags import message
+    from .verify_cmd import no_run_message, runs_in  # start-up: only when no run is found
 
-    lost = lost_manifest(folder)
-    if lost is not None:
-        return message(lost)
-    found = (*folder.glob("*/manifest.json"), *folder.glob("*/*/manifest.json"))
-    runs = sorted({m.parent for m in found if m.is_file()})
-    if not runs:
+    if lost_manifest(folder) is None and not runs_in(folder):
         return f"{folder} is a directory but not a tournament run (no manifest.json)"
-    return (f"{folder} holds no run itself (no manifest.json); the runs in it: "
-            f"{', '.join(map(str, runs))}: replay a game of one (leaves replay RUN --game N)")  # fmt: skip
+    return no_run_message(folder, "replay a game of one (leaves replay RUN --game N)")
 
 
 @dataclass(frozen=True)
