@@ -19,13 +19,16 @@ through the deals within each table. Every interval of the reports is computed t
 
 A table dealt once cannot tell its deal's luck from its mean. Tables with a single deal are pooled
 per table size into one stratum: that overstates the variance by the spread between those tables,
-so such intervals are conservative, and say so (``Estimates.conservative``). Where the degrees of
-freedom fall below ``MIN_DF`` no interval is stated (NaN): the reports say in words that the run is
-too small to tell (``too_small``). Where every duplicate set of a table gave the same contribution
-(a standard error of zero on deals enough, ``Estimates.flat``) no t interval is stated either: no
-spread is no evidence that the value cannot vary. Such a difference is tested by the exact sign
-test over its sets instead (``sign_test``: 2 * 0.5**N two-sided where all N sets differ one way),
-and a rate's interval counts each set as one trial (``wilson_t``).
+so such intervals are conservative, and say so (``Estimates.conservative``). A group (a strategy,
+a measure) with a set alone in its stratum (one table of a size dealt once) takes all its sets
+as one stratum (``reports.strata``): a lone set's luck would otherwise count as no variance at
+all. Where the degrees of freedom fall below ``MIN_DF`` no interval is stated (NaN): the reports
+say in words that the run is too small to tell (``too_small``). Where every duplicate set of a
+table gave the same contribution (a standard error of zero on deals enough, ``Estimates.flat``)
+no t interval is stated either: no spread is no evidence that the value cannot vary. Such a
+difference is tested by the exact sign test over its sets instead (``sign_test``: 2 * 0.5**N
+two-sided where all N sets differ one way), and a rate's interval counts each set as one trial
+(``wilson_t``).
 
 ``benchmarks/bench_calibration.py`` measures the coverage of these intervals over many
 independent runs for a grid of designs; ``tests/test_clusters.py`` checks them on synthetic
@@ -43,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from .data import BLOCK, Games
+from .strata import stratified
 from .student_t import t_ppf, t_sf
 
 __all__ = [
@@ -361,35 +365,16 @@ def too_small(est: Estimates) -> np.ndarray:
     return ~(np.asarray(est.df) >= MIN_DF)
 
 
-def _stratified(
-    u: np.ndarray, group: np.ndarray, stratum: np.ndarray, n_groups: int, n_strata: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(variance, degrees of freedom, clusters) per group of the sum of per-cluster
-    contributions ``u``: within-stratum sample variances, summed; the degrees of freedom are
-    the clusters less the strata that have two or more."""
-    key = group * n_strata + stratum
-    cells = n_groups * n_strata
-    cnt = np.bincount(key, minlength=cells).astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(key, weights=u, minlength=cells) / cnt
-        ss = np.bincount(key, weights=(u - mean[key]) ** 2, minlength=cells)
-        v = np.where(cnt >= 2, cnt / (cnt - 1) * ss, 0.0)
-        var = v.reshape(n_groups, n_strata).sum(axis=1)
-        df = np.maximum(cnt - 1, 0).reshape(n_groups, n_strata).sum(axis=1)
-    units = cnt.reshape(n_groups, n_strata).sum(axis=1)
-    return var, df, units
-
-
 def ratio_estimates(sums: Sums, cl: Clusters) -> Estimates:
     """Per group: the rate sum(w) / sum(n) with its stratified cluster-robust error."""
     w_tot, n_tot = sums.totals()
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = w_tot / n_tot
         u = (sums.w - rate[sums.group] * sums.n) / n_tot[sums.group]
-    var, df, units = _stratified(
+    var, df, units, lone = stratified(
         u, sums.group, cl.stratum[sums.cluster], sums.n_groups, cl.n_strata
     )
-    return Estimates(rate, np.sqrt(var), df, units, cl.pooled)
+    return Estimates(rate, np.sqrt(var), df, units, cl.pooled or bool(lone.any()))
 
 
 def rate_differences(
@@ -416,10 +401,10 @@ def rate_differences(
         diff = np.bincount(group, weights=na * d, minlength=n_groups) / tot
         u = na * (d - diff[group]) / tot[group]
     (u, ad), group, cluster = _per_cluster([u, na * d], group, cluster)
-    var, df, units = _stratified(u, group, cl.stratum[cluster], n_groups, cl.n_strata)
+    var, df, units, lone = stratified(u, group, cl.stratum[cluster], n_groups, cl.n_strata)
     signs = (np.bincount(group, weights=ad > 0, minlength=n_groups),
              np.bincount(group, weights=ad < 0, minlength=n_groups))  # fmt: skip
-    return Estimates(diff, np.sqrt(var), df, units, cl.pooled, signs)
+    return Estimates(diff, np.sqrt(var), df, units, cl.pooled or bool(lone.any()), signs)
 
 
 def _per_cluster(values: list, group: np.ndarray, cluster: np.ndarray) -> tuple[list, Any, Any]:
@@ -448,8 +433,8 @@ def mean_estimates(
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.bincount(group, weights=values, minlength=n_groups) / count
         u = values / count[group]
-    var, df, units = _stratified(u, group, cl.stratum[cluster], n_groups, cl.n_strata)
-    return Estimates(mean, np.sqrt(var), df, units, cl.pooled)
+    var, df, units, lone = stratified(u, group, cl.stratum[cluster], n_groups, cl.n_strata)
+    return Estimates(mean, np.sqrt(var), df, units, cl.pooled or bool(lone.any()))
 
 
 def wilson_t(est: Estimates, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

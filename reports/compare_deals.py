@@ -338,8 +338,8 @@ def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
     with it seated: each run's win rate over those sets, B's less A's, paired set by set
     (``reports.clusters.rate_differences``). A pair with a set alone in its stratum (a table
     with one set paired, where forfeits left the others out) takes its sets as one stratum,
-    whose variance counts that set's too (conservative). Also whether every pair won as
-    often, over as many seats, in B as in A in each of those sets."""
+    whose variance counts that set's too (conservative: ``reports.strata``). Also whether
+    every pair won as often, over as many seats, in B as in A in each of those sets."""
     sa, sb = _played_sums(ga), _played_sums(gb)
     n_b = clusters(gb).n
     rows: list[tuple[np.ndarray, ...]] = []  # per pair: A's wins, seats, B's, the sets
@@ -357,13 +357,5 @@ def paired_difference(ga: Games, gb: Games, codes: list[tuple[int, int]],
     )  # a strategy in no set paired is not compared (``units`` 0)
     wa, na, wb, nb, sets = (np.concatenate(c) for c in zip(*rows, strict=True))
     group = np.repeat(np.arange(len(codes)), [r[0].size for r in rows])
-    cl = _paired_clusters(ga, ov)
-    est = rate_differences((wb, nb), (wa, na), group, sets, len(codes), cl)
-    key = group * cl.n_strata + cl.stratum[sets]
-    lone = np.bincount(group, np.bincount(key)[key] == 1, len(codes)) > 0
-    if lone.any():  # a set alone in its stratum adds nothing to the variance: pool the pair's
-        one = Clusters(cl.of_game, np.zeros(cl.n, np.int64), 1, True, cl.first)
-        wide = rate_differences((wb, nb), (wa, na), group, sets, len(codes), one)
-        est = Estimates(est.value, np.where(lone, wide.se, est.se),
-                        np.where(lone, wide.df, est.df), est.units, True, est.signs)  # fmt: skip
+    est = rate_differences((wb, nb), (wa, na), group, sets, len(codes), _paired_clusters(ga, ov))
     return est, bool(identical)

@@ -156,8 +156,8 @@ def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
     elif told == UNTESTED:
         text = head + f"the run has {TOO_FEW} of any step of the default rules"
     elif told == NONE_APART:
-        text = head + (f"the default rules tell none of its {rungs} strategies apart (no step "
-                       "is significant)")  # fmt: skip
+        text = head + (f"no step of the default rules' {rungs} strategies is significant (at "
+                       f"least 1 level: {NO_PAIR})")  # fmt: skip
     elif levels == 1:  # significant steps, each the other way: no level is told apart
         text = head + f"no step of the default rules' {rungs} strategies goes up significantly"
     else:
@@ -176,6 +176,11 @@ BOUND = (
     "is in truth not upward under 5%"
 )
 """Why the levels are a lower bound, and at what confidence (``ladder_table``)."""
+
+NO_PAIR = "the bound tells no neighbouring pair apart"
+"""What a ladder with no significant step tells: at least 1 level, a lower bound from
+neighbouring steps, which cannot say that nothing is told apart (the best may still beat the
+worst clearly)."""
 
 
 def _reversed(steps: pd.DataFrame) -> str:
@@ -248,14 +253,14 @@ def _told(steps: pd.DataFrame) -> str:
 
 def _told_short(steps: pd.DataFrame) -> str:
     """A rule set's ladder in a clause, in the words of the default rules' ('take=ends: at
-    least 2 of 3'; 'none of 3 apart'; too few deals), with the pairs it orders the other
-    way round."""
+    least 2 of 3'; 'at least 1 of 3 (no step is significant: ...)'; too few deals), with the
+    pairs it orders the other way round."""
     told = _told(steps)
     levels, rungs = _levels(steps)
     if told == UNTESTED:
         return f"{TOO_FEW} of any step"
     if told == NONE_APART:
-        return f"none of {rungs} apart (no step is significant)"
+        return f"at least 1 of {rungs} (no step is significant: {NO_PAIR})"
     head = (
         f"at least {levels} of {rungs}" if levels > 1 else f"no step up significantly among {rungs}"
     )

@@ -117,12 +117,22 @@ def _run_row(label: str, run: Run, out: Path | None) -> dict:
     if run.path is not None and out is not None:
         path = relative_to_page(run.path, out)
     g = run.games
-    changes = (spec.get("game_config") or {}).get("rules") or {}
     return {"rules": label, "run": path, "games": len(g),
             "strategies": ",".join(g.labels),
             "players": ",".join(str(n) for n in sorted(set(g.n_players.tolist()))),
             "seed": spec.get("seed"), "expert": g.match is not None,
-            "changes": ", ".join(f"{k}={v}" for k, v in changes.items()) or "none"}  # fmt: skip
+            "changes": _changes(run.manifest, spec)}  # fmt: skip
+
+
+def _changes(manifest: object, spec: dict) -> str:
+    """The rules a run was played under in the game's own words, as it names them
+    (``game_settings``: 'hand_size=3:10/4:11', 'min_count=off', "today's rules"); where the run
+    does not record them, its changed keys as stored, 'none' where it changed none."""
+    words = manifest.get("game_settings") if isinstance(manifest, dict) else None
+    if isinstance(words, dict) and isinstance(words.get("rules"), str):
+        return words["rules"]
+    changes = (spec.get("game_config") or {}).get("rules") or {}
+    return ", ".join(f"{k}={v}" for k, v in changes.items()) or "none"
 
 
 def ladder_order(run: Run, rungs: Sequence[str] | None = None) -> list[str]:

@@ -36,7 +36,7 @@ CHARTS = {
     "skill_spread": ("How much skill matters: best minus worst strategy",
                      f"win rate of the best less the worst, in {PERCENTAGE_POINTS} (paired by deal)"),
     "best_vs_random": ("The best strategy against random play",
-                       "share of shared games the best finishes ahead of random"),
+                       "share of shared seat pairs the best finishes ahead of random"),
     "runner_up": ("How close games are: the runner-up's cards left",
                   "mean cards left by the runner-up (finished games)"),
     "unfinished": ("Unfinished games (turn limit)", "share of games unfinished"),

@@ -18,6 +18,8 @@ variances add, with Welch's degrees of freedom (``reports.compare``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .clusters import Estimates, given, mean_estimates, wilson_t
@@ -27,6 +29,7 @@ from .designer_measures import file_measures, ladder_measures, paired_measure
 from .expert import match_arrays, match_winners
 from .tables import summary
 from .variants_sets import (
+    PER_SEAT_PAIR,
     Design,
     Measure,
     decided,
@@ -133,8 +136,9 @@ def _skill_measures(d: Design) -> list[Measure]:
     out += [spread] if spread is not None else []
     top = next((s for s in order if s != RANDOM), None)
     if RANDOM in order and top is not None:
-        got = _ahead(d, g.labels.index(top), g.labels.index(RANDOM), played)
-        m = measure(d, "best_vs_random", "all", got, True, detail=f"{top} ahead of {RANDOM}")
+        got, pairs = _ahead(d, g.labels.index(top), g.labels.index(RANDOM), played)
+        detail = f"{top} ahead of {RANDOM}{PER_SEAT_PAIR if pairs else ''}"
+        m = measure(d, "best_vs_random", "all", got, True, detail=detail)
         out += [m] if m is not None else []
     return out
 
@@ -145,10 +149,11 @@ def _order(g: Games) -> list[str]:
     return summ.loc[summ["games"] > 0, "strategy"].tolist()
 
 
-def _ahead(d: Design, a: int, b: int, won: np.ndarray):
+def _ahead(d: Design, a: int, b: int, won: np.ndarray) -> tuple[Any, bool]:
     """How often ``a`` finishes strictly ahead of ``b`` over the seat pairs they share in the
     games ``won`` (not forfeited; the head-to-head table's ``ahead_rate``), as a ratio over
-    duplicate sets."""
+    duplicate sets; and whether those are more than the games (a table seats one of them
+    twice: the share is then no share of games)."""
     g = d.g
     key = g.ranks_key()
     seats = g.seats.astype(np.int64)
@@ -160,7 +165,8 @@ def _ahead(d: Design, a: int, b: int, won: np.ndarray):
             x.append((key[pair, i] < key[pair, j]).astype(float))
     rows_, x_ = np.concatenate(rows), np.concatenate(x)
     met = np.bincount(rows_, minlength=d.key.size) > 0  # the sets where they sat together
-    return ratio(d, rows_, x_, np.ones(x_.size, bool), met)
+    per_game = ((seats == a).sum(axis=1) * (seats == b).sum(axis=1))[won]
+    return ratio(d, rows_, x_, np.ones(x_.size, bool), met), bool((per_game > 1).any())
 
 
 def _match_measures(d: Design, run: Run) -> list[Measure]:
@@ -207,7 +213,7 @@ def _sum_estimate(value: float, key: np.ndarray, stratum: np.ndarray, u: np.ndar
     cl = given(key, stratum)
     n = u.size
     est = mean_estimates(u * n, np.zeros(n, np.int64), np.arange(n), 1, cl)
-    return Estimates(np.array([value]), est.se, est.df, est.units, pooled)
+    return Estimates(np.array([value]), est.se, est.df, est.units, pooled or est.conservative)
 
 
 def stack(ests: list[Estimates]) -> Estimates:

@@ -80,8 +80,9 @@ TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
     ("How much skill matters",
      "The spread: the best strategy's win rate less the worst's (the run's own order), paired "
      f"within the duplicate sets where both sat, in {PERCENTAGE_POINTS}; how often the best "
-     "strategy other than random finishes ahead of random in the games they share (the "
-     "head-to-head table's ahead rate), in percent; and the skill ladder: the field in the "
+     "strategy other than random finishes ahead of random in the games they share (per "
+     "pair of their seats where a table seats one of them twice: the head-to-head table's "
+     "ahead rate), in percent; and the skill ladder: the field in the "
      "default rules' order of strength, each step the win rate of a strategy less the next "
      "weaker one's, paired by deal, "
      "significant after Holm's correction over the rule set's steps; a level is a step "
@@ -227,11 +228,29 @@ def _sweep(tables: Tables) -> list[Section]:
         "default rules and its interval.",
         [("variants_sweep_values", sweep_rows(t)), ("variants_sweep", every_point(t, tables))],
         ["sweep"],
-        lead=f"Each measure against {key}; " + (
-            "the ring marks the value played as today's rules." if t["default"].any() else
-            "no value swept plays as today's rules (their run, the baseline of every "
-            "difference, is not drawn)."),
+        lead=f"Each measure against {key}; {_rings(t)}",
     )]  # fmt: skip
+
+
+def _rings(t: pd.DataFrame) -> str:
+    """What the sweep chart's rings mark: the value played as today's rules, and, where a
+    run mixes table sizes, a value that plays as today's at one size only, ringed on that
+    size's line ('12 at 3 players')."""
+    today = t[t["default"].astype(bool)]
+    whole = set(today.loc[today["n_players"] == "all", "value"].astype(str))
+    sized = today[~today["value"].astype(str).isin(whole) & (today["n_players"] != "all")]
+    at = ", ".join(dict.fromkeys(f"{v} at {n} players" for v, n in
+                                 zip(sized["value"], sized["n_players"], strict=True)))  # fmt: skip
+    if whole:
+        return "the ring marks the value played as today's rules" + (
+            f"; a ring on a table size's line, a value that plays as today's at that size "
+            f"only ({at})." if at else ".")  # fmt: skip
+    if at:
+        return (f"a ring on a table size's line marks a value that plays as today's rules at "
+                f"that size ({at}); no value plays as today's at every size, so a measure over "
+                "all tables has no ring.")  # fmt: skip
+    return ("no value swept plays as today's rules (their run, the baseline of every "
+            "difference, is not drawn).")  # fmt: skip
 
 
 def every_point(t: pd.DataFrame, tables: Tables) -> pd.DataFrame:

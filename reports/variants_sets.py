@@ -13,8 +13,18 @@ import numpy as np
 from .clusters import Sums, clusters, seat_sums
 from .data import Games
 
-__all__ = ["Design", "Measure", "decided", "decided_sums", "design", "forfeiters", "measure",
-           "paired_sets", "ratio"]  # fmt: skip
+__all__ = ["PER_SEAT_PAIR", "Design", "Measure", "decided", "decided_sums", "design",
+           "forfeiters", "measure", "paired_sets", "ratio", "shared_units"]  # fmt: skip
+
+PER_SEAT_PAIR = ", per seat pair"
+"""How the best-against-random share's ``detail`` ends where a table seats one of the two
+strategies twice: a game then counts once per pair of their seats."""
+
+
+def shared_units(detail: str) -> str:
+    """What the best-against-random share (its ``detail``) counts: 'games', or 'seat pairs'
+    where some game holds more than one pair of the two strategies' seats."""
+    return "seat pairs" if detail.endswith(PER_SEAT_PAIR) else "games"
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ value (``reports.variants_forest.sweep``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -23,10 +24,23 @@ SWEEP_COLUMNS = ["key", "value", "x", "rules", "metric", "n_players", "position"
 @dataclass(frozen=True)
 class Sweep:
     """The key swept and its points: (the value as given, the label of the rule set played
-    there; the default rules' label where the value plays as today's)."""
+    there; the default rules' label where the value plays as today's at every table size).
+    ``todays``: per value, the table sizes at which it plays as today's rules (with
+    ``--players 3,5``, ``hand_size=12`` at 3 players and ``hand_size=10`` at 5): a variant's
+    run, whose games at those sizes are today's."""
 
     key: str
     points: list[tuple[str, str]]
+    todays: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def plays_today(self, value: str, rules: str, base: str, n_players: str) -> bool:
+        """Whether a row of the value (its rule set ``rules``, today's ``base``) at
+        ``n_players`` ('all' or a size) is today's rules: the default run's, or a size at
+        which the value plays as today's."""
+        if rules == base:
+            return True
+        sizes = {str(n) for n in self.todays.get(value, ())}
+        return str(n_players) != "all" and str(n_players) in sizes
 
     @property
     def numeric(self) -> bool:
@@ -43,7 +57,8 @@ def sweep_table(metrics: pd.DataFrame, diffs: pd.DataFrame, sweep: Sweep,
     """One row per value of the sweep and measure: the estimate with its 95% interval (and
     its standard error and degrees of freedom, which tell why one has none), the difference
     to the default rules (``base``) with its interval, Holm's p-value and whether it is clear
-    (0 with no interval at a value that plays as the default rules); ``x``: the value as a
+    (0 with no interval where the value plays as today's rules: ``default``, per table size
+    where a run mixes them, ``Sweep.plays_today``); ``x``: the value as a
     number where every value is one. The rows come in the page's and the chart's order
     (``along_axis``: from the smallest value up where every value is a number), so the CSV
     reads as the page does, whatever order the sweep gave its values in."""
@@ -61,8 +76,8 @@ def sweep_table(metrics: pd.DataFrame, diffs: pd.DataFrame, sweep: Sweep,
                                     str(r.get("detail", "") or ""), multi),
                    "detail": r.get("detail", ""), "estimate": r["value"],
                    "ci_low": r["ci_low"], "ci_high": r["ci_high"], "se": r["se"], "df": r["df"],
-                   "default": rules == base}  # fmt: skip
-            if rules == base:
+                   "default": sweep.plays_today(value, rules, base, r["n_players"])}  # fmt: skip
+            if row["default"]:  # today's games: no difference to them
                 row.update(diff=0.0, diff_ci_low=np.nan, diff_ci_high=np.nan, p_holm=np.nan,
                            significant=False)  # fmt: skip
             elif key in d.index:

@@ -28,6 +28,7 @@ from .numbers import (
     signed_points,
 )
 from .variants_display import floored, nonnegative, ordinal, shown
+from .variants_sets import shared_units
 from .variants_unclear import NAMES, lost, unclear
 from .variants_words import (
     RATES,
@@ -246,7 +247,8 @@ def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
         top, top_b = v["detail"].split(" ahead")[0], b["detail"].split(" ahead")[0]
         other = "" if top == top_b else f" ({top_b})"
         out.append(
-            f"{top} finishes ahead of random in {look.shown(key_v)} of the games they share, "
+            f"{top} finishes ahead of random in {look.shown(key_v)} of the "
+            f"{shared_units(v['detail'])} they share, "
             f"against {look.shown(key_b, bracket=False)}{other} under the default rules: "
             f"{change(r, 'less', 'more')}"
         )
@@ -366,8 +368,9 @@ def _baseline(look: _Lookup, base: str, note: str, extra: list[str]) -> str:
         parts.append(look.figure(key, f"the best strategy beats the worst by {{}}, {paired}"))
     key = (base, "best_vs_random", "all", -1)
     if key in look.m:
-        top = look.m[key]["detail"].split(" ahead")[0]
-        parts.append(look.figure(key, f"{top} finishes ahead of random in {{}} of the games "
+        detail = look.m[key]["detail"]
+        top, units = detail.split(" ahead")[0], shared_units(detail)
+        parts.append(look.figure(key, f"{top} finishes ahead of random in {{}} of the {units} "
                                       "they share"))  # fmt: skip
     for metric, words in (("runner_up", "the runner-up is left with {}"),
                           ("unfinished", "{} of games end unfinished"),

@@ -162,16 +162,17 @@ def _one_stratum(values, strata) -> rc.Clusters:
 
 def test_the_stratified_variance_and_degrees_of_freedom_by_hand():
     # one group; stratum 0 holds sets 1, 2, 4 (mean 7/3), stratum 1 holds 3, 5 (mean 4),
-    # stratum 2 holds 10 alone. Mean of the six: 25 / 6; each set contributes value / 6.
-    values = np.array([1.0, 2.0, 4.0, 3.0, 5.0, 10.0])
-    cl = _one_stratum(values, [0, 0, 0, 1, 1, 2])
-    est = rc.mean_estimates(values, np.zeros(6, np.int64), np.arange(6), 1, cl)
-    assert est.value[0] == pytest.approx(25 / 6)
-    # u = v / 6. Stratum 0: squared deviations 42/9 / 36, times 3/2 -> 7/36;
-    # stratum 1: 2 / 36, times 2/1 -> 4/36; stratum 2: one set, nothing. Sum 11/36.
-    assert est.se[0] ** 2 == pytest.approx(11 / 36)
-    assert est.df[0] == 3.0  # (3 - 1) + (2 - 1) + 0
-    assert est.units[0] == 6.0
+    # stratum 2 holds 10, 6 (mean 8). Mean of the seven: 31 / 7; each set contributes value / 7.
+    # (A set alone in its stratum pools its group's sets: tests/test_edge69_strata.py.)
+    values = np.array([1.0, 2.0, 4.0, 3.0, 5.0, 10.0, 6.0])
+    cl = _one_stratum(values, [0, 0, 0, 1, 1, 2, 2])
+    est = rc.mean_estimates(values, np.zeros(7, np.int64), np.arange(7), 1, cl)
+    assert est.value[0] == pytest.approx(31 / 7)
+    # u = v / 7. Stratum 0: squared deviations 42/9 / 49, times 3/2 -> 7/49;
+    # stratum 1: 2 / 49, times 2/1 -> 4/49; stratum 2: 8 / 49, times 2/1 -> 16/49. Sum 27/49.
+    assert est.se[0] ** 2 == pytest.approx(27 / 49)
+    assert est.df[0] == 4.0  # (3 - 1) + (2 - 1) + (2 - 1)
+    assert est.units[0] == 7.0 and not est.conservative
 
 
 def test_a_group_absent_from_a_stratum_costs_it_no_degree_of_freedom():

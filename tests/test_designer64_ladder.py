@@ -52,8 +52,14 @@ def test_a_run_too_small_says_so_for_every_rule_set_alike():
 
 def test_no_step_significant_is_said_alike_for_the_default_and_a_variant():
     _, text = _sentence(_steps("default", [0.01, 0.0]), _steps("take=ends", [0.0, 0.01]))
-    assert "the default rules tell none of its 3 strategies apart (no step is significant)" in text
-    assert text.endswith("; take=ends: none of 3 apart (no step is significant).")
+    assert (
+        "no step of the default rules' 3 strategies is significant"
+        " (at least 1 level: the bound tells no neighbouring pair apart)"
+    ) in text
+    assert text.endswith(
+        "; take=ends: at least 1 of 3"
+        " (no step is significant: the bound tells no neighbouring pair apart)."
+    )
     assert "not significant:" not in text  # none is: the steps are listed with their needs
     assert "; the steps: a over b (+1.0 percentage point;" in text
 

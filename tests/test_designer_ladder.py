@@ -94,7 +94,10 @@ def test_known_levels_of_synthetic_games_and_their_sentence():
     )
     other = t.assign(rules="hand_size=9", levels=1, significant=False)
     both = ladder_sentence(pd.concat([t, other]), ["default", "hand_size=9"])
-    assert both.endswith("; hand_size=9: none of 3 apart (no step is significant).")
+    assert both.endswith(
+        "; hand_size=9: at least 1 of 3"
+        " (no step is significant: the bound tells no neighbouring pair apart)."
+    )
 
 
 def test_the_page_table_shows_what_a_step_needs_and_the_bound():

@@ -65,8 +65,14 @@ def test_no_step_significant_tells_none_apart():
     t = _table(_steps("default", [0.01, -0.01, 0.0]), _steps("take=ends", [0.0, 0.01, -0.01]))
     assert not t["significant"].any() and (t["levels"] == 1).all()
     text = ladder_sentence(t, ["default", "take=ends"])
-    assert "the default rules tell none of its 4 strategies apart (no step is significant)" in text
-    assert text.endswith("; take=ends: none of 4 apart (no step is significant).")
+    assert (
+        "no step of the default rules' 4 strategies is significant"
+        " (at least 1 level: the bound tells no neighbouring pair apart)"
+    ) in text
+    assert text.endswith(
+        "; take=ends: at least 1 of 4"
+        " (no step is significant: the bound tells no neighbouring pair apart)."
+    )
 
 
 def test_a_ladder_significant_only_the_other_way_is_not_said_to_have_no_significant_step():

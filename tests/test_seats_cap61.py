@@ -42,7 +42,7 @@ def test_a_plug_in_declaring_more_seats_is_refused_where_it_is_loaded():
 
 
 def test_the_conformance_check_names_the_seats_over_the_most():
-    with pytest.raises(GameCheckError, match=r"max_players 13: not in 1\.\.12"):
+    with pytest.raises(GameCheckError, match=r"max_players 13 are not in 1\.\.12"):
         check_game(Thirteen(), games=8, matches=2)
 
 

@@ -66,7 +66,14 @@ def _compare(request: Request, state: dict[str, Any], runs: list[Any], rule_sets
     designed = _designer(runs, rule_sets, dirs, (samples(request), who), state)
     built = time.perf_counter()
     notes = [*forfeits, *_unmeasured(request, who), *notes]
-    page = _report(dirs, out, request.fmt, notes, _sweep(request.sweep, points, dirs), ladder)
+    page = _report(
+        dirs,
+        out,
+        request.fmt,
+        notes,
+        _sweep(request.sweep, points, dirs, (rule_sets, runs[0].sizes, request.expert)),
+        ladder,
+    )
     from leaves_cli.report_cmd import echo_findings
 
     for line in forfeits:
@@ -82,14 +89,26 @@ def _compare(request: Request, state: dict[str, Any], runs: list[Any], rule_sets
         click.echo(capped)
 
 
-def _sweep(text: str | None, points: list[tuple[str, int]], dirs: list[tuple[str, Path]]) -> Any:
-    """The sweep the report draws each measure against: its key, and each point's value with
-    its rule set's label (None: no --sweep)."""
+def _sweep(
+    text: str | None,
+    points: list[tuple[str, int]],
+    dirs: list[tuple[str, Path]],
+    played: tuple[list[Any], Any, bool],
+) -> Any:
+    """The sweep the report draws each measure against: its key, each point's value with its
+    rule set's label, and the table sizes at which each value plays as today's rules (None: no
+    --sweep)."""
     if text is None:
         return None
+    from leaves.ruleset import DEFAULT_RULES
     from reports.variants_sweep import Sweep
 
-    return Sweep(text.partition("=")[0].strip(), [(v, dirs[i][0]) for v, i in points])
+    from .variants_sweep import plays_as
+
+    rule_sets, sizes, expert = played
+    todays = {v: tuple(n for n in sizes if plays_as(rule_sets[i], DEFAULT_RULES, [n], expert))
+              for v, i in points}  # fmt: skip
+    return Sweep(text.partition("=")[0].strip(), [(v, dirs[i][0]) for v, i in points], todays)
 
 
 def samples(request: Request) -> tuple[int, int]:
