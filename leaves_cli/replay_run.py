@@ -213,23 +213,47 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     ]
     payloads = [_payload(run, plugin, by_label[s]) for s in seats]
     seeds = int(row["deal_seed"]), int(row["seed"])
-    unshown = None
+    unshown, drew = None, ()
     try:
-        played = plugin.replay(payloads, *seeds)
+        played, drew = _drawing(lambda: plugin.replay(payloads, *seeds))
     except ValueError as exc:
         played = _forfeited(plugin, payloads, seeds)  # a forfeit its game keeps no record of
         if played is None:
             raise CLIError(f"{run}, {plugin.unit} {game}: {exc}") from None
         unshown = str(exc)  # the game's words: why there is nothing to show
     was = (int(row["winner_seat"]), int(row[plugin.length_value]), int(row["forfeit_seat"]))
-    if played.outcome != was:
-        warnings.append(
-            f"the replayed {plugin.unit} differs from the run's (winner seat, "
-            f"{plugin.length_value}, forfeit seat: {played.outcome} here, {was} in the run): a "
-            "strategy or the code changed since the run"
-        )
+    warnings += _differs(plugin, dict(zip(seats, payloads, strict=True)), drew, played.outcome,
+                         was)  # fmt: skip
     record = None if unshown else _labelled(played.record, seats)
     return RunGame(plugin, record, game, played.traceback, warnings, unshown)
+
+
+def _drawing(replay: Any) -> tuple[Any, tuple[str, ...]]:
+    """``replay()`` and the global random states it drew from (``global_random``)."""
+    from strategies import global_random
+
+    return global_random.drawn_during(replay)
+
+
+def _differs(plugin: Any, by_label: dict[str, Any], drew: tuple[str, ...], outcome: Any,
+             was: Any) -> list[str]:  # fmt: skip
+    """What the replay's ``outcome`` against the run's (``was``) says: why it differs (an
+    entrant that drew from the global random state, ``drew``, named; else a change), or that
+    its moves may not be the run's where something drew and the outcome still matches."""
+    from strategies import global_random
+    from tournaments.notices import not_replayed
+
+    unit = plugin.unit
+    who = tuple(label for label, p in by_label.items()
+                if not global_random.own_code(plugin.strategy(p)))  # fmt: skip
+    why = not_replayed(who, drew, unit) if drew and who else None
+    if outcome == was:
+        return [] if why is None else [f"{why}: the moves shown may not be the run's"]
+    return [
+        f"the replayed {unit} differs from the run's (winner seat, {plugin.length_value}, "
+        f"forfeit seat: {outcome} here, {was} in the run): "
+        f"{why or 'a strategy or the code changed since the run'}"
+    ]
 
 
 def _forfeited(plugin: Any, payloads: list[Any], seeds: tuple[int, int]) -> Any:

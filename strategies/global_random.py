@@ -13,17 +13,28 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["SOURCES", "drawn", "note", "own_code", "snapshot", "take_noted"]
+__all__ = [
+    "SOURCES",
+    "advice",
+    "drawn",
+    "drawn_during",
+    "note",
+    "own_code",
+    "snapshot",
+    "take_noted",
+]
 
 SOURCES = ("Python's random module", "numpy.random")
 """The global random states compared, in the words a warning names them by."""
 
 Snapshot = tuple[Any, ...]
+T = TypeVar("T")
 
 
 def _frozen(value: Any) -> Any:
@@ -45,6 +56,16 @@ def drawn(before: Snapshot) -> tuple[str, ...]:
     """The sources (``SOURCES``) whose state changed since ``before``: something drew."""
     after = snapshot()
     return tuple(name for name, a, b in zip(SOURCES, before, after, strict=True) if a != b)
+
+
+def drawn_during(fn: Callable[[], T]) -> tuple[T, tuple[str, ...]]:
+    """``fn()`` and the sources (``SOURCES``) it drew from, here or in the decision timeout's
+    helper process (``take_noted``): a replay that differs because of them says so."""
+    take_noted()  # what an earlier call left in this thread is not this one's
+    before = snapshot()
+    result = fn()
+    drew = set(drawn(before) + take_noted())
+    return result, tuple(name for name in SOURCES if name in drew)
 
 
 _noted = threading.local()
@@ -77,3 +98,13 @@ def own_code(strategy: Any) -> bool:
     only from the rng they are given."""
     module = getattr(strategy, "runs_code_of", None) or type(strategy).__module__
     return _own_package(str(module).split(".")[0])
+
+
+def advice(strategies: Any) -> str:
+    """What to do about a strategy that drew, in one clause: a built-in adapter that plays a
+    user's callable (``runs_code_of``, an ``observation:policy=`` function) hands it the rng
+    only as a second positional parameter, which its fix is to take."""
+    said = "draw all randomness from the rng a strategy is given"
+    if any(getattr(s, "runs_code_of", None) is not None for s in strategies):
+        said += " (a policy callable is given it as its second positional parameter)"
+    return said

@@ -110,7 +110,11 @@ def test_a_chunk_that_kept_only_some_forfeits_says_at_least():
     kept = [{"strategy": "A", "seat": 0, "error": error}] * FORFEIT_DETAILS_PER_CHUNK
     output = ChunkOutput(0, 150, 0, {"games": np.array([150, 150]),
                                      "forfeits": np.array([150, 0])}, kept)  # fmt: skip
-    notes = _notes(SimpleNamespace(labels=("A", "B"), table=(0, 1)), output, ())
+    notes = _notes(
+        SimpleNamespace(labels=("A", "B"), table=(0, 1), game=SimpleNamespace(unit="game")),
+        output,
+        (),
+    )
     assert (notes.timeouts, notes.bound, notes.cut) == ({"A": 100}, "1 s", True)
     assert timeout_line("A", 100, 150, "1 s", True).startswith(
         "A timed out in at least 100 of the 150 games"
@@ -123,7 +127,11 @@ def test_games_are_counted_not_seats_where_a_strategy_takes_two_seats():
     error = f"seat 0 (A): {Deadline(1).message('start_game')}"
     output = ChunkOutput(0, 3, 0, {"games": np.array([6, 3]), "forfeits": np.array([3, 0])},
                          [{"strategy": "A", "seat": 0, "error": error}] * 3)  # fmt: skip
-    notes = _notes(SimpleNamespace(labels=("A", "B"), table=(0, 0, 1)), output, ())
+    notes = _notes(
+        SimpleNamespace(labels=("A", "B"), table=(0, 0, 1), game=SimpleNamespace(unit="game")),
+        output,
+        (),
+    )
     assert notes.games == {"A": 3, "B": 3} and notes.timeouts == {"A": 3}
 
 

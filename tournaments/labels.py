@@ -10,13 +10,16 @@ registry reads them (``P(x=2)`` is ``P(x=2.0)`` where ``x`` defaults to a float,
 labels they write differ). Two classes of one qualified name that the name
 does not lead back to (made in a function) are two entrants, told apart by the objects they
 are. Labels depend only on the set of entrants, never on their order (but for those last,
-numbered ``#1``, ``#2`` in the order listed), so a resumed run finds the labels it recorded.
+numbered ``#1``, ``#2`` in the order listed: nothing a run records ties a number to its class,
+so such a run is never resumed, ``listed_in_order``), so a resumed run finds the labels it
+recorded.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +28,14 @@ from typing import Any
 
 from .game import GamePlugin
 
-__all__ = ["Labeled", "entrant_key", "entrant_labels", "resolve_entrants", "unqualified"]
+__all__ = [
+    "Labeled",
+    "entrant_key",
+    "entrant_labels",
+    "listed_in_order",
+    "resolve_entrants",
+    "unqualified",
+]
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,8 @@ def _as_read(payload: Any, described: Any) -> Any:
     """The parameters of an instance given as it is, as the registry reads a spec's: a numpy
     number as Python's and a whole number as a float where the default is one, so that
     ``P(x=1)`` is ``P(x=1.0)`` (the registry builds both from ``P:x=1``); ``described`` (the
-    game's own table) where the instance has no parameters to read."""
+    game's own table) where the instance has no parameters to read. An integral float
+    where the default is an int reads as the int (``_read_as_default``)."""
     params = getattr(payload, "params", None)
     if not isinstance(params, dict) or not isinstance(described, dict):
         return described
@@ -75,13 +86,25 @@ def _as_read(payload: Any, described: Any) -> Any:
     for key, value in params.items():
         if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
             value = value.item()  # as ``strategies.building`` reads a numpy number
-        default = getattr(signature.get(key), "default", None)
-        if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
+        value = _read_as_default(value, getattr(signature.get(key), "default", None))
         read[key] = (
             value if isinstance(value, bool | int | float | str | None) else described.get(key)
         )
     return read
+
+
+def _read_as_default(value: Any, default: Any) -> Any:
+    """``value`` in the type of its ``default``, where that reads the same number: a whole
+    number as a float where the default is one (the registry builds ``P(x=1.0)`` from
+    ``P:x=1``), an integral float as an int where the default is one (``P(n=2.0)`` plays as
+    ``P(n=2)``; the registry refuses ``P:n=2.0`` rather than build a second entrant)."""
+    if isinstance(value, bool) or isinstance(default, bool):
+        return value
+    if isinstance(default, float) and isinstance(value, int):
+        return float(value)
+    if isinstance(default, int) and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def _named_class(cls: type) -> bool:
@@ -153,12 +176,25 @@ def entrant_labels(game: GamePlugin, specs: Sequence[Any]) -> list[tuple[str, An
         kinds = sorted({keys[i] for i in members}, key=lambda k: (k[0], listed[k]))
         names = [""] if len(kinds) < 2 else _qualifiers([where[k] for k in kinds])
         if names is None:  # nothing tells them apart but their order
-            names = [f"#{n}" for n in range(1, len(kinds) + 1)]
+            names = [f"{_ORDER_MARK}{n}" for n in range(1, len(kinds) + 1)]
         by_kind = dict(zip(kinds, names, strict=True))  # one kind: the same entrant, or alone
         for i in members:
             q = by_kind[keys[i]]
             resolved[i] = (f"{q}:{label}" if q else label, resolved[i][1], q)
     return resolved
+
+
+_ORDER_MARK = "#"
+"""What starts the qualifier of an entrant numbered by listing order (``#1``): no file or
+module name starts so (a file's qualifier ends in ``.py``)."""
+
+
+def listed_in_order(labels: Sequence[str]) -> list[str]:
+    """Those of ``labels`` told apart only by the order they were listed in (``#1:P``,
+    ``#2:P``): two classes of one qualified name made in a function, which nothing in a run's
+    record ties to their numbers (a resume listing them the other way round would add the
+    games of one to the other's)."""
+    return [x for x in labels if re.match(rf"{_ORDER_MARK}[0-9]+:", x)]
 
 
 def unqualified(label: str, qualifier: str) -> str:

@@ -2,7 +2,8 @@
 command line shows it as one ``leaves: warning:`` line), once a run, as soon as a chunk shows it:
 
 - a strategy that draws from the global random state of the process playing it (Python's
-  ``random`` module, ``numpy.random``): its games do not replay from their seeds. A process
+  ``random`` module, ``numpy.random``): its games (a Ligretto run's rounds) do not replay from
+  their seeds. A process
   compares both states before and after the first chunk it plays of each table where a
   strategy that is not built in sits (``strategies.global_random``): about 0.2 ms once a
   table, nothing at a table of built-ins.
@@ -30,7 +31,7 @@ from strategies.deadline import timed_out_after
 
 from .work import FORFEIT_DETAILS_PER_CHUNK, ChunkOutput, ChunkTask
 
-__all__ = ["Notes", "Noted", "Notices", "Watched", "said", "unwrapping"]
+__all__ = ["Notes", "Noted", "Notices", "Watched", "not_replayed", "said", "unwrapping"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,8 @@ class Notes:
     in it, ``timeouts`` those of them it forfeited by a timed-out decision (at least, where
     ``cut``: the chunk kept the details of only some forfeits) and the ``bound`` they ran past;
     the global random ``sources`` that changed while it played, and the entrants at its table
-    that could have drawn from them (``drew``: the ones not built in)."""
+    that could have drawn from them (``drew``: the ones not built in), what the game calls one
+    of its games (``unit``) and what to do about it (``advice``)."""
 
     games: dict[str, int]
     timeouts: dict[str, int] = field(default_factory=dict)
@@ -47,6 +49,8 @@ class Notes:
     cut: bool = False
     sources: tuple[str, ...] = ()
     drew: tuple[str, ...] = ()
+    unit: str = "game"
+    advice: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,15 +61,15 @@ class Noted:
     notes: Notes | None
 
 
-def _suspects(task: ChunkTask) -> tuple[str, ...] | None:
-    """The labels of the chunk's entrants that are not built in (None: a strategy cannot be
+def _suspects(task: ChunkTask) -> dict[str, Any] | None:
+    """The chunk's entrants that are not built in, by label (None: a strategy cannot be
     looked up here; playing the chunk then says why)."""
     entrants = dict.fromkeys(chain(task.table, *task.seatings))
     try:
         strategies = [(e, task.game.strategy(task.payloads[e])) for e in entrants]
     except Exception:  # noqa: BLE001 - the chunk's own play raises it, worded
         return None
-    return tuple(task.labels[e] for e, s in strategies if not global_random.own_code(s))
+    return {task.labels[e]: s for e, s in strategies if not global_random.own_code(s)}
 
 
 def _compares_here() -> bool:
@@ -104,7 +108,7 @@ class Watched:
     def __call__(self, task: Any) -> Noted:
         if not isinstance(task, ChunkTask):
             return Noted(self.fn(task), None)
-        compare = (self.compare and _compares_here() and _suspects(task) != ()
+        compare = (self.compare and _compares_here() and _suspects(task) != {}
                    and _first_of_table(task))  # fmt: skip
         before = global_random.snapshot() if compare else None
         global_random.take_noted()  # what an earlier call left in this thread is not this one's
@@ -133,22 +137,33 @@ def _notes(task: ChunkTask, output: Any, sources: tuple[str, ...]) -> Notes | No
             bound = said
     kept = len(output.forfeits)
     cut = kept >= FORFEIT_DETAILS_PER_CHUNK and int(agg["forfeits"].sum()) > kept
-    drew = (_suspects(task) or ()) if sources else ()
-    return Notes(games, dict(timeouts), bound, cut, sources, drew)
+    suspects = (_suspects(task) or {}) if sources else {}
+    unit = str(getattr(task.game, "unit", "game"))
+    advice = global_random.advice(suspects.values())
+    return Notes(games, dict(timeouts), bound, cut, sources, tuple(suspects), unit, advice)
 
 
-def drew_line(drew: tuple[str, ...], sources: tuple[str, ...]) -> str:
-    """The warning for entrants of whom one or more drew from global random state."""
+def not_replayed(drew: tuple[str, ...], sources: tuple[str, ...], unit: str = "game") -> str:
+    """Why the ``unit``s (a game's word for them) of entrants of whom one or more drew from
+    the global random ``sources`` do not replay: the one wording of the run's warning, a
+    replay's and ``leaves variants``' traces."""
     who = (
         drew[0]
         if len(drew) == 1
-        else f"at least one of {', '.join(drew)} (they played the same games)"
+        else f"at least one of {', '.join(drew)} (they played the same {unit}s)"
     )
     return (
         f"{who} draws from the global random state ({' and '.join(sources)}), which no seed "
-        "sets: its games do not replay from their seeds, and the run is not reproducible from "
-        "its seed; draw all randomness from the rng a strategy is given"
+        f"sets: its {unit}s do not replay from their seeds"
     )
+
+
+def drew_line(drew: tuple[str, ...], sources: tuple[str, ...], unit: str = "game",
+              advice: str = "") -> str:  # fmt: skip
+    """The warning for entrants of whom one or more drew from global random state."""
+    advice = advice or global_random.advice(())
+    return (f"{not_replayed(drew, sources, unit)}, and the run is not reproducible from its "
+            f"seed; {advice}")  # fmt: skip
 
 
 def timeout_line(label: str, timed_out: int, games: int, bound: str, cut: bool) -> str:
@@ -177,7 +192,7 @@ class Notices:
         self.games.update(notes.games)
         lines = []
         if notes.sources and notes.drew and self._new_drew(frozenset(notes.drew)):
-            lines.append(drew_line(notes.drew, notes.sources))
+            lines.append(drew_line(notes.drew, notes.sources, notes.unit, notes.advice))
         for label, timed_out in notes.timeouts.items():
             if label not in self._timed_out:
                 self._timed_out.add(label)

@@ -15,6 +15,7 @@ from gamekit.errors import ParameterError
 
 from . import storage
 from .games import load_spec, names_game
+from .labels import listed_in_order
 from .manifest_fields import (
     RESUME_READS,
     check_entrant_params,
@@ -66,6 +67,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
         check_entrant_params(old["spec"].get("entrants"))
     except ValueError as exc:
         raise corrupt_manifest(out, exc, f"cannot resume {out}: ") from None
+    _refuse_by_order(out, t.labels)
     spec = t.spec()
     diff = [k for k in spec if old["spec"].get(k) != spec[k]]
     if extends(old["spec"], spec):  # grown by more stages: its chunks are kept
@@ -89,6 +91,20 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
                        f"version's {t.seating} design gives")  # fmt: skip
     old.setdefault("game_spec", load_spec(t.game))  # an older run's: a later resume loads it
     return old
+
+
+def _refuse_by_order(out: Path, labels: Any) -> None:
+    """Refuse to resume a run whose entrants are told apart only by their listing order
+    (``labels.listed_in_order``): the same listing in another order, or classes made again
+    otherwise, would add one strategy's games to another's under one label."""
+    ordered = listed_in_order(list(labels))
+    if ordered:
+        raise ParameterError(
+            f"cannot resume {out}: {' and '.join(ordered)} are told apart only by the order "
+            "they are listed in (classes of one qualified name made in a function), which a "
+            "resume cannot check: give each class a name of its own, or play the run in a new "
+            "{out}", "out",
+        )  # fmt: skip
 
 
 def _grown_apart(out: Path, old: dict[str, Any], new: dict[str, Any],

@@ -7,7 +7,9 @@ strategies (Jaffe et al. 2012) played in the unrestricted one's seats on the sam
 The sample is whole duplicate sets chosen by a hash of their (table, deal) key, so every rule
 set (played from the same seed at the same tables) samples the same deals and the differences
 pair. Each replay is checked against the run's row (winner and turns): a game that does not
-come out the same stops the command. Restricted tables play on the Python path, where a
+come out the same stops the command, but for the games of a table where a strategy draws from
+the global random state (``strategies.global_random``), which no seed replays: their traces
+are left out, and the command says why. Restricted tables play on the Python path, where a
 stochastic opponent (random) draws from another generator than the run's compiled loop did:
 its games are the same deals, seats and opponents, not the same dice, and the difference
 stays paired by duplicate set.
@@ -105,19 +107,28 @@ def _groups(sample: pd.DataFrame) -> list[tuple[tuple[str, ...], pd.DataFrame]]:
     return [(k, grp) for k, grp in sample.groupby("_seats", sort=True)]
 
 
-def _traces(t: Any, sample: pd.DataFrame, rules: Any) -> pd.DataFrame:
+def _traces(t: Any, sample: pd.DataFrame, rules: Any) -> tuple[pd.DataFrame, list[str]]:
     """Every sampled game played again with its record, the record replayed state by state:
-    one row per game with its trace measures (NaN for an unfinished game)."""
+    one row per game with its trace measures (NaN for an unfinished game), and why the games
+    of the tables left out do not replay (a strategy there drew from the global random state:
+    ``_drew``)."""
+    from functools import partial
+
     import strategies
     from leaves.record import replay
     from reports.designer_measures import trace_stats
 
     by_label = dict(zip(t.labels, t.payloads, strict=True))
-    out = []
+    out: list[dict[str, Any]] = []
+    left: dict[int, str] = {}  # table: why its games do not replay
     for seats, grp in _groups(sample):
         table = [t.game.strategy(by_label[s]) for s in seats]
-        res = strategies.play_batch(table, grp["deal_seed"].to_numpy(np.uint64),
-                                    grp["seed"].to_numpy(np.uint64), record=True, rules=rules)  # fmt: skip
+        play = partial(strategies.play_batch, table, grp["deal_seed"].to_numpy(np.uint64),
+                       grp["seed"].to_numpy(np.uint64), record=True, rules=rules)  # fmt: skip
+        res, why = _drew(play, seats, table)
+        if why:
+            left[int(grp["table"].iloc[0])] = why
+            continue
         for (_, row), rec, winner, turns in zip(grp.iterrows(), res.records, res.winner_seat,
                                                 res.turns, strict=True):  # fmt: skip
             if (int(winner), int(turns)) != (int(row["winner_seat"]), int(row["turns"])):
@@ -131,7 +142,24 @@ def _traces(t: Any, sample: pd.DataFrame, rules: Any) -> pd.DataFrame:
             out.append({"game": int(row["game"]), "table": int(row["table"]),
                         "deal": int(row["deal"]), "n_players": int(row["n_players"]),
                         "finished": finished, **stats})  # fmt: skip
-    return pd.DataFrame(out)
+    traced = pd.DataFrame(out)
+    if left and len(traced):  # a table's other seatings that happened not to draw: left too
+        traced = traced[~traced["table"].isin(list(left))]
+    return traced, list(dict.fromkeys(left.values()))
+
+
+def _drew(play: Any, seats: tuple[str, ...], table: list[Any]) -> tuple[Any, str]:
+    """``play()`` and, where it drew from the global random state, why its games do not
+    replay, naming the entrants at the table that are not built in ("" where nothing drew)."""
+    from strategies import global_random
+    from tournaments.notices import not_replayed
+
+    res, sources = global_random.drawn_during(play)
+    if not sources:
+        return res, ""
+    who = tuple(dict.fromkeys(s for s, p in zip(seats, table, strict=True)
+                              if not global_random.own_code(p)))  # fmt: skip
+    return res, not_replayed(who or tuple(dict.fromkeys(seats)), sources)
 
 
 def _restricted(t: Any, sample: pd.DataFrame, rules: Any, who: str) -> pd.DataFrame:
@@ -198,6 +226,14 @@ def check_restrictable(t: Any, who: str | None) -> None:
                        "actions (explain(view)), as weighted does", usage=True)  # fmt: skip
 
 
+def _traced(traced: int, sampled: int, why: list[str]) -> str:
+    """How many of the ``sampled`` games were traced, and why the others were not."""
+    if traced == sampled:
+        return f"{traced:,} games traced"
+    head = "no games traced" if not traced else f"{traced:,} of {sampled:,} games traced"
+    return f"{head} ({sampled - traced:,} left out: {'; '.join(why)})"
+
+
 def replay_designer(t: Any, rules: Any, where: Path, games: tuple[int, int],
                     who: str | None) -> str:  # fmt: skip
     """Write the designer files of one rule set's run ``where`` (``games``: games sampled for
@@ -210,8 +246,12 @@ def replay_designer(t: Any, rules: Any, where: Path, games: tuple[int, int],
     said = []
     if games[0] > 0:
         sample = sample_sets(rows, games[0])
-        _traces(t, sample, rules).to_csv(where / GAMES_FILE, index=False)
-        said.append(f"{len(sample):,} games traced")
+        traced, why = _traces(t, sample, rules)
+        if len(traced):
+            traced.to_csv(where / GAMES_FILE, index=False)
+        else:  # nothing to measure: no file, as when no games are traced
+            (where / GAMES_FILE).unlink(missing_ok=True)
+        said.append(_traced(len(traced), len(sample), why))
     if games[1] > 0 and who is not None:
         sits = _sitting(rows, who)
         if len(sits):
