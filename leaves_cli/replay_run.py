@@ -235,17 +235,28 @@ def _drawing(replay: Any) -> tuple[Any, tuple[str, ...]]:
     return global_random.drawn_during(replay)
 
 
+def _suspect(plugin: Any, payload: Any) -> bool:
+    """Could the entrant of ``payload`` have drawn from the global random state (its code is
+    not this project's: ``strategies.global_random.own_code``)? A payload its game holds as no
+    strategy of a registry (a game of its own, ``module:Class``) is judged as it is."""
+    from strategies import global_random
+
+    try:
+        held = plugin.strategy(payload)
+    except Exception:  # noqa: BLE001 - a game's own payloads: no registry strategy to look up
+        held = payload
+    return not global_random.own_code(held)
+
+
 def _differs(plugin: Any, by_label: dict[str, Any], drew: tuple[str, ...], outcome: Any,
              was: Any) -> list[str]:  # fmt: skip
     """What the replay's ``outcome`` against the run's (``was``) says: why it differs (an
     entrant that drew from the global random state, ``drew``, named; else a change), or that
     its moves may not be the run's where something drew and the outcome still matches."""
-    from strategies import global_random
     from tournaments.notices import not_replayed
 
     unit = plugin.unit
-    who = tuple(label for label, p in by_label.items()
-                if not global_random.own_code(plugin.strategy(p)))  # fmt: skip
+    who = tuple(label for label, p in by_label.items() if _suspect(plugin, p)) if drew else ()
     why = not_replayed(who, drew, unit) if drew and who else None
     if outcome == was:
         return [] if why is None else [f"{why}: the moves shown may not be the run's"]
