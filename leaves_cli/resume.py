@@ -144,10 +144,10 @@ def corrupt_manifest(out: Any, why: Exception) -> CLIError:
 
 
 def entrant_specs(spec: dict[str, Any], game: Any) -> tuple[str, ...]:
-    """Strategy specs that resolve to the run's entrants: each label, or, for a strategy
-    that came from a file (``file.py:Class``, ``--load``), the file loaded first. Resolved
-    by the run's ``game`` (a name means one thing per game; a game that is not installed may
-    name its entrants its own way)."""
+    """Specs that resolve to the run's entrants by the run's ``game`` (a name means one thing
+    per game): each label (a file's class, ``--load``'s or a script's, once its file is
+    loaded), else the class the manifest records (``module:Class``, as ``leaves replay``)."""
+    from strategies.provenance import entrant_target
     from tournaments.labels import unqualified
 
     from .strategies_cmd import load_files
@@ -156,32 +156,33 @@ def entrant_specs(spec: dict[str, Any], game: Any) -> tuple[str, ...]:
     for entrant in spec.get("entrants") or [{"label": x} for x in spec["strategies"]]:
         label, file = str(entrant.get("label")), entrant.get("file")
         qualifier = str(entrant.get("qualifier") or "")  # told apart by its file or module
-        own = unqualified(label, qualifier)
-        if qualifier and not file and entrant.get("class"):  # a module's class, by its class
-            out.append(f"{entrant['class']}{_params(own)}")
-            continue
-        try:
-            if qualifier and file:
-                raise ValueError(label)  # never a file of that name where the command runs
-            game.resolve(label)
-            out.append(label)
-            continue
-        except ValueError:
-            if not file:
-                raise CLIError(f"the run's strategy {label!r} is not registered here (load "
-                               "the file that defines it with --load)", usage=True) from None  # fmt: skip
-        if not Path(file).is_file():
+        if file and not Path(file).is_file():
             raise CLIError(f"the run's strategy {label} came from {file}, which is gone",
                            usage=True)  # fmt: skip
-        load_files([file])
-        try:
-            if qualifier:
-                raise ValueError(label)
-            game.resolve(label)
+        load_files([file] if file else [])
+        if not qualifier and _resolves(game, label):
             out.append(label)
-        except ValueError:
-            out.append(_file_spec(file, entrant.get("class"), own))
+        elif not (file or entrant.get("class")):  # by its label alone: a file may register it
+            raise CLIError(f"the run's strategy {label!r} is not registered here (load the "
+                           "file that defines it with --load)", usage=True)  # fmt: skip
+        else:
+            own = unqualified(label, qualifier)
+            try:
+                cls = _file_spec(file, entrant.get("class"), own) if file else None
+                out.append(cls or f"{entrant_target(entrant)}{_params(own)}")
+                game.resolve(out[-1])
+            except ValueError as exc:
+                raise CLIError(f"the run's strategy {label!r} cannot be rebuilt: "
+                               f"{message(exc)}", usage=True) from None  # fmt: skip
     return tuple(out)
+
+
+def _resolves(game: Any, spec: str) -> bool:
+    try:
+        game.resolve(spec)
+    except ValueError:
+        return False
+    return True
 
 
 def _params(label: str) -> str:

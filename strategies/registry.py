@@ -2,7 +2,8 @@
 
 A spec names a strategy and optionally its parameters:
 
-- ``"greedy"``, ``"greedy:keep_pairs=true,depth=3"`` or the label form ``"greedy(keep_pairs=True)"``
+- ``"greedy"``, ``"taker:group_weight=2.5,harm_weight=0.5"`` or the label form
+  ``"greedy(keep_pairs=True)"``
 - ``"path/to/file.py:ClassName"`` or ``"package.module:ClassName"`` (``Outer.ClassName``: a
   class defined in another), optionally followed by ``":k=v,..."`` or ``"(k=v,...)"``
 
@@ -16,9 +17,8 @@ plug-in (``leaves.games``): the registry loads it when the game is first asked f
 class (a ``Player``, through its game's own base class) says its game in ``game``. Modules that
 load numba at import register when first needed (``defer``).
 
-Over 400 lines because it is one job: turning what a user writes into a strategy class (a
-user's own files and modules are imported by ``strategies.user_code``, and a class is built
-from its parameters by ``strategies.building``).
+Over 400 lines because it is one job: turning what a user writes into a strategy class (files
+and modules are imported by ``strategies.user_code``, classes built by ``strategies.building``).
 """
 
 from __future__ import annotations
@@ -249,22 +249,20 @@ def _entry_points(game: str = DEFAULT_GAME) -> dict[str, Any]:
 
 
 def _load_entry_point(name: str, ep: Any, game: str = DEFAULT_GAME) -> type[Player]:
+    """The class entry point ``name`` loads, registered under that name as ``register`` does."""
     try:
         cls = ep.load()
     except Exception as exc:
-        raise ValueError(
-            f"cannot load strategy {name!r} from entry point {ep.value!r}: "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
+        raise ValueError(f"cannot load strategy {name!r} from entry point {ep.value!r}: "
+                         f"{type(exc).__name__}: {exc}") from exc  # fmt: skip
     if not (isinstance(cls, type) and issubclass(cls, Player)):
-        raise ValueError(
-            f"entry point {name!r} ({ep.value}) is not a strategy class (a strategies.Player "
-            "subclass) of this game"
-        )
+        raise ValueError(f"entry point {name!r} ({ep.value}) is not a strategy class (a "
+                         "strategies.Player subclass) of this game")  # fmt: skip
     _check_game(cls, game)
-    if _registry(game).get(name) is not cls:
-        _register_class(cls, name)
-    return cls
+    try:  # as ``register`` takes any class: its name checked, one that cannot play refused
+        return register(cls, name=name)  # a class with no name of its own is called by it
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"entry point {name!r} ({ep.value}): {exc}") from None
 
 
 # ---------------------------------------------------------------------- queries
@@ -447,6 +445,7 @@ _LOADER_RE = re.compile(
 )
 """``target:Class``: the class by its qualified name (``Outer.Class``, one defined in another),
 never a file's name (``a:b.py:Class`` is the file ``a:b.py``)."""
+_NAME_PARAMS = re.compile(r"^[A-Za-z_][\w\-]*\s*:\s*[A-Za-z_]\w*\s*=")  # name:key=..., no file
 
 
 def parse_spec(spec: str, game: str = DEFAULT_GAME) -> tuple[str, dict[str, Any]]:
@@ -460,7 +459,7 @@ def parse_spec(spec: str, game: str = DEFAULT_GAME) -> tuple[str, dict[str, Any]
     drive = ""
     if re.match(r"^[A-Za-z]:[\\/]", s):  # a Windows drive letter is not a separator
         drive, s = s[:2], s[2:]
-    m = _LOADER_RE.match(s)
+    m = None if _NAME_PARAMS.match(s) else _LOADER_RE.match(s)
     if m and _looks_like_loader(m.group("target"), game):
         rest = m.group("rest")[1:] if m.group("rest") else ""
         return drive + m.group("target") + ":" + m.group("cls"), parse_params(rest, spec)

@@ -8,7 +8,10 @@ import ast
 import re
 from typing import Any
 
-__all__ = ["parse_params", "parse_value", "split_label", "top_level_pieces"]
+__all__ = ["SPEC_EXAMPLE", "parse_params", "parse_value", "split_label", "top_level_pieces"]
+
+SPEC_EXAMPLE = "taker:group_weight=2.5,harm_weight=0.5"
+"""A spec with parameters that a refusal shows as the way to write one: one that builds."""
 
 
 def parse_params(text: str, spec: str = "") -> dict[str, Any]:
@@ -22,7 +25,7 @@ def parse_params(text: str, spec: str = "") -> dict[str, Any]:
         if not eq or not key.isidentifier():
             raise ValueError(
                 f"cannot read parameter {item.strip()!r} in strategy spec {spec!r}: "
-                "write key=value, e.g. 'greedy:keep_pairs=true,depth=3'"
+                f"write key=value, e.g. {SPEC_EXAMPLE!r}"
             )
         if key in out:
             raise ValueError(f"parameter {key!r} given twice in strategy spec {spec!r}")

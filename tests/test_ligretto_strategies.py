@@ -174,6 +174,9 @@ def test_entry_points_per_game(monkeypatch):
         def __init__(self, speed: float = 1.0):
             pass
 
+        def decide(self, view, rng):  # an entry point's class that cannot play is refused
+            return None
+
     def fake(group=None):
         return [EP("plugged", "x:Plugged", group)] if group == "leaves.ligretto_strategies" else []
 
