@@ -6,6 +6,7 @@ import contextlib
 import difflib
 import importlib
 import importlib.util
+import itertools
 import os
 import re
 import sys
@@ -231,6 +232,10 @@ def _usage_message(exc: click.UsageError, args: list[str] | None = None) -> str:
                             f"it takes no --game{_usage_hint(exc)}")  # fmt: skip
         close = exc.possibilities or ()
         hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        if exc.option_name == "--debug" and ctx is not None and ctx.parent is not None:
+            command = ctx.command_path.partition(" ")[2]
+            return (f"--debug goes before the command: 'leaves --debug {command} ...' "
+                    "shows a failure's traceback")  # fmt: skip
         return f"unknown option {exc.option_name!r}{hint}{_usage_hint(exc)}"
     extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", exc.message, re.DOTALL)
     if extra is not None:
@@ -282,10 +287,12 @@ def main(argv: list[str] | None = None) -> None:
     """Run the CLI: errors are one line on stderr (exit 2 for usage errors, 1 otherwise), and
     so is each Python warning raised while the command runs (``_show_warning``).
 
-    ``--debug`` (before the subcommand) adds the full traceback.
+    ``--debug`` before the subcommand adds the full traceback (after it, the subcommand
+    refuses it as an option it does not know, with no traceback).
     """
     args = sys.argv[1:] if argv is None else list(argv)
-    debug = "--debug" in args
+    leading = list(itertools.takewhile(lambda a: a.startswith("-") and a != "--", args))
+    debug = "--debug" in leading
     _one_blas_thread()
 
     def fail(message: str, code: int) -> None:
@@ -321,4 +328,11 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # noqa: BLE001 - last resort: one line, --debug for the trace
         if getattr(exc, "usage_error", True) is False:  # no bad usage, and worded (exit 1)
             fail(worded(exc), 1)
-        fail(f"{type(exc).__name__}: {exc} (rerun with --debug for the traceback)", 1)
+        fail(f"{type(exc).__name__}: {exc}{'' if debug else _debug_hint(args, leading)}", 1)
+
+
+def _debug_hint(args: list[str], leading: list[str]) -> str:
+    """Where ``--debug`` goes to show a failure's traceback: before the subcommand (after
+    it, the subcommand refuses it as an unknown option)."""
+    command = args[len(leading)] if len(args) > len(leading) else "COMMAND"
+    return f" (for the traceback, rerun as 'leaves --debug {command} ...')"

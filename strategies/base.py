@@ -11,6 +11,7 @@ subclasses. Subclasses that define ``name`` register themselves in ``strategies.
 from __future__ import annotations
 
 import difflib
+import enum
 import inspect
 import re
 from typing import Any, ClassVar
@@ -55,6 +56,8 @@ def refuse_unplayable(cls: type[Player], unit: str = "game") -> None:
 
 def format_value(value: Any) -> str:
     """A parameter value as it appears in a label; ``strategies.get`` parses it back."""
+    if isinstance(value, enum.Enum):  # by name: a spec reads it back (strategies.building)
+        return format_value(value.name)
     if isinstance(value, bool | np.bool_):
         return "True" if value else "False"
     if isinstance(value, float | np.floating):

@@ -5,9 +5,11 @@ strategy, for ``strategies.registry.get`` and a spec's parameters."""
 from __future__ import annotations
 
 import difflib
+import enum
 import inspect
 import re
 import sys
+import types
 import typing
 from typing import Any
 
@@ -49,39 +51,132 @@ def _build_failed(cls: type[Player], exc: Exception) -> str:
 
 
 def _check_type(cls: type[Player], param: inspect.Parameter, value: Any) -> Any:
-    """Coerce int -> float for float parameters and refuse values of the wrong simple type; a
-    numpy scalar is read as the Python value it holds (and kept so: a manifest, a label and
-    an equality see the plain value). None (a spec's ``none``) is a value only where the
-    default is None or the annotation names None: elsewhere the strategy would meet it first
-    in a game, and forfeit every one."""
-    key, default = param.name, param.default
-    if default is inspect.Parameter.empty or default is None:
+    """Coerce int -> float for float parameters, text to an Enum member by name or value, and
+    refuse values of the wrong simple type; a numpy scalar is read as the Python value it
+    holds (and kept so: a manifest, a label and an equality see the plain value). The types
+    come from the default, or where it is None or absent from the annotation's other types
+    (``int | None``): a value of no type a strategy expects would play as something else, or
+    forfeit every game. None (a spec's ``none``) is a value only where the default is None
+    or the annotation names None."""
+    default = param.default
+    if value is None and (default is None or _takes_none(param.annotation)):
         return value
-    if value is None and _takes_none(param.annotation):
+    kinds = _kinds(cls, param)
+    if kinds is None:
         return value
-    value, hint = _plain(value), ""
-    expected = next((t for t in (bool, int, float, str) if isinstance(default, t)), None)
-    whole = isinstance(value, int) and not isinstance(value, bool)
-    if expected is None:
-        return value
-    if expected is float and whole:
+    value = _plain(value)
+    for kind in kinds:
+        fits, read = _read_as(kind, value)
+        if fits:
+            return read
+    takes_none = default is None or _takes_none(param.annotation)
+    raise ValueError(
+        _refusal(cls, param.name, (*kinds, type(None)) if takes_none else kinds, value)
+    )
+
+
+_SIMPLE = (bool, int, float, str)
+"""The types whose values a spec writes, told apart in this order (a bool is an int)."""
+
+
+def _kinds(cls: type[Player], param: inspect.Parameter) -> tuple[type, ...] | None:
+    """The types a parameter takes: its default's, else its annotation's besides None; None
+    when nothing says, or the annotation names a type other than these and Enums (any value
+    may be meant). A default of another type takes no text unless its annotation names str."""
+    default = param.default
+    if default is not inspect.Parameter.empty and default is not None:
+        if isinstance(default, enum.Enum):
+            return (type(default),)
+        simple = next((t for t in _SIMPLE if isinstance(default, t)), None)
+        if simple is not None:
+            return (simple,)
+        named = _annotated(cls, param) or ()
+        return None if str in named else (type(default),)
+    return _annotated(cls, param)
+
+
+def _annotated(cls: type[Player], param: inspect.Parameter) -> tuple[type, ...] | None:
+    """The types a parameter's annotation names besides None, when all are simple or Enums
+    (text under ``from __future__ import annotations`` evaluated as ``typing`` does)."""
+    annotation = param.annotation
+    if annotation is inspect.Parameter.empty:
+        return None
+    if isinstance(annotation, str):
         try:
-            return float(value)
+            annotation = typing.get_type_hints(cls.__init__).get(param.name)
+        except Exception:  # noqa: BLE001 - a name the module cannot resolve: nothing said
+            return None
+    members = typing.get_args(annotation) if typing.get_args(annotation) else (annotation,)
+    if typing.get_origin(annotation) not in (None, typing.Union, types.UnionType):
+        return None
+    kinds = tuple(m for m in members if m is not type(None))
+    known = all(m in _SIMPLE or (isinstance(m, type) and issubclass(m, enum.Enum)) for m in kinds)
+    return kinds if kinds and known else None
+
+
+def _read_as(kind: type, value: Any) -> tuple[bool, Any]:
+    """Whether ``value`` is of ``kind``, and the value it is read as (an int as a float, text
+    as an Enum member by name, else by value)."""
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        if isinstance(value, kind):
+            return True, value
+        if isinstance(value, str) and value in kind.__members__:
+            return True, kind[value]
+        try:
+            member = kind(value)
+        except (ValueError, TypeError):
+            return False, value
+        return isinstance(value, bool) == isinstance(member.value, bool), member  # True != 1
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if kind is float and whole:
+        try:
+            return True, float(value)
         except OverflowError:  # past a float's range: refused as any value of the wrong type
-            hint = " (past a float's range, about 1.8e308)"
-    elif isinstance(value, expected) and (expected is not int or whole):
-        return value
-    elif expected is str:
-        hint = f" (a spec reads it as a value: quote text, {key}='...')"
-    elif expected is int and isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        hint = f" (write it without a point or an exponent: {key}={int(value)})"
-    elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.replace("_", "")):
+            return False, value
+    if kind is float and isinstance(value, float):
+        return True, value
+    if kind is int:
+        return whole, value
+    fits = isinstance(value, kind) and (kind is not bool or isinstance(value, bool))
+    return fits, value
+
+
+def _refusal(cls: type[Player], key: str, kinds: tuple[type, ...], value: Any) -> str:
+    """The one line refusing ``value`` for parameter ``key``: the types it takes and a hint."""
+    names = ["None" if k is type(None) else _kind_name(k) for k in kinds]
+    expected = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return (f"parameter {key!r} of strategy {cls._display_name()} expects {expected}, "
+            f"got {shown(value, typed=False)}{_hint(key, kinds, value)}")  # fmt: skip
+
+
+def _kind_name(kind: type) -> str:
+    """A type as the refusal names it: an Enum with its members' names."""
+    if issubclass(kind, enum.Enum):
+        return f"{kind.__name__} (one of {', '.join(kind.__members__)})"
+    return kind.__name__
+
+
+def _hint(key: str, kinds: tuple[type, ...], value: Any) -> str:
+    """Why a value was refused, where a spec's reading explains it: a near member's name, text
+    a spec read as a value, a number past a float's range or written with a point."""
+    enums = [k for k in kinds if issubclass(k, enum.Enum)]
+    if enums and isinstance(value, str):
+        near = difflib.get_close_matches(value, list(enums[0].__members__), n=1, cutoff=0.5)
+        near = near or [n for n in enums[0].__members__ if n.lower() == value.lower()]
+        return f" (did you mean {near[0]!r}?)" if near else ""
+    if str in kinds:
+        return f" (a spec reads it as a value: quote text, {key}='...')"
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if float in kinds and whole:
+        return " (past a float's range, about 1.8e308)"
+    if int in kinds and isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return f" (write it without a point or an exponent: {key}={int(value)})"
+    if isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.replace("_", "")):
         most = sys.get_int_max_str_digits()  # a spec reads a longer number as text
-        hint = (
+        return (
             f" (a number of more digits than Python reads: {most:,})" if len(value) > most else ""
         )
-    raise ValueError(f"parameter {key!r} of strategy {cls._display_name()} expects "
-                     f"{expected.__name__}, got {shown(value, typed=False)}{hint}")  # fmt: skip
+    return ""
 
 
 def _takes_none(annotation: Any) -> bool:

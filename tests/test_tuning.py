@@ -379,7 +379,7 @@ def test_a_parameter_that_changes_nothing_has_no_best(tmp_path, capsys):
     code, stdout, err = _cli(capsys, _inert_args(tmp_path / "t", 48))
     assert code == 0, err
     lines = stdout.splitlines()
-    assert lines[0].startswith("no candidate differed from the starting parameters over ")
+    assert lines[0].startswith("no candidate's wins differed from the start's over ")
     assert lines[0].endswith("games: the parameter(s) knob seem to change no decision")
     assert "best:" not in stdout
     assert any(ln.startswith("warning: the parameter(s) knob changed no decision") for ln in lines)

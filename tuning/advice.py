@@ -33,6 +33,30 @@ def _difference(v: Verification) -> str:
     return diff if not np.isfinite(v.p_value) else f"{diff}, {p_text(v.p_value)}"
 
 
+def _no_effect(result: Any) -> str:
+    """The line for a search whose every candidate won what the start won. Steps within
+    ``STEP_UNITS`` rounding units are called too small only where no parameter is a whole
+    number: a step of one or two whole units changes the value the strategy plays."""
+    s, names = result.settings, ", ".join(result.start)
+    same = f"no candidate's wins differed from the start's over {s['games_used']:,} games"
+    whole = [k for k, v in result.start.items() if isinstance(v, int) and not isinstance(v, bool)]
+    if not s.get("tiny_steps"):
+        return f"{same}: the parameter(s) {names} seem to change no decision"
+    near = (
+        f"every candidate lay within {STEP_UNITS} rounding steps of the start in each parameter "
+        f"(a first step, --sigma, of {s['sigma0']} of each range)"
+    )
+    if whole:
+        return (
+            f"{same}: the parameter(s) {names} seem to change no decision so near the start; "
+            f"{near}, and a larger --sigma tries values farther from it"
+        )
+    return (
+        f"{same}, but {near}: too small a step to change a decision, so nothing is known of "
+        f"what the parameter(s) {names} change; raise --sigma"
+    )
+
+
 def headline(result: Any) -> str:
     """What was found and what ``best.txt`` holds, never calling "best" parameters that were
     not shown to play better than the start (``result``: a ``TuneResult``)."""
@@ -51,19 +75,8 @@ def headline(result: Any) -> str:
             f"rounded back to the starting values (a first step, --sigma, of {s['sigma0']} of "
             f"each range), so the parameter(s) {names} were never tried; raise --sigma"
         )
-    if s.get("no_effect") and s.get("tiny_steps"):
-        return (
-            f"no candidate differed from the starting parameters over {s['games_used']:,} "
-            f"games, but every candidate lay within {STEP_UNITS} rounding steps of the start "
-            f"in each parameter (a first step, --sigma, of {s['sigma0']} of each range): too "
-            f"small a step to change a decision, so nothing is known of what the parameter(s) "
-            f"{names} change; raise --sigma"
-        )
     if s.get("no_effect"):
-        return (
-            f"no candidate differed from the starting parameters over "
-            f"{s['games_used']:,} games: the parameter(s) {names} seem to change no decision"
-        )
+        return _no_effect(result)
     if tuned == spec:  # the selection kept the start's values (the start itself is not
         # replayed there, and a candidate may have beaten it in the search)
         return (

@@ -10,6 +10,9 @@ kernel through ``leaves.players.compiled.dispatch``, so both paths decide alike.
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,6 +25,33 @@ from strategies.policy.params import ParamSet, declare
 def _set_vector(strategy: CompiledBuiltin, values: dict[str, Any]) -> None:
     """The checked parameters as the vector the kernel reads."""
     strategy._vector = strategy.PARAMS.vector(values)
+
+
+def _calling_super(cls: type[CompiledBuiltin], init: Callable[..., None]) -> Callable[..., None]:
+    """A subclass's own ``__init__``, refusing in one line to build an instance it left
+    without the built-in's policy vector (no ``super().__init__(...)``): every game would
+    otherwise end at the first decision on a bare AttributeError. Its signature stays the
+    subclass's (``inspect.signature`` follows ``__wrapped__``)."""
+
+    @functools.wraps(init)
+    def __init__(self: CompiledBuiltin, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        if not hasattr(self, "_vector"):
+            raise TypeError(_no_super(cls))
+
+    return __init__
+
+
+def _no_super(cls: type[CompiledBuiltin]) -> str:
+    """Why an instance of ``cls`` cannot play, and the call its ``__init__`` lacks."""
+    parent = next(b for b in cls.__mro__[1:] if issubclass(b, CompiledBuiltin))
+    own = inspect.signature(cls.__init__).parameters
+    kept = [p.name for p in parent.PARAMS if p.name in own]
+    call = ", ".join(f"{k}={k}" for k in kept)
+    return (
+        f"{cls.__qualname__}.__init__ does not call super().__init__({call}), so the built-in "
+        f"{parent._display_name()} it extends has no policy to play; add that call to it"
+    )
 
 
 def in_kind_order(*classes: type[CompiledBuiltin]) -> tuple[type[CompiledBuiltin], ...]:
@@ -54,6 +84,8 @@ class CompiledBuiltin(Strategy, register=False):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "__init__" not in cls.__dict__:  # a user's subclass may write its own, which calls
             cls.__init__ = cls.PARAMS.constructor(_set_vector)  # this one; before Strategy reads it
+        else:
+            cls.__init__ = _calling_super(cls, cls.__dict__["__init__"])
         if "tunable" not in cls.__dict__:  # the tuner's ranges come from the same declaration
             cls.tunable = cls.PARAMS.tunable()
         super().__init_subclass__(**kwargs)
