@@ -220,7 +220,8 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
     keep records (--record), or by a game's own commands (such as 'leaves play --save',
     which saves a game left with 'q' unfinished). A tournament run directory replays any of
     its games from its seeds and seats (runs with --no-rows cannot): a forfeited game stops
-    at the failing decision and shows the error with its traceback. A game with turns steps
+    at the failing decision and shows the error (with its traceback where the game's replay
+    keeps one). A game with turns steps
     through them with every hand shown: Enter for the next move, 'a' to show the rest at
     once, 'q' to stop, and, where the game's viewer gives one, 'h' for a hint (--hints: at
     every position). A game played in real time shows its record as its plug-in words it,

@@ -12,8 +12,9 @@ All are computed from the run's arrays (``reports.data.Games``), read by the dec
 a game that declares none of these gets none of the tables. A mean is over the rows not ended
 by a forfeit, for every seat at the table, the forfeiting one and the others alike: such a row
 was not played to its end, so its values (0 where the game stored them) measure nothing, as
-its win measures nothing in the summary's ``valid_games``; ``valid_games`` says how many
-seats a mean is over, ``seats`` how many were taken.
+its win measures nothing in the summary's ``valid_games``; ``valid_seats`` says how many
+seats a mean is over (a strategy may sit twice at a table: seats, not rows), ``seats`` how
+many were taken.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Estimates, clustered_rate, clusters, ratio_estimates, table_sums
-from .data import MISSING, Games
-from .loading import as_games
+from .data import MISSING, Games, Run
+from .loading import as_games, as_run
 
 __all__ = ["means", "by_parameter", "outcomes", "split_label"]
 
@@ -60,19 +61,19 @@ def _mean_ci(est: Estimates, name: str) -> dict[str, np.ndarray]:
 
 
 def _seats(g: Games, values: np.ndarray, codes_of: np.ndarray, n_groups: int) -> dict[str, Any]:
-    """Per group: ``seats``, the occupied seats that have a value, and ``valid_games``, those
+    """Per group: ``seats``, the occupied seats that have a value, and ``valid_seats``, those
     of them a mean is over (``_measured``)."""
     seats = g.seats.astype(np.int64)
     out = {}
     for name, ok in (("seats", (seats >= 0) & (values != MISSING)),
-                     ("valid_games", _measured(g, values))):  # fmt: skip
+                     ("valid_seats", _measured(g, values))):  # fmt: skip
         codes = np.where(ok, codes_of[np.maximum(seats, 0)], n_groups)
         out[name] = np.bincount(codes.ravel(), minlength=n_groups + 1)[:n_groups].astype(np.int64)
     return out
 
 
 def means(data: Any, order: list[str] | None = None) -> pd.DataFrame | None:
-    """Per strategy: seats taken, ``valid_games`` (those in rows not ended by a forfeit: what
+    """Per strategy: seats taken, ``valid_seats`` (those in rows not ended by a forfeit: what
     the means are over) and, for every declared mean column, its mean per seat with a
     95% interval (over duplicate sets, as every interval of the reports). Best rank value
     first when the rank value is one of the columns, else in ``order``. None when the game
@@ -116,24 +117,48 @@ def _without(label: str, param: str) -> tuple[str, str | None]:
     return base + (f"({rest})" if rest else ""), params.get(param)
 
 
+def recorded_params(run: Run) -> dict[str, dict[str, Any]]:
+    """Per entrant label: the parameters its manifest records (``spec.entrants[].params``),
+    which are what it played at; a strategy's own defaults need not be the game's, nor show
+    in its label. Empty for a run without a manifest."""
+    spec = run.manifest.get("spec") if isinstance(run.manifest, dict) else None
+    entrants = spec.get("entrants") if isinstance(spec, dict) else None
+    out: dict[str, dict[str, Any]] = {}
+    for e in entrants if isinstance(entrants, list) else []:
+        if isinstance(e, dict) and isinstance(e.get("params"), dict):
+            out[str(e.get("label"))] = e["params"]
+    return out
+
+
+def _played_at(label: str, param: str, default: float, recorded: dict[str, Any]
+               ) -> tuple[str, float]:  # fmt: skip
+    """An entrant's strategy (its label without ``param``) and the value it played ``param``
+    at: the recorded one, else (no manifest) the label's, else the declared default."""
+    base, shown = _without(label, param)
+    value = recorded.get(param, shown)
+    return base, float(value) if value is not None else default
+
+
 def by_parameter(data: Any) -> pd.DataFrame | None:
     """For each declared parameter: the mean rank value with a 95% interval by strategy (its
-    label without that parameter) and the parameter's value (the declared default where the
-    label shows none), over the rows not ended by a forfeit. Long form: parameter, strategy,
-    value, seats, valid_games, <rank>_mean, ci. None when the game declares no parameters or
-    the run plays each at one value only."""
-    g = as_games(data)
+    label without that parameter) and the value the entrant played the parameter at (the
+    manifest's record, ``recorded_params``; a frame without a manifest reads it from the
+    label, the declared default where the label shows none), over the rows not ended by a
+    forfeit. Long form: parameter, strategy, value, seats, valid_seats, <rank>_mean, ci. None
+    when the game declares no parameters or the run plays each at one value only."""
+    run = as_run(data)
+    g = run.games
     d = g.declaration
     if not d.parameters:
         return None
     rank = d.rank_value
+    recorded = recorded_params(run)
     frames = []
     for param, default in d.parameters.items():
-        keys = [_without(lab, param) for lab in g.labels]
-        groups = sorted({(base, float(v) if v is not None else default) for base, v in keys})
+        keys = [_played_at(lab, param, default, recorded.get(lab, {})) for lab in g.labels]
+        groups = sorted(set(keys))
         index = {key: i for i, key in enumerate(groups)}
-        codes_of = np.array([index[(b, float(v) if v is not None else default)]
-                             for b, v in keys])  # fmt: skip
+        codes_of = np.array([index[key] for key in keys])
         seats = _seats(g, g.values, codes_of, len(groups))
         est = _estimates(g, g.values, codes_of, len(groups))
         df = pd.DataFrame({"parameter": param, "strategy": [b for b, _ in groups],

@@ -266,9 +266,10 @@ def _spread(row: pd.Series, measure: str, d: Declaration) -> str:
 
 def _lasted(figures: list[str], measure: str) -> str:
     """Lengths as written (``_median``) in their ``measure``: '36 and 55 seconds'; where one
-    reads 0, each with its own words, 0 as under one ('under one second and 1 second'): a
-    whole length of 0 is one rounded down (a round of 19 ms is 0 seconds), not none."""
-    if "0" not in figures:
+    reads 0 or 1, each with its own words ('1 second'), 0 as under one ('under one second and
+    1 second'): a whole length of 0 is one rounded down (a round of 19 ms is 0 seconds), not
+    none."""
+    if "0" not in figures and "1" not in figures:
         return f"{and_words(figures)} {measure}"
     one = measure[:-1] if measure.endswith("s") else measure
     return and_words([f"under one {one}" if x == "0" else f"{x} {one if x == '1' else measure}"

@@ -294,8 +294,8 @@ def means_finding(means: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     said so). Figures written side by side carry the decimals that read them apart
     (``_decimals``)."""
     col = d.rank_value
-    if means is not None and "valid_games" in means:  # a mean of no valid row says nothing
-        means = means[means["valid_games"] > 0].reset_index(drop=True)
+    if means is not None and "valid_seats" in means:  # a mean of no valid row says nothing
+        means = means[means["valid_seats"] > 0].reset_index(drop=True)
     if means is None or not len(means) or f"{col}_mean" not in means:
         return []
     name, values = col.replace("_", " "), means[f"{col}_mean"].to_numpy(float)
@@ -417,12 +417,13 @@ def _named(means: pd.DataFrame, i: int, col: str, k: int, d: Declaration) -> str
 
 
 def _over(row: pd.Series, d: Declaration) -> str:
-    """' over its 32 rounds not ended by a forfeit' where a strategy's mean leaves some of
-    its seats out (``reports.declared.means``), else nothing."""
-    valid, seats = int(row.get("valid_games", 0)), int(row.get("seats", 0))
-    if "valid_games" not in row or valid >= seats:
+    """' over its 32 seats in rounds not ended by a forfeit' where a strategy's mean leaves
+    some of its seats out (``reports.declared.means``), else nothing: a count of seats, which
+    is a count of rows only where the strategy sits once at every table."""
+    valid, seats = int(row.get("valid_seats", 0)), int(row.get("seats", 0))
+    if "valid_seats" not in row or valid >= seats:
         return ""
-    return f" over its {valid:,} {d.units(valid)} not ended by a forfeit"
+    return f" over its {counted(valid, 'seat')} in {d.units()} not ended by a forfeit"
 
 
 def _tied(means: pd.DataFrame, values: np.ndarray, value: float) -> list[str]:

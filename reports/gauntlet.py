@@ -124,6 +124,7 @@ def gauntlet(data: Any) -> pd.DataFrame:
     table.attrs["run"] = str(run.path) if run.path is not None else ""  # not a result: no column
     table.attrs["field"] = [str(x) for x in d["field"]]  # the labels, each whole
     table.attrs["units"] = run.declaration.units()  # the game's word ("rounds" of a game in rounds)
+    table.attrs["unit"] = run.declaration.unit  # and in the singular ("round")
     table.attrs["nobody_won"] = bool(nobody_won(summ))  # no side nor the field won: rates of zeros
     said = seq.get("sentence") if isinstance(seq, dict) and seq.get("finished") else None
     table.attrs["sequential_sentence"] = said if isinstance(said, str) else ""  # as the run said
@@ -184,8 +185,8 @@ def unweighed(settings: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def first_error(run: Any) -> str:
-    """The run's first forfeit (by game number) as 'game N: seat S (label): Error: why', or
-    '' when the run's folder keeps none (a run given as a DataFrame)."""
+    """The run's first forfeit (by number) as 'game N: seat S (label): Error: why' in the
+    game's unit ('round N'), or '' when the run's folder keeps none (a run given as a frame)."""
     if run.path is None:
         return ""
     try:
@@ -195,7 +196,7 @@ def first_error(run: Any) -> str:
     if not len(found):
         return ""
     first = found.sort_values("game").iloc[0]
-    return f"game {int(first['game'])}: {first['error']}"
+    return f"{run.declaration.unit} {int(first['game'])}: {first['error']}"
 
 
 def nothing_valid(r: Mapping[str, Any]) -> bool:
@@ -222,10 +223,11 @@ def _side_words(label: str, ended: int, own: int, games: int, units: str = "game
             f"{ended - own:,} by the field)")  # fmt: skip
 
 
-def forfeit_sentence(r: Mapping[str, Any], run: str = "", units: str = "games") -> str | None:
+def forfeit_sentence(r: Mapping[str, Any], run: str = "", units: str = "games",
+                     unit: str = "game") -> str | None:  # fmt: skip
     """What the forfeits of a gauntlet mean, first of all when there are any: counts, the
-    first error and what to do (in the folder ``run``); None when every game was played
-    out."""
+    first error and what to do (in the folder ``run``), in the game's ``unit`` ("round"), as
+    ``first_error`` and the replay say; None when every game was played out."""
     games = int(r["games"])
     sides = [(r["strategy"], int(r["forfeited"]), int(r["forfeits"])),
              (r["baseline"], int(r["baseline_forfeited"]), int(r["baseline_forfeits"]))]  # fmt: skip
@@ -234,11 +236,11 @@ def forfeit_sentence(r: Mapping[str, Any], run: str = "", units: str = "games") 
         return None
     error = str(r.get("first_error") or "")
     first = f" (the first, {error})" if error else ""
-    game = error.split(":", 1)[0].removeprefix("game ") if error else "N"
+    game = error.split(":", 1)[0].removeprefix(f"{unit} ") if error else "N"
     where = f"{run}/forfeits.json" if run else "the run's forfeits.json"
     command = replay_command(run, game) if run else f"leaves replay RUN --game {game}"
-    todo = (f"fix the error ('{command}' replays that game, {where} lists every forfeit with "
-            "its seeds)")  # fmt: skip
+    todo = (f"fix the error ('{command}' replays that {unit}, {where} lists every forfeit "
+            "with its seeds)")  # fmt: skip
     if nothing_valid(r):
         return (f"Nothing valid was played: {' and '.join(said)}{first}, so {r['strategy']} "
                 f"and {r['baseline']} cannot be compared; {todo}.")  # fmt: skip
@@ -443,7 +445,7 @@ def answer(table: pd.DataFrame) -> tuple[str | None, list[str]]:
     Nothing valid played: no answer."""
     r = table.iloc[0]
     units, run = str(table.attrs.get("units", "games")), str(table.attrs.get("run", ""))
-    head = forfeit_sentence(r, run, units)
+    head = forfeit_sentence(r, run, units, str(table.attrs.get("unit", "game")))
     if nothing_valid(r):
         return head, []
     field = table.attrs.get("field") or top_level_pieces(str(r["field"]))  # labels whole

@@ -34,7 +34,7 @@ from .clusters import (
     seat_sums,
     wilson_t,
 )
-from .data import Games
+from .data import Games, ReportError
 from .loading import as_games
 
 __all__ = ["neighbours", "neighbour_matrix", "no_other_seat"]
@@ -123,8 +123,13 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     elsewhere; empty, with no set counted, where ``before`` sits directly before the strategy
     in every game the two share (``no_other_seat``: nothing to compare). Rows for pairs that never met are
     left out; ``order`` sorts strategies (default: by label). Games ended by a forfeit are
-    left out, as ``significance`` leaves them."""
-    g = as_games(data).finished()
+    left out, as ``significance`` leaves them. A game that declares no turn order has no seat
+    that matters before another: ``ReportError`` in one line, as the page leaves it out."""
+    g = as_games(data)
+    if not g.declaration.turn_order:
+        raise ReportError(f"no neighbour table for {g.declaration.title}: it has no turn "
+                          "order, so the seat before a player does not matter")  # fmt: skip
+    g = g.finished()
     k = g.n_strategies
     me, before = np.divmod(np.arange(k * k), k)
     after = seat_sums(g, k * k, _pair_code)

@@ -55,9 +55,11 @@ class Plots:
 
     def seats(self, ax: Axes | None = None) -> Figure:
         """Win rate by position from the first player, per player count (games ended by a
-        forfeit left out: a run of nothing else has none to draw, ``ReportError``)."""
+        forfeit left out: a run of nothing else has none to draw, ``ReportError``, as has a
+        game without a first player: ``reports.seats`` refuses it)."""
+        table = seats(self.run)
         self._valid("seats")
-        return charts.seat_advantage(seats(self.run), ax=ax)
+        return charts.seat_advantage(table, ax=ax)
 
     def lengths(self, measure: str | None = None, ax: Axes | None = None) -> Figure:
         """Distribution of a declared length column (default the first, e.g. turns); another

@@ -148,8 +148,9 @@ def rating(data: Any, ridge: float = RIDGE) -> pd.DataFrame:
     intervals, strongest first. ``worth`` = exp(rating) normalized to sum 1: the chance each
     would finish first at a table holding one of each. Uses every game (aggregated) but those
     of a strategy with no finished game (``_rated_games``); a strategy that sat in none of
-    them is left out of the fit (it would widen every interval) and of the table, ``games``
-    counts the games the fit reads."""
+    them is left out of the fit (it would widen every interval) and of the table, ``seats``
+    counts its seats in the games the fit reads (a strategy seated twice at a table counts
+    twice: seats, not games)."""
     g = _rated_games(as_games(data))
     chosen, comp, weight = choice_patterns(g)
     games = np.bincount(g.seats[g.seats >= 0].astype(np.int64), minlength=g.n_strategies)
@@ -169,7 +170,7 @@ def rating(data: Any, ridge: float = RIDGE) -> pd.DataFrame:
             "ci_low": theta - Z95 * se,
             "ci_high": theta + Z95 * se,
             "worth": worth,
-            "games": games[sat],
+            "seats": games[sat],
         }
     )
     df = df.sort_values(["rating", "strategy"], ascending=[False, True]).reset_index(drop=True)

@@ -106,7 +106,7 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     add("summary", summary(g))
     order = t["summary"]["strategy"].tolist()
     add("means", means(g))
-    add("by_parameter", by_parameter(g))
+    add("by_parameter", by_parameter(run))  # its manifest: what each entrant played at
     if d.turn_order and valid:
         add("neighbours", neighbours(g, order=order))
     add("head_to_head", head_to_head(g, order=order))

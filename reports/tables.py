@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .clusters import Accumulator, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
-from .data import BLOCK, MISSING, Games
+from .data import BLOCK, MISSING, Games, ReportError
 from .loading import as_games
 from .stats import hist_moments, hist_quantiles
 
@@ -290,8 +290,13 @@ def seats(data: Any) -> pd.DataFrame:
     where unfinished games count as nobody's win, which every position loses alike: what a
     seat's win rate is to be read against); ``mean_<rank value>``.
     Unfinished games count as games (won as their rows say); games ended by a forfeit are left
-    out (``completion`` counts them)."""
-    g = as_games(data).finished()
+    out (``completion`` counts them). A game that declares no first player has no positions to
+    count from: ``ReportError`` in one line, as the page leaves the table out."""
+    g = as_games(data)
+    if not g.declaration.has_first_player:
+        raise ReportError(f"no seat table for {g.declaration.title}: it has no first player "
+                          "to count seat positions from")  # fmt: skip
+    g = g.finished()
     mean_col = f"mean_{g.declaration.rank_value}"
     w = g.seats.shape[1] + 1  # key = players * w + position
     size = (w + 1) * w

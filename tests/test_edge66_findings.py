@@ -143,7 +143,7 @@ def test_a_ligretto_forfeit_caution_names_only_what_its_report_holds(ligretto_ru
     valid = len(run.games) - forfeited  # what they leave out, they do leave out
     lengths = tables["lengths"].query("by == 'all'")
     assert (lengths["games"] == valid).all()
-    assert tables["means"]["valid_games"].sum() == 2 * valid
+    assert tables["means"]["valid_seats"].sum() == 2 * valid
 
 
 def test_a_caution_names_no_finding_the_report_leaves_out():

@@ -25,5 +25,5 @@ def test_a_ligretto_report_heads_its_counts_rounds(tmp_path, monkeypatch):
     _run(tmp_path, monkeypatch, "report", str(run))
     page = (run / "report" / "report.html").read_text(encoding="utf-8")
     heads = set(re.findall(r"<th[^>]*>([a-z_]+)</th>", page))
-    assert {"rounds", "valid_rounds"} <= heads, sorted(heads)
+    assert {"rounds", "valid_seats"} <= heads, sorted(heads)
     assert not {h for h in heads if "games" in h}, sorted(heads)

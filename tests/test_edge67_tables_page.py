@@ -45,7 +45,7 @@ def test_a_difference_is_shown_beside_the_two_win_rates_at_the_tables_both_sat_a
 def _unit_page(render, unit: str) -> str:
     summary = pd.DataFrame({"strategy": ["row"], "games": [3200], "wins": [1085],
                             "win_rate": [0.339], "ci_low": [0.324], "ci_high": [0.354]})  # fmt: skip
-    means = pd.DataFrame({"strategy": ["row"], "seats": [3200], "valid_games": [3200],
+    means = pd.DataFrame({"strategy": ["row"], "seats": [3200], "valid_seats": [3200],
                           "score_mean": [5.168]})  # fmt: skip
     secs = [Section("Key findings"), Section("Summary", tables=[("summary", summary)]),
             Section("Means", tables=[("means", means)])]  # fmt: skip
@@ -56,10 +56,10 @@ def test_a_game_of_rounds_heads_its_counts_rounds_on_the_page():
     page = _unit_page(render_html, "round")
     assert _cells(page)[0] == ["strategy", "rounds", "wins", "win_rate", "ci_low", "ci_high"]
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", page)
-    assert "valid_rounds" in heads and "games" not in heads and "valid_games" not in heads
+    assert "valid_seats" in heads and "games" not in heads and "valid_games" not in heads
     md = _unit_page(render_md, "round")
     assert "| strategy | rounds | wins | win_rate | ci_low | ci_high |" in md
-    assert "| strategy | seats | valid_rounds | score_mean |" in md
+    assert "| strategy | seats | valid_seats | score_mean |" in md
     assert "games" not in md
 
 

@@ -126,7 +126,7 @@ def test_a_range_from_zero_never_reads_minus_zero():
 
 # ---------------------------------------------------------------------------------- means
 def _means(rows: list[tuple]) -> str:
-    cols = ["strategy", "score_mean", "score_ci_low", "score_ci_high", "valid_games", "seats"]
+    cols = ["strategy", "score_mean", "score_ci_low", "score_ci_high", "valid_seats", "seats"]
     (found,) = means_finding(pd.DataFrame([(*r, 20, 20) for r in rows], columns=cols), D)
     return found.text
 

@@ -220,9 +220,9 @@ def test_a_run_nobody_won_ranks_nobody_and_one_win_is_a_win():
 # -------------------------------------------------------------------------- the means
 def _m(rows: list[tuple], spread: list[int] | None = None) -> pd.DataFrame:
     """A means table of the rank value (cards left), one row per (strategy, mean, low, high,
-    valid games, seats), in the table's order (best first)."""
+    valid seats, seats), in the table's order (best first)."""
     cols = ["strategy", "cards_left_mean", "cards_left_ci_low", "cards_left_ci_high",
-            "valid_games", "seats"]  # fmt: skip
+            "valid_seats", "seats"]  # fmt: skip
     df = pd.DataFrame([r if len(r) == 6 else (*r, 32, 32) for r in rows], columns=cols)
     return df if spread is None else df.assign(cards_left_no_spread=spread)
 
@@ -321,14 +321,14 @@ def test_too_few_deals_tells_nothing_apart_and_no_spread_does():
 def test_a_mean_over_fewer_games_than_seats_says_so():
     a = ("a", 2.0, 1.5, 2.5, 30, 32)
     assert _means([a, ("b", 4.0, 3.5, 4.5, 32, 32)]) == (
-        f"{BEST} over its 30 games not ended by a forfeit; b has the worst: 4.00."
+        f"{BEST} over its 30 seats in games not ended by a forfeit; b has the worst: 4.00."
     )
 
 
 def test_no_means_to_speak_of():
     assert means_finding(None, D) == []
     assert means_finding(_m([]), D) == []
-    assert means_finding(_m([("a", 2.0, 1.5, 2.5)]).drop(columns="valid_games"), D) != []
+    assert means_finding(_m([("a", 2.0, 1.5, 2.5)]).drop(columns="valid_seats"), D) != []
     other = _m([("a", 2.0, 1.5, 2.5)]).rename(columns=lambda c: c.replace("cards_left", "score"))
     assert means_finding(other, D) == []
 

@@ -23,7 +23,7 @@ from reports.metagame_bootstrap import TIE
 from reports.rating import choice_patterns, fit_plackett_luce, rating
 from reports.stats import Z95
 
-COLUMNS = ["rank", "strategy", "rating", "se", "ci_low", "ci_high", "worth", "games"]
+COLUMNS = ["rank", "strategy", "rating", "se", "ci_low", "ci_high", "worth", "seats"]
 
 
 def games(labels: tuple[str, ...], rows: list[tuple]) -> Games:
@@ -191,7 +191,7 @@ def test_two_strategies_get_the_rating_solved_by_hand(a, b):
     assert r["ci_high"].to_numpy() == pytest.approx(r["rating"] + Z95 * se, abs=1e-9)
     p = 1 / (1 + math.exp(-2 * abs(d)))  # the chance the first beats the second
     assert r["worth"].to_numpy() == pytest.approx([p, 1 - p], abs=1e-9)
-    assert r["games"].tolist() == [a + b, a + b]
+    assert r["seats"].tolist() == [a + b, a + b]
 
 
 def test_the_ridge_is_the_one_given():
@@ -218,7 +218,7 @@ def test_a_strategy_that_never_sat_changes_no_other_rating():
 def test_a_strategy_that_sat_once_is_rated():
     rows = [*head_to_head(6, 2), ((2, 0, -1), (0, 1, 0), 0, -1)]  # a third seat left empty
     r = rating(games(("A", "B", "C"), rows)).set_index("strategy")
-    assert r.loc["C", "games"] == 1 and r.loc["A", "games"] == 9 and r.loc["B", "games"] == 8
+    assert r.loc["C", "seats"] == 1 and r.loc["A", "seats"] == 9 and r.loc["B", "seats"] == 8
     assert r["rating"].sum() == pytest.approx(0.0, abs=1e-12)
     assert r["worth"].sum() == pytest.approx(1.0, abs=1e-12)
 
@@ -231,7 +231,7 @@ def test_a_tie_in_rating_is_ordered_by_name():
 
 def test_one_strategy_alone_is_rated_zero_with_no_spread():
     r = rating(games(("A",), [((0, 0), (0, 1), 0, -1)] * 3))
-    assert r["strategy"].tolist() == ["A"] and r["games"].tolist() == [6]
+    assert r["strategy"].tolist() == ["A"] and r["seats"].tolist() == [6]
     assert r[["rating", "se", "ci_low", "ci_high"]].to_numpy().tolist() == [[0.0] * 4]
     assert r["worth"].tolist() == [1.0]
 

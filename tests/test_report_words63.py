@@ -137,7 +137,7 @@ def test_a_strategy_that_forfeited_every_game_has_no_rating(flaky_run: Path):
     assert g.forfeited[sat].all() and sat.any()  # the truth: every game of Flaky forfeited
     table = rating(g)
     assert "Flaky" not in set(table["strategy"])
-    assert set(table["games"]) == {int((~sat).sum())}  # the others' games without Flaky
+    assert set(table["seats"]) == {int((~sat).sum())}  # the others' games without Flaky
     alone = rating(g.select(~sat))  # the same fit as on the games Flaky never sat in
     assert np.allclose(table.sort_values("strategy")["rating"],
                        alone.sort_values("strategy")["rating"])  # fmt: skip
@@ -165,7 +165,7 @@ def test_a_strategy_that_finished_some_games_keeps_its_rating():
                         unfinished_p=0.0, forfeit_p=0.2))  # fmt: skip
     assert g.forfeited.any() and not g.forfeited.all()
     table = rating(g)
-    assert set(table["strategy"]) == {"a", "b", "c"} and table["games"].sum() == 3 * len(g)
+    assert set(table["strategy"]) == {"a", "b", "c"} and table["seats"].sum() == 3 * len(g)
 
 
 # --- the rating's figures: one count of decimals, as the chart's --------------------------------

@@ -45,7 +45,7 @@ def test_means_leave_forfeited_rounds_out_for_every_seat(forfeited_run):
     table = means(reports.load_run(forfeited_run).games).set_index("strategy")
     for lab, (mean, n) in truth.items():
         assert table.loc[lab, "score_mean"] == pytest.approx(mean, abs=1e-12)
-        assert table.loc[lab, "valid_games"] == n
+        assert table.loc[lab, "valid_seats"] == n
         assert table.loc[lab, "seats"] == 40  # every seat taken, as the summary counts them
     assert truth["stack"][0] == pytest.approx(10.75)  # not 8.60: 0 points per forfeited round
 
@@ -56,7 +56,7 @@ def test_means_finding_says_over_how_many_rounds(capsys, forfeited_run):
     mean, n = _truth(forfeited_run)["stack"]
     (line,) = [x for x in out.splitlines() if "best mean score" in x]
     assert f"stack has the best mean score per round: {mean:.2f}" in line
-    assert f"over its {n} rounds not ended by a forfeit" in line
+    assert f"over its {n} seats in rounds not ended by a forfeit" in line
 
 
 @pytest.mark.slow
@@ -76,7 +76,7 @@ def test_by_parameter_leaves_forfeited_rounds_out(tmp_path):
         seats = (g.seats == k) & ~g.forfeited[:, None]
         base, value = ("stack", 1.2) if "speed=1.2" in lab else (lab, 1.0)
         row = table.loc[(base, value)]
-        assert row["valid_games"] == seats.sum()
+        assert row["valid_seats"] == seats.sum()
         assert row["score_mean"] == pytest.approx(float(g.values[seats].mean()), abs=1e-12)
 
 
@@ -207,7 +207,7 @@ def test_compare_names_a_strategy_with_no_valid_round(capsys, tmp_path):
     code, out, err = cli(capsys, "report", runs[0])  # a mean of no valid round is no worst
     assert code == 1 and "no valid round of Always" in err  # said, after the findings
     (line,) = [x for x in out.splitlines() if "best mean score" in x]
-    assert "Always" not in line and "rounds not ended by a forfeit" in line
+    assert "Always" not in line and "seats in rounds not ended by a forfeit" in line
 
 
 # --- the target refusal of a game whose target makes no matches, in its units -----------------

@@ -7,7 +7,7 @@ checks the two paths agree).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,10 +23,25 @@ from .base import GAME, LigrettoStrategy
 __all__ = ["resolve", "play_round", "play_batch", "RoundBatch"]
 
 
+class OtherGameName(registry.OtherGameStrategy):
+    """Another game's strategy name given to Ligretto's own functions, which take no ``game``
+    to pass: said without the registry's advice to pass one; a command, which names the
+    parameter by its flag, keeps the registry's words (``--game``)."""
+
+    def worded(self, names: Mapping[str, str]) -> str:
+        if names.get("game"):
+            return super().worded(names)
+        return f"{self.head}, not a Ligretto one: Ligretto rounds take Ligretto strategies only"
+
+
 def resolve(spec: Any) -> LigrettoStrategy:
     """A Ligretto strategy from a spec, class or instance (Ligretto's registry); ValueError
-    for one that cannot decide (``cannot_play``), which would forfeit every round it played."""
-    strategy = registry.get(spec, game=GAME)
+    for one that cannot decide (``cannot_play``), which would forfeit every round it played,
+    and for another game's name (``OtherGameName``)."""
+    try:
+        strategy = registry.get(spec, game=GAME)
+    except registry.OtherGameStrategy as exc:
+        raise OtherGameName(exc.name, exc.game, exc.owners) from None
     refused = registry.refusal(strategy, strategy.label)
     if refused is not None:
         raise ValueError(refused)
