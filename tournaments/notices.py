@@ -2,7 +2,7 @@
 command line shows it as one ``leaves: warning:`` line), once a run, as soon as a chunk shows it:
 
 - a strategy that draws from the global random state of the process playing it (Python's
-  ``random`` module, ``numpy.random``): its games (a Ligretto run's rounds) do not replay from
+  ``random`` module, ``numpy.random``): its games (its game's units: rounds, say) do not replay from
   their seeds. A process
   compares both states before and after the first chunk it plays of each table where a
   strategy that is not built in sits (``strategies.global_random``): about 0.2 ms once a
