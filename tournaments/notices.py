@@ -22,6 +22,8 @@ import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
@@ -31,7 +33,8 @@ from strategies.deadline import timed_out_after
 
 from .work import FORFEIT_DETAILS_PER_CHUNK, ChunkOutput, ChunkTask
 
-__all__ = ["Notes", "Noted", "Notices", "Watched", "not_replayed", "said", "unwrapping"]
+__all__ = ["Notes", "Noted", "Notices", "Said", "Watched", "not_replayed", "runs_as_one", "said",
+           "unwrapping"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -176,14 +179,40 @@ def timeout_line(label: str, timed_out: int, games: int, bound: str, cut: bool) 
     )
 
 
+@dataclass
+class Said:
+    """What was warned of, by key: a strategy's label within one run; within ``runs_as_one``,
+    its name without parameters, across the runs (a tuning's candidates are runs of one class
+    at many parameters: it was named once a candidate)."""
+
+    drew: set[frozenset[str]] = field(default_factory=set)
+    timed_out: set[str] = field(default_factory=set)
+    by_class: bool = False
+
+    def key(self, label: str) -> str:
+        return label.split("(", 1)[0] if self.by_class else label
+
+
+_SCOPE: ContextVar[Said | None] = ContextVar("notices_scope", default=None)
+
+
+@contextmanager
+def runs_as_one() -> Iterator[None]:
+    """The runs played inside it warn of each strategy class once, whatever its parameters."""
+    token = _SCOPE.set(Said(by_class=True))
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+
+
 class Notices:
     """The driver's side: what the chunks collected so far noticed, and each warning once (a
     strategy named alone once; several that shared a table, once, unless one was named alone)."""
 
     def __init__(self) -> None:
         self.games: Counter[str] = Counter()
-        self._drew: set[frozenset[str]] = set()
-        self._timed_out: set[str] = set()
+        self._said = _SCOPE.get() or Said()
 
     def heard(self, notes: Notes | None) -> list[str]:
         """The warnings ``notes`` (a chunk's, just collected) calls for, not said before."""
@@ -191,20 +220,21 @@ class Notices:
             return []
         self.games.update(notes.games)
         lines = []
-        if notes.sources and notes.drew and self._new_drew(frozenset(notes.drew)):
+        key = self._said.key
+        if notes.sources and notes.drew and self._new_drew(frozenset(map(key, notes.drew))):
             lines.append(drew_line(notes.drew, notes.sources, notes.unit, notes.advice))
         for label, timed_out in notes.timeouts.items():
-            if label not in self._timed_out:
-                self._timed_out.add(label)
+            if key(label) not in self._said.timed_out:
+                self._said.timed_out.add(key(label))
                 lines.append(timeout_line(label, timed_out, self.games[label], notes.bound,
                                           notes.cut))  # fmt: skip
         return lines
 
     def _new_drew(self, who: frozenset[str]) -> bool:
         alone = {frozenset([label]) for label in who}
-        if who in self._drew or (len(who) > 1 and alone & self._drew):
+        if who in self._said.drew or (len(who) > 1 and alone & self._said.drew):
             return False
-        self._drew.add(who)
+        self._said.drew.add(who)
         return True
 
 

@@ -28,6 +28,7 @@ import pandas as pd
 import strategies
 from reports.numbers import TOO_FEW, counted, p_text
 from tournaments import derive_seeds
+from tournaments.notices import runs_as_one
 from tournaments.progress import RunProgress
 from tournaments.same_run import OtherRun
 from tournaments.storage import (
@@ -230,7 +231,7 @@ def _tuned(plan: Plan, saved: State | None, said: tuple[str, Callable[[str], Non
         if caution is not None:
             log(caution)
     t0 -= state.wall_s  # the sessions before this one count
-    with checkpoint.timed(plan.out, t0):  # and this one, whole, if it is stopped
+    with checkpoint.timed(plan.out, t0), runs_as_one():  # a class warned of once, not per run
         return _played(plan, state, progress, t0)
 
 
