@@ -58,13 +58,14 @@ def drawn(before: Snapshot) -> tuple[str, ...]:
     return tuple(name for name, a, b in zip(SOURCES, before, after, strict=True) if a != b)
 
 
-def drawn_during(fn: Callable[[], T]) -> tuple[T, tuple[str, ...]]:
-    """``fn()`` and the sources (``SOURCES``) it drew from, here or in the decision timeout's
-    helper process (``take_noted``): a replay that differs because of them says so."""
+def drawn_during(fn: Callable[[], T], compare: bool = True) -> tuple[T, tuple[str, ...]]:
+    """``fn()`` and the sources (``SOURCES``) it drew from, here (``compare``: this process's
+    states compared around it) or in the decision timeout's helper process (``take_noted``):
+    a run warns of them, a replay that differs because of them says so."""
     take_noted()  # what an earlier call left in this thread is not this one's
-    before = snapshot()
+    before = snapshot() if compare else None
     result = fn()
-    drew = set(drawn(before) + take_noted())
+    drew = set(take_noted() + (drawn(before) if before is not None else ()))
     return result, tuple(name for name in SOURCES if name in drew)
 
 

@@ -15,25 +15,10 @@ from leaves.commands.variants_designer import replay_designer
 from leaves.ruleset import Rules
 from leaves_cli.replay_run import replay_run_game
 from reports.designer_measures import GAMES_FILE
+from tests.test_edge69_global_random import STRATS  # Roller and Seeded among its classes
 from tournaments import Tournament
 from tournaments.notices import Notices, Watched
 from tournaments.work import run_chunk
-
-STRATS = """
-import random
-
-from strategies import Strategy
-
-
-class Roller(Strategy, register=False):
-    def choose(self, view, legal, rng):
-        return legal[random.randrange(len(legal))]
-
-
-class Seeded(Strategy, register=False):
-    def choose(self, view, legal, rng):
-        return legal[int(rng.integers(len(legal)))]
-"""
 
 LIGRETTO = """
 import random

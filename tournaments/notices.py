@@ -113,13 +113,7 @@ class Watched:
             return Noted(self.fn(task), None)
         compare = (self.compare and _compares_here() and _suspects(task) != {}
                    and _first_of_table(task))  # fmt: skip
-        before = global_random.snapshot() if compare else None
-        global_random.take_noted()  # what an earlier call left in this thread is not this one's
-        output = self.fn(task)
-        sources = global_random.take_noted()
-        if before is not None:
-            drawn = set(global_random.drawn(before) + sources)
-            sources = tuple(name for name in global_random.SOURCES if name in drawn)
+        output, sources = global_random.drawn_during(lambda: self.fn(task), compare)
         return Noted(output, _notes(task, output, sources))
 
 
