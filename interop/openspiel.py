@@ -49,11 +49,6 @@ from typing import Any
 
 import numpy as np
 
-try:
-    import pyspiel
-except ImportError as exc:  # one line for the user, whichever command needed it
-    raise ImportError("OpenSpiel is not installed: pip install '.[research]'") from exc
-
 import leaves
 from gamekit.errors import shown
 from leaves import MAX_PLAYERS, N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
@@ -64,8 +59,14 @@ from leaves.view import check_seat
 from strategies import Strategy, fresh
 
 from .agents import thirteen_leaves_strategy
+from .requirement import import_failure
 from .spiel_observer import Observer
 from .variants import action_id, n_action_ids, openspiel_text, rules_text
+
+try:
+    import pyspiel
+except ImportError as exc:  # one line for the user, whichever command needed it
+    raise ImportError(import_failure(exc, "pyspiel", "OpenSpiel", "open_spiel")) from exc
 
 __all__ = ["GAME_NAME", "OpenSpielAgent", "StrategyBot", "register"]
 

@@ -21,15 +21,17 @@ FLOORS = {"pettingzoo": (1, 25)}
 added in 1.25); the research extra in pyproject.toml asks for the same (a test checks)."""
 
 
-def import_failure(exc: ImportError, package: str, title: str) -> str:
-    """The line for ``exc``, raised while importing ``package`` (``title`` in words) and what
-    it needs: "not installed" only for a top-level module that is not found; a release older
-    than ``FLOORS`` says so, naming the one found and the one needed; anything else, the
-    release found and the import's own words."""
+def import_failure(exc: ImportError, package: str, title: str, dist: str | None = None) -> str:
+    """The line for ``exc``, raised while importing ``package`` (``title`` in words, installed
+    by the distribution ``dist`` where its name differs: OpenSpiel's ``pyspiel`` comes with
+    ``open_spiel``) and what it needs: "not installed" only for a top-level module that is
+    not found; a release older than ``FLOORS`` says so, naming the one found and the one
+    needed; anything else (a shared library missing), the release found and the import's own
+    words."""
     missing = exc.name if isinstance(exc, ModuleNotFoundError) else None
     if missing and "." not in missing:
         return f"{title if missing == package else missing} is not installed: {INSTALL}"
-    found = _version(package)
+    found = _version(dist or package)
     floor = FLOORS.get(package)
     release = _release(found) if found else None
     if floor and release is not None and release < floor:

@@ -23,6 +23,11 @@ from .verify_cmd import (
     runs_in,
 )
 
+TOP = (2, 20)
+"""What ``--top`` takes: from the fewest strategies the paired tests compare
+(``reports.significance.TOP_LEAST``, a pair; a test holds the two equal, as importing it here
+would load pandas before ``--help`` answers) to 20."""
+
 
 def refuse_without_manifest(run_dir: Path, then: str = "report each") -> None:
     """Refuse a folder without the manifest that vouches for its rows, as ``leaves verify``
@@ -127,7 +132,7 @@ def _of_rows(result: Any) -> Any:
 @format_option
 @click.option(
     "--top",
-    type=WholeNumber(2, 20),
+    type=WholeNumber(*TOP),
     default=5,
     show_default=True,
     help="How many top strategies to compare pairwise for significance.",

@@ -76,7 +76,9 @@ def check_file_writable(path: str | Path, flag: str) -> None:
     if not stat.S_ISREG(mode):
         kind = "a directory" if stat.S_ISDIR(mode) else special_file(target)
     if kind is not None:  # None too where it became a regular file between the two looks
-        raise CLIError(f"{flag} {path} is not a regular file but {kind}: name a file", usage=True)
+        from tournaments.arguments import not_a_file  # start-up: it loads numpy, for a refusal
+
+        raise CLIError(str(not_a_file(flag, path, kind)), usage=True)  # exit 2, a directory too
     try:
         with open(target, "a", encoding="utf-8"):
             pass  # opened for appending and closed: the file is unchanged

@@ -1,7 +1,8 @@
 """strategies: the players' protocol and registry every game shares.
 
 ``Player`` is every game's base class; ``get(spec)`` builds one from a name or spec string,
-``names()``/``filtered(**classifier)`` list them, ``declare_game`` keeps a game's registry,
+``names()``/``filtered(**classifier)`` list them (``listing()`` marks those that cannot
+load), ``declare_game`` keeps a game's registry,
 ``tunables``/``spec_with`` read and write a strategy's tunable parameters.
 
 The default game's players share their base class and play functions through this package
@@ -27,6 +28,7 @@ from .registry import (
     defer,
     filtered,
     get,
+    listing,
     names,
     players_module,
     register,
@@ -45,6 +47,7 @@ __all__ = [
     "defer",
     "filtered",
     "get",
+    "listing",
     "names",
     "register",
     "spec_with",

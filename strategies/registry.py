@@ -9,7 +9,7 @@ A spec names a strategy and optionally its parameters:
 
 Values are read as bool (true/false/yes/no), None, int, float, a quoted string, or else a plain
 string. Third-party packages add strategies through the entry-point group each game declares
-(``name = "package.module:ClassName"``); those are listed by ``names()`` and imported on use.
+(``name = "package.module:ClassName"``), imported on use (``listing()`` says which cannot load).
 
 Registries are kept per game (``declare_game``), so a name means one thing per game. A game's
 registry is declared by its players' package (entry-point group ``leaves.players``) or by its
@@ -267,9 +267,22 @@ def _load_entry_point(name: str, ep: Any, game: str = DEFAULT_GAME) -> type[Play
 
 # ---------------------------------------------------------------------- queries
 def names(game: str = DEFAULT_GAME) -> list[str]:
-    """Every strategy name of ``game``: registered classes and installed entry points, sorted."""
+    """Every strategy name of ``game``, sorted: registered classes and installed entry points,
+    unloaded (a name to suggest): one that cannot load is listed too, ``listing`` says which."""
     _load_deferred(game)
     return sorted(set(_registry(game)) | set(_entry_points(game)))
+
+
+def listing(game: str = DEFAULT_GAME) -> dict[str, str | None]:
+    """``names`` with a mark: None for each that plays, else why it cannot, in one line (an
+    entry point is loaded here, as ``get`` loads it: its package missing, or no strategy)."""
+    said: dict[str, str | None] = dict.fromkeys(names(game))
+    for name in said:
+        try:
+            get_class(name, game)
+        except ValueError as exc:
+            said[name] = str(exc)
+    return said
 
 
 def get_class(name: str, game: str = DEFAULT_GAME) -> type[Player]:
@@ -308,11 +321,8 @@ def _unknown_message(name: str, game: str = DEFAULT_GAME) -> str:
     typed = name.lower()
     if not close and len(typed) >= 3:  # a part of a name, or a name with more around it
         close = [k for k in known if typed in k or k in typed][:3]
-    hint = (
-        f"; did you mean {' or '.join(repr(c) for c in close)}?"
-        if close
-        else f"; known strategies: {', '.join(known) or 'none'}"
-    )
+    hint = (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close
+            else f"; known strategies: {', '.join(known) or 'none'}")  # fmt: skip
     what = "strategy" if game == DEFAULT_GAME else f"{title(game)} strategy"
     return f"unknown {what} {name!r}{hint}"
 
@@ -386,31 +396,22 @@ def filtered(*, game: str = DEFAULT_GAME, installed: bool = True, **classifier: 
     whose extra is missing, which would only warn)."""
     registry = _registry(game)
     _load_deferred(game)
-    eps = _entry_points(game) if installed else {}
-    for name, ep in eps.items():
-        if name not in registry:
-            try:
-                _load_entry_point(name, ep, game)
-            except ValueError as exc:
-                warnings.warn(str(exc), stacklevel=2)
+    for why in filter(None, listing(game).values() if installed else ()):  # said, left out
+        warnings.warn(why, stacklevel=2)
     known_keys = set(CLASSIFIER_KEYS)
     for cls in registry.values():
         known_keys.update(cls.classifier)
     unknown = sorted(set(classifier) - known_keys)
     if unknown:
-        raise ValueError(
-            f"unknown classifier key {unknown[0]!r}; known keys: {', '.join(sorted(known_keys))}"
-        )
+        raise ValueError(f"unknown classifier key {unknown[0]!r}; known keys: "
+                         f"{', '.join(sorted(known_keys))}")  # fmt: skip
     classifier = {k: _plain(v) for k, v in classifier.items()}
     for key, value in classifier.items():  # a flag by "yes" would match nothing, silently
         flag = is_flag(key, (cls.classifier for cls in registry.values()))
         if flag and not isinstance(value, bool):
             raise TypeError(_flag_refusal(key, value))
-    return sorted(
-        name
-        for name, cls in registry.items()
-        if all(cls.classifier.get(k) == v for k, v in classifier.items())
-    )
+    return sorted(name for name, cls in registry.items()
+                  if all(cls.classifier.get(k) == v for k, v in classifier.items()))  # fmt: skip
 
 
 # ---------------------------------------------------------------------- building
@@ -431,9 +432,8 @@ def get(spec: Any, *, game: str = DEFAULT_GAME, **params: Any) -> Player:
         _check_game(spec, game)
         return build(spec, params)
     if not isinstance(spec, str):
-        raise ValueError(
-            f"a strategy is given by a name, a spec string, a class or an instance, got {spec!r}"
-        )
+        raise ValueError(f"a strategy is given by a name, a spec string, a class or an "
+                         f"instance, got {spec!r}")  # fmt: skip
     cls, spec_params = resolve(spec, game)
     _check_game(cls, game)
     return build(cls, {**spec_params, **params})

@@ -12,11 +12,14 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from strategies import global_random
+
 from .local import imap_local, n_workers
 from .notices import Watched, said, unwrapping
 from .players import BACKENDS, Players, Salvage
 
-__all__ = ["BACKENDS", "WorkerError", "cluster_size", "imap_unordered", "record_cap"]
+__all__ = ["BACKENDS", "OnWorker", "WorkerError", "cluster_size", "imap_unordered", "plays_alone",
+           "record_cap"]  # fmt: skip
 
 
 class WorkerError(RuntimeError):
@@ -54,11 +57,52 @@ def imap_unordered(
     global random state, decisions past the timeout), and the stream warns once of each as
     its chunk comes in (``notices``).
     """
-    watched = Watched(fn, compare=not players.threads)
     salvage = unwrapping(players.salvage)
     if players.backend == "dask":
-        return said(_dask(watched, tasks, players, salvage))
+        return said(_dask(Watched(OnWorker(fn)), tasks, players, salvage))
+    watched = Watched(fn, compare=not players.threads)
     return said(imap_local(watched, tasks, dataclasses.replace(players, salvage=salvage)))
+
+
+class OnWorker:
+    """``fn(task)`` on a Dask worker, the process's numpy.random state compared around it
+    (``global_random.snapshot``, ``drawn``) where the worker plays alone in its process, and
+    a change noted for its thread (``global_random.note``), which ``notices.Watched`` takes
+    as it takes a decision timeout's helper process's. A worker's thread is not its process's
+    main thread, the one a local player compares on, so without this a strategy that drew
+    there, with no helper (``--decision-timeout 0``), went unsaid. Python's random module is
+    left out (``DASK_DRAWS``). Every task is compared (0.2 ms beside a chunk's 10 ms or more);
+    one at a table of built-ins only names no one."""
+
+    def __init__(self, fn: Callable[[Any], Any]):
+        self.fn = fn
+
+    def __call__(self, task: Any) -> Any:
+        before = global_random.snapshot() if plays_alone() else None
+        output = self.fn(task)
+        if before is not None:
+            global_random.note(tuple(s for s in global_random.drawn(before) if s != DASK_DRAWS))
+        return output
+
+
+DASK_DRAWS = global_random.SOURCES[0]
+"""Python's random module, which a Dask worker draws from itself, in another thread, as it
+sends a message (``dask.sizeof`` samples a long list with ``random.sample``): its change
+while a chunk plays there says nothing of the chunk's strategies."""
+
+
+def plays_alone() -> bool:
+    """Whether this thread is a Dask worker's only one and the worker the only one in its
+    process (a run's own cluster: one thread a worker process), so nothing else plays beside
+    it; False off a worker, or where workers are threads of one process."""
+    from distributed import get_worker  # start-up: Dask loads for a cluster only
+
+    try:
+        worker = get_worker()
+    except ValueError:  # not in a Dask task
+        return False
+    others = getattr(type(worker), "_instances", ())  # the workers of this process
+    return worker.state.nthreads == 1 and len(others) == 1
 
 
 def cluster_size(n_jobs: int) -> int:

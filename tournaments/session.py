@@ -29,6 +29,7 @@ import numpy as np
 from gamekit.errors import ParameterError
 
 from . import aggregates, storage, verify
+from .arguments import not_a_file
 from .declaration import plural
 from .game import declaration
 from .games import load_spec
@@ -315,8 +316,8 @@ def _check_record(manifest: dict[str, Any]) -> None:
     as the records are written, the run's chunks kept (``storage.atomic_file``)."""
     named = manifest.get("record_file")
     kind = storage.special_file(Path(named)) if named else None
-    if kind is not None:
-        raise ValueError(f"record {named} is not a regular file but {kind}: name a file")
+    if kind is not None:  # the run's record, maybe read from its manifest: no flag named
+        raise not_a_file("record", named, kind)
 
 
 def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str]:

@@ -75,7 +75,10 @@ def stored_options(request: Request, stored: dict[str, Any] | None) -> Request:
     """The options not typed, taken from the run in --out: with --resume its games, players
     and seed (the folder is all a resume needs, as for 'leaves tournament'); without, its
     games alone (a run of this field and settings is this command's whatever its size). The
-    options typed stay as given, and ``finished_here`` checks them against the run."""
+    options typed stay as given, and ``finished_here`` checks them against the run; --games
+    typed is read as growing the run from its first ask with --resume, and without it where
+    they are the games of a run grown since (``_grown_to``): the same games, as a finished
+    run asked for them at once is this run."""
     if stored is None:
         return request
     from leaves_cli.origins import FLAG, origin
@@ -87,12 +90,25 @@ def stored_options(request: Request, stored: dict[str, Any] | None) -> Request:
         found["players"] = players[0] if isinstance(players, list) and len(players) == 1 else None
         found["seed"] = spec.get("seed")
     given = {name for name in found if origin({}, name) == FLAG}  # typed on the command line
-    grow = request.resume and "games" in given and _count(found["games"])
+    grow = "games" in given and _count(found["games"])
+    grow = grow and (request.resume or _grown_to(spec, request.games))
     if grow:  # built at its first ask, then grown to the games typed (``grown``)
         given.discard("games")
     kept = {k: v for k, v in found.items() if k not in given and _count(v)}
     return Request.of({**request.values, **kept,
                        "grow_to": request.games if grow else None})  # fmt: skip
+
+
+def _grown_to(spec: dict[str, Any], games: Any) -> bool:
+    """True when the run ``spec`` was grown by stages of deals and ``games`` rounds up to the
+    deals it holds now: the run a fresh one of ``games`` plays, its chunks laid out from its
+    first ask (built at that ask and grown, it is the run there, not another)."""
+    from tournaments.schedule import deals_for  # start-up: it loads numpy
+
+    stages, n = spec.get("deal_stages"), spec.get("n_games")
+    if not isinstance(stages, list) or len(stages) < 2 or not all(map(_count, [n, *stages])):
+        return False
+    return _count(games) and stages[-1] > 0 and deals_for(games, n // stages[-1]) == stages[-1]
 
 
 def _count(value: Any) -> bool:
