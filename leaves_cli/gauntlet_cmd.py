@@ -125,7 +125,8 @@ class GauntletCommand(click.Command):
     cls=UnitHelpOption,
     help="Play batches (the first of --games) until a sequential test of 0 against +--margin "
     + UNIT
-    + " decides (the baseline may then be SPEC itself).",
+    + " decides (the baseline may then be SPEC itself, but not a copy that ends each of its "
+    "first games as SPEC does: the test could decide nothing).",
 )
 @value_option(
     "--margin",
@@ -204,6 +205,8 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
             g = g.with_stages(request.manifest["spec"]["deal_stages"])
         except (ValueError, KeyError, TypeError) as exc:
             raise CLIError(f"cannot resume {request.out}: {message(exc)}", usage=True) from None
+    elif g.copy:  # a new test of SPEC against itself: refused where the copy plays alike
+        _refuse_alike(_build(request, games, settings, game, probe=True))
     path = Path(request.out) if request.out is not None else Path(
         tempfile.mkdtemp(prefix="leaves-gauntlet-"))  # fmt: skip
     try:
@@ -255,18 +258,40 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     return Request.of(values, manifest)
 
 
-def _build(request: Request, games: int, settings: dict[str, Any] | None, game: Any) -> Any:
-    """The Gauntlet asked for (one-line errors)."""
+def _build(request: Request, games: int, settings: dict[str, Any] | None, game: Any,
+           probe: bool = False) -> Any:  # fmt: skip
+    """The Gauntlet asked for (one-line errors); ``probe``: its first games only, at most
+    ``sequential.PROBE_GAMES`` a side (the same games, seeds and all)."""
     from tournaments import Gauntlet
+
+    from .sequential import PROBE_GAMES
 
     field = request.get("field_specs") or split_specs(request.against)
     players = players_of(game, request.players)
     try:
         return Gauntlet(request.spec, field, request.baseline, players=players,
-                        games=games, seed=request.seed, allow_same=settings is not None,
-                        game=game, sequential=settings)  # fmt: skip
+                        games=min(games, PROBE_GAMES) if probe else games, seed=request.seed,
+                        allow_same=settings is not None, game=game,
+                        sequential=settings)  # fmt: skip
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
+
+
+def _refuse_alike(probe: Any) -> None:
+    """Refuse a sequential gauntlet of a strategy against its own copy (``probe``: its first
+    games) where the copy ended each of them as the strategy did (``sequential.played_alike``):
+    every duplicate set's difference is then 0, which decides nothing, and the test would
+    play on to --max-games, undecided."""
+    from .sequential import played_alike
+
+    alike = played_alike(probe)
+    if alike is not None:
+        me = probe.gauntlet["strategy"]
+        raise CLIError(f"the baseline is {me} itself, and its copy ended each of the first "
+                       f"{alike:,} {probe.units} per side as {me} did: a copy that plays alike "
+                       "makes every duplicate set's difference 0, from which the sequential "
+                       "test decides nothing: it would play on to --max-games, undecided; "
+                       "name another --baseline", usage=True)  # fmt: skip
 
 
 def _answer(result: Any, path: Path, capped: str = "") -> None:
@@ -279,8 +304,8 @@ def _answer(result: Any, path: Path, capped: str = "") -> None:
 
     table = reports.gauntlet(result)
     lines, rec = sentences(table), _untested(path)
-    if rec is not None and not table.attrs.get("nobody_won"):  # no game won: the test's own
-        lines.append(_no_test_note(rec, path))  # sentence says it (``reports.gauntlet``)
+    if rec is not None and not table.attrs.get("nobody_won") and not _flat(table.iloc[0]):
+        lines.append(_no_test_note(rec, path))  # no game won, no spread: the sentence says why
     for line in lines:
         click.echo(line)
     if capped:
@@ -305,6 +330,15 @@ def _untested(path: Path) -> dict[str, Any] | None:
             and rec.get("llr") is None):  # fmt: skip
         return None
     return rec
+
+
+def _flat(r: Any) -> bool:
+    """Did the duplicate sets of the gauntlet's row ``r`` (``reports.gauntlet``'s) all give
+    the same difference, on deals enough for an interval? Its sentence then says so and why
+    the test weighed none: ``_no_test_note``'s "too few deals" would be false."""
+    from reports.numbers import flat_sets
+
+    return flat_sets(r["diff_ci_low"], r["diff_ci_high"], r["p_value"], r["deals"]) > 0
 
 
 def _no_test_note(rec: dict[str, Any], path: Path) -> str:

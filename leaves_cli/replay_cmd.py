@@ -95,7 +95,9 @@ def no_run(folder: Path) -> str:
 @dataclass(frozen=True)
 class ReplayHow:
     """How ``leaves replay`` shows a game: its heading, where it comes from (for errors), at
-    once or step by step, with hints, and a forfeit's traceback."""
+    once or step by step, with hints, and a forfeit's traceback and words (``forfeit``, a
+    run's replay: ``seat N (LABEL) forfeited: WHY``, which a viewer shows as its result and a
+    game shown as lines ends with)."""
 
     head: str
     where: str  # the game, as errors name it ("runs/a, game 417")
@@ -104,6 +106,7 @@ class ReplayHow:
     traceback: str | None = None
     source: str = ""  # the record's place in its file, as errors about reading it name it
     rules: Any = None  # the rules the game was played under, when known (a run's): checked
+    forfeit: str | None = None
 
     @property
     def read_from(self) -> str:
@@ -163,6 +166,8 @@ def show_record(game: Any, line: str, how: ReplayHow) -> None:
     click.echo(how.head)
     for text in lines:
         click.echo(text)
+    if how.forfeit:  # the lines are the record's, which need not hold the error
+        click.echo(f"Result: {how.forfeit}.")
     if how.traceback:
         click.echo("The strategy's traceback:")
         click.echo(how.traceback.rstrip())
@@ -249,7 +254,8 @@ def replay(record_file: str, game: int | None, show_all: bool, hints: bool) -> N
             return
         where = f"{record_file}, {unit} {played.game}"
         rules = getattr(played.plugin, "rules", None)  # the run's, for a game with rules
-        how = ReplayHow(head, where, show_all, hints, played.traceback, rules=rules)
+        how = ReplayHow(head, where, show_all, hints, played.traceback, rules=rules,
+                        forfeit=played.forfeit)  # fmt: skip
         show_record(played.plugin, played.record, how)
         return
     if Path(record_file).is_dir():

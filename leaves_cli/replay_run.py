@@ -33,7 +33,9 @@ ROW_COLUMNS = ["game", "deal_seed", "seed", "n_players", "winner_seat", "forfeit
 class RunGame:
     """One game of a run, played again: its game's plug-in, its record (a JSON line; None
     for a forfeited game its game keeps no record of, ``unshown`` then saying why), the
-    replay's traceback and what differs from the run."""
+    replay's traceback, what differs from the run, and a forfeit as every game's replay says
+    it after the game (``forfeit_words``: the record of a game shown as lines holds no
+    error)."""
 
     plugin: Any
     record: str | None
@@ -41,6 +43,7 @@ class RunGame:
     traceback: str | None
     warnings: list[str]
     unshown: str | None = None
+    forfeit: str | None = None
 
 
 def is_run(path: str) -> bool:
@@ -225,7 +228,24 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     warnings += _differs(plugin, dict(zip(seats, payloads, strict=True)), drew, played.outcome,
                          was)  # fmt: skip
     record = None if unshown else _labelled(played.record, seats)
-    return RunGame(plugin, record, game, played.traceback, warnings, unshown)
+    forfeit = forfeit_words(played.error, played.outcome[2], seats)
+    return RunGame(plugin, record, game, played.traceback, warnings, unshown, forfeit)
+
+
+def forfeit_words(error: Any, seat: int, seats: list[str]) -> str | None:
+    """A replay's forfeit in 13 Leaves' viewer's words, ``seat N (LABEL) forfeited: WHY``
+    (WHY: the error without the seat and label the run's ``seat_error`` puts before it, its
+    control characters escaped); None for a game no seat forfeited."""
+    from tournaments.plugin_results import seat_error
+
+    if error is None and seat < 0:
+        return None
+    if not 0 <= seat < len(seats):  # an error with no seat to name: the error alone
+        return printable(f"forfeited: {error}")
+    label = seats[seat]
+    said = "" if error is None else str(seat_error(str(error), seat, label))
+    why = said.removeprefix(f"seat {seat} ({label}): ")
+    return printable(f"seat {seat} ({label}) forfeited" + (f": {why}" if why else ""))
 
 
 def _drawing(replay: Any) -> tuple[Any, tuple[str, ...]]:

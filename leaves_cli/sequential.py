@@ -14,6 +14,7 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import math
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,10 @@ import numpy as np
 
 from .errors import CLIError
 
-__all__ = ["half_width", "run_precision", "run_sequential", "sequential_entry"]
+__all__ = [
+    "PROBE_GAMES", "half_width", "played_alike", "run_precision", "run_sequential",
+    "sequential_entry",
+]  # fmt: skip
 
 SEQUENTIAL_MAX_GAMES = 200_000
 """The default cap of a sequential gauntlet: games per side."""
@@ -121,6 +125,59 @@ def run_sequential(
     _, r = run_batches(stages, max_deals, estimate, test, on_batch,
                        void=lambda: state["void"] is not None or state["nobody_won"])  # fmt: skip
     return state["result"], state["record"], r
+
+
+PROBE_GAMES = 200
+"""Games per side at most that a new sequential gauntlet of a strategy against its own copy
+plays first (``played_alike``): the first of its own games, enough to see a copy that plays
+otherwise, few enough to cost little."""
+
+
+def played_alike(probe: Any) -> int | None:
+    """The games per side of ``probe`` (the first deals of a gauntlet of a strategy against
+    its own copy) where the copy ended every game as the strategy did, on the same deal in the
+    same seats (the same results, lengths and all); None where a game differed, where none
+    was won (the test then stops at its first batch and says why: ``nobody_won_sentence``),
+    or where a seated entrant declares that it draws from its seed (``stochastic``: nothing
+    is played). The copy's games differ only where something draws from the play seed (its
+    own: a game's number is its seed's), so sides that play alike give the sequential test
+    no difference to weigh."""
+    from reports.loading import as_run
+
+    if any(_stochastic(probe.game.strategy(p)) for p in probe.payloads):
+        return None
+    with tempfile.TemporaryDirectory(prefix="leaves-probe-") as tmp:
+        games = as_run(probe.run(n_jobs=1, out=Path(tmp) / "probe").out).games
+    g = probe.gauntlet
+    a, b = games.labels.index(g["strategy"]), games.labels.index(g["baseline"])
+    return probe.games_per_side if games.wins().any() and _alike(games, a, b) else None
+
+
+def _stochastic(strategy: Any) -> bool:
+    """Does ``strategy`` declare that it draws from its seed (its classifier's ``stochastic``)?"""
+    classifier = getattr(strategy, "classifier", None)
+    return isinstance(classifier, dict) and bool(classifier.get("stochastic"))
+
+
+def _alike(games: Any, a: int, b: int) -> bool:
+    """Did ``b`` (the copy) end every game as ``a`` did (``games``: ``reports.data.Games``)?
+    Each side's games in order of deal stream, deal and seating (their order in the rows)
+    pair one to one; every per-game array must agree, ``b``'s seats read as ``a``'s."""
+    from reports.data import ARRAY_FIELDS, DICT_FIELDS
+
+    if games.deal is None:  # pragma: no cover - a gauntlet's rows always hold their deals
+        return False
+    seats = np.where(games.seats == b, a, games.seats)
+    cols = [seats] + [getattr(games, f) for f in ARRAY_FIELDS if f != "seats"]
+    cols += [v for f in DICT_FIELDS for v in getattr(games, f).values()]
+    rows = np.hstack([np.asarray(c, np.int64).reshape(len(games), -1)
+                      for c in cols if c is not None])  # fmt: skip
+    sides = []
+    for code in (a, b):
+        mine = np.flatnonzero((games.seats == code).any(axis=1))
+        stream = games.table[mine] if games.table is not None else 0 * mine
+        sides.append(rows[mine[np.lexsort((mine, games.deal[mine], stream))]])
+    return sides[0].shape == sides[1].shape and bool((sides[0] == sides[1]).all())
 
 
 def void_side(table: Any) -> str | None:

@@ -70,8 +70,9 @@ def file_rows(
     loaded: Sequence[tuple[str, Any]], filters: dict[str, Any], game: str
 ) -> list[tuple[str, str, dict, dict]]:
     """The rows ``strategy_rows`` leaves out: each loaded file's strategy classes of ``game``
-    that registered no name, listed by the spec that uses them (``file.py:Class``). A file
-    with no strategy of ``game`` at all is a usage error (it would list nothing)."""
+    (the game's name, which its registry and strategies say, not a ``--game`` spec) that
+    registered no name, listed by the spec that uses them (``file.py:Class``). A file with no
+    strategy of ``game`` at all is a usage error (it would list nothing)."""
     from strategies import registry
     from tournaments.game import StrategyInfo  # start-up: loaded with the strategies listed
 
@@ -135,9 +136,10 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def check_filter_values(filters: Sequence[str], game: str) -> None:
+def check_filter_values(filters: Sequence[str], game: Any) -> None:
     """Refuse a value no classifier can have: a flag (every strategy's value true or false)
-    filtered by anything but true or false would match nothing, silently."""
+    filtered by anything but true or false would match nothing, silently. ``game``: as
+    ``strategy_rows`` takes it."""
     from strategies.registry import is_flag  # start-up: loaded with the strategies listed
     from strategies.spec_values import FLAG_WORDS
 
@@ -180,15 +182,16 @@ def classifier_text(classifier: dict[str, Any]) -> str:
 
 
 def strategy_rows(
-    filters: dict[str, Any], game: str = "leaves", own_keys: Iterable[str] = ()
+    filters: dict[str, Any], game: Any = "leaves", own_keys: Iterable[str] = ()
 ) -> list[tuple[str, str, dict, dict]]:
     """(name, description, classifier, default params) of each registered strategy of ``game``
-    (an installed game's id) that matches ``filters``. ``own_keys``: classifier keys of the
-    loaded files' unregistered classes, which the registry does not know (not unknown keys:
-    a registered strategy matches one only by having it)."""
+    (a ``--game`` spec, or the game it loaded: a ``module:Class`` loads once) that matches
+    ``filters``. ``own_keys``: classifier keys of the loaded files' unregistered classes,
+    which the registry does not know (not unknown keys: a registered strategy matches one
+    only by having it)."""
     from .tournament_parts import load_game
 
-    plugin = load_game(game, {})
+    plugin = load_game(game, {}) if isinstance(game, str) else game
     own = {k: v for k, v in filters.items() if k in set(own_keys)}
     try:
         infos = plugin.strategy_infos({k: v for k, v in filters.items() if k not in own})
@@ -208,7 +211,8 @@ def strategy_rows(
 @load_option
 @click.option("--names", "names_only", is_flag=True, help="Print only the names, one a line.")
 @game_option(
-    "Whose strategies: an installed game's id ({games}; a name means one thing per game).",
+    "Whose strategies: an installed game's id ({games}) or module:Class (a name means one "
+    "thing per game).",
     name="game",
 )
 def strategies(
@@ -229,7 +233,6 @@ def strategies(
     """
     from rich.text import Text
 
-    from strategies.registry import entry_point_group
     from tournaments.games import DEFAULT_GAME
 
     from .console import make_console
@@ -237,14 +240,15 @@ def strategies(
     from .tournament_parts import load_game
 
     plugin = load_game(game, {})
+    group = _group(plugin)
     loaded = load_files(load, need_strategy=True)
     wanted = parse_filters(filters)
-    every_file = file_rows(loaded, {}, game)
+    every_file = file_rows(loaded, {}, plugin.name)  # the registry's key: the game's name
     own_keys = {k for _, _, c, _ in every_file for k in c}
-    check_filter_values(filters, game)  # in the command's words, before the registry's check
-    rows = strategy_rows(wanted, game, own_keys) + file_rows(loaded, wanted, game)
+    check_filter_values(filters, plugin)  # in the command's words, before the registry's check
+    rows = strategy_rows(wanted, plugin, own_keys) + file_rows(loaded, wanted, plugin.name)
     if not rows:  # said in words, with --names too: an empty list would look like success
-        every = strategy_rows({}, game) + every_file
+        every = strategy_rows({}, plugin) + every_file
         raise CLIError(no_match_line(filters, every, plugin.title))
     console = make_console()
     if names_only:
@@ -259,7 +263,20 @@ def strategies(
         Text(
             "Use a strategy by name, with parameters as name:key=value,... "
             f"(e.g. '{plugin.spec_example}'), or as file.py:ClassName. Packages add "
-            f"strategies through the entry-point group '{entry_point_group(plugin.name)}'.",
+            f"strategies through the entry-point group '{group}'.",
             style="dim",
         )
     )
+
+
+def _group(plugin: Any) -> str:
+    """The entry-point group of the strategy registry of ``plugin``, which the registry keeps
+    under the game's name (not the ``--game`` spec: ``module:Class``, or an entry point's id
+    that differs from it); a game that declares none lists no strategies, said in one line."""
+    from strategies.registry import entry_point_group
+
+    try:
+        return entry_point_group(plugin.name)
+    except ValueError:  # the registry's words would offer its own games, not --game's
+        raise CLIError(f"{plugin.title} declares no strategy registry (strategies."
+                       "declare_game): it has no strategies to list") from None  # fmt: skip

@@ -265,10 +265,11 @@ def test_without_locks_a_live_run_and_a_killed_one_are_said_both_ways(finished, 
 # ----------------------------------------------------------------------------- gauntlet
 def test_the_progress_line_of_a_test_without_spread_says_why_it_has_no_llr(tmp_path,
                                                                           capsys):  # fmt: skip
-    """A strategy against itself: every duplicate set gives the same difference, below half
+    """Two entrants that play alike: every duplicate set gives the same difference, below half
     the margin: no LLR (it was -inf, then a bare 'LLR -inf' on the progress line), and why."""
-    args = ["greedy", "--against", "low", "--baseline", "greedy", "--sequential", "--games",
-            "200", "--max-games", "400", "--jobs", "1", "--out", str(tmp_path / "g")]  # fmt: skip
+    args = ["weighted", "--against", "low", "--baseline", "weighted:w_pass=-18.7",
+            "--sequential", "--games", "200", "--max-games", "400", "--jobs", "1",
+            "--out", str(tmp_path / "g")]  # fmt: skip
     code, _, err = cli(capsys, "gauntlet", *args)
     line = next(x for x in err.splitlines() if x.startswith("batch 1:"))
     assert code == 0

@@ -73,7 +73,10 @@ class Gauntlet(Tournament):
     ``games`` is the number of games the strategy plays (rounded up to whole duplicate sets);
     the baseline plays as many on the same deals and seatings. ``n_games`` counts both sides.
     ``allow_same`` lets the baseline be the strategy itself (a check that the comparison finds
-    no difference where there is none): its copy is labelled "<label> (baseline)".
+    no difference where there is none): its copy is labelled "<label> (baseline)" and
+    ``copy`` is True. The copy plays each game on the same deal in the same seats but with a
+    play seed of its own (a game's number is its seed's), so its games differ from the
+    strategy's only where a seat (a strategy or the game itself) draws from that seed.
     ``sequential`` (a sequential gauntlet's settings: margin in percentage points, alpha, beta,
     max_games) goes into the spec, so ``--resume`` restores the test and refuses other
     settings; a gauntlet of fixed size has none and its spec is as it always was. The test's
@@ -111,8 +114,8 @@ class Gauntlet(Tournament):
         named = entrant_labels(game, [strategy, baseline, *field])
         label, base = named[0][0], named[1][0]  # told apart by file when only the name agrees
         field_by_label = {name: s for (name, _, _), s in zip(named[2:], field, strict=True)}
-        base_spec = baseline
-        if label == base:
+        base_spec, self.copy = baseline, label == base
+        if self.copy:
             if not allow_same:
                 raise ValueError(f"the strategy and its baseline are the same ({label})")
             base = f"{label} (baseline)"  # an A/A comparison: the copy needs a label of its own

@@ -1,20 +1,24 @@
 """What a tuning's result tells less than it seems to: the lines ``tune`` adds as warnings
 (a verification too small or too wide to tell the difference the search found, a search whose
 parameters changed nothing, candidates scored on too few games to be ranked, a verification arm
-with forfeited games), kept apart from the
+with forfeited games, a strategy that drew from the global random state), kept apart from the
 search that plays the games."""
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+import warnings as python_warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from reports.numbers import counted, fixed, in_percentage_points, level_digits
+from tournaments.notices import not_replayed
 
+from .checkpoint import VERIFY
 from .verify import Verification
 
 MIN_VERIFY_UNITS = 10
@@ -106,7 +110,7 @@ def forfeit_warnings(out: Path) -> list[str]:
 
     lines = []
     for arm in ("tuned", "start"):
-        state = run_state(out / "verify" / arm)
+        state = run_state(out / VERIFY / arm)
         if state is None or not state.forfeited:
             continue
         f = state.first or {}
@@ -115,3 +119,32 @@ def forfeit_warnings(out: Path) -> list[str]:
                      f"ended by a forfeit{first}: nobody wins such a game, so every win rate "
                      f"counts it as not won; fix the strategy that raised")  # fmt: skip
     return lines
+
+
+DREW = not_replayed(("",), ()).split(" (", 1)[0].strip()
+"""What the warning of a strategy that drew from the global random state says of it
+(``tournaments.notices.not_replayed``, its one wording): 'draws from the global random state'."""
+
+
+@contextlib.contextmanager
+def noticed(state: Any) -> Iterator[list[str]]:
+    """The block's play, with each warning shown that a strategy drew from the global random
+    state (``DREW``; a tuning's runs say each class once, ``runs_as_one``) kept in
+    ``state.notices`` (the saved tuning's: tune.json lists them, a resume that does not play
+    again what gave them included), once; yields those shown here, as they come, which the
+    result's account does not repeat (``TuneResult.shown``). Shown as before: this only
+    watches Python's ``showwarning``, so a warning filtered out is not kept either."""
+    shown: list[str] = []
+    with python_warnings.catch_warnings():  # puts back the showwarning of before
+        before = python_warnings.showwarning
+
+        def show(message: Any, *args: Any, **kwargs: Any) -> None:
+            line = str(message)
+            if DREW in line:
+                shown.append(line)
+                if line not in state.notices:
+                    state.notices = (*state.notices, line)
+            before(message, *args, **kwargs)
+
+        python_warnings.showwarning = show
+        yield shown

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import pickle
+import shutil
 import signal
 import threading
 import time
@@ -31,17 +32,26 @@ import numpy as np
 
 from gamekit.errors import ParameterError
 from reports.numbers import counted
-from tournaments.storage import atomic_write_bytes, done_chunks, holds_files
+from tournaments.storage import (
+    MANIFEST,
+    atomic_write_bytes,
+    clean_temporaries,
+    done_chunks,
+    holds_files,
+    lost_manifest,
+)
 
 from .evaluate import FileEdited
 
-__all__ = ["STATE", "PREVIOUS", "Gauss", "State", "StateError", "arguments", "game_setting",
-           "finished", "load", "mismatch", "edited", "unchecked", "save", "clear",
-           "saved_words", "searched", "timed"]  # fmt: skip
+__all__ = ["STATE", "PREVIOUS", "VERIFY", "Gauss", "State", "StateError", "arguments",
+           "begun", "game_setting", "finished", "load", "mismatch", "edited", "unchecked",
+           "save", "clear", "saved_words", "searched", "timed", "unverified"]  # fmt: skip
 
 STATE = "tune-state.pkl"
 PREVIOUS = "tune-state.prev.pkl"
 RESULT = "tune.json"
+VERIFY = "verify"
+"""The folder of the verification's runs, one an arm: ``verify/tuned``, ``verify/start``."""
 _MAGIC = b"leaves-tune-state 1\n"
 
 
@@ -78,6 +88,9 @@ class State:
     files: dict[str, str] | None = None
     """None in a state saved before the files were recorded (read from the class: its pickle
     holds no such attribute), which a resume cannot check."""
+    notices: tuple[str, ...] = ()
+    """The warnings its play gave so far that tune.json keeps (``cautions.noticed``): a resume
+    may not play again what gave them. Empty in a state saved before they were kept."""
 
     def words(self) -> str:
         """What is saved, in words: the generations, then the finalists replayed."""
@@ -348,7 +361,7 @@ def saved_words(out: str | Path) -> str | None:
         words = load(out)[0].words()
     except ValueError:
         return None
-    if any(done_chunks(Path(out) / "verify" / arm) for arm in ("tuned", "start")):
+    if any(done_chunks(Path(out) / VERIFY / arm) for arm in ("tuned", "start")):
         words += " (and the verification's finished games, in verify/)"
     return words
 
@@ -357,3 +370,39 @@ def clear(out: Path) -> None:
     """Remove the state files of a finished tuning (its result files hold everything)."""
     for name in (STATE, PREVIOUS):
         (out / name).unlink(missing_ok=True)
+
+
+def begun(arm: Path) -> bool:
+    """Does the verification arm's folder hold a run that a resumed tuning continues? A run
+    stopped before its manifest was written left at most the temporary files its writes
+    began: they are removed, and the arm is played afresh. An arm's games without their
+    manifest are refused with what works for a tuning: the arm's folder removed, the resume
+    plays it again (its seed is the tuning's, so its games are the same)."""
+    if (arm / MANIFEST).is_file():
+        return True
+    if lost_manifest(arm) is not None:
+        raise StateError(
+            f"{arm} holds a verification arm's games but not its {MANIFEST} (missing): nothing "
+            f"vouches for them; restore it, or remove {arm} and resume the tuning, which plays "
+            "that arm again (on the tuning's seed: the same games)"
+        )
+    clean_temporaries(arm)
+    return False
+
+
+def unverified(out: Path) -> str | None:
+    """Remove the ``VERIFY`` folder of a tuning in ``out`` that verifies nothing (its tuned
+    parameters are the start's), which only an earlier version, which played the start
+    against itself there, can have left (a resume of one stopped in that verification): no
+    result file names it, and its games compare nothing. The line saying so; None where there
+    is no such folder."""
+    folder = out / VERIFY
+    if not (folder.exists() or folder.is_symlink()):
+        return None
+    if folder.is_dir() and not folder.is_symlink():
+        shutil.rmtree(folder)
+    else:
+        folder.unlink()
+    return (f"removed {folder}: an earlier version's verification of the start against "
+            "itself, which this one does not play (the same games in both arms, nothing to "
+            "verify)")  # fmt: skip

@@ -31,17 +31,11 @@ from tournaments import derive_seeds
 from tournaments.notices import runs_as_one
 from tournaments.progress import RunProgress
 from tournaments.same_run import OtherRun
-from tournaments.storage import (
-    MANIFEST,
-    clean_temporaries,
-    lost_manifest,
-    refuse_if_played,
-    run_lock,
-)
+from tournaments.storage import refuse_if_played, run_lock
 
 from . import checkpoint, effect
 from .advice import headline, recommends_tuned
-from .cautions import MIN_VERIFY_UNITS, WIDE_VERIFY, coarse_search, forfeit_warnings
+from .cautions import MIN_VERIFY_UNITS, WIDE_VERIFY, coarse_search, forfeit_warnings, noticed
 from .cautions import warnings as _warnings
 from .checkpoint import State, game_setting
 from .evaluate import Score
@@ -72,7 +66,9 @@ class TuneResult:
     the start otherwise: what ``best.txt`` holds); ``tuned_spec``/``tuned``: the parameters the
     search found and the verification played (default: ``best_spec``/``best``);
     ``verification``: None where they are the start's (nothing to verify); ``files``: the
-    SHA-256 of each user's strategy file the tuning played, by path."""
+    SHA-256 of each user's strategy file the tuning played, by path; ``shown``: the
+    ``warnings`` this session showed as they came (``cautions.noticed``), which ``lines`` does
+    not repeat."""
 
     out: Path
     spec: str
@@ -87,6 +83,7 @@ class TuneResult:
     tuned_spec: str = ""
     tuned: dict[str, Any] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
+    shown: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.tuned_spec = self.tuned_spec or self.best_spec
@@ -110,7 +107,7 @@ class TuneResult:
             *(f"{name}: {words}" for name, words in s.get("game_settings", {}).items()),
             *_verified(self.verification, self.spec),
             f"results in {self.out} ({s['wall_s']:.1f} s)",
-            *(f"warning: {w}" for w in self.warnings),
+            *(f"warning: {w}" for w in self.warnings if w not in self.shown),
         ]
 
 
@@ -202,9 +199,10 @@ def tune(
     Every finished generation is saved in ``out`` (``tuning.checkpoint``): ``resume=True``
     continues an interrupted tuning there, given the same arguments (``seed`` None: the
     saved one), and ends as the uninterrupted tuning would; ``log`` receives the line that
-    says what it continues from. ``ready`` (e.g. a check that files can be written there) is
-    called with the folder once every argument is checked, before anything is written there
-    (a given ``out`` not made yet).
+    says what it continues from (and the one that says it removed a verification of the
+    start against itself that an earlier version began: ``checkpoint.unverified``). ``ready``
+    (e.g. a check that files can be written there) is called with the folder once every
+    argument is checked, before anything is written there (a given ``out`` not made yet).
     """
     t0 = time.perf_counter()
     if out is not None:  # not "resume it", which the lock would refuse
@@ -231,13 +229,17 @@ def _tuned(plan: Plan, saved: State | None, said: tuple[str, Callable[[str], Non
         if caution is not None:
             log(caution)
     t0 -= state.wall_s  # the sessions before this one count
-    with checkpoint.timed(plan.out, t0), runs_as_one():  # a class warned of once, not per run
-        return _played(plan, state, progress, t0)
+    with checkpoint.timed(plan.out, t0), runs_as_one(), noticed(state) as shown:  # each class once
+        return _played(plan, state, (progress, log, shown), t0)
 
 
-def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
+def _played(plan: Plan, state: State,
+            session: tuple[bool, Callable[[str], None] | None, list[str]],
+            t0: float) -> TuneResult:  # fmt: skip
     """The search, the selection and the verification that ``state`` leaves to play, then
-    the result, written (``_tuned``; ``t0``: when the tuning began, its sessions together)."""
+    the result, written (``_tuned``; ``session``: its progress flag, the resume's log and the
+    warnings it showed; ``t0``: when the tuning began, its sessions together)."""
+    progress, log, shown = session
     spec = plan.spec
     finalists = _searched(plan, state, progress, t0)
     rows, search = state.rows, state.search
@@ -249,6 +251,9 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
     if no_effect:  # every candidate played as the start did: nothing to call "best"
         best, best_spec = plan.start, spec
     tuned_spec, verification = _verify(plan, best_spec, progress)
+    stale = checkpoint.unverified(plan.out) if verification is None else None
+    if stale is not None and log is not None:  # only a resume can find one
+        log(stale)
     tuned = best  # kept apart: best.txt holds it only where it proved better than the start
     better = verification is not None and recommends_tuned(verification)
     best_spec, best = (tuned_spec, tuned) if better else (spec, plan.start)
@@ -272,10 +277,11 @@ def _played(plan: Plan, state: State, progress: bool, t0: float) -> TuneResult:
         search=pd.DataFrame(search),
         verification=verification,
         settings=settings,
-        warnings=[*forfeit_warnings(plan.out), *said],
+        warnings=[*forfeit_warnings(plan.out), *said, *state.notices],
         tuned_spec=tuned_spec,
         tuned=tuned,
         files=dict(plan.field.files),
+        shown=shown,
     )
     write(result, plan.space, plan.field.game)
     checkpoint.clear(plan.out)
@@ -407,7 +413,7 @@ def _verify(plan: Plan, best_spec: str, progress: bool) -> tuple[str, Verificati
     arms = []
     with RunProgress(2 * arm_games, 0, progress, "games") as bar:
         for name, arm_spec in (("tuned", best_spec), ("start", spec)):
-            result = _arm(plan, arm_spec, vseed, out / "verify" / name)
+            result = _arm(plan, arm_spec, vseed, out / checkpoint.VERIFY / name)
             bar.advance(arm_games)
             arms.append((arm_spec, strategies.get(arm_spec).label, result))
     return best_spec, compare(arms[0], arms[1], vseed)
@@ -419,30 +425,12 @@ def _arm(plan: Plan, spec: str, seed: int, arm: Path) -> Any:
     seated otherwise, say) is refused with what works for a tuning: the arm's folder removed,
     the resume plays that arm again."""
     try:
-        return plan.field.play(spec, plan.verify_games, seed, arm, resume=_begun(arm))
+        return plan.field.play(spec, plan.verify_games, seed, arm, resume=checkpoint.begun(arm))
     except OtherRun as exc:
         raise checkpoint.StateError(
             f"{exc}; remove {arm} and resume the tuning, which plays that arm again (on the "
             "tuning's seed)"
         ) from None
-
-
-def _begun(arm: Path) -> bool:
-    """Does the verification arm's folder hold a run that a resumed tuning continues? A run
-    stopped before its manifest was written left at most the temporary files its writes
-    began: they are removed, and the arm is played afresh. An arm's games without their
-    manifest are refused with what works for a tuning: the arm's folder removed, the resume
-    plays it again (its seed is the tuning's, so its games are the same)."""
-    if (arm / MANIFEST).is_file():
-        return True
-    if lost_manifest(arm) is not None:
-        raise checkpoint.StateError(
-            f"{arm} holds a verification arm's games but not its {MANIFEST} (missing): nothing "
-            f"vouches for them; restore it, or remove {arm} and resume the tuning, which plays "
-            "that arm again (on the tuning's seed: the same games)"
-        )
-    clean_temporaries(arm)
-    return False
 
 
 def _finalists(rows: list[dict[str, Any]], mean_spec: str) -> list[str]:
