@@ -59,7 +59,7 @@ from leaves.view import check_seat
 from strategies import Strategy, fresh
 
 from .agents import thirteen_leaves_strategy
-from .requirement import import_failure
+from gamekit.requirement import import_failure
 from .spiel_observer import Observer
 from .variants import action_id, n_action_ids, openspiel_text, rules_text
 

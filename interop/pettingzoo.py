@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .requirement import import_failure
+from gamekit.requirement import import_failure
 
 try:
     from gymnasium import logger, spaces

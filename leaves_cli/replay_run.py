@@ -233,7 +233,7 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
 
 
 def forfeit_words(error: Any, seat: int, seats: list[str]) -> str | None:
-    """A replay's forfeit in 13 Leaves' viewer's words, ``seat N (LABEL) forfeited: WHY``
+    """A replay's forfeit in the default game's viewer's words, ``seat N (LABEL) forfeited: WHY``
     (WHY: the error without the seat and label the run's ``seat_error`` puts before it, its
     control characters escaped); None for a game no seat forfeited."""
     from tournaments.plugin_results import seat_error

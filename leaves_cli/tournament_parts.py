@@ -15,6 +15,7 @@ import re
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -331,7 +332,8 @@ def refused(exc: BaseException, values: Any) -> CLIError:
 
 
 def installed_options() -> list[Any]:
-    """The settings every installed game declares (``GameOption``), each name once."""
+    """The settings every installed game declares (``GameOption``), each name once; one
+    whose flag or name is a command's own is left out (``_left_out``)."""
     from tournaments.games import game_class, game_names
 
     seen: dict[str, Any] = {}
@@ -341,8 +343,30 @@ def installed_options() -> list[Any]:
         except ValueError:  # a broken plug-in: its options are not offered
             continue
         for opt in getattr(cls, "options", ()):
-            seen.setdefault(opt.name, opt)
+            if not _left_out(name, opt):
+                seen.setdefault(opt.name, opt)
     return list(seen.values())
+
+
+_SAID_LEFT_OUT: set[tuple[str, str]] = set()
+"""The (game, option) pairs ``_left_out`` warned of: once a process, not once a command."""
+
+
+def _left_out(game: str, option: Any) -> bool:
+    """Whether the command line leaves out the option ``option`` of the installed game
+    ``game``: its flag or its name is a command's own (``option_clash``), which it would
+    shadow for every game (``--seed`` given twice, a seed taken as the game's setting). Said
+    in one warning, once."""
+    from tournaments.declaration_check import option_clash  # start-up: with the games' options
+
+    clash = option_clash(option)
+    if clash is None:
+        return False
+    if (game, option.name) not in _SAID_LEFT_OUT:
+        _SAID_LEFT_OUT.add((game, option.name))
+        warnings.warn(f"game {game}: its option {option.name!r} is left out of the command "
+                      f"line: {clash} (check_game fails it; rename it)", stacklevel=3)  # fmt: skip
+    return True
 
 
 class TypedNumber(Number):
@@ -421,10 +445,10 @@ def _check_declared(game: Any, spec: str, named_in: str | None) -> None:
     """Refuse ``game`` whose declaration a run cannot use, as ``load_game`` refuses a game that
     cannot load (where the spec came from names the fault): before a command announces or
     creates anything."""
-    from tournaments.declaration import declared  # start-up: loaded with the game it checks
+    from tournaments.declaration_check import check_protocol  # start-up: with the game
 
     try:
-        declared(game)
+        check_protocol(game)
     except ValueError as exc:
         said = f"game {spec!r}: {exc}"
         if named_in is not None:

@@ -1,6 +1,7 @@
 """α-Rank of the meta-game (Omidshafiei et al. 2019) by OpenSpiel's ``egt.alpharank``, which
-needs the research extra (``pip install "leaves[research]"``): imported here, and only when a
-run has a meta-game, so that ``import reports`` and other reports never load it.
+needs the research extra (``pip install ".[research]"``): imported here, and only when a run
+has a meta-game, so that ``import reports`` and other reports never load it; where it cannot
+be, ``egt_failure`` says why in one line (not installed, or installed and broken).
 
 α-Rank ranks strategies by the stationary distribution of a Markov chain over monomorphic
 populations in which one mutant at a time takes over with the Fermi fixation probability of a
@@ -20,10 +21,8 @@ from types import ModuleType
 
 import numpy as np
 
-__all__ = ["INSTALL", "MAX_PROFILES", "POPULATION", "Ranking", "alpha_rank", "egt", "masses"]
+__all__ = ["MAX_PROFILES", "POPULATION", "Ranking", "alpha_rank", "egt", "egt_failure", "masses"]
 
-INSTALL = 'pip install "leaves[research]"'
-"""What to install for α-Rank (from a checkout: ``pip install ".[research]"``)."""
 POPULATION = 50
 """α-Rank's finite population size m (OpenSpiel's default)."""
 MAX_PROFILES = 256
@@ -44,13 +43,33 @@ class Ranking:
 
 
 def egt() -> tuple[ModuleType, ModuleType] | None:
-    """OpenSpiel's ``alpharank`` and ``heuristic_payoff_table`` modules, or None where the
-    research extra is not installed (or a module it needs is missing)."""
+    """OpenSpiel's ``alpharank`` and ``heuristic_payoff_table`` modules, or None where they
+    cannot be imported (``egt_failure`` says why)."""
     try:
-        # start-up: OpenSpiel loads for alpha-rank only
-        from open_spiel.python.egt import alpharank, heuristic_payoff_table
+        return _egt()
     except ImportError:
         return None
+
+
+def egt_failure() -> str | None:
+    """Why OpenSpiel's ``egt`` cannot be imported, in the one line ``import_failure`` gives
+    every research package: "not installed" only where OpenSpiel (or a package it needs) is
+    missing, else the release found and the import's own words (a broken install, for which
+    installing the extra again changes nothing). None where it can be imported."""
+    try:
+        _egt()
+    except ImportError as exc:
+        # start-up: read only where the import fails (a report that ranks needs none of it)
+        from gamekit.requirement import import_failure
+
+        return import_failure(exc, "open_spiel", "OpenSpiel")
+    return None
+
+
+def _egt() -> tuple[ModuleType, ModuleType]:
+    # start-up: OpenSpiel loads for alpha-rank only
+    from open_spiel.python.egt import alpharank, heuristic_payoff_table
+
     return alpharank, heuristic_payoff_table
 
 
@@ -109,10 +128,11 @@ def _compute(alpharank: ModuleType, tables: list, alpha: float) -> np.ndarray | 
 
 def masses(counts: np.ndarray, payoffs: np.ndarray, players: int, alpha: float) -> np.ndarray:
     """Each strategy's α-Rank mass (K,) at a given ``alpha`` (halved up to five times where the
-    chain is numerically reducible; NaN if it stays so). Needs OpenSpiel (``egt``)."""
+    chain is numerically reducible; NaN if it stays so). Needs OpenSpiel (``egt``): else an
+    ImportError in ``egt_failure``'s words."""
     mods = egt()
     if mods is None:
-        raise ImportError(f"α-Rank needs OpenSpiel: {INSTALL}")
+        raise ImportError(egt_failure() or "OpenSpiel's egt cannot be imported")
     alpharank, hpt = mods
     tables = _tables(counts, payoffs, players, hpt)
     k = counts.shape[1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .metagame import EPS, MIN_SETS, SUPPORT
-from .metagame_rank import INSTALL, MAX_PROFILES, egt, profiles
+from .metagame_rank import MAX_PROFILES, egt_failure, profiles
 from .numbers import PERCENTAGE_POINT, counted, in_percentage_points, interval, pct, pp_cell
 from .page import Section
 
@@ -132,11 +132,9 @@ def _rank_sentence(tables: Tables, pay: pd.DataFrame) -> str:
             f"α-Rank is left out: {k} strategies at {n} seats make {k**n:,} profiles, more "
             f"than the {MAX_PROFILES} its chain is built for here."
         )
-    if egt() is None:
-        return (
-            f"α-Rank needs OpenSpiel, which is not installed: {INSTALL} "
-            '(from a checkout: pip install ".[research]").'
-        )
+    failure = egt_failure()  # not installed, or installed and broken: said which
+    if failure is not None:
+        return f"α-Rank is left out ({failure})."
     return "α-Rank found no single stationary distribution at any selection intensity."
 
 

@@ -102,11 +102,11 @@ def import_module(where: str, cls_name: str) -> ModuleType:
     try:
         return importlib.import_module(where)
     except SystemExit as exc:  # would end the caller in silence, with the module's code
-        raise ValueError(f"cannot import module {where!r}: {_exited(exc)}") from exc
+        raise ValueError(f"cannot import module {where!r}: {exited(exc)}") from exc
     except KeyboardInterrupt:  # Ctrl-C still stops the command
         raise
     except BaseException as exc:  # noqa: BLE001 - any error of the user's module: one line
-        text = _failure(exc)
+        text = failure(exc)
         missing = getattr(exc, "name", None) or "-"
         if isinstance(exc, ModuleNotFoundError) and f"{where}.".startswith(f"{missing}."):
             text = str(exc)
@@ -116,7 +116,7 @@ def import_module(where: str, cls_name: str) -> ModuleType:
         raise ValueError(f"cannot import module {where!r}: {text}") from exc
 
 
-def _failure(exc: BaseException) -> str:
+def failure(exc: BaseException) -> str:
     """An error a user's code raised, in one line: 'RuntimeError: boom and more' of a message
     of two lines, 'RuntimeError' of none (never 'RuntimeError: '), so every caller of the
     loaders says it in one line."""
@@ -124,10 +124,10 @@ def _failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _exited(exc: SystemExit) -> str:
-    """A user's code that called ``sys.exit`` as it was loaded, in words: caught, it ends no
-    command silently with the file's own exit code (nor with 0, the command not done)."""
-    return f"exited while it was loaded (SystemExit({exc.code!r})): a strategy file must not exit"
+def exited(exc: SystemExit, what: str = "a strategy file") -> str:
+    """A user's code (``what``) that called ``sys.exit`` as it was loaded, in words: caught, it
+    ends no command silently with the file's own exit code (nor with 0, the command not done)."""
+    return f"exited while it was loaded (SystemExit({exc.code!r})): {what} must not exit"
 
 
 def _seen(path_text: str) -> str:
@@ -187,11 +187,11 @@ def _run(path: Path, data: bytes, path_text: str, sha256: str) -> ModuleType:
         sys.modules.pop(mod_name, None)  # half loaded: a later load runs the file again
         _forget_names(mod_name)  # and it keeps no name it registered
         if isinstance(exc, SystemExit):  # would end the caller in silence, with its code
-            raise ValueError(f"{_seen(path_text)} {_exited(exc)}") from exc
+            raise ValueError(f"{_seen(path_text)} {exited(exc)}") from exc
         if isinstance(exc, KeyboardInterrupt):  # Ctrl-C still stops the command
             raise
         # any other error of the user's file, a BaseException of its own too: one line
-        raise ValueError(f"error while loading {_seen(path_text)}: {_failure(exc)}") from exc
+        raise ValueError(f"error while loading {_seen(path_text)}: {failure(exc)}") from exc
     for path, value in _own_classes(module).items():
         if "_source_sha256" not in value.__dict__ or path == value.__qualname__:
             value._source_spec = f"{key}:{path}"  # its own name, else one that loads it

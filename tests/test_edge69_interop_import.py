@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from interop import requirement
-from interop.requirement import FLOORS, import_failure
+from gamekit import requirement
+from gamekit.requirement import FLOORS, import_failure
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD = (

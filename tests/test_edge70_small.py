@@ -146,7 +146,7 @@ def test_a_broken_openspiel_is_said_broken_with_the_imports_words(monkeypatch):
 
 
 def test_openspiels_release_is_read_from_its_distribution(monkeypatch):
-    from interop import requirement
+    from gamekit import requirement
 
     asked = []
     monkeypatch.setattr(requirement, "_version", lambda name: asked.append(name) or "2.0.2")

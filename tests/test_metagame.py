@@ -5,6 +5,7 @@ section, CSVs and chart, the bootstrap's determinism, and the page without OpenS
 
 from __future__ import annotations
 
+import importlib.abc
 import itertools
 import math
 import os
@@ -390,14 +391,23 @@ def test_the_same_run_gives_the_same_numbers(repeats_run):
         pd.testing.assert_frame_equal(one[name], two[name])
 
 
+class _NoOpenSpiel(importlib.abc.MetaPathFinder):
+    """OpenSpiel not found, as where it is not installed."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "open_spiel":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
 @pytest.mark.slow
 def test_without_openspiel_the_section_says_what_to_install(repeats_run, tmp_path, monkeypatch):
     for name in [m for m in sys.modules if m == "open_spiel" or m.startswith("open_spiel.")]:
-        monkeypatch.setitem(sys.modules, name, None)
-    monkeypatch.setitem(sys.modules, "open_spiel", None)
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(sys, "meta_path", [_NoOpenSpiel(), *sys.meta_path])
     assert metagame_rank.egt() is None
     page = reports.build_report(repeats_run, out=tmp_path / "r").read_text()
-    assert "pip install &quot;leaves[research]&quot;" in page  # HTML-escaped quotes
+    assert "OpenSpiel is not installed: pip install &#x27;.[research]&#x27;" in page  # escaped
     assert "The stable mix is" in page  # the rest of the analysis needs no OpenSpiel
     assert not (tmp_path / "r" / "metagame_alpharank.csv").exists()
     assert (tmp_path / "r" / "metagame_mix.csv").exists()

@@ -483,9 +483,13 @@ def test_masses_halve_alpha_up_to_five_times(fake, fails):
 
 def test_without_openspiel_alpha_rank_is_left_out_and_masses_say_what_to_install(monkeypatch):
     monkeypatch.setattr(metagame_rank, "egt", lambda: None)
+    said = "OpenSpiel is not installed: pip install '.[research]'"
+    monkeypatch.setattr(metagame_rank, "egt_failure", lambda: said)
     counts, pays = two_seat_payoffs(A3)
     assert metagame_rank.alpha_rank(counts, pays, 2) is None
-    with pytest.raises(ImportError, match=r'pip install "leaves\[research\]"'):
+    with pytest.raises(
+        ImportError, match=r"^OpenSpiel is not installed: pip install '\.\[research\]'$"
+    ):
         metagame_rank.masses(counts, pays, 2, 1.0)
 
 

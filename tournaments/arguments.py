@@ -18,6 +18,7 @@ from gamekit.errors import ParameterError, shown
 
 from . import storage, work
 from .checks import flag, optional_integer, optional_path, spec_list
+from .declaration_check import check_protocol
 from .game import GamePlugin, plural
 from .labels import entrant_key, entrant_labels
 from .seating import DEFAULT_SEATING, SEATINGS
@@ -42,6 +43,8 @@ def default_game(game: Any = None) -> GamePlugin:
 
     if game is None or isinstance(game, str):
         return get_game() if game is None else get_game(game)
+    if isinstance(getattr(game, "name", None), str):  # a plug-in: what it lacks is named
+        check_protocol(game)
     if not isinstance(game, GamePlugin):
         raise TypeError(
             f"game takes a game plug-in or an installed game's id, got {shown(game, typed=False)}"

@@ -17,15 +17,35 @@ from typing import Any
 
 from gamekit.errors import shown
 
-from .declaration import OPTIONAL, Declaration, check_columns
+from .declaration import OPTIONAL, Declaration, check_columns, declared
 from .game import GameOption, GamePlugin
 from .seating import SEATINGS
 
-__all__ = ["check_declaration", "load_viewer"]
+__all__ = ["COMMAND_PARAMETERS", "check_declaration", "check_protocol", "load_viewer",
+           "option_clash"]  # fmt: skip
 
 ENTRANTS = 4  # strategies the check's tournaments seat (fewer when the game lists fewer)
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # an entry point name, --game, a file stem
+
+COMMAND_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "add": ("--add",), "against": ("--against",), "alpha": ("--alpha",),
+    "backend": ("--backend",), "baseline": ("--baseline",), "beta": ("--beta",),
+    "chunk_size": ("--chunk-size",), "config": ("--config",), "expert": ("--expert",),
+    "game_spec": ("--game",), "games": ("--games",), "help": ("--help",),
+    "jobs": ("-j", "--jobs"), "load": ("--load",), "margin": ("--margin",),
+    "max_games": ("--max-games",), "out": ("--out",), "players": ("--players",),
+    "precision": ("--precision",), "progress": ("--progress", "--no-progress"),
+    "record": ("--record",), "record_sample": ("--record-sample",), "repeats": ("--repeats",),
+    "resume": ("--resume",), "rounds": ("--rounds",), "rows": ("--rows", "--no-rows"),
+    "scheduler": ("--scheduler",), "seating": ("--seating",), "seed": ("--seed",),
+    "sequential": ("--sequential",), "spec": (), "specs": (), "strategies": (),
+    "target": ("--target",),
+}  # fmt: skip
+"""The parameters of the commands that take a game's options (``leaves tournament``, ``leaves
+gauntlet``) by name, with their flags; ``strategies`` is the config file's key of ``specs``. A
+game option named like one (``seed``) would shadow the command's own: the command line leaves
+it out, and ``check_game`` fails it (``option_clash``)."""
 
 
 def check_declaration(game: Any, wanted: Sequence[Any] | None) -> tuple[Declaration, list[Any]]:
@@ -35,6 +55,32 @@ def check_declaration(game: Any, wanted: Sequence[Any] | None) -> tuple[Declarat
     _check_consistency(game, d)
     _check_options(game)
     return d, _check_strategies(game, wanted)
+
+
+def option_clash(option: GameOption) -> str | None:
+    """Why the command line cannot offer the game option ``option``: its flag or its name is
+    a command's own (``COMMAND_PARAMETERS``); None where it can."""
+    for name, flags in COMMAND_PARAMETERS.items():
+        if option.flag in flags:
+            return f"{option.flag} is a flag of the commands' own"
+        if option.name == name:
+            own = f" ({', '.join(flags)})" if flags else ""
+            return f"{option.name!r} names a parameter of the commands' own{own}"
+    return None
+
+
+def check_protocol(game: Any) -> Declaration:
+    """The declaration of the plug-in ``game`` as a run reads it (``declared``, in its words),
+    and the rest of the protocol as ``check_game`` checks it (every attribute of its type,
+    ``max_length`` and ``default_seating`` among them, every method, what they name
+    consistent; in its words): what a command checks of the game it is given before it
+    announces or writes anything. ValueError in one line."""
+    d = declared(game)
+    try:
+        _check_consistency(game, _check_attributes(game))
+    except AssertionError as exc:
+        raise ValueError(str(exc)) from None
+    return d
 
 
 def _v(value: Any) -> str:
@@ -62,6 +108,22 @@ def _conforms(value: Any, hint: Any) -> bool:
     return isinstance(value, hint)
 
 
+_WORDS = {int: "a whole number", float: "a number", bool: "True or False", str: "non-blank text",
+          type(None): "None"}  # fmt: skip
+
+
+def _kind(hint: Any) -> str:
+    """What a value of the annotated type is, in words (``max_length`` is a whole number)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple:
+        return f"a tuple of {_kind(args[0])}"
+    if origin is dict:
+        return f"a dict of {_kind(args[0])} to {_kind(args[1])}"
+    if args:  # a union: ``str | None``
+        return " or ".join(_kind(a) for a in args)
+    return _WORDS.get(hint, getattr(hint, "__name__", str(hint)))
+
+
 def _check_attributes(game: Any) -> Declaration:
     """Every attribute of the protocol (the annotations of ``GamePlugin`` and ``Declaration``:
     the one list; ``OPTIONAL`` ones may be left out) present and of its type, methods callable."""
@@ -70,7 +132,7 @@ def _check_attributes(game: Any) -> Declaration:
     for key, hint in hints.items():
         assert hasattr(game, key) or key in OPTIONAL, f"it does not declare {_v(key)}"
         value = getattr(game, key, OPTIONAL.get(key))
-        assert _conforms(value, hint), f"{key} = {_v(value)} is not a {hint} (nor blank)"
+        assert _conforms(value, hint), f"{key} = {_v(value)} is not {_kind(hint)}"
     for key in methods:
         assert callable(getattr(game, key, None)), f"it has no method {_v(key)}"
     assert isinstance(game, GamePlugin), "it does not implement tournaments.game.GamePlugin"
@@ -94,7 +156,8 @@ def _check_consistency(game: Any, d: Declaration) -> None:
         raise AssertionError(str(exc).removeprefix("the game declaration's ")) from None
     rules = [(game.max_length >= 1, f"max_length {_v(game.max_length)} is under 1"),
              (d.match_target >= 1, f"match_target {_v(d.match_target)} is under 1"),
-             (game.default_seating in SEATINGS, f"default_seating {_v(game.default_seating)}"),
+             (game.default_seating in SEATINGS, f"default_seating {_v(game.default_seating)} is "
+                                                f"none of {', '.join(SEATINGS)}"),
              (former == () or _conforms(former, tuple[str, ...]), f"former_names {_v(former)}"),
              (d.name not in former, f"former_names {_v(former)} hold its own name")]  # fmt: skip
     for ok, why in rules:
@@ -115,6 +178,9 @@ def _check_options(game: Any) -> None:
             f"option {_v(option.name)} has type {_v(option.type)}"
         )
     assert len({o.name for o in options}) == len(options), f"options {_v(options)} repeat"
+    for option in options:  # the command line leaves such an option out: no flag sets it
+        clash = option_clash(option)
+        assert clash is None, f"option {_v(option.name)} cannot be a flag: {clash}"
     config = game.config()
     assert _conforms(config, dict[str, object]), f"config() {_v(config)} is not a dict by name"
     json.dumps(config)  # the manifest keeps it

@@ -15,7 +15,9 @@ import importlib
 import importlib.metadata
 from typing import Any
 
+from gamekit.errors import shown
 from strategies.registry import DEFAULT_GAME, GAME_GROUP
+from strategies.user_code import exited, failure  # how --load says a module's error: one source
 
 from .declaration import MAX_SEATS
 from .game import Declaration, GamePlugin
@@ -28,10 +30,42 @@ __all__ = [
 
 
 @functools.cache
-def _entry_points() -> dict[str, Any]:
-    """The installed games (scanning every distribution's metadata takes a few milliseconds:
-    once a process; ``_entry_points.cache_clear()`` after installing one at run time)."""
-    return {ep.name: ep for ep in importlib.metadata.entry_points(group=GAME_GROUP)}
+def _entry_points() -> dict[str, tuple[Any, ...]]:
+    """The installed games: each id's entry points, one each class it names (two where two
+    distributions install the id: ``_installed`` refuses it). Scanning every distribution's
+    metadata takes a few milliseconds: once a process; ``_entry_points.cache_clear()`` after
+    installing one at run time."""
+    found: dict[str, tuple[Any, ...]] = {}
+    for ep in importlib.metadata.entry_points(group=GAME_GROUP):
+        held = found.get(ep.name, ())
+        if ep.value not in (other.value for other in held):
+            found[ep.name] = (*held, ep)
+    return found
+
+
+def _by(ep: Any) -> str:
+    """An entry point as a message names it: its class and the distribution that installs it."""
+    dist = getattr(getattr(ep, "dist", None), "name", None)
+    return f"{ep.value}" + (f" (distribution {dist})" if dist else "")
+
+
+def _installed(name: str) -> type:
+    """The class installed as ``name``, refused (ValueError, one line naming both) where two
+    distributions install that id, or the class names itself otherwise: a run would record
+    one game and play another."""
+    ep, *others = _entry_points()[name]
+    if others:
+        raise ValueError(f"game {name!r} is installed twice, as {_by(ep)} and as "
+                         f"{_by(others[0])}: uninstall one")  # fmt: skip
+    try:
+        cls = ep.load()
+    except Exception as exc:
+        raise ValueError(f"cannot load game {name!r}: {type(exc).__name__}: {exc}") from exc
+    own = getattr(cls, "name", None)
+    if own != name:
+        raise ValueError(f"game {name!r} is installed as {_by(ep)}, whose name is "
+                         f"{shown(own, typed=False)}: the id must be the class's name")  # fmt: skip
+    return cls
 
 
 def game_names() -> list[str]:
@@ -41,14 +75,14 @@ def game_names() -> list[str]:
 
 def game_class(name: str) -> type:
     """The plug-in class registered as ``name`` (or that names ``name`` among its
-    ``former_names``: runs recorded before a game's id changed); unknown names get a
-    one-line error."""
+    ``former_names``: runs recorded before a game's id changed); unknown names, an id two
+    distributions install and a class whose ``name`` is not its id get a one-line error."""
     eps = _entry_points()
     if name not in eps:
         for other in eps:
             try:
-                cls = eps[other].load()
-            except Exception:  # noqa: BLE001 - a broken plug-in is not the one asked for
+                cls = _installed(other)
+            except ValueError:  # a broken plug-in is not the one asked for
                 continue
             if name in getattr(cls, "former_names", ()):
                 return _seated(cls, name)
@@ -56,11 +90,7 @@ def game_class(name: str) -> type:
         close = difflib.get_close_matches(name.lower(), list(lower), n=1)
         hint = f"; did you mean {lower[close[0]]!r}?" if close else ""
         raise ValueError(f"unknown game {name!r}{hint} (installed: {', '.join(sorted(eps))})")
-    try:
-        cls = eps[name].load()
-    except Exception as exc:
-        raise ValueError(f"cannot load game {name!r}: {type(exc).__name__}: {exc}") from exc
-    return _seated(cls, name)
+    return _seated(_installed(name), name)
 
 
 def _seated(cls: type, name: str) -> type:
@@ -80,7 +110,9 @@ GAME_METHODS = ("config", "versions", "resolve", "play", "play_matches")
 
 def plugin_class(spec: str) -> type:
     """The class a game spec names: an installed game's id (or former name), or
-    ``module:Class`` (a game that is not installed, e.g. a test's)."""
+    ``module:Class`` (a game that is not installed, e.g. a test's, or a variant of an installed
+    one: a subclass of its class). ValueError in one line where it cannot load, whatever its
+    module raised or exited with."""
     if ":" not in spec:
         return game_class(spec)
     module, _, attr = spec.partition(":")
@@ -88,22 +120,44 @@ def plugin_class(spec: str) -> type:
         cls = getattr(importlib.import_module(module), attr or "Game")
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"cannot load {spec!r}: {exc}") from None
+    except SystemExit as exc:  # would end the command in silence, with the module's code
+        why = exited(exc, "a game's module")
+        raise ValueError(f"cannot load {spec!r}: {why}") from None
+    except Exception as exc:  # noqa: BLE001 - any error of the module's own code: one line
+        raise ValueError(f"cannot load {spec!r}: {failure(exc)}") from None
     if not (isinstance(cls, type) and all(callable(getattr(cls, m, None)) for m in GAME_METHODS)
             and isinstance(getattr(cls, "name", None), str)):  # fmt: skip
         # a record or manifest names it: never call what is not a game (``os:system``)
         raise ValueError(f"cannot load {spec!r}: not a game plug-in class (a GamePlugin "
                          f"with a name and {', '.join(GAME_METHODS)})")  # fmt: skip
+    _own_name(cls, spec)
     return _seated(cls, spec)
+
+
+def _own_name(cls: type, spec: str) -> None:
+    """Refuse (ValueError, one line naming both) the class ``spec`` loads where its ``name``
+    is an installed game's id but it is neither that game's class nor a variant of it (a
+    subclass): the run would take the other game's strategies and record the other game."""
+    name = cls.name  # type: ignore[attr-defined]
+    if name not in _entry_points():
+        return
+    try:
+        installed = _installed(name)
+    except ValueError:
+        installed = None
+    if installed is None or not issubclass(cls, installed):
+        other = _by(_entry_points()[name][0])
+        raise ValueError(f"cannot load {spec!r}: its name {name!r} is the id of the installed "
+                         f"game {other}: give it a name of its own")  # fmt: skip
 
 
 def load_spec(game: Any) -> str:
     """How ``plugin_class`` loads ``game``'s class again (a run records it): the id it is
     installed under, else its ``module:Class`` (a game that is not installed, e.g. a test's)."""
-    cls = type(game)
-    ep = _entry_points().get(getattr(cls, "name", None))
+    cls, name = type(game), getattr(type(game), "name", None)
     with contextlib.suppress(Exception):  # a broken plug-in of that id is not this game
-        if ep is not None and ep.load() is cls:
-            return ep.name
+        if name in _entry_points() and _installed(name) is cls:
+            return name
     return f"{cls.__module__}:{cls.__qualname__}"
 
 

@@ -104,8 +104,27 @@ def _seat_fault(b: SeatedBatch, g: int, n: int, has_first: bool) -> str | None:
     return None
 
 
+SEAT_VALUES = (int(np.iinfo(np.int16).min) + 1, int(np.iinfo(np.int16).max))
+"""The least and the most a seat column (the rank value, a mean column, the match score) may
+hold: the rows keep them as whole numbers the reports read as int16, whose least value marks a
+seat the table does not have."""
+
+
+def _whole_fault(key: str, v: np.ndarray, span: tuple[int, int]) -> str | None:
+    """Why the array of numbers ``v`` does not hold whole numbers (an integer or boolean
+    dtype) within ``span``: the runner sums them and the reports read them as int16."""
+    if not (np.issubdtype(v.dtype, np.integer) or v.dtype == bool):
+        return f"{key} is {_kind(v)}, not of whole numbers (an integer dtype)"
+    low, high = (int(v.min()), int(v.max())) if v.size else span
+    if low < span[0] or high > span[1]:
+        return (f"{key} holds {low if low < span[0] else high:,}, not a whole number from "
+                f"{span[0]:,} to {span[1]:,} (kept as int16)")  # fmt: skip
+    return None
+
+
 def _columns_fault(b: SeatedBatch, g: int, n: int, declared: Any) -> str | None:
-    """seat_values and game_values: the declared columns, each an array of numbers."""
+    """seat_values and game_values: the declared columns, each an array of numbers, a seat
+    column's whole numbers within ``SEAT_VALUES``."""
     for kind, names, shape in (("seat_values", declared.seat_columns, (g, n)),
                                ("game_values", declared.game_columns, (g,))):  # fmt: skip
         got = getattr(b, kind)
@@ -114,7 +133,10 @@ def _columns_fault(b: SeatedBatch, g: int, n: int, declared: Any) -> str | None:
         if set(got) != set(names):
             return f"{kind} has {sorted(got)}, declared {list(names)}"
         for k in names:
-            bad = _array_fault(f"{kind}[{k!r}]", got[k], shape, False)
+            key = f"{kind}[{k!r}]"
+            bad = _array_fault(key, got[k], shape, False)
+            if bad is None and kind == "seat_values":
+                bad = _whole_fault(key, got[k], SEAT_VALUES)
             if bad:
                 return f"{bad} at {n} players" if "shape" in bad else bad
     return None
@@ -159,18 +181,43 @@ def checked_play(game: GamePlugin, seats: Sequence[Any], deal_seeds: np.ndarray,
 
 CODE_FAULTS = (AttributeError, IndexError, KeyError, NameError, NotImplementedError, TypeError,
                ZeroDivisionError)  # fmt: skip
-"""The exceptions a slip in the plug-in's own code raises. Others pass as they are: a
-strategy that cannot load in a worker (ValueError), a worker that may not start a helper
-process (AssertionError), already worded for the user, are no fault of the game's."""
+"""The exceptions a slip of code raises: the plug-in's fault wherever they come from."""
+
+LOOKUPS = ("strategies", "tournaments.game")
+"""Where an exception raised in a plug-in's ``play`` comes from when it is the user's, worded
+for the user already: the strategies package (a strategy that cannot load in a worker, a
+worker that may not start a decision's helper process), and the runner's lookup of an
+entrant's strategy in ``tournaments.game`` (``GameBase.strategy``: a file edited since the
+run loaded it)."""
+
+
+def _users_words(exc: BaseException) -> bool:
+    """``exc`` came through one of the ``LOOKUPS``."""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        module = str(frame.f_globals.get("__name__", ""))
+        if module.split(".")[0] == LOOKUPS[0] or (
+            module == LOOKUPS[1] and frame.f_code.co_name == "strategy"
+        ):
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def guarded(game: GamePlugin, method: str, *args: Any, **kw: Any) -> Any:
     """What the plug-in's ``method`` gives for these arguments; a ``PluginError`` naming the
-    game and the exception where its own code slips (``CODE_FAULTS``: a strategy's error
-    forfeits its game inside the plug-in)."""
+    game and the exception where it raises (a strategy's error forfeits its game inside the
+    plug-in, so what escapes is the plug-in's), but for one that came through the ``LOOKUPS``
+    and is no slip of code (``CODE_FAULTS``), which passes in the user's words, as does a
+    ``PluginError`` (a check inside it)."""
     try:
         return getattr(game, method)(*args, **kw)
-    except CODE_FAULTS as exc:
+    except PluginError:
+        raise
+    except Exception as exc:
+        if not isinstance(exc, CODE_FAULTS) and _users_words(exc):
+            raise
         why = f"{method}() raised {type(exc).__name__}: {exc}"
         raise PluginError(plugin_name(game), why) from exc
 
@@ -195,7 +242,10 @@ def check_matches(game: GamePlugin, res: Any, m: int, n: int) -> SeatedMatches:
     for key, shape, integer in (("game_match", (g,), True), ("game_scores", (g, n), False),
                                 ("match_games", (m,), True), ("match_totals", (m, n), False),
                                 ("match_winners", (m, n), False)):  # fmt: skip
-        why = _array_fault(key, getattr(res, key), shape, integer)
+        v = getattr(res, key)
+        why = _array_fault(key, v, shape, integer)
+        if why is None and key in ("game_scores", "match_totals"):  # kept as int16, as seats'
+            why = _whole_fault(key, v, SEAT_VALUES)
         if why is not None:
             raise PluginError(plugin_name(game), f"play_matches(): {why}")
     check_batch(game, res.games, g, n)

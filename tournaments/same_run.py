@@ -3,17 +3,20 @@
 Split from the runner (``runner.Tournament.check_out``) so that the rules of what counts as
 the same run live in one place beside the spec they compare: a run grown by stages is the same
 run (``stages.extends``), a game's former name is its name, entrants recorded by label alone
-are described now, and an entrant whose code changed is named as the difference.
+are described now, and an entrant whose code changed, or a game whose version or declaration
+did, is named as the difference.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from gamekit.errors import ParameterError
 
 from . import storage
+from .game import declaration
 from .games import load_spec, names_game
 from .labels import listed_in_order
 from .manifest_fields import (
@@ -28,7 +31,7 @@ from .seating_record import patterns, played_under
 from .session import spec_difference
 from .stages import GROWN_KEYS, described_since, extends
 
-__all__ = ["OtherRun", "check_out", "entrant_change"]
+__all__ = ["OtherRun", "check_out", "entrant_change", "game_change"]
 
 
 class OtherRun(ParameterError):
@@ -86,6 +89,12 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
         raise _grown_apart(out, old["spec"], spec, diff) or OtherRun(
             f"cannot resume {out}: it holds a different tournament (differs in {said})"
         )
+    change = game_change(t.game, old)
+    if change:
+        raise OtherRun(
+            f"cannot resume {out}: the game changed ({change}): resume it with the version "
+            "that played it, or play the run in a new {out}", "out",
+        )  # fmt: skip
     if not played_under(old.get("seating_design"), patterns(t.tables, t.seatings)):
         raise OtherRun(f"cannot resume {out}: it was played under other seatings than this "
                        f"version's {t.seating} design gives")  # fmt: skip
@@ -149,3 +158,25 @@ def entrant_change(t: Any, old: list[dict[str, Any]] | None) -> str | None:
             phrase = explain(before, after) if explain is not None else None
             return phrase or f"{after.get('label', '?')} changed"
     return None
+
+
+def game_change(game: Any, old: dict[str, Any]) -> str | None:
+    """How ``game`` differs from the game that played the run whose manifest is ``old``: its
+    own versions (``versions()``, e.g. its rules core's) and its declaration, each compared
+    where the run recorded it (an older run's may lack a field). New chunks played by changed
+    rules or columns would be summed with the run's under its old version and declaration.
+    The declared name aside: a game's former name is its name (``names_game``). None: the
+    same game."""
+    said = []
+    stored = old.get("versions")
+    if isinstance(stored, dict):
+        said += [f"{key}: {now} here, {stored[key]} in the run"
+                 for key, now in game.versions().items()
+                 if key in stored and str(stored[key]) != str(now)]  # fmt: skip
+    before = old.get("game_declaration")
+    if isinstance(before, dict):  # as the manifest keeps it: JSON's lists, floats, nulls
+        now = json.loads(json.dumps(declaration(game)))
+        fields = [k for k in now if k != "name" and k in before and before[k] != now[k]]
+        if fields:
+            said.append(f"its declaration differs in {', '.join(fields)}")
+    return "; ".join(said) or None
