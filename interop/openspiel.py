@@ -51,6 +51,7 @@ import numpy as np
 
 import leaves
 from gamekit.errors import shown
+from gamekit.requirement import import_failure
 from leaves import MAX_PLAYERS, N_VALUES, TURN_LIMIT, Action, PlayerView, Rules
 from leaves.actions import ACTIONS_BY_ID
 from leaves.deal import check_seed
@@ -59,7 +60,6 @@ from leaves.view import check_seat
 from strategies import Strategy, fresh
 
 from .agents import thirteen_leaves_strategy
-from gamekit.requirement import import_failure
 from .spiel_observer import Observer
 from .variants import action_id, n_action_ids, openspiel_text, rules_text
 
