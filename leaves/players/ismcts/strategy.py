@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 from typing import Any
 
 import numpy as np
@@ -380,7 +381,9 @@ def _compiled_policies() -> list[str]:
     decision, and a gauntlet builds an instance a game. A strategy registered at run time
     is a candidate at once; one installed while the process runs, from the next process.
     """
-    names = filtered(compiled=True, search=False, installed=not _SCANNED[0])
+    with warnings.catch_warnings():  # an entry point that cannot load is no compiled model:
+        warnings.simplefilter("ignore")  # a search never names it (research extra missing)
+        names = filtered(compiled=True, search=False, installed=not _SCANNED[0])
     _SCANNED[0] = True
     return names
 
