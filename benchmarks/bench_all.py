@@ -60,6 +60,8 @@ from gamekit.machine import cpu_name
 
 ROOT = Path(__file__).resolve().parent.parent
 HEURISTICS = ["greedy", "low", "high", "minimal"]
+TYPED = f"`leaves tournament {' '.join(HEURISTICS)} --games {{}} --out runs/bench`"
+"""A timed tournament as typed (``_cli_seconds`` gives a run an --out, the command needs one)."""
 C_REFERENCE_GAMES_PER_S = 600_000
 """The C engine's speed on the machine the issue's floors were set on (4 players, one core)."""
 FLOORS = {
@@ -174,9 +176,7 @@ def cold_first_contact() -> dict[str, float]:
                 child.expect(r"Hint: ")
                 res["cold_first_hint_s"] = time.perf_counter() - t0
             child.terminate(force=True)
-        res["cold_play_prompt_s"] = max(
-            res[f"cold_play_prompt_{lv}_s"] for lv in ("easy", "medium", "hard")
-        )
+        res["cold_play_prompt_s"] = max(v for k, v in res.items() if k.startswith("cold_play_"))
         res["cold_ismcts_tournament_s"] = _cli_seconds(
             ["tournament", "ismcts", "weighted", "taker", "greedy", "--games", "48",
              "--no-progress"], base=env)  # fmt: skip
@@ -192,9 +192,8 @@ ISMCTS_GAMES = 40
 def ismcts_decision_ms(games: int) -> dict[str, float]:
     """Mean wall milliseconds an ``ismcts`` decision takes (defaults, ``preset=fast``), one
     core, against three ``weighted``, as ``benchmarks/bench_ismcts.py`` measures them."""
-    spec = importlib.util.spec_from_file_location(
-        "bench_ismcts", ROOT / "benchmarks" / "bench_ismcts.py"
-    )
+    path = ROOT / "benchmarks" / "bench_ismcts.py"
+    spec = importlib.util.spec_from_file_location("bench_ismcts", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     return {
@@ -323,10 +322,10 @@ def markdown(res: dict[str, Any]) -> str:
     m = res["machine"]
     rows = [
         ("10,000-game tournament, default `--jobs`, end to end", f"{res['tournament_10k_s']:.2f} s",
-         "tournament_10k_s", "`leaves tournament greedy low high minimal --games 10000`"),
+         "tournament_10k_s", TYPED.format(10000)),
         ("1,000,000 four-player games, four heuristics, `--jobs 2`, end to end",
          f"{res['tournament_1m_jobs2_s']:.2f} s", "tournament_1m_jobs2_s",
-         "`leaves tournament greedy low high minimal --games 1000000 --jobs 2`"),
+         TYPED.format("1000000 --jobs 2")),
         ("compiled random play, 4 players, one core",
          f"{res['random_games_per_s']:,.0f} games/s ({res['random_turns_per_s'] / 1e6:.1f} M turns/s;"
          f" the board loop `kernels.random_games`: {res['board_random_games_per_s']:,.0f})",
@@ -390,7 +389,8 @@ def _run_rows(res: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
             ("its first hint (an `ismcts` search and weighted's reasons), empty caches",
              f"{res['cold_first_hint_s']:.1f} s", "cold_first_hint_s",
              "`python benchmarks/bench_all.py --cold`"),
-            ("`leaves tournament ismcts weighted taker greedy --games 48` on empty caches",
+            ("`leaves tournament ismcts weighted taker greedy --games 48 --out runs/bench` on empty "
+             "caches",
              f"{res['cold_ismcts_tournament_s']:.1f} s", "cold_ismcts_tournament_s",
              "`python benchmarks/bench_all.py --cold`"),
         ]  # fmt: skip
@@ -418,10 +418,10 @@ def readme_table(res: dict[str, Any]) -> str:
         ("compiled random play, 4 players, one core", random, None, "`LEAVES_ENGINE=numba leaves bench --players 4`"),
         ("tournament of 1,000,000 four-player games, four heuristics, end to end",
          f"{res['tournament_1m_jobs2_s']:.2f} s", None,
-         "`leaves tournament greedy low high minimal --games 1000000 --jobs 2`"),
+         TYPED.format("1000000 --jobs 2")),
         ("10,000-game tournament, end to end through the command",
          f"{res['tournament_10k_s']:.2f} s", None,
-         "`leaves tournament greedy low high minimal --games 10000`"),
+         TYPED.format(10000)),
         *_run_rows(res),
     ]  # fmt: skip
     m = res["machine"]

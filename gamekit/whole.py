@@ -3,7 +3,8 @@ guard against slow conversions), yet a 5,000-digit table size or count is a numb
 same, to be refused as too large in the caller's words, never as text that is no number.
 The digits are 0-9 alone: text Python reads as a number in another spelling (``١٢``,
 ``1_000``) is none here, and ``other_spelling`` says why, in the one wording of the number
-flags and the rules."""
+flags and the rules; where only a number's own form is read (a rule's value, kept as one text),
+``other_form`` says why ``09``, ``+9`` or ``-0`` is not it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["other_spelling", "read_whole"]
+__all__ = ["other_form", "other_spelling", "read_whole"]
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 """Typed text that is a whole number: a sign, then ASCII digits only."""
@@ -44,3 +45,27 @@ def other_spelling(value: Any, parse: Callable[[str], Any] = int) -> str:
     except ValueError:  # no number even to Python: refused as any other text is
         return ""
     return "written with " + " and ".join(filter(None, spellings))
+
+
+_SHOWN_DIGITS = 40
+"""Digits up to which ``other_form`` writes the number's own form out (past them the line
+would be the number)."""
+
+
+def other_form(value: Any) -> str:
+    """Why the typed ``value``, a whole number of the digits 0-9, is not written in its own
+    form, with that form ('' where it is, or where it is no such number): a leading zero
+    (``09``: write 9) or a sign it needs none of (``+9``, ``-0``). The rules read a number in
+    its own form alone (one text for each rule), where a number flag reads ``09`` as 9."""
+    text = value.strip() if isinstance(value, str) else ""
+    if not _WHOLE.fullmatch(text):
+        return ""
+    digits = text.lstrip("+-")
+    plain = digits.lstrip("0") or "0"  # by the text: int() writes no more than 4,300 digits
+    own = ("-" if text[0] == "-" and plain != "0" else "") + plain
+    forms = ("a sign" if text[0] == "+" or (text[0] == "-" and plain == "0") else "",
+             "a leading zero" if len(digits) > len(plain) else "")  # fmt: skip
+    if not any(forms):
+        return ""
+    write = f": write {own}" if len(plain) <= _SHOWN_DIGITS else ""
+    return f"written with {' and '.join(filter(None, forms))}{write}"

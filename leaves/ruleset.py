@@ -36,7 +36,7 @@ from numbers import Integral, Real
 from typing import Any, ClassVar, NamedTuple
 
 from gamekit.errors import ParameterError, refuse_unknown_keys, shown
-from gamekit.whole import other_spelling
+from gamekit.whole import other_form, other_spelling
 
 from .rule_text import counts_text, named_value, parse_texts, rule_items, texts_of, value_text
 from .rules import (
@@ -294,10 +294,11 @@ def _integer(name: str, value: Any, low: int, high: int) -> int:
 
 
 def _not_whole(name: str, value: Any, low: int, high: int) -> str:
-    """The line refusing ``value``, no whole number of the digits 0-9; a spelling Python
-    reads as a number (``９``, ``1_000``, ``-٣``) is said why in the number flags' words
-    (``gamekit.whole.other_spelling``)."""
-    why = other_spelling(value)
+    """The line refusing ``value``, no whole number of the digits 0-9 in its own form; a
+    spelling Python reads as a number (``９``, ``1_000``, ``-٣``) is said why in the number
+    flags' words (``gamekit.whole.other_spelling``), and another form (``09``, ``+9``) with
+    the one to write (``other_form``)."""
+    why = other_spelling(value) or other_form(value)
     return f"{name} must be a whole number {low}..{high}, got {shown(value, typed=False)}" + (
         why and f", {why}"
     )

@@ -222,6 +222,7 @@ def test_the_tournament_summary_writes_no_minus_zero(capsys):
     from leaves_cli.tournament_parts import summary_table
 
     cols = {"strategy": np.array(["a"], dtype=object), "games": np.array([8]),
+            "seats": np.array([8]),
             "wins": np.array([2]), "win_rate": np.array([0.25]),
             "score_mean": np.array([-1e-4]), "forfeits": np.array([0])}  # fmt: skip
     result = SimpleNamespace(summary_columns=lambda: cols, spec={"expert": False, "rows": False},
