@@ -130,7 +130,7 @@ def one_run(d: Design, seed: int, shared: bool = False) -> dict:
     out = {
         "games": t.n_games,
         "units": int(s["deal_sets"].max()),
-        "rate": (s["wins"].to_numpy(float), s["games"].to_numpy(float)),
+        "rate": (s["wins"].to_numpy(float), s["seats"].to_numpy(float)),
         "rate_ci": (s["ci_low"].to_numpy(), s["ci_high"].to_numpy()),
     }
     if d.gauntlet:

@@ -55,7 +55,7 @@ def measure(
     with tempfile.TemporaryDirectory() as tmp:
         summ = reports.summary(t.run(n_jobs=jobs, out=tmp))
     row = summ[summ["strategy"] == t.focus].iloc[0]
-    return int(row["wins"]), int(row["games"]), float(row["ci_low"]), float(row["ci_high"])
+    return int(row["wins"]), int(row["seats"]), float(row["ci_low"]), float(row["ci_high"])
 
 
 def decision_ms(spec: str, games: int = 8, seed: int = SEED) -> tuple[float, float]:

@@ -237,13 +237,15 @@ def batch_line(test: Any, games: int, r: dict[str, float], units: str = "games")
         difference_interval,
         fixed,
         in_percentage_points,
+        one_stratum,
     )
 
     k = apart_digits(r["ci_low"], r["ci_high"], 2)  # no bound other than 0 written 0, either side
     diff = f"difference {in_percentage_points(fixed(100 * r['diff'], k, '+'))}"
     head = f"batch {test.batches}: {games:,} {units} per side, {diff}"
     sets = no_spread_sets(r)
-    said, low, high = weighed(test.llr, test.lower, test.upper, sets)
+    alike = one_stratum(r.get("units", math.nan), r.get("df", math.nan))  # one table's sets
+    said, low, high = weighed(test.llr, test.lower, test.upper, sets, alike)
     stop = f"(stop at {low} or {high})"
     if sets:  # no interval to show: the LLR's words say why
         return f"{head} over {counted(sets, 'duplicate set')}, {said} {stop}"

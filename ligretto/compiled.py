@@ -82,6 +82,7 @@ class RoundBatch:
     stack_left: np.ndarray  # int8 (G, n)
     centre_cards: np.ndarray  # int8 (G, n)
     ended_by: np.ndarray  # int8 (G,): seat whose stack emptied, -1 blockade, -2 unfinished
+    # (-3 forfeited: ``players.play_batch``'s Python path only)
     time_ms: np.ndarray  # int32 (G,): when the round ended
     plays: np.ndarray  # int16 (G,)
     flips: np.ndarray  # int32 (G,)

@@ -3,7 +3,8 @@
 Per seat: ``score`` (the rank value, higher is better), ``stack_left``, ``centre_cards`` and
 ``won`` (1 for each player with the round's highest score: ties share, Interpretation L4). Per
 round: ``seconds`` (game time to the nearest whole second, the length histogrammed),
-``time_ms``, ``ended_by`` (seat whose stack emptied, -1 blockade, -2 stopped unfinished),
+``time_ms``, ``ended_by`` (seat whose stack emptied, -1 blockade, -2 stopped unfinished at a
+limit, -3 forfeited: a round with no end, neither ``blockade`` nor ``unfinished``),
 ``blockade``, ``unfinished``, ``plays``, ``flips``, ``fails``. There is no first player:
 everyone plays at once. Games of several rounds (to ``--target`` 100 points, or ``--rounds
 N``) are the runner's generic matches.
@@ -214,7 +215,7 @@ class LigrettoGame(GameBase):
                 "time_ms": b.time_ms.astype(np.int32),
                 "ended_by": b.ended_by.astype(np.int8),
                 "blockade": b.ended_by == ENDED_BLOCKADE,
-                "unfinished": (b.ended_by == ENDED_UNFINISHED) & (forfeit < 0),  # not forfeits
+                "unfinished": b.ended_by == ENDED_UNFINISHED,  # a forfeit's is ENDED_FORFEIT
                 "plays": b.plays.astype(np.int16),
                 "flips": b.flips.astype(np.int32),
                 "fails": b.fails.astype(np.int16),

@@ -145,6 +145,10 @@ the reports' words for them."""
 
 ENDED_BLOCKADE = -1  # ``ended_by`` of a round that ended because nobody could move
 ENDED_UNFINISHED = -2  # ``ended_by`` of a round stopped at MAX_ROUND_MS or MAX_ACTIONS
+ENDED_FORFEIT = -3
+"""``ended_by`` of a forfeited round's row: a seat broke the rules or raised, so the round has
+no end (no emptied stack, no blockade, no limit reached); never in a round record, which a
+forfeited round does not keep."""
 
 DEFAULT_SPEED = 1.0
 """A reaction-time model's speed when none is given (1.1 is 10% faster)."""

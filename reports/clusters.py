@@ -68,6 +68,7 @@ __all__ = [
     "table_sums",
     "t_quantile",
     "too_small",
+    "wilson_at",
     "wilson_t",
 ]
 
@@ -444,8 +445,14 @@ def wilson_t(est: Estimates, level: float = 0.95) -> tuple[np.ndarray, np.ndarra
     same rate in every duplicate set) it counts each cluster once: a cluster's rate lies in
     [0, 1], so with mean ``p`` its variance is at most ``p (1 - p)`` (Bhatia and Davis), the
     variance of one trial. NaN where the run is too small."""
+    return wilson_at(est, t_quantile(est.df, level))
+
+
+def wilson_at(est: Estimates, z: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``wilson_t``'s interval at the quantile ``z`` (per group, or one for all): the one
+    formula, for a caller that sets the level another way (``reports.newcombe``)."""
     p = np.asarray(est.value, dtype=float)
-    z = t_quantile(est.df, level)
+    z = np.broadcast_to(np.asarray(z, dtype=float), p.shape)
     with np.errstate(invalid="ignore", divide="ignore"):
         n = np.where(est.no_spread(), est.units, p * (1 - p) / est.se**2)
         denom = 1 + z * z / n

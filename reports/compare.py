@@ -9,7 +9,11 @@ are paired per duplicate set: per set both played, B's wins less A's over the sa
 ratio estimate whose error no longer carries the deals' luck; both win rates are then over
 those sets, so that B's less A's is B - A. Other runs are independent, so
 the difference's variance is the sum of the two stratified variances, with Welch's degrees of
-freedom. p-values are two-sided t tests, Holm-corrected over the strategies compared. Runs of
+freedom; where either run's rate shows no spread (every set won, say: a standard error of 0,
+though its own interval is wide), that sum would carry the other run's error alone, so the
+interval is Newcombe's on the two rates' own intervals and its p-value the one that inverts it
+(``reports.newcombe``). p-values are two-sided (t tests but for those, and the paired sets'
+sign test where they show no spread), Holm-corrected over the strategies compared. Runs of
 other games or table sizes, or a gauntlet against a tournament, are refused
 (``NotComparable``); runs under other rules are compared and the rules named. Games ended by
 a forfeit are left out, as from the report's paired comparisons (``Games.finished``): a set
@@ -36,12 +40,14 @@ from .compare_deals import Overlap, deal_seeds, emptied_tables, overlap, paired_
 from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
 from .data import Games, ReportError, Run
 from .loading import as_run
+from .newcombe import newcombe
 from .numbers import (
-    NO_SPREAD,
     apart_digits,
     counted,
     difference_interval,
     no_spread,
+    no_spread_value,
+    one_stratum,
     p_column,
     p_text,
     points,
@@ -265,7 +271,9 @@ def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: floa
     rates. Win rates are over the games not ended by a forfeit: paired, over ``ov``'s sets (a
     set with a forfeited game only where both runs forfeited the same games, ``_unshared``),
     as B - A is; unpaired, less the tables one run forfeited every game at
-    (``emptied_tables``), B - A the difference of the two rates."""
+    (``emptied_tables``), B - A the difference of the two rates, with Newcombe's interval
+    and p-value where either rate shows no spread (``reports.newcombe``: ``se`` and ``df``
+    then NaN, as no t interval is stated)."""
     codes = [(ga.labels.index(m.a), gb.labels.index(m.b)) for m in measured]
     if ov.paired:
         drop_a, drop_b, empty = (*_unshared(ga, gb, ov), [])
@@ -277,11 +285,17 @@ def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: floa
         paired_difference(ga, gb, codes, ov) if ov.paired else (_unpaired(ea, eb), False)
     )
     d_lo, d_hi = within(*diff.interval())
+    p, se, df, flat = diff.p_value(), diff.se, diff.df, diff.flat()
+    if not ov.paired:  # a rate with no spread: Newcombe's interval and its p-value
+        n_lo, n_hi, n_p = newcombe(ea, eb)
+        use = np.isfinite(n_p)
+        d_lo, d_hi, p = np.where(use, n_lo, d_lo), np.where(use, n_hi, d_hi), np.where(use, n_p, p)
+        se, df, flat = np.where(use, np.nan, se), np.where(use, np.nan, df), flat & ~use
     table = pd.DataFrame({
         "strategy": [m.name for m in measured], "win_rate_a": ea.value, "ci_low_a": lo_a,
         "ci_high_a": hi_a, "win_rate_b": eb.value, "ci_low_b": lo_b, "ci_high_b": hi_b,
-        "diff": diff.value, "ci_low": d_lo, "ci_high": d_hi, "se": diff.se, "df": diff.df,
-        "units": diff.units.astype(np.int64), "no_spread": diff.flat(), "p_value": diff.p_value(),
+        "diff": diff.value, "ci_low": d_lo, "ci_high": d_hi, "se": se, "df": df,
+        "units": diff.units.astype(np.int64), "no_spread": flat, "p_value": p,
         "strategy_a": [m.a for m in measured], "strategy_b": [m.b for m in measured],
     })  # fmt: skip
     table = table.loc[table["units"] > 0].reset_index(drop=True)
@@ -296,12 +310,15 @@ def _change(r: Any, paired: bool, signed: bool = True) -> tuple[str, str]:
     percentage points, both with the decimals that set the bounds apart (``apart_digits``:
     never a bound other than 0 written 0, whether the interval is clear of 0 or across it:
     '[-0.04, +0.20]', never '[+0.0, +0.2]'); or, for the interval, why there is none: too few
-    deals, or no spread (``no_spread``: every duplicate set paired gave the same difference;
-    unpaired, each run's sets gave the same rate)."""
+    deals, or no spread (``no_spread``: every duplicate set paired gave the same difference,
+    or at several tables each table's sets did, ``one_stratum``; ``compare`` gives unpaired
+    rates without spread Newcombe's interval instead)."""
     k = apart_digits(r.ci_low, r.ci_high)
     figure = signed_points(r.diff, k) if signed else points(r.diff, k)
     if getattr(r, "no_spread", False) and not np.isfinite(r.ci_low):
-        return figure, f"({no_spread(int(r.units)) if paired else NO_SPREAD})"
+        alike = one_stratum(getattr(r, "units", np.nan), getattr(r, "df", np.nan))
+        why = no_spread(int(r.units), alike=alike) if paired else no_spread_value(alike)
+        return figure, f"({why})"
     return figure, difference_interval(r.ci_low, r.ci_high, digits=k)
 
 

@@ -142,10 +142,10 @@ class Games:
         )  # fmt: skip
 
     def finished(self) -> Games:
-        """The games not ended by a forfeit (itself when there is none, or when every game
-        was: then there is nothing else to show): a game a strategy forfeited says nothing
-        about seats or lengths."""
-        if not self.forfeited.any() or self.forfeited.all():
+        """The games not ended by a forfeit (itself when there is none; no games when every
+        game was): a game a strategy forfeited says nothing about seats or lengths. The one
+        rule of every table that leaves forfeits out, called directly or from the page."""
+        if not self.forfeited.any():
             return self
         return self.select(~self.forfeited)
 

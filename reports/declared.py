@@ -5,8 +5,8 @@
 - ``by_parameter``: the rank value by strategy and by the value of a declared strategy
   parameter (e.g. a ``speed``: is it better to be 10% faster or to play smarter?).
 - ``outcomes``: per table size, the share of every declared yes/no column with a 95% interval
-  (e.g. rounds ended by blockade) and the mean of every length column (over the rows the
-  lengths table counts: not those ended by a forfeit).
+  (e.g. rounds ended by blockade) and the mean of every length column, both over the rows
+  the lengths table counts: not those ended by a forfeit (cut short, by no declared outcome).
 
 All are computed from the run's arrays (``reports.data.Games``), read by the declaration;
 a game that declares none of these gets none of the tables. A mean is over the rows not ended
@@ -29,7 +29,11 @@ from .clusters import Estimates, clustered_rate, clusters, ratio_estimates, tabl
 from .data import MISSING, Games, Run
 from .loading import as_games, as_run
 
-__all__ = ["means", "by_parameter", "outcomes", "split_label"]
+__all__ = ["VALID", "means", "by_parameter", "outcomes", "split_label"]
+
+VALID = "valid_{}"
+"""The outcomes table's column of the rows its shares are over (not ended by a forfeit),
+named with the game's unit in the plural ('valid_rounds')."""
 
 _LABEL = re.compile(r"^(?P<base>[^(]+)(?:\((?P<params>.*)\))?$")
 
@@ -171,11 +175,12 @@ def by_parameter(data: Any) -> pd.DataFrame | None:
 
 
 def outcomes(data: Any) -> pd.DataFrame | None:
-    """Per table size and over all: games (rounds), the share of every declared yes/no column
-    of them with a 95% interval over duplicate sets, and the mean of every length column over
-    the rows the lengths table counts (``Games.finished``: not those ended by a forfeit, whose
-    length is of a row cut short), so that the two tables of a page give one mean. None when
-    the game declares no yes/no columns."""
+    """Per table size and over all: games (rounds), ``valid_<units>`` (those not ended by a
+    forfeit), the share of every declared yes/no column of the valid ones with a 95% interval
+    over duplicate sets (a forfeited row was cut short: it could not end by a declared
+    outcome, e.g. a blockade; no share where none is valid), and the mean of every length
+    column over the same rows (``Games.finished``), so that the two tables of a page give one
+    mean. None when the game declares no yes/no columns."""
     g = as_games(data)
     d = g.declaration
     if not g.flags:
@@ -186,13 +191,17 @@ def outcomes(data: Any) -> pd.DataFrame | None:
     for n in [*sizes.tolist(), None]:
         at = np.ones(len(g), bool) if n is None else g.n_players == n
         kept = np.ones(len(done), bool) if n is None else done.n_players == n
+        valid = at & ~g.forfeited  # a forfeit ends a row cut short, by no declared outcome
         row: dict[str, Any] = {"n_players": "all" if n is None else int(n),
-                               d.units(): int(at.sum())}  # fmt: skip
+                               d.units(): int(at.sum()),
+                               VALID.format(d.units()): int(valid.sum())}  # fmt: skip
         cl = clusters(g)
         for c, flag in g.flags.items():
-            hits = int(flag[at].sum())
-            low, high = clustered_rate(flag[at], cl.of_game[at], cl.stratum[cl.of_game[at]])
-            row[f"{c}_share"] = hits / max(int(at.sum()), 1)
+            hits = int(flag[valid].sum())
+            low, high = clustered_rate(
+                flag[valid], cl.of_game[valid], cl.stratum[cl.of_game[valid]]
+            )
+            row[f"{c}_share"] = hits / int(valid.sum()) if valid.any() else np.nan
             row[f"{c}_ci_low"], row[f"{c}_ci_high"] = low, high
         for c in d.length_columns:
             row[f"{c}_mean"] = float(done.lengths[c][kept].mean()) if kept.any() else np.nan

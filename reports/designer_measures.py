@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .clusters import Estimates, t_quantile
+from .clusters import Estimates, sign_test, t_quantile
 from .data import Run
 from .stats import RATE_DIFFERENCE, holm
 from .variants_sets import (
@@ -52,6 +52,7 @@ __all__ = [
     "ladder_table",
     "paired_measure",
     "sample_design",
+    "set_signs",
     "trace_stats",
 ]
 
@@ -226,6 +227,23 @@ def paired_measure(d: Design, sums, metric: str, position: int,
                    detail=" - ".join(pair), pooled=d.pooled, bounds=RATE_DIFFERENCE)  # fmt: skip
 
 
+PAIRED = ("skill_spread", "ladder_step")
+"""The measures ``paired_measure`` builds: a mean over duplicate sets of each set's own
+difference, so each set's contribution has that difference's sign."""
+
+
+def set_signs(m: Measure) -> tuple[float, float]:
+    """The duplicate sets whose own difference lies above 0 and below it, of a measure
+    ``paired_measure`` built: what the exact sign test of one with no spread counts, as
+    ``Estimates.p_value`` counts a paired difference's (``ladder_table``). NaN for the other
+    measures, whose contributions are deviations from their value, not differences."""
+    if m.metric not in PAIRED:
+        return np.nan, np.nan
+    diff = m.u * m.u.size  # each set's own difference (``paired_sets``)
+    tiny = 1e-12  # a difference of two equal rates, but for rounding
+    return float((diff > tiny).sum()), float((diff < -tiny).sum())
+
+
 LEVEL = 0.05
 """The ladder's family-wise error rate: Holm's correction over a rule set's steps."""
 
@@ -234,7 +252,8 @@ def _needs(est: Estimates, steps: np.ndarray) -> np.ndarray:
     """Per step, the size that is significant whatever the other steps: Bonferroni's
     t quantile over its rule set's ``steps`` times its se (a p-value under LEVEL / steps
     passes every stage of Holm's step-down, so this much always suffices; NaN where the run
-    is too small)."""
+    is too small). ``ladder_table`` states none where the se is 0 (t x 0 would read as 'any
+    step is significant'): the sign test tests such a step."""
     out = np.full(est.value.shape, np.nan)
     for m in np.unique(steps):
         at = steps == m
@@ -243,11 +262,15 @@ def _needs(est: Estimates, steps: np.ndarray) -> np.ndarray:
 
 
 def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
-    """Per rule set and step of the ladder: the step with its interval, its p-value, Holm's
-    over the rule set's steps, whether it is significant and ``needs``, the size a step would
-    need to be significant whatever the other steps; ``reversed``: significant the other way
-    (the rule set's order differs from the ladder's there: no level); ``level``: significant
-    with its interval above 0, and kept by Holm over the rule set's one-sided tests (``_up``);
+    """Per rule set and step of the ladder: the step with its interval, its p-value (the t
+    test's; the exact sign test's over its duplicate sets where they show no spread,
+    ``no_spread``, whatever the step, 0 included: ``_p_values``), Holm's over the rule set's
+    steps, whether it is significant and ``needs``, the size a step would need to be
+    significant whatever the other steps (NaN where ``no_spread``: the t test has no
+    spread to scale); ``reversed``: significant the other way (the rule set's order differs
+    from the ladder's there: no level); ``level``: significant with its interval above 0
+    (with no spread, more of its sets above 0 than below), and kept by Holm over the rule
+    set's one-sided tests (``_up``);
     ``levels``: 1 + the levels, a one-sided lower bound on how many of the ``rungs``
     strategies are skill levels in the ladder's order (adjacent ones the upper truly beats):
     Holm keeps the chance that any step counted is in truth not upward under 5% whatever the
@@ -258,16 +281,16 @@ def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
     if not len(rows):
         return pd.DataFrame(columns=LADDER_COLUMNS)
     est = Estimates(*(rows[c].to_numpy(float) for c in ("value", "se", "df", "deal_sets")))
-    p = est.p_value()
-    still = np.array([v != 0 and flat(v, s, d) for v, s, d in zip(est.value, est.se, est.df,
-                                                                    strict=True)])  # fmt: skip
-    p[still] = np.nan  # every set gave the same step: no spread to test it by
+    still = np.array([flat(v, s, d) for v, s, d in zip(est.value, est.se, est.df, strict=True)])
+    p, way = _p_values(est, rows, still)
     of, _ = pd.factorize(rows["rules"], sort=False)
     steps = np.bincount(of)[of]
     p_holm = _per_rules(p, of)
     sig = np.nan_to_num(p_holm, nan=1.0) < LEVEL
     lo, hi = rows["ci_low"].to_numpy(float), rows["ci_high"].to_numpy(float)
-    level = sig & (lo > 0) & _up(est.value, p, of)
+    up = (lo > 0) | (still & (way > 0))  # its interval above 0, or with no spread its signs
+    down = (hi < 0) | (still & (way < 0))
+    level = sig & up & _up(way, p, of)
     upper, lower = zip(*(str(d).split(" - ") for d in rows["detail"]), strict=True)
     return pd.DataFrame({
         "rules": rows["rules"].to_numpy(), "step": rows["position"].to_numpy(int),
@@ -275,8 +298,24 @@ def ladder_table(metrics: pd.DataFrame) -> pd.DataFrame:
         "p_value": p, "p_holm": p_holm, "significant": sig,
         "needs": np.where(still, np.nan, _needs(est, steps)),
         "levels": np.bincount(of, weights=level).astype(int)[of] + 1, "rungs": steps + 1,
-        "no_spread": still, "level": level, "reversed": sig & (hi < 0),
+        "no_spread": still, "level": level, "reversed": sig & down,
     }, columns=LADDER_COLUMNS)  # fmt: skip
+
+
+def _p_values(est: Estimates, rows: pd.DataFrame,
+              still: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Per step, its two-sided p-value and the way it goes (above 0: up). The t test's and the
+    step's sign; where its duplicate sets show no spread (``still``: within each table every
+    set gave the same step) the exact sign test over the sets and the sets above less those
+    below (``sets_above``, ``sets_below``; ``set_signs``), as the run's report tests the same
+    pair (``Estimates.p_value``). A table that does not count its sets' signs leaves such a
+    step untested (NaN; 1 where it is 0); NaN where the run is too small."""
+    p = est.p_value()
+    above, below = (rows[c].to_numpy(float) if c in rows else np.full(len(rows), np.nan)
+                    for c in ("sets_above", "sets_below"))  # fmt: skip
+    signed = still & np.isfinite(above) & np.isfinite(below)
+    tested = sign_test(*(np.nan_to_num(c).astype(np.int64) for c in (above, below)))
+    return np.where(signed, tested, p), np.where(signed, above - below, est.value)
 
 
 def _per_rules(p: np.ndarray, of: np.ndarray) -> np.ndarray:

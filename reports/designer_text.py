@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .numbers import (
+    NO_SPREAD_WITHIN,
     TOO_FEW,
     apart_digits,
     counted,
@@ -18,6 +19,7 @@ from .numbers import (
     fixed,
     in_percentage_points,
     interval,
+    p_text,
     signed_points,
 )
 from .variants_words import change, missing, others
@@ -119,11 +121,14 @@ def baseline_designer(look: Any, base: str) -> list[str]:
 
 def _cost(look: Any, key: tuple) -> str:
     """What a restriction costs its strategy: a clear cost, none clear, or, without an
-    interval, that the run cannot tell (too few deals, or no spread between them)."""
+    interval, that the run cannot tell (too few deals, or no spread between them: within
+    each table, where the sets lie at several, ``missing``)."""
     r = look.m[key]
     head = f"{_restricting(r)} costs it"
     if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
-        why = "too few deals" if missing(r) == TOO_FEW else "no spread between the deals"
+        said = missing(r)
+        within = " of each table" if said == NO_SPREAD_WITHIN else ""
+        why = "too few deals" if said == TOO_FEW else f"no spread between the deals{within}"
         return (f"{_restricting(r)}: {why} to tell what it costs it "
                 f"({look.shown(key)} of win rate, no interval)")  # fmt: skip
     if r["ci_low"] > 0 or r["ci_high"] < 0:
@@ -162,7 +167,7 @@ def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
         text = head + f"no step of the default rules' {rungs} strategies goes up significantly"
     else:
         text = head + (f"the default rules tell at least {levels} skill levels apart among its "
-                       f"{rungs} strategies ({BOUND})")  # fmt: skip
+                       f"{rungs} strategies ({_bound(own)})")  # fmt: skip
     text += "".join(f"; {c}" for c in (_reversed(own), _uncounted(own)) if c)
     if flat:  # where some step is significant, the others are named as not
         what = "" if told == NONE_APART else " not significant"
@@ -176,6 +181,17 @@ BOUND = (
     "is in truth not upward under 5%"
 )
 """Why the levels are a lower bound, and at what confidence (``ladder_table``)."""
+SIGNS = ("interval above 0 or, with no spread, more of its duplicate sets above 0 than below "
+         "by their sign test")  # fmt: skip
+"""A level's side of 0 where one counted has no spread, and so no interval."""
+
+
+def _bound(steps: pd.DataFrame) -> str:
+    """``BOUND``, which says how a level with no spread is counted where one is."""
+    if (_flag(steps, "level") & _flag(steps, "no_spread")).any():
+        return BOUND.replace("interval above 0", SIGNS, 1)
+    return BOUND
+
 
 NO_PAIR = "the bound tells no neighbouring pair apart"
 """What a ladder with no significant step tells: at least 1 level, a lower bound from
@@ -195,8 +211,9 @@ def _reversed(steps: pd.DataFrame) -> str:
     for r in rows.itertuples():
         k = apart_digits(-r.ci_high, -r.ci_low)  # as the step's cell: the same decimals
         size = in_percentage_points(fixed(-100 * r.diff, k))
-        pairs.append(f"{r.lower} ahead of {r.upper} by {size} "
-                     f"{interval(-r.ci_high, -r.ci_low, digits=k)}")  # fmt: skip
+        span = (f"({_same(r)})" if getattr(r, "no_spread", False)
+                else interval(-r.ci_high, -r.ci_low, digits=k))  # fmt: skip
+        pairs.append(f"{r.lower} ahead of {r.upper} by {size} {span}")
     return (
         "its order differs from the ladder's (steps significant the other way, no levels): "
         + _and(pairs)
@@ -209,7 +226,8 @@ def _uncounted(steps: pd.DataFrame) -> str:
     the levels do not count them."""
     if "level" not in steps or "ci_low" not in steps:  # a table that does not tell
         return ""
-    up = _flag(steps, "significant") & (steps["ci_low"].to_numpy(float) > 0)
+    above = (steps["ci_low"].to_numpy(float) > 0) | _flag(steps, "no_spread")  # else reversed
+    up = _flag(steps, "significant") & above & ~_flag(steps, "reversed")
     rows = steps[up & ~_flag(steps, "level")]
     if not len(rows):
         return ""
@@ -274,11 +292,26 @@ def _levels(steps: pd.DataFrame) -> tuple[int, int]:
     return int(steps["levels"].iloc[0]), int(steps["rungs"].iloc[0])
 
 
+SAME_STEP = "within each table every duplicate set gave the same step"
+"""What a step with no spread says of its sets (``ladder_table``'s ``no_spread``: a variance
+within tables of 0), true however many tables: at several, their steps may differ."""
+
+
+def _same(r: Any) -> str:
+    """Why a step with no spread has no interval, and its test: the sign test over its sets,
+    Holm's p-value beside it (the one its significance is judged by); none where the table
+    did not count the sets' signs."""
+    p = float(getattr(r, "p_holm", np.nan))
+    if not np.isfinite(p):
+        return f"{SAME_STEP}: no spread to test it by"
+    return f"{SAME_STEP}, so no interval: its sets' sign test gives {p_text(p)} after Holm"
+
+
 def _flat(r: Any) -> str:
     """A step that is not significant: its size and the size it would need."""
     v = signed_points(r.diff)
     if getattr(r, "no_spread", False):
-        return f"{r.upper} over {r.lower} ({v} in every duplicate set: no spread to test it by)"
+        return f"{r.upper} over {r.lower} ({v}; {_same(r)})"
     if not np.isfinite(r.needs):
         return f"{r.upper} over {r.lower} ({v}, too few deals to test)"
     need = in_percentage_points(fixed(100 * r.needs))

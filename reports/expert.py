@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tournaments.declaration import Declaration
+from gamekit.matches import MAX_GAMES
+from tournaments.aggregates import stopped_at_cap
+from tournaments.declaration import Declaration, plural
 
 from .clusters import clusters, ratio_estimates, table_sums, wilson_t
 from .data import ReportError, Run
@@ -183,23 +185,58 @@ def expert_scores(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFram
 
 def expert_lengths(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Match length in games (or the declared unit, e.g. rounds) by player count: matches,
-    mean, median, p10, p90, max; ``attrs["measured"]`` says in what ('match length in games',
-    'game length in rounds'), for the page to say beside the table."""
+    mean, median, p10, p90, max, and where some match to a target stopped at the cap on games
+    before anyone reached it, ``stopped_at_cap`` (``capped_words`` says what that means);
+    ``attrs["measured"]`` says in what ('match length in games', 'game length in rounds'),
+    for the page to say beside the table."""
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
-    _, _, games, n_players = match_arrays(run)
-    df = pd.DataFrame({"n_players": n_players, "games": games})
-    agg = df.groupby("n_players")["games"].agg(
-        matches="size",
-        mean="mean",
-        median="median",
-        p10=lambda x: x.quantile(0.1),
-        p90=lambda x: x.quantile(0.9),
-        max="max",
+    _, totals, games, n_players = match_arrays(run)
+    df = pd.DataFrame(
+        {"n_players": n_players, "games": games, "capped": _capped(run, totals, games)}
+    )
+    agg = df.groupby("n_players").agg(
+        matches=("games", "size"),
+        mean=("games", "mean"),
+        median=("games", "median"),
+        p10=("games", lambda x: x.quantile(0.1)),
+        p90=("games", lambda x: x.quantile(0.9)),
+        max=("games", "max"),
+        stopped_at_cap=("capped", "sum"),
     )
     out = agg.reset_index()
+    if not out["stopped_at_cap"].any():  # none did (or the run has no target): nothing to say
+        out = out.drop(columns="stopped_at_cap")
     d = run.games.declaration
     measured = f"{d.match_unit} length in {d.units()}: mean, median, p10, p90, max"
     out.attrs["measured"] = "; ".join(filter(None, [measured, match_words(d)]))
     return in_match_words(out, d)
+
+
+def _capped(run: Run, totals: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """bool (M,): the matches of a run to a target (its manifest's ``target``; none for one of
+    a set number of games) that stopped at the cap on games before anyone reached it, by the
+    runner's rule (``tournaments.aggregates.stopped_at_cap``: the best total then won)."""
+    spec = run.manifest.get("spec") if isinstance(run.manifest, dict) else None
+    target = spec.get("target") if isinstance(spec, dict) and not spec.get("rounds") else None
+    if not isinstance(target, int) or isinstance(target, bool):
+        return np.zeros(len(games), bool)
+    return np.asarray(stopped_at_cap(games, totals.max(axis=1, initial=-1), target), bool)
+
+
+def capped_words(lengths: pd.DataFrame | None, d: Declaration) -> str:
+    """Where some matches stopped at the cap (``expert_lengths``' ``stopped_at_cap``), how many
+    and what that means for the match table: their winner is the best total then, and their
+    final totals, short of the target, are in its totals with the rest; "" where none did."""
+    if lengths is None or "stopped_at_cap" not in lengths:
+        return ""
+    n, of = int(lengths["stopped_at_cap"].sum()), int(lengths["matches"].sum())
+    if not n:
+        return ""
+    best = "highest" if d.higher_is_better else "lowest"
+    each, them = ("it", "it") if n == 1 else ("each", "them")
+    return (f"{n:,} of {of:,} {plural(d.match_unit)} stopped at the cap of {MAX_GAMES} "
+            f"{d.units()} before anyone reached the target: {each} was won by the {best} total "
+            f"then, and the {d.match_name} table's wins and final totals count {them}, their "
+            "totals short of the target.")  # fmt: skip

@@ -4,8 +4,9 @@ People read the first lines of a report and stop, so these sentences say who is 
 much and how sure that is, then the seat, length and expert effects, each with its 95%
 interval. Numbers are rounded for reading (51.0% [50.6, 51.3]); the CSVs keep full precision.
 Every sentence comes from a table the report also shows, so the two never disagree. The
-first finding (who is best, ``findings_best``) and the meta-game's (``findings_metagame``) are
-made in their own modules; this one gathers them with the rest in the order a reader needs.
+first finding (who is best, ``findings_best``), the meta-game's (``findings_metagame``) and
+the neighbours' (``findings_neighbours``) are made in their own modules; this one gathers them
+with the rest in the order a reader needs.
 """
 
 from __future__ import annotations
@@ -19,26 +20,24 @@ from tournaments.declaration import Declaration, plural
 from tournaments.run_state import RunState
 
 from .data import default_declaration
-from .finding import Finding, and_words
-from .findings_best import best_finding, nobody_won
+from .declared import VALID
+from .expert import capped_words
+from .finding import Finding, and_words, measure_words
+from .findings_best import best_finding, more_seats, nobody_won
 from .findings_best import means_finding as _means
 from .findings_metagame import metagame_answer, metagame_finding
+from .findings_neighbours import _verdicts  # noqa: F401  # importable here, as before
+from .findings_neighbours import neighbours_finding as _neighbours
 from .gauntlet import answer, void_gauntlet
 from .numbers import (
     TOO_FEW,
-    apart_digits,
     beside_digits,
-    counted,
-    difference_interval,
     fixed,
-    flat_sets,
     interval,
-    p_text,
     pct,
     rate_of,
     share_digits,
     share_pct,
-    signed_points,
 )
 from .tables import decided, ranked
 
@@ -119,103 +118,6 @@ def _best_worst(at: pd.DataFrame, k: int) -> str:
     return f"Highest {best}, lowest {worst}, counting from the first player: {why}"
 
 
-def _neighbour_pairs(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> pd.DataFrame:
-    """The pairs a neighbour finding may name, largest effect first (the surer of equal
-    ones first): those compared with the other strategy elsewhere (a finite p), of two
-    strategies the summary ``summ`` ranks (``reports.tables.ranked``: those with a valid
-    game), not a strategy after its own copy (which says nothing about whom to sit after)."""
-    need = {"strategy", "before", "vs_elsewhere", "vs_elsewhere_low", "vs_elsewhere_high",
-            "vs_elsewhere_p", "elsewhere_rate", "win_rate", "ci_low", "ci_high"}  # fmt: skip
-    if nb is None or not len(nb) or not need <= set(nb.columns):
-        return pd.DataFrame()
-    measured = ranked(summ) if summ is not None else list(nb["strategy"])
-    nb = nb[
-        nb["vs_elsewhere"].notna()
-        & np.isfinite(nb["vs_elsewhere_p"])
-        & (nb["strategy"] != nb["before"])
-        & nb["strategy"].isin(measured)
-        & nb["before"].isin(measured)
-    ]
-    order = np.lexsort((nb["vs_elsewhere_p"].to_numpy(float), -nb["vs_elsewhere"].abs().to_numpy()))
-    return nb.iloc[order]
-
-
-def _effect(row: pd.Series, where: str = "") -> str:
-    """A pair's effect in points with its 95% interval (or why there is none: its sets had no
-    spread, too few deals) and p-value: '+5.6 percentage points [+2.0, +9.2]{where}, p =
-    0.003'."""
-    lo, hi, p = row["vs_elsewhere_low"], row["vs_elsewhere_high"], float(row["vs_elsewhere_p"])
-    flat = flat_sets(lo, hi, p, row.get("vs_elsewhere_sets", np.nan))
-    k = apart_digits(lo, hi)
-    iv = difference_interval(lo, hi, digits=k, flat=flat)
-    by = signed_points(row["vs_elsewhere"], k)
-    if iv.startswith("["):
-        return f"{by} {iv}{where}, {p_text(p)}"
-    return f"{by}{where}; {iv[1:-1]}; {p_text(p)}"  # one bracket, not two
-
-
-def _neighbours(nb: pd.DataFrame | None, summ: pd.DataFrame | None) -> list[Finding]:
-    """The neighbour effects that hold: sitting directly after a strategy against sharing the
-    table with it at another seat, compared within each duplicate set (``vs_elsewhere``, with
-    its t-test p-value), each p Bonferroni-corrected over the pairs compared. The sentence
-    leads with the largest effect that holds, says how many hold and names the others, and
-    a larger one that does not; where none holds, the largest, which may be chance. Without
-    that comparison (seatings that never put a strategy both before and elsewhere) no
-    finding is made: the win rate after a strategy against all one's games would mix the
-    seat with the company. Pairs as ``_neighbour_pairs`` takes them."""
-    pairs = _neighbour_pairs(nb, summ)
-    if not len(pairs):
-        return []
-    n = len(pairs)
-    corrected = np.minimum(1.0, pairs["vs_elsewhere_p"].to_numpy(float) * n)
-    held = pairs[corrected < 0.05]
-    row = held.iloc[0] if len(held) else pairs.iloc[0]
-    after = (
-        f"{row['strategy']} wins {pct(row['win_rate'])} "
-        f"{interval(row['ci_low'], row['ci_high'])} when {row['before']} sits before it"
-    )
-    if "shared_rate" in row and pct(row["shared_rate"]) != pct(row["win_rate"]):
-        after += (  # some tables put the other strategy nowhere else (two players); said
-            # where it reads otherwise than the rate just written, not on the raw gap
-            f"; at the tables where {row['before']} can also sit elsewhere it wins "
-            f"{pct(row['shared_rate'])}"
-        )
-    text = (
-        f"Neighbours: {after}, against {pct(row['elsewhere_rate'])} when it sits elsewhere at "
-        f"the table ({_effect(row, ' within the same deals')}), the strongest neighbour effect"
-    )
-    return [Finding("neighbours", text + _verdicts(pairs, corrected) + ".")]
-
-
-def _verdicts(pairs: pd.DataFrame, corrected: np.ndarray) -> str:
-    """What Bonferroni's correction over ``pairs`` (largest first, their ``corrected``
-    p-values) says of the finding's lead pair (the first that holds, else the first): that
-    it holds, and how many others do (neighbours.csv names them), with the larger pair that
-    does not; or that it does not, nor any other, so it may be chance. One pair compared is
-    corrected over nothing: said so, not 'over the 1 pairs'."""
-    n, held = len(pairs), np.flatnonzero(corrected < 0.05)
-    if n == 1:
-        alone = "the only pair compared, so no correction"
-        return (
-            f"; it holds ({alone})"
-            if len(held)
-            else f"; not significant ({alone}): it may be chance"
-        )
-    over = f"after Bonferroni correction over the {counted(n, 'pair')}"
-    if not len(held):
-        return f"; not significant after correction over the {counted(n, 'pair')}: it may be chance"
-    others = len(held) - 1
-    if held[0] == 0:
-        return f"; it holds {over}" + (f", as do {others} other pair{'s' * (others > 1)}"
-                                       if others else "")  # fmt: skip
-    r = pairs.iloc[0]
-    text = f" that holds {over} ({p_text(corrected[held[0]])} corrected)"
-    if others:
-        text += f"; {len(held)} of the {n} pairs hold"
-    return (f"{text}; the larger {r['strategy']} after {r['before']} ({_effect(r)}; "
-            f"{p_text(corrected[0])} corrected) does not hold: it may be chance")  # fmt: skip
-
-
 SPREAD_FROM = 10  # fewer units: every length (up to 3) or the lowest and highest, not a range
 
 
@@ -234,9 +136,9 @@ def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
         return []
     text = f"{d.unit.capitalize()} length: {_spread(rows.loc[first], first, d)}"
     if rest and rest[0] in rows.index:
-        other = rows.loc[rest[0]]
-        text += (f", {_median(other['mean'])} {rest[0]}" if int(other["games"]) == 1
-                 else f", {other['mean']:.1f} {rest[0]} on average")  # fmt: skip
+        other, said = rows.loc[rest[0]], measure_words(rest[0])[0]
+        text += (f", {_median(other['mean'])} {said}" if int(other["games"]) == 1
+                 else f", {other['mean']:.1f} {said} on average")  # fmt: skip
     return [Finding("lengths", text + ".")]
 
 
@@ -265,14 +167,14 @@ def _spread(row: pd.Series, measure: str, d: Declaration) -> str:
 
 
 def _lasted(figures: list[str], measure: str) -> str:
-    """Lengths as written (``_median``) in their ``measure``: '36 and 55 seconds'; where one
-    reads 0 or 1, each with its own words ('1 second'), 0 as under one ('under one second and
-    1 second'): a whole length of 0 is one rounded down (a round of 19 ms is 0 seconds), not
-    none."""
+    """Lengths as written (``_median``) in their ``measure``'s words (``measure_words``): '36
+    and 55 seconds'; where one reads 0 or 1, each with its own words ('1 second'), 0 as under
+    one ('under one second and 1 second'): a whole length of 0 is one rounded down (a round
+    of 19 ms is 0 seconds), not none."""
+    many, one = measure_words(measure)
     if "0" not in figures and "1" not in figures:
-        return f"{and_words(figures)} {measure}"
-    one = measure[:-1] if measure.endswith("s") else measure
-    return and_words([f"under one {one}" if x == "0" else f"{x} {one if x == '1' else measure}"
+        return f"{and_words(figures)} {many}"
+    return and_words([f"under one {one}" if x == "0" else f"{x} {one if x == '1' else many}"
                       for x in figures])  # fmt: skip
 
 
@@ -374,9 +276,10 @@ def _unfinished_wins(unfinished: int, won: int, d: Declaration) -> str:
 
 
 def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:
-    """The share of every declared yes/no column over all rows (e.g. blockades), each in
-    ``_share``'s words."""
-    if (row := overall(out)) is None:
+    """The share of every declared yes/no column (e.g. blockades) over the rows not ended by
+    a forfeit (``outcomes``' ``valid_<units>``), each in ``_share``'s words; none where every
+    row was forfeited."""
+    if (row := overall(out)) is None or not int(row[VALID.format(d.units())]):
         return []
     return [
         Finding("outcomes", f"{d.units().capitalize()} {meaning}: {_share(row, c, d)}.")
@@ -388,24 +291,34 @@ def _outcomes(out: pd.DataFrame | None, d: Declaration) -> list[Finding]:
 def _share(row: pd.Series, column: str, d: Declaration) -> str:
     """'25.0% [12.5, 40.0] of 40 rounds'; a share that is not 0 with the decimals that show
     it (``share_digits``: '0.02% [0.01, 0.08] of 15,000 rounds', never '0.0%', which reads
-    as none); none as none ('none of the 15,000 rounds (0% [0.0, 0.4])')."""
-    share, n = float(row[f"{column}_share"]), int(row[d.units()])
+    as none); none as none ('none of the 15,000 rounds (0% [0.0, 0.4])'); where some were
+    forfeited, the rest, said so ('of the 32 rounds not ended by a forfeit')."""
+    share, n = float(row[f"{column}_share"]), int(row[VALID.format(d.units())])
     lo, hi = row[f"{column}_ci_low"], row[f"{column}_ci_high"]
     k = share_digits(share, lo, hi)
     iv = interval(lo, hi, digits=k)
+    some = " not ended by a forfeit" if n < int(row[d.units()]) else ""
     if share > 0:
-        return rate_of("100%" if share == 1 else pct(share, k), iv, f"of {n:,} {d.units(n)}")
+        the = "the " if some else ""
+        return rate_of("100%" if share == 1 else pct(share, k), iv,
+                       f"of {the}{n:,} {d.units(n)}{some}")  # fmt: skip
     none = "not the one" if n == 1 else f"none of the {n:,}"
-    return f"{none} {d.units(n)} ({f'0% {iv}' if iv.startswith('[') else iv[1:-1]})"
+    return f"{none} {d.units(n)}{some} ({f'0% {iv}' if iv.startswith('[') else iv[1:-1]})"
 
 
-def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
+def _expert(ex: pd.DataFrame | None, d: Declaration,
+            summ: pd.DataFrame | None = None) -> list[Finding]:  # fmt: skip
+    """The leader's match win rate, its shared wins and void matches; over its seats where
+    the summary ``summ`` has it at two seats of a table (``more_seats``: a match's seats are
+    its games'), as the match table counts them."""
     if ex is None or not len(ex):
         return []
     top = ex.iloc[0]
     shared = int(top["shared_wins"])
     iv = interval(top["ci_low"], top["ci_high"])
-    won = rate_of(pct(top["match_win_rate"]), iv, f"of its {plural(d.match_unit)}")
+    mine = summ[summ["strategy"] == top["strategy"]] if summ is not None else pd.DataFrame()
+    of = "seats" if len(mine) and more_seats(mine.iloc[0]) else plural(d.match_unit)
+    won = rate_of(pct(top["match_win_rate"]), iv, f"of its {of}")
     text = (  # a missing interval's words close the rate (``rate_of``): the rest follows them
         f"{d.match_label}: {top['strategy']} wins {won}, counting shared wins as wins "
         f"({pct(top['match_win_rate_split'])} with each shared win split); fair share "
@@ -414,10 +327,12 @@ def _expert(ex: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     )
     void = int(top.get("forfeited_matches", 0))
     if void:
+        was, n = "was" if void == 1 else "were", int(top["matches"])
         text += (
-            f" {void:,} of its {int(top['matches']):,} {plural(d.match_unit)} held a forfeited "
-            f"{d.unit} and {'was' if void == 1 else 'were'} won by nobody."
-        )
+            f" {void:,} of its {n:,} seats {was} at a {d.match_unit} that held a forfeited "
+            f"{d.unit}, won by nobody." if of == "seats" else
+            f" {void:,} of its {n:,} {of} held a forfeited {d.unit} and {was} won by nobody."
+        )  # fmt: skip
     rates = ex["match_win_rate"].to_numpy(float)  # a tie at the top: the first leads none
     tied = list(ex["strategy"][1:][np.isclose(rates[1:], rates[0], rtol=0, atol=1e-12)])
     if tied:
@@ -434,7 +349,7 @@ def key_findings(tables: Mapping[str, pd.DataFrame], method: str = "",
     answer (gauntlet runs, instead of) the best strategy and its paired margin over the next,
     the best mean rank value (games that declare means), the meta-game's stable mix (runs
     whose tables hold every multiset of the strategies), the seat effect, the strongest
-    neighbour effect (when those tables exist), length, declared outcome shares, and for runs
+    neighbour effect or that none was found (when those tables exist), length, declared outcome shares, and for runs
     of matches the match win split and shared wins. ``state``: where the run stands
     (``tournaments.run_state``), said first (``_said_first``): the page, the notebook's
     ``Report`` and the commands say the same."""
@@ -484,5 +399,7 @@ def _findings(tables: Mapping[str, pd.DataFrame], method: str,
         out += _neighbours(tables.get("neighbours"), tables.get("summary"))
     out += _lengths(tables.get("lengths"), d)
     out += _outcomes(tables.get("outcomes"), d)
-    out += _expert(tables.get(d.match_name), d)
+    out += _expert(tables.get(d.match_name), d, tables.get("summary"))
+    if capped := capped_words(tables.get(f"{d.match_name}_lengths"), d):
+        out.append(Finding("expert", capped))
     return lead + _completion(tables, d, {f.topic for f in out}) + out

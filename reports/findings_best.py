@@ -30,6 +30,7 @@ from .numbers import (
     interval,
     level_digits,
     no_spread,
+    one_stratum,
     p_text,
     pct,
     points,
@@ -39,7 +40,7 @@ from .numbers import (
 from .stats import holm
 from .tables import ranked
 
-__all__ = ["best_finding", "means_finding"]
+__all__ = ["best_finding", "means_finding", "more_seats"]
 
 
 def _pair(sig: pd.DataFrame, a: str, b: str) -> pd.Series | None:
@@ -77,8 +78,9 @@ def _margin(row: pd.Series, flip: bool = False, signed: bool = True) -> str:
     k = apart_digits(lo, hi)
     diff = -row["diff"] if flip else row["diff"]
     flat = flat_sets(lo, hi, row["p_value"], row.get("units", np.nan))
+    alike = one_stratum(row.get("units", np.nan), row.get("df", np.nan))  # every set, or a table's
     figure = signed_points(diff, k) if signed else points(diff, k)
-    return f"{figure} {difference_interval(lo, hi, digits=k, flat=flat)}"
+    return f"{figure} {difference_interval(lo, hi, digits=k, flat=flat, alike=alike)}"
 
 
 def _p(row: pd.Series) -> str:
@@ -183,10 +185,12 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
                                    "rate is 0 and win rates cannot compare strategies, seats "
                                    "or neighbours.")]  # fmt: skip
     top = summ.iloc[0]
-    k = beside_digits(top["ci_low"], top["ci_high"], top["fair_share"])  # bounds apart from it
+    par = _par(top)  # beside the fair share where unfinished games count as nobody's win
+    k = max(beside_digits(top["ci_low"], top["ci_high"], x)  # bounds apart from each
+            for x in (top["fair_share"], par) if x is not None)  # fmt: skip
     iv = interval(top["ci_low"], top["ci_high"], digits=k)
-    won = rate_of(pct(top["win_rate"], k), iv, f"of its {d.units()}")
-    fair = f"fair share {pct(top['fair_share'], k)}"
+    won = rate_of(pct(top["win_rate"], k), iv, _of_its(top, d))
+    fair = f"fair share {pct(top['fair_share'], k)}" + _par_words(top, par, k, tables, d)
     rate = f"{top['strategy']} wins {beside(won, fair)}"
     if len(summ) == 1 and len(void):
         found = Finding("summary", f"{top['strategy']} is the only strategy with a valid "
@@ -209,6 +213,53 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
            f"{'it' if one else 'they'} sat in." if unrated else "")
     )  # fmt: skip
     return [Finding(found.topic, found.text + left_out)]
+
+
+def more_seats(row: pd.Series) -> bool:
+    """Whether a summary row's strategy held more seats than games (two seats at a table):
+    its win rate, wins over seats, is then no share of its games (a row without the two
+    counts: no)."""
+    return {"seats", "games"} <= set(row.index) and int(row["seats"]) > int(row["games"])
+
+
+def _of_its(row: pd.Series, d: Declaration) -> str:
+    """What a summary row's win rate is a share of: 'of its games', or 'of its seats' where
+    it held more seats than games (``more_seats``)."""
+    return "of its seats" if more_seats(row) else f"of its {d.units()}"
+
+
+def _par(row: pd.Series) -> float | None:
+    """A summary row's ``par`` where its unfinished games, counted as nobody's win, set it
+    below the fair share as written; else None (every game won, unfinished ones won as they
+    stood, or too few unfinished to read otherwise than the fair share)."""
+    par, fair = float(row.get("par", np.nan)), float(row["fair_share"])
+    below = np.isfinite(par) and par < fair and pct(par) != pct(fair)  # not: shared wins
+    return par if below and int(row.get("unfinished", 0)) else None
+
+
+def _par_words(row: pd.Series, par: float | None, k: int, tables: Mapping[str, pd.DataFrame],
+               d: Declaration) -> str:  # fmt: skip
+    """What follows a fair share that the games nobody won make out of reach (``par``): the
+    win rate a seat would take at random of the games as they were won, in the seat
+    finding's words where all are of one size ('; 9.8%, 1/3 of the 29.3% of its games
+    someone won'), so the two read as one account; nothing where ``par`` is None."""
+    if par is None:
+        return ""
+    fair = float(row["fair_share"])
+    text = f" if every {d.unit} had a winner; {pct(par, k)}"
+    if _one_size(tables, fair) and _of_its(row, d) != "of its seats":  # a share of games
+        return (
+            text + f", 1/{round(1 / fair)} of the {pct(par / fair)} of its {d.units()} someone won"
+        )
+    return text + f" counting its {d.units()} that nobody won"
+
+
+def _one_size(tables: Mapping[str, pd.DataFrame], fair: float) -> bool:
+    """Whether every table of the run had one size, 1/``fair`` players (the completion table
+    has a row per size and one over all)."""
+    done = tables.get("completion")
+    sizes = [] if done is None else [n for n in done["n_players"] if str(n) != "all"]
+    return len(sizes) == 1 and abs(int(sizes[0]) * fair - 1) < 1e-9
 
 
 def _tied_with(summ: pd.DataFrame) -> str:
@@ -271,7 +322,7 @@ def _best(summ: pd.DataFrame, tables: Mapping[str, pd.DataFrame], method: str, d
     else:
         after = "" if row["p_value"] >= 0.05 else " after Holm correction over the pairs compared"
         iv = interval(top["ci_low"], top["ci_high"])
-        leads = beside(rate_of(pct(top["win_rate"]), iv, f"of its {d.units()} won"),
+        leads = beside(rate_of(pct(top["win_rate"]), iv, f"{_of_its(top, d)} won"),
                        _fair(top, top, second))  # fmt: skip
         fair = _fair(second, top, second)
         text = (

@@ -29,7 +29,7 @@ from .data import ReportError
 from .findings_best import nobody_won
 from .loading import as_run
 from .numbers import (
-    NO_SPREAD,
+    NO_SPREAD_WITHIN,
     TOO_FEW,
     apart_digits,
     beside,
@@ -40,10 +40,13 @@ from .numbers import (
     in_percentage_points,
     interval,
     level_digits,
+    one_stratum,
     p_text,
     pct,
     rate_of,
 )
+from .sequential_words import llr_words as llr_words  # re-exported: the LLR's words' home
+from .sequential_words import weighed
 from .significance import paired
 from .tables import summary
 
@@ -253,37 +256,6 @@ def _points_word(m: float) -> str:
     return in_percentage_points(f"{m:g}")
 
 
-def llr_words(llr: float, flat: int = 0, digits: int = 2) -> str:
-    """The log-likelihood ratio in words: a number (``digits`` decimals, ``weighed``'s);
-    where its ``flat`` duplicate sets all gave the same difference (no spread,
-    ``tournaments.sequential.llr``), the reason: a positive one is the most such sets give
-    against 0 (N/2 for N sets at one table), below half the margin none (nothing bounds beta
-    there: the test plays on); none where there are too few to weigh."""
-    if np.isfinite(llr):
-        said = f"LLR {fixed(llr, digits)}"
-        if flat and llr > 0:  # the cap's value: N/2 for N sets at one table, less at more
-            sets = f"{counted(flat, 'duplicate set')} with no spread"
-            how = f"N/2 for N = {sets}" if llr == flat / 2 else f"the most {sets} give"
-            return f"{said}, {how}"
-        return said
-    if np.isinf(llr):
-        return f"LLR {'+' if llr > 0 else '-'}inf, as every duplicate set gave the same difference"
-    if flat:  # below half the margin (``tournaments.sequential.llr``)
-        return ("no LLR: every duplicate set gave the same difference, below half the margin, "
-                "which bounds no error against the margin, so the test plays on")  # fmt: skip
-    return f"no LLR: {TOO_FEW}"
-
-
-def weighed(llr: float, lower: float, upper: float, flat: int = 0) -> tuple[str, str, str]:
-    """(the LLR's words, the lower bound, the upper bound) that stop its test, all written
-    with one count of decimals: two, more while the LLR would read as a bound it is not at
-    (``reports.numbers.level_digits``: 'LLR -2.9415' beside '-2.9444', never '-2.94' beside
-    '-2.94'). The one source of the LLR and bounds a batch line and the final sentence
-    write."""
-    k = max(level_digits((llr,), lower), level_digits((llr,), upper))
-    return llr_words(llr, flat, k), fixed(lower, k), fixed(upper, k)
-
-
 def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "") -> str | None:
     """A sequential gauntlet's decision and estimate in one sentence that says only what the
     decision licenses (``tournaments.sequential``): accepting the margin over 0 says
@@ -311,11 +283,13 @@ def sequential_sentence(r: Mapping[str, Any], units: str = "games", run: str = "
     lo, hi = float(r["diff_ci_low"]), float(r["diff_ci_high"])
     llr = float(r["sequential_llr"]) if r["sequential_llr"] is not None else float("nan")
     flat = flat_sets(lo, hi, float(r.get("p_value", np.nan)), float(r.get("deals", np.nan)))
+    alike = one_stratum(r.get("deals", np.nan), r.get("df", np.nan))  # every set, or a table's
     k = level_digits((lo, hi), m / 100, apart_digits(lo, hi), 100.0)  # apart from the margin
     diff = in_percentage_points(fixed(100 * float(r["diff"]), k, "+"))
-    estimate = (f"{diff} {difference_interval(lo, hi, digits=k, flat=flat)} over "
+    estimate = (f"{diff} {difference_interval(lo, hi, digits=k, flat=flat, alike=alike)} over "
                 f"{int(r['games']):,} {units} per side")  # fmt: skip
-    said, low, high = weighed(llr, float(r["sequential_lower"]), float(r["sequential_upper"]), flat)
+    bounds = float(r["sequential_lower"]), float(r["sequential_upper"])
+    said, low, high = weighed(llr, *bounds, flat, alike)
     test = (f"the sequential test (0 against +{_points_word(m)}, {n} batch{'es' if n != 1 else ''}"
             f", {said}, bounds {low} and {high})")  # fmt: skip
     alpha, beta = float(r["sequential_alpha"]), float(r["sequential_beta"])
@@ -381,7 +355,8 @@ def _weighed_estimate(r: Mapping[str, Any], units: str) -> str | None:
     lo, hi = rate("ci_low"), rate("ci_high")
     weighed = r.get("sequential_llr") is not None  # an LLR and no interval: no spread
     k = apart_digits(lo, hi)
-    span = f"({NO_SPREAD})" if weighed and np.isnan(lo) else difference_interval(lo, hi, digits=k)
+    none = f"({NO_SPREAD_WITHIN})"  # a batch's sets: no record says they were one stratum
+    span = none if weighed and np.isnan(lo) else difference_interval(lo, hi, digits=k)
     return (f"{in_percentage_points(fixed(100 * rate('difference'), k, '+'))} {span} "
             f"over {int(r['sequential_games_per_side']):,} {units} per side, after batch "
             f"{int(r['sequential_batches'])}")  # fmt: skip
@@ -416,12 +391,14 @@ def field_words(field: list[str], n_players: int) -> str:
 def fixed_verdict(r: Mapping[str, Any], units: str = "games") -> str:
     """The paired difference of a gauntlet of fixed size, with its interval and p-value
     (``units``: what the game's rows are, in the plural). Where every duplicate set gave the
-    same difference there is no interval: the sentence says so, and the exact sign test's
-    p-value decides (below 0.05, as a 95% interval clear of 0 does)."""
+    same difference (at several tables: within each table, ``one_stratum``) there is no
+    interval: the sentence says so, and the exact sign test's p-value decides (below 0.05, as
+    a 95% interval clear of 0 does)."""
     lo, hi, p = r["diff_ci_low"], r["diff_ci_high"], r["p_value"]
     flat = flat_sets(lo, hi, p, r["deals"])
     k = apart_digits(lo, hi)  # bounds never read alike, nor a bound clear of 0 as 0.0
-    ci = difference_interval(lo, hi, digits=k, flat=flat)
+    alike = one_stratum(r["deals"], r.get("df", np.nan))  # every set, or each table's
+    ci = difference_interval(lo, hi, digits=k, flat=flat, alike=alike)
     deals = counted(int(r["deals"]), "deal")
     diff = in_percentage_points(fixed(100 * r["diff"], k, "+"))
     if not (np.isfinite(lo) and np.isfinite(hi)) and not flat:

@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from gamekit.errors import shown
-from tournaments.aggregates import limit_tests
+from tournaments.aggregates import limit_tests, unfinished_games
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
 from tournaments.storage import lost_manifest, read_manifest, written_by_runner
@@ -36,6 +36,9 @@ from .data import (
     run_declaration,
 )
 from .numbers import counted
+
+SEATING = ("table", "deal", "rotation")  # a runner's game in rows without its number
+_WON = ("seats", "values", "n_players", "first", "winner", "forfeited", "forfeit_seat")  # wins()
 
 __all__ = ["as_games", "as_run", "deal_streams", "games_from_frame", "load_games", "load_run",
            "part_files"]  # fmt: skip
@@ -147,23 +150,19 @@ def _games_parts(table: pa.Table, labels: _Labels, d: Declaration) -> dict[str, 
             out[f"means:{c}"] = np.stack(
                 [_int_column(table, x, np.int16, MISSING) for x in cols], 1
             )
-    if "forfeit_seat" in names:  # the runner's rows: which seat forfeited
-        out["forfeit_seat"] = _int_column(table, "forfeit_seat", np.int8)
+    key = "forfeit_seat" if "forfeit_seat" in names else "forfeit"  # the runner's: the seat
+    if key in names and (key == "forfeit_seat" or not pa.types.is_boolean(table.column(key).type)):
+        out["forfeit_seat"] = _int_column(table, key, np.int8)
         out["forfeited"] = out["forfeit_seat"] >= 0
-    elif "forfeit" in names and not pa.types.is_boolean(table.column("forfeit").type):
-        out["forfeit_seat"] = _int_column(table, "forfeit", np.int8)
-        out["forfeited"] = out["forfeit_seat"] >= 0
-    else:
+    else:  # another tool's rows: a yes/no forfeit column, or none
         out["forfeit_seat"] = np.full(n, -1, dtype=np.int8)
-        out["forfeited"] = (
-            _int_column(table, "forfeit", np.int8, 0).astype(bool)
-            if "forfeit" in names
-            else np.zeros(n, dtype=bool)
-        )
-    if "unfinished" in names:
-        out["unfinished"] = _int_column(table, "unfinished", np.int8, 0).astype(bool)
-    else:
-        out["unfinished"] = (out["winner"] < 0) & ~out["forfeited"]
+        flag = _int_column(table, key, np.int8, 0) if key in names else np.zeros(n, np.int8)
+        out["forfeited"] = flag.astype(bool)
+    own = _int_column(table, "unfinished", np.int8, 0) if "unfinished" in names else None
+    # else where no seat won as the reports count wins (a shared win's winner_seat is -1)
+    part = Games(labels=(), unfinished=out["forfeited"], declaration=d, **{k: out[k] for k in _WON})
+    won = None if own is not None else part.wins().any(axis=1)
+    out["unfinished"] = unfinished_games(own, won, out["forfeited"])
     for opt in ("deal", "table", "match"):
         if opt in names:
             out[opt] = _int_column(table, opt, np.int64)
@@ -254,18 +253,19 @@ def games_from_frame(df: pd.DataFrame, declaration: Declaration | None = None) -
 
 def _once_each(df: pd.DataFrame) -> None:
     """Refuse a games DataFrame that holds a game twice (its ``game`` numbers repeat, as
-    ``pd.concat([df, df])``'s do): every table would count it twice, and its intervals would
-    narrow for games never played."""
-    if "game" not in df.columns:
-        return  # another tool's rows, numbered or not: nothing to tell a repeat by
-    repeated = df["game"][df["game"].duplicated(keep=False)]
+    ``pd.concat([df, df])``'s do; a runner's rows without them: their ``SEATING``, and
+    ``game_in_match`` in a run of matches): every table would count it again. Rows that lack
+    both may hold two games alike in every column (one deal replayed alike): no repeat shows."""
+    key = ["game"] if "game" in df else [*SEATING, *(["game_in_match"] if "match" in df else [])]
+    if not set(key) <= set(df.columns):
+        return
+    repeated = df.loc[df.duplicated(key, keep=False), key]
     if len(repeated):
-        first = repeated.iloc[0]
-        first = shown(first.item() if isinstance(first, np.generic) else first, typed=False)
-        n = repeated.nunique(dropna=False)
-        raise ReportError(f"games DataFrame gives {counted(n, 'game number')} more than once "
-                          f"(the first: game {first}): give each game once, or every table "
-                          "counts it again")  # fmt: skip
+        first = ", ".join(f"{c} {shown(v, typed=False)}" for c, v in
+                          zip(key, repeated.iloc[0].tolist(), strict=True))  # fmt: skip
+        n = counted(len(repeated.drop_duplicates()), "game number" if key == ["game"] else "game")
+        raise ReportError(f"games DataFrame gives {n} more than once (the first: {first}): "
+                          "give each game once, or every table counts it again")  # fmt: skip
 
 
 def part_files(folder: Path, manifest: dict | None = None) -> list[Path]:

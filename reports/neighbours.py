@@ -20,6 +20,7 @@ is empty (``no_other_seat``), not measured.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,7 @@ from .clusters import (
     seat_sums,
     wilson_t,
 )
-from .data import Games, ReportError
+from .data import BLOCK, Games, ReportError
 from .loading import as_games
 
 __all__ = ["neighbours", "neighbour_matrix", "no_other_seat"]
@@ -75,6 +76,21 @@ def _elsewhere_codes(b: Games, s: int) -> np.ndarray:
     return np.where(codes == after[:, None], -1, codes)
 
 
+def _games_once(g: Games, code: Callable[[Games, int], np.ndarray], n: int) -> np.ndarray:
+    """Per pair code (``n`` of them), the games in which some seat gives it, each game once
+    however many of a strategy's seats give it there (``code`` as ``seat_sums`` takes it);
+    blocks of at most ``BLOCK`` codes (a seat may give several)."""
+    out = np.zeros(n, np.int64)
+    for b in g.blocks(max(1, BLOCK // g.seats.shape[1] ** 2)):
+        if not len(b):  # no game (every one forfeited)
+            continue
+        each = [code(b, s).reshape(len(b), -1) for s in range(b.seats.shape[1])]
+        codes = np.sort(np.concatenate(each, axis=1), axis=1)
+        codes[:, 1:][codes[:, 1:] == codes[:, :-1]] = -1  # a game's code once
+        out += np.bincount(codes[codes >= 0], minlength=n)
+    return out
+
+
 def no_other_seat(table: pd.DataFrame) -> pd.Series:
     """The rows of a neighbours table whose seat effect has nothing to compare: ``before``
     sits directly before the strategy at every table the two share."""
@@ -107,24 +123,25 @@ def _vs_elsewhere(
 
 
 def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
-    """Per (strategy, before): games, wins, win rate with a 95% interval (counted as in
-    ``summary``: duplicate sets the units, tables the strata), fair share, ``par`` and
-    ``relative`` (win rate / fair share) by the summary's rules (``reports.tables.summary``:
-    par, the share of the games' wins a seat at random would take, is a reference that the
-    strategies' own play moves, so nothing is ranked by it), ``vs_overall`` (the win rate
-    minus the strategy's win rate over all its games) and the comparison that isolates the
-    seat, within each duplicate set with games of both kinds (``vs_elsewhere_sets``; see
-    ``_vs_elsewhere``): ``shared_rate``, the win rate after ``before`` over those sets
-    (``win_rate`` wherever every set has both), ``elsewhere_rate``, the strategy's win rate in
-    its games with ``before`` at the table and no copy of it directly before (each such game
-    counts once, however many seats ``before`` holds; ``elsewhere_games``), each set weighing
-    as its games after ``before``, and ``vs_elsewhere`` = ``shared_rate - elsewhere_rate``
+    """Per (strategy, before): ``games`` (the games it sat directly after ``before``, once each),
+    ``seats`` (its seats directly after ``before``: its games, unless it held two such seats at a
+    table), wins, win rate (per seat: wins over seats) with a 95% interval (counted as in
+    ``summary``: duplicate sets the units, tables the strata), fair share, ``par`` and ``relative``
+    (win rate / fair share) by the summary's rules (``reports.tables.summary``: par, the share of
+    the games' wins a seat at random would take, is a reference that the strategies' own play moves,
+    so nothing is ranked by it), ``vs_overall`` (the win rate minus the strategy's win rate over all
+    its games) and the comparison that isolates the seat, within each duplicate set with games of
+    both kinds (``vs_elsewhere_sets``; see ``_vs_elsewhere``): ``shared_rate``, the win rate after
+    ``before`` over those sets (``win_rate`` wherever every set has both), ``elsewhere_rate``, the
+    strategy's win rate in its games with ``before`` at the table and no copy of it directly before
+    (each such game counts once, however many seats either holds; ``elsewhere_games``), each set
+    weighing as its games after ``before``, and ``vs_elsewhere`` = ``shared_rate - elsewhere_rate``
     with a 95% interval and p-value: sitting after ``before`` against sharing a table with it
-    elsewhere; empty, with no set counted, where ``before`` sits directly before the strategy
-    in every game the two share (``no_other_seat``: nothing to compare). Rows for pairs that never met are
-    left out; ``order`` sorts strategies (default: by label). Games ended by a forfeit are
-    left out, as ``significance`` leaves them. A game that declares no turn order has no seat
-    that matters before another: ``ReportError`` in one line, as the page leaves it out."""
+    elsewhere; empty, with no set counted, where ``before`` sits directly before the strategy in
+    every game the two share (``no_other_seat``: nothing to compare). Rows for pairs that never met
+    are left out; ``order`` sorts strategies (default: by label). Games ended by a forfeit are left
+    out, as ``significance`` leaves them. A game that declares no turn order has no seat that
+    matters before another: ``ReportError`` in one line, as the page leaves it out."""
     g = as_games(data)
     if not g.declaration.turn_order:
         raise ReportError(f"no neighbour table for {g.declaration.title}: it has no turn "
@@ -134,8 +151,8 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     me, before = np.divmod(np.arange(k * k), k)
     after = seat_sums(g, k * k, _pair_code)
     elsewhere = seat_sums(g, k * k, _elsewhere_codes)
-    wins, games = after.totals()
-    games_else = elsewhere.totals()[1]
+    wins, seats = after.totals()
+    games, games_else = (_games_once(g, c, k * k) for c in (_pair_code, _elsewhere_codes))
     size = g.n_players[clusters(g).first[after.cluster]].astype(np.float64)
     fair = np.bincount(after.group, weights=after.n / np.maximum(size, 1), minlength=k * k)
     par = seat_sums(g, k * k, _pair_code, _par_share).totals()[0]
@@ -145,25 +162,26 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     diff = effect.value
     eff_lo, eff_hi = effect.interval()
     with np.errstate(invalid="ignore", divide="ignore"):
-        deff = est.design_effect(games)
+        deff = est.design_effect(seats)
         lo, hi = wilson_t(est)
-        overall = wins.reshape(k, k).sum(axis=1) / np.maximum(games.reshape(k, k).sum(axis=1), 1)
-        rate = wins / games
+        overall = wins.reshape(k, k).sum(axis=1) / np.maximum(seats.reshape(k, k).sum(axis=1), 1)
+        rate = wins / seats
         df = pd.DataFrame(
             {
                 "strategy": [g.labels[i] for i in me],
                 "before": [g.labels[j] for j in before],
-                "games": games.astype(np.int64),
+                "games": games,
+                "seats": seats.astype(np.int64),
                 "wins": wins.astype(np.int64),
                 "win_rate": rate,
                 "ci_low": lo,
                 "ci_high": hi,
-                "fair_share": fair / games,
-                "par": par / games,
-                "relative": rate / (fair / games),
+                "fair_share": fair / seats,
+                "par": par / seats,
+                "relative": rate / (fair / seats),
                 "vs_overall": rate - overall[me],
                 "design_effect": deff,
-                "elsewhere_games": games_else.astype(np.int64),
+                "elsewhere_games": games_else,
                 "shared_rate": shared_rate,
                 "elsewhere_rate": else_rate,
                 "vs_elsewhere": diff,
@@ -174,7 +192,7 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
                 "no_other_seat": same,
             }
         )
-    df = df[df["games"] > 0]
+    df = df[df["seats"] > 0]
     rank = {s: i for i, s in enumerate(order or sorted(g.labels))}
     key = df["strategy"].map(rank).fillna(len(rank)) * (len(rank) + 1) + df["before"].map(
         rank

@@ -15,8 +15,9 @@ from tournaments.declaration import plural
 from .finding import and_words
 
 __all__ = [
-    "NO_SPREAD", "TOO_FEW", "beside", "beside_digits", "counted", "difference_interval", "fixed",
-    "flat_sets", "interval", "no_spread", "rate_of", "signed_bound", "LEVEL_DIGITS", "level_digits",
+    "NO_SPREAD", "NO_SPREAD_WITHIN", "TOO_FEW", "beside", "beside_digits", "counted",
+    "difference_interval", "fixed", "flat_sets", "interval", "no_spread", "no_spread_value",
+    "one_stratum", "rate_of", "signed_bound", "LEVEL_DIGITS", "level_digits",
     "PERCENTAGE_POINT", "PERCENTAGE_POINTS", "PP", "PP_MEANS", "in_percentage_points",
     "NA", "no_valid", "p_column", "p_figure", "P_FLOOR", "p_text", "pct", "points", "pp_cell",
     "share_digits", "share_pct", "signed_points",
@@ -26,7 +27,13 @@ TOO_FEW = "too few deals for an interval"
 """What a sentence says where the run was too small to state an interval."""
 NO_SPREAD = "no interval: every duplicate set gave the same value, no spread to measure"
 """What a sentence says where a measure's standard error is zero although the run has deals
-enough: the sets show no spread, which is no evidence that the value cannot vary."""
+enough: the sets show no spread, which is no evidence that the value cannot vary. Only where
+its sets are one stratum (``one_stratum``); else ``NO_SPREAD_WITHIN``."""
+NO_SPREAD_WITHIN = ("no interval: within each table every duplicate set gave the same value, "
+                    "no spread to measure")  # fmt: skip
+"""``NO_SPREAD`` where the sets lie at several tables: a standard error of zero says only that
+each table's sets agree (``reports.clusters``: the variance is within tables), not that
+every set gave the same value."""
 
 NA = "n/a"
 """What a table writes in place of a figure that measures nothing (``no_valid`` says why)."""
@@ -43,12 +50,36 @@ def no_valid(names: list[str], unit: str = "game") -> str:
             f"nothing and {'has' if one else 'have'} no interval")  # fmt: skip
 
 
-def no_spread(sets: int, what: str = "difference") -> str:
+def one_stratum(sets: float, df: float) -> bool:
+    """Are a figure's ``sets`` (its duplicate sets) one stratum, its degrees of freedom ``df``
+    the sets less one (one table, or the sets taken as one, ``reports.strata``)? Only there
+    does no spread (``reports.clusters.Estimates.flat``: a variance within tables of 0) say
+    that every set gave the same value; at several tables it says that each table's did."""
+    try:
+        sets, df = float(sets), float(df)
+    except (TypeError, ValueError):  # a table without the columns: not known to be one
+        return False
+    return bool(np.isfinite(sets) and np.isfinite(df) and sets - df <= 1)
+
+
+def no_spread_value(alike: bool) -> str:
+    """Why a measure has no interval where its sets show no spread: ``NO_SPREAD`` where they
+    are ``alike`` (``one_stratum``), else ``NO_SPREAD_WITHIN``."""
+    return NO_SPREAD if alike else NO_SPREAD_WITHIN
+
+
+def no_spread(sets: int, what: str = "difference", alike: bool = False) -> str:
     """What a sentence says of a comparison whose duplicate sets showed no spread, in place of
-    its interval: 'every one of the 7 duplicate sets gave the same difference: no spread to
-    give an interval from'."""
-    return (f"every one of the {counted(sets, 'duplicate set')} gave the same {what}: "
-            "no spread to give an interval from")  # fmt: skip
+    its interval: where they are one stratum (``alike``, ``one_stratum``), 'every one of the 7
+    duplicate sets gave the same difference: no spread to give an interval from'; else what
+    no spread says of sets at several tables: 'within each table every duplicate set gave the
+    same difference, 12 duplicate sets in all: ...' (8 may have given +50 and 4 0)."""
+    if alike:
+        return (f"every one of the {counted(sets, 'duplicate set')} gave the same {what}: "
+                "no spread to give an interval from")  # fmt: skip
+    sets_in_all = counted(sets, "duplicate set")
+    return (f"within each table every duplicate set gave the same {what}, {sets_in_all} in "
+            "all: no spread to give an interval from")  # fmt: skip
 
 
 def flat_sets(lo: float, hi: float, p: float, sets: float) -> int:
@@ -191,16 +222,18 @@ def signed_bound(x: float, digits: int) -> str:
 
 
 def interval(lo: float, hi: float, scale: float = 100.0, beside: float | None = None,
-             digits: int = 1, flat: int = 0, *, sign: str = "") -> str:  # fmt: skip
+             digits: int = 1, flat: int = 0, *, sign: str = "",
+             alike: bool = False) -> str:  # fmt: skip
     """A 95% interval of a level (a rate, a share) in percent (or ``scale``) with ``digits``
     decimals: '[50.6, 51.3]'; where the run was too small to state one, says so, or where its
-    ``flat`` duplicate sets showed no spread (``flat_sets``), says that (``no_spread``). With
+    ``flat`` duplicate sets showed no spread (``flat_sets``), says that (``no_spread``: all
+    ``alike``, or within each table). With
     ``beside`` (a value the sentence sets it against, such as a fair share), decimals added
     (up to four) where a bound would round onto it ('[16.69, 18.48]' against 16.67%, not
     '[16.7, 18.5]' against 16.7%). ``sign`` "+": each bound signed on its own side of 0, as a
     difference's are (``difference_interval``, ``signed_bound``)."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"({no_spread(flat)})" if flat else f"({TOO_FEW})"
+        return f"({no_spread(flat, alike=alike)})" if flat else f"({TOO_FEW})"
     if beside is not None:
         digits = beside_digits(lo, hi, beside, scale, digits)
     if sign == "+":  # a difference's: each bound on its own side of 0
@@ -226,7 +259,7 @@ def beside(text: str, words: str) -> str:
 
 
 def difference_interval(lo: float, hi: float, scale: float = 100.0, digits: int = 1,
-                        flat: int = 0) -> str:  # fmt: skip
+                        flat: int = 0, *, alike: bool = False) -> str:  # fmt: skip
     """The 95% interval of a difference (a figure that can be negative), its bounds signed as
     the tables write them: '[-4.4, +7.8]', never '[-4.4, 7.8]', whose unsigned 7.8 beside a
     signed figure reads as another kind of number. A sentence writes it so beside a signed
@@ -240,7 +273,7 @@ def difference_interval(lo: float, hi: float, scale: float = 100.0, digits: int 
     '[+0.0, +0.2]' of [-0.04, +0.2]): a caller writes the difference beside it with
     ``apart_digits``'s decimals, and then the two agree."""
     digits = apart_digits(lo, hi, digits, scale)
-    return interval(lo, hi, scale, digits=digits, flat=flat, sign="+")
+    return interval(lo, hi, scale, digits=digits, flat=flat, sign="+", alike=alike)
 
 
 def points(x: float, digits: int = 1) -> str:

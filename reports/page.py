@@ -29,7 +29,7 @@ WHOLE = ("variants_overview", "variants_sweep_values", "variants_seats", "varian
 # order; a leading "|" ranks by size, largest first) and what the shown rows are
 # fmt: off
 KEY: dict[str, tuple[tuple[str, ...], str | None, str]] = {
-    "summary": (("strategy", "games", "wins", "win_rate", "ci_low", "ci_high"), None, "strongest"),
+    "summary": (("strategy", "games", "seats", "wins", "win_rate", "ci_low", "ci_high"), None, "strongest"),
     "means": ((), None, "best"),
     "rating": (("rank", "strategy", "rating", "ci_low", "ci_high", "worth"), None, "best rated"),
     "significance": (("a", "b", "win_rate_a", "win_rate_b", "diff", "ci_low", "ci_high", "p_holm",

@@ -113,7 +113,7 @@ def compute_tables(source: Any, top: int = 5, ready: Callable[[Tables], None] | 
     if d.has_first_player and valid:
         add("seats", seats(g))
     add("completion", completion(g))
-    add("lengths", lengths(g) if valid else lengths(g).iloc[:0])
+    add("lengths", lengths(g))
     if valid:
         add("lengths_hist", length_distribution(g))
     add("outcomes", outcomes(g))

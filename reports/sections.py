@@ -14,6 +14,8 @@ from tournaments.declaration import Declaration, plural
 from tournaments.run_state import RunState
 
 from .data import Run
+from .declared import VALID
+from .expert import capped_words
 from .finding import and_words
 from .findings import key_findings, overall
 from .gauntlet import unshared, void_gauntlet
@@ -30,9 +32,9 @@ __all__ = ["order_note", "overview", "sections"]
 Tables = dict[str, pd.DataFrame]
 
 NO_SPREAD_NOTE = (
-    " Where every duplicate set gave the same difference there is no spread to give an "
-    "interval from: none is shown, and p is the exact sign test's (2 x 0.5^N for N sets all "
-    "one way)."
+    " Where within each table every duplicate set gave the same difference there is no spread "
+    "to give an interval from: none is shown, and p is the exact sign test's (2 x 0.5^N for N "
+    "sets all one way)."
 )
 """How a section whose paired differences may have no spread reads its empty intervals."""
 
@@ -65,7 +67,8 @@ def _opening(tables: Tables, method: str, d: Declaration) -> list[Section]:
         ),
         Section(
             "Summary",
-            f"Per strategy: seats occupied ({units}), wins, win rate with a 95% interval "
+            f"Per strategy: the {units} it sat in (each once), its seats (more than its {units} "
+            f"where it held two seats at a table), wins, win rate over its seats with a 95% interval "
             f"(duplicate sets the units), fair share (1/players: the win rate if all were equal "
             f"and every {d.unit} had one winner), par (the win rate if each {d.unit}'s wins went "
             f"to its seats at random: a reference, not a ranking, as a strategy's own play moves "
@@ -197,8 +200,9 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
         "took part in). Percentiles are exact."
     )
     if "outcomes" in tables:
-        what = ", ".join(f"{plural(d.unit)} {v}" for v in d.share_columns.values())
-        length_text += f" Outcomes: per table size, the share of {what} (95% intervals)."
+        what = ", ".join(d.share_columns.values())
+        length_text += (f" Outcomes: per table size, of the {units} not ended by a forfeit "
+                        f"({VALID.format(units)}), the share {what} (95% intervals).")  # fmt: skip
         length_tables.insert(0, ("outcomes", tables["outcomes"]))
     length_text += _forfeits_left_out(tables, d)
     secs.append(
@@ -210,7 +214,9 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
         )
     )
     if d.match_name in tables:
-        secs.append(Section(d.match_title, _match_text(d, spec or {}), [
+        capped = capped_words(tables[f"{d.match_name}_lengths"], d)  # "" where none was
+        text = _match_text(d, spec or {}) + (f" {capped}" if capped else "")
+        secs.append(Section(d.match_title, text, [
             (d.match_name, tables[d.match_name]),
             (f"{d.match_name}_lengths", tables[f"{d.match_name}_lengths"]),
         ], [f"{d.match_name}_scores"]))  # fmt: skip
@@ -248,8 +254,8 @@ ALL_FORFEITED = (" No 95% intervals: every {unit} ended by a forfeit, so none co
 
 def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     """Where the run had forfeits (``completion``), the clause saying the lengths (and the
-    outcomes' means) leave them out, a forfeited row's length being that of one cut short,
-    while the outcomes' counts and shares cover every one: two tables read alike otherwise."""
+    outcomes' shares and means) leave them out, a forfeited row being one cut short, which
+    could end no declared way, while the outcomes' count covers every one."""
     row = overall(tables.get("completion"))
     forfeited = 0 if row is None else int(row["forfeited"])
     if not forfeited:
@@ -259,8 +265,8 @@ def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         said = f"1 forfeited {d.unit} (cut short) is"
     if "outcomes" not in tables:
         return f" The {said} left out of the lengths."
-    return (f" The {said} left out of the lengths and the outcomes' means; the outcomes' "
-            f"counts and shares cover every {d.unit}.")  # fmt: skip
+    return (f" The {said} left out of the lengths and the outcomes' shares and means; the "
+            f"outcomes' {plural(d.unit)} column counts every {d.unit}.")  # fmt: skip
 
 
 def _no_intervals(tables: dict[str, pd.DataFrame], d: Declaration) -> str:

@@ -4,8 +4,10 @@ Every function takes anything :func:`reports.loading.as_games` accepts (a games 
 directory, a results object, a :class:`Games`) and returns a small DataFrame. All counting is a
 few ``np.bincount`` passes over the seat columns; nothing loops over games in Python.
 
-Counting convention: a strategy's ``games`` counts the seats it occupied (a strategy seated twice
-at one table plays two "games" there), so its wins sum to the number of games won.
+Counting convention: a strategy's ``games`` counts the games it sat in, once each, and its
+``seats`` the seats it occupied (a strategy seated twice at one table has one game and two
+seats there); a win rate is per seat (wins over seats), so the strategies' wins sum to the
+number of games won (each shared win counting for every seat that shares it).
 """
 
 from __future__ import annotations
@@ -42,11 +44,25 @@ def _bincount_by_code(g: Games, weights: np.ndarray | None = None,
     return np.bincount(codes, weights=w, minlength=k + 1)[:k]
 
 
+def _first_seats(g: Games) -> np.ndarray | bool:
+    """bool (N, S): each strategy's first seat at its table (and every empty one), so that a
+    count over these seats counts a strategy's games once each, however many seats it holds
+    there; True where no strategy holds two seats at any table (every seat is a game)."""
+    by_seat = np.ascontiguousarray(g.seats.T)  # a row per seat: contiguous compares
+    first = np.ones(by_seat.shape, bool)
+    for s in range(1, len(by_seat)):
+        for before in range(s):
+            first[s] &= by_seat[s] != by_seat[before]
+    first |= by_seat < 0
+    return True if first.all() else first.T
+
+
 def _summary_counts(g: Games) -> np.ndarray:
-    """(10, K): seats, wins, fair-share wins, rank value when losing (sum, count), unfinished,
-    forfeits, win shares (a win shared by j players counts 1/j), seats in games not ended
-    by a forfeit and par wins (each game's wins shared among its seats) per strategy, over
-    one block.
+    """(11, K): seats, games, wins, fair-share wins, rank value when losing (sum, count),
+    unfinished games, forfeits, win shares (a win shared by j players counts 1/j), games not
+    ended by a forfeit and par wins (each game's wins shared among its seats) per strategy,
+    over one block. A strategy's games are counted once per game however many seats it
+    holds there (``_first_seats``); its wins, fair shares and values once per seat.
 
     Counts of seats that meet a condition bin the codes of those seats only (exact, and
     several times faster than weights of 0 and 1 over every seat)."""
@@ -60,12 +76,12 @@ def _summary_counts(g: Games) -> np.ndarray:
         at = np.broadcast_to(mask, g.seats.shape).ravel()
         return np.bincount(codes[at], minlength=k + 1)[:k].astype(np.float64)
 
-    win = g.wins()
+    win, first = g.wins(), _first_seats(g)
     lost = ~win & (g.values != MISSING) & ~g.forfeited[:, None]  # a forfeit measures no play
     if (g.forfeit_seat >= 0).any() or not g.forfeited.any():
         forfeit_w = np.arange(g.seats.shape[1])[None, :] == g.forfeit_seat[:, None]
-    else:  # forfeit known per game only: count it for everyone at that table
-        forfeit_w = g.forfeited[:, None]
+    else:  # forfeit known per game only: count it for everyone at that table, once each
+        forfeit_w = first & g.forfeited[:, None]
     wins = where(win)
     winners = win.sum(axis=1, keepdims=True)
     lost_at = lost.ravel()
@@ -75,14 +91,15 @@ def _summary_counts(g: Games) -> np.ndarray:
     return np.stack(
         [
             per().astype(np.float64),
+            per().astype(np.float64) if first is True else where(first),
             wins,
             per((1.0 / np.maximum(g.n_players, 1))[:, None]),
             value_sum,
             where(lost),
-            where(g.unfinished[:, None]),
+            where(first & g.unfinished[:, None]),
             where(forfeit_w),
             wins if winners.max(initial=0) <= 1 else per(win / np.maximum(winners, 1)),
-            where(~g.forfeited[:, None]),
+            where(first & ~g.forfeited[:, None]),
             per(winners / np.maximum(g.n_players, 1)[:, None]),
         ]
     )
@@ -107,13 +124,15 @@ def rate_estimates(
 
 
 def summary(data: Any) -> pd.DataFrame:
-    """Per strategy: games (seats occupied), wins, win rate with a 95% interval, the fair
-    share (expected win rate if all were equal and every game had one winner: mean of
-    1/players), ``par`` (the win rate if each game's wins went to seats at random: mean of
-    winners/players, below the fair share where unfinished games count as nobody's win, above
-    it where tied players share a win; the strategies' wins sum to their par wins), the win
-    rate ``relative`` to the fair share, the mean rank value when not winning, over games not
-    ended by a forfeit (``mean_<rank value>_when_losing``), unfinished and forfeited games.
+    """Per strategy: games (the games it sat in, once each), wins, win rate (per seat: wins
+    over ``seats``, the seats it occupied, its games unless it held two seats at a table)
+    with a 95% interval, the fair share (expected win rate if all were equal and every game
+    had one winner: mean of 1/players over its seats), ``par`` (the win rate if each game's
+    wins went to seats at random: mean of winners/players, below the fair share where
+    unfinished games count as nobody's win, above it where tied players share a win; the
+    strategies' wins sum to their par wins), the win rate ``relative`` to the fair share, the
+    mean rank value when not winning, over games not ended by a forfeit
+    (``mean_<rank value>_when_losing``), unfinished and forfeited games (each once).
     Sorted strongest first by ``relative`` (the win-rate order where all play the same table
     sizes): the fair share is set by the schedule's table sizes, while par is a reference and
     no ranking, as a strategy's own play moves it (its games left unfinished lower it). A game
@@ -126,22 +145,22 @@ def summary(data: Any) -> pd.DataFrame:
     to give one). It covers the true rate 95% of the time at every design size
     (``benchmarks/bench_calibration.py``). ``design_effect`` is its variance over the binomial
     one; ``conservative`` says the tables were dealt once each (pooled per size: too wide).
-    ``valid_games`` counts the seats in games not ended by a forfeit: a strategy with none
-    comes last, its rate measuring nothing (``ranked``), so it has no interval (NaN bounds,
-    as no count of games makes one: ``unmeasured``).
+    ``valid_games`` counts its games not ended by a forfeit: a strategy with none comes last,
+    its rate measuring nothing (``ranked``), so it has no interval (NaN bounds, as no count
+    of games makes one: ``unmeasured``).
     """
     g = as_games(data)
     acc = g.cache.get("summary_counts")
     if acc is None:
-        acc = np.zeros((10, g.n_strategies))
+        acc = np.zeros((11, g.n_strategies))
         for b in g.blocks():
             acc += _summary_counts(b)
         g.cache["summary_counts"] = acc
-    games, wins, fair, value_sum, value_n, unfinished, forfeits, shares, valid, par = acc
+    occupied, games, wins, fair, value_sum, value_n, unfinished, forfeits, shares, valid, par = acc
     d = g.declaration
     cached = g.cache.get("summary_estimates")
     if cached is None:
-        cached = rate_estimates(g, wins, games)
+        cached = rate_estimates(g, wins, occupied)
         g.cache["summary_estimates"] = cached
     est, deff = cached
     lo, hi = np.where(valid > 0, wilson_t(est), np.nan)  # none valid: a rate of nothing
@@ -151,12 +170,13 @@ def summary(data: Any) -> pd.DataFrame:
                 "strategy": list(g.labels),
                 "games": games.astype(np.int64),
                 "wins": wins.astype(np.int64),
-                "win_rate": wins / games,
+                "win_rate": wins / occupied,
                 "ci_low": lo,
                 "ci_high": hi,
-                "fair_share": fair / games,
-                "par": par / games,
-                "relative": (wins / games) / (fair / games),
+                "seats": occupied.astype(np.int64),
+                "fair_share": fair / occupied,
+                "par": par / occupied,
+                "relative": (wins / occupied) / (fair / occupied),
                 f"mean_{d.rank_value}_when_losing": value_sum / value_n,
                 "unfinished": unfinished.astype(np.int64),
                 "forfeits": forfeits.astype(np.int64),
@@ -168,7 +188,7 @@ def summary(data: Any) -> pd.DataFrame:
             }
         )
         if d.shared_wins:
-            df.insert(6, "win_share", shares / games)
+            df.insert(7, "win_share", shares / occupied)
     df = df[df["games"] > 0].assign(measured=lambda x: x["valid_games"] > 0)
     df = df.sort_values(["measured", "relative", "strategy"], ascending=[False, False, True])
     return df.drop(columns="measured").reset_index(drop=True)
@@ -385,10 +405,11 @@ def lengths(data: Any) -> pd.DataFrame:
     'n_players', 'strategy'). Games ended by a forfeit are left out. ``p10_p90_share``: the
     share of the games whose length lies between p10 and p90 (both included; lengths are whole
     counts), what a sentence of the 10th to 90th percentile range can say exactly: about 80%
-    of many games, but of few, or of many tied, it may be any share."""
+    of many games, but of few, or of many tied, it may be any share. A run every game of
+    which was forfeited has no rows (``Games.finished``: as on the page)."""
     g = as_games(data).finished()
     hists = _length_hists(g)
-    counts = np.stack([h[3] for h in hists])
+    counts = np.stack([h[3] for h in hists]) if hists else np.zeros((0, 1), np.int64)
     n, mean, std = hist_moments(counts)
     q = hist_quantiles(counts, QUANTILES)
     nz = counts > 0
@@ -429,7 +450,8 @@ def _share_between(counts: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.
 
 def length_distribution(data: Any) -> pd.DataFrame:
     """Histogram of every declared length column (long: by, group, measure, value, games), for
-    charts: all games and per player count (forfeited games left out)."""
+    charts: all games and per player count (forfeited games left out: no rows where every
+    game was)."""
     g = as_games(data).finished()
     rows = []
     for by, group, measure, hist in _length_hists(g):
@@ -441,4 +463,6 @@ def length_distribution(data: Any) -> pd.DataFrame:
                 {"by": by, "group": group, "measure": measure, "value": nz, "games": hist[nz]}
             )
         )
+    if not rows:
+        return pd.DataFrame(columns=["by", "group", "measure", "value", "games"])
     return pd.concat(rows, ignore_index=True)

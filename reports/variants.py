@@ -22,14 +22,14 @@ import numpy as np
 import pandas as pd
 
 from .data import ReportError, Run
-from .designer_measures import ladder_table
+from .designer_measures import ladder_table, set_signs
 from .loading import load_run
 from .stats import holm
 from .tables import strength_order
 from .variants_metrics import (
     Measure,
     difference,
-    difference_intervals,
+    difference_tests,
     estimate,
     intervals,
     measures,
@@ -46,13 +46,16 @@ __all__ = ["build_variants_report", "variant_tables"]
 
 Tables = dict[str, pd.DataFrame]
 METRIC_COLUMNS = ["rules", "metric", "n_players", "position", "value", "ci_low", "ci_high",
-                  "se", "df", "deal_sets", "games", "fair", "detail", "conservative"]  # fmt: skip
+                  "se", "df", "deal_sets", "games", "fair", "detail", "conservative",
+                  "sets_above", "sets_below"]  # fmt: skip
 DIFF_COLUMNS = ["rules", "metric", "n_players", "position", "default", "value", "diff",
                 "ci_low", "ci_high", "se", "df", "p_value", "p_holm", "significant", "method",
-                "detail"]  # fmt: skip
+                "detail", "deal_sets"]  # fmt: skip
 
 
 def _metric_rows(label: str, ms: list[Measure]) -> list[dict]:
+    """A run's measures as rows; a paired difference's sets above and below 0 counted
+    (``set_signs``: the skill ladder's sign test of a step with no spread)."""
     if not ms:
         return []
     est = stack([estimate(m) for m in ms])
@@ -64,23 +67,24 @@ def _metric_rows(label: str, ms: list[Measure]) -> list[dict]:
              "position": m.position, "value": m.value - m.fair, "ci_low": float(lo[i]),
              "ci_high": float(hi[i]), "se": float(est.se[i]), "df": float(est.df[i]),
              "deal_sets": int(est.units[i]), "games": m.games, "fair": m.fair,
-             "detail": m.detail, "conservative": bool(est.conservative)}
+             "detail": m.detail, "conservative": bool(est.conservative),
+             **dict(zip(("sets_above", "sets_below"), set_signs(m), strict=True))}
             for i, m in enumerate(ms)]  # fmt: skip
 
 
 def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bool) -> list[dict]:
     """The variant's differences to the default rules, Holm-corrected over its measures. One
     is clear (``significant``) where Holm's p-value is below ``ALPHA`` and its interval, where
-    stated, excludes 0: a share's interval from Newcombe's method (``difference_intervals``)
-    can cross 0 beside a t-test's small p-value, and no sentence calls such a difference
-    'more' or 'longer'."""
+    stated, excludes 0. A share of which either side has no spread gets Newcombe's interval
+    and the p-value that inverts it (``difference_tests``), so that a change stated with an
+    interval is tested by it; a measure that is no share and whose difference has no spread
+    gets neither. ``deal_sets``: the duplicate sets the difference rests on."""
     by_id = {m.id: m for m in base}
     pairs = [(by_id[m.id], m) for m in other if m.id in by_id]
     if not pairs:
         return []
     est = stack([difference(b, m, paired) for b, m in pairs])
-    lo, hi = difference_intervals(pairs, est)
-    p = est.p_value()
+    lo, hi, p = difference_tests(pairs, est)
     for i, (_, m) in enumerate(pairs):  # a difference with no spread is no evidence of one
         if not m.rate and est.value[i] != 0 and flat(est.value[i], est.se[i], est.df[i]):
             lo[i] = hi[i] = p[i] = np.nan
@@ -94,7 +98,8 @@ def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bo
              "diff": float(est.value[i]), "ci_low": float(lo[i]), "ci_high": float(hi[i]),
              "se": float(est.se[i]), "df": float(est.df[i]), "p_value": float(p[i]),
              "p_holm": float(p_holm[i]), "significant": bool(clear[i]),
-             "method": "paired" if paired else "unpaired", "detail": m.detail}
+             "method": "paired" if paired else "unpaired", "detail": m.detail,
+             "deal_sets": int(est.units[i])}
             for i, (b, m) in enumerate(pairs)]  # fmt: skip
 
 

@@ -122,7 +122,7 @@ def label(metric: str, n_players: str, position: int, detail: str = "", multi: b
 def no_interval(still: bool) -> str:
     """Why a cell has no interval, in its words: its deals showed no spread (``still``), or
     there are too few of them."""
-    return "no spread between deals" if still else "too few deals"
+    return "no spread within tables" if still else "too few deals"
 
 
 def _why(r: pd.Series, col: str) -> str:

@@ -27,6 +27,7 @@ from .compare import PAIRING_KEYS, _unpaired
 from .data import MISSING, Games, Run
 from .designer_measures import file_measures, ladder_measures, paired_measure
 from .expert import match_arrays, match_winners
+from .newcombe import newcombe
 from .tables import summary
 from .variants_sets import (
     PER_SEAT_PAIR,
@@ -43,6 +44,8 @@ from .variants_sets import (
 __all__ = [
     "Measure",
     "difference",
+    "difference_intervals",
+    "difference_tests",
     "estimate",
     "interval",
     "intervals",
@@ -286,26 +289,32 @@ def difference(base: Measure, other: Measure, paired: bool) -> Estimates:
 def difference_intervals(pairs: list[tuple[Measure, Measure]], est: Estimates
                          ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """The 95% intervals of ``other - base`` for each pair (``est``: their stacked
-    ``difference`` estimates): value +- t * se. Where one of two shares has no spread to
-    measure (100% ahead in every duplicate set, say) that interval would collapse to a point,
-    so it is recovered from each share's Wilson interval (``wilson_t``, which counts such a
-    share's clusters once) by Newcombe's square-and-add (MOVER), the two taken as
-    uncorrelated: the calibration benchmark's ``--variants`` lines measure its coverage."""
+    ``difference`` estimates; ``difference_tests``)."""
+    lo, hi, _ = difference_tests(pairs, est)
+    return lo, hi
+
+
+def difference_tests(pairs: list[tuple[Measure, Measure]], est: Estimates
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """The 95% intervals of ``other - base`` for each pair (``est``: their stacked
+    ``difference`` estimates) and their p-values: value +- t * se with the t test's p. Where
+    one of two shares has no spread to measure (100% ahead in every duplicate set, say) that
+    interval would collapse to a point, or carry the other share's error alone, so interval
+    and p-value are Newcombe's from the two shares' own Wilson intervals (``wilson_t``, which
+    counts such a share's sets once), the two taken as uncorrelated, and the p-value the one
+    that inverts that interval (``reports.newcombe``): the calibration benchmark's
+    ``--variants`` lines measure its coverage."""
     lo, hi = est.interval()
+    p = est.p_value()
     low, high = _bounds([(0.0, 1.0) if b.rate else b.bounds for b, _ in pairs])
     lo, hi = np.maximum(lo, low - high), np.minimum(hi, high - low)  # a difference's range
-    for i, (base, other) in enumerate(pairs):
-        if not base.rate:
-            continue
-        b, o = estimate(base), estimate(other)
-        if b.se[0] > 0 and o.se[0] > 0:
-            continue
-        bl, bh = (float(x[0]) for x in wilson_t(b))
-        ol, oh = (float(x[0]) for x in wilson_t(o))
-        if not np.isfinite([bl, bh, ol, oh]).all():
-            continue
-        pb, po = float(b.value[0]), float(o.value[0])
-        d = po - pb
-        lo[i] = d - np.hypot(po - ol, bh - pb)
-        hi[i] = d + np.hypot(oh - po, pb - bl)
-    return lo, hi
+    shares = [i for i, (base, _) in enumerate(pairs) if base.rate]
+    if not shares:
+        return lo, hi, p
+    base = stack([estimate(pairs[i][0]) for i in shares])
+    other = stack([estimate(pairs[i][1]) for i in shares])
+    n_lo, n_hi, n_p = newcombe(base, other)
+    use = np.isfinite(n_p)
+    at = np.asarray(shares)[use]
+    lo[at], hi[at], p[at] = n_lo[use], n_hi[use], n_p[use]
+    return lo, hi, p

@@ -1,6 +1,7 @@
 """What a variant's findings say of the measures they do not call clearly different: no clear
-difference, too few deals to tell one, the same difference in every duplicate set (no spread
-to test it by), or nothing to measure them by and why; each measure named once a list."""
+difference, too few deals to tell one, the same difference in every duplicate set of each
+table (no spread to test it by: a measure that is no share, as a share gets Newcombe's
+interval and test), or nothing to measure them by and why; each measure named once a list."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pandas as pd
 
 from .clusters import MIN_DF
 from .designer_text import restriction_name
+from .numbers import one_stratum
 from .variants_display import diff_figure
 from .variants_words import flat, no_win_to_lose
 
@@ -103,10 +105,18 @@ def unclear(look: Any, rules: str, told: set[tuple], multi: bool) -> list[str]:
                 f"{MIN_DF:g} degrees of freedom: play more games)"]  # fmt: skip
     heads = {"vague": "there is no clear difference in ",
              "small": "there are too few deals to tell a difference in ",
-             "same": "every duplicate set gave the same difference (no spread to test it "
-                     "by) in "}  # fmt: skip
+             "same": f"{_same(lists['same'])} gave the same difference (no spread to test "
+                     "it by) in "}  # fmt: skip
     return [heads[k] + _listed(_names(v, multi, figures=k == "same")) for k, v in lists.items()
             if v]  # fmt: skip
+
+
+def _same(rows: list[pd.Series]) -> str:
+    """Which duplicate sets gave the same difference, where ``rows`` show no spread: every
+    set where each row's sets are one stratum (``one_stratum``: its ``deal_sets`` and
+    ``df``), else every set within each table (their tables' differences may differ)."""
+    alike = all(one_stratum(r.get("deal_sets", np.nan), r["df"]) for r in rows)
+    return "every duplicate set" if alike else "within each table every duplicate set"
 
 
 def _listed(names: list[str], last: str = "or") -> str:

@@ -11,13 +11,14 @@ import numpy as np
 import pandas as pd
 
 from .numbers import (
-    NO_SPREAD,
     PERCENTAGE_POINTS,
     TOO_FEW,
     apart_digits,
     difference_interval,
     fixed,
     in_percentage_points,
+    no_spread_value,
+    one_stratum,
 )
 from .variants_display import flat, shown
 
@@ -111,8 +112,12 @@ def change(r: pd.Series, less: str, more: str) -> str:
 
 def missing(r: Any, col: str = "value") -> str:
     """Why a measure (or, ``col`` "diff", a difference) has no interval, in words: too few
-    deals, or no spread between them."""
-    return NO_SPREAD if flat(r[col], r["se"], r["df"]) else TOO_FEW
+    deals, or no spread between them: in every duplicate set where they are one stratum
+    (its ``deal_sets`` and ``df``, ``one_stratum``), else within each table."""
+    if not flat(r[col], r["se"], r["df"]):
+        return TOO_FEW
+    sets = r.get("deal_sets", np.nan) if hasattr(r, "get") else np.nan
+    return no_spread_value(one_stratum(sets, r["df"]))
 
 
 def is_clear(r: pd.Series | None) -> bool:

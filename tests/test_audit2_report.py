@@ -53,16 +53,17 @@ def bad_pair(tmp_path_factory) -> Path:
     return out
 
 
-def _valid_seats(run: Path) -> pd.Series:
-    """Per strategy, the seats it took in games not ended by a forfeit (from the rows)."""
+def _valid_games(run: Path) -> pd.Series:
+    """Per strategy, the games it sat in not ended by a forfeit, once each (from the rows)."""
     df = load(run).games()
     cols = [c for c in df.columns if c.startswith("seat_")]
-    long = df.melt(id_vars=["forfeit"], value_vars=cols, value_name="strategy").dropna()
+    long = df.melt(id_vars=["game", "forfeit"], value_vars=cols, value_name="strategy").dropna()
+    long = long.drop_duplicates(["game", "strategy"])  # a strategy's game once, however many seats
     return (~long["forfeit"]).groupby(long["strategy"].astype(str)).sum()
 
 
 def test_a_strategy_with_no_valid_game_is_not_ranked_as_next(bad_pair):
-    truth = _valid_seats(bad_pair)
+    truth = _valid_games(bad_pair)
     assert truth["Bad"] == 0 and truth["greedy"] > 0
     tables, method = reports.compute_tables(bad_pair)
     summ = tables["summary"].set_index("strategy")
@@ -108,7 +109,7 @@ def test_pairs_with_a_strategy_with_no_valid_game_are_not_compared(bad_in_four):
     sig = tables["significance"]
     assert len(sig) == 3 and "Bad" not in set(sig["a"]) | set(sig["b"])
     summ = tables["summary"]
-    truth = _valid_seats(bad_in_four)
+    truth = _valid_games(bad_in_four)
     assert dict(zip(summ["strategy"], summ["valid_games"], strict=True)) == truth.to_dict()
     assert summ["strategy"].iloc[-1] == "Bad"  # after greedy's 0 wins in valid games
     text = " ".join(f.text for f in reports.key_findings(tables, method))

@@ -40,7 +40,8 @@ def test_a_sequential_test_that_saw_no_spread_says_so_and_decides_as_it_says():
                **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
         text = sequential_sentence(row)
         sign = "-" if decision == NOT_BETTER else "+"
-        assert f"LLR {sign}inf, as every duplicate set gave the same difference" in text, text
+        assert (f"LLR {sign}inf, as within each table every duplicate set gave the same "
+                "difference") in text, text  # fmt: skip
         assert TOO_FEW not in text and favoured in text
 
 

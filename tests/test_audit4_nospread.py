@@ -72,7 +72,7 @@ def test_a_gauntlet_with_no_spread_is_not_called_too_few_deals(tmp_path, capsys)
 def test_the_fixed_verdict_of_no_spread_follows_the_sign_test():
     from reports.gauntlet import fixed_verdict
 
-    row = {"strategy": "a", "baseline": "b", "deals": 20, "diff": -1.0,
+    row = {"strategy": "a", "baseline": "b", "deals": 20, "diff": -1.0, "df": 19.0,
            "diff_ci_low": NAN, "diff_ci_high": NAN, "p_value": 2 * 0.5**20}  # fmt: skip
     assert fixed_verdict(row) == (f"a loses to b: the difference is -100.0 percentage points "
                                   f"({WORDS}; "
@@ -108,14 +108,14 @@ def test_a_sequential_batch_with_no_spread_says_so_and_is_weighed():
 
 def test_a_sequential_sentence_with_no_spread_states_no_interval():
     from reports.gauntlet import sequential_sentence
-    from reports.numbers import NO_SPREAD, TOO_FEW
+    from reports.numbers import NO_SPREAD_WITHIN, TOO_FEW
     from tournaments.sequential import Sequential
 
     test = Sequential(0.01)
     test.update(1.0, 0.0)
     rec = test.record(60)
     row = {"strategy": "a", "baseline": "b", "games": 60, "diff": 1.0, "diff_ci_low": NAN,
-           "diff_ci_high": NAN, "p_value": 2 * 0.5**20, "deals": 20,
+           "diff_ci_high": NAN, "p_value": 2 * 0.5**20, "deals": 20, "df": 19.0,
            **{f"sequential_{k}": v for k, v in rec.items()}}  # fmt: skip
     text = sequential_sentence(row)
     assert (
@@ -126,7 +126,8 @@ def test_a_sequential_sentence_with_no_spread_states_no_interval():
                sequential_ci_high=None, sequential_games_per_side=60)  # fmt: skip
     text = sequential_sentence(row, run="g")
     assert (
-        f"+100.0 percentage points ({NO_SPREAD}) over 60 games per side, after batch 1" in text
+        f"+100.0 percentage points ({NO_SPREAD_WITHIN}) over 60 games per side, after batch 1"
+        in text
     ), text
 
 
@@ -138,7 +139,8 @@ def test_compare_words_a_change_with_no_spread_without_an_interval():
     from reports.compare import _findings
 
     t = pd.DataFrame({"strategy": ["s0", "s1"], "diff": [1.0, 0.02], "ci_low": [NAN, -0.03],
-                      "ci_high": [NAN, 0.07], "units": [20, 20], "no_spread": [True, False],
+                      "ci_high": [NAN, 0.07], "units": [20, 20], "df": [19.0, 19.0],
+                      "no_spread": [True, False],
                       "p_value": [2 * 0.5**20, 0.4], "p_holm": [4 * 0.5**20, 0.4],
                       "significant": [True, False]})  # fmt: skip
     (text,) = _findings(t, identical=False)
@@ -209,8 +211,8 @@ def test_a_declared_mean_with_no_spread_is_not_too_few_deals():
     decl = dataclasses.replace(default_declaration(), rank_value="score")
     (found,) = _means(means, decl)
     assert found.text.startswith(
-        "a has the best mean score per game: 3.50 (every one of the 7 duplicate sets gave the "
-        "same mean score: no spread to give an interval from)"
+        "a has the best mean score per game: 3.50 (within each table every duplicate set gave "
+        "the same mean score, 7 duplicate sets in all: no spread to give an interval from)"
     ), found.text
     assert f"3.50 ({TOO_FEW}" not in found.text  # a's no spread is not too few deals (c's is)
     (found,) = _means(means.iloc[[2]], decl)

@@ -122,8 +122,9 @@ def test_a_neighbour_effect_with_no_spread_says_so():
     tables["neighbours"] = nb.reset_index()
     text = " ".join(f.text for f in reports.key_findings(tables, method(g)))
     assert (
-        "(-33.3 percentage points within the same deals; every one of the 7 duplicate sets "
-        "gave the same difference: no spread to give an interval from; p = 0.02)" in text
+        "(-33.3 percentage points within the same deals; within each table every duplicate "
+        "set gave the same difference, 7 duplicate sets in all: no spread to give an interval "
+        "from; p = 0.02)" in text
     ), text
     assert "not significant after correction over the 6 pairs" in text, text
 

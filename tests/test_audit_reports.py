@@ -211,7 +211,10 @@ def test_a_spread_the_same_in_every_set_gets_no_zero_width_interval(tmp_path: Pa
     spread = rows[(rows["rules"] == "default") & (rows["metric"] == "skill_spread")].iloc[0]
     assert spread["se"] < 1e-12 and np.isnan(spread["ci_low"]) and np.isnan(spread["ci_high"])
     assert re.search(r"\[(\d+\.\d), \1\]", text) is None  # no interval of zero width
-    assert "(low - random; no interval: every duplicate set gave the same value" in text
+    assert (
+        "(low - random; no interval: within each table every duplicate set gave the same "
+        "value" in text
+    )
     assert "0.0 points either way would be significant" not in text
 
 

@@ -151,7 +151,7 @@ def test_a_flat_batch_weighed_by_n_over_2_says_no_spread_when_interrupted_too():
     of 6.86 at alpha 0.001), so the record of a run interrupted after that batch no longer told
     no spread by an infinite LLR, and its sentence said 'too few deals for an interval'."""
     from reports.gauntlet import sequential_sentence
-    from reports.numbers import NO_SPREAD, TOO_FEW
+    from reports.numbers import NO_SPREAD_WITHIN, TOO_FEW
     from tournaments.sequential import Sequential
 
     test = Sequential(0.01, alpha=0.001)
@@ -166,7 +166,8 @@ def test_a_flat_batch_weighed_by_n_over_2_says_no_spread_when_interrupted_too():
                sequential_ci_high=None, sequential_games_per_side=36)  # fmt: skip
     said = sequential_sentence(row, run="g")
     assert (
-        f"+100.0 percentage points ({NO_SPREAD}) over 36 games per side, after batch 1" in said
+        f"+100.0 percentage points ({NO_SPREAD_WITHIN}) over 36 games per side, after batch 1"
+        in said
     ), said
     assert TOO_FEW not in said
 
@@ -216,9 +217,11 @@ def test_equal_strategies_are_called_better_on_no_spread_at_most_alpha_of_the_ti
 @pytest.mark.parametrize("llr, flat, words", [
     (5.0, 10, "LLR 5.00, N/2 for N = 10 duplicate sets with no spread"),
     (5.0, 0, "LLR 5.00"), (0.0, 10, "LLR 0.00"),
-    (math.nan, 10, "no LLR: every duplicate set gave the same difference, below half the "
-                   "margin, which bounds no error against the margin, so the test plays on"),
-    (-math.inf, 10, "LLR -inf, as every duplicate set gave the same difference"),
+    (math.nan, 10, "no LLR: within each table every duplicate set gave the same difference, "
+                   "below half the margin, which bounds no error against the margin, so the "
+                   "test plays on"),
+    (-math.inf, 10, "LLR -inf, as within each table every duplicate set gave the same "
+                    "difference"),
 ])  # fmt: skip
 def test_the_llr_words_give_the_reason_of_a_flat_batch(llr, flat, words):
     from reports.gauntlet import llr_words

@@ -219,8 +219,8 @@ def _length_lead(page: str) -> str:
 
 
 def test_the_length_section_says_it_leaves_forfeits_out(run, tmp_path):
-    """The lengths and the outcomes' means leave the forfeited rounds out while the outcomes'
-    counts and shares cover every one: the page did not say so. Where none was forfeited,
+    """The lengths and the outcomes' shares and means leave the forfeited rounds out while
+    the outcomes' count covers every one: the page did not say so. Where none was forfeited,
     nothing is added."""
     code, _, err = cli_output("report", str(run), "--format", "md", "--out", str(tmp_path / "r"))
     assert code == 0, err
@@ -229,10 +229,11 @@ def test_the_length_section_says_it_leaves_forfeits_out(run, tmp_path):
     assert 1 < forfeited < len(rows)
     lead = _length_lead((tmp_path / "r" / "report.md").read_text())
     assert lead.endswith(f" The {forfeited} forfeited rounds (cut short) are left out of the "
-                         "lengths and the outcomes' means; the outcomes' counts and shares "
-                         "cover every round."), lead  # fmt: skip
+                         "lengths and the outcomes' shares and means; the outcomes' rounds "
+                         "column counts every round."), lead  # fmt: skip
     outcomes = pd.read_csv(tmp_path / "r" / "outcomes.csv").astype({"n_players": str})
     assert outcomes[outcomes["n_players"] == "all"]["rounds"].iloc[0] == len(rows)
+    assert outcomes[outcomes["n_players"] == "all"]["valid_rounds"].iloc[0] == len(rows) - forfeited
 
     clean = tmp_path / "clean"
     code, _, err = cli_output("tournament", "--game", "ligretto", "stack", "cautious",
@@ -242,13 +243,14 @@ def test_the_length_section_says_it_leaves_forfeits_out(run, tmp_path):
     code, _, err = cli_output("report", str(clean), "--format", "md", "--out", str(tmp_path / "c"))
     assert code == 0, err
     lead = _length_lead((tmp_path / "c" / "report.md").read_text())
-    assert "forfeit" not in lead and lead.endswith("(95% intervals)."), lead
+    assert "forfeited" not in lead and lead.endswith("the share ended by blockade (95% "
+                                                     "intervals)."), lead  # fmt: skip
 
 
 @pytest.mark.parametrize(("forfeited", "outcomes", "said"), [
     (0, True, ""),
     (1, True, " The 1 forfeited game (cut short) is left out of the lengths and the outcomes' "
-              "means; the outcomes' counts and shares cover every game."),
+              "shares and means; the outcomes' games column counts every game."),
     (1200, False, " The 1,200 forfeited games (cut short) are left out of the lengths."),
 ], ids=["none", "one", "many-no-outcomes"])  # fmt: skip
 def test_the_forfeits_clause_counts_and_names_the_tables(forfeited, outcomes, said):

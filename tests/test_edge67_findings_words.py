@@ -373,7 +373,7 @@ def test_a_game_without_limits_names_its_length_limit():
 
 # ------------------------------------------------------------------------------ outcomes
 def test_each_declared_share_is_said_over_every_round():
-    out = pd.DataFrame({"n_players": [2, "all"], "rounds": [5, 40],
+    out = pd.DataFrame({"n_players": [2, "all"], "rounds": [5, 40], "valid_rounds": [5, 40],
                         "blockade_share": [0.2, 0.25], "blockade_ci_low": [0.1, 0.125],
                         "blockade_ci_high": [0.3, 0.4]})  # fmt: skip
     assert [f.text for f in _outcomes(out, LIGRETTO)] == [

@@ -54,7 +54,9 @@ def test_sets_at_several_tables_are_not_said_as_n_over_2():
     test = Sequential(0.01)
     test.update(w["diff"], w["se"], w["df"])
     assert test.llr == 5.0
-    assert llr_words(5.0, 12) == "LLR 5.00, the most 12 duplicate sets with no spread give"
+    assert llr_words(5.0, 12) == ("LLR 5.00, the test's cap for 12 duplicate sets with no "
+                                  "spread within each table, (df + 1) / 2 at df = 9 degrees of "
+                                  "freedom")  # fmt: skip
 
 
 @pytest.mark.slow

@@ -69,7 +69,7 @@ def _reference_add(agg, table, positions, entrants, batch, higher_is_better):
         agg["size_forfeits"][k] += batch.forfeit_seat[i] >= 0
         # stopped unfinished: the game's column where it has one, else no winner; not forfeited
         own = batch.game_values.get("unfinished")
-        stopped = batch.winner_seat[i] < 0 if own is None else bool(own[i])
+        stopped = not any(won) if own is None else bool(own[i])
         stopped = stopped and batch.forfeit_seat[i] < 0
         agg["size_unfinished"][k] += stopped
         agg["size_unfinished_won"][k] += stopped and any(won)

@@ -313,8 +313,9 @@ def test_too_few_deals_tells_nothing_apart_and_no_spread_does():
     assert _means(rows) == few
     assert _means(rows, spread=[0, 0]) == few
     assert _means([rows[0], ("b", 4.0, 3.5, 4.5)], spread=[7, 0]) == (
-        "a has the best mean cards left per game: 2.00 (every one of the 7 duplicate sets gave "
-        "the same mean cards left: no spread to give an interval from); b has the worst: 4.00."
+        "a has the best mean cards left per game: 2.00 (within each table every duplicate set "
+        "gave the same mean cards left, 7 duplicate sets in all: no spread to give an interval "
+        "from); b has the worst: 4.00."
     )
 
 

@@ -606,7 +606,9 @@ def test_the_llr_in_words():
 
     assert llr_words(1.5) == "LLR 1.50" and llr_words(-1.0) == "LLR -1.00"
     assert llr_words(0.0, 3) == "LLR 0.00" and llr_words(-0.5, 3) == "LLR -0.50"
-    assert llr_words(0.5, 3) == "LLR 0.50, the most 3 duplicate sets with no spread give"
+    assert llr_words(0.5, 3) == ("LLR 0.50, the test's cap for 3 duplicate sets with no "
+                                 "spread within each table, (df + 1) / 2 at df = 0 degrees of "
+                                 "freedom")  # fmt: skip
     assert llr_words(2.0, 4).startswith("LLR 2.00, N/2 for N = ")
 
 

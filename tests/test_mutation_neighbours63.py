@@ -59,7 +59,7 @@ def test_the_seat_before_seat_0_at_six_seats_is_the_last_and_elsewhere_rates_are
     games: dict = {}
     for (me, other, _), c in by_set.items():
         games[(me, other)] = games.get((me, other), 0) + c[0]
-    assert {k: int(v) for k, v in t["games"].items()} == {k: v for k, v in games.items() if v}
+    assert {k: int(v) for k, v in t["seats"].items()} == {k: v for k, v in games.items() if v}
     for (me, other), r in t.iterrows():
         # a set is compared where it holds games of both kinds
         both = [c for (a, b, _), c in by_set.items() if (a, b) == (me, other) and c[0] and c[2]]

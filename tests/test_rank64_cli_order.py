@@ -23,6 +23,7 @@ def _run(games: pd.DataFrame) -> SimpleNamespace:
     order = sorted(names, key=lambda n: -wins[n] / count[n])  # by win rate, as aggregates sort
     cols = {"strategy": np.array(order, dtype=object),
             "games": np.array([count[n] for n in order]),
+            "seats": np.array([count[n] for n in order]),
             "wins": np.array([wins[n] for n in order]),
             "win_rate": np.array([wins[n] / count[n] for n in order]),
             "cards_left_mean": np.ones(len(order)), "forfeits": np.zeros(len(order), int)}  # fmt: skip

@@ -36,7 +36,8 @@ def test_the_first_finding_names_the_winner_not_the_staller():
     (best,) = [f.text for f in key_findings(tables, "paired") if "highest win rate" in f.text]
     assert best.startswith(
         "a has the highest win rate: a wins 50.0% of its games (too few deals for an interval; "
-        "fair share 33.3%); s is next with 16.7%"
+        "fair share 33.3% if every game had a winner; 19.4%, 1/3 of the 58.3% of its games "
+        "someone won); s is next with 16.7%"
     )
     assert not re.search(r"\bpar\b", best)
 

@@ -215,7 +215,7 @@ def test_a_clear_difference_without_spread_says_so_not_too_few_deals():
             ("hand_size=9", "runner_up", "all", -1, -0.3, np.nan, np.nan, True),
         ]
     )
-    diffs["se"] = 0.0
+    diffs["se"], diffs["deal_sets"] = 0.0, 41
     said = " ".join(t for t, _ in findings(metrics, diffs, LABELS, "Paired"))
     assert TOO_FEW not in said
     assert "games are 2.0 turns shorter (no interval: every duplicate set gave the same" in said
@@ -232,7 +232,7 @@ def test_an_unclear_change_without_an_interval_says_why_never_nan(se, df, why):
     metrics = variants_metrics([("default", "seat", "4", 0, 0.03, 0.02, 0.04),
                                 ("hand_size=9", "seat", "4", 0, 0.01, -0.005, 0.025)])  # fmt: skip
     diffs = variants_diffs([("hand_size=9", "seat", "4", 0, -0.02, np.nan, np.nan, False)])
-    diffs["se"], diffs["df"] = se, df
+    diffs["se"], diffs["df"], diffs["deal_sets"] = se, df, df + 1
     said = findings(metrics, diffs, LABELS, "Paired")[0][0]
     assert "nan" not in said
     assert f"the change, -2.0 percentage points ({why}" in said

@@ -362,6 +362,24 @@ def test_neighbours_exact():
     assert t["ci_low"].iloc[0] == pytest.approx(lo) and t["ci_high"].iloc[0] == pytest.approx(hi)
 
 
+def _pair_games(df: pd.DataFrame, after: bool) -> dict:
+    """(strategy, other) -> the games, by row, of each seat of the strategy with the other
+    directly before it (``after``), else with it at the table but no copy directly before."""
+    out: dict = {}
+    for i, row in enumerate(df.itertuples(index=False)):
+        n = row.n_players
+        for s in range(n):
+            me, prev = getattr(row, f"seat_{s}"), getattr(row, f"seat_{(s - 1) % n}")
+            others = (
+                {prev}
+                if after
+                else ({getattr(row, f"seat_{(s - b) % n}") for b in range(2, n)} - {prev})
+            )
+            for other in others:
+                out.setdefault((me, other), []).append(i)
+    return out
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_neighbours_match_a_brute_force_count(seed):
@@ -377,7 +395,9 @@ def test_neighbours_match_a_brute_force_count(seed):
             key = (getattr(row, f"seat_{s}"), getattr(row, f"seat_{(s - 1) % n}"))
             games[key] = games.get(key, 0) + 1
             wins[key] = wins.get(key, 0) + int(row.winner_seat == s)
-    assert {k: int(v) for k, v in t["games"].items()} == games
+    assert {k: int(v) for k, v in t["seats"].items()} == games  # a seat each
+    once = {k: len(set(g)) for k, g in _pair_games(df, after=True).items()}
+    assert {k: int(v) for k, v in t["games"].items()} == once  # a game once
     assert {k: int(v) for k, v in t["wins"].items()} == wins
     # elsewhere: a seat's game with the other at the table but no copy of it directly before,
     # counted once however many seats the other holds; after: a copy directly before. The
@@ -397,9 +417,10 @@ def test_neighbours_match_a_brute_force_count(seed):
                 c = by_set.setdefault((me, other, row.deal), [0, 0, 0, 0])
                 c[2] += 1
                 c[3] += won
+    elsewhere = _pair_games(df, after=False)
     for (me, other), r in t.iterrows():
         cells = [c for (a, b, _), c in by_set.items() if (a, b) == (me, other)]
-        assert r["elsewhere_games"] == sum(c[2] for c in cells)
+        assert r["elsewhere_games"] == len(set(elsewhere.get((me, other), [])))
         both = [c for c in cells if c[0] and c[2]]
         if not both:
             assert np.isnan(r["vs_elsewhere"])

@@ -66,5 +66,5 @@ def test_shared_wins_go_to_every_seat_tied_for_the_best_value(seed, players):
     shares = won / won.sum(axis=1, keepdims=True).clip(min=1)
     for code, label in enumerate(g.labels):
         assert summary.loc[label, "wins"] == int(won[g.seats == code].sum())
-        share = shares[g.seats == code].sum() / summary.loc[label, "games"]
+        share = shares[g.seats == code].sum() / summary.loc[label, "seats"]
         assert np.isclose(summary.loc[label, "win_share"], share)

@@ -16,7 +16,7 @@ def _verdict() -> str:
     sign test's p = 2 * 0.5**20."""
     from reports.gauntlet import fixed_verdict
 
-    row = {"strategy": "greedy", "baseline": "nobody", "deals": 20, "diff": 1.0,
+    row = {"strategy": "greedy", "baseline": "nobody", "deals": 20, "df": 19.0, "diff": 1.0,
            "diff_ci_low": NAN, "diff_ci_high": NAN, "p_value": 2 * 0.5**20}  # fmt: skip
     return fixed_verdict(row)
 

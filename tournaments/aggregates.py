@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SHARE_UNITS", "empty", "limit_tests", "unfinished_by_limit", "add_batch",
            "add_games", "add_sets", "add_matches", "merge", "save", "npy_bytes", "zip_bytes",
-           "load", "stopped_at_cap"]  # fmt: skip
+           "load", "stopped_at_cap", "unfinished_games"]  # fmt: skip
 
 # 27,720: a win shared by m seats is SHARE_UNITS // m
 SHARE_UNITS = math.lcm(*range(1, MAX_SEATS + 1))
@@ -294,7 +294,7 @@ def _add_size_totals(
     agg["size_games"][k] += len(batch)
     agg["size_no_winner"][k] += int(np.count_nonzero(~has_winner))
     agg["size_forfeits"][k] += int(np.count_nonzero(lost))
-    stopped = _stopped(batch, lost)
+    stopped = unfinished_games(batch.game_values.get("unfinished"), has_winner, lost)
     agg["size_unfinished"][k] += int(np.count_nonzero(stopped))
     agg["size_unfinished_won"][k] += int(np.count_nonzero(stopped & has_winner))
     for key in limit_keys(agg):  # a game counts at the first limit its column reached
@@ -315,13 +315,13 @@ def _add_size_totals(
             agg[key][k] += int(values.astype(np.int64).sum())
 
 
-def _stopped(batch: SeatedBatch, lost: np.ndarray) -> np.ndarray:
-    """The games that stopped unfinished at one of the game's limits, not by a forfeit: the
-    game's own ``unfinished`` column where it has one (as the rows keep it), else those with
-    no (single) winner, as the reports read rows without one (``reports.loading``)."""
-    own = batch.game_values.get("unfinished")
-    stopped = batch.winner_seat < 0 if own is None else np.asarray(own, bool)
-    return stopped & ~lost
+def unfinished_games(own: Any, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    """The games stopped unfinished at one of the game's limits, not by a forfeit: where the
+    game says so (its own ``unfinished`` column, ``own``, where it has one), else where no seat
+    won (``won``: some seat won each game; in a game with shared wins a tied win is a win,
+    though its ``winner_seat`` is -1). The one rule of the runner's counts and the reports'."""
+    stopped = ~np.asarray(won, bool) if own is None else np.asarray(own, bool)
+    return stopped & ~np.asarray(lost, bool)
 
 
 def merge(aggs: Iterable[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray] | None:

@@ -247,13 +247,14 @@ class TournamentResult:
         """``summary()`` as numpy columns (rows in the same order), without importing pandas."""
         agg = self.aggregates()
         rank = self.manifest.get("rank_value", "rank")
-        games = agg["games"]
+        seats = agg["games"]  # the aggregates count a game once per seat taken
         with np.errstate(invalid="ignore", divide="ignore"):
             cols = {
                 "strategy": np.array(self.labels, dtype=object),
-                "games": games,
+                "games": _games_sat(agg, self.manifest.get("tables"), len(seats)),
+                "seats": seats,
                 "wins": agg["wins"],
-                "win_rate": agg["wins"] / games,
+                "win_rate": agg["wins"] / seats,
                 f"{rank}_mean": _rank_mean(agg),
                 "forfeits": agg["forfeits"],
             }
@@ -271,11 +272,13 @@ class TournamentResult:
         return {name: values[order] for name, values in cols.items()}
 
     def summary(self) -> pd.DataFrame:
-        """Per strategy: games (seats taken), wins, win_rate, mean rank value, forfeits.
+        """Per strategy: games (the games it sat in, once each), seats (the seats it took: its
+        games, unless it held two seats at a table), wins, win_rate (per seat: wins over
+        seats), mean rank value, forfeits.
 
-        Expert runs add matches, match_wins (a shared win counts for each tied player, X1),
-        match_win_rate (= match_wins / matches, as in the report) and match_win_share (ties
-        split evenly). Sorted by win rate (match win rate when expert).
+        Expert runs add matches (one per seat taken), match_wins (a shared win counts for
+        each tied player, X1), match_win_rate (= match_wins / matches, as in the report) and
+        match_win_share (ties split evenly). Sorted by win rate (match win rate when expert).
         """
         import pandas as pd  # start-up: pandas loads for tables only
 
@@ -385,6 +388,20 @@ def _damaged(path: Path, exc: BaseException | None, what: str, mend: str) -> Dam
     if isinstance(exc, OSError) and exc.strerror:
         return DamagedFile(f"{path} is bad: unreadable ({exc.strerror}); {mend}")
     return DamagedFile(f"{path} is bad: not {what} as a run writes them; {mend}")
+
+
+def _games_sat(agg: dict[str, np.ndarray], tables: Any, n: int) -> np.ndarray:
+    """Per entrant, the games it sat in, once each however many seats it held there: each
+    table of the schedule (the manifest's ``tables``) seats the same entrants in all its
+    games (``table_games``). NaN where the manifest's tables are not those the aggregates
+    count: how many of the seats were games is then unknown."""
+    per_table = np.asarray(agg["table_games"])
+    if not isinstance(tables, list) or len(tables) != len(per_table):
+        return np.full(n, np.nan)
+    seated = np.zeros((len(tables), n), np.int64)
+    for t, table in enumerate(tables):
+        seated[t, [e for e in set(table) if 0 <= e < n]] = 1
+    return per_table @ seated
 
 
 def _rank_mean(agg: dict[str, np.ndarray]) -> np.ndarray:

@@ -153,7 +153,7 @@ def candidate_score(result: TournamentResult, label: str) -> Score:
     row = summary[summary["strategy"] == label]
     if len(row) != 1:
         raise RuntimeError(f"{label} did not play in {result.out}")
-    return Score(int(row["wins"].iloc[0]), int(row["games"].iloc[0]))
+    return Score(int(row["wins"].iloc[0]), int(row["seats"].iloc[0]))
 
 
 def parse_field(against: str | Sequence[str]) -> tuple[str, ...]:

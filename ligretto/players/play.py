@@ -16,6 +16,7 @@ import numpy as np
 import ligretto
 from ligretto.compiled import RoundBatch, play_rounds
 from ligretto.rng import check_seeds
+from ligretto.rules import ENDED_FORFEIT
 from strategies import registry
 
 from .base import GAME, LigrettoStrategy
@@ -77,9 +78,9 @@ def play_batch(
     specs: Sequence[Any], deal_seeds: np.ndarray, play_seeds: np.ndarray, record: bool = False
 ) -> BatchOut:
     """One round per seed pair. A Python strategy that breaks the rules or raises forfeits the
-    round (no scores, no winner; per round the seat, and the error naming the seat and its
-    strategy, as 13 Leaves' do: a seat is another strategy's in another rotation). Seeds are
-    whole numbers 0 to 2**64 - 1, one play seed per deal seed."""
+    round (no scores, no winner, ``ended_by`` ENDED_FORFEIT; per round the seat, and the error
+    naming the seat and its strategy, as 13 Leaves' do: a seat is another strategy's in another
+    rotation). Seeds are whole numbers 0 to 2**64 - 1, one play seed per deal seed."""
     deal_seeds = check_seeds(deal_seeds, "deal_seeds")
     play_seeds = check_seeds(play_seeds, "play_seeds")
     if len(deal_seeds) != len(play_seeds):
@@ -113,7 +114,7 @@ def play_batch(
         except ligretto.PlayerError as e:  # breaking the rules or raising: a forfeit
             errors[i] = f"seat {e.seat} ({labels[e.seat]}): {e.message}"  # seats rotate: who
             forfeit[i] = e.seat
-            ended[i] = -2
+            ended[i] = ENDED_FORFEIT  # no end: neither stopped at a limit nor blocked
             records.append("")
             continue
         scores[i] = out.scores
