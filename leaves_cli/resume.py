@@ -59,9 +59,11 @@ def _lost(out: Any) -> str | None:
 
 
 def read_manifest(out: Any) -> Any:
-    """The manifest in ``out`` as read, or one line saying why there is none to resume: a
-    run's folder that lost it (2), one that is not JSON (corrupt: 1)."""
+    """The manifest in ``out`` as read, or one line saying why there is none to resume: a run's
+    folder that lost it (2), one that is not JSON (corrupt: 1; ``leaves verify``'s advice)."""
     from tournaments import storage
+
+    from .verify_cmd import NO_MANIFEST
 
     lost = _lost(out)
     if lost is not None:
@@ -69,7 +71,9 @@ def read_manifest(out: Any) -> Any:
     try:
         return storage.read_manifest(Path(out))
     except ValueError as exc:  # no manifest: bad usage (2); one that is not JSON: corrupt (1)
-        raise CLIError(f"cannot resume {out}: {exc}", usage=not has_manifest(out)) from None
+        found = has_manifest(out)
+        why = f"{exc}; {NO_MANIFEST}" if found else str(exc)
+        raise CLIError(f"cannot resume {out}: {why}", usage=not found) from None
 
 
 def _words(value: Any, grouped: bool = True) -> str:
@@ -380,16 +384,12 @@ def _said_words(cls: Any, name: str, given: Any) -> dict[str, str]:
 def resumed_settings(out: Any, game_spec: str, settings: dict[str, Any]) -> dict[str, Any]:
     """The game settings of a run resumed in ``out`` (``leaves run``): those given must be the
     run's (one line naming both otherwise); the others are the run's own."""
-    from tournaments import storage
     from tournaments.games import names_game
     from tournaments.manifest_fields import RESUME_READS, check_manifest
 
     if not (Path(out) / MANIFEST).exists():  # no run there (``leaves run`` says so)
         return settings
-    try:
-        manifest = storage.read_manifest(Path(out))
-    except ValueError as exc:  # it names the file and what is wrong with it (exit 1)
-        raise CLIError(f"cannot resume {out}: {exc}") from None
+    manifest = read_manifest(out)  # it names the file and what is wrong with it (exit 1)
     try:
         check_manifest(manifest, required=RESUME_READS, resume=True)
     except ValueError as exc:  # a corrupt manifest: the input cannot be used (exit 1)

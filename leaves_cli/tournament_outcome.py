@@ -66,13 +66,8 @@ def echo_next(out: Path, t: Any, manifest: dict[str, Any]) -> None:
         return
     page = out / "report" / "report.html"
     report = f"'leaves report {shell_word(out)}' writes its report ({page}) and key findings"
-    from tournaments.verify import row_strays
+    from tournaments.verify import STRAY, row_strays
 
-    strays = row_strays(out, manifest)
-    if strays:  # a report refuses a run holding them (it would read them as its rows)
-        shown = ", ".join(str(out / rel) for rel in strays[:3])
-        more = f" and {len(strays) - 3} more" if len(strays) > 3 else ""
-        click.echo(f"next: remove {shown}{more} (not the run's: a report would read it with "
-                   f"its rows), then {report}")  # fmt: skip
-        return
+    for rel in row_strays(out, manifest):  # not the run's: no report reads it, pandas would
+        click.echo(f"warning: {out / rel}: {STRAY.format(folder=out / rel.split('/')[0])}")
     click.echo(f"next: {report}")

@@ -1,7 +1,8 @@
 """The parts of ``leaves tournament`` that are not the command itself: the TOML config file
 (``--config``) and its keys, the game plug-in a ``--game`` spec names and its settings, and
-how a run holds its folder and stops on SIGTERM. The summary table printed at the end of a run
-is ``tournament_summary``'s (its names stay importable from here).
+how a run holds its folder. Its stop on SIGTERM or SIGHUP is ``worker_stop``'s, and the summary
+table printed at the end of a run ``tournament_summary``'s (their names stay importable from
+here).
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -10,15 +11,12 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
-import signal
 import sys
-import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
@@ -29,62 +27,13 @@ from .options import Number, either, empty_name, is_empty_name, number_type
 from .origins import FILE, FLAG, in_file, origin
 from .tournament_summary import _unfinished_line as _unfinished_line  # where tests read it
 from .tournament_summary import intervals, summary_table, units
+from .worker_stop import stops_on_term
 
 __all__ = [
     "CONFIG_KEYS", "echo_rules", "game_options", "game_settings", "installed_options", "load_game",
     "intervals", "jobs_line", "playing", "read_config", "stops_on_term", "summary_table",
     "units",
 ]  # fmt: skip
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-_STOPPING: list[bool] = []
-"""Set while a ``stops_on_term`` function runs: one inside it (a command's play step, the
-command wrapped whole) leaves the stop to the outer one."""
-
-
-def stops_on_term(play: F) -> F:
-    """``play`` with SIGTERM (``kill PID``, ``timeout``, a batch system ending the job) raising
-    KeyboardInterrupt in it, as Ctrl-C does: the run records every chunk it finished and says
-    how to continue, instead of dying with up to 2 s of them on disk unrecorded. A second
-    SIGTERM acts as it would have (the handler before is restored on the first). The stop
-    ends in 'leaves: error: interrupted' (exit 130) with no blank line before it: that is
-    click's newline closing a terminal's '^C' echo, kept for Ctrl-C on a terminal only.
-    A command wrapped whole stops so after its play step too (its summary, its report)."""
-
-    @functools.wraps(play)
-    def stopping(*args: Any, **kwargs: Any) -> Any:
-        if _STOPPING or threading.current_thread() is not threading.main_thread():
-            return play(*args, **kwargs)  # the outer one stops it; signals reach the main thread
-        _STOPPING.append(True)
-        try:
-            return _stopping(play, *args, **kwargs)
-        finally:
-            _STOPPING.clear()
-
-    return stopping  # type: ignore[return-value]
-
-
-def _stopping(play: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``play(*args, **kwargs)`` stopped by SIGTERM as by Ctrl-C (``stops_on_term``)."""
-    before = signal.getsignal(signal.SIGTERM)
-    termed: list[bool] = []
-
-    def stop(signum: int, frame: Any) -> None:
-        signal.signal(signal.SIGTERM, before)
-        termed.append(True)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        return play(*args, **kwargs)
-    except KeyboardInterrupt:
-        if termed or not sys.stderr.isatty():  # no '^C' echoed: no newline to close it
-            raise _interrupted() from None
-        raise
-    finally:
-        signal.signal(signal.SIGTERM, before)
 
 
 @contextlib.contextmanager
@@ -100,13 +49,6 @@ def playing(out: Path) -> Iterator[None]:
         except RunLocked as exc:
             raise CLIError(str(exc)) from None
         yield
-
-
-def _interrupted() -> CLIError:
-    """'leaves: error: interrupted' with Ctrl-C's exit code (130), as a one-line error."""
-    error = CLIError("interrupted")
-    error.exit_code = 130
-    return error
 
 
 def jobs_line(manifest: dict[str, Any], sessions: int, jobs: int) -> str:

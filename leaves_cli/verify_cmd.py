@@ -24,15 +24,12 @@ if TYPE_CHECKING:
     from tournaments.verify_contents import Contents, PartRows
 
 MANIFEST = "manifest.json"
-OWN = "the run's own"
 NO_MANIFEST = storage.NO_MANIFEST.replace("{out}", "--out")
 """What a manifest that cannot be used leaves to do (``verify`` and ``report`` say it)."""
 
 
 def _manifest(run_dir: Path) -> dict:
     """The run's manifest as far as it reads, else nothing."""
-    from tournaments import storage
-
     try:
         manifest = storage.read_manifest(run_dir)
     except ValueError:  # none, or one that cannot be read: named where it matters
@@ -101,7 +98,6 @@ def manifest_problem(run_dir: Path) -> str | None:
     """Why the run's manifest itself cannot be used, or None: not JSON, not a run of this
     version's format, or a field that does not hold what the runner writes. Then nothing
     resumes the run (``--resume`` refuses such a manifest too)."""
-    from tournaments import storage
     from tournaments.manifest_fields import CHECK_READS, check_fields, check_manifest
 
     from .gauntlet_resume import gauntlet_problem
@@ -150,29 +146,19 @@ def resume_problem(run_dir: Path) -> ValueError | None:
     return None
 
 
-def strays(result: Verification) -> list[Problem]:
-    """The bad files a resume leaves alone: files in the run's folders it did not write, and
-    directories where its files belong (a resume replays bad chunks, rewrites the merged files
-    and deletes files of chunks the run does not have, but never guesses about a file it did
-    not write)."""
-    from tournaments.verify import LEAVE
-
-    return [p for p in result.problems if p.resume == LEAVE]
-
-
 def advice(run_dir: Path, result: Verification) -> str:
     """What to do about a run's bad files, only what works: resume, remove, or both."""
     from tournaments.storage import lock_holder
-    from tournaments.verify import DROP, REMOVE
+    from tournaments.verify import DROP, REMOVE, is_merged, left_alone
 
-    foreign = strays(result)
+    foreign = left_alone(result)
     drops = sum(p.resume == DROP for p in result.problems)  # entries: said apart
     merged = tuple(sorted({p.path for p in result.problems if is_merged(p)}))
     own = [p for p in result.problems if p not in foreign and p.resume != DROP
            and not is_merged(p)]  # fmt: skip
     gone = all(p.resume == REMOVE for p in own)  # only files a resume deletes
     one = len({p.path for p in own}) == 1  # a file may be bad in several ways
-    them = "" if not own else OWN if foreign else "it" if one else "them"
+    them = "" if not own else "the run's own" if foreign else "it" if one else "them"
     hint = resume_hint(run_dir, them, removes=gone, drops=drops, merged=merged)
     holder = lock_holder(run_dir)
     if holder:  # a resume is refused while the run is played
@@ -184,14 +170,6 @@ def advice(run_dir: Path, result: Verification) -> str:
     it = "it" if len(foreign) == 1 else "them"
     remove = f"remove {names} (not the run's: a resume leaves {it} there)"
     return remove if not own and not drops else f"{hint}; {remove}"
-
-
-def is_merged(problem: Problem) -> bool:
-    """Whether ``problem`` is a finished run's merged file (its aggregates, its forfeits),
-    which a resume writes again from the chunks, replaying none."""
-    from tournaments.verify import REPLAY
-
-    return problem.chunk is None and problem.resume == REPLAY and problem.path != MANIFEST
 
 
 def _folders_first(run_dir: Path, problems: list[Problem], hint: str) -> str:
@@ -212,13 +190,10 @@ def bad_run_message(run_dir: Path, result: Verification) -> str:
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     problems = result.problems
-    first = problems[0]
     listed = f"'leaves verify {shell_word(run_dir)}' lists them"
-    others = f" (and {len(problems) - 1} more: {listed})"
-    return (
-        f"{run_dir / first.path} is bad: {first.reason}"
-        f"{others if len(problems) > 1 else ''}; {resume_or_why_not(run_dir, result)}"
-    )
+    more = f" (and {len(problems) - 1} more: {listed})" if len(problems) > 1 else ""
+    first = f"{run_dir / problems[0].path} is bad: {problems[0].reason}{more}"
+    return f"{first}; {resume_or_why_not(run_dir, result)}"
 
 
 def resume_or_why_not(run_dir: Path, result: Verification) -> str:
@@ -283,13 +258,14 @@ def unfinished_state(run_dir: Path) -> str:
               "lays out: a file whose checksum matches but that cannot be read, or holds "
               "other rows, is bad. Costs what reading the run costs.")  # fmt: skip
 def verify(run_dir: Path, deep: bool) -> None:
-    """Check a tournament run: every file of every finished chunk against the size and
-    checksum its manifest recorded, the merged files of a finished run and its --record file,
-    and files that do not belong to the run, reading no contents (its line says so). Changes
-    nothing. With --deep, every file the checksums vouch for is read too, as the reports and
-    a resume read it, and held against the chunk the manifest's schedule lays out: one that
-    cannot be read, or holds other rows, is bad (a resume takes it for whole: the advice
-    removes it first).
+    """Check a tournament run, and each run its folder holds ('leaves run --rules'), named:
+    every file of every finished chunk against the size and checksum its manifest recorded,
+    the merged files of a finished run and its --record file, and files that do not belong to
+    the run (a stray .parquet is warned of: 'leaves report' skips it), reading no contents (its
+    line says so). Changes nothing. With --deep, every file the checksums vouch for is read
+    too, as the reports and a resume read it, and held against the chunk the manifest's
+    schedule lays out, a chunk's aggregates against its rows: one that cannot be read, or holds
+    other rows, is bad (a resume takes it for whole: the advice removes it first).
 
     Exit code 0 when every file checks out (an unfinished run is fine: --resume finishes it,
     given a --precision run's --precision and --max-games, which the advice names; one a
@@ -314,16 +290,32 @@ def verify(run_dir: Path, deep: bool) -> None:
       leaves verify --deep runs/a
       leaves verify runs/a || leaves tournament ... --out runs/a --resume
     """
-    from tournaments.manifest_fields import NotThisVersion
-    from tournaments.run_state import between_stages
-    from tournaments.verify import verify_run
-
     if not run_dir.exists():
         raise CLIError(f"run directory not found: {run_dir}", usage=True)
     if not run_dir.is_dir():
         raise CLIError(f"not a run directory: {run_dir}", usage=True)
     if not (run_dir / MANIFEST).exists():  # a directory there: a manifest that cannot be used
         raise CLIError(no_run_message(run_dir), usage=True)
+    nested = runs_in(run_dir)  # runs of its own ('leaves run --rules': under today's rules)
+    failed = []
+    for one in (run_dir, *nested):
+        try:
+            verify_one(one, deep, named=bool(nested))
+        except CLIError as exc:  # each run's line; the exit code the last one's
+            failed.append(exc)
+    for exc in failed[:-1]:
+        exc.show()
+    if failed:
+        raise failed[-1]
+
+
+def verify_one(run_dir: Path, deep: bool, named: bool = False) -> None:
+    """``leaves verify`` of the one run in ``run_dir`` (``named``: said by its folder, as the
+    run of a folder holding several)."""
+    from tournaments.manifest_fields import NotThisVersion
+    from tournaments.run_state import between_stages
+    from tournaments.verify import STRAY, row_strays, verify_run
+
     broken = manifest_problem(run_dir)
     if broken is not None:  # --resume refuses it too: no advice that fails
         path = run_dir / MANIFEST  # named once, not twice: "is not valid JSON", "cannot be read"
@@ -348,7 +340,9 @@ def verify(run_dir: Path, deep: bool) -> None:
                        f"{resume_hint(run_dir, 'every chunk')}")  # fmt: skip
     if whole:
         readable_forfeits(run_dir)
-    say_verified(run_dir, result, contents, complete)
+    for rel in row_strays(run_dir, _manifest(run_dir)):  # no problem of the run: said apart
+        click.echo(f"warning: {run_dir / rel}: {STRAY.format(folder=run_dir / rel.split('/')[0])}")
+    say_verified(run_dir, result, contents, complete, named)
 
 
 def read_through(run_dir: Path, result: Verification) -> Contents | None:
@@ -388,17 +382,22 @@ def read_part(path: Path, manifest: dict) -> PartRows:
     except (OSError, pa.ArrowException):  # ``load_games`` says why, in the reports' words
         pass
     games = load_games([path], run_declaration(manifest))
-    used = np.unique(games.seats[games.seats >= 0])
+    taken, seat = games.seats >= 0, np.arange(games.seats.shape[1])
     beyond = (games.winner < -1) | (games.winner >= games.n_players)
     tables = () if games.table is None else tuple(np.unique(games.table).tolist())
+    per = [np.bincount(games.seats[taken & m], minlength=len(games.labels)) for m in
+           (taken, games.wins(), seat == games.forfeit_seat[:, None])]  # fmt: skip
+    per.append(np.bincount(games.seats[taken], games.values[taken], len(games.labels)))
+    counts = {label: tuple(int(c[i]) for c in per) for i, label in enumerate(games.labels)}
     return PartRows(len(games), tuple(np.unique(games.n_players).tolist()), tables,
-                    tuple(games.labels[i] for i in used), int(beyond.sum()))  # fmt: skip
+                    tuple(label for label, n in counts.items() if n[0]), int(beyond.sum()),
+                    counts)  # fmt: skip
 
 
 def say_verified(run_dir: Path, result: Verification, contents: Contents | None,
-                 complete: bool) -> None:  # fmt: skip
+                 complete: bool, named: bool = False) -> None:  # fmt: skip
     """The bad files and what mends them (exit 1), or the line that the run checks out:
-    its contents read too (``--deep``), or not."""
+    its contents read too (``--deep``), or not; ``named``: the run's folder said in it."""
     record = result.record[1] if result.record is not None else None
     unread = contents.problems if contents is not None else []
     if not result.ok or record is not None or unread:
@@ -414,8 +413,8 @@ def say_verified(run_dir: Path, result: Verification, contents: Contents | None,
     state = "complete" if complete else unfinished_state(run_dir)
     read = (f"verified and read ({result.files_checked} files)" if contents is not None else
             f"verified ({result.files_checked} files; contents not read: --deep reads them)")  # fmt: skip
-    click.echo(f"ok: {len(result.done)} of {result.n_chunks} chunks {read}; run {state}"
-               f"{records_words(result)}")  # fmt: skip
+    click.echo(f"ok: {len(result.done)} of {result.n_chunks} chunks{f' of {run_dir}' * named} "
+               f"{read}; run {state}{records_words(result)}")  # fmt: skip
 
 
 def remove_first(run_dir: Path, problems: list[Problem]) -> list[str]:

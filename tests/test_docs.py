@@ -169,7 +169,7 @@ MEASURED = re.compile(r"\b\d[\d,.]*(?: (?:ms|s|min|minutes|seconds)|\s?(?:games|
 COMMAND = re.compile(r"`(?:[^`]*\bleaves [a-z]|[^`]*benchmarks/\w+\.py|[^`]*bench_\w+\.py)[^`]*`")
 NOT_MEASURED = (
     # settings and examples of wording, not measurements
-    "rewritten at most every 2 s, so up to 2 s",
+    "rewritten at most every 2 s, and within about 2 s",
     "took longer than 60 s",
     "A round still running after 10 minutes",
     '("100,000 rounds in 43 s")',

@@ -148,7 +148,7 @@ CASES: dict[int, list[tuple[str, list[str], str]]] = {
         ("with no valid game", ["report", "{d}/forfeited"], "no valid game in {d}/forfeited"),
         ("an output that cannot be written", ["report", "{d}/run", "--out", "{d}/afile/r"],
          "cannot write to {d}/afile/r"),
-        ("a fault in a game plug-in's own code during a run", ["tournament", "--game",
+        ("any exception a game plug-in's `play` raises during a run", ["tournament", "--game",
          "tests.test_exit_codes:RaisingToy", *TOY, "--out", "{d}/pf"],
          "play() raised KeyError: 'score'"),
     ],

@@ -9,7 +9,7 @@ from typing import Any
 from . import storage
 from .checksums import chunk_entries, recorded_entries
 
-__all__ = ["DamagedFile", "check_file", "recorded_parts"]
+__all__ = ["DamagedFile", "check_file", "recorded_parts", "sizes_differ"]
 
 
 class DamagedFile(OSError):
@@ -26,6 +26,22 @@ def check_file(out: Path, path: Path, entry: Any) -> Path:
         raise DamagedFile(f"{path} is bad: {reason}; 'leaves verify {out}' lists the run's bad "
                           "files, and --resume plays them again")  # fmt: skip
     return path
+
+
+def sizes_differ(out: Path, manifest: Any) -> list[str]:
+    """The files ``manifest`` records of the run in ``out`` (each finished chunk's, a complete
+    run's merged ones) that are missing or not of the size it records, by path relative to
+    ``out``: a look at each (no checksum read), cheap enough to ask before a run is said to
+    be finished."""
+    differ = []
+    for rel, entry in recorded_entries(manifest).items():
+        try:
+            same = storage.good_entry(entry) and (out / rel).stat().st_size == entry[0]
+        except OSError:  # missing, its folder a file: not the file recorded
+            same = False
+        if not same:
+            differ.append(rel)
+    return differ
 
 
 def recorded_parts(folder: Path, manifest: Any) -> list[Path]:

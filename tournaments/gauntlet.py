@@ -150,7 +150,7 @@ class Gauntlet(Tournament):
         self.schedule = Schedule(
             self.tables,
             2 * int(games),
-            chunk_size,
+            self._chunk_games(chunk_size),  # the game's size for slow play, as the run's own
             [len(d) for d in self.seatings],
             streams=[*range(len(groups)), *range(len(groups))],  # the copy sees the same cards
         )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -38,14 +39,16 @@ from .arguments import (
 from .checks import flag, integer, make_out, optional_integer, optional_path, player_counts
 from .game import GamePlugin, plural
 from .labels import Labeled
+from .manifest_fields import RESUME_READS, NotThisVersion, check_manifest
 from .parallel import imap_unordered
 from .players import Players, Workload
-from .result import TournamentResult, checked_manifest
+from .result import TournamentResult, checked_manifest, corrupt_manifest
 from .same_run import check_out
 from .schedule import Schedule, make_tables, parse_players
 from .seating import design
 from .seating_record import design_record, patterns
 from .session import (
+    Files,
     RunLog,
     Writer,
     checked_keep,
@@ -57,7 +60,7 @@ from .session import (
     write_chunk,
 )
 from .stages import asked_note, with_stages
-from .work import SEED_KEYS, ChunkTask, ready, run_chunk
+from .work import SEED_KEYS, ChunkOutput, ChunkTask, ready, run_chunk
 
 __all__ = ["Labeled", "Players", "Tournament", "parse_players", "record_refused"]
 
@@ -130,18 +133,24 @@ class Tournament:
         focus_index = None if self.focus is None else self.labels.index(self.focus)
         self.tables = make_tables(len(self.labels), self.sizes, self.repeats, focus_index)
         self.seatings = [design(t, self.seating) for t in self.tables]
-        chunk_size = optional_integer(chunk_size, "chunk_size", "a whole number of games")
-        if chunk_size is None:
-            hint = getattr(self.game, "chunk_games", None)
-            chunk_size = hint(self.payloads) if hint is not None else None
+        size = self._chunk_games(chunk_size)
         self.schedule = Schedule(
-            self.tables, self.games_asked, chunk_size, [len(d) for d in self.seatings]
+            self.tables, self.games_asked, size, [len(d) for d in self.seatings]
         )
         by = "rounds" if self.rounds is not None else "expert" if self.expert else None
         self.record, self.record_stride = record_rule(
             self.game, record, record_sample, self.schedule.n_games, by
         )
         self.record_rule = work.RECORD_RULE  # which games of each stride (``work.recorded``)
+
+    def _chunk_games(self, chunk_size: Any) -> int | None:
+        """Games a chunk: ``chunk_size``, else the game's for these entrants (small where play
+        is slow), else None (the schedule's, by games). One rule for every run (a gauntlet)."""
+        chunk_size = optional_integer(chunk_size, "chunk_size", "a whole number of games")
+        if chunk_size is None:
+            hint = getattr(self.game, "chunk_games", None)
+            chunk_size = hint(self.payloads) if hint is not None else None
+        return chunk_size
 
     # ------------------------------------------------------------------ spec
 
@@ -248,17 +257,14 @@ class Tournament:
 
     def check_out(self, out: str | Path, resume: bool = False) -> dict[str, Any] | None:
         """Refuse a non-empty ``out`` without ``resume``, or one holding another tournament
-        (``same_run.check_out``).
-
-        Returns the manifest found there (None for a new run). Raises ValueError (one line):
-        a run's folder that lost its manifest is named so (``storage.lost_manifest``), and a
-        corrupt manifest is, before a resume reads it (``checked_manifest``).
-        """
+        (``same_run.check_out``): the manifest found there (None for a new run). Raises
+        ValueError (one line), naming a run's folder that lost its manifest so
+        (``storage.lost_manifest``), and one whose manifest cannot be used (``usable``)."""
         lost = storage.lost_manifest(out)
         if lost is not None:
             raise lost
-        if resume and (Path(out) / storage.MANIFEST).is_file():
-            checked_manifest(Path(out), f"cannot resume {out}: ")
+        if (Path(out) / storage.MANIFEST).is_file():
+            usable(Path(out), resume)
         return check_out(self, out, resume)
 
     def _prepare(self, out: Path, resume: bool) -> tuple[dict[str, Any], str]:
@@ -367,7 +373,10 @@ class Tournament:
               progress: bool) -> None:  # fmt: skip
         """Play the pending chunks on ``players``, each written by the writing thread and
         recorded as it is; an interruption first records every chunk already played."""
-        writer = Writer(lambda o: write_chunk(runlog.out, o, self.labels, bool(self.record_stride)))
+        recorder = Recorder(
+            runlog, lambda o: write_chunk(runlog.out, o, self.labels, bool(self.record_stride))
+        )
+        writer = recorder.writer
         results: Iterator[Any] | None = None
         try:
             prepare = self._warm_up(pending, progress)
@@ -396,17 +405,19 @@ class Tournament:
                 results = imap_unordered(run_chunk, tasks, how)
                 for output in results:
                     writer.put(output)
-                    for written in writer.written():
-                        runlog.record(*written)
-                for written in writer.written(wait=True):
-                    runlog.record(*written)
+                    for _ in writer.written():  # recorded as written; a failed write raises
+                        pass
+                for _ in writer.written(wait=True):
+                    pass
         except BaseException:
             close = getattr(results, "close", None)
             if close is not None:  # players stop; what they finished goes to the writer
                 close()
-            runlog.settle(writer)
+            recorder.stop()  # from here this thread records what the writer still finishes
+            runlog.settle(recorder)
             raise
         finally:
+            recorder.stop()
             writer.close()
 
     def _threads(self) -> bool:
@@ -414,3 +425,73 @@ class Tournament:
         players are then threads of this process (``local``), not worker processes."""
         says = getattr(self.game, "plays_without_gil", None)
         return bool(says is not None and says(self.payloads, self.expert))
+
+
+class Unusable(ParameterError):
+    usage_error = False  # a manifest that cannot be used: the folder is at fault (exit 1)
+
+
+def usable(out: Path, resume: bool) -> None:
+    """Refuse the run in ``out`` whose manifest cannot be read, or, not resumed, one that a
+    resume refuses as corrupt (``leaves verify``'s check), with verify's advice
+    (``storage.NO_MANIFEST``), not "pass resume": the resume would refuse it."""
+    lead = f"cannot resume {out}: " if resume else f"the manifest of {out} cannot be used: "
+    try:
+        manifest = storage.read_manifest(out)
+    except ValueError as exc:  # not JSON: nothing reads the run
+        raise Unusable(f"{lead}{exc}; {storage.NO_MANIFEST}", "out") from None
+    if resume:
+        checked_manifest(out, lead)  # in a resume's words, as ever
+    elif isinstance(manifest, dict) and manifest.get("format") == storage.FORMAT:  # a run's
+        try:
+            check_manifest(manifest, required=RESUME_READS, resume=True)
+        except ValueError as exc:
+            if not isinstance(exc, NotThisVersion):  # nothing damaged: said to a resume
+                said = corrupt_manifest(out, exc, lead)
+                raise Unusable(f"{said}; {storage.NO_MANIFEST}", "out") from None
+
+
+RECORD_POLL_S = 0.1
+"""How often ``Recorder`` looks for recorded chunks the manifest does not name yet."""
+
+
+class Recorder:
+    """Records each chunk once its files are written, in the writing thread (``writer``): the
+    driver may play a chunk for minutes meanwhile. A thread saves what ``RunLog.save`` put off
+    (``MANIFEST_EVERY_S``): the manifest names a chunk within about that. ``stop`` first."""
+
+    def __init__(self, runlog: RunLog, write: Callable[[ChunkOutput], Files]):
+        self._runlog, self._write = runlog, write
+        self._lock, self._live, self._stopped = threading.Lock(), True, threading.Event()
+        self.writer = Writer(self.write)
+        self._saver = threading.Thread(target=self._saving, name="leaves-record", daemon=True)
+        self._saver.start()
+
+    def write(self, output: ChunkOutput) -> Files:
+        """Write ``output``'s files and record its chunk (the writer's task)."""
+        files = self._write(output)
+        with self._lock:
+            if self._live and output.chunk_id not in self._runlog.done:
+                self._runlog.record(output, files)
+        return files
+
+    def save_late(self) -> None:
+        """Save the manifest where it lacks a recorded chunk (once ``RunLog.save`` may)."""
+        with self._lock:
+            log = self._runlog
+            if self._live and log.manifest.get("n_chunks_done") != len(log.done):
+                log.save()
+
+    def _saving(self) -> None:
+        while not self._stopped.wait(RECORD_POLL_S):
+            self.save_late()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._live = False
+        self._stopped.set()
+        self._saver.join()
+
+    def settle(self) -> Iterator[tuple[ChunkOutput, Files]]:
+        """The writer's ``settle`` for ``RunLog.settle``: what it writes unrecorded here."""
+        return ((o, f) for o, f in self.writer.settle() if o.chunk_id not in self._runlog.done)

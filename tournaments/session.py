@@ -323,10 +323,13 @@ def _check_record(manifest: dict[str, Any]) -> None:
 def verified(out: Path, manifest: dict[str, Any], n: int) -> tuple[set[int], str]:
     """Chunks done and verified, after forgetting bad ones; the one line saying so.
 
-    Files named like this run's but of chunks it does not have are removed (they would
-    otherwise be read with the run's rows).
+    Files named like this run's but of chunks it does not have are removed (a folder read
+    whole would take them for the run's rows).
     """
     done, bad, _ = verify.check_chunks(out, manifest, n)
+    blocked = verify.folders_blocked(out, manifest)  # a file in a folder's place: said first
+    if blocked:
+        raise storage.InTheWay.file(out / blocked[0])
     unrecorded_chunks(manifest, done, bad)
     merged = verify.integrity(manifest)["files"]
     checked = {rel: storage.check_entry(out / rel, entry) for rel, entry in merged.items()}

@@ -46,10 +46,11 @@ except ImportError:  # pragma: no cover - Windows: runs are played unlocked (``r
 __all__ = [
     "MANIFEST", "FORMAT", "CHECKSUM", "atomic_write_bytes", "atomic_file", "digest",
     "file_digest", "file_entry", "good_entry", "check_entry", "MALFORMED", "IN_THE_WAY",
-    "NOT_A_FOLDER", "InTheWay", "chunk_path", "part_path", "record_path", "read_manifest",
-    "JSONPastLimits", "load_json", "write_manifest", "done_chunks", "clean_temporaries",
-    "fsync_dir", "to_ranges", "LOCK", "RunLocked", "run_lock", "lock_holder", "holds_files",
-    "refuse_if_played", "written_by_runner", "NO_MANIFEST", "lost_manifest", "special_file",
+    "NOT_A_FOLDER", "FILE_FOR_FOLDER", "InTheWay", "chunk_path", "part_path", "record_path",
+    "read_manifest", "JSONPastLimits", "load_json", "write_manifest", "done_chunks",
+    "clean_temporaries", "fsync_dir", "to_ranges", "LOCK", "RunLocked", "run_lock",
+    "lock_holder", "holds_files", "refuse_if_played", "written_by_runner", "NO_MANIFEST",
+    "lost_manifest", "special_file",
 ]  # fmt: skip
 
 FORMAT = "leaves-tournament/1"
@@ -84,6 +85,7 @@ def file_entry(data: bytes | memoryview) -> list[Any]:
 MALFORMED = "its checksum in the manifest is malformed"
 IN_THE_WAY = "a directory where the run's file belongs (no resume writes over it)"
 NOT_A_FOLDER = "its folder is a file (no resume writes in it)"
+FILE_FOR_FOLDER = "a file where the run's folder belongs (no resume writes in it)"
 
 
 def good_entry(entry: Any) -> bool:
@@ -146,6 +148,12 @@ class InTheWay(ValueError):
         """The one line refusing to write ``path``, where a directory is in its place."""
         return cls(f"cannot write {path}: a directory is in its place (remove it, then try again)")
 
+    @classmethod
+    def file(cls, folder: Path) -> InTheWay:
+        """The one line refusing to write in ``folder``, where a file is in its place."""
+        return cls(f"cannot write in {folder}: it is a file, not a folder (remove it, then try "
+                   "again)")  # fmt: skip
+
 
 def _make_dirs(folder: Path) -> None:
     """Create ``folder`` (and parents), syncing each parent that gains an entry."""
@@ -157,8 +165,7 @@ def _make_dirs(folder: Path) -> None:
     except FileExistsError:
         if folder.is_dir():  # made meanwhile
             return
-        raise InTheWay(f"cannot write in {folder}: it is a file, not a folder (remove it, "
-                       "then try again)") from None  # fmt: skip
+        raise InTheWay.file(folder) from None
     fsync_dir(folder.parent)
 
 
@@ -212,7 +219,10 @@ def atomic_file(path: Path, sync_dir: bool = True) -> Iterator[BinaryIO]:
     if kind is not None:  # a rename would replace it: as root, a device by a plain file
         raise InTheWay(f"cannot write {path}: {kind} is in its place, not a regular file "
                        "(name a file)")  # fmt: skip
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:  # a folder that takes no new file: said of the file to write
+        raise _of_target(exc, path, None) from None
     try:
         with contextlib.suppress(OSError):  # a file system without modes keeps its own
             os.chmod(tmp, NEW_FILE_MODE)  # as any file the user writes: a shared run is readable
@@ -221,11 +231,24 @@ def atomic_file(path: Path, sync_dir: bool = True) -> Iterator[BinaryIO]:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _of_target(exc, path, tmp) from None
         raise
     if sync_dir:
         fsync_dir(path.parent)
+
+
+def _of_target(exc: OSError, path: Path, tmp: str | None) -> OSError:
+    """``exc`` said of ``path``, the file being written, where it names the hidden temporary
+    file ``tmp`` it is written through, or no file (``tmp`` None: the error of making the
+    temporary, whatever name it tried): a name the user never made, gone once it is removed.
+    ``exc`` itself where it names another file or has no error number."""
+    named = {exc.filename, getattr(exc, "filename2", None)} - {None}
+    if exc.errno is None or (tmp is not None and named and tmp not in named):
+        return exc
+    return OSError(exc.errno, exc.strerror, str(path))  # its subclass: PermissionError...
 
 
 class JSONPastLimits(ValueError):

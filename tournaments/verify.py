@@ -48,16 +48,20 @@ __all__ = [
     "INTEGRITY",
     "LEAVE",
     "DamagedFile",
+    "folders_blocked",
     "Problem",
     "REMOVE",
     "REPLAY",
     "RECORD_FILE",
     "ROW_FOLDERS",
+    "STRAY",
     "Verification",
     "check_chunks",
     "check_record_file",
     "check_file",
     "integrity",
+    "is_merged",
+    "left_alone",
     "malformed",
     "note_record",
     "record_location",
@@ -72,6 +76,10 @@ __all__ = [
 ]
 
 ROW_FOLDERS = ("games", "matches")
+STRAY = ("not a part of this run: its manifest records no such part, so 'leaves report', "
+         "'compare' and 'replay' skip it, but pandas.read_parquet of {folder} would read it "
+         "with the run's rows; remove it")  # fmt: skip
+"""What ``leaves verify`` warns of a file ``row_strays`` finds (``{folder}``: its folder)."""
 _NAMED = {
     "games": re.compile(r"^part-(\d+)\.parquet$"),
     "matches": re.compile(r"^part-(\d+)\.parquet$"),
@@ -130,6 +138,20 @@ def _bad_file(rel: str, reason: str, cid: int | None = None) -> Problem:
     return Problem(rel, reason, cid, LEAVE if reason == storage.IN_THE_WAY else REPLAY)
 
 
+def left_alone(result: Verification) -> list[Problem]:
+    """The bad files a resume leaves alone: files in the run's folders it did not write, and
+    directories where its files belong (a resume replays bad chunks, rewrites the merged files
+    and deletes files of chunks the run does not have, but never guesses about a file it did
+    not write)."""
+    return [p for p in result.problems if p.resume == LEAVE]
+
+
+def is_merged(problem: Problem) -> bool:
+    """Whether ``problem`` is a finished run's merged file (its aggregates, its forfeits),
+    which a resume writes again from the chunks, replaying none."""
+    return problem.chunk is None and problem.resume == REPLAY and problem.path != storage.MANIFEST
+
+
 def _layout_files(out: Path) -> list[tuple[Path, str, int | None]]:
     """(path, folder, chunk id or None) of every visible file in the run's chunk folders."""
     found = []
@@ -148,8 +170,9 @@ def _layout_files(out: Path) -> list[tuple[Path, str, int | None]]:
 def remove_foreign(out: Path, n_chunks: int) -> int:
     """Delete files named like chunk files but of chunks beyond ``n_chunks``; how many.
 
-    Such a file can only come from another run (copied in by mistake), and reports would read
-    it with this run's rows. Files named otherwise are left alone (``verify_run`` names them).
+    Such a file can only come from another run (copied in by mistake); no reader of the run
+    reads it (they read the files its manifest records), but one reading a folder whole would
+    take it for the run's (``STRAY``). Files named otherwise are left alone (``row_strays``).
     """
     removed = 0
     for path, _, cid in _layout_files(out):
@@ -161,8 +184,9 @@ def remove_foreign(out: Path, n_chunks: int) -> int:
 
 def row_strays(out: str | Path, manifest: dict[str, Any]) -> list[str]:
     """Parquet files in the run's row folders that its manifest does not record and that no
-    chunk of it writes (relative paths): a report would read them with the run's rows, so it
-    refuses the run while they are there, and a resume leaves them (``_strays``)."""
+    chunk of it writes (relative paths): not the run's, and no reader of it reads them (they
+    read the parts its manifest records), so they are no problem of the run, which a resume
+    leaves there; ``leaves verify`` warns of each (``STRAY``)."""
     out, recorded = Path(out), recorded_files(manifest) or set()
     return [path.relative_to(out).as_posix() for path, sub, cid in _layout_files(out)
             if cid is None and sub in ROW_FOLDERS and path.suffix == ".parquet"
@@ -172,11 +196,12 @@ def row_strays(out: str | Path, manifest: dict[str, Any]) -> list[str]:
 def _strays(out: Path, manifest: dict[str, Any], result: Verification) -> list[Problem]:
     """Files in the run's folders that its manifest does not account for.
 
-    Any unrecorded Parquet file under ``games/`` or ``matches/`` would be read by a report, so
-    it is bad unless it is a part of this run still to be (re)played. In a complete run every
-    file of the layout must be recorded: one named like a file of a chunk that is bad, in a
-    folder the run writes, is that chunk's (named with it: a resume writes it again); one of
-    a good chunk, or in a folder the run does not write, a resume leaves there.
+    One named like a file of a chunk the run does not have is another run's (a resume removes
+    it). In a complete run every file of the layout must be recorded: one named like a file of
+    a chunk that is bad, in a folder the run writes, is that chunk's (named with it: a resume
+    writes it again); one of a good chunk, or in a folder the run does not write, a resume
+    leaves there. A Parquet file named otherwise is no chunk's and no reader of the run reads
+    it: ``row_strays``, a warning, not a problem of the run.
     """
     recorded = recorded_files(manifest) or set()
     writes = {rel.split("/")[0] for rel in recorded}  # the folders the run's chunks write
@@ -187,13 +212,27 @@ def _strays(out: Path, manifest: dict[str, Any], result: Verification) -> list[P
             continue
         if cid is not None and cid >= result.n_chunks:
             problems.append(Problem(rel, "not a part of this run (no such chunk)", None, REMOVE))
-        elif cid is not None and result.complete:
-            if cid in result.done or (writes and sub not in writes):
-                problems.append(Problem(rel, "not recorded in the manifest", cid, LEAVE))
-        elif cid is None and sub in ROW_FOLDERS and path.suffix == ".parquet":
-            reason = "not a part of this run (reports would read it)"
-            problems.append(Problem(rel, reason, None, LEAVE))
-    return problems + _in_the_way(out, recorded)
+        elif cid is not None and result.complete and (
+                cid in result.done or (writes and sub not in writes)):  # fmt: skip
+            problems.append(Problem(rel, "not recorded in the manifest", cid, LEAVE))
+    return problems + _in_the_way(out, recorded) + _files_for_folders(out, manifest, writes)
+
+
+def folders_blocked(out: Path, manifest: dict[str, Any]) -> list[str]:
+    """The folders the run's chunks write (its chunks', rows', records') where a file is in
+    their place, in which no resume can write (a look at each folder, none at its files)."""
+    spec = manifest["spec"]
+    rows = ROW_FOLDERS if spec.get("expert") else ROW_FOLDERS[:1]
+    folders = {"chunks", *(rows if spec.get("rows", True) else ()),
+               *(("records",) if spec.get("record_stride") else ())}  # fmt: skip
+    return [sub for sub in sorted(folders) if (out / sub).exists() and not (out / sub).is_dir()]
+
+
+def _files_for_folders(out: Path, manifest: dict[str, Any], writes: set[str]) -> list[Problem]:
+    """``folders_blocked`` but those of recorded files (``writes``), whose files
+    ``check_chunks`` names: a run whose entries were dropped, or a chunk still to play."""
+    return [Problem(sub, storage.FILE_FOR_FOLDER, None, LEAVE)
+            for sub in folders_blocked(out, manifest) if sub not in writes]  # fmt: skip
 
 
 def _in_the_way(out: Path, recorded: set[str]) -> list[Problem]:

@@ -6,7 +6,8 @@ columns, a row count the schedule does not lay out, values that name no seat or 
 its table), passes it, and ``leaves report``, ``leaves compare`` or a resume meet it later.
 Here each chunk's aggregates are read as the results and a resume read them
 (``result.chunk_totals``), its rows as the reports read them, and what they hold is held
-against the chunk the manifest's schedule lays out. The rows' reader belongs to a higher
+against the chunk the manifest's schedule lays out, and against each other (each strategy's
+seats, wins, forfeits and rank values: ``COUNTED``). The rows' reader belongs to a higher
 layer (``reports``): the caller hands it in (``RowsReader``). Nothing here names a game.
 Reading every file costs what a report's reading costs, so plain ``leaves verify`` does not.
 """
@@ -68,6 +69,9 @@ class PartRows:
     tables: tuple[int, ...] = ()  # the schedule's tables its rows name
     labels: tuple[str, ...] = ()  # the strategies its seats name
     winners_beyond: int = 0  # rows whose winner seat is no seat of their table
+    counts: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Per strategy, as the reports count them from the rows: (seats taken, games won, games
+    forfeited, rank values summed); none for a part the reader does not count (matches)."""
 
 
 RowsReader = Callable[[Path, dict[str, Any]], PartRows]
@@ -141,7 +145,7 @@ class _Reader:
         self.schedule = run_schedule(manifest)
         self.expert = bool(manifest["spec"].get("expert"))
         declared = manifest.get("game_declaration")
-        declared = declared if isinstance(declared, dict) else {}
+        self.declared = declared = declared if isinstance(declared, dict) else {}
         unit = declared.get("match_unit", "match") if self.expert else declared.get("unit", "game")
         self.unit = unit if isinstance(unit, str) else "match" if self.expert else "game"
         self.mend = chunk_mend(run_command(manifest["spec"]), out, vouched=True)
@@ -149,6 +153,7 @@ class _Reader:
         self.totals: dict[int, dict[str, np.ndarray]] = {}
         self.records: dict[int, int] = {}  # records each chunk's records file holds
         self.seeded: dict[str, tuple[int, bool]] = {}  # rows part: (chunk, seeds as told)
+        self.labels = manifest.get("labels") or manifest["spec"]["strategies"]
 
     def bad(self, rel: str, why: str | None, cid: int) -> None:
         if why:
@@ -166,8 +171,11 @@ class _Reader:
                 expected = chunk.n_games
             else:  # an expert chunk's games, or a chunk the schedule does not tell
                 expected = said.get("n_matches" if matches else "n_games")
-            why = _rows_wrong(self.out / rel, self.manifest, chunk, expected, self.read_rows)
+            rows, why = _rows_wrong(self.out / rel, self.manifest, chunk, expected,
+                                    self.read_rows)  # fmt: skip
             self.bad(rel, why, cid)
+            if not why and rows is not None:
+                self.rows_agree(rows, rel, cid)
             if not why and chunk is not None and self.expert == matches:
                 same = _seeds_as_told(self.out / rel, self.manifest["spec"], chunk, matches)
                 if same is not None:
@@ -175,6 +183,20 @@ class _Reader:
         for rel in [r for r in files if r.startswith("records/")]:
             self.records[cid], why = _records_wrong(self.out / rel)
             self.bad(rel, why or self.records_count(self.records[cid], chunk, cid), cid)
+
+    def rows_agree(self, rows: PartRows, rel: str, cid: int) -> None:
+        """The chunk's aggregates held against its rows (``rel``), counted as the reports
+        count them: a chunk file of another run (its checksum edited to match) may hold the
+        run's games, sizes and shapes, and other wins. A disagreement is the chunk file's
+        (its resume plays the whole chunk again), and its aggregates are not summed into the
+        merged ones: the chunk is named, not the merged file."""
+        agg, shared = self.totals.get(cid), bool(self.declared.get("shared_wins"))
+        if agg is None or not rows.counts:  # aggregates bad (said), or rows not counted
+            return
+        why = _counts_differ(agg, rows.counts, self.labels, rel, shared)
+        if why:
+            self.bad(storage.chunk_path(Path(), cid).as_posix(), why, cid)
+            del self.totals[cid]
 
     def records_count(self, n: int, chunk: Chunk | None, cid: int) -> str | None:
         """Why ``n`` records cannot be chunk ``cid``'s: more than the games the run's rule
@@ -235,14 +257,21 @@ def _units_wrong(agg: dict[str, np.ndarray], said: dict[str, int], chunk: Chunk 
 
 
 def _rows_wrong(path: Path, manifest: dict[str, Any], chunk: Chunk | None,
-                expected: int | None, read_rows: RowsReader) -> str | None:  # fmt: skip
-    """Why a rows part cannot be the chunk's: it cannot be read (the reader's words), holds
-    other than ``expected`` rows, or names tables, table sizes, strategies or winners that
-    are not its chunk's."""
+                expected: int | None, read_rows: RowsReader
+                ) -> tuple[PartRows | None, str | None]:  # fmt: skip
+    """(what the rows part holds, where it reads; why it cannot be the chunk's): it cannot
+    be read (the reader's words), holds other than ``expected`` rows, or names tables, table
+    sizes, strategies or winners that are not its chunk's."""
     try:
         rows = read_rows(path, manifest)
     except (OSError, ValueError) as exc:
-        return str(exc).replace(f" {path}:", ":").replace(f" {path}", "")  # named by its line
+        return None, str(exc).replace(f" {path}:", ":").replace(f" {path}", "")  # its line
+    return rows, _rows_not_chunks(rows, manifest, chunk, expected)
+
+
+def _rows_not_chunks(rows: PartRows, manifest: dict[str, Any], chunk: Chunk | None,
+                     expected: int | None) -> str | None:  # fmt: skip
+    """Why the rows read cannot be ``chunk``'s (``_rows_wrong``), or None."""
     if expected is not None and rows.rows != expected:
         return (f"holds {rows.rows:,} row{'s' * (rows.rows != 1)}, expected {expected:,} (the "
                 "manifest's schedule lays out that many in its chunk)")  # fmt: skip
@@ -259,6 +288,31 @@ def _rows_wrong(path: Path, manifest: dict[str, Any], chunk: Chunk | None,
                 "of its chunk's table")  # fmt: skip
     if rows.winners_beyond:
         return f"{rows.winners_beyond:,} of its rows name a winner seat its table does not have"
+    return None
+
+
+COUNTED = {"games": ("seats taken", 0), "wins": ("wins", 1), "forfeits": ("forfeits", 2),
+           "rank_sum": ("rank value sum", 3)}  # fmt: skip
+"""The aggregates a chunk's rows tell again (per strategy), the words for each and its place in
+``PartRows.counts``. A game with shared wins counts its winners as its plug-in says
+(``SeatedBatch.winners``), its rows as the reports tell them (the seats tied for the best rank
+value): the same for a plug-in that keeps its word, so its wins are not held against them."""
+
+
+def _counts_differ(agg: dict[str, np.ndarray], counts: dict[str, tuple[int, ...]],
+                   labels: list[str], rel: str, shared: bool) -> str | None:  # fmt: skip
+    """Where the aggregates ``agg`` count a strategy's seats, wins, forfeits or rank values
+    other than its rows part ``rel`` (``counts``, as the reports count them), the first such,
+    in words; the wins not, where they are ``shared`` (``COUNTED``)."""
+    for key, (what, i) in COUNTED.items():
+        held = agg.get(key)
+        if held is None or held.ndim != 1 or len(held) != len(labels) or (shared and i == 1):
+            continue  # a count an earlier version's chunk lacks; another shape: said apart
+        for label, n in zip(labels, held.tolist(), strict=True):
+            told = counts.get(label, (0,) * len(COUNTED))[i]
+            if n != told:
+                return (f"its aggregates disagree with its rows in {rel} ({label}'s {what}: "
+                        f"{n:,}, the rows {told:,})")  # fmt: skip
     return None
 
 

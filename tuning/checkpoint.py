@@ -274,10 +274,11 @@ def _keep_time(out: Path, wall_s: float) -> None:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM held back: one that arrives is acted on as it would have been (its
+    """SIGINT, SIGTERM and SIGHUP held back: one that arrives is acted on as it would have been (its
     handler called, or its default action) once the block ends. Outside the main thread,
     where handlers cannot be set, nothing is held."""
-    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    hup = [signal.SIGHUP] if hasattr(signal, "SIGHUP") else []  # a closed terminal's
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, *hup)}
     if threading.current_thread() is not threading.main_thread() or None in before.values():
         yield  # a handler set outside Python could not be put back
         return

@@ -273,15 +273,17 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True,
     """Play ``tournament`` into ``out`` (resumed with --resume); the games this session
     played (0: the run was already whole, which is said). The time said is the manifest's,
     counted from here (``since``): this session's, and a resumed run's in all beside it.
-    Ctrl-C or SIGTERM stops it with every finished chunk recorded, and says how to go on:
-    the resume of ``whole`` where ``out`` is a part of that run (its field under today's
-    rules, which ``leaves run --resume`` of the run plays and compares)."""
+    A resume says on stderr what it verified and replays, in one line (of a part, after
+    its folder). Ctrl-C, SIGTERM or SIGHUP stops it with every finished chunk recorded, and
+    says how to go on: the resume of ``whole`` where ``out`` is a part of that run (its field
+    under today's rules, which ``leaves run --resume`` of the run plays and compares)."""
     if echo:
         _say(tournament.rounded_note)
+    part = "" if whole is None else f"{out}: "
     try:
         result = tournament.run(n_jobs=request.jobs, out=out, resume=request.resume,
-                                progress=sys.stderr.isatty(),
-                                since=time.perf_counter())  # fmt: skip
+                                progress=sys.stderr.isatty(), since=time.perf_counter(),
+                                log=lambda line: click.echo(part + line, err=True))  # fmt: skip
     except ValueError as exc:
         raise CLIError.of(exc) from exc
     except KeyboardInterrupt:
@@ -302,7 +304,7 @@ def _play(tournament: Any, out: Path, request: Request, echo: bool = True,
 
 @contextlib.contextmanager
 def _cut_short(out: Path, fmt: str, what: str) -> Iterator[None]:
-    """Stopped (Ctrl-C, SIGTERM) once every game of the run in ``out`` is played, while
+    """Stopped (Ctrl-C, SIGTERM, SIGHUP) once every game of the run in ``out`` is played, while
     ``what`` is written: says so, and what writes it (a resume writes a missing report, or
     one describing other games, and the comparison alike)."""
     try:

@@ -175,9 +175,11 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
     """Refuse another run in --out (one line); True when --out already holds this one,
     finished, and there is nothing to play (said, with where its report is, written first
     by ``write`` where it is missing or of fewer games, the comparison under --rules by
-    ``compare`` alike, and what else to do); False when the
-    run is to be played (resumed). ``asked``: the games the options ask for (fewer than
-    ``t``'s where the run was grown since)."""
+    ``compare`` alike, and what else to do); False when the run is to be played (resumed).
+    A finished run whose files (its run under today's rules' too) are not all there at the
+    sizes its manifest records is refused, naming --resume, which writes them again.
+    ``asked``: the games the options ask for (fewer than ``t``'s where the run was grown
+    since)."""
     from leaves_cli.origins import FLAG, origin
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
@@ -209,6 +211,11 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
     if unfinished is not None:
         raise CLIError(f"--out {out} holds this run unfinished ({unfinished}): pass --resume to "
                        "continue it, or choose another --out", usage=True)  # fmt: skip
+    runs = [out, *([out / DEFAULT_RULES_RUN] if compared(t) else [])]
+    gone = next(filter(None, map(_files_gone, runs)), None)
+    if gone is not None:  # finished once: a resume writes them again
+        raise CLIError(f"--out {out} holds this run, but {gone}, or choose another --out",
+                       usage=True)  # fmt: skip
     page = out / "report" / ("report.html" if request.fmt == "html" else "report.md")
     where = _report_said(out, page, write)
     click.echo(f"{out} already holds this run, finished: {n:,} games{grown}, seed {t.seed}; "
@@ -269,6 +276,22 @@ def _baseline_behind(baseline: Path, n: int) -> str | None:
     if held != n:
         return f"the same field under today's rules holds {held:,} games, the run {n:,}"
     return None
+
+
+def _files_gone(run: Path) -> str | None:
+    """The files the manifest of the finished ``run`` records that a look finds missing or of
+    another size (``sizes_differ``: no checksum read), the first named, and what plays them
+    again; None where none."""
+    from tournaments import storage
+    from tournaments.checked_files import sizes_differ
+
+    gone = sizes_differ(run, storage.read_manifest(run))
+    if not gone:
+        return None
+    if len(gone) == 1:  # a chunk's file: its chunk played again; a merged one: from the chunks
+        return f"{run / gone[0]} is missing or changed: pass --resume to write it again"
+    return (f"{run / gone[0]} and {len(gone) - 1:,} more of its files are missing or changed: "
+            "pass --resume to write them again")  # fmt: skip
 
 
 def _report_said(out: Path, page: Path, write: Callable[[], Path]) -> str:

@@ -118,8 +118,8 @@ def tune(**opts: Any) -> None:
     With --rules every game of the search and of the verification is played under that
     variant (tune.json records it; verify/tuned and verify/start are runs under it).
 
-    Every finished generation is saved in --out: interrupted (Ctrl-C or SIGTERM), the same
-    command with --resume continues from there and ends as the uninterrupted tuning would.
+    Every finished generation is saved in --out: interrupted (Ctrl-C, SIGTERM or SIGHUP), the
+    same command with --resume continues from there and ends as the uninterrupted tuning would.
     """
     from .rules import parse_rules, table_size
 
@@ -153,8 +153,8 @@ def tune(**opts: Any) -> None:
 
 @stops_on_term
 def _run(request: Request, specs: list[str], progress: bool) -> Any:
-    """The tuning the request asks for (continued with --resume). Ctrl-C or SIGTERM stops it
-    with every finished generation saved, and says the command that continues it."""
+    """The tuning the request asks for (continued with --resume). Ctrl-C, SIGTERM or SIGHUP
+    stops it with every finished generation saved, and says the command that continues it."""
     from leaves_cli.writable import check_writable
     from tuning import tune as run_tune
     from tuning.checkpoint import StateError

@@ -84,11 +84,15 @@ def sample_sets(rows: pd.DataFrame, games: int) -> pd.DataFrame:
 
 
 def _rows(run: Path) -> pd.DataFrame:
+    """The run's rows not ended by a forfeit, in game order: its recorded parts only (a stray
+    file in games/ is no row of it)."""
     import pyarrow.dataset as ds
 
-    names = ds.dataset(run / "games", format="parquet").schema.names
-    seats = [c for c in names if c.startswith("seat_")]
-    df = pd.read_parquet(run / "games", columns=[*ROW_COLUMNS, *seats])
+    from reports.loading import part_files  # start-up: only once designers' measures are made
+
+    parts = ds.dataset([str(p) for p in part_files(run / "games")], format="parquet")
+    seats = [c for c in parts.schema.names if c.startswith("seat_")]
+    df = parts.to_table(columns=[*ROW_COLUMNS, *seats]).to_pandas()
     return df[df["forfeit_seat"] < 0].sort_values("game", kind="stable")
 
 

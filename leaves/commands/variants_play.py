@@ -1,7 +1,7 @@
 """Playing a ``leaves variants`` comparison once its options are checked: every rule set's
 run, each in its own folder, the designers' measures replayed from a sample of each, the
-comparison's report built, and what it found said, stopped by Ctrl-C or SIGTERM with the way
-to go on.
+comparison's report built, and what it found said, stopped by Ctrl-C, SIGTERM or SIGHUP with
+the way to go on.
 
 Imports inside functions: start-up. The packages a comparison runs on load once it is played,
 so ``--help`` and a bad option answer at once.
@@ -38,8 +38,8 @@ def folder_name(label: str, taken: set[str]) -> str:
 @stops_on_term
 def compare_or_stop(request: Request, state: dict[str, Any], runs: list[Any],
                     rule_sets: list[Any], setup: tuple[Any, ...]) -> None:  # fmt: skip
-    """``_compare``, which Ctrl-C or SIGTERM stops saying how to go on (every finished run,
-    chunk and designers' file is kept)."""
+    """``_compare``, which Ctrl-C, SIGTERM or SIGHUP stops saying how to go on (every finished
+    run, chunk and designers' file is kept)."""
     from .variants_resume import resume_command
 
     try:

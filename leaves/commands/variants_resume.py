@@ -6,7 +6,9 @@ field, the rule sets or sweep, the table sizes, games, the seed drawn, the sampl
 the ladder, the files loaded), written before any game is played, and, per rule set, the
 designers' files written with their checksums and the checksums of the run they were
 replayed from. On resuming, every option not given is read from it and every option given
-must agree (one line naming the option and both values). Each run then resumes as
+must agree (one line naming the option and both values); a state missing or not JSON is
+made again from the options given again and the runs' manifests (``rebuilt``: the seed, table
+sizes, games and --expert read from the runs). Each run then resumes as
 ``leaves tournament --resume`` does (its chunks verified against its manifest, a finished
 run playing nothing, an unfinished one only what it lacks); the designers' files of a rule
 set are kept where their checksums and their run's still match, else replayed; the report
@@ -87,7 +89,10 @@ def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], di
     if not values["resume"]:
         return values, None
     out = Path(values["out"])
-    state = read_state(out)
+    try:
+        state, note = read_state(out), ""
+    except _Lost as lost:  # the options given, and the runs' own, make it again
+        state, note = rebuilt(out, values, given, lost)
     saved = state["options"]
     sweep = saved["sweep"] is not None
     for name, flag in SAVED.items():
@@ -102,6 +107,8 @@ def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], di
             raise disagreement(str(out), flag, _said(name, values[name]), what,
                                _said(name, saved[name]), none)  # fmt: skip
         values[name] = _given(name, saved[name])
+    if note:  # said once the options given agree with it
+        click.echo(note, err=True)
     return values, state
 
 
@@ -196,13 +203,22 @@ def _kept(name: str, value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
+class _Lost(CLIError):
+    """``STATE`` missing (``how`` None) or not JSON (``how``: why): ``rebuilt`` where its
+    runs are there."""
+
+    def __init__(self, message: str, how: str | None = None) -> None:
+        super().__init__(message, usage=how is None)
+        self.how = how
+
+
 def read_state(out: Path) -> dict[str, Any]:
-    """The comparison's state in ``out`` (one-line errors: none there, or not readable)."""
+    """The comparison's state in ``out`` (one-line errors: none there, or not readable;
+    ``_Lost`` where it is missing or not JSON)."""
     path = out / STATE
     if not path.is_file():
-        raise CLIError(f"cannot resume {out}: it holds no comparison of rule variants (no "
-                       f"{STATE}); leave out --resume to start one in an empty --out",
-                       usage=True)  # fmt: skip
+        raise _Lost(f"cannot resume {out}: it holds no comparison of rule variants (no "
+                    f"{STATE}); leave out --resume to start one in an empty --out")  # fmt: skip
     from tournaments import storage  # start-up, as the module says
 
     try:
@@ -211,7 +227,8 @@ def read_state(out: Path) -> dict[str, Any]:
         raise CLIError(f"cannot resume {out}: {path} cannot be read ({exc.strerror or exc})"
                        ) from None  # fmt: skip
     except ValueError as exc:  # not JSON, not UTF-8, past what Python reads (``load_json``)
-        raise CLIError(f"cannot resume {out}: {path} cannot be read: {exc}") from None
+        raise _Lost(f"cannot resume {out}: {path} cannot be read: {exc}",
+                    how=f"unreadable ({exc})") from None  # fmt: skip
     ours = isinstance(state, dict) and state.get("format") == FORMAT
     opts = state.get("options") if ours else None
     if (not isinstance(opts, dict) or set(opts) != set(SAVED)
@@ -225,6 +242,65 @@ def read_state(out: Path) -> dict[str, Any]:
                            f"{shown(opts[name], typed=False)}, out "
                            f"of its range (at least {least})")  # fmt: skip
     return state
+
+
+FROM_RUNS = {"seed": "seed", "players": "players", "games": "games_asked", "expert": "expert"}
+"""The options a lost ``STATE`` is made again with from its runs' manifests (option: spec
+key): the others are given again."""
+
+
+def rebuilt(out: Path, values: dict[str, Any], given: set[str], lost: _Lost
+            ) -> tuple[dict[str, Any], str]:  # fmt: skip
+    """The state of the comparison in ``out`` whose ``STATE`` is ``lost``, made again where
+    its runs (OUT/<rules>) are there and the options are given again: those ``FROM_RUNS``
+    from the runs' manifests (which must agree), the others as given (or their defaults).
+    ``settle`` then holds the options given against it, and each run's resume the field and
+    the rules against its manifest, before anything is played; its designers' measures are
+    replayed (none is recorded). With the line that says so; else ``lost``, or one line
+    saying what to do."""
+    from tournaments import storage
+
+    runs = _run_options(out)
+    if not runs and lost.how is None:  # nothing there: the refusal as it was
+        raise lost
+    if not runs:  # nothing to make it from: a new comparison, where one can start
+        alone = {p.name for p in out.iterdir()} <= {STATE, storage.LOCK}
+        where = f"remove {out / STATE}, then leave out --resume to start one there" if alone else (
+            "start a new comparison in another --out")  # fmt: skip
+        raise CLIError(f"{lost.message}; no run of it there reads, to make it again from: "
+                       f"{where}") from None  # fmt: skip
+    how = lost.how or "missing"
+    names = ", ".join(sorted(runs))
+    first = runs[min(runs)]
+    if any(v != first for v in runs.values()) or not all(map(_of_kind, FROM_RUNS, first.values())):
+        raise CLIError(f"cannot resume {out}: {out / STATE} is {how}, and its runs ({names}) "
+                       "were not played alike (their seeds, table sizes, games or --expert "
+                       "differ): start a new comparison in another --out")  # fmt: skip
+    if not given & {"rules", "sweep"}:  # the rule sets: its runs' names are no --rules
+        raise CLIError(f"cannot resume {out}: {out / STATE} is {how}; its runs ({names}) are "
+                       "there: give the comparison's options again with --resume (its "
+                       "strategies, --rules or --sweep, and the others it was played with) to "
+                       "make it again from them", usage=True)  # fmt: skip
+    opts = {n: _kept(n, values[n]) for n in SAVED if n not in FROM_RUNS}
+    note = (f"{out / STATE} {how}: made again from the options given and the manifests of its "
+            f"runs ({names})")  # fmt: skip
+    return {"format": FORMAT, "options": {**opts, **first}, "designer": {}}, note
+
+
+def _run_options(out: Path) -> dict[str, dict[str, Any]]:
+    """The options ``FROM_RUNS`` each run in ``out`` (OUT/<rules>) was played with, by its
+    folder's name, as its manifest holds them (a manifest that cannot be read: no run)."""
+    from tournaments import storage
+
+    found = {}
+    for path in sorted(out.glob(f"*/{storage.MANIFEST}")):
+        try:
+            spec = storage.read_manifest(path.parent).get("spec")
+        except (ValueError, AttributeError):  # damaged: its resume says how, once it is made
+            continue
+        if isinstance(spec, dict):
+            found[path.parent.name] = {o: spec.get(k) for o, k in FROM_RUNS.items()}
+    return found
 
 
 def new_state(values: dict[str, Any], seed: int, sizes: list[int]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The ``ismcts`` strategy: settings, opponent models and the Python driver of the search."""
+"""The ``ismcts`` strategy: settings, opponent models and the Python driver of the search:
+one job (long, as the settings are checked and read where the driver uses them)."""
 
 from __future__ import annotations
 
