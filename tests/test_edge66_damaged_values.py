@@ -108,7 +108,8 @@ def test_a_comparison_state_is_read_in_the_storages_words(tmp_path, capsys, monk
     assert code == 1 and one_error_line(err) == (
         f"leaves: error: cannot resume {out}: {out / 'variants.json'} cannot be read: it holds "
         "what the storage says"
-        f"; no run of it there reads, to make it again from: remove {out / 'variants.json'}, "
+        f"; it holds no run of the comparison to make it again from: remove "
+        f"{out / 'variants.json'}, "
         "then leave out --resume to start one there"
     )
 

@@ -79,8 +79,12 @@ def test_a_manifest_python_will_not_read_is_named_in_one_line(
     code, _, err = cli(capsys, *COMMANDS[command](run, whole))
     line = one_error_line(err)
     assert code == 1 and f"{path} {said}" in line, line
-    if command == "resume":
-        assert line == f"leaves: error: cannot resume {run}: {path} {said}"
+    if command == "resume":  # with verify's advice, as without --resume
+        assert line == (
+            f"leaves: error: cannot resume {run}: {path} {said}; the run cannot be resumed or "
+            "grown without it: restore it, or play the run again into a new --out (the same "
+            "options and seed give the same results)"
+        )
 
 
 def test_load_json_says_why_python_will_not_read_it():

@@ -215,7 +215,9 @@ def test_a_comparison_state_python_cannot_read_is_refused_naming_it(tmp_path, ca
     code, _, err = cli(capsys, "variants", "--out", str(out), "--resume")
     path = out / "variants.json"
     assert code == 1 and one_error_line(err) == (
-        f"leaves: error: cannot resume {out}: {path} cannot be read: {why}"
+        f"leaves: error: cannot resume {out}: {path} cannot be read: {why}; it holds no run of "
+        f"the comparison to make it again from: remove {path}, then leave out --resume to start "
+        "one there"
     )
 
 

@@ -221,8 +221,8 @@ def test_a_lost_variants_json_is_made_again_from_the_runs_and_the_options(tmp_pa
     (empty / "variants.json").write_text("{")
     with pytest.raises(CLIError) as exc:  # unreadable, and nothing else there: what to do
         rebuilt(empty, _values(), {"rules"}, _Lost("cannot resume E: it cannot be read", "bad"))
-    assert str(exc.value) == ("cannot resume E: it cannot be read; no run of it there reads, to "
-                              f"make it again from: remove {empty / 'variants.json'}, then leave "
+    assert str(exc.value) == ("cannot resume E: it cannot be read; it holds no run of the "
+                              f"comparison to make it again from: remove {empty / 'variants.json'}, then leave "
                               "out --resume to start one there")  # fmt: skip
 
 

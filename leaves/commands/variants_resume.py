@@ -267,7 +267,7 @@ def rebuilt(out: Path, values: dict[str, Any], given: set[str], lost: _Lost
         alone = {p.name for p in out.iterdir()} <= {STATE, storage.LOCK}
         where = f"remove {out / STATE}, then leave out --resume to start one there" if alone else (
             "start a new comparison in another --out")  # fmt: skip
-        raise CLIError(f"{lost.message}; no run of it there reads, to make it again from: "
+        raise CLIError(f"{lost.message}; it holds no run of the comparison to make it again from: "
                        f"{where}") from None  # fmt: skip
     how = lost.how or "missing"
     names = ", ".join(sorted(runs))
