@@ -1,7 +1,7 @@
 """Mutation testing of the rules core and the statistics: would the tests notice a wrong rule?
 
-    python benchmarks/bench_mutation.py                      # every module below, ~1 hour
-    python benchmarks/bench_mutation.py leaves/state.py      # one module, 1 to 25 minutes
+    python benchmarks/bench_mutation.py                      # every module below, hours
+    python benchmarks/bench_mutation.py leaves/state.py      # one module, seconds to over half an hour
     python benchmarks/bench_mutation.py leaves/legal.py --match ends_miss   # some mutants
     python benchmarks/bench_mutation.py --list leaves/moves.py             # only list them
 
@@ -83,7 +83,12 @@ _RECORDS = (
 """The tests of a game record, its replay and its checks (``leaves/record.py`` and
 ``leaves/record_checks.py``, one module until they were split)."""
 MODULES: dict[str, tuple[str, ...]] = {
-    "leaves/state.py": ("tests/test_boundaries_state.py", *_RULES, "tests/test_audit3_api.py"),
+    "leaves/state.py": (
+        "tests/test_boundaries_state.py",
+        *_RULES,
+        "tests/test_audit3_api.py",
+        "tests/test_edge70_rules_core.py",
+    ),
     "leaves/legal.py": ("tests/test_boundaries_legal.py", *_RULES),
     "leaves/moves.py": ("tests/test_boundaries_moves.py", *_RULES),
     "leaves/ruleset.py": (
@@ -129,8 +134,13 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_boundaries_validate.py",
         "tests/test_rules.py",
         "tests/test_audit3_api.py",
+        "tests/test_edge70_rules_core.py",
     ),
-    "leaves/expert.py": ("tests/test_expert.py", "tests/test_audit3_api.py"),
+    "leaves/expert.py": (
+        "tests/test_expert.py",
+        "tests/test_audit3_api.py",
+        "tests/test_edge70_rules_core.py",
+    ),
     "leaves/view.py": (
         "tests/test_boundaries_view.py",
         "tests/test_properties.py",

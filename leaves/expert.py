@@ -1,4 +1,5 @@
-"""Expert variant scoring: matches of games to ``EXPERT_TARGET`` points (docs/rules.md).
+"""Expert variant scoring: matches of games to the rules' ``expert_target`` points (20
+today, ``EXPERT_TARGET``; docs/rules.md).
 
 After each game the winner scores 0 and everyone else one point per card left; the match
 ends after the game in which some total reaches the target, and the lowest total wins, ties
@@ -9,12 +10,14 @@ left (a fixed choice, see ``leaves.rules``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, InitVar, dataclass
 from numbers import Integral
+from typing import Any
 
 from gamekit.errors import shown
 
-from .rules import EXPERT_TARGET, MAX_PLAYERS
+from .rules import MAX_PLAYERS
+from .ruleset import Rules
 from .state import State
 
 
@@ -49,17 +52,35 @@ def _negative_said(totals: tuple[int, ...]) -> str:
     return said if total in said else f"{said}: seat {totals.index(low)}'s is {total}"
 
 
+class _RulesTarget:
+    """``ExpertMatch``'s default target: its rules' ``expert_target``, read when it is made
+    (None is no default: a target given as None is refused, as any other non-number)."""
+
+    def __repr__(self) -> str:
+        return "rules.expert_target"
+
+
+_RULES_TARGET: Any = _RulesTarget()
+
+
 @dataclass(frozen=True)
 class ExpertMatch:
     """Immutable running totals of one match of 2 to 6 players (no game seats more); ``add``
-    returns the match after one more game."""
+    returns the match after one more game. ``rules`` (keyword only, any form ``Rules.of``
+    reads; today's by default) gives the target, ``expert_target``, unless ``target`` is
+    given; the match keeps the target, not the rules."""
 
     n_players: int
-    target: int = EXPERT_TARGET
+    target: int = _RULES_TARGET
     totals: tuple[int, ...] = ()
     games: int = 0
+    _: KW_ONLY
+    rules: InitVar[Any] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, rules: Any) -> None:
+        rules = Rules.of(rules)  # read even beside a target: bad rules are refused, not ignored
+        if self.target is _RULES_TARGET:
+            object.__setattr__(self, "target", rules.expert_target)
         n = _whole(self.n_players, "n_players")
         if n < 2:
             said = shown(n, typed=False)

@@ -27,7 +27,7 @@ from .moves import play, take
 from .packed import LANE, MASK, lane_total, lanes, unpack
 from .public import PublicFields
 from .rules import N_VALUES, TAKE_BASE
-from .ruleset import DEFAULT_RULES, MOST_PLAYERS, Rules
+from .ruleset import DEFAULT_RULES, FEWEST_PLAYERS, MOST_PLAYERS, Rules
 from .view import PlayerView, check_seat, draft_of
 
 _EMPTY: tuple = ()
@@ -457,7 +457,13 @@ def new_game(
     if hand_size is not None and not (
         n_players in rules.players and hand_size == rules.hand_size_for(n_players)
     ):
-        if n_players < 2 or hand_size < 1 or n_players * hand_size > rules.deck_size:
+        if not FEWEST_PLAYERS <= n_players <= MOST_PLAYERS:  # no rules deal such a table
+            said = shown(n_players, typed=False)
+            raise ValueError(
+                f"n_players must be {FEWEST_PLAYERS}..{MOST_PLAYERS} with a hand_size given, "
+                f"got {said}"
+            )
+        if hand_size < 1 or n_players * hand_size > rules.deck_size:
             raise ValueError(
                 f"cannot deal {hand_size} cards to each of {n_players} players "
                 f"from {rules.deck_size}"

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from gamekit.errors import shown
 
-from .rules import MAX_COPIES, MAX_PLAYERS, N_VALUES
-from .ruleset import TAKE_MODES, Rules, counts_text
+from .rules import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, N_VALUES
+from .ruleset import FEWEST_PLAYERS, MOST_CARDS, TAKE_MODES, TARGETS, Rules, counts_text
 from .state import State, new_game
 
 __all__ = [
@@ -40,8 +40,8 @@ __all__ = [
 
 
 def seeds() -> st.SearchStrategy[int]:
-    """Seeds for ``new_game`` (64-bit non-negative ints)."""
-    return st.integers(min_value=0, max_value=2**63 - 1)
+    """Seeds for ``new_game`` (64-bit non-negative ints: 0..2**64 - 1, a deal seed's range)."""
+    return st.integers(min_value=0, max_value=2**64 - 1)
 
 
 def player_counts(
@@ -180,12 +180,14 @@ def _position(draw, starts: st.SearchStrategy[State], max_turns: int, nontermina
 
 
 def rule_sets(base: Any = None) -> st.SearchStrategy[Rules]:
-    """Valid ``Rules`` of every kind: a deck of 0..8 copies per value, one hand size, the
-    player counts 2..6 the deck can deal, the minimum count on or off, each way a pass takes,
-    an expert target of 1..60; the other keys (the turn limit) those of ``base`` (any form
-    ``Rules.of`` reads; today's by default). Shrinks towards the smallest game, not today's:
-    a deck of one 1 and one 2, hands of one card, two players, no minimum count, any take,
-    a 1-point target. A ``base`` that is no rules is refused when the strategy is built."""
+    """Valid ``Rules`` of every kind: a deck of 0..8 copies per value; one hand size, or a
+    size per player count (``3:12/4:11``); the player counts named (any of 2..6 the deck can
+    deal) or left to follow the deck and hand size; the minimum count on or off, each way a
+    pass takes, an expert target of 1..1000; the other keys (the turn limit) those of
+    ``base`` (any form ``Rules.of`` reads; today's by default). Shrinks towards the smallest
+    game, not today's: a deck of one 1 and one 2, hands of one card, two players named, no
+    minimum count, any take, a 1-point target. A ``base`` that is no rules is refused when
+    the strategy is built."""
     return _rule_sets(Rules.of(base))
 
 
@@ -195,16 +197,33 @@ def _rule_sets(draw, base: Rules) -> Rules:
     cards = sum(deck)
     if cards < 2:
         deck, cards = (1, 1) + deck[2:], sum(deck[2:]) + 2
-    hand = draw(st.integers(1, max(1, min(52, cards // 2))))
-    players = tuple(n for n in range(2, MAX_PLAYERS + 1) if n * hand <= cards)
+    sizes = draw(_hand_sizes(cards))  # {players: cards}, 0 for every count
+    dealt = [n for n in range(FEWEST_PLAYERS, MAX_PLAYERS + 1)
+             if (h := sizes.get(n, sizes.get(0))) and n * h <= cards]  # fmt: skip
+    follows = [n for n in dealt if n >= MIN_PLAYERS]  # what players left unset allows
+    if follows and draw(st.booleans()):
+        players = None
+    else:
+        players = sorted(draw(st.lists(st.sampled_from(dealt), min_size=1, unique=True)))
     return base.replace(
-        hand_size=hand,
+        hand_size=sizes.get(0, sizes),  # one size for every count, or the mapping
         deck=deck,
         players=players,
         min_count=draw(st.booleans()),
         take=draw(st.sampled_from(TAKE_MODES)),
-        expert_target=draw(st.integers(1, 60)),
+        expert_target=draw(st.integers(*TARGETS)),
     )
+
+
+@st.composite
+def _hand_sizes(draw, cards: int) -> dict[int, int]:
+    """One hand size for every count (``{0: h}``), at most half of ``cards``, or a size for
+    each of some counts 2..6, each a hand the deck deals at its count."""
+    if not draw(st.booleans()):
+        return {0: draw(st.integers(1, max(1, min(MOST_CARDS, cards // 2))))}
+    counts = [n for n in range(FEWEST_PLAYERS, MAX_PLAYERS + 1) if n <= cards]
+    named = draw(st.lists(st.sampled_from(counts), min_size=1, unique=True))
+    return {n: draw(st.integers(1, min(MOST_CARDS, cards // n))) for n in sorted(named)}
 
 
 def variant_games(base: Any = None) -> st.SearchStrategy[State]:

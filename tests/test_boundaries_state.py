@@ -111,7 +111,7 @@ def test_hand_size_bounds():
         new_game(2, seed=4, hand_size=32)
     with pytest.raises(ValueError, match="cannot deal 0 cards to each of 3 players from 62"):
         new_game(3, seed=4, hand_size=0)
-    with pytest.raises(ValueError, match="cannot deal 5 cards to each of 1 players from 62"):
+    with pytest.raises(ValueError, match="n_players must be 2..6 with a hand_size given, got 1"):
         new_game(1, seed=4, hand_size=5)
     with pytest.raises(ValueError, match="cannot deal 21 cards to each of 3 players from 62"):
         new_game(3, seed=4, hand_size=21)

@@ -35,7 +35,7 @@ def test_player_count_refused_without_hand_size(n):
 def test_other_player_count_with_explicit_hand_size():
     s = new_game(2, seed=1, hand_size=15)
     assert s.hand_sizes == (15, 15)
-    with pytest.raises(ValueError, match="cannot deal"):
+    with pytest.raises(ValueError, match="n_players must be 2..6 with a hand_size given, got 7"):
         new_game(7, seed=1, hand_size=9)
 
 
