@@ -206,7 +206,9 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
         except (ValueError, KeyError, TypeError) as exc:
             raise CLIError(f"cannot resume {request.out}: {message(exc)}", usage=True) from None
     elif g.copy:  # a new test of SPEC against itself: refused where the copy plays alike
-        _refuse_alike(_build(request, games, settings, game, probe=True))
+        from .sequential import probe_games
+
+        _refuse_alike(_build(request, probe_games(g), settings, game))
     path = Path(request.out) if request.out is not None else Path(
         tempfile.mkdtemp(prefix="leaves-gauntlet-"))  # fmt: skip
     try:
@@ -258,21 +260,20 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     return Request.of(values, manifest)
 
 
-def _build(request: Request, games: int, settings: dict[str, Any] | None, game: Any,
-           probe: bool = False) -> Any:  # fmt: skip
-    """The Gauntlet asked for (one-line errors); ``probe``: its first games only, at most
-    ``sequential.PROBE_GAMES`` a side (the same games, seeds and all)."""
+def _build(request: Request, games: int, settings: dict[str, Any] | None, game: Any) -> Any:
+    """The Gauntlet asked for (one-line errors), of ``games`` a side (the probe's: its first
+    games, the same games, seeds and all). A resumed run's chunks are its own, whatever
+    size this version would choose (``tournaments.gauntlet.run_chunks``)."""
     from tournaments import Gauntlet
-
-    from .sequential import PROBE_GAMES
 
     field = request.get("field_specs") or split_specs(request.against)
     players = players_of(game, request.players)
+    stored = request.manifest
+    chunks = stored["spec"]["chunk_games"] if stored is not None else None
     try:
-        return Gauntlet(request.spec, field, request.baseline, players=players,
-                        games=min(games, PROBE_GAMES) if probe else games, seed=request.seed,
-                        allow_same=settings is not None, game=game,
-                        sequential=settings)  # fmt: skip
+        return Gauntlet(request.spec, field, request.baseline, players=players, games=games,
+                        seed=request.seed, allow_same=settings is not None, chunk_size=chunks,
+                        game=game, sequential=settings)  # fmt: skip
     except ValueError as exc:
         raise CLIError.of(exc, usage=True) from None
 

@@ -25,8 +25,8 @@ import numpy as np
 from .errors import CLIError
 
 __all__ = [
-    "PROBE_GAMES", "half_width", "played_alike", "run_precision", "run_sequential",
-    "sequential_entry",
+    "PROBE_GAMES", "half_width", "played_alike", "probe_games", "run_precision",
+    "run_sequential", "sequential_entry",
 ]  # fmt: skip
 
 SEQUENTIAL_MAX_GAMES = 200_000
@@ -130,7 +130,17 @@ def run_sequential(
 PROBE_GAMES = 200
 """Games per side at most that a new sequential gauntlet of a strategy against its own copy
 plays first (``played_alike``): the first of its own games, enough to see a copy that plays
-otherwise, few enough to cost little."""
+otherwise, few enough to cost little. In whole deals of every table (``probe_games``): one
+such deal where it alone holds more."""
+
+
+def probe_games(g: Any) -> int:
+    """Games per side of the probe of the new gauntlet ``g``: its first ``PROBE_GAMES`` at
+    most, rounded down to whole deals of every table (a deal's seatings at each of the
+    strategy's tables), since a gauntlet rounds its games up to them (at 3 players 200 would
+    play 201); one deal of every table where that alone holds more."""
+    per_deal = sum(g.schedule.set_sizes) // 2  # the strategy's tables are half of them
+    return min(g.games_per_side, max(1, PROBE_GAMES // per_deal) * per_deal)
 
 
 def played_alike(probe: Any) -> int | None:
@@ -144,7 +154,7 @@ def played_alike(probe: Any) -> int | None:
     no difference to weigh."""
     from reports.loading import as_run
 
-    if any(_stochastic(probe.game.strategy(p)) for p in probe.payloads):
+    if any(_stochastic(probe.game, p) for p in probe.payloads):
         return None
     with tempfile.TemporaryDirectory(prefix="leaves-probe-") as tmp:
         games = as_run(probe.run(n_jobs=1, out=Path(tmp) / "probe").out).games
@@ -153,8 +163,15 @@ def played_alike(probe: Any) -> int | None:
     return probe.games_per_side if games.wins().any() and _alike(games, a, b) else None
 
 
-def _stochastic(strategy: Any) -> bool:
-    """Does ``strategy`` declare that it draws from its seed (its classifier's ``stochastic``)?"""
+def _stochastic(game: Any, payload: Any) -> bool:
+    """Does the entrant ``payload`` declare, as ``game`` builds it, that it draws from its seed
+    (its classifier's ``stochastic``)? One whose classifier cannot be read (a plug-in game
+    with no strategy registry plays its entrants by name: there is no strategy to look up)
+    declares nothing: the probe then plays, which costs a few games, never a wrong answer."""
+    try:
+        strategy = game.strategy(payload)
+    except ValueError:
+        return False
     classifier = getattr(strategy, "classifier", None)
     return isinstance(classifier, dict) and bool(classifier.get("stochastic"))
 

@@ -171,11 +171,11 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
                 "strategy": [g.labels[i] for i in me],
                 "before": [g.labels[j] for j in before],
                 "games": games,
-                "seats": seats.astype(np.int64),
                 "wins": wins.astype(np.int64),
                 "win_rate": rate,
                 "ci_low": lo,
                 "ci_high": hi,
+                "seats": seats.astype(np.int64),  # after the pinned columns, as the summary's
                 "fair_share": fair / seats,
                 "par": par / seats,
                 "relative": rate / (fair / seats),

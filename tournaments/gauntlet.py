@@ -27,6 +27,7 @@ from typing import Any
 
 from gamekit.errors import ParameterError, shown
 
+from . import storage
 from .checks import spec_list
 from .game import GamePlugin
 from .games import get_game
@@ -248,12 +249,31 @@ def gauntlet(
 
     ``reports.gauntlet(result)`` gives the paired comparison. Results never depend on
     ``n_jobs``. A gauntlet of fixed size: a sequential one, played in batches until its test
-    decides, is the command line's (``SEQUENTIAL_ELSEWHERE``).
+    decides, is the command line's (``SEQUENTIAL_ELSEWHERE``). ``resume`` without
+    ``chunk_size`` plays on in the run's own chunks (``run_chunks``).
     """
     if (
         options.get("sequential") is not None
     ):  # played as asked, its report would wait for batches never due
         raise TypeError(SEQUENTIAL_ELSEWHERE)
+    if resume and options.get("chunk_size") is None:
+        options["chunk_size"] = run_chunks(out)
     against = spec_list(against, "against")
     g = Gauntlet(strategy, against, baseline, players=players, games=games, seed=seed, **options)
     return g.run(n_jobs=n_jobs, out=out, resume=resume)
+
+
+def run_chunks(out: str | Path | None) -> int | None:
+    """The games a chunk of the run in ``out`` (its manifest's ``chunk_games``), which a
+    resume keeps, as ``leaves tournament --resume`` does: a version that chunks by other
+    sizes (an older one chunked a slow gauntlet by 2,000 games) resumes it still. None where
+    ``out`` holds no readable size: the resume then says what it holds."""
+    if out is None:
+        return None
+    try:
+        manifest = storage.read_manifest(Path(out))
+    except ValueError:  # no manifest, or one that cannot be read: the resume says so
+        return None
+    spec = manifest.get("spec") if isinstance(manifest, dict) else None
+    size = spec.get("chunk_games") if isinstance(spec, dict) else None
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
