@@ -17,10 +17,10 @@ from tournaments.declaration import Declaration
 from .data import default_declaration
 from .finding import Finding, and_words
 from .loading import as_run
-from .metagame import MIN_SETS, SUPPORT
+from .metagame import MIN_SETS, SUPPORT, unwon
 from .metagame_tables import metagame
 from .metagame_text import SURE as sure
-from .metagame_text import gain_words, rank_replicates
+from .metagame_text import at_size, gain_words, rank_replicates, unwon_words
 from .numbers import interval, pct
 
 __all__ = ["metagame_answer", "metagame_finding"]
@@ -56,19 +56,23 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame], d: Declaration | None =
     """The meta-game's answer (``reports.metagame``; runs whose tables hold every multiset of
     the strategies): the stable mix, each weight in percent with its 95% bootstrap interval,
     how sure the resampling is of which strategies it plays, other equilibria and α-Rank's
-    first; or that the run has too few deals for one, asking for more of the run's units
-    (``d.units()``; default: the default game's)."""
+    first; or that no game at its tables was won, so there is nothing to compare; or that
+    the run has too few deals for one, asking for more of the run's units (``d.units()``;
+    default: the default game's). A run of several table sizes names the one read."""
     more = f"play more {(d or default_declaration()).units()}"
     pay = tables.get("metagame_payoffs")
     mix = tables.get("metagame_mix")
     if pay is None or not len(pay):
         return []
+    head = f"Meta-game{at_size(pay)}:"
+    if unwon(pay):
+        return [Finding("metagame", f"{head} {unwon_words()}, and no stable mix to find.")]
     if mix is None or not len(mix):
         fewest = int(pay["deal_sets"].min())
         return [
             Finding(
                 "metagame",
-                f"Meta-game: too few deals for an analysis: the fewest at "
+                f"{head} too few deals for an analysis: the fewest at "
                 f"a table is {fewest} duplicate set{'s' if fewest != 1 else ''}, and "
                 f"each table needs {MIN_SETS}; {more}.",
             )
@@ -91,12 +95,12 @@ def metagame_finding(tables: Mapping[str, pd.DataFrame], d: Declaration | None =
     )
     if same >= sure:
         text = (
-            f"Meta-game: the stable mix of strategies is {what}. In {pct(same)} of the "
+            f"{head} the stable mix of strategies is {what}. In {pct(same)} of the "
             f"replicates the equilibrium plays the same strategies{_entering(mix)}."
         )
     else:  # the caution first: the mix is not a finding the run can stand behind
         text = (
-            f"Meta-game: caution, the run cannot tell which mix is stable: the equilibrium "
+            f"{head} caution, the run cannot tell which mix is stable: the equilibrium "
             f"plays the same strategies in only {pct(same)} of the bootstrap replicates of the "
             f"deals{_entering(mix)} ({more}). Its estimate is {what}."
         )

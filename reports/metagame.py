@@ -22,8 +22,9 @@ From that table:
   (time in units where a strategy one win-rate point above the mix grows 1% per unit) from
   the uniform mix and from perturbed starts;
 * a Nash equilibrium: a mixture whose regret ``max_i u_i(x) - x.u(x)`` is at most ``EPS``; the
-  rest point the dynamics reach from the uniform mix, polished by scipy's SLSQP (minimising the
-  squared gains) when they have not settled there, as in a cyclic game;
+  rest point the dynamics reach from the uniform mix (a strategy still losing at the horizon
+  dropped and the others run on: ``rest``), polished by scipy's SLSQP (minimising the squared
+  gains) when they have not settled there, as in a cyclic game;
 * α-Rank (``reports.metagame_rank``, OpenSpiel's ``egt.alpharank``).
 
 Sampling error: the deals are resampled (``reports.metagame_bootstrap``). The tables are
@@ -52,6 +53,7 @@ __all__ = [
     "equilibria",
     "regrets",
     "replicator",
+    "unwon",
 ]
 
 MIN_SETS = 5
@@ -73,6 +75,14 @@ SEED = 20_26
 TINY = 1e-9
 """Weights and masses below this are written as 0 (a dying strategy's share after the horizon,
 or a stationary distribution's rounding noise, is not a number anyone should read)."""
+REST = 1e-5
+"""The most a strategy in a mixture may gain or lose (0.001 win-rate points) where the dynamics
+are said to come to rest: one losing more is still leaving it, however small its share or
+however flat its fall looks at the horizon (at this rate a share moves 2% in another
+``HORIZON``)."""
+GONE = 1e-300
+"""The share a strategy dropped from a mixture keeps (``rest``): 0 in every sum, but its
+log-share stays finite for the dynamics."""
 
 
 def shown(v: np.ndarray) -> np.ndarray:
@@ -94,6 +104,11 @@ class PayoffDesign:
     wins: np.ndarray
     seats: np.ndarray
     games: np.ndarray  # (M,) games per multiset
+    sizes: int = 1
+    """How many table sizes the run played (the design reads one of them: ``players``)."""
+    most_games: bool = True
+    """Whether ``players`` is the size with the most games of the run (not where a size with
+    more does not hold every multiset)."""
 
     @property
     def sets(self) -> np.ndarray:
@@ -141,6 +156,7 @@ def design(run: Run) -> PayoffDesign | None:
     counts = np.bincount(set_of * k + seats[occ], minlength=cl.n * k).reshape(cl.n, k)
     size = counts.sum(axis=1)
     per_set_games = np.bincount(cl.of_game, minlength=cl.n)
+    per_size = {int(n): int(per_set_games[size == n].sum()) for n in np.unique(size)}
     best: tuple[int, int] | None = None
     for n in np.unique(size):
         sel = size == n
@@ -165,6 +181,8 @@ def design(run: Run) -> PayoffDesign | None:
         wins=wins[keep],
         seats=seats_taken[keep],
         games=np.bincount(row, weights=per_set_games[keep], minlength=len(rows)).astype(np.int64),
+        sizes=len(per_size),
+        most_games=best[1] == max(per_size.values()),
     )
 
 
@@ -281,14 +299,40 @@ def polish(fit: Fitness, gathered: np.ndarray, x0: np.ndarray) -> np.ndarray:
     return x if regrets(fit, gathered, x)[1] <= regrets(fit, gathered, x0)[1] else x0
 
 
-def settle(fit: Fitness, gathered: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Equilibria from the dynamics' endpoints (B, K): each kept where its regret is at most
-    ``EPS``, else polished (``polish``). ``gathered``: (R, K) or (B, R, K)."""
-    _, regret = regrets(fit, gathered, ends)
-    out = ends.copy()
-    for i in np.flatnonzero(regret > EPS):
+def rest(fit: Fitness, gathered: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Equilibria from the dynamics' endpoints (B, K), and whether the dynamics come to rest at
+    each (B,). Where a strategy is still leaving the mix at the end (``REST``), it is dropped
+    and the others run on (``_reduced``): where no strategy moves any more and none dropped
+    would come back, that is where the dynamics head, at rest. Elsewhere the endpoint is kept
+    where its regret is at most ``EPS``, else polished (``polish``); neither is at rest.
+    ``gathered``: (R, K) or (B, R, K)."""
+    x = _reduced(fit, gathered, ends)
+    gains, regret = regrets(fit, gathered, x)
+    still = (np.where(x >= TINY, np.abs(gains), gains) <= REST).all(axis=-1) & (regret <= EPS)
+    out = np.where(still[:, None], x, ends)
+    for i in np.flatnonzero(~still & (regrets(fit, gathered, ends)[1] > EPS)):
         out[i] = polish(fit, gathered if gathered.ndim == 2 else gathered[i], ends[i])
-    return out
+    return out, still
+
+
+def _reduced(fit: Fitness, gathered: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``ends`` (B, K) with every strategy that still loses more than ``REST`` (and holds
+    ``TINY`` or more of the mix) dropped and the others' dynamics run on for another
+    ``HORIZON``, until none loses (support reduction; only where the regret is at most
+    ``EPS``: a mix a strategy could still invade is no rest point to head for). A dropped
+    strategy keeps a share of ``GONE``: 0 in effect, kept positive for the log-shares."""
+    x = ends.copy()
+    for _ in range(x.shape[-1]):
+        gains, regret = regrets(fit, gathered, x)
+        losing = (x >= TINY) & (gains < -REST) & (regret <= EPS)[:, None]
+        rows = np.flatnonzero(losing.any(axis=-1))
+        if not len(rows):
+            break
+        kept = np.where(losing[rows], GONE, x[rows])
+        kept /= kept.sum(axis=-1, keepdims=True)
+        sub = gathered if gathered.ndim == 2 else gathered[rows]
+        x[rows] = replicator(fit, sub, kept, times=np.array([0.0, HORIZON]))[-1]
+    return x
 
 
 def starts(k: int) -> np.ndarray:
@@ -305,8 +349,8 @@ def starts(k: int) -> np.ndarray:
 class Equilibria:
     """What the dynamics from several starts find: the trajectory from the uniform mix
     (T, K), and the distinct equilibria (E, K), how many starts reach each and their regrets,
-    the uniform mix's first; ``settled``: whether the dynamics from the uniform mix came to
-    rest at it (else it was polished from where they ended)."""
+    the uniform mix's first; ``settled``: whether the dynamics from the uniform mix come to
+    rest at it (``rest``; else it is where they end, or polished from there)."""
 
     trajectory: np.ndarray
     points: np.ndarray
@@ -320,7 +364,7 @@ def equilibria(fit: Fitness, gathered: np.ndarray) -> Equilibria:
     equilibria, and group those within 0.02 (L1) of each other, the uniform mix's first."""
     k = gathered.shape[-1]
     path = replicator(fit, gathered, starts(k))
-    ends = settle(fit, gathered, path[-1])
+    ends, still = rest(fit, gathered, path[-1])
     points: list[np.ndarray] = []
     reached: list[int] = []
     for x in ends:
@@ -331,8 +375,8 @@ def equilibria(fit: Fitness, gathered: np.ndarray) -> Equilibria:
             points.append(x)
             reached.append(1)
     pts = np.array(points)
-    settled = bool(regrets(fit, gathered, path[-1, 0])[1] <= EPS)
-    return Equilibria(path[:, 0], pts, np.array(reached), regrets(fit, gathered, pts)[1], settled)
+    return Equilibria(path[:, 0], pts, np.array(reached), regrets(fit, gathered, pts)[1],
+                      bool(still[0]))  # fmt: skip
 
 
 def table_names(labels: tuple[str, ...], counts: np.ndarray) -> list[str]:
@@ -345,14 +389,24 @@ def table_names(labels: tuple[str, ...], counts: np.ndarray) -> list[str]:
 
 def payoff_table(d: PayoffDesign) -> pd.DataFrame:
     """The heuristic payoff table: per multiset each present strategy's payoff (``<strategy>``;
-    empty if absent), the seats, its deals and games, and the seats of each strategy
-    (``n_<strategy>``)."""
+    empty if absent), the seats, its deals and games, the seats of each strategy
+    (``n_<strategy>``), and how many table sizes the run played and whether this one had the
+    most games (``sizes``, ``most_games``: the words name the size where there are several)."""
     pay = np.where(d.counts > 0, d.payoffs(), np.nan)
     cols: dict[str, object] = {"table": table_names(d.labels, d.counts)}
     cols.update({s: pay[:, i] for i, s in enumerate(d.labels)})
     cols.update(players=d.players, deal_sets=d.sets, games=d.games)
     cols.update({f"n_{s}": d.counts[:, i] for i, s in enumerate(d.labels)})
+    cols.update(sizes=d.sizes, most_games=d.most_games)
     return pd.DataFrame(cols)
+
+
+def unwon(payoffs: pd.DataFrame) -> bool:
+    """Whether no game at the payoff table's tables was won (a ``payoff_table``: every payoff
+    0): then every mix is an equilibrium and no dynamics move, so there is nothing to find,
+    only zeros to compare (the one test the tables, the lead and the key finding share)."""
+    names = [c[2:] for c in payoffs.columns if c.startswith("n_") and c[2:] in payoffs.columns]
+    return bool(names) and len(payoffs) > 0 and not payoffs[names].fillna(0.0).to_numpy().any()
 
 
 def equilibria_table(labels: tuple[str, ...], eq: Equilibria) -> pd.DataFrame:

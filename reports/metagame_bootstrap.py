@@ -29,7 +29,7 @@ from .metagame import (
     PayoffDesign,
     regrets,
     replicator,
-    settle,
+    rest,
     shown,
 )
 
@@ -48,11 +48,14 @@ TIE = 1e-6
 @dataclass(frozen=True)
 class Bootstrap:
     """Per replicate: the equilibrium reached from the uniform mix (B, K) and its regret (B,);
-    the α-Rank masses of the first replicates (R, K), or None without α-Rank."""
+    the α-Rank masses of the first replicates (R, K), or None without α-Rank; whether the
+    dynamics came to rest there (B,; ``metagame.rest``; None: taken as a regret of at most
+    ``EPS``)."""
 
     weights: np.ndarray
     regret: np.ndarray
     mass: np.ndarray | None
+    at_rest: np.ndarray | None = None
 
 
 def resample(d: PayoffDesign, replicates: int, rng: np.random.Generator) -> np.ndarray:
@@ -87,7 +90,7 @@ def bootstrap(d: PayoffDesign, fit: Fitness, alpha: float | None,
     k = d.counts.shape[1]
     uniform = np.full((replicates, k), 1.0 / k)
     ends = replicator(fit, gathered, uniform, times=np.array([0.0, HORIZON]))[-1]
-    weights = settle(fit, gathered, ends)
+    weights, still = rest(fit, gathered, ends)
     regret = regrets(fit, gathered, weights)[1]
     mass = None
     if alpha is not None:
@@ -95,7 +98,7 @@ def bootstrap(d: PayoffDesign, fit: Fitness, alpha: float | None,
         mass = np.array(
             [metagame_rank.masses(d.counts, pays[i], d.players, alpha) for i in range(count)]
         )
-    return Bootstrap(weights, regret, mass)
+    return Bootstrap(weights, regret, mass, still)
 
 
 def mix_table(d: PayoffDesign, fit: Fitness, eq: Equilibria, boot: Bootstrap) -> pd.DataFrame:
@@ -104,7 +107,7 @@ def mix_table(d: PayoffDesign, fit: Fitness, eq: Equilibria, boot: Bootstrap) ->
     expected payoff against the mix and its gain from deviating there (the regret is the
     largest); then the regret, the replicates, the share of them with the same support, whether
     the dynamics from the uniform mix came to rest there and the share of replicates whose
-    equilibrium has a regret of at most ``EPS``."""
+    dynamics came to rest (``Bootstrap.at_rest``)."""
     gathered = fit.gather(d.payoffs())
     x = eq.points[0]
     u = fit(x, gathered)
@@ -124,7 +127,8 @@ def mix_table(d: PayoffDesign, fit: Fitness, eq: Equilibria, boot: Bootstrap) ->
         "replicates": len(boot.weights),
         "same_support": float(same),
         "at_rest": eq.settled,
-        "replicates_at_rest": float((boot.regret <= EPS).mean()),
+        "replicates_at_rest": float(np.mean(boot.regret <= EPS if boot.at_rest is None
+                                            else boot.at_rest)),
     })  # fmt: skip
     return df.sort_values(["weight", "payoff"], ascending=False).reset_index(drop=True)
 

@@ -19,6 +19,7 @@ from .metagame import (
     equilibria_table,
     payoff_table,
     trajectory_table,
+    unwon,
 )
 
 __all__ = ["metagame"]
@@ -27,16 +28,18 @@ __all__ = ["metagame"]
 def metagame(run: Any) -> dict[str, pd.DataFrame]:
     """The meta-game tables of ``run`` (anything ``reports.loading.as_run`` takes: a run
     folder, a results object, a games DataFrame; keys: CSV stems), none where its tables do
-    not cover every multiset of its strategies. ``metagame_payoffs`` always; with at least
-    ``MIN_SETS`` deals at every table also ``metagame_mix`` (the Nash equilibrium reached from
-    the uniform mix, with bootstrap intervals), ``metagame_equilibria``,
+    not cover every multiset of its strategies. ``metagame_payoffs`` always; where a game at
+    its tables was won (``unwon``: else every payoff is 0, every mix an equilibrium, and
+    nothing is computed) and with at least ``MIN_SETS`` deals at every table also
+    ``metagame_mix`` (the Nash equilibrium reached from the uniform mix, with bootstrap
+    intervals), ``metagame_equilibria``,
     ``metagame_trajectory`` and, where OpenSpiel is installed and the profiles few enough,
     ``metagame_alpharank``."""
     d = design(as_run(run))
     if d is None:
         return {}
     out = {"metagame_payoffs": payoff_table(d)}
-    if d.sets.min() < MIN_SETS:
+    if unwon(out["metagame_payoffs"]) or d.sets.min() < MIN_SETS:
         return out
     pay = d.payoffs()
     fit = Fitness.of(d.counts)

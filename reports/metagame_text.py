@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .metagame import EPS, MIN_SETS, SUPPORT
+from .metagame import EPS, MIN_SETS, REST, SUPPORT, unwon
 from .metagame_rank import MAX_PROFILES, egt_failure, profiles
 from .numbers import PERCENTAGE_POINT, counted, in_percentage_points, interval, pct, pp_cell
 from .page import Section
 
-__all__ = ["gain_words", "metagame_lead", "metagame_sections", "rank_replicates", "readable"]
+__all__ = ["at_size", "gain_words", "metagame_lead", "metagame_sections", "rank_replicates",
+           "readable", "unwon_words"]  # fmt: skip
 
 Tables = dict[str, pd.DataFrame]
 TITLE = "Meta-game: which mix of strategies is stable?"
@@ -61,13 +62,35 @@ def _weights(mix: pd.DataFrame) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def at_size(pay: pd.DataFrame) -> str:
+    """The table size the meta-game reads, where the run played several (its payoff table's
+    ``sizes``): ' at 4 players (the size with the most games)'; '' where it played one."""
+    if "sizes" not in pay or int(pay["sizes"].iloc[0]) < 2:
+        return ""
+    most = "" if bool(pay["most_games"].iloc[0]) else " of those that hold every multiset"
+    return f" at {int(pay['players'].iloc[0])} players (the size with the most games{most})"
+
+
+def unwon_words(at: str = "") -> str:
+    """Why a run where no game at the tables read was won (``metagame.unwon``) has no
+    meta-game answer, as the lead and the key finding both say it (``at``: ``at_size``)."""
+    return f"no game was won{at}, so there are no payoffs to compare"
+
+
 def metagame_lead(tables: Tables) -> str:
     """The answer first: the stable mix, α-Rank's first, and a word on sampling error."""
     pay = tables["metagame_payoffs"]
+    at = at_size(pay)
+    if unwon(pay):
+        said = unwon_words(at)
+        return (
+            f"{said[0].upper()}{said[1:]}: every payoff is 0 and every mix as stable as any "
+            "other, so no mix, equilibrium or α-Rank is computed; the payoff table is below."
+        )
     if "metagame_mix" not in tables:
         fewest = int(pay["deal_sets"].min())
         return (
-            f"Too few deals for a meta-game analysis: the fewest at a table is {fewest} "
+            f"Too few deals for a meta-game analysis{at}: the fewest at a table is {fewest} "
             f"duplicate set{'s' if fewest != 1 else ''}, and every table needs {MIN_SETS} for "
             "a resampling to mean anything; the payoff table is below. Play more games."
         )
@@ -80,7 +103,7 @@ def metagame_lead(tables: Tables) -> str:
         else "the replicator dynamics from the uniform mix do not come to rest, and this is the "
         "Nash equilibrium nearest to where they end"
     )
-    text = f"The stable mix is {_weights(mix)}: {how}, and {gain_words(first['regret'])}."
+    text = f"The stable mix{at} is {_weights(mix)}: {how}, and {gain_words(first['regret'])}."
     text += _several(tables) + " " + _rank_sentence(tables, pay) + " " + _caution(mix, n)
     return text
 
@@ -193,10 +216,14 @@ def _method(tables: Tables) -> str:
         f"draws the other {n - 1} seats from it. The replicator dynamics (a strategy's share "
         "grows at its payoff minus the mix's) run from the uniform mix, the chart, and from "
         "perturbed and random starts; time is in units where a strategy one "
-        f"{PERCENTAGE_POINT} of win rate above the mix grows by 1%. A mix where they come to "
-        "rest, or, where they do not, the nearest mix by SLSQP, is a Nash equilibrium of the "
-        "meta-game: regret (the most a strategy gains against it, gain per strategy) at most "
-        f"{in_percentage_points(f'{100 * EPS:.1f}')}. "
+        f"{PERCENTAGE_POINT} of win rate above the mix grows by 1%. They come to rest where "
+        "no strategy in the mix gains or loses more than "
+        f"{in_percentage_points(f'{100 * REST:.3f}')} (one still losing more where they end "
+        "is dropped and the others run on: where they head). A mix where they come to rest "
+        "is a Nash equilibrium of the meta-game: regret (the most a strategy gains against "
+        f"it, gain per strategy) at most {in_percentage_points(f'{100 * EPS:.1f}')}; where "
+        "they do not, the equilibrium is where they end if its regret is that small, else "
+        "the nearest mix by SLSQP. "
         "metagame_equilibria lists the distinct equilibria the starts reach. α-Rank "
         "(OpenSpiel's egt.alpharank; a population of 50, the selection intensity alpha by "
         "OpenSpiel's sweep; above 2 seats one population per seat) ranks the strategies by the "

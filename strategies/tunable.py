@@ -15,7 +15,7 @@ from typing import Any
 from gamekit.errors import shown
 
 from .base import format_value
-from .registry import get, parse_spec
+from .registry import DEFAULT_GAME, get, parse_spec
 
 __all__ = ["Tunable", "spec_with", "tunables"]
 
@@ -36,13 +36,14 @@ class Tunable:
         return int(round(x)) if self.integer else x
 
 
-def tunables(strategy: Any) -> tuple[Tunable, ...]:
-    """The tunable parameters of a strategy (spec string, class or instance), in declared order.
+def tunables(strategy: Any, game: str = DEFAULT_GAME) -> tuple[Tunable, ...]:
+    """The tunable parameters of a strategy (spec string, class or instance) of ``game`` (the
+    registry a name is looked up in), in declared order.
 
     ``value`` is the parameter's value in that strategy (its default unless the spec sets it).
     Raises ValueError (one line) when the declaration is wrong or declares nothing.
     """
-    inst = get(strategy)
+    inst = get(strategy, game=game)
     cls = type(inst)
     declared = getattr(cls, "tunable", {}) or {}
     who = inst.label
@@ -89,15 +90,16 @@ def tunables(strategy: Any) -> tuple[Tunable, ...]:
     return tuple(out)
 
 
-def spec_with(spec: str, values: dict[str, Any]) -> str:
-    """The spec string ``spec`` with ``values`` replacing (or adding) some of its parameters.
+def spec_with(spec: str, values: dict[str, Any], game: str = DEFAULT_GAME) -> str:
+    """The spec string ``spec`` (a strategy of ``game``) with ``values`` replacing (or adding)
+    some of its parameters.
 
     The target stays as written (a name, ``module:Class`` or ``file.py:Class``), so the result
     builds the same class anywhere the original spec did.
     """
-    target, params = parse_spec(spec)
+    target, params = parse_spec(spec, game)
     merged = {**params, **values}
-    get(target, **merged)  # refuses unknown names and wrong types, one line
+    get(target, game=game, **merged)  # refuses unknown names and wrong types, one line
     if not merged:
         return target
     return target + ":" + ",".join(f"{k}={format_value(v)}" for k, v in merged.items())

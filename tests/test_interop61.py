@@ -203,7 +203,7 @@ def test_the_information_state_tensor_has_the_size_the_docs_state(game, size):
 def test_the_meta_game_figures_of_the_research_page(capsys, tmp_path):
     """docs/research.md's meta-game run: `weighted` alone, 100% [95, 100]; `taker` at a table of
     two `weighted` wins 31.1% (2.3 percentage points below the fair third), `counter` 17.5%,
-    `random` 0%; `taker` enters the equilibrium in 5% of the replicates; alpha-Rank puts
+    `random` 0%; `taker` enters the equilibrium in 4.5% of the replicates; alpha-Rank puts
     `weighted` first with all the mass, [67, 100], in 20 of 20 replicates; the dynamics take
     `random` below 1% by time 10, `counter` by 30 and `taker` (first up to 37%) by 200."""
     import reports
@@ -218,7 +218,7 @@ def test_the_meta_game_figures_of_the_research_page(capsys, tmp_path):
     mix = tables["metagame_mix"].set_index("strategy")
     w, t = mix.loc["weighted"], mix.loc["taker"]
     assert (w.weight, round(100 * w.ci_low), w.ci_high) == (1.0, 95, 1.0)
-    assert round(100 * t.in_support) == 5
+    assert round(100 * t.in_support, 1) == 4.5
     pay = tables["metagame_payoffs"].set_index("table")
     assert round(100 * pay.loc["taker + 2 weighted", "taker"], 1) == 31.1
     assert round(100 * (1 / 3 - pay.loc["taker + 2 weighted", "taker"]), 1) == 2.3

@@ -103,12 +103,18 @@ def _verify_size(v: Verification, from_budget: bool) -> list[str]:
     return out
 
 
-def forfeit_warnings(out: Path) -> list[str]:
-    """One line per verification arm whose games a strategy ended by raising (a forfeit:
+FORFEITED = ("ended by a forfeit{first}: nobody wins such a game, so every win rate counts it "
+             "as not won; fix the strategy that raised")  # fmt: skip
+"""The words of every forfeit warning of a tuning, after what ended so (``{first}``: which)."""
+
+
+def forfeit_warnings(out: Path, rows: Sequence[dict[str, Any]] = ()) -> list[str]:
+    """One line where games of the search or the selection (``rows``) ended by a strategy
+    raising (``search_forfeits``), then one per verification arm whose games did (a forfeit:
     nobody wins it, so the win rates count it as not won), said rather than left silent."""
     from tournaments.run_state import run_state  # start-up: read once the runs are played
 
-    lines = []
+    lines = search_forfeits(rows)
     for arm in ("tuned", "start"):
         state = run_state(out / VERIFY / arm)
         if state is None or not state.forfeited:
@@ -116,9 +122,25 @@ def forfeit_warnings(out: Path) -> list[str]:
         f = state.first or {}
         first = f" (the first, game {f['game']}: {f.get('error')})" if "game" in f else ""
         lines.append(f"{state.forfeited:,} of {counted(state.games, 'game')} of the {arm} arm "
-                     f"ended by a forfeit{first}: nobody wins such a game, so every win rate "
-                     f"counts it as not won; fix the strategy that raised")  # fmt: skip
+                     + FORFEITED.format(first=first))  # fmt: skip
     return lines
+
+
+def search_forfeits(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """One line where games of the search or the selection (``rows``: every evaluation, in
+    the order played; ``forfeits`` each, none in an earlier version's saved rows) ended by a
+    forfeit: a candidate that raised scores as one that lost, and the search ranks it so."""
+    hit = [r for r in rows if r.get("forfeits")]
+    if not hit:
+        return []
+    lost = sum(int(r["forfeits"]) for r in hit)
+    games = sum(int(r["games"]) for r in rows)
+    g = hit[0]
+    where = "the selection" if g.get("kind") == "finalist" else f"generation {g['generation']}"
+    first = (f" ({len(hit):,} of the {counted(len(rows), 'evaluation')}, counted in "
+             f"candidates.csv's forfeits; the first, in {where}: {g['spec']})")  # fmt: skip
+    return [f"{lost:,} of {counted(games, 'game')} of the search and the selection "
+            + FORFEITED.format(first=first)]  # fmt: skip
 
 
 DREW = not_replayed(("",), ()).split(" (", 1)[0].strip()

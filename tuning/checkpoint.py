@@ -23,7 +23,7 @@ import shutil
 import signal
 import threading
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from tournaments.storage import (
 from .evaluate import FileEdited
 
 __all__ = ["STATE", "PREVIOUS", "VERIFY", "Gauss", "State", "StateError", "arguments",
-           "begun", "game_setting", "finished", "load", "mismatch", "edited", "unchecked",
+           "begun", "derived", "game_setting", "finished", "load", "mismatch", "edited", "unchecked",
            "save", "clear", "saved_words", "searched", "timed", "unverified"]  # fmt: skip
 
 STATE = "tune-state.pkl"
@@ -127,7 +127,9 @@ def searched(plan: Any) -> dict[str, Any]:
 
 def arguments(plan: Any) -> dict[str, Any]:
     """What makes a tuning's games and draws: a resume must be given the same (and run the
-    same optimiser: another version of ``cma`` may step otherwise from the saved state)."""
+    same optimiser: another version of ``cma`` may step otherwise from the saved state). With
+    them, the sizes its first session worked out rather than was given (``derived``: what
+    its warnings advise to raise), which a resume may give as numbers and not change."""
     import cma  # start-up: cma loads to search
 
     return {
@@ -138,7 +140,15 @@ def arguments(plan: Any) -> dict[str, Any]:
         "start": plan.start,
         "ranges": {p.name: [p.low, p.high] for p in plan.params},
         "cma": cma.__version__,
+        "derived": sorted(plan.derived),
     }
+
+
+def derived(state: State, plan: Any) -> frozenset[str]:
+    """The sizes the tuning of ``state`` worked out in its first session (``arguments``), so
+    that a resume ends as the uninterrupted tuning would; this session's (``plan.derived``)
+    for a state saved before they were kept."""
+    return frozenset(state.arguments.get("derived", plan.derived))
 
 
 _WHAT = {
@@ -178,11 +188,14 @@ def _plays(key: str, value: Any) -> Any:
 
 
 def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any],
-             derived: Collection[str] = ()) -> ParameterError | None:  # fmt: skip
+             derived: Collection[str] = (), typed: Mapping[str, int] | None = None
+             ) -> ParameterError | None:  # fmt: skip
     """The one-line error naming every argument ``given`` differs from the tuning ``saved``
     in ``out``; None when they agree. ``derived``: the arguments worked out rather than given
     (``Plan.derived``), named only where none given differs (they follow from those), and
-    then as not given."""
+    then as not given; ``typed``: games given that were rounded up to whole duplicate sets
+    (``Plan.typed``), named as typed beside what they became."""
+    typed = typed or {}
     differ = [k for k in _WHAT if _plays(k, saved.get(k)) != _plays(k, given[k])]
     if any(k not in derived for k in differ):
         differ = [k for k in differ if k not in derived]
@@ -190,6 +203,8 @@ def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any],
     for key in differ:
         what, names = _WHAT[key]
         here = _words(given[key])
+        if key in typed:
+            here = f"{typed[key]}, rounded up to {here}"
         here = f"not given here (worked out as {here})" if key in derived else f"{here} here"
         parts.append(f"{what} {here}, {_words(saved.get(key))} in the tuning")
         params.extend(names)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import strategies
 from gamekit.errors import ParameterError
 from tournaments import Tournament, TournamentResult
 from tournaments.labels import Labeled
@@ -25,10 +26,12 @@ __all__ = ["Field", "FileEdited", "Score"]
 
 @dataclass(frozen=True)
 class Score:
-    """A candidate's wins in the games it played."""
+    """A candidate's wins in the games it played, and how many of them ended by a forfeit
+    (a strategy raised: nobody won it, so the win rate counts it as not won)."""
 
     wins: int
     games: int
+    forfeits: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -67,6 +70,16 @@ class Field:
     None: each candidate sits where its own label puts it."""
     seats: dict[str, tuple[int, str]] = field(default_factory=dict, compare=False, repr=False)
     """The start's index among the entrants and its label, by its spec, once looked up."""
+
+    @property
+    def registry(self) -> str:
+        """The id of the game played, whose strategy registry a spec's names are looked up in
+        (the runner's default game where none was given)."""
+        return getattr(self.game, "name", None) or strategies.DEFAULT_GAME
+
+    def lookup(self, spec: Any) -> Any:
+        """The strategy ``spec`` names in the game played (``registry``)."""
+        return strategies.get(spec, game=self.registry)
 
     def tournament(self, candidate: str, games: int, seed: int, rows: bool = False) -> Tournament:
         """The focused tournament of ``candidate`` against the field; ``FileEdited`` where a
@@ -148,12 +161,17 @@ class Field:
 
 
 def candidate_score(result: TournamentResult, label: str) -> Score:
-    """Wins and games of the entrant labelled ``label`` in ``result``."""
+    """Wins and games of the entrant labelled ``label`` in ``result``, and the games of the
+    run ended by a forfeit (``run_state``'s count, as the verification's warnings take it)."""
+    from tournaments.run_state import run_state  # start-up: read once a run is played
+
     summary = result.summary()
     row = summary[summary["strategy"] == label]
     if len(row) != 1:
         raise RuntimeError(f"{label} did not play in {result.out}")
-    return Score(int(row["wins"].iloc[0]), int(row["seats"].iloc[0]))
+    state = run_state(result.out)
+    forfeits = state.forfeited if state is not None else 0
+    return Score(int(row["wins"].iloc[0]), int(row["seats"].iloc[0]), forfeits)
 
 
 def parse_field(against: str | Sequence[str]) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from .checkpoint import PREVIOUS, STATE
 from .evaluate import Field, parse_field
 from .space import Space
 
-__all__ = ["FINALISTS", "SELECT_SHARE", "TARGET_GENERATIONS", "Plan", "checked"]
+__all__ = ["FINALISTS", "SELECT_SHARE", "TARGET_GENERATIONS", "Plan", "as_played", "checked"]
 
 SELECT_SHARE = 0.1
 """Share of the budget spent replaying the finalists."""
@@ -114,21 +114,24 @@ class Plan:
     derived: frozenset[str] = frozenset()
     """The sizes worked out rather than given (``popsize``, ``candidate_games``,
     ``verify_games``): a resume names one only where nothing given explains it."""
+    typed: tuple[tuple[str, int], ...] = ()
+    """The games given (``candidate_games``, ``verify_games``) that were rounded up to whole
+    duplicate sets, as typed: a resume names them beside what they became."""
 
     @property
     def start(self) -> dict[str, Any]:
         return {p.name: p.clip(p.value) for p in self.params}
 
 
-def _other(spec: str, params: Any) -> str:
-    """The tuned strategy with another value of its first tunable parameter: an opponent the
-    tuning tells apart from the start ('taker:group_weight=0.0')."""
+def _other(spec: str, params: Any, game: str) -> str:
+    """The tuned strategy (of ``game``) with another value of its first tunable parameter: an
+    opponent the tuning tells apart from the start ('taker:group_weight=0.0')."""
     from strategies.base import format_value  # start-up: only a refusal needs it
     from strategies.registry import parse_spec  # start-up: only a refusal needs it
 
     p = params[0]
     value = p.clip(p.low if p.value != p.clip(p.low) else p.high)  # of the parameter's type
-    return f"{parse_spec(spec)[0]}:{p.name}={format_value(value)}"
+    return f"{parse_spec(spec, game)[0]}:{p.name}={format_value(value)}"
 
 
 def _game(game: Any) -> Any:
@@ -165,14 +168,15 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
         raise ParameterError(
             f"{{n_jobs}} must be a positive number of workers (or -1), got {n_jobs}", "n_jobs"
         )
-    params = strategies.tunables(spec)
+    params = strategies.tunables(spec, field.registry)
     space = Space(params)
-    start_label = strategies.get(spec).label
-    opponents = {strategies.get(s).label for s in field.against}
+    start_label = field.lookup(spec).label
+    opponents = {field.lookup(s).label for s in field.against}
     if start_label in opponents:
         raise ValueError(
             f"{start_label} is both the strategy tuned and an opponent: give the opponent other "
-            f"parameters (e.g. {_other(spec, params)}) so the two can be told apart"
+            f"parameters (e.g. {_other(spec, params, field.registry)}) so the two can be told "
+            "apart"
         )
     popsize = optional_integer(opts["popsize"], "popsize", "a number of candidates")
     popsize = int(4 + int(3 * math.log(max(2, space.dim))) if popsize is None else popsize)
@@ -195,8 +199,12 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     if seed < 0:
         raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
     games, generations, select_games = split_budget(field, spec, budget, popsize, candidate_games)
-    verify = optional_integer(opts["verify_games"], "verify_games", "a number of games")
-    verify = _games(verify, "verify_games") if verify is not None else max(games, budget // 2)
+    given = optional_integer(opts["verify_games"], "verify_games", "a number of games")
+    verify = _games(given, "verify_games") if given is not None else max(games, budget // 2)
+    verify = field.games_per_run(spec, verify)  # as played: whole duplicate sets
+    typed = tuple((k, v) for k, v, got in (("candidate_games", candidate_games, games),
+                                            ("verify_games", given, verify))
+                  if v is not None and v != got)  # fmt: skip
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tune-"))
     if opts.get("ready") is not None:  # every argument checked, nothing made or written yet
         opts["ready"](out)
@@ -205,4 +213,14 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
                         if opts.get(k) is None)  # fmt: skip
     return Plan(spec, field, params, space, opponents, budget, seed, popsize,
                  float(opts["sigma"]), games, generations, select_games, verify, out,
-                 derived)  # fmt: skip
+                 derived, typed)  # fmt: skip
+
+
+def as_played(plan: Plan, saved: dict[str, Any]) -> dict[str, Any]:
+    """A saved tuning's arguments with its verification arms' games as they are played, in
+    whole duplicate sets (``plan``'s field: an earlier version saved the games as given or
+    worked out, before the rounding), so that a resume compares the games each plays."""
+    games = saved.get("verify_games")
+    if isinstance(games, int) and not isinstance(games, bool) and 1 <= games <= MAX_RUN_GAMES:
+        return {**saved, "verify_games": plan.field.games_per_run(plan.spec, games)}
+    return saved

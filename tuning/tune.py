@@ -40,7 +40,7 @@ from .cautions import warnings as _warnings
 from .checkpoint import State, game_setting
 from .evaluate import Score
 from .output import write
-from .plan import FINALISTS, TARGET_GENERATIONS, Plan, checked
+from .plan import FINALISTS, TARGET_GENERATIONS, Plan, as_played, checked
 from .space import Space
 from .verify import Verification, compare
 
@@ -192,8 +192,9 @@ def tune(
     verification (default: half the budget). ``popsize`` defaults to CMA-ES's 4 + 3 ln(dim),
     rounded down, dim at least 2 (one parameter is searched beside an ignored coordinate: 6);
     ``sigma`` is the initial step as a fraction of each range. ``game`` (a game plug-in, e.g.
-    one under a rule variant, or a game id) is what every game is played as (None: the runner's
-    default game); ``tune.json`` records its id, settings and their words.
+    one under a rule variant, or a game id) is what every game is played as, and whose
+    strategies the specs name (None: the runner's default game); ``tune.json`` records its id,
+    settings and their words.
     Results depend only on the arguments and ``seed`` (None: fresh entropy, saved), never on
     ``n_jobs``. Writes to ``out`` (a new temporary directory when None).
     Every finished generation is saved in ``out`` (``tuning.checkpoint``): ``resume=True``
@@ -245,7 +246,7 @@ def _played(plan: Plan, state: State,
     rows, search = state.rows, state.search
     with _bar(plan, state, len(finalists), progress) as bar:
         best = _select(plan, finalists, state, bar, t0)
-    best_spec = strategies.spec_with(spec, best)
+    best_spec = strategies.spec_with(spec, best, plan.field.registry)
     no_effect, untried = effect.no_effect(rows), effect.untried(rows, plan.start)
     tiny = not untried and effect.tiny_steps(rows, plan.start, plan.space.units())
     if no_effect:  # every candidate played as the start did: nothing to call "best"
@@ -263,10 +264,11 @@ def _played(plan: Plan, state: State,
     settings["tiny_steps"] = tiny
     settings["no_win"] = no_win = effect.no_win(rows)
     settings["wall_s"] = round(time.perf_counter() - t0, 3)
+    derived = checkpoint.derived(state, plan)  # the first session's: its words, resumed or not
     said = _warnings(verification, no_effect and not (untried or no_win or tiny),
-                     [p.name for p in plan.params], "verify_games" in plan.derived)  # fmt: skip
+                     [p.name for p in plan.params], "verify_games" in derived)  # fmt: skip
     if not (no_effect or untried or no_win):  # candidates that played alike: none to rank
-        said = coarse_search(rows, plan.games, "candidate_games" in plan.derived) + said
+        said = coarse_search(rows, plan.games, "candidate_games" in derived) + said
     result = TuneResult(
         out=plan.out,
         spec=spec,
@@ -277,7 +279,7 @@ def _played(plan: Plan, state: State,
         search=pd.DataFrame(search),
         verification=verification,
         settings=settings,
-        warnings=[*forfeit_warnings(plan.out), *said, *state.notices],
+        warnings=[*forfeit_warnings(plan.out, rows), *said, *state.notices],
         tuned_spec=tuned_spec,
         tuned=tuned,
         files=dict(plan.field.files),
@@ -295,7 +297,7 @@ def _state(plan: Plan, saved: State | None) -> State:
     given = checkpoint.arguments(plan)
     if saved is not None:  # an edited file first: it explains other starting parameters
         error = checkpoint.edited(plan.out, saved.files, plan.field.files) or checkpoint.mismatch(
-            plan.out, saved.arguments, given, plan.derived
+            plan.out, as_played(plan, saved.arguments), given, plan.derived, dict(plan.typed)
         )
         if error is not None:
             raise error
@@ -313,7 +315,7 @@ def _searched(plan: Plan, state: State, progress: bool, t0: float) -> list[str]:
     done = sum(int(r["games"]) for r in state.rows if r["kind"] != "finalist")
     with RunProgress(total, done, progress, "games") as bar:
         mean_values = _search(plan, state, bar, t0)
-    return _finalists(state.rows, _distinct(plan.spec, mean_values, plan.space, plan.opponents))
+    return _finalists(state.rows, _distinct(plan, mean_values))
 
 
 def _bar(plan: Plan, state: State, finalists: int, progress: bool) -> RunProgress:
@@ -347,7 +349,7 @@ def _search(plan: Plan, state: State, bar: RunProgress, t0: float) -> dict[str, 
         fitness = []
         for i, x in enumerate(xs):
             values = plan.space.decode(x[:dim])
-            cand = _distinct(plan.spec, values, plan.space, plan.opponents)
+            cand = _distinct(plan, values)
             score = plan.field.score(cand, plan.games, gseed)
             bar.advance(plan.games)
             rows.append(_row(g, i, "candidate", cand, values, score, gseed))
@@ -371,7 +373,7 @@ def _select(plan: Plan, finalists: list[str], state: State, bar: RunProgress, t0
     for i, cand in enumerate(finalists[done:], start=done):
         score = plan.field.score(cand, plan.select_games, sseed)
         bar.advance(plan.select_games)
-        values = strategies.get(cand).params
+        values = plan.field.lookup(cand).params
         values = {p.name: values[p.name] for p in plan.params}
         state.rows.append(_row(plan.generations, i, "finalist", cand, values, score, sseed))
         _keep(plan, state, t0)
@@ -406,16 +408,16 @@ def _verify(plan: Plan, best_spec: str, progress: bool) -> tuple[str, Verificati
     to the start, the tuned spec becomes the start's and nothing is played (None): the same
     spec on the same seeds plays the same games, so no number of them could tell it apart."""
     spec, out = plan.spec, plan.out
-    if strategies.get(best_spec).label == strategies.get(spec).label:
+    if plan.field.lookup(best_spec).label == plan.field.lookup(spec).label:
         return spec, None
     vseed = int(derive_seeds(plan.seed, (TUNE_SEED_KEYS["verify"],), np.arange(1))[0])
-    arm_games = plan.field.games_per_run(spec, plan.verify_games)
+    arm_games = plan.verify_games  # whole duplicate sets, as each arm plays them
     arms = []
     with RunProgress(2 * arm_games, 0, progress, "games") as bar:
         for name, arm_spec in (("tuned", best_spec), ("start", spec)):
             result = _arm(plan, arm_spec, vseed, out / checkpoint.VERIFY / name)
             bar.advance(arm_games)
-            arms.append((arm_spec, strategies.get(arm_spec).label, result))
+            arms.append((arm_spec, plan.field.lookup(arm_spec).label, result))
     return best_spec, compare(arms[0], arms[1], vseed)
 
 
@@ -449,15 +451,16 @@ def _finalists(rows: list[dict[str, Any]], mean_spec: str) -> list[str]:
     return out
 
 
-def _distinct(spec: str, values: dict[str, Any], space: Space, taken: set[str]) -> str:
+def _distinct(plan: Plan, values: dict[str, Any]) -> str:
     """The candidate's spec; nudged by one rounding step when it would equal an opponent."""
-    cand = strategies.spec_with(spec, values)
+    game, space = plan.field.registry, plan.space
+    cand = strategies.spec_with(plan.spec, values, game)
     step = 1
-    while strategies.get(cand).label in taken:
+    while plan.field.lookup(cand).label in plan.opponents:
         x = space.encode(values)
         x[0] = x[0] + step / 1000 if x[0] < 0.5 else x[0] - step / 1000
         values.update(space.decode(x))
-        cand = strategies.spec_with(spec, values)
+        cand = strategies.spec_with(plan.spec, values, game)
         step += 1
     return cand
 
@@ -478,6 +481,7 @@ def _row(
         **values,
         "games": score.games,
         "wins": score.wins,
+        "forfeits": score.forfeits,
         "win_rate": score.win_rate,
         "seed": seed,
         "spec": spec,
