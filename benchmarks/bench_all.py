@@ -60,8 +60,8 @@ from gamekit.machine import cpu_name
 
 ROOT = Path(__file__).resolve().parent.parent
 HEURISTICS = ["greedy", "low", "high", "minimal"]
-TYPED = f"`leaves tournament {' '.join(HEURISTICS)} --games {{}} --out runs/bench`"
-"""A timed tournament as typed (``_cli_seconds`` gives a run an --out, the command needs one)."""
+TYPED = f"`leaves tournament {' '.join(HEURISTICS)} --games {{}} --out runs/bench-{{}}`"
+"""A timed tournament as typed (--games, a name), into an --out of its own as each run's is."""
 C_REFERENCE_GAMES_PER_S = 600_000
 """The C engine's speed on the machine the issue's floors were set on (4 players, one core)."""
 FLOORS = {
@@ -322,10 +322,10 @@ def markdown(res: dict[str, Any]) -> str:
     m = res["machine"]
     rows = [
         ("10,000-game tournament, default `--jobs`, end to end", f"{res['tournament_10k_s']:.2f} s",
-         "tournament_10k_s", TYPED.format(10000)),
+         "tournament_10k_s", TYPED.format(10000, "10k")),
         ("1,000,000 four-player games, four heuristics, `--jobs 2`, end to end",
          f"{res['tournament_1m_jobs2_s']:.2f} s", "tournament_1m_jobs2_s",
-         TYPED.format("1000000 --jobs 2")),
+         TYPED.format("1000000 --jobs 2", "1m")),
         ("compiled random play, 4 players, one core",
          f"{res['random_games_per_s']:,.0f} games/s ({res['random_turns_per_s'] / 1e6:.1f} M turns/s;"
          f" the board loop `kernels.random_games`: {res['board_random_games_per_s']:,.0f})",
@@ -389,8 +389,8 @@ def _run_rows(res: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
             ("its first hint (an `ismcts` search and weighted's reasons), empty caches",
              f"{res['cold_first_hint_s']:.1f} s", "cold_first_hint_s",
              "`python benchmarks/bench_all.py --cold`"),
-            ("`leaves tournament ismcts weighted taker greedy --games 48 --out runs/bench` on empty "
-             "caches",
+            ("`leaves tournament ismcts weighted taker greedy --games 48 --out runs/bench-ismcts` on "
+             "empty caches",
              f"{res['cold_ismcts_tournament_s']:.1f} s", "cold_ismcts_tournament_s",
              "`python benchmarks/bench_all.py --cold`"),
         ]  # fmt: skip
@@ -418,10 +418,10 @@ def readme_table(res: dict[str, Any]) -> str:
         ("compiled random play, 4 players, one core", random, None, "`LEAVES_ENGINE=numba leaves bench --players 4`"),
         ("tournament of 1,000,000 four-player games, four heuristics, end to end",
          f"{res['tournament_1m_jobs2_s']:.2f} s", None,
-         TYPED.format("1000000 --jobs 2")),
+         TYPED.format("1000000 --jobs 2", "1m")),
         ("10,000-game tournament, end to end through the command",
          f"{res['tournament_10k_s']:.2f} s", None,
-         TYPED.format(10000)),
+         TYPED.format(10000, "10k")),
         *_run_rows(res),
     ]  # fmt: skip
     m = res["machine"]

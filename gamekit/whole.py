@@ -52,11 +52,13 @@ _SHOWN_DIGITS = 40
 would be the number)."""
 
 
-def other_form(value: Any) -> str:
+def other_form(value: Any, within: tuple[int, int] | None = None) -> str:
     """Why the typed ``value``, a whole number of the digits 0-9, is not written in its own
     form, with that form ('' where it is, or where it is no such number): a leading zero
     (``09``: write 9) or a sign it needs none of (``+9``, ``-0``). The rules read a number in
-    its own form alone (one text for each rule), where a number flag reads ``09`` as 9."""
+    its own form alone (one text for each rule), where a number flag reads ``09`` as 9. The
+    form to write is given only where it is in the range ``within`` (least, most) that the
+    caller takes, if one is given: ``00`` for 1..52 is how it was written, and 0 no answer."""
     text = value.strip() if isinstance(value, str) else ""
     if not _WHOLE.fullmatch(text):
         return ""
@@ -67,5 +69,8 @@ def other_form(value: Any) -> str:
              "a leading zero" if len(digits) > len(plain) else "")  # fmt: skip
     if not any(forms):
         return ""
-    write = f": write {own}" if len(plain) <= _SHOWN_DIGITS else ""
+    said = len(plain) <= _SHOWN_DIGITS  # and then ``int`` reads it
+    if said and within is not None:
+        said = within[0] <= int(own) <= within[1]
+    write = f": write {own}" if said else ""
     return f"written with {' and '.join(filter(None, forms))}{write}"

@@ -297,8 +297,8 @@ def _not_whole(name: str, value: Any, low: int, high: int) -> str:
     """The line refusing ``value``, no whole number of the digits 0-9 in its own form; a
     spelling Python reads as a number (``９``, ``1_000``, ``-٣``) is said why in the number
     flags' words (``gamekit.whole.other_spelling``), and another form (``09``, ``+9``) with
-    the one to write (``other_form``)."""
-    why = other_spelling(value) or other_form(value)
+    the one to write where it is in ``low..high`` (``other_form``)."""
+    why = other_spelling(value) or other_form(value, (low, high))
     return f"{name} must be a whole number {low}..{high}, got {shown(value, typed=False)}" + (
         why and f", {why}"
     )

@@ -87,12 +87,25 @@ def _per_seat(seats: np.ndarray, k: int, weights) -> np.ndarray:
     return np.bincount(codes, weights=w, minlength=k + 1)[:k]
 
 
+def _per_match(seats: np.ndarray, k: int, weights) -> np.ndarray:
+    """Per strategy, ``weights`` (M,) summed over the matches it sat in, each match once
+    however many of its seats it held (``_per_seat`` counts a match at each)."""
+    n, width = seats.shape
+    pairs = np.repeat(np.arange(n, dtype=np.int64), width) * k + seats.ravel()
+    pairs = np.unique(pairs[seats.ravel() >= 0])
+    w = np.broadcast_to(np.asarray(weights, float), (n,))[pairs // k]
+    return np.bincount(pairs % k, weights=w, minlength=k)
+
+
 def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per strategy over matches: matches (seats occupied), match wins (shared wins counted as
-    wins) and how many were shared, matches with a forfeited game (won by nobody), match win
-    rate with a 95% interval (over duplicate sets), the rate with shared wins split (a win shared by j players counts 1/j), fair share (mean
-    1/players), mean points per game (in the declared direction), mean and median final total,
-    mean match length in games. Sorted by match win rate."""
+    """Per strategy over matches: matches (the matches it sat in, once each), seats (the
+    seats it took: its matches, unless it held two seats at a table), match wins (per seat,
+    shared wins counted as wins) and how many were shared, matches with a forfeited game
+    (won by nobody; once each), match win rate (wins over seats, as ``summary``'s win rate)
+    with a 95% interval (over duplicate sets), the rate with shared wins split (a win shared
+    by j players counts 1/j), fair share (mean 1/players), mean points per game (in the
+    declared direction), mean and median final total, mean match length in games: every
+    rate and mean over its seats. Sorted by match win rate."""
     run = as_run(data)
     if matches is not None:
         run = Run(games=run.games, matches=matches, manifest=run.manifest, path=run.path)
@@ -103,7 +116,7 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
     won, void = match_winners(run, seats, totals)
     n_won = won.sum(axis=1, keepdims=True)
     shared = won & (n_won > 1)
-    n_m = _per_seat(seats, k, 1.0)
+    n_m = _per_seat(seats, k, 1.0)  # its seats: what each rate and mean is over
     wins = _per_seat(seats, k, won)
     medians = [
         float(np.median(totals[seats == c])) if (seats == c).any() else np.nan for c in range(k)
@@ -123,10 +136,11 @@ def expert(data: Any, matches: pd.DataFrame | None = None) -> pd.DataFrame:
         df = pd.DataFrame(
             {
                 "strategy": list(g.labels),
-                "matches": n_m.astype(np.int64),
+                "matches": _per_match(seats, k, 1.0).astype(np.int64),
+                "seats": n_m.astype(np.int64),
                 "match_wins": wins.astype(np.int64),
                 "shared_wins": _per_seat(seats, k, shared).astype(np.int64),
-                "forfeited_matches": _per_seat(seats, k, void[:, None]).astype(np.int64),
+                "forfeited_matches": _per_match(seats, k, void).astype(np.int64),
                 "match_win_rate": wins / n_m,
                 "match_win_rate_split": _per_seat(seats, k, won / np.maximum(n_won, 1)) / n_m,
                 "ci_low": lo,

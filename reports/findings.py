@@ -308,16 +308,23 @@ def _share(row: pd.Series, column: str, d: Declaration) -> str:
 
 def _expert(ex: pd.DataFrame | None, d: Declaration,
             summ: pd.DataFrame | None = None) -> list[Finding]:  # fmt: skip
-    """The leader's match win rate, its shared wins and void matches; over its seats where
-    the summary ``summ`` has it at two seats of a table (``more_seats``: a match's seats are
-    its games'), as the match table counts them."""
+    """The leader's match win rate, its shared wins and void matches; the rate said of its
+    seats where it held more seats than matches (two seats of a table). A table without
+    ``seats`` (made by a caller as ``reports.expert`` made it before) counts seats as matches:
+    two seats where the summary ``summ`` has them (``more_seats``: a match's seats are its
+    games'), and its void matches are then seats."""
     if ex is None or not len(ex):
         return []
     top = ex.iloc[0]
     shared = int(top["shared_wins"])
     iv = interval(top["ci_low"], top["ci_high"])
-    mine = summ[summ["strategy"] == top["strategy"]] if summ is not None else pd.DataFrame()
-    of = "seats" if len(mine) and more_seats(mine.iloc[0]) else plural(d.match_unit)
+    seated = False  # void counts seats, not matches
+    if "seats" in top.index:  # matches once each, beside its seats
+        two = int(top["seats"]) > int(top["matches"])
+    else:
+        mine = summ[summ["strategy"] == top["strategy"]] if summ is not None else pd.DataFrame()
+        two = seated = bool(len(mine)) and more_seats(mine.iloc[0])
+    of = "seats" if two else plural(d.match_unit)
     won = rate_of(pct(top["match_win_rate"]), iv, f"of its {of}")
     text = (  # a missing interval's words close the rate (``rate_of``): the rest follows them
         f"{d.match_label}: {top['strategy']} wins {won}, counting shared wins as wins "
@@ -330,8 +337,9 @@ def _expert(ex: pd.DataFrame | None, d: Declaration,
         was, n = "was" if void == 1 else "were", int(top["matches"])
         text += (
             f" {void:,} of its {n:,} seats {was} at a {d.match_unit} that held a forfeited "
-            f"{d.unit}, won by nobody." if of == "seats" else
-            f" {void:,} of its {n:,} {of} held a forfeited {d.unit} and {was} won by nobody."
+            f"{d.unit}, won by nobody." if seated else
+            f" {void:,} of its {n:,} {plural(d.match_unit)} held a forfeited {d.unit} and {was} "
+            "won by nobody."
         )  # fmt: skip
     rates = ex["match_win_rate"].to_numpy(float)  # a tie at the top: the first leads none
     tied = list(ex["strategy"][1:][np.isclose(rates[1:], rates[0], rtol=0, atol=1e-12)])

@@ -443,9 +443,13 @@ def _match_text(d: Declaration, spec: dict) -> str:
     target = spec.get("target") or d.match_target
     how = f"of {rounds} {d.units()} each" if rounds else f"to {target} points"
     best = "highest" if d.higher_is_better else "lowest"
+    matches = plural(d.match_unit)
     return (
-        f"{plural(d.match_unit).capitalize()} {how}; the {best} total wins, ties share the win "
+        f"{matches.capitalize()} {how}; the {best} total wins, ties share the win "
         f"(counted as wins, and in shared_wins). Points per {d.unit}: {d.better} is better."
+        f" Per strategy: the {matches} it sat in, each once (matches; forfeited_matches: those "
+        f"that held a forfeited {d.unit}, won by nobody), and its seats (more than its "
+        f"{matches} where it held two seats at a table), which its wins, rates and means count."
     )
 
 

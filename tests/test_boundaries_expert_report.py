@@ -98,6 +98,7 @@ def test_match_winners_in_either_direction():
 EXPECTED = pd.DataFrame({
     "strategy": ["B", "A", "C", "D"],
     "matches": [4, 4, 4, 1],
+    "seats": [4, 4, 4, 1],
     "match_wins": [2, 1, 1, 0],
     "shared_wins": [1, 0, 1, 0],
     "forfeited_matches": [1, 1, 1, 0],

@@ -119,7 +119,7 @@ RUNS = {
     "ligretto": ["--game", "ligretto", "stack", "row", "--players", "2", "--target", "20"],
     "leaves": ["random", "counter", "taker", "--players", "3", "--target", "20"],
 }
-KEY = ["strategy", "matches", "match_wins", "shared_wins", "match_win_rate", "ci_low",
+KEY = ["strategy", "matches", "seats", "match_wins", "shared_wins", "match_win_rate", "ci_low",
        "ci_high", "match_win_rate_split"]  # fmt: skip
 SAID = "(a match in these columns is a game of rounds)"
 

@@ -75,6 +75,25 @@ def test_every_command_of_the_speed_tables_runs_as_written(tmp_path, monkeypatch
     assert not list(tmp_path.iterdir())  # parsed, nothing played or written
 
 
+def _out_of(line: str) -> str | None:
+    """The --out a command writes to (None: it names none)."""
+    words = shlex.split(line)
+    return next((words[i + 1] for i, w in enumerate(words[:-1]) if w == "--out"), None)
+
+
+def test_no_two_commands_of_the_speed_tables_share_an_out():
+    """Was: every tournament of the tables wrote to ``runs/bench``: run one after another as
+    written, the second said 'runs/bench is not empty: pass --resume ...'."""
+    by_out: dict[str, set[str]] = {}
+    for line in _speed_commands():
+        out = _out_of(line)
+        if out is not None:
+            by_out.setdefault(out, set()).add(line)
+    assert len(by_out) >= 5
+    shared = {out: lines for out, lines in by_out.items() if len(lines) > 1}
+    assert not shared
+
+
 def test_a_tournament_without_out_is_refused_by_the_check_the_table_passes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert "--out DIR is required" in _refusal("leaves tournament greedy low --games 10")
@@ -140,6 +159,16 @@ def test_a_number_in_another_form_is_said_with_its_own(value, why):
     assert other_form(value) == why
 
 
+@pytest.mark.parametrize(("value", "why"), [
+    ("00", "written with a leading zero"), ("-0", "written with a sign"),
+    ("+0", "written with a sign"), ("-09", "written with a leading zero"),
+    ("053", "written with a leading zero"), ("052", "written with a leading zero: write 52"),
+    ("+1", "written with a sign: write 1"),
+])  # fmt: skip
+def test_the_form_to_write_is_given_only_in_the_range_taken(value, why):
+    assert other_form(value, (1, 52)) == why
+
+
 @pytest.mark.parametrize(("text", "said"), [
     ("hand_size=09", "hand_size must be a whole number 1..52, got '09', written with a leading "
                      "zero: write 9"),
@@ -155,6 +184,13 @@ def test_a_number_in_another_form_is_said_with_its_own(value, why):
                                         "0..8, got '01', written with a leading zero: write 1"),
     ("expert_target=0_9", "expert_target must be a whole number 1..1000, got '0_9', written "
                           "with '_' between its digits"),  # the spelling said first
+    # the form to write is out of the range: how it was written, no advice refused again
+    ("hand_size=00", "hand_size must be a whole number 1..52, got '00', written with a leading "
+                     "zero"),
+    ("turn_limit=-0", "turn_limit must be a whole number 1..1000000, got '-0', written with a "
+                      "sign"),
+    ("players=+01-3", "players must be a whole number 2..6, got '+01', written with a sign and "
+                      "a leading zero"),
 ])  # fmt: skip
 def test_a_rules_number_in_another_form_says_why_it_is_refused(text, said):
     """Was: 'hand_size must be a whole number 1..52, got '09'', which is 9, in range."""

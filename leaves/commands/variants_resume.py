@@ -8,11 +8,12 @@ designers' files written with their checksums and the checksums of the run they 
 replayed from. On resuming, every option not given is read from it and every option given
 must agree (one line naming the option and both values); a state missing or not JSON is
 made again from the options given again and the runs' manifests (``rebuilt``: the seed, table
-sizes, games and --expert read from the runs). Each run then resumes as
-``leaves tournament --resume`` does (its chunks verified against its manifest, a finished
-run playing nothing, an unfinished one only what it lacks); the designers' files of a rule
-set are kept where their checksums and their run's still match, else replayed; the report
-is built again from the runs, so it is the one an uninterrupted comparison writes.
+sizes, games and --expert read from the runs, each of which must be of a rule set given).
+Each run then resumes as ``leaves tournament --resume`` does (its chunks verified against its
+manifest, a finished run playing nothing, an unfinished one only what it lacks); the
+designers' files of a rule set are kept where their checksums and their run's still match,
+else replayed; the report is built again from the runs, so it is the one an uninterrupted
+comparison writes.
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -253,7 +254,8 @@ def rebuilt(out: Path, values: dict[str, Any], given: set[str], lost: _Lost
             ) -> tuple[dict[str, Any], str]:  # fmt: skip
     """The state of the comparison in ``out`` whose ``STATE`` is ``lost``, made again where
     its runs (OUT/<rules>) are there and the options are given again: those ``FROM_RUNS``
-    from the runs' manifests (which must agree), the others as given (or their defaults).
+    from the runs' manifests (which must agree), the others as given (or their defaults);
+    every run there must be of a rule set given (``_refuse_other_rule_sets``).
     ``settle`` then holds the options given against it, and each run's resume the field and
     the rules against its manifest, before anything is played; its designers' measures are
     replayed (none is recorded). With the line that says so; else ``lost``, or one line
@@ -281,10 +283,44 @@ def rebuilt(out: Path, values: dict[str, Any], given: set[str], lost: _Lost
                        "there: give the comparison's options again with --resume (its "
                        "strategies, --rules or --sweep, and the others it was played with) to "
                        "make it again from them", usage=True)  # fmt: skip
+    _refuse_other_rule_sets(out, values, first, set(runs), how)
     opts = {n: _kept(n, values[n]) for n in SAVED if n not in FROM_RUNS}
     note = (f"{out / STATE} {how}: made again from the options given and the manifests of its "
             f"runs ({names})")  # fmt: skip
     return {"format": FORMAT, "options": {**opts, **first}, "designer": {}}, note
+
+
+def _refuse_other_rule_sets(out: Path, values: dict[str, Any], played: dict[str, Any],
+                            found: set[str], how: str) -> None:  # fmt: skip
+    """One line where a run in ``out`` is of no rule set given (--rules or --sweep, as the
+    command makes their folders at the runs' table sizes and --expert): made again from
+    them, the state would start another comparison and leave that run out unsaid. A rule
+    set given with no run is one not begun, where every run there is of one given."""
+    from leaves_cli.request import Request
+
+    from .variants import _sets  # the one way the command makes its rule sets
+    from .variants_play import folder_name  # and names their runs' folders
+
+    request = Request.of({**values, "expert": played["expert"]})
+    taken: set[str] = set()
+    names = [folder_name(str(rules), taken) for rules in _sets(request, played["players"])[0]]
+    stray = sorted(found - set(names))
+    if not stray:
+        return
+    unplayed = [name for name in names if name not in found]
+    said = f"{', '.join(stray)} {_verb(stray, 'is', 'are')} there but not given"
+    if unplayed:
+        has = _verb(unplayed, "is given but has", "are given but have")
+        said += f"; {', '.join(unplayed)} {has} no run there"
+    raise CLIError(f"cannot resume {out}: {out / STATE} is {how}, and its runs are not the "
+                   f"rule sets given ({said}): give the comparison's --rules or --sweep again "
+                   "as it was played, or start a new comparison in another --out",
+                   usage=True)  # fmt: skip
+
+
+def _verb(names: list[str], one: str, more: str) -> str:
+    """The verb that agrees with ``names``: ``one`` for one name, else ``more``."""
+    return one if len(names) == 1 else more
 
 
 def _run_options(out: Path) -> dict[str, dict[str, Any]]:
