@@ -6,6 +6,7 @@ how the run goes on. Any other error is not the workers' and is left to ``main``
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import errno
 import functools
@@ -86,6 +87,9 @@ def _stopping(play: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             signal.signal(number, signal.SIG_IGN if gone else handler)
 
     def stop(signum: int, frame: Any) -> None:
+        if _finalizing(frame):  # raised here, it would be printed and dropped: said again soon
+            threading.Timer(AGAIN_S, _thread.interrupt_main, args=(signum,)).start()
+            return
         termed.append(signum)
         restore()
         if signum == hangup:
@@ -102,6 +106,21 @@ def _stopping(play: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise
     finally:
         restore()
+
+
+AGAIN_S = 0.05
+"""How long a stop that came inside a finalizer waits to be said again (``_finalizing``)."""
+
+
+def _finalizing(frame: Any) -> bool:
+    """Whether ``frame`` runs a finalizer: a ``__del__`` or the weak references' own callbacks.
+    Python runs a signal's handler between any two steps of the main thread, and an exception
+    raised inside a finalizer is printed and dropped, so the run would play on to its end (a
+    SIGTERM to a tuning, now and then, inside ``WeakSet``'s ``_remove``)."""
+    code = getattr(frame, "f_code", None)
+    if code is None:
+        return False
+    return code.co_name == "__del__" or code.co_filename.endswith(("weakref.py", "_weakrefset.py"))
 
 
 def _quiet_closed_terminal() -> None:
