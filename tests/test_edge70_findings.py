@@ -16,29 +16,9 @@ from reports.findings_neighbours import neighbours_finding
 from reports.report import compute_tables
 from reports.synthetic import synthetic_games
 from tests.helpers import cli
+from tests.test_audit4_nospread import NEVER  # the strategies that never play: one text
 
 D = default_declaration()
-NEVER = '''
-from strategies import Strategy
-
-
-class Never(Strategy):
-    """Passes whenever it may."""
-
-    name = "never"
-    description = "passes whenever it may"
-    classifier = {"stochastic": False, "uses_card_counting": False}
-
-    def choose(self, view, legal, rng):
-        passes = [a for a in legal if a.is_pass]
-        return passes[0] if passes else legal[0]
-
-
-class Nobody(Never):
-    """Passes whenever it may, too."""
-
-    name = "nobody"
-'''
 
 
 def _summary(**top: float) -> pd.DataFrame:

@@ -17,17 +17,7 @@ from hypothesis import strategies as st
 import reports
 from reports.data import ReportError
 from reports.synthetic import synthetic_games
-
-RAISER = """
-from strategies import Strategy
-
-
-class Raiser(Strategy, register=False):
-    classifier = {"stochastic": False}
-
-    def choose(self, view, legal, rng):
-        raise RuntimeError("nope")
-"""
+from tests.test_edge69_notebook import RAISER  # a strategy that raises: one text
 
 
 @pytest.fixture(scope="module")
