@@ -3,8 +3,8 @@ guard against slow conversions), yet a 5,000-digit table size or count is a numb
 same, to be refused as too large in the caller's words, never as text that is no number.
 The digits are 0-9 alone: text Python reads as a number in another spelling (``١٢``,
 ``1_000``) is none here, and ``other_spelling`` says why, in the one wording of the number
-flags and the rules; where only a number's own form is read (a rule's value, kept as one text),
-``other_form`` says why ``09``, ``+9`` or ``-0`` is not it."""
+flags and the rules; a number flag and a rule alike read a whole number in its own form alone
+(one text for each number), and ``other_form`` says why ``09``, ``+9`` or ``-0`` is not it."""
 
 from __future__ import annotations
 
@@ -52,13 +52,14 @@ _SHOWN_DIGITS = 40
 would be the number)."""
 
 
-def other_form(value: Any, within: tuple[int, int] | None = None) -> str:
+def other_form(value: Any, within: tuple[int | None, int | None] | None = None) -> str:
     """Why the typed ``value``, a whole number of the digits 0-9, is not written in its own
     form, with that form ('' where it is, or where it is no such number): a leading zero
-    (``09``: write 9) or a sign it needs none of (``+9``, ``-0``). The rules read a number in
-    its own form alone (one text for each rule), where a number flag reads ``09`` as 9. The
-    form to write is given only where it is in the range ``within`` (least, most) that the
-    caller takes, if one is given: ``00`` for 1..52 is how it was written, and 0 no answer."""
+    (``09``: write 9) or a sign it needs none of (``+9``, ``-0``). The rules and the number
+    flags read a number in its own form alone (one text for each number). The form to write
+    is given only where it is in the range ``within`` (least, most; either open when None)
+    that the caller takes, if one is given: ``00`` for 1..52 is how it was written, and 0 no
+    answer."""
     text = value.strip() if isinstance(value, str) else ""
     if not _WHOLE.fullmatch(text):
         return ""
@@ -71,6 +72,7 @@ def other_form(value: Any, within: tuple[int, int] | None = None) -> str:
         return ""
     said = len(plain) <= _SHOWN_DIGITS  # and then ``int`` reads it
     if said and within is not None:
-        said = within[0] <= int(own) <= within[1]
+        least, most = within
+        said = (least is None or least <= int(own)) and (most is None or int(own) <= most)
     write = f": write {own}" if said else ""
     return f"written with {' and '.join(filter(None, forms))}{write}"

@@ -17,7 +17,7 @@ _EXPORTS = by_module({
     ".expert": ("ExpertMatch", "game_scores"),
     ".record": ("GameRecord", "read_records", "replay"),
     ".rules": ("DECK", "EXPERT_TARGET", "HAND_SIZES", "MAX_PLAYERS", "MIN_PLAYERS", "N_ACTIONS",
-               "N_VALUES", "TURN_LIMIT"),
+               "N_VALUES", "PLAY_VERSION", "TURN_LIMIT"),
     ".ruleset": ("DEFAULT_RULES", "Rules"),
     ".state": ("State", "new_game"),
     ".view": ("PlayerView",),
@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # what type checkers and editors see
         MIN_PLAYERS,
         N_ACTIONS,
         N_VALUES,
+        PLAY_VERSION,
         TURN_LIMIT,
     )
     from .ruleset import DEFAULT_RULES, Rules

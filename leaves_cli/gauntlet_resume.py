@@ -3,7 +3,7 @@
 As for ``leaves tournament --resume``: SPEC, the baseline, the field, players, games, seed,
 the game and its settings, and a sequential gauntlet's test (margin, alpha, beta, cap) are
 read from ``DIR/manifest.json``; an option given alongside must be the run's, and one that is
-not is refused in one line naming the option and both values.
+not is refused in one line naming the option, both values and what to do (``resume_words``).
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -17,6 +17,7 @@ from tournaments.manifest_fields import TEST_SETTINGS
 
 from .errors import CLIError
 from .options import split_specs
+from .resume_words import disagreement
 
 __all__ = ["SEQUENTIAL_OPTIONS", "settle"]
 
@@ -43,8 +44,8 @@ def _manifest(out: str | None) -> dict[str, Any]:
         raise corrupt_manifest(out, exc) from None
     if not isinstance(manifest["spec"].get("gauntlet"), dict):
         resume = f"'leaves tournament --resume --out {shell_word(out)}'"
-        raise CLIError(f"cannot resume {out} with 'leaves gauntlet': it holds a tournament "
-                       f"({resume})", usage=True)  # fmt: skip
+        raise CLIError(f"cannot resume {out} with 'leaves gauntlet': it holds a tournament: "
+                       f"resume it with {resume}", usage=True)  # fmt: skip
     return manifest
 
 
@@ -66,7 +67,7 @@ def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     ``opts["game_config"]`` (the run's game settings), ``opts["field_specs"]`` and
     ``opts["from_run"]``: the options the run filled in, not typed, so a line names each as
     the run's (``origins``). Returns the manifest."""
-    from .resume import disagreement, resume_game
+    from .resume import resume_game
 
     out = opts["out"]
     manifest = _manifest(out)
@@ -88,8 +89,6 @@ def settle(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
 
 def _sequential(opts: dict[str, Any], given: set[str], manifest: dict[str, Any]) -> None:
     """A sequential gauntlet's test is the run's; a gauntlet of fixed size takes no test."""
-    from .resume import disagreement
-
     out, settings = opts["out"], manifest["spec"]["gauntlet"].get("sequential")
     if settings is None:
         if isinstance(manifest.get("sequential"), dict):
@@ -100,9 +99,10 @@ def _sequential(opts: dict[str, Any], given: set[str], manifest: dict[str, Any])
             from tournaments.declaration import plural
 
             unit = plural(str((manifest.get("game_declaration") or {}).get("unit", "game")))
-            raise CLIError(f"cannot resume {out}: --sequential but the run is a gauntlet of "
-                           f"fixed size ({manifest['spec']['games_asked']:,} {unit} per side)",
-                           usage=True)  # fmt: skip
+            raise CLIError(f"cannot resume {out}: --sequential differs from this run, a "
+                           f"gauntlet of fixed size ({manifest['spec']['games_asked']:,} {unit} "
+                           "per side): drop --sequential, or play a sequential gauntlet in a new "
+                           "--out", usage=True)  # fmt: skip
         return
     opts["sequential"] = True
     for name, flag in SEQUENTIAL_OPTIONS:
@@ -116,7 +116,7 @@ def _entrants(opts: dict[str, Any], given: set[str], spec: dict[str, Any]) -> No
     under the run's game, then set to specs that resolve to its entrants."""
     from tournaments.labels import unqualified
 
-    from .resume import disagreement, entrant_specs
+    from .resume import entrant_specs
     from .tournament_parts import load_game
 
     out, names = opts["out"], spec["gauntlet"]

@@ -230,6 +230,10 @@ def _usage_message(exc: click.UsageError, args: list[str] | None = None) -> str:
                 if ctx.info_name in game.commands:
                     return (f"--game: '{ctx.command_path}' is a command of {game.title} only: "
                             f"it takes no --game{_usage_hint(exc)}")  # fmt: skip
+        from .options import module_game_flag  # start-up: only to say the error
+
+        if said := module_game_flag(exc.option_name, args or ()):
+            return said + _usage_hint(exc)
         close = exc.possibilities or ()
         hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
         if exc.option_name == "--debug" and ctx is not None and ctx.parent is not None:

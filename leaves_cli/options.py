@@ -7,6 +7,7 @@ Imports inside functions: start-up (the registry loads only to complete a strate
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 import os
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ import click
 
 from gamekit.errors import shown
 from gamekit.text import printable
-from gamekit.whole import other_spelling, read_whole
+from gamekit.whole import other_form, other_spelling, read_whole
 
 from .errors import CLIError
 
@@ -110,13 +111,24 @@ class _InWords:
         """What the line refusing a value says the option takes: the noun and its bounds."""
         return " ".join(filter(None, (self.noun, self.bounds)))
 
+    def typed_otherwise(self, value: Any) -> str:
+        """Why the typed ``value``, a number to Python, is not one as typed ('' where it is): a
+        spelling of other digits or with '_' (``other_spelling``), and for a whole number a form
+        other than its own (``09``, ``+9``, ``-0``: ``other_form``, with the form to write where
+        it is in the bounds), as ``--rules`` refuses them: one rule for every typed number."""
+        spelled = other_spelling(value, self.parse)
+        if spelled or self.parse is not int:
+            return spelled
+        return other_form(value, (self.min, self.max))
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         takes = self.takes()
         unheld = beyond_float(value) if self.parse is float else ""
-        spelled = other_spelling(value, self.parse)
-        if spelled or unheld:  # refused as typed: '١٢' is not 12, 1e-400 not the 0.0 it reads as
-            got = _as_typed(str(value).strip(), number=not spelled)
-            why = spelled or unheld
+        typed = self.typed_otherwise(value)
+        if typed or unheld:  # refused as typed: '١٢' is not 12, 1e-400 not the 0.0 it reads as
+            text = str(value).strip()  # a number in another form (09) as typed, quoted
+            got = shown(text, typed=False) if typed else _as_typed(text, number=True)
+            why = typed or unheld
             raise click.UsageError(f"{flag_of(param)} takes {takes}, got {got}, {why}", ctx)
         try:
             number = super().convert(value, param, ctx)
@@ -169,7 +181,7 @@ class Count(WholeNumber):
             return super().convert(value, param, ctx)
         except click.UsageError:
             typed = str(value).strip()
-            number = None if other_spelling(value, int) else read_whole(typed)
+            number = None if self.typed_otherwise(value) else read_whole(typed)
             if number is None or number >= self.min:
                 raise
         from .errors import CLIError  # only a refusal needs it
@@ -276,6 +288,35 @@ def game_option(help: str, name: str = "game_spec") -> Any:
                         help_head=help)  # fmt: skip
 
 
+def module_game_flag(option: str, args: Sequence[str]) -> str:
+    """The line for ``option``, which the command does not know, where it is the flag of a
+    setting of the game that ``--game`` gives in ``args`` as ``module:Class``: such a game,
+    not installed, gets no flag of its own, and the line says how to set it (as docs/cli.md
+    does); '' otherwise (a game that cannot load included: the command says why as it loads
+    it)."""
+    spec = ""
+    options = itertools.takewhile(lambda a: a != "--", args)  # after --: arguments
+    for typed, after in itertools.pairwise([*options, ""]):  # the last given, as click takes it
+        if typed == "--game" or typed.startswith("--game="):
+            spec = typed.partition("=")[2] if "=" in typed else after
+    if ":" not in spec:
+        return ""
+    from tournaments.games import plugin_class  # start-up: the runner loads only to say this
+
+    try:
+        cls = plugin_class(spec)
+    except ValueError:
+        return ""
+    if option not in {o.flag for o in getattr(cls, "options", ())}:
+        return ""
+    title = getattr(cls, "title", cls.__name__)
+    return (
+        f"{option} is a setting of {title} ({spec}), a game given as module:Class, which "
+        "gets no flag of its own: install it in the entry-point group leaves.games to set "
+        "its settings from the command line"
+    )
+
+
 UNIT = "{percentage_points}"
 """Where an option's help names the unit of a difference of win rates; ``UnitHelpOption``
 writes ``reports.numbers.PERCENTAGE_POINTS`` there."""
@@ -319,8 +360,9 @@ def check_jobs(jobs: int, flag: str = "--jobs") -> None:
 
 def refuse_repeated_sizes(players: Any, flag: str = "--players") -> None:
     """A table size ``players`` names twice (3,3), refused as ``--rules players=3/3`` is: a
-    size typed twice is a slip, not a request (the run would play it once). ``players``: as
-    typed ("3,4"), or a list of sizes (a config file's)."""
+    size typed twice is a slip, not a request (the run would play it once); and one typed in
+    another form than its own (04, +4), refused as every number flag refuses it (``WholeNumber``).
+    ``players``: as typed ("3,4"), or a list of sizes (a config file's)."""
     typed = players.split(",") if isinstance(players, str) else players
     if isinstance(typed, int) or typed is None:
         return
@@ -332,6 +374,10 @@ def refuse_repeated_sizes(players: Any, flag: str = "--players") -> None:
             raise CLIError(f"{flag} names {size} twice ({players}): give each count once",
                            usage=True)  # fmt: skip
         seen.add(size)
+        if why := other_form(text, (1, None)):  # a table seats one player or more
+            got = shown(text, typed=False)
+            raise CLIError(f"{flag} takes table sizes as whole numbers (3,4,5), got {got}, {why}",
+                           usage=True)  # fmt: skip
 
 
 def jobs_flags(*short: str) -> Any:

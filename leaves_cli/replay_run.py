@@ -15,6 +15,7 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -232,20 +233,21 @@ def replay_run_game(run_dir: str, game: int | None) -> RunGame:
     return RunGame(plugin, record, game, played.traceback, warnings, unshown, forfeit)
 
 
-def forfeit_words(error: Any, seat: int, seats: list[str]) -> str | None:
-    """A replay's forfeit in the default game's viewer's words, ``seat N (LABEL) forfeited: WHY``
-    (WHY: the error without the seat and label the run's ``seat_error`` puts before it, its
-    control characters escaped); None for a game no seat forfeited."""
+def forfeit_words(error: Any, seat: int, seats: Sequence[str], when: str = "") -> str | None:
+    """A replay's forfeit in every game's words, its viewer's included: ``seat N (LABEL)
+    forfeited: WHY`` (WHY: the error without the seat and label the run's ``seat_error`` puts
+    before it, its control characters escaped; ``when``, such as " after the game ended",
+    follows "forfeited"); None for a game no seat forfeited."""
     from tournaments.plugin_results import seat_error
 
     if error is None and seat < 0:
         return None
     if not 0 <= seat < len(seats):  # an error with no seat to name: the error alone
-        return printable(f"forfeited: {error}")
+        return printable(f"forfeited{when}: {error}")
     label = seats[seat]
     said = "" if error is None else str(seat_error(str(error), seat, label))
     why = said.removeprefix(f"seat {seat} ({label}): ")
-    return printable(f"seat {seat} ({label}) forfeited" + (f": {why}" if why else ""))
+    return printable(f"seat {seat} ({label}) forfeited{when}" + (f": {why}" if why else ""))
 
 
 def _drawing(replay: Any) -> tuple[Any, tuple[str, ...]]:

@@ -3,7 +3,8 @@
 A resumed run needs nothing but its folder: the strategies, players, seed (a fresh one is
 stored in full), seating, match settings, rows, records, chunk size and the game are read from
 ``DIR/manifest.json``. Options given alongside must agree with what the run holds, and a
-disagreement names the option and both values in one line. ``--games`` larger than the run,
+disagreement names the option and both values in one line, and what to do
+(``resume_words``). ``--games`` larger than the run,
 or ``--add GAMES``, grows it by a new stage of deals (``tournaments.stages``): every game
 already played is kept, and the grown run is the one asked for at once.
 
@@ -19,6 +20,7 @@ from typing import Any
 from .errors import CLIError
 from .flags import flag, message
 from .origins import FILE, in_file, origin
+from .resume_words import disagreement, dropped
 from .tournament_checks import check_resumed_cap
 
 __all__ = [
@@ -76,31 +78,6 @@ def read_manifest(out: Any) -> Any:
         raise CLIError(f"cannot resume {out}: {why}", usage=not found) from None
 
 
-def _words(value: Any, grouped: bool = True) -> str:
-    """A stored or given value as the error line prints it: a count with its digits grouped,
-    as every other line groups them (20,000,000); a seed (not ``grouped``) in full, as the
-    run's other lines print it."""
-    if value is None or (isinstance(value, list | tuple) and not value):
-        return "none"  # never nothing at all: 'the run has strategies ' named no value
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, list | tuple):
-        return ",".join(str(v) for v in value)
-    if isinstance(value, int) and grouped:
-        return f"{value:,}"
-    return str(value)
-
-
-def _disagree(out: str, flag: str, given: Any, field: str, stored: Any, none: str = ""
-              ) -> CLIError:  # fmt: skip
-    grouped = "seed" not in (field.lstrip("-"), flag.lstrip("-"))  # a seed in full
-    has = none if none and _words(stored) == "none" else f"{field} {_words(stored, grouped)}"
-    return CLIError(
-        f"cannot resume {out}: {flag} {_words(given, grouped)} but the run has {has}",
-        usage=True,
-    )
-
-
 def _named(values: Any, option: str, said: str) -> str:
     """How a refusal names the value of ``option`` that ``values`` (the command's merged
     options) hold: by its key in the config file that gave it ("games in c.toml",
@@ -130,8 +107,8 @@ def read_spec(out: str) -> dict[str, Any]:
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if isinstance(spec, dict) and "gauntlet" in spec:
         resume = f"'leaves gauntlet --resume --out {shell_word(out)}'"
-        raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds a gauntlet "
-                       f"({resume})", usage=True)  # fmt: skip
+        raise CLIError(f"cannot resume {out} with 'leaves tournament': it holds a gauntlet: "
+                       f"resume it with {resume}", usage=True)  # fmt: skip
     try:
         check_manifest(manifest, required=RESUME_READS, resume=True)
     except ValueError as exc:
@@ -141,10 +118,15 @@ def read_spec(out: str) -> dict[str, Any]:
 
 def corrupt_manifest(out: Any, why: Exception) -> CLIError:
     """The one line refusing to resume the run in ``out``, whose manifest holds ``why``
-    (``check_manifest``'s words): every resume names the file alike (exit 1)."""
+    (``check_manifest``'s words): every resume names the file alike (exit 1), with what to do
+    as a run not resumed says it (``NO_MANIFEST``), or, for a run another version played, as
+    ``leaves verify`` says it (``NotThisVersion.advice``)."""
     from tournaments.result import corrupt_manifest as said  # the library's words
 
-    return CLIError(str(said(Path(out), why, f"cannot resume {out}: ")))
+    from .verify_cmd import NO_MANIFEST
+
+    refused = said(Path(out), why, f"cannot resume {out}: ")
+    return CLIError(f"{refused}; {getattr(refused, 'advice', NO_MANIFEST)}")
 
 
 def entrant_specs(spec: dict[str, Any], game: Any) -> tuple[str, ...]:
@@ -216,7 +198,7 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     spec = manifest["spec"]
     for name, (said, field, words) in _SCALARS.items():
         if name in given and opts[name] is not None and opts[name] != spec.get(field):
-            raise _disagree(out, _named(opts, name, said), opts[name], words, spec.get(field))
+            raise disagreement(out, _named(opts, name, said), opts[name], words, spec.get(field))
         opts[name] = spec.get(field)
     if "players" in given:
         from tournaments.schedule import parse_players
@@ -227,14 +209,14 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
             raise CLIError.of(exc, usage=True) from None
         if list(sizes) != spec["players"]:
             named = _named(opts, "players", "--players")
-            raise _disagree(out, named, sizes, "players", spec["players"])
+            raise disagreement(out, named, sizes, "players", spec["players"])
     opts["players"] = ",".join(str(k) for k in spec["players"])
     if "expert" in given and opts["expert"] and not spec["expert"]:
-        raise _disagree(out, _named(opts, "expert", "--expert"), True, "expert", False)
+        raise disagreement(out, _named(opts, "expert", "--expert"), True, "expert", False)
     opts["expert"] = bool(spec["expert"])
     if "target" in given and opts["target"] is not None and opts["target"] != spec["target"]:
         named = _named(opts, "target", "--target")
-        raise _disagree(out, named, opts["target"], "target", spec["target"])
+        raise disagreement(out, named, opts["target"], "target", spec["target"])
     opts["target"] = spec["target"]
     _record_options(opts, given, manifest)
     _game_options(opts, given, manifest)
@@ -263,7 +245,7 @@ def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, A
     out, stored = opts["out"], manifest.get("record_file")
     asked = opts["record"] if "record" in given else None
     if asked is not None and stored is None:
-        raise _disagree(out, _named(opts, "record", "--record"), asked, "record file", stored)
+        raise disagreement(out, _named(opts, "record", "--record"), asked, "record file", stored)
     if asked is None and stored is not None:
         located = record_location(Path(out), manifest)
         asked = str(located) if located is not None else stored
@@ -284,7 +266,7 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
         cls = _game_class(opts["game_spec"])
         if not (names_game(cls, stored) or names_game(cls, loads)):
             named = _named(opts, "game_spec", "--game")
-            raise _disagree(out, named, opts["game_spec"], "game", loads)
+            raise disagreement(out, named, opts["game_spec"], "game", loads)
     else:
         opts["game_spec"] = loads
         named_only = "game_spec" not in manifest and ":" not in opts["game_spec"]
@@ -296,7 +278,8 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
     for opt in installed_options():  # a setting the run's game does not have: refused
         if opt.name in given and opts.get(opt.name) not in (None, ()) and opt.name not in declared:
             named = _named(opts, opt.name, opt.flag)
-            raise CLIError(f"{named} is not a {getattr(cls, 'title', stored)} option",
+            raise CLIError(f"cannot resume {out}: {named} is not a {getattr(cls, 'title', stored)} "
+                           f"option, the game this run plays: {dropped(named)}",
                            usage=True)  # fmt: skip
     for opt in getattr(cls, "options", ()):
         if opt.name in given and opts.get(opt.name) not in (None, ()):
@@ -351,10 +334,10 @@ def check_setting(
     named = _setting_named(values, opt)
     was, says = played.settings_words(), _said_words(cls, opt.name, given)
     if opt.name in was and opt.name in says:
-        raise CLIError(f"cannot resume {out}: this run was played under {was[opt.name]}; "
-                       f"{named} says {says[opt.name]}", usage=True)  # fmt: skip
+        raise CLIError(f"cannot resume {out}: {named} says {says[opt.name]}, but this run was "
+                       f"played under {was[opt.name]}: {dropped(named)}", usage=True)  # fmt: skip
     what = opt.name.replace("_", " ")
-    raise _disagree(out, named, given, what, played.config().get(opt.name))
+    raise disagreement(out, named, given, what, played.config().get(opt.name))
 
 
 def _setting_named(values: Any, opt: Any) -> str:
@@ -431,23 +414,24 @@ def restore(t: Any, request: Any) -> Any:
     ``--max-games`` below what it then holds is refused (``check_resumed_cap``)."""
     from tournaments.declaration import plural
     from tournaments.games import names_game
+    from tournaments.manifest_fields import NotThisVersion
     from tournaments.stages import grown_stages
     from tournaments.work import RECORD_RULES, spec_rule
 
     out, spec = request.out, request.manifest["spec"]
     if list(t.labels) != spec["strategies"]:
         named = _named(request.values, "specs", "strategies")
-        raise _disagree(out, named, t.labels, "strategies", spec["strategies"])
+        raise disagreement(out, named, t.labels, "strategies", spec["strategies"], retype=False)
     if not names_game(type(t.game), spec["game"]):  # a resume reads it (``RESUME_READS``)
-        raise _disagree(out, "--game", t.game.name, "game", spec["game"])
+        raise disagreement(out, "--game", t.game.name, "game", spec["game"])
     if request.record_sample is not None and t.record_stride != spec["record_stride"]:
         named = _named(request.values, "record_sample", "--record-sample")
-        raise _disagree(out, named, request.record_sample, "one record every",
+        raise disagreement(out, named, request.record_sample, "one record every",
                         f"{spec['record_stride']} {plural(t.game.unit)}")  # fmt: skip
     t.record_stride, t.record_rule = int(spec["record_stride"]), spec_rule(spec)
     if t.record_rule not in RECORD_RULES:  # a sample is never picked by two rules
         raise CLIError(f"cannot resume {out}: its records are sampled by rule {t.record_rule}, "
-                       "which this version does not know")  # fmt: skip
+                       f"which this version does not know: {NotThisVersion.advice}")  # fmt: skip
     try:
         stages = grown_stages(
             spec["deal_stages"], t.schedule.seats_per_set, spec["games_asked"],
@@ -470,15 +454,6 @@ def resume_game(opts: dict[str, Any], given: set[str], manifest: dict[str, Any])
     """A resumed gauntlet's game and settings, restored and checked as ``leaves tournament
     --resume`` restores them (``opts["game_spec"]``, ``opts["game_config"]``)."""
     _game_options(opts, given, manifest)
-
-
-def disagreement(out: str, flag: str, given: Any, field: str, stored: Any, none: str = ""
-                 ) -> CLIError:  # fmt: skip
-    """The one line refusing an option given with ``--resume`` that the run does not have,
-    worded as every resume words it (``leaves gauntlet`` names its own options so);
-    ``none``: the run's half, whole, where it holds no value ('no --load', a default in
-    words), rather than '{field} none'."""
-    return _disagree(out, flag, given, field, stored, none)
 
 
 def interrupted_line(out: Path, planned: int, command: str) -> str:

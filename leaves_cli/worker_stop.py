@@ -24,7 +24,7 @@ try:
 except ImportError:  # not POSIX: no terminal is found closed
     termios = None  # type: ignore[assignment]
 
-__all__ = ["STOPPING_SIGNALS", "stops_on_term", "worker_stopped"]
+__all__ = ["STOPPING_SIGNALS", "stops_on_term", "terminal_closed", "to_null", "worker_stopped"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,19 +127,33 @@ def _quiet_closed_terminal() -> None:
     """Standard output and error, each where it is a terminal that closed (hung up: it
     answers with an input/output error), to the null device: failing to show what the stop
     says must not replace its exit (130)."""
-    if termios is None:
-        return
     for fd in (1, 2):
-        try:
-            termios.tcgetattr(fd)
-        except termios.error as exc:
-            if exc.args and exc.args[0] == errno.EIO:
-                with contextlib.suppress(OSError):
-                    null = os.open(os.devnull, os.O_WRONLY)
-                    os.dup2(null, fd)
-                    os.close(null)
-        except (OSError, ValueError):  # no such descriptor: nothing to quiet
-            continue
+        if terminal_closed(fd):
+            with contextlib.suppress(OSError):
+                to_null(fd)
+
+
+def terminal_closed(fd: int) -> bool:
+    """Whether ``fd`` is a terminal that closed (hung up): asked for its settings, it answers
+    with an input/output error. False off POSIX and for no such descriptor. The one check of
+    every command that stops on a closed terminal (a run's, a game's played at it)."""
+    if termios is None:
+        return False
+    try:
+        termios.tcgetattr(fd)
+    except termios.error as exc:
+        return bool(exc.args) and exc.args[0] == errno.EIO
+    except (OSError, ValueError):  # no such descriptor: nothing closed
+        return False
+    return False
+
+
+def to_null(fd: int) -> None:
+    """Point ``fd`` at the null device, so that writing to a closed terminal fails no more;
+    OSError where it cannot be."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
 
 
 def _interrupted() -> CLIError:

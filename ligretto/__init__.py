@@ -19,6 +19,15 @@ from gamekit.lazy_exports import by_module, lazy_exports
 
 __version__ = "0.1.0"
 
+PLAY_VERSION = "1"
+"""The version of how Ligretto plays from a seed here: its rules, the deal, the reaction model,
+the engines (the Python path, the numba kernels, the C engine) and the built-in strategies
+(``ligretto.players``). Bump it by hand, in the change itself, when any of them makes a seed
+play otherwise (another card dealt, action taken, time or score): a run's manifest records it
+(``ligretto play``) and a resume refuses a run another play version played, whose new rounds
+would be summed with rounds played otherwise. A release that plays alike keeps it, and so
+resumes the runs of the releases before it."""
+
 _EXPORTS = by_module({
     ".engine": ("Decision", "Player", "PlayerError", "RoundOutcome", "play_round"),
     ".record": ("RecordError", "RoundRecord", "replay", "timeline"),
@@ -27,7 +36,7 @@ _EXPORTS = by_module({
     ".timing": ("ReactionModel",),
 })  # fmt: skip
 
-__all__ = [*_EXPORTS, "__version__"]
+__all__ = [*_EXPORTS, "PLAY_VERSION", "__version__"]
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)

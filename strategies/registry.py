@@ -38,6 +38,7 @@ from gamekit.errors import ParameterError
 
 from .base import CLASSIFIER_KEYS, Player, check_name
 from .building import _plain, build
+from .registry_errors import no_registry
 from .spec_values import FLAG_WORDS, parse_params, parse_value, split_label
 from .user_code import USER_MODULE, defined, forget, load_class, load_file, unregister_with
 
@@ -107,8 +108,8 @@ def _load_deferred(game: str, name: str | None = None) -> None:
 def _game(game: str) -> str:
     if game not in _REGISTRIES:
         _load_plugin(game)
-    if game not in _REGISTRIES:
-        raise ValueError(f"unknown game {game!r}: choose one of {', '.join(_REGISTRIES)}")
+    if game not in _REGISTRIES:  # an installed game that keeps none is said so, not unknown
+        raise ValueError(no_registry(game, _REGISTRIES, _load_plugin, (PLAYERS_GROUP, GAME_GROUP)))
     return game
 
 

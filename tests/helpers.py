@@ -457,7 +457,9 @@ def refused_alike(capsys, bad: Path, why: str) -> None:
     assert one_error_line(err).startswith(f"leaves: error: corrupt manifest {path}: {why};")
     code, out, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code == 1 and "verified" not in out + err
-    expected = f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
+    from leaves_cli.verify_cmd import NO_MANIFEST  # the advice a run not resumed gets
+
+    expected = f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}; {NO_MANIFEST}"
     assert one_error_line(err) == expected
 
 

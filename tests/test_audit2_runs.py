@@ -172,7 +172,7 @@ def test_resuming_a_gauntlet_as_a_tournament_names_a_command_that_works(tmp_path
     assert cli(capsys, "gauntlet", *args)[0] == 0
     code, _, err = cli(capsys, "tournament", "--resume", "--out", str(run))
     assert code == 2 and err.count("\n") == 1
-    assert f"('leaves gauntlet --resume --out {run}')" in err
+    assert f": resume it with 'leaves gauntlet --resume --out {run}'\n" in err
     code, out, _ = cli(capsys, "gauntlet", "--resume", "--out", str(run))
     assert code == 0 and "counter" in out
 

@@ -325,14 +325,19 @@ def test_a_damaged_designers_file_is_replayed_on_resuming(whole, tmp_path, capsy
 @pytest.mark.parametrize(
     ("extra", "said"),
     [
-        (["--games", "480"], "--games 480 but the run has --games 120"),
-        (["--seed", "8"], "--seed 8 but the run has --seed 7"),
-        (["--players", "3,4"], "--players 3,4 but the run has --players 4"),
-        (["--rules", "hand_size=9"], "--rules hand_size=9 but the run has --rules take=ends"),
-        (["low"], "strategies low but the run has strategies low,greedy,weighted,high"),
-        (["--trace-games", "0"], "--trace-games 0 but the run has --trace-games 24"),
+        (["--games", "480"], "--games 480 differs from this run's --games 120: resume with "
+         "--games 120"),
+        (["--seed", "8"], "--seed 8 differs from this run's --seed 7: resume with --seed 7"),
+        (["--players", "3,4"], "--players 3,4 differs from this run's --players 4: resume with "
+         "--players 4"),
+        (["--rules", "hand_size=9"], "--rules hand_size=9 differs from this run's --rules "
+         "take=ends: resume with --rules take=ends"),
+        (["low"], "strategies low differs from this run's strategies low,greedy,weighted,high: "
+         "give no strategies"),
+        (["--trace-games", "0"], "--trace-games 0 differs from this run's --trace-games 24: "
+         "resume with --trace-games 24"),
     ],
-)
+)  # fmt: skip
 def test_resuming_with_other_options_is_refused_in_one_line(whole, capsys, extra, said):
     err = usage_error(capsys, ["variants", "--out", str(whole), "--resume", *extra])
     assert f"cannot resume {whole}: {said}" in err

@@ -134,7 +134,8 @@ CASES = [
             "{d}/run",
         ],
         2,
-        "cannot resume {d}/run: --seed 2 but the run has seed 1",
+        "cannot resume {d}/run: --seed 2 differs from this run's seed 1: resume with --seed 1, or "
+        "drop --seed",
     ),  # fmt: skip
     (["bench", "--players", "9"], 2, "--players 9: 13 Leaves is played by 3 to 6 players, got 9"),
     (["bench", "--games", "0"], 2, "--games must be at least 1"),

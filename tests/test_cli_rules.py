@@ -153,8 +153,8 @@ def test_resume_refuses_other_rules_naming_both(variant_run, capsys):
                         "--rules", "take=nothing")  # fmt: skip
     assert code == 2
     assert _one_error_line(err) == (
-        f"leaves: error: cannot resume {variant_run}: this run was played under "
-        f"{VARIANT_WORDS}; --rules says take=nothing"
+        f"leaves: error: cannot resume {variant_run}: --rules says take=nothing, but this run "
+        f"was played under {VARIANT_WORDS}: drop --rules"
     )
     cfg = variant_run.parent / "other.toml"
     cfg.write_text('[rules]\ntake = "any"\n')
@@ -262,7 +262,9 @@ def test_a_gauntlet_under_a_variant_keeps_its_rules(tmp_path, capsys):
     assert "13 Leaves under the rules take=ends" in err and "counter wins" in stdout
     assert _spec(out)["game_config"]["rules"] == {"take": "ends"}
     code, _, err = _run(capsys, *args, "--resume", "--rules", "min_count=off")
-    assert code == 2 and "this run was played under take=ends; --rules says min_count=off" in err
+    assert (
+        code == 2 and "--rules says min_count=off, but this run was played under take=ends" in err
+    )
     code, _, err = _run(capsys, *args, "--resume")  # the run's rules, restored
     assert code == 0, err
 

@@ -10,6 +10,7 @@ import shutil
 
 import pytest
 
+from leaves_cli.verify_cmd import NO_MANIFEST
 from tournaments import load
 
 from .helpers import cli, cli_output, copied_run, forfeiting_run, one_error_line
@@ -139,7 +140,7 @@ def test_a_gauntlets_test_settings_are_needed_only_to_resume(gauntlet, tmp_path,
     assert code == 1 and one_error_line(err) == (
         f"leaves: error: cannot resume {bad}: corrupt manifest {bad / 'manifest.json'}: "
         "spec.gauntlet.sequential is {'margin': 2.0}, expected a table of margin, alpha, beta "
-        "and max_games"
+        f"and max_games; {NO_MANIFEST}"
     )
 
 
@@ -155,7 +156,7 @@ def test_a_resume_of_a_manifest_of_the_wrong_shape_names_the_file(
     code, _, err = cli(capsys, command, "--resume", "--out", str(bad))
     assert code == 1 and one_error_line(err) == (
         f"leaves: error: cannot resume {bad}: corrupt manifest {bad / 'manifest.json'}: the "
-        "manifest is [], expected a JSON object"
+        f"manifest is [], expected a JSON object; {NO_MANIFEST}"
     )
 
 

@@ -170,7 +170,8 @@ def test_a_sequential_gauntlet_resumes_with_its_own_cap_only(tmp_path, capsys, c
     code, _, err = cli(capsys, "gauntlet", "--resume", "--out", str(out), "--max-games", cap)
     assert code == 2
     assert one_error_line(err) == (
-        f"leaves: error: cannot resume {out}: --max-games {cap} but the run has max games 40"
+        f"leaves: error: cannot resume {out}: --max-games {cap} differs from this run's max games "
+        "40: resume with --max-games 40, or drop --max-games"
     )
     code, stdout, err = cli(capsys, "gauntlet", "--resume", "--out", str(out), "--max-games",
                             "40", "--jobs", "1")  # fmt: skip

@@ -169,4 +169,8 @@ def test_a_resume_takes_the_runs_options_but_not_its_jobs(tmp_path, capsys):
     code, _, err = cli(capsys, "gauntlet", "--resume", "--out", str(out), "--jobs", "2")
     assert code == 0, err  # this run's players, not the run's
     code, _, err = cli(capsys, "gauntlet", "--resume", "--out", str(out), "--seed", "5")
-    assert code == 2 and "--seed 5 but the run has seed 0" in one_error_line(err)
+    assert (
+        code == 2
+        and "--seed 5 differs from this run's seed 0: resume with --seed 0, or drop --seed"
+        in one_error_line(err)
+    )

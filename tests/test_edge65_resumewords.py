@@ -46,8 +46,8 @@ def _resume(capsys, out: Path, *extra: object, config: str | None = None) -> tup
 
 GROW = [
     ("0", "must be at least 1, got 0"),
-    ("12", "12 but the run has 30 games already (asked 30): a run grows, it never shrinks "
-           "(--add GAMES adds more)"),
+    ("12", "12 is fewer than the 30 games the run holds already (asked 30): a run grows, it "
+           "never shrinks (--add GAMES adds more)"),
 ]  # fmt: skip
 
 
@@ -77,9 +77,9 @@ def test_a_typed_flag_over_the_file_is_named_as_typed(run, capsys):
 @pytest.mark.parametrize(
     ("option", "config", "said"),
     [
-        ("--seed", "seed = 8", "seed 8 but the run has seed 7"),
-        ("--target", "target = 99", "target 99 but the run has target none"),
-        ("--players", "players = 4", "players 4 but the run has players 3"),
+        ("--seed", "seed = 8", "seed 8 differs from this run's seed 7"),
+        ("--target", "target = 99", "target 99 differs from this run, which has no target"),
+        ("--players", "players = 4", "players 4 differs from this run's players 3"),
     ],
 )
 def test_a_disagreeing_setting_is_named_where_it_came_from(run, capsys, option, config, said):

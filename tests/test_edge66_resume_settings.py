@@ -57,17 +57,26 @@ def resume(capsys, run: Path, config: str, *typed: object) -> tuple[int, str, Pa
 
 
 @pytest.mark.parametrize(
-    ("key", "value", "said"),
-    [("turn_limit", "50", "turn limit 400"), ("decision_timeout", "3", "decision timeout 60.0")],
+    ("key", "value", "said", "stored"),
+    [
+        ("turn_limit", "50", "turn limit 400", "400"),
+        ("decision_timeout", "3", "decision timeout 60.0", "60.0"),
+    ],
 )
-def test_a_config_files_setting_is_named_by_its_key(run, capsys, key, value, said):
+def test_a_config_files_setting_is_named_by_its_key(run, capsys, key, value, said, stored):
     """It said "--turn-limit 50 but the run has turn limit 400", a flag no one typed."""
     code, line, path = resume(capsys, run, f"{key} = {value}")
     assert code == 2
-    assert line == f"cannot resume {run}: {key} in {path} {value} but the run has {said}"
+    assert line == (
+        f"cannot resume {run}: {key} in {path} {value} differs from this run's "
+        f"{said}: set {key} to {stored} in {path}, or remove {key} from {path}"
+    )
     flag = "--" + key.replace("_", "-")
     code, line = cli(capsys, "tournament", "--out", run, "--resume", flag, value)
-    assert code == 2 and line == f"cannot resume {run}: {flag} {value} but the run has {said}"
+    assert code == 2 and line == (
+        f"cannot resume {run}: {flag} {value} differs from this run's "
+        f"{said}: resume with {flag} {stored}, or drop {flag}"
+    )
 
 
 def test_a_config_files_bad_setting_is_named_as_a_new_run_names_it(run, capsys, tmp_path):
@@ -88,8 +97,10 @@ def test_a_config_files_rules_table_is_named_by_its_key(run, capsys):
     """It said "--rules says hand_size=8"."""
     code, line, path = resume(capsys, run, "[rules]\nhand_size = 8")
     assert code == 2
-    said = f"cannot resume {run}: this run was played under {RULES}; rules in {path} says "
-    assert line == said + "hand_size=8"
+    assert line == (
+        f"cannot resume {run}: rules in {path} says hand_size=8, but this run was "
+        f"played under {RULES}: remove rules from {path}"
+    )
 
 
 def test_rules_from_the_file_and_the_flag_are_named_by_both(run, capsys):
@@ -97,10 +108,14 @@ def test_rules_from_the_file_and_the_flag_are_named_by_both(run, capsys):
     say them. It said "--rules says hand_size=8, take=ends"."""
     code, line, path = resume(capsys, run, "[rules]\nhand_size = 8", "--rules", "take=ends")
     assert code == 2
-    assert line == (f"cannot resume {run}: this run was played under {RULES}; --rules after "
-                    f"rules in {path} says hand_size=8, take=ends")  # fmt: skip
+    assert line == (f"cannot resume {run}: --rules after rules in {path} says hand_size=8, "
+                    f"take=ends, but this run was played under {RULES}: drop --rules and remove "
+                    f"rules from {path}")  # fmt: skip
     code, line, _ = resume(capsys, run, "", "--rules", "take=ends")  # the flag's alone
-    assert line == f"cannot resume {run}: this run was played under {RULES}; --rules says take=ends"
+    assert line == (
+        f"cannot resume {run}: --rules says take=ends, but this run was played "
+        f"under {RULES}: drop --rules"
+    )
     assert resume(capsys, run, "[rules]\nhand_size = 8", "--rules", "hand_size=9")[0] == 0
 
 
@@ -108,5 +123,6 @@ def test_a_config_files_strategies_are_named_by_its_key(run, capsys):
     """It said "strategies counter,greedy,low", as if typed."""
     code, line, path = resume(capsys, run, 'strategies = ["greedy", "low", "counter"]')
     assert code == 2
-    assert line == (f"cannot resume {run}: strategies in {path} counter,greedy,low but the run "
-                    "has strategies greedy,high,low")  # fmt: skip
+    assert line == (f"cannot resume {run}: strategies in {path} counter,greedy,low differs from "
+                    "this run's strategies greedy,high,low: remove strategies from "
+                    f"{path}")  # fmt: skip

@@ -185,11 +185,13 @@ def _variants(out: Path, text: str) -> Path:
 
 @pytest.mark.parametrize(("options", "given", "said"), [
     ({"rules": ["hand_size=9\nx"]}, ["--rules", "hand_size=8"],
-     "--rules hand_size=8 but the run has --rules 'hand_size=9\\nx'"),
+     "--rules hand_size=8 differs from this run's --rules 'hand_size=9\\nx': drop --rules"),
     ({"specs": ["greedy\x1b[2J", "random"]}, ["greedy", "low"],
-     "strategies greedy,low but the run has strategies 'greedy\\x1b[2J',random"),
+     "strategies greedy,low differs from this run's strategies 'greedy\\x1b[2J',random: "
+     "give no strategies"),
     ({"rules": ["hand_size=9"]}, ["--rules", "hand_size=8"],
-     "--rules hand_size=8 but the run has --rules hand_size=9"),
+     "--rules hand_size=8 differs from this run's --rules hand_size=9: resume with --rules "
+     "hand_size=9, or drop --rules"),
 ])  # fmt: skip
 def test_a_resumed_comparison_refuses_another_option_in_one_line(
     tmp_path, capsys, monkeypatch, options, given, said

@@ -41,7 +41,7 @@ def test_text_python_reads_as_no_number_is_refused_without_a_reason(capsys, monk
 
 @pytest.mark.parametrize(("kind", "typed", "number"), [
     (WholeNumber(1), " 12 ", 12),
-    (WholeNumber(1), "+12", 12),
+    (WholeNumber(1), "12", 12),
     (WholeNumber(), "-3", -3),
     (Number(0), "1e3", 1000.0),
     (Number(0), "0.25", 0.25),

@@ -53,7 +53,8 @@ def test_a_resume_names_the_runs_games_with_grouped_digits(capsys, tmp_path):
     (out / "manifest.json").write_text(json.dumps(manifest))
     code, _, err = cli(capsys, "gauntlet", "--resume", "--out", str(out), "--games", "1000")
     assert code == 2 and one_error_line(err) == (
-        f"leaves: error: cannot resume {out}: --games 1,000 but the run has games 20,000,000"
+        f"leaves: error: cannot resume {out}: --games 1,000 differs from this run's games "
+        "20,000,000: resume with --games 20000000, or drop --games"
     )  # it said "games 20000000"
 
 

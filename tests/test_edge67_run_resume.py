@@ -76,7 +76,9 @@ def test_options_given_with_resume_are_checked_against_the_run(here, capsys):
     for given, said in refused:
         code, stdout, err = cli(capsys, "run", "--resume", "--out", "ri", *given)
         assert (code, stdout) == (2, "")
-        assert err == f"leaves: error: cannot resume ri: it holds another run ({said})\n"
+        flag = given[0]
+        assert err == (f"leaves: error: cannot resume ri: it holds another run ({said}): "
+                       f"drop {flag} to resume it, or choose another --out\n")  # fmt: skip
     code, _, err = cli(capsys, "run", "--resume", "--out", "ri", "--seed", "0", "--players",
                        "3", "--games", "1", "--jobs", "1")  # fmt: skip
     assert code == 0, err  # the run's own values, typed: as good as left out

@@ -64,8 +64,9 @@ def test_resume_with_more_games_grows_the_run_into_the_fresh_run_of_that_size(ru
     pd.testing.assert_frame_equal(grown, _rows(Path("fresh")))  # the run asked for at once
     code, stdout, err = cli(capsys, "run", "--resume", "--out", "r", "--games", str(2 * N))
     assert (code, stdout) == (2, "")
-    assert err == (f"leaves: error: cannot resume r: --games {2 * N:,} but the run has "
-                   f"{3 * N:,} games already (asked 1): a run grows, it never shrinks\n")  # fmt: skip
+    assert err == (f"leaves: error: cannot resume r: --games {2 * N:,} is fewer than the "
+                   f"{3 * N:,} games this run holds already (asked 1): a run grows, it never "
+                   "shrinks: resume with --games 1 or more, or drop --games\n")  # fmt: skip
     code, stdout, err = cli(capsys, "run", "--resume", "--out", "r", "--games", str(3 * N),
                             "--jobs", "1")  # fmt: skip
     assert code == 0, err  # the games it holds: nothing to play

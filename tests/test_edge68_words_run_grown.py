@@ -44,7 +44,9 @@ def test_resume_with_another_setting_names_only_what_was_typed(run, capsys):
                         (["--players", "5"], "players 3 there, 5 here")):  # fmt: skip
         code, stdout, err = cli(capsys, "run", "--resume", "--out", "r", *given)
         assert (code, stdout) == (2, "")
-        assert err == f"leaves: error: cannot resume r: it holds another run ({said})\n"
+        flag = given[0]
+        assert err == (f"leaves: error: cannot resume r: it holds another run ({said}): "
+                       f"drop {flag} to resume it, or choose another --out\n")  # fmt: skip
 
 
 @pytest.mark.slow

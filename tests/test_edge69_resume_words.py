@@ -31,19 +31,27 @@ def _state(tmp_path: Path, **options) -> Path:
 @pytest.mark.parametrize(
     ("options", "given", "said"),
     [
-        ({}, ["taker", "greedy"], f"strategies taker,greedy but the run has {DEFAULT_FIELD}"),
-        ({}, ["--trace-games", "99"], "--trace-games 99 but the run has --trace-games 100"),
-        ({}, ["--restricted-games", "3"],
-         "--restricted-games 3 but the run has --restricted-games 50"),
-        ({}, ["--players", "5"], "--players 5 but the run has --players 4"),
-        ({"seed": 123456}, ["--seed", "3"], "--seed 3 but the run has --seed 123456"),
-        ({}, ["--load", "x.py"], "--load x.py but the run has no --load"),
-        ({}, ["--ladder", "taker,greedy"], "--ladder taker,greedy but the run has no --ladder"),
-        ({}, ["--restrict", "taker"], "--restrict taker but the run has no --restrict"),
+        ({}, ["taker", "greedy"], "strategies taker,greedy differs from this run, which has "
+         f"{DEFAULT_FIELD}: give no strategies"),
+        ({}, ["--trace-games", "99"], "--trace-games 99 differs from this run's --trace-games "
+         "100: resume with --trace-games 100, or drop --trace-games"),
+        ({}, ["--restricted-games", "3"], "--restricted-games 3 differs from this run's "
+         "--restricted-games 50: resume with --restricted-games 50, or drop --restricted-games"),
+        ({}, ["--players", "5"], "--players 5 differs from this run's --players 4: resume with "
+         "--players 4, or drop --players"),
+        ({"seed": 123456}, ["--seed", "3"], "--seed 3 differs from this run's --seed 123456: "
+         "resume with --seed 123456, or drop --seed"),
+        ({}, ["--load", "x.py"], "--load x.py differs from this run, which has no --load: drop "
+         "--load"),
+        ({}, ["--ladder", "taker,greedy"], "--ladder taker,greedy differs from this run, which "
+         "has no --ladder: drop --ladder"),
+        ({}, ["--restrict", "taker"], "--restrict taker differs from this run, which has no "
+         "--restrict: drop --restrict"),
         ({"rules": [], "sweep": "hand_size=9,10"}, ["--rules", "take=ends"],
-         "--rules take=ends but the run has no --rules"),
+         "--rules take=ends differs from this run, which has no --rules: drop --rules"),
         ({"specs": ["greedy", "random"]}, ["taker", "greedy"],
-         "strategies taker,greedy but the run has strategies greedy,random"),
+         "strategies taker,greedy differs from this run's strategies greedy,random: give no "
+         "strategies"),
     ],
 )  # fmt: skip
 def test_a_refusal_names_the_flag_twice_and_the_default_field_in_words(
@@ -56,8 +64,9 @@ def test_a_refusal_names_the_flag_twice_and_the_default_field_in_words(
 
 
 def test_the_shared_refusal_never_names_an_empty_value_as_nothing():
-    """The shared line (``leaves_cli.resume.disagreement``) words an empty list as 'none'."""
-    from leaves_cli.resume import disagreement
+    """The shared line (``leaves_cli.resume_words.disagreement``) words an empty list as none."""
+    from leaves_cli.resume_words import disagreement
 
     said = str(disagreement("r", "--load", ["x.py"], "load", []))
-    assert said == "cannot resume r: --load x.py but the run has load none"
+    assert said == "cannot resume r: --load x.py differs from this run, which has no load: drop " \
+                   "--load"  # fmt: skip

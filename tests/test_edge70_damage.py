@@ -242,7 +242,7 @@ def test_a_comparison_resumes_without_its_variants_json(comparison, tmp_path, da
     args = ["variants", *SMALL, "--rules", "hand_size=9", "--rules", "take=ends", "--out",
             str(out), "--resume"]  # fmt: skip
     code, said = run([*args[:-1], "--seed", "4", "--resume"])
-    assert code == 2 and "--seed 4 but the run has --seed 3" in said
+    assert code == 2 and "--seed 4 differs from this run's --seed 3: resume with --seed 3" in said
     code, said = run(args)
     assert code == 0, said
     assert "made again from the options given and the manifests of its runs" in said

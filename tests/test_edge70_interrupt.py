@@ -71,10 +71,10 @@ def test_a_gauntlet_of_plain_python_play_is_chunked_as_a_tournament_of_it():
 def quick_saves(monkeypatch):
     """The manifest rewritten at most every 50 ms, looked at every 10 ms: what takes about
     2 s in a run takes a moment here."""
-    from tournaments import runner, session
+    from tournaments import session
 
     monkeypatch.setattr(session, "MANIFEST_EVERY_S", 0.05)
-    monkeypatch.setattr(runner, "RECORD_POLL_S", 0.01, raising=False)  # none before
+    monkeypatch.setattr(session, "RECORD_POLL_S", 0.01)
 
 
 def test_a_chunk_is_recorded_while_the_driver_plays_the_next(tmp_path, monkeypatch, quick_saves):
@@ -143,11 +143,11 @@ class _Output:
 
 
 def test_the_recorder_saves_only_what_the_manifest_lacks_and_nothing_once_stopped(monkeypatch):
-    from tournaments import runner
+    from tournaments import session
 
-    monkeypatch.setattr(runner, "RECORD_POLL_S", 3600.0)  # its thread never looks: this test does
+    monkeypatch.setattr(session, "RECORD_POLL_S", 3600.0)  # its thread never looks: this test does
     log = _Log()
-    recorder = runner.Recorder(log, lambda output: {f"part-{output.chunk_id}": [1, "x"]})
+    recorder = session.Recorder(log, lambda output: {f"part-{output.chunk_id}": [1, "x"]})
     recorder.save_late()
     assert log.saves == 0  # nothing recorded since the last save
     assert recorder.write(_Output(3)) == {"part-3": [1, "x"]}

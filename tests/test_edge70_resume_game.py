@@ -117,15 +117,11 @@ def test_thirteen_leaves_own_version_is_recorded_and_compared(tmp_path, monkeypa
     Tournament(entrants, players=3, games=30, seed=1).run(out=out)
     recorded = json.loads((out / "manifest.json").read_text())["versions"]
     assert recorded["leaves"] == leaves.__version__  # its rules core's, by the game
+    assert recorded["leaves play"] == leaves.PLAY_VERSION  # how it plays: what a resume compares
     Tournament(entrants, players=3, games=30, seed=1).run(out=out, resume=True)  # unchanged
-    monkeypatch.setattr(leaves, "__version__", "99.0")
-    with pytest.raises(OtherRun, match=rf"\(leaves: 99\.0 here, {leaves_version(recorded)} in"):
+    monkeypatch.setattr(leaves, "PLAY_VERSION", "99")
+    with pytest.raises(OtherRun, match=rf"\(leaves play: 99 here, {recorded['leaves play']} in"):
         Tournament(entrants, players=3, games=30, seed=1).run(out=out, resume=True)
-
-
-def leaves_version(versions: dict[str, str]) -> str:
-    """The recorded version of 13 Leaves' rules core, as a pattern."""
-    return versions["leaves"].replace(".", r"\.")
 
 
 @pytest.mark.slow
@@ -134,10 +130,16 @@ def test_leaves_run_of_another_thirteen_leaves_version_is_refused(tmp_path, caps
     code, _, err = cli(capsys, "run", "--games", "1", "--players", "3", "--jobs", "1",
                        "--out", str(out))  # fmt: skip
     assert code == 0, err
-    copy = copied_run(out, tmp_path, lambda m: m["versions"].update(leaves="0.0.9"))
+    copy = copied_run(out, tmp_path, _recorded_by_0_0_9)
     code, _, err = cli(capsys, "run", "--resume", "--out", str(copy), "--jobs", "1")
     assert code == 2
     assert one_error_line(err) == (
         f"leaves: error: cannot resume {copy}: the game changed (leaves: {leaves.__version__} "
         f"here, 0.0.9 in the run): {ADVICE} --out"
     )
+
+
+def _recorded_by_0_0_9(m: dict) -> None:
+    """The run as 13 Leaves 0.0.9 recorded it: its package's version, and no play version."""
+    del m["versions"]["leaves play"]
+    m["versions"]["leaves"] = "0.0.9"

@@ -270,7 +270,9 @@ def test_a_manifest_naming_an_unknown_game_is_the_files_fault(runs, tmp_path, ca
     assert one_error_line(err) == (f"leaves: error: the manifest {where} names a game this "
                                    f"installation cannot load: {known}")  # fmt: skip
     code, _, err = _leaves(capsys, "tournament", "--out", run, "--resume", "--game", "ligretto")
-    assert code == 2 and "--game ligretto but the run has game nosuch" in err  # a flag's fault
+    assert (
+        code == 2 and "--game ligretto differs from this run's game nosuch" in err
+    )  # a flag's fault
 
 
 # ------------------------------------------------------------------ 6: a record's game

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from leaves_cli.verify_cmd import NO_MANIFEST
 from ligretto.plugin import LigrettoGame
 from reports.data import ReportError, run_declaration
 from strategies.provenance import provenance_change
@@ -69,7 +70,7 @@ def test_a_resume_says_the_stored_params_are_no_table(leaves_run, tmp_path, caps
     assert code != 0
     assert one_error_line(err) == (
         f"leaves: error: cannot resume {bad}: corrupt manifest {bad / storage.MANIFEST}: "
-        f"greedy: its params in the manifest (spec.entrants) are 'x', {NO_TABLE}"
+        f"greedy: its params in the manifest (spec.entrants) are 'x', {NO_TABLE}; {NO_MANIFEST}"
     )
 
 

@@ -7,7 +7,9 @@ compiled loop, with and without recorded actions) and ``strategies.play_game`` (
 path), and a fixed set of ``ismcts`` decisions under several settings. Each digest is the
 SHA-256 of the outcome arrays (prefix kept); a few literal values make a failure readable.
 If a change here is intended (a rule fix, a new policy behaviour), it is not a refactoring:
-say so in the commit and regenerate the values with ``golden_values()``.
+say so in the commit, regenerate the values with ``golden_values()``, and bump
+``leaves.PLAY_VERSION`` with ``GOLDEN_PLAY_VERSION`` below: a resume then refuses the runs the
+old play played (CONTRIBUTING.md).
 """
 
 from __future__ import annotations
@@ -146,6 +148,9 @@ def golden_values() -> dict[str, tuple[str, list[int]]]:
     return out
 
 
+GOLDEN_PLAY_VERSION = "1"
+"""The play version these values were made under: regenerating them means play changed."""
+
 GOLDEN: dict[str, tuple[str, list[int]]] = {
     "compiled/a3": ("b5aeab8e8b0bc1e3", [29, 40, 43, 31]),
     "compiled/b4": ("668b4e2597d28b28", [40, 31, 49, 34]),
@@ -192,3 +197,9 @@ def test_ismcts_decisions_unchanged(config):
 def test_golden_covers_every_builtin():
     names = {strategies.get(s).name for t in TABLES.values() for s in t}
     assert names == {cls.name for cls in leaves.players.builtin.BUILTINS}
+
+
+def test_golden_values_are_the_play_version_s():
+    """Values regenerated (``GOLDEN_PLAY_VERSION`` moved) without bumping the version a resume
+    compares would let a run resume under play that is no longer its own."""
+    assert leaves.PLAY_VERSION == GOLDEN_PLAY_VERSION

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from leaves_cli.verify_cmd import NO_MANIFEST
 from strategies.provenance import entrant_params
 from tests.helpers import cli, copied_run, one_error_line, refused_alike
 from tournaments import Tournament, storage
@@ -134,8 +135,8 @@ def test_a_run_that_kept_no_records_but_names_a_record_file_is_refused_in_one_li
            "to gather into it")  # fmt: skip
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code == 1
-    assert (
-        one_error_line(err) == f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
+    assert one_error_line(err) == (
+        f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}; {NO_MANIFEST}"
     )
     code, out, err = cli(capsys, "verify", str(bad))
     assert code == 1 and f"bad: {path}: {why}" in out.splitlines()

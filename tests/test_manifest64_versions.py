@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from leaves_cli.verify_cmd import NO_MANIFEST
 from tests.helpers import cli, copied_run, one_error_line
 from tournaments import Tournament
 
@@ -56,7 +57,8 @@ def test_a_resume_says_another_version_played_the_run_not_that_it_is_corrupt(
     library said 'a different tournament' of the newer ones."""
     other = copied_run(run, tmp_path, edit)
     code, _, err = cli(capsys, "tournament", "--out", str(other), "--resume")
-    assert code == 1 and one_error_line(err) == f"leaves: error: cannot resume {other}: {why}"
+    said = one_error_line(err)
+    assert code == 1 and said == f"leaves: error: cannot resume {other}: {why}; {ADVICE}"
     with pytest.raises(ValueError) as caught:
         Tournament(NAMES, games=8, seed=3, chunk_size=4).run(out=other, resume=True)
     assert str(caught.value) == f"cannot resume {other}: {why}"
@@ -85,7 +87,7 @@ def test_a_damaged_field_is_still_called_corrupt(run, tmp_path, capsys):
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code == 1 and one_error_line(err) == (
         f"leaves: error: cannot resume {bad}: corrupt manifest {bad / 'manifest.json'}: "
-        "spec.seed is missing, expected a whole number of at least 0"
+        f"spec.seed is missing, expected a whole number of at least 0; {NO_MANIFEST}"
     )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from leaves_cli.verify_cmd import NO_MANIFEST
 from tests.helpers import cli, cli_output, copied_run, one_error_line, same_run
 from tournaments import TournamentResult
 
@@ -176,8 +177,9 @@ def test_another_game_is_refused_naming_both(run, tmp_path, capsys):
     copy = copied_run(run, tmp_path)
     code, _, err = cli(capsys, "tournament", "--out", str(copy), "--resume", "--game", "ligretto")
     assert code == 2
-    assert one_error_line(err) == (f"leaves: error: cannot resume {copy}: --game ligretto but "
-                                   f"the run has game {TOY}")  # fmt: skip
+    assert one_error_line(err) == (f"leaves: error: cannot resume {copy}: --game ligretto differs "
+                                   f"from this run's game {TOY}: resume with --game {TOY}, or "
+                                   "drop --game")  # fmt: skip
 
 
 def test_an_older_manifest_without_the_game_spec_resumes_with_game(run, tmp_path, capsys):
@@ -210,8 +212,9 @@ def test_a_chunk_size_refused_in_words(run, tmp_path, capsys):
     copy = copied_run(run, tmp_path)
     code, _, err = cli(capsys, "tournament", "--out", str(copy), "--resume", "--chunk-size", "7")
     assert code == 2
-    assert one_error_line(err) == (f"leaves: error: cannot resume {copy}: --chunk-size 7 but "
-                                   "the run has chunk size 30")  # fmt: skip
+    assert one_error_line(err) == (f"leaves: error: cannot resume {copy}: --chunk-size 7 differs "
+                                   "from this run's chunk size 30: resume with --chunk-size 30, "
+                                   "or drop --chunk-size")  # fmt: skip
 
 
 def test_a_recorded_game_spec_that_no_longer_loads_yields_to_game(run, tmp_path, capsys):
@@ -328,7 +331,8 @@ def test_game_settings_the_game_refuses_are_the_manifests_fault(
     code, _, err = cli(capsys, command, "--resume", "--out", str(copy))
     assert code == 1
     assert one_error_line(err) == (
-        f"leaves: error: cannot resume {copy}: corrupt manifest {copy / 'manifest.json'}: {why}"
+        f"leaves: error: cannot resume {copy}: corrupt manifest {copy / 'manifest.json'}: {why}; "
+        f"{NO_MANIFEST}"
     )
 
 

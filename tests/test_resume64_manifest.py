@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from leaves_cli.verify_cmd import NO_MANIFEST
 from tests.helpers import cli, copied_run, one_error_line
 from tests.toygame import ToyGame
 from tournaments import Tournament, storage
@@ -151,7 +152,7 @@ def test_a_spec_naming_no_game_is_said_missing_by_every_command(shown_run, tmp_p
     assert str(exc.value) == f"cannot resume {bad}: corrupt manifest {path}: {MISSING}"
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume", "--game", SHOWN)
     assert code == 1
-    assert one_error_line(err) == f"leaves: error: {exc.value}"
+    assert one_error_line(err) == f"leaves: error: {exc.value}; {NO_MANIFEST}"
     code, _, err = cli(capsys, "replay", str(bad), "--all")
     assert code == 1
     assert one_error_line(err) == f"leaves: error: corrupt manifest {path}: {MISSING}"
@@ -174,7 +175,8 @@ def test_a_gauntlet_spec_missing_a_field_a_resume_reads_is_said_missing(tmp_path
     assert code == 1
     assert one_error_line(err) == (
         f"leaves: error: cannot resume {bad}: corrupt manifest {bad / 'manifest.json'}: "
-        "spec.players is missing, expected a list of player counts (whole numbers)"
+        "spec.players is missing, expected a list of player counts (whole numbers); "
+        f"{NO_MANIFEST}"
     )
 
 
@@ -200,8 +202,8 @@ def test_a_setting_of_the_wrong_kind_is_named_with_its_field_and_file(
     path = bad / "manifest.json"
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code == 1
-    assert (
-        one_error_line(err) == f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
+    assert one_error_line(err) == (
+        f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}; {NO_MANIFEST}"
     )
     code, _, err = cli(capsys, "replay", str(bad), "--all")
     assert code == 1
@@ -224,8 +226,8 @@ def test_a_turn_limit_that_is_no_number_is_said_in_the_projects_words(leaves_run
     path = bad / "manifest.json"
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code == 1
-    assert (
-        one_error_line(err) == f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
+    assert one_error_line(err) == (
+        f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}; {NO_MANIFEST}"
     )
     code, _, err = cli(capsys, "replay", str(bad), "--game", "1", "--all")
     assert code == 1
@@ -258,7 +260,7 @@ def test_a_field_a_resume_reads_missing_is_said_missing(
     said = (f"cannot resume {bad}: corrupt manifest {bad / 'manifest.json'}: spec.{field} is "
             f"missing, expected {expected}")  # fmt: skip
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
-    assert code == 1 and one_error_line(err) == f"leaves: error: {said}"
+    assert code == 1 and one_error_line(err) == f"leaves: error: {said}; {NO_MANIFEST}"
     with pytest.raises(ValueError) as exc:
         Tournament(STRATEGIES, game=ShownToy(), **TOY).run(out=bad, resume=True)
     assert str(exc.value) == said
@@ -278,8 +280,8 @@ def test_a_spec_without_its_chunk_count_is_said_so_by_verify_and_resume(
     assert one_error_line(err).startswith(f"leaves: error: the manifest of {bad} cannot be used")
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code == 1
-    assert (
-        one_error_line(err) == f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
+    assert one_error_line(err) == (
+        f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}; {NO_MANIFEST}"
     )
     assert [str(p) for p in verify_run(bad).problems] == [f"manifest.json: {why}"]  # the library
 
@@ -295,7 +297,7 @@ def test_leaves_run_names_a_stored_setting_of_the_wrong_kind_too(tmp_path, capsy
     assert code == 1
     assert one_error_line(err) == (
         f"leaves: error: cannot resume {bad}: corrupt manifest {bad / 'manifest.json'}: "
-        "game_config.turn_limit is 'abc', expected a whole number"
+        f"game_config.turn_limit is 'abc', expected a whole number; {NO_MANIFEST}"
     )
 
 
@@ -348,8 +350,8 @@ def test_a_value_a_resume_cannot_play_is_the_manifests_fault_and_verify_says_so(
     path = bad / "manifest.json"
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume")
     assert code == 1
-    assert (
-        one_error_line(err) == f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}"
+    assert one_error_line(err) == (
+        f"leaves: error: cannot resume {bad}: corrupt manifest {path}: {why}; {NO_MANIFEST}"
     )
     code, out, err = cli(capsys, "verify", str(bad))
     assert code == 1 and out == f"bad: {path}: {why}\n"

@@ -45,11 +45,15 @@ def test_resume_needs_only_out_even_with_a_fresh_seed(tmp_path, capsys):
     assert code == 0, err
     code, _, err = cli(capsys, "tournament", "--out", out, "--resume", "--seed", "3")
     assert code == 2 and err.count("\n") == 1
-    assert f"cannot resume {out}: --seed 3 but the run has seed {seed}" in err
+    said = (
+        f"--seed 3 differs from this run's seed {seed}: resume with --seed {seed}, or drop --seed"
+    )
+    assert f"cannot resume {out}: {said}" in err
     code, _, err = cli(capsys, "tournament", "--out", out, "--resume", "--players", "4")
-    assert code == 2 and "--players 4 but the run has players 3" in err
+    assert code == 2 and "--players 4 differs from this run's players 3" in err
     code, _, err = cli(capsys, "tournament", "greedy", "low", "--out", out, "--resume")
-    assert code == 2 and "strategies greedy,low but the run has strategies greedy,high,low" in err
+    said = "strategies greedy,low differs from this run's strategies greedy,high,low"
+    assert code == 2 and f"{said}: give no strategies" in err
 
 
 def test_resume_without_a_run_is_one_line(tmp_path, capsys):

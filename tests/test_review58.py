@@ -47,7 +47,7 @@ def test_another_rule_set_is_still_refused(compared, capsys):
     capsys.readouterr()
     code = exit_code(["variants", "--out", str(compared), "--resume", "--rules", "take=ends"])
     err = capsys.readouterr().err
-    said = "--rules take=ends but the run has --rules take=ends,min_count=off"
+    said = "--rules take=ends differs from this run's --rules take=ends,min_count=off"
     assert code == 2 and said in err
 
 

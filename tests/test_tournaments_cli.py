@@ -98,7 +98,8 @@ def test_refuses_a_non_empty_out_and_a_resume_with_another_spec(tmp_path, capsys
     assert code == 2 and "not empty" in err and "--resume" in err
     code, _, err = run_cli(capsys, *base, "--games", "30", *out, "--resume", "--repeats")
     assert code == 2 and err.count("\n") == 1
-    assert f"cannot resume {tmp_path}: --repeats on but the run has repeats off" in err
+    said = "--repeats differs from this run, played without --repeats: drop --repeats"
+    assert f"cannot resume {tmp_path}: {said}" in err
 
 
 def _chunks_done(out: Path) -> int:

@@ -195,7 +195,8 @@ def test_resume_takes_the_same_sweep_however_it_is_spelled(swept, capsys, spelle
 @pytest.mark.parametrize("other", ["hand_size=9,11", "hand_size=10,9", "take=ends,nothing"])
 def test_resume_still_refuses_another_sweep(swept, capsys, other):
     line = usage_error(capsys, ["variants", "--out", str(swept), "--resume", "--sweep", other])
-    assert f"--sweep {other} but the run has --sweep hand_size=9,10" in line
+    said = "this run's --sweep hand_size=9,10: resume with --sweep hand_size=9,10, or drop --sweep"
+    assert f"--sweep {other} differs from {said}" in line
 
 
 # ------------------------------------------ a table where a list of counts belongs

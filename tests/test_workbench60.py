@@ -134,7 +134,8 @@ def test_resume_names_each_variant_by_its_own_flag(comparison):
                        "hand_size=8"])  # fmt: skip
     assert code == 2
     assert text.strip().endswith(
-        "--rules hand_size=8 but the run has --rules hand_size=9 --rules take=ends"
+        "--rules hand_size=8 differs from this run's --rules hand_size=9 --rules take=ends: "
+        "resume with --rules hand_size=9 --rules take=ends, or drop --rules"
     ), text
 
 
@@ -282,7 +283,10 @@ def test_resume_takes_any_games_that_play_the_same_games(tmp_path):
         code, text = _run(["variants", "--out", str(out), "--resume", "--games", games])
         assert code == 0 and "all 40 games kept" in text, text
     code, text = _run(["variants", "--out", str(out), "--resume", "--games", "41"])
-    assert code == 2 and "--games 41 but the run has --games 30" in text, text
+    assert (
+        code == 2
+        and "--games 41 differs from this run's --games 30: resume with --games 30" in text
+    ), text
 
 
 # ------------------------------------------- 10. an empty item in --rules, refused everywhere

@@ -35,6 +35,7 @@ __all__ = [
     "check_bench",
     "declaration",
     "file_spec",
+    "play_key",
     "plural",
 ]
 
@@ -57,6 +58,13 @@ def check_bench(players: int, seats: tuple[int, int], games: int, repeats: int,
 def declaration(game: GamePlugin) -> dict[str, Any]:
     """What a game declares, as the manifest keeps it (reports read only this)."""
     return Declaration.of(game).to_dict()
+
+
+def play_key(core: str) -> str:
+    """The name a run's manifest keeps the play version of the rules core ``core`` under
+    (``GameBase.versions``), e.g. ``leaves play``: where a game records one, a resume compares
+    it, not the package's own version (``same_run.game_change``)."""
+    return f"{core} play"
 
 
 def file_spec(spec: Any) -> Any:
@@ -145,8 +153,9 @@ class GameBase:
 
     title = "Game"
     rules_core: str | None = None
-    """The package that implements the game's rules (its rules core): its
-    ``__version__`` goes into every run's manifest (``versions``)."""
+    """The package that implements the game's rules (its rules core): its ``__version__``
+    and, where it declares one, its ``PLAY_VERSION`` go into every run's manifest
+    (``versions``)."""
     former_names: tuple[str, ...] = ()
     """Names older runs of this game recorded (read, never written)."""
     options: tuple[GameOption, ...] = ()
@@ -193,12 +202,17 @@ class GameBase:
         return {}
 
     def versions(self) -> dict[str, str]:
-        """The rules core's version (the package ``rules_core`` names), for the manifest."""
+        """The version of the package ``rules_core`` names, for the manifest, and its play
+        version where it declares one (``PLAY_VERSION``, under ``play_key``): a resume compares
+        that instead, so a release that plays alike resumes the runs of the one before."""
         if self.rules_core is None:
             return {}
-
         core = importlib.import_module(self.rules_core)
-        return {self.rules_core: str(getattr(core, "__version__", "unknown"))}
+        found = {self.rules_core: str(getattr(core, "__version__", "unknown"))}
+        play = getattr(core, "PLAY_VERSION", None)
+        if play is not None:
+            found[play_key(self.rules_core)] = str(play)
+        return found
 
     def lookup(self, spec: Any) -> Any:
         """The strategy object of an entrant spec, from the game's registry (the strategies

@@ -101,7 +101,10 @@ class GamePlugin(Protocol):
         ...
 
     def versions(self) -> dict[str, str]:
-        """Versions of the packages the results depend on (for the manifest)."""
+        """Versions of the packages the results depend on (for the manifest); a resume refuses
+        a run that recorded another of any. Where it holds a package's play version too (under
+        ``game.play_key``, as ``GameBase.versions`` gives a rules core's ``PLAY_VERSION``), that
+        is compared instead of the package's own version."""
         ...
 
     def resolve(self, spec: Any) -> tuple[str, Any]:

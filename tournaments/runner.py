@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -48,9 +47,8 @@ from .schedule import Schedule, make_tables, parse_players
 from .seating import design
 from .seating_record import design_record, patterns
 from .session import (
-    Files,
+    Recorder,
     RunLog,
-    Writer,
     checked_keep,
     finish,
     keep_entries,
@@ -60,7 +58,7 @@ from .session import (
     write_chunk,
 )
 from .stages import asked_note, with_stages
-from .work import SEED_KEYS, ChunkOutput, ChunkTask, ready, run_chunk
+from .work import SEED_KEYS, ChunkTask, ready, run_chunk
 
 __all__ = ["Labeled", "Players", "Tournament", "parse_players", "record_refused"]
 
@@ -449,49 +447,3 @@ def usable(out: Path, resume: bool) -> None:
             if not isinstance(exc, NotThisVersion):  # nothing damaged: said to a resume
                 said = corrupt_manifest(out, exc, lead)
                 raise Unusable(f"{said}; {storage.NO_MANIFEST}", "out") from None
-
-
-RECORD_POLL_S = 0.1
-"""How often ``Recorder`` looks for recorded chunks the manifest does not name yet."""
-
-
-class Recorder:
-    """Records each chunk once its files are written, in the writing thread (``writer``): the
-    driver may play a chunk for minutes meanwhile. A thread saves what ``RunLog.save`` put off
-    (``MANIFEST_EVERY_S``): the manifest names a chunk within about that. ``stop`` first."""
-
-    def __init__(self, runlog: RunLog, write: Callable[[ChunkOutput], Files]):
-        self._runlog, self._write = runlog, write
-        self._lock, self._live, self._stopped = threading.Lock(), True, threading.Event()
-        self.writer = Writer(self.write)
-        self._saver = threading.Thread(target=self._saving, name="leaves-record", daemon=True)
-        self._saver.start()
-
-    def write(self, output: ChunkOutput) -> Files:
-        """Write ``output``'s files and record its chunk (the writer's task)."""
-        files = self._write(output)
-        with self._lock:
-            if self._live and output.chunk_id not in self._runlog.done:
-                self._runlog.record(output, files)
-        return files
-
-    def save_late(self) -> None:
-        """Save the manifest where it lacks a recorded chunk (once ``RunLog.save`` may)."""
-        with self._lock:
-            log = self._runlog
-            if self._live and log.manifest.get("n_chunks_done") != len(log.done):
-                log.save()
-
-    def _saving(self) -> None:
-        while not self._stopped.wait(RECORD_POLL_S):
-            self.save_late()
-
-    def stop(self) -> None:
-        with self._lock:
-            self._live = False
-        self._stopped.set()
-        self._saver.join()
-
-    def settle(self) -> Iterator[tuple[ChunkOutput, Files]]:
-        """The writer's ``settle`` for ``RunLog.settle``: what it writes unrecorded here."""
-        return ((o, f) for o, f in self.writer.settle() if o.chunk_id not in self._runlog.done)

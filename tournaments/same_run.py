@@ -16,7 +16,7 @@ from typing import Any
 from gamekit.errors import ParameterError
 
 from . import storage
-from .game import declaration
+from .game import declaration, play_key
 from .games import load_spec, names_game
 from .labels import listed_in_order
 from .manifest_fields import (
@@ -79,7 +79,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
         diff.remove("game")  # the game's former name (a run recorded before its id changed)
     if diff == ["entrants"]:
         before = old["spec"].get("entrants")
-        change = entrant_change(t, before)
+        change = entrant_change(t, before, old.get("versions"))
         if change:
             raise OtherRun(f"cannot resume {out}: an entrant changed ({change})")
         if isinstance(before, list) and len(before) == len(spec["entrants"]):
@@ -145,34 +145,67 @@ def same_game(t: Any, spec: dict[str, Any]) -> bool:
     )
 
 
-def entrant_change(t: Any, old: list[dict[str, Any]] | None) -> str | None:
+def entrant_change(t: Any, old: list[dict[str, Any]] | None,
+                   versions: Any = None) -> str | None:  # fmt: skip
     """How the first entrant of ``t`` that differs from its description ``old`` (as a run's
     spec recorded them) changed, in the game's words; None when none did, or ``old`` cannot
-    be compared entrant by entrant."""
+    be compared entrant by entrant. ``versions``: the run's (its manifest's), where the
+    rules core's play version, which covers its built-in strategies, is compared instead of
+    their package's version (``_built_in_alike``)."""
     new = t.entrants()
     if not isinstance(old, list) or len(old) != len(new):
         return None
     explain = getattr(t.game, "describe_change", None)
+    core = _play_compared_core(t.game, versions)
     for before, after in zip(old, new, strict=True):
         if before != after and not described_since(before, after):
+            if _built_in_alike(before, after, core):
+                continue
             phrase = explain(before, after) if explain is not None else None
             return phrase or f"{after.get('label', '?')} changed"
     return None
 
 
+def _play_compared_core(game: Any, versions: Any) -> str | None:
+    """The rules core of ``game`` where both the run (its recorded ``versions``) and the game
+    now record the core's play version, which ``game_change`` compares; None otherwise."""
+    core = getattr(game, "rules_core", None)
+    if not isinstance(core, str) or not isinstance(versions, dict):
+        return None
+    return core if play_key(core) in versions and play_key(core) in game.versions() else None
+
+
+def _built_in_alike(before: Any, after: dict[str, Any], core: str | None) -> bool:
+    """Whether two descriptions of an entrant differ only in the version of the package that
+    provides it, where it is a built-in strategy of the rules core ``core`` (its class lives
+    in that package): the core's play version covers it, and is compared instead."""
+    if core is None or not isinstance(before, dict):
+        return False
+    module = str(after.get("class", "")).partition(":")[0]
+    if module != core and not module.startswith(f"{core}."):
+        return False
+    rest = [{k: v for k, v in d.items() if k != "package"} for d in (before, after)]
+    names = [str(d.get("package")).rpartition(" ")[0] for d in (before, after)]
+    return rest[0] == rest[1] and names[0] == names[1] != ""
+
+
 def game_change(game: Any, old: dict[str, Any]) -> str | None:
     """How ``game`` differs from the game that played the run whose manifest is ``old``: its
-    own versions (``versions()``, e.g. its rules core's) and its declaration, each compared
-    where the run recorded it (an older run's may lack a field). New chunks played by changed
-    rules or columns would be summed with the run's under its old version and declaration.
-    The declared name aside: a game's former name is its name (``names_game``). None: the
-    same game."""
+    own versions (``versions()``, e.g. its rules core's play version) and its declaration,
+    each compared where the run recorded it (an older run's may lack a field). New chunks
+    played by changed rules or columns would be summed with the run's under its old version
+    and declaration. The declared name aside: a game's former name is its name
+    (``names_game``). None: the same game."""
     said = []
     stored = old.get("versions")
     if isinstance(stored, dict):
-        said += [f"{key}: {now} here, {stored[key]} in the run"
-                 for key, now in game.versions().items()
-                 if key in stored and str(stored[key]) != str(now)]  # fmt: skip
+        now = {key: str(value) for key, value in game.versions().items()}
+        # a package whose play version both record: that says whether play changed, so a
+        # release that plays alike resumes; a run recorded before keeps the package's alone
+        said += [f"{key}: {value} here, {stored[key]} in the run"
+                 for key, value in now.items()
+                 if key in stored and str(stored[key]) != value
+                 and not (play_key(key) in now and play_key(key) in stored)]  # fmt: skip
     before = old.get("game_declaration")
     if isinstance(before, dict):  # as the manifest keeps it: JSON's lists, floats, nulls
         now = json.loads(json.dumps(declaration(game)))

@@ -16,6 +16,7 @@ import io
 import json
 import platform
 import shutil
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,8 +41,9 @@ from .schedule import Schedule
 from .work import ChunkOutput
 
 __all__ = [
-    "FORFEIT_DETAILS_MAX", "RUN_KEYS", "Merged", "RunLog", "Writer", "checked_keep", "finish",
-    "keep_entries", "new_manifest", "spec_difference", "verified", "versions", "write_chunk",
+    "FORFEIT_DETAILS_MAX", "RUN_KEYS", "Merged", "Recorder", "RunLog", "Writer", "checked_keep",
+    "finish", "keep_entries", "new_manifest", "spec_difference", "verified", "versions",
+    "write_chunk",
 ]  # fmt: skip
 
 FORFEIT_DETAILS_MAX = 10_000
@@ -52,6 +54,9 @@ WRITES_QUEUED = 4
 
 MANIFEST_EVERY_S = 2.0
 """The manifest's progress fields are rewritten at most this often (and at the end)."""
+
+RECORD_POLL_S = 0.1
+"""How often ``Recorder`` looks for recorded chunks the manifest does not name yet."""
 
 RUN_KEYS = frozenset({
     "format", "spec", "seed", "labels", "tables", "seating_design", "rank_value", "length_value",
@@ -304,6 +309,48 @@ class RunLog:
                 self.record(*written)
         finally:  # a second Ctrl-C in the wait still saves the chunks recorded so far
             self.save("interrupted", force=True)
+
+
+class Recorder:
+    """Records each chunk once its files are written, in the writing thread (``writer``): the
+    driver may play a chunk for minutes meanwhile. A thread saves what ``RunLog.save`` put off
+    (``MANIFEST_EVERY_S``): the manifest names a chunk within about that. ``stop`` first."""
+
+    def __init__(self, runlog: RunLog, write: Callable[[ChunkOutput], Files]):
+        self._runlog, self._write = runlog, write
+        self._lock, self._live, self._stopped = threading.Lock(), True, threading.Event()
+        self.writer = Writer(self.write)
+        self._saver = threading.Thread(target=self._saving, name="leaves-record", daemon=True)
+        self._saver.start()
+
+    def write(self, output: ChunkOutput) -> Files:
+        """Write ``output``'s files and record its chunk (the writer's task)."""
+        files = self._write(output)
+        with self._lock:
+            if self._live and output.chunk_id not in self._runlog.done:
+                self._runlog.record(output, files)
+        return files
+
+    def save_late(self) -> None:
+        """Save the manifest where it lacks a recorded chunk (once ``RunLog.save`` may)."""
+        with self._lock:
+            log = self._runlog
+            if self._live and log.manifest.get("n_chunks_done") != len(log.done):
+                log.save()
+
+    def _saving(self) -> None:
+        while not self._stopped.wait(RECORD_POLL_S):
+            self.save_late()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._live = False
+        self._stopped.set()
+        self._saver.join()
+
+    def settle(self) -> Iterator[tuple[ChunkOutput, Files]]:
+        """The writer's ``settle`` for ``RunLog.settle``: what it writes unrecorded here."""
+        return ((o, f) for o, f in self.writer.settle() if o.chunk_id not in self._runlog.done)
 
 
 def _check_record(manifest: dict[str, Any]) -> None:

@@ -85,8 +85,9 @@ def grown_stages(
     if deals == stages[-1]:
         return stages
     raise ParameterError(
-        f"{{games}} {games:,} but the run has {stages[-1] * seats_per_set:,} games already "
-        f"(asked {games_asked:,}): a run grows, it never shrinks ({{add}} GAMES adds more)",
+        f"{{games}} {games:,} is fewer than the {stages[-1] * seats_per_set:,} games the run "
+        f"holds already (asked {games_asked:,}): a run grows, it never shrinks ({{add}} GAMES "
+        "adds more)",
         "games", "add",
     )  # fmt: skip
 

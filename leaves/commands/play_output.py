@@ -15,6 +15,7 @@ from rich.text import Text
 from leaves import State
 from leaves_cli.errors import CLIError
 from leaves_cli.fitted import FittedTable
+from leaves_cli.worker_stop import to_null
 
 from . import render
 from .play_loop import QuitGame
@@ -179,14 +180,10 @@ def closed_terminal(error: BaseException | None) -> None:
     lines still to come, the error line among them, cannot be shown, and failing to show them
     must not replace the command's end (SIGHUP's exit, 130). ``error``, an OSError that
     writing raised, is SIGHUP's stop (``Signalled``) where the terminal closed."""
-    import os
-
     dead = [fd for fd in (1, 2) if terminal_hung_up(fd)]
     for fd in dead:
         try:
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, fd)
-            os.close(null)
+            to_null(fd)
         except OSError:  # no null device: the error line may fail as it would have
             return
     if isinstance(error, OSError) and dead:

@@ -6,16 +6,12 @@ the middle of saving it.
 from __future__ import annotations
 
 import contextlib
-import errno
 import signal
 import threading
 from collections.abc import Iterator
 from typing import Any
 
-try:
-    import termios
-except ImportError:  # not POSIX: no terminal is told apart (``terminal_hung_up``)
-    termios = None  # type: ignore[assignment]
+from leaves_cli.worker_stop import STOPPING_SIGNALS, terminal_closed
 
 
 class Signalled(KeyboardInterrupt):
@@ -25,11 +21,6 @@ class Signalled(KeyboardInterrupt):
     def __init__(self, name: str):
         super().__init__(name)
         self.name = name
-
-
-STOPPING_SIGNALS = ("SIGTERM", "SIGHUP")
-"""The signals that end the process and so stop a game as Ctrl-C does (where the system has
-them), rather than end it with nothing saved."""
 
 
 class _Stops:
@@ -111,14 +102,6 @@ def terminal_hung_up(fd: int) -> bool:
     nor writes (an input/output error) any more. The system then sends SIGHUP, which may come
     after the end of input it causes: the one is taken for the other. Once one is found
     closed, ``stops_on_signals`` leaves SIGHUP ignored as the command exits."""
-    if termios is None:
-        return False
-    try:
-        termios.tcgetattr(fd)
-    except termios.error as exc:
-        hung_up = bool(exc.args) and exc.args[0] == errno.EIO
-        _STOPS.hung_up = _STOPS.hung_up or hung_up
-        return hung_up
-    except (OSError, ValueError):  # no such descriptor: nothing hung up
-        return False
-    return False
+    hung_up = terminal_closed(fd)
+    _STOPS.hung_up = _STOPS.hung_up or hung_up
+    return hung_up

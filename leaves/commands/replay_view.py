@@ -123,14 +123,13 @@ def _outcome(record, final, names: list[str]) -> str:
 
     from . import render
 
-    if record.forfeit_seat is not None:
-        who = render.seat_label(record.forfeit_seat, names)
-        error = printable(str(record.error or ""))
-        prefix = f"seat {record.forfeit_seat} ({names[record.forfeit_seat]}): "
-        error = error[len(prefix) :] if error.startswith(prefix) else error
+    if record.forfeit_seat is not None:  # in the words of every game's replay
+        from leaves_cli.replay_run import forfeit_words
+
         # a seat that failed when told the result forfeits a game its moves ended
         when = " after the game ended" if final.is_terminal else ""
-        return f"{who} forfeited{when}" + (f": {error}" if error else "")
+        error = None if record.error is None else printable(str(record.error))  # as ``names``
+        return str(forfeit_words(error, record.forfeit_seat, names, when))
     stopped = getattr(record, "stopped", None)
     if stopped is not None:  # a blank reason is still a stop, not the turn limit
         said = printable(stopped)  # when: turns are numbered from 1, there is no turn 0

@@ -130,9 +130,10 @@ def grown(t: Any, out: Path, request: Request) -> Any:
         return t
     stages, per = list(t.schedule.stages), t.schedule.seats_per_set
     if deals_for(games, per) < stages[-1] and games != t.games_asked:
-        raise CLIError(f"cannot resume {out}: --games {games:,} but the run has "
-                       f"{t.n_games:,} games already (asked {t.games_asked:,}): a run grows, "
-                       "it never shrinks", usage=True)  # fmt: skip
+        raise CLIError(f"cannot resume {out}: --games {games:,} is fewer than the "
+                       f"{t.n_games:,} games this run holds already (asked {t.games_asked:,}): "
+                       f"a run grows, it never shrinks: resume with --games {t.games_asked} or "
+                       "more, or drop --games", usage=True)  # fmt: skip
     wanted = grown_stages(stages, per, t.games_asked, games)
     return t if wanted == stages else t.with_stages(wanted)
 
@@ -142,6 +143,10 @@ def _words(value: Any, count: bool) -> str:
     if isinstance(value, list):
         return "/".join(map(str, value))
     return f"{value:,}" if count and isinstance(value, int) else str(value)
+
+
+_FLAGS = {"players": "--players", "games": "--games", "seed": "--seed", "other": "--rules"}
+"""The flag of each difference ``_differences`` names (by its first word)."""
 
 
 def _differences(stored: dict[str, Any], t: Any, games: bool) -> list[str]:
@@ -190,6 +195,9 @@ def finished_here(t: Any, out: Path, stored: dict[str, Any], request: Request, a
         what = said[0] if said[0].startswith("a run of") else f"another run ({'; '.join(said)})"
         if request.resume and said[0].startswith("a run of"):
             tail = f": 'leaves tournament --resume --out {shell_word(out)}' continues it"
+        elif request.resume:
+            flags = " and ".join(_FLAGS[d.split(" ")[0]] for d in said)
+            tail = f": drop {flags} to resume it, or choose another --out"
         elif not request.resume and _more_games(said, t, stored):
             what = f"this run with fewer games ({said[0]})"
             tail = (

@@ -6,14 +6,15 @@ field, the rule sets or sweep, the table sizes, games, the seed drawn, the sampl
 the ladder, the files loaded), written before any game is played, and, per rule set, the
 designers' files written with their checksums and the checksums of the run they were
 replayed from. On resuming, every option not given is read from it and every option given
-must agree (one line naming the option and both values); a state missing or not JSON is
-made again from the options given again and the runs' manifests (``rebuilt``: the seed, table
-sizes, games and --expert read from the runs, each of which must be of a rule set given).
-Each run then resumes as ``leaves tournament --resume`` does (its chunks verified against its
-manifest, a finished run playing nothing, an unfinished one only what it lacks); the
-designers' files of a rule set are kept where their checksums and their run's still match,
-else replayed; the report is built again from the runs, so it is the one an uninterrupted
-comparison writes.
+must agree (one line naming the option, both values and what to do); a state missing or not
+JSON is made again from the options given again and the runs' manifests (``rebuilt``: the
+seed, table sizes, games and --expert read from the runs, each of which must be of a rule set
+given; its line names which the options given make it, --rules or a --sweep of their values,
+whose runs are alike). Each run then resumes as ``leaves tournament --resume`` does (its
+chunks verified against its manifest, a finished run playing nothing, an unfinished one only
+what it lacks); the designers' files of a rule set are kept where their checksums and their
+run's still match, else replayed; the report is built again from the runs, so it is the one
+an uninterrupted comparison writes.
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -101,7 +102,7 @@ def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], di
             values["games_asked"] = values["games"]  # checked by what it plays: check_games
         elif name in given and (_plays(name, _kept(name, values[name]), sweep)
                                 != _plays(name, saved[name], sweep)):  # fmt: skip
-            from leaves_cli.resume import disagreement  # start-up: only a refusal needs it
+            from leaves_cli.resume_words import disagreement  # start-up: only a refusal needs it
 
             what = "strategies" if name == "specs" else flag  # the flag in both halves
             none = DEFAULT_FIELD if name == "specs" else f"no {flag}"
@@ -128,7 +129,7 @@ def check_games(request: Any, rules: Any, field: list[str], played: int) -> None
     again = Request.of({**request.values, "games": asked})
     if _tournaments([rules], field, again)[0].n_games == played:
         return
-    from leaves_cli.resume import disagreement  # start-up: only a refusal needs it
+    from leaves_cli.resume_words import disagreement  # start-up: only a refusal needs it
 
     raise disagreement(str(request.out), "--games", asked, "--games", request.games)
 
@@ -258,8 +259,8 @@ def rebuilt(out: Path, values: dict[str, Any], given: set[str], lost: _Lost
     every run there must be of a rule set given (``_refuse_other_rule_sets``).
     ``settle`` then holds the options given against it, and each run's resume the field and
     the rules against its manifest, before anything is played; its designers' measures are
-    replayed (none is recorded). With the line that says so; else ``lost``, or one line
-    saying what to do."""
+    replayed (none is recorded). With the line that says so, and what it resumes; else
+    ``lost``, or one line saying what to do."""
     from tournaments import storage
 
     runs = _run_options(out)
@@ -283,19 +284,27 @@ def rebuilt(out: Path, values: dict[str, Any], given: set[str], lost: _Lost
                        "there: give the comparison's options again with --resume (its "
                        "strategies, --rules or --sweep, and the others it was played with) to "
                        "make it again from them", usage=True)  # fmt: skip
-    _refuse_other_rule_sets(out, values, first, set(runs), how)
+    unplayed = _refuse_other_rule_sets(out, values, first, set(runs), how)
     opts = {n: _kept(n, values[n]) for n in SAVED if n not in FROM_RUNS}
+    what = "the --rules given, each against today's rules"  # the runs of both are alike
+    if values["sweep"] is not None:
+        from .variants_sweep import sweep_values
+
+        key, points = sweep_values(values["sweep"])
+        what = f"the --sweep given, {key} at {', '.join(points)}"
+    yet = _verb(unplayed, "has no run there yet and is", "have no run there yet and are")
+    what += f"; {', '.join(unplayed)} {yet} played now" if unplayed else ""
     note = (f"{out / STATE} {how}: made again from the options given and the manifests of its "
-            f"runs ({names})")  # fmt: skip
+            f"runs ({names}), which do not tell --rules from --sweep: it resumes {what}")  # fmt: skip
     return {"format": FORMAT, "options": {**opts, **first}, "designer": {}}, note
 
 
 def _refuse_other_rule_sets(out: Path, values: dict[str, Any], played: dict[str, Any],
-                            found: set[str], how: str) -> None:  # fmt: skip
+                            found: set[str], how: str) -> list[str]:  # fmt: skip
     """One line where a run in ``out`` is of no rule set given (--rules or --sweep, as the
     command makes their folders at the runs' table sizes and --expert): made again from
-    them, the state would start another comparison and leave that run out unsaid. A rule
-    set given with no run is one not begun, where every run there is of one given."""
+    them, the state would start another comparison and leave that run out unsaid. Returns
+    the rule sets given with no run: not begun, where every run there is of one given."""
     from leaves_cli.request import Request
 
     from .variants import _sets  # the one way the command makes its rule sets
@@ -305,9 +314,9 @@ def _refuse_other_rule_sets(out: Path, values: dict[str, Any], played: dict[str,
     taken: set[str] = set()
     names = [folder_name(str(rules), taken) for rules in _sets(request, played["players"])[0]]
     stray = sorted(found - set(names))
-    if not stray:
-        return
     unplayed = [name for name in names if name not in found]
+    if not stray:
+        return unplayed
     said = f"{', '.join(stray)} {_verb(stray, 'is', 'are')} there but not given"
     if unplayed:
         has = _verb(unplayed, "is given but has", "are given but have")

@@ -1,0 +1,93 @@
+"""How a resume words its refusal of an option given that the run does not have.
+
+One full sentence: the option as it was given (its flag, its key in the config file, a
+positional name), the run's own value, and what to do, which is to give the run's value again
+where it can be typed as it stands, or to leave the option out, as a resume reads it from the
+run: "--seed 2 differs from this run's seed 1: resume with --seed 1, or drop --seed".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import CLIError
+
+__all__ = ["again", "disagreement", "dropped", "words"]
+
+_TYPEABLE = re.compile(r"[\w.,=:+/-]+( --[\w-]+ [\w.,=:+/-]+)*")
+"""A value that advice may put after its flag as it stands: no space, quote or character a
+shell reads (the variants' rule sets joined by their flags, ``a --rules b``, too)."""
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, list | tuple) and not value)
+
+
+def words(value: Any, grouped: bool = True) -> str:
+    """A stored or given value as the error line prints it: a count with its digits grouped,
+    as every other line groups them (20,000,000); a seed (not ``grouped``) in full, as the
+    run's other lines print it."""
+    if _empty(value):
+        return "none"  # never nothing at all: 'the run has strategies ' named no value
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, int) and grouped:
+        return f"{value:,}"
+    return str(value)
+
+
+def dropped(named: str) -> str:
+    """What leaves out the option ``named`` (``resume._named``'s words): its flag dropped
+    ("--seed"), its key removed from the config file ("seed in c.toml"), both where both gave
+    it ("--rules after rules in c.toml"); a positional one ("strategies", "SPEC") not given."""
+    flag, after, rest = named.partition(" after ")
+    if after:
+        return f"{dropped(flag)} and {dropped(rest)}"
+    key, within, config = named.partition(" in ")
+    if within:
+        return f"remove {key} from {config}"
+    return f"drop {named}" if named.startswith("--") else f"give no {named}"
+
+
+def again(named: str, value: Any) -> str | None:
+    """What gives the run's ``value`` again by the option ``named``, or None where it cannot be
+    typed as it stands (none, on or off, a label with spaces, a value shown quoted) or the
+    option is positional (its labels need not be the specs that made them)."""
+    if _empty(value) or isinstance(value, bool):
+        return None
+    typed = ",".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
+    if not _TYPEABLE.fullmatch(typed):
+        return None
+    key, within, config = named.partition(" in ")
+    if within and " " not in key:
+        return f"set {key} to {typed} in {config}"
+    return f"resume with {named} {typed}" if re.fullmatch(r"--[\w-]+", named) else None
+
+
+def disagreement(out: Any, named: str, given: Any, field: str, stored: Any, none: str = "",
+                 retype: bool = True) -> CLIError:  # fmt: skip
+    """The one line refusing the option ``named``, given as ``given``, where the run in ``out``
+    holds ``stored`` (its ``field``, in the refusal's words); ``none``: the run's half where it
+    holds no value ('no --load', a default in words), rather than 'no {field}'; not ``retype``:
+    ``stored`` is no value to give again (labels, which need not be the specs that made them).
+    A switch typed (``--repeats``, ``--no-rows``) is named as typed, the run as played with it
+    or without."""
+    if isinstance(given, bool) and isinstance(stored, bool) and named.startswith("--"):
+        typed = named if given else f"--no-{named.removeprefix('--')}"
+        played = "with" if stored else "without"
+        return CLIError(f"cannot resume {out}: {typed} differs from this run, played {played} "
+                        f"{named}: drop {typed}", usage=True)  # fmt: skip
+    grouped = "seed" not in (field.lstrip("-"), named.lstrip("-"))  # a seed in full
+    if _empty(stored):
+        theirs = f"this run, which has {none or f'no {field}'}"
+    else:
+        theirs = f"this run's {field} {words(stored, grouped)}"
+    back, drop = again(named, stored) if retype else None, dropped(named)
+    return CLIError(
+        f"cannot resume {out}: {named} {words(given, grouped)} differs from {theirs}: "
+        f"{f'{back}, or {drop}' if back else drop}",
+        usage=True,
+    )
