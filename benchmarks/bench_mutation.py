@@ -88,6 +88,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         *_RULES,
         "tests/test_audit3_api.py",
         "tests/test_edge70_rules_core.py",
+        "tests/test_edge71_initial_hands.py",
     ),
     "leaves/legal.py": ("tests/test_boundaries_legal.py", *_RULES),
     "leaves/moves.py": ("tests/test_boundaries_moves.py", *_RULES),
@@ -255,6 +256,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_small64_nobody_won.py",
         "tests/test_edge67_findings_shown.py",
         "tests/test_edge68_findings_best_own_rate.py",
+        "tests/test_edge71_unranked_matches.py",
     ),
     "reports/findings.py": (
         "tests/test_edge67_findings_words.py",

@@ -23,9 +23,10 @@ import numpy as np
 from leaves import Action, PlayerView
 from leaves.actions import ACTIONS_BY_ID, shown
 from leaves.deal import check_seed
-from strategies import DEFAULT_GAME, Strategy, fresh, get, user_code
+from strategies import DEFAULT_GAME, Strategy, get, user_code
 from strategies.registry import OtherGameStrategy, title
 
+from .hooks import GameSeats
 from .observation import encode
 from .variants import action_id, n_action_ids
 
@@ -122,15 +123,15 @@ def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str]
     for PettingZoo's loop over ``interop.pettingzoo.env``: it reads the seat's view from the
     environment's state (what the seat may see, as its observation holds) and draws from a
     generator fixed by ``seed`` (a whole number >= 0, or None). A new game (a reset, whatever
-    its turns) gets a fresh strategy and the generator drawn from ``seed`` again, so a deal
-    played again is the same game, whatever was played before (as
-    ``interop.openspiel.StrategyBot`` restarts); an agent not to act (another's turn, or the
-    game over) is refused in one line."""
+    its turns) gets a fresh strategy a seat and the generator drawn from ``seed`` again, so a
+    deal played again is the same game, whatever was played before (as
+    ``interop.openspiel.StrategyBot`` restarts); the strategy's hooks run as
+    ``interop.hooks`` says (``end_game`` when the environment ends the game); an agent not to
+    act (another's turn, or the game over) is refused in one line."""
     # a Generator would be drawn on from game to game, not started again: games would differ
     seed = check_seed(seed, "seed", numpy_forms=False)
     base = thirteen_leaves_strategy(spec, "pettingzoo_policy")
-    seen: dict[str, Any] = {}  # per agent: the game it last acted in (its start), its strategy
-    game: list[Any] = [None, None]  # the game in play (its start) and its generator
+    game: list[Any] = [None, None]  # the game in play (its first state) and its seats
 
     def act(e: Any, agent: str) -> int:
         env = e.unwrapped
@@ -139,13 +140,10 @@ def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str]
         if state.is_terminal or seat != state.current_player:  # its view, another's actions
             now = "the game is over" if state.is_terminal else f"{env.agent_selection} is to act"
             raise ValueError(f"{agent} is not to act here: {now}")
-        view = state.view(seat)
-        last = seen.get(agent)
         # a new game is a new start (a turn going back misses a game of one turn dealt again)
-        if last is None or last[0] is not env.start:
-            last = seen[agent] = (env.start, fresh(base))
-        if game[0] is not env.start:  # every seat's draws in a game: one stream from the seed
-            game[:] = env.start, np.random.default_rng(seed)
-        return int(last[1].choose(view, tuple(state.legal_actions()), game[1]).id)
+        if game[0] is not env.start:
+            game[:] = env.start, GameSeats(base, seed)
+            env.at_end(game[1].end)  # this game's end, as the environment sees it
+        return int(game[1].choose(state, seat).id)
 
     return act

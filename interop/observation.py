@@ -66,6 +66,16 @@ STATE_LAYOUT: tuple[tuple[str, int], ...] = (
 """The global state's parts (``encode_state``), 217 entries."""
 
 
+def part(layout: tuple[tuple[str, int], ...], name: str) -> slice:
+    """Where the part ``name`` of ``layout`` (``LAYOUT`` or ``STATE_LAYOUT``) lies."""
+    start = 0
+    for key, size in layout:
+        if key == name:
+            return slice(start, start + size)
+        start += size
+    raise KeyError(name)
+
+
 def dtype(rules: Any = None) -> type[np.signedinteger]:
     """The observation's integer type under ``rules`` (any form ``Rules.of`` reads): int16,
     or int32 when the turn limit is past what int16 counts to (the round reaches limit + 1)."""

@@ -42,8 +42,6 @@ OpenSpiel's ``ISMCTSBot`` needs.
 from __future__ import annotations
 
 import base64
-import math
-import numbers
 import pickle
 from typing import Any
 
@@ -57,10 +55,13 @@ from leaves.actions import ACTIONS_BY_ID
 from leaves.deal import check_seed
 from leaves.ruleset import FEWEST_PLAYERS, counts_text
 from leaves.view import check_seat
-from strategies import Strategy, fresh
+from strategies import Strategy
 
 from .agents import thirteen_leaves_strategy
+from .hooks import GameSeats
+from .search_params import check_search
 from .spiel_observer import Observer
+from .spiel_worlds import since_deal
 from .variants import action_id, n_action_ids, openspiel_text, rules_text
 
 try:
@@ -220,19 +221,34 @@ class ThirteenLeavesState(pyspiel.State):
     def is_chance_node(self) -> bool:
         return self.state is None
 
+    def apply_action(self, action: Any) -> None:
+        """OpenSpiel's, but what is no action id of this game (-1, which its C++ refuses as
+        its invalid action in two lines, printed too; 4.5, text or a number past 64 bits,
+        refused by its binding over several) is refused first, in one line, nothing changed."""
+        if action.__class__ not in _WHOLE or not 0 <= action < self._ids:  # ids bound outcomes
+            move = action_id(action)
+            if move is None or not 0 <= move < self._ids:  # a whole number shown as one
+                raise self._not_here(shown(action if move is None else move, typed=False))
+            action = move
+        _APPLY(self, action)
+
+    def _not_here(self, action: Any) -> ValueError:
+        """The error for ``action`` (shown), which is no move or chance outcome here."""
+        if self.state is not None:
+            return ValueError(_not_an_id(action, self._ids))
+        outcomes = [outcome for outcome, _ in self.chance_outcomes()]
+        return ValueError(f"{action} is not a chance outcome here; they are {outcomes}")
+
     def _apply_action(self, action: int) -> None:
         action = int(action)
         if self.state is not None:  # an Action is applied quicker than its id
             if not 0 <= action < self._ids:  # 117, today, would be the pass taking nothing
-                raise ValueError(_not_an_id(action, self._ids))
+                raise self._not_here(action)
             self.state = self.state.apply(ACTIONS_BY_ID[action])
             self.moves.append(action)
             return
         if not self._is_outcome(action):  # nothing changes: a card not in the deck, no seat
-            raise ValueError(
-                f"{action} is not a chance outcome here; they are "
-                f"{[outcome for outcome, _ in self.chance_outcomes()]}"
-            )
+            raise self._not_here(action)
         if self.dealt < self._to_deal():
             self.hands[self.dealt % self.n][action] += 1
             self.dealt += 1
@@ -273,9 +289,10 @@ class ThirteenLeavesState(pyspiel.State):
         """A state the seat cannot tell from this one: the other hands drawn again,
         consistent with what the seat has seen (for ``ISMCTSBot``). Its history (and its
         serialization) is the drawn world's, dealt and played out afresh, not the true deal a
-        copy of this state would carry; at a position set up by hand, which no deal of the
-        game gives, it is empty, the world standing at the position. During the deal: the
-        other seats' cards so far drawn again from the rest of the deck, the seat's own kept."""
+        copy of this state would carry; at a position set up by hand (no deal of the game
+        gives it, or its moves are not known), it is empty, the world standing at the
+        position. During the deal: the other seats' cards so far drawn again from the rest of
+        the deck, the seat's own kept."""
         rng = np.random.default_rng(int(probability_sampler() * 2**53))
         if self.state is None:
             seat = check_seat(player_id, self.n)  # -1 would be the last seat's hand
@@ -305,7 +322,7 @@ class ThirteenLeavesState(pyspiel.State):
         no history: its hands as dealt (the seat's own too), its first player and moves."""
         self.dealt = self._to_deal()
         self.state = world
-        self.hands, self.first, moves = _since_deal(world, view)
+        self.hands, self.first, moves = since_deal(world, view)
         self.moves = [action for _, action in moves]
 
     def _played_out(self, world: leaves.State, view: PlayerView) -> ThirteenLeavesState:
@@ -314,15 +331,12 @@ class ThirteenLeavesState(pyspiel.State):
         player and plays the moves: the state ``apply_action`` would reach through that
         history, built at once from it (its serialization, with the fields set after). A
         position set up by hand (``State.initial`` of hands no deal of this game gives: an
-        endgame) has no deal to play out: its world stands at the position, as
-        ``set_position`` stands, with no history."""
-        hands, first, moves = _since_deal(world, view)
-        if len(moves) < view.turn:  # a position built from its dict form has none
-            raise ValueError(
-                f"cannot deal and play out a world for a position without its history: "
-                f"{view.turn} moves since the deal, {len(moves)} of them known"
-            )
-        if any(sum(hand) * self.n != self._deal_size for hand in hands):  # not this game's deal
+        endgame; ``State.from_dict``, which keeps no moves) has no deal to play out: its world
+        stands at the position, as ``set_position`` stands, with no history."""
+        hands, first, moves = since_deal(world, view)
+        if len(moves) < view.turn or any(  # its moves unknown, or not this game's deal
+            sum(hand) * self.n != self._deal_size for hand in hands
+        ):
             played = self.get_game().new_initial_state()
             played._stand_at(world, view)
             return played
@@ -351,30 +365,13 @@ def _not_an_id(action: int, ids: int) -> str:
 
 
 _CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+_APPLY = pyspiel.State.apply_action
+_WHOLE = frozenset({int, np.int64, np.int32})
+"""The types of the ids OpenSpiel's bots apply (numpy's draw an ``int64``): checked at once."""
 _DRAWN = tuple(f"{int(_CHANCE)}:{outcome}" for outcome in range(max(N_VALUES, MAX_PLAYERS)))
 """A chance outcome (a card's value, the first player) as a serialized history writes it."""
 _NO_FIELDS = base64.b64encode(pickle.dumps({})).decode()
 """A serialized state's Python fields, none: a state built from its history sets them after."""
-
-
-def _since_deal(world: leaves.State, view: PlayerView) -> tuple[list, int, list]:
-    """What the deal and the moves since gave ``world`` (a state ``view`` cannot tell from its
-    own): its hands as dealt, its first player, and its moves as (seat, action id) pairs."""
-    history = view.history
-    first = history[0][0] if history else view.current_player
-    return _as_dealt(world.hands, history), first, [(seat, a.id) for seat, a in history]
-
-
-def _as_dealt(hands: Any, history: Any) -> list[list[int]]:
-    """The hands as they were dealt: ``hands`` now with the public moves of ``history``
-    ((seat, action) pairs) undone; only plays and takes change a hand."""
-    dealt = [list(h) for h in hands]
-    for seat, action in history:
-        if action.is_play:
-            dealt[seat][action.value - 1] += action.count
-        elif action.taken is not None:
-            dealt[seat][action.taken - 1] -= 1
-    return dealt
 
 
 def register() -> None:
@@ -387,24 +384,35 @@ class StrategyBot(pyspiel.Bot):
     """Any of our strategies (a spec, class or instance) as an OpenSpiel bot for
     ``python_13_leaves``: it sees the seat's view of the game's state and draws from a
     generator fixed by ``seed``; ``restart`` or ``restart_at`` (a new game: OpenSpiel's
-    ``evaluate_bots`` starts each with it) gives it a fresh strategy and its generator drawn
-    from ``seed`` again, so a deal played again is the same game."""
+    ``evaluate_bots`` starts each with it) gives it a fresh strategy a seat and its generator
+    drawn from ``seed`` again, so a deal played again is the same game. The strategy's hooks
+    run as ``interop.hooks`` says: ``end_game`` when a move it plays or is told of
+    (``inform_action``) ends the game, else at the restart after, if the state it last saw
+    has reached the end since."""
 
     def __init__(self, spec: Any, seed: int | None = None):
         super().__init__()
 
         self._base = thirteen_leaves_strategy(spec, "StrategyBot")
         self._seed = check_seed(seed, "seed", numpy_forms=False)  # drawn from again each game
+        self._seen: ThirteenLeavesState | None = None  # the state it was last asked about
         self.restart()
 
     def restart(self) -> None:
-        self._strategy = fresh(self._base)
-        self._rng = np.random.default_rng(self._seed)
+        seen = self._seen
+        if seen is not None and seen.is_terminal():  # played on in place to its end since
+            self._seats.end(seen.state, seen.first)
+        self._seats, self._seen = GameSeats(self._base, self._seed), None
 
     def restart_at(self, state: Any) -> None:
         """A new game (OpenSpiel's ``evaluate_bots`` calls it first): as ``restart``; the
         strategy reads the position from each state it is asked about."""
         self.restart()
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """Another seat's move: the game's end when it ends it."""
+        if isinstance(state, ThirteenLeavesState) and state.state is not None:
+            self._after(state, action)
 
     def step(self, state: ThirteenLeavesState) -> int:
         if not isinstance(state, ThirteenLeavesState):  # a state of another game, or none
@@ -415,23 +423,19 @@ class StrategyBot(pyspiel.Bot):
         if seat < 0:  # a chance node (no leaves.State yet) or the end: one line, not deep inside
             where = "the end of the game" if state.is_terminal() else "a chance node (the deal)"
             raise ValueError(f"StrategyBot.step needs a seat to play, not {where}")
+        self._seen = state
+        action = self._seats.choose(state.state, seat).id
+        self._after(state, action)
+        return int(action)
+
+    def _after(self, state: ThirteenLeavesState, action: int) -> None:
+        """End the game for the seats it plays when ``action``, a legal move at ``state``,
+        ends it (anything else is left to ``apply_action`` to refuse)."""
         inner = state.state
-        view = inner.view(seat)
-        return int(self._strategy.choose(view, tuple(inner.legal_actions()), self._rng).id)
-
-
-def _real(value: Any) -> bool:
-    """Whether ``value`` is a real number (numpy's included), not a bool or text."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
-
-
-def _finite(value: numbers.Real) -> bool:
-    """Whether ``value`` is finite as the search's floats hold it: a whole number past a
-    float's range (about 1.8e308) is not (``math.isfinite`` raised OverflowError on it)."""
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
+        if not inner.is_terminal and action_id(action) in inner.legal_action_ids():
+            after = inner.apply(ACTIONS_BY_ID[action])
+            if after.is_terminal:
+                self._seats.end(after, state.first)
 
 
 class OpenSpielAgent(Strategy):
@@ -446,27 +450,7 @@ class OpenSpielAgent(Strategy):
     classifier = {"stochastic": True, "search": True}
 
     def __init__(self, bot: str = "ismcts", max_simulations: int = 100, uct_c: float = 2.0):
-        if bot not in ("ismcts", "mcts"):
-            raise ValueError(f"bot must be ismcts or mcts, got {shown(bot, typed=False)}")
-        count = action_id(max_simulations)  # an int: int() would take 2.5 and "9"
-        if count is None or count < 1:
-            if (
-                _real(max_simulations)
-                and max_simulations >= 1
-                and float(max_simulations).is_integer()
-            ):
-                raise ValueError(  # 1e9 is a float: say how to write it
-                    f"max_simulations must be a whole number >= 1 written as an int: "
-                    f"{shown(int(max_simulations), typed=False)}, "
-                    f"not {shown(max_simulations, typed=False)}"
-                )
-            raise ValueError(
-                f"max_simulations must be a whole number >= 1, "
-                f"got {shown(max_simulations, typed=False)}"
-            )
-        if not _real(uct_c) or not _finite(uct_c) or uct_c < 0:  # nan would search on
-            said = shown(uct_c, typed=False)
-            raise ValueError(f"uct_c must be a number >= 0 and finite, got {said}")
+        check_search(bot, max_simulations, uct_c)
         self._games: dict[tuple[int, Rules], Any] = {}
 
     def _game(self, view: PlayerView) -> Any:

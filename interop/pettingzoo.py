@@ -25,6 +25,7 @@ the next deal of the stream the last seed started (or of fresh entropy).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -42,10 +43,22 @@ import leaves
 from leaves.deal import check_seed
 from leaves.ruleset import counts_text
 
-from .observation import SIZE, bounds, encode, encode_state, state_bounds
+from .observation import (
+    LAYOUT,
+    SIZE,
+    STATE_LAYOUT,
+    bounds,
+    encode,
+    encode_state,
+    part,
+    state_bounds,
+)
 from .variants import action_id, n_action_ids, rules_of
 
 __all__ = ["env", "raw_env"]
+
+_TO_PLAY, _STATE_TO_PLAY = part(LAYOUT, "to_play"), part(STATE_LAYOUT, "to_play")
+"""Who is to play in an observation and in the global state: no one once a game is over."""
 
 
 def env(n_players: int = 4, rules: Any = None, render_mode: str | None = None,
@@ -53,9 +66,20 @@ def env(n_players: int = 4, rules: Any = None, render_mode: str | None = None,
     """The environment wrapped as PettingZoo's classic games are (illegal actions end the game
     with -1 for their player, actions out of range are refused, calls must come in order)."""
     e = raw_env(n_players, rules, render_mode, **rule_keys)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = _TerminateIllegal(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return _OrderEnforcing(e)
+
+
+class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ending of a game on an illegal action, told to ``raw_env`` (whose game,
+    left where the action was refused, knows no end) so that its ``at_end`` hooks run."""
+
+    def step(self, action: int | None) -> None:
+        ended = self._terminated
+        super().step(action)
+        if self._terminated and not ended:
+            self.unwrapped._ended()
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
@@ -114,11 +138,40 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._seeds = np.random.SeedSequence()
         self.game: leaves.State | None = None  # the game in play
         self.start: leaves.State | None = None
+        self._end_hooks: list[Callable[..., None]] = []  # the game in play's (``at_end``)
 
     def state(self) -> np.ndarray:
         """PettingZoo's global state: the whole position, every hidden card included
         (``encode_state``, in ``state_space``); the game itself is ``game``."""
-        return encode_state(self._started())
+        state = encode_state(self._started())
+        if self._cut_short() is not None:  # nobody is to play: the game is over
+            state[_STATE_TO_PLAY] = 0
+        return state
+
+    def at_end(self, hook: Callable[[leaves.State, int, int | None], None]) -> None:
+        """Call ``hook(final state, first player, forfeit seat or None)`` once, when the game
+        in play ends (at its last move, or on an illegal action under ``env()``); a reset
+        drops the hooks of the game it leaves."""
+        self._end_hooks.append(hook)
+
+    def _ended(self) -> None:
+        """The game in play is over: its ``at_end`` hooks run."""
+        forfeit = self._cut_short()
+        for hook in self._end_hooks:
+            hook(self.game, self.start.current_player, forfeit)
+
+    def _cut_short(self) -> int | None:
+        """The seat whose illegal action ended the game under ``env()`` (PettingZoo's wrapper
+        ends it from outside, every agent done or gone, the game left unfinished where the
+        action was refused); None while it goes on or once it ended by the rules."""
+        game = self.game
+        if game is None or game.is_terminal:
+            return None
+        if self.agents and not all(
+            self.terminations[a] or self.truncations[a] for a in self.agents
+        ):
+            return None
+        return game.current_player
 
     def observation_space(self, agent: str) -> spaces.Space:
         self._seat(agent)  # an unknown agent: one line naming the agents, not a KeyError
@@ -173,9 +226,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._started()
         seat = self._seat(agent)
         mask = np.zeros(self.n_actions, np.int8)
-        if not self.game.is_terminal and seat == self.game.current_player:
+        observation = encode(self.game.view(seat))
+        if self._cut_short() is not None:  # nobody is to play: the game is over
+            observation[_TO_PLAY] = 0
+        elif not self.game.is_terminal and seat == self.game.current_player:
             mask[list(self.game.legal_action_ids())] = 1
-        return {"observation": encode(self.game.view(seat)), "action_mask": mask}
+        return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
@@ -192,6 +248,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self.possible_agents[self.game.current_player]
+        self._end_hooks = []
 
     def step(self, action: int | None) -> None:
         self._in_play()  # once every dead agent has stepped: PettingZoo's wrapper only warns
@@ -215,6 +272,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         else:
             self.agent_selection = self.possible_agents[self.game.current_player]
         self._accumulate_rewards()
+        if self.game.is_terminal:
+            self._ended()
         if self.render_mode == "human":
             self.render()
 
@@ -227,6 +286,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             logger.warn("You are calling render method without specifying any render mode.")
             return None
         ends = (s.ends[0][0], s.ends[1][0]) if s.ends else ("-", "-")
+        cut = self._cut_short()
         lines = [
             f"turn {s.turn}, round {s.round}; table {list(s.table)} (ends {ends[0]}, {ends[1]})",
             "hands: " + ", ".join(f"player_{i}: {n}" for i, n in enumerate(s.hand_sizes)),
@@ -234,6 +294,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                           or "nobody"),
             (f"winner: player_{s.winner}" if s.winner is not None else
              f"stopped at the turn limit ({s.rules.turn_limit} turns)" if s.is_terminal else
+             f"ended by an illegal action of player_{cut}" if cut is not None else
              f"to play: player_{s.current_player}"),
         ]  # fmt: skip
         text = "\n".join(lines)

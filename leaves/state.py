@@ -170,19 +170,11 @@ class State(PublicFields):
                 f"hands must be one list of {N_VALUES} card counts per player, got {said}"
             ) from None
         if 2 <= len(rows) <= MOST_PLAYERS:  # fewer or more: from_dict names the hands
+            _held(rows, deck, undealt)  # the undealt pile is the rest: none was given to blame
             first_player = check_seat(first_player, len(rows), "first_player")
-        d = {
-            "hands": rows,
-            "table": [0] * N_VALUES,
-            "removed": [0] * N_VALUES,
-            "undealt": undealt,
-            "passed": [False] * len(rows),
-            "current_player": first_player,
-            "winner": None,
-            "turn": 0,
-            "round": 1,
-            "rules": rules.changes(),
-        }
+        d = {"hands": rows, "table": [0] * N_VALUES, "removed": [0] * N_VALUES,
+             "undealt": undealt, "passed": [False] * len(rows), "current_player": first_player,
+             "winner": None, "turn": 0, "round": 1, "rules": rules.changes()}  # fmt: skip
         return cls.from_dict(d)
 
     # ------------------------------------------------------------------ public properties
@@ -419,6 +411,18 @@ fields, then set its class to ``State``."""
 _set_legal = State._legal.__set__
 _set_key = State._key.__set__
 _set_history = State._history.__set__
+
+
+def _held(rows: list[list[Any]], deck: tuple[int, ...], undealt: list[int]) -> None:
+    """Refuse hands that each fit the deck (``from_dict`` names one that does not) but hold
+    more of a value together, leaving ``undealt`` (the rest) below 0: 'the hands hold 9 ...'."""
+    v = next((i for i in range(N_VALUES) if undealt[i] < 0), None)
+    fit = v is not None and all(len(h) == N_VALUES for h in rows)  # 13 counts, each in the deck
+    if fit and all(isinstance(c, Integral) and not isinstance(c, bool) and 0 <= c <= deck[i]
+                   for h in rows for i, c in enumerate(h)):  # fmt: skip
+        raise ValueError(
+            f"the hands hold {deck[v] - undealt[v]} cards of value {v + 1}; the deck has {deck[v]}"
+        )
 
 
 def _unpickle(d: dict[str, Any], moves: list[tuple[int, int]]) -> State:

@@ -61,6 +61,8 @@ ERROR_RATES = (0, 0.5)
 from here."""
 RATE_WORDS = "between {} and {}".format(*ERROR_RATES)
 """The range in the words of the help and of the refusal."""
+BOTH_SIDES = "both sides together: "
+"""Before the count of unfinished games: it counts SPEC's games and the baseline's."""
 
 
 class GauntletCommand(click.Command):
@@ -296,18 +298,21 @@ def _refuse_alike(probe: Any) -> None:
 
 
 def _answer(result: Any, path: Path, capped: str = "") -> None:
-    """Print the gauntlet's answer, what its forfeits mean first, then ``capped`` (fewer
-    players than --jobs asked, ``jobs_line``); exit 1 when every game of a side was forfeited
-    (nothing valid to compare)."""
+    """Print the gauntlet's answer, what its forfeits mean first, then how many games of
+    both sides stopped unfinished at the game's limits (the tournament's words:
+    ``reports.unfinished_line``), then ``capped`` (fewer players than --jobs asked,
+    ``jobs_line``); exit 1 when every game of a side was forfeited (nothing valid to compare)."""
     import reports
     from reports.gauntlet import nothing_valid, sentences
+    from reports.unfinished_line import unfinished_line
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     table = reports.gauntlet(result)
     lines, rec = sentences(table), _untested(path)
     if rec is not None and not table.attrs.get("nobody_won") and not _flat(table.iloc[0]):
         lines.append(_no_test_note(rec, path))  # no game won, no spread: the sentence says why
-    for line in lines:
+    lines.append(unfinished_line(result, who=BOTH_SIDES))
+    for line in filter(None, lines):  # "": no game stopped unfinished
         click.echo(line)
     if capped:
         click.echo(capped)

@@ -72,37 +72,12 @@ def _intervals(result: Any, rows: Any) -> tuple[dict[str, str], str | None, dict
 
 
 def _unfinished_line(result: Any, rows: Any) -> str:
-    """How many of the run's units stopped unfinished at the game's limits (at each, where the
-    game tells them apart) and how they count, in the findings' words
-    (``reports.findings.unfinished_words``): from the rows, or where there are none to read
-    (``rows`` a string), from the aggregates' counts; "" when none did, or neither tells
-    (rows not kept by a run written before those counts)."""
-    from reports.findings import overall, unfinished_words
+    """How many of the run's units stopped unfinished at the game's limits, and how they
+    count (``reports.unfinished_line``, the one wording of the gauntlet's and the tuning's
+    too): from the rows where read (``rows`` not a string), else from the aggregates."""
+    from reports.unfinished_line import unfinished_line
 
-    if isinstance(rows, str):
-        from reports.data import run_declaration
-        from tournaments.aggregates import limit_tests, unfinished_by_limit
-
-        agg = result.aggregates()
-        if "size_unfinished" not in agg:
-            return ""
-        declaration = run_declaration(result.manifest)
-        at = unfinished_by_limit(agg, limit_tests(declaration.limit_columns)) or ()
-        row = {"games": int(agg["size_games"].sum()),
-               "unfinished": int(agg["size_unfinished"].sum()),
-               "unfinished_won": int(agg["size_unfinished_won"].sum()),
-               **{f"unfinished_at_{i}": n for i, n in enumerate(at)}}  # fmt: skip
-    elif rows.unfinished.any():
-        from reports.tables import completion
-
-        row = overall(completion(rows))
-        declaration = rows.declaration
-    else:
-        return ""
-    if not int(row["unfinished"]):
-        return ""
-    text = unfinished_words(row, declaration)
-    return text[0].upper() + text[1:] + "."
+    return unfinished_line(result, None if isinstance(rows, str) else rows)
 
 
 def units(result: Any) -> str:

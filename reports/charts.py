@@ -102,12 +102,19 @@ def win_rates(summary: pd.DataFrame, ax: Axes | None = None, unit: str = "game")
                    label="fair share (1/players)")  # fmt: skip
     ax.set_yticks(y, names)
     ax.set_xlabel(f"win rate (share of {plural(unit)} won)")
-    ax.set_xlim(0, min(1.0, max(float(df["ci_high"].max()) * 1.15, 0.05)))
+    ax.set_xlim(0, _rate_span(df))
     ax.xaxis.set_major_formatter(_percent())
     ax.set_title("Win rate by strategy")
     ax.legend(**OUTSIDE)
     ax.grid(axis="x", alpha=0.3)
     return _fit(fig, ax)
+
+
+def _rate_span(df: pd.DataFrame) -> float:
+    """The win-rate axis's end: room past every bar, interval and fair-share tick drawn (a run
+    whose strategies all win less than the fair share still shows the tick its lead names)."""
+    drawn = df[[c for c in ("win_rate", "ci_high", "fair_share") if c in df]].to_numpy(float)
+    return min(1.0, max(float(np.nanmax(drawn, initial=0.0)) * 1.15, 0.05))
 
 
 def head_to_head(h2h: pd.DataFrame, ax: Axes | None = None) -> Figure:

@@ -121,20 +121,25 @@ def _best_worst(at: pd.DataFrame, k: int) -> str:
 SPREAD_FROM = 10  # fewer units: every length (up to 3) or the lowest and highest, not a range
 
 
-def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
+def _lengths(lengths: pd.DataFrame | None, d: Declaration,
+             done: pd.DataFrame | None = None) -> list[Finding]:  # fmt: skip
     """The first length column's median and spread (``_spread``), the second's mean (e.g.
-    turns, then rounds), per table size when the run mixes sizes."""
+    turns, then rounds), per table size when the run mixes sizes; ``done``: the completion
+    table, whose units stopped unfinished count in the lengths where they were cut."""
     if lengths is None or not len(lengths):
         return []
+    cut = {} if done is None else done.set_index(done["n_players"].astype(str))["unfinished"]
     first, *rest = d.length_columns
     by_n = lengths[(lengths["by"] == "n_players") & (lengths["measure"] == first)]
     if by_n["group"].nunique() > 1:
-        parts = [f"at {r['group']} players {_spread(r, first, d)}" for _, r in by_n.iterrows()]
+        parts = [f"at {r['group']} players {_spread(r, first, d, int(cut.get(r['group'], 0)))}"
+                 for _, r in by_n.iterrows()]  # fmt: skip
         return [Finding("lengths", f"{d.unit.capitalize()} length: " + "; ".join(parts) + ".")]
     rows = lengths[lengths["by"] == "all"].set_index("measure")
     if first not in rows.index:
         return []
-    text = f"{d.unit.capitalize()} length: {_spread(rows.loc[first], first, d)}"
+    said = _spread(rows.loc[first], first, d, int(cut.get("all", 0)))
+    text = f"{d.unit.capitalize()} length: {said}"
     if rest and rest[0] in rows.index:
         other, said = rows.loc[rest[0]], measure_words(rest[0])[0]
         text += (f", {_median(other['mean'])} {said}" if int(other["games"]) == 1
@@ -142,28 +147,46 @@ def _lengths(lengths: pd.DataFrame | None, d: Declaration) -> list[Finding]:
     return [Finding("lengths", text + ".")]
 
 
-def _spread(row: pd.Series, measure: str, d: Declaration) -> str:
+def _spread(row: pd.Series, measure: str, d: Declaration, cut: int = 0) -> str:
     """How long the units of a ``lengths`` row lasted, in words that hold for their count
     (``SPREAD_FROM``): 'the 2 rounds lasted 36 and 55 seconds'; the median with the lowest and
     highest; or with the 10th to 90th percentile range and the share of units in it
     (``p10_p90_share``: about 80% of many, any share of few or tied lengths). A length of 0
-    is said as under one (``_lasted``), never as none of a unit that took time."""
+    is said as under one (``_lasted``), never as none of a unit that took time. ``cut``: how
+    many of them stopped unfinished, each counted at the length it reached, short of its end:
+    their count said beside the median, which where half or more stopped so may be such a
+    length, so at least what they give ('lasts at least 28 turns on median'); where each
+    length is given, how many of them stopped so."""
     n, units = int(row["games"]), d.units(int(row["games"]))
+    cut = cut if 0 < cut <= n else 0
+    cut_words = (f"; {cut:,} of the {n:,} {units} ({share_pct(cut / n)}) stopped unfinished, "
+                 "counted at the length they reached" if cut else "")  # fmt: skip
     low, high = _median(row["min"]), _median(row["max"])
     if low == high:
         every = "the one" if n == 1 else ("both" if n == 2 else f"all {n:,}")
-        return f"{every} {units} lasted {_lasted([low], measure)}"
+        return f"{every} {units} lasted {_lasted([low], measure)}{_stopped(cut, n)}"
     if n <= 3:
         said = [row["min"], row["median"], row["max"]] if n == 3 else [row["min"], row["max"]]
-        return f"the {n} {units} lasted {_lasted([_median(x) for x in said], measure)}"
-    median = f"a {d.unit} lasts {_lasted([_median(row['median'])], measure)} on median"
+        lasted = _lasted([_median(x) for x in said], measure)
+        return f"the {n} {units} lasted {lasted}{_stopped(cut, n)}"
+    least = "at least " if cut and 2 * cut >= n else ""
+    median = f"a {d.unit} lasts {least}{_lasted([_median(row['median'])], measure)} on median"
     if n < SPREAD_FROM or "p10_p90_share" not in row:
-        return f"{median} (all {n:,} {units} between {low} and {high})"
+        return f"{median} (all {n:,} {units} between {low} and {high}{cut_words})"
     lo, hi = np.ceil(row["p10"] - 1e-9), np.floor(row["p90"] + 1e-9)  # whole lengths
     lo_, hi_ = fixed(lo, 0), fixed(hi, 0)  # never '-0' (ceil of -1e-9)
     at = (f"between {lo_} and {hi_}" if lo != hi
           else f"lasted {_lasted([lo_], measure) if lo_ == '0' else lo_}")  # fmt: skip
-    return f"{median} ({pct(row['p10_p90_share'])} of {units} {at})"
+    return f"{median} ({pct(row['p10_p90_share'])} of {units} {at}{cut_words})"
+
+
+def _stopped(cut: int, n: int) -> str:
+    """How many of ``n`` units whose every length is given stopped unfinished: ' (it stopped
+    unfinished)', ' (both ...)', ' (all ...)', ' (2 of them ...)'; '' where none did."""
+    if not cut:
+        return ""
+    who = "it" if n == 1 else "both" if cut == n == 2 else "all" if cut == n else f"{cut:,} of them"
+    return f" ({who} stopped unfinished)"
 
 
 def _lasted(figures: list[str], measure: str) -> str:
@@ -405,7 +428,7 @@ def _findings(tables: Mapping[str, pd.DataFrame], method: str,
         out += metagame_finding(tables, d)
         out += _seats(tables.get("seats"), d)
         out += _neighbours(tables.get("neighbours"), tables.get("summary"))
-    out += _lengths(tables.get("lengths"), d)
+    out += _lengths(tables.get("lengths"), d, tables.get("completion"))
     out += _outcomes(tables.get("outcomes"), d)
     out += _expert(tables.get(d.match_name), d, tables.get("summary"))
     if capped := capped_words(tables.get(f"{d.match_name}_lengths"), d):

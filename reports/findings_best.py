@@ -168,6 +168,19 @@ def nobody_won(summ: pd.DataFrame | None) -> bool:
     return summ is not None and len(summ) > 0 and "wins" in summ and summ["wins"].sum() == 0
 
 
+def _unranked(tables: Mapping[str, pd.DataFrame], d: Declaration) -> str:
+    """Why no strategy is ranked where no unit was won: every win rate is 0. Where matches
+    were won (an expert run: a match is won on its totals, a game's without a winner
+    included), only the game win rates are, and the match finding does rank."""
+    ex = tables.get(d.match_name)
+    if ex is None or not len(ex) or not ex["match_wins"].sum():
+        return (f"No strategy is ranked: no {d.unit} was won, so every win rate is 0 and win "
+                "rates cannot compare strategies, seats or neighbours.")  # fmt: skip
+    return (f"No strategy is ranked by its {d.unit} win rate: no {d.unit} was won, so every "
+            f"{d.unit} win rate is 0 and cannot compare strategies, seats or neighbours; "
+            f"{d.match_unit} win rates do compare strategies ({d.match_label}).")  # fmt: skip
+
+
 def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration) -> list[Finding]:
     """The best strategy and its margin over the next, among the strategies with a valid
     game (``reports.tables.ranked``); those without one are said to be left out."""
@@ -181,9 +194,7 @@ def best_finding(tables: Mapping[str, pd.DataFrame], method: str, d: Declaration
     void = summ[~summ["strategy"].isin(names)]
     summ = summ[summ["strategy"].isin(names)].reset_index(drop=True)
     if nobody_won(summ):
-        return [Finding("summary", f"No strategy is ranked: no {d.unit} was won, so every win "
-                                   "rate is 0 and win rates cannot compare strategies, seats "
-                                   "or neighbours.")]  # fmt: skip
+        return [Finding("summary", _unranked(tables, d))]
     top = summ.iloc[0]
     par = _par(top)  # beside the fair share where unfinished games count as nobody's win
     k = max(beside_digits(top["ci_low"], top["ci_high"], x)  # bounds apart from each

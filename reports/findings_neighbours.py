@@ -133,7 +133,8 @@ def _verdicts(pairs: pd.DataFrame, corrected: np.ndarray) -> str:
         return f"; not significant after correction over the {counted(n, 'pair')}: it may be chance"
     others = len(held) - 1
     if held[0] == 0:
-        return f"; it holds {over}" + (f", as do {others} other pair{'s' * (others > 1)}"
+        verb = "does" if others == 1 else "do"  # 'as does 1 other pair', 'as do 2 other pairs'
+        return f"; it holds {over}" + (f", as {verb} {counted(others, 'other pair')}"
                                        if others else "")  # fmt: skip
     r = pairs.iloc[0]
     text = f" that holds {over} ({p_text(corrected[held[0]])} corrected)"

@@ -81,8 +81,8 @@ are said to come to rest: one losing more is still leaving it, however small its
 however flat its fall looks at the horizon (at this rate a share moves 2% in another
 ``HORIZON``)."""
 GONE = 1e-300
-"""The share a strategy dropped from a mixture keeps (``rest``): 0 in every sum, but its
-log-share stays finite for the dynamics."""
+"""The share a strategy dropped from a mixture keeps (``rest``), and the least share the
+dynamics start from (one rounded to 0): 0 in every sum, but its log-share stays finite."""
 
 
 def shown(v: np.ndarray) -> np.ndarray:
@@ -241,8 +241,8 @@ class Fitness:
     def __call__(self, x: np.ndarray, gathered: np.ndarray) -> np.ndarray:
         """u (..., K): each pure strategy's expected payoff against mixtures ``x`` (..., K).
         The chance of each multiset of the others is a product of powers of the shares, taken
-        as a matrix product of log-shares (an absent strategy's 0 becomes 1e-300: 0 in effect)."""
-        logx = np.log(np.maximum(x, 1e-300))
+        as a matrix product of log-shares (an absent strategy's 0 becomes ``GONE``: 0 in effect)."""
+        logx = np.log(np.maximum(x, GONE))
         chance = self.coef * np.exp(logx @ self.others.T.astype(float))
         return np.einsum("...r,...rk->...k", chance, gathered)
 
@@ -263,7 +263,9 @@ def replicator(fit: Fitness, gathered: np.ndarray, starts: np.ndarray,
                times: np.ndarray = TIMES) -> np.ndarray:  # fmt: skip
     """Shares (T, B, K) at ``times`` of the replicator dynamics from each of ``starts`` (B, K)
     (interior mixtures), all integrated at once in log-shares (where a dying strategy falls
-    at a steady rate instead of vanishing into rounding); ``gathered`` is (R, K) or (B, R, K)."""
+    at a steady rate instead of vanishing into rounding); a share that has rounded to 0 (a
+    strategy an earlier pass took out) starts at ``GONE``, whose log is finite; ``gathered`` is
+    (R, K) or (B, R, K)."""
     from scipy.integrate import solve_ivp  # start-up: scipy loads for the dynamics only
 
     b, k = starts.shape
@@ -273,7 +275,8 @@ def replicator(fit: Fitness, gathered: np.ndarray, starts: np.ndarray,
         u = fit(x, gathered)
         return (u - (x * u).sum(axis=1, keepdims=True)).ravel()
 
-    sol = solve_ivp(rhs, (0.0, float(times[-1])), np.log(starts).ravel(), method="RK45",
+    y0 = np.log(np.maximum(starts, GONE)).ravel()
+    sol = solve_ivp(rhs, (0.0, float(times[-1])), y0, method="RK45",
                     t_eval=times, rtol=1e-7, atol=1e-9)  # fmt: skip
     if not sol.success:  # pragma: no cover - RK45 on a bounded right-hand side
         raise RuntimeError(f"replicator dynamics: {sol.message}")

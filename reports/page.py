@@ -213,10 +213,18 @@ def key_rows(name: str, df: pd.DataFrame) -> tuple[pd.DataFrame, str]:
 
 def _par_if_apart(top: pd.DataFrame) -> pd.DataFrame:
     """``top`` without its ``par`` column where it reads as ``fair`` in every row (every game
-    had one winner): one column of the fair share, not two alike; where they differ, both
-    (``column_notes`` says what par is)."""
-    same = {"fair", "par"} <= set(top.columns) and list(top["fair"]) == list(top["par"])
-    return top.drop(columns="par") if same else top
+    had one winner): one column of the fair share, not two alike; where they differ, both,
+    ``fair`` headed ``ONE_PER`` (the fair share is then par, as the lead says: ``column_notes``
+    says what par is)."""
+    if not {"fair", "par"} <= set(top.columns):
+        return top
+    if list(top["fair"]) == list(top["par"]):
+        return top.drop(columns="par")
+    return top.rename(columns={"fair": ONE_PER})
+
+
+ONE_PER = "1/players"
+"""The page's heading of a seats table's ``fair`` column beside a ``par`` apart from it."""
 
 
 def column_notes(df: pd.DataFrame, top: pd.DataFrame, unit: str = "game") -> str:
@@ -227,13 +235,14 @@ def column_notes(df: pd.DataFrame, top: pd.DataFrame, unit: str = "game") -> str
     measured = str(df.attrs.get("measured") or "")  # the match words end it where it has them
     measured = measured.removesuffix(words).removesuffix("; ") if words else measured
     notes = [measured] if measured else []
-    if {"fair", "par"} <= set(top.columns):
+    if {ONE_PER, "par"} <= set(top.columns):
         notes.append(PAR_MEANS.format(unit=unit))
     return "".join(f" ({n})" for n in notes) + unit_note(top)
 
 
-PAR_MEANS = ("par: the win rate if each {unit}'s wins went to its seats at random, below fair "
-             "where a {unit} counts as nobody's win, above it where tied players share a win")  # fmt: skip
+PAR_MEANS = ("par: the win rate if each {unit}'s wins went to its seats at random, below "
+             "1/players where a {unit} counts as nobody's win, above it where tied players "
+             "share a win")  # fmt: skip
 """What a page writes beside a table that shows ``par`` apart from ``fair``."""
 
 

@@ -1,29 +1,26 @@
 """The report page's sections: which there are for a run, in reading order, and the words
-around each table (what it is, how it is computed, the sentence that leads it); and the run
-in a few lines for the page's summary box."""
+around each table (what it is, how it is computed, the sentence that leads it); the run in a
+few lines for the page's summary box is ``reports.run_overview``'s."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from tournaments.declaration import Declaration, plural
-from tournaments.run_state import RunState
 
-from .data import Run
 from .declared import VALID
 from .expert import capped_words
 from .finding import and_words
 from .findings import key_findings, overall
 from .gauntlet import unshared, void_gauntlet
+from .lead_clauses import blank, cut_short, forfeits_out, no_intervals
 from .metagame_text import metagame_lead, metagame_sections
 from .neighbours import no_other_seat
 from .numbers import PERCENTAGE_POINTS, TOO_FEW, pct
 from .page import Section
 from .rating import order_note, readable
+from .run_overview import overview
 from .significance import PAIRED
 from .tables import decided
 
@@ -170,7 +167,8 @@ def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
         secs.append(
             Section(
                 "Seat and first-player advantage",
-                "Win rate by seat position relative to the first player, per player count.",
+                "Win rate by seat position relative to the first player, per player count; "
+                "fair = 1/players (headed 1/players in the key rows where par differs from it).",
                 [("seats", tables["seats"])],
                 ["seats"],
             )
@@ -231,8 +229,7 @@ LEADS = {
     "rating": "Rating from the whole finishing order, strongest on top, with 95% intervals.",
     "significance": "Which differences in win rate between the top strategies are real, "
     "and which could be chance: each is measured at the tables both sat at (the two win rates "
-    "there beside it, the second weighted by the first's seats), which is why it differs from "
-    "the difference of the summary's rates.",
+    "there beside it, the second weighted by the first's seats).",
     "head_to_head": "How often each strategy (row) finished ahead of each other one (column); "
     "the heatmap and the score column count ties as half.",
     "seats": "Win rate by seat position after the first player, per table size; dashed: the "
@@ -244,12 +241,9 @@ LEADS = {
     "interval excludes 0, or with no spread the sign test), not corrected for the many pairs "
     "(some stars are chance).",
 }
-NO_INTERVALS = " No 95% intervals: the run has too few deals for one (play more {units})"
-"""What the lead of a chart of rates adds where none has an interval (a tiny run): said, not
-drawn (``units``: what the game's rows are, in the plural)."""
-ALL_FORFEITED = (" No 95% intervals: every {unit} ended by a forfeit, so none counts toward one "
-                 "(fix the strategy and play the run again)")  # fmt: skip
-"""``NO_INTERVALS`` of a run whose every unit was forfeited: more of them are no remedy."""
+APART = ", which is why it differs from the difference of the summary's rates"
+"""What the differences' lead adds where a row's two win rates are not the summary's (a
+strategy that sat at tables the other did not): ``_apart``."""
 
 
 def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
@@ -269,15 +263,6 @@ def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
             f"outcomes' {plural(d.unit)} column counts every {d.unit}.")  # fmt: skip
 
 
-def _no_intervals(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
-    """Why no rate of the run has an interval, as a lead says it: too few deals, or (every
-    unit forfeited, ``completion``) nothing valid to count."""
-    row = overall(tables.get("completion"))
-    if row is not None and int(row["games"]) and int(row["forfeited"]) >= int(row["games"]):
-        return ALL_FORFEITED.format(unit=d.unit)
-    return NO_INTERVALS.format(units=d.units())
-
-
 def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     """The one sentence shown with a section's chart."""
     if not sec.tables:
@@ -288,7 +273,7 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         return (
             LEADS[name].split(", with 95% intervals")[0]
             + "."
-            + _no_intervals(tables, d)
+            + no_intervals(tables, d)
             + "; the orange tick is "
             + _fair_words(tables, d)
             + _pooled(tables, d)
@@ -301,17 +286,18 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
             f"{d.units()}, so the two cannot be compared (fix the strategy and play the run "
             "again)."
         )
+    lead = _apart(tables) if name == "significance" else LEADS.get(name, "")
     if name in ("significance", "gauntlet") and not tables[name]["p_value"].notna().any():
         which = "any difference" if name == "significance" else "the difference"  # none tested
         return (
-            LEADS[name]
+            lead
             + (f" This run cannot tell: it has {TOO_FEW} of {which} (play more {d.units()}).")
             + (_sides_apart(tables) if name == "significance" else "")
         )
     if name == "significance":
-        return LEADS[name] + _sides_apart(tables)
+        return lead + _sides_apart(tables)
     if name == "neighbours":
-        return LEADS[name] + _nothing_to_compare(tables[name])
+        return lead + _nothing_to_compare(tables[name]) + blank(tables, name, d)
     if name == "rating":
         return LEADS[name] + order_note(tables["summary"], tables["rating"])
     if name == "means":
@@ -319,16 +305,30 @@ def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     if name == "by_parameter":
         return f"Mean {rank} per {d.unit} of each strategy at each value of its parameters."
     if name in ("lengths", "outcomes"):
-        return f"How long a {d.unit} lasts, per table size."
+        return f"How long a {d.unit} lasts, per table size." + cut_short(tables, d)
     if name == d.match_name:
         return f"{d.match_title}: the final totals per strategy."
     if name.startswith("metagame_"):
         return metagame_lead(tables)
     if name == "seats":
-        return LEADS[name] + _seats_note(tables[name], d, _no_intervals(tables, d))
-    if name == "head_to_head" and "gauntlet" in tables:  # its two sides never meet
-        return LEADS[name] + unshared(tables["gauntlet"])
-    return LEADS.get(name, "")
+        return LEADS[name] + _seats_note(tables[name], d, no_intervals(tables, d))
+    if name == "head_to_head":  # a gauntlet's two sides never meet
+        apart = unshared(tables["gauntlet"]) if "gauntlet" in tables else ""
+        return lead + apart + forfeits_out(tables, d) + blank(tables, name, d)
+    return lead
+
+
+def _apart(tables: Tables) -> str:
+    """The differences' lead, with ``APART`` where some row's win rates are not the summary's
+    (on a run of one table they are the same, and the clause would say what is not so)."""
+    sig, summ = tables["significance"], tables["summary"]
+    if not {"a", "b", "win_rate_a", "win_rate_b"} <= set(sig.columns):  # no pair compared
+        return LEADS["significance"]
+    rate = summ.set_index("strategy")["win_rate"]
+    mine = np.concatenate([sig["win_rate_a"], sig["win_rate_b"]]).astype(float)
+    theirs = rate.reindex(np.concatenate([sig["a"], sig["b"]])).to_numpy(float)
+    differs = not np.isclose(mine, theirs, rtol=0.0, atol=1e-9).all()
+    return LEADS["significance"][:-1] + (APART if differs else "") + "."
 
 
 def _means_lead(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
@@ -342,7 +342,7 @@ def _means_lead(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     text = f"Mean {rank} per {d.unit} by strategy, best on top{with_them}."
     rates = tables["summary"].get("ci_low", pd.Series([0.0]))
     if not some and not rates.notna().any():
-        text += _no_intervals(tables, d) + "."
+        text += no_intervals(tables, d) + "."
     return text
 
 
@@ -451,49 +451,3 @@ def _match_text(d: Declaration, spec: dict) -> str:
         f"that held a forfeited {d.unit}, won by nobody), and its seats (more than its "
         f"{matches} where it held two seats at a table), which its wins, rates and means count."
     )
-
-
-def overview(run: Run, out: Path, state: RunState | None = None) -> list[tuple[str, str]]:
-    """The run in a few lines (the manifest itself is linked, not printed); with the run's
-    ``state``, how much of it was played first."""
-    g, man, d = run.games, run.manifest, run.declaration
-    items = [("game", d.title)]
-    if state is not None:
-        items.append(("played", state.extent()))
-    items.append((d.units(), f"{len(g):,}"))
-    items.append(("strategies", f"{len(g.labels)}: " + ", ".join(g.labels)))
-    counts = np.bincount(g.n_players.astype(np.int64))
-    items.append(
-        ("table sizes", ", ".join(f"{n} players: {c:,}" for n, c in enumerate(counts) if c))
-    )
-    settings = man.get("game_settings")  # what the game names in words (e.g. its rules)
-    if isinstance(settings, dict):
-        items += [(str(k), str(v)) for k, v in settings.items()]
-    if "seed" in man:
-        items.append(("seed", str(man["seed"])))
-    seating = man.get("seating_design")
-    if isinstance(seating, dict) and seating.get("kind"):
-        per_deal = sorted(set((seating.get("seatings_per_deal") or {}).values()))
-        each = f", {'/'.join(map(str, per_deal))} seatings per deal" if per_deal else ""
-        items.append(("seating", f"{seating['kind']}{each}"))
-    items.append(("design", "duplicate deals (deal column)" if g.deal is not None else "own deals"))
-    items.append(("unfinished", f"{int(g.unfinished.sum()):,}"))
-    items.append(("forfeited", f"{int(g.forfeited.sum()):,}"))
-    if isinstance(man.get("versions"), dict):
-        items.append(("versions", ", ".join(f"{k} {v}" for k, v in man["versions"].items())))
-    for key in ("wall_time_s", "wall_time", "wall_s", "elapsed_s"):
-        if key in man:
-            items.append(("wall time", f"{man[key]} s"))
-            break
-    for key in ("finished", "created"):
-        if man.get(key):
-            items.append(("date", str(man[key])))
-            break
-    if "expert" in man:
-        items.append(("expert", str(man["expert"])))
-    if run.path is not None:
-        items.append(("run directory", str(run.path)))
-        if (run.path / "manifest.json").exists():
-            link = os.path.relpath(run.path / "manifest.json", out.resolve())
-            items.append(("manifest", Path(link).as_posix()))
-    return items

@@ -244,10 +244,13 @@ def head_to_head(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     ``strategy`` finished ahead of ``opponent`` (a better rank value), behind, tied; ``ahead_rate`` =
     ahead / shared with a 95% interval over duplicate sets, and ``score`` = (ahead + ties/2) / shared.
     ahead(A,B) + ahead(B,A) + ties = shared. Rows in ``order`` (default: the summary's).
-    Long form; see :func:`head_to_head_matrix`."""
+    Games ended by a forfeit are left out (``Games.finished``), as from the paired comparisons:
+    a forfeiter is last by rule, not by play; a run every game of which was forfeited has no
+    rows. Long form; see :func:`head_to_head_matrix`."""
     g = as_games(data)
-    est, shared, ahead = _ahead_estimates(g)
     order = [g.labels.index(s) for s in (order or strength_order(g))]
+    g = g.finished()
+    est, shared, ahead = _ahead_estimates(g)
     rows = []
     for a in order:
         for b in order:

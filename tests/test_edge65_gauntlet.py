@@ -118,8 +118,10 @@ def test_a_sequential_gauntlet_nobody_won_says_its_test_weighed_nothing(
     said, err = _sequential_run(capsys, out, "--turn-limit", "1", "--max-games", "600",
                                 *baseline)  # fmt: skip
     lines = said.splitlines()
-    assert len(lines) == 3 and lines[0].startswith("greedy wins 0.0% "), said
+    assert len(lines) == 4 and lines[0].startswith("greedy wins 0.0% "), said
     assert lines[1] == NOBODY_WON.format(baseline=label, games=12), said
+    assert lines[2] == ("Both sides together: 24 games (100.0%) stopped unfinished at a limit of "
+                        "the game (1 turn a game) and count as nobody's win."), said  # fmt: skip
     assert "No test was made" not in said and "LLR" not in said, said
     assert ("batch 1: 12 games per side, none won by either side or the field: every duplicate "
             "set's difference is 0 whichever strategy is better, so the test stops here, "

@@ -88,11 +88,11 @@ def test_seats_show_one_fair_share_where_par_reads_as_fair():
 
 def test_seats_show_par_beside_fair_where_it_differs_and_say_what_it_is():
     top, _ = key_rows("seats", _seats(0.2391))
-    assert top[["fair", "par"]].iloc[0].tolist() == ["25.0%", "23.9%"]
+    assert top[["1/players", "par"]].iloc[0].tolist() == ["25.0%", "23.9%"]
     page = render_html("t", [], [Section("Seats", tables=[("seats", _seats(0.2391))])], {},
                        unit="round")  # fmt: skip
     note = ("<p class='note'>seats (par: the win rate if each round&#x27;s wins went to its "
-            "seats at random, below fair where a round counts as nobody&#x27;s win, above it "
+            "seats at random, below 1/players where a round counts as nobody&#x27;s win, above it "
             "where tied players share a win)</p>")  # fmt: skip
     assert note in page
 

@@ -187,7 +187,7 @@ def test_the_report_s_neighbour_finding_names_the_pairs_its_table_holds(runs):
     if lead.name == largest.name:
         others = len(held) - 1
         assert text.endswith(f"pairs, as do {others} other pairs." if others > 1 else
-                             "pairs, as do 1 other pair." if others else "pairs."), text  # fmt: skip
+                             "pairs, as does 1 other pair." if others else "pairs."), text  # fmt: skip
         return
     assert "neighbour effect that holds" in text, text
     if len(held) > 1:

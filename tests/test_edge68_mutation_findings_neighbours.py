@@ -56,8 +56,8 @@ def test_one_other_pair_that_holds_is_counted_as_one():
     largest leads, and 1 other pair holds."""
     text = _text([(*A_AFTER_B, 0.01), (*B_AFTER_A, 0.001), (*C_AFTER_A, 0.3)])
     assert text.startswith("Neighbours: a " + AFTER.format("b"))
-    assert text.endswith("it holds after Bonferroni correction over the 3 pairs, as do 1 other "
-                         "pair.")  # fmt: skip
+    assert text.endswith("it holds after Bonferroni correction over the 3 pairs, as does 1 "
+                         "other pair.")  # fmt: skip
 
 
 def test_two_other_pairs_that_hold_are_counted_as_two():
@@ -72,4 +72,4 @@ def test_of_two_equal_effects_the_surer_leads():
     surer, b after a, leads; p x 2 = 0.04 and 0.002: both hold."""
     text = _text([("a", "b", 0.06, 0.01, 0.11, 0.02), (*B_AFTER_A, 0.001)])
     assert text.startswith("Neighbours: b " + AFTER.format("a"))
-    assert text.endswith("over the 2 pairs, as do 1 other pair.")
+    assert text.endswith("over the 2 pairs, as does 1 other pair.")

@@ -273,15 +273,14 @@ def test_the_benchmark_times_this_module_and_a_copy_of_it_on_the_same_decisions(
     assert both["today"]["digest"] == both["before"]["digest"]
 
 
-def test_a_position_without_its_moves_cannot_be_resampled_and_says_so():
-    """A position built from its dict form has no history: ``ISMCTSBot``'s worlds (dealt and
-    played out again) cannot be drawn for it. One clear sentence, not an IndexError."""
+def test_a_position_without_its_moves_is_searched_where_it_stands():
+    """A position built from its dict form has no history: ``ISMCTSBot``'s worlds stand at
+    the position with no history (as ``set_position`` stands), and ``MCTSBot`` searches it."""
     inner = _position(4, 3, 20)
     bare = leaves.State.from_dict(inner.to_dict())
-    agent = OpenSpielAgent(bot="ismcts", max_simulations=5)
-    with pytest.raises(ValueError, match=r"20 moves since the deal, 0 of them known"):
-        agent.choose(bare.view(bare.current_player), bare.legal_actions(), np.random.default_rng(1))
-    chosen = OpenSpielAgent(bot="mcts", max_simulations=5).choose(
-        bare.view(bare.current_player), bare.legal_actions(), np.random.default_rng(1)
-    )
-    assert chosen in bare.legal_actions()  # MCTSBot searches the position itself
+    view = bare.view(bare.current_player)
+    for bot in ("ismcts", "mcts"):
+        chosen = OpenSpielAgent(bot=bot, max_simulations=5).choose(
+            view, bare.legal_actions(), np.random.default_rng(1)
+        )
+        assert chosen in bare.legal_actions()

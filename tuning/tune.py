@@ -123,6 +123,7 @@ def _verified(v: Verification | None, spec: str) -> list[str]:
         f"  tuned  {t.win_rate:.2%} {_rate_interval(t.ci_low, t.ci_high)}",
         f"  start  {st.win_rate:.2%} {_rate_interval(st.ci_low, st.ci_high)}",
         f"  paired difference {_paired(v)} over {counted(v.units, 'deal')}: {v.verdict}",
+        *([f"  both arms together: {v.unfinished}"] if v.unfinished else []),
     ]
 
 

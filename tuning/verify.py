@@ -27,6 +27,7 @@ from reports.numbers import (
     flat_sets,
     in_percentage_points,
 )
+from reports.unfinished_line import unfinished_clause
 from tournaments import TournamentResult
 
 __all__ = ["Arm", "Verification", "compare"]
@@ -60,6 +61,7 @@ class Verification:
     p_value: float
     units: int  # deals paired
     games_differing: int = -1  # games one arm won and the other did not (-1: not counted)
+    unfinished: str = ""  # both arms' games that stopped unfinished, in words ("": none)
 
     @property
     def flat(self) -> int:
@@ -161,7 +163,9 @@ def compare(
     start: tuple[str, str, TournamentResult],
     seed: int,
 ) -> Verification:
-    """Paired comparison of two (spec, label, result) arms played on the same seed."""
+    """Paired comparison of two (spec, label, result) arms played on the same seed, with how
+    many of their games stopped unfinished at the game's limits (the win rates count them as
+    the game does: a verdict drawn from games that never ended says so)."""
     gt, gs = _games(tuned[2], _played(*tuned[1:])), _games(start[2], _played(*start[1:]))
     if len(gt) != len(gs) or not gt["key"].equals(gs["key"]):
         raise RuntimeError("the verification arms did not play the same games: cannot pair them")
@@ -183,4 +187,5 @@ def compare(
         p_value=float(est.p_value()[0]),
         units=m,
         games_differing=int(np.count_nonzero(won_t != won_s)),
+        unfinished=unfinished_clause([tuned[2], start[2]]),
     )
