@@ -37,11 +37,12 @@ from .variants_sets import (
     Measure,
     decided,
     decided_sums,
+    forfeiters,
     measure,
     paired_sets,
     ratio,
 )
-from .variants_words import flat
+from .variants_words import EVERY_GAME, flat
 
 __all__ = [
     "GAMES_FILE",
@@ -60,7 +61,11 @@ GAMES_FILE = "designer_games.csv"
 """One row per replayed game: table, deal, n_players, finished and the ``TRACE_METRICS``."""
 RESTRICTED_FILE = "designer_restricted.csv"
 """One row per restricted replay: table, deal, n_players, restriction, meaning, strategy,
-base_win (the unrestricted strategy won that game in the run) and restricted_win."""
+base_win (the unrestricted strategy won that game in the run), restricted_win, and
+base_finished and restricted_finished (someone won the game: ``FINISHED``; a file written
+before them has neither)."""
+FINISHED = ("base_finished", "restricted_finished")
+"""The restricted file's columns that say which games finished, base's and restricted's."""
 TRACE_METRICS = ("lead_changes", "drama", "comeback", "decided_at")
 SHARE_METRICS = ("comeback",)
 """Trace measures that are shares of games (Wilson intervals); the others are means."""
@@ -154,26 +159,43 @@ def trace_measures(df: pd.DataFrame) -> list[Measure]:
     return [m for m in out if m is not None]
 
 
-def restricted_measures(df: pd.DataFrame) -> list[Measure]:
-    """Per restriction: the unrestricted strategy's win rate less the restricted one's, over
-    the same games (its seats, deals and opponents), in ``RESTRICTED_FILE``'s rows. A
-    restriction under which no replayed game was won by the strategy, restricted or not
-    (every game stopped unfinished at a short turn limit, say), is not measured: there was no
-    win to lose, and a cost of 0 with no spread would read as a measure of too few deals
-    (the variants' words say why it is missing: ``reports.variants_text``)."""
+def restricted_measures(df: pd.DataFrame, unfinished: bool = False) -> list[Measure]:
+    """Per restriction: the unrestricted strategy's win rate less the restricted one's, on
+    the same deals (its seats, deals and opponents), in ``RESTRICTED_FILE``'s rows, each over
+    its finished games (``FINISHED``; as the skill spread counts them: an unfinished game,
+    nobody's win, would shrink the cost by the share a turn limit stops); over every game
+    in a file written before those columns, an unfinished game nobody's win (its detail says
+    so, ``EVERY_GAME``, where some game of the run was ``unfinished``). A restriction under
+    which no replayed game was won by the strategy, restricted or not (every game stopped
+    unfinished at a short turn limit, say), is not measured: there was no win to lose, and a
+    cost of 0 with no spread would read as a measure of too few deals (the variants' words
+    say why it is missing: ``reports.variants_text``)."""
     out = []
     for name, rows in df.groupby("restriction", sort=True):
         if not won_any(rows):
             continue
         d = sample_design(rows["table"], rows["deal"], rows["n_players"])
-        x = rows["base_win"].to_numpy(float) - rows["restricted_win"].to_numpy(float)
-        got = ratio(d, d.of_game, x, np.ones(x.size, bool), np.ones(d.key.size, bool))
+        base, restricted = (_win_rate(d, rows, side) for side in ("base", "restricted"))
+        if base is None or restricted is None:
+            continue
+        got = (base[0] - restricted[0], base[1], base[2] - restricted[2], len(rows))
+        every = unfinished and not set(FINISHED) <= set(rows.columns)
         detail = f"{rows['strategy'].iloc[0]}: {rows['meaning'].iloc[0]}"
-        m = measure(
-            d, f"restricted_{name}", "all", got, False, detail=detail, bounds=RATE_DIFFERENCE
-        )
+        m = measure(d, f"restricted_{name}", "all", got, False,
+                    detail=detail + (EVERY_GAME if every else ""), bounds=RATE_DIFFERENCE)  # fmt: skip
         out += [m] if m is not None else []
     return out
+
+
+def _win_rate(d: Design, rows: pd.DataFrame,
+              side: str) -> tuple[float, np.ndarray, np.ndarray, int] | None:  # fmt: skip
+    """``side``'s ('base', 'restricted') win rate over its finished games as a ratio over all
+    the duplicate sets (so the two sides' contributions line up set by set), every game where
+    the file does not say which finished; None where none did."""
+    won = rows[f"{side}_win"].to_numpy(float)
+    col = f"{side}_finished"
+    counted = rows[col].to_numpy(float) > 0 if col in rows else np.ones(won.size, bool)
+    return ratio(d, d.of_game, won, counted, np.ones(d.key.size, bool))
 
 
 def won_any(rows: pd.DataFrame) -> bool:
@@ -191,7 +213,7 @@ def file_measures(run: Run) -> list[Measure]:
         out += trace_measures(games)
     restricted = _read(run.path, RESTRICTED_FILE)
     if restricted is not None:
-        out += restricted_measures(restricted)
+        out += restricted_measures(restricted, bool(run.games.unfinished.any()))
     return out
 
 
@@ -199,9 +221,13 @@ def ladder_measures(d: Design, order: list[str]) -> list[Measure]:
     """The skill ladder's steps: for strategies adjacent in ``order`` (strongest first; the
     default rules' order, so every rule set measures the same steps), the win rate of the
     stronger less the weaker's, paired within the duplicate sets where both sat (as the
-    skill spread is: games ended by a forfeit, and strategies that forfeited, left out)."""
+    skill spread is: games ended by a forfeit left out). A strategy that forfeited a game has
+    no step (``decided_sums`` leaves it out): it leaves the order before neighbours pair, so
+    the strategies either side of it make a step; the caller leaves out every rule set's
+    forfeiters (``reports.variants.ladder_rungs``), so that every rule set's steps pair."""
     g = d.g
-    rungs = [s for s in order if s in g.labels]
+    broken = {g.labels[c] for c in forfeiters(g)}
+    rungs = [s for s in order if s in g.labels and s not in broken]
     if len(rungs) < 2 or not decided(g).any():  # no game won: every rate is nobody's
         return []
     sums = decided_sums(d)  # a forfeited game says nothing of skill
@@ -214,7 +240,8 @@ def paired_measure(d: Design, sums, metric: str, position: int,
                    pair: tuple[str, str]) -> Measure | None:  # fmt: skip
     """The win rate of ``pair``'s first less its second's, paired within the duplicate sets
     where both sat (``paired_sets``; None where they shared none), as a measure whose games
-    are the games both sat at (a set holds several: the reader counts games, not sets)."""
+    are the games both sat at that ``sums`` counts (``decided_sums``: the finished ones; a set
+    holds several: the reader counts games, not sets)."""
     g = d.g
     a, b = (g.labels.index(s) for s in pair)
     got = paired_sets(d, sums, a, b)
@@ -222,7 +249,7 @@ def paired_measure(d: Design, sums, metric: str, position: int,
         return None
     value, key, stratum, u = got
     seats = g.seats
-    together = ~g.forfeited & (seats == a).any(axis=1) & (seats == b).any(axis=1)
+    together = decided(g) & (seats == a).any(axis=1) & (seats == b).any(axis=1)
     return Measure(metric, "all", position, value, key, stratum, u, False, int(together.sum()),
                    detail=" - ".join(pair), pooled=d.pooled, bounds=RATE_DIFFERENCE)  # fmt: skip
 

@@ -5,6 +5,7 @@ where the replayed sample comes from (how many games and duplicate sets)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from .numbers import (
     p_text,
     signed_points,
 )
-from .variants_words import change, missing, others
+from .variants_words import change, in_finished, missing, others
 
 __all__ = [
     "baseline_designer",
@@ -85,8 +86,9 @@ def _effect(look: Any, key: tuple, bracket: bool = True) -> str:
     The gain is written with its interval's decimals (``apart_digits``), as a cost is
     (``look.shown``): never '0.1 percentage points [-0.04, +0.25]'."""
     r = look.m[key]
+    games = in_finished(look, key[0], r.get("detail", ""))
     if r["value"] >= 0:
-        return f"costs it {look.shown(key, bracket=bracket)} of win rate"
+        return f"costs it {look.shown(key, bracket=bracket)} of win rate{games}"
     lo, hi = -r["ci_high"], -r["ci_low"]  # the cost's interval turned round: the gain's
     k = apart_digits(lo, hi)
     gain = in_percentage_points(fixed(-100 * r["value"], k))
@@ -94,7 +96,7 @@ def _effect(look: Any, key: tuple, bracket: bool = True) -> str:
         gain += (
             f" {interval(lo, hi, digits=k) if lo > 0 else difference_interval(lo, hi, digits=k)}"
         )
-    return f"raises its win rate by {gain}"
+    return f"raises its win rate{games} by {gain}"
 
 
 def designer_parts(look: Any, rules: str, base: str) -> list[tuple[str, list[str]]]:
@@ -125,24 +127,28 @@ def _cost(look: Any, key: tuple) -> str:
     each table, where the sets lie at several, ``missing``)."""
     r = look.m[key]
     head = f"{_restricting(r)} costs it"
+    games = in_finished(look, key[0], r.get("detail", ""))
     if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
         said = missing(r)
         within = " of each table" if said == NO_SPREAD_WITHIN else ""
         why = "too few deals" if said == TOO_FEW else f"no spread between the deals{within}"
         return (f"{_restricting(r)}: {why} to tell what it costs it "
-                f"({look.shown(key)} of win rate, no interval)")  # fmt: skip
+                f"({look.shown(key)} of win rate{games}, no interval)")  # fmt: skip
     if r["ci_low"] > 0 or r["ci_high"] < 0:
         return f"{_restricting(r)} {_effect(look, key)}"
-    return f"{head} no clear win rate ({look.shown(key, sign='+')})"
+    return f"{head} no clear win rate{games} ({look.shown(key, sign='+')})"
 
 
-def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
+def ladder_sentence(ladder: pd.DataFrame, labels: list[str], left_out: Sequence[str] = (),
+                    games: str = "") -> str:  # fmt: skip
     """How many skill levels each rule set tells apart at least (a one-sided bound, at least
     95% sure: ``reports.designer_measures.ladder_table``), in the same words for every rule
     set (a run too small to test any step says so, whichever rule set it is); the pairs a
     rule set orders the other way round, significantly (no level: its order differs from the
     ladder's); and which steps of the default rules' ladder are not significant, each with
-    what it would need to be."""
+    what it would need to be. ``left_out``: the strategies it leaves out under every rule set,
+    as they forfeited games (``reports.variants.ladder_rungs``), named; ``games``: which games
+    the steps' win rates count where some rule set left games unfinished (``in_finished``)."""
     base = labels[0]
     per = {rules: grp for rules, grp in ladder.groupby("rules", sort=False)}
     own = per.get(base, ladder.iloc[:0])
@@ -151,8 +157,9 @@ def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
     others = "; ".join(f"{rules}: {_told_short(per[rules])}" for rules in labels[1:]
                        if rules in per)  # fmt: skip
     head = (
-        "The skill ladder (the field in the default rules' order of strength, each step "
-        "a strategy over the next, paired by deal"
+        "The skill ladder (the field in the default rules' order of strength"
+        + _left_out(left_out)
+        + f", each step a strategy over the next{games}, paired by deal"
         + (f", Holm over the {counted(len(own), 'step')}): " if len(own) else "): ")
     )
     levels, rungs = _levels(own)
@@ -173,6 +180,14 @@ def ladder_sentence(ladder: pd.DataFrame, labels: list[str]) -> str:
         what = "" if told == NONE_APART else " not significant"
         text += f"; the {'step' if len(flat) == 1 else 'steps'}{what}: {', '.join(flat)}"
     return text + (f"; {others}." if others else ".")
+
+
+def _left_out(names: Sequence[str]) -> str:
+    """', flaky left out under every rule set as it forfeited games', or '' for none."""
+    if not names:
+        return ""
+    verb = "it" if len(names) == 1 else "they"
+    return f", {_and(list(names))} left out under every rule set as {verb} forfeited games"
 
 
 BOUND = (

@@ -15,7 +15,7 @@ their intervals, and the key findings in words first (``reports.variants_text``)
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -129,6 +129,23 @@ def _run_row(label: str, run: Run, out: Path | None) -> dict:
             "changes": _changes(run.manifest, spec)}  # fmt: skip
 
 
+TODAYS = ("today's rules", "none")
+"""What ``_changes`` says of a run played under the game's own rules (a game that records no
+rules changed none)."""
+
+
+def _check_baseline(runs: list[tuple[str, Run]]) -> None:
+    """Refuse a first run played under other rules than today's: the comparison's words call
+    the first run 'the default rules' and every difference one to them."""
+    label, run = runs[0]
+    spec = run.manifest.get("spec", {}) if isinstance(run.manifest, dict) else {}
+    played = _changes(run.manifest, spec)
+    if played not in TODAYS:
+        raise ReportError(f"the first run ({label}) was played under {played}, not today's "
+                          "rules: the comparison measures every other run against the default "
+                          "rules, so give a run of today's rules first")  # fmt: skip
+
+
 def _changes(manifest: object, spec: dict) -> str:
     """The rules a run was played under in the game's own words, as it names them
     (``game_settings``: 'hand_size=3:10/4:11', 'min_count=off', "today's rules"); where the run
@@ -147,6 +164,17 @@ def ladder_order(run: Run, rungs: Sequence[str] | None = None) -> list[str]:
     return [s for s in order if rungs is None or s in rungs]
 
 
+def ladder_rungs(runs: Sequence[tuple[str, Run]],
+                 rungs: Sequence[str] | None = None) -> tuple[list[str], list[str]]:  # fmt: skip
+    """The skill ladder's rungs, strongest first in the first run's order (``ladder_order``),
+    and those left out of it: a strategy that forfeited a game under any rule set has no step
+    there (the games it finished ended before it broke), so it leaves every rule set's ladder
+    and its neighbours make a step, the same in every rule set, so the steps pair."""
+    broken = {r.games.labels[c] for _, r in runs for c in forfeiters(r.games)}
+    order = ladder_order(runs[0][1], rungs)
+    return [s for s in order if s not in broken], [s for s in order if s in broken]
+
+
 def variant_tables(runs: Sequence[tuple[str, Run]], out: Path | None = None,
                    ladder: Sequence[str] | None = None) -> tuple[Tables, str]:  # fmt: skip
     """The comparison's tables (``variants_metrics``, ``variants_differences``,
@@ -154,7 +182,7 @@ def variant_tables(runs: Sequence[tuple[str, Run]], out: Path | None = None,
     measured, in words. The first run is the baseline; ``ladder``: the skill ladder's rungs
     (default: the whole field)."""
     labels = [label for label, _ in runs]
-    order = ladder_order(runs[0][1], ladder)
+    order, _ = ladder_rungs(runs, ladder)
     per = [measures(run, order) for _, run in runs]
     metrics = [
         row for label, ms in zip(labels, per, strict=True) for row in _metric_rows(label, ms)
@@ -196,7 +224,8 @@ def _method(paired: list[bool], runs: Sequence[tuple[str, Run]]) -> str:
 
 def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Path,
                           fmt: str = "html", notes: Sequence[str] = (), sweep: Sweep | None = None,
-                          ladder: Sequence[str] | None = None) -> Path:  # fmt: skip
+                          ladder: Sequence[str] | None = None,
+                          todays: Mapping[str, Sequence[int]] | None = None) -> Path:  # fmt: skip
     """Compare the runs of one field under several rule sets and return the page's path.
 
     ``runs``: (label, run directory) per rule set, the default rules first (the baseline;
@@ -207,10 +236,13 @@ def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Pat
     variants_turns.csv, variants_runs.csv, the per-section tables and charts/*.png.
     ``notes``: sentences added to the findings (what the caller did, e.g. added random to the
     field). ``sweep``: the runs are the points of a sweep over one key (variants_sweep.csv and
-    a chart of every measure against the value); ``ladder``: the skill ladder's rungs.
+    a chart of every measure against the value); ``ladder``: the skill ladder's rungs;
+    ``todays``: per label, the table sizes at which that rule set plays as today's rules (a
+    sweep's own ``Sweep.todays`` join them), which the findings say instead of a difference.
     The designers' measures of runs whose folders hold a replayed sample
     (``reports.designer_measures``) join the measures. Raises ReportError (one line) for
-    fewer than two runs or a run it cannot read."""
+    fewer than two runs, a run it cannot read or a first run not played under today's rules
+    (the words call it the default rules)."""
     start = time.perf_counter()
     if fmt not in ("html", "md"):
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
@@ -220,13 +252,15 @@ def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Pat
     out = Path(out)
     loaded = [(label, load_run(path)) for label, path in _unique(runs)]
     _check_games(loaded)
+    _check_baseline(loaded)
     tables, method = variant_tables(loaded, out, ladder)
     labels = [label for label, _ in loaded]
     if sweep is not None:
         tables["variants_sweep"] = sweep_table(tables["variants_metrics"],
                                                tables["variants_differences"], sweep, labels[0])  # fmt: skip
     said = findings(tables["variants_metrics"], tables["variants_differences"], labels, method,
-                    tables["variants_ladder"])  # fmt: skip
+                    tables["variants_ladder"], ladder_rungs(loaded, ladder)[1],
+                    _todays(todays, sweep))  # fmt: skip
     said += [(b, []) for b in [*notes, *_field_notes(loaded)]]
     bullets = [text for text, _ in said]
     secs = page_sections(tables, Rows(tables), labels, said)
@@ -239,6 +273,16 @@ def build_variants_report(runs: Sequence[tuple[str, str | Path]], out: str | Pat
                 df.to_csv(out / f"{name}.csv", index=False)
     (out / "findings.txt").write_text("\n".join(bullets) + "\n", encoding="utf-8")
     return write_variants_page(out, fmt, tables, secs, loaded, start)
+
+
+def _todays(todays: Mapping[str, Sequence[int]] | None,
+            sweep: Sweep | None) -> dict[str, tuple[int, ...]]:  # fmt: skip
+    """Per label, the table sizes at which its rule set plays as today's rules: ``todays``
+    and, for a sweep, each value's (``Sweep.todays``) under its point's label."""
+    out = {label: tuple(sizes) for label, sizes in (todays or {}).items() if sizes}
+    for value, label in sweep.points if sweep is not None else []:
+        out.setdefault(label, tuple(sweep.todays.get(value, ())))
+    return {label: sizes for label, sizes in out.items() if sizes}
 
 
 def _unique(runs: Sequence[tuple[str, str | Path]]) -> list[tuple[str, str | Path]]:

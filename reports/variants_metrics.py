@@ -120,10 +120,13 @@ def _seat_measures(d: Design) -> list[Measure]:
 def _skill_measures(d: Design) -> list[Measure]:
     """The spread between the best and the worst strategy (the summary's order): over the
     duplicate sets where both sat, the mean of (best's win rate - worst's), as the report's
-    significance table pairs them; and the best's rate of finishing ahead of random. Games
-    ended by a forfeit say nothing of the rules and are left out, and so is a strategy that
-    forfeited a game (the games it finished ended before it broke: ``forfeiters``); where no
-    game was won (every one unfinished) neither is measured: every rate is nobody's."""
+    significance table pairs them, over the finished games (``decided_sums``: an unfinished
+    game, nobody's win, would shrink the spread by the share a turn limit stops; the seats'
+    edges leave it out too); and the best's rate of finishing ahead of random, over every
+    game (an unfinished one ranks them by what they hold at the limit, as the head-to-head
+    table does). Games ended by a forfeit say nothing of the rules and are left out, and so
+    is a strategy that forfeited a game (the games it finished ended before it broke:
+    ``forfeiters``); where no game was won (every one unfinished) neither is measured."""
     g = d.g
     if not decided(g).any():
         return []

@@ -79,7 +79,9 @@ TOPICS: list[tuple[str, str, str, list[str], list[str], tuple]] = [
      ("turns", "Mean turns per game")),
     ("How much skill matters",
      "The spread: the best strategy's win rate less the worst's (the run's own order), paired "
-     f"within the duplicate sets where both sat, in {PERCENTAGE_POINTS}; how often the best "
+     f"within the duplicate sets where both sat, in {PERCENTAGE_POINTS}, over the games someone "
+     "won (unfinished games left out, as the seats' edges leave them; so are the ladder's "
+     "steps); how often the best "
      "strategy other than random finishes ahead of random in the games they share (per "
      "pair of their seats where a table seats one of them twice: the head-to-head table's "
      "ahead rate), in percent; and the skill ladder: the field in the "
@@ -206,8 +208,11 @@ def _restricted(tables: Tables, labels: list[str]) -> Section:
         "After Jaffe et al. (2012): the strategy restricted (by default weighted) plays in its "
         "own seats of a sample of the run's games, on the same deals against the same "
         "opponents, with its best action the restriction allows; the cost is its win rate "
-        f"in the run less the restricted one's, in {PERCENTAGE_POINTS} (a large cost: the game "
-        "rewards what the restriction forbids; none: that freedom does not matter). " + CLEAR,
+        "in the run less the restricted one's, each over its games someone won (unfinished "
+        "games left out, as the seats' edges leave them; a sample written before the replays "
+        "recorded which finished counts every game, and its findings say so), in "
+        f"{PERCENTAGE_POINTS} (a large cost: the game rewards what the restriction forbids; "
+        "none: that freedom does not matter). " + CLEAR,
         [("variants_restricted", table)] if len(table.columns) > 1 else [],
         ["restricted"],
         lead=lead,

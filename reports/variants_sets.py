@@ -135,13 +135,16 @@ def forfeiters(g: Games) -> np.ndarray:
 
 
 def decided_sums(d: Design) -> Sums:
-    """Per (strategy, duplicate set): wins and seats over the games not ended by a forfeit
-    (one says nothing of the rules; an unfinished game counts as nobody's win, as in the
-    run's report), the strategies that forfeited a game left out (``forfeiters``)."""
+    """Per (strategy, duplicate set): wins and seats over the games someone won (``decided``),
+    the strategies that forfeited a game left out (``forfeiters``). A game ended by a forfeit
+    says nothing of the rules; an unfinished one is nobody's win, and counted it would shrink
+    every win rate and every gap between them by the share of games a turn limit stops, which
+    says how often games finish, not how much skill matters: the skill measures count the
+    finished games, as the seats' edges do."""
     broken = forfeiters(d.g)
 
     def code(b: Games, s: int) -> np.ndarray:
         c = b.seats[:, s].astype(np.int64)
-        return np.where(~b.forfeited & ~np.isin(c, broken), c, -1)
+        return np.where(decided(b) & ~np.isin(c, broken), c, -1)
 
     return seat_sums(d.g, d.g.n_strategies, code=code)

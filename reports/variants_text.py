@@ -6,6 +6,8 @@ all."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -40,6 +42,7 @@ from .variants_words import (
     diff_digits,
     flat,
     in_brackets,
+    in_finished,
     is_clear,
     missing,
     others,
@@ -61,11 +64,13 @@ class _Lookup:
     """The metrics and differences tables, by (rules, metric, n_players, position)."""
 
     def __init__(self, metrics: pd.DataFrame, diffs: pd.DataFrame,
-                 ladder: pd.DataFrame | None = None):  # fmt: skip
+                 ladder: pd.DataFrame | None = None,
+                 todays: Mapping[str, Sequence[int]] | None = None):  # fmt: skip
         self.m = {self.key(r): r for _, r in metrics.iterrows()}
         self.d = {self.key(r): r for _, r in diffs.iterrows()}
         self.ladder = ladder  # the skill ladder's steps: whether a best is told apart
         self.quiet = False  # the sentence has said once that no figure has an interval
+        self.todays = dict(todays or {})  # per rule set: table sizes where it plays as today's
 
     @staticmethod
     def key(r: pd.Series) -> Key:
@@ -235,10 +240,11 @@ def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
         other = "" if v["detail"] == b["detail"] else f" ({b['detail']})"
         out.append(
             f"skill matters {'less' if r['diff'] < 0 else 'more'}: the best strategy beats the "
-            f"worst by {look.shown(key_v)} of win rate, {_paired_over(look, key_v)} "
+            f"worst by {look.shown(key_v)} of win rate{in_finished(look, rules)}, "
+            f"{_paired_over(look, key_v)} "
             f"({v['detail']}{apart_ends(look.ladder, rules, v['detail'])}), against "
-            f"{look.shown(key_b, bracket=False)}{other} under the default rules: "
-            f"{change(r, 'less', 'more')}"
+            f"{look.shown(key_b, bracket=False)}{other}{in_finished(look, base)} under the "
+            f"default rules: {change(r, 'less', 'more')}"
         )
     key_v, key_b = (rules, "best_vs_random", "all", -1), (base, "best_vs_random", "all", -1)
     r = look.d.get(key_v)
@@ -258,19 +264,21 @@ def _skill(look: _Lookup, rules: str, base: str) -> list[str]:
 def _paired_over(look: _Lookup, key: Key) -> str:
     """Over which duplicate sets the skill spread ``key`` is a mean of paired differences:
     'paired over the 6 of 15 duplicate sets where both sat' (all of the run's sets: those its
-    game length counts)."""
+    game length counts); where some game was unfinished, the sets where both sat at a game
+    that finished (those the spread counts: ``in_finished``)."""
     r = look.m[key]
     both = int(r["deal_sets"])
     run = next((look.m[k] for k in ((key[0], m, "all", -1) for m in GAME_SETS) if k in look.m),
                None)  # fmt: skip
     total = None if run is None else int(run["deal_sets"])
     sets = "duplicate set" if both == 1 else "duplicate sets"
+    sat = "both sat" + (" at a finished game" if in_finished(look, key[0]) else "")
     if total is None or total < both:
-        over = f"the {both:,} {sets} where both sat"
+        over = f"the {both:,} {sets} where {sat}"
     elif both == total:  # never 'all 1 duplicate set'
         over = "the run's one duplicate set" if total == 1 else f"all {total:,} {sets} of the run"
     else:
-        over = f"the {both:,} of {total:,} duplicate sets where both sat"
+        over = f"the {both:,} of {total:,} duplicate sets where {sat}"
     return f"paired over {over}"
 
 
@@ -365,7 +373,8 @@ def _baseline(look: _Lookup, base: str, note: str, extra: list[str]) -> str:
     if key in look.m:
         detail = look.m[key]["detail"]
         paired = f"{_paired_over(look, key)} ({detail}{apart_ends(look.ladder, base, detail)})"
-        parts.append(look.figure(key, f"the best strategy beats the worst by {{}}, {paired}"))
+        parts.append(look.figure(key, f"the best strategy beats the worst by {{}}"
+                                      f"{in_finished(look, base)}, {paired}"))  # fmt: skip
     key = (base, "best_vs_random", "all", -1)
     if key in look.m:
         detail = look.m[key]["detail"]
@@ -392,12 +401,15 @@ def _none_note(look: _Lookup, base: str) -> str:
 
 
 def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], method: str,
-             ladder: pd.DataFrame | None = None) -> list[Said]:  # fmt: skip
+             ladder: pd.DataFrame | None = None, left_out: Sequence[str] = (),
+             todays: Mapping[str, Sequence[int]] | None = None) -> list[Said]:  # fmt: skip
     """The key findings, each with the metrics it speaks of: each variant's clear differences
     to the default rules (``labels[0]``) first, then the default rules' own figures, the
-    skill ladder (``reports.designer_measures.ladder_table``), where the designers' measures
-    come from and how the differences were measured."""
-    look = _Lookup(metrics, diffs, ladder)
+    skill ladder (``reports.designer_measures.ladder_table``; ``left_out``: the strategies
+    it leaves out, as they forfeited games), where the designers' measures come from and how
+    the differences were measured. ``todays``: per variant, the table sizes at which it
+    plays as today's rules (its games there are the default run's: said so)."""
+    look = _Lookup(metrics, diffs, ladder, todays)
     base = labels[0]
     out = [b for rules in labels[1:] for b in _variant(look, rules, base)]
     note = _none_note(look, base)  # first: the figures below then know whether to say it
@@ -405,7 +417,8 @@ def findings(metrics: pd.DataFrame, diffs: pd.DataFrame, labels: list[str], meth
     out.append((_baseline(look, base, note, extra) + ".",
                 ["turns", "seat", "skill_spread"]))  # fmt: skip
     if ladder is not None and len(ladder):
-        out.append((ladder_sentence(ladder, labels), ["ladder_step"]))
+        games = next((g for g in (in_finished(look, rules) for rules in labels) if g), "")
+        out.append((ladder_sentence(ladder, labels, left_out, games), ["ladder_step"]))
     sample = sample_sentence(metrics, labels)
     if sample:
         out.append((sample, ["lead_changes"]))

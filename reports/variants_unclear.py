@@ -1,7 +1,9 @@
 """What a variant's findings say of the measures they do not call clearly different: no clear
 difference, too few deals to tell one, the same difference in every duplicate set of each
 table (no spread to test it by: a measure that is no share, as a share gets Newcombe's
-interval and test), or nothing to measure them by and why; each measure named once a list."""
+interval and test), or nothing to measure them by and why; each measure named once a list.
+The table sizes at which a variant plays as today's rules are said so instead: its games
+there are the default run's."""
 
 from __future__ import annotations
 
@@ -83,12 +85,16 @@ def unclear(look: Any, rules: str, told: set[tuple], multi: bool) -> list[str]:
     """'there is no clear difference in ...' and 'too few deals ...' for one variant (the
     measures ``told`` about already left out; ``multi``: the run has more than one table size,
     so a name says which it covers). The seats after the first are named together:
-    'the other seats' edges' only when none of them changed clearly."""
-    rows = [r.copy() for k, r in look.d.items() if k[0] == rules]
+    'the other seats' edges' only when none of them changed clearly. The measures at a table
+    size where the variant plays as today's rules (``look.todays``) are not listed: that it
+    does is said first."""
+    todays = [str(n) for n in look.todays.get(rules, ())]
+    every = [r.copy() for k, r in look.d.items() if k[0] == rules]
+    rows = [r for r in every if str(r["n_players"]) not in todays]
     clear_seats = {(r["n_players"]) for r in rows if r["metric"] == "seat"
                    and r["position"] > 0 and r["significant"]}  # fmt: skip
     of: dict[str, int] = {}
-    for r in rows:
+    for r in every:  # a name's rows at today's sizes too: a list names the sizes it covers
         of[_base_name(r)] = of.get(_base_name(r), 0) + 1
     lists: dict[str, list[pd.Series]] = {"vague": [], "small": [], "same": []}
     for r in rows:
@@ -100,15 +106,24 @@ def unclear(look: Any, rules: str, told: set[tuple], multi: bool) -> list[str]:
             lists["same" if flat(r["diff"], r["se"], r["df"]) else "small"].append(r)
         elif not r["significant"]:
             lists["vague"].append(r)
+    same = [_todays(rules, todays)] if todays else []
     if rows and all(not np.isfinite(r["p_value"]) for r in rows) and not lists["same"]:
-        return ["the runs are too small to tell any difference (fewer than "
+        return [*same, "the runs are too small to tell any difference (fewer than "
                 f"{MIN_DF:g} degrees of freedom: play more games)"]  # fmt: skip
     heads = {"vague": "there is no clear difference in ",
              "small": "there are too few deals to tell a difference in ",
              "same": f"{_same(lists['same'])} gave the same difference (no spread to test "
                      "it by) in "}  # fmt: skip
-    return [heads[k] + _listed(_names(v, multi, figures=k == "same")) for k, v in lists.items()
-            if v]  # fmt: skip
+    return same + [heads[k] + _listed(_names(v, multi, figures=k == "same"))
+                   for k, v in lists.items() if v]  # fmt: skip
+
+
+def _todays(rules: str, sizes: list[str]) -> str:
+    """'at 5 players hand_size=10 is today's rule: the same games', where ``rules`` plays as
+    today's at the table sizes ``sizes`` (its games there are the default run's: there is no
+    difference to tell, for want of deals or otherwise)."""
+    noun = "rules" if "," in rules else "rule"
+    return f"at {_listed(sizes, 'and')} players {rules} is today's {noun}: the same games"
 
 
 def _same(rows: list[pd.Series]) -> str:

@@ -23,6 +23,7 @@ from .numbers import (
 from .variants_display import flat, shown
 
 __all__ = [
+    "EVERY_GAME",
     "RATES",
     "UNITS",
     "apart",
@@ -32,6 +33,7 @@ __all__ = [
     "clear_when",
     "diff_digits",
     "flat",
+    "in_finished",
     "is_clear",
     "missing",
     "no_win_to_lose",
@@ -149,6 +151,26 @@ def _open(step: pd.Series) -> bool:
     """A ladder step tested and not significant (one untested, for too few deals or no
     spread, says why where its figure is written)."""
     return not step["significant"] and bool(np.isfinite(step["p_holm"]))
+
+
+EVERY_GAME = " (over every game, an unfinished one nobody's win)"
+"""How a restriction's detail ends where its cost counts every game, some unfinished (a file
+written before ``designer_measures.FINISHED``): the words say so, as the others count the
+finished games."""
+IN_FINISHED = " in finished games"
+"""What a win rate the skill measures count says of its games where some were unfinished:
+the spread, the ladder's steps and a restriction's cost count the games someone won, as the
+seats' edges do (``variants_sets.decided_sums``)."""
+
+
+def in_finished(look: Any, rules: str, detail: str = "") -> str:
+    """``IN_FINISHED`` where some game of ``rules`` ended unfinished (nobody's win, left out
+    of the win rates it qualifies), else '' (every game counted: nothing to say); '' too for
+    a measure whose ``detail`` says it counted every game (``EVERY_GAME``)."""
+    r = look.m.get((rules, "unfinished", "all", -1))
+    if r is None or not r["value"] > 0 or str(detail).endswith(EVERY_GAME):
+        return ""
+    return IN_FINISHED
 
 
 def no_win_to_lose(who: str) -> str:

@@ -18,6 +18,7 @@ from reports.page import key_rows
 from reports.variants import DIFF_COLUMNS, METRIC_COLUMNS
 from reports.variants_metrics import measures
 from reports.variants_page import _sweep
+from reports.variants_sets import decided
 from reports.variants_sweep import Sweep, sweep_table
 from tests.test_variants_report import RULES_A, _latent, _play
 from tests.test_visual60 import _outside
@@ -71,23 +72,27 @@ def test_the_sweep_chart_title_fits_where_a_panel_has_no_interval():
 
 
 def test_the_skill_spread_and_the_ladder_count_games_not_duplicate_sets():
-    """The skill spread's and every ladder step's games were the duplicate sets the two
-    strategies shared (24 here, each of 3 games): the games are 72, as best_vs_random's."""
+    """The skill spread's and every ladder step's games were the finished games of the
+    duplicate sets the two strategies shared (24 here, each of 3 games: 72 games), as
+    best_vs_random's are every game (it ranks them in an unfinished game too)."""
     g = _play(np.random.default_rng(5), RULES_A, _latent(np.random.default_rng(6)))
     ms = {m.id: m for m in measures(Run(games=g), ladder=["a", "b", "c", "d", "random"])}
     seats = g.seats[:, :3]
 
-    def together(a: str, b: str) -> int:
+    def together(a: str, b: str, finished: bool = True) -> int:
         i, j = g.labels.index(a), g.labels.index(b)
-        return int(((seats == i).any(axis=1) & (seats == j).any(axis=1) & ~g.forfeited).sum())
+        counted = decided(g) if finished else ~g.forfeited
+        return int(((seats == i).any(axis=1) & (seats == j).any(axis=1) & counted).sum())
 
     spread = ms[("skill_spread", "all", -1)]
     assert spread.games == together("a", "random") == 72 and spread.u.size == 24
-    assert ms[("best_vs_random", "all", -1)].games == spread.games
+    assert ms[("best_vs_random", "all", -1)].games == together("a", "random", False) == 72
     steps = [m for m in ms.values() if m.metric == "ladder_step"]
     assert len(steps) == 4
     for m in steps:
-        assert m.games == together(*m.detail.split(" - ")) == 3 * m.u.size
+        assert m.games == together(*m.detail.split(" - ")) <= 3 * m.u.size
+    c_d = next(m for m in steps if m.detail == "c - d")  # 3 of its games were unfinished
+    assert c_d.games == together("c", "d", False) - 3 == 69
 
 
 # ----------------------------------------------------------------- the page's sweep table

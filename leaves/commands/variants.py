@@ -115,6 +115,17 @@ def _tournaments(rule_sets: list[Any], field: list[str], request: Request) -> li
     return out
 
 
+def one_sweep(given: tuple[str, ...]) -> str | None:
+    """The one --sweep given (None: none). A comparison sweeps one key: a second --sweep
+    would replace the first unsaid (only the last was played), so it is refused in one line."""
+    if len(given) > 1:
+        each = " and ".join(f"--sweep {g}" for g in given)
+        raise CLIError(f"--sweep is given {len(given)} times ({each}): a comparison sweeps one "
+                       "key; give one --sweep, and hold other keys fixed with --rules",
+                       usage=True)  # fmt: skip
+    return given[0] if given else None
+
+
 def _refuse_if_played(out: Path) -> None:
     """One line (exit 1) where another process plays a comparison in ``out``: not the advice
     to resume it, which the lock would refuse."""
@@ -139,7 +150,8 @@ def _refuse_if_played(out: Path) -> None:
 @click.option(
     "--sweep",
     metavar="KEY=V1,V2,...|KEY=LO..HI",
-    default=None,
+    multiple=True,  # counted, so that a second is refused rather than replacing the first
+    callback=lambda ctx, param, given: one_sweep(given),
     help="Play one rule key at each value (every --rules held fixed), drawn against the value.",
 )
 @click.option(

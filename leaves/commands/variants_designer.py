@@ -166,9 +166,15 @@ def _drew(play: Any, seats: tuple[str, ...], table: list[Any]) -> tuple[Any, str
     return res, not_replayed(who or tuple(dict.fromkeys(seats)), sources)
 
 
+def _finished(row: Any) -> float:
+    """1.0 where the run's game was won (not stopped unfinished), else 0.0."""
+    return float(int(row["winner_seat"]) >= 0 and not bool(row["unfinished"]))
+
+
 def _restricted(t: Any, sample: pd.DataFrame, rules: Any, who: str) -> pd.DataFrame:
     """The sampled games where ``who`` sits, played again with ``who`` restricted by each
-    restriction in its seat: one row per game and restriction."""
+    restriction in its seat: one row per game and restriction, with whether each game, the
+    run's and the restricted one, was won (finished: the cost counts finished games)."""
     import strategies
 
     cls = restricted_class()
@@ -187,7 +193,9 @@ def _restricted(t: Any, sample: pd.DataFrame, rules: Any, who: str) -> pd.DataFr
                             "deal": int(row["deal"]), "n_players": int(row["n_players"]),
                             "restriction": name, "meaning": meaning, "strategy": who,
                             "base_win": float(int(row["winner_seat"]) == seat),
-                            "restricted_win": float(int(winner) == seat)})  # fmt: skip
+                            "restricted_win": float(int(winner) == seat),
+                            "base_finished": _finished(row),
+                            "restricted_finished": float(int(winner) >= 0)})  # fmt: skip
     return pd.DataFrame(out)
 
 

@@ -66,13 +66,15 @@ def _compare(request: Request, state: dict[str, Any], runs: list[Any], rule_sets
     designed = _designer(runs, rule_sets, dirs, (samples(request), who), state)
     built = time.perf_counter()
     notes = [*forfeits, *_unmeasured(request, who), *notes]
+    todays = todays_at(rule_sets, runs[0].sizes, request.expert)
     page = _report(
         dirs,
         out,
         request.fmt,
         notes,
-        _sweep(request.sweep, points, dirs, (rule_sets, runs[0].sizes, request.expert)),
+        _sweep(request.sweep, points, dirs, todays),
         ladder,
+        {label: sizes for (label, _), sizes in zip(dirs[1:], todays[1:], strict=True)},
     )
     from leaves_cli.report_cmd import echo_findings
 
@@ -89,26 +91,33 @@ def _compare(request: Request, state: dict[str, Any], runs: list[Any], rule_sets
         click.echo(capped)
 
 
+def todays_at(rule_sets: list[Any], sizes: list[int], expert: bool) -> list[tuple[int, ...]]:
+    """Per rule set, the table sizes among ``sizes`` at which it plays as today's rules
+    (``hand_size=10`` at 5 players), with ``expert`` matches or not: its games there are the
+    default run's, which the findings say instead of a difference."""
+    from leaves.ruleset import DEFAULT_RULES
+
+    from .variants_sweep import plays_as
+
+    return [tuple(n for n in sizes if plays_as(rules, DEFAULT_RULES, [n], expert))
+            for rules in rule_sets]  # fmt: skip
+
+
 def _sweep(
     text: str | None,
     points: list[tuple[str, int]],
     dirs: list[tuple[str, Path]],
-    played: tuple[list[Any], Any, bool],
+    todays: list[tuple[int, ...]],
 ) -> Any:
     """The sweep the report draws each measure against: its key, each point's value with its
-    rule set's label, and the table sizes at which each value plays as today's rules (None: no
-    --sweep)."""
+    rule set's label, and the table sizes at which each value plays as today's rules
+    (``todays``, per rule set; None: no --sweep)."""
     if text is None:
         return None
-    from leaves.ruleset import DEFAULT_RULES
     from reports.variants_sweep import Sweep
 
-    from .variants_sweep import plays_as
-
-    rule_sets, sizes, expert = played
-    todays = {v: tuple(n for n in sizes if plays_as(rule_sets[i], DEFAULT_RULES, [n], expert))
-              for v, i in points}  # fmt: skip
-    return Sweep(text.partition("=")[0].strip(), [(v, dirs[i][0]) for v, i in points], todays)
+    at = {v: todays[i] for v, i in points}
+    return Sweep(text.partition("=")[0].strip(), [(v, dirs[i][0]) for v, i in points], at)
 
 
 def samples(request: Request) -> tuple[int, int]:
@@ -183,12 +192,13 @@ def _designer(runs: list[Any], rule_sets: list[Any], dirs: list[tuple[str, Path]
 
 
 def _report(dirs: list[tuple[str, Path]], out: Path, fmt: str, notes: list[str], sweep: Any,
-            ladder: list[str] | None) -> Path:  # fmt: skip
+            ladder: list[str] | None, todays: dict[str, tuple[int, ...]]) -> Path:  # fmt: skip
     from reports import ReportError
     from reports.variants import build_variants_report
 
     try:
-        return build_variants_report(dirs, out, fmt=fmt, notes=notes, sweep=sweep, ladder=ladder)
+        return build_variants_report(dirs, out, fmt=fmt, notes=notes, sweep=sweep, ladder=ladder,
+                                     todays=todays)  # fmt: skip
     except ReportError as exc:
         raise CLIError.of(exc) from exc
     except OSError as exc:
