@@ -299,7 +299,12 @@ def expert(work: Path, scale: float, jobs: int, counts: tuple[int, ...]) -> tupl
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
-    ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=2,
+        help="players: this process and J - 1 threads or worker processes",
+    )
     ap.add_argument("--out", type=Path, default=Path("docs"), help="folder for findings.md")
     ap.add_argument(
         "--players", default=",".join(map(str, PLAYER_COUNTS)), help="player counts to measure"
@@ -344,7 +349,7 @@ def main() -> None:
         "deals, balanced seating, " + INTERVALS + ".",
         "",
         f"Run time: {wall:.0f} s for {games:,} games plus the expert matches, "
-        f"{args.jobs} worker(s), Python {platform.python_version()}.",
+        f"--jobs {args.jobs}, Python {platform.python_version()}.",
         "",
         "## Headlines",
         "",

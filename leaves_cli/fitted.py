@@ -80,9 +80,9 @@ class FittedTable:
     least as wide as its longest unit, so a narrow terminal breaks a cell between its units and
     never cuts a word, a card, a figure or an interval short (rich shrinks columns below their
     words and cuts them with "..."). The ``WHOLE`` columns are whole on a line where the table
-    then fits. A column in ``FOLDED`` (a name is one word, however long) is as wide as its
-    longest unit where the table fits so, else as wide as its header at least, its cells
-    folding anywhere. A console narrower than the least table gets ``lines`` instead."""
+    then fits. A console narrower than the least table (a name, one unit however long, whole
+    in it) gets ``lines`` instead: a name broken inside ("weight" over "ed") would read as
+    two."""
 
     BOX: box.Box | None = box.SIMPLE_HEAD
     PAD_EDGE = False
@@ -90,7 +90,6 @@ class FittedTable:
     """Whether the last column takes the room the others leave (the table as wide as the
     console)."""
     RIGHT: tuple[str, ...] = ()
-    FOLDED: tuple[str, ...] = ()
     WHOLE: tuple[str, ...] = ()
 
     def __init__(self, heads: Sequence[str], rows: list[list[str]], title: str | None = None):
@@ -102,11 +101,10 @@ class FittedTable:
         yield self.lines(console, width) if widths is None else self.table(widths)
 
     def measure(self) -> tuple[list[int], list[int]]:
-        """Each column's least width (its longest unit; a ``FOLDED`` column's, its header's)
-        and natural width (its longest cell)."""
+        """Each column's least width (its longest unit, its header's included) and natural
+        width (its longest cell)."""
         columns = [list(cells) for cells in zip(self.heads, *self.rows, strict=True)]
-        least = [max(map(_longest, cells[:1] if cells[0] in self.FOLDED else cells))
-                 for cells in columns]  # fmt: skip
+        least = [max(map(_longest, cells)) for cells in columns]
         natural = [max(most, *(cell_len(x) for c in cells for x in c.split("\n")))
                    for most, cells in zip(least, columns, strict=True)]  # fmt: skip
         return least, natural
@@ -120,23 +118,16 @@ class FittedTable:
 
     def widths(self, width: int) -> list[int] | None:
         """The columns' widths in a console ``width`` wide; None when even the least table
-        (every column as wide as its longest unit, a folded one as its header) would not fit.
-        Tried in turn: the ``WHOLE`` columns whole, the ``FOLDED`` ones as wide as their
-        longest unit, then folded; the first two with every header whole on a line first."""
-        folded, natural = self.measure()
-        unfolded = [max(map(_longest, [head, *(row[i] for row in self.rows)]))
-                    for i, head in enumerate(self.heads)]  # fmt: skip
+        (every column as wide as its longest unit) would not fit. Tried in turn: the ``WHOLE``
+        columns whole, then each column as wide as its longest unit; both with every header
+        whole on a line first."""
+        unfolded, natural = self.measure()
         whole = [n if h in self.WHOLE else m
                  for h, n, m in zip(self.heads, natural, unfolded, strict=True)]  # fmt: skip
         heads = list(map(len, self.heads))
         tries = [[max(a, b) for a, b in zip(x, heads, strict=True)] for x in (whole, unfolded)]
         room = self.room(width)
-        fits = (x for x in (tries[0], whole, tries[1], unfolded, folded) if sum(x) <= room)
-        least = next(fits, None)
-        if least is folded:  # the room left goes to the folded columns first: fewer words cut
-            for i, head in enumerate(self.heads):
-                if head in self.FOLDED:
-                    least[i] = min(unfolded[i], least[i] + room - sum(least))
+        least = next((x for x in (tries[0], whole, tries[1], unfolded) if sum(x) <= room), None)
         if least is None:
             return None
         widths = share_widths(least, natural, room)

@@ -210,7 +210,7 @@ class GameNumber(WholeNumber):
     "--all",
     "show_all",
     is_flag=True,
-    help="Print every step without waiting (the default when stdin is not a terminal).",
+    help="Print every step without waiting (the default when stdin or stdout is not a terminal).",
 )
 @click.option(
     "--hints",

@@ -18,12 +18,12 @@ from tournaments import storage
 
 from .errors import CLIError
 from .options import FileName
+from .run_folders import MANIFEST, no_run_message, runs_in
 
 if TYPE_CHECKING:
     from tournaments.verify import Problem, Verification
     from tournaments.verify_contents import Contents, PartRows
 
-MANIFEST = "manifest.json"
 NO_MANIFEST = storage.NO_MANIFEST.replace("{out}", "--out")
 """What a manifest that cannot be used leaves to do (``verify`` and ``report`` say it)."""
 
@@ -208,28 +208,6 @@ def resume_or_why_not(run_dir: Path, result: Verification) -> str:
     if refused is not None:
         return f"a resume refuses the manifest of {run_dir}: {refused}; {NO_MANIFEST}"
     return advice(run_dir, result)
-
-
-def runs_in(folder: Path) -> list[Path]:
-    """The runs in ``folder``'s folders: variants, run --rules and tune write them 1-2 down."""
-    found = (*folder.glob(f"*/{MANIFEST}"), *folder.glob(f"*/*/{MANIFEST}"))
-    return sorted({m.parent for m in found if m.is_file()})
-
-
-def no_run_message(run_dir: Path, then: str = "verify each") -> str:
-    """Why ``run_dir`` (a folder without a manifest) cannot be verified: a run's folder that
-    lost its manifest (``storage.lost_manifest``: a chunk's aggregates or the merged ones,
-    more than a run killed as it began leaves) is named so, not a folder of no run; else the
-    runs its folders hold (``runs_in``), and ``then`` what to do with them (``report`` and
-    ``compare`` say it in these words, their own advice last)."""
-    from .flags import message
-
-    lost = storage.lost_manifest(run_dir)  # one rule and its words: every entry point's
-    if lost is not None:
-        return message(lost)
-    runs = ", ".join(map(str, runs_in(run_dir)))
-    return (f"{run_dir} holds no run itself (no {MANIFEST}); the runs in it: {runs}: {then}"
-            if runs else f"{run_dir} holds no run (no {MANIFEST})")  # fmt: skip
 
 
 def unfinished_state(run_dir: Path) -> str:

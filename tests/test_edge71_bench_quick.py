@@ -48,3 +48,11 @@ def test_write_refuses_quick_figures(bench, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(bench, "write_all", lambda res: pytest.fail("written"))
     with pytest.raises(SystemExit, match="a --quick run's figures"):
         bench.main()
+
+
+def test_a_quick_run_saved_by_an_earlier_version_is_known_by_its_note(bench):
+    """It had no ``tournament_big_games``, only a note: read as a million, its 100,000-game time
+    would have been written as the million's."""
+    res = json.loads(bench.FIGURES.read_text(encoding="utf-8"))
+    res["tournament_1m_jobs2_s_note"] = "quick: 100,000 games, not 1,000,000"
+    assert bench._big(res) == (100_000, None)

@@ -224,7 +224,8 @@ def test_the_hint_prints_every_word_of_its_explanation_whole_at_every_width():
 # ----------------------------------------------------------------------------- expert scores
 def test_the_expert_scores_show_every_name_and_figure_whole_at_every_width():
     """The scores of an expert match: rich cut the names to 'counter:…' (six seats alike, then)
-    and the headers to 'pla…' below about 60 columns; now a name folds, whole, at any width."""
+    and the headers to 'pla…' below about 60 columns; a name then folded inside itself. Now
+    every name is whole on a line: in the table where it fits so, else a line a seat."""
     from leaves.commands.play_output import scores_table
 
     class Match:  # what scores_table reads of a match
@@ -232,23 +233,27 @@ def test_the_expert_scores_show_every_name_and_figure_whole_at_every_width():
 
     last = [0, 3, 8, 2, 1, 0]
     want = [[str(s), NAMES6[s], str(last[s]), str(Match.totals[s])] for s in range(6)]
+    tables = []
     for width in WIDTHS:
         text = _printed(scores_table(Match, NAMES6, last), width)
         _ok_lines(text, width)
         lines = text.splitlines()
         assert lines[0].strip() == "Scores after game 3", (width, text)
+        assert all(any(name in line for line in lines) for name in NAMES6), (width, text)
+        if not any("───" in line for line in lines):  # a line a seat
+            said = " ".join(text.split())
+            for seat, name, game, total in want:
+                assert f"seat {seat} ({name}): {game} this game, {total} in all" in said, text
+            continue
+        tables.append(width)
         rule = next(i for i, line in enumerate(lines) if "───" in line)
         heads = " ".join(lines[1:rule]).split()
         assert sorted(heads) == sorted(["seat", "player", "this", "game", "total"]), (width, text)
-        rows: list[list[str]] = []
-        for line in filter(str.strip, lines[rule + 1 :]):
-            cells = line.split()
-            if len(cells) == 4:
-                rows.append(cells)
-            else:  # a name folded onto the next line
-                assert len(cells) == 1, (width, text)
-                rows[-1][1] += cells[0]
+        rows = [line.split() for line in filter(str.strip, lines[rule + 1 :])]
         assert rows == want, (width, text)
+    # the least table: the longest name (25) and the other columns' longest words, with
+    # their padding and dividers (11)
+    assert tables == list(range(4 + 25 + 4 + 5 + 11, WIDTHS.stop))
 
 
 # ----------------------------------------------------------------------------- a game's end

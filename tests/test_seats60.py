@@ -86,8 +86,7 @@ def _table_cells(text: str, hands: bool) -> tuple[list[str], list[dict]]:
             rows.append({"mark": "".join(mark), "seat": seat, "player": name, "cards": cards,
                          "more": [[p] for p in rest]})  # fmt: skip
         else:
-            assert not mark_seat, line
-            rows[-1]["player"] += player_cards  # a name folds anywhere: nothing between
+            assert not mark_seat and not player_cards, line  # a name never folds in the table
             for col, p in zip(rows[-1]["more"], rest, strict=True):
                 col.append(p)
     for row in rows:
@@ -151,20 +150,30 @@ def test_every_cell_of_the_seats_table_is_printed_whole_at_every_width(hands):
             assert rows == truth, (width, text)
         else:
             _lines_rebuilt(text, truth)
-    # the table from the least width its words need (a name may fold), plain lines below
-    assert tables == list(range(46 if not hands else 53, 121)), tables
+    # the table from the least width its words need (every name whole: 25 characters, 19
+    # more than the doc's 6), plain lines below
+    assert tables == list(range((46 if not hands else 53) + 19, 121)), tables
 
 
 def test_the_widths_docs_cli_gives_for_the_plain_lines_are_the_tables_least():
     from pathlib import Path
 
     state = _position()  # a seat passed: "passed" is this round's widest word
-    least = [next(w for w in range(30, 121) if "───" in _printed(state, w, hands))
-             for hands in (False, True)]  # fmt: skip
+
+    def least(name: str) -> list[int]:
+        names = ["you"] + [name] * 5
+        return [next(w for w in range(30, 121) if "───" in _printed(state, w, hands, names))
+                for hands in (False, True)]  # fmt: skip
+
+    short, weighted, hard = least("greedy"), least("weighted"), least("ismcts(preset=strong)")
+    assert least("counter:threat_weight=1.0") == [short[0] + 19, short[1] + 19]  # 25 - 6
+    assert weighted == [short[0] + 2, short[1] + 2] and hard == [short[0] + 15, short[1] + 15]
     docs = " ".join((Path(__file__).parents[1] / "docs" / "cli.md").read_text().split())
-    assert (f"(under about {least[0]} columns; a replay's, with every hand, {least[1]}) shows a "
-            "line a seat instead: `> seat 2 (greedy): 11 cards, passed this round, known "
-            "(taken) 3 10`") in docs, least  # fmt: skip
+    assert (f"(under about {short[0]} columns, one more for each character of the longest name "
+            f"past 6: {weighted[0]} against `weighted`, {hard[0]} against `--level hard`'s "
+            f"`ismcts(preset=strong)`; a replay's, with every hand, {short[1] - short[0]} more: "
+            f"{short[1]}, {weighted[1]}, {hard[1]}) shows a line a seat instead: `> seat 2 "
+            "(greedy): 11 cards, passed this round, known (taken) 3 10`") in docs, (short, weighted, hard)  # fmt: skip
     seat = {"player": "greedy", "seat": "2", "cards": "11", "round": "passed", "hand": None,
             "known": "3 10"}  # fmt: skip
     assert _sentence(seat) == "seat 2 (greedy): 11 cards, passed this round, known (taken) 3 10"

@@ -10,6 +10,7 @@ checked, so ``--help`` and a bad option answer at once.
 from __future__ import annotations
 
 import functools
+import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,6 +18,7 @@ import click
 import numpy as np
 from rich.text import Text
 
+from gamekit.text import printable
 from leaves.ruleset import TARGETS
 from leaves_cli.console import make_console
 from leaves_cli.errors import CLIError
@@ -249,8 +251,10 @@ HUMAN_NAMES = ("you", "human")
 
 
 def _bot_name(bot: object) -> str:
-    """A bot's name at the table: its label, unless that is the human's ("you", "human")."""
-    label = str(getattr(bot, "label", type(bot).__name__))
+    """A bot's name at the table, the one every line and the saved record show: its label,
+    its control characters escaped (``printable``: a label is data the terminal must never
+    obey, as ``leaves replay`` shows it), unless that is the human's ("you", "human")."""
+    label = printable(str(getattr(bot, "label", type(bot).__name__)))
     return f"{label} (a bot)" if label in HUMAN_NAMES else label
 
 
@@ -274,7 +278,7 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
     from leaves.players.play import deal_state
     from reports.numbers import counted
 
-    names, read = seats.names, console.input
+    names, read = seats.names, _reader(console)
     while True:
         stop_if_noted()  # a signal between the games stops before the next one
         (game_seed,) = deal_seq.spawn(1)  # successive children: one deal per game
@@ -310,6 +314,19 @@ def _games(console: Any, o: PlayOptions, seats: Seats, deal_seq: Any, match: Any
             return
         if not _next_game(console, read):
             raise QuitGame(None, initial)
+
+
+def _reader(console: Any) -> Any:
+    """What reads the player's lines: at a terminal, ``input`` with line editing (readline:
+    the arrow keys move in the line and bring back earlier lines, where they would type
+    escapes), told the prompt so that an edit redraws it; else the console's ``input``."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return console.input
+    try:
+        import readline  # noqa: F401  start-up: loaded at a terminal only; input() then edits
+    except ImportError:  # a Python built without it (Windows): lines as the terminal reads them
+        return console.input
+    return input
 
 
 def _next_game(console: Any, read: Any) -> bool:

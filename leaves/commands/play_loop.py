@@ -127,6 +127,22 @@ class Interrupted(QuitGame):
         super().__init__(state)
 
 
+class OutputGone(QuitGame):
+    """The output closed during the game (piped into ``head`` or ``less``, which quit): what
+    was played is still saved, and the command then ends as output cut short does (exit 0,
+    nothing more written: ``show_left``)."""
+
+    reason = "the output closed"
+    stopper = "it"
+
+
+def output_closed(exc: BaseException) -> bool:
+    """Is ``exc`` the output closing: a broken pipe, or rich's exit on one (its
+    ``Console.on_broken_pipe`` raises ``SystemExit`` while handling the ``BrokenPipeError``)?"""
+    pipe = exc if isinstance(exc, OSError) else exc.__context__
+    return isinstance(exc, OSError | SystemExit) and isinstance(pipe, BrokenPipeError)
+
+
 class Forfeited(QuitGame, CLIError):
     """A bot failed (an error, ``sys.exit()``, an answer that is no legal move): as in a
     tournament the game ends there, forfeited; ``--save`` keeps it with the forfeit (the
@@ -229,7 +245,7 @@ def _ask_human(
             console.print(render.position(view, names, hand=view.hand, legal=legal))
             continue
         try:
-            return parse_move(t, state)
+            return parse_move(text, state)  # as typed: an error echoes it so ('Foo', not 'foo')
         except MoveError as exc:
             console.print(Text(str(exc), style="bold red"))
 
@@ -308,6 +324,15 @@ def _advance(console: Console, state: State, action: Action, seats: Seats) -> St
     return after
 
 
+def _say_leader(console: Console, state: State, seats: Seats) -> None:
+    """Who leads the game's first round (you, or a bot's seat)."""
+    if state.current_player == seats.human:
+        console.print(Text(f"Round {state.round}: you lead.", style="bold"))
+    else:
+        first = render.seat_label(state.current_player, seats.names)
+        console.print(Text(f"Round {state.round}: {first} leads.", style="bold"))
+
+
 def play_game(
     console: Console, state: State, seats: Seats, read: Reader, seed: int | None = None
 ) -> State:
@@ -319,12 +344,8 @@ def play_game(
     """
     initial = state
     seats.bots = _fresh_bots(seats.bots)
-    if state.current_player == seats.human:
-        console.print(Text(f"Round {state.round}: you lead.", style="bold"))
-    else:
-        first = render.seat_label(state.current_player, seats.names)
-        console.print(Text(f"Round {state.round}: {first} leads.", style="bold"))
     try:
+        _say_leader(console, state, seats)
         arm_signals()
         _call_hooks(seats, "start_game", state)
         while not state.is_terminal:
@@ -332,10 +353,12 @@ def play_game(
             state = _advance(console, state, action, seats)
         _call_hooks(seats, "end_game", state, _game_result(initial, state, seats.names))
         hold_signals()  # the game is over: a signal now stops the command once it is saved
-    except OSError:  # the terminal closed as a move was shown: SIGHUP's stop
-        if not terminal_hung_up(1):
+    except (OSError, SystemExit) as exc:  # SystemExit: rich's on a broken pipe
+        if output_closed(exc):  # piped into head, which quit: the game so far is saved
+            raise OutputGone(state) from None
+        if isinstance(exc, SystemExit) or not terminal_hung_up(1):
             raise
-        raise Interrupted(state, "SIGHUP") from None
+        raise Interrupted(state, "SIGHUP") from None  # the terminal closed as a move was shown
     except KeyboardInterrupt as stop:  # Ctrl-C, or a signal (Signalled): the game so far
         raise Interrupted(state, getattr(stop, "name", "Ctrl-C")) from None
     except QuitGame as left:  # the same kind (quit, end of input, a forfeit), with the game

@@ -6,10 +6,11 @@ Imports inside functions: start-up (what a game's end needs loads then).
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from leaves import State
@@ -18,7 +19,7 @@ from leaves_cli.fitted import FittedTable
 from leaves_cli.worker_stop import to_null
 
 from . import render
-from .play_loop import QuitGame
+from .play_loop import OutputGone, QuitGame
 from .play_signals import Signalled, terminal_hung_up
 
 __all__ = ["check_record_file", "closed_terminal", "replay_command", "save_game", "scores_table", "show_left",
@@ -41,9 +42,17 @@ def show_result(console: Console, state: State, names: Sequence[str]) -> None:
 
 
 class _Scores(FittedTable):
-    """The match's scores: counts set right, a name whole on a line where it fits."""
+    """The match's scores: counts set right, a name whole on a line (a seat a line, where the
+    table cannot fit so)."""
 
-    RIGHT, FOLDED, WHOLE = ("seat", "this game", "total"), ("player",), ("player",)
+    RIGHT, WHOLE = ("seat", "this game", "total"), ("player",)
+
+    def lines(self, console: Console, width: int) -> RenderableType:
+        """A line a seat, folded between its words: 'seat 1 (greedy): 0 this game, 5 in all'."""
+        names = [row[1] for row in self.rows]
+        said = [Text(f"{render.seat_label(int(seat), names)}: {game} this game, {total} in all")
+                for seat, _, game, total in self.rows]  # fmt: skip
+        return Group(Text(self.title or ""), *(render.hanging(console, t, width) for t in said))
 
 
 def scores_table(match, names: Sequence[str], last: Sequence[int]) -> FittedTable:
@@ -154,14 +163,17 @@ def replay_command(path: str, number: int) -> str:
 
 def show_left(console: Console, save: str | None, left: QuitGame, names: Sequence[str]) -> None:
     """The game was left before its end (``q``, the input ended, Ctrl-C or a signal, a bot
-    forfeited): keep the game so far in ``save`` (marked unfinished, with why) and say so; the
-    end of input, Ctrl-C (or a signal) and a forfeit then end the command as errors (exit 1,
-    130 and 1) that say what was saved."""
+    forfeited, the output closed): keep the game so far in ``save`` (marked unfinished, with
+    why) and say so; the end of input, Ctrl-C (or a signal) and a forfeit then end the command
+    as errors (exit 1, 130 and 1) that say what was saved, and a closed output as output cut
+    short does (a broken pipe: exit 0, nothing more written)."""
     saved = None
     if save and left.state is not None and left.initial is not None:
         why = left.record_fields(names)
         number = save_game(save, left.initial, left.state, names, left.seed, **why)
         saved = left.saved(save, replay_command(save, number))
+    if isinstance(left, OutputGone):  # nothing more can be shown: output cut short (exit 0)
+        raise BrokenPipeError(errno.EPIPE, "the output closed") from None
     closed_terminal(None)  # the terminal closed (SIGHUP): what follows is said to none
     if left.ends_with is not None:
         console.print()  # the prompt's line ends: the error is a line of its own

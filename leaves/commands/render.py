@@ -217,8 +217,6 @@ HEADERS = ("", "seat", "player", "cards", "this round", "hand", "known (taken)")
 """The seats table's columns ("hand" in replays only, where every hand is shown)."""
 _RIGHT = ("seat", "cards")
 """The columns set to the right (counts)."""
-_FOLDED = ("player",)
-"""The columns whose cells may fold anywhere: a name is one word, however long."""
 
 
 def seats_table(
@@ -256,7 +254,7 @@ class _Fitted(FittedTable):
     """The seats table (names and hands whole on a line where the table then fits); a console
     narrower than the least table shows a plain line a seat instead."""
 
-    RIGHT, FOLDED, WHOLE = _RIGHT, _FOLDED, ("player", "hand")
+    RIGHT, WHOLE = _RIGHT, ("player", "hand")
 
     def __init__(self, rows: list[list[str]], names: Sequence[str], hands: bool):
         super().__init__([h for h in HEADERS if hands or h != "hand"], rows)
@@ -283,12 +281,17 @@ class _Fitted(FittedTable):
                 line.append(f", hand {hand[0]}")
             if known:
                 line.append(f", known (taken) {known}")
-            first = line.wrap(console, max(1, width - 2), overflow="fold")[0]
-            rest = line[len(first.plain) :]  # what the first line leaves, indented under it
-            rest = rest[len(rest.plain) - len(rest.plain.lstrip()) :]
-            said = Group(first, Padding(rest, (0, 0, 0, 2))) if rest.plain else first
-            grid.add_row(Text(mark, style="bold"), said)
+            grid.add_row(Text(mark, style="bold"), hanging(console, line, width - 2))
         return grid
+
+
+def hanging(console: Console, line: Text, width: int) -> RenderableType:
+    """``line`` folded ``width`` wide between its words, the lines after the first indented
+    under it: a seat's line where its table cannot fit (the seats', the scores')."""
+    first = line.wrap(console, max(1, width), overflow="fold")[0]
+    rest = line[len(first.plain) :]  # what the first line leaves, indented under it
+    rest = rest[len(rest.plain) - len(rest.plain.lstrip()) :]
+    return Group(first, Padding(rest, (0, 0, 0, 2))) if rest.plain else first
 
 
 def move_keys(legal: Sequence[Action]) -> dict[str, Action]:

@@ -48,7 +48,7 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     names = [printable(str(s)) for s in record.strategies][:n]
     names += ["unnamed"] * (n - len(names))  # "seat 2 (unnamed)", not "seat 2 (seat 2)"
     console = make_console()
-    interactive = not show_all and sys.stdin.isatty()
+    interactive = not show_all and _at_a_terminal()
     head += f": {n} players, {counted(record.turns, 'turn')}, {counted(record.rounds, 'round')}"
     if record.seed is not None:  # a run's rows: deal_seed (their seed: the play's)
         dealt = _deals(record, states[0])
@@ -73,6 +73,12 @@ def _show(  # noqa: PLR0913 - the replay's settings, as ReplayHow holds them
     if traceback:
         console.print(Text("The strategy's traceback:", style="bold"))
         console.print(Text(traceback.rstrip()))
+
+
+def _at_a_terminal() -> bool:
+    """Can the replay wait for a key: its prompt seen (stdout a terminal, not a file or a
+    pager) and answered (stdin one)? Else every step is printed at once (as ``--all``)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _deals(record, initial) -> bool:
