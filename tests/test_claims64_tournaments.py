@@ -45,8 +45,8 @@ def test_the_caps_and_timeouts_are_the_codes():
         r"up to `--max-games`, default ([\d,]+)\)": PRECISION_MAX_GAMES,
         r"A run starts at most (\d+) players a core": PLAYERS_PER_CORE,
         r"\(-1: one per core; at most (\d+) a core\)": PLAYERS_PER_CORE,
-        r"nothing accepts a connection within (\d+) s": REACH_S,
-        r"one that no worker joins within (\d+) s": WORKERS_S,
+        r"where no Dask scheduler answers within (\d+) s": REACH_S,
+        r"A scheduler that no worker joins within (\d+) s": WORKERS_S,
         r"`--decision-timeout SECONDS` \(default (\d+);": DEFAULT_DECISION_TIMEOUT,
         r"took longer than (\d+) s`\)": DEFAULT_DECISION_TIMEOUT,
     }  # fmt: skip

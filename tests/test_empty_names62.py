@@ -14,6 +14,10 @@ from tests.helpers import cli, one_error_line, processes_only, usage_error
 from tournaments import load, local
 
 RUN = ["low", "high", "greedy", "--players", "3", "--games", "6", "--seed", "1"]
+PARTS = ["low", "high", "greedy", "--players", "3", "--games", "24", "--seed", "1",
+         "--chunk-size", "6"]  # fmt: skip
+"""A run of 4 parts: as many players as one core starts play it."""
+PARTS_LINE = "(a player for each part of the run left to play)"
 EMPTY = "an empty name was given, not a"
 
 
@@ -125,7 +129,7 @@ def test_a_huge_jobs_says_how_many_players_played(capsys, tmp_path, monkeypatch)
     """The cap was written only to the manifest."""
     _one_core(monkeypatch)
     out = tmp_path / "run"
-    code, said, err = cli(capsys, "tournament", *RUN, "--jobs", "100000", "--out", str(out))
+    code, said, err = cli(capsys, "tournament", *PARTS, "--jobs", "100000", "--out", str(out))
     assert code == 0, err
     most = local.PLAYERS_PER_CORE
     assert _capped_lines(said) == [f"--jobs 100000: {most} players played (at most {most} a core)"]
@@ -148,7 +152,7 @@ def test_fewer_parts_than_jobs_says_one_player_a_part(capsys, tmp_path, monkeypa
 @pytest.mark.parametrize("jobs", ["1", "2", "-1"])
 def test_jobs_within_the_cap_says_nothing_of_it(capsys, tmp_path, monkeypatch, jobs):
     _one_core(monkeypatch)
-    code, said, err = cli(capsys, "tournament", *RUN, "--jobs", jobs,
+    code, said, err = cli(capsys, "tournament", *PARTS, "--jobs", jobs,
                           "--out", str(tmp_path / "run"))  # fmt: skip
     assert code == 0, err
     assert _capped_lines(said) == []
@@ -160,9 +164,9 @@ def test_a_gauntlet_with_a_huge_jobs_says_so_too(capsys, tmp_path, monkeypatch):
     args = ["gauntlet", "low", "--against", "high", "--players", "3", "--games", "12"]
     code, said, err = cli(capsys, *args, "--jobs", "100000", "--out", str(out))
     assert code == 0, err
-    most = local.PLAYERS_PER_CORE
-    assert load(out).manifest["sessions"][-1]["players"]["jobs_capped_to"] == most
-    assert _capped_lines(said) == [f"--jobs 100000: {most} players played (at most {most} a core)"]
+    parts = 2  # its run: 24 games (12 a side) in 2 chunks, fewer than a core's 4 players
+    assert load(out).manifest["sessions"][-1]["players"]["jobs_capped_to"] == parts
+    assert _capped_lines(said) == [f"--jobs 100000: {parts} players played {PARTS_LINE}"]
 
 
 @pytest.mark.parametrize("command", ["tournament", "gauntlet"])

@@ -70,34 +70,40 @@ HUGE = f"--jobs 100000: {local.PLAYERS_PER_CORE} players played (at most "
 HUGE += f"{local.PLAYERS_PER_CORE} a core)"
 
 
+ONE_PART = "--jobs 100000: 1 player played (a player for each part of the run left to play)"
+"""A command whose runs have one chunk each: one player plays each (threads start no more)."""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("command", "runs"),
+    ("command", "runs", "line"),
     [
-        (RUN, ["."]),
-        ([*RUN, "--rules", "take=ends"], [".", "default-rules"]),
-        (VARIANTS, ["default", "take=ends"]),
-        (TUNE, ["verify/tuned", "verify/start"]),
+        (RUN, ["."], HUGE),
+        ([*RUN, "--rules", "take=ends"], [".", "default-rules"], HUGE),
+        (VARIANTS, ["default", "take=ends"], ONE_PART),
+        (TUNE, ["verify/tuned", "verify/start"], ONE_PART),
     ],
     ids=["run", "run --rules", "variants", "tune"],
 )
-def test_a_huge_jobs_is_said_once(capsys, tmp_path, monkeypatch, command, runs):
+def test_a_huge_jobs_is_said_once(capsys, tmp_path, monkeypatch, command, runs, line):
     """The cap was written only to each run's manifest; a command of several runs says it
     once."""
     _one_core(monkeypatch)
     out = tmp_path / "out"
     code, said, err = cli(capsys, *command, "--jobs", "100000", "--out", str(out))
     assert code == 0, err
+    most = local.PLAYERS_PER_CORE if line == HUGE else 1
     for run in runs:
         played = load(out / run).manifest["sessions"][-1]["players"]
-        assert played["jobs_capped_to"] == local.PLAYERS_PER_CORE
-    assert _capped_lines(said) == [HUGE]
+        assert played["jobs_capped_to"] == most
+    assert _capped_lines(said) == [line]
 
 
-@pytest.mark.parametrize("command", [RUN, TUNE], ids=["run", "tune"])
-def test_jobs_within_the_cap_says_nothing_of_it(capsys, tmp_path, monkeypatch, command):
+@pytest.mark.parametrize(("command", "jobs"), [(RUN, "2"), (TUNE, "1")], ids=["run", "tune"])
+def test_jobs_within_the_cap_says_nothing_of_it(capsys, tmp_path, monkeypatch, command, jobs):
+    """(A tuning's verification runs have one chunk each: ``--jobs 2`` plays them with one.)"""
     _one_core(monkeypatch)
-    code, said, err = cli(capsys, *command, "--jobs", "2", "--out", str(tmp_path / "out"))
+    code, said, err = cli(capsys, *command, "--jobs", jobs, "--out", str(tmp_path / "out"))
     assert code == 0, err
     assert _capped_lines(said) == []
 

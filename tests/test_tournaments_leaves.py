@@ -187,8 +187,30 @@ def test_manifest_records_every_entrant_and_resume_refuses_a_change(tmp_path):
 
     refused(lambda es: by_label(es, "counter")["params"].update(threat_weight=9.0),
             r"counter: parameter threat_weight was 9.0, now ")  # fmt: skip
-    refused(lambda es: by_label(es, "low").update(package="leaves 0.0.1"),
-            r"low: package leaves 0.0.1 is now leaves ")  # fmt: skip
+    # a built-in's package alone moved: the play version recorded beside it decides (accepted);
+    # a run that recorded none (an earlier version's) is refused by the package, as before
+    spec = json.loads((out / "manifest.json").read_text())
+    saved = json.dumps(spec)
+    by_label(spec["spec"]["entrants"], "low").update(package="leaves 0.0.1")
+    (out / "manifest.json").write_text(json.dumps(spec))
+    t().run(out=out, resume=True)
+    (out / "manifest.json").write_text(saved)
+    assert "leaves play" in spec["versions"]
+
+    def older(es):
+        by_label(es, "low").update(package="leaves 0.0.1")
+
+    def refused_older(edit, message):
+        spec = json.loads((out / "manifest.json").read_text())
+        saved = json.dumps(spec)
+        edit(spec["spec"]["entrants"])
+        del spec["versions"]["leaves play"]
+        (out / "manifest.json").write_text(json.dumps(spec))
+        with pytest.raises(ValueError, match=message):
+            t().run(out=out, resume=True)
+        (out / "manifest.json").write_text(saved)
+
+    refused_older(older, r"low: package leaves 0.0.1 is now leaves ")
     strat_file.write_text(strat_file.read_text() + "\n# tuned\n")
     with pytest.raises(ValueError, match=r"Mine: file .*mine.py changed since the run started"):
         t().run(out=out, resume=True)

@@ -68,9 +68,10 @@ def n_workers(n_jobs: int) -> int:
 
 
 def _fewer_than_tasks(others: int, tasks: Iterable[Any]) -> tuple[int, Iterable[Any]]:
-    """``others`` worker processes, fewer if the tasks leave some without one once the driver
-    has its own (each costs a process start-up), and the same tasks: the first few are read
-    ahead to count them."""
+    """``others`` players beside the driver (threads or worker processes), fewer if the
+    tasks leave some without one once the driver has its own (a process costs a start-up,
+    and a player without a task plays nothing: the run would say it played), and the same
+    tasks: the first few are read ahead to count them."""
     stream = iter(tasks)
     head = list(itertools.islice(stream, others + 1))
     return min(others, max(0, len(head) - 1)), itertools.chain(head, stream)
@@ -93,15 +94,15 @@ def imap_local(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players)
     still starting while the driver could play them. ``stats`` (if given) receives
     ``workers`` and ``threads`` (those started), ``driver_tasks``, ``worker_tasks`` and
     ``thread_tasks``, and ``jobs_capped_to`` (the players, the driver included) when fewer
-    play than ``n_jobs`` asks (-1: the cores): ``n_workers``'s cap, or no worker process
-    beyond the tasks. ``salvage`` receives what was finished but not yielded when the stream
-    is closed early (an exception or ``close()``).
+    play than ``n_jobs`` asks (-1: the cores): ``n_workers``'s cap, or no thread or worker
+    process beyond the tasks. ``salvage`` receives what was finished but not yielded when
+    the stream is closed early (an exception or ``close()``).
     """
     counts = players.stats if players.stats is not None else {}
     counts.update(workers=0, threads=0, driver_tasks=0, worker_tasks=0, thread_tasks=0)
     counts.pop("jobs_capped_to", None)
     others = n_workers(players.n_jobs)
-    if others and not players.threads:
+    if others:
         others, tasks = _fewer_than_tasks(others, tasks)
     if others + 1 < (players.n_jobs if players.n_jobs != -1 else os.cpu_count() or 1):
         counts["jobs_capped_to"] = others + 1
@@ -177,6 +178,10 @@ def _drive(
 class _Threads:
     """Player threads that take tasks from the shared stream as they finish one.
 
+    Every player plays: the driver's first task and each thread's are set aside before any
+    thread starts (the stream holds that many: ``_fewer_than_tasks``), and the driver
+    collects nothing before it takes its own; fast threads otherwise took every task before
+    a late one or the driver came to one, and a run said it had more players than played.
     Results (or a task's exception) queue up for the driver (``collect``). Threads are
     daemons: an interpreter that exits never waits for one.
     """
@@ -188,19 +193,26 @@ class _Threads:
         self._results: queue.Queue[Any] = queue.Queue()  # (True, output) or (False, exc)
         self._exhausted = False
         self._closed = False
-        self.outstanding = 0  # tasks taken by threads whose results were not collected
-        self.taken = 0  # tasks taken by threads in all
+        self._own = self._next()  # the driver's first task (_END: taken, or none)
+        firsts = [self._next() for _ in range(players)]
+        taken = sum(task is not _END for task in firsts)
+        self.outstanding = taken  # tasks taken by threads whose results were not collected
+        self.taken = taken  # tasks taken by threads in all
         self._threads = [
-            threading.Thread(target=self._play, name=f"leaves-player-{i + 1}", daemon=True)
-            for i in range(players)
+            threading.Thread(
+                target=self._play, args=(first,), name=f"leaves-player-{i + 1}", daemon=True
+            )
+            for i, first in enumerate(firsts)
         ]
         for thread in self._threads:
             thread.start()
 
     def take(self) -> Any:
-        """The next task (``_END`` when there is none left, or the stream is closed)."""
+        """The next task (``_END`` when there is none left, or the stream is closed): the
+        driver's own first."""
         with self._lock:
-            return self._next()
+            own, self._own = self._own, _END
+            return self._next() if own is _END else own
 
     def _next(self) -> Any:
         if self._exhausted or self._closed:
@@ -210,33 +222,42 @@ class _Threads:
             self._exhausted = True
         return task
 
-    def _play(self) -> None:
-        while True:
-            with self._lock:
-                try:
-                    task = self._next()
-                except BaseException as exc:  # noqa: BLE001 - the stream's own failure
-                    self._exhausted = True
-                    self.outstanding += 1
-                    self._results.put((False, exc))
-                    return
-                if task is _END:
-                    return
-                self.outstanding += 1
-                self.taken += 1
+    def _play(self, task: Any) -> None:
+        """Play ``task`` (set aside for this thread), then the stream's next, until none is
+        left."""
+        while task is not _END:
             try:
                 output = self._fn(task)
             except BaseException as exc:  # noqa: BLE001 - handed to the driver, which raises it
                 self._results.put((False, exc))
                 return
             self._results.put((True, output))
+            task = self._claim()
+
+    def _claim(self) -> Any:
+        """A thread's next task from the stream, counted (``_END``: none; a failure of the
+        stream's own is handed to the driver)."""
+        with self._lock:
+            try:
+                task = self._next()
+            except BaseException as exc:  # noqa: BLE001 - the stream's own failure
+                self._exhausted = True
+                self.outstanding += 1
+                self._results.put((False, exc))
+                return _END
+            if task is not _END:
+                self.outstanding += 1
+                self.taken += 1
+            return task
 
     def played(self, task: Any, spent: float) -> None:
         """Nothing to do when the driver played a task: the threads run from the start."""
 
     def collect(self, block: bool) -> Any:
         """A thread's result (``_NOTHING`` when none is ready and ``block`` is false). Raises
-        what its task raised."""
+        what its task raised. Nothing before the driver took its own first task."""
+        if self._own is not _END:
+            return _NOTHING
         try:
             ok, item = self._results.get(block=block)
         except queue.Empty:

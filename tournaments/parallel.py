@@ -7,6 +7,7 @@ chunks a run has, and both yield results in completion order (the runner never r
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -16,15 +17,17 @@ from strategies import global_random
 
 from .local import imap_local, n_workers
 from .notices import Watched, said, unwrapping
-from .players import BACKENDS, Players, Salvage
+from .players import BACKENDS, Players, Salvage, unanswered
 
 __all__ = ["BACKENDS", "OnWorker", "WorkerError", "cluster_size", "imap_unordered", "plays_alone",
            "record_cap"]  # fmt: skip
 
 
 class WorkerError(RuntimeError):
-    """A Dask worker could not play a task (a strategy's file it cannot load, a process it
-    may not start, a worker that died on it every time): the worker's error in one line."""
+    """The Dask cluster stopped a run it had begun, in one line: a worker could not play a
+    task (a strategy's file it cannot load, a process it may not start, a worker that died on
+    it every time: the worker's error), no worker joined (``WORKERS_S``), or the scheduler,
+    which answered when the run was checked, did not once it was written."""
 
 
 DAEMONS = (
@@ -49,9 +52,9 @@ def imap_unordered(
     every core).
     ``backend="dask"``: the Dask cluster at ``scheduler`` (an address such as
     ``tcp://host:8786``, or a ``distributed.Client``); with no scheduler a local cluster of
-    ``cluster_size(n_jobs)`` single-threaded worker processes is started for the run. A task
-    that fails on a worker raises ``WorkerError``; ``salvage`` receives what was finished but
-    not yielded when the stream is closed early.
+    ``cluster_size(n_jobs, tasks)`` single-threaded worker processes is started for the run.
+    A task that fails on a worker, or a cluster that cannot play, raises ``WorkerError``;
+    ``salvage`` receives what was finished but not yielded when the stream is closed early.
 
     Whoever plays a run's chunk notes what it showed of the strategies (one drawing from the
     global random state, decisions past the timeout), and the stream warns once of each as
@@ -105,25 +108,35 @@ def plays_alone() -> bool:
     return worker.state.nthreads == 1 and len(others) == 1
 
 
-def cluster_size(n_jobs: int) -> int:
+def cluster_size(n_jobs: int, tasks: int | None = None) -> int:
     """Worker processes of the local Dask cluster a run starts for ``n_jobs`` (-1: one per
-    core), capped as local players are (``local.n_workers``)."""
-    return n_workers(n_jobs) + 1
+    core), capped as local players are (``local.n_workers``), and at one a task where the run
+    has only ``tasks`` (at least 1) to play: a worker without one would play nothing."""
+    size = n_workers(n_jobs) + 1
+    return size if tasks is None else max(1, min(size, tasks))
 
 
-def record_cap(stats: dict[str, Any], n_jobs: int) -> None:
-    """Record in ``stats`` (the run's session ``players``) the local Dask cluster's size as
-    ``jobs_capped_to`` when it is smaller than ``n_jobs`` asked (``cluster_size``), as
-    ``local.imap_local`` records its cap; nothing otherwise (-1 asks for no number)."""
+def record_cap(stats: dict[str, Any], n_jobs: int, size: int | None = None) -> None:
+    """Record in ``stats`` (the run's session ``players``) the local Dask cluster's ``size``
+    (default ``cluster_size(n_jobs)``) as ``jobs_capped_to`` when it is smaller than
+    ``n_jobs`` asked, as ``local.imap_local`` records its cap; nothing otherwise (-1 asks for
+    no number)."""
+    size = cluster_size(n_jobs) if size is None else size
     stats.pop("jobs_capped_to", None)
-    if cluster_size(n_jobs) < n_jobs:
-        stats["jobs_capped_to"] = cluster_size(n_jobs)
+    if size < n_jobs:
+        stats["jobs_capped_to"] = size
+
+
+CONNECT_S = 30.0
+"""Seconds the run's client has to connect to a scheduler that answered its check."""
 
 
 @contextmanager
-def _client(n_jobs: int, scheduler: Any) -> Iterator[Any]:
+def _client(size: int, scheduler: Any) -> Iterator[Any]:
     """A ``distributed.Client`` of ``scheduler`` (an address, checked by ``Players``, or a
-    Client, left open), or of a local cluster started for the run and closed after it."""
+    Client, left open), or of a local cluster of ``size`` workers started for the run and
+    closed after it. A scheduler that no longer answers raises ``WorkerError``: the run is
+    written by then, and its error says how to resume it."""
     # start-up: Dask loads for a cluster only
     import dask
     from distributed import Client, LocalCluster  # start-up: as above
@@ -135,16 +148,16 @@ def _client(n_jobs: int, scheduler: Any) -> Iterator[Any]:
         # traceback; the dashboard takes a free port (8787 may be another cluster's).
         with (
             dask.config.set({"distributed.worker.daemon": False}),
-            LocalCluster(n_workers=cluster_size(n_jobs), threads_per_worker=1,
+            LocalCluster(n_workers=size, threads_per_worker=1,
                          dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster,
             Client(cluster) as client,
         ):  # fmt: skip
             yield client
     elif isinstance(scheduler, str):
         try:
-            client = Client(scheduler, timeout="30s")
-        except OSError as exc:
-            raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+            client = Client(scheduler, timeout=CONNECT_S)
+        except Exception as exc:
+            raise WorkerError(unanswered(scheduler, exc, CONNECT_S)) from None
         with client:
             yield client
     else:
@@ -156,9 +169,14 @@ def _dask(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players,
     # start-up: Dask loads for a cluster only
     from distributed import as_completed
 
-    if players.scheduler is None and players.stats is not None:
-        record_cap(players.stats, players.n_jobs)
-    with _client(players.n_jobs, players.scheduler) as client:
+    size = 0
+    if players.scheduler is None:  # no worker beyond the tasks: the first few are read ahead
+        stream = iter(tasks)
+        head = list(itertools.islice(stream, cluster_size(players.n_jobs)))
+        size, tasks = cluster_size(players.n_jobs, len(head)), itertools.chain(head, stream)
+        if players.stats is not None:
+            record_cap(players.stats, players.n_jobs, size)
+    with _client(size, players.scheduler) as client:
         live: set[Any] = set()  # submitted, not yet yielded
         pending = as_completed()
 
@@ -194,8 +212,8 @@ def _slots(client: Any) -> int:
             client.wait_for_workers(1, timeout=WORKERS_S)
         except TimeoutError:
             address = client.scheduler.address
-            raise ValueError(f"no Dask worker joined the scheduler at {address} in "
-                             f"{WORKERS_S:g} s: start some ('dask worker {address}')") from None  # fmt: skip
+            raise WorkerError(f"no Dask worker joined the scheduler at {address} in "
+                              f"{WORKERS_S:g} s: start some ('dask worker {address}')") from None  # fmt: skip
     return max(1, sum(client.nthreads().values()))
 
 
