@@ -265,7 +265,11 @@ class Rules:
                 f"turn_limit={named} disagree: give one",
                 "turn_limit", "rules",
             )  # fmt: skip
-        return out.replace(turn_limit=turn_limit)
+        try:
+            return out.replace(turn_limit=turn_limit)
+        except ValueError as exc:  # the rule's words, the value named as the caller gave it
+            raise ParameterError(f"{{turn_limit}}{str(exc).removeprefix('turn_limit')}",
+                                 "turn_limit") from None  # fmt: skip
 
     @classmethod
     def parse(cls, text: str | Iterable[str] | None, base: Rules | None = None) -> Rules:

@@ -31,7 +31,16 @@ class CLIError(click.ClickException):
         return cls(f"{name} is required", usage=True)
 
     def show(self, file=None) -> None:
-        click.echo(f"leaves: error: {self.format_message()}", err=True)
+        click.echo(error_line(self.format_message()), err=True)
+
+
+def error_line(message: str) -> str:
+    """The one line every error is said in, ``leaves: error: MESSAGE``, with the message's
+    control characters escaped (``printable``): a name typed with an escape sequence or a
+    line break (``--out $'o/x\\e[2J'``) is shown, never obeyed, and the line stays one line."""
+    from gamekit.text import printable  # start-up: gamekit loads only when an error is said
+
+    return f"leaves: error: {printable(message)}"
 
 
 def worded(exc: BaseException) -> str:

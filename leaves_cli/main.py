@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import click
 
-from .errors import CLIError, worded
+from .errors import CLIError, error_line, worded
 from .game_commands import GameCommands, game_commands
 
 # name -> (module, attribute, one-line help). Modules are imported only when used.
@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> None:
     def fail(message: str, code: int) -> None:
         if debug:
             traceback.print_exc()
-        click.echo(f"leaves: error: {message}", err=True)
+        click.echo(error_line(message), err=True)
         sys.exit(code)
 
     try:

@@ -361,20 +361,21 @@ def check_jobs(jobs: int, flag: str = "--jobs") -> None:
 def refuse_repeated_sizes(players: Any, flag: str = "--players") -> None:
     """A table size ``players`` names twice (3,3), refused as ``--rules players=3/3`` is: a
     size typed twice is a slip, not a request (the run would play it once); and one typed in
-    another form than its own (04, +4), refused as every number flag refuses it (``WholeNumber``).
-    ``players``: as typed ("3,4"), or a list of sizes (a config file's)."""
+    another spelling (٤, 4_0) or form (04, +4), refused in the words of every number flag
+    (``WholeNumber``). ``players``: as typed ("3,4"), or a list of sizes (a config file's)."""
     typed = players.split(",") if isinstance(players, str) else players
     if isinstance(typed, int) or typed is None:
         return
     seen: set[str] = set()
-    for text in (str(p).strip() for p in typed if str(p).strip()):  # "3,,4": no size between
+    for text in (str(p).strip() for p in typed if str(p).strip()):  # "3,,4": parse_players refuses
         digits = text.isascii() and text.isdigit()  # 03 and 3 are one size, compared as text:
         size = (text.lstrip("0") or "0") if digits else text  # 5,000 digits are said later
         if size in seen:
             raise CLIError(f"{flag} names {size} twice ({players}): give each count once",
                            usage=True)  # fmt: skip
         seen.add(size)
-        if why := other_form(text, (1, None)):  # a table seats one player or more
+        # a table seats one player or more
+        if why := other_spelling(text) or other_form(text, (1, None)):
             got = shown(text, typed=False)
             raise CLIError(f"{flag} takes table sizes as whole numbers (3,4,5), got {got}, {why}",
                            usage=True)  # fmt: skip

@@ -6,6 +6,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,14 +15,19 @@ import click
 
 from .errors import CLIError
 from .options import game_option, load_option
+from .origins import in_file
 
 if TYPE_CHECKING:
     from tournaments.game import StrategyInfo
 
 
-def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[str, Any]]:
+def load_files(paths: Iterable[str], need_strategy: bool = False,
+               config: str | None = None) -> list[tuple[str, Any]]:  # fmt: skip
     """Import each Python file so the Strategy subclasses it defines register themselves;
-    return each path as given with its module.
+    return each path as given with its module. ``config``: the config file whose ``load``
+    key gave the paths, which each line names instead of a ``--load`` never typed (a
+    missing file's line says where its path is read from: the current folder, not the
+    file's).
 
     Uses the registry's own file loader (``strategies.user_code.load_file``), so a later
     ``file.py:Class`` spec of the same file finds the already loaded module. A missing file,
@@ -35,22 +41,32 @@ def load_files(paths: Iterable[str], need_strategy: bool = False) -> list[tuple[
         return []
     from strategies.user_code import load_file  # start-up: the command line imports no strategy
 
+    said = "--load" if config is None else in_file("load", config)
     loaded = []
     for raw in paths:
         path = Path(raw)
         if not path.is_file():
-            raise CLIError(f"--load: no such file: {raw}", usage=True)
+            raise CLIError(f"{said}: no such file: {raw}{_read_from(config, path)}", usage=True)
         if path.suffix != ".py":
-            raise CLIError(f"--load: {raw} is not a Python (.py) file", usage=True)
+            raise CLIError(f"{said}: {raw} is not a Python (.py) file", usage=True)
         try:
             module = load_file(str(path))
         except ValueError as exc:  # bad input, in a spec's words: one line, an exit too
-            raise CLIError(f"--load: {exc}", usage=True) from exc
+            raise CLIError(f"{said}: {exc}", usage=True) from exc
         if need_strategy and not _defines_strategy(module):
-            raise CLIError(f"--load: {raw} defines no strategy (no subclass of a game's "
+            raise CLIError(f"{said}: {raw} defines no strategy (no subclass of a game's "
                            "Strategy class): nothing to list from it", usage=True)  # fmt: skip
         loaded.append((raw, module))
     return loaded
+
+
+def _read_from(config: str | None, path: Path) -> str:
+    """Where a config file's relative ``path`` was looked for, said beside its refusal: the
+    current folder, which a reader of the file may take for the file's own."""
+    folder = None if config is None else Path(config).parent
+    if folder is None or path.is_absolute() or folder.absolute() == Path.cwd():
+        return ""
+    return f" (a config file's paths are read from the current folder, not from {folder})"
 
 
 def _defines_strategy(module: Any) -> bool:
@@ -67,34 +83,97 @@ def _own_classes(module: Any) -> dict[str, type]:
 
 
 def file_rows(
-    loaded: Sequence[tuple[str, Any]], filters: dict[str, Any], game: str
+    loaded: Sequence[tuple[str, Any]], filters: dict[str, Any], game: Any
 ) -> list[tuple[str, str, dict, dict]]:
     """The rows ``strategy_rows`` leaves out: each loaded file's strategy classes of ``game``
-    (the game's name, which its registry and strategies say, not a ``--game`` spec) that
-    registered no name, listed by the spec that uses them (``file.py:Class``). A file with no
-    strategy of ``game`` at all is a usage error (it would list nothing)."""
-    from strategies import registry
+    (a loaded game, or its name: the registry's key, not a ``--game`` spec) that registered
+    no name, listed by the spec that uses them (``file.py:Class``), that match ``filters``.
+    A class a use would refuse (``_cannot_play``) is listed as an entry point that cannot
+    load is: tagged ``(cannot play: WHY)``, with no classifier or parameters; with
+    ``filters``, warned about and left out (``matching``). A file with no strategy of
+    ``game`` at all is a usage error (it would list nothing)."""
+    from .tournament_parts import load_game  # start-up: as in strategy_rows
+
+    plugin = load_game(game, {}) if isinstance(game, str) else game
+    rows = []
+    listed: set[int] = set()
+    for raw, module in loaded:
+        for key, cls in _game_classes(raw, module, plugin.name).items():
+            if id(cls) not in listed:  # once, however often its file is given
+                listed.add(id(cls))
+                rows.append(_file_row(f"{raw}:{key}", cls, plugin))
+    return matching(rows, filters)
+
+
+def _game_classes(raw: str, module: Any, game: str) -> dict[str, type]:
+    """The unregistered strategy classes of ``game`` the file ``raw`` defines (a registered
+    one has a row of its own); a usage error where it defines none of ``game`` at all."""
+    from strategies import registry  # start-up: loaded with the strategies listed
+
+    classes = _own_classes(module)
+    mine = {k: c for k, c in classes.items() if getattr(c, "game", None) == game}
+    if not mine:  # another game's, or a bare Player that says no game
+        theirs = ", ".join(f"{k} is a {registry.title(c.game)} strategy" if hasattr(c, "game")
+                           else f"{k} says no game" for k, c in classes.items())  # fmt: skip
+        games = sorted({c.game for c in classes.values() if hasattr(c, "game")})
+        todo = (f"list it with --game {' or --game '.join(games)}" if games
+                else "subclass a game's Strategy class")  # fmt: skip
+        raise CLIError(f"--load: {raw} defines no {registry.title(game)} strategy "
+                       f"({theirs}): {todo}", usage=True)  # fmt: skip
+    registered = set(map(id, registry._registry(game).values()))
+    return {k: c for k, c in mine.items() if id(c) not in registered}
+
+
+CANNOT_PLAY = "(cannot play: "
+"""How the description of a listed file's class that no use would play begins: the line a
+use refuses it with follows, then ')' (an entry point that cannot load: '(cannot load: ')."""
+
+
+def _file_row(spec: str, cls: type, plugin: Any) -> tuple[str, str, dict, dict]:
+    """The row of the file's class ``cls``, used as ``spec``: tagged where it cannot play."""
     from tournaments.game import StrategyInfo  # start-up: loaded with the strategies listed
 
-    rows = []
-    listed = set(map(id, registry._registry(game).values()))  # those have rows of their own
-    for raw, module in loaded:
-        classes = _own_classes(module)
-        mine = {k: c for k, c in classes.items() if getattr(c, "game", None) == game}
-        if not mine:  # another game's, or a bare Player that says no game
-            theirs = ", ".join(f"{k} is a {registry.title(c.game)} strategy" if hasattr(c, "game")
-                               else f"{k} says no game" for k, c in classes.items())  # fmt: skip
-            games = sorted({c.game for c in classes.values() if hasattr(c, "game")})
-            todo = (f"list it with --game {' or --game '.join(games)}" if games
-                    else "subclass a game's Strategy class")  # fmt: skip
-            raise CLIError(f"--load: {raw} defines no {registry.title(game)} strategy "
-                           f"({theirs}): {todo}", usage=True)  # fmt: skip
-        for key, cls in mine.items():
-            if id(cls) in listed or any(cls.classifier.get(k) != v for k, v in filters.items()):
-                continue
-            listed.add(id(cls))  # once, however often its file is given
-            rows.append(_row(StrategyInfo.of(f"{raw}:{key}", cls)))
-    return rows
+    why = _cannot_play(spec, cls, plugin)
+    if why is not None:
+        return (spec, f"{CANNOT_PLAY}{why})", {}, {})
+    return _row(StrategyInfo.of(spec, cls))
+
+
+def _cannot_play(spec: str, cls: type, plugin: Any) -> str | None:
+    """Why a use of ``spec`` (the loaded class ``cls``) is refused, in the use's words; None
+    where it plays. That is what a run asks before its first game: the game's ``resolve`` of
+    the spec (the class built with its defaults, then refused where it cannot play: a
+    constructor that raises, a built-in's subclass that skips ``super().__init__``, no way to
+    decide, a game's own check in its ``lookup``). A class with a parameter that has no
+    default is not built (a spec that gives it would be, and would play): the registry's
+    refusal of the class alone (``cannot_play``)."""
+    from strategies import registry  # start-up: loaded with the strategies listed
+
+    if any(p.default is p.empty for p in cls._param_signature.parameters.values()):
+        return registry.refusal(cls, cls._display_name())
+    try:
+        plugin.resolve(spec)
+    except ValueError as exc:  # a constructor that exits among them (strategies.building)
+        return str(exc)
+    return None
+
+
+def matching(
+    rows: list[tuple[str, str, dict, dict]], filters: dict[str, Any]
+) -> list[tuple[str, str, dict, dict]]:
+    """The ``file_rows`` whose classifier has every key and value of ``filters`` (all where
+    none): with ``filters``, a class that cannot play is left out with a warning naming its
+    spec, as the registry leaves out an entry point that cannot load (``registry.filtered``)."""
+    if not filters:
+        return rows
+    kept = []
+    for row in rows:
+        name, description, classifier, _ = row
+        if description.startswith(CANNOT_PLAY):
+            warnings.warn(f"{name}: {description[len(CANNOT_PLAY) : -1]}", stacklevel=2)
+        elif all(classifier.get(k) == v for k, v in filters.items()):
+            kept.append(row)
+    return kept
 
 
 def _row(info: StrategyInfo) -> tuple[str, str, dict, dict]:
@@ -243,10 +322,11 @@ def strategies(
     group = _group(plugin)
     loaded = load_files(load, need_strategy=True)
     wanted = parse_filters(filters)
-    every_file = file_rows(loaded, {}, plugin.name)  # the registry's key: the game's name
+    every_file = file_rows(loaded, {}, plugin)  # each class built once, as a use builds it
+    mine = matching(every_file, wanted)  # warned of before the registry's refusals
     own_keys = {k for _, _, c, _ in every_file for k in c}
     check_filter_values(filters, plugin)  # in the command's words, before the registry's check
-    rows = strategy_rows(wanted, plugin, own_keys) + file_rows(loaded, wanted, plugin.name)
+    rows = strategy_rows(wanted, plugin, own_keys) + mine
     if not rows:  # said in words, with --names too: an empty list would look like success
         every = strategy_rows({}, plugin) + every_file
         raise CLIError(no_match_line(filters, every, plugin.title))

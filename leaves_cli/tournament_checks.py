@@ -6,9 +6,9 @@ game setting's target (it ends a match, never a game: ``refuse_target_settings``
 ``leaves gauntlet`` asks too); a target that a game setting contradicts (one that names a
 target of its own, as rules may, today's value too) would play matches to one and record
 the other; a ``--record`` file in a folder that does not exist would create that folder
-wherever the path points (inside ``--out`` it is the run's own folder, created anyway). A
-``--target`` below 1 point is refused here too, in the game's word for what runs to it (its
-``match_unit``). So are ``--precision`` and ``--max-games`` that cannot be (``check_precision``,
+wherever the path points (one ``--out``'s creation makes is made anyway: ``--out`` itself,
+a folder inside it, a missing one above it). A ``--target`` below 1 point is refused here
+too, in the game's word for what runs to it (its ``match_unit``). So are ``--precision`` and ``--max-games`` that cannot be (``check_precision``,
 new or resumed; a resume's cap once the run's deals are known: ``check_resumed_cap``). Each
 line names a value where it was given: a flag, or the config file's key.
 
@@ -22,6 +22,7 @@ checked, so ``--help`` and a bad option answer at once.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -155,15 +156,19 @@ def _game_class(spec: str) -> Any:
 
 
 def check_record_folder(record: str | None, out: str, where: str = "--record") -> None:
-    """``--record FILE`` must go into a folder that exists, or into the run's ``--out``
-    (which the run creates): any other folder is not created. ``where`` names the record
-    as it was given (a config file's key: ``tournament_parts.named``)."""
+    """``--record FILE`` must go into a folder that exists, or one the run creates as it
+    creates ``--out``: that folder, one inside it, or a missing folder above it (``--out
+    runs/a --record runs/a.jsonl`` in an empty folder: ``runs`` is made for ``runs/a``
+    anyway). Any other folder is not created: a mistyped path would make it wherever it
+    points. ``where`` names the record as it was given (a config file's key:
+    ``tournament_parts.named``)."""
     from .writable import check_file_writable
 
     if record is None:
         return
-    folder, run = Path(record).parent.absolute(), Path(out).absolute()
-    if not folder.is_relative_to(run):
+    folder, run = Path(os.path.abspath(record)).parent, Path(os.path.abspath(out))
+    made = folder.is_relative_to(run) or (not folder.exists() and run.is_relative_to(folder))
+    if not made:
         check_file_writable(record, where)
 
 

@@ -30,7 +30,7 @@ from .options import (
     refuse_repeated_sizes,
     value_option,
 )
-from .origins import FLAG, origin
+from .origins import FILE, FLAG, origin, whose
 from .precision_lines import again as _again
 from .precision_lines import below as _below  # noqa: F401 - where tests read it
 from .precision_lines import grows as _grows
@@ -174,12 +174,12 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
         raise CLIError.of(exc, usage=True) from None
     from .writable import check_writable
 
-    check_writable(out)
+    check_writable(out, whose(request, "out"))
     if t.record is not None:
-        check_writable(t.record.parent, "--record")
+        check_writable(t.record.parent, whose(request, "record"))
         if t.record.is_dir():  # it would be written whole at the end, over nothing it can
-            raise CLIError(f"--record {t.record} is a directory, not a file for the run's "
-                           "records: remove it or name another file")  # fmt: skip
+            raise CLIError(f"{parts.named(request, 'record')} {t.record} is a directory, not a "
+                           "file for the run's records: remove it or name another file")  # fmt: skip
     progress = request.progress
     if progress is None:
         progress = sys.stderr.isatty()
@@ -202,7 +202,7 @@ def _summarise(played: tuple[Any, Any, float | None], out: Path, request: Reques
     result, t, widest = played
     _echo_outcome(result, t, result.manifest["wall_time_s"] - before, sessions,
                   _grows(request, t, widest), _capped_line(result, t))  # fmt: skip
-    capped = parts.jobs_line(result.manifest, sessions, request.jobs)
+    capped = parts.jobs_line(result.manifest, sessions, request.jobs, request)
     if capped:
         click.echo(capped)
     if widest is not None:
@@ -212,12 +212,15 @@ def _summarise(played: tuple[Any, Any, float | None], out: Path, request: Reques
 
 def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
     """On stderr, what is about to be played: the design, the rules, growth, the seed."""
+    from gamekit.text import printable  # start-up: loaded once the run is about to play
+
+    where = printable(str(out))  # a name typed with a line break or an escape: shown, not obeyed
     click.echo(t.rounded_note, err=True)
     parts.echo_rules(t.game)
     if manifest is not None and t.n_games != manifest["spec"]["n_games"]:
-        click.echo(f"growing {out}: {manifest['spec']['n_games']:,} -> {t.n_games:,} {t.units} "
+        click.echo(f"growing {where}: {manifest['spec']['n_games']:,} -> {t.n_games:,} {t.units} "
                    "(every one already played is kept)", err=True)  # fmt: skip
-    click.echo(f"seed {t.seed}; results in {out}", err=True)
+    click.echo(f"seed {t.seed}; results in {where}", err=True)
 
 
 def _capped_line(result: Any, t: Any) -> str:
@@ -250,7 +253,7 @@ def _settle(ctx: click.Context, opts: dict[str, Any]) -> Request:
     values["from_config"] = frozenset(config) - typed  # named by their keys in the file
     from .strategies_cmd import load_files
 
-    load_files(values["load"])
+    load_files(values["load"], config=values["config"] if origin(values, "load") == FILE else None)
     if values["add"] is not None and values["precision"] is not None:
         raise CLIError("--add and --precision: give one (--precision grows the run itself)",
                        usage=True)  # fmt: skip
@@ -309,7 +312,8 @@ def _build(request: Request) -> Any:
     game = parts.load_game(request.game_spec, settings, stored=stored is not None, values=request)
     expert, target, rounds = request.expert, request.target, request.rounds
     if rounds is not None and not game.match_rounds:
-        raise CLIError(f"--rounds: {game.title} matches run to a target (--target)", usage=True)
+        raise CLIError(f"{parts.named(request, 'rounds')}: {game.title} matches run to a target "
+                       "(--target)", usage=True)  # fmt: skip
     if game.target_makes_matches:
         if request.record is not None and target is not None and not expert and rounds is None:
             from tournaments.runner import record_refused  # start-up: only to refuse

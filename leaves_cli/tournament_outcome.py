@@ -26,13 +26,15 @@ def echo_outcome(result: Any, t: Any, wall: float, sessions: int, grows: str,
     seconds (the wall time it added to the manifest's, so never more than the total), and
     ``capped`` (the matches the cap on games stopped; "" for none). Raises
     CLIError (exit 1) when no game was played to its end: every result would be a forfeit's."""
+    from gamekit.text import printable
     from tournaments.run_state import run_state
 
     out, unit = result.out, t.units
+    where = printable(str(out))  # a name typed with a line break or an escape: shown, not obeyed
     played = sum(int(s.get("units_played", 0)) for s in result.manifest["sessions"][sessions:])
     state = run_state(out)
     if sessions and not played:
-        click.echo(f"Nothing to do: {out} already holds all {t.n_games:,} {unit} of this run "
+        click.echo(f"Nothing to do: {where} already holds all {t.n_games:,} {unit} of this run "
                    f"(every chunk verified, none played again); {grows}")  # fmt: skip
     for line in state.lines() if state is not None else ():
         click.echo(line)
@@ -41,15 +43,31 @@ def echo_outcome(result: Any, t: Any, wall: float, sessions: int, grows: str,
         click.echo(why_not)
     of = "" if played == t.n_games else f" of {t.n_games:,}"
     click.echo(f"{played:,}{of} {unit} in {wall:.1f} s this session "
-               f"({result.manifest['wall_time_s']:.1f} s in all); results in {out}")  # fmt: skip
+               f"({result.manifest['wall_time_s']:.1f} s in all); results in {where}")  # fmt: skip
     if t.record is not None:
-        click.echo(f"{t.game.unit} records in {t.record}")
+        click.echo(_records_line(t, state is not None and state.nothing_valid))
     if capped:
         click.echo(capped)
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid {t.game.unit} in {out}: every one ended by a forfeit")
     if state is not None and state.all_forfeited:  # said first, above
         raise CLIError(state.all_forfeited_error())
+
+
+def _records_line(t: Any, nothing_valid: bool) -> str:
+    """Where the records went; a file left empty is said so ("round records in FILE" was said
+    of a Ligretto run every round of which was forfeited: a forfeited one keeps none)."""
+    from gamekit.text import printable  # start-up: loaded once a run has played
+
+    unit, path = t.game.unit, t.record
+    if path.is_file() and path.stat().st_size > 0:
+        return f"{unit} records in {printable(str(path))}"
+    why = (
+        f": every {unit} ended by a forfeit, and a forfeited {unit} keeps none"
+        if nothing_valid
+        else ""
+    )
+    return f"no {unit} records in {printable(str(path))}{why}"
 
 
 def echo_next(out: Path, t: Any, manifest: dict[str, Any]) -> None:

@@ -51,12 +51,13 @@ def playing(out: Path) -> Iterator[None]:
         yield
 
 
-def jobs_line(manifest: dict[str, Any], sessions: int, jobs: int) -> str:
+def jobs_line(manifest: dict[str, Any], sessions: int, jobs: int, values: Any = None) -> str:
     """The line that says a command's run played with fewer players than ``--jobs`` asked,
     from what each session it added (those after the first ``sessions``) recorded
     (``jobs_capped_to``, ``tournaments.local.imap_local``): at most a few a core, or no worker
     process beyond the parts left to play. "" when any of them played with as many as asked,
-    none was played, or --jobs is -1 (one a core: no number asked)."""
+    none was played, or --jobs is -1 (one a core: no number asked). ``values`` (the
+    command's merged options) names a config file's ``jobs`` by its key there."""
     played = [s.get("players") for s in manifest.get("sessions", [])[sessions:]]
     capped = [p.get("jobs_capped_to") for p in played if isinstance(p, dict) and p]
     if jobs < 1 or not capped or None in capped:
@@ -67,7 +68,10 @@ def jobs_line(manifest: dict[str, Any], sessions: int, jobs: int) -> str:
     why = (f"at most {PLAYERS_PER_CORE} a core" if most == n_workers(jobs) + 1
            else "a player for each part of the run left to play")  # fmt: skip
     players = f"{'' if len(set(capped)) == 1 else 'at most '}{most} player{'s' * (most != 1)}"
-    return f"--jobs {jobs}: {players} played ({why})"
+    said = f"--jobs {jobs}"
+    if values is not None and origin(values, "jobs") == FILE:
+        said = in_file(f"jobs {jobs}", values["config"])
+    return f"{said}: {players} played ({why})"
 
 
 # config-file key -> (click parameter name, expected type)
@@ -136,8 +140,7 @@ def read_config(path: str) -> dict[str, Any]:
     except ValueError as exc:  # Python's own: a whole number past the digits int() reads
         raise CLIError(_unread_number(path, exc), usage=True) from None
     settings = {o.name: o for o in installed_options() if getattr(o, "from_config", None)}
-    beside = {k: v for k, v in data.items() if k in settings} if "tournament" in data else {}
-    data = {**beside, **data.get("tournament", data)}  # a setting's table beside [tournament]
+    data = _tournament_table(data, path, settings)
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key in settings:
@@ -146,10 +149,9 @@ def read_config(path: str) -> dict[str, Any]:
             except (ValueError, TypeError) as exc:
                 raise CLIError(f"--config: {path}: [{key}]: {exc}", usage=True) from None
             continue
-        keys = {**CONFIG_KEYS, **_option_keys()}
+        keys = _all_keys()
         if key not in keys:
-            known = ", ".join(sorted(keys))
-            raise CLIError(f"--config: unknown key {key!r} in {path} (known: {known})", usage=True)
+            raise _unknown_key(key, path)
         name, types = keys[key]
         if not isinstance(value, types) or (bool in (type(value),) and bool not in types):
             raise CLIError(f"{path}: {key} takes {_kinds(types)}, got {_toml(value)}",
@@ -160,11 +162,63 @@ def read_config(path: str) -> dict[str, Any]:
         if key in NAMES and any(map(is_empty_name, value if isinstance(value, list) else [value])):
             raise CLIError(empty_name(f"--config: {key} in {path}", NAMES[key]), usage=True)
         if key in ("strategies", "load"):
-            value = tuple(str(v) for v in value)
+            value = _texts(value, key, path)
         if key == "players" and isinstance(value, list):
             value = ",".join(str(v) for v in value)
         out[name] = value
     return out
+
+
+def _texts(items: list[Any], key: str, path: str) -> tuple[str, ...]:
+    """A config file's list of strategy specs or file names, each text: another item (``1``,
+    ``["greedy"]``) refused in one line naming the key and file, not written out as a spec
+    or a file no one named ("unknown strategy '1'")."""
+    for item in items:
+        if not isinstance(item, str):
+            what = "strategy specs such as 'greedy'" if key == "strategies" else "file names"
+            raise CLIError(f"{in_file(key, path)} lists {_toml(item)}: give {what}, each in "
+                           "quotes", usage=True)  # fmt: skip
+    return tuple(items)
+
+
+def _all_keys() -> dict[str, tuple[str, tuple[type, ...]]]:
+    """Every key ``[tournament]`` takes: the command's options and the games' settings."""
+    return {**CONFIG_KEYS, **_option_keys()}
+
+
+def _unknown_key(key: str, path: str) -> CLIError:
+    """The one line (exit 2) for a key no option of the command has."""
+    known = ", ".join(sorted(_all_keys()))
+    return CLIError(f"--config: unknown key {key!r} in {path} (known: {known})", usage=True)
+
+
+def _tournament_table(data: dict[str, Any], path: str, settings: Any) -> dict[str, Any]:
+    """The keys a config file gives: its top level, or where it has a ``[tournament]`` table,
+    that table and the tables of game ``settings`` beside it (``[rules]``). Anything else
+    beside ``[tournament]`` is refused in one line (exit 2), not dropped: a ``seed`` above the
+    table, or a ``[rule]`` typed for ``[rules]``, would otherwise run with a fresh seed or
+    today's rules; so is a setting given both beside the table and in it."""
+    if "tournament" not in data:
+        return data
+    table = data["tournament"]
+    if not isinstance(table, dict):
+        raise CLIError(f"{path}: tournament must be the table [tournament], got "
+                       f"{_toml(table)}", usage=True)  # fmt: skip
+    for key, value in data.items():
+        if key == "tournament" or key in settings:
+            continue
+        if isinstance(value, dict):
+            known = ", ".join(["tournament", *sorted(settings)])
+            raise CLIError(f"{path}: unknown table [{key}] (known: {known})", usage=True)
+        if key not in _all_keys():
+            raise _unknown_key(key, path)
+        raise CLIError(f"{path}: {key} is outside [tournament]: move it under [tournament]",
+                       usage=True)  # fmt: skip
+    for key in settings:
+        if key in data and key in table:
+            raise CLIError(f"{path}: {key} is given twice, as [{key}] and [tournament.{key}]: "
+                           "keep one", usage=True)  # fmt: skip
+    return {**{k: data[k] for k in settings if k in data}, **table}
 
 
 def _unread_number(path: str, exc: ValueError) -> str:
@@ -366,7 +420,7 @@ def load_game(spec: str, settings: dict[str, Any], stored: bool = False,
         if named_in is not None:
             raise CLIError(f"{named_in} names a game this installation cannot load: {exc}"
                            ) from None  # fmt: skip
-        raise CLIError(f"--game: {exc}", usage=True) from None
+        raise CLIError(f"{_game_named(values)}: {exc}", usage=True) from None
     declared = {o.name for o in getattr(cls, "options", ())}
     for name in () if stored else settings:
         if name not in declared:  # named as its flag, or its key where the config file set it
@@ -379,11 +433,16 @@ def load_game(spec: str, settings: dict[str, Any], stored: bool = False,
             game.check_target(target)
     except (TypeError, ValueError) as exc:
         raise refused(exc, values or {}) from None
-    _check_declared(game, spec, named_in)
+    _check_declared(game, spec, named_in, _game_named(values))
     return game
 
 
-def _check_declared(game: Any, spec: str, named_in: str | None) -> None:
+def _game_named(values: Any) -> str:
+    """How a line names the game's spec: ``--game``, or the config file's ``game`` key."""
+    return named(values, "game_spec") if origin(values or {}, "game_spec") == FILE else "--game"
+
+
+def _check_declared(game: Any, spec: str, named_in: str | None, flag: str = "--game") -> None:
     """Refuse ``game`` whose declaration a run cannot use, as ``load_game`` refuses a game that
     cannot load (where the spec came from names the fault): before a command announces or
     creates anything."""
@@ -396,7 +455,7 @@ def _check_declared(game: Any, spec: str, named_in: str | None) -> None:
         if named_in is not None:
             raise CLIError(f"{named_in} names a game this installation cannot load: {said}"
                            ) from None  # fmt: skip
-        raise CLIError(f"--game: {said}", usage=True) from None
+        raise CLIError(f"{flag}: {said}", usage=True) from None
 
 
 def echo_rules(game: Any) -> None:

@@ -35,9 +35,11 @@ def build(cls: type[Player], params: dict[str, Any]) -> Player:
         return cls(**checked)
     except Exception as exc:  # noqa: BLE001 - any constructor's failure: one line naming it
         raise ValueError(_build_failed(cls, exc)) from exc
+    except SystemExit as exc:  # a run would just stop, saying nothing
+        raise ValueError(_build_failed(cls, exc)) from None
 
 
-def _build_failed(cls: type[Player], exc: Exception) -> str:
+def _build_failed(cls: type[Player], exc: BaseException) -> str:
     """Why ``cls`` could not be built, naming the strategy and where it comes from (its file
     for a user's class) with the exception's message. A ValueError that names the strategy
     already (a built-in's bad parameter value) is kept as it is."""
@@ -47,6 +49,11 @@ def _build_failed(cls: type[Player], exc: Exception) -> str:
         return text
     source = cls.__dict__.get("_source_spec") or f"{cls.__module__}:{cls.__qualname__}"
     kind = "" if isinstance(exc, ValueError) else f"{type(exc).__name__}: "
+    if isinstance(exc, SystemExit):
+        kind, text = (
+            "",
+            f"it exited as it was built (SystemExit({exc.code!r})): a strategy must not exit",
+        )
     return f"cannot build strategy {name} ({source}): {kind}{text}"
 
 

@@ -110,7 +110,7 @@ CASES = [
     (["run", "--games", "0"], 2, "--games"),
     (["run", "--jobs", "0"], 2, "--jobs"),
     (["run", "--players", "9"], 2, "--players"),
-    (["run", "--out", "{d}/afile"], 2, "afile"),
+    (["run", "--out", "{d}/afile"], 1, "cannot write to {d}/afile: it is not a directory (--out)"),
     (["tournament", "nosuch", "greedy", "--out", "{d}/t1"], 2, "unknown strategy 'nosuch'"),
     (["tournament", "greedy", "low:x=1", "--out", "{d}/t1"], 2, "has no parameter 'x'"),
     (["tournament", "greedy", "low", "--players", "7", "--out", "{d}/t1"], 2, "got 7"),

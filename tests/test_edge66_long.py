@@ -94,7 +94,9 @@ def test_a_games_count_of_thousands_of_digits_is_refused_as_too_many(capsys):
     """4,000 digits of games raised "OverflowError: integer division result too large for a
     float" (the deals per table were a float's ceiling); a negative 5,000-digit count raised
     Python's digit-limit error instead of its own line."""
-    with pytest.raises(ValueError, match=r"^at most 2\*\*32 - 1 games per tournament$"):
+    with pytest.raises(ParameterError, match=r"^games asks for a number of games about 4,001 "
+                       r"digits long in all \(rounded up to whole duplicate sets\), past 2\*\*32 - 1 "
+                       r"\(a run's most games\)$"):  # fmt: skip
         Schedule([(0, 1)], int("9" * 4000))
     with pytest.raises(
         ParameterError, match=f"^games must be at least 1, got a negative {SAID[2:]}$"
@@ -105,7 +107,8 @@ def test_a_games_count_of_thousands_of_digits_is_refused_as_too_many(capsys):
         Schedule([(0, 1)], 5, chunk_games=-HUGE)
     code, _, err = cli(capsys, "tournament", "greedy", "random", "--games", "9" * 4000,
                        "--out", "unused")  # fmt: skip
-    assert code != 0 and one_error_line(err).endswith("at most 2**32 - 1 games per tournament")
+    assert code != 0 and one_error_line(err).endswith("past 2**32 - 1 (a run's most games)")
+    assert one_error_line(err).startswith("leaves: error: --games asks for a number of games")
 
 
 @pytest.mark.parametrize(("args", "said"), [

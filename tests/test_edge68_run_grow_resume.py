@@ -66,7 +66,7 @@ def test_resume_with_more_games_grows_the_run_into_the_fresh_run_of_that_size(ru
     assert (code, stdout) == (2, "")
     assert err == (f"leaves: error: cannot resume r: --games {2 * N:,} is fewer than the "
                    f"{3 * N:,} games this run holds already (asked 1): a run grows, it never "
-                   "shrinks: resume with --games 1 or more, or drop --games\n")  # fmt: skip
+                   f"shrinks: resume with --games {3 * N} or more, or drop --games\n")  # fmt: skip
     code, stdout, err = cli(capsys, "run", "--resume", "--out", "r", "--games", str(3 * N),
                             "--jobs", "1")  # fmt: skip
     assert code == 0, err  # the games it holds: nothing to play

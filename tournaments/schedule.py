@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamekit.errors import ParameterError, shown
-from gamekit.whole import read_whole
+from gamekit.whole import other_spelling, read_whole
 
 from .checks import integer
 
@@ -52,13 +52,7 @@ PLAYERS_TAKE = "a table size, a list of them or a string such as '3,4,5'"
 def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
     """Table sizes from 4, "3,4,5" or [3, 4]: sorted, without duplicates."""
     if isinstance(players, str):
-        try:
-            sizes = [_size(p) for p in players.replace(" ", "").split(",") if p]
-        except ValueError:
-            raise ParameterError(
-                f"{{players}} takes numbers like 4 or 3,4,5, got {shown(players, typed=False)}",
-                "players",
-            ) from None
+        sizes = _sizes(players)
     elif isinstance(players, Iterable) and not isinstance(players, bytes):
         sizes = list(players)
         for p in sizes:
@@ -72,15 +66,27 @@ def parse_players(players: int | str | Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(set(sizes)))
 
 
-def _size(text: str) -> int:
-    """A table size as typed: a whole number of any length (``int`` reads none past 4,300
-    digits; a size that long is a number all the same, refused as too large, not as text)."""
-    try:
-        return int(text)
-    except ValueError:
-        if (whole := read_whole(text)) is None:
-            raise
-        return whole
+def _sizes(players: str) -> list[int]:
+    """Table sizes as typed ("3,4,5"): each a whole number of the digits 0-9 (``read_whole``:
+    of any length, refused later as too large, not as text), spaces around it let through.
+    Refused: an empty item ("3,,4", "3,": a slip, as ``--against`` refuses one), a number in
+    another spelling ('٤' and '4_0' are no 4 and 40 here; ``other_spelling`` says why), and
+    spaces within one ("3 4" is not 34). Nothing typed is no size (said by the caller)."""
+    if not players.strip():
+        return []
+    items = [p.strip() for p in players.split(",")]
+    got = shown(players, typed=False)
+    if not all(items):
+        raise ParameterError(f"{{players}} {got} has an empty item (two commas in a row, or one "
+                             "at an end): give a table size between every two commas",
+                             "players")  # fmt: skip
+    sizes = [read_whole(p) for p in items]
+    for item, size in zip(items, sizes, strict=True):
+        if size is None:
+            why = other_spelling(item)
+            raise ParameterError(f"{{players}} takes numbers like 4 or 3,4,5, got {got}"
+                                 f"{', ' + why if why else ''}", "players")  # fmt: skip
+    return [size for size in sizes if size is not None]
 
 
 def make_tables(
@@ -177,11 +183,24 @@ def deals_for(games: int, seats_per_set: int) -> int:
     return max(1, -(-games // seats_per_set))
 
 
-def check_size(n_games: int) -> None:
+def check_size(n_games: int, games: int | None = None, name: str = "games") -> None:
     """Refuse a run of more than ``MAX_RUN_GAMES`` games, in one line, before anything of it is
-    built (every entry point builds a ``Schedule``: a tournament, a gauntlet, a grown run)."""
-    if n_games > MAX_RUN_GAMES:
+    built (every entry point builds a ``Schedule``: a tournament, a gauntlet, a grown run).
+    Where the ``games`` asked in all make it so (not a growth by stages), the refusal is a
+    ``ParameterError`` of the argument ``name`` that asked them (``games``; ``add``, games
+    more), named as the caller gave it (``--games``, a config file's key), with the games
+    the run would hold (rounded up to whole duplicate sets)."""
+    if n_games <= MAX_RUN_GAMES:
+        return
+    if games is None:
         raise ValueError("at most 2**32 - 1 games per tournament")
+    many = shown(n_games, typed=False)  # a number past the line's width: by its digits
+    digits = many.split(" of ")[-1]  # "about 4,001 digits"
+    count = f"{n_games:,} games" if many.isdigit() else f"a number of games {digits} long"
+    rounded = "" if n_games == games else " (rounded up to whole duplicate sets)"
+    asks = "grows the run to" if name == "add" else "asks for"  # add: games more than it has
+    raise ParameterError(f"{{{name}}} {asks} {count} in all{rounded}, past 2**32 - 1 (a run's "
+                         "most games)", name)  # fmt: skip
 
 
 class Schedule:
@@ -231,7 +250,8 @@ class Schedule:
         self.deals = self.stages[-1]
         """Deals per table (the last stage's)."""
         self.n_games = self.deals * self.seats_per_set
-        check_size(self.n_games)  # before the chunks are laid out: a huge run allocates GBs
+        grown = len(self.stages) > 1  # past the games asked: not theirs to name
+        check_size(self.n_games, None if grown else games)  # before the chunks: GBs for a huge run
         if chunk_games is None:
             chunk_games = min(
                 MAX_CHUNK_GAMES, max(2_000, math.ceil(first * self.seats_per_set / 64))

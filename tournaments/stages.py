@@ -15,7 +15,7 @@ from typing import Any
 from gamekit.errors import ParameterError
 
 from .game import plural
-from .schedule import Schedule, deals_for
+from .schedule import Schedule, check_size, deals_for
 
 __all__ = [
     "GROWN_KEYS", "asked_note", "described_since", "extends", "grown_stages", "grows", "with_stages",
@@ -65,7 +65,8 @@ def grown_stages(
     deals than the run has, as a run asked for ``games`` at once would deal) or by ``add``
     games more. ``games`` equal to the run's first ask, or to the deals it has, grows nothing;
     fewer is refused (ValueError, one line): a run grows, it never shrinks. ``games`` below 1
-    is refused in a new run's words, as ``add`` below 1 is: no run is asked for no games."""
+    is refused in a new run's words, as ``add`` below 1 is: no run is asked for no games; so
+    is either where the run would hold more than a run may (``check_size``, naming it)."""
     stages = [int(x) for x in stages]
     if games is not None and add is not None:
         raise ParameterError(
@@ -74,13 +75,16 @@ def grown_stages(
     if add is not None:
         if add < 1:
             raise ParameterError(f"{{add}} must be at least 1 game, got {add}", "add")
-        return [*stages, stages[-1] + deals_for(add, seats_per_set)]
+        grown = stages[-1] + deals_for(add, seats_per_set)
+        check_size(grown * seats_per_set, stages[-1] * seats_per_set + add, "add")
+        return [*stages, grown]
     if games is not None and games < 1:  # else a run of one deal a table is "grown" to it
         raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
     if games is None or games == games_asked:
         return stages
     deals = deals_for(games, seats_per_set)
     if deals > stages[-1]:
+        check_size(deals * seats_per_set, games)  # named, before a schedule of them is laid out
         return [*stages, deals]
     if deals == stages[-1]:
         return stages

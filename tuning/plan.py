@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import numpy as np
 
 import strategies
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 from tournaments import parse_players
 from tournaments.checks import integer, make_out, optional_integer
 from tournaments.schedule import MAX_RUN_GAMES
@@ -48,19 +49,23 @@ def _check_out(out: Path, resume: bool) -> None:
     make_out(out)
 
 
-def split_budget(
-    field: Field, spec: str, budget: int, popsize: int, candidate_games: int | None
-) -> tuple[int, int, int]:
+def split_budget(field: Field, spec: str, budget: int, popsize: int, candidate_games: int | None,
+                 named: tuple[str, ...] = ("popsize",)) -> tuple[int, int, int]:  # fmt: skip
     """(games per evaluation, generations to run, games per finalist), in whole duplicate sets:
     the generations and the finalists together never play more than ``budget`` games (a
-    selection rounded up to whole sets takes its games from the generations)."""
+    selection rounded up to whole sets takes its games from the generations). ``named``: the
+    sizes given (``popsize``, ``candidate_games``), which a refusal names where no budget
+    could play two generations."""
     per_gen = popsize + 1  # the candidates and the starting parameters
     search = budget - int(budget * SELECT_SHARE)
     asked = candidate_games or max(1, search // (TARGET_GENERATIONS * per_gen))
-    games = field.games_per_run(spec, asked)
+    games = _in_sets(field, spec, asked, "candidate_games")
     generations, select = _fit(field, spec, budget, per_gen, games)
     if generations < 2:
-        need = _smallest_budget(field, spec, per_gen, games)
+        two = 2 * per_gen * games  # a selection on top of them, if few enough to lay out
+        need = _smallest_budget(field, spec, per_gen, games) if two <= MAX_RUN_GAMES else two
+        if need > MAX_RUN_GAMES:
+            raise _past_any_budget(popsize, games, named)
         _, least = _fit(field, spec, need, per_gen, games)
         raise ParameterError(
             f"{{budget}} {budget:,} is too small: two generations of {popsize:,} candidates and "
@@ -69,6 +74,33 @@ def split_budget(
             "budget",
         )
     return games, generations, select
+
+
+def _in_sets(field: Field, spec: str, games: int, name: str) -> int:
+    """``games`` (no more than ``MAX_RUN_GAMES``) as a run plays them, rounded up to whole
+    duplicate sets; refused in one line naming the argument ``name`` where the rounding takes
+    them past a run's most games (a run of them would be refused, naming a --games no one
+    gave)."""
+    one_set = field.games_per_run(spec, 1)  # one deal of every table: a duplicate set each
+    played = -(-games // one_set) * one_set
+    if played > MAX_RUN_GAMES:
+        raise ParameterError(f"{{{name}}} asks for {played:,} games (rounded up to whole "
+                             "duplicate sets), past 2**32 - 1 (a run's most games)", name)  # fmt: skip
+    return field.games_per_run(spec, games)
+
+
+def _past_any_budget(popsize: int, games: int, named: tuple[str, ...]) -> ParameterError:
+    """The refusal of a search that no budget plays (``budget`` is at most ``MAX_RUN_GAMES``):
+    two generations of ``popsize`` candidates at ``games`` each, and the selection, need more;
+    ``named``: the sizes given, which make it so."""
+    sizes = " or ".join(f"{{{n}}}" for n in named)
+    said = shown(popsize, typed=False)  # by its digits past the line's width
+    pop = f"{popsize:,} candidates" if said.isdigit() else f"candidates ({said})"
+    return ParameterError(
+        f"two generations of {pop} and the start at {games:,} games each, and the "
+        "final selection, need more than 2**32 - 1 games (the most {budget} may be): give a "
+        f"smaller {sizes}", *named, "budget",
+    )  # fmt: skip
 
 
 def _fit(field: Field, spec: str, budget: int, per_gen: int, games: int) -> tuple[int, int]:
@@ -153,6 +185,23 @@ def _games(count: int, name: str) -> int:
     return count
 
 
+def _field_specs(against: Any) -> list[str]:
+    """``against`` as a list of specs (read once: an iterator is one too), refused in one line
+    naming it where it is neither a spec nor specs (None, a number, a list holding one): not
+    Python's "'NoneType' object is not iterable", nor a number read as the spec '1'."""
+    if isinstance(against, str):
+        return [against]
+    specs = (
+        list(against)
+        if isinstance(against, Iterable) and not isinstance(against, bytes | dict)
+        else None
+    )
+    if specs is None or not all(isinstance(s, str) for s in specs):
+        raise TypeError(f"against takes a strategy spec or a list of them, got "
+                        f"{shown(against, typed=False)}")  # fmt: skip
+    return specs
+
+
 def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None,
              n_jobs: int, out: Any, **opts: Any) -> Plan:  # fmt: skip
     """The settings of ``tune``, each checked with a one-line error naming its option."""
@@ -161,7 +210,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     budget = integer(budget, "budget", "a whole number of games")
     n_jobs = integer(n_jobs, "n_jobs", "a number of workers (a positive integer, or -1)")
     seed = optional_integer(seed, "seed", "a non-negative integer")
-    field = Field(parse_field(against), parse_players(players), n_jobs,
+    field = Field(parse_field(_field_specs(against)), parse_players(players), n_jobs,
                   _game(opts.get("game")), start=spec)  # fmt: skip
     _games(budget, "budget")
     if n_jobs == 0 or n_jobs < -1:
@@ -198,10 +247,12 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     seed = int(np.random.SeedSequence().entropy) if seed is None else seed
     if seed < 0:
         raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
-    games, generations, select_games = split_budget(field, spec, budget, popsize, candidate_games)
+    named = tuple(k for k in ("popsize", "candidate_games") if opts[k] is not None) or ("popsize",)
+    games, generations, select_games = split_budget(field, spec, budget, popsize,
+                                                    candidate_games, named)  # fmt: skip
     given = optional_integer(opts["verify_games"], "verify_games", "a number of games")
     verify = _games(given, "verify_games") if given is not None else max(games, budget // 2)
-    verify = field.games_per_run(spec, verify)  # as played: whole duplicate sets
+    verify = _in_sets(field, spec, verify, "verify_games")  # whole duplicate sets
     typed = tuple((k, v) for k, v, got in (("candidate_games", candidate_games, games),
                                             ("verify_games", given, verify))
                   if v is not None and v != got)  # fmt: skip

@@ -36,10 +36,11 @@ VARIANTS_REPORT = "variants"
 def stored_run(out: Path, resume: bool) -> dict[str, Any] | None:
     """The manifest of the run in --out (None: a new run there), or a one-line error: --out a
     file, a folder holding something else, or --resume where there is no run."""
+    from leaves_cli.writable import check_writable
     from tournaments import storage
 
-    if out.exists() and not out.is_dir():
-        raise CLIError(f"--out {out} exists and is not a directory", usage=True)
+    if not out.is_dir():  # a file at it or above it: said as every command's --out says it
+        check_writable(out)
     try:  # before any advice about the run there, which the lock would refuse
         storage.refuse_if_played(out)
     except ValueError as exc:
@@ -132,9 +133,12 @@ def grown(t: Any, out: Path, request: Request) -> Any:
     if deals_for(games, per) < stages[-1] and games != t.games_asked:
         raise CLIError(f"cannot resume {out}: --games {games:,} is fewer than the "
                        f"{t.n_games:,} games this run holds already (asked {t.games_asked:,}): "
-                       f"a run grows, it never shrinks: resume with --games {t.games_asked} or "
-                       "more, or drop --games", usage=True)  # fmt: skip
-    wanted = grown_stages(stages, per, t.games_asked, games)
+                       f"a run grows, it never shrinks: resume with --games {t.n_games} or more, "
+                       "or drop --games", usage=True)  # fmt: skip
+    try:  # more than a run may hold: said as 'leaves tournament --resume' says it
+        wanted = grown_stages(stages, per, t.games_asked, games)
+    except ValueError as exc:
+        raise CLIError(f"cannot resume {out}: {CLIError.of(exc).message}", usage=True) from None
     return t if wanted == stages else t.with_stages(wanted)
 
 

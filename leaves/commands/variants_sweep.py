@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gamekit.errors import shown
+from gamekit.whole import read_whole
 from leaves_cli.errors import CLIError
 
 MAX_POINTS = 16
@@ -32,10 +34,10 @@ def _values(key: str, text: str) -> range | list[str]:
                            f"whole number ({', '.join(INTEGER_KEYS)}); list the values of "
                            f"{key} instead: {key}=V1,V2,...", usage=True)  # fmt: skip
         ends = [end.strip() for end in text.partition("..")[::2]]
-        if not all(re.fullmatch("-?[0-9]+", end) for end in ends):  # as a value is written
+        a, b = (read_whole(end) if re.fullmatch("-?[0-9]+", end) else None for end in ends)
+        if a is None or b is None:  # as a value is written; of any length (past int()'s 4,300)
             raise CLIError(f"--sweep {key}={text}: write LO..HI with whole numbers (digits 0-9)",
                            usage=True)  # fmt: skip
-        a, b = (int(end) for end in ends)
         if b < a:
             raise CLIError(f"--sweep {key}={text}: the range is empty (LO > HI)", usage=True)
         return range(a, b + 1)
@@ -206,13 +208,20 @@ def sweep_values(text: str) -> tuple[str, list[str]]:
         raise CLIError(f"--sweep {text!r}: unknown rule {key!r}; the rules are "
                        f"{', '.join(names)}", usage=True)  # fmt: skip
     values = _values(key, values_text.strip())
-    if len(values) > MAX_POINTS:
-        raise _count_refused(text, len(values))
+    # counted, not len(): a range of 2**63 values or more is past what len() can say
+    count = values.stop - values.start if isinstance(values, range) else len(values)
+    if count > MAX_POINTS:
+        raise _count_refused(text, count)
     return key, [str(v) for v in values]
 
 
 def _count_refused(text: str, n: int) -> CLIError:
-    return CLIError(f"--sweep {text!r}: give 2 to {MAX_POINTS} values, got {n:,}", usage=True)
+    """The one line refusing a sweep of ``n`` values; a count past the line's width said by
+    its digits, as ``shown`` says a number."""
+    said = shown(n, typed=False)
+    got = f"{n:,}" if said.isdigit() else said
+    return CLIError(f"--sweep {shown(text, typed=False)}: give 2 to {MAX_POINTS} values, got "
+                    f"{got}", usage=True)  # fmt: skip
 
 
 def sizes_text(sizes: list[int]) -> str:
