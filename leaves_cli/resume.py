@@ -20,7 +20,7 @@ from typing import Any
 from .errors import CLIError
 from .flags import flag, message
 from .origins import FILE, in_file, origin
-from .resume_words import disagreement, dropped
+from .resume_words import disagreement, dropped, given_as
 from .tournament_checks import check_resumed_cap
 
 __all__ = [
@@ -78,11 +78,10 @@ def read_manifest(out: Any) -> Any:
         raise CLIError(f"cannot resume {out}: {why}", usage=not found) from None
 
 
-def _named(values: Any, option: str, said: str) -> str:
-    """How a refusal names the value of ``option`` that ``values`` (the command's merged
-    options) hold: by its key in the config file that gave it ("games in c.toml",
-    ``origins.in_file``), else by the flag ``said`` that gave it: never by a flag no one
-    typed."""
+def _source(values: Any, option: str, said: str) -> str:
+    """Where the value of ``option`` that ``values`` (the command's merged options) hold came
+    from: its key in the config file that gave it ("games in c.toml", ``origins.in_file``),
+    else the flag ``said`` that gave it: never a flag no one typed."""
     if origin(values, option) != FILE:
         return said
     from .tournament_parts import KEY_OF  # start-up: it loads the games' options
@@ -90,10 +89,26 @@ def _named(values: Any, option: str, said: str) -> str:
     return in_file(KEY_OF.get(option, option), str(values["config"]))
 
 
+def _named(values: Any, option: str, said: str, joined: str = "over") -> str:
+    """How a refusal names the value of ``option`` (``_source``), and, where its flag was
+    typed and the config file gives it too, the file's key as well, which dropping the flag
+    alone would bring in: "--seed over seed in c.toml" (the flag's value replaced the
+    file's; ``joined`` "after": the file's values come first, then the flag's, as a game's
+    repeatable setting takes them), so that the advice leaves out both (``resume_words``)."""
+    config = values.get("config")
+    if origin(values, option) == FILE or not config:
+        return _source(values, option, said)
+    from .tournament_parts import KEY_OF, read_config  # start-up: a refusal alone reads it
+
+    if option not in read_config(str(config)):
+        return said
+    return f"{said} {joined} {in_file(KEY_OF.get(option, option), str(config))}"
+
+
 def _worded(exc: Exception, values: Any) -> str:
     """A library error's one line with each parameter named where its value came from
     (``_named``): a flag typed, a config file's key."""
-    names = {p: _named(values, flag(p).removeprefix("--").replace("-", "_"), flag(p))
+    names = {p: _source(values, flag(p).removeprefix("--").replace("-", "_"), flag(p))
              for p in getattr(exc, "params", ())}  # fmt: skip
     return exc.worded(names) if names and hasattr(exc, "worded") else message(exc)
 
@@ -278,9 +293,9 @@ def _game_options(opts: dict[str, Any], given: set[str], manifest: dict[str, Any
     for opt in installed_options():  # a setting the run's game does not have: refused
         if opt.name in given and opts.get(opt.name) not in (None, ()) and opt.name not in declared:
             named = _named(opts, opt.name, opt.flag)
-            raise CLIError(f"cannot resume {out}: {named} is not a {getattr(cls, 'title', stored)} "
-                           f"option, the game this run plays: {dropped(named)}",
-                           usage=True)  # fmt: skip
+            title = getattr(cls, "title", stored)
+            raise CLIError(f"cannot resume {out}: {given_as(named)} is not a {title} option, the "
+                           f"game this run plays: {dropped(named)}", usage=True)  # fmt: skip
     for opt in getattr(cls, "options", ()):
         if opt.name in given and opts.get(opt.name) not in (None, ()):
             check_setting(out, cls, config, opt, opts[opt.name], opts)
@@ -326,7 +341,7 @@ def check_setting(
             from .tournament_parts import refused  # start-up: it loads the games' options
 
             raise refused(exc, values) from None
-        said, named = message(exc), _setting_named(values, opt)
+        said, named = message(exc), given_as(_setting_named(values, opt))
         raise CLIError(said if said.startswith(named) else f"{named}: {said}",
                        usage=True) from None  # fmt: skip
     if asked.config() == played.config():
@@ -334,8 +349,9 @@ def check_setting(
     named = _setting_named(values, opt)
     was, says = played.settings_words(), _said_words(cls, opt.name, given)
     if opt.name in was and opt.name in says:
-        raise CLIError(f"cannot resume {out}: {named} says {says[opt.name]}, but this run was "
-                       f"played under {was[opt.name]}: {dropped(named)}", usage=True)  # fmt: skip
+        raise CLIError(f"cannot resume {out}: {given_as(named)} says {says[opt.name]}, but this "
+                       f"run was played under {was[opt.name]}: {dropped(named)}",
+                       usage=True)  # fmt: skip
     what = opt.name.replace("_", " ")
     raise disagreement(out, named, given, what, played.config().get(opt.name))
 
@@ -345,14 +361,10 @@ def _setting_named(values: Any, opt: Any) -> str:
     repeatable one that both the config file and the command line gave (the file's values
     first, then the flag's: ``request.draft``) by both, as the flag alone did not say it:
     "--rules after rules in c.toml"."""
-    named = opt.flag if values is None else _named(values, opt.name, opt.flag)
-    if not (getattr(opt, "multiple", False) and named == opt.flag and (values or {}).get("config")):
-        return named
-    from .tournament_parts import read_config  # start-up: a refusal alone reads it again
-
-    config = str(values["config"])
-    both = opt.name in read_config(config)
-    return f"{opt.flag} after {in_file(opt.name, config)}" if both else named
+    if values is None:
+        return opt.flag
+    stacked = getattr(opt, "multiple", False)
+    return _named(values, opt.name, opt.flag, "after" if stacked else "over")
 
 
 def _said_words(cls: Any, name: str, given: Any) -> dict[str, str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import CLIError
 
-__all__ = ["again", "disagreement", "dropped", "words"]
+__all__ = ["again", "disagreement", "dropped", "given_as", "words"]
 
 _TYPEABLE = re.compile(r"[\w.,=:+/-]+( --[\w-]+ [\w.,=:+/-]+)*")
 """A value that advice may put after its flag as it stands: no space, quote or character a
@@ -39,13 +39,22 @@ def words(value: Any, grouped: bool = True) -> str:
     return str(value)
 
 
+def given_as(named: str) -> str:
+    """The option ``named`` (``resume._named``'s words) as the value a refusal shows was given:
+    a flag typed over the config file's key ("--seed over seed in c.toml") by its flag, whose
+    value replaced the file's; else as named."""
+    return named.partition(" over ")[0]
+
+
 def dropped(named: str) -> str:
     """What leaves out the option ``named`` (``resume._named``'s words): its flag dropped
     ("--seed"), its key removed from the config file ("seed in c.toml"), both where both gave
-    it ("--rules after rules in c.toml"); a positional one ("strategies", "SPEC") not given."""
-    flag, after, rest = named.partition(" after ")
-    if after:
-        return f"{dropped(flag)} and {dropped(rest)}"
+    it ("--rules after rules in c.toml"; "--seed over seed in c.toml": dropping the flag alone
+    brings in the file's value); a positional one ("strategies", "SPEC") not given."""
+    for both in (" after ", " over "):
+        flag, joined, rest = named.partition(both)
+        if joined:
+            return f"{dropped(flag)} and {dropped(rest)}"
     key, within, config = named.partition(" in ")
     if within:
         return f"remove {key} from {config}"
@@ -58,6 +67,7 @@ def again(named: str, value: Any) -> str | None:
     option is positional (its labels need not be the specs that made them)."""
     if _empty(value) or isinstance(value, bool):
         return None
+    named = given_as(named)  # the flag typed over the file's key: its value is the one used
     typed = ",".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
     if not _TYPEABLE.fullmatch(typed):
         return None
@@ -76,18 +86,20 @@ def disagreement(out: Any, named: str, given: Any, field: str, stored: Any, none
     A switch typed (``--repeats``, ``--no-rows``) is named as typed, the run as played with it
     or without."""
     if isinstance(given, bool) and isinstance(stored, bool) and named.startswith("--"):
-        typed = named if given else f"--no-{named.removeprefix('--')}"
+        flag = given_as(named)
+        typed = flag if given else f"--no-{flag.removeprefix('--')}"
         played = "with" if stored else "without"
+        drop = dropped(named.replace(flag, typed, 1))
         return CLIError(f"cannot resume {out}: {typed} differs from this run, played {played} "
-                        f"{named}: drop {typed}", usage=True)  # fmt: skip
-    grouped = "seed" not in (field.lstrip("-"), named.lstrip("-"))  # a seed in full
+                        f"{flag}: {drop}", usage=True)  # fmt: skip
+    grouped = "seed" not in (field.lstrip("-"), given_as(named).lstrip("-"))  # a seed in full
     if _empty(stored):
         theirs = f"this run, which has {none or f'no {field}'}"
     else:
         theirs = f"this run's {field} {words(stored, grouped)}"
     back, drop = again(named, stored) if retype else None, dropped(named)
     return CLIError(
-        f"cannot resume {out}: {named} {words(given, grouped)} differs from {theirs}: "
+        f"cannot resume {out}: {given_as(named)} {words(given, grouped)} differs from {theirs}: "
         f"{f'{back}, or {drop}' if back else drop}",
         usage=True,
     )

@@ -52,6 +52,7 @@ __all__ = [
     "ladder_measures",
     "ladder_table",
     "paired_measure",
+    "restricted_before_finished",
     "sample_design",
     "set_signs",
     "trace_stats",
@@ -72,6 +73,19 @@ SHARE_METRICS = ("comeback",)
 TRACE_BOUNDS = {"lead_changes": (0.0, np.inf), "drama": (0.0, 1.0), "decided_at": (0.0, 1.0)}
 """The range of each mean trace measure (a count; shares of a game's turns): an interval is
 clipped to it, as the truth lies in it (no coverage is lost)."""
+
+
+def restricted_before_finished(folder: Path) -> bool:
+    """True where ``folder``'s ``RESTRICTED_FILE`` was written before ``FINISHED`` (an earlier
+    version's): its cost counts every game, an unfinished one nobody's win, where a file
+    written now counts the finished ones, so a comparison resumed replays it rather than
+    keep it (``leaves.commands.variants_resume.designer_kept``)."""
+    path = folder / RESTRICTED_FILE
+    try:
+        columns = set(pd.read_csv(path, nrows=0).columns) if path.is_file() else set()
+    except (OSError, ValueError):  # not a table at all: nothing of an earlier version
+        return False
+    return {"base_win", "restricted_win"} <= columns and not set(FINISHED) <= columns
 
 
 def _leaders(standing: np.ndarray, higher_is_better: bool) -> np.ndarray:

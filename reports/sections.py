@@ -151,11 +151,19 @@ def _comparisons(tables: Tables, method: str, d: Declaration) -> list[Section]:
         Section(
             "Head to head",
             f"How often the row strategy finished ahead of the column strategy ({d.ahead_means}) "
-            "over all seat pairs where they shared a table; heatmap counts ties as half.",
+            f"{_pairs_counted(tables, d)}; heatmap counts ties as half.",
             [("head_to_head", tables["head_to_head"])],
             ["head_to_head"],
         ),
     ]
+
+
+def _pairs_counted(tables: Tables, d: Declaration) -> str:
+    """The seat pairs head to head counts: every pair that shared a table, but where the run
+    had forfeits (``completion``), which it leaves out as its lead says (``forfeits_out``)."""
+    if not _forfeited(tables):
+        return "over all seat pairs where they shared a table"
+    return f"over the seat pairs of {d.units()} not ended by a forfeit"
 
 
 def _game_sections(tables: dict[str, pd.DataFrame], d: Declaration,
@@ -250,8 +258,7 @@ def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
     """Where the run had forfeits (``completion``), the clause saying the lengths (and the
     outcomes' shares and means) leave them out, a forfeited row being one cut short, which
     could end no declared way, while the outcomes' count covers every one."""
-    row = overall(tables.get("completion"))
-    forfeited = 0 if row is None else int(row["forfeited"])
+    forfeited = _forfeited(tables)
     if not forfeited:
         return ""
     said = f"{forfeited:,} forfeited {plural(d.unit)} (cut short) are"
@@ -261,6 +268,12 @@ def _forfeits_left_out(tables: dict[str, pd.DataFrame], d: Declaration) -> str:
         return f" The {said} left out of the lengths."
     return (f" The {said} left out of the lengths and the outcomes' shares and means; the "
             f"outcomes' {plural(d.unit)} column counts every {d.unit}.")  # fmt: skip
+
+
+def _forfeited(tables: Tables) -> int:
+    """How many of the run's units ended by a forfeit (``completion``; 0 where it has none)."""
+    row = overall(tables.get("completion"))
+    return 0 if row is None else int(row["forfeited"])
 
 
 def _lead(sec: Section, tables: dict[str, pd.DataFrame], d: Declaration) -> str:

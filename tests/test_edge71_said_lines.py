@@ -42,3 +42,14 @@ def test_a_turn_limit_past_its_range_names_the_flag(tmp_path, capsys, command):
                        str(tmp_path / "never"))  # fmt: skip
     assert code == 2
     assert one_error_line(err) == "leaves: error: --turn-limit must be 1..1000000, got 2000000"
+
+
+def test_an_empty_rung_of_the_ladder_is_refused_as_an_empty_strategy_is(tmp_path, capsys):
+    """'greedy,,low' was read as 'greedy,low': a slip that --against refuses."""
+    code, _, err = cli(capsys, "variants", "--rules", "take=ends", "--ladder", "greedy,,low",
+                       "--games", "12", "--out", str(tmp_path / "never"))  # fmt: skip
+    assert code == 2
+    assert one_error_line(err) == (
+        "leaves: error: --ladder 'greedy,,low' has an empty item (two commas in a row, or one "
+        "at an end): name a strategy between every two commas"
+    )

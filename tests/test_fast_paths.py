@@ -55,6 +55,9 @@ def _reference_add(agg, table, positions, entrants, batch, higher_is_better):
                 if s != t:
                     agg["met"][ent[s], ent[t]] += 1
                     agg["ahead"][ent[s], ent[t]] += key[i, s] < key[i, t]
+                    if batch.forfeit_seat[i] < 0:  # head to head leaves a forfeited game out
+                        agg["valid_met"][ent[s], ent[t]] += 1
+                        agg["valid_ahead"][ent[s], ent[t]] += key[i, s] < key[i, t]
             if batch.first_player is not None:
                 off = (s - batch.first_player[i]) % k
                 agg["offset_games"][ent[s], k, off] += 1

@@ -347,9 +347,22 @@ def test_replay_rejects_a_tampered_record():
         ligretto.replay(rec2)
 
 
+GOLDEN_PLAY_VERSION = "1"
+"""The play version the digest below was made under: regenerating it means play changed, so
+``ligretto.PLAY_VERSION`` is bumped with it (a resume then refuses the runs the old play
+played; CONTRIBUTING.md)."""
+
+
+def test_compiled_rounds_are_the_play_version_s():
+    """The digest regenerated (``GOLDEN_PLAY_VERSION`` moved) without bumping the version a
+    resume compares would let a run resume under play that is no longer its own."""
+    assert ligretto.PLAY_VERSION == GOLDEN_PLAY_VERSION
+
+
 def test_compiled_rounds_are_pinned():
     """300 four-player rounds of built-ins, pinned by digest: refactors (the streams now come
-    from ``gamekit.seeding``) must not change a single row."""
+    from ``gamekit.seeding``) must not change a single row. A change that does is a change of
+    play: regenerate the digest and bump ``GOLDEN_PLAY_VERSION`` with ``ligretto.PLAY_VERSION``."""
     import hashlib
 
     import numpy as np

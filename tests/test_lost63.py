@@ -203,7 +203,10 @@ def test_the_library_refuses_to_resume_a_corrupt_manifest_in_one_line(run, tmp_p
     (bad / "manifest.json").write_text(text)
     with pytest.raises(ValueError) as exc:
         _toy().run(out=bad, resume=True)
-    assert str(exc.value) == f"cannot resume {bad}: corrupt manifest {bad / 'manifest.json'}: {why}"
+    advice = storage.NO_MANIFEST.replace("{out}", "out")  # what to do, as the CLI says it
+    assert str(exc.value) == (
+        f"cannot resume {bad}: corrupt manifest {bad / 'manifest.json'}: {why}; {advice}"
+    )
 
 
 # ------------------------------------------------------------------ leaves run --rules

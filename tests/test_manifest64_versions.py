@@ -61,7 +61,7 @@ def test_a_resume_says_another_version_played_the_run_not_that_it_is_corrupt(
     assert code == 1 and said == f"leaves: error: cannot resume {other}: {why}; {ADVICE}"
     with pytest.raises(ValueError) as caught:
         Tournament(NAMES, games=8, seed=3, chunk_size=4).run(out=other, resume=True)
-    assert str(caught.value) == f"cannot resume {other}: {why}"
+    assert str(caught.value) == f"cannot resume {other}: {why}; {ADVICE}"
 
 
 @pytest.mark.parametrize("edit, why", CASES, ids=IDS)

@@ -17,6 +17,10 @@ from tournaments import Tournament, storage
 from tournaments.game import GameOption
 from tournaments.verify import verify_run
 
+ADVICE = storage.NO_MANIFEST.replace("{out}", "out")
+"""What the library's refusal to resume a corrupt manifest advises (``NO_MANIFEST``'s words,
+its run folder named by its parameter)."""
+
 STRATEGIES = ["a", "p1", "p2"]
 TOY = dict(players=3, games=120, seed=3, chunk_size=30)
 
@@ -149,10 +153,11 @@ def test_a_spec_naming_no_game_is_said_missing_by_every_command(shown_run, tmp_p
     path = bad / "manifest.json"
     with pytest.raises(ValueError) as exc:
         Tournament(STRATEGIES, game=ShownToy(), **TOY).run(out=bad, resume=True)
-    assert str(exc.value) == f"cannot resume {bad}: corrupt manifest {path}: {MISSING}"
+    said = f"cannot resume {bad}: corrupt manifest {path}: {MISSING}"
+    assert str(exc.value) == f"{said}; {ADVICE}"  # the advice once, in the library's words
     code, _, err = cli(capsys, "tournament", "--out", str(bad), "--resume", "--game", SHOWN)
     assert code == 1
-    assert one_error_line(err) == f"leaves: error: {exc.value}; {NO_MANIFEST}"
+    assert one_error_line(err) == f"leaves: error: {said}; {NO_MANIFEST}"
     code, _, err = cli(capsys, "replay", str(bad), "--all")
     assert code == 1
     assert one_error_line(err) == f"leaves: error: corrupt manifest {path}: {MISSING}"
@@ -263,7 +268,7 @@ def test_a_field_a_resume_reads_missing_is_said_missing(
     assert code == 1 and one_error_line(err) == f"leaves: error: {said}; {NO_MANIFEST}"
     with pytest.raises(ValueError) as exc:
         Tournament(STRATEGIES, game=ShownToy(), **TOY).run(out=bad, resume=True)
-    assert str(exc.value) == said
+    assert str(exc.value) == f"{said}; {ADVICE}"
 
 
 def test_a_spec_without_its_chunk_count_is_said_so_by_verify_and_resume(

@@ -63,6 +63,10 @@ def empty(
         # head to head: ahead[i, j] games where i finished strictly ahead of j at one table
         "ahead": np.zeros((s, s), np.int64),
         "met": np.zeros((s, s), np.int64),
+        # the same over the games not ended by a forfeit (a forfeiting seat is last by rule,
+        # not by play): what head to head counts; runs of an earlier version have neither
+        "valid_ahead": np.zeros((s, s), np.int64),
+        "valid_met": np.zeros((s, s), np.int64),
         # seat offset from the first player: [entrant, table size, offset]
         "offset_games": np.zeros((s, sizes, max_seats), np.int64),
         "offset_wins": np.zeros((s, sizes, max_seats), np.int64),
@@ -214,7 +218,7 @@ def add_sets(
     if "valid_games" in agg:  # aggregates of an earlier version's chunks have none
         _count(agg, "valid_games", ent, valid_games)
         _count(agg, "valid_rank_sum", ent, valid_sums)
-    _add_ahead(agg, ent, rank, sets, higher_is_better)
+    _add_ahead(agg, ent, rank, sets, higher_is_better, lost)
     if batch.first_player is not None:
         _add_offsets(agg, ent, batch, won, sets)
     s_count = agg["games"].shape[0]
@@ -243,17 +247,28 @@ def _wins(
     return won, sets.per_set(won), won.any(axis=0)
 
 
-def _add_ahead(
-    agg: dict[str, np.ndarray], ent: np.ndarray, rank: np.ndarray, sets: _Sets, higher: bool
-) -> None:
-    """Head to head: every ordered pair of seats (s, t), s finishing strictly ahead of t."""
+def _add_ahead(agg: dict[str, np.ndarray], ent: np.ndarray, rank: np.ndarray, sets: _Sets,
+               higher: bool, lost: np.ndarray) -> None:  # fmt: skip
+    """Head to head: every ordered pair of seats (s, t), s finishing strictly ahead of t, over
+    every game (``ahead``, ``met``) and over the games not ``lost`` to a forfeit
+    (``valid_ahead``, ``valid_met``)."""
     k, g = rank.shape
     ahead_of = np.greater if higher else np.less  # s finishes ahead of t
     s_of, t_of = np.nonzero(~np.eye(k, dtype=bool))
     pair = ent[:, s_of] * agg["games"].shape[0] + ent[:, t_of]  # (n, pairs)
     cmp = ahead_of(rank[:, None], rank[None, :]).reshape(k * k, g)
-    _count(agg, "ahead", pair, sets.per_set(cmp)[:, s_of * k + t_of])
+    ahead = sets.per_set(cmp)[:, s_of * k + t_of]
+    _count(agg, "ahead", pair, ahead)
     _count(agg, "met", pair, sets.deals)
+    if "valid_met" not in agg:  # aggregates of an earlier version's chunks have none
+        return
+    met: Any = sets.deals
+    if lost.any():
+        kept = ~lost
+        ahead = sets.per_set(cmp & kept)[:, s_of * k + t_of]
+        met = sets.per_set(kept[None, :])  # (n, 1): each seating's games kept
+    _count(agg, "valid_ahead", pair, ahead)
+    _count(agg, "valid_met", pair, met)
 
 
 def _add_offsets(

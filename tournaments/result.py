@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import warnings
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -285,13 +286,41 @@ class TournamentResult:
         return pd.DataFrame(self.summary_columns())
 
     def head_to_head(self) -> pd.DataFrame:
-        """P(row strategy finishes strictly ahead of column strategy | both at one table)."""
+        """P(row strategy finishes strictly ahead of column strategy | both at one table), over
+        the games not ended by a forfeit (a forfeiting seat is last by rule, not by play), as
+        the report's head to head counts them; NaN where two never met in one. A run of an
+        earlier version counted those games in its aggregates: its rows are counted instead
+        where it kept them; where it kept none, its rates count every game, and a warning
+        says so."""
         import pandas as pd  # start-up: pandas loads for tables only
 
-        agg = self.aggregates()
+        ahead, met = self._ahead_counts()
         with np.errstate(invalid="ignore", divide="ignore"):
-            rate = agg["ahead"] / agg["met"]
+            rate = ahead / met
         return pd.DataFrame(rate, index=self.labels, columns=self.labels)
+
+    def _ahead_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per ordered pair of entrants, the games the first finished strictly ahead of the
+        second, and the games they met in, leaving out those ended by a forfeit where the run
+        tells them apart (``head_to_head``)."""
+        agg = self.aggregates()
+        if "valid_met" in agg:
+            return agg["valid_ahead"], agg["valid_met"]
+        forfeited = int(agg["size_forfeits"].sum())
+        if not forfeited:  # every game counts either way
+            return agg["ahead"], agg["met"]
+        if self.spec["rows"]:
+            rank = self.manifest.get("rank_value", "rank")
+            higher = bool((self.manifest.get("game_declaration") or {}).get("higher_is_better"))
+            seats = [f"seat_{s}" for s in range(max(self.spec["players"]))]
+            values = [f"{rank}_{s[5:]}" for s in seats]
+            rows = self.games(columns=[*seats, *values, "forfeit_seat"])
+            return _ahead_in_rows(rows[rows["forfeit_seat"] < 0], self.labels, values, higher)
+        units = plural((self.manifest.get("game_declaration") or {}).get("unit", "game"))
+        warnings.warn(f"{self.out}: head_to_head counts the {forfeited:,} {units} ended by a "
+                      "forfeit too: an earlier version wrote this run's totals, and the run "
+                      "kept no rows to leave them out", stacklevel=3)  # fmt: skip
+        return agg["ahead"], agg["met"]
 
     def seat_offsets(self) -> pd.DataFrame:
         """Win rate by table size and seat offset from the first player (0 = first to act)."""
@@ -402,6 +431,28 @@ def _games_sat(agg: dict[str, np.ndarray], tables: Any, n: int) -> np.ndarray:
     for t, table in enumerate(tables):
         seated[t, [e for e in set(table) if 0 <= e < n]] = 1
     return per_table @ seated
+
+
+def _ahead_in_rows(rows: pd.DataFrame, labels: list[str], values: list[str],
+                   higher: bool) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``_ahead_counts`` from a run's ``rows``: per ordered pair of seats (s, t) of a game, its
+    entrants (``labels``' indices) met, and s finished ahead of t where its rank value
+    (``values``, a column per seat) is strictly better (``higher``: the larger)."""
+    n = len(labels)
+    index = {label: i for i, label in enumerate(labels)}
+    seats = [f"seat_{s}" for s in range(len(values))]
+    ent = np.column_stack([rows[c].astype(object).map(index).fillna(-1).to_numpy(np.int64)
+                           for c in seats])  # fmt: skip
+    rank = rows[values].to_numpy(float)
+    ahead, met = np.zeros(n * n, np.int64), np.zeros(n * n, np.int64)
+    for s in range(len(seats)):
+        for t in range(len(seats)):
+            at = (ent[:, s] >= 0) & (ent[:, t] >= 0) & (s != t)
+            cell = ent[at, s] * n + ent[at, t]
+            better = rank[at, s] > rank[at, t] if higher else rank[at, s] < rank[at, t]
+            met += np.bincount(cell, minlength=n * n)
+            ahead += np.bincount(cell[better], minlength=n * n)
+    return ahead.reshape(n, n), met.reshape(n, n)
 
 
 def _rank_mean(agg: dict[str, np.ndarray]) -> np.ndarray:

@@ -41,7 +41,7 @@ from .labels import Labeled
 from .manifest_fields import RESUME_READS, NotThisVersion, check_manifest
 from .parallel import imap_unordered
 from .players import Players, Workload
-from .result import TournamentResult, checked_manifest, corrupt_manifest
+from .result import TournamentResult, corrupt_manifest
 from .same_run import check_out
 from .schedule import Schedule, make_tables, parse_players
 from .seating import design
@@ -261,9 +261,12 @@ class Tournament:
         lost = storage.lost_manifest(out)
         if lost is not None:
             raise lost
-        if (Path(out) / storage.MANIFEST).is_file():
-            usable(Path(out), resume)
-        return check_out(self, out, resume)
+        try:
+            if (Path(out) / storage.MANIFEST).is_file():
+                usable(Path(out), resume)
+            return check_out(self, out, resume)
+        except NotThisVersion as exc:  # nothing damaged: the version that played it resumes it
+            raise NotThisVersion(f"{exc}; {exc.advice}") from None
 
     def _prepare(self, out: Path, resume: bool) -> tuple[dict[str, Any], str]:
         """The manifest to play the run under, and what of the old one the resume drops
@@ -430,20 +433,23 @@ class Unusable(ParameterError):
 
 
 def usable(out: Path, resume: bool) -> None:
-    """Refuse the run in ``out`` whose manifest cannot be read, or, not resumed, one that a
-    resume refuses as corrupt (``leaves verify``'s check), with verify's advice
-    (``storage.NO_MANIFEST``), not "pass resume": the resume would refuse it."""
+    """Refuse the run in ``out`` whose manifest cannot be read, or one that a resume refuses
+    as corrupt (``leaves verify``'s check; not resumed: not "pass resume", the resume would
+    refuse it), with verify's advice (``storage.NO_MANIFEST``); resumed, one another version
+    played (``NotThisVersion``, whose advice ``Tournament.check_out`` adds; not resumed, a new
+    run refuses it as another run, ``same_run.check_out``)."""
     lead = f"cannot resume {out}: " if resume else f"the manifest of {out} cannot be used: "
     try:
         manifest = storage.read_manifest(out)
     except ValueError as exc:  # not JSON: nothing reads the run
         raise Unusable(f"{lead}{exc}; {storage.NO_MANIFEST}", "out") from None
-    if resume:
-        checked_manifest(out, lead)  # in a resume's words, as ever
-    elif isinstance(manifest, dict) and manifest.get("format") == storage.FORMAT:  # a run's
-        try:
-            check_manifest(manifest, required=RESUME_READS, resume=True)
-        except ValueError as exc:
-            if not isinstance(exc, NotThisVersion):  # nothing damaged: said to a resume
-                said = corrupt_manifest(out, exc, lead)
-                raise Unusable(f"{said}; {storage.NO_MANIFEST}", "out") from None
+    if not resume and not (isinstance(manifest, dict) and manifest.get("format") == storage.FORMAT):
+        return  # no run's: ``check_out`` says what the folder holds
+    try:
+        check_manifest(manifest, required=RESUME_READS, resume=True)
+    except NotThisVersion as exc:  # nothing damaged: with its advice (``check_out``)
+        if resume:
+            raise corrupt_manifest(out, exc, lead) from None
+    except ValueError as exc:
+        said = corrupt_manifest(out, exc, lead)
+        raise Unusable(f"{said}; {storage.NO_MANIFEST}", "out") from None

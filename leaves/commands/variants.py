@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from gamekit.text import printable
 from leaves_cli.errors import CLIError
 from leaves_cli.options import (
     FileName,
@@ -263,14 +264,15 @@ def variants(**opts: Any) -> None:  # fmt: skip
     n = len(runs[0].labels)
     echo(f"{n} {'strategy' if n == 1 else 'strategies'}: {', '.join(runs[0].labels)}")
     echo(f"per rule set, at {sizes_text(sizes)}: {runs[0].rounded_note}")  # chosen if not typed
-    echo(f"seed {runs[0].seed}; results in {out}")
+    echo(f"seed {runs[0].seed}; results in {printable(str(out))}")
+    from .variants_resume import new_state, save
+
     with playing(out):  # a second process on this --out is refused while this one plays
         if state is None:  # what the comparison is, kept before any game: --resume reads it
-            from .variants_resume import new_state, save
-
             state = new_state(values, runs[0].seed, sizes)
             save(out, state)
         compare_or_stop(request, state, runs, rule_sets, (who, ladder, notes, points))
+        save(out, state)  # and one made again from its runs (``rebuilt``), now they played
 
 
 def _sizes(players: tuple[str, ...]) -> list[int]:
@@ -307,7 +309,10 @@ def _designer_setup(t: Any, request: Request) -> tuple[str | None, list[str] | N
     who = who if restricted else None
     if request.ladder is None:
         return who, None
-    rungs = [r.strip() for r in request.ladder.split(",") if r.strip()]
+    from leaves_cli.strategies_cmd import refuse_empty_items  # start-up: a ladder asked for
+
+    refuse_empty_items([request.ladder], "--ladder")  # 'greedy,,low': a slip, as --against says
+    rungs = [r.strip() for r in request.ladder.split(",")]
     labels = [_label(t, r) for r in rungs]
     twice = next((r for i, r in enumerate(rungs) if labels[i] in labels[:i]), None)
     if twice is not None:  # the rungs are ordered by strength: a repeat would mean nothing

@@ -13,8 +13,8 @@ given; its line names which the options given make it, --rules or a --sweep of t
 whose runs are alike). Each run then resumes as ``leaves tournament --resume`` does (its
 chunks verified against its manifest, a finished run playing nothing, an unfinished one only
 what it lacks); the designers' files of a rule set are kept where their checksums and their
-run's still match, else replayed; the report is built again from the runs, so it is the one
-an uninterrupted comparison writes.
+run's still match and they are of this version, else replayed; the report is built again from
+the runs, so it is the one an uninterrupted comparison writes.
 
 Imports inside functions: start-up. The packages a command runs on load once its options are
 checked, so ``--help`` and a bad option answer at once.
@@ -376,20 +376,31 @@ def _run_digest(where: Path) -> str:
 
 
 def designer_kept(state: dict[str, Any] | None, where: Path) -> bool:
-    """True when ``where``'s designers' files are those recorded, from the same run."""
+    """True when ``where``'s designers' files are those recorded, from the same run, and of
+    this version (``_earlier``)."""
     got = (state or {}).get("designer", {}).get(where.name)
     if not isinstance(got, dict) or got.get("run") != _run_digest(where):
         return False
     files = got.get("files") or {}
-    return all((where / n).is_file() and _digest(where / n) == h for n, h in files.items())
+    kept = all((where / n).is_file() and _digest(where / n) == h for n, h in files.items())
+    return kept and not _earlier(got, where)
 
 
 def designer_earlier(state: dict[str, Any] | None, where: Path) -> str:
-    """' of an earlier version recomputed' where ``where``'s designers' measures were recorded
-    with ``EARLIER_RUN`` (words for the line that reports them replayed); else ''."""
+    """' of an earlier version recomputed' where ``where``'s designers' measures are an earlier
+    version's (``_earlier``; words for the line that reports them replayed); else ''."""
     got = (state or {}).get("designer", {}).get(where.name)
-    earlier = isinstance(got, dict) and got.get("run") == EARLIER_RUN
-    return " of an earlier version recomputed" if earlier else ""
+    return " of an earlier version recomputed" if _earlier(got, where) else ""
+
+
+def _earlier(got: Any, where: Path) -> bool:
+    """Are ``where``'s designers' measures, recorded as ``got``, an earlier version's: recorded
+    with ``EARLIER_RUN``, or a restricted file that does not say which games finished
+    (``restricted_before_finished``), whose cost counts every game?"""
+    from reports.designer_measures import restricted_before_finished
+
+    recorded = isinstance(got, dict) and got.get("run") == EARLIER_RUN
+    return recorded or restricted_before_finished(where)
 
 
 def record_designer(out: Path, state: dict[str, Any], where: Path) -> None:
