@@ -105,7 +105,10 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_bad_input_rules.py",
         "tests/test_variants63.py",
     ),
-    "tournaments/sequential.py": ("tests/test_boundaries_sequential.py",),
+    "tournaments/sequential.py": (
+        "tests/test_boundaries_sequential.py",
+        "tests/test_edge71_sequential_bounds.py",
+    ),
     "reports/student_t.py": ("tests/test_boundaries_student_t.py",),
     "reports/clusters.py": (
         "tests/test_boundaries_clusters.py",
@@ -136,6 +139,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_rules.py",
         "tests/test_audit3_api.py",
         "tests/test_edge70_rules_core.py",
+        "tests/test_edge71_round_bound.py",
     ),
     "leaves/expert.py": (
         "tests/test_expert.py",
@@ -196,6 +200,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_compare.py",
         "tests/test_audit4_compare.py",
         "tests/test_mutation_record62.py",
+        "tests/test_edge71_compare_args.py",
     ),
     "tournaments/gauntlet.py": ("tests/test_mutation_gauntlet60.py", "tests/test_gauntlet.py"),
     "reports/gauntlet.py": ("tests/test_mutation_gauntlet60.py", "tests/test_gauntlet.py"),

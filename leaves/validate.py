@@ -113,6 +113,10 @@ def state_from_dict(d: dict[str, Any]) -> State:
     turn, rnd, limit = _counter(d, "turn", 0), _counter(d, "round", 1), rules.turn_limit
     if turn > limit:  # E1: the game ended, unfinished, on reaching its limit
         raise ValueError(f"turn {turn} is past the turn limit of {limit}: the game ended there")
+    if rnd > turn + 1:  # round 1 at turn 0, and a turn ends at most one round
+        said = shown(rnd, typed=False)
+        raise ValueError(f"round must be at most turn + 1 ({turn + 1:,}): round 1 begins at "
+                         f"turn 0 and each turn begins at most one more, got {said}")  # fmt: skip
     nz = [v for v in range(N_VALUES) if table[v]]
     lo, hi = (nz[0], nz[-1]) if nz else (-1, -1)
     return State._build(

@@ -14,6 +14,8 @@ from typing import Any
 
 import click
 
+from gamekit.text import printable
+
 from .errors import CLIError
 from .flags import message
 from .gauntlet_resume import SEQUENTIAL_OPTIONS
@@ -134,7 +136,7 @@ class GauntletCommand(click.Command):
     "--margin",
     float,
     "--sequential: the difference the test weighs against 0, in " + UNIT + " of win rate "
-    "(default 1).",
+    "(above 0, at most 100; default 1).",
     metavar="POINTS",
 )
 @value_option(
@@ -316,7 +318,8 @@ def _answer(result: Any, path: Path, capped: str = "") -> None:
         click.echo(line)
     if capped:
         click.echo(capped)
-    click.echo(f"results in {path} ('leaves report {shell_word(path)}' for the full report)")
+    click.echo(f"results in {printable(str(path))} ('leaves report {shell_word(path)}' for the full "
+               "report)")  # fmt: skip
     if nothing_valid(table.iloc[0]):
         sys.exit(1)  # said first, above: no error line to repeat it
 
@@ -405,7 +408,7 @@ def _check_cap(cap: int) -> None:
 def _test(settings: dict[str, Any], margin: str = "--margin") -> Any:
     """The sequential test of ``settings`` (``tournaments.sequential.Sequential``); a bad
     margin is refused naming it as ``margin`` (where it came from: ``origins.whose``)."""
-    from tournaments.sequential import Sequential
+    from tournaments.sequential import MAX_MARGIN, Sequential, figure
 
     try:
         return Sequential(settings["margin"] / 100, settings["alpha"], settings["beta"])
@@ -413,8 +416,11 @@ def _test(settings: dict[str, Any], margin: str = "--margin") -> Any:
         if "margin" in getattr(exc, "params", ()):  # the test's rate, said as --margin takes it
             from reports.numbers import PERCENTAGE_POINTS
 
-            raise CLIError(f"{margin} must be a positive number of {PERCENTAGE_POINTS}, got "
-                           f"{settings['margin']:g}", usage=True) from None  # fmt: skip
+            got = settings["margin"]
+            why = (f"at most {100 * MAX_MARGIN:g} {PERCENTAGE_POINTS} (no win rate exceeds "
+                   "another by more)" if got > 100 * MAX_MARGIN
+                   else f"a positive number of {PERCENTAGE_POINTS}")  # fmt: skip
+            raise CLIError(f"{margin} must be {why}, got {figure(got)}", usage=True) from None
         raise CLIError.of(exc, usage=True) from None
 
 

@@ -56,7 +56,7 @@ def echo_outcome(result: Any, t: Any, wall: float, sessions: int, grows: str,
 
 def _records_line(t: Any, nothing_valid: bool) -> str:
     """Where the records went; a file left empty is said so ("round records in FILE" was said
-    of a Ligretto run every round of which was forfeited: a forfeited one keeps none)."""
+    of a run every unit of which was forfeited: a forfeited one keeps none)."""
     from gamekit.text import printable  # start-up: loaded once a run has played
 
     unit, path = t.game.unit, t.record

@@ -27,17 +27,27 @@ company.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from numbers import Real
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from gamekit.errors import ParameterError, shown
 from tournaments.declaration import plural
 
 from .clusters import MIN_DF, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
 from .compare_deals import Overlap, deal_seeds, emptied_tables, overlap, paired_difference, words
-from .compare_match import Match, NotComparable, check_comparable, match_labels, settings_lines
+from .compare_match import (
+    Match,
+    NotComparable,
+    check_comparable,
+    checked_pairs,
+    match_labels,
+    settings_lines,
+)
 from .data import Games, ReportError, Run
 from .loading import as_run
 from .newcombe import newcombe
@@ -185,6 +195,25 @@ def _names(matches: list[Match], labels: tuple[str, ...], side: str) -> list[str
     return [to_a.get(x, f"{side}:{x}") for x in labels]
 
 
+ALPHA_TAKES = "a number above 0 and below 1"
+"""What ``alpha`` takes, as ``leaves compare --alpha`` says it: a significance level at 0 or 1
+(or past them) would call every change significant, or none."""
+
+
+def checked_alpha(alpha: Any) -> float:
+    """``alpha`` as a float above 0 and below 1: a TypeError for no number (a bool, a string:
+    pandas' "Invalid comparison" else), a ``ParameterError`` naming it for one outside (NaN
+    too), in ``--alpha``'s words ("alpha takes a number above 0 and below 1, got 2"); at 2
+    every strategy was "significant at alpha 2", its interval across 0."""
+    if isinstance(alpha, bool) or not isinstance(alpha, Real):
+        raise TypeError(f"alpha takes {ALPHA_TAKES}, got {shown(alpha, typed=False)}")
+    level = float(alpha)
+    if not (math.isfinite(level) and 0 < level < 1):
+        raise ParameterError(f"{{alpha}} takes {ALPHA_TAKES}, got {shown(alpha, typed=False)}",
+                             "alpha")  # fmt: skip
+    return level
+
+
 def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
             pairs: list[tuple[str, str]] | None = None) -> Comparison:  # fmt: skip
     """Per strategy both runs have (by label, a changed parameter's label matched with its
@@ -192,7 +221,10 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
     intervals, the difference B - A with its 95% interval, p-value, Holm-adjusted p-value and
     whether it is significant at ``alpha``; paired per duplicate set when the runs' deal
     seeds say they dealt the same deals. Raises NotComparable (one line) for runs of other
-    games or table sizes, a gauntlet against a tournament, or runs that share no strategy."""
+    games or table sizes, a gauntlet against a tournament, or runs that share no strategy;
+    an ``alpha`` outside (0, 1) or ``pairs`` that are no list of label pairs, before any run
+    is read (``checked_alpha``, ``checked_pairs``)."""
+    alpha, pairs = checked_alpha(alpha), checked_pairs(pairs)
     ra, rb = as_run(run_a), as_run(run_b)
     name_a, name_b = str(ra.path or "A"), str(rb.path or "B")
     check_comparable(ra, rb, name_a, name_b)

@@ -11,17 +11,18 @@ win rates are not compared (``NotComparable``). Runs under other rules are, and 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from gamekit.errors import ParameterError
+from gamekit.errors import ParameterError, shown
 
 from .data import ReportError, Run
 
-__all__ = ["Match", "NotComparable", "check_comparable", "match_labels", "parse_pair",
-           "settings_lines"]  # fmt: skip
+__all__ = ["Match", "NotComparable", "check_comparable", "checked_pairs", "match_labels",
+           "parse_pair", "settings_lines"]  # fmt: skip
 
 
 class NotComparable(ReportError, ParameterError):
@@ -63,6 +64,24 @@ def parse_pair(text: str) -> tuple[str, str]:
     raise NotComparable(f"{{pairs}} expects A_LABEL=B_LABEL, got {text!r}", "pairs")
 
 
+def checked_pairs(pairs: Any) -> list[tuple[str, str]]:
+    """``pairs`` (None: none) as a list of (A's label, B's label); a TypeError naming it for
+    anything else, which would otherwise be unpacked letter by letter ('x': "not enough values
+    to unpack")."""
+    if pairs is None:
+        return []
+    what = "a list of (A_LABEL, B_LABEL) pairs of strategy labels"
+    if isinstance(pairs, str | bytes) or not isinstance(pairs, Iterable):
+        raise TypeError(f"pairs takes {what} or None, got {shown(pairs, typed=False)}")
+    out = list(pairs)
+    for i, pair in enumerate(out):
+        if not (isinstance(pair, tuple | list) and len(pair) == 2
+                and all(isinstance(x, str) for x in pair)):  # fmt: skip
+            raise TypeError(f"pairs[{i}] takes an (A_LABEL, B_LABEL) pair of strategy labels, "
+                            f"got {shown(pair, typed=False)}")  # fmt: skip
+    return [(a, b) for a, b in out]
+
+
 def _base(label: str) -> str:
     return label.split("(", 1)[0].strip()
 
@@ -86,7 +105,7 @@ def match_labels(la: tuple[str, ...], lb: tuple[str, ...],
                  ) -> tuple[list[Match], list[str], list[str]]:  # fmt: skip
     """(matches, labels only in A, labels only in B): the named pairs, equal labels, then one
     unmatched label a side with the same base name."""
-    matches = _named_pairs(pairs or [], la, lb)
+    matches = _named_pairs(checked_pairs(pairs), la, lb)
     left_a = [x for x in la if x not in {m.a for m in matches}]
     left_b = [x for x in lb if x not in {m.b for m in matches}]
     matches += [Match(x, x, "same") for x in left_a if x in left_b]

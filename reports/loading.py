@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 
 from gamekit.errors import shown
 from tournaments.aggregates import limit_tests, unfinished_games
+from tournaments.checks import path as checked_path
 from tournaments.declaration import Declaration
 from tournaments.manifest_fields import check_manifest
 from tournaments.storage import lost_manifest, read_manifest, written_by_runner
@@ -421,7 +422,7 @@ def load_run(run_dir: str | os.PathLike[str] | Any) -> Run:
             f"load_run takes a run directory (a path) or a run's results, "
             f"got {type(run_dir).__name__}"
         )
-    path = Path(out)
+    path = checked_path(out, "run_dir", "directory")  # '' is no run, not the current folder
     if not path.exists():
         raise ReportError(f"run directory not found: {path}")
     if not path.is_dir():

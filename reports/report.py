@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from gamekit.errors import shown
-from tournaments.checks import make_out
+from tournaments.checks import make_out, optional_path
 from tournaments.declaration import Declaration
 from tournaments.run_state import RunState, run_state
 
@@ -208,8 +208,7 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}: choose html or md")
     top = top_count(top)
-    if out is not None and not isinstance(out, str | os.PathLike):
-        raise TypeError(f"out takes a folder path (a str or a Path) or None, got {shown(out)}")
+    out = optional_path(out, "out")  # an empty name is refused, not read as "."
     if state is not None and not isinstance(state, RunState):
         raise TypeError(f"state takes a tournaments.run_state.RunState or None, got {shown(state)}")
     start = time.perf_counter()
@@ -221,7 +220,6 @@ def build_report(source: Any, out: str | Path | None = None, fmt: str = "html",
         run = as_run(source)
         if out is None:
             out = (run.path / "report") if run.path is not None else Path("report")
-        out = Path(out)
         make_out(out)  # one ValueError for a folder under a file, or one the system refuses
         (out / "charts").mkdir(exist_ok=True)
 

@@ -225,7 +225,7 @@ def test_report_out_under_a_file_is_one_value_error(toy_run, tmp_path):
 
 
 @pytest.mark.parametrize("kw, said", [
-    (dict(out=5), "out takes a folder path (a str or a Path) or None, got 5 (int)"),
+    (dict(out=5), "out takes a path (str or Path) or None, got 5"),
     (dict(state=5), "state takes a tournaments.run_state.RunState or None, got 5 (int)"),
 ])  # fmt: skip
 def test_report_arguments_of_the_wrong_kind_are_named(toy_run, kw, said):

@@ -68,7 +68,7 @@ def test_taking_a_middle_stack_keeps_the_ends():
 def test_the_last_pass_ends_the_round_and_the_survivor_leads():
     # seat 1 has passed; seat 2 passes now: seat 0 stays, clears the table and leads round 2
     s = position([counts(v2=1), counts(v3=1), counts(v4=1)], table=counts(v5=2, v8=1),
-                 passed=[False, True, False], current=2, round=3)  # fmt: skip
+                 passed=[False, True, False], current=2, turn=10, round=3)  # fmt: skip
     t = s.apply(Action.take(8))
     assert t.round == 4 and t.passed == (False, False, False) and t.current_player == 0
     assert t.table == (0,) * 13 and t.ends is None

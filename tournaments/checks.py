@@ -3,8 +3,10 @@
 ``int(x)`` would take ``1.5`` as 1 (a seed of 1.5 playing seed 1's games), ``"48"`` as 48 and
 ``True`` as 1, and word a wrong type in Python's terms ("invalid literal for int()"). A count
 or a seed is an integer (a numpy one too), never a bool; anything else is a ``TypeError``
-that says which argument takes what. Values of the right type are checked where they are
-used, with the messages those places have always given.
+that says which argument takes what. A path is a ``str`` or ``os.PathLike``, never an empty
+name ('' would be read as the current folder), refused in the command line's words. Values of
+the right type are checked where they are used, with the messages those places have always
+given.
 """
 
 from __future__ import annotations
@@ -18,20 +20,51 @@ import numpy as np
 
 from gamekit.errors import ParameterError, shown
 
-__all__ = ["flag", "integer", "make_out", "optional_integer", "optional_path", "player_counts",
-           "size_after_flag", "spec_list"]  # fmt: skip
+__all__ = ["empty_name", "flag", "integer", "is_empty_name", "make_out", "optional_integer",
+           "optional_path", "path", "player_counts", "size_after_flag", "spec_list"]  # fmt: skip
 
 
-def optional_path(value: Any, name: str) -> Path | None:
-    """``value`` as a ``Path`` (None passing through); TypeError naming ``name`` unless it is
-    a path (``str`` or ``os.PathLike``): pathlib's own error names no argument."""
+NOUNS = {"out": "directory", "record": "file"}
+"""What each path argument names, for the line refusing an empty one (another: a file or
+directory)."""
+
+
+def is_empty_name(value: Any) -> bool:
+    """``value`` names no file or folder: an empty name, or one of spaces only, which a
+    ``Path`` reads as the current folder (``Path('') == Path('.')``) or as a name nobody
+    meant."""
+    return isinstance(value, str) and not value.strip()
+
+
+def empty_name(where: str, noun: str) -> str:
+    """The one line that says ``where`` (an argument, a flag, a config file's key) was given
+    an empty name for a ``noun`` ("file", "directory")."""
+    return f"{where}: an empty name was given, not a {noun}"
+
+
+def path(value: Any, name: str, noun: str | None = None) -> Path:
+    """``value`` as a ``Path``: TypeError naming ``name`` unless it is a path (``str`` or
+    ``os.PathLike``; pathlib's own error names no argument), and a ``ParameterError`` for an
+    empty name (``is_empty_name``), which would be taken as the current folder: a run or a
+    report written into it, or "." said to hold no run. ``noun``: what it names (default by
+    ``name``, ``NOUNS``)."""
+    if not isinstance(value, str | os.PathLike):
+        raise TypeError(f"{name} takes a path (str or Path), got {shown(value, typed=False)}")
+    if is_empty_name(value):
+        said = empty_name("{" + name + "}", noun or NOUNS.get(name, "file or directory"))
+        raise ParameterError(said, name)
+    return Path(value)
+
+
+def optional_path(value: Any, name: str, noun: str | None = None) -> Path | None:
+    """As ``path``, None passing through."""
     if value is None:
         return None
     if not isinstance(value, str | os.PathLike):
         raise TypeError(
             f"{name} takes a path (str or Path) or None, got {shown(value, typed=False)}"
         )
-    return Path(value)
+    return path(value, name, noun)
 
 
 def flag(value: Any, name: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .checks import path
 from .gauntlet import GauntletResult
 from .result import TournamentResult
 
@@ -14,7 +15,9 @@ __all__ = ["load"]
 
 
 def load(out: str | Path) -> TournamentResult:
-    """Open the results of a run directory (complete or not)."""
+    """Open the results of a run directory (complete or not); an empty name ('') is refused
+    (``checks.path``), not read as the current folder."""
+    out = path(out, "out")
     res = TournamentResult(out)
     if "gauntlet" in res.spec:
         return GauntletResult(out)

@@ -15,6 +15,7 @@ from gamekit.errors import shown
 
 from . import aggregates, storage
 from .checked_files import DamagedFile, check_file, recorded_parts
+from .checks import path
 from .checksums import recorded_chunks, recorded_entries
 from .declaration import plural
 from .manifest_fields import NotThisVersion, check_manifest
@@ -63,7 +64,7 @@ class TournamentResult:
     """
 
     def __init__(self, out: str | Path):
-        self.out = Path(out)
+        self.out = path(out, "out")  # '' is no run, not the current folder
         self.manifest: dict[str, Any] = checked_manifest(self.out)
         self._agg: dict[str, np.ndarray] | None = None
         self._forfeits: list[dict[str, Any]] | None = None

@@ -55,6 +55,7 @@ from gamekit.errors import ParameterError
 
 __all__ = [
     "BETTER",
+    "MAX_MARGIN",
     "NOTHING_VALID",
     "NOT_BETTER",
     "RUNNING",
@@ -62,6 +63,7 @@ __all__ = [
     "Sequential",
     "bounds",
     "decide",
+    "figure",
     "finite",
     "llr",
     "next_precision_stage",
@@ -94,6 +96,11 @@ PRECISION_SAFETY = 1.1
 
 PRECISION_MIN_GROWTH = 1.25
 """... and grows by at least this factor, so it never creeps."""
+
+MAX_MARGIN = 1.0
+"""The largest margin a test takes: a difference of win rates is at most 1 (100 percentage
+points: every game won against none); past it H1 names a difference no two strategies can
+have (a margin of 2 said "not 200 percentage points better", one of 1e300 an LLR of -inf)."""
 
 
 def llr(dbar: float, variance: float, mu0: float, mu1: float, df: float = math.inf) -> float:
@@ -163,22 +170,25 @@ def next_precision_stage(deals: int, widest: float, target: float, max_deals: in
     widths shrink as one over the square root of the deals, so scale the deals by
     ``(widest / target) ** 2`` with a margin (``PRECISION_SAFETY``), at least by
     ``PRECISION_MIN_GROWTH``; an unknown width (NaN: too few deals) doubles them. At most
-    ``max_deals``; None when the cap is reached."""
+    ``max_deals``; None when the cap is reached. A target so small that the factor passes
+    what a float holds (``--precision 1e-300``: an OverflowError) asks for the cap."""
     if deals >= max_deals:
         return None
     if math.isfinite(widest) and target > 0:
-        factor = max(PRECISION_MIN_GROWTH, PRECISION_SAFETY * (widest / target) ** 2)
+        ratio = widest / target  # inf past a float's range, as is its square: never raised
+        factor = max(PRECISION_MIN_GROWTH, PRECISION_SAFETY * ratio * ratio)
     else:
         factor = 2.0
+    factor = min(factor, max_deals)  # past it the cap decides: deals * factor stays finite
     return min(max_deals, max(deals + 1, math.ceil(deals * factor)))
 
 
 @dataclass
 class Sequential:
     """A sequential test of H0: difference 0 against H1: difference ``margin`` (in win rate,
-    e.g. 0.01 for one percentage point) at error rates ``alpha`` and ``beta``; ``update``
-    takes each batch's estimate and says what it decided (BETTER: H1, NOT_BETTER: H0; what
-    each licenses is in this module's docstring)."""
+    e.g. 0.01 for one percentage point; above 0, at most ``MAX_MARGIN``) at error rates
+    ``alpha`` and ``beta``; ``update`` takes each batch's estimate and says what it decided
+    (BETTER: H1, NOT_BETTER: H0; what each licenses is in this module's docstring)."""
 
     margin: float
     alpha: float = 0.05
@@ -193,6 +203,10 @@ class Sequential:
                 f"{{margin}} must be a positive difference of win rates, got {self.margin:g}",
                 "margin",
             )
+        if self.margin > MAX_MARGIN:
+            raise ParameterError(f"{{margin}} must be at most {MAX_MARGIN:g} (no win rate "
+                                 f"exceeds another by more), got {figure(self.margin)}",
+                                 "margin")  # fmt: skip
         self.lower, self.upper = bounds(self.alpha, self.beta)
 
     def update(self, dbar: float, se: float, df: float = math.inf) -> str | None:
@@ -251,6 +265,13 @@ def run_batches(
         if nxt is None:
             return stages, est
         stages.append(nxt)
+
+
+def figure(x: float) -> str:
+    """``x`` in a refusal: short (``:g``, 200 not 200.0) where that is ``x``, else in full
+    (1.000001 is never said as the 1 it is refused for passing)."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(x)
 
 
 def finite(x: float) -> float | str | None:

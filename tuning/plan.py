@@ -15,7 +15,7 @@ import numpy as np
 import strategies
 from gamekit.errors import ParameterError, shown
 from tournaments import parse_players
-from tournaments.checks import integer, make_out, optional_integer
+from tournaments.checks import integer, make_out, optional_integer, optional_path
 from tournaments.schedule import MAX_RUN_GAMES
 from tournaments.storage import holds_files
 
@@ -256,7 +256,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     typed = tuple((k, v) for k, v, got in (("candidate_games", candidate_games, games),
                                             ("verify_games", given, verify))
                   if v is not None and v != got)  # fmt: skip
-    out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="leaves-tune-"))
+    out = optional_path(out, "out") or Path(tempfile.mkdtemp(prefix="leaves-tune-"))
     if opts.get("ready") is not None:  # every argument checked, nothing made or written yet
         opts["ready"](out)
     _check_out(out, bool(opts.get("resume")))

@@ -1,4 +1,6 @@
 """``leaves variants --out DIR --resume``: continue an interrupted comparison of rule variants.
+It has one job, resuming, kept whole: the state, its rebuilding and the designers' files it
+keeps are read and checked together, which is why the module is long.
 
 A comparison is several tournaments (one per rule set, DIR/<rules>) and the designers'
 measures replayed from each. ``DIR/variants.json`` holds what the comparison was asked (the

@@ -21,34 +21,52 @@ left tell little about the winner until late, so ``rollout_depth`` is off by def
 MAX_DEPTH = 1100
 """Deepest path the search walks (the turn limit's worth of plies, plus the root)."""
 
+MAX_ITERATIONS = 10_000_000
+"""The most ``iterations`` a decision takes: the tree is sized for them up front, four nodes an
+iteration at 56 bytes a node (2.2 GB at the bound; past numpy's sizes an array cannot be made:
+"Maximum allowed dimension exceeded"), and a search runs about 10 µs an iteration (minutes a
+decision at the bound; the ``strong`` preset takes 12,800)."""
+
+MAX_WORK = 10_000
+"""The most ``playouts``, ``infer_tries`` and ``infer_steps``: each multiplies the work of every
+iteration (1,600 iterations of 10,000 playouts each take about half a minute a decision);
+their tuning ranges end at 200 or below."""
+
+MAX_STEPS = 1_000_000
+"""The most ``model_steps`` (swaps fitting a deal to each candidate model; its tuning range ends
+at 2,000), and the most of the counts that only a game's length bounds (``rollout_depth``,
+``max_depth``, ``model_min``: a game ends by its turn limit, at most 1,000,000 turns): each is
+carried to the compiled search as a 64-bit integer, which would wrap a larger one."""
+
+
 SETTINGS = declare(
     Param("iterations", 1600, (100, 5000), "search iterations per decision (0: no cap)",
-          integer=True, low=0),
+          integer=True, low=0, high=MAX_ITERATIONS),
     Param("time_ms", 0.0, None, "wall-clock budget per decision in ms (0: none)", low=0),
     Param("c", 0.7, (0.1, 2.0), "UCB1 exploration constant (rewards lie in [0, 1])", low=0),
     Param("rollout", "weighted", None, "compiled policy of playouts and the default model"),
     Param("own", "", None, "compiled policy of the seat's own playouts (empty: the rollout)"),
     Param("playouts", 1, None, "playouts per iteration from one leaf, averaged",
-          integer=True, low=1),
+          integer=True, low=1, high=MAX_WORK),
     Param("shaping", 0.0, (0.0, 0.5), "weight of the cards-shed reward", low=0, high=1),
     Param("rollout_depth", 0, (0, 200), "playout turns before the cards left decide (0: to the end)",
-          integer=True, low=0),
+          integer=True, low=0, high=MAX_STEPS),
     Param("max_depth", 0, None, "tree plies below the root (0: unlimited; 1: flat Monte Carlo)",
-          integer=True, low=0),
+          integer=True, low=0, high=MAX_STEPS),
     Param("model_opponents", True, None, "opponents' tree moves by their model, not UCB"),
     Param("widen", 2.0, (0.0, 64.0),
           "below the root: the mover's policy move first, another from widen x children**2 "
           "visits on (0: every move at once)", low=0),
     Param("infer_tries", 50, (1, 200), "rejection draws of the first deal",
-          integer=True, low=0),
+          integer=True, low=0, high=MAX_WORK),
     Param("infer_steps", 4, (0, 16), "card swaps of the deal chain per iteration",
-          integer=True, low=0),
+          integer=True, low=0, high=MAX_WORK),
     Param("infer_lambda", 2.0, (0.0, 8.0), "weight of a contradiction (>= 1e6: hard)", low=0),
     Param("models", "all", None, "candidate opponent models ('all': every compiled built-in)"),
     Param("model_min", 3, (1, 20), "opponent decisions needed before selecting a model",
-          integer=True, low=0),
+          integer=True, low=0, high=MAX_STEPS),
     Param("model_steps", 150, (0, 2000), "card swaps fitting a deal to each candidate",
-          integer=True, low=0),
+          integer=True, low=0, high=MAX_STEPS),
     Param("model_pool", 0.5, (0.0, 2.0), "weight of the other opponents' contradictions", low=0),
     Param("stop_early", True, None, "stop once more iterations cannot change the move"),
     Param("stop_margin", 1.0, (0.1, 1.0),
