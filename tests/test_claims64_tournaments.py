@@ -72,7 +72,7 @@ def test_the_gauntlets_defaults_are_the_commands():
         r"`--games` is what SPEC plays \(default ([\d,]+);": FIXED_GAMES,
         r"`--seed` \(default (\d+)\), `--jobs`": seed,
         r"\(the first ([\d,]+) games a side or `--games`;": SEQUENTIAL_FIRST_GAMES,
-        r"`--margin`\" \(default (\d+) percentage point\)": SEQUENTIAL_DEFAULTS["margin"],
+        r"`--margin`\" \(default (\d+) percentage point[,)]": SEQUENTIAL_DEFAULTS["margin"],
         r"\(`--alpha`, `--beta`: default ([\d.]+) each\)": SEQUENTIAL_DEFAULTS["alpha"],
         r"or `--max-games` \(([\d,]+) a side\) is reached": SEQUENTIAL_MAX_GAMES,
         r"first batch [\d,]+, x([\d.]+) per batch": GROWTH,

@@ -32,6 +32,6 @@ def test_stored_params_that_are_no_table_are_a_corrupt_manifest(tmp_path, params
     assert str(info.value) == (
         f"cannot resume {out}: corrupt manifest {out / storage.MANIFEST}: greedy: its params "
         f"in the manifest (spec.entrants) are {shown}, expected a table of parameter names to "
-        "values"
+        f"values; {storage.NO_MANIFEST.format(out='out')}"  # the advice a new run gets
     )
     assert "changed" not in str(info.value)
