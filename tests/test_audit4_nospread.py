@@ -11,7 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import cli, forget_loaded_files  # noqa: F401 - a fixture
+
+# users' files loaded here are forgotten after each test: another file's 'never' would clash
+pytestmark = pytest.mark.usefixtures("forget_loaded_files")
 
 NAN = float("nan")
 WORDS = (

@@ -15,8 +15,11 @@ from reports.findings_best import best_finding
 from reports.findings_neighbours import neighbours_finding
 from reports.report import compute_tables
 from reports.synthetic import synthetic_games
-from tests.helpers import cli
+from tests.helpers import cli, forget_loaded_files  # noqa: F401 - a fixture
 from tests.test_audit4_nospread import NEVER  # the strategies that never play: one text
+
+# users' files loaded here are forgotten after each test: another file's 'never' would clash
+pytestmark = pytest.mark.usefixtures("forget_loaded_files")
 
 D = default_declaration()
 

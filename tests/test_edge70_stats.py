@@ -17,8 +17,11 @@ from reports.synthetic import synthetic_games
 from reports.variants import DIFF_COLUMNS, METRIC_COLUMNS, _diff_rows, _metric_rows
 from reports.variants_sets import Measure
 from reports.variants_text import findings
-from tests.helpers import cli, doc_says
+from tests.helpers import cli, doc_says, forget_loaded_files  # noqa: F401 - a fixture
 from tests.test_audit4_nospread import NEVER
+
+# users' files loaded here are forgotten after each test: another file's 'never' would clash
+pytestmark = pytest.mark.usefixtures("forget_loaded_files")
 
 NAN = float("nan")
 

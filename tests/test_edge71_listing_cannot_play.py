@@ -12,9 +12,8 @@ import warnings
 
 import pytest
 
-from leaves_cli import main
 from leaves_cli.strategies_cmd import file_rows, load_files, matching
-from tests.helpers import one_error_line
+from tests.helpers import cli, one_error_line
 
 LEAVES_FILE = """
 import strategies
@@ -78,16 +77,6 @@ class BadReaction(LigrettoStrategy, register=False):
 TAG = "(cannot play: "
 
 
-def _run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 @pytest.fixture(scope="module")
 def leaves_file(tmp_path_factory) -> str:
     path = tmp_path_factory.mktemp("edge71_leaves") / "edge71_noch.py"
@@ -108,7 +97,7 @@ def _rows(path: str, game: str) -> dict[str, tuple[str, dict, dict]]:
 
 def _refusal(capsys, game: str, spec: str, other: str) -> str:
     """The line ``leaves tournament`` refuses ``spec`` with (before a game is played)."""
-    code, _, err = _run(capsys, "tournament", "--game", game, spec, other, other, "--out",
+    code, _, err = cli(capsys, "tournament", "--game", game, spec, other, other, "--out",
                         "edge71-never-written")  # fmt: skip
     assert code == 2
     return one_error_line(err).removeprefix("leaves: error: ")
@@ -162,7 +151,7 @@ def test_a_constructor_that_exits_is_tagged_and_the_listing_goes_on(capsys, leav
 
 def test_the_table_tags_the_row(capsys, monkeypatch, ligretto_file):
     monkeypatch.setenv("COLUMNS", "400")
-    code, out, err = _run(capsys, "strategies", "--game", "ligretto", "--load", ligretto_file)
+    code, out, err = cli(capsys, "strategies", "--game", "ligretto", "--load", ligretto_file)
     assert code == 0 and err == ""
     (line,) = [x for x in out.splitlines() if f"{ligretto_file}:NoDecide" in x]
     assert f"{TAG}NoDecide is no Ligretto player: it implements no decide(view, rng)" in line
@@ -170,7 +159,7 @@ def test_the_table_tags_the_row(capsys, monkeypatch, ligretto_file):
 
 def test_with_a_filter_each_is_warned_about_and_left_out(capsys, monkeypatch, leaves_file):
     monkeypatch.setenv("COLUMNS", "400")
-    code, out, err = _run(capsys, "strategies", "--load", leaves_file, "--filter", "compiled=false")
+    code, out, err = cli(capsys, "strategies", "--load", leaves_file, "--filter", "compiled=false")
     assert code == 0
     assert f"{leaves_file}:NoChoose" not in out and f"{leaves_file}:NoSuper" not in out
     assert f"{leaves_file}:Plays" in out  # a class that plays and matches (its own choose): listed

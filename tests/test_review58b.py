@@ -10,8 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import cli, forget_loaded_files  # noqa: F401 - a fixture
 from tests.test_audit4_nospread import NEVER
+
+# users' files loaded here are forgotten after each test: another file's 'never' would clash
+pytestmark = pytest.mark.usefixtures("forget_loaded_files")
 
 NEVER_HERE = NEVER.replace('"never"', '"never_58b"').replace('"nobody"', '"nobody_58b"')
 """The same strategies under names of their own: a process that ran the other file's tests
