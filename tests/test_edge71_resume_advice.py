@@ -6,7 +6,6 @@ a --sweep or --rules, which its runs cannot tell apart."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -14,9 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leaves.commands.variants_resume import _Lost, rebuilt
+from leaves.commands.variants_resume import rebuilt
 from leaves_cli.resume_words import disagreement
 from tests.helpers import cli, copied_run, one_error_line
+from tests.test_edge70_variants_rebuild import LOST, _runs, _values  # one source
 
 THREE = ["greedy", "low", "high"]
 NO_MANIFEST = (
@@ -196,23 +196,6 @@ def test_a_seed_is_advised_in_full_on_one_line(typed, stored):
 
 
 # ------------------------------------------------------------------ variants made again
-
-LOST = _Lost("no variants.json")
-
-
-def _values(**given) -> dict:
-    values = {"specs": ("random", "low"), "load": (), "rules": (), "sweep": None,
-              "players": (), "games": 600, "seed": None, "expert": False, "trace_games": 0,
-              "restricted_games": 0, "restrict": None, "ladder": None}  # fmt: skip
-    return {**values, **given}
-
-
-def _runs(root: Path, *names: str) -> Path:
-    for name in names:
-        (root / name).mkdir(parents=True)
-        spec = {"seed": 1, "players": [3], "games_asked": 600, "expert": False}
-        (root / name / "manifest.json").write_text(json.dumps({"spec": spec}))
-    return root
 
 
 def test_runs_of_rules_made_again_as_a_sweep_say_it_resumes_a_sweep(tmp_path):
