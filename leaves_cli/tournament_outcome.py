@@ -44,6 +44,9 @@ def echo_outcome(result: Any, t: Any, wall: float, sessions: int, grows: str,
     of = "" if played == t.n_games else f" of {t.n_games:,}"
     click.echo(f"{played:,}{of} {unit} in {wall:.1f} s this session "
                f"({result.manifest['wall_time_s']:.1f} s in all); results in {where}")  # fmt: skip
+    changed = _versions_line(result.manifest) if sessions and played else ""
+    if changed:
+        click.echo(changed)
     if t.record is not None:
         click.echo(_records_line(t, state is not None and state.nothing_valid))
     if capped:
@@ -52,6 +55,15 @@ def echo_outcome(result: Any, t: Any, wall: float, sessions: int, grows: str,
         raise CLIError(f"no valid {t.game.unit} in {out}: every one ended by a forfeit")
     if state is not None and state.all_forfeited:  # said first, above
         raise CLIError(state.all_forfeited_error())
+
+
+def _versions_line(manifest: dict[str, Any]) -> str:
+    """A resumed session's versions where they differ from those the run began with (a
+    release that plays alike resumes a run): the report names that part of the run too."""
+    from reports.run_overview import version_change  # start-up: loaded once a run has played
+
+    change = version_change(manifest.get("versions"), manifest["sessions"][-1].get("versions"))
+    return f"this session played with {change}" if change else ""
 
 
 def _records_line(t: Any, nothing_valid: bool) -> str:

@@ -4,15 +4,18 @@ it is kept (the manifest linked, not printed)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from tournaments.declaration import plural
 from tournaments.run_state import RunState
 
 from .data import Run
 
-__all__ = ["overview"]
+__all__ = ["overview", "version_change", "version_items"]
 
 
 def overview(run: Run, out: Path, state: RunState | None = None) -> list[tuple[str, str]]:
@@ -41,8 +44,7 @@ def overview(run: Run, out: Path, state: RunState | None = None) -> list[tuple[s
     items.append(("design", "duplicate deals (deal column)" if g.deal is not None else "own deals"))
     items.append(("unfinished", f"{int(g.unfinished.sum()):,}"))
     items.append(("forfeited", f"{int(g.forfeited.sum()):,}"))
-    if isinstance(man.get("versions"), dict):
-        items.append(("versions", ", ".join(f"{k} {v}" for k, v in man["versions"].items())))
+    items += version_items(man, plural(d.match_unit) if run.expert else d.units())
     for key in ("wall_time_s", "wall_time", "wall_s", "elapsed_s"):
         if key in man:
             items.append(("wall time", f"{man[key]} s"))
@@ -59,3 +61,45 @@ def overview(run: Run, out: Path, state: RunState | None = None) -> list[tuple[s
             link = os.path.relpath(run.path / "manifest.json", out.resolve())
             items.append(("manifest", Path(link).as_posix()))
     return items
+
+
+def version_items(manifest: Mapping[str, Any], units: str) -> list[tuple[str, str]]:
+    """The versions the run began with (the manifest's ``versions``); where a later session
+    that played ``units`` recorded others (a release that plays alike resumes a run) or none
+    (a version that did not record them), which and how much it played, so a reader can tell
+    the part of the run another release played."""
+    begun = manifest.get("versions")
+    if not isinstance(begun, dict):
+        return []
+    listed = ", ".join(f"{k} {v}" for k, v in begun.items())
+    sessions = manifest.get("sessions")
+    later = sessions[1:] if isinstance(sessions, list) else []
+    total = manifest.get("units_done")
+    of = f" of {total:,}" if isinstance(total, int) and not isinstance(total, bool) else ""
+    changes = []
+    for number, session in enumerate(later, 2):
+        played = session.get("units_played") if isinstance(session, dict) else None
+        if not isinstance(played, int) or isinstance(played, bool) or played <= 0:
+            continue  # nothing of the run's results came from it
+        change = version_change(begun, session.get("versions"))
+        if change:
+            changes.append(f"session {number} played {played:,}{of} {units} with {change}")
+    if not changes:
+        return [("versions", listed)]
+    return [("versions", f"{listed} when the run began"), ("versions changed", "; ".join(changes))]
+
+
+def version_change(begun: Any, now: Any) -> str | None:
+    """How the versions a session recorded (``now``) differ from those the run began with
+    (``begun``, the manifest's ``versions``), in words ("leaves 0.2.0 (the run began with
+    0.1.0)"); "versions it did not record" where it recorded none (an older version's
+    session); None where they agree, or the run recorded none to compare."""
+    if not isinstance(begun, dict):
+        return None
+    if not isinstance(now, dict):
+        return "versions it did not record (an older version played it)"
+    keys = [k for k in {**begun, **now} if begun.get(k) != now.get(k)]
+    if not keys:
+        return None
+    each = [f"{k} {now.get(k, 'none')} (the run began with {begun.get(k, 'none')})" for k in keys]
+    return ", ".join(each)

@@ -98,6 +98,12 @@ def _table(v: Any) -> bool:
     return isinstance(v, dict)
 
 
+def _session(v: Any) -> bool:
+    """A session's entry: a table, its ``versions`` (where it records them) a table too (the
+    report names those that differ from the run's: ``reports.run_overview``)."""
+    return _table(v) and ("versions" not in v or _table(v["versions"]))
+
+
 _COUNT = "a whole number of at least 0"
 SPEC_FIELDS: dict[str, Check] = {
     "game": (_text, "a game id"),
@@ -152,7 +158,7 @@ TOP_FIELDS: dict[str, Check] = {
     "versions": (_table, "a table"),
     "created": (_text, "a time"),
     "wall_time_s": (_seconds, "a number of seconds of at least 0"),
-    "sessions": (_list_of(_table), "a list of tables (one per session)"),
+    "sessions": (_list_of(_session), "a list of tables (one per session)"),
     "status": (_text, "a word"),
     "record_file": (_or_none(_text), "a file name, or null"),
     "n_chunks_done": (_whole(0), _COUNT),

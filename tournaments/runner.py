@@ -55,6 +55,7 @@ from .session import (
     new_manifest,
     now,
     verified,
+    versions,
     write_chunk,
 )
 from .stages import asked_note, with_stages
@@ -324,7 +325,8 @@ class Tournament:
             note += dropped
             if resuming and log is not None:
                 log(note)
-            session = {"started": now(), "jobs": players.n_jobs, "backend": backend, "wall_s": 0.0}
+            session = {"started": now(), "jobs": players.n_jobs, "backend": backend, "wall_s": 0.0,
+                       "versions": versions(self.game)}  # fmt: skip
             if resuming:
                 session["resume"] = note
             manifest["sessions"].append(session)

@@ -253,6 +253,8 @@ class RunLog:
     names. ``advance`` is the progress bar's, while one is open. The session's time counts
     from ``since`` (a ``time.perf_counter()`` value; default: now), so the time a caller spent
     before it (reading, verifying, deciding on the next stage) is in the run's wall time too.
+    The session's entry keeps the chunks it played (``chunks``, ranges): with its
+    ``versions``, which part of the run each release played (``reports.run_overview``).
     """
 
     def __init__(self, out: Path, manifest: dict[str, Any], done: set[int], schedule: Schedule,
@@ -261,6 +263,7 @@ class RunLog:
         self.out, self.manifest, self.done, self.schedule = out, manifest, done, schedule
         self.session = session
         session.setdefault("units_played", 0)  # this session's, kept apart from the run's
+        self.played: set[int] = set()  # the chunks this session recorded
         self.merged = Merged(out, done, run_command(manifest["spec"]))  # done chunks read once
         self.units_done = sum(schedule.chunk(c).n_games for c in done)
         self.advance: Callable[[int], None] = lambda n: None
@@ -276,6 +279,7 @@ class RunLog:
         self._last = t
         m = self.manifest
         self.session["wall_s"] = round(t - self._t0, 3)
+        self.session["chunks"] = storage.to_ranges(self.played)
         m["wall_time_s"] = round(self._base_wall + t - self._t0, 3)
         m["chunks_done"] = storage.to_ranges(self.done)
         m["n_chunks_done"] = len(self.done)
@@ -295,6 +299,7 @@ class RunLog:
         verify.integrity(self.manifest)["chunks"][str(output.chunk_id)] = files
         self.merged.add(output.aggregates, output.forfeits)
         self.done.add(output.chunk_id)
+        self.played.add(output.chunk_id)
         n = self.schedule.chunk(output.chunk_id).n_games
         self.units_done += n
         self.session["units_played"] += n
