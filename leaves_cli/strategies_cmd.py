@@ -215,14 +215,13 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def check_filter_values(filters: Sequence[str], game: Any) -> None:
+def check_filter_values(filters: Sequence[str], rows: list[tuple[str, str, dict, dict]]) -> None:
     """Refuse a value no classifier can have: a flag (every strategy's value true or false)
-    filtered by anything but true or false would match nothing, silently. ``game``: as
-    ``strategy_rows`` takes it."""
+    filtered by anything but true or false would match nothing, silently. ``rows``: every
+    registered strategy's, as ``strategy_rows`` gives them unfiltered."""
     from strategies.registry import is_flag  # start-up: loaded with the strategies listed
     from strategies.spec_values import FLAG_WORDS
 
-    rows = strategy_rows({}, game)
     for item in filters:
         key, value = next(iter(parse_filters([item]).items()))
         if is_flag(key, (c for _, _, c, _ in rows)) and not isinstance(value, bool):
@@ -261,22 +260,67 @@ def classifier_text(classifier: dict[str, Any]) -> str:
 
 
 def strategy_rows(
-    filters: dict[str, Any], game: Any = "leaves", own_keys: Iterable[str] = ()
+    filters: dict[str, Any],
+    game: Any = "leaves",
+    own_keys: Iterable[str] = (),
+    refused: dict[str, str] | None = None,
 ) -> list[tuple[str, str, dict, dict]]:
     """(name, description, classifier, default params) of each registered strategy of ``game``
     (a ``--game`` spec, or the game it loaded: a ``module:Class`` loads once) that matches
     ``filters``. ``own_keys``: classifier keys of the loaded files' unregistered classes,
     which the registry does not know (not unknown keys: a registered strategy matches one
-    only by having it)."""
+    only by having it). ``refused``: ``unplayable``'s answer for the game (None: asked here);
+    each of them is tagged as a file's class a use refuses is (``file_rows``), and with
+    ``filters`` warned about and left out (``matching``)."""
     from .tournament_parts import load_game
 
     plugin = load_game(game, {}) if isinstance(game, str) else game
+    refused = unplayable(plugin) if refused is None else refused
     own = {k: v for k, v in filters.items() if k in set(own_keys)}
     try:
         infos = plugin.strategy_infos({k: v for k, v in filters.items() if k not in own})
     except ValueError as exc:
         raise CLIError(f"--filter: {exc}", usage=True) from exc
-    return [_row(i) for i in infos if all(i.classifier.get(k) == v for k, v in own.items())]
+    rows = [_row(i) for i in infos if all(i.classifier.get(k) == v for k, v in own.items())]
+    tagged = {n: (n, f"{CANNOT_PLAY}{why})", {}, {}) for n, why in refused.items()}
+    if filters:  # each warned about, none kept: as a file's class is (matching)
+        matching(list(tagged.values()), filters)
+    return [tagged.get(row[0], row) for row in rows if not filters or row[0] not in tagged]
+
+
+def unplayable(plugin: Any) -> dict[str, str]:
+    """Why a use would refuse each registered strategy of ``plugin``'s game that it would
+    refuse, by name, asked as ``file_rows`` asks of a file's class (``_cannot_play``: built
+    with its defaults, as a run builds it before its first game): a class registered in
+    Python, by a loaded file's ``name`` or through the game's entry-point group, whose
+    constructor raises or that the game's own check refuses, which would otherwise list as
+    playable and forfeit every game it played. The game's own strategies (those of the
+    package that declares its registry) are trusted: its tests build each, and building
+    them would slow every listing. An entry point that cannot load is left to its own tag."""
+    from strategies import registry  # start-up: loaded with the strategies listed
+
+    game = plugin.name
+    said = {}
+    for name in registry.names(game):
+        try:
+            cls = registry.get_class(name, game)
+        except ValueError:  # listed "(cannot load: ...)" by the game's strategy_infos
+            continue
+        if not _shipped(cls, game):
+            why = _cannot_play(name, cls, plugin)
+            if why is not None:
+                said[name] = why
+    return said
+
+
+def _shipped(cls: type, game: str) -> bool:
+    """Is ``cls`` one of ``game``'s own strategies: defined in the package of the module that
+    declares its registry (none where its plug-in declares it: every class is then asked)?"""
+    from strategies import registry  # start-up: loaded with the strategies listed
+
+    module = registry.players_module(game)
+    home = None if module is None else module.__name__
+    return home is not None and (cls.__module__ == home or cls.__module__.startswith(home + "."))
 
 
 @click.command(name="strategies")
@@ -325,11 +369,12 @@ def strategies(
     every_file = file_rows(loaded, {}, plugin)  # each class built once, as a use builds it
     mine = matching(every_file, wanted)  # warned of before the registry's refusals
     own_keys = {k for _, _, c, _ in every_file for k in c}
-    check_filter_values(filters, plugin)  # in the command's words, before the registry's check
-    rows = strategy_rows(wanted, plugin, own_keys) + mine
+    refused = unplayable(plugin)  # each registered class a use would build, built once
+    every = strategy_rows({}, plugin, refused=refused)
+    check_filter_values(filters, every)  # in the command's words, before the registry's check
+    rows = strategy_rows(wanted, plugin, own_keys, refused) + mine
     if not rows:  # said in words, with --names too: an empty list would look like success
-        every = strategy_rows({}, plugin) + every_file
-        raise CLIError(no_match_line(filters, every, plugin.title))
+        raise CLIError(no_match_line(filters, every + every_file, plugin.title))
     console = make_console()
     if names_only:
         for name, *_ in rows:

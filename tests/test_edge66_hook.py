@@ -100,6 +100,18 @@ def test_every_ligretto_way_in_asks_the_hook():
     assert "named66" not in strategies.names(game="ligretto")
 
 
+def test_a_class_whose_decide_is_no_method_is_refused_when_it_registers():
+    """``decide = None`` used to register (it is not the base's ``decide``) and was refused
+    only at use; its definition is refused as a class without ``decide`` is."""
+    with pytest.raises(TypeError, match="^nonedecide72 is no Ligretto player: its decide is no"):
+
+        class NoneDecide(LigrettoStrategy):
+            name = "nonedecide72"
+            decide = None  # type: ignore[assignment]
+
+    assert "nonedecide72" not in strategies.names(game="ligretto")
+
+
 class _NoDecide(LigrettoStrategy, register=False):
     """No name, no ``decide``, no policy vector: a base of one's own."""
 

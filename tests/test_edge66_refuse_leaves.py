@@ -146,3 +146,15 @@ def test_a_class_whose_hook_gives_up_its_policy_is_refused():
                 pass
 
     assert "logs66" not in strategies.names()
+
+
+def test_a_class_whose_choose_is_no_method_is_refused_when_it_registers():
+    """``choose = None`` used to pass (it is not the base's ``choose``) and then forfeit
+    every game the class played; it is refused as a class without ``choose`` is."""
+    with pytest.raises(TypeError, match="^nonechoose72 is no 13 Leaves player: its choose is no "):
+
+        class NoneChoose(Strategy):
+            name = "nonechoose72"
+            choose = None  # type: ignore[assignment]
+
+    assert "nonechoose72" not in strategies.names()

@@ -52,6 +52,8 @@ class Strategy(Player):
         base's ``choose`` raises at its first move and it forfeits every game; None when it
         plays. Its registration is refused, and so is its use in a game or a run
         (``leaves.players.play.playing``), before any game is played."""
+        if not callable(getattr(cls, "choose", None)):
+            return "its choose is no method"
         if cls.choose is not Strategy.choose:
             return None
         gave_up = _gives_up_its_policy(cls)

@@ -57,6 +57,8 @@ class LigrettoStrategy(Player, register=False):
         ``policy``, so the base's ``decide`` raises at its first action and it forfeits every
         round; None when it decides. Its registration is refused, and so is its use
         (``ligretto.players.resolve``, ``ligretto.play_round``), before any round is played."""
+        if not callable(getattr(cls, "decide", None)):
+            return "its decide is no method"
         if cls.decide is not LigrettoStrategy.decide:
             return None
         if cls.policy is not LigrettoStrategy.policy or cls._decides_by is not cls.policy:
