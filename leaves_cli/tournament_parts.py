@@ -53,25 +53,55 @@ def playing(out: Path) -> Iterator[None]:
 
 def jobs_line(manifest: dict[str, Any], sessions: int, jobs: int, values: Any = None) -> str:
     """The line that says a command's run played with fewer players than ``--jobs`` asked,
-    from what each session it added (those after the first ``sessions``) recorded
-    (``jobs_capped_to``, ``tournaments.local.imap_local``): at most a few a core, or no worker
-    process beyond the parts left to play. "" when any of them played with as many as asked,
-    none was played, or --jobs is -1 (one a core: no number asked). ``values`` (the
-    command's merged options) names a config file's ``jobs`` by its key there."""
-    played = [s.get("players") for s in manifest.get("sessions", [])[sessions:]]
-    capped = [p.get("jobs_capped_to") for p in played if isinstance(p, dict) and p]
-    if jobs < 1 or not capped or None in capped:
+    from what each session it added (those after the first ``sessions``) recorded of its
+    players (``tournaments.local.imap_local``), and why (``_fewer``). "" when any of them
+    played with as many as asked (or cannot tell), none played a part, or --jobs is -1 (one
+    a core: no number asked). ``values`` (the command's merged options) names a config
+    file's ``jobs`` by its key there."""
+    records = [s.get("players") for s in manifest.get("sessions", [])[sessions:]]
+    found = [_fewer(p, jobs) for p in records if isinstance(p, dict) and p] if jobs > 0 else []
+    played = [f for f in found if f is not None and f[0]]
+    if not played or None in found:
         return ""
-    from tournaments.local import PLAYERS_PER_CORE, n_workers  # start-up: only to say it
-
-    most = max(capped)
-    why = (f"at most {PLAYERS_PER_CORE} a core" if most == n_workers(jobs) + 1
-           else "a player for each part of the run left to play")  # fmt: skip
-    players = f"{'' if len(set(capped)) == 1 else 'at most '}{most} player{'s' * (most != 1)}"
+    most, upto, why = max(played, key=lambda f: f[0])
+    upto = upto or len({f[0] for f in played}) > 1
+    players = f"{'at most ' * upto}{most} player{'s' * (most != 1)}"
     said = f"--jobs {jobs}"
     if values is not None and origin(values, "jobs") == FILE:
         said = in_file(f"jobs {jobs}", values["config"])
     return f"{said}: {players} played ({why})"
+
+
+def _fewer(p: dict[str, Any], jobs: int) -> tuple[int, bool, str] | None:
+    """(players that played a part, whether that is only a bound, why fewer than ``jobs``)
+    from a session's record ``p``, (0, ...) where none played one (nothing was left); None
+    where as many as asked played or it cannot tell. A record without ``played`` (an earlier
+    version's) bounds it by its tasks; a Dask cluster's says only its cap."""
+    from tournaments.local import PLAYERS_PER_CORE, n_workers  # start-up: only to say it
+
+    if not all(type(v) is int for v in p.values()):  # a record edited by hand: cannot tell
+        return None
+    cap, workers, threads = p.get("jobs_capped_to"), p.get("workers", 0), p.get("threads", 0)
+    started = 1 + workers + threads if "workers" in p else cap
+    n = p.get("played", cap)
+    if "played" not in p and "workers" in p:
+        n = int(p.get("driver_tasks", 0) > 0) + min(workers, p.get("worker_tasks", 0)) + min(
+            threads, p.get("thread_tasks", 0))  # fmt: skip
+    if n is None or started is None or n >= jobs:
+        return None
+    one, many = ("worker process", "worker processes") if workers else ("thread", "threads")
+    bound = "played" not in p and "workers" in p and n > 1  # a Dask cluster's cap: as said
+    if n < started:
+        idle = f"{started - n} of the {started - 1} {many}" if started > 2 else f"the {one}"
+        idle = f"at least {idle}" if bound else idle
+        why = f"{idle} started found no part left to play"
+    elif started == 1 and cap != 1:
+        why = "this process alone: worker processes would not pay for so little work"
+    elif n == n_workers(jobs) + 1:
+        why = f"at most {PLAYERS_PER_CORE} a core"
+    else:
+        why = "a player for each part of the run left to play"
+    return n, bound, why
 
 
 # config-file key -> (click parameter name, expected type)

@@ -54,7 +54,7 @@ def test_rows_are_the_same_in_the_driver_in_threads_and_in_workers(tmp_path, mon
     workers_play_at_once(monkeypatch)
     both = _mixed().run(n_jobs=2, out=tmp_path / "both")
     n_chunks = one.spec["n_chunks"]
-    assert _players(one) == _idle(driver_tasks=n_chunks)
+    assert _players(one) == _idle(driver_tasks=n_chunks, played=1)
     assert _players(small)["workers"] == 0
     mix = _players(both)
     assert mix["workers"] == 1 and mix["worker_tasks"] > 0 and mix["threads"] == 0

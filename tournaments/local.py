@@ -77,6 +77,11 @@ def _fewer_than_tasks(others: int, tasks: Iterable[Any]) -> tuple[int, Iterable[
     return min(others, max(0, len(head) - 1)), itertools.chain(head, stream)
 
 
+def _tagged(fn: Callable[[Any], Any], task: Any) -> tuple[int, Any]:
+    """``fn(task)`` in a worker, with the worker's pid: who played what is then known."""
+    return os.getpid(), fn(task)
+
+
 def _pays(seconds_left: float) -> bool:
     return seconds_left > PAYBACK * WORKER_START_S
 
@@ -93,13 +98,15 @@ def imap_local(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players)
     worker gets tasks only once it has run it, so tasks never wait for a worker that is
     still starting while the driver could play them. ``stats`` (if given) receives
     ``workers`` and ``threads`` (those started), ``driver_tasks``, ``worker_tasks`` and
-    ``thread_tasks``, and ``jobs_capped_to`` (the players, the driver included) when fewer
-    play than ``n_jobs`` asks (-1: the cores): ``n_workers``'s cap, or no thread or worker
-    process beyond the tasks. ``salvage`` receives what was finished but not yielded when
-    the stream is closed early (an exception or ``close()``).
+    ``thread_tasks``, ``played`` (the players that played a task, the driver included: a
+    worker process that was never started, or started too late to get one, plays none), and
+    ``jobs_capped_to`` (the players, the driver included) when fewer may play than ``n_jobs``
+    asks (-1: the cores): ``n_workers``'s cap, or no thread or worker process beyond the
+    tasks. ``salvage`` receives what was finished but not yielded when the stream is closed
+    early (an exception or ``close()``).
     """
     counts = players.stats if players.stats is not None else {}
-    counts.update(workers=0, threads=0, driver_tasks=0, worker_tasks=0, thread_tasks=0)
+    counts.update(workers=0, threads=0, driver_tasks=0, worker_tasks=0, thread_tasks=0, played=0)
     counts.pop("jobs_capped_to", None)
     others = n_workers(players.n_jobs)
     if others:
@@ -109,6 +116,7 @@ def imap_local(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players)
     if others == 0:  # the first task loads what it needs
         for task in tasks:
             counts["driver_tasks"] += 1
+            counts["played"] = 1
             yield fn(task)
         return
     if players.threads:
@@ -129,6 +137,7 @@ class _Pool(Protocol):
     """The other players, as the driver's loop sees them (``_Threads``, ``_Feed``)."""
 
     outstanding: int  # tasks they took whose results were not collected
+    played_by: set[int]  # who of them played a task (a thread's number, a worker's pid)
 
     def take(self) -> Any: ...  # the driver's next task (_END: none left)
 
@@ -173,6 +182,8 @@ def _drive(
             yield item
     finally:
         pool.close(salvage)
+        others = min(len(pool.played_by), counts["threads"] + counts["workers"])
+        counts["played"] = int(counts["driver_tasks"] > 0) + others
 
 
 class _Threads:
@@ -193,6 +204,7 @@ class _Threads:
         self._results: queue.Queue[Any] = queue.Queue()  # (True, output) or (False, exc)
         self._exhausted = False
         self._closed = False
+        self.played_by: set[int] = set()
         self._own = self._next()  # the driver's first task (_END: taken, or none)
         firsts = [self._next() for _ in range(players)]
         taken = sum(task is not _END for task in firsts)
@@ -200,7 +212,7 @@ class _Threads:
         self.taken = taken  # tasks taken by threads in all
         self._threads = [
             threading.Thread(
-                target=self._play, args=(first,), name=f"leaves-player-{i + 1}", daemon=True
+                target=self._play, args=(first, i), name=f"leaves-player-{i + 1}", daemon=True
             )
             for i, first in enumerate(firsts)
         ]
@@ -222,7 +234,7 @@ class _Threads:
             self._exhausted = True
         return task
 
-    def _play(self, task: Any) -> None:
+    def _play(self, task: Any, player: int) -> None:
         """Play ``task`` (set aside for this thread), then the stream's next, until none is
         left."""
         while task is not _END:
@@ -231,6 +243,7 @@ class _Threads:
             except BaseException as exc:  # noqa: BLE001 - handed to the driver, which raises it
                 self._results.put((False, exc))
                 return
+            self.played_by.add(player)  # one call: atomic under the GIL
             self._results.put((True, output))
             task = self._claim()
 
@@ -322,6 +335,7 @@ class _Feed:
         self._exhausted = False
         self._closed = False
         self.outstanding = 0  # tasks given to workers whose results were not collected
+        self.played_by: set[int] = set()  # the workers' pids, as their results come in
 
     @property
     def started(self) -> bool:
@@ -394,7 +408,7 @@ class _Feed:
                         return
                     self._in_flight += 1
                     self.outstanding += 1
-                future = self._executor.submit(self._fn, task)  # never under our lock
+                future = self._executor.submit(_tagged, self._fn, task)  # never under our lock
                 with self._cond:
                     self._running.add(future)
                 future.add_done_callback(self._done)  # runs here if it is done already
@@ -429,7 +443,13 @@ class _Feed:
             raise item
         with self._cond:
             self.outstanding -= 1
-        return item.result()
+        return self._untag(item.result())
+
+    def _untag(self, tagged: tuple[int, Any]) -> Any:
+        """A worker's output (``_tagged``), its pid noted in ``played_by``."""
+        pid, output = tagged
+        self.played_by.add(pid)
+        return output
 
     def close(self, salvage: Salvage | None = None) -> None:
         """Stop feeding and cancel what is still in flight; results that arrived but were
@@ -459,4 +479,4 @@ class _Feed:
             except queue.Empty:
                 return
             if isinstance(item, Future) and not item.cancelled() and item.exception() is None:
-                salvage(item.result())
+                salvage(self._untag(item.result()))
