@@ -137,8 +137,9 @@ def pettingzoo_policy(spec: Any, seed: int | None = None) -> Callable[[Any, str]
         env = e.unwrapped
         state = env._started()  # before the first reset: one line
         seat = env._seat(agent)  # an unknown agent: one line naming the agents
-        if state.is_terminal or seat != state.current_player:  # its view, another's actions
-            now = "the game is over" if state.is_terminal else f"{env.agent_selection} is to act"
+        over = state.is_terminal or env._cut_short() is not None  # or ended by an illegal action
+        if over or seat != state.current_player:  # its view, another's actions
+            now = "the game is over" if over else f"{env.agent_selection} is to act"
             raise ValueError(f"{agent} is not to act here: {now}")
         # a new game is a new start (a turn going back misses a game of one turn dealt again)
         if game[0] is not env.start:

@@ -120,8 +120,8 @@ def test_tune_names_the_games_flag_whose_rounding_passes_a_run_s_most(capsys, tm
     """Was: "--games asks for 4,294,967,296 games in all ...", and tune has no --games."""
     args = ["tune", "weighted", "--against", "greedy", flag, "4294967295", *extra]
     line = usage_error(capsys, [*args, "--out", str(tmp_path / "t")])
-    assert line == (f"leaves: error: {flag} asks for 4,294,967,296 games (rounded up to whole "
-                    f"duplicate sets), {MOST}")  # fmt: skip
+    assert line == (f"leaves: error: {flag} asks for 4,294,967,296 games in all (rounded up "
+                    f"to whole duplicate sets), {MOST}")  # fmt: skip
 
 
 def test_a_population_no_budget_plays_names_popsize(capsys, tmp_path):

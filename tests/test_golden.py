@@ -7,9 +7,9 @@ compiled loop, with and without recorded actions) and ``strategies.play_game`` (
 path), and a fixed set of ``ismcts`` decisions under several settings. Each digest is the
 SHA-256 of the outcome arrays (prefix kept); a few literal values make a failure readable.
 If a change here is intended (a rule fix, a new policy behaviour), it is not a refactoring:
-say so in the commit, regenerate the values with ``golden_values()``, and bump
-``leaves.PLAY_VERSION`` with ``GOLDEN_PLAY_VERSION`` below: a resume then refuses the runs the
-old play played (CONTRIBUTING.md).
+say so in the commit, regenerate the values with ``golden_values()``, bump
+``leaves.PLAY_VERSION`` and add the values' digest under the new version in ``GOLDEN_DIGESTS``
+below: a resume then refuses the runs the old play played (CONTRIBUTING.md).
 """
 
 from __future__ import annotations
@@ -148,8 +148,16 @@ def golden_values() -> dict[str, tuple[str, list[int]]]:
     return out
 
 
-GOLDEN_PLAY_VERSION = "1"
-"""The play version these values were made under: regenerating them means play changed."""
+GOLDEN_DIGESTS = {"1": "a29d470263960eb9"}
+"""The digest of ``GOLDEN`` (``golden_digest``) under each play version: values regenerated
+after a change of play fail the guard until ``leaves.PLAY_VERSION`` is bumped and their digest
+added under the new version (an entry is never edited)."""
+
+
+def golden_digest() -> str:
+    """What ``GOLDEN`` holds, in 16 hex digits."""
+    return hashlib.sha256(repr(sorted(GOLDEN.items())).encode()).hexdigest()[:16]
+
 
 GOLDEN: dict[str, tuple[str, list[int]]] = {
     "compiled/a3": ("b5aeab8e8b0bc1e3", [29, 40, 43, 31]),
@@ -200,6 +208,11 @@ def test_golden_covers_every_builtin():
 
 
 def test_golden_values_are_the_play_version_s():
-    """Values regenerated (``GOLDEN_PLAY_VERSION`` moved) without bumping the version a resume
-    compares would let a run resume under play that is no longer its own."""
-    assert leaves.PLAY_VERSION == GOLDEN_PLAY_VERSION
+    """Values regenerated without bumping the version a resume compares would let a run resume
+    under play that is no longer its own; a version bumped without a change of play would
+    refuse runs that play alike (no two versions hold the same values)."""
+    assert golden_digest() == GOLDEN_DIGESTS.get(leaves.PLAY_VERSION), (
+        "the golden values are not the play version's: bump leaves.PLAY_VERSION and add their "
+        f"digest {golden_digest()} under it in GOLDEN_DIGESTS"
+    )
+    assert len(set(GOLDEN_DIGESTS.values())) == len(GOLDEN_DIGESTS)

@@ -16,7 +16,7 @@ import strategies
 from gamekit.errors import ParameterError, shown
 from tournaments import parse_players
 from tournaments.checks import integer, make_out, optional_integer, optional_path
-from tournaments.schedule import MAX_RUN_GAMES
+from tournaments.schedule import MAX_RUN_GAMES, check_size
 from tournaments.storage import holds_files
 
 from .checkpoint import PREVIOUS, STATE
@@ -83,9 +83,7 @@ def _in_sets(field: Field, spec: str, games: int, name: str) -> int:
     gave)."""
     one_set = field.games_per_run(spec, 1)  # one deal of every table: a duplicate set each
     played = -(-games // one_set) * one_set
-    if played > MAX_RUN_GAMES:
-        raise ParameterError(f"{{{name}}} asks for {played:,} games (rounded up to whole "
-                             "duplicate sets), past 2**32 - 1 (a run's most games)", name)  # fmt: skip
+    check_size(played, games, name)  # the schedule's one line, naming the argument
     return field.games_per_run(spec, games)
 
 
