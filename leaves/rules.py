@@ -58,7 +58,7 @@ PLAY_VERSION = "1"
 """The version of how 13 Leaves plays from a seed here: these rules, the deal, the compiled
 kernels (numba's and the C engine's) and the built-in strategies (``leaves.players``). Bump it
 by hand, in the change itself, when any of them makes a seed play otherwise (another card
-dealt, move chosen, winner or turn count): a run's manifest records it (``leaves play``) and a
-resume refuses a run another play version played, whose new games would be summed with games
-played otherwise. A release that plays alike keeps it, and so resumes the runs of the releases
+dealt, move chosen, winner or turn count): a run's manifest records it (its versions' key
+``leaves play``) and a resume refuses a run another play version played, whose new games would
+be summed with games played otherwise. A release that plays alike keeps it, and so resumes the runs of the releases
 before it."""
