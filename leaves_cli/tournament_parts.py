@@ -76,13 +76,15 @@ def _fewer(p: dict[str, Any], jobs: int) -> tuple[int, bool, str] | None:
     """(players that played a part, whether that is only a bound, why fewer than ``jobs``)
     from a session's record ``p``, (0, ...) where none played one (nothing was left); None
     where as many as asked played or it cannot tell. A record without ``played`` (an earlier
-    version's) bounds it by its tasks; a Dask cluster's says only its cap."""
+    version's) bounds it by its tasks, an earlier local Dask cluster's by its cap; a local
+    Dask cluster's names the workers it started (``dask_workers``), none of them this
+    process, and one the run did not start (``--scheduler``) says nothing of ``--jobs``."""
     from tournaments.local import PLAYERS_PER_CORE, n_workers  # start-up: only to say it
 
     if not all(type(v) is int for v in p.values()):  # a record edited by hand: cannot tell
         return None
     cap, workers, threads = p.get("jobs_capped_to"), p.get("workers", 0), p.get("threads", 0)
-    started = 1 + workers + threads if "workers" in p else cap
+    started = 1 + workers + threads if "workers" in p else p.get("dask_workers", cap)
     n = p.get("played", cap)
     if "played" not in p and "workers" in p:
         n = int(p.get("driver_tasks", 0) > 0) + min(workers, p.get("worker_tasks", 0)) + min(
@@ -90,9 +92,12 @@ def _fewer(p: dict[str, Any], jobs: int) -> tuple[int, bool, str] | None:
     if n is None or started is None or n >= jobs:
         return None
     one, many = ("worker process", "worker processes") if workers else ("thread", "threads")
+    others = started - 1  # the players beside this process
+    if "dask_workers" in p:  # this process plays none of a Dask cluster's parts
+        one, many, others = "Dask worker", "Dask workers", started
     bound = "played" not in p and "workers" in p and n > 1  # a Dask cluster's cap: as said
     if n < started:
-        idle = f"{started - n} of the {started - 1} {many}" if started > 2 else f"the {one}"
+        idle = f"{started - n} of the {others} {many}" if others > 1 else f"the {one}"
         idle = f"at least {idle}" if bound else idle
         why = f"{idle} started found no part left to play"
     elif started == 1 and cap != 1:

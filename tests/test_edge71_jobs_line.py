@@ -71,7 +71,8 @@ def test_a_local_dask_cluster_of_a_one_chunk_run_starts_one_worker(capsys, tmp_p
                           "480", "--backend", "dask", "--jobs", "100", "--out", str(out))  # fmt: skip
     assert code == 0, err
     assert sizes == [1]
-    assert load(out).manifest["sessions"][-1]["players"] == {"jobs_capped_to": 1}
+    assert load(out).manifest["sessions"][-1]["players"] == {"jobs_capped_to": 1, "dask_workers": 1,
+                                                             "played": 1}  # fmt: skip
     lines = [line for line in said.splitlines() if line.startswith("--jobs")]
     assert lines == ["--jobs 100: 1 player played (a player for each part of the run left to "
                      "play)"]  # fmt: skip

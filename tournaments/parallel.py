@@ -55,6 +55,10 @@ def imap_unordered(
     ``cluster_size(n_jobs, tasks)`` single-threaded worker processes is started for the run.
     A task that fails on a worker, or a cluster that cannot play, raises ``WorkerError``;
     ``salvage`` receives what was finished but not yielded when the stream is closed early.
+    ``stats`` (if given) receives ``played``, the workers that finished a task (by name: one
+    lost and started again under its name counts once), and for a local cluster
+    ``dask_workers``, the workers started (none for a run with no task), and
+    ``jobs_capped_to`` (``record_cap``).
 
     Whoever plays a run's chunk notes what it showed of the strategies (one drawing from the
     global random state, decisions past the timeout), and the stream warns once of each as
@@ -169,19 +173,33 @@ def _dask(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players,
     # start-up: Dask loads for a cluster only
     from distributed import as_completed
 
+    stats = players.stats if players.stats is not None else {}
+    stats.pop("dask_workers", None)
+    stats["played"] = 0
     size = 0
     if players.scheduler is None:  # no worker beyond the tasks: the first few are read ahead
         stream = iter(tasks)
         head = list(itertools.islice(stream, cluster_size(players.n_jobs)))
         size, tasks = cluster_size(players.n_jobs, len(head)), itertools.chain(head, stream)
-        if players.stats is not None:
-            record_cap(players.stats, players.n_jobs, size)
+        record_cap(stats, players.n_jobs, size)
+        stats["dask_workers"] = size if head else 0
+        if not head:  # nothing to play: no cluster to start
+            return
+    played_by: set[Any] = set()  # the workers that finished a task, by name
+
+    def untag(tagged: tuple[Any, Any]) -> Any:
+        """A task's output (``_tagged``), its worker noted as one that played."""
+        played_by.add(tagged[0])
+        stats["played"] = len(played_by)
+        return tagged[1]
+
+    keep = None if salvage is None else lambda tagged: salvage(untag(tagged))
     with _client(size, players.scheduler) as client:
         live: set[Any] = set()  # submitted, not yet yielded
         pending = as_completed()
 
         def submit(task: Any) -> None:
-            future = client.submit(fn, task, pure=False)
+            future = client.submit(_tagged, fn, task, pure=False)
             live.add(future)
             pending.add(future)
 
@@ -194,14 +212,22 @@ def _dask(fn: Callable[[Any], Any], tasks: Iterable[Any], players: Players,
                     break
             for future in pending:
                 live.discard(future)
-                result = _result(future)
+                result = untag(_result(future))
                 task = next(it, None)
                 if task is not None:
                     submit(task)
                 yield result
         finally:
             pending.clear()
-            _settle(client, live, salvage)
+            _settle(client, live, keep)
+
+
+def _tagged(fn: Callable[[Any], Any], task: Any) -> tuple[Any, Any]:
+    """``fn(task)`` on a Dask worker, with the worker's name (its address where it was
+    given none), so that the run knows which workers played a part."""
+    from distributed import get_worker  # start-up: Dask loads for a cluster only
+
+    return get_worker().name, fn(task)
 
 
 def _slots(client: Any) -> int:
