@@ -119,7 +119,8 @@ class _InWords:
         spelled = other_spelling(value, self.parse)
         if spelled or self.parse is not int:
             return spelled
-        return other_form(value, (self.min, self.max))
+        least = self.min if self.min is not None else getattr(self, "written_from", None)
+        return other_form(value, (least, self.max))
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         takes = self.takes()
@@ -157,11 +158,18 @@ def _as_typed(text: str, *, number: bool) -> str:
 
 
 class WholeNumber(_InWords, click.IntRange):
-    """A whole number from ``least`` to ``most`` (either open when None), said in words."""
+    """A whole number from ``least`` to ``most`` (either open when None), said in words;
+    ``written_from``: the least a number in another form (``-0``, ``00``) is advised to be
+    written as, where the option takes any and a check after it refuses those below."""
 
     name = "integer"
     noun = "a whole number"
     parse = int
+
+    def __init__(self, least: Any = None, most: Any = None, *, exclusive: bool = False,
+                 written_from: int | None = None) -> None:  # fmt: skip
+        super().__init__(least, most, exclusive=exclusive)
+        self.written_from = written_from
 
 
 class Count(WholeNumber):
@@ -292,8 +300,8 @@ def module_game_flag(option: str, args: Sequence[str]) -> str:
     """The line for ``option``, which the command does not know, where it is the flag of a
     setting of the game that ``--game`` gives in ``args`` as ``module:Class``: such a game,
     not installed, gets no flag of its own, and the line says how to set it (as docs/cli.md
-    does); '' otherwise (a game that cannot load included: the command says why as it loads
-    it)."""
+    does); where that game cannot load, why (the command would stop at the unknown option
+    before it loads the game); '' otherwise."""
     spec = ""
     options = itertools.takewhile(lambda a: a != "--", args)  # after --: arguments
     for typed, after in itertools.pairwise([*options, ""]):  # the last given, as click takes it
@@ -305,8 +313,8 @@ def module_game_flag(option: str, args: Sequence[str]) -> str:
 
     try:
         cls = plugin_class(spec)
-    except ValueError:
-        return ""
+    except ValueError as exc:  # no flag of it can be told: why it cannot load comes first
+        return f"--game: {exc}"
     if option not in {o.flag for o in getattr(cls, "options", ())}:
         return ""
     title = getattr(cls, "title", cls.__name__)

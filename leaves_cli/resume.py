@@ -89,18 +89,25 @@ def _source(values: Any, option: str, said: str) -> str:
     return in_file(KEY_OF.get(option, option), str(values["config"]))
 
 
-def _named(values: Any, option: str, said: str, joined: str = "over") -> str:
+_UNSAID = object()
+"""``_named``'s ``stored`` where the caller does not compare the file's value with the run's."""
+
+
+def _named(values: Any, option: str, said: str, joined: str = "over",
+           stored: Any = _UNSAID) -> str:  # fmt: skip
     """How a refusal names the value of ``option`` (``_source``), and, where its flag was
     typed and the config file gives it too, the file's key as well, which dropping the flag
     alone would bring in: "--seed over seed in c.toml" (the flag's value replaced the
     file's; ``joined`` "after": the file's values come first, then the flag's, as a game's
-    repeatable setting takes them), so that the advice leaves out both (``resume_words``)."""
+    repeatable setting takes them), so that the advice leaves out both (``resume_words``);
+    not where the file holds the run's own value, ``stored``: dropping the flag resumes."""
     config = values.get("config")
     if origin(values, option) == FILE or not config:
         return _source(values, option, said)
     from .tournament_parts import KEY_OF, read_config  # start-up: a refusal alone reads it
 
-    if option not in read_config(str(config)):
+    given = read_config(str(config))
+    if option not in given or given[option] == stored:
         return said
     return f"{said} {joined} {in_file(KEY_OF.get(option, option), str(config))}"
 
@@ -213,7 +220,8 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
     spec = manifest["spec"]
     for name, (said, field, words) in _SCALARS.items():
         if name in given and opts[name] is not None and opts[name] != spec.get(field):
-            raise disagreement(out, _named(opts, name, said), opts[name], words, spec.get(field))
+            named = _named(opts, name, said, stored=spec.get(field))
+            raise disagreement(out, named, opts[name], words, spec.get(field))
         opts[name] = spec.get(field)
     if "players" in given:
         from tournaments.schedule import parse_players

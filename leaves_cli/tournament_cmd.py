@@ -49,7 +49,7 @@ from .worker_stop import worker_stopped
 @click.option("--players", default=None, help=f'Seats per table, or "3,4,5" ({DEFAULT_HELP}).')
 @click.option(
     "--games",
-    type=WholeNumber(),
+    type=WholeNumber(written_from=1),
     default=100_000,
     show_default=True,
     help="Total games (of a game played in rounds: rounds).",

@@ -95,7 +95,10 @@ def echo_next(out: Path, t: Any, manifest: dict[str, Any]) -> None:
                    f"tournaments.load({str(out)!r}) ({totals_readers(t.game)})")  # fmt: skip
         return
     page = out / "report" / "report.html"
-    report = f"'leaves report {shell_word(out)}' writes its report ({page}) and key findings"
+    from gamekit.text import printable
+
+    shown = printable(str(page))  # a name typed with a line break or an escape: shown, not obeyed
+    report = f"'leaves report {shell_word(out)}' writes its report ({shown}) and key findings"
     from tournaments.verify import STRAY, row_strays
 
     for rel in row_strays(out, manifest):  # not the run's: no report reads it, pandas would

@@ -49,7 +49,6 @@ def test_a_module_class_games_setting_says_how_to_set_it(args):
     ("--deck-sise", ["tournament", "--game", SPEC]),  # not its setting: click's own words
     ("--deck-size", ["tournament", "--game", "leaves"]),  # an installed game's id
     ("--deck-size", ["tournament"]),  # no --game
-    ("--deck-size", ["tournament", "--game", f"{HERE}:NoSuchGame"]),  # cannot load: said later
     ("--deck-size", ["tournament", "--", "--game", SPEC]),  # an argument, not the option
 ])  # fmt: skip
 def test_other_unknown_options_get_no_such_line(option, args):

@@ -29,8 +29,8 @@ FOUR = ["greedy", "random", "low", "high"]
 TOO_MANY = "at most 2**32 - 1 games per tournament"
 """A run grown by stages past the most games a run holds; one asked for at once names its
 --games (``ASKED_TOO_MANY``)."""
-ASKED_TOO_MANY = (r"--games asks for [\d,]+ games in all( \(rounded up to whole duplicate "
-                  r"sets\))?, past 2\*\*32 - 1 \(a run's most games\)")  # fmt: skip
+ASKED_TOO_MANY = (r"--games asks for [\d,]+ games (a side, [\d,]+ in all with the baseline's|in all"
+                  r"( \(rounded up to whole duplicate sets\))?), past 2\*\*32 - 1 \(a run's most games\)")  # fmt: skip
 
 
 class Raiser(Strategy, register=False):

@@ -35,7 +35,7 @@ from .labels import Labeled, entrant_labels
 from .manifest_fields import TEST_SETTINGS
 from .result import TournamentResult
 from .runner import SEATING_WORDS, Tournament
-from .schedule import Schedule, parse_players
+from .schedule import MAX_RUN_GAMES, Schedule, parse_players
 from .seating import design
 from .stages import asked_note
 
@@ -132,6 +132,7 @@ class Gauntlet(Tournament):
                 f"{{players}} takes one table size for a gauntlet, got {players!r}", "players"
             )
         players = sizes[0]
+        _check_sides(games)
         names = sorted(field_by_label)
         super().__init__(
             [strategy, base_spec, *field_by_label.values()],
@@ -186,6 +187,19 @@ class Gauntlet(Tournament):
         """Play the gauntlet (the same arguments as ``Tournament.run``)."""
         res = super().run(*args, **kwargs)
         return GauntletResult(res.out)
+
+
+def _check_sides(games: Any) -> None:
+    """Refuse ``games`` a side where both sides would hold more than a run may, in one line
+    naming both counts (the tournament's check of its entrants' schedule counted one side "in
+    all", the run's schedule both sides as if asked for)."""
+    if not isinstance(games, Integral) or isinstance(games, bool) or 2 * games <= MAX_RUN_GAMES:
+        return
+    side, both = (shown(int(n), typed=False) for n in (games, 2 * games))
+    side, both = (f"{int(n):,}" if text.isdigit() else text
+                  for n, text in ((games, side), (2 * games, both)))  # fmt: skip
+    raise ParameterError(f"{{games}} asks for {side} games a side, {both} in all with the "
+                         "baseline's, past 2**32 - 1 (a run's most games)", "games")  # fmt: skip
 
 
 def sequential_settings(value: Any) -> dict[str, Any]:

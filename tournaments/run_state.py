@@ -55,7 +55,18 @@ def shell_word(path: Path | str) -> str:
     led by './' (a command would read '-r' as an option; only a relative path starts so)."""
     text = str(path)
     text = f"./{text}" if text.startswith("-") else text
-    return text if text and all(c.isalnum() or c in _PLAIN for c in text) else shlex.quote(text)
+    if text and all(c.isalnum() or c in _PLAIN for c in text):
+        return text
+    return shlex.quote(text) if text.isprintable() else _escaped_word(text)
+
+
+def _escaped_word(text: str) -> str:
+    """``text``, which holds a control character (a line break, an escape), as one word in
+    bash's ``$'...'`` quoting: the advice stays on its line and is shown, never obeyed by the
+    terminal, and bash reads the name back as it is."""
+    said = (("\\" + c) if c in "\\'" else c if c.isprintable()
+            else c.encode("unicode_escape").decode() for c in text)  # fmt: skip
+    return "$'" + "".join(said) + "'"
 
 
 def typed_number(x: float) -> str:

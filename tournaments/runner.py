@@ -438,8 +438,8 @@ def usable(out: Path, resume: bool) -> None:
     """Refuse the run in ``out`` whose manifest cannot be read, or one that a resume refuses
     as corrupt (``leaves verify``'s check; not resumed: not "pass resume", the resume would
     refuse it), with verify's advice (``storage.NO_MANIFEST``); resumed, one another version
-    played (``NotThisVersion``, whose advice ``Tournament.check_out`` adds; not resumed, a new
-    run refuses it as another run, ``same_run.check_out``)."""
+    played (``NotThisVersion``, whose advice ``Tournament.check_out`` adds; not resumed, said
+    so with that advice here: ``same_run.check_out`` would say "pass resume", refused)."""
     lead = f"cannot resume {out}: " if resume else f"the manifest of {out} cannot be used: "
     try:
         manifest = storage.read_manifest(out)
@@ -452,6 +452,8 @@ def usable(out: Path, resume: bool) -> None:
     except NotThisVersion as exc:  # nothing damaged: with its advice (``check_out``)
         if resume:
             raise corrupt_manifest(out, exc, lead) from None
+        raise Unusable(f"{out} holds a run this version cannot resume: {exc}; {exc.advice}, "
+                       "or pick a new {out}", "out") from None  # fmt: skip
     except ValueError as exc:
         said = corrupt_manifest(out, exc, lead)
         raise Unusable(f"{said}; {storage.NO_MANIFEST}", "out") from None
