@@ -128,9 +128,6 @@ class LeavesGame(GameBase):
         ``--rules`` gave, the later winning) or its plain data (today's when None);
         ``turn_limit`` is ``--turn-limit``'s sugar for that rule (``Rules.of_options``:
         text that names another limit is refused, the two would disagree)."""
-        if turn_limit is not None and int(turn_limit) < 1:
-            raise ParameterError(f"{{turn_limit}}: the turn limit must be at least 1, got "
-                                 f"{turn_limit}", "turn_limit")  # fmt: skip
         try:
             self.decision_timeout = check_timeout(decision_timeout)
         except ValueError as exc:

@@ -151,7 +151,7 @@ def test_every_number_option_says_what_it_takes(capsys, args, said):
             "max_games must be at most 2**32 - 1 (a run's most games), got 5,000,000,000",
         ),
         ("players = 7", "players 7: 13 Leaves is played by 3 to 6 players, got 7"),
-        ("turn_limit = 0", "turn_limit: the turn limit must be at least 1, got 0"),
+        ("turn_limit = 0", "turn_limit must be 1..1000000, got 0"),
         (
             "decision_timeout = -2",
             "decision_timeout: the decision timeout must be 0 (none) or positive, got -2",
@@ -179,13 +179,13 @@ def test_the_turn_limit_is_named_by_its_flag(capsys, tmp_path, command):
     spec = ["greedy", "random"] if command == "tournament" else ["greedy", "--against", "random"]
     args = [command, *spec, "--turn-limit", "0", "--out", str(tmp_path / "o")]
     line = usage_error(capsys, args)
-    assert line == "leaves: error: --turn-limit: the turn limit must be at least 1, got 0"
+    assert line == "leaves: error: --turn-limit must be 1..1000000, got 0"
 
 
 def test_the_library_names_the_turn_limit_by_its_argument():
     from leaves.plugin import LeavesGame
 
-    with pytest.raises(ValueError, match=r"^turn_limit: the turn limit must be at least 1, got 0$"):
+    with pytest.raises(ValueError, match=r"^turn_limit must be 1\.\.1000000, got 0$"):
         LeavesGame(turn_limit=0)
 
 
