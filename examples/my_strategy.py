@@ -7,8 +7,8 @@
 
 ``LEAVES_EXAMPLE_GAMES`` sets the small tournament's games (default 4,000),
 ``LEAVES_EXAMPLE_OUT`` its folder (default: a new temporary one); a folder that holds this run
-already, stopped or finished, is continued, and one holding anything else is refused in one
-line.
+already, stopped or finished, is continued (Ctrl-C says the command that continues it), and
+one holding anything else is refused in one line.
 
 A strategy subclasses ``strategies.Strategy``: a registry ``name``, a one-line
 ``description``, a ``classifier``, keyword parameters with defaults, and ``choose``, which
@@ -18,6 +18,7 @@ sees only its own ``PlayerView`` and draws any randomness from the ``rng`` it is
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -56,16 +57,20 @@ def main() -> None:
     from strategies.user_code import load_file
     from tournaments import Tournament
 
-    # the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside
-    # this; read first, so a bad size ends the script before it plays
-    games = load_file(str(Path(__file__).with_name("run_tournament.py"))).size("GAMES", 4000)
+    # the examples' one reader of their LEAVES_EXAMPLE_* sizes (and of a Ctrl-C), in
+    # run_tournament.py beside this; read first, so a bad size ends the script before it plays
+    helper = load_file(str(Path(__file__).with_name("run_tournament.py")))
+    games = helper.size("GAMES", 4000)
     print("registered:", "hoarder" in strategies.names())
     game = strategies.play_game([Hoarder(), "greedy", "random", "low"], seed=7)
     print(f"one game: winner seat {game.winner}, cards left {game.cards_left}")
 
     t = Tournament([Hoarder(min_group=3), "greedy", "random", "low"], games=games, seed=3)
-    out = os.environ.get("LEAVES_EXAMPLE_OUT") or None  # None: a new temporary folder
-    result = t.run(n_jobs=1, out=out, resume=True)  # this run in LEAVES_EXAMPLE_OUT: continued
+    out = os.environ.get("LEAVES_EXAMPLE_OUT") or tempfile.mkdtemp(prefix="leaves-example-")
+    try:
+        result = t.run(n_jobs=1, out=out, resume=True)  # this run in LEAVES_EXAMPLE_OUT: continued
+    except KeyboardInterrupt:  # Ctrl-C: what was played is kept in out; say how to go on
+        helper.interrupted(out=out)
     print(result.summary()[["strategy", "games", "wins", "win_rate"]].to_string(index=False))
 
 

@@ -8,15 +8,19 @@ command that continues it, with the temporary folder where no OUT_DIR was given)
 holding anything else is refused in one line. ``LEAVES_EXAMPLE_GAMES`` sets the number of games
 (default 20,000; the tests use 100), ``LEAVES_EXAMPLE_JOBS`` the worker processes (default 1).
 Every example reads its sizes with ``size`` below, so a value that is no whole number of at
-least 1 ends any of them with a one-line error before it plays.
+least 1 ends any of them with a one-line error before it plays, and says a stop by Ctrl-C
+with ``interrupted`` below: the command it gives sets the sizes again (another number of games
+is another run, which the folder refuses).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import tempfile
 from pathlib import Path
+from typing import NoReturn
 
 import reports
 from tournaments import Tournament
@@ -36,9 +40,25 @@ def size(name: str, default: int) -> int:
     every_core = name == "JOBS" and text == "-1"
     if not (every_core or (text.isascii() and text.isdigit() and int(text) >= 1)):
         also = " (or -1, every core)" if name == "JOBS" else ""
-        sys.exit(f"{Path(sys.argv[0]).name}: error: {var} must be a whole number of at least "
-                 f"1{also}, got {given!r}")  # fmt: skip
+        # the asking file's name: sys.argv[0] is the kernel's or pytest's in a notebook or a test
+        asker = sys._getframe(1).f_globals.get("__file__")
+        where = f"{Path(asker).name}: " if asker else ""
+        sys.exit(f"{where}error: {var} must be a whole number of at least 1{also}, got {given!r}")
     return int(text)
+
+
+def interrupted(*args: str, out: str | None = None) -> NoReturn:
+    """Ctrl-C stopped a run: what was played is kept. Say in one line the command that
+    continues it (this script again, with the ``LEAVES_EXAMPLE_*`` settings it was given,
+    ``out`` as ``LEAVES_EXAMPLE_OUT`` where the folder comes from there, and ``args``) and exit
+    130, as the command line does."""
+    given = {k: v for k, v in os.environ.items() if k.startswith("LEAVES_EXAMPLE_") and v.strip()}
+    if out is not None:
+        given["LEAVES_EXAMPLE_OUT"] = out
+    settings = [f"{k}={shlex.quote(v)}" for k, v in sorted(given.items())]
+    command = " ".join([*settings, "python", *map(shlex.quote, [sys.argv[0], *args])])
+    print(f"{Path(sys.argv[0]).name}: interrupted: '{command}' continues it", file=sys.stderr)
+    raise SystemExit(130)
 
 
 def main(out: str | None = None) -> None:
@@ -52,9 +72,7 @@ def main(out: str | None = None) -> None:
     try:
         result = tournament.run(n_jobs=jobs, out=out, resume=True)  # this run in OUT: continued
     except KeyboardInterrupt:  # Ctrl-C: what was played is kept in OUT; say how to go on
-        print(f"{Path(sys.argv[0]).name}: interrupted: 'python {sys.argv[0]} {out}' continues it",
-              file=sys.stderr)  # fmt: skip
-        raise SystemExit(130) from None
+        interrupted(out)
 
     print(result.summary().to_string(index=False))
     print()

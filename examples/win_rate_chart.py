@@ -4,8 +4,9 @@
 
 With no RUN_DIR a small tournament is played first (``LEAVES_EXAMPLE_GAMES`` games, default
 6,000, into ``LEAVES_EXAMPLE_OUT``, where this run, stopped or finished, is continued, or into
-a temporary directory). Results come back as pandas DataFrames (``reports.summary(run)``,
-``reports.head_to_head(run)``, ``run.games()`` rows), so any chart is a few lines.
+a temporary directory; Ctrl-C says the command that continues it). Results come back as
+pandas DataFrames (``reports.summary(run)``, ``reports.head_to_head(run)``, ``run.games()``
+rows), so any chart is a few lines.
 
 The intervals are the summary's own (``ci_low``, ``ci_high``): they count a deal at a table
 as one independent unit, because the games of one deal share their cards, so they are right
@@ -34,8 +35,10 @@ import tournaments  # noqa: E402
 from strategies.user_code import load_file  # noqa: E402
 from tournaments.run_state import RunState, run_state  # noqa: E402
 
-# the examples' one reader of their LEAVES_EXAMPLE_* sizes, in run_tournament.py beside this
-size = load_file(str(Path(__file__).with_name("run_tournament.py"))).size
+# the examples' one reader of their LEAVES_EXAMPLE_* sizes (and of a Ctrl-C), in
+# run_tournament.py beside this
+helper = load_file(str(Path(__file__).with_name("run_tournament.py")))
+size = helper.size
 
 
 def title(state: RunState | None) -> str:
@@ -52,7 +55,10 @@ def main(run_dir: str | None = None, chart: str = "win_rates.png") -> None:
         games = size("GAMES", 6000)
         run_dir = os.environ.get("LEAVES_EXAMPLE_OUT") or tempfile.mkdtemp(prefix="leaves-chart-")
         t = tournaments.Tournament(["greedy", "high", "minimal", "random"], games=games, seed=2)
-        t.run(n_jobs=1, out=run_dir, resume=True)  # this run in LEAVES_EXAMPLE_OUT: continued
+        try:
+            t.run(n_jobs=1, out=run_dir, resume=True)  # this run in LEAVES_EXAMPLE_OUT: continued
+        except KeyboardInterrupt:  # Ctrl-C: what was played is kept there; say how to go on
+            helper.interrupted(out=run_dir)
 
     result = tournaments.load(run_dir)
     state = run_state(run_dir)  # what the run holds: the games played, which may be fewer

@@ -77,8 +77,8 @@ def test_run_tournament_into_its_stopped_folder_finishes_the_run(monkeypatch, tm
     monkeypatch.setattr(sys, "argv", ["examples/run_tournament.py"])
     _stopped(mod.main, str(stopped))
     err = capsys.readouterr().err
-    assert err == (f"run_tournament.py: interrupted: 'python examples/run_tournament.py "
-                   f"{stopped}' continues it\n")  # fmt: skip
+    assert err == (f"run_tournament.py: interrupted: 'LEAVES_EXAMPLE_GAMES=6000 python "
+                   f"examples/run_tournament.py {stopped}' continues it\n")  # fmt: skip
     assert 0 < len(tournaments.load(stopped).games()) < 6000
     mod.main(str(stopped))
     resumed = capsys.readouterr().out
