@@ -49,7 +49,8 @@ from .tournament_parts import (
 from .worker_stop import worker_stopped
 
 FIXED_GAMES = 20_000
-"""Games per side of a gauntlet by default."""
+"""Games per side of a gauntlet by default: the library's default too (``tournaments.gauntlet``;
+not imported from there, which would load numpy at start-up: a test holds the two equal)."""
 
 SEQUENTIAL_FIRST_GAMES = 4_000
 """Games per side of a sequential gauntlet's first batch by default: enough duplicate sets

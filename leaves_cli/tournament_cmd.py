@@ -223,6 +223,18 @@ def _echo_start(t: Any, out: Path, manifest: dict[str, Any] | None) -> None:
     click.echo(f"seed {t.seed}; results in {where}", err=True)
 
 
+def _echo_dropped_target(out: Path, manifest: dict[str, Any]) -> None:
+    """On stderr, where a plain ``--resume`` continues a ``--precision`` run: it plays as a
+    plain run (the docs' rule), forgetting the target its manifest kept, so the command that
+    continues it as it played is named."""
+    from tournaments.run_state import manifest_command  # start-up: only on a resume
+
+    kept = manifest_command(out, manifest)
+    if "--precision" in kept:
+        click.echo(f"note: this run was played to a --precision target; resumed without it, it "
+                   f"plays as a plain run ('{kept}' continues it as it played)", err=True)  # fmt: skip
+
+
 def _capped_line(result: Any, t: Any) -> str:
     """How many matches to a target stopped at the cap on games before anyone reached it
     (their winner is the best total then), from the aggregates, so a run without rows says it
@@ -373,6 +385,8 @@ def _run(t: Any, out: Path, request: Request, progress: bool,
 
     try:
         _echo_start(t, out, request.manifest)
+        if request.precision is None and request.manifest is not None:
+            _echo_dropped_target(out, request.manifest)
         if request.precision is None:
             return play(t, out, request.resume), t, None
         from .sequential import PRECISION_MAX_GAMES, echo_err, run_precision

@@ -187,6 +187,17 @@ def _plays(key: str, value: Any) -> Any:
     return sorted(value) if key == "against" and isinstance(value, list) else value
 
 
+def _as_game(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """``arguments`` with no game given (``{}``: ``tune`` without ``game``) as the default
+    game it plays, by the settings that name it, so that a tuning the Python API began
+    resumes on the command line and the other way round."""
+    if arguments.get("game") != {}:
+        return dict(arguments)
+    from tournaments.games import get_game  # start-up: the game registry reads entry points
+
+    return {**arguments, "game": game_setting(get_game())}
+
+
 def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any],
              derived: Collection[str] = (), typed: Mapping[str, int] | None = None
              ) -> ParameterError | None:  # fmt: skip
@@ -196,6 +207,7 @@ def mismatch(out: Path, saved: dict[str, Any], given: dict[str, Any],
     then as not given; ``typed``: games given that were rounded up to whole duplicate sets
     (``Plan.typed``), named as typed beside what they became."""
     typed = typed or {}
+    saved, given = _as_game(saved), _as_game(given)
     differ = [k for k in _WHAT if _plays(k, saved.get(k)) != _plays(k, given[k])]
     if any(k not in derived for k in differ):
         differ = [k for k in differ if k not in derived]

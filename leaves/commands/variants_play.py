@@ -46,7 +46,8 @@ def compare_or_stop(request: Request, state: dict[str, Any], runs: list[Any],
         _compare(request, state, runs, rule_sets, setup)
     except KeyboardInterrupt:
         click.echo(
-            f"interrupted: '{resume_command(request.out)}' continues it (what is done is kept)",
+            f"interrupted: '{resume_command(request.out, request.fmt)}' continues it (what is done "
+            "is kept)",
             err=True,
         )
         raise

@@ -77,11 +77,14 @@ def _of_kind(name: str, value: Any) -> bool:
     return isinstance(value, kind) and (kind == (bool,) or not isinstance(value, bool))
 
 
-def resume_command(out: Path) -> str:
-    """The command that continues the comparison in ``out``."""
+def resume_command(out: Path, fmt: str = "html") -> str:
+    """The command that continues the comparison in ``out``; one whose page is Markdown
+    (``fmt``: --format, which ``STATE`` does not keep) asks for it again, so that the resume
+    writes the page the comparison would have."""
     from tournaments.run_state import shell_word  # start-up: only when a run stops
 
-    return f"leaves variants --out {shell_word(out)} --resume"
+    page = "" if fmt == "html" else f" --format {fmt}"
+    return f"leaves variants --out {shell_word(out)} --resume{page}"
 
 
 def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], dict | None]:
