@@ -8,11 +8,11 @@ run: "--seed 2 differs from this run's seed 1: resume with --seed 1, or drop --s
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from .errors import CLIError
+from .toml_values import in_toml
 
 __all__ = ["again", "disagreement", "dropped", "given_as", "words"]
 
@@ -74,15 +74,8 @@ def again(named: str, value: Any) -> str | None:
         return None
     key, within, config = named.partition(" in ")
     if within and " " not in key:  # as the file writes it: 'seating = balanced' is no TOML
-        return f"set {key} to {_in_toml(value)} in {config}"
+        return f"set {key} to {in_toml(value)} in {config}"
     return f"resume with {named} {typed}" if re.fullmatch(r"--[\w-]+", named) else None
-
-
-def _in_toml(value: Any) -> str:
-    """``value`` as a config file writes it: text quoted, a list in brackets, a number as is."""
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(map(_in_toml, value)) + "]"
-    return json.dumps(value) if isinstance(value, str) else str(value)
 
 
 def disagreement(out: Any, named: str, given: Any, field: str, stored: Any, none: str = "",

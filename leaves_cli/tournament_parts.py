@@ -20,11 +20,10 @@ from typing import Any
 
 import click
 
-from gamekit.errors import shown
-
 from .errors import CLIError
 from .options import Number, either, empty_name, is_empty_name, number_type
 from .origins import FILE, FLAG, in_file, origin
+from .toml_values import shown_toml
 from .tournament_summary import _unfinished_line as _unfinished_line  # where tests read it
 from .tournament_summary import intervals, summary_table, units
 from .worker_stop import stops_on_term
@@ -189,10 +188,10 @@ def read_config(path: str) -> dict[str, Any]:
             raise _unknown_key(key, path)
         name, types = keys[key]
         if not isinstance(value, types) or (bool in (type(value),) and bool not in types):
-            raise CLIError(f"{path}: {key} takes {_kinds(types)}, got {_toml(value)}",
+            raise CLIError(f"{path}: {key} takes {_kinds(types)}, got {shown_toml(value)}",
                            usage=True)  # fmt: skip
         if key in CHOICES and value not in CHOICES[key]:
-            raise CLIError(f"{path}: {key} takes {either(CHOICES[key])}, got {_toml(value)}",
+            raise CLIError(f"{path}: {key} takes {either(CHOICES[key])}, got {shown_toml(value)}",
                            usage=True)  # fmt: skip
         if key in NAMES and any(map(is_empty_name, value if isinstance(value, list) else [value])):
             raise CLIError(empty_name(f"--config: {key} in {path}", NAMES[key]), usage=True)
@@ -211,7 +210,7 @@ def _texts(items: list[Any], key: str, path: str) -> tuple[str, ...]:
     for item in items:
         if not isinstance(item, str):
             what = "strategy specs such as 'greedy'" if key == "strategies" else "file names"
-            raise CLIError(f"{in_file(key, path)} lists {_toml(item)}: give {what}, each in "
+            raise CLIError(f"{in_file(key, path)} lists {shown_toml(item)}: give {what}, each in "
                            "quotes", usage=True)  # fmt: skip
     return tuple(items)
 
@@ -238,7 +237,7 @@ def _tournament_table(data: dict[str, Any], path: str, settings: Any) -> dict[st
     table = data["tournament"]
     if not isinstance(table, dict):
         raise CLIError(f"{path}: tournament must be the table [tournament], got "
-                       f"{_toml(table)}", usage=True)  # fmt: skip
+                       f"{shown_toml(table)}", usage=True)  # fmt: skip
     for key, value in data.items():
         if key == "tournament" or key in settings:
             continue
@@ -319,15 +318,6 @@ def _kinds(types: tuple[type, ...]) -> str:
     """What a config key takes, in words: "a whole number", "a number" (a whole one too)."""
     words = [KINDS[t] for t in types if not (t is int and float in types)]
     return either(words)
-
-
-def _toml(value: Any) -> str:
-    """A config file's value as the file writes it: text quoted, true and false in lower case."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if hasattr(value, "isoformat"):  # a TOML date or time: as written, not as its repr
-        return str(value)
-    return shown(value, typed=False)  # one line, cut: a long number by its digits
 
 
 def named(values: Any, option: str) -> str:

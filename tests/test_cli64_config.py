@@ -83,8 +83,8 @@ def test_a_typed_value_beside_a_config_files_is_named_by_its_flag(capsys, tmp_pa
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        ('backend = "ray"', "backend takes loky or dask, got 'ray'"),
-        ('seating = "shuffled"', "seating takes balanced, all or rotations, got 'shuffled'"),
+        ('backend = "ray"', 'backend takes loky or dask, got "ray"'),
+        ('seating = "shuffled"', 'seating takes balanced, all or rotations, got "shuffled"'),
     ],
 )
 def test_a_config_files_word_is_checked_before_anything_is_made(capsys, tmp_path, line, said):

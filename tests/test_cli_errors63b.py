@@ -140,7 +140,7 @@ def test_every_number_option_says_what_it_takes(capsys, args, said):
     ("line", "said"),
     [
         ("games = 0", "games must be at least 1, got 0"),
-        ('games = "x"', "games takes a whole number, got 'x'"),
+        ('games = "x"', 'games takes a whole number, got "x"'),
         ("repeats = 1", "repeats takes true or false, got 1"),
         ("precision = true", "precision takes a number, got true"),
         ("jobs = [1]", "jobs takes a whole number, got [1]"),

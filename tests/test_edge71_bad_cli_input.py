@@ -186,7 +186,7 @@ def test_a_growth_past_a_run_s_most_names_what_asked_it(kw, name, said):
 
 
 @pytest.mark.parametrize(("listed", "said"), [
-    ('[["greedy"], "low"]', "['greedy']"), ("[1, 2]", "1"),
+    ('[["greedy"], "low"]', '["greedy"]'), ("[1, 2]", "1"),
 ])  # fmt: skip
 def test_a_config_strategy_that_is_no_text_is_refused_naming_the_file(tmp_path, listed, said):
     """Was: unknown strategy "['greedy']" or '1', naming neither the file nor the key."""

@@ -134,7 +134,7 @@ class Tournament:
         self.seatings = [design(t, self.seating) for t in self.tables]
         size = self._chunk_games(chunk_size)
         self.schedule = Schedule(
-            self.tables, self.games_asked, size, [len(d) for d in self.seatings]
+            self.tables, self.games_asked, size, [len(d) for d in self.seatings], units=self.units
         )
         by = "rounds" if self.rounds is not None else "expert" if self.expert else None
         self.record, self.record_stride = record_rule(

@@ -183,24 +183,27 @@ def deals_for(games: int, seats_per_set: int) -> int:
     return max(1, -(-games // seats_per_set))
 
 
-def check_size(n_games: int, games: int | None = None, name: str = "games") -> None:
+def check_size(
+    n_games: int, games: int | None = None, name: str = "games", *, units: str = "games"
+) -> None:
     """Refuse a run of more than ``MAX_RUN_GAMES`` games, in one line, before anything of it is
     built (every entry point builds a ``Schedule``: a tournament, a gauntlet, a grown run).
     Where the ``games`` asked in all make it so (not a growth by stages), the refusal is a
     ``ParameterError`` of the argument ``name`` that asked them (``games``; ``add``, games
     more), named as the caller gave it (``--games``, a config file's key), with the games
-    the run would hold (rounded up to whole duplicate sets)."""
+    the run would hold (rounded up to whole duplicate sets), counted in the game's ``units``
+    where the caller knows them ("rounds": a game played in rounds asks for rounds)."""
     if n_games <= MAX_RUN_GAMES:
         return
     if games is None:
-        raise ValueError("at most 2**32 - 1 games per tournament")
+        raise ValueError(f"at most 2**32 - 1 {units} per tournament")
     many = shown(n_games, typed=False)  # a number past the line's width: by its digits
     digits = many.split(" of ")[-1]  # "about 4,001 digits"
-    count = f"{n_games:,} games" if many.isdigit() else f"a number of games {digits} long"
+    count = f"{n_games:,} {units}" if many.isdigit() else f"a number of {units} {digits} long"
     rounded = "" if n_games == games else " (rounded up to whole duplicate sets)"
     asks = "grows the run to" if name == "add" else "asks for"  # add: games more than it has
     raise ParameterError(f"{{{name}}} {asks} {count} in all{rounded}, past 2**32 - 1 (a run's "
-                         "most games)", name)  # fmt: skip
+                         f"most {units})", name)  # fmt: skip
 
 
 class Schedule:
@@ -213,7 +216,8 @@ class Schedule:
     and its chunks follow the earlier stages' (a run grown stage by stage plays exactly the
     games of one asked for at once). Without ``stages``, one stage of ``games`` rounded up
     to whole duplicate sets. The chunk size comes from the first stage, so growing never
-    moves a chunk already played.
+    moves a chunk already played. ``units``: what the game counts ("rounds"), which a run too
+    big for one is refused in (``check_size``: GBs of chunks for a huge run otherwise).
     """
 
     def __init__(
@@ -224,6 +228,8 @@ class Schedule:
         set_sizes: Sequence[int] | None = None,
         streams: Sequence[int] | None = None,
         stages: Sequence[int] | None = None,
+        *,
+        units: str = "games",
     ):
         if not tables:
             raise ValueError("a tournament needs at least one table")
@@ -251,7 +257,7 @@ class Schedule:
         """Deals per table (the last stage's)."""
         self.n_games = self.deals * self.seats_per_set
         grown = len(self.stages) > 1  # past the games asked: not theirs to name
-        check_size(self.n_games, None if grown else games)  # before the chunks: GBs for a huge run
+        check_size(self.n_games, None if grown else games, units=units)  # before the chunks
         if chunk_games is None:
             chunk_games = min(
                 MAX_CHUNK_GAMES, max(2_000, math.ceil(first * self.seats_per_set / 64))
