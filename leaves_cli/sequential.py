@@ -347,12 +347,15 @@ def widest_half_width(result: Any) -> float:
     """The widest 95% interval half-width of any strategy's win rate, in percentage points,
     over the strategies with a valid game (``reports.tables.ranked``: one every game of which
     ended by a forfeit has no interval, and more games give it none); NaN while the run is
-    too small for an interval, or none has a valid game."""
+    too small for an interval, or none has a valid game. A half-width is the farther side
+    from the rate: a Wilson interval is lopsided near 0% or 100% ([0.0, 33.9] reaches 33.9
+    points above 0.0%), and ``+-POINTS`` promises at most POINTS on either side."""
     from reports.tables import ranked, summary
 
     s = summary(result.out)
     s = s[s["strategy"].isin(ranked(s))]
-    half = (s["ci_high"].to_numpy(float) - s["ci_low"].to_numpy(float)) / 2
+    rate, low, high = (s[c].to_numpy(float) for c in ("win_rate", "ci_low", "ci_high"))
+    half = np.maximum(high - rate, rate - low)
     return float(100 * half.max()) if half.size and np.isfinite(half).all() else math.nan
 
 

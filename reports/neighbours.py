@@ -37,6 +37,7 @@ from .clusters import (
 )
 from .data import BLOCK, Games, ReportError
 from .loading import as_games
+from .stats import within
 
 __all__ = ["neighbours", "neighbour_matrix", "no_other_seat"]
 
@@ -160,7 +161,7 @@ def neighbours(data: Any, order: list[str] | None = None) -> pd.DataFrame:
     effect, shared_rate, else_rate = _vs_elsewhere(g, after, elsewhere)
     same = games_else == 0  # directly before in every game the two share
     diff = effect.value
-    eff_lo, eff_hi = effect.interval()
+    eff_lo, eff_hi = within(*effect.interval())  # a difference of rates: within +-100 points
     with np.errstate(invalid="ignore", divide="ignore"):
         deff = est.design_effect(seats)
         lo, hi = wilson_t(est)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -113,7 +114,8 @@ def test_precision_reads_the_widest_interval_of_the_measured_strategies_only(run
     from leaves_cli.sequential import widest_half_width
 
     s = summary(run.out).set_index("strategy").drop(index="Raiser")
-    expected = 100 * float(((s["ci_high"] - s["ci_low"]) / 2).max())
+    far = np.maximum(s["ci_high"] - s["win_rate"], s["win_rate"] - s["ci_low"])
+    expected = 100 * float(far.max())
     assert widest_half_width(run) == pytest.approx(expected)
 
 
