@@ -161,7 +161,7 @@ def tournament(ctx: click.Context, **opts: Any) -> None:
     request = _settle(ctx, opts)
     manifest = request.manifest
     if request.resume and manifest is None:
-        raise CLIError(_no_run(Path(request.out)), usage=True)
+        raise CLIError(_no_run(Path(request.out), whose(request, "resume")), usage=True)
     t = _build(request)
     if manifest is not None:
         from .resume import restore
@@ -418,15 +418,16 @@ def _stopped_line(out: Path, request: Request, t: Any, summing: bool = False) ->
     return done or f"interrupted: {_again(out, request)}"
 
 
-def _no_run(out: Path) -> str:
+def _no_run(out: Path, resume: str = "--resume") -> str:
     """Why --resume found no run in ``out``, and the way that works: a run can start in an
-    empty folder, not in one holding other files (a run that lost its manifest, say)."""
+    empty folder, not in one holding other files (a run that lost its manifest, say);
+    ``resume``: where the resume was asked ("--resume", or a config file's key)."""
     from tournaments.storage import holds_files
 
     if holds_files(out):
         return (f"cannot resume {out}: it holds no run (no manifest.json) but other files, "
                 "so no new run can start there either: pick another --out")  # fmt: skip
     return (
-        f"cannot resume {out}: it holds no run (no manifest.json); leave out --resume to "
+        f"cannot resume {out}: it holds no run (no manifest.json); leave out {resume} to "
         "start one there"
     )

@@ -132,7 +132,15 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "rounds": ("rounds", (int,)),
     "precision": ("precision", (int, float)),
     "max_games": ("max_games", (int,)),
+    "progress": ("progress", (bool,)),
 }
+
+REFUSED: dict[str, str] = {
+    "config": "a config file names no other config file: give its keys in this one",
+    "add": "it would grow the run again each time the file is read: games = N with resume = "
+    "true grows it to N (or type --add GAMES)",
+}
+"""The options a config file cannot give, and why (one line, exit 2); the others are keys."""
 
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -221,7 +229,9 @@ def _all_keys() -> dict[str, tuple[str, tuple[type, ...]]]:
 
 
 def _unknown_key(key: str, path: str) -> CLIError:
-    """The one line (exit 2) for a key no option of the command has."""
+    """The one line (exit 2) for a key no option has, or one a file cannot give (``REFUSED``)."""
+    if key in REFUSED:
+        return CLIError(f"{path}: {key} cannot be given in a config file: {REFUSED[key]}", True)
     known = ", ".join(sorted(_all_keys()))
     return CLIError(f"--config: unknown key {key!r} in {path} (known: {known})", usage=True)
 

@@ -18,7 +18,17 @@ from tournaments.storage import atomic_write_bytes
 
 from .chart import convergence
 
-__all__ = ["write"]
+__all__ = ["played_as", "write"]
+
+
+def played_as(game: Any) -> Any:
+    """The game a tuning's tournaments play: ``game``, or where none was given (None) the
+    runner's default game, so that tune.json names it whichever front end ran the tuning."""
+    if game is not None:
+        return game
+    from tournaments.games import get_game  # start-up: loads the game registry
+
+    return get_game()
 
 
 def _versions(game: Any = None) -> dict[str, str]:
@@ -26,10 +36,7 @@ def _versions(game: Any = None) -> dict[str, str]:
     game its tournaments play, which declares them; None: the runner's default game)."""
     import cma  # start-up: cma loads to search
 
-    if game is None:
-        from tournaments.games import get_game  # start-up: loads the game registry
-
-        game = get_game()
+    game = played_as(game)
     return {
         "python": platform.python_version(),
         **game.versions(),

@@ -39,7 +39,7 @@ from .cautions import MIN_VERIFY_UNITS, WIDE_VERIFY, coarse_search, forfeit_warn
 from .cautions import warnings as _warnings
 from .checkpoint import State, game_setting
 from .evaluate import Score
-from .output import write
+from .output import played_as, write
 from .plan import FINALISTS, TARGET_GENERATIONS, Plan, as_played, checked
 from .space import Space
 from .verify import Verification, compare
@@ -385,7 +385,7 @@ def _select(plan: Plan, finalists: list[str], state: State, bar: RunProgress, t0
 
 def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finalists: int,
               verification: Verification | None) -> dict[str, Any]:  # fmt: skip
-    """What ``settings.json`` records of a run (no verification: 0 games, no seed)."""
+    """What tune.json's ``settings`` records of a run (no verification: 0 games, no seed)."""
     return {
         **checkpoint.searched(plan),
         "sigma0": plan.sigma,
@@ -399,7 +399,7 @@ def _settings(plan: Plan, candidates: pd.DataFrame, generations_run: int, finali
         "parameters": {p.name: [p.low, p.high] for p in plan.params},
         "seed_keys": TUNE_SEED_KEYS,
         "jobs": int(plan.field.n_jobs),
-        **game_setting(plan.field.game),
+        **game_setting(played_as(plan.field.game)),  # the default game's too: as the CLI's
     }
 
 
