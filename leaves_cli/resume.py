@@ -455,7 +455,7 @@ def restore(t: Any, request: Any) -> Any:
     try:
         stages = grown_stages(
             spec["deal_stages"], t.schedule.seats_per_set, spec["games_asked"],
-            request.get("grow_to"), request.get("add"),
+            request.get("grow_to"), request.get("add"), units=t.units,
         )  # fmt: skip
     except ValueError as exc:
         raise CLIError(f"cannot resume {out}: {_worded(exc, request.values)}",

@@ -437,7 +437,7 @@ def test_a_gauntlets_defaults_and_the_checks_of_its_entrants():
     game = get_game()
     assert g.gauntlet == {"strategy": "greedy", "baseline": game.default_baseline,
                           "field": ["low"]}  # fmt: skip
-    assert g.games_asked == 10_000 and len(g.tables[0]) == 4  # four seats
+    assert g.games_asked == 20_000 and len(g.tables[0]) == 4  # four seats
     assert g.game.title == game.title
     assert "sequential" not in g.spec()["gauntlet"]
     seq = {"margin": 2.0, "alpha": 0.05, "beta": 0.05, "max_games": 100}
@@ -470,7 +470,7 @@ def test_gauntlet_passes_its_defaults_on(monkeypatch):
     monkeypatch.setattr(tg.Gauntlet, "run", run)
     assert tg.gauntlet("greedy", ["low"], baseline="taker") == "ran"
     g = seen["self"]
-    assert (g.games_asked, len(g.tables[0]), seen["n_jobs"], seen["resume"]) == (10_000, 4, 1,
+    assert (g.games_asked, len(g.tables[0]), seen["n_jobs"], seen["resume"]) == (20_000, 4, 1,
                                                                                  False)  # fmt: skip
 
 

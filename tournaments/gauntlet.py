@@ -29,7 +29,7 @@ from gamekit.errors import ParameterError, shown
 
 from . import storage
 from .checks import spec_list
-from .game import GamePlugin
+from .game import GamePlugin, plural
 from .games import get_game
 from .labels import Labeled, entrant_labels
 from .manifest_fields import TEST_SETTINGS
@@ -132,7 +132,7 @@ class Gauntlet(Tournament):
                 f"{{players}} takes one table size for a gauntlet, got {players!r}", "players"
             )
         players = sizes[0]
-        _check_sides(games)
+        _check_sides(games, game)
         names = sorted(field_by_label)
         super().__init__(
             [strategy, base_spec, *field_by_label.values()],
@@ -155,6 +155,7 @@ class Gauntlet(Tournament):
             self._chunk_games(chunk_size),  # the game's size for slow play, as the run's own
             [len(d) for d in self.seatings],
             streams=[*range(len(groups)), *range(len(groups))],  # the copy sees the same cards
+            units=self.units,
         )
         self.gauntlet = {"strategy": label, "baseline": base, "field": names}
         if sequential is not None:
@@ -189,17 +190,19 @@ class Gauntlet(Tournament):
         return GauntletResult(res.out)
 
 
-def _check_sides(games: Any) -> None:
+def _check_sides(games: Any, game: GamePlugin) -> None:
     """Refuse ``games`` a side where both sides would hold more than a run may, in one line
     naming both counts (the tournament's check of its entrants' schedule counted one side "in
-    all", the run's schedule both sides as if asked for)."""
+    all", the run's schedule both sides as if asked for), in the ``game``'s units ("rounds"
+    of a game played in rounds; a gauntlet plays no matches)."""
     if not isinstance(games, Integral) or isinstance(games, bool) or 2 * games <= MAX_RUN_GAMES:
         return
+    units = plural(game.unit)
     side, both = (shown(int(n), typed=False) for n in (games, 2 * games))
     side, both = (f"{int(n):,}" if text.isdigit() else text
                   for n, text in ((games, side), (2 * games, both)))  # fmt: skip
-    raise ParameterError(f"{{games}} asks for {side} games a side, {both} in all with the "
-                         "baseline's, past 2**32 - 1 (a run's most games)", "games")  # fmt: skip
+    raise ParameterError(f"{{games}} asks for {side} {units} a side, {both} in all with the "
+                         f"baseline's, past 2**32 - 1 (a run's most {units})", "games")  # fmt: skip
 
 
 def sequential_settings(value: Any) -> dict[str, Any]:

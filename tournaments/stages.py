@@ -49,8 +49,9 @@ def with_stages(tournament: Any, stages: Sequence[int]) -> Any:
         raise ValueError(f"the stages must start at the run's first stage ({s.stages[0]} deals)")
     grown = copy.copy(tournament)
     grown.schedule = Schedule(
-        s.tables, stages[0] * s.seats_per_set, s.chunk_games, s.set_sizes, s.streams, stages
-    )
+        s.tables, stages[0] * s.seats_per_set, s.chunk_games, s.set_sizes, s.streams, stages,
+        units=tournament.units,
+    )  # fmt: skip
     return grown
 
 
@@ -60,23 +61,27 @@ def grown_stages(
     games_asked: int,
     games: int | None = None,
     add: int | None = None,
+    *,
+    units: str = "games",
 ) -> list[int]:
     """A run's deal ``stages`` grown to ``games`` in all (one new stage when that is more
     deals than the run has, as a run asked for ``games`` at once would deal) or by ``add``
     games more. ``games`` equal to the run's first ask, or to the deals it has, grows nothing;
     fewer is refused (ValueError, one line): a run grows, it never shrinks. ``games`` below 1
     is refused in a new run's words, as ``add`` below 1 is: no run is asked for no games; so
-    is either where the run would hold more than a run may (``check_size``, naming it)."""
+    is either where the run would hold more than a run may (``check_size``, naming it).
+    ``units``: what the run counts (``Tournament.units``: "rounds" of a game played in
+    rounds), which every refusal counts in."""
     stages = [int(x) for x in stages]
     if games is not None and add is not None:
         raise ParameterError(
-            "give {games} (the total) or {add} (games more), not both", "games", "add"
+            f"give {{games}} (the total) or {{add}} ({units} more), not both", "games", "add"
         )
     if add is not None:
         if add < 1:
-            raise ParameterError(f"{{add}} must be at least 1 game, got {add}", "add")
+            raise ParameterError(f"{{add}} must be at least 1 {_one(units)}, got {add}", "add")
         grown = stages[-1] + deals_for(add, seats_per_set)
-        check_size(grown * seats_per_set, stages[-1] * seats_per_set + add, "add")
+        check_size(grown * seats_per_set, stages[-1] * seats_per_set + add, "add", units=units)
         return [*stages, grown]
     if games is not None and games < 1:  # else a run of one deal a table is "grown" to it
         raise ParameterError(f"{{games}} must be at least 1, got {games}", "games")
@@ -84,16 +89,24 @@ def grown_stages(
         return stages
     deals = deals_for(games, seats_per_set)
     if deals > stages[-1]:
-        check_size(deals * seats_per_set, games)  # named, before a schedule of them is laid out
+        check_size(deals * seats_per_set, games, units=units)  # named, before it is laid out
         return [*stages, deals]
     if deals == stages[-1]:
         return stages
     raise ParameterError(
-        f"{{games}} {games:,} is fewer than the {stages[-1] * seats_per_set:,} games the run "
+        f"{{games}} {games:,} is fewer than the {stages[-1] * seats_per_set:,} {units} the run "
         f"holds already (asked {games_asked:,}): a run grows, it never shrinks ({{add}} GAMES "
         "adds more)",
         "games", "add",
     )  # fmt: skip
+
+
+def _one(units: str) -> str:
+    """The word for one of ``units`` ("rounds": "round"; "matches": "match"): the word whose
+    ``plural`` they are (the plural's one source), else ``units`` as given."""
+    return next(
+        (w for w in (units[:-3] + "y", units[:-2], units[:-1]) if w and plural(w) == units), units
+    )
 
 
 def asked_note(asked: int, grown: int, played: int, stage: str) -> str:

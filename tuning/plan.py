@@ -15,7 +15,9 @@ import numpy as np
 import strategies
 from gamekit.errors import ParameterError, shown
 from tournaments import parse_players
+from tournaments.arguments import default_game
 from tournaments.checks import integer, make_out, optional_integer, optional_path
+from tournaments.declaration import plural
 from tournaments.schedule import MAX_RUN_GAMES, check_size
 from tournaments.storage import holds_files
 
@@ -23,7 +25,7 @@ from .checkpoint import PREVIOUS, STATE
 from .evaluate import Field, parse_field
 from .space import Space
 
-__all__ = ["FINALISTS", "SELECT_SHARE", "TARGET_GENERATIONS", "Plan", "as_played", "checked"]
+__all__ = ["FINALISTS", "SELECT_SHARE", "TARGET_GENERATIONS", "Plan", "as_played", "checked", "units_of"]
 
 SELECT_SHARE = 0.1
 """Share of the budget spent replaying the finalists."""
@@ -64,13 +66,14 @@ def split_budget(field: Field, spec: str, budget: int, popsize: int, candidate_g
     if generations < 2:
         two = 2 * per_gen * games  # a selection on top of them, if few enough to lay out
         need = _smallest_budget(field, spec, per_gen, games) if two <= MAX_RUN_GAMES else two
+        units = units_of(field)
         if need > MAX_RUN_GAMES:
-            raise _past_any_budget(popsize, games, named)
+            raise _past_any_budget(popsize, games, named, units)
         _, least = _fit(field, spec, need, per_gen, games)
         raise ParameterError(
             f"{{budget}} {budget:,} is too small: two generations of {popsize:,} candidates and "
-            f"the start at {games:,} games each, and the final selection ({FINALISTS} "
-            f"finalists at {least:,} games each), need {need:,} games",
+            f"the start at {games:,} {units} each, and the final selection ({FINALISTS} "
+            f"finalists at {least:,} {units} each), need {need:,} {units}",
             "budget",
         )
     return games, generations, select
@@ -83,21 +86,29 @@ def _in_sets(field: Field, spec: str, games: int, name: str) -> int:
     gave)."""
     one_set = field.games_per_run(spec, 1)  # one deal of every table: a duplicate set each
     played = -(-games // one_set) * one_set
-    check_size(played, games, name)  # the schedule's one line, naming the argument
+    check_size(played, games, name, units=units_of(field))  # the schedule's line, naming it
     return field.games_per_run(spec, games)
 
 
-def _past_any_budget(popsize: int, games: int, named: tuple[str, ...]) -> ParameterError:
+def units_of(field: Field) -> str:
+    """What the tuned game counts ("rounds" of a game played in rounds; a tuning plays no
+    matches), which every size it is given and every refusal of one is in."""
+    return plural(default_game(field.game).unit)
+
+
+def _past_any_budget(
+    popsize: int, games: int, named: tuple[str, ...], units: str = "games"
+) -> ParameterError:
     """The refusal of a search that no budget plays (``budget`` is at most ``MAX_RUN_GAMES``):
     two generations of ``popsize`` candidates at ``games`` each, and the selection, need more;
-    ``named``: the sizes given, which make it so."""
+    ``named``: the sizes given, which make it so; ``units``: what the game counts."""
     sizes = " or ".join(f"{{{n}}}" for n in named)
     said = shown(popsize, typed=False)  # by its digits past the line's width
     pop = f"{popsize:,} candidates" if said.isdigit() else f"candidates ({said})"
     return ParameterError(
-        f"two generations of {pop} and the start at {games:,} games each, and the "
-        "final selection, need more than 2**32 - 1 games (the most {budget} may be): give a "
-        f"smaller {sizes}", *named, "budget",
+        f"two generations of {pop} and the start at {games:,} {units} each, and the "
+        f"final selection, need more than 2**32 - 1 {units} (the most {{budget}} may be): give "
+        f"a smaller {sizes}", *named, "budget",
     )  # fmt: skip
 
 
@@ -174,11 +185,12 @@ def _game(game: Any) -> Any:
     return get_game(game)
 
 
-def _games(count: int, name: str) -> int:
+def _games(count: int, name: str, units: str = "games") -> int:
     """``count`` games, refused in one line naming the argument ``name`` unless it is positive
-    and no more than any run may hold (more would never be played out)."""
+    and no more than any run may hold (more would never be played out), in the game's
+    ``units``."""
     if not 1 <= count <= MAX_RUN_GAMES:
-        raise ParameterError(f"{{{name}}} must be a positive number of games up to "
+        raise ParameterError(f"{{{name}}} must be a positive number of {units} up to "
                              f"{MAX_RUN_GAMES:,}, got {count:,}", name)  # fmt: skip
     return count
 
@@ -210,7 +222,8 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     seed = optional_integer(seed, "seed", "a non-negative integer")
     field = Field(parse_field(_field_specs(against)), parse_players(players), n_jobs,
                   _game(opts.get("game")), start=spec)  # fmt: skip
-    _games(budget, "budget")
+    units = units_of(field)
+    _games(budget, "budget", units)
     if n_jobs == 0 or n_jobs < -1:
         raise ParameterError(
             f"{{n_jobs}} must be a positive number of workers (or -1), got {n_jobs}", "n_jobs"
@@ -241,7 +254,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
         opts["candidate_games"], "candidate_games", "a number of games"
     )
     if candidate_games is not None:
-        _games(candidate_games, "candidate_games")
+        _games(candidate_games, "candidate_games", units)
     seed = int(np.random.SeedSequence().entropy) if seed is None else seed
     if seed < 0:
         raise ParameterError(f"{{seed}} must be a non-negative integer, got {seed}", "seed")
@@ -249,7 +262,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     games, generations, select_games = split_budget(field, spec, budget, popsize,
                                                     candidate_games, named)  # fmt: skip
     given = optional_integer(opts["verify_games"], "verify_games", "a number of games")
-    verify = _games(given, "verify_games") if given is not None else max(games, budget // 2)
+    verify = _games(given, "verify_games", units) if given is not None else max(games, budget // 2)
     verify = _in_sets(field, spec, verify, "verify_games")  # whole duplicate sets
     typed = tuple((k, v) for k, v, got in (("candidate_games", candidate_games, games),
                                             ("verify_games", given, verify))

@@ -40,7 +40,7 @@ from .cautions import warnings as _warnings
 from .checkpoint import State, game_setting
 from .evaluate import Score
 from .output import played_as, write
-from .plan import FINALISTS, TARGET_GENERATIONS, Plan, as_played, checked
+from .plan import FINALISTS, TARGET_GENERATIONS, Plan, as_played, checked, units_of
 from .space import Space
 from .verify import Verification, compare
 
@@ -314,7 +314,7 @@ def _searched(plan: Plan, state: State, progress: bool, t0: float) -> list[str]:
     its games: the finalists it leaves (``_finalists``)."""
     total = plan.generations * (plan.popsize + 1) * plan.games
     done = sum(int(r["games"]) for r in state.rows if r["kind"] != "finalist")
-    with RunProgress(total, done, progress, "games") as bar:
+    with RunProgress(total, done, progress, units_of(plan.field)) as bar:
         mean_values = _search(plan, state, bar, t0)
     return _finalists(state.rows, _distinct(plan, mean_values))
 
@@ -324,7 +324,7 @@ def _bar(plan: Plan, state: State, finalists: int, progress: bool) -> RunProgres
     verification, played only where the tuned parameters are not the start's, has its own."""
     total = finalists * plan.select_games
     done = sum(int(r["games"]) for r in state.rows if r["kind"] == "finalist")
-    return RunProgress(total, done, progress, "games")
+    return RunProgress(total, done, progress, units_of(plan.field))
 
 
 def _keep(plan: Plan, state: State, t0: float) -> None:

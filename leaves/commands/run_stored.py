@@ -132,11 +132,11 @@ def grown(t: Any, out: Path, request: Request) -> Any:
     stages, per = list(t.schedule.stages), t.schedule.seats_per_set
     if deals_for(games, per) < stages[-1] and games != t.games_asked:
         raise CLIError(f"cannot resume {out}: --games {games:,} is fewer than the "
-                       f"{t.n_games:,} games this run holds already (asked {t.games_asked:,}): "
+                       f"{t.n_games:,} {t.units} this run holds already (asked {t.games_asked:,}): "
                        f"a run grows, it never shrinks: resume with --games {t.n_games} or more, "
                        "or drop --games", usage=True)  # fmt: skip
     try:  # more than a run may hold: said as 'leaves tournament --resume' says it
-        wanted = grown_stages(stages, per, t.games_asked, games)
+        wanted = grown_stages(stages, per, t.games_asked, games, units=t.units)
     except ValueError as exc:
         raise CLIError(f"cannot resume {out}: {CLIError.of(exc).message}", usage=True) from None
     return t if wanted == stages else t.with_stages(wanted)
