@@ -25,7 +25,9 @@ from .checkpoint import PREVIOUS, STATE
 from .evaluate import Field, parse_field
 from .space import Space
 
-__all__ = ["FINALISTS", "SELECT_SHARE", "TARGET_GENERATIONS", "Plan", "as_played", "checked", "units_of"]
+__all__ = [
+    "FINALISTS", "SELECT_SHARE", "TARGET_GENERATIONS", "Plan", "as_played", "checked", "units_of",
+]  # fmt: skip
 
 SELECT_SHARE = 0.1
 """Share of the budget spent replaying the finalists."""
