@@ -129,7 +129,9 @@ class LazyGroup(click.Group):
             return found
         from gamekit.text import printable  # start-up: gamekit loads only when an error is said
 
-        close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
+        known = self.list_commands(ctx)
+        begun = [c for c in known if name and c.startswith(name.lower())]  # 'tour': tournament
+        close = difflib.get_close_matches(name, known, n=2) or begun[:2]
         hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
         raise click.UsageError(f"unknown command {printable(name)!r}{hint}", ctx)
 
@@ -236,6 +238,8 @@ def _usage_message(exc: click.UsageError, args: list[str] | None = None) -> str:
             return said + _usage_hint(exc)
         close = exc.possibilities or ()
         hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        if exc.option_name == "--version" and ctx is not None and ctx.parent is not None:
+            return "--version goes before the command: 'leaves --version' shows the version"
         if exc.option_name == "--debug" and ctx is not None and ctx.parent is not None:
             command = ctx.command_path.partition(" ")[2]
             return (f"--debug goes before the command: 'leaves --debug {command} ...' "

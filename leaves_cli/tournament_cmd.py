@@ -46,19 +46,26 @@ from .worker_stop import worker_stopped
 @click.command(name="tournament")
 @click.argument("specs", nargs=-1, metavar="SPEC [SPEC ...]")
 @click.option("--config", "config", type=FileName(dir_okay=False), help="TOML file of options.")
-@click.option("--players", default=None, help=f'Seats per table, or "3,4,5" ({DEFAULT_HELP}).')
+@click.option("--players", default=None, metavar="N[,N...]",
+              help=f'Seats per table, or "3,4,5" ({DEFAULT_HELP}).')  # fmt: skip
 @click.option(
     "--games",
     type=WholeNumber(written_from=1),
     default=100_000,
     show_default=True,
-    help="Total games (of a game played in rounds: rounds).",
+    help="Total games (of a game played in rounds: rounds; of a run of matches, --expert, "
+    "--target or --rounds: matches, as the game names them).",
 )
 @click.option(
     "--seed", type=WholeNumber(0), default=None, help="Tournament seed (default: fresh, saved)."
 )
 @jobs_flags("-j")
-@click.option("--out", type=FileName(file_okay=False), default=None, help="Output directory.")
+@click.option(
+    "--out",
+    type=FileName(file_okay=False),
+    default=None,
+    help="Output directory (required: here, or out in the --config file).",
+)
 @click.option(
     "--resume",
     is_flag=True,
@@ -110,6 +117,7 @@ from .worker_stop import worker_stopped
 @click.option(
     "--scheduler",
     default=None,
+    metavar="ADDR",
     help="Dask scheduler address, e.g. tcp://host:8786 (none: a local cluster).",
 )
 @value_option("--chunk-size", int, "Games (rounds) per chunk (part of the spec).")

@@ -414,18 +414,18 @@ class TypedNumber(Number):
 
 
 def setting_type(kind: Any) -> Any:
-    """The click type of a game setting of Python type ``kind``: a number read by
-    ``number_type``, a fraction allowed as ``TypedNumber``."""
+    """The click type of a game setting of Python type ``kind`` (a fraction: ``TypedNumber``)."""
     return TypedNumber() if kind is float else number_type(kind)
 
 
 def game_options(command: Any) -> Any:
-    """Decorate a command with a click option for each installed game's settings (default
-    None: the game's own default)."""
+    """A click option for each installed game's setting (default None: the game's own)."""
+    from tournaments.games import setting_note  # start-up: tournaments.games is loaded here too
+
     for opt in reversed(installed_options()):
         many, kind = getattr(opt, "multiple", False), setting_type(opt.type)
         command = click.option(opt.flag, opt.name, type=kind, default=None, multiple=many,
-                               metavar=opt.metavar, help=opt.help)(command)  # fmt: skip
+                               metavar=opt.metavar, help=opt.help + setting_note(opt.name))(command)  # fmt: skip
     return command
 
 

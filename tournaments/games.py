@@ -93,6 +93,23 @@ def game_class(name: str) -> type:
     return _seated(_installed(name), name)
 
 
+def setting_note(name: str) -> str:
+    """What the help of the setting ``name`` ends with where an installed game does not
+    declare it (" A setting of Toy only."): the flag is listed whatever game is asked for,
+    and that other game refuses it. A plug-in that cannot load counts for neither."""
+    titles, others = [], 0
+    for game in game_names():
+        try:
+            cls = game_class(game)
+        except ValueError:  # said where its options are left out
+            continue
+        if any(o.name == name for o in getattr(cls, "options", ())):
+            titles.append(getattr(cls, "title", game))
+        else:
+            others += 1
+    return f" A setting of {' and '.join(titles)} only." if others and titles else ""
+
+
 def _seated(cls: type, name: str) -> type:
     """``cls``, refused (ValueError) where it declares more seats than ``MAX_SEATS``."""
     most = getattr(cls, "max_players", 0)

@@ -86,7 +86,7 @@ def jobs_said(runs: Iterable[Path], jobs: int) -> str:
 )
 @click.option(
     "--out",
-    type=FileName(path_type=Path, noun="directory"),
+    type=FileName(file_okay=False, path_type=Path),
     default=DEFAULT_OUT,
     show_default=True,
     help="Run directory; the report goes to OUT/report.",

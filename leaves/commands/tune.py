@@ -43,6 +43,7 @@ from .variants_sweep import ENDS_A_MATCH
 @click.option(
     "--players",
     default=None,
+    metavar="N[,N...]",
     help=f'Seats per table, or "3,4,5" (default: {DEFAULT_PLAYERS}, or the one count --rules '
     "allow).",
 )
@@ -65,13 +66,15 @@ from .variants_sweep import ENDS_A_MATCH
     show_default=True,
     help="Result directory (must be new or empty; with --resume, the interrupted tuning's).",
 )
-@click.option("--popsize", type=WholeNumber(), default=None, help="Candidates per generation.")
+@click.option("--popsize", type=WholeNumber(), default=None,
+              help="Candidates per generation (default: 4 + 3 ln of the number of parameters "
+              "tuned, counted as 2 at least, rounded down).")  # fmt: skip
 @click.option(
     "--sigma",
     type=TypedNumber(),
     default=0.05,
     show_default=True,
-    help="Initial search step, as a fraction of each parameter's range.",
+    help="Initial search step, as a fraction of each parameter's range (above 0, at most 1).",
 )
 @value_option(
     "--candidate-games",

@@ -144,7 +144,7 @@ def _refuse_if_played(out: Path) -> None:
     "--rules",
     "rules",
     multiple=True,
-    metavar="KEY=VALUE[,KEY=VALUE]",
+    metavar="KEY=VALUE[,...]",
     help="A variant (repeatable: each --rules is one rule set; see 'leaves rules'); with "
     "--sweep, rules held fixed at every value.",
 )
@@ -158,6 +158,7 @@ def _refuse_if_played(out: Path) -> None:
 @click.option(
     "--players",
     multiple=True,
+    metavar="N[,N...]",
     help=f'Seats per table: "3,4,5" or repeated (default: {DEFAULT_PLAYERS}, or the one count '
     "every rule set allows).",
 )
