@@ -78,7 +78,7 @@ def _table(report: Any) -> None:
     help="Compiled games (or the game's units, e.g. rounds) per timed run.",
 )  # fmt: skip
 @click.option(
-    "--api-games", type=WholeNumber(), default=None, show_default=GAMES_OWN,
+    "--api-games", type=WholeNumber(written_from=0), default=None, show_default=GAMES_OWN,
     help="Games through the game's Python API, where it times one.",
 )  # fmt: skip
 @click.option(

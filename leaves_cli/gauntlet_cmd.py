@@ -385,6 +385,8 @@ def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
         if not ERROR_RATES[0] < settings[name] < ERROR_RATES[1]:
             raise CLIError(f"{whose(request.values, name)} must be {RATE_WORDS}, got "
                            f"{settings[name]}", usage=True)  # fmt: skip
+    if _past_sides(games):  # the gauntlet refuses --games itself, in its game's units
+        return settings
     if request.manifest is None:  # a resumed run's cap is its own, checked when it began
         _check_cap(settings["max_games"])
     if settings["max_games"] < games:
@@ -395,12 +397,19 @@ def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
     return settings
 
 
+def _past_sides(games: int) -> bool:
+    """Whether ``games`` a side are more than a run holds of both sides: the cap, by default
+    --games, is then not checked (it named a --max-games no one gave, or advised raising one
+    to --games, which no cap may reach): ``Gauntlet`` refuses --games."""
+    from tournaments.schedule import MAX_RUN_GAMES
+
+    return games > MAX_RUN_GAMES // 2
+
+
 def _check_cap(cap: int) -> None:
     """Refuse a cap of games per side that a run could not hold, before anything is played:
     the run holds both sides, so at most ``MAX_RUN_GAMES // 2`` (2**31 - 1) games a side."""
-    from tournaments.schedule import MAX_RUN_GAMES
-
-    if cap > MAX_RUN_GAMES // 2:
+    if _past_sides(cap):
         raise CLIError(f"--max-games must be at most 2**31 - 1 (it counts games per side, and "
                        f"the run holds both sides in at most 2**32 - 1 games), got {cap:,}",
                        usage=True)  # fmt: skip
@@ -409,7 +418,7 @@ def _check_cap(cap: int) -> None:
 def _test(settings: dict[str, Any], margin: str = "--margin") -> Any:
     """The sequential test of ``settings`` (``tournaments.sequential.Sequential``); a bad
     margin is refused naming it as ``margin`` (where it came from: ``origins.whose``)."""
-    from tournaments.sequential import MAX_MARGIN, Sequential, figure
+    from tournaments.sequential import MAX_MARGIN, MIN_MARGIN, Sequential, figure
 
     try:
         return Sequential(settings["margin"] / 100, settings["alpha"], settings["beta"])
@@ -420,6 +429,8 @@ def _test(settings: dict[str, Any], margin: str = "--margin") -> Any:
             got = settings["margin"]
             why = (f"at most {100 * MAX_MARGIN:g} {PERCENTAGE_POINTS} (no win rate exceeds "
                    "another by more)" if got > 100 * MAX_MARGIN
+                   else f"at least {100 * MIN_MARGIN:.3g} {PERCENTAGE_POINTS}, one game in the "
+                   "most a side can play (no run tells a smaller margin from 0)" if got > 0
                    else f"a positive number of {PERCENTAGE_POINTS}")  # fmt: skip
             raise CLIError(f"{margin} must be {why}, got {figure(got)}", usage=True) from None
         raise CLIError.of(exc, usage=True) from None

@@ -159,17 +159,27 @@ def _as_typed(text: str, *, number: bool) -> str:
 
 class WholeNumber(_InWords, click.IntRange):
     """A whole number from ``least`` to ``most`` (either open when None), said in words;
-    ``written_from``: the least a number in another form (``-0``, ``00``) is advised to be
-    written as, where the option takes any and a check after it refuses those below."""
+    ``written_from``: where it takes any (a check after it refuses some), the least a number
+    in another form (``-0``, ``00``) is advised to be written as (1, a count's; None: any)."""
 
     name = "integer"
     noun = "a whole number"
     parse = int
 
     def __init__(self, least: Any = None, most: Any = None, *, exclusive: bool = False,
-                 written_from: int | None = None) -> None:  # fmt: skip
+                 written_from: int | None = 1) -> None:  # fmt: skip
         super().__init__(least, most, exclusive=exclusive)
         self.written_from = written_from
+
+
+class Jobs(WholeNumber):
+    """--jobs, whose number in another form is advised in its own only where that names
+    players (``names_players``): ``-01`` is -1, one a core; ``-0`` names none."""
+
+    def typed_otherwise(self, value: Any) -> str:
+        said = super().typed_otherwise(value)
+        head, _, own = said.partition(": write ")
+        return said if not own or names_players(int(own)) else head
 
 
 class Count(WholeNumber):
@@ -359,10 +369,15 @@ class JobsOption(click.Option):
         return super().get_help_record(ctx)
 
 
+def names_players(jobs: int) -> bool:
+    """Whether a --jobs of ``jobs`` names players: -1 (one a core) or a positive number."""
+    return jobs == -1 or jobs >= 1
+
+
 def check_jobs(jobs: int, flag: str = "--jobs") -> None:
-    """The one refusal of a --jobs that names no player (0, or below -1): every command
+    """The one refusal of a --jobs that names no player (``names_players``): every command
     that plays says it in these words."""
-    if jobs == 0 or jobs < -1:
+    if not names_players(jobs):
         raise CLIError(f"{flag} must be a positive number (or -1), got {jobs}", usage=True)
 
 
@@ -392,10 +407,10 @@ def refuse_repeated_sizes(players: Any, flag: str = "--players") -> None:
 def jobs_flags(*short: str) -> Any:
     """The ``--jobs`` option (its help gives the cap), also under the ``short`` flags."""
     return click.option(
-        *short, "--jobs", "jobs", cls=JobsOption, type=WholeNumber(), default=-1, show_default=True,
-        help="Players: this process and its workers (-1: one a core); at most " + PER_CORE +
-        " a core, and no worker process beyond the parts of the run left to play (a run that "
-        "starts fewer says so).",
+        *short, "--jobs", "jobs", cls=JobsOption, type=Jobs(written_from=None), default=-1,
+        show_default=True, help="Players: this process and its workers (-1: one a core); at "
+        "most " + PER_CORE + " a core, and no worker process beyond the parts of the run left "
+        "to play (a run that starts fewer says so).",
     )  # fmt: skip
 
 
@@ -445,13 +460,7 @@ def split_specs(values: Sequence[str]) -> list[str]:
         for piece in (p.strip() for p in top_level_pieces(value)):
             if not piece:
                 continue
-            if (
-                specs
-                and "=" in piece
-                and ":" not in piece
-                and "(" not in piece
-                and ":" in specs[-1]
-            ):
+            if specs and "=" in piece and not {":", "("} & set(piece) and ":" in specs[-1]:
                 specs[-1] += "," + piece
             else:
                 specs.append(piece)
@@ -473,15 +482,9 @@ def complete_specs(incomplete: str) -> list[str]:
 def against_option(help: str, required: bool = True, metavar: str = "SPEC[,SPEC...]"):
     """``--against``: strategy specs (repeatable, comma-separated, read by ``split_specs``),
     completed by strategy name in the shell."""
-    return click.option(
-        "--against",
-        "against",
-        multiple=True,
-        required=required,
-        metavar=metavar,
-        shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
-        help=help,
-    )
+    return click.option("--against", "against", multiple=True, required=required, metavar=metavar,
+                        shell_complete=lambda ctx, param, incomplete: complete_specs(incomplete),
+                        help=help)  # fmt: skip
 
 
 def commands_with_game() -> list[str]:

@@ -50,7 +50,7 @@ from .worker_stop import worker_stopped
               help=f'Seats per table, or "3,4,5" ({DEFAULT_HELP}).')  # fmt: skip
 @click.option(
     "--games",
-    type=WholeNumber(written_from=1),
+    type=WholeNumber(),
     default=100_000,
     show_default=True,
     help="Total games (of a game played in rounds: rounds; of a run of matches, --expert, "

@@ -28,6 +28,7 @@ company.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
@@ -36,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from gamekit.errors import ParameterError, shown
+from tournaments.checks import path as checked_path
 from tournaments.declaration import plural
 
 from .clusters import MIN_DF, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
@@ -222,9 +224,11 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
     whether it is significant at ``alpha``; paired per duplicate set when the runs' deal
     seeds say they dealt the same deals. Raises NotComparable (one line) for runs of other
     games or table sizes, a gauntlet against a tournament, or runs that share no strategy;
-    an ``alpha`` outside (0, 1) or ``pairs`` that are no list of label pairs, before any run
-    is read (``checked_alpha``, ``checked_pairs``)."""
+    an ``alpha`` outside (0, 1), ``pairs`` that are no list of label pairs, or a run of no
+    name, before any run is read (``checked_alpha``, ``checked_pairs``, ``_check_name``)."""
     alpha, pairs = checked_alpha(alpha), checked_pairs(pairs)
+    for source, name in ((run_a, "run_a"), (run_b, "run_b")):
+        _check_name(source, name)
     ra, rb = as_run(run_a), as_run(run_b)
     name_a, name_b = str(ra.path or "A"), str(rb.path or "B")
     check_comparable(ra, rb, name_a, name_b)
@@ -266,6 +270,14 @@ def compare(run_a: Any, run_b: Any, alpha: float = 0.05,
     findings += _unpartnered(only_a, only_b, ga.labels, gb.labels)
     return Comparison(name_a, name_b, table, ov.paired, only_a, only_b, findings, matches,
                       ov.sentence)  # fmt: skip
+
+
+def _check_name(source: Any, name: str) -> None:
+    """Refuse a path of no name (``''``, spaces) given as the run ``name`` (``run_a``,
+    ``run_b``), naming that argument, before either run is read: ``load_run`` would name its
+    own (``run_dir``), which the caller never passed."""
+    if isinstance(source, str | os.PathLike):
+        checked_path(source, name, "run directory")
 
 
 def _kept(g: Games, drop: np.ndarray) -> Games:

@@ -16,6 +16,7 @@ live or killed by the run's lock (``storage.lock_holder``); a "complete" one of 
 
 from __future__ import annotations
 
+import os
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from .declaration import plural
 from .match_aggregates import FORFEITED_MATCHES
 from .result import TournamentResult
 from .schedule import MAX_RUN_GAMES, deals_for
+from .sequential import figure
 from .storage import lock_holder
 
 __all__ = [
@@ -51,8 +53,9 @@ _PLAIN = set("@%+=:,./-_")  # besides letters and digits of any script: nothing 
 def shell_word(path: Path | str) -> str:
     """``path`` as one word of a command a shell takes, for the commands the tool advises:
     as it is where a shell reads nothing in it (letters of any script, digits, ``@%+=:,./-_``),
-    else quoted (``shlex.quote``: a space, a quote, ``~``, ``$``...); one that starts with '-'
-    led by './' (a command would read '-r' as an option; only a relative path starts so)."""
+    else quoted (``shlex.quote``: a space, a quote, ``~``, ``$``...; a control character:
+    ``_escaped_word``); one that starts with '-' led by './' (a command would read '-r' as an
+    option; only a relative path starts so)."""
     text = str(path)
     text = f"./{text}" if text.startswith("-") else text
     if text and all(c.isalnum() or c in _PLAIN for c in text):
@@ -60,21 +63,29 @@ def shell_word(path: Path | str) -> str:
     return shlex.quote(text) if text.isprintable() else _escaped_word(text)
 
 
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+"""The control characters ``$'...'`` writes by name; any other by its bytes."""
+
+
 def _escaped_word(text: str) -> str:
     """``text``, which holds a control character (a line break, an escape), as one word in
     bash's ``$'...'`` quoting: the advice stays on its line and is shown, never obeyed by the
-    terminal, and bash reads the name back as it is."""
+    terminal, and bash reads the name back as it is. A character not shown is written as the
+    bytes the file system names it by (``\\xc2\\x85``, ``os.fsencode``), which bash reads back
+    in any locale: not as Python escapes it (``\\x85`` is one byte to bash, not U+0085, and a
+    byte no encoding decodes, ``\\udcff`` to Python, is none to bash)."""
     said = (("\\" + c) if c in "\\'" else c if c.isprintable()
-            else c.encode("unicode_escape").decode() for c in text)  # fmt: skip
+            else _NAMED.get(c) or "".join(f"\\x{b:02x}" for b in os.fsencode(c))
+            for c in text)  # fmt: skip
     return "$'" + "".join(said) + "'"
 
 
 def typed_number(x: float) -> str:
     """A number as an option takes it back: its short form ('0.5', '1') where that reads as
     the number, else every digit it has ('0.1234567', not '0.123457': a run continued with
-    that would stop at another width)."""
-    short = f"{x:g}"
-    return short if float(short) == x else repr(x)
+    that would stop at another width); Python's shortest where that is shorter (1e-320 typed,
+    not '9.99989e-321'): ``sequential.figure``'s rule, one source."""
+    return figure(x)
 
 
 def continue_command(command: str, out: Path | str, flags: str = "") -> str:

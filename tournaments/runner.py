@@ -42,7 +42,7 @@ from .manifest_fields import RESUME_READS, NotThisVersion, check_manifest
 from .parallel import imap_unordered
 from .players import Players, Workload
 from .result import TournamentResult, corrupt_manifest
-from .same_run import check_out
+from .same_run import Unusable, check_out
 from .schedule import Schedule, make_tables, parse_players
 from .seating import design
 from .seating_record import design_record, patterns
@@ -428,10 +428,6 @@ class Tournament:
         players are then threads of this process (``local``), not worker processes."""
         says = getattr(self.game, "plays_without_gil", None)
         return bool(says is not None and says(self.payloads, self.expert))
-
-
-class Unusable(ParameterError):
-    usage_error = False  # a manifest that cannot be used: the folder is at fault (exit 1)
 
 
 def usable(out: Path, resume: bool) -> None:

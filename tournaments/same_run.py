@@ -21,6 +21,7 @@ from .games import load_spec, names_game
 from .labels import listed_in_order
 from .manifest_fields import (
     RESUME_READS,
+    NotThisVersion,
     check_entrant_params,
     check_fields,
     check_seating,
@@ -31,7 +32,14 @@ from .seating_record import patterns, played_under
 from .session import spec_difference
 from .stages import GROWN_KEYS, described_since, extends
 
-__all__ = ["OtherRun", "check_out", "entrant_change", "game_change"]
+__all__ = ["OtherRun", "Unusable", "check_out", "entrant_change", "game_change"]
+
+
+class Unusable(ParameterError):
+    """A run whose manifest cannot be used, refused with what to do (``storage.NO_MANIFEST``):
+    the folder is at fault, not the command (exit 1)."""
+
+    usage_error = False
 
 
 class OtherRun(ParameterError):
@@ -69,7 +77,7 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
             check_seats(t.game, old["spec"])
         check_entrant_params(old["spec"].get("entrants"))
     except ValueError as exc:
-        raise corrupt_manifest(out, exc, f"cannot resume {out}: ") from None
+        raise _unusable(out, exc) from None
     _refuse_by_order(out, t.labels)
     spec = t.spec()
     diff = [k for k in spec if old["spec"].get(k) != spec[k]]
@@ -100,6 +108,16 @@ def check_out(t: Any, out: str | Path, resume: bool = False) -> dict[str, Any] |
                        f"version's {t.seating} design gives")  # fmt: skip
     old.setdefault("game_spec", load_spec(t.game))  # an older run's: a later resume loads it
     return old
+
+
+def _unusable(out: Path, why: ValueError) -> ValueError:
+    """The refusal of a resume whose manifest holds ``why``: damage, with what to do, as every
+    other corrupt manifest is refused (``runner.usable``: ``storage.NO_MANIFEST``); a run
+    another version played is not corrupt (``Tournament.check_out`` adds its own advice)."""
+    said = corrupt_manifest(out, why, f"cannot resume {out}: ")
+    if isinstance(said, NotThisVersion):
+        return said
+    return Unusable(f"{said}; {storage.NO_MANIFEST}", "out")
 
 
 def _refuse_by_order(out: Path, labels: Any) -> None:

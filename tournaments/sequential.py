@@ -97,6 +97,11 @@ PRECISION_SAFETY = 1.1
 PRECISION_MIN_GROWTH = 1.25
 """... and grows by at least this factor, so it never creeps."""
 
+MIN_MARGIN = 1 / (2**31 - 1)
+"""The smallest margin a test takes: one game in the most a side can play (a run holds both
+sides in at most 2**32 - 1 games); no run tells a smaller margin from 0 (one of 1e-320
+percentage points played to its cap and was said as '+0')."""
+
 MAX_MARGIN = 1.0
 """The largest margin a test takes: a difference of win rates is at most 1 (100 percentage
 points: every game won against none); past it H1 names a difference no two strategies can
@@ -203,6 +208,10 @@ class Sequential:
                 f"{{margin}} must be a positive difference of win rates, got {self.margin:g}",
                 "margin",
             )
+        if self.margin < MIN_MARGIN:
+            raise ParameterError(f"{{margin}} must be at least 1 / (2**31 - 1), one game in the "
+                                 "most a side can play (no run tells a smaller margin from 0), "
+                                 f"got {figure(self.margin)}", "margin")  # fmt: skip
         if self.margin > MAX_MARGIN:
             raise ParameterError(f"{{margin}} must be at most {MAX_MARGIN:g} (no win rate "
                                  f"exceeds another by more), got {figure(self.margin)}",
@@ -228,7 +237,7 @@ class Sequential:
             "llr": finite(self.llr),
             "lower": self.lower,
             "upper": self.upper,
-            "margin": round(100 * self.margin, 10),
+            "margin": float(f"{100 * self.margin:.12g}"),  # as typed: 2, not 2.0000000000000004
             "alpha": d["alpha"],
             "beta": d["beta"],
             "batches": self.batches,
@@ -268,10 +277,12 @@ def run_batches(
 
 
 def figure(x: float) -> str:
-    """``x`` in a refusal: short (``:g``, 200 not 200.0) where that is ``x``, else in full
-    (1.000001 is never said as the 1 it is refused for passing)."""
-    short = f"{x:g}"
-    return short if float(short) == x else repr(x)
+    """``x`` as typed back: short (``:g``, 200 not 200.0) where that is ``x``, else in full
+    (1.000001 is never said as the 1 it is refused for passing); Python's shortest where that
+    is shorter (1e-320, not '9.99989e-321', which a number below a float's normal range reads
+    as too). ``run_state.typed_number`` is this rule."""
+    short, shortest = f"{x:g}", repr(x)
+    return short if float(short) == x and len(short) <= len(shortest) else shortest
 
 
 def finite(x: float) -> float | str | None:

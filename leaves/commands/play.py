@@ -72,7 +72,11 @@ from .variants_sweep import ENDS_A_MATCH
     help=f"Players at the table: {PLAYERS_HELP}.",
 )
 @click.option(
-    "--seat", type=WholeNumber(), default=0, show_default=True, help="Your seat (0 = first)."
+    "--seat",
+    type=WholeNumber(written_from=0),
+    default=0,
+    show_default=True,
+    help="Your seat (0 = first).",
 )
 @against_option(
     "Opponent strategies: one spec for every seat or one per opponent "
