@@ -151,9 +151,11 @@ def test_the_record_of_a_test():
     assert t.record(7000)["llr"] == pytest.approx(0.73875)
 
 
-def test_the_recorded_margin_keeps_ten_decimals_of_a_point():
-    # 0.012345678901234 is 1.2345678901234 points: kept as 1.2345678901
-    assert Sequential(0.012345678901234).record(1)["margin"] == 1.2345678901
+def test_the_recorded_margin_keeps_twelve_significant_digits_of_a_point():
+    # 0.012345678901234 is 1.2345678901234 points: kept as 1.23456789012; a tiny margin keeps
+    # its digits too (ten decimals kept 1e-07 points as 0.0, said '+0')
+    assert Sequential(0.012345678901234).record(1)["margin"] == 1.23456789012
+    assert Sequential(1.2345678901234e-9).record(1)["margin"] == 1.23456789012e-07
 
 
 def test_the_loop_of_batches_until_a_decision():
