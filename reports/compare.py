@@ -5,9 +5,11 @@ strategy both runs have (``reports.compare_match``: a strategy whose parameters 
 matched with its old self, ``pairs`` name any others), each run's win rate
 (``reports.clusters``: duplicate sets as clusters, tables as strata) and the difference B - A.
 Runs that dealt the same cards, as their recorded deal seeds say (``reports.compare_deals``),
-are paired per duplicate set: per set both played, B's wins less A's over the same seats, a
-ratio estimate whose error no longer carries the deals' luck; both win rates are then over
-those sets, so that B's less A's is B - A. Other runs are independent, so
+are paired per duplicate set: per set both played (a deal at a table of the same strategies
+in both runs: two gauntlets of other baselines pair the strategy's table, not the
+baselines'), B's wins less A's over the same seats, a ratio estimate whose error no longer
+carries the deals' luck; both win rates are then over those sets, so that B's less A's is
+B - A. Other runs are independent, so
 the difference's variance is the sum of the two stratified variances, with Welch's degrees of
 freedom; where either run's rate shows no spread (every set won, say: a standard error of 0,
 though its own interval is wide), that sum would carry the other run's error alone, so the
@@ -41,7 +43,15 @@ from tournaments.checks import path as checked_path
 from tournaments.declaration import plural
 
 from .clusters import MIN_DF, Estimates, clusters, ratio_estimates, seat_sums, wilson_t
-from .compare_deals import Overlap, deal_seeds, emptied_tables, overlap, paired_difference, words
+from .compare_deals import (
+    Overlap,
+    deal_seeds,
+    emptied_tables,
+    overlap,
+    paired_difference,
+    set_of_game,
+    words,
+)
 from .compare_match import (
     Match,
     NotComparable,
@@ -290,22 +300,27 @@ def _kept(g: Games, drop: np.ndarray) -> Games:
 
 def _rates_over(ga: Games, gb: Games, ov: Overlap) -> list[str]:
     """That a paired comparison's win rates are over the sets paired only (``_unshared``),
-    where a run played others: nothing where both runs' sets are all paired."""
+    where a run played others: nothing where both runs' sets are all paired. The deals
+    counted as ``Overlap`` counts them; a deal paired at some of its tables only (a
+    gauntlet's baseline that differs) leaves the others out of the rates too."""
     n_a, n_b = clusters(ga).n, clusters(gb).n
-    if not ov.paired or ov.shared_sets >= max(n_a, n_b):
+    if not ov.paired or (ov.shared_sets >= max(n_a, n_b) and not ov.partial):
         return []
+    tables = " at the tables paired" if ov.partial else ""
     return [f"the win rates too are over the {counted(ov.shared_sets, 'duplicate set')} paired "
-            f"(of A's {n_a:,} and B's {n_b:,}), so that B's less A's is B - A"]  # fmt: skip
+            f"(of A's {n_a:,} and B's {n_b:,}){tables}, so that B's less A's is B - A"]  # fmt: skip
 
 
 def _unshared(ga: Games, gb: Games, ov: Overlap) -> tuple[np.ndarray, np.ndarray]:
-    """Per game of each run, whether its duplicate set is outside the sets ``ov`` pairs: a
-    paired comparison's win rates leave these out, so that B's rate less A's is its B - A
-    (not rates over other deals beside a difference over the shared ones)."""
+    """Per game of each run, whether its duplicate set (a deal at one table) is outside the
+    sets ``ov`` pairs: a paired comparison's win rates leave these out, so that B's rate less
+    A's is its B - A (not rates over other deals or tables beside a difference over the
+    shared ones)."""
+    (of_a, _), (of_b, n_b) = set_of_game(ga), set_of_game(gb)
     in_a = ov.b_of_a >= 0
-    in_b = np.zeros(clusters(gb).n, dtype=bool)
+    in_b = np.zeros(n_b, dtype=bool)
     in_b[ov.b_of_a[in_a]] = True
-    return ~in_a[clusters(ga).of_game], ~in_b[clusters(gb).of_game]
+    return ~in_a[of_a], ~in_b[of_b]
 
 
 def _table(ga: Games, gb: Games, measured: list[Match], ov: Overlap, alpha: float,

@@ -24,6 +24,7 @@ import pandas as pd
 from .data import ReportError, Run
 from .designer_measures import ladder_table, set_signs
 from .loading import load_run
+from .newcombe import applies
 from .stats import holm
 from .tables import strength_order
 from .variants_metrics import (
@@ -49,8 +50,11 @@ METRIC_COLUMNS = ["rules", "metric", "n_players", "position", "value", "ci_low",
                   "se", "df", "deal_sets", "games", "fair", "detail", "conservative",
                   "sets_above", "sets_below"]  # fmt: skip
 DIFF_COLUMNS = ["rules", "metric", "n_players", "position", "default", "value", "diff",
-                "ci_low", "ci_high", "se", "df", "p_value", "p_holm", "significant", "method",
-                "detail", "deal_sets"]  # fmt: skip
+                "ci_low", "ci_high", "se", "df", "no_spread", "p_value", "p_holm", "significant",
+                "method", "detail", "deal_sets"]  # fmt: skip
+"""``se`` and ``df``: the t test's, empty where the interval is Newcombe's (``_newcombes``),
+as in compare.csv; ``no_spread``: every duplicate set gave the same difference (the t test's
+standard error 0), whatever interval is then stated."""
 
 
 def _metric_rows(label: str, ms: list[Measure]) -> list[dict]:
@@ -72,13 +76,27 @@ def _metric_rows(label: str, ms: list[Measure]) -> list[dict]:
             for i, m in enumerate(ms)]  # fmt: skip
 
 
+def _newcombes(pairs: list[tuple[Measure, Measure]]) -> np.ndarray:
+    """Per pair, whether ``difference_tests`` gives it Newcombe's interval (``applies``: a
+    share of which either side shows no spread), not the t test's: its ``se`` and ``df`` then
+    state no interval of it."""
+    out = np.zeros(len(pairs), dtype=bool)
+    shares = [i for i, (base, _) in enumerate(pairs) if base.rate]
+    if shares:
+        base = stack([estimate(pairs[i][0]) for i in shares])
+        other = stack([estimate(pairs[i][1]) for i in shares])
+        out[shares] = applies(base, other)
+    return out
+
+
 def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bool) -> list[dict]:
     """The variant's differences to the default rules, Holm-corrected over its measures. One
     is clear (``significant``) where Holm's p-value is below ``ALPHA`` and its interval, where
     stated, excludes 0. A share of which either side has no spread gets Newcombe's interval
     and the p-value that inverts it (``difference_tests``), so that a change stated with an
-    interval is tested by it; a measure that is no share and whose difference has no spread
-    gets neither. ``deal_sets``: the duplicate sets the difference rests on."""
+    interval is tested by it, and no ``se`` or ``df`` (they would state another interval); a
+    measure that is no share and whose difference has no spread gets neither. ``no_spread``:
+    every duplicate set gave the same difference; ``deal_sets``: the sets it rests on."""
     by_id = {m.id: m for m in base}
     pairs = [(by_id[m.id], m) for m in other if m.id in by_id]
     if not pairs:
@@ -93,11 +111,14 @@ def _diff_rows(label: str, base: list[Measure], other: list[Measure], paired: bo
     for family in (ladder, ~ladder):
         p_holm[family] = holm(p[family])
     clear = (p_holm < ALPHA) & ~((lo <= 0) & (hi >= 0))  # never beside an interval across 0
+    other_test = _newcombes(pairs)
+    se, df = (np.where(other_test, np.nan, x) for x in (est.se, est.df))
+    still = est.no_spread()
     return [{"rules": label, "metric": m.metric, "n_players": m.n_players,
              "position": m.position, "default": b.value - b.fair, "value": m.value - m.fair,
              "diff": float(est.value[i]), "ci_low": float(lo[i]), "ci_high": float(hi[i]),
-             "se": float(est.se[i]), "df": float(est.df[i]), "p_value": float(p[i]),
-             "p_holm": float(p_holm[i]), "significant": bool(clear[i]),
+             "se": float(se[i]), "df": float(df[i]), "no_spread": bool(still[i]),
+             "p_value": float(p[i]), "p_holm": float(p_holm[i]), "significant": bool(clear[i]),
              "method": "paired" if paired else "unpaired", "detail": m.detail,
              "deal_sets": int(est.units[i])}
             for i, (b, m) in enumerate(pairs)]  # fmt: skip

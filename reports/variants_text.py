@@ -151,6 +151,14 @@ def _flat(r: pd.Series) -> bool:
     return flat(r["value"], r["se"], r["df"])
 
 
+def _still(r: pd.Series) -> bool:
+    """Did every duplicate set give a difference row ``r`` the same difference (its
+    ``no_spread``, whatever interval it states: a share's Newcombe interval has no ``se``)?
+    No where a table lacks the column."""
+    said = r.get("no_spread", False)
+    return bool(said) if isinstance(said, bool | np.bool_) else False
+
+
 def _length(look: _Lookup, rules: str, base: str) -> list[str]:
     """How much shorter or longer games are, in each measure clearly changed (turns, rounds),
     each beside its own figures: a parenthesis gives the measure its claim is about."""
@@ -345,7 +353,7 @@ def _variant(look: _Lookup, rules: str, base: str) -> list[Said]:
     third = designer_parts(look, rules, base)
     rows = [r for k, r in look.d.items() if k[0] == rules]
     gone = lost(look, rules, base)
-    if rows and not gone and all(r["diff"] == 0 and r["se"] == 0 for r in rows):
+    if rows and not gone and all(r["diff"] == 0 and _still(r) for r in rows):
         return [(f"With {rules}, every measure is the same as under the default rules: the "
                  "games played out alike.", [])]  # fmt: skip
     rest = [(t, []) for t in unclear(look, rules, told, len(_sizes(look)) > 1)]

@@ -1,6 +1,6 @@
 """Sentences and files that contradict the numbers beside them or the run's own rows, each
 found by running small real runs and checking what they print (``test_edge72_claims``'s
-checks). Each test holds the claim against the truth computed here; the first two fixed, the others failing until theirs land."""
+checks). Each test holds the claim against the truth computed here."""
 
 from __future__ import annotations
 
@@ -40,13 +40,6 @@ def test_a_neighbour_effect_interval_stays_within_a_hundred_points(tmp_path, cap
     assert (t["vs_elsewhere_low"] >= -1).all() and (t["vs_elsewhere_high"] <= 1).all(), t
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leaves compare of two gauntlets whose baselines differ says 'the runs share 8 deal "
-    "seeds but dealt none of them at a table of the same strategies', though the strategy's "
-    "own table (weighted against two minimal) was dealt the same 8 deals in both runs: a "
-    "gauntlet's duplicate set spans two tables, and only the set as a whole is matched",
-)
 def test_two_gauntlets_are_not_said_to_share_no_table_they_share(tmp_path, capsys):
     for name, baseline in (("a", "greedy"), ("b", "low")):
         code, _, err = cli(capsys, "gauntlet", "weighted", "--against", "minimal", "--baseline",
@@ -67,13 +60,6 @@ def _table(df: pd.DataFrame, label: str) -> pd.DataFrame:
     return games[cols].sort_values(["deal_seed", "rotation"]).reset_index(drop=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="variants_differences.csv keeps the paired t test's se and df beside Newcombe's "
-    "interval where a share shows no spread ('unfinished': se 0.0, df 7, [-41.1, +41.1]; "
-    "method 'paired'); compare.csv empties se and df there (docs/reports.md), so the two "
-    "files read alike columns differently and diff +- t * se states another interval",
-)
 def test_a_variants_difference_interval_is_the_one_its_se_and_df_state(tmp_path, capsys):
     out = tmp_path / "v"
     code, _, err = cli(capsys, "variants", "greedy", "weighted", "--rules", "take=ends",

@@ -248,20 +248,27 @@ def test_a_two_seat_row_with_a_seat_empty_is_not_a_strategy_in_both_seats():
     assert tables == [(2, ("s0002",)), (2, ("s0000", "s0000"))] and inv.tolist() == [0, 1, 0]
 
 
-def test_a_set_at_several_tables_pairs_only_with_a_set_at_the_same_tables():
-    """A gauntlet's set spans tables. A's sets 100 and 300 span (x, y), (x, z), (y, z); 400
-    sits at (y, z) alone. B deals 100 at (x, y) and (y, z), 300 at (x, y) and (w, x), 400 at
-    (x, y) and (y, z): no set of those seeds is at the same tables in both runs."""
+def test_a_set_at_several_tables_pairs_table_by_table():
+    """A gauntlet's deal spans tables, and pairs table by table. A deals 100 and 300 at
+    (x, y), (x, z), (y, z), 400 at (y, z) alone; B deals 100 at (x, y) and (y, z), 300 at
+    (x, y) and (w, x), 400 at (x, y) and (y, z). A's sets: the five anchors', then per deal
+    one a table. 100 pairs at (x, y) and (y, z), 300 at (x, y), 400 at (y, z): each of the
+    three is paired in part, the deal counted once."""
     three = [(("x", "y"), 0, -1), (("x", "z"), 1, -1), (("y", "z"), 0, -1)]
     anchors = xy(1, 2, 3, 4, 5)
     a = anchors + [(0, 100, three), (0, 300, three), duo(0, 400, "y", "z")]
     b = anchors + [(0, 100, [three[0], three[2]]), (0, 300, [three[0], (("w", "x"), 0, -1)]),
                    (0, 400, [three[0], three[2]])]  # fmt: skip
     ov = pair(a, b)
-    assert ov.paired and ov.b_of_a.tolist() == [0, 1, 2, 3, 4, -1, -1, -1]
-    assert ov.shared_sets == 5
+    assert ov.paired and ov.b_of_a.tolist() == [0, 1, 2, 3, 4, 5, -1, 6, 7, -1, -1, 10]
+    assert ov.shared_sets == 8 and ov.partial == 3
+    assert ov.sentence == (
+        "paired where the deal seeds agree: A dealt 8 deals, B 8, 8 of them with the same seed; "
+        "B - A is paired over the 8 duplicate sets both played at the same table (A has 8, B 8); "
+        "3 of them are paired at the tables both runs seated alike only: A's (x, z), (y, z) and "
+        "B's (w, x), (x, y), where the other run did not deal them, are left out")  # fmt: skip
     ov = pair(a, a)
-    assert ov.b_of_a.tolist() == list(range(8)) and ov.shared_sets == 8
+    assert ov.b_of_a.tolist() == list(range(12)) and ov.shared_sets == 8 and not ov.partial
 
 
 # ------------------------------------------------------------------ B - A paired set by set
