@@ -8,9 +8,9 @@ command that continues it, with the temporary folder where no OUT_DIR was given)
 holding anything else is refused in one line. ``LEAVES_EXAMPLE_GAMES`` sets the number of games
 (default 20,000; the tests use 100), ``LEAVES_EXAMPLE_JOBS`` the worker processes (default 1).
 Every example reads its sizes with ``size`` below, so a value that is no whole number of at
-least 1 ends any of them with a one-line error before it plays, and says a stop by Ctrl-C
-with ``interrupted`` below: the command it gives sets the sizes again (another number of games
-is another run, which the folder refuses).
+least 1 ends any of them with a one-line error before it plays; those that keep a run in a
+folder say a stop by Ctrl-C with ``interrupted`` below: the command it gives sets the sizes
+again (another number of games is another run, which the folder refuses).
 """
 
 from __future__ import annotations

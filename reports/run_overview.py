@@ -73,15 +73,20 @@ def version_items(manifest: Mapping[str, Any], units: str) -> list[tuple[str, st
         return []
     listed = ", ".join(f"{k} {v}" for k, v in begun.items())
     sessions = manifest.get("sessions")
-    later = sessions[1:] if isinstance(sessions, list) else []
+    sessions = sessions if isinstance(sessions, list) else []
+    first = sessions[0] if sessions and isinstance(sessions[0], dict) else {}
+    recorded = isinstance(first.get("versions"), dict)  # the run began recording them
     total = manifest.get("units_done")
     of = f" of {total:,}" if isinstance(total, int) and not isinstance(total, bool) else ""
     changes = []
-    for number, session in enumerate(later, 2):
+    for number, session in enumerate(sessions[1:], 2):
         played = session.get("units_played") if isinstance(session, dict) else None
         if not isinstance(played, int) or isinstance(played, bool) or played <= 0:
             continue  # nothing of the run's results came from it
-        change = version_change(begun, session.get("versions"))
+        now = session.get("versions")
+        if not (recorded or isinstance(now, dict)):
+            continue  # an older release's sessions throughout: nothing tells of a change
+        change = version_change(begun, now)
         if change:
             changes.append(f"session {number} played {played:,}{of} {units} with {change}")
     if not changes:
@@ -98,8 +103,8 @@ def version_change(begun: Any, now: Any) -> str | None:
         return None
     if not isinstance(now, dict):
         return "versions it did not record (an older version played it)"
-    keys = [k for k in {**begun, **now} if begun.get(k) != now.get(k)]
+    keys = [k for k in begun if k in now and begun[k] != now[k]]  # one side's alone: unknown
     if not keys:
         return None
-    each = [f"{k} {now.get(k, 'none')} (the run began with {begun.get(k, 'none')})" for k in keys]
+    each = [f"{k} {now[k]} (the run began with {begun[k]})" for k in keys]
     return ", ".join(each)

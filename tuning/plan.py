@@ -219,12 +219,12 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     """The settings of ``tune``, each checked with a one-line error naming its option."""
     if not isinstance(spec, str):
         raise ValueError("tune takes the strategy as a spec string, e.g. 'weighted'")
-    budget = integer(budget, "budget", "a whole number of games")
     n_jobs = integer(n_jobs, "n_jobs", "a number of workers (a positive integer, or -1)")
     seed = optional_integer(seed, "seed", "a non-negative integer")
     field = Field(parse_field(_field_specs(against)), parse_players(players), n_jobs,
                   _game(opts.get("game")), start=spec)  # fmt: skip
     units = units_of(field)
+    budget = integer(budget, "budget", f"a whole number of {units}")
     _games(budget, "budget", units)
     if n_jobs == 0 or n_jobs < -1:
         raise ParameterError(
@@ -253,7 +253,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
             "sigma",
         )
     candidate_games = optional_integer(
-        opts["candidate_games"], "candidate_games", "a number of games"
+        opts["candidate_games"], "candidate_games", f"a number of {units}"
     )
     if candidate_games is not None:
         _games(candidate_games, "candidate_games", units)
@@ -263,7 +263,7 @@ def checked(spec: Any, against: Any, players: Any, budget: int, seed: int | None
     named = tuple(k for k in ("popsize", "candidate_games") if opts[k] is not None) or ("popsize",)
     games, generations, select_games = split_budget(field, spec, budget, popsize,
                                                     candidate_games, named)  # fmt: skip
-    given = optional_integer(opts["verify_games"], "verify_games", "a number of games")
+    given = optional_integer(opts["verify_games"], "verify_games", f"a number of {units}")
     verify = _games(given, "verify_games", units) if given is not None else max(games, budget // 2)
     verify = _in_sets(field, spec, verify, "verify_games")  # whole duplicate sets
     typed = tuple((k, v) for k, v, got in (("candidate_games", candidate_games, games),

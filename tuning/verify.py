@@ -27,6 +27,7 @@ from reports.numbers import (
     flat_sets,
     in_percentage_points,
 )
+from reports.stats import within
 from reports.unfinished_line import unfinished_clause
 from tournaments import TournamentResult
 
@@ -176,7 +177,7 @@ def compare(
     sets = [(np.bincount(cl.of_game, weights=w.astype(float), minlength=m), games)
             for w in (won_t, won_s)]  # fmt: skip
     est = rate_differences(sets[0], sets[1], np.zeros(m, np.int64), np.arange(m), 1, cl)
-    lo, hi = est.interval()
+    lo, hi = within(*est.interval())  # a difference of rates: within +-100 points
     return Verification(
         seed=seed,
         tuned=_arm(tuned[0], tuned[1], won_t, gt["deal"].to_numpy(), gt["table"].to_numpy()),

@@ -257,7 +257,7 @@ def variants(**opts: Any) -> None:  # fmt: skip
     load_files(request.load)
     field, notes = _field(request.specs)
     out: Path = request.out
-    check_out(out, resume=state is not None)
+    check_out(out, resume=state is not None, fmt=request.fmt)
     runs = _tournaments(rule_sets, field, request)
     check_games(request, rule_sets[0], field, runs[0].n_games)  # resumed: a --games given
     who, ladder = _designer_setup(runs[0], request)

@@ -417,15 +417,16 @@ def record_designer(out: Path, state: dict[str, Any], where: Path) -> None:
     save(out, state)
 
 
-def check_out(out: Path, resume: bool) -> None:
-    """A new comparison needs an empty --out (one holding a comparison names --resume); a
-    resumed one, the folder it was played in (``settle`` read it)."""
+def check_out(out: Path, resume: bool, fmt: str = "html") -> None:
+    """A new comparison needs an empty --out (one holding a comparison names --resume, with
+    the page ``fmt`` asked for); a resumed one, the folder it was played in (``settle`` read
+    it)."""
     from tournaments.storage import holds_files
 
     if out.exists() and not out.is_dir():
         raise CLIError(f"--out {out} exists and is not a directory", usage=True)
     if not resume and (out / STATE).is_file():
-        raise CLIError(f"--out {out} holds a comparison: '{resume_command(out)}' continues "
+        raise CLIError(f"--out {out} holds a comparison: '{resume_command(out, fmt)}' continues "
                        "it, or choose another --out", usage=True)  # fmt: skip
     if not resume and holds_files(out):  # a lock file alone: a comparison not begun
         raise CLIError(f"--out {out} is not empty: choose another --out (each rule set's run "
