@@ -199,11 +199,11 @@ def gauntlet(ctx: click.Context, **opts: Any) -> None:
     games = request.games
     if games is None:
         games = SEQUENTIAL_FIRST_GAMES if request.sequential else FIXED_GAMES
-    settings = _sequential_settings(request, games)
     stored = request.get("game_config")  # a resumed run's own settings
     game = load_game(request.game_spec,
                      stored if stored is not None else game_settings(request.values),
                      stored=stored is not None)  # fmt: skip
+    settings = _sequential_settings(request, games, game)
     g = _build(request, games, settings, game)
     if request.manifest is not None:  # the batches a sequential run has played so far
         try:
@@ -365,10 +365,10 @@ def _no_test_note(rec: dict[str, Any], path: Path) -> str:
             f"--max-games goes) there were {TOO_FEW}; raise --max-games for a test.")  # fmt: skip
 
 
-def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
+def _sequential_settings(request: Request, games: int, game: Any) -> dict[str, Any] | None:
     """The sequential test's settings (margin in percentage points, alpha, beta, max_games), or None
     for a gauntlet of fixed size; one-line errors before anything is played, among them a
-    test option given without --sequential."""
+    test option given without --sequential; in the units the ``game``'s --games counts."""
     if not request.sequential:
         named = [flag for name, flag in SEQUENTIAL_OPTIONS if request[name] is not None]
         if named:
@@ -388,13 +388,29 @@ def _sequential_settings(request: Request, games: int) -> dict[str, Any] | None:
     if _past_sides(games):  # the gauntlet refuses --games itself, in its game's units
         return settings
     if request.manifest is None:  # a resumed run's cap is its own, checked when it began
-        _check_cap(settings["max_games"])
+        from tournaments.declaration import plural  # start-up: a sequential gauntlet's alone
+
+        _check_cap(settings["max_games"], plural(game.unit))
     if settings["max_games"] < games:
         cap, first = whose(request.values, "max_games"), whose(request.values, "games")
         raise CLIError(f"{cap} ({settings['max_games']:,}) must be at least {first} "
                        f"({games:,})", usage=True)  # fmt: skip
+    if request.manifest is not None:  # the run's own margin: no flag changes it
+        _resumed_margin(request.out, settings["margin"])
     _test(settings, whose(request.values, "margin"))  # checks the margin
     return settings
+
+
+def _resumed_margin(out: Any, margin: float) -> None:
+    """Refuse a resumed run whose own margin is below the least this version takes (an earlier
+    one took any positive margin): the run is at fault, not the command (exit 1)."""
+    from reports.numbers import PERCENTAGE_POINTS
+    from tournaments.sequential import MIN_MARGIN, figure
+
+    if 0 < margin < 100 * MIN_MARGIN:
+        raise CLIError(f"cannot resume {out}: its margin, {figure(margin)} {PERCENTAGE_POINTS}, is "
+                       f"below the least this version takes ({figure(100 * MIN_MARGIN)}: no run "
+                       "tells a smaller margin from 0); play it again into a new --out")  # fmt: skip
 
 
 def _past_sides(games: int) -> bool:
@@ -406,12 +422,13 @@ def _past_sides(games: int) -> bool:
     return games > MAX_RUN_GAMES // 2
 
 
-def _check_cap(cap: int) -> None:
+def _check_cap(cap: int, units: str = "games") -> None:
     """Refuse a cap of games per side that a run could not hold, before anything is played:
-    the run holds both sides, so at most ``MAX_RUN_GAMES // 2`` (2**31 - 1) games a side."""
+    the run holds both sides, so at most ``MAX_RUN_GAMES // 2`` (2**31 - 1) games a side
+    (``units``: rounds of a game played in rounds)."""
     if _past_sides(cap):
-        raise CLIError(f"--max-games must be at most 2**31 - 1 (it counts games per side, and "
-                       f"the run holds both sides in at most 2**32 - 1 games), got {cap:,}",
+        raise CLIError(f"--max-games must be at most 2**31 - 1 (it counts {units} per side, and "
+                       f"the run holds both sides in at most 2**32 - 1 {units}), got {cap:,}",
                        usage=True)  # fmt: skip
 
 
@@ -429,7 +446,7 @@ def _test(settings: dict[str, Any], margin: str = "--margin") -> Any:
             got = settings["margin"]
             why = (f"at most {100 * MAX_MARGIN:g} {PERCENTAGE_POINTS} (no win rate exceeds "
                    "another by more)" if got > 100 * MAX_MARGIN
-                   else f"at least {100 * MIN_MARGIN:.3g} {PERCENTAGE_POINTS}, one game in the "
+                   else f"at least {figure(100 * MIN_MARGIN)} {PERCENTAGE_POINTS}, one game in the "
                    "most a side can play (no run tells a smaller margin from 0)" if got > 0
                    else f"a positive number of {PERCENTAGE_POINTS}")  # fmt: skip
             raise CLIError(f"{margin} must be {why}, got {figure(got)}", usage=True) from None

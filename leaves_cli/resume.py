@@ -20,7 +20,7 @@ from typing import Any
 from .errors import CLIError
 from .flags import flag, message
 from .origins import FILE, in_file, origin
-from .resume_words import disagreement, dropped, given_as
+from .resume_words import disagreement, dropped, given_as, same_value
 from .tournament_checks import check_resumed_cap
 
 __all__ = [
@@ -107,7 +107,7 @@ def _named(values: Any, option: str, said: str, joined: str = "over",
     from .tournament_parts import KEY_OF, read_config  # start-up: a refusal alone reads it
 
     given = read_config(str(config))
-    if option not in given or given[option] == stored:
+    if option not in given or same_value(option, given[option], stored):
         return said
     return f"{said} {joined} {in_file(KEY_OF.get(option, option), str(config))}"
 
@@ -231,7 +231,7 @@ def apply_manifest(opts: dict[str, Any], given: set[str]) -> dict[str, Any]:
         except ValueError as exc:
             raise CLIError.of(exc, usage=True) from None
         if list(sizes) != spec["players"]:
-            named = _named(opts, "players", "--players")
+            named = _named(opts, "players", "--players", stored=spec["players"])
             raise disagreement(out, named, sizes, "players", spec["players"])
     opts["players"] = ",".join(str(k) for k in spec["players"])
     if "expert" in given and opts["expert"] and not spec["expert"]:

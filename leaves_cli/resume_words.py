@@ -14,7 +14,7 @@ from typing import Any
 from .errors import CLIError
 from .toml_values import in_toml
 
-__all__ = ["again", "disagreement", "dropped", "given_as", "words"]
+__all__ = ["again", "disagreement", "dropped", "given_as", "same_value", "words"]
 
 _TYPEABLE = re.compile(r"[\w.,=:+/-]+( --[\w-]+ [\w.,=:+/-]+)*")
 """A value that advice may put after its flag as it stands: no space, quote or character a
@@ -104,3 +104,16 @@ def disagreement(out: Any, named: str, given: Any, field: str, stored: Any, none
         f"{f'{back}, or {drop}' if back else drop}",
         usage=True,
     )
+
+
+def same_value(option: str, typed: Any, stored: Any) -> bool:
+    """Whether a config file's value ``typed`` of ``option`` is the run's ``stored``: its
+    table sizes read as --players reads them (3, "3" and [3] name one)."""
+    if option != "players":
+        return typed == stored
+    from tournaments.schedule import parse_players  # start-up: a refusal alone reads it
+
+    try:
+        return list(parse_players(typed)) == stored
+    except ValueError:  # sizes no run takes: not the run's
+        return False

@@ -233,18 +233,21 @@ def check_filter_values(filters: Sequence[str], rows: list[tuple[str, str, dict,
 def no_match_line(filters: Sequence[str], every: list[tuple[str, str, dict, dict]],
                   title: str) -> str:  # fmt: skip
     """The line for ``filters`` that no strategy of the game ``title`` matches (``every``:
-    its rows unfiltered): where one key alone rules every strategy out, what they all have."""
+    its rows unfiltered): where one key alone rules every strategy out, what they all have,
+    said of those that can play (one tagged ``CANNOT_PLAY`` shows no classifier, not none)."""
     if not filters:
         return "no strategies are registered"
     line = f"no strategy of {title} matches {', '.join(f.strip() for f in filters)}"
+    playable = [c for _, d, c, _ in every if not d.startswith(CANNOT_PLAY)]  # tagged: none
+    some = f"{len(playable)} strategies{' that can play' * (len(playable) < len(every))}"
     for key, value in parse_filters(filters).items():
-        if not any(key in c for _, _, c, _ in every):  # another game's key: none has it
-            return f"{line}: none of its {len(every)} strategies has {key} in its classifier"
-        seen = {repr(c.get(key)): c.get(key) for _, _, c, _ in every}
+        if not any(key in c for c in playable):  # another game's key: none has it
+            return f"{line}: none of its {some} has {key} in its classifier"
+        seen = {repr(c.get(key)): c.get(key) for c in playable}
         if len(seen) == 1 and value not in seen.values():
             (only,) = seen.values()
             shown = str(only).lower() if isinstance(only, bool) else only
-            return f"{line}: every one of its {len(every)} strategies has {key}={shown}"
+            return f"{line}: every one of its {some} has {key}={shown}"
     return line
 
 

@@ -72,12 +72,11 @@ def jobs_line(manifest: dict[str, Any], sessions: int, jobs: int, values: Any = 
 
 
 def _fewer(p: dict[str, Any], jobs: int) -> tuple[int, bool, str] | None:
-    """(players that played a part, whether that is only a bound, why fewer than ``jobs``)
-    from a session's record ``p``, (0, ...) where none played one (nothing was left); None
-    where as many as asked played or it cannot tell. A record without ``played`` (an earlier
-    version's) bounds it by its tasks, an earlier local Dask cluster's by its cap; a local
-    Dask cluster's names the workers it started (``dask_workers``), none of them this
-    process, and one the run did not start (``--scheduler``) says nothing of ``--jobs``."""
+    """(players that played a part, whether that is only a bound, why fewer than ``jobs``) from
+    a session's record ``p``, (0, ...) where none played one; None where as many as asked
+    played or it cannot tell. A record without ``played`` (an earlier version's) bounds it by
+    its tasks, an earlier local Dask cluster's by its cap; a local Dask cluster's names the
+    workers it started (``dask_workers``), none this process; one on ``--scheduler``, none."""
     from tournaments.local import PLAYERS_PER_CORE, n_workers  # start-up: only to say it
 
     if not all(type(v) is int for v in p.values()):  # a record edited by hand: cannot tell
@@ -95,10 +94,11 @@ def _fewer(p: dict[str, Any], jobs: int) -> tuple[int, bool, str] | None:
     if "dask_workers" in p:  # this process plays none of a Dask cluster's parts
         one, many, others = "Dask worker", "Dask workers", started
     bound = "played" not in p and "workers" in p and n > 1  # a Dask cluster's cap: as said
-    if n < started:
-        idle = f"{started - n} of the {others} {many}" if others > 1 else f"the {one}"
-        idle = f"at least {idle}" if bound else idle
-        why = f"{idle} started found no part left to play"
+    if n < started:  # this process too, where its workers took every part as it readied
+        lazy = started - n - (driver_idle := "workers" in p and p.get("driver_tasks") == 0)
+        some = f"{'at least ' * bound}{lazy} of the {others} {many}" if others > 1 else f"the {one}"
+        idle = ["this process"] * driver_idle + [f"{some} started"] * bool(lazy)
+        why = f"{' and '.join(idle)} found no part left to play"
     elif started == 1 and cap != 1:
         why = "this process alone: worker processes would not pay for so little work"
     elif n == n_workers(jobs) + 1:

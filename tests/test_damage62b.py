@@ -83,7 +83,7 @@ def test_progress_of_the_wrong_kind_is_named(ligretto, tmp_path, capsys, command
     [("units_done", "abc", "a whole number of at least 0"),
      ("n_chunks_done", -1, "a whole number of at least 0"),
      ("wall_time_s", "long", "a number of seconds of at least 0"),
-     ("sessions", {"a": 1}, "a list of tables (one per session)"),
+     ("sessions", {"a": 1}, "a list of tables (one per session), each one's versions a table where it has them"),
      ("game_declaration", [1], "a table"),
      ("format", 3, "a format's name")],
 )  # fmt: skip

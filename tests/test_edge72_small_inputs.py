@@ -217,7 +217,7 @@ def test_a_margin_no_run_can_tell_from_0_is_refused(capsys):
     code, _, err = cli(capsys, "gauntlet", "greedy", "--against", "low", "--sequential",
                        "--margin", "1e-320")  # fmt: skip
     assert code == 2 and err.strip() == (
-        "leaves: error: --margin must be at least 4.66e-08 percentage points, one game in the "
+        "leaves: error: --margin must be at least 4.656612875245797e-08 percentage points, one game in the "
         "most a side can play (no run tells a smaller margin from 0), got 1e-320"
     )
     with pytest.raises(ValueError, match=r"^margin must be at least 1 / \(2\*\*31 - 1\)"):

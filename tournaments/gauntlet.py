@@ -195,7 +195,10 @@ def _check_sides(games: Any, game: GamePlugin) -> None:
     naming both counts (the tournament's check of its entrants' schedule counted one side "in
     all", the run's schedule both sides as if asked for), in the ``game``'s units ("rounds"
     of a game played in rounds; a gauntlet plays no matches)."""
-    if not isinstance(games, Integral) or isinstance(games, bool) or 2 * games <= MAX_RUN_GAMES:
+    if not isinstance(games, Integral) or isinstance(games, bool):
+        return
+    games = int(games)  # numpy's doubled wraps past 2**63: 2**62 a side read as none
+    if 2 * games <= MAX_RUN_GAMES:
         return
     units = plural(game.unit)
     side, both = (shown(int(n), typed=False) for n in (games, 2 * games))

@@ -158,7 +158,10 @@ TOP_FIELDS: dict[str, Check] = {
     "versions": (_table, "a table"),
     "created": (_text, "a time"),
     "wall_time_s": (_seconds, "a number of seconds of at least 0"),
-    "sessions": (_list_of(_session), "a list of tables (one per session)"),
+    "sessions": (
+        _list_of(_session),
+        "a list of tables (one per session), each one's versions a table where it has them",
+    ),
     "status": (_text, "a word"),
     "record_file": (_or_none(_text), "a file name, or null"),
     "n_chunks_done": (_whole(0), _COUNT),

@@ -440,7 +440,7 @@ def usable(out: Path, resume: bool) -> None:
     try:
         manifest = storage.read_manifest(out)
     except ValueError as exc:  # not JSON: nothing reads the run
-        raise Unusable(f"{lead}{exc}; {storage.NO_MANIFEST}", "out") from None
+        raise Unusable(f"{lead}{exc}; ", storage.NO_MANIFEST, "out") from None
     if not resume and not (isinstance(manifest, dict) and manifest.get("format") == storage.FORMAT):
         return  # no run's: ``check_out`` says what the folder holds
     try:
@@ -448,8 +448,8 @@ def usable(out: Path, resume: bool) -> None:
     except NotThisVersion as exc:  # nothing damaged: with its advice (``check_out``)
         if resume:
             raise corrupt_manifest(out, exc, lead) from None
-        raise Unusable(f"{out} holds a run this version cannot resume: {exc}; {exc.advice}, "
+        raise Unusable(f"{out} holds a run this version cannot resume: {exc}; {exc.advice}, ",
                        "or pick a new {out}", "out") from None  # fmt: skip
     except ValueError as exc:
         said = corrupt_manifest(out, exc, lead)
-        raise Unusable(f"{said}; {storage.NO_MANIFEST}", "out") from None
+        raise Unusable(f"{said}; ", storage.NO_MANIFEST, "out") from None

@@ -10,6 +10,7 @@ did, is named as the difference.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,17 @@ __all__ = ["OtherRun", "Unusable", "check_out", "entrant_change", "game_change"]
 
 class Unusable(ParameterError):
     """A run whose manifest cannot be used, refused with what to do (``storage.NO_MANIFEST``):
-    the folder is at fault, not the command (exit 1)."""
+    the folder is at fault, not the command (exit 1). ``said`` (the folder's name, what is
+    wrong) leads ``template``, whose markers alone are named: a folder 'a{out}b' stays so."""
 
     usage_error = False
+
+    def __init__(self, said: str, template: str = "", *params: str) -> None:
+        self.said = said
+        super().__init__(template, *params)
+
+    def worded(self, names: Mapping[str, str]) -> str:
+        return self.said + super().worded(names)
 
 
 class OtherRun(ParameterError):
@@ -117,7 +126,7 @@ def _unusable(out: Path, why: ValueError) -> ValueError:
     said = corrupt_manifest(out, why, f"cannot resume {out}: ")
     if isinstance(said, NotThisVersion):
         return said
-    return Unusable(f"{said}; {storage.NO_MANIFEST}", "out")
+    return Unusable(f"{said}; ", storage.NO_MANIFEST, "out")
 
 
 def _refuse_by_order(out: Path, labels: Any) -> None:

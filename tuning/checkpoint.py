@@ -353,6 +353,7 @@ def load(out: str | Path | None) -> tuple[State, str]:
     done = finished(out)
     if done is not None:
         raise ParameterError(f"{out} holds a finished tuning, nothing to resume: {done}")
+    _refuse_in_the_way(out)
     files = [out / name for name in (STATE, PREVIOUS) if (out / name).is_file()]
     if not files:  # a tuning starts only in a folder holding nothing: say where one can
         where = " in a new {out}" if holds_files(out) else ""
@@ -371,6 +372,20 @@ def load(out: str | Path | None) -> tuple[State, str]:
             note += f" ({problems[0]}: resumed from the one before)"
         return state, note
     raise StateError(f"cannot resume {out}: {'; '.join(problems)}; start again in a new folder")
+
+
+def _refuse_in_the_way(out: Path) -> None:
+    """StateError where a directory (or another file that is not a regular one) stands where
+    a state file belongs: every save renames the latest state to ``PREVIOUS`` and writes
+    ``STATE``, so the resume would play a generation and then fail to save it (naming the
+    wrong file where ``PREVIOUS`` is in the way), its work lost. Said before anything plays."""
+    for name in (STATE, PREVIOUS):
+        path = out / name
+        if path.is_file() or not (path.exists() or path.is_symlink()):
+            continue
+        kind = "a directory" if path.is_dir() else "not a regular file"
+        raise StateError(f"cannot resume {out}: {path} is {kind}, where the tuning saves its "
+                         "state: remove it, then resume again")  # fmt: skip
 
 
 def finished(out: str | Path) -> str | None:

@@ -223,6 +223,10 @@ def read_state(out: Path) -> dict[str, Any]:
     """The comparison's state in ``out`` (one-line errors: none there, or not readable;
     ``_Lost`` where it is missing or not JSON)."""
     path = out / STATE
+    if not path.is_file() and (path.exists() or path.is_symlink()):  # no resume writes over it
+        kind = "a directory" if path.is_dir() else "not a regular file"
+        raise CLIError(f"cannot resume {out}: {path} is {kind}, where the comparison keeps its "
+                       f"state: {_made_again(out)}")  # fmt: skip
     if not path.is_file():
         raise _Lost(f"cannot resume {out}: it holds no comparison of rule variants (no "
                     f"{STATE}); leave out --resume to start one in an empty --out")  # fmt: skip
@@ -242,13 +246,34 @@ def read_state(out: Path) -> dict[str, Any]:
             or not all(_of_kind(n, v) for n, v in opts.items())
             or not isinstance(state.setdefault("designer", {}), dict)):  # fmt: skip
         raise CLIError(f"cannot resume {out}: {path} is not a comparison this version can "
-                       "resume")  # fmt: skip
+                       f"resume: {_made_again(out)}")  # fmt: skip
     for name, least in LEAST.items():
         if opts[name] < least:
             raise CLIError(f"cannot resume {out}: {path} holds {SAVED[name]} "
                            f"{shown(opts[name], typed=False)}, out "
                            f"of its range (at least {least})")  # fmt: skip
     return state
+
+
+def _made_again(out: Path) -> str:
+    """What mends the comparison in ``out`` whose state file cannot be read as one: removed,
+    it is made again from its runs and the options given again (``rebuilt``), or, with no
+    run there, a new comparison starts (``_start_over``)."""
+    if _run_options(out):
+        return ("remove it, then resume with the comparison's options given again (its "
+                "strategies, --rules or --sweep, and the others it was played with), which "
+                "make it again from its runs")  # fmt: skip
+    return _start_over(out, "it")
+
+
+def _start_over(out: Path, state: str) -> str:
+    """Where a new comparison can start, ``out`` holding no run: there, once its ``state``
+    file is removed, where nothing else is in it; else in another --out."""
+    from tournaments import storage
+
+    if {p.name for p in out.iterdir()} <= {STATE, storage.LOCK}:
+        return f"remove {state}, then leave out --resume to start one there"
+    return "start a new comparison in another --out"
 
 
 FROM_RUNS = {"seed": "seed", "players": "players", "games": "games_asked", "expert": "expert"}
@@ -266,17 +291,12 @@ def rebuilt(out: Path, values: dict[str, Any], given: set[str], lost: _Lost
     the rules against its manifest, before anything is played; its designers' measures are
     replayed (none is recorded). With the line that says so, and what it resumes; else
     ``lost``, or one line saying what to do."""
-    from tournaments import storage
-
     runs = _run_options(out)
     if not runs and lost.how is None:  # nothing there: the refusal as it was
         raise lost
     if not runs:  # nothing to make it from: a new comparison, where one can start
-        alone = {p.name for p in out.iterdir()} <= {STATE, storage.LOCK}
-        where = f"remove {out / STATE}, then leave out --resume to start one there" if alone else (
-            "start a new comparison in another --out")  # fmt: skip
         raise CLIError(f"{lost.message}; it holds no run of the comparison to make it again from: "
-                       f"{where}") from None  # fmt: skip
+                       f"{_start_over(out, str(out / STATE))}") from None  # fmt: skip
     how = lost.how or "missing"
     names = ", ".join(sorted(runs))
     first = runs[min(runs)]
@@ -386,7 +406,9 @@ def designer_kept(state: dict[str, Any] | None, where: Path) -> bool:
     got = (state or {}).get("designer", {}).get(where.name)
     if not isinstance(got, dict) or got.get("run") != _run_digest(where):
         return False
-    files = got.get("files") or {}
+    files = {} if got.get("files") is None else got["files"]
+    if not isinstance(files, dict):  # of another shape (damaged, edited): it vouches for none
+        return False
     kept = all((where / n).is_file() and _digest(where / n) == h for n, h in files.items())
     return kept and not _earlier(got, where)
 
