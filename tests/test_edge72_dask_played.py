@@ -49,11 +49,13 @@ def _name(x: int) -> tuple[int, object]:
 @pytest.fixture
 def in_process(monkeypatch):
     """The run's own local cluster as threads of this process (quick to start), its workers
-    named in ``paused`` paused once started: the scheduler gives them no task."""
+    named in ``paused`` paused once started: the scheduler gives them no task. No memory
+    limit: a worker's memory monitor would resume a worker paused with memory to spare (under
+    load, before the run's tasks were given out: one played)."""
     real, paused = distributed.LocalCluster, []
 
     def cluster(**kwargs):
-        started = real(processes=False, **kwargs)
+        started = real(processes=False, memory_limit=0, **kwargs)
         for name in paused:
             _pause(started, name)
         return started
