@@ -175,7 +175,7 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
         raise CLIError(f"not a run directory: {run_dir} is a file", usage=True)
     refuse_without_manifest(run_dir)
     check_parts(run_dir)
-    from .writable import check_writable
+    from .writable import check_writable, unwritten
 
     try:
         check_writable(out if out is not None else run_dir / "report")
@@ -191,7 +191,7 @@ def report(run_dir: Path, out: Path | None, fmt: str, top: int) -> None:
     except ReportError as exc:
         raise CLIError(f"{exc}{_mend(run_dir, str(exc))}") from exc
     except OSError as exc:
-        raise CLIError(f"cannot write the report: {exc}") from exc
+        raise CLIError(f"cannot write the report: {unwritten(exc)}") from exc
     echo_report(run_dir, path, state)
     if state is not None and state.nothing_valid:
         raise CLIError(f"no valid {state.game_unit} in {run_dir}: every one ended by a forfeit "

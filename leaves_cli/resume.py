@@ -272,6 +272,10 @@ def _record_options(opts: dict[str, Any], given: set[str], manifest: dict[str, A
     if asked is None and stored is not None:
         located = record_location(Path(out), manifest)
         asked = str(located) if located is not None else stored
+        if Path(asked).is_dir() and not Path(asked).is_symlink():  # the run's, not one typed
+            raise CLIError(f"cannot resume {out}: its records file {asked} is a directory: "
+                           "remove it, then resume again, which writes it again from the "
+                           "run's chunks")  # fmt: skip
     opts["record"] = asked
 
 

@@ -17,7 +17,7 @@ from tournaments.storage import special_file
 
 from .errors import CLIError
 
-__all__ = ["check_file_writable", "check_writable"]
+__all__ = ["check_file_writable", "check_writable", "unwritten"]
 
 
 def _nearest_existing(path: Path) -> Path:
@@ -84,3 +84,17 @@ def check_file_writable(path: str | Path, flag: str) -> None:
             pass  # opened for appending and closed: the file is unchanged
     except OSError as exc:
         raise CLIError(f"cannot write to {path}: {exc.strerror or exc} ({flag})") from None
+
+
+def unwritten(exc: OSError) -> str:
+    """Why a file could not be written, in words that say what to do where something is in
+    its way (a directory where a file belongs, a file where a folder belongs); else the
+    system's words, without its ``[Errno N]``."""
+    where = exc.filename
+    if isinstance(exc, IsADirectoryError) and where:
+        return f"{where} is a directory where a file belongs (remove it, then try again)"
+    if isinstance(exc, FileExistsError) and where:
+        return f"{where} is a file where a folder belongs (remove it, then try again)"
+    if isinstance(exc, NotADirectoryError) and where:
+        return f"a file stands where a folder of {where} belongs (remove it, then try again)"
+    return f"{where}: {exc.strerror}" if where and exc.strerror else str(exc)

@@ -98,7 +98,7 @@ def test_a_variants_state_of_another_shape_is_refused_in_one_line(tmp_path, caps
     err = capsys.readouterr().err
     assert code == 1 and "Error" not in err, err
     assert err == (f"leaves: error: cannot resume {tmp_path}: {tmp_path / 'variants.json'} is "
-                   "not a comparison this version can resume\n")  # fmt: skip
+                   "not a comparison this version can resume: remove it, then leave out --resume to start one there\n")  # fmt: skip
 
 
 def _state(**kw):

@@ -350,6 +350,7 @@ def check_manifest(manifest: Any, required: Iterable[str] = (), spec: bool = Tru
         _check("sequential.", SEQUENTIAL_FIELDS, manifest["sequential"], TEST_RECORD)
     if isinstance(manifest["spec"].get("gauntlet"), dict):
         _check_gauntlet(manifest["spec"], resume)
+        _check_test_record(manifest)
     if resume:
         check_seating(manifest["spec"])
         _check_records(manifest)
@@ -430,6 +431,18 @@ def _check_gauntlet(spec: dict[str, Any], resume: bool) -> None:
         if not good:
             said = "missing" if key not in part else _shown(part[key])
             raise ValueError(f"spec.gauntlet.{key} is {said}, expected {expected}")
+
+
+def _check_test_record(manifest: dict[str, Any]) -> None:
+    """A sequential gauntlet (its spec keeps the test's settings) grown past its first batch
+    keeps its test's record, written as each batch ends: without it a report reads it as a
+    gauntlet of fixed size, its decision left out, and a resume cannot tell its batch."""
+    test = manifest["spec"]["gauntlet"].get("sequential")
+    stages = manifest["spec"].get("deal_stages")
+    if isinstance(test, dict) and "sequential" not in manifest and isinstance(stages, list) \
+            and len(stages) > 1:  # fmt: skip
+        raise ValueError(f"sequential is missing, expected a table (the sequential test's "
+                         f"record; the run holds {len(stages)} batches)")  # fmt: skip
 
 
 _KINDS = {

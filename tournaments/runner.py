@@ -263,7 +263,7 @@ class Tournament:
         if lost is not None:
             raise lost
         try:
-            if (Path(out) / storage.MANIFEST).is_file():
+            if (Path(out) / storage.MANIFEST).exists():  # a directory there too: said so
                 usable(Path(out), resume)
             return check_out(self, out, resume)
         except NotThisVersion as exc:  # nothing damaged: the version that played it resumes it

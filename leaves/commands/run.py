@@ -345,7 +345,9 @@ def _report(run_dir: Path, out: Path, fmt: str) -> Path:
     except ReportError as exc:
         raise CLIError.of(exc) from exc
     except OSError as exc:
-        raise CLIError(f"cannot write the report: {exc}") from exc
+        from leaves_cli.writable import unwritten  # start-up: only a failed write needs it
+
+        raise CLIError(f"cannot write the report: {unwritten(exc)}") from exc
 
 
 def compare_with_default_rules(names: list[str], tournament: Any, out: Path,

@@ -310,7 +310,7 @@ def _report_said(out: Path, page: Path, write: Callable[[], Path]) -> str:
     """Where the report of the finished run in ``out`` is: ``page`` where it describes the
     run as it is now (its "played" line is the run's), else written first by ``write``: a
     run grown by 'leaves tournament --resume' keeps the report of its games before."""
-    before, there = described(page), page.is_file()
+    before, there = described(page) if _whole(page) else None, page.is_file()
     if current(out, page):
         return f"its report: {page}"
     page = write()
@@ -324,7 +324,18 @@ def current(out: Path, page: Path) -> bool:
     line is the run's ``RunState.extent``): a run grown since needs it written again."""
     from tournaments.run_state import run_state
 
-    return described(page) == run_state(out).extent()
+    return _whole(page) and described(page) == run_state(out).extent()
+
+
+def _whole(page: Path) -> bool:
+    """Was ``page`` written to its end? An HTML page closes its document; one cut short (a
+    full disk, a kill) is written again, never named as the run's report."""
+    if page.suffix != ".html":
+        return True
+    try:
+        return page.read_bytes().rstrip().endswith(b"</html>")
+    except OSError:
+        return False
 
 
 _ITEM = {

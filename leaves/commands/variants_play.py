@@ -203,7 +203,9 @@ def _report(dirs: list[tuple[str, Path]], out: Path, fmt: str, notes: list[str],
     except ReportError as exc:
         raise CLIError.of(exc) from exc
     except OSError as exc:
-        raise CLIError(f"cannot write the report: {exc}") from exc
+        from leaves_cli.writable import unwritten  # start-up: only a failed write needs it
+
+        raise CLIError(f"cannot write the report: {unwritten(exc)}") from exc
 
 
 def _play(runs: list[Any], rule_sets: list[Any], out: Path, jobs: int, progress: bool,

@@ -100,6 +100,7 @@ def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], di
         state, note = read_state(out), ""
     except _Lost as lost:  # the options given, and the runs' own, make it again
         state, note = rebuilt(out, values, given, lost)
+    _refuse_in_the_way(out)
     saved = state["options"]
     sweep = saved["sweep"] is not None
     for name, flag in SAVED.items():
@@ -117,6 +118,21 @@ def settle(ctx: click.Context, opts: dict[str, Any]) -> tuple[dict[str, Any], di
     if note:  # said once the options given agree with it
         click.echo(note, err=True)
     return values, state
+
+
+def _refuse_in_the_way(out: Path) -> None:
+    """One line where a directory (or another file that is not a regular one) stands where a
+    rule set's designers' files belong: the resume would play on, replay the measures and
+    then fail to write them, in the system's words. Said before anything plays."""
+    from reports.designer_measures import GAMES_FILE, RESTRICTED_FILE
+
+    for name in (GAMES_FILE, RESTRICTED_FILE):
+        for path in sorted(out.glob(f"*/{name}")):
+            if not path.is_file():
+                kind = "a directory" if path.is_dir() else "not a regular file"
+                raise CLIError(f"cannot resume {out}: {path} is {kind}, where the comparison "
+                               "writes a rule set's designers' measures: remove it, then resume "
+                               "again")  # fmt: skip
 
 
 def check_games(request: Any, rules: Any, field: list[str], played: int) -> None:
