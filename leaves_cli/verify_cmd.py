@@ -48,25 +48,21 @@ def resume_hint(run_dir: Path, them: str = "them", removes: bool = False, drops:
     not have; ``drops``: how many of the manifest's bad entries it drops, which name nothing
     to play again, ``verify.DROP``; ``them`` "": those alone; ``merged``: the merged files it
     writes again from the chunks, replaying nothing): ``leaves tournament --out RUN
-    --resume`` (the run's folder is all it needs), or the same ``leaves gauntlet`` command
-    for a gauntlet."""
+    --resume``, or ``leaves gauntlet`` of a gauntlet (the run's folder is all either needs)."""
     from tournaments.run_state import shell_word  # start-up: it loads numpy
 
     gauntlet = "gauntlet" in _spec(run_dir)
-    does = []  # (what a gauntlet's advice says, what a tournament's says, what)
+    does = []  # (what the advised command does, to what)
     if them:
-        does.append(("delete", "deletes", them) if removes else ("replay", "replays", them))
+        does.append(("deletes", them) if removes else ("replays", them))
     if merged:
-        does.append(("rewrite", "rewrites", f"{' and '.join(merged)} from the run's chunks"))
+        does.append(("rewrites", f"{' and '.join(merged)} from the run's chunks"))
     if drops:
         entries = f"the bad {'entry' if drops == 1 else 'entries'} from the manifest"
-        does.append(("drop", "drops", entries))
-    said = " and ".join(f"{verbs[not gauntlet]} {it}" for *verbs, it in does)
-    if gauntlet:
-        hint = f"rerun the same 'leaves gauntlet' command with --resume to {said}"
-    else:
-        hint = f"'leaves tournament --out {shell_word(run_dir)} --resume' {said}"
-    return hint + game_missing(run_dir)
+        does.append(("drops", entries))
+    said = " and ".join(f"{verb} {it}" for verb, it in does)
+    command = "gauntlet" if gauntlet else "tournament"  # the folder is all either resume needs
+    return f"'leaves {command} --out {shell_word(run_dir)} --resume' {said}" + game_missing(run_dir)
 
 
 def game_missing(run_dir: Path) -> str:

@@ -175,7 +175,7 @@ def test_a_gauntlet_is_advised_its_own_command(tmp_path, capsys):
     code, _, err = _run(capsys, "verify", out)
     line = one_error_line(err)
     assert code == 1
-    assert line.endswith("rerun the same 'leaves gauntlet' command with --resume to replay it")
+    assert line.endswith(f"'leaves gauntlet --out {out} --resume' replays it")  # the folder alone
     code, _, err = _run(capsys, "tournament", "--out", out, "--resume")
     assert code == 2 and "it holds a gauntlet" in one_error_line(err)  # so not 'leaves tournament'
     assert _run(capsys, *args, "--resume")[0] == 0

@@ -103,8 +103,8 @@ def test_a_gauntlet_is_mended_by_its_own_resume(copy, capsys):
     code, out, err = cli(capsys, "verify", "--deep", str(run))
     assert code == 1 and out.startswith(f"bad: {run / rel}: holds 1 row, expected ")
     assert one_error_line(err) == (
-        f"leaves: error: 1 bad file(s) in {run}: remove {run / rel}, then rerun the same "
-        "'leaves gauntlet' command with --resume to replay it")  # fmt: skip
+        f"leaves: error: 1 bad file(s) in {run}: remove {run / rel}, then 'leaves gauntlet --out "
+        f"{run} --resume' replays it")  # fmt: skip
 
 
 def test_a_precision_run_lays_out_its_later_stages(copy, capsys):
